@@ -1,0 +1,33 @@
+"""workbench: a notebook toolkit, client and local reference service for the Avatar, Viewer and
+Space Template service.
+
+>>> import workbench
+>>> sorted(n for n in workbench.__all__ if n.endswith("Client"))
+['AsyncClient', 'Client']
+"""
+
+from workbench.client import (APIError, AsyncClient, BadRequestError, Client, ConfigurationError, ConflictError,
+                              NotFoundError, OptionError, PayloadTooLargeError, RateLimitError, ServerError,
+                              TimeoutError, TransportError, UnauthorizedError, WorkbenchError)
+from workbench.connect import connect
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "connect",
+    "Client",
+    "AsyncClient",
+    "WorkbenchError",
+    "OptionError",
+    "ConfigurationError",
+    "TransportError",
+    "TimeoutError",
+    "APIError",
+    "BadRequestError",
+    "UnauthorizedError",
+    "NotFoundError",
+    "ConflictError",
+    "PayloadTooLargeError",
+    "RateLimitError",
+    "ServerError",
+]

@@ -1,0 +1,180 @@
+"""The operation groups of the client (``client.avatars``, ``client.viewers``, ...).
+
+The same classes serve ``Client`` and ``AsyncClient``: each method builds its
+:class:`~workbench.client._base.Request` and hands it to the client's ``_send``,
+which returns the result (sync) or an awaitable of it (async).
+
+>>> import httpx, workbench
+>>> def answer(request):
+...     return httpx.Response(200, json={"status": "ok", "data": {"masculine": ["walk"], "feminine": ["walk"]}})
+>>> c = workbench.Client("http://h/api", "http://h/avatars", transport=httpx.MockTransport(answer))
+>>> c.animations.list().masculine
+('walk',)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from workbench.client import _base as B
+
+
+class _Group:
+    def __init__(self, client):
+        self._client = client
+
+    @property
+    def _cfg(self) -> B.ClientConfig:
+        return self._client.config
+
+    def _send(self, req: B.Request):
+        return self._client._send(req)
+
+
+class Avatars(_Group):
+    """Register avatars and download their models and previews ({avatar_base_url})."""
+
+    def register(self, settings: dict):
+        """Register avatar settings (checked first); returns a Registration (modelId, modelUrl, previewUrl)."""
+        return self._send(B.build_register(self._cfg, settings))
+
+    def model(self, model_id: str, *, lod: int | None = None, animations: str | Sequence[str] | None = None,
+              texture_format: str | None = None, merge_mesh: bool | int | None = None,
+              texture_atlas_size: int | None = None):
+        """Download the avatar's GLB with the interface's options; returns a Model (bytes, save(), inspect())."""
+        return self._send(B.build_model(self._cfg, model_id, lod=lod, animations=animations,
+                                        texture_format=texture_format, merge_mesh=merge_mesh,
+                                        texture_atlas_size=texture_atlas_size))
+
+    def preview(self, model_id: str, *, size: int | None = None, camera: str | None = None,
+                background: Sequence[int] | str | None = None):
+        """Download the avatar's preview PNG; returns a Preview that shows itself inline."""
+        return self._send(B.build_preview(self._cfg, model_id, size=size, camera=camera, background=background))
+
+
+class Animations(_Group):
+    """The built-in animation library ({avatar_base_url}/animations)."""
+
+    def list(self):
+        """The names per gender, as an AnimationList."""
+        return self._send(B.build_animation_list(self._cfg))
+
+    def download(self, gender: str, name: str):
+        """One clip's GLB for a gender (masculine or feminine)."""
+        return self._send(B.build_animation_download(self._cfg, gender, name))
+
+
+class Viewers(_Group):
+    """Viewer regeneration ({base_url}/viewers)."""
+
+    def regenerate(self, viewer_token: str, method: str = "POST", *, beacon: bool = False):
+        """Start regenerating a viewer's files (POST or PUT, or the beacon form); returns the RegenerateJob."""
+        return self._send(B.build_regenerate(self._cfg, viewer_token, method, beacon))
+
+
+class Spaces(_Group):
+    """Space template uploads ({base_url}/resources/spaces)."""
+
+    def finish_upload(self, space_template_id: str, *, success: bool, message: str):
+        """Finalize (success=True, 201) or cancel (success=False, 200) an upload; returns UploadFinish."""
+        return self._send(B.build_finish_upload(self._cfg, space_template_id, success=success, message=message))
+
+
+class Tracking(_Group):
+    """Visitors' tracking events ({base_url}/viewers/{token}/tracking-event/batch)."""
+
+    def send_batch(self, viewer_token: str, session_id: str, events: Sequence[dict], *, check: bool = True):
+        """Send one batch of at most 100 events as they are; returns a BatchResult (200 or 207).
+
+        The request-level rules are checked first unless ``check=False``; the
+        events themselves are left to the service, whose per-event errors come back
+        in ``result.errors``.
+        """
+        return self._send(B.build_tracking_batch(self._cfg, viewer_token, session_id, events, check=check))
+
+    def send(self, viewer_token: str, events: Any, *, session_id: str | None = None, **kw):
+        """Send any number of events (list or DataFrame) in checked, concurrent batches; returns a SendReport.
+
+        See :func:`workbench.tracking.sender.send_events` for the options.
+        """
+        return self._client._send_events(viewer_token, events, session_id=session_id, **kw)
+
+
+class Local(_Group):
+    """The local service's control API (``/_local``): not part of the real service.
+
+    ``available`` is False against a deployment; notebooks skip these cells there.
+    """
+
+    @property
+    def available(self) -> bool:
+        return self._cfg.local_url is not None
+
+    def _call(self, operation, method, path, **kw):
+        return self._send(B.build_local(self._cfg, operation, method, path, **kw))
+
+    def health(self):
+        return self._call("health", "GET", "/health")
+
+    def reset(self):
+        """Forget every avatar, viewer, template, event and file (accounts and tokens stay)."""
+        return self._call("reset", "POST", "/reset", retry=False)
+
+    def create_token(self, scopes: Sequence[str], account: str = "dev"):
+        """A new token of ``account`` with ``scopes``; returns {"token", "account", "scopes"}."""
+        return self._call("create_token", "POST", "/tokens", json={"account": account, "scopes": list(scopes)}, retry=False)
+
+    def revoke_token(self, token: str):
+        return self._call("revoke_token", "POST", "/tokens/revoke", json={"token": token})
+
+    def create_viewer(self, kind: str = "product", account: str = "dev", **extra):
+        """A new product or space viewer; returns {"viewerToken", "kind", ...}."""
+        return self._call("create_viewer", "POST", "/viewers", json={"kind": kind, "account": account, **extra}, retry=False)
+
+    def viewer(self, viewer_token: str):
+        """The viewer's record, its last job (state, timings, error) and its files."""
+        return self._call("viewer", "GET", f"/viewers/{B._q(viewer_token)}")
+
+    def viewer_file(self, viewer_token: str, output: str) -> bytes:
+        """The bytes of one output file (glb, usdz, preview, bundle)."""
+        return self._call("viewer_file", "GET", f"/viewers/{B._q(viewer_token)}/files/{B._q(output)}", raw=True)
+
+    def create_space(self, kind: str = "glb", account: str = "dev"):
+        """A space template waiting for its upload (kind glb or splat); returns {"spaceTemplateId", ...}."""
+        return self._call("create_space", "POST", "/spaces", json={"kind": kind, "account": account}, retry=False)
+
+    def upload_space(self, space_template_id: str, filename: str, content: bytes):
+        """Upload a template's file (the step the interface does not show)."""
+        return self._call("upload_space", "PUT", f"/spaces/{B._q(space_template_id)}/upload",
+                          params={"filename": filename}, content=content)
+
+    def space(self, space_template_id: str):
+        return self._call("space", "GET", f"/spaces/{B._q(space_template_id)}")
+
+    def fault(self, operation: str, count: int = 1, status: int | None = None, retry_after: float | None = None):
+        """Make the next ``count`` calls of ``operation`` fail (see GET /_local/faults for the names)."""
+        body: dict[str, Any] = {"operation": operation, "count": count}
+        if status is not None:
+            body["status"] = status
+        if retry_after is not None:
+            body["retryAfter"] = retry_after
+        return self._call("fault", "POST", "/faults", json=body, retry=False)
+
+    def events(self, viewer_token: str | None = None, since: str | None = None, until: str | None = None,
+               fmt: str = "jsonl"):
+        """The stored tracking events, as a list of dicts (``fmt="jsonl"``) or CSV text (``fmt="csv"``)."""
+        params = {k: v for k, v in (("viewerToken", viewer_token), ("since", since), ("until", until),
+                                    ("format", fmt)) if v is not None}
+        req = B.build_local(self._cfg, "events", "GET", "/tracking/events", params=params, raw=True)
+        inner = req.parse
+
+        def parse(resp):
+            text = inner(resp).decode("utf-8")
+            if fmt == "csv":
+                return text
+            import json
+
+            return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+        req.parse = parse
+        return self._send(req)

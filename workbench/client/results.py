@@ -1,0 +1,238 @@
+"""Typed results of the client's operations: small objects, never raw dicts.
+
+Each shows itself well in Jupyter (a PNG inline, a table) and has a plain-text
+form that does not change from run to run, so a notebook's saved output can be
+compared by nbval.
+
+>>> Registration("a" * 24, "http://h/avatars/model/x.glb", "http://h/avatars/preview/x.png").model_id[:4]
+'aaaa'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "Registration",
+    "Model",
+    "Preview",
+    "AnimationList",
+    "Animation",
+    "RegenerateJob",
+    "BatchResult",
+    "UploadFinish",
+]
+
+
+class _Binary:
+    """Shared behaviour of results that carry file bytes."""
+
+    content: bytes
+    suffix = ".bin"
+
+    def save(self, path: str | Path) -> Path:
+        """Write the bytes to ``path`` (a folder gets a default file name) and return the path."""
+        p = Path(path)
+        if p.is_dir():
+            p = p / self.default_name()
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(self.content)
+        return p
+
+    def default_name(self) -> str:
+        return "file" + self.suffix
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.content).hexdigest()
+
+    def __len__(self) -> int:
+        return len(self.content)
+
+
+@dataclass(frozen=True)
+class Registration:
+    """What ``POST /avatar`` answered: the id and the two download URLs."""
+
+    model_id: str
+    model_url: str
+    preview_url: str
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><th style='text-align:left'>{k}</th><td><code>{html.escape(v)}</code></td></tr>"
+                       for k, v in (("modelId", self.model_id), ("modelUrl", self.model_url), ("previewUrl", self.preview_url)))
+        return f"<table>{rows}</table>"
+
+
+@dataclass(frozen=True, repr=False)
+class Model(_Binary):
+    """An avatar's GLB as downloaded, with the options that asked for it."""
+
+    model_id: str
+    content: bytes
+    query: dict = field(default_factory=dict)
+    etag: str | None = None
+    content_type: str | None = None
+    suffix = ".glb"
+
+    def default_name(self) -> str:
+        opts = "_".join(f"{k}-{v}".replace(",", "+") for k, v in sorted(self.query.items()))
+        return f"{self.model_id}{'_' + opts if opts else ''}.glb"
+
+    def inspect(self):
+        """Summarise the GLB (nodes, meshes, materials, textures, animations)."""
+        from workbench.gltf import inspect
+
+        return inspect(self.content)
+
+    def validate(self):
+        """Run the Khronos glTF-Validator over the GLB (needs node)."""
+        from workbench.gltf import validate
+
+        return validate(self.content)
+
+    def __repr__(self) -> str:
+        return f"Model(model_id={self.model_id!r}, bytes={len(self.content)}, query={self.query!r})"
+
+
+@dataclass(frozen=True, repr=False)
+class Preview(_Binary):
+    """An avatar's preview PNG; shows itself inline in Jupyter."""
+
+    model_id: str
+    content: bytes
+    query: dict = field(default_factory=dict)
+    etag: str | None = None
+    suffix = ".png"
+
+    def default_name(self) -> str:
+        return f"{self.model_id}_preview.png"
+
+    def _repr_png_(self) -> bytes:
+        return self.content
+
+    @property
+    def image(self):
+        """The PNG as a Pillow image (RGBA or RGB)."""
+        from PIL import Image
+
+        return Image.open(io.BytesIO(self.content))
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image.size
+
+    def __repr__(self) -> str:
+        w, h = self.size
+        return f"Preview(model_id={self.model_id!r}, {w}x{h} {self.image.mode}, bytes={len(self.content)})"
+
+
+@dataclass(frozen=True)
+class AnimationList:
+    """The animation names per gender (``GET /animations``)."""
+
+    masculine: tuple[str, ...]
+    feminine: tuple[str, ...]
+
+    def frame(self):
+        """One row per name, a column per gender saying whether it is offered."""
+        import pandas as pd
+
+        names = sorted(set(self.masculine) | set(self.feminine))
+        return pd.DataFrame({"name": names,
+                             "masculine": [n in self.masculine for n in names],
+                             "feminine": [n in self.feminine for n in names]})
+
+    def _repr_html_(self) -> str:
+        return self.frame().to_html(index=False)
+
+
+@dataclass(frozen=True, repr=False)
+class Animation(_Binary):
+    """One animation clip's GLB."""
+
+    gender: str
+    name: str
+    content: bytes
+    suffix = ".glb"
+
+    def default_name(self) -> str:
+        return f"{self.gender}_{self.name}.glb"
+
+    def inspect(self):
+        from workbench.gltf import inspect
+
+        return inspect(self.content)
+
+    def __repr__(self) -> str:
+        return f"Animation(gender={self.gender!r}, name={self.name!r}, bytes={len(self.content)})"
+
+
+@dataclass(frozen=True)
+class RegenerateJob:
+    """A started (or already running) regeneration job of a viewer."""
+
+    viewer_token: str
+    kind: str
+    job_id: str
+    state: str
+    outputs: tuple[str, ...]
+    status_code: int = 200
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """What the tracking batch endpoint answered (200 or 207).
+
+    ``errors`` is a DataFrame with columns index, code, message, field (one row
+    per rejected event); ``events_with_errors(events)`` joins them back.
+    """
+
+    status_code: int
+    accepted: int
+    rejected: int
+    duplicates: int
+    error_list: tuple = ()
+
+    @property
+    def errors(self):
+        import pandas as pd
+
+        return pd.DataFrame(list(self.error_list), columns=["index", "code", "message", "field"])
+
+    def events_with_errors(self, events: list[dict]):
+        """The sent events as a DataFrame with each one's error code, message and field (None when accepted)."""
+        import pandas as pd
+
+        df = pd.DataFrame({"index": range(len(events)), "event": list(events)})
+        return df.merge(self.errors, on="index", how="left")
+
+    @property
+    def ok(self) -> bool:
+        return self.rejected == 0
+
+    def __repr__(self) -> str:
+        return (f"BatchResult(status_code={self.status_code}, accepted={self.accepted}, "
+                f"rejected={self.rejected}, duplicates={self.duplicates})")
+
+
+@dataclass(frozen=True)
+class UploadFinish:
+    """The answer of finish-upload: 201 finalized or 200 cancelled."""
+
+    space_template_id: str
+    state: str
+    status_code: int
+    data: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+def envelope_data(body: Any) -> Any:
+    """The ``data`` of a success envelope, or the body itself from a deployment without one."""
+    if isinstance(body, dict) and body.get("status") == "ok" and "data" in body:
+        return body["data"]
+    return body

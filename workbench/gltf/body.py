@@ -1,0 +1,451 @@
+"""The avatar's geometry: body, hair, outfit and glasses as skinned parametric surfaces.
+
+``parts(settings, q)`` returns, per mesh name, one merged :class:`Surface` with UVs in its
+material's texture and skin weights on the avatar's own skeleton. ``q`` scales every
+part's rows and columns together (1.0 is LOD 0): lower levels of detail are the same
+smooth surfaces sampled more coarsely, which keeps silhouettes and UV layout intact.
+(An edge-collapse simplifier was the alternative; re-tessellation is exact about the
+triangle budget and costs nothing extra, so it was chosen.)
+
+>>> from workbench.options import normalize_avatar_settings
+>>> meshes = parts(normalize_avatar_settings({"gender": "feminine", "glasses": "clear"}), 0.5)
+>>> sorted(meshes)
+['Body', 'Glasses', 'Hair', 'Outfit_Bottom', 'Outfit_Footwear', 'Outfit_Top']
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .skeleton import FINGERS, SHAPES, Skeleton, skeleton
+from .surfaces import Surface, bone_weights, grid_surface, merge, profile, rigid_weights, tube
+
+# Texture regions: the head owns the top half of the skin texture (the face is painted
+# there), every other skin part shares the bottom half.
+HEAD_UV = (0.0, 0.0, 1.0, 0.5)
+SKIN_UV = (0.0, 0.5, 1.0, 1.0)
+FRAME_UV = (0.0, 0.0, 0.5, 1.0)
+LENS_UV = (0.5, 0.0, 1.0, 1.0)
+
+# Eye placement on the head, in the head's own angles (shared with the face painter).
+EYE_THETA = 0.42
+EYE_PHI = 0.5 * np.pi
+
+
+def _n(base: int, q: float, minimum: int) -> int:
+    return max(minimum, int(round(base * q)))
+
+
+def _bone_end(rig: Skeleton, name: str) -> np.ndarray:
+    special = {"Hips": "Spine", "Spine2": "Neck", "Head": "HeadTop_End"}
+    if name in special:
+        return rig.pos(special[name])
+    if name.endswith("Shoulder"):
+        return rig.pos(name.replace("Shoulder", "Arm"))
+    if name.endswith("Hand"):
+        return rig.pos(name + "Middle1")
+    if name.endswith("Foot"):
+        return rig.pos(name.replace("Foot", "ToeBase"))
+    children = [i for i, p in enumerate(rig.parents) if p == rig.index[name]]
+    return rig.world[children[0]]
+
+
+def _bones(rig: Skeleton, names) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    return [(rig.index[n], rig.pos(n), _bone_end(rig, n)) for n in names]
+
+
+def _skin(surface: Surface, rig: Skeleton, names, power: float = 6.0) -> Surface:
+    surface.joints, surface.weights = bone_weights(surface.positions, _bones(rig, names), power)
+    return surface
+
+
+def _rigid(surface: Surface, rig: Skeleton, name: str) -> Surface:
+    surface.joints, surface.weights = rigid_weights(len(surface.positions), rig.index[name])
+    return surface
+
+
+# --------------------------------------------------------------------------
+# Head: an ellipsoid in (theta, phi) with nose, brows, lips, chin and ears as bumps.
+# --------------------------------------------------------------------------
+
+def head_frame(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
+    """Centre and radii (x, y, z) of the skull ellipsoid."""
+    H = rig.height
+    fem = rig.gender == "feminine"
+    center = np.array([0.0, 0.934 * H, 0.004 * H])
+    radii = np.array([(0.041 if fem else 0.043) * H, 0.066 * H, (0.053 if fem else 0.055) * H])
+    return center, radii
+
+
+def _gauss(theta, phi, t0, p0, st, sp):
+    return np.exp(-(((theta - t0) / st) ** 2 + ((phi - p0) / sp) ** 2))
+
+
+def head_point(rig: Skeleton, theta: np.ndarray, phi: np.ndarray, face: bool = True, offset=0.0) -> np.ndarray:
+    """Points of the head surface; theta=0 faces +Z, phi=0 is the crown."""
+    center, (rx, ry, rz) = head_frame(rig)
+    low = np.clip((phi - 0.5 * np.pi) / (0.5 * np.pi), 0.0, 1.0)
+    sx = rx * (1.0 - 0.24 * low ** 1.5)
+    sz = rz * (1.0 - 0.08 * low ** 2)
+    bump = np.zeros(np.broadcast(theta, phi).shape)
+    if face:
+        bump = (0.20 * _gauss(theta, phi, 0.0, 0.60 * np.pi, 0.11, 0.075)      # nose
+                + 0.06 * _gauss(theta, phi, 0.0, 0.53 * np.pi, 0.09, 0.06)     # nose bridge
+                + 0.035 * _gauss(np.abs(theta), phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
+                - 0.035 * _gauss(np.abs(theta), phi, EYE_THETA, EYE_PHI, 0.13, 0.06)  # eye sockets
+                + 0.045 * _gauss(theta, phi, 0.0, 0.70 * np.pi, 0.22, 0.04)    # lips
+                + 0.05 * _gauss(theta, phi, 0.0, 0.80 * np.pi, 0.25, 0.07)     # chin
+                + 0.14 * _gauss(np.abs(theta), phi, 0.5 * np.pi, 0.55 * np.pi, 0.10, 0.12))  # ears
+    r = 1.0 + bump + offset
+    x = sx * np.sin(phi) * np.sin(theta) * r
+    y = ry * np.cos(phi) * (1.0 + (bump + offset) * 0.6)
+    z = sz * np.sin(phi) * np.cos(theta) * r
+    return np.stack([x, y, z], axis=-1) + center
+
+
+def _head(rig: Skeleton, q: float) -> Surface:
+    R, C = _n(56, q, 10), _n(72, q, 12)
+    theta = np.linspace(-np.pi, np.pi, C + 1)
+    phi = np.linspace(0.0, np.pi, R)
+    T, P = np.meshgrid(theta, phi)
+    s = grid_surface(head_point(rig, T, P), pole_start=True, pole_end=True)
+    s.uv_into(HEAD_UV)
+    return _skin(s, rig, ["Head", "Neck"], power=8.0)
+
+
+# --------------------------------------------------------------------------
+# Torso, neck, limbs, hands
+# --------------------------------------------------------------------------
+
+_TORSO_Y = (0.455, 0.50, 0.56, 0.62, 0.70, 0.765, 0.80, 0.83)
+_TORSO = {
+    "masculine": dict(rx=(0.070, 0.104, 0.095, 0.088, 0.102, 0.108, 0.088, 0.030),
+                      rz=(0.050, 0.066, 0.061, 0.058, 0.068, 0.064, 0.050, 0.026),
+                      cz=(0.000, -0.004, 0.000, 0.002, 0.008, 0.002, -0.006, -0.008)),
+    "feminine": dict(rx=(0.075, 0.116, 0.098, 0.078, 0.090, 0.094, 0.080, 0.027),
+                     rz=(0.052, 0.070, 0.062, 0.054, 0.074, 0.060, 0.047, 0.024),
+                     cz=(0.000, -0.006, -0.002, 0.002, 0.014, 0.002, -0.006, -0.008)),
+}
+
+
+def _torso_profile(rig: Skeleton, y: np.ndarray):
+    """Half width, half depth and centre z of the torso at heights ``y`` (metres)."""
+    H = rig.height
+    t = _TORSO[rig.gender]
+    sh = SHAPES[rig.body_shape]
+    girth = np.array([sh["hips"], sh["hips"], sh["hips"], sh["waist"], sh["chest"], sh["chest"],
+                      sh["shoulders"], 1.0])
+    ky = np.array(_TORSO_Y) * H
+    rx = profile(ky, np.array(t["rx"]) * girth * H, y)
+    rz = profile(ky, np.array(t["rz"]) * girth ** 0.8 * H, y)
+    # A heavy belly pushes forward rather than only outward.
+    cz = profile(ky, np.array(t["cz"]) * H + (girth - 1) * 0.02 * H * np.array([0, 0, 0.5, 1, 0.6, 0.2, 0, 0]), y)
+    return rx, rz, cz
+
+
+def _torso_tube(rig: Skeleton, y0: float, y1: float, rows: int, cols: int, scale: float = 1.0,
+                pad: float = 0.0, caps=(0, 0)) -> Surface:
+    y = np.linspace(y0, y1, rows)
+    rx, rz, cz = _torso_profile(rig, y)
+    path = np.column_stack([np.zeros(rows), y, cz])
+    return tube(path, rx * scale + pad, rz * scale + pad, rows, cols, hint=(1, 0, 0), exponent=2.3,
+                caps=caps, cap_depth=0.35, smooth_path=False)
+
+
+_SPINE = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "LeftShoulder", "RightShoulder",
+          "LeftUpLeg", "RightUpLeg", "LeftArm", "RightArm"]
+
+
+def _torso(rig: Skeleton, q: float) -> Surface:
+    H = rig.height
+    s = _torso_tube(rig, 0.455 * H, 0.83 * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
+    s.uv_into(SKIN_UV)
+    return _skin(s, rig, _SPINE)
+
+
+def _neck(rig: Skeleton, q: float) -> Surface:
+    H = rig.height
+    r = (0.026 if rig.gender == "feminine" else 0.030) * H * SHAPES[rig.body_shape]["limbs"] ** 0.5
+    path = np.array([[0, 0.80 * H, -0.010 * H], [0, 0.905 * H, -0.004 * H]])
+    rows = _n(12, q, 3)
+    s = tube(path, np.array([r * 1.15, r, r * 1.05]), np.array([r * 1.05, r * 0.95, r]), rows, _n(36, q, 8),
+             hint=(0, 0, 1), smooth_path=False)
+    s.uv_into(SKIN_UV)
+    return _skin(s, rig, ["Spine2", "Neck", "Head"])
+
+
+def arm_path(rig: Skeleton, side: str) -> np.ndarray:
+    sign = 1.0 if side == "Left" else -1.0
+    arm = rig.pos(f"{side}Arm")
+    start = arm - np.array([sign * 0.055 * rig.height, 0.0, 0.0])
+    return np.array([start, arm, rig.pos(f"{side}ForeArm"), rig.pos(f"{side}Hand")])
+
+
+def _arm_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
+    H = rig.height
+    limbs = SHAPES[rig.body_shape]["limbs"] * (0.88 if rig.gender == "feminine" else 1.0)
+    r = np.array([0.046, 0.044, 0.040, 0.036, 0.031, 0.028, 0.030, 0.027, 0.021]) * H * limbs
+    r[-1] = 0.021 * H * (0.9 if rig.gender == "feminine" else 1.0)
+    return r, r * np.array([1.0, 0.98, 0.95, 0.95, 0.95, 0.92, 0.92, 0.85, 0.72])
+
+
+def _arm(rig: Skeleton, side: str, q: float) -> Surface:
+    r1, r2 = _arm_radii(rig)
+    s = tube(arm_path(rig, side), r1, r2, _n(44, q, 6), _n(28, q, 6), hint=(0, 1, 0),
+             caps=(_n(4, q, 2), _n(4, q, 2)), cap_depth=0.5)
+    s.uv_into(SKIN_UV)
+    return _skin(s, rig, [f"{side}Shoulder", f"{side}Arm", f"{side}ForeArm", f"{side}Hand", "Spine2"])
+
+
+def _hand(rig: Skeleton, side: str, q: float) -> list[Surface]:
+    H = rig.height
+    sign = 1.0 if side == "Left" else -1.0
+    fem = 0.9 if rig.gender == "feminine" else 1.0
+    hand = rig.pos(f"{side}Hand")
+    knuckle = rig.pos(f"{side}HandMiddle1")
+    z_mid = (rig.pos(f"{side}HandIndex1")[2] + rig.pos(f"{side}HandPinky1")[2]) / 2
+    a = np.array([hand[0] - sign * 0.006 * H, hand[1], z_mid])
+    b = np.array([knuckle[0] + sign * 0.004 * H, hand[1], z_mid])
+    palm = tube(np.array([a, b]), np.array([0.013, 0.015, 0.012]) * H * fem,
+                np.array([0.026, 0.039, 0.040]) * H * fem, _n(14, q, 3), _n(28, q, 8), hint=(0, 1, 0),
+                exponent=2.6, caps=(_n(4, q, 2), _n(4, q, 2)), cap_depth=0.5, smooth_path=False)
+    palm.uv_into(SKIN_UV)
+    out = [_skin(palm, rig, [f"{side}Hand", f"{side}ForeArm"] + [f"{side}Hand{f}1" for f in FINGERS])]
+    for f in FINGERS:
+        joints = [rig.pos(f"{side}Hand{f}{k}") for k in range(1, 5)]
+        base = joints[0] - (joints[1] - joints[0]) * 0.35
+        path = np.array([base] + joints)
+        r = (0.0072 if f == "Thumb" else 0.0066 if f != "Pinky" else 0.0056) * H * fem
+        radii = np.array([r * 1.1, r, r * 0.92, r * 0.85, r * 0.78])
+        s = tube(path, radii * 0.9, radii, _n(16, q, 3), _n(14, q, 6), hint=(0, 1, 0),
+                 caps=(_n(3, q, 1), _n(4, q, 2)), cap_depth=0.9)
+        s.uv_into(SKIN_UV)
+        out.append(_skin(s, rig, [f"{side}Hand"] + [f"{side}Hand{f}{k}" for k in range(1, 4)]))
+    return out
+
+
+def leg_path(rig: Skeleton, side: str) -> np.ndarray:
+    up = rig.pos(f"{side}UpLeg")
+    start = up + np.array([0.0, 0.05 * rig.height, -0.004 * rig.height])
+    return np.array([start, up, rig.pos(f"{side}Leg"), rig.pos(f"{side}Foot")])
+
+
+def _leg_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
+    H = rig.height
+    sh = SHAPES[rig.body_shape]
+    fem = rig.gender == "feminine"
+    thigh = np.array([0.070, 0.068, 0.060, 0.050, 0.040, 0.043, 0.040, 0.030, 0.024]) * H
+    thigh[:5] *= sh["hips"] * (1.05 if fem else 1.0)
+    thigh[5:] *= sh["limbs"] ** 0.7 * (0.93 if fem else 1.0)
+    return thigh * 1.02, thigh * np.array([0.95, 0.92, 0.9, 0.88, 0.9, 0.9, 0.85, 0.85, 0.9])
+
+
+def _leg(rig: Skeleton, side: str, q: float) -> Surface:
+    r1, r2 = _leg_radii(rig)
+    s = tube(leg_path(rig, side), r1, r2, _n(48, q, 6), _n(28, q, 6), hint=(0, 0, 1),
+             caps=(_n(4, q, 2), _n(4, q, 2)), cap_depth=0.5)
+    s.uv_into(SKIN_UV)
+    return _skin(s, rig, ["Hips", f"{side}UpLeg", f"{side}Leg", f"{side}Foot"])
+
+
+def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarray:
+    from .surfaces import polyline_at
+    return polyline_at(path, np.linspace(t0, t1, n))
+
+
+# --------------------------------------------------------------------------
+# Outfit
+# --------------------------------------------------------------------------
+
+def _outfit_top(rig: Skeleton, q: float) -> Surface:
+    H = rig.height
+    ease = 0.006 * H
+    shirt = _torso_tube(rig, 0.49 * H, 0.818 * H, _n(40, q, 6), _n(64, q, 12), scale=1.03, pad=ease)
+    parts = [_skin(shirt, rig, _SPINE)]
+    r1, r2 = _arm_radii(rig)
+    for side in ("Left", "Right"):
+        path = _path_part(arm_path(rig, side), 0.0, 0.42)
+        rows = _n(18, q, 3)
+        k = np.linspace(0, 1, 4)
+        s1 = profile(np.linspace(0, 1, len(r1)), r1, k * 0.42) * 1.12 + ease
+        s2 = profile(np.linspace(0, 1, len(r2)), r2, k * 0.42) * 1.12 + ease
+        # The sleeve flares a little at its opening instead of clinging to the biceps.
+        s1[-1] *= 1.06
+        s2[-1] *= 1.06
+        s = tube(path, s1, s2, rows, _n(28, q, 6), hint=(0, 1, 0), caps=(_n(3, q, 1), 0), cap_depth=0.5)
+        parts.append(_skin(s, rig, [f"{side}Shoulder", f"{side}Arm", f"{side}ForeArm", "Spine2"]))
+    return merge(parts)
+
+
+def _outfit_bottom(rig: Skeleton, q: float) -> Surface:
+    H = rig.height
+    ease = 0.005 * H
+    pelvis = _torso_tube(rig, 0.445 * H, 0.605 * H, _n(20, q, 4), _n(64, q, 12), scale=1.04, pad=ease,
+                         caps=(_n(5, q, 2), 0))
+    parts = [_skin(pelvis, rig, ["Hips", "Spine", "LeftUpLeg", "RightUpLeg"])]
+    r1, r2 = _leg_radii(rig)
+    for side in ("Left", "Right"):
+        path = leg_path(rig, side).copy()
+        path[-1] = path[-1] + np.array([0.0, 0.012 * H, 0.0])
+        l1 = r1 * 1.08 + ease
+        l2 = r2 * 1.08 + ease
+        # Straight-cut trousers: below the knee they hang rather than follow the calf.
+        l1[5:] = np.maximum(l1[5:], l1[4] * np.linspace(1.0, 0.92, len(l1) - 5))
+        l2[5:] = np.maximum(l2[5:], l2[4] * np.linspace(1.0, 0.95, len(l2) - 5))
+        s = tube(path, l1, l2, _n(48, q, 6), _n(30, q, 6), hint=(0, 0, 1))
+        parts.append(_skin(s, rig, ["Hips", f"{side}UpLeg", f"{side}Leg", f"{side}Foot"]))
+    return merge(parts)
+
+
+def _shoe(rig: Skeleton, side: str, q: float) -> Surface:
+    H = rig.height
+    foot = rig.pos(f"{side}Foot")
+    toe = rig.pos(f"{side}ToeBase")
+    end = rig.pos(f"{side}Toe_End")
+    rows = _n(30, q, 5)
+    z = np.linspace(foot[2] - 0.040 * H, end[2] + 0.012 * H, rows)
+    kz = np.array([z[0], foot[2], toe[2], z[-1]])
+    half_h = profile(kz, np.array([0.036, 0.042, 0.022, 0.016]) * H, z)
+    half_w = profile(kz, np.array([0.028, 0.031, 0.036, 0.028]) * H, z)
+    x = profile(kz, np.array([foot[0], foot[0], toe[0], end[0]]), z)
+    path = np.column_stack([x, half_h + 0.002 * H, z])
+    s = tube(path, half_h, half_w, rows, _n(32, q, 8), hint=(0, 1, 0), exponent=3.2,
+             caps=(_n(5, q, 2), _n(5, q, 2)), cap_depth=0.55, smooth_path=False)
+    return _skin(s, rig, [f"{side}Foot", f"{side}ToeBase", f"{side}Leg"])
+
+
+# --------------------------------------------------------------------------
+# Hair
+# --------------------------------------------------------------------------
+
+def _hair_cap(rig: Skeleton, q: float, thickness: float, front: float, back: float,
+              curls: float = 0.0) -> Surface:
+    R, C = _n(36, q, 6), _n(72, q, 12)
+    theta = np.linspace(-np.pi, np.pi, C + 1)
+    s = np.linspace(0.0, 1.0, R)
+    T, S = np.meshgrid(theta, s)
+    phi_end = front + (back - front) * ((1 - np.cos(T)) / 2) ** 0.7
+    P = S * phi_end
+    off = thickness * (1.0 - 0.85 * S ** 5)
+    if curls:
+        off = off + curls * (np.sin(9 * T) * np.sin(13 * P)) ** 2 * (1 - 0.5 * S ** 4)
+    pts = head_point(rig, T, P, face=False, offset=off)
+    return grid_surface(pts, pole_start=True)
+
+
+def _hair(rig: Skeleton, style: str, q: float) -> Surface | None:
+    if style == "none":
+        return None
+    H = rig.height
+    center, radii = head_frame(rig)
+    if style == "curly":
+        cap = _hair_cap(rig, q, 0.16, 0.33 * np.pi, 0.70 * np.pi, curls=0.09)
+        return _skin(cap, rig, ["Head"])
+    cap = _hair_cap(rig, q, 0.10 if style != "short" else 0.08, 0.35 * np.pi, 0.64 * np.pi)
+    parts = [_skin(cap, rig, ["Head"])]
+    if style == "bun":
+        R, C = _n(18, q, 5), _n(28, q, 8)
+        phi = np.linspace(0, np.pi, R)
+        th = np.linspace(-np.pi, np.pi, C + 1)
+        Th, Ph = np.meshgrid(th, phi)
+        rb = 0.030 * H
+        c = head_point(rig, np.array(np.pi), np.array(0.32 * np.pi), face=False, offset=0.12)
+        pts = np.stack([rb * np.sin(Ph) * np.sin(Th), rb * 0.9 * np.cos(Ph), rb * np.sin(Ph) * np.cos(Th)], -1) + c
+        bun = grid_surface(pts, pole_start=True, pole_end=True)
+        parts.append(_rigid(bun, rig, "Head"))
+    if style == "long":
+        # A curtain around the back and sides, from under the cap's edge to below the shoulders.
+        R, C = _n(30, q, 5), _n(48, q, 8)
+        th = np.linspace(0.95, 2 * np.pi - 0.95, C + 1)
+        k = np.linspace(0.0, 1.0, R)
+        Th, K = np.meshgrid(th, k)
+        side = np.abs(np.cos(Th / 2))           # 1 at the sides, 0 at the back
+        length = (0.23 - 0.09 * side) * H
+        top = head_point(rig, Th, np.full_like(Th, 0.47 * np.pi), face=False, offset=0.10)
+        spread = 1.0 + (0.12 + 0.55 * K) * (0.4 + 0.6 * K)
+        x = (top[..., 0] - center[0]) * spread + center[0]
+        z = (top[..., 2] - center[2]) * spread + center[2] - 0.02 * H * K ** 2
+        y = top[..., 1] - length * K
+        pts = np.stack([x, y, z], -1)
+        curtain = grid_surface(pts, wrap=False)
+        parts.append(_skin(curtain, rig, ["Head", "Neck", "Spine2"], power=4.0))
+    return merge(parts)
+
+
+# --------------------------------------------------------------------------
+# Glasses
+# --------------------------------------------------------------------------
+
+def _glasses(rig: Skeleton, q: float) -> Surface:
+    H = rig.height
+    center, radii = head_frame(rig)
+    eye = head_point(rig, np.array(EYE_THETA), np.array(EYE_PHI))
+    lens_z = eye[2] + 0.011 * H
+    lx, ly = 0.0148 * H, 0.0112 * H
+    cx, cy = max(eye[0], lx + 0.0018 * H), eye[1] + 0.001 * H
+    rim_r = 0.0014 * H
+    parts = []
+    for sign in (1.0, -1.0):
+        c = np.array([sign * cx, cy, lens_z])
+        lens = tube(np.array([c - [0, 0, 1e-4], c + [0, 0, 1e-4]]), np.array([ly, ly]), np.array([lx, lx]),
+                    2, _n(32, q, 8), hint=(0, 1, 0), exponent=2.6, caps=(_n(6, q, 2), _n(6, q, 2)),
+                    cap_depth=0.0012 * H / ly, smooth_path=False)
+        lens.uv_into(LENS_UV)
+        parts.append(lens)
+        # The rim: a thin tube around the lens outline (a closed path: rows wrap too).
+        R, C = _n(48, q, 12), _n(10, q, 5)
+        a = np.linspace(0, 2 * np.pi, R + 1)
+        from .surfaces import superellipse
+        ca, sa = superellipse(a, 2.6)
+        rim = np.stack([c[0] + lx * 1.04 * ca, c[1] + ly * 1.04 * sa, np.full_like(a, lens_z)], -1)
+        outward = np.stack([ca, sa, np.zeros_like(a)], -1)
+        outward /= np.linalg.norm(outward, axis=1, keepdims=True)
+        b = np.linspace(0, 2 * np.pi, C + 1)
+        pts = (rim[:, None, :] + rim_r * np.cos(b)[None, :, None] * outward[:, None, :]
+               + rim_r * np.sin(b)[None, :, None] * np.array([0, 0, 1.0]))
+        frame = grid_surface(pts, closed_rows=True)
+        frame.uv_into(FRAME_UV)
+        parts.append(frame)
+        # The temple arm runs back above the ear, clear of the head.
+        ear = head_point(rig, np.array(sign * 0.5 * np.pi), np.array(0.5 * np.pi), face=False)
+        path = np.array([[sign * (cx + lx * 1.04), cy + 0.002 * H, lens_z],
+                         [sign * (radii[0] * 1.10), cy + 0.002 * H, center[2] + 0.030 * H],
+                         [sign * (abs(ear[0]) + 0.007 * H), cy, center[2] - 0.012 * H],
+                         [sign * (abs(ear[0]) + 0.002 * H), cy - 0.012 * H, center[2] - 0.030 * H]])
+        temple = tube(path, np.array([rim_r * 1.2] * 2), np.array([rim_r * 0.7] * 2), _n(16, q, 4),
+                      _n(8, q, 4), hint=(0, 1, 0), caps=(_n(2, q, 1), _n(2, q, 1)))
+        temple.uv_into(FRAME_UV)
+        parts.append(temple)
+    inner = cx - lx * 1.04
+    bridge = tube(np.array([[inner, cy + 0.003 * H, lens_z], [0, cy + 0.006 * H, lens_z + 0.001 * H],
+                            [-inner, cy + 0.003 * H, lens_z]]), np.array([rim_r] * 2), np.array([rim_r] * 2),
+                  _n(10, q, 3), _n(8, q, 4), hint=(0, 0, 1), caps=(_n(2, q, 1), _n(2, q, 1)))
+    bridge.uv_into(FRAME_UV)
+    parts.append(bridge)
+    return _rigid(merge(parts), rig, "Head")
+
+
+# --------------------------------------------------------------------------
+
+def avatar_skeleton(settings: dict) -> Skeleton:
+    return skeleton(settings["gender"], float(settings["height"]), settings["bodyShape"])
+
+
+def parts(settings: dict, q: float = 1.0) -> dict[str, Surface]:
+    """Every mesh of the avatar at resolution ``q``: name -> merged, skinned Surface."""
+    rig = avatar_skeleton(settings)
+    body = [_head(rig, q), _torso(rig, q), _neck(rig, q)]
+    for side in ("Left", "Right"):
+        body.append(_arm(rig, side, q))
+        body.extend(_hand(rig, side, q))
+        body.append(_leg(rig, side, q))
+    meshes: dict[str, Surface] = {"Body": merge(body)}
+    hair = _hair(rig, settings["hair"]["style"], q)
+    if hair is not None:
+        meshes["Hair"] = hair
+    meshes["Outfit_Top"] = _outfit_top(rig, q)
+    meshes["Outfit_Bottom"] = _outfit_bottom(rig, q)
+    meshes["Outfit_Footwear"] = merge([_shoe(rig, "Left", q), _shoe(rig, "Right", q)])
+    if settings["glasses"] != "none":
+        meshes["Glasses"] = _glasses(rig, q)
+    return meshes

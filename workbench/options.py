@@ -1,0 +1,453 @@
+"""The interface's limits, checked in one place for the client and the service.
+
+Both sides call the same functions: the client before it sends, the local
+service when a request arrives, so the two can never disagree about a rule.
+Every check raises :class:`InvalidOptions` with one :class:`Problem` per
+broken rule, each naming the field (a dotted path) and the rule.
+
+>>> parse_model_options({"lod": "1", "animations": "walk,wave"}).animations
+('walk', 'wave')
+>>> try:
+...     parse_preview_options({"size": "9"})
+... except InvalidOptions as e:
+...     print(e.problems[0].field, e.problems[0].code)
+size out_of_range
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping
+
+__all__ = [
+    "GENDERS",
+    "BODY_SHAPES",
+    "HAIR_STYLES",
+    "GLASSES",
+    "LOCOMOTION",
+    "GESTURES",
+    "ANIMATIONS",
+    "CYCLIC_ANIMATIONS",
+    "TEXTURE_FORMATS",
+    "CAMERAS",
+    "SCOPES",
+    "Problem",
+    "InvalidOptions",
+    "ModelOptions",
+    "PreviewOptions",
+    "normalize_avatar_settings",
+    "parse_model_options",
+    "parse_preview_options",
+    "resolve_animations",
+    "round_preview_size",
+    "check_animation_path",
+]
+
+GENDERS = ("masculine", "feminine")
+BODY_SHAPES = ("slim", "average", "athletic", "heavy")
+HAIR_STYLES = ("none", "short", "long", "bun", "curly")
+GLASSES = ("none", "clear", "sunglasses")
+LOCOMOTION = ("idle", "walk", "run", "jump", "strafe_left", "strafe_right", "turn_left", "turn_right")
+GESTURES = ("wave", "clap", "nod", "head_shake", "point", "thumbs_up", "shrug", "talk", "bow", "dance")
+ANIMATIONS = tuple(sorted(LOCOMOTION + GESTURES))
+CYCLIC_ANIMATIONS = ("idle", "walk", "run", "strafe_left", "strafe_right", "talk", "dance")
+TEXTURE_FORMATS = ("webp", "png")
+CAMERAS = ("full", "portrait")
+SCOPES = ("avatar:write", "viewer:write", "space:write")
+
+DEFAULT_HEIGHT = {"masculine": 178.0, "feminine": 166.0}
+DEFAULT_SKIN = "#C68642"
+DEFAULT_HAIR = {"style": "short", "color": "#2B1B10"}
+DEFAULT_OUTFIT = {"top": "#3B5B8C", "bottom": "#2F2F36", "shoes": "#1E1E1E"}
+SETTINGS_MAX_BYTES = 64 * 1024
+
+_COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken rule: which field, a stable code and a sentence for people."""
+
+    field: str
+    code: str
+    message: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class InvalidOptions(ValueError):
+    """Raised with every problem found, not just the first."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("; ".join(f"{p.field}: {p.message}" for p in self.problems))
+
+
+# --------------------------------------------------------------------------
+# Avatar settings (contract section 4)
+# --------------------------------------------------------------------------
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _check_enum(problems, path, value, allowed):
+    if not isinstance(value, str):
+        problems.append(Problem(path, "wrong_type", f"must be a string, one of {', '.join(allowed)}; got {_type_name(value)}"))
+        return None
+    if value not in allowed:
+        problems.append(Problem(path, "not_allowed", f"must be one of {', '.join(allowed)}; got {value!r}"))
+        return None
+    return value
+
+
+def _check_color(problems, path, value):
+    if not isinstance(value, str):
+        problems.append(Problem(path, "wrong_type", f"must be a string #RRGGBB; got {_type_name(value)}"))
+        return None
+    if not _COLOR.match(value):
+        problems.append(Problem(path, "invalid_color", f"must be a colour written #RRGGBB; got {value!r}"))
+        return None
+    return value.upper()
+
+
+def _check_object(problems, path, value, keys):
+    if not isinstance(value, dict):
+        problems.append(Problem(path, "wrong_type", f"must be an object; got {_type_name(value)}"))
+        return None
+    for k in value:
+        if k not in keys:
+            problems.append(Problem(f"{path}.{k}", "unknown_field", f"is not a field of {path}; allowed: {', '.join(keys)}"))
+    return value
+
+
+def normalize_avatar_settings(body: Any) -> dict:
+    """Check avatar settings (contract section 4) and return them with defaults filled in.
+
+    >>> normalize_avatar_settings({"gender": "feminine"})["height"]
+    166.0
+    """
+    problems: list[Problem] = []
+    if not isinstance(body, dict):
+        raise InvalidOptions([Problem("body", "wrong_type", f"must be a JSON object; got {_type_name(body)}")])
+    allowed = ("gender", "bodyShape", "height", "skinTone", "hair", "outfit", "glasses", "name")
+    for k in body:
+        if k not in allowed:
+            problems.append(Problem(k, "unknown_field", f"is not an avatar setting; allowed: {', '.join(allowed)}"))
+
+    gender = None
+    if "gender" not in body:
+        problems.append(Problem("gender", "required", "is required: masculine or feminine"))
+    else:
+        gender = _check_enum(problems, "gender", body["gender"], GENDERS)
+
+    body_shape = _check_enum(problems, "bodyShape", body.get("bodyShape", "average"), BODY_SHAPES)
+
+    height = body.get("height")
+    if height is not None or "height" in body:
+        if isinstance(height, bool) or not isinstance(height, (int, float)):
+            problems.append(Problem("height", "wrong_type", f"must be a number of centimetres; got {_type_name(height)}"))
+            height = None
+        elif not math.isfinite(height) or not 140 <= height <= 210:
+            problems.append(Problem("height", "out_of_range", f"must be between 140 and 210 cm; got {height}"))
+            height = None
+        else:
+            height = float(height)
+    if height is None and gender:
+        height = DEFAULT_HEIGHT[gender]
+
+    skin = _check_color(problems, "skinTone", body.get("skinTone", DEFAULT_SKIN))
+
+    hair = dict(DEFAULT_HAIR)
+    if "hair" in body:
+        h = _check_object(problems, "hair", body["hair"], ("style", "color"))
+        if h is not None:
+            if "style" in h:
+                hair["style"] = _check_enum(problems, "hair.style", h["style"], HAIR_STYLES)
+            if "color" in h:
+                hair["color"] = _check_color(problems, "hair.color", h["color"])
+
+    outfit = dict(DEFAULT_OUTFIT)
+    if "outfit" in body:
+        o = _check_object(problems, "outfit", body["outfit"], ("top", "bottom", "shoes"))
+        if o is not None:
+            for part in ("top", "bottom", "shoes"):
+                if part in o:
+                    outfit[part] = _check_color(problems, f"outfit.{part}", o[part])
+
+    glasses = _check_enum(problems, "glasses", body.get("glasses", "none"), GLASSES)
+
+    name = None
+    if "name" in body:
+        name = body["name"]
+        if not isinstance(name, str):
+            problems.append(Problem("name", "wrong_type", f"must be a string; got {_type_name(name)}"))
+        elif not 1 <= len(name) <= 64:
+            problems.append(Problem("name", "out_of_range", f"must be 1 to 64 characters; got {len(name)}"))
+
+    if problems:
+        raise InvalidOptions(problems)
+    return {
+        "gender": gender,
+        "bodyShape": body_shape,
+        "height": height,
+        "skinTone": skin,
+        "hair": hair,
+        "outfit": outfit,
+        "glasses": glasses,
+        "name": name,
+    }
+
+
+# --------------------------------------------------------------------------
+# Model options (interface table, contract section 5)
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ModelOptions:
+    """Options of ``GET /model/:id.glb``, parsed and checked.
+
+    lod: 0 (full), 1 (50% of triangles), 2 (25%). Default 0.
+    animations: resolved clip names, sorted as in ANIMATIONS. Default none.
+    texture_format: None (JPEG opaque, PNG transparent), "png" or "webp".
+    merge_mesh: one mesh ``Avatar`` when True. Default False.
+    texture_atlas_size: None, or a power of two from 64 to 2048.
+    """
+
+    lod: int = 0
+    animations: tuple[str, ...] = ()
+    texture_format: str | None = None
+    merge_mesh: bool = False
+    texture_atlas_size: int | None = None
+
+    def cache_key(self) -> str:
+        """A stable file-name-safe key for this set of options."""
+        anims = "-".join(self.animations) if self.animations else "none"
+        return (f"lod{self.lod}_a{anims}_t{self.texture_format or 'default'}"
+                f"_m{int(self.merge_mesh)}_s{self.texture_atlas_size or 0}")
+
+    def to_query(self) -> dict[str, str]:
+        """The query parameters that ask for exactly these options."""
+        q: dict[str, str] = {}
+        if self.lod:
+            q["lod"] = str(self.lod)
+        if self.animations:
+            q["animations"] = ",".join(self.animations)
+        if self.texture_format:
+            q["textureFormat"] = self.texture_format
+        if self.merge_mesh:
+            q["mergeMesh"] = "1"
+        if self.texture_atlas_size:
+            q["textureAtlasSize"] = str(self.texture_atlas_size)
+        return q
+
+
+def resolve_animations(value: str) -> tuple[str, ...]:
+    """Turn an ``animations`` value into clip names, or raise naming the bad name.
+
+    >>> resolve_animations("gestures")[:2]
+    ('bow', 'clap')
+    """
+    v = value.strip()
+    if v == "all":
+        return ANIMATIONS
+    if v in ("", "none"):
+        return ()
+    if v in ("locomotion", "locomotions"):
+        return tuple(sorted(LOCOMOTION))
+    if v in ("gesture", "gestures"):
+        return tuple(sorted(GESTURES))
+    names = [n.strip() for n in v.split(",")]
+    problems = []
+    for n in names:
+        if n not in ANIMATIONS:
+            problems.append(Problem("animations", "unknown_animation",
+                                    f"{n!r} is not an animation; use all, none, locomotion(s), gesture(s) or a comma list of {', '.join(ANIMATIONS)}"))
+    if problems:
+        raise InvalidOptions(problems)
+    return tuple(sorted(set(names), key=ANIMATIONS.index))
+
+
+def _as_int(problems, name, raw, allowed_text) -> int | None:
+    if isinstance(raw, bool):
+        problems.append(Problem(name, "not_an_integer", f"must be {allowed_text}; got {raw!r}"))
+        return None
+    if isinstance(raw, int):
+        return raw
+    s = str(raw).strip()
+    if not re.fullmatch(r"[+-]?\d{1,9}", s):
+        problems.append(Problem(name, "not_an_integer", f"must be {allowed_text}; got {raw!r}"))
+        return None
+    return int(s)
+
+
+def parse_model_options(query: Mapping[str, Any]) -> ModelOptions:
+    """Check the model query (strings from a URL, or Python values) and return ModelOptions.
+
+    >>> parse_model_options({"mergeMesh": "1", "textureAtlasSize": 512}).texture_atlas_size
+    512
+    """
+    problems: list[Problem] = []
+    known = ("lod", "animations", "textureFormat", "mergeMesh", "textureAtlasSize")
+    for k in query:
+        if k not in known:
+            problems.append(Problem(k, "unknown_parameter", f"is not a model option; allowed: {', '.join(known)}"))
+    lod = 0
+    if query.get("lod") is not None:
+        v = _as_int(problems, "lod", query["lod"], "0, 1 or 2")
+        if v is not None and v not in (0, 1, 2):
+            problems.append(Problem("lod", "out_of_range", f"must be 0, 1 or 2; got {v}"))
+        elif v is not None:
+            lod = v
+    animations: tuple[str, ...] = ()
+    if query.get("animations") is not None:
+        raw = query["animations"]
+        if isinstance(raw, (list, tuple)):
+            raw = ",".join(raw)
+        try:
+            animations = resolve_animations(str(raw))
+        except InvalidOptions as e:
+            problems.extend(e.problems)
+    texture_format = None
+    if query.get("textureFormat") is not None:
+        v = str(query["textureFormat"])
+        if v not in TEXTURE_FORMATS:
+            problems.append(Problem("textureFormat", "not_allowed", f"must be webp or png (omit it for JPEG/PNG by material); got {v!r}"))
+        else:
+            texture_format = v
+    merge = False
+    if query.get("mergeMesh") is not None:
+        raw = query["mergeMesh"]
+        if isinstance(raw, bool):
+            merge = raw
+        else:
+            v = _as_int(problems, "mergeMesh", raw, "0 or 1")
+            if v is not None and v not in (0, 1):
+                problems.append(Problem("mergeMesh", "out_of_range", f"must be 0 or 1; got {v}"))
+            elif v is not None:
+                merge = bool(v)
+    atlas = None
+    if query.get("textureAtlasSize") is not None:
+        v = _as_int(problems, "textureAtlasSize", query["textureAtlasSize"], "a power of 2 from 64 to 2048")
+        if v is not None:
+            if not 64 <= v <= 2048 or v & (v - 1):
+                problems.append(Problem("textureAtlasSize", "out_of_range", f"must be a power of 2 from 64 to 2048; got {v}"))
+            else:
+                atlas = v
+    if problems:
+        raise InvalidOptions(problems)
+    return ModelOptions(lod=lod, animations=animations, texture_format=texture_format,
+                        merge_mesh=merge, texture_atlas_size=atlas)
+
+
+# --------------------------------------------------------------------------
+# Preview options (interface table, contract section 8 of the previews issue)
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PreviewOptions:
+    """Options of ``GET /preview/:id.png``, parsed and checked.
+
+    size: the requested size rounded to the nearest power of two (ties round up), 32 to 512.
+    camera: "portrait" (default, head and shoulders) or "full" (head to toe).
+    background: (R, G, B) opaque, or None for transparent.
+    """
+
+    size: int = 512
+    camera: str = "portrait"
+    background: tuple[int, int, int] | None = None
+
+    def cache_key(self) -> str:
+        bg = "t" if self.background is None else "%02x%02x%02x" % self.background
+        return f"s{self.size}_{self.camera}_{bg}"
+
+    def to_query(self) -> dict[str, str]:
+        q = {"size": str(self.size), "camera": self.camera}
+        if self.background is not None:
+            q["background"] = ",".join(str(c) for c in self.background)
+        return q
+
+
+def round_preview_size(n: int) -> int:
+    """Round to the nearest power of two; a tie (equally near both) rounds up.
+
+    >>> [round_preview_size(n) for n in (32, 48, 47, 100, 384, 512)]
+    [32, 64, 32, 128, 512, 512]
+    """
+    lo = 1 << (n.bit_length() - 1)
+    hi = lo if lo == n else lo * 2
+    return hi if (hi - n) <= (n - lo) else lo
+
+
+def parse_preview_options(query: Mapping[str, Any]) -> PreviewOptions:
+    """Check the preview query and return PreviewOptions.
+
+    >>> parse_preview_options({"size": "100", "background": "255,255,255"})
+    PreviewOptions(size=128, camera='portrait', background=(255, 255, 255))
+    """
+    problems: list[Problem] = []
+    known = ("size", "camera", "background")
+    for k in query:
+        if k not in known:
+            problems.append(Problem(k, "unknown_parameter", f"is not a preview option; allowed: {', '.join(known)}"))
+    size = 512
+    if query.get("size") is not None:
+        v = _as_int(problems, "size", query["size"], "an integer from 32 to 512")
+        if v is not None:
+            if not 32 <= v <= 512:
+                problems.append(Problem("size", "out_of_range", f"must be an integer from 32 to 512; got {v}"))
+            else:
+                size = round_preview_size(v)
+    camera = "portrait"
+    if query.get("camera") is not None:
+        v = str(query["camera"])
+        if v not in CAMERAS:
+            problems.append(Problem("camera", "not_allowed", f"must be full or portrait; got {v!r}"))
+        else:
+            camera = v
+    background = None
+    if query.get("background") is not None:
+        raw = query["background"]
+        if isinstance(raw, (list, tuple)):
+            parts = [str(x) for x in raw]
+        else:
+            parts = str(raw).split(",")
+        ok = len(parts) == 3 and all(re.fullmatch(r"\s*\d{1,3}\s*", p) for p in parts)
+        vals = tuple(int(p) for p in parts) if ok else ()
+        if not ok or any(c > 255 for c in vals):
+            problems.append(Problem("background", "invalid_color",
+                                    f"must be R,G,B: three integers 0 to 255 separated by commas; got {raw!r}"))
+        else:
+            background = vals  # type: ignore[assignment]
+    if problems:
+        raise InvalidOptions(problems)
+    return PreviewOptions(size=size, camera=camera, background=background)
+
+
+def check_animation_path(gender: str, name: str) -> None:
+    """Check an animation download's path before any file is touched (400 on failure).
+
+    >>> check_animation_path("feminine", "walk")
+    """
+    problems = []
+    if gender not in GENDERS:
+        problems.append(Problem("gender", "unknown_gender", f"must be masculine or feminine; got {gender!r}"))
+    if name not in ANIMATIONS:
+        problems.append(Problem("name", "unknown_animation", f"{name!r} is not in the animation list (GET /animations)"))
+    if problems:
+        raise InvalidOptions(problems)

@@ -1,0 +1,387 @@
+"""Turning a posed scene and a camera into RGBA pixels: rasterizing, depth test, shading, anti-aliasing.
+
+Everything is numpy over whole arrays; no loop runs per triangle or per pixel.
+
+1. Project every vertex (view space, then pixels of the supersampled grid);
+   drop triangles behind the near plane, off screen, degenerate, or facing
+   away (unless their material is double-sided).
+2. Expand triangles into the pixel rows their bounding box crosses; on each
+   row, intersect the three edge half-planes with the row's centre line to get
+   the covered span ``[xl, xr]`` exactly.
+3. Expand spans into fragments (one per covered sample: a ``repeat`` of the
+   row and a running offset), each with two edge weights and 1/w, all linear
+   along the row.
+4. Depth test: ``np.maximum.at`` keeps the largest 1/w (the nearest surface)
+   per sample; the fragments equal to it win. Alpha-masked materials drop
+   their cut-out fragments first.
+5. Shade the winners: perspective-correct barycentrics (weights times 1/w of
+   each vertex, renormalized), interpolated normals, bilinear texture lookups
+   in linear light, a key light from the camera's left, a cooler fill from the
+   right, a rim from behind and a sky/ground ambient.
+6. Blended materials (``alphaMode: BLEND``): the nearest blended fragment in
+   front of the opaque surface of each sample is shaded and laid over it.
+7. Average each ``ss x ss`` block (premultiplied, in linear light), then
+   convert to sRGB 8-bit.
+
+Alternatives measured (default avatar, 512 px portrait, 2x supersampling,
+about 0.45 M fragments; this machine, one core):
+
+- step 2/3, edge tests over each triangle's padded bounding box, triangles
+  bucketed by box size: 2.1x slower than exact spans (most of the box
+  samples lie outside thin triangles and are tested for nothing);
+- step 4, a ``lexsort`` by (sample, depth) and taking the first of each
+  sample instead of ``np.maximum.at``: 2.6x slower;
+- step 7, 3x supersampling instead of 2x: 2.1x the time of the whole render
+  for edges that look the same at 512 px; 1x shows stair-stepped outlines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .scene import Draw, Material, Posed
+
+__all__ = ["Camera", "Lights", "draw"]
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A perspective camera: ``view`` maps world to view space (looking down -Z), ``fov_deg`` is vertical."""
+
+    view: np.ndarray
+    fov_deg: float
+    near: float = 0.01
+
+
+@dataclass(frozen=True)
+class Lights:
+    """Directions point from the surface towards the light, in view space (x right, y up, z to the camera)."""
+
+    key_dir: tuple = (-0.62, 0.48, 0.62)
+    key: float = 2.1
+    fill_dir: tuple = (0.75, 0.1, 0.45)
+    fill: float = 0.55
+    rim_dir: tuple = (0.3, 0.5, -0.8)
+    rim: float = 0.45
+    sky: float = 0.30
+    ground: float = 0.16
+    key_color: tuple = (1.0, 0.97, 0.92)
+    fill_color: tuple = (0.85, 0.9, 1.0)
+
+
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, np.float32)
+    return v / np.linalg.norm(v)
+
+
+def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
+         background: tuple[int, int, int] | None = None, lights: Lights = Lights()) -> np.ndarray:
+    """Render ``posed`` to a (size, size, 4) uint8 RGBA array.
+
+    >>> from workbench.render.scene import Model
+    >>> from workbench.render.framing import frame
+    >>> from workbench.viewers.product import build_product_glb
+    >>> posed = Model(build_product_glb("x")).posed()
+    >>> draw(posed, frame(posed, "full"), 64).shape
+    (64, 64, 4)
+    """
+    W = H = size * ss
+    draws = posed.draws
+    # -- 1. project ----------------------------------------------------------
+    if draws:
+        offsets = np.cumsum([0] + [len(d.positions) for d in draws])
+        P = np.concatenate([d.positions for d in draws]).astype(np.float32)
+        tris = np.concatenate([d.tris + offsets[k] for k, d in enumerate(draws)]).astype(np.int32)
+        tri_draw = np.concatenate([np.full(len(d.tris), k, np.int32) for k, d in enumerate(draws)])
+    else:
+        P = np.zeros((0, 3), np.float32)
+        tris = np.zeros((0, 3), np.int32)
+        tri_draw = np.zeros(0, np.int32)
+    V = camera.view.astype(np.float32)
+    pv = P @ V[:3, :3].T + V[:3, 3]
+    depth = -pv[:, 2]
+    f = 1.0 / np.tan(np.radians(camera.fov_deg) / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iw = np.where(depth > camera.near, 1.0 / depth, 0).astype(np.float32)
+    sx = (0.5 + 0.5 * f * pv[:, 0] * iw) * W
+    sy = (0.5 - 0.5 * f * pv[:, 1] * iw) * H
+
+    t0, t1, t2 = tris[:, 0], tris[:, 1], tris[:, 2]
+    x0, x1, x2 = sx[t0], sx[t1], sx[t2]
+    y0, y1, y2 = sy[t0], sy[t1], sy[t2]
+    area = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0)
+    double = np.array([d.material.double_sided for d in draws] or [False])[tri_draw]
+    # Screen y points down, so counter-clockwise front faces have a negative area here.
+    facing = (area < 0) | double
+    keep = (facing & (np.abs(area) > 1e-9)
+            & (iw[t0] > 0) & (iw[t1] > 0) & (iw[t2] > 0)
+            & (np.maximum(np.maximum(x0, x1), x2) >= 0) & (np.minimum(np.minimum(x0, x1), x2) < W)
+            & (np.maximum(np.maximum(y0, y1), y2) >= 0) & (np.minimum(np.minimum(y0, y1), y2) < H))
+    ti = np.nonzero(keep)[0].astype(np.int32)
+    blend_mat = np.array([d.material.alpha_mode == "BLEND" for d in draws] or [False])
+    mask_mat = np.array([d.material.alpha_mode == "MASK" for d in draws] or [False])
+
+    frags = _fragments(ti, tris, sx, sy, iw, area, W, H)
+    pix, ftri, fb1, fb2, fiw = frags
+    fdraw = tri_draw[ftri]
+    is_blend = blend_mat[fdraw]
+
+    # -- 4. depth test (opaque and masked) -------------------------------------
+    opaque = ~is_blend
+    if mask_mat.any():
+        m = opaque & mask_mat[fdraw]
+        if m.any():
+            idx = np.nonzero(m)[0]
+            a = _alpha_at(posed, draws, tris, tri_draw, ftri[idx], fb1[idx], fb2[idx], fiw[idx], iw)
+            cutoff = np.array([d.material.alpha_cutoff for d in draws], np.float32)[fdraw[idx]]
+            opaque[idx[a < cutoff]] = False
+    zbuf = np.zeros(W * H, np.float32)
+    o_idx = np.nonzero(opaque)[0]
+    np.maximum.at(zbuf, pix[o_idx], fiw[o_idx])
+    win = o_idx[fiw[o_idx] >= zbuf[pix[o_idx]]]
+    owner = np.full(W * H, -1, np.int64)
+    owner[pix[win]] = win
+
+    # -- 5. shade --------------------------------------------------------------
+    img = np.zeros((W * H, 4), np.float32)  # premultiplied linear RGBA
+    covered = np.nonzero(owner >= 0)[0]
+    fr = owner[covered]
+    img[covered, :3] = _shade(draws, tris, tri_draw, P, iw, V, lights, camera,
+                              ftri[fr], fb1[fr], fb2[fr], fiw[fr], want_alpha=False)[0]
+    img[covered, 3] = 1.0
+
+    # -- 6. blended materials ----------------------------------------------------
+    b_idx = np.nonzero(is_blend)[0]
+    if len(b_idx):
+        b_idx = b_idx[fiw[b_idx] > zbuf[pix[b_idx]]]
+    if len(b_idx):
+        tbuf = np.zeros(W * H, np.float32)
+        np.maximum.at(tbuf, pix[b_idx], fiw[b_idx])
+        bw = b_idx[fiw[b_idx] >= tbuf[pix[b_idx]]]
+        bowner = np.full(W * H, -1, np.int64)
+        bowner[pix[bw]] = bw
+        bpix = np.nonzero(bowner >= 0)[0]
+        fr = bowner[bpix]
+        rgb, a = _shade(draws, tris, tri_draw, P, iw, V, lights, camera,
+                        ftri[fr], fb1[fr], fb2[fr], fiw[fr], want_alpha=True)
+        under = img[bpix]
+        img[bpix, :3] = rgb * a[:, None] + under[:, :3] * (1 - a[:, None])
+        img[bpix, 3] = a + under[:, 3] * (1 - a)
+
+    # -- 7. resolve the supersampling ---------------------------------------------
+    img = img.reshape(size, ss, size, ss, 4).mean(axis=(1, 3))
+    alpha = img[..., 3:4]
+    if background is not None:
+        bg = (np.asarray(background, np.float32) / 255.0) ** 2.2
+        rgb = img[..., :3] + bg * (1 - alpha)
+        alpha = np.ones_like(alpha)
+    else:
+        rgb = img[..., :3] / np.maximum(alpha, 1e-6)
+    out = np.empty((size, size, 4), np.uint8)
+    out[..., :3] = _to_srgb8(rgb)
+    out[..., 3] = np.round(np.clip(alpha[..., 0], 0, 1) * 255).astype(np.uint8)
+    return out
+
+
+_LUT_N = 4096
+_LINEAR_TO_SRGB8 = np.round(255 * (np.arange(_LUT_N + 1) / _LUT_N) ** (1 / 2.2)).astype(np.uint8)
+
+
+def _to_srgb8(lin: np.ndarray) -> np.ndarray:
+    # A table instead of a power per pixel; 4096 steps are finer than 8-bit output near black.
+    i = np.clip(lin, 0, 1) * _LUT_N
+    return _LINEAR_TO_SRGB8[(i + 0.5).astype(np.int32)]
+
+
+def _fragments(ti, tris, sx, sy, iw, area, W, H):
+    """Steps 2 and 3: the covered samples of the triangles ``ti`` with their edge weights and 1/w."""
+    empty = (np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32),
+             np.zeros(0, np.float32), np.zeros(0, np.float32))
+    if len(ti) == 0:
+        return empty
+    t0, t1, t2 = tris[ti, 0], tris[ti, 1], tris[ti, 2]
+    X = np.stack([sx[t0], sx[t1], sx[t2]]).astype(np.float64)
+    Y = np.stack([sy[t0], sy[t1], sy[t2]]).astype(np.float64)
+    A2 = area[ti].astype(np.float64)
+    # Edge k is opposite vertex k; its weight b_k = a_k x + b_k y + c_k is the barycentric of vertex k.
+    i_, j_ = [1, 2, 0], [2, 0, 1]
+    ea = -(Y[j_] - Y[i_]) / A2
+    eb = (X[j_] - X[i_]) / A2
+    ec = -(eb * Y[i_] + ea * X[i_])
+    IW = np.stack([iw[t0], iw[t1], iw[t2]]).astype(np.float64)
+    # 1/w is linear in screen space: its plane over the triangle from the barycentrics.
+    pa = (ea * IW).sum(0)
+    pb = (eb * IW).sum(0)
+    pc = (ec * IW).sum(0)
+
+    ylo = np.maximum(np.ceil(Y.min(0) - 0.5), 0).astype(np.int64)
+    yhi = np.minimum(np.floor(Y.max(0) - 0.5), H - 1).astype(np.int64)
+    nrows = np.maximum(yhi - ylo + 1, 0)
+    rt = np.repeat(np.arange(len(ti)), nrows)
+    start = np.cumsum(nrows) - nrows
+    ry = ylo[rt] + (np.arange(len(rt)) - start[rt])
+    cy = ry + 0.5
+    # Row spans: each edge bounds x from one side (a_k > 0 from below, a_k < 0 from above).
+    xl = np.full(len(rt), -np.inf)
+    xr = np.full(len(rt), np.inf)
+    ok = np.ones(len(rt), bool)
+    s = []
+    eps = 1e-9
+    for k in range(3):
+        a = ea[k][rt]
+        sk = eb[k][rt] * cy + ec[k][rt]
+        s.append(sk)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            bound = -sk / a
+        xl = np.where(a > eps, np.maximum(xl, bound), xl)
+        xr = np.where(a < -eps, np.minimum(xr, bound), xr)
+        ok &= (np.abs(a) > eps) | (sk >= -1e-7)
+    lo = np.maximum(np.ceil(xl - 0.5 - 1e-7), 0)
+    hi = np.minimum(np.floor(xr - 0.5 + 1e-7), W - 1)
+    cnt = np.where(ok & (hi >= lo), hi - lo + 1, 0).astype(np.int64)
+    lo = np.where(cnt > 0, lo, 0).astype(np.int64)
+    total = int(cnt.sum())
+    if total == 0:
+        return empty
+    fr = np.repeat(np.arange(len(rt)), cnt)
+    fstart = np.cumsum(cnt) - cnt
+    fx = lo[fr] + (np.arange(total) - fstart[fr])
+    cx = (fx + 0.5).astype(np.float32)
+    # Per-row coefficients in float32: along a row every weight is a x + s.
+    a1 = ea[1][rt].astype(np.float32)
+    a2 = ea[2][rt].astype(np.float32)
+    s1 = s[1].astype(np.float32)
+    s2 = s[2].astype(np.float32)
+    rpa = pa[rt].astype(np.float32)
+    rps = (pb[rt] * cy + pc[rt]).astype(np.float32)
+    b1 = a1[fr] * cx + s1[fr]
+    b2 = a2[fr] * cx + s2[fr]
+    fiw = rpa[fr] * cx + rps[fr]
+    pix = ry[fr] * W + fx
+    tri = ti[rt][fr]
+    return pix, tri, b1, b2, fiw
+
+
+def _persp(tris, iw, ftri, b1, b2, fiw):
+    """Perspective-correct barycentrics (n, 3) and the vertex indices (n, 3) of fragments."""
+    vt = tris[ftri]
+    w = np.stack([(1 - b1 - b2), b1, b2], 1) * iw[vt]
+    w /= np.maximum(fiw, 1e-12)[:, None]
+    return vt, w
+
+
+def _interp(attr, vt, w):
+    return (attr[vt] * w[:, :, None]).sum(1)
+
+
+def _sample(tex, uv):
+    """Bilinear lookup of linear RGB and alpha at ``uv`` (n, 2), wrapping as the sampler says."""
+    h, w = tex.rgb.shape[:2]
+    u = uv[:, 0] * w - 0.5
+    v = uv[:, 1] * h - 0.5
+    u0 = np.floor(u)
+    v0 = np.floor(v)
+    fu = (u - u0).astype(np.float32)[:, None]
+    fv = (v - v0).astype(np.float32)[:, None]
+    u0 = u0.astype(np.int64)
+    v0 = v0.astype(np.int64)
+
+    def wrap(i, n, mode):
+        if mode == 33071:  # CLAMP_TO_EDGE
+            return np.clip(i, 0, n - 1)
+        if mode == 33648:  # MIRRORED_REPEAT
+            i = np.mod(i, 2 * n)
+            return np.where(i >= n, 2 * n - 1 - i, i)
+        return np.mod(i, n)
+
+    xa, xb = wrap(u0, w, tex.wrap_s), wrap(u0 + 1, w, tex.wrap_s)
+    ya, yb = wrap(v0, h, tex.wrap_t), wrap(v0 + 1, h, tex.wrap_t)
+    flat = tex.rgb.reshape(-1, 3)
+    c = (flat[ya * w + xa] * (1 - fu) + flat[ya * w + xb] * fu) * (1 - fv) \
+        + (flat[yb * w + xa] * (1 - fu) + flat[yb * w + xb] * fu) * fv
+    a = None
+    if tex.alpha is not None:
+        fa = tex.alpha.reshape(-1)
+        fu1, fv1 = fu[:, 0], fv[:, 0]
+        a = (fa[ya * w + xa] * (1 - fu1) + fa[ya * w + xb] * fu1) * (1 - fv1) \
+            + (fa[yb * w + xa] * (1 - fu1) + fa[yb * w + xb] * fu1) * fv1
+    return c, a
+
+
+def _base_color(draws, tris, tri_draw, iw, ftri, vt, w):
+    """Base colour (n, 3) linear and alpha (n,) of fragments, material by material."""
+    n = len(ftri)
+    rgb = np.empty((n, 3), np.float32)
+    alpha = np.empty(n, np.float32)
+    fd = tri_draw[ftri]
+    order = np.argsort(fd, kind="stable")
+    bounds = np.searchsorted(fd[order], np.arange(len(draws) + 1))
+    for k, d in enumerate(draws):
+        sel = order[bounds[k]:bounds[k + 1]]
+        if len(sel) == 0:
+            continue
+        m: Material = d.material
+        c = np.broadcast_to(m.color[:3], (len(sel), 3)).astype(np.float32)
+        a = np.full(len(sel), m.color[3], np.float32)
+        if m.texture is not None and d.uv is not None:
+            base = _vertex_base(draws, k)
+            uv = _interp(d.uv, vt[sel] - base, w[sel])
+            tc, ta = _sample(m.texture, uv)
+            c = c * tc
+            if ta is not None:
+                a = a * ta
+        if d.colors is not None:
+            base = _vertex_base(draws, k)
+            vc = _interp(d.colors, vt[sel] - base, w[sel])
+            c = c * vc[:, :3]
+            a = a * vc[:, 3]
+        rgb[sel] = c
+        alpha[sel] = a
+    return rgb, alpha
+
+
+def _vertex_base(draws, k):
+    return sum(len(d.positions) for d in draws[:k])
+
+
+def _alpha_at(posed, draws, tris, tri_draw, ftri, b1, b2, fiw, iw):
+    vt, w = _persp(tris, iw, ftri, b1, b2, fiw)
+    return _base_color(draws, tris, tri_draw, iw, ftri, vt, w)[1]
+
+
+def _shade(draws, tris, tri_draw, P, iw, V, lights, camera, ftri, b1, b2, fiw, *, want_alpha):
+    vt, w = _persp(tris, iw, ftri, b1, b2, fiw)
+    N = np.concatenate([d.normals for d in draws]) if draws else np.zeros((0, 3), np.float32)
+    nw = _interp(N, vt, w)
+    n = nw @ V[:3, :3].T
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-8)
+    # The view ray of each fragment: flip normals that face away (double-sided and
+    # interpolation near silhouettes), so back sides are lit like front sides.
+    pos = _interp(P, vt, w) @ V[:3, :3].T + V[:3, 3]
+    eye = -pos / np.maximum(np.linalg.norm(pos, axis=1, keepdims=True), 1e-8)
+    back = (n * eye).sum(1) < 0
+    double = np.array([d.material.double_sided for d in draws])[tri_draw[ftri]]
+    n[back & double] *= -1
+    base, alpha = _base_color(draws, tris, tri_draw, iw, ftri, vt, w)
+
+    L = _unit(lights.key_dir)
+    F = _unit(lights.fill_dir)
+    R = _unit(lights.rim_dir)
+    ndl = np.clip(n @ L, 0, None)
+    ndf = np.clip(n @ F, 0, None)
+    ndr = np.clip(n @ R, 0, None)
+    up = 0.5 + 0.5 * n[:, 1]
+    amb = lights.ground + (lights.sky - lights.ground) * up
+    light = (amb[:, None]
+             + lights.key * ndl[:, None] * np.asarray(lights.key_color, np.float32)
+             + lights.fill * ndf[:, None] * np.asarray(lights.fill_color, np.float32)
+             + lights.rim * ndr[:, None])
+    # A soft highlight of the key light, the same for every material, so surfaces read as curved.
+    h = L + eye
+    h /= np.maximum(np.linalg.norm(h, axis=1, keepdims=True), 1e-8)
+    spec = np.clip((n * h).sum(1), 0, 1) ** 24 * 0.12
+    emis = np.stack([d.material.emissive for d in draws])[tri_draw[ftri]] if draws else 0
+    rgb = base * light / 1.6 + spec[:, None] + emis
+    return rgb.astype(np.float32), alpha

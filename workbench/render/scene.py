@@ -1,0 +1,492 @@
+"""Reading a GLB into world-space triangles for the renderer: accessors, nodes, skins, materials, poses.
+
+The renderer never looks inside the code that wrote a GLB: everything here is
+read from the file as glTF 2.0 defines it.
+
+1. :func:`parse_glb` splits the container into its JSON and binary chunk.
+2. :class:`Model` reads every accessor, decodes each texture once (JPEG, PNG,
+   and WebP through ``EXT_texture_webp``) and keeps the node hierarchy.
+3. :meth:`Model.posed` evaluates an optional animation clip at one time onto
+   the model's nodes matched by name, computes world matrices, skins the
+   meshes (linear blend, up to the accessors' 4 influences per set) and returns
+   a :class:`Posed` scene: world positions, normals, UVs and materials, plus the
+   world position of every named node (the camera frames from joints).
+
+>>> from workbench.render.scene import Model
+>>> from workbench.viewers.product import build_product_glb
+>>> posed = Model(build_product_glb("demo")).posed()
+>>> len(posed.draws) > 0
+True
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image
+
+__all__ = ["parse_glb", "Model", "Material", "Texture", "Draw", "Posed", "load_clip"]
+
+_COMPONENT = {5120: np.int8, 5121: np.uint8, 5122: np.int16, 5123: np.uint16,
+              5125: np.uint32, 5126: np.float32}
+_NORM_DIV = {5120: 127.0, 5121: 255.0, 5122: 32767.0, 5123: 65535.0}
+_WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
+
+# The image-to-linear table: textures are stored in sRGB, light adds up in linear.
+_SRGB_TO_LINEAR = (np.arange(256, dtype=np.float32) / 255.0) ** 2.2
+
+
+def parse_glb(glb: bytes) -> tuple[dict, bytes]:
+    """Split a GLB into its JSON document and binary chunk (empty when absent).
+
+    >>> import json, struct
+    >>> doc = json.dumps({"asset": {"version": "2.0"}}).encode().ljust(28)
+    >>> glb = struct.pack("<4sII", b"glTF", 2, 20 + len(doc)) + struct.pack("<I4s", len(doc), b"JSON") + doc
+    >>> parse_glb(glb)[0]["asset"]["version"]
+    '2.0'
+    """
+    if len(glb) < 20 or glb[:4] != b"glTF":
+        raise ValueError("render: not a GLB (the file does not start with 'glTF')")
+    version, length = struct.unpack_from("<II", glb, 4)
+    if version != 2:
+        raise ValueError(f"render: GLB version {version}, only 2 is read")
+    pos, doc, binary = 12, None, b""
+    end = min(length, len(glb))
+    while pos + 8 <= end:
+        clen, ctype = struct.unpack_from("<I4s", glb, pos)
+        chunk = glb[pos + 8: pos + 8 + clen]
+        if ctype == b"JSON":
+            doc = json.loads(bytes(chunk).decode("utf-8"))
+        elif ctype == b"BIN\x00" and not binary:
+            binary = bytes(chunk)
+        pos += 8 + clen
+    if doc is None:
+        raise ValueError("render: the GLB has no JSON chunk")
+    return doc, binary
+
+
+# --------------------------------------------------------------------------
+# Small math
+# --------------------------------------------------------------------------
+
+def quat_to_mat3(q: np.ndarray) -> np.ndarray:
+    """Rotation matrices of unit quaternions (..., 4) in glTF order x, y, z, w."""
+    q = np.asarray(q, dtype=np.float64)
+    n = np.linalg.norm(q, axis=-1, keepdims=True)
+    q = q / np.where(n == 0, 1, n)
+    x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    m = np.empty(q.shape[:-1] + (3, 3))
+    m[..., 0, 0] = 1 - 2 * (y * y + z * z)
+    m[..., 0, 1] = 2 * (x * y - z * w)
+    m[..., 0, 2] = 2 * (x * z + y * w)
+    m[..., 1, 0] = 2 * (x * y + z * w)
+    m[..., 1, 1] = 1 - 2 * (x * x + z * z)
+    m[..., 1, 2] = 2 * (y * z - x * w)
+    m[..., 2, 0] = 2 * (x * z - y * w)
+    m[..., 2, 1] = 2 * (y * z + x * w)
+    m[..., 2, 2] = 1 - 2 * (x * x + y * y)
+    return m
+
+
+def trs_matrix(t, r, s) -> np.ndarray:
+    m = np.eye(4)
+    m[:3, :3] = quat_to_mat3(np.asarray(r)) * np.asarray(s, dtype=np.float64)[None, :]
+    m[:3, 3] = t
+    return m
+
+
+def _slerp(a: np.ndarray, b: np.ndarray, u: float) -> np.ndarray:
+    d = float(np.dot(a, b))
+    if d < 0:  # the short way round
+        b, d = -b, -d
+    if d > 0.9995:
+        out = a + u * (b - a)
+    else:
+        th = np.arccos(d)
+        out = (np.sin((1 - u) * th) * a + np.sin(u * th) * b) / np.sin(th)
+    return out / np.linalg.norm(out)
+
+
+# --------------------------------------------------------------------------
+# Materials and textures
+# --------------------------------------------------------------------------
+
+@dataclass
+class Texture:
+    """A decoded image in linear light: ``rgb`` (H, W, 3) float32, ``alpha`` (H, W) float32 or None."""
+
+    rgb: np.ndarray
+    alpha: np.ndarray | None
+    wrap_s: int = 10497
+    wrap_t: int = 10497
+
+
+@dataclass
+class Material:
+    """What the shader needs of a glTF material."""
+
+    color: np.ndarray                      # linear RGBA factor
+    texture: Texture | None = None
+    texcoord: int = 0
+    alpha_mode: str = "OPAQUE"
+    alpha_cutoff: float = 0.5
+    double_sided: bool = False
+    emissive: np.ndarray = field(default_factory=lambda: np.zeros(3, np.float32))
+    name: str = ""
+
+
+@dataclass
+class Draw:
+    """One primitive in world space: positions/normals (N, 3), uv (N, 2) or None, tris (M, 3)."""
+
+    positions: np.ndarray
+    normals: np.ndarray
+    uv: np.ndarray | None
+    colors: np.ndarray | None
+    tris: np.ndarray
+    material: Material
+    mesh_name: str = ""
+    material_index: int | None = None
+
+
+@dataclass
+class Posed:
+    """A model in one pose: its draws and the world position of each named node."""
+
+    draws: list[Draw]
+    joints: dict[str, np.ndarray]
+    joint_names: set[str]
+
+    def points(self) -> np.ndarray:
+        """Every vertex position, stacked (N, 3)."""
+        if not self.draws:
+            return np.zeros((0, 3), np.float32)
+        return np.concatenate([d.positions for d in self.draws])
+
+
+# --------------------------------------------------------------------------
+# The model
+# --------------------------------------------------------------------------
+
+class Model:
+    """A parsed GLB, ready to be posed and drawn many times (turntables reuse it).
+
+    ``max_texture`` caps decoded texture sides: a JPEG is decoded at a reduced
+    scale straight from its DCT (Pillow's ``draft``), which is most of the cost
+    of a cold preview; other formats are resized after decoding.
+    """
+
+    def __init__(self, glb: bytes, *, max_texture: int = 1024):
+        self.doc, self.bin = parse_glb(glb)
+        self.max_texture = max_texture
+        self._accessors: dict[int, np.ndarray] = {}
+        self._textures: dict[int, Texture | None] = {}
+        self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))]
+        self.default_material = Material(color=np.ones(4, np.float32))
+        nodes = self.doc.get("nodes", [])
+        self.parent = [-1] * len(nodes)
+        for i, n in enumerate(nodes):
+            for c in n.get("children", []):
+                self.parent[c] = i
+        self.rest_trs = [self._node_trs(n) for n in nodes]
+        self.names = [n.get("name", "") for n in nodes]
+        scenes = self.doc.get("scenes", [])
+        if scenes:
+            roots = scenes[self.doc.get("scene", 0)].get("nodes", [])
+        else:
+            roots = [i for i, p in enumerate(self.parent) if p == -1]
+        # Parents before children, so world matrices are one pass.
+        self.order: list[int] = []
+        stack = list(reversed(roots))
+        while stack:
+            i = stack.pop()
+            self.order.append(i)
+            stack.extend(reversed(nodes[i].get("children", [])))
+        self.joint_nodes = {j for s in self.doc.get("skins", []) for j in s.get("joints", [])}
+
+    # -- accessors --------------------------------------------------------
+    def accessor(self, index: int) -> np.ndarray:
+        """The accessor's elements as an array (count, width), floats when normalized."""
+        if index in self._accessors:
+            return self._accessors[index]
+        acc = self.doc["accessors"][index]
+        ctype, width, count = acc["componentType"], _WIDTH[acc["type"]], acc["count"]
+        dtype = np.dtype(_COMPONENT[ctype]).newbyteorder("<")
+        if "bufferView" in acc:
+            view = self.doc["bufferViews"][acc["bufferView"]]
+            if view.get("buffer", 0) != 0:
+                raise ValueError("render: only the GLB's own binary buffer is read")
+            start = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
+            stride = view.get("byteStride") or dtype.itemsize * width
+            if stride == dtype.itemsize * width:
+                arr = np.frombuffer(self.bin, dtype, count * width, start).reshape(count, width)
+            else:
+                arr = np.lib.stride_tricks.as_strided(
+                    np.frombuffer(self.bin, np.uint8, len(self.bin) - start, start).view(np.uint8),
+                    shape=(count, width * dtype.itemsize), strides=(stride, 1))
+                arr = np.ascontiguousarray(arr).view(dtype).reshape(count, width)
+        else:
+            arr = np.zeros((count, width), dtype)
+        if "sparse" in acc:
+            sp = acc["sparse"]
+            arr = arr.copy()
+            iv = self.doc["bufferViews"][sp["indices"]["bufferView"]]
+            idt = np.dtype(_COMPONENT[sp["indices"]["componentType"]])
+            idx = np.frombuffer(self.bin, idt, sp["count"], iv.get("byteOffset", 0) + sp["indices"].get("byteOffset", 0))
+            vv = self.doc["bufferViews"][sp["values"]["bufferView"]]
+            vals = np.frombuffer(self.bin, dtype, sp["count"] * width, vv.get("byteOffset", 0) + sp["values"].get("byteOffset", 0))
+            arr[idx.astype(np.int64)] = vals.reshape(-1, width)
+        if acc.get("normalized") and ctype in _NORM_DIV:
+            arr = np.maximum(arr.astype(np.float32) / _NORM_DIV[ctype], -1.0)
+        self._accessors[index] = arr
+        return arr
+
+    # -- textures and materials -------------------------------------------
+    def texture(self, index: int) -> Texture | None:
+        if index in self._textures:
+            return self._textures[index]
+        tex = self.doc["textures"][index]
+        source = tex.get("source")
+        ext = tex.get("extensions", {})
+        if "EXT_texture_webp" in ext:
+            source = ext["EXT_texture_webp"].get("source", source)
+        result = None
+        if source is not None:
+            img = self.doc["images"][source]
+            if "bufferView" in img:
+                view = self.doc["bufferViews"][img["bufferView"]]
+                off = view.get("byteOffset", 0)
+                data = self.bin[off: off + view["byteLength"]]
+                try:
+                    result = self._decode(data)
+                except Exception:  # an unreadable image draws as its material colour
+                    result = None
+        if result is not None and "sampler" in tex:
+            sampler = self.doc.get("samplers", [])[tex["sampler"]]
+            result.wrap_s = sampler.get("wrapS", 10497)
+            result.wrap_t = sampler.get("wrapT", 10497)
+        self._textures[index] = result
+        return result
+
+    def _decode(self, data: bytes) -> Texture:
+        im = Image.open(io.BytesIO(data))
+        cap = self.max_texture
+        if im.format == "JPEG":
+            im.draft("RGB", (cap, cap))
+        im.load()
+        if max(im.size) > cap:
+            scale = cap / max(im.size)
+            im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.BILINEAR)
+        has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
+        im = im.convert("RGBA" if has_alpha else "RGB")
+        arr = np.asarray(im)
+        rgb = _SRGB_TO_LINEAR[arr[..., :3]]
+        alpha = arr[..., 3].astype(np.float32) / 255.0 if has_alpha else None
+        return Texture(rgb=rgb, alpha=alpha)
+
+    def _material(self, index: int) -> Material:
+        m = self.doc["materials"][index]
+        pbr = m.get("pbrMetallicRoughness", {})
+        tex = None
+        texcoord = 0
+        if "baseColorTexture" in pbr:
+            tex = self.texture(pbr["baseColorTexture"]["index"])
+            texcoord = pbr["baseColorTexture"].get("texCoord", 0)
+        return Material(
+            color=np.asarray(pbr.get("baseColorFactor", [1, 1, 1, 1]), np.float32),
+            texture=tex, texcoord=texcoord,
+            alpha_mode=m.get("alphaMode", "OPAQUE"),
+            alpha_cutoff=float(m.get("alphaCutoff", 0.5)),
+            double_sided=bool(m.get("doubleSided", False)),
+            emissive=np.asarray(m.get("emissiveFactor", [0, 0, 0]), np.float32),
+            name=m.get("name", ""))
+
+    # -- nodes ------------------------------------------------------------
+    @staticmethod
+    def _node_trs(n: dict):
+        if "matrix" in n:
+            return np.asarray(n["matrix"], np.float64).reshape(4, 4).T
+        return (np.asarray(n.get("translation", [0, 0, 0]), np.float64),
+                np.asarray(n.get("rotation", [0, 0, 0, 1]), np.float64),
+                np.asarray(n.get("scale", [1, 1, 1]), np.float64))
+
+    def world_matrices(self, overrides: dict[int, dict[str, np.ndarray]] | None = None) -> dict[int, np.ndarray]:
+        overrides = overrides or {}
+        world: dict[int, np.ndarray] = {}
+        for i in self.order:
+            rest = self.rest_trs[i]
+            if isinstance(rest, np.ndarray):
+                local = rest
+            else:
+                o = overrides.get(i, {})
+                local = trs_matrix(o.get("translation", rest[0]), o.get("rotation", rest[1]), o.get("scale", rest[2]))
+            p = self.parent[i]
+            world[i] = world[p] @ local if p >= 0 and p in world else local
+        return world
+
+    # -- posing -----------------------------------------------------------
+    def posed(self, clip: "Clip | None" = None, time_s: float = 0.0) -> Posed:
+        """World-space geometry in bind pose, or with ``clip`` evaluated at ``time_s``."""
+        overrides = clip.evaluate(time_s, self.names) if clip is not None else None
+        world = self.world_matrices(overrides)
+        draws: list[Draw] = []
+        nodes = self.doc.get("nodes", [])
+        for i in self.order:
+            n = nodes[i]
+            if "mesh" not in n:
+                continue
+            mesh = self.doc["meshes"][n["mesh"]]
+            skin_mats = None
+            if "skin" in n:
+                skin = self.doc["skins"][n["skin"]]
+                joints = skin["joints"]
+                if "inverseBindMatrices" in skin:
+                    ibm = self.accessor(skin["inverseBindMatrices"]).reshape(-1, 4, 4).transpose(0, 2, 1)
+                else:
+                    ibm = np.broadcast_to(np.eye(4), (len(joints), 4, 4))
+                skin_mats = np.stack([world[j] for j in joints]) @ ibm
+            for prim in mesh.get("primitives", []):
+                d = self._draw(prim, world[i], skin_mats, mesh.get("name", ""))
+                if d is not None:
+                    draws.append(d)
+        joints = {self.names[i]: world[i][:3, 3].astype(np.float32) for i in self.order if self.names[i]}
+        joint_names = {self.names[i] for i in self.joint_nodes}
+        return Posed(draws=draws, joints=joints, joint_names=joint_names)
+
+    def _draw(self, prim: dict, node_world: np.ndarray, skin_mats, mesh_name: str) -> Draw | None:
+        mode = prim.get("mode", 4)
+        attrs = prim.get("attributes", {})
+        if mode not in (4, 5, 6) or "POSITION" not in attrs:
+            return None  # points and lines have no surface to shade
+        pos = self.accessor(attrs["POSITION"]).astype(np.float64)
+        n = len(pos)
+        if "indices" in prim:
+            idx = self.accessor(prim["indices"]).reshape(-1).astype(np.int64)
+        else:
+            idx = np.arange(n)
+        if mode == 4:
+            tris = idx[: len(idx) // 3 * 3].reshape(-1, 3)
+        elif mode == 5:  # strip: every other triangle flips to keep the winding
+            k = np.arange(len(idx) - 2)
+            tris = np.stack([idx[k], idx[k + 1 + (k % 2)], idx[k + 2 - (k % 2)]], 1)
+        else:
+            k = np.arange(1, len(idx) - 1)
+            tris = np.stack([np.full_like(k, idx[0]), idx[k], idx[k + 1]], 1)
+        nrm = self.accessor(attrs["NORMAL"]).astype(np.float64) if "NORMAL" in attrs else None
+        if skin_mats is not None and "JOINTS_0" in attrs and "WEIGHTS_0" in attrs:
+            mats = np.zeros((n, 4, 4))
+            s = 0
+            while f"JOINTS_{s}" in attrs and f"WEIGHTS_{s}" in attrs:
+                j = self.accessor(attrs[f"JOINTS_{s}"]).astype(np.int64)
+                w = self.accessor(attrs[f"WEIGHTS_{s}"]).astype(np.float64)
+                mats += np.einsum("nk,nkij->nij", w, skin_mats[np.clip(j, 0, len(skin_mats) - 1)])
+                s += 1
+            p = np.einsum("nij,nj->ni", mats[:, :3, :3], pos) + mats[:, :3, 3]
+            if nrm is not None:
+                # The inverse transpose is the same as the matrix for rotation plus uniform scale,
+                # which is what skinning produces in practice; renormalized below.
+                nrm = np.einsum("nij,nj->ni", mats[:, :3, :3], nrm)
+        else:
+            p = pos @ node_world[:3, :3].T + node_world[:3, 3]
+            if nrm is not None:
+                nrm = nrm @ np.linalg.inv(node_world[:3, :3])
+        if nrm is None:
+            nrm = _vertex_normals(p, tris)
+        ln = np.linalg.norm(nrm, axis=1, keepdims=True)
+        nrm = nrm / np.where(ln == 0, 1, ln)
+        mat_index = prim.get("material")
+        material = self.materials[mat_index] if mat_index is not None else self.default_material
+        uv = None
+        key = f"TEXCOORD_{material.texcoord}"
+        if key in attrs:
+            uv = self.accessor(attrs[key]).astype(np.float32)
+        colors = None
+        if "COLOR_0" in attrs:
+            c = self.accessor(attrs["COLOR_0"]).astype(np.float32)
+            if c.shape[1] == 3:
+                c = np.concatenate([c, np.ones((len(c), 1), np.float32)], 1)
+            colors = c
+        return Draw(positions=p.astype(np.float32), normals=nrm.astype(np.float32), uv=uv,
+                    colors=colors, tris=tris.astype(np.int32), material=material, mesh_name=mesh_name,
+                    material_index=mat_index)
+
+
+def _vertex_normals(p: np.ndarray, tris: np.ndarray) -> np.ndarray:
+    fn = np.cross(p[tris[:, 1]] - p[tris[:, 0]], p[tris[:, 2]] - p[tris[:, 0]])
+    out = np.zeros_like(p)
+    for k in range(3):
+        np.add.at(out, tris[:, k], fn)
+    return out
+
+
+# --------------------------------------------------------------------------
+# Animation clips
+# --------------------------------------------------------------------------
+
+class Clip:
+    """One animation of a GLB: channels by target node name, evaluated at a time."""
+
+    def __init__(self, model: Model, index: int = 0):
+        anims = model.doc.get("animations", [])
+        if not anims:
+            raise ValueError("render: the clip GLB has no animation")
+        anim = anims[index]
+        self.name = anim.get("name", "")
+        self.channels = []
+        self.duration = 0.0
+        for ch in anim.get("channels", []):
+            target = ch.get("target", {})
+            if "node" not in target or target.get("path") not in ("translation", "rotation", "scale"):
+                continue  # morph weights do not move joints
+            sampler = anim["samplers"][ch["sampler"]]
+            times = model.accessor(sampler["input"]).reshape(-1).astype(np.float64)
+            values = model.accessor(sampler["output"]).astype(np.float64)
+            self.channels.append((model.names[target["node"]], target["path"],
+                                  sampler.get("interpolation", "LINEAR"), times, values))
+            if len(times):
+                self.duration = max(self.duration, float(times[-1]))
+
+    def evaluate(self, t: float, names: list[str]) -> dict[int, dict[str, np.ndarray]]:
+        """Local TRS overrides for the nodes of ``names`` that the clip animates."""
+        by_name: dict[str, list[int]] = {}
+        for i, nm in enumerate(names):
+            by_name.setdefault(nm, []).append(i)
+        out: dict[int, dict[str, np.ndarray]] = {}
+        for name, path, interp, times, values in self.channels:
+            if name not in by_name or not len(times):
+                continue
+            v = _sample(times, values, interp, t, path == "rotation")
+            for i in by_name[name]:
+                out.setdefault(i, {})[path] = v
+        return out
+
+
+def _sample(times, values, interp, t, is_rotation):
+    if interp == "CUBICSPLINE":
+        values = values.reshape(len(times), 3, -1)[:, 1]  # keep the keyframe values, not tangents
+    if t <= times[0]:
+        return values[0]
+    if t >= times[-1]:
+        return values[len(times) - 1]
+    k = int(np.searchsorted(times, t, side="right")) - 1
+    if interp == "STEP":
+        return values[k]
+    u = (t - times[k]) / max(times[k + 1] - times[k], 1e-12)
+    if is_rotation:
+        return _slerp(values[k], values[k + 1], u)
+    return values[k] + u * (values[k + 1] - values[k])
+
+
+def load_clip(source) -> Clip:
+    """A clip from GLB bytes, or by name ``"gender/name"`` / ``name`` from ``workbench.gltf``."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return Clip(Model(bytes(source), max_texture=1))
+    if isinstance(source, str):
+        from workbench.gltf import build_animation  # only a name needs the library
+        gender, _, name = source.rpartition("/")
+        return Clip(Model(build_animation(gender or "feminine", name), max_texture=1))
+    raise TypeError("render: a pose clip is GLB bytes or an animation name")

@@ -1,0 +1,86 @@
+"""Tiny hand-built GLBs for trying the renderer without the avatar generator: a skinned column and a clip.
+
+The rig is a square column 1 m tall on two joints, ``Root`` (at the floor) and
+``Bend`` (at half height); the clip ``bend`` turns ``Bend`` 90 degrees about Z
+over one second (LINEAR rotation) and steps ``Root``'s translation at 0.5 s (STEP).
+
+>>> from workbench.render.scene import Model, load_clip
+>>> model = Model(tiny_rig_glb())
+>>> top = lambda p: p.points()[:, 1].max()
+>>> round(float(top(model.posed())), 3), round(float(top(model.posed(load_clip(tiny_clip_glb()), 1.0))), 3)
+(1.0, 0.55)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.viewers.glb_writer import GlbBuilder
+
+__all__ = ["tiny_rig_glb", "tiny_clip_glb"]
+
+
+def _column(rows: int = 11, half: float = 0.05):
+    """A square tube from y=0 to y=1 with caps; returns positions, normals, tris, joints, weights."""
+    pos, nrm, tris = [], [], []
+    sides = [((1, 0), (0, 1)), ((0, 1), (-1, 0)), ((-1, 0), (0, -1)), ((0, -1), (1, 0))]
+    for (nx, nz), (tx, tz) in sides:
+        base = len(pos)
+        for r in range(rows):
+            y = r / (rows - 1)
+            for s in (-1, 1):
+                pos.append((nx * half + tx * half * s, y, nz * half + tz * half * s))
+                nrm.append((nx, 0, nz))
+        for r in range(rows - 1):
+            a = base + 2 * r
+            tris += [(a, a + 1, a + 3), (a, a + 3, a + 2)]
+    pos, nrm = np.array(pos, np.float32), np.array(nrm, np.float32)
+    y = pos[:, 1]
+    w1 = np.clip((y - 0.4) / 0.2, 0, 1)
+    weights = np.stack([1 - w1, w1, 0 * y, 0 * y], 1).astype(np.float32)
+    joints = np.tile(np.array([0, 1, 0, 0], np.uint8), (len(pos), 1))
+    return pos, nrm, np.array(tris, np.int32), joints, weights
+
+
+def tiny_rig_glb() -> bytes:
+    """A skinned column (red lower half texture-free, joints ``Root`` and ``Bend``) as GLB bytes."""
+    b = GlbBuilder("workbench.render.testing")
+    pos, nrm, tris, joints, weights = _column()
+    # Winding: make every triangle counter-clockwise seen from outside.
+    p = pos[tris]
+    fn = np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0])
+    flip = (fn * nrm[tris[:, 0]]).sum(1) < 0
+    tris[flip] = tris[flip][:, ::-1]
+    mat = b.material("column", (0.8, 0.2, 0.15, 1.0))
+    mesh = b.mesh("Column", [b.primitive(positions=pos, normals=nrm, indices=tris, material=mat,
+                                         joints=joints, weights=weights)])
+    bend = b.node("Bend", translation=(0, 0.5, 0))
+    root = b.node("Root", children=[bend])
+    ibm = np.stack([np.eye(4), np.linalg.inv(np.array([[1, 0, 0, 0], [0, 1, 0, 0.5], [0, 0, 1, 0], [0, 0, 0, 1.0]]))])
+    acc = b.accessor(ibm.transpose(0, 2, 1).reshape(2, 16))
+    b.doc.setdefault("skins", []).append({"joints": [root, bend], "inverseBindMatrices": acc})
+    body = b.node("Column", mesh=mesh, skin=0)
+    arm = b.node("Armature", children=[root, body])
+    b.scene([arm])
+    return b.to_bytes()
+
+
+def tiny_clip_glb() -> bytes:
+    """The clip ``bend`` for :func:`tiny_rig_glb`'s joints, as a skeleton-only GLB."""
+    b = GlbBuilder("workbench.render.testing")
+    bend = b.node("Bend", translation=(0, 0.5, 0))
+    root = b.node("Root", children=[bend])
+    b.scene([root])
+    t = b.accessor(np.array([0.0, 1.0], np.float32), bounds=True)
+    s = np.sin(np.pi / 4)
+    rot = b.accessor(np.array([[0, 0, 0, 1], [0, 0, s, s]], np.float32))
+    t2 = b.accessor(np.array([0.0, 0.5], np.float32), bounds=True)
+    tr = b.accessor(np.array([[0, 0, 0], [0.2, 0, 0]], np.float32))
+    b.doc["animations"] = [{
+        "name": "bend",
+        "samplers": [{"input": t, "output": rot, "interpolation": "LINEAR"},
+                     {"input": t2, "output": tr, "interpolation": "STEP"}],
+        "channels": [{"sampler": 0, "target": {"node": bend, "path": "rotation"}},
+                     {"sampler": 1, "target": {"node": root, "path": "translation"}}],
+    }]
+    return b.to_bytes()

@@ -1,0 +1,445 @@
+"""HTTP handlers and the route table of the local service (Starlette).
+
+A handler parses the request, calls one Backend method and renders the
+answer. Domain errors become the contract's JSON envelope in one place
+(:func:`_service_error`); unknown routes, wrong methods and unexpected faults
+get the same envelope, and every response carries ``X-Request-Id``.
+
+>>> import tempfile
+>>> from starlette.testclient import TestClient  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import secrets
+import urllib.parse
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+
+from workbench import options as opts
+from workbench.service.backend import Backend
+from workbench.service.errors import ServiceError
+
+log = logging.getLogger("workbench.service")
+
+AVATAR_BODY_LIMIT = 64 * 1024
+TRACKING_BODY_LIMIT = 512 * 1024
+FORM_BODY_LIMIT = 64 * 1024
+CONTROL_BODY_LIMIT = 64 * 1024
+UPLOAD_LIMIT = 256 * 1024 * 1024
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+
+
+# --------------------------------------------------------------------------
+# rendering answers
+# --------------------------------------------------------------------------
+
+def ok(data: Any, status: int = 200, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"status": "ok", "data": data}, status_code=status, headers=headers)
+
+
+def error_body(status: int, code: str, message: str, details: list | None = None) -> dict:
+    err: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        err["details"] = details
+    return {"status": "error", "error": err}
+
+
+async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+    return JSONResponse(error_body(exc.status, exc.code, exc.message, exc.details), status_code=exc.status,
+                        headers=exc.headers)
+
+
+async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    if exc.status_code == 404:
+        body = error_body(404, "route_not_found", f"No route {request.method} {request.url.path}.")
+    elif exc.status_code == 405:
+        body = error_body(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}.")
+    else:
+        body = error_body(exc.status_code, "http_error", str(exc.detail))
+    return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+
+class RequestContext:
+    """Pure ASGI middleware: an ``X-Request-Id`` on every answer, and a JSON 500 for any fault."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        incoming = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
+        rid = incoming if _REQUEST_ID.match(incoming) else secrets.token_hex(8)
+        started = False
+
+        async def send_with_id(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + [(b"x-request-id", rid.encode())]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        except Exception:
+            # The traceback goes to the log, never into the answer.
+            log.exception("unexpected fault in %s %s (request %s)", scope.get("method"), scope.get("path"), rid)
+            if started:
+                raise
+            body = json.dumps(error_body(500, "internal_error",
+                                         f"The service failed unexpectedly; quote request id {rid}.")).encode()
+            await send({"type": "http.response.start", "status": 500,
+                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                    (b"x-request-id", rid.encode())]})
+            await send({"type": "http.response.body", "body": body})
+
+
+# --------------------------------------------------------------------------
+# request helpers
+# --------------------------------------------------------------------------
+
+def backend_of(request: Request) -> Backend:
+    return request.app.state.backend
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, or 413 as soon as it passes ``limit`` bytes (never buffering more)."""
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+        raise ServiceError.too_large(limit)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ServiceError.too_large(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+async def read_json(request: Request, limit: int, *, allow_text: bool = False) -> Any:
+    allowed = ("application/json", "text/plain") if allow_text else ("application/json",)
+    mt = media_type(request)
+    if mt not in allowed and not (mt.startswith("application/") and mt.endswith("+json")):
+        raise ServiceError(415, "unsupported_media_type", f"Send the body as {' or '.join(allowed)}; got {mt or 'no Content-Type'}.",
+                           [{"field": "Content-Type", "code": "unsupported_media_type", "message": f"must be {' or '.join(allowed)}"}])
+    raw = await read_body(request, limit)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise ServiceError(400, "invalid_json", f"The body is not valid UTF-8 JSON: {e}.",
+                           [{"field": "body", "code": "invalid_json", "message": str(e)}]) from None
+
+
+def check_fault(request: Request, operation: str) -> None:
+    fault = backend_of(request).faults.take(operation)
+    if fault is not None:
+        headers = {"Retry-After": str(int(fault.retry_after) if float(fault.retry_after).is_integer() else fault.retry_after)} \
+            if fault.retry_after is not None else None
+        raise ServiceError(fault.status, "injected_fault",
+                           f"The control API asked {operation} to fail with {fault.status}.", headers=headers)
+
+
+def _query(request: Request) -> dict:
+    q: dict[str, str] = {}
+    for k, v in request.query_params.multi_items():
+        if k in q:
+            raise ServiceError.invalid([opts.Problem(k, "repeated_parameter", "is given more than once")], "query")
+        q[k] = v
+    return q
+
+
+def _avatar_base(request: Request) -> str:
+    return str(request.base_url).rstrip("/") + "/avatars"
+
+
+def _binary(request: Request, data: bytes, etag: str, media: str) -> Response:
+    headers = {"ETag": etag, "Cache-Control": "public, max-age=3600"}
+    inm = request.headers.get("if-none-match")
+    if inm and (inm.strip() == "*" or etag in [t.strip().removeprefix("W/") for t in inm.split(",")]):
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=media, headers=headers)
+
+
+# --------------------------------------------------------------------------
+# avatar half: {avatar_base_url} = /avatars
+# --------------------------------------------------------------------------
+
+async def register_avatar(request: Request) -> Response:
+    check_fault(request, "avatars.register")
+    b = backend_of(request)
+    account = await run_in_threadpool(b.authenticate, request.headers.get("authorization"), "avatar:write")
+    body = await read_json(request, AVATAR_BODY_LIMIT)
+    result = await run_in_threadpool(b.register_avatar, account, body)
+    base = _avatar_base(request)
+    mid = result["modelId"]
+    return ok({"modelId": mid, "modelUrl": f"{base}/model/{mid}.glb", "previewUrl": f"{base}/preview/{mid}.png"}, 201)
+
+
+def _strip_suffix(name: str, suffix: str) -> str:
+    if not name.endswith(suffix) or len(name) == len(suffix):
+        raise HTTPException(404)
+    return name[: -len(suffix)]
+
+
+async def get_model(request: Request) -> Response:
+    model_id = _strip_suffix(request.path_params["file"], ".glb")
+    check_fault(request, "avatars.model")
+    try:
+        options = opts.parse_model_options(_query(request))
+    except opts.InvalidOptions as e:
+        raise ServiceError.invalid(e.problems, "parameter") from None
+    data, etag = await run_in_threadpool(backend_of(request).content.model, model_id, options)
+    return _binary(request, data, etag, "model/gltf-binary")
+
+
+async def get_preview(request: Request) -> Response:
+    model_id = _strip_suffix(request.path_params["file"], ".png")
+    check_fault(request, "avatars.preview")
+    try:
+        options = opts.parse_preview_options(_query(request))
+    except opts.InvalidOptions as e:
+        raise ServiceError.invalid(e.problems, "parameter") from None
+    data, etag = await run_in_threadpool(backend_of(request).content.preview, model_id, options)
+    return _binary(request, data, etag, "image/png")
+
+
+async def list_animations(request: Request) -> Response:
+    check_fault(request, "animations.list")
+    return ok(backend_of(request).content.animation_list())
+
+
+async def get_animation(request: Request) -> Response:
+    name = _strip_suffix(request.path_params["file"], ".glb")
+    check_fault(request, "animations.download")
+    data = await run_in_threadpool(backend_of(request).content.animation_file, request.path_params["gender"], name)
+    from workbench.service.content import etag_of
+
+    return _binary(request, data, etag_of(data), "model/gltf-binary")
+
+
+# --------------------------------------------------------------------------
+# platform half: {base_url} = /api
+# --------------------------------------------------------------------------
+
+async def regenerate(request: Request) -> Response:
+    check_fault(request, "viewers.regenerate")
+    b = backend_of(request)
+    body_token = None
+    if request.method == "POST" and media_type(request) in ("text/plain", "application/x-www-form-urlencoded"):
+        # The beacon form: navigator.sendBeacon cannot set headers (RFC 6750 section 2.2).
+        raw = await read_body(request, 4096)
+        try:
+            fields = urllib.parse.parse_qs(raw.decode("utf-8").strip(), keep_blank_values=True)
+        except UnicodeDecodeError:
+            fields = {}
+        tokens = fields.get("access_token") or []
+        if len(tokens) > 1:
+            raise ServiceError(400, "invalid_request", "Send access_token once.")
+        body_token = tokens[0] if tokens else None
+    account = await run_in_threadpool(b.authenticate, request.headers.get("authorization"), "viewer:write", body_token)
+    data = await run_in_threadpool(b.regenerate, account, request.path_params["token"])
+    return ok(data)
+
+
+async def tracking_batch(request: Request) -> Response:
+    check_fault(request, "tracking.batch")
+    b = backend_of(request)
+    token = request.path_params["token"]
+    if not await run_in_threadpool(b.viewer_exists, token):
+        raise ServiceError(404, "viewer_not_found", f"No viewer {token!r} exists.")
+    mt = media_type(request)
+    if mt not in ("application/json", "text/plain"):
+        raise ServiceError(415, "unsupported_media_type",
+                           f"Send the batch as application/json (or text/plain from sendBeacon); got {mt or 'no Content-Type'}.",
+                           [{"field": "Content-Type", "code": "unsupported_media_type", "message": "must be application/json or text/plain"}])
+    raw = await read_body(request, TRACKING_BODY_LIMIT)
+    status, data = await b.tracking.ingest(token, raw)
+    return ok(data, status)
+
+
+async def finish_upload(request: Request) -> Response:
+    check_fault(request, "spaces.finish_upload")
+    b = backend_of(request)
+    account = await run_in_threadpool(b.authenticate, request.headers.get("authorization"), "space:write")
+    sid = request.path_params["id"]
+    await run_in_threadpool(b._space_row, account, sid)  # 404 before reading the body
+    if media_type(request) != "multipart/form-data":
+        raise ServiceError(400, "invalid_payload", "Send the finish as multipart/form-data with success and message.",
+                           [{"field": "Content-Type", "code": "wrong_content_type", "message": "must be multipart/form-data"}])
+    request._body = await read_body(request, FORM_BODY_LIMIT)  # Starlette's form parser reads this cached body
+    try:
+        form = await request.form(max_files=0, max_fields=10)
+    except Exception as e:
+        raise ServiceError(400, "invalid_payload", f"The multipart body does not parse: {getattr(e, 'detail', e)}.",
+                           [{"field": "body", "code": "invalid_multipart", "message": str(getattr(e, "detail", e))}]) from None
+    problems = []
+    items = form.multi_items()
+    names = [k for k, _ in items]
+    for k in sorted(set(names)):
+        if k not in ("success", "message"):
+            problems.append({"field": k, "code": "unknown_field", "message": "is not a field; send only success and message"})
+        elif names.count(k) > 1:
+            problems.append({"field": k, "code": "repeated_field", "message": "is given more than once"})
+    success = form.get("success")
+    message = form.get("message")
+    if success is None:
+        problems.append({"field": "success", "code": "required", "message": "is required: true or false"})
+    elif not isinstance(success, str) or success not in ("true", "false"):
+        problems.append({"field": "success", "code": "not_allowed", "message": f"must be exactly true or false; got {success!r}"})
+    if message is None:
+        problems.append({"field": "message", "code": "required", "message": "is required: 1 to 1000 characters"})
+    elif not isinstance(message, str) or not 1 <= len(message) <= 1000:
+        problems.append({"field": "message", "code": "out_of_range", "message": "must be a string of 1 to 1000 characters"})
+    if problems:
+        first = problems[0]
+        raise ServiceError(400, "invalid_payload", f"{first['field']}: {first['message']}.", problems)
+    status, record = await run_in_threadpool(b.finish_upload, account, sid, success == "true", message)
+    return ok(record, status)
+
+
+# --------------------------------------------------------------------------
+# local control API: /_local (contract section 9)
+# --------------------------------------------------------------------------
+
+async def local_health(request: Request) -> Response:
+    return ok(await run_in_threadpool(backend_of(request).health))
+
+
+async def local_reset(request: Request) -> Response:
+    return ok(await run_in_threadpool(backend_of(request).reset))
+
+
+async def local_tokens(request: Request) -> Response:
+    body = await read_json(request, CONTROL_BODY_LIMIT)
+    if not isinstance(body, dict) or any(k not in ("account", "scopes") for k in body):
+        raise ServiceError.bad_request("invalid_token_request", "Send {\"account\": ..., \"scopes\": [...]} and nothing else.")
+    return ok(await run_in_threadpool(backend_of(request).create_token, body.get("account", "dev"), body.get("scopes")), 201)
+
+
+async def local_revoke(request: Request) -> Response:
+    body = await read_json(request, CONTROL_BODY_LIMIT)
+    return ok(await run_in_threadpool(backend_of(request).revoke_token, (body or {}).get("token") if isinstance(body, dict) else None))
+
+
+async def local_create_viewer(request: Request) -> Response:
+    body = await read_json(request, CONTROL_BODY_LIMIT)
+    return ok(await run_in_threadpool(backend_of(request).create_viewer, body), 201)
+
+
+async def local_viewer(request: Request) -> Response:
+    return ok(await run_in_threadpool(backend_of(request).viewer_record, request.path_params["token"]))
+
+
+async def local_viewer_file(request: Request) -> Response:
+    data, media = await run_in_threadpool(backend_of(request).viewer_file, request.path_params["token"],
+                                          request.path_params["output"])
+    return Response(data, media_type=media)
+
+
+async def local_create_space(request: Request) -> Response:
+    body = await read_json(request, CONTROL_BODY_LIMIT)
+    return ok(await run_in_threadpool(backend_of(request).create_space, body), 201)
+
+
+async def local_space(request: Request) -> Response:
+    return ok(await run_in_threadpool(backend_of(request).space_record, request.path_params["id"]))
+
+
+async def local_upload_space(request: Request) -> Response:
+    data = await read_body(request, UPLOAD_LIMIT)
+    return ok(await run_in_threadpool(backend_of(request).upload_space, request.path_params["id"],
+                                      request.query_params.get("filename"), data))
+
+
+async def local_events(request: Request) -> Response:
+    q = _query(request)
+    fmt = q.pop("format", "jsonl")
+    text, media = await run_in_threadpool(backend_of(request).tracking.export, q.get("viewerToken"),
+                                          q.get("since"), q.get("until"), fmt, [k for k in q if k not in ("viewerToken", "since", "until")])
+    return Response(text, media_type=media)
+
+
+async def local_faults(request: Request) -> Response:
+    b = backend_of(request)
+    if request.method == "GET":
+        return ok(b.faults.listing())
+    body = await read_json(request, CONTROL_BODY_LIMIT)
+    if not isinstance(body, dict):
+        raise ServiceError.bad_request("invalid_fault", "Send a JSON object {operation, count, status?, retryAfter?}.")
+    unknown = [k for k in body if k not in ("operation", "count", "status", "retryAfter")]
+    if unknown:
+        raise ServiceError.invalid([opts.Problem(k, "unknown_field", "is not a field of a fault") for k in unknown], "fault")
+    f = b.faults.arm(body.get("operation"), body.get("count", 1), body.get("status"), body.get("retryAfter"))
+    return ok({"operation": f.operation, "count": f.remaining, "status": f.status, "retryAfter": f.retry_after}, 201)
+
+
+# --------------------------------------------------------------------------
+# the app
+# --------------------------------------------------------------------------
+
+async def openapi(request: Request) -> Response:
+    from workbench.service.openapi import build_openapi
+
+    return JSONResponse(build_openapi(str(request.base_url).rstrip("/")))
+
+
+async def index(request: Request) -> Response:
+    root = str(request.base_url).rstrip("/")
+    return ok({"service": "workbench-local", "baseUrl": f"{root}/api", "avatarBaseUrl": f"{root}/avatars",
+               "localUrl": f"{root}/_local", "openapi": f"{root}/openapi.json"})
+
+
+ROUTES = [
+    Route("/", index),
+    Route("/openapi.json", openapi),
+    Mount("/avatars", routes=[
+        Route("/avatar", register_avatar, methods=["POST"]),
+        Route("/model/{file}", get_model, methods=["GET"]),
+        Route("/preview/{file}", get_preview, methods=["GET"]),
+        Route("/animations", list_animations, methods=["GET"]),
+        Route("/animations/{gender}/{file}", get_animation, methods=["GET"]),
+    ]),
+    Mount("/api", routes=[
+        Route("/viewers/{token}/regenerate/all", regenerate, methods=["POST", "PUT"]),
+        Route("/viewers/{token}/tracking-event/batch", tracking_batch, methods=["POST"]),
+        Route("/resources/spaces/{id}/finish-upload", finish_upload, methods=["POST"]),
+    ]),
+    Mount("/_local", routes=[
+        Route("/health", local_health, methods=["GET"]),
+        Route("/reset", local_reset, methods=["POST"]),
+        Route("/tokens", local_tokens, methods=["POST"]),
+        Route("/tokens/revoke", local_revoke, methods=["POST"]),
+        Route("/viewers", local_create_viewer, methods=["POST"]),
+        Route("/viewers/{token}", local_viewer, methods=["GET"]),
+        Route("/viewers/{token}/files/{output}", local_viewer_file, methods=["GET"]),
+        Route("/spaces", local_create_space, methods=["POST"]),
+        Route("/spaces/{id}", local_space, methods=["GET"]),
+        Route("/spaces/{id}/upload", local_upload_space, methods=["PUT"]),
+        Route("/tracking/events", local_events, methods=["GET"]),
+        Route("/faults", local_faults, methods=["GET", "POST"]),
+    ]),
+]
+
+
+def create_app(backend: Backend) -> Starlette:
+    """The ASGI app over ``backend`` (serve it with uvicorn, or pass it to httpx.ASGITransport)."""
+    app = Starlette(routes=ROUTES, middleware=[Middleware(RequestContext)],
+                    exception_handlers={ServiceError: _service_error, HTTPException: _http_error})
+    app.state.backend = backend
+    return app

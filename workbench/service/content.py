@@ -1,0 +1,166 @@
+"""Generated content of the local service: avatar models, previews and the animation library.
+
+Models and previews are made on first request and cached on disk by avatar
+and options, so the same request gives the same bytes, fast, with a strong
+ETag. The animation library is written into the data folder on first start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from pathlib import Path
+
+from workbench import options as opts
+from workbench.service.errors import ServiceError
+
+log = logging.getLogger("workbench.service")
+
+# Part of every cache path: bump it when the generator or renderer changes its output.
+GENERATOR_VERSION = "g1"
+
+
+def etag_of(data: bytes) -> str:
+    return '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
+
+
+class Content:
+    """Models, previews and animations of one Backend (``backend.content``)."""
+
+    def __init__(self, backend):
+        self.backend = backend
+        self.models_dir = backend.data_dir / "models"
+        self.previews_dir = backend.data_dir / "previews"
+        self.library_dir = backend.data_dir / "animations"
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        self._etags: dict[Path, str] = {}
+        self._library_done = threading.Event()
+        self._library_thread: threading.Thread | None = None
+        self._library_error: str | None = None
+        self._library_guard = threading.Lock()
+
+    def _lock_for(self, key: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(key, threading.Lock())
+
+    def clear_memory(self) -> None:
+        self._etags.clear()
+
+    def _cached(self, path: Path, make, failure_code: str, what: str) -> tuple[bytes, str]:
+        """The file at ``path``, made by ``make()`` once if missing; any failure is a 500 ``failure_code``."""
+        if path.exists():
+            data = path.read_bytes()
+            etag = self._etags.get(path)
+            if etag is None:
+                etag = self._etags[path] = etag_of(data)
+            return data, etag
+        with self._lock_for(str(path)):
+            if path.exists():
+                return self._cached(path, make, failure_code, what)
+            try:
+                data = make()
+            except ServiceError:
+                raise
+            except Exception as e:
+                log.exception("%s failed", what)
+                raise ServiceError(500, failure_code, f"{what} failed: {type(e).__name__}: {e}") from None
+            from workbench.service.backend import write_atomic
+
+            write_atomic(path, data)
+            self._etags[path] = etag_of(data)
+            return data, self._etags[path]
+
+    # ------------------------------------------------------------------
+    # models (contract section 5)
+    # ------------------------------------------------------------------
+
+    def model(self, model_id: str, options: opts.ModelOptions) -> tuple[bytes, str]:
+        settings = self.backend.avatar_settings(model_id)
+        path = self.models_dir / model_id / f"{GENERATOR_VERSION}_{options.cache_key()}.glb"
+
+        def make():
+            if self.backend.faults.take("model.generate"):
+                raise RuntimeError("injected fault (model.generate)")
+            from workbench.gltf import build_avatar
+
+            return build_avatar(settings, options)
+
+        return self._cached(path, make, "model_generation_failed", "Model generation")
+
+    # ------------------------------------------------------------------
+    # previews
+    # ------------------------------------------------------------------
+
+    def preview(self, model_id: str, options: opts.PreviewOptions) -> tuple[bytes, str]:
+        self.backend.avatar_settings(model_id)  # 404 before any work
+        path = self.previews_dir / model_id / f"{GENERATOR_VERSION}_{options.cache_key()}.png"
+
+        def make():
+            if self.backend.faults.take("preview.render"):
+                raise RuntimeError("injected fault (preview.render)")
+            from workbench.render import render_preview
+
+            glb, _ = self.model(model_id, opts.ModelOptions())
+            return render_preview(glb, options)
+
+        return self._cached(path, make, "preview_generation_failed", "Preview rendering")
+
+    # ------------------------------------------------------------------
+    # animation library (contract section 6)
+    # ------------------------------------------------------------------
+
+    def start_library(self) -> None:
+        """Write the library into the data folder once (in the background); later starts find it there."""
+        with self._library_guard:
+            if self._library_thread is not None:
+                return
+            if (self.library_dir / ".complete").exists():
+                self._library_done.set()
+                self._library_thread = threading.current_thread()
+                return
+            self._library_thread = threading.Thread(target=self._write_library, name="wb-library", daemon=True)
+            self._library_thread.start()
+
+    def _write_library(self) -> None:
+        from workbench.service.backend import write_atomic
+
+        try:
+            from workbench.gltf import build_animation
+
+            for gender in opts.GENDERS:
+                for name in opts.ANIMATIONS:
+                    path = self.library_dir / gender / f"{name}.glb"
+                    if not path.exists():
+                        write_atomic(path, build_animation(gender, name))
+            write_atomic(self.library_dir / ".complete", b"ok\n")
+        except Exception as e:
+            log.exception("writing the animation library failed")
+            self._library_error = f"{type(e).__name__}: {e}"
+        finally:
+            self._library_done.set()
+
+    def library_state(self) -> str:
+        if self._library_thread is None:
+            return "not started"
+        if not self._library_done.is_set():
+            return "generating"
+        return "failed: " + self._library_error if self._library_error else "ready"
+
+    def animation_list(self) -> dict:
+        return {"masculine": list(opts.ANIMATIONS), "feminine": list(opts.ANIMATIONS)}
+
+    def animation_file(self, gender: str, name: str) -> bytes:
+        # The name is checked against the list before any file is touched.
+        try:
+            opts.check_animation_path(gender, name)
+        except opts.InvalidOptions as e:
+            raise ServiceError.invalid(e.problems, "animation") from None
+        self.start_library()
+        self._library_done.wait(timeout=300)
+        path = self.library_dir / gender / f"{name}.glb"
+        if not path.is_file():
+            raise ServiceError(404, "animation_file_missing",
+                               f"The animation {gender}/{name} is in the list but its file is missing on the server.")
+        return path.read_bytes()

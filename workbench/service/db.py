@@ -1,0 +1,134 @@
+"""The service's SQLite database: schema, one connection, short transactions.
+
+WAL mode with ``synchronous=NORMAL``: a commit is in the WAL file before the
+call returns, so it survives a crash (kill -9) of the service process; only a
+power loss could take back the last transactions.
+
+>>> import tempfile, pathlib
+>>> db = Database(pathlib.Path(tempfile.mkdtemp()) / "t.db")
+>>> db.one("SELECT count(*) AS n FROM accounts")["n"]
+0
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    token_hash TEXT PRIMARY KEY,
+    account TEXT NOT NULL REFERENCES accounts(id),
+    scopes TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    revoked INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS avatars (
+    model_id TEXT PRIMARY KEY,
+    account TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS viewers (
+    token TEXT PRIMARY KEY,
+    account TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS jobs (
+    id TEXT PRIMARY KEY,
+    viewer_token TEXT NOT NULL,
+    state TEXT NOT NULL,
+    outputs TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    running_at INTEGER,
+    ended_at INTEGER,
+    error TEXT
+);
+CREATE INDEX IF NOT EXISTS jobs_by_viewer ON jobs(viewer_token, started_at);
+CREATE TABLE IF NOT EXISTS viewer_files (
+    viewer_token TEXT NOT NULL,
+    output TEXT NOT NULL,
+    path TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    job_id TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (viewer_token, output)
+);
+CREATE TABLE IF NOT EXISTS spaces (
+    id TEXT PRIMARY KEY,
+    account TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    filename TEXT,
+    bytes INTEGER,
+    message TEXT,
+    error TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    viewer_token TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    event_id TEXT,
+    key TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    received_at INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS events_unique_id ON events(viewer_token, event_id) WHERE event_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS events_by_viewer_time ON events(viewer_token, ts);
+"""
+
+
+class Database:
+    """One SQLite connection shared by the service's threads, guarded by a lock."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._conn.row_factory = sqlite3.Row
+        self.lock = threading.RLock()
+        with self.lock:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.executescript(SCHEMA)
+
+    @contextmanager
+    def transaction(self):
+        """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error); yields the connection."""
+        with self.lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def one(self, sql: str, params=()) -> sqlite3.Row | None:
+        with self.lock:
+            return self._conn.execute(sql, params).fetchone()
+
+    def all(self, sql: str, params=()) -> list[sqlite3.Row]:
+        with self.lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    def execute(self, sql: str, params=()) -> None:
+        with self.transaction() as c:
+            c.execute(sql, params)
+
+    def close(self) -> None:
+        with self.lock:
+            self._conn.close()

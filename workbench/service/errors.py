@@ -1,0 +1,50 @@
+"""Domain errors of the local service; ``app.py`` turns them into HTTP answers in one place.
+
+>>> e = ServiceError.not_found("avatar", "abc")
+>>> e.status, e.code
+(404, 'avatar_not_found')
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A refusal with an HTTP status, a snake_case code, one sentence and optional details."""
+
+    def __init__(self, status: int, code: str, message: str, details: list | None = None,
+                 headers: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers or {}
+
+    @classmethod
+    def bad_request(cls, code: str, message: str, details: list | None = None) -> "ServiceError":
+        return cls(400, code, message, details)
+
+    @classmethod
+    def invalid(cls, problems, what: str = "request") -> "ServiceError":
+        """400 from a list of options.Problem, one details entry each."""
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return cls(400, "invalid_" + what, f"{first.field}: {first.message}{more}.",
+                   [p.to_dict() for p in problems])
+
+    @classmethod
+    def not_found(cls, what: str, ident: str) -> "ServiceError":
+        return cls(404, f"{what}_not_found", f"No {what.replace('_', ' ')} {ident!r} exists.")
+
+    @classmethod
+    def unauthorized(cls, message: str) -> "ServiceError":
+        return cls(401, "unauthorized", message, headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+
+    @classmethod
+    def insufficient_scope(cls, scope: str) -> "ServiceError":
+        return cls(401, "insufficient_scope", f"This token lacks the scope {scope}.",
+                   headers={"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{scope}"'})
+
+    @classmethod
+    def too_large(cls, limit: int) -> "ServiceError":
+        return cls(413, "payload_too_large", f"The body is larger than this endpoint's limit of {limit} bytes.")

@@ -1,0 +1,579 @@
+"""The tracking event catalog (contract section 7) as one definition, and the checks built on it.
+
+The local service validates batches with :func:`check_batch`, the client pre-checks
+events with :func:`check_event` before it sends, and notebooks print
+:func:`catalog_frame`; all three read the same :data:`CATALOG`, so they cannot drift.
+
+Decisions the contract leaves open, taken here:
+
+- An unknown field inside the payload of a catalog key is an error: ``unknown_field``
+  with field ``payload.NAME`` (a typo such as ``loadtimeMs`` would otherwise be lost
+  silently). ``custom.NAME`` payloads are free-form objects.
+- Numbers are JSON numbers (Python ``int``/``float``), never booleans, and must be finite;
+  NaN and infinities are ``invalid_payload``.
+- Strings of catalog payloads may be any length, empty included; only the 8 KiB payload
+  limit bounds them.
+- ``null`` at the top level of an event (``payload``, ``timestamp``, ``id``) means absent,
+  because generic client code often writes ``None`` for "not given"; ``null`` as a
+  payload field value is a wrong type.
+- ``timestamp``: an integer number of epoch milliseconds (a float, even ``1.7e12``, is
+  not an integer) or an ISO 8601 string carrying a zone (``Z`` or ``+hh:mm``); accepted
+  from 2000-01-01T00:00:00Z up to exactly 24 h after ``now``; sub-millisecond digits are
+  dropped (floor).
+- Payload size is the length in bytes of ``json.dumps(payload, separators=(",", ":"),
+  ensure_ascii=False)`` encoded as UTF-8; over 8192 bytes is ``payload_too_large``.
+- One error per event; the checks run in this order: ``not_an_object``,
+  ``missing_key`` (absent or null), ``unknown_key`` (not a string, or not in the catalog),
+  ``unknown_field`` (top level), ``invalid_id``, ``invalid_timestamp``, then the payload:
+  not an object (``invalid_payload``, field ``payload``), ``payload_too_large``,
+  ``unknown_field`` (``payload.NAME``), ``invalid_payload`` (``payload.NAME``).
+- Request-level checks, in order: ``invalid_body``, ``invalid_session_id``,
+  ``invalid_events``, ``empty_events``, ``too_many_events``, ``unknown_field``.
+- Within one batch a repeated ``id`` of an accepted event is a duplicate: accepted,
+  reported in :attr:`BatchCheck.duplicate_indexes`, left out of
+  :attr:`BatchCheck.to_store`. An event whose first holder of the id was rejected is not
+  a duplicate.
+
+>>> from datetime import datetime, timezone
+>>> now = datetime(2026, 11, 1, 12, tzinfo=timezone.utc)
+>>> check_event({"key": "heartbeat", "payload": {"visible": True}}, now=now)[0]["timestamp"]
+1793534400000
+>>> check_event({"key": "viewer_loaded", "payload": {"loadTimeMs": -1}}, now=now)[1]["field"]
+'payload.loadTimeMs'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping
+
+__all__ = [
+    "FieldSpec",
+    "EventSpec",
+    "CATALOG",
+    "CUSTOM_KEY",
+    "MAX_EVENTS",
+    "MAX_SESSION_ID_CHARS",
+    "MAX_ID_CHARS",
+    "MAX_PAYLOAD_BYTES",
+    "MAX_BODY_BYTES",
+    "EVENT_FIELDS",
+    "BATCH_FIELDS",
+    "EVENT_ERROR_CODES",
+    "BATCH_ERROR_CODES",
+    "BatchRejected",
+    "BatchCheck",
+    "catalog_frame",
+    "check_event",
+    "check_batch",
+    "parse_body",
+    "payload_size",
+]
+
+MAX_EVENTS = 100
+MAX_SESSION_ID_CHARS = 128
+MAX_ID_CHARS = 64
+MAX_PAYLOAD_BYTES = 8 * 1024
+MAX_BODY_BYTES = 512 * 1024
+EVENT_FIELDS = ("key", "payload", "timestamp", "id")
+BATCH_FIELDS = ("sessionId", "events")
+EVENT_ERROR_CODES = (
+    "not_an_object", "missing_key", "unknown_key", "unknown_field", "invalid_payload",
+    "invalid_timestamp", "invalid_id", "payload_too_large",
+)
+BATCH_ERROR_CODES = (
+    "invalid_json", "body_too_large", "invalid_body", "invalid_session_id", "invalid_events",
+    "empty_events", "too_many_events", "unknown_field",
+)
+CUSTOM_KEY = "custom.NAME"
+_CUSTOM = re.compile(r"custom\.[a-z][a-z0-9_]{0,63}")
+
+_EPOCH_MIN_MS = 946_684_800_000  # 2000-01-01T00:00:00Z
+_AHEAD_MS = 24 * 3600 * 1000
+_DEVICES = ("desktop", "mobile", "tablet")
+_PLATFORMS = ("ios", "android", "webxr")
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One payload field: ``type`` is ``number``, ``string`` or ``boolean``; ``allowed``
+    limits a string to a set, ``minimum`` a number from below (inclusive)."""
+
+    name: str
+    type: str
+    required: bool = True
+    allowed: tuple[str, ...] | None = None
+    minimum: float | None = None
+
+    def describe(self) -> str:
+        """The value rule as text, e.g. ``>= 0`` or ``one of: ios, android, webxr``."""
+        if self.allowed is not None:
+            return "one of: " + ", ".join(self.allowed)
+        if self.minimum is not None:
+            return f">= {self.minimum:g}"
+        return "any"
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    """One event key and its payload fields; ``free_form`` marks ``custom.NAME`` (any object)."""
+
+    key: str
+    fields: tuple[FieldSpec, ...] = ()
+    free_form: bool = False
+    fields_by_name: Mapping[str, FieldSpec] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "fields_by_name", {f.name: f for f in self.fields})
+
+
+def _spec(key: str, *fields: FieldSpec) -> EventSpec:
+    return EventSpec(key, tuple(fields))
+
+
+#: Every event key of contract section 7, in the contract's order.
+CATALOG: Mapping[str, EventSpec] = {
+    s.key: s
+    for s in (
+        _spec("viewer_loaded", FieldSpec("loadTimeMs", "number", minimum=0),
+              FieldSpec("device", "string", required=False, allowed=_DEVICES),
+              FieldSpec("referrer", "string", required=False)),
+        _spec("model_loaded", FieldSpec("loadTimeMs", "number", minimum=0)),
+        _spec("load_error", FieldSpec("reason", "string")),
+        _spec("interaction_start", FieldSpec("kind", "string", allowed=("rotate", "zoom", "pan"))),
+        _spec("hotspot_opened", FieldSpec("hotspotId", "string")),
+        _spec("variant_selected", FieldSpec("variantId", "string")),
+        _spec("animation_played", FieldSpec("name", "string")),
+        _spec("ar_requested", FieldSpec("platform", "string", allowed=_PLATFORMS)),
+        _spec("ar_session_started", FieldSpec("platform", "string", allowed=_PLATFORMS)),
+        _spec("ar_object_placed"),
+        _spec("ar_session_ended", FieldSpec("durationMs", "number", minimum=0)),
+        _spec("fullscreen_toggled", FieldSpec("enabled", "boolean")),
+        _spec("cta_clicked", FieldSpec("target", "string")),
+        _spec("zone_entered", FieldSpec("zoneId", "string")),
+        _spec("avatar_spawned", FieldSpec("modelId", "string")),
+        _spec("heartbeat", FieldSpec("visible", "boolean")),
+        _spec("viewer_closed", FieldSpec("durationMs", "number", minimum=0)),
+        EventSpec(CUSTOM_KEY, free_form=True),
+    )
+}
+
+
+def catalog_frame():
+    """The catalog as a table, one row per key and payload field, for printing.
+
+    Columns: ``key``, ``field`` (empty for a key without payload, ``*`` for the free-form
+    custom payload), ``type``, ``required``, ``allowed`` (the value rule as text).
+
+    >>> catalog_frame().query("key == 'ar_requested'")[["field", "allowed"]].to_string(index=False)
+    '   field                  allowed\\nplatform one of: ios, android, webxr'
+    """
+    import pandas as pd
+
+    rows = []
+    for spec in CATALOG.values():
+        if spec.free_form:
+            rows.append((spec.key, "*", "object", False, "any JSON object; NAME matches [a-z][a-z0-9_]{0,63}"))
+        elif not spec.fields:
+            rows.append((spec.key, "", "none", False, "empty or absent payload"))
+        for f in spec.fields:
+            rows.append((spec.key, f.name, f.type, f.required, f.describe()))
+    return pd.DataFrame(rows, columns=["key", "field", "type", "required", "allowed"])
+
+
+# --------------------------------------------------------------------------
+# Errors
+# --------------------------------------------------------------------------
+
+class BatchRejected(ValueError):
+    """The whole request is refused (status 400, or 413 for ``body_too_large``).
+
+    Carries ``code``, ``message`` (one sentence), ``field`` (dotted path or None) and
+    ``status``. Per-event problems never raise; they are listed in :class:`BatchCheck`.
+    """
+
+    def __init__(self, code: str, message: str, field: str | None = None, status: int = 400):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.status = status
+
+    def to_dict(self) -> dict:
+        return {"code": self.code, "message": self.message, "field": self.field}
+
+
+def _err(code: str, message: str, fld: str | None) -> tuple[None, dict]:
+    return None, {"code": code, "message": message, "field": fld}
+
+
+def _show(value: Any) -> str:
+    """A short, safe rendering of a bad value for a message (values can be huge)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# --------------------------------------------------------------------------
+# Per-key payload validators, compiled once from CATALOG
+# --------------------------------------------------------------------------
+
+# A validator takes a payload dict and returns None or (code, message, field).
+_Validator = Callable[[dict], "tuple[str, str, str] | None"]
+
+
+def _value_check(f: FieldSpec) -> Callable[[Any], str | None]:
+    """A function returning None for a good value, else the end of an error sentence."""
+    if f.type == "number":
+        minimum = f.minimum
+
+        def check(v):
+            t = type(v)
+            if t is not int and t is not float and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                return f"must be a number, got {_type_name(v)}"
+            # ints are always finite (and math.isfinite overflows on huge ones)
+            if isinstance(v, float) and not math.isfinite(v):
+                return f"must be a finite number, got {_show(v)}"
+            if minimum is not None and v < minimum:
+                return f"must be >= {minimum:g}, got {_show(v)}"
+            return None
+    elif f.type == "boolean":
+        def check(v):
+            return None if v is True or v is False else f"must be a boolean, got {_type_name(v)}"
+    elif f.allowed is not None:
+        allowed = frozenset(f.allowed)
+        listing = ", ".join(f.allowed)
+
+        def check(v):
+            if type(v) is not str and not isinstance(v, str):
+                return f"must be a string, one of {listing}; got {_type_name(v)}"
+            return None if v in allowed else f"must be one of {listing}, got {_show(v)}"
+    else:
+        def check(v):
+            return None if isinstance(v, str) else f"must be a string, got {_type_name(v)}"
+    return check
+
+
+def _compile(spec: EventSpec) -> _Validator:
+    checks = tuple((f.name, f.required, _value_check(f)) for f in spec.fields)
+    names = frozenset(spec.fields_by_name)
+    required = tuple(f.name for f in spec.fields if f.required)
+    key = spec.key
+
+    def validate(payload: dict):
+        for name in payload:
+            if name not in names:
+                return ("unknown_field", f"payload.{name} is not a field of {key}.", f"payload.{name}")
+        for name, is_required, check in checks:
+            if name in payload:
+                problem = check(payload[name])
+                if problem is not None:
+                    return ("invalid_payload", f"payload.{name} of {key} {problem}.", f"payload.{name}")
+            elif is_required:
+                return ("invalid_payload", f"payload.{name} is required for {key}.", f"payload.{name}")
+        return None
+
+    validate.required = required  # type: ignore[attr-defined]
+    return validate
+
+
+_VALIDATORS: dict[str, _Validator] = {k: _compile(s) for k, s in CATALOG.items() if not s.free_form}
+
+
+def payload_size(payload: Any) -> int:
+    """Bytes of the compact UTF-8 JSON encoding of ``payload`` (the 8 KiB rule's measure).
+
+    Raises ValueError for values JSON cannot encode (NaN, infinities, other types).
+
+    >>> payload_size({"a": "é"})
+    10
+    """
+    return len(json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8"))
+
+
+def _may_be_too_large(payload: dict) -> bool:
+    """Cheap upper bound on :func:`payload_size` for flat payloads, so the common small
+    event never pays for a JSON encoding (that encoding was a third of check_event's time)."""
+    bound = 2
+    for name, v in payload.items():
+        # A character costs at most 6 bytes in JSON (\\u00XX escapes); numbers and
+        # booleans print in at most 32.
+        bound += 6 * len(name) + 4 + (6 * len(v) + 2 if isinstance(v, str) else 32)
+        if isinstance(v, (dict, list)):
+            return True
+    return bound > MAX_PAYLOAD_BYTES
+
+
+# --------------------------------------------------------------------------
+# Timestamps
+# --------------------------------------------------------------------------
+
+def _now_ms(now: datetime) -> int:
+    if now.tzinfo is None:
+        raise ValueError("now must be a timezone-aware datetime")
+    return _to_ms(now)
+
+
+def _to_ms(dt: datetime) -> int:
+    # Integer arithmetic keeps milliseconds exact where float timestamp() could round.
+    delta = dt - datetime(1970, 1, 1, tzinfo=timezone.utc)
+    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
+
+
+def _check_timestamp(value: Any, now_ms: int):
+    """Return epoch ms or an error tuple."""
+    if type(value) is int or (isinstance(value, int) and not isinstance(value, bool)):
+        ms = int(value)
+    elif isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value)
+        except (ValueError, OverflowError):
+            return ("invalid_timestamp", f"timestamp {_show(value)} is not an ISO 8601 date-time.", "timestamp")
+        if dt.tzinfo is None or dt.utcoffset() is None:
+            return ("invalid_timestamp", f"timestamp {_show(value)} has no time zone; add Z or an offset.", "timestamp")
+        try:
+            ms = _to_ms(dt)
+        except OverflowError:
+            return ("invalid_timestamp", f"timestamp {_show(value)} is out of range.", "timestamp")
+    else:
+        return ("invalid_timestamp",
+                f"timestamp must be an ISO 8601 string or integer epoch milliseconds, got {_type_name(value)}.",
+                "timestamp")
+    if ms < _EPOCH_MIN_MS:
+        return ("invalid_timestamp", f"timestamp {_show(value)} is before 2000-01-01.", "timestamp")
+    if ms > now_ms + _AHEAD_MS:
+        return ("invalid_timestamp", f"timestamp {_show(value)} is more than 24 h ahead of the server clock.", "timestamp")
+    return ms
+
+
+# --------------------------------------------------------------------------
+# Events
+# --------------------------------------------------------------------------
+
+def check_event(obj: Any, *, now: datetime) -> tuple[dict | None, dict | None]:
+    """Check one event object; return ``(normalized, None)`` or ``(None, error)``.
+
+    ``normalized`` = ``{"key", "payload" ({} if absent), "timestamp" (int epoch ms UTC,
+    ``now`` if absent), "id" (str or None)}``; ``error`` = ``{"code", "message",
+    "field"}`` with the codes and order described in this module's docstring.
+
+    >>> from datetime import datetime, timezone
+    >>> now = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    >>> check_event({"key": "ar_requested", "payload": {"platform": "ios"},
+    ...              "timestamp": "2026-11-01T00:00:00.250+01:00", "id": "e1"}, now=now)[0]
+    {'key': 'ar_requested', 'payload': {'platform': 'ios'}, 'timestamp': 1793487600250, 'id': 'e1'}
+    >>> check_event({"key": "custom.Bad"}, now=now)[1]["code"]
+    'unknown_key'
+    """
+    return _check_event(obj, _now_ms(now))
+
+
+def _check_event(obj: Any, now_ms: int) -> tuple[dict | None, dict | None]:
+    """:func:`check_event` with ``now`` already in epoch ms (a batch converts it once)."""
+    if type(obj) is not dict and not isinstance(obj, dict):
+        return _err("not_an_object", f"An event must be a JSON object, got {_type_name(obj)}.", None)
+    key = obj.get("key")
+    if key is None:
+        return _err("missing_key", "The event has no key.", "key")
+    validate = _VALIDATORS.get(key) if type(key) is str else None
+    if validate is None:
+        if not isinstance(key, str):
+            return _err("unknown_key", f"key must be a string, got {_type_name(key)}.", "key")
+        if not _CUSTOM.fullmatch(key):
+            return _err("unknown_key", f"{_show(key)} is not an event key of the catalog or custom.NAME.", "key")
+    if len(obj) > 1:
+        for name in obj:
+            if name not in _EVENT_FIELD_SET:
+                return _err("unknown_field", f"{_show(name)} is not a field of an event.", str(name))
+
+    event_id = obj.get("id")
+    if event_id is not None and not (isinstance(event_id, str) and 1 <= len(event_id) <= MAX_ID_CHARS):
+        if isinstance(event_id, str):
+            return _err("invalid_id", f"id must be 1 to {MAX_ID_CHARS} characters, got {len(event_id)}.", "id")
+        return _err("invalid_id", f"id must be a string, got {_type_name(event_id)}.", "id")
+
+    ts = obj.get("timestamp")
+    if ts is None:
+        ts = now_ms
+    else:
+        ts = _check_timestamp(ts, now_ms)
+        if type(ts) is tuple:
+            return _err(*ts)
+
+    payload = obj.get("payload")
+    if payload is None:
+        payload = {}
+    elif type(payload) is not dict and not isinstance(payload, dict):
+        return _err("invalid_payload", f"payload must be an object, got {_type_name(payload)}.", "payload")
+
+    if validate is None:  # custom.NAME: any object
+        try:
+            size = payload_size(payload)
+        except (ValueError, TypeError, RecursionError):
+            return _err("invalid_payload", "payload must hold only JSON values (no NaN or infinity).", "payload")
+        if size > MAX_PAYLOAD_BYTES:
+            return _err("payload_too_large", f"payload is {size} bytes of JSON, over the {MAX_PAYLOAD_BYTES} byte limit.", "payload")
+    else:
+        if payload and _may_be_too_large(payload):
+            try:
+                size = payload_size(payload)
+            except (ValueError, TypeError, RecursionError):
+                size = 0  # the field checks below name the bad value
+            if size > MAX_PAYLOAD_BYTES:
+                return _err("payload_too_large", f"payload is {size} bytes of JSON, over the {MAX_PAYLOAD_BYTES} byte limit.", "payload")
+        problem = validate(payload)
+        if problem is not None:
+            return _err(*problem)
+    return {"key": key, "payload": payload, "timestamp": ts, "id": event_id}, None
+
+
+_EVENT_FIELD_SET = frozenset(EVENT_FIELDS)
+
+
+# --------------------------------------------------------------------------
+# Batches
+# --------------------------------------------------------------------------
+
+@dataclass
+class BatchCheck:
+    """The outcome of :func:`check_batch` for a well-formed request.
+
+    ``accepted``: ``(index, normalized event)`` for every accepted event, duplicates
+    included; ``errors``: ``{"index", "code", "message", "field"}`` in index order;
+    ``duplicate_indexes``: indexes of accepted events whose ``id`` an earlier accepted
+    event of the same batch already carried.
+    """
+
+    session_id: str
+    accepted: list[tuple[int, dict]]
+    errors: list[dict]
+    duplicate_indexes: list[int]
+
+    @property
+    def to_store(self) -> list[tuple[int, dict]]:
+        """Accepted events minus the in-batch duplicates: what the service writes."""
+        dup = set(self.duplicate_indexes)
+        return [(i, e) for i, e in self.accepted if i not in dup]
+
+    @property
+    def status(self) -> int:
+        """200 when all were accepted, 207 when some, 400 (``all_events_invalid``) when none."""
+        if not self.errors:
+            return 200
+        return 207 if self.accepted else 400
+
+    def summary(self, duplicates: int | None = None) -> dict:
+        """The answer's ``data``: ``{"accepted", "rejected", "duplicates", "errors"}``.
+
+        ``duplicates`` defaults to the in-batch count; the service passes its own count
+        when it also finds ids stored by earlier batches.
+        """
+        return {
+            "accepted": len(self.accepted),
+            "rejected": len(self.errors),
+            "duplicates": len(self.duplicate_indexes) if duplicates is None else duplicates,
+            "errors": list(self.errors),
+        }
+
+
+def check_batch(body: Any, *, now: datetime) -> BatchCheck:
+    """Check a parsed batch body; raise :class:`BatchRejected` for a request-level fault.
+
+    >>> from datetime import datetime, timezone
+    >>> now = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    >>> r = check_batch({"sessionId": "s1", "events": [
+    ...     {"key": "heartbeat", "payload": {"visible": True}, "id": "a"},
+    ...     {"key": "nope"},
+    ...     {"key": "heartbeat", "payload": {"visible": False}, "id": "a"}]}, now=now)
+    >>> (r.status, [i for i, _ in r.accepted], r.duplicate_indexes, r.errors[0]["code"])
+    (207, [0, 2], [2], 'unknown_key')
+    """
+    if not isinstance(body, dict):
+        raise BatchRejected("invalid_body", f"The body must be a JSON object, got {_type_name(body)}.")
+    sid = body.get("sessionId")
+    if "sessionId" not in body:
+        raise BatchRejected("invalid_session_id", "sessionId is required.", "sessionId")
+    if not isinstance(sid, str):
+        raise BatchRejected("invalid_session_id", f"sessionId must be a string, got {_type_name(sid)}.", "sessionId")
+    if not 1 <= len(sid) <= MAX_SESSION_ID_CHARS:
+        raise BatchRejected("invalid_session_id",
+                            f"sessionId must be 1 to {MAX_SESSION_ID_CHARS} characters, got {len(sid)}.", "sessionId")
+    if "events" not in body:
+        raise BatchRejected("invalid_events", "events is required.", "events")
+    events = body["events"]
+    if not isinstance(events, list):
+        raise BatchRejected("invalid_events", f"events must be an array, got {_type_name(events)}.", "events")
+    if not events:
+        raise BatchRejected("empty_events", "events must hold at least one event.", "events")
+    if len(events) > MAX_EVENTS:
+        raise BatchRejected("too_many_events", f"events holds {len(events)} events, over the limit of {MAX_EVENTS}.", "events")
+    for name in body:
+        if name not in BATCH_FIELDS:
+            raise BatchRejected("unknown_field", f"{_show(name)} is not a field of a batch.", str(name))
+
+    now_ms = _now_ms(now)
+    accepted: list[tuple[int, dict]] = []
+    errors: list[dict] = []
+    duplicates: list[int] = []
+    seen: set[str] = set()
+    for i, obj in enumerate(events):
+        event, error = _check_event(obj, now_ms)
+        if error is not None:
+            errors.append({"index": i, **error})
+            continue
+        accepted.append((i, event))
+        eid = event["id"]
+        if eid is not None:
+            if eid in seen:
+                duplicates.append(i)
+            else:
+                seen.add(eid)
+    return BatchCheck(sid, accepted, errors, duplicates)
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_body(raw: bytes, *, max_bytes: int = MAX_BODY_BYTES) -> Any:
+    """Decode a request body as strict UTF-8 JSON (no NaN/Infinity literals).
+
+    Raises :class:`BatchRejected` ``invalid_json`` (400) or ``body_too_large`` (413).
+
+    >>> parse_body(b'{"sessionId": "s", "events": []}')["sessionId"]
+    's'
+    >>> try:
+    ...     parse_body(b"{nope")
+    ... except BatchRejected as e:
+    ...     print(e.code, e.status)
+    invalid_json 400
+    """
+    if len(raw) > max_bytes:
+        raise BatchRejected("body_too_large", f"The body is {len(raw)} bytes, over the {max_bytes} byte limit.", None, 413)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BatchRejected("invalid_json", f"The body is not UTF-8 (byte {exc.start}).") from None
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise BatchRejected("invalid_json", f"The body is not valid JSON: {str(exc)[:80]}.") from None
