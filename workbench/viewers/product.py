@@ -88,7 +88,7 @@ def _smooth(points: list[tuple[float, float]], n: int = 6) -> np.ndarray:
             out.append(0.5 * ((2 * p1) + (-p0 + p2) * t + (2 * p0 - 5 * p1 + 4 * p2 - p3) * t * t
                               + (-p0 + 3 * p1 - 3 * p2 + p3) * t ** 3))
     out.append(p[-1])
-    return np.maximum(np.asarray(out), [0.0, -np.inf])
+    return np.maximum(np.asarray(out), 0.0)  # the spline may overshoot below the axis or the floor
 
 
 def _vessel(outer: list[tuple[float, float]], wall: float, floor: float) -> np.ndarray:

@@ -1,0 +1,129 @@
+"""Shared fixtures: a real service on a loopback port (subprocess), an in-process one (ASGI), clients."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+import workbench
+from workbench.service import Backend, create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "data"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """``workbench serve`` in a subprocess on a free loopback port (real HTTP, real uvicorn)."""
+
+    def __init__(self, data_dir: Path, token: str = "wb_test_dev_token_0123456789"):
+        self.data_dir = Path(data_dir)
+        self.token = token
+        self.port = free_port()
+        self.root = f"http://127.0.0.1:{self.port}"
+        self.base_url, self.avatar_base_url, self.local_url = self.root + "/api", self.root + "/avatars", self.root + "/_local"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "ServerProcess":
+        env = {**os.environ, "WORKBENCH_DEV_TOKEN": self.token, "PYTHONPATH": str(ROOT)}
+        self.log = open(self.data_dir.parent / f"serve-{self.port}.log", "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(self.port),
+                                      "--data-dir", str(self.data_dir)], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(self.local_url + "/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise RuntimeError("workbench serve did not come up")
+
+    def kill9(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+    def client(self, **kw) -> workbench.Client:
+        kw.setdefault("token", self.token)
+        return workbench.Client(self.base_url, self.avatar_base_url, local_url=self.local_url, **kw)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    srv = ServerProcess(tmp_path_factory.mktemp("serve") / "data").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture()
+def http_client(server):
+    with server.client(backoff=0.01) as c:
+        yield c
+
+
+class _Blocking:
+    """Runs an AsyncClient's coroutines to completion, so one test body serves both clients."""
+
+    def __init__(self, target, loop):
+        self._t, self._loop = target, loop
+
+    def __getattr__(self, name):
+        v = getattr(self._t, name)
+        if callable(v):
+            def call(*a, **kw):
+                r = v(*a, **kw)
+                return self._loop.run_until_complete(r) if inspect.isawaitable(r) else _wrap(r, self._loop)
+            return call
+        return _wrap(v, self._loop)
+
+
+def _wrap(v, loop):
+    return _Blocking(v, loop) if hasattr(v, "_client") or isinstance(v, workbench.AsyncClient) else v
+
+
+@pytest.fixture(scope="session")
+def asgi_backend(tmp_path_factory):
+    b = Backend(tmp_path_factory.mktemp("asgi") / "data", dev_token="wb_asgi_dev_token_0123456789", generate_library=False)
+    yield b
+    b.close()
+
+
+@pytest.fixture()
+def asgi_client(asgi_backend):
+    """The async client over httpx.ASGITransport on an in-process backend, driven synchronously."""
+    loop = asyncio.new_event_loop()
+    transport = httpx.ASGITransport(app=create_app(asgi_backend), raise_app_exceptions=False)
+    ac = workbench.AsyncClient("http://local/api", "http://local/avatars", "wb_asgi_dev_token_0123456789",
+                               local_url="http://local/_local", transport=transport, backoff=0.01)
+    yield _Blocking(ac, loop)
+    loop.run_until_complete(ac.aclose())
+    loop.close()
+
+
+@pytest.fixture(params=["http", "asgi"])
+def client(request):
+    """Each client test runs twice: sync client over real HTTP, async client in-process."""
+    return request.getfixturevalue("http_client" if request.param == "http" else "asgi_client")

@@ -1,0 +1,171 @@
+"""Renderer pixel tests on the generated product and the tiny skinned rig (no avatar needed)."""
+
+import io
+
+import numpy as np
+from PIL import Image
+
+from workbench.options import PreviewOptions
+from workbench.render import grid, pose_image, render, render_preview, turntable
+from workbench.render.scene import Model, load_clip, parse_glb
+from workbench.render.testing import tiny_clip_glb, tiny_rig_glb
+from workbench.viewers.glb_writer import GlbBuilder, png_bytes
+from workbench.viewers.product import build_product_glb
+
+
+def _alpha_box(im):
+    a = np.asarray(im)[..., 3]
+    ys, xs = np.nonzero(a > 0)
+    return xs.min(), ys.min(), xs.max(), ys.max()
+
+
+def test_sizes_and_mode():
+    glb = build_product_glb("sizes")
+    for size in (32, 64, 256):
+        im = render(glb, size=size, camera="full")
+        assert im.size == (size, size)
+        assert im.mode == "RGBA"
+
+
+def test_transparent_corners_and_opaque_background():
+    glb = build_product_glb("corners")
+    im = np.asarray(render(glb, size=128, camera="full"))
+    for y, x in ((0, 0), (0, -1), (-1, 0), (-1, -1)):
+        assert im[y, x, 3] == 0
+    assert im[..., 3].max() == 255
+    im = np.asarray(render(glb, size=128, camera="full", background=(10, 200, 30)))
+    assert (im[..., 3] == 255).all()
+    assert tuple(im[0, 0]) == (10, 200, 30, 255)
+
+
+def test_full_framing_keeps_margin_and_fills_height():
+    im = render(build_product_glb("frame"), size=256, camera="full")
+    x0, y0, x1, y1 = _alpha_box(im)
+    assert x0 > 0 and y0 > 0 and x1 < 255 and y1 < 255
+    assert (y1 - y0) > 0.75 * 256
+
+
+def test_portrait_without_joints_shows_top_of_bounds():
+    # A tall column, no skin: the portrait shows its top, cut at the bottom edge.
+    b = GlbBuilder()
+    p = np.array([[x, y, z] for y in (0, 2) for x in (-0.1, 0.1) for z in (-0.1, 0.1)], np.float32)
+    faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    t = [(a, b_, c) for a, b_, c, d in faces] + [(a, c, d) for a, b_, c, d in faces]
+    m = b.mesh("Column", [b.primitive(positions=p, indices=np.array(t), material=b.material("c", (1, 0, 0, 1),
+                                                                                          double_sided=True))])
+    b.scene([b.node("Column", mesh=m)])
+    im = render(b.to_bytes(), size=128, camera="portrait")
+    x0, y0, x1, y1 = _alpha_box(im)
+    assert y1 == 127          # cut by the bottom edge
+    assert 0 < y0 < 40        # the top is inside the frame, in the upper part
+
+
+def test_render_preview_is_deterministic_png():
+    glb = build_product_glb("det")
+    opts = PreviewOptions(size=64, camera="full", background=None)
+    a, b = render_preview(glb, opts), render_preview(glb, opts)
+    assert a == b
+    im = Image.open(io.BytesIO(a))
+    assert im.format == "PNG" and im.size == (64, 64) and im.mode == "RGBA"
+    opaque = Image.open(io.BytesIO(render_preview(glb, PreviewOptions(size=32, camera="full", background=(1, 2, 3)))))
+    assert opaque.mode == "RGB" and opaque.getpixel((0, 0)) == (1, 2, 3)
+
+
+def test_texture_colour_reaches_pixels():
+    # A quad facing the camera with a pure blue texture and a white factor must come out blue.
+    b = GlbBuilder()
+    tex = b.texture(png_bytes(np.tile(np.array([0, 0, 255], np.uint8), (8, 8, 1))))
+    mat = b.material("blue", texture=tex)
+    p = np.array([[-1, 0, 0], [1, 0, 0], [1, 2, 0], [-1, 2, 0]], np.float32)
+    n = np.tile([0, 0, 1], (4, 1))
+    uv = np.array([[0, 1], [1, 1], [1, 0], [0, 0]], np.float32)
+    m = b.mesh("Quad", [b.primitive(positions=p, normals=n, uv=uv, indices=[0, 1, 2, 0, 2, 3], material=mat)])
+    b.scene([b.node("Quad", mesh=m)])
+    im = np.asarray(render(b.to_bytes(), size=64, camera="full")).astype(int)
+    c = im[32, 32]
+    # Blue from the texture; red and green only from the white specular highlight.
+    assert c[3] == 255 and c[2] > 100 and c[2] > 3 * c[0] and c[2] > 3 * c[1]
+
+
+def test_back_faces_are_culled_unless_double_sided():
+    def quad(double):
+        b = GlbBuilder()
+        p = np.array([[-1, 0, 0], [1, 0, 0], [1, 2, 0], [-1, 2, 0]], np.float32)
+        # Clockwise seen from +Z, where the camera is: a back face.
+        m = b.mesh("Q", [b.primitive(positions=p, indices=[0, 2, 1, 0, 3, 2],
+                                     material=b.material("m", (1, 1, 1, 1), double_sided=double))])
+        b.scene([b.node("Q", mesh=m)])
+        return b.to_bytes()
+    assert np.asarray(render(quad(False), size=32, camera="full"))[..., 3].max() == 0
+    assert np.asarray(render(quad(True), size=32, camera="full"))[16, 16, 3] == 255
+
+
+def test_nearer_surface_wins_depth_test():
+    b = GlbBuilder()
+    red, green = b.material("r", (1, 0, 0, 1)), b.material("g", (0, 1, 0, 1))
+    def quad(z, s):
+        return np.array([[-s, -s, z], [s, -s, z], [s, s, z], [-s, s, z]], np.float32)
+    # Green (nearer, smaller) listed first, red behind it listed last: order must not matter.
+    m = b.mesh("Q", [b.primitive(positions=quad(0.5, 0.5), indices=[0, 1, 2, 0, 2, 3], material=green),
+                     b.primitive(positions=quad(0.0, 1.0), indices=[0, 1, 2, 0, 2, 3], material=red)])
+    b.scene([b.node("Q", mesh=m)])
+    im = np.asarray(render(b.to_bytes(), size=64, camera="full")).astype(int)
+    assert im[32, 32, 1] > im[32, 32, 0]
+    assert im[3, 32, 0] > im[3, 32, 1] or im[6, 6, 0] > im[6, 6, 1]
+
+
+def test_edges_are_anti_aliased():
+    im = np.asarray(render(build_product_glb("aa"), size=128, camera="full"))
+    a = im[..., 3]
+    partial = ((a > 0) & (a < 255)).sum()
+    assert partial > 50  # a hard-edged render would have none
+
+
+def test_pose_moves_skinned_vertices():
+    model = Model(tiny_rig_glb())
+    rest = model.posed().points()
+    bent = model.posed(load_clip(tiny_clip_glb()), 1.0).points()
+    assert rest[:, 1].max() > 0.99 and bent[:, 1].max() < 0.6
+    # STEP interpolation: Root's translation jumps at 0.5 s, not before.
+    low = rest[:, 1] < 0.3  # bound to Root only
+    before = model.posed(load_clip(tiny_clip_glb()), 0.49).points()[low]
+    after = model.posed(load_clip(tiny_clip_glb()), 0.5).points()[low]
+    np.testing.assert_allclose(before, rest[low], atol=1e-6)
+    np.testing.assert_allclose(after - rest[low], np.tile([0.2, 0, 0], (low.sum(), 1)), atol=1e-6)
+    a = np.asarray(pose_image(tiny_rig_glb(), tiny_clip_glb(), 0.0, size=64))
+    b = np.asarray(pose_image(tiny_rig_glb(), tiny_clip_glb(), 1.0, size=64))
+    assert not np.array_equal(a, b)
+
+
+def test_yaw_turns_the_model():
+    glb = tiny_rig_glb()
+    a = np.asarray(render(glb, size=64, camera="full", pose=(tiny_clip_glb(), 1.0)))
+    b = np.asarray(render(glb, size=64, camera="full", pose=(tiny_clip_glb(), 1.0), yaw_deg=90))
+    assert _alpha_box(a) != _alpha_box(b)
+
+
+def test_turntable_gif_and_apng():
+    glb = tiny_rig_glb()  # a square column: every frame differs (a turned vase would not)
+    gif = Image.open(io.BytesIO(turntable(glb, frames=6, size=48)))
+    assert gif.format == "GIF" and gif.n_frames == 6 and gif.size == (48, 48)
+    png = Image.open(io.BytesIO(turntable(glb, frames=4, size=48, fmt="png", background=(255, 255, 255))))
+    assert png.format == "PNG" and png.n_frames == 4
+
+
+def test_grid_lays_out_and_labels():
+    tile = Image.new("RGBA", (40, 30), (255, 0, 0, 255))
+    g = grid([[tile, tile, tile], [tile]], row_labels=["one", "two"], col_labels=["a", "b", "c"])
+    assert g.width >= 120 and g.height >= 60
+    arr = np.asarray(g)
+    # Labels are dark text on white, tiles are red.
+    assert (arr[..., 0] < 80).any()
+    assert ((arr[..., 0] == 255) & (arr[..., 1] == 0)).sum() == 4 * 40 * 30
+
+
+def test_parse_glb_rejects_non_glb():
+    try:
+        parse_glb(b"not a glb at all....")
+    except ValueError as e:
+        assert "GLB" in str(e)
+    else:
+        raise AssertionError("parse_glb accepted garbage")

@@ -1,0 +1,389 @@
+"""The 18 library motions, keyframed procedurally at 30 fps as joint rotations and a Hips offset.
+
+Rest pose is a T-pose with world-aligned joint frames (see ``skeleton``), so each clip is
+written as Euler angles in degrees per joint (applied z, then x, then y, in the parent's
+frame) for the avatar's left side; right-side joints mirror them (y and z negated).
+Useful signs: arm down is ``Arm z=-90``; limb swings forward with negative x; elbow flexion
+is ``ForeArm y`` negative; finger curl is ``z`` negative; spine and head bend forward with
+positive x; positive ``Hips`` yaw turns the avatar to its left. Hips offsets are in units
+of the hip height, so one clip fits every body.
+
+Cyclic clips (``CYCLIC_ANIMATIONS``) use only periods that divide their duration, and
+their last keyframe is a copy of the first, so they end exactly where they start.
+
+>>> c = clip("walk", "masculine")
+>>> c.duration, len(c.times), bool(np.array_equal(c.rotations["LeftUpLeg"][0], c.rotations["LeftUpLeg"][-1]))
+(1.1, 34, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..options import ANIMATIONS, CYCLIC_ANIMATIONS
+from .skeleton import FINGERS, JOINT_NAMES
+
+FPS = 30
+DURATIONS = {
+    "idle": 4.0, "walk": 1.1, "run": 0.7, "jump": 1.6, "strafe_left": 0.9, "strafe_right": 0.9,
+    "turn_left": 1.2, "turn_right": 1.2, "wave": 2.0, "clap": 2.0, "nod": 1.5, "head_shake": 1.5,
+    "point": 2.0, "thumbs_up": 2.0, "shrug": 1.6, "talk": 2.0, "bow": 2.2, "dance": 2.0,
+}
+
+
+@dataclass(frozen=True)
+class Clip:
+    name: str
+    duration: float
+    times: np.ndarray                    # (F,) seconds
+    rotations: dict[str, np.ndarray]     # joint -> (F, 4) quaternions x, y, z, w
+    hips_offset: np.ndarray              # (F, 3) in hip heights
+
+
+class Pose:
+    """Euler angles (degrees) per joint over F frames, built up by the motion functions."""
+
+    def __init__(self, frames: int):
+        self.f = frames
+        self.angles: dict[str, np.ndarray] = {}
+        self.hips = np.zeros((frames, 3))
+
+    def add(self, joint: str, x=0.0, y=0.0, z=0.0, mirror: bool = True) -> None:
+        """Add angles to ``Left``+joint and its mirror (or to ``joint`` itself if it has no side)."""
+        vals = np.stack(np.broadcast_arrays(np.asarray(x, float), np.asarray(y, float), np.asarray(z, float),
+                                            np.zeros(self.f)), axis=-1)[:, :3]
+        if joint in JOINT_NAMES:
+            targets = [(joint, 1.0)]
+        else:
+            targets = [("Left" + joint, 1.0)] + ([("Right" + joint, -1.0)] if mirror else [])
+        for name, s in targets:
+            v = vals.copy()
+            v[:, 1:] *= s
+            self.angles[name] = self.angles.get(name, np.zeros((self.f, 3))) + v
+
+    def right(self, joint: str, x=0.0, y=0.0, z=0.0) -> None:
+        """Angles written for the left side, applied mirrored to ``Right``+joint only."""
+        self.add("Right" + joint, x, -np.asarray(y, float), -np.asarray(z, float))
+
+
+def _smooth(t, a, b):
+    """0 before a, 1 after b, smooth in between."""
+    x = np.clip((np.asarray(t, float) - a) / (b - a), 0.0, 1.0)
+    return x * x * (3 - 2 * x)
+
+
+def _env(t, up0, up1, down0, down1):
+    return _smooth(t, up0, up1) * (1 - _smooth(t, down0, down1))
+
+
+def _curl(p: Pose, side: str, amount, fingers=FINGERS, thumb_amount=None):
+    sign = 1.0 if side == "Left" else -1.0
+    for f in fingers:
+        amt = amount if f != "Thumb" else (thumb_amount if thumb_amount is not None else amount * 0.4)
+        for k in (1, 2, 3):
+            p.add(f"{side}Hand{f}{k}", z=-sign * amt * (1.0 if k > 1 or f == "Thumb" else 0.8))
+
+
+def _base(p: Pose, arm_down=72.0):
+    """The relaxed stance every clip starts from: arms down, elbows and fingers slightly bent."""
+    p.add("Arm", z=-arm_down)
+    p.add("ForeArm", y=-12.0)
+    _curl(p, "Left", 12.0)
+    _curl(p, "Right", 12.0)
+
+
+def _idle(p, t, fem):
+    w = 2 * np.pi * t / 4.0
+    breath = np.sin(w)
+    p.add("Spine1", x=1.5 * breath)
+    p.add("Spine2", x=1.0 * breath)
+    p.add("Shoulder", z=1.5 * breath)
+    p.add("Head", y=3 * np.sin(w + 1.0), x=-1.0 * breath)
+    sway = np.sin(w) * (1.4 if fem else 1.0)
+    p.hips[:, 0] = 0.006 * sway
+    p.add("Hips", z=1.5 * sway)
+    p.add("LeftUpLeg", z=-1.5 * sway)
+    p.add("RightUpLeg", z=-1.5 * sway)
+    p.add("Arm", x=2 * np.sin(w + 0.5))
+
+
+def _gait(p, t, fem, period, leg, knee, arm, elbow, lean, bob, run=False):
+    ph = 2 * np.pi * t / period
+    s, c = np.sin(ph), np.cos(ph)
+    arm *= 0.85 if fem else 1.0
+    p.add("LeftUpLeg", x=-leg * s)
+    p.add("RightUpLeg", x=leg * s)
+    swing_l = np.maximum(0, c) ** 1.5
+    swing_r = np.maximum(0, -c) ** 1.5
+    p.add("LeftLeg", x=8 + knee * swing_l + (25 if run else 0) * np.maximum(0, -s))
+    p.add("RightLeg", x=8 + knee * swing_r + (25 if run else 0) * np.maximum(0, s))
+    p.add("LeftFoot", x=-12 * s)
+    p.add("RightFoot", x=12 * s)
+    p.add("LeftArm", x=arm * s)
+    p.add("RightArm", x=-arm * s)
+    p.add("ForeArm", y=-elbow - 8 * s)
+    p.add("Hips", y=6 * s, z=(3 if fem else 1.5) * np.sin(ph))
+    p.add("Spine", x=lean)
+    p.add("Spine2", y=-9 * s)
+    p.add("Head", y=3 * s, x=-lean * 0.6)
+    p.hips[:, 1] = -bob * (0.5 + 0.5 * np.cos(2 * ph))
+    p.hips[:, 0] = (0.012 if fem else 0.006) * s
+
+
+def _jump(p, t, fem):
+    crouch = _env(t, 0.05, 0.35, 0.38, 0.5) + 0.8 * _env(t, 1.0, 1.08, 1.2, 1.5)
+    air = np.clip((t - 0.5) / 0.5, 0, 1)
+    height = np.where((t > 0.5) & (t < 1.0), 4 * air * (1 - air), 0.0) * 0.28
+    tuck = np.sin(np.pi * air) * ((t > 0.5) & (t < 1.0))
+    p.add("UpLeg", x=-65 * crouch - 35 * tuck)
+    p.add("Leg", x=110 * crouch + 60 * tuck)
+    p.add("Foot", x=-45 * crouch - 25 * tuck + 20 * _env(t, 0.45, 0.5, 0.55, 0.7))
+    p.add("Spine", x=25 * crouch + 5 * tuck)
+    p.add("Spine1", x=10 * crouch)
+    p.add("Head", x=-15 * crouch)
+    reach = _env(t, 0.38, 0.55, 0.85, 1.1)
+    p.add("Arm", x=45 * crouch - 130 * reach, z=20 * reach)
+    p.add("ForeArm", y=-20 * reach)
+    p.hips[:, 1] = -0.30 * crouch + height
+    p.hips[:, 2] = -0.05 * crouch
+
+
+def _strafe(p, t, fem, to_left):
+    ph = 2 * np.pi * t / 0.9
+    s = np.sin(ph)
+    lead, follow = ("Left", "Right") if to_left else ("Right", "Left")
+    sgn_lead = 1.0 if lead == "Left" else -1.0
+    out = np.maximum(0, s)
+    back = np.maximum(0, -s)
+    p.add(f"{lead}UpLeg", z=sgn_lead * 16 * out)
+    p.add(f"{lead}Leg", x=22 * out)
+    p.add(f"{lead}Foot", x=-8 * out)
+    p.add(f"{follow}UpLeg", z=sgn_lead * 12 * back)
+    p.add(f"{follow}Leg", x=22 * back)
+    p.add(f"{follow}Foot", x=-8 * back)
+    p.add("Hips", z=-sgn_lead * 4 * s)
+    p.add("Spine1", z=sgn_lead * 3 * s)
+    p.add("Spine", x=6)
+    p.add("ForeArm", y=-35)
+    p.add("Arm", z=8 * np.abs(s))
+    p.hips[:, 0] = sgn_lead * 0.03 * s
+    p.hips[:, 1] = -0.03 * (0.5 - 0.5 * np.cos(2 * ph))
+
+
+def _turn(p, t, fem, left):
+    sgn = 1.0 if left else -1.0
+    yaw = 90 * _smooth(t, 0.1, 1.05)
+    p.add("Hips", y=sgn * yaw)
+    step1 = np.sin(np.pi * np.clip((t - 0.15) / 0.4, 0, 1))
+    step2 = np.sin(np.pi * np.clip((t - 0.55) / 0.4, 0, 1))
+    first, second = ("Left", "Right") if left else ("Right", "Left")
+    p.add(f"{first}UpLeg", x=-22 * step1, y=sgn * 10 * step1)
+    p.add(f"{first}Leg", x=40 * step1)
+    p.add(f"{second}UpLeg", x=-22 * step2, y=sgn * 10 * step2)
+    p.add(f"{second}Leg", x=40 * step2)
+    lead = np.sin(np.pi * np.clip(t / 0.9, 0, 1))
+    p.add("Neck", y=sgn * 12 * lead)
+    p.add("Spine2", y=sgn * 6 * lead)
+    p.add("Arm", x=6 * (step1 - step2))
+    p.hips[:, 1] = -0.02 * (step1 + step2)
+
+
+def _wave(p, t, fem):
+    e = _env(t, 0.0, 0.35, 1.65, 2.0)
+    wave = np.sin(2 * np.pi * (t - 0.35) / 0.5) * _env(t, 0.3, 0.5, 1.5, 1.7)
+    p.right("Arm", z=97 * e, y=-15 * e)          # raise the right arm above the shoulder
+    p.right("ForeArm", z=75 * e + 22 * wave, y=12 * e)
+    p.right("Hand", z=10 * wave)
+    _curl(p, "Right", -12 * e)                    # open the hand
+    p.add("Head", y=-6 * e, z=3 * e)
+    p.add("Spine1", z=3 * e)
+
+
+def _clap(p, t, fem):
+    e = _env(t, 0.0, 0.35, 1.7, 2.0)
+    beat = np.clip(np.sin(2 * np.pi * (t - 0.35) / 0.45), -1, 1) * _env(t, 0.3, 0.45, 1.55, 1.7)
+    p.add("Arm", z=22 * e, y=-42 * e - 10 * beat, x=-28 * e)
+    p.add("ForeArm", y=-78 * e)
+    p.add("Hand", x=-70 * e)
+    _curl(p, "Left", -10 * e)
+    _curl(p, "Right", -10 * e)
+    p.add("Head", x=4 * e)
+
+
+def _nod(p, t, fem):
+    e = _env(t, 0.0, 0.2, 1.2, 1.5)
+    n = np.sin(2 * np.pi * t / 0.6) * e
+    p.add("Head", x=14 * np.maximum(n, -0.3))
+    p.add("Neck", x=5 * n)
+
+
+def _head_shake(p, t, fem):
+    e = _env(t, 0.0, 0.2, 1.2, 1.5)
+    s = np.sin(2 * np.pi * t / 0.5) * e
+    p.add("Head", y=24 * s)
+    p.add("Neck", y=8 * s)
+
+
+def _point(p, t, fem):
+    e = _env(t, 0.0, 0.4, 1.6, 2.0)
+    p.right("Arm", z=67 * e, y=-78 * e)          # up to shoulder height and forward
+    p.right("ForeArm", y=12 * e)                 # straighten the elbow
+    for f, amt in (("Middle", 85), ("Ring", 90), ("Pinky", 80)):
+        for k in (1, 2, 3):
+            p.right(f"Hand{f}{k}", z=-amt * e)
+    for k in (1, 2, 3):
+        p.right(f"HandIndex{k}", z=12 * e)
+        p.right(f"HandThumb{k}", z=-30 * e)
+    p.add("Head", y=-8 * e)
+    p.add("Spine2", y=-6 * e)
+
+
+def _thumbs_up(p, t, fem):
+    e = _env(t, 0.0, 0.4, 1.6, 2.0)
+    p.right("Arm", z=10 * e, x=-30 * e)
+    p.right("ForeArm", y=-95 * e, x=-70 * e)
+    for f in ("Index", "Middle", "Ring", "Pinky"):
+        for k in (1, 2, 3):
+            p.right(f"Hand{f}{k}", z=-85 * e)
+    for k in (1, 2, 3):
+        p.right(f"HandThumb{k}", z=(25 * e if k == 1 else 5 * e), y=-20 * e)
+    p.add("Head", x=-4 * e, z=4 * e)
+
+
+def _shrug(p, t, fem):
+    e = _env(t, 0.0, 0.45, 1.05, 1.6)
+    p.add("Shoulder", z=16 * e)
+    p.add("Arm", z=10 * e, y=-15 * e)
+    p.add("ForeArm", y=-62 * e, x=-70 * e)
+    _curl(p, "Left", -10 * e)
+    _curl(p, "Right", -10 * e)
+    p.add("Head", z=8 * e, x=-4 * e)
+    p.add("Neck", x=-4 * e)
+
+
+def _talk(p, t, fem):
+    w = 2 * np.pi * t / 2.0
+    p.add("Head", x=4 * np.sin(2 * w) + 2 * np.sin(4 * w), y=6 * np.sin(w), z=2 * np.sin(3 * w))
+    p.add("Neck", x=2 * np.sin(2 * w + 0.5))
+    g = 0.5 - 0.5 * np.cos(w)
+    p.right("ForeArm", y=-(35 + 35 * g), x=-(30 + 20 * np.sin(2 * w)))
+    p.right("Arm", x=-(10 + 10 * g))
+    p.add("LeftForeArm", y=-(20 + 25 * (0.5 - 0.5 * np.cos(w + np.pi))))
+    p.add("LeftArm", x=-(5 + 6 * (0.5 - 0.5 * np.cos(w + np.pi))))
+    p.add("Spine2", y=4 * np.sin(w))
+
+
+def _bow(p, t, fem):
+    e = _env(t, 0.1, 0.7, 1.3, 2.1)
+    p.add("Spine", x=22 * e)
+    p.add("Spine1", x=20 * e)
+    p.add("Spine2", x=10 * e)
+    p.add("Neck", x=8 * e)
+    p.add("Head", x=8 * e)
+    p.add("UpLeg", x=15 * e)
+    p.add("Foot", x=-15 * e)
+    p.add("Arm", x=-25 * e, z=10 * e)
+    p.hips[:, 2] = -0.06 * e
+
+
+def _dance(p, t, fem):
+    w = 2 * np.pi * t / 2.0
+    beat = 2 * np.pi * t / 0.5
+    bounce = 0.5 - 0.5 * np.cos(beat)
+    sway = np.sin(2 * w)
+    hip = 1.4 if fem else 1.0
+    p.hips[:, 0] = 0.035 * sway * hip
+    p.hips[:, 1] = -0.035 * bounce
+    p.add("Hips", z=7 * sway * hip, y=10 * np.sin(w))
+    p.add("Spine1", z=-5 * sway, y=-8 * np.sin(w))
+    p.add("UpLeg", x=-14 * bounce)
+    p.add("Leg", x=26 * bounce)
+    p.add("Foot", x=-12 * bounce)
+    p.add("LeftUpLeg", z=-7 * sway * hip)
+    p.add("RightUpLeg", z=-7 * sway * hip)
+    up_l = 0.5 + 0.5 * np.sin(w)
+    up_r = 0.5 - 0.5 * np.sin(w)
+    p.add("LeftArm", z=120 * up_l, x=-20 * up_r)
+    p.add("RightArm", z=-120 * up_r, x=-20 * up_l)
+    p.add("LeftForeArm", y=-(60 - 40 * up_l) - 15 * np.sin(beat))
+    p.add("RightForeArm", y=(60 - 40 * up_r) + 15 * np.sin(beat))
+    p.add("Head", x=6 * np.sin(beat), z=-5 * sway)
+
+
+MOTIONS = {
+    "idle": _idle,
+    "walk": lambda p, t, f: _gait(p, t, f, 1.1, 26, 45, 22, 18, 4, 0.022),
+    "run": lambda p, t, f: _gait(p, t, f, 0.7, 48, 80, 45, 80, 12, 0.045, run=True),
+    "jump": _jump,
+    "strafe_left": lambda p, t, f: _strafe(p, t, f, True),
+    "strafe_right": lambda p, t, f: _strafe(p, t, f, False),
+    "turn_left": lambda p, t, f: _turn(p, t, f, True),
+    "turn_right": lambda p, t, f: _turn(p, t, f, False),
+    "wave": _wave, "clap": _clap, "nod": _nod, "head_shake": _head_shake, "point": _point,
+    "thumbs_up": _thumbs_up, "shrug": _shrug, "talk": _talk, "bow": _bow, "dance": _dance,
+}
+
+
+def _axis_quat(axis: int, deg: np.ndarray) -> np.ndarray:
+    half = np.radians(deg) / 2
+    q = np.zeros(deg.shape + (4,))
+    q[..., axis] = np.sin(half)
+    q[..., 3] = np.cos(half)
+    return q
+
+
+def qmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Hamilton product of (..., 4) quaternions stored x, y, z, w."""
+    ax, ay, az, aw = np.moveaxis(a, -1, 0)
+    bx, by, bz, bw = np.moveaxis(b, -1, 0)
+    return np.stack([aw * bx + ax * bw + ay * bz - az * by,
+                     aw * by - ax * bz + ay * bw + az * bx,
+                     aw * bz + ax * by - ay * bx + az * bw,
+                     aw * bw - ax * bx - ay * by - az * bz], axis=-1)
+
+
+def euler_to_quat(angles: np.ndarray) -> np.ndarray:
+    """(F, 3) degrees -> (F, 4) quaternions: z applied first, then x, then y."""
+    qx, qy, qz = (_axis_quat(k, angles[:, k]) for k in range(3))
+    q = qmul(qy, qmul(qx, qz))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    # Keep consecutive keys in one hemisphere so interpolation takes the short way.
+    for k in range(1, len(q)):
+        if np.dot(q[k], q[k - 1]) < 0:
+            q[k] = -q[k]
+    return q
+
+
+@lru_cache(maxsize=64)
+def clip(name: str, gender: str) -> Clip:
+    """The keyframes of library clip ``name`` for ``gender`` (pure and cached)."""
+    if name not in ANIMATIONS:
+        raise ValueError(f"clip: {name!r} is not a library animation")
+    duration = DURATIONS[name]
+    frames = int(round(duration * FPS)) + 1
+    t = np.arange(frames) / FPS
+    p = Pose(frames)
+    _base(p)
+    MOTIONS[name](p, t, gender == "feminine")
+    cyclic = name in CYCLIC_ANIMATIONS
+    rotations = {}
+    for joint in JOINT_NAMES:
+        if joint not in p.angles:
+            continue
+        a = p.angles[joint]
+        if cyclic:
+            a[-1] = a[0]
+        q = euler_to_quat(a)
+        if cyclic:
+            q[-1] = q[0]
+        q.setflags(write=False)
+        rotations[joint] = q
+    hips = p.hips
+    if cyclic:
+        hips[-1] = hips[0]
+    hips.setflags(write=False)
+    t.setflags(write=False)
+    return Clip(name, duration, t, rotations, hips)

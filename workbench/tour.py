@@ -1,0 +1,169 @@
+"""``workbench tour`` and ``workbench check``: run the notebooks headless and report.
+
+The tour starts one local service, runs every notebook against it (each
+kernel finds it through the ``WORKBENCH_*`` environment), and writes each
+executed notebook as HTML plus an ``index.html`` that links them and says pass
+or fail. ``check`` runs the same notebooks against a deployment and reports,
+per operation of the interface, whether every cell that exercises it (cells
+tagged ``op:<operation>``) passed.
+
+>>> operations_of({"metadata": {"tags": ["op:avatars.model", "other"]}})
+['avatars.model']
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+OPERATIONS = ("avatars.register", "avatars.model", "avatars.preview", "animations.list", "animations.download",
+              "viewers.regenerate", "tracking.send_batch", "spaces.finish_upload")
+
+
+def default_notebooks() -> Path:
+    here = Path(__file__).resolve().parent.parent / "notebooks"
+    return here if here.is_dir() else Path.cwd() / "notebooks"
+
+
+def operations_of(cell: dict) -> list[str]:
+    return [t[3:] for t in cell.get("metadata", {}).get("tags", []) if t.startswith("op:")]
+
+
+@dataclass
+class NotebookRun:
+    name: str
+    ok: bool
+    seconds: float
+    cells: int
+    error: str | None = None
+    html_path: Path | None = None
+    op_results: dict = field(default_factory=dict)  # operation -> list of bools (one per tagged cell)
+    skipped_local: int = 0
+
+
+def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600) -> NotebookRun:
+    """Execute one notebook (errors do not stop it), write its HTML, and say how it went."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    nb = nbformat.read(path, as_version=4)
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    started = time.perf_counter()
+    try:
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
+                                resources={"metadata": {"path": str(path.parent)}})
+        client.execute()
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    seconds = time.perf_counter() - started
+    first_error = None
+    op_results: dict[str, list[bool]] = {}
+    skipped = 0
+    code_cells = [c for c in nb.cells if c.cell_type == "code"]
+    for c in code_cells:
+        errs = [o for o in c.get("outputs", []) if o.get("output_type") == "error"]
+        if errs and first_error is None:
+            first_error = f"{errs[0].get('ename')}: {errs[0].get('evalue')}"[:300]
+        text = "".join(o.get("text", "") for o in c.get("outputs", []) if o.get("output_type") == "stream")
+        if "[skipped: needs the local control API]" in text:
+            skipped += 1
+        for op in operations_of(c):
+            op_results.setdefault(op, []).append(not errs)
+    html_body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    html_path = out_dir / (path.stem + ".html")
+    html_path.write_text(html_body, encoding="utf-8")
+    nbformat.write(nb, out_dir / path.name)
+    return NotebookRun(path.name, first_error is None, seconds, len(code_cells), first_error, html_path, op_results, skipped)
+
+
+def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance: dict | None = None) -> Path:
+    rows = "".join(
+        f"<tr><td><a href='{html.escape(r.html_path.name)}'>{html.escape(r.name)}</a></td>"
+        f"<td style='color:{'green' if r.ok else 'crimson'}'><b>{'pass' if r.ok else 'FAIL'}</b></td>"
+        f"<td>{r.cells}</td><td>{r.seconds:.1f} s</td><td>{html.escape(r.error or '')}</td></tr>" for r in runs)
+    conf = ""
+    if conformance is not None:
+        conf = "<h2>Operations</h2><table border=1 cellpadding=4><tr><th>operation</th><th>verdict</th><th>cells</th></tr>" + "".join(
+            f"<tr><td><code>{op}</code></td><td>{v['verdict']}</td><td>{v['passed']}/{v['cells']}</td></tr>"
+            for op, v in conformance.items()) + "</table>"
+    doc = (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title><h1>{html.escape(title)}</h1>"
+           f"<p>{sum(r.ok for r in runs)} of {len(runs)} notebooks passed.</p>"
+           "<table border=1 cellpadding=4><tr><th>notebook</th><th>result</th><th>code cells</th><th>time</th><th>first error</th></tr>"
+           f"{rows}</table>{conf}")
+    path = out_dir / "index.html"
+    path.write_text(doc, encoding="utf-8")
+    return path
+
+
+def _notebooks(folder: str | Path | None) -> list[Path]:
+    folder = Path(folder) if folder else default_notebooks()
+    return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("."))
+
+
+def run_tour(out: Path, notebooks: str | Path | None = None, timeout: int = 600) -> int:
+    """Run every notebook against one local service; 0 when all pass."""
+    from workbench.service.server import LocalService
+
+    paths = _notebooks(notebooks)
+    if not paths:
+        print(f"no notebooks found in {notebooks or default_notebooks()}")
+        return 1
+    svc = LocalService.start()
+    env = {"WORKBENCH_BASE_URL": svc.base_url, "WORKBENCH_AVATAR_BASE_URL": svc.avatar_base_url,
+           "WORKBENCH_TOKEN": svc.dev_token or "", "WORKBENCH_LOCAL_URL": svc.local_url}
+    print(f"tour: {len(paths)} notebooks against a local service at {svc.root_url}; report in {out}/")
+    runs = []
+    try:
+        for p in paths:
+            r = run_notebook(p, out, env, timeout)
+            runs.append(r)
+            print(f"  {'pass' if r.ok else 'FAIL'}  {r.name:<32} {r.cells:3d} cells {r.seconds:6.1f} s"
+                  + (f"  {r.error}" if r.error else ""))
+    finally:
+        svc.stop()
+    index = write_index(out, runs, "workbench tour")
+    print(f"tour: {sum(r.ok for r in runs)}/{len(runs)} notebooks passed; open {index}")
+    return 0 if all(r.ok for r in runs) else 1
+
+
+def conformance(runs: list[NotebookRun]) -> dict:
+    merged: dict[str, list[bool]] = {op: [] for op in OPERATIONS}
+    for r in runs:
+        for op, results in r.op_results.items():
+            merged.setdefault(op, []).extend(results)
+    out = {}
+    for op, results in merged.items():
+        verdict = "not exercised" if not results else ("conforms" if all(results) else "does not conform")
+        out[op] = {"verdict": verdict, "cells": len(results), "passed": sum(results)}
+    return out
+
+
+def run_check(out: Path, *, base_url: str, avatar_base_url: str, token: str | None,
+              notebooks: str | Path | None = None, timeout: int = 600) -> int:
+    """Run the notebooks against a deployment; print and write which operations conform. 0 when all do."""
+    env = {"WORKBENCH_BASE_URL": base_url, "WORKBENCH_AVATAR_BASE_URL": avatar_base_url, "WORKBENCH_TOKEN": token or ""}
+    paths = _notebooks(notebooks)
+    print(f"check: {len(paths)} notebooks against {base_url} and {avatar_base_url}")
+    runs = []
+    for p in paths:
+        r = run_notebook(p, out, env, timeout)
+        runs.append(r)
+        print(f"  {'pass' if r.ok else 'FAIL'}  {r.name:<32} {r.seconds:6.1f} s" + (f"  {r.error}" if r.error else ""))
+    conf = conformance(runs)
+    write_index(out, runs, f"workbench check of {base_url}", conf)
+    (out / "conformance.json").write_text(json.dumps(conf, indent=2), encoding="utf-8")
+    print("operations:")
+    for op, v in conf.items():
+        print(f"  {v['verdict']:<17} {op}  ({v['passed']}/{v['cells']} cells)")
+    return 0 if all(v["verdict"] == "conforms" for v in conf.values()) else 1

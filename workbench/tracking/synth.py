@@ -1,0 +1,442 @@
+"""Seeded synthetic visitor traffic for the tracking catalog: realistic journeys, fast enough for 10M events.
+
+The model, per session (one ``sessionId``, one viewer, one device):
+
+1. Arrival: a day drawn uniformly from ``days``, a minute of the day from a day/night
+   cycle (rate ``1 + 0.85 sin`` peaking at 20:00 UTC, lowest at 08:00 UTC).
+2. Visits: 1 + a geometric number of returns (about one session in four comes back),
+   each return 31 min to several hours after the previous visit ended, so
+   :func:`~workbench.tracking.analysis.sessionize` has real splits to find.
+3. A visit: 1.5 % fail with ``load_error``; the rest start with ``viewer_loaded``
+   (``loadTimeMs`` lognormal with a device-dependent median, a 4 % slow tail ×3 to ×10),
+   then ``model_loaded``, ``interaction_start`` and ``hotspot_opened`` (Zipf-like
+   popularity over 12 hotspots) in proportion to the visit's lognormal length,
+   ``variant_selected`` (skewed over 6 variants), ``animation_played``,
+   ``fullscreen_toggled``, ``cta_clicked``, a ``custom.add_to_cart``; space viewers get
+   ``zone_entered`` and ``avatar_spawned`` instead of hotspots and AR.
+4. AR on mobile and tablet only: ``ar_requested`` (iOS/Android by device, WebXR on some
+   tablets) → 70 % ``ar_session_started`` → 75 % ``ar_object_placed``, and
+   ``ar_session_ended`` with its ``durationMs``.
+5. ``heartbeat`` every 30 s (visible 92 %), then 85 % send ``viewer_closed`` with the
+   visit's ``durationMs`` (the others closed the tab too fast).
+
+Everything is drawn per block of events with numpy's ``default_rng(seed)``, so a seed
+gives the same frame on every run. Sessions are drawn until there are at least
+``n_events`` events, then taken in random order until exactly ``n_events`` (the last
+session taken loses its latest events, as if cut by the export window).
+
+>>> df = generate(200, seed=1)
+>>> len(df), list(df.columns)
+(200, ['viewerToken', 'sessionId', 'key', 'timestamp', 'payload', 'id'])
+>>> df.equals(generate(200, seed=1))
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["generate", "to_records", "write_events", "HOTSPOTS", "VARIANTS", "ZONES"]
+
+HOTSPOTS = tuple(f"hs_{n}" for n in ("front", "logo", "sole", "laces", "heel", "tongue", "stitching",
+                                    "insole", "material", "size_chart", "care", "warranty"))
+VARIANTS = ("black", "white", "red", "navy", "olive", "sand")
+ZONES = ("lobby", "gallery", "stage", "garden", "rooftop")
+_REASONS = ("network", "timeout", "webgl_unavailable", "decode_failed")
+_ANIMATIONS = ("idle", "walk", "wave", "dance", "nod", "clap")
+_TARGETS = ("buy", "details", "share")
+_REFERRERS = ("https://www.google.com/", "https://shop.example.com/products/runner",
+              "https://www.instagram.com/", "https://news.example.org/review")
+_DEVICES = ("desktop", "mobile", "tablet")
+_KINDS = ("rotate", "zoom", "pan")
+_PLATFORMS = ("ios", "android", "webxr")
+
+# Event keys in a fixed order; key codes index this tuple.
+_KEYS = ("viewer_loaded", "model_loaded", "load_error", "interaction_start", "hotspot_opened",
+         "variant_selected", "animation_played", "ar_requested", "ar_session_started", "ar_object_placed",
+         "ar_session_ended", "fullscreen_toggled", "cta_clicked", "zone_entered", "avatar_spawned",
+         "heartbeat", "viewer_closed", "custom.add_to_cart")
+_K = {k: i for i, k in enumerate(_KEYS)}
+# The payload fields each key carries, in the order they are written.
+_FIELDS = {
+    "viewer_loaded": ("loadTimeMs", "device", "referrer"), "model_loaded": ("loadTimeMs",),
+    "load_error": ("reason",), "interaction_start": ("kind",), "hotspot_opened": ("hotspotId",),
+    "variant_selected": ("variantId",), "animation_played": ("name",), "ar_requested": ("platform",),
+    "ar_session_started": ("platform",), "ar_object_placed": (), "ar_session_ended": ("durationMs",),
+    "fullscreen_toggled": ("enabled",), "cta_clicked": ("target",), "zone_entered": ("zoneId",),
+    "avatar_spawned": ("modelId",), "heartbeat": ("visible",), "viewer_closed": ("durationMs",),
+    "custom.add_to_cart": ("sku", "qty"),
+}
+_ALL_FIELDS = tuple(dict.fromkeys(f for fs in _FIELDS.values() for f in fs))
+_MS_PER_DAY = 86_400_000
+
+
+def _zipf(n: int, s: float) -> np.ndarray:
+    w = 1.0 / np.arange(1, n + 1) ** s
+    return w / w.sum()
+
+
+class _Events:
+    """Columns of events under construction, appended block by block."""
+
+    def __init__(self):
+        self.blocks: list[dict[str, np.ndarray]] = []
+
+    def add(self, visit: np.ndarray, offset_ms: np.ndarray, key: str, **fields: np.ndarray):
+        if len(visit):
+            self.blocks.append({"visit": visit, "offset": np.asarray(offset_ms, dtype=np.int64),
+                                "key": np.full(len(visit), _K[key], dtype=np.int8), **fields})
+
+    def column(self, name: str, total: int, fill, dtype) -> np.ndarray:
+        out = np.full(total, fill, dtype=dtype)
+        start = 0
+        for b in self.blocks:
+            n = len(b["visit"])
+            if name in b:
+                out[start:start + n] = b[name]
+            start += n
+        return out
+
+
+def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int, start_ms: int, days: int):
+    """One chunk of sessions; returns per-event arrays (session index local to the chunk)."""
+    S = n_sessions
+    # Sessions: viewer (a few viewers get most traffic), device, arrival time.
+    viewer = rng.choice(n_viewers, size=S, p=_zipf(n_viewers, 0.9))
+    is_space = (viewer % 5) == 4
+    device = rng.choice(3, size=S, p=[0.55, 0.35, 0.10])
+    minute_weights = 1 + 0.85 * np.sin(2 * np.pi * (np.arange(1440) / 1440 - 14 / 24))
+    minute = rng.choice(1440, size=S, p=minute_weights / minute_weights.sum())
+    arrival = (start_ms + rng.integers(0, days, size=S) * _MS_PER_DAY + minute * 60_000
+               + rng.integers(0, 60_000, size=S))
+    # Visits: returns after a pause longer than the 30 min a visit tolerates.
+    n_visits = np.minimum(rng.geometric(0.75, size=S), 4)
+    V = int(n_visits.sum())
+    sess = np.repeat(np.arange(S), n_visits)
+    first_visit = np.r_[0, np.cumsum(n_visits)[:-1]]
+    is_first = np.zeros(V, dtype=bool)
+    is_first[first_visit] = True
+    length = np.clip(rng.lognormal(np.log(90_000), 1.0, size=V), 3_000, 2 * 3_600_000).astype(np.int64)
+    pause = (31 * 60_000 + rng.lognormal(np.log(2 * 3_600_000), 0.8, size=V)).astype(np.int64)
+    step = np.where(is_first, 0, pause) + np.r_[0, length[:-1] + 60_000]
+    step[first_visit] = 0
+    cum = np.cumsum(step)
+    visit_start = arrival[sess] + cum - np.repeat(cum[first_visit], n_visits)
+
+    vdev = device[sess]
+    vspace = is_space[sess]
+    failed = rng.random(V) < 0.015
+    ok = np.flatnonzero(~failed)
+    ev = _Events()
+
+    # Failed loads: an error and sometimes a close.
+    bad = np.flatnonzero(failed)
+    ev.add(bad, rng.integers(2_000, 15_000, size=len(bad)), "load_error",
+           reason=rng.choice(len(_REASONS), size=len(bad)))
+
+    # 1. loads: lognormal by device with a slow tail
+    median = np.array([850.0, 1700.0, 1300.0])[vdev[ok]]
+    load = rng.lognormal(np.log(median), 0.55)
+    slow = rng.random(len(ok)) < 0.04
+    load[slow] *= rng.uniform(3, 10, size=int(slow.sum()))
+    has_device = rng.random(len(ok)) < 0.95
+    referrer = np.where(is_first[ok] & (rng.random(len(ok)) < 0.6), rng.choice(len(_REFERRERS), size=len(ok)), -1)
+    ev.add(ok, np.zeros(len(ok)), "viewer_loaded", loadTimeMs=np.round(load, 1),
+           device=np.where(has_device, vdev[ok], -1), referrer=referrer)
+    model_at = rng.lognormal(np.log(600), 0.7, size=len(ok)).astype(np.int64) + 1
+    ev.add(ok, model_at, "model_loaded", loadTimeMs=np.round(model_at * rng.uniform(0.8, 1.0, size=len(ok)), 1))
+    L = length[ok]
+
+    def spread(visits, lam, key, **fields):
+        """Poisson(lam) events per visit at uniform times after the model loaded."""
+        counts = rng.poisson(lam)
+        rows = np.repeat(visits, counts)
+        pos = np.searchsorted(ok, rows)
+        lo = model_at[pos]
+        at = lo + (rng.random(len(rows)) * np.maximum(length[rows] - lo, 1)).astype(np.int64)
+        ev.add(rows, at, key, **{k: f(len(rows)) for k, f in fields.items()})
+        return rows, counts
+
+    # 2. interactions and content, in proportion to the visit's length
+    spread(ok, np.minimum(1.5 + L / 40_000, 30), "interaction_start",
+           kind=lambda n: rng.choice(3, size=n, p=[0.6, 0.25, 0.15]))
+    product = ok[~vspace[ok]]
+    space = ok[vspace[ok]]
+    Lp = length[product]
+    hot_rows, hot_counts = spread(product, np.minimum(0.25 + Lp / 120_000, 10), "hotspot_opened",
+                                  hotspotId=lambda n: rng.choice(len(HOTSPOTS), size=n, p=_zipf(len(HOTSPOTS), 1.1)))
+    spread(product, np.full(len(product), 0.5), "variant_selected",
+           variantId=lambda n: rng.choice(len(VARIANTS), size=n, p=_zipf(len(VARIANTS), 0.8)))
+    spread(product, np.full(len(product), 0.15), "animation_played",
+           name=lambda n: rng.choice(len(_ANIMATIONS), size=n))
+    spread(space, np.minimum(1 + length[space] / 60_000, 20), "zone_entered",
+           zoneId=lambda n: rng.choice(len(ZONES), size=n, p=_zipf(len(ZONES), 0.7)))
+    spread(space, np.full(len(space), 0.6), "animation_played", name=lambda n: rng.choice(len(_ANIMATIONS), size=n))
+    spawn = space[rng.random(len(space)) < 0.6]
+    ev.add(spawn, model_at[np.searchsorted(ok, spawn)] + rng.integers(500, 5_000, size=len(spawn)), "avatar_spawned",
+           modelId=rng.integers(0, 50, size=len(spawn)))
+    fs = ok[rng.random(len(ok)) < 0.12]
+    fs_at = (length[fs] * rng.uniform(0.1, 0.6, size=len(fs))).astype(np.int64) + 1_000
+    ev.add(fs, fs_at, "fullscreen_toggled", enabled=np.ones(len(fs), dtype=np.int8))
+    back = rng.random(len(fs)) < 0.5
+    ev.add(fs[back], fs_at[back] + rng.integers(5_000, 60_000, size=int(back.sum())), "fullscreen_toggled",
+           enabled=np.zeros(int(back.sum()), dtype=np.int8))
+    opened_any = np.zeros(V, dtype=bool)
+    opened_any[hot_rows] = True
+    cta = product[rng.random(len(product)) < np.where(opened_any[product], 0.12, 0.04)]
+    ev.add(cta, (length[cta] * rng.uniform(0.5, 0.95, size=len(cta))).astype(np.int64) + 1_000, "cta_clicked",
+           target=rng.choice(3, size=len(cta), p=[0.6, 0.3, 0.1]))
+    cart = product[rng.random(len(product)) < 0.03]
+    ev.add(cart, (length[cart] * rng.uniform(0.5, 0.95, size=len(cart))).astype(np.int64) + 1_000,
+           "custom.add_to_cart", sku=rng.choice(len(VARIANTS), size=len(cart)), qty=rng.integers(1, 4, size=len(cart)))
+
+    # 3. AR: mobile and tablet product visits only, with drop-off at each step
+    mobile = product[vdev[product] > 0]
+    req = mobile[rng.random(len(mobile)) < 0.3]
+    plat = np.where(vdev[req] == 1, rng.choice(2, size=len(req), p=[0.55, 0.45]),
+                    rng.choice(3, size=len(req), p=[0.7, 0.2, 0.1]))
+    req_at = (length[req] * rng.uniform(0.2, 0.8, size=len(req))).astype(np.int64) + 1_000
+    ev.add(req, req_at, "ar_requested", platform=plat)
+    st = rng.random(len(req)) < 0.7
+    st_at = req_at[st] + rng.integers(1_000, 4_000, size=int(st.sum()))
+    ev.add(req[st], st_at, "ar_session_started", platform=plat[st])
+    pl = rng.random(len(st_at)) < 0.75
+    ev.add(req[st][pl], st_at[pl] + rng.integers(2_000, 10_000, size=int(pl.sum())), "ar_object_placed")
+    ar_len = rng.lognormal(np.log(25_000), 0.8, size=len(st_at)).astype(np.int64) + 3_000
+    end = rng.random(len(st_at)) < 0.9
+    ev.add(req[st][end], st_at[end] + ar_len[end], "ar_session_ended", durationMs=ar_len[end])
+
+    # 4. heartbeats every 30 s while the visit lasts
+    beats = length[ok] // 30_000
+    hb = np.repeat(ok, beats)
+    nth = np.arange(len(hb)) - np.repeat(np.cumsum(beats) - beats, beats) + 1
+    ev.add(hb, nth * 30_000, "heartbeat", visible=(rng.random(len(hb)) < 0.92).astype(np.int8))
+
+    # 5. close: after the visit's last event
+    total = sum(len(b["visit"]) for b in ev.blocks)
+    visit_col = ev.column("visit", total, 0, np.int64)
+    offset_col = ev.column("offset", total, 0, np.int64)
+    last = np.zeros(V, dtype=np.int64)
+    np.maximum.at(last, visit_col, offset_col)
+    end_at = np.maximum(last, length) + rng.integers(200, 3_000, size=V)
+    closes = np.flatnonzero(rng.random(V) < np.where(failed, 0.5, 0.85))
+    ev.add(closes, end_at[closes], "viewer_closed", durationMs=end_at[closes])
+
+    total = sum(len(b["visit"]) for b in ev.blocks)
+    visit_col = ev.column("visit", total, 0, np.int64)
+    cols = {
+        "session": sess[visit_col],
+        "time": visit_start[visit_col] + ev.column("offset", total, 0, np.int64),
+        "key": ev.column("key", total, 0, np.int8),
+        "loadTimeMs": ev.column("loadTimeMs", total, np.nan, np.float64),
+        "durationMs": ev.column("durationMs", total, -1, np.int64),
+        "qty": ev.column("qty", total, -1, np.int64),
+    }
+    for name in ("device", "referrer", "reason", "kind", "hotspotId", "variantId", "name", "platform",
+                 "enabled", "target", "zoneId", "modelId", "visible", "sku"):
+        cols[name] = ev.column(name, total, -1, np.int16)
+    return cols, viewer
+
+
+def _hex_ids(rng: np.random.Generator, n: int, prefix: str, digits: int) -> np.ndarray:
+    values = rng.integers(0, 2**63 - 1, size=n, dtype=np.int64)
+    return np.array([f"{prefix}{v:016x}"[: len(prefix) + digits] for v in values], dtype=object)
+
+
+def generate(n_events: int, *, seed: int = 0, viewers: int = 5, start: str = "2026-11-01T00:00:00Z", days: int = 7,
+             flat: bool = False) -> pd.DataFrame:
+    """``n_events`` synthetic events, the same for the same arguments.
+
+    Output columns as :func:`~workbench.tracking.analysis.events_frame`:
+    ``viewerToken``, ``sessionId``, ``key`` (categoricals), ``timestamp``
+    (datetime64[ns, UTC]), ``payload`` (dict), ``id`` (``"{sessionId}-{n}"``), sorted by
+    time. With ``flat=True`` the ``payload`` dicts are replaced by ``payload.<field>``
+    columns (NaN where a key has no such field), which is much lighter for millions of
+    rows.
+
+    >>> df = generate(1000, seed=3, viewers=2)
+    >>> df["viewerToken"].nunique(), df["timestamp"].is_monotonic_increasing, df["id"].is_unique
+    (2, True, True)
+    """
+    if n_events < 0:
+        raise ValueError("n_events must be >= 0")
+    rng = np.random.default_rng(seed)
+    start_ms = int(pd.Timestamp(start).tz_convert("UTC").value // 1_000_000)
+    tokens = _hex_ids(rng, viewers, "vt_", 12)
+    # 1. draw chunks of sessions until there are enough events
+    chunks, have, n_sessions = [], 0, 0
+    per_session = 12.0
+    while have < n_events or not chunks:
+        want = max(16, int((n_events - have) / per_session * 1.05) + 16)
+        cols, viewer = _simulate_sessions(rng, want, viewers, start_ms, days)
+        cols["session"] += n_sessions
+        cols["viewer"] = viewer[cols["session"] - n_sessions]
+        chunks.append(cols)
+        n_sessions += want
+        have += len(cols["key"])
+        per_session = max(have / n_sessions, 1.0)
+    cols = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
+    # 2. take whole sessions in random order until n_events, the last one cut short
+    session_rank = rng.permutation(n_sessions)
+    keep = np.lexsort((cols["time"], session_rank[cols["session"]]))[:n_events]
+    # 3. sort by time (ties by session); one gather per column for both steps
+    keep = keep[np.lexsort((session_rank[cols["session"][keep]], cols["time"][keep]))]
+    cols = {k: v[keep] for k, v in cols.items()}
+    used, session_code = np.unique(cols["session"], return_inverse=True)
+    session_ids = _hex_ids(rng, n_sessions, "s_", 16)[used]
+    by_session = np.lexsort((np.arange(len(session_code)), session_code))
+    counts = np.bincount(session_code, minlength=len(used))
+    seq = np.empty(len(session_code), dtype=np.int64)
+    seq[by_session] = np.arange(len(session_code)) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+    sid = session_ids[session_code]
+
+    df = pd.DataFrame({
+        "viewerToken": pd.Categorical.from_codes(cols["viewer"], categories=list(tokens)),
+        "sessionId": pd.Categorical.from_codes(session_code, categories=list(session_ids)),
+        "key": pd.Categorical.from_codes(cols["key"].astype(np.int64), categories=list(_KEYS)),
+        "timestamp": pd.to_datetime(cols["time"], unit="ms", utc=True).as_unit("ns"),
+    })
+    fields = _field_values(cols, categorical=flat)
+    if flat:
+        for name in _ALL_FIELDS:
+            df[f"payload.{name}"] = fields[name]
+    else:
+        df["payload"] = _payload_dicts(cols["key"], fields)
+    df["id"] = [f"{s}-{n}" for s, n in zip(sid, seq.tolist())]
+    if flat:
+        df = df[["viewerToken", "sessionId", "key", "timestamp", "id"] + [f"payload.{n}" for n in _ALL_FIELDS]]
+    return df
+
+
+def _pick(names: tuple, codes: np.ndarray, categorical: bool = False):
+    """Codes to names (None where the code is -1): an object array, or a Categorical."""
+    if categorical:
+        return pd.Categorical.from_codes(codes.astype(np.int64), categories=list(names))
+    table = np.array(list(names) + [None], dtype=object)
+    return table[np.where(codes < 0, len(names), codes)]
+
+
+_MODEL_IDS = tuple(f"{i:024x}" for i in range(0xA0C0000, 0xA0C0000 + 50))
+_SKUS = tuple(f"sku-{v}" for v in VARIANTS)
+
+
+def _field_values(cols: dict, categorical: bool = False) -> dict[str, Any]:
+    """Every payload field as a full-length column (None/NaN where absent)."""
+    def number(name):
+        v = cols[name].astype(np.float64)
+        v[cols[name] < 0] = np.nan
+        return v
+
+    def boolean(name):
+        c = cols[name]
+        if categorical:
+            return pd.arrays.BooleanArray(c == 1, c < 0)
+        return np.where(c < 0, None, c == 1).astype(object)
+
+    tables = {"device": _DEVICES, "referrer": _REFERRERS, "reason": _REASONS, "kind": _KINDS,
+              "hotspotId": HOTSPOTS, "variantId": VARIANTS, "name": _ANIMATIONS, "platform": _PLATFORMS,
+              "target": _TARGETS, "zoneId": ZONES, "modelId": _MODEL_IDS, "sku": _SKUS}
+    out: dict[str, Any] = {name: _pick(table, cols[name], categorical) for name, table in tables.items()}
+    out.update(loadTimeMs=cols["loadTimeMs"], durationMs=number("durationMs"), qty=number("qty"),
+               enabled=boolean("enabled"), visible=boolean("visible"))
+    return out
+
+
+def _payload_dicts(keys: np.ndarray, fields: dict[str, np.ndarray]) -> np.ndarray:
+    """One payload dict per event, built key by key so each dict has only its key's fields."""
+    out = np.empty(len(keys), dtype=object)
+    for code, key in enumerate(_KEYS):
+        rows = np.flatnonzero(keys == code)
+        if not len(rows):
+            continue
+        names = _FIELDS[key]
+        values = []
+        for name in names:
+            v = fields[name][rows]
+            if name in ("durationMs", "qty"):
+                v = v.astype(np.int64)
+            values.append(v.tolist())
+        if not names:
+            out[rows] = [{} for _ in range(len(rows))]
+        elif key == "viewer_loaded":
+            # device and referrer are optional: leave them out rather than send null
+            out[rows] = [{k: v for k, v in zip(names, vals) if v is not None} for vals in zip(*values)]
+        else:
+            out[rows] = [dict(zip(names, vals)) for vals in zip(*values)]
+    return out
+
+
+def to_records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """Batch-ready events grouped by (viewerToken, sessionId).
+
+    Returns one dict per (viewer, session) pair, in order of first appearance:
+    ``{"viewerToken", "sessionId", "events": [{"key", "payload", "timestamp" (ISO 8601
+    with Z, millisecond precision), "id"}, ...]}``; a sender splits ``events`` into
+    batches of at most 100. Input: the columns of :func:`generate` (either form).
+
+    >>> batch = to_records(generate(30, seed=2))[0]
+    >>> sorted(batch["events"][0])
+    ['id', 'key', 'payload', 'timestamp']
+    """
+    if "payload" in df.columns:
+        payloads = [p if isinstance(p, dict) else (json.loads(p) if isinstance(p, str) else {}) for p in df["payload"]]
+    else:
+        payloads = _payloads_from_flat(df)
+    stamps = pd.DatetimeIndex(df["timestamp"]).tz_convert("UTC").strftime("%Y-%m-%dT%H:%M:%S.%f")
+    stamps = [s[:-3] + "Z" for s in stamps]
+    groups: dict[tuple, list] = {}
+    ids = df["id"].tolist() if "id" in df.columns else [None] * len(df)
+    for viewer, session, key, ts, payload, eid in zip(df["viewerToken"].tolist(), df["sessionId"].tolist(),
+                                                      df["key"].tolist(), stamps, payloads, ids):
+        event = {"key": key, "payload": payload, "timestamp": ts}
+        if eid is not None and eid == eid:
+            event["id"] = eid
+        groups.setdefault((viewer, session), []).append(event)
+    return [{"viewerToken": v, "sessionId": s, "events": e} for (v, s), e in groups.items()]
+
+
+def _payloads_from_flat(df: pd.DataFrame) -> list[dict]:
+    cols = [c for c in df.columns if c.startswith("payload.")]
+    out = []
+    for key, *values in zip(df["key"].tolist(), *[df[c].tolist() for c in cols]):
+        wanted = _FIELDS.get(key)
+        p = {}
+        for c, v in zip(cols, values):
+            name = c[len("payload."):]
+            if (wanted is None or name in wanted) and not pd.isna(v):
+                p[name] = int(v) if name in ("durationMs", "qty") else v
+        out.append(p)
+    return out
+
+
+def write_events(path: str | os.PathLike, n_events: int, seed: int = 0, **kw) -> str:
+    """Generate events and write them as JSON lines (``.jsonl``) or Parquet (``.parquet``).
+
+    JSON lines hold the service's export form, one event a line: ``viewerToken``,
+    ``sessionId``, ``key``, ``timestamp`` (epoch ms), ``payload`` (object), ``id``.
+    Parquet holds the :func:`generate` frame with ``flat=True`` columns. Returns the path.
+
+    >>> import tempfile, pathlib
+    >>> p = write_events(pathlib.Path(tempfile.mkdtemp()) / "e.jsonl", 5, seed=1)
+    >>> len(open(p).read().splitlines())
+    5
+    """
+    path = os.fspath(path)
+    if path.endswith(".parquet"):
+        generate(n_events, seed=seed, flat=True, **kw).to_parquet(path, index=False)
+    elif path.endswith(".jsonl"):
+        df = generate(n_events, seed=seed, **kw)
+        ms = pd.DatetimeIndex(df["timestamp"]).as_unit("ns").asi8 // 1_000_000
+        with open(path, "w", encoding="utf-8") as fh:
+            for viewer, session, key, t, payload, eid in zip(df["viewerToken"].tolist(), df["sessionId"].tolist(),
+                                                           df["key"].tolist(), ms.tolist(), df["payload"], df["id"]):
+                fh.write(json.dumps({"viewerToken": viewer, "sessionId": session, "key": key, "timestamp": t,
+                                     "payload": payload, "id": eid}, separators=(",", ":")) + "\n")
+    else:
+        raise ValueError(f"write_events: {path!r} must end in .jsonl or .parquet")
+    return path
