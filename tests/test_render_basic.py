@@ -169,3 +169,45 @@ def test_parse_glb_rejects_non_glb():
         assert "GLB" in str(e)
     else:
         raise AssertionError("parse_glb accepted garbage")
+
+
+def _quads(front_mat, back_mat, builder):
+    def quad(z, s):
+        return np.array([[-s, -s, z], [s, -s, z], [s, s, z], [-s, s, z]], np.float32)
+    n = np.tile([0, 0, 1], (4, 1))
+    return builder.mesh("Q", [builder.primitive(positions=quad(0.0, 1.0), normals=n, indices=[0, 1, 2, 0, 2, 3], material=back_mat),
+                              builder.primitive(positions=quad(0.3, 0.5), normals=n, indices=[0, 1, 2, 0, 2, 3], material=front_mat)])
+
+
+def test_blended_material_shows_what_is_behind_it():
+    b = GlbBuilder()
+    glass = b.material("glass", (0, 0, 1, 0.5), blend=True)
+    wall = b.material("wall", (1, 0, 0, 1))
+    b.scene([b.node("Q", mesh=_quads(glass, wall, b))])
+    im = np.asarray(render(b.to_bytes(), size=64, camera="full")).astype(int)
+    centre, edge = im[32, 32], im[8, 32]
+    assert centre[3] == 255
+    assert centre[2] > 40 and centre[0] > 40        # blue glass over red wall: both show
+    assert edge[2] < edge[0] // 3                    # outside the glass: red only
+    # Alone, the glass is half transparent.
+    b = GlbBuilder()
+    glass = b.material("glass", (0, 0, 1, 0.5), blend=True)
+    p = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32)
+    b.scene([b.node("G", mesh=b.mesh("G", [b.primitive(positions=p, indices=[0, 1, 2, 0, 2, 3], material=glass)]))])
+    a = np.asarray(render(b.to_bytes(), size=32, camera="full"))[16, 16, 3]
+    assert 100 < a < 160
+
+
+def test_masked_material_cuts_out_by_texture_alpha():
+    b = GlbBuilder()
+    rgba = np.zeros((8, 8, 4), np.uint8)
+    rgba[..., 1] = 255
+    rgba[:, 4:, 3] = 255  # right half opaque, left half cut away
+    tex = b.texture(png_bytes(rgba))
+    mat = b.material("leaf", texture=tex)
+    b.doc["materials"][mat]["alphaMode"] = "MASK"
+    p = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32)
+    uv = np.array([[0, 1], [1, 1], [1, 0], [0, 0]], np.float32)
+    b.scene([b.node("L", mesh=b.mesh("L", [b.primitive(positions=p, uv=uv, indices=[0, 1, 2, 0, 2, 3], material=mat)]))])
+    im = np.asarray(render(b.to_bytes(), size=64, camera="full"))
+    assert im[32, 16, 3] == 0 and im[32, 48, 3] == 255

@@ -196,6 +196,14 @@ def test_payload_too_large_boundary():
     assert bad({"key": "custom.big", "payload": {"a": "x" * (MAX_PAYLOAD_BYTES - 7)}}) == ("payload_too_large", "payload")
 
 
+def test_payload_size_counts_huge_numbers_and_wide_characters():
+    # {"loadTimeMs":N,"referrer":"S"}: 29 bytes of syntax + 4201 digits + 1000 x 4 bytes = 8230
+    payload = {"loadTimeMs": 10**4200, "referrer": "\U0001F600" * 1000}
+    assert payload_size(payload) == 8230
+    assert bad({"key": "viewer_loaded", "payload": payload}) == ("payload_too_large", "payload")
+    assert ok({"key": "viewer_loaded", "payload": {"loadTimeMs": 10**4200, "referrer": "\U0001F600" * 980}})
+
+
 def test_payload_too_large_wins_over_field_errors():
     assert bad({"key": "load_error", "payload": {"reason": "x" * 9000, "foo": 1}}) == ("payload_too_large", "payload")
 

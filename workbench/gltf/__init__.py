@@ -4,13 +4,27 @@ One operation per module: ``avatar`` (build_avatar), ``animation`` (build_animat
 library), ``summary`` (inspect, compare), ``validator`` (validate with the Khronos
 glTF-Validator). ``body``, ``surfaces``, ``skeleton``, ``clips``, ``textures`` and ``atlas`` are
 the pieces they share.
+
+>>> from workbench.options import ModelOptions, normalize_avatar_settings
+>>> glb = build_avatar(normalize_avatar_settings({"gender": "masculine"}), ModelOptions(lod=2))
+>>> list(inspect(glb).meshes["name"])
+['Body', 'Hair', 'Outfit_Top', 'Outfit_Bottom', 'Outfit_Footwear']
 """
 
 from .animation import build_animation, build_animation_library
 from .avatar import build_avatar
+from .summary import GlbSummary, compare, inspect
+from .validator import ValidationReport, validate, validate_many, validator_available
 
 __all__ = [
     "build_avatar",
     "build_animation",
     "build_animation_library",
+    "inspect",
+    "compare",
+    "GlbSummary",
+    "validate",
+    "validate_many",
+    "validator_available",
+    "ValidationReport",
 ]

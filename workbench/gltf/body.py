@@ -72,8 +72,8 @@ def head_frame(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
     """Centre and radii (x, y, z) of the skull ellipsoid."""
     H = rig.height
     fem = rig.gender == "feminine"
-    center = np.array([0.0, 0.934 * H, 0.004 * H])
-    radii = np.array([(0.041 if fem else 0.043) * H, 0.066 * H, (0.053 if fem else 0.055) * H])
+    center = np.array([0.0, 0.936 * H, 0.004 * H])
+    radii = np.array([(0.043 if fem else 0.046) * H, 0.064 * H, (0.054 if fem else 0.056) * H])
     return center, radii
 
 
@@ -89,7 +89,7 @@ def head_point(rig: Skeleton, theta: np.ndarray, phi: np.ndarray, face: bool = T
     sz = rz * (1.0 - 0.08 * low ** 2)
     bump = np.zeros(np.broadcast(theta, phi).shape)
     if face:
-        bump = (0.20 * _gauss(theta, phi, 0.0, 0.60 * np.pi, 0.11, 0.075)      # nose
+        bump = (0.15 * _gauss(theta, phi, 0.0, 0.60 * np.pi, 0.11, 0.075)      # nose
                 + 0.06 * _gauss(theta, phi, 0.0, 0.53 * np.pi, 0.09, 0.06)     # nose bridge
                 + 0.035 * _gauss(np.abs(theta), phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
                 - 0.035 * _gauss(np.abs(theta), phi, EYE_THETA, EYE_PHI, 0.13, 0.06)  # eye sockets
@@ -120,8 +120,8 @@ def _head(rig: Skeleton, q: float) -> Surface:
 _TORSO_Y = (0.455, 0.50, 0.56, 0.62, 0.70, 0.765, 0.80, 0.83)
 _TORSO = {
     "masculine": dict(rx=(0.070, 0.104, 0.095, 0.088, 0.102, 0.108, 0.088, 0.030),
-                      rz=(0.050, 0.066, 0.061, 0.058, 0.068, 0.064, 0.050, 0.026),
-                      cz=(0.000, -0.004, 0.000, 0.002, 0.008, 0.002, -0.006, -0.008)),
+                      rz=(0.050, 0.066, 0.060, 0.057, 0.062, 0.060, 0.050, 0.026),
+                      cz=(0.000, -0.004, 0.000, 0.002, 0.004, 0.000, -0.006, -0.008)),
     "feminine": dict(rx=(0.075, 0.116, 0.098, 0.078, 0.090, 0.094, 0.080, 0.027),
                      rz=(0.052, 0.070, 0.062, 0.054, 0.074, 0.060, 0.047, 0.024),
                      cz=(0.000, -0.006, -0.002, 0.002, 0.014, 0.002, -0.006, -0.008)),
@@ -165,7 +165,7 @@ def _torso(rig: Skeleton, q: float) -> Surface:
 
 def _neck(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    r = (0.026 if rig.gender == "feminine" else 0.030) * H * SHAPES[rig.body_shape]["limbs"] ** 0.5
+    r = (0.028 if rig.gender == "feminine" else 0.033) * H * SHAPES[rig.body_shape]["limbs"] ** 0.5
     path = np.array([[0, 0.80 * H, -0.010 * H], [0, 0.905 * H, -0.004 * H]])
     rows = _n(12, q, 3)
     s = tube(path, np.array([r * 1.15, r, r * 1.05]), np.array([r * 1.05, r * 0.95, r]), rows, _n(36, q, 8),
@@ -226,7 +226,7 @@ def _hand(rig: Skeleton, side: str, q: float) -> list[Surface]:
 
 def leg_path(rig: Skeleton, side: str) -> np.ndarray:
     up = rig.pos(f"{side}UpLeg")
-    start = up + np.array([0.0, 0.05 * rig.height, -0.004 * rig.height])
+    start = up + np.array([0.0, 0.03 * rig.height, -0.004 * rig.height])
     return np.array([start, up, rig.pos(f"{side}Leg"), rig.pos(f"{side}Foot")])
 
 
@@ -234,7 +234,7 @@ def _leg_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
     H = rig.height
     sh = SHAPES[rig.body_shape]
     fem = rig.gender == "feminine"
-    thigh = np.array([0.070, 0.068, 0.060, 0.050, 0.040, 0.043, 0.040, 0.030, 0.024]) * H
+    thigh = np.array([0.062, 0.060, 0.055, 0.048, 0.040, 0.043, 0.040, 0.030, 0.024]) * H
     thigh[:5] *= sh["hips"] * (1.05 if fem else 1.0)
     thigh[5:] *= sh["limbs"] ** 0.7 * (0.93 if fem else 1.0)
     return thigh * 1.02, thigh * np.array([0.95, 0.92, 0.9, 0.88, 0.9, 0.9, 0.85, 0.85, 0.9])
@@ -260,15 +260,15 @@ def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarra
 def _outfit_top(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     ease = 0.006 * H
-    shirt = _torso_tube(rig, 0.49 * H, 0.818 * H, _n(40, q, 6), _n(64, q, 12), scale=1.03, pad=ease)
+    shirt = _torso_tube(rig, 0.50 * H, 0.818 * H, _n(40, q, 6), _n(64, q, 12), scale=1.06, pad=ease * 1.3)
     parts = [_skin(shirt, rig, _SPINE)]
     r1, r2 = _arm_radii(rig)
     for side in ("Left", "Right"):
         path = _path_part(arm_path(rig, side), 0.0, 0.42)
         rows = _n(18, q, 3)
         k = np.linspace(0, 1, 4)
-        s1 = profile(np.linspace(0, 1, len(r1)), r1, k * 0.42) * 1.12 + ease
-        s2 = profile(np.linspace(0, 1, len(r2)), r2, k * 0.42) * 1.12 + ease
+        s1 = profile(np.linspace(0, 1, len(r1)), r1, k * 0.42) * 1.05 + ease
+        s2 = profile(np.linspace(0, 1, len(r2)), r2, k * 0.42) * 1.05 + ease
         # The sleeve flares a little at its opening instead of clinging to the biceps.
         s1[-1] *= 1.06
         s2[-1] *= 1.06
@@ -280,7 +280,7 @@ def _outfit_top(rig: Skeleton, q: float) -> Surface:
 def _outfit_bottom(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     ease = 0.005 * H
-    pelvis = _torso_tube(rig, 0.445 * H, 0.605 * H, _n(20, q, 4), _n(64, q, 12), scale=1.04, pad=ease,
+    pelvis = _torso_tube(rig, 0.445 * H, 0.605 * H, _n(20, q, 4), _n(64, q, 12), scale=1.02, pad=ease,
                          caps=(_n(5, q, 2), 0))
     parts = [_skin(pelvis, rig, ["Hips", "Spine", "LeftUpLeg", "RightUpLeg"])]
     r1, r2 = _leg_radii(rig)

@@ -351,10 +351,9 @@ def euler_to_quat(angles: np.ndarray) -> np.ndarray:
     q = qmul(qy, qmul(qx, qz))
     q /= np.linalg.norm(q, axis=1, keepdims=True)
     # Keep consecutive keys in one hemisphere so interpolation takes the short way.
-    for k in range(1, len(q)):
-        if np.dot(q[k], q[k - 1]) < 0:
-            q[k] = -q[k]
-    return q
+    flips = np.sum(q[1:] * q[:-1], axis=1) < 0
+    sign = np.concatenate([[1.0], np.where(np.cumsum(flips) % 2 == 1, -1.0, 1.0)])
+    return q * sign[:, None]
 
 
 @lru_cache(maxsize=64)

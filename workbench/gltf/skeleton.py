@@ -115,7 +115,7 @@ def _positions(gender: str, H: float, shape: str) -> dict[str, tuple[float, floa
         for k, seg in zip((2, 3, 4), (0.020, 0.017, 0.013)):
             tx, ty, tz = tx + direction[0] * seg * H, ty + direction[1] * seg * H, tz + direction[2] * seg * H
             p[f"{side}HandThumb{k}"] = (sign * tx, ty, tz)
-    leg_x = (0.052 if not fem else 0.058) * H * s["hips"] ** 0.5
+    leg_x = (0.048 if not fem else 0.052) * H * s["hips"] ** 0.5
     for sign, side in ((1.0, "Left"), (-1.0, "Right")):
         p[f"{side}UpLeg"] = (sign * leg_x, hip_y - 0.03 * H, 0.0)
         p[f"{side}Leg"] = (sign * leg_x * 0.92, 0.285 * H, 0.004 * H)

@@ -82,8 +82,8 @@ def frame(posed: Posed, camera: str = "full", *, extra_points: np.ndarray | None
         chest_y = float(j["Spine2"][1])
         head = pts[pts[:, 1] >= neck_y]
         top = float(head[:, 1].max()) if len(head) else float(j["Head"][1])
-        # Below the chest joint by a third of the neck-to-chest span: shoulders and chest show.
-        bottom = chest_y - 0.45 * max(neck_y - chest_y, 0.05 * (hi[1] - lo[1]))
+        # Below the chest joint by 0.3 of the neck-to-chest span: shoulders and chest show, the waist not.
+        bottom = chest_y - 0.3 * max(neck_y - chest_y, 0.05 * (hi[1] - lo[1]))
         cx = float(j["Head"][0])
         cz = float(j["Head"][2])
     else:

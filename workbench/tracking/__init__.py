@@ -1,9 +1,16 @@
 """Visitor tracking: the event catalog and its checks, synthetic traffic, and pandas analysis.
 
+The catalog is imported at once (the service and client need it, and it needs no
+pandas); the analysis and synthetic-traffic names load pandas and numpy on first use.
+
 >>> from workbench.tracking import CATALOG, check_event
 >>> "viewer_loaded" in CATALOG
 True
 """
+
+from __future__ import annotations
+
+import importlib
 
 from .catalog import (
     BATCH_ERROR_CODES,
@@ -21,6 +28,23 @@ from .catalog import (
     parse_body,
 )
 
+_LAZY = {
+    **{name: ".analysis" for name in (
+        "events_frame", "sessionize", "funnel", "load_times", "dwell_times", "ar_conversion", "rank",
+        "events_over_time", "viewer_kpis", "plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank")},
+    **{name: ".synth" for name in ("generate", "to_records", "write_events")},
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
     "BATCH_ERROR_CODES",
     "CATALOG",
@@ -35,4 +59,5 @@ __all__ = [
     "check_batch",
     "check_event",
     "parse_body",
+    *_LAZY,
 ]

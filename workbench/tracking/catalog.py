@@ -315,11 +315,17 @@ def _may_be_too_large(payload: dict) -> bool:
     event never pays for a JSON encoding (that encoding was a third of check_event's time)."""
     bound = 2
     for name, v in payload.items():
-        # A character costs at most 6 bytes in JSON (\\u00XX escapes); numbers and
-        # booleans print in at most 32.
-        bound += 6 * len(name) + 4 + (6 * len(v) + 2 if isinstance(v, str) else 32)
-        if isinstance(v, (dict, list)):
+        if isinstance(v, str):
+            # a character costs at most 6 bytes in JSON (a \\u00XX escape)
+            size = 6 * len(v) + 2
+        elif isinstance(v, (float, bool)) or v is None:
+            size = 32
+        elif isinstance(v, int):
+            # decimal digits <= bits / 3 (log10 2 < 1/3); huge ints are legal JSON
+            size = v.bit_length() // 3 + 2
+        else:
             return True
+        bound += 6 * len(str(name)) + 4 + size
     return bound > MAX_PAYLOAD_BYTES
 
 
@@ -433,16 +439,19 @@ def _check_event(obj: Any, now_ms: int) -> tuple[dict | None, dict | None]:
         if size > MAX_PAYLOAD_BYTES:
             return _err("payload_too_large", f"payload is {size} bytes of JSON, over the {MAX_PAYLOAD_BYTES} byte limit.", "payload")
     else:
+        size = 0
         if payload and _may_be_too_large(payload):
             try:
                 size = payload_size(payload)
             except (ValueError, TypeError, RecursionError):
-                size = 0  # the field checks below name the bad value
+                size = -1  # the field checks below name the bad value, if they can
             if size > MAX_PAYLOAD_BYTES:
                 return _err("payload_too_large", f"payload is {size} bytes of JSON, over the {MAX_PAYLOAD_BYTES} byte limit.", "payload")
         problem = validate(payload)
         if problem is not None:
             return _err(*problem)
+        if size < 0:  # e.g. an int of more digits than Python will print
+            return _err("invalid_payload", "payload cannot be written as JSON.", "payload")
     return {"key": key, "payload": payload, "timestamp": ts, "id": event_id}, None
 
 

@@ -1,0 +1,121 @@
+"""validate: run the Khronos glTF-Validator (npm ``gltf-validator`` 2.0.0-dev.3.10) on GLB files.
+
+The validator is JavaScript, so it runs in one ``node`` subprocess per call; ``validate_many``
+sends a whole batch to that one process (starting node costs far more than validating a
+file). The package is looked for in ``$GLTF_VALIDATOR_HOME/node_modules``, then in
+``~/.cache/gltf-validator/node_modules`` (where ``shared/tools/validate-glb`` installs it).
+Errors raise ``RuntimeError`` prefixed with ``validate:``; a file the validator rejects
+outright is a report with one error, not an exception.
+
+>>> if validator_available():
+...     from workbench.gltf import build_animation
+...     print(validate(build_animation("masculine", "nod")).errors)
+... else:
+...     print(0)
+0
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .summary import _load
+
+_SCRIPT = r"""
+const fs = require('fs');
+const validator = require('gltf-validator');
+const files = JSON.parse(fs.readFileSync(0, 'utf8'));
+(async () => {
+  const out = [];
+  for (const f of files) {
+    try {
+      const bytes = new Uint8Array(fs.readFileSync(f));
+      const r = await validator.validateBytes(bytes, { uri: f.split('/').pop(), maxIssues: 200 });
+      out.push(r);
+    } catch (e) {
+      out.push({ fatal: String(e) });
+    }
+  }
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+
+@dataclass
+class ValidationReport:
+    """The validator's verdict on one file: counts, messages and the raw report."""
+
+    errors: int
+    warnings: int
+    infos: int
+    messages: list[dict] = field(default_factory=list)
+    raw: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.errors == 0
+
+    def __repr__(self) -> str:
+        head = f"ValidationReport(errors={self.errors}, warnings={self.warnings}, infos={self.infos})"
+        worst = [m for m in self.messages if m.get("severity", 3) <= 1][:5]
+        return "\n".join([head] + [f"  {m.get('code')} {m.get('pointer', '')}: {m.get('message')}" for m in worst])
+
+    @classmethod
+    def from_raw(cls, raw: dict) -> "ValidationReport":
+        if "fatal" in raw:
+            return cls(1, 0, 0, [{"code": "FATAL", "severity": 0, "message": raw["fatal"]}], raw)
+        issues = raw.get("issues", {})
+        return cls(issues.get("numErrors", 0), issues.get("numWarnings", 0), issues.get("numInfos", 0),
+                   list(issues.get("messages", [])), raw)
+
+
+def _module_dir() -> Path | None:
+    candidates = []
+    if os.environ.get("GLTF_VALIDATOR_HOME"):
+        candidates.append(Path(os.environ["GLTF_VALIDATOR_HOME"]) / "node_modules")
+    candidates.append(Path.home() / ".cache" / "gltf-validator" / "node_modules")
+    for c in candidates:
+        if (c / "gltf-validator" / "package.json").is_file():
+            return c
+    return None
+
+
+def validator_available() -> bool:
+    """True when node and the gltf-validator package can be found."""
+    return shutil.which("node") is not None and _module_dir() is not None
+
+
+def validate_many(sources) -> list[ValidationReport]:
+    """Validate several GLBs (bytes, paths or responses) in one node process, in order."""
+    modules = _module_dir()
+    node = shutil.which("node")
+    if modules is None or node is None:
+        raise RuntimeError("validate: gltf-validator not found; run shared/tools/validate-glb once to install it "
+                           "or set GLTF_VALIDATOR_HOME")
+    sources = list(sources)
+    with tempfile.TemporaryDirectory(prefix="glb-validate-") as tmp:
+        paths = []
+        for i, src in enumerate(sources):
+            if isinstance(src, (str, Path)):
+                paths.append(str(Path(src).resolve()))
+            else:
+                p = Path(tmp) / f"file{i:04d}.glb"
+                p.write_bytes(_load(src))
+                paths.append(str(p))
+        env = dict(os.environ, NODE_PATH=str(modules))
+        proc = subprocess.run([node, "-e", _SCRIPT], input=json.dumps(paths), capture_output=True,
+                              text=True, env=env, timeout=600)
+    if proc.returncode != 0:
+        raise RuntimeError(f"validate: node exited with {proc.returncode}: {proc.stderr.strip()[:500]}")
+    return [ValidationReport.from_raw(r) for r in json.loads(proc.stdout)]
+
+
+def validate(source) -> ValidationReport:
+    """Validate one GLB (bytes, a path, or an object with ``.content``)."""
+    return validate_many([source])[0]
