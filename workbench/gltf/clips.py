@@ -205,8 +205,8 @@ def _wave(p, t, fem):
 def _clap(p, t, fem):
     e = _env(t, 0.0, 0.35, 1.7, 2.0)
     beat = np.clip(np.sin(2 * np.pi * (t - 0.35) / 0.45), -1, 1) * _env(t, 0.3, 0.45, 1.55, 1.7)
-    p.add("Arm", z=22 * e, y=-42 * e - 10 * beat, x=-28 * e)
-    p.add("ForeArm", y=-78 * e)
+    p.add("Arm", z=22 * e, y=-38 * e - 10 * beat, x=-28 * e)
+    p.add("ForeArm", y=-58 * e)
     p.add("Hand", x=-70 * e)
     _curl(p, "Left", -10 * e)
     _curl(p, "Right", -10 * e)
@@ -229,7 +229,7 @@ def _head_shake(p, t, fem):
 
 def _point(p, t, fem):
     e = _env(t, 0.0, 0.4, 1.6, 2.0)
-    p.right("Arm", z=67 * e, y=-78 * e)          # up to shoulder height and forward
+    p.right("Arm", z=67 * e, y=-86 * e)          # up to shoulder height and forward
     p.right("ForeArm", y=12 * e)                 # straighten the elbow
     for f, amt in (("Middle", 85), ("Ring", 90), ("Pinky", 80)):
         for k in (1, 2, 3):

@@ -440,7 +440,8 @@ class Backend:
                 raise ServiceError(409, "space_template_ended",
                                    f"The template is already {state}; it cannot be {'finalized' if success else 'cancelled'} now.")
             if state == "failed":
-                raise ServiceError(500, "finalization_failed", f"Finalization failed: {row['error']}")
+                raise ServiceError(500, "finalization_failed", f"Finalization failed: {row['error']}",
+                                   [{"field": "file", "code": "invalid_file", "message": p} for p in row["error"].split("; ")])
             return (201 if success else 200), self.space_record(sid)
         if not success:
             self.db.execute("UPDATE spaces SET state = 'cancelled', message = ?, updated_at = ? WHERE id = ?",

@@ -1,0 +1,275 @@
+"""build_avatar: skeleton, triangle budgets, mesh/material layout per option, textures, skinning, determinism."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from workbench.gltf import build_avatar, inspect
+from workbench.gltf._glb import read_accessor, read_glb
+from workbench.gltf.skeleton import JOINT_NAMES
+from workbench.options import ANIMATIONS, BODY_SHAPES, GESTURES, ModelOptions, normalize_avatar_settings
+
+EXPECTED_JOINTS = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "Head", "HeadTop_End"] + [
+    f"{side}{part}"
+    for side in ("Left", "Right")
+    for part in (["Shoulder", "Arm", "ForeArm", "Hand"]
+                 + [f"Hand{f}{k}" for f in ("Thumb", "Index", "Middle", "Ring", "Pinky") for k in (1, 2, 3, 4)]
+                 + ["UpLeg", "Leg", "Foot", "ToeBase", "Toe_End"])
+]
+
+DEFAULT = normalize_avatar_settings({"gender": "masculine"})
+GLASSES = normalize_avatar_settings({"gender": "feminine", "glasses": "sunglasses", "hair": {"style": "long"}})
+BALD = normalize_avatar_settings({"gender": "masculine", "hair": {"style": "none"}, "glasses": "clear"})
+
+
+def doc_of(glb: bytes) -> tuple[dict, bytes]:
+    return read_glb(glb)
+
+
+def test_skeleton_has_the_65_mixamo_joints_under_armature():
+    doc, _ = doc_of(build_avatar(DEFAULT, ModelOptions(lod=2)))
+    names = [doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]]
+    assert len(names) == 65
+    assert sorted(names) == sorted(EXPECTED_JOINTS)
+    assert list(JOINT_NAMES) == names
+    scene_roots = [doc["nodes"][i]["name"] for i in doc["scenes"][doc["scene"]]["nodes"]]
+    assert scene_roots[0] == "Armature"
+    assert doc["nodes"][doc["nodes"][0]["children"][0]]["name"] == "Hips"
+
+
+def _world_positions(doc) -> dict[str, np.ndarray]:
+    out = {}
+
+    def walk(i, base):
+        n = doc["nodes"][i]
+        p = base + np.array(n.get("translation", [0, 0, 0]))
+        out[n["name"]] = p
+        for c in n.get("children", []):
+            walk(c, p)
+    walk(0, np.zeros(3))
+    return out
+
+
+@pytest.mark.parametrize("gender,height", [("masculine", 178.0), ("feminine", 150.0), ("masculine", 205.0)])
+def test_proportions_follow_height_units_and_axes(gender, height):
+    s = normalize_avatar_settings({"gender": gender, "height": height})
+    glb = build_avatar(s, ModelOptions(lod=2))
+    doc, binary = doc_of(glb)
+    w = _world_positions(doc)
+    assert w["HeadTop_End"][1] == pytest.approx(height / 100, rel=1e-6)
+    assert w["LeftHand"][0] > 0.5 > -0.5 > w["RightHand"][0]        # left on +X, metres
+    assert w["LeftToe_End"][2] > w["LeftFoot"][2]                    # facing +Z
+    body = [m for m in doc["meshes"] if m["name"] == "Body"][0]
+    pos = read_accessor(doc, binary, body["primitives"][0]["attributes"]["POSITION"])
+    shoes = [m for m in doc["meshes"] if m["name"] == "Outfit_Footwear"][0]
+    spos = read_accessor(doc, binary, shoes["primitives"][0]["attributes"]["POSITION"])
+    assert abs(spos[:, 1].min()) < 0.01                              # feet on the floor
+    assert pos[:, 1].max() == pytest.approx(height / 100, abs=0.02)
+
+
+def test_genders_and_body_shapes_change_proportions_not_names():
+    shoulders, waists = {}, {}
+    for gender in ("masculine", "feminine"):
+        for shape in BODY_SHAPES:
+            doc, binary = doc_of(build_avatar(normalize_avatar_settings(
+                {"gender": gender, "bodyShape": shape, "height": 170}), ModelOptions(lod=2)))
+            w = _world_positions(doc)
+            shoulders[gender, shape] = w["LeftArm"][0]
+            body = [m for m in doc["meshes"] if m["name"] == "Outfit_Top"][0]
+            pos = read_accessor(doc, binary, body["primitives"][0]["attributes"]["POSITION"])
+            band = pos[np.abs(pos[:, 1] - 0.62 * 1.7) < 0.02]
+            waists[gender, shape] = band[:, 0].max() - band[:, 0].min()
+    assert shoulders["masculine", "average"] > shoulders["feminine", "average"]
+    assert shoulders["masculine", "athletic"] > shoulders["masculine", "average"]
+    assert waists["masculine", "heavy"] > waists["masculine", "average"] > waists["masculine", "slim"]
+    assert waists["feminine", "heavy"] > waists["feminine", "slim"]
+
+
+def test_triangle_budget_and_lod_ratios():
+    for settings in (DEFAULT, GLASSES, BALD):
+        t0 = inspect(build_avatar(settings, ModelOptions(lod=0))).triangles
+        t1 = inspect(build_avatar(settings, ModelOptions(lod=1))).triangles
+        t2 = inspect(build_avatar(settings, ModelOptions(lod=2, merge_mesh=True))).triangles
+        assert t0 >= 20_000
+        assert abs(t1 / t0 - 0.50) <= 0.05, (t0, t1)
+        assert abs(t2 / t0 - 0.25) <= 0.05, (t0, t2)
+
+
+def test_default_layout_one_skinned_mesh_per_part():
+    s = inspect(build_avatar(DEFAULT, ModelOptions()))
+    assert list(s.meshes["name"]) == ["Body", "Hair", "Outfit_Top", "Outfit_Bottom", "Outfit_Footwear"]
+    assert s.meshes["skinned"].all() and (s.meshes["primitives"] == 1).all()
+    assert list(s.materials["alphaMode"]) == ["OPAQUE"] * 5
+    assert list(s.textures["mimeType"]) == ["image/jpeg"] * 5
+
+
+def test_glasses_are_blended_and_hair_none_has_no_hair():
+    s = inspect(build_avatar(GLASSES, ModelOptions()))
+    assert "Glasses" in list(s.meshes["name"])
+    glasses = s.materials.set_index("name").loc["Glasses"]
+    assert glasses["alphaMode"] == "BLEND"
+    tex = s.textures.set_index("name").loc["Glasses"]
+    assert tex["mimeType"] == "image/png"
+    b = inspect(build_avatar(BALD, ModelOptions()))
+    assert "Hair" not in list(b.meshes["name"]) and "Glasses" in list(b.meshes["name"])
+    assert "Glasses" not in list(inspect(build_avatar(DEFAULT, ModelOptions())).meshes["name"])
+
+
+def test_sunglasses_are_darker_than_clear_glasses():
+    def lens_alpha_and_level(settings):
+        doc, binary = doc_of(build_avatar(settings, ModelOptions()))
+        img = [i for i in doc["images"] if i.get("name") == "Glasses"][0]
+        view = doc["bufferViews"][img["bufferView"]]
+        im = np.asarray(Image.open(io.BytesIO(binary[view["byteOffset"]:view["byteOffset"] + view["byteLength"]])))
+        lens = im[:, im.shape[1] * 3 // 4]
+        return lens[:, 3].mean(), lens[:, :3].mean()
+    sun_a, sun_l = lens_alpha_and_level(GLASSES)
+    clear_a, clear_l = lens_alpha_and_level(BALD)
+    assert sun_a > 150 > 80 > clear_a
+    assert sun_l < 60 < 150 < clear_l
+
+
+def test_merge_mesh_one_node_one_primitive_per_material():
+    for settings, materials in ((DEFAULT, 5), (GLASSES, 6)):
+        doc, _ = doc_of(build_avatar(settings, ModelOptions(merge_mesh=True)))
+        assert [m["name"] for m in doc["meshes"]] == ["Avatar"]
+        assert len([n for n in doc["nodes"] if "mesh" in n]) == 1
+        prims = doc["meshes"][0]["primitives"]
+        assert len(prims) == materials == len(doc["materials"])
+        assert sorted(p["material"] for p in prims) == list(range(materials))
+
+
+@pytest.mark.parametrize("size", [64, 512, 2048])
+def test_atlas_packs_opaque_and_transparent_separately(size):
+    for settings, n_tex in ((DEFAULT, 1), (GLASSES, 2)):
+        glb = build_avatar(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
+        s = inspect(glb)
+        assert len(s.textures) == n_tex
+        assert (s.textures["width"] == size).all() and (s.textures["height"] == size).all()
+        assert list(s.materials["alphaMode"]) == (["OPAQUE", "BLEND"][:n_tex])
+        assert list(s.meshes["primitives"]) == [n_tex]
+        # Every mesh's UVs moved inside the atlas, and the parts do not share a rectangle.
+        doc, binary = doc_of(build_avatar(settings, ModelOptions(texture_atlas_size=size)))
+        boxes = []
+        for m in doc["meshes"]:
+            uv = read_accessor(doc, binary, m["primitives"][0]["attributes"]["TEXCOORD_0"])
+            assert uv.min() >= 0 and uv.max() <= 1
+            if doc["materials"][m["primitives"][0]["material"]]["name"] == "Atlas_Opaque":
+                boxes.append((uv[:, 0].min(), uv[:, 1].min(), uv[:, 0].max(), uv[:, 1].max()))
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                overlap = min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+                assert not overlap, (a, b)
+
+
+def test_atlas_holds_the_original_textures():
+    """The skin texture's colour shows up in the atlas, scaled down, where the Body UVs point."""
+    doc, binary = doc_of(build_avatar(DEFAULT, ModelOptions(texture_atlas_size=1024)))
+    view = doc["bufferViews"][doc["images"][0]["bufferView"]]
+    atlas = np.asarray(Image.open(io.BytesIO(binary[view["byteOffset"]:view["byteOffset"] + view["byteLength"]])))
+    body = [m for m in doc["meshes"] if m["name"] == "Body"][0]
+    uv = read_accessor(doc, binary, body["primitives"][0]["attributes"]["TEXCOORD_0"])
+    px = atlas[(uv[:, 1] * 1023).astype(int), (uv[:, 0] * 1023).astype(int)].astype(float)
+    assert np.abs(px.mean(axis=0) - np.array([0xC6, 0x86, 0x42])).max() < 25
+
+
+@pytest.mark.parametrize("fmt,opaque,transparent", [(None, "image/jpeg", "image/png"),
+                                                     ("png", "image/png", "image/png"),
+                                                     ("webp", "image/webp", "image/webp")])
+def test_texture_formats(fmt, opaque, transparent):
+    glb = build_avatar(GLASSES, ModelOptions(texture_format=fmt))
+    s = inspect(glb)
+    mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
+    assert mimes.pop("Glasses") == transparent
+    assert set(mimes.values()) == {opaque}
+    sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"])))
+    assert sizes["Skin"] == (1024, 1024) and sizes["Top"] == (512, 512)
+    doc, _ = doc_of(glb)
+    if fmt == "webp":
+        assert doc["extensionsUsed"] == ["EXT_texture_webp"] == doc["extensionsRequired"]
+        assert all("source" not in t and "EXT_texture_webp" in t["extensions"] for t in doc["textures"])
+    else:
+        assert "extensionsUsed" not in doc
+
+
+def test_weights_normalized_at_most_four_and_blended():
+    for opts in (ModelOptions(), ModelOptions(merge_mesh=True, lod=1)):
+        doc, binary = doc_of(build_avatar(GLASSES, opts))
+        for m in doc["meshes"]:
+            for p in m["primitives"]:
+                w = read_accessor(doc, binary, p["attributes"]["WEIGHTS_0"])
+                j = read_accessor(doc, binary, p["attributes"]["JOINTS_0"])
+                assert w.shape[1] == 4 and j.shape[1] == 4
+                assert np.abs(w.sum(axis=1, dtype=np.float64) - 1).max() < 2e-6
+                assert (w >= 0).all() and (j < 65).all()
+                assert (j[w == 0] == 0).all()           # unused slots carry no joint
+                if doc["materials"][p["material"]]["name"] == "Skin":
+                    blended = (w > 0.05).sum(axis=1) >= 2
+                    assert blended.mean() > 0.2          # limbs blend across joints
+
+
+def test_elbow_blends_arm_and_forearm():
+    doc, binary = doc_of(build_avatar(DEFAULT, ModelOptions()))
+    w = _world_positions(doc)
+    body = [m for m in doc["meshes"] if m["name"] == "Body"][0]["primitives"][0]["attributes"]
+    pos = read_accessor(doc, binary, body["POSITION"])
+    jw = read_accessor(doc, binary, body["WEIGHTS_0"])
+    jj = read_accessor(doc, binary, body["JOINTS_0"])
+    names = list(JOINT_NAMES)
+    near = np.linalg.norm(pos - w["LeftForeArm"], axis=1) < 0.04
+    arm = ((jj == names.index("LeftArm")) * jw).sum(axis=1)[near]
+    fore = ((jj == names.index("LeftForeArm")) * jw).sum(axis=1)[near]
+    assert near.sum() > 10 and (arm + fore > 0.9).all() and (arm > 0.1).any() and (fore > 0.1).any()
+
+
+def test_animations_named_and_on_own_skeleton():
+    s = inspect(build_avatar(GLASSES, ModelOptions(animations=GESTURES)))
+    assert sorted(s.animations["name"]) == sorted(GESTURES)
+    tall = build_avatar(normalize_avatar_settings({"gender": "masculine", "height": 200}),
+                        ModelOptions(animations=("jump",)))
+    short = build_avatar(normalize_avatar_settings({"gender": "masculine", "height": 150}),
+                         ModelOptions(animations=("jump",)))
+    peaks = []
+    for glb in (tall, short):
+        doc, binary = doc_of(glb)
+        ch = [c for c in doc["animations"][0]["channels"] if c["target"]["path"] == "translation"][0]
+        hips = read_accessor(doc, binary, doc["animations"][0]["samplers"][ch["sampler"]]["output"])
+        assert hips[0][1] == pytest.approx(doc["nodes"][1]["translation"][1], abs=1e-6)
+        peaks.append(hips[:, 1].max() - hips[0, 1])
+    assert peaks[0] / peaks[1] == pytest.approx(200 / 150, rel=0.02)   # retargeted, not copied
+
+
+def test_every_option_combination_builds():
+    for fmt in (None, "png", "webp"):
+        for merge in (False, True):
+            for atlas in (None, 128):
+                for lod in (0, 2):
+                    s = inspect(build_avatar(GLASSES, ModelOptions(lod=lod, texture_format=fmt, merge_mesh=merge,
+                                                                   texture_atlas_size=atlas, animations=("wave",))))
+                    assert s.triangles > 0 and list(s.animations["name"]) == ["wave"]
+
+
+def test_deterministic_bytes():
+    opts = ModelOptions(lod=1, animations=ANIMATIONS, texture_format="webp", merge_mesh=True, texture_atlas_size=512)
+    a = build_avatar(GLASSES, opts)
+    b = build_avatar(dict(GLASSES), opts)
+    assert a == b
+    assert build_avatar(DEFAULT, ModelOptions()) == build_avatar(normalize_avatar_settings({"gender": "masculine"}),
+                                                                   ModelOptions())
+    assert build_avatar(DEFAULT, ModelOptions()) != build_avatar(
+        normalize_avatar_settings({"gender": "masculine", "skinTone": "#8D5524"}), ModelOptions())
+
+
+def test_default_size_budget():
+    assert len(build_avatar(DEFAULT, ModelOptions())) < 3_000_000
+
+
+def test_bad_options_are_rejected_with_the_operation_name():
+    with pytest.raises(ValueError, match="^build_avatar:"):
+        build_avatar(DEFAULT, ModelOptions(lod=3))
+    with pytest.raises(ValueError, match="^build_avatar:"):
+        build_avatar({"gender": "masculine"}, ModelOptions())

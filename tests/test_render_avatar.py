@@ -1,0 +1,128 @@
+"""Renderer tests on real avatars from workbench.gltf: framing, colours, poses, determinism."""
+
+import io
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from workbench.options import ModelOptions, PreviewOptions, normalize_avatar_settings
+from workbench.render import render, render_preview, turntable
+from workbench.render.framing import frame
+from workbench.render.scene import Model
+
+gltf = pytest.importorskip("workbench.gltf", reason="workbench.gltf (the avatar generator) is not importable yet")
+if not hasattr(gltf, "build_avatar"):
+    pytest.skip("workbench.gltf has no build_avatar yet", allow_module_level=True)
+
+
+@lru_cache(maxsize=None)
+def avatar(gender="feminine", top=None, glasses="none", **opts) -> bytes:
+    settings = {"gender": gender, "glasses": glasses}
+    if top:
+        settings["outfit"] = {"top": top}
+    return gltf.build_avatar(normalize_avatar_settings(settings), ModelOptions(**opts))
+
+
+def _hex(c):
+    return np.array([int(c[i:i + 2], 16) for i in (1, 3, 5)])
+
+
+def _near(im, colour, tol=25):
+    a = np.asarray(im).astype(int)
+    d = np.abs(a[..., :3] - _hex(colour)).max(-1)
+    return (d < tol) & (a[..., 3] == 255)
+
+
+def _alpha_box(im):
+    a = np.asarray(im)[..., 3]
+    ys, xs = np.nonzero(a > 0)
+    return xs.min(), ys.min(), xs.max(), ys.max()
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_full_shows_head_to_toe_inside_the_frame(gender):
+    im = render(avatar(gender), size=256, camera="full")
+    x0, y0, x1, y1 = _alpha_box(im)
+    assert x0 > 0 and y0 > 0 and x1 < 255 and y1 < 255   # touches no edge
+    assert (y1 - y0) > 0.6 * 256                            # and fills most of the height
+    a = np.asarray(im)[..., 3]
+    assert a[0, 0] == a[0, -1] == a[-1, 0] == a[-1, -1] == 0
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_portrait_puts_the_head_high_and_cuts_below_the_chest(gender):
+    glb = avatar(gender)
+    im = render(glb, size=256, camera="portrait")
+    a = np.asarray(im)[..., 3]
+    x0, y0, x1, y1 = _alpha_box(im)
+    assert 0 < y0 < 0.25 * 256                 # the top of the head is inside, near the top
+    assert (a[-1] == 255).sum() > 0.2 * 256     # the body goes on below the bottom edge
+    # Project the skeleton's joints with the portrait camera: the head (from its base joint
+    # to its top) in the upper half, the chest (Spine2) inside the frame, the hips below it.
+    posed = Model(glb).posed()
+    cam = frame(posed, "portrait")
+    f = 1 / np.tan(np.radians(cam.fov_deg) / 2)
+
+    def row(name):
+        p = cam.view[:3, :3] @ posed.joints[name] + cam.view[:3, 3]
+        return (0.5 - 0.5 * f * p[1] / -p[2]) * 256
+    assert row("HeadTop_End") < 0.2 * 256 and row("Head") < 0.5 * 256
+    assert row("Spine2") < 256
+    assert row("Hips") > 256
+
+
+def test_outfit_top_colour_appears():
+    red, green = "#C02020", "#20A040"
+    im_red = render(avatar(top=red), size=128, camera="full")
+    im_green = render(avatar(top=green), size=128, camera="full")
+    assert _near(im_red, red).sum() > 50 and _near(im_red, green).sum() == 0
+    assert _near(im_green, green).sum() > 50 and _near(im_green, red).sum() == 0
+
+
+def test_key_light_comes_from_one_side():
+    # The body's left half (image left) is lit by the key light, so it is brighter.
+    a = np.asarray(render(avatar(top="#808080"), size=128, camera="portrait")).astype(float)
+    lum = a[..., :3].mean(-1)
+    covered = a[..., 3] == 255
+    left = lum[:, 40:64][covered[:, 40:64]].mean()
+    right = lum[:, 64:88][covered[:, 64:88]].mean()
+    assert left > right * 1.1
+
+
+def test_preview_is_deterministic_and_sized():
+    glb = avatar()
+    opts = PreviewOptions(size=128, camera="portrait", background=None)
+    a, b = render_preview(glb, opts), render_preview(glb, opts)
+    assert a == b
+    im = Image.open(io.BytesIO(a))
+    assert im.size == (128, 128) and im.mode == "RGBA" and im.getpixel((0, 0))[3] == 0
+    bg = Image.open(io.BytesIO(render_preview(glb, PreviewOptions(size=64, camera="full", background=(250, 240, 230)))))
+    assert bg.size == (64, 64) and bg.getpixel((0, 0)) == (250, 240, 230)
+
+
+def test_webp_merged_avatar_with_glasses_renders_like_the_default():
+    glb = avatar(top="#20A040", glasses="clear", texture_format="webp", merge_mesh=True)
+    im = render(glb, size=128, camera="full")
+    assert _near(im, "#20A040").sum() > 50
+    x0, y0, x1, y1 = _alpha_box(im)
+    assert (y1 - y0) > 0.6 * 128
+
+
+def test_pose_by_clip_bytes_and_by_name():
+    glb = avatar()
+    clip = gltf.build_animation("feminine", "walk")
+    rest = np.asarray(render(glb, size=96, camera="full"))
+    posed = np.asarray(render(glb, size=96, camera="full", pose=(clip, 0.5)))
+    by_name = np.asarray(render(glb, size=96, camera="full", pose=("feminine/walk", 0.5)))
+    assert not np.array_equal(rest, posed)
+    assert np.array_equal(posed, by_name)
+    # Walking, the arms hang: the figure is much narrower than in the T-pose.
+    assert (_alpha_box(posed)[2] - _alpha_box(posed)[0]) < 0.7 * (_alpha_box(rest)[2] - _alpha_box(rest)[0])
+
+
+def test_turntable_of_an_avatar():
+    data = turntable(avatar(), frames=8, size=64)
+    im = Image.open(io.BytesIO(data))
+    assert im.format == "GIF" and im.n_frames == 8
