@@ -4,8 +4,8 @@ Usage: python bench/analysis.py [--events 10000000] [--seed 0] [--duckdb-threads
 
 1. Makes (or reuses) a Parquet cache of synthetic events in /tmp: ``row`` (input order),
    ``viewerToken``, ``sessionId``, ``key``, ``timestamp``.
-2. Runs each side in its own subprocess, so each one's peak resident memory
-   (``ru_maxrss``) is its own: pandas ``sessionize`` then ``funnel(by="visit")``; DuckDB
+2. Runs each side (and the generator) in its own subprocess, so each one's peak
+   resident memory (``ru_maxrss``) is its own: pandas ``sessionize`` then ``funnel(by="visit")``; DuckDB
    the same two computations in SQL (window functions, then one ASOF join per step,
    the same best-start/greedy rule as ``workbench.tracking.analysis.funnel``).
 3. Checks the answers agree (funnel counts; every visit's label, size, first and last
@@ -153,12 +153,13 @@ def run_duckdb(path: str, threads: int) -> dict:
             "threads": threads}
 
 
-def _child(side: str, path: str, threads: int) -> dict:
+def _child(side: str, path: str, threads: int, events: int = 0, seed: int = 0) -> dict:
     env = dict(os.environ)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", side, "--cache", path,
-                          "--duckdb-threads", str(threads)], capture_output=True, text=True, env=env)
+                          "--duckdb-threads", str(threads), "--events", str(events), "--seed", str(seed)],
+                         capture_output=True, text=True, env=env)
     if out.returncode:
         raise SystemExit(f"{side} worker failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -170,8 +171,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--duckdb-threads", type=int, default=1)
     ap.add_argument("--cache", default=None, help="Parquet cache path (default in /tmp)")
-    ap.add_argument("--worker", choices=["pandas", "duckdb"], help=argparse.SUPPRESS)
+    ap.add_argument("--worker", choices=["make", "pandas", "duckdb"], help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker == "make":
+        print(json.dumps({"seconds": make_cache(args.cache, args.events, args.seed), "peak_rss_mb": _rss_mb()}))
+        return
     if args.worker:
         result = run_pandas(args.cache) if args.worker == "pandas" else run_duckdb(args.cache, args.duckdb_threads)
         print(json.dumps(result))
@@ -182,8 +186,11 @@ def main() -> None:
     if os.path.exists(path):
         print(f"events: {args.events:,} from cache {path}")
     else:
-        secs = make_cache(path, args.events, args.seed)
-        print(f"events: {args.events:,} generated and cached in {secs:.1f} s -> {path}")
+        # in a child too: Linux carries a process's peak RSS across fork and exec, so a
+        # parent that generated the data would hand its peak to both workers
+        made = _child("make", path, args.duckdb_threads, args.events, args.seed)
+        print(f"events: {args.events:,} generated and cached in {made['seconds']:.1f} s "
+              f"(peak RSS {made['peak_rss_mb'] / 1024:.2f} GB) -> {path}")
 
     p = _child("pandas", path, args.duckdb_threads)
     d = _child("duckdb", path, args.duckdb_threads)

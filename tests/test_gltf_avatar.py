@@ -220,7 +220,7 @@ def test_elbow_blends_arm_and_forearm():
     jw = read_accessor(doc, binary, body["WEIGHTS_0"])
     jj = read_accessor(doc, binary, body["JOINTS_0"])
     names = list(JOINT_NAMES)
-    near = np.linalg.norm(pos - w["LeftForeArm"], axis=1) < 0.04
+    near = np.linalg.norm(pos - w["LeftForeArm"], axis=1) < 0.07
     arm = ((jj == names.index("LeftArm")) * jw).sum(axis=1)[near]
     fore = ((jj == names.index("LeftForeArm")) * jw).sum(axis=1)[near]
     assert near.sum() > 10 and (arm + fore > 0.9).all() and (arm > 0.1).any() and (fore > 0.1).any()

@@ -144,9 +144,10 @@ def _torso_profile(rig: Skeleton, y: np.ndarray):
 
 
 def _torso_tube(rig: Skeleton, y0: float, y1: float, rows: int, cols: int, scale: float = 1.0,
-                pad: float = 0.0, caps=(0, 0)) -> Surface:
+                pad: float = 0.0, caps=(0, 0), hang_below: float | None = None) -> Surface:
     y = np.linspace(y0, y1, rows)
-    rx, rz, cz = _torso_profile(rig, y)
+    # Cloth below ``hang_below`` hangs straight instead of following the body in to the crotch.
+    rx, rz, cz = _torso_profile(rig, y if hang_below is None else np.maximum(y, hang_below))
     path = np.column_stack([np.zeros(rows), y, cz])
     return tube(path, rx * scale + pad, rz * scale + pad, rows, cols, hint=(1, 0, 0), exponent=2.3,
                 caps=caps, cap_depth=0.35, smooth_path=False)
@@ -237,7 +238,7 @@ def _leg_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
     thigh = np.array([0.062, 0.060, 0.055, 0.048, 0.040, 0.043, 0.040, 0.030, 0.024]) * H
     thigh[:5] *= sh["hips"] * (1.05 if fem else 1.0)
     thigh[5:] *= sh["limbs"] ** 0.7 * (0.93 if fem else 1.0)
-    return thigh * 1.02, thigh * np.array([0.95, 0.92, 0.9, 0.88, 0.9, 0.9, 0.85, 0.85, 0.9])
+    return thigh * 0.96, thigh * np.array([0.95, 0.92, 0.9, 0.88, 0.9, 0.9, 0.85, 0.85, 0.9])
 
 
 def _leg(rig: Skeleton, side: str, q: float) -> Surface:
@@ -260,7 +261,8 @@ def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarra
 def _outfit_top(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     ease = 0.006 * H
-    shirt = _torso_tube(rig, 0.50 * H, 0.818 * H, _n(40, q, 6), _n(64, q, 12), scale=1.06, pad=ease * 1.3)
+    shirt = _torso_tube(rig, 0.47 * H, 0.818 * H, _n(40, q, 6), _n(64, q, 12), scale=1.07, pad=ease * 1.3,
+                        hang_below=0.505 * H)
     parts = [_skin(shirt, rig, _SPINE)]
     r1, r2 = _arm_radii(rig)
     for side in ("Left", "Right"):
@@ -286,6 +288,8 @@ def _outfit_bottom(rig: Skeleton, q: float) -> Surface:
     r1, r2 = _leg_radii(rig)
     for side in ("Left", "Right"):
         path = leg_path(rig, side).copy()
+        # The trouser leg starts under the pelvis shell, so its top never shows through the shirt.
+        path[0] = rig.pos(f"{side}UpLeg") + np.array([0.0, 0.004 * H, -0.004 * H])
         path[-1] = path[-1] + np.array([0.0, 0.012 * H, 0.0])
         l1 = r1 * 1.08 + ease
         l2 = r2 * 1.08 + ease

@@ -304,8 +304,9 @@ def _dance(p, t, fem):
     p.add("Foot", x=-12 * bounce)
     p.add("LeftUpLeg", z=-7 * sway * hip)
     p.add("RightUpLeg", z=-7 * sway * hip)
-    up_l = 0.5 + 0.5 * np.sin(w)
-    up_r = 0.5 - 0.5 * np.sin(w)
+    # One arm up at a time, both down at the start and at the half-way beat.
+    up_l = np.sin(w) ** 2 * (np.sin(w) > 0)
+    up_r = np.sin(w) ** 2 * (np.sin(w) < 0)
     p.add("LeftArm", z=120 * up_l, x=-20 * up_r)
     p.add("RightArm", z=-120 * up_r, x=-20 * up_l)
     p.add("LeftForeArm", y=-(60 - 40 * up_l) - 15 * np.sin(beat))

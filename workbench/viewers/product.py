@@ -40,7 +40,7 @@ def lathe(profile: np.ndarray, segments: int = 48):
 
     >>> p, n, uv, t = lathe(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]), 8)
     >>> p.shape, t.shape
-    ((27, 3), (32, 3))
+    ((27, 3), (24, 3))
     """
     r, y = profile[:, 0], profile[:, 1]
     # Segment normals of the profile (pointing away from the material when the profile

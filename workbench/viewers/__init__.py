@@ -1,0 +1,28 @@
+"""What regeneration jobs produce for viewers: the product model, USDZ, the space scene and its bundle.
+
+Modules: ``product`` (a generated product GLB), ``usdz`` (GLB to USDZ), ``space``
+(a generated gallery room), ``bundle`` (scene plus ``effects.json`` zip),
+``regenerate`` (the outputs of a product or space regeneration job),
+``glb_writer`` and ``zipstore`` (the GLB and zip writers they share),
+``validation`` (the Khronos validator from Python).
+
+>>> from workbench.viewers import build_product_glb, regenerate_product
+>>> sorted(regenerate_product(build_product_glb("demo")))
+['glb', 'preview', 'usdz']
+"""
+
+from .bundle import build_space_bundle, space_effects
+from .product import build_product_glb
+from .regenerate import regenerate_product, regenerate_space
+from .space import build_space_scene
+from .usdz import glb_to_usdz
+
+__all__ = [
+    "build_product_glb",
+    "glb_to_usdz",
+    "build_space_scene",
+    "build_space_bundle",
+    "space_effects",
+    "regenerate_product",
+    "regenerate_space",
+]
