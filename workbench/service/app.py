@@ -261,7 +261,7 @@ async def tracking_batch(request: Request) -> Response:
     check_fault(request, "tracking.batch")
     b = backend_of(request)
     token = request.path_params["token"]
-    if not await run_in_threadpool(b.viewer_exists, token):
+    if not b.viewer_exists(token):
         raise ServiceError(404, "viewer_not_found", f"No viewer {token!r} exists.")
     mt = media_type(request)
     if mt not in ("application/json", "text/plain"):

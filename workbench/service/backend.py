@@ -133,6 +133,7 @@ class Backend:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.db = Database(self.data_dir / "workbench.db")
         self.faults = Faults()
+        self._known_viewers: set[str] = set()
         self.new_dev_token: str | None = None
         self._init_accounts(dev_token)
         self._fail_interrupted_jobs()
@@ -282,7 +283,13 @@ class Backend:
         return row
 
     def viewer_exists(self, token: str) -> bool:
-        return self.db.one("SELECT 1 FROM viewers WHERE token = ?", (token,)) is not None
+        # Asked on every tracking batch; viewers are only ever removed by reset(), which clears this set.
+        if token in self._known_viewers:
+            return True
+        if self.db.one("SELECT 1 FROM viewers WHERE token = ?", (token,)) is None:
+            return False
+        self._known_viewers.add(token)
+        return True
 
     def _job_dict(self, row) -> dict | None:
         if row is None:
@@ -482,6 +489,7 @@ class Backend:
         for sub in ("viewers", "spaces", "models", "previews"):
             shutil.rmtree(self.data_dir / sub, ignore_errors=True)
         self.faults.clear()
+        self._known_viewers.clear()
         self.content.clear_memory()
         return {"reset": True}
 

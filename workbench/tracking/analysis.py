@@ -255,7 +255,10 @@ def _funnel_frame(steps: list[str], counts: np.ndarray) -> pd.DataFrame:
 def _funnel_counts(groups: pd.Series, keys: pd.Series, times: pd.Series, steps: list[str],
                    within_ns: int) -> np.ndarray:
     m = len(steps)
-    wanted = keys.isin(set(steps)).to_numpy(dtype=bool)
+    # factorize once: comparing codes is far cheaper than materializing 10M key strings
+    k_all, k_names = pd.factorize(keys, use_na_sentinel=True)
+    step_codes = [i for i, name in enumerate(k_names) if name in set(steps)]
+    wanted = np.isin(k_all, step_codes)
     g_all, _ = pd.factorize(groups, use_na_sentinel=True)
     t_all = _ns(times)
     wanted = wanted & (g_all >= 0) & (t_all != np.iinfo(np.int64).min)
@@ -265,8 +268,8 @@ def _funnel_counts(groups: pd.Series, keys: pd.Series, times: pd.Series, steps: 
     # 1. only step events matter: sort them by (group, time), ties in input order
     order = rows[np.lexsort((t_all[rows], g_all[rows]))]
     g, t = g_all[order], t_all[order]
-    k_codes, k_uniques = pd.factorize(keys.to_numpy()[order])
-    pos_of_key = {name: np.flatnonzero(k_codes == i) for i, name in enumerate(k_uniques)}
+    k_sorted = k_all[order]
+    pos_of_key = {k_names[i]: np.flatnonzero(k_sorted == i) for i in step_codes}
     # 2. first position of each run of equal (group, time): a next step may sit anywhere in it
     n = len(order)
     positions = np.arange(n)
