@@ -366,3 +366,18 @@ def test_plots_return_axes():
                 ("a", "hotspot_opened", 1, {"hotspotId": "h"})])
     for ax in (plot_funnel(funnel(df, STEPS)), plot_load_times(df), plot_events_over_time(df), plot_rank(rank(df))):
         assert hasattr(ax, "figure")
+
+
+def test_categorical_columns_give_the_same_answers():
+    df = frame([("a", "viewer_loaded", 0), ("a", "hotspot_opened", 10), ("b", "viewer_loaded", 0),
+                ("a", "cta_clicked", 50), ("b", "hotspot_opened", 45)])
+    cat = df.assign(sessionId=pd.Categorical(df["sessionId"], categories=["zz", "b", "a"]),
+                    key=pd.Categorical(df["key"]))
+    cat.loc[4, "sessionId"] = np.nan
+    plain = df.assign(sessionId=df["sessionId"].where(df.index != 4))
+    assert sessionize(cat)["visit"].astype(object).tolist() == sessionize(plain)["visit"].astype(object).tolist()
+    assert sessionize(cat)["visit"].astype(object).tolist()[:4] == ["a#1", "a#1", "b#1", "a#2"]
+    # a: load 0, hotspot 10, cta 50 (within 1h); b lost its hotspot to the missing sessionId
+    assert counts(cat) == counts(plain) == [2, 1, 1]
+    # by visit: a#1 = {0, 10}, a#2 = {50}, b#1 = {0}
+    assert counts(sessionize(cat), by="visit") == [2, 1, 0]

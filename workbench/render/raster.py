@@ -132,12 +132,16 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     blend_mat = np.array([d.material.alpha_mode == "BLEND" for d in draws] or [False])
     mask_mat = np.array([d.material.alpha_mode == "MASK" for d in draws] or [False])
 
-    frags = _fragments(ti, tris, sx, sy, iw, area, W, H)
+    frags = _fragments(ti, tris, sx, sy, iw, area, W, H, ss)
     pix, ftri, fb1, fb2, fiw = frags
     fdraw = tri_draw[ftri]
     is_blend = blend_mat[fdraw]
 
     # -- 4. depth test (opaque and masked) -------------------------------------
+    # Samples are numbered block by block (the ss x ss samples of one output pixel are
+    # neighbours), so steps 5 and 7 work on plain (pixels, ss*ss) arrays, without gathers.
+    K = ss * ss
+    B = size * size
     opaque = ~is_blend
     if mask_mat.any():
         m = opaque & mask_mat[fdraw]
@@ -146,64 +150,69 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
             a = _alpha_at(posed, draws, tris, tri_draw, ftri[idx], fb1[idx], fb2[idx], fiw[idx], iw)
             cutoff = np.array([d.material.alpha_cutoff for d in draws], np.float32)[fdraw[idx]]
             opaque[idx[a < cutoff]] = False
-    zbuf = np.zeros(W * H, np.float32)
+    zbuf = np.zeros(B * K, np.float32)
     o_idx = np.nonzero(opaque)[0]
     np.maximum.at(zbuf, pix[o_idx], fiw[o_idx])
     win = o_idx[fiw[o_idx] >= zbuf[pix[o_idx]]]
-    owner = np.full(W * H, -1, np.int64)
+    owner = np.full(B * K, -1, np.int64)
     owner[pix[win]] = win
 
     # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
-    img = np.zeros((W * H, 4), np.float32)  # premultiplied linear RGBA
-    K = ss * ss
-    blocks = np.arange(W * H, dtype=np.int32).reshape(size, ss, size, ss).transpose(0, 2, 1, 3).reshape(-1, K)
-    T = np.full(blocks.shape, -1, np.int32)
-    if len(ftri):
-        ob = owner[blocks]
-        np.copyto(T, ftri[np.maximum(ob, 0)], where=ob >= 0)
+    img = np.zeros((B * K, 4), np.float32)  # premultiplied linear RGBA, at representative samples
+    T = np.full(B * K, -1, np.int32)
+    hit = owner >= 0
+    T[hit] = ftri[owner[hit]]
+    T = T.reshape(B, K)
     # rep[b, k]: the first sample of block b covered by the same triangle as sample k.
     rep = np.broadcast_to(np.arange(K, dtype=np.int32), T.shape).copy()
     for k in range(1, K):
         for j in range(k - 1, -1, -1):
             rep[:, k] = np.where(T[:, k] == T[:, j], rep[:, j], rep[:, k])
     shade_here = (rep == np.arange(K)) & (T >= 0)
-    covered = blocks[shade_here]
+    covered = np.nonzero(shade_here.reshape(-1))[0]
     fr = owner[covered]
     img[covered, :3] = _shade(draws, tris, tri_draw, P, iw, V, lights, camera,
-                              ftri[fr], fb1[fr], fb2[fr], fiw[fr], want_alpha=False, pix=covered, W=W)[0]
+                              ftri[fr], fb1[fr], fb2[fr], fiw[fr], want_alpha=False, pix=covered, size=size, ss=ss)[0]
     img[covered, 3] = 1.0
-    # Every sample takes its representative's colour: block start plus the representative's offset in the block.
-    offs = blocks[0]
-    source = np.empty(W * H, np.int32)
-    source[blocks] = (blocks[:, :1] + offs[rep]) if K > 1 else blocks
-    img = img[source]
+    img = img.reshape(B, K, 4)
 
     # -- 6. blended materials ----------------------------------------------------
     b_idx = np.nonzero(is_blend)[0]
     if len(b_idx):
         b_idx = b_idx[fiw[b_idx] > zbuf[pix[b_idx]]]
+    blended_blocks = None
     if len(b_idx):
-        tbuf = np.zeros(W * H, np.float32)
+        tbuf = np.zeros(B * K, np.float32)
         np.maximum.at(tbuf, pix[b_idx], fiw[b_idx])
         bw = b_idx[fiw[b_idx] >= tbuf[pix[b_idx]]]
-        bowner = np.full(W * H, -1, np.int64)
+        bowner = np.full(B * K, -1, np.int64)
         bowner[pix[bw]] = bw
         bpix = np.nonzero(bowner >= 0)[0]
         fr = bowner[bpix]
         rgb, a = _shade(draws, tris, tri_draw, P, iw, V, lights, camera,
-                        ftri[fr], fb1[fr], fb2[fr], fiw[fr], want_alpha=True, pix=bpix, W=W)
-        under = img[bpix]
-        img[bpix, :3] = rgb * a[:, None] + under[:, :3] * (1 - a[:, None])
-        img[bpix, 3] = a + under[:, 3] * (1 - a)
+                        ftri[fr], fb1[fr], fb2[fr], fiw[fr], want_alpha=True, pix=bpix, size=size, ss=ss)
+        # Only blocks holding a blended sample get every sample's own colour spelled out.
+        blended_blocks = np.unique(bpix // K)
+        sub = np.take_along_axis(img[blended_blocks], rep[blended_blocks][:, :, None], 1)
+        pos = np.searchsorted(blended_blocks, bpix // K)
+        kk = bpix % K
+        under = sub[pos, kk]
+        sub[pos, kk, :3] = rgb * a[:, None] + under[:, :3] * (1 - a[:, None])
+        sub[pos, kk, 3] = a + under[:, 3] * (1 - a)
 
     # -- 7. resolve the supersampling ---------------------------------------------
-    img = img.reshape(size, ss, size, ss, 4)
-    acc = img[:, 0, :, 0].copy()
-    for i in range(ss):
-        for j in range(ss):
-            if i or j:
-                acc += img[:, i, :, j]
-    img = acc * np.float32(1 / (ss * ss))  # block sums by slices: 3x faster than mean over two axes
+    # Each representative's colour counts once for every sample of its block it stands for.
+    # (Column by column: 11 ms, against 48 ms measured for one sum over the middle axis of (B, K, K).)
+    rep_t = np.ascontiguousarray(rep.T)
+    acc = np.zeros((B, 4), np.float32)
+    for k in range(K):
+        count = np.zeros(B, np.float32)
+        for j in range(k, K):  # rep[:, j] <= j, so only samples from k on can point to k
+            count += rep_t[j] == k
+        acc += img[:, k] * count[:, None]
+    if blended_blocks is not None:
+        acc[blended_blocks] = sub.sum(1)
+    img = (acc * np.float32(1 / K)).reshape(size, size, 4)
     alpha = np.clip(img[..., 3:4], 0, 1)
     srgb = _to_srgb8(img[..., :3] / np.maximum(alpha, 1e-6)).astype(np.float32)
     out = np.empty((size, size, 4), np.uint8)
@@ -229,7 +238,7 @@ def _to_srgb8(lin: np.ndarray) -> np.ndarray:
     return _LINEAR_TO_SRGB8[(i + 0.5).astype(np.int32)]
 
 
-def _fragments(ti, tris, sx, sy, iw, area, W, H):
+def _fragments(ti, tris, sx, sy, iw, area, W, H, ss=1):
     """Steps 2 and 3: the covered samples of the triangles ``ti`` with their edge weights and 1/w."""
     empty = (np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32),
              np.zeros(0, np.float32), np.zeros(0, np.float32))
@@ -293,7 +302,14 @@ def _fragments(ti, tris, sx, sy, iw, area, W, H):
     b1 = a1[fr] * cx + s1[fr]
     b2 = a2[fr] * cx + s2[fr]
     fiw = rpa[fr] * cx + rps[fr]
-    pix = ry[fr] * W + fx
+    fy = ry[fr]
+    size = W // ss
+    # Block order: output pixel first, then the sample within its ss x ss block.
+    if ss & (ss - 1) == 0:  # shifts and masks: measured 8.7 ms against 16.5 ms for // and % (0.9 M samples)
+        sh = ss.bit_length() - 1
+        pix = (((fy >> sh) * size + (fx >> sh)) << (2 * sh)) + ((fy & (ss - 1)) << sh) + (fx & (ss - 1))
+    else:
+        pix = ((fy // ss) * size + fx // ss) * (ss * ss) + (fy % ss) * ss + fx % ss
     tri = ti[rt][fr]
     return pix, tri, b1, b2, fiw
 
@@ -389,7 +405,7 @@ def _alpha_at(posed, draws, tris, tri_draw, ftri, b1, b2, fiw, iw):
     return _base_color(draws, tris, tri_draw, iw, ftri, vt, w)[1]
 
 
-def _shade(draws, tris, tri_draw, P, iw, V, lights, camera, ftri, b1, b2, fiw, *, want_alpha, pix=None, W=None):
+def _shade(draws, tris, tri_draw, P, iw, V, lights, camera, ftri, b1, b2, fiw, *, want_alpha, pix, size, ss):
     vt, w = _persp(tris, iw, ftri, b1, b2, fiw)
     N = np.concatenate([d.normals for d in draws]) if draws else np.zeros((0, 3), np.float32)
     R = V[:3, :3].astype(np.float32)
@@ -398,8 +414,11 @@ def _shade(draws, tris, tri_draw, P, iw, V, lights, camera, ftri, b1, b2, fiw, *
     n /= np.maximum(np.sqrt(np.einsum("ij,ij->i", n, n)), 1e-8)[:, None]
     # The direction to the eye of each fragment, from its pixel (no position interpolation needed).
     f = np.float32(1.0 / np.tan(np.radians(camera.fov_deg) / 2))
-    ey = (pix // W).astype(np.float32)
-    ex = (pix - (pix // W) * W).astype(np.float32)
+    K = ss * ss
+    blk, k = pix // K, pix % K
+    ey = ((blk // size) * ss + k // ss).astype(np.float32)
+    ex = ((blk % size) * ss + k % ss).astype(np.float32)
+    W = size * ss
     eye = np.empty((len(pix), 3), np.float32)
     eye[:, 0] = -((ex + 0.5) / W * 2 - 1) / f
     eye[:, 1] = ((ey + 0.5) / W * 2 - 1) / f

@@ -1,0 +1,84 @@
+"""The Khronos glTF-Validator over a matrix of avatars and options and over the whole library (one batch)."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.gltf import build_animation, build_avatar, validate, validate_many, validator_available
+from workbench.gltf.validator import ValidationReport
+from workbench.options import ANIMATIONS, GENDERS, GESTURES, LOCOMOTION, ModelOptions, normalize_avatar_settings
+
+needs_validator = pytest.mark.skipif(
+    not validator_available(),
+    reason="node or the gltf-validator npm package is missing: run shared/tools/validate-glb once "
+           "(it installs gltf-validator@2.0.0-dev.3.10 into ~/.cache/gltf-validator) or set GLTF_VALIDATOR_HOME")
+
+AVATARS = {
+    "m-average": {"gender": "masculine"},
+    "f-slim-long-clear": {"gender": "feminine", "bodyShape": "slim", "hair": {"style": "long", "color": "#D8B060"},
+                          "glasses": "clear"},
+    "m-athletic-bun-sun": {"gender": "masculine", "bodyShape": "athletic", "height": 205,
+                           "hair": {"style": "bun"}, "glasses": "sunglasses", "skinTone": "#F1C27D"},
+    "f-heavy-curly": {"gender": "feminine", "bodyShape": "heavy", "height": 142, "hair": {"style": "curly"},
+                      "outfit": {"top": "#AA2233", "bottom": "#EEEEEE", "shoes": "#884422"}},
+    "m-heavy-bald-clear": {"gender": "masculine", "bodyShape": "heavy", "hair": {"style": "none"},
+                           "glasses": "clear", "skinTone": "#5C3A21"},
+    "f-athletic-short-sun": {"gender": "feminine", "bodyShape": "athletic", "glasses": "sunglasses",
+                             "name": "Ada"},
+}
+
+O = ModelOptions
+MATRIX = [
+    ("m-average", O()),
+    ("m-average", O(lod=1)),
+    ("m-average", O(lod=2, texture_format="png")),
+    ("m-average", O(merge_mesh=True, texture_atlas_size=1024, animations=ANIMATIONS)),
+    ("f-slim-long-clear", O()),
+    ("f-slim-long-clear", O(texture_format="webp")),
+    ("f-slim-long-clear", O(merge_mesh=True)),
+    ("f-slim-long-clear", O(lod=1, texture_atlas_size=64, texture_format="webp", merge_mesh=True)),
+    ("m-athletic-bun-sun", O(texture_atlas_size=512)),
+    ("m-athletic-bun-sun", O(lod=2, animations=tuple(sorted(LOCOMOTION)))),
+    ("m-athletic-bun-sun", O(texture_format="png", merge_mesh=True, animations=("wave", "walk"))),
+    ("f-heavy-curly", O()),
+    ("f-heavy-curly", O(lod=1, merge_mesh=True, texture_atlas_size=2048)),
+    ("f-heavy-curly", O(texture_format="webp", animations=tuple(sorted(GESTURES)))),
+    ("m-heavy-bald-clear", O()),
+    ("m-heavy-bald-clear", O(lod=2, merge_mesh=True, texture_format="webp", texture_atlas_size=256)),
+    ("m-heavy-bald-clear", O(texture_atlas_size=128, animations=("jump",))),
+    ("f-athletic-short-sun", O()),
+    ("f-athletic-short-sun", O(lod=1, texture_format="png", texture_atlas_size=1024)),
+    ("f-athletic-short-sun", O(merge_mesh=True, animations=ANIMATIONS, texture_format="webp")),
+    ("f-athletic-short-sun", O(lod=2, texture_atlas_size=64, merge_mesh=True, texture_format="png",
+                               animations=("dance", "idle"))),
+    ("m-average", O(lod=0, texture_format="webp", texture_atlas_size=2048, merge_mesh=False, animations=ANIMATIONS)),
+]
+
+
+@needs_validator
+def test_avatars_and_library_have_no_validator_errors():
+    files = [build_avatar(normalize_avatar_settings(AVATARS[a]), o) for a, o in MATRIX]
+    labels = [f"{a} {o.cache_key()}" for a, o in MATRIX]
+    for gender in GENDERS:
+        for name in ANIMATIONS:
+            files.append(build_animation(gender, name))
+            labels.append(f"{gender}/{name}")
+    assert len(MATRIX) >= 20 and len(labels) == len(MATRIX) + 36
+    reports = validate_many(files)
+    bad = {label: r for label, r in zip(labels, reports) if r.errors}
+    assert not bad, bad
+    # Avatars are clean: no warnings either.
+    warned = {label: r for label, r in zip(labels[:len(MATRIX)], reports) if r.warnings}
+    assert not warned, warned
+
+
+@needs_validator
+def test_validator_reports_a_broken_file():
+    glb = bytearray(build_animation("masculine", "nod"))
+    glb[12:16] = (len(glb) * 2).to_bytes(4, "little")   # a JSON chunk length past the end
+    r = validate(bytes(glb))
+    assert not r.ok and r.errors >= 1 and isinstance(r, ValidationReport)
+
+
+def test_validator_available_is_a_bool():
+    assert isinstance(validator_available(), bool)
