@@ -381,3 +381,16 @@ def test_categorical_columns_give_the_same_answers():
     assert counts(cat) == counts(plain) == [2, 1, 1]
     # by visit: a#1 = {0, 10}, a#2 = {50}, b#1 = {0}
     assert counts(sessionize(cat), by="visit") == [2, 1, 0]
+
+
+def test_events_frame_datetime_objects_and_missing_timestamps():
+    import datetime as dt
+
+    df = events_frame([
+        {"key": "b", "timestamp": "2026-01-01T00:00:01Z"},
+        {"key": "a", "timestamp": dt.datetime(2026, 1, 1, 1, tzinfo=dt.timezone(dt.timedelta(hours=1)))},
+        {"key": "c", "timestamp": None},
+    ])
+    # 01:00+01:00 is midnight UTC: a sorts first; NaT sorts last
+    assert df["key"].tolist() == ["a", "b", "c"]
+    assert df["timestamp"].iloc[0] == pd.Timestamp("2026-01-01T00:00:00Z") and pd.isna(df["timestamp"].iloc[2])

@@ -88,3 +88,23 @@ def test_skinned_model_exports_in_bind_pose(tmp_path):
 def test_usdz_is_deterministic():
     g = build_product_glb("same")
     assert glb_to_usdz(g) == glb_to_usdz(g)
+
+
+def test_avatar_with_webp_textures_and_glasses(tmp_path):
+    gltf = pytest.importorskip("workbench.gltf", reason="workbench.gltf (the avatar generator) is not importable")
+    from workbench.options import ModelOptions, normalize_avatar_settings
+    glb = gltf.build_avatar(normalize_avatar_settings({"gender": "masculine", "glasses": "clear"}),
+                            ModelOptions(texture_format="webp"))
+    data = glb_to_usdz(glb)
+    names = [e["name"] for e in local_entries(data)]
+    # AR viewers read PNG and JPEG only: the WebP textures come out as PNG.
+    assert names[0].endswith(".usda") and all(n.endswith(".png") for n in names[1:]) and len(names) >= 6
+    stage = _open(tmp_path, data)
+    meshes = {p.GetName(): p for p in stage.Traverse() if p.IsA(UsdGeom.Mesh)}
+    assert {"Body", "Hair", "Outfit_Top", "Outfit_Bottom", "Outfit_Footwear", "Glasses"} <= set(meshes)
+    # Bind pose, metres, Y up: the feet on the floor, the head near the avatar's height.
+    pts = np.concatenate([np.array(UsdGeom.Mesh(p).GetPointsAttr().Get()) for p in meshes.values()])
+    assert abs(pts[:, 1].min()) < 0.05 and 1.6 < pts[:, 1].max() < 1.95
+    material, _ = UsdShade.MaterialBindingAPI(meshes["Glasses"]).ComputeBoundMaterial()
+    surface = material.ComputeSurfaceSource()[0]
+    assert surface.GetInput("opacity").HasConnectedSource()  # alphaMode BLEND keeps its alpha

@@ -11,7 +11,7 @@ shelf packer wastes no more space and is simpler to check.
 >>> import numpy as np
 >>> atlas, rects = pack([np.zeros((512, 512, 3), np.uint8), np.zeros((256, 256, 3), np.uint8)], 512)
 >>> atlas.shape, [tuple(round(v, 3) for v in r) for r in rects]
-((512, 512, 3), [(0.006, 0.006, 0.494, 0.494), (0.506, 0.006, 0.744, 0.244)])
+((512, 512, 3), [(0.005, 0.005, 0.503, 0.503), (0.513, 0.005, 0.761, 0.253)])
 """
 
 from __future__ import annotations

@@ -117,12 +117,12 @@ def _head(rig: Skeleton, q: float) -> Surface:
 # Torso, neck, limbs, hands
 # --------------------------------------------------------------------------
 
-_TORSO_Y = (0.455, 0.50, 0.56, 0.62, 0.70, 0.765, 0.80, 0.83)
+_TORSO_Y = (0.455, 0.50, 0.56, 0.62, 0.70, 0.765, 0.808, 0.838)
 _TORSO = {
-    "masculine": dict(rx=(0.070, 0.104, 0.095, 0.088, 0.102, 0.108, 0.088, 0.030),
+    "masculine": dict(rx=(0.070, 0.104, 0.095, 0.088, 0.102, 0.108, 0.080, 0.036),
                       rz=(0.050, 0.066, 0.060, 0.057, 0.062, 0.060, 0.050, 0.026),
                       cz=(0.000, -0.004, 0.000, 0.002, 0.004, 0.000, -0.006, -0.008)),
-    "feminine": dict(rx=(0.075, 0.116, 0.098, 0.078, 0.090, 0.094, 0.080, 0.027),
+    "feminine": dict(rx=(0.075, 0.116, 0.098, 0.078, 0.090, 0.094, 0.072, 0.031),
                      rz=(0.052, 0.070, 0.062, 0.054, 0.074, 0.060, 0.047, 0.024),
                      cz=(0.000, -0.006, -0.002, 0.002, 0.014, 0.002, -0.006, -0.008)),
 }
@@ -159,14 +159,14 @@ _SPINE = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "LeftShoulder", "RightSho
 
 def _torso(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    s = _torso_tube(rig, 0.455 * H, 0.83 * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
+    s = _torso_tube(rig, 0.455 * H, 0.838 * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
     s.uv_into(SKIN_UV)
     return _skin(s, rig, _SPINE)
 
 
 def _neck(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    r = (0.028 if rig.gender == "feminine" else 0.033) * H * SHAPES[rig.body_shape]["limbs"] ** 0.5
+    r = (0.031 if rig.gender == "feminine" else 0.036) * H * SHAPES[rig.body_shape]["limbs"] ** 0.5
     path = np.array([[0, 0.80 * H, -0.010 * H], [0, 0.905 * H, -0.004 * H]])
     rows = _n(12, q, 3)
     s = tube(path, np.array([r * 1.15, r, r * 1.05]), np.array([r * 1.05, r * 0.95, r]), rows, _n(36, q, 8),
@@ -178,14 +178,15 @@ def _neck(rig: Skeleton, q: float) -> Surface:
 def arm_path(rig: Skeleton, side: str) -> np.ndarray:
     sign = 1.0 if side == "Left" else -1.0
     arm = rig.pos(f"{side}Arm")
-    start = arm - np.array([sign * 0.055 * rig.height, 0.0, 0.0])
+    # The tube starts inside the torso, a little low, so its end never pokes above the shoulder.
+    start = arm - np.array([sign * 0.05 * rig.height, 0.016 * rig.height, 0.0])
     return np.array([start, arm, rig.pos(f"{side}ForeArm"), rig.pos(f"{side}Hand")])
 
 
 def _arm_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
     H = rig.height
     limbs = SHAPES[rig.body_shape]["limbs"] * (0.88 if rig.gender == "feminine" else 1.0)
-    r = np.array([0.046, 0.044, 0.040, 0.036, 0.031, 0.028, 0.030, 0.027, 0.021]) * H * limbs
+    r = np.array([0.034, 0.042, 0.040, 0.036, 0.031, 0.028, 0.030, 0.027, 0.021]) * H * limbs
     r[-1] = 0.021 * H * (0.9 if rig.gender == "feminine" else 1.0)
     return r, r * np.array([1.0, 0.98, 0.95, 0.95, 0.95, 0.92, 0.92, 0.85, 0.72])
 
@@ -261,7 +262,7 @@ def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarra
 def _outfit_top(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     ease = 0.006 * H
-    shirt = _torso_tube(rig, 0.47 * H, 0.818 * H, _n(40, q, 6), _n(64, q, 12), scale=1.07, pad=ease * 1.3,
+    shirt = _torso_tube(rig, 0.47 * H, 0.826 * H, _n(40, q, 6), _n(64, q, 12), scale=1.07, pad=ease * 1.3,
                         hang_below=0.505 * H)
     parts = [_skin(shirt, rig, _SPINE)]
     r1, r2 = _arm_radii(rig)

@@ -88,7 +88,7 @@ def inspect(source) -> GlbSummary:
     """Summarize a GLB: nodes, meshes, materials, textures, animations, skeleton, totals.
 
     >>> from workbench.gltf import build_animation
-    >>> inspect(build_animation("feminine", "walk")).animations.loc[0, "channels"] > 10
+    >>> int(inspect(build_animation("feminine", "walk")).animations.loc[0, "channels"]) > 10
     True
     """
     data = _load(source)
@@ -178,7 +178,7 @@ def compare(summaries: dict[str, GlbSummary]) -> pd.DataFrame:
     """One row per label: triangles, meshes, materials, textures, animations, bytes.
 
     >>> from workbench.gltf import build_animation
-    >>> compare({"nod": inspect(build_animation("masculine", "nod"))}).loc["nod", "animations"]
+    >>> int(compare({"nod": inspect(build_animation("masculine", "nod"))}).loc["nod", "animations"])
     1
     """
     rows = {label: {"triangles": s.triangles, "meshes": len(s.meshes), "materials": len(s.materials),

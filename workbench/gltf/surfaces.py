@@ -10,7 +10,7 @@ across the seam without welding vertices.
 >>> s = tube(np.array([[0, 0, 0], [0, 1, 0.]]), np.array([0.1, 0.1]), np.array([0.1, 0.1]),
 ...          rows=4, cols=8, hint=(0, 0, 1), caps=(2, 2))
 >>> s.triangles, bool(np.allclose(np.linalg.norm(s.normals, axis=1), 1))
-(112, True)
+(96, True)
 """
 
 from __future__ import annotations

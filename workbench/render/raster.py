@@ -262,9 +262,9 @@ def _fragments(ti, tris, sx, sy, iw, area, W, H, ss=1):
     ylo = np.maximum(np.ceil(Y.min(0) - 0.5), 0).astype(np.int64)
     yhi = np.minimum(np.floor(Y.max(0) - 0.5), H - 1).astype(np.int64)
     nrows = np.maximum(yhi - ylo + 1, 0)
-    rt = np.repeat(np.arange(len(ti)), nrows)
+    rt = np.repeat(np.arange(len(ti), dtype=np.int32), nrows)
     start = np.cumsum(nrows) - nrows
-    ry = ylo[rt] + (np.arange(len(rt)) - start[rt])
+    ry = np.arange(len(rt), dtype=np.int64) - (start - ylo)[rt]
     cy = ry + 0.5
     # Row spans: each edge bounds x from one side (a_k > 0 from below, a_k < 0 from above).
     xl = np.full(len(rt), -np.inf)
@@ -288,9 +288,9 @@ def _fragments(ti, tris, sx, sy, iw, area, W, H, ss=1):
     total = int(cnt.sum())
     if total == 0:
         return empty
-    fr = np.repeat(np.arange(len(rt)), cnt)
+    fr = np.repeat(np.arange(len(rt), dtype=np.int32), cnt)
     fstart = np.cumsum(cnt) - cnt
-    fx = lo[fr] + (np.arange(total) - fstart[fr])
+    fx = np.arange(total, dtype=np.int64) - (fstart - lo)[fr]
     cx = (fx + 0.5).astype(np.float32)
     # Per-row coefficients in float32: along a row every weight is a x + s.
     a1 = ea[1][rt].astype(np.float32)

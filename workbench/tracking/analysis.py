@@ -74,6 +74,9 @@ def _to_utc(values: pd.Series) -> pd.Series:
     is_str = values.map(lambda v: isinstance(v, str))
     if is_str.any():
         out[is_str] = pd.to_datetime(values[is_str], format="ISO8601", utc=True).dt.as_unit("ns")
+    other = ~is_num & ~is_str & values.notna()
+    if other.any():  # datetime or Timestamp objects
+        out[other] = pd.to_datetime(values[other], utc=True).dt.as_unit("ns")
     return out
 
 
