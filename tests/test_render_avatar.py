@@ -126,3 +126,16 @@ def test_turntable_of_an_avatar():
     data = turntable(avatar(), frames=8, size=64)
     im = Image.open(io.BytesIO(data))
     assert im.format == "GIF" and im.n_frames == 8
+
+
+def test_bare_clip_name_picks_the_avatars_gender():
+    from workbench.render import _closest_gender_clip
+    from workbench.render.scene import load_clip
+    fem, masc = load_clip("feminine/wave"), load_clip("masculine/wave")
+    assert any(not np.allclose(fem.rest_offsets[n], masc.rest_offsets[n]) for n in fem.rest_offsets)
+    for gender, expected in (("masculine", masc), ("feminine", fem)):
+        chosen = _closest_gender_clip(Model(avatar(gender)), "wave")
+        for n, v in expected.rest_offsets.items():
+            np.testing.assert_allclose(chosen.rest_offsets[n], v)
+    # And a bare name renders.
+    assert render(avatar("masculine"), size=32, camera="full", pose=("wave", 0.6)).size == (32, 32)

@@ -54,13 +54,16 @@ def connect(base_url: str | None = None, avatar_base_url: str | None = None, tok
     """A Client (or AsyncClient) for the named deployment, else for a new local service.
 
     Arguments win over ``WORKBENCH_BASE_URL``, ``WORKBENCH_AVATAR_BASE_URL`` and
-    ``WORKBENCH_TOKEN``. ``client.service`` is the LocalService when one was started.
+    ``WORKBENCH_TOKEN``. The control API of a local service is found by probing
+    ``{root}/_local/health``; ``WORKBENCH_LOCAL_URL`` names it, or ``none`` turns it off. ``client.service`` is the LocalService when one was started.
     """
     cls = AsyncClient if asynchronous else Client
     base = base_url or os.environ.get(ENV_BASE_URL)
     avatar = avatar_base_url or os.environ.get(ENV_AVATAR_BASE_URL)
     if base or avatar:
         local = client_options.pop("local_url", None) or os.environ.get(ENV_LOCAL_URL) or (probe_local(base) if base else None)
+        if local == "none":  # WORKBENCH_LOCAL_URL=none: behave as against a deployment (no control API)
+            local = None
         client = cls(base, avatar, token, local_url=local, **client_options)
         if not quiet:
             kind = "a local workbench service" if local else "a deployment"

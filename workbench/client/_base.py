@@ -58,6 +58,8 @@ class ClientConfig:
         avatar_base_url = avatar_base_url or os.environ.get(ENV_AVATAR_BASE_URL)
         token = token if token is not None else os.environ.get(ENV_TOKEN) or None
         local_url = local_url or os.environ.get(ENV_LOCAL_URL) or None
+        if local_url == "none":
+            local_url = None
         missing = [n for n, v in ((f"base_url (or {ENV_BASE_URL})", base_url),
                                   (f"avatar_base_url (or {ENV_AVATAR_BASE_URL})", avatar_base_url)) if not v]
         if missing:

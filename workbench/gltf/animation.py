@@ -21,7 +21,7 @@ import numpy as np
 from ..options import ANIMATIONS, DEFAULT_HEIGHT, GENDERS
 from ._glb import GlbWriter
 from .clips import clip
-from .skeleton import Skeleton, skeleton
+from .skeleton import Skeleton, skeleton, write_armature
 
 
 def add_animations(w: GlbWriter, rig: Skeleton, names, joint_nodes: list[int]) -> None:
@@ -54,11 +54,9 @@ def build_animation(gender: str, name: str) -> bytes:
         raise ValueError(f"build_animation: gender must be masculine or feminine; got {gender!r}")
     if name not in ANIMATIONS:
         raise ValueError(f"build_animation: {name!r} is not a library animation")
-    from .avatar import _write_skeleton  # the same node layout as avatars
-
     rig = skeleton(gender, DEFAULT_HEIGHT[gender], "average")
     w = GlbWriter()
-    joints = _write_skeleton(w, rig)
+    joints = write_armature(w, rig)
     w.doc["scene"] = w.add("scenes", {"name": name, "nodes": [0]})
     add_animations(w, rig, [name], joints)
     return w.to_bytes()

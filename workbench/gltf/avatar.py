@@ -35,7 +35,7 @@ from ._glb import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GlbWriter
 from .animation import add_animations
 from .atlas import pack
 from .body import avatar_skeleton, parts
-from .skeleton import Skeleton
+from .skeleton import write_armature
 from .surfaces import Surface, merge
 
 # LOD 0's resolution factor relative to the part builders' base grids.
@@ -122,22 +122,6 @@ def _write_primitive(w: GlbWriter, s: Surface, material: int) -> dict:
     return {"attributes": attrs, "indices": idx, "material": material, "mode": 4}
 
 
-def _write_skeleton(w: GlbWriter, rig: Skeleton) -> list[int]:
-    """Armature (node 0) and the 65 joints (nodes 1..65); returns the joint node indices."""
-    w.add("nodes", {"name": "Armature", "children": [1]})
-    nodes = []
-    for i, name in enumerate(rig.names):
-        node: dict = {"name": name}
-        t = rig.local[i]
-        if np.any(t):
-            node["translation"] = [float(v) for v in t]
-        children = [j + 1 for j, p in enumerate(rig.parents) if p == i]
-        if children:
-            node["children"] = children
-        nodes.append(w.add("nodes", node))
-    return nodes
-
-
 def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fmt: str | None) -> list[int]:
     """One image, texture and (shared) sampler per entry; returns texture indices."""
     sampler = w.add("samplers", {"magFilter": 9729, "minFilter": 9987, "wrapS": 33071, "wrapT": 33071})
@@ -192,7 +176,7 @@ def build_avatar(settings: dict, options: ModelOptions) -> bytes:
     names = [n for n in MESH_ORDER if n in meshes]
 
     w = GlbWriter()
-    joint_nodes = _write_skeleton(w, rig)
+    joint_nodes = write_armature(w, rig)
 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
     surfaces = {n: meshes[n] for n in names}

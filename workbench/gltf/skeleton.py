@@ -145,3 +145,19 @@ def skeleton(gender: str, height_cm: float, body_shape: str = "average") -> Skel
     world.setflags(write=False)
     local.setflags(write=False)
     return Skeleton(gender, H, body_shape, names, parents, world, local, index)
+
+
+def write_armature(w, rig: Skeleton) -> list[int]:
+    """Armature (node 0) and the 65 joints (nodes 1..65); returns the joint node indices."""
+    w.add("nodes", {"name": "Armature", "children": [1]})
+    nodes = []
+    for i, name in enumerate(rig.names):
+        node: dict = {"name": name}
+        t = rig.local[i]
+        if np.any(t):
+            node["translation"] = [float(v) for v in t]
+        children = [j + 1 for j, p in enumerate(rig.parents) if p == i]
+        if children:
+            node["children"] = children
+        nodes.append(w.add("nodes", node))
+    return nodes

@@ -64,8 +64,29 @@ def _posed(model: Model, pose) -> Posed:
     if pose is None:
         return model.posed()
     clip_src, time_s = pose
-    clip = clip_src if isinstance(clip_src, Clip) else load_clip(clip_src)
+    if isinstance(clip_src, str) and "/" not in clip_src:
+        clip = _closest_gender_clip(model, clip_src)
+    else:
+        clip = clip_src if isinstance(clip_src, Clip) else load_clip(clip_src)
     return model.posed(clip, float(time_s))
+
+
+def _closest_gender_clip(model: Model, name: str) -> Clip:
+    """A bare animation name: the library's clip whose skeleton best matches the model's joints.
+
+    Masculine and feminine skeletons share names but not proportions (contract section 6),
+    so the rest offsets of the joints tell which file fits this avatar.
+    """
+    here = {model.names[i]: np.asarray(t[0]) for i, t in enumerate(model.rest_trs) if not isinstance(t, np.ndarray)}
+    best, best_err = None, None
+    for gender in ("feminine", "masculine"):
+        clip = load_clip(f"{gender}/{name}")
+        other = clip.rest_offsets
+        common = sorted(set(here) & set(other))
+        err = sum(float(np.sum((here[n] - other[n]) ** 2)) for n in common) if common else float("inf")
+        if best_err is None or err < best_err:
+            best, best_err = clip, err
+    return best
 
 
 def _max_texture(size: int) -> int:
@@ -82,8 +103,9 @@ def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
     camera: "portrait" (head and shoulders) or "full" (head to toe).
     background: None for transparent, else an (r, g, b) opaque backdrop.
     yaw_deg: turn the model about its vertical axis (positive: counter-clockwise seen from above).
-    pose: None (bind pose) or ``(clip, time_s)`` with the clip as GLB bytes or an
-    animation name ``"feminine/walk"``; its channels drive the model's nodes of the same names.
+    pose: None (bind pose) or ``(clip, time_s)`` with the clip as GLB bytes, an animation
+    name ``"feminine/walk"``, or a bare name ``"walk"`` (the gender whose skeleton matches the
+    model's); its channels drive the model's nodes of the same names.
     elevation_deg: look down on the model from this angle (rooms and products); 0 is level.
 
     >>> from workbench.viewers.product import build_product_glb

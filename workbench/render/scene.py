@@ -436,6 +436,9 @@ class Clip:
             raise ValueError("render: the clip GLB has no animation")
         anim = anims[index]
         self.name = anim.get("name", "")
+        # The clip file's own rest translations by node name (to tell skeletons apart).
+        self.rest_offsets = {model.names[i]: np.asarray(t[0]) for i, t in enumerate(model.rest_trs)
+                             if not isinstance(t, np.ndarray)}
         self.channels = []
         self.duration = 0.0
         for ch in anim.get("channels", []):
@@ -482,7 +485,7 @@ def _sample(times, values, interp, t, is_rotation):
 
 
 def load_clip(source) -> Clip:
-    """A clip from GLB bytes, or by name ``"gender/name"`` / ``name`` from ``workbench.gltf``."""
+    """A clip from GLB bytes, or by name ``"gender/name"`` from ``workbench.gltf`` (a bare name: feminine)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         return Clip(Model(bytes(source), max_texture=1))
     if isinstance(source, str):
