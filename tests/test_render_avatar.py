@@ -99,7 +99,8 @@ def test_preview_is_deterministic_and_sized():
     im = Image.open(io.BytesIO(a))
     assert im.size == (128, 128) and im.mode == "RGBA" and im.getpixel((0, 0))[3] == 0
     bg = Image.open(io.BytesIO(render_preview(glb, PreviewOptions(size=64, camera="full", background=(250, 240, 230)))))
-    assert bg.size == (64, 64) and bg.getpixel((0, 0)) == (250, 240, 230)
+    assert bg.size == (64, 64) and bg.getpixel((0, 0)) == (250, 240, 230, 255)
+    assert np.asarray(bg)[..., 3].min() == 255
 
 
 def test_webp_merged_avatar_with_glasses_renders_like_the_default():

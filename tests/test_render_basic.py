@@ -68,7 +68,8 @@ def test_render_preview_is_deterministic_png():
     im = Image.open(io.BytesIO(a))
     assert im.format == "PNG" and im.size == (64, 64) and im.mode == "RGBA"
     opaque = Image.open(io.BytesIO(render_preview(glb, PreviewOptions(size=32, camera="full", background=(1, 2, 3)))))
-    assert opaque.mode == "RGB" and opaque.getpixel((0, 0)) == (1, 2, 3)
+    assert opaque.mode == "RGBA" and opaque.getpixel((0, 0)) == (1, 2, 3, 255)
+    assert np.asarray(opaque)[..., 3].min() == 255
 
 
 def test_texture_colour_reaches_pixels():
@@ -211,3 +212,11 @@ def test_masked_material_cuts_out_by_texture_alpha():
     b.scene([b.node("L", mesh=b.mesh("L", [b.primitive(positions=p, uv=uv, indices=[0, 1, 2, 0, 2, 3], material=mat)]))])
     im = np.asarray(render(b.to_bytes(), size=64, camera="full"))
     assert im[32, 16, 3] == 0 and im[32, 48, 3] == 255
+
+
+def test_scene_without_meshes_renders_empty():
+    b = GlbBuilder()
+    b.scene([b.node("nothing")])
+    im = np.asarray(render(b.to_bytes(), size=32, camera="portrait"))
+    assert im.shape == (32, 32, 4) and im[..., 3].max() == 0
+    assert Image.open(io.BytesIO(turntable(b.to_bytes(), frames=2, size=16))).n_frames >= 1

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from .skeleton import FINGERS, SHAPES, Skeleton, skeleton
-from .surfaces import Surface, bone_weights, grid_surface, merge, profile, rigid_weights, tube
+from .surfaces import (Surface, bone_weights, grid_surface, merge, polyline_at, profile, rigid_weights,
+                       superellipse, tube)
 
 # Texture regions: the head owns the top half of the skin texture (the face is painted
 # there), every other skin part shares the bottom half.
@@ -251,7 +252,6 @@ def _leg(rig: Skeleton, side: str, q: float) -> Surface:
 
 
 def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarray:
-    from .surfaces import polyline_at
     return polyline_at(path, np.linspace(t0, t1, n))
 
 
@@ -400,7 +400,6 @@ def _glasses(rig: Skeleton, q: float) -> Surface:
         # The rim: a thin tube around the lens outline (a closed path: rows wrap too).
         R, C = _n(48, q, 12), _n(10, q, 5)
         a = np.linspace(0, 2 * np.pi, R + 1)
-        from .surfaces import superellipse
         ca, sa = superellipse(a, 2.6)
         rim = np.stack([c[0] + lx * 1.04 * ca, c[1] + ly * 1.04 * sa, np.full_like(a, lens_z)], -1)
         outward = np.stack([ca, sa, np.zeros_like(a)], -1)

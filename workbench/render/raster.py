@@ -154,7 +154,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     o_idx = np.nonzero(opaque)[0]
     np.maximum.at(zbuf, pix[o_idx], fiw[o_idx])
     win = o_idx[fiw[o_idx] >= zbuf[pix[o_idx]]]
-    owner = np.full(B * K, -1, np.int64)
+    owner = np.full(B * K, -1, np.int32)
     owner[pix[win]] = win
 
     # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
@@ -185,7 +185,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         tbuf = np.zeros(B * K, np.float32)
         np.maximum.at(tbuf, pix[b_idx], fiw[b_idx])
         bw = b_idx[fiw[b_idx] >= tbuf[pix[b_idx]]]
-        bowner = np.full(B * K, -1, np.int64)
+        bowner = np.full(B * K, -1, np.int32)
         bowner[pix[bw]] = bw
         bpix = np.nonzero(bowner >= 0)[0]
         fr = bowner[bpix]
@@ -240,7 +240,7 @@ def _to_srgb8(lin: np.ndarray) -> np.ndarray:
 
 def _fragments(ti, tris, sx, sy, iw, area, W, H, ss=1):
     """Steps 2 and 3: the covered samples of the triangles ``ti`` with their edge weights and 1/w."""
-    empty = (np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32),
+    empty = (np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.float32),
              np.zeros(0, np.float32), np.zeros(0, np.float32))
     if len(ti) == 0:
         return empty
@@ -259,12 +259,13 @@ def _fragments(ti, tris, sx, sy, iw, area, W, H, ss=1):
     pb = (eb * IW).sum(0)
     pc = (ec * IW).sum(0)
 
-    ylo = np.maximum(np.ceil(Y.min(0) - 0.5), 0).astype(np.int64)
-    yhi = np.minimum(np.floor(Y.max(0) - 0.5), H - 1).astype(np.int64)
+    # int32 indices: half the memory of int64, and fresh memory costs page faults on every call.
+    ylo = np.maximum(np.ceil(Y.min(0) - 0.5), 0).astype(np.int32)
+    yhi = np.minimum(np.floor(Y.max(0) - 0.5), H - 1).astype(np.int32)
     nrows = np.maximum(yhi - ylo + 1, 0)
     rt = np.repeat(np.arange(len(ti), dtype=np.int32), nrows)
     start = np.cumsum(nrows) - nrows
-    ry = np.arange(len(rt), dtype=np.int64) - (start - ylo)[rt]
+    ry = np.arange(len(rt), dtype=np.int32) - (start - ylo).astype(np.int32)[rt]
     cy = ry + 0.5
     # Row spans: each edge bounds x from one side (a_k > 0 from below, a_k < 0 from above).
     xl = np.full(len(rt), -np.inf)
@@ -283,14 +284,16 @@ def _fragments(ti, tris, sx, sy, iw, area, W, H, ss=1):
         ok &= (np.abs(a) > eps) | (sk >= -1e-7)
     lo = np.maximum(np.ceil(xl - 0.5 - 1e-7), 0)
     hi = np.minimum(np.floor(xr - 0.5 + 1e-7), W - 1)
-    cnt = np.where(ok & (hi >= lo), hi - lo + 1, 0).astype(np.int64)
-    lo = np.where(cnt > 0, lo, 0).astype(np.int64)
+    cnt = np.where(ok & (hi >= lo), hi - lo + 1, 0).astype(np.int32)
+    lo = np.where(cnt > 0, lo, 0).astype(np.int32)
     total = int(cnt.sum())
     if total == 0:
         return empty
     fr = np.repeat(np.arange(len(rt), dtype=np.int32), cnt)
-    fstart = np.cumsum(cnt) - cnt
-    fx = np.arange(total, dtype=np.int64) - (fstart - lo)[fr]
+    fstart = np.cumsum(cnt, dtype=np.int64) - cnt
+    if total >= 2**31 - 1:
+        raise ValueError("render: too many fragments for one image")
+    fx = np.arange(total, dtype=np.int32) - (fstart - lo).astype(np.int32)[fr]
     cx = (fx + 0.5).astype(np.float32)
     # Per-row coefficients in float32: along a row every weight is a x + s.
     a1 = ea[1][rt].astype(np.float32)
@@ -426,7 +429,7 @@ def _shade(draws, tris, tri_draw, P, iw, V, lights, camera, ftri, b1, b2, fiw, *
     eye /= np.sqrt(np.einsum("ij,ij->i", eye, eye))[:, None]
     # Flip normals that face away (double-sided surfaces seen from behind), so back sides are lit too.
     back = np.einsum("ij,ij->i", n, eye) < 0
-    double = np.array([d.material.double_sided for d in draws])[tri_draw[ftri]]
+    double = np.array([d.material.double_sided for d in draws] or [False], bool)[tri_draw[ftri]]
     n[back & double] *= -1
     base, alpha = _base_color(draws, tris, tri_draw, iw, ftri, vt, w)
 
