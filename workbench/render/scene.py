@@ -176,8 +176,8 @@ class Model:
     """A parsed GLB, ready to be posed and drawn many times (turntables reuse it).
 
     ``max_texture`` caps decoded texture sides: a JPEG is decoded at a reduced
-    scale straight from its DCT (Pillow's ``draft``), which is most of the cost
-    of a cold preview; other formats are resized after decoding.
+    scale straight from its DCT (Pillow's ``draft``); other formats are resized
+    after decoding.
     """
 
     def __init__(self, glb: bytes, *, max_texture: int = 1024):
