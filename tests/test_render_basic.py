@@ -220,3 +220,39 @@ def test_scene_without_meshes_renders_empty():
     im = np.asarray(render(b.to_bytes(), size=32, camera="portrait"))
     assert im.shape == (32, 32, 4) and im[..., 3].max() == 0
     assert Image.open(io.BytesIO(turntable(b.to_bytes(), frames=2, size=16))).n_frames >= 1
+
+
+def test_texture_lookup_is_perspective_correct():
+    # A long strip going away from the camera, its texture red on the near half and blue on the
+    # far half. The colour change must sit where the strip's 3D midpoint projects, which is well
+    # above the middle of its on-screen extent (where an affine lookup would put it).
+    from workbench.render.framing import frame
+    b = GlbBuilder()
+    rgb = np.zeros((2, 1, 3), np.uint8)
+    rgb[0] = (0, 0, 255)   # v = 0..0.5: far half
+    rgb[1] = (255, 0, 0)   # v = 0.5..1: near half
+    tex = b.texture(png_bytes(rgb), repeat=False)
+    mat = b.material("strip", texture=tex)
+    b.doc["samplers"][0].update({"magFilter": 9728, "minFilter": 9728})
+    p = np.array([[-0.5, 0, 1], [0.5, 0, 1], [0.5, 1.5, -9], [-0.5, 1.5, -9]], np.float32)
+    uv = np.array([[0, 1], [1, 1], [1, 0], [0, 0]], np.float32)
+    b.scene([b.node("S", mesh=b.mesh("S", [b.primitive(positions=p, uv=uv, indices=[0, 1, 2, 0, 2, 3], material=mat)]))])
+    glb = b.to_bytes()
+    size = 128
+    im = np.asarray(render(glb, size=size, camera="full")).astype(int)
+    col = im[:, size // 2]
+    rows = np.nonzero(col[:, 3] == 255)[0]
+    red_rows = rows[col[rows, 0] > col[rows, 2]]
+    blue_rows = rows[col[rows, 2] > col[rows, 0]]
+    boundary = (red_rows.min() + blue_rows.max()) / 2
+    posed = Model(glb).posed()
+    cam = frame(posed, "full")
+    f = 1 / np.tan(np.radians(cam.fov_deg) / 2)
+
+    def row(point):
+        v = cam.view[:3, :3] @ point + cam.view[:3, 3]
+        return (0.5 - 0.5 * f * v[1] / -v[2]) * size
+    expected = row(np.array([0, 0.75, -4.0]))
+    affine = (row(p[0]) + row(p[3])) / 2
+    assert abs(boundary - expected) < 2.5
+    assert abs(affine - expected) > 8  # the test can tell the two apart

@@ -55,8 +55,13 @@ def _bones(rig: Skeleton, names) -> list[tuple[int, np.ndarray, np.ndarray]]:
     return [(rig.index[n], rig.pos(n), _bone_end(rig, n)) for n in names]
 
 
-def _skin(surface: Surface, rig: Skeleton, names, power: float = 6.0) -> Surface:
-    surface.joints, surface.weights = bone_weights(surface.positions, _bones(rig, names), power)
+def _skin(surface: Surface, rig: Skeleton, names, power: float = 6.0, proxy: Surface | None = None) -> Surface:
+    """Weights from the distance to the named bones; with ``proxy`` (the body surface under a
+    piece of cloth, on the same grid) the cloth copies the skin's weights vertex for vertex,
+    so cloth and skin bend together and the body does not poke through at the joints."""
+    source = surface if proxy is None else proxy
+    surface.joints, surface.weights = bone_weights(source.positions, _bones(rig, names), power,
+                                                   eps=0.0012 * rig.height)
     return surface
 
 
@@ -229,7 +234,7 @@ def _hand(rig: Skeleton, side: str, q: float) -> list[Surface]:
 
 def leg_path(rig: Skeleton, side: str) -> np.ndarray:
     up = rig.pos(f"{side}UpLeg")
-    start = up + np.array([0.0, 0.03 * rig.height, -0.004 * rig.height])
+    start = up + np.array([0.0, 0.025 * rig.height, -0.006 * rig.height])
     return np.array([start, up, rig.pos(f"{side}Leg"), rig.pos(f"{side}Foot")])
 
 
@@ -237,10 +242,16 @@ def _leg_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
     H = rig.height
     sh = SHAPES[rig.body_shape]
     fem = rig.gender == "feminine"
-    thigh = np.array([0.062, 0.060, 0.055, 0.048, 0.040, 0.043, 0.040, 0.030, 0.024]) * H
-    thigh[:5] *= sh["hips"] * (1.05 if fem else 1.0)
-    thigh[5:] *= sh["limbs"] ** 0.7 * (0.93 if fem else 1.0)
-    return thigh * 0.96, thigh * np.array([0.95, 0.92, 0.9, 0.88, 0.9, 0.9, 0.85, 0.85, 0.9])
+    # The first sample sits inside the pelvis: narrower, so the thigh's top stays under the skin.
+    thigh = np.array([0.046, 0.058, 0.055, 0.048, 0.040, 0.043, 0.040, 0.030, 0.024]) * H
+    width = thigh.copy()
+    width[:5] *= sh["hips"] * (1.05 if fem else 1.0)
+    width[5:] *= sh["limbs"] ** 0.7 * (0.93 if fem else 1.0)
+    # Depth grows more slowly than width with the hips, as the torso's does (girth ** 0.8).
+    depth = thigh.copy()
+    depth[:5] *= (sh["hips"] * (1.05 if fem else 1.0)) ** 0.8
+    depth[5:] *= sh["limbs"] ** 0.7 * (0.93 if fem else 1.0)
+    return depth * 0.96, width * np.array([0.95, 0.92, 0.9, 0.88, 0.9, 0.9, 0.85, 0.85, 0.9])
 
 
 def _leg(rig: Skeleton, side: str, q: float) -> Surface:
@@ -262,30 +273,33 @@ def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarra
 def _outfit_top(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     ease = 0.006 * H
-    shirt = _torso_tube(rig, 0.47 * H, 0.826 * H, _n(40, q, 6), _n(64, q, 12), scale=1.07, pad=ease * 1.3,
-                        hang_below=0.505 * H)
-    parts = [_skin(shirt, rig, _SPINE)]
+    rows, cols = _n(40, q, 6), _n(64, q, 12)
+    shirt = _torso_tube(rig, 0.47 * H, 0.826 * H, rows, cols, scale=1.07, pad=ease * 1.3, hang_below=0.505 * H)
+    parts = [_skin(shirt, rig, _SPINE, proxy=_torso_tube(rig, 0.47 * H, 0.826 * H, rows, cols))]
     r1, r2 = _arm_radii(rig)
     for side in ("Left", "Right"):
         path = _path_part(arm_path(rig, side), 0.0, 0.42)
         rows = _n(18, q, 3)
         k = np.linspace(0, 1, 4)
-        s1 = profile(np.linspace(0, 1, len(r1)), r1, k * 0.42) * 1.05 + ease
-        s2 = profile(np.linspace(0, 1, len(r2)), r2, k * 0.42) * 1.05 + ease
+        b1 = profile(np.linspace(0, 1, len(r1)), r1, k * 0.42)
+        b2 = profile(np.linspace(0, 1, len(r2)), r2, k * 0.42)
+        s1, s2 = b1 * 1.05 + ease, b2 * 1.05 + ease
         # The sleeve flares a little at its opening instead of clinging to the biceps.
         s1[-1] *= 1.06
         s2[-1] *= 1.06
-        s = tube(path, s1, s2, rows, _n(28, q, 6), hint=(0, 1, 0), caps=(_n(3, q, 1), 0), cap_depth=0.5)
-        parts.append(_skin(s, rig, [f"{side}Shoulder", f"{side}Arm", f"{side}ForeArm", "Spine2"]))
+        grid = dict(rows=rows, cols=_n(28, q, 6), hint=(0, 1, 0), caps=(_n(3, q, 1), 0), cap_depth=0.5)
+        s = tube(path, s1, s2, **grid)
+        parts.append(_skin(s, rig, [f"{side}Shoulder", f"{side}Arm", f"{side}ForeArm", f"{side}Hand", "Spine2"],
+                           proxy=tube(path, b1, b2, **grid)))
     return merge(parts)
 
 
 def _outfit_bottom(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     ease = 0.005 * H
-    pelvis = _torso_tube(rig, 0.445 * H, 0.605 * H, _n(20, q, 4), _n(64, q, 12), scale=1.02, pad=ease,
-                         caps=(_n(5, q, 2), 0))
-    parts = [_skin(pelvis, rig, ["Hips", "Spine", "LeftUpLeg", "RightUpLeg"])]
+    rows, cols, caps = _n(20, q, 4), _n(64, q, 12), (_n(5, q, 2), 0)
+    pelvis = _torso_tube(rig, 0.445 * H, 0.605 * H, rows, cols, scale=1.02, pad=ease, caps=caps)
+    parts = [_skin(pelvis, rig, _SPINE, proxy=_torso_tube(rig, 0.445 * H, 0.605 * H, rows, cols, caps=caps))]
     r1, r2 = _leg_radii(rig)
     for side in ("Left", "Right"):
         path = leg_path(rig, side).copy()
@@ -294,11 +308,16 @@ def _outfit_bottom(rig: Skeleton, q: float) -> Surface:
         path[-1] = path[-1] + np.array([0.0, 0.012 * H, 0.0])
         l1 = r1 * 1.08 + ease
         l2 = r2 * 1.08 + ease
+        l1[0], l2[0] = l1[1], l2[1]      # the trouser leg starts at the hip joint, full width
         # Straight-cut trousers: below the knee they hang rather than follow the calf.
         l1[5:] = np.maximum(l1[5:], l1[4] * np.linspace(1.0, 0.92, len(l1) - 5))
         l2[5:] = np.maximum(l2[5:], l2[4] * np.linspace(1.0, 0.95, len(l2) - 5))
-        s = tube(path, l1, l2, _n(48, q, 6), _n(30, q, 6), hint=(0, 0, 1))
-        parts.append(_skin(s, rig, ["Hips", f"{side}UpLeg", f"{side}Leg", f"{side}Foot"]))
+        grid = dict(rows=_n(48, q, 6), cols=_n(30, q, 6), hint=(0, 0, 1))
+        s = tube(path, l1, l2, **grid)
+        b1, b2 = r1.copy(), r2.copy()
+        b1[0], b2[0] = b1[1], b2[1]
+        parts.append(_skin(s, rig, ["Hips", f"{side}UpLeg", f"{side}Leg", f"{side}Foot"],
+                           proxy=tube(path, b1, b2, **grid)))
     return merge(parts)
 
 

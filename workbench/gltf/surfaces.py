@@ -207,7 +207,7 @@ def tube_triangles(rows: int, cols: int, caps: tuple[int, int]) -> int:
 
 
 def bone_weights(points: np.ndarray, bones: list[tuple[int, np.ndarray, np.ndarray]],
-                 power: float = 6.0) -> tuple[np.ndarray, np.ndarray]:
+                 power: float = 6.0, eps: float = 0.002) -> tuple[np.ndarray, np.ndarray]:
     """Skin weights from the distance of each point to each bone segment.
 
     Inverse-distance weights (to the ``power``) blend smoothly where two bones meet (an
@@ -221,8 +221,9 @@ def bone_weights(points: np.ndarray, bones: list[tuple[int, np.ndarray, np.ndarr
     denom = np.maximum((AB * AB).sum(-1), 1e-12)
     t = np.clip(((P - A) * AB).sum(-1) / denom, 0.0, 1.0)
     d = np.linalg.norm(P - (A + t[..., None] * AB), axis=-1)
-    scale = max(d.min(axis=1).mean(), 1e-4)
-    w = 1.0 / (d / scale + 0.05) ** power
+    # ``eps`` (metres) keeps a point on a bone from taking an infinite weight; it is absolute,
+    # not relative to the part, so clothes skinned on a body proxy get the body's weights.
+    w = 1.0 / (d + eps) ** power
     ids = np.array([b[0] for b in bones])
     k = min(4, len(bones))
     top = np.argsort(-w, axis=1, kind="stable")[:, :k]

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .scene import Draw, Material, Posed
+from .scene import Material, Posed
 
 __all__ = ["Camera", "Lights", "draw"]
 
@@ -147,7 +147,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         m = opaque & mask_mat[fdraw]
         if m.any():
             idx = np.nonzero(m)[0]
-            a = _alpha_at(posed, draws, tris, tri_draw, ftri[idx], fb1[idx], fb2[idx], fiw[idx], iw)
+            a = _alpha_at(draws, tris, tri_draw, ftri[idx], fb1[idx], fb2[idx], fiw[idx], iw)
             cutoff = np.array([d.material.alpha_cutoff for d in draws], np.float32)[fdraw[idx]]
             opaque[idx[a < cutoff]] = False
     zbuf = np.zeros(B * K, np.float32)
@@ -171,8 +171,8 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     shade_here = (rep == np.arange(K)) & (T >= 0)
     covered = np.nonzero(shade_here.reshape(-1))[0]
     fr = owner[covered]
-    img[covered, :3] = _shade(draws, tris, tri_draw, P, iw, V, lights, camera,
-                              ftri[fr], fb1[fr], fb2[fr], fiw[fr], want_alpha=False, pix=covered, size=size, ss=ss)[0]
+    img[covered, :3] = _shade(draws, tris, tri_draw, iw, V, lights, camera,
+                              ftri[fr], fb1[fr], fb2[fr], fiw[fr], pix=covered, size=size, ss=ss)[0]
     img[covered, 3] = 1.0
     img = img.reshape(B, K, 4)
 
@@ -189,8 +189,8 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         bowner[pix[bw]] = bw
         bpix = np.nonzero(bowner >= 0)[0]
         fr = bowner[bpix]
-        rgb, a = _shade(draws, tris, tri_draw, P, iw, V, lights, camera,
-                        ftri[fr], fb1[fr], fb2[fr], fiw[fr], want_alpha=True, pix=bpix, size=size, ss=ss)
+        rgb, a = _shade(draws, tris, tri_draw, iw, V, lights, camera,
+                        ftri[fr], fb1[fr], fb2[fr], fiw[fr], pix=bpix, size=size, ss=ss)
         # Only blocks holding a blended sample get every sample's own colour spelled out.
         blended_blocks = np.unique(bpix // K)
         sub = np.take_along_axis(img[blended_blocks], rep[blended_blocks][:, :, None], 1)
@@ -367,7 +367,7 @@ def _sample(tex, uv):
     return c, a
 
 
-def _base_color(draws, tris, tri_draw, iw, ftri, vt, w):
+def _base_color(draws, tri_draw, ftri, vt, w):
     """Base colour (n, 3) linear and alpha (n,) of fragments, material by material."""
     n = len(ftri)
     rgb = np.empty((n, 3), np.float32)
@@ -403,12 +403,13 @@ def _vertex_base(draws, k):
     return sum(len(d.positions) for d in draws[:k])
 
 
-def _alpha_at(posed, draws, tris, tri_draw, ftri, b1, b2, fiw, iw):
+def _alpha_at(draws, tris, tri_draw, ftri, b1, b2, fiw, iw):
     vt, w = _persp(tris, iw, ftri, b1, b2, fiw)
-    return _base_color(draws, tris, tri_draw, iw, ftri, vt, w)[1]
+    return _base_color(draws, tri_draw, ftri, vt, w)[1]
 
 
-def _shade(draws, tris, tri_draw, P, iw, V, lights, camera, ftri, b1, b2, fiw, *, want_alpha, pix, size, ss):
+def _shade(draws, tris, tri_draw, iw, V, lights, camera, ftri, b1, b2, fiw, *, pix, size, ss):
+    """Linear RGB (n, 3) and alpha (n,) of fragments; ``pix`` are their samples in block order."""
     vt, w = _persp(tris, iw, ftri, b1, b2, fiw)
     N = np.concatenate([d.normals for d in draws]) if draws else np.zeros((0, 3), np.float32)
     R = V[:3, :3].astype(np.float32)
@@ -431,7 +432,7 @@ def _shade(draws, tris, tri_draw, P, iw, V, lights, camera, ftri, b1, b2, fiw, *
     back = np.einsum("ij,ij->i", n, eye) < 0
     double = np.array([d.material.double_sided for d in draws] or [False], bool)[tri_draw[ftri]]
     n[back & double] *= -1
-    base, alpha = _base_color(draws, tris, tri_draw, iw, ftri, vt, w)
+    base, alpha = _base_color(draws, tri_draw, ftri, vt, w)
 
     L = _unit(lights.key_dir)
     F = _unit(lights.fill_dir)

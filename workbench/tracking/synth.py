@@ -243,6 +243,33 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
     return cols, viewer
 
 
+def _join_ids(session_ids: np.ndarray, session_code: np.ndarray, seq: np.ndarray):
+    """``"{sessionId}-{n}"`` per event; built in Arrow when it is there, because 10M
+    Python strings cost about 750 MB and two seconds more."""
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:
+        return [f"{s}-{n}" for s, n in zip(session_ids[session_code], seq.tolist())]
+    joined = pc.binary_join_element_wise(pa.array(session_ids.tolist(), pa.string()).take(pa.array(session_code)),
+                                         pc.cast(pa.array(seq), pa.string()), "-")
+    return pd.Series(joined, dtype="str").array  # zero-copy, unlike pd.array(joined)
+
+
+def _order(major: np.ndarray, minor: np.ndarray) -> np.ndarray:
+    """Stable argsort by (major, minor), both non-negative int64.
+
+    Packing both into one int64 key and sorting once is about twice as fast as
+    ``np.lexsort`` on two keys; lexsort remains for keys too wide to pack.
+    """
+    if not len(major):
+        return np.arange(0)
+    bits = int(minor.max()).bit_length()
+    if int(major.max()).bit_length() + bits <= 62:
+        return np.argsort((major.astype(np.int64) << bits) | minor, kind="stable")
+    return np.lexsort((minor, major))
+
+
 def _hex_ids(rng: np.random.Generator, n: int, prefix: str, digits: int) -> np.ndarray:
     values = rng.integers(0, 2**63 - 1, size=n, dtype=np.int64)
     return np.array([f"{prefix}{v:016x}"[: len(prefix) + digits] for v in values], dtype=object)
@@ -281,19 +308,24 @@ def generate(n_events: int, *, seed: int = 0, viewers: int = 5, start: str = "20
         have += len(cols["key"])
         per_session = max(have / n_sessions, 1.0)
     cols = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
+    chunks.clear()  # the concatenated copy is all that is needed from here
     # 2. take whole sessions in random order until n_events, the last one cut short
     session_rank = rng.permutation(n_sessions)
-    keep = np.lexsort((cols["time"], session_rank[cols["session"]]))[:n_events]
+    t_rel = cols["time"] - cols["time"].min()
+    srank = session_rank[cols["session"]]
+    by_session = _order(srank, t_rel)[:n_events]
+    # number each session's events in time order, for the ids
+    s_sorted = cols["session"][by_session]
+    idx = np.arange(len(by_session))
+    first = np.maximum.accumulate(np.where(np.r_[True, s_sorted[1:] != s_sorted[:-1]], idx, 0)) if len(idx) else idx
+    seq_by_session = idx - first + 1
     # 3. sort by time (ties by session); one gather per column for both steps
-    keep = keep[np.lexsort((session_rank[cols["session"][keep]], cols["time"][keep]))]
+    by_time = _order(t_rel[by_session], srank[by_session])
+    keep = by_session[by_time]
+    seq = seq_by_session[by_time]
     cols = {k: v[keep] for k, v in cols.items()}
     used, session_code = np.unique(cols["session"], return_inverse=True)
     session_ids = _hex_ids(rng, n_sessions, "s_", 16)[used]
-    by_session = np.lexsort((np.arange(len(session_code)), session_code))
-    counts = np.bincount(session_code, minlength=len(used))
-    seq = np.empty(len(session_code), dtype=np.int64)
-    seq[by_session] = np.arange(len(session_code)) - np.repeat(np.cumsum(counts) - counts, counts) + 1
-    sid = session_ids[session_code]
 
     df = pd.DataFrame({
         "viewerToken": pd.Categorical.from_codes(cols["viewer"], categories=list(tokens)),
@@ -307,7 +339,7 @@ def generate(n_events: int, *, seed: int = 0, viewers: int = 5, start: str = "20
             df[f"payload.{name}"] = fields[name]
     else:
         df["payload"] = _payload_dicts(cols["key"], fields)
-    df["id"] = [f"{s}-{n}" for s, n in zip(sid, seq.tolist())]
+    df["id"] = _join_ids(session_ids, session_code, seq)
     if flat:
         df = df[["viewerToken", "sessionId", "key", "timestamp", "id"] + [f"payload.{n}" for n in _ALL_FIELDS]]
     return df

@@ -1,0 +1,138 @@
+CELLS = [
+    ("md", """
+# 02 · The animation library
+
+**What this shows:** `GET {avatar_base_url}/animations` (the list) and
+`GET {avatar_base_url}/animations/:gender/:name.glb` (one clip per file, per gender). We look inside
+the clips (skeleton, tracks, durations), see that the two genders have their own skeletons, plot a
+joint's rotation over a clip, see the motion as poses, and embed clips into an avatar's model.
+
+**What it needs:** nothing; these endpoints are public.
+"""),
+    ("code", """
+%matplotlib inline
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import workbench
+from workbench.gltf import inspect
+from workbench.gltf.tracks import tracks
+from workbench.render import grid, pose_image
+
+client = workbench.connect()
+"""),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+library = client.animations.list()
+print(library.frame().to_string(index=False))
+""", ["op:animations.list"]),
+    ("md", "## Download clips for both genders"),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+clips = {(g, n): client.animations.download(g, n) for g in ("masculine", "feminine") for n in ("walk", "wave", "jump", "nod")}
+rows = []
+for (g, n), clip in clips.items():
+    s = clip.inspect()
+    a = s.animations.iloc[0]
+    rows.append({"gender": g, "clip": n, "joints": len(s.skeleton), "duration_s": round(float(a["duration_s"]), 3),
+                 "channels": int(a["channels"]), "frames": int(a["frames"]), "KB": round(len(clip) / 1024, 1)})
+print(pd.DataFrame(rows).to_string(index=False))
+""", ["op:animations.download"]),
+    ("md", """
+## Each gender has its own skeleton
+
+The joint names are the same (so a clip fits any avatar of that gender), but the proportions differ.
+Here are the rest positions of a few joints (metres, Y up) from each gender's walk file:
+"""),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+def rest_heights(glb):
+    from workbench.gltf._glb import read_glb
+    doc, _ = read_glb(glb)
+    nodes = doc["nodes"]
+    parent = {c: i for i, n in enumerate(nodes) for c in n.get("children", [])}
+    def world_y(i):
+        y = 0.0
+        while i is not None:
+            y += nodes[i].get("translation", [0, 0, 0])[1]
+            i = parent.get(i)
+        return y
+    return {nodes[i]["name"]: round(world_y(i), 3) for i in range(len(nodes))
+            if nodes[i].get("name") in ("Hips", "Neck", "Head", "LeftHand", "LeftFoot")}
+heights = pd.DataFrame({g: rest_heights(clips[(g, "walk")].content) for g in ("masculine", "feminine")})
+print(heights.to_string())
+"""),
+    ("md", """
+## A joint's rotation over a clip
+
+`workbench.gltf.tracks` reads the keyframes into a DataFrame. The walk's thighs swing in opposition,
+and the right forearm does the waving:
+"""),
+    ("code", """
+walk = tracks(clips[("masculine", "walk")].content)
+wave = tracks(clips[("masculine", "wave")].content)
+fig, axes = plt.subplots(1, 2, figsize=(12, 3.5))
+for j in ("LeftUpLeg", "RightUpLeg", "LeftArm", "RightArm"):
+    d = walk[(walk.joint == j) & (walk.path == "rotation")]
+    axes[0].plot(d["time"], d["x"], label=j)
+axes[0].set_title("walk: rotation quaternion x"); axes[0].set_xlabel("s"); axes[0].legend()
+for j in ("RightArm", "RightForeArm", "RightHand"):
+    d = wave[(wave.joint == j) & (wave.path == "rotation")]
+    axes[1].plot(d["time"], d["angle_deg"], label=j)
+axes[1].set_title("wave: degrees from the first key"); axes[1].set_xlabel("s"); axes[1].legend()
+plt.tight_layout(); plt.show()
+"""),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+cyc = walk[walk.path == "rotation"].groupby("joint")
+first = cyc.first()[["x", "y", "z", "w"]]
+last = cyc.last()[["x", "y", "z", "w"]]
+print("walk closes exactly (largest difference first to last key):", float((first - last).abs().max().max()))
+left = walk[(walk.joint == "LeftUpLeg") & (walk.path == "rotation")]["x"].to_numpy()
+right = walk[(walk.joint == "RightUpLeg") & (walk.path == "rotation")]["x"].to_numpy()
+print("thighs in opposition (correlation < 0):", bool(np.corrcoef(left, right)[0, 1] < 0))
+"""),
+    ("md", "## The motion as poses (rendered locally, no browser needed)"),
+    ("code", """
+model = client.avatars.model(client.avatars.register({"gender": "masculine", "outfit": {"top": "#D35400"}}).model_id, lod=2)
+rows = []
+for name in ("walk", "wave", "jump"):
+    clip = clips[("masculine", name)].content
+    duration = float(inspect(clip).animations.loc[0, "duration_s"])
+    rows.append([pose_image(model.content, clip, duration * f, size=160, camera="full", background=(235, 238, 242))
+                 for f in (0.0, 0.25, 0.5, 0.75)])
+grid(rows, row_labels=["walk", "wave", "jump"], col_labels=["0%", "25%", "50%", "75%"])
+""", ["op:avatars.register", "op:avatars.model"]),
+    ("md", """
+## Clips embedded into a model
+
+`animations=` on the model download embeds the library's motions for the avatar's gender, retargeted
+to the avatar's own skeleton: a category (`locomotion`, `gestures`), `all`, or a comma list.
+"""),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+embedded = client.avatars.model(model.model_id, lod=2, animations="walk,wave,nod").inspect()
+print(embedded.animations[["name", "duration_s", "channels"]].to_string(index=False))
+""", ["op:avatars.model"]),
+    ("md", "## Errors: 400 for an unknown gender or name"),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+import httpx
+for g, n in (("robot", "walk"), ("feminine", "moonwalk")):
+    try:
+        client.animations.download(g, n)
+    except workbench.OptionError as e:
+        print("client:", e)
+    r = httpx.get(f"{client.config.avatar_base_url}/animations/{g}/{n}.glb")
+    print("service:", r.status_code, r.json()["error"]["code"], [d["field"] for d in r.json()["error"]["details"]])
+""", ["op:animations.download"]),
+    ("md", "## Checks"),
+    ("code", """
+assert library.masculine == library.feminine and len(library.masculine) == 18
+assert all(len(c.inspect().skeleton) == 65 for c in clips.values())
+assert heights.loc["Head", "masculine"] > heights.loc["Head", "feminine"]
+assert float((first - last).abs().max().max()) < 1e-6
+assert sorted(embedded.animations["name"]) == ["nod", "walk", "wave"]
+print("animation checks passed")
+"""),
+]

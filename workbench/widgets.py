@@ -1,0 +1,93 @@
+"""Interactive controls for notebooks: explore preview and model options live (ipywidgets).
+
+Each explorer keeps its last result in ``.current``, so a notebook can also show a
+static image or table that stays in the saved file where widgets do not render.
+
+>>> from workbench.widgets import preview_options_from
+>>> preview_options_from(200, "full", "#102030")
+{'size': 200, 'camera': 'full', 'background': (16, 32, 48)}
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def preview_options_from(size: int, camera: str, background: str | None) -> dict[str, Any]:
+    """Widget values to preview keyword arguments (a colour picker's ``#RRGGBB`` to (R, G, B))."""
+    bg = None
+    if background:
+        bg = tuple(int(background[i:i + 2], 16) for i in (1, 3, 5))
+    return {"size": size, "camera": camera, "background": bg}
+
+
+class PreviewExplorer:
+    """Size, camera and background controls over ``client.avatars.preview``; the image updates live."""
+
+    def __init__(self, client, model_id: str, size: int = 256, camera: str = "portrait"):
+        import ipywidgets as W
+
+        self.client, self.model_id = client, model_id
+        self.size = W.IntSlider(value=size, min=32, max=512, step=32, description="size", continuous_update=False)
+        self.camera = W.ToggleButtons(options=["portrait", "full"], value=camera, description="camera")
+        self.transparent = W.Checkbox(value=True, description="transparent")
+        self.color = W.ColorPicker(value="#dfe6ee", description="background", disabled=True)
+        self.image = W.Image(format="png")
+        self.label = W.HTML()
+        for w in (self.size, self.camera, self.transparent, self.color):
+            w.observe(self._update, names="value")
+        self.widget = W.VBox([W.HBox([self.size, self.camera]), W.HBox([self.transparent, self.color]), self.image, self.label])
+        self.current = None
+        self._update()
+
+    def _update(self, *_):
+        self.color.disabled = self.transparent.value
+        kw = preview_options_from(self.size.value, self.camera.value, None if self.transparent.value else self.color.value)
+        self.current = self.client.avatars.preview(self.model_id, **kw)
+        self.image.value = self.current.content
+        w, h = self.current.size
+        self.label.value = f"<code>{self.current.query}</code> &rarr; {w}x{h} px, {len(self.current.content):,} bytes"
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
+
+
+class ModelExplorer:
+    """LOD, animations, texture format, merge and atlas controls over ``client.avatars.model``; shows the summary."""
+
+    def __init__(self, client, model_id: str):
+        import ipywidgets as W
+
+        self.client, self.model_id = client, model_id
+        self.lod = W.ToggleButtons(options=[0, 1, 2], value=2, description="lod")
+        self.animations = W.Dropdown(options=["none", "locomotion", "gestures", "all", "walk,wave"], value="none",
+                                     description="animations")
+        self.texture_format = W.Dropdown(options=[("default", None), ("png", "png"), ("webp", "webp")], value=None,
+                                         description="textures")
+        self.merge = W.Checkbox(value=False, description="mergeMesh")
+        self.atlas = W.Dropdown(options=[("none", None)] + [(str(n), n) for n in (64, 128, 256, 512, 1024, 2048)],
+                                value=None, description="atlas")
+        self.out = W.Output()
+        for w in (self.lod, self.animations, self.texture_format, self.merge, self.atlas):
+            w.observe(self._update, names="value")
+        self.widget = W.VBox([W.HBox([self.lod, self.animations]), W.HBox([self.texture_format, self.merge, self.atlas]), self.out])
+        self.current = None
+        self._update()
+
+    def _update(self, *_):
+        from IPython.display import display
+
+        model = self.client.avatars.model(self.model_id, lod=self.lod.value, animations=self.animations.value,
+                                          texture_format=self.texture_format.value, merge_mesh=self.merge.value,
+                                          texture_atlas_size=self.atlas.value)
+        self.current = model.inspect()
+        self.out.clear_output(wait=True)
+        with self.out:
+            display(self.current)
+
+    def _ipython_display_(self):
+        from IPython.display import display
+
+        display(self.widget)
