@@ -273,3 +273,5 @@ def test_bad_options_are_rejected_with_the_operation_name():
         build_avatar(DEFAULT, ModelOptions(lod=3))
     with pytest.raises(ValueError, match="^build_avatar:"):
         build_avatar({"gender": "masculine"}, ModelOptions())
+    with pytest.raises(ValueError, match="^build_avatar:.*moonwalk"):
+        build_avatar(DEFAULT, ModelOptions(animations=("walk", "moonwalk")))

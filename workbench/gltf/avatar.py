@@ -29,12 +29,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..options import ModelOptions
+from ..options import ANIMATIONS, ModelOptions
 from . import textures as tx
 from ._glb import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GlbWriter
 from .animation import add_animations
 from .atlas import pack
-from .body import avatar_skeleton, parts
+from .body import avatar_skeleton, parts, triangle_count
 from .skeleton import write_armature
 from .surfaces import Surface, merge
 
@@ -58,7 +58,7 @@ def _settings_from_key(key: tuple) -> dict:
 
 @lru_cache(maxsize=256)
 def _triangles(key: tuple, q: float) -> int:
-    return sum(s.triangles for s in parts(_settings_from_key(key), q).values())
+    return triangle_count(_settings_from_key(key), q)
 
 
 @lru_cache(maxsize=64)
@@ -67,15 +67,18 @@ def detail_for_lod(key: tuple, lod: int) -> float:
     if lod == 0:
         return BASE_DETAIL
     target = _triangles(key, BASE_DETAIL) * LOD_RATIOS[lod]
+    # Triangles grow about with the square of the factor (rows x columns): start there, then
+    # take secant steps, which also absorb the minimum grid sizes of small parts.
+    q_prev, c_prev = BASE_DETAIL, _triangles(key, BASE_DETAIL)
     q = BASE_DETAIL * LOD_RATIOS[lod] ** 0.5
-    best = (abs(_triangles(key, q) - target), q)
-    for _ in range(6):
+    best = (float("inf"), q)
+    for _ in range(8):
         count = _triangles(key, q)
-        if abs(count - target) <= 0.005 * target:
-            return q
-        # Triangles grow with the square of the factor (rows x columns).
-        q = q * (target / count) ** 0.5
-        best = min(best, (abs(_triangles(key, q) - target), q))
+        best = min(best, (abs(count - target), q))
+        if abs(count - target) <= 0.005 * target or count == c_prev:
+            break
+        q, q_prev, c_prev = q + (target - count) * (q - q_prev) / (count - c_prev), q, count
+        q = round(q, 6)   # keep the cache keys (and so the output) independent of float noise
     return best[1]
 
 
@@ -166,6 +169,9 @@ def build_avatar(settings: dict, options: ModelOptions) -> bytes:
         raise ValueError(f"build_avatar: lod must be 0, 1 or 2; got {options.lod!r}")
     if options.texture_format not in (None, "png", "webp"):
         raise ValueError(f"build_avatar: texture_format must be None, 'png' or 'webp'; got {options.texture_format!r}")
+    unknown = [a for a in options.animations if a not in ANIMATIONS]
+    if unknown:
+        raise ValueError(f"build_avatar: not library animations: {', '.join(map(repr, unknown))}")
     try:
         rig = avatar_skeleton(settings)
         key = _geometry_key(settings)

@@ -15,6 +15,8 @@ triangle budget and costs nothing extra, so it was chosen.)
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 import numpy as np
 
 from .skeleton import FINGERS, SHAPES, Skeleton, skeleton
@@ -27,6 +29,9 @@ HEAD_UV = (0.0, 0.0, 1.0, 0.5)
 SKIN_UV = (0.0, 0.5, 1.0, 1.0)
 FRAME_UV = (0.0, 0.0, 0.5, 1.0)
 LENS_UV = (0.5, 0.0, 1.0, 1.0)
+
+# Counting triangles (the LOD search) needs the geometry only, not the skin weights.
+_SKINNING: ContextVar[bool] = ContextVar("skinning", default=True)
 
 # Eye placement on the head, in the head's own angles (shared with the face painter).
 EYE_THETA = 0.42
@@ -59,6 +64,8 @@ def _skin(surface: Surface, rig: Skeleton, names, power: float = 6.0, proxy: Sur
     """Weights from the distance to the named bones; with ``proxy`` (the body surface under a
     piece of cloth, on the same grid) the cloth copies the skin's weights vertex for vertex,
     so cloth and skin bend together and the body does not poke through at the joints."""
+    if not _SKINNING.get():
+        return surface
     source = surface if proxy is None else proxy
     surface.joints, surface.weights = bone_weights(source.positions, _bones(rig, names), power,
                                                    eps=0.0012 * rig.height)
@@ -66,6 +73,8 @@ def _skin(surface: Surface, rig: Skeleton, names, power: float = 6.0, proxy: Sur
 
 
 def _rigid(surface: Surface, rig: Skeleton, name: str) -> Surface:
+    if not _SKINNING.get():
+        return surface
     surface.joints, surface.weights = rigid_weights(len(surface.positions), rig.index[name])
     return surface
 
@@ -472,3 +481,12 @@ def parts(settings: dict, q: float = 1.0) -> dict[str, Surface]:
     if settings["glasses"] != "none":
         meshes["Glasses"] = _glasses(rig, q)
     return meshes
+
+
+def triangle_count(settings: dict, q: float) -> int:
+    """Triangles of every mesh at resolution ``q`` (geometry only: no skin weights computed)."""
+    token = _SKINNING.set(False)
+    try:
+        return sum(s.triangles for s in parts(settings, q).values())
+    finally:
+        _SKINNING.reset(token)

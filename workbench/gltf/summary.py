@@ -27,7 +27,12 @@ from ._glb import read_accessor, read_glb
 
 @dataclass
 class GlbSummary:
-    """Tables and totals of one GLB file."""
+    """Tables and totals of one GLB file (made by :func:`inspect`).
+
+    >>> from workbench.gltf import build_animation
+    >>> repr(inspect(build_animation("masculine", "nod"))).splitlines()[0].split(",")[1]
+    ' 0 triangles'
+    """
 
     nodes: pd.DataFrame
     meshes: pd.DataFrame

@@ -333,17 +333,21 @@ def _interp(attr, vt, w):
     return out
 
 
+# sRGB to linear light in 1/16 steps of an 8-bit level, for colours filtered in sRGB.
+_SRGB16_TO_LINEAR = ((np.arange(256 * 16 + 1) / (256 * 16)) ** 2.2).astype(np.float32)
+
+
 def _sample(tex, uv):
-    """Bilinear lookup of linear RGB and alpha at ``uv`` (n, 2), wrapping as the sampler says."""
-    h, w = tex.rgb.shape[:2]
+    """Bilinear lookup at ``uv`` (n, 2), wrapping as the sampler says: linear RGB (n, 3), alpha (n,) or None."""
+    h, w = tex.height, tex.width
     u = uv[:, 0] * w - 0.5
     v = uv[:, 1] * h - 0.5
     u0 = np.floor(u)
     v0 = np.floor(v)
     fu = (u - u0).astype(np.float32)[:, None]
     fv = (v - v0).astype(np.float32)[:, None]
-    u0 = u0.astype(np.int64)
-    v0 = v0.astype(np.int64)
+    u0 = u0.astype(np.int32)
+    v0 = v0.astype(np.int32)
 
     def wrap(i, n, mode):
         if mode == 33071:  # CLAMP_TO_EDGE
@@ -354,17 +358,18 @@ def _sample(tex, uv):
         return np.mod(i, n)
 
     xa, xb = wrap(u0, w, tex.wrap_s), wrap(u0 + 1, w, tex.wrap_s)
-    ya, yb = wrap(v0, h, tex.wrap_t), wrap(v0 + 1, h, tex.wrap_t)
-    flat = tex.rgb.reshape(-1, 3)
-    c = (flat[ya * w + xa] * (1 - fu) + flat[ya * w + xb] * fu) * (1 - fv) \
-        + (flat[yb * w + xa] * (1 - fu) + flat[yb * w + xb] * fu) * fv
-    a = None
-    if tex.alpha is not None:
-        fa = tex.alpha.reshape(-1)
-        fu1, fv1 = fu[:, 0], fv[:, 0]
-        a = (fa[ya * w + xa] * (1 - fu1) + fa[ya * w + xb] * fu1) * (1 - fv1) \
-            + (fa[yb * w + xa] * (1 - fu1) + fa[yb * w + xb] * fu1) * fv1
-    return c, a
+    ya, yb = wrap(v0, h, tex.wrap_t) * w, wrap(v0 + 1, h, tex.wrap_t) * w
+
+    def texel(i):
+        return tex.texels[i].view(np.uint8).reshape(-1, 4).astype(np.float32)
+
+    top = texel(ya + xa)
+    top += (texel(ya + xb) - top) * fu
+    bottom = texel(yb + xa)
+    bottom += (texel(yb + xb) - bottom) * fu
+    top += (bottom - top) * fv
+    rgb = _SRGB16_TO_LINEAR[(top[:, :3] * 16 + 0.5).astype(np.int32)]
+    return rgb, (top[:, 3] * np.float32(1 / 255) if tex.has_alpha else None)
 
 
 def _base_color(draws, tri_draw, ftri, vt, w):
