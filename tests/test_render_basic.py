@@ -256,3 +256,41 @@ def test_texture_lookup_is_perspective_correct():
     affine = (row(p[0]) + row(p[3])) / 2
     assert abs(boundary - expected) < 2.5
     assert abs(affine - expected) > 8  # the test can tell the two apart
+
+
+def test_node_hierarchy_and_interleaved_attributes():
+    # Positions and normals interleaved in one buffer view (byteStride 24), under a parent node
+    # that is moved, turned 90 degrees about Y and scaled by 2, with a translated child.
+    b = GlbBuilder()
+    pos = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+    nrm = np.tile(np.array([0, 0, 1], np.float32), (3, 1))
+    inter = np.concatenate([pos, nrm], 1)
+    view = b._view(inter.tobytes(), 34962)
+    b.doc["bufferViews"][view]["byteStride"] = 24
+    b.doc["accessors"] += [
+        {"bufferView": view, "byteOffset": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+         "min": [0, 0, 0], "max": [1, 1, 0]},
+        {"bufferView": view, "byteOffset": 12, "componentType": 5126, "count": 3, "type": "VEC3"}]
+    pa, na = len(b.doc["accessors"]) - 2, len(b.doc["accessors"]) - 1
+    prim = {"attributes": {"POSITION": pa, "NORMAL": na}, "indices": b.accessor([0, 1, 2], indices=True)}
+    mesh = b.mesh("T", [prim])
+    child = b.node("child", mesh=mesh, translation=(0, 0, 1))
+    s = np.sin(np.pi / 4)
+    parent = b.node("parent", children=[child], translation=(10, 0, 0), rotation=(0, s, 0, s), scale=(2, 2, 2))
+    b.scene([parent])
+    posed = Model(b.to_bytes()).posed()
+    # Child local (x, y, z + 1), scaled 2, turned +90 deg about Y: (x, y, z) -> (z, y, -x), moved +10 in x.
+    expected = np.array([[10 + 2, 0, 0], [10 + 2, 0, -2], [10 + 2, 2, 0]], np.float32)
+    np.testing.assert_allclose(posed.draws[0].positions, expected, atol=1e-5)
+    np.testing.assert_allclose(posed.draws[0].normals, np.tile([1, 0, 0], (3, 1)), atol=1e-5)
+
+
+def test_cubic_spline_channel_passes_through_keys_and_uses_tangents():
+    from workbench.render.scene import _sample
+    times = np.array([0.0, 1.0])
+    # Keys 0 -> 1 with zero tangents: the Hermite curve is 3u^2 - 2u^3, 0.5 at the middle, 0.15625 at 0.25.
+    values = np.array([[0.0], [0.0], [0.0], [0.0], [1.0], [0.0]])
+    assert _sample(times, values, "CUBICSPLINE", 0.0, False)[0] == 0.0
+    assert abs(_sample(times, values, "CUBICSPLINE", 0.25, False)[0] - 0.15625) < 1e-9
+    assert abs(_sample(times, values, "CUBICSPLINE", 1.0, False)[0] - 1.0) < 1e-9
+    assert abs(_sample(times, values[[1, 4]], "LINEAR", 0.25, False)[0] - 0.25) < 1e-9

@@ -46,7 +46,7 @@ if LOCAL:
         mapping[token] = client.local.create_viewer("product")["viewerToken"]
         rep = client.tracking.send(mapping[token], events.drop(columns=["viewerToken"]), progress=False)
         print(token, rep)
-    exported = wt.events_frame(client.local.events())
+    exported = wt.events_frame([e for v in mapping.values() for e in client.local.events(v)])
     exported["viewerToken"] = exported["viewerToken"].map({v: k for k, v in mapping.items()})
     print(len(exported), "events exported")
 else:

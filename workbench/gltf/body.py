@@ -132,7 +132,7 @@ def _head(rig: Skeleton, q: float) -> Surface:
 # Torso, neck, limbs, hands
 # --------------------------------------------------------------------------
 
-_TORSO_Y = (0.455, 0.50, 0.56, 0.62, 0.70, 0.765, 0.808, 0.838)
+_TORSO_Y = (0.455, 0.50, 0.56, 0.62, 0.70, 0.765, 0.812, 0.842)
 _TORSO = {
     "masculine": dict(rx=(0.070, 0.104, 0.095, 0.088, 0.102, 0.108, 0.080, 0.036),
                       rz=(0.050, 0.066, 0.060, 0.057, 0.062, 0.060, 0.050, 0.026),
@@ -174,7 +174,7 @@ _SPINE = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "LeftShoulder", "RightSho
 
 def _torso(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    s = _torso_tube(rig, 0.455 * H, 0.838 * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
+    s = _torso_tube(rig, 0.455 * H, 0.842 * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
     s.uv_into(SKIN_UV)
     return _skin(s, rig, _SPINE)
 
@@ -283,8 +283,8 @@ def _outfit_top(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     ease = 0.006 * H
     rows, cols = _n(40, q, 6), _n(64, q, 12)
-    shirt = _torso_tube(rig, 0.47 * H, 0.826 * H, rows, cols, scale=1.07, pad=ease * 1.3, hang_below=0.505 * H)
-    parts = [_skin(shirt, rig, _SPINE, proxy=_torso_tube(rig, 0.47 * H, 0.826 * H, rows, cols))]
+    shirt = _torso_tube(rig, 0.47 * H, 0.83 * H, rows, cols, scale=1.07, pad=ease * 1.3, hang_below=0.505 * H)
+    parts = [_skin(shirt, rig, _SPINE, proxy=_torso_tube(rig, 0.47 * H, 0.83 * H, rows, cols))]
     r1, r2 = _arm_radii(rig)
     for side in ("Left", "Right"):
         path = _path_part(arm_path(rig, side), 0.0, 0.42)

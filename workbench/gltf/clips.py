@@ -347,14 +347,15 @@ def qmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def euler_to_quat(angles: np.ndarray) -> np.ndarray:
-    """(F, 3) degrees -> (F, 4) quaternions: z applied first, then x, then y."""
-    qx, qy, qz = (_axis_quat(k, angles[:, k]) for k in range(3))
+    """(..., F, 3) degrees -> (..., F, 4) quaternions: z applied first, then x, then y."""
+    qx, qy, qz = (_axis_quat(k, angles[..., k]) for k in range(3))
     q = qmul(qy, qmul(qx, qz))
-    q /= np.linalg.norm(q, axis=1, keepdims=True)
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
     # Keep consecutive keys in one hemisphere so interpolation takes the short way.
-    flips = np.sum(q[1:] * q[:-1], axis=1) < 0
-    sign = np.concatenate([[1.0], np.where(np.cumsum(flips) % 2 == 1, -1.0, 1.0)])
-    return q * sign[:, None]
+    flips = np.sum(q[..., 1:, :] * q[..., :-1, :], axis=-1) < 0
+    sign = np.where(np.cumsum(flips, axis=-1) % 2 == 1, -1.0, 1.0)
+    sign = np.concatenate([np.ones(sign.shape[:-1] + (1,)), sign], axis=-1)
+    return q * sign[..., None]
 
 
 @lru_cache(maxsize=64)
@@ -369,18 +370,15 @@ def clip(name: str, gender: str) -> Clip:
     _base(p)
     MOTIONS[name](p, t, gender == "feminine")
     cyclic = name in CYCLIC_ANIMATIONS
-    rotations = {}
-    for joint in JOINT_NAMES:
-        if joint not in p.angles:
-            continue
-        a = p.angles[joint]
-        if cyclic:
-            a[-1] = a[0]
-        q = euler_to_quat(a)
-        if cyclic:
-            q[-1] = q[0]
-        q.setflags(write=False)
-        rotations[joint] = q
+    joints = [j for j in JOINT_NAMES if j in p.angles]
+    angles = np.stack([p.angles[j] for j in joints])          # (J, F, 3), converted in one go
+    if cyclic:
+        angles[:, -1] = angles[:, 0]
+    quats = euler_to_quat(angles)
+    if cyclic:
+        quats[:, -1] = quats[:, 0]
+    quats.setflags(write=False)
+    rotations = {j: quats[k] for k, j in enumerate(joints)}
     hips = p.hips
     if cyclic:
         hips[-1] = hips[0]

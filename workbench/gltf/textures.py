@@ -111,13 +111,13 @@ def skin_texture(skin: str, brows: str) -> np.ndarray:
     brow_color = rgb(brows) * 0.9
     for sign in (1.0, -1.0):
         ex = sign * EYE_THETA
-        d = _ellipse(x, y, ex, 0.0, 0.15, 0.065)
+        d = _ellipse(x, y, ex, 0.0, 0.17, 0.075)
         white = 1.0 - _smoothstep(0.85, 1.0, d)
         head = _mix(head, np.array([0.93, 0.92, 0.90]), white)
-        iris = _ellipse(x, y, ex, 0.0, 0.062, 0.062)
+        iris = _ellipse(x, y, ex, 0.0, 0.07, 0.07)
         iris_col = np.array([0.30, 0.19, 0.10]) * (0.8 + 0.4 * _smoothstep(0.2, 1.0, iris))[..., None]
         head = _mix(head, iris_col, (1.0 - _smoothstep(0.9, 1.0, iris)) * white)
-        pupil = _ellipse(x, y, ex, 0.0, 0.026, 0.026)
+        pupil = _ellipse(x, y, ex, 0.0, 0.03, 0.03)
         head = _mix(head, np.array([0.03, 0.03, 0.03]), (1.0 - _smoothstep(0.8, 1.0, pupil)) * white)
         glint = _ellipse(x, y, ex + 0.02, -0.018, 0.012, 0.012)
         head = _mix(head, np.array([1.0, 1.0, 1.0]), (1.0 - _smoothstep(0.6, 1.0, glint)) * white)

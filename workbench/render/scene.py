@@ -451,6 +451,8 @@ class Clip:
             sampler = anim["samplers"][ch["sampler"]]
             times = model.accessor(sampler["input"]).reshape(-1).astype(np.float64)
             values = model.accessor(sampler["output"]).astype(np.float64)
+            if sampler.get("interpolation") != "CUBICSPLINE":
+                values = values[: len(times)]
             self.channels.append((model.names[target["node"]], target["path"],
                                   sampler.get("interpolation", "LINEAR"), times, values))
             if len(times):
@@ -472,12 +474,25 @@ class Clip:
 
 
 def _sample(times, values, interp, t, is_rotation):
+    """A channel's value at ``t``: held before the first and after the last key (glTF 2.0, 3.11)."""
+    n = len(times)
     if interp == "CUBICSPLINE":
-        values = values.reshape(len(times), 3, -1)[:, 1]  # keep the keyframe values, not tangents
+        keys = values.reshape(n, 3, -1)  # in-tangent, value, out-tangent per key
+        if t <= times[0] or n == 1:
+            return keys[0, 1]
+        if t >= times[-1]:
+            return keys[-1, 1]
+        k = int(np.searchsorted(times, t, side="right")) - 1
+        dt = times[k + 1] - times[k]
+        u = (t - times[k]) / max(dt, 1e-12)
+        u2, u3 = u * u, u * u * u
+        v = ((2 * u3 - 3 * u2 + 1) * keys[k, 1] + (u3 - 2 * u2 + u) * dt * keys[k, 2]
+             + (-2 * u3 + 3 * u2) * keys[k + 1, 1] + (u3 - u2) * dt * keys[k + 1, 0])
+        return v / np.linalg.norm(v) if is_rotation else v
     if t <= times[0]:
         return values[0]
     if t >= times[-1]:
-        return values[len(times) - 1]
+        return values[n - 1]
     k = int(np.searchsorted(times, t, side="right")) - 1
     if interp == "STEP":
         return values[k]
