@@ -20,6 +20,13 @@ import workbench
 from workbench.service import Backend, create_app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pytest_configure(config):
+    # The GLB tests run the Khronos glTF-Validator where node is present: install it on first use.
+    from workbench.gltf.validator import install_validator
+
+    install_validator()
 DATA = ROOT / "data"
 
 

@@ -1,8 +1,8 @@
 """Building and inspecting GLB files: avatars, the animation library, summaries and validation.
 
 One operation per module: ``avatar`` (build_avatar), ``animation`` (build_animation and the
-library), ``summary`` (inspect, compare), ``validator`` (validate with the Khronos
-glTF-Validator). ``body``, ``surfaces``, ``skeleton``, ``clips``, ``textures`` and ``atlas`` are
+library), ``summary`` (inspect, compare), ``tracks`` (keyframes as a DataFrame), ``validator``
+(validate with the Khronos glTF-Validator). ``body``, ``surfaces``, ``skeleton``, ``clips``, ``textures`` and ``atlas`` are
 the pieces they share.
 
 >>> from workbench.options import ModelOptions, normalize_avatar_settings
@@ -14,7 +14,8 @@ the pieces they share.
 from .animation import build_animation, build_animation_library
 from .avatar import build_avatar
 from .summary import GlbSummary, compare, inspect
-from .validator import ValidationReport, validate, validate_many, validator_available
+from .tracks import tracks
+from .validator import ValidationReport, install_validator, validate, validate_many, validator_available
 
 __all__ = [
     "build_avatar",
@@ -26,5 +27,7 @@ __all__ = [
     "validate",
     "validate_many",
     "validator_available",
+    "install_validator",
+    "tracks",
     "ValidationReport",
 ]

@@ -134,3 +134,27 @@ def validate(source) -> ValidationReport:
     0
     """
     return validate_many([source])[0]
+
+
+VALIDATOR_PACKAGE = "gltf-validator@2.0.0-dev.3.10"
+
+
+def install_validator(home: str | os.PathLike | None = None, quiet: bool = True) -> bool:
+    """Install the validator with npm into ``home`` (default ``$GLTF_VALIDATOR_HOME`` or
+    ``~/.cache/gltf-validator``) unless it is there already; True when it is available afterwards."""
+    if validator_available():
+        return True
+    npm = shutil.which("npm")
+    if npm is None or shutil.which("node") is None:
+        return False
+    home = Path(home or os.environ.get("GLTF_VALIDATOR_HOME") or Path.home() / ".cache" / "gltf-validator")
+    home.mkdir(parents=True, exist_ok=True)
+    cmd = [npm, "install", "--prefix", str(home), "--no-audit", "--no-fund", VALIDATOR_PACKAGE]
+    if quiet:
+        cmd.insert(2, "--silent")
+    try:
+        subprocess.run(cmd, check=True, timeout=600, capture_output=quiet)
+    except (subprocess.SubprocessError, OSError):
+        return False
+    return validator_available()
+

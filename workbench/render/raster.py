@@ -23,24 +23,25 @@ Everything is numpy over whole arrays; no loop runs per triangle or per pixel.
    right, a rim from behind and a sky/ground ambient.
 6. Blended materials (``alphaMode: BLEND``): the nearest blended fragment in
    front of the opaque surface of each sample is shaded and laid over it.
-7. Average each ``ss x ss`` block (premultiplied, in linear light), then
-   convert to sRGB 8-bit (over the backdrop in sRGB when there is one).
+7. Average each ``ss x ss`` block (premultiplied, in linear light), roll
+   off highlights above 0.7 smoothly, convert to sRGB 8-bit (laid over the
+   backdrop in sRGB when there is one).
 
 Alternatives measured (default feminine avatar, 31k triangles, 512 px
-portrait, 2x supersampling: 5.4k triangles on screen, 0.89 M fragments; best
-of several runs on this 2-core machine while another process used the other
-core):
+portrait, 2x supersampling: 5.4k triangles on screen, 0.89 M fragments;
+best of 3 to 5 runs, two sessions, on this 2-core machine while other
+processes kept the load between 2 and 3.4, hence ranges):
 
 - steps 2-3, edge tests over each triangle's bounding box, triangles
-  bucketed by power-of-two box size: 169 ms against 19 ms for exact spans
-  (9x; most box samples lie outside the thin triangles);
+  bucketed by power-of-two box size: 169-211 ms against 19-39 ms for exact
+  spans (5-9x; most box samples lie outside the thin triangles);
 - step 4, ``lexsort`` by (sample, depth) keeping the first of each sample:
-  105 ms against 4 ms for ``np.maximum.at`` (26x);
+  105-125 ms against 4-11 ms for ``np.maximum.at`` (11-26x);
 - step 5, shading every covered sample instead of once per pixel and
   triangle: the whole preview took 0.41 s instead of 0.21 s;
-- supersampling: the whole draw takes 61 ms at 1x, 138 ms at 2x, 272 ms at
-  3x; 1x shows stair-stepped outlines, 2x and 3x look alike at 512 px
-  (compared side by side, hair and jaw outlines), so 2x.
+- supersampling: the whole draw takes 52-61 ms at 1x, 136-138 ms at 2x,
+  272-401 ms at 3x; 1x shows stair-stepped outlines, 2x and 3x look alike
+  at 512 px (compared side by side: hair and jaw outlines), so 2x.
 """
 
 from __future__ import annotations
@@ -228,13 +229,21 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     return out
 
 
-_LUT_N = 65536
-_LINEAR_TO_SRGB8 = np.round(255 * (np.arange(_LUT_N + 1) / _LUT_N) ** (1 / 2.2)).astype(np.uint8)
+def _shoulder(x: np.ndarray, knee: float = 0.7) -> np.ndarray:
+    """Identity up to ``knee``, then a smooth roll-off towards 1: a brightly lit white shirt
+    keeps its folds instead of clipping flat, darker colours are untouched."""
+    over = np.maximum(x - knee, 0) / (1 - knee)
+    return np.where(x <= knee, x, knee + (1 - knee) * (1 - np.exp(-over)))
+
+
+_LUT_MAX = 4.0     # linear light above 4 is white
+_LUT_N = 1 << 18   # steps of 1.5e-5: finer than 8-bit sRGB output near black
+_LINEAR_TO_SRGB8 = np.round(255 * _shoulder(np.arange(_LUT_N + 1) / _LUT_N * _LUT_MAX) ** (1 / 2.2)).astype(np.uint8)
 
 
 def _to_srgb8(lin: np.ndarray) -> np.ndarray:
-    # A table instead of a power per pixel; 65536 steps are finer than 8-bit output near black.
-    i = np.clip(lin, 0, 1) * _LUT_N
+    # One table lookup per channel instead of a tone curve and a power per pixel.
+    i = np.clip(lin, 0, _LUT_MAX) * (_LUT_N / _LUT_MAX)
     return _LINEAR_TO_SRGB8[(i + 0.5).astype(np.int32)]
 
 

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import struct
@@ -262,10 +263,15 @@ class Model:
         result = None
         if source is not None:
             img = self.doc["images"][source]
+            data = None
             if "bufferView" in img:
                 view = self.doc["bufferViews"][img["bufferView"]]
                 off = view.get("byteOffset", 0)
                 data = self.bin[off: off + view["byteLength"]]
+            elif str(img.get("uri", "")).startswith("data:") and ";base64," in img["uri"]:
+                data = base64.b64decode(img["uri"].split(";base64,", 1)[1])
+            # An image outside the file (a plain URI) cannot be read here: the material colour stays.
+            if data is not None:
                 try:
                     result = self._decode(data)
                 except Exception:  # an unreadable image draws as its material colour
