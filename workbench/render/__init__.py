@@ -121,8 +121,10 @@ def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
     return Image.fromarray(draw(posed, cam, size, ss=SUPERSAMPLE, background=background), "RGBA")
 
 
-def render_preview(glb: bytes, options) -> bytes:
+def render_preview(glb: bytes, options, pose=None) -> bytes:
     """PNG bytes (RGBA) of the preview ``options`` (a ``PreviewOptions``) asks for; same input, same bytes.
+
+    pose: as for :func:`render`; the service passes the idle clip at 0 s, so avatars stand relaxed.
 
     >>> from workbench.options import PreviewOptions
     >>> from workbench.viewers.product import build_product_glb
@@ -130,7 +132,7 @@ def render_preview(glb: bytes, options) -> bytes:
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
     """
-    im = render(glb, size=options.size, camera=options.camera, background=options.background)
+    im = render(glb, size=options.size, camera=options.camera, background=options.background, pose=pose)
     # Always RGBA, so readers index the same four channels; with a backdrop every alpha is 255.
     buf = io.BytesIO()
     # Level fixed so the bytes never depend on Pillow's default. Measured on a 512 px portrait:

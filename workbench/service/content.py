@@ -18,7 +18,7 @@ from workbench.service.errors import ServiceError
 log = logging.getLogger("workbench.service")
 
 # Part of every cache path: bump it when the generator or renderer changes its output.
-GENERATOR_VERSION = "g1"
+GENERATOR_VERSION = "g2"
 
 
 def etag_of(data: bytes) -> str:
@@ -94,7 +94,7 @@ class Content:
     # ------------------------------------------------------------------
 
     def preview(self, model_id: str, options: opts.PreviewOptions) -> tuple[bytes, str]:
-        self.backend.avatar_settings(model_id)  # 404 before any work
+        settings = self.backend.avatar_settings(model_id)  # 404 before any work
         path = self.previews_dir / model_id / f"{GENERATOR_VERSION}_{options.cache_key()}.png"
 
         def make():
@@ -103,7 +103,9 @@ class Content:
             from workbench.render import render_preview
 
             glb, _ = self.model(model_id, opts.ModelOptions())
-            return render_preview(glb, options)
+            # A preview shows the avatar standing relaxed (the library's idle pose), not in its T bind pose.
+            idle = self.animation_file(settings["gender"], "idle")
+            return render_preview(glb, options, pose=(idle, 0.0))
 
         return self._cached(path, make, "preview_generation_failed", "Preview rendering")
 

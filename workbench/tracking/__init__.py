@@ -33,6 +33,7 @@ _LAZY = {
         "events_frame", "sessionize", "funnel", "load_times", "dwell_times", "ar_conversion", "rank",
         "events_over_time", "viewer_kpis", "plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank")},
     **{name: ".synth" for name in ("generate", "to_records", "write_events")},
+    **{name: ".sender" for name in ("send_events", "asend_events", "SendReport")},
 }
 
 
