@@ -23,7 +23,9 @@ from workbench.service.backend import Backend
 
 def free_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A bound, listening socket (port 0 picks a free one), handed to uvicorn so no other process can take it."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # proto IPPROTO_TCP, not 0: asyncio only turns on TCP_NODELAY for accepted sockets whose proto says
+    # TCP, and without it a keep-alive answer waits ~40 ms for the client's delayed ACK (measured).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(512)
