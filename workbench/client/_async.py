@@ -10,7 +10,7 @@ from workbench.client import _base as B
 from workbench.client import _resources as G
 
 
-class AsyncClient:
+class AsyncClient(G.ClientCore):
     """The same operations as :class:`workbench.Client`, as coroutines.
 
     >>> import asyncio, httpx
@@ -22,25 +22,7 @@ class AsyncClient:
     ()
     """
 
-    def __init__(self, base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
-                 local_url: str | None = None, transport: httpx.AsyncBaseTransport | None = None,
-                 timeout: float = 30.0, retries: int = 3, backoff: float = 0.25, config: B.ClientConfig | None = None):
-        self.config = config or B.ClientConfig.resolve(
-            base_url, avatar_base_url, token, local_url, timeout=timeout,
-            retry=B.RetryPolicy(retries=retries, backoff=backoff))
-        self._transport = transport
-        self._http = httpx.AsyncClient(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
-                                       headers={"User-Agent": B.USER_AGENT}, follow_redirects=True)
-        self.avatars = G.Avatars(self)
-        self.animations = G.Animations(self)
-        self.viewers = G.Viewers(self)
-        self.tracking = G.Tracking(self)
-        self.spaces = G.Spaces(self)
-        self.local = G.Local(self)
-        self.service = None
-
-    def with_options(self, **changes) -> "AsyncClient":
-        return AsyncClient(config=B.with_config(self.config, **changes), transport=self._transport)
+    _http_class = httpx.AsyncClient
 
     async def _send(self, req: B.Request):
         attempt = 0
@@ -72,6 +54,3 @@ class AsyncClient:
     async def __aexit__(self, *exc):
         await self.aclose()
 
-    def __repr__(self) -> str:
-        c = self.config
-        return f"AsyncClient(base_url={c.base_url!r}, avatar_base_url={c.avatar_base_url!r}, local={c.local_url is not None})"

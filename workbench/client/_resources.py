@@ -178,3 +178,40 @@ class Local(_Group):
 
         req.parse = parse
         return self._send(req)
+
+
+class ClientCore:
+    """What ``Client`` and ``AsyncClient`` share: configuration, the operation groups, copies.
+
+    Subclasses set ``_http_class`` (httpx.Client or httpx.AsyncClient) and define ``_send``.
+    """
+
+    _http_class: type = None  # type: ignore[assignment]
+
+    def __init__(self, base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
+                 local_url: str | None = None, transport=None, timeout: float = 30.0, retries: int = 3,
+                 backoff: float = 0.25, config: B.ClientConfig | None = None):
+        import httpx
+
+        self.config = config or B.ClientConfig.resolve(
+            base_url, avatar_base_url, token, local_url, timeout=timeout,
+            retry=B.RetryPolicy(retries=retries, backoff=backoff))
+        self._transport = transport
+        self._http = self._http_class(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
+                                      headers={"User-Agent": B.USER_AGENT}, follow_redirects=True)
+        self.avatars = Avatars(self)
+        self.animations = Animations(self)
+        self.viewers = Viewers(self)
+        self.tracking = Tracking(self)
+        self.spaces = Spaces(self)
+        self.local = Local(self)
+        self.service = None  # the LocalService when workbench.connect() started one
+
+    def with_options(self, **changes):
+        """A copy with other settings (token=, retries=, timeout=...), sharing the transport."""
+        return type(self)(config=B.with_config(self.config, **changes), transport=self._transport)
+
+    def __repr__(self) -> str:
+        c = self.config
+        return (f"{type(self).__name__}(base_url={c.base_url!r}, avatar_base_url={c.avatar_base_url!r}, "
+                f"local={c.local_url is not None})")

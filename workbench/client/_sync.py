@@ -10,7 +10,7 @@ from workbench.client import _base as B
 from workbench.client import _resources as G
 
 
-class Client:
+class Client(G.ClientCore):
     """A blocking client for every operation of the interface.
 
     Configuration comes from the arguments, else from ``WORKBENCH_BASE_URL``,
@@ -23,26 +23,7 @@ class Client:
     'http://h/avatars'
     """
 
-    def __init__(self, base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
-                 local_url: str | None = None, transport: httpx.BaseTransport | None = None,
-                 timeout: float = 30.0, retries: int = 3, backoff: float = 0.25, config: B.ClientConfig | None = None):
-        self.config = config or B.ClientConfig.resolve(
-            base_url, avatar_base_url, token, local_url, timeout=timeout,
-            retry=B.RetryPolicy(retries=retries, backoff=backoff))
-        self._transport = transport
-        self._http = httpx.Client(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
-                                  headers={"User-Agent": B.USER_AGENT}, follow_redirects=True)
-        self.avatars = G.Avatars(self)
-        self.animations = G.Animations(self)
-        self.viewers = G.Viewers(self)
-        self.tracking = G.Tracking(self)
-        self.spaces = G.Spaces(self)
-        self.local = G.Local(self)
-        self.service = None  # set by workbench.connect() when it started a local service
-
-    def with_options(self, **changes) -> "Client":
-        """A copy with other settings (token=, retries=, timeout=...), sharing the transport."""
-        return Client(config=B.with_config(self.config, **changes), transport=self._transport)
+    _http_class = httpx.Client
 
     def _send(self, req: B.Request):
         attempt = 0
@@ -74,6 +55,3 @@ class Client:
     def __exit__(self, *exc):
         self.close()
 
-    def __repr__(self) -> str:
-        c = self.config
-        return f"Client(base_url={c.base_url!r}, avatar_base_url={c.avatar_base_url!r}, local={c.local_url is not None})"
