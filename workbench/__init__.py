@@ -11,6 +11,12 @@ from workbench.client import (APIError, AsyncClient, BadRequestError, Client, Co
                               TimeoutError, TransportError, UnauthorizedError, WorkbenchError)
 from workbench.connect import connect
 
+import logging as _logging
+
+# A library stays quiet unless the application configures logging (``workbench serve`` does);
+# without this, a fault inside a local service would print its traceback into the notebook.
+_logging.getLogger("workbench").addHandler(_logging.NullHandler())
+
 __version__ = "0.1.0"
 
 __all__ = [

@@ -149,6 +149,38 @@ try:
 except workbench.NotFoundError as e:
     print(e.status, e.code)
 """, ["op:avatars.model"]),
+    ("md", """
+When generation fails, the service answers with a JSON error (500 `model_generation_failed`). The
+local control API can make the next generation fail, to show it:
+"""),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+if client.local.available:
+    client.local.fault("model.generate", count=1)
+    try:
+        client.with_options(retries=0).avatars.model(ids["Cy"], lod=1, texture_format="png")
+    except workbench.ServerError as e:
+        print(e.status, e.code, "|", e.response.headers["content-type"])
+    print("next try:", client.avatars.model(ids["Cy"], lod=1, texture_format="png").content[:4])
+else:
+    print("[skipped: needs the local control API]")
+""", ["op:avatars.model"]),
+    ("md", """
+## Explore the options live
+
+Change the controls to download the model with other options and see its summary. (Widgets need a
+live kernel; the saved notebook keeps the summary of the current setting below.)
+"""),
+    ("code", """
+from workbench.widgets import ModelExplorer
+
+model_explorer = ModelExplorer(client, ids["Ada"])
+model_explorer
+""", ["op:avatars.model"]),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+print(model_explorer.current.meshes[["name", "triangles"]].to_string(index=False))
+"""),
     ("md", "## Checks"),
     ("code", """
 shares = table["share_of_lod0"].tolist()

@@ -126,6 +126,27 @@ for g, n in (("robot", "walk"), ("feminine", "moonwalk")):
     r = httpx.get(f"{client.config.avatar_base_url}/animations/{g}/{n}.glb")
     print("service:", r.status_code, r.json()["error"]["code"], [d["field"] for d in r.json()["error"]["details"]])
 """, ["op:animations.download"]),
+    ("md", """
+**404: the file is missing on the server.** A name that is in the list but whose file is gone is a
+404, not a 400. On the local service we move one file of the library away for a moment:
+"""),
+    ("code", """
+# NBVAL_CHECK_OUTPUT
+if client.local.available:
+    from pathlib import Path
+    clip_file = Path(client.local.health()["dataDir"]) / "animations" / "feminine" / "shrug.glb"
+    hidden = clip_file.with_name("shrug.glb.away")
+    clip_file.rename(hidden)
+    try:
+        client.animations.download("feminine", "shrug")
+    except workbench.NotFoundError as e:
+        print(e.status, e.code)
+    finally:
+        hidden.rename(clip_file)
+    print("back:", client.animations.download("feminine", "shrug").content[:4])
+else:
+    print("[skipped: needs the local control API]")
+""", ["op:animations.download"]),
     ("md", "## Checks"),
     ("code", """
 assert library.masculine == library.feminine and len(library.masculine) == 18

@@ -82,9 +82,10 @@ class LocalService:
         self.stop()
 
 
-def serve(host: str, port: int, data_dir: str | Path, *, print_fn=print) -> None:
+def serve(host: str, port: int, data_dir: str | Path, *, print_fn=None) -> None:
     """Run the service in the foreground until interrupted (``workbench serve``)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    print_fn = print_fn or (lambda *a: print(*a, flush=True))
     backend = Backend(data_dir)
     root = f"http://{host}:{port}"
     print_fn(f"workbench local service, data in {backend.data_dir}")
