@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -46,11 +47,11 @@ def build(path: Path) -> Path:
     for k in env_keys:
         os.environ.pop(k, None)
     t = time.perf_counter()
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(OUT)}}).execute()
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(OUT)}}).execute(
+        stderr=subprocess.DEVNULL)
     # Execution counts and timings vary run to run; keep outputs, drop the noise.
     for c in nb.cells:
         c.metadata.pop("execution", None)
-    nb.metadata.pop("widgets", None) if False else None
     out = OUT / (path.stem + ".ipynb")
     nbformat.write(nb, out)
     print(f"built {out.name} in {time.perf_counter() - t:.1f} s")

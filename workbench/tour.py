@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +59,9 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600) -> No
     try:
         client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                                 resources={"metadata": {"path": str(path.parent)}})
-        client.execute()
+        # The kernel process's own stderr carries only jupyter_client's transport notices; what cells
+        # write to stderr still reaches the notebook through the kernel's messages.
+        client.execute(stderr=subprocess.DEVNULL)
     finally:
         for k, v in old.items():
             if v is None:
