@@ -94,6 +94,9 @@ def serve(host: str, port: int, data_dir: str | Path, *, print_fn=None) -> None:
     print_fn(f"  control API     {root}/_local   (local service only)")
     if backend.new_dev_token:
         print_fn(f"  development token (shown once): {backend.new_dev_token}")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print_fn(f"  WARNING: listening on {host}: the /_local control API has no authentication; "
+                 "anyone who reaches this port can make tokens and reset the data")
     try:
         uvicorn.run(create_app(backend), host=host, port=port, log_level="warning", access_log=False,
                     lifespan="off", timeout_keep_alive=30)
