@@ -91,7 +91,8 @@ def _materials(settings: dict) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency and PBR factors."""
     hair = settings["hair"]
     out = {
-        "Body": dict(name="Skin", image=tx.skin_texture(settings["skinTone"], hair["color"]),
+        "Body": dict(name="Skin", image=tx.skin_texture(settings["skinTone"], hair["color"],
+                                                                 settings["gender"] == "feminine"),
                      blend=False, roughness=0.62),
         "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
                            blend=False, roughness=0.9),

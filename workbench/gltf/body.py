@@ -87,8 +87,10 @@ def head_frame(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
     """Centre and radii (x, y, z) of the skull ellipsoid."""
     H = rig.height
     fem = rig.gender == "feminine"
-    center = np.array([0.0, 0.936 * H, 0.004 * H])
-    radii = np.array([(0.043 if fem else 0.046) * H, 0.064 * H, (0.054 if fem else 0.056) * H])
+    # About 1/7.3 of the height, top at H: a slightly large, appealing stylized head.
+    ry = (0.067 if fem else 0.069) * H
+    center = np.array([0.0, H - ry, 0.005 * H])
+    radii = np.array([(0.049 if fem else 0.051) * H, ry, (0.057 if fem else 0.059) * H])
     return center, radii
 
 
@@ -99,22 +101,32 @@ def _gauss(theta, phi, t0, p0, st, sp):
 def head_point(rig: Skeleton, theta: np.ndarray, phi: np.ndarray, face: bool = True, offset=0.0) -> np.ndarray:
     """Points of the head surface; theta=0 faces +Z, phi=0 is the crown."""
     center, (rx, ry, rz) = head_frame(rig)
+    fem = rig.gender == "feminine"
     low = np.clip((phi - 0.5 * np.pi) / (0.5 * np.pi), 0.0, 1.0)
-    sx = rx * (1.0 - 0.24 * low ** 1.5)
+    # Below the eyes the outline narrows to the jaw: masculine keeps its width longer (with
+    # jaw-angle bumps below, a squarer jaw); feminine tapers to a softer, smaller chin.
+    # Above the eyes a slightly boxy superellipse gives a full, rounded cranium (not an egg).
+    high = np.clip((0.5 * np.pi - phi) / (0.5 * np.pi), 0.0, 1.0)
+    sx = rx * (1.0 - (0.30 * low ** 1.3 if fem else 0.16 * low ** 2.0))
+    box = 2.0 + 0.15 * low + 0.6 * high
     sz = rz * (1.0 - 0.08 * low ** 2)
+    sp = np.abs(np.sin(phi)) ** (2.0 / box)
+    cp = np.sign(np.cos(phi)) * np.abs(np.cos(phi)) ** (2.0 / box)
     bump = np.zeros(np.broadcast(theta, phi).shape)
     if face:
-        bump = (0.15 * _gauss(theta, phi, 0.0, 0.60 * np.pi, 0.11, 0.075)      # nose
-                + 0.06 * _gauss(theta, phi, 0.0, 0.53 * np.pi, 0.09, 0.06)     # nose bridge
-                + 0.035 * _gauss(np.abs(theta), phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
+        bump = ((0.10 if fem else 0.12) * _gauss(theta, phi, 0.0, 0.60 * np.pi, 0.085, 0.07)  # nose
+                + (0.045 if fem else 0.06) * _gauss(theta, phi, 0.0, 0.53 * np.pi, 0.07, 0.06)  # nose bridge
+                + (0.03 if fem else 0.045) * _gauss(np.abs(theta), phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
                 - 0.035 * _gauss(np.abs(theta), phi, EYE_THETA, EYE_PHI, 0.13, 0.06)  # eye sockets
                 + 0.045 * _gauss(theta, phi, 0.0, 0.70 * np.pi, 0.22, 0.04)    # lips
-                + 0.05 * _gauss(theta, phi, 0.0, 0.80 * np.pi, 0.25, 0.07)     # chin
-                + 0.14 * _gauss(np.abs(theta), phi, 0.5 * np.pi, 0.55 * np.pi, 0.10, 0.12))  # ears
+                + (0.035 if fem else 0.06) * _gauss(theta, phi, 0.0, 0.80 * np.pi, 0.25, 0.07)  # chin
+                + (0.03 if fem else 0.06) * _gauss(np.abs(theta), phi, 0.95, 0.76 * np.pi, 0.35, 0.09)  # jaw
+                + 0.03 * _gauss(np.abs(theta), phi, 0.62, 0.58 * np.pi, 0.25, 0.07)   # cheekbones
+                + 0.11 * _gauss(np.abs(theta), phi, 0.5 * np.pi, 0.55 * np.pi, 0.10, 0.11))  # ears
     r = 1.0 + bump + offset
-    x = sx * np.sin(phi) * np.sin(theta) * r
-    y = ry * np.cos(phi) * (1.0 + (bump + offset) * 0.6)
-    z = sz * np.sin(phi) * np.cos(theta) * r
+    x = sx * sp * np.sin(theta) * r
+    y = ry * cp * (1.0 + (bump + offset) * 0.6)
+    z = sz * sp * np.cos(theta) * r
     return np.stack([x, y, z], axis=-1) + center
 
 
@@ -132,14 +144,23 @@ def _head(rig: Skeleton, q: float) -> Surface:
 # Torso, neck, limbs, hands
 # --------------------------------------------------------------------------
 
-_TORSO_Y = (0.455, 0.50, 0.56, 0.62, 0.70, 0.765, 0.812, 0.842)
+# Half width (rx), half depth (rz) and centre z (cz) at heights _TORSO_Y (fractions of H):
+# crotch, hips, belly, waist, chest, upper chest, armpits, shoulder top, neck base. The upper
+# torso stays about as wide as the arm joints (no barrel bulging past the shoulders) and
+# slopes to the neck above them. Masculine is a straighter, V-shaped torso (chest wider than
+# hips, little waist); feminine has a defined waist between a bust and wider hips.
+_TORSO_Y = (0.455, 0.50, 0.56, 0.62, 0.70, 0.765, 0.812, 0.840, 0.858)
+TORSO_TOP = _TORSO_Y[-1]
 _TORSO = {
-    "masculine": dict(rx=(0.070, 0.104, 0.095, 0.088, 0.102, 0.108, 0.080, 0.036),
-                      rz=(0.050, 0.066, 0.060, 0.057, 0.062, 0.060, 0.050, 0.026),
-                      cz=(0.000, -0.004, 0.000, 0.002, 0.004, 0.000, -0.006, -0.008)),
-    "feminine": dict(rx=(0.075, 0.116, 0.098, 0.078, 0.090, 0.094, 0.072, 0.031),
-                     rz=(0.052, 0.070, 0.062, 0.054, 0.074, 0.060, 0.047, 0.024),
-                     cz=(0.000, -0.006, -0.002, 0.002, 0.014, 0.002, -0.006, -0.008)),
+    "masculine": dict(y=_TORSO_Y,
+                      rx=(0.066, 0.098, 0.091, 0.088, 0.094, 0.098, 0.096, 0.079, 0.038),
+                      rz=(0.050, 0.062, 0.058, 0.056, 0.064, 0.062, 0.052, 0.040, 0.027),
+                      cz=(0.000, -0.004, 0.000, 0.002, 0.006, 0.002, -0.004, -0.007, -0.008)),
+    # The bust sits high (0.72 H) with the waist below it, not a broad bulge down the front.
+    "feminine": dict(y=(0.455, 0.50, 0.56, 0.628, 0.718, 0.772, 0.814, 0.840, 0.858),
+                     rx=(0.074, 0.115, 0.099, 0.073, 0.084, 0.086, 0.081, 0.061, 0.032),
+                     rz=(0.054, 0.068, 0.060, 0.050, 0.068, 0.054, 0.046, 0.036, 0.024),
+                     cz=(0.000, -0.008, -0.002, 0.000, 0.013, 0.003, -0.004, -0.007, -0.008)),
 }
 
 
@@ -148,13 +169,13 @@ def _torso_profile(rig: Skeleton, y: np.ndarray):
     H = rig.height
     t = _TORSO[rig.gender]
     sh = SHAPES[rig.body_shape]
-    girth = np.array([sh["hips"], sh["hips"], sh["hips"], sh["waist"], sh["chest"], sh["chest"],
+    girth = np.array([sh["hips"], sh["hips"], sh["hips"], sh["waist"], sh["chest"], sh["chest"], sh["shoulders"],
                       sh["shoulders"], 1.0])
-    ky = np.array(_TORSO_Y) * H
+    ky = np.array(t["y"]) * H
     rx = profile(ky, np.array(t["rx"]) * girth * H, y)
     rz = profile(ky, np.array(t["rz"]) * girth ** 0.8 * H, y)
     # A heavy belly pushes forward rather than only outward.
-    cz = profile(ky, np.array(t["cz"]) * H + (girth - 1) * 0.02 * H * np.array([0, 0, 0.5, 1, 0.6, 0.2, 0, 0]), y)
+    cz = profile(ky, np.array(t["cz"]) * H + (girth - 1) * 0.02 * H * np.array([0, 0, 0.5, 1, 0.6, 0.2, 0, 0, 0]), y)
     return rx, rz, cz
 
 
@@ -174,15 +195,16 @@ _SPINE = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "LeftShoulder", "RightSho
 
 def _torso(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    s = _torso_tube(rig, 0.455 * H, 0.842 * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
+    s = _torso_tube(rig, 0.455 * H, TORSO_TOP * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
     s.uv_into(SKIN_UV)
     return _skin(s, rig, _SPINE)
 
 
 def _neck(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    r = (0.031 if rig.gender == "feminine" else 0.036) * H * SHAPES[rig.body_shape]["limbs"] ** 0.5
-    path = np.array([[0, 0.80 * H, -0.010 * H], [0, 0.905 * H, -0.004 * H]])
+    r = (0.028 if rig.gender == "feminine" else 0.034) * H * SHAPES[rig.body_shape]["limbs"] ** 0.5
+    # From inside the shoulders to inside the skull: only a short span shows under the chin.
+    path = np.array([[0, 0.815 * H, -0.010 * H], [0, 0.905 * H, -0.004 * H]])
     rows = _n(12, q, 3)
     s = tube(path, np.array([r * 1.15, r, r * 1.05]), np.array([r * 1.05, r * 0.95, r]), rows, _n(36, q, 8),
              hint=(0, 0, 1), smooth_path=False)
@@ -201,9 +223,12 @@ def arm_path(rig: Skeleton, side: str) -> np.ndarray:
 def _arm_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
     H = rig.height
     limbs = SHAPES[rig.body_shape]["limbs"] * (0.88 if rig.gender == "feminine" else 1.0)
-    r = np.array([0.034, 0.042, 0.040, 0.036, 0.031, 0.028, 0.030, 0.027, 0.021]) * H * limbs
-    r[-1] = 0.021 * H * (0.9 if rig.gender == "feminine" else 1.0)
-    return r, r * np.array([1.0, 0.98, 0.95, 0.95, 0.95, 0.92, 0.92, 0.85, 0.72])
+    # Samples from inside the torso to the wrist: deltoid, biceps, elbow, forearm, wrist.
+    r = np.array([0.030, 0.034, 0.031, 0.028, 0.024, 0.023, 0.024, 0.021, 0.017]) * H * limbs
+    r[-1] = 0.018 * H * (0.9 if rig.gender == "feminine" else 1.0)
+    # Vertical (r1) and front-back (r2) radii in the T-pose: the deltoid is lower than it is
+    # deep, so the arm's top meets the shoulder's slope; the wrist is flat like the palm.
+    return r * np.array([0.84, 0.80, 0.93, 0.95, 0.95, 0.92, 0.92, 0.85, 0.72]), r
 
 
 def _arm(rig: Skeleton, side: str, q: float) -> Surface:
@@ -281,10 +306,14 @@ def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarra
 
 def _outfit_top(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    ease = 0.006 * H
+    ease = 0.0045 * H
     rows, cols = _n(40, q, 6), _n(64, q, 12)
-    shirt = _torso_tube(rig, 0.47 * H, 0.83 * H, rows, cols, scale=1.07, pad=ease * 1.3, hang_below=0.505 * H)
-    parts = [_skin(shirt, rig, _SPINE, proxy=_torso_tube(rig, 0.47 * H, 0.83 * H, rows, cols))]
+    top = (TORSO_TOP - 0.014) * H    # a crew neck just below the neck's base
+    # Close over the chest, easing out towards the hem so it falls over the trousers' top.
+    hem = np.clip((0.58 * H - np.linspace(0.47 * H, top, rows)) / (0.09 * H), 0.0, 1.0)
+    scale = 1.05 + 0.03 * hem * hem * (3 - 2 * hem)
+    shirt = _torso_tube(rig, 0.47 * H, top, rows, cols, scale=scale, pad=ease * 1.4, hang_below=0.505 * H)
+    parts = [_skin(shirt, rig, _SPINE, proxy=_torso_tube(rig, 0.47 * H, top, rows, cols))]
     r1, r2 = _arm_radii(rig)
     for side in ("Left", "Right"):
         path = _path_part(arm_path(rig, side), 0.0, 0.42)
@@ -292,10 +321,10 @@ def _outfit_top(rig: Skeleton, q: float) -> Surface:
         k = np.linspace(0, 1, 4)
         b1 = profile(np.linspace(0, 1, len(r1)), r1, k * 0.42)
         b2 = profile(np.linspace(0, 1, len(r2)), r2, k * 0.42)
-        s1, s2 = b1 * 1.05 + ease, b2 * 1.05 + ease
-        # The sleeve flares a little at its opening instead of clinging to the biceps.
-        s1[-1] *= 1.06
-        s2[-1] *= 1.06
+        # A T-shirt sleeve: close over the upper arm, opening a touch wider than the biceps.
+        s1, s2 = b1 * 1.03 + ease, b2 * 1.03 + ease
+        s1[-1] *= 1.04
+        s2[-1] *= 1.04
         grid = dict(rows=rows, cols=_n(28, q, 6), hint=(0, 1, 0), caps=(_n(3, q, 1), 0), cap_depth=0.5)
         s = tube(path, s1, s2, **grid)
         parts.append(_skin(s, rig, [f"{side}Shoulder", f"{side}Arm", f"{side}ForeArm", f"{side}Hand", "Spine2"],
@@ -317,7 +346,9 @@ def _outfit_bottom(rig: Skeleton, q: float) -> Surface:
         path[-1] = path[-1] + np.array([0.0, 0.012 * H, 0.0])
         l1 = r1 * 1.08 + ease
         l2 = r2 * 1.08 + ease
-        l1[0], l2[0] = l1[1], l2[1]      # the trouser leg starts at the hip joint, full width
+        # The trouser leg starts at the hip joint, a little narrower than the thigh, so its top
+        # stays inside the pelvis shell (and under the shirt's hem) when the hips sway.
+        l1[0], l2[0] = 0.92 * l1[1], 0.88 * l2[1]
         # Straight-cut trousers: below the knee they hang rather than follow the calf.
         l1[5:] = np.maximum(l1[5:], l1[4] * np.linspace(1.0, 0.92, len(l1) - 5))
         l2[5:] = np.maximum(l2[5:], l2[4] * np.linspace(1.0, 0.95, len(l2) - 5))
@@ -381,24 +412,33 @@ def _hair(rig: Skeleton, style: str, q: float) -> Surface | None:
         phi = np.linspace(0, np.pi, R)
         th = np.linspace(-np.pi, np.pi, C + 1)
         Th, Ph = np.meshgrid(th, phi)
-        rb = 0.030 * H
-        c = head_point(rig, np.array(np.pi), np.array(0.32 * np.pi), face=False, offset=0.12)
-        pts = np.stack([rb * np.sin(Ph) * np.sin(Th), rb * 0.9 * np.cos(Ph), rb * np.sin(Ph) * np.cos(Th)], -1) + c
+        # High on the back of the crown, so it shows above the head from the front too.
+        rb = 0.035 * H
+        c = head_point(rig, np.array(np.pi), np.array(0.17 * np.pi), face=False, offset=0.12)
+        pts = np.stack([rb * np.sin(Ph) * np.sin(Th), rb * 0.85 * np.cos(Ph), rb * np.sin(Ph) * np.cos(Th)], -1) + c
         bun = grid_surface(pts, pole_start=True, pole_end=True)
         parts.append(_rigid(bun, rig, "Head"))
     if style == "long":
         # A curtain around the back and sides, from under the cap's edge to below the shoulders.
         R, C = _n(30, q, 5), _n(48, q, 8)
-        th = np.linspace(0.95, 2 * np.pi - 0.95, C + 1)
+        th = np.linspace(1.1, 2 * np.pi - 1.1, C + 1)
         k = np.linspace(0.0, 1.0, R)
         Th, K = np.meshgrid(th, k)
         side = np.abs(np.cos(Th / 2))           # 1 at the sides, 0 at the back
-        length = (0.23 - 0.09 * side) * H
+        length = (0.24 - 0.10 * side) * H
         top = head_point(rig, Th, np.full_like(Th, 0.47 * np.pi), face=False, offset=0.10)
-        spread = 1.0 + (0.12 + 0.55 * K) * (0.4 + 0.6 * K)
-        x = (top[..., 0] - center[0]) * spread + center[0]
-        z = (top[..., 2] - center[2]) * spread + center[2] - 0.02 * H * K ** 2
         y = top[..., 1] - length * K
+        # The hair falls from the head, a little fuller towards the ends, and drapes behind the
+        # shoulders and down the back: below the head it stays behind the torso (the shirt's
+        # back surface at its own x, plus a little room), blended in smoothly.
+        x = center[0] + (top[..., 0] - center[0]) * (1.0 + 0.12 * K)
+        z_head = center[2] + (top[..., 2] - center[2]) * (1.0 + 0.05 * K)
+        rx, rz, cz = _torso_profile(rig, y)
+        rx, rz = rx * 1.06 + 0.005 * H, rz * 1.06 + 0.005 * H
+        half = rz * np.sqrt(np.clip(1.0 - (x / rx) ** 2, 0.0, 1.0))
+        z_body = cz - half - 0.010 * H
+        soft = 0.010 * H
+        z = 0.5 * (z_head + z_body - np.sqrt((z_head - z_body) ** 2 + soft * soft))
         pts = np.stack([x, y, z], -1)
         curtain = grid_surface(pts, wrap=False)
         parts.append(_skin(curtain, rig, ["Head", "Neck", "Spine2"], power=4.0))

@@ -205,7 +205,8 @@ def _wave(p, t, fem):
 def _clap(p, t, fem):
     e = _env(t, 0.0, 0.35, 1.7, 2.0)
     beat = np.clip(np.sin(2 * np.pi * (t - 0.35) / 0.45), -1, 1) * _env(t, 0.3, 0.45, 1.55, 1.7)
-    p.add("Arm", z=22 * e, y=-38 * e - 10 * beat, x=-28 * e)
+    # Feminine shoulders are narrower: the arms swing in less for the palms to meet, not cross.
+    p.add("Arm", z=22 * e, y=-(35.5 if fem else 38) * e - 10 * beat, x=-28 * e)
     p.add("ForeArm", y=-58 * e)
     p.add("Hand", x=-70 * e)
     _curl(p, "Left", -10 * e)

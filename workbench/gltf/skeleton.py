@@ -45,10 +45,10 @@ JOINT_NAMES: tuple[str, ...] = tuple(n for n, _ in JOINTS)
 
 # Girth multipliers (chest, waist, hips, limbs) and a shoulder-width factor per body shape.
 SHAPES = {
-    "slim": dict(chest=0.90, waist=0.86, hips=0.92, limbs=0.86, shoulders=0.97),
+    "slim": dict(chest=0.88, waist=0.84, hips=0.90, limbs=0.82, shoulders=0.95),
     "average": dict(chest=1.0, waist=1.0, hips=1.0, limbs=1.0, shoulders=1.0),
-    "athletic": dict(chest=1.10, waist=0.95, hips=0.98, limbs=1.12, shoulders=1.07),
-    "heavy": dict(chest=1.18, waist=1.40, hips=1.22, limbs=1.25, shoulders=1.04),
+    "athletic": dict(chest=1.10, waist=0.93, hips=0.96, limbs=1.16, shoulders=1.10),
+    "heavy": dict(chest=1.20, waist=1.46, hips=1.26, limbs=1.30, shoulders=1.04),
 }
 
 
@@ -81,12 +81,15 @@ def _positions(gender: str, H: float, shape: str) -> dict[str, tuple[float, floa
     p["Hips"] = (0.0, hip_y, 0.0)
     p["Spine"] = (0.0, 0.585 * H, -0.004 * H)
     p["Spine1"] = (0.0, 0.645 * H, -0.006 * H)
-    p["Spine2"] = (0.0, 0.705 * H, -0.006 * H)
-    p["Neck"] = (0.0, 0.820 * H, -0.008 * H)
-    p["Head"] = (0.0, 0.872 * H, -0.002 * H)
+    p["Spine2"] = (0.0, 0.715 * H, -0.006 * H)
+    # A stylized head is about 1/7 of the height (chin near 0.86 H): the neck runs from the
+    # shoulder line (0.835 H) to the skull's base, a short span.
+    p["Neck"] = (0.0, 0.835 * H, -0.008 * H)
+    p["Head"] = (0.0, 0.875 * H, -0.002 * H)
     p["HeadTop_End"] = (0.0, H, -0.002 * H)
-    shoulder_w = (0.118 if not fem else 0.104) * H * s["shoulders"]
-    arm_y = 0.805 * H if not fem else 0.81 * H
+    shoulder_w = (0.112 if not fem else 0.094) * H * s["shoulders"]
+    # Feminine shoulders are narrower and slope more: the arm joint sits a little lower.
+    arm_y = 0.807 * H if not fem else 0.805 * H
     upper = 0.172 * H
     fore = 0.150 * H
     palm = 0.058 * H
@@ -115,7 +118,7 @@ def _positions(gender: str, H: float, shape: str) -> dict[str, tuple[float, floa
         for k, seg in zip((2, 3, 4), (0.020, 0.017, 0.013)):
             tx, ty, tz = tx + direction[0] * seg * H, ty + direction[1] * seg * H, tz + direction[2] * seg * H
             p[f"{side}HandThumb{k}"] = (sign * tx, ty, tz)
-    leg_x = (0.048 if not fem else 0.052) * H * s["hips"] ** 0.5
+    leg_x = (0.045 if not fem else 0.051) * H * s["hips"] ** 0.5
     for sign, side in ((1.0, "Left"), (-1.0, "Right")):
         p[f"{side}UpLeg"] = (sign * leg_x, hip_y - 0.03 * H, 0.0)
         p[f"{side}Leg"] = (sign * leg_x * 0.92, 0.285 * H, 0.004 * H)

@@ -66,11 +66,13 @@ def _ellipse(x, y, cx, cy, rx, ry):
 
 
 @lru_cache(maxsize=32)
-def skin_texture(skin: str, brows: str) -> np.ndarray:
+def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
     """Skin: subtle mottling everywhere; the top half is the head, with the face painted on.
 
     The head half is laid out in the head surface's own angles (u = theta, v = phi), so the
-    painter can place eyes, brows and lips where the geometry's bumps are.
+    painter can place eyes, brows and lips where the geometry's bumps are. ``feminine``
+    paints a softer face: arched, finer brows, lashes, fuller lips and more blush; otherwise
+    brows are straighter and heavier and the lips closer to the skin's colour.
     """
     n = SKIN_SIZE
     base = rgb(skin)
@@ -97,10 +99,15 @@ def skin_texture(skin: str, brows: str) -> np.ndarray:
     ax = np.abs(x)
     # Cheeks and lips first (colour), then eyes and brows (shapes) on top.
     blush = np.exp(-(((ax - 0.55) / 0.16) ** 2 + ((y - 0.55) / 0.16) ** 2))
-    head = _mix(head, head * np.array([1.06, 0.88, 0.86]), blush * 0.5)
-    lip_color = base * np.array([0.78, 0.50, 0.50]) + np.array([0.10, 0.0, 0.02])
-    upper = _ellipse(x, y, 0.0, 0.92, 0.30, 0.055)
-    lower = _ellipse(x, y, 0.0, 1.0, 0.27, 0.075)
+    head = _mix(head, head * np.array([1.06, 0.88, 0.86]), blush * (0.55 if feminine else 0.25))
+    if feminine:
+        lip_color = base * np.array([0.80, 0.46, 0.50]) + np.array([0.13, 0.0, 0.04])
+        upper = _ellipse(x, y, 0.0, 0.915, 0.28, 0.065)
+        lower = _ellipse(x, y, 0.0, 1.0, 0.25, 0.09)
+    else:
+        lip_color = base * np.array([0.80, 0.58, 0.56]) + np.array([0.06, 0.0, 0.0])
+        upper = _ellipse(x, y, 0.0, 0.92, 0.30, 0.05)
+        lower = _ellipse(x, y, 0.0, 1.0, 0.27, 0.07)
     lips = np.minimum(upper, lower)
     head = _mix(head, lip_color[None, None, :], 1.0 - _smoothstep(0.8, 1.0, lips))
     line = np.exp(-(((y - 0.955) / 0.010) ** 2)) * (ax < 0.30) * (1.0 - _smoothstep(0.22, 0.30, ax))
@@ -111,23 +118,29 @@ def skin_texture(skin: str, brows: str) -> np.ndarray:
     brow_color = rgb(brows) * 0.9
     for sign in (1.0, -1.0):
         ex = sign * EYE_THETA
-        d = _ellipse(x, y, ex, 0.0, 0.17, 0.075)
+        # Slightly large eyes read as friendly at preview sizes.
+        d = _ellipse(x, y, ex, 0.0, 0.18, 0.088 if feminine else 0.082)
         white = 1.0 - _smoothstep(0.85, 1.0, d)
         head = _mix(head, np.array([0.93, 0.92, 0.90]), white)
-        iris = _ellipse(x, y, ex, 0.0, 0.07, 0.07)
+        iris = _ellipse(x, y, ex, 0.0, 0.078, 0.078)
         iris_col = np.array([0.30, 0.19, 0.10]) * (0.8 + 0.4 * _smoothstep(0.2, 1.0, iris))[..., None]
         head = _mix(head, iris_col, (1.0 - _smoothstep(0.9, 1.0, iris)) * white)
-        pupil = _ellipse(x, y, ex, 0.0, 0.03, 0.03)
+        pupil = _ellipse(x, y, ex, 0.0, 0.034, 0.034)
         head = _mix(head, np.array([0.03, 0.03, 0.03]), (1.0 - _smoothstep(0.8, 1.0, pupil)) * white)
         glint = _ellipse(x, y, ex + 0.02, -0.018, 0.012, 0.012)
         head = _mix(head, np.array([1.0, 1.0, 1.0]), (1.0 - _smoothstep(0.6, 1.0, glint)) * white)
         # Upper lid line and lashes: a dark arc along the top of the eye.
-        lid = np.abs(d - 1.0) < 0.12
+        # Lashes: a heavier line, flicked up at the outer corner.
+        lid = np.abs(d - 1.0) < (0.22 if feminine else 0.12)
         head = _mix(head, np.array([0.08, 0.06, 0.05]), lid * (y < 0.01) * 0.9)
-        # Brow: an arc above the eye, thicker towards the nose.
+        if feminine:
+            bx_eye = (x - ex) * sign
+            flick = np.exp(-(((bx_eye - 0.19) / 0.025) ** 2 + ((y + 0.035 + 0.3 * (bx_eye - 0.17)) / 0.012) ** 2))
+            head = _mix(head, np.array([0.08, 0.06, 0.05]), flick * 0.9)
+        # Brow: an arc above the eye, thicker towards the nose (arched and finer when feminine).
         bx = (x - ex) * sign
-        arc_y = -0.16 - 0.05 * np.cos(np.clip(bx / 0.2, -1.5, 1.5))
-        thick = 0.028 * (1.0 - 0.35 * (bx + 0.2) / 0.4)
+        arc_y = -0.17 - (0.07 if feminine else 0.025) * np.cos(np.clip(bx / 0.2, -1.5, 1.5))
+        thick = (0.020 if feminine else 0.034) * (1.0 - 0.35 * (bx + 0.2) / 0.4)
         brow = (np.abs(y - arc_y) < thick) * (np.abs(bx) < 0.2)
         head = _mix(head, brow_color, brow * 0.85)
     img[r0:r1, c0:c1] = head
@@ -200,7 +213,9 @@ def glasses_texture(kind: str) -> np.ndarray:
     n = GLASSES_SIZE
     img = np.zeros((n, n, 4), np.float32)
     if kind == "sunglasses":
-        frame, lens, alpha = np.array([0.06, 0.06, 0.07]), np.array([0.05, 0.05, 0.06]), 0.86
+        # Nearly opaque: blending is in linear light, where even a few percent of the eye's
+        # white shows through the dark tint as a visible grey, so the lens stops almost all of it.
+        frame, lens, alpha = np.array([0.06, 0.06, 0.07]), np.array([0.03, 0.035, 0.045]), 0.996
     elif kind == "clear":
         frame, lens, alpha = np.array([0.24, 0.15, 0.10]), np.array([0.88, 0.93, 0.97]), 0.16
     else:
@@ -211,7 +226,7 @@ def glasses_texture(kind: str) -> np.ndarray:
     img[:, : n // 2, 3] = 1.0
     # The lens is darker at the top, like a gradient tint.
     img[:, n // 2:, :3] = lens * (0.9 + 0.1 * y)
-    img[:, n // 2:, 3] = alpha * (1.05 - 0.1 * y2)
+    img[:, n // 2:, 3] = alpha if kind == "sunglasses" else alpha * (1.05 - 0.1 * y2)
     return _to_u8(img)
 
 
