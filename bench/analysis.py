@@ -57,7 +57,6 @@ def _visit_digest(pairs) -> str:
 
 
 def run_pandas(path: str) -> dict:
-    import numpy as np
     import pandas as pd
 
     from workbench.tracking.analysis import funnel, sessionize

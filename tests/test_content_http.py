@@ -148,7 +148,7 @@ def test_preview_framing_and_outfit_colour(http_client, avatar):
     prow = np.where(portrait[..., 3].max(axis=1) > 0)[0]
     assert prow[-1] == 255  # cut below the chest: the figure runs off the bottom edge
     rgb = portrait[..., :3].astype(int)[portrait[..., 3] > 0]
-    top = np.array([0x1E, 0x8C, 0x3A])
+    # The top is #1E8C3A, a green: lit and shaded, its pixels keep green well above red and blue.
     greenish = (rgb[:, 1] > rgb[:, 0] + 30) & (rgb[:, 1] > rgb[:, 2] + 30)
     assert greenish.mean() > 0.1, "the outfit top colour should be visible in a portrait"
 

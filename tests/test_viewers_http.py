@@ -47,7 +47,7 @@ def test_product_regeneration_produces_glb_usdz_preview(client):
 
 
 def test_usdz_opens_in_pixar_usd(http_client, tmp_path):
-    pxr = pytest.importorskip("pxr", reason="usd-core is not installed")
+    pytest.importorskip("pxr", reason="usd-core is not installed")
     from pxr import Usd, UsdGeom, UsdShade
 
     vt = http_client.local.create_viewer("product", seed="lamp-7")["viewerToken"]

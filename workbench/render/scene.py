@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import struct
 from dataclasses import dataclass, field
 
@@ -48,24 +47,13 @@ def parse_glb(glb: bytes) -> tuple[dict, bytes]:
     >>> parse_glb(glb)[0]["asset"]["version"]
     '2.0'
     """
-    if len(glb) < 20 or glb[:4] != b"glTF":
-        raise ValueError("render: not a GLB (the file does not start with 'glTF')")
-    version, length = struct.unpack_from("<II", glb, 4)
-    if version != 2:
-        raise ValueError(f"render: GLB version {version}, only 2 is read")
-    pos, doc, binary = 12, None, b""
-    end = min(length, len(glb))
-    while pos + 8 <= end:
-        clen, ctype = struct.unpack_from("<I4s", glb, pos)
-        chunk = glb[pos + 8: pos + 8 + clen]
-        if ctype == b"JSON":
-            doc = json.loads(bytes(chunk).decode("utf-8"))
-        elif ctype == b"BIN\x00" and not binary:
-            binary = bytes(chunk)
-        pos += 8 + clen
-    if doc is None:
-        raise ValueError("render: the GLB has no JSON chunk")
-    return doc, binary
+    from workbench.gltf._glb import read_glb
+
+    try:
+        doc, binary = read_glb(bytes(glb))
+    except (ValueError, UnicodeDecodeError, struct.error) as e:
+        raise ValueError(f"render: not a readable GLB ({e})") from None
+    return doc, bytes(binary)
 
 
 # --------------------------------------------------------------------------

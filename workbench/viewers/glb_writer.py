@@ -16,11 +16,11 @@ b'glTF'
 from __future__ import annotations
 
 import io
-import json
-import struct
 
 import numpy as np
 from PIL import Image
+
+from workbench.gltf._glb import pack_glb as _pack
 
 __all__ = ["GlbBuilder", "pack_glb", "png_bytes"]
 
@@ -29,15 +29,8 @@ _ELEMENT_ARRAY_BUFFER = 34963
 
 
 def pack_glb(doc: dict, binary: bytes) -> bytes:
-    """A GLB container of ``doc`` and ``binary``, both chunks padded to 4 bytes as the spec requires."""
-    js = json.dumps(doc, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    js += b" " * (-len(js) % 4)
-    binary = bytes(binary) + b"\x00" * (-len(binary) % 4)
-    total = 12 + 8 + len(js) + (8 + len(binary) if binary else 0)
-    out = [struct.pack("<4sII", b"glTF", 2, total), struct.pack("<I4s", len(js), b"JSON"), js]
-    if binary:
-        out += [struct.pack("<I4s", len(binary), b"BIN\x00"), binary]
-    return b"".join(out)
+    """A GLB container of ``doc`` and ``binary`` (sorted keys, so the same document gives the same bytes)."""
+    return _pack(doc, binary, sort_keys=True)
 
 
 def png_bytes(rgb: np.ndarray) -> bytes:
