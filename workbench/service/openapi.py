@@ -39,6 +39,9 @@ def _pp(name: str, description: str, schema: dict | None = None) -> dict:
 def build_openapi(root_url: str) -> dict:
     color = {"type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"}
     anim_values = "all, none, locomotion, locomotions, gesture, gestures, or a comma list of " + ", ".join(opts.ANIMATIONS)
+    name = "(?:" + "|".join(opts.ANIMATIONS) + ")"
+    anim_pattern = f"^(?:all|none|locomotions?|gestures?|{name}(?:,{name})*)$"
+    byte = "(?:[01]?[0-9]?[0-9]|2[0-4][0-9]|25[0-5])"
     auth = [{"bearer": []}]
     schemas = {
         "Error": {"type": "object", "required": ["status", "error"], "properties": {
@@ -95,7 +98,7 @@ def build_openapi(root_url: str) -> dict:
             "operationId": "avatars.model", "tags": ["avatar"], "summary": "Download the avatar's GLB",
             "parameters": [_pp("modelId", "the registered avatar's id"),
                            _qp("lod", {"type": "integer", "enum": [0, 1, 2], "default": 0}, "level of detail"),
-                           _qp("animations", {"type": "string", "default": "none"}, anim_values),
+                           _qp("animations", {"type": "string", "default": "none", "pattern": anim_pattern}, anim_values),
                            _qp("textureFormat", {"enum": list(opts.TEXTURE_FORMATS)}, "omitted: JPEG opaque, PNG transparent"),
                            _qp("mergeMesh", {"type": "integer", "enum": [0, 1], "default": 0}, "1 merges all meshes into one"),
                            _qp("textureAtlasSize", {"type": "integer", "enum": [64, 128, 256, 512, 1024, 2048]}, "atlas size in pixels")],
@@ -107,7 +110,7 @@ def build_openapi(root_url: str) -> dict:
             "parameters": [_pp("modelId", "the registered avatar's id"),
                            _qp("size", {"type": "integer", "minimum": 32, "maximum": 512, "default": 512}, "rounded to the nearest power of 2, ties up"),
                            _qp("camera", {"enum": list(opts.CAMERAS), "default": "portrait"}, "framing"),
-                           _qp("background", {"type": "string", "pattern": r"^\d{1,3},\d{1,3},\d{1,3}$"}, "R,G,B; omitted: transparent")],
+                           _qp("background", {"type": "string", "pattern": f"^{byte},{byte},{byte}$"}, "R,G,B, each 0 to 255; omitted: transparent")],
             "responses": {"200": _binary("the PNG", "image/png"), "304": {"description": "not modified"},
                           "400": _err("a parameter outside the table"), "404": _err("unknown avatar"),
                           "500": _err("preview_generation_failed")}}},
@@ -130,6 +133,8 @@ def build_openapi(root_url: str) -> dict:
                 "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {"access_token": {"type": "string"}}}}}}}
                if m == "post" else {}),
             "responses": {"200": _ok("process started (or the running job)", "RegenerateJob"),
+                          **({"400": _err("the token sent both in the header and in the body"),
+                              "413": _err("beacon body over 4 KiB")} if m == "post" else {}),
                           "401": _err("unauthorized"), "404": _err("viewer not found")}} for m in ("post", "put")},
         "/api/viewers/{viewerToken}/tracking-event/batch": {"post": {
             "operationId": "tracking.send_batch", "tags": ["tracking"], "summary": "Send up to 100 tracking events (public)",
