@@ -258,65 +258,70 @@ def _fatal(e: Exception) -> bool:
     return isinstance(e, (NotFoundError, UnauthorizedError))
 
 
+class _Run:
+    """One sending run: the plan, the progress bar, the failures; shared by the sync and async senders."""
+
+    def __init__(self, viewer_token: str, events: Any, session_id: str | None, check: bool, progress: bool | None):
+        import time
+
+        self._started = time.perf_counter()
+        self.plan = plan(viewer_token, events, session_id, check)
+        self.bar = _progress(len(self.plan.batches), progress)
+        self.failures: list = []
+
+    def body(self, positions: list[int]) -> list[dict]:
+        return [self.plan.bodies[i] for i in positions]
+
+    def settle(self, positions: list[int], result, error: Exception | None) -> None:
+        """Step 6 for one answered batch; a wrong viewer or token stops the whole run."""
+        if error is not None and _fatal(error):
+            raise error
+        if error is not None:
+            self.failures.append(error)
+        _apply(self.plan, positions, result, error)
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def report(self) -> SendReport:
+        import time
+
+        if self.bar is not None:
+            self.bar.close()
+        return _report(self.plan, time.perf_counter() - self._started, self.failures)
+
+
 def send_events(client, viewer_token: str, events: Any, *, session_id: str | None = None, concurrency: int = 4,
                 check: bool = True, progress: bool | None = None) -> SendReport:
     """Send any number of events through a sync Client; returns a SendReport (see the module notes)."""
-    import time
-
-    t = time.perf_counter()
-    p = plan(viewer_token, events, session_id, check)
-    bar = _progress(len(p.batches), progress)
-    failures: list = []
+    run = _Run(viewer_token, events, session_id, check, progress)
 
     def one(batch):
         sid, positions = batch
         try:
-            return positions, client.tracking.send_batch(viewer_token, sid, [p.bodies[i] for i in positions]), None
+            return positions, client.tracking.send_batch(viewer_token, sid, run.body(positions)), None
         except APIError as e:
             return positions, None, e
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        for positions, result, error in pool.map(one, p.batches):
-            if error is not None and _fatal(error):
-                raise error
-            if error is not None:
-                failures.append(error)
-            _apply(p, positions, result, error)
-            if bar is not None:
-                bar.update(1)
-    if bar is not None:
-        bar.close()
-    return _report(p, time.perf_counter() - t, failures)
+        for positions, result, error in pool.map(one, run.plan.batches):
+            run.settle(positions, result, error)
+    return run.report()
 
 
 async def asend_events(client, viewer_token: str, events: Any, *, session_id: str | None = None, concurrency: int = 4,
                        check: bool = True, progress: bool | None = None) -> SendReport:
     """The same as :func:`send_events` through an AsyncClient."""
-    import time
-
-    t = time.perf_counter()
-    p = plan(viewer_token, events, session_id, check)
-    bar = _progress(len(p.batches), progress)
+    run = _Run(viewer_token, events, session_id, check, progress)
     gate = asyncio.Semaphore(max(1, concurrency))
-    failures: list = []
 
     async def one(batch):
         sid, positions = batch
         async with gate:
             try:
-                result = await client.tracking.send_batch(viewer_token, sid, [p.bodies[i] for i in positions])
-                error = None
+                result, error = await client.tracking.send_batch(viewer_token, sid, run.body(positions)), None
             except APIError as e:
                 result, error = None, e
-        if error is not None and _fatal(error):
-            raise error
-        if error is not None:
-            failures.append(error)
-        _apply(p, positions, result, error)
-        if bar is not None:
-            bar.update(1)
+        run.settle(positions, result, error)
 
-    await asyncio.gather(*(one(b) for b in p.batches))
-    if bar is not None:
-        bar.close()
-    return _report(p, time.perf_counter() - t, failures)
+    await asyncio.gather(*(one(b) for b in run.plan.batches))
+    return run.report()
