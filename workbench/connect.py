@@ -61,12 +61,11 @@ def connect(base_url: str | None = None, avatar_base_url: str | None = None, tok
     base = base_url or os.environ.get(ENV_BASE_URL)
     avatar = avatar_base_url or os.environ.get(ENV_AVATAR_BASE_URL)
     if base or avatar:
+        # WORKBENCH_LOCAL_URL=none reaches ClientConfig.resolve, which turns the control API off.
         local = client_options.pop("local_url", None) or os.environ.get(ENV_LOCAL_URL) or (probe_local(base) if base else None)
-        if local == "none":  # WORKBENCH_LOCAL_URL=none: behave as against a deployment (no control API)
-            local = None
         client = cls(base, avatar, token, local_url=local, **client_options)
         if not quiet:
-            kind = "a local workbench service" if local else "a deployment"
+            kind = "a local workbench service" if client.config.local_url else "a deployment"
             print(f"Connected to {kind} named by {'the arguments' if base_url else 'the environment'}: "
                   f"{client.config.base_url} and {client.config.avatar_base_url}.")
         return client

@@ -5,8 +5,14 @@ answer. Domain errors become the contract's JSON envelope in one place
 (:func:`_service_error`); unknown routes, wrong methods and unexpected faults
 get the same envelope, and every response carries ``X-Request-Id``.
 
->>> import tempfile
->>> from starlette.testclient import TestClient  # doctest: +SKIP
+>>> import asyncio, tempfile, httpx
+>>> app = create_app(Backend(tempfile.mkdtemp(), generate_library=False))
+>>> async def unknown_route():
+...     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+...         r = await c.get("/nowhere")
+...         return r.status_code, r.json()["error"]["code"], "x-request-id" in r.headers
+>>> asyncio.run(unknown_route())
+(404, 'route_not_found', True)
 """
 
 from __future__ import annotations
@@ -278,7 +284,7 @@ async def finish_upload(request: Request) -> Response:
     b = backend_of(request)
     account = await run_in_threadpool(b.authenticate, request.headers.get("authorization"), "space:write")
     sid = request.path_params["id"]
-    await run_in_threadpool(b._space_row, account, sid)  # 404 before reading the body
+    await run_in_threadpool(b.space_row, account, sid)  # 404 before reading the body
     if media_type(request) != "multipart/form-data":
         raise ServiceError(400, "invalid_payload", "Send the finish as multipart/form-data with success and message.",
                            [{"field": "Content-Type", "code": "wrong_content_type", "message": "must be multipart/form-data"}])

@@ -267,7 +267,7 @@ class Backend:
 
                 template = self._create_generated_space(account, build_space_scene(seed))
             else:
-                sp = self._space_row(account, template)
+                sp = self.space_row(account, template)
                 if sp["kind"] != "glb" or sp["state"] != "finalized":
                     raise ServiceError(409, "space_not_ready", "A space viewer needs a finalized GLB bundle template.")
             source = {"seed": seed, "spaceTemplateId": template}
@@ -406,23 +406,24 @@ class Backend:
                         (sid, account, len(scene), _now_ms(), _now_ms()))
         return sid
 
-    def _space_row(self, account: str | None, sid: str):
+    def space_row(self, account: str | None, sid: str):
+        """The template's row; 404 when it does not exist or belongs to another account."""
         row = self.db.one("SELECT * FROM spaces WHERE id = ?", (sid,))
         if row is None or (account is not None and row["account"] != account):
             raise ServiceError.not_found("space_template", sid)
         return row
 
     def _space_file(self, sid: str) -> bytes:
-        row = self._space_row(None, sid)
+        row = self.space_row(None, sid)
         return (self.data_dir / "spaces" / sid / row["filename"]).read_bytes()
 
     def space_record(self, sid: str) -> dict:
-        r = self._space_row(None, sid)
+        r = self.space_row(None, sid)
         return {"spaceTemplateId": r["id"], "account": r["account"], "kind": r["kind"], "state": r["state"],
                 "filename": r["filename"], "bytes": r["bytes"], "message": r["message"], "error": r["error"]}
 
     def upload_space(self, sid: str, filename: Any, data: bytes) -> dict:
-        row = self._space_row(None, sid)
+        row = self.space_row(None, sid)
         if not isinstance(filename, str) or not 1 <= len(filename) <= 200 or "/" in filename or "\\" in filename or filename.startswith("."):
             raise ServiceError.invalid([opts.Problem("filename", "invalid_filename",
                                                      "must be a plain file name (1 to 200 characters, no '/')")], "upload")
@@ -438,7 +439,7 @@ class Backend:
 
     def finish_upload(self, account: str, sid: str, success: bool, message: str) -> tuple[int, dict]:
         """201 finalized, 200 cancelled; 409 for the opposite finish on an ended template."""
-        row = self._space_row(account, sid)
+        row = self.space_row(account, sid)
         state = row["state"]
         wanted_end = "finalized" if success else "cancelled"
         ended = {"finalized": True, "failed": True, "cancelled": False}
@@ -495,5 +496,4 @@ class Backend:
 
     def close(self) -> None:
         self._jobs.shutdown(wait=True, cancel_futures=False)
-        self.tracking.close()
         self.db.close()

@@ -37,7 +37,7 @@ class Content:
         self._locks_guard = threading.Lock()
         self._etags: dict[Path, str] = {}
         self._library_done = threading.Event()
-        self._library_thread: threading.Thread | None = None
+        self._library_started = False
         self._library_error: str | None = None
         self._library_guard = threading.Lock()
 
@@ -116,14 +116,13 @@ class Content:
     def start_library(self) -> None:
         """Write the library into the data folder once (in the background); later starts find it there."""
         with self._library_guard:
-            if self._library_thread is not None:
+            if self._library_started:
                 return
+            self._library_started = True
             if (self.library_dir / ".complete").exists():
                 self._library_done.set()
-                self._library_thread = threading.current_thread()
                 return
-            self._library_thread = threading.Thread(target=self._write_library, name="wb-library", daemon=True)
-            self._library_thread.start()
+            threading.Thread(target=self._write_library, name="wb-library", daemon=True).start()
 
     def _write_library(self) -> None:
         from workbench.service.backend import write_atomic
@@ -144,7 +143,7 @@ class Content:
             self._library_done.set()
 
     def library_state(self) -> str:
-        if self._library_thread is None:
+        if not self._library_started:
             return "not started"
         if not self._library_done.is_set():
             return "generating"

@@ -116,6 +116,3 @@ class TrackingStore:
                              "payload": json.loads(r[4]), "receivedAt": iso_ms(r[6])}, separators=(",", ":"))
                  for r in rows]
         return "\n".join(lines) + ("\n" if lines else ""), "application/x-ndjson"
-
-    def close(self) -> None:
-        pass
