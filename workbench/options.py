@@ -100,7 +100,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def text_problem(value: str) -> str | None:
-    """Why ``value`` cannot be taken as text (a phrase that follows a field name), or None.
+    r"""Why ``value`` cannot be taken as text (a phrase that follows a field name), or None.
 
     >>> text_problem("Ada Lovelace") is None
     True
