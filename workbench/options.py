@@ -93,6 +93,54 @@ FINISH_BODY_MAX_BYTES = 64 * 1024
 
 _COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
+# Text that comes in as a name, a session id, an event id or a message is stored, exported and
+# printed: it must encode as UTF-8 (a lone surrogate such as "\ud800" does not) and hold no
+# control characters (C0, DEL, C1), which would corrupt CSV, logs and terminals.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def text_problem(value: str) -> str | None:
+    r"""Why ``value`` cannot be taken as text (a phrase that follows a field name), or None.
+
+    >>> text_problem("Ada Lovelace") is None
+    True
+    >>> text_problem("a\x00b")
+    'must not contain control characters (U+0000 at position 1)'
+    >>> text_problem("x\ud800")
+    'must be text that UTF-8 can encode (a lone surrogate U+D800 at position 1)'
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return f"must be text that UTF-8 can encode (a lone surrogate U+{ord(value[e.start]):04X} at position {e.start})"
+    m = _CONTROL.search(value)
+    if m:
+        return f"must not contain control characters (U+{ord(m.group()):04X} at position {m.start()})"
+    return None
+
+
+def _check_text(problems: list, field: str, value: str) -> bool:
+    """Add a problem when ``value`` is not acceptable text; True when it is."""
+    why = text_problem(value)
+    if why:
+        problems.append(Problem(field, "invalid_text", why))
+    return why is None
+
+
+def _empty_values(problems: list, query: Mapping[str, Any], known: tuple[str, ...]) -> dict:
+    """The query without its empty values, each reported: one rule for every parameter.
+
+    An empty value (``?lod=``) is refused rather than read as "the default", so a URL
+    built with a missing value fails loudly instead of silently meaning something else.
+    """
+    out = {}
+    for k, v in query.items():
+        if k in known and isinstance(v, str) and not v.strip():
+            problems.append(Problem(k, "empty_value", "is empty; give a value or leave the parameter out"))
+        else:
+            out[k] = v
+    return out
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -227,6 +275,8 @@ def normalize_avatar_settings(body: Any) -> dict:
             problems.append(Problem("name", "wrong_type", f"must be a string; got {_type_name(name)}"))
         elif not NAME_CHARS[0] <= len(name) <= NAME_CHARS[1]:
             problems.append(Problem("name", "out_of_range", f"must be {NAME_CHARS[0]} to {NAME_CHARS[1]} characters; got {len(name)}"))
+        else:
+            _check_text(problems, "name", name)
 
     if problems:
         raise InvalidOptions(problems)
@@ -333,9 +383,15 @@ def parse_model_options(query: Mapping[str, Any]) -> ModelOptions:
 
     >>> parse_model_options({"mergeMesh": "1", "textureAtlasSize": 512}).texture_atlas_size
     512
+    >>> try:
+    ...     parse_model_options({"lod": "", "animations": ""})
+    ... except InvalidOptions as e:
+    ...     print([(p.field, p.code) for p in e.problems])
+    [('lod', 'empty_value'), ('animations', 'empty_value')]
     """
     problems: list[Problem] = []
     known = ("lod", "animations", "textureFormat", "mergeMesh", "textureAtlasSize")
+    query = _empty_values(problems, query, known)
     for k in query:
         if k not in known:
             problems.append(Problem(k, "unknown_parameter", f"is not a model option; allowed: {', '.join(known)}"))
@@ -434,6 +490,7 @@ def parse_preview_options(query: Mapping[str, Any]) -> PreviewOptions:
     """
     problems: list[Problem] = []
     known = ("size", "camera", "background")
+    query = _empty_values(problems, query, known)
     for k in query:
         if k not in known:
             problems.append(Problem(k, "unknown_parameter", f"is not a preview option; allowed: {', '.join(known)}"))
@@ -494,6 +551,8 @@ def _check_finish_message(problems: list[Problem], message: Any) -> None:
     lo, hi = FINISH_MESSAGE_CHARS
     if not isinstance(message, str) or not lo <= len(message) <= hi:
         problems.append(Problem("message", "out_of_range", f"must be a string of {lo} to {hi} characters"))
+    else:
+        _check_text(problems, "message", message)
 
 
 def check_finish_upload(success: Any, message: Any) -> None:

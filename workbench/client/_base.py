@@ -121,6 +121,17 @@ def _require_id(operation: str, name: str, value: Any) -> str:
     return value
 
 
+def _model_id(operation: str, value: Any) -> str:
+    """A model id as the URL needs it: ``ID.glb`` or ``ID.png`` (copied from a file URL) means ``ID``.
+
+    The client adds the suffix itself, so without this an id pasted with it would ask for
+    ``ID.glb.glb`` and be told that no such avatar exists.
+    """
+    _require_id(operation, "model_id", value)
+    stem, dot, suffix = value.rpartition(".")
+    return stem if dot and stem and suffix.lower() in ("glb", "png") else value
+
+
 def _query_value(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -149,7 +160,9 @@ def build_register(cfg: ClientConfig, settings: dict) -> Request:
 def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, texture_format=None,
                 merge_mesh=None, texture_atlas_size=None) -> Request:
     """GET {avatar}/model/:id.glb with the interface's query options, checked first."""
-    _require_id("avatars.model", "model_id", model_id)
+    model_id = _model_id("avatars.model", model_id)
+    if isinstance(animations, (list, tuple)) and not animations:
+        animations = "none"  # an empty list of clips, which would otherwise become an empty value
     raw = {"lod": lod, "animations": animations, "textureFormat": texture_format,
            "mergeMesh": merge_mesh, "textureAtlasSize": texture_atlas_size}
     query = {k: _query_value(v) for k, v in raw.items() if v is not None}
@@ -163,7 +176,7 @@ def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, 
 
 def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, background=None) -> Request:
     """GET {avatar}/preview/:id.png; ``background`` is (R, G, B) or "R,G,B"; None is transparent."""
-    _require_id("avatars.preview", "model_id", model_id)
+    model_id = _model_id("avatars.preview", model_id)
     raw = {"size": size, "camera": camera, "background": background}
     query = {k: _query_value(v) for k, v in raw.items() if v is not None}
     _check("avatars.preview", opts.parse_preview_options, query)

@@ -172,13 +172,32 @@ async def read_form(request: Request, limit: int) -> list[tuple[str, Any]]:
     async def replay():
         yield raw
 
-    parser = MultiPartParser(request.headers, replay(), max_files=0, max_fields=10)
+    parser = _Utf8MultiPartParser(request.headers, replay(), max_files=0, max_fields=10)
     try:
         form = await parser.parse()
     except MultiPartException as e:
         raise ServiceError(400, "invalid_payload", "The multipart body does not parse; see details.",
                            [{"field": "body", "code": "invalid_multipart", "message": e.message}]) from None
+    if parser.not_utf8:
+        raise ServiceError.invalid([opts.Problem(name, "invalid_text", "must be UTF-8 text") for name in parser.not_utf8], "payload")
     return list(form.multi_items())
+
+
+class _Utf8MultiPartParser(MultiPartParser):
+    """Starlette's parser, but a field that is not UTF-8 is noted instead of read as Latin-1."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.not_utf8: list[str] = []
+
+    def on_part_end(self) -> None:
+        part = self._current_part
+        if part.file is None:
+            try:
+                bytes(part.data).decode("utf-8")
+            except UnicodeDecodeError:
+                self.not_utf8.append(part.field_name)
+        super().on_part_end()
 
 
 def beacon_token(raw: bytes) -> str | None:
