@@ -58,7 +58,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 
 # %% tags=["nbval-check-output"]
 def rest_heights(glb):
-    from workbench.gltf._glb import read_glb
+    from workbench.gltf.glb import read_glb
     doc, _ = read_glb(glb)
     nodes = doc["nodes"]
     parent = {c: i for i, n in enumerate(nodes) for c in n.get("children", [])}
