@@ -1,8 +1,8 @@
 """The GLB container: the one module that knows glTF's binary layout (writer, reader, component types).
 
 Everything in the project that writes or reads GLB bytes goes through here: the avatar and
-animation builders, the viewers' product and space scenes, the renderer, ``inspect`` and
-``tracks``, and the service's upload checks.
+animation builders, the viewers' product and space scenes and the renderer's test rigs, the
+renderer, ``inspect`` and ``tracks``; the service's upload check reads its constants and tables.
 
 - :class:`GlbWriter` collects a glTF document and its one binary buffer: typed numpy arrays
   become accessors in 4-byte aligned buffer views (``min``/``max`` where the validator wants
@@ -16,12 +16,13 @@ animation builders, the viewers' product and space scenes, the renderer, ``inspe
 The same calls give the same bytes: the JSON keys keep their order of insertion (or are sorted
 with ``sort_keys=True``, as the viewers' files always were), and nothing depends on time.
 
-Notes. Our packer stays (rather than pygltflib's ``GLTF2.save_to_bytes``) because it is faster
-on the same document, measured by ``bench/glb.py`` (figures in ``bench/RESULTS.md``: from a
-document already held as pygltflib objects, pygltflib takes 5 to 7 times as long; from our
-dict, about 15 times), and because it keeps our key order, so the bytes stay what they were.
-pygltflib serves users instead: ``Model.gltf`` on the client's results, and the round-trip
-tests (``tests/test_gltf_glb.py``) that load our files with it and read its files with ours.
+Notes. Our packer stays (rather than pygltflib's ``GLTF2.save_to_bytes``) because it is
+measurably faster on the same document (``bench/glb.py``, figures in ``bench/RESULTS.md``):
+pygltflib takes 8 to 56 times as long from a document already held as its objects, and 200 to
+940 times as long from the dict our builders make (its ``from_dict``); and ours keeps our key
+order, so the bytes stay what they were. pygltflib serves users instead: ``Model.gltf`` on the
+client's results, and the round-trip tests (``tests/test_gltf_glb.py``) that load our files
+with it and read its files with ours.
 
 >>> w = GlbWriter()
 >>> w.accessor(np.zeros((3, 3), np.float32), "VEC3", target=ARRAY_BUFFER, minmax=True)
