@@ -50,51 +50,88 @@ def check_glb(data: bytes) -> list[str]:
         return ["the first chunk is not the JSON chunk"]
     try:
         doc = json.loads(chunks[0][1].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        return [f"the JSON chunk does not parse: {e}"]
+    except UnicodeDecodeError:
+        return ["the JSON chunk is not UTF-8"]
+    except (ValueError, RecursionError):
+        return ["the JSON chunk is not valid JSON"]
     if not isinstance(doc, dict):
         return ["the JSON chunk is not an object"]
     problems = []
-    if (doc.get("asset") or {}).get("version") != "2.0":
+    asset = doc.get("asset")
+    if not isinstance(asset, dict) or asset.get("version") != "2.0":
         problems.append("asset.version is not '2.0'")
     bin_chunk = chunks[1][1] if len(chunks) > 1 and chunks[1][0] == CHUNK_BIN else None
-    buffers = doc.get("buffers") or []
+    # A hostile file can put any JSON value anywhere: every field is read through _objects and
+    # _count, so a wrong type is a problem to report, never an exception.
+    buffers = _objects(problems, doc, "buffers")
     sizes = []
     for i, b in enumerate(buffers):
-        n = b.get("byteLength", 0) if isinstance(b, dict) else 0
-        if i == 0 and "uri" not in b:
+        n = _count(problems, b, "byteLength", f"buffers[{i}]")
+        if i == 0 and b is not None and "uri" not in b:
             if bin_chunk is None:
                 problems.append("buffers[0] has no uri but the file has no BIN chunk")
             elif n > len(bin_chunk):
                 problems.append(f"buffers[0].byteLength {n} is larger than the BIN chunk ({len(bin_chunk)})")
         sizes.append(n)
-    views = doc.get("bufferViews") or []
+    views = _objects(problems, doc, "bufferViews")
+    view_lengths = []
     for i, v in enumerate(views):
-        b = v.get("buffer", -1)
+        where = f"bufferViews[{i}]"
+        b = _count(problems, v, "buffer", where, default=-1)
+        length = _count(problems, v, "byteLength", where)
+        view_lengths.append(length)
         if not 0 <= b < len(sizes):
-            problems.append(f"bufferViews[{i}].buffer {b} does not exist")
-        elif v.get("byteOffset", 0) + v.get("byteLength", 0) > sizes[b]:
-            problems.append(f"bufferViews[{i}] runs past the end of buffers[{b}]")
-    for i, a in enumerate(doc.get("accessors") or []):
-        if "bufferView" not in a:
+            problems.append(f"{where}.buffer does not name one of the {len(sizes)} buffers")
+        elif _count(problems, v, "byteOffset", where) + length > sizes[b]:
+            problems.append(f"{where} runs past the end of buffers[{b}]")
+    for i, a in enumerate(_objects(problems, doc, "accessors")):
+        where = f"accessors[{i}]"
+        if a is None or "bufferView" not in a:
             continue
-        v = a["bufferView"]
+        v = _count(problems, a, "bufferView", where, default=-1)
         if not 0 <= v < len(views):
-            problems.append(f"accessors[{i}].bufferView {v} does not exist")
+            problems.append(f"{where}.bufferView does not name one of the {len(views)} buffer views")
             continue
-        dtype = COMPONENT_DTYPES.get(a.get("componentType"))
-        elem = dtype.itemsize * TYPE_WIDTHS.get(a.get("type"), 0) if dtype is not None else 0
-        if not elem:
-            problems.append(f"accessors[{i}] has an unknown componentType or type")
+        ctype, atype = a.get("componentType"), a.get("type")
+        dtype = COMPONENT_DTYPES.get(ctype) if type(ctype) is int else None
+        width = TYPE_WIDTHS.get(atype, 0) if isinstance(atype, str) else 0
+        if dtype is None or not width:
+            problems.append(f"{where} has an unknown componentType or type")
             continue
-        stride = views[v].get("byteStride") or elem
-        need = a.get("byteOffset", 0) + stride * (a.get("count", 0) - 1) + elem if a.get("count", 0) else 0
-        if need > views[v].get("byteLength", 0):
-            problems.append(f"accessors[{i}] runs past the end of bufferViews[{v}]")
-    for i, node in enumerate(doc.get("nodes") or []):
-        if "mesh" in node and not 0 <= node["mesh"] < len(doc.get("meshes") or []):
+        elem = dtype.itemsize * width
+        stride = _count(problems, views[v], "byteStride", f"bufferViews[{v}]") or elem
+        count = _count(problems, a, "count", where)
+        need = _count(problems, a, "byteOffset", where) + stride * (count - 1) + elem if count else 0
+        if need > view_lengths[v]:
+            problems.append(f"{where} runs past the end of bufferViews[{v}]")
+    meshes = _objects(problems, doc, "meshes")
+    for i, node in enumerate(_objects(problems, doc, "nodes")):
+        if node is not None and "mesh" in node and not 0 <= _count(problems, node, "mesh", f"nodes[{i}]", default=-1) < len(meshes):
             problems.append(f"nodes[{i}].mesh does not exist")
     return problems[:20]
+
+
+def _objects(problems: list[str], doc: dict, name: str) -> list[dict | None]:
+    """``doc[name]`` as a list whose entries are objects (None where an entry is not one, reported)."""
+    value = doc.get(name, [])
+    if not isinstance(value, list):
+        problems.append(f"{name} is not an array")
+        return []
+    out = []
+    for i, item in enumerate(value):
+        if not isinstance(item, dict):
+            problems.append(f"{name}[{i}] is not an object")
+        out.append(item if isinstance(item, dict) else None)
+    return out
+
+
+def _count(problems: list[str], obj: dict | None, key: str, where: str, default: int = 0) -> int:
+    """``obj[key]`` as a non-negative integer, or ``default`` (a wrong type or sign is reported)."""
+    value = (obj or {}).get(key, default)
+    if type(value) is not int or (value < 0 and value != default):
+        problems.append(f"{where}.{key} is not a non-negative integer")
+        return default
+    return value
 
 
 def check_ply(data: bytes) -> list[str]:
