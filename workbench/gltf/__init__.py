@@ -1,7 +1,8 @@
 """Building and inspecting GLB files: avatars, the animation library, summaries and validation.
 
 One operation per module: ``avatar`` (build_avatar), ``animation`` (build_animation and the
-library), ``summary`` (inspect, compare), ``tracks`` (keyframes as a DataFrame), ``validator``
+library), ``summary`` (inspect, compare), ``tracks`` (keyframes as a DataFrame), ``pose`` (bone world
+positions with a clip evaluated at a time), ``validator``
 (validate with the Khronos glTF-Validator). ``body``, ``surfaces``, ``skeleton``, ``clips``, ``textures`` and ``atlas`` are
 the pieces they share.
 
@@ -13,6 +14,7 @@ the pieces they share.
 
 from .animation import build_animation, build_animation_library
 from .avatar import build_avatar
+from .pose import bone_positions
 from .summary import GlbSummary, compare, inspect
 from .tracks import tracks
 from .validator import ValidationReport, install_validator, validate, validate_many, validator_available
@@ -29,5 +31,6 @@ __all__ = [
     "validator_available",
     "install_validator",
     "tracks",
+    "bone_positions",
     "ValidationReport",
 ]
