@@ -24,6 +24,7 @@ from workbench.client import results as R
 from workbench.client.errors import (ConfigurationError, OptionError, TimeoutError, TransportError,
                                      error_from_response)
 from workbench.client.retry import RetryPolicy
+from workbench.tracking import catalog
 
 __version__ = "0.1.0"
 USER_AGENT = f"workbench/{__version__}"
@@ -120,6 +121,17 @@ def _require_id(operation: str, name: str, value: Any) -> str:
     return value
 
 
+def _model_id(operation: str, value: Any) -> str:
+    """A model id as the URL needs it: ``ID.glb`` or ``ID.png`` (copied from a file URL) means ``ID``.
+
+    The client adds the suffix itself, so without this an id pasted with it would ask for
+    ``ID.glb.glb`` and be told that no such avatar exists.
+    """
+    _require_id(operation, "model_id", value)
+    stem, dot, suffix = value.rpartition(".")
+    return stem if dot and stem and suffix.lower() in ("glb", "png") else value
+
+
 def _query_value(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -148,7 +160,9 @@ def build_register(cfg: ClientConfig, settings: dict) -> Request:
 def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, texture_format=None,
                 merge_mesh=None, texture_atlas_size=None) -> Request:
     """GET {avatar}/model/:id.glb with the interface's query options, checked first."""
-    _require_id("avatars.model", "model_id", model_id)
+    model_id = _model_id("avatars.model", model_id)
+    if isinstance(animations, (list, tuple)) and not animations:
+        animations = "none"  # an empty list of clips, which would otherwise become an empty value
     raw = {"lod": lod, "animations": animations, "textureFormat": texture_format,
            "mergeMesh": merge_mesh, "textureAtlasSize": texture_atlas_size}
     query = {k: _query_value(v) for k, v in raw.items() if v is not None}
@@ -162,7 +176,7 @@ def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, 
 
 def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, background=None) -> Request:
     """GET {avatar}/preview/:id.png; ``background`` is (R, G, B) or "R,G,B"; None is transparent."""
-    _require_id("avatars.preview", "model_id", model_id)
+    model_id = _model_id("avatars.preview", model_id)
     raw = {"size": size, "camera": camera, "background": background}
     query = {k: _query_value(v) for k, v in raw.items() if v is not None}
     _check("avatars.preview", opts.parse_preview_options, query)
@@ -220,14 +234,16 @@ def build_regenerate(cfg: ClientConfig, viewer_token: str, method: str = "POST",
 def check_batch_request(operation: str, session_id: Any, events: Any) -> None:
     """The request-level rules of a tracking batch (contract section 7), checked before sending."""
     problems = []
-    if not isinstance(session_id, str) or not 1 <= len(session_id) <= 128:
-        problems.append(opts.Problem("sessionId", "invalid_session_id", "must be a string of 1 to 128 characters"))
+    if not isinstance(session_id, str) or not 1 <= len(session_id) <= catalog.MAX_SESSION_ID_CHARS:
+        problems.append(opts.Problem("sessionId", "invalid_session_id",
+                                     f"must be a string of 1 to {catalog.MAX_SESSION_ID_CHARS} characters"))
     if not isinstance(events, (list, tuple)):
         problems.append(opts.Problem("events", "invalid_events", "must be a list of event objects"))
     elif not events:
         problems.append(opts.Problem("events", "empty_events", "must hold at least one event"))
-    elif len(events) > 100:
-        problems.append(opts.Problem("events", "too_many_events", f"holds at most 100 events; got {len(events)}"))
+    elif len(events) > catalog.MAX_EVENTS:
+        problems.append(opts.Problem("events", "too_many_events",
+                                     f"holds at most {catalog.MAX_EVENTS} events; got {len(events)}"))
     if problems:
         raise OptionError(operation, problems)
 
@@ -255,20 +271,14 @@ def build_tracking_batch(cfg: ClientConfig, viewer_token: str, session_id: str, 
 def build_finish_upload(cfg: ClientConfig, space_template_id: str, *, success: bool, message: str) -> Request:
     """POST {base}/resources/spaces/{id}/finish-upload as multipart/form-data."""
     _require_id("spaces.finish_upload", "space_template_id", space_template_id)
-    problems = []
-    if not isinstance(success, bool):
-        problems.append(opts.Problem("success", "wrong_type", f"must be True or False; got {success!r}"))
-    if not isinstance(message, str) or not 1 <= len(message) <= 1000:
-        problems.append(opts.Problem("message", "out_of_range", "must be a string of 1 to 1000 characters"))
-    if problems:
-        raise OptionError("spaces.finish_upload", problems)
+    _check("spaces.finish_upload", opts.check_finish_upload, success, message)
 
     def parse(resp):
         d = R.envelope_data(_json(resp))
         return R.UploadFinish(d.get("spaceTemplateId", space_template_id), d.get("state", ""), resp.status_code, d)
 
     # (None, value) parts make httpx send multipart/form-data fields without file names.
-    files = {"success": (None, "true" if success else "false"), "message": (None, message)}
+    files = {name: (None, value) for name, value in opts.finish_upload_form(success, message).items()}
     return Request("spaces.finish_upload", "POST", f"{cfg.base_url}/resources/spaces/{_q(space_template_id)}/finish-upload",
                    parse, headers=_auth(cfg), files=files)
 
