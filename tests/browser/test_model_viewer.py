@@ -11,7 +11,7 @@ import base64
 import httpx
 import pytest
 
-from workbench.gltf._glb import read_glb
+from workbench.gltf.glb import read_glb
 
 from .conftest import data_url_image, open_page, run_async, save_artifact
 

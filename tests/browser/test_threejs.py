@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from workbench.gltf import bone_positions
-from workbench.gltf._glb import read_glb
+from workbench.gltf.glb import read_glb
 
 from .conftest import data_url_image, open_page, run_async, save_artifact
 
