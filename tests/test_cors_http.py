@@ -197,3 +197,30 @@ def test_openapi_documents_the_preflights(server):
     for path, ops in paths.items():
         assert set(ops["options"]["responses"]) == {"204", "400", "405"}, path
     assert "Authorization" in paths["/avatars/avatar"]["options"]["summary"]
+
+
+def test_an_unexpected_fault_carries_the_headers(tmp_path, monkeypatch):
+    """A fault no handler expected: RequestContext's 500 envelope still reaches the page (in-process app)."""
+    import asyncio
+
+    from workbench.service import Backend, create_app
+
+    backend = Backend(tmp_path / "data", generate_library=False)
+
+    def broken():
+        raise RuntimeError("a bug with /secret/path in its text")
+
+    monkeypatch.setattr(backend, "animation_list", broken)
+
+    async def ask():
+        transport = httpx.ASGITransport(app=create_app(backend), raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://local") as c:
+            return await c.get("/avatars/animations", headers={"Origin": PAGE})
+
+    try:
+        r = asyncio.run(ask())
+    finally:
+        backend.close()
+    assert r.status_code == 500 and r.json()["error"]["code"] == "internal_error"
+    assert "/secret/path" not in r.text
+    assert_public(r)
