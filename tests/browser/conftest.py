@@ -40,7 +40,8 @@ def chrome_options(chromium: str, profile: str):
     o = webdriver.ChromeOptions()
     o.binary_location = chromium
     args = ["--headless=new", "--window-size=900,900", f"--user-data-dir={profile}",
-            # WebGL without a GPU: ANGLE on SwiftShader (--disable-gpu would turn WebGL off).
+            # WebGL without a GPU: ANGLE on SwiftShader, a software GPU (it works with or without
+            # --disable-gpu on Chromium 156; left out, it changes nothing here).
             "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
             "--disable-dev-shm-usage", "--force-device-scale-factor=1"]
