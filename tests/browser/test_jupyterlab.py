@@ -116,8 +116,14 @@ def run_notebook(browser, lab, name: str, tmp_path) -> dict:
     browser.get(f"{lab['url']}/lab/tree/{name}?token={lab['token']}")
     wait(browser, "const s = (function(){" + CELL_STATE + "})(); return s && s.path === '" + name + "' && s.kernel === 'idle';",
          120, f"{name} to open with an idle kernel")
+    # Clear the saved outputs first: every image and execution count checked below comes from this run.
+    browser.execute_script("return window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    wait(browser, "const s = (function(){" + CELL_STATE + "})(); return s && s.ran === 0 && s;", 30,
+                   f"{name}'s saved outputs to clear")
+    assert not browser.execute_script(IMAGES), "images left after clearing the outputs"
     browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    time.sleep(1)
+    wait(browser, "const s = (function(){" + CELL_STATE + "})(); return s && (s.running > 0 || s.ran > 0);", 30,
+         f"{name}'s cells to start")
     state = wait(browser, "const s = (function(){" + CELL_STATE + "})(); "
                           "return s && s.kernel === 'idle' && s.running === 0 && (s.ran === s.code || s.errors > 0) && s;",
                  420, f"every cell of {name} to run")
