@@ -84,6 +84,10 @@ def test_tracking_preflight_and_json_post_from_any_origin(server, viewer):
         assert "post" in listed(r.headers["access-control-allow-methods"])
         assert "content-type" in listed(r.headers["access-control-allow-headers"])
         assert r.headers.get("x-request-id")
+    # A page on a public site calling this machine: Chromium's private-network preflight is granted.
+    r = httpx.options(url, headers={"Origin": SHOP, "Access-Control-Request-Method": "POST",
+                                    "Access-Control-Request-Private-Network": "true"})
+    assert r.status_code == 204 and r.headers["access-control-allow-private-network"] == "true"
     r = httpx.post(url, json={"sessionId": "s1", "events": [{"key": "heartbeat", "payload": {"visible": True}}]},
                    headers={"Origin": PAGE})
     assert r.status_code == 200 and r.json()["data"]["accepted"] == 1

@@ -74,6 +74,8 @@ class _Policy(CORSMiddleware):
         headers = {k: v for k, v in answer.headers.items() if k not in ("content-length", "content-type")}
         if answer.status_code < 400:
             return Response(status_code=204, headers=headers)
+        # Starlette names what it refused in its text answer ("Disallowed CORS origin, headers"):
+        # one detail each, so the page's developer sees which header of the preflight to fix.
         refused = answer.body.decode().removeprefix("Disallowed CORS ").split(", ")
         sent = {"origin": request_headers.get("origin"),
                 "method": request_headers.get("access-control-request-method"),
@@ -94,6 +96,8 @@ class CorsByPath:
     """Pure ASGI middleware: the public policy, the token policy for :func:`token_path`, none for ``/_local``."""
 
     def __init__(self, app, origins: tuple[str, ...] = ("*",)):
+        # allow_private_network: a page on a public site may call a service on this machine (Chromium
+        # asks first with Access-Control-Request-Private-Network); the local service is made for that.
         self.app = app
         self.public = _Policy(app, allow_origins=["*"], allow_methods=["GET", "HEAD", "POST"],
                               allow_headers=["Content-Type", "If-None-Match", "X-Request-Id"],
