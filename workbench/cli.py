@@ -12,6 +12,15 @@ import sys
 from pathlib import Path
 
 
+def _origins(text: str) -> tuple[str, ...]:
+    from workbench.service.cors import parse_origins
+
+    try:
+        return parse_origins(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e).removeprefix("--cors-origins: ")) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="workbench", description="Workbench for the Avatar, Viewer and Space Template service.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -20,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8080)
     s.add_argument("--data-dir", default=".wb-data", help="where the database and files live (default .wb-data)")
+    s.add_argument("--cors-origins", default="*", type=_origins, metavar="ORIGINS",
+                   help="comma list of page origins (scheme://host[:port]) allowed to call the endpoints that take "
+                        "a token; default * (files and tracking always allow any origin)")
 
     t = sub.add_parser("token", help="manage tokens of a local service's data folder")
     tsub = t.add_subparsers(dest="token_command", required=True)
@@ -54,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         from workbench.service.server import serve
 
-        serve(args.host, args.port, args.data_dir)
+        serve(args.host, args.port, args.data_dir, cors_origins=args.cors_origins)
         return 0
     if args.command == "token":
         from workbench.service.backend import Backend

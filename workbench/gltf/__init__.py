@@ -1,7 +1,8 @@
 """Building and inspecting GLB files: avatars, the animation library, summaries and validation.
 
 One operation per module: ``avatar`` (build_avatar), ``animation`` (build_animation and the
-library), ``summary`` (inspect, compare), ``tracks`` (keyframes as a DataFrame), ``validator``
+library), ``summary`` (inspect, compare), ``tracks`` (keyframes as a DataFrame), ``pose`` (bone world
+positions with a clip evaluated at a time), ``validator``
 (validate with the Khronos glTF-Validator). ``body``, ``surfaces``, ``skeleton``, ``clips``, ``textures`` and ``atlas`` are
 the pieces they share. ``glb`` is the public GLB container module every package writes and reads
 through: ``GlbWriter``, ``read_glb``, ``read_accessor``, ``pack_glb`` and the component-type table.
@@ -14,6 +15,7 @@ through: ``GlbWriter``, ``read_glb``, ``read_accessor``, ``pack_glb`` and the co
 
 from .animation import build_animation, build_animation_library
 from .avatar import build_avatar
+from .pose import bone_positions
 from .summary import GlbSummary, compare, inspect
 from .tracks import tracks
 from .validator import ValidationReport, install_validator, validate, validate_many, validator_available
@@ -30,5 +32,6 @@ __all__ = [
     "validator_available",
     "install_validator",
     "tracks",
+    "bone_positions",
     "ValidationReport",
 ]

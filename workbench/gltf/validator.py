@@ -144,17 +144,38 @@ def install_validator(home: str | os.PathLike | None = None, quiet: bool = True)
     ``~/.cache/gltf-validator``) unless it is there already; True when it is available afterwards."""
     if validator_available():
         return True
+    home = Path(home or os.environ.get("GLTF_VALIDATOR_HOME") or Path.home() / ".cache" / "gltf-validator")
+    return npm_install([VALIDATOR_PACKAGE], home, quiet=quiet) and validator_available()
+
+
+def npm_install(packages: list[str], home: str | os.PathLike, quiet: bool = True) -> bool:
+    """``npm install`` of pinned ``packages`` into ``home/node_modules`` unless each is there at its
+    version already; True when they all are afterwards (False without node and npm, or offline).
+    The validator and the browser tests' pages (three, model-viewer) are installed this way.
+
+    >>> npm_install([], "/nonexistent")
+    True
+    """
+    home = Path(home)
+
+    def present(spec: str) -> bool:
+        name, _, version = spec.rpartition("@") if spec.rfind("@") > 0 else (spec, "", "")
+        meta = home / "node_modules" / name / "package.json"
+        return meta.is_file() and (not version or json.loads(meta.read_text()).get("version") == version)
+
+    missing = [p for p in packages if not present(p)]
+    if not missing:
+        return True
     npm = shutil.which("npm")
     if npm is None or shutil.which("node") is None:
         return False
-    home = Path(home or os.environ.get("GLTF_VALIDATOR_HOME") or Path.home() / ".cache" / "gltf-validator")
     home.mkdir(parents=True, exist_ok=True)
-    cmd = [npm, "install", "--prefix", str(home), "--no-audit", "--no-fund", VALIDATOR_PACKAGE]
+    # One install of every package named, so npm keeps peers (model-viewer's three) at one version.
+    cmd = [npm, "install", "--prefix", str(home), "--no-audit", "--no-fund", *packages]
     if quiet:
         cmd.insert(2, "--silent")
     try:
         subprocess.run(cmd, check=True, timeout=600, capture_output=quiet)
     except (subprocess.SubprocessError, OSError):
         return False
-    return validator_available()
-
+    return all(present(p) for p in packages)

@@ -405,9 +405,12 @@ ROUTES = [
 ]
 
 
-def create_app(backend: Backend) -> Starlette:
-    """The ASGI app over ``backend`` (serve it with uvicorn, or pass it to httpx.ASGITransport)."""
-    app = Starlette(routes=ROUTES, middleware=[Middleware(RequestContext)],
+def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",)) -> Starlette:
+    """The ASGI app over ``backend`` (serve it with uvicorn, or pass it to httpx.ASGITransport).
+    ``cors_origins``: the origins whose pages may call the endpoints that take a token (contract section 12)."""
+    from workbench.service.cors import CorsByPath  # cors renders refusals with this module's envelope
+
+    app = Starlette(routes=ROUTES, middleware=[Middleware(CorsByPath, origins=tuple(cors_origins)), Middleware(RequestContext)],
                     exception_handlers={ServiceError: _service_error, HTTPException: _http_error})
     app.state.backend = backend
     return app

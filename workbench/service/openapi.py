@@ -158,6 +158,7 @@ def build_openapi(root_url: str) -> dict:
                           "404": _err("template does not exist or is not accessible"),
                           "409": _err("the opposite finish on an ended template"), "500": _err("finalization_failed")}}},
     }
+    _add_preflights(paths)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Avatar, Viewer and Space Template service (workbench local reference)", "version": "0.1.0",
@@ -167,3 +168,36 @@ def build_openapi(root_url: str) -> dict:
         "paths": paths,
         "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     }
+
+
+def _add_preflights(paths: dict) -> None:
+    """An OPTIONS operation (the browsers' CORS preflight, contract section 12) on every path.
+
+    >>> paths = {"/avatars/animations": {"get": {}}}
+    >>> _add_preflights(paths)
+    >>> sorted(paths["/avatars/animations"]["options"]["responses"])
+    ['204', '400', '405']
+    """
+    from workbench.service.cors import token_path
+
+    for path, ops in paths.items():
+        token = token_path(path.replace("{", "").replace("}", ""))
+        who = "the origins of workbench serve --cors-origins (default any), Authorization allowed" if token \
+            else "any origin"
+        methods = ", ".join(sorted(m.upper() for m in ops))
+        granted = {h: {"schema": {"type": "string"}} for h in (
+            "Access-Control-Allow-Origin", "Access-Control-Allow-Methods", "Access-Control-Allow-Headers",
+            "Access-Control-Max-Age")}
+        first = ops[next(iter(ops))]
+        ops["options"] = {
+            "operationId": f"cors.preflight.{first.get('operationId', path)}", "tags": ["cors"],
+            "summary": f"CORS preflight for {methods}: {who}",
+            "parameters": [p for p in first.get("parameters", []) if p["in"] == "path"] + [
+                {"name": "Origin", "in": "header", "required": True, "schema": {"type": "string"}},
+                {"name": "Access-Control-Request-Method", "in": "header", "required": True,
+                 "schema": {"type": "string"}},
+                {"name": "Access-Control-Request-Headers", "in": "header", "required": False,
+                 "schema": {"type": "string"}}],
+            "responses": {"204": {"description": "granted", "headers": granted},
+                          "400": _err("cors_preflight_refused: the origin, method or a header is not allowed"),
+                          "405": _err("an OPTIONS request that is not a preflight")}}

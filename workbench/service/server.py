@@ -82,8 +82,9 @@ class LocalService:
         self.stop()
 
 
-def serve(host: str, port: int, data_dir: str | Path, *, print_fn=None) -> None:
-    """Run the service in the foreground until interrupted (``workbench serve``)."""
+def serve(host: str, port: int, data_dir: str | Path, *, print_fn=None, cors_origins: tuple[str, ...] = ("*",)) -> None:
+    """Run the service in the foreground until interrupted (``workbench serve``); ``cors_origins``:
+    the page origins allowed to call the endpoints that take a token (contract section 12)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     print_fn = print_fn or (lambda *a: print(*a, flush=True))
     backend = Backend(data_dir)
@@ -92,13 +93,14 @@ def serve(host: str, port: int, data_dir: str | Path, *, print_fn=None) -> None:
     print_fn(f"  base_url        {root}/api")
     print_fn(f"  avatar_base_url {root}/avatars")
     print_fn(f"  control API     {root}/_local   (local service only)")
+    print_fn(f"  CORS            any origin for files and tracking; token endpoints: {', '.join(cors_origins)}")
     if backend.new_dev_token:
         print_fn(f"  development token (shown once): {backend.new_dev_token}")
     if host not in ("127.0.0.1", "localhost", "::1"):
         print_fn(f"  WARNING: listening on {host}: the /_local control API has no authentication; "
                  "anyone who reaches this port can make tokens and reset the data")
     try:
-        uvicorn.run(create_app(backend), host=host, port=port, log_level="warning", access_log=False,
+        uvicorn.run(create_app(backend, cors_origins), host=host, port=port, log_level="warning", access_log=False,
                     lifespan="off", timeout_keep_alive=30)
     finally:
         backend.close()

@@ -1,0 +1,146 @@
+"""Fixtures of the browser tests: headless Chromium driven by selenium, a page server on another
+origin than the service, and the npm packages the pages load (three, model-viewer).
+
+Every test here skips with its reason where no browser, driver, node or npm exists (``.ci/run``
+installs Chromium where it can). One browser serves the whole session; each test loads its page.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import http.server
+import io
+import os
+import shutil
+import socket
+import tempfile
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+PAGES = Path(__file__).resolve().parent / "pages"
+# Pinned together: model-viewer 4.4 declares three ^0.183 as its peer.
+NPM_PACKAGES = ["three@0.183.2", "@google/model-viewer@4.4.0"]
+NPM_HOME = Path(os.environ.get("WORKBENCH_BROWSER_HOME") or Path.home() / ".cache" / "workbench-browser")
+ARTIFACTS = os.environ.get("WORKBENCH_BROWSER_ARTIFACTS")  # a folder to copy screenshots to, besides tmp_path
+
+
+def find_browser() -> tuple[str | None, str | None]:
+    """(chromium, chromedriver) paths, or None for each one missing."""
+    chromium = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+    return chromium, shutil.which("chromedriver")
+
+
+def chrome_options(chromium: str, profile: str):
+    from selenium import webdriver
+
+    o = webdriver.ChromeOptions()
+    o.binary_location = chromium
+    args = ["--headless=new", "--window-size=900,900", f"--user-data-dir={profile}",
+            # WebGL without a GPU: ANGLE on SwiftShader, a software GPU (it works with or without
+            # --disable-gpu on Chromium 156; left out, it changes nothing here).
+            "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+            "--disable-dev-shm-usage", "--force-device-scale-factor=1"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")  # Chromium refuses to start its sandbox as root
+    for a in args:
+        o.add_argument(a)
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return o
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    chromium, driver_path = find_browser()
+    if chromium is None or driver_path is None:
+        pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver); browser tests skipped")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    driver = webdriver.Chrome(service=Service(driver_path), options=chrome_options(chromium, str(profile)))
+    driver.set_script_timeout(240)
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="session")
+def node_modules():
+    from workbench.gltf.validator import npm_install
+
+    if not npm_install(NPM_PACKAGES, NPM_HOME):
+        pytest.skip(f"could not install {', '.join(NPM_PACKAGES)} with npm (no node, npm or registry); browser pages skipped")
+    return NPM_HOME / "node_modules"
+
+
+class _PageHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".mjs": "text/javascript", ".html": "text/html"}
+
+    def __init__(self, *a, modules: Path, **kw):
+        self.modules = modules
+        super().__init__(*a, directory=str(PAGES), **kw)
+
+    def translate_path(self, path):
+        clean = path.split("?", 1)[0].split("#", 1)[0]
+        if clean.startswith("/node_modules/"):
+            target = (self.modules / clean[len("/node_modules/"):]).resolve()
+            return str(target) if self.modules.resolve() in target.parents else str(PAGES / "missing")
+        return super().translate_path(path)
+
+    def log_message(self, *args):
+        pass  # quiet: the test output shows what matters
+
+
+@pytest.fixture(scope="session")
+def pages(node_modules):
+    """The test pages and node_modules on a second loopback port: another origin than the service."""
+    handler = functools.partial(_PageHandler, modules=node_modules)
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, name="browser-test-pages", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def open_page(browser, url: str, ready: str = "window.pageReady === true", timeout: float = 60):
+    """Load ``url`` and wait until the page says it is ready (its modules loaded)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(url)
+    WebDriverWait(browser, timeout).until(lambda d: d.execute_script(f"return {ready} || window.pageError || null"))
+    err = browser.execute_script("return window.pageError || null")
+    assert err is None, f"the page failed to start: {err}"
+
+
+def run_async(browser, call: str, *args):
+    """Await ``call`` (a page function returning a promise) with ``args``; page errors raise with their text."""
+    out = browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        f"Promise.resolve().then(() => {call}(...Array.from(arguments).slice(0, -1)))"
+        ".then(v => done({ok: v}), e => done({error: String(e && e.stack || e)}));", *args)
+    assert "error" not in out, out.get("error")
+    return out["ok"]
+
+
+def data_url_image(url: str) -> np.ndarray:
+    from PIL import Image
+
+    raw = base64.b64decode(url.split(",", 1)[1])
+    return np.asarray(Image.open(io.BytesIO(raw)).convert("RGBA"))
+
+
+def save_artifact(tmp_path: Path, name: str, png: bytes) -> Path:
+    """Write a screenshot under the test's tmp folder (and to $WORKBENCH_BROWSER_ARTIFACTS when set)."""
+    path = tmp_path / name
+    path.write_bytes(png)
+    if ARTIFACTS:
+        Path(ARTIFACTS).mkdir(parents=True, exist_ok=True)
+        (Path(ARTIFACTS) / name).write_bytes(png)
+    return path

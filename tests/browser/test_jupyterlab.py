@@ -1,0 +1,173 @@
+"""JupyterLab in headless Chromium: the notebooks run in the browser, their previews show, and the
+preview explorer widget answers a click with a new image (a live round trip through the kernel).
+
+``jupyter lab`` runs headless on a free port with token auth, over copies of the notebooks in a
+temporary folder; its kernels import the workbench from this tree and start their own local
+service (``workbench.connect()`` with no deployment named). Screenshots are written under the
+test's tmp folder (and to ``$WORKBENCH_BROWSER_ARTIFACTS`` when set) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from conftest import ROOT, free_port
+
+from .conftest import save_artifact
+
+NOTEBOOKS = ROOT / "notebooks"
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    if shutil.which("jupyter-lab", path=os.path.dirname(sys.executable)) is None and shutil.which("jupyter-lab") is None:
+        pytest.skip("jupyter lab is not installed here (pip install -e '.[dev]'); JupyterLab test skipped")
+    work = tmp_path_factory.mktemp("lab")
+    root = work / "notebooks"
+    root.mkdir()
+    for name in ("00_quickstart.ipynb", "03_previews.ipynb"):
+        shutil.copy(NOTEBOOKS / name, root / name)
+    token, port = secrets.token_hex(16), free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}  # the kernel starts its own service
+    env.update(PYTHONPATH=str(ROOT), PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
+               JUPYTER_RUNTIME_DIR=str(work / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
+               JUPYTERLAB_SETTINGS_DIR=str(work / "settings"), JUPYTER_CONFIG_DIR=str(work / "config"))
+    # No news prompt over the notebook (and no call to the network for it).
+    (work / "config" / "labconfig").mkdir(parents=True)
+    (work / "config" / "labconfig" / "page_config.json").write_text(
+        json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    log = open(work / "lab.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0",
+         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands as the menus do
+         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         "--LabServerApp.extension_manager=readonly"]
+        + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"jupyter lab exited: {(work / 'lab.log').read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/api/status", headers={"Authorization": f"token {token}"}, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        else:
+            raise RuntimeError("jupyter lab did not come up in 90 s")
+        yield {"url": url, "token": token, "root": root, "log": work / "lab.log"}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def wait(browser, script: str, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = browser.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.5)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+def shot(browser, tmp_path, name: str) -> Path:
+    return save_artifact(tmp_path, name, base64.b64decode(browser.get_screenshot_as_base64()))
+
+
+# Cells of the open notebook: how many code cells, how many have run, how many are running or failed.
+CELL_STATE = """
+const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+if (!nb || !nb.content || !nb.sessionContext) return null;
+const cells = nb.content.widgets.filter(c => c.model.type === 'code');
+const kernel = nb.sessionContext.session && nb.sessionContext.session.kernel;
+return {code: cells.length, ran: cells.filter(c => c.model.executionCount !== null).length,
+        running: [...nb.node.querySelectorAll('.jp-InputArea-prompt')].filter(p => p.textContent.includes('*')).length,
+        errors: nb.node.querySelectorAll('[data-mime-type="application/vnd.jupyter.error"]').length,
+        kernel: kernel ? kernel.status : 'none', path: nb.context.path};
+"""
+
+# The images the outputs show, with their drawn sizes (0 when an image failed to decode).
+IMAGES = """
+const nb = window.jupyterapp.shell.currentWidget;
+return [...nb.node.querySelectorAll('.jp-OutputArea-output img')].map(i => [i.naturalWidth, i.naturalHeight, i.complete]);
+"""
+
+
+def run_notebook(browser, lab, name: str, tmp_path) -> dict:
+    browser.get(f"{lab['url']}/lab/tree/{name}?token={lab['token']}")
+    wait(browser, "const s = (function(){" + CELL_STATE + "})(); return s && s.path === '" + name + "' && s.kernel === 'idle';",
+         120, f"{name} to open with an idle kernel")
+    # Clear the saved outputs first: every image and execution count checked below comes from this run.
+    browser.execute_script("return window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    wait(browser, "const s = (function(){" + CELL_STATE + "})(); return s && s.ran === 0 && s;", 30,
+                   f"{name}'s saved outputs to clear")
+    assert not browser.execute_script(IMAGES), "images left after clearing the outputs"
+    browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    wait(browser, "const s = (function(){" + CELL_STATE + "})(); return s && (s.running > 0 || s.ran > 0);", 30,
+         f"{name}'s cells to start")
+    state = wait(browser, "const s = (function(){" + CELL_STATE + "})(); "
+                          "return s && s.kernel === 'idle' && s.running === 0 && (s.ran === s.code || s.errors > 0) && s;",
+                 420, f"every cell of {name} to run")
+    shot(browser, tmp_path, f"lab_{name.removesuffix('.ipynb')}_end.png")
+    assert state["errors"] == 0, f"{name}: a cell failed in the browser (see the screenshot in {tmp_path})"
+    assert state["ran"] == state["code"] > 0
+    return state
+
+
+def test_quickstart_runs_in_jupyterlab_and_shows_the_preview(browser, lab, tmp_path):
+    run_notebook(browser, lab, "00_quickstart.ipynb", tmp_path)
+    images = browser.execute_script(IMAGES)
+    assert images and all(w > 0 and h > 0 and done for w, h, done in images), images
+    browser.execute_script("document.querySelector('.jp-OutputArea-output img').scrollIntoView({block: 'center'})")
+    shot(browser, tmp_path, "lab_00_quickstart_preview.png")
+
+
+def test_previews_run_and_the_explorer_answers_a_click(browser, lab, tmp_path):
+    run_notebook(browser, lab, "03_previews.ipynb", tmp_path)
+    images = browser.execute_script(IMAGES)
+    assert len(images) >= 4 and all(w > 0 and h > 0 and done for w, h, done in images), images
+    # The explorer's image widget and its camera toggle (set to "full" by the notebook).
+    explorer = """
+    const img = document.querySelector('.widget-image');
+    const buttons = [...document.querySelectorAll('.widget-toggle-buttons button')];
+    return img && buttons.length ? {src: img.src, w: img.naturalWidth, h: img.naturalHeight,
+                                    active: buttons.filter(b => b.classList.contains('mod-active')).map(b => b.textContent.trim())} : null;
+    """
+    before = wait(browser, f"const e = (function(){{{explorer}}})(); return e && e.w > 0 && e;", 60, "the explorer's image")
+    assert before["active"] == ["full"] and (before["w"], before["h"]) == (256, 256)
+    browser.execute_script("document.querySelector('.widget-image').scrollIntoView({block: 'center'})")
+    shot(browser, tmp_path, "lab_03_explorer_before.png")
+    data_before = browser.execute_script(
+        "const i = document.querySelector('.widget-image'); const c = document.createElement('canvas');"
+        "c.width = i.naturalWidth; c.height = i.naturalHeight; c.getContext('2d').drawImage(i, 0, 0); return c.toDataURL();")
+    button = next(b for b in browser.find_elements("css selector", ".widget-toggle-buttons button") if b.text.strip() == "portrait")
+    button.click()  # a person's click: the kernel asks the service for the portrait and sends the new image back
+    after = wait(browser, f"const e = (function(){{{explorer}}})(); return e && e.src !== {before['src']!r} && e.w > 0 && e;",
+                 90, "the explorer's image to change after the click")
+    assert after["active"] == ["portrait"]
+    data_after = browser.execute_script(
+        "const i = document.querySelector('.widget-image'); const c = document.createElement('canvas');"
+        "c.width = i.naturalWidth; c.height = i.naturalHeight; c.getContext('2d').drawImage(i, 0, 0); return c.toDataURL();")
+    assert data_after != data_before, "the image widget shows the same picture after the camera changed"
+    label = browser.execute_script("return [...document.querySelectorAll('.widget-html code')].map(c => c.textContent)")
+    assert any("portrait" in t for t in label) and not any("full" in t for t in label), label
+    shot(browser, tmp_path, "lab_03_explorer_after.png")

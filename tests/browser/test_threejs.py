@@ -1,0 +1,193 @@
+"""three.js in headless Chromium loads the service's models from another origin and plays their clips.
+
+The page (pages/threejs.js) uses GLTFLoader and AnimationMixer as any web page would; what it
+reports is compared with the workbench's own reading of the same bytes: meshes, skins, bones and
+clips from the GLB's JSON, and bone world positions from :func:`workbench.gltf.bone_positions`
+evaluated at the same time. The models cover every level of detail, every texture format, merged
+and atlased meshes, clips by group and by list; every library clip of each gender is also played
+on an avatar of that gender. A second test draws the model with the camera of a workbench preview
+and compares silhouettes with the preview the service renders.
+"""
+
+from __future__ import annotations
+
+import io
+
+import httpx
+import numpy as np
+import pytest
+from PIL import Image
+
+from workbench.gltf import bone_positions
+from workbench.gltf.glb import read_glb
+
+from .conftest import data_url_image, open_page, run_async, save_artifact
+
+# Bone positions: three.js computes in float32 and we in float64 from the same float32 keys, so they
+# agree far below a millimetre; a wrong binding, interpolation or bone order is off by centimetres.
+TOLERANCE_M = 0.001
+IOU_MIN = 0.95
+SIZE = 256
+
+AVATARS = {
+    "feminine": {"gender": "feminine", "hair": {"style": "long"}, "glasses": "clear"},
+    "masculine": {"gender": "masculine", "bodyShape": "athletic", "height": 190},
+}
+MATRIX = [  # (avatar, query): each LOD, each texture format, merged, atlased, clips by group, list, all, none
+    ("feminine", "lod=0&animations=all"),
+    ("masculine", "lod=1&textureFormat=png&animations=locomotion"),
+    ("feminine", "lod=2&textureFormat=webp&animations=gestures"),
+    ("masculine", "mergeMesh=1&animations=wave,walk"),
+    ("feminine", "lod=1&textureAtlasSize=512&animations=gesture"),
+    ("masculine", "lod=2&mergeMesh=1&textureAtlasSize=256&textureFormat=webp&animations=locomotions"),
+    ("feminine", "mergeMesh=1&textureFormat=png"),
+    ("masculine", ""),
+]
+
+
+@pytest.fixture(scope="module")
+def avatars(server):
+    out = {}
+    for gender, settings in AVATARS.items():
+        r = httpx.post(server.avatar_base_url + "/avatar", json=settings,
+                       headers={"Authorization": f"Bearer {server.token}"})
+        assert r.status_code == 201, r.text
+        out[gender] = r.json()["data"]
+    return out
+
+
+@pytest.fixture(scope="module")
+def page(browser, pages):
+    open_page(browser, pages + "/threejs.html")
+    return browser
+
+
+def fetch(url: str) -> bytes:
+    r = httpx.get(url, timeout=300)
+    assert r.status_code == 200, (url, r.text[:300])
+    return r.content
+
+
+def durations(glb: bytes) -> dict[str, float]:
+    doc, _ = read_glb(glb)
+    return {a["name"]: max(doc["accessors"][s["input"]]["max"][0] for s in a["samplers"]) for a in doc.get("animations", [])}
+
+
+def times_for(d: float) -> list[float]:
+    # Between keys (30 fps), inside the clip, so neither side may round to a key or wrap around.
+    return [round(min(0.517, 0.4 * d), 4), round(0.77 * d, 4)]
+
+
+def expected_counts(glb: bytes) -> dict:
+    doc, _ = read_glb(glb)
+    nodes = doc["nodes"]
+    mesh_nodes = [n for n in nodes if "mesh" in n]
+    return {
+        "meshes": sum(len(doc["meshes"][n["mesh"]]["primitives"]) for n in mesh_nodes),
+        "skinned": sum(len(doc["meshes"][n["mesh"]]["primitives"]) for n in mesh_nodes if "skin" in n),
+        "skeletons": len({tuple(s["joints"]) for s in doc.get("skins", [])}),
+        "bones": [nodes[j]["name"] for j in doc["skins"][0]["joints"]],
+        "clips": [a["name"] for a in doc.get("animations", [])],
+        "mesh_names": sorted(n["name"] for n in mesh_nodes),
+    }
+
+
+def position_error(page_positions: dict, ours) -> float:
+    ours = ours.set_index("joint")
+    assert sorted(page_positions) == sorted(ours.index), "the page and the workbench see different bones"
+    got = np.array([page_positions[j] for j in ours.index])
+    return float(np.abs(got - ours[["x", "y", "z"]].to_numpy()).max())
+
+
+def test_models_and_clips_match_the_workbench(page, server, avatars):
+    """Every model of the matrix, and the 36 library clips on an avatar of their gender, in one page visit."""
+    cases, models = [], []
+    for gender, query in MATRIX:
+        url = avatars[gender]["modelUrl"] + ("?" + query if query else "")
+        glb = fetch(url)
+        models.append((url, glb, None))
+        cases.append({"model": url, "clips": [{"name": n, "times": times_for(d)} for n, d in durations(glb).items()]})
+    library = httpx.get(server.avatar_base_url + "/animations").json()["data"]
+    clip_files = {}
+    for gender in AVATARS:
+        url = avatars[gender]["modelUrl"] + "?lod=2"
+        glb = fetch(url)
+        clips = []
+        for name in library[gender]:
+            file_url = f"{server.avatar_base_url}/animations/{gender}/{name}.glb"
+            clip_files[file_url] = fetch(file_url)
+            clips.append({"file": file_url, "name": name, "times": times_for(durations(clip_files[file_url])[name])})
+        models.append((url, glb, gender))
+        cases.append({"model": url, "clips": clips})
+    assert sum(len(c["clips"]) for c in cases[-2:]) == 36
+
+    reports = run_async(page, "window.workbench.inspectModels", cases)
+
+    worst, compared = 0.0, 0
+    for (url, glb, library_gender), case, seen in zip(models, cases, reports):
+        want = expected_counts(glb)
+        assert seen["meshes"] == want["meshes"] and seen["skinnedMeshes"] == want["skinned"], url
+        assert seen["skeletons"] == want["skeletons"] == 1, url
+        assert seen["bones"] == want["bones"] and len(seen["bones"]) == 65, url
+        assert seen["clips"] == want["clips"], url
+        assert sorted(seen["meshNames"]) == want["mesh_names"], url
+        assert seen["texturesWithImages"] > 0, url
+        worst = max(worst, position_error(seen["rest"], bone_positions(glb, None)))
+        assert len(seen["posed"]) == sum(len(c["times"]) for c in case["clips"])
+        for p in seen["posed"]:
+            if p["file"]:
+                ours = bone_positions(glb, p["time"], clip=clip_files[p["file"]])
+            else:
+                ours = bone_positions(glb, p["time"], animation=p["name"])
+            err = position_error(p["positions"], ours)
+            assert err <= TOLERANCE_M, (url, p["name"], p["time"], err)
+            # Not a rest pose compared with a rest pose: each clip moves some bone by centimetres.
+            moved = position_error(seen["rest"], ours)
+            assert moved > 0.02, (url, p["name"], p["time"], moved)
+            worst, compared = max(worst, err), compared + 1
+    print(f"\nthree.js against workbench.gltf.bone_positions: {compared} poses x 65 bones, "
+          f"max position error {worst * 1e6:.3f} um (tolerance {TOLERANCE_M * 1000:.1f} mm)")
+    assert compared >= 2 * 36
+
+
+SILHOUETTES = [("feminine", "full"), ("feminine", "portrait"), ("masculine", "full"), ("masculine", "portrait")]
+
+
+@pytest.mark.parametrize("gender,camera", SILHOUETTES)
+def test_silhouette_matches_the_preview(page, server, avatars, gender, camera, tmp_path):
+    """three.js with the preview's camera draws the same figure as the workbench renderer (IoU >= 0.95)."""
+    from workbench.render.framing import frame
+    from workbench.render.scene import Clip, Model
+
+    model_url = avatars[gender]["modelUrl"]
+    clip_url = f"{server.avatar_base_url}/animations/{gender}/idle.glb"
+    glb, idle = fetch(model_url), fetch(clip_url)
+    # The preview stands in the idle clip's pose at 0 s; its camera is the renderer's framing of that pose.
+    model = Model(glb, max_texture=1)
+    cam = frame(model.posed(Clip(Model(idle, max_texture=1)), 0.0), camera)
+    url = run_async(page, "window.workbench.silhouette",
+                    {"model": model_url, "clip": clip_url, "time": 0.0, "size": SIZE,
+                     "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near})
+    browser_rgba = data_url_image(url)
+    preview_png = fetch(f"{avatars[gender]['previewUrl']}?size={SIZE}&camera={camera}")
+    preview_rgba = np.asarray(Image.open(io.BytesIO(preview_png)).convert("RGBA"))
+    a, b = browser_rgba[..., 3] >= 128, preview_rgba[..., 3] >= 128
+    iou = float((a & b).sum() / max((a | b).sum(), 1))
+    # Side by side for a person to look at: the browser, the preview, and where they differ (red: browser only,
+    # blue: preview only).
+    diff = np.zeros((SIZE, SIZE, 4), np.uint8)
+    diff[..., 3] = 255
+    diff[a & b] = (200, 200, 200, 255)
+    diff[a & ~b] = (220, 0, 0, 255)
+    diff[~a & b] = (0, 0, 220, 255)
+    sheet = Image.new("RGBA", (3 * SIZE, SIZE), (255, 255, 255, 255))
+    for k, im in enumerate((browser_rgba, preview_rgba, diff)):
+        tile = Image.new("RGBA", (SIZE, SIZE), (255, 255, 255, 255))
+        tile.alpha_composite(Image.fromarray(im, "RGBA"))
+        sheet.paste(tile, (k * SIZE, 0))
+    buf = io.BytesIO()
+    sheet.save(buf, format="PNG")
+    save_artifact(tmp_path, f"silhouette_{gender}_{camera}.png", buf.getvalue())
+    print(f"\nsilhouette {gender} {camera}: IoU {iou:.4f} at {SIZE} px ({int(a.sum())} and {int(b.sum())} pixels)")
+    assert a.sum() > 0.05 * SIZE * SIZE, "the browser drew (almost) nothing"
+    assert iou >= IOU_MIN, iou
