@@ -110,7 +110,10 @@ class GuardedH11Protocol(H11Protocol):
 
     def _read_timed_out(self) -> None:
         self._read_timer = None
-        if not self.transport.is_closing():
+        if self.flow.read_paused:
+            # uvicorn stopped reading because the app has not taken the body yet: the wait is ours, not the client's.
+            self._arm_read_timer()
+        elif not self.transport.is_closing():
             self.transport.close()
 
 
