@@ -333,3 +333,10 @@ def test_control_bodies_of_the_wrong_types_are_400(server):
         err = error_of(httpx.post(server.local_url + "/viewers", json=body), 400, "invalid_viewer")
         assert err["details"][0]["field"] in ("kind", "spaceTemplateId"), err
     error_of(httpx.post(server.local_url + "/spaces", json={"kind": {"a": 1}}), 400, "invalid_space")
+
+
+def test_the_tracking_endpoint_still_takes_only_json_and_beacon_text(server, viewer):
+    batch = b'{"sessionId": "s", "events": [{"key": "heartbeat", "payload": {"visible": true}}]}'
+    url = f"{server.base_url}/viewers/{viewer}/tracking-event/batch"
+    assert httpx.post(url, content=batch, headers={"Content-Type": "application/merge-patch+json"}).status_code == 415
+    assert httpx.post(url, content=batch, headers={"Content-Type": "text/plain;charset=UTF-8"}).status_code == 200

@@ -192,10 +192,14 @@ def _unsupported(sent: str, allowed: tuple[str, ...], what: str = "the body") ->
                         [{"field": "Content-Type", "code": "unsupported_media_type", "message": f"must be {wanted}"}])
 
 
-async def read_json(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",), what: str = "the body") -> Any:
-    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`)."""
+async def read_json(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",), what: str = "the body",
+                    *, structured_suffix: bool = True) -> Any:
+    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`).
+
+    allowed: the media types taken; with ``structured_suffix`` also any ``application/*+json``.
+    """
     mt = media_type(request)
-    if mt not in allowed and not (mt.startswith("application/") and mt.endswith("+json")):
+    if mt not in allowed and not (structured_suffix and mt.startswith("application/") and mt.endswith("+json")):
         raise _unsupported(mt, allowed, what)
     return decode_json(await read_body(request, limit))
 
@@ -317,7 +321,7 @@ async def regenerate(request: Request) -> Response:
 
 async def tracking_batch(request: Request) -> Response:
     # text/plain is what navigator.sendBeacon sends without a preflight.
-    body = await read_json(request, TRACKING_BODY_LIMIT, ("application/json", "text/plain"), "the batch")
+    body = await read_json(request, TRACKING_BODY_LIMIT, ("application/json", "text/plain"), "the batch", structured_suffix=False)
     status, data = await call(backend_of(request).tracking_batch, request.path_params["token"], body)
     return ok(data, status)
 
