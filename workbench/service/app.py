@@ -66,7 +66,13 @@ _INTERPRETER_TEXT = re.compile(r"Traceback|\bsys\.\w|set_int_max_str_digits|maxi
 
 
 def human(message: str, code: str, status: int) -> str:
-    """``message``, or one sentence of our own when it carries an interpreter's text (logged for the developer)."""
+    """``message``, or one sentence of our own when it carries an interpreter's text (logged for the developer).
+
+    >>> human("lod: must be 0, 1 or 2.", "invalid_parameter", 400)
+    'lod: must be 0, 1 or 2.'
+    >>> human("Model generation failed: UnicodeEncodeError: 'utf-8' codec can't encode", "model_generation_failed", 500)
+    'The service failed (model generation failed); the service log has the cause.'
+    """
     if not _INTERPRETER_TEXT.search(message):
         return message
     log.warning("an answer's message held interpreter text and was replaced (%s): %s", code, message)
