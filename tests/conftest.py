@@ -42,6 +42,7 @@ class ServerProcess:
         self.data_dir = Path(data_dir)
         self.args = tuple(args)  # more options of workbench serve
         self.token = token
+        self.args = tuple(args)  # more options of workbench serve, e.g. ("--read-timeout", "1")
         self.port = free_port()
         self.root = f"http://127.0.0.1:{self.port}"
         self.base_url, self.avatar_base_url, self.local_url = self.root + "/api", self.root + "/avatars", self.root + "/_local"
