@@ -1,0 +1,158 @@
+"""How the avatars look: portrait framing, one framing per sequence, the turntable's pose, no
+trousers through the shirt in any clip, five skinned fingers, an idle clip that moves.
+
+Measured on real avatars through the public renderer (``render``, ``render_preview``,
+``turntable``, ``pose_sequence``) and the public GLB builder.
+"""
+
+import io
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from workbench.gltf import build_animation, build_avatar
+from workbench.gltf.body import EYE_PHI, EYE_THETA, avatar_skeleton, head_point
+from workbench.gltf.clips import clip as library_clip
+from workbench.options import ANIMATIONS, BODY_SHAPES, ModelOptions, PreviewOptions, normalize_avatar_settings
+from workbench.render import pose_sequence, render, render_preview, turntable
+from workbench.render.framing import frame
+from workbench.render.scene import Model
+
+
+@lru_cache(maxsize=None)
+def avatar(gender="feminine", shape="average", hair="none", glasses="none", lod=0) -> bytes:
+    settings = normalize_avatar_settings({"gender": gender, "bodyShape": shape, "hair": {"style": hair},
+                                          "glasses": glasses})
+    return build_avatar(settings, ModelOptions(lod=lod))
+
+
+def _alpha(im) -> np.ndarray:
+    return np.asarray(im)[..., 3] > 127
+
+
+def _project(cam, point, size) -> tuple[float, float]:
+    """Pixel (x, y) of a world point seen by ``cam`` in a ``size`` image."""
+    f = 1 / np.tan(np.radians(cam.fov_deg) / 2)
+    p = cam.view[:3, :3] @ np.asarray(point, float) + cam.view[:3, 3]
+    return (0.5 + 0.5 * f * p[0] / -p[2]) * size, (0.5 - 0.5 * f * p[1] / -p[2]) * size
+
+
+# --------------------------------------------------------------------------
+# Framing
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("shape", BODY_SHAPES)
+def test_portrait_is_head_and_shoulders(gender, shape):
+    """Eyes 35-45% from the top, centred; the head 40-60% of the width at the eyes' row."""
+    size = 256
+    glb = avatar(gender, shape)
+    im = render(glb, size=size, camera="portrait")
+    cam = frame(Model(glb).posed(), "portrait")
+    settings = normalize_avatar_settings({"gender": gender, "bodyShape": shape})
+    rig = avatar_skeleton(settings)
+    ex, ey = _project(cam, head_point(rig, np.array(EYE_THETA), np.array(EYE_PHI)), size)
+    ex2, _ = _project(cam, head_point(rig, np.array(-EYE_THETA), np.array(EYE_PHI)), size)
+    assert 0.35 * size <= ey <= 0.45 * size
+    assert abs((ex + ex2) / 2 - size / 2) < 0.03 * size
+    row = np.nonzero(_alpha(im)[int(ey)])[0]
+    width = row.max() - row.min() + 1
+    assert 0.40 * size <= width <= 0.60 * size
+    assert abs((row.max() + row.min()) / 2 - size / 2) < 0.03 * size
+    # Shoulders: the bottom row is covered from edge to edge... nearly (the body goes on below).
+    assert _alpha(im)[-1].mean() > 0.7
+
+
+@pytest.mark.parametrize("hair", ["long", "bun", "curly"])
+def test_preview_portrait_in_idle_pose_keeps_the_head_centred(hair):
+    """As the service renders it (idle pose): the face's middle column holds the head, centred."""
+    glb = avatar("feminine", "average", hair)
+    png = render_preview(glb, PreviewOptions(size=128, camera="portrait"), pose=("idle", 0.0))
+    a = _alpha(Image.open(io.BytesIO(png)))
+    rows = np.nonzero(a[:, 64])[0]
+    assert rows.min() < 0.2 * 128                        # the head's top is near the top
+    row = np.nonzero(a[int(0.4 * 128)])[0]
+    assert abs((row.max() + row.min()) / 2 - 64) < 0.04 * 128
+    assert 0.40 * 128 <= row.max() - row.min() + 1 <= 0.75 * 128   # with hair: wider, not cut
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_full_keeps_a_constant_margin(gender):
+    """Head to toe with the same margin above and below, the same for every body shape."""
+    margins = []
+    for shape in ("slim", "heavy"):
+        a = _alpha(render(avatar(gender, shape), size=200, camera="full", pose=("idle", 0.0)))
+        ys = np.nonzero(a.any(1))[0]
+        margins.append((ys.min(), 199 - ys.max()))
+    for top, bottom in margins:
+        assert 0.03 * 200 <= top <= 0.10 * 200 and 0.03 * 200 <= bottom <= 0.10 * 200
+        assert abs(top - bottom) <= 3
+    assert abs(margins[0][0] - margins[1][0]) <= 3
+
+
+# --------------------------------------------------------------------------
+# One pose for turntables and previews; one framing for a sequence
+# --------------------------------------------------------------------------
+
+def _bbox(a):
+    ys, xs = np.nonzero(a)
+    return xs.min(), ys.min(), xs.max(), ys.max()
+
+
+def test_turntable_shows_the_preview_pose():
+    glb = avatar("masculine")
+    first = Image.open(io.BytesIO(turntable(glb, frames=4, size=128, fmt="png")))
+    first.seek(0)
+    x0, y0, x1, y1 = _bbox(_alpha(first.convert("RGBA")))
+    preview = Image.open(io.BytesIO(render_preview(glb, PreviewOptions(size=128, camera="full"),
+                                                   pose=("idle", 0.0))))
+    px0, py0, px1, py1 = _bbox(_alpha(preview))
+    # The same pose: the same aspect of the figure (a T-pose is about as wide as it is tall).
+    aspect, preview_aspect = (x1 - x0) / (y1 - y0), (px1 - px0) / (py1 - py0)
+    assert abs(aspect - preview_aspect) < 0.03
+    tpose = Image.open(io.BytesIO(turntable(glb, frames=4, size=128, fmt="png", pose=None)))
+    tx0, ty0, tx1, ty1 = _bbox(_alpha(tpose.convert("RGBA")))
+    assert (tx1 - tx0) / (ty1 - ty0) > aspect + 0.3
+
+
+@pytest.mark.parametrize("camera", ["full", "portrait"])
+def test_a_clip_sequence_keeps_one_framing(camera):
+    """While the avatar waves, the head keeps its size and place in a sequence; framed one by
+    one, the raised arm changes the full framing and the figure jumps in size."""
+    glb = avatar("feminine")
+    times = [0.0, 0.5, 1.0]
+    seq = pose_sequence(glb, "wave", times, size=128, camera=camera)
+    singles = [render(glb, size=128, camera=camera, pose=("wave", t)) for t in times]
+
+    def head(im):
+        # The head's top and the feet (full) or the head's top and the chin (portrait),
+        # along the middle column; the raised hand is off to the side.
+        col = np.nonzero(_alpha(im)[:, 60:68].any(1))[0]
+        return col.min(), (np.nonzero(_alpha(im).any(1))[0].max() if camera == "full" else col.max())
+
+    tops = [head(im) for im in seq]
+    assert max(t for t, _ in tops) - min(t for t, _ in tops) <= 1
+    assert max(b for _, b in tops) - min(b for _, b in tops) <= 1
+    if camera == "full":
+        spans = [b - t for t, b in (head(im) for im in singles)]
+        assert max(spans) - min(spans) >= 4
+
+
+# --------------------------------------------------------------------------
+# The idle clip
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_idle_breathes_and_shifts_its_weight(gender):
+    """Some joint turns by more than 0.15 rad over the clip (it was 0.048 rad), the chest
+    breathes, and the hips move sideways by more than 2 cm on a 1.7 m avatar."""
+    c = library_clip("idle", gender)
+
+    def swing(joint):
+        q = c.rotations[joint]
+        return float((2 * np.arccos(np.clip(np.abs(q @ q[0]), 0, 1))).max())
+    assert max(swing(j) for j in c.rotations) > 0.15
+    assert swing("Spine1") > 0.04
+    assert np.ptp(c.hips_offset[:, 0]) * 0.53 * 1.7 > 0.02
