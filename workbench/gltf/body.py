@@ -36,6 +36,13 @@ _SKINNING: ContextVar[bool] = ContextVar("skinning", default=True)
 # Eye placement on the head, in the head's own angles (shared with the face painter).
 EYE_THETA = 0.42
 EYE_PHI = 0.5 * np.pi
+# The eye socket's depth (a fraction of the head's radius): deep enough that the eyeball,
+# a separate sphere, shows through an almond-shaped opening between the lids.
+EYE_SOCKET = 0.085
+# How the eyeball's texture maps: its sideways and upward offsets (in eyeball radii) to the
+# face's theta and phi, where the eye is painted (the painter scales the iris to match).
+EYE_UV_X = 0.20
+EYE_UV_Y = 0.09
 
 
 def _n(base: int, q: float, minimum: int) -> int:
@@ -114,15 +121,20 @@ def head_point(rig: Skeleton, theta: np.ndarray, phi: np.ndarray, face: bool = T
     cp = np.sign(np.cos(phi)) * np.abs(np.cos(phi)) ** (2.0 / box)
     bump = np.zeros(np.broadcast(theta, phi).shape)
     if face:
-        bump = ((0.10 if fem else 0.12) * _gauss(theta, phi, 0.0, 0.60 * np.pi, 0.085, 0.07)  # nose
-                + (0.045 if fem else 0.06) * _gauss(theta, phi, 0.0, 0.53 * np.pi, 0.07, 0.06)  # nose bridge
-                + (0.03 if fem else 0.045) * _gauss(np.abs(theta), phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
-                - 0.035 * _gauss(np.abs(theta), phi, EYE_THETA, EYE_PHI, 0.13, 0.06)  # eye sockets
-                + 0.045 * _gauss(theta, phi, 0.0, 0.70 * np.pi, 0.22, 0.04)    # lips
+        at = np.abs(theta)
+        bump = ((0.13 if fem else 0.16) * _gauss(theta, phi, 0.0, 0.612 * np.pi, 0.075, 0.055)  # nose tip
+                + (0.06 if fem else 0.08) * _gauss(theta, phi, 0.0, 0.55 * np.pi, 0.055, 0.10)  # nose bridge
+                + 0.045 * _gauss(at, phi, 0.075, 0.632 * np.pi, 0.045, 0.035)  # nostril wings
+                - 0.015 * _gauss(theta, phi, 0.0, 0.662 * np.pi, 0.05, 0.025)  # under the nose
+                + (0.045 if fem else 0.035) * _gauss(theta, phi, 0.0, 0.692 * np.pi, 0.17, 0.032)  # upper lip
+                + (0.05 if fem else 0.04) * _gauss(theta, phi, 0.0, 0.716 * np.pi, 0.15, 0.035)  # lower lip
+                - 0.018 * _gauss(theta, phi, 0.0, 0.704 * np.pi, 0.19, 0.012)  # the mouth's line
+                + (0.03 if fem else 0.045) * _gauss(at, phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
+                - EYE_SOCKET * np.exp(-(((at - EYE_THETA) / 0.20) ** 2 + ((phi - EYE_PHI) / 0.066) ** 2) ** 2)
                 + (0.035 if fem else 0.06) * _gauss(theta, phi, 0.0, 0.80 * np.pi, 0.25, 0.07)  # chin
-                + (0.03 if fem else 0.06) * _gauss(np.abs(theta), phi, 0.95, 0.76 * np.pi, 0.35, 0.09)  # jaw
-                + 0.03 * _gauss(np.abs(theta), phi, 0.62, 0.58 * np.pi, 0.25, 0.07)   # cheekbones
-                + 0.11 * _gauss(np.abs(theta), phi, 0.5 * np.pi, 0.55 * np.pi, 0.10, 0.11))  # ears
+                + (0.03 if fem else 0.045) * _gauss(at, phi, 0.95, 0.76 * np.pi, 0.45, 0.11)  # jaw
+                + 0.03 * _gauss(at, phi, 0.62, 0.58 * np.pi, 0.25, 0.07)   # cheekbones
+                + 0.03 * _gauss(at, phi, 0.5 * np.pi, 0.56 * np.pi, 0.10, 0.11))  # where the ears join
     r = 1.0 + bump + offset
     x = sx * sp * np.sin(theta) * r
     y = ry * cp * (1.0 + (bump + offset) * 0.6)
@@ -130,14 +142,93 @@ def head_point(rig: Skeleton, theta: np.ndarray, phi: np.ndarray, face: bool = T
     return np.stack([x, y, z], axis=-1) + center
 
 
-def _head(rig: Skeleton, q: float) -> Surface:
-    R, C = _n(56, q, 10), _n(72, q, 12)
-    theta = np.linspace(-np.pi, np.pi, C + 1)
-    phi = np.linspace(0.0, np.pi, R)
+def _dense(n: int, lo: float, hi: float, center: float, width: float, boost: float) -> np.ndarray:
+    """``n`` samples from ``lo`` to ``hi``, ``1 + boost`` times denser around ``center``."""
+    x = np.linspace(lo, hi, 4097)
+    rho = 1.0 + boost * np.exp(-(((x - center) / width) ** 2))
+    cum = np.concatenate([[0.0], np.cumsum((rho[1:] + rho[:-1]) / 2 * np.diff(x))])
+    out = np.interp(np.linspace(0.0, cum[-1], n), cum, x)
+    out[0], out[-1] = lo, hi
+    return out
+
+
+def _head(rig: Skeleton, q: float) -> list[Surface]:
+    # Rows and columns crowd into the face (2.5-3x denser than at the back of the head), so
+    # nose, lips and eyelids get the vertices and the outline stays round.
+    R, C = _n(80, q, 10), _n(84, q, 12)
+    theta = _dense(C + 1, -np.pi, np.pi, 0.0, 0.9, 2.0)
+    theta = (theta - theta[::-1]) / 2           # exactly symmetric, so left and right match
+    phi = _dense(R, 0.0, np.pi, 0.6 * np.pi, 0.22 * np.pi, 2.0)
     T, P = np.meshgrid(theta, phi)
     s = grid_surface(head_point(rig, T, P), pole_start=True, pole_end=True)
+    # UVs follow the angles (the face painter's layout), not the row and column numbers.
+    s.uv = np.column_stack([((T + np.pi) / (2 * np.pi)).ravel(), (P / np.pi).ravel()])
     s.uv_into(HEAD_UV)
-    return _skin(s, rig, ["Head", "Neck"], power=8.0)
+    out = [_skin(s, rig, ["Head", "Neck"], power=8.0)]
+    for sign in (1.0, -1.0):
+        out.append(_rigid(_eyeball(rig, sign, q), rig, "Head"))
+        out.append(_rigid(_ear(rig, sign, q), rig, "Head"))
+    return out
+
+
+def _eyeball(rig: Skeleton, sign: float, q: float) -> Surface:
+    """A sphere behind the lids; its texture is the eye painted on the face at the same angles."""
+    H = rig.height
+    surface = head_point(rig, np.array(sign * EYE_THETA), np.array(EYE_PHI), face=False)
+    center, _ = head_frame(rig)
+    outward = surface - center
+    outward[1] = 0.0
+    outward /= np.linalg.norm(outward)
+    # Look straight ahead, not along the head's radius: the eyes sit on the face's front.
+    look = 0.25 * outward + 0.75 * np.array([0.0, 0.0, 1.0])
+    look /= np.linalg.norm(look)
+    r = 0.0115 * H
+    c = surface - look * (r - 0.0012 * H)
+    R, C = _n(20, q, 6), _n(24, q, 8)
+    a = np.linspace(0.0, np.pi, R)[:, None]
+    b = np.linspace(-np.pi, np.pi, C + 1)[None, :]
+    # Pole on the look axis: the iris gets the densest rings.
+    side = np.cross(look, [0.0, 1.0, 0.0])
+    side /= np.linalg.norm(side)
+    up = np.cross(side, look)
+    pts = (c + r * (np.cos(a)[..., None] * look + (np.sin(a) * np.cos(b))[..., None] * side
+                    + (np.sin(a) * np.sin(b))[..., None] * up))
+    ball = grid_surface(pts, pole_start=True, pole_end=True)
+    # The front half takes the painted eye: project it onto the face's angles, spread so the
+    # iris lands at the front (the painted eye is wider than the opening between the lids).
+    d = ball.positions - c
+    along = d @ look
+    # ``side`` points to the avatar's right (-x) and theta grows towards +x, hence the minus.
+    th = sign * EYE_THETA - EYE_UV_X * (d @ side) / r
+    ph = EYE_PHI - EYE_UV_Y * (d @ up) / r
+    back = along < 0
+    th = np.where(back, sign * EYE_THETA + 0.2, th)
+    ball.uv = np.column_stack([(th + np.pi) / (2 * np.pi), ph / np.pi])
+    ball.uv_into(HEAD_UV)
+    return ball
+
+
+def _ear(rig: Skeleton, sign: float, q: float) -> Surface:
+    """A flattened, slightly cupped ellipsoid on the side of the head, tilted back and standing out a little."""
+    H = rig.height
+    theta = sign * 0.54 * np.pi
+    root = head_point(rig, np.array(theta), np.array(0.565 * np.pi), face=False)
+    R, C = _n(14, q, 5), _n(20, q, 8)
+    a = np.linspace(0.0, np.pi, R)[:, None]
+    b = np.linspace(-np.pi, np.pi, C + 1)[None, :]
+    thick, tall, deep = 0.0042 * H, 0.0185 * H, 0.0115 * H
+    x = thick * np.cos(a) + np.zeros_like(b)
+    y = tall * np.sin(a) * np.cos(b)
+    z = deep * np.sin(a) * np.sin(b)
+    # The back rim stands a little away from the head, like an ear's helix; the front stays on it.
+    x = x + 0.9 * thick * np.sin(a) * (0.5 - 0.5 * np.sin(b))
+    pts = np.stack([sign * x, y, z], -1)
+    tilt = np.radians(12.0)       # the top leans back
+    rot = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
+    pts = pts @ rot.T + root + np.array([-sign * 0.001 * H, 0.0, -0.003 * H])
+    ear = grid_surface(pts, pole_start=True, pole_end=True)
+    ear.uv_into(SKIN_UV)
+    return ear
 
 
 # --------------------------------------------------------------------------
@@ -195,7 +286,8 @@ _SPINE = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "LeftShoulder", "RightSho
 
 def _torso(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    s = _torso_tube(rig, 0.455 * H, TORSO_TOP * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
+    # Under the shirt and trousers: fewer rows than the cloth, whose outline is what shows.
+    s = _torso_tube(rig, 0.455 * H, TORSO_TOP * H, _n(30, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
     s.uv_into(SKIN_UV)
     return _skin(s, rig, _SPINE)
 
@@ -290,7 +382,7 @@ def _leg_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
 
 def _leg(rig: Skeleton, side: str, q: float) -> Surface:
     r1, r2 = _leg_radii(rig)
-    s = tube(leg_path(rig, side), r1, r2, _n(48, q, 6), _n(28, q, 6), hint=(0, 0, 1),
+    s = tube(leg_path(rig, side), r1, r2, _n(32, q, 6), _n(28, q, 6), hint=(0, 0, 1),
              caps=(_n(4, q, 2), _n(4, q, 2)), cap_depth=0.5)
     s.uv_into(SKIN_UV)
     return _skin(s, rig, ["Hips", f"{side}UpLeg", f"{side}Leg", f"{side}Foot"])
@@ -452,7 +544,9 @@ def _hair(rig: Skeleton, style: str, q: float) -> Surface | None:
 def _glasses(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     center, radii = head_frame(rig)
-    eye = head_point(rig, np.array(EYE_THETA), np.array(EYE_PHI))
+    # Where the face's surface was before the socket deepened for the eyeball: the lenses
+    # keep their distance from the brows and cheeks.
+    eye = head_point(rig, np.array(EYE_THETA), np.array(EYE_PHI), face=False, offset=-0.035)
     lens_z = eye[2] + 0.011 * H
     lx, ly = 0.0148 * H, 0.0112 * H
     cx, cy = max(eye[0], lx + 0.0018 * H), eye[1] + 0.001 * H
@@ -478,12 +572,18 @@ def _glasses(rig: Skeleton, q: float) -> Surface:
         frame = grid_surface(pts, closed_rows=True)
         frame.uv_into(FRAME_UV)
         parts.append(frame)
-        # The temple arm runs back above the ear, clear of the head.
-        ear = head_point(rig, np.array(sign * 0.5 * np.pi), np.array(0.5 * np.pi), face=False)
+        # The temple arm runs back along the side of the head, just off the skin (under any
+        # hair), rests on the top of the ear where it joins the head, and hooks down behind it.
+        ear_top = center[1] + 0.0045 * H
+
+        def on_head(theta, y, off):
+            phi = np.arccos(np.clip((y - center[1]) / radii[1], -1, 1))
+            return head_point(rig, np.array(sign * theta), np.array(phi), face=False, offset=off)
         path = np.array([[sign * (cx + lx * 1.04), cy + 0.002 * H, lens_z],
-                         [sign * (radii[0] * 1.10), cy + 0.002 * H, center[2] + 0.030 * H],
-                         [sign * (abs(ear[0]) + 0.007 * H), cy, center[2] - 0.012 * H],
-                         [sign * (abs(ear[0]) + 0.002 * H), cy - 0.012 * H, center[2] - 0.030 * H]])
+                         on_head(0.36 * np.pi, cy + 0.003 * H, 0.07),
+                         on_head(0.45 * np.pi, ear_top + 0.001 * H, 0.035),
+                         on_head(0.54 * np.pi, ear_top + 0.002 * H, 0.03),
+                         on_head(0.62 * np.pi, ear_top - 0.012 * H, 0.01)])
         temple = tube(path, np.array([rim_r * 1.2] * 2), np.array([rim_r * 0.7] * 2), _n(16, q, 4),
                       _n(8, q, 4), hint=(0, 1, 0), caps=(_n(2, q, 1), _n(2, q, 1)))
         temple.uv_into(FRAME_UV)
@@ -506,7 +606,7 @@ def avatar_skeleton(settings: dict) -> Skeleton:
 def parts(settings: dict, q: float = 1.0) -> dict[str, Surface]:
     """Every mesh of the avatar at resolution ``q``: name -> merged, skinned Surface."""
     rig = avatar_skeleton(settings)
-    body = [_head(rig, q), _torso(rig, q), _neck(rig, q)]
+    body = [*_head(rig, q), _torso(rig, q), _neck(rig, q)]
     for side in ("Left", "Right"):
         body.append(_arm(rig, side, q))
         body.extend(_hand(rig, side, q))

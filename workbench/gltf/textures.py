@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
-from .body import EYE_PHI, EYE_THETA
+from .body import EYE_PHI, EYE_THETA, EYE_UV_X, EYE_UV_Y
 
 SKIN_SIZE = 1024
 HAIR_SIZE = 512
@@ -118,21 +118,25 @@ def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
     brow_color = rgb(brows) * 0.9
     for sign in (1.0, -1.0):
         ex = sign * EYE_THETA
-        # Slightly large eyes read as friendly at preview sizes.
-        d = _ellipse(x, y, ex, 0.0, 0.18, 0.088 if feminine else 0.082)
+        # The eye is painted for the eyeball (see body._eyeball), which maps its vertical
+        # offsets more tightly than its horizontal ones: ``sq`` squeezes y so circles stay round.
+        sq = 1.5 * EYE_UV_Y / EYE_UV_X
+        d = _ellipse(x, y, ex, 0.0, 0.165, 0.062 if feminine else 0.058)
         white = 1.0 - _smoothstep(0.85, 1.0, d)
         head = _mix(head, np.array([0.93, 0.92, 0.90]), white)
-        iris = _ellipse(x, y, ex, 0.0, 0.078, 0.078)
+        iris = _ellipse(x, y, ex, 0.0, 0.078, 0.078 * sq)
         iris_col = np.array([0.30, 0.19, 0.10]) * (0.8 + 0.4 * _smoothstep(0.2, 1.0, iris))[..., None]
         head = _mix(head, iris_col, (1.0 - _smoothstep(0.9, 1.0, iris)) * white)
-        pupil = _ellipse(x, y, ex, 0.0, 0.034, 0.034)
+        pupil = _ellipse(x, y, ex, 0.0, 0.034, 0.034 * sq)
         head = _mix(head, np.array([0.03, 0.03, 0.03]), (1.0 - _smoothstep(0.8, 1.0, pupil)) * white)
-        glint = _ellipse(x, y, ex + 0.02, -0.018, 0.012, 0.012)
+        glint = _ellipse(x, y, ex + 0.02, -0.018 * sq, 0.012, 0.012 * sq)
         head = _mix(head, np.array([1.0, 1.0, 1.0]), (1.0 - _smoothstep(0.6, 1.0, glint)) * white)
         # Upper lid line and lashes: a dark arc along the top of the eye.
         # Lashes: a heavier line, flicked up at the outer corner.
-        lid = np.abs(d - 1.0) < (0.22 if feminine else 0.12)
-        head = _mix(head, np.array([0.08, 0.06, 0.05]), lid * (y < 0.01) * 0.9)
+        # Soft-edged masks (not thresholds), so lines stay smooth when magnified at 512 px.
+        lw = 0.22 if feminine else 0.12
+        lid = 1.0 - _smoothstep(0.6 * lw, lw, np.abs(d - 1.0))
+        head = _mix(head, np.array([0.08, 0.06, 0.05]), lid * (1.0 - _smoothstep(-0.01, 0.02, y)) * 0.9)
         if feminine:
             bx_eye = (x - ex) * sign
             flick = np.exp(-(((bx_eye - 0.19) / 0.025) ** 2 + ((y + 0.035 + 0.3 * (bx_eye - 0.17)) / 0.012) ** 2))
@@ -141,7 +145,7 @@ def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
         bx = (x - ex) * sign
         arc_y = -0.17 - (0.07 if feminine else 0.025) * np.cos(np.clip(bx / 0.2, -1.5, 1.5))
         thick = (0.020 if feminine else 0.034) * (1.0 - 0.35 * (bx + 0.2) / 0.4)
-        brow = (np.abs(y - arc_y) < thick) * (np.abs(bx) < 0.2)
+        brow = (1.0 - _smoothstep(0.6 * thick, thick, np.abs(y - arc_y))) * (1.0 - _smoothstep(0.17, 0.21, np.abs(bx)))
         head = _mix(head, brow_color, brow * 0.85)
     img[r0:r1, c0:c1] = head
     return _to_u8(img)

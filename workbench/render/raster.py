@@ -75,7 +75,7 @@ class Lights:
     rim_dir: tuple = (0.3, 0.5, -0.8)
     rim: float = 0.5
     sky: float = 0.24
-    ground: float = 0.10
+    ground: float = 0.16
     exposure: float = 1 / 1.9
     key_color: tuple = (1.0, 0.97, 0.92)
     fill_color: tuple = (0.85, 0.9, 1.0)
