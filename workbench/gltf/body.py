@@ -271,13 +271,13 @@ def _torso_profile(rig: Skeleton, y: np.ndarray):
 
 
 def _torso_tube(rig: Skeleton, y0: float, y1: float, rows: int, cols: int, scale: float = 1.0,
-                pad: float = 0.0, caps=(0, 0), hang_below: float | None = None) -> Surface:
+                pad: float = 0.0, caps=(0, 0), hang_below: float | None = None, fit=(1.0, 1.0)) -> Surface:
     y = np.linspace(y0, y1, rows)
     # Cloth below ``hang_below`` hangs straight instead of following the body in to the crotch.
     rx, rz, cz = _torso_profile(rig, y if hang_below is None else np.maximum(y, hang_below))
     path = np.column_stack([np.zeros(rows), y, cz])
-    return tube(path, rx * scale + pad, rz * scale + pad, rows, cols, hint=(1, 0, 0), exponent=2.3,
-                caps=caps, cap_depth=0.35, smooth_path=False)
+    return tube(path, (rx * scale + pad) * fit[0], (rz * scale + pad) * fit[1], rows, cols, hint=(1, 0, 0),
+                exponent=2.3, caps=caps, cap_depth=0.35, smooth_path=False)
 
 
 _SPINE = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "LeftShoulder", "RightShoulder",
@@ -396,16 +396,68 @@ def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarra
 # Outfit
 # --------------------------------------------------------------------------
 
-def _outfit_top(rig: Skeleton, q: float) -> Surface:
+SHIRT_HEM = 0.47      # the shirt's hem, in heights
+
+
+def _hem_fit(rig: Skeleton, y: np.ndarray, rx: np.ndarray, rz: np.ndarray, cz: np.ndarray,
+             trousers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per shirt row, the factors (>= 1) on its half width and half depth that make its ring
+    enclose every trouser point near its height, with room to spare; never smaller towards
+    the hem, so the shirt falls over the hips instead of hugging them.
+
+    Rings are the torso's superellipses (exponent 2.3); ``trousers`` are rest positions.
+    Width and depth are fitted apart (the thighs push the front out more than the sides),
+    then both grow together if a point between them is still outside.
+    """
+    H = rig.height
+    band, room, e = 0.025 * H, 0.0075 * H, 2.3
+    fx, fz = np.ones(len(y)), np.ones(len(y))
+    for i in range(len(y)):
+        near = trousers[np.abs(trousers[:, 1] - y[i]) < band]
+        if not len(near):
+            continue
+        ax = (np.abs(near[:, 0]) + room) / rx[i]
+        az = (np.abs(near[:, 2] - cz[i]) + room) / rz[i]
+        fx[i] = max(1.0, float(ax[az < 0.5].max(initial=0.0)))
+        fz[i] = max(1.0, float(az[ax < 0.5].max(initial=0.0)))
+        v = ((ax / fx[i]) ** e + (az / fz[i]) ** e) ** (1 / e)
+        grow = max(1.0, float(v.max()))
+        fx[i] *= grow
+        fz[i] *= grow
+    out = []
+    for f in (fx, fz):
+        f = np.maximum.accumulate(f[::-1])[::-1]
+        # Narrow again gently going up (at most 8% per tenth of the height), not in a step:
+        # a step would be a shelf, and the trousers just above it would stand outside.
+        step = 0.8 * np.diff(y) / H
+        for i in range(1, len(f)):
+            f[i] = max(f[i], f[i - 1] - step[i - 1])
+        out.append(f)
+    return out[0], out[1]
+
+
+# The shirt hangs from the shoulders and rides on the pelvis; it takes no weight from the
+# thighs, which would fold its front up into a shelf over the trousers when a knee rises.
+_SHIRT_BONES = [b for b in _SPINE if not b.endswith("UpLeg")]
+
+
+def _outfit_top(rig: Skeleton, q: float, trousers: Surface) -> Surface:
     H = rig.height
     ease = 0.0045 * H
     rows, cols = _n(40, q, 6), _n(64, q, 12)
     top = (TORSO_TOP - 0.014) * H    # a crew neck just below the neck's base
     # Close over the chest, easing out towards the hem so it falls over the trousers' top.
-    hem = np.clip((0.58 * H - np.linspace(0.47 * H, top, rows)) / (0.09 * H), 0.0, 1.0)
+    y = np.linspace(SHIRT_HEM * H, top, rows)
+    hem = np.clip((0.58 * H - y) / (0.09 * H), 0.0, 1.0)
     scale = 1.05 + 0.03 * hem * hem * (3 - 2 * hem)
-    shirt = _torso_tube(rig, 0.47 * H, top, rows, cols, scale=scale, pad=ease * 1.4, hang_below=0.505 * H)
-    parts = [_skin(shirt, rig, _SPINE, proxy=_torso_tube(rig, 0.47 * H, top, rows, cols))]
+    pad = ease * 1.4
+    # Then wide enough at the hem to go over the trousers' waist and the tops of the legs,
+    # so no edge of the trousers crosses the shirt's surface (the spikes at the hem).
+    rx, rz, cz = _torso_profile(rig, np.maximum(y, 0.505 * H))
+    fx, fz = _hem_fit(rig, y, rx * scale + pad, rz * scale + pad, cz, trousers.positions)
+    shirt = _torso_tube(rig, SHIRT_HEM * H, top, rows, cols, scale=scale, pad=pad, hang_below=0.505 * H,
+                        fit=(fx, fz))
+    parts = [_skin(shirt, rig, _SHIRT_BONES, proxy=_torso_tube(rig, SHIRT_HEM * H, top, rows, cols))]
     r1, r2 = _arm_radii(rig)
     for side in ("Left", "Right"):
         path = _path_part(arm_path(rig, side), 0.0, 0.42)
@@ -615,8 +667,8 @@ def parts(settings: dict, q: float = 1.0) -> dict[str, Surface]:
     hair = _hair(rig, settings["hair"]["style"], q)
     if hair is not None:
         meshes["Hair"] = hair
-    meshes["Outfit_Top"] = _outfit_top(rig, q)
     meshes["Outfit_Bottom"] = _outfit_bottom(rig, q)
+    meshes["Outfit_Top"] = _outfit_top(rig, q, meshes["Outfit_Bottom"])
     meshes["Outfit_Footwear"] = merge([_shoe(rig, "Left", q), _shoe(rig, "Right", q)])
     if settings["glasses"] != "none":
         meshes["Glasses"] = _glasses(rig, q)
