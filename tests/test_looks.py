@@ -253,3 +253,35 @@ def test_the_interpenetration_check_sees_trousers_over_the_shirt():
     finally:
         body._outfit_top = real
     assert _covered_trousers_outside(glb, 1.63, None, [0.0])
+
+
+# --------------------------------------------------------------------------
+# Hands
+# --------------------------------------------------------------------------
+
+def test_five_fingers_skinned_to_their_joints():
+    """Each finger of each hand has vertices led by each of its three joints, and a clip that
+    curls the fingers (thumbs up) draws the right hand's fingertips in towards the wrist."""
+    from workbench.gltf.skeleton import FINGERS
+    glb = avatar("masculine")
+    model = Model(glb)
+    node = next(n for n in model.doc["nodes"] if n.get("name") == "Body")
+    prim = model.doc["meshes"][node["mesh"]]["primitives"][0]
+    joints = model.accessor(prim["attributes"]["JOINTS_0"]).astype(int)
+    weights = model.accessor(prim["attributes"]["WEIGHTS_0"])
+    skin = model.doc["skins"][node["skin"]]["joints"]
+    lead = np.array([model.names[skin[j]] for j in joints[np.arange(len(joints)), weights.argmax(1)]])
+    for side in ("Left", "Right"):
+        for f in FINGERS:
+            for k in (1, 2, 3):
+                assert (lead == f"{side}Hand{f}{k}").sum() >= 20, (side, f, k)
+    rest = {d.mesh_name: d for d in model.posed().draws}["Body"].positions
+    clip = _clip("thumbs_up", glb)
+    posed = model.posed(clip, 1.0)
+    bent = {d.mesh_name: d for d in posed.draws}["Body"].positions
+    wrist_rest = Model(glb).posed().joints["RightHand"]
+    for f in ("Index", "Middle", "Ring", "Pinky"):
+        tip = lead == f"RightHand{f}3"
+        before = np.linalg.norm(rest[tip].mean(0) - wrist_rest)
+        after = np.linalg.norm(bent[tip].mean(0) - posed.joints["RightHand"])
+        assert after < 0.8 * before, f

@@ -184,17 +184,26 @@ def cloth_texture(color: str, kind: str) -> np.ndarray:
     y, x = np.mgrid[0:n, 0:n].astype(np.float32)
     slub = _smooth_noise((n, n), (32, 32), 31) * 0.06
     if kind == "top":
-        knit = np.abs(np.sin(x * np.pi / 4.0)) * 0.5 + np.abs(np.sin((y + 2 * (x // 4 % 2)) * np.pi / 6.0)) * 0.5
-        shade = 0.86 + 0.2 * knit + slub
-        # A band of ribbing at the hem and cuffs reads as a knitted shirt at any distance.
-        shade = shade - 0.06 * ((y > n * 0.94) * (np.sin(x * np.pi / 3) > 0))
+        # Jersey: columns of small V stitches (8 texels a column, 6 a row) at low contrast, so
+        # at 512 px the shirt reads as soft knitted cotton, not a mesh; a faint heathered
+        # variation of the yarn over larger areas.
+        cx = (x % 8) / 8.0
+        cy = ((y + 3 * (x // 8 % 2)) % 6) / 6.0
+        v = 1.0 - np.abs(2 * cx - 1.0) - 0.5 * cy
+        knit = np.clip(v, 0.0, 1.0)
+        heather = _smooth_noise((n, n), (64, 64), 35) * 0.025
+        shade = 0.94 + 0.07 * knit + slub * 0.6 + heather
+        # A band of ribbing at the hem and cuffs.
+        shade = shade - 0.05 * ((y > n * 0.94) * (np.sin(x * np.pi / 4) > 0))
     elif kind == "bottom":
-        twill = ((x + y) % 8 < 4).astype(np.float32)
-        thread = _smooth_noise((n, n), (n // 2, 4), 32) * 0.08
-        shade = 0.85 + 0.14 * twill + slub + thread
+        # Cotton twill: a fine diagonal at low contrast and a soft, larger mottling; the
+        # earlier high-contrast stripes and streaks read as brushed metal under the key light.
+        twill = ((x + y) % 6 < 3).astype(np.float32)
+        mottle = _smooth_noise((n, n), (24, 48), 32) * 0.035
+        shade = 0.92 + 0.05 * twill + slub * 0.5 + mottle
         # Side seams run down the outer sides of the legs (u 0.25 and 0.75 of each tube).
         seam = (np.abs((x / n) % 0.5 - 0.25) < 0.006)
-        shade = shade - 0.15 * seam
+        shade = shade - 0.12 * seam
     elif kind == "shoes":
         grain = _smooth_noise((n, n), (64, 64), 33) * 0.05 + _smooth_noise((n, n), (12, 12), 34) * 0.05
         shade = 0.9 + grain
