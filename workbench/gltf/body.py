@@ -263,8 +263,16 @@ def _torso_profile(rig: Skeleton, y: np.ndarray):
     girth = np.array([sh["hips"], sh["hips"], sh["hips"], sh["waist"], sh["chest"], sh["chest"], sh["shoulders"],
                       sh["shoulders"], 1.0])
     ky = np.array(t["y"]) * H
-    rx = profile(ky, np.array(t["rx"]) * girth * H, y)
-    rz = profile(ky, np.array(t["rz"]) * girth ** 0.8 * H, y)
+    gx, gz = girth, girth ** 0.8
+    if rig.gender == "masculine":
+        # A heavier masculine build carries its weight in front, in a round belly, and on
+        # broad shoulders, with straight hips: the extra girth of hips and waist goes more
+        # into depth than width (width everywhere reads as a feminine pear shape).
+        lower = np.array([1, 1, 1, 1, 0.5, 0, 0, 0, 0], float)
+        gx = girth * (1 - lower) + (1 + (girth - 1) * 0.55) * lower
+        gz = girth ** 0.8 * (1 - lower) + girth ** 1.1 * lower
+    rx = profile(ky, np.array(t["rx"]) * gx * H, y)
+    rz = profile(ky, np.array(t["rz"]) * gz * H, y)
     # A heavy belly pushes forward rather than only outward.
     cz = profile(ky, np.array(t["cz"]) * H + (girth - 1) * 0.02 * H * np.array([0, 0, 0.5, 1, 0.6, 0.2, 0, 0, 0]), y)
     return rx, rz, cz
@@ -506,20 +514,31 @@ def _outfit_bottom(rig: Skeleton, q: float) -> Surface:
 
 
 def _shoe(rig: Skeleton, side: str, q: float) -> Surface:
+    """A low sneaker: an upper with a raised heel counter, an instep that slopes down to a
+    rounded toe with a little spring, on a flat, slightly wider sole in the sole's colour."""
     H = rig.height
     foot = rig.pos(f"{side}Foot")
     toe = rig.pos(f"{side}ToeBase")
     end = rig.pos(f"{side}Toe_End")
     rows = _n(30, q, 5)
-    z = np.linspace(foot[2] - 0.040 * H, end[2] + 0.012 * H, rows)
-    kz = np.array([z[0], foot[2], toe[2], z[-1]])
-    half_h = profile(kz, np.array([0.036, 0.042, 0.022, 0.016]) * H, z)
-    half_w = profile(kz, np.array([0.028, 0.031, 0.036, 0.028]) * H, z)
-    x = profile(kz, np.array([foot[0], foot[0], toe[0], end[0]]), z)
-    path = np.column_stack([x, half_h + 0.002 * H, z])
-    s = tube(path, half_h, half_w, rows, _n(32, q, 8), hint=(0, 1, 0), exponent=3.2,
-             caps=(_n(5, q, 2), _n(5, q, 2)), cap_depth=0.55, smooth_path=False)
-    return _skin(s, rig, [f"{side}Foot", f"{side}ToeBase", f"{side}Leg"])
+    sole_h = 0.009 * H
+    z = np.linspace(foot[2] - 0.040 * H, end[2] + 0.014 * H, rows)
+    kz = np.array([z[0], foot[2], 0.5 * (foot[2] + toe[2]), toe[2], z[-1]])
+    half_h = profile(kz, np.array([0.030, 0.036, 0.028, 0.018, 0.012]) * H, z)
+    half_w = profile(kz, np.array([0.025, 0.029, 0.033, 0.035, 0.027]) * H, z)
+    x = profile(kz, np.array([foot[0], foot[0], 0.5 * (foot[0] + toe[0]), toe[0], end[0]]), z)
+    spring = profile(kz, np.array([0.0, 0.0, 0.0, 0.0, 0.004]) * H, z)
+    path = np.column_stack([x, sole_h + half_h + spring - 0.002 * H, z])
+    upper = tube(path, half_h, half_w, rows, _n(32, q, 8), hint=(0, 1, 0), exponent=2.5,
+                 caps=(_n(5, q, 2), _n(6, q, 2)), cap_depth=0.7, smooth_path=False)
+    # The upper's texture avoids the sole's band and its stitching (u 0.30-0.70 of the texture).
+    u = upper.uv[:, 0]
+    upper.uv[:, 0] = np.where(u < 0.5, u * 0.6, 0.7 + (u - 0.5) * 0.6)
+    sole_path = np.column_stack([x, np.full(rows, sole_h / 2) + spring, z])
+    sole = tube(sole_path, np.full(rows, sole_h / 2), half_w * 1.07 + 0.001 * H, rows, _n(24, q, 8),
+                hint=(0, 1, 0), exponent=4.0, caps=(_n(3, q, 1), _n(3, q, 1)), cap_depth=1.0, smooth_path=False)
+    sole.uv[:, 0] = 0.5
+    return _skin(merge([upper, sole]), rig, [f"{side}Foot", f"{side}ToeBase", f"{side}Leg"])
 
 
 # --------------------------------------------------------------------------
