@@ -163,6 +163,14 @@ def _head(rig: Skeleton, q: float) -> list[Surface]:
     s = grid_surface(head_point(rig, T, P), pole_start=True, pole_end=True)
     # UVs follow the angles (the face painter's layout), not the row and column numbers.
     s.uv = np.column_stack([((T + np.pi) / (2 * np.pi)).ravel(), (P / np.pi).ravel()])
+    # Under the jaw the surface faces the floor and, with no bounce light from the chest,
+    # shades to a dirty patch: its normals lean forward, as stylized characters' are, so the
+    # underside reads as a soft shadow that continues into the neck.
+    k = (np.clip((P.ravel() - 0.74 * np.pi) / (0.16 * np.pi), 0.0, 1.0) ** 2 * 0.65)[:, None]
+    forward = np.column_stack([s.normals[:, 0], np.full(len(k), -0.15), np.maximum(s.normals[:, 2], 0.0) + 0.6])
+    forward /= np.linalg.norm(forward, axis=1, keepdims=True)
+    s.normals = s.normals * (1 - k) + forward * k
+    s.normals /= np.linalg.norm(s.normals, axis=1, keepdims=True)
     s.uv_into(HEAD_UV)
     out = [_skin(s, rig, ["Head", "Neck"], power=8.0)]
     for sign in (1.0, -1.0):
@@ -568,7 +576,11 @@ def _hair(rig: Skeleton, style: str, q: float) -> Surface | None:
     if style == "curly":
         cap = _hair_cap(rig, q, 0.16, 0.33 * np.pi, 0.70 * np.pi, curls=0.09)
         return _skin(cap, rig, ["Head"])
-    cap = _hair_cap(rig, q, 0.10 if style != "short" else 0.08, 0.35 * np.pi, 0.64 * np.pi)
+    if style == "short" and rig.gender == "masculine":
+        # A man's short cut: thin, off the forehead, tapered above the ears and at the nape.
+        cap = _hair_cap(rig, q, 0.06, 0.30 * np.pi, 0.60 * np.pi)
+    else:
+        cap = _hair_cap(rig, q, 0.10 if style != "short" else 0.08, 0.35 * np.pi, 0.64 * np.pi)
     parts = [_skin(cap, rig, ["Head"])]
     if style == "bun":
         R, C = _n(18, q, 5), _n(28, q, 8)

@@ -76,8 +76,9 @@ def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
     """
     n = SKIN_SIZE
     base = rgb(skin)
-    mottle = _smooth_noise((n, n), (24, 24), 11) * 0.035 + _smooth_noise((n, n), (160, 160), 12) * 0.02
-    pores = (np.random.default_rng(13).random((n, n)).astype(np.float32) - 0.5) * 0.025
+    # Faint: stronger mottling and pores read as speckles on light skin at 128 px.
+    mottle = _smooth_noise((n, n), (24, 24), 11) * 0.03 + _smooth_noise((n, n), (160, 160), 12) * 0.01
+    pores = (np.random.default_rng(13).random((n, n)).astype(np.float32) - 0.5) * 0.01
     shade = 1.0 + mottle + pores
     img = base.astype(np.float32)[None, None, :] * shade[..., None]
     # A faint warm undertone keeps the skin from looking like paint.
@@ -109,7 +110,8 @@ def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
         upper = _ellipse(x, y, 0.0, 0.92, 0.30, 0.05)
         lower = _ellipse(x, y, 0.0, 1.0, 0.27, 0.07)
     lips = np.minimum(upper, lower)
-    head = _mix(head, lip_color[None, None, :], 1.0 - _smoothstep(0.8, 1.0, lips))
+    # Masculine lips are only a little darker than the skin: the modelled lips carry the shape.
+    head = _mix(head, lip_color[None, None, :], (1.0 - _smoothstep(0.8, 1.0, lips)) * (1.0 if feminine else 0.6))
     line = np.exp(-(((y - 0.955) / 0.010) ** 2)) * (ax < 0.30) * (1.0 - _smoothstep(0.22, 0.30, ax))
     head = _mix(head, lip_color * 0.45, line)
     # Nostrils: two soft dark dots under the nose tip.
