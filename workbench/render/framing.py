@@ -134,6 +134,11 @@ def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, fl
         half = PORTRAIT_SPAN * bone / 2
         cy = float(eye[1]) - (0.5 - EYES_FROM_TOP) * 2 * half
         near = pts[np.linalg.norm(pts - eye, axis=1) < 1.2 * bone]
+        # A bun or full hair above the frame: raise it a little (the eyes go down to at most
+        # 44% from the top) rather than cut the hair off.
+        if len(near):
+            over = float(near[:, 1].max()) + 0.02 * 2 * half - (cy + half)
+            cy += min(max(over, 0.0), 0.04 * 2 * half)
         front = float(near[:, 2].max()) if len(near) else float(eye[2]) + bone
         return float(eye[0]), cy, float(eye[2]), half, front
     top_y = float(hi[1])
