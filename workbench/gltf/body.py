@@ -202,15 +202,14 @@ def _eyeball(rig: Skeleton, sign: float, q: float) -> Surface:
     pts = (c + r * (np.cos(a)[..., None] * look + (np.sin(a) * np.cos(b))[..., None] * side
                     + (np.sin(a) * np.sin(b))[..., None] * up))
     ball = grid_surface(pts, pole_start=True, pole_end=True)
-    # The front half takes the painted eye: project it onto the face's angles, spread so the
-    # iris lands at the front (the painted eye is wider than the opening between the lids).
+    # The front half takes the eye painted on the face: its sideways and upward offsets map
+    # to the face's theta and phi around the eye (``side`` points to the avatar's right, -x,
+    # and theta grows towards +x, hence the minus). The hidden back half takes plain skin,
+    # from the cheek beside the eye.
     d = ball.positions - c
-    along = d @ look
-    # ``side`` points to the avatar's right (-x) and theta grows towards +x, hence the minus.
     th = sign * EYE_THETA - EYE_UV_X * (d @ side) / r
     ph = EYE_PHI - EYE_UV_Y * (d @ up) / r
-    back = along < 0
-    th = np.where(back, sign * EYE_THETA + 0.2, th)
+    th = np.where(d @ look < 0, sign * (EYE_THETA + 0.3), th)
     ball.uv = np.column_stack([(th + np.pi) / (2 * np.pi), ph / np.pi])
     ball.uv_into(HEAD_UV)
     return ball
@@ -461,7 +460,7 @@ def _outfit_top(rig: Skeleton, q: float, trousers: Surface) -> Surface:
     H = rig.height
     ease = 0.0045 * H
     rows, cols = _n(40, q, 6), _n(64, q, 12)
-    top = (TORSO_TOP - 0.014) * H    # a crew neck just below the neck's base
+    top = (TORSO_TOP - 0.005) * H    # a crew neck close around the neck's base
     # Close over the chest, easing out towards the hem so it falls over the trousers' top.
     y = np.linspace(SHIRT_HEM * H, top, rows)
     hem = np.clip((0.58 * H - y) / (0.09 * H), 0.0, 1.0)
