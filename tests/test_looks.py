@@ -285,3 +285,15 @@ def test_five_fingers_skinned_to_their_joints():
         before = np.linalg.norm(rest[tip].mean(0) - wrist_rest)
         after = np.linalg.norm(bent[tip].mean(0) - posed.joints["RightHand"])
         assert after < 0.8 * before, f
+
+
+def test_lod0_stays_under_40k_triangles_for_every_combination():
+    """The face's extra rows, eyeballs, ears and soles stay within LOD 0's budget for every
+    gender, body shape, hair style and kind of glasses (geometry only, no GLB written)."""
+    from workbench.gltf.avatar import BASE_DETAIL
+    from workbench.gltf.body import triangle_count
+    from workbench.options import GLASSES, HAIR_STYLES
+    counts = [triangle_count(normalize_avatar_settings({"gender": g, "bodyShape": b, "hair": {"style": h},
+                                                        "glasses": gl}), BASE_DETAIL)
+              for g in ("feminine", "masculine") for b in BODY_SHAPES for h in HAIR_STYLES for gl in GLASSES]
+    assert 20_000 <= min(counts) and max(counts) < 40_000
