@@ -122,12 +122,12 @@ def head_point(rig: Skeleton, theta: np.ndarray, phi: np.ndarray, face: bool = T
     bump = np.zeros(np.broadcast(theta, phi).shape)
     if face:
         at = np.abs(theta)
-        bump = ((0.13 if fem else 0.16) * _gauss(theta, phi, 0.0, 0.612 * np.pi, 0.075, 0.055)  # nose tip
-                + (0.06 if fem else 0.08) * _gauss(theta, phi, 0.0, 0.55 * np.pi, 0.055, 0.10)  # nose bridge
+        bump = ((0.16 if fem else 0.20) * _gauss(theta, phi, 0.0, 0.612 * np.pi, 0.075, 0.055)  # nose tip
+                + (0.075 if fem else 0.10) * _gauss(theta, phi, 0.0, 0.55 * np.pi, 0.055, 0.10)  # nose bridge
                 + 0.045 * _gauss(at, phi, 0.075, 0.632 * np.pi, 0.045, 0.035)  # nostril wings
-                - 0.015 * _gauss(theta, phi, 0.0, 0.662 * np.pi, 0.05, 0.025)  # under the nose
-                + (0.045 if fem else 0.035) * _gauss(theta, phi, 0.0, 0.692 * np.pi, 0.17, 0.032)  # upper lip
-                + (0.05 if fem else 0.04) * _gauss(theta, phi, 0.0, 0.716 * np.pi, 0.15, 0.035)  # lower lip
+                - 0.006 * _gauss(theta, phi, 0.0, 0.662 * np.pi, 0.05, 0.025)  # under the nose
+                + (0.035 if fem else 0.025) * _gauss(theta, phi, 0.0, 0.692 * np.pi, 0.17, 0.032)  # upper lip
+                + (0.04 if fem else 0.03) * _gauss(theta, phi, 0.0, 0.716 * np.pi, 0.15, 0.035)  # lower lip
                 - 0.018 * _gauss(theta, phi, 0.0, 0.704 * np.pi, 0.19, 0.012)  # the mouth's line
                 + (0.03 if fem else 0.045) * _gauss(at, phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
                 - EYE_SOCKET * np.exp(-(((at - EYE_THETA) / 0.20) ** 2 + ((phi - EYE_PHI) / 0.066) ** 2) ** 2)
@@ -224,8 +224,10 @@ def _ear(rig: Skeleton, sign: float, q: float) -> Surface:
     a = np.linspace(0.0, np.pi, R)[:, None]
     b = np.linspace(-np.pi, np.pi, C + 1)[None, :]
     thick, tall, deep = 0.0042 * H, 0.0185 * H, 0.0115 * H
-    x = thick * np.cos(a) + np.zeros_like(b)
-    y = tall * np.sin(a) * np.cos(b)
+    # Poles at the ear's top and bottom edges (not in the middle of its face, where a pole's
+    # fan of triangles would shade as a dark dot).
+    x = thick * np.sin(a) * np.cos(b)
+    y = tall * np.cos(a) + np.zeros_like(b)
     z = deep * np.sin(a) * np.sin(b)
     # The back rim stands a little away from the head, like an ear's helix; the front stays on it.
     x = x + 0.9 * thick * np.sin(a) * (0.5 - 0.5 * np.sin(b))
