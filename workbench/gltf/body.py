@@ -87,7 +87,8 @@ def _rigid(surface: Surface, rig: Skeleton, name: str) -> Surface:
 
 
 # --------------------------------------------------------------------------
-# Head: an ellipsoid in (theta, phi) with nose, brows, lips, chin and ears as bumps.
+# Head: an ellipsoid in (theta, phi) with nose, brows, lips, chin and sockets as bumps,
+# denser where the face is; eyeballs and ears are separate surfaces skinned to the head.
 # --------------------------------------------------------------------------
 
 def head_frame(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
