@@ -31,7 +31,7 @@ from IPython.display import Image as Show, display
 from PIL import Image
 
 import workbench
-from workbench.render import grid, pose_image, render, turntable
+from workbench.render import grid, pose_sequence, render, turntable
 from workbench.widgets import PreviewExplorer
 
 client = workbench.connect()
@@ -92,7 +92,7 @@ grid([[client.avatars.preview(cast_ids[k], size=160, camera=cam, background=(236
 # ## A turntable, rendered locally
 #
 # The workbench's renderer draws the downloaded GLB itself (numpy and Pillow, no GPU, no browser),
-# so a notebook can show the avatar from every side:
+# so a notebook can show the avatar from every side, standing in the pose previews show (idle):
 
 # %% tags=["op:avatars.model"]
 glb = client.avatars.model(avatar, lod=1).content
@@ -100,12 +100,53 @@ spin = turntable(glb, frames=16, size=160, camera="full", background=(236, 240, 
 Show(data=spin, format="gif")
 
 # %% [markdown]
-# ## A pose from a library clip at a given time
+# ## Poses from a library clip
+#
+# `pose_image` draws one pose; `pose_sequence` draws several with one camera, framed once on all of
+# them, so the avatar keeps its size and place from frame to frame:
 
 # %% tags=["op:animations.download"]
 clip = client.animations.download("feminine", "dance").content
-grid([[pose_image(glb, clip, t, size=150, camera="full", background=(236, 240, 241)) for t in (0.0, 0.4, 0.8, 1.2, 1.6)]],
-     col_labels=["0.0 s", "0.4 s", "0.8 s", "1.2 s", "1.6 s"])
+times = (0.0, 0.4, 0.8, 1.2, 1.6)
+grid([pose_sequence(glb, clip, times, size=150, camera=cam, background=(236, 240, 241)) for cam in ("full", "portrait")],
+     row_labels=["full", "portrait"], col_labels=[f"{t} s" for t in times])
+
+# %% [markdown]
+# ## Before and after
+#
+# Issue 11 asked for previews a product team would accept. The grid below is eight avatars (both
+# genders, every body shape, every hair style and kind of glasses) as previews show them, portrait
+# and full at 128 px, and two of them at 512 px. "Before" is the committed image
+# `data/looks_before.png`, rendered by `data/make_looks_grid.py` from the code as it was (commit
+# 7db5421 of main); "after" is the same script run here, live, on the code as it is.
+
+# %%
+import runpy
+from pathlib import Path
+
+DATA = Path.cwd().parent / "data"
+looks = runpy.run_path(str(DATA / "make_looks_grid.py"))
+after = looks["looks_grid"](looks["render_avatar"]).convert("RGB")
+print("before:")
+display(Show(filename=str(DATA / "looks_before.png")))
+print("after:")
+buf = io.BytesIO()
+after.save(buf, format="JPEG", quality=90)   # a JPEG keeps the saved notebook small
+display(Show(data=buf.getvalue(), format="jpeg"))
+
+# %% [markdown]
+# What changed in the previews, and what still falls short of a hand-made avatar:
+#
+# - **Framing**: `portrait` is head and shoulders (the head about half the width, the eyes 40% from
+#   the top, centred, measured from the head bone); `full` keeps equal margins around the figure as
+#   the camera sees it; `turntable()` shows the pose previews show (idle, not the T bind pose); a
+#   clip's frames are framed once (`pose_sequence`).
+# - **Face and body**: a round head at LOD 0 with a modelled nose and lips, eyeballs behind lids,
+#   ears and a neck; glasses resting on the ears; no trousers through the shirt in any clip; fabric
+#   that reads as knit and cotton; shaped shoes; distinct builds; an idle clip that breathes and
+#   shifts its weight.
+# - **Still short of hand-made**: painted rather than sculpted facial detail, shell hair, no cloth
+#   folds, simple hands, and a renderer without shadows or ambient occlusion.
 
 # %% [markdown]
 # ## Live controls
@@ -139,7 +180,7 @@ assert [got[s].size[0] for s in sizes] == [32, 32, 64, 64, 128, 256, 512, 512]
 assert all(r["opaque"] == (r["background"] != "transparent") for r in rows)
 assert client.avatars.preview(avatar, size=64).content == client.avatars.preview(avatar, size=64).content
 portrait = np.asarray(client.avatars.preview(avatar, size=128).image.convert("RGBA"))
-assert portrait[-1, :, 3].max() == 255, "portrait is cut below the chest"
+assert portrait[-1, :, 3].max() == 255, "portrait is cut at the shoulders"
 full = np.asarray(images[("full", None)].convert("RGBA"))
 filled = np.where(full[..., 3].max(axis=1) > 0)[0]
 assert filled[0] > 0 and filled[-1] < full.shape[0] - 1, "full shows head to toe with a margin"

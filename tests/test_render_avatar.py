@@ -52,15 +52,16 @@ def test_full_shows_head_to_toe_inside_the_frame(gender):
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
-def test_portrait_puts_the_head_high_and_cuts_below_the_chest(gender):
+def test_portrait_puts_the_head_high_and_cuts_at_the_shoulders(gender):
     glb = avatar(gender)
     im = render(glb, size=256, camera="portrait")
     a = np.asarray(im)[..., 3]
     x0, y0, x1, y1 = _alpha_box(im)
     assert 0 < y0 < 0.25 * 256                 # the top of the head is inside, near the top
     assert (a[-1] == 255).sum() > 0.2 * 256     # the body goes on below the bottom edge
-    # Project the skeleton's joints with the portrait camera: the head (from its base joint
-    # to its top) in the upper half, the chest (Spine2) inside the frame, the hips below it.
+    # Project the skeleton's joints with the portrait camera: head and shoulders (issue 11).
+    # The head's top in the upper fifth, its base joint in the lower half, the neck inside
+    # the frame, the chest (Spine2) and the hips below it.
     posed = Model(glb).posed()
     cam = frame(posed, "portrait")
     f = 1 / np.tan(np.radians(cam.fov_deg) / 2)
@@ -68,8 +69,9 @@ def test_portrait_puts_the_head_high_and_cuts_below_the_chest(gender):
     def row(name):
         p = cam.view[:3, :3] @ posed.joints[name] + cam.view[:3, 3]
         return (0.5 - 0.5 * f * p[1] / -p[2]) * 256
-    assert row("HeadTop_End") < 0.2 * 256 and row("Head") < 0.5 * 256
-    assert row("Spine2") < 256
+    assert row("HeadTop_End") < 0.2 * 256 and 0.5 * 256 < row("Head") < 0.8 * 256
+    assert row("Neck") < 256
+    assert row("Spine2") > 256
     assert row("Hips") > 256
 
 

@@ -36,6 +36,13 @@ _SKINNING: ContextVar[bool] = ContextVar("skinning", default=True)
 # Eye placement on the head, in the head's own angles (shared with the face painter).
 EYE_THETA = 0.42
 EYE_PHI = 0.5 * np.pi
+# The eye socket's depth (a fraction of the head's radius): deep enough that the eyeball,
+# a separate sphere, shows through an almond-shaped opening between the lids.
+EYE_SOCKET = 0.085
+# How the eyeball's texture maps: its sideways and upward offsets (in eyeball radii) to the
+# face's theta and phi, where the eye is painted (the painter scales the iris to match).
+EYE_UV_X = 0.20
+EYE_UV_Y = 0.09
 
 
 def _n(base: int, q: float, minimum: int) -> int:
@@ -80,7 +87,8 @@ def _rigid(surface: Surface, rig: Skeleton, name: str) -> Surface:
 
 
 # --------------------------------------------------------------------------
-# Head: an ellipsoid in (theta, phi) with nose, brows, lips, chin and ears as bumps.
+# Head: an ellipsoid in (theta, phi) with nose, brows, lips, chin and sockets as bumps,
+# denser where the face is; eyeballs and ears are separate surfaces skinned to the head.
 # --------------------------------------------------------------------------
 
 def head_frame(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
@@ -114,15 +122,20 @@ def head_point(rig: Skeleton, theta: np.ndarray, phi: np.ndarray, face: bool = T
     cp = np.sign(np.cos(phi)) * np.abs(np.cos(phi)) ** (2.0 / box)
     bump = np.zeros(np.broadcast(theta, phi).shape)
     if face:
-        bump = ((0.10 if fem else 0.12) * _gauss(theta, phi, 0.0, 0.60 * np.pi, 0.085, 0.07)  # nose
-                + (0.045 if fem else 0.06) * _gauss(theta, phi, 0.0, 0.53 * np.pi, 0.07, 0.06)  # nose bridge
-                + (0.03 if fem else 0.045) * _gauss(np.abs(theta), phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
-                - 0.035 * _gauss(np.abs(theta), phi, EYE_THETA, EYE_PHI, 0.13, 0.06)  # eye sockets
-                + 0.045 * _gauss(theta, phi, 0.0, 0.70 * np.pi, 0.22, 0.04)    # lips
+        at = np.abs(theta)
+        bump = ((0.16 if fem else 0.20) * _gauss(theta, phi, 0.0, 0.612 * np.pi, 0.075, 0.055)  # nose tip
+                + (0.075 if fem else 0.10) * _gauss(theta, phi, 0.0, 0.55 * np.pi, 0.055, 0.10)  # nose bridge
+                + 0.045 * _gauss(at, phi, 0.075, 0.632 * np.pi, 0.045, 0.035)  # nostril wings
+                - 0.006 * _gauss(theta, phi, 0.0, 0.662 * np.pi, 0.05, 0.025)  # under the nose
+                + (0.035 if fem else 0.025) * _gauss(theta, phi, 0.0, 0.692 * np.pi, 0.17, 0.032)  # upper lip
+                + (0.04 if fem else 0.03) * _gauss(theta, phi, 0.0, 0.716 * np.pi, 0.15, 0.035)  # lower lip
+                - 0.018 * _gauss(theta, phi, 0.0, 0.704 * np.pi, 0.19, 0.012)  # the mouth's line
+                + (0.03 if fem else 0.045) * _gauss(at, phi, 0.40, 0.43 * np.pi, 0.22, 0.05)  # brows
+                - EYE_SOCKET * np.exp(-(((at - EYE_THETA) / 0.20) ** 2 + ((phi - EYE_PHI) / 0.066) ** 2) ** 2)
                 + (0.035 if fem else 0.06) * _gauss(theta, phi, 0.0, 0.80 * np.pi, 0.25, 0.07)  # chin
-                + (0.03 if fem else 0.06) * _gauss(np.abs(theta), phi, 0.95, 0.76 * np.pi, 0.35, 0.09)  # jaw
-                + 0.03 * _gauss(np.abs(theta), phi, 0.62, 0.58 * np.pi, 0.25, 0.07)   # cheekbones
-                + 0.11 * _gauss(np.abs(theta), phi, 0.5 * np.pi, 0.55 * np.pi, 0.10, 0.11))  # ears
+                + (0.03 if fem else 0.045) * _gauss(at, phi, 0.95, 0.76 * np.pi, 0.45, 0.11)  # jaw
+                + 0.03 * _gauss(at, phi, 0.62, 0.58 * np.pi, 0.25, 0.07)   # cheekbones
+                + 0.03 * _gauss(at, phi, 0.5 * np.pi, 0.56 * np.pi, 0.10, 0.11))  # where the ears join
     r = 1.0 + bump + offset
     x = sx * sp * np.sin(theta) * r
     y = ry * cp * (1.0 + (bump + offset) * 0.6)
@@ -130,14 +143,102 @@ def head_point(rig: Skeleton, theta: np.ndarray, phi: np.ndarray, face: bool = T
     return np.stack([x, y, z], axis=-1) + center
 
 
-def _head(rig: Skeleton, q: float) -> Surface:
-    R, C = _n(56, q, 10), _n(72, q, 12)
-    theta = np.linspace(-np.pi, np.pi, C + 1)
-    phi = np.linspace(0.0, np.pi, R)
+def _dense(n: int, lo: float, hi: float, center: float, width: float, boost: float) -> np.ndarray:
+    """``n`` samples from ``lo`` to ``hi``, ``1 + boost`` times denser around ``center``."""
+    x = np.linspace(lo, hi, 4097)
+    rho = 1.0 + boost * np.exp(-(((x - center) / width) ** 2))
+    cum = np.concatenate([[0.0], np.cumsum((rho[1:] + rho[:-1]) / 2 * np.diff(x))])
+    out = np.interp(np.linspace(0.0, cum[-1], n), cum, x)
+    out[0], out[-1] = lo, hi
+    return out
+
+
+def _head(rig: Skeleton, q: float) -> list[Surface]:
+    # Rows and columns crowd into the face (2.5-3x denser than at the back of the head), so
+    # nose, lips and eyelids get the vertices and the outline stays round.
+    R, C = _n(80, q, 10), _n(84, q, 12)
+    theta = _dense(C + 1, -np.pi, np.pi, 0.0, 0.9, 2.0)
+    theta = (theta - theta[::-1]) / 2           # exactly symmetric, so left and right match
+    phi = _dense(R, 0.0, np.pi, 0.6 * np.pi, 0.22 * np.pi, 2.0)
     T, P = np.meshgrid(theta, phi)
     s = grid_surface(head_point(rig, T, P), pole_start=True, pole_end=True)
+    # UVs follow the angles (the face painter's layout), not the row and column numbers.
+    s.uv = np.column_stack([((T + np.pi) / (2 * np.pi)).ravel(), (P / np.pi).ravel()])
+    # Under the jaw the surface faces the floor and, with no bounce light from the chest,
+    # shades to a dirty patch: its normals lean forward, as stylized characters' are, so the
+    # underside reads as a soft shadow that continues into the neck.
+    k = (np.clip((P.ravel() - 0.74 * np.pi) / (0.16 * np.pi), 0.0, 1.0) ** 2 * 0.65)[:, None]
+    forward = np.column_stack([s.normals[:, 0], np.full(len(k), -0.15), np.maximum(s.normals[:, 2], 0.0) + 0.6])
+    forward /= np.linalg.norm(forward, axis=1, keepdims=True)
+    s.normals = s.normals * (1 - k) + forward * k
+    s.normals /= np.linalg.norm(s.normals, axis=1, keepdims=True)
     s.uv_into(HEAD_UV)
-    return _skin(s, rig, ["Head", "Neck"], power=8.0)
+    out = [_skin(s, rig, ["Head", "Neck"], power=8.0)]
+    for sign in (1.0, -1.0):
+        out.append(_rigid(_eyeball(rig, sign, q), rig, "Head"))
+        out.append(_rigid(_ear(rig, sign, q), rig, "Head"))
+    return out
+
+
+def _eyeball(rig: Skeleton, sign: float, q: float) -> Surface:
+    """A sphere behind the lids; its texture is the eye painted on the face at the same angles."""
+    H = rig.height
+    surface = head_point(rig, np.array(sign * EYE_THETA), np.array(EYE_PHI), face=False)
+    center, _ = head_frame(rig)
+    outward = surface - center
+    outward[1] = 0.0
+    outward /= np.linalg.norm(outward)
+    # Look straight ahead, not along the head's radius: the eyes sit on the face's front.
+    look = 0.25 * outward + 0.75 * np.array([0.0, 0.0, 1.0])
+    look /= np.linalg.norm(look)
+    r = 0.0115 * H
+    c = surface - look * (r - 0.0012 * H)
+    R, C = _n(20, q, 6), _n(24, q, 8)
+    a = np.linspace(0.0, np.pi, R)[:, None]
+    b = np.linspace(-np.pi, np.pi, C + 1)[None, :]
+    # Pole on the look axis: the iris gets the densest rings.
+    side = np.cross(look, [0.0, 1.0, 0.0])
+    side /= np.linalg.norm(side)
+    up = np.cross(side, look)
+    pts = (c + r * (np.cos(a)[..., None] * look + (np.sin(a) * np.cos(b))[..., None] * side
+                    + (np.sin(a) * np.sin(b))[..., None] * up))
+    ball = grid_surface(pts, pole_start=True, pole_end=True)
+    # The front half takes the eye painted on the face: its sideways and upward offsets map
+    # to the face's theta and phi around the eye (``side`` points to the avatar's right, -x,
+    # and theta grows towards +x, hence the minus). The hidden back half takes plain skin,
+    # from the cheek beside the eye.
+    d = ball.positions - c
+    th = sign * EYE_THETA - EYE_UV_X * (d @ side) / r
+    ph = EYE_PHI - EYE_UV_Y * (d @ up) / r
+    th = np.where(d @ look < 0, sign * (EYE_THETA + 0.3), th)
+    ball.uv = np.column_stack([(th + np.pi) / (2 * np.pi), ph / np.pi])
+    ball.uv_into(HEAD_UV)
+    return ball
+
+
+def _ear(rig: Skeleton, sign: float, q: float) -> Surface:
+    """A flattened, slightly cupped ellipsoid on the side of the head, tilted back and standing out a little."""
+    H = rig.height
+    theta = sign * 0.54 * np.pi
+    root = head_point(rig, np.array(theta), np.array(0.565 * np.pi), face=False)
+    R, C = _n(14, q, 5), _n(20, q, 8)
+    a = np.linspace(0.0, np.pi, R)[:, None]
+    b = np.linspace(-np.pi, np.pi, C + 1)[None, :]
+    thick, tall, deep = 0.0042 * H, 0.0185 * H, 0.0115 * H
+    # Poles at the ear's top and bottom edges (not in the middle of its face, where a pole's
+    # fan of triangles would shade as a dark dot).
+    x = thick * np.sin(a) * np.cos(b)
+    y = tall * np.cos(a) + np.zeros_like(b)
+    z = deep * np.sin(a) * np.sin(b)
+    # The back rim stands a little away from the head, like an ear's helix; the front stays on it.
+    x = x + 0.9 * thick * np.sin(a) * (0.5 - 0.5 * np.sin(b))
+    pts = np.stack([sign * x, y, z], -1)
+    tilt = np.radians(12.0)       # the top leans back
+    rot = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
+    pts = pts @ rot.T + root + np.array([-sign * 0.001 * H, 0.0, -0.003 * H])
+    ear = grid_surface(pts, pole_start=True, pole_end=True)
+    ear.uv_into(SKIN_UV)
+    return ear
 
 
 # --------------------------------------------------------------------------
@@ -172,21 +273,29 @@ def _torso_profile(rig: Skeleton, y: np.ndarray):
     girth = np.array([sh["hips"], sh["hips"], sh["hips"], sh["waist"], sh["chest"], sh["chest"], sh["shoulders"],
                       sh["shoulders"], 1.0])
     ky = np.array(t["y"]) * H
-    rx = profile(ky, np.array(t["rx"]) * girth * H, y)
-    rz = profile(ky, np.array(t["rz"]) * girth ** 0.8 * H, y)
+    gx, gz = girth, girth ** 0.8
+    if rig.gender == "masculine":
+        # A heavier masculine build carries its weight in front, in a round belly, and on
+        # broad shoulders, with straight hips: the extra girth of hips and waist goes more
+        # into depth than width (width everywhere reads as a feminine pear shape).
+        lower = np.array([1, 1, 1, 1, 0.5, 0, 0, 0, 0], float)
+        gx = girth * (1 - lower) + (1 + (girth - 1) * 0.55) * lower
+        gz = girth ** 0.8 * (1 - lower) + girth ** 1.1 * lower
+    rx = profile(ky, np.array(t["rx"]) * gx * H, y)
+    rz = profile(ky, np.array(t["rz"]) * gz * H, y)
     # A heavy belly pushes forward rather than only outward.
     cz = profile(ky, np.array(t["cz"]) * H + (girth - 1) * 0.02 * H * np.array([0, 0, 0.5, 1, 0.6, 0.2, 0, 0, 0]), y)
     return rx, rz, cz
 
 
 def _torso_tube(rig: Skeleton, y0: float, y1: float, rows: int, cols: int, scale: float = 1.0,
-                pad: float = 0.0, caps=(0, 0), hang_below: float | None = None) -> Surface:
+                pad: float = 0.0, caps=(0, 0), hang_below: float | None = None, fit=(1.0, 1.0)) -> Surface:
     y = np.linspace(y0, y1, rows)
     # Cloth below ``hang_below`` hangs straight instead of following the body in to the crotch.
     rx, rz, cz = _torso_profile(rig, y if hang_below is None else np.maximum(y, hang_below))
     path = np.column_stack([np.zeros(rows), y, cz])
-    return tube(path, rx * scale + pad, rz * scale + pad, rows, cols, hint=(1, 0, 0), exponent=2.3,
-                caps=caps, cap_depth=0.35, smooth_path=False)
+    return tube(path, (rx * scale + pad) * fit[0], (rz * scale + pad) * fit[1], rows, cols, hint=(1, 0, 0),
+                exponent=2.3, caps=caps, cap_depth=0.35, smooth_path=False)
 
 
 _SPINE = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "LeftShoulder", "RightShoulder",
@@ -195,7 +304,8 @@ _SPINE = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "LeftShoulder", "RightSho
 
 def _torso(rig: Skeleton, q: float) -> Surface:
     H = rig.height
-    s = _torso_tube(rig, 0.455 * H, TORSO_TOP * H, _n(44, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
+    # Under the shirt and trousers: fewer rows than the cloth, whose outline is what shows.
+    s = _torso_tube(rig, 0.455 * H, TORSO_TOP * H, _n(30, q, 8), _n(64, q, 12), caps=(_n(6, q, 2), _n(5, q, 2)))
     s.uv_into(SKIN_UV)
     return _skin(s, rig, _SPINE)
 
@@ -290,7 +400,7 @@ def _leg_radii(rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
 
 def _leg(rig: Skeleton, side: str, q: float) -> Surface:
     r1, r2 = _leg_radii(rig)
-    s = tube(leg_path(rig, side), r1, r2, _n(48, q, 6), _n(28, q, 6), hint=(0, 0, 1),
+    s = tube(leg_path(rig, side), r1, r2, _n(32, q, 6), _n(28, q, 6), hint=(0, 0, 1),
              caps=(_n(4, q, 2), _n(4, q, 2)), cap_depth=0.5)
     s.uv_into(SKIN_UV)
     return _skin(s, rig, ["Hips", f"{side}UpLeg", f"{side}Leg", f"{side}Foot"])
@@ -304,16 +414,68 @@ def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarra
 # Outfit
 # --------------------------------------------------------------------------
 
-def _outfit_top(rig: Skeleton, q: float) -> Surface:
+SHIRT_HEM = 0.47      # the shirt's hem, in heights
+
+
+def _hem_fit(rig: Skeleton, y: np.ndarray, rx: np.ndarray, rz: np.ndarray, cz: np.ndarray,
+             trousers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per shirt row, the factors (>= 1) on its half width and half depth that make its ring
+    enclose every trouser point near its height, with room to spare; never smaller towards
+    the hem, so the shirt falls over the hips instead of hugging them.
+
+    Rings are the torso's superellipses (exponent 2.3); ``trousers`` are rest positions.
+    Width and depth are fitted apart (the thighs push the front out more than the sides),
+    then both grow together if a point between them is still outside.
+    """
+    H = rig.height
+    band, room, e = 0.025 * H, 0.0075 * H, 2.3
+    fx, fz = np.ones(len(y)), np.ones(len(y))
+    for i in range(len(y)):
+        near = trousers[np.abs(trousers[:, 1] - y[i]) < band]
+        if not len(near):
+            continue
+        ax = (np.abs(near[:, 0]) + room) / rx[i]
+        az = (np.abs(near[:, 2] - cz[i]) + room) / rz[i]
+        fx[i] = max(1.0, float(ax[az < 0.5].max(initial=0.0)))
+        fz[i] = max(1.0, float(az[ax < 0.5].max(initial=0.0)))
+        v = ((ax / fx[i]) ** e + (az / fz[i]) ** e) ** (1 / e)
+        grow = max(1.0, float(v.max()))
+        fx[i] *= grow
+        fz[i] *= grow
+    out = []
+    for f in (fx, fz):
+        f = np.maximum.accumulate(f[::-1])[::-1]
+        # Narrow again gently going up (at most 8% per tenth of the height), not in a step:
+        # a step would be a shelf, and the trousers just above it would stand outside.
+        step = 0.8 * np.diff(y) / H
+        for i in range(1, len(f)):
+            f[i] = max(f[i], f[i - 1] - step[i - 1])
+        out.append(f)
+    return out[0], out[1]
+
+
+# The shirt hangs from the shoulders and rides on the pelvis; it takes no weight from the
+# thighs, which would fold its front up into a shelf over the trousers when a knee rises.
+_SHIRT_BONES = [b for b in _SPINE if not b.endswith("UpLeg")]
+
+
+def _outfit_top(rig: Skeleton, q: float, trousers: Surface) -> Surface:
     H = rig.height
     ease = 0.0045 * H
     rows, cols = _n(40, q, 6), _n(64, q, 12)
-    top = (TORSO_TOP - 0.014) * H    # a crew neck just below the neck's base
+    top = (TORSO_TOP - 0.005) * H    # a crew neck close around the neck's base
     # Close over the chest, easing out towards the hem so it falls over the trousers' top.
-    hem = np.clip((0.58 * H - np.linspace(0.47 * H, top, rows)) / (0.09 * H), 0.0, 1.0)
+    y = np.linspace(SHIRT_HEM * H, top, rows)
+    hem = np.clip((0.58 * H - y) / (0.09 * H), 0.0, 1.0)
     scale = 1.05 + 0.03 * hem * hem * (3 - 2 * hem)
-    shirt = _torso_tube(rig, 0.47 * H, top, rows, cols, scale=scale, pad=ease * 1.4, hang_below=0.505 * H)
-    parts = [_skin(shirt, rig, _SPINE, proxy=_torso_tube(rig, 0.47 * H, top, rows, cols))]
+    pad = ease * 1.4
+    # Then wide enough at the hem to go over the trousers' waist and the tops of the legs,
+    # so no edge of the trousers crosses the shirt's surface (the spikes at the hem).
+    rx, rz, cz = _torso_profile(rig, np.maximum(y, 0.505 * H))
+    fx, fz = _hem_fit(rig, y, rx * scale + pad, rz * scale + pad, cz, trousers.positions)
+    shirt = _torso_tube(rig, SHIRT_HEM * H, top, rows, cols, scale=scale, pad=pad, hang_below=0.505 * H,
+                        fit=(fx, fz))
+    parts = [_skin(shirt, rig, _SHIRT_BONES, proxy=_torso_tube(rig, SHIRT_HEM * H, top, rows, cols))]
     r1, r2 = _arm_radii(rig)
     for side in ("Left", "Right"):
         path = _path_part(arm_path(rig, side), 0.0, 0.42)
@@ -362,20 +524,31 @@ def _outfit_bottom(rig: Skeleton, q: float) -> Surface:
 
 
 def _shoe(rig: Skeleton, side: str, q: float) -> Surface:
+    """A low sneaker: an upper with a raised heel counter, an instep that slopes down to a
+    rounded toe with a little spring, on a flat, slightly wider sole in the sole's colour."""
     H = rig.height
     foot = rig.pos(f"{side}Foot")
     toe = rig.pos(f"{side}ToeBase")
     end = rig.pos(f"{side}Toe_End")
     rows = _n(30, q, 5)
-    z = np.linspace(foot[2] - 0.040 * H, end[2] + 0.012 * H, rows)
-    kz = np.array([z[0], foot[2], toe[2], z[-1]])
-    half_h = profile(kz, np.array([0.036, 0.042, 0.022, 0.016]) * H, z)
-    half_w = profile(kz, np.array([0.028, 0.031, 0.036, 0.028]) * H, z)
-    x = profile(kz, np.array([foot[0], foot[0], toe[0], end[0]]), z)
-    path = np.column_stack([x, half_h + 0.002 * H, z])
-    s = tube(path, half_h, half_w, rows, _n(32, q, 8), hint=(0, 1, 0), exponent=3.2,
-             caps=(_n(5, q, 2), _n(5, q, 2)), cap_depth=0.55, smooth_path=False)
-    return _skin(s, rig, [f"{side}Foot", f"{side}ToeBase", f"{side}Leg"])
+    sole_h = 0.009 * H
+    z = np.linspace(foot[2] - 0.040 * H, end[2] + 0.014 * H, rows)
+    kz = np.array([z[0], foot[2], 0.5 * (foot[2] + toe[2]), toe[2], z[-1]])
+    half_h = profile(kz, np.array([0.030, 0.036, 0.028, 0.018, 0.012]) * H, z)
+    half_w = profile(kz, np.array([0.025, 0.029, 0.033, 0.035, 0.027]) * H, z)
+    x = profile(kz, np.array([foot[0], foot[0], 0.5 * (foot[0] + toe[0]), toe[0], end[0]]), z)
+    spring = profile(kz, np.array([0.0, 0.0, 0.0, 0.0, 0.004]) * H, z)
+    path = np.column_stack([x, sole_h + half_h + spring - 0.002 * H, z])
+    upper = tube(path, half_h, half_w, rows, _n(32, q, 8), hint=(0, 1, 0), exponent=2.5,
+                 caps=(_n(5, q, 2), _n(6, q, 2)), cap_depth=0.7, smooth_path=False)
+    # The upper's texture avoids the sole's band and its stitching (u 0.30-0.70 of the texture).
+    u = upper.uv[:, 0]
+    upper.uv[:, 0] = np.where(u < 0.5, u * 0.6, 0.7 + (u - 0.5) * 0.6)
+    sole_path = np.column_stack([x, np.full(rows, sole_h / 2) + spring, z])
+    sole = tube(sole_path, np.full(rows, sole_h / 2), half_w * 1.07 + 0.001 * H, rows, _n(24, q, 8),
+                hint=(0, 1, 0), exponent=4.0, caps=(_n(3, q, 1), _n(3, q, 1)), cap_depth=1.0, smooth_path=False)
+    sole.uv[:, 0] = 0.5
+    return _skin(merge([upper, sole]), rig, [f"{side}Foot", f"{side}ToeBase", f"{side}Leg"])
 
 
 # --------------------------------------------------------------------------
@@ -405,7 +578,11 @@ def _hair(rig: Skeleton, style: str, q: float) -> Surface | None:
     if style == "curly":
         cap = _hair_cap(rig, q, 0.16, 0.33 * np.pi, 0.70 * np.pi, curls=0.09)
         return _skin(cap, rig, ["Head"])
-    cap = _hair_cap(rig, q, 0.10 if style != "short" else 0.08, 0.35 * np.pi, 0.64 * np.pi)
+    if style == "short" and rig.gender == "masculine":
+        # A man's short cut: thin, off the forehead, tapered above the ears and at the nape.
+        cap = _hair_cap(rig, q, 0.06, 0.30 * np.pi, 0.60 * np.pi)
+    else:
+        cap = _hair_cap(rig, q, 0.10 if style != "short" else 0.08, 0.35 * np.pi, 0.64 * np.pi)
     parts = [_skin(cap, rig, ["Head"])]
     if style == "bun":
         R, C = _n(18, q, 5), _n(28, q, 8)
@@ -452,7 +629,9 @@ def _hair(rig: Skeleton, style: str, q: float) -> Surface | None:
 def _glasses(rig: Skeleton, q: float) -> Surface:
     H = rig.height
     center, radii = head_frame(rig)
-    eye = head_point(rig, np.array(EYE_THETA), np.array(EYE_PHI))
+    # Where the face's surface was before the socket deepened for the eyeball: the lenses
+    # keep their distance from the brows and cheeks.
+    eye = head_point(rig, np.array(EYE_THETA), np.array(EYE_PHI), face=False, offset=-0.035)
     lens_z = eye[2] + 0.011 * H
     lx, ly = 0.0148 * H, 0.0112 * H
     cx, cy = max(eye[0], lx + 0.0018 * H), eye[1] + 0.001 * H
@@ -478,12 +657,18 @@ def _glasses(rig: Skeleton, q: float) -> Surface:
         frame = grid_surface(pts, closed_rows=True)
         frame.uv_into(FRAME_UV)
         parts.append(frame)
-        # The temple arm runs back above the ear, clear of the head.
-        ear = head_point(rig, np.array(sign * 0.5 * np.pi), np.array(0.5 * np.pi), face=False)
+        # The temple arm runs back along the side of the head, just off the skin (under any
+        # hair), rests on the top of the ear where it joins the head, and hooks down behind it.
+        ear_top = center[1] + 0.0045 * H
+
+        def on_head(theta, y, off):
+            phi = np.arccos(np.clip((y - center[1]) / radii[1], -1, 1))
+            return head_point(rig, np.array(sign * theta), np.array(phi), face=False, offset=off)
         path = np.array([[sign * (cx + lx * 1.04), cy + 0.002 * H, lens_z],
-                         [sign * (radii[0] * 1.10), cy + 0.002 * H, center[2] + 0.030 * H],
-                         [sign * (abs(ear[0]) + 0.007 * H), cy, center[2] - 0.012 * H],
-                         [sign * (abs(ear[0]) + 0.002 * H), cy - 0.012 * H, center[2] - 0.030 * H]])
+                         on_head(0.36 * np.pi, cy + 0.003 * H, 0.07),
+                         on_head(0.45 * np.pi, ear_top + 0.001 * H, 0.035),
+                         on_head(0.54 * np.pi, ear_top + 0.002 * H, 0.03),
+                         on_head(0.62 * np.pi, ear_top - 0.012 * H, 0.01)])
         temple = tube(path, np.array([rim_r * 1.2] * 2), np.array([rim_r * 0.7] * 2), _n(16, q, 4),
                       _n(8, q, 4), hint=(0, 1, 0), caps=(_n(2, q, 1), _n(2, q, 1)))
         temple.uv_into(FRAME_UV)
@@ -506,7 +691,7 @@ def avatar_skeleton(settings: dict) -> Skeleton:
 def parts(settings: dict, q: float = 1.0) -> dict[str, Surface]:
     """Every mesh of the avatar at resolution ``q``: name -> merged, skinned Surface."""
     rig = avatar_skeleton(settings)
-    body = [_head(rig, q), _torso(rig, q), _neck(rig, q)]
+    body = [*_head(rig, q), _torso(rig, q), _neck(rig, q)]
     for side in ("Left", "Right"):
         body.append(_arm(rig, side, q))
         body.extend(_hand(rig, side, q))
@@ -515,8 +700,8 @@ def parts(settings: dict, q: float = 1.0) -> dict[str, Surface]:
     hair = _hair(rig, settings["hair"]["style"], q)
     if hair is not None:
         meshes["Hair"] = hair
-    meshes["Outfit_Top"] = _outfit_top(rig, q)
     meshes["Outfit_Bottom"] = _outfit_bottom(rig, q)
+    meshes["Outfit_Top"] = _outfit_top(rig, q, meshes["Outfit_Bottom"])
     meshes["Outfit_Footwear"] = merge([_shoe(rig, "Left", q), _shoe(rig, "Right", q)])
     if settings["glasses"] != "none":
         meshes["Glasses"] = _glasses(rig, q)

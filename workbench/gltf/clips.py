@@ -96,18 +96,35 @@ def _base(p: Pose, arm_down=72.0):
 
 
 def _idle(p, t, fem):
-    w = 2 * np.pi * t / 4.0
-    breath = np.sin(w)
-    p.add("Spine1", x=1.5 * breath)
-    p.add("Spine2", x=1.0 * breath)
-    p.add("Shoulder", z=1.5 * breath)
-    p.add("Head", y=3 * np.sin(w + 1.0), x=-1.0 * breath)
-    sway = np.sin(w) * (1.4 if fem else 1.0)
-    p.hips[:, 0] = 0.006 * sway
-    p.add("Hips", z=1.5 * sway)
-    p.add("LeftUpLeg", z=-1.5 * sway)
-    p.add("RightUpLeg", z=-1.5 * sway)
-    p.add("Arm", x=2 * np.sin(w + 0.5))
+    # Two breaths per cycle (chest rises, shoulders lift) over one slow weight shift: the
+    # hips slide towards one leg and tilt, the other knee relaxes, the spine and head
+    # counter the tilt so the eyes stay level, and the arms hang back with the shift.
+    breath = np.sin(2 * np.pi * t / 2.0)
+    p.add("Spine1", x=-2.5 * breath)
+    p.add("Spine2", x=-2.0 * breath)
+    p.add("Shoulder", z=2.5 * breath)
+    p.add("Neck", x=1.5 * breath)
+    shift = np.sin(2 * np.pi * t / 4.0)          # +1: weight on the left leg
+    hip = 1.3 if fem else 1.0
+    p.hips[:, 0] = 0.018 * shift * hip
+    p.hips[:, 1] = -0.006 * np.abs(shift)        # the relaxed knee lowers the hips a touch
+    p.add("Hips", z=3.5 * shift * hip, y=3.0 * np.sin(2 * np.pi * t / 4.0 + 0.6))
+    # The legs undo the hip tilt so the feet stay on the floor; the unloaded knee bends.
+    p.add("LeftUpLeg", z=-3.5 * shift * hip)
+    p.add("RightUpLeg", z=-3.5 * shift * hip)
+    relax_r = np.maximum(shift, 0) ** 1.5
+    relax_l = np.maximum(-shift, 0) ** 1.5
+    p.add("RightUpLeg", x=-7 * relax_r)
+    p.add("RightLeg", x=12 * relax_r)
+    p.add("RightFoot", x=-5 * relax_r)
+    p.add("LeftUpLeg", x=-7 * relax_l)
+    p.add("LeftLeg", x=12 * relax_l)
+    p.add("LeftFoot", x=-5 * relax_l)
+    p.add("Spine1", z=-2.0 * shift * hip)
+    p.add("Spine2", z=-1.0 * shift * hip)
+    p.add("Head", y=5 * np.sin(2 * np.pi * t / 4.0 + 1.0), z=-0.5 * shift, x=-1.0 * breath)
+    p.add("Arm", x=3 * np.sin(2 * np.pi * t / 4.0 + 0.5), z=1.5 * breath)
+    p.add("ForeArm", y=-3 * (0.5 + 0.5 * breath))
 
 
 def _gait(p, t, fem, period, leg, knee, arm, elbow, lean, bob, run=False):

@@ -88,6 +88,8 @@ def _positions(gender: str, H: float, shape: str) -> dict[str, tuple[float, floa
     p["Head"] = (0.0, 0.875 * H, -0.002 * H)
     p["HeadTop_End"] = (0.0, H, -0.002 * H)
     shoulder_w = (0.112 if not fem else 0.094) * H * s["shoulders"]
+    if not fem and shape == "heavy":
+        shoulder_w *= 1.05    # a heavy masculine build is broad across the shoulders too
     # Feminine shoulders are narrower and slope more: the arm joint sits a little lower.
     arm_y = 0.807 * H if not fem else 0.805 * H
     upper = 0.172 * H

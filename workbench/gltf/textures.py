@@ -19,7 +19,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 
-from .body import EYE_PHI, EYE_THETA
+from .body import EYE_PHI, EYE_THETA, EYE_UV_X, EYE_UV_Y
 
 SKIN_SIZE = 1024
 HAIR_SIZE = 512
@@ -76,8 +76,9 @@ def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
     """
     n = SKIN_SIZE
     base = rgb(skin)
-    mottle = _smooth_noise((n, n), (24, 24), 11) * 0.035 + _smooth_noise((n, n), (160, 160), 12) * 0.02
-    pores = (np.random.default_rng(13).random((n, n)).astype(np.float32) - 0.5) * 0.025
+    # Faint: stronger mottling and pores read as speckles on light skin at 128 px.
+    mottle = _smooth_noise((n, n), (24, 24), 11) * 0.03 + _smooth_noise((n, n), (160, 160), 12) * 0.01
+    pores = (np.random.default_rng(13).random((n, n)).astype(np.float32) - 0.5) * 0.01
     shade = 1.0 + mottle + pores
     img = base.astype(np.float32)[None, None, :] * shade[..., None]
     # A faint warm undertone keeps the skin from looking like paint.
@@ -109,7 +110,8 @@ def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
         upper = _ellipse(x, y, 0.0, 0.92, 0.30, 0.05)
         lower = _ellipse(x, y, 0.0, 1.0, 0.27, 0.07)
     lips = np.minimum(upper, lower)
-    head = _mix(head, lip_color[None, None, :], 1.0 - _smoothstep(0.8, 1.0, lips))
+    # Masculine lips are only a little darker than the skin: the modelled lips carry the shape.
+    head = _mix(head, lip_color[None, None, :], (1.0 - _smoothstep(0.8, 1.0, lips)) * (1.0 if feminine else 0.6))
     line = np.exp(-(((y - 0.955) / 0.010) ** 2)) * (ax < 0.30) * (1.0 - _smoothstep(0.22, 0.30, ax))
     head = _mix(head, lip_color * 0.45, line)
     # Nostrils: two soft dark dots under the nose tip.
@@ -118,21 +120,25 @@ def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
     brow_color = rgb(brows) * 0.9
     for sign in (1.0, -1.0):
         ex = sign * EYE_THETA
-        # Slightly large eyes read as friendly at preview sizes.
-        d = _ellipse(x, y, ex, 0.0, 0.18, 0.088 if feminine else 0.082)
+        # The eye is painted for the eyeball (see body._eyeball), which maps its vertical
+        # offsets more tightly than its horizontal ones: ``sq`` squeezes y so circles stay round.
+        sq = 1.5 * EYE_UV_Y / EYE_UV_X
+        d = _ellipse(x, y, ex, 0.0, 0.165, 0.062 if feminine else 0.058)
         white = 1.0 - _smoothstep(0.85, 1.0, d)
         head = _mix(head, np.array([0.93, 0.92, 0.90]), white)
-        iris = _ellipse(x, y, ex, 0.0, 0.078, 0.078)
+        iris = _ellipse(x, y, ex, 0.0, 0.078, 0.078 * sq)
         iris_col = np.array([0.30, 0.19, 0.10]) * (0.8 + 0.4 * _smoothstep(0.2, 1.0, iris))[..., None]
         head = _mix(head, iris_col, (1.0 - _smoothstep(0.9, 1.0, iris)) * white)
-        pupil = _ellipse(x, y, ex, 0.0, 0.034, 0.034)
+        pupil = _ellipse(x, y, ex, 0.0, 0.034, 0.034 * sq)
         head = _mix(head, np.array([0.03, 0.03, 0.03]), (1.0 - _smoothstep(0.8, 1.0, pupil)) * white)
-        glint = _ellipse(x, y, ex + 0.02, -0.018, 0.012, 0.012)
+        glint = _ellipse(x, y, ex + 0.02, -0.018 * sq, 0.012, 0.012 * sq)
         head = _mix(head, np.array([1.0, 1.0, 1.0]), (1.0 - _smoothstep(0.6, 1.0, glint)) * white)
         # Upper lid line and lashes: a dark arc along the top of the eye.
         # Lashes: a heavier line, flicked up at the outer corner.
-        lid = np.abs(d - 1.0) < (0.22 if feminine else 0.12)
-        head = _mix(head, np.array([0.08, 0.06, 0.05]), lid * (y < 0.01) * 0.9)
+        # Soft-edged masks (not thresholds), so lines stay smooth when magnified at 512 px.
+        lw = 0.22 if feminine else 0.12
+        lid = 1.0 - _smoothstep(0.6 * lw, lw, np.abs(d - 1.0))
+        head = _mix(head, np.array([0.08, 0.06, 0.05]), lid * (1.0 - _smoothstep(-0.01, 0.02, y)) * 0.9)
         if feminine:
             bx_eye = (x - ex) * sign
             flick = np.exp(-(((bx_eye - 0.19) / 0.025) ** 2 + ((y + 0.035 + 0.3 * (bx_eye - 0.17)) / 0.012) ** 2))
@@ -141,7 +147,7 @@ def skin_texture(skin: str, brows: str, feminine: bool = False) -> np.ndarray:
         bx = (x - ex) * sign
         arc_y = -0.17 - (0.07 if feminine else 0.025) * np.cos(np.clip(bx / 0.2, -1.5, 1.5))
         thick = (0.020 if feminine else 0.034) * (1.0 - 0.35 * (bx + 0.2) / 0.4)
-        brow = (np.abs(y - arc_y) < thick) * (np.abs(bx) < 0.2)
+        brow = (1.0 - _smoothstep(0.6 * thick, thick, np.abs(y - arc_y))) * (1.0 - _smoothstep(0.17, 0.21, np.abs(bx)))
         head = _mix(head, brow_color, brow * 0.85)
     img[r0:r1, c0:c1] = head
     return _to_u8(img)
@@ -180,17 +186,26 @@ def cloth_texture(color: str, kind: str) -> np.ndarray:
     y, x = np.mgrid[0:n, 0:n].astype(np.float32)
     slub = _smooth_noise((n, n), (32, 32), 31) * 0.06
     if kind == "top":
-        knit = np.abs(np.sin(x * np.pi / 4.0)) * 0.5 + np.abs(np.sin((y + 2 * (x // 4 % 2)) * np.pi / 6.0)) * 0.5
-        shade = 0.86 + 0.2 * knit + slub
-        # A band of ribbing at the hem and cuffs reads as a knitted shirt at any distance.
-        shade = shade - 0.06 * ((y > n * 0.94) * (np.sin(x * np.pi / 3) > 0))
+        # Jersey: columns of small V stitches (8 texels a column, 6 a row) at low contrast, so
+        # at 512 px the shirt reads as soft knitted cotton, not a mesh; a faint heathered
+        # variation of the yarn over larger areas.
+        cx = (x % 8) / 8.0
+        cy = ((y + 3 * (x // 8 % 2)) % 6) / 6.0
+        v = 1.0 - np.abs(2 * cx - 1.0) - 0.5 * cy
+        knit = np.clip(v, 0.0, 1.0)
+        heather = _smooth_noise((n, n), (64, 64), 35) * 0.025
+        shade = 0.94 + 0.07 * knit + slub * 0.6 + heather
+        # A band of ribbing at the hem and cuffs.
+        shade = shade - 0.05 * ((y > n * 0.94) * (np.sin(x * np.pi / 4) > 0))
     elif kind == "bottom":
-        twill = ((x + y) % 8 < 4).astype(np.float32)
-        thread = _smooth_noise((n, n), (n // 2, 4), 32) * 0.08
-        shade = 0.85 + 0.14 * twill + slub + thread
+        # Cotton twill: a fine diagonal at low contrast and a soft, larger mottling; the
+        # earlier high-contrast stripes and streaks read as brushed metal under the key light.
+        twill = ((x + y) % 6 < 3).astype(np.float32)
+        mottle = _smooth_noise((n, n), (24, 48), 32) * 0.035
+        shade = 0.92 + 0.05 * twill + slub * 0.5 + mottle
         # Side seams run down the outer sides of the legs (u 0.25 and 0.75 of each tube).
         seam = (np.abs((x / n) % 0.5 - 0.25) < 0.006)
-        shade = shade - 0.15 * seam
+        shade = shade - 0.12 * seam
     elif kind == "shoes":
         grain = _smooth_noise((n, n), (64, 64), 33) * 0.05 + _smooth_noise((n, n), (12, 12), 34) * 0.05
         shade = 0.9 + grain

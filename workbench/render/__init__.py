@@ -2,7 +2,8 @@
 
 ``render`` draws one image; ``render_preview`` is what ``GET /preview/:id.png``
 answers (PNG bytes, the same bytes for the same input); ``turntable``,
-``pose_image`` and ``grid`` make the pictures people look at in notebooks.
+``pose_image``, ``pose_sequence`` (a clip's frames, framed once) and ``grid`` make the pictures
+people look at in notebooks.
 
 Modules: ``scene`` reads a GLB (accessors, nodes, skins, materials, clips),
 ``framing`` places the camera, ``raster`` rasterizes, shades and anti-aliases.
@@ -21,11 +22,11 @@ from dataclasses import replace
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .framing import frame
+from .framing import frame, frame_sequence
 from .raster import draw
 from .scene import Clip, Model, Posed, load_clip
 
-__all__ = ["render", "render_preview", "turntable", "pose_image", "grid", "Model"]
+__all__ = ["render", "render_preview", "turntable", "pose_image", "pose_sequence", "grid", "preview_pose", "Model"]
 
 # 2x supersampling: measured against 3x and 1x in raster's notes.
 SUPERSAMPLE = 2
@@ -64,11 +65,28 @@ def _posed(model: Model, pose) -> Posed:
     if pose is None:
         return model.posed()
     clip_src, time_s = pose
+    return model.posed(_posed_clip(model, clip_src), float(time_s))
+
+
+def _posed_clip(model: Model, clip_src) -> Clip:
     if isinstance(clip_src, str) and "/" not in clip_src:
-        clip = _closest_gender_clip(model, clip_src)
-    else:
-        clip = clip_src if isinstance(clip_src, Clip) else load_clip(clip_src)
-    return model.posed(clip, float(time_s))
+        return _closest_gender_clip(model, clip_src)
+    return clip_src if isinstance(clip_src, Clip) else load_clip(clip_src)
+
+
+def preview_pose(model: Model):
+    """The pose previews and turntables show: the library's idle clip at 0 s for a model with
+    the library's skeleton (its joint names), else None (the bind pose).
+
+    >>> from workbench.viewers.product import build_product_glb
+    >>> preview_pose(Model(build_product_glb("x"))) is None
+    True
+    """
+    from workbench.gltf.skeleton import JOINT_NAMES
+
+    if not set(JOINT_NAMES) <= {model.names[i] for i in model.joint_nodes}:
+        return None
+    return (_closest_gender_clip(model, "idle"), 0.0)
 
 
 def _closest_gender_clip(model: Model, name: str) -> Clip:
@@ -142,8 +160,12 @@ def render_preview(glb: bytes, options, pose=None) -> bytes:
 
 
 def turntable(glb: bytes, *, frames: int = 24, size: int = 256, camera: str = "full",
-              background: tuple[int, int, int] | None = None, fmt: str = "gif") -> bytes:
+              background: tuple[int, int, int] | None = None, fmt: str = "gif", pose="preview") -> bytes:
     """An animated GIF or APNG of the model turning 360 degrees, the camera fixed for all frames.
+
+    pose: "preview" (the default) shows the pose previews show (see :func:`preview_pose`:
+    an avatar stands in the idle pose); None the bind pose; or ``(clip, time_s)`` as for
+    :func:`render`.
 
     >>> from workbench.viewers.product import build_product_glb
     >>> turntable(build_product_glb("v"), frames=4, size=32)[:6]
@@ -152,7 +174,7 @@ def turntable(glb: bytes, *, frames: int = 24, size: int = 256, camera: str = "f
     if fmt not in ("gif", "png"):
         raise ValueError(f"turntable: fmt must be gif or png; got {fmt!r}")
     model = Model(glb, max_texture=_max_texture(size))
-    posed = model.posed()
+    posed = _posed(model, preview_pose(model) if isinstance(pose, str) and pose == "preview" else pose)
     pivot = _pivot(posed)
     angles = [360.0 * k / frames for k in range(frames)]
     # Frame once on the model at every angle, so the figure does not jump between frames.
@@ -200,6 +222,24 @@ def pose_image(model_glb: bytes, clip_glb, time_s: float, *, size: int = 256, ca
     (32, 32)
     """
     return render(model_glb, size=size, camera=camera, background=background, pose=(clip_glb, time_s))
+
+
+def pose_sequence(model_glb: bytes, clip_glb, times, *, size: int = 256, camera: str = "full",
+                  background: tuple[int, int, int] | None = None) -> list[Image.Image]:
+    """The model in the clip's pose at each of ``times``, all with one camera (framed once on
+    every pose), so the figure keeps its size and place from image to image.
+
+    >>> from workbench.render.testing import tiny_rig_glb, tiny_clip_glb
+    >>> [im.size for im in pose_sequence(tiny_rig_glb(), tiny_clip_glb(), [0.0, 0.5], size=32)]
+    [(32, 32), (32, 32)]
+    """
+    model = Model(model_glb, max_texture=_max_texture(size))
+    clip = _posed_clip(model, clip_glb)
+    poses = [model.posed(clip, float(t)) for t in times]
+    if not poses:
+        return []
+    cam = frame_sequence(poses, camera)
+    return [Image.fromarray(draw(p, cam, size, ss=SUPERSAMPLE, background=background), "RGBA") for p in poses]
 
 
 def grid(images: list[list[Image.Image]], row_labels=None, col_labels=None) -> Image.Image:

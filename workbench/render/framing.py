@@ -6,10 +6,11 @@ vertex the camera distance that keeps it inside the frame is solved in closed
 form, and the largest wins, so a figure fills the frame up to the margin.
 
 - ``full``: every vertex inside the frame with ``margin`` on each side.
-- ``portrait``: head and shoulders. From the skeleton when it has the joints
-  (top of the head from the vertices above ``Neck``, the cut below ``Spine2``,
-  the chest), else the top 30% of the bounds. The frame is cut at the bottom:
-  the body goes on below the image.
+- ``portrait``: head and shoulders. From the head bone when the skeleton has
+  one: the head about half the picture's width, the eyes 40% from the top,
+  centred; else the top 30% of the bounds. The body goes on below the image.
+- :func:`frame_sequence`: one camera for many poses, so a clip's frames keep
+  one framing.
 
 >>> from workbench.render.scene import Model
 >>> from workbench.viewers.product import build_product_glb
@@ -25,7 +26,7 @@ import numpy as np
 from .raster import Camera
 from .scene import Posed
 
-__all__ = ["frame", "look_at"]
+__all__ = ["frame", "frame_sequence", "portrait_box", "look_at"]
 
 
 def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
@@ -67,41 +68,118 @@ def frame(posed: Posed, camera: str = "full", *, extra_points: np.ndarray | None
         fov = 30.0
         half_tan = np.tan(np.radians(fov) / 2) * (1 - 2 * margin)
         center = (lo + hi) / 2
-        d = _fit_distance(pts, center, half_tan)
-        d = max(d, float(hi[2] - center[2]) + 1e-3)
+        for _ in range(3):
+            d = _fit_distance(pts, center, half_tan)
+            d = max(d, float(hi[2] - center[2]) + 1e-3)
+            # Centre the projected extents, not the 3D bounds: parts nearer the camera (feet
+            # forward of the body) look bigger, so the margins come out equal on both sides.
+            depth = np.maximum(d - (pts[:, 2] - center[2]), 1e-6)
+            for ax in (0, 1):
+                t = (pts[:, ax] - center[ax]) / depth
+                center[ax] += (t.max() + t.min()) / 2 * d
         eye = center + np.array([0, 0, d])
         return Camera(view=look_at(eye, center), fov_deg=fov, near=max(1e-4, d * 1e-3))
     if camera != "portrait":
         raise ValueError(f"render: camera must be full or portrait; got {camera!r}")
 
     fov = 25.0
-    j = posed.joints
-    named = posed.joint_names
-    if {"Neck", "Spine2"} <= named and "Head" in j:
-        neck_y = float(j["Neck"][1])
-        chest_y = float(j["Spine2"][1])
-        head = pts[pts[:, 1] >= neck_y]
-        top = float(head[:, 1].max()) if len(head) else float(j["Head"][1])
-        # Below the chest joint by 0.3 of the neck-to-chest span: shoulders and chest show, the waist not.
-        bottom = chest_y - 0.3 * max(neck_y - chest_y, 0.05 * (hi[1] - lo[1]))
-        cx = float(j["Head"][0])
-        cz = float(j["Head"][2])
-    else:
-        top = float(hi[1])
-        bottom = float(hi[1] - 0.30 * (hi[1] - lo[1]))
-        cx = float((lo[0] + hi[0]) / 2)
-        cz = float((lo[2] + hi[2]) / 2)
+    if _has_head(posed):
+        return _portrait_camera(portrait_box(posed, pts), fov)
+    # No head bone: the top 30% of the bounds, with headroom, cut at the bottom.
+    top = float(hi[1])
+    bottom = float(hi[1] - 0.30 * (hi[1] - lo[1]))
+    cx = float((lo[0] + hi[0]) / 2)
+    cz = float((lo[2] + hi[2]) / 2)
     span = max(top - bottom, 1e-3)
-    # Headroom above the hair; the bottom edge cuts through the body.
     top_m = top + 0.08 * span
     center = np.array([cx, (top_m + bottom) / 2, cz])
     half_tan = np.tan(np.radians(fov) / 2)
     region = pts[(pts[:, 1] >= bottom) & (pts[:, 1] <= top)]
     front = float(region[:, 2].max()) if len(region) else float(hi[2])
-    # The cut lies on the front of the chest; the head above it must still fit.
     d = (front - cz) + (top_m - bottom) / 2 / half_tan
     head_pts = pts[pts[:, 1] >= center[1]]
     if len(head_pts):
         d = max(d, _fit_distance(head_pts, center, half_tan, axes=(1,)))
     eye = center + np.array([0, 0, d])
     return Camera(view=look_at(eye, center), fov_deg=fov, near=max(1e-4, d * 1e-3))
+
+
+def _has_head(posed: Posed) -> bool:
+    return {"Head", "HeadTop_End"} <= posed.joint_names and "Head" in posed.joints and "HeadTop_End" in posed.joints
+
+
+# Portrait proportions, in lengths of the head bone (``Head`` to ``HeadTop_End``): the eyes
+# sit at 0.45 of the bone above the ``Head`` joint (a Mixamo-style rig's skull base), and
+# the picture spans 1.8 bones, so a head about 0.8 bones wide fills close to half of it.
+EYE_ALONG_HEAD = 0.45
+PORTRAIT_SPAN = 1.8
+EYES_FROM_TOP = 0.40
+
+
+def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, float, float, float, float]:
+    """The square a portrait shows, as (centre x, centre y, depth z, half span, front z).
+
+    From the head bone when the model has one (eyes ``EYES_FROM_TOP`` of the way down,
+    centred on the head), else the top 30% of the bounds.
+    """
+    if pts is None:
+        pts = posed.points().astype(np.float64)
+    lo, hi = pts.min(0), pts.max(0)
+    j = posed.joints
+    if _has_head(posed):
+        base = np.asarray(j["Head"], np.float64)
+        top = np.asarray(j["HeadTop_End"], np.float64)
+        bone = float(np.linalg.norm(top - base))
+        eye = base + EYE_ALONG_HEAD * (top - base)
+        half = PORTRAIT_SPAN * bone / 2
+        cy = float(eye[1]) - (0.5 - EYES_FROM_TOP) * 2 * half
+        near = pts[np.linalg.norm(pts - eye, axis=1) < 1.2 * bone]
+        # A bun or full hair above the frame: raise it a little (the eyes go down to at most
+        # 44% from the top) rather than cut the hair off.
+        if len(near):
+            over = float(near[:, 1].max()) + 0.02 * 2 * half - (cy + half)
+            cy += min(max(over, 0.0), 0.04 * 2 * half)
+        front = float(near[:, 2].max()) if len(near) else float(eye[2]) + bone
+        return float(eye[0]), cy, float(eye[2]), half, front
+    top_y = float(hi[1])
+    bottom = float(hi[1] - 0.30 * (hi[1] - lo[1]))
+    half = max((top_y - bottom) / 2, 1e-3) * 1.08
+    return float((lo[0] + hi[0]) / 2), (top_y + bottom) / 2, float((lo[2] + hi[2]) / 2), half, float(hi[2])
+
+
+def _portrait_camera(box, fov: float) -> Camera:
+    cx, cy, cz, half, front = box
+    center = np.array([cx, cy, cz])
+    half_tan = np.tan(np.radians(fov) / 2)
+    # The square spans 2 * half at the head's depth; the camera stays outside the face.
+    d = max(half / half_tan, (front - cz) + 0.05 * half)
+    eye = center + np.array([0, 0, d])
+    return Camera(view=look_at(eye, center), fov_deg=fov, near=max(1e-4, d * 1e-3))
+
+
+def frame_sequence(poses: list[Posed], camera: str = "full", *, margin: float = 0.06) -> Camera:
+    """One camera for a sequence of poses (a clip's frames), so the figure keeps its size.
+
+    ``full`` fits every vertex of every pose; ``portrait`` takes the square that holds the
+    portrait square of every pose.
+
+    >>> from workbench.render.scene import Model
+    >>> from workbench.viewers.product import build_product_glb
+    >>> posed = Model(build_product_glb("x")).posed()
+    >>> frame_sequence([posed, posed], "full").fov_deg == frame(posed, "full").fov_deg
+    True
+    """
+    if not poses:
+        raise ValueError("render: a sequence needs at least one pose")
+    if camera == "full":
+        rest = [p.points() for p in poses[1:]]
+        extra = np.concatenate(rest) if rest else None
+        return frame(poses[0], "full", extra_points=extra, margin=margin)
+    if camera != "portrait":
+        raise ValueError(f"render: camera must be full or portrait; got {camera!r}")
+    boxes = np.array([portrait_box(p) for p in poses])
+    cx, cy, cz, half, front = boxes.T
+    x0, x1 = float((cx - half).min()), float((cx + half).max())
+    y0, y1 = float((cy - half).min()), float((cy + half).max())
+    union = ((x0 + x1) / 2, (y0 + y1) / 2, float(cz.mean()), max(x1 - x0, y1 - y0) / 2, float(front.max()))
+    return _portrait_camera(union, 25.0)

@@ -125,6 +125,7 @@ class Material:
     double_sided: bool = False
     emissive: np.ndarray = field(default_factory=lambda: np.zeros(3, np.float32))
     name: str = ""
+    roughness: float = 1.0                 # glTF's default: fully rough
 
 
 @dataclass
@@ -257,7 +258,7 @@ class Model:
             alpha_cutoff=float(m.get("alphaCutoff", 0.5)),
             double_sided=bool(m.get("doubleSided", False)),
             emissive=np.asarray(m.get("emissiveFactor", [0, 0, 0]), np.float32),
-            name=m.get("name", ""))
+            name=m.get("name", ""), roughness=float(pbr.get("roughnessFactor", 1.0)))
 
     # -- nodes ------------------------------------------------------------
     @staticmethod
