@@ -1,0 +1,226 @@
+"""Schemathesis against a real `workbench serve`: no 5xx, and every answer as `/openapi.json` documents it.
+
+The served document describes the real service only, so the local control API
+(`/_local`, contract section 9) is not in it. Instead this module makes a small
+world through `/_local` first (tokens of several scopes and accounts, product
+and space viewers, space templates in each upload state, an avatar) and a
+schema hook puts those real ids and tokens into about half of the generated
+cases, so the fuzzer gets past the 404s and 401s into every operation's own
+rules. The document's links carry the ids the service hands out during a
+stateful run (POST /avatar's modelId into model and preview, a regenerated
+viewer into its tracking batch, a finished template into the next finish).
+
+Runs are deterministic (``derandomize=True``) and bounded; set
+``WORKBENCH_FUZZ_SCALE=20`` for a long run of thousands of cases.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+import httpx
+import hypothesis
+import pytest
+import schemathesis
+from hypothesis import strategies as st
+from schemathesis.generation import GenerationMode
+
+from conftest import ServerProcess
+
+SCALE = int(os.environ.get("WORKBENCH_FUZZ_SCALE", "1"))
+SETTINGS = hypothesis.settings(max_examples=25 * SCALE, deadline=None, derandomize=True, database=None,
+                               suppress_health_check=list(hypothesis.HealthCheck))
+STATEFUL_SETTINGS = hypothesis.settings(SETTINGS, max_examples=15 * SCALE, stateful_step_count=6)
+
+FINISH_UPLOAD = "POST /api/resources/spaces/{spaceTemplateId}/finish-upload"
+
+
+# ---------------------------------------------------------------- the checks
+
+def server_error_only_where_documented(ctx, response, case):
+    """No 5xx, except the interface's own: finish-upload of a missing or bad file is 500 finalization_failed."""
+    if response.status_code < 500:
+        return None
+    if case.operation.label == FINISH_UPLOAD and response.status_code == 500:
+        try:
+            if response.json()["error"]["code"] == "finalization_failed":
+                return None
+        except (ValueError, KeyError, TypeError):
+            pass
+    raise AssertionError(f"{case.operation.label} answered {response.status_code}: {response.text[:300]}")
+
+
+CHECKS = [server_error_only_where_documented, schemathesis.checks.status_code_conformance,
+          schemathesis.checks.content_type_conformance, schemathesis.checks.response_headers_conformance,
+          schemathesis.checks.response_schema_conformance]
+
+
+# ---------------------------------------------------------------- the world the fuzzer works in
+
+@dataclass
+class World:
+    """Real ids and tokens, made through the local control API before fuzzing."""
+
+    tokens: list[str]          # Authorization values: all scopes (weighted), one scope, other account, revoked
+    ids: dict[str, list[str]]  # path parameter name -> real ids of that kind
+
+
+def _glb_bytes(server: ServerProcess) -> bytes:
+    return httpx.get(server.avatar_base_url + "/animations/feminine/wave.glb", timeout=60).content
+
+
+def make_world(server: ServerProcess) -> World:
+    local = httpx.Client(base_url=server.local_url, timeout=60)
+
+    def made(path, body, key, status=201):
+        r = local.post(path, json=body)
+        assert r.status_code == status, r.text
+        return r.json()["data"][key]
+
+    def space(kind, account="dev", upload=None):
+        sid = made("/spaces", {"kind": kind, "account": account}, "spaceTemplateId")
+        if upload is not None:
+            filename, data = upload
+            assert local.put(f"/spaces/{sid}/upload", params={"filename": filename}, content=data).status_code == 200
+        return sid
+
+    dev = server.token
+    viewer_only = made("/tokens", {"account": "dev", "scopes": ["viewer:write"]}, "token")
+    other = made("/tokens", {"account": "other", "scopes": ["avatar:write", "viewer:write", "space:write"]}, "token")
+    revoked = made("/tokens", {"account": "dev", "scopes": ["avatar:write"]}, "token")
+    assert local.post("/tokens/revoke", json={"token": revoked}).status_code == 200
+    glb = _glb_bytes(server)
+    splat = b"".join(struct.pack("<3f3f4B4B", i, 0, 0, 1, 1, 1, 255, 255, 255, 255, 128, 128, 128, 128) for i in range(4))
+    spaces = [space("glb"), space("glb", upload=("bundle.glb", glb)), space("glb", upload=("bad.glb", b"not a glb")),
+              space("splat", upload=("scene.splat", splat)), space("splat", upload=("scene.ply", b"ply\nnonsense\n")),
+              space("glb", account="other", upload=("bundle.glb", glb))]
+    viewers = [made("/viewers", {"kind": "product"}, "viewerToken"), made("/viewers", {"kind": "space"}, "viewerToken"),
+               made("/viewers", {"kind": "product", "account": "other"}, "viewerToken")]
+    r = httpx.post(server.avatar_base_url + "/avatar", json={"gender": "feminine", "glasses": "clear"},
+                   headers={"Authorization": f"Bearer {dev}"})
+    assert r.status_code == 201, r.text
+    local.close()
+    bearer = [f"Bearer {t}" for t in (dev, dev, dev, dev, viewer_only, other, revoked)]
+    return World(bearer, {"modelId": [r.json()["data"]["modelId"]], "viewerToken": viewers, "spaceTemplateId": spaces})
+
+
+def use_world(schema, world: World) -> None:
+    """A hook: about half the cases get real ids in the path and a real token (or none) in Authorization;
+    a beacon body (text/plain) sometimes carries a real token too."""
+
+    @schema.hook
+    def flatmap_case(context, case):
+        # sampled_from draws evenly, where one_of would lean towards its first branch.
+        parts = {}
+        for name, value in case.path_parameters.items():
+            if name in world.ids:
+                parts[name] = st.sampled_from([value, *world.ids[name]] if len(world.ids[name]) > 1
+                                              else [value, *world.ids[name] * 2])
+        if case.operation.definition.raw.get("security"):
+            parts["Authorization"] = st.sampled_from([case.headers.get("Authorization"), None, *world.tokens])
+        if isinstance(case.body, str) and case.media_type == "text/plain" and "regenerate" in case.path:
+            parts["body"] = st.sampled_from([case.body, *("access_token=" + t.removeprefix("Bearer ") for t in world.tokens)])
+
+        def apply(drawn):
+            for name, value in drawn.items():
+                if name in world.ids:
+                    case.path_parameters[name] = value
+                elif name == "Authorization":
+                    if value is None:
+                        case.headers.pop("Authorization", None)
+                    else:
+                        case.headers["Authorization"] = value
+                elif name == "body":
+                    case.body = value
+            return case
+
+        return st.fixed_dictionaries(parts).map(apply)
+
+
+# ---------------------------------------------------------------- fixtures
+
+@pytest.fixture(scope="module")
+def fuzz_server(tmp_path_factory):
+    srv = ServerProcess(tmp_path_factory.mktemp("fuzz") / "data").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def world(fuzz_server):
+    return make_world(fuzz_server)
+
+
+@pytest.fixture(scope="module")
+def seen():
+    """Status codes answered, per operation, over the whole module; printed at the end."""
+    table: dict[str, Counter] = defaultdict(Counter)
+    yield table
+    print("\nfuzzer reached (operation: status x count):")
+    for label in sorted(table):
+        print(f"  {label}: " + ", ".join(f"{s} x{n}" for s, n in sorted(table[label].items())))
+    print(f"  cases: {sum(sum(c.values()) for c in table.values())}")
+
+
+@pytest.fixture(scope="module")
+def fuzz_schema(fuzz_server, world):
+    schema = schemathesis.openapi.from_url(fuzz_server.root + "/openapi.json")
+    use_world(schema, world)
+    return schema
+
+
+def operations(schema) -> list:
+    return [result.ok() for result in schema.get_all_operations()]
+
+
+# ---------------------------------------------------------------- the tests
+
+OPERATION_LABELS = [
+    "POST /avatars/avatar", "GET /avatars/model/{modelId}.glb", "GET /avatars/preview/{modelId}.png",
+    "GET /avatars/animations", "GET /avatars/animations/{gender}/{name}.glb",
+    "POST /api/viewers/{viewerToken}/regenerate/all", "PUT /api/viewers/{viewerToken}/regenerate/all",
+    "POST /api/viewers/{viewerToken}/tracking-event/batch", FINISH_UPLOAD,
+]
+
+
+def test_the_document_lists_the_operations_fuzzed(fuzz_schema):
+    assert sorted(op.label for op in operations(fuzz_schema)) == sorted(OPERATION_LABELS)
+
+
+@pytest.mark.parametrize("label", OPERATION_LABELS)
+def test_fuzz_each_operation(fuzz_schema, seen, label):
+    """Positive and negative cases for one operation; it must also get past the 404s to a 2xx."""
+    method, path = label.split(" ", 1)
+    operation = fuzz_schema[path][method]
+    strategy = st.one_of(operation.as_strategy(), operation.as_strategy(generation_mode=GenerationMode.NEGATIVE))
+    statuses = seen[label]
+
+    @SETTINGS
+    @hypothesis.given(case=strategy)
+    def run(case):
+        response = case.call(timeout=60)
+        statuses[response.status_code] += 1
+        case.validate_response(response, checks=CHECKS)
+
+    run()
+    assert any(200 <= s < 300 for s in statuses), f"{label} never got past the refusals: {dict(statuses)}"
+
+
+def test_fuzz_stateful(fuzz_schema, seen):
+    """Sequences of calls joined by the document's links, so ids the service hands out are used again."""
+    machine = fuzz_schema.as_state_machine()
+
+    class Recorded(machine):
+        def after_call(self, response, case):
+            seen["stateful " + case.operation.label][response.status_code] += 1
+            super().after_call(response, case)
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            case.validate_response(response, checks=CHECKS)
+
+    Recorded.run(settings=STATEFUL_SETTINGS)
+    linked = {label for label in seen if label.startswith("stateful ")}
+    assert "stateful GET /avatars/model/{modelId}.glb" in linked, sorted(linked)
