@@ -43,6 +43,11 @@ def _error(description: str, codes: list[str] | None = None, headers: tuple[str,
     return {"description": description, "headers": _headers(*headers), "content": {"application/json": {"schema": schema}}}
 
 
+def _err(description: str) -> dict:
+    """An error answer whose code is left open."""
+    return _error(description)
+
+
 def _ok(description: str, data_ref: str, links: dict | None = None) -> dict:
     answer = {"description": description, "headers": _headers(), "content": {"application/json": {"schema": {
         "type": "object", "required": ["status", "data"],
@@ -233,7 +238,7 @@ def build_openapi(root_url: str) -> dict:
             "summary": "Register an avatar configuration (scope avatar:write)",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"{_REF}schemas/AvatarSettings"}}}},
             "responses": {"201": _ok("registered", "Registration", avatar_links),
-                          "400": _error("body not UTF-8 JSON (invalid_json), invalid settings (invalid_settings, one detail "
+                          "400": _err("body not UTF-8 JSON (invalid_json), invalid settings (invalid_settings, one detail "
                                         "per problem), or a malformed request such as two Authorization headers"),
                           "401": _unauthorized(), "413": _too_large("64 KiB"), "415": _unsupported("application/json"),
                           _UNAVAILABLE: _unavailable()}}},
@@ -249,7 +254,7 @@ def build_openapi(root_url: str) -> dict:
             "responses": {"200": _binary("the GLB", "model/gltf-binary", {
                               "preview": _link("avatars.preview", "the same avatar's preview", modelId="$request.path.modelId")}),
                           "304": _NOT_MODIFIED,
-                          "400": _error("a parameter outside the table, unknown or repeated (details name it)"),
+                          "400": _err("a parameter outside the table, unknown or repeated (details name it)"),
                           "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
                           "500": _error("the model could not be generated", ["model_generation_failed"]),
                           _UNAVAILABLE: _unavailable()}}},
@@ -261,7 +266,7 @@ def build_openapi(root_url: str) -> dict:
                            _qp("background", {"type": "string", "pattern": f"^{byte},{byte},{byte}$"}, "R,G,B, each 0 to 255; omitted: transparent"),
                            _IF_NONE_MATCH],
             "responses": {"200": _binary("the PNG", "image/png"), "304": _NOT_MODIFIED,
-                          "400": _error("a parameter outside the table, unknown or repeated (details name it)"),
+                          "400": _err("a parameter outside the table, unknown or repeated (details name it)"),
                           "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
                           "500": _error("the preview could not be rendered", ["preview_generation_failed"]),
                           _UNAVAILABLE: _unavailable()}}},
@@ -308,7 +313,7 @@ def build_openapi(root_url: str) -> dict:
                               "regenerate": _link("viewers.regenerate.post", "regenerate the viewer the events went to",
                                                   viewerToken="$request.path.viewerToken")}),
                           "207": _ok("some logged, some failed (data.errors: per-event errors)", "BatchResult"),
-                          "400": _error("not JSON, a request-level rule broken (details name the field), or all events "
+                          "400": _err("not JSON, a request-level rule broken (details name the field), or all events "
                                         "invalid (all_events_invalid; details: per-event errors)"),
                           "404": _error("no such viewer", ["viewer_not_found", "route_not_found"]),
                           "413": _too_large("512 KiB"), "415": _unsupported("application/json or text/plain"),
@@ -322,7 +327,7 @@ def build_openapi(root_url: str) -> dict:
                 "properties": {"success": {"enum": ["true", "false"]}, "message": {"type": "string", "minLength": 1, "maxLength": 1000}}}}}},
             "responses": {"200": _ok("finalization cancelled", "SpaceTemplate", finish_again),
                           "201": _ok("upload finalized", "SpaceTemplate", finish_again),
-                          "400": _error("not multipart/form-data, or success or message missing or invalid (details name "
+                          "400": _err("not multipart/form-data, or success or message missing or invalid (details name "
                                         "the field), or a malformed request such as two Authorization headers"),
                           "401": _unauthorized(),
                           "404": _error("template does not exist or is not accessible", ["space_template_not_found", "route_not_found"]),
