@@ -11,6 +11,7 @@ accept, or both refuse naming the same fields.
 from __future__ import annotations
 
 import json
+import os
 import string
 import urllib.parse
 
@@ -27,7 +28,8 @@ from workbench.client.errors import APIError
 
 from conftest import ServerProcess
 
-SETTINGS = hypothesis.settings(max_examples=100, deadline=None, derandomize=True, database=None,
+SCALE = int(os.environ.get("WORKBENCH_FUZZ_SCALE", "1"))  # 20 for a long run
+SETTINGS = hypothesis.settings(max_examples=100 * SCALE, deadline=None, derandomize=True, database=None,
                                suppress_health_check=[hypothesis.HealthCheck.too_slow])
 # No avatar has this id: the service checks the options before it looks the avatar up, so an accepted
 # query is answered 404 avatar_not_found without generating a model.
