@@ -99,6 +99,9 @@ def _pp(name: str, description: str, schema: dict | None = None) -> dict:
     return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}, "description": description}
 
 
+# Text the service takes holds no control characters (C0, DEL, C1): issue 12 item 2, options.text_problem.
+_NO_CONTROL = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+
 _IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
                   "description": "an ETag from an earlier answer (or *): 304 without a body when it still matches"}
 
@@ -169,7 +172,7 @@ def _schemas() -> dict:
             "outfit": {"type": "object", "additionalProperties": False, "properties": {
                 "top": color, "bottom": color, "shoes": color}},
             "glasses": {"enum": list(opts.GLASSES), "default": "none"},
-            "name": {"type": "string", "minLength": 1, "maxLength": 64}}},
+            "name": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": _NO_CONTROL}}},
         "Registration": {"type": "object", "required": ["modelId", "modelUrl", "previewUrl"], "properties": {
             "modelId": {"type": "string", "pattern": "^[0-9a-f]{24}$"},
             "modelUrl": {"type": "string", "format": "uri"}, "previewUrl": {"type": "string", "format": "uri"}}},
@@ -324,7 +327,8 @@ def build_openapi(root_url: str) -> dict:
             "parameters": [_pp("spaceTemplateId", "the space definition id")],
             "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
                 "type": "object", "additionalProperties": False, "required": ["success", "message"],
-                "properties": {"success": {"enum": ["true", "false"]}, "message": {"type": "string", "minLength": 1, "maxLength": 1000}}}}}},
+                "properties": {"success": {"enum": ["true", "false"]},
+                               "message": {"type": "string", "minLength": 1, "maxLength": 1000, "pattern": _NO_CONTROL}}}}}},
             "responses": {"200": _ok("finalization cancelled", "SpaceTemplate", finish_again),
                           "201": _ok("upload finalized", "SpaceTemplate", finish_again),
                           "400": _err("not multipart/form-data, or success or message missing or invalid (details name "
