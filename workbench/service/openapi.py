@@ -129,7 +129,9 @@ def _tracking_event_schema() -> dict:
     """One event of the catalog: a key and the payload that key takes (contract section 7)."""
     # null at the top level of an event means absent (catalog module docstring).
     common = {
-        "timestamp": {"oneOf": [{"type": "string", "format": "date-time"},
+        # RFC 3339 as Python reads it: upper-case T and Z, no leap second.
+        "timestamp": {"oneOf": [{"type": "string", "format": "date-time",
+                                 "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$"},
                                 {"type": "integer", "minimum": 946_684_800_000}, {"type": "null"}],
                       "description": "ISO 8601 with a zone, or epoch milliseconds; from 2000-01-01 to 24 h ahead "
                                      "of the server clock; default: the time received"},
