@@ -38,12 +38,9 @@ UNKNOWN_ID = "0" * 24
 
 # ---------------------------------------------------------------- the harness
 
-class Kept(Exception):
-    """Raised by the keeping transport so the client stops after building its request."""
-
-
 def precheck(server: ServerProcess, call) -> tuple[frozenset | None, httpx.Request | None]:
-    """(fields the client refused, None) or (None, the request it would send)."""
+    """(fields the client refused, None) or (None, the request it would send): its transport keeps the
+    request and answers 599, which the client raises as an APIError (it does not retry: retries=0)."""
     kept = []
 
     def keep(request: httpx.Request) -> httpx.Response:
