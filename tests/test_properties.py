@@ -257,7 +257,8 @@ def test_tracking_batch_request_rules_agree(prop_server, viewer, session_id, eve
 @pytest.mark.parametrize("settings, field", [
     pytest.param({"gender": "masculine", "name": "\ud800"}, "name", id="lone-surrogate-name", marks=pytest.mark.xfail(
         raises=UnicodeEncodeError, strict=True, reason="issue 12 item 2: the pre-check passes a name UTF-8 cannot carry, and the client then "
-                            "fails encoding it; the service registers it (201). Engineer rules is fixing options.py.")),
+                            "fails encoding it; the service registers it (201). Fixed on main by options.text_problem "
+                            "(e74d098): drop this mark when merging.")),
     pytest.param({"gender": "masculine", "height": 10 ** 400}, "height", id="400-digit-height", marks=pytest.mark.xfail(
         raises=OverflowError, strict=True, reason="issue 12 item 5: math.isfinite on a 400-digit integer raises OverflowError, in the "
                             "pre-check and in the service (500 internal_error). Engineer rules owns options.py.")),
