@@ -53,8 +53,14 @@ def test_openapi_describes_every_operation(server):
             "viewers.regenerate.post", "viewers.regenerate.put", "tracking.send_batch", "spaces.finish_upload"} <= ops
     reg = doc["paths"]["/avatars/avatar"]["post"]
     assert set(reg["responses"]) >= {"201", "400", "401"}
-    params = {p["name"] for p in doc["paths"]["/avatars/model/{modelId}.glb"]["get"]["parameters"]}
-    assert params == {"modelId", "lod", "animations", "textureFormat", "mergeMesh", "textureAtlasSize"}
+    params = {(p["in"], p["name"]) for p in doc["paths"]["/avatars/model/{modelId}.glb"]["get"]["parameters"]}
+    assert params == {("path", "modelId"), ("header", "If-None-Match")} | {
+        ("query", q) for q in ("lod", "animations", "textureFormat", "mergeMesh", "textureAtlasSize")}
+    # every answer of every operation is listed with the X-Request-Id it carries
+    for path, methods in doc["paths"].items():
+        for method, op in methods.items():
+            for status, answer in op["responses"].items():
+                assert "X-Request-Id" in answer.get("headers", {}), (method, path, status)
 
 
 # ---------------------------------------------------------------- POST /avatar
