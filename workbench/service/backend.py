@@ -122,7 +122,11 @@ class Backend:
         return self.viewers.regenerate(account, token)
 
     def tracking_batch(self, viewer_token: str, body: Any) -> tuple[int, dict]:
-        """POST tracking-event/batch: (200 or 207, summary); 400 when no event was accepted."""
+        """POST tracking-event/batch: (200 or 207, summary); 400 when no event was accepted.
+
+        ``body``: the decoded JSON value, or the body's bytes (the handler passes those: they
+        are decoded and checked in one pass, and an undecodable body is 400 ``invalid_json``).
+        """
         self.faults.check("tracking.batch")
         if not self.viewers.exists(viewer_token):
             raise ServiceError.not_found("viewer", viewer_token)

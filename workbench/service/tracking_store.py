@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from workbench import options as opts
+from workbench.service.bodies import decode_json
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.tracking import catalog
@@ -22,6 +23,24 @@ from workbench.tracking import catalog
 INSERT = ("INSERT OR IGNORE INTO events (viewer_token, session_id, event_id, key, payload, ts, received_at) "
           "VALUES (?, ?, ?, ?, ?, ?, ?)")
 EXPORT_COLUMNS = ("viewerToken", "sessionId", "id", "key", "timestamp", "payload", "receivedAt")
+
+# A stored payload is json.dumps(payload, separators=(",", ":"), sort_keys=True). Calling the C
+# encoder that json.dumps builds on every call, built once here, gives the same text in a quarter
+# of the time (json.dumps was a fifth of the service's time per batch; bench/ingest.py).
+_ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
+_c_encode = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    None, _ENCODER.default, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True)
+
+
+def _payload_text(payload: dict) -> str:
+    """``json.dumps(payload, separators=(",", ":"), sort_keys=True)``, faster.
+
+    >>> _payload_text({"b": 1.5, "a": "é"}) == json.dumps({"b": 1.5, "a": "é"}, separators=(",", ":"), sort_keys=True)
+    True
+    """
+    if _c_encode is None:  # an interpreter without the C accelerator
+        return _ENCODER.encode(payload)
+    return "".join(_c_encode(payload, 0))
 
 
 def iso_ms(ms: int) -> str:
@@ -51,10 +70,13 @@ class TrackingStore:
         self.db = db
 
     def ingest(self, viewer_token: str, body: Any) -> tuple[int, dict]:
-        """(status, data) for a decoded batch body; raises ServiceError for a request-level fault."""
+        """(status, data) for a batch body (decoded, or JSON bytes); raises ServiceError for a request-level fault."""
         now = datetime.now(timezone.utc)
         try:
-            result = catalog.check_batch(body, now=now)
+            if isinstance(body, (bytes, bytearray)):
+                result = catalog.check_batch_json(bytes(body), now=now, decode=decode_json)
+            else:
+                result = catalog.check_batch(body, now=now)
         except catalog.BatchRejected as e:
             raise ServiceError(e.status, e.code, e.message,
                                [{"field": e.field, "code": e.code, "message": e.message}]) from None
@@ -67,8 +89,7 @@ class TrackingStore:
 
     def _store(self, viewer_token: str, session_id: str, events: list[tuple[int, dict]], now: datetime) -> int:
         received = int(now.timestamp() * 1000)
-        rows = [(viewer_token, session_id, e["id"], e["key"],
-                 json.dumps(e["payload"], separators=(",", ":"), sort_keys=True), e["timestamp"], received)
+        rows = [(viewer_token, session_id, e["id"], e["key"], _payload_text(e["payload"]), e["timestamp"], received)
                 for _, e in events]
         with self.db.transaction() as c:
             before = c.total_changes
