@@ -21,38 +21,22 @@ from workbench.service.faults import Faults
 from workbench.service.storage import now_ms, write_atomic
 
 SPACE_KINDS = ("glb", "splat")
-FINISH_FIELDS = ("success", "message")
-MESSAGE_CHARS = (1, 1000)
 
 
 def check_finish_fields(fields: list[tuple[str, Any]]) -> tuple[bool, str]:
     """``(success, message)`` from finish-upload's form fields, or 400 ``invalid_payload`` naming each problem.
 
+    The rules are :func:`workbench.options.parse_finish_upload_form`, which the client checks with too.
+
     >>> check_finish_fields([("success", "true"), ("message", "done")])
     (True, 'done')
     """
-    problems = []
-    names = [k for k, _ in fields]
-    for k in sorted(set(names)):
-        if k not in FINISH_FIELDS:
-            problems.append({"field": k, "code": "unknown_field", "message": "is not a field; send only success and message"})
-        elif names.count(k) > 1:
-            problems.append({"field": k, "code": "repeated_field", "message": "is given more than once"})
-    values = dict(fields)
-    success, message = values.get("success"), values.get("message")
-    if success is None:
-        problems.append({"field": "success", "code": "required", "message": "is required: true or false"})
-    elif not isinstance(success, str) or success not in ("true", "false"):
-        problems.append({"field": "success", "code": "not_allowed", "message": f"must be exactly true or false; got {success!r}"})
-    lo, hi = MESSAGE_CHARS
-    if message is None:
-        problems.append({"field": "message", "code": "required", "message": f"is required: {lo} to {hi} characters"})
-    elif not isinstance(message, str) or not lo <= len(message) <= hi:
-        problems.append({"field": "message", "code": "out_of_range", "message": f"must be a string of {lo} to {hi} characters"})
-    if problems:
-        first = problems[0]
-        raise ServiceError(400, "invalid_payload", f"{first['field']}: {first['message']}.", problems)
-    return success == "true", message
+    try:
+        return opts.parse_finish_upload_form(fields)
+    except opts.InvalidOptions as e:
+        first = e.problems[0]
+        raise ServiceError(400, "invalid_payload", f"{first.field}: {first.message}.",
+                           [p.to_dict() for p in e.problems]) from None
 
 
 class Spaces:
