@@ -10,7 +10,12 @@ Two figures, timed apart (``SendReport.plan_seconds`` and ``send_seconds``), as 
   Goal: real >= 0.6 of bare.
 - client planning: pre-checks, ids and batching, no I/O. Goal: >= 300,000 events/s.
 
-Usage: python bench/ingest.py [--events 40000] [--concurrency 8] [--rounds 2]
+Runs are interleaved (bare, real, bare, real...) and each figure is the best of the rounds; the
+per-round ratios and their median are printed too, with the server's CPU time per event, since on
+a shared machine one lucky quiet window can decide a best-of figure. 100,000 events a run keeps a
+run long enough (about a second) for that noise to average out.
+
+Usage: python bench/ingest.py [--events 100000] [--concurrency 8] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import argparse
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -82,6 +88,15 @@ def start(kind: str, data_dir: str) -> tuple[subprocess.Popen, str]:
     return proc, root
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux /proc), or None elsewhere."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def run(root: str, events, concurrency: int):
     import workbench
 
@@ -92,9 +107,9 @@ def run(root: str, events, concurrency: int):
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--events", type=int, default=40_000)
+    ap.add_argument("--events", type=int, default=100_000)
     ap.add_argument("--concurrency", type=int, default=8)
-    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--serve-bare", type=int, default=None)
     args = ap.parse_args()
     if args.serve_bare:
@@ -112,12 +127,18 @@ def main() -> None:
     http: dict[str, list[float]] = {}
     whole: dict[str, list[float]] = {}
     plans: list[float] = []
+    pairs: list[float] = []
+    server_cpu: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(args.rounds):
             for kind in ("bare", "real"):  # interleaved, best of the rounds each, to damp noise
                 proc, root = start(kind, os.path.join(tmp, f"data-{i}-{kind}"))
                 try:
+                    c0 = cpu_seconds(proc.pid)
                     rep = run(root, events, args.concurrency)
+                    c1 = cpu_seconds(proc.pid)
+                    if c0 is not None and c1 is not None:
+                        server_cpu.setdefault(kind, []).append((c1 - c0) * 1e6 / n)
                 finally:
                     proc.terminate()
                     proc.wait(10)
@@ -125,6 +146,8 @@ def main() -> None:
                 http.setdefault(kind, []).append(n / rep.send_seconds)
                 whole.setdefault(kind, []).append(n / rep.seconds)
                 plans.append(n / rep.plan_seconds)
+                if kind == "real":
+                    pairs.append(http["real"][-1] / http["bare"][-1])
                 print(f"{kind:4}: {n} events, {rep.batches} batches: planning {rep.plan_seconds:.3f} s, "
                       f"HTTP {rep.send_seconds:.2f} s = {n / rep.send_seconds:,.0f} events/s")
     # Planning alone, again, with its CPU time: on a shared machine the wall clock also counts
@@ -141,6 +164,10 @@ def main() -> None:
     print(f"HTTP part, bare endpoint (parse JSON, answer):        {bare:,.0f} events/s")
     print(f"HTTP part, local service (validate + SQLite commit):  {real:,.0f} events/s")
     print(f"ratio real/bare, HTTP part: {real / bare:.2f}  (goal >= 0.6, concurrency {args.concurrency})")
+    print(f"  per round (each real run against the bare run just before it): "
+          f"{', '.join(f'{r:.2f}' for r in pairs)}; median {statistics.median(pairs):.2f}")
+    if server_cpu:
+        print("  server CPU per event (us, best): " + ", ".join(f"{k} {min(v):.1f}" for k, v in server_cpu.items()))
     print(f"client planning (pre-checks, ids, batches): {max(plans):,.0f} events/s wall clock, "
           f"{n / min(cpu):,.0f} events/s of CPU time  (goal >= 300,000)")
     print(f"whole send (planning + HTTP), real/bare: {max(whole['real']) / max(whole['bare']):.2f}")

@@ -73,6 +73,11 @@ class TrackingStore:
     def ingest(self, viewer_token: str, body: Any) -> tuple[int, dict]:
         """(status, data) for a batch body (decoded, or JSON bytes); raises ServiceError for a request-level fault."""
         now = datetime.now(timezone.utc)
+        result = self.check(body, now)
+        return self.store_many([(viewer_token, result)], now)[0]
+
+    def check(self, body: Any, now: datetime) -> catalog.BatchCheck:
+        """The catalog's verdict on a batch body; ServiceError for a request-level fault or when no event is valid."""
         try:
             if isinstance(body, (bytes, bytearray)):
                 result = catalog.check_batch_json(bytes(body), now=now, decode=decode_json)
@@ -84,22 +89,30 @@ class TrackingStore:
         if not result.accepted:
             raise ServiceError(400, "all_events_invalid",
                                f"None of the {len(result.errors)} events was accepted; see details.", result.errors)
-        stored = self._store(viewer_token, result.session_id, result.to_store, now)
-        duplicates = len(result.accepted) - stored
-        return result.status, result.summary(duplicates)
+        return result
 
-    def _store(self, viewer_token: str, session_id: str, events: list[tuple[int, dict]], now: datetime) -> int:
+    def store_many(self, batches: list[tuple[str, catalog.BatchCheck]], now: datetime) -> list[tuple[int, dict]]:
+        """Store checked batches ``(viewer token, check)`` in one transaction; (status, data) for each.
+
+        Committing the batches that wait together writes each touched page of the indexes once
+        for all of them; every answer is built after the commit, so what it reports is durable.
+        """
         received = int(now.timestamp() * 1000)
-        rows = [(viewer_token, session_id, e["id"], e["key"], _payload_text(e["payload"]), e["timestamp"], received)
-                for _, e in events]
-        # One statement of all the batch's rows (at most catalog.MAX_EVENTS x 7 parameters, far under
-        # SQLite's limit) took a third less of SQLite's time than executemany, row by row.
-        sql = INSERT + (", " + _ROW) * (len(rows) - 1)
+        stored = []
         with self.db.transaction() as c:
-            before = c.total_changes
-            if rows:
-                c.execute(sql, [v for row in rows for v in row])
-            return c.total_changes - before
+            for viewer_token, result in batches:
+                events = result.to_store
+                params = []
+                for _, e in events:
+                    params += (viewer_token, result.session_id, e["id"], e["key"], _payload_text(e["payload"]),
+                               e["timestamp"], received)
+                # One statement of all the batch's rows (at most catalog.MAX_EVENTS x 7 parameters, far under
+                # SQLite's limit) took a third less of SQLite's time than executemany, row by row.
+                before = c.total_changes
+                if events:
+                    c.execute(INSERT + (", " + _ROW) * (len(events) - 1), params)
+                stored.append(c.total_changes - before)
+        return [(result.status, result.summary(len(result.accepted) - n)) for (_, result), n in zip(batches, stored)]
 
     def count(self, viewer_token: str | None = None) -> int:
         if viewer_token is None:
