@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from workbench.gltf import build_animation, build_animation_library, inspect
-from workbench.gltf._glb import read_accessor, read_glb
+from workbench.gltf.glb import read_accessor, read_glb
 from workbench.gltf.clips import DURATIONS
 from workbench.gltf.skeleton import JOINT_NAMES
 from workbench.options import ANIMATIONS, CYCLIC_ANIMATIONS

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from workbench.gltf import build_avatar, inspect
-from workbench.gltf._glb import read_accessor, read_glb
+from workbench.gltf.glb import read_accessor, read_glb
 from workbench.gltf.skeleton import JOINT_NAMES
 from workbench.options import ANIMATIONS, BODY_SHAPES, GESTURES, ModelOptions, normalize_avatar_settings
 

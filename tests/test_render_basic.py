@@ -9,8 +9,8 @@ from workbench.options import PreviewOptions
 from workbench.render import grid, pose_image, render, render_preview, turntable
 from workbench.render.scene import Model, load_clip, parse_glb
 from workbench.render.testing import tiny_clip_glb, tiny_rig_glb
-from workbench.viewers.glb_writer import GlbBuilder, png_bytes
-from workbench.viewers.product import build_product_glb
+from workbench.gltf.glb import GlbWriter
+from workbench.viewers.product import build_product_glb, png_bytes
 
 
 def _alpha_box(im):
@@ -47,7 +47,7 @@ def test_full_framing_keeps_margin_and_fills_height():
 
 def test_portrait_without_joints_shows_top_of_bounds():
     # A tall column, no skin: the portrait shows its top, cut at the bottom edge.
-    b = GlbBuilder()
+    b = GlbWriter()
     p = np.array([[x, y, z] for y in (0, 2) for x in (-0.1, 0.1) for z in (-0.1, 0.1)], np.float32)
     faces = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
     t = [(a, b_, c) for a, b_, c, d in faces] + [(a, c, d) for a, b_, c, d in faces]
@@ -74,7 +74,7 @@ def test_render_preview_is_deterministic_png():
 
 def test_texture_colour_reaches_pixels():
     # A quad facing the camera with a pure blue texture and a white factor must come out blue.
-    b = GlbBuilder()
+    b = GlbWriter()
     tex = b.texture(png_bytes(np.tile(np.array([0, 0, 255], np.uint8), (8, 8, 1))))
     mat = b.material("blue", texture=tex)
     p = np.array([[-1, 0, 0], [1, 0, 0], [1, 2, 0], [-1, 2, 0]], np.float32)
@@ -90,7 +90,7 @@ def test_texture_colour_reaches_pixels():
 
 def test_back_faces_are_culled_unless_double_sided():
     def quad(double):
-        b = GlbBuilder()
+        b = GlbWriter()
         p = np.array([[-1, 0, 0], [1, 0, 0], [1, 2, 0], [-1, 2, 0]], np.float32)
         # Clockwise seen from +Z, where the camera is: a back face.
         m = b.mesh("Q", [b.primitive(positions=p, indices=[0, 2, 1, 0, 3, 2],
@@ -102,7 +102,7 @@ def test_back_faces_are_culled_unless_double_sided():
 
 
 def test_nearer_surface_wins_depth_test():
-    b = GlbBuilder()
+    b = GlbWriter()
     red, green = b.material("r", (1, 0, 0, 1)), b.material("g", (0, 1, 0, 1))
     def quad(z, s):
         return np.array([[-s, -s, z], [s, -s, z], [s, s, z], [-s, s, z]], np.float32)
@@ -181,7 +181,7 @@ def _quads(front_mat, back_mat, builder):
 
 
 def test_blended_material_shows_what_is_behind_it():
-    b = GlbBuilder()
+    b = GlbWriter()
     glass = b.material("glass", (0, 0, 1, 0.5), blend=True)
     wall = b.material("wall", (1, 0, 0, 1))
     b.scene([b.node("Q", mesh=_quads(glass, wall, b))])
@@ -191,7 +191,7 @@ def test_blended_material_shows_what_is_behind_it():
     assert centre[2] > 40 and centre[0] > 40        # blue glass over red wall: both show
     assert edge[2] < edge[0] // 3                    # outside the glass: red only
     # Alone, the glass is half transparent.
-    b = GlbBuilder()
+    b = GlbWriter()
     glass = b.material("glass", (0, 0, 1, 0.5), blend=True)
     p = np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], np.float32)
     b.scene([b.node("G", mesh=b.mesh("G", [b.primitive(positions=p, indices=[0, 1, 2, 0, 2, 3], material=glass)]))])
@@ -200,7 +200,7 @@ def test_blended_material_shows_what_is_behind_it():
 
 
 def test_masked_material_cuts_out_by_texture_alpha():
-    b = GlbBuilder()
+    b = GlbWriter()
     rgba = np.zeros((8, 8, 4), np.uint8)
     rgba[..., 1] = 255
     rgba[:, 4:, 3] = 255  # right half opaque, left half cut away
@@ -215,7 +215,7 @@ def test_masked_material_cuts_out_by_texture_alpha():
 
 
 def test_scene_without_meshes_renders_empty():
-    b = GlbBuilder()
+    b = GlbWriter()
     b.scene([b.node("nothing")])
     im = np.asarray(render(b.to_bytes(), size=32, camera="portrait"))
     assert im.shape == (32, 32, 4) and im[..., 3].max() == 0
@@ -227,7 +227,7 @@ def test_texture_lookup_is_perspective_correct():
     # far half. The colour change must sit where the strip's 3D midpoint projects, which is well
     # above the middle of its on-screen extent (where an affine lookup would put it).
     from workbench.render.framing import frame
-    b = GlbBuilder()
+    b = GlbWriter()
     rgb = np.zeros((2, 1, 3), np.uint8)
     rgb[0] = (0, 0, 255)   # v = 0..0.5: far half
     rgb[1] = (255, 0, 0)   # v = 0.5..1: near half
@@ -261,18 +261,16 @@ def test_texture_lookup_is_perspective_correct():
 def test_node_hierarchy_and_interleaved_attributes():
     # Positions and normals interleaved in one buffer view (byteStride 24), under a parent node
     # that is moved, turned 90 degrees about Y and scaled by 2, with a translated child.
-    b = GlbBuilder()
+    b = GlbWriter()
     pos = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
     nrm = np.tile(np.array([0, 0, 1], np.float32), (3, 1))
     inter = np.concatenate([pos, nrm], 1)
-    view = b._view(inter.tobytes(), 34962)
+    view = b.view(inter.tobytes(), 34962)
     b.doc["bufferViews"][view]["byteStride"] = 24
-    b.doc["accessors"] += [
-        {"bufferView": view, "byteOffset": 0, "componentType": 5126, "count": 3, "type": "VEC3",
-         "min": [0, 0, 0], "max": [1, 1, 0]},
-        {"bufferView": view, "byteOffset": 12, "componentType": 5126, "count": 3, "type": "VEC3"}]
-    pa, na = len(b.doc["accessors"]) - 2, len(b.doc["accessors"]) - 1
-    prim = {"attributes": {"POSITION": pa, "NORMAL": na}, "indices": b.accessor([0, 1, 2], indices=True)}
+    pa = b.add("accessors", {"bufferView": view, "byteOffset": 0, "componentType": 5126, "count": 3,
+                             "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]})
+    na = b.add("accessors", {"bufferView": view, "byteOffset": 12, "componentType": 5126, "count": 3, "type": "VEC3"})
+    prim = {"attributes": {"POSITION": pa, "NORMAL": na}, "indices": b.indices([0, 1, 2])}
     mesh = b.mesh("T", [prim])
     child = b.node("child", mesh=mesh, translation=(0, 0, 1))
     s = np.sin(np.pi / 4)

@@ -47,7 +47,7 @@ Here are the rest positions of a few joints (metres, Y up) from each gender's wa
     ("code", """
 # NBVAL_CHECK_OUTPUT
 def rest_heights(glb):
-    from workbench.gltf._glb import read_glb
+    from workbench.gltf.glb import read_glb
     doc, _ = read_glb(glb)
     nodes = doc["nodes"]
     parent = {c: i for i, n in enumerate(nodes) for c in n.get("children", [])}

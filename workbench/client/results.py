@@ -96,6 +96,20 @@ class Model(_Binary):
 
         return validate(self.content)
 
+    @property
+    def gltf(self):
+        """The GLB parsed by pygltflib, a ``pygltflib.GLTF2`` to poke at (a new one on each call:
+        changing it leaves ``content`` as downloaded). ``.binary_blob()`` gives the binary chunk.
+
+        >>> import pygltflib
+        >>> glb = b"".join(pygltflib.GLTF2(asset=pygltflib.Asset(version="2.0"), nodes=[pygltflib.Node(name="Hips")]).save_to_bytes())
+        >>> Model("a" * 24, glb).gltf.nodes[0].name
+        'Hips'
+        """
+        import pygltflib
+
+        return pygltflib.GLTF2.load_from_bytes(self.content)
+
     def __repr__(self) -> str:
         return f"Model(model_id={self.model_id!r}, bytes={len(self.content)}, query={self.query!r})"
 

@@ -3,7 +3,8 @@
 One operation per module: ``avatar`` (build_avatar), ``animation`` (build_animation and the
 library), ``summary`` (inspect, compare), ``tracks`` (keyframes as a DataFrame), ``validator``
 (validate with the Khronos glTF-Validator). ``body``, ``surfaces``, ``skeleton``, ``clips``, ``textures`` and ``atlas`` are
-the pieces they share.
+the pieces they share. ``glb`` is the public GLB container module every package writes and reads
+through: ``GlbWriter``, ``read_glb``, ``read_accessor``, ``pack_glb`` and the component-type table.
 
 >>> from workbench.options import ModelOptions, normalize_avatar_settings
 >>> glb = build_avatar(normalize_avatar_settings({"gender": "masculine"}), ModelOptions(lod=2))

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..options import ANIMATIONS, DEFAULT_HEIGHT, GENDERS
-from ._glb import GlbWriter
+from .glb import GlbWriter
 from .clips import clip
 from .skeleton import Skeleton, skeleton, write_armature
 
@@ -29,19 +29,13 @@ def add_animations(w: GlbWriter, rig: Skeleton, names, joint_nodes: list[int]) -
     for name in names:
         c = clip(name, rig.gender)
         times = w.accessor(c.times.astype(np.float32).reshape(-1, 1), "SCALAR", minmax=True)
-        samplers, channels = [], []
         hips = rig.local[0][None, :] + c.hips_offset * rig.hip_height
-        out = w.accessor(hips.astype(np.float32), "VEC3")
-        samplers.append({"input": times, "output": out, "interpolation": "LINEAR"})
-        channels.append({"sampler": 0, "target": {"node": joint_nodes[0], "path": "translation"}})
+        channels = [(joint_nodes[0], "translation", times, w.accessor(hips.astype(np.float32), "VEC3"), "LINEAR")]
         for joint, q in c.rotations.items():
             qf = q.astype(np.float32)
             qf /= np.linalg.norm(qf, axis=1, keepdims=True)
-            out = w.accessor(qf, "VEC4")
-            samplers.append({"input": times, "output": out, "interpolation": "LINEAR"})
-            channels.append({"sampler": len(samplers) - 1,
-                             "target": {"node": joint_nodes[rig.index[joint]], "path": "rotation"}})
-        w.add("animations", {"name": name, "channels": channels, "samplers": samplers})
+            channels.append((joint_nodes[rig.index[joint]], "rotation", times, w.accessor(qf, "VEC4"), "LINEAR"))
+        w.animation(name, channels)
 
 
 def build_animation(gender: str, name: str) -> bytes:
@@ -57,7 +51,7 @@ def build_animation(gender: str, name: str) -> bytes:
     rig = skeleton(gender, DEFAULT_HEIGHT[gender], "average")
     w = GlbWriter()
     joints = write_armature(w, rig)
-    w.doc["scene"] = w.add("scenes", {"name": name, "nodes": [0]})
+    w.scene([0], name)
     add_animations(w, rig, [name], joints)
     return w.to_bytes()
 

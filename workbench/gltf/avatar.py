@@ -31,7 +31,7 @@ import numpy as np
 
 from ..options import ANIMATIONS, ModelOptions
 from . import textures as tx
-from ._glb import ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, GlbWriter
+from .glb import GlbWriter
 from .animation import add_animations
 from .atlas import pack
 from .body import avatar_skeleton, parts, triangle_count
@@ -42,7 +42,6 @@ from .surfaces import Surface, merge
 BASE_DETAIL = 0.72
 LOD_RATIOS = {0: 1.0, 1: 0.5, 2: 0.25}
 MESH_ORDER = ("Body", "Hair", "Outfit_Top", "Outfit_Bottom", "Outfit_Footwear", "Glasses")
-WEBP = "EXT_texture_webp"
 
 
 def _geometry_key(settings: dict) -> tuple:
@@ -111,51 +110,27 @@ def _materials(settings: dict) -> dict[str, dict]:
 
 
 def _write_primitive(w: GlbWriter, s: Surface, material: int) -> dict:
-    pos = s.positions.astype(np.float32)
     nrm = s.normals.astype(np.float32)
     nrm /= np.linalg.norm(nrm, axis=1, keepdims=True)
-    attrs = {
-        "POSITION": w.accessor(pos, "VEC3", ARRAY_BUFFER, minmax=True),
-        "NORMAL": w.accessor(nrm, "VEC3", ARRAY_BUFFER),
-        "TEXCOORD_0": w.accessor(s.uv.astype(np.float32), "VEC2", ARRAY_BUFFER),
-        "JOINTS_0": w.accessor(s.joints.astype(np.uint8), "VEC4", ARRAY_BUFFER),
-        "WEIGHTS_0": w.accessor(s.weights.astype(np.float32), "VEC4", ARRAY_BUFFER),
-    }
-    dtype = np.uint16 if len(pos) < 65535 else np.uint32
-    idx = w.accessor(s.indices.astype(dtype).reshape(-1), "SCALAR", ELEMENT_ARRAY_BUFFER)
-    return {"attributes": attrs, "indices": idx, "material": material, "mode": 4}
+    return w.primitive(positions=s.positions, normals=nrm, uv=s.uv, joints=s.joints, weights=s.weights,
+                       indices=s.indices, material=material)
 
 
 def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fmt: str | None) -> list[int]:
-    """One image, texture and (shared) sampler per entry; returns texture indices."""
-    sampler = w.add("samplers", {"magFilter": 9729, "minFilter": 9987, "wrapS": 33071, "wrapT": 33071})
+    """One image and texture per entry, all on one clamping sampler (WebP through its extension);
+    returns texture indices."""
     out = []
     for name, img, transparent in images:
         kind = fmt or ("png" if transparent else "jpeg")
         if not transparent and img.shape[2] == 4:
             img = img[..., :3]
-        image = w.image(tx.encode(img, kind), tx.MIME[kind], name)
-        if kind == "webp":
-            tex = {"sampler": sampler, "extensions": {WEBP: {"source": image}}, "name": name}
-        else:
-            tex = {"sampler": sampler, "source": image, "name": name}
-        out.append(w.add("textures", tex))
-    if fmt == "webp":
-        w.doc["extensionsUsed"] = [WEBP]
-        w.doc["extensionsRequired"] = [WEBP]
+        out.append(w.texture(tx.encode(img, kind), tx.MIME[kind], name=name, repeat=False))
     return out
 
 
-def _material(name: str, texture: int, blend: bool, roughness: float, double: bool = False) -> dict:
-    m = {"name": name,
-         "pbrMetallicRoughness": {"baseColorTexture": {"index": texture}, "metallicFactor": 0.0,
-                                  "roughnessFactor": roughness}}
-    if blend:
-        m["alphaMode"] = "BLEND"
-        m["doubleSided"] = True
-    elif double:
-        m["doubleSided"] = True
-    return m
+def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False) -> int:
+    """A textured material; a transparent one (glasses) is seen from both sides."""
+    return w.material(name, None, texture=texture, roughness=roughness, blend=blend, double_sided=blend or double)
 
 
 def build_avatar(settings: dict, options: ModelOptions) -> bytes:
@@ -203,21 +178,20 @@ def build_avatar(settings: dict, options: ModelOptions) -> bytes:
             for n in group:
                 material_of[n] = len(images) - 1
         texs = _write_textures(w, images, options.texture_format)
-        mat_index = [w.add("materials", _material(label, t, blend, 0.7, double=not blend and "Hair" in names))
+        mat_index = [_material(w, label, t, blend, 0.7, double=not blend and "Hair" in names)
                      for (label, _, blend), t in zip(images, texs)]
         material = {n: mat_index[material_of[n]] for n in names}
     else:
         texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], mats[n]["blend"]) for n in names],
                                options.texture_format)
-        material = {n: w.add("materials", _material(mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
-                                                    mats[n].get("double", False)))
+        material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
+                                 mats[n].get("double", False))
                     for n, t in zip(names, texs)}
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).
     ibm = np.tile(np.eye(4, dtype=np.float32), (len(joint_nodes), 1, 1))
-    ibm[:, 3, :3] = -rig.world.astype(np.float32)   # column-major: the translation is the 4th column
-    skin = w.add("skins", {"name": "Armature", "joints": joint_nodes, "skeleton": joint_nodes[0],
-                           "inverseBindMatrices": w.accessor(ibm.reshape(-1, 16), "MAT4")})
+    ibm[:, :3, 3] = -rig.world.astype(np.float32)
+    skin = w.skin(joint_nodes, ibm, name="Armature", skeleton=joint_nodes[0])
 
     # 3. Meshes: one per part, or one 'Avatar' with a primitive per material.
     mesh_nodes = []
@@ -226,15 +200,14 @@ def build_avatar(settings: dict, options: ModelOptions) -> bytes:
         for m in sorted(set(material.values())):
             group = [surfaces[n] for n in names if material[n] == m]
             prims.append(_write_primitive(w, merge(group) if len(group) > 1 else group[0], m))
-        mesh = w.add("meshes", {"name": "Avatar", "primitives": prims})
-        mesh_nodes.append(w.add("nodes", {"name": "Avatar", "mesh": mesh, "skin": skin}))
+        mesh = w.mesh("Avatar", prims)
+        mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
     else:
         for n in names:
-            mesh = w.add("meshes", {"name": n, "primitives": [_write_primitive(w, surfaces[n], material[n])]})
-            mesh_nodes.append(w.add("nodes", {"name": n, "mesh": mesh, "skin": skin}))
+            mesh = w.mesh(n, [_write_primitive(w, surfaces[n], material[n])])
+            mesh_nodes.append(w.node(n, mesh=mesh, skin=skin))
 
-    scene = {"name": settings.get("name") or "Avatar", "nodes": [0] + mesh_nodes}
-    w.doc["scene"] = w.add("scenes", scene)
+    w.scene([0] + mesh_nodes, settings.get("name") or "Avatar")
 
     # 4. Animations, retargeted to this skeleton.
     if options.animations:

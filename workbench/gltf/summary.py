@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from PIL import Image
 
-from ._glb import read_accessor, read_glb
+from .glb import image_bytes, read_accessor, read_glb
 
 
 @dataclass
@@ -81,14 +81,6 @@ def _load(source) -> bytes:
     raise ValueError(f"inspect: expected GLB bytes, a path or an object with .content bytes; got {type(source).__name__}")
 
 
-def _image_bytes(doc: dict, binary: bytes, image: dict) -> bytes:
-    if "bufferView" not in image:
-        return b""
-    view = doc["bufferViews"][image["bufferView"]]
-    start = view.get("byteOffset", 0)
-    return binary[start:start + view["byteLength"]]
-
-
 def inspect(source) -> GlbSummary:
     """Summarize a GLB: nodes, meshes, materials, textures, animations, skeleton, totals.
 
@@ -138,7 +130,7 @@ def inspect(source) -> GlbSummary:
             if src is None and ext in t.get("extensions", {}):
                 src = t["extensions"][ext]["source"]
         img = images[src] if src is not None else {}
-        raw = _image_bytes(doc, binary, img) if img else b""
+        raw = (image_bytes(doc, binary, src) or b"") if img else b""
         width = height = None
         mime = img.get("mimeType")
         if raw:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._glb import read_accessor, read_glb
+from .glb import read_accessor, read_glb
 from .summary import _load
 
 

@@ -4,7 +4,8 @@ The renderer never looks inside the code that wrote a GLB: everything here is
 read from the file as glTF 2.0 defines it.
 
 1. :func:`parse_glb` splits the container into its JSON and binary chunk.
-2. :class:`Model` reads every accessor, decodes each texture once (JPEG, PNG,
+2. :class:`Model` reads accessors (through :func:`workbench.gltf.glb.read_accessor`,
+   the project's one accessor reader), decodes each texture once (JPEG, PNG,
    and WebP through ``EXT_texture_webp``) and keeps the node hierarchy.
 3. :meth:`Model.posed` evaluates an optional animation clip at one time onto
    the model's nodes matched by name, computes world matrices, skins the
@@ -21,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import base64
 import io
 import struct
 from dataclasses import dataclass, field
@@ -29,13 +29,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from PIL import Image
 
+from workbench.gltf.glb import image_bytes, read_accessor, read_glb
+
 __all__ = ["parse_glb", "Model", "Material", "Texture", "Draw", "Posed", "load_clip"]
-
-_COMPONENT = {5120: np.int8, 5121: np.uint8, 5122: np.int16, 5123: np.uint16,
-              5125: np.uint32, 5126: np.float32}
-_NORM_DIV = {5120: 127.0, 5121: 255.0, 5122: 32767.0, 5123: 65535.0}
-_WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
-
 
 
 def parse_glb(glb: bytes) -> tuple[dict, bytes]:
@@ -47,8 +43,6 @@ def parse_glb(glb: bytes) -> tuple[dict, bytes]:
     >>> parse_glb(glb)[0]["asset"]["version"]
     '2.0'
     """
-    from workbench.gltf._glb import read_glb
-
     try:
         doc, binary = read_glb(bytes(glb))
     except (ValueError, UnicodeDecodeError, struct.error) as e:
@@ -205,39 +199,9 @@ class Model:
     # -- accessors --------------------------------------------------------
     def accessor(self, index: int) -> np.ndarray:
         """The accessor's elements as an array (count, width), floats when normalized."""
-        if index in self._accessors:
-            return self._accessors[index]
-        acc = self.doc["accessors"][index]
-        ctype, width, count = acc["componentType"], _WIDTH[acc["type"]], acc["count"]
-        dtype = np.dtype(_COMPONENT[ctype]).newbyteorder("<")
-        if "bufferView" in acc:
-            view = self.doc["bufferViews"][acc["bufferView"]]
-            if view.get("buffer", 0) != 0:
-                raise ValueError("render: only the GLB's own binary buffer is read")
-            start = view.get("byteOffset", 0) + acc.get("byteOffset", 0)
-            stride = view.get("byteStride") or dtype.itemsize * width
-            if stride == dtype.itemsize * width:
-                arr = np.frombuffer(self.bin, dtype, count * width, start).reshape(count, width)
-            else:
-                arr = np.lib.stride_tricks.as_strided(
-                    np.frombuffer(self.bin, np.uint8, len(self.bin) - start, start).view(np.uint8),
-                    shape=(count, width * dtype.itemsize), strides=(stride, 1))
-                arr = np.ascontiguousarray(arr).view(dtype).reshape(count, width)
-        else:
-            arr = np.zeros((count, width), dtype)
-        if "sparse" in acc:
-            sp = acc["sparse"]
-            arr = arr.copy()
-            iv = self.doc["bufferViews"][sp["indices"]["bufferView"]]
-            idt = np.dtype(_COMPONENT[sp["indices"]["componentType"]])
-            idx = np.frombuffer(self.bin, idt, sp["count"], iv.get("byteOffset", 0) + sp["indices"].get("byteOffset", 0))
-            vv = self.doc["bufferViews"][sp["values"]["bufferView"]]
-            vals = np.frombuffer(self.bin, dtype, sp["count"] * width, vv.get("byteOffset", 0) + sp["values"].get("byteOffset", 0))
-            arr[idx.astype(np.int64)] = vals.reshape(-1, width)
-        if acc.get("normalized") and ctype in _NORM_DIV:
-            arr = np.maximum(arr.astype(np.float32) / _NORM_DIV[ctype], -1.0)
-        self._accessors[index] = arr
-        return arr
+        if index not in self._accessors:
+            self._accessors[index] = read_accessor(self.doc, self.bin, index)
+        return self._accessors[index]
 
     # -- textures and materials -------------------------------------------
     def texture(self, index: int) -> Texture | None:
@@ -250,14 +214,7 @@ class Model:
             source = ext["EXT_texture_webp"].get("source", source)
         result = None
         if source is not None:
-            img = self.doc["images"][source]
-            data = None
-            if "bufferView" in img:
-                view = self.doc["bufferViews"][img["bufferView"]]
-                off = view.get("byteOffset", 0)
-                data = self.bin[off: off + view["byteLength"]]
-            elif str(img.get("uri", "")).startswith("data:") and ";base64," in img["uri"]:
-                data = base64.b64decode(img["uri"].split(";base64,", 1)[1])
+            data = image_bytes(self.doc, self.bin, source)
             # An image outside the file (a plain URI) cannot be read here: the material colour stays.
             if data is not None:
                 try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from workbench.viewers.glb_writer import GlbBuilder
+from workbench.gltf.glb import GlbWriter
 
 __all__ = ["tiny_rig_glb", "tiny_clip_glb"]
 
@@ -44,7 +44,7 @@ def _column(rows: int = 11, half: float = 0.05):
 
 def tiny_rig_glb() -> bytes:
     """A skinned column (red lower half texture-free, joints ``Root`` and ``Bend``) as GLB bytes."""
-    b = GlbBuilder("workbench.render.testing")
+    b = GlbWriter("workbench.render.testing", sort_keys=True)
     pos, nrm, tris, joints, weights = _column()
     # Winding: make every triangle counter-clockwise seen from outside.
     p = pos[tris]
@@ -57,9 +57,7 @@ def tiny_rig_glb() -> bytes:
     bend = b.node("Bend", translation=(0, 0.5, 0))
     root = b.node("Root", children=[bend])
     ibm = np.stack([np.eye(4), np.linalg.inv(np.array([[1, 0, 0, 0], [0, 1, 0, 0.5], [0, 0, 1, 0], [0, 0, 0, 1.0]]))])
-    acc = b.accessor(ibm.transpose(0, 2, 1).reshape(2, 16))
-    b.doc.setdefault("skins", []).append({"joints": [root, bend], "inverseBindMatrices": acc})
-    body = b.node("Column", mesh=mesh, skin=0)
+    body = b.node("Column", mesh=mesh, skin=b.skin([root, bend], ibm))
     arm = b.node("Armature", children=[root, body])
     b.scene([arm])
     return b.to_bytes()
@@ -67,20 +65,14 @@ def tiny_rig_glb() -> bytes:
 
 def tiny_clip_glb() -> bytes:
     """The clip ``bend`` for :func:`tiny_rig_glb`'s joints, as a skeleton-only GLB."""
-    b = GlbBuilder("workbench.render.testing")
+    b = GlbWriter("workbench.render.testing", sort_keys=True)
     bend = b.node("Bend", translation=(0, 0.5, 0))
     root = b.node("Root", children=[bend])
     b.scene([root])
-    t = b.accessor(np.array([0.0, 1.0], np.float32), bounds=True)
+    t = b.accessor(np.array([0.0, 1.0], np.float32), minmax=True)
     s = np.sin(np.pi / 4)
     rot = b.accessor(np.array([[0, 0, 0, 1], [0, 0, s, s]], np.float32))
-    t2 = b.accessor(np.array([0.0, 0.5], np.float32), bounds=True)
+    t2 = b.accessor(np.array([0.0, 0.5], np.float32), minmax=True)
     tr = b.accessor(np.array([[0, 0, 0], [0.2, 0, 0]], np.float32))
-    b.doc["animations"] = [{
-        "name": "bend",
-        "samplers": [{"input": t, "output": rot, "interpolation": "LINEAR"},
-                     {"input": t2, "output": tr, "interpolation": "STEP"}],
-        "channels": [{"sampler": 0, "target": {"node": bend, "path": "rotation"}},
-                     {"sampler": 1, "target": {"node": root, "path": "translation"}}],
-    }]
+    b.animation("bend", [(bend, "rotation", t, rot, "LINEAR"), (root, "translation", t2, tr, "STEP")])
     return b.to_bytes()

@@ -14,12 +14,6 @@ from __future__ import annotations
 import json
 import struct
 
-GLB_MAGIC = b"glTF"
-CHUNK_JSON = 0x4E4F534A
-CHUNK_BIN = 0x004E4942
-_COMPONENT_SIZE = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
-_TYPE_COUNT = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
-
 SPLAT_PLY_PROPERTIES = ("x", "y", "z", "opacity", "scale_0", "scale_1", "scale_2",
                         "rot_0", "rot_1", "rot_2", "rot_3", "f_dc_0", "f_dc_1", "f_dc_2")
 _PLY_TYPES = {"char": 1, "uchar": 1, "int8": 1, "uint8": 1, "short": 2, "ushort": 2, "int16": 2, "uint16": 2,
@@ -28,6 +22,9 @@ _PLY_TYPES = {"char": 1, "uchar": 1, "int8": 1, "uint8": 1, "short": 2, "ushort"
 
 def check_glb(data: bytes) -> list[str]:
     """Problems of a glTF 2.0 binary: header, chunks, JSON, and every view and accessor inside its buffer."""
+    # Imported here: the GLB module brings numpy and the gltf package, which the service's start does not need.
+    from workbench.gltf.glb import CHUNK_BIN, CHUNK_JSON, COMPONENT_DTYPES, GLB_MAGIC, TYPE_WIDTHS
+
     if len(data) < 20:
         return [f"the file is {len(data)} bytes, shorter than a GLB header (12 bytes) and one chunk header"]
     magic, version, length = struct.unpack_from("<4sII", data, 0)
@@ -88,7 +85,8 @@ def check_glb(data: bytes) -> list[str]:
         if not 0 <= v < len(views):
             problems.append(f"accessors[{i}].bufferView {v} does not exist")
             continue
-        elem = _COMPONENT_SIZE.get(a.get("componentType"), 0) * _TYPE_COUNT.get(a.get("type"), 0)
+        dtype = COMPONENT_DTYPES.get(a.get("componentType"))
+        elem = dtype.itemsize * TYPE_WIDTHS.get(a.get("type"), 0) if dtype is not None else 0
         if not elem:
             problems.append(f"accessors[{i}] has an unknown componentType or type")
             continue

@@ -3,8 +3,8 @@
 Modules: ``product`` (a generated product GLB), ``usdz`` (GLB to USDZ), ``space``
 (a generated gallery room), ``bundle`` (scene plus ``effects.json`` zip),
 ``regenerate`` (the outputs of a product or space regeneration job),
-``glb_writer`` and ``zipstore`` (the GLB and zip writers they share). Validation is
-``workbench.gltf.validate``.
+``zipstore`` (the zip writer they share). GLBs are written with ``workbench.gltf.glb``
+and validated with ``workbench.gltf.validate``.
 
 >>> from workbench.viewers import build_product_glb, regenerate_product
 >>> sorted(regenerate_product(build_product_glb("demo")))

@@ -20,14 +20,27 @@ gives the same bytes.
 from __future__ import annotations
 
 import hashlib
+import io
 
 import numpy as np
+from PIL import Image
 
-from .glb_writer import GlbBuilder, png_bytes
+from workbench.gltf.glb import GlbWriter
 
-__all__ = ["build_product_glb", "KINDS"]
+__all__ = ["build_product_glb", "KINDS", "png_bytes"]
 
 KINDS = ("vase", "bottle", "lamp", "goblet")
+
+
+def png_bytes(rgb: np.ndarray) -> bytes:
+    """PNG bytes of an (H, W, 3 or 4) uint8 array, written the same way every time.
+
+    >>> png_bytes(np.zeros((2, 2, 3), np.uint8))[:4]
+    b'\\x89PNG'
+    """
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(rgb)).save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
 
 
 def _rng(seed: str, salt: str = "") -> np.random.Generator:
@@ -133,7 +146,7 @@ def build_product_glb(seed: str) -> bytes:
     hue = rng.random(3)
     base = 0.25 + 0.6 * hue
     accent = np.clip(1.0 - base * 0.8 + 0.1 * rng.random(3), 0, 1)
-    b = GlbBuilder()
+    b = GlbWriter("workbench.viewers", sort_keys=True)
     tex = b.texture(png_bytes(_pattern(rng, base, accent)))
     body_mat = b.material(f"{kind}_glaze", (1, 1, 1, 1), texture=tex, roughness=0.35)
     parts: list[tuple[str, np.ndarray, int]] = []

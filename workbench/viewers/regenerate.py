@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import io
 
+from workbench.gltf.glb import pack_glb
 from workbench.options import PreviewOptions
 from workbench.render import render, render_preview
 from workbench.render.scene import parse_glb
 
 from .bundle import build_space_bundle
-from .glb_writer import pack_glb
 from .usdz import glb_to_usdz
 
 __all__ = ["regenerate_product", "regenerate_space", "repack_glb", "PRODUCT_PREVIEW", "SPACE_PREVIEW_SIZE"]
@@ -42,7 +42,7 @@ def repack_glb(glb: bytes) -> bytes:
         # length when it fits, as the validator checks it against the chunk.
         if doc["buffers"][0]["byteLength"] > len(binary):
             raise ValueError("regenerate: the GLB's buffer is longer than its binary chunk")
-    return pack_glb(doc, binary)
+    return pack_glb(doc, binary, sort_keys=True)  # sorted, as the viewers' files are written
 
 
 def regenerate_product(source_glb: bytes) -> dict[str, bytes]:

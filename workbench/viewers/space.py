@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .glb_writer import GlbBuilder, png_bytes
-from .product import _rng, _smooth, lathe
+from workbench.gltf.glb import GlbWriter
+
+from .product import _rng, _smooth, lathe, png_bytes
 
 __all__ = ["build_space_scene"]
 
@@ -84,7 +85,7 @@ def build_space_scene(seed: str) -> bytes:
     True
     """
     rng = _rng(seed, "space")
-    b = GlbBuilder()
+    b = GlbWriter("workbench.viewers", sort_keys=True)
     width = float(rng.uniform(5.0, 8.0))
     depth = float(rng.uniform(4.0, 6.0))
     height = float(rng.uniform(2.8, 3.6))

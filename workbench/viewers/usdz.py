@@ -28,7 +28,9 @@ import re
 import numpy as np
 from PIL import Image
 
+from workbench.gltf.glb import image_bytes
 from workbench.render.scene import Model
+
 from .zipstore import stored_zip
 
 __all__ = ["glb_to_usdz", "glb_to_usda"]
@@ -70,13 +72,9 @@ def _texture_file(model: Model, mat_index: int) -> tuple[str, bytes] | None:
     source = tex.get("source")
     if "EXT_texture_webp" in tex.get("extensions", {}):
         source = tex["extensions"]["EXT_texture_webp"].get("source", source)
-    if source is None:
+    data = image_bytes(model.doc, model.bin, source) if source is not None else None
+    if data is None:
         return None
-    img = model.doc["images"][source]
-    if "bufferView" not in img:
-        return None
-    view = model.doc["bufferViews"][img["bufferView"]]
-    data = model.bin[view.get("byteOffset", 0): view.get("byteOffset", 0) + view["byteLength"]]
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return "png", data
     if data[:3] == b"\xff\xd8\xff":
