@@ -20,8 +20,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent / "workbench"
 
 # package -> ("only", packages it may use) or ("not", packages it must not use)
@@ -76,11 +74,6 @@ def within(module: str, names: set[str]) -> bool:
     return any(rel == n or rel.startswith(n + ".") for n in names)
 
 
-# Engineer "glb" is removing these (issue 13, item 1: one public GLB module); until then they
-# are checked by their own expected failure, so that every other rule holds now.
-PENDING = "workbench.gltf._glb"
-
-
 def violations() -> list[str]:
     found = []
     mods = modules()
@@ -114,12 +107,5 @@ def test_the_checker_sees_imports():
 
 
 def test_imports_between_packages_run_one_way():
-    found = [v for v in violations() if f"imports {PENDING}:" not in v]
+    found = violations()
     assert not found, "imports that run the wrong way:\n" + "\n".join(found)
-
-
-@pytest.mark.xfail(strict=True, reason="engineer glb is removing the imports of the private gltf._glb "
-                                       "(issue 13 item 1); remove this mark when they are gone")
-def test_no_module_imports_the_private_glb_module():
-    found = [v for v in violations() if f"imports {PENDING}:" in v]
-    assert not found, "\n".join(found)
