@@ -608,14 +608,26 @@ def parse_body(raw: bytes, *, max_bytes: int = MAX_BODY_BYTES) -> Any:
 
 _INT_BOUND = 2**63 - 1    # larger ints take the general way (the general decoder has its own limit)
 _NESTING_BOUND = 32       # an event of more brackets takes the general way, whose decoder bounds nesting
-_FAST = None
-_FAST_LIST: list = []  # decoders of a list of catalog events (the client's pre-check) and of a batch of them
 
 
-def _fast_types():
-    """The msgspec decoders of a batch envelope and of one catalog event, built on first use."""
-    global _FAST
-    if _FAST is None:
+@dataclass(frozen=True)
+class _Decoders:
+    """msgspec decoders made from CATALOG (built on first use: msgspec is imported only then)."""
+
+    msgspec: Any
+    batch: Any     # a batch whose events are all catalog events of the exact shape
+    envelope: Any  # a batch with each event left as its JSON text (msgspec.Raw)
+    event: Any     # one catalog event
+    events: Any    # a list of catalog events (the client's pre-check)
+    errors: tuple  # what msgspec raises for text or values it refuses
+
+
+_DECODERS: _Decoders | None = None
+
+
+def _decoders() -> _Decoders:
+    global _DECODERS
+    if _DECODERS is None:
         import msgspec
         from typing import Annotated, Literal, Optional, Union
 
@@ -658,19 +670,17 @@ def _fast_types():
                                                       ("id", Optional[ident], None)],
                                      tag=spec.key, tag_field="key", forbid_unknown_fields=True, omit_defaults=True)
 
-        envelope = msgspec.defstruct("Batch", [
-            ("sessionId", Annotated[str, M(min_length=1, max_length=MAX_SESSION_ID_CHARS)]),
-            ("events", Annotated[list[msgspec.Raw], M(min_length=1, max_length=MAX_EVENTS)])],
-            forbid_unknown_fields=True)
-        key_of = {event_type(spec): spec.key for spec in CATALOG.values() if not spec.free_form}
-        _FAST = (msgspec, msgspec.json.Decoder(envelope), msgspec.json.Decoder(Union[tuple(key_of)]), key_of)
-        _FAST_LIST.append(msgspec.json.Decoder(list[Union[tuple(key_of)]]))
-        typed_envelope = msgspec.defstruct("TypedBatch", [
-            ("sessionId", Annotated[str, M(min_length=1, max_length=MAX_SESSION_ID_CHARS)]),
-            ("events", Annotated[list[Union[tuple(key_of)]], M(min_length=1, max_length=MAX_EVENTS)])],
-            forbid_unknown_fields=True)
-        _FAST_LIST.append(msgspec.json.Decoder(typed_envelope))
-    return _FAST
+        def batch_type(name: str, event):
+            return msgspec.defstruct(name, [
+                ("sessionId", Annotated[str, M(min_length=1, max_length=MAX_SESSION_ID_CHARS)]),
+                ("events", Annotated[list[event], M(min_length=1, max_length=MAX_EVENTS)])],
+                forbid_unknown_fields=True)
+
+        event = Union[tuple(event_type(spec) for spec in CATALOG.values() if not spec.free_form)]
+        D = msgspec.json.Decoder
+        _DECODERS = _Decoders(msgspec, D(batch_type("Batch", event)), D(batch_type("RawBatch", msgspec.Raw)),
+                              D(event), D(list[event]), (msgspec.MsgspecError, UnicodeDecodeError))
+    return _DECODERS
 
 
 class _Undecided(Exception):
@@ -714,17 +724,16 @@ def check_events(events: Sequence[Any], *, now: datetime) -> list[dict | None]:
     >>> check_events([{"key": "heartbeat", "payload": {"visible": True}}, {"key": "heartbeat"}], now=now)
     [None, {'code': 'invalid_payload', 'message': 'payload.visible is required for heartbeat.', 'field': 'payload.visible'}]
     """
-    msgspec, _, _, _ = _fast_types()
-    decoder = _FAST_LIST[0]
+    d = _decoders()
     now_ms = _now_ms(now)
     out: list[dict | None] = []
     for a in range(0, len(events), MAX_EVENTS):
         chunk = events[a:a + MAX_EVENTS]
         try:
-            typed = decoder.decode(msgspec.json.encode(chunk))
-        except (TypeError, ValueError, OverflowError, msgspec.MsgspecError, UnicodeDecodeError):
+            typed = d.events.decode(d.msgspec.json.encode(chunk))
+        except (TypeError, ValueError, OverflowError, *d.errors):
             typed = None
-        if typed is None or msgspec.to_builtins(typed) != list(chunk):
+        if typed is None or d.msgspec.to_builtins(typed) != list(chunk):
             out.extend(_check_one(obj, now_ms) for obj in chunk)
             continue
         for event in typed:
@@ -739,13 +748,13 @@ def check_events(events: Sequence[Any], *, now: datetime) -> list[dict | None]:
 
 def _check_one(obj: Any, now_ms: int) -> dict | None:
     """check_event's error for one event of a hundred that the list check could not take at once."""
-    msgspec, _, event_decoder, _ = _fast_types()
+    d = _decoders()
     if type(obj) is dict and type(obj.get("key")) is str and obj["key"] in _VALIDATORS:
         try:
-            event = event_decoder.decode(msgspec.json.encode(obj))
-        except (TypeError, ValueError, OverflowError, msgspec.MsgspecError, UnicodeDecodeError):
+            event = d.event.decode(d.msgspec.json.encode(obj))
+        except (TypeError, ValueError, OverflowError, *d.errors):
             event = None
-        if event is not None and msgspec.to_builtins(event) == obj:
+        if event is not None and d.msgspec.to_builtins(event) == obj:
             ts = event.timestamp
             if ts is None or (type(ts) is int and _EPOCH_MIN_MS <= ts <= now_ms + _AHEAD_MS):
                 return None
@@ -753,24 +762,23 @@ def _check_one(obj: Any, now_ms: int) -> dict | None:
 
 
 def _check_batch_fast(raw: bytes, now_ms: int, decode) -> BatchCheck:
-    msgspec, envelope, event_decoder, _ = _fast_types()
-    failed = (msgspec.MsgspecError, UnicodeDecodeError)
+    d = _decoders()
     try:
         # Most batches hold only catalog events of the exact shape: one call checks them all.
-        batch = _FAST_LIST[1].decode(raw)
-        return _collect(batch.sessionId, [_typed(e, now_ms) for e in msgspec.to_builtins(batch.events)])
-    except failed:
+        batch = d.batch.decode(raw)
+        return _collect(batch.sessionId, [_typed(e, now_ms) for e in d.msgspec.to_builtins(batch.events)])
+    except d.errors:
         pass
     try:
-        batch = envelope.decode(raw)
-    except failed:
+        batch = d.envelope.decode(raw)
+    except d.errors:
         raise _Undecided from None
     outcomes = []
     for text in batch.events:
         try:
-            outcomes.append(_typed(msgspec.to_builtins(event_decoder.decode(text)), now_ms))
+            outcomes.append(_typed(d.msgspec.to_builtins(d.event.decode(text)), now_ms))
             continue
-        except failed:
+        except d.errors:
             pass
         text = bytes(text)
         if text.count(b"[") + text.count(b"{") > _NESTING_BOUND:
