@@ -68,34 +68,47 @@ def _to_ms(value: Any) -> Any:
 
 
 def _iso_ms(ms: int) -> str:
-    # The form times were sent in before they went as integers; ids are hashed over it, so they stay the same.
+    """Epoch milliseconds as ISO 8601 UTC with milliseconds, the form DataFrame times were sent in before
+    they went as integers (ids are hashed over it, so they stay the same)."""
     return pd.Timestamp(ms, unit="ms", tz="UTC").strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def _frame_columns(df: pd.DataFrame) -> tuple[dict[str, list], dict[str, list[int]]]:
-    """The event columns of a DataFrame as lists, and per column the rows where it is missing (None, NaN, NaT)."""
-    out, where = {}, {}
+def _frame_columns(df: pd.DataFrame) -> tuple[dict[str, list], dict[str, list[int]], list[bool] | None]:
+    """The event columns of a DataFrame as lists (times in the timestamp column as epoch milliseconds,
+    in any other as ISO text), per column the rows where it is missing (None, NaN, NaT), and per row
+    whether its timestamp was converted from a time (None when none was)."""
+    out, where, converted = {}, {}, None
     for c in [c for c in df.columns if c in _EVENT_FIELDS or c == "sessionId"]:
         col = df[c]
         missing = col.isna().to_numpy()
-        if c == "timestamp" and pd.api.types.is_datetime64_any_dtype(col):
+        if pd.api.types.is_datetime64_any_dtype(col):
             # Whole-column conversion: per-value strftime was a third of the planning time.
             utc = col.dt.tz_convert("UTC") if col.dt.tz is not None else col
             values = (utc.to_numpy(dtype="datetime64[ns]").astype("int64") // 1_000_000).tolist()
+            if c == "timestamp":
+                converted = [True] * len(values)
+            else:
+                values = [_iso_ms(v) for v in values]
         else:
             values = col.astype(object).tolist() if isinstance(col.dtype, pd.CategoricalDtype) else col.tolist()
-            if c == "timestamp":
-                values = [_to_ms(v) for v in values]
+            if col.dtype == object and any(isinstance(v, datetime) for v in values):
+                if c == "timestamp":
+                    converted = [isinstance(v, datetime) for v in values]
+                    values = [_to_ms(v) for v in values]
+                else:
+                    values = [_iso_ms(_to_ms(v)) if isinstance(v, datetime) else v for v in values]
         if missing.any():
             where[c] = missing.nonzero()[0].tolist()
         out[c] = values
-    return out, where
+    return out, where, converted
 
 
-def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[Any], bool]:
-    """Session ids and event dicts in input order, and whether they came from a DataFrame."""
+def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[Any], list[bool] | None]:
+    """Session ids and event dicts in input order, and per event whether its timestamp was converted
+    from a DataFrame time (None when none was)."""
+    converted = None
     if isinstance(events, pd.DataFrame):
-        cols, missing = _frame_columns(events)
+        cols, missing, converted = _frame_columns(events)
         names = [c for c in cols if c != "sessionId"]
         sids = cols.get("sessionId", [None] * len(events))
         records = [dict(zip(names, row)) for row in zip(*(cols[c] for c in names))] if names else [{} for _ in range(len(events))]
@@ -108,7 +121,6 @@ def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[
         else:
             gone = set(missing.get("sessionId", ()))
             sids = [None if i in gone else s for i, s in enumerate(sids)] if gone else sids
-        from_frame = True
     elif isinstance(events, (list, tuple)):
         records, sids = [], []
         for e in events:
@@ -118,14 +130,13 @@ def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[
                 sid = session_id or e.pop("sessionId")
             records.append(e)
             sids.append(sid)
-        from_frame = False
     else:
         raise OptionError("tracking.send", [opts.Problem("events", "wrong_type", "must be a list of event dicts or a DataFrame")])
     for i, sid in enumerate(sids):
         if not sid:
             raise OptionError("tracking.send", [opts.Problem("session_id", "required",
                                                              f"event {i} has no session: pass session_id= or a sessionId column")])
-    return [s if type(s) is str else str(s) for s in sids], records, from_frame
+    return [s if type(s) is str else str(s) for s in sids], records, converted
 
 
 # --------------------------------------------------------------------------
@@ -258,7 +269,7 @@ class _Plan:
 def plan(viewer_token: str, events: Any, session_id: str | None, check: bool, now: datetime | None = None) -> _Plan:
     """Steps 1 to 4: events, checks, ids and batches, without any I/O."""
     now = now or datetime.now(timezone.utc)
-    sids, records, from_frame = to_event_rows(events, session_id)
+    sids, records, converted = to_event_rows(events, session_id)
     n = len(records)
     keys = [e.get("key") if isinstance(e, dict) else None for e in records]
     ids = [e.get("id") if isinstance(e, dict) else None for e in records]
@@ -269,7 +280,7 @@ def plan(viewer_token: str, events: Any, session_id: str | None, check: bool, no
         if not isinstance(e, dict):
             continue
         hashed = e
-        if from_frame and type(e.get("timestamp")) is int:
+        if converted is not None and converted[pos] and "timestamp" in e:
             hashed = {**e, "timestamp": _iso_ms(e["timestamp"])}
         ids[pos] = event_id(viewer_token, sids[pos], pos, hashed)
         bodies[pos] = {**e, "id": ids[pos]}
