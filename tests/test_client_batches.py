@@ -113,3 +113,18 @@ def test_the_sender_lives_in_the_client():
     assert client.SendReport is _batches.SendReport
     with pytest.raises(AttributeError, match="client.tracking.send"):
         tracking.send_events  # noqa: B018
+
+
+def test_ids_of_dataframe_rows_are_hashed_over_the_iso_time_as_before():
+    # Times now go as epoch milliseconds, but an id is still the hash of the event with its time
+    # written as ISO 8601 (how DataFrame times were sent before), so resending old data stores nothing twice.
+    from workbench.client._batches import event_id, plan
+
+    df = pd.DataFrame({"sessionId": ["a"], "key": ["heartbeat"], "payload": [{"visible": True}],
+                       "timestamp": pd.to_datetime(["2026-11-01T10:00:00.123456Z"], utc=True)})
+    expected = event_id("vw", "a", 0, {"key": "heartbeat", "payload": {"visible": True},
+                                       "timestamp": "2026-11-01T10:00:00.123Z"})
+    assert plan("vw", df, None, True).columns["id"] == [expected]
+    ints = df.assign(timestamp=[1_793_527_200_123])  # integer times are hashed as they are
+    assert plan("vw", ints, None, True).columns["id"] == [event_id("vw", "a", 0, {
+        "key": "heartbeat", "payload": {"visible": True}, "timestamp": 1_793_527_200_123})]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parent.parent / "workbench"
 
 # package -> ("only", packages it may use) or ("not", packages it must not use)
@@ -73,10 +72,6 @@ def part(module: str) -> str:
 def within(module: str, names: set[str]) -> bool:
     rel = module.split(".", 1)[1] if "." in module else ""
     return any(rel == n or rel.startswith(n + ".") for n in names)
-
-
-# Engineer "glb" is removing these (issue 13, item 1: one public GLB module); until then they
-# are checked by their own expected failure, so that every other rule holds now.
 
 
 def violations() -> list[str]:

@@ -255,17 +255,25 @@ def build_tracking_batch(cfg: ClientConfig, viewer_token: str, session_id: str, 
     _require_id("tracking.send_batch", "viewer_token", viewer_token)
     if check:
         check_batch_request("tracking.send_batch", session_id, events)
-
-    def parse(resp):
-        d = R.envelope_data(_json(resp))
-        return R.BatchResult(resp.status_code, int(d.get("accepted", 0)), int(d.get("rejected", 0)),
-                             int(d.get("duplicates", 0)), tuple(d.get("errors", ())))
-
     events = list(events) if isinstance(events, tuple) else events
     # Safe to repeat only when every event carries an id: the service stores a repeated id once.
     safe = isinstance(events, list) and all(isinstance(e, dict) and e.get("id") for e in events)
     return Request("tracking.send_batch", "POST", f"{cfg.base_url}/viewers/{_q(viewer_token)}/tracking-event/batch",
-                   parse, json={"sessionId": session_id, "events": events}, retry=safe)
+                   _parse_batch_result, json={"sessionId": session_id, "events": events}, retry=safe)
+
+
+def build_tracking_batch_body(cfg: ClientConfig, viewer_token: str, body: bytes, *, safe: bool) -> Request:
+    """The same POST with a body already written as JSON (the batch sender checks and encodes events once,
+    and sizes batches by these bytes). ``safe``: every event carries an id, so a repeat stores nothing twice."""
+    _require_id("tracking.send_batch", "viewer_token", viewer_token)
+    return Request("tracking.send_batch", "POST", f"{cfg.base_url}/viewers/{_q(viewer_token)}/tracking-event/batch",
+                   _parse_batch_result, headers={"Content-Type": "application/json"}, content=body, retry=safe)
+
+
+def _parse_batch_result(resp: httpx.Response):
+    d = R.envelope_data(_json(resp))
+    return R.BatchResult(resp.status_code, int(d.get("accepted", 0)), int(d.get("rejected", 0)),
+                         int(d.get("duplicates", 0)), tuple(d.get("errors", ())))
 
 
 def build_finish_upload(cfg: ClientConfig, space_template_id: str, *, success: bool, message: str) -> Request:

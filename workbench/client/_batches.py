@@ -18,8 +18,17 @@ tracking catalog, the same definition the service checks with; the catalog knows
    transport failures, 429 and 5xx with backoff (safe: every event has an id).
 6. Join the per-event answers back to the events they came from, in a SendReport.
 
->>> split_batches([{"key": "heartbeat"}] * 250, max_events=100, max_bytes=10_000)
-[(0, 100), (100, 200), (200, 250)]
+>>> import httpx, workbench
+>>> sent = []
+>>> def service(request):
+...     sent.append(request.read())
+...     return httpx.Response(200, json={"status": "ok", "data": {"accepted": 1, "rejected": 0, "duplicates": 0, "errors": []}})
+>>> c = workbench.Client("http://h/api", "http://h/avatars", transport=httpx.MockTransport(service))
+>>> c.tracking.send("vw", [{"key": "heartbeat", "payload": {"visible": True}, "timestamp": 1790000000000, "id": "e1"}],
+...                 session_id="s1", progress=False)
+SendReport(events=1, batches=1, accepted=1, duplicates=0, rejected=0, failed=0)
+>>> sent[0]
+b'{"sessionId":"s1","events":[{"key":"heartbeat","payload":{"visible":true},"timestamp":1790000000000,"id":"e1"}]}'
 """
 
 from __future__ import annotations
@@ -27,21 +36,21 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+import msgspec
 import pandas as pd
 
 from workbench import options as opts
+from workbench.client import _base as B
 from workbench.client.errors import APIError, BadRequestError, NotFoundError, OptionError, UnauthorizedError
 from workbench.tracking import catalog
 
 MAX_EVENTS = catalog.MAX_EVENTS
-# Under the service's limit, with room for the envelope and sessionId (up to 6 bytes a character escaped).
-MAX_BODY_BYTES = catalog.MAX_BODY_BYTES - 64 - 6 * catalog.MAX_SESSION_ID_CHARS
+MAX_BODY_BYTES = catalog.MAX_BODY_BYTES
 _EVENT_FIELDS = catalog.EVENT_FIELDS
 
 
@@ -49,54 +58,104 @@ _EVENT_FIELDS = catalog.EVENT_FIELDS
 # 1. input to events
 # --------------------------------------------------------------------------
 
-def _clean(value: Any) -> Any:
-    if isinstance(value, pd.Timestamp):
-        ts = value if value.tzinfo else value.tz_localize("UTC")
-        return ts.tz_convert("UTC").strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-    if isinstance(value, datetime):
-        return _clean(pd.Timestamp(value))
+def _to_ms(value: Any) -> Any:
+    """A pandas or datetime time as integer epoch milliseconds UTC (a naive time is taken as UTC)."""
+    if isinstance(value, datetime):  # pd.Timestamp is one too
+        ts = pd.Timestamp(value)
+        ts = ts if ts.tzinfo else ts.tz_localize("UTC")
+        return int(ts.value // 1_000_000)
     return value
 
 
-def _is_missing(value: Any) -> bool:
-    if value is None:
-        return True
-    if isinstance(value, float) and math.isnan(value):
-        return True
-    return value is pd.NaT
+def _iso_ms(ms: int) -> str:
+    """Epoch milliseconds as ISO 8601 UTC with milliseconds, the form DataFrame times were sent in before
+    they went as integers (ids are hashed over it, so they stay the same)."""
+    return pd.Timestamp(ms, unit="ms", tz="UTC").strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def to_event_rows(events: Any, session_id: str | None) -> list[tuple[str, dict]]:
-    """(sessionId, event dict) pairs from a list of dicts or a DataFrame, in input order."""
+def _frame_columns(df: pd.DataFrame) -> tuple[dict[str, list], dict[str, list[int]], list[bool] | None]:
+    """The event columns of a DataFrame as lists (times in the timestamp column as epoch milliseconds,
+    in any other as ISO text), per column the rows where it is missing (None, NaN, NaT), and per row
+    whether its timestamp was converted from a time (None when none was)."""
+    out, where, converted = {}, {}, None
+    for c in [c for c in df.columns if c in _EVENT_FIELDS or c == "sessionId"]:
+        col = df[c]
+        missing = col.isna().to_numpy()
+        if pd.api.types.is_datetime64_any_dtype(col):
+            # Whole-column conversion: per-value strftime was a third of the planning time.
+            utc = col.dt.tz_convert("UTC") if col.dt.tz is not None else col
+            values = (utc.to_numpy(dtype="datetime64[ns]").astype("int64") // 1_000_000).tolist()
+            if c == "timestamp":
+                converted = [True] * len(values)
+            else:
+                values = [_iso_ms(v) for v in values]
+        else:
+            values = col.astype(object).tolist() if isinstance(col.dtype, pd.CategoricalDtype) else col.tolist()
+            if col.dtype == object and any(isinstance(v, datetime) for v in values):
+                if c == "timestamp":
+                    converted = [isinstance(v, datetime) for v in values]
+                    values = [_to_ms(v) for v in values]
+                else:
+                    values = [_iso_ms(_to_ms(v)) if isinstance(v, datetime) else v for v in values]
+        if missing.any():
+            where[c] = missing.nonzero()[0].tolist()
+        out[c] = values
+    return out, where, converted
+
+
+def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[Any], list[bool] | None]:
+    """Session ids and event dicts in input order, and per event whether its timestamp was converted
+    from a DataFrame time (None when none was)."""
+    converted = None
     if isinstance(events, pd.DataFrame):
-        cols = [c for c in events.columns if c in _EVENT_FIELDS or c == "sessionId"]
-        records = []
-        for row in events[cols].itertuples(index=False, name=None):
-            records.append({c: _clean(v) for c, v in zip(cols, row) if not _is_missing(v)})
+        cols, missing, converted = _frame_columns(events)
+        names = [c for c in cols if c != "sessionId"]
+        sids = cols.get("sessionId", [None] * len(events))
+        records = [dict(zip(names, row)) for row in zip(*(cols[c] for c in names))] if names else [{} for _ in range(len(events))]
+        for c in names:
+            if c in missing:
+                for i in missing[c]:
+                    del records[i][c]
+        if session_id or "sessionId" not in cols:
+            sids = [session_id] * len(events)
+        else:
+            gone = set(missing.get("sessionId", ()))
+            sids = [None if i in gone else s for i, s in enumerate(sids)] if gone else sids
     elif isinstance(events, (list, tuple)):
-        records = list(events)
+        records, sids = [], []
+        for e in events:
+            sid = session_id
+            if isinstance(e, dict) and "sessionId" in e:
+                e = dict(e)
+                sid = session_id or e.pop("sessionId")
+            records.append(e)
+            sids.append(sid)
     else:
         raise OptionError("tracking.send", [opts.Problem("events", "wrong_type", "must be a list of event dicts or a DataFrame")])
-    out = []
-    for i, e in enumerate(records):
-        sid = session_id
-        if isinstance(e, dict) and "sessionId" in e:
-            e = dict(e)
-            sid = session_id or e.pop("sessionId")
+    for i, sid in enumerate(sids):
         if not sid:
             raise OptionError("tracking.send", [opts.Problem("session_id", "required",
                                                              f"event {i} has no session: pass session_id= or a sessionId column")])
-        out.append((str(sid), e))
-    return out
+    return [s if type(s) is str else str(s) for s in sids], records, converted
 
 
 # --------------------------------------------------------------------------
 # 3. ids
 # --------------------------------------------------------------------------
 
+# json.dumps(event, sort_keys=True, separators=(",", ":"), default=str), with the C encoder built once.
+_CANON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
+_c_canon = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    None, str, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True)
+
+
 def event_id(viewer_token: str, session_id: str, position: int, event: dict) -> str:
-    """A stable id: the same event at the same place of the same list always gets the same one."""
-    canon = json.dumps(event, sort_keys=True, separators=(",", ":"), default=str)
+    """A stable id: the same event at the same place of the same list always gets the same one.
+
+    >>> event_id("vw", "s", 0, {"key": "heartbeat"}) == event_id("vw", "s", 0, {"key": "heartbeat"})
+    True
+    """
+    canon = "".join(_c_canon(event, 0)) if _c_canon else _CANON.encode(event)
     return "wb-" + hashlib.sha256(f"{viewer_token}|{session_id}|{position}|{canon}".encode()).hexdigest()[:32]
 
 
@@ -104,17 +163,40 @@ def event_id(viewer_token: str, session_id: str, position: int, event: dict) -> 
 # 4. batches
 # --------------------------------------------------------------------------
 
-def split_batches(events: list[dict], max_events: int = MAX_EVENTS, max_bytes: int = MAX_BODY_BYTES) -> list[tuple[int, int]]:
-    """[start, end) ranges of at most ``max_events`` events whose JSON stays under ``max_bytes``."""
-    ranges, start, size = [], 0, 64
-    for i, e in enumerate(events):
-        n = len(json.dumps(e, separators=(",", ":"), default=str)) + 1
+def _encode(value: Any) -> bytes:
+    """JSON text as msgspec writes it (compact UTF-8), or as httpx would (json.dumps) where msgspec refuses."""
+    try:
+        return msgspec.json.encode(value)
+    except (TypeError, ValueError, OverflowError, msgspec.MsgspecError):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def batch_body(session_id: str, events: list) -> bytes:
+    """The request body of a batch: ``{"sessionId": ..., "events": [...]}`` as JSON text.
+
+    >>> batch_body("s1", [{"key": "heartbeat"}])
+    b'{"sessionId":"s1","events":[{"key":"heartbeat"}]}'
+    """
+    return _encode({"sessionId": session_id, "events": events})
+
+
+def split_batches(texts: list[bytes], max_events: int = MAX_EVENTS, max_bytes: int = MAX_BODY_BYTES,
+                  envelope: int = 32) -> list[tuple[int, int]]:
+    """[start, end) ranges of at most ``max_events`` events whose body (``envelope`` bytes plus the
+    texts and their commas) stays within ``max_bytes``: the sizes are those of the bytes sent.
+
+    >>> split_batches([b'{"key":"heartbeat"}'] * 250, max_events=100, max_bytes=10_000)
+    [(0, 100), (100, 200), (200, 250)]
+    """
+    ranges, start, size = [], 0, envelope
+    for i, text in enumerate(texts):
+        n = len(text) + 1
         if i > start and (i - start >= max_events or size + n > max_bytes):
             ranges.append((start, i))
-            start, size = i, 64
+            start, size = i, envelope
         size += n
-    if start < len(events):
-        ranges.append((start, len(events)))
+    if start < len(texts):
+        ranges.append((start, len(texts)))
     return ranges
 
 
@@ -128,13 +210,20 @@ class SendReport:
 
     ``events``: one row per input event (position, sessionId, key, id, status: accepted,
     duplicate, rejected or failed; code, message, field, stage: client or service).
-    ``errors``: the rows that were not accepted.
+    ``errors``: the rows that were not accepted. ``seconds``: the whole run;
+    ``plan_seconds``: its first part without I/O (steps 1 to 4: pre-checks, ids, batches);
+    ``send_seconds``: the rest (sending and joining the answers).
     """
 
     events: pd.DataFrame
     batches: int
     seconds: float = 0.0
     failures: list = field(default_factory=list)
+    plan_seconds: float = 0.0
+
+    @property
+    def send_seconds(self) -> float:
+        return self.seconds - self.plan_seconds
 
     @property
     def accepted(self) -> int:
@@ -168,85 +257,106 @@ class SendReport:
                 f"duplicates={self.duplicates}, rejected={self.rejected}, failed={self.failed})")
 
 
+_COLUMNS = ("position", "sessionId", "key", "id", "status", "code", "message", "field", "stage")
+
+
 @dataclass
 class _Plan:
-    rows: list[dict]                      # one per input event: position, sessionId, key, id, status...
-    batches: list[tuple[str, list[int]]]  # (sessionId, positions)
-    bodies: dict                          # position -> event dict as sent
+    columns: dict[str, list]                    # the report's columns, one entry per input event
+    batches: list[tuple[str, list[int], bytes]]  # (sessionId, positions, request body)
 
 
 def plan(viewer_token: str, events: Any, session_id: str | None, check: bool, now: datetime | None = None) -> _Plan:
     """Steps 1 to 4: events, checks, ids and batches, without any I/O."""
     now = now or datetime.now(timezone.utc)
-    pairs = to_event_rows(events, session_id)
-    rows: list[dict] = []
+    sids, records, converted = to_event_rows(events, session_id)
+    n = len(records)
+    keys = [e.get("key") if isinstance(e, dict) else None for e in records]
+    ids = [e.get("id") if isinstance(e, dict) else None for e in records]
+    bodies = list(records)
+    # With checks on, a present but invalid id is reported, not replaced.
+    for pos in [i for i, eid in enumerate(ids) if (eid is None if check else not eid)]:
+        e = records[pos]
+        if not isinstance(e, dict):
+            continue
+        hashed = e
+        if converted is not None and converted[pos] and "timestamp" in e:
+            hashed = {**e, "timestamp": _iso_ms(e["timestamp"])}
+        ids[pos] = event_id(viewer_token, sids[pos], pos, hashed)
+        bodies[pos] = {**e, "id": ids[pos]}
+    cols = {"position": list(range(n)), "sessionId": sids, "key": keys, "id": ids, "status": ["pending"] * n,
+            "code": [None] * n, "message": [None] * n, "field": [None] * n, "stage": [None] * n}
     by_session: dict[str, list[int]] = {}
-    bodies: dict[int, dict] = {}
-    for pos, (sid, e) in enumerate(pairs):
-        row = {"position": pos, "sessionId": sid, "key": e.get("key") if isinstance(e, dict) else None,
-               "id": None, "status": "pending", "code": None, "message": None, "field": None, "stage": None}
-        rows.append(row)
-        if check:
-            _, err = catalog.check_event(e, now=now)
-            if err is not None:
-                row.update(status="rejected", stage="client", **err)
-                continue
-        body = dict(e) if isinstance(e, dict) else e
-        if isinstance(body, dict) and not body.get("id"):
-            body["id"] = event_id(viewer_token, sid, pos, e)
-        row["id"] = body.get("id") if isinstance(body, dict) else None
-        bodies[pos] = body
-        by_session.setdefault(sid, []).append(pos)
+    errors = catalog.check_events(bodies, now=now) if check else [None] * n
+    for pos, err in enumerate(errors):
+        if err is not None:
+            _mark(cols, pos, "rejected", "client", err["code"], err["message"], err["field"])
+            ids[pos] = None  # a rejected event was given no id
+            continue
+        by_session.setdefault(sids[pos], []).append(pos)
     batches = []
     for sid, positions in by_session.items():
-        for a, b in split_batches([bodies[p] for p in positions]):
-            batches.append((sid, positions[a:b]))
-    return _Plan(rows, batches, bodies)
+        for a in range(0, len(positions), MAX_EVENTS):
+            group = positions[a:a + MAX_EVENTS]
+            body = batch_body(sid, [bodies[p] for p in group])
+            if len(body) <= MAX_BODY_BYTES:
+                batches.append((sid, group, body))
+                continue
+            # Large events: split by the size of each event's own text.
+            texts = [_encode(bodies[p]) for p in group]
+            for i, j in split_batches(texts, envelope=len(batch_body(sid, []))):
+                batches.append((sid, group[i:j], batch_body(sid, [bodies[p] for p in group[i:j]])))
+    return _Plan(cols, batches)
+
+
+def _mark(cols: dict, pos: int, status: str, stage: str | None = None, code=None, message=None, fld=None) -> None:
+    cols["status"][pos], cols["stage"][pos] = status, stage
+    cols["code"][pos], cols["message"][pos], cols["field"][pos] = code, message, fld
 
 
 def _apply(p: _Plan, positions: list[int], result=None, error: Exception | None = None) -> None:
     """Step 6 for one batch: mark its events from the answer (or the failure)."""
+    cols = p.columns
     if error is not None:
         details = getattr(error, "details", None) or []
         if isinstance(error, BadRequestError) and error.code == "all_events_invalid":
             for d in details:
-                p.rows[positions[d["index"]]].update(status="rejected", stage="service", code=d.get("code"),
-                                                     message=d.get("message"), field=d.get("field"))
+                _mark(cols, positions[d["index"]], "rejected", "service", d.get("code"), d.get("message"), d.get("field"))
             return
         for pos in positions:
-            p.rows[pos].update(status="failed", stage="service", code=getattr(error, "code", type(error).__name__),
-                               message=str(error))
+            _mark(cols, pos, "failed", "service", getattr(error, "code", type(error).__name__), str(error))
         return
+    status = cols["status"]
     for pos in positions:
-        p.rows[pos]["status"] = "accepted"
+        status[pos] = "accepted"
     for d in result.error_list:
-        p.rows[positions[d["index"]]].update(status="rejected", stage="service", code=d.get("code"),
-                                             message=d.get("message"), field=d.get("field"))
+        _mark(cols, positions[d["index"]], "rejected", "service", d.get("code"), d.get("message"), d.get("field"))
     # The service counts duplicates but does not say which; ids repeated within this run are marked here.
     if result.duplicates:
         _mark_duplicates(p, positions, result.duplicates)
 
 
 def _mark_duplicates(p: _Plan, positions: list[int], n: int) -> None:
+    status, ids = p.columns["status"], p.columns["id"]
     marked = 0
     seen: set = set()
     for pos in positions:
-        rid = p.rows[pos]["id"]
-        if p.rows[pos]["status"] == "accepted" and rid in seen and marked < n:
-            p.rows[pos]["status"] = "duplicate"
+        rid = ids[pos]
+        if status[pos] == "accepted" and rid in seen and marked < n:
+            status[pos] = "duplicate"
             marked += 1
         seen.add(rid)
     for pos in positions:  # the rest were stored by an earlier request
         if marked >= n:
             break
-        if p.rows[pos]["status"] == "accepted":
-            p.rows[pos]["status"] = "duplicate"
+        if status[pos] == "accepted":
+            status[pos] = "duplicate"
             marked += 1
 
 
-def _report(p: _Plan, seconds: float, failures: list) -> SendReport:
-    df = pd.DataFrame(p.rows, columns=["position", "sessionId", "key", "id", "status", "code", "message", "field", "stage"])
-    return SendReport(df, len(p.batches), seconds, failures)
+def _report(p: _Plan, seconds: float, failures: list, plan_seconds: float) -> SendReport:
+    df = pd.DataFrame({c: p.columns[c] for c in _COLUMNS}, columns=list(_COLUMNS))
+    return SendReport(df, len(p.batches), seconds, failures, plan_seconds)
 
 
 def _progress(total: int, progress: bool | None):
@@ -270,11 +380,14 @@ class _Run:
 
         self._started = time.perf_counter()
         self.plan = plan(viewer_token, events, session_id, check)
+        self._planned = time.perf_counter()
         self.bar = _progress(len(self.plan.batches), progress)
         self.failures: list = []
 
-    def body(self, positions: list[int]) -> list[dict]:
-        return [self.plan.bodies[i] for i in positions]
+    def request(self, client, viewer_token: str, positions: list[int], body: bytes):
+        ids = self.plan.columns["id"]
+        safe = all(type(ids[p]) is str and ids[p] for p in positions)
+        return B.build_tracking_batch_body(client.config, viewer_token, body, safe=safe)
 
     def settle(self, positions: list[int], result, error: Exception | None) -> None:
         """Step 6 for one answered batch; a wrong viewer or token stops the whole run."""
@@ -291,7 +404,7 @@ class _Run:
 
         if self.bar is not None:
             self.bar.close()
-        return _report(self.plan, time.perf_counter() - self._started, self.failures)
+        return _report(self.plan, time.perf_counter() - self._started, self.failures, self._planned - self._started)
 
 
 def send_events(client, viewer_token: str, events: Any, *, session_id: str | None = None, concurrency: int = 4,
@@ -300,9 +413,9 @@ def send_events(client, viewer_token: str, events: Any, *, session_id: str | Non
     run = _Run(viewer_token, events, session_id, check, progress)
 
     def one(batch):
-        sid, positions = batch
+        _, positions, body = batch
         try:
-            return positions, client.tracking.send_batch(viewer_token, sid, run.body(positions)), None
+            return positions, client._send(run.request(client, viewer_token, positions, body)), None
         except APIError as e:
             return positions, None, e
 
@@ -319,10 +432,10 @@ async def asend_events(client, viewer_token: str, events: Any, *, session_id: st
     gate = asyncio.Semaphore(max(1, concurrency))
 
     async def one(batch):
-        sid, positions = batch
+        _, positions, body = batch
         async with gate:
             try:
-                result, error = await client.tracking.send_batch(viewer_token, sid, run.body(positions)), None
+                result, error = await client._send(run.request(client, viewer_token, positions, body)), None
             except APIError as e:
                 result, error = None, e
         run.settle(positions, result, error)

@@ -33,6 +33,7 @@ workbench.service.errors.ServiceError: This endpoint needs a token: send 'Author
 from __future__ import annotations
 
 import shutil
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -122,11 +123,35 @@ class Backend:
         return self.viewers.regenerate(account, token)
 
     def tracking_batch(self, viewer_token: str, body: Any) -> tuple[int, dict]:
-        """POST tracking-event/batch: (200 or 207, summary); 400 when no event was accepted."""
+        """POST tracking-event/batch: (200 or 207, summary); 400 when no event was accepted.
+
+        ``body``: the decoded JSON value, or the body's bytes (the handler passes those: they
+        are decoded and checked in one pass, and an undecodable body is 400 ``invalid_json``).
+        """
         self.faults.check("tracking.batch")
         if not self.viewers.exists(viewer_token):
             raise ServiceError.not_found("viewer", viewer_token)
         return self.tracking.ingest(viewer_token, body)
+
+    def tracking_batches(self, batches: list[tuple[str, Any]]) -> list[Any]:
+        """Several tracking batches ``(viewer token, body)`` at once, the accepted events of all committed
+        in one transaction; for each, its (status, data) or the ServiceError that refused it, in order."""
+        now = datetime.now(timezone.utc)
+        outcomes: list[Any] = []
+        checked: list[tuple[int, str, Any]] = []
+        for i, (viewer_token, body) in enumerate(batches):
+            try:
+                self.faults.check("tracking.batch")
+                if not self.viewers.exists(viewer_token):
+                    raise ServiceError.not_found("viewer", viewer_token)
+                checked.append((i, viewer_token, self.tracking.check(body, now)))
+                outcomes.append(None)
+            except ServiceError as e:
+                outcomes.append(e)
+        if checked:
+            for (i, _, _), answer in zip(checked, self.tracking.store_many([(t, r) for _, t, r in checked], now)):
+                outcomes[i] = answer
+        return outcomes
 
     def finish_upload(self, authorization: str | None, space_id: str, fields: list[tuple[str, Any]]) -> tuple[int, dict]:
         """POST finish-upload with the form's (name, value) pairs: (201 finalized or 200 cancelled, the template)."""

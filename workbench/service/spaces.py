@@ -21,10 +21,12 @@ from workbench.service.faults import Faults
 from workbench.service.storage import now_ms, write_atomic
 
 SPACE_KINDS = ("glb", "splat")
+
+
 def check_finish_fields(fields: list[tuple[str, Any]]) -> tuple[bool, str]:
     """``(success, message)`` from finish-upload's form fields, or 400 ``invalid_payload`` naming each problem.
 
-    The rules are :func:`workbench.options.parse_finish_upload_form`'s, which the client checks too.
+    The rules are :func:`workbench.options.parse_finish_upload_form`, which the client checks with too.
 
     >>> check_finish_fields([("success", "true"), ("message", "done")])
     (True, 'done')
