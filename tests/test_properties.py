@@ -252,13 +252,11 @@ def test_tracking_batch_request_rules_agree(prop_server, viewer, session_id, eve
         assert service_fields == [first], (client_fields, response.text)
 
 
-# ---------------------------------------------------------------- known disagreements (issue 12 items 2 and 5)
+# ---------------------------------------------------------------- disagreements the fuzzer found (issue 12 items 2 and 5), fixed
 
 @pytest.mark.parametrize("settings, field", [
     pytest.param({"gender": "masculine", "name": "\ud800"}, "name", id="lone-surrogate-name"),
-    pytest.param({"gender": "masculine", "height": 10 ** 400}, "height", id="400-digit-height", marks=pytest.mark.xfail(
-        raises=OverflowError, strict=True, reason="issue 12 item 5: math.isfinite on a 400-digit integer raises OverflowError, in the "
-                            "pre-check and in the service (500 internal_error). Engineer rules owns options.py.")),
+    pytest.param({"gender": "masculine", "height": 10 ** 400}, "height", id="400-digit-height"),
 ])
 def test_settings_utf8_or_a_float_cannot_carry_are_refused_alike(prop_server, settings, field):
     client_fields, _ = precheck(prop_server, lambda c: c.avatars.register(settings))
@@ -267,8 +265,6 @@ def test_settings_utf8_or_a_float_cannot_carry_are_refused_alike(prop_server, se
     assert client_fields == {field} and refused_fields(response) == {field}, (client_fields, response.text)
 
 
-@pytest.mark.xfail(raises=AssertionError, strict=True, reason="the /avatars mount matches its rest of path with '.*', which stops at a "
-                                       "newline, so the service answers 404 route_not_found instead of 400 naming name")
 def test_a_newline_in_an_animation_name_is_refused_alike(prop_server):
     client_fields, _ = precheck(prop_server, lambda c: c.animations.download("masculine", "wave\n"))
     response = httpx.get(f"{prop_server.avatar_base_url}/animations/masculine/wave%0A.glb")

@@ -82,3 +82,66 @@ def test_client_given_an_id_with_its_suffix_finds_the_avatar(server):
     assert client.avatars.model(model_id + ".glb", lod=2).inspect() is not None
     assert client.avatars.preview(model_id + ".png", size=32).image.size == (32, 32)
     assert client.avatars.model(model_id, animations=[]).model_id == model_id
+
+
+# ---------------------------------------------------------------- tracking: session ids, event ids, payload text
+
+def tracking_url(server):
+    vt = httpx.post(server.local_url + "/viewers", json={"account": "dev"}).json()["data"]["viewerToken"]
+    return vt, f"{server.base_url}/viewers/{vt}/tracking-event/batch"
+
+
+HEARTBEAT = b'{"key":"heartbeat","payload":{"visible":true}}'
+
+
+@pytest.mark.parametrize("sid", [LONE_SURROGATE, NUL, ESCAPE])
+def test_session_id_that_is_not_text_is_refused_and_stores_nothing(server, sid):
+    vt, url = tracking_url(server)
+    r = httpx.post(url, content=b'{"sessionId":' + sid + b',"events":[' + HEARTBEAT + b"]}",
+                   headers={"Content-Type": "application/json"})
+    assert_error(r, 400, "invalid_session_id", "sessionId")
+    export = httpx.get(server.local_url + "/tracking/events", params={"viewerToken": vt})
+    assert export.status_code == 200 and export.text.strip() == ""
+
+
+@pytest.mark.parametrize("event,field", [
+    (b'{"key":"heartbeat","id":"a\\u0001","payload":{"visible":true}}', "id"),
+    (b'{"key":"heartbeat","id":"\\ud800","payload":{"visible":true}}', "id"),
+    (b'{"key":"load_error","payload":{"reason":"\\ud800"}}', "payload.reason"),
+    (b'{"key":"custom.cart","payload":{"items":[{"sku":"\\udc00"}]}}', "payload.items[0].sku"),
+])
+def test_event_text_that_is_not_text_rejects_that_event_only(server, event, field):
+    vt, url = tracking_url(server)
+    r = httpx.post(url, content=b'{"sessionId":"s1","events":[' + event + b"," + HEARTBEAT + b"]}",
+                   headers={"Content-Type": "text/plain"})
+    assert r.status_code == 207, r.text
+    data = r.json()["data"]
+    assert (data["accepted"], [(e["index"], e["field"]) for e in data["errors"]]) == (1, [(0, field)])
+    assert "Error" not in data["errors"][0]["message"]
+    export = httpx.get(server.local_url + "/tracking/events", params={"viewerToken": vt})
+    assert len(export.text.strip().splitlines()) == 1
+
+
+def test_client_precheck_names_the_same_event_fields():
+    from datetime import datetime, timezone
+
+    from workbench.tracking.catalog import check_events
+    now = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    errors = check_events([{"key": "heartbeat", "id": "a\x01", "payload": {"visible": True}},
+                           {"key": "load_error", "payload": {"reason": "\ud800"}},
+                           {"key": "heartbeat", "payload": {"visible": True}}], now=now)
+    assert [e and e["field"] for e in errors] == ["id", "payload.reason", None]
+
+
+def test_a_huge_height_and_foreign_digits_are_refused_in_our_words(server):
+    r = register_raw(server, b'{"gender":"feminine","height":1' + b"0" * 400 + b"}")
+    body = assert_error(r, 400, "invalid_settings", "height")
+    assert "about 401 digits" in body["error"]["message"]
+    model_id = register_raw(server, b'{"gender":"feminine"}').json()["data"]["modelId"]
+    r = httpx.get(f"{server.avatar_base_url}/model/{model_id}.glb", params={"lod": "\u0661"})
+    assert_error(r, 400, r.json()["error"]["code"], "lod")
+
+
+def test_a_newline_in_an_animation_name_reaches_its_rule(server):
+    r = httpx.get(f"{server.avatar_base_url}/animations/masculine/wave%0A.glb")
+    assert r.status_code == 400 and [d["field"] for d in r.json()["error"]["details"]] == ["name"], r.text

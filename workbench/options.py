@@ -99,6 +99,19 @@ _COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
+def utf8_problem(value: str) -> str | None:
+    r"""Why ``value`` cannot be stored as UTF-8 text (a lone surrogate), or None.
+
+    >>> utf8_problem("tab\there") is None, utf8_problem("\udc00")
+    (True, 'must be text that UTF-8 can encode (a lone surrogate U+DC00 at position 0)')
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return f"must be text that UTF-8 can encode (a lone surrogate U+{ord(value[e.start]):04X} at position {e.start})"
+    return None
+
+
 def text_problem(value: str) -> str | None:
     r"""Why ``value`` cannot be taken as text (a phrase that follows a field name), or None.
 
@@ -109,10 +122,9 @@ def text_problem(value: str) -> str | None:
     >>> text_problem("x\ud800")
     'must be text that UTF-8 can encode (a lone surrogate U+D800 at position 1)'
     """
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as e:
-        return f"must be text that UTF-8 can encode (a lone surrogate U+{ord(value[e.start]):04X} at position {e.start})"
+    why = utf8_problem(value)
+    if why:
+        return why
     m = _CONTROL.search(value)
     if m:
         return f"must not contain control characters (U+{ord(m.group()):04X} at position {m.start()})"
@@ -182,6 +194,18 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
+def _show_number(value: int | float) -> str:
+    """A number as a message shows it: a huge integer by its size, not by thousands of digits
+    (which Python also refuses to print past 4,300).
+
+    >>> _show_number(300), _show_number(10**400)
+    ('300', 'a number of about 401 digits')
+    """
+    if isinstance(value, int) and abs(value) >= 10**12:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return repr(value)
+
+
 def _check_enum(problems, path, value, allowed):
     if not isinstance(value, str):
         problems.append(Problem(path, "wrong_type", f"must be a string, one of {', '.join(allowed)}; got {_type_name(value)}"))
@@ -239,8 +263,9 @@ def normalize_avatar_settings(body: Any) -> dict:
         if isinstance(height, bool) or not isinstance(height, (int, float)):
             problems.append(Problem("height", "wrong_type", f"must be a number of centimetres; got {_type_name(height)}"))
             height = None
-        elif not math.isfinite(height) or not HEIGHT_CM[0] <= height <= HEIGHT_CM[1]:
-            problems.append(Problem("height", "out_of_range", f"must be between {HEIGHT_CM[0]} and {HEIGHT_CM[1]} cm; got {height}"))
+        elif (isinstance(height, float) and not math.isfinite(height)) or not HEIGHT_CM[0] <= height <= HEIGHT_CM[1]:
+            # (ints are finite: math.isfinite overflows on a 400-digit one)
+            problems.append(Problem("height", "out_of_range", f"must be between {HEIGHT_CM[0]} and {HEIGHT_CM[1]} cm; got {_show_number(height)}"))
             height = None
         else:
             height = float(height)
@@ -368,7 +393,7 @@ def _as_int(problems, name, raw, allowed_text) -> int | None:
     if isinstance(raw, int):
         return raw
     s = str(raw).strip()
-    if not re.fullmatch(r"[+-]?\d{1,9}", s):
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", s):  # ASCII digits only: "١" is not a 1 in a URL
         problems.append(Problem(name, "not_an_integer", f"must be {allowed_text}; got {raw!r}"))
         return None
     return int(s)
@@ -517,7 +542,7 @@ def parse_preview_options(query: Mapping[str, Any]) -> PreviewOptions:
             parts = [str(x) for x in raw]
         else:
             parts = str(raw).split(",")
-        ok = len(parts) == 3 and all(re.fullmatch(r"\s*\d{1,3}\s*", p) for p in parts)
+        ok = len(parts) == 3 and all(re.fullmatch(r"\s*[0-9]{1,3}\s*", p) for p in parts)
         vals = tuple(int(p) for p in parts) if ok else ()
         if not ok or any(c > 255 for c in vals):
             problems.append(Problem("background", "invalid_color",

@@ -234,9 +234,9 @@ def build_regenerate(cfg: ClientConfig, viewer_token: str, method: str = "POST",
 def check_batch_request(operation: str, session_id: Any, events: Any) -> None:
     """The request-level rules of a tracking batch (contract section 7), checked before sending."""
     problems = []
-    if not isinstance(session_id, str) or not 1 <= len(session_id) <= catalog.MAX_SESSION_ID_CHARS:
-        problems.append(opts.Problem("sessionId", "invalid_session_id",
-                                     f"must be a string of 1 to {catalog.MAX_SESSION_ID_CHARS} characters"))
+    why = catalog.session_id_problem(session_id)
+    if why:
+        problems.append(opts.Problem("sessionId", "invalid_session_id", why))
     if not isinstance(events, (list, tuple)):
         problems.append(opts.Problem("events", "invalid_events", "must be a list of event objects"))
     elif not events:

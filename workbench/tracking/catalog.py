@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
+from workbench.options import text_problem, utf8_problem
+
 __all__ = [
     "FieldSpec",
     "EventSpec",
@@ -214,6 +216,12 @@ def _err(code: str, message: str, fld: str | None) -> tuple[None, dict]:
     return None, {"code": code, "message": message, "field": fld}
 
 
+def _id_text_error(event_id: str | None) -> dict | None:
+    """The ``invalid_id`` error of an id string that is not storable, printable text, or None."""
+    why = text_problem(event_id) if event_id is not None else None
+    return None if why is None else {"code": "invalid_id", "message": f"id {why}.", "field": "id"}
+
+
 def _show(value: Any) -> str:
     """A short, safe rendering of a bad value for a message (values can be huge)."""
     text = repr(value)
@@ -272,7 +280,8 @@ def _value_check(f: FieldSpec) -> Callable[[Any], str | None]:
             return None if v in allowed else f"must be one of {listing}, got {_show(v)}"
     else:
         def check(v):
-            return None if isinstance(v, str) else f"must be a string, got {_type_name(v)}"
+            return (f"must be a string, got {_type_name(v)}" if not isinstance(v, str)
+                    else utf8_problem(v))
     return check
 
 
@@ -311,6 +320,23 @@ def payload_size(payload: Any) -> int:
     10
     """
     return len(json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8"))
+
+
+def _unwritable(payload: Any) -> tuple[str, str]:
+    """(message, field) for a payload JSON cannot write: the path of a string UTF-8 cannot encode, or the whole payload."""
+    stack = [("payload", payload)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            bad_names = [k for k in value if isinstance(k, str) and utf8_problem(k)]
+            if bad_names:
+                return f"{path} has a field name that {utf8_problem(bad_names[0])[5:]}.", path
+            stack.extend((f"{path}.{k}", v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, str) and utf8_problem(value):
+            return f"{path} {utf8_problem(value)}.", path
+    return "payload must hold only JSON values (no NaN or infinity).", "payload"
 
 
 def _may_be_too_large(payload: dict) -> bool:
@@ -419,6 +445,9 @@ def _check_event(obj: Any, now_ms: int) -> tuple[dict | None, dict | None]:
         if isinstance(event_id, str):
             return _err("invalid_id", f"id must be 1 to {MAX_ID_CHARS} characters, got {len(event_id)}.", "id")
         return _err("invalid_id", f"id must be a string, got {_type_name(event_id)}.", "id")
+    error = _id_text_error(event_id)
+    if error:
+        return None, error
 
     ts = obj.get("timestamp")
     if ts is None:
@@ -438,7 +467,7 @@ def _check_event(obj: Any, now_ms: int) -> tuple[dict | None, dict | None]:
         try:
             size = payload_size(payload)
         except (ValueError, TypeError, RecursionError):
-            return _err("invalid_payload", "payload must hold only JSON values (no NaN or infinity).", "payload")
+            return _err("invalid_payload", *_unwritable(payload))
         if size > MAX_PAYLOAD_BYTES:
             return _err("payload_too_large", f"payload is {size} bytes of JSON, over the {MAX_PAYLOAD_BYTES} byte limit.", "payload")
     else:
@@ -507,6 +536,19 @@ class BatchCheck:
         }
 
 
+def session_id_problem(sid: Any) -> str | None:
+    r"""Why ``sid`` cannot be a batch's ``sessionId`` (the end of a sentence), or None.
+
+    >>> session_id_problem("visit-1") is None, session_id_problem(""), session_id_problem("a\x00")
+    (True, 'must be 1 to 128 characters, got 0', 'must not contain control characters (U+0000 at position 1)')
+    """
+    if not isinstance(sid, str):
+        return f"must be a string, got {_type_name(sid)}"
+    if not 1 <= len(sid) <= MAX_SESSION_ID_CHARS:
+        return f"must be 1 to {MAX_SESSION_ID_CHARS} characters, got {len(sid)}"
+    return text_problem(sid)
+
+
 def check_batch(body: Any, *, now: datetime) -> BatchCheck:
     """Check a parsed batch body; raise :class:`BatchRejected` for a request-level fault.
 
@@ -524,11 +566,9 @@ def check_batch(body: Any, *, now: datetime) -> BatchCheck:
     sid = body.get("sessionId")
     if "sessionId" not in body:
         raise BatchRejected("invalid_session_id", "sessionId is required.", "sessionId")
-    if not isinstance(sid, str):
-        raise BatchRejected("invalid_session_id", f"sessionId must be a string, got {_type_name(sid)}.", "sessionId")
-    if not 1 <= len(sid) <= MAX_SESSION_ID_CHARS:
-        raise BatchRejected("invalid_session_id",
-                            f"sessionId must be 1 to {MAX_SESSION_ID_CHARS} characters, got {len(sid)}.", "sessionId")
+    why = session_id_problem(sid)
+    if why:
+        raise BatchRejected("invalid_session_id", f"sessionId {why}.", "sessionId")
     if "events" not in body:
         raise BatchRejected("invalid_events", "events is required.", "events")
     events = body["events"]
@@ -737,6 +777,10 @@ def check_events(events: Sequence[Any], *, now: datetime) -> list[dict | None]:
             out.extend(_check_one(obj, now_ms) for obj in chunk)
             continue
         for event in typed:
+            error = _id_text_error(event.id)
+            if error:
+                out.append(error)
+                continue
             ts = event.timestamp
             if ts is None or (type(ts) is int and _EPOCH_MIN_MS <= ts <= now_ms + _AHEAD_MS):
                 out.append(None)
@@ -754,7 +798,7 @@ def _check_one(obj: Any, now_ms: int) -> dict | None:
             event = d.event.decode(d.msgspec.json.encode(obj))
         except (TypeError, ValueError, OverflowError, *d.errors):
             event = None
-        if event is not None and d.msgspec.to_builtins(event) == obj:
+        if event is not None and d.msgspec.to_builtins(event) == obj and not _id_text_error(event.id):
             ts = event.timestamp
             if ts is None or (type(ts) is int and _EPOCH_MIN_MS <= ts <= now_ms + _AHEAD_MS):
                 return None
@@ -766,6 +810,8 @@ def _check_batch_fast(raw: bytes, now_ms: int, decode) -> BatchCheck:
     try:
         # Most batches hold only catalog events of the exact shape: one call checks them all.
         batch = d.batch.decode(raw)
+        if session_id_problem(batch.sessionId):
+            raise _Undecided  # the general way names the rule
         return _collect(batch.sessionId, [_typed(e, now_ms) for e in d.msgspec.to_builtins(batch.events)])
     except d.errors:
         pass
@@ -773,6 +819,8 @@ def _check_batch_fast(raw: bytes, now_ms: int, decode) -> BatchCheck:
         batch = d.envelope.decode(raw)
     except d.errors:
         raise _Undecided from None
+    if session_id_problem(batch.sessionId):
+        raise _Undecided
     outcomes = []
     for text in batch.events:
         try:
@@ -793,6 +841,9 @@ def _check_batch_fast(raw: bytes, now_ms: int, decode) -> BatchCheck:
 
 def _typed(event: dict, now_ms: int) -> tuple[dict | None, dict | None]:
     """check_event's answer for an event the catalog's types took (as a dict of the fields it was sent with)."""
+    error = _id_text_error(event.get("id"))
+    if error:
+        return None, error
     ts = event.get("timestamp")
     if ts is None:
         event["timestamp"] = now_ms
