@@ -30,9 +30,10 @@ from .catalog import (
 
 _LAZY = {
     **{name: ".analysis" for name in (
-        "events_frame", "sessionize", "funnel", "load_times", "dwell_times", "ar_conversion", "rank",
+        "events_frame", "read_events", "sessionize", "funnel", "load_times", "dwell_times", "ar_conversion", "rank",
         "events_over_time", "viewer_kpis", "plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank")},
     **{name: ".synth" for name in ("generate", "to_records", "write_events")},
+    **{name: ".lake" for name in ("write_synth_lake", "LakeWriter")},
     **{name: ".sender" for name in ("send_events", "asend_events", "SendReport")},
 }
 
