@@ -299,8 +299,13 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None):
     if suffix == ".parquet":
         return dd.read_parquet(str(path), columns=columns)
     if suffix in (".jsonl", ".ndjson", ".json"):
-        raw = dd.read_json(str(path), lines=True, blocksize=64 * 2**20, dtype=False)
-        ddf = raw.map_partitions(_records_to_frame, meta=_meta(None).reset_index(drop=True))
+        from dask import delayed
+        from dask.bytes import read_bytes
+
+        # blocks of whole lines, parsed by our schema (dask's read_json would turn payload dicts into text)
+        _, blocks = read_bytes(str(path), delimiter=b"\n", blocksize=64 * 2**20)
+        meta = _meta(None).reset_index(drop=True)
+        ddf = dd.from_delayed([delayed(_lines_to_frame)(b) for b in blocks[0]], meta=meta, verify_meta=False)
         return ddf[columns] if columns is not None else ddf
     raise ValueError(f"read_events: {str(path)!r} is not a lake folder, .parquet or .jsonl file")
 
@@ -315,7 +320,7 @@ def _meta(columns):
     return meta
 
 
-def _records_to_frame(raw):
+def _lines_to_frame(block: bytes):
     from .schema import from_records
 
-    return from_records(raw.to_dict("records")).to_pandas()
+    return from_records(json.loads(line) for line in block.splitlines() if line.strip()).to_pandas()
