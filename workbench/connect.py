@@ -18,8 +18,7 @@ import os
 
 import httpx
 
-from workbench.client import AsyncClient, Client
-from workbench.client._base import ENV_AVATAR_BASE_URL, ENV_BASE_URL, ENV_LOCAL_URL
+from workbench.client import ENV_AVATAR_BASE_URL, ENV_BASE_URL, ENV_LOCAL_URL, AsyncClient, Client
 
 _started: list = []
 

@@ -33,6 +33,17 @@ __all__ = [
     "TEXTURE_FORMATS",
     "CAMERAS",
     "SCOPES",
+    "HEIGHT_CM",
+    "NAME_CHARS",
+    "LODS",
+    "MERGE_MESH",
+    "ATLAS_SIZES",
+    "PREVIEW_SIZES",
+    "PREVIEW_SIZE_DEFAULT",
+    "PREVIEW_CAMERA_DEFAULT",
+    "FINISH_UPLOAD_FIELDS",
+    "FINISH_MESSAGE_CHARS",
+    "FINISH_BODY_MAX_BYTES",
     "Problem",
     "InvalidOptions",
     "ModelOptions",
@@ -43,6 +54,9 @@ __all__ = [
     "resolve_animations",
     "round_preview_size",
     "check_animation_path",
+    "check_finish_upload",
+    "finish_upload_form",
+    "parse_finish_upload_form",
 ]
 
 GENDERS = ("masculine", "feminine")
@@ -62,6 +76,20 @@ DEFAULT_SKIN = "#C68642"
 DEFAULT_HAIR = {"style": "short", "color": "#2B1B10"}
 DEFAULT_OUTFIT = {"top": "#3B5B8C", "bottom": "#2F2F36", "shoes": "#1E1E1E"}
 SETTINGS_MAX_BYTES = 64 * 1024
+
+# Bounds of the interface's tables: the checks below, the widgets and /openapi.json read these.
+HEIGHT_CM = (140, 210)               # avatar height, inclusive
+NAME_CHARS = (1, 64)                 # avatar name length, inclusive
+LODS = (0, 1, 2)                     # full, 50 % and 25 % of the triangles
+MERGE_MESH = (0, 1)
+ATLAS_SIZES = tuple(1 << n for n in range(6, 12))  # powers of two, 64 to 2048
+PREVIEW_SIZES = (32, 512)            # requested preview size, inclusive, before rounding
+PREVIEW_SIZE_DEFAULT = 512
+PREVIEW_CAMERA_DEFAULT = "portrait"
+# finish-upload (a multipart form): exactly these fields, each once.
+FINISH_UPLOAD_FIELDS = ("success", "message")
+FINISH_MESSAGE_CHARS = (1, 1000)
+FINISH_BODY_MAX_BYTES = 64 * 1024
 
 _COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
 
@@ -163,8 +191,8 @@ def normalize_avatar_settings(body: Any) -> dict:
         if isinstance(height, bool) or not isinstance(height, (int, float)):
             problems.append(Problem("height", "wrong_type", f"must be a number of centimetres; got {_type_name(height)}"))
             height = None
-        elif not math.isfinite(height) or not 140 <= height <= 210:
-            problems.append(Problem("height", "out_of_range", f"must be between 140 and 210 cm; got {height}"))
+        elif not math.isfinite(height) or not HEIGHT_CM[0] <= height <= HEIGHT_CM[1]:
+            problems.append(Problem("height", "out_of_range", f"must be between {HEIGHT_CM[0]} and {HEIGHT_CM[1]} cm; got {height}"))
             height = None
         else:
             height = float(height)
@@ -197,8 +225,8 @@ def normalize_avatar_settings(body: Any) -> dict:
         name = body["name"]
         if not isinstance(name, str):
             problems.append(Problem("name", "wrong_type", f"must be a string; got {_type_name(name)}"))
-        elif not 1 <= len(name) <= 64:
-            problems.append(Problem("name", "out_of_range", f"must be 1 to 64 characters; got {len(name)}"))
+        elif not NAME_CHARS[0] <= len(name) <= NAME_CHARS[1]:
+            problems.append(Problem("name", "out_of_range", f"must be {NAME_CHARS[0]} to {NAME_CHARS[1]} characters; got {len(name)}"))
 
     if problems:
         raise InvalidOptions(problems)
@@ -296,6 +324,10 @@ def _as_int(problems, name, raw, allowed_text) -> int | None:
     return int(s)
 
 
+_LOD_TEXT = ", ".join(map(str, LODS[:-1])) + f" or {LODS[-1]}"
+_ATLAS_TEXT = f"a power of 2 from {ATLAS_SIZES[0]} to {ATLAS_SIZES[-1]}"
+
+
 def parse_model_options(query: Mapping[str, Any]) -> ModelOptions:
     """Check the model query (strings from a URL, or Python values) and return ModelOptions.
 
@@ -309,9 +341,9 @@ def parse_model_options(query: Mapping[str, Any]) -> ModelOptions:
             problems.append(Problem(k, "unknown_parameter", f"is not a model option; allowed: {', '.join(known)}"))
     lod = 0
     if query.get("lod") is not None:
-        v = _as_int(problems, "lod", query["lod"], "0, 1 or 2")
-        if v is not None and v not in (0, 1, 2):
-            problems.append(Problem("lod", "out_of_range", f"must be 0, 1 or 2; got {v}"))
+        v = _as_int(problems, "lod", query["lod"], _LOD_TEXT)
+        if v is not None and v not in LODS:
+            problems.append(Problem("lod", "out_of_range", f"must be {_LOD_TEXT}; got {v}"))
         elif v is not None:
             lod = v
     animations: tuple[str, ...] = ()
@@ -337,16 +369,16 @@ def parse_model_options(query: Mapping[str, Any]) -> ModelOptions:
             merge = raw
         else:
             v = _as_int(problems, "mergeMesh", raw, "0 or 1")
-            if v is not None and v not in (0, 1):
+            if v is not None and v not in MERGE_MESH:
                 problems.append(Problem("mergeMesh", "out_of_range", f"must be 0 or 1; got {v}"))
             elif v is not None:
                 merge = bool(v)
     atlas = None
     if query.get("textureAtlasSize") is not None:
-        v = _as_int(problems, "textureAtlasSize", query["textureAtlasSize"], "a power of 2 from 64 to 2048")
+        v = _as_int(problems, "textureAtlasSize", query["textureAtlasSize"], _ATLAS_TEXT)
         if v is not None:
-            if not 64 <= v <= 2048 or v & (v - 1):
-                problems.append(Problem("textureAtlasSize", "out_of_range", f"must be a power of 2 from 64 to 2048; got {v}"))
+            if v not in ATLAS_SIZES:
+                problems.append(Problem("textureAtlasSize", "out_of_range", f"must be {_ATLAS_TEXT}; got {v}"))
             else:
                 atlas = v
     if problems:
@@ -368,8 +400,8 @@ class PreviewOptions:
     background: (R, G, B) opaque, or None for transparent.
     """
 
-    size: int = 512
-    camera: str = "portrait"
+    size: int = PREVIEW_SIZE_DEFAULT
+    camera: str = PREVIEW_CAMERA_DEFAULT
     background: tuple[int, int, int] | None = None
 
     def cache_key(self) -> str:
@@ -405,15 +437,16 @@ def parse_preview_options(query: Mapping[str, Any]) -> PreviewOptions:
     for k in query:
         if k not in known:
             problems.append(Problem(k, "unknown_parameter", f"is not a preview option; allowed: {', '.join(known)}"))
-    size = 512
+    size = PREVIEW_SIZE_DEFAULT
+    lo, hi = PREVIEW_SIZES
     if query.get("size") is not None:
-        v = _as_int(problems, "size", query["size"], "an integer from 32 to 512")
+        v = _as_int(problems, "size", query["size"], f"an integer from {lo} to {hi}")
         if v is not None:
-            if not 32 <= v <= 512:
-                problems.append(Problem("size", "out_of_range", f"must be an integer from 32 to 512; got {v}"))
+            if not lo <= v <= hi:
+                problems.append(Problem("size", "out_of_range", f"must be an integer from {lo} to {hi}; got {v}"))
             else:
                 size = round_preview_size(v)
-    camera = "portrait"
+    camera = PREVIEW_CAMERA_DEFAULT
     if query.get("camera") is not None:
         v = str(query["camera"])
         if v not in CAMERAS:
@@ -451,3 +484,74 @@ def check_animation_path(gender: str, name: str) -> None:
         problems.append(Problem("name", "unknown_animation", f"{name!r} is not in the animation list (GET /animations)"))
     if problems:
         raise InvalidOptions(problems)
+
+
+# --------------------------------------------------------------------------
+# finish-upload (interface: POST .../resources/spaces/:id/finish-upload)
+# --------------------------------------------------------------------------
+
+def _check_finish_message(problems: list[Problem], message: Any) -> None:
+    lo, hi = FINISH_MESSAGE_CHARS
+    if not isinstance(message, str) or not lo <= len(message) <= hi:
+        problems.append(Problem("message", "out_of_range", f"must be a string of {lo} to {hi} characters"))
+
+
+def check_finish_upload(success: Any, message: Any) -> None:
+    """Check a finish as Python values (the client, before it sends): ``success`` a bool.
+
+    >>> check_finish_upload(True, "done")
+    >>> try:
+    ...     check_finish_upload("yes", "")
+    ... except InvalidOptions as e:
+    ...     print([(p.field, p.code) for p in e.problems])
+    [('success', 'wrong_type'), ('message', 'out_of_range')]
+    """
+    problems: list[Problem] = []
+    if not isinstance(success, bool):
+        problems.append(Problem("success", "wrong_type", f"must be True or False; got {success!r}"))
+    _check_finish_message(problems, message)
+    if problems:
+        raise InvalidOptions(problems)
+
+
+def finish_upload_form(success: bool, message: str) -> dict[str, str]:
+    """The form fields that send a finish (the inverse of :func:`parse_finish_upload_form`).
+
+    >>> finish_upload_form(False, "changed my mind")
+    {'success': 'false', 'message': 'changed my mind'}
+    """
+    return {"success": "true" if success else "false", "message": message}
+
+
+def parse_finish_upload_form(items: list[tuple[str, Any]]) -> tuple[bool, str]:
+    """Check a finish's form fields as received (name, value pairs, strings); return (success, message).
+
+    >>> parse_finish_upload_form([("success", "true"), ("message", "ok")])
+    (True, 'ok')
+    >>> try:
+    ...     parse_finish_upload_form([("success", "True"), ("message", "ok"), ("x", "1")])
+    ... except InvalidOptions as e:
+    ...     print([(p.field, p.code) for p in e.problems])
+    [('x', 'unknown_field'), ('success', 'not_allowed')]
+    """
+    problems: list[Problem] = []
+    names = [k for k, _ in items]
+    for k in sorted(set(names)):
+        if k not in FINISH_UPLOAD_FIELDS:
+            problems.append(Problem(k, "unknown_field", "is not a field; send only success and message"))
+        elif names.count(k) > 1:
+            problems.append(Problem(k, "repeated_field", "is given more than once"))
+    form = dict(items)
+    success, message = form.get("success"), form.get("message")
+    if success is None:
+        problems.append(Problem("success", "required", "is required: true or false"))
+    elif not isinstance(success, str) or success not in ("true", "false"):
+        problems.append(Problem("success", "not_allowed", f"must be exactly true or false; got {success!r}"))
+    if message is None:
+        lo, hi = FINISH_MESSAGE_CHARS
+        problems.append(Problem("message", "required", f"is required: {lo} to {hi} characters"))
+    else:
+        _check_finish_message(problems, message)
+    if problems:
+        raise InvalidOptions(problems)
+    return success == "true", message

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench import options as opts
+
 
 def preview_options_from(size: int, camera: str, background: str | None) -> dict[str, Any]:
     """Widget values to preview keyword arguments (a colour picker's ``#RRGGBB`` to (R, G, B))."""
@@ -24,12 +26,14 @@ def preview_options_from(size: int, camera: str, background: str | None) -> dict
 class PreviewExplorer:
     """Size, camera and background controls over ``client.avatars.preview``; the image updates live."""
 
-    def __init__(self, client, model_id: str, size: int = 256, camera: str = "portrait"):
+    def __init__(self, client, model_id: str, size: int = 256, camera: str = opts.PREVIEW_CAMERA_DEFAULT):
         import ipywidgets as W
 
         self.client, self.model_id = client, model_id
-        self.size = W.IntSlider(value=size, min=32, max=512, step=32, description="size", continuous_update=False)
-        self.camera = W.ToggleButtons(options=["portrait", "full"], value=camera, description="camera")
+        lo, hi = opts.PREVIEW_SIZES
+        self.size = W.IntSlider(value=size, min=lo, max=hi, step=lo, description="size", continuous_update=False)
+        cameras = sorted(opts.CAMERAS, key=lambda c: c != opts.PREVIEW_CAMERA_DEFAULT)  # the default first
+        self.camera = W.ToggleButtons(options=cameras, value=camera, description="camera")
         self.transparent = W.Checkbox(value=True, description="transparent")
         self.color = W.ColorPicker(value="#dfe6ee", description="background", disabled=True)
         self.image = W.Image(format="png")
@@ -61,13 +65,13 @@ class ModelExplorer:
         import ipywidgets as W
 
         self.client, self.model_id = client, model_id
-        self.lod = W.ToggleButtons(options=[0, 1, 2], value=2, description="lod")
+        self.lod = W.ToggleButtons(options=list(opts.LODS), value=opts.LODS[-1], description="lod")
         self.animations = W.Dropdown(options=["none", "locomotion", "gestures", "all", "walk,wave"], value="none",
                                      description="animations")
-        self.texture_format = W.Dropdown(options=[("default", None), ("png", "png"), ("webp", "webp")], value=None,
-                                         description="textures")
+        self.texture_format = W.Dropdown(options=[("default", None)] + [(f, f) for f in sorted(opts.TEXTURE_FORMATS)],
+                                         value=None, description="textures")
         self.merge = W.Checkbox(value=False, description="mergeMesh")
-        self.atlas = W.Dropdown(options=[("none", None)] + [(str(n), n) for n in (64, 128, 256, 512, 1024, 2048)],
+        self.atlas = W.Dropdown(options=[("none", None)] + [(str(n), n) for n in opts.ATLAS_SIZES],
                                 value=None, description="atlas")
         self.out = W.Output()
         for w in (self.lod, self.animations, self.texture_format, self.merge, self.atlas):

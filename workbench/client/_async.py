@@ -41,7 +41,7 @@ class AsyncClient(G.ClientCore):
             attempt += 1
 
     def _send_events(self, viewer_token, events, **kw):
-        from workbench.tracking.sender import asend_events
+        from workbench.client._batches import asend_events
 
         return asend_events(self, viewer_token, events, **kw)
 

@@ -24,6 +24,7 @@ from workbench.client import results as R
 from workbench.client.errors import (ConfigurationError, OptionError, TimeoutError, TransportError,
                                      error_from_response)
 from workbench.client.retry import RetryPolicy
+from workbench.tracking import catalog
 
 __version__ = "0.1.0"
 USER_AGENT = f"workbench/{__version__}"
@@ -220,14 +221,16 @@ def build_regenerate(cfg: ClientConfig, viewer_token: str, method: str = "POST",
 def check_batch_request(operation: str, session_id: Any, events: Any) -> None:
     """The request-level rules of a tracking batch (contract section 7), checked before sending."""
     problems = []
-    if not isinstance(session_id, str) or not 1 <= len(session_id) <= 128:
-        problems.append(opts.Problem("sessionId", "invalid_session_id", "must be a string of 1 to 128 characters"))
+    if not isinstance(session_id, str) or not 1 <= len(session_id) <= catalog.MAX_SESSION_ID_CHARS:
+        problems.append(opts.Problem("sessionId", "invalid_session_id",
+                                     f"must be a string of 1 to {catalog.MAX_SESSION_ID_CHARS} characters"))
     if not isinstance(events, (list, tuple)):
         problems.append(opts.Problem("events", "invalid_events", "must be a list of event objects"))
     elif not events:
         problems.append(opts.Problem("events", "empty_events", "must hold at least one event"))
-    elif len(events) > 100:
-        problems.append(opts.Problem("events", "too_many_events", f"holds at most 100 events; got {len(events)}"))
+    elif len(events) > catalog.MAX_EVENTS:
+        problems.append(opts.Problem("events", "too_many_events",
+                                     f"holds at most {catalog.MAX_EVENTS} events; got {len(events)}"))
     if problems:
         raise OptionError(operation, problems)
 
@@ -255,20 +258,14 @@ def build_tracking_batch(cfg: ClientConfig, viewer_token: str, session_id: str, 
 def build_finish_upload(cfg: ClientConfig, space_template_id: str, *, success: bool, message: str) -> Request:
     """POST {base}/resources/spaces/{id}/finish-upload as multipart/form-data."""
     _require_id("spaces.finish_upload", "space_template_id", space_template_id)
-    problems = []
-    if not isinstance(success, bool):
-        problems.append(opts.Problem("success", "wrong_type", f"must be True or False; got {success!r}"))
-    if not isinstance(message, str) or not 1 <= len(message) <= 1000:
-        problems.append(opts.Problem("message", "out_of_range", "must be a string of 1 to 1000 characters"))
-    if problems:
-        raise OptionError("spaces.finish_upload", problems)
+    _check("spaces.finish_upload", opts.check_finish_upload, success, message)
 
     def parse(resp):
         d = R.envelope_data(_json(resp))
         return R.UploadFinish(d.get("spaceTemplateId", space_template_id), d.get("state", ""), resp.status_code, d)
 
     # (None, value) parts make httpx send multipart/form-data fields without file names.
-    files = {"success": (None, "true" if success else "false"), "message": (None, message)}
+    files = {name: (None, value) for name, value in opts.finish_upload_form(success, message).items()}
     return Request("spaces.finish_upload", "POST", f"{cfg.base_url}/resources/spaces/{_q(space_template_id)}/finish-upload",
                    parse, headers=_auth(cfg), files=files)
 

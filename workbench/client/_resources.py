@@ -95,7 +95,7 @@ class Tracking(_Group):
     def send(self, viewer_token: str, events: Any, *, session_id: str | None = None, **kw):
         """Send any number of events (list or DataFrame) in checked, concurrent batches; returns a SendReport.
 
-        See :func:`workbench.tracking.sender.send_events` for the options.
+        See :func:`workbench.client._batches.send_events` for the options.
         """
         return self._client._send_events(viewer_token, events, session_id=session_id, **kw)
 

@@ -42,7 +42,7 @@ class Client(G.ClientCore):
             attempt += 1
 
     def _send_events(self, viewer_token, events, **kw):
-        from workbench.tracking.sender import send_events
+        from workbench.client._batches import send_events
 
         return send_events(self, viewer_token, events, **kw)
 

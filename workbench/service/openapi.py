@@ -11,6 +11,7 @@ catalog), so the document cannot promise other limits than the service keeps.
 from __future__ import annotations
 
 from workbench import options as opts
+from workbench.tracking import catalog
 
 
 def _err(description: str) -> dict:
@@ -52,14 +53,14 @@ def build_openapi(root_url: str) -> dict:
         "AvatarSettings": {"type": "object", "additionalProperties": False, "required": ["gender"], "properties": {
             "gender": {"enum": list(opts.GENDERS)},
             "bodyShape": {"enum": list(opts.BODY_SHAPES), "default": "average"},
-            "height": {"type": "number", "minimum": 140, "maximum": 210, "description": "cm; default 178 masculine, 166 feminine"},
+            "height": {"type": "number", "minimum": opts.HEIGHT_CM[0], "maximum": opts.HEIGHT_CM[1], "description": "cm; default 178 masculine, 166 feminine"},
             "skinTone": {**color, "default": opts.DEFAULT_SKIN},
             "hair": {"type": "object", "additionalProperties": False, "properties": {
                 "style": {"enum": list(opts.HAIR_STYLES)}, "color": color}},
             "outfit": {"type": "object", "additionalProperties": False, "properties": {
                 "top": color, "bottom": color, "shoes": color}},
             "glasses": {"enum": list(opts.GLASSES), "default": "none"},
-            "name": {"type": "string", "minLength": 1, "maxLength": 64}}},
+            "name": {"type": "string", "minLength": opts.NAME_CHARS[0], "maxLength": opts.NAME_CHARS[1]}}},
         "Registration": {"type": "object", "required": ["modelId", "modelUrl", "previewUrl"], "properties": {
             "modelId": {"type": "string", "pattern": "^[0-9a-f]{24}$"},
             "modelUrl": {"type": "string", "format": "uri"}, "previewUrl": {"type": "string", "format": "uri"}}},
@@ -70,13 +71,13 @@ def build_openapi(root_url: str) -> dict:
             "state": {"enum": ["started", "running"]},
             "outputs": {"type": "array", "items": {"enum": ["glb", "usdz", "preview", "bundle"]}}}},
         "TrackingBatch": {"type": "object", "additionalProperties": False, "required": ["sessionId", "events"], "properties": {
-            "sessionId": {"type": "string", "minLength": 1, "maxLength": 128},
-            "events": {"type": "array", "minItems": 1, "maxItems": 100, "items": {"$ref": "#/components/schemas/TrackingEvent"}}}},
+            "sessionId": {"type": "string", "minLength": 1, "maxLength": catalog.MAX_SESSION_ID_CHARS},
+            "events": {"type": "array", "minItems": 1, "maxItems": catalog.MAX_EVENTS, "items": {"$ref": "#/components/schemas/TrackingEvent"}}}},
         "TrackingEvent": {"type": "object", "additionalProperties": False, "required": ["key"], "properties": {
             "key": {"type": "string", "description": "a catalog key, or custom.NAME"},
-            "payload": {"type": "object", "description": "fields by key; at most 8 KiB"},
+            "payload": {"type": "object", "description": f"fields by key; at most {catalog.MAX_PAYLOAD_BYTES // 1024} KiB"},
             "timestamp": {"oneOf": [{"type": "string", "format": "date-time"}, {"type": "integer"}]},
-            "id": {"type": "string", "minLength": 1, "maxLength": 64}}},
+            "id": {"type": "string", "minLength": 1, "maxLength": catalog.MAX_ID_CHARS}}},
         "BatchResult": {"type": "object", "required": ["accepted", "rejected", "duplicates", "errors"], "properties": {
             "accepted": {"type": "integer"}, "rejected": {"type": "integer"}, "duplicates": {"type": "integer"},
             "errors": {"type": "array", "items": {"type": "object", "properties": {
@@ -92,24 +93,24 @@ def build_openapi(root_url: str) -> dict:
             "summary": "Register an avatar configuration (scope avatar:write)",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AvatarSettings"}}}},
             "responses": {"201": _ok("registered", "Registration"), "400": _err("invalid settings; one detail per problem"),
-                          "401": _err("missing or invalid token, or scope missing"), "413": _err("body over 64 KiB"),
+                          "401": _err("missing or invalid token, or scope missing"), "413": _err(f"body over {opts.SETTINGS_MAX_BYTES // 1024} KiB"),
                           "415": _err("not application/json")}}},
         "/avatars/model/{modelId}.glb": {"get": {
             "operationId": "avatars.model", "tags": ["avatar"], "summary": "Download the avatar's GLB",
             "parameters": [_pp("modelId", "the registered avatar's id"),
-                           _qp("lod", {"type": "integer", "enum": [0, 1, 2], "default": 0}, "level of detail"),
+                           _qp("lod", {"type": "integer", "enum": list(opts.LODS), "default": 0}, "level of detail"),
                            _qp("animations", {"type": "string", "default": "none", "pattern": anim_pattern}, anim_values),
                            _qp("textureFormat", {"enum": list(opts.TEXTURE_FORMATS)}, "omitted: JPEG opaque, PNG transparent"),
-                           _qp("mergeMesh", {"type": "integer", "enum": [0, 1], "default": 0}, "1 merges all meshes into one"),
-                           _qp("textureAtlasSize", {"type": "integer", "enum": [64, 128, 256, 512, 1024, 2048]}, "atlas size in pixels")],
+                           _qp("mergeMesh", {"type": "integer", "enum": list(opts.MERGE_MESH), "default": 0}, "1 merges all meshes into one"),
+                           _qp("textureAtlasSize", {"type": "integer", "enum": list(opts.ATLAS_SIZES)}, "atlas size in pixels")],
             "responses": {"200": _binary("the GLB", "model/gltf-binary"), "304": {"description": "not modified (If-None-Match)"},
                           "400": _err("a parameter outside the table"), "404": _err("unknown avatar"),
                           "500": _err("model_generation_failed")}}},
         "/avatars/preview/{modelId}.png": {"get": {
             "operationId": "avatars.preview", "tags": ["avatar"], "summary": "Download a preview image",
             "parameters": [_pp("modelId", "the registered avatar's id"),
-                           _qp("size", {"type": "integer", "minimum": 32, "maximum": 512, "default": 512}, "rounded to the nearest power of 2, ties up"),
-                           _qp("camera", {"enum": list(opts.CAMERAS), "default": "portrait"}, "framing"),
+                           _qp("size", {"type": "integer", "minimum": opts.PREVIEW_SIZES[0], "maximum": opts.PREVIEW_SIZES[1], "default": opts.PREVIEW_SIZE_DEFAULT}, "rounded to the nearest power of 2, ties up"),
+                           _qp("camera", {"enum": list(opts.CAMERAS), "default": opts.PREVIEW_CAMERA_DEFAULT}, "framing"),
                            _qp("background", {"type": "string", "pattern": f"^{byte},{byte},{byte}$"}, "R,G,B, each 0 to 255; omitted: transparent")],
             "responses": {"200": _binary("the PNG", "image/png"), "304": {"description": "not modified"},
                           "400": _err("a parameter outside the table"), "404": _err("unknown avatar"),
@@ -137,20 +138,21 @@ def build_openapi(root_url: str) -> dict:
                               "413": _err("beacon body over 4 KiB")} if m == "post" else {}),
                           "401": _err("unauthorized"), "404": _err("viewer not found")}} for m in ("post", "put")},
         "/api/viewers/{viewerToken}/tracking-event/batch": {"post": {
-            "operationId": "tracking.send_batch", "tags": ["tracking"], "summary": "Send up to 100 tracking events (public)",
+            "operationId": "tracking.send_batch", "tags": ["tracking"], "summary": f"Send up to {catalog.MAX_EVENTS} tracking events (public)",
             "parameters": [_pp("viewerToken", "the viewer")],
             "requestBody": {"required": True, "content": {m: {"schema": {"$ref": "#/components/schemas/TrackingBatch"}}
                                                           for m in ("application/json", "text/plain")}},
             "responses": {"200": _ok("all events logged", "BatchResult"), "207": _ok("some logged, some failed", "BatchResult"),
                           "400": _err("invalid request, empty events, or all events invalid (details: per-event errors)"),
-                          "404": _err("viewer_not_found"), "413": _err("body over 512 KiB")}}},
+                          "404": _err("viewer_not_found"), "413": _err(f"body over {catalog.MAX_BODY_BYTES // 1024} KiB")}}},
         "/api/resources/spaces/{spaceTemplateId}/finish-upload": {"post": {
             "operationId": "spaces.finish_upload", "tags": ["space"], "security": auth,
             "summary": "Finalize (success=true) or cancel (success=false) a space template upload (scope space:write)",
             "parameters": [_pp("spaceTemplateId", "the space definition id")],
             "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
-                "type": "object", "additionalProperties": False, "required": ["success", "message"],
-                "properties": {"success": {"enum": ["true", "false"]}, "message": {"type": "string", "minLength": 1, "maxLength": 1000}}}}}},
+                "type": "object", "additionalProperties": False, "required": list(opts.FINISH_UPLOAD_FIELDS),
+                "properties": {"success": {"enum": ["true", "false"]}, "message": {
+                    "type": "string", "minLength": opts.FINISH_MESSAGE_CHARS[0], "maxLength": opts.FINISH_MESSAGE_CHARS[1]}}}}}},
             "responses": {"200": _ok("finalization cancelled", "SpaceTemplate"), "201": _ok("upload finalized", "SpaceTemplate"),
                           "400": _err("invalid payload"), "401": _err("unauthorized"),
                           "404": _err("template does not exist or is not accessible"),

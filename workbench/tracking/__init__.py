@@ -2,6 +2,8 @@
 
 The catalog is imported at once (the service and client need it, and it needs no
 pandas); the analysis and synthetic-traffic names load pandas and numpy on first use.
+Sending events is the client's job (``client.tracking.send``, in ``workbench.client``):
+this package imports nothing from the client or the service.
 
 >>> from workbench.tracking import CATALOG, check_event
 >>> "viewer_loaded" in CATALOG
@@ -34,12 +36,17 @@ _LAZY = {
         "events_over_time", "viewer_kpis", "plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank")},
     **{name: ".synth" for name in ("generate", "to_records", "write_events")},
     **{name: ".lake" for name in ("write_synth_lake", "LakeWriter")},
-    **{name: ".sender" for name in ("send_events", "asend_events", "SendReport")},
 }
+# Names that lived here before the batch sender moved into the client.
+_MOVED = {"send_events": "client.tracking.send(viewer_token, events)",
+          "asend_events": "await async_client.tracking.send(viewer_token, events)",
+          "SendReport": "workbench.client.SendReport"}
 
 
 def __getattr__(name: str):
     module = _LAZY.get(name)
+    if name in _MOVED:
+        raise AttributeError(f"workbench.tracking.{name} moved with the batch sender into the client: use {_MOVED[name]}")
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module, __name__), name)

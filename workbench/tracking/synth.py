@@ -41,6 +41,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from workbench.tracking.catalog import CATALOG
+
 __all__ = ["generate", "to_records", "write_events", "HOTSPOTS", "VARIANTS", "ZONES"]
 
 HOTSPOTS = tuple(f"hs_{n}" for n in ("front", "logo", "sole", "laces", "heel", "tongue", "stitching",
@@ -52,26 +54,16 @@ _ANIMATIONS = ("idle", "walk", "wave", "dance", "nod", "clap")
 _TARGETS = ("buy", "details", "share")
 _REFERRERS = ("https://www.google.com/", "https://shop.example.com/products/runner",
               "https://www.instagram.com/", "https://news.example.org/review")
-_DEVICES = ("desktop", "mobile", "tablet")
-_KINDS = ("rotate", "zoom", "pan")
-_PLATFORMS = ("ios", "android", "webxr")
-
-# Event keys in a fixed order; key codes index this tuple.
-_KEYS = ("viewer_loaded", "model_loaded", "load_error", "interaction_start", "hotspot_opened",
-         "variant_selected", "animation_played", "ar_requested", "ar_session_started", "ar_object_placed",
-         "ar_session_ended", "fullscreen_toggled", "cta_clicked", "zone_entered", "avatar_spawned",
-         "heartbeat", "viewer_closed", "custom.add_to_cart")
+# Keys, payload fields and value sets come from the catalog (its order is the contract's);
+# key codes index _KEYS, and draws index the value tuples, so the order fixes the bytes.
+_DEVICES = CATALOG["viewer_loaded"].fields_by_name["device"].allowed
+_KINDS = CATALOG["interaction_start"].fields_by_name["kind"].allowed
+_PLATFORMS = CATALOG["ar_requested"].fields_by_name["platform"].allowed
+# The one custom key synth writes, with its free-form payload's fields.
+_CUSTOM = {"custom.add_to_cart": ("sku", "qty")}
+_FIELDS = {**{k: tuple(f.name for f in s.fields) for k, s in CATALOG.items() if not s.free_form}, **_CUSTOM}
+_KEYS = tuple(_FIELDS)
 _K = {k: i for i, k in enumerate(_KEYS)}
-# The payload fields each key carries, in the order they are written.
-_FIELDS = {
-    "viewer_loaded": ("loadTimeMs", "device", "referrer"), "model_loaded": ("loadTimeMs",),
-    "load_error": ("reason",), "interaction_start": ("kind",), "hotspot_opened": ("hotspotId",),
-    "variant_selected": ("variantId",), "animation_played": ("name",), "ar_requested": ("platform",),
-    "ar_session_started": ("platform",), "ar_object_placed": (), "ar_session_ended": ("durationMs",),
-    "fullscreen_toggled": ("enabled",), "cta_clicked": ("target",), "zone_entered": ("zoneId",),
-    "avatar_spawned": ("modelId",), "heartbeat": ("visible",), "viewer_closed": ("durationMs",),
-    "custom.add_to_cart": ("sku", "qty"),
-}
 _ALL_FIELDS = tuple(dict.fromkeys(f for fs in _FIELDS.values() for f in fs))
 _MS_PER_DAY = 86_400_000
 

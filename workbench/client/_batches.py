@@ -1,5 +1,8 @@
 """The batch sender: any number of tracking events, checked, given ids, batched and sent concurrently.
 
+It belongs to the client and reads the rules (batch size, body limit, event checks) from the
+tracking catalog, the same definition the service checks with; the catalog knows nothing of it.
+
 ``client.tracking.send(viewer_token, events, session_id=...)`` (sync) and
 ``await client.tracking.send(...)`` (async) both land here. Steps:
 
@@ -9,7 +12,8 @@
 3. Give each event without an ``id`` a deterministic one (a hash of viewer,
    session, position and content), so a retry, or sending the same list again,
    stores nothing twice.
-4. Split each session's events into batches of at most 100 and under the body limit.
+4. Split each session's events into batches of at most ``catalog.MAX_EVENTS`` (100)
+   and under the service's body limit (``catalog.MAX_BODY_BYTES``).
 5. Send the batches with at most ``concurrency`` in flight; the client retries
    transport failures, 429 and 5xx with backoff (safe: every event has an id).
 6. Join the per-event answers back to the events they came from, in a SendReport.
@@ -35,10 +39,10 @@ from workbench import options as opts
 from workbench.client.errors import APIError, BadRequestError, NotFoundError, OptionError, UnauthorizedError
 from workbench.tracking import catalog
 
-MAX_EVENTS = 100
-# Under the service's 512 KiB limit, with room for the envelope and sessionId.
-MAX_BODY_BYTES = 500 * 1024
-_EVENT_FIELDS = ("key", "payload", "timestamp", "id")
+MAX_EVENTS = catalog.MAX_EVENTS
+# Under the service's limit, with room for the envelope and sessionId (up to 6 bytes a character escaped).
+MAX_BODY_BYTES = catalog.MAX_BODY_BYTES - 64 - 6 * catalog.MAX_SESSION_ID_CHARS
+_EVENT_FIELDS = catalog.EVENT_FIELDS
 
 
 # --------------------------------------------------------------------------
