@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         b = Backend(args.data_dir, generate_library=False)
         if b.new_dev_token:
             print(f"new data folder: development token (shown once): {b.new_dev_token}")
-        t = b.create_token(args.account, [s.strip() for s in args.scopes.split(",") if s.strip()])
+        t = b.create_token({"account": args.account, "scopes": [s.strip() for s in args.scopes.split(",") if s.strip()]})
         print(t["token"])
         b.close()
         return 0

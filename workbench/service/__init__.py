@@ -1,4 +1,4 @@
-"""The local reference service: backend state, Starlette handlers, and how to run it."""
+"""The local reference service: backend state (``Backend`` and its parts, one per resource), Starlette handlers, and how to run it."""
 
 from workbench.service.app import create_app
 from workbench.service.backend import Backend

@@ -1,6 +1,7 @@
 """HTTP handlers and the route table of the local service (Starlette).
 
-A handler parses the request, calls one Backend method and renders the
+A handler parses the request (headers, query, a body read within its limit
+and decoded by the one JSON reader), calls one Backend method and renders the
 answer. Domain errors become the contract's JSON envelope in one place
 (:func:`_service_error`); unknown routes, wrong methods and unexpected faults
 get the same envelope, and every response carries ``X-Request-Id``.
@@ -27,6 +28,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -34,6 +36,8 @@ from starlette.routing import Mount, Route
 
 from workbench import options as opts
 from workbench.service.backend import Backend
+from workbench.service.bodies import decode_json
+from workbench.service.content import etag_of
 from workbench.service.errors import ServiceError
 
 log = logging.getLogger("workbench.service")
@@ -41,6 +45,7 @@ log = logging.getLogger("workbench.service")
 AVATAR_BODY_LIMIT = 64 * 1024
 TRACKING_BODY_LIMIT = 512 * 1024
 FORM_BODY_LIMIT = 64 * 1024
+BEACON_BODY_LIMIT = 4096
 CONTROL_BODY_LIMIT = 64 * 1024
 UPLOAD_LIMIT = 256 * 1024 * 1024
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
@@ -113,11 +118,16 @@ class RequestContext:
 
 
 # --------------------------------------------------------------------------
-# request helpers
+# parsing requests
 # --------------------------------------------------------------------------
 
 def backend_of(request: Request) -> Backend:
     return request.app.state.backend
+
+
+async def call(fn, *args):
+    """Run one backend method in the thread pool (it may touch the disk or the database)."""
+    return await run_in_threadpool(fn, *args)
 
 
 async def read_body(request: Request, limit: int) -> bytes:
@@ -138,30 +148,56 @@ def media_type(request: Request) -> str:
     return request.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
-async def read_json(request: Request, limit: int, *, allow_text: bool = False) -> Any:
-    allowed = ("application/json", "text/plain") if allow_text else ("application/json",)
+def _unsupported(sent: str, allowed: tuple[str, ...], what: str = "the body") -> ServiceError:
+    wanted = " or ".join(allowed)
+    return ServiceError(415, "unsupported_media_type", f"Send {what} as {wanted}; got {sent or 'no Content-Type'}.",
+                        [{"field": "Content-Type", "code": "unsupported_media_type", "message": f"must be {wanted}"}])
+
+
+async def read_json(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",), what: str = "the body") -> Any:
+    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`)."""
     mt = media_type(request)
     if mt not in allowed and not (mt.startswith("application/") and mt.endswith("+json")):
-        raise ServiceError(415, "unsupported_media_type", f"Send the body as {' or '.join(allowed)}; got {mt or 'no Content-Type'}.",
-                           [{"field": "Content-Type", "code": "unsupported_media_type", "message": f"must be {' or '.join(allowed)}"}])
+        raise _unsupported(mt, allowed, what)
+    return decode_json(await read_body(request, limit))
+
+
+async def read_form(request: Request, limit: int) -> list[tuple[str, Any]]:
+    """The (name, value) pairs of a multipart/form-data body of at most ``limit`` bytes."""
+    if media_type(request) != "multipart/form-data":
+        raise ServiceError(400, "invalid_payload", "Send the finish as multipart/form-data with success and message.",
+                           [{"field": "Content-Type", "code": "wrong_content_type", "message": "must be multipart/form-data"}])
     raw = await read_body(request, limit)
+
+    async def replay():
+        yield raw
+
+    parser = MultiPartParser(request.headers, replay(), max_files=0, max_fields=10)
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise ServiceError(400, "invalid_json", f"The body is not valid UTF-8 JSON: {e}.",
-                           [{"field": "body", "code": "invalid_json", "message": str(e)}]) from None
+        form = await parser.parse()
+    except MultiPartException as e:
+        raise ServiceError(400, "invalid_payload", "The multipart body does not parse; see details.",
+                           [{"field": "body", "code": "invalid_multipart", "message": e.message}]) from None
+    return list(form.multi_items())
 
 
-def check_fault(request: Request, operation: str) -> None:
-    fault = backend_of(request).faults.take(operation)
-    if fault is not None:
-        headers = {"Retry-After": str(int(fault.retry_after) if float(fault.retry_after).is_integer() else fault.retry_after)} \
-            if fault.retry_after is not None else None
-        raise ServiceError(fault.status, "injected_fault",
-                           f"The control API asked {operation} to fail with {fault.status}.", headers=headers)
+def beacon_token(raw: bytes) -> str | None:
+    """The ``access_token`` field of a beacon body (navigator.sendBeacon cannot set headers; RFC 6750 section 2.2)."""
+    try:
+        fields = urllib.parse.parse_qs(raw.decode("utf-8").strip(), keep_blank_values=True)
+    except UnicodeDecodeError:
+        fields = {}
+    tokens = fields.get("access_token") or []
+    if len(tokens) > 1:
+        raise ServiceError(400, "invalid_request", "Send access_token once.")
+    return tokens[0] if tokens else None
 
 
-def _query(request: Request) -> dict:
+def authorization(request: Request) -> str | None:
+    return request.headers.get("authorization")
+
+
+def query(request: Request) -> dict:
     q: dict[str, str] = {}
     for k, v in request.query_params.multi_items():
         if k in q:
@@ -172,6 +208,12 @@ def _query(request: Request) -> dict:
 
 def _avatar_base(request: Request) -> str:
     return str(request.base_url).rstrip("/") + "/avatars"
+
+
+def _strip_suffix(name: str, suffix: str) -> str:
+    if not name.endswith(suffix) or len(name) == len(suffix):
+        raise HTTPException(404)
+    return name[: -len(suffix)]
 
 
 def _binary(request: Request, data: bytes, etag: str, media: str) -> Response:
@@ -187,55 +229,31 @@ def _binary(request: Request, data: bytes, etag: str, media: str) -> Response:
 # --------------------------------------------------------------------------
 
 async def register_avatar(request: Request) -> Response:
-    check_fault(request, "avatars.register")
-    b = backend_of(request)
-    account = await run_in_threadpool(b.authenticate, request.headers.get("authorization"), "avatar:write")
     body = await read_json(request, AVATAR_BODY_LIMIT)
-    result = await run_in_threadpool(b.register_avatar, account, body)
-    base = _avatar_base(request)
-    mid = result["modelId"]
+    result = await call(backend_of(request).register_avatar, authorization(request), body)
+    base, mid = _avatar_base(request), result["modelId"]
     return ok({"modelId": mid, "modelUrl": f"{base}/model/{mid}.glb", "previewUrl": f"{base}/preview/{mid}.png"}, 201)
-
-
-def _strip_suffix(name: str, suffix: str) -> str:
-    if not name.endswith(suffix) or len(name) == len(suffix):
-        raise HTTPException(404)
-    return name[: -len(suffix)]
 
 
 async def get_model(request: Request) -> Response:
     model_id = _strip_suffix(request.path_params["file"], ".glb")
-    check_fault(request, "avatars.model")
-    try:
-        options = opts.parse_model_options(_query(request))
-    except opts.InvalidOptions as e:
-        raise ServiceError.invalid(e.problems, "parameter") from None
-    data, etag = await run_in_threadpool(backend_of(request).content.model, model_id, options)
+    data, etag = await call(backend_of(request).model, model_id, query(request))
     return _binary(request, data, etag, "model/gltf-binary")
 
 
 async def get_preview(request: Request) -> Response:
     model_id = _strip_suffix(request.path_params["file"], ".png")
-    check_fault(request, "avatars.preview")
-    try:
-        options = opts.parse_preview_options(_query(request))
-    except opts.InvalidOptions as e:
-        raise ServiceError.invalid(e.problems, "parameter") from None
-    data, etag = await run_in_threadpool(backend_of(request).content.preview, model_id, options)
+    data, etag = await call(backend_of(request).preview, model_id, query(request))
     return _binary(request, data, etag, "image/png")
 
 
 async def list_animations(request: Request) -> Response:
-    check_fault(request, "animations.list")
-    return ok(backend_of(request).content.animation_list())
+    return ok(await call(backend_of(request).animation_list))
 
 
 async def get_animation(request: Request) -> Response:
     name = _strip_suffix(request.path_params["file"], ".glb")
-    check_fault(request, "animations.download")
-    data = await run_in_threadpool(backend_of(request).content.animation_file, request.path_params["gender"], name)
-    from workbench.service.content import etag_of
-
+    data = await call(backend_of(request).animation_file, request.path_params["gender"], name)
     return _binary(request, data, etag_of(data), "model/gltf-binary")
 
 
@@ -244,78 +262,22 @@ async def get_animation(request: Request) -> Response:
 # --------------------------------------------------------------------------
 
 async def regenerate(request: Request) -> Response:
-    check_fault(request, "viewers.regenerate")
-    b = backend_of(request)
     body_token = None
     if request.method == "POST" and media_type(request) in ("text/plain", "application/x-www-form-urlencoded"):
-        # The beacon form: navigator.sendBeacon cannot set headers (RFC 6750 section 2.2).
-        raw = await read_body(request, 4096)
-        try:
-            fields = urllib.parse.parse_qs(raw.decode("utf-8").strip(), keep_blank_values=True)
-        except UnicodeDecodeError:
-            fields = {}
-        tokens = fields.get("access_token") or []
-        if len(tokens) > 1:
-            raise ServiceError(400, "invalid_request", "Send access_token once.")
-        body_token = tokens[0] if tokens else None
-    account = await run_in_threadpool(b.authenticate, request.headers.get("authorization"), "viewer:write", body_token)
-    data = await run_in_threadpool(b.regenerate, account, request.path_params["token"])
-    return ok(data)
+        body_token = beacon_token(await read_body(request, BEACON_BODY_LIMIT))
+    return ok(await call(backend_of(request).regenerate, authorization(request), request.path_params["token"], body_token))
 
 
 async def tracking_batch(request: Request) -> Response:
-    check_fault(request, "tracking.batch")
-    b = backend_of(request)
-    token = request.path_params["token"]
-    if not b.viewer_exists(token):
-        raise ServiceError(404, "viewer_not_found", f"No viewer {token!r} exists.")
-    mt = media_type(request)
-    if mt not in ("application/json", "text/plain"):
-        raise ServiceError(415, "unsupported_media_type",
-                           f"Send the batch as application/json (or text/plain from sendBeacon); got {mt or 'no Content-Type'}.",
-                           [{"field": "Content-Type", "code": "unsupported_media_type", "message": "must be application/json or text/plain"}])
-    raw = await read_body(request, TRACKING_BODY_LIMIT)
-    status, data = await b.tracking.ingest(token, raw)
+    # text/plain is what navigator.sendBeacon sends without a preflight.
+    body = await read_json(request, TRACKING_BODY_LIMIT, ("application/json", "text/plain"), "the batch")
+    status, data = await call(backend_of(request).tracking_batch, request.path_params["token"], body)
     return ok(data, status)
 
 
 async def finish_upload(request: Request) -> Response:
-    check_fault(request, "spaces.finish_upload")
-    b = backend_of(request)
-    account = await run_in_threadpool(b.authenticate, request.headers.get("authorization"), "space:write")
-    sid = request.path_params["id"]
-    await run_in_threadpool(b.space_row, account, sid)  # 404 before reading the body
-    if media_type(request) != "multipart/form-data":
-        raise ServiceError(400, "invalid_payload", "Send the finish as multipart/form-data with success and message.",
-                           [{"field": "Content-Type", "code": "wrong_content_type", "message": "must be multipart/form-data"}])
-    request._body = await read_body(request, FORM_BODY_LIMIT)  # Starlette's form parser reads this cached body
-    try:
-        form = await request.form(max_files=0, max_fields=10)
-    except Exception as e:
-        raise ServiceError(400, "invalid_payload", f"The multipart body does not parse: {getattr(e, 'detail', e)}.",
-                           [{"field": "body", "code": "invalid_multipart", "message": str(getattr(e, "detail", e))}]) from None
-    problems = []
-    items = form.multi_items()
-    names = [k for k, _ in items]
-    for k in sorted(set(names)):
-        if k not in ("success", "message"):
-            problems.append({"field": k, "code": "unknown_field", "message": "is not a field; send only success and message"})
-        elif names.count(k) > 1:
-            problems.append({"field": k, "code": "repeated_field", "message": "is given more than once"})
-    success = form.get("success")
-    message = form.get("message")
-    if success is None:
-        problems.append({"field": "success", "code": "required", "message": "is required: true or false"})
-    elif not isinstance(success, str) or success not in ("true", "false"):
-        problems.append({"field": "success", "code": "not_allowed", "message": f"must be exactly true or false; got {success!r}"})
-    if message is None:
-        problems.append({"field": "message", "code": "required", "message": "is required: 1 to 1000 characters"})
-    elif not isinstance(message, str) or not 1 <= len(message) <= 1000:
-        problems.append({"field": "message", "code": "out_of_range", "message": "must be a string of 1 to 1000 characters"})
-    if problems:
-        first = problems[0]
-        raise ServiceError(400, "invalid_payload", f"{first['field']}: {first['message']}.", problems)
-    status, record = await run_in_threadpool(b.finish_upload, account, sid, success == "true", message)
+    fields = await read_form(request, FORM_BODY_LIMIT)
+    status, record = await call(backend_of(request).finish_upload, authorization(request), request.path_params["id"], fields)
     return ok(record, status)
 
 
@@ -324,75 +286,56 @@ async def finish_upload(request: Request) -> Response:
 # --------------------------------------------------------------------------
 
 async def local_health(request: Request) -> Response:
-    return ok(await run_in_threadpool(backend_of(request).health))
+    return ok(await call(backend_of(request).health))
 
 
 async def local_reset(request: Request) -> Response:
-    return ok(await run_in_threadpool(backend_of(request).reset))
+    return ok(await call(backend_of(request).reset))
 
 
 async def local_tokens(request: Request) -> Response:
-    body = await read_json(request, CONTROL_BODY_LIMIT)
-    if not isinstance(body, dict) or any(k not in ("account", "scopes") for k in body):
-        raise ServiceError.bad_request("invalid_token_request", "Send {\"account\": ..., \"scopes\": [...]} and nothing else.")
-    return ok(await run_in_threadpool(backend_of(request).create_token, body.get("account", "dev"), body.get("scopes")), 201)
+    return ok(await call(backend_of(request).create_token, await read_json(request, CONTROL_BODY_LIMIT)), 201)
 
 
 async def local_revoke(request: Request) -> Response:
-    body = await read_json(request, CONTROL_BODY_LIMIT)
-    return ok(await run_in_threadpool(backend_of(request).revoke_token, (body or {}).get("token") if isinstance(body, dict) else None))
+    return ok(await call(backend_of(request).revoke_token, await read_json(request, CONTROL_BODY_LIMIT)))
 
 
 async def local_create_viewer(request: Request) -> Response:
-    body = await read_json(request, CONTROL_BODY_LIMIT)
-    return ok(await run_in_threadpool(backend_of(request).create_viewer, body), 201)
+    return ok(await call(backend_of(request).create_viewer, await read_json(request, CONTROL_BODY_LIMIT)), 201)
 
 
 async def local_viewer(request: Request) -> Response:
-    return ok(await run_in_threadpool(backend_of(request).viewer_record, request.path_params["token"]))
+    return ok(await call(backend_of(request).viewer_record, request.path_params["token"]))
 
 
 async def local_viewer_file(request: Request) -> Response:
-    data, media = await run_in_threadpool(backend_of(request).viewer_file, request.path_params["token"],
-                                          request.path_params["output"])
+    data, media = await call(backend_of(request).viewer_file, request.path_params["token"], request.path_params["output"])
     return Response(data, media_type=media)
 
 
 async def local_create_space(request: Request) -> Response:
-    body = await read_json(request, CONTROL_BODY_LIMIT)
-    return ok(await run_in_threadpool(backend_of(request).create_space, body), 201)
+    return ok(await call(backend_of(request).create_space, await read_json(request, CONTROL_BODY_LIMIT)), 201)
 
 
 async def local_space(request: Request) -> Response:
-    return ok(await run_in_threadpool(backend_of(request).space_record, request.path_params["id"]))
+    return ok(await call(backend_of(request).space_record, request.path_params["id"]))
 
 
 async def local_upload_space(request: Request) -> Response:
     data = await read_body(request, UPLOAD_LIMIT)
-    return ok(await run_in_threadpool(backend_of(request).upload_space, request.path_params["id"],
-                                      request.query_params.get("filename"), data))
+    return ok(await call(backend_of(request).upload_space, request.path_params["id"], request.query_params.get("filename"), data))
 
 
 async def local_events(request: Request) -> Response:
-    q = _query(request)
-    fmt = q.pop("format", "jsonl")
-    text, media = await run_in_threadpool(backend_of(request).tracking.export, q.get("viewerToken"),
-                                          q.get("since"), q.get("until"), fmt, [k for k in q if k not in ("viewerToken", "since", "until")])
+    text, media = await call(backend_of(request).export_events, query(request))
     return Response(text, media_type=media)
 
 
 async def local_faults(request: Request) -> Response:
-    b = backend_of(request)
     if request.method == "GET":
-        return ok(b.faults.listing())
-    body = await read_json(request, CONTROL_BODY_LIMIT)
-    if not isinstance(body, dict):
-        raise ServiceError.bad_request("invalid_fault", "Send a JSON object {operation, count, status?, retryAfter?}.")
-    unknown = [k for k in body if k not in ("operation", "count", "status", "retryAfter")]
-    if unknown:
-        raise ServiceError.invalid([opts.Problem(k, "unknown_field", "is not a field of a fault") for k in unknown], "fault")
-    f = b.faults.arm(body.get("operation"), body.get("count", 1), body.get("status"), body.get("retryAfter"))
-    return ok({"operation": f.operation, "count": f.remaining, "status": f.status, "retryAfter": f.retry_after}, 201)
+        return ok(await call(backend_of(request).fault_listing))
+    return ok(await call(backend_of(request).arm_fault, await read_json(request, CONTROL_BODY_LIMIT)), 201)
 
 
 # --------------------------------------------------------------------------

@@ -1,6 +1,6 @@
-"""Generated content of the local service: avatar models, previews and the animation library.
+"""Avatars and their generated content (contract sections 4 to 6): settings, models, previews, the animation library.
 
-Models and previews are made on first request and cached on disk by avatar
+Registration stores an avatar's normalized settings. Models and previews are made on first request and cached on disk by avatar
 and options, so the same request gives the same bytes, fast, with a strong
 ETag. The animation library is written into the data folder on first start.
 """
@@ -8,12 +8,18 @@ ETag. The animation library is written into the data folder on first start.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
+import secrets
 import threading
 from pathlib import Path
+from typing import Any
 
 from workbench import options as opts
+from workbench.service.db import Database
 from workbench.service.errors import ServiceError
+from workbench.service.faults import Faults
+from workbench.service.storage import now_ms, write_atomic
 
 log = logging.getLogger("workbench.service")
 
@@ -26,13 +32,17 @@ def etag_of(data: bytes) -> str:
 
 
 class Content:
-    """Models, previews and animations of one Backend (``backend.content``)."""
+    """Avatars in ``db``; models, previews and the animation library as files under ``data_dir``.
 
-    def __init__(self, backend):
-        self.backend = backend
-        self.models_dir = backend.data_dir / "models"
-        self.previews_dir = backend.data_dir / "previews"
-        self.library_dir = backend.data_dir / "animations"
+    faults: where the internal steps ``model.generate`` and ``preview.render`` ask whether to fail.
+    """
+
+    def __init__(self, db: Database, data_dir: Path, faults: Faults):
+        self.db = db
+        self.faults = faults
+        self.models_dir = data_dir / "models"
+        self.previews_dir = data_dir / "previews"
+        self.library_dir = data_dir / "animations"
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._etags: dict[Path, str] = {}
@@ -66,22 +76,40 @@ class Content:
             except Exception as e:
                 log.exception("%s failed", what)
                 raise ServiceError(500, failure_code, f"{what} failed: {type(e).__name__}: {e}") from None
-            from workbench.service.backend import write_atomic
-
             write_atomic(path, data)
             self._etags[path] = etag_of(data)
             return data, self._etags[path]
+
+    # ------------------------------------------------------------------
+    # avatars (contract section 4)
+    # ------------------------------------------------------------------
+
+    def register_avatar(self, account: str, body: Any) -> dict:
+        try:
+            settings = opts.normalize_avatar_settings(body)
+        except opts.InvalidOptions as e:
+            raise ServiceError.invalid(e.problems, "settings") from None
+        model_id = secrets.token_hex(12)
+        self.db.execute("INSERT INTO avatars VALUES (?, ?, ?, ?)",
+                        (model_id, account, json.dumps(settings, sort_keys=True), now_ms()))
+        return {"modelId": model_id, "settings": settings}
+
+    def avatar_settings(self, model_id: str) -> dict:
+        row = self.db.one("SELECT settings FROM avatars WHERE model_id = ?", (model_id,))
+        if row is None:
+            raise ServiceError.not_found("avatar", model_id)
+        return json.loads(row["settings"])
 
     # ------------------------------------------------------------------
     # models (contract section 5)
     # ------------------------------------------------------------------
 
     def model(self, model_id: str, options: opts.ModelOptions) -> tuple[bytes, str]:
-        settings = self.backend.avatar_settings(model_id)
+        settings = self.avatar_settings(model_id)
         path = self.models_dir / model_id / f"{GENERATOR_VERSION}_{options.cache_key()}.glb"
 
         def make():
-            if self.backend.faults.take("model.generate"):
+            if self.faults.take("model.generate"):
                 raise RuntimeError("injected fault (model.generate)")
             from workbench.gltf import build_avatar
 
@@ -94,11 +122,11 @@ class Content:
     # ------------------------------------------------------------------
 
     def preview(self, model_id: str, options: opts.PreviewOptions) -> tuple[bytes, str]:
-        settings = self.backend.avatar_settings(model_id)  # 404 before any work
+        settings = self.avatar_settings(model_id)  # 404 before any work
         path = self.previews_dir / model_id / f"{GENERATOR_VERSION}_{options.cache_key()}.png"
 
         def make():
-            if self.backend.faults.take("preview.render"):
+            if self.faults.take("preview.render"):
                 raise RuntimeError("injected fault (preview.render)")
             from workbench.render import render_preview
 
@@ -125,8 +153,6 @@ class Content:
             threading.Thread(target=self._write_library, name="wb-library", daemon=True).start()
 
     def _write_library(self) -> None:
-        from workbench.service.backend import write_atomic
-
         try:
             from workbench.gltf import build_animation
 

@@ -12,10 +12,10 @@ import csv
 import io
 import json
 from datetime import datetime, timezone
-
-from starlette.concurrency import run_in_threadpool
+from typing import Any
 
 from workbench import options as opts
+from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.tracking import catalog
 
@@ -45,17 +45,15 @@ def parse_time(name: str, value: str | None) -> int | None:
 
 
 class TrackingStore:
-    """The tracking half of a Backend (``backend.tracking``)."""
+    """Tracking events in ``db``."""
 
-    def __init__(self, backend):
-        self.backend = backend
-        self.db = backend.db
+    def __init__(self, db: Database):
+        self.db = db
 
-    async def ingest(self, viewer_token: str, raw: bytes) -> tuple[int, dict]:
-        """(status, data) for a batch body; raises ServiceError for a request-level fault."""
+    def ingest(self, viewer_token: str, body: Any) -> tuple[int, dict]:
+        """(status, data) for a decoded batch body; raises ServiceError for a request-level fault."""
         now = datetime.now(timezone.utc)
         try:
-            body = catalog.parse_body(raw)
             result = catalog.check_batch(body, now=now)
         except catalog.BatchRejected as e:
             raise ServiceError(e.status, e.code, e.message,
@@ -63,7 +61,7 @@ class TrackingStore:
         if not result.accepted:
             raise ServiceError(400, "all_events_invalid",
                                f"None of the {len(result.errors)} events was accepted; see details.", result.errors)
-        stored = await run_in_threadpool(self._store, viewer_token, result.session_id, result.to_store, now)
+        stored = self._store(viewer_token, result.session_id, result.to_store, now)
         duplicates = len(result.accepted) - stored
         return result.status, result.summary(duplicates)
 
