@@ -38,7 +38,8 @@ import pyarrow.parquet as pq
 
 from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
 
-__all__ = ["write_synth_lake", "LakeWriter", "read_events", "lake_files", "SESSION_PART", "synth_table"]
+__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "read_events", "lake_files", "SESSION_PART",
+           "synth_table"]
 
 #: Index name of a Dask frame whose partitions each hold whole sessions.
 SESSION_PART = "_session_part"
@@ -168,7 +169,7 @@ class LakeWriter:
     1
     """
 
-    def __init__(self, out: str | os.PathLike, *, buckets: int = 8, buffer_rows: int = 500_000,
+    def __init__(self, out: str | os.PathLike, *, buckets: int = 8, buffer_rows: int = 200_000,
                  overwrite: bool = False):
         if buckets < 1:
             raise ValueError("LakeWriter: buckets must be >= 1")
@@ -229,6 +230,27 @@ class LakeWriter:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def lake_from_parquet(source: str | os.PathLike, out: str | os.PathLike, *, buckets: int = 8,
+                      batch_rows: int = 100_000, overwrite: bool = False) -> tuple[Path, int]:
+    """Split one Parquet file in the lake's schema (the service's ``format=parquet`` export) into a lake.
+
+    Reads ``batch_rows`` at a time, so memory stays bounded. Returns (lake path, rows).
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.schema import from_records
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> pq.write_table(from_records([{"sessionId": "s", "key": "heartbeat", "timestamp": 0,
+    ...                               "payload": {"visible": True}}]), d / "e.parquet")
+    >>> lake_from_parquet(d / "e.parquet", d / "lake")[1]
+    1
+    """
+    source = pq.ParquetFile(source)
+    with LakeWriter(out, buckets=buckets, overwrite=overwrite) as w:
+        for batch in source.iter_batches(batch_size=batch_rows):
+            w.write(pa.Table.from_batches([batch]))
+    return w.out, w.rows
 
 
 # --------------------------------------------------------------------------
