@@ -211,7 +211,7 @@ def sessionize(df: pd.DataFrame, gap: str | pd.Timedelta = "30min", by: str = "s
     >>> sessionize(pd.DataFrame({"sessionId": "s", "timestamp": t}), gap="30min")["visit"].tolist()
     ['s#2', 's#1', 's#1']
 
-    On a Dask DataFrame the result is a lazy Dask DataFrame with ``visit`` as strings.
+    On a Dask DataFrame the result is a lazy Dask DataFrame (``visit`` categorical per partition).
     """
     if _is_dask(df):
         return _dask().sessionize(df, gap=gap, by=by, time=time, client=client)

@@ -22,6 +22,7 @@ In a notebook, :func:`compute` shows Dask's progress bar while it waits.
 
 from __future__ import annotations
 
+import importlib
 import os
 import threading
 from typing import Any
@@ -70,8 +71,11 @@ def get_client(client=None):
             cores = os.cpu_count() or 1
             cluster = LocalCluster(n_workers=cores, threads_per_worker=1, processes=True,
                                    dashboard_address=None, silence_logs=logging.WARNING)
+            client = Client(cluster, set_as_default=False)
+            # load the analysis on the workers now, not inside the first computation's time
+            client.run(importlib.import_module, "workbench.tracking.dask_analysis")
             _embedded["cluster"] = cluster
-            _embedded["client"] = Client(cluster, set_as_default=False)
+            _embedded["client"] = client
         return _embedded["client"]
 
 
