@@ -1,69 +1,116 @@
-"""Write the notebooks from their cell lists (tools/notebooks/*.py) and execute them, saving real outputs.
+"""Execute the notebook sources (notebooks/NN_name.py) into their notebooks (notebooks/NN_name.ipynb).
 
-Usage: python tools/build_notebooks.py [NAME ...]     (default: all)
+Usage: python tools/build_notebooks.py [NN ...]     (default: all; NN, NN_name or a path)
+       python tools/build_notebooks.py --force NN   (overwrite a notebook edited apart from its script)
 
-Each tools/notebooks/NN_name.py defines CELLS, a list of ("md", text) or
-("code", source, [tags]). The notebook is executed top to bottom in a fresh
-kernel against a fresh local service, so every saved output is what the code
+Each notebooks/NN_name.py is a jupytext percent-format script: `# %% [markdown]` and `# %%` cells,
+tags as `# %% tags=["nbval-check-output", "op:avatars.model"]`. JupyterLab with jupytext pairs it
+with the .ipynb (notebooks/jupytext.toml), so either can be edited. The notebook is executed top to
+bottom in a fresh kernel against a fresh local service, so every saved output is what the code
 printed; nothing is pasted in.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import argparse
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import jupytext
 import nbformat
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
-SRC = Path(__file__).resolve().parent / "notebooks"
-OUT = ROOT / "notebooks"
+NOTEBOOKS = ROOT / "notebooks"
+SCRIPT_FORMAT = "py:percent"
+ENV_KEYS = ("WORKBENCH_BASE_URL", "WORKBENCH_AVATAR_BASE_URL", "WORKBENCH_TOKEN", "WORKBENCH_LOCAL_URL")
 
 
-def load_cells(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.CELLS
+def scripts(folder: Path = NOTEBOOKS) -> list[Path]:
+    """The notebook sources: NN_name.py (conftest.py and other helpers are not notebooks)."""
+    return sorted(folder.glob("[0-9][0-9]_*.py"))
 
 
-def build(path: Path) -> Path:
-    nb = nbformat.v4.new_notebook()
+def cells_of(nb) -> list[tuple[str, str, list[str]]]:
+    """What a script and its notebook must agree on: each cell's type, source and tags (not outputs)."""
+    return [(c.cell_type, c.source, list(c.get("metadata", {}).get("tags", []))) for c in nb.cells]
+
+
+def read_script(script: Path):
+    """A percent-format script as a notebook (no outputs)."""
+    return jupytext.read(script, fmt=SCRIPT_FORMAT)
+
+
+def disagreements(script: Path, notebook: Path) -> list[str]:
+    """Where a script and its notebook differ, one line per cell; empty when they agree."""
+    want, have = cells_of(read_script(script)), cells_of(nbformat.read(notebook, as_version=4))
+    problems = []
+    for i, (a, b) in enumerate(zip(want, have)):
+        for part, x, y in zip(("type", "source", "tags"), a, b):
+            if part == "source" and x != y:
+                # Name the first line that differs: the start of a long cell is usually the same.
+                n, x, y = next((n, u, v) for n, (u, v) in enumerate(
+                    zip(x.split("\n") + [""], y.split("\n") + [""]), 1) if u != v)
+                part = f"source line {n}"
+            if x != y:
+                problems.append(f"cell {i}, {part}: {script.name} has {x!r}, {notebook.name} has {y!r}")
+    if len(want) != len(have):
+        problems.append(f"{script.name} has {len(want)} cells, {notebook.name} has {len(have)}")
+    return problems
+
+
+def build(script: Path, force: bool = False) -> Path:
+    """Execute one script in a fresh kernel and write its notebook beside it, outputs and all."""
+    out = script.with_suffix(".ipynb")
+    if not force and out.exists() and out.stat().st_mtime > script.stat().st_mtime and disagreements(script, out):
+        # The notebook was edited without jupytext pairing it: building would throw that edit away.
+        sys.exit(f"{out.name} is newer than {script.name} and their cells differ; keep the notebook's edit with\n"
+                 f"  jupytext --sync {out.relative_to(ROOT)}\nor drop it with --force.")
+    nb = read_script(script)
+    nb.metadata.pop("jupytext", None)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    for cell in load_cells(path):
-        kind, source = cell[0], cell[1].strip("\n")
-        tags = list(cell[2]) if len(cell) > 2 else []
-        if source.startswith("# NBVAL_CHECK_OUTPUT\n"):
-            # A tag rather than a comment keeps the code a reader sees clean; nbval reads both.
-            source = source.split("\n", 1)[1]
-            tags.append("nbval-check-output")
-        c = nbformat.v4.new_markdown_cell(source) if kind == "md" else nbformat.v4.new_code_cell(source)
-        if tags:
-            c.metadata["tags"] = tags
-        nb.cells.append(c)
-    env_keys = ("WORKBENCH_BASE_URL", "WORKBENCH_AVATAR_BASE_URL", "WORKBENCH_TOKEN", "WORKBENCH_LOCAL_URL")
-    for k in env_keys:
+    for k in ENV_KEYS:
         os.environ.pop(k, None)
-    t = time.perf_counter()
-    NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(OUT)}}).execute(
-        stderr=subprocess.DEVNULL)
+    started = time.perf_counter()
+    # The kernel process's own stderr carries only jupyter_client's transport notices; what cells
+    # write to stderr still reaches the notebook through the kernel's messages.
+    client = NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(script.parent)}})
+    client.execute(stderr=subprocess.DEVNULL)
     # Execution counts and timings vary run to run; keep outputs, drop the noise.
     for c in nb.cells:
         c.metadata.pop("execution", None)
-    out = OUT / (path.stem + ".ipynb")
     nbformat.write(nb, out)
-    print(f"built {out.name} in {time.perf_counter() - t:.1f} s")
+    print(f"built {out.name} in {time.perf_counter() - started:.1f} s")
     return out
 
 
+def selected(names: list[str]) -> list[Path]:
+    """The scripts named on the command line (NN, NN_name or a path), or all of them."""
+    every = scripts()
+    if not names:
+        return every
+    chosen = []
+    for name in names:
+        stem = Path(name).stem
+        hits = [p for p in every if p.stem == stem or p.stem.startswith(stem + "_")]
+        if not hits:
+            sys.exit(f"no notebook source matches {name!r}; there are: {', '.join(p.stem for p in every)}")
+        chosen += [p for p in hits if p not in chosen]
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("names", nargs="*", help="NN, NN_name or notebooks/NN_name.py (default: all)")
+    parser.add_argument("--force", action="store_true", help="overwrite a notebook edited apart from its script")
+    args = parser.parse_args(argv)
+    for script in selected(args.names):
+        build(script, args.force)
+
+
 if __name__ == "__main__":
-    names = sys.argv[1:]
-    for p in sorted(SRC.glob("[0-9]*.py")):
-        if not names or any(n in p.stem for n in names):
-            build(p)
+    main()

@@ -1,17 +1,28 @@
-CELLS = [
-    ("md", """
-# 03 · Previews
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
 
-**What this shows:** `GET {avatar_base_url}/preview/:id.png` with every option: `size` (32 to 512,
-rounded to the nearest power of two, a tie rounding up), `camera` (`portrait`: head and shoulders;
-`full`: head to toe) and `background` (`R,G,B`, or transparent when omitted). Then what the
-workbench adds for looking at avatars in a notebook: a grid of avatars, a turntable and a pose from
-a library clip, all rendered locally from a GLB by the workbench's own software renderer, and live
-controls.
+# %% [markdown]
+# # 03 · Previews
+#
+# **What this shows:** `GET {avatar_base_url}/preview/:id.png` with every option: `size` (32 to 512,
+# rounded to the nearest power of two, a tie rounding up), `camera` (`portrait`: head and shoulders;
+# `full`: head to toe) and `background` (`R,G,B`, or transparent when omitted). Then what the
+# workbench adds for looking at avatars in a notebook: a grid of avatars, a turntable and a pose from
+# a library clip, all rendered locally from a GLB by the workbench's own software renderer, and live
+# controls.
+#
+# **What it needs:** a token with `avatar:write` to register avatars. Previews are public.
+#
+# **Where to edit:** `notebooks/03_previews.py` (or this notebook in JupyterLab
+# with jupytext, which saves both), then `python tools/build_notebooks.py 03`
+# to run it and save its outputs.
 
-**What it needs:** a token with `avatar:write` to register avatars. Previews are public.
-"""),
-    ("code", """
+# %% tags=["op:avatars.register"]
 import io
 
 import numpy as np
@@ -27,28 +38,32 @@ client = workbench.connect()
 avatar = client.avatars.register({
     "gender": "feminine", "height": 168, "skinTone": "#C68642", "hair": {"style": "long", "color": "#2B1B10"},
     "outfit": {"top": "#C0392B", "bottom": "#1F3A5F", "shoes": "#F5F5F5"}, "glasses": "clear"}).model_id
-""", ["op:avatars.register"]),
-    ("md", "## The default: 512 px, portrait, transparent"),
-    ("code", """
+
+# %% [markdown]
+# ## The default: 512 px, portrait, transparent
+
+# %% tags=["op:avatars.preview"]
 default = client.avatars.preview(avatar)
 default
-""", ["op:avatars.preview"]),
-    ("md", "## `size`: rounded to the nearest power of two"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## `size`: rounded to the nearest power of two
+
+# %% tags=["op:avatars.preview", "nbval-check-output"]
 sizes = [32, 47, 48, 64, 100, 200, 384, 512]
 got = {s: client.avatars.preview(avatar, size=s) for s in sizes}
 print(pd.DataFrame({"asked": sizes, "got": [got[s].size[0] for s in sizes]}).to_string(index=False))
-""", ["op:avatars.preview"]),
-    ("md", "## `camera` and `background`, side by side"),
-    ("code", """
+
+# %% [markdown]
+# ## `camera` and `background`, side by side
+
+# %% tags=["op:avatars.preview"]
 combos = [(cam, bg) for cam in ("portrait", "full") for bg in (None, (255, 255, 255), (40, 44, 52), (214, 234, 248))]
 images = {c: client.avatars.preview(avatar, size=192, camera=c[0], background=c[1]).image for c in combos}
 grid([[images[(cam, bg)] for bg in (None, (255, 255, 255), (40, 44, 52), (214, 234, 248))] for cam in ("portrait", "full")],
      row_labels=["portrait", "full"], col_labels=["transparent", "255,255,255", "40,44,52", "214,234,248"])
-""", ["op:avatars.preview"]),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% tags=["nbval-check-output"]
 rows = []
 for (cam, bg), im in images.items():
     a = np.asarray(im.convert("RGBA"))
@@ -57,9 +72,11 @@ for (cam, bg), im in images.items():
                  "mode": im.mode, "corner": tuple(int(v) for v in a[0, 0]),
                  "opaque": bool((a[..., 3] == 255).all())})
 print(pd.DataFrame(rows).to_string(index=False))
-"""),
-    ("md", "## A grid of avatars"),
-    ("code", """
+
+# %% [markdown]
+# ## A grid of avatars
+
+# %% tags=["op:avatars.register", "op:avatars.preview"]
 cast = {
     "slim": {"gender": "feminine", "bodyShape": "slim", "hair": {"style": "bun", "color": "#B55239"}, "outfit": {"top": "#16A085"}},
     "average": {"gender": "masculine", "hair": {"style": "short"}, "outfit": {"top": "#2980B9"}, "glasses": "clear"},
@@ -70,48 +87,53 @@ cast = {
 cast_ids = {k: client.avatars.register(s).model_id for k, s in cast.items()}
 grid([[client.avatars.preview(cast_ids[k], size=160, camera=cam, background=(236, 240, 241)).image for k in cast]
       for cam in ("portrait", "full")], row_labels=["portrait", "full"], col_labels=list(cast))
-""", ["op:avatars.register", "op:avatars.preview"]),
-    ("md", """
-## A turntable, rendered locally
 
-The workbench's renderer draws the downloaded GLB itself (numpy and Pillow, no GPU, no browser),
-so a notebook can show the avatar from every side:
-"""),
-    ("code", """
+# %% [markdown]
+# ## A turntable, rendered locally
+#
+# The workbench's renderer draws the downloaded GLB itself (numpy and Pillow, no GPU, no browser),
+# so a notebook can show the avatar from every side:
+
+# %% tags=["op:avatars.model"]
 glb = client.avatars.model(avatar, lod=1).content
 spin = turntable(glb, frames=16, size=160, camera="full", background=(236, 240, 241), fmt="gif")
 Show(data=spin, format="gif")
-""", ["op:avatars.model"]),
-    ("md", "## A pose from a library clip at a given time"),
-    ("code", """
+
+# %% [markdown]
+# ## A pose from a library clip at a given time
+
+# %% tags=["op:animations.download"]
 clip = client.animations.download("feminine", "dance").content
 grid([[pose_image(glb, clip, t, size=150, camera="full", background=(236, 240, 241)) for t in (0.0, 0.4, 0.8, 1.2, 1.6)]],
      col_labels=["0.0 s", "0.4 s", "0.8 s", "1.2 s", "1.6 s"])
-""", ["op:animations.download"]),
-    ("md", """
-## Live controls
 
-Move the controls to ask the service for another preview. (Widgets need a live kernel; the saved
-notebook shows the static image of the current setting below them.)
-"""),
-    ("code", """
+# %% [markdown]
+# ## Live controls
+#
+# Move the controls to ask the service for another preview. (Widgets need a live kernel; the saved
+# notebook shows the static image of the current setting below them.)
+
+# %% tags=["op:avatars.preview"]
 explorer = PreviewExplorer(client, avatar, size=256, camera="full")
 explorer
-""", ["op:avatars.preview"]),
-    ("code", """
+
+# %%
 explorer.current
-"""),
-    ("md", "## Errors"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Errors
+
+# %% tags=["op:avatars.preview", "nbval-check-output"]
 for kw in ({"size": 16}, {"size": 600}, {"camera": "side"}, {"background": (256, 0, 0)}, {"background": "red"}):
     try:
         client.avatars.preview(avatar, **kw)
     except workbench.OptionError as e:
         print(e)
-""", ["op:avatars.preview"]),
-    ("md", "## Checks"),
-    ("code", """
+
+# %% [markdown]
+# ## Checks
+
+# %%
 assert default.size == (512, 512) and default.image.mode == "RGBA"
 assert [got[s].size[0] for s in sizes] == [32, 32, 64, 64, 128, 256, 512, 512]
 assert all(r["opaque"] == (r["background"] != "transparent") for r in rows)
@@ -122,5 +144,3 @@ full = np.asarray(images[("full", None)].convert("RGBA"))
 filled = np.where(full[..., 3].max(axis=1) > 0)[0]
 assert filled[0] > 0 and filled[-1] < full.shape[0] - 1, "full shows head to toe with a margin"
 print("preview checks passed")
-"""),
-]

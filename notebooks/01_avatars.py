@@ -1,26 +1,39 @@
-CELLS = [
-    ("md", """
-# 01 · Avatars and their models
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
 
-**What this shows:** `GET {avatar_base_url}/model/:id.glb` with every option of the interface:
-level of detail (`lod`), `animations`, `textureFormat`, `mergeMesh` and `textureAtlasSize`, and
-how they combine. Each model is inspected (nodes, skeleton, meshes, triangles, materials, textures,
-animations, extensions) and compared in a table and a chart.
+# %% [markdown]
+# # 01 · Avatars and their models
+#
+# **What this shows:** `GET {avatar_base_url}/model/:id.glb` with every option of the interface:
+# level of detail (`lod`), `animations`, `textureFormat`, `mergeMesh` and `textureAtlasSize`, and
+# how they combine. Each model is inspected (nodes, skeleton, meshes, triangles, materials, textures,
+# animations, extensions) and compared in a table and a chart.
+#
+# **What it needs:** a token with `avatar:write` to register avatars (the local service's
+# development token, or `WORKBENCH_TOKEN`). Downloads are public.
+#
+# **Where to edit:** `notebooks/01_avatars.py` (or this notebook in JupyterLab
+# with jupytext, which saves both), then `python tools/build_notebooks.py 01`
+# to run it and save its outputs.
 
-**What it needs:** a token with `avatar:write` to register avatars (the local service's
-development token, or `WORKBENCH_TOKEN`). Downloads are public.
-"""),
-    ("code", """
-%matplotlib inline
+# %%
+# %matplotlib inline
 import matplotlib.pyplot as plt
 import pandas as pd
 import workbench
 from workbench.gltf import compare, inspect, validate_many, validator_available
 
 client = workbench.connect()
-"""),
-    ("md", "## Register a few avatars"),
-    ("code", """
+
+# %% [markdown]
+# ## Register a few avatars
+
+# %% tags=["op:avatars.register"]
 people = {
     "Ada": {"gender": "feminine", "bodyShape": "slim", "height": 172, "skinTone": "#F1C27D",
             "hair": {"style": "bun", "color": "#6A4E42"}, "outfit": {"top": "#8E44AD", "bottom": "#34495E", "shoes": "#222222"},
@@ -32,40 +45,40 @@ people = {
 }
 ids = {name: client.avatars.register(s).model_id for name, s in people.items()}
 print(", ".join(ids))
-""", ["op:avatars.register"]),
-    ("md", """
-## One model, inspected
 
-The default download is LOD 0 with no animations, JPEG textures for opaque materials and PNG for
-transparent ones (the glasses), one skinned mesh per part on a 65-joint Mixamo-compatible skeleton.
-"""),
-    ("code", """
+# %% [markdown]
+# ## One model, inspected
+#
+# The default download is LOD 0 with no animations, JPEG textures for opaque materials and PNG for
+# transparent ones (the glasses), one skinned mesh per part on a 65-joint Mixamo-compatible skeleton.
+
+# %% tags=["op:avatars.model"]
 ada = client.avatars.model(ids["Ada"])
 summary = ada.inspect()
 summary
-""", ["op:avatars.model"]),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% tags=["nbval-check-output"]
 print(len(summary.skeleton), "joints:", ", ".join(summary.skeleton[:8]), "...")
 print(summary.meshes[["name", "primitives", "triangles", "skinned"]].to_string(index=False))
 print(summary.materials[["name", "alphaMode"]].to_string(index=False))
 print(summary.textures[["mimeType", "width", "height"]].value_counts().to_string())
-"""),
-    ("md", """
-## Levels of detail
 
-`lod=1` keeps 50% of the triangles and `lod=2` 25%. The same request always gives the same bytes
-(and the same `ETag`), so these figures are stable from run to run.
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## Levels of detail
+#
+# `lod=1` keeps 50% of the triangles and `lod=2` 25%. The same request always gives the same bytes
+# (and the same `ETag`), so these figures are stable from run to run.
+
+# %% tags=["op:avatars.model", "nbval-check-output"]
 lods = {f"lod={lod}": client.avatars.model(ids["Ada"], lod=lod) for lod in (0, 1, 2)}
 table = compare({k: m.inspect() for k, m in lods.items()})
 table["share_of_lod0"] = (table["triangles"] / table["triangles"].iloc[0]).round(3)
 print(table.to_string())
-""", ["op:avatars.model"]),
-    ("md", "## Every option, and options combined"),
-    ("code", """
+
+# %% [markdown]
+# ## Every option, and options combined
+
+# %% tags=["op:avatars.model"]
 variants = {
     "default": {},
     "png": {"texture_format": "png"},
@@ -82,9 +95,8 @@ variants = {
 }
 models = {name: client.avatars.model(ids["Bo"], **kw) for name, kw in variants.items()}
 summaries = {name: m.inspect() for name, m in models.items()}
-""", ["op:avatars.model"]),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% tags=["nbval-check-output"]
 rows = []
 for name, s in summaries.items():
     rows.append({"variant": name, "triangles": s.triangles, "KB": round(s.byte_length / 1024),
@@ -94,8 +106,8 @@ for name, s in summaries.items():
                  "clips": len(s.animations), "extensions": ", ".join(s.extensions_used) or "-"})
 options_table = pd.DataFrame(rows)
 print(options_table.to_string(index=False))
-"""),
-    ("code", """
+
+# %%
 fig, axes = plt.subplots(1, 2, figsize=(12, 4))
 options_table.plot.barh(x="variant", y="triangles", ax=axes[0], legend=False, title="triangles")
 options_table.plot.barh(x="variant", y="KB", ax=axes[1], legend=False, title="GLB size (KB)", color="tab:orange")
@@ -104,41 +116,41 @@ for ax in axes:
     ax.set_ylabel("")
 plt.tight_layout()
 plt.show()
-"""),
-    ("md", """
-With `mergeMesh=1` the avatar is one mesh `Avatar` with one primitive per material; with an atlas too,
-one primitive per material class (opaque, transparent), so the opaque part draws in one call:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# With `mergeMesh=1` the avatar is one mesh `Avatar` with one primitive per material; with an atlas too,
+# one primitive per material class (opaque, transparent), so the opaque part draws in one call:
+
+# %% tags=["nbval-check-output"]
 print(summaries["merged"].meshes[["name", "primitives", "triangles"]].to_string(index=False))
 print(summaries["lod2+merged+atlas512+webp+all"].meshes[["name", "primitives", "triangles"]].to_string(index=False))
 print(summaries["lod2+merged+atlas512+webp+all"].animations[["name", "duration_s", "channels"]].head(6).to_string(index=False))
-"""),
-    ("md", """
-## Validation
 
-Every model the service writes must pass the Khronos glTF-Validator with 0 errors. Where node and
-the validator are installed, we run it over every variant:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## Validation
+#
+# Every model the service writes must pass the Khronos glTF-Validator with 0 errors. Where node and
+# the validator are installed, we run it over every variant:
+
+# %% tags=["nbval-check-output"]
 if validator_available():
     reports = validate_many([m.content for m in models.values()])
     print("errors per variant:", [r.errors for r in reports])
 else:
     reports = None
     print("the Khronos validator is not installed here (needs node); skipped")
-"""),
-    ("md", "## The avatars side by side"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## The avatars side by side
+
+# %% tags=["op:avatars.model", "nbval-check-output"]
 side = compare({name: client.avatars.model(mid, lod=2).inspect() for name, mid in ids.items()})
 print(side.to_string())
-""", ["op:avatars.model"]),
-    ("md", "## Errors"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Errors
+
+# %% tags=["op:avatars.model", "nbval-check-output"]
 for kw in ({"lod": 3}, {"texture_atlas_size": 100}, {"animations": "walk,moonwalk"}, {"merge_mesh": 2}):
     try:
         client.avatars.model(ids["Ada"], **kw)
@@ -148,13 +160,12 @@ try:
     client.avatars.model("ffffffffffffffffffffffff")
 except workbench.NotFoundError as e:
     print(e.status, e.code)
-""", ["op:avatars.model"]),
-    ("md", """
-When generation fails, the service answers with a JSON error (500 `model_generation_failed`). The
-local control API can make the next generation fail, to show it:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# When generation fails, the service answers with a JSON error (500 `model_generation_failed`). The
+# local control API can make the next generation fail, to show it:
+
+# %% tags=["op:avatars.model", "nbval-check-output"]
 if client.local.available:
     client.local.fault("model.generate", count=1)
     try:
@@ -164,25 +175,26 @@ if client.local.available:
     print("next try:", client.avatars.model(ids["Cy"], lod=1, texture_format="png").content[:4])
 else:
     print("[skipped: needs the local control API]")
-""", ["op:avatars.model"]),
-    ("md", """
-## Explore the options live
 
-Change the controls to download the model with other options and see its summary. (Widgets need a
-live kernel; the saved notebook keeps the summary of the current setting below.)
-"""),
-    ("code", """
+# %% [markdown]
+# ## Explore the options live
+#
+# Change the controls to download the model with other options and see its summary. (Widgets need a
+# live kernel; the saved notebook keeps the summary of the current setting below.)
+
+# %% tags=["op:avatars.model"]
 from workbench.widgets import ModelExplorer
 
 model_explorer = ModelExplorer(client, ids["Ada"])
 model_explorer
-""", ["op:avatars.model"]),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% tags=["nbval-check-output"]
 print(model_explorer.current.meshes[["name", "triangles"]].to_string(index=False))
-"""),
-    ("md", "## Checks"),
-    ("code", """
+
+# %% [markdown]
+# ## Checks
+
+# %%
 shares = table["share_of_lod0"].tolist()
 assert summary.triangles >= 20_000 and abs(shares[1] - 0.5) <= 0.05 and abs(shares[2] - 0.25) <= 0.05
 assert list(summaries["merged"].meshes["name"]) == ["Avatar"]
@@ -193,5 +205,3 @@ assert client.avatars.model(ids["Bo"], lod=1).content == client.avatars.model(id
 if reports is not None:
     assert all(r.errors == 0 for r in reports)
 print("avatar checks passed")
-"""),
-]

@@ -1,18 +1,29 @@
-CELLS = [
-    ("md", """
-# 07 · Tracking analysis with pandas
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
 
-**What this shows:** how to turn visitors' tracking events into answers: visits, a funnel, load
-times by device, dwell time, AR conversion by platform, hotspot and variant rankings, events over
-time and per-viewer KPIs, with charts. Every function in `workbench.tracking` takes a DataFrame and
-returns a new one; the formulas are in their docstrings.
+# %% [markdown]
+# # 07 · Tracking analysis with pandas
+#
+# **What this shows:** how to turn visitors' tracking events into answers: visits, a funnel, load
+# times by device, dwell time, AR conversion by platform, hotspot and variant rankings, events over
+# time and per-viewer KPIs, with charts. Every function in `workbench.tracking` takes a DataFrame and
+# returns a new one; the formulas are in their docstrings.
+#
+# **What it needs:** the sample in `data/sample_events.jsonl` (3,000 synthetic events from
+# `workbench synth`). On the local service we also send the sample through the batch endpoint, export
+# what was stored, and check that the export gives the same answers as the file.
+#
+# **Where to edit:** `notebooks/07_tracking_analysis.py` (or this notebook in JupyterLab
+# with jupytext, which saves both), then `python tools/build_notebooks.py 07`
+# to run it and save its outputs.
 
-**What it needs:** the sample in `data/sample_events.jsonl` (3,000 synthetic events from
-`workbench synth`). On the local service we also send the sample through the batch endpoint, export
-what was stored, and check that the export gives the same answers as the file.
-"""),
-    ("code", """
-%matplotlib inline
+# %%
+# %matplotlib inline
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -25,21 +36,19 @@ LOCAL = client.local.available
 SKIP = "[skipped: needs the local control API]"
 sample = wt.events_frame(Path.cwd().parent / "data" / "sample_events.jsonl")
 sample.head()
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% tags=["nbval-check-output"]
 print(len(sample), "events,", sample["sessionId"].nunique(), "sessions,", sample["viewerToken"].nunique(), "viewers")
 print("from", sample["timestamp"].min(), "to", sample["timestamp"].max())
 print(sample["key"].value_counts().head(6).to_string())
-"""),
-    ("md", """
-## The same data through the service
 
-Each sample viewer gets a viewer on the service; the batch sender posts its events (they carry
-ids, so this is safe to repeat), and the control API exports what was stored.
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## The same data through the service
+#
+# Each sample viewer gets a viewer on the service; the batch sender posts its events (they carry
+# ids, so this is safe to repeat), and the control API exports what was stored.
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 if LOCAL:
     mapping = {}
     for token, events in sample.groupby("viewerToken", sort=True):
@@ -52,88 +61,90 @@ if LOCAL:
 else:
     exported = None
     print(SKIP)
-""", ["op:tracking.send_batch"]),
-    ("md", """
-## Visits
 
-`sessionize` splits a session into visits where two consecutive events are more than `gap` apart
-(exactly `gap` stays one visit). The column `visit` is `"{sessionId}#{n}"`.
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## Visits
+#
+# `sessionize` splits a session into visits where two consecutive events are more than `gap` apart
+# (exactly `gap` stays one visit). The column `visit` is `"{sessionId}#{n}"`.
+
+# %% tags=["nbval-check-output"]
 visits = wt.sessionize(sample, gap="30min")
 per_session = visits.groupby("sessionId")["visit"].nunique()
 print("visits:", visits["visit"].nunique(), "from", len(per_session), "sessions")
 print(per_session.value_counts().sort_index().rename("sessions with n visits").to_string())
-"""),
-    ("md", """
-## Funnel
 
-`funnel` counts, per step, the sessions that reached it in order (other events allowed between),
-each within `within` of the session's first step. `conversion` is from the first step,
-`step_conversion` from the step before.
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## Funnel
+#
+# `funnel` counts, per step, the sessions that reached it in order (other events allowed between),
+# each within `within` of the session's first step. `conversion` is from the first step,
+# `step_conversion` from the step before.
+
+# %% tags=["nbval-check-output"]
 steps = ["viewer_loaded", "interaction_start", "hotspot_opened", "variant_selected", "cta_clicked"]
 f = wt.funnel(visits, steps, within="1h")
 print(f.round(3).to_string(index=False))
-"""),
-    ("code", """
+
+# %%
 ax = wt.plot_funnel(f)
 ax.set_title("Viewer funnel (sample)")
 plt.show()
-"""),
-    ("md", "## Load times by device (percentiles of `viewer_loaded.loadTimeMs`)"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Load times by device (percentiles of `viewer_loaded.loadTimeMs`)
+
+# %% tags=["nbval-check-output"]
 lt = wt.load_times(visits, by="device", percentiles=(0.5, 0.9, 0.99))
 print(lt.round(1).to_string(index=False))
-"""),
-    ("code", """
+
+# %%
 wt.plot_load_times(visits, by="device")
 plt.show()
-"""),
-    ("md", "## Dwell time per visit, and AR conversion by platform"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Dwell time per visit, and AR conversion by platform
+
+# %% tags=["nbval-check-output"]
 dwell = wt.dwell_times(visits)
 print(dwell["duration_s"].describe(percentiles=[0.5, 0.9]).round(1).to_string())
 print()
 print(wt.ar_conversion(visits).round(3).to_string(index=False))
-"""),
-    ("md", "## Rankings: hotspots and variants"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Rankings: hotspots and variants
+
+# %% tags=["nbval-check-output"]
 hotspots = wt.rank(visits, key="hotspot_opened", field="hotspotId")
 variants = wt.rank(visits, key="variant_selected", field="variantId")
 print(hotspots.head(5).round(3).to_string(index=False))
 print()
 print(variants.head(5).round(3).to_string(index=False))
-"""),
-    ("code", """
+
+# %%
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.5))
 wt.plot_rank(hotspots, top=8, ax=axes[0]).set_title("Hotspots opened")
 wt.plot_rank(variants, top=8, ax=axes[1]).set_title("Variants selected")
 plt.tight_layout()
 plt.show()
-"""),
-    ("md", "## Events over time (the day and night cycle shows), and per-viewer KPIs"),
-    ("code", """
+
+# %% [markdown]
+# ## Events over time (the day and night cycle shows), and per-viewer KPIs
+
+# %%
 wt.plot_events_over_time(visits, freq="6h", by=None).set_title("Events per 6 hours")
 plt.show()
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
-print(wt.viewer_kpis(visits).round(2).to_string(index=False))
-"""),
-    ("md", """
-## Checks
 
-The analysis must give the same answers whether the events come from the file or from the
-service's export.
-"""),
-    ("code", """
+# %% tags=["nbval-check-output"]
+print(wt.viewer_kpis(visits).round(2).to_string(index=False))
+
+# %% [markdown]
+# ## Checks
+#
+# The analysis must give the same answers whether the events come from the file or from the
+# service's export.
+
+# %%
 assert len(sample) == 3000
 assert f["count"].is_monotonic_decreasing and f["conversion"].iloc[0] == 1.0
 if LOCAL:
@@ -144,5 +155,3 @@ if LOCAL:
     pd.testing.assert_frame_equal(wt.rank(ev, key="hotspot_opened", field="hotspotId"), hotspots)
     pd.testing.assert_frame_equal(wt.viewer_kpis(ev), wt.viewer_kpis(visits))
 print("tracking analysis checks passed")
-"""),
-]

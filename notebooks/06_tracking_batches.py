@@ -1,16 +1,27 @@
-CELLS = [
-    ("md", """
-# 06 · Tracking batches
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
 
-**What this shows:** `POST {base_url}/viewers/{viewerToken}/tracking-event/batch`, the public
-endpoint a viewer uses to send its visitors' events, up to 100 at a time. We send valid, mixed and
-invalid batches, read the 200, 207 and 400 answers, reconcile each per-event error with the event
-that caused it, resend safely, and then send a large DataFrame with the batch sender.
+# %% [markdown]
+# # 06 · Tracking batches
+#
+# **What this shows:** `POST {base_url}/viewers/{viewerToken}/tracking-event/batch`, the public
+# endpoint a viewer uses to send its visitors' events, up to 100 at a time. We send valid, mixed and
+# invalid batches, read the 200, 207 and 400 answers, reconcile each per-event error with the event
+# that caused it, resend safely, and then send a large DataFrame with the batch sender.
+#
+# **What it needs:** a viewer token. On the local service the control API makes a viewer; against a
+# deployment, set `WORKBENCH_VIEWER_TOKEN` to one of yours (otherwise those cells skip).
+#
+# **Where to edit:** `notebooks/06_tracking_batches.py` (or this notebook in JupyterLab
+# with jupytext, which saves both), then `python tools/build_notebooks.py 06`
+# to run it and save its outputs.
 
-**What it needs:** a viewer token. On the local service the control API makes a viewer; against a
-deployment, set `WORKBENCH_VIEWER_TOKEN` to one of yours (otherwise those cells skip).
-"""),
-    ("code", """
+# %%
 import os
 
 import httpx
@@ -26,22 +37,22 @@ if LOCAL:
 else:
     viewer = os.environ.get("WORKBENCH_VIEWER_TOKEN")
 HAVE_VIEWER = viewer is not None
-"""),
-    ("md", """
-## The event catalog
 
-An event is an object with a `key`, an optional `payload`, an optional `timestamp` (ISO 8601 with a
-zone, or epoch milliseconds; default: when the service received it) and an optional `id` (1 to 64
-characters; an id seen before is a duplicate, stored once). The service validates with one catalog,
-and the client pre-checks with the same one:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## The event catalog
+#
+# An event is an object with a `key`, an optional `payload`, an optional `timestamp` (ISO 8601 with a
+# zone, or epoch milliseconds; default: when the service received it) and an optional `id` (1 to 64
+# characters; an id seen before is a duplicate, stored once). The service validates with one catalog,
+# and the client pre-checks with the same one:
+
+# %% tags=["nbval-check-output"]
 print(catalog_frame().to_string(index=False))
-"""),
-    ("md", "## A valid batch: 200"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## A valid batch: 200
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 valid = [
     {"key": "viewer_loaded", "payload": {"loadTimeMs": 840, "device": "desktop"}, "timestamp": "2026-11-20T09:00:00Z", "id": "v-1"},
     {"key": "model_loaded", "payload": {"loadTimeMs": 1210}, "timestamp": "2026-11-20T09:00:01Z", "id": "v-2"},
@@ -54,16 +65,15 @@ if HAVE_VIEWER:
     print(ok)
 else:
     print(SKIP)
-""", ["op:tracking.send_batch"]),
-    ("md", """
-## A mixed batch: 207
 
-Events that break a rule are rejected one by one; the others are stored. The answer lists each
-rejection with the event's `index` in the batch, a `code`, a `message` and the `field` at fault.
-`events_with_errors` joins them back to what was sent:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## A mixed batch: 207
+#
+# Events that break a rule are rejected one by one; the others are stored. The answer lists each
+# rejection with the event's `index` in the batch, a `code`, a `message` and the `field` at fault.
+# `events_with_errors` joins them back to what was sent:
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 mixed = [
     {"key": "ar_requested", "payload": {"platform": "ios"}, "id": "m-1"},
     {"key": "ar_requested", "payload": {"platform": "symbian"}, "id": "m-2"},
@@ -81,10 +91,11 @@ if HAVE_VIEWER:
     print(joined[["index", "key", "code", "field"]].fillna("").to_string(index=False))
 else:
     print(SKIP)
-""", ["op:tracking.send_batch"]),
-    ("md", "## Every event invalid: 400 with the same per-event list in `details`"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Every event invalid: 400 with the same per-event list in `details`
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 if HAVE_VIEWER:
     try:
         client.tracking.send_batch(viewer, "visit-102", [{"key": "nope"}, {"payload": {}}, "heartbeat"])
@@ -93,15 +104,14 @@ if HAVE_VIEWER:
         print(e.details_frame().to_string(index=False))
 else:
     print(SKIP)
-""", ["op:tracking.send_batch"]),
-    ("md", """
-## Request-level errors: 400, and 404 for an unknown viewer
 
-The client refuses a batch that breaks the request rules before sending it. With `check=False` it
-sends it anyway, to show the service's answer:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## Request-level errors: 400, and 404 for an unknown viewer
+#
+# The client refuses a batch that breaks the request rules before sending it. With `check=False` it
+# sends it anyway, to show the service's answer:
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 hb = {"key": "heartbeat", "payload": {"visible": True}}
 cases = {"empty events": ("s", []), "101 events": ("s", [hb] * 101), "empty sessionId": ("", [hb])}
 for name, (sid, events) in cases.items():
@@ -118,15 +128,14 @@ try:
     client.tracking.send_batch("vw_nobody_has_this", "s", [hb])
 except workbench.NotFoundError as e:
     print("unknown viewer:", e.status, e.code)
-""", ["op:tracking.send_batch"]),
-    ("md", """
-## From a browser: `navigator.sendBeacon`
 
-A page that is closing sends its last events with `sendBeacon`, which posts the JSON as
-`text/plain`. The service takes that too:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## From a browser: `navigator.sendBeacon`
+#
+# A page that is closing sends its last events with `sendBeacon`, which posts the JSON as
+# `text/plain`. The service takes that too:
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 if HAVE_VIEWER:
     import json
     r = httpx.post(f"{client.config.base_url}/viewers/{viewer}/tracking-event/batch",
@@ -136,58 +145,58 @@ if HAVE_VIEWER:
     print(r.status_code, r.json()["data"])
 else:
     print(SKIP)
-""", ["op:tracking.send_batch"]),
-    ("md", """
-## Resending safely
 
-A batch whose answer was lost can be sent again: events carry ids, and an id the service has seen is
-counted as a duplicate and stored once.
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## Resending safely
+#
+# A batch whose answer was lost can be sent again: events carry ids, and an id the service has seen is
+# counted as a duplicate and stored once.
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 if HAVE_VIEWER:
     resent = client.tracking.send_batch(viewer, "visit-100", valid)
     print(resent)
 else:
     print(SKIP)
-""", ["op:tracking.send_batch"]),
-    ("md", """
-## The batch sender: any number of events
 
-`client.tracking.send(viewer, events)` takes a list or a DataFrame of any size. It pre-checks every
-event with the catalog, gives each event without an id a stable one (a hash of its place and
-content, so sending the same data again stores nothing twice), splits each session's events into
-batches of at most 100 under the body limit, sends them concurrently with retries, and returns a
-report with one row per event. Here, 20,000 synthetic events (`workbench.tracking.synth`):
-"""),
-    ("code", """
+# %% [markdown]
+# ## The batch sender: any number of events
+#
+# `client.tracking.send(viewer, events)` takes a list or a DataFrame of any size. It pre-checks every
+# event with the catalog, gives each event without an id a stable one (a hash of its place and
+# content, so sending the same data again stores nothing twice), splits each session's events into
+# batches of at most 100 under the body limit, sends them concurrently with retries, and returns a
+# report with one row per event. Here, 20,000 synthetic events (`workbench.tracking.synth`):
+
+# %%
 traffic = synth.generate(20_000, seed=7, viewers=1)
 traffic = traffic.drop(columns=["viewerToken", "id"])
 traffic.head()
-"""),
-    ("code", """
+
+# %% tags=["op:tracking.send_batch"]
 if HAVE_VIEWER:
     report = client.tracking.send(viewer, traffic, concurrency=8)
-""", ["op:tracking.send_batch"]),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% tags=["nbval-check-output"]
 if HAVE_VIEWER:
     print(report.summary().to_string(index=False))
 else:
     print(SKIP)
-"""),
-    ("md", "Sending the same DataFrame again: every event is a duplicate, nothing is stored twice."),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# Sending the same DataFrame again: every event is a duplicate, nothing is stored twice.
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 if HAVE_VIEWER:
     again = client.tracking.send(viewer, traffic, concurrency=8, progress=False)
     print(again.summary().to_string(index=False))
 else:
     print(SKIP)
-""", ["op:tracking.send_batch"]),
-    ("md", "Events the pre-check refuses are reported, with the stage that refused them, and never sent:"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# Events the pre-check refuses are reported, with the stage that refused them, and never sent:
+
+# %% tags=["op:tracking.send_batch", "nbval-check-output"]
 if HAVE_VIEWER:
     sloppy = traffic.head(300).astype({"key": str})
     sloppy.loc[sloppy.index[[3, 50]], "key"] = "viewer_exploded"
@@ -196,19 +205,22 @@ if HAVE_VIEWER:
     print(rep.errors[["position", "key", "code", "field", "stage"]].to_string(index=False))
 else:
     print(SKIP)
-""", ["op:tracking.send_batch"]),
-    ("md", "## What the service stored (local control API export)"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## What the service stored (local control API export)
+
+# %% tags=["nbval-check-output"]
 if LOCAL:
     stored = client.local.events(viewer)
     print(len(stored), "events stored for this viewer")
     print(pd.Series([e["key"] for e in stored]).value_counts().head(8).to_string())
 else:
     print(SKIP)
-"""),
-    ("md", "## Checks"),
-    ("code", """
+
+# %% [markdown]
+# ## Checks
+
+# %%
 if HAVE_VIEWER:
     assert (ok.status_code, ok.accepted) == (200, 5)
     assert (partial.status_code, partial.accepted, partial.rejected) == (207, 2, 5)
@@ -219,5 +231,3 @@ if HAVE_VIEWER:
 if LOCAL:
     assert len(stored) == 5 + 2 + 1 + len(traffic)
 print("tracking batch checks passed")
-"""),
-]

@@ -1,16 +1,27 @@
-CELLS = [
-    ("md", """
-# 02 · The animation library
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
 
-**What this shows:** `GET {avatar_base_url}/animations` (the list) and
-`GET {avatar_base_url}/animations/:gender/:name.glb` (one clip per file, per gender). We look inside
-the clips (skeleton, tracks, durations), see that the two genders have their own skeletons, plot a
-joint's rotation over a clip, see the motion as poses, and embed clips into an avatar's model.
+# %% [markdown]
+# # 02 · The animation library
+#
+# **What this shows:** `GET {avatar_base_url}/animations` (the list) and
+# `GET {avatar_base_url}/animations/:gender/:name.glb` (one clip per file, per gender). We look inside
+# the clips (skeleton, tracks, durations), see that the two genders have their own skeletons, plot a
+# joint's rotation over a clip, see the motion as poses, and embed clips into an avatar's model.
+#
+# **What it needs:** nothing; these endpoints are public.
+#
+# **Where to edit:** `notebooks/02_animations.py` (or this notebook in JupyterLab
+# with jupytext, which saves both), then `python tools/build_notebooks.py 02`
+# to run it and save its outputs.
 
-**What it needs:** nothing; these endpoints are public.
-"""),
-    ("code", """
-%matplotlib inline
+# %%
+# %matplotlib inline
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -20,15 +31,15 @@ from workbench.gltf.tracks import tracks
 from workbench.render import grid, pose_image
 
 client = workbench.connect()
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% tags=["op:animations.list", "nbval-check-output"]
 library = client.animations.list()
 print(library.frame().to_string(index=False))
-""", ["op:animations.list"]),
-    ("md", "## Download clips for both genders"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Download clips for both genders
+
+# %% tags=["op:animations.download", "nbval-check-output"]
 clips = {(g, n): client.animations.download(g, n) for g in ("masculine", "feminine") for n in ("walk", "wave", "jump", "nod")}
 rows = []
 for (g, n), clip in clips.items():
@@ -37,15 +48,15 @@ for (g, n), clip in clips.items():
     rows.append({"gender": g, "clip": n, "joints": len(s.skeleton), "duration_s": round(float(a["duration_s"]), 3),
                  "channels": int(a["channels"]), "frames": int(a["frames"]), "KB": round(len(clip) / 1024, 1)})
 print(pd.DataFrame(rows).to_string(index=False))
-""", ["op:animations.download"]),
-    ("md", """
-## Each gender has its own skeleton
 
-The joint names are the same (so a clip fits any avatar of that gender), but the proportions differ.
-Here are the rest positions of a few joints (metres, Y up) from each gender's walk file:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Each gender has its own skeleton
+#
+# The joint names are the same (so a clip fits any avatar of that gender), but the proportions differ.
+# Here are the rest positions of a few joints (metres, Y up) from each gender's walk file:
+
+# %% tags=["nbval-check-output"]
 def rest_heights(glb):
     from workbench.gltf._glb import read_glb
     doc, _ = read_glb(glb)
@@ -61,14 +72,14 @@ def rest_heights(glb):
             if nodes[i].get("name") in ("Hips", "Neck", "Head", "LeftHand", "LeftFoot")}
 heights = pd.DataFrame({g: rest_heights(clips[(g, "walk")].content) for g in ("masculine", "feminine")})
 print(heights.to_string())
-"""),
-    ("md", """
-## A joint's rotation over a clip
 
-`workbench.gltf.tracks` reads the keyframes into a DataFrame. The walk's thighs swing in opposition,
-and the right forearm does the waving:
-"""),
-    ("code", """
+# %% [markdown]
+# ## A joint's rotation over a clip
+#
+# `workbench.gltf.tracks` reads the keyframes into a DataFrame. The walk's thighs swing in opposition,
+# and the right forearm does the waving:
+
+# %%
 walk = tracks(clips[("masculine", "walk")].content)
 wave = tracks(clips[("masculine", "wave")].content)
 fig, axes = plt.subplots(1, 2, figsize=(12, 3.5))
@@ -81,9 +92,8 @@ for j in ("RightArm", "RightForeArm", "RightHand"):
     axes[1].plot(d["time"], d["angle_deg"], label=j)
 axes[1].set_title("wave: degrees from the first key"); axes[1].set_xlabel("s"); axes[1].legend()
 plt.tight_layout(); plt.show()
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% tags=["nbval-check-output"]
 cyc = walk[walk.path == "rotation"].groupby("joint")
 first = cyc.first()[["x", "y", "z", "w"]]
 last = cyc.last()[["x", "y", "z", "w"]]
@@ -91,9 +101,11 @@ print("walk closes exactly (largest difference first to last key):", float((firs
 left = walk[(walk.joint == "LeftUpLeg") & (walk.path == "rotation")]["x"].to_numpy()
 right = walk[(walk.joint == "RightUpLeg") & (walk.path == "rotation")]["x"].to_numpy()
 print("thighs in opposition (correlation < 0):", bool(np.corrcoef(left, right)[0, 1] < 0))
-"""),
-    ("md", "## The motion as poses (rendered locally, no browser needed)"),
-    ("code", """
+
+# %% [markdown]
+# ## The motion as poses (rendered locally, no browser needed)
+
+# %% tags=["op:avatars.register", "op:avatars.model"]
 model = client.avatars.model(client.avatars.register({"gender": "masculine", "outfit": {"top": "#D35400"}}).model_id, lod=2)
 rows = []
 for name in ("walk", "wave", "jump"):
@@ -102,21 +114,21 @@ for name in ("walk", "wave", "jump"):
     rows.append([pose_image(model.content, clip, duration * f, size=160, camera="full", background=(235, 238, 242))
                  for f in (0.0, 0.25, 0.5, 0.75)])
 grid(rows, row_labels=["walk", "wave", "jump"], col_labels=["0%", "25%", "50%", "75%"])
-""", ["op:avatars.register", "op:avatars.model"]),
-    ("md", """
-## Clips embedded into a model
 
-`animations=` on the model download embeds the library's motions for the avatar's gender, retargeted
-to the avatar's own skeleton: a category (`locomotion`, `gestures`), `all`, or a comma list.
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+# %% [markdown]
+# ## Clips embedded into a model
+#
+# `animations=` on the model download embeds the library's motions for the avatar's gender, retargeted
+# to the avatar's own skeleton: a category (`locomotion`, `gestures`), `all`, or a comma list.
+
+# %% tags=["op:avatars.model", "nbval-check-output"]
 embedded = client.avatars.model(model.model_id, lod=2, animations="walk,wave,nod").inspect()
 print(embedded.animations[["name", "duration_s", "channels"]].to_string(index=False))
-""", ["op:avatars.model"]),
-    ("md", "## Errors: 400 for an unknown gender or name"),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# ## Errors: 400 for an unknown gender or name
+
+# %% tags=["op:animations.download", "nbval-check-output"]
 import httpx
 for g, n in (("robot", "walk"), ("feminine", "moonwalk")):
     try:
@@ -125,13 +137,12 @@ for g, n in (("robot", "walk"), ("feminine", "moonwalk")):
         print("client:", e)
     r = httpx.get(f"{client.config.avatar_base_url}/animations/{g}/{n}.glb")
     print("service:", r.status_code, r.json()["error"]["code"], [d["field"] for d in r.json()["error"]["details"]])
-""", ["op:animations.download"]),
-    ("md", """
-**404: the file is missing on the server.** A name that is in the list but whose file is gone is a
-404, not a 400. On the local service we move one file of the library away for a moment:
-"""),
-    ("code", """
-# NBVAL_CHECK_OUTPUT
+
+# %% [markdown]
+# **404: the file is missing on the server.** A name that is in the list but whose file is gone is a
+# 404, not a 400. On the local service we move one file of the library away for a moment:
+
+# %% tags=["op:animations.download", "nbval-check-output"]
 if client.local.available:
     from pathlib import Path
     clip_file = Path(client.local.health()["dataDir"]) / "animations" / "feminine" / "shrug.glb"
@@ -146,14 +157,14 @@ if client.local.available:
     print("back:", client.animations.download("feminine", "shrug").content[:4])
 else:
     print("[skipped: needs the local control API]")
-""", ["op:animations.download"]),
-    ("md", "## Checks"),
-    ("code", """
+
+# %% [markdown]
+# ## Checks
+
+# %%
 assert library.masculine == library.feminine and len(library.masculine) == 18
 assert all(len(c.inspect().skeleton) == 65 for c in clips.values())
 assert heights.loc["Head", "masculine"] > heights.loc["Head", "feminine"]
 assert float((first - last).abs().max().max()) < 1e-6
 assert sorted(embedded.animations["name"]) == ["nod", "walk", "wave"]
 print("animation checks passed")
-"""),
-]
