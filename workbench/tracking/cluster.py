@@ -110,7 +110,13 @@ def compute(*collections, client=None) -> tuple:
         return dask.compute(*collections, scheduler=target)
     futures = target.compute(list(collections))
     if _in_notebook():
-        from distributed import progress
+        from distributed.diagnostics.progressbar import ProgressWidget
+        from IPython.display import display
 
-        progress(futures, notebook=True)
+        # Dask's widget listens on the kernel's event loop, which is blocked while this cell
+        # waits; here it listens on the client's own loop (its own thread) until the work is
+        # finished or failed, so the bar that stays in the notebook shows the end
+        bar = ProgressWidget(futures, scheduler=target.scheduler.address, complete=True)
+        display(bar.widget)
+        target.sync(bar.listen)
     return tuple(target.gather(futures))
