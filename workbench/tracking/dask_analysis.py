@@ -30,10 +30,10 @@ Measured for sessionize + funnel by visit on 10 million synthetic events, 2 work
 processes of 1 thread, on 2 cores shared with other jobs (``bench/scale.py
 --shuffle-sizes``, figures in ``bench/RESULTS.md``):
 
-- session buckets from the lake, no data moved (1): 9.6 s;
+- session buckets from the lake, no data moved (1): 5.8 s (9.6 s in a busier run);
 - the same files read as a plain Parquet dataset, P2P hash shuffle on ``sessionId``
-  (2): 37 s, about 4x;
-- the same with Dask's task-based shuffle: 75 s, about 8x.
+  (2): 25.8 s, 4.4x (37 s against 9.6 s in the busier run, 3.9x);
+- the same with Dask's task-based shuffle: 75 s against 9.6 s, about 8x.
 
 Not built: ``set_index("sessionId")`` (a sort with a quantile pass first, more work than
 a hash shuffle for the same guarantee) and one partition per day (sessions cross
