@@ -38,9 +38,10 @@ def free_port() -> int:
 class ServerProcess:
     """``workbench serve`` in a subprocess on a free loopback port (real HTTP, real uvicorn)."""
 
-    def __init__(self, data_dir: Path, token: str = "wb_test_dev_token_0123456789"):
+    def __init__(self, data_dir: Path, token: str = "wb_test_dev_token_0123456789", args: tuple[str, ...] = ()):
         self.data_dir = Path(data_dir)
         self.token = token
+        self.args = tuple(args)  # more options of workbench serve, e.g. ("--read-timeout", "1")
         self.port = free_port()
         self.root = f"http://127.0.0.1:{self.port}"
         self.base_url, self.avatar_base_url, self.local_url = self.root + "/api", self.root + "/avatars", self.root + "/_local"
@@ -50,7 +51,7 @@ class ServerProcess:
         env = {**os.environ, "WORKBENCH_DEV_TOKEN": self.token, "PYTHONPATH": str(ROOT)}
         self.log = open(self.data_dir.parent / f"serve-{self.port}.log", "ab")
         self.proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(self.port),
-                                      "--data-dir", str(self.data_dir)], env=env, stdout=self.log, stderr=subprocess.STDOUT)
+                                      "--data-dir", str(self.data_dir), *self.args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

@@ -11,6 +11,8 @@ import os
 import sys
 from pathlib import Path
 
+DEFAULT_DATA_DIR = ".wb-data"
+
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="workbench", description="Workbench for the Avatar, Viewer and Space Template service.")
@@ -19,14 +21,21 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="run the local reference service in the foreground")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8080)
-    s.add_argument("--data-dir", default=".wb-data", help="where the database and files live (default .wb-data)")
+    s.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help=f"where the database and files live (default {DEFAULT_DATA_DIR})")
+    s.add_argument("--read-timeout", type=float, default=10.0,
+                   help="seconds a client has to send a request's head, and between pieces of its body (default 10)")
+    s.add_argument("--keep-alive-timeout", type=float, default=30.0,
+                   help="seconds an idle connection stays open after an answer (default 30)")
+    s.add_argument("--max-connections", type=int, default=500,
+                   help="connections open at once; more are closed when accepted (default 500)")
 
     t = sub.add_parser("token", help="manage tokens of a local service's data folder")
     tsub = t.add_subparsers(dest="token_command", required=True)
     tc = tsub.add_parser("create", help="make a token and print it once")
     tc.add_argument("--scopes", default="avatar:write,viewer:write,space:write", help="comma list of scopes")
     tc.add_argument("--account", default="dev")
-    tc.add_argument("--data-dir", default=".wb-data")
+    tc.add_argument("--data-dir", default=None,
+                    help=f"the service's data folder (default: ./{DEFAULT_DATA_DIR} if it exists; never made implicitly)")
 
     r = sub.add_parser("tour", help="run every notebook headless against a local service and write an HTML report")
     r.add_argument("--out", default="tour", help="folder for the executed notebooks and index.html (default ./tour)")
@@ -140,20 +149,17 @@ def _analyze(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "serve":
-        from workbench.service.server import serve
+        from workbench.service.server import ConnectionLimits, PortInUse, serve
 
-        serve(args.host, args.port, args.data_dir)
+        limits = ConnectionLimits(args.read_timeout, args.keep_alive_timeout, args.max_connections)
+        try:
+            serve(args.host, args.port, args.data_dir, limits=limits)
+        except PortInUse as e:
+            print(f"workbench serve: {e}", file=sys.stderr)
+            return 1
         return 0
     if args.command == "token":
-        from workbench.service.backend import Backend
-
-        b = Backend(args.data_dir, generate_library=False)
-        if b.new_dev_token:
-            print(f"new data folder: development token (shown once): {b.new_dev_token}")
-        t = b.create_token({"account": args.account, "scopes": [s.strip() for s in args.scopes.split(",") if s.strip()]})
-        print(t["token"])
-        b.close()
-        return 0
+        return _token_create(args)
     if args.command == "tour":
         from workbench.tour import run_tour
 
@@ -191,6 +197,33 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "analyze":
         return _analyze(args)
     return 2
+
+
+def _token_create(args) -> int:
+    from workbench.service import Backend
+    from workbench.service.errors import ServiceError
+
+    data_dir = args.data_dir
+    if data_dir is None:
+        # A token made in a fresh folder no service reads is a silent dead end: only an existing default is used.
+        if not (Path(DEFAULT_DATA_DIR) / "workbench.db").is_file():
+            print(f"workbench token create: no data folder at ./{DEFAULT_DATA_DIR}; name the service's folder "
+                  f"with --data-dir (a new folder is made only when named)", file=sys.stderr)
+            return 2
+        data_dir = DEFAULT_DATA_DIR
+        print(f"workbench token create: using the data folder {Path(data_dir).resolve()}", file=sys.stderr)
+    b = Backend(data_dir, generate_library=False)
+    try:
+        if b.new_dev_token:
+            print(f"new data folder: development token (shown once): {b.new_dev_token}")
+        t = b.create_token({"account": args.account, "scopes": [s.strip() for s in args.scopes.split(",") if s.strip()]})
+    except ServiceError as e:
+        print(f"workbench token create: {e.message}", file=sys.stderr)
+        return 2
+    finally:
+        b.close()
+    print(t["token"])
+    return 0
 
 
 if __name__ == "__main__":

@@ -59,10 +59,35 @@ def ok(data: Any, status: int = 200, headers: dict | None = None) -> JSONRespons
     return JSONResponse({"status": "ok", "data": data}, status_code=status, headers=headers)
 
 
+# Text that only an interpreter or a library writes (exception class names, tracebacks, decoder
+# positions, reprs). Every message is rendered here, so none can reach an answer whatever step let it through.
+_INTERPRETER_TEXT = re.compile(r"Traceback|\bsys\.\w|set_int_max_str_digits|maximum recursion|\b[A-Z]\w*(?:Error|Exception)\b"
+                               r"|\(char \d+\)|object at 0x[0-9a-f]+|<class '|File \"[^\"]*\", line")
+
+
+def human(message: str, code: str, status: int) -> str:
+    """``message``, or one sentence of our own when it carries an interpreter's text (logged for the developer).
+
+    >>> human("lod: must be 0, 1 or 2.", "invalid_parameter", 400)
+    'lod: must be 0, 1 or 2.'
+    >>> human("Model generation failed: UnicodeEncodeError: 'utf-8' codec can't encode", "model_generation_failed", 500)
+    'The service failed (model generation failed); the service log has the cause.'
+    """
+    if not _INTERPRETER_TEXT.search(message):
+        return message
+    log.warning("an answer's message held interpreter text and was replaced (%s): %s", code, message)
+    what = code.replace("_", " ")
+    if status >= 500:
+        return f"The service failed ({what}); the service log has the cause."
+    return f"The request was refused ({what})."
+
+
 def error_body(status: int, code: str, message: str, details: list | None = None) -> dict:
-    err: dict[str, Any] = {"code": code, "message": message}
+    """The contract's error envelope; the one place where an error becomes the answer's body."""
+    err: dict[str, Any] = {"code": code, "message": human(message, code, status)}
     if details is not None:
-        err["details"] = details
+        err["details"] = [{**d, "message": human(d["message"], d.get("code") or code, status)}
+                          if isinstance(d, dict) and isinstance(d.get("message"), str) else d for d in details]
     return {"status": "error", "error": err}
 
 
@@ -71,11 +96,30 @@ async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
                         headers=exc.headers)
 
 
+def _route_exists(path: str, routes=None) -> bool:
+    """Whether some route of the table matches ``path`` (any method), looking inside mounts."""
+    for route in ROUTES if routes is None else routes:
+        if isinstance(route, Mount):
+            m = route.path_regex.match(path)
+            if m and _route_exists("/" + m.group("path"), route.routes):
+                return True
+        elif route.path_regex.match(path):
+            return True
+    return False
+
+
 async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    path = request.url.path
+    details = None
     if exc.status_code == 404:
-        body = error_body(404, "route_not_found", f"No route {request.method} {request.url.path}.")
+        message = f"No route {request.method} {path}."
+        # Starlette would answer 307 with an empty body; a hint in the envelope serves every client.
+        if len(path) > 1 and path.endswith("/") and _route_exists(path.rstrip("/")):
+            message = f"No route {request.method} {path}; did you mean {path.rstrip('/')} (without the trailing slash)?"
+            details = [{"field": "path", "code": "trailing_slash", "message": f"must not end with '/': use {path.rstrip('/')}"}]
+        body = error_body(404, "route_not_found", message, details)
     elif exc.status_code == 405:
-        body = error_body(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path}.")
+        body = error_body(405, "method_not_allowed", f"{request.method} is not allowed on {path}.")
     else:
         body = error_body(exc.status_code, "http_error", str(exc.detail))
     return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
@@ -154,10 +198,14 @@ def _unsupported(sent: str, allowed: tuple[str, ...], what: str = "the body") ->
                         [{"field": "Content-Type", "code": "unsupported_media_type", "message": f"must be {wanted}"}])
 
 
-async def read_json(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",), what: str = "the body") -> Any:
-    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`)."""
+async def read_json(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",), what: str = "the body",
+                    *, structured_suffix: bool = True) -> Any:
+    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`).
+
+    allowed: the media types taken; with ``structured_suffix`` also any ``application/*+json``.
+    """
     mt = media_type(request)
-    if mt not in allowed and not (mt.startswith("application/") and mt.endswith("+json")):
+    if mt not in allowed and not (structured_suffix and mt.startswith("application/") and mt.endswith("+json")):
         raise _unsupported(mt, allowed, what)
     return decode_json(await read_body(request, limit))
 
@@ -194,7 +242,12 @@ def beacon_token(raw: bytes) -> str | None:
 
 
 def authorization(request: Request) -> str | None:
-    return request.headers.get("authorization")
+    """The one ``Authorization`` header; two are refused rather than letting one silently win."""
+    values = request.headers.getlist("authorization")
+    if len(values) > 1:
+        raise ServiceError(400, "invalid_request", f"Send one Authorization header; this request has {len(values)}.",
+                           [{"field": "Authorization", "code": "repeated_header", "message": "must be sent once"}])
+    return values[0] if values else None
 
 
 def query(request: Request) -> dict:
@@ -210,10 +263,14 @@ def _avatar_base(request: Request) -> str:
     return str(request.base_url).rstrip("/") + "/avatars"
 
 
-def _strip_suffix(name: str, suffix: str) -> str:
-    if not name.endswith(suffix) or len(name) == len(suffix):
-        raise HTTPException(404)
-    return name[: -len(suffix)]
+def _strip_suffix(request: Request, name: str, suffix: str) -> str:
+    """``name`` without ``suffix``; a 404 that names the suffix when it is missing."""
+    if name.endswith(suffix) and len(name) > len(suffix):
+        return name[: -len(suffix)]
+    path = request.url.path
+    stem = path.rsplit(".", 1)[0] if "." in name else path
+    raise ServiceError(404, "route_not_found", f"No route {request.method} {path}: the file name ends in {suffix}, as in {stem}{suffix}.",
+                       [{"field": "path", "code": "missing_suffix", "message": f"must end with {suffix}"}])
 
 
 def _binary(request: Request, data: bytes, etag: str, media: str) -> Response:
@@ -236,13 +293,13 @@ async def register_avatar(request: Request) -> Response:
 
 
 async def get_model(request: Request) -> Response:
-    model_id = _strip_suffix(request.path_params["file"], ".glb")
+    model_id = _strip_suffix(request, request.path_params["file"], ".glb")
     data, etag = await call(backend_of(request).model, model_id, query(request))
     return _binary(request, data, etag, "model/gltf-binary")
 
 
 async def get_preview(request: Request) -> Response:
-    model_id = _strip_suffix(request.path_params["file"], ".png")
+    model_id = _strip_suffix(request, request.path_params["file"], ".png")
     data, etag = await call(backend_of(request).preview, model_id, query(request))
     return _binary(request, data, etag, "image/png")
 
@@ -252,7 +309,7 @@ async def list_animations(request: Request) -> Response:
 
 
 async def get_animation(request: Request) -> Response:
-    name = _strip_suffix(request.path_params["file"], ".glb")
+    name = _strip_suffix(request, request.path_params["file"], ".glb")
     data = await call(backend_of(request).animation_file, request.path_params["gender"], name)
     return _binary(request, data, etag_of(data), "model/gltf-binary")
 
@@ -270,7 +327,7 @@ async def regenerate(request: Request) -> Response:
 
 async def tracking_batch(request: Request) -> Response:
     # text/plain is what navigator.sendBeacon sends without a preflight.
-    body = await read_json(request, TRACKING_BODY_LIMIT, ("application/json", "text/plain"), "the batch")
+    body = await read_json(request, TRACKING_BODY_LIMIT, ("application/json", "text/plain"), "the batch", structured_suffix=False)
     status, data = await call(backend_of(request).tracking_batch, request.path_params["token"], body)
     return ok(data, status)
 
@@ -391,5 +448,8 @@ def create_app(backend: Backend) -> Starlette:
     """The ASGI app over ``backend`` (serve it with uvicorn, or pass it to httpx.ASGITransport)."""
     app = Starlette(routes=ROUTES, middleware=[Middleware(RequestContext)],
                     exception_handlers={ServiceError: _service_error, HTTPException: _http_error})
+    # A trailing slash gets a 404 with a hint (see _http_error), not Starlette's empty 307.
+    for router in [app.router] + [m.app for m in ROUTES if isinstance(m, Mount)]:
+        router.redirect_slashes = False
     app.state.backend = backend
     return app

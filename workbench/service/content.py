@@ -73,9 +73,10 @@ class Content:
                 data = make()
             except ServiceError:
                 raise
-            except Exception as e:
+            except Exception:
+                # The cause goes to the log; the answer says what failed in the contract's words.
                 log.exception("%s failed", what)
-                raise ServiceError(500, failure_code, f"{what} failed: {type(e).__name__}: {e}") from None
+                raise ServiceError(500, failure_code, f"{what} failed on the server; the service log has the cause.") from None
             write_atomic(path, data)
             self._etags[path] = etag_of(data)
             return data, self._etags[path]

@@ -7,15 +7,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import errno
+import functools
 import logging
 import shutil
 import socket
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+import h11
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from workbench.service.app import create_app
 from workbench.service.backend import Backend
@@ -25,12 +31,98 @@ def free_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A bound, listening socket (port 0 picks a free one), handed to uvicorn so no other process can take it."""
     # proto IPPROTO_TCP, not 0: asyncio only turns on TCP_NODELAY for accepted sockets whose proto says
     # TCP, and without it a keep-alive answer waits ~40 ms for the client's delayed ACK (measured).
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
     sock.listen(512)
     sock.set_inheritable(True)
     return sock
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """How long a client may keep a connection without progress, and how many it may hold.
+
+    read_timeout: seconds for a request's head to arrive (from connecting or from the previous
+    answer) and between two pieces of its body; then the server closes the connection.
+    keep_alive_timeout: seconds an idle connection stays open after an answer.
+    max_connections: connections open at once; more are closed as soon as they are accepted.
+    """
+
+    read_timeout: float = 10.0
+    keep_alive_timeout: float = 30.0
+    max_connections: int = 500
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol plus a read timeout and a connection cap.
+
+    uvicorn times out only idle keep-alive connections: one that sends nothing, half a head, or
+    half a body stays open for ever, so slow clients can pile up sockets. This closes them.
+    """
+
+    def __init__(self, *args, limits: ConnectionLimits, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.limits = limits
+        self._read_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections:
+            self.logger.warning("closing a connection: %d are open, the cap is %d", len(self.connections),
+                                self.limits.max_connections)
+            transport.close()
+            return
+        self._arm_read_timer()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        state = self.conn.their_state
+        if state is h11.SEND_BODY:
+            self._arm_read_timer()  # the body is arriving: each piece must follow within the timeout
+        elif state is h11.IDLE:
+            if self._read_timer is None:  # a new head began after a keep-alive pause: it has the timeout from now
+                self._arm_read_timer()
+        else:
+            self._cancel_read_timer()  # the request is read; answering it may take as long as it takes
+
+    def on_response_complete(self) -> None:
+        self._cancel_read_timer()  # uvicorn's keep-alive timeout guards the idle connection from here
+        super().on_response_complete()
+
+    def connection_lost(self, exc) -> None:
+        self._cancel_read_timer()
+        super().connection_lost(exc)
+
+    def _arm_read_timer(self) -> None:
+        self._cancel_read_timer()
+        self._read_timer = self.loop.call_later(self.limits.read_timeout, self._read_timed_out)
+
+    def _cancel_read_timer(self) -> None:
+        if self._read_timer is not None:
+            self._read_timer.cancel()
+            self._read_timer = None
+
+    def _read_timed_out(self) -> None:
+        self._read_timer = None
+        if self.flow.read_paused:
+            # uvicorn stopped reading because the app has not taken the body yet: the wait is ours, not the client's.
+            self._arm_read_timer()
+        elif not self.transport.is_closing():
+            self.transport.close()
+
+
+def server_config(app, limits: ConnectionLimits | None = None) -> uvicorn.Config:
+    """uvicorn's configuration for the service: quiet, no lifespan, the connection limits applied."""
+    limits = limits or ConnectionLimits()
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                          http=functools.partial(GuardedH11Protocol, limits=limits),
+                          timeout_keep_alive=limits.keep_alive_timeout)
 
 
 class LocalService:
@@ -47,8 +139,7 @@ class LocalService:
         self.local_url = f"{self.root_url}/_local"
         self.dev_token = backend.new_dev_token
         self._owns_dir = owns_dir
-        config = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off", timeout_keep_alive=30)
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn.Server(server_config(self.app))
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
                                         name="workbench-local-service", daemon=True)
 
@@ -82,10 +173,25 @@ class LocalService:
         self.stop()
 
 
-def serve(host: str, port: int, data_dir: str | Path, *, print_fn=None) -> None:
-    """Run the service in the foreground until interrupted (``workbench serve``)."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+class PortInUse(RuntimeError):
+    """The address ``workbench serve`` was asked to listen on is taken (or not available)."""
+
+
+def serve(host: str, port: int, data_dir: str | Path, *, limits: ConnectionLimits | None = None, print_fn=None) -> None:
+    """Run the service in the foreground until interrupted (``workbench serve``).
+
+    The port is taken first: when it is busy, :class:`PortInUse` is raised before anything is
+    printed or any data folder is made, so no URL or token is shown for a service that never ran.
+    """
     print_fn = print_fn or (lambda *a: print(*a, flush=True))
+    try:
+        sock = free_socket(host, port)
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise PortInUse(f"port {port} on {host} is in use (another program listens there); "
+                            "choose another with --port") from None
+        raise PortInUse(f"cannot listen on {host}:{port} ({e.strerror}); check --host and --port") from None
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     backend = Backend(data_dir)
     root = f"http://{host}:{port}"
     print_fn(f"workbench local service, data in {backend.data_dir}")
@@ -98,7 +204,7 @@ def serve(host: str, port: int, data_dir: str | Path, *, print_fn=None) -> None:
         print_fn(f"  WARNING: listening on {host}: the /_local control API has no authentication; "
                  "anyone who reaches this port can make tokens and reset the data")
     try:
-        uvicorn.run(create_app(backend), host=host, port=port, log_level="warning", access_log=False,
-                    lifespan="off", timeout_keep_alive=30)
+        uvicorn.Server(server_config(create_app(backend), limits)).run(sockets=[sock])
     finally:
         backend.close()
+        sock.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sqlite3
 from datetime import datetime, timezone
 from typing import Any, Iterator
@@ -37,7 +38,7 @@ def parse_time(name: str, value: str | None) -> int | None:
     if value is None:
         return None
     v = value.strip()
-    if v.lstrip("-").isdigit():
+    if re.fullmatch(r"-?[0-9]{1,18}", v):  # epoch ms; longer digit runs are no time and would not convert
         return int(v)
     try:
         dt = datetime.fromisoformat(v.replace("Z", "+00:00"))

@@ -53,8 +53,11 @@ def check_glb(data: bytes) -> list[str]:
         return ["the first chunk is not the JSON chunk"]
     try:
         doc = json.loads(chunks[0][1].decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        return [f"the JSON chunk does not parse: {e}"]
+    except UnicodeDecodeError as e:
+        return [f"the JSON chunk is not UTF-8 (byte {e.start})"]
+    except (ValueError, RecursionError) as e:
+        where = f" at line {e.lineno}, column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
+        return [f"the JSON chunk is not valid JSON{where}"]
     if not isinstance(doc, dict):
         return ["the JSON chunk is not an object"]
     problems = []

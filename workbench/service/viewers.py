@@ -62,7 +62,7 @@ class Viewers:
         problems = [opts.Problem(k, "unknown_field", f"is not a field; allowed: {', '.join(VIEWER_FIELDS)}")
                     for k in body if k not in VIEWER_FIELDS]
         kind = body.get("kind", "product")
-        if kind not in VIEWER_OUTPUTS:
+        if not isinstance(kind, str) or kind not in VIEWER_OUTPUTS:
             problems.append(opts.Problem("kind", "not_allowed", f"must be product or space; got {kind!r}"))
         seed = body.get("seed")
         if seed is not None and (not isinstance(seed, str) or not 1 <= len(seed) <= 64):
@@ -70,6 +70,8 @@ class Viewers:
         template = body.get("spaceTemplateId")
         if template is not None and kind != "space":
             problems.append(opts.Problem("spaceTemplateId", "not_allowed", "only a space viewer refers to a space template"))
+        elif template is not None and not isinstance(template, str):
+            problems.append(opts.Problem("spaceTemplateId", "wrong_type", "must be a space template id (a string)"))
         if problems:
             raise ServiceError.invalid(problems, "viewer")
         token = "vw_" + secrets.token_hex(10)
