@@ -146,11 +146,13 @@ def test_export_streams_every_format_in_bounded_memory(bulk_server, tmp_path):
     assert pq.ParquetFile(tmp_path / "all.parquet").schema_arrow == SCHEMA
     with open(tmp_path / "all.jsonl", "rb") as fh:
         assert sum(1 for _ in fh) == BULK
-    # holding the answer would take its 120 MB of text and several times that in rows and strings
+    # holding the answer would take its 120 MB of text, as much again to send it, and several
+    # times that in rows and strings (over 600 MB); streaming peaks near 200 MB (page buffers,
+    # Arrow's memory pool), at 600,000 events as at 2 million
     assert sizes["jsonl"] > 100 * MB
     peak = _peak_mb(srv.proc.pid)
     print(f"export server peak RSS {baseline:.0f} MB before, {peak:.0f} MB after")
-    assert peak - baseline < 100, (baseline, peak)
+    assert peak - baseline < 200, (baseline, peak)
 
 
 def test_export_cli_writes_the_lake_layout_in_bounded_memory(bulk_server, tmp_path):
