@@ -123,10 +123,21 @@ def test_frames_without_session_buckets_are_shuffled_to_the_same_answer(both, la
     pd.testing.assert_frame_equal(A.funnel(plain, steps, client=client), A.funnel(pdf, steps))
 
 
-def test_scheduler_from_the_environment(both, monkeypatch):
+def test_scheduler_from_the_environment(both, client, monkeypatch):
+    from workbench.tracking.cluster import close_embedded, get_client
+
     pdf, ddf = both
     monkeypatch.setenv("WORKBENCH_DASK_SCHEDULER", "threads")
     pd.testing.assert_frame_equal(A.rank(ddf), A.rank(pdf))
+    # a scheduler's address, as a real cluster's tcp://HOST:8786 would be
+    monkeypatch.setenv("WORKBENCH_DASK_SCHEDULER", client.scheduler.address)
+    try:
+        named = get_client()
+        assert named is not client and named.scheduler.address == client.scheduler.address
+        pd.testing.assert_frame_equal(A.ar_conversion(ddf), A.ar_conversion(pdf))
+        assert get_client() is named
+    finally:
+        close_embedded()
 
 
 def test_jsonl_and_parquet_files_open_too(tmp_path):

@@ -1,7 +1,8 @@
-"""Visitor tracking: the event catalog and its checks, synthetic traffic, and pandas analysis.
+"""Visitor tracking: the event catalog and its checks, synthetic traffic, the event lake, and analysis on pandas or Dask.
 
 The catalog is imported at once (the service and client need it, and it needs no
-pandas); the analysis and synthetic-traffic names load pandas and numpy on first use.
+pandas); the analysis, lake and synthetic-traffic names load pandas, numpy, pyarrow
+(and dask, for Dask frames) on first use.
 Sending events is the client's job (``client.tracking.send``, in ``workbench.client``):
 this package imports nothing from the client or the service.
 

@@ -9,7 +9,8 @@ Resolution order for every analysis call on a Dask DataFrame (first match wins):
 4. an embedded ``LocalCluster`` started on first use: one single-threaded worker
    process per core, the machine's memory shared between them (pandas holds the GIL
    in much of the analysis, so processes beat threads). It stays up until the
-   interpreter exits, and :func:`close_embedded` stops it.
+   interpreter exits, and :func:`close_embedded` stops it (and closes the clients of
+   named schedulers).
 
 In a notebook, :func:`compute` shows Dask's progress bar while it waits.
 
@@ -80,14 +81,17 @@ def get_client(client=None):
 
 
 def close_embedded() -> None:
-    """Stop the embedded LocalCluster (a later call starts a new one).
+    """Stop the embedded LocalCluster and close the clients opened for named schedulers (a later call starts anew).
 
     >>> close_embedded()
     """
     with _lock:
         client, cluster = _embedded.pop("client", None), _embedded.pop("cluster", None)
-    if client is not None:
-        client.close()
+        named = list(_named.values())
+        _named.clear()
+    for c in [client, *named]:
+        if c is not None:
+            c.close()
     if cluster is not None:
         cluster.close()
 

@@ -38,6 +38,14 @@ processes of 1 thread, on 2 cores shared with other jobs (``bench/scale.py
 Not built: ``set_index("sessionId")`` (a sort with a quantile pass first, more work than
 a hash shuffle for the same guarantee) and one partition per day (sessions cross
 midnight, and a day of a large lake is larger than a worker's memory).
+
+>>> import tempfile, pathlib
+>>> from workbench.tracking.lake import write_synth_lake, read_events
+>>> from workbench.tracking.analysis import funnel, sessionize
+>>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 3_000, seed=2, chunk_events=1_000)
+>>> visits = sessionize(read_events(lake), client="threads")
+>>> visits.npartitions, funnel(visits, ["viewer_loaded", "model_loaded"], by="visit", client="threads")["count"].tolist()
+(3, [185, 185])
 """
 
 from __future__ import annotations
