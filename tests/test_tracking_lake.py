@@ -214,3 +214,6 @@ def test_analyze_cli_prints_and_writes_the_headline_tables(tmp_path):
     assert funnel["count"].tolist() == expected["count"].tolist()
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
         "ar_conversion.csv", "funnel.csv", "load_times.csv", "sessions.csv"]
+    bad = subprocess.run([sys.executable, "-m", "workbench.cli", "analyze", str(tmp_path / "nothing.txt")],
+                         capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert bad.returncode == 2 and "is not a lake folder" in bad.stderr and "Traceback" not in bad.stderr

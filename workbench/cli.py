@@ -195,7 +195,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"workbench export: {e}", file=sys.stderr)
             return 2
     if args.command == "analyze":
-        return _analyze(args)
+        try:
+            return _analyze(args)
+        except (ValueError, KeyError, FileNotFoundError) as e:
+            print(f"workbench analyze: {e}", file=sys.stderr)
+            return 2
     return 2
 
 
