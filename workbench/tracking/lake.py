@@ -115,7 +115,7 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
                      overwrite: bool = False, progress=None) -> Path:
     """Write ``n_events`` synthetic events as a lake at ``out``, one chunk of whole sessions at a time.
 
-    Peak memory follows ``chunk_events`` (about 0.9 GB at the default 2 million), not
+    Peak memory follows ``chunk_events`` (about 1.3 GB at the default 2 million), not
     ``n_events``. Chunk ``i`` becomes ``date=*/part-i.parquet``: its sessions are drawn
     with ``numpy.random.default_rng([seed, i])`` and share the viewer tokens of ``seed``.
     ``progress`` (optional) is called with the number of events written so far.
