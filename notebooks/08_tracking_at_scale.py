@@ -27,6 +27,7 @@
 # %%
 # %matplotlib inline
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -161,4 +162,5 @@ pd.testing.assert_frame_equal(wt.events_over_time(frame, freq="6h", by=None), ov
 pd.testing.assert_frame_equal(wt.viewer_kpis(frame), kpis, check_exact=False, rtol=1e-12)
 assert len(dwell) == len(wt.dwell_times(frame))
 close_embedded()
+shutil.rmtree(folder)
 print("tracking at scale checks passed")
