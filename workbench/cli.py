@@ -1,4 +1,4 @@
-"""The ``workbench`` command: serve, token, tour, check, synth.
+"""The ``workbench`` command: serve, token, tour, check, synth, export, analyze.
 
 >>> build_parser().parse_args(["serve", "--port", "9000"]).port
 9000
@@ -61,13 +61,102 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", default="check")
     c.add_argument("--notebooks", default=None)
 
-    y = sub.add_parser("synth", help="write synthetic tracking events (JSON lines or Parquet)")
-    y.add_argument("path", help="output file: .jsonl or .parquet")
+    y = sub.add_parser("synth", help="write synthetic tracking events: a file (JSON lines or Parquet) or an event lake")
+    y.add_argument("path", nargs="?", help="output file: .jsonl or .parquet (or use --out DIR --format parquet)")
+    y.add_argument("--out", help="folder for a day-partitioned Parquet event lake, written in bounded memory")
+    y.add_argument("--format", choices=["parquet"], default="parquet", help="format of --out (a lake is Parquet)")
     y.add_argument("--events", type=int, default=10_000)
     y.add_argument("--seed", type=int, default=0)
     y.add_argument("--viewers", type=int, default=5)
     y.add_argument("--days", type=int, default=7)
+    y.add_argument("--chunk-events", type=int, default=2_000_000,
+                   help="events per chunk with --out: sets peak memory (about 1.3 GB at 2 million)")
+    y.add_argument("--overwrite", action="store_true", help="replace a non-empty --out folder")
+
+    e = sub.add_parser("export", help="write a local service's stored events as a day-partitioned Parquet event lake")
+    e.add_argument("--out", required=True, help="folder for the lake")
+    e.add_argument("--viewer", help="only this viewer token")
+    e.add_argument("--since", help="from this time (ISO 8601 with a zone, or epoch ms), inclusive")
+    e.add_argument("--until", help="up to this time, exclusive")
+    e.add_argument("--local-url", default=os.environ.get("WORKBENCH_LOCAL_URL") or "http://127.0.0.1:8080/_local",
+                   help="the service's control API (default $WORKBENCH_LOCAL_URL or http://127.0.0.1:8080/_local)")
+    e.add_argument("--buckets", type=int, default=8, help="session buckets (part files per day)")
+    e.add_argument("--overwrite", action="store_true", help="replace a non-empty --out folder")
+
+    a = sub.add_parser("analyze", help="headline tables of an event lake (or .parquet/.jsonl file) through Dask")
+    a.add_argument("path", help="lake folder, .parquet or .jsonl file")
+    a.add_argument("--out", help="also write the tables to this folder")
+    a.add_argument("--format", choices=["parquet", "csv"], default="parquet", help="format of the tables in --out")
+    a.add_argument("--steps", default="viewer_loaded,interaction_start,hotspot_opened,variant_selected,cta_clicked",
+                   help="funnel steps, comma separated")
+    a.add_argument("--scheduler", help="a Dask scheduler address (default $WORKBENCH_DASK_SCHEDULER, else a "
+                                       "LocalCluster sized to this machine); 'threads' for no cluster")
     return p
+
+
+def _export(args) -> int:
+    """Stream the service's Parquet export to a temporary file, then split it into the lake, a row group at a time."""
+    import tempfile
+
+    import httpx
+
+    from workbench.tracking.lake import lake_from_parquet
+
+    params = {k: v for k, v in (("viewerToken", args.viewer), ("since", args.since), ("until", args.until),
+                                ("format", "parquet")) if v}
+    with tempfile.TemporaryDirectory(prefix="workbench-export-") as tmp:
+        part = Path(tmp) / "export.parquet"
+        with httpx.stream("GET", args.local_url.rstrip("/") + "/tracking/events", params=params, timeout=None) as r:
+            if r.status_code != 200:
+                r.read()
+                try:
+                    err = r.json()["error"]
+                    msg = err["message"] + "".join(f"; {d.get('field')}: {d.get('message')}" for d in err.get("details") or [])
+                except (ValueError, KeyError, TypeError):
+                    msg = f"HTTP {r.status_code}"
+                print(f"workbench export: the service refused: {msg}", file=sys.stderr)
+                return 1
+            with open(part, "wb") as fh:
+                for chunk in r.iter_bytes():
+                    fh.write(chunk)
+        lake, rows = lake_from_parquet(part, args.out, buckets=args.buckets, overwrite=args.overwrite)
+    print(f"wrote {rows} events to {lake}")
+    return 0
+
+
+def _analyze(args) -> int:
+    import pandas as pd
+
+    from workbench.tracking import analysis as A
+
+    client = None
+    if args.scheduler:
+        from workbench.tracking.cluster import get_client
+
+        os.environ["WORKBENCH_DASK_SCHEDULER"] = args.scheduler
+        client = get_client()
+    events = A.read_events(args.path)
+    steps = [s.strip() for s in args.steps.split(",") if s.strip()]
+    visits = A.sessionize(events, client=client)
+    tables = {
+        "sessions": A.viewer_kpis(visits, client=client),
+        "funnel": A.funnel(visits, steps, by="visit", client=client),
+        "load_times": A.load_times(events, client=client),
+        "ar_conversion": A.ar_conversion(events, client=client),
+    }
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        for name, table in tables.items():
+            print(f"== {name}")
+            print(table.to_string(index=False))
+            print()
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, table in tables.items():
+            path = out / f"{name}.{args.format}"
+            table.to_parquet(path, index=False) if args.format == "parquet" else table.to_csv(path, index=False)
+        print(f"wrote {', '.join(f'{n}.{args.format}' for n in tables)} to {out}")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,11 +183,36 @@ def main(argv: list[str] | None = None) -> int:
         return run_check(Path(args.out), base_url=args.base_url, avatar_base_url=args.avatar_base_url,
                          token=args.token, notebooks=args.notebooks)
     if args.command == "synth":
-        from workbench.tracking.synth import write_events
+        if (args.path is None) == (args.out is None):
+            print("workbench synth: give an output file (.jsonl or .parquet) or --out DIR, not both", file=sys.stderr)
+            return 2
+        if args.out:
+            from workbench.tracking.lake import write_synth_lake
 
-        path = write_events(args.path, args.events, seed=args.seed, viewers=args.viewers, days=args.days)
+            try:
+                path = write_synth_lake(args.out, args.events, seed=args.seed, viewers=args.viewers, days=args.days,
+                                        chunk_events=args.chunk_events, overwrite=args.overwrite)
+            except (FileExistsError, ValueError) as e:
+                print(f"workbench synth: {e}", file=sys.stderr)
+                return 2
+        else:
+            from workbench.tracking.synth import write_events
+
+            path = write_events(args.path, args.events, seed=args.seed, viewers=args.viewers, days=args.days)
         print(f"wrote {args.events} events to {path}")
         return 0
+    if args.command == "export":
+        try:
+            return _export(args)
+        except FileExistsError as e:
+            print(f"workbench export: {e}", file=sys.stderr)
+            return 2
+    if args.command == "analyze":
+        try:
+            return _analyze(args)
+        except (ValueError, KeyError, FileNotFoundError) as e:
+            print(f"workbench analyze: {e}", file=sys.stderr)
+            return 2
     return 2
 
 

@@ -34,7 +34,7 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 
 from workbench import options as opts
@@ -478,8 +478,9 @@ async def local_upload_space(request: Request) -> Response:
 
 
 async def local_events(request: Request) -> Response:
-    text, media = await call(backend_of(request).export_events, query(request))
-    return Response(text, media_type=media)
+    # filters are checked before the first byte; the rows follow a page at a time
+    chunks, media = await call(backend_of(request).stream_events, query(request))
+    return StreamingResponse(chunks, media_type=media)
 
 
 async def local_faults(request: Request) -> Response:

@@ -206,6 +206,13 @@ class Backend:
         return self.tracking.export(q.get("viewerToken"), q.get("since"), q.get("until"), fmt,
                                     [k for k in q if k not in EXPORT_FILTERS])
 
+    def stream_events(self, query: dict[str, str]):
+        """The stored events as (chunks of bytes, media type): JSON lines, CSV or Parquet, streamed."""
+        q = dict(query)
+        fmt = q.pop("format", "jsonl")
+        return self.tracking.export_stream(q.get("viewerToken"), q.get("since"), q.get("until"), fmt,
+                                           [k for k in q if k not in EXPORT_FILTERS])
+
     def fault_listing(self) -> dict:
         return self.faults.listing()
 

@@ -12,8 +12,9 @@ import csv
 import io
 import json
 import re
+import sqlite3
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Iterator
 
 from workbench import options as opts
 from workbench.service.bodies import decode_json
@@ -25,6 +26,9 @@ INSERT = ("INSERT OR IGNORE INTO events (viewer_token, session_id, event_id, key
           "VALUES (?, ?, ?, ?, ?, ?, ?)")
 _ROW = "(?, ?, ?, ?, ?, ?, ?)"
 EXPORT_COLUMNS = ("viewerToken", "sessionId", "id", "key", "timestamp", "payload", "receivedAt")
+EXPORT_FORMATS = ("jsonl", "csv", "parquet")
+EXPORT_PAGE_ROWS = 20_000
+PARQUET_MEDIA_TYPE = "application/vnd.apache.parquet"
 
 # A stored payload is json.dumps(payload, separators=(",", ":"), sort_keys=True). Calling the C
 # encoder that json.dumps builds on every call, built once here, gives the same text in a quarter
@@ -122,11 +126,27 @@ class TrackingStore:
 
     def export(self, viewer_token: str | None, since: str | None, until: str | None, fmt: str,
                unknown: list[str] | None = None) -> tuple[str, str]:
-        """The stored events as JSON lines or CSV, by viewer and time range [since, until)."""
+        """The stored events as one text (JSON lines or CSV): :meth:`export_stream` joined, for small exports."""
+        if fmt == "parquet":
+            raise ServiceError.invalid([opts.Problem("format", "not_allowed", "parquet is binary; use export_stream")],
+                                       "query")
+        chunks, media = self.export_stream(viewer_token, since, until, fmt, unknown)
+        return b"".join(chunks).decode("utf-8"), media
+
+    def export_stream(self, viewer_token: str | None, since: str | None, until: str | None, fmt: str,
+                      unknown: list[str] | None = None) -> tuple[Iterator[bytes], str]:
+        """The stored events by viewer and time range [since, until), as chunks of bytes and a media type.
+
+        ``fmt``: ``jsonl``, ``csv`` or ``parquet`` (one Parquet file in the event lake's
+        schema, :mod:`workbench.tracking.schema`). Filters are checked now (a bad one
+        raises before anything is sent); the rows are read later, a page at a time, from
+        a read-only connection of their own, so memory stays bounded at any size and
+        ingest goes on meanwhile (WAL readers do not block the writer).
+        """
         problems = [opts.Problem(k, "unknown_parameter", "is not a filter; use viewerToken, since, until, format")
                     for k in unknown or []]
-        if fmt not in ("jsonl", "csv"):
-            problems.append(opts.Problem("format", "not_allowed", f"must be jsonl or csv; got {fmt!r}"))
+        if fmt not in EXPORT_FORMATS:
+            problems.append(opts.Problem("format", "not_allowed", f"must be jsonl, csv or parquet; got {fmt!r}"))
         if problems:
             raise ServiceError.invalid(problems, "query")
         where, params = [], []
@@ -142,15 +162,85 @@ class TrackingStore:
             params.append(hi)
         sql = ("SELECT viewer_token, session_id, event_id, key, payload, ts, received_at FROM events"
                + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ts, seq")
-        rows = self.db.all(sql, params)
+        pages = self._pages(sql, params)
         if fmt == "csv":
-            buf = io.StringIO()
-            w = csv.writer(buf, lineterminator="\n")
-            w.writerow(EXPORT_COLUMNS)
-            for r in rows:
-                w.writerow((r[0], r[1], r[2] or "", r[3], iso_ms(r[5]), r[4], iso_ms(r[6])))
-            return buf.getvalue(), "text/csv; charset=utf-8"
-        lines = [json.dumps({"viewerToken": r[0], "sessionId": r[1], "id": r[2], "key": r[3], "timestamp": iso_ms(r[5]),
-                             "payload": json.loads(r[4]), "receivedAt": iso_ms(r[6])}, separators=(",", ":"))
-                 for r in rows]
-        return "\n".join(lines) + ("\n" if lines else ""), "application/x-ndjson"
+            return _csv_chunks(pages), "text/csv; charset=utf-8"
+        if fmt == "parquet":
+            return _parquet_chunks(pages), PARQUET_MEDIA_TYPE
+        return _jsonl_chunks(pages), "application/x-ndjson"
+
+    def _pages(self, sql: str, params: list) -> Iterator[list[tuple]]:
+        # check_same_thread off: a streamed answer is iterated from the server's thread pool
+        conn = sqlite3.connect(self.db.path.resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=False)
+        try:
+            cur = conn.execute(sql, params)
+            while True:
+                rows = cur.fetchmany(EXPORT_PAGE_ROWS)
+                if not rows:
+                    return
+                yield rows
+        finally:
+            conn.close()
+
+
+def _csv_chunks(pages: Iterator[list[tuple]]) -> Iterator[bytes]:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(EXPORT_COLUMNS)
+    for rows in pages:
+        for r in rows:
+            w.writerow((r[0], r[1], r[2] or "", r[3], iso_ms(r[5]), r[4], iso_ms(r[6])))
+        yield buf.getvalue().encode("utf-8")
+        buf.seek(0)
+        buf.truncate()
+    if buf.tell():
+        yield buf.getvalue().encode("utf-8")
+
+
+def _jsonl_chunks(pages: Iterator[list[tuple]]) -> Iterator[bytes]:
+    for rows in pages:
+        yield "".join(json.dumps({"viewerToken": r[0], "sessionId": r[1], "id": r[2], "key": r[3],
+                                  "timestamp": iso_ms(r[5]), "payload": json.loads(r[4]),
+                                  "receivedAt": iso_ms(r[6])}, separators=(",", ":")) + "\n"
+                      for r in rows).encode("utf-8")
+
+
+class _Sink:
+    """A write-only file for pyarrow that hands over what was written since the last take()."""
+
+    closed = False
+
+    def __init__(self):
+        self.parts: list[bytes] = []
+
+    def write(self, data) -> int:
+        self.parts.append(bytes(data))
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        self.closed = True
+
+    def take(self) -> bytes:
+        out = b"".join(self.parts)
+        self.parts.clear()
+        return out
+
+
+def _parquet_chunks(pages: Iterator[list[tuple]]) -> Iterator[bytes]:
+    """One Parquet file, a row group per page: the footer comes last, so it can be sent as it is written."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from workbench.tracking.schema import SCHEMA, from_records
+
+    sink = _Sink()
+    writer = pq.ParquetWriter(pa.PythonFile(sink, mode="w"), SCHEMA, compression="zstd")
+    for rows in pages:
+        writer.write_table(from_records({"viewerToken": r[0], "sessionId": r[1], "id": r[2], "key": r[3],
+                                         "payload": r[4], "timestamp": r[5], "receivedAt": r[6]} for r in rows))
+        yield sink.take()
+    writer.close()
+    yield sink.take()

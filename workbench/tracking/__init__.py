@@ -1,7 +1,8 @@
-"""Visitor tracking: the event catalog and its checks, synthetic traffic, and pandas analysis.
+"""Visitor tracking: the event catalog and its checks, synthetic traffic, the event lake, and analysis on pandas or Dask.
 
 The catalog is imported at once (the service and client need it, and it needs no
-pandas); the analysis and synthetic-traffic names load pandas and numpy on first use.
+pandas); the analysis, lake and synthetic-traffic names load pandas, numpy, pyarrow
+(and dask, for Dask frames) on first use.
 Sending events is the client's job (``client.tracking.send``, in ``workbench.client``):
 this package imports nothing from the client or the service.
 
@@ -32,9 +33,10 @@ from .catalog import (
 
 _LAZY = {
     **{name: ".analysis" for name in (
-        "events_frame", "sessionize", "funnel", "load_times", "dwell_times", "ar_conversion", "rank",
+        "events_frame", "read_events", "sessionize", "funnel", "load_times", "dwell_times", "ar_conversion", "rank",
         "events_over_time", "viewer_kpis", "plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank")},
     **{name: ".synth" for name in ("generate", "to_records", "write_events")},
+    **{name: ".lake" for name in ("write_synth_lake", "LakeWriter")},
 }
 # Names that lived here before the batch sender moved into the client.
 _MOVED = {"send_events": "client.tracking.send(viewer_token, events)",

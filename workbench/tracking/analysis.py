@@ -7,8 +7,14 @@ nanoseconds and factorized codes, so 10 million events take seconds (see
 ``bench/analysis.py``).
 
 Payload fields are read from a ``payload.<field>`` column when there is one (from
-``events_frame(..., flatten_payload=True)`` or ``synth.generate(..., flat=True)``), else
-from the ``payload`` dicts.
+``events_frame(..., flatten_payload=True)``, ``synth.generate(..., flat=True)`` or an
+event lake), else from the ``payload`` dicts.
+
+Every analysis function also takes a Dask DataFrame (from :func:`read_events`, or any
+other) and gives the same answer, computed where ``client=`` or
+``WORKBENCH_DASK_SCHEDULER`` says (else on an embedded LocalCluster): see
+:mod:`workbench.tracking.dask_analysis` for how sessions are kept whole per partition,
+and :mod:`workbench.tracking.cluster` for where the work runs.
 
 >>> df = events_frame([
 ...     {"viewerToken": "v", "sessionId": "s", "key": "viewer_loaded",
@@ -32,6 +38,7 @@ import pandas as pd
 __all__ = [
     "EVENT_COLUMNS",
     "events_frame",
+    "read_events",
     "sessionize",
     "funnel",
     "load_times",
@@ -111,6 +118,17 @@ def _payload_field(df: pd.DataFrame, field: str, payload: str = "payload") -> pd
                      index=df.index, dtype=object)
 
 
+def _is_dask(df: Any) -> bool:
+    return type(df).__module__.startswith("dask")
+
+
+def _dask():
+    # imported on first use: pandas users never load dask (and dask_analysis builds on this module)
+    from . import dask_analysis
+
+    return dask_analysis
+
+
 def _check_columns(df: pd.DataFrame, *names: str) -> None:
     missing = [n for n in names if n not in df.columns]
     if missing:
@@ -158,12 +176,26 @@ def events_frame(records: Any, flatten_payload: bool = False) -> pd.DataFrame:
     return df
 
 
+def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None):
+    """A lake folder, ``.parquet`` or ``.jsonl`` file as a Dask DataFrame (see :func:`workbench.tracking.lake.read_events`).
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.lake import write_synth_lake
+    >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "lake", 2_000, seed=4)
+    >>> funnel(read_events(lake), ["viewer_loaded", "model_loaded"], client="threads")["count"].tolist()
+    [104, 104]
+    """
+    from .lake import read_events as _read
+
+    return _read(path, columns=columns)
+
+
 # --------------------------------------------------------------------------
 # Visits
 # --------------------------------------------------------------------------
 
 def sessionize(df: pd.DataFrame, gap: str | pd.Timedelta = "30min", by: str = "sessionId",
-               time: str = "timestamp") -> pd.DataFrame:
+               time: str = "timestamp", client=None) -> pd.DataFrame:
     """Split each ``by`` group into visits at pauses longer than ``gap``.
 
     Within a group, events are ordered by ``time`` (input order breaks ties; the input
@@ -178,7 +210,11 @@ def sessionize(df: pd.DataFrame, gap: str | pd.Timedelta = "30min", by: str = "s
     >>> t = pd.to_datetime(["2026-11-01 10:01", "2026-11-01 09:00", "2026-11-01 09:30"], utc=True)
     >>> sessionize(pd.DataFrame({"sessionId": "s", "timestamp": t}), gap="30min")["visit"].tolist()
     ['s#2', 's#1', 's#1']
+
+    On a Dask DataFrame the result is a lazy Dask DataFrame (``visit`` categorical per partition).
     """
+    if _is_dask(df):
+        return _dask().sessionize(df, gap=gap, by=by, time=time, client=client)
     _check_columns(df, by, time)
     # A shallow copy is enough: only a new column is added, and a new column of the
     # copy never reaches the caller's frame (a deep copy cost 0.4 s on 10M rows).
@@ -219,7 +255,7 @@ def sessionize(df: pd.DataFrame, gap: str | pd.Timedelta = "30min", by: str = "s
 # --------------------------------------------------------------------------
 
 def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
-           key: str = "key", time: str = "timestamp") -> pd.DataFrame:
+           key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
     """How many groups went through ``steps`` in order.
 
     A group (a ``by`` value: a session, or a ``visit`` from :func:`sessionize`) reaches
@@ -248,6 +284,8 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     0  viewer_loaded      2         1.0              1.0
     1   ar_requested      1         0.5              0.5
     """
+    if _is_dask(df):
+        return _dask().funnel(df, steps, within=within, by=by, key=key, time=time, client=client)
     steps = list(steps)
     if not steps:
         raise ValueError("funnel needs at least one step")
@@ -336,7 +374,7 @@ def _pct_name(q: float) -> str:
 
 
 def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float] = (0.5, 0.9, 0.99),
-               key: str = "key") -> pd.DataFrame:
+               key: str = "key", client=None) -> pd.DataFrame:
     """Viewer load time percentiles per ``by`` (default: the device).
 
     Uses ``viewer_loaded`` events and their ``loadTimeMs``; ``by`` is a column, or else a
@@ -352,6 +390,8 @@ def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float
     >>> load_times(df, percentiles=(0.5,)).to_dict("list")
     {'device': ['mobile', 'unknown'], 'count': [2, 1], 'mean_ms': [200.0, 50.0], 'p50': [200.0, 50.0]}
     """
+    if _is_dask(df):
+        return _dask().load_times(df, by=by, percentiles=percentiles, key=key, client=client)
     _check_columns(df, key)
     sub = df[df[key] == "viewer_loaded"]
     ms = pd.to_numeric(_payload_field(sub, "loadTimeMs"), errors="coerce").astype(float)
@@ -368,7 +408,7 @@ def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float
 
 
 def dwell_times(df: pd.DataFrame, visit: str = "visit", time: str = "timestamp", key: str = "key",
-                gap: str = "30min") -> pd.DataFrame:
+                gap: str = "30min", client=None) -> pd.DataFrame:
     """Per visit: when it started and ended, its events and how long it lasted.
 
     ``duration_s`` is last event time minus first event time in seconds (0 for a
@@ -385,7 +425,12 @@ def dwell_times(df: pd.DataFrame, visit: str = "visit", time: str = "timestamp",
     ...                    "payload": [{"loadTimeMs": 1}, {"durationMs": 91000}]})
     >>> dwell_times(df)[["visit", "events", "duration_s", "closed_duration_s"]].to_dict("records")
     [{'visit': 's#1', 'events': 2, 'duration_s': 90.0, 'closed_duration_s': 91.0}]
+
+    On a Dask DataFrame the result is a lazy Dask DataFrame, sorted by visit within
+    each partition.
     """
+    if _is_dask(df):
+        return _dask().dwell_times(df, visit=visit, time=time, key=key, gap=gap, client=client)
     if visit not in df.columns:
         df = sessionize(df, gap=gap, time=time)
     _check_columns(df, visit, time, key)
@@ -412,7 +457,7 @@ AR_STEPS = ("ar_requested", "ar_session_started", "ar_object_placed")
 
 
 def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionId", within: str = "1h",
-                  key: str = "key", time: str = "timestamp") -> pd.DataFrame:
+                  key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
     """AR funnel ``ar_requested -> ar_session_started -> ar_object_placed`` per platform.
 
     A group (session by default) belongs to the platform of its first ``ar_requested``
@@ -430,6 +475,8 @@ def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionI
     >>> ar_conversion(df)[["platform", "requested", "started", "placed", "overall_rate"]].to_dict("records")
     [{'platform': 'ios', 'requested': 2, 'started': 1, 'placed': 1, 'overall_rate': 0.5}]
     """
+    if _is_dask(df):
+        return _dask().ar_conversion(df, by=by, group=group, within=within, key=key, time=time, client=client)
     _check_columns(df, group, key, time)
     req = df[df[key] == AR_STEPS[0]]
     plat = req[by] if by in req.columns else _payload_field(req, by)
@@ -454,7 +501,7 @@ def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionI
 
 
 def rank(df: pd.DataFrame, key: str = "hotspot_opened", field: str = "hotspotId", session: str = "sessionId",
-         key_column: str = "key") -> pd.DataFrame:
+         key_column: str = "key", client=None) -> pd.DataFrame:
     """Rank the values of one payload field (hotspots, variants, ...) by how often they occur.
 
     Input columns: ``key_column``, ``session``, payload. Output, most frequent first (ties
@@ -466,13 +513,19 @@ def rank(df: pd.DataFrame, key: str = "hotspot_opened", field: str = "hotspotId"
     >>> rank(df, "variant_selected", "variantId").to_dict("list")
     {'rank': [1, 2], 'variantId': ['red', 'blue'], 'count': [2, 1], 'sessions': [1, 1], 'share': [0.6666666666666666, 0.3333333333333333]}
     """
+    if _is_dask(df):
+        return _dask().rank(df, key=key, field=field, session=session, key_column=key_column, client=client)
     _check_columns(df, key_column, session)
     sub = df[df[key_column] == key]
     values = _payload_field(sub, field)
     frame = pd.DataFrame({field: values.to_numpy(), "s": sub[session].to_numpy()})
     frame = frame[frame[field].notna()]
     grouped = frame.groupby(field, sort=True)
-    out = pd.DataFrame({"count": grouped.size(), "sessions": grouped["s"].nunique()}).reset_index()
+    return _rank_table(pd.DataFrame({"count": grouped.size(), "sessions": grouped["s"].nunique()}).reset_index(), field)
+
+
+def _rank_table(out: pd.DataFrame, field: str) -> pd.DataFrame:
+    """Shares, order and rank numbers from per-value ``field, count, sessions``."""
     total = out["count"].sum()
     out["share"] = out["count"] / total if total else np.nan
     out = out.sort_values(["count", field], ascending=[False, True], kind="stable").reset_index(drop=True)
@@ -482,7 +535,8 @@ def rank(df: pd.DataFrame, key: str = "hotspot_opened", field: str = "hotspotId"
     return out
 
 
-def events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key", time: str = "timestamp") -> pd.DataFrame:
+def events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key", time: str = "timestamp",
+                     client=None) -> pd.DataFrame:
     """Event counts per time bucket (start of the bucket, floor of ``time`` to ``freq``).
 
     Input columns: ``time``, ``by``. Output: index ``time`` (every bucket from the first to
@@ -493,14 +547,26 @@ def events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key",
     >>> events_over_time(pd.DataFrame({"key": ["a", "b", "a"], "timestamp": t}))["a"].tolist()
     [1, 0, 1]
     """
+    if _is_dask(df):
+        return _dask().events_over_time(df, freq=freq, by=by, time=time, client=client)
     _check_columns(df, time)
     bucket = pd.DatetimeIndex(df[time]).floor(freq)
     if by is None:
-        out = pd.Series(1, index=bucket).groupby(level=0).size().to_frame("events")
+        values = np.full(len(df), "events", dtype=object)
     else:
         _check_columns(df, by)
-        out = pd.crosstab(bucket, df[by].to_numpy())
-        out.columns.name = by
+        values = df[by].astype(object).to_numpy()
+    counts = pd.DataFrame({"time": bucket, "value": values}).groupby(["time", "value"], sort=True).size()
+    return _over_time_table(counts, freq, by)
+
+
+def _over_time_table(counts: pd.Series, freq: str, by: str | None) -> pd.DataFrame:
+    """The wide table from counts indexed by (time bucket, value)."""
+    if len(counts):
+        out = counts.unstack("value", fill_value=0)
+    else:
+        out = pd.DataFrame(index=pd.DatetimeIndex([], tz="UTC"), columns=pd.Index(["events"] if by is None else []))
+    out.columns = pd.Index(out.columns.astype(object), name=by)
     if len(out):
         full = pd.date_range(out.index.min(), out.index.max(), freq=freq)
         out = out.reindex(full, fill_value=0)
@@ -509,7 +575,7 @@ def events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key",
 
 
 def viewer_kpis(df: pd.DataFrame, viewer: str = "viewerToken", session: str = "sessionId", visit: str = "visit",
-                key: str = "key", time: str = "timestamp", gap: str = "30min") -> pd.DataFrame:
+                key: str = "key", time: str = "timestamp", gap: str = "30min", client=None) -> pd.DataFrame:
     """One row of headline figures per viewer.
 
     Output columns: ``viewerToken``, ``sessions`` (distinct ``sessionId``), ``visits``
@@ -525,6 +591,9 @@ def viewer_kpis(df: pd.DataFrame, viewer: str = "viewerToken", session: str = "s
     >>> viewer_kpis(df).iloc[0].to_dict()
     {'viewerToken': 'v', 'sessions': 1, 'visits': 2, 'events': 3, 'median_load_ms': 200.0, 'ar_rate': 0.5, 'mean_dwell_s': 300.0}
     """
+    if _is_dask(df):
+        return _dask().viewer_kpis(df, viewer=viewer, session=session, visit=visit, key=key, time=time, gap=gap,
+                                   client=client)
     if visit not in df.columns:
         df = sessionize(df, gap=gap, by=session, time=time)
     _check_columns(df, viewer, session, visit, key, time)

@@ -287,6 +287,13 @@ def generate(n_events: int, *, seed: int = 0, viewers: int = 5, start: str = "20
     rng = np.random.default_rng(seed)
     start_ms = int(pd.Timestamp(start).tz_convert("UTC").value // 1_000_000)
     tokens = _hex_ids(rng, viewers, "vt_", 12)
+    return _draw(rng, n_events, tokens, start_ms, days, flat)
+
+
+def _draw(rng: np.random.Generator, n_events: int, tokens: np.ndarray, start_ms: int, days: int,
+          flat: bool) -> pd.DataFrame:
+    """The body of :func:`generate` after the viewer tokens; the lake writer calls it once per chunk."""
+    viewers = len(tokens)
     # 1. draw chunks of sessions until there are enough events
     chunks, have, n_sessions = [], 0, 0
     per_session = 12.0

@@ -1,0 +1,262 @@
+"""Benchmark: sessionize + funnel over an event lake through Dask, against DuckDB on the same Parquet files.
+
+Usage: python bench/scale.py [--sizes 10M,30M,100M] [--root /tmp/workbench_scale] [--keep]
+                             [--shuffle-sizes 10M] [--workers N]
+
+For each size:
+
+1. Makes (or reuses) a lake under ``--root`` with ``workbench.tracking.lake.write_synth_lake``
+   in a child process: its time and peak RSS are the synth figures (goal under 2 GB).
+2. Dask, in a child process: a ``LocalCluster`` of ``--workers`` single-threaded worker
+   processes (default: the cores) whose workers have imported workbench, then
+   ``funnel(sessionize(read_events(lake)), STEPS, by="visit")``, timed from the first read
+   to the answer. Memory is sampled every
+   0.2 s as the summed RSS of the whole process tree (client, scheduler, nannies,
+   workers); the peak is reported (goal under 6 GB at 100M).
+3. DuckDB, in a child process with ``threads`` = the same number of cores: the same two
+   computations in SQL over the same files, timed the same way (reading included).
+   Session keys are integers (``hash(sessionId)``), as the Dask side works on integer
+   codes, and only the step events are materialized after the visit numbering (the Dask
+   side never materializes anything). The ratio Dask / DuckDB is the figure (goal: within
+   2x). The answers are compared.
+4. For ``--shuffle-sizes``, Dask again on the same files read as a plain Parquet dataset
+   (no session buckets), so the analysis has to shuffle by session: the cost the lake
+   layout saves.
+
+Lakes made here are deleted at the end unless ``--keep``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STEPS = ["viewer_loaded", "hotspot_opened", "cta_clicked"]
+GAP = "30min"
+WITHIN = "1h"
+
+
+def _size(text: str) -> int:
+    text = text.strip().upper()
+    mult = {"K": 1_000, "M": 1_000_000}.get(text[-1:], 1)
+    return int(float(text.rstrip("KM")) * mult)
+
+
+class TreeSampler:
+    """Peak of the summed RSS of a process and all its descendants, sampled in a thread."""
+
+    def __init__(self, pid: int, every: float = 0.2):
+        import psutil
+
+        self.root = psutil.Process(pid)
+        self.every = every
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _sample(self) -> int:
+        import psutil
+
+        total = 0
+        for p in [self.root, *self.root.children(recursive=True)]:
+            try:
+                total += p.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+
+    def _run(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self._sample())
+            self._stop.wait(self.every)
+
+    def __enter__(self):
+        self.peak = self._sample()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, self._sample())
+
+
+# --------------------------------------------------------------------------
+# children
+# --------------------------------------------------------------------------
+
+def child_make(lake: str, events: int) -> dict:
+    import resource
+
+    from workbench.tracking.lake import write_synth_lake
+
+    t = time.perf_counter()
+    write_synth_lake(lake, events, seed=0, overwrite=True)
+    return {"seconds": time.perf_counter() - t, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def child_dask(lake: str, workers: int, plain: bool) -> dict:
+    import importlib
+    import logging
+
+    import dask.dataframe as dd
+    from distributed import Client, LocalCluster
+
+    from workbench.tracking.analysis import funnel, read_events, sessionize
+
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.ERROR)
+    client = Client(cluster)
+    client.wait_for_workers(workers)
+    # workers import pandas, pyarrow and workbench on first use (about 4 s); DuckDB's process has
+    # its library loaded before its clock starts, so the workers get theirs loaded too
+    client.run(importlib.import_module, "workbench.tracking.dask_analysis")
+    cols = ["sessionId", "key", "timestamp"]
+    with TreeSampler(os.getpid()) as mem:
+        t = time.perf_counter()
+        if plain:
+            events = dd.read_parquet(lake, columns=cols)  # a plain dataset: no bucket promise, so a shuffle
+        else:
+            events = read_events(lake, columns=cols)
+        f = funnel(sessionize(events, gap=GAP, client=client), STEPS, within=WITHIN, by="visit", client=client)
+        seconds = time.perf_counter() - t
+    out = {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "funnel": f["count"].tolist(),
+           "partitions": events.npartitions}
+    client.close()
+    cluster.close()
+    return out
+
+
+def child_duckdb(lake: str, threads: int) -> dict:
+    import duckdb
+    import pandas as pd
+
+    gap_ms = pd.Timedelta(GAP).value // 1_000_000
+    within_ms = pd.Timedelta(WITHIN).value // 1_000_000
+    keys = ", ".join("'" + s + "'" for s in dict.fromkeys(STEPS))
+    con = duckdb.connect()
+    con.execute(f"SET threads = {int(threads)}")
+    con.execute("SET preserve_insertion_order = false")
+    t = time.perf_counter()
+    # 1. a visit starts at a session's first event and after a pause longer than the gap.
+    #    Sessions are keyed by an integer (hash), as the Dask side works on integer codes;
+    #    the running sum uses the default RANGE frame, so events with equal times share a
+    #    visit whatever order the two windows put them in. Only the step events are kept,
+    #    numbered in (visit, time) order; a run of equal times shares run_start.
+    con.execute(f"""CREATE TEMP TABLE fe AS
+        WITH e AS (SELECT hash(sessionId) AS sid, CAST(key AS VARCHAR) AS key, epoch_ms(timestamp) AS t
+                   FROM read_parquet('{lake}/*/*.parquet')),
+        o AS (SELECT sid, key, t,
+                     CASE WHEN t - lag(t) OVER w > {gap_ms} OR lag(t) OVER w IS NULL THEN 1 ELSE 0 END AS new
+              FROM e WINDOW w AS (PARTITION BY sid ORDER BY t)),
+        v AS (SELECT sid, key, t, sum(new) OVER (PARTITION BY sid ORDER BY t) AS vn FROM o)
+        SELECT sid, vn, key, t, pos, min(pos) OVER (PARTITION BY sid, vn, t) AS run_start FROM (
+            SELECT sid, vn, key, t, row_number() OVER (PARTITION BY sid, vn ORDER BY t) AS pos
+            FROM v WHERE key IN ({keys}))""")
+    # 2. every first-step event is a start; greedy earliest next step by ASOF join
+    con.execute(f"""CREATE TEMP TABLE c0 AS SELECT sid, vn, t AS t0, run_start AS rs FROM fe WHERE key = '{STEPS[0]}'""")
+    for j in range(1, len(STEPS)):
+        con.execute(f"""CREATE TEMP TABLE c{j} AS
+            SELECT c.sid, c.vn, c.t0, e.run_start AS rs FROM c{j - 1} c
+            ASOF JOIN (SELECT sid, vn, pos, run_start, t FROM fe WHERE key = '{STEPS[j]}') e
+              ON c.sid = e.sid AND c.vn = e.vn AND c.rs <= e.pos
+            WHERE e.t - c.t0 <= {within_ms}""")
+    counts = [con.execute(f"SELECT count(*) FROM (SELECT DISTINCT sid, vn FROM c{j})").fetchone()[0]
+              for j in range(len(STEPS))]
+    seconds = time.perf_counter() - t
+    import resource
+
+    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "funnel": counts, "threads": threads}
+
+
+def _child(*args: str) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", *args], capture_output=True, text=True,
+                         env=env)
+    if out.returncode:
+        raise SystemExit(f"child {args} failed:\n{out.stderr[-4000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="10M,30M,100M", help="event counts, comma separated (10M, 500k, ...)")
+    ap.add_argument("--root", default="/tmp/workbench_scale", help="where the lakes are made")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="Dask workers = DuckDB threads")
+    ap.add_argument("--shuffle-sizes", default="", help="sizes also run through a shuffle (no session buckets)")
+    ap.add_argument("--keep", action="store_true", help="keep the lakes")
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child:
+        kind, lake, *rest = args.child
+        if kind == "make":
+            result = child_make(lake, int(rest[0]))
+        elif kind == "dask":
+            result = child_dask(lake, int(rest[0]), rest[1] == "plain")
+        else:
+            result = child_duckdb(lake, int(rest[0]))
+        print(json.dumps(result))
+        return
+
+    import platform
+
+    import psutil
+
+    sizes = [_size(s) for s in args.sizes.split(",") if s.strip()]
+    shuffled = {_size(s) for s in args.shuffle_sizes.split(",") if s.strip()}
+    print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}  {platform.node()}  {os.cpu_count()} cores, "
+          f"{psutil.virtual_memory().total / 2**30:.0f} GB; Dask workers = DuckDB threads = {args.workers}")
+    print(f"steps: {' -> '.join(STEPS)}  gap {GAP}  within {WITHIN}  by visit")
+    root = Path(args.root)
+    rows = []
+    for n in sizes:
+        lake = root / f"lake_{n}"
+        note = lake / "_workbench_lake.json"
+        if note.exists():
+            made = None
+            print(f"\n{n:,} events: lake reused from {lake}")
+        else:
+            made = _child("make", str(lake), str(n))
+            print(f"\n{n:,} events: lake written in {made['seconds']:.1f} s, peak RSS {made['peak_rss_mb'] / 1024:.2f} GB"
+                  f" (goal < 2 GB), {sum(f.stat().st_size for f in lake.rglob('*.parquet')) / 2**30:.2f} GB on disk")
+        d = _child("dask", str(lake), str(args.workers), "lake")
+        q = _child("duckdb", str(lake), str(args.workers))
+        agree = d["funnel"] == q["funnel"]
+        print(f"  dask   {d['seconds']:8.1f} s  peak {d['peak_rss_mb'] / 1024:5.2f} GB (all processes; goal < 6 GB)  "
+              f"{d['partitions']} partitions  funnel {d['funnel']}")
+        print(f"  duckdb {q['seconds']:8.1f} s  peak {q['peak_rss_mb'] / 1024:5.2f} GB  funnel {q['funnel']}")
+        print(f"  dask / duckdb time ratio: {d['seconds'] / q['seconds']:.2f} (goal <= 2)   answers agree: {agree}")
+        row = {"events": n, "dask_s": d["seconds"], "dask_gb": d["peak_rss_mb"] / 1024, "duckdb_s": q["seconds"],
+               "duckdb_gb": q["peak_rss_mb"] / 1024, "agree": agree,
+               "synth_s": made and made["seconds"], "synth_gb": made and made["peak_rss_mb"] / 1024}
+        if n in shuffled:
+            s = _child("dask", str(lake), str(args.workers), "plain")
+            print(f"  dask, no session buckets (shuffle by sessionId): {s['seconds']:.1f} s, peak "
+                  f"{s['peak_rss_mb'] / 1024:.2f} GB, funnel {s['funnel']} "
+                  f"({s['seconds'] / d['seconds']:.2f}x the bucketed lake)")
+            row["shuffle_s"] = s["seconds"]
+        rows.append(row)
+        if not args.keep and made is not None:
+            shutil.rmtree(lake)
+        if not agree:
+            raise SystemExit("Dask and DuckDB disagree")
+    if len(rows) > 1:
+        base = rows[0]
+        print("\ngrowth (time per event relative to the smallest size):")
+        for r in rows:
+            print(f"  {r['events']:>12,}  dask {r['dask_s']:7.1f} s ({r['dask_s'] / base['dask_s']:5.2f}x time, "
+                  f"{r['events'] / base['events']:5.1f}x events)  duckdb {r['duckdb_s']:7.1f} s "
+                  f"({r['duckdb_s'] / base['duckdb_s']:5.2f}x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,126 @@
+"""Where Dask work runs: a named cluster, the caller's client, or an embedded LocalCluster sized to the machine.
+
+Resolution order for every analysis call on a Dask DataFrame (first match wins):
+
+1. a ``client=`` argument (a ``distributed.Client``);
+2. ``WORKBENCH_DASK_SCHEDULER``: ``tcp://HOST:8786`` (a real cluster's scheduler), or
+   ``threads`` / ``sync`` for Dask's local schedulers without ``distributed``;
+3. the default ``distributed`` client, if the caller already made one;
+4. an embedded ``LocalCluster`` started on first use: one single-threaded worker
+   process per core, the machine's memory shared between them (pandas holds the GIL
+   in much of the analysis, so processes beat threads). It stays up until the
+   interpreter exits, and :func:`close_embedded` stops it (and closes the clients of
+   named schedulers).
+
+In a notebook, :func:`compute` shows Dask's progress bar while it waits.
+
+>>> os.environ["WORKBENCH_DASK_SCHEDULER"] = "sync"
+>>> import dask.dataframe as dd, pandas as pd
+>>> compute(dd.from_pandas(pd.Series([1, 2, 3]), npartitions=2).sum())
+(np.int64(6),)
+>>> del os.environ["WORKBENCH_DASK_SCHEDULER"]
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+from typing import Any
+
+__all__ = ["get_client", "compute", "close_embedded", "ENV"]
+
+ENV = "WORKBENCH_DASK_SCHEDULER"
+_LOCAL_SCHEDULERS = ("threads", "sync", "synchronous", "processes")
+_lock = threading.Lock()
+_embedded: dict[str, Any] = {}
+_named: dict[str, Any] = {}
+
+
+def get_client(client=None):
+    """The ``distributed.Client`` to use, or a local scheduler's name (``"threads"``, ``"sync"``).
+
+    >>> get_client("threads")
+    'threads'
+    """
+    if client is not None:
+        return client
+    address = os.environ.get(ENV, "").strip()
+    if address:
+        if address in _LOCAL_SCHEDULERS:
+            return address
+        with _lock:
+            if address not in _named:
+                from distributed import Client
+
+                _named[address] = Client(address, set_as_default=False)
+            return _named[address]
+    try:
+        from distributed import default_client
+
+        return default_client()
+    except ValueError:  # no client made by the caller
+        pass
+    with _lock:
+        if "client" not in _embedded:
+            import logging
+
+            from distributed import Client, LocalCluster
+
+            # the cluster's own start-up chatter is not the user's business
+            logging.getLogger("distributed").setLevel(logging.WARNING)
+            cores = os.cpu_count() or 1
+            cluster = LocalCluster(n_workers=cores, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.WARNING)
+            client = Client(cluster, set_as_default=False)
+            # load the analysis on the workers now, not inside the first computation's time
+            client.run(importlib.import_module, "workbench.tracking.dask_analysis")
+            _embedded["cluster"] = cluster
+            _embedded["client"] = client
+        return _embedded["client"]
+
+
+def close_embedded() -> None:
+    """Stop the embedded LocalCluster and close the clients opened for named schedulers (a later call starts anew).
+
+    >>> close_embedded()
+    """
+    with _lock:
+        client, cluster = _embedded.pop("client", None), _embedded.pop("cluster", None)
+        named = list(_named.values())
+        _named.clear()
+    for c in [client, *named]:
+        if c is not None:
+            c.close()
+    if cluster is not None:
+        cluster.close()
+
+
+def _in_notebook() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def compute(*collections, client=None) -> tuple:
+    """Compute Dask collections where :func:`get_client` says; a tuple of results, in order."""
+    import dask
+
+    target = get_client(client)
+    if isinstance(target, str):
+        return dask.compute(*collections, scheduler=target)
+    futures = target.compute(list(collections))
+    if _in_notebook():
+        from distributed.diagnostics.progressbar import ProgressWidget
+        from IPython.display import display
+
+        # Dask's widget listens on the kernel's event loop, which is blocked while this cell
+        # waits; here it listens on the client's own loop (its own thread) until the work is
+        # finished or failed, so the bar that stays in the notebook shows the end
+        bar = ProgressWidget(futures, scheduler=target.scheduler.address, complete=True)
+        display(bar.widget)
+        target.sync(bar.listen)
+    return tuple(target.gather(futures))

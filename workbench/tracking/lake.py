@@ -1,0 +1,348 @@
+"""Writing and opening event lakes: day-partitioned Parquet folders in the :mod:`~workbench.tracking.schema` layout.
+
+Writers keep memory bounded by the size of one chunk, never by the size of the lake:
+
+- :func:`write_synth_lake` draws synthetic traffic one chunk of whole sessions at a
+  time (chunk ``i`` is seeded by ``(seed, i)``, so the same arguments give the same
+  files) and writes chunk ``i`` as ``date=*/part-i.parquet``;
+- :class:`LakeWriter` takes event tables in any order (the export of the local
+  service) and puts each session in bucket ``hash(sessionId) % buckets``, buffering a
+  bounded number of rows.
+
+:func:`read_events` opens a lake (or one Parquet or JSON-lines file) as a Dask
+DataFrame. For a lake whose note promises session buckets it makes one partition per
+bucket, indexed by :data:`SESSION_PART` with known divisions, which tells the analysis
+functions that sessions are whole in every partition.
+
+>>> import tempfile, pathlib
+>>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "lake", 3_000, seed=1, chunk_events=1_000)
+>>> sorted(p.name for p in lake.glob("date=2026-11-01/*"))
+['part-00000.parquet', 'part-00001.parquet', 'part-00002.parquet']
+>>> ddf = read_events(lake)
+>>> ddf.npartitions, len(ddf)
+(3, 3000)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Iterable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
+
+__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "read_events", "lake_files", "SESSION_PART",
+           "synth_table"]
+
+#: Index name of a Dask frame whose partitions each hold whole sessions.
+SESSION_PART = "_session_part"
+_MS_PER_DAY = 86_400_000
+
+
+# --------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------
+
+def _day_slices(table: pa.Table):
+    """(date text, slice) per UTC day of a table sorted by timestamp."""
+    if not table.num_rows:
+        return
+    ms = table.column("timestamp").cast(pa.int64()).to_numpy()
+    day = ms // _MS_PER_DAY
+    bounds = np.flatnonzero(np.r_[True, day[1:] != day[:-1], True])
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        date = np.datetime_as_string(np.datetime64(int(day[lo]), "D"))
+        yield date, table.slice(int(lo), int(hi - lo))
+
+
+def _write(table: pa.Table, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # no timestamps or writer-specific text beyond the version: the same input gives the same bytes
+    pq.write_table(table, path, compression="zstd", row_group_size=1 << 20)
+
+
+def _start_lake(out: Path, overwrite: bool) -> Path:
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise FileExistsError(f"lake: {out} is not empty; pass overwrite=True (--overwrite) to replace it")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def synth_table(df) -> pa.Table:
+    """A :func:`~workbench.tracking.synth.generate` ``flat=True`` frame in the lake's schema.
+
+    Catalog fields keep their ``payload.<field>`` columns; the rest (the custom key's
+    ``sku``, ``qty``) becomes the ``payload`` JSON text of the rows that carry it.
+    """
+    import pandas as pd
+
+    cols: dict[str, Any] = {name: df[name] for name in ("viewerToken", "sessionId", "key", "id")}
+    cols["timestamp"] = pa.array(df["timestamp"], type=pa.timestamp("ns", tz="UTC")).cast(pa.timestamp("ms", tz="UTC"))
+    for name in PAYLOAD_FIELDS:
+        column = f"payload.{name}"
+        if column in df.columns:
+            values = df[column]
+            cols[column] = values.astype(object).where(values.notna(), None) if isinstance(
+                values.dtype, pd.BooleanDtype) else values
+    rest = [c for c in df.columns if c.startswith("payload.") and c[len("payload."):] not in PAYLOAD_FIELDS]
+    text = np.full(len(df), None, dtype=object)
+    if rest:
+        present = df[rest].notna().any(axis=1).to_numpy()
+        rows = np.flatnonzero(present)
+        names = [c[len("payload."):] for c in rest]
+        values = [df[c].to_numpy(dtype=object)[rows] for c in rest]
+        for i, vals in zip(rows, zip(*values)):
+            # numbers drawn as floats (qty) are whole: write them as JSON integers, as a sender would
+            obj = {n: (int(v) if isinstance(v, float) and v.is_integer() else v)
+                   for n, v in zip(names, vals) if not pd.isna(v)}
+            text[i] = json.dumps(obj, separators=(",", ":"), sort_keys=True)
+    cols["payload"] = pa.array(text, type=pa.string())
+    return to_table(cols)
+
+
+def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, chunk_events: int = 2_000_000,
+                     viewers: int = 5, start: str = "2026-11-01T00:00:00Z", days: int = 7,
+                     overwrite: bool = False, progress=None) -> Path:
+    """Write ``n_events`` synthetic events as a lake at ``out``, one chunk of whole sessions at a time.
+
+    Peak memory follows ``chunk_events`` (about 1.3 GB at the default 2 million), not
+    ``n_events``. Chunk ``i`` becomes ``date=*/part-i.parquet``: its sessions are drawn
+    with ``numpy.random.default_rng([seed, i])`` and share the viewer tokens of ``seed``.
+    ``progress`` (optional) is called with the number of events written so far.
+    Returns the lake's path.
+
+    >>> import tempfile, pathlib
+    >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 500, seed=2)
+    >>> json.loads((lake / "_workbench_lake.json").read_text())["session_buckets"]
+    True
+    """
+    from .synth import _draw, _hex_ids
+
+    import pandas as pd
+
+    if n_events < 0:
+        raise ValueError("write_synth_lake: n_events must be >= 0")
+    if chunk_events < 1:
+        raise ValueError("write_synth_lake: chunk_events must be >= 1")
+    out = _start_lake(Path(out), overwrite)
+    tokens = _hex_ids(np.random.default_rng(seed), viewers, "vt_", 12)
+    start_ms = int(pd.Timestamp(start).tz_convert("UTC").value // 1_000_000)
+    done, part = 0, 0
+    while done < n_events:
+        n = min(chunk_events, n_events - done)
+        df = _draw(np.random.default_rng([seed, part]), n, tokens, start_ms, days, flat=True)
+        table = synth_table(df)
+        del df
+        for date, piece in _day_slices(table):
+            _write(piece, out / f"date={date}" / PART_FORMAT.format(part))
+        done += n
+        part += 1
+        if progress is not None:
+            progress(done)
+    (out / LAKE_NOTE).write_text(lake_note(session_buckets=True), encoding="utf-8")
+    return out
+
+
+class LakeWriter:
+    """Append event tables (in :data:`~workbench.tracking.schema.SCHEMA`) to a new lake, by day and session bucket.
+
+    Rows are buffered up to ``buffer_rows`` in all, then each (day, bucket) buffer is
+    appended to its open Parquet file as a row group, so memory stays bounded whatever
+    the number of events. A session's bucket is ``hash(sessionId) % buckets`` (pandas'
+    stable hash), so all its events land in the same part number.
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.schema import from_records
+    >>> with LakeWriter(pathlib.Path(tempfile.mkdtemp()) / "x", buckets=2) as w:
+    ...     w.write(from_records([{"sessionId": "s", "key": "heartbeat", "timestamp": 0, "payload": {"visible": True}}]))
+    >>> w.rows
+    1
+    """
+
+    def __init__(self, out: str | os.PathLike, *, buckets: int = 8, buffer_rows: int = 200_000,
+                 overwrite: bool = False):
+        if buckets < 1:
+            raise ValueError("LakeWriter: buckets must be >= 1")
+        self.out = _start_lake(Path(out), overwrite)
+        self.buckets = buckets
+        self.buffer_rows = buffer_rows
+        self.rows = 0
+        self._pending: dict[tuple[str, int], list[pa.Table]] = {}
+        self._pending_rows = 0
+        self._writers: dict[tuple[str, int], pq.ParquetWriter] = {}
+
+    def write(self, table: pa.Table) -> None:
+        """Add events; they need not be sorted."""
+        import pandas as pd
+
+        if not table.num_rows:
+            return
+        table = table.select(SCHEMA.names).cast(SCHEMA)
+        session = table.column("sessionId").to_pandas()
+        bucket = (pd.util.hash_pandas_object(session, index=False).to_numpy() % np.uint64(self.buckets)).astype(np.int64)
+        day = table.column("timestamp").cast(pa.int64()).to_numpy(zero_copy_only=False) // _MS_PER_DAY
+        key = day * self.buckets + bucket
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        table = table.take(pa.array(order))
+        bounds = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True])
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            d, b = divmod(int(key[lo]), self.buckets)
+            date = np.datetime_as_string(np.datetime64(d, "D"))
+            self._pending.setdefault((date, b), []).append(table.slice(int(lo), int(hi - lo)))
+        self.rows += table.num_rows
+        self._pending_rows += table.num_rows
+        if self._pending_rows >= self.buffer_rows:
+            self.flush()
+
+    def flush(self) -> None:
+        for (date, b), pieces in sorted(self._pending.items()):
+            writer = self._writers.get((date, b))
+            if writer is None:
+                path = self.out / f"date={date}" / PART_FORMAT.format(b)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                writer = self._writers[(date, b)] = pq.ParquetWriter(path, SCHEMA, compression="zstd")
+            # within a file, keep time order (the export arrives sorted; other input may not)
+            piece = pa.concat_tables(pieces)
+            writer.write_table(piece.sort_by([("timestamp", "ascending")]))
+        self._pending.clear()
+        self._pending_rows = 0
+
+    def close(self) -> None:
+        self.flush()
+        for w in self._writers.values():
+            w.close()
+        self._writers.clear()
+        (self.out / LAKE_NOTE).write_text(lake_note(session_buckets=True), encoding="utf-8")
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def lake_from_parquet(source: str | os.PathLike, out: str | os.PathLike, *, buckets: int = 8,
+                      batch_rows: int = 100_000, overwrite: bool = False) -> tuple[Path, int]:
+    """Split one Parquet file in the lake's schema (the service's ``format=parquet`` export) into a lake.
+
+    Reads ``batch_rows`` at a time, so memory stays bounded. Returns (lake path, rows).
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.schema import from_records
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> pq.write_table(from_records([{"sessionId": "s", "key": "heartbeat", "timestamp": 0,
+    ...                               "payload": {"visible": True}}]), d / "e.parquet")
+    >>> lake_from_parquet(d / "e.parquet", d / "lake")[1]
+    1
+    """
+    source = pq.ParquetFile(source)
+    with LakeWriter(out, buckets=buckets, overwrite=overwrite) as w:
+        for batch in source.iter_batches(batch_size=batch_rows):
+            w.write(pa.Table.from_batches([batch]))
+    return w.out, w.rows
+
+
+# --------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------
+
+def lake_files(path: str | os.PathLike) -> dict[int, list[Path]]:
+    """The Parquet files of a lake by part number (session bucket), each list in date order.
+
+    >>> import tempfile, pathlib
+    >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 10, seed=1)
+    >>> all(p.name == "part-00000.parquet" for p in lake_files(lake)[0])
+    True
+    """
+    parts: dict[int, list[Path]] = {}
+    for f in sorted(Path(path).glob("date=*/part-*.parquet")):
+        number = int(f.stem.split("-")[1])
+        parts.setdefault(number, []).append(f)
+    return dict(sorted(parts.items()))
+
+
+def _read_bucket(item: tuple[int, list[str]], columns: list[str] | None = None):
+    """One session bucket (its files across all days) as a pandas frame indexed by :data:`SESSION_PART`.
+
+    The ``columns`` keyword lets Dask push a column selection down into the Parquet read.
+    """
+    import pandas as pd
+
+    number, files = item
+    read = list(columns) if columns is not None else SCHEMA.names
+    table = pa.concat_tables([pq.read_table(f, columns=read, schema=SCHEMA) for f in files])
+    df = table.to_pandas()
+    df.index = pd.Index(np.full(len(df), number, dtype=np.int64), name=SESSION_PART)
+    return df
+
+
+def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None):
+    """Events as a Dask DataFrame: a lake folder, one ``.parquet`` file, or one ``.jsonl`` export.
+
+    A lake written by workbench (its ``_workbench_lake.json`` promises session buckets)
+    gives one partition per bucket, index :data:`SESSION_PART`, divisions known: the
+    analysis functions then run without a shuffle. Any other input is read with
+    ``dask.dataframe.read_parquet`` / ``read_json`` and shuffled by session where an
+    analysis needs it. ``columns`` limits what is read.
+
+    >>> import tempfile, pathlib
+    >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 100, seed=1)
+    >>> list(read_events(lake, columns=["sessionId", "key"]).columns)
+    ['sessionId', 'key']
+    """
+    import dask.dataframe as dd
+
+    path = Path(path)
+    columns = list(columns) if columns is not None else None
+    if path.is_dir():
+        note = path / LAKE_NOTE
+        buckets = note.exists() and json.loads(note.read_text(encoding="utf-8")).get("session_buckets")
+        if buckets:
+            parts = lake_files(path)
+            if not parts:
+                raise FileNotFoundError(f"read_events: no date=*/part-*.parquet files under {path}")
+            numbers = list(parts)
+            ddf = dd.from_map(_read_bucket, [(n, [str(f) for f in parts[n]]) for n in numbers],
+                              meta=_meta(None), divisions=tuple(numbers) + (numbers[-1],), label="read-lake")
+            return ddf[columns] if columns is not None else ddf
+        return dd.read_parquet(str(path), columns=columns, dataset={"partitioning": "hive"})
+    suffix = path.suffix.lower()
+    if suffix == ".parquet":
+        return dd.read_parquet(str(path), columns=columns)
+    if suffix in (".jsonl", ".ndjson", ".json"):
+        from dask import delayed
+        from dask.bytes import read_bytes
+
+        # blocks of whole lines, parsed by our schema (dask's read_json would turn payload dicts into text)
+        _, blocks = read_bytes(str(path), delimiter=b"\n", blocksize=64 * 2**20)
+        meta = _meta(None).reset_index(drop=True)
+        ddf = dd.from_delayed([delayed(_lines_to_frame)(b) for b in blocks[0]], meta=meta, verify_meta=False)
+        return ddf[columns] if columns is not None else ddf
+    raise ValueError(f"read_events: {str(path)!r} is not a lake folder, .parquet or .jsonl file")
+
+
+def _meta(columns):
+    import pandas as pd
+
+    meta = empty_frame()
+    if columns is not None:
+        meta = meta[[c for c in columns]]
+    meta.index = pd.Index([], dtype=np.int64, name=SESSION_PART)
+    return meta
+
+
+def _lines_to_frame(block: bytes):
+    from .schema import from_records
+
+    return from_records(json.loads(line) for line in block.splitlines() if line.strip()).to_pandas()
