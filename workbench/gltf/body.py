@@ -611,30 +611,52 @@ def _hair(rig: Skeleton, style: str, q: float) -> Surface | None:
         bun = grid_surface(pts, pole_start=True, pole_end=True)
         parts.append(_rigid(bun, rig, "Head"))
     if style == "long":
-        # A curtain around the back and sides, from under the cap's edge to below the shoulders.
-        R, C = _n(30, q, 5), _n(48, q, 8)
-        th = np.linspace(1.1, 2 * np.pi - 1.1, C + 1)
-        k = np.linspace(0.0, 1.0, R)
-        Th, K = np.meshgrid(th, k)
-        side = np.abs(np.cos(Th / 2))           # 1 at the sides, 0 at the back
-        length = (0.24 - 0.10 * side) * H
-        top = head_point(rig, Th, np.full_like(Th, 0.47 * np.pi), face=False, offset=0.10)
-        y = top[..., 1] - length * K
-        # The hair falls from the head, a little fuller towards the ends, and drapes behind the
-        # shoulders and down the back: below the head it stays behind the torso (the shirt's
-        # back surface at its own x, plus a little room), blended in smoothly.
-        x = center[0] + (top[..., 0] - center[0]) * (1.0 + 0.12 * K)
-        z_head = center[2] + (top[..., 2] - center[2]) * (1.0 + 0.05 * K)
-        rx, rz, cz = _torso_profile(rig, y)
-        rx, rz = rx * 1.06 + 0.005 * H, rz * 1.06 + 0.005 * H
-        half = rz * np.sqrt(np.clip(1.0 - (x / rx) ** 2, 0.0, 1.0))
-        z_body = cz - half - 0.010 * H
-        soft = 0.010 * H
-        z = 0.5 * (z_head + z_body - np.sqrt((z_head - z_body) ** 2 + soft * soft))
-        pts = np.stack([x, y, z], -1)
-        curtain = grid_surface(pts, wrap=False)
-        parts.append(_skin(curtain, rig, ["Head", "Neck", "Spine2"], power=4.0))
+        parts.append(_skin(_long_hair(rig, q), rig, ["Head", "Neck", "Spine2"], power=4.0))
     return merge(parts)
+
+
+def _long_hair(rig: Skeleton, q: float) -> Surface:
+    """A curtain around the back and sides, from under the cap on the crown to below the
+    shoulders: it rounds over the head and stands out from it at the ears (volume), widens a
+    little as it falls, turns its tips in, and rolls its front edges towards the face, so
+    neither its outline nor its shading reads as a flat panel beside the face.
+
+    Each column is a path (over the head, then down) resampled by arc length into rows, so
+    the rows stay evenly spaced where the path turns from the head into the fall.
+    """
+    H = rig.height
+    center, _ = head_frame(rig)
+    R, C = _n(36, q, 6), _n(48, q, 8)
+    th = np.linspace(1.0, 2 * np.pi - 1.0, C + 1)
+    side = np.abs(np.cos(th / 2))                 # 1 at the front edges, 0 at the back
+    u = np.linspace(0.0, 1.0, C + 1)
+    edge = np.clip(1.0 - np.minimum(u, 1.0 - u) / 0.10, 0.0, 1.0) ** 2
+    # Over the head: from inside the cap (offset below its 0.10) out to ear height, standing
+    # further off the head as it goes down, less so at the front edges.
+    phi = np.linspace(0.22, 0.50, 10) * np.pi
+    off = 0.085 + (0.15 - 0.085) * np.sin(0.5 * np.pi * (phi - phi[0]) / (phi[-1] - phi[0]))
+    Th, Ph = np.meshgrid(th, phi)
+    over = head_point(rig, Th, Ph, face=False, offset=off[:, None] * (1.0 - 0.35 * edge[None, :]))
+    # The fall: shorter at the sides than down the back, the tips not on one straight line.
+    k = np.linspace(0.0, 1.0, 16)[1:, None]
+    start = over[-1]
+    length = (0.24 - 0.10 * side + 0.008 * np.sin(5.0 * th)) * H
+    y = start[:, 1] - length * k
+    widen = 1.0 + 0.12 * (1.0 - (1.0 - k) ** 2) - 0.06 * np.clip((k - 0.8) / 0.2, 0.0, 1.0) ** 2
+    roll = 1.0 - 0.14 * edge
+    x = center[0] + (start[:, 0] - center[0]) * widen * roll
+    z_head = center[2] + (start[:, 2] - center[2]) * (1.0 + 0.04 * k) * roll - 0.006 * H * edge * k
+    # Below the head it drapes behind the shoulders and down the back: it stays behind the
+    # torso (the shirt's back surface at its own x, plus a little room), blended in smoothly.
+    rx, rz, cz = _torso_profile(rig, y)
+    rx, rz = rx * 1.06 + 0.005 * H, rz * 1.06 + 0.005 * H
+    half = rz * np.sqrt(np.clip(1.0 - (x / rx) ** 2, 0.0, 1.0))
+    z_body = cz - half - 0.010 * H
+    soft = 0.010 * H
+    z = 0.5 * (z_head + z_body - np.sqrt((z_head - z_body) ** 2 + soft * soft))
+    path = np.concatenate([over, np.stack([x, y, z], -1)])         # (points, columns, 3)
+    pts = np.stack([polyline_at(path[:, j], np.linspace(0.0, 1.0, R)) for j in range(C + 1)], axis=1)
+    return grid_surface(pts, wrap=False)
 
 
 # --------------------------------------------------------------------------
