@@ -211,14 +211,16 @@ display(Show(data=buf.getvalue(), format="jpeg"))
 #   nostrils and lips are modelled; eyeballs sit behind lids in deepened sockets; ears; the neck
 #   shows; a lighter ground bounce takes the dirt out from under the chin.
 # - **Glasses**: the temples run along the head, under the hair, and rest on the ears.
-# - **Clothes and body**: the shirt's hem is fitted over the trousers and hangs from the pelvis, so
-#   no trouser edge crosses it in any frame of any library clip (a test checks each); a jersey knit
+# - **Clothes and body**: the shirt ends at the widest of the hips, fitted column by column over the
+#   trousers' own outline, and hangs from the pelvis, so it reads as a T-shirt, not a tunic, and no
+#   trouser edge crosses it in any frame of any library clip (a test checks each); a jersey knit
 #   and a matte cotton twill; a highlight that follows each material's roughness; shoes with a sole;
 #   a masculine heavy build with a round belly and broad shoulders.
 # - **Still short of hand-made**: one head shape for everyone, with the face painted (brows, irises,
-#   lips' colour) rather than sculpted in detail; hair as shells (no strands, a flat curtain for long
-#   hair); no cloth folds, so the shirt stands off the hips as a smooth flare; hands without
-#   knuckles or nails; no shadows or ambient occlusion in the renderer.
+#   lips' colour) rather than sculpted in detail; hair as shells (no strands; long hair is one
+#   rounded curtain, without locks); no cloth folds, so the hem is a smooth ring about a centimetre
+#   off the trousers; hands without knuckles or nails; no shadows or ambient occlusion in the
+#   renderer.
 
 # %% [markdown]
 # ## Explore the options live

@@ -28,7 +28,7 @@ import pandas as pd
 import workbench
 from workbench.gltf import inspect
 from workbench.gltf.tracks import tracks
-from workbench.render import grid, pose_image
+from workbench.render import grid, pose_sequence
 
 client = workbench.connect()
 
@@ -104,6 +104,9 @@ print("thighs in opposition (correlation < 0):", bool(np.corrcoef(left, right)[0
 
 # %% [markdown]
 # ## The motion as poses (rendered locally, no browser needed)
+#
+# `pose_sequence` frames a clip's poses once (one camera that fits every pose), so the figure keeps
+# its size and place along a row: the jump rises in the frame instead of being re-centred.
 
 # %% tags=["op:avatars.register", "op:avatars.model"]
 model = client.avatars.model(client.avatars.register({"gender": "masculine", "outfit": {"top": "#D35400"}}).model_id, lod=2)
@@ -111,8 +114,8 @@ rows = []
 for name in ("walk", "wave", "jump"):
     clip = clips[("masculine", name)].content
     duration = float(inspect(clip).animations.loc[0, "duration_s"])
-    rows.append([pose_image(model.content, clip, duration * f, size=160, camera="full", background=(235, 238, 242))
-                 for f in (0.0, 0.25, 0.5, 0.75)])
+    rows.append(pose_sequence(model.content, clip, [duration * f for f in (0.0, 0.25, 0.5, 0.75)], size=160,
+                              camera="full", background=(235, 238, 242)))
 grid(rows, row_labels=["walk", "wave", "jump"], col_labels=["0%", "25%", "50%", "75%"])
 
 # %% [markdown]

@@ -289,12 +289,12 @@ def _torso_profile(rig: Skeleton, y: np.ndarray):
 
 
 def _torso_tube(rig: Skeleton, y0: float, y1: float, rows: int, cols: int, scale: float = 1.0,
-                pad: float = 0.0, caps=(0, 0), hang_below: float | None = None, fit=(1.0, 1.0)) -> Surface:
+                pad: float = 0.0, caps=(0, 0), hang_below: float | None = None) -> Surface:
     y = np.linspace(y0, y1, rows)
     # Cloth below ``hang_below`` hangs straight instead of following the body in to the crotch.
     rx, rz, cz = _torso_profile(rig, y if hang_below is None else np.maximum(y, hang_below))
     path = np.column_stack([np.zeros(rows), y, cz])
-    return tube(path, (rx * scale + pad) * fit[0], (rz * scale + pad) * fit[1], rows, cols, hint=(1, 0, 0),
+    return tube(path, rx * scale + pad, rz * scale + pad, rows, cols, hint=(1, 0, 0),
                 exponent=2.3, caps=caps, cap_depth=0.35, smooth_path=False)
 
 
@@ -414,44 +414,57 @@ def _path_part(path: np.ndarray, t0: float, t1: float, n: int = 12) -> np.ndarra
 # Outfit
 # --------------------------------------------------------------------------
 
-SHIRT_HEM = 0.47      # the shirt's hem, in heights
+# The shirt's hem, in heights: at the widest of the hips, where a fitted T-shirt ends. Lower
+# down it would have to stand out over the hips and the tops of the thighs, like a tunic.
+SHIRT_HEM = 0.50
 
 
-def _hem_fit(rig: Skeleton, y: np.ndarray, rx: np.ndarray, rz: np.ndarray, cz: np.ndarray,
-             trousers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per shirt row, the factors (>= 1) on its half width and half depth that make its ring
-    enclose every trouser point near its height, with room to spare; never smaller towards
-    the hem, so the shirt falls over the hips instead of hugging them.
+def _hem_fit(rig: Skeleton, ring: np.ndarray, cz: np.ndarray, trousers: np.ndarray) -> np.ndarray:
+    """The shirt's rings (rows, columns + 1, 3) widened, each column along its own direction
+    from the spine, just enough to enclose every trouser point near the row's height with
+    a little room: the hem follows the trousers' own outline (hips and the tops of the
+    thighs) instead of a wider ellipse around it, like a fitted T-shirt.
 
-    Rings are the torso's superellipses (exponent 2.3); ``trousers`` are rest positions.
-    Width and depth are fitted apart (the thighs push the front out more than the sides),
-    then both grow together if a point between them is still outside.
+    Each column needs at least the largest radius of the trouser points within a few degrees
+    of its direction; towards the hem the rings never narrow (the shirt falls over the hips,
+    it does not tuck in), and going up they narrow again gently, not in a step (a step is a
+    shelf, and trousers just above it would stand outside).
     """
     H = rig.height
-    band, room, e = 0.025 * H, 0.0075 * H, 2.3
-    fx, fz = np.ones(len(y)), np.ones(len(y))
-    for i in range(len(y)):
-        near = trousers[np.abs(trousers[:, 1] - y[i]) < band]
+    # Trouser points from a little below the row to 2% of the height above it count; the
+    # room (12 mm for 1.6 m) is what the running and bowing clips need where the thighs
+    # lift the trousers' front (measured: 4 mm lets them through).
+    up, down, room, width = 0.02 * H, 0.004 * H, 0.0075 * H, np.radians(14.0)
+    rows = ring.shape[0]
+    y = ring[:, 0, 1]
+    out = ring.copy()
+    rel = ring - np.stack([np.zeros(rows), y, cz], -1)[:, None, :]
+    radius = np.hypot(rel[..., 0], rel[..., 2])
+    angle = np.arctan2(rel[..., 0], rel[..., 2])
+    f = np.ones(radius.shape)
+    for i in range(rows):
+        dy = trousers[:, 1] - y[i]
+        near = trousers[(dy < up) & (dy > -down)]
         if not len(near):
             continue
-        ax = (np.abs(near[:, 0]) + room) / rx[i]
-        az = (np.abs(near[:, 2] - cz[i]) + room) / rz[i]
-        fx[i] = max(1.0, float(ax[az < 0.5].max(initial=0.0)))
-        fz[i] = max(1.0, float(az[ax < 0.5].max(initial=0.0)))
-        v = ((ax / fx[i]) ** e + (az / fz[i]) ** e) ** (1 / e)
-        grow = max(1.0, float(v.max()))
-        fx[i] *= grow
-        fz[i] *= grow
-    out = []
-    for f in (fx, fz):
-        f = np.maximum.accumulate(f[::-1])[::-1]
-        # Narrow again gently going up (at most 8% per tenth of the height), not in a step:
-        # a step would be a shelf, and the trousers just above it would stand outside.
-        step = 0.8 * np.diff(y) / H
-        for i in range(1, len(f)):
-            f[i] = max(f[i], f[i - 1] - step[i - 1])
-        out.append(f)
-    return out[0], out[1]
+        qa = np.arctan2(near[:, 0], near[:, 2] - cz[i])
+        qr = np.hypot(near[:, 0], near[:, 2] - cz[i]) + room
+        gap = np.abs((angle[i][:, None] - qa[None, :] + np.pi) % (2 * np.pi) - np.pi)
+        need = np.where(gap < width, qr[None, :], 0.0).max(1)
+        f[i] = np.maximum(1.0, need / radius[i])
+    f = np.maximum.accumulate(f[::-1], axis=0)[::-1]
+    step = 0.8 * np.diff(y) / H   # at most 8% per tenth of the height
+    for i in range(1, rows):
+        f[i] = np.maximum(f[i], f[i - 1] - step[i - 1])
+    # Smooth around each ring so neighbouring columns do not step.
+    k = np.array([0.25, 0.5, 0.25])
+    for _ in range(2):
+        core = f[:, :-1]
+        core = np.maximum(core, k[0] * np.roll(core, 1, 1) + k[1] * core + k[2] * np.roll(core, -1, 1))
+        f = np.concatenate([core, core[:, :1]], 1)
+    out[..., 0] = rel[..., 0] * f
+    out[..., 2] = cz[:, None] + rel[..., 2] * f
+    return out
 
 
 # The shirt hangs from the shoulders and rides on the pelvis; it takes no weight from the
@@ -469,12 +482,14 @@ def _outfit_top(rig: Skeleton, q: float, trousers: Surface) -> Surface:
     hem = np.clip((0.58 * H - y) / (0.09 * H), 0.0, 1.0)
     scale = 1.05 + 0.03 * hem * hem * (3 - 2 * hem)
     pad = ease * 1.4
-    # Then wide enough at the hem to go over the trousers' waist and the tops of the legs,
-    # so no edge of the trousers crosses the shirt's surface (the spikes at the hem).
-    rx, rz, cz = _torso_profile(rig, np.maximum(y, 0.505 * H))
-    fx, fz = _hem_fit(rig, y, rx * scale + pad, rz * scale + pad, cz, trousers.positions)
-    shirt = _torso_tube(rig, SHIRT_HEM * H, top, rows, cols, scale=scale, pad=pad, hang_below=0.505 * H,
-                        fit=(fx, fz))
+    # Then, column by column, just wide enough to go over the trousers' waist and the tops of
+    # the legs, so no edge of the trousers crosses the shirt's surface (the spikes at the hem).
+    cz = _torso_profile(rig, np.maximum(y, 0.505 * H))[2]
+    shirt = _torso_tube(rig, SHIRT_HEM * H, top, rows, cols, scale=scale, pad=pad, hang_below=0.505 * H)
+    fitted = _hem_fit(rig, shirt.positions.reshape(rows, cols + 1, 3), cz, trousers.positions)
+    uv = shirt.uv
+    shirt = grid_surface(fitted)
+    shirt.uv = uv
     parts = [_skin(shirt, rig, _SHIRT_BONES, proxy=_torso_tube(rig, SHIRT_HEM * H, top, rows, cols))]
     r1, r2 = _arm_radii(rig)
     for side in ("Left", "Right"):
@@ -596,30 +611,52 @@ def _hair(rig: Skeleton, style: str, q: float) -> Surface | None:
         bun = grid_surface(pts, pole_start=True, pole_end=True)
         parts.append(_rigid(bun, rig, "Head"))
     if style == "long":
-        # A curtain around the back and sides, from under the cap's edge to below the shoulders.
-        R, C = _n(30, q, 5), _n(48, q, 8)
-        th = np.linspace(1.1, 2 * np.pi - 1.1, C + 1)
-        k = np.linspace(0.0, 1.0, R)
-        Th, K = np.meshgrid(th, k)
-        side = np.abs(np.cos(Th / 2))           # 1 at the sides, 0 at the back
-        length = (0.24 - 0.10 * side) * H
-        top = head_point(rig, Th, np.full_like(Th, 0.47 * np.pi), face=False, offset=0.10)
-        y = top[..., 1] - length * K
-        # The hair falls from the head, a little fuller towards the ends, and drapes behind the
-        # shoulders and down the back: below the head it stays behind the torso (the shirt's
-        # back surface at its own x, plus a little room), blended in smoothly.
-        x = center[0] + (top[..., 0] - center[0]) * (1.0 + 0.12 * K)
-        z_head = center[2] + (top[..., 2] - center[2]) * (1.0 + 0.05 * K)
-        rx, rz, cz = _torso_profile(rig, y)
-        rx, rz = rx * 1.06 + 0.005 * H, rz * 1.06 + 0.005 * H
-        half = rz * np.sqrt(np.clip(1.0 - (x / rx) ** 2, 0.0, 1.0))
-        z_body = cz - half - 0.010 * H
-        soft = 0.010 * H
-        z = 0.5 * (z_head + z_body - np.sqrt((z_head - z_body) ** 2 + soft * soft))
-        pts = np.stack([x, y, z], -1)
-        curtain = grid_surface(pts, wrap=False)
-        parts.append(_skin(curtain, rig, ["Head", "Neck", "Spine2"], power=4.0))
+        parts.append(_skin(_long_hair(rig, q), rig, ["Head", "Neck", "Spine2"], power=4.0))
     return merge(parts)
+
+
+def _long_hair(rig: Skeleton, q: float) -> Surface:
+    """A curtain around the back and sides, from under the cap on the crown to below the
+    shoulders: it rounds over the head and stands out from it at the ears (volume), widens a
+    little as it falls, turns its tips in, and rolls its front edges towards the face, so
+    neither its outline nor its shading reads as a flat panel beside the face.
+
+    Each column is a path (over the head, then down) resampled by arc length into rows, so
+    the rows stay evenly spaced where the path turns from the head into the fall.
+    """
+    H = rig.height
+    center, _ = head_frame(rig)
+    R, C = _n(36, q, 6), _n(48, q, 8)
+    th = np.linspace(1.0, 2 * np.pi - 1.0, C + 1)
+    side = np.abs(np.cos(th / 2))                 # 1 at the front edges, 0 at the back
+    u = np.linspace(0.0, 1.0, C + 1)
+    edge = np.clip(1.0 - np.minimum(u, 1.0 - u) / 0.10, 0.0, 1.0) ** 2
+    # Over the head: from inside the cap (offset below its 0.10) out to ear height, standing
+    # further off the head as it goes down, less so at the front edges.
+    phi = np.linspace(0.22, 0.50, 10) * np.pi
+    off = 0.085 + (0.15 - 0.085) * np.sin(0.5 * np.pi * (phi - phi[0]) / (phi[-1] - phi[0]))
+    Th, Ph = np.meshgrid(th, phi)
+    over = head_point(rig, Th, Ph, face=False, offset=off[:, None] * (1.0 - 0.35 * edge[None, :]))
+    # The fall: shorter at the sides than down the back, the tips not on one straight line.
+    k = np.linspace(0.0, 1.0, 16)[1:, None]
+    start = over[-1]
+    length = (0.24 - 0.10 * side + 0.008 * np.sin(5.0 * th)) * H
+    y = start[:, 1] - length * k
+    widen = 1.0 + 0.12 * (1.0 - (1.0 - k) ** 2) - 0.06 * np.clip((k - 0.8) / 0.2, 0.0, 1.0) ** 2
+    roll = 1.0 - 0.14 * edge
+    x = center[0] + (start[:, 0] - center[0]) * widen * roll
+    z_head = center[2] + (start[:, 2] - center[2]) * (1.0 + 0.04 * k) * roll - 0.006 * H * edge * k
+    # Below the head it drapes behind the shoulders and down the back: it stays behind the
+    # torso (the shirt's back surface at its own x, plus a little room), blended in smoothly.
+    rx, rz, cz = _torso_profile(rig, y)
+    rx, rz = rx * 1.06 + 0.005 * H, rz * 1.06 + 0.005 * H
+    half = rz * np.sqrt(np.clip(1.0 - (x / rx) ** 2, 0.0, 1.0))
+    z_body = cz - half - 0.010 * H
+    soft = 0.010 * H
+    z = 0.5 * (z_head + z_body - np.sqrt((z_head - z_body) ** 2 + soft * soft))
+    path = np.concatenate([over, np.stack([x, y, z], -1)])         # (points, columns, 3)
+    pts = np.stack([polyline_at(path[:, j], np.linspace(0.0, 1.0, R)) for j in range(C + 1)], axis=1)
+    return grid_surface(pts, wrap=False)
 
 
 # --------------------------------------------------------------------------

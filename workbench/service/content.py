@@ -24,7 +24,7 @@ from workbench.service.storage import now_ms, write_atomic
 log = logging.getLogger("workbench.service")
 
 # Part of every cache path: bump it when the generator or renderer changes its output.
-GENERATOR_VERSION = "g4"
+GENERATOR_VERSION = "g5"
 
 
 def etag_of(data: bytes) -> str:
