@@ -284,7 +284,7 @@ def test_node_hierarchy_and_interleaved_attributes():
 
 
 def test_cubic_spline_channel_passes_through_keys_and_uses_tangents():
-    from workbench.render.scene import _sample
+    from workbench.gltf.pose import sample_keyframes as _sample  # the one keyframe sampler, which the renderer uses
     times = np.array([0.0, 1.0])
     # Keys 0 -> 1 with zero tangents: the Hermite curve is 3u^2 - 2u^3, 0.5 at the middle, 0.15625 at 0.25.
     values = np.array([[0.0], [0.0], [0.0], [0.0], [1.0], [0.0]])

@@ -24,6 +24,7 @@ import pandas as pd
 
 from .glb import read_accessor, read_glb
 from .summary import _load
+from .tracks import pick_animation
 
 __all__ = ["bone_positions"]
 
@@ -60,15 +61,7 @@ def bone_positions(model, time_s: float | None, *, clip=None, animation: str | i
 
 def _channels_at(doc: dict, binary: bytes, animation, t: float):
     """(target node name, path, value) for each channel of ``animation`` at time ``t``."""
-    anims = doc.get("animations", [])
-    if not anims:
-        raise ValueError("pose: the clip has no animation")
-    if isinstance(animation, str):
-        found = [a.get("name") for a in anims]
-        if animation not in found:
-            raise ValueError(f"pose: no animation {animation!r}; the file has {found}")
-        animation = found.index(animation)
-    anim = anims[animation]
+    anim = pick_animation(doc, animation, "pose")
     nodes = doc.get("nodes", [])
     for ch in anim.get("channels", []):
         target = ch.get("target", {})
@@ -78,45 +71,55 @@ def _channels_at(doc: dict, binary: bytes, animation, t: float):
         sampler = anim["samplers"][ch["sampler"]]
         times = read_accessor(doc, binary, sampler["input"]).reshape(-1).astype(np.float64)
         values = read_accessor(doc, binary, sampler["output"]).astype(np.float64).reshape(-1, 4 if path == "rotation" else 3)
-        yield nodes[target["node"]].get("name", ""), path, _sample(times, values, sampler.get("interpolation", "LINEAR"),
-                                                                    t, path == "rotation")
+        yield nodes[target["node"]].get("name", ""), path, sample_keyframes(times, values, sampler.get("interpolation", "LINEAR"),
+                                                                            t, path == "rotation")
 
 
-def _sample(times: np.ndarray, values: np.ndarray, interp: str, t: float, rotation: bool) -> np.ndarray:
+def _slerp(a: np.ndarray, b: np.ndarray, u: float) -> np.ndarray:
+    d = float(np.dot(a, b))
+    if d < 0:  # the short way round
+        b, d = -b, -d
+    if d > 0.9995:  # nearly equal: slerp's sine ratio loses precision, the straight line does not
+        out = a + u * (b - a)
+    else:
+        th = np.arccos(d)
+        out = (np.sin((1 - u) * th) * a + np.sin(u * th) * b) / np.sin(th)
+    return out / np.linalg.norm(out)
+
+
+def sample_keyframes(times: np.ndarray, values: np.ndarray, interpolation: str, t: float, rotation: bool) -> np.ndarray:
+    """A channel's value at ``t`` (glTF 2.0, 3.11): LINEAR (slerp for rotations), STEP or
+    CUBICSPLINE, held before the first and after the last key. The one sampler of the project:
+    the renderer's poses and :func:`bone_positions` both use it.
+
+    >>> sample_keyframes(np.array([0.0, 1.0]), np.array([[0.0, 0, 0], [2.0, 0, 0]]), "LINEAR", 0.25, False)
+    array([0.5, 0. , 0. ])
+    """
     n = len(times)
-    if interp == "CUBICSPLINE":
+    if interpolation == "CUBICSPLINE":
         keys = values.reshape(n, 3, -1)  # in-tangent, value, out-tangent per key
-        if n == 1 or t <= times[0]:
+        if t <= times[0] or n == 1:
             return keys[0, 1]
         if t >= times[-1]:
             return keys[-1, 1]
         k = int(np.searchsorted(times, t, side="right")) - 1
         dt = times[k + 1] - times[k]
-        u = (t - times[k]) / dt
-        v = ((2 * u**3 - 3 * u**2 + 1) * keys[k, 1] + (u**3 - 2 * u**2 + u) * dt * keys[k, 2]
-             + (-2 * u**3 + 3 * u**2) * keys[k + 1, 1] + (u**3 - u**2) * dt * keys[k + 1, 0])
+        u = (t - times[k]) / max(dt, 1e-12)
+        u2, u3 = u * u, u * u * u
+        v = ((2 * u3 - 3 * u2 + 1) * keys[k, 1] + (u3 - 2 * u2 + u) * dt * keys[k, 2]
+             + (-2 * u3 + 3 * u2) * keys[k + 1, 1] + (u3 - u2) * dt * keys[k + 1, 0])
         return v / np.linalg.norm(v) if rotation else v
-    if n == 1 or t <= times[0]:
+    if t <= times[0]:
         return values[0]
     if t >= times[-1]:
         return values[n - 1]
     k = int(np.searchsorted(times, t, side="right")) - 1
-    if interp == "STEP":
+    if interpolation == "STEP":
         return values[k]
-    u = (t - times[k]) / (times[k + 1] - times[k])
-    a, b = values[k], values[k + 1]
-    if not rotation:
-        return a + u * (b - a)
-    d = float(np.dot(a, b))
-    if d < 0:
-        b, d = -b, -d
-    if d > 0.9995:  # nearly equal: slerp's sine ratio loses precision, the straight line does not
-        q = a + u * (b - a)
-    else:
-        th = np.arccos(d)
-        q = (np.sin((1 - u) * th) * a + np.sin(u * th) * b) / np.sin(th)
-    return q / np.linalg.norm(q)
-
+    u = (t - times[k]) / max(times[k + 1] - times[k], 1e-12)
+    if rotation:
+        return _slerp(values[k], values[k + 1], u)
+    return values[k] + u * (values[k + 1] - values[k])
 
 def _quat_matrix(q: np.ndarray) -> np.ndarray:
     x, y, z, w = q / np.linalg.norm(q)

@@ -15,20 +15,29 @@ from .glb import read_accessor, read_glb
 from .summary import _load
 
 
+def pick_animation(doc: dict, animation: str | int, operation: str) -> dict:
+    """The glTF animation named ``animation`` (or at that index), or ValueError naming the operation.
+
+    >>> pick_animation({"animations": [{"name": "wave"}]}, "wave", "tracks")
+    {'name': 'wave'}
+    """
+    anims = doc.get("animations", [])
+    if not anims:
+        raise ValueError(f"{operation}: the GLB has no animations")
+    if isinstance(animation, str):
+        names = [a.get("name") for a in anims]
+        if animation not in names:
+            raise ValueError(f"{operation}: no animation {animation!r}; the file has {names}")
+        animation = names.index(animation)
+    return anims[animation]
+
+
 def tracks(source, animation: str | int = 0, joint: str | None = None) -> pd.DataFrame:
     """One row per keyframe and channel: ``joint``, ``path`` (translation, rotation, scale),
     ``time`` (s) and ``x, y, z`` (+ ``w`` for rotations, quaternion xyzw), plus ``angle_deg`` for
     rotations (the rotation's angle away from the clip's first key). ``source``: bytes, path or result."""
     doc, binary = read_glb(_load(source))
-    anims = doc.get("animations", [])
-    if not anims:
-        raise ValueError("tracks: the GLB has no animations")
-    if isinstance(animation, str):
-        names = [a.get("name") for a in anims]
-        if animation not in names:
-            raise ValueError(f"tracks: no animation {animation!r}; the file has {names}")
-        animation = names.index(animation)
-    anim = anims[animation]
+    anim = pick_animation(doc, animation, "tracks")
     nodes = doc.get("nodes", [])
     frames = []
     for ch in anim["channels"]:

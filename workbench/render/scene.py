@@ -30,6 +30,7 @@ import numpy as np
 from PIL import Image
 
 from workbench.gltf.glb import image_bytes, read_accessor, read_glb
+from workbench.gltf.pose import sample_keyframes
 
 __all__ = ["parse_glb", "Model", "Material", "Texture", "Draw", "Posed", "load_clip"]
 
@@ -78,18 +79,6 @@ def trs_matrix(t, r, s) -> np.ndarray:
     m[:3, :3] = quat_to_mat3(np.asarray(r)) * np.asarray(s, dtype=np.float64)[None, :]
     m[:3, 3] = t
     return m
-
-
-def _slerp(a: np.ndarray, b: np.ndarray, u: float) -> np.ndarray:
-    d = float(np.dot(a, b))
-    if d < 0:  # the short way round
-        b, d = -b, -d
-    if d > 0.9995:
-        out = a + u * (b - a)
-    else:
-        th = np.arccos(d)
-        out = (np.sin((1 - u) * th) * a + np.sin(u * th) * b) / np.sin(th)
-    return out / np.linalg.norm(out)
 
 
 # --------------------------------------------------------------------------
@@ -419,39 +408,10 @@ class Clip:
         for name, path, interp, times, values in self.channels:
             if name not in by_name or not len(times):
                 continue
-            v = _sample(times, values, interp, t, path == "rotation")
+            v = sample_keyframes(times, values, interp, t, path == "rotation")
             for i in by_name[name]:
                 out.setdefault(i, {})[path] = v
         return out
-
-
-def _sample(times, values, interp, t, is_rotation):
-    """A channel's value at ``t``: held before the first and after the last key (glTF 2.0, 3.11)."""
-    n = len(times)
-    if interp == "CUBICSPLINE":
-        keys = values.reshape(n, 3, -1)  # in-tangent, value, out-tangent per key
-        if t <= times[0] or n == 1:
-            return keys[0, 1]
-        if t >= times[-1]:
-            return keys[-1, 1]
-        k = int(np.searchsorted(times, t, side="right")) - 1
-        dt = times[k + 1] - times[k]
-        u = (t - times[k]) / max(dt, 1e-12)
-        u2, u3 = u * u, u * u * u
-        v = ((2 * u3 - 3 * u2 + 1) * keys[k, 1] + (u3 - 2 * u2 + u) * dt * keys[k, 2]
-             + (-2 * u3 + 3 * u2) * keys[k + 1, 1] + (u3 - u2) * dt * keys[k + 1, 0])
-        return v / np.linalg.norm(v) if is_rotation else v
-    if t <= times[0]:
-        return values[0]
-    if t >= times[-1]:
-        return values[n - 1]
-    k = int(np.searchsorted(times, t, side="right")) - 1
-    if interp == "STEP":
-        return values[k]
-    u = (t - times[k]) / max(times[k + 1] - times[k], 1e-12)
-    if is_rotation:
-        return _slerp(values[k], values[k + 1], u)
-    return values[k] + u * (values[k + 1] - values[k])
 
 
 def load_clip(source) -> Clip:
