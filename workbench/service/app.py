@@ -42,6 +42,7 @@ from workbench.service.backend import Backend
 from workbench.service.bodies import decode_json
 from workbench.service.content import etag_of
 from workbench.service.errors import ServiceError
+from workbench.service.tracking_store import Checked
 from workbench.tracking import catalog
 
 log = logging.getLogger("workbench.service")
@@ -194,7 +195,8 @@ class TrackingWriter:
         self._started = False
         self._lock = threading.Lock()
 
-    async def ingest(self, backend: Backend, viewer_token: str, body: bytes) -> tuple[int, dict]:
+    async def ingest(self, backend: Backend, viewer_token: str, body: Checked) -> tuple[int, dict]:
+        """Queue a batch's verdict (:meth:`Backend.tracking_precheck`) to be stored; its (status, data) after the commit."""
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
         with self._lock:
@@ -419,9 +421,13 @@ async def regenerate(request: Request) -> Response:
 async def tracking_batch(request: Request) -> Response:
     # text/plain is what navigator.sendBeacon sends without a preflight. The backend decodes and
     # checks the text in one pass (the catalog's fast path), with the one JSON reader behind it.
+    backend = backend_of(request)
     text = await read_json_text(request, TRACKING_BODY_LIMIT, ("application/json", "text/plain"), "the batch",
                                 structured_suffix=False)
-    status, data = await _TRACKING_WRITER.ingest(backend_of(request), request.path_params["token"], text)
+    # Checked here, on the event loop (CPU only, no I/O): the check overlaps the tracking thread's
+    # SQLite work, which lets go of the interpreter's lock, instead of queuing behind it.
+    verdict = backend.tracking_precheck(text)
+    status, data = await _TRACKING_WRITER.ingest(backend, request.path_params["token"], verdict)
     return ok(data, status)
 
 

@@ -44,7 +44,7 @@ from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.faults import Faults
 from workbench.service.spaces import Spaces
-from workbench.service.tracking_store import TrackingStore
+from workbench.service.tracking_store import Checked, TrackingStore
 from workbench.service.viewers import Viewers
 
 EXPORT_FILTERS = ("viewerToken", "since", "until")
@@ -133,23 +133,33 @@ class Backend:
             raise ServiceError.not_found("viewer", viewer_token)
         return self.tracking.ingest(viewer_token, body)
 
+    def tracking_precheck(self, body: Any) -> Checked:
+        """The catalog's verdict on a tracking batch body, made as it arrives, without I/O; hand it
+        to :meth:`tracking_batches` in place of the body. The service makes it on the event loop,
+        so that it runs while the tracking thread commits the batches before it (SQLite lets go of
+        the interpreter's lock while it writes)."""
+        return self.tracking.precheck(body)
+
     def tracking_batches(self, batches: list[tuple[str, Any]]) -> list[Any]:
-        """Several tracking batches ``(viewer token, body)`` at once, the accepted events of all committed
-        in one transaction; for each, its (status, data) or the ServiceError that refused it, in order."""
-        now = datetime.now(timezone.utc)
+        """Several tracking batches ``(viewer token, body or its Checked verdict)`` at once, the accepted
+        events of all committed in one transaction; for each, its (status, data) or the ServiceError
+        that refused it, in order (the fault first, then the viewer, then the catalog's verdict)."""
         outcomes: list[Any] = []
-        checked: list[tuple[int, str, Any]] = []
+        checked: list[tuple[int, str, Any, datetime]] = []
         for i, (viewer_token, body) in enumerate(batches):
             try:
                 self.faults.check("tracking.batch")
                 if not self.viewers.exists(viewer_token):
                     raise ServiceError.not_found("viewer", viewer_token)
-                checked.append((i, viewer_token, self.tracking.check(body, now)))
+                verdict = body if isinstance(body, Checked) else self.tracking.precheck(body)
+                if verdict.error is not None:
+                    raise verdict.error
+                checked.append((i, viewer_token, verdict.result, verdict.received))
                 outcomes.append(None)
             except ServiceError as e:
                 outcomes.append(e)
         if checked:
-            for (i, _, _), answer in zip(checked, self.tracking.store_many([(t, r) for _, t, r in checked], now)):
+            for (i, *_), answer in zip(checked, self.tracking.store_many([(t, r, at) for _, t, r, at in checked])):
                 outcomes[i] = answer
         return outcomes
 

@@ -812,7 +812,11 @@ def _check_batch_fast(raw: bytes, now_ms: int, decode) -> BatchCheck:
         batch = d.batch.decode(raw)
         if session_id_problem(batch.sessionId):
             raise _Undecided  # the general way names the rule
-        return _collect(batch.sessionId, [_typed(e, now_ms) for e in d.msgspec.to_builtins(batch.events)])
+        events = d.msgspec.to_builtins(batch.events)
+        # The ids' text rule looked at once for all: the joined text has a lone surrogate or a control
+        # character exactly when one id has (the space between them has neither). A third of the check's time.
+        ids_ok = text_problem(" ".join([e["id"] for e in events if e.get("id") is not None])) is None
+        return _collect(batch.sessionId, [_typed(e, now_ms, ids_ok) for e in events])
     except d.errors:
         pass
     try:
@@ -839,11 +843,13 @@ def _check_batch_fast(raw: bytes, now_ms: int, decode) -> BatchCheck:
     return _collect(batch.sessionId, outcomes)
 
 
-def _typed(event: dict, now_ms: int) -> tuple[dict | None, dict | None]:
-    """check_event's answer for an event the catalog's types took (as a dict of the fields it was sent with)."""
-    error = _id_text_error(event.get("id"))
-    if error:
-        return None, error
+def _typed(event: dict, now_ms: int, id_ok: bool = False) -> tuple[dict | None, dict | None]:
+    """check_event's answer for an event the catalog's types took (as a dict of the fields it was sent with);
+    ``id_ok``: its id is known to pass the text rule."""
+    if not id_ok:
+        error = _id_text_error(event.get("id"))
+        if error:
+            return None, error
     ts = event.get("timestamp")
     if ts is None:
         event["timestamp"] = now_ms
