@@ -630,6 +630,10 @@ def plot_funnel(funnel_df: pd.DataFrame, ax=None):
     """
     ax = funnel_df.plot.bar(x="step", y="count", ax=ax, legend=False, rot=0)
     ax.set_ylabel("groups")
+    # Step names are event keys ("interaction_start"): level, they run into each other.
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    if sum(map(len, labels)) > 40:
+        ax.set_xticks(ax.get_xticks(), labels, rotation=25, ha="right")
     return ax
 
 
