@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 __all__ = [
+    "json_type",
     "GENDERS",
     "BODY_SHAPES",
     "HAIR_STYLES",
@@ -178,7 +179,12 @@ class InvalidOptions(ValueError):
 # Avatar settings (contract section 4)
 # --------------------------------------------------------------------------
 
-def _type_name(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON name of a decoded value's type, for messages ("got an array").
+
+    >>> [json_type(v) for v in (None, True, 1.5, "x", [], {})]
+    ['null', 'boolean', 'number', 'string', 'array', 'object']
+    """
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -208,7 +214,7 @@ def _show_number(value: int | float) -> str:
 
 def _check_enum(problems, path, value, allowed):
     if not isinstance(value, str):
-        problems.append(Problem(path, "wrong_type", f"must be a string, one of {', '.join(allowed)}; got {_type_name(value)}"))
+        problems.append(Problem(path, "wrong_type", f"must be a string, one of {', '.join(allowed)}; got {json_type(value)}"))
         return None
     if value not in allowed:
         problems.append(Problem(path, "not_allowed", f"must be one of {', '.join(allowed)}; got {value!r}"))
@@ -218,7 +224,7 @@ def _check_enum(problems, path, value, allowed):
 
 def _check_color(problems, path, value):
     if not isinstance(value, str):
-        problems.append(Problem(path, "wrong_type", f"must be a string #RRGGBB; got {_type_name(value)}"))
+        problems.append(Problem(path, "wrong_type", f"must be a string #RRGGBB; got {json_type(value)}"))
         return None
     if not _COLOR.match(value):
         problems.append(Problem(path, "invalid_color", f"must be a colour written #RRGGBB; got {value!r}"))
@@ -228,7 +234,7 @@ def _check_color(problems, path, value):
 
 def _check_object(problems, path, value, keys):
     if not isinstance(value, dict):
-        problems.append(Problem(path, "wrong_type", f"must be an object; got {_type_name(value)}"))
+        problems.append(Problem(path, "wrong_type", f"must be an object; got {json_type(value)}"))
         return None
     for k in value:
         if k not in keys:
@@ -244,7 +250,7 @@ def normalize_avatar_settings(body: Any) -> dict:
     """
     problems: list[Problem] = []
     if not isinstance(body, dict):
-        raise InvalidOptions([Problem("body", "wrong_type", f"must be a JSON object; got {_type_name(body)}")])
+        raise InvalidOptions([Problem("body", "wrong_type", f"must be a JSON object; got {json_type(body)}")])
     allowed = ("gender", "bodyShape", "height", "skinTone", "hair", "outfit", "glasses", "name")
     for k in body:
         if k not in allowed:
@@ -261,7 +267,7 @@ def normalize_avatar_settings(body: Any) -> dict:
     height = body.get("height")
     if height is not None or "height" in body:
         if isinstance(height, bool) or not isinstance(height, (int, float)):
-            problems.append(Problem("height", "wrong_type", f"must be a number of centimetres; got {_type_name(height)}"))
+            problems.append(Problem("height", "wrong_type", f"must be a number of centimetres; got {json_type(height)}"))
             height = None
         elif (isinstance(height, float) and not math.isfinite(height)) or not HEIGHT_CM[0] <= height <= HEIGHT_CM[1]:
             # (ints are finite: math.isfinite overflows on a 400-digit one)
@@ -297,7 +303,7 @@ def normalize_avatar_settings(body: Any) -> dict:
     if "name" in body:
         name = body["name"]
         if not isinstance(name, str):
-            problems.append(Problem("name", "wrong_type", f"must be a string; got {_type_name(name)}"))
+            problems.append(Problem("name", "wrong_type", f"must be a string; got {json_type(name)}"))
         elif not NAME_CHARS[0] <= len(name) <= NAME_CHARS[1]:
             problems.append(Problem("name", "out_of_range", f"must be {NAME_CHARS[0]} to {NAME_CHARS[1]} characters; got {len(name)}"))
         else:
@@ -386,6 +392,17 @@ def resolve_animations(value: str) -> tuple[str, ...]:
     return tuple(sorted(set(names), key=ANIMATIONS.index))
 
 
+def _choice(problems: list, query: Mapping[str, Any], name: str, allowed, rule: str, default):
+    """``query[name]`` when it is one of ``allowed``, else ``default`` and a problem saying ``rule``."""
+    if query.get(name) is None:
+        return default
+    value = str(query[name])
+    if value in allowed:
+        return value
+    problems.append(Problem(name, "not_allowed", f"{rule}; got {value!r}"))
+    return default
+
+
 def _as_int(problems, name, raw, allowed_text) -> int | None:
     if isinstance(raw, bool):
         problems.append(Problem(name, "not_an_integer", f"must be {allowed_text}; got {raw!r}"))
@@ -436,13 +453,8 @@ def parse_model_options(query: Mapping[str, Any]) -> ModelOptions:
             animations = resolve_animations(str(raw))
         except InvalidOptions as e:
             problems.extend(e.problems)
-    texture_format = None
-    if query.get("textureFormat") is not None:
-        v = str(query["textureFormat"])
-        if v not in TEXTURE_FORMATS:
-            problems.append(Problem("textureFormat", "not_allowed", f"must be webp or png (omit it for JPEG/PNG by material); got {v!r}"))
-        else:
-            texture_format = v
+    texture_format = _choice(problems, query, "textureFormat", TEXTURE_FORMATS,
+                             "must be webp or png (omit it for JPEG/PNG by material)", None)
     merge = False
     if query.get("mergeMesh") is not None:
         raw = query["mergeMesh"]
@@ -528,13 +540,7 @@ def parse_preview_options(query: Mapping[str, Any]) -> PreviewOptions:
                 problems.append(Problem("size", "out_of_range", f"must be an integer from {lo} to {hi}; got {v}"))
             else:
                 size = round_preview_size(v)
-    camera = PREVIEW_CAMERA_DEFAULT
-    if query.get("camera") is not None:
-        v = str(query["camera"])
-        if v not in CAMERAS:
-            problems.append(Problem("camera", "not_allowed", f"must be full or portrait; got {v!r}"))
-        else:
-            camera = v
+    camera = _choice(problems, query, "camera", CAMERAS, "must be full or portrait", PREVIEW_CAMERA_DEFAULT)
     background = None
     if query.get("background") is not None:
         raw = query["background"]

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
-from workbench.options import text_problem, utf8_problem
+from workbench.options import json_type, text_problem, utf8_problem
 
 __all__ = [
     "FieldSpec",
@@ -229,19 +229,12 @@ def _show(value: Any) -> str:
 
 
 def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    """:func:`workbench.options.json_type` with its article, as the catalog's sentences read ("got an array")."""
+    name = json_type(value)
+    return _ARTICLED.get(name, name)
+
+
+_ARTICLED = {"boolean": "a boolean", "number": "a number", "string": "a string", "array": "an array", "object": "an object"}
 
 
 # --------------------------------------------------------------------------
