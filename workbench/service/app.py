@@ -185,7 +185,7 @@ class TrackingWriter:
     the interpreter's lock with the loop for every batch and took half again as long per event as
     the same work in one thread; on the loop, the batches that came in meanwhile wait for the
     commit, which writes each touched index page once for all of them (median of paired rounds in
-    bench/ingest.py: 0.54 -> 0.63 of the bare endpoint, bench/RESULTS.md "After ingest3"). The
+    bench/ingest.py: 0.55 -> 0.64 of the bare endpoint, bench/RESULTS.md "After ingest3"). The
     loop does not serve other requests for the length of a commit (0.6 ms median, 1.7 ms p99); WAL
     checkpoints, which copy pages back to the database file, run on a thread of their own
     (``Database.checkpoint_in_background``).
