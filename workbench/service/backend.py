@@ -135,9 +135,8 @@ class Backend:
 
     def tracking_precheck(self, body: Any) -> Checked:
         """The catalog's verdict on a tracking batch body, made as it arrives, without I/O; hand it
-        to :meth:`tracking_batches` in place of the body. The service makes it on the event loop,
-        so that it runs while the tracking thread commits the batches before it (SQLite lets go of
-        the interpreter's lock while it writes)."""
+        to :meth:`tracking_batches` in place of the body. The service makes it on the event loop as
+        each batch arrives, and stores the verdicts of a turn of the loop together."""
         return self.tracking.precheck(body)
 
     def tracking_batches(self, batches: list[tuple[str, Any]]) -> list[Any]:
