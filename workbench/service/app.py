@@ -191,40 +191,33 @@ class TrackingWriter:
     (``Database.checkpoint_in_background``).
     """
 
-    def __init__(self):
+    def __init__(self, backend: Backend):
+        self._backend = backend
         self._waiting: list = []
 
-    async def ingest(self, backend: Backend, viewer_token: str, body: Checked) -> tuple[int, dict]:
+    async def ingest(self, viewer_token: str, body: Checked) -> tuple[int, dict]:
         """Queue a batch's verdict (:meth:`Backend.tracking_precheck`) to be stored; its (status, data) after the commit."""
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
         if not self._waiting:  # the first batch of this turn: store them all once the turn's other tasks ran
             loop.call_soon(self._store)
-        self._waiting.append((answer, backend, viewer_token, body))
+        self._waiting.append((answer, viewer_token, body))
         return await answer
 
     def _store(self) -> None:
         waiting, self._waiting = self._waiting, []
-        by_backend: dict[int, list] = {}
-        for item in waiting:  # tests run several apps, each with its own backend
-            by_backend.setdefault(id(item[1]), []).append(item)
-        for group in by_backend.values():
-            backend = group[0][1]
-            backend.db.checkpoint_in_background()
-            try:
-                outcomes = backend.tracking_batches([(token, body) for _, _, token, body in group])
-            except Exception as e:  # answered as a 500 by RequestContext, and logged there
-                outcomes = [e] * len(group)
-            for (answer, *_), outcome in zip(group, outcomes):
-                if answer.cancelled():
-                    continue
-                if isinstance(outcome, BaseException):
-                    answer.set_exception(outcome)
-                else:
-                    answer.set_result(outcome)
-
-
-_TRACKING_WRITER = TrackingWriter()
+        self._backend.db.checkpoint_in_background()
+        try:
+            outcomes = self._backend.tracking_batches([(token, body) for _, token, body in waiting])
+        except Exception as e:  # answered as a 500 by RequestContext, and logged there
+            outcomes = [e] * len(waiting)
+        for (answer, *_), outcome in zip(waiting, outcomes):
+            if answer.cancelled():
+                continue
+            if isinstance(outcome, BaseException):
+                answer.set_exception(outcome)
+            else:
+                answer.set_result(outcome)
 
 
 async def read_body(request: Request, limit: int) -> bytes:
@@ -411,7 +404,7 @@ async def tracking_batch(request: Request) -> Response:
                                 structured_suffix=False)
     # Checked as it arrives (CPU only, no I/O); the verdicts of a turn of the loop are stored together.
     verdict = backend.tracking_precheck(text)
-    status, data = await _TRACKING_WRITER.ingest(backend, request.path_params["token"], verdict)
+    status, data = await request.app.state.tracking_writer.ingest(request.path_params["token"], verdict)
     return ok(data, status)
 
 
@@ -545,4 +538,5 @@ def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",)) -> Star
     for router in [app.router] + [m.app for m in ROUTES if isinstance(m, Mount)]:
         router.redirect_slashes = False
     app.state.backend = backend
+    app.state.tracking_writer = TrackingWriter(backend)  # one per app: an app is served by one event loop
     return app
