@@ -69,6 +69,22 @@ def render_avatar(settings: dict, camera: str, size: int) -> Image.Image:
                   pose=(build_animation(s["gender"], "idle"), 0.0))
 
 
+def show_before_and_after(data_dir) -> None:
+    """In a notebook: the committed "before" grid (``data_dir/looks_before.png``) over the grid rendered now."""
+    import io
+    from pathlib import Path
+
+    from IPython.display import Image as Show, display
+
+    after = looks_grid(render_avatar).convert("RGB")
+    print("before:")
+    display(Show(filename=str(Path(data_dir) / "looks_before.png")))
+    print("after:")
+    buf = io.BytesIO()
+    after.save(buf, format="JPEG", quality=90)   # a JPEG keeps the saved notebook small
+    display(Show(data=buf.getvalue(), format="jpeg"))
+
+
 if __name__ == "__main__":
     target = sys.argv[1] if len(sys.argv) > 1 else "looks.png"
     image = looks_grid(render_avatar).convert("RGB")

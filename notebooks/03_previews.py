@@ -125,14 +125,7 @@ import runpy
 from pathlib import Path
 
 DATA = Path.cwd().parent / "data"
-looks = runpy.run_path(str(DATA / "make_looks_grid.py"))
-after = looks["looks_grid"](looks["render_avatar"]).convert("RGB")
-print("before:")
-display(Show(filename=str(DATA / "looks_before.png")))
-print("after:")
-buf = io.BytesIO()
-after.save(buf, format="JPEG", quality=90)   # a JPEG keeps the saved notebook small
-display(Show(data=buf.getvalue(), format="jpeg"))
+runpy.run_path(str(DATA / "make_looks_grid.py"))["show_before_and_after"](DATA)
 
 # %% [markdown]
 # What changed in the previews, and what still falls short of a hand-made avatar:
