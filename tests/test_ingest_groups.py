@@ -1,5 +1,5 @@
-"""Tracking batches committed together (``Backend.tracking_batches``, what the service's tracking
-thread calls with every batch waiting) answer each batch as if it came alone."""
+"""Tracking batches committed together (``Backend.tracking_batches``, what the app's tracking writer
+calls with the batches of one turn of the event loop) answer each batch as if it came alone."""
 
 from __future__ import annotations
 
