@@ -16,7 +16,6 @@ from workbench.tracking.catalog import (
     catalog_frame,
     check_batch,
     check_event,
-    parse_body,
     payload_size,
 )
 
@@ -357,21 +356,43 @@ def test_batch_uses_one_now_for_missing_timestamps():
     assert r.status == 200
 
 
-# ---------------------------------------------------------------- parse_body
+# ---------------------------------------------------------------- the body's JSON
+# The catalog checks decoded values; decoding a body is the service's one JSON reader
+# (workbench.service.bodies), which tracking batches go through like every other body.
 
-def test_parse_body():
-    assert parse_body(b'{"sessionId":"s","events":[1]}') == {"sessionId": "s", "events": [1]}
-    assert parse_body('{"a":"é"}'.encode()) == {"a": "é"}
+def test_the_one_json_reader_takes_and_refuses_batch_bodies():
+    from workbench.service.bodies import decode_json
+    from workbench.service.errors import ServiceError
+
+    assert decode_json(b'{"sessionId":"s","events":[1]}') == {"sessionId": "s", "events": [1]}
+    assert decode_json('{"a":"é"}'.encode()) == {"a": "é"}
     for raw in (b"", b"{", b"{'a':1}", b'{"a":NaN}', b'{"a":Infinity}', b"\xff\xfe{}", b'{"a":"\xe9"}', b"[" * 100000):
-        with pytest.raises(BatchRejected) as info:
-            parse_body(raw)
+        with pytest.raises(ServiceError) as info:
+            decode_json(raw)
         assert (info.value.code, info.value.status) == ("invalid_json", 400), raw[:10]
 
 
-def test_parse_body_size_limit():
-    body = b'{"a":"' + b"x" * (512 * 1024 - 8) + b'"}'
-    assert len(body) == 512 * 1024
-    assert parse_body(body)["a"].startswith("x")
-    with pytest.raises(BatchRejected) as info:
-        parse_body(body + b" ")
-    assert (info.value.code, info.value.status) == ("body_too_large", 413)
+def test_batch_body_size_limit_over_http(tmp_path):
+    import asyncio
+
+    import httpx
+
+    from workbench.service import Backend, create_app
+    from workbench.tracking.catalog import MAX_BODY_BYTES
+
+    backend = Backend(tmp_path, generate_library=False)
+    vt = backend.create_viewer({"kind": "product"})["viewerToken"]
+    head = b'{"sessionId":"s","events":[{"key":"custom.blob","payload":{"x":"'
+    tail = b'"}}]}'
+    body = head + b"x" * (MAX_BODY_BYTES - len(head) - len(tail)) + tail
+    assert len(body) == MAX_BODY_BYTES
+
+    async def post(content):
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(backend)), base_url="http://t") as c:
+            return await c.post(f"/api/viewers/{vt}/tracking-event/batch", content=content,
+                                headers={"Content-Type": "application/json"})
+
+    assert asyncio.run(post(body)).status_code != 413
+    r = asyncio.run(post(body + b" "))
+    assert (r.status_code, r.json()["error"]["code"]) == (413, "payload_too_large")
+    backend.close()

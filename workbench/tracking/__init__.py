@@ -28,7 +28,6 @@ from .catalog import (
     catalog_frame,
     check_batch,
     check_event,
-    parse_body,
 )
 
 _LAZY = {
@@ -68,6 +67,5 @@ __all__ = [
     "catalog_frame",
     "check_batch",
     "check_event",
-    "parse_body",
     *_LAZY,
 ]

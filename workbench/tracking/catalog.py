@@ -73,7 +73,6 @@ __all__ = [
     "catalog_frame",
     "check_event",
     "check_batch",
-    "parse_body",
     "check_batch_json",
     "check_events",
     "payload_size",
@@ -597,35 +596,6 @@ def _collect(sid: str, outcomes) -> BatchCheck:
             else:
                 seen.add(eid)
     return BatchCheck(sid, accepted, errors, duplicates)
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not JSON")
-
-
-def parse_body(raw: bytes, *, max_bytes: int = MAX_BODY_BYTES) -> Any:
-    """Decode a request body as strict UTF-8 JSON (no NaN/Infinity literals).
-
-    Raises :class:`BatchRejected` ``invalid_json`` (400) or ``body_too_large`` (413).
-
-    >>> parse_body(b'{"sessionId": "s", "events": []}')["sessionId"]
-    's'
-    >>> try:
-    ...     parse_body(b"{nope")
-    ... except BatchRejected as e:
-    ...     print(e.code, e.status)
-    invalid_json 400
-    """
-    if len(raw) > max_bytes:
-        raise BatchRejected("body_too_large", f"The body is {len(raw)} bytes, over the {max_bytes} byte limit.", None, 413)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise BatchRejected("invalid_json", f"The body is not UTF-8 (byte {exc.start}).") from None
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:
-        raise BatchRejected("invalid_json", f"The body is not valid JSON: {str(exc)[:80]}.") from None
 
 
 # --------------------------------------------------------------------------
