@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from conftest import DATA, ROOT, ServerProcess
+from conftest import ROOT, ServerProcess
 
 
 def auth(server):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from workbench.gltf import build_animation, build_avatar
+from workbench.gltf import build_avatar
 from workbench.gltf.body import EYE_PHI, EYE_THETA, SHIRT_HEM, avatar_skeleton, head_point
 from workbench.gltf.clips import clip as library_clip
 from workbench.options import ANIMATIONS, BODY_SHAPES, ModelOptions, PreviewOptions, normalize_avatar_settings

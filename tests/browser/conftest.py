@@ -13,8 +13,6 @@ import http.server
 import io
 import os
 import shutil
-import socket
-import tempfile
 import threading
 from pathlib import Path
 

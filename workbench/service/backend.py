@@ -33,7 +33,7 @@ workbench.service.errors.ServiceError: This endpoint needs a token: send 'Author
 from __future__ import annotations
 
 import shutil
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
