@@ -40,6 +40,26 @@ STATEFUL_SETTINGS = hypothesis.settings(SETTINGS, max_examples=15 * SCALE, state
 
 FINISH_UPLOAD = "POST /api/resources/spaces/{spaceTemplateId}/finish-upload"
 REGENERATE_POST = "POST /api/viewers/{viewerToken}/regenerate/all"
+TRACKING_POST = "POST /api/viewers/{viewerToken}/tracking-event/batch"
+
+
+def nested_text(opener: str, closer: str, depth: int, inner: str = "1") -> str:
+    return opener * depth + inner + closer * depth
+
+
+# Bodies that nest past the depth rule in each place of a batch (the whole body, the events list, an
+# event, a payload, an unknown field) and past the point where a decoder's own recursion gives up
+# (msgspec's at 1,000 levels): the rule must answer 400 before any decoder runs. Sent as the beacon
+# form (text/plain), whose body goes out byte for byte.
+DEEP_BATCHES = st.builds(
+    lambda where, kind, depth: where.replace("@", nested_text(*kind, depth)),
+    st.sampled_from(['@', '{"sessionId": "s", "events": [@]}', '{"sessionId": "s", "events": @}',
+                     '{"sessionId": "s", "events": [{"key": "heartbeat", "payload": @}]}',
+                     '{"sessionId": "s", "events": [{"key": "custom.x", "payload": {"a": @}}]}',
+                     '{"sessionId": "s", "events": [{"key": "heartbeat", "payload": {"visible": true}, "x": @}]}',
+                     '{"sessionId": @, "events": []}']),
+    st.sampled_from([("[", "]"), ('{"a": ', "}")]),
+    st.integers(120, 3000))
 
 
 # ---------------------------------------------------------------- the checks
@@ -136,6 +156,8 @@ def use_world(schema, world: World) -> None:
             parts["Authorization"] = st.sampled_from([*world.bearers, None, case.headers.get("Authorization")])
         if case.operation.label == REGENERATE_POST and case.media_type == "text/plain" and isinstance(case.body, str):
             parts["body"] = st.sampled_from([*("access_token=" + t.removeprefix("Bearer ") for t in world.bearers), case.body])
+        if case.operation.label == TRACKING_POST and case.media_type == "text/plain" and isinstance(case.body, str):
+            parts["body"] = st.one_of(st.just(case.body), DEEP_BATCHES)
 
         def apply(drawn):
             for name, value in drawn.items():

@@ -58,13 +58,20 @@ HUGE_INT = b'{"gender": "feminine", "height": ' + b"7" * 5000 + b"}"
 
 # ---------------------------------------------------------------- 1. one JSON reader, 400 for any depth
 
-@pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT, b'{"gender": ' + b"[" * 200 + b"]" * 200 + b"}"],
-                         ids=["array-1000", "object-1000", "field-200"])
+DEEP_IN_EVENTS = b'{"sessionId": "s", "events": [' + b"[" * 5000 + b"]" * 5000 + b"]}"
+DEEP_IN_PAYLOAD = b'{"sessionId": "s", "events": [{"key": "heartbeat", "payload": ' + b"[" * 1500 + b"]" * 1500 + b"}]}"
+DEEP_BEHIND_STRINGS = b'{"x": ["]]]]\\"", "\\\\", ' + b"[" * 200 + b"]" * 200 + b"]}"  # brackets and escapes in strings
+
+
+@pytest.mark.parametrize("body", [DEEP_ARRAY, DEEP_OBJECT, b'{"gender": ' + b"[" * 200 + b"]" * 200 + b"}",
+                                  DEEP_IN_EVENTS, DEEP_IN_PAYLOAD, DEEP_BEHIND_STRINGS],
+                         ids=["array-1000", "object-1000", "field-200", "events-5000", "payload-1500", "behind-strings"])
 def test_deep_nesting_is_invalid_json_on_every_json_endpoint(server, viewer, body):
     for name, url, headers in json_endpoints(server, viewer):
-        r = httpx.post(url, content=body, headers={**headers, "Content-Type": "application/json"})
-        err = error_of(r, 400, "invalid_json")
-        assert "levels deep" in err["message"], (name, err)
+        for ctype in ("application/json", "text/plain") if name == "tracking" else ("application/json",):
+            r = httpx.post(url, content=body, headers={**headers, "Content-Type": ctype})
+            err = error_of(r, 400, "invalid_json")
+            assert "levels deep" in err["message"], (name, ctype, err)
 
 
 def test_nesting_within_the_limit_reaches_the_rules(server, viewer):
@@ -108,6 +115,12 @@ HOSTILE_BODIES = [
     b'{"scopes": [' + b"[" * 300 + b"]" * 300 + b"]}",
     b'{"kind": {"$gt": ""}, "account": ["x"]}',
     b"[" * 100 + b"]" * 100,
+    # Past a decoder's own recursion limit (msgspec's at 1,000 levels) inside a batch: the depth rule
+    # holds before the tracking fast path's decoders run (this was a 500).
+    b'{"sessionId": "s", "events": [' + b"[" * 5000 + b"]" * 5000 + b"]}",
+    b'{"sessionId": "s", "events": [{"key": "heartbeat", "payload": ' + b"[" * 1500 + b"]" * 1500 + b"}]}",
+    b'{"sessionId": "s", "events": [{"key": "heartbeat", "payload": {"visible": true}, "x": '
+    + b'{"a":' * 2000 + b"1" + b"}" * 2000 + b"}]}",
 ]
 
 

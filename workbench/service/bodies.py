@@ -4,7 +4,8 @@ Every JSON body the service takes (avatar settings, tracking batches, the
 control API) is decoded here, so each gets the same 400 ``invalid_json`` with a
 message of our own: never the decoder's or the interpreter's text. NaN and
 Infinity are refused (they are not JSON), and so are numbers that would become infinite; nesting deeper than
-:data:`MAX_DEPTH` is refused before any rule walks the value, so no later step
+:data:`MAX_DEPTH` is refused by :func:`check_nesting`, on the bytes, before any decoder
+runs (the tracking fast path's msgspec decoders included), so no decoder and no later step
 can run out of stack.
 
 >>> decode_json(b'{"gender": "feminine"}')
@@ -21,6 +22,8 @@ from __future__ import annotations
 import json
 import math
 from typing import Any
+
+import numpy as np
 
 from workbench.service.errors import ServiceError
 
@@ -48,17 +51,40 @@ def _invalid(message: str) -> ServiceError:
     return ServiceError(400, "invalid_json", message, [{"field": "body", "code": "invalid_json", "message": message}])
 
 
-def _deeper_than(value: Any, limit: int) -> bool:
-    """Whether arrays and objects nest more than ``limit`` levels (iterative: no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        for child in (node.values() if type(node) is dict else node):
-            if type(child) is dict or type(child) is list:
-                stack.append((child, depth + 1))
-    return False
+# Every byte but the quote and the four brackets, deleted before the brackets are counted.
+_NOT_STRUCTURE = bytes(c for c in range(256) if c not in b'"[]{}')
+_STEP = np.zeros(256, np.int8)
+_STEP[[ord("["), ord("{")]] = 1
+_STEP[[ord("]"), ord("}")]] = -1
+
+
+def nesting_depth(raw: bytes) -> int:
+    r"""How deep arrays and objects nest in the JSON text ``raw``, read from its bytes without decoding
+    (0 when there are too few brackets to pass :data:`MAX_DEPTH` at all).
+
+    Escaped backslashes and quotes are dropped first, so every quote left opens or closes a string,
+    and brackets inside strings are not counted: JSON decoders split the text into strings the
+    same way, so a text that decodes nests exactly this deep. A 100-event tracking batch costs
+    about 45 us (numpy's running sum over the brackets left).
+
+    >>> nesting_depth(b"[" * 300 + b"]" * 300)
+    300
+    >>> nesting_depth(b'["]]]]\\"", "\\\\", ' + b"[" * 200 + b"]" * 200 + b"]")   # escapes and brackets in strings
+    201
+    """
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return 0
+    structure = raw.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_STRUCTURE)
+    brackets = b"".join(structure.split(b'"')[::2])  # what lies outside strings
+    if not brackets:
+        return 0
+    return int(np.cumsum(_STEP[np.frombuffer(brackets, np.uint8)], dtype=np.int32).max())
+
+
+def check_nesting(raw: bytes) -> None:
+    """400 ``invalid_json`` when ``raw`` nests deeper than :data:`MAX_DEPTH`: run before any decoder."""
+    if nesting_depth(raw) > MAX_DEPTH:
+        raise _invalid(f"The body nests arrays and objects more than {MAX_DEPTH} levels deep.")
 
 
 def decode_json(raw: bytes) -> Any:
@@ -67,8 +93,7 @@ def decode_json(raw: bytes) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise _invalid(f"The body is not UTF-8 (byte {e.start} cannot be decoded).") from None
-    # Counting brackets is cheap and bounds the depth from above, so most bodies skip the walk.
-    might_nest = raw.count(b"[") + raw.count(b"{") > MAX_DEPTH
+    check_nesting(raw)
     try:
         value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except json.JSONDecodeError as e:
@@ -76,11 +101,7 @@ def decode_json(raw: bytes) -> Any:
         raise _invalid(f"The body {where}.") from None
     except _NotJson:
         raise _invalid("The body holds NaN, Infinity or a number beyond the range of a double, which JSON cannot carry.") from None
-    except RecursionError:
-        raise _invalid(f"The body nests arrays and objects more than {MAX_DEPTH} levels deep.") from None
     except ValueError:
         # The only other refusal of the decoder: an integer longer than Python converts (4300 digits).
         raise _invalid("The body holds a number with too many digits.") from None
-    if might_nest and (type(value) is dict or type(value) is list) and _deeper_than(value, MAX_DEPTH):
-        raise _invalid(f"The body nests arrays and objects more than {MAX_DEPTH} levels deep.")
     return value

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterator
 
 from workbench import options as opts
-from workbench.service.bodies import decode_json
+from workbench.service.bodies import check_nesting, decode_json
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.tracking import catalog
@@ -114,6 +114,7 @@ class TrackingStore:
         """The catalog's verdict on a batch body; ServiceError for a request-level fault or when no event is valid."""
         try:
             if isinstance(body, (bytes, bytearray)):
+                check_nesting(bytes(body))  # before any decoder, msgspec's fast path included
                 result = catalog.check_batch_json(bytes(body), now=now, decode=decode_json)
             else:
                 result = catalog.check_batch(body, now=now)
