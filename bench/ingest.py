@@ -52,7 +52,7 @@ def bare_app():
     from starlette.responses import JSONResponse
     from starlette.routing import Mount, Route
 
-    from workbench.service.app import RequestContext
+    from workbench.service.http import RequestContext
     from workbench.service.cors import CorsByPath
     from starlette.middleware import Middleware
 

@@ -3,7 +3,7 @@
 A handler parses the request (headers, query, a body read within its limit
 and decoded by the one JSON reader), calls one Backend method and renders the
 answer. Domain errors become the contract's JSON envelope in one place
-(:func:`_service_error`); unknown routes, wrong methods and unexpected faults
+(:func:`_service_error`, in the envelope of :mod:`workbench.service.http`); unknown routes, wrong methods and unexpected faults
 get the same envelope, and every response carries ``X-Request-Id``.
 
 >>> import asyncio, tempfile, httpx
@@ -19,17 +19,11 @@ get the same envelope, and every response carries ``X-Request-Id``.
 from __future__ import annotations
 
 import asyncio
-import json
-import logging
 import re
-import secrets
-import urllib.parse
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -37,13 +31,13 @@ from starlette.routing import Mount, Route
 
 from workbench import options as opts
 from workbench.service.backend import Backend
-from workbench.service.bodies import decode_json
 from workbench.service.content import etag_of
+from workbench.service.cors import CorsByPath
 from workbench.service.errors import ServiceError
+from workbench.service.http import (RequestContext, authorization, beacon_token, error_body, media_type, ok, query,
+                                    read_body, read_form, read_json, read_json_text)
 from workbench.service.tracking_store import Checked
 from workbench.tracking import catalog
-
-log = logging.getLogger("workbench.service")
 
 AVATAR_BODY_LIMIT = opts.SETTINGS_MAX_BYTES
 TRACKING_BODY_LIMIT = catalog.MAX_BODY_BYTES
@@ -51,48 +45,11 @@ FORM_BODY_LIMIT = opts.FINISH_BODY_MAX_BYTES
 BEACON_BODY_LIMIT = 4096
 CONTROL_BODY_LIMIT = 64 * 1024
 UPLOAD_LIMIT = 256 * 1024 * 1024
-_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
 
 # --------------------------------------------------------------------------
-# rendering answers
+# rendering refusals (the envelope itself: workbench.service.http)
 # --------------------------------------------------------------------------
-
-def ok(data: Any, status: int = 200, headers: dict | None = None) -> JSONResponse:
-    return JSONResponse({"status": "ok", "data": data}, status_code=status, headers=headers)
-
-
-# Text that only an interpreter or a library writes (exception class names, tracebacks, decoder
-# positions, reprs). Every message is rendered here, so none can reach an answer whatever step let it through.
-_INTERPRETER_TEXT = re.compile(r"Traceback|\bsys\.\w|set_int_max_str_digits|maximum recursion|\b[A-Z]\w*(?:Error|Exception)\b"
-                               r"|\(char \d+\)|object at 0x[0-9a-f]+|<class '|File \"[^\"]*\", line")
-
-
-def human(message: str, code: str, status: int) -> str:
-    """``message``, or one sentence of our own when it carries an interpreter's text (logged for the developer).
-
-    >>> human("lod: must be 0, 1 or 2.", "invalid_parameter", 400)
-    'lod: must be 0, 1 or 2.'
-    >>> human("Model generation failed: UnicodeEncodeError: 'utf-8' codec can't encode", "model_generation_failed", 500)
-    'The service failed (model generation failed); the service log has the cause.'
-    """
-    if not _INTERPRETER_TEXT.search(message):
-        return message
-    log.warning("an answer's message held interpreter text and was replaced (%s): %s", code, message)
-    what = code.replace("_", " ")
-    if status >= 500:
-        return f"The service failed ({what}); the service log has the cause."
-    return f"The request was refused ({what})."
-
-
-def error_body(status: int, code: str, message: str, details: list | None = None) -> dict:
-    """The contract's error envelope; the one place where an error becomes the answer's body."""
-    err: dict[str, Any] = {"code": code, "message": human(message, code, status)}
-    if details is not None:
-        err["details"] = [{**d, "message": human(d["message"], d.get("code") or code, status)}
-                          if isinstance(d, dict) and isinstance(d.get("message"), str) else d for d in details]
-    return {"status": "error", "error": err}
-
 
 async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
     return JSONResponse(error_body(exc.status, exc.code, exc.message, exc.details), status_code=exc.status,
@@ -126,42 +83,6 @@ async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
     else:
         body = error_body(exc.status_code, "http_error", str(exc.detail))
     return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
-
-
-class RequestContext:
-    """Pure ASGI middleware: an ``X-Request-Id`` on every answer, and a JSON 500 for any fault."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        incoming = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
-        rid = incoming if _REQUEST_ID.match(incoming) else secrets.token_hex(8)
-        started = False
-
-        async def send_with_id(message):
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + [(b"x-request-id", rid.encode())]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_id)
-        except Exception:
-            # The traceback goes to the log, never into the answer.
-            log.exception("unexpected fault in %s %s (request %s)", scope.get("method"), scope.get("path"), rid)
-            if started:
-                raise
-            body = json.dumps(error_body(500, "internal_error",
-                                         f"The service failed unexpectedly; quote request id {rid}.")).encode()
-            await send({"type": "http.response.start", "status": 500,
-                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                    (b"x-request-id", rid.encode())]})
-            await send({"type": "http.response.body", "body": body})
 
 
 # --------------------------------------------------------------------------
@@ -218,116 +139,6 @@ class TrackingWriter:
                 answer.set_exception(outcome)
             else:
                 answer.set_result(outcome)
-
-
-async def read_body(request: Request, limit: int) -> bytes:
-    """The body, or 413 as soon as it passes ``limit`` bytes (never buffering more)."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
-        raise ServiceError.too_large(limit)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ServiceError.too_large(limit)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def media_type(request: Request) -> str:
-    return request.headers.get("content-type", "").split(";")[0].strip().lower()
-
-
-def _unsupported(sent: str, allowed: tuple[str, ...], what: str = "the body") -> ServiceError:
-    wanted = " or ".join(allowed)
-    return ServiceError(415, "unsupported_media_type", f"Send {what} as {wanted}; got {sent or 'no Content-Type'}.",
-                        [{"field": "Content-Type", "code": "unsupported_media_type", "message": f"must be {wanted}"}])
-
-
-async def read_json_text(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",),
-                         what: str = "the body", *, structured_suffix: bool = True) -> bytes:
-    """The JSON body's bytes, undecoded, after the media type and size checks.
-
-    allowed: the media types taken; with ``structured_suffix`` also any ``application/*+json``.
-    """
-    mt = media_type(request)
-    if mt not in allowed and not (structured_suffix and mt.startswith("application/") and mt.endswith("+json")):
-        raise _unsupported(mt, allowed, what)
-    return await read_body(request, limit)
-
-
-async def read_json(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",), what: str = "the body",
-                    *, structured_suffix: bool = True) -> Any:
-    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`)."""
-    return decode_json(await read_json_text(request, limit, allowed, what, structured_suffix=structured_suffix))
-
-
-async def read_form(request: Request, limit: int) -> list[tuple[str, Any]]:
-    """The (name, value) pairs of a multipart/form-data body of at most ``limit`` bytes."""
-    if media_type(request) != "multipart/form-data":
-        raise ServiceError(400, "invalid_payload", "Send the finish as multipart/form-data with success and message.",
-                           [{"field": "Content-Type", "code": "wrong_content_type", "message": "must be multipart/form-data"}])
-    raw = await read_body(request, limit)
-
-    async def replay():
-        yield raw
-
-    parser = _Utf8MultiPartParser(request.headers, replay(), max_files=0, max_fields=10)
-    try:
-        form = await parser.parse()
-    except MultiPartException as e:
-        raise ServiceError(400, "invalid_payload", "The multipart body does not parse; see details.",
-                           [{"field": "body", "code": "invalid_multipart", "message": e.message}]) from None
-    if parser.not_utf8:
-        raise ServiceError.invalid([opts.Problem(name, "invalid_text", "must be UTF-8 text") for name in parser.not_utf8], "payload")
-    return list(form.multi_items())
-
-
-class _Utf8MultiPartParser(MultiPartParser):
-    """Starlette's parser, but a field that is not UTF-8 is noted instead of read as Latin-1."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.not_utf8: list[str] = []
-
-    def on_part_end(self) -> None:
-        part = self._current_part
-        if part.file is None:
-            try:
-                bytes(part.data).decode("utf-8")
-            except UnicodeDecodeError:
-                self.not_utf8.append(part.field_name)
-        super().on_part_end()
-
-
-def beacon_token(raw: bytes) -> str | None:
-    """The ``access_token`` field of a beacon body (navigator.sendBeacon cannot set headers; RFC 6750 section 2.2)."""
-    try:
-        fields = urllib.parse.parse_qs(raw.decode("utf-8").strip(), keep_blank_values=True)
-    except UnicodeDecodeError:
-        fields = {}
-    tokens = fields.get("access_token") or []
-    if len(tokens) > 1:
-        raise ServiceError(400, "invalid_request", "Send access_token once.")
-    return tokens[0] if tokens else None
-
-
-def authorization(request: Request) -> str | None:
-    """The one ``Authorization`` header; two are refused rather than letting one silently win."""
-    values = request.headers.getlist("authorization")
-    if len(values) > 1:
-        raise ServiceError(400, "invalid_request", f"Send one Authorization header; this request has {len(values)}.",
-                           [{"field": "Authorization", "code": "repeated_header", "message": "must be sent once"}])
-    return values[0] if values else None
-
-
-def query(request: Request) -> dict:
-    q: dict[str, str] = {}
-    for k, v in request.query_params.multi_items():
-        if k in q:
-            raise ServiceError.invalid([opts.Problem(k, "repeated_parameter", "is given more than once")], "query")
-        q[k] = v
-    return q
 
 
 def _avatar_base(request: Request) -> str:
@@ -530,8 +341,6 @@ for _mount in ROUTES:
 def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",)) -> Starlette:
     """The ASGI app over ``backend`` (serve it with uvicorn, or pass it to httpx.ASGITransport).
     ``cors_origins``: the origins whose pages may call the endpoints that take a token (contract section 12)."""
-    from workbench.service.cors import CorsByPath  # cors renders refusals with this module's envelope
-
     app = Starlette(routes=ROUTES, middleware=[Middleware(CorsByPath, origins=tuple(cors_origins)), Middleware(RequestContext)],
                     exception_handlers={ServiceError: _service_error, HTTPException: _http_error})
     # A trailing slash gets a 404 with a hint (see _http_error), not Starlette's empty 307.

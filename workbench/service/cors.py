@@ -27,7 +27,7 @@ import re
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse, Response
 
-from workbench.service.app import RequestContext, error_body
+from workbench.service.http import RequestContext, error_body
 
 __all__ = ["CorsByPath", "parse_origins", "token_path", "PUBLIC_EXPOSED", "TOKEN_EXPOSED"]
 
