@@ -124,8 +124,8 @@ def asgi_client(asgi_backend):
     """The async client over httpx.ASGITransport on an in-process backend, driven synchronously."""
     loop = asyncio.new_event_loop()
     transport = httpx.ASGITransport(app=create_app(asgi_backend), raise_app_exceptions=False)
-    ac = workbench.AsyncClient("http://local/api", "http://local/avatars", "wb_asgi_dev_token_0123456789",
-                               local_url="http://local/_local", transport=transport, backoff=0.01)
+    ac = workbench.AsyncClient("http://localhost/api", "http://localhost/avatars", "wb_asgi_dev_token_0123456789",
+                               local_url="http://localhost/_local", transport=transport, backoff=0.01)
     yield _Blocking(ac, loop)
     loop.run_until_complete(ac.aclose())
     loop.close()

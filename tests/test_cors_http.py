@@ -218,7 +218,7 @@ def test_an_unexpected_fault_carries_the_headers(tmp_path, monkeypatch):
 
     async def ask():
         transport = httpx.ASGITransport(app=create_app(backend), raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://local") as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
             return await c.get("/avatars/animations", headers={"Origin": PAGE})
 
     try:

@@ -244,11 +244,11 @@ def _closed_by_server(socks: list[socket.socket], within: float) -> list[socket.
 def _stalled(port: int, kind: str) -> socket.socket:
     s = socket.create_connection(("127.0.0.1", port))
     if kind == "partial-head":
-        s.sendall(b"GET /_local/health HTTP/1.1\r\nHost: x\r\n")
+        s.sendall(b"GET /_local/health HTTP/1.1\r\nHost: 127.0.0.1\r\n")
     elif kind == "partial-body":
-        s.sendall(b"POST /_local/viewers HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ki")
+        s.sendall(b"POST /_local/viewers HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ki")
     elif kind == "idle-keep-alive":
-        s.sendall(b"GET /_local/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        s.sendall(b"GET /_local/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     return s
 
 

@@ -47,7 +47,7 @@ def test_the_tracking_endpoint_starts_the_checkpoints(tmp_path):
     app = create_app(b)
 
     async def send():
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as c:
             body = json.dumps({"sessionId": "s1", "events": [{**HB, "id": "a"}]})
             return await c.post(f"/api/viewers/{vt}/tracking-event/batch", content=body,
                                 headers={"content-type": "application/json"})

@@ -46,7 +46,7 @@ def test_concurrent_batches_through_the_app(tmp_path):
     app = create_app(b)
 
     async def send_all():
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as c:
             async def one(n):
                 events = [{**HB, "id": f"e{n}-{i}"} for i in range(50)] + [{**HB, "id": "shared"}]
                 return await c.post(f"/api/viewers/{vt}/tracking-event/batch", content=batch(f"s{n}", events),

@@ -388,7 +388,7 @@ def test_batch_body_size_limit_over_http(tmp_path):
     assert len(body) == MAX_BODY_BYTES
 
     async def post(content):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(backend)), base_url="http://t") as c:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(backend)), base_url="http://localhost") as c:
             return await c.post(f"/api/viewers/{vt}/tracking-event/batch", content=content,
                                 headers={"Content-Type": "application/json"})
 

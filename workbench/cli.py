@@ -23,6 +23,15 @@ def _origins(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(e).removeprefix("--cors-origins: ")) from None
 
 
+def _hosts(text: str) -> tuple[str, ...]:
+    from workbench.service.guards import parse_allowed_hosts
+
+    try:
+        return parse_allowed_hosts(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e).removeprefix("--allowed-hosts: ")) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="workbench", description="Workbench for the Avatar, Viewer and Space Template service.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -34,6 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--cors-origins", default="*", type=_origins, metavar="ORIGINS",
                    help="comma list of page origins (scheme://host[:port]) allowed to call the endpoints that take "
                         "a token; default * (files and tracking always allow any origin)")
+    s.add_argument("--allowed-hosts", default=(), type=_hosts, metavar="HOSTS",
+                   help="comma list of Host names answered besides loopback ones (localhost, 127.0.0.0/8, ::1): "
+                        "the names clients use when --host is not loopback; .example.com allows a domain, * any host")
     s.add_argument("--read-timeout", type=float, default=10.0,
                    help="seconds a client has to send a request's head, and between pieces of its body (default 10)")
     s.add_argument("--keep-alive-timeout", type=float, default=30.0,
@@ -166,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
 
         limits = ConnectionLimits(args.read_timeout, args.keep_alive_timeout, args.max_connections)
         try:
-            serve(args.host, args.port, args.data_dir, cors_origins=args.cors_origins, limits=limits)
+            serve(args.host, args.port, args.data_dir, cors_origins=args.cors_origins, limits=limits,
+                  allowed_hosts=args.allowed_hosts)
         except PortInUse as e:
             print(f"workbench serve: {e}", file=sys.stderr)
             return 1

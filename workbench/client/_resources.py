@@ -118,7 +118,8 @@ class Local(_Group):
 
     def reset(self):
         """Forget every avatar, viewer, template, event and file (accounts and tokens stay)."""
-        return self._call("reset", "POST", "/reset", retry=False)
+        # JSON, as every state change of /_local must be sent (contract section 14): no page can forge it.
+        return self._call("reset", "POST", "/reset", json={}, retry=False)
 
     def create_token(self, scopes: Sequence[str], account: str = "dev"):
         """A new token of ``account`` with ``scopes``; returns {"token", "account", "scopes"}."""

@@ -9,7 +9,7 @@ get the same envelope, and every response carries ``X-Request-Id``.
 >>> import asyncio, tempfile, httpx
 >>> app = create_app(Backend(tempfile.mkdtemp(), generate_library=False))
 >>> async def unknown_route():
-...     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+...     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as c:
 ...         r = await c.get("/nowhere")
 ...         return r.status_code, r.json()["error"]["code"], "x-request-id" in r.headers
 >>> asyncio.run(unknown_route())
@@ -34,6 +34,7 @@ from workbench.service.backend import Backend
 from workbench.service.content import etag_of
 from workbench.service.cors import CorsByPath
 from workbench.service.errors import ServiceError
+from workbench.service.guards import LocalGuard
 from workbench.service.http import (RequestContext, authorization, beacon_token, error_body, media_type, ok, query,
                                     read_body, read_form, read_json, read_json_text)
 from workbench.service.tracking_store import Checked
@@ -338,10 +339,13 @@ for _mount in ROUTES:
         _mount.path_regex = re.compile(_mount.path_regex.pattern, re.DOTALL)
 
 
-def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",)) -> Starlette:
+def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",), allowed_hosts: tuple[str, ...] = ()) -> Starlette:
     """The ASGI app over ``backend`` (serve it with uvicorn, or pass it to httpx.ASGITransport).
-    ``cors_origins``: the origins whose pages may call the endpoints that take a token (contract section 12)."""
-    app = Starlette(routes=ROUTES, middleware=[Middleware(CorsByPath, origins=tuple(cors_origins)), Middleware(RequestContext)],
+    ``cors_origins``: the origins whose pages may call the endpoints that take a token (contract section 12);
+    ``allowed_hosts``: names answered besides loopback ones (contract section 14, :mod:`workbench.service.guards`)."""
+    # Outermost first: CORS headers and X-Request-Id go on every answer, the guards' refusals included.
+    app = Starlette(routes=ROUTES, middleware=[Middleware(CorsByPath, origins=tuple(cors_origins)), Middleware(RequestContext),
+                                               Middleware(LocalGuard, allowed_hosts=tuple(allowed_hosts))],
                     exception_handlers={ServiceError: _service_error, HTTPException: _http_error})
     # A trailing slash gets a 404 with a hint (see _http_error), not Starlette's empty 307.
     for router in [app.router] + [m.app for m in ROUTES if isinstance(m, Mount)]:

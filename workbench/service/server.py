@@ -13,6 +13,7 @@ import functools
 import gc
 import logging
 import shutil
+import signal
 import socket
 import tempfile
 import threading
@@ -121,9 +122,12 @@ class GuardedH11Protocol(H11Protocol):
 def server_config(app, limits: ConnectionLimits | None = None) -> uvicorn.Config:
     """uvicorn's configuration for the service: quiet, no lifespan, the connection limits applied."""
     limits = limits or ConnectionLimits()
+    # On SIGTERM or SIGINT uvicorn stops accepting and lets requests in flight finish, for at most
+    # the read timeout (contract section 14); what they acknowledged is committed by then.
     return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                           http=functools.partial(GuardedH11Protocol, limits=limits),
-                          timeout_keep_alive=limits.keep_alive_timeout)
+                          timeout_keep_alive=limits.keep_alive_timeout,
+                          timeout_graceful_shutdown=limits.read_timeout)
 
 
 class LocalService:
@@ -179,9 +183,11 @@ class PortInUse(RuntimeError):
 
 
 def serve(host: str, port: int, data_dir: str | Path, *, limits: ConnectionLimits | None = None, print_fn=None,
-          cors_origins: tuple[str, ...] = ("*",)) -> None:
-    """Run the service in the foreground until interrupted (``workbench serve``); ``cors_origins``:
-    the page origins allowed to call the endpoints that take a token (contract section 12).
+          cors_origins: tuple[str, ...] = ("*",), allowed_hosts: tuple[str, ...] = ()) -> int:
+    """Run the service in the foreground until SIGTERM or SIGINT (``workbench serve``), then drain and
+    return the signal that stopped it; ``cors_origins``: the page origins allowed to call the
+    endpoints that take a token (contract section 12); ``allowed_hosts``: ``Host`` names answered
+    besides loopback ones (section 14).
 
     The port is taken first: when it is busy, :class:`PortInUse` is raised before anything is
     printed or any data folder is made, so no URL or token is shown for a service that never ran.
@@ -204,9 +210,14 @@ def serve(host: str, port: int, data_dir: str | Path, *, limits: ConnectionLimit
     print_fn(f"  CORS            any origin for files and tracking; token endpoints: {', '.join(cors_origins)}")
     if backend.new_dev_token:
         print_fn(f"  development token (shown once): {backend.new_dev_token}")
+    if allowed_hosts:
+        print_fn(f"  allowed hosts   loopback, {', '.join(allowed_hosts)}")
     if host not in ("127.0.0.1", "localhost", "::1"):
         print_fn(f"  WARNING: listening on {host}: the /_local control API has no authentication; "
                  "anyone who reaches this port can make tokens and reset the data")
+        if not allowed_hosts:
+            print_fn(f"  WARNING: --host {host} without --allowed-hosts: only requests naming a loopback host "
+                     "are answered; give the names clients use, e.g. --allowed-hosts wb.lan,10.0.0.5")
     # Everything alive now (modules, the app, the backend) lives as long as the process: move it out of
     # the collector's reach, and collect cycles less often (refcounting frees the rest at once), so the
     # collections that requests' short-lived objects trigger stop walking the animation library's
@@ -214,8 +225,19 @@ def serve(host: str, port: int, data_dir: str | Path, *, limits: ConnectionLimit
     # 8.8 -> 7.3 us; 7.0 with no collector at all).
     gc.freeze()
     gc.set_threshold(100_000, 10, 10)
+    # uvicorn drains on SIGTERM/SIGINT, then raises the signal again for the handler it found, so that
+    # an embedding program learns of it; the handler it finds is this one, which only notes the
+    # signal, so the process goes on to close the database and exits 0 (not 143 or a KeyboardInterrupt).
+    stopped_by: list[int] = []
+    previous = {sig: signal.signal(sig, lambda n, _frame: stopped_by.append(n)) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        uvicorn.Server(server_config(create_app(backend, cors_origins), limits)).run(sockets=[sock])
+        uvicorn.Server(server_config(create_app(backend, cors_origins, allowed_hosts), limits)).run(sockets=[sock])
     finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         backend.close()
         sock.close()
+    if stopped_by:
+        print_fn(f"workbench serve: stopped by {signal.Signals(stopped_by[0]).name}; requests in flight finished, "
+                 "data committed")
+    return stopped_by[0] if stopped_by else 0
