@@ -155,6 +155,28 @@ def _empty_values(problems: list, query: Mapping[str, Any], known: tuple[str, ..
     return out
 
 
+# The query parameters each operation knows (contract sections 5, 6, 9 and 14). Any other is ignored
+# by the service, never part of a cache key, and named in X-Workbench-Ignored-Params; the client
+# warns before sending one. Operations not listed take no query parameters.
+QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
+    "avatars.model": ("lod", "animations", "textureFormat", "mergeMesh", "textureAtlasSize"),
+    "avatars.preview": ("size", "camera", "background"),
+    "local.upload_space": ("filename",),
+    "local.events": ("viewerToken", "since", "until", "format"),
+}
+IGNORED_PARAMS_HEADER = "X-Workbench-Ignored-Params"
+
+
+def split_query(query: Mapping[str, Any], operation: str) -> tuple[dict, list[str]]:
+    """(the parameters ``operation`` knows, the names of the others, which are ignored).
+
+    >>> split_query({"lod": "1", "v": "3"}, "avatars.model")
+    ({'lod': '1'}, ['v'])
+    """
+    known = QUERY_PARAMETERS.get(operation, ())
+    return {k: v for k, v in query.items() if k in known}, [k for k in query if k not in known]
+
+
 @dataclass(frozen=True)
 class Problem:
     """One broken rule: which field, a stable code and a sentence for people."""
@@ -432,11 +454,8 @@ def parse_model_options(query: Mapping[str, Any]) -> ModelOptions:
     [('lod', 'empty_value'), ('animations', 'empty_value')]
     """
     problems: list[Problem] = []
-    known = ("lod", "animations", "textureFormat", "mergeMesh", "textureAtlasSize")
-    query = _empty_values(problems, query, known)
-    for k in query:
-        if k not in known:
-            problems.append(Problem(k, "unknown_parameter", f"is not a model option; allowed: {', '.join(known)}"))
+    known = QUERY_PARAMETERS["avatars.model"]
+    query = _empty_values(problems, split_query(query, "avatars.model")[0], known)
     lod = 0
     if query.get("lod") is not None:
         v = _as_int(problems, "lod", query["lod"], _LOD_TEXT)
@@ -526,11 +545,8 @@ def parse_preview_options(query: Mapping[str, Any]) -> PreviewOptions:
     PreviewOptions(size=128, camera='portrait', background=(255, 255, 255))
     """
     problems: list[Problem] = []
-    known = ("size", "camera", "background")
-    query = _empty_values(problems, query, known)
-    for k in query:
-        if k not in known:
-            problems.append(Problem(k, "unknown_parameter", f"is not a preview option; allowed: {', '.join(known)}"))
+    known = QUERY_PARAMETERS["avatars.preview"]
+    query = _empty_values(problems, split_query(query, "avatars.preview")[0], known)
     size = PREVIEW_SIZE_DEFAULT
     lo, hi = PREVIEW_SIZES
     if query.get("size") is not None:

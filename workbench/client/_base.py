@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import urllib.parse
+import warnings
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import httpx
 
@@ -91,6 +92,7 @@ class Request:
     content: bytes | str | None = None
     files: dict | None = None
     retry: bool = True
+    warned_params: tuple[str, ...] = ()  # unknown query parameters already warned about before sending
 
 
 def _q(segment: str) -> str:
@@ -132,6 +134,24 @@ def _model_id(operation: str, value: Any) -> str:
     return stem if dot and stem and suffix.lower() in ("glb", "png") else value
 
 
+def _extra_params(operation: str, query: dict, params: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """Add ``params`` (any other query parameters, such as a cache buster) to ``query``; warn once for
+    each name the operation does not know (the service ignores those, contract section 14): a typo
+    never passes silently. Returns the names warned about."""
+    if not params:
+        return ()
+    known = opts.QUERY_PARAMETERS.get(operation, ())
+    unknown = tuple(k for k in params if k not in known)
+    for k, v in params.items():
+        if k in query:
+            raise ValueError(f"{operation}: {k} is given twice (as an argument and in params)")
+        query[k] = _query_value(v)
+    if unknown:
+        warnings.warn(f"{operation}: {', '.join(map(repr, unknown))} is not a parameter of this operation "
+                      f"(it knows {', '.join(known) or 'none'}); the service will ignore it", UserWarning, stacklevel=4)
+    return unknown
+
+
 def _query_value(value: Any) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -158,33 +178,39 @@ def build_register(cfg: ClientConfig, settings: dict) -> Request:
 
 
 def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, texture_format=None,
-                merge_mesh=None, texture_atlas_size=None) -> Request:
-    """GET {avatar}/model/:id.glb with the interface's query options, checked first."""
+                merge_mesh=None, texture_atlas_size=None, params=None) -> Request:
+    """GET {avatar}/model/:id.glb with the interface's query options, checked first; ``params``: any
+    other query parameters (names the operation does not know are sent with a warning)."""
     model_id = _model_id("avatars.model", model_id)
     if isinstance(animations, (list, tuple)) and not animations:
         animations = "none"  # an empty list of clips, which would otherwise become an empty value
     raw = {"lod": lod, "animations": animations, "textureFormat": texture_format,
            "mergeMesh": merge_mesh, "textureAtlasSize": texture_atlas_size}
     query = {k: _query_value(v) for k, v in raw.items() if v is not None}
+    warned = _extra_params("avatars.model", query, params)
     _check("avatars.model", opts.parse_model_options, query)
 
     def parse(resp):
         return R.Model(model_id, resp.content, query, resp.headers.get("etag"), resp.headers.get("content-type"))
 
-    return Request("avatars.model", "GET", f"{cfg.avatar_base_url}/model/{_q(model_id)}.glb", parse, params=query)
+    return Request("avatars.model", "GET", f"{cfg.avatar_base_url}/model/{_q(model_id)}.glb", parse, params=query,
+                   warned_params=warned)
 
 
-def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, background=None) -> Request:
-    """GET {avatar}/preview/:id.png; ``background`` is (R, G, B) or "R,G,B"; None is transparent."""
+def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, background=None, params=None) -> Request:
+    """GET {avatar}/preview/:id.png; ``background`` is (R, G, B) or "R,G,B"; None is transparent;
+    ``params``: any other query parameters (names the operation does not know are sent with a warning)."""
     model_id = _model_id("avatars.preview", model_id)
     raw = {"size": size, "camera": camera, "background": background}
     query = {k: _query_value(v) for k, v in raw.items() if v is not None}
+    warned = _extra_params("avatars.preview", query, params)
     _check("avatars.preview", opts.parse_preview_options, query)
 
     def parse(resp):
         return R.Preview(model_id, resp.content, query, resp.headers.get("etag"))
 
-    return Request("avatars.preview", "GET", f"{cfg.avatar_base_url}/preview/{_q(model_id)}.png", parse, params=query)
+    return Request("avatars.preview", "GET", f"{cfg.avatar_base_url}/preview/{_q(model_id)}.png", parse, params=query,
+                   warned_params=warned)
 
 
 def build_animation_list(cfg: ClientConfig) -> Request:
@@ -321,6 +347,10 @@ def build_local(cfg: ClientConfig, operation: str, method: str, path: str, *, js
 def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response | None, exc: Exception | None):
     """Return ("done", value), ("retry", seconds) or ("raise", exception)."""
     if resp is not None:
+        ignored = [n.strip() for n in resp.headers.get(opts.IGNORED_PARAMS_HEADER, "").split(",") if n.strip()]
+        if [n for n in ignored if n not in req.warned_params]:
+            warnings.warn(f"{req.operation}: the service ignored the query parameter(s) {', '.join(ignored)}, which "
+                          "this operation does not know", UserWarning, stacklevel=5)
         if resp.status_code < 400:
             return "done", req.parse(resp)
         if req.retry and policy.should_retry(attempt, resp.status_code):

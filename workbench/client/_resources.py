@@ -40,16 +40,19 @@ class Avatars(_Group):
 
     def model(self, model_id: str, *, lod: int | None = None, animations: str | Sequence[str] | None = None,
               texture_format: str | None = None, merge_mesh: bool | int | None = None,
-              texture_atlas_size: int | None = None):
-        """Download the avatar's GLB with the interface's options; returns a Model (bytes, save(), inspect())."""
+              texture_atlas_size: int | None = None, params: dict | None = None):
+        """Download the avatar's GLB with the interface's options; returns a Model (bytes, save(), inspect()).
+        ``params``: other query parameters to send as they are (a name the operation does not know warns)."""
         return self._send(B.build_model(self._cfg, model_id, lod=lod, animations=animations,
                                         texture_format=texture_format, merge_mesh=merge_mesh,
-                                        texture_atlas_size=texture_atlas_size))
+                                        texture_atlas_size=texture_atlas_size, params=params))
 
     def preview(self, model_id: str, *, size: int | None = None, camera: str | None = None,
-                background: Sequence[int] | str | None = None):
-        """Download the avatar's preview PNG; returns a Preview that shows itself inline."""
-        return self._send(B.build_preview(self._cfg, model_id, size=size, camera=camera, background=background))
+                background: Sequence[int] | str | None = None, params: dict | None = None):
+        """Download the avatar's preview PNG; returns a Preview that shows itself inline.
+        ``params``: other query parameters to send as they are (a name the operation does not know warns)."""
+        return self._send(B.build_preview(self._cfg, model_id, size=size, camera=camera, background=background,
+                                          params=params))
 
 
 class Animations(_Group):

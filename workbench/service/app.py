@@ -36,7 +36,7 @@ from workbench.service.cors import CorsByPath
 from workbench.service.errors import ServiceError
 from workbench.service.guards import LocalGuard
 from workbench.service.http import (RequestContext, authorization, beacon_token, error_body, media_type, ok, query,
-                                    read_body, read_form, read_json, read_json_text)
+                                    read_body, read_form, read_json, read_json_text, takes_query)
 from workbench.service.tracking_store import Checked
 from workbench.tracking import catalog
 
@@ -177,13 +177,13 @@ async def register_avatar(request: Request) -> Response:
 
 async def get_model(request: Request) -> Response:
     model_id = _strip_suffix(request, request.path_params["file"], ".glb")
-    data, etag = await call(backend_of(request).model, model_id, query(request))
+    data, etag = await call(backend_of(request).model, model_id, query(request, "avatars.model"))
     return _binary(request, data, etag, "model/gltf-binary")
 
 
 async def get_preview(request: Request) -> Response:
     model_id = _strip_suffix(request, request.path_params["file"], ".png")
-    data, etag = await call(backend_of(request).preview, model_id, query(request))
+    data, etag = await call(backend_of(request).preview, model_id, query(request, "avatars.preview"))
     return _binary(request, data, etag, "image/png")
 
 
@@ -269,12 +269,13 @@ async def local_space(request: Request) -> Response:
 
 async def local_upload_space(request: Request) -> Response:
     data = await read_body(request, UPLOAD_LIMIT)
-    return ok(await call(backend_of(request).upload_space, request.path_params["id"], request.query_params.get("filename"), data))
+    filename = query(request, "local.upload_space").get("filename")
+    return ok(await call(backend_of(request).upload_space, request.path_params["id"], filename, data))
 
 
 async def local_events(request: Request) -> Response:
     # filters are checked before the first byte; the rows follow a page at a time
-    chunks, media = await call(backend_of(request).stream_events, query(request))
+    chunks, media = await call(backend_of(request).stream_events, query(request, "local.events"))
     return StreamingResponse(chunks, media_type=media)
 
 
@@ -301,33 +302,33 @@ async def index(request: Request) -> Response:
 
 
 ROUTES = [
-    Route("/", index),
-    Route("/openapi.json", openapi),
+    Route("/", takes_query(None, index)),
+    Route("/openapi.json", takes_query(None, openapi)),
     Mount("/avatars", routes=[
-        Route("/avatar", register_avatar, methods=["POST"]),
-        Route("/model/{file}", get_model, methods=["GET"]),
-        Route("/preview/{file}", get_preview, methods=["GET"]),
-        Route("/animations", list_animations, methods=["GET"]),
-        Route("/animations/{gender}/{file}", get_animation, methods=["GET"]),
+        Route("/avatar", takes_query(None, register_avatar), methods=["POST"]),
+        Route("/model/{file}", takes_query("avatars.model", get_model), methods=["GET"]),
+        Route("/preview/{file}", takes_query("avatars.preview", get_preview), methods=["GET"]),
+        Route("/animations", takes_query(None, list_animations), methods=["GET"]),
+        Route("/animations/{gender}/{file}", takes_query(None, get_animation), methods=["GET"]),
     ]),
     Mount("/api", routes=[
-        Route("/viewers/{token}/regenerate/all", regenerate, methods=["POST", "PUT"]),
-        Route("/viewers/{token}/tracking-event/batch", tracking_batch, methods=["POST"]),
-        Route("/resources/spaces/{id}/finish-upload", finish_upload, methods=["POST"]),
+        Route("/viewers/{token}/regenerate/all", takes_query(None, regenerate), methods=["POST", "PUT"]),
+        Route("/viewers/{token}/tracking-event/batch", takes_query(None, tracking_batch), methods=["POST"]),
+        Route("/resources/spaces/{id}/finish-upload", takes_query(None, finish_upload), methods=["POST"]),
     ]),
     Mount("/_local", routes=[
-        Route("/health", local_health, methods=["GET"]),
-        Route("/reset", local_reset, methods=["POST"]),
-        Route("/tokens", local_tokens, methods=["POST"]),
-        Route("/tokens/revoke", local_revoke, methods=["POST"]),
-        Route("/viewers", local_create_viewer, methods=["POST"]),
-        Route("/viewers/{token}", local_viewer, methods=["GET"]),
-        Route("/viewers/{token}/files/{output}", local_viewer_file, methods=["GET"]),
-        Route("/spaces", local_create_space, methods=["POST"]),
-        Route("/spaces/{id}", local_space, methods=["GET"]),
-        Route("/spaces/{id}/upload", local_upload_space, methods=["PUT"]),
-        Route("/tracking/events", local_events, methods=["GET"]),
-        Route("/faults", local_faults, methods=["GET", "POST"]),
+        Route("/health", takes_query(None, local_health), methods=["GET"]),
+        Route("/reset", takes_query(None, local_reset), methods=["POST"]),
+        Route("/tokens", takes_query(None, local_tokens), methods=["POST"]),
+        Route("/tokens/revoke", takes_query(None, local_revoke), methods=["POST"]),
+        Route("/viewers", takes_query(None, local_create_viewer), methods=["POST"]),
+        Route("/viewers/{token}", takes_query(None, local_viewer), methods=["GET"]),
+        Route("/viewers/{token}/files/{output}", takes_query(None, local_viewer_file), methods=["GET"]),
+        Route("/spaces", takes_query(None, local_create_space), methods=["POST"]),
+        Route("/spaces/{id}", takes_query(None, local_space), methods=["GET"]),
+        Route("/spaces/{id}/upload", takes_query("local.upload_space", local_upload_space), methods=["PUT"]),
+        Route("/tracking/events", takes_query("local.events", local_events), methods=["GET"]),
+        Route("/faults", takes_query(None, local_faults), methods=["GET", "POST"]),
     ]),
 ]
 

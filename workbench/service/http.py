@@ -95,13 +95,17 @@ class RequestContext:
         incoming = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
         rid = incoming if _REQUEST_ID.match(incoming) else secrets.token_hex(8)
         started = False
+        state = scope.setdefault("state", {})  # request.state of the handler: takes_query notes ignored names there
 
         async def send_with_id(message):
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + [(b"x-request-id", rid.encode())]
+                extra = [(b"x-request-id", rid.encode())]
+                if state.get("ignored_params"):
+                    extra.append((opts.IGNORED_PARAMS_HEADER.lower().encode(),
+                                  ", ".join(state["ignored_params"]).encode("utf-8", "replace")))
+                message["headers"] = list(message.get("headers") or []) + extra
             await send(message)
 
         try:
@@ -222,12 +226,31 @@ def authorization(request: Request) -> str | None:
     return values[0] if values else None
 
 
-def query(request: Request) -> dict:
+def query(request: Request, operation: str) -> dict:
+    """The query parameters ``operation`` knows (:data:`workbench.options.QUERY_PARAMETERS`); each
+    given once, else 400. The others are ignored (contract section 14): :func:`takes_query` names them."""
     q: dict[str, str] = {}
+    known, _ = opts.split_query(dict(request.query_params), operation)
     for k, v in request.query_params.multi_items():
+        if k not in known:
+            continue
         if k in q:
             raise ServiceError.invalid([opts.Problem(k, "repeated_parameter", "is given more than once")], "query")
         q[k] = v
     return q
+
+
+def takes_query(operation: str | None, handler):
+    """``handler`` with the names of the query parameters ``operation`` does not know noted, so that
+    :class:`RequestContext` names them in ``X-Workbench-Ignored-Params`` on the answer, errors included."""
+    async def endpoint(request: Request):
+        _, ignored = opts.split_query(dict(request.query_params), operation or "")
+        if ignored:
+            request.state.ignored_params = ignored
+        return await handler(request)
+
+    endpoint.__name__ = endpoint.__qualname__ = handler.__name__
+    endpoint.__doc__ = handler.__doc__
+    return endpoint
 
 

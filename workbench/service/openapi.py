@@ -31,8 +31,8 @@ _UNAVAILABLE = "503"
 # --------------------------------------------------------------------------
 
 def _headers(*names: str) -> dict:
-    """Response headers by component name; X-Request-Id is on every answer."""
-    return {n: {"$ref": f"{_REF}headers/{n}"} for n in ("X-Request-Id", *names)}
+    """Response headers by component name; X-Request-Id is on every answer, and the ignored parameters' names on any."""
+    return {n: {"$ref": f"{_REF}headers/{n}"} for n in ("X-Request-Id", opts.IGNORED_PARAMS_HEADER, *names)}
 
 
 def _error(description: str, codes: list[str] | None = None, headers: tuple[str, ...] = ()) -> dict:
@@ -211,6 +211,12 @@ def _response_headers() -> dict:
         "Cache-Control": {"required": True, "schema": {"type": "string"}},
         "WWW-Authenticate": {"required": True, "description": 'Bearer error="invalid_token", or error="insufficient_scope" with the scope',
                              "schema": {"type": "string", "pattern": "^Bearer "}},
+        opts.IGNORED_PARAMS_HEADER: {
+            "required": False,
+            "description": "present when the request had query parameters the operation does not know (a page's cache "
+                           "buster such as ?v=3): their names, comma separated. They were ignored and are never part of "
+                           "a cache key; a known parameter with a bad value is 400 instead.",
+            "schema": {"type": "string"}},
         "Retry-After": {"required": False, "description": "seconds to wait before trying again",
                         "schema": {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?$"}},
     }
@@ -355,7 +361,8 @@ def build_openapi(root_url: str) -> dict:
                                 "({base_url}); the local control API under /_local is not part of the real service. Every "
                                 "JSON answer uses the envelope {status, data} or {status, error}; every answer carries "
                                 "X-Request-Id. A fault armed through POST /_local/faults answers injected_fault with the "
-                                "status it names (503 unless told otherwise)."},
+                                "status it names (503 unless told otherwise). Query parameters an operation does not "
+                                f"list are ignored, as CDNs and the public web do, and named in {opts.IGNORED_PARAMS_HEADER}."},
         "servers": [{"url": root_url}],
         "paths": paths,
         "components": {"schemas": _schemas(), "headers": _response_headers(),
