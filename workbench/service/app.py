@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -37,6 +38,7 @@ from workbench.service.errors import ServiceError
 from workbench.service.guards import LocalGuard
 from workbench.service.http import (RequestContext, authorization, beacon_token, error_body, media_type, ok, query,
                                     read_body, read_form, read_json, read_json_text, takes_query)
+from workbench.service.storage import disk_full
 from workbench.service.tracking_store import Checked
 from workbench.tracking import catalog
 
@@ -51,6 +53,13 @@ UPLOAD_LIMIT = 256 * 1024 * 1024
 # --------------------------------------------------------------------------
 # rendering refusals (the envelope itself: workbench.service.http)
 # --------------------------------------------------------------------------
+
+async def _storage_error(request: Request, exc: Exception) -> JSONResponse:
+    """A full disk met outside the storage helpers is the same 507; any other fault stays a 500 (RequestContext)."""
+    if disk_full(exc):
+        return await _service_error(request, ServiceError.insufficient_storage())
+    raise exc
+
 
 async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
     return JSONResponse(error_body(exc.status, exc.code, exc.message, exc.details), status_code=exc.status,
@@ -347,7 +356,8 @@ def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",), allowed
     # Outermost first: CORS headers and X-Request-Id go on every answer, the guards' refusals included.
     app = Starlette(routes=ROUTES, middleware=[Middleware(CorsByPath, origins=tuple(cors_origins)), Middleware(RequestContext),
                                                Middleware(LocalGuard, allowed_hosts=tuple(allowed_hosts))],
-                    exception_handlers={ServiceError: _service_error, HTTPException: _http_error})
+                    exception_handlers={ServiceError: _service_error, HTTPException: _http_error,
+                                        OSError: _storage_error, sqlite3.Error: _storage_error})
     # A trailing slash gets a 404 with a hint (see _http_error), not Starlette's empty 307.
     for router in [app.router] + [m.app for m in ROUTES if isinstance(m, Mount)]:
         router.redirect_slashes = False

@@ -77,7 +77,14 @@ class Content:
                 # The cause goes to the log; the answer says what failed in the contract's words.
                 log.exception("%s failed", what)
                 raise ServiceError(500, failure_code, f"{what} failed on the server; the service log has the cause.") from None
-            write_atomic(path, data)
+            try:
+                write_atomic(path, data)
+            except ServiceError as e:
+                if e.status != 507:
+                    raise
+                # A full disk: the answer is served all the same (reads keep working) and made again next time.
+                log.warning("%s: not cached, the disk is full (%s)", what, path.name)
+                return data, etag_of(data)
             self._etags[path] = etag_of(data)
             return data, self._etags[path]
 

@@ -17,6 +17,9 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+from workbench.service.errors import ServiceError
+from workbench.service.storage import disk_full
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS accounts (
     id TEXT PRIMARY KEY,
@@ -118,13 +121,22 @@ class Database:
     def transaction(self):
         """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error); yields the connection."""
         with self.lock:
-            self._conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+                self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._conn
+                except BaseException:
+                    if self._conn.in_transaction:  # SQLite may have rolled back itself (a full disk does)
+                        self._conn.execute("ROLLBACK")
+                    raise
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as e:
+                if not disk_full(e):
+                    raise
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                # Nothing of the transaction is kept; the next one succeeds once space is back.
+                raise ServiceError.insufficient_storage() from None
 
     def one(self, sql: str, params=()) -> sqlite3.Row | None:
         with self.lock:

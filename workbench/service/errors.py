@@ -48,3 +48,15 @@ class ServiceError(Exception):
     @classmethod
     def too_large(cls, limit: int) -> "ServiceError":
         return cls(413, "payload_too_large", f"The body is larger than this endpoint's limit of {limit} bytes.")
+
+    @classmethod
+    def insufficient_storage(cls) -> "ServiceError":
+        """507: the data folder's disk is full; nothing of this request was kept (contract section 14)."""
+        return cls(507, "insufficient_storage",
+                   f"The service's disk is full, so nothing of this request was stored; try again in "
+                   f"{STORAGE_RETRY_AFTER_S} seconds (reads keep working meanwhile).",
+                   headers={"Retry-After": str(STORAGE_RETRY_AFTER_S)})
+
+
+# How long a client should wait after a 507 before trying again: space usually returns by someone's hand.
+STORAGE_RETRY_AFTER_S = 10

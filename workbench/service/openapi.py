@@ -10,7 +10,7 @@ that let a stateful fuzzer carry real ids from one call to the next.
 >>> sorted(doc["paths"])[:2]
 ['/api/resources/spaces/{spaceTemplateId}/finish-upload', '/api/viewers/{viewerToken}/regenerate/all']
 >>> sorted(doc["paths"]["/avatars/avatar"]["post"]["responses"])
-['201', '400', '401', '413', '415', '503']
+['201', '400', '401', '413', '415', '503', '507']
 """
 
 from __future__ import annotations
@@ -77,6 +77,11 @@ def _unauthorized() -> dict:
 def _unavailable() -> dict:
     return _error("temporarily unavailable; wait Retry-After seconds when given (the local service answers it "
                   "when the control API armed a fault)", ["injected_fault"], ("Retry-After",))
+
+
+def _storage_full() -> dict:
+    return _error("the service's disk is full: nothing of the request was stored; try again after Retry-After seconds "
+                  "(reads keep working)", ["insufficient_storage"], ("Retry-After",))
 
 
 def _too_large(limit: str) -> dict:
@@ -254,7 +259,7 @@ def build_openapi(root_url: str) -> dict:
                                         "per problem), or a malformed request such as two Authorization headers"),
                           "401": _unauthorized(), "413": _too_large(f"{opts.SETTINGS_MAX_BYTES // 1024} KiB"),
                           "415": _unsupported("application/json"),
-                          _UNAVAILABLE: _unavailable()}}},
+                          "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},
         "/avatars/model/{modelId}.glb": {"get": {
             "operationId": "avatars.model", "tags": ["avatar"], "summary": "Download the avatar's GLB",
             "parameters": [_pp("modelId", "the registered avatar's id"),
@@ -314,7 +319,7 @@ def build_openapi(root_url: str) -> dict:
                           **({"413": _too_large("4 KiB")} if m == "post" else {}),
                           "401": _unauthorized(),
                           "404": _error("viewer not found (or another account's)", ["viewer_not_found", "route_not_found"]),
-                          _UNAVAILABLE: _unavailable()}} for m in ("post", "put")},
+                          "507": _storage_full(), _UNAVAILABLE: _unavailable()}} for m in ("post", "put")},
         "/api/viewers/{viewerToken}/tracking-event/batch": {"post": {
             "operationId": "tracking.send_batch", "tags": ["tracking"], "summary": f"Send up to {catalog.MAX_EVENTS} tracking events (public)",
             "parameters": [_pp("viewerToken", "the viewer")],
@@ -331,7 +336,7 @@ def build_openapi(root_url: str) -> dict:
                                         "invalid (all_events_invalid; details: per-event errors)"),
                           "404": _error("no such viewer", ["viewer_not_found", "route_not_found"]),
                           "413": _too_large(f"{catalog.MAX_BODY_BYTES // 1024} KiB"), "415": _unsupported("application/json or text/plain"),
-                          _UNAVAILABLE: _unavailable()}}},
+                          "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},
         "/api/resources/spaces/{spaceTemplateId}/finish-upload": {"post": {
             "operationId": "spaces.finish_upload", "tags": ["space"], "security": auth,
             "summary": "Finalize (success=true) or cancel (success=false) a space template upload (scope space:write)",
@@ -351,7 +356,7 @@ def build_openapi(root_url: str) -> dict:
                           "413": _too_large(f"{opts.FINISH_BODY_MAX_BYTES // 1024} KiB"),
                           "500": _error("finalization failed: the uploaded file is missing or invalid (details: each problem); "
                                         "the template is now failed", ["finalization_failed"]),
-                          _UNAVAILABLE: _unavailable()}}},
+                          "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},
     }
     _add_preflights(paths)
     return {
