@@ -109,3 +109,101 @@ def test_the_checker_sees_imports():
 def test_imports_between_packages_run_one_way():
     found = violations()
     assert not found, "imports that run the wrong way:\n" + "\n".join(found)
+
+
+# ---------------------------------------------------------------- circles, and modules' length
+
+# Circles of imports allowed by name, each with what removes it; any other circle fails, and so
+# does an entry here once its circle is gone (so the list cannot go stale).
+KNOWN_CIRCLES = {
+    frozenset({"workbench.tracking.analysis", "workbench.tracking.dask_analysis"}):
+        "the pandas functions hand Dask frames to dask_analysis, which calls them per partition; "
+        "the analysis becoming a package with one dispatcher removes it",
+}
+LONG_MODULE_LINES = 600
+LONG_REASON = "Long on purpose:", "Long for now:"
+
+
+def import_graph() -> dict[str, set[str]]:
+    mods = modules()
+    known = set(mods)
+    return {m: {t for _, t in imports(m, p, known) if t in known and t != m} for m, p in mods.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected sets of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[frozenset[str]] = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                members = set()
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    members.add(m)
+                    if m == node:
+                        break
+                if len(members) > 1:
+                    found.append(frozenset(members))
+    return found
+
+
+def test_the_circle_finder_finds_circles():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert circles(graph) == [frozenset("abc")]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_circles_of_imports_inside_any_package():
+    """Lazy imports count: a module that imports another inside a function still depends on it."""
+    found = set(circles(import_graph()))
+    unknown = [sorted(c) for c in found if c not in KNOWN_CIRCLES]
+    assert not unknown, "circles of imports: " + "; ".join(" <-> ".join(c) for c in unknown)
+    gone = [sorted(c) for c in KNOWN_CIRCLES if c not in found]
+    assert not gone, f"these circles are gone: remove them from KNOWN_CIRCLES: {gone}"
+
+
+def test_the_service_http_modules_import_one_way():
+    graph = import_graph()
+    service = "workbench.service."
+    assert service + "app" not in graph[service + "cors"] | graph[service + "openapi"] | graph[service + "http"]
+    assert not graph[service + "http"] & {service + n for n in ("app", "cors", "openapi", "guards")}
+
+
+def test_long_modules_say_why_at_their_top():
+    long = []
+    for name, path in modules().items():
+        lines = path.read_text(encoding="utf-8").count("\n")
+        if lines > LONG_MODULE_LINES:
+            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+            if not any(marker in doc for marker in LONG_REASON):
+                long.append(f"{path.relative_to(ROOT.parent)} ({lines} lines)")
+    assert not long, (f"modules over {LONG_MODULE_LINES} lines with no reason at their top (a docstring paragraph "
+                      f"starting {' or '.join(LONG_REASON)}); split them or say why: " + ", ".join(long))

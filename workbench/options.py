@@ -1,5 +1,9 @@
 """The interface's limits, checked in one place for the client and the service.
 
+Long on purpose: this is the one place for every rule of settings, model and preview options,
+query parameters, finish-upload forms and text, so that the client, the service and
+``/openapi.json`` read the same table; the rules are short and many.
+
 Both sides call the same functions: the client before it sends, the local
 service when a request arrives, so the two can never disagree about a rule.
 Every check raises :class:`InvalidOptions` with one :class:`Problem` per

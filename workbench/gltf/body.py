@@ -1,5 +1,9 @@
 """The avatar's geometry: body, hair, outfit and glasses as skinned parametric surfaces.
 
+Long on purpose: one generator, read top to bottom in the order an avatar is built (body,
+then what fits its outline: outfit, hair, glasses); each part fits the surfaces made before it,
+so splitting by part would pass the same dimensions back and forth between modules.
+
 ``parts(settings, q)`` returns, per mesh name, one merged :class:`Surface` with UVs in its
 material's texture and skin weights on the avatar's own skeleton. ``q`` scales every
 part's rows and columns together (1.0 is LOD 0): lower levels of detail are the same

@@ -1,5 +1,11 @@
 """Pandas analysis of exported tracking events: loading, visits, funnels and viewer KPIs.
 
+Long for now: one section per question (loading, visits, funnels, load times, dwell, AR,
+rankings, time series, KPIs), and it dispatches Dask frames to
+:mod:`workbench.tracking.dask_analysis`, which builds on it (the one known circle of imports,
+allowed by name in ``tests/test_layout.py``); the analysis is to become a package with one
+module per question and one dispatcher.
+
 Every function takes a DataFrame and column names, works on a copy, returns a new
 DataFrame and states its input and output columns; none sets a pandas option. The
 hot paths (:func:`sessionize`, :func:`funnel`) work on numpy arrays of integer

@@ -1,5 +1,10 @@
 """The tracking event catalog (contract section 7) as one definition, and the checks built on it.
 
+Long on purpose: the catalog, the reference check that reads it and the msgspec fast path
+generated from it must change together (the fast path is proved equal to the reference check
+event by event), and splitting them would put the same rule in two modules or make them
+import each other.
+
 The local service validates batches with :func:`check_batch`, the client pre-checks
 events with :func:`check_event` before it sends, and notebooks print
 :func:`catalog_frame`; all three read the same :data:`CATALOG`, so they cannot drift.
