@@ -7,8 +7,9 @@ Space Template service.
 """
 
 from workbench.client import (APIError, AsyncClient, BadRequestError, Client, ConfigurationError, ConflictError,
-                              NotFoundError, OptionError, PayloadTooLargeError, RateLimitError, ServerError,
-                              TimeoutError, TransportError, UnauthorizedError, WorkbenchError)
+                              ForbiddenError, NotFoundError, OptionError, PayloadTooLargeError, RateLimitError,
+                              RequestTimeoutError, ServerError, TransportError, UnauthorizedError,
+                              UnsupportedMediaTypeError, WorkbenchError)
 from workbench.connect import connect
 
 import logging as _logging
@@ -19,6 +20,14 @@ _logging.getLogger("workbench").addHandler(_logging.NullHandler())
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name: str):
+    # ``workbench.TimeoutError`` of earlier releases; kept out of __all__ so ``from workbench import *``
+    # cannot shadow Python's own TimeoutError.
+    if name == "TimeoutError":
+        return RequestTimeoutError
+    raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+
 __all__ = [
     "connect",
     "Client",
@@ -27,13 +36,15 @@ __all__ = [
     "OptionError",
     "ConfigurationError",
     "TransportError",
-    "TimeoutError",
+    "RequestTimeoutError",
     "APIError",
     "BadRequestError",
     "UnauthorizedError",
+    "ForbiddenError",
     "NotFoundError",
     "ConflictError",
     "PayloadTooLargeError",
+    "UnsupportedMediaTypeError",
     "RateLimitError",
     "ServerError",
 ]

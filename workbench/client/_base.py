@@ -22,7 +22,7 @@ import httpx
 
 from workbench import options as opts
 from workbench.client import results as R
-from workbench.client.errors import (ConfigurationError, OptionError, TimeoutError, TransportError,
+from workbench.client.errors import (ConfigurationError, OptionError, RequestTimeoutError, TransportError,
                                      error_from_response)
 from workbench.client.retry import RetryPolicy
 from workbench.tracking import catalog
@@ -363,7 +363,7 @@ def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response
     if (req.retry or refused) and policy.should_retry(attempt):
         return "retry", policy.delay(attempt)
     if isinstance(exc, httpx.TimeoutException):
-        return "raise", TimeoutError(f"{req.operation}: {type(exc).__name__} on {req.method} {req.url}")
+        return "raise", RequestTimeoutError(f"{req.operation}: {type(exc).__name__} on {req.method} {req.url}")
     return "raise", TransportError(f"{req.operation}: {type(exc).__name__}: {exc} on {req.method} {req.url}")
 
 

@@ -16,7 +16,12 @@ tracking catalog, the same definition the service checks with; the catalog knows
    and under the service's body limit (``catalog.MAX_BODY_BYTES``).
 5. Send the batches with at most ``concurrency`` in flight; the client retries
    transport failures, 429 and 5xx with backoff (safe: every event has an id).
-6. Join the per-event answers back to the events they came from, in a SendReport.
+   A fatal answer (401, 403, 404: a wrong token or viewer fails every batch the same way) or
+   no answer at all after the retries stops the run: no further batch is sent, and the ones
+   not sent are reported as ``not_sent``.
+6. Join the per-event answers back to the events they came from, in a SendReport. A run that
+   stopped raises the error that stopped it, with the report of what was sent, accepted and
+   not sent as its ``report`` attribute; any other failure is in the report.
 
 >>> import httpx, workbench
 >>> sent = []
@@ -46,7 +51,8 @@ import pandas as pd
 
 from workbench import options as opts
 from workbench.client import _base as B
-from workbench.client.errors import APIError, BadRequestError, NotFoundError, OptionError, UnauthorizedError
+from workbench.client.errors import (BadRequestError, ForbiddenError, NotFoundError, OptionError, TransportError,
+                                     UnauthorizedError, WorkbenchError)
 from workbench.tracking import catalog
 
 MAX_EVENTS = catalog.MAX_EVENTS
@@ -209,7 +215,7 @@ class SendReport:
     """What happened to every event.
 
     ``events``: one row per input event (position, sessionId, key, id, status: accepted,
-    duplicate, rejected or failed; code, message, field, stage: client or service).
+    duplicate, rejected, failed or not_sent; code, message, field, stage: client or service).
     ``errors``: the rows that were not accepted. ``seconds``: the whole run;
     ``plan_seconds``: its first part without I/O (steps 1 to 4: pre-checks, ids, batches);
     ``send_seconds``: the rest (sending and joining the answers).
@@ -242,19 +248,28 @@ class SendReport:
         return int((self.events["status"] == "failed").sum())
 
     @property
+    def not_sent(self) -> int:
+        """Events never sent because the run stopped at a fatal answer (see the module notes)."""
+        return int((self.events["status"] == "not_sent").sum())
+
+    @property
     def errors(self) -> pd.DataFrame:
         return self.events[~self.events["status"].isin(["accepted", "duplicate"])].reset_index(drop=True)
 
     def summary(self) -> pd.DataFrame:
-        return pd.DataFrame([{"events": len(self.events), "batches": self.batches, "accepted": self.accepted,
-                              "duplicates": self.duplicates, "rejected": self.rejected, "failed": self.failed}])
+        row = {"events": len(self.events), "batches": self.batches, "accepted": self.accepted,
+               "duplicates": self.duplicates, "rejected": self.rejected, "failed": self.failed}
+        if self.not_sent:
+            row["not_sent"] = self.not_sent
+        return pd.DataFrame([row])
 
     def _repr_html_(self) -> str:
         return self.summary().to_html(index=False)
 
     def __repr__(self) -> str:
         return (f"SendReport(events={len(self.events)}, batches={self.batches}, accepted={self.accepted}, "
-                f"duplicates={self.duplicates}, rejected={self.rejected}, failed={self.failed})")
+                f"duplicates={self.duplicates}, rejected={self.rejected}, failed={self.failed}"
+                + (f", not_sent={self.not_sent})" if self.not_sent else ")"))
 
 
 _COLUMNS = ("position", "sessionId", "key", "id", "status", "code", "message", "field", "stage")
@@ -368,8 +383,9 @@ def _progress(total: int, progress: bool | None):
 
 
 def _fatal(e: Exception) -> bool:
-    # A wrong viewer or token fails every batch the same way: say so at once.
-    return isinstance(e, (NotFoundError, UnauthorizedError))
+    # A wrong viewer or token fails every batch the same way, and no answer after the client's retries
+    # means the service is out of reach: stop at once rather than send the rest into the same wall.
+    return isinstance(e, (NotFoundError, UnauthorizedError, ForbiddenError, TransportError))
 
 
 class _Run:
@@ -383,6 +399,21 @@ class _Run:
         self._planned = time.perf_counter()
         self.bar = _progress(len(self.plan.batches), progress)
         self.failures: list = []
+        self.stopped_by: Exception | None = None  # the first fatal error; no batch is sent after it
+
+    def may_send(self, positions: list[int]) -> bool:
+        """False once the run stopped; the batch's events are then reported ``not_sent``."""
+        if self.stopped_by is None:
+            return True
+        for pos in positions:
+            _mark(self.plan.columns, pos, "not_sent", "client", "not_sent",
+                  f"not sent: the run stopped at {type(self.stopped_by).__name__}")
+        return False
+
+    def answered(self, error: Exception | None) -> None:
+        """Called by the sender as soon as an answer (or none) is in, before the next batch can start."""
+        if error is not None and _fatal(error) and self.stopped_by is None:
+            self.stopped_by = error
 
     def request(self, client, viewer_token: str, positions: list[int], body: bytes):
         ids = self.plan.columns["id"]
@@ -390,21 +421,25 @@ class _Run:
         return B.build_tracking_batch_body(client.config, viewer_token, body, safe=safe)
 
     def settle(self, positions: list[int], result, error: Exception | None) -> None:
-        """Step 6 for one answered batch; a wrong viewer or token stops the whole run."""
-        if error is not None and _fatal(error):
-            raise error
+        """Step 6 for one answered batch (``result`` and ``error`` both None: it was not sent)."""
         if error is not None:
             self.failures.append(error)
-        _apply(self.plan, positions, result, error)
+        if result is not None or error is not None:
+            _apply(self.plan, positions, result, error)
         if self.bar is not None:
             self.bar.update(1)
 
     def report(self) -> SendReport:
+        """The report; when a fatal error stopped the run, that error is raised with it as ``report``."""
         import time
 
         if self.bar is not None:
             self.bar.close()
-        return _report(self.plan, time.perf_counter() - self._started, self.failures, self._planned - self._started)
+        report = _report(self.plan, time.perf_counter() - self._started, self.failures, self._planned - self._started)
+        if self.stopped_by is not None:
+            self.stopped_by.report = report
+            raise self.stopped_by
+        return report
 
 
 def send_events(client, viewer_token: str, events: Any, *, session_id: str | None = None, concurrency: int = 4,
@@ -414,10 +449,14 @@ def send_events(client, viewer_token: str, events: Any, *, session_id: str | Non
 
     def one(batch):
         _, positions, body = batch
+        if not run.may_send(positions):
+            return positions, None, None
         try:
-            return positions, client._send(run.request(client, viewer_token, positions, body)), None
-        except APIError as e:
-            return positions, None, e
+            result, error = client._send(run.request(client, viewer_token, positions, body)), None
+        except WorkbenchError as e:
+            result, error = None, e
+        run.answered(error)
+        return positions, result, error
 
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         for positions, result, error in pool.map(one, run.plan.batches):
@@ -434,10 +473,14 @@ async def asend_events(client, viewer_token: str, events: Any, *, session_id: st
     async def one(batch):
         _, positions, body = batch
         async with gate:
-            try:
-                result, error = await client._send(run.request(client, viewer_token, positions, body)), None
-            except APIError as e:
-                result, error = None, e
+            if not run.may_send(positions):
+                result, error = None, None
+            else:
+                try:
+                    result, error = await client._send(run.request(client, viewer_token, positions, body)), None
+                except WorkbenchError as e:
+                    result, error = None, e
+                run.answered(error)
         run.settle(positions, result, error)
 
     await asyncio.gather(*(one(b) for b in run.plan.batches))

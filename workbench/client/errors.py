@@ -6,15 +6,21 @@
     ├── OptionError (ValueError)      an option failed the interface's rules; nothing was sent
     ├── ConfigurationError            no base URL or token where one is needed
     ├── TransportError                the request did not get an answer
-    │   └── TimeoutError              ... because a timeout ran out
+    │   └── RequestTimeoutError       ... because a timeout ran out (also a builtin TimeoutError)
     └── APIError                      the service answered with a status >= 400
         ├── BadRequestError           400
         ├── UnauthorizedError         401
+        ├── ForbiddenError            403
         ├── NotFoundError             404
         ├── ConflictError             409
         ├── PayloadTooLargeError      413
+        ├── UnsupportedMediaTypeError 415
         ├── RateLimitError            429
         └── ServerError               5xx
+
+``TimeoutError`` stays importable from here as an alias of ``RequestTimeoutError`` for code
+written before, but is no longer exported by ``*`` or by ``workbench``: it would shadow
+Python's own. ``except TimeoutError`` with the builtin catches ours too.
 
 Every ``APIError`` carries ``status``, ``code``, ``message``, ``details``, the
 ``request_id`` and the ``response`` itself, whatever the deployment's error body
@@ -28,6 +34,7 @@ any ``message``/``error``/``detail`` field otherwise, and from the raw text last
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import httpx
@@ -37,13 +44,15 @@ __all__ = [
     "OptionError",
     "ConfigurationError",
     "TransportError",
-    "TimeoutError",
+    "RequestTimeoutError",
     "APIError",
     "BadRequestError",
     "UnauthorizedError",
+    "ForbiddenError",
     "NotFoundError",
     "ConflictError",
     "PayloadTooLargeError",
+    "UnsupportedMediaTypeError",
     "RateLimitError",
     "ServerError",
     "error_from_response",
@@ -80,8 +89,11 @@ class TransportError(WorkbenchError):
     """No answer came back: connection refused, reset, DNS, protocol error."""
 
 
-class TimeoutError(TransportError):  # noqa: A001 - mirrors httpx naming, scoped to this module
-    """A connect, read, write or pool timeout ran out."""
+class RequestTimeoutError(TransportError, builtins.TimeoutError):
+    """A connect, read, write or pool timeout ran out (``except TimeoutError`` catches it too)."""
+
+
+TimeoutError = RequestTimeoutError  # noqa: A001 - the name of earlier releases; not exported, it shadows the builtin
 
 
 class APIError(WorkbenchError):
@@ -113,6 +125,10 @@ class UnauthorizedError(APIError):
     """401: missing, unknown or revoked token, or a token without the needed scope."""
 
 
+class ForbiddenError(APIError):
+    """403: the request was understood and refused (for a local service: a request another site could have sent)."""
+
+
 class NotFoundError(APIError):
     """404: no such resource (or one of another account)."""
 
@@ -123,6 +139,10 @@ class ConflictError(APIError):
 
 class PayloadTooLargeError(APIError):
     """413: the body is over the endpoint's size limit."""
+
+
+class UnsupportedMediaTypeError(APIError):
+    """415: the body was sent with a Content-Type the endpoint does not take."""
 
 
 class RateLimitError(APIError):
@@ -139,8 +159,8 @@ class ServerError(APIError):
     """5xx: the service failed."""
 
 
-_BY_STATUS = {400: BadRequestError, 401: UnauthorizedError, 404: NotFoundError, 409: ConflictError,
-              413: PayloadTooLargeError, 429: RateLimitError}
+_BY_STATUS = {400: BadRequestError, 401: UnauthorizedError, 403: ForbiddenError, 404: NotFoundError,
+              409: ConflictError, 413: PayloadTooLargeError, 415: UnsupportedMediaTypeError, 429: RateLimitError}
 
 _DEFAULT_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                   405: "method_not_allowed", 409: "conflict", 413: "payload_too_large",
