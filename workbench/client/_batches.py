@@ -149,10 +149,6 @@ def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[
 # 3. ids
 # --------------------------------------------------------------------------
 
-# json.dumps(event, sort_keys=True, separators=(",", ":"), default=str), with the C encoder built once.
-_CANON = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
-_c_canon = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
-    None, str, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, True)
 
 
 def event_id(viewer_token: str, session_id: str, position: int, event: dict) -> str:
@@ -161,7 +157,7 @@ def event_id(viewer_token: str, session_id: str, position: int, event: dict) -> 
     >>> event_id("vw", "s", 0, {"key": "heartbeat"}) == event_id("vw", "s", 0, {"key": "heartbeat"})
     True
     """
-    canon = "".join(_c_canon(event, 0)) if _c_canon else _CANON.encode(event)
+    canon = catalog.canonical_json(event)  # json.dumps(event, sort_keys=True, separators=(",", ":"), default=str)
     return "wb-" + hashlib.sha256(f"{viewer_token}|{session_id}|{position}|{canon}".encode()).hexdigest()[:32]
 
 

@@ -19,7 +19,6 @@ get the same envelope, and every response carries ``X-Request-Id``.
 from __future__ import annotations
 
 import asyncio
-import re
 import sqlite3
 
 from starlette.applications import Starlette
@@ -28,7 +27,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.routing import Match, Route
 
 from workbench import options as opts
 from workbench.service.backend import Backend
@@ -66,16 +65,10 @@ async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
                         headers=exc.headers)
 
 
-def _route_exists(path: str, routes=None) -> bool:
-    """Whether some route of the table matches ``path`` (any method), looking inside mounts."""
-    for route in ROUTES if routes is None else routes:
-        if isinstance(route, Mount):
-            m = route.path_regex.match(path)
-            if m and _route_exists("/" + m.group("path"), route.routes):
-                return True
-        elif route.path_regex.match(path):
-            return True
-    return False
+def _route_exists(path: str) -> bool:
+    """Whether some route of the table matches ``path`` (any method), by Starlette's public ``Route.matches``."""
+    scope = {"type": "http", "path": path, "method": "GET"}
+    return any(route.matches(scope)[0] is not Match.NONE for route in ROUTES)
 
 
 async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
@@ -313,40 +306,30 @@ async def index(request: Request) -> Response:
 ROUTES = [
     Route("/", takes_query(None, index)),
     Route("/openapi.json", takes_query(None, openapi)),
-    Mount("/avatars", routes=[
-        Route("/avatar", takes_query(None, register_avatar), methods=["POST"]),
-        Route("/model/{file}", takes_query("avatars.model", get_model), methods=["GET"]),
-        Route("/preview/{file}", takes_query("avatars.preview", get_preview), methods=["GET"]),
-        Route("/animations", takes_query(None, list_animations), methods=["GET"]),
-        Route("/animations/{gender}/{file}", takes_query(None, get_animation), methods=["GET"]),
-    ]),
-    Mount("/api", routes=[
-        Route("/viewers/{token}/regenerate/all", takes_query(None, regenerate), methods=["POST", "PUT"]),
-        Route("/viewers/{token}/tracking-event/batch", takes_query(None, tracking_batch), methods=["POST"]),
-        Route("/resources/spaces/{id}/finish-upload", takes_query(None, finish_upload), methods=["POST"]),
-    ]),
-    Mount("/_local", routes=[
-        Route("/health", takes_query(None, local_health), methods=["GET"]),
-        Route("/reset", takes_query(None, local_reset), methods=["POST"]),
-        Route("/tokens", takes_query(None, local_tokens), methods=["POST"]),
-        Route("/tokens/revoke", takes_query(None, local_revoke), methods=["POST"]),
-        Route("/viewers", takes_query(None, local_create_viewer), methods=["POST"]),
-        Route("/viewers/{token}", takes_query(None, local_viewer), methods=["GET"]),
-        Route("/viewers/{token}/files/{output}", takes_query(None, local_viewer_file), methods=["GET"]),
-        Route("/spaces", takes_query(None, local_create_space), methods=["POST"]),
-        Route("/spaces/{id}", takes_query(None, local_space), methods=["GET"]),
-        Route("/spaces/{id}/upload", takes_query("local.upload_space", local_upload_space), methods=["PUT"]),
-        Route("/tracking/events", takes_query("local.events", local_events), methods=["GET"]),
-        Route("/faults", takes_query(None, local_faults), methods=["GET", "POST"]),
-    ]),
+    # /avatars
+    Route("/avatars/avatar", takes_query(None, register_avatar), methods=["POST"]),
+    Route("/avatars/model/{file}", takes_query("avatars.model", get_model), methods=["GET"]),
+    Route("/avatars/preview/{file}", takes_query("avatars.preview", get_preview), methods=["GET"]),
+    Route("/avatars/animations", takes_query(None, list_animations), methods=["GET"]),
+    Route("/avatars/animations/{gender}/{file}", takes_query(None, get_animation), methods=["GET"]),
+    # /api
+    Route("/api/viewers/{token}/regenerate/all", takes_query(None, regenerate), methods=["POST", "PUT"]),
+    Route("/api/viewers/{token}/tracking-event/batch", takes_query(None, tracking_batch), methods=["POST"]),
+    Route("/api/resources/spaces/{id}/finish-upload", takes_query(None, finish_upload), methods=["POST"]),
+    # /_local
+    Route("/_local/health", takes_query(None, local_health), methods=["GET"]),
+    Route("/_local/reset", takes_query(None, local_reset), methods=["POST"]),
+    Route("/_local/tokens", takes_query(None, local_tokens), methods=["POST"]),
+    Route("/_local/tokens/revoke", takes_query(None, local_revoke), methods=["POST"]),
+    Route("/_local/viewers", takes_query(None, local_create_viewer), methods=["POST"]),
+    Route("/_local/viewers/{token}", takes_query(None, local_viewer), methods=["GET"]),
+    Route("/_local/viewers/{token}/files/{output}", takes_query(None, local_viewer_file), methods=["GET"]),
+    Route("/_local/spaces", takes_query(None, local_create_space), methods=["POST"]),
+    Route("/_local/spaces/{id}", takes_query(None, local_space), methods=["GET"]),
+    Route("/_local/spaces/{id}/upload", takes_query("local.upload_space", local_upload_space), methods=["PUT"]),
+    Route("/_local/tracking/events", takes_query("local.events", local_events), methods=["GET"]),
+    Route("/_local/faults", takes_query(None, local_faults), methods=["GET", "POST"]),
 ]
-
-
-# Starlette's mount pattern is '.*', which stops at a newline: a name holding one ("wave%0A") would be
-# "no route" instead of reaching its handler, whose rule names the field. Matched across lines instead.
-for _mount in ROUTES:
-    if isinstance(_mount, Mount):
-        _mount.path_regex = re.compile(_mount.path_regex.pattern, re.DOTALL)
 
 
 def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",), allowed_hosts: tuple[str, ...] = ()) -> Starlette:
@@ -359,8 +342,7 @@ def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",), allowed
                     exception_handlers={ServiceError: _service_error, HTTPException: _http_error,
                                         OSError: _storage_error, sqlite3.Error: _storage_error})
     # A trailing slash gets a 404 with a hint (see _http_error), not Starlette's empty 307.
-    for router in [app.router] + [m.app for m in ROUTES if isinstance(m, Mount)]:
-        router.redirect_slashes = False
+    app.router.redirect_slashes = False
     app.state.backend = backend
     app.state.tracking_writer = TrackingWriter(backend)  # one per app: an app is served by one event loop
     return app

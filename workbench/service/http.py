@@ -21,7 +21,9 @@ import secrets
 import urllib.parse
 from typing import Any
 
-from starlette.formparsers import MultiPartException, MultiPartParser
+from python_multipart import MultipartParser
+from python_multipart.exceptions import MultipartParseError
+from python_multipart.multipart import parse_options_header
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -174,35 +176,71 @@ async def read_form(request: Request, limit: int) -> list[tuple[str, Any]]:
                            [{"field": "Content-Type", "code": "wrong_content_type", "message": "must be multipart/form-data"}])
     raw = await read_body(request, limit)
 
-    async def replay():
-        yield raw
-
-    parser = _Utf8MultiPartParser(request.headers, replay(), max_files=0, max_fields=10)
     try:
-        form = await parser.parse()
-    except MultiPartException as e:
+        fields, not_utf8 = parse_multipart(request.headers.get("content-type", ""), raw)
+    except FormError as e:
         raise ServiceError(400, "invalid_payload", "The multipart body does not parse; see details.",
-                           [{"field": "body", "code": "invalid_multipart", "message": e.message}]) from None
-    if parser.not_utf8:
-        raise ServiceError.invalid([opts.Problem(name, "invalid_text", "must be UTF-8 text") for name in parser.not_utf8], "payload")
-    return list(form.multi_items())
+                           [{"field": "body", "code": "invalid_multipart", "message": str(e)}]) from None
+    if not_utf8:
+        raise ServiceError.invalid([opts.Problem(name, "invalid_text", "must be UTF-8 text") for name in not_utf8], "payload")
+    return fields
 
 
-class _Utf8MultiPartParser(MultiPartParser):
-    """Starlette's parser, but a field that is not UTF-8 is noted instead of read as Latin-1."""
+class FormError(ValueError):
+    """A multipart body that does not parse, or holds what a form of plain fields may not."""
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.not_utf8: list[str] = []
 
-    def on_part_end(self) -> None:
-        part = self._current_part
-        if part.file is None:
-            try:
-                bytes(part.data).decode("utf-8")
-            except UnicodeDecodeError:
-                self.not_utf8.append(part.field_name)
-        super().on_part_end()
+def parse_multipart(content_type: str, raw: bytes, *, max_fields: int = 10) -> tuple[list[tuple[str, str]], list[str]]:
+    r"""The (name, text) fields of a ``multipart/form-data`` body of plain fields (no files), and the
+    names of those whose value is not UTF-8, through python-multipart's public parser; FormError
+    when it does not parse.
+
+    >>> body = b'--b\r\nContent-Disposition: form-data; name="success"\r\n\r\ntrue\r\n--b--\r\n'
+    >>> parse_multipart("multipart/form-data; boundary=b", body)
+    ([('success', 'true')], [])
+    """
+    _, params = parse_options_header(content_type)
+    boundary = params.get(b"boundary")
+    if not boundary:
+        raise FormError("Missing boundary in multipart.")
+    parts: list[dict] = []
+    header = {"field": b"", "value": b""}
+
+    def begin():
+        parts.append({"headers": {}, "data": bytearray()})
+        if len(parts) > max_fields:
+            raise FormError(f"Too many fields. Maximum number of fields is {max_fields}.")
+
+    def header_end():
+        parts[-1]["headers"][header["field"].lower()] = header["value"]
+        header["field"] = header["value"] = b""
+
+    callbacks = {
+        "on_part_begin": begin,
+        "on_header_field": lambda data, start, end: header.__setitem__("field", header["field"] + data[start:end]),
+        "on_header_value": lambda data, start, end: header.__setitem__("value", header["value"] + data[start:end]),
+        "on_header_end": header_end,
+        "on_part_data": lambda data, start, end: parts[-1]["data"].extend(data[start:end]),
+    }
+    try:
+        parser = MultipartParser(boundary, callbacks)
+        parser.write(raw)
+        parser.finalize()
+    except MultipartParseError as e:
+        raise FormError(f"The multipart body is malformed ({str(e).split(':')[0]}).") from None
+    fields, not_utf8 = [], []
+    for part in parts:
+        disposition, options = parse_options_header(part["headers"].get(b"content-disposition", b""))
+        if disposition != b"form-data" or b"name" not in options:
+            raise FormError("The Content-Disposition header of a part is missing or incorrect.")
+        name = options[b"name"].decode("utf-8", "replace")
+        if b"filename" in options:
+            raise FormError("Too many files. Maximum number of files is 0.")
+        try:
+            fields.append((name, bytes(part["data"]).decode("utf-8")))
+        except UnicodeDecodeError:
+            not_utf8.append(name)
+    return fields, not_utf8
 
 
 def beacon_token(raw: bytes) -> str | None:
