@@ -23,8 +23,33 @@ from workbench.service.storage import now_ms, write_atomic
 
 log = logging.getLogger("workbench.service")
 
-# Part of every cache path: bump it when the generator or renderer changes its output.
-GENERATOR_VERSION = "g5"
+# The code that makes models, previews and the animation library. Every cache path starts with a
+# fingerprint of its source, so a change to any of it (a generator, the renderer, an option's default)
+# is a new cache entry by itself: no version number to remember to bump.
+GENERATOR_PACKAGES = ("gltf", "render")
+GENERATOR_MODULES = ("options.py",)
+
+
+def generator_sources() -> list[Path]:
+    """The source files of the generator: the ``gltf`` and ``render`` packages and ``options.py``."""
+    root = Path(opts.__file__).resolve().parent
+    files = [f for pkg in GENERATOR_PACKAGES for f in (root / pkg).rglob("*.py")]
+    return sorted(files + [root / m for m in GENERATOR_MODULES])
+
+
+def generator_fingerprint(files: list[Path]) -> str:
+    r"""``g`` and 12 hex digits of SHA-256 over the files' names (with their folder) and bytes.
+
+    >>> import tempfile
+    >>> f = Path(tempfile.mkdtemp()) / "a.py"
+    >>> _ = f.write_text("x = 1"); before = generator_fingerprint([f])
+    >>> _ = f.write_text("x = 2"); before == generator_fingerprint([f]), len(before)
+    (False, 13)
+    """
+    h = hashlib.sha256()
+    for f in sorted(files, key=lambda f: (f.parent.name, f.name)):
+        h.update(f"{f.parent.name}/{f.name}".encode() + b"\0" + f.read_bytes() + b"\0")
+    return "g" + h.hexdigest()[:12]
 
 
 def etag_of(data: bytes) -> str:
@@ -43,6 +68,7 @@ class Content:
         self.models_dir = data_dir / "models"
         self.previews_dir = data_dir / "previews"
         self.library_dir = data_dir / "animations"
+        self.generator = generator_fingerprint(generator_sources())
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._etags: dict[Path, str] = {}
@@ -114,7 +140,7 @@ class Content:
 
     def model(self, model_id: str, options: opts.ModelOptions) -> tuple[bytes, str]:
         settings = self.avatar_settings(model_id)
-        path = self.models_dir / model_id / f"{GENERATOR_VERSION}_{options.cache_key()}.glb"
+        path = self.models_dir / model_id / f"{self.generator}_{options.cache_key()}.glb"
 
         def make():
             if self.faults.take("model.generate"):
@@ -131,7 +157,7 @@ class Content:
 
     def preview(self, model_id: str, options: opts.PreviewOptions) -> tuple[bytes, str]:
         settings = self.avatar_settings(model_id)  # 404 before any work
-        path = self.previews_dir / model_id / f"{GENERATOR_VERSION}_{options.cache_key()}.png"
+        path = self.previews_dir / model_id / f"{self.generator}_{options.cache_key()}.png"
 
         def make():
             if self.faults.take("preview.render"):
@@ -155,7 +181,8 @@ class Content:
             if self._library_started:
                 return
             self._library_started = True
-            if (self.library_dir / ".complete").exists():
+            done = self.library_dir / ".complete"
+            if done.exists() and done.read_text().strip() == self.generator:
                 self._library_done.set()
                 return
             threading.Thread(target=self._write_library, name="wb-library", daemon=True).start()
@@ -164,12 +191,11 @@ class Content:
         try:
             from workbench.gltf import build_animation
 
+            # Written whole: files of another generator (its fingerprint in .complete) are replaced.
             for gender in opts.GENDERS:
                 for name in opts.ANIMATIONS:
-                    path = self.library_dir / gender / f"{name}.glb"
-                    if not path.exists():
-                        write_atomic(path, build_animation(gender, name))
-            write_atomic(self.library_dir / ".complete", b"ok\n")
+                    write_atomic(self.library_dir / gender / f"{name}.glb", build_animation(gender, name))
+            write_atomic(self.library_dir / ".complete", f"{self.generator}\n".encode())
         except Exception as e:
             log.exception("writing the animation library failed")
             self._library_error = f"{type(e).__name__}: {e}"

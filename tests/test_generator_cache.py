@@ -1,0 +1,88 @@
+"""Caches that cannot go stale: the cache key of models, previews and the animation library is a
+fingerprint of the generator's own source, not a version someone must remember to bump.
+
+The test changes the generator (a copy of its source with one edit, standing in for the next
+commit) and restarts the service on the same data folder: the same request makes a new cache
+entry, and the library is written again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+
+import httpx
+import pytest
+
+from workbench.service import Backend, create_app
+from workbench.service import content
+
+
+def fetch(data_dir, path: str) -> httpx.Response:
+    backend = Backend(data_dir, dev_token="wb_cache_dev_token_0123456789", generate_library=False)
+
+    async def go():
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(backend)),
+                                     base_url="http://localhost") as c:
+            auth = {"Authorization": "Bearer wb_cache_dev_token_0123456789"}
+            if path == "register":
+                return await c.post("/avatars/avatar", json={"gender": "feminine"}, headers=auth)
+            return await c.get(path)
+
+    try:
+        return asyncio.run(go())
+    finally:
+        backend.close()
+
+
+def test_a_changed_generator_makes_a_new_cache_entry(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    mid = fetch(data, "register").json()["data"]["modelId"]
+    first = fetch(data, f"/avatars/model/{mid}.glb?lod=2")
+    assert first.status_code == 200
+    entries = sorted(p.name for p in (data / "models" / mid).iterdir())
+    assert len(entries) == 1 and entries[0].startswith(content.generator_fingerprint(content.generator_sources()))
+
+    # The same code again: the entry is used, not made twice.
+    assert fetch(data, f"/avatars/model/{mid}.glb?lod=2").content == first.content
+    assert sorted(p.name for p in (data / "models" / mid).iterdir()) == entries
+
+    # The next version of the generator: one line of body.py changed.
+    copies = tmp_path / "next"
+    sources = []
+    for f in content.generator_sources():
+        target = copies / f.parent.name / f.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(f, target)
+        sources.append(target)
+    body = next(f for f in sources if f.name == "body.py")
+    body.write_text(body.read_text() + "\n# the next version\n")
+    monkeypatch.setattr(content, "generator_sources", lambda: sources)
+    again = fetch(data, f"/avatars/model/{mid}.glb?lod=2")
+    assert again.status_code == 200
+    now = sorted(p.name for p in (data / "models" / mid).iterdir())
+    assert len(now) == 2 and entries[0] in now, now
+    new = next(n for n in now if n != entries[0])
+    assert new.startswith(content.generator_fingerprint(sources)) and new.split("_", 1)[1] == entries[0].split("_", 1)[1]
+
+
+def test_the_library_is_written_again_for_another_generator(tmp_path, monkeypatch):
+    backend = Backend(tmp_path / "data", generate_library=True)
+    try:
+        backend.content.animation_file("feminine", "idle")  # waits for the library
+        done = tmp_path / "data" / "animations" / ".complete"
+        assert done.read_text().strip() == backend.content.generator
+    finally:
+        backend.close()
+    done.write_text("g000000000000\n")  # written by an earlier generator
+    backend = Backend(tmp_path / "data", generate_library=True)
+    try:
+        backend.content.animation_file("feminine", "idle")
+        assert done.read_text().strip() == backend.content.generator
+    finally:
+        backend.close()
+
+
+@pytest.mark.parametrize("name", ["body.py", "raster.py", "options.py"])
+def test_the_fingerprint_covers_the_generator_and_the_renderer(name):
+    assert name in {f.name for f in content.generator_sources()}
