@@ -43,6 +43,13 @@ def test_a_cache_buster_is_ignored_named_and_never_cached_under(server, avatar):
     assert model.status_code == 200 and model.headers[HEADER] == "_"
 
 
+def test_names_that_cannot_go_in_a_header_are_percent_encoded(server, avatar):
+    # found by the fuzzer: ?%0D=null put a bare CR in the header and the connection was dropped
+    r = httpx.get(f"{server.avatar_base_url}/preview/{avatar}.png?size=64&%0D=1&%0A%0AX-Evil:%201=2&caf%C3%A9=3&a%20b=4")
+    assert r.status_code == 200, r.text
+    assert r.headers[HEADER] == "%0D, %0A%0AX-Evil%3A%201, caf%C3%A9, a%20b" and "x-evil" not in r.headers
+
+
 def test_a_known_parameter_with_a_bad_value_is_still_400_and_names_the_ignored(server, avatar):
     r = httpx.get(f"{server.avatar_base_url}/preview/{avatar}.png", params={"size": "huge", "v": "3"})
     assert r.status_code == 400 and r.json()["error"]["details"][0]["field"] == "size"

@@ -105,8 +105,10 @@ class RequestContext:
                 started = True
                 extra = [(b"x-request-id", rid.encode())]
                 if state.get("ignored_params"):
-                    extra.append((opts.IGNORED_PARAMS_HEADER.lower().encode(),
-                                  ", ".join(state["ignored_params"]).encode("utf-8", "replace")))
+                    # Percent-encoded as in a URL: a name may hold anything, a CR or LF included, and a
+                    # header value may not (h11 would drop the connection; a lax server would be split).
+                    names = ", ".join(urllib.parse.quote(n, safe="!#$&'*+^`|") for n in state["ignored_params"])
+                    extra.append((opts.IGNORED_PARAMS_HEADER.lower().encode(), names.encode("ascii")))
                 message["headers"] = list(message.get("headers") or []) + extra
             await send(message)
 
