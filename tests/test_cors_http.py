@@ -122,7 +122,7 @@ def test_errors_carry_cors_headers(server, avatar, viewer):
             assert r.json()["error"]["code"] == code
         assert r.headers.get("access-control-allow-origin") in ("*", PAGE), (r.request.url, dict(r.headers))
     # 5xx: faults injected through the control API, on a file and on the tracking endpoint.
-    for op, url in (("avatars.model", avatar["modelUrl"]), ("tracking.batch", f"{server.base_url}/viewers/{viewer}/tracking-event/batch")):
+    for op, url in (("avatars.model", avatar["modelUrl"]), ("tracking.send_batch", f"{server.base_url}/viewers/{viewer}/tracking-event/batch")):
         assert httpx.post(server.local_url + "/faults", json={"operation": op, "count": 1, "status": 503, "retryAfter": 1}).status_code == 201
         r = httpx.request("GET" if op == "avatars.model" else "POST", url, headers={"Origin": PAGE}, json=None if op == "avatars.model" else {})
         assert r.status_code == 503 and r.json()["error"]["code"] == "injected_fault"

@@ -418,7 +418,7 @@ def _answers(a: Answers):
     yield batch, "unknown viewer", a.post("/api/viewers/vw_nope/tracking-event/batch", json={"sessionId": "s", "events": [good]}), 404
     yield batch, "over 512 KiB", a.post(url, content=b" " * (600 * 1024), headers={"Content-Type": "application/json"}), 413
     yield batch, "XML", a.post(url, content=b"<a/>", headers={"Content-Type": "application/xml"}), 415
-    a.fault("tracking.batch", retryAfter=3)
+    a.fault("tracking.send_batch", retryAfter=3)
     yield batch, "fault", a.post(url, json={"sessionId": "s", "events": [good]}), 503
 
     finish = FINISH_UPLOAD

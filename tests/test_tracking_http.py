@@ -206,7 +206,7 @@ def test_sender_raises_on_unknown_viewer(client):
 
 def test_sender_retries_through_5xx(client):
     vt = client.local.create_viewer("product")["viewerToken"]
-    client.local.fault("tracking.batch", count=2, status=503)
+    client.local.fault("tracking.send_batch", count=2, status=503)
     rep = client.tracking.send(vt, [{"key": "heartbeat", "payload": {"visible": True}}] * 3, session_id="s", progress=False)
     assert rep.accepted == 3 and rep.failed == 0
 

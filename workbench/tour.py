@@ -21,8 +21,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-OPERATIONS = ("avatars.register", "avatars.model", "avatars.preview", "animations.list", "animations.download",
-              "viewers.regenerate", "tracking.send_batch", "spaces.finish_upload")
+from workbench.service.spec import interface_names
+
+OPERATIONS = interface_names()  # the interface table's operations, as /openapi.json and the client name them
 
 
 def default_notebooks() -> Path:

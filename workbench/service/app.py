@@ -29,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Match, Route
 
-from workbench import options as opts
+from workbench.service import spec
 from workbench.service.backend import Backend
 from workbench.service.content import etag_of
 from workbench.service.cors import CorsByPath
@@ -39,14 +39,13 @@ from workbench.service.http import (RequestContext, authorization, beacon_token,
                                     read_body, read_form, read_json, read_json_text, takes_query)
 from workbench.service.storage import disk_full
 from workbench.service.tracking_store import Checked
-from workbench.tracking import catalog
 
-AVATAR_BODY_LIMIT = opts.SETTINGS_MAX_BYTES
-TRACKING_BODY_LIMIT = catalog.MAX_BODY_BYTES
-FORM_BODY_LIMIT = opts.FINISH_BODY_MAX_BYTES
-BEACON_BODY_LIMIT = 4096
-CONTROL_BODY_LIMIT = 64 * 1024
-UPLOAD_LIMIT = 256 * 1024 * 1024
+AVATAR_BODY_LIMIT = spec.op("avatars.register").body_limit
+TRACKING_BODY_LIMIT = spec.op("tracking.send_batch").body_limit
+FORM_BODY_LIMIT = spec.op("spaces.finish_upload").body_limit
+BEACON_BODY_LIMIT = spec.op("viewers.regenerate", "POST").body_limit
+CONTROL_BODY_LIMIT = spec.CONTROL_BODY_LIMIT
+UPLOAD_LIMIT = spec.op("local.upload_space").body_limit
 
 
 # --------------------------------------------------------------------------
@@ -303,33 +302,33 @@ async def index(request: Request) -> Response:
                "localUrl": f"{root}/_local", "openapi": f"{root}/openapi.json"})
 
 
-ROUTES = [
-    Route("/", takes_query(None, index)),
-    Route("/openapi.json", takes_query(None, openapi)),
-    # /avatars
-    Route("/avatars/avatar", takes_query(None, register_avatar), methods=["POST"]),
-    Route("/avatars/model/{file}", takes_query("avatars.model", get_model), methods=["GET"]),
-    Route("/avatars/preview/{file}", takes_query("avatars.preview", get_preview), methods=["GET"]),
-    Route("/avatars/animations", takes_query(None, list_animations), methods=["GET"]),
-    Route("/avatars/animations/{gender}/{file}", takes_query(None, get_animation), methods=["GET"]),
-    # /api
-    Route("/api/viewers/{token}/regenerate/all", takes_query(None, regenerate), methods=["POST", "PUT"]),
-    Route("/api/viewers/{token}/tracking-event/batch", takes_query(None, tracking_batch), methods=["POST"]),
-    Route("/api/resources/spaces/{id}/finish-upload", takes_query(None, finish_upload), methods=["POST"]),
-    # /_local
-    Route("/_local/health", takes_query(None, local_health), methods=["GET"]),
-    Route("/_local/reset", takes_query(None, local_reset), methods=["POST"]),
-    Route("/_local/tokens", takes_query(None, local_tokens), methods=["POST"]),
-    Route("/_local/tokens/revoke", takes_query(None, local_revoke), methods=["POST"]),
-    Route("/_local/viewers", takes_query(None, local_create_viewer), methods=["POST"]),
-    Route("/_local/viewers/{token}", takes_query(None, local_viewer), methods=["GET"]),
-    Route("/_local/viewers/{token}/files/{output}", takes_query(None, local_viewer_file), methods=["GET"]),
-    Route("/_local/spaces", takes_query(None, local_create_space), methods=["POST"]),
-    Route("/_local/spaces/{id}", takes_query(None, local_space), methods=["GET"]),
-    Route("/_local/spaces/{id}/upload", takes_query("local.upload_space", local_upload_space), methods=["PUT"]),
-    Route("/_local/tracking/events", takes_query("local.events", local_events), methods=["GET"]),
-    Route("/_local/faults", takes_query(None, local_faults), methods=["GET", "POST"]),
-]
+# The handler of each operation of the interface table (workbench.service.spec); the routes, their
+# methods and the query parameters each knows come from the table.
+HANDLERS = {
+    "avatars.register": register_avatar, "avatars.model": get_model, "avatars.preview": get_preview,
+    "animations.list": list_animations, "animations.download": get_animation,
+    "viewers.regenerate": regenerate, "tracking.send_batch": tracking_batch, "spaces.finish_upload": finish_upload,
+    "local.health": local_health, "local.reset": local_reset, "local.create_token": local_tokens,
+    "local.revoke_token": local_revoke, "local.create_viewer": local_create_viewer, "local.viewer": local_viewer,
+    "local.viewer_file": local_viewer_file, "local.create_space": local_create_space, "local.space": local_space,
+    "local.upload_space": local_upload_space, "local.events": local_events, "local.faults": local_faults,
+    "local.fault": local_faults,
+}
+
+
+def _routes() -> list[Route]:
+    routes = [Route("/", takes_query(None, index)), Route("/openapi.json", takes_query(None, openapi))]
+    by_route: dict[str, list[spec.Operation]] = {}
+    for o in spec.ALL:
+        by_route.setdefault(o.route, []).append(o)
+    for path, ops in by_route.items():
+        handlers = {HANDLERS[o.name] for o in ops}
+        assert len(handlers) == 1, f"{path}: one handler per route"
+        routes.append(Route(path, takes_query(ops[0].name, handlers.pop()), methods=[o.method for o in ops]))
+    return routes
+
+
+ROUTES = _routes()
 
 
 def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",), allowed_hosts: tuple[str, ...] = ()) -> Starlette:

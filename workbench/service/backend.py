@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import options as opts
+from workbench.service import spec
 from workbench.service.accounts import Accounts
 from workbench.service.content import Content
 from workbench.service.db import Database
@@ -88,7 +89,7 @@ class Backend:
     def register_avatar(self, authorization: str | None, body: Any) -> dict:
         """POST /avatar: ``{"modelId", "settings"}`` (settings normalized)."""
         self.faults.check("avatars.register")
-        account = self.accounts.authenticate(authorization, "avatar:write")
+        account = self.accounts.authenticate(authorization, spec.op("avatars.register").scope)
         return self.content.register_avatar(account, body)
 
     def avatar_settings(self, model_id: str) -> dict:
@@ -119,7 +120,7 @@ class Backend:
     def regenerate(self, authorization: str | None, token: str, body_token: str | None = None) -> dict:
         """POST or PUT regenerate/all: start a job (or return the running one); the token may come from a beacon body."""
         self.faults.check("viewers.regenerate")
-        account = self.accounts.authenticate(authorization, "viewer:write", body_token)
+        account = self.accounts.authenticate(authorization, spec.op("viewers.regenerate", "PUT").scope, body_token)
         return self.viewers.regenerate(account, token)
 
     def tracking_batch(self, viewer_token: str, body: Any) -> tuple[int, dict]:
@@ -128,7 +129,7 @@ class Backend:
         ``body``: the decoded JSON value, or the body's bytes (the handler passes those: they
         are decoded and checked in one pass, and an undecodable body is 400 ``invalid_json``).
         """
-        self.faults.check("tracking.batch")
+        self.faults.check("tracking.send_batch")
         if not self.viewers.exists(viewer_token):
             raise ServiceError.not_found("viewer", viewer_token)
         return self.tracking.ingest(viewer_token, body)
@@ -147,7 +148,7 @@ class Backend:
         checked: list[tuple[int, str, Any, datetime]] = []
         for i, (viewer_token, body) in enumerate(batches):
             try:
-                self.faults.check("tracking.batch")
+                self.faults.check("tracking.send_batch")
                 if not self.viewers.exists(viewer_token):
                     raise ServiceError.not_found("viewer", viewer_token)
                 verdict = body if isinstance(body, Checked) else self.tracking.precheck(body)
@@ -165,7 +166,7 @@ class Backend:
     def finish_upload(self, authorization: str | None, space_id: str, fields: list[tuple[str, Any]]) -> tuple[int, dict]:
         """POST finish-upload with the form's (name, value) pairs: (201 finalized or 200 cancelled, the template)."""
         self.faults.check("spaces.finish_upload")
-        account = self.accounts.authenticate(authorization, "space:write")
+        account = self.accounts.authenticate(authorization, spec.op("spaces.finish_upload").scope)
         return self.spaces.finish(account, space_id, fields)
 
     # ------------------------------------------------------------------

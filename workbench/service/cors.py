@@ -27,6 +27,7 @@ import re
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import JSONResponse, Response
 
+from workbench.service import spec
 from workbench.service.http import RequestContext, error_body
 
 __all__ = ["CorsByPath", "parse_origins", "token_path", "PUBLIC_EXPOSED", "TOKEN_EXPOSED"]
@@ -35,8 +36,8 @@ __all__ = ["CorsByPath", "parse_origins", "token_path", "PUBLIC_EXPOSED", "TOKEN
 PUBLIC_EXPOSED = ("ETag", "Content-Length", "X-Request-Id", "Retry-After")
 TOKEN_EXPOSED = ("X-Request-Id", "Retry-After", "WWW-Authenticate")
 
-_TOKEN_PATH = re.compile(r"^/(?:avatars/avatar|api/viewers/[^/]+/regenerate/all"
-                         r"|api/resources/spaces/[^/]+/finish-upload)/?$")
+# The endpoints that take a token: the interface table's rows with a scope.
+_TOKEN_PATH = spec.route_regex([o for o in spec.INTERFACE if o.scope])
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(?::[0-9]{1,5})?$|^https?://\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$")
 
 

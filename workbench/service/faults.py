@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench import options as opts
+from workbench.service import spec
 from workbench.service.errors import ServiceError
 
-HTTP_FAULT_OPERATIONS = ("avatars.register", "avatars.model", "avatars.preview", "animations.list",
-                         "animations.download", "viewers.regenerate", "tracking.batch", "spaces.finish_upload")
+# The interface's operations, named as in /openapi.json and the client (workbench.service.spec).
+HTTP_FAULT_OPERATIONS = spec.interface_names()
 INTERNAL_FAULT_OPERATIONS = {
     "model.generate": "GET /model fails with 500 model_generation_failed",
     "preview.render": "GET /preview fails with 500 preview_generation_failed",

@@ -16,6 +16,7 @@ that let a stateful fuzzer carry real ids from one call to the next.
 from __future__ import annotations
 
 from workbench import options as opts
+from workbench.service import spec
 from workbench.tracking import catalog
 
 _REF = "#/components/"
@@ -231,6 +232,10 @@ def _response_headers() -> dict:
 # the document
 # --------------------------------------------------------------------------
 
+# The paths and operation ids come from the interface table (workbench.service.spec).
+_OP = {o.name: o for o in spec.INTERFACE}
+
+
 def build_openapi(root_url: str) -> dict:
     anim_values = "all, none, locomotion, locomotions, gesture, gestures, or a comma list of " + ", ".join(opts.ANIMATIONS)
     name = "(?:" + "|".join(opts.ANIMATIONS) + ")"
@@ -250,8 +255,8 @@ def build_openapi(root_url: str) -> dict:
     finish_again = {"finishAgain": _link("spaces.finish_upload", "repeat (same answer) or the opposite finish (409)",
                                          spaceTemplateId="$response.body#/data/spaceTemplateId")}
     paths = {
-        "/avatars/avatar": {"post": {
-            "operationId": "avatars.register", "tags": ["avatar"], "security": auth,
+        _OP["avatars.register"].path: {"post": {
+            "operationId": _OP["avatars.register"].operation_id, "tags": ["avatar"], "security": auth,
             "summary": "Register an avatar configuration (scope avatar:write)",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"{_REF}schemas/AvatarSettings"}}}},
             "responses": {"201": _ok("registered", "Registration", avatar_links),
@@ -260,8 +265,8 @@ def build_openapi(root_url: str) -> dict:
                           "401": _unauthorized(), "413": _too_large(f"{opts.SETTINGS_MAX_BYTES // 1024} KiB"),
                           "415": _unsupported("application/json"),
                           "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},
-        "/avatars/model/{modelId}.glb": {"get": {
-            "operationId": "avatars.model", "tags": ["avatar"], "summary": "Download the avatar's GLB",
+        _OP["avatars.model"].path: {"get": {
+            "operationId": _OP["avatars.model"].operation_id, "tags": ["avatar"], "summary": "Download the avatar's GLB",
             "parameters": [_pp("modelId", "the registered avatar's id"),
                            _qp("lod", {"type": "integer", "enum": list(opts.LODS), "default": 0}, "level of detail"),
                            _qp("animations", {"type": "string", "default": "none", "pattern": anim_pattern}, anim_values),
@@ -276,8 +281,8 @@ def build_openapi(root_url: str) -> dict:
                           "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
                           "500": _error("the model could not be generated", ["model_generation_failed"]),
                           _UNAVAILABLE: _unavailable()}}},
-        "/avatars/preview/{modelId}.png": {"get": {
-            "operationId": "avatars.preview", "tags": ["avatar"], "summary": "Download a preview image",
+        _OP["avatars.preview"].path: {"get": {
+            "operationId": _OP["avatars.preview"].operation_id, "tags": ["avatar"], "summary": "Download a preview image",
             "parameters": [_pp("modelId", "the registered avatar's id"),
                            _qp("size", {"type": "integer", "minimum": opts.PREVIEW_SIZES[0], "maximum": opts.PREVIEW_SIZES[1],
                                         "default": opts.PREVIEW_SIZE_DEFAULT}, "rounded to the nearest power of 2, ties up"),
@@ -289,11 +294,14 @@ def build_openapi(root_url: str) -> dict:
                           "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
                           "500": _error("the preview could not be rendered", ["preview_generation_failed"]),
                           _UNAVAILABLE: _unavailable()}}},
-        "/avatars/animations": {"get": {
-            "operationId": "animations.list", "tags": ["avatar"], "summary": "List the animation library",
-            "responses": {"200": _ok("names per gender", "AnimationList"), _UNAVAILABLE: _unavailable()}}},
-        "/avatars/animations/{gender}/{name}.glb": {"get": {
-            "operationId": "animations.download", "tags": ["avatar"], "summary": "Download one animation GLB",
+        _OP["animations.list"].path: {"get": {
+            "operationId": _OP["animations.list"].operation_id, "tags": ["avatar"], "summary": "List the animation library",
+            "responses": {"200": _ok("names per gender", "AnimationList"),
+                          "400": _error("a malformed request, or a Host header the service does not answer",
+                                        ["host_not_allowed"]),
+                          _UNAVAILABLE: _unavailable()}}},
+        _OP["animations.download"].path: {"get": {
+            "operationId": _OP["animations.download"].operation_id, "tags": ["avatar"], "summary": "Download one animation GLB",
             "parameters": [_pp("gender", "masculine or feminine", {"enum": list(opts.GENDERS)}),
                            _pp("name", "a name from GET /animations", {"enum": list(opts.ANIMATIONS)}),
                            _IF_NONE_MATCH],
@@ -301,8 +309,8 @@ def build_openapi(root_url: str) -> dict:
                           "400": _error("unknown gender or name", ["invalid_animation"]),
                           "404": _error("the file is missing on the server", ["animation_file_missing", "route_not_found"]),
                           _UNAVAILABLE: _unavailable()}}},
-        "/api/viewers/{viewerToken}/regenerate/all": {m: {
-            "operationId": f"viewers.regenerate.{m}", "tags": ["viewer"], "security": auth,
+        _OP["viewers.regenerate"].path: {m: {
+            "operationId": spec.op("viewers.regenerate", m).operation_id, "tags": ["viewer"], "security": auth,
             "summary": "Start regenerating a viewer's preview and AR files (scope viewer:write)"
                        + ("; also takes access_token in a text/plain or form body (sendBeacon)" if m == "post" else ""),
             "parameters": [_pp("viewerToken", "the viewer")],
@@ -320,8 +328,8 @@ def build_openapi(root_url: str) -> dict:
                           "401": _unauthorized(),
                           "404": _error("viewer not found (or another account's)", ["viewer_not_found", "route_not_found"]),
                           "507": _storage_full(), _UNAVAILABLE: _unavailable()}} for m in ("post", "put")},
-        "/api/viewers/{viewerToken}/tracking-event/batch": {"post": {
-            "operationId": "tracking.send_batch", "tags": ["tracking"], "summary": f"Send up to {catalog.MAX_EVENTS} tracking events (public)",
+        _OP["tracking.send_batch"].path: {"post": {
+            "operationId": _OP["tracking.send_batch"].operation_id, "tags": ["tracking"], "summary": f"Send up to {catalog.MAX_EVENTS} tracking events (public)",
             "parameters": [_pp("viewerToken", "the viewer")],
             "requestBody": {"required": True, "content": {
                 "application/json": {"schema": {"$ref": f"{_REF}schemas/TrackingBatch"}},
@@ -337,8 +345,8 @@ def build_openapi(root_url: str) -> dict:
                           "404": _error("no such viewer", ["viewer_not_found", "route_not_found"]),
                           "413": _too_large(f"{catalog.MAX_BODY_BYTES // 1024} KiB"), "415": _unsupported("application/json or text/plain"),
                           "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},
-        "/api/resources/spaces/{spaceTemplateId}/finish-upload": {"post": {
-            "operationId": "spaces.finish_upload", "tags": ["space"], "security": auth,
+        _OP["spaces.finish_upload"].path: {"post": {
+            "operationId": _OP["spaces.finish_upload"].operation_id, "tags": ["space"], "security": auth,
             "summary": "Finalize (success=true) or cancel (success=false) a space template upload (scope space:write)",
             "parameters": [_pp("spaceTemplateId", "the space definition id")],
             "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": {
