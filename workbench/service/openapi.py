@@ -237,10 +237,6 @@ _OP = {o.name: o for o in spec.INTERFACE}
 
 
 def build_openapi(root_url: str) -> dict:
-    anim_values = "all, none, locomotion, locomotions, gesture, gestures, or a comma list of " + ", ".join(opts.ANIMATIONS)
-    name = "(?:" + "|".join(opts.ANIMATIONS) + ")"
-    anim_pattern = f"^(?:all|none|locomotions?|gestures?|{name}(?:,{name})*)$"
-    byte = "(?:[01]?[0-9]?[0-9]|2[0-4][0-9]|25[0-5])"
     auth = [{"bearer": []}]
     viewer_links = {
         "trackingBatch": _link("tracking.send_batch", "send events to the viewer just regenerated",
@@ -268,29 +264,22 @@ def build_openapi(root_url: str) -> dict:
         _OP["avatars.model"].path: {"get": {
             "operationId": _OP["avatars.model"].operation_id, "tags": ["avatar"], "summary": "Download the avatar's GLB",
             "parameters": [_pp("modelId", "the registered avatar's id"),
-                           _qp("lod", {"type": "integer", "enum": list(opts.LODS), "default": 0}, "level of detail"),
-                           _qp("animations", {"type": "string", "default": "none", "pattern": anim_pattern}, anim_values),
-                           _qp("textureFormat", {"enum": list(opts.TEXTURE_FORMATS)}, "omitted: JPEG opaque, PNG transparent"),
-                           _qp("mergeMesh", {"type": "integer", "enum": list(opts.MERGE_MESH), "default": 0}, "1 merges all meshes into one"),
-                           _qp("textureAtlasSize", {"type": "integer", "enum": list(opts.ATLAS_SIZES)}, "atlas size in pixels"),
+                           *[_qp(*q) for q in opts.query_parameter_schemas("avatars.model")],
                            _IF_NONE_MATCH],
             "responses": {"200": _binary("the GLB", "model/gltf-binary", {
                               "preview": _link("avatars.preview", "the same avatar's preview", modelId="$request.path.modelId")}),
                           "304": _NOT_MODIFIED,
-                          "400": _err("a parameter outside the table, unknown or repeated (details name it)"),
+                          "400": _err("a parameter's value outside the table, or a parameter repeated (details name it)"),
                           "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
                           "500": _error("the model could not be generated", ["model_generation_failed"]),
                           _UNAVAILABLE: _unavailable()}}},
         _OP["avatars.preview"].path: {"get": {
             "operationId": _OP["avatars.preview"].operation_id, "tags": ["avatar"], "summary": "Download a preview image",
             "parameters": [_pp("modelId", "the registered avatar's id"),
-                           _qp("size", {"type": "integer", "minimum": opts.PREVIEW_SIZES[0], "maximum": opts.PREVIEW_SIZES[1],
-                                        "default": opts.PREVIEW_SIZE_DEFAULT}, "rounded to the nearest power of 2, ties up"),
-                           _qp("camera", {"enum": list(opts.CAMERAS), "default": opts.PREVIEW_CAMERA_DEFAULT}, "framing"),
-                           _qp("background", {"type": "string", "pattern": f"^{byte},{byte},{byte}$"}, "R,G,B, each 0 to 255; omitted: transparent"),
+                           *[_qp(*q) for q in opts.query_parameter_schemas("avatars.preview")],
                            _IF_NONE_MATCH],
             "responses": {"200": _binary("the PNG", "image/png"), "304": _NOT_MODIFIED,
-                          "400": _err("a parameter outside the table, unknown or repeated (details name it)"),
+                          "400": _err("a parameter's value outside the table, or a parameter repeated (details name it)"),
                           "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
                           "500": _error("the preview could not be rendered", ["preview_generation_failed"]),
                           _UNAVAILABLE: _unavailable()}}},
