@@ -18,6 +18,7 @@ from __future__ import annotations
 from workbench import options as opts
 from workbench.service import spec
 from workbench.tracking import catalog
+from workbench.tracking.fields import kind_of
 
 _REF = "#/components/"
 
@@ -119,14 +120,7 @@ _IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "s
 def _payload_schema(spec: catalog.EventSpec) -> dict:
     if spec.free_form:
         return {"type": "object", "description": f"any JSON object of at most {catalog.MAX_PAYLOAD_BYTES} bytes"}
-    props = {}
-    for f in spec.fields:
-        if f.type == "number":
-            props[f.name] = {"type": "number", **({"minimum": f.minimum} if f.minimum is not None else {})}
-        elif f.allowed is not None:
-            props[f.name] = {"enum": list(f.allowed)}
-        else:
-            props[f.name] = {"type": f.type}
+    props = {f.name: kind_of(f).json_schema(f) for f in spec.fields}
     return {"type": "object", "additionalProperties": False, "properties": props,
             "required": [f.name for f in spec.fields if f.required]}
 

@@ -50,14 +50,15 @@ Decisions the contract leaves open, taken here:
 from __future__ import annotations
 
 import json
-import math
 import re
-import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
-from workbench.options import json_type, text_problem, utf8_problem
+from workbench.options import text_problem, utf8_problem
+from workbench.tracking.fields import INT_BOUND, kind_of
+from workbench.tracking.fields import show as _show
+from workbench.tracking.fields import type_name as _type_name
 
 __all__ = [
     "FieldSpec",
@@ -226,21 +227,6 @@ def _id_text_error(event_id: str | None) -> dict | None:
     return None if why is None else {"code": "invalid_id", "message": f"id {why}.", "field": "id"}
 
 
-def _show(value: Any) -> str:
-    """A short, safe rendering of a bad value for a message (values can be huge)."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
-def _type_name(value: Any) -> str:
-    """:func:`workbench.options.json_type` with its article, as the catalog's sentences read ("got an array")."""
-    name = json_type(value)
-    return _ARTICLED.get(name, name)
-
-
-_ARTICLED = {"boolean": "a boolean", "number": "a number", "string": "a string", "array": "an array", "object": "an object"}
-
-
 # --------------------------------------------------------------------------
 # Per-key payload validators, compiled once from CATALOG
 # --------------------------------------------------------------------------
@@ -249,41 +235,8 @@ _ARTICLED = {"boolean": "a boolean", "number": "a number", "string": "a string",
 _Validator = Callable[[dict], "tuple[str, str, str] | None"]
 
 
-def _value_check(f: FieldSpec) -> Callable[[Any], str | None]:
-    """A function returning None for a good value, else the end of an error sentence."""
-    if f.type == "number":
-        minimum = f.minimum
-
-        def check(v):
-            t = type(v)
-            if t is not int and t is not float and (isinstance(v, bool) or not isinstance(v, (int, float))):
-                return f"must be a number, got {_type_name(v)}"
-            # ints are always finite (and math.isfinite overflows on huge ones)
-            if isinstance(v, float) and not math.isfinite(v):
-                return f"must be a finite number, got {_show(v)}"
-            if minimum is not None and v < minimum:
-                return f"must be >= {minimum:g}, got {_show(v)}"
-            return None
-    elif f.type == "boolean":
-        def check(v):
-            return None if v is True or v is False else f"must be a boolean, got {_type_name(v)}"
-    elif f.allowed is not None:
-        allowed = frozenset(f.allowed)
-        listing = ", ".join(f.allowed)
-
-        def check(v):
-            if type(v) is not str and not isinstance(v, str):
-                return f"must be a string, one of {listing}; got {_type_name(v)}"
-            return None if v in allowed else f"must be one of {listing}, got {_show(v)}"
-    else:
-        def check(v):
-            return (f"must be a string, got {_type_name(v)}" if not isinstance(v, str)
-                    else utf8_problem(v))
-    return check
-
-
 def _compile(spec: EventSpec) -> _Validator:
-    checks = tuple((f.name, f.required, _value_check(f)) for f in spec.fields)
+    checks = tuple((f.name, f.required, kind_of(f).check(f)) for f in spec.fields)
     names = frozenset(spec.fields_by_name)
     required = tuple(f.name for f in spec.fields if f.required)
     key = spec.key
@@ -654,7 +607,7 @@ def canonical_json(value: Any, *, default_str: bool = True) -> str:
 # payload fields, bounded numbers); anything else, custom.NAME included, is decided by
 # check_event on that event alone, so the answer is always the one check_batch gives.
 
-_INT_BOUND = 2**63 - 1    # larger ints take the general way (the general decoder has its own limit)
+_INT_BOUND = INT_BOUND  # larger ints take the general way (the general decoder has its own limit)
 _NESTING_BOUND = 32       # an event of more brackets takes the general way, whose decoder bounds nesting
 
 
@@ -679,30 +632,20 @@ def _decoders() -> _Decoders:
     global _DECODERS
     if _DECODERS is None:
         import msgspec
-        from typing import Annotated, Literal, Optional, Union
+        from typing import Annotated, Optional, Union
 
         M = msgspec.Meta
 
         def string_bound(spec: EventSpec) -> int:
-            # The 8 KiB payload rule as a bound on each free string field: JSON writes a character
+            # The 8 KiB payload rule as a bound on each free text field: JSON writes a character
             # in at most 6 bytes, so a payload of shorter strings cannot pass the limit, and a
             # typed payload needs no size check. A longer string is measured by check_event.
-            free = [f for f in spec.fields if f.type == "string" and f.allowed is None]
-            fixed = 2 + sum(len(f.name) + 4 for f in spec.fields) + sum(
-                24 if f.type == "number" else 5 if f.type == "boolean" else 2 + 6 * max(map(len, f.allowed))
-                for f in spec.fields if f not in free)
-            return (MAX_PAYLOAD_BYTES - fixed) // (6 * max(1, len(free))) - 2
+            sizes = [kind_of(f).json_bytes(f) for f in spec.fields]
+            fixed = 2 + sum(len(f.name) + 4 for f in spec.fields) + sum(n for n in sizes if n is not None)
+            return (MAX_PAYLOAD_BYTES - fixed) // (6 * max(1, sizes.count(None))) - 2
 
         def field_type(f: FieldSpec, spec: EventSpec):
-            if f.type == "number":
-                lo = f.minimum
-                as_int = Annotated[int, M(ge=math.ceil(lo) if lo is not None else -_INT_BOUND, le=_INT_BOUND)]
-                # bounds on both sides also refuse NaN and infinities (every comparison with NaN fails)
-                as_float = Annotated[float, M(ge=lo if lo is not None else -sys.float_info.max, le=sys.float_info.max)]
-                return Union[as_int, as_float]
-            if f.type == "boolean":
-                return bool
-            return Literal[f.allowed] if f.allowed is not None else Annotated[str, M(max_length=string_bound(spec))]
+            return kind_of(f).msgspec_type(f, string_bound(spec))
 
         def event_type(spec: EventSpec):
             name = "".join(part.title() for part in spec.key.split("_"))

@@ -45,6 +45,7 @@ from typing import Any, Iterable, Mapping
 import pyarrow as pa
 
 from .catalog import CATALOG
+from .fields import kind_of
 
 __all__ = ["SCHEMA", "PAYLOAD_FIELDS", "LAKE_NOTE", "PART_FORMAT", "to_table", "from_records", "empty_frame"]
 
@@ -56,12 +57,7 @@ _STRING_DICT = pa.dictionary(pa.int32(), pa.string())
 
 
 def _arrow_type(spec) -> pa.DataType:
-    if spec.type == "number":
-        return pa.float64()
-    if spec.type == "boolean":
-        return pa.bool_()
-    # a closed set of values compresses to a few codes; free text stays plain
-    return _STRING_DICT if spec.allowed is not None else pa.string()
+    return kind_of(spec).arrow_type(spec)  # one entry per field kind: workbench.tracking.fields
 
 
 def _payload_fields() -> dict[str, pa.DataType]:
@@ -98,7 +94,11 @@ def to_table(columns: Mapping[str, Any]) -> pa.Table:
     for f in SCHEMA:
         if f.name in columns:
             arr = columns[f.name]
-            arr = arr if isinstance(arr, (pa.Array, pa.ChunkedArray)) else pa.array(arr, from_pandas=True)
+            if not isinstance(arr, (pa.Array, pa.ChunkedArray)):
+                if pa.types.is_floating(f.type) and isinstance(arr, (list, tuple)):
+                    # the catalog takes any JSON number: an integer past int64 (1e20 written out) is a float here
+                    arr = [float(v) if type(v) is int else v for v in arr]
+                arr = pa.array(arr, from_pandas=True)
             if pa.types.is_dictionary(f.type) and not pa.types.is_dictionary(arr.type):
                 arr = arr.cast(pa.string()).dictionary_encode() if arr.type != pa.string() else arr.dictionary_encode()
             arrays.append(arr.cast(f.type))
