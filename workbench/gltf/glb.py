@@ -44,6 +44,7 @@ __all__ = [
     "GlbWriter",
     "pack_glb",
     "read_glb",
+    "GlbError",
     "read_accessor",
     "image_bytes",
     "COMPONENT_DTYPES",
@@ -320,24 +321,43 @@ def pack_glb(doc: dict, binary: bytes, *, sort_keys: bool = False) -> bytes:
 # Reading
 # --------------------------------------------------------------------------
 
-def read_glb(data: bytes) -> tuple[dict, bytes]:
+class GlbError(ValueError):
+    """A file :func:`read_glb` cannot read; ``problem`` is the sentence without the function's name."""
+
+    def __init__(self, problem: str):
+        super().__init__(f"read_glb: {problem}")
+        self.problem = problem
+
+
+def read_glb(data: bytes, *, strict: bool = False) -> tuple[dict, bytes]:
     """Split GLB bytes into the JSON document and the binary chunk (empty if none).
 
-    Lenient past the first two chunks: trailing bytes and further chunks are ignored.
+    Lenient by default past the first two chunks: trailing bytes and further chunks are ignored.
+    ``strict=True`` reads an untrusted file (an upload) as the glTF 2.0 spec lays it out: the
+    header's length is the file's, every chunk is whole and 4-byte aligned, the JSON chunk is
+    UTF-8 and holds an object; anything else raises :class:`GlbError` saying which rule broke.
 
     >>> read_glb(pack_glb({"asset": {"version": "2.0"}}, b"\\1"))
     ({'asset': {'version': '2.0'}}, b'\\x01\\x00\\x00\\x00')
+    >>> try:
+    ...     read_glb(pack_glb({"asset": {"version": "2.0"}}, b"") + b"xx", strict=True)
+    ... except GlbError as e:
+    ...     print(e.problem)
+    the GLB header says 48 bytes but the file has 50
     """
     if len(data) < 20:
-        raise ValueError("read_glb: too short to be a GLB file")
+        raise GlbError(f"the file is {len(data)} bytes, shorter than a GLB header (12 bytes) and one chunk header"
+                       if strict else "too short to be a GLB file")
     magic, version, total = struct.unpack_from("<4sII", data, 0)
     if magic != GLB_MAGIC:
-        raise ValueError("read_glb: not a GLB file (bad magic)")
+        raise GlbError("the file does not start with the GLB magic 'glTF'" if strict else "not a GLB file (bad magic)")
     if version != 2:
-        raise ValueError(f"read_glb: GLB version {version} is not 2")
+        raise GlbError(f"the GLB version is {version}, not 2" if strict else f"GLB version {version} is not 2")
+    if strict:
+        return _read_strict(data, total)
     json_len, json_type = struct.unpack_from("<II", data, 12)
     if json_type != CHUNK_JSON:
-        raise ValueError("read_glb: the first chunk is not JSON")
+        raise GlbError("the first chunk is not JSON")
     doc = json.loads(data[20:20 + json_len].decode("utf-8"))
     binary = b""
     pos = 20 + json_len
@@ -346,6 +366,34 @@ def read_glb(data: bytes) -> tuple[dict, bytes]:
         if bin_type == CHUNK_BIN:
             binary = data[pos + 8:pos + 8 + bin_len]
     return doc, binary
+
+
+def _read_strict(data: bytes, total: int) -> tuple[dict, bytes]:
+    if total != len(data):
+        raise GlbError(f"the GLB header says {total} bytes but the file has {len(data)}")
+    chunks, offset = [], 12
+    while offset < len(data):
+        if offset + 8 > len(data):
+            raise GlbError("a chunk header is cut off at the end of the file")
+        length, kind = struct.unpack_from("<II", data, offset)
+        if length % 4:
+            raise GlbError(f"chunk {len(chunks)} has length {length}, not a multiple of 4")
+        if offset + 8 + length > len(data):
+            raise GlbError(f"chunk {len(chunks)} runs past the end of the file")
+        chunks.append((kind, data[offset + 8:offset + 8 + length]))
+        offset += 8 + length
+    if not chunks or chunks[0][0] != CHUNK_JSON:
+        raise GlbError("the first chunk is not the JSON chunk")
+    try:
+        doc = json.loads(chunks[0][1].decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise GlbError(f"the JSON chunk is not UTF-8 (byte {e.start})") from None
+    except (ValueError, RecursionError) as e:
+        where = f" at line {e.lineno}, column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
+        raise GlbError(f"the JSON chunk is not valid JSON{where}") from None
+    if not isinstance(doc, dict):
+        raise GlbError("the JSON chunk is not an object")
+    return doc, chunks[1][1] if len(chunks) > 1 and chunks[1][0] == CHUNK_BIN else b""
 
 
 def _view_start(doc: dict, view_index: int) -> int | None:

@@ -11,7 +11,6 @@ Each check reads the file's structure for real and returns the problems found
 
 from __future__ import annotations
 
-import json
 import struct
 
 SPLAT_PLY_PROPERTIES = ("x", "y", "z", "opacity", "scale_0", "scale_1", "scale_2",
@@ -23,45 +22,17 @@ _PLY_TYPES = {"char": 1, "uchar": 1, "int8": 1, "uint8": 1, "short": 2, "ushort"
 def check_glb(data: bytes) -> list[str]:
     """Problems of a glTF 2.0 binary: header, chunks, JSON, and every view and accessor inside its buffer."""
     # Imported here: the GLB module brings numpy and the gltf package, which the service's start does not need.
-    from workbench.gltf.glb import CHUNK_BIN, CHUNK_JSON, COMPONENT_DTYPES, GLB_MAGIC, TYPE_WIDTHS
+    from workbench.gltf.glb import COMPONENT_DTYPES, TYPE_WIDTHS, GlbError, read_glb
 
-    if len(data) < 20:
-        return [f"the file is {len(data)} bytes, shorter than a GLB header (12 bytes) and one chunk header"]
-    magic, version, length = struct.unpack_from("<4sII", data, 0)
-    if magic != GLB_MAGIC:
-        return ["the file does not start with the GLB magic 'glTF'"]
-    if version != 2:
-        return [f"the GLB version is {version}, not 2"]
-    if length != len(data):
-        return [f"the GLB header says {length} bytes but the file has {len(data)}"]
-    chunks = []
-    offset = 12
-    while offset < len(data):
-        if offset + 8 > len(data):
-            return ["a chunk header is cut off at the end of the file"]
-        clen, ctype = struct.unpack_from("<II", data, offset)
-        if clen % 4:
-            return [f"chunk {len(chunks)} has length {clen}, not a multiple of 4"]
-        if offset + 8 + clen > len(data):
-            return [f"chunk {len(chunks)} runs past the end of the file"]
-        chunks.append((ctype, data[offset + 8: offset + 8 + clen]))
-        offset += 8 + clen
-    if not chunks or chunks[0][0] != CHUNK_JSON:
-        return ["the first chunk is not the JSON chunk"]
     try:
-        doc = json.loads(chunks[0][1].decode("utf-8"))
-    except UnicodeDecodeError as e:
-        return [f"the JSON chunk is not UTF-8 (byte {e.start})"]
-    except (ValueError, RecursionError) as e:
-        where = f" at line {e.lineno}, column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
-        return [f"the JSON chunk is not valid JSON{where}"]
-    if not isinstance(doc, dict):
-        return ["the JSON chunk is not an object"]
+        doc, binary = read_glb(data, strict=True)  # the one reader of the GLB layout, in its strict mode
+    except GlbError as e:
+        return [e.problem]
+    bin_chunk = binary or None
     problems = []
     asset = doc.get("asset")
     if not isinstance(asset, dict) or asset.get("version") != "2.0":
         problems.append("asset.version is not '2.0'")
-    bin_chunk = chunks[1][1] if len(chunks) > 1 and chunks[1][0] == CHUNK_BIN else None
     # A hostile file can put any JSON value anywhere: every field is read through _objects and
     # _count, so a wrong type is a problem to report, never an exception.
     buffers = _objects(problems, doc, "buffers")
