@@ -21,11 +21,9 @@ from workbench.service import Backend, create_app
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def pytest_configure(config):
-    # The GLB tests run the Khronos glTF-Validator where node is present: install it on first use.
-    from workbench.gltf.validator import install_validator
-
-    install_validator()
+# The npm packages the tests use (the Khronos glTF-Validator, the browser pages' three and
+# model-viewer) are installed once per CI run by tools/install_test_tools.py (.ci/run calls it), never
+# by pytest: tests that need them skip, saying so, where they are missing.
 DATA = ROOT / "data"
 
 

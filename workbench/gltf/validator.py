@@ -157,13 +157,7 @@ def npm_install(packages: list[str], home: str | os.PathLike, quiet: bool = True
     True
     """
     home = Path(home)
-
-    def present(spec: str) -> bool:
-        name, _, version = spec.rpartition("@") if spec.rfind("@") > 0 else (spec, "", "")
-        meta = home / "node_modules" / name / "package.json"
-        return meta.is_file() and (not version or json.loads(meta.read_text()).get("version") == version)
-
-    missing = [p for p in packages if not present(p)]
+    missing = [p for p in packages if not npm_present([p], home)]
     if not missing:
         return True
     npm = shutil.which("npm")
@@ -178,4 +172,20 @@ def npm_install(packages: list[str], home: str | os.PathLike, quiet: bool = True
         subprocess.run(cmd, check=True, timeout=600, capture_output=quiet)
     except (subprocess.SubprocessError, OSError):
         return False
-    return all(present(p) for p in packages)
+    return npm_present(packages, home)
+
+
+def npm_present(packages: list[str], home: str | os.PathLike) -> bool:
+    """Whether every pinned package (``name@version``) is in ``home/node_modules`` at its version;
+    nothing is installed (the tests use what ``tools/install_test_tools.py`` put there).
+
+    >>> npm_present([], "/nonexistent"), npm_present(["three@0.1.0"], "/nonexistent")
+    (True, False)
+    """
+    home = Path(home)
+    for spec in packages:
+        name, _, version = spec.rpartition("@") if spec.rfind("@") > 0 else (spec, "", "")
+        meta = home / "node_modules" / name / "package.json"
+        if not meta.is_file() or (version and json.loads(meta.read_text()).get("version") != version):
+            return False
+    return True

@@ -1,0 +1,34 @@
+"""Rules the test suite keeps so that it cannot lie (checked by reading the tests' own source).
+
+- no test skips on an import of our own package (``importorskip("workbench...")``): a broken
+  import must fail, not turn into a skip;
+- no test asserts elapsed wall-clock time (``assert time.monotonic() - t ...``): inject the clock;
+- pytest installs nothing with npm (``tools/install_test_tools.py`` does, once per run).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+SOURCES = sorted(p for p in TESTS.rglob("*.py") if p.name != "test_suite_rules.py")
+
+RULES = {
+    "skips on an import of our own package": re.compile(r"importorskip\(\s*[\"']workbench"),
+    "asserts elapsed wall-clock time": re.compile(r"assert[^\n#]*(?:monotonic|perf_counter|time\.time)\(\)\s*-"),
+    "installs npm packages from pytest": re.compile(r"\b(?:npm_install|install_validator)\("),
+}
+
+
+def test_the_rules_see_what_they_forbid():
+    assert RULES["asserts elapsed wall-clock time"].search("    assert time.monotonic() - t >= 0.9")
+    assert RULES["skips on an import of our own package"].search('pytest.importorskip("workbench.gltf")')
+    assert not RULES["asserts elapsed wall-clock time"].search("    assert time.monotonic() < deadline")
+
+
+def test_the_suite_keeps_its_rules():
+    found = [f"{p.relative_to(TESTS.parent)}:{n}: {rule}" for p in SOURCES
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             for rule, pattern in RULES.items() if pattern.search(line)]
+    assert not found, "\n".join(found)
