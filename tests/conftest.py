@@ -34,11 +34,11 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``workbench serve`` in a subprocess on a free loopback port (real HTTP, real uvicorn)."""
+    """``workbench serve`` in a subprocess on a free loopback port (real HTTP, real uvicorn): the one
+    server factory of the tests (the ``server`` fixture is one of these for the whole session)."""
 
     def __init__(self, data_dir: Path, token: str = "wb_test_dev_token_0123456789", args: tuple[str, ...] = ()):
         self.data_dir = Path(data_dir)
-        self.args = tuple(args)  # more options of workbench serve
         self.token = token
         self.args = tuple(args)  # more options of workbench serve, e.g. ("--read-timeout", "1")
         self.port = free_port()
@@ -133,3 +133,19 @@ def asgi_client(asgi_backend):
 def client(request):
     """Each client test runs twice: sync client over real HTTP, async client in-process."""
     return request.getfixturevalue("http_client" if request.param == "http" else "asgi_client")
+
+
+@pytest.fixture(scope="module")
+def viewer(server):
+    """A product viewer of the session's server, one per test module."""
+    from helpers import new_viewer
+
+    return new_viewer(server)
+
+
+@pytest.fixture(scope="module")
+def model_id(server):
+    """A registered feminine avatar of the session's server, one per test module."""
+    from helpers import new_avatar
+
+    return new_avatar(server)["modelId"]

@@ -13,13 +13,10 @@ import httpx
 import pytest
 
 from conftest import ROOT, ServerProcess
+from helpers import auth
 
 PAGE = "http://127.0.0.1:5173"          # a page's origin: another port than the service's
 SHOP = "https://shop.example"
-
-
-def auth(server):
-    return {"Authorization": f"Bearer {server.token}"}
 
 
 def preflight(url, origin=PAGE, method="POST", headers=None):
@@ -43,11 +40,6 @@ def assert_public(r):
 def avatar(server):
     r = httpx.post(server.avatar_base_url + "/avatar", json={"gender": "feminine"}, headers=auth(server))
     return r.json()["data"]
-
-
-@pytest.fixture(scope="module")
-def viewer(server):
-    return httpx.post(server.local_url + "/viewers", json={"kind": "product"}, timeout=60).json()["data"]["viewerToken"]
 
 
 # ---------------------------------------------------------------- public files: any origin

@@ -15,27 +15,7 @@ import httpx
 import pytest
 
 from conftest import ROOT, ServerProcess
-
-
-def auth(server):
-    return {"Authorization": f"Bearer {server.token}"}
-
-
-def error_of(resp, status, code):
-    assert resp.status_code == status, resp.text
-    body = resp.json()
-    assert body["status"] == "error" and body["error"]["code"] == code, body
-    return body["error"]
-
-
-@pytest.fixture(scope="module")
-def viewer(server):
-    return httpx.post(server.local_url + "/viewers", json={"kind": "product"}, timeout=60).json()["data"]["viewerToken"]
-
-
-@pytest.fixture(scope="module")
-def model_id(server):
-    return httpx.post(server.avatar_base_url + "/avatar", json={"gender": "feminine"}, headers=auth(server)).json()["data"]["modelId"]
+from helpers import auth, error_of
 
 
 def json_endpoints(server, viewer):

@@ -11,20 +11,11 @@ import time
 
 import httpx
 
+from helpers import wait_for
 from workbench.service import Backend, create_app
 from workbench.service.db import Database
 
 HB = {"key": "heartbeat", "payload": {"visible": True}}
-
-
-def wait_for(condition, seconds: float = 20.0) -> bool:
-    """Poll ``condition`` until it holds or ``seconds`` pass (a bound, not a measured time)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.02)
-    return condition()
 
 
 def test_background_checkpoints_copy_the_wal_back(tmp_path):

@@ -8,10 +8,7 @@ import httpx
 import pytest
 
 from conftest import DATA, ServerProcess
-
-
-def auth(server, token=None):
-    return {"Authorization": f"Bearer {token or server.token}"}
+from helpers import auth, error_of
 
 
 def health_counts(server):
@@ -19,14 +16,7 @@ def health_counts(server):
 
 
 def assert_error(resp, status, code, field=None):
-    assert resp.status_code == status, resp.text
-    body = resp.json()
-    assert body["status"] == "error" and body["error"]["code"] == code, body
-    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
-    assert resp.headers.get("x-request-id")
-    if field is not None:
-        assert field in [d["field"] for d in body["error"]["details"]], body
-    return body
+    return {"status": "error", "error": error_of(resp, status, code, field)}
 
 
 # ---------------------------------------------------------------- envelope, ids, openapi

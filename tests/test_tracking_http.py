@@ -15,10 +15,7 @@ import pytest
 
 import workbench
 from conftest import ServerProcess
-
-
-def viewer(server):
-    return httpx.post(server.local_url + "/viewers", json={"kind": "product"}, timeout=60).json()["data"]["viewerToken"]
+from helpers import new_viewer
 
 
 def post(server, vt, body, ctype="application/json"):
@@ -34,7 +31,7 @@ HB = {"key": "heartbeat", "payload": {"visible": True}}
 
 
 def test_all_valid_is_200(server):
-    vt = viewer(server)
+    vt = new_viewer(server)
     r = post(server, vt, {"sessionId": "s", "events": [HB, {"key": "viewer_loaded", "payload": {"loadTimeMs": 812.5, "device": "mobile"}}]})
     assert r.status_code == 200
     assert r.json()["data"] == {"accepted": 2, "rejected": 0, "duplicates": 0, "errors": []}
@@ -42,7 +39,7 @@ def test_all_valid_is_200(server):
 
 
 def test_text_plain_from_send_beacon(server):
-    vt = viewer(server)
+    vt = new_viewer(server)
     assert post(server, vt, {"sessionId": "s", "events": [HB]}, "text/plain;charset=UTF-8").status_code == 200
 
 
@@ -52,7 +49,7 @@ def test_unknown_viewer_is_404(server):
 
 
 def test_wrong_content_type_and_size(server):
-    vt = viewer(server)
+    vt = new_viewer(server)
     r = post(server, vt, "sessionId=s", "application/x-www-form-urlencoded")
     assert r.status_code == 415
     big = {"sessionId": "s", "events": [{"key": "custom.blob", "payload": {"x": "y" * 7000}}] * 80}
@@ -75,7 +72,7 @@ def test_wrong_content_type_and_size(server):
     ({"sessionId": "s", "events": [HB] * 101}, "too_many_events", "events"),
 ])
 def test_request_level_rules(server, body, code, field):
-    vt = viewer(server)
+    vt = new_viewer(server)
     r = post(server, vt, body)
     assert r.status_code == 400, r.text
     err = r.json()["error"]
@@ -111,7 +108,7 @@ NOW = datetime.now(timezone.utc)
     ({"key": "custom.big", "payload": {"blob": "z" * 9000}}, "payload_too_large", "payload"),
 ])
 def test_event_level_rules_reject_that_event_only(server, event, code, field):
-    vt = viewer(server)
+    vt = new_viewer(server)
     r = post(server, vt, {"sessionId": "s", "events": [HB, event]})
     assert r.status_code == 207, r.text
     d = r.json()["data"]
@@ -124,7 +121,7 @@ def test_event_level_rules_reject_that_event_only(server, event, code, field):
 
 
 def test_all_invalid_is_400_with_per_event_details(server):
-    vt = viewer(server)
+    vt = new_viewer(server)
     r = post(server, vt, {"sessionId": "s", "events": [{"key": "nope"}, {"payload": {}}]})
     assert r.status_code == 400
     err = r.json()["error"]
@@ -133,7 +130,7 @@ def test_all_invalid_is_400_with_per_event_details(server):
 
 
 def test_timestamps_and_custom_events_are_stored(server):
-    vt = viewer(server)
+    vt = new_viewer(server)
     events = [{"key": "custom.quiz_answered", "payload": {"q": 3, "right": True}, "timestamp": "2026-11-20T10:00:00+02:00"},
               {**HB, "timestamp": 1763000000000}]
     assert post(server, vt, {"sessionId": "s", "events": events}).status_code == 200
@@ -143,7 +140,7 @@ def test_timestamps_and_custom_events_are_stored(server):
 
 
 def test_duplicates_are_stored_once_within_and_across_batches(server):
-    vt = viewer(server)
+    vt = new_viewer(server)
     e1, e2 = {**HB, "id": "a"}, {**HB, "id": "b"}
     d = post(server, vt, {"sessionId": "s", "events": [e1, e1, e2]}).json()["data"]
     assert (d["accepted"], d["duplicates"]) == (3, 1)
@@ -151,12 +148,12 @@ def test_duplicates_are_stored_once_within_and_across_batches(server):
     assert (d["accepted"], d["duplicates"]) == (2, 1)
     assert sorted(e["id"] for e in events_of(server, vt)) == ["a", "b", "c"]
     # The same id on another viewer is another event.
-    vt2 = viewer(server)
+    vt2 = new_viewer(server)
     assert post(server, vt2, {"sessionId": "s", "events": [e1]}).json()["data"]["duplicates"] == 0
 
 
 def test_export_filters_and_csv(server):
-    vt = viewer(server)
+    vt = new_viewer(server)
     events = [{**HB, "timestamp": f"2026-11-0{d}T12:00:00Z", "id": f"e{d}"} for d in (1, 2, 3)]
     post(server, vt, {"sessionId": "s", "events": events})
     q = {"viewerToken": vt, "since": "2026-11-02T00:00:00Z", "until": "2026-11-03T00:00:00Z"}
@@ -216,7 +213,7 @@ def test_sender_retries_through_5xx(client):
 def test_kill9_during_concurrent_sending_loses_nothing_acknowledged(tmp_path):
     srv = ServerProcess(tmp_path / "data").start()
     try:
-        vt = viewer(srv)
+        vt = new_viewer(srv)
         acked: set[str] = set()
         sent: list[list[dict]] = []
         lock = threading.Lock()

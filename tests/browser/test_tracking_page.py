@@ -14,6 +14,8 @@ from datetime import datetime
 import httpx
 import pytest
 
+from helpers import new_viewer, wait_for
+
 from .conftest import open_page, run_async
 
 
@@ -21,10 +23,6 @@ from .conftest import open_page, run_async
 def page(browser, pages):
     open_page(browser, pages + "/tracking.html")
     return browser
-
-
-def new_viewer(server) -> str:
-    return httpx.post(server.local_url + "/viewers", json={"kind": "product"}, timeout=60).json()["data"]["viewerToken"]
 
 
 def exported(server, vt) -> list[dict]:
@@ -40,16 +38,6 @@ def as_stored(batch: dict) -> list[tuple]:
 def from_export(rows: list[dict]) -> list[tuple]:
     return sorted((r["sessionId"], r["id"], r["key"], json.dumps(r["payload"], sort_keys=True),
                    round(datetime.fromisoformat(r["timestamp"].replace("Z", "+00:00")).timestamp() * 1000)) for r in rows)
-
-
-def wait_for(predicate, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    return predicate()
 
 
 def test_tracking_by_fetch_and_beacon_arrives_exactly(page, server):

@@ -1,0 +1,56 @@
+"""Helpers the tests share: reading the contract's error envelope, a Bearer header, making a viewer,
+and waiting for a condition with a bound (a bound, never a measured time).
+
+>>> auth(type("S", (), {"token": "wb_x"})())
+{'Authorization': 'Bearer wb_x'}
+"""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+
+def auth(server, token: str | None = None) -> dict:
+    """The Authorization header of ``token`` (default: the server's development token)."""
+    return {"Authorization": f"Bearer {token or server.token}"}
+
+
+def error_of(resp: httpx.Response, status: int, code: str, field: str | None = None) -> dict:
+    """The ``error`` of an answer in the contract's envelope, after checking its status and code
+    (and that ``field`` is named by a detail); a message and X-Request-Id are always there."""
+    assert resp.status_code == status, (resp.status_code, resp.text)
+    body = resp.json()
+    assert body["status"] == "error" and body["error"]["code"] == code, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    assert resp.headers.get("x-request-id")
+    if field is not None:
+        assert field in [d["field"] for d in body["error"]["details"]], body
+    return body["error"]
+
+
+def new_viewer(server, kind: str = "product") -> str:
+    """A new viewer's token, made through the control API."""
+    r = httpx.post(server.local_url + "/viewers", json={"kind": kind}, timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["data"]["viewerToken"]
+
+
+def new_avatar(server, settings: dict | None = None) -> dict:
+    """A registered avatar's data (modelId, modelUrl, previewUrl)."""
+    r = httpx.post(server.avatar_base_url + "/avatar", json=settings or {"gender": "feminine"}, headers=auth(server),
+                   timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["data"]
+
+
+def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
+    """Poll ``predicate`` until it gives a true value or ``timeout`` seconds pass; its last value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    return predicate()
