@@ -19,7 +19,7 @@ def run(*args, env=None):
 
 def test_token_create_makes_a_scoped_token_the_server_accepts(tmp_path):
     data = tmp_path / "data"
-    first = run("token", "create", "--scopes", "viewer:write", "--data-dir", str(data))
+    first = run("token", "create", "--scopes", "viewer:write", "--data-dir", str(data), "--init")
     assert first.returncode == 0, first.stderr
     lines = first.stdout.strip().splitlines()
     assert "development token (shown once)" in lines[0]

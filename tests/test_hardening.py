@@ -310,7 +310,7 @@ def test_token_create_without_data_dir_refuses_to_make_one(tmp_path):
 
 
 def test_token_create_without_data_dir_uses_an_existing_default_and_says_so(tmp_path):
-    made = run_cli("token", "create", "--data-dir", ".wb-data", cwd=tmp_path)
+    made = run_cli("token", "create", "--data-dir", ".wb-data", "--init", cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     r = run_cli("token", "create", "--scopes", "viewer:write", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -319,7 +319,7 @@ def test_token_create_without_data_dir_uses_an_existing_default_and_says_so(tmp_
 
 
 def test_token_create_with_a_bad_scope_is_one_line(tmp_path):
-    r = run_cli("token", "create", "--scopes", "root", "--data-dir", str(tmp_path / "d"))
+    r = run_cli("token", "create", "--scopes", "root", "--data-dir", str(tmp_path / "d"), "--init")
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "scopes" in r.stderr
 

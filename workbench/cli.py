@@ -32,13 +32,47 @@ def _hosts(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(e).removeprefix("--allowed-hosts: ")) from None
 
 
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1; got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1; got {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535; got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535; got {value}")
+    return value
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("workbench")
+    except PackageNotFoundError:  # run from a source tree that was not installed
+        from workbench import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="workbench", description="Workbench for the Avatar, Viewer and Space Template service.")
+    p.add_argument("--version", action="version", version=f"workbench {_version()}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="run the local reference service in the foreground")
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8080)
+    s.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; see --allowed-hosts for others)")
+    s.add_argument("--port", type=_port, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
     s.add_argument("--data-dir", default=DEFAULT_DATA_DIR, help=f"where the database and files live (default {DEFAULT_DATA_DIR})")
     s.add_argument("--cors-origins", default="*", type=_origins, metavar="ORIGINS",
                    help="comma list of page origins (scheme://host[:port]) allowed to call the endpoints that take "
@@ -57,31 +91,34 @@ def build_parser() -> argparse.ArgumentParser:
     tsub = t.add_subparsers(dest="token_command", required=True)
     tc = tsub.add_parser("create", help="make a token and print it once")
     tc.add_argument("--scopes", default="avatar:write,viewer:write,space:write", help="comma list of scopes")
-    tc.add_argument("--account", default="dev")
+    tc.add_argument("--account", default="dev", help="the account the token belongs to (default dev)")
     tc.add_argument("--data-dir", default=None,
                     help=f"the service's data folder (default: ./{DEFAULT_DATA_DIR} if it exists; never made implicitly)")
+    tc.add_argument("--init", action="store_true",
+                    help="make a new data folder (with its database) when --data-dir names none, instead of refusing")
 
     r = sub.add_parser("tour", help="run every notebook headless against a local service and write an HTML report")
     r.add_argument("--out", default="tour", help="folder for the executed notebooks and index.html (default ./tour)")
     r.add_argument("--notebooks", default=None, help="folder of notebooks (default: the project's notebooks/)")
-    r.add_argument("--timeout", type=int, default=600, help="seconds per cell")
+    r.add_argument("--timeout", type=_positive, default=600, help="seconds a cell may run (default 600)")
 
     c = sub.add_parser("check", help="run the notebooks against a deployment and report which operations conform")
-    c.add_argument("--base-url", required=True)
-    c.add_argument("--avatar-base-url", required=True)
-    c.add_argument("--token", default=os.environ.get("WORKBENCH_TOKEN"))
-    c.add_argument("--out", default="check")
-    c.add_argument("--notebooks", default=None)
+    c.add_argument("--base-url", required=True, help="the deployment's {base_url} (viewers and resources)")
+    c.add_argument("--avatar-base-url", required=True, help="the deployment's {avatar_base_url} (avatars and animations)")
+    c.add_argument("--token", default=os.environ.get("WORKBENCH_TOKEN"),
+                   help="a Bearer token with the scopes the notebooks use (default $WORKBENCH_TOKEN)")
+    c.add_argument("--out", default="check", help="folder for the executed notebooks and the report (default ./check)")
+    c.add_argument("--notebooks", default=None, help="folder of notebooks (default: the project's notebooks/)")
 
     y = sub.add_parser("synth", help="write synthetic tracking events: a file (JSON lines or Parquet) or an event lake")
     y.add_argument("path", nargs="?", help="output file: .jsonl or .parquet (or use --out DIR --format parquet)")
     y.add_argument("--out", help="folder for a day-partitioned Parquet event lake, written in bounded memory")
     y.add_argument("--format", choices=["parquet"], default="parquet", help="format of --out (a lake is Parquet)")
-    y.add_argument("--events", type=int, default=10_000)
-    y.add_argument("--seed", type=int, default=0)
-    y.add_argument("--viewers", type=int, default=5)
-    y.add_argument("--days", type=int, default=7)
-    y.add_argument("--chunk-events", type=int, default=2_000_000,
+    y.add_argument("--events", type=_positive, default=10_000, help="how many events (default 10000)")
+    y.add_argument("--seed", type=int, default=0, help="random seed: the same seed gives the same events (default 0)")
+    y.add_argument("--viewers", type=_positive, default=5, help="how many viewers the traffic is spread over (default 5)")
+    y.add_argument("--days", type=_positive, default=7, help="how many days the visits arrive over (default 7)")
+    y.add_argument("--chunk-events", type=_positive, default=2_000_000,
                    help="events per chunk with --out: sets peak memory (about 1.3 GB at 2 million)")
     y.add_argument("--overwrite", action="store_true", help="replace a non-empty --out folder")
 
@@ -92,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--until", help="up to this time, exclusive")
     e.add_argument("--local-url", default=os.environ.get("WORKBENCH_LOCAL_URL") or "http://127.0.0.1:8080/_local",
                    help="the service's control API (default $WORKBENCH_LOCAL_URL or http://127.0.0.1:8080/_local)")
-    e.add_argument("--buckets", type=int, default=8, help="session buckets (part files per day)")
+    e.add_argument("--buckets", type=_positive, default=8, help="session buckets (part files per day)")
     e.add_argument("--overwrite", action="store_true", help="replace a non-empty --out folder")
 
     a = sub.add_parser("analyze", help="headline tables of an event lake (or .parquet/.jsonl file) through Dask")
@@ -172,7 +209,45 @@ def _analyze(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every mistake ends in one or two lines naming the problem and the fix, and a
+    non-zero status, never a traceback (``WORKBENCH_DEBUG=1`` shows it for a bug)."""
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # the one place where a failure becomes words for the person at the terminal
+        if os.environ.get("WORKBENCH_DEBUG"):
+            raise
+        message, status = _explain(args, e)
+        print(f"workbench {args.command}: {message}", file=sys.stderr)
+        return status
+
+
+def _explain(args, e: Exception) -> tuple[str, int]:
+    """(what went wrong and how to fix it, exit status) for an exception of a command."""
+    import httpx
+
+    from workbench.client.errors import WorkbenchError
+
+    url = getattr(args, "local_url", None) or getattr(args, "base_url", None)
+    if isinstance(e, httpx.ConnectError):
+        return (f"cannot reach {url or 'the service'}: nothing answers there. Start a local service with "
+                "`workbench serve` (or name the right address with --local-url / --base-url).", 1)
+    if isinstance(e, (httpx.TimeoutException, httpx.TransportError)):
+        return f"no answer from {url or 'the service'} ({type(e).__name__}); check the address and try again.", 1
+    if isinstance(e, WorkbenchError):
+        return str(e), 1
+    if isinstance(e, (FileExistsError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)):
+        where = f" {e.filename}" if getattr(e, "filename", None) else ""
+        return f"{e.strerror or e}{':' if where else ''}{where}.", 2
+    if isinstance(e, (ValueError, KeyError)):
+        return str(e).strip("'\""), 2
+    return ("failed unexpectedly; this is a bug of the workbench: rerun with WORKBENCH_DEBUG=1 to see where, "
+            "and report it.", 70)
+
+
+def _run(args) -> int:
     if args.command == "serve":
         from workbench.service.server import ConnectionLimits, PortInUse, serve
 
@@ -211,6 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             from workbench.tracking.synth import write_events
 
+            if Path(args.path).suffix not in (".jsonl", ".parquet"):
+                print(f"workbench synth: {args.path}: name a .jsonl or .parquet file (or --out DIR for an event lake)",
+                      file=sys.stderr)
+                return 2
             path = write_events(args.path, args.events, seed=args.seed, viewers=args.viewers, days=args.days)
         print(f"wrote {args.events} events to {path}")
         return 0
@@ -242,6 +321,11 @@ def _token_create(args) -> int:
             return 2
         data_dir = DEFAULT_DATA_DIR
         print(f"workbench token create: using the data folder {Path(data_dir).resolve()}", file=sys.stderr)
+    elif not (Path(data_dir) / "workbench.db").is_file() and not args.init:
+        # A typo would make a new database and print a token no running service accepts.
+        print(f"workbench token create: {data_dir} holds no service database; check the name (the folder given to "
+              f"`workbench serve --data-dir`), or add --init to make a new one", file=sys.stderr)
+        return 2
     b = Backend(data_dir, generate_library=False)
     try:
         if b.new_dev_token:

@@ -1,0 +1,75 @@
+"""The first hour at the terminal: every mistake is one or two lines naming the problem and the fix,
+with a non-zero status and no traceback; every option has help; ``workbench --version`` exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, free_port
+from workbench.cli import build_parser
+
+
+def run(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True,
+                          cwd=cwd or ROOT, timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+
+
+MISTAKES = [
+    # (arguments, words the message must hold)
+    (("export", "--out", "{tmp}/lake", "--local-url", "http://127.0.0.1:{port}/_local"), ("cannot reach", "workbench serve")),
+    (("synth", "{tmp}/events.csv"), (".jsonl or .parquet",)),
+    (("synth", "{tmp}/e.jsonl", "--days", "0"), ("--days", "at least 1")),
+    (("synth", "{tmp}/e.jsonl", "--events", "many"), ("--events", "whole number")),
+    (("synth",), ("output file",)),
+    (("token", "create", "--data-dir", "{tmp}/typo-data"), ("no service database", "--init")),
+    (("serve", "--port", "99999"), ("--port", "65535")),
+    (("serve", "--allowed-hosts", "http://x"), ("--allowed-hosts",)),
+    (("analyze", "{tmp}/nothing-here"), ("nothing-here",)),
+    (("check", "--base-url", "http://x"), ("--avatar-base-url",)),
+]
+
+
+@pytest.mark.parametrize("args,words", MISTAKES, ids=[" ".join(a[:2]) + f"-{i}" for i, (a, _) in enumerate(MISTAKES)])
+def test_each_mistake_is_one_or_two_lines_and_no_traceback(tmp_path, args, words):
+    port = free_port()  # nothing listens there
+    out = run(*[a.format(tmp=tmp_path, port=port) for a in args])
+    text = out.stderr.strip()
+    assert out.returncode != 0, out
+    assert "Traceback" not in out.stderr + out.stdout, out.stderr
+    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("usage:")
+             and not line.startswith("       ")]
+    assert 1 <= len(lines) <= 2, text
+    for w in words:
+        assert w in text, (w, text)
+
+
+def test_token_create_with_init_makes_the_folder(tmp_path):
+    out = run("token", "create", "--data-dir", str(tmp_path / "new"), "--init")
+    assert out.returncode == 0 and out.stdout.strip().splitlines()[-1].startswith("wb_"), out
+    again = run("token", "create", "--data-dir", str(tmp_path / "new"))  # now it has a database
+    assert again.returncode == 0, again
+
+
+def test_version():
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout.startswith("workbench ") and out.stdout.split()[1][0].isdigit()
+
+
+def _parsers(parser: argparse.ArgumentParser, path=("workbench",)):
+    yield path, parser
+    for action in parser._actions:  # argparse has no public walk of its subcommands
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, path + (name,))
+
+
+def test_every_option_has_help():
+    missing = [f"{' '.join(path)} {'/'.join(a.option_strings) or a.dest}"
+               for path, parser in _parsers(build_parser()) for a in parser._actions
+               if not isinstance(a, argparse._SubParsersAction) and a.help in (None, "") and a.dest != "help"]
+    assert not missing, "options without help: " + ", ".join(missing)
