@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import weakref
 
 import httpx
 
@@ -24,6 +25,12 @@ class Client(G.ClientCore):
     """
 
     _http_class = httpx.Client
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A script that never calls close() (``client = workbench.connect()`` at the top) still has its
+        # connections closed when the client is collected or the interpreter exits: no ResourceWarning.
+        self._finalizer = weakref.finalize(self, self._http.close)
 
     def _send(self, req: B.Request):
         attempt = 0
@@ -47,7 +54,7 @@ class Client(G.ClientCore):
         return send_events(self, viewer_token, events, **kw)
 
     def close(self) -> None:
-        self._http.close()
+        self._finalizer()  # closes the connections once; later calls do nothing
 
     def __enter__(self):
         return self
