@@ -114,7 +114,7 @@ def test_webp_merged_avatar_with_glasses_renders_like_the_default():
 def test_pose_by_clip_bytes_and_by_name():
     glb = avatar()
     clip = gltf.build_animation("feminine", "walk")
-    rest = np.asarray(render(glb, size=96, camera="full"))
+    rest = np.asarray(render(glb, size=96, camera="full", pose="bind"))
     posed = np.asarray(render(glb, size=96, camera="full", pose=(clip, 0.5)))
     by_name = np.asarray(render(glb, size=96, camera="full", pose=("feminine/walk", 0.5)))
     assert not np.array_equal(rest, posed)
@@ -140,3 +140,14 @@ def test_bare_clip_name_picks_the_avatars_gender():
             np.testing.assert_allclose(chosen.rest_offsets[n], v)
     # And a bare name renders.
     assert render(avatar("masculine"), size=32, camera="full", pose=("wave", 0.6)).size == (32, 32)
+
+
+def test_render_draws_the_preview_pose_by_default_and_the_bind_pose_on_request():
+    """The same pose as previews and turntables (idle at 0 s, arms down), unless the T-pose is asked for."""
+    glb = avatar()
+    default = np.asarray(render(glb, size=96, camera="full"))
+    idle = np.asarray(render(glb, size=96, camera="full", pose=("idle", 0.0)))
+    bind = np.asarray(render(glb, size=96, camera="full", pose="bind"))
+    assert np.array_equal(default, idle) and not np.array_equal(default, bind)
+    assert (_alpha_box(default)[2] - _alpha_box(default)[0]) < 0.7 * (_alpha_box(bind)[2] - _alpha_box(bind)[0])
+    assert np.array_equal(bind, np.asarray(render(glb, size=96, camera="full", pose=None)))

@@ -62,7 +62,9 @@ def _pivot(posed: Posed) -> np.ndarray:
 
 
 def _posed(model: Model, pose) -> Posed:
-    if pose is None:
+    if isinstance(pose, str) and pose == "preview":
+        pose = preview_pose(model)
+    if pose is None or (isinstance(pose, str) and pose == "bind"):
         return model.posed()
     clip_src, time_s = pose
     return model.posed(_posed_clip(model, clip_src), float(time_s))
@@ -115,16 +117,18 @@ def _max_texture(size: int) -> int:
 
 
 def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
-           background: tuple[int, int, int] | None = None, yaw_deg: float = 0.0, pose=None,
+           background: tuple[int, int, int] | None = None, yaw_deg: float = 0.0, pose="preview",
            elevation_deg: float = 0.0) -> Image.Image:
     """Draw the GLB's scene into a ``size`` x ``size`` RGBA image.
 
     camera: "portrait" (head and shoulders) or "full" (head to toe).
     background: None for transparent, else an (r, g, b) opaque backdrop.
     yaw_deg: turn the model about its vertical axis (positive: counter-clockwise seen from above).
-    pose: None (bind pose) or ``(clip, time_s)`` with the clip as GLB bytes, an animation
-    name ``"feminine/walk"``, or a bare name ``"walk"`` (the gender whose skeleton matches the
-    model's); its channels drive the model's nodes of the same names.
+    pose: ``"preview"`` (default: the pose previews and turntables show, :func:`preview_pose`:
+    an avatar stands relaxed in the idle clip's first frame, anything else as modelled), ``"bind"``
+    (or None) for the bind pose (an avatar's T-pose), or ``(clip, time_s)`` with the clip as GLB
+    bytes, an animation name ``"feminine/walk"``, or a bare name ``"walk"`` (the gender whose
+    skeleton matches the model's); its channels drive the model's nodes of the same names.
     elevation_deg: look down on the model from this angle (rooms and products); 0 is level.
 
     >>> from workbench.viewers.product import build_product_glb
