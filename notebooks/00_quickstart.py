@@ -51,7 +51,7 @@ print("control API:    ", client.config.local_url or "none (a deployment)")
 # %% [markdown]
 # ## Register an avatar
 #
-# `POST {avatar_base_url}/avatar` takes avatar settings (the fields are in the contract, section 4)
+# `POST {avatar_base_url}/avatar` takes avatar settings (the fields are in `docs/contract.md`, section 4)
 # and needs a token with the `avatar:write` scope. The client checks the settings with the same rules
 # as the service before it sends anything.
 

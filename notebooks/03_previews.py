@@ -114,11 +114,11 @@ grid([pose_sequence(glb, clip, times, size=150, camera=cam, background=(236, 240
 # %% [markdown]
 # ## Before and after
 #
-# Issue 11 asked for previews a product team would accept. The grid below is eight avatars (both
-# genders, every body shape, every hair style and kind of glasses) as previews show them, portrait
-# and full at 128 px, and two of them at 512 px. "Before" is the committed image
-# `data/looks_before.png`, rendered by `data/make_looks_grid.py` from the code as it was (commit
-# 7db5421 of main); "after" is the same script run here, live, on the code as it is.
+# Previews a product team would accept: the grid below is eight avatars (both genders, every body
+# shape, every hair style and kind of glasses) as previews show them, portrait and full at 128 px,
+# and two of them at 512 px. "Before" is the saved image `data/looks_before.png`, rendered by
+# `data/make_looks_grid.py` from the generator before its looks were reworked; "after" is the same
+# script run here, live, on the code as it is.
 
 # %%
 import runpy

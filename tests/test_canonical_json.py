@@ -38,6 +38,20 @@ def test_canonical_json_is_json_dumps_text(value):
     assert canonical_json(value) == reference(value)
 
 
+json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**63), max_value=2**63),
+                                      st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=12)),
+                            lambda children: st.one_of(st.lists(children, max_size=4),
+                                                       st.dictionaries(st.text(max_size=6), children, max_size=4)),
+                            max_leaves=20)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(json_values)
+def test_decoded_values_take_the_short_way_to_the_same_text(value):
+    decoded = json.loads(json.dumps(value))  # what the service's JSON reader hands the store
+    assert canonical_json(decoded, default_str=False, decoded=True) == reference(decoded, default_str=False)
+
+
 def test_the_same_event_ids_as_before():
     # ids the client gave before the change (computed with json.dumps), so stored events are not sent twice
     events = [{"key": "viewer_loaded", "payload": {"loadTimeMs": 812.5, "device": "mobile"}, "timestamp": 1790000000000},

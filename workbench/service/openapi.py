@@ -106,7 +106,7 @@ def _pp(name: str, description: str, schema: dict | None = None) -> dict:
     return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}, "description": description}
 
 
-# Text the service takes holds no control characters (C0, DEL, C1): issue 12 item 2, options.text_problem.
+# Text the service takes holds no control characters (C0, DEL, C1): options.text_problem (docs/contract.md section 2).
 _NO_CONTROL = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
 
 _IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},

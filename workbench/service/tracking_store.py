@@ -39,7 +39,7 @@ def _payload_text(payload: dict) -> str:
     >>> _payload_text({"b": 1.5, "a": "é"}) == json.dumps({"b": 1.5, "a": "é"}, separators=(",", ":"), sort_keys=True)
     True
     """
-    return catalog.canonical_json(payload, default_str=False)
+    return catalog.canonical_json(payload, default_str=False, decoded=True)  # payloads come from the JSON reader
 
 
 def iso_ms(ms: int) -> str:
