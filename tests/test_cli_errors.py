@@ -31,6 +31,7 @@ MISTAKES = [
     (("serve", "--allowed-hosts", "http://x"), ("--allowed-hosts",)),
     (("analyze", "{tmp}/nothing-here"), ("nothing-here",)),
     (("check", "--base-url", "http://x"), ("--avatar-base-url",)),
+    (("analyze", "{tmp}", "--steps", "viewer_loaded,cta_clikced"), ("cta_clikced", "did you mean cta_clicked")),
 ]
 
 
@@ -73,3 +74,18 @@ def test_every_option_has_help():
                for path, parser in _parsers(build_parser()) for a in parser._actions
                if not isinstance(a, argparse._SubParsersAction) and a.help in (None, "") and a.dest != "help"]
     assert not missing, "options without help: " + ", ".join(missing)
+
+
+def test_a_misspelt_funnel_step_warns_in_python():
+    import warnings
+
+    import pandas as pd
+
+    from workbench.tracking.analysis import funnel
+
+    df = pd.DataFrame({"sessionId": ["s"], "key": ["viewer_loaded"], "timestamp": pd.to_datetime([0], utc=True)})
+    with pytest.warns(UserWarning, match="'cta_clikced' is neither an event key nor in the data, so it counts 0; did you mean cta_clicked"):
+        funnel(df, ["viewer_loaded", "cta_clikced"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        funnel(df, ["viewer_loaded", "cta_clicked"])  # a real key the data lacks: a real 0, no warning

@@ -232,6 +232,7 @@ def _brute_force(df, steps, within):
     return reached
 
 
+@pytest.mark.filterwarnings("ignore:funnel. steps. .* is neither an event key")  # a random alphabet may lack a step
 @pytest.mark.parametrize("seed", range(40))
 def test_funnel_agrees_with_exhaustive_search(seed):
     rnd = random.Random(seed)

@@ -184,8 +184,9 @@ def _analyze(args) -> int:
 
         os.environ["WORKBENCH_DASK_SCHEDULER"] = args.scheduler
         client = get_client()
+    # The steps are event keys: a typo is refused before any data is read.
+    steps = A.check_event_keys([s.strip() for s in args.steps.split(",") if s.strip()], "--steps", "analyze", strict=True)
     events = A.read_events(args.path)
-    steps = [s.strip() for s in args.steps.split(",") if s.strip()]
     visits = A.sessionize(events, client=client)
     tables = {
         "sessions": A.viewer_kpis(visits, client=client),

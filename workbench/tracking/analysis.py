@@ -41,6 +41,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from .catalog import CATALOG
+
 __all__ = [
     "EVENT_COLUMNS",
     "events_frame",
@@ -133,6 +135,50 @@ def _dask():
     from . import dask_analysis
 
     return dask_analysis
+
+
+def check_event_keys(keys: Sequence[str], parameter: str, function: str, df=None, column: str = "key",
+                     strict: bool = False) -> list[str]:
+    """``keys`` as a list, after checking each against the catalog: a misspelt step would otherwise
+    count 0 without a word.
+
+    Decided: an event key of the catalog or ``custom.NAME`` always passes (a catalog key the data
+    does not hold is a real 0). Any other value passes when the data's ``column`` holds it (a
+    funnel over another alphabet); when it does not, ``strict`` raises ValueError naming the keys
+    (the CLI, whose steps are event keys) and otherwise a UserWarning says the count will be 0 and
+    names the nearest key. On Dask the data is looked at only when a key is unknown to the catalog.
+
+    >>> check_event_keys(["viewer_loaded", "cta_clicked", "custom.cart"], "steps", "funnel", strict=True)
+    ['viewer_loaded', 'cta_clicked', 'custom.cart']
+    >>> check_event_keys(["cta_clikced"], "steps", "funnel", strict=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: funnel: steps: 'cta_clikced' is not an event key; did you mean cta_clicked? The keys are animation_played, ..., or custom.NAME
+    """
+    import difflib
+    import warnings
+
+    keys = list(keys)
+    catalog_keys = {k for k, spec in CATALOG.items() if not spec.free_form}
+    odd = [k for k in keys if not (isinstance(k, str) and (k in catalog_keys or (k.startswith("custom.") and len(k) > 7)))]
+    if not odd:
+        return keys
+    present: set = set()
+    if df is not None and column in df.columns:
+        values = df[column].dropna().unique()
+        present = set((values.compute() if hasattr(values, "compute") else values).tolist())
+    for k in odd:
+        if k in present:
+            continue
+        known = sorted(catalog_keys | {str(v) for v in present})
+        close = difflib.get_close_matches(str(k), known, n=1)
+        hint = f"; did you mean {close[0]}?" if close else "."
+        if strict:
+            raise ValueError(f"{function}: {parameter}: {k!r} is not an event key{hint} The keys are "
+                             f"{', '.join(known)}, or custom.NAME")
+        warnings.warn(f"{function}: {parameter}: {k!r} is neither an event key nor in the data, so it counts 0{hint}",
+                      UserWarning, stacklevel=3)
+    return keys
 
 
 def _check_columns(df: pd.DataFrame, *names: str) -> None:
@@ -290,9 +336,9 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     0  viewer_loaded      2         1.0              1.0
     1   ar_requested      1         0.5              0.5
     """
+    steps = check_event_keys(steps, "steps", "funnel", df, column=key)
     if _is_dask(df):
         return _dask().funnel(df, steps, within=within, by=by, key=key, time=time, client=client)
-    steps = list(steps)
     if not steps:
         raise ValueError("funnel needs at least one step")
     _check_columns(df, by, key, time)
