@@ -48,3 +48,39 @@ def test_tour_writes_a_report(tmp_path):
     assert run_tour(tmp_path / "tour", notebooks=nb_dir) == 0
     index = (tmp_path / "tour" / "index.html").read_text()
     assert "00_quickstart.html" in index and "pass" in index and "1 of 1 notebooks passed" in index
+
+
+def test_check_stops_in_seconds_on_a_setup_problem(deployment, tmp_path, capsys):
+    from conftest import free_port
+
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    assert run_check(tmp_path / "a", base_url=nowhere + "/api", avatar_base_url=nowhere + "/avatars", token="wb_x") == 3
+    assert "cannot reach" in capsys.readouterr().out
+    assert run_check(tmp_path / "b", base_url=deployment.base_url, avatar_base_url=deployment.avatar_base_url,
+                     token="wb_bogus") == 3
+    assert "does not accept the token" in capsys.readouterr().out
+    assert run_check(tmp_path / "c", base_url=deployment.avatar_base_url, avatar_base_url=deployment.avatar_base_url,
+                     token=deployment.token) == 3
+    assert "--base-url" in capsys.readouterr().out
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()  # no notebook ran
+
+
+def test_a_scope_the_token_lacks_is_named(deployment):
+    import httpx
+
+    from workbench.probe import probe
+
+    token = httpx.post(deployment.local_url + "/tokens", json={"scopes": ["avatar:write", "space:write"]}).json()["data"]["token"]
+    found = probe(deployment.base_url, deployment.avatar_base_url, token)
+    assert found.scopes == {"viewer:write": False, "space:write": True}
+    assert any("lacks the scope viewer:write" in p for p in found.problems)
+    assert probe(deployment.base_url, deployment.avatar_base_url, deployment.token).ok
+
+
+def test_skipped_cells_are_not_counted_as_passes():
+    from workbench.tour import NotebookRun, conformance
+
+    runs = [NotebookRun("a", True, 1.0, 3, op_results={"viewers.regenerate": [True, None], "tracking.send_batch": [None]})]
+    conf = conformance(runs)
+    assert conf["viewers.regenerate"] == {"verdict": "conforms", "cells": 2, "passed": 1, "failed": 0, "skipped": 1}
+    assert conf["tracking.send_batch"]["verdict"] == "not exercised"

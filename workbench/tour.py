@@ -43,7 +43,7 @@ class NotebookRun:
     cells: int
     error: str | None = None
     html_path: Path | None = None
-    op_results: dict = field(default_factory=dict)  # operation -> list of bools (one per tagged cell)
+    op_results: dict = field(default_factory=dict)  # operation -> per tagged cell: True, False, or None (skipped)
     skipped_local: int = 0
 
 
@@ -79,10 +79,11 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600) -> No
         if errs and first_error is None:
             first_error = f"{errs[0].get('ename')}: {errs[0].get('evalue')}"[:300]
         text = "".join(o.get("text", "") for o in c.get("outputs", []) if o.get("output_type") == "stream")
-        if "[skipped: needs the local control API]" in text:
-            skipped += 1
+        skipped_here = "[skipped: needs the local control API]" in text
+        skipped += skipped_here
         for op in operations_of(c):
-            op_results.setdefault(op, []).append(not errs)
+            # a skipped cell exercised nothing: it is neither a pass nor a failure
+            op_results.setdefault(op, []).append(None if skipped_here and not errs else not errs)
     html_body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     out_dir.mkdir(parents=True, exist_ok=True)
     html_path = out_dir / (path.stem + ".html")
@@ -99,7 +100,8 @@ def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance:
     conf = ""
     if conformance is not None:
         conf = "<h2>Operations</h2><table border=1 cellpadding=4><tr><th>operation</th><th>verdict</th><th>cells</th></tr>" + "".join(
-            f"<tr><td><code>{op}</code></td><td>{v['verdict']}</td><td>{v['passed']}/{v['cells']}</td></tr>"
+            f"<tr><td><code>{op}</code></td><td>{v['verdict']}</td><td>{v['passed']} passed, {v['failed']} failed, "
+            f"{v['skipped']} skipped</td></tr>"
             for op, v in conformance.items()) + "</table>"
     doc = (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title><h1>{html.escape(title)}</h1>"
            f"<p>{sum(r.ok for r in runs)} of {len(runs)} notebooks passed.</p>"
@@ -148,14 +150,26 @@ def conformance(runs: list[NotebookRun]) -> dict:
             merged.setdefault(op, []).extend(results)
     out = {}
     for op, results in merged.items():
-        verdict = "not exercised" if not results else ("conforms" if all(results) else "does not conform")
-        out[op] = {"verdict": verdict, "cells": len(results), "passed": sum(results)}
+        ran = [r for r in results if r is not None]
+        verdict = "not exercised" if not ran else ("conforms" if all(ran) else "does not conform")
+        out[op] = {"verdict": verdict, "cells": len(results), "passed": sum(r is True for r in results),
+                   "failed": sum(r is False for r in results), "skipped": sum(r is None for r in results)}
     return out
 
 
 def run_check(out: Path, *, base_url: str, avatar_base_url: str, token: str | None,
               notebooks: str | Path | None = None, timeout: int = 600) -> int:
-    """Run the notebooks against a deployment; print and write which operations conform. 0 when all do."""
+    """Run the notebooks against a deployment; print and write which operations conform. 0 when all
+    do, 1 when one does not, :data:`workbench.probe.SETUP_PROBLEM` (3) when the deployment cannot be
+    used at all (unreachable, a wrong address, a token it refuses): said in seconds, before any notebook."""
+    from workbench.probe import SETUP_PROBLEM, probe
+
+    found = probe(base_url, avatar_base_url, token)
+    if not found.ok:
+        for problem in found.problems:
+            print(f"check: {problem}")
+        print("check: stopped before running the notebooks: the setup, not the deployment, is the problem")
+        return SETUP_PROBLEM
     env = {"WORKBENCH_BASE_URL": base_url, "WORKBENCH_AVATAR_BASE_URL": avatar_base_url, "WORKBENCH_TOKEN": token or ""}
     paths = _notebooks(notebooks)
     print(f"check: {len(paths)} notebooks against {base_url} and {avatar_base_url}")
@@ -169,5 +183,6 @@ def run_check(out: Path, *, base_url: str, avatar_base_url: str, token: str | No
     (out / "conformance.json").write_text(json.dumps(conf, indent=2), encoding="utf-8")
     print("operations:")
     for op, v in conf.items():
-        print(f"  {v['verdict']:<17} {op}  ({v['passed']}/{v['cells']} cells)")
+        skipped = f", {v['skipped']} skipped" if v["skipped"] else ""
+        print(f"  {v['verdict']:<17} {op}  ({v['passed']} of {v['cells']} cells passed{skipped})")
     return 0 if all(v["verdict"] == "conforms" for v in conf.values()) else 1
