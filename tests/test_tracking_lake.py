@@ -206,14 +206,15 @@ def test_analyze_cli_prints_and_writes_the_headline_tables(tmp_path):
                            "--format", "csv", "--scheduler", "threads"], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
-    for name in ("sessions", "funnel", "load_times", "ar_conversion"):
-        assert f"== {name}" in done.stdout
+    for name in ("viewers", "funnel", "load_times", "ar_conversion"):
+        assert f"== {name}: " in done.stdout
+    assert "funnel of visits" in done.stdout and "0.046053" not in done.stdout  # labelled, and rounded as notebook 07
     funnel = pd.read_csv(tmp_path / "t" / "funnel.csv")
     pdf = pq.read_table(lake).to_pandas()
     expected = A.funnel(A.sessionize(pdf), funnel["step"].tolist(), by="visit")
     assert funnel["count"].tolist() == expected["count"].tolist()
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
-        "ar_conversion.csv", "funnel.csv", "load_times.csv", "sessions.csv"]
+        "ar_conversion.csv", "funnel.csv", "load_times.csv", "viewers.csv"]
     bad = subprocess.run([sys.executable, "-m", "workbench.cli", "analyze", str(tmp_path / "nothing.txt")],
                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert bad.returncode == 2 and "is not a lake folder" in bad.stderr and "Traceback" not in bad.stderr

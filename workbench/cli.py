@@ -189,15 +189,25 @@ def _analyze(args) -> int:
     events = A.read_events(args.path)
     visits = A.sessionize(events, client=client)
     tables = {
-        "sessions": A.viewer_kpis(visits, client=client),
+        "viewers": A.viewer_kpis(visits, client=client),
         "funnel": A.funnel(visits, steps, by="visit", client=client),
         "load_times": A.load_times(events, client=client),
         "ar_conversion": A.ar_conversion(events, client=client),
     }
+    # What each table is, in the words of notebook 07, and its figures rounded as the notebook prints them.
+    titles = {
+        "viewers": "per viewer: sessions, visits (a pause over 30 min starts a new one), events, median load time (ms), "
+                   "share of visits that asked for AR, mean dwell (s)",
+        "funnel": f"funnel of visits: how many visits went through the steps in order (within 1 h of the first); "
+                  f"conversion from the first step and from the one before",
+        "load_times": "load times (ms) of viewer_loaded by device: count, mean and percentiles",
+        "ar_conversion": "AR by platform: sessions that asked for AR, started it, placed the object, and the rates",
+    }
+    digits = {"viewers": 2, "funnel": 3, "load_times": 1, "ar_conversion": 3}
     with pd.option_context("display.width", 160, "display.max_columns", 20):
         for name, table in tables.items():
-            print(f"== {name}")
-            print(table.to_string(index=False))
+            print(f"== {name}: {titles[name]}")
+            print(table.round(digits[name]).to_string(index=False))
             print()
     if args.out:
         out = Path(args.out)
