@@ -19,10 +19,12 @@ noise to average out.
 
 The bare endpoint runs on the same stack as the service: uvicorn with the service's own
 configuration (``server.server_config``: its HTTP/1.1 protocol with the read timeout and connection
-cap, no lifespan, no access log), Starlette, and the two middlewares every answer of the contract
-needs (``RequestContext``: X-Request-Id and the JSON 500; ``CorsByPath``: the CORS policy by path).
+cap, no lifespan, no access log), Starlette, and the middlewares every answer of the contract
+needs (``RequestContext``: X-Request-Id and the JSON 500; ``CorsByPath``: the CORS policy by path;
+``LocalGuard``: who may talk to a local service).
 It decodes the JSON body, counts the events and answers with the real summary's shape; it checks
-nothing and stores nothing.
+nothing and stores nothing. Since contract section 14 the bare stack also has the guard every answer
+passes (``LocalGuard``: the Host allow-list and the /_local rule), as the service does.
 
 Usage: python bench/ingest.py [--events 100000] [--concurrency 8] [--rounds 5]
 """
@@ -50,11 +52,13 @@ def bare_app():
     """The baseline: the service's stack and middlewares, an endpoint that only decodes and answers."""
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
-    from starlette.routing import Mount, Route
+    from starlette.routing import Route
 
-    from workbench.service.http import RequestContext
-    from workbench.service.cors import CorsByPath
     from starlette.middleware import Middleware
+
+    from workbench.service.cors import CorsByPath
+    from workbench.service.guards import LocalGuard
+    from workbench.service.http import RequestContext
 
     async def batch(request):
         body = json.loads(await request.body())
@@ -64,9 +68,9 @@ def bare_app():
     async def create_viewer(request):
         return JSONResponse({"status": "ok", "data": {"viewerToken": "vw_bare"}}, status_code=201)
 
-    return Starlette(routes=[Mount("/api", routes=[Route("/viewers/{token}/tracking-event/batch", batch, methods=["POST"])]),
-                             Mount("/_local", routes=[Route("/viewers", create_viewer, methods=["POST"])])],
-                     middleware=[Middleware(CorsByPath), Middleware(RequestContext)])
+    return Starlette(routes=[Route("/api/viewers/{token}/tracking-event/batch", batch, methods=["POST"]),
+                             Route("/_local/viewers", create_viewer, methods=["POST"])],
+                     middleware=[Middleware(CorsByPath), Middleware(RequestContext), Middleware(LocalGuard)])
 
 
 def serve_bare(port: int) -> None:
