@@ -89,3 +89,11 @@ def test_a_misspelt_funnel_step_warns_in_python():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         funnel(df, ["viewer_loaded", "cta_clicked"])  # a real key the data lacks: a real 0, no warning
+
+
+@pytest.mark.parametrize("days", [1, 7])
+def test_synth_days_writes_exactly_that_many_days(tmp_path, days):
+    out = run("synth", "--out", str(tmp_path / "lake"), "--events", "20000", "--days", str(days))
+    assert out.returncode == 0, out.stderr
+    folders = sorted(p.name for p in (tmp_path / "lake").iterdir() if p.name.startswith("date="))
+    assert len(folders) == days and folders[0] == "date=2026-11-01", folders

@@ -30,6 +30,10 @@ def test_check_runs_every_notebook_and_every_operation_conforms(deployment, tmp_
     assert rc == 0
     index = (out / "index.html").read_text()
     assert "FAIL" not in index and len(list(out.glob("*.html"))) == len(list((ROOT / "notebooks").glob("*.ipynb"))) + 1
+    # The fault cells skipped (counted as skipped), so the person's own service logged no injected failure.
+    assert conf["avatars.model"]["skipped"] >= 1 and conf["viewers.regenerate"]["skipped"] >= 1
+    log = (deployment.data_dir.parent / f"serve-{deployment.port}.log").read_text()
+    assert "Traceback" not in log and "injected fault" not in log, log[-2000:]
 
 
 def test_without_control_api_cells_skip_visibly(deployment, tmp_path, monkeypatch):

@@ -14,6 +14,8 @@ which returns the result (sync) or an awaitable of it (async).
 
 from __future__ import annotations
 
+import os
+
 from typing import Any, Sequence
 
 from workbench.client import _base as B
@@ -112,6 +114,13 @@ class Local(_Group):
     @property
     def available(self) -> bool:
         return self._cfg.local_url is not None
+
+    @property
+    def can_inject_faults(self) -> bool:
+        """Whether notebooks may arm faults here: the control API is there and ``WORKBENCH_FAULTS`` is
+        not ``off``. ``workbench check`` sets it off, so a fault never lands in a service the run did not
+        start (the person's own ``workbench serve`` would log its failure as an ERROR)."""
+        return self.available and os.environ.get("WORKBENCH_FAULTS", "on").strip().lower() != "off"
 
     def _call(self, operation, method, path, **kw):
         return self._send(B.build_local(self._cfg, operation, method, path, **kw))

@@ -221,9 +221,23 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
 
     total = sum(len(b["visit"]) for b in ev.blocks)
     visit_col = ev.column("visit", total, 0, np.int64)
+    # 6. within the days asked for: a session that runs past the last day moves back by whole days
+    #    (its time of day kept; never before the first day); what still lies past the end (a session
+    #    on the only day, running past midnight) is left out. So ``days=N`` is exactly N calendar days.
+    session_of = sess[visit_col]
+    time = visit_start[visit_col] + ev.column("offset", total, 0, np.int64)
+    window_end = start_ms + days * _MS_PER_DAY
+    last_t = np.full(S, np.iinfo(np.int64).min, dtype=np.int64)
+    first_t = np.full(S, np.iinfo(np.int64).max, dtype=np.int64)
+    np.maximum.at(last_t, session_of, time)
+    np.minimum.at(first_t, session_of, time)
+    over_days = -(-np.clip(last_t - (window_end - 1), 0, None) // _MS_PER_DAY)  # ceil
+    room_days = np.clip(first_t - start_ms, 0, None) // _MS_PER_DAY
+    time = time - (np.minimum(over_days, room_days) * _MS_PER_DAY)[session_of]
+    inside = time < window_end
     cols = {
-        "session": sess[visit_col],
-        "time": visit_start[visit_col] + ev.column("offset", total, 0, np.int64),
+        "session": session_of,
+        "time": time,
         "key": ev.column("key", total, 0, np.int8),
         "loadTimeMs": ev.column("loadTimeMs", total, np.nan, np.float64),
         "durationMs": ev.column("durationMs", total, -1, np.int64),
@@ -232,6 +246,8 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
     for name in ("device", "referrer", "reason", "kind", "hotspotId", "variantId", "name", "platform",
                  "enabled", "target", "zoneId", "modelId", "visible", "sku"):
         cols[name] = ev.column(name, total, -1, np.int16)
+    if not inside.all():
+        cols = {k: v[inside] for k, v in cols.items()}
     return cols, viewer
 
 
