@@ -88,3 +88,23 @@ def test_skipped_cells_are_not_counted_as_passes():
     conf = conformance(runs)
     assert conf["viewers.regenerate"] == {"verdict": "conforms", "cells": 2, "passed": 1, "failed": 0, "skipped": 1}
     assert conf["tracking.send_batch"]["verdict"] == "not exercised"
+
+
+def test_the_tour_report_is_a_page_a_newcomer_opens(tmp_path):
+    """Each notebook's purpose and a thumbnail of its last picture on the index; a turntable GIF and
+    the preview explorer's still shown on the notebook's page (nbconvert drops GIFs and widgets)."""
+    nb_dir = tmp_path / "nb"
+    nb_dir.mkdir()
+    shutil.copy(ROOT / "notebooks" / "03_previews.ipynb", nb_dir)
+    (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
+    assert run_tour(tmp_path / "tour", notebooks=nb_dir) == 0
+    index = (tmp_path / "tour" / "index.html").read_text()
+    assert "03 · Previews: GET {avatar_base_url}/preview/:id.png with every option" in index
+    assert "<img class=thumb src='data:image/png;base64," in index
+    page = (tmp_path / "tour" / "03_previews.html").read_text()
+    assert "data:image/gif;base64,R0lGOD" in page  # the turntable, as an image the page shows
+    assert "IPython.core.display.Image object" not in page
+    ran = json.loads((tmp_path / "tour" / "03_previews.ipynb").read_text())
+    explorer = [o for c in ran["cells"] if "PreviewExplorer(client" in "".join(c["source"]) for o in c.get("outputs", [])]
+    assert explorer and all("image/png" in o["data"] and "application/vnd.jupyter.widget-view+json" not in o["data"]
+                            for o in explorer if "data" in o)  # the widget's still, drawn on the page

@@ -395,3 +395,25 @@ def test_events_frame_datetime_objects_and_missing_timestamps():
     # 01:00+01:00 is midnight UTC: a sorts first; NaT sorts last
     assert df["key"].tolist() == ["a", "b", "c"]
     assert df["timestamp"].iloc[0] == pd.Timestamp("2026-01-01T00:00:00Z") and pd.isna(df["timestamp"].iloc[2])
+
+
+def test_charts_name_what_they_count_and_keep_outliers_readable():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from workbench.tracking.analysis import plot_funnel, plot_load_times
+
+    ax = plot_funnel(pd.DataFrame({"step": ["viewer_loaded", "interaction_start", "hotspot_opened", "cta_clicked"],
+                                   "count": [10, 8, 4, 1]}))
+    assert ax.get_ylabel() == "visits reaching the step" and ax.get_xlabel() == ""
+    fig = ax.figure
+    fig.canvas.draw()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())
+    assert box.x0 >= -1 and box.y0 >= -1, "tick labels cut off"  # tight_layout keeps tilted labels in
+    loads = [100.0] * 50 + [150.0] * 50 + [20_000.0]
+    df = pd.DataFrame({"key": ["viewer_loaded"] * len(loads),
+                       "payload": [{"loadTimeMs": v, "device": "mobile"} for v in loads]})
+    ax = plot_load_times(df)
+    assert ax.get_yscale() == "log" and "log scale" in ax.get_ylabel()
+    ax = plot_load_times(df.iloc[:-1])
+    assert ax.get_yscale() == "linear"

@@ -45,6 +45,8 @@ class NotebookRun:
     html_path: Path | None = None
     op_results: dict = field(default_factory=dict)  # operation -> per tagged cell: True, False, or None (skipped)
     skipped_local: int = 0
+    purpose: str = ""      # the notebook's first heading, what it shows
+    thumbnail: str = ""    # a data: URL of its most telling picture (the last image it shows), or ""
 
 
 def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600) -> NotebookRun:
@@ -84,17 +86,91 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600) -> No
         for op in operations_of(c):
             # a skipped cell exercised nothing: it is neither a pass nor a failure
             op_results.setdefault(op, []).append(None if skipped_here and not errs else not errs)
+    _viewable(nb)
     html_body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     out_dir.mkdir(parents=True, exist_ok=True)
     html_path = out_dir / (path.stem + ".html")
     html_path.write_text(html_body, encoding="utf-8")
     nbformat.write(nb, out_dir / path.name)
-    return NotebookRun(path.name, first_error is None, seconds, len(code_cells), first_error, html_path, op_results, skipped)
+    return NotebookRun(path.name, first_error is None, seconds, len(code_cells), first_error, html_path, op_results, skipped,
+                       purpose_of(nb), thumbnail_of(nb))
+
+
+_WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+def _viewable(nb) -> None:
+    """Outputs a converted page can show: a GIF (a turntable) as an HTML image, since nbconvert drops
+    ``image/gif``; a widget that also carries a still (``image/png``) as that still, since a page
+    without a kernel cannot draw the widget."""
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data")
+            if not data:
+                continue
+            if "image/gif" in data and "text/html" not in data:
+                data["text/html"] = f'<img src="data:image/gif;base64,{_b64(data["image/gif"])}" alt="animation">'
+            if _WIDGET in data and "image/png" in data:
+                del data[_WIDGET]
+
+
+def _b64(value) -> str:
+    return "".join(value) if isinstance(value, list) else str(value).replace("\n", "")
+
+
+def purpose_of(nb) -> str:
+    """What the notebook shows, in one line: its first heading, and the first sentence of its
+    "What this shows" paragraph (without Markdown's marks).
+
+    >>> purpose_of({"cells": [{"cell_type": "markdown", "source": "# 03 Previews\\n\\n**What this shows:** every "
+    ...                        "`size`, and a turntable. Then more.\\n\\n**What it needs:** a token."}]})
+    '03 Previews: every size, and a turntable.'
+    """
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        text = "".join(cell["source"])
+        heading = next((line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")), "")
+        shows = ""
+        if "**What this shows:**" in text:
+            paragraph = text.split("**What this shows:**", 1)[1].split("\n\n", 1)[0]
+            paragraph = " ".join(paragraph.replace("`", "").replace("*", "").split())
+            shows = paragraph.split(". ", 1)[0].rstrip(".") + "."
+        return f"{heading}: {shows}" if heading and shows else heading or shows
+    return ""
+
+
+def thumbnail_of(nb, size: int = 240) -> str:
+    """A data URL of a ``size`` px thumbnail of the last picture the notebook shows (its charts and
+    previews come last), or "" when it shows none."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    last = None
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            data = out.get("data") or {}
+            for kind in ("image/png", "image/gif"):
+                if kind in data:
+                    last = data[kind]
+    if last is None:
+        return ""
+    im = Image.open(io.BytesIO(base64.b64decode(_b64(last))))
+    im.seek(0)
+    im = im.convert("RGBA")
+    im.thumbnail((size, size))
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
 
 
 def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance: dict | None = None) -> Path:
     rows = "".join(
-        f"<tr><td><a href='{html.escape(r.html_path.name)}'>{html.escape(r.name)}</a></td>"
+        f"<tr><td><a href='{html.escape(r.html_path.name)}'>{html.escape(r.name)}</a>"
+        f"<div class=purpose>{html.escape(r.purpose)}</div></td>"
+        f"<td>{f'<a href={chr(39)}{html.escape(r.html_path.name)}{chr(39)}><img class=thumb src={chr(39)}{r.thumbnail}{chr(39)} alt=output></a>' if r.thumbnail else ''}</td>"
         f"<td style='color:{'green' if r.ok else 'crimson'}'><b>{'pass' if r.ok else 'FAIL'}</b></td>"
         f"<td>{r.cells}</td><td>{r.seconds:.1f} s</td><td>{html.escape(r.error or '')}</td></tr>" for r in runs)
     conf = ""
@@ -103,10 +179,13 @@ def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance:
             f"<tr><td><code>{op}</code></td><td>{v['verdict']}</td><td>{v['passed']} passed, {v['failed']} failed, "
             f"{v['skipped']} skipped</td></tr>"
             for op, v in conformance.items()) + "</table>"
-    doc = (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title><h1>{html.escape(title)}</h1>"
-           f"<p>{sum(r.ok for r in runs)} of {len(runs)} notebooks passed.</p>"
-           "<table border=1 cellpadding=4><tr><th>notebook</th><th>result</th><th>code cells</th><th>time</th><th>first error</th></tr>"
-           f"{rows}</table>{conf}")
+    style = ("<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
+             "td,th{border:1px solid #ccc;padding:6px 10px;vertical-align:middle}.purpose{color:#444;margin-top:4px}"
+             ".thumb{max-width:240px;max-height:160px;background:#f4f6f8}</style>")
+    doc = (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>{style}<h1>{html.escape(title)}</h1>"
+           f"<p>{sum(r.ok for r in runs)} of {len(runs)} notebooks passed. Each notebook's page has every cell and output.</p>"
+           "<table><tr><th>notebook: what it shows</th><th>its last picture</th><th>result</th><th>code cells</th>"
+           f"<th>time</th><th>first error</th></tr>{rows}</table>{conf}")
     path = out_dir / "index.html"
     path.write_text(doc, encoding="utf-8")
     return path

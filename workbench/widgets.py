@@ -52,10 +52,12 @@ class PreviewExplorer:
         w, h = self.current.size
         self.label.value = f"<code>{self.current.query}</code> &rarr; {w}x{h} px, {len(self.current.content):,} bytes"
 
-    def _ipython_display_(self):
-        from IPython.display import display
-
-        display(self.widget)
+    def _repr_mimebundle_(self, **kwargs):
+        # The live widget, and a still of its current image for wherever widgets do not run (a saved
+        # or converted notebook, the tour's report).
+        bundle = self.widget._repr_mimebundle_(**kwargs) or {}
+        data = bundle[0] if isinstance(bundle, tuple) else bundle
+        return {**data, "image/png": self.current.content}
 
 
 class ModelExplorer:

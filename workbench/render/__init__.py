@@ -30,6 +30,7 @@ __all__ = ["render", "render_preview", "turntable", "pose_image", "pose_sequence
 
 # 2x supersampling: measured against 3x and 1x in raster's notes.
 SUPERSAMPLE = 2
+GRID_LABEL_PX = 16
 
 
 def _turned(posed: Posed, yaw_deg: float, pivot: np.ndarray, elevation_deg: float = 0.0) -> Posed:
@@ -260,7 +261,7 @@ def grid(images: list[list[Image.Image]], row_labels=None, col_labels=None) -> I
     ncols = max(len(r) for r in rows)
     cw = max(im.width for r in rows for im in r)
     rh = max(im.height for r in rows for im in r)
-    font = ImageFont.load_default()
+    font = ImageFont.load_default(size=GRID_LABEL_PX)  # Pillow's own font, large enough to read (its bitmap default is ~10 px)
     probe = ImageDraw.Draw(Image.new("RGBA", (1, 1)))
 
     def text_size(t):

@@ -673,19 +673,22 @@ def viewer_kpis(df: pd.DataFrame, viewer: str = "viewerToken", session: str = "s
 # Plots (matplotlib is imported by pandas only when a plot is drawn)
 # --------------------------------------------------------------------------
 
-def plot_funnel(funnel_df: pd.DataFrame, ax=None):
-    """Bar chart of a :func:`funnel` result; returns the matplotlib Axes.
+def plot_funnel(funnel_df: pd.DataFrame, ax=None, unit: str = "visits"):
+    """Bar chart of a :func:`funnel` result; returns the matplotlib Axes. ``unit``: what the funnel
+    counted (its ``by``: visits from :func:`sessionize`, or sessions), named on the axis.
 
     >>> ax = plot_funnel(pd.DataFrame({"step": ["a", "b"], "count": [4, 1]}))
     >>> ax.get_ylabel()
-    'groups'
+    'visits reaching the step'
     """
     ax = funnel_df.plot.bar(x="step", y="count", ax=ax, legend=False, rot=0)
-    ax.set_ylabel("groups")
+    ax.set_ylabel(f"{unit} reaching the step")
+    ax.set_xlabel("")
     # Step names are event keys ("interaction_start"): level, they run into each other.
     labels = [t.get_text() for t in ax.get_xticklabels()]
     if sum(map(len, labels)) > 40:
         ax.set_xticks(ax.get_xticks(), labels, rotation=25, ha="right")
+    ax.figure.tight_layout()  # tilted labels stay inside the figure
     return ax
 
 
@@ -703,7 +706,12 @@ def plot_load_times(df: pd.DataFrame, by: str = "device", ax=None):
     ax = frame.plot.box(by=by, ax=ax, return_type="axes") if len(frame) else frame.plot(ax=ax)
     if isinstance(ax, pd.Series):
         ax = ax.iloc[0]
-    ax.set_ylabel("load time (ms)")
+    values = frame["loadTimeMs"].dropna()
+    # A slow tail (10x the median and more) squashes the boxes into a line: a log scale shows both.
+    log = bool(len(values)) and values.min() > 0 and values.max() > 10 * values.median()
+    if log:
+        ax.set_yscale("log")
+    ax.set_ylabel("load time (ms, log scale)" if log else "load time (ms)")
     return ax
 
 
