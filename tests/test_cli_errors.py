@@ -97,3 +97,16 @@ def test_synth_days_writes_exactly_that_many_days(tmp_path, days):
     assert out.returncode == 0, out.stderr
     folders = sorted(p.name for p in (tmp_path / "lake").iterdir() if p.name.startswith("date="))
     assert len(folders) == days and folders[0] == "date=2026-11-01", folders
+
+
+def test_rank_names_a_wrong_key_or_field():
+    import pandas as pd
+
+    from workbench.tracking.analysis import rank
+
+    df = pd.DataFrame({"sessionId": ["a"], "key": ["hotspot_opened"], "payload": [{"hotspotId": "h1"}]})
+    with pytest.raises(ValueError, match="hotspot_opened has no payload field 'hotspotid'; its fields are hotspotId"):
+        rank(df, "hotspot_opened", "hotspotid")
+    with pytest.warns(UserWarning, match="'hotspot_openned' is neither an event key nor in the data"):
+        rank(df, "hotspot_openned", "hotspotId")
+    assert rank(df, "hotspot_opened", "hotspotId")["hotspotId"].tolist() == ["h1"]

@@ -565,6 +565,12 @@ def rank(df: pd.DataFrame, key: str = "hotspot_opened", field: str = "hotspotId"
     >>> rank(df, "variant_selected", "variantId").to_dict("list")
     {'rank': [1, 2], 'variantId': ['red', 'blue'], 'count': [2, 1], 'sessions': [1, 1], 'share': [0.6666666666666666, 0.3333333333333333]}
     """
+    check_event_keys([key], "key", "rank", df, column=key_column)
+    spec = CATALOG.get(key)
+    if spec is not None and not spec.free_form and field not in spec.fields_by_name:
+        # the service refuses payload fields a catalog key does not have, so no data can hold this one
+        raise ValueError(f"rank: field: {key} has no payload field {field!r}; its fields are "
+                         f"{', '.join(f.name for f in spec.fields) or 'none'}")
     if _is_dask(df):
         return _dask().rank(df, key=key, field=field, session=session, key_column=key_column, client=client)
     _check_columns(df, key_column, session)
