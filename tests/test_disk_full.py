@@ -14,13 +14,13 @@ import json
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
 from conftest import DATA, ServerProcess
+from helpers import wait_for
 
 HB = {"key": "heartbeat", "payload": {"visible": True}}
 
@@ -84,10 +84,9 @@ def test_a_full_disk_refuses_writes_keeps_reads_loses_nothing_and_recovers(small
             assert http.post(tracking, json=batch("before", ["b1", "b2"])).status_code == 200
             finish = f"{srv.base_url}/resources/spaces/{sid}/finish-upload"
             form = {"success": (None, "true"), "message": (None, "done")}
-            deadline = time.monotonic() + 120  # the animation library is made in the background at the first start
-            while http.get(srv.local_url + "/health").json()["data"]["animationLibrary"] != "ready":
-                assert time.monotonic() < deadline, "the animation library was not made in 120 s"
-                time.sleep(0.2)
+            # the animation library is made in the background at the first start
+            assert wait_for(lambda: http.get(srv.local_url + "/health").json()["data"]["animationLibrary"] == "ready",
+                            timeout=120), "the animation library was not made in 120 s"
 
             filler = fill(small_disk)
 

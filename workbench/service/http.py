@@ -270,7 +270,7 @@ def query(request: Request, operation: str) -> dict:
     """The query parameters ``operation`` knows (:data:`workbench.options.QUERY_PARAMETERS`); each
     given once, else 400. The others are ignored (contract section 14): :func:`takes_query` names them."""
     q: dict[str, str] = {}
-    known, _ = opts.split_query(dict(request.query_params), operation)
+    known = opts.QUERY_PARAMETERS.get(operation, ())
     for k, v in request.query_params.multi_items():
         if k not in known:
             continue
