@@ -8,7 +8,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from workbench.tracking import analysis as A
-from workbench.tracking.lake import SESSION_PART, read_events, write_synth_lake
+from workbench.tracking.lake import SESSION_PART, VISITOR_PART, read_events, write_synth_lake
 
 N_EVENTS = 1_000_000
 
@@ -40,12 +40,15 @@ def _rows(df: pd.DataFrame, by: list[str]) -> pd.DataFrame:
     return df.sort_values(by, kind="stable").reset_index(drop=True)
 
 
-def test_lake_holds_all_events_with_sessions_whole_per_partition(both):
+def test_lake_holds_all_events_with_sessions_and_visitors_whole_per_partition(both):
     pdf, ddf = both
     assert len(pdf) == N_EVENTS and ddf.npartitions == 4
-    assert ddf.index.name == SESSION_PART and ddf.known_divisions
-    per_part = ddf[["sessionId"]].map_partitions(lambda p: p.drop_duplicates()).compute()
-    assert per_part["sessionId"].is_unique  # no session in two partitions
+    assert ddf.index.name == VISITOR_PART and ddf.known_divisions
+    for column in ("sessionId", "visitorId"):
+        per_part = ddf[[column]].map_partitions(lambda p: p.drop_duplicates()).compute()
+        assert per_part[column].is_unique  # none in two partitions
+    # visitors come back: many have several sessions
+    assert pdf.groupby("visitorId")["sessionId"].nunique().gt(1).sum() > 1_000
     assert pdf["timestamp"].dt.tz is not None and str(pdf["timestamp"].dt.tz) == "UTC"
 
 
@@ -154,3 +157,62 @@ def test_jsonl_and_parquet_files_open_too(tmp_path):
     assert len(read_events(tmp_path / "e.parquet", columns=["key"])) == 2_000
     with pytest.raises(ValueError, match="read_events"):
         read_events(tmp_path / "e.csv")
+
+
+# ----------------------------------------------------------------------------------------------
+# The product analytics questions: retention, funnel options, paths, experiments
+# ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kw", [
+    {"by": "visitorId"},
+    {"by": "visitorId", "kind": "unbounded", "calendar": True},
+    {"by": "visitorId", "kind": "bracket", "brackets": [(1, 1), (2, 3), (4, 6)], "return_key": "cta_clicked"},
+    {"by": "sessionId", "period": "6h", "periods": 4},
+])
+def test_retention(both, client, kw):
+    pdf, ddf = both
+    expected = A.retention(pdf, start_key="viewer_loaded", **kw)
+    pd.testing.assert_frame_equal(A.retention(ddf, start_key="viewer_loaded", client=client, **kw), expected)
+    assert expected[("size", "")].sum() > 10_000 and expected["count"].iloc[:, 1].sum() > 0
+
+
+FUNNEL = ["viewer_loaded", "hotspot_opened", "cta_clicked"]
+
+
+@pytest.mark.parametrize("steps,kw", [
+    (FUNNEL, {"order": "ordered", "exclude": ["load_error"]}),
+    (["viewer_loaded", "custom.experiment", "model_loaded"], {"order": "strict"}),
+    (FUNNEL, {"order": "any"}),
+    (FUNNEL, {"breakdown": "device", "attribution": "last_touch"}),
+])
+def test_funnel_options(both, client, steps, kw):
+    pdf, ddf = both
+    expected = A.funnel(pdf, steps, **kw)
+    pd.testing.assert_frame_equal(A.funnel(ddf, steps, client=client, **kw), expected)
+    assert expected["count"].iloc[-1] > 0
+
+
+@pytest.mark.parametrize("kw", [
+    {"start": "viewer_loaded", "exclude": ["heartbeat"]},
+    {"end": "cta_clicked", "collapse": True, "steps": 4},
+    {"start": "viewer_loaded", "end": "cta_clicked", "steps": 8, "exclude": ["heartbeat"]},
+])
+def test_paths(both, client, kw):
+    pdf, ddf = both
+    expected = A.paths(pdf, **kw)
+    pd.testing.assert_frame_equal(A.paths(ddf, client=client, **kw), expected)
+    assert len(expected) == 20 or kw.get("end")
+
+
+def test_transitions(both, client):
+    pdf, ddf = both
+    expected = A.transitions(pdf, exclude=["heartbeat"])
+    pd.testing.assert_frame_equal(A.transitions(ddf, exclude=["heartbeat"], client=client), expected)
+
+
+@pytest.mark.parametrize("interval", ["wilson", "bayes"])
+def test_compare_variants(both, client, interval):
+    pdf, ddf = both
+    kw = {"variant_field": "variant", "success_key": "cta_clicked", "interval": interval, "by": "visitorId"}
+    expected = A.compare_variants(pdf, **kw)
+    pd.testing.assert_frame_equal(A.compare_variants(ddf, client=client, **kw), expected)

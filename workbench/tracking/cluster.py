@@ -74,7 +74,7 @@ def get_client(client=None):
                                    dashboard_address=None, silence_logs=logging.WARNING)
             client = Client(cluster, set_as_default=False)
             # load the analysis on the workers now, not inside the first computation's time
-            client.run(importlib.import_module, "workbench.tracking.dask_analysis")
+            client.run(importlib.import_module, "workbench.tracking.analysis")
             _embedded["cluster"] = cluster
             _embedded["client"] = client
         return _embedded["client"]

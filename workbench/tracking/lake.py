@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -37,11 +36,13 @@ import pyarrow.parquet as pq
 
 from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
 
-__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "read_events", "lake_files", "SESSION_PART",
+__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "read_events", "lake_files", "SESSION_PART", "VISITOR_PART",
            "synth_table"]
 
 #: Index name of a Dask frame whose partitions each hold whole sessions.
 SESSION_PART = "_session_part"
+#: Index name of a Dask frame whose partitions each hold whole visitors (``visitorId``), hence whole sessions.
+VISITOR_PART = "_visitor_part"
 _MS_PER_DAY = 86_400_000
 
 
@@ -61,20 +62,43 @@ def _day_slices(table: pa.Table):
         yield date, table.slice(int(lo), int(hi - lo))
 
 
-def _write(table: pa.Table, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # no timestamps or writer-specific text beyond the version: the same input gives the same bytes
-    pq.write_table(table, path, compression="zstd", row_group_size=1 << 20)
+def filesystem(path: str | os.PathLike, storage_options: dict | None = None):
+    """(fsspec filesystem, path inside it) for a local path or a URL (``s3://bucket/lake`` through s3fs, ...).
+
+    >>> filesystem("/tmp/lake")[1]
+    '/tmp/lake'
+    """
+    from fsspec.core import url_to_fs
+
+    fs, root = url_to_fs(os.fspath(path), **(storage_options or {}))
+    return fs, root.rstrip("/")
 
 
-def _start_lake(out: Path, overwrite: bool) -> Path:
-    out = Path(out)
-    if out.exists() and any(out.iterdir()):
+def _is_url(path) -> bool:
+    return "://" in os.fspath(path)
+
+
+def _write(table: pa.Table, fs, path: str) -> None:
+    fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
+    with fs.open(path, "wb") as fh:
+        # no timestamps or writer-specific text beyond the version: the same input gives the same bytes
+        pq.write_table(table, fh, compression="zstd", row_group_size=1 << 20)
+
+
+def _start_lake(out, overwrite: bool, storage_options: dict | None = None):
+    """(filesystem, root) of a new, empty lake folder at ``out``."""
+    fs, root = filesystem(out, storage_options)
+    if fs.exists(root) and fs.ls(root):
         if not overwrite:
             raise FileExistsError(f"lake: {out} is not empty; pass overwrite=True (--overwrite) to replace it")
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
-    return out
+        fs.rm(root, recursive=True)
+    fs.makedirs(root, exist_ok=True)
+    return fs, root
+
+
+def _finish(fs, root: str) -> None:
+    with fs.open(f"{root}/{LAKE_NOTE}", "w", encoding="utf-8") as fh:
+        fh.write(lake_note(session_buckets=True, visitor_buckets=True))
 
 
 def synth_table(df) -> pa.Table:
@@ -85,7 +109,8 @@ def synth_table(df) -> pa.Table:
     """
     import pandas as pd
 
-    cols: dict[str, Any] = {name: df[name] for name in ("viewerToken", "sessionId", "key", "id")}
+    cols: dict[str, Any] = {name: df[name] for name in ("viewerToken", "sessionId", "visitorId", "key", "id")
+                            if name in df.columns}
     cols["timestamp"] = pa.array(df["timestamp"], type=pa.timestamp("ns", tz="UTC")).cast(pa.timestamp("ms", tz="UTC"))
     for name in PAYLOAD_FIELDS:
         column = f"payload.{name}"
@@ -111,14 +136,16 @@ def synth_table(df) -> pa.Table:
 
 def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, chunk_events: int = 2_000_000,
                      viewers: int = 5, start: str = "2026-11-01T00:00:00Z", days: int = 7,
-                     overwrite: bool = False, progress=None) -> Path:
+                     overwrite: bool = False, progress=None, storage_options: dict | None = None) -> Path | str:
     """Write ``n_events`` synthetic events as a lake at ``out``, one chunk of whole sessions at a time.
 
     Peak memory follows ``chunk_events`` (about 1.3 GB at the default 2 million), not
     ``n_events``. Chunk ``i`` becomes ``date=*/part-i.parquet``: its sessions are drawn
     with ``numpy.random.default_rng([seed, i])`` and share the viewer tokens of ``seed``.
-    ``progress`` (optional) is called with the number of events written so far.
-    Returns the lake's path.
+    A chunk holds whole visitors too (returns are drawn within it), so the lake is bucketed
+    by visitor. ``progress`` (optional) is called with the number of events written so far.
+    ``out`` may be an fsspec URL (``s3://bucket/lake``). Returns the lake's path (its URL
+    for one).
 
     >>> import tempfile, pathlib
     >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 500, seed=2)
@@ -133,7 +160,7 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
         raise ValueError("write_synth_lake: n_events must be >= 0")
     if chunk_events < 1:
         raise ValueError("write_synth_lake: chunk_events must be >= 1")
-    out = _start_lake(Path(out), overwrite)
+    fs, root = _start_lake(out, overwrite, storage_options)
     tokens = _hex_ids(np.random.default_rng(seed), viewers, "vt_", 12)
     start_ms = int(pd.Timestamp(start).tz_convert("UTC").value // 1_000_000)
     done, part = 0, 0
@@ -143,13 +170,13 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
         table = synth_table(df)
         del df
         for date, piece in _day_slices(table):
-            _write(piece, out / f"date={date}" / PART_FORMAT.format(part))
+            _write(piece, fs, f"{root}/date={date}/{PART_FORMAT.format(part)}")
         done += n
         part += 1
         if progress is not None:
             progress(done)
-    (out / LAKE_NOTE).write_text(lake_note(session_buckets=True), encoding="utf-8")
-    return out
+    _finish(fs, root)
+    return os.fspath(out) if _is_url(out) else Path(out)
 
 
 class LakeWriter:
@@ -157,8 +184,9 @@ class LakeWriter:
 
     Rows are buffered up to ``buffer_rows`` in all, then each (day, bucket) buffer is
     appended to its open Parquet file as a row group, so memory stays bounded whatever
-    the number of events. A session's bucket is ``hash(sessionId) % buckets`` (pandas'
-    stable hash), so all its events land in the same part number.
+    the number of events. An event's bucket is ``hash(visitorId) % buckets`` (pandas'
+    stable hash), or ``hash(sessionId)`` where it has no visitor, so all events of a
+    visitor (and of a session) land in the same part number. ``out`` may be an fsspec URL.
 
     >>> import tempfile, pathlib
     >>> from workbench.tracking.schema import from_records
@@ -169,10 +197,12 @@ class LakeWriter:
     """
 
     def __init__(self, out: str | os.PathLike, *, buckets: int = 8, buffer_rows: int = 200_000,
-                 overwrite: bool = False):
+                 overwrite: bool = False, storage_options: dict | None = None):
         if buckets < 1:
             raise ValueError("LakeWriter: buckets must be >= 1")
-        self.out = _start_lake(Path(out), overwrite)
+        self.fs, self.root = _start_lake(out, overwrite, storage_options)
+        self.out = os.fspath(out) if _is_url(out) else Path(out)
+        self._files: list = []
         self.buckets = buckets
         self.buffer_rows = buffer_rows
         self.rows = 0
@@ -187,8 +217,10 @@ class LakeWriter:
         if not table.num_rows:
             return
         table = table.select(SCHEMA.names).cast(SCHEMA)
-        session = table.column("sessionId").to_pandas()
-        bucket = (pd.util.hash_pandas_object(session, index=False).to_numpy() % np.uint64(self.buckets)).astype(np.int64)
+        import pyarrow.compute as pc
+
+        ident = pc.coalesce(table.column("visitorId"), table.column("sessionId")).to_pandas()
+        bucket = (pd.util.hash_pandas_object(ident, index=False).to_numpy() % np.uint64(self.buckets)).astype(np.int64)
         day = table.column("timestamp").cast(pa.int64()).to_numpy(zero_copy_only=False) // _MS_PER_DAY
         key = day * self.buckets + bucket
         order = np.argsort(key, kind="stable")
@@ -208,9 +240,11 @@ class LakeWriter:
         for (date, b), pieces in sorted(self._pending.items()):
             writer = self._writers.get((date, b))
             if writer is None:
-                path = self.out / f"date={date}" / PART_FORMAT.format(b)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                writer = self._writers[(date, b)] = pq.ParquetWriter(path, SCHEMA, compression="zstd")
+                folder = f"{self.root}/date={date}"
+                self.fs.makedirs(folder, exist_ok=True)
+                fh = self.fs.open(f"{folder}/{PART_FORMAT.format(b)}", "wb")
+                self._files.append(fh)
+                writer = self._writers[(date, b)] = pq.ParquetWriter(fh, SCHEMA, compression="zstd")
             # within a file, keep time order (the export arrives sorted; other input may not)
             piece = pa.concat_tables(pieces)
             writer.write_table(piece.sort_by([("timestamp", "ascending")]))
@@ -221,8 +255,11 @@ class LakeWriter:
         self.flush()
         for w in self._writers.values():
             w.close()
+        for fh in self._files:
+            fh.close()
         self._writers.clear()
-        (self.out / LAKE_NOTE).write_text(lake_note(session_buckets=True), encoding="utf-8")
+        self._files.clear()
+        _finish(self.fs, self.root)
 
     def __enter__(self):
         return self
@@ -232,7 +269,8 @@ class LakeWriter:
 
 
 def lake_from_parquet(source: str | os.PathLike, out: str | os.PathLike, *, buckets: int = 8,
-                      batch_rows: int = 100_000, overwrite: bool = False) -> tuple[Path, int]:
+                      batch_rows: int = 100_000, overwrite: bool = False,
+                      storage_options: dict | None = None) -> tuple[Path | str, int]:
     """Split one Parquet file in the lake's schema (the service's ``format=parquet`` export) into a lake.
 
     Reads ``batch_rows`` at a time, so memory stays bounded. Returns (lake path, rows).
@@ -246,7 +284,7 @@ def lake_from_parquet(source: str | os.PathLike, out: str | os.PathLike, *, buck
     1
     """
     source = pq.ParquetFile(source)
-    with LakeWriter(out, buckets=buckets, overwrite=overwrite) as w:
+    with LakeWriter(out, buckets=buckets, overwrite=overwrite, storage_options=storage_options) as w:
         for batch in source.iter_batches(batch_size=batch_rows):
             w.write(pa.Table.from_batches([batch]))
     return w.out, w.rows
@@ -256,43 +294,59 @@ def lake_from_parquet(source: str | os.PathLike, out: str | os.PathLike, *, buck
 # Reading
 # --------------------------------------------------------------------------
 
-def lake_files(path: str | os.PathLike) -> dict[int, list[Path]]:
-    """The Parquet files of a lake by part number (session bucket), each list in date order.
+def lake_files(path: str | os.PathLike, storage_options: dict | None = None) -> dict[int, list[str]]:
+    """The Parquet files of a lake by part number (bucket), each list in date order (paths inside its filesystem).
 
     >>> import tempfile, pathlib
     >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 10, seed=1)
-    >>> all(p.name == "part-00000.parquet" for p in lake_files(lake)[0])
+    >>> all(p.endswith("/part-00000.parquet") for p in lake_files(lake)[0])
     True
     """
-    parts: dict[int, list[Path]] = {}
-    for f in sorted(Path(path).glob("date=*/part-*.parquet")):
-        number = int(f.stem.split("-")[1])
+    fs, root = filesystem(path, storage_options)
+    parts: dict[int, list[str]] = {}
+    for f in sorted(fs.glob(f"{root}/date=*/part-*.parquet")):
+        number = int(f.rsplit("/", 1)[1].split("-")[1].split(".")[0])
         parts.setdefault(number, []).append(f)
     return dict(sorted(parts.items()))
 
 
-def _read_bucket(item: tuple[int, list[str]], columns: list[str] | None = None):
-    """One session bucket (its files across all days) as a pandas frame indexed by :data:`SESSION_PART`.
+def _read_bucket(item: tuple, columns: list[str] | None = None):
+    """One bucket (its files across all days) as a pandas frame indexed by its number (:data:`VISITOR_PART`
+    or :data:`SESSION_PART`, ``index_name``).
 
     The ``columns`` keyword lets Dask push a column selection down into the Parquet read.
     """
     import pandas as pd
 
-    number, files = item
+    number, files, fs, index_name = item
     read = list(columns) if columns is not None else SCHEMA.names
-    table = pa.concat_tables([pq.read_table(f, columns=read, schema=SCHEMA) for f in files])
+    table = pa.concat_tables([_read_file(fs, f, read) for f in files])
     df = table.to_pandas()
-    df.index = pd.Index(np.full(len(df), number, dtype=np.int64), name=SESSION_PART)
+    df.index = pd.Index(np.full(len(df), number, dtype=np.int64), name=index_name)
     return df
 
 
-def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None):
-    """Events as a Dask DataFrame: a lake folder, one ``.parquet`` file, or one ``.jsonl`` export.
+def _read_file(fs, path: str, columns: list[str]) -> pa.Table:
+    """One lake file in today's schema: a column it lacks (``visitorId`` in a lake written before it) is null."""
+    with fs.open(path, "rb") as fh:
+        have = set(pq.read_schema(fh).names)
+        fh.seek(0)
+        table = pq.read_table(fh, columns=[c for c in columns if c in have])
+    for name in columns:
+        if name not in have:
+            table = table.append_column(SCHEMA.field(name), pa.nulls(table.num_rows, SCHEMA.field(name).type))
+    return table.select(columns).cast(pa.schema([SCHEMA.field(c) for c in columns]))
 
-    A lake written by workbench (its ``_workbench_lake.json`` promises session buckets)
-    gives one partition per bucket, index :data:`SESSION_PART`, divisions known: the
-    analysis functions then run without a shuffle. Any other input is read with
-    ``dask.dataframe.read_parquet`` / ``read_json`` and shuffled by session where an
+
+def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, storage_options: dict | None = None):
+    """Events as a Dask DataFrame: a lake folder, one ``.parquet`` file, or one ``.jsonl`` export, local or at an
+    fsspec URL (``s3://bucket/lake``; ``storage_options`` go to its filesystem).
+
+    A lake written by workbench (its ``_workbench_lake.json`` promises buckets) gives one
+    partition per bucket, index :data:`VISITOR_PART` (whole visitors, hence whole
+    sessions) or, for a lake written before visitors, :data:`SESSION_PART`, divisions
+    known: the analysis functions then run without a shuffle. Any other input is read with
+    ``dask.dataframe.read_parquet`` / our JSON-lines reader and shuffled by group where an
     analysis needs it. ``columns`` limits what is read.
 
     >>> import tempfile, pathlib
@@ -302,42 +356,45 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None):
     """
     import dask.dataframe as dd
 
-    path = Path(path)
+    fs, root = filesystem(path, storage_options)
     columns = list(columns) if columns is not None else None
-    if path.is_dir():
-        note = path / LAKE_NOTE
-        buckets = note.exists() and json.loads(note.read_text(encoding="utf-8")).get("session_buckets")
-        if buckets:
-            parts = lake_files(path)
+    if fs.isdir(root):
+        note_path = f"{root}/{LAKE_NOTE}"
+        note = json.loads(fs.cat_file(note_path).decode("utf-8")) if fs.exists(note_path) else {}
+        if note.get("session_buckets"):
+            parts = lake_files(path, storage_options)
             if not parts:
                 raise FileNotFoundError(f"read_events: no date=*/part-*.parquet files under {path}")
             numbers = list(parts)
-            ddf = dd.from_map(_read_bucket, [(n, [str(f) for f in parts[n]]) for n in numbers],
-                              meta=_meta(None), divisions=tuple(numbers) + (numbers[-1],), label="read-lake")
+            index_name = VISITOR_PART if note.get("visitor_buckets") else SESSION_PART
+            ddf = dd.from_map(_read_bucket, [(n, parts[n], fs, index_name) for n in numbers],
+                              meta=_meta(None, index_name), divisions=tuple(numbers) + (numbers[-1],),
+                              label="read-lake")
             return ddf[columns] if columns is not None else ddf
-        return dd.read_parquet(str(path), columns=columns, dataset={"partitioning": "hive"})
-    suffix = path.suffix.lower()
+        return dd.read_parquet(os.fspath(path), columns=columns, dataset={"partitioning": "hive"},
+                               storage_options=storage_options)
+    suffix = os.path.splitext(root)[1].lower()
     if suffix == ".parquet":
-        return dd.read_parquet(str(path), columns=columns)
+        return dd.read_parquet(os.fspath(path), columns=columns, storage_options=storage_options)
     if suffix in (".jsonl", ".ndjson", ".json"):
         from dask import delayed
         from dask.bytes import read_bytes
 
         # blocks of whole lines, parsed by our schema (dask's read_json would turn payload dicts into text)
-        _, blocks = read_bytes(str(path), delimiter=b"\n", blocksize=64 * 2**20)
-        meta = _meta(None).reset_index(drop=True)
+        _, blocks = read_bytes(os.fspath(path), delimiter=b"\n", blocksize=64 * 2**20, **(storage_options or {}))
+        meta = _meta(None, SESSION_PART).reset_index(drop=True)
         ddf = dd.from_delayed([delayed(_lines_to_frame)(b) for b in blocks[0]], meta=meta, verify_meta=False)
         return ddf[columns] if columns is not None else ddf
-    raise ValueError(f"read_events: {str(path)!r} is not a lake folder, .parquet or .jsonl file")
+    raise ValueError(f"read_events: {os.fspath(path)!r} is not a lake folder, .parquet or .jsonl file")
 
 
-def _meta(columns):
+def _meta(columns, index_name: str):
     import pandas as pd
 
     meta = empty_frame()
     if columns is not None:
         meta = meta[[c for c in columns]]
-    meta.index = pd.Index([], dtype=np.int64, name=SESSION_PART)
+    meta.index = pd.Index([], dtype=np.int64, name=index_name)
     return meta
 
 

@@ -21,6 +21,10 @@ Columns (:data:`SCHEMA`), one row per event:
   the sender gave none), ``key`` (dictionary string);
 - ``timestamp`` and ``receivedAt``: ``timestamp[ms, UTC]`` (the contract's precision;
   ``receivedAt`` is null for synthetic events);
+- ``visitorId`` (string): the visitor a session belongs to, the same on all its events.
+  The interface carries no visitor (a viewer's ``sessionId`` is what it sends), so the
+  service's export leaves it null; synthetic traffic fills it, with visitors who come
+  back in new sessions on later days, so retention by visitor has something to find;
 - ``payload.<field>``: one column per payload field that the catalog
   (:data:`workbench.tracking.catalog.CATALOG`) knows, typed from its ``FieldSpec``
   (number: float64, string: string, or dictionary string when the catalog lists the
@@ -76,7 +80,8 @@ PAYLOAD_FIELDS: Mapping[str, pa.DataType] = _payload_fields()
 #: The lake's columns (the ``date`` partition column lives in the path).
 SCHEMA = pa.schema(
     [("viewerToken", _STRING_DICT), ("sessionId", pa.string()), ("id", pa.string()), ("key", _STRING_DICT),
-     ("timestamp", pa.timestamp("ms", tz="UTC")), ("receivedAt", pa.timestamp("ms", tz="UTC"))]
+     ("timestamp", pa.timestamp("ms", tz="UTC")), ("receivedAt", pa.timestamp("ms", tz="UTC")),
+     ("visitorId", pa.string())]
     + [(f"payload.{name}", t) for name, t in PAYLOAD_FIELDS.items()]
     + [("payload", pa.string())]
 )
@@ -127,7 +132,7 @@ def from_records(records: Iterable[Mapping[str, Any]]) -> pa.Table:
 
     cols: dict[str, list] = {f.name: [] for f in SCHEMA}
     for r in records:
-        for name in ("viewerToken", "sessionId", "id", "key"):
+        for name in ("viewerToken", "sessionId", "id", "key", "visitorId"):
             cols[name].append(r.get(name))
         cols["timestamp"].append(r.get("timestamp"))
         cols["receivedAt"].append(r.get("receivedAt"))
@@ -160,8 +165,10 @@ def empty_frame():
     return SCHEMA.empty_table().to_pandas()
 
 
-def lake_note(session_buckets: bool) -> str:
-    """The text of ``_workbench_lake.json``."""
+def lake_note(session_buckets: bool, visitor_buckets: bool = False) -> str:
+    """The text of ``_workbench_lake.json``: ``session_buckets`` promises that each session's events share
+    one part number; ``visitor_buckets`` that each visitor's do (a visitor's sessions with it)."""
     return json.dumps({"format": "workbench event lake", "schemaVersion": SCHEMA_VERSION,
                        "partitioning": "date=YYYY-MM-DD (UTC day of timestamp)",
-                       "session_buckets": bool(session_buckets)}, indent=1, sort_keys=True) + "\n"
+                       "session_buckets": bool(session_buckets), "visitor_buckets": bool(visitor_buckets)},
+                      indent=1, sort_keys=True) + "\n"

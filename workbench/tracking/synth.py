@@ -19,6 +19,19 @@ The model, per session (one ``sessionId``, one viewer, one device):
    ``ar_session_ended`` with its ``durationMs``.
 5. ``heartbeat`` every 30 s (visible 92 %), then 85 % send ``viewer_closed`` with the
    visit's ``durationMs`` (the others closed the tab too fast).
+6. Visitors (``visitorId``): 45 % of sessions are a returning visitor's new session on a
+   later day: its visitor is the one of the latest earlier session of the same viewer
+   that began at least a gap before it (gap: half a day plus an exponential of mean 1.8
+   days), so visitors come back over days, less and less often, and the early days'
+   cohorts have the most returns to show.
+7. An experiment: each visitor is in ``control`` or ``treatment`` (half each, for all its
+   sessions); a product session's first visit sends ``custom.experiment``
+   ``{"experiment": "cta_copy", "variant": ...}`` 1 ms after ``viewer_loaded``, and
+   treatment makes ``cta_clicked`` :data:`CTA_LIFT` times as likely in every visit
+   (12 % after a hotspot and 4 % otherwise in control): a real, known effect.
+
+Visitors and the experiment draw from their own stream (``rng.spawn``), so the events of
+steps 1 to 5 draw the same numbers as before visitors existed.
 
 Everything is drawn per block of events with numpy's ``default_rng(seed)``, so a seed
 gives the same frame on every run. Sessions are drawn until there are at least
@@ -43,7 +56,8 @@ import pandas as pd
 
 from workbench.tracking.catalog import CATALOG
 
-__all__ = ["generate", "to_records", "write_events", "HOTSPOTS", "VARIANTS", "ZONES"]
+__all__ = ["generate", "to_records", "write_events", "HOTSPOTS", "VARIANTS", "ZONES", "CTA_LIFT", "ARMS",
+           "RETURN_SHARE"]
 
 HOTSPOTS = tuple(f"hs_{n}" for n in ("front", "logo", "sole", "laces", "heel", "tongue", "stitching",
                                     "insole", "material", "size_chart", "care", "warranty"))
@@ -59,8 +73,12 @@ _REFERRERS = ("https://www.google.com/", "https://shop.example.com/products/runn
 _DEVICES = CATALOG["viewer_loaded"].fields_by_name["device"].allowed
 _KINDS = CATALOG["interaction_start"].fields_by_name["kind"].allowed
 _PLATFORMS = CATALOG["ar_requested"].fields_by_name["platform"].allowed
-# The one custom key synth writes, with its free-form payload's fields.
-_CUSTOM = {"custom.add_to_cart": ("sku", "qty")}
+# The custom keys synth writes, with their free-form payloads' fields.
+_CUSTOM = {"custom.add_to_cart": ("sku", "qty"), "custom.experiment": ("experiment", "variant")}
+ARMS = ("control", "treatment")
+CTA_LIFT = 1.5          # treatment's cta_clicked probability over control's
+RETURN_SHARE = 0.45     # sessions that are a returning visitor's
+_EXPERIMENTS = ("cta_copy",)
 _FIELDS = {**{k: tuple(f.name for f in s.fields) for k, s in CATALOG.items() if not s.free_form}, **_CUSTOM}
 _KEYS = tuple(_FIELDS)
 _K = {k: i for i, k in enumerate(_KEYS)}
@@ -119,6 +137,25 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
     step[first_visit] = 0
     cum = np.cumsum(step)
     visit_start = arrival[sess] + cum - np.repeat(cum[first_visit], n_visits)
+
+    # 6. visitors and 7. their experiment arm, from a stream of their own
+    aux = rng.spawn(1)[0]
+    returning = aux.random(S) < RETURN_SHARE
+    gap = ((0.5 + aux.exponential(1.8, size=S)) * _MS_PER_DAY).astype(np.int64)
+    arm_draw = (aux.random(S) < 0.5).astype(np.int64)
+    by_viewer = np.lexsort((arrival, viewer))
+    stamp = viewer[by_viewer].astype(np.int64) * 10**13 + arrival[by_viewer]
+    j = np.searchsorted(stamp, viewer.astype(np.int64) * 10**13 + arrival - gap, side="right") - 1
+    parent = np.arange(S)
+    linked = returning & (j >= 0) & (viewer[by_viewer[np.maximum(j, 0)]] == viewer)
+    parent[linked] = by_viewer[j[linked]]
+    while True:  # each session's first session of its visitor (parents always began earlier)
+        up = parent[parent]
+        if np.array_equal(up, parent):
+            break
+        parent = up
+    root = parent
+    arm = arm_draw[root]
 
     vdev = device[sess]
     vspace = is_space[sess]
@@ -180,7 +217,8 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
            enabled=np.zeros(int(back.sum()), dtype=np.int8))
     opened_any = np.zeros(V, dtype=bool)
     opened_any[hot_rows] = True
-    cta = product[rng.random(len(product)) < np.where(opened_any[product], 0.12, 0.04)]
+    lift = np.where(arm[sess[product]] == 1, CTA_LIFT, 1.0)
+    cta = product[rng.random(len(product)) < np.where(opened_any[product], 0.12, 0.04) * lift]
     ev.add(cta, (length[cta] * rng.uniform(0.5, 0.95, size=len(cta))).astype(np.int64) + 1_000, "cta_clicked",
            target=rng.choice(3, size=len(cta), p=[0.6, 0.3, 0.1]))
     cart = product[rng.random(len(product)) < 0.03]
@@ -202,6 +240,11 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
     ar_len = rng.lognormal(np.log(25_000), 0.8, size=len(st_at)).astype(np.int64) + 3_000
     end = rng.random(len(st_at)) < 0.9
     ev.add(req[st][end], st_at[end] + ar_len[end], "ar_session_ended", durationMs=ar_len[end])
+
+    # 7. the experiment's exposure, in each product session's first visit
+    expo = product[is_first[product]]
+    ev.add(expo, np.ones(len(expo)), "custom.experiment", experiment=np.zeros(len(expo), dtype=np.int64),
+           variant=arm[sess[expo]])
 
     # 4. heartbeats every 30 s while the visit lasts
     beats = length[ok] // 30_000
@@ -244,8 +287,9 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
         "qty": ev.column("qty", total, -1, np.int64),
     }
     for name in ("device", "referrer", "reason", "kind", "hotspotId", "variantId", "name", "platform",
-                 "enabled", "target", "zoneId", "modelId", "visible", "sku"):
+                 "enabled", "target", "zoneId", "modelId", "visible", "sku", "experiment", "variant"):
         cols[name] = ev.column(name, total, -1, np.int16)
+    cols["visitor"] = root[session_of]
     if not inside.all():
         cols = {k: v[inside] for k, v in cols.items()}
     return cols, viewer
@@ -316,8 +360,9 @@ def _draw(rng: np.random.Generator, n_events: int, tokens: np.ndarray, start_ms:
     while have < n_events or not chunks:
         want = max(16, int((n_events - have) / per_session * 1.05) + 16)
         cols, viewer = _simulate_sessions(rng, want, viewers, start_ms, days)
+        cols["viewer"] = viewer[cols["session"]]
         cols["session"] += n_sessions
-        cols["viewer"] = viewer[cols["session"] - n_sessions]
+        cols["visitor"] += n_sessions
         chunks.append(cols)
         n_sessions += want
         have += len(cols["key"])
@@ -340,7 +385,10 @@ def _draw(rng: np.random.Generator, n_events: int, tokens: np.ndarray, start_ms:
     seq = seq_by_session[by_time]
     cols = {k: v[keep] for k, v in cols.items()}
     used, session_code = np.unique(cols["session"], return_inverse=True)
-    session_ids = _hex_ids(rng, n_sessions, "s_", 16)[used]
+    all_ids = _hex_ids(rng, n_sessions, "s_", 16)
+    session_ids = all_ids[used]
+    roots, visitor_code = np.unique(cols["visitor"], return_inverse=True)
+    visitor_ids = ["u_" + s[2:] for s in all_ids[roots]]  # named after the visitor's first session
 
     df = pd.DataFrame({
         "viewerToken": pd.Categorical.from_codes(cols["viewer"], categories=list(tokens)),
@@ -355,8 +403,10 @@ def _draw(rng: np.random.Generator, n_events: int, tokens: np.ndarray, start_ms:
     else:
         df["payload"] = _payload_dicts(cols["key"], fields)
     df["id"] = _join_ids(session_ids, session_code, seq)
+    df["visitorId"] = pd.Categorical.from_codes(visitor_code, categories=visitor_ids)
     if flat:
-        df = df[["viewerToken", "sessionId", "key", "timestamp", "id"] + [f"payload.{n}" for n in _ALL_FIELDS]]
+        df = df[["viewerToken", "sessionId", "key", "timestamp", "id", "visitorId"]
+                + [f"payload.{n}" for n in _ALL_FIELDS]]
     return df
 
 
@@ -387,7 +437,8 @@ def _field_values(cols: dict, categorical: bool = False) -> dict[str, Any]:
 
     tables = {"device": _DEVICES, "referrer": _REFERRERS, "reason": _REASONS, "kind": _KINDS,
               "hotspotId": HOTSPOTS, "variantId": VARIANTS, "name": _ANIMATIONS, "platform": _PLATFORMS,
-              "target": _TARGETS, "zoneId": ZONES, "modelId": _MODEL_IDS, "sku": _SKUS}
+              "target": _TARGETS, "zoneId": ZONES, "modelId": _MODEL_IDS, "sku": _SKUS,
+              "experiment": _EXPERIMENTS, "variant": ARMS}
     out: dict[str, Any] = {name: _pick(table, cols[name], categorical) for name, table in tables.items()}
     out.update(loadTimeMs=cols["loadTimeMs"], durationMs=number("durationMs"), qty=number("qty"),
                enabled=boolean("enabled"), visible=boolean("visible"))

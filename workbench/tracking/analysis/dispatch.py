@@ -1,0 +1,138 @@
+"""The one place that sends a Dask DataFrame to a question's Dask version, and what those versions share.
+
+Every analysis function is written for pandas; :func:`pandas_or_dask` pairs it with its
+Dask version (in the same module), which runs the same pandas kernel per partition of
+whole groups and adds the partial answers up, so both give the same pandas answer.
+
+How the work is split (the rule: a group is never split across partitions)
+----------------------------------------------------------------------------
+
+1. A lake written by workbench holds each session (and, where it has a ``visitorId``,
+   each visitor) in one *bucket* (same part number on every day);
+   :func:`~workbench.tracking.lake.read_events` makes one partition per bucket and marks
+   the frame with the ``_session_part`` (or ``_visitor_part``) index and known
+   divisions. Such a frame is used as it is: no data moves between workers.
+2. Any other frame is hash-shuffled on the grouping column (``sessionId``, or ``by``)
+   with Dask's shuffle, keeping the number of partitions.
+3. Within a partition the pandas kernels run unchanged, and partial counts add up
+   exactly because no group spans two partitions. Medians and percentiles add up as
+   counts of distinct values (:func:`~.common.quantile_from_counts`).
+4. Questions that need only a small slice of the events (load times: one
+   ``viewer_loaded`` per visit; the AR funnel: 1-2 % of events) filter it on the
+   workers and finish in pandas.
+
+Measured for sessionize + funnel by visit on 10 million synthetic events, 2 worker
+processes of 1 thread, on 2 cores shared with other jobs (``bench/scale.py
+--shuffle-sizes``, figures in ``bench/RESULTS.md``): session buckets from the lake, no
+data moved (1): 5.8 s; the same files as a plain Parquet dataset, P2P hash shuffle on
+``sessionId`` (2): 25.8 s, 4.4x; Dask's task-based shuffle: about 8x. Not built:
+``set_index("sessionId")`` (a sort with a quantile pass first, more work than a hash
+shuffle for the same guarantee) and one partition per day (sessions cross midnight).
+
+>>> import pandas as pd
+>>> @pandas_or_dask(lambda df, client=None: "dask")
+... def question(df, client=None):
+...     return "pandas"
+>>> question(pd.DataFrame())
+'pandas'
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+import pandas as pd
+
+from ..cluster import compute
+from ..lake import SESSION_PART, VISITOR_PART
+from .common import check_columns, payload_dict
+
+__all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "field_columns", "as_dicts", "gathered", "compute"]
+
+
+def is_dask(df: Any) -> bool:
+    """Whether ``df`` is a Dask collection (checked without importing dask)."""
+    return type(df).__module__.startswith("dask")
+
+
+def pandas_or_dask(dask_version: Callable) -> Callable:
+    """Decorator: the function answers for pandas frames, ``dask_version`` (same arguments) for Dask ones."""
+    def decorate(pandas_version: Callable) -> Callable:
+        @functools.wraps(pandas_version)
+        def question(df, *args, **kwargs):
+            if is_dask(df):
+                return dask_version(df, *args, **kwargs)
+            return pandas_version(df, *args, **kwargs)
+
+        question.dask_version = dask_version
+        return question
+
+    return decorate
+
+
+def session_closed(ddf) -> bool:
+    """Whether every session is inside one partition already (a workbench lake's buckets)."""
+    return ddf.index.name in (SESSION_PART, VISITOR_PART) and ddf.known_divisions
+
+
+def visitor_closed(ddf) -> bool:
+    """Whether every visitor (``visitorId``) is inside one partition already (a lake bucketed by visitor)."""
+    return ddf.index.name == VISITOR_PART and ddf.known_divisions
+
+
+def by_group(ddf, by: str, session: str = "sessionId"):
+    """``ddf`` with every ``by`` group inside one partition, shuffling only when it must.
+
+    A frame from a session-bucketed lake keeps its partitions for ``by`` = ``session``
+    and for ``visit`` (visits split sessions, never join them); one bucketed by visitor
+    also for ``visitorId`` (a visitor's sessions are all in its bucket).
+    """
+    if session_closed(ddf) and by in (session, "visit"):
+        return ddf
+    if visitor_closed(ddf) and by == "visitorId":
+        return ddf
+    # Dask's P2P shuffle moves Arrow tables; merging many partitions' dictionaries of a
+    # categorical failed at 10M events ("requires a larger index type"), so they travel as strings
+    cats = [c for c, t in ddf.dtypes.items() if isinstance(t, pd.CategoricalDtype)]
+    if cats:
+        ddf = ddf.astype({c: "str" for c in cats})
+    return ddf.shuffle(on=by, npartitions=ddf.npartitions)
+
+
+def columns_of(ddf, *names) -> list[str]:
+    """The columns named that the frame has (payload fields may be flattened or not), checked."""
+    check_columns(ddf, *[n for n in names if not n.startswith("payload.")])
+    return list(dict.fromkeys(n for n in names if n in ddf.columns))
+
+
+def field_columns(ddf, *fields: str) -> list[str]:
+    """Columns that hold payload ``fields``: the flattened ones, else ``payload``."""
+    out = []
+    for f in fields:
+        if f in ddf.columns:
+            out.append(f)
+        elif f"payload.{f}" in ddf.columns:
+            out.append(f"payload.{f}")
+        elif "payload" in ddf.columns:
+            out.append("payload")
+    return out
+
+
+def as_dicts(frame: pd.DataFrame) -> pd.DataFrame:
+    """A lake's ``payload`` column holds JSON text; the pandas kernels read it as dicts."""
+    if "payload" in frame.columns:
+        frame = frame.copy()
+        frame["payload"] = [payload_dict(p) for p in frame["payload"]]
+    return frame
+
+
+# --------------------------------------------------------------------------
+# Visits and funnels
+
+
+def gathered(ddf, key, keys, wanted, client) -> pd.DataFrame:
+    """The events whose ``key`` is one of ``keys`` (only the ``wanted`` columns), as one pandas frame."""
+    sub = ddf[ddf[key].isin(list(keys))][wanted]
+    (frame,) = compute(sub, client=client)
+    return as_dicts(frame.reset_index(drop=True))

@@ -1,0 +1,200 @@
+"""The funnel's search on numpy arrays: for every group, the furthest step it reached and when it reached each.
+
+:func:`chains` is the one entry point; :mod:`.funnels` turns its answer into tables, per
+pandas frame or per Dask partition of whole groups. Events are sorted by (group, time)
+once, on integer codes; a *run* is a stretch of events of one group at the same time,
+and the events of a run may be taken in any order (Amplitude's rule for events at the
+same millisecond).
+
+- ``ordered``: each first-step event is tried as a start; from a start, the earliest
+  possible event of each next step (at or after the previous one's time, within the
+  window, never an event already used, and with no ``exclude`` event strictly between
+  the two steps' times) is taken. From a given start the earliest choice is optimal,
+  and a chain can never straddle an excluded event, so trying every start finds any
+  chain there is.
+- ``strict``: the steps' events must follow each other with no other event of the group
+  between them. Greedy from every start: take the next step in the same run while the
+  run has one left, else move to the next run, which is allowed only when the chain
+  began in this run or has taken all of it.
+- ``any``: steps 1..k are all done (each key as many times as it appears among them)
+  within one window; every step event is tried as the window's first event.
+
+>>> import numpy as np
+>>> g, k, t = np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([0, 5, 3])
+>>> r = chains(g, k, t, [0, 1], within_ns=10)
+>>> r.groups.tolist(), r.depth.tolist(), r.times[:, 1].tolist() == [5, NAT]
+([0, 1], [2, 1], True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .common import NAT
+
+ORDERS = ("ordered", "strict", "any")
+
+
+@dataclass
+class Chains:
+    """Per group that did the first step (``any``: any step): its code, the depth it reached (1..m)
+    and the time of each step reached (``NAT`` beyond ``depth``), shape (groups, m)."""
+
+    groups: np.ndarray
+    depth: np.ndarray
+    times: np.ndarray
+
+
+def _sorted(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, rows: np.ndarray):
+    """The rows ordered by (group, time), ties in input order, with each run's first and last position."""
+    order = rows[np.lexsort((t_all[rows], g_all[rows]))]
+    g, t, k = g_all[order], t_all[order], k_all[order]
+    n = len(order)
+    pos = np.arange(n)
+    new_run = np.ones(n, dtype=bool)
+    new_run[1:] = (g[1:] != g[:-1]) | (t[1:] != t[:-1])
+    run_start = np.maximum.accumulate(np.where(new_run, pos, 0))
+    end_run = np.ones(n, dtype=bool)
+    end_run[:-1] = new_run[1:]
+    run_end = np.minimum.accumulate(np.where(end_run, pos, n - 1)[::-1])[::-1]
+    return g, t, k, run_start, run_end, new_run
+
+
+def _best(groups_of_candidates: np.ndarray, depth: np.ndarray, times: np.ndarray) -> Chains:
+    """Each group with its best candidate: the deepest, the earliest (first in order) among equals."""
+    if not len(depth):
+        return Chains(np.empty(0, np.int64), np.empty(0, np.int64), np.empty((0, times.shape[1]), np.int64))
+    order = np.lexsort((np.arange(len(depth)), -depth, groups_of_candidates))
+    gs = groups_of_candidates[order]
+    first = np.r_[True, gs[1:] != gs[:-1]]
+    pick = order[first]
+    return Chains(groups_of_candidates[pick], depth[pick], times[pick])
+
+
+def chains(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, steps: list[int], within_ns: int,
+           order: str = "ordered", exclude: list[int] = ()) -> Chains:
+    """The funnel search on group codes, key codes and integer times (ns); ``steps`` and
+    ``exclude`` are key codes (a step may be -1: a key the data does not hold)."""
+    m = len(steps)
+    valid = (g_all >= 0) & (t_all != NAT)
+    if order == "strict":
+        rows = np.flatnonzero(valid)
+    else:
+        rows = np.flatnonzero(valid & np.isin(k_all, [s for s in (*steps, *exclude) if s >= 0]))
+    empty = Chains(np.empty(0, np.int64), np.empty(0, np.int64), np.empty((0, m), np.int64))
+    if not len(rows):
+        return empty
+    g, t, k, run_start, run_end, new_run = _sorted(g_all, k_all, t_all, rows)
+    if order == "any":
+        return _any(g, t, k, run_start, steps, within_ns)
+    starts = np.flatnonzero(k == steps[0])
+    if not len(starts):
+        return empty
+    if order == "strict":
+        return _strict(g, t, k, new_run, starts, steps, within_ns)
+    return _ordered(g, t, k, run_start, run_end, starts, steps, within_ns, exclude)
+
+
+def _ordered(g, t, k, run_start, run_end, starts, steps, within_ns, exclude) -> Chains:
+    m = len(steps)
+    positions = {s: np.flatnonzero(k == s) for s in set(steps) if s >= 0}
+    excluded = np.flatnonzero(np.isin(k, list(exclude))) if len(exclude) else np.empty(0, np.int64)
+    depth = np.ones(len(starts), dtype=np.int64)
+    chain = np.full((len(starts), m), -1, dtype=np.int64)
+    chain[:, 0] = starts
+    alive = np.arange(len(starts))
+    for j in range(1, m):
+        targets = positions.get(steps[j])
+        if targets is None or not len(alive):
+            break
+        prev = chain[alive, j - 1]
+        lo = run_start[prev]
+        used = [chain[alive, i] for i in range(j) if steps[i] == steps[j]]
+        if used:  # the same key filled an earlier step: never reuse that event
+            lo = np.maximum(lo, np.max(used, axis=0) + 1)
+        idx = np.searchsorted(targets, lo, side="left")
+        found = idx < len(targets)
+        p = targets[np.minimum(idx, len(targets) - 1)]
+        s0 = chain[alive, 0]
+        found &= (g[p] == g[s0]) & ((t[p] - t[s0]) <= within_ns)
+        if len(excluded):  # an excluded event strictly between the two steps' times
+            e = np.searchsorted(excluded, run_end[prev], side="right")
+            found &= ~((e < len(excluded)) & (excluded[np.minimum(e, len(excluded) - 1)] < run_start[p]))
+        alive, p = alive[found], p[found]
+        chain[alive, j] = p
+        depth[alive] += 1
+    times = np.where(chain >= 0, t[np.maximum(chain, 0)], NAT)
+    return _best(g[starts], depth, times)
+
+
+def _strict(g, t, k, new_run, starts, steps, within_ns) -> Chains:
+    m = len(steps)
+    run_id = np.cumsum(new_run) - 1
+    run_first = np.flatnonzero(new_run)
+    run_size = np.diff(np.r_[run_first, len(g)])
+    keys = sorted({s for s in steps if s >= 0})
+    # how many events of each step key each run holds
+    count = {s: np.bincount(run_id[k == s], minlength=len(run_first)) for s in keys}
+    n = len(starts)
+    run = run_id[starts]
+    used = {s: np.zeros(n, dtype=np.int64) for s in keys}
+    used[steps[0]] += 1
+    taken = np.ones(n, dtype=np.int64)  # chain events in the current run
+    entered = np.zeros(n, dtype=bool)   # the chain came into the current run from the one before
+    depth = np.ones(n, dtype=np.int64)
+    times = np.full((n, m), NAT, dtype=np.int64)
+    times[:, 0] = t[starts]
+    alive = np.arange(n)
+    t0 = t[starts]
+    for j in range(1, m):
+        s = steps[j]
+        if s < 0 or not len(alive):
+            break
+        r = run[alive]
+        stay = count[s][r] - used[s][alive] >= 1
+        nxt = np.minimum(r + 1, len(run_first) - 1)
+        can_leave = ~entered[alive] | (taken[alive] == run_size[r])
+        move = (~stay & can_leave & (r + 1 < len(run_first)) & (g[run_first[nxt]] == g[run_first[r]])
+                & (count[s][nxt] >= 1) & (t[run_first[nxt]] - t0[alive] <= within_ns))
+        a_stay, a_move = alive[stay], alive[move]
+        used[s][a_stay] += 1
+        taken[a_stay] += 1
+        run[a_move] += 1
+        for key in keys:
+            used[key][a_move] = 0
+        used[s][a_move] = 1
+        taken[a_move] = 1
+        entered[a_move] = True
+        alive = np.sort(np.r_[a_stay, a_move])
+        times[alive, j] = t[run_first[run[alive]]]
+        depth[alive] += 1
+    return _best(g[starts], depth, times)
+
+
+def _any(g, t, k, run_start, steps, within_ns) -> Chains:
+    m = len(steps)
+    anchors = np.flatnonzero(np.isin(k, [s for s in steps if s >= 0]))
+    positions = {s: np.flatnonzero(k == s) for s in set(steps) if s >= 0}
+    depth = np.zeros(len(anchors), dtype=np.int64)
+    times = np.full((len(anchors), m), NAT, dtype=np.int64)
+    reached = np.ones(len(anchors), dtype=bool)
+    lo = run_start[anchors]
+    done_at = np.full(len(anchors), NAT, dtype=np.int64)
+    for j in range(m):
+        s = steps[j]
+        need = steps[: j + 1].count(s)  # the key's j-th use needs its need-th event in the window
+        targets = positions.get(s)
+        if targets is None:
+            break
+        idx = np.searchsorted(targets, lo, side="left") + need - 1
+        ok = idx < len(targets)
+        p = targets[np.minimum(idx, len(targets) - 1)]
+        ok &= (g[p] == g[anchors]) & (t[p] - t[anchors] <= within_ns)
+        reached &= ok
+        done_at = np.where(reached, np.maximum(done_at, t[p]), NAT)
+        times[reached, j] = done_at[reached]
+        depth[reached] += 1
+    keep = depth > 0
+    return _best(g[anchors][keep], depth[keep], times[keep])

@@ -1,0 +1,239 @@
+"""Funnels: how many groups went through a sequence of steps, with the options analytics products offer.
+
+:func:`funnel` counts, per step, the groups (sessions, visits, visitors) that reached it,
+in one of three orders, with excluded events, drop-off, times to convert and a
+breakdown; :func:`ar_conversion` is the AR funnel per platform. The search itself is
+:mod:`.funnel_kernels`.
+
+>>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:02"], utc=True)
+>>> df = pd.DataFrame({"sessionId": "s", "key": ["viewer_loaded", "cta_clicked"], "timestamp": t})
+>>> funnel(df, ["viewer_loaded", "cta_clicked"])[["step", "count", "median_s"]].to_dict("list")
+{'step': ['viewer_loaded', 'cta_clicked'], 'count': [1, 1], 'median_s': [nan, 120.0]}
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .common import NAT, check_columns, check_event_keys, codes, ns, payload_field, quantile_from_counts
+from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
+from .funnel_kernels import ORDERS, chains
+
+__all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
+
+ATTRIBUTIONS = ("first_touch", "last_touch")
+AR_STEPS = ("ar_requested", "ar_session_started", "ar_object_placed")
+_PARTIAL = {"value": object, "step": np.int64, "delta": np.int64, "n": np.int64}
+_UNKNOWN = "unknown"
+
+
+def _options(df, steps, key, order, exclude, attribution) -> tuple[list[str], list[str]]:
+    """The steps and excluded keys as lists, after checking every option (the same for pandas and Dask)."""
+    steps = check_event_keys(steps, "steps", "funnel", df, column=key)
+    if not steps:
+        raise ValueError("funnel: steps: give at least one step")
+    if order not in ORDERS:
+        raise ValueError(f"funnel: order: {order!r} is not one of {', '.join(ORDERS)}")
+    if attribution not in ATTRIBUTIONS:
+        raise ValueError(f"funnel: attribution: {attribution!r} is not one of {', '.join(ATTRIBUTIONS)}")
+    exclude = check_event_keys(list(exclude or ()), "exclude", "funnel", df, column=key)
+    both = sorted(set(exclude) & set(steps))
+    if both:
+        raise ValueError(f"funnel: exclude: {', '.join(both)} is also a step; a key cannot be both")
+    return steps, exclude
+
+
+def _touch(frame: pd.DataFrame, breakdown: str, by: str, time: str, attribution: str) -> pd.Series:
+    """Each group's breakdown value: on its first (``first_touch``) or last (``last_touch``) event that has one."""
+    values = frame[breakdown] if breakdown in frame.columns else payload_field(frame, breakdown)
+    has = values.notna().to_numpy()
+    pick = pd.DataFrame({"g": frame[by].to_numpy()[has], "t": ns(frame[time])[has],
+                         "v": values.to_numpy()[has]}).sort_values(["g", "t"], kind="stable")
+    pick = pick.drop_duplicates("g", keep="first" if attribution == "first_touch" else "last")
+    return pd.Series(pick["v"].astype(object).to_numpy(), index=pick["g"].to_numpy())
+
+
+def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
+             attribution) -> pd.DataFrame:
+    """One frame's (or partition's) summary: groups reaching each step, and counts of each time to convert,
+    per breakdown value; summaries of frames with disjoint groups add up."""
+    k_all, k_names = codes(frame[key])
+    code_of = {name: i for i, name in enumerate(k_names)}
+    g_all, g_names = codes(frame[by])
+    found = chains(g_all, k_all, ns(frame[time]), [code_of.get(s, -1) for s in steps], within_ns, order,
+                   [code_of[s] for s in exclude if s in code_of])
+    if breakdown is None:
+        value = np.full(len(found.groups), "", dtype=object)
+    else:
+        touch = _touch(frame, breakdown, by, time, attribution)
+        value = touch.reindex(pd.Index(g_names).take(found.groups)).to_numpy(dtype=object)
+        value[pd.isna(value)] = _UNKNOWN
+        value = value.astype(str).astype(object)
+    rows = []
+    for j in range(len(steps)):
+        at = found.depth > j
+        n = pd.Series(value[at]).value_counts()
+        rows.append(pd.DataFrame({"value": n.index.to_numpy(dtype=object), "step": j, "delta": -1,
+                                  "n": n.to_numpy()}))
+        if j:
+            d = pd.DataFrame({"value": value[at], "delta": found.times[at, j] - found.times[at, j - 1]})
+            c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
+            rows.append(c.assign(step=j)[list(_PARTIAL)])
+    out = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=list(_PARTIAL))
+    return out.astype(_PARTIAL)
+
+
+def _table(partial: pd.DataFrame, steps: list[str], breakdown: str | None) -> pd.DataFrame:
+    """The funnel table from summed partial summaries."""
+    parts = []
+    values = sorted(partial["value"].unique().tolist(), key=str) if breakdown is not None else [""]
+    for v in values:
+        mine = partial[partial["value"] == v]
+        reached = mine[mine["delta"] < 0].groupby("step")["n"].sum()
+        counts = reached.reindex(range(len(steps)), fill_value=0).to_numpy(dtype=np.int64)
+        out = _counts_frame(steps, counts)
+        for q, name in ((0.5, "median_s"), (0.9, "p90_s")):
+            out[name] = [np.nan] + [quantile_from_counts(d["delta"].to_numpy(), d["n"].to_numpy(), q) / 1e9
+                                    for d in (mine[(mine["delta"] >= 0) & (mine["step"] == j)]
+                                              for j in range(1, len(steps)))]
+        if breakdown is not None:
+            out.insert(0, breakdown, v)
+        parts.append(out)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _counts_frame(steps: list[str], counts: np.ndarray) -> pd.DataFrame:
+    counts = np.asarray(counts, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first = counts[0] if len(counts) else 0
+        conversion = np.where(first > 0, counts / max(first, 1), np.nan)
+        prev = np.r_[counts[:1], counts[:-1]]
+        step_conversion = np.where(prev > 0, counts / np.maximum(prev, 1), np.nan)
+    drop = prev - counts
+    return pd.DataFrame({"step": steps, "count": counts, "conversion": conversion.astype(float),
+                         "step_conversion": step_conversion.astype(float), "drop_off": drop.astype(np.int64),
+                         "drop_off_rate": np.where(prev > 0, drop / np.maximum(prev, 1), np.nan).astype(float)})
+
+
+def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *, order="ordered",
+                 exclude=None, breakdown=None, attribution="first_touch", client=None) -> pd.DataFrame:
+    """:func:`funnel`: per-partition summaries of whole groups, added up."""
+    steps, exclude = _options(ddf, steps, key, order, exclude, attribution)
+    check_columns(ddf, by, key, time)
+    extra = [] if breakdown is None else field_columns(ddf, breakdown)
+    part = by_group(ddf[columns_of(ddf, by, key, time, *extra)], by)
+    meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
+    (partial,) = compute(part.map_partitions(_partial, steps, exclude, pd.Timedelta(within).value, by, key, time,
+                                             order, breakdown, attribution, meta=meta), client=client)
+    partial = partial.groupby(["value", "step", "delta"], sort=False)["n"].sum().reset_index()
+    return _table(partial, steps, breakdown)
+
+
+@pandas_or_dask(_funnel_dask)
+def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
+           key: str = "key", time: str = "timestamp", *, order: str = "ordered", exclude: Sequence[str] | None = None,
+           breakdown: str | None = None, attribution: str = "first_touch", client=None) -> pd.DataFrame:
+    """How many groups went through ``steps``, step by step.
+
+    A group is a ``by`` value: a session, a ``visit`` from :func:`sessionize`, or a visitor
+    (``visitorId``). Every step's event lies at most ``within`` after the first step's
+    (inclusive). Events at the same millisecond are taken in either order (Amplitude's
+    rule), so equal timestamps always count as in order. One event fills one step at most.
+
+    ``order``:
+
+    - ``"ordered"`` (the default): the steps' events come in the steps' order; other events
+      may come between. Each first-step event is tried as a start and the group counts with
+      its best start (only the earliest would miss a visitor who left the viewer idle past
+      ``within`` and converted after opening it again).
+    - ``"strict"``: as ordered, and no other event of the group comes between two steps
+      (filter the frame first, e.g. without ``heartbeat``, to say which events count).
+    - ``"any"``: step k is reached when steps 1..k were all done, in any order, within one
+      window of ``within``.
+
+    ``exclude``: event keys; a group with such an event strictly between the times of two
+    consecutive steps does not go past the first of them (a chain never straddles one;
+    ``order="strict"`` excludes every other event already).
+
+    ``breakdown``: a column or payload field (``"device"``); one funnel per value, each group
+    counted under the value on its first (``attribution="first_touch"``) or last
+    (``"last_touch"``) event that has the field; groups without it under ``"unknown"``.
+
+    Input columns: ``by``, ``key``, ``time`` [, ``breakdown``]. Output: one row per step
+    (per breakdown value, sorted) with [``breakdown``], ``step``, ``count`` (groups reaching
+    it), ``conversion`` = count / count of step 1, ``step_conversion`` = count / previous
+    step's count (1.0 for the first step), ``drop_off`` = previous step's count - count,
+    ``drop_off_rate`` = drop_off / previous count, ``median_s`` and ``p90_s`` (seconds from
+    the previous step's event to this one's, over the groups reaching this step, linear
+    interpolation; NaN for step 1; for ``"any"``, from the time steps 1..k-1 were all done).
+    A ratio whose denominator is 0 is NaN.
+
+    >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:05", "2026-11-01 10:01"], utc=True)
+    >>> df = pd.DataFrame({"sessionId": ["a", "a", "b"], "key": ["viewer_loaded", "ar_requested", "viewer_loaded"],
+    ...                    "timestamp": t})
+    >>> funnel(df, ["viewer_loaded", "ar_requested"]).iloc[:, :5]
+                step  count  conversion  step_conversion  drop_off
+    0  viewer_loaded      2         1.0              1.0         0
+    1   ar_requested      1         0.5              0.5         1
+    >>> funnel(df, ["ar_requested", "viewer_loaded"], order="any")["count"].tolist()
+    [1, 1]
+    """
+    steps, exclude = _options(df, steps, key, order, exclude, attribution)
+    check_columns(df, by, key, time)
+    partial = _partial(df, steps, exclude, pd.Timedelta(within).value, by, key, time, order, breakdown, attribution)
+    return _table(partial, steps, breakdown)
+
+
+def _ar_conversion_dask(ddf, by="platform", group="sessionId", within="1h", key="key", time="timestamp",
+                        client=None) -> pd.DataFrame:
+    """:func:`ar_conversion` on the AR events, gathered (1-2 % of all events)."""
+    check_columns(ddf, group, key, time)
+    wanted = columns_of(ddf, group, key, time, *field_columns(ddf, by))
+    return ar_conversion(gathered(ddf, key, AR_STEPS, wanted, client), by=by, group=group, within=within,
+                         key=key, time=time)
+
+
+@pandas_or_dask(_ar_conversion_dask)
+def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionId", within: str = "1h",
+                  key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+    """AR funnel ``ar_requested -> ar_session_started -> ar_object_placed`` per platform.
+
+    A group (session by default) belongs to the platform of its first ``ar_requested``
+    (``by`` is that event's payload field, or a column); the funnel is :func:`funnel` over
+    that platform's groups.
+
+    Input columns: ``group``, ``key``, ``time``, payload. Output: ``platform``,
+    ``requested``, ``started``, ``placed`` (group counts), ``start_rate`` = started /
+    requested, ``place_rate`` = placed / started, ``overall_rate`` = placed / requested.
+
+    >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:01", "2026-11-01 10:02", "2026-11-01 11:00"], utc=True)
+    >>> df = pd.DataFrame({"sessionId": ["a", "a", "a", "b"],
+    ...     "key": ["ar_requested", "ar_session_started", "ar_object_placed", "ar_requested"], "timestamp": t,
+    ...     "payload": [{"platform": "ios"}, {"platform": "ios"}, {}, {"platform": "ios"}]})
+    >>> ar_conversion(df)[["platform", "requested", "started", "placed", "overall_rate"]].to_dict("records")
+    [{'platform': 'ios', 'requested': 2, 'started': 1, 'placed': 1, 'overall_rate': 0.5}]
+    """
+    check_columns(df, group, key, time)
+    req = df[df[key] == AR_STEPS[0]]
+    plat = req[by] if by in req.columns else payload_field(req, by)
+    first = (pd.DataFrame({"g": req[group].to_numpy(), "t": req[time].to_numpy(), "p": plat.astype(object).to_numpy()})
+             .sort_values("t", kind="stable").drop_duplicates("g"))
+    platform_of = dict(zip(first["g"], first["p"].where(first["p"].notna(), "unknown")))
+    sub = df[df[key].isin(AR_STEPS)]
+    sub_platform = sub[group].map(platform_of)
+    rows = []
+    for name in sorted(set(platform_of.values()), key=str):
+        part = sub[(sub_platform == name).to_numpy()]
+        c = funnel(part, list(AR_STEPS), within=within, by=group, key=key, time=time)["count"].tolist()
+        rows.append((name, *c))
+    out = pd.DataFrame(rows, columns=["platform", "requested", "started", "placed"])
+    for col in ("requested", "started", "placed"):
+        out[col] = out[col].astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out["start_rate"] = out["started"] / out["requested"].where(out["requested"] > 0)
+        out["place_rate"] = out["placed"] / out["started"].where(out["started"] > 0)
+        out["overall_rate"] = out["placed"] / out["requested"].where(out["requested"] > 0)
+    return out

@@ -1,0 +1,176 @@
+"""Charts of the analysis tables (matplotlib, imported by pandas only when a chart is drawn); each returns its Axes.
+
+>>> plot_funnel(pd.DataFrame({"step": ["a", "b"], "count": [4, 1]})).get_ylabel()
+'visits reaching the step'
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .common import payload_field
+from .metrics import events_over_time
+
+__all__ = ["plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank"]
+
+
+def plot_funnel(funnel_df: pd.DataFrame, ax=None, unit: str = "visits"):
+    """Bar chart of a :func:`funnel` result; returns the matplotlib Axes. ``unit``: what the funnel
+    counted (its ``by``: visits from :func:`sessionize`, or sessions), named on the axis.
+
+    >>> ax = plot_funnel(pd.DataFrame({"step": ["a", "b"], "count": [4, 1]}))
+    >>> ax.get_ylabel()
+    'visits reaching the step'
+    """
+    ax = funnel_df.plot.bar(x="step", y="count", ax=ax, legend=False, rot=0)
+    ax.set_ylabel(f"{unit} reaching the step")
+    ax.set_xlabel("")
+    # Step names are event keys ("interaction_start"): level, they run into each other.
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    if sum(map(len, labels)) > 40:
+        ax.set_xticks(ax.get_xticks(), labels, rotation=25, ha="right")
+    ax.figure.tight_layout()  # tilted labels stay inside the figure
+    return ax
+
+
+def plot_load_times(df: pd.DataFrame, by: str = "device", ax=None):
+    """Box plot of ``viewer_loaded`` ``loadTimeMs`` per ``by``; returns the Axes.
+
+    >>> ax = plot_load_times(pd.DataFrame({"key": ["viewer_loaded"], "payload": [{"loadTimeMs": 5}]}))
+    >>> ax.get_ylabel()
+    'load time (ms)'
+    """
+    sub = df[df["key"] == "viewer_loaded"]
+    group = sub[by] if by in sub.columns else payload_field(sub, by)
+    frame = pd.DataFrame({by: group.astype(object).where(group.notna(), "unknown").astype(str).to_numpy(),
+                          "loadTimeMs": pd.to_numeric(payload_field(sub, "loadTimeMs"), errors="coerce").to_numpy()})
+    ax = frame.plot.box(by=by, ax=ax, return_type="axes") if len(frame) else frame.plot(ax=ax)
+    if isinstance(ax, pd.Series):
+        ax = ax.iloc[0]
+    values = frame["loadTimeMs"].dropna()
+    # A slow tail (10x the median and more) squashes the boxes into a line: a log scale shows both.
+    log = bool(len(values)) and values.min() > 0 and values.max() > 10 * values.median()
+    if log:
+        ax.set_yscale("log")
+    ax.set_ylabel("load time (ms, log scale)" if log else "load time (ms)")
+    return ax
+
+
+def plot_events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key", ax=None):
+    """Line chart of :func:`events_over_time`; returns the Axes.
+
+    >>> t = pd.to_datetime(["2026-11-01 10:10", "2026-11-01 12:00"], utc=True)
+    >>> plot_events_over_time(pd.DataFrame({"key": "a", "timestamp": t})).get_ylabel()
+    'events per 1h'
+    """
+    ax = events_over_time(df, freq=freq, by=by).plot(ax=ax)
+    ax.set_ylabel(f"events per {freq}")
+    return ax
+
+
+def plot_rank(rank_df: pd.DataFrame, top: int = 20, ax=None):
+    """Horizontal bars of the ``top`` rows of a :func:`rank` result; returns the Axes.
+
+    >>> plot_rank(pd.DataFrame({"rank": [1], "hotspotId": ["h1"], "count": [3]})).get_xlabel()
+    'events'
+    """
+    value = [c for c in rank_df.columns if c not in ("rank", "count", "sessions", "share")][0]
+    ax = rank_df.head(top).iloc[::-1].plot.barh(x=value, y="count", ax=ax, legend=False)
+    ax.set_xlabel("events")
+    return ax
+
+
+def plot_retention(table: pd.DataFrame, ax=None, unit: str = "visitors"):
+    """Retention curve of a :func:`~.retention.retention` table (all cohorts that reached each period) and
+    one thin line per cohort; returns the Axes.
+
+    >>> from workbench.tracking.analysis.retention import retention
+    >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-02 11:00"], utc=True)
+    >>> df = pd.DataFrame({"visitorId": "a", "key": "viewer_loaded", "timestamp": t})
+    >>> plot_retention(retention(df, start_key="viewer_loaded", by="visitorId", periods=2)).get_ylabel()
+    'visitors returning (%)'
+    """
+    import matplotlib.pyplot as plt
+
+    from .retention import retention_curve
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    labels = [str(c) for c in table["rate"].columns]
+    x = range(len(labels))
+    for cohort, rates in table["rate"].iterrows():
+        ax.plot(x, rates.to_numpy() * 100, color="#9fb3c8", linewidth=0.8, alpha=0.7)
+    curve = retention_curve(table)
+    ax.plot(x, curve["rate"].to_numpy() * 100, color="#1f4e79", linewidth=2.5, marker="o", label="all cohorts")
+    ax.set_xticks(list(x), labels)
+    ax.set_xlabel("period after the first visit")
+    ax.set_ylabel(f"{unit} returning (%)")
+    ax.set_ylim(0, 105)
+    ax.legend(loc="upper right")
+    ax.figure.tight_layout()
+    return ax
+
+
+def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
+    """A Sankey-style chart of the ``top`` rows of a :func:`~.paths.paths` table: one column per step, a box per
+    event key sized by the groups passing through it, and a band per path; returns the Axes.
+
+    >>> df = pd.DataFrame({"path": ["a → b", "a → c"], "count": [3, 1]})
+    >>> len(plot_paths(df).patches) > 0
+    True
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import PathPatch, Rectangle
+    from matplotlib.path import Path
+
+    rows = paths_df.head(top)
+    seqs = [p.split(" → ") for p in rows["path"]]
+    counts = rows["count"].to_numpy(dtype=float)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(11, 5))
+    depth = max((len(s) for s in seqs), default=0)
+    total = counts.sum() or 1.0
+    gap, width = 0.02 * total, 0.18
+    palette = plt.get_cmap("tab20").colors
+    keys = sorted({k for s in seqs for k in s})
+    colour = {k: palette[i % len(palette)] for i, k in enumerate(keys)}
+    # node boxes per step: keys ordered by their flow, largest on top
+    spans: dict[tuple[int, str], list[float]] = {}
+    for step in range(depth):
+        flow: dict[str, float] = {}
+        for s, c in zip(seqs, counts):
+            if len(s) > step:
+                flow[s[step]] = flow.get(s[step], 0.0) + c
+        y = 0.0
+        for k, f in sorted(flow.items(), key=lambda kv: (-kv[1], kv[0])):
+            spans[(step, k)] = [y, y]  # [top, next free position] of the box
+            ax.add_patch(Rectangle((step - width / 2, -y - f), width, f, color=colour[k], ec="white", lw=0.5))
+            if f / total > 0.04:
+                ax.text(step, -y - f / 2, k, ha="center", va="center", fontsize=8, wrap=True)
+            y += f + gap
+    # bands: each path from one step's box to the next step's, stacked in path order
+    for s, c in zip(seqs, counts):
+        for step in range(len(s) - 1):
+            a, b = spans[(step, s[step])], spans[(step + 1, s[step + 1])]
+            y0, y1 = -a[1], -b[1]
+            x0, x1 = step + width / 2, step + 1 - width / 2
+            xm = (x0 + x1) / 2
+            verts = [(x0, y0), (xm, y0), (xm, y1), (x1, y1), (x1, y1 - c), (xm, y1 - c), (xm, y0 - c), (x0, y0 - c),
+                     (x0, y0)]
+            codes = [Path.MOVETO, Path.CURVE4, Path.CURVE4, Path.CURVE4, Path.LINETO, Path.CURVE4, Path.CURVE4,
+                     Path.CURVE4, Path.CLOSEPOLY]
+            ax.add_patch(PathPatch(Path(verts, codes), fc=colour[s[step]], alpha=0.35, lw=0))
+            a[1] += c
+            b[1] += c
+        if len(s) == 1:
+            spans[(0, s[0])][1] += c
+    ax.set_xlim(-0.5, depth - 0.5)
+    lowest = min((-v[0] - (v[1] - v[0]) for v in spans.values()), default=-1.0)
+    ax.set_ylim(min(lowest, -total) - gap, gap)
+    ax.set_xticks(range(depth), [f"step {i + 1}" for i in range(depth)])
+    ax.set_yticks([])
+    for side in ("left", "right", "top"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(f"top {len(rows)} paths")
+    ax.figure.tight_layout()
+    return ax

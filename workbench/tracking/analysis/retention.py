@@ -1,0 +1,213 @@
+"""Retention: do visitors come back? Cohorts by the period of their first start event, returns per period.
+
+Definitions follow Amplitude's. An *entity* is a ``by`` value (a session, or a visitor,
+``visitorId``); its cohort is the period (UTC day for ``period="1D"``) of its first
+``start_key`` event at ``t0``. A return is an event with ``return_key`` (any event when
+None) at or after ``t0``; its period number is
+
+- rolling (the default): ``floor((t - t0) / period)``, so period 1 is 24 to 48 hours
+  after the start, whatever the clock says;
+- ``calendar=True``: the number of calendar periods between them (UTC days; periods of
+  several days count from Monday 1970-01-05).
+
+``kind``:
+
+- ``"n_day"``: counted in period N when it returned in period N;
+- ``"unbounded"``: counted in period N when it returned in period N or any later one;
+- ``"bracket"``: counted in a bracket ``(first, last)`` of periods when it returned in
+  any of them.
+
+Period 0 is the cohort itself (rate 1). The data end at ``end`` (default: the end of
+the calendar period of the last event); a cohort has *reached* period N when every
+member's period N has begun by then (rolling: cohort start + (N + 1) periods <= end,
+calendar: cohort start + N periods < end). Cells a cohort has not reached have no rate,
+and :func:`retention_curve` divides by the cohorts that reached each period only.
+
+>>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-02 11:00", "2026-11-01 12:00"], utc=True)
+>>> df = pd.DataFrame({"visitorId": ["a", "a", "b"], "key": "viewer_loaded", "timestamp": t})
+>>> table = retention(df, start_key="viewer_loaded", by="visitorId", periods=2, end="2026-11-05")
+>>> table["count"].to_dict("list")
+{0: [2], 1: [1], 2: [0]}
+>>> retention_curve(table)["rate"].tolist()
+[1.0, 0.5, 0.0]
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .common import NAT, check_columns, check_event_keys, codes, ns
+from .dispatch import by_group, columns_of, compute, pandas_or_dask
+
+__all__ = ["retention", "retention_curve", "KINDS"]
+
+KINDS = ("n_day", "unbounded", "bracket")
+_MONDAY = pd.Timestamp("1970-01-05").value  # multi-day calendar periods start on Mondays
+_PARTIAL = {"cohort": np.int64, "column": np.int64, "n": np.int64}
+_SIZE = -1  # the column number of cohort sizes in partial summaries
+
+
+def _options(df, start_key, return_key, key, period, periods, kind, brackets) -> tuple[int, list[tuple[int, int]]]:
+    """The period in ns and the table's columns as (first, last) period pairs, after checking every option."""
+    keys = [start_key] + ([return_key] if return_key is not None else [])
+    check_event_keys(keys, "start_key/return_key", "retention", df, column=key)
+    if kind not in KINDS:
+        raise ValueError(f"retention: kind: {kind!r} is not one of {', '.join(KINDS)}")
+    p = pd.Timedelta(period).value
+    if p <= 0:
+        raise ValueError(f"retention: period: {period!r} must be a positive duration such as '1D'")
+    if kind == "bracket":
+        if not brackets:
+            raise ValueError("retention: brackets: kind='bracket' needs brackets, e.g. [(1, 1), (2, 3), (4, 7)]")
+        cols = [(int(a), int(b)) for a, b in brackets]
+        if any(a < 1 or b < a for a, b in cols):
+            raise ValueError("retention: brackets: each bracket is (first, last) with 1 <= first <= last")
+    else:
+        if not isinstance(periods, (int, np.integer)) or periods < 1:
+            raise ValueError(f"retention: periods: {periods!r} must be a whole number >= 1")
+        cols = [(n, n) for n in range(1, periods + 1)]
+    return p, [(0, 0)] + cols
+
+
+def _floor(t: np.ndarray, p: int) -> np.ndarray:
+    """Start of the calendar period of each time (UTC; multi-day periods from a Monday)."""
+    origin = 0 if p <= 86_400_000_000_000 else _MONDAY
+    return (t - origin) // p * p + origin
+
+
+def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols, kind, calendar) -> pd.DataFrame:
+    """Per frame (or partition of whole entities): cohort sizes and the entities counted in each column."""
+    g, _ = codes(frame[by])
+    k, names = codes(frame[key])  # integer codes: comparing strings per event cost most of the time
+    code = {name: i for i, name in enumerate(names)}
+    t = ns(frame[time])
+    ok = (g >= 0) & (t != NAT)
+    start = ok & (k == code.get(start_key, -2))
+    empty = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
+    if not start.any():
+        return empty
+    n_groups = int(g.max()) + 1
+    t0 = np.full(n_groups, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(t0, g[start], t[start])
+    has = t0 != np.iinfo(np.int64).max
+    cohort = np.where(has, _floor(np.where(has, t0, 0), p), 0)
+    rows = [pd.DataFrame({"cohort": cohort[has], "column": _SIZE, "n": 1})]
+    back = ok & has[np.maximum(g, 0)] & (k == code.get(return_key, -2) if return_key is not None else ok)
+    gb, tb = g[back], t[back]
+    t0b = t0[gb]
+    after = tb >= t0b
+    gb, tb, t0b = gb[after], tb[after], t0b[after]
+    n = (_floor(tb, p) - _floor(t0b, p)) // p if calendar else (tb - t0b) // p
+    if kind == "unbounded":
+        last = np.full(n_groups, -1, dtype=np.int64)
+        np.maximum.at(last, gb, n)
+        for c, (a, _) in enumerate(cols[1:], start=1):
+            hit = np.flatnonzero(last >= a)
+            rows.append(pd.DataFrame({"cohort": cohort[hit], "column": c, "n": 1}))
+    else:
+        for c, (a, b) in enumerate(cols[1:], start=1):
+            hit = np.unique(gb[(n >= a) & (n <= b)])
+            rows.append(pd.DataFrame({"cohort": cohort[hit], "column": c, "n": 1}))
+    out = pd.concat(rows, ignore_index=True)
+    return out.groupby(["cohort", "column"], sort=False)["n"].sum().reset_index().astype(_PARTIAL)
+
+
+def _table(partial: pd.DataFrame, last_event: int, p: int, cols, calendar, end) -> pd.DataFrame:
+    """The cohort x column table from summed partial summaries."""
+    labels = [a if kind_single else f"{a}-{b}" for (a, b), kind_single in ((c, c[0] == c[1]) for c in cols)]
+    sums = partial.groupby(["cohort", "column"])["n"].sum()
+    cohorts = np.sort(partial.loc[partial["column"] == _SIZE, "cohort"].unique())
+    size = sums.xs(_SIZE, level="column").reindex(cohorts, fill_value=0).to_numpy()
+    count = np.zeros((len(cohorts), len(cols)), dtype=np.int64)
+    count[:, 0] = size
+    for c in range(1, len(cols)):
+        if c in sums.index.get_level_values("column"):
+            count[:, c] = sums.xs(c, level="column").reindex(cohorts, fill_value=0).to_numpy()
+    if end is None:
+        end_ns = int(_floor(np.array([last_event]), p)[0] + p) if last_event != NAT else 0
+    else:
+        end_ns = pd.Timestamp(end).tz_localize("UTC").value if pd.Timestamp(end).tz is None else pd.Timestamp(end).value
+    first = np.array([a for a, _ in cols], dtype=np.int64)
+    if calendar:
+        reached = cohorts[:, None] + first[None, :] * p < end_ns
+    else:
+        reached = cohorts[:, None] + (first[None, :] + 1) * p <= end_ns
+    reached[:, 0] = True
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.where(reached & (size[:, None] > 0), count / np.maximum(size[:, None], 1), np.nan)
+    index = pd.DatetimeIndex(pd.to_datetime(cohorts, utc=True), name="cohort")
+    out = pd.concat({"size": pd.DataFrame({"": size}, index=index),
+                     "count": pd.DataFrame(count, index=index, columns=labels),
+                     "rate": pd.DataFrame(rate, index=index, columns=labels)}, axis=1)
+    return out
+
+
+def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: str = "sessionId", period="1D",
+                    periods: int = 7, kind: str = "n_day", brackets=None, calendar: bool = False, end=None,
+                    key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+    """:func:`retention`: per-partition summaries of whole entities, added up."""
+    p, cols = _options(ddf, start_key, return_key, key, period, periods, kind, brackets)
+    check_columns(ddf, by, key, time)
+    part = by_group(ddf[columns_of(ddf, by, key, time)], by)
+    meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
+    partial, last = compute(part.map_partitions(_partial, start_key, return_key, by, key, time, p, cols, kind,
+                                                calendar, meta=meta), ddf[time].max(), client=client)
+    last_ns = NAT if pd.isna(last) else pd.Timestamp(last).value
+    return _table(partial, last_ns, p, cols, calendar, end)
+
+
+@pandas_or_dask(_retention_dask)
+def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None, by: str = "sessionId",
+              period: str | pd.Timedelta = "1D", periods: int = 7, kind: str = "n_day",
+              brackets: Sequence[tuple[int, int]] | None = None, calendar: bool = False, end=None,
+              key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+    """A cohort x period retention table (definitions in the module text above).
+
+    Input columns: ``by``, ``key``, ``time``. Output: index ``cohort`` (start of the
+    cohort's period, UTC), columns in three groups: ``size`` (entities in the cohort),
+    ``count`` and ``rate`` with one column per period 0..``periods`` (``kind="bracket"``:
+    0 and one per bracket, labelled ``"2-3"``; a one-period bracket keeps its number);
+    ``rate`` = count / size, NaN where the cohort has not reached the period.
+
+    >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-04 09:00", "2026-11-01 12:00"], utc=True)
+    >>> df = pd.DataFrame({"visitorId": ["a", "a", "b"], "key": "viewer_loaded", "timestamp": t})
+    >>> retention(df, start_key="viewer_loaded", by="visitorId", periods=3, end="2026-11-08")["count"].iloc[0].tolist()
+    [2, 0, 1, 0]
+    >>> retention(df, start_key="viewer_loaded", by="visitorId", periods=3, kind="unbounded",
+    ...           end="2026-11-08")["count"].iloc[0].tolist()
+    [2, 1, 1, 0]
+    >>> retention(df, start_key="viewer_loaded", by="visitorId", calendar=True, kind="bracket",
+    ...           brackets=[(1, 2), (3, 5)], end="2026-11-08")["count"].iloc[0].tolist()
+    [2, 0, 1]
+    """
+    p, cols = _options(df, start_key, return_key, key, period, periods, kind, brackets)
+    check_columns(df, by, key, time)
+    partial = _partial(df, start_key, return_key, by, key, time, p, cols, kind, calendar)
+    t = ns(df[time])
+    t = t[t != NAT]
+    return _table(partial, int(t.max()) if len(t) else NAT, p, cols, calendar, end)
+
+
+def retention_curve(table: pd.DataFrame) -> pd.DataFrame:
+    """All cohorts together, per period: only cohorts that reached a period count in its denominator.
+
+    Input: a :func:`retention` table. Output columns: ``period`` (its labels), ``cohorts``
+    (cohorts that reached it), ``size`` (their entities), ``count`` (their entities counted
+    in it), ``rate`` = count / size (NaN when no cohort reached it).
+
+    >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-02 11:00", "2026-11-02 12:00"], utc=True)
+    >>> df = pd.DataFrame({"visitorId": ["a", "a", "b"], "key": "viewer_loaded", "timestamp": t})
+    >>> retention_curve(retention(df, start_key="viewer_loaded", by="visitorId", periods=1))[["period", "size", "rate"]].to_dict("list")
+    {'period': [0, 1], 'size': [2, 1], 'rate': [1.0, 1.0]}
+    """
+    size = table[("size", "")].to_numpy()
+    rows = []
+    for label in table["count"].columns:
+        reached = table[("rate", label)].notna().to_numpy()
+        s, c = int(size[reached].sum()), int(table[("count", label)].to_numpy()[reached].sum())
+        rows.append((label, int(reached.sum()), s, c, c / s if s else np.nan))
+    out = pd.DataFrame(rows, columns=["period", "cohorts", "size", "count", "rate"])
+    return out.astype({"cohorts": np.int64, "size": np.int64, "count": np.int64, "rate": float})
