@@ -118,7 +118,7 @@ def child_dask(lake: str, workers: int, plain: bool) -> dict:
     client.wait_for_workers(workers)
     # workers import pandas, pyarrow and workbench on first use (about 4 s); DuckDB's process has
     # its library loaded before its clock starts, so the workers get theirs loaded too
-    client.run(importlib.import_module, "workbench.tracking.dask_analysis")
+    client.run(importlib.import_module, "workbench.tracking.analysis")
     cols = ["sessionId", "key", "timestamp"]
     with TreeSampler(os.getpid()) as mem:
         t = time.perf_counter()

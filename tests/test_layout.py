@@ -115,11 +115,7 @@ def test_imports_between_packages_run_one_way():
 
 # Circles of imports allowed by name, each with what removes it; any other circle fails, and so
 # does an entry here once its circle is gone (so the list cannot go stale).
-KNOWN_CIRCLES = {
-    frozenset({"workbench.tracking.analysis", "workbench.tracking.dask_analysis"}):
-        "the pandas functions hand Dask frames to dask_analysis, which calls them per partition; "
-        "the analysis becoming a package with one dispatcher removes it",
-}
+KNOWN_CIRCLES: dict[frozenset, str] = {}
 LONG_MODULE_LINES = 600
 LONG_REASON = "Long on purpose:", "Long for now:"
 
@@ -207,3 +203,14 @@ def test_long_modules_say_why_at_their_top():
                 long.append(f"{path.relative_to(ROOT.parent)} ({lines} lines)")
     assert not long, (f"modules over {LONG_MODULE_LINES} lines with no reason at their top (a docstring paragraph "
                       f"starting {' or '.join(LONG_REASON)}); split them or say why: " + ", ".join(long))
+
+
+def test_the_analysis_is_one_module_per_question_none_long_and_one_dispatcher():
+    folder = ROOT / "tracking" / "analysis"
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in folder.glob("*.py")}
+    assert {"sessions.py", "funnels.py", "retention.py", "paths.py", "experiments.py", "dispatch.py"} <= set(sizes)
+    assert max(sizes.values()) <= 400, sizes
+    # only dispatch.py decides between pandas and Dask
+    deciding = [p.name for p in folder.glob("*.py") if "is_dask(" in p.read_text(encoding="utf-8")
+                and p.name != "dispatch.py"]
+    assert not deciding
