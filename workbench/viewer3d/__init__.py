@@ -73,12 +73,14 @@ class AvatarViewer(anywidget.AnyWidget):
 
     _esm = Path(__file__).with_name("viewer.js")
     _css = """
-    .wb-avatar-viewer { display: inline-flex; flex-direction: column; gap: 4px; font: 12px sans-serif; }
+    .wb-avatar-viewer { display: inline-flex; flex-direction: column; gap: 4px; font: 12px sans-serif;
+                        width: var(--wb-av-size, 512px); max-width: 100%; }
     .wb-av-stage { cursor: grab; touch-action: none; user-select: none; line-height: 0; }
     .wb-av-stage:active { cursor: grabbing; }
-    .wb-av-frame { width: var(--wb-av-size, 512px); height: var(--wb-av-size, 512px); image-rendering: auto; }
+    .wb-av-frame { width: var(--wb-av-size, 512px); max-width: 100%; aspect-ratio: 1; height: auto; }
     .wb-av-toolbar { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
-    .wb-av-time { flex: 1; min-width: 120px; }
+    .wb-av-time { flex: 1; min-width: 100px; }
+    .wb-av-clip { max-width: 12em; }
     .wb-av-readout { color: #556; }
     """
 

@@ -85,6 +85,10 @@ function render({ model, el: host }) {
     root.dataset.clip = model.get("clip");
     root.dataset.time = t.toFixed(3);
   }
+  function showSize() {
+    // Drag frames are smaller: shown at the full frame's size, so the picture keeps its place.
+    root.style.setProperty("--wb-av-size", `${model.get("size")}px`);
+  }
   function showToggles() {
     loop.checked = model.get("loop");
     skeleton.checked = model.get("skeleton");
@@ -168,10 +172,10 @@ function render({ model, el: host }) {
     ["change:frame", showFrame], ["change:yaw", showCamera], ["change:elevation", showCamera],
     ["change:zoom", showCamera], ["change:clips", showClips], ["change:clip", () => { showClips(); showTime(); }],
     ["change:time", showTime], ["change:duration", showTime], ["change:loop", showToggles],
-    ["change:skeleton", showToggles], ["change:playing", onPlaying],
+    ["change:skeleton", showToggles], ["change:playing", onPlaying], ["change:size", showSize],
   ];
   for (const [ev, fn] of handlers) model.on(ev, fn);
-  showClips(); showTime(); showToggles(); showCamera(); showFrame();
+  showSize(); showClips(); showTime(); showToggles(); showCamera(); showFrame();
   root.dataset.ready = "1";
 
   return () => {
