@@ -4,7 +4,9 @@ Every module's imports are read with ``ast`` (those inside functions too: a lazy
 still a dependency), resolved to modules of the package, and checked against the layout:
 
 - ``client`` uses only ``options`` and the tracking catalog (``tracking.catalog``), and
-  ``gltf`` for results that inspect themselves (``Model.inspect()``; gltf knows no client);
+  ``gltf`` for results that inspect themselves (``Model.inspect()``; gltf knows no client),
+  and ``viewer3d`` for ``Model.view()`` (imported in the method: the client loads no widget);
+- ``viewer3d`` (the notebook's avatar viewer) draws with ``render`` and uses nothing else;
 - ``service`` uses ``gltf``, ``render``, ``viewers``, ``tracking`` and ``options``;
 - ``tracking`` uses nothing of ``client`` or ``service``;
 - ``gltf``, ``render`` and ``viewers`` use nothing of ``client``, ``service`` or ``tracking``;
@@ -25,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent / "workbench"
 # package -> ("only", packages it may use) or ("not", packages it must not use)
 RULES = {
     "options": ("only", set()),
-    "client": ("only", {"options", "tracking.catalog", "gltf"}),
+    "client": ("only", {"options", "tracking.catalog", "gltf", "viewer3d"}),
+    "viewer3d": ("only", {"render"}),
     "service": ("only", {"gltf", "render", "viewers", "tracking", "options"}),
     "tracking": ("not", {"client", "service"}),
     "gltf": ("not", {"client", "service", "tracking"}),

@@ -1,4 +1,6 @@
-"""Interactive controls for notebooks: explore preview and model options live (ipywidgets).
+"""Interactive controls for notebooks: explore preview and model options live (ipywidgets), and
+``AvatarViewer`` (from ``workbench.viewer3d``, loaded on first use: it imports anywidget) to turn,
+zoom and animate an avatar.
 
 Each explorer keeps its last result in ``.current``, so a notebook can also show a
 static image or table that stays in the saved file where widgets do not render.
@@ -13,6 +15,17 @@ from __future__ import annotations
 from typing import Any
 
 from workbench import options as opts
+
+__all__ = ["PreviewExplorer", "ModelExplorer", "AvatarViewer", "preview_options_from"]
+
+
+def __getattr__(name: str):
+    # AvatarViewer imports anywidget: only a notebook that opens one pays for it.
+    if name == "AvatarViewer":
+        from workbench.viewer3d import AvatarViewer
+
+        return AvatarViewer
+    raise AttributeError(f"module 'workbench.widgets' has no attribute {name!r}")
 
 
 def preview_options_from(size: int, camera: str, background: str | None) -> dict[str, Any]:

@@ -8,13 +8,21 @@ installs Chromium where it can). One browser serves the whole session; each test
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import http.server
 import io
+import json
 import os
+import secrets
 import shutil
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
+
+import httpx
 
 import numpy as np
 import pytest
@@ -143,3 +151,55 @@ def save_artifact(tmp_path: Path, name: str, png: bytes) -> Path:
         Path(ARTIFACTS).mkdir(parents=True, exist_ok=True)
         (Path(ARTIFACTS) / name).write_bytes(png)
     return path
+
+
+@contextlib.contextmanager
+def jupyter_lab(work: Path, root: Path):
+    """``jupyter lab`` headless on a free loopback port with token auth, serving ``root``; yields
+    {url, token, root, log}. Its kernels import the workbench from this tree and start their own
+    local service (no ``WORKBENCH_*`` variable reaches them)."""
+    from conftest import ROOT, free_port
+
+    if shutil.which("jupyter-lab", path=os.path.dirname(sys.executable)) is None and shutil.which("jupyter-lab") is None:
+        import pytest
+
+        pytest.skip("jupyter lab is not installed here (pip install -e '.[dev]'); JupyterLab test skipped")
+    token, port = secrets.token_hex(16), free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}  # the kernel starts its own service
+    env.update(PYTHONPATH=str(ROOT), PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
+               JUPYTER_RUNTIME_DIR=str(work / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
+               JUPYTERLAB_SETTINGS_DIR=str(work / "settings"), JUPYTER_CONFIG_DIR=str(work / "config"))
+    # No news prompt over the notebook (and no call to the network for it).
+    (work / "config" / "labconfig").mkdir(parents=True)
+    (work / "config" / "labconfig" / "page_config.json").write_text(
+        json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
+    log = open(work / "lab.log", "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0",
+         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands as the menus do
+         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+         "--LabServerApp.extension_manager=readonly"]
+        + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"jupyter lab exited: {(work / 'lab.log').read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/api/status", headers={"Authorization": f"token {token}"}, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        else:
+            raise RuntimeError("jupyter lab did not come up in 90 s")
+        yield {"url": url, "token": token, "root": root, "log": work / "lab.log"}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()

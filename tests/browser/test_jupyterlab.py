@@ -10,29 +10,21 @@ test's tmp folder (and to ``$WORKBENCH_BROWSER_ARTIFACTS`` when set) for a perso
 from __future__ import annotations
 
 import base64
-import json
-import os
-import secrets
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
-from conftest import ROOT, free_port
+from conftest import ROOT
 
-from .conftest import save_artifact
+from .conftest import jupyter_lab, save_artifact
 
 NOTEBOOKS = ROOT / "notebooks"
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    if shutil.which("jupyter-lab", path=os.path.dirname(sys.executable)) is None and shutil.which("jupyter-lab") is None:
-        pytest.skip("jupyter lab is not installed here (pip install -e '.[dev]'); JupyterLab test skipped")
     work = tmp_path_factory.mktemp("lab")
     root = work / "notebooks"
     root.mkdir()
@@ -40,45 +32,8 @@ def lab(tmp_path_factory):
         shutil.copy(NOTEBOOKS / name, root / name)
     # The notebooks read ../data (samples, the before-and-after looks grid), as in the repository.
     (work / "data").symlink_to(ROOT / "data", target_is_directory=True)
-    token, port = secrets.token_hex(16), free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}  # the kernel starts its own service
-    env.update(PYTHONPATH=str(ROOT), PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
-               JUPYTER_RUNTIME_DIR=str(work / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
-               JUPYTERLAB_SETTINGS_DIR=str(work / "settings"), JUPYTER_CONFIG_DIR=str(work / "config"))
-    # No news prompt over the notebook (and no call to the network for it).
-    (work / "config" / "labconfig").mkdir(parents=True)
-    (work / "config" / "labconfig" / "page_config.json").write_text(
-        json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
-    log = open(work / "lab.log", "wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0",
-         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands as the menus do
-         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-         "--LabServerApp.extension_manager=readonly"]
-        + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
-        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited: {(work / 'lab.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{url}/api/status", headers={"Authorization": f"token {token}"}, timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
-        else:
-            raise RuntimeError("jupyter lab did not come up in 90 s")
-        yield {"url": url, "token": token, "root": root, "log": work / "lab.log"}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+    with jupyter_lab(work, root) as lab:
+        yield lab
 
 
 def wait(browser, script: str, timeout: float, what: str):

@@ -26,7 +26,7 @@ import numpy as np
 from .raster import Camera
 from .scene import Posed
 
-__all__ = ["frame", "frame_sequence", "portrait_box", "look_at"]
+__all__ = ["frame", "frame_sequence", "portrait_box", "look_at", "orbit"]
 
 
 def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
@@ -41,6 +41,21 @@ def look_at(eye, target, up=(0.0, 1.0, 0.0)) -> np.ndarray:
     m[0, :3], m[1, :3], m[2, :3] = right, true_up, -fwd
     m[:3, 3] = -m[:3, :3] @ eye
     return m
+
+
+def orbit(pivot, distance: float, yaw_deg: float, elevation_deg: float, fov_deg: float = 30.0) -> Camera:
+    """A camera ``distance`` from ``pivot``, looking at it, as if the model turned by ``yaw_deg``
+    (counter-clockwise seen from above, as ``render(yaw_deg=)``) and the camera rose by
+    ``elevation_deg`` (positive: looking down); the pivot stays at the picture's centre.
+
+    >>> cam = orbit(np.zeros(3), 2.0, 0.0, 0.0)
+    >>> (cam.view[:3, :3] @ [0, 0, 2.0] + cam.view[:3, 3]).round(6).tolist()
+    [0.0, 0.0, 0.0]
+    """
+    a, e = np.radians(-float(yaw_deg)), np.radians(float(np.clip(elevation_deg, -89.0, 89.0)))
+    pivot = np.asarray(pivot, np.float64)
+    eye = pivot + distance * np.array([np.sin(a) * np.cos(e), np.sin(e), np.cos(a) * np.cos(e)])
+    return Camera(view=look_at(eye, pivot), fov_deg=fov_deg, near=max(1e-4, distance * 1e-3))
 
 
 def _fit_distance(pts: np.ndarray, center: np.ndarray, half_tan: float, axes=(0, 1)) -> float:

@@ -159,29 +159,41 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     owner = np.full(B * K, -1, np.int32)
     owner[pix[win]] = win
 
-    # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
-    img = np.zeros((B * K, 4), np.float32)  # premultiplied linear RGBA, at representative samples
+    # Only blocks some opaque or blended fragment reaches are worked on from here: the others
+    # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
+    # (Measured, 512 px full frame: steps 5-7 took 56 ms of 93 over every block, 35 of 73 over the
+    # reached ones; the pixels are the same bytes, checked against the previous code.)
     T = np.full(B * K, -1, np.int32)
     hit = owner >= 0
     T[hit] = ftri[owner[hit]]
     T = T.reshape(B, K)
+    b_idx = np.nonzero(is_blend)[0]
+    if len(b_idx):
+        b_idx = b_idx[fiw[b_idx] > zbuf[pix[b_idx]]]
+    reached = (T >= 0).any(1)
+    if len(b_idx):
+        reached[pix[b_idx] // K] = True
+    active = np.flatnonzero(reached).astype(np.int32)
+    T = T[active]
+    n = len(active)
+
+    # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
+    img = np.zeros((n * K, 4), np.float32)  # premultiplied linear RGBA, at representative samples
     # rep[b, k]: the first sample of block b covered by the same triangle as sample k.
     rep = np.broadcast_to(np.arange(K, dtype=np.int32), T.shape).copy()
     for k in range(1, K):
         for j in range(k - 1, -1, -1):
             rep[:, k] = np.where(T[:, k] == T[:, j], rep[:, j], rep[:, k])
     shade_here = (rep == np.arange(K)) & (T >= 0)
-    covered = np.nonzero(shade_here.reshape(-1))[0]
+    local = np.nonzero(shade_here.reshape(-1))[0]
+    covered = active[local // K] * K + (local % K).astype(np.int32)
     fr = owner[covered]
-    img[covered, :3] = _shade(draws, tris, tri_draw, iw, V, lights, camera,
-                              ftri[fr], fb1[fr], fb2[fr], fiw[fr], pix=covered, size=size, ss=ss)[0]
-    img[covered, 3] = 1.0
-    img = img.reshape(B, K, 4)
+    img[local, :3] = _shade(draws, tris, tri_draw, iw, V, lights, camera,
+                            ftri[fr], fb1[fr], fb2[fr], fiw[fr], pix=covered, size=size, ss=ss)[0]
+    img[local, 3] = 1.0
+    img = img.reshape(n, K, 4)
 
     # -- 6. blended materials ----------------------------------------------------
-    b_idx = np.nonzero(is_blend)[0]
-    if len(b_idx):
-        b_idx = b_idx[fiw[b_idx] > zbuf[pix[b_idx]]]
     blended_blocks = None
     if len(b_idx):
         tbuf = np.zeros(B * K, np.float32)
@@ -194,9 +206,9 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         rgb, a = _shade(draws, tris, tri_draw, iw, V, lights, camera,
                         ftri[fr], fb1[fr], fb2[fr], fiw[fr], pix=bpix, size=size, ss=ss)
         # Only blocks holding a blended sample get every sample's own colour spelled out.
-        blended_blocks = np.unique(bpix // K)
+        blended_blocks = np.searchsorted(active, np.unique(bpix // K))  # positions among the active blocks
         sub = np.take_along_axis(img[blended_blocks], rep[blended_blocks][:, :, None], 1)
-        pos = np.searchsorted(blended_blocks, bpix // K)
+        pos = np.searchsorted(blended_blocks, np.searchsorted(active, bpix // K))
         kk = bpix % K
         under = sub[pos, kk]
         sub[pos, kk, :3] = rgb * a[:, None] + under[:, :3] * (1 - a[:, None])
@@ -206,27 +218,30 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     # Each representative's colour counts once for every sample of its block it stands for.
     # (Column by column: 11 ms, against 48 ms measured for one sum over the middle axis of (B, K, K).)
     rep_t = np.ascontiguousarray(rep.T)
-    acc = np.zeros((B, 4), np.float32)
+    acc = np.zeros((n, 4), np.float32)
     for k in range(K):
-        count = np.zeros(B, np.float32)
+        count = np.zeros(n, np.float32)
         for j in range(k, K):  # rep[:, j] <= j, so only samples from k on can point to k
             count += rep_t[j] == k
         acc += img[:, k] * count[:, None]
     if blended_blocks is not None:
         acc[blended_blocks] = sub.sum(1)
-    img = (acc * np.float32(1 / K)).reshape(size, size, 4)
-    alpha = np.clip(img[..., 3:4], 0, 1)
-    srgb = _to_srgb8(img[..., :3] / np.maximum(alpha, 1e-6)).astype(np.float32)
-    out = np.empty((size, size, 4), np.uint8)
+    img = acc * np.float32(1 / K)
+    alpha = np.clip(img[:, 3:4], 0, 1)
+    srgb = _to_srgb8(img[:, :3] / np.maximum(alpha, 1e-6)).astype(np.float32)
+    out = np.empty((B, 4), np.uint8)
     if background is not None:
         # Laid over the backdrop in sRGB, as a browser would lay the transparent PNG over it:
         # the backdrop's own pixels come out exactly as given.
         bg = np.asarray(background, np.float32)
-        out[..., :3] = np.round(srgb * alpha + bg * (1 - alpha)).astype(np.uint8)
-        out[..., 3] = 255
+        out[:, :3] = np.round(bg).astype(np.uint8)
+        out[:, 3] = 255
+        out[active, :3] = np.round(srgb * alpha + bg * (1 - alpha)).astype(np.uint8)
     else:
-        out[..., :3] = srgb.astype(np.uint8)
-        out[..., 3] = np.round(alpha[..., 0] * 255).astype(np.uint8)
+        out[:] = 0
+        out[active, :3] = srgb.astype(np.uint8)
+        out[active, 3] = np.round(alpha[:, 0] * 255).astype(np.uint8)
+    out = out.reshape(size, size, 4)
     return out
 
 

@@ -1,0 +1,173 @@
+"""The AvatarViewer widget driven from Python, as the front-end drives it: the camera traitlets,
+the drag state, clips and time change the frame the kernel sends; two viewers share a camera;
+snapshots and the mimebundle carry a PNG for notebooks without a kernel.
+
+Times are never asserted here (bench/viewer.py measures them); frame sizes and bytes are."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from conftest import ROOT
+
+pytest.importorskip("anywidget")
+
+from workbench.gltf import build_avatar  # noqa: E402
+from workbench.options import ModelOptions, normalize_avatar_settings  # noqa: E402
+from workbench.viewer3d import AvatarViewer  # noqa: E402
+
+SIZE = 192
+SMALL = 96
+
+
+@pytest.fixture(scope="module")
+def glbs():
+    settings = normalize_avatar_settings({"gender": "feminine"})
+    return {"lod0": build_avatar(settings, ModelOptions(lod=0, animations=("walk", "wave"))),
+            "lod2": build_avatar(settings, ModelOptions(lod=2))}
+
+
+@pytest.fixture()
+def viewer(glbs):
+    return AvatarViewer(glbs["lod0"], lods={2: glbs["lod2"]}, size=SIZE, interactive_size=SMALL)
+
+
+def pixels(png: bytes) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA")).astype(int)
+
+
+def test_the_first_frame_is_a_full_png_and_the_clips_are_the_avatars(viewer):
+    assert viewer.frame.startswith(b"\x89PNG") and viewer.frame_size == SIZE and viewer.frame_quality == "full"
+    assert pixels(viewer.frame).shape == (SIZE, SIZE, 4)
+    assert viewer.clips == ["walk", "wave"] and viewer.clip == "" and viewer.duration == 0
+
+
+def test_turning_the_camera_changes_the_frame_and_back_gives_the_same_bytes(viewer):
+    first = viewer.frame
+    viewer.yaw = 40.0
+    turned = viewer.frame
+    assert turned != first
+    viewer.elevation = 20.0
+    assert viewer.frame != turned
+    viewer.zoom = 2.0
+    zoomed = viewer.frame
+    # Closer: the figure covers more of the picture.
+    assert (pixels(zoomed)[..., :3] != pixels(turned)[0, 0, :3]).any(-1).sum() > \
+        (pixels(turned)[..., :3] != pixels(turned)[0, 0, :3]).any(-1).sum()
+    viewer.zoom, viewer.elevation, viewer.yaw = 1.0, 0.0, 0.0
+    assert viewer.frame == first, "the same view must draw the same bytes"
+
+
+def test_a_drag_draws_small_frames_and_the_release_the_full_one(viewer):
+    count = viewer.frame_id
+    viewer.dragging = True
+    viewer.yaw = 25.0
+    assert (viewer.frame_size, viewer.frame_quality) == (SMALL, "interactive")
+    assert pixels(viewer.frame).shape[:2] == (SMALL, SMALL)
+    viewer.yaw = 50.0
+    assert pixels(viewer.frame).shape[:2] == (SMALL, SMALL)
+    viewer.dragging = False
+    assert (viewer.frame_size, viewer.frame_quality) == (SIZE, "full")
+    assert pixels(viewer.frame).shape[:2] == (SIZE, SIZE)
+    assert viewer.frame_id == count + 4  # the press, two moves, the release
+    # The interactive frames come from the LOD 2 model the viewer was given.
+    assert viewer.view_now(full=False).lod == 2 and viewer.stage.lods == [0, 2]
+
+
+def test_several_traitlets_in_one_message_draw_once(viewer):
+    count = viewer.frame_id
+    with viewer.hold_trait_notifications():  # as ipywidgets applies a front-end message
+        viewer.yaw, viewer.elevation = 10.0, 5.0
+    assert viewer.frame_id == count + 1
+
+
+def test_a_clip_and_its_time_change_the_pose(viewer):
+    rest = viewer.frame
+    viewer.clip = "walk"
+    assert viewer.duration == pytest.approx(1.1)
+    at0 = viewer.frame
+    viewer.time = 0.4
+    at4 = viewer.frame
+    assert len({rest, at0, at4}) == 3
+    viewer.time = 99  # held to the clip's end
+    assert viewer.time == pytest.approx(1.1)
+    with pytest.raises(Exception, match="no clip"):
+        viewer.clip = "moonwalk"
+
+
+def test_library_clips_of_the_avatars_gender(glbs):
+    v = AvatarViewer(glbs["lod2"], library_clips=True, size=SMALL)
+    assert "library/dance" in v.clips
+    before = v.frame
+    v.clip, v.time = "library/dance", 1.0
+    assert v.frame != before
+
+
+def test_the_skeleton_overlay_draws_over_the_frame(viewer):
+    plain = pixels(viewer.frame)
+    viewer.skeleton = True
+    over = pixels(viewer.frame)
+    changed = (plain != over).any(-1)
+    assert 50 < changed.sum() < 0.2 * SIZE * SIZE
+    # Joint dots are the overlay's blue.
+    assert ((over[..., 0] < 60) & (over[..., 2] > 180)).sum() > 20
+
+
+def test_compare_links_the_two_cameras(glbs):
+    pair = AvatarViewer.compare(glbs["lod0"], glbs["lod2"], size=SMALL)
+    assert len(pair.children) == 2 and pair.children[0] is pair.a
+    before = pair.b.frame
+    pair.a.yaw = 70.0
+    pair.b.zoom = 1.5
+    pair.a.dragging = True
+    assert (pair.b.yaw, pair.a.zoom, pair.b.dragging) == (70.0, 1.5, True)
+    pair.a.dragging = False
+    assert pair.b.frame != before and pair.b.frame_quality == "full"
+    assert pair._repr_mimebundle_()["image/png"].startswith(b"\x89PNG")
+
+
+def test_snapshot_and_mimebundle_carry_the_frame_as_png(viewer):
+    viewer.yaw = 15.0
+    snap = viewer.snapshot()
+    assert snap._repr_png_().startswith(b"\x89PNG") and snap.size == (SIZE, SIZE)
+    assert np.array_equal(np.asarray(snap).astype(int), pixels(viewer.frame))
+    bundle = viewer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert np.array_equal(pixels(bundle["image/png"]), pixels(viewer.frame))
+    # Mid-drag, the still is still the full frame.
+    viewer.dragging = True
+    assert viewer.snapshot().size == (SIZE, SIZE)
+
+
+def test_inputs_bytes_path_and_client_model(glbs, tmp_path):
+    path = tmp_path / "a.glb"
+    path.write_bytes(glbs["lod2"])
+    a = AvatarViewer(glbs["lod2"], size=SMALL)
+    b = AvatarViewer(path, size=SMALL)
+    c = AvatarViewer(str(path), size=SMALL)
+    assert a.frame == b.frame == c.frame
+    with pytest.raises(TypeError, match="GLB bytes"):
+        AvatarViewer(42)
+
+
+def test_view_on_a_model_fetched_through_the_client(http_client, model_id):
+    model = http_client.avatars.model(model_id, lod=2, animations="walk")
+    v = model.view(size=SMALL)
+    assert isinstance(v, AvatarViewer) and v.clips == ["walk"]
+    assert v.frame_size == SMALL and v.frame.startswith(b"\x89PNG")
+    v.clip, v.time = "walk", 0.5
+    assert v._repr_mimebundle_()["image/png"].startswith(b"\x89PNG")
+
+
+def test_the_client_does_not_import_anywidget():
+    code = ("import sys, workbench, workbench.client.results, workbench.widgets; "
+            "print('anywidget' in sys.modules, 'workbench.viewer3d' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT)}, timeout=120)
+    assert out.stdout.split() == ["False", "False"], out.stderr
