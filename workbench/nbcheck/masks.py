@@ -33,7 +33,7 @@ import re
 
 __all__ = ["MASKS", "mask", "sanitize_cfg"]
 
-_UNIT = r"(?:ns|us|µs|ms|s|sec|secs|seconds?)"
+_UNIT = r"(?:ns|us|\u00b5s|ms|s|sec|secs|seconds?)"  # \u00b5: µ, kept ASCII for nbval's reader
 
 #: (name, regex, replacement), applied in this order: a timestamp's time of day before the
 #: ``h:mm:ss`` duration that would eat it, tqdm's bracket before the plain durations inside it.

@@ -39,7 +39,6 @@ Tolerance(threshold=16, max_fraction=0.01, max_rms=3)
 from __future__ import annotations
 
 import base64
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
