@@ -123,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     y.add_argument("--overwrite", action="store_true", help="replace a non-empty --out folder")
 
     e = sub.add_parser("export", help="write a local service's stored events as a day-partitioned Parquet event lake")
-    e.add_argument("--out", required=True, help="folder for the lake")
+    e.add_argument("--out", required=True, help="folder for the lake, or an fsspec URL such as s3://bucket/lake "
+                                                "(credentials and endpoint from the AWS variables, e.g. AWS_ENDPOINT_URL)")
     e.add_argument("--viewer", help="only this viewer token")
     e.add_argument("--since", help="from this time (ISO 8601 with a zone, or epoch ms), inclusive")
     e.add_argument("--until", help="up to this time, exclusive")
@@ -133,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--overwrite", action="store_true", help="replace a non-empty --out folder")
 
     a = sub.add_parser("analyze", help="headline tables of an event lake (or .parquet/.jsonl file) through Dask")
-    a.add_argument("path", help="lake folder, .parquet or .jsonl file")
+    a.add_argument("path", help="lake folder, .parquet or .jsonl file, local or an fsspec URL (s3://bucket/lake)")
     a.add_argument("--out", help="also write the tables to this folder")
     a.add_argument("--format", choices=["parquet", "csv"], default="parquet", help="format of the tables in --out")
     a.add_argument("--steps", default="viewer_loaded,interaction_start,hotspot_opened,variant_selected,cta_clicked",

@@ -1,0 +1,146 @@
+"""From a laptop to a cluster reading a bucket, shown: lakes written to and read from a real S3 API on loopback
+(moto's server), ``workbench export --out s3://...``, and the analysis on real ``dask scheduler`` and
+``dask worker`` processes started from their command line, named by ``WORKBENCH_DASK_SCHEDULER``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pandas as pd
+import pytest
+
+from workbench.tracking import analysis as A
+from workbench.tracking.lake import VISITOR_PART, read_events, write_synth_lake
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "eu-west-1"}
+
+
+@pytest.fixture(scope="module")
+def s3(tmp_path_factory):
+    """A moto S3 server on a loopback port and a bucket in it; yields (endpoint URL, storage options)."""
+    pytest.importorskip("s3fs")
+    server_mod = pytest.importorskip("moto.server")
+    server = server_mod.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    endpoint = f"http://{host}:{port}"
+    options = {"key": KEYS["AWS_ACCESS_KEY_ID"], "secret": KEYS["AWS_SECRET_ACCESS_KEY"],
+               "client_kwargs": {"endpoint_url": endpoint, "region_name": KEYS["AWS_DEFAULT_REGION"]}}
+    import s3fs
+
+    s3fs.S3FileSystem(**options).mkdir("lakes")
+    yield endpoint, options
+    server.stop()
+
+
+def test_a_lake_in_a_bucket_gives_the_same_answers_as_on_disk(s3, tmp_path):
+    endpoint, options = s3
+    local = write_synth_lake(tmp_path / "lake", 60_000, seed=4, chunk_events=20_000)
+    url = write_synth_lake("s3://lakes/synth", 60_000, seed=4, chunk_events=20_000, storage_options=options)
+    assert url == "s3://lakes/synth"
+    import s3fs
+
+    fs = s3fs.S3FileSystem(**options)
+    names = sorted(p.split("synth/", 1)[1] for p in fs.find("lakes/synth"))
+    assert names == sorted(str(p.relative_to(local)) for p in local.rglob("*") if p.is_file())
+    # the same bytes: the writer is deterministic wherever it writes
+    for name in names[:3]:
+        assert fs.cat_file(f"lakes/synth/{name}") == (local / name).read_bytes()
+    remote = read_events(url, storage_options=options)
+    assert remote.index.name == VISITOR_PART and remote.npartitions == 3
+    here = read_events(local)
+    steps = ["viewer_loaded", "hotspot_opened", "cta_clicked"]
+    pd.testing.assert_frame_equal(A.funnel(remote, steps, client="sync"), A.funnel(here, steps, client="sync"))
+    pd.testing.assert_frame_equal(A.retention(remote, start_key="viewer_loaded", by="visitorId", client="sync"),
+                                  A.retention(here, start_key="viewer_loaded", by="visitorId", client="sync"))
+    # the package-level reader takes the URL too
+    assert len(A.read_events(url, storage_options=options)) == 60_000
+
+
+def test_export_writes_the_service_events_to_a_bucket(s3, server, tmp_path):
+    endpoint, options = s3
+    vt = httpx.post(server.local_url + "/viewers", json={"kind": "product"}).json()["data"]["viewerToken"]
+    events = [{"key": "viewer_loaded", "payload": {"loadTimeMs": 5 * i}, "timestamp": f"2026-11-0{1 + i % 3}T10:00:00Z",
+               "id": f"obj-{i}"} for i in range(12)]
+    r = httpx.post(f"{server.base_url}/viewers/{vt}/tracking-event/batch", json={"sessionId": "s-obj", "events": events})
+    assert r.status_code == 200
+    env = {**os.environ, **KEYS, "AWS_ENDPOINT_URL": endpoint, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "workbench.cli", "export", "--out", "s3://lakes/exported",
+                           "--viewer", vt, "--local-url", server.local_url], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "wrote 12 events to s3://lakes/exported" in done.stdout
+    lake = read_events("s3://lakes/exported", storage_options=options).compute(scheduler="sync")
+    assert sorted(lake["id"]) == sorted(e["id"] for e in events)
+    note = json.loads(__import__("s3fs").S3FileSystem(**options).cat_file("lakes/exported/_workbench_lake.json"))
+    assert note["visitor_buckets"] and note["session_buckets"]
+    # writing over it again without --overwrite is refused, and says how to replace it
+    again = subprocess.run([sys.executable, "-m", "workbench.cli", "export", "--out", "s3://lakes/exported",
+                            "--local-url", server.local_url], env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode != 0 and "--overwrite" in again.stderr
+
+
+def _dask(*args: str) -> list[str]:
+    """The ``dask`` command (``dask scheduler``, ``dask worker``), run by this interpreter."""
+    return [sys.executable, "-m", "dask", *args]
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """``dask scheduler`` and ``dask worker`` (two processes) started from their command line; yields the
+    scheduler's address."""
+    folder = tmp_path_factory.mktemp("dask")
+    file = folder / "scheduler.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    procs = [subprocess.Popen(_dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                    "--scheduler-file", str(file)),
+                              env=env, stdout=subprocess.DEVNULL, stderr=open(folder / "scheduler.log", "w"))]
+    try:
+        deadline = time.monotonic() + 60
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert file.exists(), (folder / "scheduler.log").read_text()
+        procs.append(subprocess.Popen(_dask("worker", "--scheduler-file", str(file), "--nthreads", "1",
+                                            "--nworkers", "2", "--no-dashboard", "--host", "127.0.0.1"),
+                                      env=env, stdout=subprocess.DEVNULL, stderr=open(folder / "worker.log", "w")))
+        address = json.loads(file.read_text())["address"]
+        from distributed import Client
+
+        with Client(address, timeout=60) as c:
+            c.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+            p.wait(30)
+
+
+def test_the_analysis_runs_on_a_scheduler_and_workers_started_from_the_command_line(dask_cluster, tmp_path,
+                                                                                    monkeypatch):
+    from distributed import Client, get_task_stream
+
+    from workbench.tracking import cluster
+
+    lake = write_synth_lake(tmp_path / "lake", 80_000, seed=9, chunk_events=20_000)
+    pdf = read_events(lake).compute(scheduler="sync")
+    monkeypatch.setenv("WORKBENCH_DASK_SCHEDULER", dask_cluster)
+    try:
+        with Client(dask_cluster) as watcher, get_task_stream(client=watcher) as stream:
+            ddf = read_events(lake)
+            pd.testing.assert_frame_equal(A.paths(ddf, start="viewer_loaded", exclude=["heartbeat"]),
+                                          A.paths(pdf, start="viewer_loaded", exclude=["heartbeat"]))
+            pd.testing.assert_frame_equal(A.retention(ddf, start_key="viewer_loaded", by="visitorId"),
+                                          A.retention(pdf, start_key="viewer_loaded", by="visitorId"))
+            workers = set(watcher.scheduler_info()["workers"])
+        # the work ran on those worker processes, not in this one
+        ran_on = {t["worker"] for t in stream.data}
+        assert ran_on and ran_on <= workers and len(workers) == 2
+    finally:
+        cluster.close_embedded()
