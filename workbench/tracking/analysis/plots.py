@@ -81,8 +81,9 @@ def plot_rank(rank_df: pd.DataFrame, top: int = 20, ax=None):
 
 
 def plot_retention(table: pd.DataFrame, ax=None, unit: str = "visitors"):
-    """Retention curve of a :func:`~.retention.retention` table (all cohorts that reached each period) and
-    one thin line per cohort; returns the Axes.
+    """Retention curve of a :func:`~.retention.retention` table over all cohorts that reached each period (thick,
+    labelled), and one thin line per cohort; period 0 (always 100 %) is left out so the returns are
+    readable. Returns the Axes.
 
     >>> from workbench.tracking.analysis.retention import retention
     >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-02 11:00"], utc=True)
@@ -91,21 +92,27 @@ def plot_retention(table: pd.DataFrame, ax=None, unit: str = "visitors"):
     'visitors returning (%)'
     """
     import matplotlib.pyplot as plt
+    import numpy as np
 
     from .retention import retention_curve
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4))
-    labels = [str(c) for c in table["rate"].columns]
-    x = range(len(labels))
-    for cohort, rates in table["rate"].iterrows():
-        ax.plot(x, rates.to_numpy() * 100, color="#9fb3c8", linewidth=0.8, alpha=0.7)
-    curve = retention_curve(table)
-    ax.plot(x, curve["rate"].to_numpy() * 100, color="#1f4e79", linewidth=2.5, marker="o", label="all cohorts")
-    ax.set_xticks(list(x), labels)
-    ax.set_xlabel("period after the first visit")
+    labels = [str(c) for c in table["rate"].columns][1:]
+    x = np.arange(1, len(labels) + 1)
+    rates = table["rate"].to_numpy()[:, 1:] * 100
+    for row in rates:
+        ax.plot(x, row, color="#9fb3c8", linewidth=0.8, alpha=0.8)
+    curve = retention_curve(table)["rate"].to_numpy()[1:] * 100
+    ax.plot(x, curve, color="#1f4e79", linewidth=2.5, marker="o", label="all cohorts")
+    for xi, yi in zip(x, curve):
+        if not np.isnan(yi):
+            ax.annotate(f"{yi:.1f} %", (xi, yi), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=9)
+    top = np.nanmax(np.r_[rates.ravel(), curve, 1.0])
+    ax.set_xticks(x, labels)
+    ax.set_xlabel("period after the first (period 0: 100 %)")
     ax.set_ylabel(f"{unit} returning (%)")
-    ax.set_ylim(0, 105)
+    ax.set_ylim(0, top * 1.25)
     ax.legend(loc="upper right")
     ax.figure.tight_layout()
     return ax
@@ -134,8 +141,10 @@ def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
     palette = plt.get_cmap("tab20").colors
     keys = sorted({k for s in seqs for k in s})
     colour = {k: palette[i % len(palette)] for i, k in enumerate(keys)}
-    # node boxes per step: keys ordered by their flow, largest on top
-    spans: dict[tuple[int, str], list[float]] = {}
+    # node boxes per step: keys ordered by their flow, largest on top; each box tracks where the next
+    # band leaving it ("out") and arriving in it ("in") goes, both from its top down
+    boxes: dict[tuple[int, str], dict[str, float]] = {}
+    bottom = 0.0
     for step in range(depth):
         flow: dict[str, float] = {}
         for s, c in zip(seqs, counts):
@@ -143,30 +152,28 @@ def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
                 flow[s[step]] = flow.get(s[step], 0.0) + c
         y = 0.0
         for k, f in sorted(flow.items(), key=lambda kv: (-kv[1], kv[0])):
-            spans[(step, k)] = [y, y]  # [top, next free position] of the box
+            boxes[(step, k)] = {"out": y, "in": y}
             ax.add_patch(Rectangle((step - width / 2, -y - f), width, f, color=colour[k], ec="white", lw=0.5))
             if f / total > 0.04:
-                ax.text(step, -y - f / 2, k, ha="center", va="center", fontsize=8, wrap=True)
+                ax.text(step, -y - f / 2, k, ha="center", va="center", fontsize=8)
             y += f + gap
+        bottom = max(bottom, y)
     # bands: each path from one step's box to the next step's, stacked in path order
     for s, c in zip(seqs, counts):
         for step in range(len(s) - 1):
-            a, b = spans[(step, s[step])], spans[(step + 1, s[step + 1])]
-            y0, y1 = -a[1], -b[1]
+            a, b = boxes[(step, s[step])], boxes[(step + 1, s[step + 1])]
+            y0, y1 = -a["out"], -b["in"]
             x0, x1 = step + width / 2, step + 1 - width / 2
             xm = (x0 + x1) / 2
             verts = [(x0, y0), (xm, y0), (xm, y1), (x1, y1), (x1, y1 - c), (xm, y1 - c), (xm, y0 - c), (x0, y0 - c),
                      (x0, y0)]
-            codes = [Path.MOVETO, Path.CURVE4, Path.CURVE4, Path.CURVE4, Path.LINETO, Path.CURVE4, Path.CURVE4,
+            kinds = [Path.MOVETO, Path.CURVE4, Path.CURVE4, Path.CURVE4, Path.LINETO, Path.CURVE4, Path.CURVE4,
                      Path.CURVE4, Path.CLOSEPOLY]
-            ax.add_patch(PathPatch(Path(verts, codes), fc=colour[s[step]], alpha=0.35, lw=0))
-            a[1] += c
-            b[1] += c
-        if len(s) == 1:
-            spans[(0, s[0])][1] += c
+            ax.add_patch(PathPatch(Path(verts, kinds), fc=colour[s[step]], alpha=0.35, lw=0))
+            a["out"] += c
+            b["in"] += c
     ax.set_xlim(-0.5, depth - 0.5)
-    lowest = min((-v[0] - (v[1] - v[0]) for v in spans.values()), default=-1.0)
-    ax.set_ylim(min(lowest, -total) - gap, gap)
+    ax.set_ylim(-bottom, gap)
     ax.set_xticks(range(depth), [f"step {i + 1}" for i in range(depth)])
     ax.set_yticks([])
     for side in ("left", "right", "top"):

@@ -1,0 +1,197 @@
+# ---
+# jupyter:
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 09 · Product analytics: retention, funnel options, paths and an experiment
+#
+# **What this shows:** the questions analysts ask first of viewer traffic, the way analytics
+# products (Amplitude, Mixpanel, PostHog) define them: *do visitors come back?* (retention
+# cohorts and curve), *where do they drop out, and how long does each step take?* (funnels in
+# three orders, with exclusions and a breakdown), *what do they do after opening the viewer?*
+# (paths and transitions), and *which variant converts better, and are we sure?* (an experiment
+# readout with 95 % intervals). Every function takes a pandas or a Dask DataFrame; here they run on
+# an event lake through Dask, as they would on a cluster.
+#
+# **What it needs:** nothing but this machine: the notebook writes a synthetic lake to a temporary
+# folder. The synthetic visitors come back on later days in new sessions (a `visitorId` shared by
+# several sessions), and half of them see a treatment that makes a click on the call to action
+# 1.5 times as likely, so the numbers below have something real to find.
+#
+# **Where to edit:** `notebooks/09_product_analytics.py` (or this notebook in JupyterLab with
+# jupytext, which saves both), then `python tools/build_notebooks.py 09` to run it and save its
+# outputs. `workbench tour --param events=1000000` runs it on more events without editing it.
+
+# %% tags=["parameters"]
+events = 300_000  # synthetic events in the lake
+seed = 8          # the same seed gives the same lake, and the same numbers below
+
+# %%
+# %matplotlib inline
+import shutil
+import tempfile
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from workbench import tracking as wt
+from workbench.tracking.cluster import close_embedded
+from workbench.tracking.lake import write_synth_lake
+
+folder = Path(tempfile.mkdtemp(prefix="workbench-analytics-"))
+lake = write_synth_lake(folder / "events", events, seed=seed, chunk_events=100_000)
+data = wt.read_events(lake)
+visits = wt.sessionize(data, gap="30min")
+print(f"{events:,} events, {data.npartitions} partitions of whole visitors")
+
+# %% [markdown]
+# ## Do visitors come back? Retention
+#
+# A visitor's cohort is the day of their first `viewer_loaded`; they are counted on day N when they
+# came back (any event) 24·N to 24·(N+1) hours later (Amplitude's N-day retention, rolling 24-hour
+# periods). Cells a cohort has not reached yet (the data end on 8 November) are empty, and the curve
+# divides only by the cohorts that reached each day.
+
+# %%
+table = wt.retention(data, start_key="viewer_loaded", by="visitorId", periods=6)
+
+# %% tags=["nbval-check-output"]
+print("visitors per cohort:", table[("size", "")].tolist())
+print((table["rate"] * 100).round(1).rename(index=lambda t: t.strftime("%a %d %b")).to_string())
+
+# %% tags=["image-check"]
+ax = wt.plot_retention(table, unit="visitors")
+ax.set_title("N-day retention by cohort (thin) and over all cohorts (thick)")
+plt.show()
+
+# %% [markdown]
+# *Unbounded* retention counts a visitor on day N when they came back on day N **or later**
+# (Amplitude's "unbounded"); *brackets* group days. Calendar days (`calendar=True`) count a return
+# after midnight as day 1, however soon it came.
+
+# %%
+unbounded = wt.retention_curve(wt.retention(data, start_key="viewer_loaded", by="visitorId", periods=6,
+                                            kind="unbounded"))
+calendar = wt.retention_curve(wt.retention(data, start_key="viewer_loaded", by="visitorId", periods=6,
+                                           calendar=True))
+brackets = wt.retention_curve(wt.retention(data, start_key="viewer_loaded", by="visitorId", kind="bracket",
+                                           brackets=[(1, 1), (2, 3), (4, 6)]))
+curves = pd.DataFrame({"n_day": wt.retention_curve(table)["rate"], "unbounded": unbounded["rate"],
+                       "calendar n_day": calendar["rate"]})
+
+# %% tags=["nbval-check-output"]
+print((curves * 100).round(1).to_string())
+print()
+print(brackets[["period", "cohorts", "size", "count", "rate"]].round(3).to_string(index=False))
+
+# %% [markdown]
+# ## Where do visits drop out? Funnels with their options
+#
+# The same four steps counted three ways: **ordered** (the steps in order, other events between
+# allowed), **strict** (nothing between the steps: here the `heartbeat`s and the experiment's
+# exposure events are left out first, as they would be in a product's event filter) and **any
+# order**. Events at the same millisecond are
+# taken in either order. `median_s` and `p90_s` are the time from the step before.
+
+# %%
+steps = ["viewer_loaded", "model_loaded", "hotspot_opened", "cta_clicked"]
+noise = ["heartbeat", "custom.experiment"]
+no_beats = visits[~visits["key"].isin(noise)]
+orders = {order: wt.funnel(no_beats, steps, by="visit", order=order) for order in ("ordered", "strict", "any")}
+excluded = wt.funnel(visits, steps, by="visit", exclude=["fullscreen_toggled"])
+by_device = wt.funnel(visits, steps, by="visit", breakdown="device")
+
+# %% tags=["nbval-check-output"]
+side = pd.DataFrame({order: f["count"].to_numpy() for order, f in orders.items()}, index=steps)
+side["ordered, excluding fullscreen"] = excluded["count"].to_numpy()
+print(side.to_string())
+print()
+print(orders["ordered"][["step", "conversion", "drop_off", "drop_off_rate", "median_s", "p90_s"]]
+      .round(3).to_string(index=False))
+print()
+print(by_device.pivot(index="step", columns="device", values="conversion").loc[steps].round(3).to_string())
+
+# %% tags=["image-check"]
+fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), sharey=True)
+for ax, (order, f) in zip(axes, orders.items()):
+    wt.plot_funnel(f, ax=ax)
+    ax.set_title(order)
+fig.suptitle("One funnel, three orders (visits; heartbeats and exposures left out)")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## What do visitors do next? Paths and transitions
+#
+# The most frequent sequences of five events from `viewer_loaded` (heartbeats and exposures left
+# out, repeats collapsed), and the chance that each event is followed by each other one.
+
+# %%
+top = wt.paths(visits, start="viewer_loaded", steps=5, top=12, exclude=noise, collapse=True)
+moves = wt.transitions(visits, exclude=noise, collapse=True)
+
+# %% tags=["nbval-check-output"]
+print(top[["rank", "path", "count", "share"]].round(3).to_string(index=False))
+print()
+matrix = moves.pivot(index="from", columns="to", values="probability").fillna(0)
+busiest = ["viewer_loaded", "model_loaded", "interaction_start", "hotspot_opened", "cta_clicked"]
+print(matrix.reindex(index=busiest, columns=busiest, fill_value=0).round(2).to_string())
+
+# %% tags=["image-check"]
+ax = wt.plot_paths(top, top=8)
+ax.set_title("Top 8 paths from viewer_loaded (heartbeats and exposures left out, repeats collapsed)")
+plt.show()
+
+# %% [markdown]
+# ## Which variant converts better? An experiment readout
+#
+# The synthetic viewers run an experiment, `cta_copy`: each visitor sees `control` or `treatment`
+# (the `custom.experiment` event carries it), and a visitor converts when they click the call to
+# action after seeing it. Wilson intervals for each rate, Newcombe's for the difference; the
+# Bayesian readout gives the chance that treatment beats control. Rows with fewer than 5
+# conversions (or failures) say "not enough data" instead of a number.
+
+# %%
+wilson = wt.compare_variants(data, variant_field="variant", success_key="cta_clicked", by="visitorId")
+bayes = wt.compare_variants(data, variant_field="variant", success_key="cta_clicked", by="visitorId",
+                            interval="bayes")
+
+# %% tags=["nbval-check-output"]
+print(wilson.round(4).to_string(index=False))
+print()
+print(bayes[["variant", "rate", "rate_low", "rate_high", "chance_to_beat_baseline"]].round(4).to_string(index=False))
+t = wilson.set_index("variant").loc["treatment"]
+verdict = "better" if t["difference_low"] > 0 else ("worse" if t["difference_high"] < 0 else "not shown different")
+print(f"\ntreatment is {verdict}: {t['difference'] * 100:+.1f} points "
+      f"(95 % interval {t['difference_low'] * 100:+.1f} to {t['difference_high'] * 100:+.1f})")
+
+# %% [markdown]
+# ## The same on a bucket and a cluster
+#
+# `wt.read_events("s3://bucket/lake")` reads a lake in object storage through `s3fs` (credentials
+# and endpoint from the usual AWS variables, or `storage_options=`), and `workbench export --out
+# s3://bucket/lake` writes one; `WORKBENCH_DASK_SCHEDULER=tcp://HOST:8786` sends the work to a
+# cluster. The tests run both against a real S3 API on loopback (moto's server) and real `dask
+# scheduler` / `dask worker` processes.
+
+# %% [markdown]
+# ## Checks
+#
+# pandas gives the same answers as Dask on the same events.
+
+# %%
+frame = pd.read_parquet(lake).drop(columns=["date"])
+pd.testing.assert_frame_equal(wt.retention(frame, start_key="viewer_loaded", by="visitorId", periods=6), table)
+pd.testing.assert_frame_equal(wt.paths(wt.sessionize(frame), start="viewer_loaded", steps=5, top=12,
+                                       exclude=noise, collapse=True), top)
+pd.testing.assert_frame_equal(wt.compare_variants(frame, variant_field="variant", success_key="cta_clicked",
+                                                  by="visitorId"), wilson)
+assert (side.diff().iloc[1:] <= 0).all().all(), "a funnel never grows"
+assert side["strict"].le(side["ordered"]).all() and side["ordered"].le(side["any"]).all()
+close_embedded()
+shutil.rmtree(folder)
+print("product analytics checks passed")
