@@ -1,7 +1,18 @@
-"""Benchmark: sessionize + funnel over an event lake through Dask, against DuckDB on the same Parquet files.
+"""Benchmark: the analysis over an event lake through Dask, against DuckDB (and Polars) on the same Parquet files.
 
 Usage: python bench/scale.py [--sizes 10M,30M,100M] [--root /tmp/workbench_scale] [--keep]
-                             [--shuffle-sizes 10M] [--workers N]
+                             [--shuffle-sizes 10M] [--workers N] [--questions funnel,retention,paths,polars]
+
+Questions (``--questions``, default all):
+
+- ``funnel``: sessionize + funnel by visit (steps 2 and 3 below), Dask against DuckDB;
+- ``retention``: N-day retention by visitor, 6 rolling days, Dask against DuckDB SQL of the
+  same definition, both on integer visitor keys; the cohort x day counts are compared;
+- ``paths``: the 20 most frequent 4-event paths from ``viewer_loaded`` per session,
+  heartbeats left out, Dask against DuckDB SQL (window functions, ``string_agg``);
+- ``polars``: sessionize + funnel in Polars (lazy, the streaming engine, integer session
+  keys, ``POLARS_MAX_THREADS`` = the cores, greedy next step by ``join_asof``) as a
+  second baseline for the funnel.
 
 For each size:
 
@@ -42,6 +53,9 @@ ROOT = Path(__file__).resolve().parent.parent
 STEPS = ["viewer_loaded", "hotspot_opened", "cta_clicked"]
 GAP = "30min"
 WITHIN = "1h"
+RETENTION_DAYS = 6
+PATH_STEPS = 4
+QUESTIONS = ("funnel", "retention", "paths", "polars")
 
 
 def _size(text: str) -> int:
@@ -178,8 +192,113 @@ def child_duckdb(lake: str, threads: int) -> dict:
             "funnel": counts, "threads": threads}
 
 
-def _child(*args: str) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+def child_question(lake: str, workers: int, question: str) -> dict:
+    """Retention or paths on Dask (a LocalCluster as for the funnel), timed from the first read."""
+    import importlib
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    from workbench.tracking.analysis import paths, read_events, retention
+
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.WARNING)
+    client = Client(cluster)
+    client.run(importlib.import_module, "workbench.tracking.analysis")
+    with TreeSampler(os.getpid()) as mem:
+        t = time.perf_counter()
+        if question == "retention":
+            table = retention(read_events(lake, columns=["visitorId", "key", "timestamp"]), start_key="viewer_loaded",
+                              by="visitorId", periods=RETENTION_DAYS, client=client)
+            answer = table["count"].to_numpy().tolist()
+        else:
+            top = paths(read_events(lake, columns=["sessionId", "key", "timestamp"]), start="viewer_loaded",
+                        steps=PATH_STEPS, by="sessionId", exclude=["heartbeat"], top=20, client=client)
+            answer = [[p, int(c)] for p, c in zip(top["path"], top["count"])]
+        seconds = time.perf_counter() - t
+    client.close()
+    cluster.close()
+    return {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "answer": answer}
+
+
+def child_duckdb_question(lake: str, threads: int, question: str) -> dict:
+    """The same definitions in DuckDB SQL over the same files, integer keys, ``threads`` threads."""
+    import resource
+
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute(f"SET threads = {int(threads)}")
+    con.execute("SET preserve_insertion_order = false")
+    t = time.perf_counter()
+    if question == "retention":
+        rows = con.execute(f"""
+            WITH e AS (SELECT hash(visitorId) AS vid, CAST(key AS VARCHAR) AS key, epoch_ms(timestamp) AS t
+                       FROM read_parquet('{lake}/*/*.parquet') WHERE visitorId IS NOT NULL),
+            first AS (SELECT vid, min(t) AS t0 FROM e WHERE key = 'viewer_loaded' GROUP BY 1),
+            back AS (SELECT DISTINCT f.vid, f.t0 // 86400000 AS cohort, (e.t - f.t0) // 86400000 AS n
+                     FROM e JOIN first f USING (vid) WHERE e.t >= f.t0 AND e.t - f.t0 < {RETENTION_DAYS + 1} * 86400000)
+            SELECT cohort, n, count(*) FROM back GROUP BY 1, 2 ORDER BY 1, 2""").fetchall()
+        cohorts = sorted({r[0] for r in rows})
+        table = [[0] * (RETENTION_DAYS + 1) for _ in cohorts]
+        for cohort, n, c in rows:
+            table[cohorts.index(cohort)][int(n)] = c
+        answer = table
+    else:
+        rows = con.execute(f"""
+            WITH e AS (SELECT hash(sessionId) AS sid, CAST(key AS VARCHAR) AS key,
+                              row_number() OVER (PARTITION BY hash(sessionId) ORDER BY timestamp, id) AS i
+                       FROM read_parquet('{lake}/*/*.parquet') WHERE key <> 'heartbeat'),
+            s AS (SELECT sid, min(i) AS i0 FROM e WHERE key = 'viewer_loaded' GROUP BY 1),
+            p AS (SELECT string_agg(key, ' → ' ORDER BY i) AS path FROM e JOIN s USING (sid)
+                  WHERE i BETWEEN i0 AND i0 + {PATH_STEPS - 1} GROUP BY sid)
+            SELECT path, count(*) AS c FROM p GROUP BY 1 ORDER BY c DESC, path LIMIT 20""").fetchall()
+        answer = [[p, int(c)] for p, c in rows]
+    seconds = time.perf_counter() - t
+    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "answer": answer}
+
+
+def child_polars(lake: str, threads: int) -> dict:
+    """Sessionize + funnel by visit in Polars: lazy, the streaming engine, integer session keys."""
+    import resource
+
+    import pandas as pd
+    import polars as pl
+
+    gap_ms = pd.Timedelta(GAP).value // 1_000_000
+    within_ms = pd.Timedelta(WITHIN).value // 1_000_000
+    t = time.perf_counter()
+    e = (pl.scan_parquet(f"{lake}/*/*.parquet", hive_partitioning=False)
+         .select(pl.col("sessionId").hash().alias("sid"), pl.col("key").cast(pl.String),
+                 pl.col("timestamp").dt.epoch("ms").alias("t"))
+         .sort(["sid", "t"]))
+    new = (pl.col("t").diff().over("sid").fill_null(gap_ms + 1) > gap_ms).cast(pl.Int32)
+    fe = (e.with_columns(new.alias("new"))
+          .with_columns(pl.col("new").cum_sum().over("sid").alias("vn"))
+          .filter(pl.col("key").is_in(STEPS))
+          .with_columns(pl.int_range(pl.len()).over(["sid", "vn"]).alias("pos"))
+          .with_columns(pl.col("pos").min().over(["sid", "vn", "t"]).alias("run_start")))
+    fe = fe.collect(engine="streaming").lazy()
+    level = fe.filter(pl.col("key") == STEPS[0]).select("sid", "vn", pl.col("t").alias("t0"),
+                                                        pl.col("run_start").alias("rs"))
+    counts = [level.select(pl.struct("sid", "vn").n_unique()).collect(engine="streaming").item()]
+    for step in STEPS[1:]:
+        right = (fe.filter(pl.col("key") == step)
+                 .select("sid", "vn", "pos", pl.col("run_start").alias("rs_next"), pl.col("t").alias("t_next"))
+                 .sort("pos"))
+        level = (level.sort("rs").join_asof(right, left_on="rs", right_on="pos", by=["sid", "vn"], strategy="forward")
+                 .filter(pl.col("t_next").is_not_null() & (pl.col("t_next") - pl.col("t0") <= within_ms))
+                 .select("sid", "vn", "t0", pl.col("rs_next").alias("rs")))
+        level = level.collect(engine="streaming").lazy()
+        counts.append(level.select(pl.struct("sid", "vn").n_unique()).collect().item())
+    seconds = time.perf_counter() - t
+    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "funnel": counts, "threads": threads}
+
+
+def _child(*args: str, env_extra: dict | None = None) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env_extra or {})}
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", *args], capture_output=True, text=True,
                          env=env)
     if out.returncode:
@@ -194,6 +313,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="Dask workers = DuckDB threads")
     ap.add_argument("--shuffle-sizes", default="", help="sizes also run through a shuffle (no session buckets)")
     ap.add_argument("--keep", action="store_true", help="keep the lakes")
+    ap.add_argument("--questions", default=",".join(QUESTIONS), help="which of " + ", ".join(QUESTIONS))
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -202,6 +322,12 @@ def main() -> None:
             result = child_make(lake, int(rest[0]))
         elif kind == "dask":
             result = child_dask(lake, int(rest[0]), rest[1] == "plain")
+        elif kind == "question":
+            result = child_question(lake, int(rest[0]), rest[1])
+        elif kind == "duckdb_question":
+            result = child_duckdb_question(lake, int(rest[0]), rest[1])
+        elif kind == "polars":
+            result = child_polars(lake, int(rest[0]))
         else:
             result = child_duckdb(lake, int(rest[0]))
         print(json.dumps(result))
@@ -228,6 +354,22 @@ def main() -> None:
             made = _child("make", str(lake), str(n))
             print(f"\n{n:,} events: lake written in {made['seconds']:.1f} s, peak RSS {made['peak_rss_mb'] / 1024:.2f} GB"
                   f" (goal < 2 GB), {sum(f.stat().st_size for f in lake.rglob('*.parquet')) / 2**30:.2f} GB on disk")
+        questions = [q.strip() for q in args.questions.split(",") if q.strip()]
+        row = {"events": n, "synth_s": made and made["seconds"], "synth_gb": made and made["peak_rss_mb"] / 1024}
+        for question in ("retention", "paths"):
+            if question in questions:
+                dq = _child("question", str(lake), str(args.workers), question)
+                qq = _child("duckdb_question", str(lake), str(args.workers), question)
+                same = dq["answer"] == qq["answer"]
+                print(f"  {question:9s} dask {dq['seconds']:7.1f} s peak {dq['peak_rss_mb'] / 1024:5.2f} GB   duckdb "
+                      f"{qq['seconds']:7.1f} s peak {qq['peak_rss_mb'] / 1024:5.2f} GB   dask / duckdb "
+                      f"{dq['seconds'] / qq['seconds']:.2f} (goal <= 1.0)   answers agree: {same}")
+                row.update({f"{question}_dask_s": dq["seconds"], f"{question}_duckdb_s": qq["seconds"]})
+                if not same:
+                    raise SystemExit(f"Dask and DuckDB disagree on {question}:\n{dq['answer']}\n{qq['answer']}")
+        if "funnel" not in questions:
+            rows.append(row)
+            continue
         d = _child("dask", str(lake), str(args.workers), "lake")
         q = _child("duckdb", str(lake), str(args.workers))
         agree = d["funnel"] == q["funnel"]
@@ -235,9 +377,13 @@ def main() -> None:
               f"{d['partitions']} partitions  funnel {d['funnel']}")
         print(f"  duckdb {q['seconds']:8.1f} s  peak {q['peak_rss_mb'] / 1024:5.2f} GB  funnel {q['funnel']}")
         print(f"  dask / duckdb time ratio: {d['seconds'] / q['seconds']:.2f} (goal <= 2)   answers agree: {agree}")
-        row = {"events": n, "dask_s": d["seconds"], "dask_gb": d["peak_rss_mb"] / 1024, "duckdb_s": q["seconds"],
-               "duckdb_gb": q["peak_rss_mb"] / 1024, "agree": agree,
-               "synth_s": made and made["seconds"], "synth_gb": made and made["peak_rss_mb"] / 1024}
+        row.update({"dask_s": d["seconds"], "dask_gb": d["peak_rss_mb"] / 1024, "duckdb_s": q["seconds"],
+                    "duckdb_gb": q["peak_rss_mb"] / 1024, "agree": agree})
+        if "polars" in questions:
+            pq_ = _child("polars", str(lake), str(args.workers), env_extra={"POLARS_MAX_THREADS": str(args.workers)})
+            print(f"  polars {pq_['seconds']:8.1f} s  peak {pq_['peak_rss_mb'] / 1024:5.2f} GB  funnel {pq_['funnel']}  "
+                  f"dask / polars {d['seconds'] / pq_['seconds']:.2f}   answers agree: {pq_['funnel'] == d['funnel']}")
+            row["polars_s"] = pq_["seconds"]
         if n in shuffled:
             s = _child("dask", str(lake), str(args.workers), "plain")
             print(f"  dask, no session buckets (shuffle by sessionId): {s['seconds']:.1f} s, peak "
@@ -249,7 +395,7 @@ def main() -> None:
             shutil.rmtree(lake)
         if not agree:
             raise SystemExit("Dask and DuckDB disagree")
-    if len(rows) > 1:
+    if len(rows) > 1 and "dask_s" in rows[0]:
         base = rows[0]
         print("\ngrowth (time per event relative to the smallest size):")
         for r in rows:
