@@ -23,6 +23,9 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 00`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+preview_size = 256  # px of the preview shown (a power of two from 64 to 1024)
+
 # %%
 import httpx
 import workbench
@@ -86,8 +89,8 @@ print(registration.preview_url == f"{client.config.avatar_base_url}/preview/{mid
 model = client.avatars.model(mid)
 print(model.content[:4], model.content_type, f"{len(model) / 1e6:.2f} MB")
 
-# %% tags=["op:avatars.preview"]
-preview = client.avatars.preview(mid, size=256)
+# %% tags=["image-check", "op:avatars.preview"]
+preview = client.avatars.preview(mid, size=preview_size)
 preview
 
 # %% [markdown]

@@ -21,6 +21,9 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 01`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+viewer_size = 384  # px of the live viewers
+
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
@@ -64,6 +67,17 @@ print(summary.materials[["name", "alphaMode"]].to_string(index=False))
 print(summary.textures[["mimeType", "width", "height"]].value_counts().to_string())
 
 # %% [markdown]
+# ## Turn it round
+#
+# `.view()` opens the model in a live viewer drawn by the workbench's own renderer, in the kernel:
+# drag to turn it, scroll to zoom, double-click to frame it again. Nothing is loaded from the
+# internet, so it works offline. A notebook saved or converted without a kernel keeps the last
+# frame as a picture.
+
+# %%
+ada.view(size=viewer_size, yaw=25)
+
+# %% [markdown]
 # ## Levels of detail
 #
 # `lod=1` keeps 50% of the triangles and `lod=2` 25%. The same request always gives the same bytes
@@ -74,6 +88,15 @@ lods = {f"lod={lod}": client.avatars.model(ids["Ada"], lod=lod) for lod in (0, 1
 table = compare({k: m.inspect() for k, m in lods.items()})
 table["share_of_lod0"] = (table["triangles"] / table["triangles"].iloc[0]).round(3)
 print(table.to_string())
+
+# %% [markdown]
+# LOD 0 and LOD 2 side by side on one camera: turning or zooming either turns both, so the
+# difference shows where it matters (the hands, the hair's edge).
+
+# %%
+from workbench.widgets import AvatarViewer
+
+AvatarViewer.compare(lods["lod=0"], lods["lod=2"], size=viewer_size * 5 // 6, yaw=-30)
 
 # %% [markdown]
 # ## Every option, and options combined
@@ -107,7 +130,7 @@ for name, s in summaries.items():
 options_table = pd.DataFrame(rows)
 print(options_table.to_string(index=False))
 
-# %%
+# %% tags=["image-check"]
 fig, axes = plt.subplots(1, 2, figsize=(12, 4))
 options_table.plot.barh(x="variant", y="triangles", ax=axes[0], legend=False, title="triangles")
 options_table.plot.barh(x="variant", y="KB", ax=axes[1], legend=False, title="GLB size (KB)", color="tab:orange")
@@ -187,7 +210,7 @@ else:
 # `data/make_looks_grid.py` from the generator before its looks were reworked; "after" is the same
 # script run here, live, on the code as it is.
 
-# %%
+# %% tags=["image-check"]
 import runpy
 from pathlib import Path
 

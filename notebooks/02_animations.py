@@ -20,6 +20,9 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 02`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+embedded_clips = "walk,wave,nod"  # library clips embedded into the model (comma separated)
+
 # %%
 # %matplotlib inline
 import matplotlib.pyplot as plt
@@ -79,7 +82,7 @@ print(heights.to_string())
 # `workbench.gltf.tracks` reads the keyframes into a DataFrame. The walk's thighs swing in opposition,
 # and the right forearm does the waving:
 
-# %%
+# %% tags=["image-check"]
 walk = tracks(clips[("masculine", "walk")].content)
 wave = tracks(clips[("masculine", "wave")].content)
 fig, axes = plt.subplots(1, 2, figsize=(12, 3.5))
@@ -108,7 +111,7 @@ print("thighs in opposition (correlation < 0):", bool(np.corrcoef(left, right)[0
 # `pose_sequence` frames a clip's poses once (one camera that fits every pose), so the figure keeps
 # its size and place along a row: the jump rises in the frame instead of being re-centred.
 
-# %% tags=["op:avatars.register", "op:avatars.model"]
+# %% tags=["image-check", "op:avatars.register", "op:avatars.model"]
 model = client.avatars.model(client.avatars.register({"gender": "masculine", "outfit": {"top": "#D35400"}}).model_id, lod=2)
 rows = []
 for name in ("walk", "wave", "jump"):
@@ -125,8 +128,16 @@ grid(rows, row_labels=["walk", "wave", "jump"], col_labels=["0%", "25%", "50%", 
 # to the avatar's own skeleton: a category (`locomotion`, `gestures`), `all`, or a comma list.
 
 # %% tags=["op:avatars.model", "nbval-check-output"]
-embedded = client.avatars.model(model.model_id, lod=2, animations="walk,wave,nod").inspect()
+embedded = client.avatars.model(model.model_id, lod=2, animations=embedded_clips).inspect()
 print(embedded.animations[["name", "duration_s", "channels"]].to_string(index=False))
+
+# %% [markdown]
+# The embedded clips play in the viewer: pick one in the menu, press play or drag the time slider;
+# the skeleton overlay shows the joints the clip moves.
+
+# %% tags=["op:avatars.model"]
+client.avatars.model(model.model_id, lod=2, animations=embedded_clips).view(clip=embedded_clips.split(",")[0], time=0.5,
+                                                                            skeleton=True, size=384)
 
 # %% [markdown]
 # ## Errors: 400 for an unknown gender or name

@@ -22,6 +22,10 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 03`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+avatar_id = None    # an avatar of the deployment to look at; None registers a new one
+preview_size = 512  # px of the first preview
+
 # %% tags=["op:avatars.register"]
 import io
 
@@ -35,15 +39,15 @@ from workbench.render import grid, pose_sequence, render, turntable
 from workbench.widgets import PreviewExplorer
 
 client = workbench.connect()
-avatar = client.avatars.register({
+avatar = avatar_id or client.avatars.register({
     "gender": "feminine", "height": 168, "skinTone": "#C68642", "hair": {"style": "long", "color": "#2B1B10"},
     "outfit": {"top": "#C0392B", "bottom": "#1F3A5F", "shoes": "#F5F5F5"}, "glasses": "clear"}).model_id
 
 # %% [markdown]
 # ## The default: 512 px, portrait, transparent
 
-# %% tags=["op:avatars.preview"]
-default = client.avatars.preview(avatar)
+# %% tags=["image-check", "op:avatars.preview"]
+default = client.avatars.preview(avatar, size=preview_size)
 default
 
 # %% [markdown]
@@ -57,7 +61,7 @@ print(pd.DataFrame({"asked": sizes, "got": [got[s].size[0] for s in sizes]}).to_
 # %% [markdown]
 # ## `camera` and `background`, side by side
 
-# %% tags=["op:avatars.preview"]
+# %% tags=["image-check", "op:avatars.preview"]
 combos = [(cam, bg) for cam in ("portrait", "full") for bg in (None, (255, 255, 255), (40, 44, 52), (214, 234, 248))]
 images = {c: client.avatars.preview(avatar, size=192, camera=c[0], background=c[1]).image for c in combos}
 grid([[images[(cam, bg)] for bg in (None, (255, 255, 255), (40, 44, 52), (214, 234, 248))] for cam in ("portrait", "full")],
@@ -76,7 +80,7 @@ print(pd.DataFrame(rows).to_string(index=False))
 # %% [markdown]
 # ## A grid of avatars
 
-# %% tags=["op:avatars.register", "op:avatars.preview"]
+# %% tags=["image-check", "op:avatars.register", "op:avatars.preview"]
 cast = {
     "slim": {"gender": "feminine", "bodyShape": "slim", "hair": {"style": "bun", "color": "#B55239"}, "outfit": {"top": "#16A085"}},
     "average": {"gender": "masculine", "hair": {"style": "short"}, "outfit": {"top": "#2980B9"}, "glasses": "clear"},
@@ -100,12 +104,20 @@ spin = turntable(glb, frames=16, size=160, camera="full", background=(236, 240, 
 Show(data=spin, format="gif")
 
 # %% [markdown]
+# The same avatar turned by hand: while you drag, the viewer draws small LOD 2 frames, and the full
+# frame when you let go. `library_clips=True` puts the library's clips for its gender in the menu.
+
+# %% tags=["op:avatars.model"]
+client.avatars.model(avatar, lod=1).view(size=384, yaw=40, library_clips=True, clip="library/wave", time=0.8,
+                                         lods={2: client.avatars.model(avatar, lod=2)})
+
+# %% [markdown]
 # ## Poses from a library clip
 #
 # `pose_image` draws one pose; `pose_sequence` draws several with one camera, framed once on all of
 # them, so the avatar keeps its size and place from frame to frame:
 
-# %% tags=["op:animations.download"]
+# %% tags=["image-check", "op:animations.download"]
 clip = client.animations.download("feminine", "dance").content
 times = (0.0, 0.4, 0.8, 1.2, 1.6)
 grid([pose_sequence(glb, clip, times, size=150, camera=cam, background=(236, 240, 241)) for cam in ("full", "portrait")],
@@ -120,7 +132,7 @@ grid([pose_sequence(glb, clip, times, size=150, camera=cam, background=(236, 240
 # `data/make_looks_grid.py` from the generator before its looks were reworked; "after" is the same
 # script run here, live, on the code as it is.
 
-# %%
+# %% tags=["image-check"]
 import runpy
 from pathlib import Path
 
@@ -151,7 +163,7 @@ runpy.run_path(str(DATA / "make_looks_grid.py"))["show_before_and_after"](DATA)
 explorer = PreviewExplorer(client, avatar, size=256, camera="full")
 explorer
 
-# %%
+# %% tags=["image-check"]
 explorer.current
 
 # %% [markdown]

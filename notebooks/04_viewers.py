@@ -23,6 +23,9 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 04`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+product_seed = "ceramic-vase"  # the local product viewer's model (any text gives another vase)
+
 # %%
 import io
 import json
@@ -57,7 +60,7 @@ def wait_for(viewer_token, job_id, timeout=60):
 
 # %% tags=["op:viewers.regenerate", "nbval-check-output"]
 if LOCAL:
-    product = client.local.create_viewer("product", seed="ceramic-vase")["viewerToken"]
+    product = client.local.create_viewer("product", seed=product_seed)["viewerToken"]
     job = client.viewers.regenerate(product)
     print(job.kind, job.state, job.outputs)
     record = wait_for(product, job.job_id)
@@ -81,7 +84,7 @@ if LOCAL:
 # %% [markdown]
 # ### The preview
 
-# %%
+# %% tags=["image-check"]
 if LOCAL:
     display(Show(data=client.local.viewer_file(product, "preview"), width=256))
 
@@ -172,7 +175,7 @@ if LOCAL:
 else:
     print(SKIP)
 
-# %%
+# %% tags=["image-check"]
 if LOCAL:
     display(Show(data=client.local.viewer_file(space, "preview"), width=320))
 

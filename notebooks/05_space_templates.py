@@ -24,6 +24,9 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 05`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+sample_file = "sample_space.glb"  # the GLB bundle uploaded, in data/
+
 # %%
 from pathlib import Path
 
@@ -45,7 +48,7 @@ SKIP = "[skipped: needs the local control API]"
 # %% tags=["nbval-check-output"]
 if LOCAL:
     glb_id = client.local.create_space("glb")["spaceTemplateId"]
-    uploaded = client.local.upload_space(glb_id, "sample_space.glb", (DATA / "sample_space.glb").read_bytes())
+    uploaded = client.local.upload_space(glb_id, Path(sample_file).name, (DATA / sample_file).read_bytes())
     print(uploaded["kind"], uploaded["state"], uploaded["filename"], uploaded["bytes"], "bytes")
 else:
     print(SKIP)

@@ -21,6 +21,10 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 06`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+viewer_token = None      # a viewer of the deployment; None: $WORKBENCH_VIEWER_TOKEN, or a new local one
+synthetic_events = 20_000  # events the batch sender sends
+
 # %%
 import os
 
@@ -32,7 +36,9 @@ from workbench.tracking import catalog_frame, synth
 client = workbench.connect()
 LOCAL = client.local.available
 SKIP = "[skipped: needs the local control API]"
-if LOCAL:
+if viewer_token:
+    viewer = viewer_token
+elif LOCAL:
     viewer = client.local.create_viewer("product")["viewerToken"]
 else:
     viewer = os.environ.get("WORKBENCH_VIEWER_TOKEN")
@@ -169,7 +175,7 @@ else:
 # report with one row per event. Here, 20,000 synthetic events (`workbench.tracking.synth`):
 
 # %%
-traffic = synth.generate(20_000, seed=7, viewers=1)
+traffic = synth.generate(synthetic_events, seed=7, viewers=1)
 traffic = traffic.drop(columns=["viewerToken", "id"])
 traffic.head()
 

@@ -22,6 +22,9 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 07`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+sample_file = "sample_events.jsonl"  # exported events (JSON lines) in data/
+
 # %%
 # %matplotlib inline
 from pathlib import Path
@@ -34,7 +37,7 @@ from workbench import tracking as wt
 client = workbench.connect()
 LOCAL = client.local.available
 SKIP = "[skipped: needs the local control API]"
-sample = wt.events_frame(Path.cwd().parent / "data" / "sample_events.jsonl")
+sample = wt.events_frame(Path.cwd().parent / "data" / sample_file)
 sample.head()
 
 # %% tags=["nbval-check-output"]
@@ -86,7 +89,7 @@ steps = ["viewer_loaded", "interaction_start", "hotspot_opened", "variant_select
 f = wt.funnel(visits, steps, within="1h")
 print(f.round(3).to_string(index=False))
 
-# %%
+# %% tags=["image-check"]
 ax = wt.plot_funnel(f)
 ax.set_title("Viewer funnel (sample)")
 plt.show()
@@ -98,7 +101,7 @@ plt.show()
 lt = wt.load_times(visits, by="device", percentiles=(0.5, 0.9, 0.99))
 print(lt.round(1).to_string(index=False))
 
-# %%
+# %% tags=["image-check"]
 wt.plot_load_times(visits, by="device")
 plt.show()
 
@@ -121,7 +124,7 @@ print(hotspots.head(5).round(3).to_string(index=False))
 print()
 print(variants.head(5).round(3).to_string(index=False))
 
-# %%
+# %% tags=["image-check"]
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.5))
 wt.plot_rank(hotspots, top=8, ax=axes[0]).set_title("Hotspots opened")
 wt.plot_rank(variants, top=8, ax=axes[1]).set_title("Variants selected")
@@ -131,7 +134,7 @@ plt.show()
 # %% [markdown]
 # ## Events over time (the day and night cycle shows), and per-viewer KPIs
 
-# %%
+# %% tags=["image-check"]
 wt.plot_events_over_time(visits, freq="6h", by=None).set_title("Events per 6 hours")
 plt.show()
 

@@ -24,6 +24,10 @@
 # with jupytext, which saves both), then `python tools/build_notebooks.py 08`
 # to run it and save its outputs.
 
+# %% tags=["parameters"]
+n_events = 200_000  # synthetic events in the lake
+seed = 8            # the same seed gives the same lake
+
 # %%
 # %matplotlib inline
 import json
@@ -39,7 +43,7 @@ from workbench.tracking.lake import write_synth_lake
 from workbench.tracking.schema import SCHEMA
 
 folder = Path(tempfile.mkdtemp(prefix="workbench-lake-"))
-lake = write_synth_lake(folder / "events", 200_000, seed=8, chunk_events=50_000)
+lake = write_synth_lake(folder / "events", n_events, seed=seed, chunk_events=50_000)
 
 # %% [markdown]
 # ## The lake
@@ -83,7 +87,7 @@ f = wt.funnel(visits, steps, within="1h", by="visit")
 # %% tags=["nbval-check-output"]
 print(f.round(3).to_string(index=False))
 
-# %%
+# %% tags=["image-check"]
 ax = wt.plot_funnel(f)
 ax.set_title("Viewer funnel by visit (200,000 events on Dask)")
 plt.show()
@@ -120,7 +124,7 @@ print(hotspots.head(5).round(3).to_string(index=False))
 print()
 print(kpis.round(2).to_string(index=False))
 
-# %%
+# %% tags=["image-check"]
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.5))
 wt.plot_rank(hotspots, top=8, ax=axes[0]).set_title("Hotspots opened")
 over_time.plot(ax=axes[1], legend=False).set_title("Events per 6 hours")
@@ -153,7 +157,7 @@ plt.show()
 
 # %%
 frame = pd.read_parquet(lake).drop(columns=["date"])
-assert len(frame) == 200_000 == len(events)
+assert len(frame) == n_events == len(events)
 pd.testing.assert_frame_equal(wt.funnel(wt.sessionize(frame), steps, within="1h", by="visit"), f)
 pd.testing.assert_frame_equal(wt.load_times(frame, by="device"), lt)
 pd.testing.assert_frame_equal(wt.ar_conversion(frame), ar)

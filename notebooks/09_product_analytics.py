@@ -24,11 +24,11 @@
 #
 # **Where to edit:** `notebooks/09_product_analytics.py` (or this notebook in JupyterLab with
 # jupytext, which saves both), then `python tools/build_notebooks.py 09` to run it and save its
-# outputs. `workbench tour --param events=1000000` runs it on more events without editing it.
+# outputs. `workbench tour --param n_events=1000000` runs it on more events without editing it.
 
 # %% tags=["parameters"]
-events = 300_000  # synthetic events in the lake
-seed = 8          # the same seed gives the same lake, and the same numbers below
+n_events = 300_000  # synthetic events in the lake
+seed = 8            # the same seed gives the same lake, and the same numbers below
 
 # %%
 # %matplotlib inline
@@ -43,10 +43,10 @@ from workbench.tracking.cluster import close_embedded
 from workbench.tracking.lake import write_synth_lake
 
 folder = Path(tempfile.mkdtemp(prefix="workbench-analytics-"))
-lake = write_synth_lake(folder / "events", events, seed=seed, chunk_events=100_000)
+lake = write_synth_lake(folder / "events", n_events, seed=seed, chunk_events=100_000)
 data = wt.read_events(lake)
 visits = wt.sessionize(data, gap="30min")
-print(f"{events:,} events, {data.npartitions} partitions of whole visitors")
+print(f"{n_events:,} events, {data.npartitions} partitions of whole visitors")
 
 # %% [markdown]
 # ## Do visitors come back? Retention

@@ -21,7 +21,8 @@ Columns (:data:`SCHEMA`), one row per event:
   the sender gave none), ``key`` (dictionary string);
 - ``timestamp`` and ``receivedAt``: ``timestamp[ms, UTC]`` (the contract's precision;
   ``receivedAt`` is null for synthetic events);
-- ``visitorId`` (string): the visitor a session belongs to, the same on all its events.
+- ``visitorId`` (dictionary string: read as a categorical, its integer codes are what
+  retention groups by): the visitor a session belongs to, the same on all its events.
   The interface carries no visitor (a viewer's ``sessionId`` is what it sends), so the
   service's export leaves it null; synthetic traffic fills it, with visitors who come
   back in new sessions on later days, so retention by visitor has something to find;
@@ -81,7 +82,7 @@ PAYLOAD_FIELDS: Mapping[str, pa.DataType] = _payload_fields()
 SCHEMA = pa.schema(
     [("viewerToken", _STRING_DICT), ("sessionId", pa.string()), ("id", pa.string()), ("key", _STRING_DICT),
      ("timestamp", pa.timestamp("ms", tz="UTC")), ("receivedAt", pa.timestamp("ms", tz="UTC")),
-     ("visitorId", pa.string())]
+     ("visitorId", _STRING_DICT)]
     + [(f"payload.{name}", t) for name, t in PAYLOAD_FIELDS.items()]
     + [("payload", pa.string())]
 )
