@@ -32,6 +32,24 @@ def _hosts(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(e).removeprefix("--allowed-hosts: ")) from None
 
 
+def _run_options(p) -> None:
+    """Options shared by tour and check: parallel kernels, parameters, picture tolerance."""
+    p.add_argument("--jobs", type=_positive, default=1, help="notebooks run at once, each in its own kernel (default 1)")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a value for a notebook parameter (its 'parameters' cell), e.g. n_events=1000000; repeatable")
+    p.add_argument("--image-tolerance", type=float, default=None, metavar="SHARE",
+                   help="share of pixels a picture may change by more than the threshold (default 0.002)")
+
+
+def _run_values(args) -> dict:
+    """``params`` and ``tolerance`` of tour and check from their options (a bad one raises ValueError)."""
+    from workbench.nbcheck.images import Tolerance
+    from workbench.nbcheck.params import parse_params
+
+    return {"params": parse_params(args.param),
+            "tolerance": Tolerance().with_(max_fraction=args.image_tolerance)}
+
+
 def _positive(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -101,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--out", default="tour", help="folder for the executed notebooks and index.html (default ./tour)")
     r.add_argument("--notebooks", default=None, help="folder of notebooks (default: the project's notebooks/)")
     r.add_argument("--timeout", type=_positive, default=600, help="seconds a cell may run (default 600)")
+    _run_options(r)
+    r.add_argument("--shared-service", action="store_true",
+                   help="run every notebook against one local service (default: a fresh one each, no shared state)")
+    r.add_argument("--no-compare-images", dest="compare_images", action="store_false",
+                   help="do not compare the pictures of cells tagged image-check with the saved ones")
 
     c = sub.add_parser("check", help="run the notebooks against a deployment and report which operations conform")
     c.add_argument("--base-url", required=True, help="the deployment's {base_url} (viewers and resources)")
@@ -109,6 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a Bearer token with the scopes the notebooks use (default $WORKBENCH_TOKEN)")
     c.add_argument("--out", default="check", help="folder for the executed notebooks and the report (default ./check)")
     c.add_argument("--notebooks", default=None, help="folder of notebooks (default: the project's notebooks/)")
+    _run_options(c)
+    c.add_argument("--compare-images", action="store_true",
+                   help="compare the pictures of cells tagged image-check with the saved ones (for notebooks saved "
+                        "from this deployment)")
 
     y = sub.add_parser("synth", help="write synthetic tracking events: a file (JSON lines or Parquet) or an event lake")
     y.add_argument("path", nargs="?", help="output file: .jsonl or .parquet (or use --out DIR --format parquet)")
@@ -276,12 +303,14 @@ def _run(args) -> int:
     if args.command == "tour":
         from workbench.tour import run_tour
 
-        return run_tour(Path(args.out), notebooks=args.notebooks, timeout=args.timeout)
+        return run_tour(Path(args.out), notebooks=args.notebooks, timeout=args.timeout, jobs=args.jobs,
+                        shared_service=args.shared_service, compare_images=args.compare_images, **_run_values(args))
     if args.command == "check":
         from workbench.tour import run_check
 
         return run_check(Path(args.out), base_url=args.base_url, avatar_base_url=args.avatar_base_url,
-                         token=args.token, notebooks=args.notebooks)
+                         token=args.token, notebooks=args.notebooks, jobs=args.jobs,
+                         compare_images=args.compare_images, **_run_values(args))
     if args.command == "synth":
         if (args.path is None) == (args.out is None):
             print("workbench synth: give an output file (.jsonl or .parquet) or --out DIR, not both", file=sys.stderr)

@@ -1,27 +1,40 @@
-"""``workbench tour`` and ``workbench check``: run the notebooks headless and report.
+"""``workbench tour`` and ``workbench check``: run the notebooks headless, in parallel if asked, and report.
 
-The tour starts one local service, runs every notebook against it (each
-kernel finds it through the ``WORKBENCH_*`` environment), and writes each
-executed notebook as HTML plus an ``index.html`` that links them and says pass
-or fail. ``check`` runs the same notebooks against a deployment and reports,
-per operation of the interface, whether every cell that exercises it (cells
-tagged ``op:<operation>``) passed.
+The tour runs every notebook against a local service: by default each notebook against its own
+fresh one (``--shared-service``: one for all), so notebooks share no state and may run in any
+order, several at once (``--jobs N``). ``check`` runs the same notebooks against a deployment
+and reports, per operation of the interface, whether every cell that exercises it (cells tagged
+``op:<operation>``) passed. Both write, in ``--out``:
 
->>> operations_of({"metadata": {"tags": ["op:avatars.model", "other"]}})
-['avatars.model']
+- each executed notebook and its HTML, and ``index.html`` linking them with pass or fail;
+- ``junit.xml`` for CI: a test case per group of cells (the cells under one heading) and per
+  operation, each failure with its message and, for a changed picture, the path of its
+  expected | actual | difference image in ``image-diffs/``;
+
+and exit 0 when everything passed. ``--param NAME=VALUE`` runs the notebooks with other
+parameters (:mod:`workbench.nbcheck.params`). The tour compares the pictures of cells tagged
+``image-check`` with the saved ones (the same renderer made both); ``check --compare-images``
+does so against a deployment, for a team whose saved notebooks come from that deployment.
+
+>>> [op for op in OPERATIONS if op.startswith("avatars.")]
+['avatars.register', 'avatars.model', 'avatars.preview']
 """
 
 from __future__ import annotations
 
 import html
 import json
-import os
-import subprocess
-import time
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from workbench.nbcheck.images import Tolerance
+from workbench.nbcheck.junit import Case, Suite, to_junit
+from workbench.nbcheck.params import check_declared
+from workbench.notebook_run import NotebookRun, operations_of, run_notebook
 from workbench.service.spec import interface_names
+
+__all__ = ["OPERATIONS", "run_tour", "run_check", "run_notebook", "NotebookRun", "conformance", "operations_of",
+           "junit_suites", "write_index"]
 
 OPERATIONS = interface_names()  # the interface table's operations, as /openapi.json and the client name them
 
@@ -31,148 +44,14 @@ def default_notebooks() -> Path:
     return here if here.is_dir() else Path.cwd() / "notebooks"
 
 
-def operations_of(cell: dict) -> list[str]:
-    return [t[3:] for t in cell.get("metadata", {}).get("tags", []) if t.startswith("op:")]
-
-
-@dataclass
-class NotebookRun:
-    name: str
-    ok: bool
-    seconds: float
-    cells: int
-    error: str | None = None
-    html_path: Path | None = None
-    op_results: dict = field(default_factory=dict)  # operation -> per tagged cell: True, False, or None (skipped)
-    skipped_local: int = 0
-    purpose: str = ""      # the notebook's first heading, what it shows
-    thumbnail: str = ""    # a data: URL of its most telling picture (the last image it shows), or ""
-
-
-def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600) -> NotebookRun:
-    """Execute one notebook (errors do not stop it), write its HTML, and say how it went."""
-    import nbformat
-    from nbclient import NotebookClient
-    from nbconvert import HTMLExporter
-
-    nb = nbformat.read(path, as_version=4)
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    started = time.perf_counter()
-    try:
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                                resources={"metadata": {"path": str(path.parent)}})
-        # The kernel process's own stderr carries only jupyter_client's transport notices; what cells
-        # write to stderr still reaches the notebook through the kernel's messages.
-        client.execute(stderr=subprocess.DEVNULL)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-    seconds = time.perf_counter() - started
-    first_error = None
-    op_results: dict[str, list[bool]] = {}
-    skipped = 0
-    code_cells = [c for c in nb.cells if c.cell_type == "code"]
-    for c in code_cells:
-        errs = [o for o in c.get("outputs", []) if o.get("output_type") == "error"]
-        if errs and first_error is None:
-            first_error = f"{errs[0].get('ename')}: {errs[0].get('evalue')}"[:300]
-        text = "".join(o.get("text", "") for o in c.get("outputs", []) if o.get("output_type") == "stream")
-        skipped_here = "[skipped: " in text
-        skipped += skipped_here
-        for op in operations_of(c):
-            # a skipped cell exercised nothing: it is neither a pass nor a failure
-            op_results.setdefault(op, []).append(None if skipped_here and not errs else not errs)
-    _viewable(nb)
-    html_body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    html_path = out_dir / (path.stem + ".html")
-    html_path.write_text(html_body, encoding="utf-8")
-    nbformat.write(nb, out_dir / path.name)
-    return NotebookRun(path.name, first_error is None, seconds, len(code_cells), first_error, html_path, op_results, skipped,
-                       purpose_of(nb), thumbnail_of(nb))
-
-
-_WIDGET = "application/vnd.jupyter.widget-view+json"
-
-
-def _viewable(nb) -> None:
-    """Outputs a converted page can show: a GIF (a turntable) as an HTML image, since nbconvert drops
-    ``image/gif``; a widget that also carries a still (``image/png``) as that still, since a page
-    without a kernel cannot draw the widget."""
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            data = out.get("data")
-            if not data:
-                continue
-            if "image/gif" in data and "text/html" not in data:
-                data["text/html"] = f'<img src="data:image/gif;base64,{_b64(data["image/gif"])}" alt="animation">'
-            if _WIDGET in data and "image/png" in data:
-                del data[_WIDGET]
-
-
-def _b64(value) -> str:
-    return "".join(value) if isinstance(value, list) else str(value).replace("\n", "")
-
-
-def purpose_of(nb) -> str:
-    """What the notebook shows, in one line: its first heading, and the first sentence of its
-    "What this shows" paragraph (without Markdown's marks).
-
-    >>> purpose_of({"cells": [{"cell_type": "markdown", "source": "# 03 Previews\\n\\n**What this shows:** every "
-    ...                        "`size`, and a turntable. Then more.\\n\\n**What it needs:** a token."}]})
-    '03 Previews: every size, and a turntable.'
-    """
-    for cell in nb["cells"]:
-        if cell["cell_type"] != "markdown":
-            continue
-        text = "".join(cell["source"])
-        heading = next((line.lstrip("#").strip() for line in text.splitlines() if line.startswith("#")), "")
-        shows = ""
-        if "**What this shows:**" in text:
-            paragraph = text.split("**What this shows:**", 1)[1].split("\n\n", 1)[0]
-            paragraph = " ".join(paragraph.replace("`", "").replace("*", "").split())
-            shows = paragraph.split(". ", 1)[0].rstrip(".") + "."
-        return f"{heading}: {shows}" if heading and shows else heading or shows
-    return ""
-
-
-def thumbnail_of(nb, size: int = 240) -> str:
-    """A data URL of a ``size`` px thumbnail of the last picture the notebook shows (its charts and
-    previews come last), or "" when it shows none."""
-    import base64
-    import io
-
-    from PIL import Image
-
-    last = None
-    for cell in nb["cells"]:
-        for out in cell.get("outputs", []):
-            data = out.get("data") or {}
-            for kind in ("image/png", "image/gif"):
-                if kind in data:
-                    last = data[kind]
-    if last is None:
-        return ""
-    im = Image.open(io.BytesIO(base64.b64decode(_b64(last))))
-    im.seek(0)
-    im = im.convert("RGBA")
-    im.thumbnail((size, size))
-    buf = io.BytesIO()
-    im.save(buf, "PNG")
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
-
-
 def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance: dict | None = None) -> Path:
     rows = "".join(
         f"<tr><td><a href='{html.escape(r.html_path.name)}'>{html.escape(r.name)}</a>"
         f"<div class=purpose>{html.escape(r.purpose)}</div></td>"
         f"<td>{f'<a href={chr(39)}{html.escape(r.html_path.name)}{chr(39)}><img class=thumb src={chr(39)}{r.thumbnail}{chr(39)} alt=output></a>' if r.thumbnail else ''}</td>"
         f"<td style='color:{'green' if r.ok else 'crimson'}'><b>{'pass' if r.ok else 'FAIL'}</b></td>"
-        f"<td>{r.cells}</td><td>{r.seconds:.1f} s</td><td>{html.escape(r.error or '')}</td></tr>" for r in runs)
+        f"<td>{r.cells}</td><td>{r.seconds:.1f} s</td><td>{html.escape(r.error or '')}{_diff_links(r, out_dir)}</td></tr>"
+        for r in runs)
     conf = ""
     if conformance is not None:
         conf = "<h2>Operations</h2><table border=1 cellpadding=4><tr><th>operation</th><th>verdict</th><th>cells</th></tr>" + "".join(
@@ -191,34 +70,113 @@ def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance:
     return path
 
 
+def _diff_links(run: NotebookRun, out_dir: Path) -> str:
+    """Links to the expected | actual | difference images of a run's changed pictures."""
+    paths = [line.split(": ", 1)[1] for line in run.image_diffs if "expected | actual | difference: " in line]
+    return "".join(f"<br><a href='{html.escape(str(Path(p).relative_to(out_dir)) if Path(p).is_relative_to(out_dir) else p)}'>"
+                   f"changed picture: {html.escape(Path(p).name)}</a>" for p in paths)
+
+
+def junit_suites(runs: list[NotebookRun], conf: dict) -> list[Suite]:
+    """A suite per notebook (a case per group of cells) and a suite ``operations`` (a case per operation)."""
+    suites = []
+    for r in runs:
+        cases = []
+        for g in r.groups:
+            failure = None
+            if g.error or g.images:
+                failure = "\n".join(filter(None, [g.error, *(["pictures differ from the saved notebook:"] + g.images
+                                                              if g.images else [])]))
+            cases.append(Case(g.name, g.seconds, failure=failure,
+                              skipped="the cells skipped themselves here" if g.skipped else None,
+                              output=f"{r.name}: cells {', '.join(map(str, g.cells))}"))
+        suites.append(Suite(Path(r.name).stem, cases))
+    ops = []
+    for op, v in conf.items():
+        detail = f"{v['passed']} of {v['cells']} cells passed, {v['failed']} failed, {v['skipped']} skipped"
+        ops.append(Case(op, failure=f"{op} does not conform: {detail}" if v["verdict"] == "does not conform" else None,
+                        skipped="no notebook cell exercised it here" if v["verdict"] == "not exercised" else None,
+                        output=detail))
+    suites.append(Suite("operations", ops))
+    return suites
+
+
+def _report(out: Path, runs: list[NotebookRun], title: str, conf: dict, with_operations: bool) -> Path:
+    """index.html, junit.xml and conformance.json in ``out``; the index's path."""
+    index = write_index(out, runs, title, conf if with_operations else None)
+    (out / "junit.xml").write_text(to_junit(junit_suites(runs, conf), name=title), encoding="utf-8")
+    (out / "conformance.json").write_text(json.dumps(conf, indent=2), encoding="utf-8")
+    return index
+
+
+def _run_all(paths: list[Path], run_one, jobs: int, show) -> list[NotebookRun]:
+    """Run ``run_one(path)`` for every notebook, ``jobs`` at a time; results in the notebooks' order."""
+    if jobs <= 1:
+        runs = []
+        for p in paths:
+            runs.append(run_one(p))
+            show(runs[-1])
+        return runs
+    done: dict[Path, NotebookRun] = {}
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="notebook") as pool:
+        futures = {pool.submit(run_one, p): p for p in paths}
+        for f in as_completed(futures):
+            done[futures[f]] = f.result()
+            show(done[futures[f]])
+    return [done[p] for p in paths]
+
+
+def _load_checked(paths: list[Path], params: dict) -> None:
+    import nbformat
+
+    check_declared(params, [nbformat.read(p, as_version=4) for p in paths])
+
+
 def _notebooks(folder: str | Path | None) -> list[Path]:
     folder = Path(folder) if folder else default_notebooks()
     return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("."))
 
 
-def run_tour(out: Path, notebooks: str | Path | None = None, timeout: int = 600) -> int:
-    """Run every notebook against one local service; 0 when all pass."""
+def run_tour(out: Path, notebooks: str | Path | None = None, timeout: int = 600, *, jobs: int = 1,
+             shared_service: bool = False, params: dict | None = None, compare_images: bool = True,
+             tolerance: Tolerance | None = None) -> int:
+    """Run every notebook against a local service (its own each, or one shared); 0 when all pass."""
     from workbench.service.server import LocalService
 
     paths = _notebooks(notebooks)
     if not paths:
         print(f"no notebooks found in {notebooks or default_notebooks()}")
         return 1
-    svc = LocalService.start()
-    env = {"WORKBENCH_BASE_URL": svc.base_url, "WORKBENCH_AVATAR_BASE_URL": svc.avatar_base_url,
-           "WORKBENCH_TOKEN": svc.dev_token or "", "WORKBENCH_LOCAL_URL": svc.local_url}
-    print(f"tour: {len(paths)} notebooks against a local service at {svc.root_url}; report in {out}/")
-    runs = []
+    params = params or {}
+    _load_checked(paths, params)
+    shared = LocalService.start() if shared_service else None
+
+    def env_of(svc) -> dict:
+        return {"WORKBENCH_BASE_URL": svc.base_url, "WORKBENCH_AVATAR_BASE_URL": svc.avatar_base_url,
+                "WORKBENCH_TOKEN": svc.dev_token or "", "WORKBENCH_LOCAL_URL": svc.local_url}
+
+    def run_one(path: Path) -> NotebookRun:
+        svc = shared or LocalService.start()
+        try:
+            return run_notebook(path, out, env_of(svc), timeout, params=params, compare_images=compare_images,
+                                tolerance=tolerance)
+        finally:
+            if svc is not shared:
+                svc.stop()
+
+    def show(r: NotebookRun) -> None:
+        print(f"  {'pass' if r.ok else 'FAIL'}  {r.name:<32} {r.cells:3d} cells {r.seconds:6.1f} s"
+              + (f"  {r.error}" if r.error else ""), flush=True)
+
+    where = f"a shared local service at {shared.root_url}" if shared else "a local service each"
+    print(f"tour: {len(paths)} notebooks, {jobs} at a time, against {where}; report in {out}/")
     try:
-        for p in paths:
-            r = run_notebook(p, out, env, timeout)
-            runs.append(r)
-            print(f"  {'pass' if r.ok else 'FAIL'}  {r.name:<32} {r.cells:3d} cells {r.seconds:6.1f} s"
-                  + (f"  {r.error}" if r.error else ""))
+        runs = _run_all(paths, run_one, jobs, show)
     finally:
-        svc.stop()
-    index = write_index(out, runs, "workbench tour")
-    print(f"tour: {sum(r.ok for r in runs)}/{len(runs)} notebooks passed; open {index}")
+        if shared is not None:
+            shared.stop()
+    index = _report(out, runs, "workbench tour", conformance(runs), with_operations=False)
+    print(f"tour: {sum(r.ok for r in runs)}/{len(runs)} notebooks passed; open {index} (JUnit: {out / 'junit.xml'})")
     return 0 if all(r.ok for r in runs) else 1
 
 
@@ -237,12 +195,17 @@ def conformance(runs: list[NotebookRun]) -> dict:
 
 
 def run_check(out: Path, *, base_url: str, avatar_base_url: str, token: str | None,
-              notebooks: str | Path | None = None, timeout: int = 600) -> int:
+              notebooks: str | Path | None = None, timeout: int = 600, jobs: int = 1, params: dict | None = None,
+              compare_images: bool = False, tolerance: Tolerance | None = None) -> int:
     """Run the notebooks against a deployment; print and write which operations conform. 0 when all
-    do, 1 when one does not, :data:`workbench.probe.SETUP_PROBLEM` (3) when the deployment cannot be
-    used at all (unreachable, a wrong address, a token it refuses): said in seconds, before any notebook."""
+    do (and, with ``compare_images``, every picture matches), 1 when one does not,
+    :data:`workbench.probe.SETUP_PROBLEM` (3) when the deployment cannot be used at all
+    (unreachable, a wrong address, a token it refuses): said in seconds, before any notebook."""
     from workbench.probe import SETUP_PROBLEM, probe
 
+    paths = _notebooks(notebooks)
+    params = params or {}
+    _load_checked(paths, params)
     found = probe(base_url, avatar_base_url, token)
     if not found.ok:
         for problem in found.problems:
@@ -252,18 +215,20 @@ def run_check(out: Path, *, base_url: str, avatar_base_url: str, token: str | No
     # A deployment the run did not start is someone's: no fault is armed in it (notebooks skip those cells).
     env = {"WORKBENCH_BASE_URL": base_url, "WORKBENCH_AVATAR_BASE_URL": avatar_base_url, "WORKBENCH_TOKEN": token or "",
            "WORKBENCH_FAULTS": "off"}
-    paths = _notebooks(notebooks)
-    print(f"check: {len(paths)} notebooks against {base_url} and {avatar_base_url}")
-    runs = []
-    for p in paths:
-        r = run_notebook(p, out, env, timeout)
-        runs.append(r)
-        print(f"  {'pass' if r.ok else 'FAIL'}  {r.name:<32} {r.seconds:6.1f} s" + (f"  {r.error}" if r.error else ""))
+    print(f"check: {len(paths)} notebooks, {jobs} at a time, against {base_url} and {avatar_base_url}")
+
+    def show(r: NotebookRun) -> None:
+        print(f"  {'pass' if r.ok else 'FAIL'}  {r.name:<32} {r.seconds:6.1f} s" + (f"  {r.error}" if r.error else ""),
+              flush=True)
+
+    runs = _run_all(paths, lambda p: run_notebook(p, out, env, timeout, params=params, compare_images=compare_images,
+                                                  tolerance=tolerance), jobs, show)
     conf = conformance(runs)
-    write_index(out, runs, f"workbench check of {base_url}", conf)
-    (out / "conformance.json").write_text(json.dumps(conf, indent=2), encoding="utf-8")
+    _report(out, runs, f"workbench check of {base_url}", conf, with_operations=True)
     print("operations:")
     for op, v in conf.items():
         skipped = f", {v['skipped']} skipped" if v["skipped"] else ""
         print(f"  {v['verdict']:<17} {op}  ({v['passed']} of {v['cells']} cells passed{skipped})")
-    return 0 if all(v["verdict"] == "conforms" for v in conf.values()) else 1
+    print(f"check: report {out / 'index.html'}, JUnit {out / 'junit.xml'}")
+    conforms = all(v["verdict"] == "conforms" for v in conf.values())
+    return 0 if conforms and all(not r.image_diffs for r in runs) else 1

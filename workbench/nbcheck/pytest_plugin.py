@@ -30,7 +30,7 @@ comparison gives way to this one. A version of nbval without them fails with a m
 Entry point ``workbench.nbcheck.pytest_plugin`` (pyproject.toml): named like the module so that
 ``-p workbench.nbcheck.pytest_plugin`` and the installed entry point are one plugin, not two.
 
->>> from workbench.nbcheck.pytest_plugin import cell_tolerance
+>>> from workbench.nbcheck.cells import cell_tolerance
 >>> from workbench.nbcheck import Tolerance
 >>> cell_tolerance({"tags": ["image-tolerance=0.01"], "workbench": {"image": {"max_rms": 3}}}, Tolerance())
 Tolerance(threshold=16, max_fraction=0.01, max_rms=3)
@@ -38,7 +38,6 @@ Tolerance(threshold=16, max_fraction=0.01, max_rms=3)
 
 from __future__ import annotations
 
-import base64
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -48,13 +47,10 @@ from typing import Any
 
 import pytest
 
-from workbench.nbcheck.images import Tolerance, compare_png
+from workbench.nbcheck.cells import CHECK_TAGS, PNG, cell_tolerance, compare_cell, number
+from workbench.nbcheck.images import Tolerance
 from workbench.nbcheck.masks import sanitize_cfg
 
-PNG = "image/png"
-CHECK_TAGS = {"image-check", "nbval-check-output"}
-# tag name -> Tolerance field; a tag reads "image-tolerance=0.01"
-LIMIT_TAGS = {"image-tolerance": "max_fraction", "image-max-rms": "max_rms", "image-threshold": "threshold"}
 NBVAL_ITEM_ATTRS = ("cell", "test_outputs", "options")
 
 
@@ -181,47 +177,12 @@ def check_images(item: pytest.Item, settings: Settings) -> None:
         tol = cell_tolerance(cell.get("metadata", {}), settings.tolerance)
     except ValueError as e:
         raise ImageMismatch(f"{item.nodeid}: {e}") from None
-    saved = [_png(o) for o in cell.get("outputs", []) if _png(o) is not None]
-    new = [_png(o) for o in outputs if _png(o) is not None]
-    if len(saved) != len(new):
-        raise ImageMismatch(f"{item.nodeid}: the cell showed {len(new)} image/png output(s), the saved notebook has "
-                            f"{len(saved)}")
-    lines = []
-    for n, (expected, actual) in enumerate(zip(saved, new), 1):
-        diff = compare_png(expected, actual, tolerance=tol)
-        if diff.passed:
-            continue
-        settings.out_dir.mkdir(parents=True, exist_ok=True)
-        path = settings.out_dir / f"{item.path.stem}-{item.name.replace(' ', '').lower()}-image{n}.png"
-        diff.side_by_side().save(path)
-        lines += [f"  image {n}: {diff.summary()}", f"    expected | actual | difference: {path}"]
+    lines = compare_cell(cell, outputs, tol, settings.out_dir, f"{item.path.stem}-{item.name.replace(' ', '').lower()}")
     if lines:
         raise ImageMismatch("\n".join([f"{item.nodeid}: image/png differs from the saved notebook", *lines,
                                        "  (limits per cell: metadata {\"workbench\": {\"image\": {\"max_fraction\": ..., "
                                        "\"max_rms\": ..., \"threshold\": ...}}} or a tag image-tolerance=F; per run: "
                                        "--nbimages-max-fraction, --nbimages-max-rms, --nbimages-threshold)"]))
-
-
-def cell_tolerance(metadata: dict[str, Any], run: Tolerance) -> Tolerance:
-    """The run's tolerance with a cell's own limits applied: its tags, then its ``workbench.image`` metadata."""
-    from_tags = {}
-    for tag in metadata.get("tags", []) or []:
-        name, sep, value = tag.partition("=")
-        if name in LIMIT_TAGS:
-            if not sep:
-                raise ValueError(f"tag {tag!r} needs a value, as in {name}=0.01")
-            from_tags[LIMIT_TAGS[name]] = _number(value, f"tag {tag!r}")
-    own = (metadata.get("workbench") or {}).get("image") or {}
-    if not isinstance(own, dict):
-        raise ValueError(f"cell metadata workbench.image must be an object, got {own!r}")
-    return run.with_(**from_tags).with_(**own)
-
-
-def _png(output: Any) -> bytes | None:
-    data = (output.get("data") or {}).get(PNG) if hasattr(output, "get") else None
-    if data is None:
-        return None
-    return base64.b64decode("".join(data) if isinstance(data, list) else data)
 
 
 def _is_nbval_cell(item: pytest.Item) -> bool:
@@ -232,16 +193,9 @@ def _is_nbval_cell(item: pytest.Item) -> bool:
     return isinstance(item, IPyNbCell)
 
 
-def _number(value: str, where: str) -> float:
-    try:
-        return float(value)
-    except ValueError:
-        raise ValueError(f"{where}: {value!r} is not a number") from None
-
-
 def _ini_float(config: pytest.Config, name: str) -> float | None:
     value = config.getini(name)
-    return _number(value, f"ini {name}") if value else None
+    return number(value, f"ini {name}") if value else None
 
 
 def _nbval_changed(what: str) -> str:
