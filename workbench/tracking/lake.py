@@ -327,13 +327,23 @@ def _read_bucket(item: tuple, columns: list[str] | None = None):
 
 
 def _read_file(fs, path: str, columns: list[str]) -> pa.Table:
-    """One lake file in today's schema: a column it lacks (``visitorId`` in a lake written before it) is null."""
+    """One lake file in today's schema: a column it lacks (``visitorId`` in a lake written before it) is null.
+
+    A local file is read by Arrow itself (its own I/O is about twice as fast as through a Python
+    file object); one in object storage through its fsspec filesystem.
+    """
+    local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
+    if local:
+        pf = pq.ParquetFile(path)
+        return _conform(pf.read(columns=[c for c in columns if c in pf.schema_arrow.names]), columns)
     with fs.open(path, "rb") as fh:
-        have = set(pq.read_schema(fh).names)
-        fh.seek(0)
-        table = pq.read_table(fh, columns=[c for c in columns if c in have])
+        pf = pq.ParquetFile(fh)
+        return _conform(pf.read(columns=[c for c in columns if c in pf.schema_arrow.names]), columns)
+
+
+def _conform(table: pa.Table, columns: list[str]) -> pa.Table:
     for name in columns:
-        if name not in have:
+        if name not in table.column_names:
             table = table.append_column(SCHEMA.field(name), pa.nulls(table.num_rows, SCHEMA.field(name).type))
     return table.select(columns).cast(pa.schema([SCHEMA.field(c) for c in columns]))
 

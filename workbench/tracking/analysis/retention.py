@@ -79,40 +79,48 @@ def _floor(t: np.ndarray, p: int) -> np.ndarray:
 
 
 def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols, kind, calendar) -> pd.DataFrame:
-    """Per frame (or partition of whole entities): cohort sizes and the entities counted in each column."""
+    """Per frame (or partition of whole entities): cohort sizes and the entities counted in each column.
+
+    One pass, no sort: each entity's first start (``t0``) by ``np.minimum.at``; then a table of
+    entity x period with a mark where it returned (periods past the last column share the last
+    cell, which is what "that period or later" needs), from which every column is an ``any``.
+    """
     g, _ = codes(frame[by])
     k, names = codes(frame[key])  # integer codes: comparing strings per event cost most of the time
     code = {name: i for i, name in enumerate(names)}
     t = ns(frame[time])
     ok = (g >= 0) & (t != NAT)
     start = ok & (k == code.get(start_key, -2))
-    empty = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
     if not start.any():
-        return empty
+        return pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
     n_groups = int(g.max()) + 1
-    t0 = np.full(n_groups, np.iinfo(np.int64).max, dtype=np.int64)
+    never = np.iinfo(np.int64).max
+    t0 = np.full(n_groups, never, dtype=np.int64)
     np.minimum.at(t0, g[start], t[start])
-    has = t0 != np.iinfo(np.int64).max
-    cohort = np.where(has, _floor(np.where(has, t0, 0), p), 0)
-    rows = [pd.DataFrame({"cohort": cohort[has], "column": _SIZE, "n": 1})]
-    back = ok & has[np.maximum(g, 0)] & (k == code.get(return_key, -2) if return_key is not None else ok)
+    has = t0 != never
+    cohort_start = _floor(np.where(has, t0, 0), p)
+    cohorts, cohort_of = np.unique(cohort_start[has], return_inverse=True)
+    cohort_index = np.full(n_groups, -1, dtype=np.int64)
+    cohort_index[has] = cohort_of
+    back = ok & has[np.maximum(g, 0)]
+    if return_key is not None:
+        back &= k == code.get(return_key, -2)
     gb, tb = g[back], t[back]
     t0b = t0[gb]
     after = tb >= t0b
     gb, tb, t0b = gb[after], tb[after], t0b[after]
     n = (_floor(tb, p) - _floor(t0b, p)) // p if calendar else (tb - t0b) // p
-    if kind == "unbounded":
-        last = np.full(n_groups, -1, dtype=np.int64)
-        np.maximum.at(last, gb, n)
-        for c, (a, _) in enumerate(cols[1:], start=1):
-            hit = np.flatnonzero(last >= a)
-            rows.append(pd.DataFrame({"cohort": cohort[hit], "column": c, "n": 1}))
-    else:
-        for c, (a, b) in enumerate(cols[1:], start=1):
-            hit = np.unique(gb[(n >= a) & (n <= b)])
-            rows.append(pd.DataFrame({"cohort": cohort[hit], "column": c, "n": 1}))
-    out = pd.concat(rows, ignore_index=True)
-    return out.groupby(["cohort", "column"], sort=False)["n"].sum().reset_index().astype(_PARTIAL)
+    width = max(b for _, b in cols) + 2  # periods 0..last, and one cell for everything later
+    seen = np.zeros(n_groups * width, dtype=bool)
+    seen[gb * width + np.minimum(n, width - 1)] = True
+    seen = seen.reshape(n_groups, width)
+    frames = [pd.DataFrame({"cohort": cohorts, "column": _SIZE, "n": np.bincount(cohort_of, minlength=len(cohorts))})]
+    for c, (a, b) in enumerate(cols[1:], start=1):
+        hit = seen[:, a:].any(axis=1) if kind == "unbounded" else seen[:, a:b + 1].any(axis=1)
+        counts = np.bincount(cohort_index[hit & has], minlength=len(cohorts))
+        frames.append(pd.DataFrame({"cohort": cohorts, "column": c, "n": counts}))
+    out = pd.concat(frames, ignore_index=True)
+    return out[out["n"] > 0].astype(_PARTIAL)
 
 
 def _table(partial: pd.DataFrame, last_event: int, p: int, cols, calendar, end) -> pd.DataFrame:
