@@ -152,3 +152,18 @@ def test_jobs_run_notebooks_at_once_each_on_its_own_service(tmp_path):
     assert len(runs) == 3 and all(text.endswith("\n1\n") or text == "1\n" for text in printed), printed
     # one shared service: the notebooks see each other's viewers, so the same check fails
     assert run_tour(tmp_path / "shared", notebooks=tmp_path / "nb", jobs=3, shared_service=True) == 1
+
+
+def test_pytest_n_keeps_each_notebooks_cells_on_one_worker(tmp_path):
+    pytest.importorskip("xdist")
+    for name in ("one.ipynb", "two.ipynb"):
+        # every cell needs the one before it, in the same kernel
+        _notebook(tmp_path, name, [("code", "x = 1", []), ("code", "x += 1", []), ("code", "x += 1", []),
+                                   ("code", "assert x == 3", [])])
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+                           "workbench.nbcheck.pytest_plugin", "--nbval-lax", "-n", "2", str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "8 passed" in done.stdout

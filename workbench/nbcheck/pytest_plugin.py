@@ -52,6 +52,7 @@ from workbench.nbcheck.images import Tolerance
 from workbench.nbcheck.masks import sanitize_cfg
 
 NBVAL_ITEM_ATTRS = ("cell", "test_outputs", "options")
+GROUPS_KEY = "workbench_notebook_groups"  # in xdist's workerinput: keep each notebook's cells on one worker
 
 
 @dataclass
@@ -95,6 +96,13 @@ def enabled(config: pytest.Config) -> bool:
 
 @pytest.hookimpl(trylast=True)  # after nbval's own pytest_configure settles its options
 def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "dist", None) == "load":
+        # pytest -n N: nbval runs a notebook's cells in order in one kernel, so they must stay on one
+        # worker; "loadgroup" keeps each notebook's cells together (pytest_collection_modifyitems marks
+        # them) and spreads every other test as "load" does. Set here, as xdist reads it at session start.
+        config.option.dist = "loadgroup"
+    if (getattr(config, "workerinput", None) or {}).get(GROUPS_KEY):
+        config.option.loadgroup = True  # a worker: xdist decided "loadgroup" from the command line alone
     if not enabled(config):
         return
     try:
@@ -134,7 +142,18 @@ def pytest_report_header(config: pytest.Config) -> str | None:
             f"failures to {settings.out_dir}")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """xdist's controller, per worker: tell it that notebooks are grouped (it parses the command line anew)."""
+    node.workerinput[GROUPS_KEY] = node.config.option.dist == "loadgroup"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker turns the marks into group names
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if getattr(config.option, "loadgroup", False):
+        for item in items:
+            if _is_nbval_cell(item):
+                item.add_marker(pytest.mark.xdist_group(name=str(item.path)))
     # Under --nbdime nbval compares image/png byte for byte before this plugin sees the cell.
     if SETTINGS not in config.stash or not getattr(config.option, "nbdime", False):
         return

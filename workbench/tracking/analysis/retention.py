@@ -48,6 +48,7 @@ KINDS = ("n_day", "unbounded", "bracket")
 _MONDAY = pd.Timestamp("1970-01-05").value  # multi-day calendar periods start on Mondays
 _PARTIAL = {"cohort": np.int64, "column": np.int64, "n": np.int64}
 _SIZE = -1  # the column number of cohort sizes in partial summaries
+_LAST = -2  # the column of the row whose "cohort" is the partial's last event time (ns)
 
 
 def _options(df, start_key, return_key, key, period, periods, kind, brackets) -> tuple[int, list[tuple[int, int]]]:
@@ -90,9 +91,11 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
     code = {name: i for i, name in enumerate(names)}
     t = ns(frame[time])
     ok = (g >= 0) & (t != NAT)
+    # the data's end comes from the same read (a second pass over the files for it cost as much again)
+    last = pd.DataFrame({"cohort": [int(t[t != NAT].max()) if (t != NAT).any() else NAT], "column": [_LAST], "n": [0]})
     start = ok & (k == code.get(start_key, -2))
     if not start.any():
-        return pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
+        return last.astype(_PARTIAL)
     n_groups = int(g.max()) + 1
     never = np.iinfo(np.int64).max
     t0 = np.full(n_groups, never, dtype=np.int64)
@@ -120,11 +123,15 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
         counts = np.bincount(cohort_index[hit & has], minlength=len(cohorts))
         frames.append(pd.DataFrame({"cohort": cohorts, "column": c, "n": counts}))
     out = pd.concat(frames, ignore_index=True)
-    return out[out["n"] > 0].astype(_PARTIAL)
+    return pd.concat([last, out[out["n"] > 0]], ignore_index=True).astype(_PARTIAL)
 
 
-def _table(partial: pd.DataFrame, last_event: int, p: int, cols, calendar, end) -> pd.DataFrame:
+def _table(partial: pd.DataFrame, p: int, cols, calendar, end) -> pd.DataFrame:
     """The cohort x column table from summed partial summaries."""
+    stamps = partial.loc[partial["column"] == _LAST, "cohort"]
+    stamps = stamps[stamps != NAT]
+    last_event = int(stamps.max()) if len(stamps) else NAT
+    partial = partial[partial["column"] != _LAST]
     labels = [a if kind_single else f"{a}-{b}" for (a, b), kind_single in ((c, c[0] == c[1]) for c in cols)]
     sums = partial.groupby(["cohort", "column"])["n"].sum()
     cohorts = np.sort(partial.loc[partial["column"] == _SIZE, "cohort"].unique())
@@ -161,10 +168,9 @@ def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: s
     check_columns(ddf, by, key, time)
     part = by_group(ddf[columns_of(ddf, by, key, time)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
-    partial, last = compute(part.map_partitions(_partial, start_key, return_key, by, key, time, p, cols, kind,
-                                                calendar, meta=meta), ddf[time].max(), client=client)
-    last_ns = NAT if pd.isna(last) else pd.Timestamp(last).value
-    return _table(partial, last_ns, p, cols, calendar, end)
+    (partial,) = compute(part.map_partitions(_partial, start_key, return_key, by, key, time, p, cols, kind,
+                                             calendar, meta=meta), client=client)
+    return _table(partial, p, cols, calendar, end)
 
 
 @pandas_or_dask(_retention_dask)
@@ -193,10 +199,7 @@ def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None
     """
     p, cols = _options(df, start_key, return_key, key, period, periods, kind, brackets)
     check_columns(df, by, key, time)
-    partial = _partial(df, start_key, return_key, by, key, time, p, cols, kind, calendar)
-    t = ns(df[time])
-    t = t[t != NAT]
-    return _table(partial, int(t.max()) if len(t) else NAT, p, cols, calendar, end)
+    return _table(_partial(df, start_key, return_key, by, key, time, p, cols, kind, calendar), p, cols, calendar, end)
 
 
 def retention_curve(table: pd.DataFrame) -> pd.DataFrame:
