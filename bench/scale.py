@@ -9,7 +9,9 @@ Questions (``--questions``, default all):
 - ``retention``: N-day retention by visitor, 6 rolling days, Dask against DuckDB SQL of the
   same definition, both on integer visitor keys; the cohort x day counts are compared;
 - ``paths``: the 20 most frequent 4-event paths from ``viewer_loaded`` per session,
-  heartbeats left out, Dask against DuckDB SQL (window functions, ``string_agg``);
+  heartbeats left out, Dask against DuckDB SQL (window functions, ``string_agg``); events at
+  the same millisecond keep the files' order on both sides (``file_row_number``: a session's
+  events of one day are in one file), as ``paths`` takes them in input order;
 - ``polars``: sessionize + funnel in Polars (lazy, the streaming engine, integer session
   keys, ``POLARS_MAX_THREADS`` = the cores, greedy next step by ``join_asof``) as a
   second baseline for the funnel.
@@ -247,8 +249,8 @@ def child_duckdb_question(lake: str, threads: int, question: str) -> dict:
     else:
         rows = con.execute(f"""
             WITH e AS (SELECT hash(sessionId) AS sid, CAST(key AS VARCHAR) AS key,
-                              row_number() OVER (PARTITION BY hash(sessionId) ORDER BY timestamp, id) AS i
-                       FROM read_parquet('{lake}/*/*.parquet') WHERE key <> 'heartbeat'),
+                              row_number() OVER (PARTITION BY hash(sessionId) ORDER BY timestamp, file_row_number) AS i
+                       FROM read_parquet('{lake}/*/*.parquet', file_row_number = true) WHERE key <> 'heartbeat'),
             s AS (SELECT sid, min(i) AS i0 FROM e WHERE key = 'viewer_loaded' GROUP BY 1),
             p AS (SELECT string_agg(key, ' → ' ORDER BY i) AS path FROM e JOIN s USING (sid)
                   WHERE i BETWEEN i0 AND i0 + {PATH_STEPS - 1} GROUP BY sid)
