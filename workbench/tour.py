@@ -84,9 +84,8 @@ def junit_suites(runs: list[NotebookRun], conf: dict) -> list[Suite]:
         cases = []
         for g in r.groups:
             failure = None
-            if g.error or g.images:
-                failure = "\n".join(filter(None, [g.error, *(["pictures differ from the saved notebook:"] + g.images
-                                                              if g.images else [])]))
+            if g.error or g.images:  # the first line is the message a CI system shows
+                failure = "\n".join(filter(None, [g.error, *(line.strip() for line in g.images)]))
             cases.append(Case(g.name, g.seconds, failure=failure,
                               skipped="the cells skipped themselves here" if g.skipped else None,
                               output=f"{r.name}: cells {', '.join(map(str, g.cells))}"))
