@@ -117,6 +117,14 @@ def test_funnel_orders_exclusions_and_ties_by_hand():
     assert table["p90_s"].tolist()[1:] == [pytest.approx(120.0), pytest.approx(108.0)]
 
 
+@pytest.mark.parametrize("order", ["ordered", "strict", "any"])
+def test_a_step_the_data_never_holds_counts_0_even_as_an_unused_category(order):
+    df = frame([("a", "viewer_loaded", 0), ("a", "model_loaded", 0.1)], by="sessionId")
+    df["key"] = pd.Categorical(df["key"], categories=["viewer_loaded", "model_loaded", "cta_clicked"])
+    steps = ["viewer_loaded", "cta_clicked", "model_loaded"]
+    assert A.funnel(df, steps, order=order)["count"].tolist()[:2] == [1, 0]
+
+
 def test_funnel_breakdown_attributes_first_or_last_touch_by_hand():
     df = frame([("a", "viewer_loaded", 0, {"device": "mobile"}), ("a", "viewer_loaded", 0.5, {"device": "desktop"}),
                 ("a", "cta_clicked", 0.6), ("b", "viewer_loaded", 0, {"device": "desktop"}),

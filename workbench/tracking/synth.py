@@ -40,7 +40,7 @@ session taken loses its latest events, as if cut by the export window).
 
 >>> df = generate(200, seed=1)
 >>> len(df), list(df.columns)
-(200, ['viewerToken', 'sessionId', 'key', 'timestamp', 'payload', 'id'])
+(200, ['viewerToken', 'sessionId', 'key', 'timestamp', 'payload', 'id', 'visitorId'])
 >>> df.equals(generate(200, seed=1))
 True
 """
@@ -516,7 +516,8 @@ def write_events(path: str | os.PathLike, n_events: int, seed: int = 0, **kw) ->
     """Generate events and write them as JSON lines (``.jsonl``) or Parquet (``.parquet``).
 
     JSON lines hold the service's export form, one event a line: ``viewerToken``,
-    ``sessionId``, ``key``, ``timestamp`` (epoch ms), ``payload`` (object), ``id``.
+    ``sessionId``, ``key``, ``timestamp`` (epoch ms), ``payload`` (object), ``id`` (no
+    ``visitorId``: the interface carries none; a lake and ``generate`` keep it).
     Parquet holds the :func:`generate` frame with ``flat=True`` columns. Returns the path.
 
     >>> import tempfile, pathlib

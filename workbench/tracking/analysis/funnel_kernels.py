@@ -107,7 +107,7 @@ def _ordered(g, t, k, run_start, run_end, starts, steps, within_ns, exclude) -> 
     alive = np.arange(len(starts))
     for j in range(1, m):
         targets = positions.get(steps[j])
-        if targets is None or not len(alive):
+        if targets is None or not len(targets) or not len(alive):
             break
         prev = chain[alive, j - 1]
         lo = run_start[prev]
@@ -186,7 +186,7 @@ def _any(g, t, k, run_start, steps, within_ns) -> Chains:
         s = steps[j]
         need = steps[: j + 1].count(s)  # the key's j-th use needs its need-th event in the window
         targets = positions.get(s)
-        if targets is None:
+        if targets is None or not len(targets):
             break
         idx = np.searchsorted(targets, lo, side="left") + need - 1
         ok = idx < len(targets)

@@ -63,8 +63,8 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
     >>> import tempfile, pathlib
     >>> from workbench.tracking.lake import write_synth_lake
     >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "lake", 2_000, seed=4)
-    >>> read_events(lake).npartitions
-    8
+    >>> read_events(lake).npartitions  # one bucket: 2,000 events are one chunk of the writer
+    1
     """
     from ..lake import read_events as _read
 
