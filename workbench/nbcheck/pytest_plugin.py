@@ -52,7 +52,6 @@ from workbench.nbcheck.images import Tolerance
 from workbench.nbcheck.masks import sanitize_cfg
 
 NBVAL_ITEM_ATTRS = ("cell", "test_outputs", "options")
-GROUPS_KEY = "workbench_notebook_groups"  # in xdist's workerinput: keep each notebook's cells on one worker
 
 
 @dataclass
@@ -98,11 +97,10 @@ def enabled(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     if getattr(config.option, "dist", None) == "load":
         # pytest -n N: nbval runs a notebook's cells in order in one kernel, so they must stay on one
-        # worker; "loadgroup" keeps each notebook's cells together (pytest_collection_modifyitems marks
-        # them) and spreads every other test as "load" does. Set here, as xdist reads it at session start.
-        config.option.dist = "loadgroup"
-    if (getattr(config, "workerinput", None) or {}).get(GROUPS_KEY):
-        config.option.loadgroup = True  # a worker: xdist decided "loadgroup" from the command line alone
+        # worker: "loadfile" sends each file (a notebook, a test module) to one worker. ("loadgroup" with
+        # xdist_group marks would spread the rest finer, but xdist 3.8 renames nodeids for it through
+        # Item._nodeid, which pytest 9.2 no longer reads, so the groups fall apart there.)
+        config.option.dist = "loadfile"
     if not enabled(config):
         return
     try:
@@ -142,18 +140,7 @@ def pytest_report_header(config: pytest.Config) -> str | None:
             f"failures to {settings.out_dir}")
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node) -> None:
-    """xdist's controller, per worker: tell it that notebooks are grouped (it parses the command line anew)."""
-    node.workerinput[GROUPS_KEY] = node.config.option.dist == "loadgroup"
-
-
-@pytest.hookimpl(tryfirst=True)  # before xdist's worker turns the marks into group names
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if getattr(config.option, "loadgroup", False):
-        for item in items:
-            if _is_nbval_cell(item):
-                item.add_marker(pytest.mark.xdist_group(name=str(item.path)))
     # Under --nbdime nbval compares image/png byte for byte before this plugin sees the cell.
     if SETTINGS not in config.stash or not getattr(config.option, "nbdime", False):
         return
