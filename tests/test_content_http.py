@@ -117,9 +117,16 @@ def test_animation_errors(server):
     assert r.status_code == 400 and r.json()["error"]["details"][0]["field"] == "name"
     r = httpx.get(f"{server.avatar_base_url}/animations/feminine/walk.glb")
     assert r.status_code == 200 and r.headers["content-type"] == "model/gltf-binary"
-    (server.data_dir / "animations" / "masculine" / "shrug.glb").unlink()
-    r = httpx.get(f"{server.avatar_base_url}/animations/masculine/shrug.glb")
-    assert r.status_code == 404 and r.json()["error"]["code"] == "animation_file_missing"
+    # the file set aside, and put back: the server is shared by the session's other tests (three.js loads every clip)
+    shrug = server.data_dir / "animations" / "masculine" / "shrug.glb"
+    aside = shrug.with_name("shrug.glb.aside")
+    shrug.rename(aside)
+    try:
+        r = httpx.get(f"{server.avatar_base_url}/animations/masculine/shrug.glb")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "animation_file_missing"
+    finally:
+        aside.rename(shrug)
+    assert httpx.get(f"{server.avatar_base_url}/animations/masculine/shrug.glb").status_code == 200
 
 
 # ---------------------------------------------------------------- previews

@@ -143,6 +143,17 @@ def data_url_image(url: str) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(raw)).convert("RGBA"))
 
 
+def wait(browser, script: str, timeout: float, what: str, every: float = 0.1):
+    """The first truthy value ``script`` returns in the page, polled every ``every`` s; fails after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = browser.execute_script(script)
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
 def save_artifact(tmp_path: Path, name: str, png: bytes) -> Path:
     """Write a screenshot under the test's tmp folder (and to $WORKBENCH_BROWSER_ARTIFACTS when set)."""
     path = tmp_path / name

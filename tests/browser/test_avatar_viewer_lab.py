@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import nbformat
 import pytest
 
-from .conftest import chrome_options, find_browser, jupyter_lab, save_artifact
+from .conftest import chrome_options, find_browser, jupyter_lab, save_artifact, wait
 
 SIZE = 384
 SMALL = 192
@@ -68,14 +68,6 @@ def logged_browser(tmp_path_factory):
     driver.quit()
 
 
-def wait(browser, script: str, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = browser.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 # What the viewer shows and reports: its data attributes and the picture's pixels (a blob: URL,

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import base64
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
 
-from .conftest import jupyter_lab, save_artifact
+from .conftest import jupyter_lab, save_artifact, wait
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -36,14 +35,6 @@ def lab(tmp_path_factory):
         yield lab
 
 
-def wait(browser, script: str, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = browser.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.5)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 def shot(browser, tmp_path, name: str) -> Path:

@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, ns, payload_field, quantile_from_counts
+from .common import check_columns, check_event_keys, codes, ns, payload_field, quantile_from_counts
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .funnel_kernels import ORDERS, chains
 
