@@ -28,6 +28,14 @@ def test_check_runs_every_notebook_and_every_operation_conforms(deployment, tmp_
     conf = json.loads((out / "conformance.json").read_text())
     assert {op: v["verdict"] for op, v in conf.items()} == {op: "conforms" for op in OPERATIONS}
     assert rc == 0
+    # the same verdicts for CI: a passing case per operation, a case per group of cells of every notebook
+    import xml.etree.ElementTree as ET
+
+    junit = ET.parse(out / "junit.xml").getroot()
+    assert junit.get("failures") == "0"
+    operations = {c.get("name") for c in junit.find("testsuite[@name='operations']").findall("testcase")}
+    assert operations == set(OPERATIONS)
+    assert {s.get("name") for s in junit.findall("testsuite")} >= {p.stem for p in (ROOT / "notebooks").glob("*.ipynb")}
     index = (out / "index.html").read_text()
     assert "FAIL" not in index and len(list(out.glob("*.html"))) == len(list((ROOT / "notebooks").glob("*.ipynb"))) + 1
     # The fault cells skipped (counted as skipped), so the person's own service logged no injected failure.
