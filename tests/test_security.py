@@ -165,11 +165,16 @@ def test_reads_stay_open_from_any_origin(target):
     assert "access-control-allow-origin" not in r.headers
 
 
-def test_the_client_keeps_working(server):
-    with server.client() as client:
-        vt = client.local.create_viewer()["viewerToken"]
-        client.local.create_token(["avatar:write"])
-        client.local.fault("animations.list", count=1)
-        client.local.reset()
-        assert client.local.health()["counts"]["viewers"] == 0
-        assert vt not in str(client.local.health())
+def test_the_client_keeps_working(tmp_path):
+    # a service of its own: reset wipes every test's state, and the session's server is shared
+    server = ServerProcess(tmp_path / "data").start()
+    try:
+        with server.client() as client:
+            vt = client.local.create_viewer()["viewerToken"]
+            client.local.create_token(["avatar:write"])
+            client.local.fault("animations.list", count=1)
+            client.local.reset()
+            assert client.local.health()["counts"]["viewers"] == 0
+            assert vt not in str(client.local.health())
+    finally:
+        server.stop()
