@@ -12,13 +12,15 @@ environment (the service to talk to) as its own, so several notebooks can run at
 
 from __future__ import annotations
 
+import copy
 import os
 import subprocess
+from dataclasses import replace
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from workbench.nbcheck.cells import compare_cell, cell_tolerance, is_checked
+from workbench.nbcheck.cells import Mismatch, cell_tolerance, compare_cell, is_checked
 from workbench.nbcheck.images import Tolerance
 from workbench.nbcheck.params import inject
 
@@ -39,14 +41,14 @@ def operations_of(cell: dict) -> list[str]:
 @dataclass
 class Group:
     """The code cells under one heading: ``error`` (the first, with its cell), ``skipped`` (every cell said
-    so), ``images`` (lines about pictures that differ from the saved ones)."""
+    so), ``images`` (the pictures that differ from the saved ones)."""
 
     name: str
     cells: list[int]
     seconds: float = 0.0
     error: str | None = None
     skipped: bool = False
-    images: list[str] = field(default_factory=list)
+    images: list[Mismatch] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -66,8 +68,12 @@ class NotebookRun:
     purpose: str = ""      # the notebook's first heading, what it shows
     thumbnail: str = ""    # a data: URL of its most telling picture (the last image it shows), or ""
     groups: list[Group] = field(default_factory=list)
-    image_diffs: list[str] = field(default_factory=list)  # lines about pictures that differ
     params: dict = field(default_factory=dict)  # the parameters injected into it
+
+    @property
+    def image_diffs(self) -> list[Mismatch]:
+        """The pictures that differ from the saved ones, over all groups."""
+        return [m for g in self.groups for m in g.images]
 
 
 def groups_of(nb) -> list[tuple[str, list[int]]]:
@@ -116,8 +122,8 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600, *, pa
     from nbconvert import HTMLExporter
 
     saved = nbformat.read(path, as_version=4)
-    nb = inject(nbformat.read(path, as_version=4), params or {})
-    injected = nb is not None and any("injected-parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
+    nb = inject(copy.deepcopy(saved), params or {})  # the run fills its copy's outputs; the saved ones stay
+    injected = any("injected-parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
     started = time.perf_counter()
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(path.parent)}})
@@ -130,7 +136,7 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600, *, pa
     first_error = None
     op_results: dict[str, list] = {}
     skipped = 0
-    groups, image_lines = [], []
+    groups = []
     tol = tolerance or Tolerance()
     for name, indexes in groups_of(saved):
         group = Group(name, indexes)
@@ -154,13 +160,11 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600, *, pa
                 try:
                     limits = cell_tolerance(saved.cells[i].get("metadata", {}), tol)
                 except ValueError as e:
-                    group.images.append(f"  cell {i}: {e}")
+                    group.images.append(Mismatch(f"cell {i}: {e}"))
                     continue
-                lines = compare_cell(saved.cells[i], c.get("outputs", []), limits, out_dir / "image-diffs",
-                                     f"{path.stem}-cell{i}")
-                group.images += [f"  cell {i}:" + line[1:] if n == 0 else line for n, line in enumerate(lines)]
+                group.images += [replace(m, text=f"cell {i}: {m.text}") for m in compare_cell(
+                    saved.cells[i], c.get("outputs", []), limits, out_dir / "image-diffs", f"{path.stem}-cell{i}")]
         group.skipped = bool(said_skip) and all(said_skip) and group.error is None
-        image_lines += group.images
         groups.append(group)
     _viewable(nb)
     html_body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
@@ -169,10 +173,10 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600, *, pa
     html_path.write_text(html_body, encoding="utf-8")
     nbformat.write(nb, out_dir / path.name)
     code_cells = sum(c.cell_type == "code" for c in ran)
-    ok = first_error is None and not image_lines
-    return NotebookRun(path.name, ok, seconds, code_cells, first_error or (image_lines[0].strip() if image_lines else None),
-                       html_path, op_results, skipped, purpose_of(nb), thumbnail_of(nb), groups, image_lines,
-                       dict(params or {}) if injected else {})
+    pictures = [m for g in groups for m in g.images]
+    return NotebookRun(path.name, first_error is None and not pictures, seconds, code_cells,
+                       first_error or (pictures[0].text if pictures else None), html_path, op_results, skipped,
+                       purpose_of(nb), thumbnail_of(nb), groups, dict(params or {}) if injected else {})
 
 
 _WIDGET = "application/vnd.jupyter.widget-view+json"

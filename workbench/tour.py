@@ -72,9 +72,9 @@ def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance:
 
 def _diff_links(run: NotebookRun, out_dir: Path) -> str:
     """Links to the expected | actual | difference images of a run's changed pictures."""
-    paths = [line.split(": ", 1)[1] for line in run.image_diffs if "expected | actual | difference: " in line]
-    return "".join(f"<br><a href='{html.escape(str(Path(p).relative_to(out_dir)) if Path(p).is_relative_to(out_dir) else p)}'>"
-                   f"changed picture: {html.escape(Path(p).name)}</a>" for p in paths)
+    paths = [m.picture for m in run.image_diffs if m.picture is not None]
+    return "".join(f"<br><a href='{html.escape(str(p.relative_to(out_dir) if p.is_relative_to(out_dir) else p))}'>"
+                   f"changed picture: {html.escape(p.name)}</a>" for p in paths)
 
 
 def junit_suites(runs: list[NotebookRun], conf: dict) -> list[Suite]:
@@ -84,8 +84,8 @@ def junit_suites(runs: list[NotebookRun], conf: dict) -> list[Suite]:
         cases = []
         for g in r.groups:
             failure = None
-            if g.error or g.images:  # the first line is the message a CI system shows
-                failure = "\n".join(filter(None, [g.error, *(line.strip() for line in g.images)]))
+            if not g.ok:  # the first line is the message a CI system shows
+                failure = "\n".join(filter(None, [g.error, *(line.strip() for m in g.images for line in m.lines())]))
             cases.append(Case(g.name, g.seconds, failure=failure,
                               skipped="the cells skipped themselves here" if g.skipped else None,
                               output=f"{r.name}: cells {', '.join(map(str, g.cells))}"))

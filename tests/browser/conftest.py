@@ -59,20 +59,32 @@ def chrome_options(chromium: str, profile: str):
     return o
 
 
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory):
+@contextlib.contextmanager
+def start_chrome(profile: Path, *, performance_log: bool = False):
+    """A headless Chromium with its own profile folder, quit on leaving (the test skips where there is none);
+    ``performance_log`` also records the page's network traffic."""
     chromium, driver_path = find_browser()
     if chromium is None or driver_path is None:
         pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver); browser tests skipped")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    driver = webdriver.Chrome(service=Service(driver_path), options=chrome_options(chromium, str(profile)))
-    driver.set_script_timeout(240)
+    options = chrome_options(chromium, str(profile))
+    if performance_log:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
     driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    with start_chrome(tmp_path_factory.mktemp("chromium-profile")) as driver:
+        driver.set_script_timeout(240)
+        yield driver
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import nbformat
 import pytest
 
-from .conftest import chrome_options, find_browser, jupyter_lab, save_artifact, wait
+from .conftest import jupyter_lab, save_artifact, start_chrome, wait
 
 SIZE = 384
 SMALL = 192
@@ -54,20 +54,8 @@ def lab(tmp_path_factory):
 @pytest.fixture(scope="module")
 def logged_browser(tmp_path_factory):
     """A Chromium of its own whose performance log records the page's network traffic."""
-    chromium, driver_path = find_browser()
-    if chromium is None or driver_path is None:
-        pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver); browser tests skipped")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = chrome_options(chromium, str(tmp_path_factory.mktemp("viewer-profile")))
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
-
-
+    with start_chrome(tmp_path_factory.mktemp("viewer-profile"), performance_log=True) as driver:
+        yield driver
 
 
 # What the viewer shows and reports: its data attributes and the picture's pixels (a blob: URL,

@@ -14,12 +14,13 @@ so a cell is judged the same way wherever it runs.
 from __future__ import annotations
 
 import base64
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from workbench.nbcheck.images import Tolerance, compare_png
 
-__all__ = ["PNG", "CHECK_TAGS", "LIMIT_TAGS", "is_checked", "cell_tolerance", "png_of", "compare_cell"]
+__all__ = ["PNG", "CHECK_TAGS", "LIMIT_TAGS", "Mismatch", "is_checked", "cell_tolerance", "png_of", "compare_cell"]
 
 PNG = "image/png"
 CHECK_TAGS = {"image-check", "nbval-check-output"}
@@ -64,26 +65,39 @@ def number(value: str, where: str) -> float:
 
 
 
-def compare_cell(saved_cell: dict, new_outputs: list, tolerance: Tolerance, out_dir: Path | None, stem: str) -> list[str]:
-    """Lines saying how each new ``image/png`` output differs from the saved cell's (empty: all within limits).
+@dataclass(frozen=True)
+class Mismatch:
+    """How one picture (or a cell's count of pictures) differs from the saved one, and where its
+    expected | actual | difference image was written (None when it was not)."""
+
+    text: str
+    picture: Path | None = None
+
+    def lines(self) -> list[str]:
+        """The report's lines: the figures, then the picture's path."""
+        return [f"  {self.text}"] + ([f"    expected | actual | difference: {self.picture}"] if self.picture else [])
+
+
+def compare_cell(saved_cell: dict, new_outputs: list, tolerance: Tolerance, out_dir: Path | None,
+                 stem: str) -> list[Mismatch]:
+    """How each new ``image/png`` output differs from the saved cell's (empty: all within limits).
 
     A failing picture's expected, actual and difference are written side by side to
-    ``out_dir/{stem}-image{n}.png``, named in the lines.
+    ``out_dir/{stem}-image{n}.png``.
     """
-    saved = [png_of(o) for o in saved_cell.get("outputs", []) if png_of(o) is not None]
-    new = [png_of(o) for o in new_outputs if png_of(o) is not None]
+    saved = [png for png in map(png_of, saved_cell.get("outputs", [])) if png is not None]
+    new = [png for png in map(png_of, new_outputs) if png is not None]
     if len(saved) != len(new):
-        return [f"  the cell showed {len(new)} image/png output(s), the saved notebook has {len(saved)}"]
-    lines = []
+        return [Mismatch(f"the cell showed {len(new)} image/png output(s), the saved notebook has {len(saved)}")]
+    found = []
     for n, (expected, actual) in enumerate(zip(saved, new), 1):
         diff = compare_png(expected, actual, tolerance=tolerance)
         if diff.passed:
             continue
-        line = [f"  image {n}: {diff.summary()}"]
+        path = None
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)
             path = Path(out_dir) / f"{stem}-image{n}.png"
             diff.side_by_side().save(path)
-            line.append(f"    expected | actual | difference: {path}")
-        lines += line
-    return lines
+        found.append(Mismatch(f"image {n}: {diff.summary()}", path))
+    return found

@@ -182,7 +182,8 @@ def check_images(item: pytest.Item, settings: Settings) -> None:
         tol = cell_tolerance(cell.get("metadata", {}), settings.tolerance)
     except ValueError as e:
         raise ImageMismatch(f"{item.nodeid}: {e}") from None
-    lines = compare_cell(cell, outputs, tol, settings.out_dir, f"{item.path.stem}-{item.name.replace(' ', '').lower()}")
+    lines = [line for m in compare_cell(cell, outputs, tol, settings.out_dir,
+                                        f"{item.path.stem}-{item.name.replace(' ', '').lower()}") for line in m.lines()]
     if lines:
         raise ImageMismatch("\n".join([f"{item.nodeid}: image/png differs from the saved notebook", *lines,
                                        "  (limits per cell: metadata {\"workbench\": {\"image\": {\"max_fraction\": ..., "

@@ -25,6 +25,7 @@ functions that sessions are whole in every partition.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -333,15 +334,9 @@ def _read_file(fs, path: str, columns: list[str]) -> pa.Table:
     file object); one in object storage through its fsspec filesystem.
     """
     local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
-    if local:
-        pf = pq.ParquetFile(path)
-        return _conform(pf.read(columns=[c for c in columns if c in pf.schema_arrow.names]), columns)
-    with fs.open(path, "rb") as fh:
-        pf = pq.ParquetFile(fh)
-        return _conform(pf.read(columns=[c for c in columns if c in pf.schema_arrow.names]), columns)
-
-
-def _conform(table: pa.Table, columns: list[str]) -> pa.Table:
+    with contextlib.nullcontext(path) if local else fs.open(path, "rb") as source:
+        pf = pq.ParquetFile(source)
+        table = pf.read(columns=[c for c in columns if c in pf.schema_arrow.names])
     for name in columns:
         if name not in table.column_names:
             table = table.append_column(SCHEMA.field(name), pa.nulls(table.num_rows, SCHEMA.field(name).type))

@@ -57,6 +57,14 @@ def glb_bytes(source) -> bytes:
     raise TypeError(f"AvatarViewer: a model is GLB bytes, a path or a result with .content; got {type(source).__name__}")
 
 
+def _with_still(bundle, image) -> dict:
+    """A widget's mimebundle with a PNG still of ``image`` beside it, for wherever widgets do not run
+    (a notebook saved or converted without a kernel)."""
+    data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
+    data["image/png"] = encode(image, "png")
+    return data
+
+
 class AvatarViewer(anywidget.AnyWidget):
     """An avatar GLB in a live view: orbit, zoom, clips, skeleton; frames rendered in the kernel.
 
@@ -182,11 +190,7 @@ class AvatarViewer(anywidget.AnyWidget):
         return self._image.copy()
 
     def _repr_mimebundle_(self, **kwargs):
-        # The live widget, and a still of its frame for wherever widgets do not run.
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
-        data = dict(bundle[0] if isinstance(bundle, tuple) else bundle)
-        data["image/png"] = encode(self.snapshot(), "png")
-        return data
+        return _with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())
 
     # -- two avatars -----------------------------------------------------------------
     @staticmethod
@@ -222,7 +226,4 @@ class AvatarComparison(ipywidgets.HBox):
         return out
 
     def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs) or {}
-        data = dict(bundle[0] if isinstance(bundle, tuple) else bundle)
-        data["image/png"] = encode(self.snapshot(), "png")
-        return data
+        return _with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())

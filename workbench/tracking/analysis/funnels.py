@@ -46,11 +46,12 @@ def _options(df, steps, key, order, exclude, attribution) -> tuple[list[str], li
     return steps, exclude
 
 
-def _touch(frame: pd.DataFrame, breakdown: str, by: str, time: str, attribution: str) -> pd.Series:
-    """Each group's breakdown value: on its first (``first_touch``) or last (``last_touch``) event that has one."""
+def _touch(frame: pd.DataFrame, breakdown: str, by: str, t: np.ndarray, attribution: str) -> pd.Series:
+    """Each group's breakdown value: on its first (``first_touch``) or last (``last_touch``) event that has one
+    (``t``: the events' times in ns)."""
     values = frame[breakdown] if breakdown in frame.columns else payload_field(frame, breakdown)
     has = values.notna().to_numpy()
-    pick = pd.DataFrame({"g": frame[by].to_numpy()[has], "t": ns(frame[time])[has],
+    pick = pd.DataFrame({"g": frame[by].to_numpy()[has], "t": t[has],
                          "v": values.to_numpy()[has]}).sort_values(["g", "t"], kind="stable")
     pick = pick.drop_duplicates("g", keep="first" if attribution == "first_touch" else "last")
     return pd.Series(pick["v"].astype(object).to_numpy(), index=pick["g"].to_numpy())
@@ -63,12 +64,13 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
     k_all, k_names = codes(frame[key])
     code_of = {name: i for i, name in enumerate(k_names)}
     g_all, g_names = codes(frame[by])
-    found = chains(g_all, k_all, ns(frame[time]), [code_of.get(s, -1) for s in steps], within_ns, order,
+    t_all = ns(frame[time])
+    found = chains(g_all, k_all, t_all, [code_of.get(s, -1) for s in steps], within_ns, order,
                    [code_of[s] for s in exclude if s in code_of])
     if breakdown is None:
         value = np.full(len(found.groups), "", dtype=object)
     else:
-        touch = _touch(frame, breakdown, by, time, attribution)
+        touch = _touch(frame, breakdown, by, t_all, attribution)
         value = touch.reindex(pd.Index(g_names).take(found.groups)).to_numpy(dtype=object)
         value[pd.isna(value)] = _UNKNOWN
         value = value.astype(str).astype(object)

@@ -147,7 +147,7 @@ def _table(partial: pd.DataFrame, p: int, cols, calendar, end) -> pd.DataFrame:
     stamps = stamps[stamps != NAT]
     last_event = int(stamps.max()) if len(stamps) else NAT
     partial = partial[partial["column"] != _LAST]
-    labels = [a if kind_single else f"{a}-{b}" for (a, b), kind_single in ((c, c[0] == c[1]) for c in cols)]
+    labels = [a if a == b else f"{a}-{b}" for a, b in cols]
     sums = partial.groupby(["cohort", "column"])["n"].sum()
     cohorts = np.sort(partial.loc[partial["column"] == _SIZE, "cohort"].unique())
     size = sums.xs(_SIZE, level="column").reindex(cohorts, fill_value=0).to_numpy()
