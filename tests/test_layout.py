@@ -31,9 +31,10 @@ RULES = {
     "options": ("only", set()),
     "client": ("only", {"options", "tracking.catalog", "gltf", "viewer3d"}),
     "viewer3d": ("only", {"render"}),
-    "service": ("only", {"gltf", "render", "viewers", "tracking", "options"}),
+    "service": ("only", {"body", "gltf", "render", "viewers", "tracking", "options"}),
     "tracking": ("not", {"client", "service"}),
     "gltf": ("not", {"client", "service", "tracking"}),
+    "body": ("not", {"client", "service", "tracking", "viewer3d"}),
     "render": ("not", {"client", "service", "tracking"}),
     "viewers": ("not", {"client", "service", "tracking"}),
 }

