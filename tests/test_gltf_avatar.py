@@ -72,11 +72,12 @@ def test_proportions_follow_height_units_and_axes(gender, height):
 
 
 def test_genders_and_body_shapes_change_proportions_not_names():
+    # At LOD 0: a decimated mesh keeps too few vertices in a 4 cm band to measure a width from them.
     shoulders, waists = {}, {}
     for gender in ("masculine", "feminine"):
         for shape in BODY_SHAPES:
             doc, binary = doc_of(build_avatar(normalize_avatar_settings(
-                {"gender": gender, "bodyShape": shape, "height": 170}), ModelOptions(lod=2)))
+                {"gender": gender, "bodyShape": shape, "height": 170}), ModelOptions(lod=0)))
             w = _world_positions(doc)
             shoulders[gender, shape] = w["LeftArm"][0]
             body = [m for m in doc["meshes"] if m["name"] == "Outfit_Top"][0]
