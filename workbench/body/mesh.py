@@ -29,8 +29,6 @@ from . import compile as cc
 from . import rig as rg
 from . import shape as sh
 
-DM = 0.1   # base.obj's decimetres to metres
-
 
 @dataclass(frozen=True)
 class BodyMesh:
@@ -116,7 +114,7 @@ def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
     body = groups["body"]
     origin = np.array([posed[0, 0], verts[body, 1].min(), posed[0, 2]])
     stature = verts[body, 1].max() - origin[1]
-    k = (height_cm / 100.0) / stature
+    k = (height_cm / 100.0) / stature        # metres per decimetre of base.obj, with the exact-height scale
     positions = ((verts - origin) * k).astype(np.float32)
     world = (posed - origin) * k
     # Mixamo's HeadTop_End marks the crown: on the skull's top (the rig's tail sits a little above it).
@@ -135,7 +133,7 @@ def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
     for arr in (positions, normals, skin_j, skin_w):
         arr.setflags(write=False)
     return BodyMesh(skeleton, positions, normals, tris, tri_uvs, groups, face_groups, skin_j, skin_w,
-                    height_macro, float(k * DM))
+                    height_macro, float(k))
 
 
 def body_mesh(settings: dict) -> BodyMesh:
