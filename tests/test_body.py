@@ -65,6 +65,26 @@ def test_height_is_exact_soles_to_crown(gender, height):
             assert pos[:, 1].max() == pytest.approx(height / 100, abs=1e-5)
 
 
+def test_macro_weights_follow_makehumans_rules():
+    """Each family of macro targets (universal, height, ethnic) is a product of per-macro anchor weights:
+    the universal weights sum to one, a height of 0.5 uses no height target, ethnic shares are equal."""
+    from workbench.body.shape import BODY_SHAPES as MACROS, macro_weights
+
+    for gender in ("feminine", "masculine"):
+        for shape in BODY_SHAPES:
+            w = macro_weights(gender, shape, 0.5)
+            assert sum(v for k, v in w.items() if k.startswith("universal")) == pytest.approx(1.0)
+            assert not any(k.startswith("height/") for k in w)
+            assert sum(v for k, v in w.items() if k.split("-")[0] in ("african", "asian", "caucasian")) == pytest.approx(1.0)
+            sex = "male" if gender == "masculine" else "female"
+            assert all(f"-{sex}-" in k or k.startswith(f"{sex}-") or f"/{sex}-" in k for k in w), w
+    _, weight = MACROS["heavy"]
+    assert weight == 1.0 and macro_weights("masculine", "heavy", 0.5)["universal-male-young-averagemuscle-maxweight"] == 1.0
+    assert macro_weights("feminine", "athletic", 0.5)["universal-female-young-maxmuscle-averageweight"] == 1.0
+    tall = macro_weights("feminine", "average", 0.8)
+    assert tall["height/female-young-averagemuscle-averageweight-maxheight"] == pytest.approx(0.6)
+
+
 def _girths(gender: str, shape: str) -> dict[str, float]:
     """Circumferences (convex hull perimeters, metres) of the body at the skeleton's landmarks."""
     m = body_mesh(settings(gender=gender, bodyShape=shape, height=170))
