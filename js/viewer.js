@@ -20,6 +20,8 @@ const FOV = 30;
 const FRAME_STEP = 1 / 30;          // the clips' key rate: one step is one key
 const CROSSFADE_S = 0.3;
 const SETTLE_MS = 400;              // the view this long unchanged: its picture goes to the kernel
+const CAMERA_SEND_MS = 500;         // while the camera moves, the kernel learns it this often
+const DAMPING = 0.25;
 const SPEEDS = [0.25, 0.5, 1, 1.5, 2];
 const FOCUS = ["full", "face", "hands", "feet"];
 const VIEWS = { front: 0, side: 90, back: 180 };
@@ -99,6 +101,7 @@ class Viewer {
     this.listen();
     this.raf = requestAnimationFrame(this.loop.bind(this));
     this.root.dataset.renderer = "webgl";
+    this.root.wbViewer = this;  // for the browser tests and bench/viewer.py
     this.root.dataset.ready = "0";
     this.model.send({ type: "load" });
   }
@@ -113,11 +116,15 @@ class Viewer {
     this.label = el("div", { className: "wb-av-label" });
 
     this.focus = select("wb-av-focus", FOCUS.map(f => [f, f === "full" ? "full body" : f]), "focus");
-    this.viewButtons = Object.keys(VIEWS).map(v => Object.assign(button(`wb-av-view-${v}`, v, `${v} view`), { dataset: { view: v } }));
+    this.viewButtons = Object.keys(VIEWS).map(v => {
+      const b = button(`wb-av-view wb-av-view-${v}`, v, `${v} view`);
+      b.dataset.view = v;
+      return b;
+    });
     [this.autoRotate, this.autoRotateLabel] = check("wb-av-autorotate", "turn", "auto-rotate");
     this.reset = button("wb-av-reset", "reset", "reset the camera (double-click)");
-    this.full = button("wb-av-fullscreen", "⛶", "fullscreen");
-    this.shot = button("wb-av-screenshot", "📷", "save a screenshot (PNG)");
+    this.full = button("wb-av-fullscreen", "fullscreen", "fullscreen (Esc leaves)");
+    this.shot = button("wb-av-screenshot", "PNG", "save a screenshot (PNG)");
 
     this.light = select("wb-av-light", LIGHTS.map(l => [l, l]), "light");
     this.background = el("input", { className: "wb-av-background", type: "color", title: "background" });
@@ -128,8 +135,8 @@ class Viewer {
 
     this.clip = el("select", { className: "wb-av-clip", title: "clip" });
     this.play = button("wb-av-play", "▶", "play / pause (space)");
-    this.back = button("wb-av-step-back", "⏮", "one frame back (,)");
-    this.fwd = button("wb-av-step", "⏭", "one frame on (.)");
+    this.back = button("wb-av-step-back", "‹", "one frame back (,)");
+    this.fwd = button("wb-av-step", "›", "one frame on (.)");
     this.time = el("input", { className: "wb-av-time", type: "range", min: 0, max: 1, step: 0.001, value: 0, title: "time" });
     this.timeLabel = el("span", { className: "wb-av-timelabel" });
     this.speed = select("wb-av-speed", SPEEDS.map(s => [s, `${s}x`]), "speed");
@@ -158,7 +165,9 @@ class Viewer {
     const renderer = this.renderer = new THREE.WebGLRenderer({ antialias: true, alpha: false });
     renderer.setPixelRatio(window.devicePixelRatio || 1);
     renderer.shadowMap.enabled = true;
-    renderer.shadowMap.type = THREE.PCFSoftShadowMap;
+    renderer.shadowMap.type = THREE.PCFShadowMap;
+    renderer.shadowMap.autoUpdate = false;  // updated when the pose or the look changes (loop)
+    this.poseVersion = 0;
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     this.canvas = renderer.domElement;
     this.canvas.className = "wb-av-canvas";
@@ -177,7 +186,7 @@ class Viewer {
 
     const controls = this.controls = new OrbitControls(this.camera, this.canvas);
     controls.enableDamping = true;
-    controls.dampingFactor = 0.15;
+    controls.dampingFactor = DAMPING;
     controls.screenSpacePanning = true;
     controls.zoomToCursor = true;
     controls.autoRotateSpeed = 4;
@@ -389,6 +398,7 @@ class Viewer {
     if (this.skeletonHelper) this.skeletonHelper.visible = m.get("skeleton");
     if (!m.get("skeleton")) this.tip.hidden = true;
     this.controls.autoRotate = m.get("auto_rotate");
+    this.poseVersion++;
     this.dirty = true;
     this.showLook();
   }
@@ -451,6 +461,7 @@ class Viewer {
     } else if (this.action) this.action.stop();
     this.action = next;
     this.mixer.update(0);
+    this.poseVersion++;
     this.dirty = true;
     if (Math.abs(m.get("duration") - clip.duration) > 1e-3) { m.set("duration", clip.duration); m.save_changes(); }
     this.showTime();
@@ -473,6 +484,7 @@ class Viewer {
     this.action.paused = false;
     this.action.time = t;
     this.mixer.update(0);
+    this.poseVersion++;
     this.action.paused = !this.model.get("playing");
     this.dirty = true;
     this.showTime(t);
@@ -539,6 +551,7 @@ class Viewer {
     }
     for (const [n, input] of this.morphInputs || []) input.value = String(weights[n] || 0);
     this.root.dataset.morphs = JSON.stringify(weights);
+    this.poseVersion++;
     this.dirty = true;
     if (send) {
       const clean = Object.fromEntries(Object.entries(weights).filter(([n, w]) => w > 0 && this.morphNames.includes(n)).map(([n, w]) => [n, round(w, 3)]));
@@ -627,6 +640,7 @@ class Viewer {
       this.root.addEventListener(type, stop);
     }
     document.addEventListener("fullscreenchange", this.onFullscreen = () => this.resize());
+    document.addEventListener("visibilitychange", this.onVisible = () => { this.last = undefined; });
     this.dprQuery = () => {
       const q = matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
       q.addEventListener("change", () => { this.resize(); this.dprQuery(); }, { once: true });
@@ -734,7 +748,9 @@ class Viewer {
 
   loop(nowMs) {
     this.raf = requestAnimationFrame(this.loop.bind(this));
-    const now = nowMs / 1000, dt = this.last === undefined ? 0 : Math.min(now - this.last, 0.1);
+    // Real time however slow the frames (a clip plays at its speed); a tab in the background gets
+    // no frames, and its return restarts the clock (visibilitychange) rather than jumping.
+    const now = nowMs / 1000, dt = this.last === undefined ? 0 : now - this.last;
     this.last = now;
     if (!this.gltf) return;
     const m = this.model;
@@ -743,6 +759,9 @@ class Viewer {
     if (this.mixer && (playing || now < (this.fadeUntil || 0))) {
       const before = this.currentTime();
       this.mixer.update(dt * m.get("speed"));
+      this.poseVersion++;
+      this.clipClock = (this.clipClock || 0) + dt * m.get("speed");
+      Object.assign(this.root.dataset, { clipClock: this.clipClock.toFixed(4), clipClockAt: nowMs.toFixed(1) });
       if (playing && !m.get("loop") && this.currentTime() >= this.action.getClip().duration - 1e-6 && before === this.currentTime()) {
         this.setPlaying(false);
       }
@@ -754,21 +773,34 @@ class Viewer {
         m.save_changes();
       }
     }
+    // Damping by time, not by frame: at 60 frames/s a quarter of the motion goes per frame, and a
+    // slow machine's fewer frames end it as soon.
+    this.controls.dampingFactor = 1 - Math.pow(1 - DAMPING, Math.max(dt, 1 / 60) * 60);
     if (this.controls.update(dt)) this.dirty = true;
+    if (this.cameraMoved && nowMs - (this.cameraSentAt || 0) > CAMERA_SEND_MS) {
+      this.cameraSentAt = nowMs;  // a long motion (auto-rotate) reaches the kernel twice a second
+      this.cameraMoved = false;
+      this.sendCamera();
+    }
     if (!this.dirty) {
+      // Idle: the camera goes to the kernel once the motion (damping included) has stopped, and
+      // the picture once the view has stayed the same for SETTLE_MS.
       if (this.cameraMoved) { this.cameraMoved = false; this.sendCamera(); }
+      if (this.pictureDue && nowMs - this.lastRender > SETTLE_MS) { this.pictureDue = false; this.sendPicture(); }
       return;
     }
     this.dirty = false;
+    // Lights are fixed to the world: the shadow map changes with the pose or the look, not the camera.
+    if (this.shadowPose !== this.poseVersion) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
     this.renderer.render(this.scene, this.camera);
+    this.lastRender = nowMs;
+    this.pictureDue = true;
     this.frames += 1;
     this.root.dataset.frames = String(this.frames);
     this.root.dataset.frameTime = String(performance.now());
     if (this.frames === 1) { this.root.dataset.firstFrameAt = String(performance.now()); }
     this.showReadout();
     this.linkOthers();
-    clearTimeout(this.settle);
-    this.settle = setTimeout(() => this.sendPicture(), SETTLE_MS);
   }
 
   showReadout() {
@@ -801,6 +833,7 @@ class Viewer {
       if (this.model.get("link_time") && other.action && this.action && Math.abs(other.currentTime() - this.currentTime()) > 1e-3) {
         other.action.time = this.currentTime();
         other.mixer.update(0);
+        other.poseVersion++;
       }
       other.dirty = true;
       other.following = false;
@@ -808,6 +841,7 @@ class Viewer {
   }
 
   picturePng() {
+    this.renderer.shadowMap.needsUpdate = true;
     this.renderer.render(this.scene, this.camera);  // the drawing buffer is read in the same task as it is drawn
     return new Promise(ok => this.canvas.toBlob(ok, "image/png"));
   }
@@ -843,11 +877,11 @@ class Viewer {
 
   dispose() {
     cancelAnimationFrame(this.raf);
-    clearTimeout(this.settle);
     for (const [ev, fn] of this.handlers) this.model.off(ev, fn);
     this.model.off("msg:custom", this.onMessage);
     this.resizer.disconnect();
     document.removeEventListener("fullscreenchange", this.onFullscreen);
+    document.removeEventListener("visibilitychange", this.onVisible);
     const set = groups.get(this.model.get("link_group"));
     if (set) set.delete(this);
     this.controls.dispose();
