@@ -70,6 +70,22 @@ function webglAvailable() {
   }
 }
 
+let software = null;
+function softwareGpu() {
+  if (software === null) {
+    try {
+      const gl = document.createElement("canvas").getContext("webgl2") || document.createElement("canvas").getContext("webgl");
+      const info = gl && gl.getExtension("WEBGL_debug_renderer_info");
+      software = !!info && /swiftshader|llvmpipe|software|softpipe/i.test(gl.getParameter(info.UNMASKED_RENDERER_WEBGL));
+      const lose = gl && gl.getExtension("WEBGL_lose_context");
+      if (lose) lose.loseContext();
+    } catch (e) {
+      software = false;
+    }
+  }
+  return software;
+}
+
 // Viewers sharing a camera (compare()): one registry per page, whichever bundle copy loads first.
 const groups = (globalThis.__wbAvatarViewerGroups ||= new Map());
 
@@ -162,7 +178,10 @@ class Viewer {
   }
 
   buildScene() {
-    const renderer = this.renderer = new THREE.WebGLRenderer({ antialias: true, alpha: false });
+    // A software GPU (SwiftShader, llvmpipe: no graphics card) pays 2 to 4 times a frame for MSAA
+    // (measured, bench/RESULTS.md); a graphics card keeps it.
+    this.software = softwareGpu();
+    const renderer = this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: false });
     renderer.setPixelRatio(window.devicePixelRatio || 1);
     renderer.shadowMap.enabled = true;
     renderer.shadowMap.type = THREE.PCFShadowMap;
@@ -256,7 +275,8 @@ class Viewer {
     this.camera.near = this.radius / 200;
     this.camera.far = this.distance * 20;
     this.camera.updateProjectionMatrix();
-    const size = this.radius * 6;
+    // The ground only as large as the shadow can reach: its every pixel samples the shadow map.
+    const size = this.radius * 3.5;
     this.ground.scale.set(size, size, 1);
     this.ground.position.set(this.center.x, box.min.y, this.center.z);
 
@@ -740,6 +760,8 @@ class Viewer {
     const h = full ? Math.max(64, window.innerHeight - 140) : Math.min(this.model.get("size"), Math.round(w * 1.5));
     this.renderer.setPixelRatio(window.devicePixelRatio || 1);
     this.renderer.setSize(w, h, true);
+    this.width = w;
+    this.height = h;
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
     this.root.dataset.canvas = `${w}x${h}@${window.devicePixelRatio || 1}`;
@@ -776,7 +798,8 @@ class Viewer {
     // Damping by time, not by frame: at 60 frames/s a quarter of the motion goes per frame, and a
     // slow machine's fewer frames end it as soon.
     this.controls.dampingFactor = 1 - Math.pow(1 - DAMPING, Math.max(dt, 1 / 60) * 60);
-    if (this.controls.update(dt)) this.dirty = true;
+    const turning = this.controls.update(dt);
+    if (turning) this.dirty = true;
     if (this.cameraMoved && nowMs - (this.cameraSentAt || 0) > CAMERA_SEND_MS) {
       this.cameraSentAt = nowMs;  // a long motion (auto-rotate) reaches the kernel twice a second
       this.cameraMoved = false;
@@ -786,21 +809,42 @@ class Viewer {
       // Idle: the camera goes to the kernel once the motion (damping included) has stopped, and
       // the picture once the view has stayed the same for SETTLE_MS.
       if (this.cameraMoved) { this.cameraMoved = false; this.sendCamera(); }
+      if (!this.sharp) { this.dirty = true; this.still = true; return; }  // the still view, at full resolution
       if (this.pictureDue && nowMs - this.lastRender > SETTLE_MS) { this.pictureDue = false; this.sendPicture(); }
       return;
     }
     this.dirty = false;
+    // While the view moves on a slow GPU, frames are drawn at half the pixels (each frame's cost is
+    // mostly per pixel there); the still view is drawn again at full resolution (loop's idle branch).
+    const moving = (turning || playing) && !this.still;
+    this.still = false;
+    if (moving && this.lastMotion !== undefined && nowMs - this.lastMotion < 2000) {
+      const since = nowMs - this.lastMotion;
+      this.interval = this.interval === undefined ? since : 0.8 * this.interval + 0.2 * since;
+    }
+    this.lastMotion = moving ? nowMs : undefined;
+    this.slow = this.interval > 40;  // under 25 frames a second
+    this.setRatio(moving && this.slow ? 0.5 : 1);
     // Lights are fixed to the world: the shadow map changes with the pose or the look, not the camera.
     if (this.shadowPose !== this.poseVersion) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
     this.renderer.render(this.scene, this.camera);
     this.lastRender = nowMs;
     this.pictureDue = true;
+    this.sharp = this.renderer.getPixelRatio() === (window.devicePixelRatio || 1);
     this.frames += 1;
     this.root.dataset.frames = String(this.frames);
     this.root.dataset.frameTime = String(performance.now());
     if (this.frames === 1) { this.root.dataset.firstFrameAt = String(performance.now()); }
     this.showReadout();
     this.linkOthers();
+  }
+
+  setRatio(scale) {
+    const ratio = (window.devicePixelRatio || 1) * scale;
+    if (ratio !== this.renderer.getPixelRatio()) {
+      this.renderer.setPixelRatio(ratio);
+      this.renderer.setSize(this.width, this.height, false);
+    }
   }
 
   showReadout() {
@@ -841,6 +885,8 @@ class Viewer {
   }
 
   picturePng() {
+    this.setRatio(1);
+    this.sharp = true;
     this.renderer.shadowMap.needsUpdate = true;
     this.renderer.render(this.scene, this.camera);  // the drawing buffer is read in the same task as it is drawn
     return new Promise(ok => this.canvas.toBlob(ok, "image/png"));
