@@ -211,6 +211,7 @@ class Viewer {
     controls.autoRotateSpeed = 4;
     controls.addEventListener("change", () => { this.dirty = true; this.cameraMoved = true; });
     controls.addEventListener("end", () => this.sendCamera());
+    controls.addEventListener("start", () => { this.leading = true; });  // the view a person moves leads its group
 
     this.resizer = new ResizeObserver(() => this.resize());
     this.resizer.observe(this.canvasBox);
@@ -809,6 +810,7 @@ class Viewer {
       // Idle: the camera goes to the kernel once the motion (damping included) has stopped, and
       // the picture once the view has stayed the same for SETTLE_MS.
       if (this.cameraMoved) { this.cameraMoved = false; this.sendCamera(); }
+      this.leading = false;
       if (!this.sharp) { this.dirty = true; this.still = true; return; }  // the still view, at full resolution
       if (this.pictureDue && nowMs - this.lastRender > SETTLE_MS) { this.pictureDue = false; this.sendPicture(); }
       return;
@@ -863,7 +865,7 @@ class Viewer {
   // Views in one comparison share the camera (and optionally clip and time) page-side, every frame.
   linkOthers() {
     const group = this.model.get("link_group");
-    if (!group) return;
+    if (!group || !(this.leading || this.model.get("auto_rotate") || this.model.get("playing"))) return;
     let set = groups.get(group);
     if (!set) groups.set(group, set = new Set());
     set.add(this);

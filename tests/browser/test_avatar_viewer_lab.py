@@ -44,6 +44,9 @@ viewer"""
 MORPH_CELL = """\
 faces = AvatarViewer("arkit.glb", size=300, label="ARKit morph targets")
 faces"""
+COMPARE_CELL = """\
+pair = AvatarViewer.compare("arkit.glb", "arkit.glb", labels=("left side", "right side"), size=200)
+pair"""
 
 # The viewers' state as the page shows it (data attributes their front-end writes).
 VIEWERS = "return Array.from(document.querySelectorAll('.wb-avatar-viewer')).map(v => ({...v.dataset}));"
@@ -59,7 +62,8 @@ def app(request, tmp_path_factory):
     root = work / "notebooks"
     root.mkdir()
     (root / "arkit.glb").write_bytes(arkit_glb())
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(AVATAR_CELL), nbformat.v4.new_code_cell(MORPH_CELL)])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(AVATAR_CELL), nbformat.v4.new_code_cell(MORPH_CELL),
+                                         nbformat.v4.new_code_cell(COMPARE_CELL)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, root / "viewer.ipynb")
     with jupyter_lab(work, root, app=request.param) as server:
@@ -237,6 +241,22 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     faces.find_element("css selector", ".wb-av-preset-smile").click()
     until(browser, 1, "JSON.parse(d.morphs || '{}').mouthSmileLeft > 0.7", "the smile preset")
     assert not faces.find_element("css selector", ".wb-av-preset-blink").get_attribute("disabled")
+
+    # -- compare(): two labelled views in the cell's width, one camera in the page ----------------------
+    left, right = browser.find_elements("css selector", ".wb-avatar-viewer")[2:4]
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", left)
+    until(browser, 3, "d.ready === '1' && parseInt(d.frames) > 0", "the comparison's second view")
+    labels = [v.find_element("css selector", ".wb-av-label").text for v in (left, right)]
+    assert labels == ["left side", "right side"]
+    boxes = browser.execute_script("return [...arguments].map(e => e.getBoundingClientRect().toJSON())", left, right,
+                                   left.find_element("xpath", "ancestor::*[contains(@class, 'jp-OutputArea-output')][1]"))
+    assert boxes[0]["right"] <= boxes[1]["left"] and boxes[1]["right"] <= boxes[2]["right"] + 1, boxes  # side by side, no overflow
+    ActionChains(browser).move_to_element(left.find_element("css selector", "canvas")).click_and_hold() \
+        .move_by_offset(60, 0).pause(0.1).release().perform()
+    led = until(browser, 2, "Math.abs(parseFloat(d.yaw)) > 10", "the left view turned")
+    until(browser, 3, f"Math.abs(parseFloat(d.yaw) - parseFloat(document.querySelectorAll('.wb-avatar-viewer')[2].dataset.yaw)) < 0.5"
+                      " && Math.abs(parseFloat(d.yaw)) > 10", "the right view following the left")
+    assert float(led["yaw"]) != 0
 
     # -- the skeleton, for the screenshot a person looks at -----------------------------------------------
     main = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
