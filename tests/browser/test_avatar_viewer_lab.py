@@ -167,6 +167,9 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     # OrbitControls' damping settles, the camera goes to the kernel, then the settled picture.
     yaw = float(until(browser, 0, f"parseInt(d.pictureSent || 0) > {sent}", "the settled view")["yaw"])
     assert abs(float(kernel(browser, "print(viewer.yaw)")) - yaw) < 1.0
+    # snapshot() in the kernel is the canvas's own picture, at the canvas's size.
+    width, height = (int(x) for x in first["canvas"].split("@")[0].split("x"))
+    assert kernel(browser, "print(viewer.frame_quality, *viewer.snapshot().size)") == f"canvas {width} {height}"
 
     # -- pan (shift drag) moves the target; the wheel zooms in ------------------------------------------
     target0 = until(browser, 0, "d.target", "a target")["target"]
