@@ -222,7 +222,8 @@ def test_snapshot_is_the_picture_the_page_sent(glbs):
     canvas = Image.new("RGBA", (300, 200), (10, 200, 30, 255))
     buf = io.BytesIO()
     canvas.save(buf, format="PNG")
-    v.set_state({"frame": buf.getvalue(), "frame_quality": "canvas", "frame_size": 300})  # as the page's message does
+    # As the page's message arrives: the picture as a binary buffer (a memoryview).
+    v.set_state({"frame": memoryview(buf.getvalue()), "frame_quality": "canvas", "frame_size": 300})
     assert v.snapshot().size == (300, 200) and v.snapshot().getpixel((5, 5)) == (10, 200, 30, 255)
     assert v._repr_mimebundle_()["image/png"] == v.frame
 

@@ -221,9 +221,10 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
 
     # -- keys typed in the viewer are the viewer's; the notebook does not change ---------------------
     browser.execute_script("arguments[0].focus()", browser.find_elements("css selector", ".wb-avatar-viewer")[0])
-    for keys in ("r", "m", "y", "a", "b", "x", "c", "v", "z", "d", "d", Keys.ENTER, Keys.ESCAPE, "w", "w"):
+    for keys in ("r", "m", "y", "a", "b", "x", "c", "v", "z", "d", "d", Keys.ENTER, Keys.ESCAPE, "a", "w", "w"):
         ActionChains(browser).send_keys(keys).perform()
     until(browser, 0, "d.lastKey === 'w' && d.wireframe === 'false'", "the viewer's own keys (w twice: wireframe on, off)")
+    assert kernel(browser, "print(viewer.auto_rotate)") == "False"  # "a" twice: auto-rotate on, off
     time.sleep(0.3)
     assert notebook_cells(browser) == before_cells, "a key typed in the viewer changed the notebook"
 
@@ -261,12 +262,15 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
                       " && Math.abs(parseFloat(d.yaw)) > 10", "the right view following the left")
     assert float(led["yaw"]) != 0
 
-    # -- the skeleton, for the screenshot a person looks at -----------------------------------------------
+    # -- code moves the page: a three-quarter view mid-stride, and the skeleton (README's screenshot) -------
     main = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", main)
+    kernel(browser, "viewer.yaw, viewer.elevation, viewer.time = -35.0, 8.0, 0.4")
+    until(browser, 0, "Math.abs(parseFloat(d.yaw) + 35) < 0.5 && Math.abs(parseFloat(d.elevation) - 8) < 0.5"
+                      " && Math.abs(parseFloat(d.time) - 0.4) < 0.01", "the page following the kernel's camera and time")
     main.find_element("css selector", ".wb-av-skeleton").click()
-    until(browser, 0, "d.skeleton === 'true'", "the skeleton")
-    time.sleep(0.5)
+    settled = int(until(browser, 0, "d.skeleton === 'true'", "the skeleton").get("pictureSent") or 0)
+    until(browser, 0, f"parseInt(d.pictureSent || 0) > {settled}", "the settled, full-resolution view")
     shot(browser, tmp_path, name, "skeleton")
 
     # -- every request went to the Jupyter server -----------------------------------------------------

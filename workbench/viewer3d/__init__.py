@@ -39,6 +39,7 @@ from pathlib import Path
 import anywidget
 import ipywidgets
 import traitlets as t
+from ipywidgets.widgets.trait_types import bytes_serialization
 
 from workbench.render.stage import Stage, StageView, encode
 from workbench.render.scene import parse_glb
@@ -167,7 +168,9 @@ class AvatarViewer(anywidget.AnyWidget):
     notice = t.Unicode("", help="what the viewer says about how it draws").tag(sync=True)
     label = t.Unicode("", help="a title over the view (compare() names each side)").tag(sync=True)
 
-    frame = t.Bytes(b"", help="the last picture shown, PNG (or format, for kernel frames)").tag(sync=True)
+    # bytes_serialization: the page's picture arrives as a memoryview; kept as bytes.
+    frame = t.Bytes(b"", help="the last picture shown, PNG (or format, for kernel frames)").tag(
+        sync=True, **bytes_serialization)
     frame_id = t.Int(0, help="counts the pictures").tag(sync=True)
     frame_size = t.Int(0, help="the last picture's width in px").tag(sync=True)
     frame_quality = t.Unicode("full", help="kernel frames: interactive (while dragging) or full; with three.js: "
