@@ -207,6 +207,18 @@ def test_the_page_gets_the_glb_and_its_clips_as_binary_buffers(glbs):
     assert content["type"] == "error" and "no clip 'moonwalk'" in content["message"] and not buffers
 
 
+def test_the_widget_state_holds_a_loader_and_the_page_gets_the_bundle_as_a_buffer(glbs):
+    from workbench.viewer3d import BUNDLE, bundle_path
+
+    if bundle_path() is None:
+        pytest.skip("the three.js bundle is not built here (npm ci && npm run build)")
+    v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
+    assert len(v._esm) < 4000 and "bundle" in v._esm, "the saved state would carry three.js"
+    (content, [code]), = Page(v).ask(type="bundle")
+    assert content == {"type": "bundle"} and code == BUNDLE.read_bytes()
+    assert v.bundle_id and v.bundle_id == AvatarViewer(glbs["lod2"], size=SMALL).bundle_id
+
+
 def test_with_three_js_the_kernel_draws_one_still_not_a_frame_per_change(glbs):
     v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
     assert v.frame_quality == "still" and pixels(v.frame).shape[:2] == (SMALL, SMALL)

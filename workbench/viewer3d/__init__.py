@@ -1,11 +1,12 @@
 """An avatar to turn, zoom and play in a notebook: an anywidget drawn by three.js in the browser.
 
 The front-end (``static/viewer.js``: ``js/viewer.js`` bundled with three.js by esbuild when the
-package is built, see ``pyproject.toml``) draws with WebGL on the GPU: orbit, pan, zoom toward the
+package is built, see ``hatch_build.py``) draws with WebGL on the GPU: orbit, pan, zoom toward the
 pointer, focus presets, lights, shadow, wireframe, skeleton, a timeline with speed and frame
-steps, morph target sliders, fullscreen, screenshots. The GLB bytes go to the page as the
-widget's binary buffers (a custom message, so saved widget state stays small); nothing is
-fetched from any host.
+steps, morph target sliders, fullscreen, screenshots. The widget's module is a small loader
+(``loader.js``); the bundle and the GLB bytes go to the page as binary buffers of custom
+messages, so a notebook saved with its widget state does not hold a copy of either per viewer,
+and nothing is fetched from any host.
 
 Where there is no bundle (a package built without Node.js) or no WebGL, the kernel draws the
 frames with the workbench's own renderer (``workbench.render.stage``) and the front-end
@@ -32,6 +33,8 @@ viewer never loads it.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import warnings
 from pathlib import Path
@@ -48,6 +51,8 @@ __all__ = ["AvatarViewer", "AvatarComparison", "glb_bytes", "bundle_path"]
 
 HERE = Path(__file__).resolve().parent
 KERNEL_FRONTEND = HERE / "kernel_frames.js"
+# What the widget state holds: a loader that asks the kernel for the bundle (loader.js says why).
+LOADER = HERE / "loader.js"
 # The three.js front-end, built by the package's build (npm run build); absent in a build without Node.js.
 BUNDLE = HERE / "static" / "viewer.js"
 
@@ -66,6 +71,12 @@ def bundle_path() -> Path | None:
     True
     """
     return BUNDLE if BUNDLE.is_file() and BUNDLE.stat().st_size else None
+
+
+@functools.lru_cache(maxsize=1)
+def _bundle(path: Path, mtime: float) -> tuple[str, bytes]:
+    data = path.read_bytes()
+    return hashlib.sha256(data).hexdigest()[:16], data
 
 
 def _say_once(message: str) -> None:
@@ -133,7 +144,7 @@ class AvatarViewer(anywidget.AnyWidget):
     ((32, 32), 20.0)
     """
 
-    _esm = BUNDLE if bundle_path() else KERNEL_FRONTEND
+    _esm = LOADER if bundle_path() else KERNEL_FRONTEND
     _css = """
     .wb-avatar-viewer { display: flex; flex-direction: column; gap: 4px; font: 12px sans-serif; width: 100%;
                         max-width: 100%; box-sizing: border-box; outline: none; position: relative; }
@@ -165,6 +176,7 @@ class AvatarViewer(anywidget.AnyWidget):
     """
 
     renderer = t.Enum(["webgl", "kernel"], "webgl", help="who draws: three.js in the page, or the kernel").tag(sync=True)
+    bundle_id = t.Unicode("", help="the three.js front-end's version: a page loads each once").tag(sync=True)
     notice = t.Unicode("", help="what the viewer says about how it draws").tag(sync=True)
     label = t.Unicode("", help="a title over the view (compare() names each side)").tag(sync=True)
 
@@ -228,6 +240,8 @@ class AvatarViewer(anywidget.AnyWidget):
             kwargs.setdefault("notice", "the kernel draws the frames: this package was built without Node.js, "
                                         "so the three.js front-end is missing (reinstall with Node.js and npm)")
             _say_once(f"AvatarViewer: {kwargs['notice']}.")
+        if bundle_path():
+            kwargs["bundle_id"] = _bundle(BUNDLE, BUNDLE.stat().st_mtime)[0]
         super().__init__(lod=lod, clips=self.stage.clip_names, morph_targets=morph_target_names(self._glb),
                          renderer=renderer, **kwargs)
         self.duration = self.stage.duration(self.clip)
@@ -300,7 +314,9 @@ class AvatarViewer(anywidget.AnyWidget):
     # -- the page asks for the model and its clips ------------------------------------
     def _on_message(self, _widget, content, buffers):
         kind = content.get("type") if isinstance(content, dict) else None
-        if kind == "load":
+        if kind == "bundle" and bundle_path():
+            self.send({"type": "bundle"}, [_bundle(BUNDLE, BUNDLE.stat().st_mtime)[1]])
+        elif kind == "load":
             self.send({"type": "model"}, [self._glb])
         elif kind == "clip":
             name = content.get("name", "")
