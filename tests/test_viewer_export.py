@@ -49,3 +49,23 @@ def test_the_exported_html_shows_the_viewers_picture_offline(tmp_path):
     assert still.shape == (96, 96, 4)
     figure = (np.abs(still.astype(int) - still[0, 0]).sum(-1) > 60).mean()
     assert 0.02 < figure < 0.9, f"a blank picture ({figure:.1%} of it differs from its corner)"
+
+
+def test_a_notebook_saved_with_widget_state_keeps_a_picture_and_no_copy_of_three_js(tmp_path):
+    from nbclient import NotebookClient
+
+    from workbench.viewer3d import bundle_path
+
+    if bundle_path() is None:
+        pytest.skip("the three.js bundle is not built here (npm ci && npm run build)")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    NotebookClient(nb, timeout=300, kernel_name="python3").execute()  # stores the widget state, as tools/build_notebooks.py
+    nbformat.write(nb, tmp_path / "saved.ipynb")
+    states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    viewer, = [s for s in states.values() if s["state"].get("_anywidget_id", "").endswith("AvatarViewer")]
+    assert len(viewer["state"]["_esm"]) < 4000, "the saved state holds the three.js bundle"
+    frame, = [b for b in viewer.get("buffers", []) if b["path"] == ["frame"]]
+    still = Image.open(io.BytesIO(base64.b64decode(frame["data"])))
+    assert still.size == (96, 96)  # the picture a page shows without a kernel (loader.js)
+    assert (tmp_path / "saved.ipynb").stat().st_size < 200_000
