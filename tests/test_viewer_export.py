@@ -4,7 +4,9 @@ nbconvert's HTML shows a widget from its saved state through the jupyter-widgets
 which it loads from a CDN: offline, a blank. Exported without the widget state
 (``--ExecutePreprocessor.store_widget_state=False``, README's command), each viewer's output is
 its still (the ``image/png`` beside the widget view), embedded in the page: no host is asked.
-The tour's report does the same for its pages (workbench/notebook_run.py).
+The tour's report does the same for its pages (workbench/notebook_run.py). Saved with its widget
+state (as nbclient and JupyterLab's "save widget state" do), a viewer keeps its last picture there
+and a small loader as its module, not a copy of three.js.
 """
 
 from __future__ import annotations
