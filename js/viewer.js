@@ -1,7 +1,8 @@
 // The AvatarViewer's front-end: three.js draws the avatar in the browser (WebGL).
 //
 // Bundled with three.js by esbuild (package.json's "build", run by the Python build backend) into
-// workbench/viewer3d/static/viewer.js, shipped inside the wheel: nothing is fetched from any host.
+// workbench/viewer3d/static/viewer.js, shipped inside the wheel; the widget's module (loader.js) gets
+// it from the kernel as a binary buffer, so nothing is fetched from any host.
 // The GLB bytes come from the kernel as the widget's binary buffers (a custom message answered by
 // AvatarViewer._on_message), so a viewer works the same on the local service and a deployment.
 // Without WebGL, or when the kernel asks for it (renderer="kernel"), the kernel draws the frames
