@@ -717,7 +717,10 @@ class Viewer {
     if (!this.action) return;
     const m = this.model;
     if (m.get("playing")) { m.set("playing", false); this.action.paused = true; }
-    const t = Math.round(this.currentTime() / FRAME_STEP + n) * FRAME_STEP;
+    const d = this.action.getClip().duration;
+    let t = Math.round(this.currentTime() / FRAME_STEP + n) * FRAME_STEP;
+    // A looping clip steps round its end (and back past its start); a clip played once stops there.
+    if (m.get("loop") && d > 0 && (t > d + 1e-6 || t < -1e-6)) t = ((t % d) + d) % d;
     this.seek(t);
     m.set("time", round(this.currentTime(), 3));
     m.save_changes();

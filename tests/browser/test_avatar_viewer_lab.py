@@ -205,7 +205,7 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     paused = until(browser, 0, "d.playing === 'false'", "the pause")
     browser.find_element("css selector", ".wb-avatar-viewer .wb-av-step").click()
     stepped = until(browser, 0, f"d.time !== '{paused['time']}'", "a frame step")
-    step = (float(stepped["time"]) - float(paused["time"])) % 1.1
+    step = (float(stepped["time"]) - float(paused["time"])) % 1.1  # the walk loops: a step at its end wraps
     assert abs(step - 1 / 30) < 0.02, step
     assert kernel(browser, "print(viewer.clip, viewer.speed, viewer.playing)") == "walk 2.0 False"
 
@@ -271,6 +271,13 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     main.find_element("css selector", ".wb-av-skeleton").click()
     settled = int(until(browser, 0, "d.skeleton === 'true'", "the skeleton").get("pictureSent") or 0)
     until(browser, 0, f"parseInt(d.pictureSent || 0) > {settled}", "the settled, full-resolution view")
+    # Hovering a joint names it: the pointer goes where the page projects the LeftHand bone.
+    x, y = browser.execute_script("""const v = arguments[0].wbViewer, r = v.canvas.getBoundingClientRect();
+        const p = v.bones.find(b => b.name === 'LeftHand').getWorldPosition(v.camera.position.clone()).project(v.camera);
+        return [(p.x + 1) / 2 * r.width - r.width / 2, (1 - p.y) / 2 * r.height - r.height / 2];""", main)
+    ActionChains(browser).move_to_element_with_offset(main.find_element("css selector", "canvas"), int(x), int(y)).perform()
+    until(browser, 0, "d.hoverBone === 'LeftHand'", "the bone's name on hover")
+    assert main.find_element("css selector", ".wb-av-tip").text == "LeftHand"
     shot(browser, tmp_path, name, "skeleton")
 
     # -- every request went to the Jupyter server -----------------------------------------------------
