@@ -208,6 +208,12 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     step = (float(stepped["time"]) - float(paused["time"])) % 1.1  # the walk loops: a step at its end wraps
     assert abs(step - 1 / 30) < 0.02, step
     assert kernel(browser, "print(viewer.clip, viewer.speed, viewer.playing)") == "walk 2.0 False"
+    # A step past the end of the looping walk comes round to its start.
+    kernel(browser, "viewer.time = 1.09")
+    until(browser, 0, "d.time === '1.090'", "the time set from code")
+    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-step").click()
+    wrapped = until(browser, 0, "d.time !== '1.090'", "a step past the end")
+    assert float(wrapped["time"]) < 0.05, wrapped["time"]
 
     # -- the ground shadow's toggle ------------------------------------------------------------------
     with_shadow = canvas_pixels(browser, 0)
