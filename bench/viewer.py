@@ -1,6 +1,21 @@
-"""Benchmark of the AvatarViewer's frames against the renderer as it was before the viewer (git 9fa7291).
+"""Benchmarks of the AvatarViewer: in the browser (three.js against the kernel's frames, issue 26), and
+the kernel's frames against the renderer as it was before the viewer (git 9fa7291, issue 18).
 
-Run: ``PYTHONPATH=. python bench/viewer.py [frames]``
+Run: ``PYTHONPATH=. python bench/viewer.py --browser [seconds]``  (JupyterLab in headless Chromium)
+     ``PYTHONPATH=. python bench/viewer.py [frames]``            (the kernel's renderer)
+
+``--browser``: JupyterLab on loopback, Chromium with software WebGL (SwiftShader, as the browser
+tests start it), one notebook with two viewers of the same LOD 0 avatar with all 18 clips: one drawn
+by three.js (the default), one by the kernel (``renderer="kernel"``, with ``lods={2: ...}`` for its
+drag frames, as before this issue). In the same page, in turns:
+
+- first frame: from the cell's run command to the three.js viewer's first drawn frame;
+- orbit: a mouse drag of ``seconds`` (selenium's input actions, a move every 16 ms), the frames each
+  viewer shows while it lasts (three.js: canvas draws; kernel: frames that arrived), per second;
+- playback: the walk clip played for ``seconds``, frames shown per second, and for three.js the
+  share of frames that showed a new pose.
+
+The kernel's figures are the baseline: ratios are three.js / kernel.
 
 The baseline is the render package of commit ``BASE`` read from git into a temporary folder
 and imported under another name (``render_base``), so both run in this process on the same
@@ -21,6 +36,8 @@ equal bytes.
 from __future__ import annotations
 
 import importlib
+import json
+import os
 import statistics
 import subprocess
 import sys
@@ -134,5 +151,170 @@ def main(frames: int = 21) -> None:
         line("cold model with all 18 clips", *cold(tmp, "ANIMATIONS", COLD_CLIPS_NEW, COLD_CLIPS_OLD, runs), "< 500 ms")
 
 
+BROWSER_CELL = """\
+from workbench.gltf import build_avatar
+from workbench.options import ANIMATIONS, ModelOptions, normalize_avatar_settings
+from workbench.widgets import AvatarViewer
+
+settings = normalize_avatar_settings({"gender": "feminine"})
+lod0 = build_avatar(settings, ModelOptions(animations=ANIMATIONS))
+lod2 = build_avatar(settings, ModelOptions(lod=2, animations=ANIMATIONS))
+kernel = AvatarViewer(lod0, lods={2: lod2}, renderer="kernel", size=512, label="kernel")
+kernel"""
+WEBGL_CELL = "webgl = AvatarViewer(lod0, size=512)\nwebgl"
+
+# Counts what a viewer shows, by the page's clock: three.js canvas draws (data-frames) or kernel
+# frames arriving (data-frame-id), and for three.js the clip's clock (a new pose per draw).
+WATCH = """
+const root = document.querySelectorAll('.wb-avatar-viewer')[arguments[0]];
+const attr = arguments[1];
+window.__wbWatch = {start: performance.now(), count: 0, poses: 0, last: root.dataset.clipClock};
+window.__wbWatchObserver && window.__wbWatchObserver.disconnect();
+window.__wbWatchObserver = new MutationObserver(() => {
+  const w = window.__wbWatch;
+  w.count += 1;
+  if (root.dataset.clipClock !== w.last) { w.poses += 1; w.last = root.dataset.clipClock; }
+});
+window.__wbWatchObserver.observe(root, {attributes: true, attributeFilter: [attr]});
+"""
+DRAW_COST = """
+const v = document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer, gl = v.renderer.getContext(), px = new Uint8Array(4);
+const ts = [];
+for (let i = 0; i < 10; i++) {
+  const t = performance.now();
+  v.camera.position.set(Math.sin(i / 3) * 4, 1, Math.cos(i / 3) * 4); v.camera.lookAt(v.center);
+  v.renderer.render(v.scene, v.camera); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  ts.push(performance.now() - t);
+}
+v.dirty = true;
+return ts.sort((a, b) => a - b)[5];
+"""
+KERNEL_COST = """
+import json, statistics, time
+from workbench.render.stage import encode
+def cost(full):
+    ts = []
+    for i in range(10):
+        kernel.yaw = 7.0 + 17 * i
+        t = time.perf_counter(); encode(kernel.stage.image(kernel.view_now(full=full))); ts.append(time.perf_counter() - t)
+    return statistics.median(ts) * 1000
+print(json.dumps({"interactive": cost(False), "full": cost(True)}))
+"""
+RUN_KERNEL = """(code => new Promise((ok, no) => {
+    const future = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.requestExecute({code, store_history: false});
+    let out = '';
+    future.onIOPub = m => { if (m.header.msg_type === 'stream') out += m.content.text;
+                            if (m.header.msg_type === 'error') no(new Error(m.content.evalue)); };
+    future.done.then(() => ok(out), no);
+}))"""
+
+
+def run_kernel(browser, code: str) -> str:
+    return browser.execute_async_script(f"const done = arguments[1]; {RUN_KERNEL}(arguments[0]).then(done, e => done(String(e)));", code)
+
+
+READ = "const w = window.__wbWatch; window.__wbWatchObserver.disconnect(); return {...w, seconds: (performance.now() - w.start) / 1000};"
+
+
+def browser_main(seconds: float = 4.0) -> None:
+    import datetime
+    import platform
+
+    import nbformat
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from browser.conftest import jupyter_lab, start_chrome, wait
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.support.ui import Select
+
+    def until(browser, index, cond, what, timeout=300):
+        return wait(browser, f"const v = document.querySelectorAll('.wb-avatar-viewer')[{index}];"
+                             f"const d = v && v.dataset; return d && ({cond}) && {{...d}};", timeout, what)
+
+    def drag(browser, index, seconds):
+        canvas = browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-stage")[index]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+        ActionChains(browser, duration=16).move_to_element(canvas).click_and_hold().perform()
+        # In chunks: the button stays down between them, and no single call waits on a slow page for long.
+        steps = int(seconds / 0.016)
+        for start in range(0, steps, 30):
+            chain = ActionChains(browser, duration=16)
+            for k in range(start, min(steps, start + 30)):
+                chain.move_by_offset(2 if (k // 60) % 2 == 0 else -2, 0)
+            chain.perform()
+        ActionChains(browser, duration=16).release().perform()
+
+    def watch(browser, index, attr, act):
+        browser.execute_script(WATCH, index, attr)
+        act()
+        return browser.execute_script(READ)
+
+    with tempfile.TemporaryDirectory() as tmp, start_chrome(Path(tmp) / "profile") as browser:
+        tmp = Path(tmp)
+        root = tmp / "notebooks"
+        root.mkdir()
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(BROWSER_CELL), nbformat.v4.new_code_cell(WEBGL_CELL)])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nbformat.write(nb, root / "bench.ipynb")
+        browser.set_window_size(1280, 1000)
+        browser.set_script_timeout(600)
+        with jupyter_lab(tmp, root) as lab:
+            browser.get(f"{lab['url']}/lab/tree/bench.ipynb?token={lab['token']}")
+            wait(browser, "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+                          "return nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel"
+                          " && nb.sessionContext.session.kernel.status === 'idle';", 120, "the kernel")
+            app = "window.jupyterapp"
+            browser.execute_script(f"{app}.shell.currentWidget.content.activeCellIndex = 0; {app}.commands.execute('notebook:run-cell')")
+            until(browser, 0, "d.frameId", "the kernel viewer's first frame")
+            # The first frame: the three.js cell's run command to its first canvas draw, the page's clock.
+            started = browser.execute_script(
+                f"{app}.shell.currentWidget.content.activeCellIndex = 1; const t = performance.now();"
+                f"{app}.commands.execute('notebook:run-cell'); return t;")
+            first = until(browser, 1, "d.firstFrameAt", "the three.js viewer's first frame")
+            first_s = (float(first["firstFrameAt"]) - started) / 1000
+            assert first["renderer"] == "webgl", first
+            time.sleep(2)
+
+            rows = []
+            for round_ in range(2):  # in turns, so a burst of load falls on both
+                k = watch(browser, 0, "data-frame-id", lambda: drag(browser, 0, seconds))
+                until(browser, 0, "d.quality === 'full'", "the kernel's full frame after the drag")
+                w = watch(browser, 1, "data-frames", lambda: drag(browser, 1, seconds))
+                rows.append(("orbit", w, k))
+            for name, index in (("kernel", 0), ("webgl", 1)):
+                Select(browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-clip")[index]).select_by_value("walk")
+            until(browser, 1, "d.playing === 'true'", "three.js playing")
+            kernel_play = browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-play")[0]
+            for round_ in range(2):
+                w = watch(browser, 1, "data-frames", lambda: time.sleep(seconds))
+                browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-play")[1].click()  # pause three.js
+                kernel_play.click()
+                k = watch(browser, 0, "data-frame-id", lambda: time.sleep(seconds))
+                kernel_play.click()
+                browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-play")[1].click()
+                rows.append(("playback", w, k))
+
+            # What the drawing alone allows: the three.js viewer draws its scene at new angles, each
+            # draw waited for (readPixels), no compositing or input; the kernel draws its interactive
+            # frame (256 px, LOD 2) and full frame (512 px, LOD 0) in its own process.
+            draw_ms = browser.execute_script(DRAW_COST)
+            kernel_ms = json.loads(run_kernel(browser, KERNEL_COST))
+
+    load = os.getloadavg()
+    print(f"{datetime.date.today()} · {platform.processor() or platform.machine()}, {os.cpu_count()} cores · "
+          f"load average {load[0]:.1f}")
+    print(f"first frame (three.js, LOD 0 with all 18 clips, cell run to first draw): {first_s:.2f} s  goal <= 1.5 s")
+    print(f"draw cost, median of 10: three.js {draw_ms:.0f} ms a frame ({1000 / draw_ms:.0f} frames/s) | kernel "
+          f"{kernel_ms['interactive']:.0f} ms interactive, {kernel_ms['full']:.0f} ms full plus PNG encoding")
+    for what, w, k in rows:
+        wf, kf = w["count"] / w["seconds"], k["count"] / k["seconds"]
+        extra = f"  new pose in {w['poses'] / max(w['count'], 1):.0%} of three.js frames" if what == "playback" else ""
+        print(f"{what:<9} three.js {wf:5.1f} frames/s | kernel {kf:5.1f} frames/s | three.js / kernel {wf / max(kf, 1e-9):5.1f}x"
+              f"  goal >= 30 frames/s and >= 5x{extra}")
+
+
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:2]))
+    if "--browser" in sys.argv:
+        browser_main(*(float(a) for a in sys.argv[2:3]))
+    else:
+        main(*(int(a) for a in sys.argv[1:2]))

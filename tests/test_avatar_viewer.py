@@ -1,6 +1,12 @@
-"""The AvatarViewer widget driven from Python, as the front-end drives it: the camera traitlets,
-the drag state, clips and time change the frame the kernel sends; two viewers share a camera;
-snapshots and the mimebundle carry a PNG for notebooks without a kernel.
+"""The AvatarViewer widget driven from Python, as the front-end drives it.
+
+With kernel frames (``renderer="kernel"``, as without the three.js bundle or WebGL): the camera
+traitlets, the drag state, clips and time change the frame the kernel sends; two viewers share a
+camera; snapshots and the mimebundle carry a PNG for notebooks without a kernel. With three.js
+(the default): the page's messages get the model's and clips' GLB bytes as binary buffers, the
+kernel draws nothing per change, checks what the page and code set (speed, weights, background),
+and ``snapshot()`` is the picture the page sent. tests/browser/test_avatar_viewer_*.py drive the
+page itself.
 
 Times are never asserted here (bench/viewer.py measures them); frame sizes and bytes are."""
 
@@ -35,7 +41,7 @@ def glbs():
 
 @pytest.fixture()
 def viewer(glbs):
-    return AvatarViewer(glbs["lod0"], lods={2: glbs["lod2"]}, size=SIZE, interactive_size=SMALL)
+    return AvatarViewer(glbs["lod0"], lods={2: glbs["lod2"]}, size=SIZE, interactive_size=SMALL, renderer="kernel")
 
 
 def pixels(png: bytes) -> np.ndarray:
@@ -102,7 +108,7 @@ def test_a_clip_and_its_time_change_the_pose(viewer):
 
 
 def test_library_clips_of_the_avatars_gender(glbs):
-    v = AvatarViewer(glbs["lod2"], library_clips=True, size=SMALL)
+    v = AvatarViewer(glbs["lod2"], library_clips=True, size=SMALL, renderer="kernel")
     assert "library/dance" in v.clips
     before = v.frame
     v.clip, v.time = "library/dance", 1.0
@@ -120,7 +126,7 @@ def test_the_skeleton_overlay_draws_over_the_frame(viewer):
 
 
 def test_compare_links_the_two_cameras(glbs):
-    pair = AvatarViewer.compare(glbs["lod0"], glbs["lod2"], size=SMALL)
+    pair = AvatarViewer.compare(glbs["lod0"], glbs["lod2"], size=SMALL, renderer="kernel")
     assert len(pair.children) == 2 and pair.children[0] is pair.a
     before = pair.b.frame
     pair.a.yaw = 70.0
@@ -148,9 +154,9 @@ def test_snapshot_and_mimebundle_carry_the_frame_as_png(viewer):
 def test_inputs_bytes_path_and_client_model(glbs, tmp_path):
     path = tmp_path / "a.glb"
     path.write_bytes(glbs["lod2"])
-    a = AvatarViewer(glbs["lod2"], size=SMALL)
-    b = AvatarViewer(path, size=SMALL)
-    c = AvatarViewer(str(path), size=SMALL)
+    a = AvatarViewer(glbs["lod2"], size=SMALL, renderer="kernel")
+    b = AvatarViewer(path, size=SMALL, renderer="kernel")
+    c = AvatarViewer(str(path), size=SMALL, renderer="kernel")
     assert a.frame == b.frame == c.frame
     with pytest.raises(TypeError, match="GLB bytes"):
         AvatarViewer(42)
@@ -158,7 +164,7 @@ def test_inputs_bytes_path_and_client_model(glbs, tmp_path):
 
 def test_view_on_a_model_fetched_through_the_client(http_client, model_id):
     model = http_client.avatars.model(model_id, lod=2, animations="walk")
-    v = model.view(size=SMALL)
+    v = model.view(size=SMALL, renderer="kernel")
     assert isinstance(v, AvatarViewer) and v.clips == ["walk"]
     assert v.frame_size == SMALL and v.frame.startswith(b"\x89PNG")
     v.clip, v.time = "walk", 0.5
@@ -171,3 +177,108 @@ def test_the_client_does_not_import_anywidget():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT)}, timeout=120)
     assert out.stdout.split() == ["False", "False"], out.stderr
+
+
+# -- three.js in the page (renderer="webgl"): what the kernel does for it ---------------------------
+
+class Page:
+    """What the front-end sends and gets: custom messages to the kernel, and the kernel's answers."""
+
+    def __init__(self, viewer):
+        self.viewer, self.got = viewer, []
+        viewer.send = lambda content, buffers=None: self.got.append((content, [bytes(b) for b in buffers or []]))
+
+    def ask(self, **content):
+        self.got.clear()
+        self.viewer._handle_custom_msg(content, [])
+        return self.got
+
+
+def test_the_page_gets_the_glb_and_its_clips_as_binary_buffers(glbs):
+    from workbench.render.testing import tiny_clip_glb
+
+    v = AvatarViewer(glbs["lod2"], clips={"bend": tiny_clip_glb()}, library_clips=True, size=SMALL, renderer="webgl")
+    page = Page(v)
+    assert page.ask(type="load") == [({"type": "model"}, [glbs["lod2"]])]
+    assert page.ask(type="clip", name="bend") == [({"type": "clip", "name": "bend"}, [tiny_clip_glb()])]
+    (content, [dance]), = page.ask(type="clip", name="library/dance")
+    assert content == {"type": "clip", "name": "library/dance"} and dance[:4] == b"glTF"
+    (content, buffers), = page.ask(type="clip", name="moonwalk")
+    assert content["type"] == "error" and "no clip 'moonwalk'" in content["message"] and not buffers
+
+
+def test_the_widget_state_holds_a_loader_and_the_page_gets_the_bundle_as_a_buffer(glbs):
+    from workbench.viewer3d import BUNDLE, bundle_path
+
+    if bundle_path() is None:
+        pytest.skip("the three.js bundle is not built here (npm ci && npm run build)")
+    v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
+    assert len(v._esm) < 4000 and "bundle" in v._esm, "the saved state would carry three.js"
+    (content, [code]), = Page(v).ask(type="bundle")
+    assert content == {"type": "bundle"} and code == BUNDLE.read_bytes()
+    assert v.bundle_id and v.bundle_id == AvatarViewer(glbs["lod2"], size=SMALL).bundle_id
+
+
+def test_with_three_js_the_kernel_draws_one_still_not_a_frame_per_change(glbs):
+    v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
+    assert v.frame_quality == "still" and pixels(v.frame).shape[:2] == (SMALL, SMALL)
+    count, still = v.frame_id, v.frame
+    v.yaw, v.zoom, v.skeleton = 90.0, 2.0, True
+    assert (v.frame_id, v.frame) == (count, still), "the page draws: no kernel frame per camera change"
+    # Until a page has drawn, snapshot() is the kernel's still of the current view.
+    assert not np.array_equal(np.asarray(v.snapshot()), pixels(still))
+
+
+def test_snapshot_is_the_picture_the_page_sent(glbs):
+    v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
+    canvas = Image.new("RGBA", (300, 200), (10, 200, 30, 255))
+    buf = io.BytesIO()
+    canvas.save(buf, format="PNG")
+    # As the page's message arrives: the picture as a binary buffer (a memoryview).
+    v.set_state({"frame": memoryview(buf.getvalue()), "frame_quality": "canvas", "frame_size": 300})
+    assert v.snapshot().size == (300, 200) and v.snapshot().getpixel((5, 5)) == (10, 200, 30, 255)
+    assert v._repr_mimebundle_()["image/png"] == v.frame
+
+
+def test_morph_weights_speed_and_background_are_checked(tmp_path):
+    from morph_glb import arkit_glb
+
+    v = AvatarViewer(arkit_glb(), size=SMALL, renderer="webgl")
+    assert v.morph_targets[:3] == ["eyeBlinkLeft", "eyeBlinkRight", "jawOpen"]
+    v.weights = {"jawOpen": 0.5}
+    with pytest.raises(Exception, match="no morph target 'jawClose'"):
+        v.weights = {"jawClose": 0.5}
+    with pytest.raises(Exception, match="a morph weight is 0 to 1"):
+        v.weights = {"jawOpen": 1.5}
+    assert v.weights == {"jawOpen": 0.5}
+    v.speed = 0.25
+    with pytest.raises(Exception, match="speed is 0.25 to 2"):
+        v.speed = 3
+    with pytest.raises(Exception, match="background is a colour #rrggbb"):
+        v.background = "red"
+    assert v.speed == 0.25
+
+
+def test_compare_labels_both_sides_and_links_them_in_the_page(glbs):
+    pair = AvatarViewer.compare(glbs["lod0"], glbs["lod2"], labels=("LOD 0", "LOD 2"), size=SMALL, renderer="webgl")
+    assert (pair.a.label, pair.b.label) == ("LOD 0", "LOD 2")
+    assert pair.a.link_group == pair.b.link_group != ""
+    pair.a.clip = "walk"
+    assert pair.b.clip == "" or pair.b.clips != pair.a.clips  # lod2 has no clips: nothing to link
+    assert "repeat(2" in pair.layout.grid_template_columns
+
+
+def test_without_the_bundle_the_kernel_draws_and_says_so_once(glbs, monkeypatch):
+    import warnings
+
+    import workbench.viewer3d as v3d
+
+    monkeypatch.setattr(v3d, "BUNDLE", v3d.HERE / "static" / "absent.js")
+    monkeypatch.setattr(v3d, "_said", set())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        a = AvatarViewer(glbs["lod2"], size=SMALL)
+        b = AvatarViewer(glbs["lod2"], size=SMALL)
+    assert a.renderer == b.renderer == "kernel" and "built without Node.js" in a.notice
+    assert len([w for w in caught if "built without Node.js" in str(w.message)]) == 1
+    assert a.frame_quality == "full" and pixels(a.frame).shape[:2] == (SMALL, SMALL)

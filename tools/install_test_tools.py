@@ -2,6 +2,8 @@
 
 - the Khronos glTF-Validator (npm package ``gltf-validator``), which the GLB tests run;
 - the browser pages' npm packages (``three``, ``@google/model-viewer``), pinned together;
+- the 3D viewer's three.js bundle (``npm ci`` and ``npm run build``), where the package was installed
+  before npm was there (``pip install`` builds it otherwise, see hatch_build.py);
 - with ``--browser`` and as root where apt-get exists: Debian's ``chromium`` and ``chromium-driver``.
 
 pytest installs nothing itself: tests whose tools are missing skip and say which command installs them.
@@ -50,6 +52,12 @@ def main(argv: list[str] | None = None) -> int:
             missing.append("gltf-validator (npm)")
         if not npm_install(NPM_PACKAGES, NPM_HOME, quiet=False):
             missing.append(", ".join(NPM_PACKAGES) + " (npm)")
+        from workbench.viewer3d import bundle_path
+
+        if bundle_path() is None:
+            npm = shutil.which("npm")
+            if any(subprocess.run([npm, *step], cwd=ROOT).returncode for step in (["ci", "--no-audit", "--no-fund"], ["run", "build"])):
+                missing.append("the 3D viewer's three.js bundle (npm ci && npm run build)")
     for what in missing:
         print(f"install_test_tools: missing {what}; the tests that need it will skip and say so", file=sys.stderr)
     return 1 if missing else 0

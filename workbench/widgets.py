@@ -1,6 +1,6 @@
 """Interactive controls for notebooks: explore preview and model options live (ipywidgets), and
 ``AvatarViewer`` (from ``workbench.viewer3d``, loaded on first use: it imports anywidget) to turn,
-zoom and animate an avatar.
+zoom and animate an avatar, drawn by three.js in the browser.
 
 Each explorer keeps its last result in ``.current``, so a notebook can also show a
 static image or table that stays in the saved file where widgets do not render.

@@ -177,16 +177,17 @@ def save_artifact(tmp_path: Path, name: str, png: bytes) -> Path:
 
 
 @contextlib.contextmanager
-def jupyter_lab(work: Path, root: Path):
-    """``jupyter lab`` headless on a free loopback port with token auth, serving ``root``; yields
-    {url, token, root, log}. Its kernels import the workbench from this tree and start their own
-    local service (no ``WORKBENCH_*`` variable reaches them)."""
+def jupyter_lab(work: Path, root: Path, app: str = "lab"):
+    """``jupyter lab`` (or Notebook 7, ``app="notebook"``) headless on a free loopback port with token
+    auth, serving ``root``; yields {url, token, root, log, app}. Its kernels import the workbench from
+    this tree and start their own local service (no ``WORKBENCH_*`` variable reaches them)."""
     from conftest import ROOT, free_port
 
-    if shutil.which("jupyter-lab", path=os.path.dirname(sys.executable)) is None and shutil.which("jupyter-lab") is None:
+    command = {"lab": "jupyter-lab", "notebook": "jupyter-notebook"}[app]
+    if shutil.which(command, path=os.path.dirname(sys.executable)) is None and shutil.which(command) is None:
         import pytest
 
-        pytest.skip("jupyter lab is not installed here (pip install -e '.[dev]'); JupyterLab test skipped")
+        pytest.skip(f"{command} is not installed here (pip install -e '.[dev]'); the {app} test skipped")
     token, port = secrets.token_hex(16), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}  # the kernel starts its own service
     env.update(PYTHONPATH=str(ROOT), PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
@@ -197,12 +198,13 @@ def jupyter_lab(work: Path, root: Path):
     (work / "config" / "labconfig" / "page_config.json").write_text(
         json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
     log = open(work / "lab.log", "wb")
+    app_args = (["jupyterlab", "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands as the menus do
+                 "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+                if app == "lab" else ["notebook", "--JupyterNotebookApp.expose_app_in_browser=True"])
     proc = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        [sys.executable, "-m", app_args[0], "--no-browser", "--ip=127.0.0.1", f"--port={port}",
          f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0",
-         "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands as the menus do
-         "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-         "--LabServerApp.extension_manager=readonly"]
+         *app_args[1:], "--LabServerApp.extension_manager=readonly"]
         + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
         cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -210,15 +212,15 @@ def jupyter_lab(work: Path, root: Path):
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited: {(work / 'lab.log').read_text()[-2000:]}")
+                raise RuntimeError(f"jupyter {app} exited: {(work / 'lab.log').read_text()[-2000:]}")
             try:
                 if httpx.get(f"{url}/api/status", headers={"Authorization": f"token {token}"}, timeout=2).status_code == 200:
                     break
             except httpx.HTTPError:
                 time.sleep(0.3)
         else:
-            raise RuntimeError("jupyter lab did not come up in 90 s")
-        yield {"url": url, "token": token, "root": root, "log": work / "lab.log"}
+            raise RuntimeError(f"jupyter {app} did not come up in 90 s")
+        yield {"url": url, "token": token, "root": root, "log": work / "lab.log", "app": app}
     finally:
         proc.terminate()
         try:

@@ -1,12 +1,15 @@
-"""The AvatarViewer in JupyterLab, driven by a person's mouse in headless Chromium.
+"""The AvatarViewer in JupyterLab and Notebook 7, drawn by three.js and driven by a person's mouse
+and keyboard in headless Chromium (software WebGL).
 
-A notebook makes a viewer; the test drags on its picture (selenium's ActionChains: press, move,
-release), checks the picture changes, that the drag's frames are the small interactive ones
-and the release's the full one, and that the yaw the widget reports (the ``data-yaw`` its
-front-end writes) moved the way the mouse did; then picks a clip in the menu and moves the
-time slider, and checks the pose changes. Chromium's performance log records every request
-and WebSocket the page opened: all go to the Jupyter server, none to any other host (the
-viewer's front-end is ours; nothing comes from a CDN).
+A notebook makes two viewers: an avatar with clips, and a small GLB whose morph targets carry
+ARKit names (tests/morph_glb.py; avatars will carry the 52 shapes). The test drags on the canvas
+(orbit), shift-drags (pan), scrolls (zoom), picks a clip and checks the pose moves frame after
+frame, changes the speed, steps a frame, moves a morph slider and plays a preset, toggles the
+ground shadow, presses keys in the viewer and checks the notebook did not change (JupyterLab's
+``r`` would make the cell raw, ``d d`` delete it), and reads back in the kernel what the page
+did. Chromium's performance log records every request and WebSocket: all go to the Jupyter
+server, none to any other host (three.js is in the bundle, the GLB comes over the kernel's
+WebSocket).
 
 Screenshots go under the test's tmp folder (and to ``$WORKBENCH_BROWSER_ARTIFACTS``).
 """
@@ -14,125 +17,277 @@ Screenshots go under the test's tmp folder (and to ``$WORKBENCH_BROWSER_ARTIFACT
 from __future__ import annotations
 
 import base64
+import io
 import json
 import time
 from urllib.parse import urlsplit
 
 import nbformat
+import numpy as np
 import pytest
+from PIL import Image
 
-from .conftest import jupyter_lab, save_artifact, start_chrome, wait
+from workbench.viewer3d import bundle_path
 
-SIZE = 384
-SMALL = 192
-DRAG_PX = 80  # the front-end turns 0.5 degree per pixel
+from .conftest import jupyter_lab, run_async, save_artifact, start_chrome, wait
 
-NOTEBOOK = """\
+DRAG_PX = 80
+
+AVATAR_CELL = """\
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.widgets import AvatarViewer
 
-settings = normalize_avatar_settings({"gender": "feminine"})
-viewer = AvatarViewer(build_avatar(settings, ModelOptions(animations=("walk", "wave"))),
-                      lods={2: build_avatar(settings, ModelOptions(lod=2))},
-                      size=%d, interactive_size=%d)
-viewer""" % (SIZE, SMALL)
+viewer = AvatarViewer(build_avatar(normalize_avatar_settings({"gender": "feminine"}),
+                                   ModelOptions(animations=("walk", "wave"))), size=420)
+viewer"""
+MORPH_CELL = """\
+faces = AvatarViewer("arkit.glb", size=300, label="ARKit morph targets")
+faces"""
+COMPARE_CELL = """\
+pair = AvatarViewer.compare("arkit.glb", "arkit.glb", labels=("left side", "right side"), size=200)
+pair"""
+
+# The viewers' state as the page shows it (data attributes their front-end writes).
+VIEWERS = "return Array.from(document.querySelectorAll('.wb-avatar-viewer')).map(v => ({...v.dataset}));"
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    work = tmp_path_factory.mktemp("viewer-lab")
+@pytest.fixture(scope="module", params=["lab", "notebook"])
+def app(request, tmp_path_factory):
+    if bundle_path() is None:
+        pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
+    from morph_glb import arkit_glb
+
+    work = tmp_path_factory.mktemp(f"viewer-{request.param}")
     root = work / "notebooks"
     root.mkdir()
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK)])
+    (root / "arkit.glb").write_bytes(arkit_glb())
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(AVATAR_CELL), nbformat.v4.new_code_cell(MORPH_CELL),
+                                         nbformat.v4.new_code_cell(COMPARE_CELL)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, root / "viewer.ipynb")
-    with jupyter_lab(work, root) as lab:
-        yield lab
+    with jupyter_lab(work, root, app=request.param) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
 def logged_browser(tmp_path_factory):
     """A Chromium of its own whose performance log records the page's network traffic."""
     with start_chrome(tmp_path_factory.mktemp("viewer-profile"), performance_log=True) as driver:
+        driver.set_window_size(1280, 1000)
+        driver.set_script_timeout(120)
         yield driver
 
 
-# What the viewer shows and reports: its data attributes and the picture's pixels (a blob: URL,
-# same origin, so a canvas may read it).
-STATE = """
-const root = document.querySelector('.wb-avatar-viewer');
-const img = root && root.querySelector('img.wb-av-frame');
-if (!root || !img || !img.complete || !img.naturalWidth) return null;
-const c = document.createElement('canvas');
-c.width = img.naturalWidth; c.height = img.naturalHeight;
-c.getContext('2d').drawImage(img, 0, 0);
-return {...root.dataset, w: img.naturalWidth, src: img.src, pixels: c.toDataURL()};
-"""
+def viewers(browser):
+    return browser.execute_script(VIEWERS)
 
 
-def state(browser, cond: str = "true", timeout: float = 60, what: str = "the viewer"):
-    return wait(browser, f"const s = (function(){{{STATE}}})(); return s && ({cond}) && s;", timeout, what)
+def until(browser, index: int, cond: str, what: str, timeout: float = 60):
+    """The data attributes of viewer ``index`` once ``cond`` (JS over ``d``) holds."""
+    return wait(browser, f"const v = document.querySelectorAll('.wb-avatar-viewer')[{index}];"
+                         f"const d = v && v.dataset; return d && ({cond}) && {{...d}};", timeout, what)
 
 
-def shot(browser, tmp_path, name: str):
-    return save_artifact(tmp_path, name, base64.b64decode(browser.get_screenshot_as_base64()))
+def canvas_pixels(browser, index: int) -> np.ndarray:
+    """What viewer ``index``'s canvas shows, from a screenshot of the element (what a person sees)."""
+    canvas = browser.find_elements("css selector", ".wb-avatar-viewer canvas")[index]
+    return np.asarray(Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("RGB")).astype(int)
 
 
-def test_drag_orbits_and_clip_and_slider_pose_the_avatar(logged_browser, lab, tmp_path):
+def changed(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of pixels that differ visibly."""
+    h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+    return float((np.abs(a[:h, :w] - b[:h, :w]).sum(-1) > 30).mean())
+
+
+def kernel(browser, code: str) -> str:
+    """Run ``code`` in the notebook's kernel (not in a cell: the notebook stays as it is); its stdout."""
+    return run_async(browser, """(code => new Promise((ok, no) => {
+        const nb = window.jupyterapp.shell.currentWidget;
+        const future = nb.sessionContext.session.kernel.requestExecute({code, store_history: false});
+        let out = '';
+        future.onIOPub = m => { if (m.header.msg_type === 'stream') out += m.content.text;
+                                if (m.header.msg_type === 'error') no(new Error(m.content.evalue)); };
+        future.done.then(() => ok(out), no);
+    }))""", code).strip()
+
+
+def poll_kernel(browser, code: str, ok, tries: int = 20) -> str:
+    """``kernel(code)`` until ``ok(output)``: the page sends slider values a moment after they stop."""
+    for _ in range(tries):
+        out = kernel(browser, code)
+        if ok(out):
+            return out
+        time.sleep(0.25)
+    raise AssertionError(f"the kernel never printed what was expected for {code!r}: {out!r}")
+
+
+def notebook_cells(browser):
+    return browser.execute_script(
+        "const m = window.jupyterapp.shell.currentWidget.content.model;"
+        "return Array.from({length: m.cells.length}, (_, i) => [m.cells.get(i).type, m.cells.get(i).sharedModel.getSource()]);")
+
+
+def shot(browser, tmp_path, app, name: str):
+    return save_artifact(tmp_path, f"viewer_{app}_{name}.png", base64.b64decode(browser.get_screenshot_as_base64()))
+
+
+def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logged_browser, app, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
-    browser = logged_browser
+    browser, name = logged_browser, app["app"]
     browser.get("about:blank")
     browser.get_log("performance")  # Chromium's own start page: not the notebook's traffic
-    browser.get(f"{lab['url']}/lab/tree/viewer.ipynb?token={lab['token']}")
+    path = "lab/tree" if name == "lab" else "notebooks"
+    browser.get(f"{app['url']}/{path}/viewer.ipynb?token={app['token']}")
     wait(browser, "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
                   "return nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel"
                   " && nb.sessionContext.session.kernel.status === 'idle';", 120, "the notebook's kernel")
     browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-    first = state(browser, f"s.ready === '1' && s.w === {SIZE}", 180, "the viewer's first frame")
-    assert float(first["yaw"]) == 0 and first["quality"] == "full"
-    browser.execute_script("document.querySelector('.wb-avatar-viewer').scrollIntoView({block: 'center'})")
+    first = until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0", "the avatar's first WebGL frame", 180)
+    assert first["renderer"] == "webgl" and first["clip"] == ""
+    until(browser, 1, "d.ready === '1' && d.morphTargets === '14'", "the morph GLB's viewer with its 14 targets", 120)
+    before_cells = notebook_cells(browser)
+    canvas = browser.find_elements("css selector", ".wb-avatar-viewer canvas")[0]
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
+    time.sleep(0.5)
+    shot(browser, tmp_path, name, "start")
+    start = canvas_pixels(browser, 0)
+
+    # -- orbit: a drag to the right turns the avatar; the kernel learns the yaw at the release ------
+    sent = int(first.get("pictureSent") or 0)
+    ActionChains(browser).move_to_element(canvas).click_and_hold().move_by_offset(DRAG_PX // 2, 0).pause(0.1) \
+        .move_by_offset(DRAG_PX // 2, 0).pause(0.1).release().perform()
+    turned = until(browser, 0, "Math.abs(parseFloat(d.yaw)) > 10", "the drag's orbit")
+    assert abs(float(turned["elevation"])) < 3, turned  # a horizontal drag does not tip the camera
+    assert changed(start, canvas_pixels(browser, 0)) > 0.01, "the picture did not change after the drag"
+    # OrbitControls' damping settles, the camera goes to the kernel, then the settled picture.
+    yaw = float(until(browser, 0, f"parseInt(d.pictureSent || 0) > {sent}", "the settled view")["yaw"])
+    assert abs(float(kernel(browser, "print(viewer.yaw)")) - yaw) < 1.0
+    # snapshot() in the kernel is the canvas's own picture, at the canvas's size.
+    width, height = (int(x) for x in first["canvas"].split("@")[0].split("x"))
+    assert kernel(browser, "print(viewer.frame_quality, *viewer.snapshot().size)") == f"canvas {width} {height}"
+
+    # -- pan (shift drag) moves the target; the wheel zooms in ------------------------------------------
+    target0 = until(browser, 0, "d.target", "a target")["target"]
+    ActionChains(browser).move_to_element(canvas).key_down(Keys.SHIFT).click_and_hold().move_by_offset(0, 40) \
+        .pause(0.1).release().key_up(Keys.SHIFT).perform()
+    panned = until(browser, 0, f"d.target !== {json.dumps(target0)}", "the pan")
+    # The wheel over the upper third (the head): zoom goes toward the pointer, so the target rises.
+    browser.execute_script("""const c = arguments[0], r = c.getBoundingClientRect();
+        for (let i = 0; i < 3; i++) c.dispatchEvent(new WheelEvent('wheel', {deltaY: -120, deltaMode: 0,
+            clientX: r.left + r.width / 2, clientY: r.top + r.height * 0.25, bubbles: true, cancelable: true}));""", canvas)
+    zoomed = until(browser, 0, f"parseFloat(d.zoom) > {float(panned['zoom']) * 1.2}", "the wheel's zoom")
+    assert float(zoomed["target"].split(",")[1]) > float(panned["target"].split(",")[1]), "the zoom did not head for the pointer"
+    shot(browser, tmp_path, name, "zoomed")
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('dblclick', {bubbles: true}))", canvas)
+    until(browser, 0, "Math.abs(parseFloat(d.zoom) - 1) < 0.01 && Math.abs(parseFloat(d.yaw)) < 0.5", "the double-click's reset")
+    assert float(zoomed["zoom"]) > 1.2
+
+    # -- a clip plays: a new pose frame after frame; speed and a frame step --------------------------
+    Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-clip")).select_by_value("walk")
+    playing = until(browser, 0, "d.clip === 'walk' && d.playing === 'true' && parseFloat(d.time) > 0.2", "the walk playing")
+    a = canvas_pixels(browser, 0)
+    later = until(browser, 0, f"d.time !== '{playing['time']}'", "the next pose")
+    assert changed(a, canvas_pixels(browser, 0)) > 0.002, "the walk's pose did not move"
+    Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-speed")).select_by_value("2")
+    until(browser, 0, "d.speed === '2'", "speed 2x")
+    # The clip's clock against the page's (frame times): at 2x the clip runs twice as fast.
+    c0 = until(browser, 0, "d.clipClock", "the clip's clock")
+    c1 = until(browser, 0, f"parseFloat(d.clipClockAt) > {float(c0['clipClockAt'])} + 500", "half a second of play")
+    rate = (float(c1["clipClock"]) - float(c0["clipClock"])) / ((float(c1["clipClockAt"]) - float(c0["clipClockAt"])) / 1000)
+    assert 1.8 < rate < 2.2, f"clip seconds per second at 2x: {rate:.2f}"
+    shot(browser, tmp_path, name, "walk")
+    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-play").click()
+    paused = until(browser, 0, "d.playing === 'false'", "the pause")
+    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-step").click()
+    stepped = until(browser, 0, f"d.time !== '{paused['time']}'", "a frame step")
+    step = (float(stepped["time"]) - float(paused["time"])) % 1.1  # the walk loops: a step at its end wraps
+    assert abs(step - 1 / 30) < 0.02, step
+    assert kernel(browser, "print(viewer.clip, viewer.speed, viewer.playing)") == "walk 2.0 False"
+    # A step past the end of the looping walk comes round to its start.
+    kernel(browser, "viewer.time = 1.09")
+    until(browser, 0, "d.time === '1.090'", "the time set from code")
+    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-step").click()
+    wrapped = until(browser, 0, "d.time !== '1.090'", "a step past the end")
+    assert float(wrapped["time"]) < 0.05, wrapped["time"]
+
+    # -- the ground shadow's toggle ------------------------------------------------------------------
+    with_shadow = canvas_pixels(browser, 0)
+    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
+    until(browser, 0, "d.shadow === 'false'", "the shadow off")
+    time.sleep(0.2)
+    assert changed(with_shadow, canvas_pixels(browser, 0)) > 0.001, "the ground shadow did not go"
+    assert kernel(browser, "print(viewer.shadow)") == "False"
+    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
+    until(browser, 0, "d.shadow === 'true'", "the shadow back")
+
+    # -- keys typed in the viewer are the viewer's; the notebook does not change ---------------------
+    browser.execute_script("arguments[0].focus()", browser.find_elements("css selector", ".wb-avatar-viewer")[0])
+    for keys in ("r", "m", "y", "a", "b", "x", "c", "v", "z", "d", "d", Keys.ENTER, Keys.ESCAPE, "a", "w", "w"):
+        ActionChains(browser).send_keys(keys).perform()
+    until(browser, 0, "d.lastKey === 'w' && d.wireframe === 'false'", "the viewer's own keys (w twice: wireframe on, off)")
+    assert kernel(browser, "print(viewer.auto_rotate)") == "False"  # "a" twice: auto-rotate on, off
     time.sleep(0.3)
-    shot(browser, tmp_path, "viewer_lab_start.png")
+    assert notebook_cells(browser) == before_cells, "a key typed in the viewer changed the notebook"
 
-    # -- drag: small frames while the button is down, the full one on release -------------------
-    img = browser.find_element("css selector", ".wb-avatar-viewer img.wb-av-frame")
-    ActionChains(browser).move_to_element(img).click_and_hold().move_by_offset(DRAG_PX // 4, 0).perform()
-    held = state(browser, f"s.quality === 'interactive' && s.w === {SMALL}", 60, "an interactive frame mid-drag")
-    assert float(held["yaw"]) > 0
-    shot(browser, tmp_path, "viewer_lab_dragging.png")
-    chain = ActionChains(browser)
-    for _ in range(3):
-        chain.move_by_offset(DRAG_PX // 4, 0).pause(0.05)
-    chain.release().perform()
-    turned = state(browser, f"s.quality === 'full' && s.w === {SIZE} && Math.abs(parseFloat(s.yaw) - {DRAG_PX * 0.5}) < 1",
-                   60, "the full frame after the release, at the dragged yaw")
-    assert turned["pixels"] != first["pixels"], "the picture did not change after the drag"
-    assert abs(float(turned["elevation"])) < 1  # a horizontal drag does not tip the camera
-    shot(browser, tmp_path, "viewer_lab_turned.png")
-
-    # -- the clip menu and the time slider ----------------------------------------------------------
-    Select(browser.find_element("css selector", ".wb-av-clip")).select_by_value("walk")
-    walking = state(browser, f"s.clip === 'walk' && s.quality === 'full' && s.pixels !== {json.dumps(turned['pixels'])}",
-                    60, "the walk clip's first pose")
-    slider = browser.find_element("css selector", ".wb-av-time")
-    width = slider.size["width"]
-    ActionChains(browser).move_to_element_with_offset(slider, int(width * 0.1), 0).click().perform()
-    later = state(browser, f"parseFloat(s.time) > 0.2 && s.pixels !== {json.dumps(walking['pixels'])}", 60,
-                  "a new pose after the slider moved")
-    assert later["clip"] == "walk"
-    shot(browser, tmp_path, "viewer_lab_walk.png")
-
-    # -- the skeleton overlay, for the screenshot a person looks at ---------------------------------
-    browser.find_element("css selector", ".wb-av-skeleton").click()
-    state(browser, f"s.pixels !== {json.dumps(later['pixels'])}", 60, "the skeleton overlay")
+    # -- the morph viewer: a slider and a preset ------------------------------------------------------------
+    faces = browser.find_elements("css selector", ".wb-avatar-viewer")[1]
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].querySelector('details').open = true;", faces)
     time.sleep(0.3)
-    shot(browser, tmp_path, "viewer_lab_skeleton.png")
+    rest = canvas_pixels(browser, 1)
+    jaw = faces.find_element("css selector", "input.wb-av-morph[data-name='jawOpen']")
+    ActionChains(browser).move_to_element_with_offset(jaw, int(jaw.size["width"] * 0.4), 0).click().perform()
+    until(browser, 1, "JSON.parse(d.morphs || '{}').jawOpen > 0.5", "the jawOpen slider")
+    time.sleep(0.3)
+    assert changed(rest, canvas_pixels(browser, 1)) > 0.002, "moving jawOpen did not change the picture"
+    weights = poll_kernel(browser, "import json; print(json.dumps(faces.weights))", lambda out: "jawOpen" in out)
+    weights = json.loads(weights)
+    assert set(weights) == {"jawOpen"} and weights["jawOpen"] > 0.5
+    shot(browser, tmp_path, name, "morph")
+    faces.find_element("css selector", ".wb-av-preset-smile").click()
+    until(browser, 1, "JSON.parse(d.morphs || '{}').mouthSmileLeft > 0.7", "the smile preset")
+    assert not faces.find_element("css selector", ".wb-av-preset-blink").get_attribute("disabled")
 
-    # -- every request went to the Jupyter server ---------------------------------------------------
-    lab_host = urlsplit(lab["url"]).netloc
+    # -- compare(): two labelled views in the cell's width, one camera in the page ----------------------
+    left, right = browser.find_elements("css selector", ".wb-avatar-viewer")[2:4]
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", left)
+    until(browser, 3, "d.ready === '1' && parseInt(d.frames) > 0", "the comparison's second view")
+    labels = [v.find_element("css selector", ".wb-av-label").text for v in (left, right)]
+    assert labels == ["left side", "right side"]
+    boxes = browser.execute_script("return [...arguments].map(e => e.getBoundingClientRect().toJSON())", left, right,
+                                   left.find_element("xpath", "ancestor::*[contains(@class, 'jp-OutputArea-output')][1]"))
+    assert boxes[0]["right"] <= boxes[1]["left"] and boxes[1]["right"] <= boxes[2]["right"] + 1, boxes  # side by side, no overflow
+    ActionChains(browser).move_to_element(left.find_element("css selector", "canvas")).click_and_hold() \
+        .move_by_offset(60, 0).pause(0.1).release().perform()
+    led = until(browser, 2, "Math.abs(parseFloat(d.yaw)) > 10", "the left view turned")
+    until(browser, 3, f"Math.abs(parseFloat(d.yaw) - parseFloat(document.querySelectorAll('.wb-avatar-viewer')[2].dataset.yaw)) < 0.5"
+                      " && Math.abs(parseFloat(d.yaw)) > 10", "the right view following the left")
+    assert float(led["yaw"]) != 0
+
+    # -- code moves the page: a three-quarter view mid-stride, and the skeleton (README's screenshot) -------
+    main = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", main)
+    kernel(browser, "viewer.yaw, viewer.elevation, viewer.time = -35.0, 8.0, 0.4")
+    until(browser, 0, "Math.abs(parseFloat(d.yaw) + 35) < 0.5 && Math.abs(parseFloat(d.elevation) - 8) < 0.5"
+                      " && Math.abs(parseFloat(d.time) - 0.4) < 0.01", "the page following the kernel's camera and time")
+    main.find_element("css selector", ".wb-av-skeleton").click()
+    settled = int(until(browser, 0, "d.skeleton === 'true'", "the skeleton").get("pictureSent") or 0)
+    until(browser, 0, f"parseInt(d.pictureSent || 0) > {settled}", "the settled, full-resolution view")
+    # Hovering a joint names it: the pointer goes where the page projects the LeftHand bone.
+    x, y = browser.execute_script("""const v = arguments[0].wbViewer, r = v.canvas.getBoundingClientRect();
+        const p = v.bones.find(b => b.name === 'LeftHand').getWorldPosition(v.camera.position.clone()).project(v.camera);
+        return [(p.x + 1) / 2 * r.width - r.width / 2, (1 - p.y) / 2 * r.height - r.height / 2];""", main)
+    ActionChains(browser).move_to_element_with_offset(main.find_element("css selector", "canvas"), int(x), int(y)).perform()
+    until(browser, 0, "d.hoverBone === 'LeftHand'", "the bone's name on hover")
+    assert main.find_element("css selector", ".wb-av-tip").text == "LeftHand"
+    shot(browser, tmp_path, name, "skeleton")
+
+    # -- every request went to the Jupyter server -----------------------------------------------------
+    host = urlsplit(app["url"]).netloc
     urls = []
     for entry in browser.get_log("performance"):
         msg = json.loads(entry["message"])["message"]
@@ -142,6 +297,6 @@ def test_drag_orbits_and_clip_and_slider_pose_the_avatar(logged_browser, lab, tm
             urls.append(msg["params"]["url"])
     network = [u for u in urls if urlsplit(u).scheme in ("http", "https", "ws", "wss")]
     assert network, "the performance log recorded no request"
-    elsewhere = sorted({u for u in network if urlsplit(u).netloc != lab_host})
+    elsewhere = sorted({u for u in network if urlsplit(u).netloc != host})
     assert not elsewhere, f"the page asked hosts other than the Jupyter server: {elsewhere}"
     assert not [u for u in urls if urlsplit(u).scheme not in ("http", "https", "ws", "wss", "data", "blob")], urls

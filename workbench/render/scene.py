@@ -380,6 +380,7 @@ class Clip:
             raise ValueError("render: the clip GLB has no animation")
         anim = anims[index]
         self.name = anim.get("name", "")
+        self.source: str | None = None  # "gender/name" for a library clip (load_clip), else None
         # The clip file's own rest translations by node name (to tell skeletons apart).
         self.rest_offsets = {model.names[i]: np.asarray(t[0]) for i, t in enumerate(model.rest_trs)
                              if not isinstance(t, np.ndarray)}
@@ -421,5 +422,7 @@ def load_clip(source) -> Clip:
     if isinstance(source, str):
         from workbench.gltf import build_animation  # only a name needs the library
         gender, _, name = source.rpartition("/")
-        return Clip(Model(build_animation(gender or "feminine", name), max_texture=1))
+        clip = Clip(Model(build_animation(gender or "feminine", name), max_texture=1))
+        clip.source = f"{gender or 'feminine'}/{name}"
+        return clip
     raise TypeError("render: a pose clip is GLB bytes or an animation name")

@@ -89,6 +89,8 @@ class Stage:
         for i, a in enumerate(main.doc.get("animations", [])):
             name = a.get("name") or f"animation {i}"
             self._clip_makers.setdefault(name, lambda i=i: Clip(main, i))
+        self._own = set(self._clip_makers)
+        self._extra = {name: bytes(data) for name, data in (clips or {}).items() if name not in self._own}
         for name, data in (clips or {}).items():
             self._clip_makers.setdefault(name, lambda data=data: load_clip(bytes(data)))
         if library_clips and self._library_skeleton(main):
@@ -144,6 +146,24 @@ class Stage:
         if name not in self._clips:
             self._clips[name] = self._clip_makers[name]()
         return self._clips[name]
+
+    def clip_glb(self, name: str) -> bytes | None:
+        """The GLB of clip ``name`` for a viewer that plays it itself (three.js); None for the model's own.
+
+        >>> from workbench.render.testing import tiny_rig_glb, tiny_clip_glb
+        >>> Stage(tiny_rig_glb(), clips={"bend": tiny_clip_glb()}).clip_glb("bend") == tiny_clip_glb()
+        True
+        """
+        if name not in self._clip_makers:
+            raise ValueError(f"stage: no clip {name!r}; the stage has {self.clip_names}")
+        if name in self._extra:
+            return self._extra[name]
+        if name.startswith(LIBRARY_PREFIX) and name not in self._own:
+            from workbench.gltf import build_animation
+
+            gender, _, base = self.clip(name).source.partition("/")
+            return build_animation(gender, base)
+        return None
 
     def duration(self, clip: str) -> float:
         """The clip's length in seconds (0 for the preview pose, ``""``)."""

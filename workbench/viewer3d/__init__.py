@@ -1,21 +1,30 @@
-"""An avatar to turn, zoom and play in a notebook: an anywidget drawn by the workbench's own renderer.
+"""An avatar to turn, zoom and play in a notebook: an anywidget drawn by three.js in the browser.
 
-The kernel renders every frame (``workbench.render.stage``) and sends it as PNG bytes in
-the ``frame`` traitlet; the front-end (``viewer.js`` beside this file, written for the
-project, nothing fetched from any host) shows it and sends back the camera: drag to orbit,
-wheel to zoom, double-click to frame. While a drag lasts, frames are cheap
-(``interactive_size`` px, ``interactive_lod``); on release the full frame follows.
+The front-end (``static/viewer.js``: ``js/viewer.js`` bundled with three.js by esbuild when the
+package is built, see ``hatch_build.py``) draws with WebGL on the GPU: orbit, pan, zoom toward the
+pointer, focus presets, lights, shadow, wireframe, skeleton, a timeline with speed and frame
+steps, morph target sliders, fullscreen, screenshots. The widget's module is a small loader
+(``loader.js``); the bundle and the GLB bytes go to the page as binary buffers of custom
+messages, so a notebook saved with its widget state does not hold a copy of either per viewer,
+and nothing is fetched from any host.
 
-The camera (``yaw``, ``elevation``, ``zoom``), the clip and its ``time`` are traitlets, so
-code sets them as the mouse does and reads what the mouse did. ``snapshot()`` is the current
-frame as an image, and the widget's mimebundle carries it as ``image/png`` so a notebook
-saved or converted without a kernel shows the picture.
+Where there is no bundle (a package built without Node.js) or no WebGL, the kernel draws the
+frames with the workbench's own renderer (``workbench.render.stage``) and the front-end
+(``kernel_frames.js``) shows them, as ``renderer="kernel"``; the viewer says so once.
+
+The camera (``yaw``, ``elevation``, ``zoom``, ``target``), the clip, its ``time`` and ``speed``, the
+look (``light``, ``background``, ``shadow``...) and the morph ``weights`` are traitlets, so code sets
+them as the mouse does and reads what the mouse did (the page sends them when a gesture ends).
+``frame`` is the last picture shown: the canvas's own PNG, sent by the page when the view settles,
+so ``snapshot()`` is what the canvas shows; before any page has drawn, the kernel's still of the
+same view. The widget's mimebundle carries a still as ``image/png`` for notebooks converted
+without a kernel.
 
 anywidget is imported with this module, not with ``workbench``: a client that never opens a
 viewer never loads it.
 
 >>> from workbench.render.testing import tiny_rig_glb, tiny_clip_glb
->>> v = AvatarViewer(tiny_rig_glb(), clips={"bend": tiny_clip_glb()}, size=64)
+>>> v = AvatarViewer(tiny_rig_glb(), clips={"bend": tiny_clip_glb()}, size=64, renderer="kernel")
 >>> before = v.frame
 >>> v.yaw = 30
 >>> v.frame != before, v.snapshot().size
@@ -24,21 +33,57 @@ viewer never loads it.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
+import warnings
 from pathlib import Path
 
 import anywidget
 import ipywidgets
 import traitlets as t
+from ipywidgets.widgets.trait_types import bytes_serialization
 
 from workbench.render.stage import Stage, StageView, encode
+from workbench.render.scene import parse_glb
 
-__all__ = ["AvatarViewer", "AvatarComparison", "glb_bytes"]
+__all__ = ["AvatarViewer", "AvatarComparison", "glb_bytes", "bundle_path"]
 
-# The traitlets a frame depends on; a change to any of them draws again.
+HERE = Path(__file__).resolve().parent
+KERNEL_FRONTEND = HERE / "kernel_frames.js"
+# What the widget state holds: a loader that asks the kernel for the bundle (loader.js says why).
+LOADER = HERE / "loader.js"
+# The three.js front-end, built by the package's build (npm run build); absent in a build without Node.js.
+BUNDLE = HERE / "static" / "viewer.js"
+
+# The traitlets a kernel frame depends on; with renderer="kernel" a change to any of them draws again.
 VIEW_TRAITS = ["yaw", "elevation", "zoom", "dragging", "clip", "time", "skeleton", "size", "lod",
-               "interactive_size", "interactive_lod", "format"]
-CAMERA_TRAITS = ("yaw", "elevation", "zoom", "dragging")
+               "interactive_size", "interactive_lod", "format", "renderer"]
+CAMERA_TRAITS = ("yaw", "elevation", "zoom", "target")
+SPEED_RANGE = (0.25, 2.0)
+_said: set[str] = set()
+
+
+def bundle_path() -> Path | None:
+    """The built three.js front-end, or None where the package was built without Node.js.
+
+    >>> bundle_path() is None or bundle_path().name == "viewer.js"
+    True
+    """
+    return BUNDLE if BUNDLE.is_file() and BUNDLE.stat().st_size else None
+
+
+@functools.lru_cache(maxsize=1)
+def _bundle(path: Path, mtime: float) -> tuple[str, bytes]:
+    data = path.read_bytes()
+    return hashlib.sha256(data).hexdigest()[:16], data
+
+
+def _say_once(message: str) -> None:
+    # Once per process: a notebook with ten viewers needs the reason once, not ten times.
+    if message not in _said:
+        _said.add(message)
+        warnings.warn(message, UserWarning, stacklevel=3)
 
 
 def glb_bytes(source) -> bytes:
@@ -57,76 +102,153 @@ def glb_bytes(source) -> bytes:
     raise TypeError(f"AvatarViewer: a model is GLB bytes, a path or a result with .content; got {type(source).__name__}")
 
 
+def morph_target_names(glb: bytes) -> list[str]:
+    """The morph targets' names in a GLB, as three.js reads them (each mesh's ``extras.targetNames``),
+    in order of first appearance.
+
+    >>> from workbench.render.testing import tiny_rig_glb
+    >>> morph_target_names(tiny_rig_glb())
+    []
+    """
+    doc, _ = parse_glb(glb)
+    names: list[str] = []
+    for mesh in doc.get("meshes", []):
+        for n in (mesh.get("extras") or {}).get("targetNames") or []:
+            if isinstance(n, str) and n not in names:
+                names.append(n)
+    return names
+
+
 def _with_still(bundle, image) -> dict:
     """A widget's mimebundle with a PNG still of ``image`` beside it, for wherever widgets do not run
     (a notebook saved or converted without a kernel)."""
     data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
-    data["image/png"] = encode(image, "png")
+    if image is not None:
+        data["image/png"] = encode(image, "png")
     return data
 
 
 class AvatarViewer(anywidget.AnyWidget):
-    """An avatar GLB in a live view: orbit, zoom, clips, skeleton; frames rendered in the kernel.
+    """An avatar GLB in a live 3D view drawn by three.js: orbit, pan, zoom, clips, lights, morphs.
 
     model: GLB bytes, a path, or the client's ``Model`` result (``client.avatars.model(id).view()``).
-    lods: lighter versions of the same avatar, ``{2: glb}``: drag frames use ``interactive_lod``.
     clips: more clips, ``{name: clip GLB}``; library_clips: offer the library's clips of the
     avatar's gender too (``library/walk``...), besides the GLB's own animations.
-    Other keywords set traitlets (``size``, ``yaw``, ``clip``, ``skeleton``...).
+    renderer: "webgl" (the default where the bundle is built) or "kernel" (frames drawn by the
+    kernel, as without Node.js or WebGL); lods: lighter versions for the kernel's drag frames.
+    Other keywords set traitlets (``size``, ``yaw``, ``clip``, ``light``, ``weights``...).
 
     >>> from workbench.render.testing import tiny_rig_glb
-    >>> AvatarViewer(tiny_rig_glb(), size=32).frame_size
-    32
+    >>> v = AvatarViewer(tiny_rig_glb(), size=32, yaw=20)
+    >>> v.snapshot().size, v.yaw
+    ((32, 32), 20.0)
     """
 
-    _esm = Path(__file__).with_name("viewer.js")
+    _esm = LOADER if bundle_path() else KERNEL_FRONTEND
     _css = """
-    .wb-avatar-viewer { display: inline-flex; flex-direction: column; gap: 4px; font: 12px sans-serif;
-                        width: var(--wb-av-size, 512px); max-width: 100%; }
-    .wb-av-stage { cursor: grab; touch-action: none; user-select: none; line-height: 0; }
+    .wb-avatar-viewer { display: flex; flex-direction: column; gap: 4px; font: 12px sans-serif; width: 100%;
+                        max-width: 100%; box-sizing: border-box; outline: none; position: relative; }
+    .wb-avatar-viewer:focus-visible { box-shadow: 0 0 0 2px #4a90d9; }
+    .wb-avatar-viewer:fullscreen { background: #fff; padding: 8px; }
+    .wb-av-label { font-weight: 600; font-size: 13px; color: #223; }
+    .wb-av-stage { cursor: grab; touch-action: none; user-select: none; line-height: 0; position: relative; }
     .wb-av-stage:active { cursor: grabbing; }
+    .wb-av-canvas { display: block; width: 100%; }
+    .wb-av-still { max-width: 100%; height: var(--wb-av-height, 512px); object-fit: contain; }
+    .wb-av-still:not([src]) { display: none; }
+    .wb-av-tip { position: absolute; pointer-events: none; background: rgba(20, 24, 36, .85); color: #fff;
+                 padding: 2px 6px; border-radius: 3px; line-height: 1.4; white-space: nowrap; }
+    .wb-av-tip[hidden] { display: none; }
     .wb-av-frame { width: var(--wb-av-size, 512px); max-width: 100%; aspect-ratio: 1; height: auto; }
     .wb-av-toolbar { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
-    .wb-av-time { flex: 1; min-width: 100px; }
+    .wb-av-toolbar label { white-space: nowrap; }
+    .wb-av-time { flex: 1; min-width: 80px; }
     .wb-av-clip { max-width: 12em; }
-    .wb-av-readout { color: #556; }
+    .wb-av-btn { min-width: 26px; }
+    .wb-av-readout { color: #556; min-height: 1.3em; }
+    .wb-av-morphs summary { cursor: pointer; }
+    .wb-av-presets { display: flex; gap: 6px; margin: 4px 0; }
+    .wb-av-sliders { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 2px 12px;
+                     max-height: 220px; overflow-y: auto; }
+    .wb-av-morph-row { display: flex; align-items: center; gap: 4px; justify-content: space-between; }
+    .wb-av-morph-row span { overflow: hidden; text-overflow: ellipsis; }
+    .wb-av-morph { width: 110px; }
     """
 
-    frame = t.Bytes(b"", help="the last frame's image bytes (format)").tag(sync=True)
-    frame_id = t.Int(0, help="counts the frames sent").tag(sync=True)
-    frame_size = t.Int(0, help="the last frame's side in px").tag(sync=True)
-    frame_quality = t.Unicode("full", help="interactive (while dragging) or full").tag(sync=True)
-    format = t.Enum(["png", "jpeg", "webp"], "png").tag(sync=True)
+    renderer = t.Enum(["webgl", "kernel"], "webgl", help="who draws: three.js in the page, or the kernel").tag(sync=True)
+    bundle_id = t.Unicode("", help="the three.js front-end's version: a page loads each once").tag(sync=True)
+    notice = t.Unicode("", help="what the viewer says about how it draws").tag(sync=True)
+    label = t.Unicode("", help="a title over the view (compare() names each side)").tag(sync=True)
+
+    # bytes_serialization: the page's picture arrives as a memoryview; kept as bytes.
+    frame = t.Bytes(b"", help="the last picture shown, PNG (or format, for kernel frames)").tag(
+        sync=True, **bytes_serialization)
+    frame_id = t.Int(0, help="counts the pictures").tag(sync=True)
+    frame_size = t.Int(0, help="the last picture's width in px").tag(sync=True)
+    frame_quality = t.Unicode("full", help="kernel frames: interactive (while dragging) or full; with three.js: "
+                                           "still (the kernel's, until the page draws) or canvas (the page's)").tag(sync=True)
+    format = t.Enum(["png", "jpeg", "webp"], "png", help="kernel frames' image format").tag(sync=True)
 
     yaw = t.Float(0.0, help="degrees the avatar is turned (counter-clockwise seen from above)").tag(sync=True)
     elevation = t.Float(0.0, help="degrees the camera looks down (negative: up)").tag(sync=True)
     zoom = t.Float(1.0, help="1 frames the whole avatar; 2 is twice as close").tag(sync=True)
-    dragging = t.Bool(False, help="set by the front-end while a drag lasts").tag(sync=True)
+    target = t.List(t.Float(), [], help="the point the camera orbits, metres; [] is the avatar's centre").tag(sync=True)
+    focus = t.Enum(["full", "face", "hands", "feet"], "full", help="frame the whole body or a part").tag(sync=True)
+    auto_rotate = t.Bool(False).tag(sync=True)
+    dragging = t.Bool(False, help="kernel frames: set by the front-end while a drag lasts").tag(sync=True)
 
-    size = t.Int(512, help="side of the full frame, px").tag(sync=True)
-    lod = t.Int(0, help="level of detail of the full frame").tag(sync=True)
-    interactive_size = t.Int(256, help="side of the frames drawn while dragging, px").tag(sync=True)
-    interactive_lod = t.Int(2, help="level of detail while dragging, when the viewer has it").tag(sync=True)
+    size = t.Int(512, help="the view's height in px (its width follows the cell); kernel frames' side").tag(sync=True)
+    lod = t.Int(0, help="kernel frames: level of detail of the full frame").tag(sync=True)
+    interactive_size = t.Int(256, help="kernel frames: side of the frames drawn while dragging, px").tag(sync=True)
+    interactive_lod = t.Int(2, help="kernel frames: level of detail while dragging, when the viewer has it").tag(sync=True)
+
+    light = t.Enum(["studio", "outdoor", "flat"], "studio", help="lights fixed to the world").tag(sync=True)
+    background = t.Unicode("#eef1f5", help="background colour, #rrggbb").tag(sync=True)
+    shadow = t.Bool(True, help="a shadow on the ground").tag(sync=True)
+    wireframe = t.Bool(False).tag(sync=True)
+    normals = t.Bool(False, help="shade by surface normals").tag(sync=True)
+    skeleton = t.Bool(False, help="draw the joints and bones (names on hover)").tag(sync=True)
 
     clips = t.List(t.Unicode(), help="the clips the menu offers").tag(sync=True)
-    clip = t.Unicode("", help='the clip shown; "" is the preview pose').tag(sync=True)
+    clip = t.Unicode("", help='the clip shown; "" is no clip').tag(sync=True)
     time = t.Float(0.0, help="seconds into the clip").tag(sync=True)
     duration = t.Float(0.0, help="the clip's length, s").tag(sync=True)
     playing = t.Bool(False).tag(sync=True)
     loop = t.Bool(True).tag(sync=True)
-    skeleton = t.Bool(False, help="draw the joints and bones over the frame").tag(sync=True)
+    speed = t.Float(1.0, help="playback speed, 0.25 to 2").tag(sync=True)
+
+    morph_targets = t.List(t.Unicode(), help="the model's morph targets, by name").tag(sync=True)
+    weights = t.Dict(t.Float(), help="morph target weights, {name: 0 to 1}").tag(sync=True)
+
+    link_group = t.Unicode("", help="viewers of one group share the camera in the page (compare())").tag(sync=True)
+    link_time = t.Bool(False, help="and the clip's time").tag(sync=True)
 
     def __init__(self, model, *, lods: dict | None = None, clips: dict | None = None, library_clips: bool = False,
                  lod: int = 0, **kwargs):
-        self.stage = Stage(glb_bytes(model), lod=lod, lods={k: glb_bytes(v) for k, v in (lods or {}).items()},
+        self._glb = glb_bytes(model)
+        self.stage = Stage(self._glb, lod=lod, lods={k: glb_bytes(v) for k, v in (lods or {}).items()},
                            clips={k: glb_bytes(v) for k, v in (clips or {}).items()}, library_clips=library_clips)
         self._image = None
         self._drawn = None
+        self._still = None  # (view, image): the kernel's still of the last view asked for
         time_s = kwargs.pop("time", 0.0)  # checked against the clip's duration, known once the clip is set
-        super().__init__(lod=lod, clips=self.stage.clip_names, **kwargs)
+        weights = kwargs.pop("weights", {})  # checked against the model's morph targets
+        renderer = kwargs.pop("renderer", "webgl" if bundle_path() else "kernel")
+        if renderer == "webgl" and not bundle_path():
+            renderer = "kernel"
+        if renderer == "kernel" and not bundle_path():
+            kwargs.setdefault("notice", "the kernel draws the frames: this package was built without Node.js, "
+                                        "so the three.js front-end is missing (reinstall with Node.js and npm)")
+            _say_once(f"AvatarViewer: {kwargs['notice']}.")
+        if bundle_path():
+            kwargs["bundle_id"] = _bundle(BUNDLE, BUNDLE.stat().st_mtime)[0]
+        super().__init__(lod=lod, clips=self.stage.clip_names, morph_targets=morph_target_names(self._glb),
+                         renderer=renderer, **kwargs)
         self.duration = self.stage.duration(self.clip)
         self.time = time_s
+        self.weights = weights
         self.observe(self._redraw, names=VIEW_TRAITS)
+        self.on_msg(self._on_message)
         self._redraw()
 
     # -- traitlets ---------------------------------------------------------------
@@ -143,17 +265,68 @@ class AvatarViewer(anywidget.AnyWidget):
 
     @t.validate("zoom")
     def _valid_zoom(self, proposal):
-        return min(max(float(proposal["value"]), 0.1), 20.0)
+        return min(max(float(proposal["value"]), 0.1), 40.0)
 
     @t.validate("elevation")
     def _valid_elevation(self, proposal):
         return min(max(float(proposal["value"]), -89.0), 89.0)
+
+    @t.validate("speed")
+    def _valid_speed(self, proposal):
+        lo, hi = SPEED_RANGE
+        value = float(proposal["value"])
+        if not lo <= value <= hi:
+            raise t.TraitError(f"AvatarViewer: speed is {lo} to {hi}; got {value}")
+        return value
+
+    @t.validate("target")
+    def _valid_target(self, proposal):
+        value = list(proposal["value"])
+        if len(value) not in (0, 3):
+            raise t.TraitError(f"AvatarViewer: target is [x, y, z] in metres or [] for the centre; got {value}")
+        return value
+
+    @t.validate("background")
+    def _valid_background(self, proposal):
+        value = proposal["value"]
+        if not (len(value) == 7 and value[0] == "#" and all(c in "0123456789abcdefABCDEF" for c in value[1:])):
+            raise t.TraitError(f"AvatarViewer: background is a colour #rrggbb; got {value!r}")
+        return value.lower()
+
+    @t.validate("weights")
+    def _valid_weights(self, proposal):
+        weights = dict(proposal["value"])
+        unknown = sorted(set(weights) - set(self.morph_targets))
+        if unknown:
+            raise t.TraitError(f"AvatarViewer: no morph target {unknown[0]!r}; the model has "
+                               f"{self.morph_targets or 'none'}")
+        bad = {k: v for k, v in weights.items() if not 0.0 <= float(v) <= 1.0}
+        if bad:
+            raise t.TraitError(f"AvatarViewer: a morph weight is 0 to 1; got {bad}")
+        return {k: float(v) for k, v in weights.items()}
 
     @t.observe("clip")
     def _clip_changed(self, change):
         self.duration = self.stage.duration(change["new"])
         if self.time > self.duration or not change["new"]:
             self.time = 0.0
+
+    # -- the page asks for the model and its clips ------------------------------------
+    def _on_message(self, _widget, content, buffers):
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "bundle" and bundle_path():
+            self.send({"type": "bundle"}, [_bundle(BUNDLE, BUNDLE.stat().st_mtime)[1]])
+        elif kind == "load":
+            self.send({"type": "model"}, [self._glb])
+        elif kind == "clip":
+            name = content.get("name", "")
+            try:
+                glb = self.stage.clip_glb(name)
+            except ValueError as e:
+                self.send({"type": "error", "message": str(e)})
+                return
+            if glb is not None:
+                self.send({"type": "clip", "name": name}, [glb])
 
     # -- frames ------------------------------------------------------------------
     def view_now(self, *, full: bool | None = None) -> StageView:
@@ -165,6 +338,14 @@ class AvatarViewer(anywidget.AnyWidget):
                          clip=self.clip, time_s=self.time if self.clip else 0.0, skeleton=self.skeleton)
 
     def _redraw(self, *_):
+        if self.renderer != "kernel":
+            if not self.frame:  # a picture for the page to show until its model arrives, and for saved state
+                view = self.view_now(full=True)
+                self._still = (view, self.stage.image(view))
+                with self.hold_sync():
+                    self.frame, self.frame_size, self.frame_quality = encode(self._still[1], "png"), self.size, "still"
+                    self.frame_id += 1
+            return  # the page draws; the kernel draws a still only when one is asked for
         view = self.view_now()
         key = (view, self.format)
         # Several traitlets set in one message notify one by one; the first draw serves them all.
@@ -179,44 +360,73 @@ class AvatarViewer(anywidget.AnyWidget):
             self.frame_id += 1
 
     def snapshot(self):
-        """The current view at full size and detail, a PIL image (it shows itself in Jupyter).
+        """What the view shows, a PIL image (it shows itself in Jupyter).
+
+        With three.js, the canvas's own picture as the page last sent it (when the view settled);
+        before a page has drawn, and with kernel frames, the kernel's full frame of the same view.
 
         >>> from workbench.render.testing import tiny_rig_glb
         >>> AvatarViewer(tiny_rig_glb(), size=32).snapshot().mode
         'RGBA'
         """
-        if self.dragging or self._image is None:
-            return self.stage.image(self.view_now(full=True))
-        return self._image.copy()
+        import io
+
+        from PIL import Image
+
+        if self.renderer == "webgl" and self.frame_quality == "canvas":
+            return Image.open(io.BytesIO(self.frame)).convert("RGBA")
+        view = self.view_now(full=True)
+        if self.renderer == "kernel" and self._drawn == (view, self.format) and self._image is not None:
+            return self._image.copy()
+        if self._still is None or self._still[0] != view:
+            self._still = (view, self.stage.image(view))
+        return self._still[1].copy()
 
     def _repr_mimebundle_(self, **kwargs):
+        if self.renderer == "webgl" and self.frame_quality == "canvas":  # the page's PNG as it sent it
+            return {**_with_still(super()._repr_mimebundle_(**kwargs), None), "image/png": self.frame}
         return _with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())
 
     # -- two avatars -----------------------------------------------------------------
     @staticmethod
-    def compare(model_a, model_b, **kwargs) -> "AvatarComparison":
-        """Two viewers side by side on one camera: turning or zooming either turns both.
+    def compare(model_a, model_b, *, labels: tuple[str, str] = ("A", "B"), link_clip: bool = True,
+                link_time: bool = False, **kwargs) -> "AvatarComparison":
+        """Two viewers side by side, labelled, on one camera: turning or zooming either turns both.
+
+        link_clip: picking a clip on one picks it on the other (when both have it); link_time: and
+        keeps their times together. Each view takes half the cell's width (two fit 1200 px).
 
         >>> from workbench.render.testing import tiny_rig_glb
-        >>> pair = AvatarViewer.compare(tiny_rig_glb(), tiny_rig_glb(), size=32)
+        >>> pair = AvatarViewer.compare(tiny_rig_glb(), tiny_rig_glb(), labels=("LOD 0", "LOD 2"), size=32)
         >>> pair.a.yaw = 45
-        >>> pair.b.yaw
-        45.0
+        >>> pair.b.yaw, pair.b.label
+        (45.0, 'LOD 2')
         """
-        return AvatarComparison(AvatarViewer(model_a, **kwargs), AvatarViewer(model_b, **kwargs))
+        a = AvatarViewer(model_a, label=labels[0], **kwargs)
+        b = AvatarViewer(model_b, label=labels[1], **kwargs)
+        return AvatarComparison(a, b, link_clip=link_clip, link_time=link_time)
 
 
-class AvatarComparison(ipywidgets.HBox):
-    """Two AvatarViewers in an HBox with their cameras linked (``a`` and ``b``)."""
+class AvatarComparison(ipywidgets.GridBox):
+    """Two AvatarViewers in two equal columns with their cameras linked (``a`` and ``b``)."""
 
-    def __init__(self, a: AvatarViewer, b: AvatarViewer):
-        super().__init__([a, b])
+    def __init__(self, a: AvatarViewer, b: AvatarViewer, *, link_clip: bool = True, link_time: bool = False):
+        super().__init__([a, b], layout=ipywidgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))",
+                                                          grid_gap="8px", width="100%"))
         self.a, self.b = a, b
-        # Linked in the kernel, so code and the mouse (whose changes reach the kernel) move both.
-        self.links = [ipywidgets.link((a, name), (b, name)) for name in CAMERA_TRAITS]
+        # In the page, the two views share one camera every frame; in the kernel, code and the
+        # mouse's end results (which reach the kernel) move both.
+        a.link_group = b.link_group = a.model_id
+        a.link_time = b.link_time = link_time
+        names = list(CAMERA_TRAITS) + ["dragging"]
+        if link_clip and set(a.clips) == set(b.clips):
+            names += ["clip", "playing", "speed", "loop"]
+        if link_time:
+            names += ["time"]
+        self.links = [ipywidgets.link((a, name), (b, name)) for name in names]
 
     def snapshot(self):
-        """Both frames side by side, one PIL image."""
+        """Both views side by side, one PIL image."""
         from PIL import Image
 
         left, right = self.a.snapshot(), self.b.snapshot()

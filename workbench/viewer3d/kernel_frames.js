@@ -1,5 +1,7 @@
-// The AvatarViewer's front-end: shows the frames the kernel renders and sends the camera back.
-// Written for this project; it loads nothing from any host (the frames arrive in the widget's state).
+// The AvatarViewer's kernel-frame front-end: shows the frames the kernel renders and sends the camera
+// back. Used where the three.js bundle (static/viewer.js) was not built or the browser has no WebGL;
+// the bundle imports it for the latter. It loads nothing from any host (the frames arrive in the
+// widget's state).
 //
 // Drag: orbit (yaw, elevation); wheel: zoom; double-click: frame the whole avatar (zoom 1).
 // While a drag lasts the kernel answers with cheap frames; on release, with the full one.
@@ -28,11 +30,13 @@ function render({ model, el: host }) {
   const skeleton = el("input", { className: "wb-av-skeleton", type: "checkbox" });
   const timeLabel = el("span", { className: "wb-av-timelabel" });
   const readout = el("span", { className: "wb-av-readout" });
+  const notice = el("div", { className: "wb-av-notice", textContent: model.get("notice") || "" });
   const bar = el("div", { className: "wb-av-toolbar" }, [
     clipSelect, play, slider, timeLabel,
     el("label", {}, [loop, " loop"]), el("label", {}, [skeleton, " skeleton"]),
   ]);
-  const root = el("div", { className: "wb-avatar-viewer" }, [stage, bar, readout]);
+  const root = el("div", { className: "wb-avatar-viewer wb-av-kernel" }, [stage, bar, readout, notice]);
+  root.dataset.renderer = "kernel";
   host.append(root);
 
   // -- sending changes: one in flight at a time ---------------------------------
