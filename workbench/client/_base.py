@@ -347,7 +347,8 @@ def build_local(cfg: ClientConfig, operation: str, method: str, path: str, *, js
 def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response | None, exc: Exception | None):
     """Return ("done", value), ("retry", seconds) or ("raise", exception)."""
     if resp is not None:
-        ignored = [n.strip() for n in resp.headers.get(opts.IGNORED_PARAMS_HEADER, "").split(",") if n.strip()]
+        # "a, b; total=N": the service names the first few of N ignored names
+        ignored = [n.strip() for n in resp.headers.get(opts.IGNORED_PARAMS_HEADER, "").split(";")[0].split(",") if n.strip()]
         if [n for n in ignored if n not in req.warned_params]:
             warnings.warn(f"{req.operation}: the service ignored the query parameter(s) {', '.join(ignored)}, which "
                           "this operation does not know", UserWarning, stacklevel=5)

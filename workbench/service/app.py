@@ -35,7 +35,7 @@ from workbench.service.content import etag_of
 from workbench.service.cors import CorsByPath
 from workbench.service.errors import ServiceError
 from workbench.service.guards import LocalGuard
-from workbench.service.http import (RequestContext, authorization, beacon_token, error_body, media_type, ok, query,
+from workbench.service.http import (Answer, RequestContext, authorization, beacon_token, error_body, media_type, ok, query,
                                     read_body, read_form, read_json, read_json_text, takes_query)
 from workbench.service.storage import disk_full
 from workbench.service.tracking_store import Checked
@@ -60,7 +60,7 @@ async def _storage_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-    return JSONResponse(error_body(exc.status, exc.code, exc.message, exc.details), status_code=exc.status,
+    return Answer(error_body(exc.status, exc.code, exc.message, exc.details), status_code=exc.status,
                         headers=exc.headers)
 
 
@@ -84,7 +84,7 @@ async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
         body = error_body(405, "method_not_allowed", f"{request.method} is not allowed on {path}.")
     else:
         body = error_body(exc.status_code, "http_error", str(exc.detail))
-    return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+    return Answer(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 
 # --------------------------------------------------------------------------

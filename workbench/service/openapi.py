@@ -209,7 +209,7 @@ def _response_headers() -> dict:
                          "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}},
         "ETag": {"required": True, "description": "strong validator of the bytes", "schema": {"type": "string", "pattern": '^"[^"]+"$'}},
         "Cache-Control": {"required": True, "schema": {"type": "string"}},
-        "WWW-Authenticate": {"required": True, "description": 'Bearer error="invalid_token", or error="insufficient_scope" with the scope',
+        "WWW-Authenticate": {"required": True, "description": 'Bearer (no credentials sent), Bearer error="invalid_token", or error="insufficient_scope" with the scope',
                              "schema": {"type": "string", "pattern": "^Bearer "}},
         opts.IGNORED_PARAMS_HEADER: {
             "required": False,
