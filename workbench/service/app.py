@@ -19,6 +19,7 @@ get the same envelope, and every response carries ``X-Request-Id``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 
 from starlette.applications import Starlette
@@ -275,9 +276,11 @@ async def local_upload_space(request: Request) -> Response:
 
 
 async def local_events(request: Request) -> Response:
-    # filters are checked before the first byte; the rows follow a page at a time
+    # Filters are checked, and the first page read and converted, before the first byte: what can fail
+    # fails while an error can still be answered in the envelope. The rows follow a page at a time.
     chunks, media = await call(backend_of(request).stream_events, query(request, "local.events"))
-    return StreamingResponse(chunks, media_type=media)
+    first = await call(next, chunks, b"")
+    return StreamingResponse(itertools.chain((first,), chunks), media_type=media)
 
 
 async def local_faults(request: Request) -> Response:

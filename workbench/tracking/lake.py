@@ -37,7 +37,7 @@ import pyarrow.parquet as pq
 
 from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
 
-__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "read_events", "lake_files", "SESSION_PART", "VISITOR_PART",
+__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "unfit_values", "read_events", "lake_files", "SESSION_PART", "VISITOR_PART",
            "synth_table"]
 
 #: Index name of a Dask frame whose partitions each hold whole sessions.
@@ -289,6 +289,26 @@ def lake_from_parquet(source: str | os.PathLike, out: str | os.PathLike, *, buck
         for batch in source.iter_batches(batch_size=batch_rows):
             w.write(pa.Table.from_batches([batch]))
     return w.out, w.rows
+
+
+# The Parquet footer's key-value entry where the service's export lists the stored values a column could
+# not hold (JSON: {"count": N, "values": [the first few: {"row", "id", "key", "field", "problem"}]}).
+UNFIT_METADATA_KEY = "workbench.unfit"
+
+
+def unfit_values(source: str | os.PathLike) -> dict | None:
+    """What the service's Parquet export noted in its footer as stored values its columns could not hold
+    (``{"count", "values": [{"row", "id", "key", "field", "problem"}, ...]}``), or None when all fit.
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.schema import from_records
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> pq.write_table(from_records([{"sessionId": "s", "key": "heartbeat", "timestamp": 0}]), d / "e.parquet")
+    >>> unfit_values(d / "e.parquet") is None
+    True
+    """
+    note = (pq.read_metadata(source).metadata or {}).get(UNFIT_METADATA_KEY.encode())
+    return json.loads(note) if note else None
 
 
 # --------------------------------------------------------------------------
