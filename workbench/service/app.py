@@ -36,7 +36,8 @@ from workbench.service.content import etag_of
 from workbench.service.cors import CorsByPath
 from workbench.service.errors import ServiceError
 from workbench.service.guards import LocalGuard
-from workbench.service.http import (Answer, RequestContext, authorization, beacon_token, error_body, media_type, ok, query,
+from workbench.service.http import (Answer, RequestContext, authorization, beacon_token, check_declared_size, error_body,
+                                    media_type, ok, query,
                                     read_body, read_form, read_json, read_json_text, takes_query)
 from workbench.service.storage import disk_full
 from workbench.service.tracking_store import Checked
@@ -269,10 +270,33 @@ async def local_space(request: Request) -> Response:
     return ok(await call(backend_of(request).space_record, request.path_params["id"]))
 
 
+# Pieces of an upload's body gathered before one write in the thread pool: few thread hops, little memory.
+UPLOAD_WRITE_BYTES = 1 << 20
+
+
 async def local_upload_space(request: Request) -> Response:
-    data = await read_body(request, UPLOAD_LIMIT)
+    # The template, its state, the file name and the declared size are checked before a byte of the body
+    # is read; the body then goes to a temporary file a piece at a time (memory stays flat whatever the
+    # size), renamed over the template's file only once it is whole.
+    check_declared_size(request, UPLOAD_LIMIT)
     filename = query(request, "local.upload_space").get("filename")
-    return ok(await call(backend_of(request).upload_space, request.path_params["id"], filename, data))
+    backend = backend_of(request)
+    incoming = await call(backend.receive_space_upload, request.path_params["id"], filename)
+    try:
+        pending, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > UPLOAD_LIMIT:
+                raise ServiceError.too_large(UPLOAD_LIMIT)
+            pending.append(chunk)
+            if sum(map(len, pending)) >= UPLOAD_WRITE_BYTES:
+                await call(incoming.write, b"".join(pending))
+                pending.clear()
+        await call(incoming.write, b"".join(pending))
+    except BaseException:
+        await call(incoming.discard)
+        raise
+    return ok(await call(backend.keep_space_upload, incoming))
 
 
 async def local_events(request: Request) -> Response:

@@ -189,11 +189,16 @@ class RequestContext:
 # reading requests
 # --------------------------------------------------------------------------
 
+def check_declared_size(request: Request, limit: int) -> None:
+    """413 before any byte is read when the request's Content-Length passes ``limit``."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and (len(declared) > 18 or int(declared) > limit):
+        raise ServiceError.too_large(limit)
+
+
 async def read_body(request: Request, limit: int) -> bytes:
     """The body, or 413 as soon as it passes ``limit`` bytes (never buffering more)."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
-        raise ServiceError.too_large(limit)
+    check_declared_size(request, limit)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
