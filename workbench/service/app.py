@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -103,39 +104,61 @@ async def call(fn, *args):
 
 
 class TrackingWriter:
-    """Stores the tracking batches that arrive in one turn of the event loop together, on the loop
-    (``Backend.tracking_batches``: one transaction for all), then answers each.
+    """Stores the tracking batches that arrive while the previous commit runs together, on a thread of
+    its own (``Backend.tracking_batches``: one transaction for all), then answers each.
 
-    Their writes are serialized by the database anyway. A writer thread of its own (ingest2) traded
-    the interpreter's lock with the loop for every batch and took half again as long per event as
-    the same work in one thread; on the loop, the batches that came in meanwhile wait for the
-    commit, which writes each touched index page once for all of them (median of paired rounds in
-    bench/ingest.py: 0.55 -> 0.64 of the bare endpoint, bench/RESULTS.md "After ingest3"). The
-    loop does not serve other requests for the length of a commit (0.6 ms median, 1.7 ms p99); WAL
-    checkpoints, which copy pages back to the database file, run on a thread of their own
-    (``Database.checkpoint_in_background``).
+    No database work happens on the event loop: a commit, or the database lock it waits for, would stop
+    every request meanwhile (a reset deleting 3 million events held the lock for 4.4 s, and three beacons
+    froze the service for all of it). The loop only queues a batch's verdict; one thread commits, and the
+    batches that came in meanwhile wait for the next commit together, which writes each touched index
+    page once for all of them. bench/reset_latency.py measures the worst GET latency during a large reset
+    with beacons arriving, and during a batch flood, against ``on_loop=True``, which keeps the
+    commits on the loop as before (bench/RESULTS.md "Tracking writer off the loop").
     """
 
-    def __init__(self, backend: Backend):
+    def __init__(self, backend: Backend, *, on_loop: bool = False):
         self._backend = backend
+        self._on_loop = on_loop
         self._waiting: list = []
+        self._busy = False
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="workbench-tracking")
+
+    @property
+    def pending(self) -> bool:
+        """Whether batches are waiting for, or in, a commit."""
+        return self._busy
 
     async def ingest(self, viewer_token: str, body: Checked) -> tuple[int, dict]:
         """Queue a batch's verdict (:meth:`Backend.tracking_precheck`) to be stored; its (status, data) after the commit."""
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
-        if not self._waiting:  # the first batch of this turn: store them all once the turn's other tasks ran
-            loop.call_soon(self._store)
         self._waiting.append((answer, viewer_token, body))
+        if not self._busy:  # else the commit that runs takes this batch up when it ends
+            self._busy = True
+            loop.call_soon(self._next, loop)  # once the turn's other tasks queued theirs
         return await answer
 
-    def _store(self) -> None:
+    def _next(self, loop: asyncio.AbstractEventLoop) -> None:
         waiting, self._waiting = self._waiting, []
+        if not waiting:
+            self._busy = False
+            return
+        if self._on_loop:
+            self._answer(waiting, self._store(waiting))
+            loop.call_soon(self._next, loop)
+            return
+        done = loop.run_in_executor(self._thread, self._store, waiting)
+        done.add_done_callback(lambda f: (self._answer(waiting, f.result()), self._next(loop)))
+
+    def _store(self, waiting: list) -> list:
         self._backend.db.checkpoint_in_background()
         try:
-            outcomes = self._backend.tracking_batches([(token, body) for _, token, body in waiting])
+            return self._backend.tracking_batches([(token, body) for _, token, body in waiting])
         except Exception as e:  # answered as a 500 by RequestContext, and logged there
-            outcomes = [e] * len(waiting)
+            return [e] * len(waiting)
+
+    @staticmethod
+    def _answer(waiting: list, outcomes: list) -> None:
         for (answer, *_), outcome in zip(waiting, outcomes):
             if answer.cancelled():
                 continue
@@ -143,6 +166,9 @@ class TrackingWriter:
                 answer.set_exception(outcome)
             else:
                 answer.set_result(outcome)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
 
 
 def _avatar_base(request: Request) -> str:
