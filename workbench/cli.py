@@ -113,8 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds a client has to send a request's head, and between pieces of its body (default 10)")
     s.add_argument("--keep-alive-timeout", type=float, default=30.0,
                    help="seconds an idle connection stays open after an answer (default 30)")
+    s.add_argument("--body-timeout", type=float, default=60.0,
+                   help="seconds for a whole request body to arrive, plus one per MiB it declares (default 60); "
+                        "then 408 and the connection is closed")
     s.add_argument("--max-connections", type=int, default=500,
-                   help="connections open at once; more are closed when accepted (default 500)")
+                   help="connections open at once; past it a new one replaces the idle or slowest-sending one "
+                        "(default 500)")
 
     t = sub.add_parser("token", help="manage tokens of a local service's data folder")
     tsub = t.add_subparsers(dest="token_command", required=True)
@@ -319,7 +323,11 @@ def _run(args) -> int:
     if args.command == "serve":
         from workbench.service.server import ConnectionLimits, PortInUse, serve
 
-        limits = ConnectionLimits(args.read_timeout, args.keep_alive_timeout, args.max_connections)
+        try:
+            limits = ConnectionLimits(args.read_timeout, args.keep_alive_timeout, args.max_connections, args.body_timeout)
+        except ValueError as e:  # nan, inf, 0 or negative limits would mean no limit, or no service
+            print(f"workbench serve: {e}", file=sys.stderr)
+            return 2
         try:
             serve(args.host, args.port, args.data_dir, cors_origins=args.cors_origins, limits=limits,
                   allowed_hosts=args.allowed_hosts)
