@@ -150,7 +150,8 @@ class Local(_Group):
 
     def viewer_file(self, viewer_token: str, output: str) -> bytes:
         """The bytes of one output file (glb, usdz, preview, bundle)."""
-        return self._call("viewer_file", "GET", f"/viewers/{B._q(viewer_token)}/files/{B._q(output)}", raw=True)
+        return self._call("viewer_file", "GET", f"/viewers/{B._q(viewer_token)}/files/{B._q(output)}", raw=True,
+                          kind="file")
 
     def create_space(self, kind: str = "glb", account: str = "dev"):
         """A space template waiting for its upload (kind glb or splat); returns {"spaceTemplateId", ...}."""
@@ -178,7 +179,7 @@ class Local(_Group):
         """The stored tracking events, as a list of dicts (``fmt="jsonl"``) or CSV text (``fmt="csv"``)."""
         params = {k: v for k, v in (("viewerToken", viewer_token), ("since", since), ("until", until),
                                     ("format", fmt)) if v is not None}
-        req = B.build_local(self._cfg, "events", "GET", "/tracking/events", params=params, raw=True)
+        req = B.build_local(self._cfg, "events", "GET", "/tracking/events", params=params, raw=True, kind="export")
         inner = req.parse
 
         def parse(resp):
@@ -203,15 +204,18 @@ class ClientCore:
 
     def __init__(self, base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
                  local_url: str | None = None, transport=None, timeout: float = 30.0, retries: int = 3,
-                 backoff: float = 0.25, config: B.ClientConfig | None = None):
+                 backoff: float = 0.25, answer_timeout: float = 300.0, max_bytes: dict | None = None,
+                 config: B.ClientConfig | None = None):
         import httpx
 
         self.config = config or B.ClientConfig.resolve(
             base_url, avatar_base_url, token, local_url, timeout=timeout,
-            retry=B.RetryPolicy(retries=retries, backoff=backoff))
+            retry=B.RetryPolicy(retries=retries, backoff=backoff), answer_timeout=answer_timeout,
+            max_bytes=max_bytes or {})
         self._transport = transport
+        # Redirects are followed by the senders (_base.next_hop), which never take a credential to another origin.
         self._http = self._http_class(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
-                                      headers={"User-Agent": B.USER_AGENT}, follow_redirects=True)
+                                      headers={"User-Agent": B.USER_AGENT}, follow_redirects=False)
         self.avatars = Avatars(self)
         self.animations = Animations(self)
         self.viewers = Viewers(self)
