@@ -310,6 +310,10 @@ def _explain(args, e: Exception) -> tuple[str, int]:
         return f"no answer from {url or 'the service'} ({type(e).__name__}); check the address and try again.", 1
     if isinstance(e, WorkbenchError):
         return str(e), 1
+    from workbench.service.db import UnreadableDatabase
+
+    if isinstance(e, UnreadableDatabase):
+        return str(e), 1
     if isinstance(e, (FileExistsError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)):
         where = f" {e.filename}" if getattr(e, "filename", None) else ""
         return f"{e.strerror or e}{':' if where else ''}{where}.", 2
