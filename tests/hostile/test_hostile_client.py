@@ -135,3 +135,24 @@ def test_json_of_another_shape_is_an_unexpected_answer_too():
                 c.avatars.register({"gender": "feminine"})
             with pytest.raises(UnexpectedAnswerError, match="no accepted"):
                 c.tracking.send_batch("vt_1", "s", [{"key": "heartbeat", "payload": {"visible": True}}])
+
+
+def test_a_download_to_a_file_streams_and_keeps_no_part_when_refused(tmp_path):
+    glb = b"glTF" + b"\0" * (3 << 20)
+    with HostileServer(lambda *a: response(200, glb, "model/gltf-binary")) as srv:
+        with client(srv.root, max_bytes={"model": 4 << 20}) as c:
+            saved = c.avatars.model("m1", to_file=tmp_path / "m.glb")
+            assert saved == tmp_path / "m.glb" and saved.read_bytes() == glb
+            with pytest.raises(AnswerTooLargeError):
+                c.with_options(max_bytes={"model": 1 << 20}).avatars.model("m1", to_file=tmp_path / "small.glb")
+    with HostileServer(lambda *a: response(200, PORTAL, "text/html")) as srv:
+        with client(srv.root) as c:
+            with pytest.raises(UnexpectedAnswerError):
+                c.animations.download("feminine", "wave", to_file=tmp_path / "w.glb")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.glb"]  # no part file, nothing half written
+
+
+def test_a_model_streamed_to_a_file_from_the_service_is_the_same_glb(server, model_id, tmp_path):
+    with server.client() as c:
+        saved = c.avatars.model(model_id, lod=2, to_file=tmp_path / "avatar.glb")
+        assert saved.read_bytes() == c.avatars.model(model_id, lod=2).content

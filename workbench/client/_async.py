@@ -50,10 +50,13 @@ class AsyncClient(G.ClientCore):
             try:
                 request = B.next_hop(req, first, resp)
                 if request is None:
-                    budget.check_head(resp)
+                    budget.begin(resp)
                     async for chunk in resp.aiter_bytes():
                         budget.take(resp, chunk)
                     return budget.answer(resp)
+            except BaseException:
+                budget.discard()
+                raise
             finally:
                 await resp.aclose()
             budget.check_time()

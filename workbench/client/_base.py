@@ -13,10 +13,12 @@ parser, is built here once, as a :class:`Request` that carries its own parser.
 from __future__ import annotations
 
 import os
+import secrets
 import time
 import urllib.parse
 import warnings
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
@@ -126,6 +128,7 @@ class Request:
     warned_params: tuple[str, ...] = ()  # unknown query parameters already warned about before sending
     kind: str = "json"  # what the answer holds: its size bound (ClientConfig.max_bytes) and its check
     credential_in_body: bool = False  # the body carries the token (the beacon form of regenerate)
+    to_file: Path | None = None  # a success's body goes to this file as it arrives, not to memory
 
     @property
     def carries_credential(self) -> bool:
@@ -166,6 +169,29 @@ def _binary(resp: httpx.Response, magic: bytes, what: str) -> bytes:
     if not resp.content.startswith(magic):
         raise NotPromised(f"the body is not a {what}")
     return resp.content
+
+
+PART_FILE = "workbench.part_file"  # the response extension that names the part file of a body streamed to disk
+
+
+def _saved(to_file: str | os.PathLike, magic: bytes, what: str) -> Callable[[httpx.Response], Path]:
+    """The parser of an answer streamed to ``to_file`` (see :class:`Budget`): the part file, checked by its
+    first bytes, renamed to ``to_file``; the path."""
+    target = Path(to_file)
+
+    def parse(resp: httpx.Response) -> Path:
+        _binary(resp, magic, what)  # the content of a streamed answer is its first bytes
+        os.replace(resp.extensions[PART_FILE], target)
+        return target
+
+    return parse
+
+
+def discard_part(resp: httpx.Response | None) -> None:
+    """Remove the part file of an answer that was streamed to disk and then refused."""
+    part = resp.extensions.get(PART_FILE) if resp is not None else None
+    if part is not None:
+        Path(part).unlink(missing_ok=True)
 
 
 def _check(operation: str, fn, *args):
@@ -236,9 +262,10 @@ def build_register(cfg: ClientConfig, settings: dict) -> Request:
 
 
 def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, texture_format=None,
-                merge_mesh=None, texture_atlas_size=None, params=None) -> Request:
+                merge_mesh=None, texture_atlas_size=None, params=None, to_file=None) -> Request:
     """GET {avatar}/model/:id.glb with the interface's query options, checked first; ``params``: any
-    other query parameters (names the operation does not know are sent with a warning)."""
+    other query parameters (names the operation does not know are sent with a warning); ``to_file``:
+    stream the GLB to this file (its path is the result) instead of holding it in memory."""
     model_id = _model_id("avatars.model", model_id)
     if isinstance(animations, (list, tuple)) and not animations:
         animations = "none"  # an empty list of clips, which would otherwise become an empty value
@@ -252,8 +279,10 @@ def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, 
         return R.Model(model_id, _binary(resp, b"glTF", "GLB"), query, resp.headers.get("etag"),
                        resp.headers.get("content-type"))
 
+    if to_file is not None:
+        parse = _saved(to_file, b"glTF", "GLB")
     return Request("avatars.model", "GET", f"{cfg.avatar_base_url}/model/{_q(model_id)}.glb", parse, params=query,
-                   warned_params=warned, kind="model")
+                   warned_params=warned, kind="model", to_file=to_file)
 
 
 def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, background=None, params=None) -> Request:
@@ -282,10 +311,12 @@ def build_animation_list(cfg: ClientConfig) -> Request:
     return Request("animations.list", "GET", f"{cfg.avatar_base_url}/animations", parse)
 
 
-def build_animation_download(cfg: ClientConfig, gender: str, name: str) -> Request:
+def build_animation_download(cfg: ClientConfig, gender: str, name: str, to_file=None) -> Request:
     _check("animations.download", opts.check_animation_path, gender, name)
+    parse = _saved(to_file, b"glTF", "GLB") if to_file is not None else \
+        (lambda resp: R.Animation(gender, name, _binary(resp, b"glTF", "GLB")))
     return Request("animations.download", "GET", f"{cfg.avatar_base_url}/animations/{_q(gender)}/{_q(name)}.glb",
-                   lambda resp: R.Animation(gender, name, _binary(resp, b"glTF", "GLB")), kind="model")
+                   parse, kind="model", to_file=to_file)
 
 
 # --------------------------------------------------------------------------
@@ -418,6 +449,7 @@ def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response
             try:
                 return "done", req.parse(resp)
             except (NotPromised, KeyError, TypeError, ValueError) as e:
+                discard_part(resp)
                 why = str(e) if isinstance(e, NotPromised) else f"the data does not read as {req.operation} answers ({type(e).__name__})"
                 return "raise", unexpected(req, resp, why)
         if req.retry and policy.should_retry(attempt, resp.status_code):
@@ -500,6 +532,23 @@ class Budget:
         self.deadline = time.monotonic() + self.seconds
         self.parts: list[bytes] = []
         self.size = 0
+        self.file = self.part = None
+
+    def begin(self, resp: httpx.Response) -> None:
+        """Check the head, and open the part file when a successful body is to go to disk (``Request.to_file``)."""
+        self.check_head(resp)
+        if self.req.to_file is not None and resp.status_code < 300:
+            target = Path(self.req.to_file)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.part = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
+            self.file = open(self.part, "wb")
+
+    def discard(self) -> None:
+        """Close and remove the part file of an answer that did not arrive whole."""
+        if self.file is not None:
+            self.file.close()
+            self.part.unlink(missing_ok=True)
+            self.file = None
 
     def check_time(self) -> None:
         if time.monotonic() > self.deadline:
@@ -519,12 +568,23 @@ class Budget:
             raise unexpected(self.req, resp, f"its body passed {self.limit:,} bytes (decompressed), the bound for "
                                              f"{self.req.kind} answers (max_bytes); reading stopped",
                              AnswerTooLargeError)
-        self.parts.append(chunk)
+        if self.file is None:
+            self.parts.append(chunk)
+        else:
+            self.file.write(chunk)
+            if sum(map(len, self.parts)) < 64:
+                self.parts.append(chunk[:64])  # the first bytes: the parser's check and an error's excerpt
         self.check_time()
 
     def answer(self, resp: httpx.Response) -> httpx.Response:
-        """``resp`` with the body read, as a plain response (its bytes already decoded)."""
+        """``resp`` with the body read, as a plain response (its bytes already decoded); for a body that
+        went to disk, its first bytes, with the part file named in the :data:`PART_FILE` extension."""
         headers = [(k, v) for k, v in resp.headers.multi_items()
                    if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        extensions = dict(resp.extensions)
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+            extensions[PART_FILE] = self.part
         return httpx.Response(resp.status_code, headers=headers, content=b"".join(self.parts), request=resp.request,
-                              extensions=resp.extensions)
+                              extensions=extensions)

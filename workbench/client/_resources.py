@@ -42,12 +42,13 @@ class Avatars(_Group):
 
     def model(self, model_id: str, *, lod: int | None = None, animations: str | Sequence[str] | None = None,
               texture_format: str | None = None, merge_mesh: bool | int | None = None,
-              texture_atlas_size: int | None = None, params: dict | None = None):
+              texture_atlas_size: int | None = None, params: dict | None = None, to_file=None):
         """Download the avatar's GLB with the interface's options; returns a Model (bytes, save(), inspect()).
-        ``params``: other query parameters to send as they are (a name the operation does not know warns)."""
+        ``params``: other query parameters to send as they are (a name the operation does not know warns).
+        ``to_file``: stream the GLB to this path as it arrives (memory stays flat) and return the path."""
         return self._send(B.build_model(self._cfg, model_id, lod=lod, animations=animations,
                                         texture_format=texture_format, merge_mesh=merge_mesh,
-                                        texture_atlas_size=texture_atlas_size, params=params))
+                                        texture_atlas_size=texture_atlas_size, params=params, to_file=to_file))
 
     def preview(self, model_id: str, *, size: int | None = None, camera: str | None = None,
                 background: Sequence[int] | str | None = None, params: dict | None = None):
@@ -64,9 +65,9 @@ class Animations(_Group):
         """The names per gender, as an AnimationList."""
         return self._send(B.build_animation_list(self._cfg))
 
-    def download(self, gender: str, name: str):
-        """One clip's GLB for a gender (masculine or feminine)."""
-        return self._send(B.build_animation_download(self._cfg, gender, name))
+    def download(self, gender: str, name: str, *, to_file=None):
+        """One clip's GLB for a gender (masculine or feminine); with ``to_file``, streamed to that path (returned)."""
+        return self._send(B.build_animation_download(self._cfg, gender, name, to_file))
 
 
 class Viewers(_Group):

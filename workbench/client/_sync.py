@@ -58,10 +58,13 @@ class Client(G.ClientCore):
             try:
                 request = B.next_hop(req, first, resp)
                 if request is None:
-                    budget.check_head(resp)
+                    budget.begin(resp)
                     for chunk in resp.iter_bytes():
                         budget.take(resp, chunk)
                     return budget.answer(resp)
+            except BaseException:
+                budget.discard()
+                raise
             finally:
                 resp.close()
             budget.check_time()
