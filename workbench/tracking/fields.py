@@ -129,7 +129,7 @@ class Number(Kind):
         return pa.float64()
 
     def json_schema(self, f):
-        return {"type": "number", **({"minimum": f.minimum} if f.minimum is not None else {})}
+        return {"type": "number", "minimum": f.minimum if f.minimum is not None else -NUMBER_LIMIT, "maximum": NUMBER_LIMIT}
 
     def json_bytes(self, f):
         return 24  # the longest float repr: -2.2250738585072014e-308
