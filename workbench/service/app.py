@@ -198,7 +198,7 @@ def _binary(request: Request, data: bytes, etag: str, media: str) -> Response:
 # --------------------------------------------------------------------------
 
 async def register_avatar(request: Request) -> Response:
-    body = await read_json(request, AVATAR_BODY_LIMIT)
+    body = await read_json(request, AVATAR_BODY_LIMIT, refusal="settings")
     result = await call(backend_of(request).register_avatar, authorization(request), body)
     base, mid = _avatar_base(request), result["modelId"]
     return ok({"modelId": mid, "modelUrl": f"{base}/model/{mid}.glb", "previewUrl": f"{base}/preview/{mid}.png"}, 201)

@@ -231,10 +231,11 @@ async def read_json_text(request: Request, limit: int, allowed: tuple[str, ...] 
 
 
 async def read_json(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",), what: str = "the body",
-                    *, structured_suffix: bool = True) -> Any:
-    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`), its text all encodable."""
+                    *, structured_suffix: bool = True, refusal: str = "request") -> Any:
+    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`), its text all
+    encodable (:func:`bodies.check_text`, answering ``invalid_<refusal>``)."""
     value = decode_json(await read_json_text(request, limit, allowed, what, structured_suffix=structured_suffix))
-    check_text(value)
+    check_text(value, refusal)
     return value
 
 

@@ -250,10 +250,10 @@ def build_openapi(root_url: str) -> dict:
             "summary": "Register an avatar configuration (scope avatar:write)",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"{_REF}schemas/AvatarSettings"}}}},
             "responses": {"201": _ok("registered", "Registration", avatar_links),
-                          "400": _err("body not UTF-8 JSON (invalid_json), a name or string UTF-8 cannot write, such as "
-                                        "a lone surrogate's escape (invalid_text, naming the field), invalid settings "
-                                        "(invalid_settings, one detail per problem), or a malformed request such as two "
-                                        "Authorization headers"),
+                          "400": _err("body not UTF-8 JSON (invalid_json), invalid settings (invalid_settings, one detail "
+                                        "per problem; a name or string UTF-8 cannot write, such as a lone surrogate's "
+                                        "escape, is a detail invalid_text naming the field), or a malformed request such "
+                                        "as two Authorization headers"),
                           "401": _unauthorized(), "413": _too_large(f"{opts.SETTINGS_MAX_BYTES // 1024} KiB"),
                           "415": _unsupported("application/json"),
                           "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},

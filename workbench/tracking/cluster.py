@@ -85,12 +85,14 @@ def _connect(address: str):
     import socket
 
     from distributed import Client
-    from distributed.comm.addressing import get_address_host_port
+    from distributed.comm.addressing import get_address_host_port, parse_address
 
     seconds = float(os.environ.get("WORKBENCH_DASK_CONNECT_TIMEOUT", "10"))
     hint = "give a running scheduler as tcp://HOST:8786, or 'threads' for no cluster"
     # Checked before a Client exists: a Client that failed to connect still tries to close when collected,
     # and prints a traceback of its own.
+    if parse_address(address, strict=False)[0] not in ("tcp", "tls"):  # inproc:// and the like: nothing to probe
+        return Client(address, set_as_default=False, timeout=seconds)
     try:
         host, port = get_address_host_port(address)
     except (ValueError, TypeError):
