@@ -210,7 +210,7 @@ def _response_headers() -> dict:
         "ETag": {"required": True, "description": "strong validator of the bytes", "schema": {"type": "string", "pattern": '^"[^"]+"$'}},
         "Cache-Control": {"required": True, "schema": {"type": "string"}},
         "WWW-Authenticate": {"required": True, "description": 'Bearer (no credentials sent), Bearer error="invalid_token", or error="insufficient_scope" with the scope',
-                             "schema": {"type": "string", "pattern": "^Bearer "}},
+                             "schema": {"type": "string", "pattern": "^Bearer( |$)"}},
         opts.IGNORED_PARAMS_HEADER: {
             "required": False,
             "description": "present when the request had query parameters the operation does not know (a page's cache "
