@@ -50,7 +50,14 @@ def test_the_h11_protocol_has_what_the_guard_uses():
         "self.transport": "self.transport" in source,
         "self.loop": "self.loop" in source,
         "self.logger": "self.logger" in source,
-        "h11 states IDLE and SEND_BODY": hasattr(h11, "IDLE") and hasattr(h11, "SEND_BODY"),
+        "h11 states IDLE, SEND_BODY and ERROR": all(hasattr(h11, n) for n in ("IDLE", "SEND_BODY", "ERROR")),
+        "send_400_response, called inside except h11.RemoteProtocolError": (
+            "except h11.RemoteProtocolError" in source and "self.send_400_response(" in source),
+        "h11's error_status_hint": "error_status_hint" in inspect.signature(h11.RemoteProtocolError.__init__).parameters,
+        "self.cycle and self.headers": "self.cycle = RequestResponseCycle(" in source and "self.headers = " in source,
+        "the cycle's response_started, disconnected and message_event": all(
+            f"self.{n}" in inspect.getsource(__import__("uvicorn.protocols.http.h11_impl", fromlist=["x"]).RequestResponseCycle)
+            for n in ("response_started", "disconnected", "message_event")),
     }
     missing = [what for what, ok in needed.items() if not ok]
     assert not missing, ("uvicorn's H11Protocol changed; GuardedH11Protocol (workbench/service/server.py) relies on: "

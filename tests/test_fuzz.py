@@ -31,6 +31,8 @@ from hypothesis import strategies as st
 from schemathesis.generation import GenerationMode
 
 from workbench.service.openapi import build_openapi
+from workbench.tracking import catalog
+from workbench.tracking.fields import kind_of
 
 from conftest import ServerProcess
 
@@ -64,6 +66,43 @@ DEEP_BATCHES = st.builds(
                      '{"sessionId": @, "events": []}']),
     st.sampled_from([("[", "]"), ('{"a": ', "}")]),
     st.integers(120, 3000))
+
+
+# Batches that once broke the service after its commit or the lake after it (issue 27): lone surrogates
+# (JSON's \ud800 escapes) in names at each place of an event, and numbers past the range of every
+# numeric column of the catalog, each in an otherwise valid event beside a good one (so the good one is
+# committed before the answer is written). Sent as the beacon form, byte for byte.
+GOOD_EVENT = '{"key": "heartbeat", "payload": {"visible": true}}'
+_VALID_BY_KIND = {"number": "1", "boolean": "true", "string": '"x"'}
+
+
+def _catalog_event(key: str, override: str | None = None, value: str | None = None) -> str:
+    """An event of ``key`` with every payload field at a valid value, ``override`` set to ``value``."""
+    spec = catalog.CATALOG[key]
+    fields = {}
+    for f in spec.fields:
+        kind = kind_of(f).name
+        fields[f.name] = json.dumps(f.allowed[0]) if kind == "choice" else _VALID_BY_KIND[kind]
+    if override is not None:
+        fields[override] = value
+    return '{"key": "%s", "payload": {%s}}' % (key, ", ".join(f'"{n}": {v}' for n, v in fields.items()))
+
+
+NUMBER_FIELDS = [(spec.key, f.name) for spec in catalog.CATALOG.values() if not spec.free_form
+                 for f in spec.fields if kind_of(f).name == "number"]
+PAST_RANGE = st.builds(lambda sign, digits, tail: sign + "9" * digits + tail, st.sampled_from(["", "-"]),
+                       st.integers(309, 1500), st.sampled_from(["", "", ".5", "e3"]))
+SURROGATE = st.sampled_from(["\\ud800", "\\udfff", "a\\udc00b", "\\ud83d", "x\\ud83d\\ud83d"])
+HOSTILE_EVENTS = st.one_of(
+    st.builds(lambda kf, n: _catalog_event(kf[0], kf[1], n), st.sampled_from(NUMBER_FIELDS), PAST_RANGE),
+    st.builds(lambda n: '{"key": "custom.cart", "payload": {"items": [{"qty": %s}]}}' % n, PAST_RANGE),
+    st.builds(lambda name: '{"key": "heartbeat", "payload": {"visible": true}, "%s": 1}' % name, SURROGATE),
+    st.builds(lambda name: '{"key": "heartbeat", "payload": {"%s": true}}' % name, SURROGATE),
+    st.builds(lambda name: '{"key": "custom.cart", "payload": {"a": {"%s": 1}}}' % name, SURROGATE),
+    st.builds(lambda name: '{"key": "%s"}' % name, SURROGATE),
+)
+HOSTILE_BATCHES = st.builds(lambda event, first: '{"sessionId": "s", "events": [%s]}' % (
+    f"{GOOD_EVENT}, {event}" if first else event), HOSTILE_EVENTS, st.booleans())
 
 
 # ---------------------------------------------------------------- the checks
@@ -165,7 +204,7 @@ def use_world(schema, world: World) -> None:
         if case.operation.label == REGENERATE_POST and case.media_type == "text/plain" and isinstance(case.body, str):
             parts["body"] = st.sampled_from([*("access_token=" + t.removeprefix("Bearer ") for t in world.bearers), case.body])
         if case.operation.label == TRACKING_POST and case.media_type == "text/plain" and isinstance(case.body, str):
-            parts["body"] = st.one_of(st.just(case.body), DEEP_BATCHES)
+            parts["body"] = st.one_of(st.just(case.body), DEEP_BATCHES, HOSTILE_BATCHES)
 
         def apply(drawn):
             for name, value in drawn.items():
@@ -455,3 +494,32 @@ def test_every_answer_is_documented(fuzz_server, world, fuzz_schema, seen):
             case.validate_response(response, checks=DOCUMENTED)  # 5xx made on purpose here
         except Exception as e:
             raise AssertionError(f"{label}, {what}: answer {response.status_code} not as documented") from e
+
+
+@hypothesis.settings(SETTINGS, max_examples=60 * SCALE)
+@hypothesis.given(body=HOSTILE_BATCHES)
+def test_hostile_names_and_numbers_are_refused_per_event_and_stored_once(fuzz_server, world, body):
+    """Every draw of HOSTILE_BATCHES: a 207 (the good event stored, the other refused naming its field) or a
+    400, never a 5xx, and an answer that is valid JSON whatever the names held."""
+    viewer = world.ids["viewerToken"][0]
+    url = f"{fuzz_server.base_url}/viewers/{viewer}/tracking-event/batch"
+    r = httpx.post(url, content=body.encode("ascii"), headers={"Content-Type": "text/plain"}, timeout=60)
+    assert r.status_code in (207, 400), (r.status_code, r.text[:300])
+    answer = r.json()
+    if r.status_code == 207:
+        data = answer["data"]
+        assert data["accepted"] == 1 and data["rejected"] == 1, data
+        assert data["errors"][0]["field"], data
+    else:
+        assert answer["error"]["code"] in ("all_events_invalid", "invalid_json"), answer
+
+
+def test_every_numeric_column_refuses_a_number_past_its_range(fuzz_server, world):
+    viewer = world.ids["viewerToken"][0]
+    url = f"{fuzz_server.base_url}/viewers/{viewer}/tracking-event/batch"
+    assert NUMBER_FIELDS
+    for key, name in NUMBER_FIELDS:
+        body = '{"sessionId": "s", "events": [%s]}' % _catalog_event(key, name, "1" + "0" * 400)
+        r = httpx.post(url, content=body, headers={"Content-Type": "application/json"}, timeout=60)
+        assert r.status_code == 400, (key, name, r.text[:300])
+        assert r.json()["error"]["details"][0]["field"] == f"payload.{name}", r.text[:300]

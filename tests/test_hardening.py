@@ -247,16 +247,21 @@ def test_stalled_connections_are_closed_by_the_server(tmp_path):
         srv.stop()
 
 
-def test_connections_over_the_cap_are_closed_at_once(tmp_path):
+def test_connections_over_the_cap_replace_the_longest_waiting(tmp_path):
+    """Past the cap a new connection takes the place of the one that has waited longest without sending
+    a request (issue 27: slow clients must not keep new requests out)."""
     srv = ServerProcess(tmp_path / "data", args=("--read-timeout", "120", "--max-connections", "6")).start()
     held = []
     try:
         time.sleep(0.2)  # the start-up health checks' connections are gone
-        held = [_stalled(srv.port, "silent") for _ in range(6)]
+        oldest = [_stalled(srv.port, "silent") for _ in range(3)]
+        time.sleep(0.05)  # so the server sees them as older than the rest
+        held = [_stalled(srv.port, "silent") for _ in range(3)]
         extra = [_stalled(srv.port, "silent") for _ in range(3)]
-        # The read timeout is 120 s, so only the cap can close these.
-        assert len(_closed_by_server(extra, within=30)) == 3
-        # The six under the cap are still open: each answers a request (no wait that shows "nothing happened").
+        # The read timeout is 120 s, so only the cap can close these: the three oldest.
+        assert len(_closed_by_server(oldest, within=30)) == 3
+        held += extra
+        # The others are still open: each answers a request (no wait that shows "nothing happened").
         for s in held:
             s.sendall(b"GET /_local/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             s.settimeout(30)

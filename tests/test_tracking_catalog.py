@@ -167,7 +167,10 @@ def test_invalid_payloads_of_other_keys():
 
 def test_zero_and_huge_numbers_are_in_range():
     assert ok({"key": "ar_session_ended", "payload": {"durationMs": 0}})["payload"]["durationMs"] == 0
-    assert ok({"key": "ar_session_ended", "payload": {"durationMs": 10**400}})
+    assert ok({"key": "ar_session_ended", "payload": {"durationMs": 10**308}})
+    assert ok({"key": "ar_session_ended", "payload": {"durationMs": 1.7976931348623157e308}})
+    # past a double's range the lake's float64 column cannot hold it (issue 27)
+    assert bad({"key": "ar_session_ended", "payload": {"durationMs": 10**400}}) == ("invalid_payload", "payload.durationMs")
 
 
 def test_payload_not_an_object():
@@ -200,7 +203,9 @@ def test_payload_size_counts_huge_numbers_and_wide_characters():
     payload = {"loadTimeMs": 10**4200, "referrer": "\U0001F600" * 1000}
     assert payload_size(payload) == 8230
     assert bad({"key": "viewer_loaded", "payload": payload}) == ("payload_too_large", "payload")
-    assert ok({"key": "viewer_loaded", "payload": {"loadTimeMs": 10**4200, "referrer": "\U0001F600" * 980}})
+    # under the size limit, the number is then refused for its range (issue 27)
+    assert bad({"key": "viewer_loaded", "payload": {"loadTimeMs": 10**4200, "referrer": "\U0001F600" * 980}}) == (
+        "invalid_payload", "payload.loadTimeMs")
 
 
 def test_payload_too_large_wins_over_field_errors():

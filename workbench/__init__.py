@@ -6,10 +6,10 @@ Space Template service.
 ['AsyncClient', 'Client']
 """
 
-from workbench.client import (APIError, AsyncClient, BadRequestError, Client, ConfigurationError, ConflictError,
-                              ForbiddenError, NotFoundError, OptionError, PayloadTooLargeError, RateLimitError,
-                              RequestTimeoutError, ServerError, TransportError, UnauthorizedError,
-                              UnsupportedMediaTypeError, WorkbenchError)
+from workbench.client import (AnswerTooLargeError, APIError, AsyncClient, BadRequestError, Client, ConfigurationError,
+                              ConflictError, ForbiddenError, NotFoundError, OptionError, PayloadTooLargeError,
+                              RateLimitError, RequestTimeoutError, ServerError, TransportError, UnauthorizedError,
+                              UnexpectedAnswerError, UnsupportedMediaTypeError, WorkbenchError)
 from workbench.connect import connect
 
 import logging as _logging
@@ -37,6 +37,8 @@ __all__ = [
     "ConfigurationError",
     "TransportError",
     "RequestTimeoutError",
+    "UnexpectedAnswerError",
+    "AnswerTooLargeError",
     "APIError",
     "BadRequestError",
     "UnauthorizedError",

@@ -61,6 +61,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above 0 (nan, inf, 0 and negatives make no limit)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0; got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0 (and finite); got {text}")
+    return value
+
+
 def _port(text: str) -> int:
     try:
         value = int(text)
@@ -102,8 +113,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds a client has to send a request's head, and between pieces of its body (default 10)")
     s.add_argument("--keep-alive-timeout", type=float, default=30.0,
                    help="seconds an idle connection stays open after an answer (default 30)")
+    s.add_argument("--body-timeout", type=float, default=60.0,
+                   help="seconds for a whole request body to arrive, plus one per MiB it declares (default 60); "
+                        "then 408 and the connection is closed")
     s.add_argument("--max-connections", type=int, default=500,
-                   help="connections open at once; more are closed when accepted (default 500)")
+                   help="connections open at once; past it a new one replaces the idle or slowest-sending one "
+                        "(default 500)")
 
     t = sub.add_parser("token", help="manage tokens of a local service's data folder")
     tsub = t.add_subparsers(dest="token_command", required=True)
@@ -159,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the service's control API (default $WORKBENCH_LOCAL_URL or http://127.0.0.1:8080/_local)")
     e.add_argument("--buckets", type=_positive, default=8, help="session buckets (part files per day)")
     e.add_argument("--overwrite", action="store_true", help="replace a non-empty --out folder")
+    e.add_argument("--timeout", type=_seconds, default=60.0,
+                   help="seconds to wait for the service to connect, and for each piece of the answer (default 60)")
 
     a = sub.add_parser("analyze", help="headline tables of an event lake (or .parquet/.jsonl file) through Dask")
     a.add_argument("path", help="lake folder, .parquet or .jsonl file, local or an fsspec URL (s3://bucket/lake)")
@@ -199,13 +216,16 @@ def _export(args) -> int:
 
     import httpx
 
-    from workbench.tracking.lake import lake_from_parquet
+    from workbench.tracking.lake import lake_from_parquet, unfit_values
 
     params = {k: v for k, v in (("viewerToken", args.viewer), ("since", args.since), ("until", args.until),
                                 ("format", "parquet")) if v}
+    url = args.local_url.rstrip("/") + "/tracking/events"
     with tempfile.TemporaryDirectory(prefix="workbench-export-") as tmp:
         part = Path(tmp) / "export.parquet"
-        with httpx.stream("GET", args.local_url.rstrip("/") + "/tracking/events", params=params, timeout=None) as r:
+        # --timeout bounds the wait to connect and for each piece: a port that accepts and never answers
+        # must not hold the command for ever.
+        with httpx.stream("GET", url, params=params, timeout=httpx.Timeout(args.timeout)) as r:
             if r.status_code != 200:
                 r.read()
                 try:
@@ -215,11 +235,24 @@ def _export(args) -> int:
                     msg = f"HTTP {r.status_code}"
                 print(f"workbench export: the service refused: {msg}", file=sys.stderr)
                 return 1
-            with open(part, "wb") as fh:
-                for chunk in r.iter_bytes():
-                    fh.write(chunk)
+            received = 0
+            try:
+                with open(part, "wb") as fh:
+                    for chunk in r.iter_bytes():
+                        fh.write(chunk)
+                        received += len(chunk)
+            except httpx.TransportError as e:
+                why = "stopped sending" if isinstance(e, httpx.TimeoutException) else "broke off the answer"
+                print(f"workbench export: the service {why} after {received} bytes of the export ({url}); "
+                      "nothing was written to the lake. The service's log has the cause.", file=sys.stderr)
+                return 1
+        unfit = unfit_values(part)
         lake, rows = lake_from_parquet(part, args.out, buckets=args.buckets, overwrite=args.overwrite)
     print(f"wrote {rows} events to {lake}")
+    if unfit:
+        shown = "; ".join(f"row {u['row']} ({u['key']}) {u['field']}: {u['problem']}" for u in unfit["values"][:5])
+        print(f"workbench export: {unfit['count']} stored value(s) do not fit the lake's columns and were left empty "
+              f"({shown}); the JSON lines export (format=jsonl) has them as stored", file=sys.stderr)
     return 0
 
 
@@ -300,6 +333,10 @@ def _explain(args, e: Exception) -> tuple[str, int]:
         return f"no answer from {url or 'the service'} ({type(e).__name__}); check the address and try again.", 1
     if isinstance(e, (WorkbenchError, AssetsMissing)):
         return str(e), 1
+    from workbench.service.db import UnreadableDatabase
+
+    if isinstance(e, UnreadableDatabase):
+        return str(e), 1
     if isinstance(e, (FileExistsError, FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError)):
         where = f" {e.filename}" if getattr(e, "filename", None) else ""
         return f"{e.strerror or e}{':' if where else ''}{where}.", 2
@@ -313,7 +350,11 @@ def _run(args) -> int:
     if args.command == "serve":
         from workbench.service.server import ConnectionLimits, PortInUse, serve
 
-        limits = ConnectionLimits(args.read_timeout, args.keep_alive_timeout, args.max_connections)
+        try:
+            limits = ConnectionLimits(args.read_timeout, args.keep_alive_timeout, args.max_connections, args.body_timeout)
+        except ValueError as e:  # nan, inf, 0 or negative limits would mean no limit, or no service
+            print(f"workbench serve: {e}", file=sys.stderr)
+            return 2
         try:
             serve(args.host, args.port, args.data_dir, cors_origins=args.cors_origins, limits=limits,
                   allowed_hosts=args.allowed_hosts)

@@ -29,7 +29,7 @@ class AsyncClient(G.ClientCore):
         while True:
             resp = exc = None
             try:
-                resp = await self._http.request(req.method, req.url, **B.request_kwargs(req))
+                resp = await self._exchange(req)
             except httpx.TransportError as e:
                 exc = e
             action, value = B.decide(req, self.config.retry, attempt, resp, exc)
@@ -39,6 +39,28 @@ class AsyncClient(G.ClientCore):
                 raise value
             await asyncio.sleep(value)
             attempt += 1
+
+    async def _exchange(self, req: B.Request):
+        """Send ``req`` and read its answer within the answer's bounds (B.Budget), redirects followed by B.next_hop."""
+        budget = B.Budget(req, self.config)
+        request = self._http.build_request(req.method, req.url, **B.request_kwargs(req))
+        first = request.url
+        for _ in range(B.MAX_REDIRECTS + 1):
+            resp = await self._http.send(request, stream=True)
+            try:
+                request = B.next_hop(req, first, resp)
+                if request is None:
+                    budget.begin(resp)
+                    async for chunk in resp.aiter_bytes():
+                        budget.take(resp, chunk)
+                    return budget.answer(resp)
+            except BaseException:
+                budget.discard()
+                raise
+            finally:
+                await resp.aclose()
+            budget.check_time()
+        raise B.TransportError(f"{req.operation}: more than {B.MAX_REDIRECTS} redirects from {req.url}")
 
     def _send_events(self, viewer_token, events, **kw):
         from workbench.client._batches import asend_events

@@ -13,17 +13,21 @@ parser, is built here once, as a :class:`Request` that carries its own parser.
 from __future__ import annotations
 
 import os
+import secrets
+import time
 import urllib.parse
 import warnings
 from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Callable, Mapping, Sequence
 
 import httpx
 
 from workbench import options as opts
 from workbench.client import results as R
-from workbench.client.errors import (ConfigurationError, OptionError, RequestTimeoutError, TransportError,
-                                     error_from_response)
+from workbench.client.errors import (AnswerTooLargeError, ConfigurationError, OptionError, RequestTimeoutError,
+                                     TransportError, UnexpectedAnswerError, error_from_response)
 from workbench.client.retry import RetryPolicy
 from workbench.tracking import catalog
 
@@ -36,6 +40,20 @@ ENV_TOKEN = "WORKBENCH_TOKEN"
 ENV_LOCAL_URL = "WORKBENCH_LOCAL_URL"
 
 
+MiB = 1 << 20
+
+#: The most bytes an answer of each kind may have, counted after decompression (``ClientConfig.max_bytes``):
+#: far above what the service sends (a model at the highest level of detail is a few MiB, a 2048 px
+#: preview under 10), far below what would hurt a notebook's memory.
+DEFAULT_MAX_BYTES = MappingProxyType({
+    "json": 16 * MiB,        # every JSON answer of the interface
+    "model": 512 * MiB,      # GLB downloads: avatar models and animation clips
+    "image": 64 * MiB,       # previews
+    "file": 512 * MiB,       # a viewer's files (local control API)
+    "export": 4096 * MiB,    # the tracking export (local control API)
+})
+
+
 @dataclass(frozen=True)
 class ClientConfig:
     """Where the service is and how to talk to it.
@@ -44,6 +62,11 @@ class ClientConfig:
     avatar_base_url: the avatar half (avatar, model, preview, animations), e.g. ``.../avatars``.
     token: a Bearer token; needed by register, regenerate and finish-upload.
     local_url: the local control API (``/_local``) when the target is a local service, else None.
+    timeout: seconds for each connect, read or write (httpx's timeouts, which restart with each read).
+    answer_timeout: seconds for a whole answer, head and body, however it trickles; then
+    RequestTimeoutError.
+    max_bytes: the most bytes an answer may have, by kind (:data:`DEFAULT_MAX_BYTES`; a dict given
+    here changes the kinds it names); past it AnswerTooLargeError, and reading stops.
     """
 
     base_url: str
@@ -52,6 +75,16 @@ class ClientConfig:
     local_url: str | None = None
     timeout: float = 30.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
+    answer_timeout: float = 300.0
+    max_bytes: Mapping[str, int] = field(default_factory=dict)
+
+    def __post_init__(self):
+        unknown = [k for k in self.max_bytes if k not in DEFAULT_MAX_BYTES]
+        if unknown:
+            raise ConfigurationError(f"Client: max_bytes knows the kinds {', '.join(DEFAULT_MAX_BYTES)}; got {unknown}")
+        object.__setattr__(self, "max_bytes", MappingProxyType({**DEFAULT_MAX_BYTES, **self.max_bytes}))
+        if not 0 < self.answer_timeout < float("inf"):
+            raise ConfigurationError(f"Client: answer_timeout must be a finite number of seconds above 0; got {self.answer_timeout}")
 
     @classmethod
     def resolve(cls, base_url=None, avatar_base_url=None, token=None, local_url=None, **kw) -> "ClientConfig":
@@ -93,6 +126,13 @@ class Request:
     files: dict | None = None
     retry: bool = True
     warned_params: tuple[str, ...] = ()  # unknown query parameters already warned about before sending
+    kind: str = "json"  # what the answer holds: its size bound (ClientConfig.max_bytes) and its check
+    credential_in_body: bool = False  # the body carries the token (the beacon form of regenerate)
+    to_file: Path | None = None  # a success's body goes to this file as it arrives, not to memory
+
+    @property
+    def carries_credential(self) -> bool:
+        return self.credential_in_body or any(k.lower() == "authorization" for k in self.headers)
 
 
 def _q(segment: str) -> str:
@@ -103,11 +143,55 @@ def _auth(cfg: ClientConfig) -> dict:
     return {"Authorization": f"Bearer {cfg.token}"} if cfg.token else {}
 
 
+class NotPromised(ValueError):
+    """A parser met an answer the interface does not promise; :func:`decide` makes it an UnexpectedAnswerError."""
+
+
 def _json(resp: httpx.Response) -> Any:
     try:
         return resp.json()
     except ValueError:
-        return {}
+        raise NotPromised("the body is not JSON") from None
+
+
+def _data(resp: httpx.Response, *keys: str) -> dict:
+    """The answer's data (in the envelope or bare) as an object holding ``keys``, else NotPromised."""
+    d = R.envelope_data(_json(resp))
+    if not isinstance(d, dict):
+        raise NotPromised("the data is not a JSON object")
+    missing = [k for k in keys if k not in d]
+    if missing:
+        raise NotPromised(f"no {', '.join(missing)} in the data")
+    return d
+
+
+def _binary(resp: httpx.Response, magic: bytes, what: str) -> bytes:
+    if not resp.content.startswith(magic):
+        raise NotPromised(f"the body is not a {what}")
+    return resp.content
+
+
+PART_FILE = "workbench.part_file"  # the response extension that names the part file of a body streamed to disk
+
+
+def _saved(to_file: str | os.PathLike, magic: bytes, what: str) -> Callable[[httpx.Response], Path]:
+    """The parser of an answer streamed to ``to_file`` (see :class:`Budget`): the part file, checked by its
+    first bytes, renamed to ``to_file``; the path."""
+    target = Path(to_file)
+
+    def parse(resp: httpx.Response) -> Path:
+        _binary(resp, magic, what)  # the content of a streamed answer is its first bytes
+        os.replace(resp.extensions[PART_FILE], target)
+        return target
+
+    return parse
+
+
+def discard_part(resp: httpx.Response | None) -> None:
+    """Remove the part file of an answer that was streamed to disk and then refused."""
+    part = resp.extensions.get(PART_FILE) if resp is not None else None
+    if part is not None:
+        Path(part).unlink(missing_ok=True)
 
 
 def _check(operation: str, fn, *args):
@@ -169,7 +253,7 @@ def build_register(cfg: ClientConfig, settings: dict) -> Request:
     _check("avatars.register", opts.normalize_avatar_settings, settings)
 
     def parse(resp):
-        d = R.envelope_data(_json(resp))
+        d = _data(resp, "modelId", "modelUrl", "previewUrl")
         return R.Registration(d["modelId"], d["modelUrl"], d["previewUrl"])
 
     # A repeat would register a second avatar, so only a refused connection is retried.
@@ -178,9 +262,10 @@ def build_register(cfg: ClientConfig, settings: dict) -> Request:
 
 
 def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, texture_format=None,
-                merge_mesh=None, texture_atlas_size=None, params=None) -> Request:
+                merge_mesh=None, texture_atlas_size=None, params=None, to_file=None) -> Request:
     """GET {avatar}/model/:id.glb with the interface's query options, checked first; ``params``: any
-    other query parameters (names the operation does not know are sent with a warning)."""
+    other query parameters (names the operation does not know are sent with a warning); ``to_file``:
+    stream the GLB to this file (its path is the result) instead of holding it in memory."""
     model_id = _model_id("avatars.model", model_id)
     if isinstance(animations, (list, tuple)) and not animations:
         animations = "none"  # an empty list of clips, which would otherwise become an empty value
@@ -191,10 +276,13 @@ def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, 
     _check("avatars.model", opts.parse_model_options, query)
 
     def parse(resp):
-        return R.Model(model_id, resp.content, query, resp.headers.get("etag"), resp.headers.get("content-type"))
+        return R.Model(model_id, _binary(resp, b"glTF", "GLB"), query, resp.headers.get("etag"),
+                       resp.headers.get("content-type"))
 
+    if to_file is not None:
+        parse = _saved(to_file, b"glTF", "GLB")
     return Request("avatars.model", "GET", f"{cfg.avatar_base_url}/model/{_q(model_id)}.glb", parse, params=query,
-                   warned_params=warned)
+                   warned_params=warned, kind="model", to_file=to_file)
 
 
 def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, background=None, params=None) -> Request:
@@ -207,24 +295,28 @@ def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, b
     _check("avatars.preview", opts.parse_preview_options, query)
 
     def parse(resp):
-        return R.Preview(model_id, resp.content, query, resp.headers.get("etag"))
+        return R.Preview(model_id, _binary(resp, b"\x89PNG\r\n\x1a\n", "PNG"), query, resp.headers.get("etag"))
 
     return Request("avatars.preview", "GET", f"{cfg.avatar_base_url}/preview/{_q(model_id)}.png", parse, params=query,
-                   warned_params=warned)
+                   warned_params=warned, kind="image")
 
 
 def build_animation_list(cfg: ClientConfig) -> Request:
     def parse(resp):
-        d = R.envelope_data(_json(resp))
-        return R.AnimationList(tuple(d.get("masculine", ())), tuple(d.get("feminine", ())))
+        d = _data(resp, "masculine", "feminine")
+        if not all(isinstance(d[g], list) for g in ("masculine", "feminine")):
+            raise NotPromised("masculine and feminine are not lists of names")
+        return R.AnimationList(tuple(d["masculine"]), tuple(d["feminine"]))
 
     return Request("animations.list", "GET", f"{cfg.avatar_base_url}/animations", parse)
 
 
-def build_animation_download(cfg: ClientConfig, gender: str, name: str) -> Request:
+def build_animation_download(cfg: ClientConfig, gender: str, name: str, to_file=None) -> Request:
     _check("animations.download", opts.check_animation_path, gender, name)
+    parse = _saved(to_file, b"glTF", "GLB") if to_file is not None else \
+        (lambda resp: R.Animation(gender, name, _binary(resp, b"glTF", "GLB")))
     return Request("animations.download", "GET", f"{cfg.avatar_base_url}/animations/{_q(gender)}/{_q(name)}.glb",
-                   lambda resp: R.Animation(gender, name, resp.content))
+                   parse, kind="model", to_file=to_file)
 
 
 # --------------------------------------------------------------------------
@@ -245,15 +337,15 @@ def build_regenerate(cfg: ClientConfig, viewer_token: str, method: str = "POST",
         raise OptionError("viewers.regenerate", problems)
 
     def parse(resp):
-        d = R.envelope_data(_json(resp))
-        return R.RegenerateJob(d.get("viewerToken", viewer_token), d.get("kind", ""), d.get("jobId", ""),
-                               d.get("state", ""), tuple(d.get("outputs", ())), resp.status_code)
+        d = _data(resp, "jobId", "state")
+        return R.RegenerateJob(d.get("viewerToken", viewer_token), d.get("kind", ""), d["jobId"],
+                               d["state"], tuple(d.get("outputs", ())), resp.status_code)
 
     url = f"{cfg.base_url}/viewers/{_q(viewer_token)}/regenerate/all"
     if beacon:
         body = urllib.parse.urlencode({"access_token": cfg.token or ""})
         return Request("viewers.regenerate", "POST", url, parse,
-                       headers={"Content-Type": "text/plain;charset=UTF-8"}, content=body)
+                       headers={"Content-Type": "text/plain;charset=UTF-8"}, content=body, credential_in_body=True)
     return Request("viewers.regenerate", method, url, parse, headers=_auth(cfg))
 
 
@@ -297,7 +389,7 @@ def build_tracking_batch_body(cfg: ClientConfig, viewer_token: str, body: bytes,
 
 
 def _parse_batch_result(resp: httpx.Response):
-    d = R.envelope_data(_json(resp))
+    d = _data(resp, "accepted")
     return R.BatchResult(resp.status_code, int(d.get("accepted", 0)), int(d.get("rejected", 0)),
                          int(d.get("duplicates", 0)), tuple(d.get("errors", ())))
 
@@ -308,8 +400,8 @@ def build_finish_upload(cfg: ClientConfig, space_template_id: str, *, success: b
     _check("spaces.finish_upload", opts.check_finish_upload, success, message)
 
     def parse(resp):
-        d = R.envelope_data(_json(resp))
-        return R.UploadFinish(d.get("spaceTemplateId", space_template_id), d.get("state", ""), resp.status_code, d)
+        d = _data(resp, "state")
+        return R.UploadFinish(d.get("spaceTemplateId", space_template_id), d["state"], resp.status_code, d)
 
     # (None, value) parts make httpx send multipart/form-data fields without file names.
     files = {name: (None, value) for name, value in opts.finish_upload_form(success, message).items()}
@@ -328,7 +420,7 @@ def _local(cfg: ClientConfig, operation: str) -> str:
 
 
 def build_local(cfg: ClientConfig, operation: str, method: str, path: str, *, json=None, params=None,
-                content=None, raw: bool = False, retry: bool = True) -> Request:
+                content=None, raw: bool = False, retry: bool = True, kind: str = "json") -> Request:
     """A call of the ``/_local`` control API; its answer's ``data`` (or bytes when ``raw``)."""
     url = _local(cfg, f"local.{operation}") + path
 
@@ -337,7 +429,8 @@ def build_local(cfg: ClientConfig, operation: str, method: str, path: str, *, js
             return resp.content
         return R.envelope_data(_json(resp))
 
-    return Request(f"local.{operation}", method, url, parse, json=json, params=params, content=content, retry=retry)
+    return Request(f"local.{operation}", method, url, parse, json=json, params=params, content=content, retry=retry,
+                   kind=kind)
 
 
 # --------------------------------------------------------------------------
@@ -347,12 +440,18 @@ def build_local(cfg: ClientConfig, operation: str, method: str, path: str, *, js
 def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response | None, exc: Exception | None):
     """Return ("done", value), ("retry", seconds) or ("raise", exception)."""
     if resp is not None:
-        ignored = [n.strip() for n in resp.headers.get(opts.IGNORED_PARAMS_HEADER, "").split(",") if n.strip()]
+        # "a, b; total=N": the service names the first few of N ignored names
+        ignored = [n.strip() for n in resp.headers.get(opts.IGNORED_PARAMS_HEADER, "").split(";")[0].split(",") if n.strip()]
         if [n for n in ignored if n not in req.warned_params]:
             warnings.warn(f"{req.operation}: the service ignored the query parameter(s) {', '.join(ignored)}, which "
                           "this operation does not know", UserWarning, stacklevel=5)
         if resp.status_code < 400:
-            return "done", req.parse(resp)
+            try:
+                return "done", req.parse(resp)
+            except (NotPromised, KeyError, TypeError, ValueError) as e:
+                discard_part(resp)
+                why = str(e) if isinstance(e, NotPromised) else f"the data does not read as {req.operation} answers ({type(e).__name__})"
+                return "raise", unexpected(req, resp, why)
         if req.retry and policy.should_retry(attempt, resp.status_code):
             wait = policy.delay(attempt, resp.headers.get("retry-after"))
             if wait is not None:
@@ -384,3 +483,108 @@ def with_config(cfg: ClientConfig, **changes) -> ClientConfig:
     if "retries" in changes:
         changes["retry"] = replace(cfg.retry, retries=changes.pop("retries"))
     return replace(cfg, **changes)
+
+
+def unexpected(req: Request, resp: httpx.Response, why: str, cls=UnexpectedAnswerError) -> UnexpectedAnswerError:
+    """The error of an answer that is not what ``req``'s operation promises, naming what came instead."""
+    try:
+        first = resp.content[:120]
+    except httpx.ResponseNotRead:
+        first = b""
+    try:
+        url = str(resp.request.url)
+    except RuntimeError:  # a response made without a request (tests)
+        url = req.url
+    return cls(req.operation, url, resp.status_code, resp.headers.get("content-type"), first, why)
+
+
+# --------------------------------------------------------------------------
+# Reading an answer within its bounds: shared by the sync and async senders
+# --------------------------------------------------------------------------
+
+MAX_REDIRECTS = 10
+
+
+def origin(url: httpx.URL | str) -> tuple[str, str, int | None]:
+    u = httpx.URL(str(url))
+    return u.scheme, u.host, u.port or {"http": 80, "https": 443}.get(u.scheme)
+
+
+def next_hop(req: Request, first_url: httpx.URL, resp: httpx.Response) -> httpx.Request | None:
+    """The request a redirect answer asks for (httpx's own rules: method, body, headers), or None when
+    ``resp`` is no redirect. A request that carries a credential (an Authorization header, or the
+    beacon's access_token in its body) never follows a redirect to another origin than the one it was
+    sent to: that would hand the token to whoever the redirect names (UnexpectedAnswerError)."""
+    nxt = resp.next_request
+    if nxt is None:
+        return None
+    if req.carries_credential and origin(nxt.url) != origin(first_url):
+        raise unexpected(req, resp, f"a redirect to {nxt.url.scheme}://{nxt.url.netloc.decode()}, another origin; "
+                                    "not followed, so the token stays with the configured service")
+    return nxt
+
+
+class Budget:
+    """The bounds of one answer: a deadline for all of it and a size for its body (decoded bytes)."""
+
+    def __init__(self, req: Request, cfg: ClientConfig):
+        self.req, self.limit, self.seconds = req, cfg.max_bytes[req.kind], cfg.answer_timeout
+        self.deadline = time.monotonic() + self.seconds
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.file = self.part = None
+
+    def begin(self, resp: httpx.Response) -> None:
+        """Check the head, and open the part file when a successful body is to go to disk (``Request.to_file``)."""
+        self.check_head(resp)
+        if self.req.to_file is not None and resp.status_code < 300:
+            target = Path(self.req.to_file)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.part = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
+            self.file = open(self.part, "wb")
+
+    def discard(self) -> None:
+        """Close and remove the part file of an answer that did not arrive whole."""
+        if self.file is not None:
+            self.file.close()
+            self.part.unlink(missing_ok=True)
+            self.file = None
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise RequestTimeoutError(f"{self.req.operation}: the whole answer did not arrive within {self.seconds:g} s "
+                                      f"(answer_timeout) on {self.req.method} {self.req.url}")
+
+    def check_head(self, resp: httpx.Response) -> None:
+        """Refuse at once a body whose declared length passes the bound (nothing of it is read)."""
+        declared = resp.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.limit and "content-encoding" not in resp.headers:
+            raise unexpected(self.req, resp, f"it declares {int(declared):,} bytes, past the bound of {self.limit:,} for "
+                                             f"{self.req.kind} answers (max_bytes)", AnswerTooLargeError)
+
+    def take(self, resp: httpx.Response, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if self.size > self.limit:
+            raise unexpected(self.req, resp, f"its body passed {self.limit:,} bytes (decompressed), the bound for "
+                                             f"{self.req.kind} answers (max_bytes); reading stopped",
+                             AnswerTooLargeError)
+        if self.file is None:
+            self.parts.append(chunk)
+        else:
+            self.file.write(chunk)
+            if sum(map(len, self.parts)) < 64:
+                self.parts.append(chunk[:64])  # the first bytes: the parser's check and an error's excerpt
+        self.check_time()
+
+    def answer(self, resp: httpx.Response) -> httpx.Response:
+        """``resp`` with the body read, as a plain response (its bytes already decoded); for a body that
+        went to disk, its first bytes, with the part file named in the :data:`PART_FILE` extension."""
+        headers = [(k, v) for k, v in resp.headers.multi_items()
+                   if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+        extensions = dict(resp.extensions)
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+            extensions[PART_FILE] = self.part
+        return httpx.Response(resp.status_code, headers=headers, content=b"".join(self.parts), request=resp.request,
+                              extensions=extensions)

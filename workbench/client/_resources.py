@@ -42,12 +42,13 @@ class Avatars(_Group):
 
     def model(self, model_id: str, *, lod: int | None = None, animations: str | Sequence[str] | None = None,
               texture_format: str | None = None, merge_mesh: bool | int | None = None,
-              texture_atlas_size: int | None = None, params: dict | None = None):
+              texture_atlas_size: int | None = None, params: dict | None = None, to_file=None):
         """Download the avatar's GLB with the interface's options; returns a Model (bytes, save(), inspect()).
-        ``params``: other query parameters to send as they are (a name the operation does not know warns)."""
+        ``params``: other query parameters to send as they are (a name the operation does not know warns).
+        ``to_file``: stream the GLB to this path as it arrives (memory stays flat) and return the path."""
         return self._send(B.build_model(self._cfg, model_id, lod=lod, animations=animations,
                                         texture_format=texture_format, merge_mesh=merge_mesh,
-                                        texture_atlas_size=texture_atlas_size, params=params))
+                                        texture_atlas_size=texture_atlas_size, params=params, to_file=to_file))
 
     def preview(self, model_id: str, *, size: int | None = None, camera: str | None = None,
                 background: Sequence[int] | str | None = None, params: dict | None = None):
@@ -64,9 +65,9 @@ class Animations(_Group):
         """The names per gender, as an AnimationList."""
         return self._send(B.build_animation_list(self._cfg))
 
-    def download(self, gender: str, name: str):
-        """One clip's GLB for a gender (masculine or feminine)."""
-        return self._send(B.build_animation_download(self._cfg, gender, name))
+    def download(self, gender: str, name: str, *, to_file=None):
+        """One clip's GLB for a gender (masculine or feminine); with ``to_file``, streamed to that path (returned)."""
+        return self._send(B.build_animation_download(self._cfg, gender, name, to_file))
 
 
 class Viewers(_Group):
@@ -150,7 +151,8 @@ class Local(_Group):
 
     def viewer_file(self, viewer_token: str, output: str) -> bytes:
         """The bytes of one output file (glb, usdz, preview, bundle)."""
-        return self._call("viewer_file", "GET", f"/viewers/{B._q(viewer_token)}/files/{B._q(output)}", raw=True)
+        return self._call("viewer_file", "GET", f"/viewers/{B._q(viewer_token)}/files/{B._q(output)}", raw=True,
+                          kind="file")
 
     def create_space(self, kind: str = "glb", account: str = "dev"):
         """A space template waiting for its upload (kind glb or splat); returns {"spaceTemplateId", ...}."""
@@ -178,7 +180,7 @@ class Local(_Group):
         """The stored tracking events, as a list of dicts (``fmt="jsonl"``) or CSV text (``fmt="csv"``)."""
         params = {k: v for k, v in (("viewerToken", viewer_token), ("since", since), ("until", until),
                                     ("format", fmt)) if v is not None}
-        req = B.build_local(self._cfg, "events", "GET", "/tracking/events", params=params, raw=True)
+        req = B.build_local(self._cfg, "events", "GET", "/tracking/events", params=params, raw=True, kind="export")
         inner = req.parse
 
         def parse(resp):
@@ -203,15 +205,18 @@ class ClientCore:
 
     def __init__(self, base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
                  local_url: str | None = None, transport=None, timeout: float = 30.0, retries: int = 3,
-                 backoff: float = 0.25, config: B.ClientConfig | None = None):
+                 backoff: float = 0.25, answer_timeout: float = 300.0, max_bytes: dict | None = None,
+                 config: B.ClientConfig | None = None):
         import httpx
 
         self.config = config or B.ClientConfig.resolve(
             base_url, avatar_base_url, token, local_url, timeout=timeout,
-            retry=B.RetryPolicy(retries=retries, backoff=backoff))
+            retry=B.RetryPolicy(retries=retries, backoff=backoff), answer_timeout=answer_timeout,
+            max_bytes=max_bytes or {})
         self._transport = transport
+        # Redirects are followed by the senders (_base.next_hop), which never take a credential to another origin.
         self._http = self._http_class(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
-                                      headers={"User-Agent": B.USER_AGENT}, follow_redirects=True)
+                                      headers={"User-Agent": B.USER_AGENT}, follow_redirects=False)
         self.avatars = Avatars(self)
         self.animations = Animations(self)
         self.viewers = Viewers(self)

@@ -37,7 +37,7 @@ class Client(G.ClientCore):
         while True:
             resp = exc = None
             try:
-                resp = self._http.request(req.method, req.url, **B.request_kwargs(req))
+                resp = self._exchange(req)
             except httpx.TransportError as e:
                 exc = e
             action, value = B.decide(req, self.config.retry, attempt, resp, exc)
@@ -47,6 +47,28 @@ class Client(G.ClientCore):
                 raise value
             time.sleep(value)
             attempt += 1
+
+    def _exchange(self, req: B.Request):
+        """Send ``req`` and read its answer within the answer's bounds (B.Budget), redirects followed by B.next_hop."""
+        budget = B.Budget(req, self.config)
+        request = self._http.build_request(req.method, req.url, **B.request_kwargs(req))
+        first = request.url
+        for _ in range(B.MAX_REDIRECTS + 1):
+            resp = self._http.send(request, stream=True)
+            try:
+                request = B.next_hop(req, first, resp)
+                if request is None:
+                    budget.begin(resp)
+                    for chunk in resp.iter_bytes():
+                        budget.take(resp, chunk)
+                    return budget.answer(resp)
+            except BaseException:
+                budget.discard()
+                raise
+            finally:
+                resp.close()
+            budget.check_time()
+        raise B.TransportError(f"{req.operation}: more than {B.MAX_REDIRECTS} redirects from {req.url}")
 
     def _send_events(self, viewer_token, events, **kw):
         from workbench.client._batches import send_events

@@ -7,6 +7,10 @@
     ├── ConfigurationError            no base URL or token where one is needed
     ├── TransportError                the request did not get an answer
     │   └── RequestTimeoutError       ... because a timeout ran out (also a builtin TimeoutError)
+    ├── UnexpectedAnswerError         an answer that is not what the interface promises (a proxy's or
+    │   │                             captive portal's page, a body past its size bound, a redirect
+    │   │                             that would take a credential to another origin)
+    │   └── AnswerTooLargeError       ... because the body passed the client's bound for its kind
     └── APIError                      the service answered with a status >= 400
         ├── BadRequestError           400
         ├── UnauthorizedError         401
@@ -45,6 +49,8 @@ __all__ = [
     "ConfigurationError",
     "TransportError",
     "RequestTimeoutError",
+    "UnexpectedAnswerError",
+    "AnswerTooLargeError",
     "APIError",
     "BadRequestError",
     "UnauthorizedError",
@@ -91,6 +97,29 @@ class TransportError(WorkbenchError):
 
 class RequestTimeoutError(TransportError, builtins.TimeoutError):
     """A connect, read, write or pool timeout ran out (``except TimeoutError`` catches it too)."""
+
+
+class UnexpectedAnswerError(WorkbenchError):
+    """The answer is not what the interface promises for the operation: ``url``, ``status``,
+    ``content_type`` and the ``first_bytes`` of the body say what came instead.
+
+    >>> e = UnexpectedAnswerError("avatars.register", "http://h/avatars/avatar", 200, "text/html",
+    ...                           b"<html>Sign in to the Wi-Fi</html>", "no modelId")
+    >>> print(e)
+    avatars.register: the answer of http://h/avatars/avatar is not what the interface promises (no modelId): HTTP 200, text/html, b'<html>Sign in to the Wi-Fi</html>'
+    """
+
+    def __init__(self, operation: str, url: str, status: int | None, content_type: str | None, first_bytes: bytes,
+                 why: str):
+        self.operation, self.url, self.status, self.content_type = operation, url, status, content_type
+        self.first_bytes, self.why = first_bytes[:120], why
+        super().__init__(f"{operation}: the answer of {url} is not what the interface promises ({why}): "
+                         f"HTTP {status}, {content_type or 'no Content-Type'}, {self.first_bytes!r}")
+
+
+class AnswerTooLargeError(UnexpectedAnswerError):
+    """The answer's body (counted after decompression) passed the client's bound for its kind
+    (``ClientConfig.max_bytes``); reading stopped there."""
 
 
 TimeoutError = RequestTimeoutError  # noqa: A001 - the name of earlier releases; not exported, it shadows the builtin

@@ -86,10 +86,11 @@ class Accounts:
         if authorization is not None:
             scheme, _, value = authorization.partition(" ")
             if scheme.lower() != "bearer" or not value.strip():
-                raise ServiceError.unauthorized("The Authorization header must be 'Bearer <token>'.")
+                raise ServiceError.unauthorized("The Authorization header must be 'Bearer <token>'.", credentials_given=False)
             token = value.strip()
         if not token:
-            raise ServiceError.unauthorized("This endpoint needs a token: send 'Authorization: Bearer <token>'.")
+            raise ServiceError.unauthorized("This endpoint needs a token: send 'Authorization: Bearer <token>'.",
+                                            credentials_given=False)
         digest = hash_token(token)
         row = self.db.one("SELECT token_hash, account, scopes, revoked FROM tokens WHERE token_hash = ?", (digest,))
         # The lookup is by hash; compare again in constant time so timing says nothing about near misses.

@@ -19,7 +19,9 @@ get the same envelope, and every response carries ``X-Request-Id``.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -35,7 +37,8 @@ from workbench.service.content import etag_of
 from workbench.service.cors import CorsByPath
 from workbench.service.errors import ServiceError
 from workbench.service.guards import LocalGuard
-from workbench.service.http import (RequestContext, authorization, beacon_token, error_body, media_type, ok, query,
+from workbench.service.http import (Answer, RequestContext, authorization, beacon_token, check_declared_size, error_body,
+                                    media_type, ok, query,
                                     read_body, read_form, read_json, read_json_text, takes_query)
 from workbench.service.storage import disk_full
 from workbench.service.tracking_store import Checked
@@ -60,7 +63,7 @@ async def _storage_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-    return JSONResponse(error_body(exc.status, exc.code, exc.message, exc.details), status_code=exc.status,
+    return Answer(error_body(exc.status, exc.code, exc.message, exc.details), status_code=exc.status,
                         headers=exc.headers)
 
 
@@ -84,7 +87,7 @@ async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
         body = error_body(405, "method_not_allowed", f"{request.method} is not allowed on {path}.")
     else:
         body = error_body(exc.status_code, "http_error", str(exc.detail))
-    return JSONResponse(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+    return Answer(body, status_code=exc.status_code, headers=getattr(exc, "headers", None))
 
 
 # --------------------------------------------------------------------------
@@ -101,39 +104,61 @@ async def call(fn, *args):
 
 
 class TrackingWriter:
-    """Stores the tracking batches that arrive in one turn of the event loop together, on the loop
-    (``Backend.tracking_batches``: one transaction for all), then answers each.
+    """Stores the tracking batches that arrive while the previous commit runs together, on a thread of
+    its own (``Backend.tracking_batches``: one transaction for all), then answers each.
 
-    Their writes are serialized by the database anyway. A writer thread of its own (ingest2) traded
-    the interpreter's lock with the loop for every batch and took half again as long per event as
-    the same work in one thread; on the loop, the batches that came in meanwhile wait for the
-    commit, which writes each touched index page once for all of them (median of paired rounds in
-    bench/ingest.py: 0.55 -> 0.64 of the bare endpoint, bench/RESULTS.md "After ingest3"). The
-    loop does not serve other requests for the length of a commit (0.6 ms median, 1.7 ms p99); WAL
-    checkpoints, which copy pages back to the database file, run on a thread of their own
-    (``Database.checkpoint_in_background``).
+    No database work happens on the event loop: a commit, or the database lock it waits for, would stop
+    every request meanwhile (a reset deleting 3 million events held the lock for 4.4 s, and three beacons
+    froze the service for all of it). The loop only queues a batch's verdict; one thread commits, and the
+    batches that came in meanwhile wait for the next commit together, which writes each touched index
+    page once for all of them. bench/reset_latency.py measures the worst GET latency during a large reset
+    with beacons arriving, and during a batch flood, against ``on_loop=True``, which keeps the
+    commits on the loop as before (bench/RESULTS.md "Tracking writer off the loop").
     """
 
-    def __init__(self, backend: Backend):
+    def __init__(self, backend: Backend, *, on_loop: bool = False):
         self._backend = backend
+        self._on_loop = on_loop
         self._waiting: list = []
+        self._busy = False
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="workbench-tracking")
+
+    @property
+    def pending(self) -> bool:
+        """Whether batches are waiting for, or in, a commit."""
+        return self._busy
 
     async def ingest(self, viewer_token: str, body: Checked) -> tuple[int, dict]:
         """Queue a batch's verdict (:meth:`Backend.tracking_precheck`) to be stored; its (status, data) after the commit."""
         loop = asyncio.get_running_loop()
         answer = loop.create_future()
-        if not self._waiting:  # the first batch of this turn: store them all once the turn's other tasks ran
-            loop.call_soon(self._store)
         self._waiting.append((answer, viewer_token, body))
+        if not self._busy:  # else the commit that runs takes this batch up when it ends
+            self._busy = True
+            loop.call_soon(self._next, loop)  # once the turn's other tasks queued theirs
         return await answer
 
-    def _store(self) -> None:
+    def _next(self, loop: asyncio.AbstractEventLoop) -> None:
         waiting, self._waiting = self._waiting, []
+        if not waiting:
+            self._busy = False
+            return
+        if self._on_loop:
+            self._answer(waiting, self._store(waiting))
+            loop.call_soon(self._next, loop)
+            return
+        done = loop.run_in_executor(self._thread, self._store, waiting)
+        done.add_done_callback(lambda f: (self._answer(waiting, f.result()), self._next(loop)))
+
+    def _store(self, waiting: list) -> list:
         self._backend.db.checkpoint_in_background()
         try:
-            outcomes = self._backend.tracking_batches([(token, body) for _, token, body in waiting])
+            return self._backend.tracking_batches([(token, body) for _, token, body in waiting])
         except Exception as e:  # answered as a 500 by RequestContext, and logged there
-            outcomes = [e] * len(waiting)
+            return [e] * len(waiting)
+
+    @staticmethod
+    def _answer(waiting: list, outcomes: list) -> None:
         for (answer, *_), outcome in zip(waiting, outcomes):
             if answer.cancelled():
                 continue
@@ -141,6 +166,9 @@ class TrackingWriter:
                 answer.set_exception(outcome)
             else:
                 answer.set_result(outcome)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
 
 
 def _avatar_base(request: Request) -> str:
@@ -170,7 +198,7 @@ def _binary(request: Request, data: bytes, etag: str, media: str) -> Response:
 # --------------------------------------------------------------------------
 
 async def register_avatar(request: Request) -> Response:
-    body = await read_json(request, AVATAR_BODY_LIMIT)
+    body = await read_json(request, AVATAR_BODY_LIMIT, refusal="settings")
     result = await call(backend_of(request).register_avatar, authorization(request), body)
     base, mid = _avatar_base(request), result["modelId"]
     return ok({"modelId": mid, "modelUrl": f"{base}/model/{mid}.glb", "previewUrl": f"{base}/preview/{mid}.png"}, 201)
@@ -268,16 +296,41 @@ async def local_space(request: Request) -> Response:
     return ok(await call(backend_of(request).space_record, request.path_params["id"]))
 
 
+# Pieces of an upload's body gathered before one write in the thread pool: few thread hops, little memory.
+UPLOAD_WRITE_BYTES = 1 << 20
+
+
 async def local_upload_space(request: Request) -> Response:
-    data = await read_body(request, UPLOAD_LIMIT)
+    # The template, its state, the file name and the declared size are checked before a byte of the body
+    # is read; the body then goes to a temporary file a piece at a time (memory stays flat whatever the
+    # size), renamed over the template's file only once it is whole.
+    check_declared_size(request, UPLOAD_LIMIT)
     filename = query(request, "local.upload_space").get("filename")
-    return ok(await call(backend_of(request).upload_space, request.path_params["id"], filename, data))
+    backend = backend_of(request)
+    incoming = await call(backend.receive_space_upload, request.path_params["id"], filename)
+    try:
+        pending, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > UPLOAD_LIMIT:
+                raise ServiceError.too_large(UPLOAD_LIMIT)
+            pending.append(chunk)
+            if sum(map(len, pending)) >= UPLOAD_WRITE_BYTES:
+                await call(incoming.write, b"".join(pending))
+                pending.clear()
+        await call(incoming.write, b"".join(pending))
+    except BaseException:
+        await call(incoming.discard)
+        raise
+    return ok(await call(backend.keep_space_upload, incoming))
 
 
 async def local_events(request: Request) -> Response:
-    # filters are checked before the first byte; the rows follow a page at a time
+    # Filters are checked, and the first page read and converted, before the first byte: what can fail
+    # fails while an error can still be answered in the envelope. The rows follow a page at a time.
     chunks, media = await call(backend_of(request).stream_events, query(request, "local.events"))
-    return StreamingResponse(chunks, media_type=media)
+    first = await call(next, chunks, b"")
+    return StreamingResponse(itertools.chain((first,), chunks), media_type=media)
 
 
 async def local_faults(request: Request) -> Response:

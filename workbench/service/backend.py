@@ -209,6 +209,14 @@ class Backend:
     def upload_space(self, space_id: str, filename: Any, data: bytes) -> dict:
         return self.spaces.upload(space_id, filename, data)
 
+    def receive_space_upload(self, space_id: str, filename: Any):
+        """The first step of a streamed upload: checks (404, 409, 400) and a temporary file for the body
+        (:class:`workbench.service.spaces.Incoming`); :meth:`keep_space_upload` puts it in place."""
+        return self.spaces.receive(space_id, filename)
+
+    def keep_space_upload(self, incoming) -> dict:
+        return self.spaces.keep(incoming)
+
     def export_events(self, query: dict[str, str]) -> tuple[str, str]:
         """The stored events as (text, media type): JSON lines or CSV, filtered by viewerToken, since, until."""
         q = dict(query)

@@ -25,7 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from workbench.options import utf8_problem
 from workbench.service.errors import ServiceError
+from workbench.tracking.fields import escaped
 
 # Deep enough for any body of the interface (avatar settings nest 2 levels, tracking payloads a few),
 # shallow enough that every recursive step after decoding stays far from Python's stack limit.
@@ -105,3 +107,44 @@ def decode_json(raw: bytes) -> Any:
         # The only other refusal of the decoder: an integer longer than Python converts (4300 digits).
         raise _invalid("The body holds a number with too many digits.") from None
     return value
+
+
+def check_text(value: Any, refusal: str = "request") -> None:
+    r"""400 ``invalid_text`` naming the first name or string of a decoded body that UTF-8 cannot write
+    (JSON's ``\ud800`` escape decodes to a lone surrogate): nothing could store or echo it.
+
+    ``refusal``: the answer's code is ``invalid_<refusal>`` (``settings`` for avatar settings, as their
+    other rules answer); each detail's code is ``invalid_text``. The tracking endpoint does not use
+    this: there such text is a per-event error of the catalog.
+
+    >>> try:
+    ...     check_text({"kind": "glb", "tags": ["a", "\ud800"]})
+    ... except ServiceError as e:
+    ...     print(e.status, e.details[0]["field"], "|", e.details[0]["message"])
+    400 tags[1] | must be text that UTF-8 can encode (a lone surrogate U+D800 at position 0)
+    >>> try:
+    ...     check_text({"\ud800": 1}, "settings")
+    ... except ServiceError as e:
+    ...     print(e.code, e.details[0]["code"], e.details[0]["field"])
+    invalid_settings invalid_text \ud800
+    """
+    stack = [("", value)]
+    while stack:
+        path, v = stack.pop()
+        if isinstance(v, str):
+            problem = utf8_problem(v)
+            if problem:
+                raise _text_error(path or "body", problem, refusal)
+        elif isinstance(v, dict):
+            for k in v:
+                problem = utf8_problem(k)
+                if problem:
+                    raise _text_error(f"{path}.{escaped(k)}" if path else escaped(k), "this name " + problem, refusal)
+            stack.extend((f"{path}.{k}" if path else k, item) for k, item in reversed(list(v.items())))
+        elif isinstance(v, list):
+            stack.extend((f"{path}[{i}]", item) for i, item in reversed(list(enumerate(v))))
+
+
+def _text_error(field: str, problem: str, refusal: str) -> ServiceError:
+    return ServiceError(400, f"invalid_{refusal}", f"{field}: {problem}.",
+                        [{"field": field, "code": "invalid_text", "message": problem}])

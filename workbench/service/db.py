@@ -93,8 +93,15 @@ CREATE INDEX IF NOT EXISTS events_by_viewer_time ON events(viewer_token, ts);
 """
 
 
+class UnreadableDatabase(RuntimeError):
+    """The data folder's database file is not one SQLite can open (damaged, or another kind of file)."""
+
+
 class Database:
-    """One SQLite connection shared by the service's threads, guarded by a lock."""
+    """One SQLite connection shared by the service's threads, guarded by a lock.
+
+    A file SQLite cannot read raises :class:`UnreadableDatabase` naming it, before anything is served.
+    """
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -104,6 +111,17 @@ class Database:
         self.lock = threading.RLock()
         self._closed = threading.Event()
         self._checkpointer: threading.Thread | None = None
+        try:
+            self._prepare()
+        except sqlite3.DatabaseError as e:
+            self._conn.close()
+            if disk_full(e):
+                raise
+            raise UnreadableDatabase(
+                f"{self.path} is not a database SQLite can read ({e}); it is damaged or not a workbench database. "
+                f"Restore it from a backup, or move it away to start with an empty one") from None
+
+    def _prepare(self) -> None:
         with self.lock:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")

@@ -37,8 +37,11 @@ class ServiceError(Exception):
         return cls(404, f"{what}_not_found", f"No {what.replace('_', ' ')} {ident!r} exists.")
 
     @classmethod
-    def unauthorized(cls, message: str) -> "ServiceError":
-        return cls(401, "unauthorized", message, headers={"WWW-Authenticate": 'Bearer error="invalid_token"'})
+    def unauthorized(cls, message: str, *, credentials_given: bool = True) -> "ServiceError":
+        """401; the challenge carries ``error="invalid_token"`` only when a Bearer token was sent: RFC 6750
+        section 3.1 asks for no error code when a request has no credentials (or another scheme's)."""
+        challenge = 'Bearer error="invalid_token"' if credentials_given else "Bearer"
+        return cls(401, "unauthorized", message, headers={"WWW-Authenticate": challenge})
 
     @classmethod
     def insufficient_scope(cls, scope: str) -> "ServiceError":

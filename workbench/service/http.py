@@ -24,12 +24,13 @@ from typing import Any
 from python_multipart import MultipartParser
 from python_multipart.exceptions import MultipartParseError
 from python_multipart.multipart import parse_options_header
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 from workbench import options as opts
-from workbench.service.bodies import decode_json
+from workbench.service.bodies import check_text, decode_json
 from workbench.service.errors import ServiceError
+from workbench.tracking.fields import escaped
 
 log = logging.getLogger("workbench.service")
 
@@ -40,8 +41,39 @@ _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 # rendering answers
 # --------------------------------------------------------------------------
 
+class Answer(JSONResponse):
+    r"""Starlette's JSONResponse whose body can always be written.
+
+    Text UTF-8 cannot encode (a lone surrogate some check let through) is escaped where it sits
+    (:func:`escape_text`) instead of failing: an answer is rendered after the work is done (a
+    tracking batch's events are committed by then), and a 500 there would make the client send
+    again what was stored.
+
+    >>> Answer({"field": "payload.\ud800"}).body
+    b'{"field":"payload.\\\\ud800"}'
+    """
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            log.warning("an answer held text UTF-8 cannot encode; it was escaped")
+            return super().render(escape_text(content))
+
+
+def escape_text(value: Any) -> Any:
+    """``value`` with every string (keys included) made encodable by :func:`workbench.tracking.fields.escaped`."""
+    if isinstance(value, str):
+        return escaped(value)
+    if isinstance(value, dict):
+        return {escape_text(k): escape_text(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [escape_text(v) for v in value]
+    return value
+
+
 def ok(data: Any, status: int = 200, headers: dict | None = None) -> JSONResponse:
-    return JSONResponse({"status": "ok", "data": data}, status_code=status, headers=headers)
+    return Answer({"status": "ok", "data": data}, status_code=status, headers=headers)
 
 
 # Text that only an interpreter or a library writes (exception class names, tracebacks, decoder
@@ -58,6 +90,7 @@ def human(message: str, code: str, status: int) -> str:
     >>> human("Model generation failed: UnicodeEncodeError: 'utf-8' codec can't encode", "model_generation_failed", 500)
     'The service failed (model generation failed); the service log has the cause.'
     """
+    message = escaped(message)  # a name or value echoed in it may hold a lone surrogate
     if not _INTERPRETER_TEXT.search(message):
         return message
     log.warning("an answer's message held interpreter text and was replaced (%s): %s", code, message)
@@ -71,18 +104,43 @@ def error_body(status: int, code: str, message: str, details: list | None = None
     """The contract's error envelope; the one place where an error becomes the answer's body."""
     err: dict[str, Any] = {"code": code, "message": human(message, code, status)}
     if details is not None:
-        err["details"] = [{**d, "message": human(d["message"], d.get("code") or code, status)}
-                          if isinstance(d, dict) and isinstance(d.get("message"), str) else d for d in details]
+        err["details"] = [{**escape_text(d), "message": human(d["message"], d.get("code") or code, status)}
+                          if isinstance(d, dict) and isinstance(d.get("message"), str) else escape_text(d) for d in details]
     return {"status": "error", "error": err}
 
 
 def error_message(status: int, code: str, message: str, details: list | None = None,
                   headers: list[tuple[bytes, bytes]] | None = None) -> tuple[dict, bytes]:
     """The ASGI start message and body of an error answer, for middleware that answers before the app."""
-    body = json.dumps(error_body(status, code, message, details)).encode()
+    body = json.dumps(error_body(status, code, message, details), separators=(",", ":")).encode()
     return ({"type": "http.response.start", "status": status,
              "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                          *(headers or [])]}, body)
+
+
+# How many ignored names the header lists: enough to spot a typo, and a header of a few hundred bytes
+# whatever the request (12,000 names made 85 KB of header, near where clients refuse an answer).
+IGNORED_NAMES_SHOWN = 10
+IGNORED_NAME_CHARS = 64
+
+
+def ignored_header(names: list[str]) -> bytes:
+    """The value of ``X-Workbench-Ignored-Params``: the first :data:`IGNORED_NAMES_SHOWN` names, comma
+    separated, then ``; total=N`` when there were more.
+
+    Percent-encoded as in a URL: a name may hold anything, a CR or LF included, and a header value may not
+    (h11 would drop the connection; a lax server would be split). A long name is cut to 64 characters.
+
+    >>> ignored_header(["v", "a b"])
+    b'v, a%20b'
+    >>> ignored_header([f"p{i}" for i in range(12)])
+    b'p0, p1, p2, p3, p4, p5, p6, p7, p8, p9; total=12'
+    """
+    shown = ", ".join(urllib.parse.quote(n[:IGNORED_NAME_CHARS], safe="!#$&'*+^`|", errors="backslashreplace")
+                      for n in names[:IGNORED_NAMES_SHOWN])
+    if len(names) > IGNORED_NAMES_SHOWN:
+        shown += f"; total={len(names)}"
+    return shown.encode("ascii")
 
 
 class RequestContext:
@@ -105,15 +163,17 @@ class RequestContext:
                 started = True
                 extra = [(b"x-request-id", rid.encode())]
                 if state.get("ignored_params"):
-                    # Percent-encoded as in a URL: a name may hold anything, a CR or LF included, and a
-                    # header value may not (h11 would drop the connection; a lax server would be split).
-                    names = ", ".join(urllib.parse.quote(n, safe="!#$&'*+^`|") for n in state["ignored_params"])
-                    extra.append((opts.IGNORED_PARAMS_HEADER.lower().encode(), names.encode("ascii")))
+                    extra.append((opts.IGNORED_PARAMS_HEADER.lower().encode(), ignored_header(state["ignored_params"])))
                 message["headers"] = list(message.get("headers") or []) + extra
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
+        except ClientDisconnect:
+            # The client went away mid-body (a closed tab, a timeout of its own): nobody to answer, nothing
+            # of ours failed, and a slow-body flood would otherwise write a traceback per connection.
+            log.info("client disconnected before sending the whole body of %s %s (request %s)",
+                     scope.get("method"), scope.get("path"), rid)
         except Exception:
             # The traceback goes to the log, never into the answer.
             log.exception("unexpected fault in %s %s (request %s)", scope.get("method"), scope.get("path"), rid)
@@ -129,11 +189,16 @@ class RequestContext:
 # reading requests
 # --------------------------------------------------------------------------
 
+def check_declared_size(request: Request, limit: int) -> None:
+    """413 before any byte is read when the request's Content-Length passes ``limit``."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and (len(declared) > 18 or int(declared) > limit):
+        raise ServiceError.too_large(limit)
+
+
 async def read_body(request: Request, limit: int) -> bytes:
     """The body, or 413 as soon as it passes ``limit`` bytes (never buffering more)."""
-    declared = request.headers.get("content-length")
-    if declared and declared.isdigit() and int(declared) > limit:
-        raise ServiceError.too_large(limit)
+    check_declared_size(request, limit)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
@@ -166,9 +231,12 @@ async def read_json_text(request: Request, limit: int, allowed: tuple[str, ...] 
 
 
 async def read_json(request: Request, limit: int, allowed: tuple[str, ...] = ("application/json",), what: str = "the body",
-                    *, structured_suffix: bool = True) -> Any:
-    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`)."""
-    return decode_json(await read_json_text(request, limit, allowed, what, structured_suffix=structured_suffix))
+                    *, structured_suffix: bool = True, refusal: str = "request") -> Any:
+    """The decoded JSON body (one reader for every endpoint: :func:`bodies.decode_json`), its text all
+    encodable (:func:`bodies.check_text`, answering ``invalid_<refusal>``)."""
+    value = decode_json(await read_json_text(request, limit, allowed, what, structured_suffix=structured_suffix))
+    check_text(value, refusal)
+    return value
 
 
 async def read_form(request: Request, limit: int) -> list[tuple[str, Any]]:

@@ -209,8 +209,8 @@ def _response_headers() -> dict:
                          "schema": {"type": "string", "pattern": "^[A-Za-z0-9._-]{1,128}$"}},
         "ETag": {"required": True, "description": "strong validator of the bytes", "schema": {"type": "string", "pattern": '^"[^"]+"$'}},
         "Cache-Control": {"required": True, "schema": {"type": "string"}},
-        "WWW-Authenticate": {"required": True, "description": 'Bearer error="invalid_token", or error="insufficient_scope" with the scope',
-                             "schema": {"type": "string", "pattern": "^Bearer "}},
+        "WWW-Authenticate": {"required": True, "description": 'Bearer (no credentials sent), Bearer error="invalid_token", or error="insufficient_scope" with the scope',
+                             "schema": {"type": "string", "pattern": "^Bearer( |$)"}},
         opts.IGNORED_PARAMS_HEADER: {
             "required": False,
             "description": "present when the request had query parameters the operation does not know (a page's cache "
@@ -251,7 +251,9 @@ def build_openapi(root_url: str) -> dict:
             "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"{_REF}schemas/AvatarSettings"}}}},
             "responses": {"201": _ok("registered", "Registration", avatar_links),
                           "400": _err("body not UTF-8 JSON (invalid_json), invalid settings (invalid_settings, one detail "
-                                        "per problem), or a malformed request such as two Authorization headers"),
+                                        "per problem; a name or string UTF-8 cannot write, such as a lone surrogate's "
+                                        "escape, is a detail invalid_text naming the field), or a malformed request such "
+                                        "as two Authorization headers"),
                           "401": _unauthorized(), "413": _too_large(f"{opts.SETTINGS_MAX_BYTES // 1024} KiB"),
                           "415": _unsupported("application/json"),
                           "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},

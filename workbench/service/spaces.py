@@ -7,8 +7,8 @@ or to ``cancelled``; finishing checks the uploaded file for real
 
 from __future__ import annotations
 
+import os
 import secrets
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +18,75 @@ from workbench.service.accounts import Accounts
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.faults import Faults
-from workbench.service.storage import now_ms, write_atomic
+from workbench.service.storage import disk_full, now_ms, write_atomic
 
 SPACE_KINDS = ("glb", "splat")
+# The most bytes a file name may take: ext4, XFS, Btrfs and APFS all stop at 255.
+NAME_MAX_BYTES = 255
+MAX_FILENAME_CHARS = 200
+
+
+def filename_problem(filename: Any) -> str | None:
+    r"""Why ``filename`` cannot name an uploaded file, or None.
+
+    >>> filename_problem("scene.glb") is None, filename_problem("a\0.glb"), filename_problem("é" * 150 + ".glb")
+    (True, 'must not hold control characters (NUL, line breaks, ...)', 'must take at most 255 bytes as UTF-8; got 304')
+    """
+    if not isinstance(filename, str) or not 1 <= len(filename) <= MAX_FILENAME_CHARS:
+        return f"must be a plain file name of 1 to {MAX_FILENAME_CHARS} characters"
+    if "/" in filename or "\\" in filename or filename.startswith("."):
+        return "must be a plain file name (no '/' or '\\', not starting with '.')"
+    if any(ord(c) < 32 or ord(c) == 127 for c in filename):
+        return "must not hold control characters (NUL, line breaks, ...)"
+    problem = opts.utf8_problem(filename)
+    if problem:
+        return problem
+    size = len(filename.encode("utf-8"))
+    if size > NAME_MAX_BYTES:
+        return f"must take at most {NAME_MAX_BYTES} bytes as UTF-8; got {size}"
+    return None
+
+
+class Incoming:
+    """An upload's body on its way to disk: a temporary file in the template's folder, written piece by
+    piece (memory stays flat whatever the size); a full disk is 507 with the piece written so far removed."""
+
+    def __init__(self, folder: Path, filename: str):
+        self.folder, self.filename = folder, filename
+        folder.mkdir(parents=True, exist_ok=True)
+        self.tmp = folder / f".upload-{secrets.token_hex(8)}.tmp"
+        self._file = open(self.tmp, "wb")
+        self.size = 0
+
+    def write(self, data: bytes) -> None:
+        try:
+            self._file.write(data)
+        except OSError as e:
+            self.discard()
+            if disk_full(e):
+                raise ServiceError.insufficient_storage() from None
+            raise
+        self.size += len(data)
+
+    def close(self) -> int:
+        """Flush and sync the file (a full disk may only show here); its size."""
+        try:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+            self._file.close()
+        except OSError as e:
+            self.discard()
+            if disk_full(e):
+                raise ServiceError.insufficient_storage() from None
+            raise
+        return self.size
+
+    def discard(self) -> None:
+        try:
+            self._file.close()
+        except OSError:
+            pass
+        self.tmp.unlink(missing_ok=True)
 
 
 def check_finish_fields(fields: list[tuple[str, Any]]) -> tuple[bool, str]:
@@ -90,18 +156,43 @@ class Spaces:
                 "filename": r["filename"], "bytes": r["bytes"], "message": r["message"], "error": r["error"]}
 
     def upload(self, sid: str, filename: Any, data: bytes) -> dict:
+        """Store ``data`` as the template's file, replacing the one before only once it is all written."""
+        incoming = self.receive(sid, filename)
+        try:
+            incoming.write(data)
+        except BaseException:
+            incoming.discard()
+            raise
+        return self.keep(incoming)
+
+    def receive(self, sid: str, filename: Any) -> "Incoming":
+        """Check that ``sid`` takes an upload named ``filename`` (404, 409 or 400, before any byte is read)
+        and open a temporary file in its folder for the body; :meth:`keep` puts it in place."""
         row = self.row(None, sid)
-        if not isinstance(filename, str) or not 1 <= len(filename) <= 200 or "/" in filename or "\\" in filename or filename.startswith("."):
-            raise ServiceError.invalid([opts.Problem("filename", "invalid_filename",
-                                                     "must be a plain file name (1 to 200 characters, no '/')")], "upload")
+        problem = filename_problem(filename)
+        if problem:
+            raise ServiceError.invalid([opts.Problem("filename", "invalid_filename", problem)], "upload")
         if row["state"] in ("finalized", "cancelled"):
             raise ServiceError(409, "space_template_ended", f"The template is {row['state']}; it takes no more uploads.")
-        folder = self.dir / sid
-        if folder.exists():
-            shutil.rmtree(folder)
-        write_atomic(folder / filename, data)
+        return Incoming(self.dir / sid, filename)
+
+    def keep(self, incoming: "Incoming") -> dict:
+        """Put a completely written upload in place of the template's file (a rename: the last good file
+        stays whole until then), and forget the one before."""
+        sid = incoming.folder.name
+        try:
+            row = self.row(None, sid)
+            if row["state"] in ("finalized", "cancelled"):  # ended while the body was arriving
+                raise ServiceError(409, "space_template_ended", f"The template is {row['state']}; it takes no more uploads.")
+            size = incoming.close()
+            os.replace(incoming.tmp, incoming.folder / incoming.filename)
+        except BaseException:
+            incoming.discard()
+            raise
         self.db.execute("UPDATE spaces SET state = 'uploaded', filename = ?, bytes = ?, error = NULL, updated_at = ? WHERE id = ?",
-                        (filename, len(data), now_ms(), sid))
+                        (incoming.filename, size, now_ms(), sid))
+        if row["filename"] and row["filename"] != incoming.filename:
+            (incoming.folder / row["filename"]).unlink(missing_ok=True)
         return self.record(sid)
 
     def finish(self, account: str, sid: str, fields: list[tuple[str, Any]]) -> tuple[int, dict]:

@@ -249,18 +249,64 @@ class _Sink:
         return out
 
 
+UNFIT_LISTED = 20  # unfit values named in the export's footer (all are counted)
+
+
 def _parquet_chunks(pages: Iterator[list[tuple]]) -> Iterator[bytes]:
-    """One Parquet file, a row group per page: the footer comes last, so it can be sent as it is written."""
+    """One Parquet file, a row group per page: the footer comes last, so it can be sent as it is written.
+
+    A value stored before a rule was tightened (an integer of 400 digits in a number field) may not
+    fit its column: it is left empty there and listed in the footer's ``lake.UNFIT_METADATA_KEY``
+    (``workbench export`` prints the list), so one old event never breaks every later export; the JSON
+    lines export still carries it as stored.
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from workbench.tracking.lake import UNFIT_METADATA_KEY
     from workbench.tracking.schema import SCHEMA, from_records
 
     sink = _Sink()
     writer = pq.ParquetWriter(pa.PythonFile(sink, mode="w"), SCHEMA, compression="zstd")
+    unfit: list[dict] = []
+    row = 0
     for rows in pages:
-        writer.write_table(from_records({"viewerToken": r[0], "sessionId": r[1], "id": r[2], "key": r[3],
-                                         "payload": r[4], "timestamp": r[5], "receivedAt": r[6]} for r in rows))
+        records = [{"viewerToken": r[0], "sessionId": r[1], "id": r[2], "key": r[3], "payload": r[4],
+                    "timestamp": r[5], "receivedAt": r[6]} for r in rows]
+        try:
+            table = from_records(records)
+        except (pa.ArrowException, OverflowError, ValueError, TypeError):
+            table = from_records(_fitted(records, row, unfit))  # the rare page with an old value: row by row
+        writer.write_table(table)
+        row += len(rows)
         yield sink.take()
+    if unfit:
+        writer.add_key_value_metadata({UNFIT_METADATA_KEY: json.dumps(
+            {"count": len(unfit), "values": unfit[:UNFIT_LISTED]}, separators=(",", ":"))})
     writer.close()
     yield sink.take()
+
+
+def _fitted(records: list[dict], first_row: int, unfit: list[dict]) -> list[dict]:
+    """``records`` with every catalog payload value that its lake column cannot hold taken out, each noted in ``unfit``."""
+    import pyarrow as pa
+
+    from workbench.tracking.schema import PAYLOAD_FIELDS
+
+    out = []
+    for n, rec in enumerate(records):
+        payload = json.loads(rec["payload"])
+        for name, arrow_type in PAYLOAD_FIELDS.items():
+            if name not in payload:
+                continue
+            value = payload[name]
+            try:
+                pa.array([float(value) if type(value) is int else value]).cast(arrow_type)
+            except (pa.ArrowException, OverflowError, ValueError, TypeError) as e:
+                problem = (f"{type(value).__name__} does not fit {arrow_type}" if not isinstance(e, OverflowError)
+                           else f"a number past the range of {arrow_type}")
+                unfit.append({"row": first_row + n, "id": rec["id"], "key": rec["key"], "field": f"payload.{name}",
+                              "problem": problem})
+                del payload[name]
+        out.append({**rec, "payload": payload})
+    return out

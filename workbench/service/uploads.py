@@ -11,6 +11,8 @@ Each check reads the file's structure for real and returns the problems found
 
 from __future__ import annotations
 
+import math
+import re
 import struct
 
 SPLAT_PLY_PROPERTIES = ("x", "y", "z", "opacity", "scale_0", "scale_1", "scale_2",
@@ -30,6 +32,8 @@ def check_glb(data: bytes) -> list[str]:
         return [e.problem]
     bin_chunk = binary or None
     problems = []
+    if _not_finite(doc):  # Python's decoder takes NaN, Infinity and 1e999; JSON (RFC 8259) and glTF do not
+        problems.append("the JSON chunk holds NaN or Infinity (or a number past a double's range), which JSON does not allow")
     asset = doc.get("asset")
     if not isinstance(asset, dict) or asset.get("version") != "2.0":
         problems.append("asset.version is not '2.0'")
@@ -83,6 +87,20 @@ def check_glb(data: bytes) -> list[str]:
     return problems[:20]
 
 
+def _not_finite(doc) -> bool:
+    """Whether some number of the decoded JSON ``doc`` is NaN or infinite."""
+    stack = [doc]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            return True
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
 def _objects(problems: list[str], doc: dict, name: str) -> list[dict | None]:
     """``doc[name]`` as a list whose entries are objects (None where an entry is not one, reported)."""
     value = doc.get(name, [])
@@ -106,6 +124,9 @@ def _count(problems: list[str], obj: dict | None, key: str, where: str, default:
     return value
 
 
+_PLY_COUNT = re.compile(r"[0-9]{1,15}")  # more elements than any file could hold is still a number we can read
+
+
 def check_ply(data: bytes) -> list[str]:
     """Problems of a Gaussian-splat PLY: the header's vertex element and its properties, and the body's size."""
     end = data.find(b"end_header")
@@ -126,6 +147,8 @@ def check_ply(data: bytes) -> list[str]:
         if parts[0] == "format" and len(parts) >= 2:
             fmt = parts[1]
         elif parts[0] == "element" and len(parts) == 3 and parts[2].isdigit():
+            if not _PLY_COUNT.fullmatch(parts[2]):  # str.isdigit takes '²' and numbers int() refuses to convert
+                return [f"the PLY element {parts[1]!r} has a count that is not a whole number of at most 15 digits"]
             elements.append((parts[1], int(parts[2]), []))
         elif parts[0] == "property" and elements:
             if parts[1] == "list":

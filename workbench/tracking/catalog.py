@@ -56,7 +56,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Mapping, Sequence
 
 from workbench.options import text_problem, utf8_problem
-from workbench.tracking.fields import INT_BOUND, kind_of
+from workbench.tracking.fields import INT_BOUND, escaped, kind_of, number_problem
 from workbench.tracking.fields import show as _show
 from workbench.tracking.fields import type_name as _type_name
 
@@ -244,6 +244,7 @@ def _compile(spec: EventSpec) -> _Validator:
     def validate(payload: dict):
         for name in payload:
             if name not in names:
+                name = escaped(name)  # echoed in the answer, which must be encodable
                 return ("unknown_field", f"payload.{name} is not a field of {key}.", f"payload.{name}")
         for name, is_required, check in checks:
             if name in payload:
@@ -287,6 +288,27 @@ def _unwritable(payload: Any) -> tuple[str, str]:
         elif isinstance(value, str) and utf8_problem(value):
             return f"{path} {utf8_problem(value)}.", path
     return "payload must hold only JSON values (no NaN or infinity).", "payload"
+
+
+# Digits of the shortest integer past a double's range (fields.NUMBER_LIMIT is about 1.8e308).
+_LONGEST_NUMBER = 309
+
+
+def _number_out_of_range(payload: Any) -> tuple[str, str] | None:
+    """(message, field) of the first number of a free-form payload, nested ones too, that the lake
+    could not hold (:func:`workbench.tracking.fields.number_problem`), or None."""
+    stack = [("payload", payload)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{path}.{k}", v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            problem = number_problem(value)
+            if problem is not None:
+                return f"{path} {problem}.", path
+    return None
 
 
 def _may_be_too_large(payload: dict) -> bool:
@@ -388,7 +410,7 @@ def _check_event(obj: Any, now_ms: int) -> tuple[dict | None, dict | None]:
     if len(obj) > 1:
         for name in obj:
             if name not in _EVENT_FIELD_SET:
-                return _err("unknown_field", f"{_show(name)} is not a field of an event.", str(name))
+                return _err("unknown_field", f"{_show(name)} is not a field of an event.", escaped(str(name)))
 
     event_id = obj.get("id")
     if event_id is not None and not (isinstance(event_id, str) and 1 <= len(event_id) <= MAX_ID_CHARS):
@@ -420,6 +442,10 @@ def _check_event(obj: Any, now_ms: int) -> tuple[dict | None, dict | None]:
             return _err("invalid_payload", *_unwritable(payload))
         if size > MAX_PAYLOAD_BYTES:
             return _err("payload_too_large", f"payload is {size} bytes of JSON, over the {MAX_PAYLOAD_BYTES} byte limit.", "payload")
+        if size > _LONGEST_NUMBER:  # a payload this short cannot hold an integer past a double's range
+            wrong = _number_out_of_range(payload)
+            if wrong is not None:
+                return _err("invalid_payload", *wrong)
     else:
         size = 0
         if payload and _may_be_too_large(payload):

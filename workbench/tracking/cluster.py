@@ -23,6 +23,7 @@ In a notebook, :func:`compute` shows Dask's progress bar while it waits.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import os
 import threading
@@ -51,9 +52,7 @@ def get_client(client=None):
             return address
         with _lock:
             if address not in _named:
-                from distributed import Client
-
-                _named[address] = Client(address, set_as_default=False)
+                _named[address] = _connect(address)
             return _named[address]
     try:
         from distributed import default_client
@@ -78,6 +77,44 @@ def get_client(client=None):
             _embedded["cluster"] = cluster
             _embedded["client"] = client
         return _embedded["client"]
+
+
+def _connect(address: str):
+    """A client of the scheduler at ``address``, or ValueError naming it within the connect timeout
+    (``WORKBENCH_DASK_CONNECT_TIMEOUT`` seconds, default 10): a bad or dead address must not hang a command."""
+    import socket
+
+    from distributed import Client
+    from distributed.comm.addressing import get_address_host_port, parse_address
+
+    seconds = float(os.environ.get("WORKBENCH_DASK_CONNECT_TIMEOUT", "10"))
+    hint = "give a running scheduler as tcp://HOST:8786, or 'threads' for no cluster"
+    # Checked before a Client exists: a Client that failed to connect still tries to close when collected,
+    # and prints a traceback of its own.
+    if parse_address(address, strict=False)[0] not in ("tcp", "tls"):  # inproc:// and the like: nothing to probe
+        return Client(address, set_as_default=False, timeout=seconds)
+    try:
+        host, port = get_address_host_port(address)
+    except (ValueError, TypeError):
+        raise ValueError(f"{address!r} is not a Dask scheduler address; {hint}") from None
+    try:
+        socket.create_connection((host, port), timeout=seconds).close()
+    except OSError as e:
+        why = f"did not answer within {seconds:g} s" if isinstance(e, TimeoutError) else f"cannot be reached ({e.strerror or e})"
+        raise ValueError(f"the Dask scheduler at {address} {why}; {hint}") from None
+    try:  # something answers there: is it a Dask scheduler (its handshake)?
+        asyncio.run(asyncio.wait_for(_handshake(address, seconds), seconds))  # a mute peer: connect's own timeout stops at TCP
+    except Exception:  # a garbled answer can fail anywhere in distributed's decoding
+        raise ValueError(f"what answers at {address} is not a Dask scheduler (no handshake within {seconds:g} s); "
+                         f"{hint}") from None
+    return Client(address, set_as_default=False, timeout=seconds)
+
+
+async def _handshake(address: str, seconds: float) -> None:
+    from distributed.comm import connect
+
+    comm = await connect(address, timeout=seconds)
+    await comm.close()
 
 
 def close_embedded() -> None:

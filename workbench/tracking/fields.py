@@ -23,6 +23,39 @@ from workbench.options import json_type, utf8_problem
 # Integers past this take the reference way (the general decoder has its own limit).
 INT_BOUND = 2**63 - 1
 
+# The largest magnitude a number of a payload may have: the lake keeps numbers as 64-bit floats
+# (Number.arrow_type), and I-JSON (RFC 7493) calls a JSON number past a double's range not
+# interoperable. An integer of 400 digits is valid JSON, but no Parquet export could hold it.
+NUMBER_LIMIT = sys.float_info.max
+
+
+def number_problem(v: int | float) -> str | None:
+    """Why the JSON number ``v`` cannot be kept (NaN, an infinity, or past a double's range), or None.
+
+    >>> number_problem(1e308) is None, number_problem(10**400)
+    (True, 'must be within the range of a 64-bit float (±1.8e308), got an integer of 401 digits')
+    """
+    if type(v) is float or isinstance(v, float):
+        return None if math.isfinite(v) else f"must be a finite number, got {show(v)}"
+    if -NUMBER_LIMIT <= v <= NUMBER_LIMIT:  # exact: Python compares an int with a float without rounding
+        return None
+    digits = len(str(abs(v))) if v.bit_length() < 14_000 else "thousands of"  # str() refuses past 4300 digits
+    return f"must be within the range of a 64-bit float (±1.8e308), got an integer of {digits} digits"
+
+
+def escaped(name: str) -> str:
+    r"""``name`` with what UTF-8 cannot write (a lone surrogate) as a visible ``\uXXXX``: a name echoed in a
+    message or a ``field`` of an answer must be encodable.
+
+    >>> escaped("ok"), escaped("a\ud800")
+    ('ok', 'a\\ud800')
+    """
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
 
 def show(value: Any) -> str:
     """A short, safe rendering of a bad value for a message (values can be huge)."""
@@ -72,9 +105,9 @@ class Number(Kind):
             t = type(v)
             if t is not int and t is not float and (isinstance(v, bool) or not isinstance(v, (int, float))):
                 return f"must be a number, got {type_name(v)}"
-            # ints are always finite (and math.isfinite overflows on huge ones)
-            if isinstance(v, float) and not math.isfinite(v):
-                return f"must be a finite number, got {show(v)}"
+            problem = number_problem(v)
+            if problem is not None:
+                return problem
             if minimum is not None and v < minimum:
                 return f"must be >= {minimum:g}, got {show(v)}"
             return None
@@ -96,7 +129,7 @@ class Number(Kind):
         return pa.float64()
 
     def json_schema(self, f):
-        return {"type": "number", **({"minimum": f.minimum} if f.minimum is not None else {})}
+        return {"type": "number", "minimum": f.minimum if f.minimum is not None else -NUMBER_LIMIT, "maximum": NUMBER_LIMIT}
 
     def json_bytes(self, f):
         return 24  # the longest float repr: -2.2250738585072014e-308

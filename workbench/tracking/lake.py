@@ -37,7 +37,7 @@ import pyarrow.parquet as pq
 
 from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
 
-__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "read_events", "lake_files", "SESSION_PART", "VISITOR_PART",
+__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "unfit_values", "read_events", "lake_files", "SESSION_PART", "VISITOR_PART",
            "synth_table"]
 
 #: Index name of a Dask frame whose partitions each hold whole sessions.
@@ -291,6 +291,26 @@ def lake_from_parquet(source: str | os.PathLike, out: str | os.PathLike, *, buck
     return w.out, w.rows
 
 
+# The Parquet footer's key-value entry where the service's export lists the stored values a column could
+# not hold (JSON: {"count": N, "values": [the first few: {"row", "id", "key", "field", "problem"}]}).
+UNFIT_METADATA_KEY = "workbench.unfit"
+
+
+def unfit_values(source: str | os.PathLike) -> dict | None:
+    """What the service's Parquet export noted in its footer as stored values its columns could not hold
+    (``{"count", "values": [{"row", "id", "key", "field", "problem"}, ...]}``), or None when all fit.
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.schema import from_records
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> pq.write_table(from_records([{"sessionId": "s", "key": "heartbeat", "timestamp": 0}]), d / "e.parquet")
+    >>> unfit_values(d / "e.parquet") is None
+    True
+    """
+    note = (pq.read_metadata(source).metadata or {}).get(UNFIT_METADATA_KEY.encode())
+    return json.loads(note) if note else None
+
+
 # --------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------
@@ -388,7 +408,8 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
         # blocks of whole lines, parsed by our schema (dask's read_json would turn payload dicts into text)
         _, blocks = read_bytes(os.fspath(path), delimiter=b"\n", blocksize=64 * 2**20, **(storage_options or {}))
         meta = _meta(None, SESSION_PART).reset_index(drop=True)
-        ddf = dd.from_delayed([delayed(_lines_to_frame)(b) for b in blocks[0]], meta=meta, verify_meta=False)
+        ddf = dd.from_delayed([delayed(_lines_to_frame)(b, os.fspath(path), i) for i, b in enumerate(blocks[0])],
+                              meta=meta, verify_meta=False)
         return ddf[columns] if columns is not None else ddf
     raise ValueError(f"read_events: {os.fspath(path)!r} is not a lake folder, .parquet or .jsonl file")
 
@@ -403,7 +424,23 @@ def _meta(columns, index_name: str):
     return meta
 
 
-def _lines_to_frame(block: bytes):
+def _lines_to_frame(block: bytes, path: str = "", part: int = 0):
+    """One block of a JSON lines file as a frame in the lake's schema; ValueError naming the file and the
+    line (of the block, after the first) that is not a JSON object."""
     from .schema import from_records
 
-    return from_records(json.loads(line) for line in block.splitlines() if line.strip()).to_pandas()
+    records = []
+    for n, line in enumerate(block.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record = None
+        if not isinstance(record, dict):
+            where = f"line {n}" if part == 0 else f"line {n} of its part {part + 1} (64 MiB each)"
+            text = line[:60].decode("utf-8", "replace")
+            raise ValueError(f"{path}: {where} is not a JSON object, as each line of a JSON lines file of events must be: "
+                             f"{text!r}")
+        records.append(record)
+    return from_records(records).to_pandas()

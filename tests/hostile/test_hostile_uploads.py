@@ -1,0 +1,139 @@
+"""Issue 27, items 3, 4 and 9 (uploads): a refused re-upload keeps the last good file, bodies are
+streamed to disk after the template, name and size are checked, and the finish's file checks refuse
+what JSON and PLY headers may not hold, as finalization_failed rather than a 500 of ours."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+
+import httpx
+import pytest
+
+from conftest import DATA, ServerProcess
+from helpers import error_of, wait_for
+from test_service_http import finish, make_space, space_state
+
+GLB = (DATA / "sample_space.glb").read_bytes()
+
+
+def upload(server, sid, filename, data):
+    return httpx.put(f"{server.local_url}/spaces/{sid}/upload", params={"filename": filename}, content=data, timeout=60)
+
+
+@pytest.mark.parametrize("filename, rule", [("scene\0.glb", "control characters"), ("é" * 130 + ".glb", "255 bytes"),
+                                            ("line\nbreak.glb", "control characters")],
+                         ids=["nul", "too-long-for-the-file-system", "newline"])
+def test_a_refused_file_name_is_400_and_the_last_good_upload_stays(server, filename, rule):
+    sid = make_space(server, "glb", "scene.glb", GLB)
+    err = error_of(upload(server, sid, filename, b"x" * 100), 400, "invalid_upload", "filename")
+    assert rule in err["details"][0]["message"]
+    record = httpx.get(f"{server.local_url}/spaces/{sid}").json()["data"]
+    assert (record["state"], record["filename"], record["bytes"]) == ("uploaded", "scene.glb", len(GLB))
+    assert finish(server, sid).status_code == 201
+
+
+def test_a_re_upload_under_another_name_replaces_the_first_file(server):
+    sid = make_space(server, "splat", "first.splat", b"\0" * 64)
+    assert upload(server, sid, "second.ply", (DATA / "sample_splat.ply").read_bytes()).status_code == 200
+    assert sorted(os.listdir(server.data_dir / "spaces" / sid)) == ["second.ply"]
+    assert finish(server, sid).status_code == 201
+
+
+@pytest.fixture()
+def small_disk(tmp_path):
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a full disk is tested on a small tmpfs, and mounting one needs root")
+    folder = tmp_path / "logs-here" / "data"
+    folder.mkdir(parents=True)
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(folder)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {made.stderr.strip()}")
+    yield folder
+    subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+
+
+def test_a_re_upload_refused_for_a_full_disk_keeps_the_last_good_upload(small_disk):
+    srv = ServerProcess(small_disk).start()
+    try:
+        sid = make_space(srv, "glb", "scene.glb", GLB)
+        free = shutil.disk_usage(small_disk).free
+        r = upload(srv, sid, "scene.glb", b"\0" * (free + (1 << 20)))  # more than the disk has left
+        assert error_of(r, 507, "insufficient_storage") and float(r.headers["retry-after"]) > 0
+        assert (small_disk / "spaces" / sid / "scene.glb").read_bytes() == GLB
+        assert [p.name for p in (small_disk / "spaces" / sid).iterdir()] == ["scene.glb"]  # no part file left
+        assert finish(srv, sid).status_code == 201
+    finally:
+        srv.stop()
+
+
+def test_an_upload_to_an_unknown_template_is_refused_before_its_body(server):
+    """The 404 comes back while the 250 MB body is still unsent: nothing of it was read or kept."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=8) as s:
+        s.sendall(b"PUT /_local/spaces/sp_0000000000000000dead/upload?filename=a.glb HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  b"Content-Type: application/octet-stream\r\nContent-Length: 262144000\r\n\r\n" + b"\0" * 65536)
+        head = s.recv(65536)
+    assert head.startswith(b"HTTP/1.1 404 "), head[:200]
+    assert b"space_template_not_found" in head
+
+
+def test_a_declared_size_past_the_limit_is_413_before_the_body(server):
+    sid = make_space(server, "glb")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=8) as s:
+        s.sendall(f"PUT /_local/spaces/{sid}/upload?filename=a.glb HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                  "Content-Type: application/octet-stream\r\nContent-Length: 50000000000\r\n\r\n".encode())
+        head = s.recv(65536)
+    assert head.startswith(b"HTTP/1.1 413 "), head[:200]
+
+
+def peak_rss_kib(pid: int) -> int:
+    return int(next(line.split()[1] for line in open(f"/proc/{pid}/status") if line.startswith("VmHWM:")))
+
+
+def test_a_large_upload_is_streamed_to_disk_in_flat_memory(tmp_path):
+    srv = ServerProcess(tmp_path / "data").start()
+    try:
+        # the animation library is made in the background at the first start: its memory is not the upload's
+        assert wait_for(lambda: httpx.get(srv.local_url + "/health").json()["data"]["animationLibrary"] == "ready",
+                        timeout=120)
+        sid = make_space(srv, "splat")
+        assert upload(srv, sid, "warm.splat", b"\0" * (4 << 20)).status_code == 200  # the thread pool's threads, once
+        before = peak_rss_kib(srv.proc.pid)
+        size = 160 << 20
+        chunk = b"\0" * (1 << 20)
+        r = httpx.put(f"{srv.local_url}/spaces/{sid}/upload", params={"filename": "big.splat"},
+                      content=(chunk for _ in range(size >> 20)), timeout=120)
+        assert r.status_code == 200 and r.json()["data"]["bytes"] == size, r.text
+        grown = peak_rss_kib(srv.proc.pid) - before
+        assert grown < 40 * 1024, f"the service's peak memory grew by {grown} KiB for a {size >> 20} MiB upload"
+        assert (tmp_path / "data" / "spaces" / sid / "big.splat").stat().st_size == size
+    finally:
+        srv.stop()
+
+
+# ---------------------------------------------------------------- the finish's file checks
+
+def glb(doc_json: bytes) -> bytes:
+    doc_json += b" " * (-len(doc_json) % 4)
+    body = struct.pack("<II", len(doc_json), 0x4E4F534A) + doc_json
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body
+
+
+@pytest.mark.parametrize("number", [b"NaN", b"Infinity", b"-Infinity", b"1e999"])
+def test_the_glb_check_refuses_nan_and_infinity_in_the_json_chunk(server, number):
+    sid = make_space(server, "glb", "n.glb", glb(b'{"asset": {"version": "2.0"}, "nodes": [{"translation": [0, ' + number + b', 0]}]}'))
+    err = error_of(finish(server, sid), 500, "finalization_failed")
+    assert any("NaN or Infinity" in d["message"] for d in err["details"]), err
+    assert space_state(server, sid) == "failed"
+
+
+@pytest.mark.parametrize("count", [b"9" * 5000, b"99999999999999999999"], ids=["5000-digits", "20-digits"])
+def test_a_ply_count_too_large_for_int_is_a_finalization_failure(server, count):
+    ply = b"ply\nformat binary_little_endian 1.0\nelement vertex " + count + b"\nproperty float x\nend_header\n"
+    sid = make_space(server, "splat", "big.ply", ply)
+    err = error_of(finish(server, sid), 500, "finalization_failed")
+    assert "count" in err["details"][0]["message"], err
