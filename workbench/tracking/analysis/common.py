@@ -20,31 +20,167 @@ EVENT_COLUMNS = ("viewerToken", "sessionId", "key", "timestamp", "payload", "id"
 NAT = np.iinfo(np.int64).min
 
 
-def ns(series: pd.Series) -> np.ndarray:
-    """Nanoseconds since the epoch (UTC for aware columns) as int64; NaT is int64 min."""
-    if not pd.api.types.is_datetime64_any_dtype(series.dtype):
-        series = pd.to_datetime(series, utc=True)
+def ns(series: pd.Series, tz: str | None = None, function: str = "analysis") -> np.ndarray:
+    """Nanoseconds since the epoch as int64 (NaT is int64 min), read by :func:`to_utc`'s one rule."""
+    if not (pd.api.types.is_datetime64_any_dtype(series.dtype) and getattr(series.dt, "tz", None) is not None):
+        series = to_utc(series, tz=tz, function=function)
     return pd.DatetimeIndex(series).as_unit("ns").asi8
 
 
-def to_utc(values: pd.Series) -> pd.Series:
-    """Epoch milliseconds, ISO strings, or a mix, as datetime64[ns, UTC]."""
+#: The contract's lower bound on timestamps: earlier integers are most likely seconds, not milliseconds.
+EARLIEST = pd.Timestamp("2000-01-01", tz="UTC")
+
+
+def to_utc(values: pd.Series, tz: str | None = None, function: str = "events_frame",
+           column: str = "timestamp") -> pd.Series:
+    """Timestamps as datetime64[ns, UTC], read one strict way by every function.
+
+    - integers and floats are epoch **milliseconds** (the contract's form), never nanoseconds;
+    - strings must be ISO 8601 (``2026-11-06T13:00:00Z``); anything else (``06/11/2026 13:00``,
+      which could be day-first or month-first) raises ValueError naming the column;
+    - a time without a zone (a naive string or datetime) is in ``tz`` when given, else UTC with a
+      UserWarning (once per call) saying so;
+    - times before 2000 (the contract's lower bound) warn that the numbers look like seconds.
+
+    >>> to_utc(pd.Series([1793491200000, "2026-11-01T00:00:05Z"])).dt.strftime("%H:%M:%S").tolist()
+    ['00:00:00', '00:00:05']
+    >>> to_utc(pd.Series(["2026-11-01 21:30"]), tz="America/New_York").dt.strftime("%d %H:%M").tolist()
+    ['02 02:30']
+    """
+    import warnings
+
+    naive = False
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
-        out = values if getattr(values.dt, "tz", None) is not None else values.dt.tz_localize("UTC")
-        return out.dt.tz_convert("UTC").dt.as_unit("ns")
-    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
-        return pd.to_datetime(values, unit="ms", utc=True).dt.as_unit("ns")
-    out = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns, UTC]")
-    is_num = values.map(lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool))
-    if is_num.any():
-        out[is_num] = pd.to_datetime(values[is_num].astype("float64"), unit="ms", utc=True).dt.as_unit("ns")
-    is_str = values.map(lambda v: isinstance(v, str))
-    if is_str.any():
-        out[is_str] = pd.to_datetime(values[is_str], format="ISO8601", utc=True).dt.as_unit("ns")
-    other = ~is_num & ~is_str & values.notna()
-    if other.any():  # datetime or Timestamp objects
-        out[other] = pd.to_datetime(values[other], utc=True).dt.as_unit("ns")
+        naive = getattr(values.dt, "tz", None) is None
+        out = values.dt.tz_localize(tz or "UTC") if naive else values
+        out = out.dt.tz_convert("UTC").dt.as_unit("ns")
+    elif pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
+        out = pd.to_datetime(values, unit="ms", utc=True).dt.as_unit("ns")
+    else:
+        out = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns, UTC]")
+        is_num = values.map(lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool))
+        if is_num.any():
+            out[is_num] = pd.to_datetime(values[is_num].astype("float64"), unit="ms", utc=True).dt.as_unit("ns")
+        is_str = values.map(lambda v: isinstance(v, str))
+        if is_str.any():
+            text = values[is_str]
+            try:
+                parsed = pd.to_datetime(text, format="ISO8601")
+            except (ValueError, TypeError):
+                bad = next(v for v in text if not _iso(v))
+                raise ValueError(f"{function}: {column}: {bad!r} is not an ISO 8601 time such as "
+                                 "2026-11-06T13:00:00Z, nor epoch milliseconds (a day-first or month-first "
+                                 "date is ambiguous)") from None
+            if not isinstance(parsed.dtype, pd.DatetimeTZDtype):  # no zone in any of them
+                naive = True
+                parsed = parsed.dt.tz_localize(tz or "UTC")
+            elif tz is None:
+                naive = any(not _zoned(v) for v in text)
+            out[is_str] = pd.to_datetime(parsed, utc=True).dt.as_unit("ns")
+        other = ~is_num & ~is_str & values.notna()
+        if other.any():  # datetime or Timestamp objects
+            stamps = [pd.Timestamp(v) for v in values[other]]
+            naive = naive or any(s.tz is None for s in stamps)
+            out[other] = [(s.tz_localize(tz or "UTC") if s.tz is None else s).tz_convert("UTC") for s in stamps]
+    if naive and tz is None:
+        warnings.warn(f"{function}: {column}: times without a zone are taken as UTC; say where they were "
+                      "recorded with tz= (events_frame, retention) or Series.dt.tz_localize('Europe/Paris')", UserWarning, stacklevel=3)
+    valid = out.dropna()
+    if len(valid) and valid.min() < EARLIEST:
+        warnings.warn(f"{function}: {column}: times before 2000 ({valid.min():%Y-%m-%d}); integers are epoch "
+                      "milliseconds, and these look like seconds (multiply by 1000)", UserWarning, stacklevel=3)
     return out
+
+
+def _iso(text: str) -> bool:
+    try:
+        pd.to_datetime(pd.Series([text]), format="ISO8601")
+        return True
+    except (ValueError, TypeError):
+        return False
+
+
+def _zoned(text: str) -> bool:
+    return text.rstrip().endswith(("Z", "z")) or "+" in text[10:] or "-" in text[10:]
+
+
+def duration(value: Any, parameter: str, function: str) -> int:
+    """A duration in nanoseconds: a string (``"1h"``, ``"30min"``, ``"7D"``), a ``pd.Timedelta`` or a
+    ``datetime.timedelta``; a bare number is refused (seconds? milliseconds?), as is one <= 0.
+
+    >>> duration("1h", "within", "funnel")
+    3600000000000
+    >>> duration(3600, "within", "funnel")
+    Traceback (most recent call last):
+    ...
+    ValueError: funnel: within: 3600 is a bare number; give a duration with its unit, e.g. '1h', '30min', '7D' or pd.Timedelta(hours=1)
+    """
+    if isinstance(value, (bool, int, float, np.integer, np.floating)):
+        raise ValueError(f"{function}: {parameter}: {value!r} is a bare number; give a duration with its unit, "
+                         "e.g. '1h', '30min', '7D' or pd.Timedelta(hours=1)")
+    try:
+        out = pd.Timedelta(value).value
+    except (ValueError, TypeError):
+        raise ValueError(f"{function}: {parameter}: {value!r} is not a duration such as '1h', '30min', '7D' "
+                         "or pd.Timedelta(hours=1)") from None
+    if out is pd.NaT or not isinstance(out, (int, np.integer)) or out <= 0:
+        raise ValueError(f"{function}: {parameter}: {value!r} must be a positive duration such as '1h'")
+    return int(out)
+
+
+def step_list(steps: Any, parameter: str, function: str) -> list:
+    """Event keys as a list: a plain string (``"viewer_loaded,cta_clicked"``, as the CLI takes it) would
+    otherwise be a funnel of its letters, so it is refused.
+
+    >>> step_list(("viewer_loaded", "cta_clicked"), "steps", "funnel")
+    ['viewer_loaded', 'cta_clicked']
+    """
+    if isinstance(steps, str):
+        raise ValueError(f"{function}: {parameter}: give a list of event keys, not one string {steps!r}; "
+                         f"e.g. {steps.split(',') if ',' in steps else [steps]!r}")
+    return list(steps)
+
+
+def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timestamp") -> pd.DataFrame:
+    """``frame`` without repeated event ids, keeping each id's first (earliest, then first in the frame).
+
+    The contract says a repeated id is one event (a client retries a batch; Amplitude likewise
+    de-duplicates on its insert id), so every analysis counts it once. Rows without an id are kept.
+
+    >>> f = pd.DataFrame({"id": ["a", "a", None, None], "timestamp": pd.to_datetime([2, 1, 3, 3], unit="s")})
+    >>> first_events(f)["timestamp"].dt.second.tolist()
+    [1, 3, 3]
+    """
+    if id_column not in frame.columns or not len(frame):
+        return frame
+    ids = frame[id_column]
+    has = ids.notna().to_numpy()
+    if not has.any():
+        return frame
+    if time in frame.columns:
+        t = frame[time]
+        order = np.argsort(pd.DatetimeIndex(t).asi8 if pd.api.types.is_datetime64_any_dtype(t.dtype) else
+                           np.arange(len(frame)), kind="stable")
+    else:
+        order = np.arange(len(frame))
+    repeat = np.zeros(len(frame), dtype=bool)
+    repeat[order] = pd.Series(ids.to_numpy()[order]).duplicated().to_numpy() & has[order]
+    return frame[~repeat] if repeat.any() else frame
+
+
+def tie_rank(frame: pd.DataFrame, id_column: str = "id") -> np.ndarray:
+    """A rank of each row by its event id (0 for all when there are none): events at the same millisecond
+    are ordered by (time, id), so the answer does not depend on the order of the rows (which a shuffle
+    across partitions does not keep)."""
+    if id_column not in frame.columns:
+        return np.zeros(len(frame), dtype=np.int64)
+    ids = frame[id_column]
+    return pd.factorize(ids.astype(object).where(ids.notna(), None), sort=True, use_na_sentinel=True)[0].astype(np.int64)
+
+
+def ms_floor(t: np.ndarray) -> np.ndarray:
+    """Integer ns times floored to the millisecond (NaT kept): "the same millisecond" is a tie."""
+    return np.where(t == NAT, NAT, t // 1_000_000 * 1_000_000)
 
 
 def codes(series: pd.Series) -> tuple[np.ndarray, Any]:

@@ -101,9 +101,10 @@ def by_group(ddf, by: str, session: str = "sessionId"):
 
 
 def columns_of(ddf, *names) -> list[str]:
-    """The columns named that the frame has (payload fields may be flattened or not), checked."""
+    """The columns named that the frame has (payload fields may be flattened or not), checked, and the event
+    ``id`` when there is one: every question counts a repeated id once and breaks ties by it."""
     check_columns(ddf, *[n for n in names if not n.startswith("payload.")])
-    return list(dict.fromkeys(n for n in names if n in ddf.columns))
+    return list(dict.fromkeys(n for n in (*names, "id") if n in ddf.columns))
 
 
 def field_columns(ddf, *fields: str) -> list[str]:

