@@ -209,3 +209,32 @@ def test_calendar_days_are_counted_in_tz():
     assert utc["count"].iloc[0].tolist() == [1, 0]
     assert ny["count"].iloc[0].tolist() == [1, 1]
     assert str(ny.index[0]) == "2026-11-01 00:00:00-04:00"
+
+
+# ------------------------------------------------------------------------------------------------
+# 10, 12, 13 and Also: flat payload columns, experiments
+# ------------------------------------------------------------------------------------------------
+
+def test_a_flat_payload_column_counts_in_load_times_as_in_breakdowns():
+    df = pd.DataFrame({"sessionId": ["a", "b"], "key": "viewer_loaded", "loadTimeMs": [100.0, 300.0],
+                       "device": ["mobile", "mobile"], "timestamp": [T0, T0]})
+    out = A.load_times(df, percentiles=(0.5,))
+    assert out.to_dict("list") == {"device": ["mobile"], "count": [2], "mean_ms": [200.0], "p50": [200.0]}
+    assert A.funnel(df, ["viewer_loaded"], breakdown="device")["device"].tolist() == ["mobile"]
+
+
+def test_compare_variants_on_an_empty_frame_is_an_empty_table():
+    out = A.compare_variants(events([]), variant_field="variant", success_key="cta_clicked")
+    assert len(out) == 0 and list(out.columns)[:4] == ["variant", "units", "conversions", "multiple"]
+
+
+def test_units_exposed_to_several_variants_are_counted_and_may_be_excluded():
+    # a saw A then B (first exposure A), b saw B only, c saw A twice; a and c convert
+    df = events([("a", "custom.experiment", 0, "1", {"variant": "A"}), ("a", "custom.experiment", 5, "2", {"variant": "B"}),
+                 ("a", "cta_clicked", 9), ("b", "custom.experiment", 0, "3", {"variant": "B"}),
+                 ("c", "custom.experiment", 0, "4", {"variant": "A"}), ("c", "custom.experiment", 1, "5", {"variant": "A"}),
+                 ("c", "cta_clicked", 9)])
+    first = A.compare_variants(df, variant_field="variant", success_key="cta_clicked")
+    assert first[["variant", "units", "conversions", "multiple"]].values.tolist() == [["A", 2, 2, 1], ["B", 1, 0, 0]]
+    excluded = A.compare_variants(df, variant_field="variant", success_key="cta_clicked", multiple_variants="exclude")
+    assert excluded[["variant", "units", "conversions", "multiple"]].values.tolist() == [["A", 1, 1, 1], ["B", 1, 0, 0]]

@@ -146,36 +146,57 @@ def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timest
 
     The contract says a repeated id is one event (a client retries a batch; Amplitude likewise
     de-duplicates on its insert id), so every analysis counts it once. Rows without an id are kept.
+    A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken as it is:
+    hashing every id costs about as much as the rest of a question.
 
     >>> f = pd.DataFrame({"id": ["a", "a", None, None], "timestamp": pd.to_datetime([2, 1, 3, 3], unit="s")})
     >>> first_events(f)["timestamp"].dt.second.tolist()
     [1, 3, 3]
     """
-    if id_column not in frame.columns or not len(frame):
+    if id_column not in frame.columns or not len(frame) or frame.attrs.get("unique_ids"):
         return frame
-    ids = frame[id_column]
-    has = ids.notna().to_numpy()
-    if not has.any():
-        return frame
-    if time in frame.columns:
-        t = frame[time]
-        order = np.argsort(pd.DatetimeIndex(t).asi8 if pd.api.types.is_datetime64_any_dtype(t.dtype) else
-                           np.arange(len(frame)), kind="stable")
-    else:
-        order = np.arange(len(frame))
-    repeat = np.zeros(len(frame), dtype=bool)
-    repeat[order] = pd.Series(ids.to_numpy()[order]).duplicated().to_numpy() & has[order]
-    return frame[~repeat] if repeat.any() else frame
+    ids, _ = pd.factorize(frame[id_column], use_na_sentinel=True)
+    has = ids >= 0
+    _, first = np.unique(ids[has], return_index=True)
+    if len(first) == int(has.sum()):
+        return frame  # every id once
+    # among the rows of a repeated id, keep the earliest (the first row among equal times)
+    counts = np.bincount(ids[has])
+    rows = np.flatnonzero(has & (counts[np.maximum(ids, 0)] > 1))
+    t = ns(frame[time].iloc[rows]) if time in frame.columns else np.zeros(len(rows), dtype=np.int64)
+    keep = rows[np.lexsort((rows, t, ids[rows]))]
+    c = ids[keep]
+    out = np.ones(len(frame), dtype=bool)
+    out[keep[np.r_[False, c[1:] == c[:-1]]]] = False
+    return frame[out]
 
 
-def tie_rank(frame: pd.DataFrame, id_column: str = "id") -> np.ndarray:
-    """A rank of each row by its event id (0 for all when there are none): events at the same millisecond
-    are ordered by (time, id), so the answer does not depend on the order of the rows (which a shuffle
-    across partitions does not keep)."""
-    if id_column not in frame.columns:
-        return np.zeros(len(frame), dtype=np.int64)
-    ids = frame[id_column]
-    return pd.factorize(ids.astype(object).where(ids.notna(), None), sort=True, use_na_sentinel=True)[0].astype(np.int64)
+def tie_order(g: np.ndarray, t: np.ndarray, rows: np.ndarray, frame: pd.DataFrame, id_column: str = "id") -> np.ndarray:
+    """``rows`` ordered by (group, time, id): events at the same millisecond are ordered by their event id, so
+    the answer does not depend on the order of the rows (which a shuffle across partitions does not keep).
+    Ids are compared only for rows that share a group and a time (few, in millisecond data).
+
+    >>> f = pd.DataFrame({"id": ["b", "a", "c"]})
+    >>> tie_order(np.array([0, 0, 0]), np.array([5, 5, 1]), np.arange(3), f).tolist()
+    [2, 1, 0]
+    """
+    order = rows[np.lexsort((t[rows], g[rows]))]
+    if id_column not in frame.columns or len(order) < 2:
+        return order
+    gs, ts = g[order], t[order]
+    same = (gs[1:] == gs[:-1]) & (ts[1:] == ts[:-1])
+    if not same.any():
+        return order
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    at = np.flatnonzero(tied)
+    run = np.cumsum(np.r_[True, ~same])[at]  # which run of equal (group, time) each tied row is in
+    ids = frame[id_column].iloc[order[at]]
+    rank = pd.factorize(ids.astype(object).where(ids.notna(), None), sort=True, use_na_sentinel=True)[0]
+    rank = np.where(rank < 0, np.iinfo(np.int64).max, rank)  # rows without an id after those with one
+    order[at] = order[at][np.lexsort((rank, run))]
+    return order
 
 
 def ms_floor(t: np.ndarray) -> np.ndarray:
@@ -204,10 +225,16 @@ def payload_dict(value: Any) -> dict:
 
 
 def payload_field(df: pd.DataFrame, field: str, payload: str = "payload") -> pd.Series:
-    """One payload field as a Series (missing values as None/NaN)."""
-    flat = f"{payload}.{field}"
-    if flat in df.columns:
-        return df[flat]
+    """One payload field as a Series (missing values as None/NaN): the flattened ``payload.<field>`` column,
+    else a plain ``<field>`` column (a CSV's ``loadTimeMs``), else the ``payload`` dicts or JSON text. Every
+    question reads fields here, so a flat column counts everywhere alike.
+
+    >>> payload_field(pd.DataFrame({"loadTimeMs": [800]}), "loadTimeMs").tolist()
+    [800]
+    """
+    for flat in (f"{payload}.{field}", field):
+        if flat in df.columns and flat != payload:
+            return df[flat]
     if payload not in df.columns:
         return pd.Series(None, index=df.index, dtype=object)
     # dicts (events_frame) or JSON text (a lake's free-form payloads)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .common import (check_columns, check_event_keys, codes, duration, first_events, ms_floor, ns, payload_field,
-                     quantile_from_counts, step_list, tie_rank)
+                     quantile_from_counts, step_list, tie_order)
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .funnel_kernels import ORDERS, chains
 
@@ -53,16 +53,20 @@ def _touch(frame: pd.DataFrame, breakdown: str, by: str, t: np.ndarray, attribut
     or (``first_step``) on the event that filled the counted chain's first step (``first_step``: the step's key
     column mask and each group's first-step time); events at one millisecond in (time, id) order.
     ``t``: the events' times in ns, floored to the millisecond."""
-    values = frame[breakdown] if breakdown in frame.columns else payload_field(frame, breakdown)
+    values = payload_field(frame, breakdown)
     has = values.notna().to_numpy()
     if first_step is not None:
         is_step, start_of = first_step
-        g = frame[by].to_numpy()
-        has = is_step & (t == pd.Series(g).map(start_of).fillna(-1).to_numpy(dtype=np.int64))
-    pick = pd.DataFrame({"g": frame[by].to_numpy()[has], "t": t[has], "id": tie_rank(frame)[has],
-                         "v": values.to_numpy()[has]}).sort_values(["g", "t", "id"], kind="stable")
-    pick = pick.drop_duplicates("g", keep="last" if attribution == "last_touch" else "first")
-    return pd.Series(pick["v"].astype(object).to_numpy(), index=pick["g"].to_numpy())
+        has = is_step & (t == pd.Series(frame[by].to_numpy()).map(start_of).fillna(-1).to_numpy(dtype=np.int64))
+    g, _ = codes(frame[by])
+    order = tie_order(g, t, np.flatnonzero(has & (g >= 0)), frame)
+    gs = g[order]
+    first = np.ones(len(gs), dtype=bool)
+    first[1:] = gs[1:] != gs[:-1]
+    last = np.ones(len(gs), dtype=bool)
+    last[:-1] = first[1:]
+    pick = order[last if attribution == "last_touch" else first]
+    return pd.Series(values.to_numpy()[pick].astype(object), index=frame[by].to_numpy()[pick])
 
 
 def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
@@ -244,7 +248,7 @@ def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionI
     """
     check_columns(df, group, key, time)
     req = df[df[key] == AR_STEPS[0]]
-    plat = req[by] if by in req.columns else payload_field(req, by)
+    plat = payload_field(req, by)
     first = (pd.DataFrame({"g": req[group].to_numpy(), "t": req[time].to_numpy(), "p": plat.astype(object).to_numpy()})
              .sort_values("t", kind="stable").drop_duplicates("g"))
     platform_of = dict(zip(first["g"], first["p"].where(first["p"].notna(), "unknown")))

@@ -143,7 +143,7 @@ def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float
     check_columns(df, key)
     sub = df[df[key] == "viewer_loaded"]
     ms = pd.to_numeric(payload_field(sub, "loadTimeMs"), errors="coerce").astype(float)
-    group = sub[by] if by in sub.columns else payload_field(sub, by)
+    group = payload_field(sub, by)
     group = group.astype(object).where(group.notna(), "unknown").astype(str)
     frame = pd.DataFrame({by: group.to_numpy(), "ms": ms.to_numpy()})
     grouped = frame.groupby(by, sort=True)["ms"]

@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, first_events, ms_floor, ns, step_list, tie_rank
+from .common import NAT, check_columns, check_event_keys, codes, first_events, ms_floor, ns, step_list, tie_order
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 from .sessions import sessionize
 
@@ -38,12 +38,11 @@ def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
     g, _ = codes(frame[by])
     k, names = codes(frame[key])
     t = ms_floor(ns(frame[time], function="paths"))
-    tie = tie_rank(frame)
     keep = (g >= 0) & (k >= 0) & (t != NAT)
     if exclude:
         keep &= ~np.isin(k, [i for i, n in enumerate(names) if n in set(exclude)])
     rows = np.flatnonzero(keep)
-    order = rows[np.lexsort((tie[rows], t[rows], g[rows]))]
+    order = tie_order(g, t, rows, frame)
     g, k = g[order], k[order]
     if collapse and len(g):
         repeat = np.r_[False, (g[1:] == g[:-1]) & (k[1:] == k[:-1])]
