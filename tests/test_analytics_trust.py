@@ -238,3 +238,115 @@ def test_units_exposed_to_several_variants_are_counted_and_may_be_excluded():
     assert first[["variant", "units", "conversions", "multiple"]].values.tolist() == [["A", 2, 2, 1], ["B", 1, 0, 0]]
     excluded = A.compare_variants(df, variant_field="variant", success_key="cta_clicked", multiple_variants="exclude")
     assert excluded[["variant", "units", "conversions", "multiple"]].values.tolist() == [["A", 1, 1, 1], ["B", 1, 0, 0]]
+
+
+# ------------------------------------------------------------------------------------------------
+# Property tests: every funnel order against the exhaustive search, with ties and repeated ids
+# ------------------------------------------------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from test_product_analytics import _reference_depth  # noqa: E402  (the existing exhaustive search)
+
+# a group: up to 6 events of keys a, b, c, x at whole milliseconds 0..4 (ties are common), some of them a
+# retried copy of an earlier event (same id, key and time)
+GROUP = st.lists(st.tuples(st.sampled_from("abcx"), st.integers(0, 4), st.integers(0, 3)), min_size=1, max_size=6)
+
+
+@pytest.mark.filterwarnings("ignore:funnel. steps")  # keys a, b, c are not event keys; some draws lack one
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups=st.lists(GROUP, min_size=1, max_size=25),
+       order_exclude=st.sampled_from([("ordered", ()), ("ordered", ("x",)), ("strict", ()), ("any", ())]),
+       steps=st.sampled_from([["a", "b", "a"], ["a", "b", "c"], ["a", "a"], ["b", "a", "c", "a"]]),
+       within=st.integers(0, 4))
+def test_funnel_agrees_with_the_exhaustive_search_with_ties_and_repeats(groups, order_exclude, steps, within):
+    order, exclude = order_exclude
+    rows, distinct = [], []
+    for g, evs in enumerate(groups):
+        kept = []
+        for i, (k, t, again) in enumerate(evs):
+            if again and kept and again <= len(kept):  # a retry: the same event once more
+                k, t, eid = kept[-again]
+            else:
+                eid = f"{g}-{i}"
+                kept.append((k, t, eid))
+            rows.append((f"g{g}", k, t, eid))
+        distinct.append(kept)
+    df = events(rows)
+    got = A.funnel(df, steps, within=pd.Timedelta(milliseconds=within), order=order, exclude=list(exclude))
+    depths = [_reference_depth(evs, steps, within, order, set(exclude)) for evs in distinct]
+    assert got["count"].tolist() == [sum(d >= k for d in depths) for k in range(1, len(steps) + 1)], rows
+
+
+# ------------------------------------------------------------------------------------------------
+# 7 and 15: pandas = Dask on random lakes written bucketed (LakeWriter) and round-robin (plain files),
+# through the dispatcher's default (a small lake: this process's threads)
+# ------------------------------------------------------------------------------------------------
+
+def _random_events(seed: int) -> pd.DataFrame:
+    """Events with whole-second times (many ties), repeated ids, visitors and a device field."""
+    rng = np.random.default_rng(seed)
+    n = 1_500
+    keys = np.array(["viewer_loaded", "model_loaded", "hotspot_opened", "cta_clicked", "heartbeat", "custom.experiment"])
+    session = rng.integers(0, 80, n)
+    frame = pd.DataFrame({
+        "viewerToken": "v", "sessionId": [f"s{s}" for s in session], "visitorId": [f"u{s % 25}" for s in session],
+        "key": keys[rng.integers(0, len(keys), n)],
+        "timestamp": 1_793_491_200_000 + rng.integers(0, 4 * 86_400, n) // 7 * 7_000 + session * 3_600_000,
+        "id": [f"e{i}" for i in range(n)]})
+    loaded = frame["key"] == "viewer_loaded"
+    frame["payload.device"] = np.where(loaded, np.array(["mobile", "desktop"])[rng.integers(0, 2, len(frame))], None)
+    frame["payload.loadTimeMs"] = np.where(loaded, rng.integers(100, 3_000, len(frame)).astype(float), np.nan)
+    frame["payload"] = np.where(frame["key"] == "custom.experiment",
+                                np.array(['{"variant": "A"}', '{"variant": "B"}'])[rng.integers(0, 2, len(frame))], None)
+    again = rng.choice(n, 60, replace=False)
+    frame = pd.concat([frame, frame.iloc[again]], ignore_index=True)  # retried events, stored twice
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)  # rows in no particular order
+
+
+def _lakes(tmp_path, seed):
+    import pyarrow.parquet as pq
+
+    from workbench.tracking.lake import LakeWriter, read_events
+    from workbench.tracking.schema import to_table
+
+    frame = _random_events(seed)
+    table = to_table({c: frame[c].tolist() for c in frame.columns})
+    with LakeWriter(tmp_path / "bucketed", buckets=3) as w:
+        w.write(table)
+    plain = tmp_path / "round_robin"
+    plain.mkdir()
+    for i in range(4):  # rows dealt round-robin: a session's events in every file
+        pq.write_table(table.take(np.arange(i, table.num_rows, 4)), plain / f"part-{i}.parquet")
+    pdf = table.to_pandas()
+    return pdf, {"bucketed": read_events(tmp_path / "bucketed"), "round_robin": read_events(plain)}
+
+
+QUESTIONS = {
+    "funnel": lambda d: A.funnel(d, ["viewer_loaded", "hotspot_opened", "cta_clicked"], within="6h"),
+    "funnel strict": lambda d: A.funnel(d, ["viewer_loaded", "model_loaded"], within="6h", order="strict"),
+    "funnel exclude": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="6h", exclude=["heartbeat"]),
+    "funnel first touch": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="6h", breakdown="device"),
+    "funnel first step": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="6h", breakdown="device",
+                                            attribution="first_step"),
+    "funnel by visitor": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="1D", by="visitorId"),
+    "paths": lambda d: A.paths(d, start="viewer_loaded", steps=4, by="sessionId"),
+    "paths by visit": lambda d: A.paths(d, end="cta_clicked", steps=3),
+    "transitions": lambda d: A.transitions(d, by="sessionId"),
+    "retention": lambda d: A.retention(d, start_key="viewer_loaded", by="visitorId", periods=3),
+    "retention calendar": lambda d: A.retention(d, start_key="viewer_loaded", by="visitorId", calendar=True,
+                                                kind="bracket", brackets=[(1, 1), (2, 3)], tz="America/New_York"),
+    "variants": lambda d: A.compare_variants(d, variant_field="variant", success_key="cta_clicked"),
+    "load times": lambda d: A.load_times(d),
+}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pandas_equals_dask_on_random_lakes_bucketed_and_round_robin(tmp_path, seed):
+    pdf, lakes = _lakes(tmp_path, seed)
+    for name, question in QUESTIONS.items():
+        expected = question(pdf)
+        assert len(expected), name
+        for layout, ddf in lakes.items():
+            pd.testing.assert_frame_equal(question(ddf), expected, obj=f"{name} on the {layout} lake")

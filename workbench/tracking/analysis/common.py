@@ -104,9 +104,10 @@ def _zoned(text: str) -> bool:
     return text.rstrip().endswith(("Z", "z")) or "+" in text[10:] or "-" in text[10:]
 
 
-def duration(value: Any, parameter: str, function: str) -> int:
+def duration(value: Any, parameter: str, function: str, zero: bool = False) -> int:
     """A duration in nanoseconds: a string (``"1h"``, ``"30min"``, ``"7D"``), a ``pd.Timedelta`` or a
-    ``datetime.timedelta``; a bare number is refused (seconds? milliseconds?), as is one <= 0.
+    ``datetime.timedelta``; a bare number is refused (seconds? milliseconds?), as is a negative one, and 0
+    unless ``zero`` (a funnel's window of 0: the same millisecond).
 
     >>> duration("1h", "within", "funnel")
     3600000000000
@@ -123,7 +124,7 @@ def duration(value: Any, parameter: str, function: str) -> int:
     except (ValueError, TypeError):
         raise ValueError(f"{function}: {parameter}: {value!r} is not a duration such as '1h', '30min', '7D' "
                          "or pd.Timedelta(hours=1)") from None
-    if out is pd.NaT or not isinstance(out, (int, np.integer)) or out <= 0:
+    if out is pd.NaT or not isinstance(out, (int, np.integer)) or out < 0 or (out == 0 and not zero):
         raise ValueError(f"{function}: {parameter}: {value!r} must be a positive duration such as '1h'")
     return int(out)
 
@@ -146,6 +147,8 @@ def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timest
 
     The contract says a repeated id is one event (a client retries a batch; Amplitude likewise
     de-duplicates on its insert id), so every analysis counts it once. Rows without an id are kept.
+    Copies of an id are taken to be the same event (a retry resends it unchanged); were they to differ,
+    the earliest wins, and among copies at one time the first row.
     A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken as it is:
     hashing every id costs about as much as the rest of a question.
 

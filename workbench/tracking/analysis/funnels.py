@@ -146,7 +146,7 @@ def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="times
     extra = [] if breakdown is None else field_columns(ddf, breakdown)
     part = by_group(ddf[columns_of(ddf, by, key, time, *extra)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, steps, exclude, duration(within, "within", "funnel"), by, key, time,
+    (partial,) = compute(part.map_partitions(_partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
                                              order, breakdown, attribution, meta=meta), client=client)
     partial = partial.groupby(["value", "step", "delta"], sort=False)["n"].sum().reset_index()
     return _table(partial, steps, breakdown)
@@ -213,7 +213,7 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     """
     steps, exclude = _options(df, steps, key, order, exclude, attribution)
     check_columns(df, by, key, time)
-    partial = _partial(df, steps, exclude, duration(within, "within", "funnel"), by, key, time, order, breakdown, attribution)
+    partial = _partial(df, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time, order, breakdown, attribution)
     return _table(partial, steps, breakdown)
 
 
