@@ -254,7 +254,7 @@ from test_product_analytics import _reference_depth  # noqa: E402  (the existing
 GROUP = st.lists(st.tuples(st.sampled_from("abcx"), st.integers(0, 4), st.integers(0, 3)), min_size=1, max_size=6)
 
 
-@pytest.mark.filterwarnings("ignore:funnel. steps")  # keys a, b, c are not event keys; some draws lack one
+@pytest.mark.filterwarnings("ignore:funnel. (steps|exclude)")  # a, b, c, x: not event keys; some draws lack one
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(groups=st.lists(GROUP, min_size=1, max_size=25),
        order_exclude=st.sampled_from([("ordered", ()), ("ordered", ("x",)), ("strict", ()), ("any", ())]),
@@ -350,3 +350,40 @@ def test_pandas_equals_dask_on_random_lakes_bucketed_and_round_robin(tmp_path, s
         assert len(expected), name
         for layout, ddf in lakes.items():
             pd.testing.assert_frame_equal(question(ddf), expected, obj=f"{name} on the {layout} lake")
+
+
+# ------------------------------------------------------------------------------------------------
+# 14: a plain script without `if __name__ == "__main__":`
+# ------------------------------------------------------------------------------------------------
+
+SCRIPT = """
+import sys
+import workbench.tracking.cluster as cluster
+from workbench.tracking.analysis import read_events, retention
+from workbench.tracking.lake import write_synth_lake
+
+cluster.IN_PROCESS_ROWS = int(sys.argv[2])  # 0: as if the lake were too big for this process
+lake = write_synth_lake(sys.argv[1], 3_000, seed=2, overwrite=True)
+table = retention(read_events(lake), start_key="viewer_loaded", by="visitorId", periods=2)
+print("cohorts", len(table))
+"""
+
+
+@pytest.mark.parametrize("limit", [30_000_000, 0])
+def test_a_plain_script_without_a_main_guard_answers_once(tmp_path, limit):
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "report.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "WORKBENCH_DASK_SCHEDULER"}
+    out = subprocess.run([sys.executable, str(script), str(tmp_path / "lake"), str(limit)], capture_output=True,
+                         text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("cohorts") == 1  # the script ran once: no worker re-ran it
+    assert "Nanny failed" not in out.stderr and "Traceback" not in out.stderr
+    if limit == 0:  # the cluster's size, but the script cannot host worker processes: said once, and how to fix
+        assert out.stderr.count('has no `if __name__ == "__main__":`') == 1
+    else:
+        assert out.stderr == ""
