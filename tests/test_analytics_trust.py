@@ -387,3 +387,15 @@ def test_a_plain_script_without_a_main_guard_answers_once(tmp_path, limit):
         assert out.stderr.count('has no `if __name__ == "__main__":`') == 1
     else:
         assert out.stderr == ""
+
+
+def test_a_repeated_event_id_is_one_event_in_the_headline_figures():
+    once = events([("s", "viewer_loaded", 0, "v", {"loadTimeMs": 100, "device": "mobile"}),
+                   ("s", "hotspot_opened", 1, "h", {"hotspotId": "wheel"}), ("s", "viewer_closed", 9, "c")])
+    twice = pd.concat([once, once.iloc[[0, 1]]], ignore_index=True).assign(viewerToken="t")
+    once = once.assign(viewerToken="t")
+    pd.testing.assert_frame_equal(A.load_times(twice), A.load_times(once))
+    pd.testing.assert_frame_equal(A.rank(twice, "hotspot_opened", "hotspotId"), A.rank(once, "hotspot_opened", "hotspotId"))
+    pd.testing.assert_frame_equal(A.events_over_time(twice), A.events_over_time(once))
+    pd.testing.assert_frame_equal(A.dwell_times(twice), A.dwell_times(once))
+    pd.testing.assert_frame_equal(A.viewer_kpis(twice), A.viewer_kpis(once))

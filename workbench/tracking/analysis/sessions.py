@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, codes, duration, ns, payload_field
+from .common import check_columns, codes, duration, first_events, ns, payload_field
 from .dispatch import as_dicts, by_group, columns_of, field_columns, pandas_or_dask
 
 __all__ = ["sessionize", "dwell_times"]
@@ -133,6 +133,7 @@ def dwell_times(df: pd.DataFrame, visit: str = "visit", time: str = "timestamp",
     if visit not in df.columns:
         df = sessionize(df, gap=gap, time=time)
     check_columns(df, visit, time, key)
+    df = first_events(df, time=time)  # a repeated id is one event
     closed = df[key] == "viewer_closed"
     work = pd.DataFrame({
         "visit": df[visit].astype(object).to_numpy(),
