@@ -146,7 +146,10 @@ top = wt.paths(visits, start="viewer_loaded", steps=5, top=12, exclude=noise, co
 moves = wt.transitions(visits, exclude=noise, collapse=True)
 
 # %% tags=["nbval-check-output"]
-top[["rank", "path", "count", "share"]].round(3)
+from IPython.display import display
+
+with pd.option_context("display.max_colwidth", None, "display.width", 200):  # whole paths, on one line
+    display(top[["rank", "path", "count", "share"]].round(3))
 
 # %% tags=["nbval-check-output"]
 matrix = moves.pivot(index="from", columns="to", values="probability").fillna(0)
