@@ -149,7 +149,14 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
     held = [Counter(k[a:b].tolist()) for a, b in zip(first, np.r_[first[1:], len(k)])]
     times = t[first].tolist()
     n_runs = len(held)
-    has_excluded = [bool(excluded & set(h)) for h in held]
+    # the first later run holding each step key, and the first later run with an excluded event
+    # (looked up, not searched, so a long session costs runs x steps, not runs squared)
+    next_with = {key: [n_runs] * (n_runs + 1) for key in set(steps)}
+    next_excluded = [n_runs] * (n_runs + 1)
+    for r in range(n_runs - 1, -1, -1):
+        for key, table in next_with.items():
+            table[r] = r if held[r][key] >= 1 else table[r + 1]
+        next_excluded[r] = r if excluded & set(held[r]) else next_excluded[r + 1]
 
     def fits(r, i, j, whole=False):
         need = Counter(steps[i:j + 1])
@@ -175,15 +182,9 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
                 options.append((d, (times[r],) + ts))
             if order == "strict":
                 nexts = [r + 1] if r + 1 < n_runs and (r == a or fits(r, i, j, whole=True)) else []
-            else:
-                nexts = []
-                for q in range(r + 1, n_runs):
-                    if held[q][s] >= 1 and not nexts:
-                        nexts.append(q)
-                    if has_excluded[q]:
-                        if held[q][s] >= 1 and q not in nexts:
-                            nexts.append(q)
-                        break
+            else:  # the first run holding the key, unless an excluded event comes first; and that event's run
+                first, wall = next_with[s][r + 1], next_excluded[r + 1]
+                nexts = [q for q in {first if first <= wall else n_runs, wall} if q < n_runs]
             for q in nexts:
                 if held[q][s] >= 1 and times[q] - t0 <= within_ns:
                     d, ts = go(q, j + 1, j + 1)
