@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -47,7 +48,6 @@ def to_utc(values: pd.Series, tz: str | None = None, function: str = "events_fra
     >>> to_utc(pd.Series(["2026-11-01 21:30"]), tz="America/New_York").dt.strftime("%d %H:%M").tolist()
     ['02 02:30']
     """
-    import warnings
 
     naive = False
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
@@ -152,8 +152,8 @@ def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timest
     A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken as it is:
     hashing every id costs about as much as the rest of a question.
 
-    >>> f = pd.DataFrame({"id": ["a", "a", None, None], "timestamp": pd.to_datetime([2, 1, 3, 3], unit="s")})
-    >>> first_events(f)["timestamp"].dt.second.tolist()
+    >>> t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta([2, 1, 3, 3], unit="s")
+    >>> first_events(pd.DataFrame({"id": ["a", "a", None, None], "timestamp": t}))["timestamp"].dt.second.tolist()
     [1, 3, 3]
     """
     if id_column not in frame.columns or not len(frame) or frame.attrs.get("unique_ids"):
@@ -166,7 +166,11 @@ def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timest
     # among the rows of a repeated id, keep the earliest (the first row among equal times)
     counts = np.bincount(ids[has])
     rows = np.flatnonzero(has & (counts[np.maximum(ids, 0)] > 1))
-    t = ns(frame[time].iloc[rows]) if time in frame.columns else np.zeros(len(rows), dtype=np.int64)
+    t = np.zeros(len(rows), dtype=np.int64)
+    if time in frame.columns:
+        with warnings.catch_warnings():  # the question reading these times says it once, not this helper
+            warnings.simplefilter("ignore", UserWarning)
+            t = ns(frame[time].iloc[rows])
     keep = rows[np.lexsort((rows, t, ids[rows]))]
     c = ids[keep]
     out = np.ones(len(frame), dtype=bool)
@@ -264,7 +268,6 @@ def check_event_keys(keys: Sequence[str], parameter: str, function: str, df=None
     ValueError: funnel: steps: 'cta_clikced' is not an event key; did you mean cta_clicked? The keys are animation_played, ..., or custom.NAME
     """
     import difflib
-    import warnings
 
     keys = list(keys)
     catalog_keys = {k for k, spec in CATALOG.items() if not spec.free_form}
