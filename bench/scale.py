@@ -2,6 +2,7 @@
 
 Usage: python bench/scale.py [--sizes 10M,30M,100M] [--root /tmp/workbench_scale] [--keep]
                              [--shuffle-sizes 10M] [--workers N] [--questions funnel,retention,paths,polars]
+                             [--sides default,cluster]
 
 Questions (``--questions``, default all):
 
@@ -10,8 +11,7 @@ Questions (``--questions``, default all):
   same definition, both on integer visitor keys; the cohort x day counts are compared;
 - ``paths``: the 20 most frequent 4-event paths from ``viewer_loaded`` per session,
   heartbeats left out, Dask against DuckDB SQL (window functions, ``string_agg``); events at
-  the same millisecond keep the files' order on both sides (``file_row_number``: a session's
-  events of one day are in one file), as ``paths`` takes them in input order;
+  the same millisecond in ``id`` order on both sides, as ``paths`` defines it;
 - ``polars``: sessionize + funnel in Polars (lazy, the streaming engine, integer session
   keys, ``POLARS_MAX_THREADS`` = the cores, greedy next step by ``join_asof``) as a
   second baseline for the funnel.
@@ -20,8 +20,11 @@ For each size:
 
 1. Makes (or reuses) a lake under ``--root`` with ``workbench.tracking.lake.write_synth_lake``
    in a child process: its time and peak RSS are the synth figures (goal under 2 GB).
-2. Dask, in a child process: a ``LocalCluster`` of ``--workers`` single-threaded worker
-   processes (default: the cores) whose workers have imported workbench, then
+2. Dask, in a child process, on each of ``--sides``: ``default``, no client given, so the
+   dispatcher decides (a lake of at most ``IN_PROCESS_ROWS`` events runs on the process's
+   threads, a larger one on the embedded cluster, started inside the timing as a user's
+   first call would); ``cluster``, a ``LocalCluster`` of ``--workers`` single-threaded worker
+   processes (default: the cores) started and warmed before the clock, then
    ``funnel(sessionize(read_events(lake)), STEPS, by="visit")``, timed from the first read
    to the answer. Memory is sampled every
    0.2 s as the summed RSS of the whole process tree (client, scheduler, nannies,
@@ -119,14 +122,16 @@ def child_make(lake: str, events: int) -> dict:
     return {"seconds": time.perf_counter() - t, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def child_dask(lake: str, workers: int, plain: bool) -> dict:
+def _cluster(workers: int):
+    """(cluster, client) for the ``cluster`` side, warmed; (None, None) for the ``default`` side (workers 0)."""
     import importlib
     import logging
 
-    import dask.dataframe as dd
-    from distributed import Client, LocalCluster
+    import dask.dataframe  # noqa: F401  (loaded before the clock, as DuckDB's library is: a notebook's second
+    from distributed import Client, LocalCluster  # call has them; Dask's local scheduler imports distributed too)
 
-    from workbench.tracking.analysis import funnel, read_events, sessionize
+    if not workers:
+        return None, None
 
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
                            silence_logs=logging.ERROR)
@@ -135,7 +140,25 @@ def child_dask(lake: str, workers: int, plain: bool) -> dict:
     # workers import pandas, pyarrow and workbench on first use (about 4 s); DuckDB's process has
     # its library loaded before its clock starts, so the workers get theirs loaded too
     client.run(importlib.import_module, "workbench.tracking.analysis")
-    cols = ["sessionId", "key", "timestamp"]
+    return cluster, client
+
+
+def _close(cluster, client) -> None:
+    from workbench.tracking.cluster import close_embedded
+
+    if client is not None:
+        client.close()
+        cluster.close()
+    close_embedded()
+
+
+def child_dask(lake: str, workers: int, plain: bool) -> dict:
+    import dask.dataframe as dd
+
+    from workbench.tracking.analysis import funnel, read_events, sessionize
+
+    cluster, client = _cluster(workers)
+    cols = ["sessionId", "key", "timestamp", "id"]
     with TreeSampler(os.getpid()) as mem:
         t = time.perf_counter()
         if plain:
@@ -146,8 +169,7 @@ def child_dask(lake: str, workers: int, plain: bool) -> dict:
         seconds = time.perf_counter() - t
     out = {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "funnel": f["count"].tolist(),
            "partitions": events.npartitions}
-    client.close()
-    cluster.close()
+    _close(cluster, client)
     return out
 
 
@@ -195,18 +217,11 @@ def child_duckdb(lake: str, threads: int) -> dict:
 
 
 def child_question(lake: str, workers: int, question: str) -> dict:
-    """Retention or paths on Dask (a LocalCluster as for the funnel), timed from the first read."""
-    import importlib
-    import logging
-
-    from distributed import Client, LocalCluster
-
+    """Retention or paths on Dask (a LocalCluster as for the funnel, or the dispatcher's choice), timed from the
+    first read."""
     from workbench.tracking.analysis import paths, read_events, retention
 
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=logging.WARNING)
-    client = Client(cluster)
-    client.run(importlib.import_module, "workbench.tracking.analysis")
+    cluster, client = _cluster(workers)
     with TreeSampler(os.getpid()) as mem:
         t = time.perf_counter()
         if question == "retention":
@@ -214,12 +229,11 @@ def child_question(lake: str, workers: int, question: str) -> dict:
                               by="visitorId", periods=RETENTION_DAYS, client=client)
             answer = table["count"].to_numpy().tolist()
         else:
-            top = paths(read_events(lake, columns=["sessionId", "key", "timestamp"]), start="viewer_loaded",
+            top = paths(read_events(lake, columns=["sessionId", "key", "timestamp", "id"]), start="viewer_loaded",
                         steps=PATH_STEPS, by="sessionId", exclude=["heartbeat"], top=20, client=client)
             answer = [[p, int(c)] for p, c in zip(top["path"], top["count"])]
         seconds = time.perf_counter() - t
-    client.close()
-    cluster.close()
+    _close(cluster, client)
     return {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "answer": answer}
 
 
@@ -249,8 +263,8 @@ def child_duckdb_question(lake: str, threads: int, question: str) -> dict:
     else:
         rows = con.execute(f"""
             WITH e AS (SELECT hash(sessionId) AS sid, CAST(key AS VARCHAR) AS key,
-                              row_number() OVER (PARTITION BY hash(sessionId) ORDER BY timestamp, file_row_number) AS i
-                       FROM read_parquet('{lake}/*/*.parquet', file_row_number = true) WHERE key <> 'heartbeat'),
+                              row_number() OVER (PARTITION BY hash(sessionId) ORDER BY timestamp, id) AS i
+                       FROM read_parquet('{lake}/*/*.parquet') WHERE key <> 'heartbeat'),
             s AS (SELECT sid, min(i) AS i0 FROM e WHERE key = 'viewer_loaded' GROUP BY 1),
             p AS (SELECT string_agg(key, ' → ' ORDER BY i) AS path FROM e JOIN s USING (sid)
                   WHERE i BETWEEN i0 AND i0 + {PATH_STEPS - 1} GROUP BY sid)
@@ -316,6 +330,8 @@ def main() -> None:
     ap.add_argument("--shuffle-sizes", default="", help="sizes also run through a shuffle (no session buckets)")
     ap.add_argument("--keep", action="store_true", help="keep the lakes")
     ap.add_argument("--questions", default=",".join(QUESTIONS), help="which of " + ", ".join(QUESTIONS))
+    ap.add_argument("--sides", default="default,cluster",
+                    help="Dask sides: default (the dispatcher decides), cluster (a warmed LocalCluster)")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -358,29 +374,34 @@ def main() -> None:
                   f" (goal < 2 GB), {sum(f.stat().st_size for f in lake.rglob('*.parquet')) / 2**30:.2f} GB on disk")
         questions = [q.strip() for q in args.questions.split(",") if q.strip()]
         row = {"events": n, "synth_s": made and made["seconds"], "synth_gb": made and made["peak_rss_mb"] / 1024}
+        sides = {"default": 0, "cluster": args.workers}
+        sides = {name: w for name, w in sides.items() if name in args.sides.split(",")}
         for question in ("retention", "paths"):
             if question in questions:
-                dq = _child("question", str(lake), str(args.workers), question)
                 qq = _child("duckdb_question", str(lake), str(args.workers), question)
-                same = dq["answer"] == qq["answer"]
-                print(f"  {question:9s} dask {dq['seconds']:7.1f} s peak {dq['peak_rss_mb'] / 1024:5.2f} GB   duckdb "
-                      f"{qq['seconds']:7.1f} s peak {qq['peak_rss_mb'] / 1024:5.2f} GB   dask / duckdb "
-                      f"{dq['seconds'] / qq['seconds']:.2f} (goal <= 1.0)   answers agree: {same}")
-                row.update({f"{question}_dask_s": dq["seconds"], f"{question}_duckdb_s": qq["seconds"]})
-                if not same:
-                    raise SystemExit(f"Dask and DuckDB disagree on {question}:\n{dq['answer']}\n{qq['answer']}")
+                for side, workers in sides.items():
+                    dq = _child("question", str(lake), str(workers), question)
+                    same = dq["answer"] == qq["answer"]
+                    print(f"  {question:9s} dask ({side:7s}) {dq['seconds']:7.1f} s peak {dq['peak_rss_mb'] / 1024:5.2f} GB"
+                          f"   duckdb {qq['seconds']:7.1f} s peak {qq['peak_rss_mb'] / 1024:5.2f} GB   dask / duckdb "
+                          f"{dq['seconds'] / qq['seconds']:.2f} (goal <= 1.0)   answers agree: {same}")
+                    row.update({f"{question}_{side}_s": dq["seconds"], f"{question}_duckdb_s": qq["seconds"]})
+                    if not same:
+                        raise SystemExit(f"Dask and DuckDB disagree on {question}:\n{dq['answer']}\n{qq['answer']}")
         if "funnel" not in questions:
             rows.append(row)
             continue
-        d = _child("dask", str(lake), str(args.workers), "lake")
         q = _child("duckdb", str(lake), str(args.workers))
-        agree = d["funnel"] == q["funnel"]
-        print(f"  dask   {d['seconds']:8.1f} s  peak {d['peak_rss_mb'] / 1024:5.2f} GB (all processes; goal < 6 GB)  "
-              f"{d['partitions']} partitions  funnel {d['funnel']}")
         print(f"  duckdb {q['seconds']:8.1f} s  peak {q['peak_rss_mb'] / 1024:5.2f} GB  funnel {q['funnel']}")
-        print(f"  dask / duckdb time ratio: {d['seconds'] / q['seconds']:.2f} (goal <= 2)   answers agree: {agree}")
-        row.update({"dask_s": d["seconds"], "dask_gb": d["peak_rss_mb"] / 1024, "duckdb_s": q["seconds"],
-                    "duckdb_gb": q["peak_rss_mb"] / 1024, "agree": agree})
+        agree = True
+        for side, workers in sides.items():
+            d = _child("dask", str(lake), str(workers), "lake")
+            agree &= d["funnel"] == q["funnel"]
+            print(f"  dask ({side:7s}) {d['seconds']:8.1f} s  peak {d['peak_rss_mb'] / 1024:5.2f} GB (all processes; "
+                  f"goal < 6 GB)  {d['partitions']} partitions  funnel {d['funnel']}   dask / duckdb "
+                  f"{d['seconds'] / q['seconds']:.2f}   answers agree: {d['funnel'] == q['funnel']}")
+            row.update({f"funnel_{side}_s": d["seconds"], "dask_s": d["seconds"], "dask_gb": d["peak_rss_mb"] / 1024})
+        row.update({"duckdb_s": q["seconds"], "duckdb_gb": q["peak_rss_mb"] / 1024, "agree": agree})
         if "polars" in questions:
             pq_ = _child("polars", str(lake), str(args.workers), env_extra={"POLARS_MAX_THREADS": str(args.workers)})
             print(f"  polars {pq_['seconds']:8.1f} s  peak {pq_['peak_rss_mb'] / 1024:5.2f} GB  funnel {pq_['funnel']}  "

@@ -43,7 +43,7 @@ sample.head()
 # %% tags=["nbval-check-output"]
 print(len(sample), "events,", sample["sessionId"].nunique(), "sessions,", sample["viewerToken"].nunique(), "viewers")
 print("from", sample["timestamp"].min(), "to", sample["timestamp"].max())
-print(sample["key"].value_counts().head(6).to_string())
+sample["key"].value_counts().head(6).to_frame("events")
 
 # %% [markdown]
 # ## The same data through the service
@@ -75,7 +75,7 @@ else:
 visits = wt.sessionize(sample, gap="30min")
 per_session = visits.groupby("sessionId")["visit"].nunique()
 print("visits:", visits["visit"].nunique(), "from", len(per_session), "sessions")
-print(per_session.value_counts().sort_index().rename("sessions with n visits").to_string())
+per_session.value_counts().sort_index().rename_axis("visits in the session").to_frame("sessions")
 
 # %% [markdown]
 # ## Funnel
@@ -87,7 +87,7 @@ print(per_session.value_counts().sort_index().rename("sessions with n visits").t
 # %% tags=["nbval-check-output"]
 steps = ["viewer_loaded", "interaction_start", "hotspot_opened", "variant_selected", "cta_clicked"]
 f = wt.funnel(visits, steps, within="1h")
-print(f.round(3).to_string(index=False))
+f.round(3)
 
 # %% tags=["image-check"]
 ax = wt.plot_funnel(f)
@@ -99,7 +99,7 @@ plt.show()
 
 # %% tags=["nbval-check-output"]
 lt = wt.load_times(visits, by="device", percentiles=(0.5, 0.9, 0.99))
-print(lt.round(1).to_string(index=False))
+lt.round(1)
 
 # %% tags=["image-check"]
 wt.plot_load_times(visits, by="device")
@@ -110,9 +110,10 @@ plt.show()
 
 # %% tags=["nbval-check-output"]
 dwell = wt.dwell_times(visits)
-print(dwell["duration_s"].describe(percentiles=[0.5, 0.9]).round(1).to_string())
-print()
-print(wt.ar_conversion(visits).round(3).to_string(index=False))
+dwell["duration_s"].describe(percentiles=[0.5, 0.9]).round(1).to_frame("visit duration (s)")
+
+# %% tags=["nbval-check-output"]
+wt.ar_conversion(visits).round(3)
 
 # %% [markdown]
 # ## Rankings: hotspots and variants
@@ -120,9 +121,10 @@ print(wt.ar_conversion(visits).round(3).to_string(index=False))
 # %% tags=["nbval-check-output"]
 hotspots = wt.rank(visits, key="hotspot_opened", field="hotspotId")
 variants = wt.rank(visits, key="variant_selected", field="variantId")
-print(hotspots.head(5).round(3).to_string(index=False))
-print()
-print(variants.head(5).round(3).to_string(index=False))
+hotspots.head(5).round(3)
+
+# %% tags=["nbval-check-output"]
+variants.head(5).round(3)
 
 # %% tags=["image-check"]
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.5))
@@ -139,7 +141,7 @@ wt.plot_events_over_time(visits, freq="6h", by=None).set_title("Events per 6 hou
 plt.show()
 
 # %% tags=["nbval-check-output"]
-print(wt.viewer_kpis(visits).round(2).to_string(index=False))
+wt.viewer_kpis(visits).round(2)
 
 # %% [markdown]
 # ## Checks

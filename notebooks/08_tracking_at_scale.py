@@ -70,14 +70,17 @@ print([f.name for f in SCHEMA][:8], "...")
 # %% tags=["nbval-check-output"]
 events = wt.read_events(lake)
 print(type(events).__module__.split(".")[0], "DataFrame,", events.npartitions, "partitions")
-print(events[["sessionId", "key", "timestamp", "payload.loadTimeMs"]].head(3).to_string())
+events[["sessionId", "key", "timestamp", "payload.loadTimeMs"]].head(3)
 
 # %% [markdown]
 # ## Visits and the funnel
 #
-# With no cluster named, the first call starts an embedded `LocalCluster` (one worker process per
-# core). `sessionize` stays lazy; `funnel` computes, showing Dask's progress bar, and returns a
-# pandas table.
+# With no cluster named, the dispatcher decides where the work runs from the lake's size (counted
+# from its Parquet footers, no data read): a lake that fits in memory, as this one, runs on this
+# process's threads, the same kernels per partition with no worker processes to start; a larger one
+# (over `workbench.tracking.cluster.IN_PROCESS_ROWS`, 30 million events) starts an embedded
+# `LocalCluster`, one worker process per core, and shows Dask's progress bar. `sessionize` stays
+# lazy; `funnel` computes and returns a pandas table.
 
 # %%
 visits = wt.sessionize(events, gap="30min")
@@ -85,7 +88,7 @@ steps = ["viewer_loaded", "interaction_start", "hotspot_opened", "variant_select
 f = wt.funnel(visits, steps, within="1h", by="visit")
 
 # %% tags=["nbval-check-output"]
-print(f.round(3).to_string(index=False))
+f.round(3)
 
 # %% tags=["image-check"]
 ax = wt.plot_funnel(f)
@@ -105,11 +108,13 @@ ar = wt.ar_conversion(events)
 dwell = wt.dwell_times(visits).compute()
 
 # %% tags=["nbval-check-output"]
-print(lt.round(1).to_string(index=False))
-print()
-print(ar.round(3).to_string(index=False))
-print()
-print(dwell["duration_s"].describe(percentiles=[0.5, 0.9]).round(1).to_string())
+lt.round(1)
+
+# %% tags=["nbval-check-output"]
+ar.round(3)
+
+# %% tags=["nbval-check-output"]
+dwell["duration_s"].describe(percentiles=[0.5, 0.9]).round(1).to_frame("visit duration (s)")
 
 # %% [markdown]
 # ## Rankings, events over time, per-viewer KPIs
@@ -120,9 +125,10 @@ over_time = wt.events_over_time(events, freq="6h", by=None)
 kpis = wt.viewer_kpis(visits)
 
 # %% tags=["nbval-check-output"]
-print(hotspots.head(5).round(3).to_string(index=False))
-print()
-print(kpis.round(2).to_string(index=False))
+hotspots.head(5).round(3)
+
+# %% tags=["nbval-check-output"]
+kpis.round(2)
 
 # %% tags=["image-check"]
 fig, axes = plt.subplots(1, 2, figsize=(11, 3.5))
@@ -145,7 +151,9 @@ plt.show()
 #   Dask reads one session bucket per task, so memory follows the bucket size, not the lake.
 #   `bench/scale.py` measures 10 to 100 million events on this kind of machine
 #   (figures in `bench/RESULTS.md`).
-# - **No cluster at all:** `WORKBENCH_DASK_SCHEDULER=threads` runs on Dask's thread pool.
+# - **No cluster at all:** `WORKBENCH_DASK_SCHEDULER=threads` runs on Dask's thread pool whatever
+#   the size (the default for a lake that fits, and for a plain script without
+#   `if __name__ == "__main__":`, whose worker processes would each run the script again).
 #
 # `workbench analyze DIR --out TABLES` prints the headline tables (sessions, funnel, load-time
 # percentiles, AR conversion) and writes them as Parquet or CSV.

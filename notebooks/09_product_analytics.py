@@ -61,7 +61,7 @@ table = wt.retention(data, start_key="viewer_loaded", by="visitorId", periods=6)
 
 # %% tags=["nbval-check-output"]
 print("visitors per cohort:", table[("size", "")].tolist())
-print((table["rate"] * 100).round(1).rename(index=lambda t: t.strftime("%a %d %b")).to_string())
+(table["rate"] * 100).round(1).rename(index=lambda t: t.strftime("%a %d %b"))
 
 # %% tags=["image-check"]
 ax = wt.plot_retention(table, unit="visitors")
@@ -70,23 +70,28 @@ plt.show()
 
 # %% [markdown]
 # *Unbounded* retention counts a visitor on day N when they came back on day N **or later**
-# (Amplitude's "unbounded"); *brackets* group days. Calendar days (`calendar=True`) count a return
-# after midnight as day 1, however soon it came.
+# (Amplitude's "unbounded"); *brackets* group days, and a bracket counts only for cohorts whose
+# last day in it has begun (a bracket seen in part would read low). Calendar days (`calendar=True`)
+# count a return after midnight as day 1, however soon it came; midnight is UTC's unless `tz=` says
+# where the visitors are (`tz="America/New_York"`: a 21:30 visit there belongs to its own day).
 
 # %%
 unbounded = wt.retention_curve(wt.retention(data, start_key="viewer_loaded", by="visitorId", periods=6,
                                             kind="unbounded"))
 calendar = wt.retention_curve(wt.retention(data, start_key="viewer_loaded", by="visitorId", periods=6,
                                            calendar=True))
+new_york = wt.retention_curve(wt.retention(data, start_key="viewer_loaded", by="visitorId", periods=6,
+                                           calendar=True, tz="America/New_York"))
 brackets = wt.retention_curve(wt.retention(data, start_key="viewer_loaded", by="visitorId", kind="bracket",
                                            brackets=[(1, 1), (2, 3), (4, 6)]))
 curves = pd.DataFrame({"n_day": wt.retention_curve(table)["rate"], "unbounded": unbounded["rate"],
-                       "calendar n_day": calendar["rate"]})
+                       "calendar n_day (UTC)": calendar["rate"], "calendar n_day (New York)": new_york["rate"]})
 
 # %% tags=["nbval-check-output"]
-print((curves * 100).round(1).to_string())
-print()
-print(brackets[["period", "cohorts", "size", "count", "rate"]].round(3).to_string(index=False))
+(curves * 100).round(1)
+
+# %% tags=["nbval-check-output"]
+brackets[["period", "cohorts", "size", "count", "rate"]].round(3)
 
 # %% [markdown]
 # ## Where do visits drop out? Funnels with their options
@@ -94,8 +99,11 @@ print(brackets[["period", "cohorts", "size", "count", "rate"]].round(3).to_strin
 # The same four steps counted three ways: **ordered** (the steps in order, other events between
 # allowed), **strict** (nothing between the steps: here the `heartbeat`s and the experiment's
 # exposure events are left out first, as they would be in a product's event filter) and **any
-# order**. Events at the same millisecond are
-# taken in either order. `median_s` and `p90_s` are the time from the step before.
+# order**. Events at the same millisecond are taken in either order (strict tries every way to
+# split them), and an event sent twice (the same `id`) counts once. `median_s` and `p90_s` are the
+# time from the step before. A breakdown by device counts each visit under the device of its
+# first event that has one (`attribution="first_touch"`) or, as Amplitude and PostHog do, of the
+# event that filled its first step (`"first_step"`).
 
 # %%
 steps = ["viewer_loaded", "model_loaded", "hotspot_opened", "cta_clicked"]
@@ -104,16 +112,19 @@ no_beats = visits[~visits["key"].isin(noise)]
 orders = {order: wt.funnel(no_beats, steps, by="visit", order=order) for order in ("ordered", "strict", "any")}
 excluded = wt.funnel(visits, steps, by="visit", exclude=["fullscreen_toggled"])
 by_device = wt.funnel(visits, steps, by="visit", breakdown="device")
+by_first_step = wt.funnel(visits, steps, by="visit", breakdown="device", attribution="first_step")
 
 # %% tags=["nbval-check-output"]
 side = pd.DataFrame({order: f["count"].to_numpy() for order, f in orders.items()}, index=steps)
 side["ordered, excluding fullscreen"] = excluded["count"].to_numpy()
-print(side.to_string())
-print()
-print(orders["ordered"][["step", "conversion", "drop_off", "drop_off_rate", "median_s", "p90_s"]]
-      .round(3).to_string(index=False))
-print()
-print(by_device.pivot(index="step", columns="device", values="conversion").loc[steps].round(3).to_string())
+side
+
+# %% tags=["nbval-check-output"]
+orders["ordered"][["step", "conversion", "drop_off", "drop_off_rate", "median_s", "p90_s"]].round(3)
+
+# %% tags=["nbval-check-output"]
+pd.concat({rule: f.pivot(index="step", columns="device", values="conversion").loc[steps]
+           for rule, f in (("first touch", by_device), ("first step", by_first_step))}, axis=1).round(3)
 
 # %% tags=["image-check"]
 fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), sharey=True)
@@ -135,11 +146,15 @@ top = wt.paths(visits, start="viewer_loaded", steps=5, top=12, exclude=noise, co
 moves = wt.transitions(visits, exclude=noise, collapse=True)
 
 # %% tags=["nbval-check-output"]
-print(top[["rank", "path", "count", "share"]].round(3).to_string(index=False))
-print()
+from IPython.display import display
+
+with pd.option_context("display.max_colwidth", None, "display.width", 200):  # whole paths, on one line
+    display(top[["rank", "path", "count", "share"]].round(3))
+
+# %% tags=["nbval-check-output"]
 matrix = moves.pivot(index="from", columns="to", values="probability").fillna(0)
 busiest = ["viewer_loaded", "model_loaded", "interaction_start", "hotspot_opened", "cta_clicked"]
-print(matrix.reindex(index=busiest, columns=busiest, fill_value=0).round(2).to_string())
+matrix.reindex(index=busiest, columns=busiest, fill_value=0).round(2)
 
 # %% tags=["image-check"]
 ax = wt.plot_paths(top, top=8)
@@ -153,7 +168,9 @@ plt.show()
 # (the `custom.experiment` event carries it), and a visitor converts when they click the call to
 # action after seeing it. Wilson intervals for each rate, Newcombe's for the difference; the
 # Bayesian readout gives the chance that treatment beats control. Rows with fewer than 5
-# conversions (or failures) say "not enough data" instead of a number.
+# conversions (or failures) say "not enough data" instead of a number. `multiple` counts the
+# visitors who saw both variants (kept under their first; `multiple_variants="exclude"`, PostHog's
+# rule, leaves them out).
 
 # %%
 wilson = wt.compare_variants(data, variant_field="variant", success_key="cta_clicked", by="visitorId")
@@ -161,12 +178,15 @@ bayes = wt.compare_variants(data, variant_field="variant", success_key="cta_clic
                             interval="bayes")
 
 # %% tags=["nbval-check-output"]
-print(wilson.round(4).to_string(index=False))
-print()
-print(bayes[["variant", "rate", "rate_low", "rate_high", "chance_to_beat_baseline"]].round(4).to_string(index=False))
+wilson.round(4)
+
+# %% tags=["nbval-check-output"]
+bayes[["variant", "rate", "rate_low", "rate_high", "chance_to_beat_baseline"]].round(4)
+
+# %% tags=["nbval-check-output"]
 t = wilson.set_index("variant").loc["treatment"]
 verdict = "better" if t["difference_low"] > 0 else ("worse" if t["difference_high"] < 0 else "not shown different")
-print(f"\ntreatment is {verdict}: {t['difference'] * 100:+.1f} points "
+print(f"treatment is {verdict}: {t['difference'] * 100:+.1f} points "
       f"(95 % interval {t['difference_low'] * 100:+.1f} to {t['difference_high'] * 100:+.1f})")
 
 # %% [markdown]

@@ -6,10 +6,17 @@ Resolution order for every analysis call on a Dask DataFrame (first match wins):
 2. ``WORKBENCH_DASK_SCHEDULER``: ``tcp://HOST:8786`` (a real cluster's scheduler), or
    ``threads`` / ``sync`` for Dask's local schedulers without ``distributed``;
 3. the default ``distributed`` client, if the caller already made one;
-4. an embedded ``LocalCluster`` started on first use: one single-threaded worker
+4. this process's threads (Dask's ``"threads"`` scheduler: the same kernels per partition,
+   no worker processes) when the frame is small (``rows`` <= :data:`IN_PROCESS_ROWS`, the
+   dispatcher's count from the files' footers, or a frame made from pandas): a cluster's
+   start and the moves of partial answers between processes cost more than they save on a
+   lake that size (``bench/scale.py``, ``bench/RESULTS.md``). Also when the program is a
+   plain script without ``if __name__ == "__main__":``, whose worker processes would each
+   re-run the script (a warning says how to get them);
+5. an embedded ``LocalCluster`` started on first use: one single-threaded worker
    process per core, the machine's memory shared between them (pandas holds the GIL
-   in much of the analysis, so processes beat threads). It stays up until the
-   interpreter exits, and :func:`close_embedded` stops it (and closes the clients of
+   in much of the analysis, so processes beat threads on large lakes). It stays up until
+   the interpreter exits, and :func:`close_embedded` stops it (and closes the clients of
    named schedulers).
 
 In a notebook, :func:`compute` shows Dask's progress bar while it waits.
@@ -29,19 +36,24 @@ import os
 import threading
 from typing import Any
 
-__all__ = ["get_client", "compute", "close_embedded", "ENV"]
+__all__ = ["get_client", "compute", "close_embedded", "ENV", "IN_PROCESS_ROWS"]
 
 ENV = "WORKBENCH_DASK_SCHEDULER"
+#: Frames of at most this many rows run on this process's threads (measured: bench/RESULTS.md).
+IN_PROCESS_ROWS = 30_000_000
 _LOCAL_SCHEDULERS = ("threads", "sync", "synchronous", "processes")
 _lock = threading.Lock()
 _embedded: dict[str, Any] = {}
 _named: dict[str, Any] = {}
 
 
-def get_client(client=None):
-    """The ``distributed.Client`` to use, or a local scheduler's name (``"threads"``, ``"sync"``).
+def get_client(client=None, rows: int | None = None):
+    """The ``distributed.Client`` to use, or a local scheduler's name (``"threads"``, ``"sync"``), for work on a
+    frame of ``rows`` rows (None: unknown).
 
     >>> get_client("threads")
+    'threads'
+    >>> get_client(rows=1_000)
     'threads'
     """
     if client is not None:
@@ -60,6 +72,15 @@ def get_client(client=None):
         return default_client()
     except ValueError:  # no client made by the caller
         pass
+    if rows is not None and rows <= IN_PROCESS_ROWS:
+        return "threads"
+    if _unguarded_script():
+        import warnings
+
+        warnings.warn("this script has no `if __name__ == \"__main__\":`, so worker processes would each run it "
+                      "again: the analysis runs on this process's threads. Put the work under that line to use "
+                      "a cluster of worker processes", UserWarning, stacklevel=4)
+        return "threads"
     with _lock:
         if "client" not in _embedded:
             import logging
@@ -115,6 +136,26 @@ async def _handshake(address: str, seconds: float) -> None:
 
     comm = await connect(address, timeout=seconds)
     await comm.close()
+
+
+def _unguarded_script() -> bool:
+    """Whether the program is a plain ``python script.py`` whose top level has no ``if __name__ == "__main__":``
+    (worker processes start by importing the main script again, Python's "spawn")."""
+    import ast
+    import sys
+
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if path is None or getattr(main, "__spec__", None) is not None or not str(path).endswith(".py"):
+        return False  # interactive, a notebook, or `python -m` (pytest, a module)
+    try:
+        tree = ast.parse(open(path, encoding="utf-8").read())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and "__main__" in ast.unparse(node.test):
+            return False
+    return True
 
 
 def close_embedded() -> None:

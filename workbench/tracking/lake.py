@@ -37,8 +37,8 @@ import pyarrow.parquet as pq
 
 from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
 
-__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "unfit_values", "read_events", "lake_files", "SESSION_PART", "VISITOR_PART",
-           "synth_table"]
+__all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "unfit_values", "read_events", "lake_files", "rows_of",
+           "SESSION_PART", "VISITOR_PART", "synth_table"]
 
 #: Index name of a Dask frame whose partitions each hold whole sessions.
 SESSION_PART = "_session_part"
@@ -97,9 +97,9 @@ def _start_lake(out, overwrite: bool, storage_options: dict | None = None):
     return fs, root
 
 
-def _finish(fs, root: str) -> None:
+def _finish(fs, root: str, unique_ids: bool = False) -> None:
     with fs.open(f"{root}/{LAKE_NOTE}", "w", encoding="utf-8") as fh:
-        fh.write(lake_note(session_buckets=True, visitor_buckets=True))
+        fh.write(lake_note(session_buckets=True, visitor_buckets=True, unique_ids=unique_ids))
 
 
 def synth_table(df) -> pa.Table:
@@ -176,7 +176,7 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
         part += 1
         if progress is not None:
             progress(done)
-    _finish(fs, root)
+    _finish(fs, root, unique_ids=True)  # synth numbers each session's events: its ids never repeat
     return os.fspath(out) if _is_url(out) else Path(out)
 
 
@@ -339,11 +339,13 @@ def _read_bucket(item: tuple, columns: list[str] | None = None):
     """
     import pandas as pd
 
-    number, files, fs, index_name = item
+    number, files, fs, index_name, unique_ids = item
     read = list(columns) if columns is not None else SCHEMA.names
     table = pa.concat_tables([_read_file(fs, f, read) for f in files])
     df = table.to_pandas()
     df.index = pd.Index(np.full(len(df), number, dtype=np.int64), name=index_name)
+    if unique_ids:  # the lake's note promises it: the analysis need not hash every id to find repeats
+        df.attrs["unique_ids"] = True
     return df
 
 
@@ -361,6 +363,46 @@ def _read_file(fs, path: str, columns: list[str]) -> pa.Table:
         if name not in table.column_names:
             table = table.append_column(SCHEMA.field(name), pa.nulls(table.num_rows, SCHEMA.field(name).type))
     return table.select(columns).cast(pa.schema([SCHEMA.field(c) for c in columns]))
+
+
+#: Rows of each frame :func:`read_events` made, by the name of its expression: the dispatcher reads it
+#: (:func:`rows_of`) to run a lake that fits in memory in this process.
+_ROWS: dict[str, int] = {}
+
+
+def rows_of(ddf) -> int | None:
+    """How many rows the files under a Dask frame hold (from their Parquet footers), when read_events made
+    it; a frame made from pandas (``from_pandas``) holds its rows in this process already: 0. None when unknown.
+
+    >>> import tempfile, pathlib
+    >>> rows_of(read_events(write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 100, seed=1))["key"])
+    100
+    """
+    expr = getattr(ddf, "expr", None)
+    if expr is None:
+        return None
+    total, known = 0, False
+    for e in expr.walk():
+        if e._name in _ROWS:
+            total, known = total + _ROWS[e._name], True
+        elif type(e).__name__ == "FromPandas":
+            known = True
+    return total if known else None
+
+
+def _footer_rows(fs, files: Iterable[str]) -> int:
+    """Rows of Parquet files from their footers alone (no data read)."""
+    local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
+    rows = 0
+    for f in files:
+        with contextlib.nullcontext(f) if local else fs.open(f, "rb") as source:
+            rows += pq.ParquetFile(source).metadata.num_rows
+    return rows
+
+
+def _noted(ddf, rows: int):
+    _ROWS[ddf.expr._name] = rows
+    return ddf
 
 
 def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, storage_options: dict | None = None):
@@ -392,15 +434,19 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
                 raise FileNotFoundError(f"read_events: no date=*/part-*.parquet files under {path}")
             numbers = list(parts)
             index_name = VISITOR_PART if note.get("visitor_buckets") else SESSION_PART
-            ddf = dd.from_map(_read_bucket, [(n, parts[n], fs, index_name) for n in numbers],
+            unique_ids = bool(note.get("unique_ids"))
+            ddf = dd.from_map(_read_bucket, [(n, parts[n], fs, index_name, unique_ids) for n in numbers],
                               meta=_meta(None, index_name), divisions=tuple(numbers) + (numbers[-1],),
                               label="read-lake")
-            return ddf[columns] if columns is not None else ddf
-        return dd.read_parquet(os.fspath(path), columns=columns, dataset={"partitioning": "hive"},
-                               storage_options=storage_options)
+            return _noted(ddf[columns] if columns is not None else ddf,
+                          _footer_rows(fs, [f for n in numbers for f in parts[n]]))
+        ddf = dd.read_parquet(os.fspath(path), columns=columns, dataset={"partitioning": "hive"},
+                              storage_options=storage_options)
+        return _noted(ddf, _footer_rows(fs, fs.glob(f"{root}/**/*.parquet")))
     suffix = os.path.splitext(root)[1].lower()
     if suffix == ".parquet":
-        return dd.read_parquet(os.fspath(path), columns=columns, storage_options=storage_options)
+        return _noted(dd.read_parquet(os.fspath(path), columns=columns, storage_options=storage_options),
+                      _footer_rows(fs, [root]))
     if suffix in (".jsonl", ".ndjson", ".json"):
         from dask import delayed
         from dask.bytes import read_bytes
@@ -410,7 +456,8 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
         meta = _meta(None, SESSION_PART).reset_index(drop=True)
         ddf = dd.from_delayed([delayed(_lines_to_frame)(b, os.fspath(path), i) for i, b in enumerate(blocks[0])],
                               meta=meta, verify_meta=False)
-        return ddf[columns] if columns is not None else ddf
+        # an exported event takes about 200 bytes of JSON: a hint for the dispatcher, not a count
+        return _noted(ddf[columns] if columns is not None else ddf, fs.size(root) // 200)
     raise ValueError(f"read_events: {os.fspath(path)!r} is not a lake folder, .parquet or .jsonl file")
 
 

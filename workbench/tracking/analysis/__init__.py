@@ -20,9 +20,13 @@ option):
 - :mod:`.plots`: charts of those tables.
 
 Every function also takes a Dask DataFrame and gives the same pandas answer, computed
-where ``client=`` or ``WORKBENCH_DASK_SCHEDULER`` says (else on an embedded
-LocalCluster): :mod:`.dispatch` is the one place that decides, and says how groups are
-kept whole per partition. Imports run one way: common <- dispatch <- sessions <- funnels,
+where ``client=`` or ``WORKBENCH_DASK_SCHEDULER`` says, else on this process's threads for
+a lake that fits in memory (up to ``cluster.IN_PROCESS_ROWS`` events) and on an embedded
+LocalCluster for a larger one: :mod:`.dispatch` is the one place that decides, and says
+how groups are kept whole per partition. Every function reads times, durations, event ids
+and payload fields one way (:mod:`.common`): integers are epoch milliseconds, a duration
+carries its unit, a repeated ``id`` is one event, and events of one millisecond are ordered
+by ``id``. Imports run one way: common <- dispatch <- sessions <- funnels,
 metrics, retention, paths, experiments <- plots <- this package.
 
 The hot paths work on numpy arrays of integer nanoseconds and factorized codes, so 10

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -20,31 +21,194 @@ EVENT_COLUMNS = ("viewerToken", "sessionId", "key", "timestamp", "payload", "id"
 NAT = np.iinfo(np.int64).min
 
 
-def ns(series: pd.Series) -> np.ndarray:
-    """Nanoseconds since the epoch (UTC for aware columns) as int64; NaT is int64 min."""
-    if not pd.api.types.is_datetime64_any_dtype(series.dtype):
-        series = pd.to_datetime(series, utc=True)
+def ns(series: pd.Series, tz: str | None = None, function: str = "analysis") -> np.ndarray:
+    """Nanoseconds since the epoch as int64 (NaT is int64 min), read by :func:`to_utc`'s one rule."""
+    if not (pd.api.types.is_datetime64_any_dtype(series.dtype) and getattr(series.dt, "tz", None) is not None):
+        series = to_utc(series, tz=tz, function=function)
     return pd.DatetimeIndex(series).as_unit("ns").asi8
 
 
-def to_utc(values: pd.Series) -> pd.Series:
-    """Epoch milliseconds, ISO strings, or a mix, as datetime64[ns, UTC]."""
+#: The contract's lower bound on timestamps: earlier integers are most likely seconds, not milliseconds.
+EARLIEST = pd.Timestamp("2000-01-01", tz="UTC")
+
+
+def to_utc(values: pd.Series, tz: str | None = None, function: str = "events_frame",
+           column: str = "timestamp") -> pd.Series:
+    """Timestamps as datetime64[ns, UTC], read one strict way by every function.
+
+    - integers and floats are epoch **milliseconds** (the contract's form), never nanoseconds;
+    - strings must be ISO 8601 (``2026-11-06T13:00:00Z``); anything else (``06/11/2026 13:00``,
+      which could be day-first or month-first) raises ValueError naming the column;
+    - a time without a zone (a naive string or datetime) is in ``tz`` when given, else UTC with a
+      UserWarning (once per call) saying so;
+    - times before 2000 (the contract's lower bound) warn that the numbers look like seconds.
+
+    >>> to_utc(pd.Series([1793491200000, "2026-11-01T00:00:05Z"])).dt.strftime("%H:%M:%S").tolist()
+    ['00:00:00', '00:00:05']
+    >>> to_utc(pd.Series(["2026-11-01 21:30"]), tz="America/New_York").dt.strftime("%d %H:%M").tolist()
+    ['02 02:30']
+    """
+
+    naive = False
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
-        out = values if getattr(values.dt, "tz", None) is not None else values.dt.tz_localize("UTC")
-        return out.dt.tz_convert("UTC").dt.as_unit("ns")
-    if pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
-        return pd.to_datetime(values, unit="ms", utc=True).dt.as_unit("ns")
-    out = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns, UTC]")
-    is_num = values.map(lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool))
-    if is_num.any():
-        out[is_num] = pd.to_datetime(values[is_num].astype("float64"), unit="ms", utc=True).dt.as_unit("ns")
-    is_str = values.map(lambda v: isinstance(v, str))
-    if is_str.any():
-        out[is_str] = pd.to_datetime(values[is_str], format="ISO8601", utc=True).dt.as_unit("ns")
-    other = ~is_num & ~is_str & values.notna()
-    if other.any():  # datetime or Timestamp objects
-        out[other] = pd.to_datetime(values[other], utc=True).dt.as_unit("ns")
+        naive = getattr(values.dt, "tz", None) is None
+        out = values.dt.tz_localize(tz or "UTC") if naive else values
+        out = out.dt.tz_convert("UTC").dt.as_unit("ns")
+    elif pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
+        out = pd.to_datetime(values, unit="ms", utc=True).dt.as_unit("ns")
+    else:
+        out = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns, UTC]")
+        is_num = values.map(lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool))
+        if is_num.any():
+            out[is_num] = pd.to_datetime(values[is_num].astype("float64"), unit="ms", utc=True).dt.as_unit("ns")
+        is_str = values.map(lambda v: isinstance(v, str))
+        if is_str.any():
+            text = values[is_str]
+            try:
+                parsed = pd.to_datetime(text, format="ISO8601")
+            except (ValueError, TypeError):
+                bad = next(v for v in text if not _iso(v))
+                raise ValueError(f"{function}: {column}: {bad!r} is not an ISO 8601 time such as "
+                                 "2026-11-06T13:00:00Z, nor epoch milliseconds (a day-first or month-first "
+                                 "date is ambiguous)") from None
+            if not isinstance(parsed.dtype, pd.DatetimeTZDtype):  # no zone in any of them
+                naive = True
+                parsed = parsed.dt.tz_localize(tz or "UTC")
+            elif tz is None:
+                naive = any(not _zoned(v) for v in text)
+            out[is_str] = pd.to_datetime(parsed, utc=True).dt.as_unit("ns")
+        other = ~is_num & ~is_str & values.notna()
+        if other.any():  # datetime or Timestamp objects
+            stamps = [pd.Timestamp(v) for v in values[other]]
+            naive = naive or any(s.tz is None for s in stamps)
+            out[other] = [(s.tz_localize(tz or "UTC") if s.tz is None else s).tz_convert("UTC") for s in stamps]
+    if naive and tz is None:
+        warnings.warn(f"{function}: {column}: times without a zone are taken as UTC; say where they were "
+                      "recorded with tz= (events_frame, retention) or Series.dt.tz_localize('Europe/Paris')", UserWarning, stacklevel=3)
+    valid = out.dropna()
+    if len(valid) and valid.min() < EARLIEST:
+        warnings.warn(f"{function}: {column}: times before 2000 ({valid.min():%Y-%m-%d}); integers are epoch "
+                      "milliseconds, and these look like seconds (multiply by 1000)", UserWarning, stacklevel=3)
     return out
+
+
+def _iso(text: str) -> bool:
+    try:
+        pd.to_datetime(pd.Series([text]), format="ISO8601")
+        return True
+    except (ValueError, TypeError):
+        return False
+
+
+def _zoned(text: str) -> bool:
+    return text.rstrip().endswith(("Z", "z")) or "+" in text[10:] or "-" in text[10:]
+
+
+def duration(value: Any, parameter: str, function: str, zero: bool = False) -> int:
+    """A duration in nanoseconds: a string (``"1h"``, ``"30min"``, ``"7D"``), a ``pd.Timedelta`` or a
+    ``datetime.timedelta``; a bare number is refused (seconds? milliseconds?), as is a negative one, and 0
+    unless ``zero`` (a funnel's window of 0: the same millisecond).
+
+    >>> duration("1h", "within", "funnel")
+    3600000000000
+    >>> duration(3600, "within", "funnel")
+    Traceback (most recent call last):
+    ...
+    ValueError: funnel: within: 3600 is a bare number; give a duration with its unit, e.g. '1h', '30min', '7D' or pd.Timedelta(hours=1)
+    """
+    if isinstance(value, (bool, int, float, np.integer, np.floating)):
+        raise ValueError(f"{function}: {parameter}: {value!r} is a bare number; give a duration with its unit, "
+                         "e.g. '1h', '30min', '7D' or pd.Timedelta(hours=1)")
+    try:
+        out = pd.Timedelta(value).value
+    except (ValueError, TypeError):
+        raise ValueError(f"{function}: {parameter}: {value!r} is not a duration such as '1h', '30min', '7D' "
+                         "or pd.Timedelta(hours=1)") from None
+    if out is pd.NaT or not isinstance(out, (int, np.integer)) or out < 0 or (out == 0 and not zero):
+        raise ValueError(f"{function}: {parameter}: {value!r} must be a positive duration such as '1h'")
+    return int(out)
+
+
+def step_list(steps: Any, parameter: str, function: str) -> list:
+    """Event keys as a list: a plain string (``"viewer_loaded,cta_clicked"``, as the CLI takes it) would
+    otherwise be a funnel of its letters, so it is refused.
+
+    >>> step_list(("viewer_loaded", "cta_clicked"), "steps", "funnel")
+    ['viewer_loaded', 'cta_clicked']
+    """
+    if isinstance(steps, str):
+        raise ValueError(f"{function}: {parameter}: give a list of event keys, not one string {steps!r}; "
+                         f"e.g. {steps.split(',') if ',' in steps else [steps]!r}")
+    return list(steps)
+
+
+def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timestamp") -> pd.DataFrame:
+    """``frame`` without repeated event ids, keeping each id's first (earliest, then first in the frame).
+
+    The contract says a repeated id is one event (a client retries a batch; Amplitude likewise
+    de-duplicates on its insert id), so every analysis counts it once. Rows without an id are kept.
+    Copies of an id are taken to be the same event (a retry resends it unchanged); were they to differ,
+    the earliest wins, and among copies at one time the first row.
+    A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken as it is:
+    hashing every id costs about as much as the rest of a question.
+
+    >>> t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta([2, 1, 3, 3], unit="s")
+    >>> first_events(pd.DataFrame({"id": ["a", "a", None, None], "timestamp": t}))["timestamp"].dt.second.tolist()
+    [1, 3, 3]
+    """
+    if id_column not in frame.columns or not len(frame) or frame.attrs.get("unique_ids"):
+        return frame
+    ids, _ = pd.factorize(frame[id_column], use_na_sentinel=True)
+    has = ids >= 0
+    _, first = np.unique(ids[has], return_index=True)
+    if len(first) == int(has.sum()):
+        return frame  # every id once
+    # among the rows of a repeated id, keep the earliest (the first row among equal times)
+    counts = np.bincount(ids[has])
+    rows = np.flatnonzero(has & (counts[np.maximum(ids, 0)] > 1))
+    t = np.zeros(len(rows), dtype=np.int64)
+    if time in frame.columns:
+        with warnings.catch_warnings():  # the question reading these times says it once, not this helper
+            warnings.simplefilter("ignore", UserWarning)
+            t = ns(frame[time].iloc[rows])
+    keep = rows[np.lexsort((rows, t, ids[rows]))]
+    c = ids[keep]
+    out = np.ones(len(frame), dtype=bool)
+    out[keep[np.r_[False, c[1:] == c[:-1]]]] = False
+    return frame[out]
+
+
+def tie_order(g: np.ndarray, t: np.ndarray, rows: np.ndarray, frame: pd.DataFrame, id_column: str = "id") -> np.ndarray:
+    """``rows`` ordered by (group, time, id): events at the same millisecond are ordered by their event id, so
+    the answer does not depend on the order of the rows (which a shuffle across partitions does not keep).
+    Ids are compared only for rows that share a group and a time (few, in millisecond data).
+
+    >>> f = pd.DataFrame({"id": ["b", "a", "c"]})
+    >>> tie_order(np.array([0, 0, 0]), np.array([5, 5, 1]), np.arange(3), f).tolist()
+    [2, 1, 0]
+    """
+    order = rows[np.lexsort((t[rows], g[rows]))]
+    if id_column not in frame.columns or len(order) < 2:
+        return order
+    gs, ts = g[order], t[order]
+    same = (gs[1:] == gs[:-1]) & (ts[1:] == ts[:-1])
+    if not same.any():
+        return order
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    at = np.flatnonzero(tied)
+    run = np.cumsum(np.r_[True, ~same])[at]  # which run of equal (group, time) each tied row is in
+    ids = frame[id_column].iloc[order[at]]
+    rank = pd.factorize(ids.astype(object).where(ids.notna(), None), sort=True, use_na_sentinel=True)[0]
+    rank = np.where(rank < 0, np.iinfo(np.int64).max, rank)  # rows without an id after those with one
+    order[at] = order[at][np.lexsort((rank, run))]
+    return order
+
+
+def ms_floor(t: np.ndarray) -> np.ndarray:
+    """Integer ns times floored to the millisecond (NaT kept): "the same millisecond" is a tie."""
+    return np.where(t == NAT, NAT, t // 1_000_000 * 1_000_000)
 
 
 def codes(series: pd.Series) -> tuple[np.ndarray, Any]:
@@ -68,10 +232,16 @@ def payload_dict(value: Any) -> dict:
 
 
 def payload_field(df: pd.DataFrame, field: str, payload: str = "payload") -> pd.Series:
-    """One payload field as a Series (missing values as None/NaN)."""
-    flat = f"{payload}.{field}"
-    if flat in df.columns:
-        return df[flat]
+    """One payload field as a Series (missing values as None/NaN): the flattened ``payload.<field>`` column,
+    else a plain ``<field>`` column (a CSV's ``loadTimeMs``), else the ``payload`` dicts or JSON text. Every
+    question reads fields here, so a flat column counts everywhere alike.
+
+    >>> payload_field(pd.DataFrame({"loadTimeMs": [800]}), "loadTimeMs").tolist()
+    [800]
+    """
+    for flat in (f"{payload}.{field}", field):
+        if flat in df.columns and flat != payload:
+            return df[flat]
     if payload not in df.columns:
         return pd.Series(None, index=df.index, dtype=object)
     # dicts (events_frame) or JSON text (a lake's free-form payloads)
@@ -98,7 +268,6 @@ def check_event_keys(keys: Sequence[str], parameter: str, function: str, df=None
     ValueError: funnel: steps: 'cta_clikced' is not an event key; did you mean cta_clicked? The keys are animation_played, ..., or custom.NAME
     """
     import difflib
-    import warnings
 
     keys = list(keys)
     catalog_keys = {k for k, spec in CATALOG.items() if not spec.free_form}

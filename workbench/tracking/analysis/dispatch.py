@@ -44,8 +44,8 @@ from typing import Any, Callable
 
 import pandas as pd
 
-from ..cluster import compute
-from ..lake import SESSION_PART, VISITOR_PART
+from ..cluster import compute, get_client
+from ..lake import SESSION_PART, VISITOR_PART, rows_of
 from .common import check_columns, payload_dict
 
 __all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "field_columns", "as_dicts", "gathered", "compute"]
@@ -57,11 +57,15 @@ def is_dask(df: Any) -> bool:
 
 
 def pandas_or_dask(dask_version: Callable) -> Callable:
-    """Decorator: the function answers for pandas frames, ``dask_version`` (same arguments) for Dask ones."""
+    """Decorator: the function answers for pandas frames, ``dask_version`` (same arguments) for Dask ones,
+    computed where :func:`~workbench.tracking.cluster.get_client` says for a frame of that many rows (a lake
+    that fits in memory on this process's threads, no worker processes)."""
     def decorate(pandas_version: Callable) -> Callable:
         @functools.wraps(pandas_version)
         def question(df, *args, **kwargs):
             if is_dask(df):
+                if kwargs.get("client") is None:
+                    kwargs["client"] = get_client(rows=rows_of(df))
                 return dask_version(df, *args, **kwargs)
             return pandas_version(df, *args, **kwargs)
 
@@ -101,9 +105,10 @@ def by_group(ddf, by: str, session: str = "sessionId"):
 
 
 def columns_of(ddf, *names) -> list[str]:
-    """The columns named that the frame has (payload fields may be flattened or not), checked."""
+    """The columns named that the frame has (payload fields may be flattened or not), checked, and the event
+    ``id`` when there is one: every question counts a repeated id once and breaks ties by it."""
     check_columns(ddf, *[n for n in names if not n.startswith("payload.")])
-    return list(dict.fromkeys(n for n in names if n in ddf.columns))
+    return list(dict.fromkeys(n for n in (*names, "id") if n in ddf.columns))
 
 
 def field_columns(ddf, *fields: str) -> list[str]:

@@ -9,13 +9,16 @@ same millisecond).
 - ``ordered``: each first-step event is tried as a start; from a start, the earliest
   possible event of each next step (at or after the previous one's time, within the
   window, never an event already used, and with no ``exclude`` event strictly between
-  the two steps' times) is taken. From a given start the earliest choice is optimal,
-  and a chain can never straddle an excluded event, so trying every start finds any
-  chain there is.
+  the two steps' times) is taken. From a given start the earliest choice is optimal
+  when no excluded event shares a millisecond with a step's event, and a chain can never
+  straddle an excluded event, so trying every start finds any chain there is. With
+  ``exclude`` a group with a run of several events goes to :func:`_exact`: there a later
+  event at the excluded event's own millisecond can keep a chain the earliest one loses.
 - ``strict``: the steps' events must follow each other with no other event of the group
-  between them. Greedy from every start: take the next step in the same run while the
-  run has one left, else move to the next run, which is allowed only when the chain
-  began in this run or has taken all of it.
+  between them, in some order of each run's events. Without ties (every run one event)
+  that is a plain walk from every start; a group with a run of several events goes to
+  :func:`_exact`, which tries every way to split the steps over runs (a chain takes any
+  part of its first and last run and the whole of every run between).
 - ``any``: steps 1..k are all done (each key as many times as it appears among them)
   within one window; every step event is tried as the window's first event.
 
@@ -93,8 +96,105 @@ def chains(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, steps: list[
     if not len(starts):
         return empty
     if order == "strict":
-        return _strict(g, t, k, new_run, starts, steps, within_ns)
-    return _ordered(g, t, k, run_start, run_end, starts, steps, within_ns, exclude)
+        fast = _strict(g, t, k, new_run, starts, steps, within_ns)
+    else:
+        fast = _ordered(g, t, k, run_start, run_end, starts, steps, within_ns, exclude)
+    if order == "strict" or len(exclude):
+        return _with_exact(fast, g, t, k, new_run, steps, within_ns, order, exclude)
+    return fast
+
+
+def _with_exact(fast: Chains, g, t, k, new_run, steps, within_ns, order, exclude) -> Chains:
+    """``fast`` with the groups that have a run of several events answered by :func:`_exact` instead."""
+    run_id = np.cumsum(new_run) - 1
+    sizes = np.bincount(run_id)
+    tied_groups = np.unique(g[sizes[run_id] > 1])
+    if not len(tied_groups):
+        return fast
+    group_first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
+    bounds = dict(zip(g[group_first].tolist(), zip(group_first.tolist(), np.r_[group_first[1:], len(g)].tolist())))
+    m = len(steps)
+    keep = ~np.isin(fast.groups, tied_groups)
+    groups, depth, times = [fast.groups[keep]], [fast.depth[keep]], [fast.times[keep]]
+    excluded = set(int(x) for x in exclude)
+    for grp in tied_groups.tolist():
+        lo, hi = bounds[grp]
+        found = _exact(k[lo:hi], t[lo:hi], run_id[lo:hi] - run_id[lo], steps, within_ns, order, excluded)
+        if found is not None:
+            groups.append(np.array([grp]))
+            depth.append(np.array([found[0]]))
+            row = np.full((1, m), NAT, dtype=np.int64)
+            row[0, :found[0]] = found[1]
+            times.append(row)
+    groups, depth, times = np.concatenate(groups), np.concatenate(depth), np.concatenate(times)
+    order_ = np.argsort(groups, kind="stable")
+    return Chains(groups[order_], depth[order_], times[order_])
+
+
+def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]] | None:
+    """One group's furthest step and its times, by search over (run, first step in it, last step in it).
+
+    A chain puts consecutive steps ``i..j`` in one run when the run holds their keys (as a
+    multiset: one event fills one step); it moves on to a later run (``strict``: the next one,
+    after taking the whole run unless the chain began there; ``ordered``: the first later run
+    holding the next key, or the run of the first excluded event after this one, which is not
+    strictly between them) within the window. The deepest chain wins, then the earliest start,
+    then the earliest times.
+    """
+    from collections import Counter
+    from functools import lru_cache
+
+    m = len(steps)
+    first = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
+    held = [Counter(k[a:b].tolist()) for a, b in zip(first, np.r_[first[1:], len(k)])]
+    times = t[first].tolist()
+    n_runs = len(held)
+    # the first later run holding each step key, and the first later run with an excluded event
+    # (looked up, not searched, so a long session costs runs x steps, not runs squared)
+    next_with = {key: [n_runs] * (n_runs + 1) for key in set(steps)}
+    next_excluded = [n_runs] * (n_runs + 1)
+    for r in range(n_runs - 1, -1, -1):
+        for key, table in next_with.items():
+            table[r] = r if held[r][key] >= 1 else table[r + 1]
+        next_excluded[r] = r if excluded & set(held[r]) else next_excluded[r + 1]
+
+    def fits(r, i, j, whole=False):
+        need = Counter(steps[i:j + 1])
+        if whole:
+            return need == held[r]
+        return all(held[r][key] >= c for key, c in need.items())
+
+    best = None
+    for a in range(n_runs):
+        if held[a][steps[0]] < 1:
+            continue
+        t0 = times[a]
+
+        @lru_cache(maxsize=None)
+        def go(r, i, j):
+            """(depth, times of steps j+1..) of the best chain with steps i..j in run r."""
+            if j + 1 == m:
+                return (j + 1, ())
+            options = [(j + 1, ())]
+            s = steps[j + 1]
+            if fits(r, i, j + 1):
+                d, ts = go(r, i, j + 1)
+                options.append((d, (times[r],) + ts))
+            if order == "strict":
+                nexts = [r + 1] if r + 1 < n_runs and (r == a or fits(r, i, j, whole=True)) else []
+            else:  # the first run holding the key, unless an excluded event comes first; and that event's run
+                first, wall = next_with[s][r + 1], next_excluded[r + 1]
+                nexts = [q for q in {first if first <= wall else n_runs, wall} if q < n_runs]
+            for q in nexts:
+                if held[q][s] >= 1 and times[q] - t0 <= within_ns:
+                    d, ts = go(q, j + 1, j + 1)
+                    options.append((d, (times[q],) + ts))
+            return max(options, key=lambda o: (o[0], [-x for x in o[1]]))
+
+        d, ts = go(a, 0, 0)
+        if best is None or d > best[0]:
+            best = (d, [t0, *ts][:d])
+    return best
 
 
 def _ordered(g, t, k, run_start, run_end, starts, steps, within_ns, exclude) -> Chains:

@@ -18,13 +18,14 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, check_event_keys, codes, ns, payload_field, quantile_from_counts
+from .common import (check_columns, check_event_keys, codes, duration, first_events, ms_floor, ns, payload_field,
+                     quantile_from_counts, step_list, tie_order)
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .funnel_kernels import ORDERS, chains
 
 __all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
 
-ATTRIBUTIONS = ("first_touch", "last_touch")
+ATTRIBUTIONS = ("first_touch", "last_touch", "first_step")
 AR_STEPS = ("ar_requested", "ar_session_started", "ar_object_placed")
 _PARTIAL = {"value": object, "step": np.int64, "delta": np.int64, "n": np.int64}
 _UNKNOWN = "unknown"
@@ -32,46 +33,63 @@ _UNKNOWN = "unknown"
 
 def _options(df, steps, key, order, exclude, attribution) -> tuple[list[str], list[str]]:
     """The steps and excluded keys as lists, after checking every option (the same for pandas and Dask)."""
-    steps = check_event_keys(steps, "steps", "funnel", df, column=key)
+    steps = check_event_keys(step_list(steps, "steps", "funnel"), "steps", "funnel", df, column=key)
     if not steps:
         raise ValueError("funnel: steps: give at least one step")
     if order not in ORDERS:
         raise ValueError(f"funnel: order: {order!r} is not one of {', '.join(ORDERS)}")
     if attribution not in ATTRIBUTIONS:
         raise ValueError(f"funnel: attribution: {attribution!r} is not one of {', '.join(ATTRIBUTIONS)}")
-    exclude = check_event_keys(list(exclude or ()), "exclude", "funnel", df, column=key)
+    exclude = check_event_keys(step_list(exclude or (), "exclude", "funnel"), "exclude", "funnel", df, column=key)
     both = sorted(set(exclude) & set(steps))
     if both:
         raise ValueError(f"funnel: exclude: {', '.join(both)} is also a step; a key cannot be both")
     return steps, exclude
 
 
-def _touch(frame: pd.DataFrame, breakdown: str, by: str, t: np.ndarray, attribution: str) -> pd.Series:
-    """Each group's breakdown value: on its first (``first_touch``) or last (``last_touch``) event that has one
-    (``t``: the events' times in ns)."""
-    values = frame[breakdown] if breakdown in frame.columns else payload_field(frame, breakdown)
+def _touch(frame: pd.DataFrame, breakdown: str, by: str, t: np.ndarray, attribution: str,
+           first_step: tuple | None = None) -> pd.Series:
+    """Each group's breakdown value: on its first (``first_touch``) or last (``last_touch``) event that has one,
+    or (``first_step``) on the event that filled the counted chain's first step (``first_step``: the step's key
+    column mask and each group's first-step time); events at one millisecond in (time, id) order.
+    ``t``: the events' times in ns, floored to the millisecond."""
+    values = payload_field(frame, breakdown)
     has = values.notna().to_numpy()
-    pick = pd.DataFrame({"g": frame[by].to_numpy()[has], "t": t[has],
-                         "v": values.to_numpy()[has]}).sort_values(["g", "t"], kind="stable")
-    pick = pick.drop_duplicates("g", keep="first" if attribution == "first_touch" else "last")
-    return pd.Series(pick["v"].astype(object).to_numpy(), index=pick["g"].to_numpy())
+    if first_step is not None:
+        is_step, start_of = first_step
+        has = is_step & (t == pd.Series(frame[by].to_numpy()).map(start_of).fillna(-1).to_numpy(dtype=np.int64))
+    g, _ = codes(frame[by])
+    order = tie_order(g, t, np.flatnonzero(has & (g >= 0)), frame)
+    gs = g[order]
+    first = np.ones(len(gs), dtype=bool)
+    first[1:] = gs[1:] != gs[:-1]
+    last = np.ones(len(gs), dtype=bool)
+    last[:-1] = first[1:]
+    pick = order[last if attribution == "last_touch" else first]
+    return pd.Series(values.to_numpy()[pick].astype(object), index=frame[by].to_numpy()[pick])
 
 
 def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
              attribution) -> pd.DataFrame:
     """One frame's (or partition's) summary: groups reaching each step, and counts of each time to convert,
     per breakdown value; summaries of frames with disjoint groups add up."""
+    frame = first_events(frame, time=time)
     k_all, k_names = codes(frame[key])
     code_of = {name: i for i, name in enumerate(k_names)}
     g_all, g_names = codes(frame[by])
-    t_all = ns(frame[time])
+    t_all = ms_floor(ns(frame[time], function="funnel"))
     found = chains(g_all, k_all, t_all, [code_of.get(s, -1) for s in steps], within_ns, order,
                    [code_of[s] for s in exclude if s in code_of])
     if breakdown is None:
         value = np.full(len(found.groups), "", dtype=object)
     else:
-        touch = _touch(frame, breakdown, by, t_all, attribution)
-        value = touch.reindex(pd.Index(g_names).take(found.groups)).to_numpy(dtype=object)
+        names = pd.Index(g_names).take(found.groups)
+        first_step = None
+        if attribution == "first_step":
+            first_step = ((k_all == code_of.get(steps[0], -2)), dict(zip(names, found.times[:, 0].tolist())))
+        touch = _touch(frame, breakdown, by, t_all, attribution, first_step)
+        # a copy: pandas 3 hands out read-only views, and a group without the field is filled in below
+        value = np.array(touch.reindex(names).to_numpy(dtype=object), dtype=object)
         value[pd.isna(value)] = _UNKNOWN
         value = value.astype(str).astype(object)
     rows = []
@@ -128,7 +146,7 @@ def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="times
     extra = [] if breakdown is None else field_columns(ddf, breakdown)
     part = by_group(ddf[columns_of(ddf, by, key, time, *extra)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, steps, exclude, pd.Timedelta(within).value, by, key, time,
+    (partial,) = compute(part.map_partitions(_partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
                                              order, breakdown, attribution, meta=meta), client=client)
     partial = partial.groupby(["value", "step", "delta"], sort=False)["n"].sum().reset_index()
     return _table(partial, steps, breakdown)
@@ -141,9 +159,11 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     """How many groups went through ``steps``, step by step.
 
     A group is a ``by`` value: a session, a ``visit`` from :func:`sessionize`, or a visitor
-    (``visitorId``). Every step's event lies at most ``within`` after the first step's
-    (inclusive). Events at the same millisecond are taken in either order (Amplitude's
-    rule), so equal timestamps always count as in order. One event fills one step at most.
+    (``visitorId``). Every step's event lies at most ``within`` (a duration such as ``"1h"``;
+    a bare number is refused) after the first step's (inclusive). Events in the same
+    millisecond are taken in either order (Amplitude's rule), so equal timestamps always
+    count as in order. One event fills one step at most, and a repeated event ``id`` is one
+    event (the first kept). ``steps`` is a list of keys, never one string.
 
     ``order``:
 
@@ -152,17 +172,25 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
       its best start (only the earliest would miss a visitor who left the viewer idle past
       ``within`` and converted after opening it again).
     - ``"strict"``: as ordered, and no other event of the group comes between two steps
-      (filter the frame first, e.g. without ``heartbeat``, to say which events count).
+      (filter the frame first, e.g. without ``heartbeat``, to say which events count); events
+      of one millisecond may be taken in any order, so a chain may use any of them.
     - ``"any"``: step k is reached when steps 1..k were all done, in any order, within one
       window of ``within``.
 
-    ``exclude``: event keys; a group with such an event strictly between the times of two
-    consecutive steps does not go past the first of them (a chain never straddles one;
-    ``order="strict"`` excludes every other event already).
+    ``exclude``: event keys; a chain never has such an event strictly between the times of
+    two of its consecutive steps, and a group counts to the furthest step of any chain
+    (every start and every choice of events is tried). An excluded event in the same
+    millisecond as a step's event is not between them. Amplitude instead drops the user
+    from the whole funnel (every step) when the excluded event comes between the two steps
+    it names, and PostHog drops the user's conversion when the excluded event falls between
+    the steps it names anywhere in the window; ours keeps the steps reached before it.
 
     ``breakdown``: a column or payload field (``"device"``); one funnel per value, each group
     counted under the value on its first (``attribution="first_touch"``) or last
-    (``"last_touch"``) event that has the field; groups without it under ``"unknown"``.
+    (``"last_touch"``) event that has the field, or on the event that filled its first step
+    (``"first_step"``, Amplitude's and PostHog's rule; ``"unknown"`` when that event lacks
+    it); groups without it under ``"unknown"``. Events of one millisecond are taken in
+    (time, id) order, so the answer does not depend on the order of the rows.
 
     Input columns: ``by``, ``key``, ``time`` [, ``breakdown``]. Output: one row per step
     (per breakdown value, sorted) with [``breakdown``], ``step``, ``count`` (groups reaching
@@ -185,7 +213,7 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     """
     steps, exclude = _options(df, steps, key, order, exclude, attribution)
     check_columns(df, by, key, time)
-    partial = _partial(df, steps, exclude, pd.Timedelta(within).value, by, key, time, order, breakdown, attribution)
+    partial = _partial(df, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time, order, breakdown, attribution)
     return _table(partial, steps, breakdown)
 
 
@@ -220,7 +248,7 @@ def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionI
     """
     check_columns(df, group, key, time)
     req = df[df[key] == AR_STEPS[0]]
-    plat = req[by] if by in req.columns else payload_field(req, by)
+    plat = payload_field(req, by)
     first = (pd.DataFrame({"g": req[group].to_numpy(), "t": req[time].to_numpy(), "p": plat.astype(object).to_numpy()})
              .sort_values("t", kind="stable").drop_duplicates("g"))
     platform_of = dict(zip(first["g"], first["p"].where(first["p"].notna(), "unknown")))

@@ -1,7 +1,7 @@
 """Events into frames: exported records (lists, JSON lines) as pandas, and lakes (local or in object storage) as Dask.
 
->>> events_frame([{"sessionId": "s", "key": "heartbeat", "timestamp": 0}])["timestamp"].dt.year.tolist()
-[1970]
+>>> events_frame([{"sessionId": "s", "key": "heartbeat", "timestamp": 1793491200000}])["timestamp"].dt.year.tolist()
+[2026]
 """
 
 from __future__ import annotations
@@ -17,18 +17,19 @@ from .common import EVENT_COLUMNS, payload_dict, to_utc
 __all__ = ["events_frame", "read_events"]
 
 
-def events_frame(records: Any, flatten_payload: bool = False) -> pd.DataFrame:
+def events_frame(records: Any, flatten_payload: bool = False, tz: str | None = None) -> pd.DataFrame:
     """Exported events as a tidy frame, sorted by time (stable).
 
     ``records``: a list of dicts, a JSON-lines path, or a DataFrame, with the service's
-    export fields ``viewerToken, sessionId, key, timestamp`` (epoch ms or ISO 8601),
+    export fields ``viewerToken, sessionId, key, timestamp`` (epoch ms or ISO 8601; a time
+    without a zone is in ``tz``, else UTC with a warning: :func:`~.common.to_utc`),
     ``payload`` (dict or JSON string) and ``id``.
 
     Output columns: ``viewerToken, sessionId, key, timestamp`` (datetime64[ns, UTC]),
     ``payload`` (dict, ``{}`` when absent), ``id``; with ``flatten_payload=True`` also one
     ``payload.<field>`` column per payload field seen. The index is 0..n-1.
 
-    >>> events_frame([{"sessionId": "s", "key": "heartbeat", "timestamp": 0,
+    >>> events_frame([{"sessionId": "s", "key": "heartbeat", "timestamp": 1793491200000,
     ...                "payload": {"visible": True}}], flatten_payload=True).iloc[0].to_dict()["payload.visible"]
     True
     """
@@ -44,7 +45,7 @@ def events_frame(records: Any, flatten_payload: bool = False) -> pd.DataFrame:
             df[col] = None
     extra = [c for c in df.columns if c not in EVENT_COLUMNS]
     df = df[list(EVENT_COLUMNS) + extra]
-    df["timestamp"] = to_utc(df["timestamp"])
+    df["timestamp"] = to_utc(df["timestamp"], tz=tz)
     df["payload"] = [payload_dict(p) for p in df["payload"]]
     df = df.sort_values("timestamp", kind="stable").reset_index(drop=True)
     if flatten_payload:

@@ -1,5 +1,7 @@
 """Headline figures: load time percentiles, rankings of payload values, events over time, KPIs per viewer.
 
+As everywhere in the analysis, a repeated event ``id`` is one event.
+
 >>> df = pd.DataFrame({"key": ["viewer_loaded"], "payload": [{"loadTimeMs": 100, "device": "mobile"}]})
 >>> load_times(df, percentiles=(0.5,))["p50"].tolist()
 [100.0]
@@ -13,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..catalog import CATALOG
-from .common import check_columns, check_event_keys, payload_field, pct_name
+from .common import check_columns, check_event_keys, first_events, payload_field, pct_name
 from .dispatch import as_dicts, by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .sessions import dwell_times, sessionize
 
@@ -37,7 +39,7 @@ def _load_times_dask(ddf, by="device", percentiles=(0.5, 0.9, 0.99), key="key", 
 
 
 def _rank_part(part: pd.DataFrame, key, field, session, key_column) -> pd.DataFrame:
-    part = as_dicts(part)
+    part = as_dicts(first_events(part))
     sub = part[part[key_column] == key]
     values = payload_field(sub, field)
     frame = pd.DataFrame({"value": values.astype(object).to_numpy(), "s": sub[session].to_numpy()})
@@ -61,6 +63,7 @@ def _rank_dask(ddf, key="hotspot_opened", field="hotspotId", session="sessionId"
 
 
 def _over_time_part(part: pd.DataFrame, freq, by, time) -> pd.DataFrame:
+    part = first_events(part, time=time)
     bucket = pd.DatetimeIndex(part[time]).floor(freq)
     frame = pd.DataFrame({"time": bucket, "value": part[by].astype(object).to_numpy() if by else "events"})
     return frame.groupby(["time", "value"], sort=False).size().rename("n").reset_index()
@@ -78,7 +81,7 @@ def _events_over_time_dask(ddf, freq="1h", by="key", time="timestamp", client=No
 
 
 def _kpi_part(part: pd.DataFrame, viewer, session, visit, key, time) -> pd.DataFrame:
-    part = as_dicts(part)
+    part = as_dicts(first_events(part, time=time))
     base = pd.DataFrame({"viewer": part[viewer].astype(object).to_numpy(), "session": part[session].to_numpy(),
                          "visit": part[visit].astype(object).to_numpy(), "key": part[key].to_numpy()})
     g = base.groupby("viewer", sort=True)
@@ -112,7 +115,7 @@ def _viewer_kpis_dask(ddf, viewer="viewerToken", session="sessionId", visit="vis
                              ddf[ddf[key] == "viewer_loaded"][loads_wanted], client=client)
     totals = partial.groupby("viewer", sort=True).sum()
     out = totals[["sessions", "visits", "events"]].astype(np.int64)
-    loads = as_dicts(loads.reset_index(drop=True))
+    loads = first_events(as_dicts(loads.reset_index(drop=True)))
     ms = pd.to_numeric(payload_field(loads, "loadTimeMs"), errors="coerce").astype(float)
     out["median_load_ms"] = pd.Series(ms.to_numpy(), index=loads[viewer].astype(object).to_numpy()).groupby(
         level=0).median()
@@ -141,9 +144,10 @@ def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float
     {'device': ['mobile', 'unknown'], 'count': [2, 1], 'mean_ms': [200.0, 50.0], 'p50': [200.0, 50.0]}
     """
     check_columns(df, key)
+    df = first_events(df)
     sub = df[df[key] == "viewer_loaded"]
     ms = pd.to_numeric(payload_field(sub, "loadTimeMs"), errors="coerce").astype(float)
-    group = sub[by] if by in sub.columns else payload_field(sub, by)
+    group = payload_field(sub, by)
     group = group.astype(object).where(group.notna(), "unknown").astype(str)
     frame = pd.DataFrame({by: group.to_numpy(), "ms": ms.to_numpy()})
     grouped = frame.groupby(by, sort=True)["ms"]
@@ -171,6 +175,7 @@ def rank(df: pd.DataFrame, key: str = "hotspot_opened", field: str = "hotspotId"
     """
     _check_rank(df, key, field, key_column)
     check_columns(df, key_column, session)
+    df = first_events(df)
     sub = df[df[key_column] == key]
     values = payload_field(sub, field)
     frame = pd.DataFrame({field: values.to_numpy(), "s": sub[session].to_numpy()})
@@ -204,6 +209,7 @@ def events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key",
     [1, 0, 1]
     """
     check_columns(df, time)
+    df = first_events(df, time=time)
     bucket = pd.DatetimeIndex(df[time]).floor(freq)
     if by is None:
         values = np.full(len(df), "events", dtype=object)
@@ -249,6 +255,7 @@ def viewer_kpis(df: pd.DataFrame, viewer: str = "viewerToken", session: str = "s
     if visit not in df.columns:
         df = sessionize(df, gap=gap, by=session, time=time)
     check_columns(df, viewer, session, visit, key, time)
+    df = first_events(df, time=time)
     base = pd.DataFrame({"viewer": df[viewer].to_numpy(), "session": df[session].to_numpy(),
                          "visit": df[visit].astype(object).to_numpy(), "key": df[key].to_numpy()})
     g = base.groupby("viewer", sort=True)

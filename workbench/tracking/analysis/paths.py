@@ -1,6 +1,7 @@
 """Paths: the sequences of event keys visitors follow within a visit, and the key -> next key transitions.
 
-A group's events are taken in time order (input order among equal times), after
+A group's events are taken in time order (events of one millisecond by their ``id``, so
+the answer does not depend on the order of the rows; a repeated ``id`` is one event), after
 dropping the ``exclude`` keys (``heartbeat`` is a good one to drop) and, with
 ``collapse=True``, every event whose key repeats the one before it (Amplitude's
 "collapse repeated events"). Groups are visits by default (``by="visit"``; a frame
@@ -21,7 +22,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, ns
+from .common import NAT, check_columns, check_event_keys, codes, first_events, ms_floor, ns, step_list, tie_order
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 from .sessions import sessionize
 
@@ -32,15 +33,16 @@ MAX_STEPS = 10
 
 
 def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
-    """(group codes, key codes, key names) of the kept events, sorted by (group, time)."""
+    """(group codes, key codes, key names) of the kept events, sorted by (group, time to the ms, id)."""
+    frame = first_events(frame, time=time)
     g, _ = codes(frame[by])
     k, names = codes(frame[key])
-    t = ns(frame[time])
+    t = ms_floor(ns(frame[time], function="paths"))
     keep = (g >= 0) & (k >= 0) & (t != NAT)
     if exclude:
         keep &= ~np.isin(k, [i for i, n in enumerate(names) if n in set(exclude)])
     rows = np.flatnonzero(keep)
-    order = rows[np.lexsort((t[rows], g[rows]))]
+    order = tie_order(g, t, rows, frame)
     g, k = g[order], k[order]
     if collapse and len(g):
         repeat = np.r_[False, (g[1:] == g[:-1]) & (k[1:] == k[:-1])]
@@ -50,7 +52,8 @@ def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
 
 def _check(df, start, end, steps, exclude, key, by, gap, time):
     named = [x for x in (start, end) if x is not None]
-    check_event_keys(named + list(exclude or ()), "start/end/exclude", "paths", df, column=key)
+    check_event_keys(named + step_list(exclude or (), "exclude", "paths"), "start/end/exclude", "paths", df,
+                     column=key)
     if not isinstance(steps, (int, np.integer)) or not 1 <= steps <= MAX_STEPS:
         raise ValueError(f"paths: steps: {steps!r} must be a whole number from 1 to {MAX_STEPS}")
     if by == "visit" and "visit" not in df.columns:

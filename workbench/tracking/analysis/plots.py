@@ -41,7 +41,7 @@ def plot_load_times(df: pd.DataFrame, by: str = "device", ax=None):
     'load time (ms)'
     """
     sub = df[df["key"] == "viewer_loaded"]
-    group = sub[by] if by in sub.columns else payload_field(sub, by)
+    group = payload_field(sub, by)
     frame = pd.DataFrame({by: group.astype(object).where(group.notna(), "unknown").astype(str).to_numpy(),
                           "loadTimeMs": pd.to_numeric(payload_field(sub, "loadTimeMs"), errors="coerce").to_numpy()})
     ax = frame.plot.box(by=by, ax=ax, return_type="axes") if len(frame) else frame.plot(ax=ax)

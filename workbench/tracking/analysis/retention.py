@@ -7,8 +7,9 @@ None) at or after ``t0``; its period number is
 
 - rolling (the default): ``floor((t - t0) / period)``, so period 1 is 24 to 48 hours
   after the start, whatever the clock says;
-- ``calendar=True``: the number of calendar periods between them (UTC days; periods of
-  several days count from Monday 1970-01-05).
+- ``calendar=True``: the number of calendar periods between them (days in ``tz``, UTC by
+  default, so a 21:30 visit in New York lands on its own day; periods of several days
+  count from Monday 1970-01-05).
 
 ``kind``:
 
@@ -18,10 +19,16 @@ None) at or after ``t0``; its period number is
   any of them.
 
 Period 0 is the cohort itself (rate 1). The data end at ``end`` (default: the end of
-the calendar period of the last event); a cohort has *reached* period N when every
-member's period N has begun by then (rolling: cohort start + (N + 1) periods <= end,
-calendar: cohort start + N periods < end). Cells a cohort has not reached have no rate,
-and :func:`retention_curve` divides by the cohorts that reached each period only.
+the calendar period of the last event): events at or after it are not looked at. A
+cohort has *reached* period N when every member's period N has begun by then (rolling:
+cohort start + (N + 1) periods <= end, calendar: cohort start + N periods < end), and a
+bracket when its *last* period has begun (Amplitude counts only users who have reached
+that point; a bracket seen in part would be biased low). Cells a cohort has not reached
+have no rate, and :func:`retention_curve` divides by the cohorts that reached each
+period only. ``end`` without a zone is in ``tz`` (UTC when none is given). A repeated
+event ``id`` is one event. No entity with a start (an empty
+frame, a start key the data lacks) gives an empty table; a ``by`` column with no value
+at all is refused, naming it.
 
 >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-02 11:00", "2026-11-01 12:00"], utc=True)
 >>> df = pd.DataFrame({"visitorId": ["a", "a", "b"], "key": "viewer_loaded", "timestamp": t})
@@ -39,7 +46,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, ns
+from .common import NAT, check_columns, check_event_keys, codes, duration, first_events, ns
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 
 __all__ = ["retention", "retention_curve", "KINDS"]
@@ -49,6 +56,7 @@ _MONDAY = pd.Timestamp("1970-01-05").value  # multi-day calendar periods start o
 _PARTIAL = {"cohort": np.int64, "column": np.int64, "n": np.int64}
 _SIZE = -1  # the column number of cohort sizes in partial summaries
 _LAST = -2  # the column of the row whose "cohort" is the partial's last event time (ns)
+_IDS = -3  # the column of the row whose "n" is the partial's rows with a ``by`` value, and "cohort" its rows
 
 
 def _options(df, start_key, return_key, key, period, periods, kind, brackets) -> tuple[int, list[tuple[int, int]]]:
@@ -57,15 +65,21 @@ def _options(df, start_key, return_key, key, period, periods, kind, brackets) ->
     check_event_keys(keys, "start_key/return_key", "retention", df, column=key)
     if kind not in KINDS:
         raise ValueError(f"retention: kind: {kind!r} is not one of {', '.join(KINDS)}")
-    p = pd.Timedelta(period).value
-    if p <= 0:
-        raise ValueError(f"retention: period: {period!r} must be a positive duration such as '1D'")
+    p = duration(period, "period", "retention")
+    if brackets is not None and kind != "bracket":
+        raise ValueError(f"retention: brackets: only kind='bracket' uses brackets (kind is {kind!r}); "
+                         "give kind='bracket' or drop brackets")
     if kind == "bracket":
         if not brackets:
             raise ValueError("retention: brackets: kind='bracket' needs brackets, e.g. [(1, 1), (2, 3), (4, 7)]")
         cols = [(int(a), int(b)) for a, b in brackets]
         if any(a < 1 or b < a for a, b in cols):
             raise ValueError("retention: brackets: each bracket is (first, last) with 1 <= first <= last")
+        ordered = sorted(cols)
+        overlap = [(x, y) for x, y in zip(ordered, ordered[1:]) if y[0] <= x[1]]
+        if overlap:
+            x, y = overlap[0]
+            raise ValueError(f"retention: brackets: {x} and {y} overlap; each period belongs to one bracket")
     else:
         if not isinstance(periods, (int, np.integer)) or periods < 1:
             raise ValueError(f"retention: periods: {periods!r} must be a whole number >= 1")
@@ -87,7 +101,16 @@ def _ticks(series: pd.Series) -> tuple[np.ndarray, int]:
     return ns(series), 1
 
 
-def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols, kind, calendar) -> pd.DataFrame:
+def _local(t: np.ndarray, tz: str | None) -> np.ndarray:
+    """UTC ns as the wall clock of ``tz`` in ns (calendar periods are days there), NaT kept."""
+    if tz is None:
+        return t
+    wall = pd.DatetimeIndex(t, tz="UTC").tz_convert(tz).tz_localize(None).asi8
+    return np.where(t == NAT, NAT, wall)
+
+
+def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols, kind, calendar, end_ns=None,
+             tz=None) -> pd.DataFrame:
     """Per frame (or partition of whole entities): cohort sizes and the entities counted in each column.
 
     One pass, no sort and no compaction: each entity's first start (``t0``) by ``np.minimum.at``;
@@ -95,16 +118,20 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
     share the last cell, which is what "that period or later" needs), from which every column is
     an ``any``. Times stay in the column's own unit.
     """
+    frame = first_events(frame, time=time)
     g, _ = codes(frame[by])
     k, names = codes(frame[key])  # integer codes: comparing strings per event cost most of the time
     code = {name: i for i, name in enumerate(names)}
     t, per = _ticks(frame[time])
-    if p % per:  # a period finer than the column's unit: work in nanoseconds
-        t, per = ns(frame[time]), 1
+    if p % per or (calendar and tz is not None):  # a period finer than the column's unit, or local days: ns
+        t, per = _local(ns(frame[time], function="retention"), tz if calendar else None), 1
     pt, nat = p // per, np.iinfo(np.int64).min
     ok = (g >= 0) & (t != nat)
+    if end_ns is not None:  # the data end there: nothing at or after it is looked at
+        ok &= t < _local(np.array([end_ns]), tz if calendar else None)[0] // per
     # the data's end comes from the same read (a second pass over the files for it cost as much again)
-    last = pd.DataFrame({"cohort": [int(t[ok].max()) * per if ok.any() else NAT], "column": [_LAST], "n": [0]})
+    last = pd.DataFrame({"cohort": [int(t[ok].max()) * per if ok.any() else NAT, len(g)], "column": [_LAST, _IDS],
+                         "n": [0, int((g >= 0).sum())]})
     start = ok & (k == code.get(start_key, -2))
     if not start.any():
         return last.astype(_PARTIAL)
@@ -141,34 +168,50 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
     return pd.concat([last, out[out["n"] > 0]], ignore_index=True).astype(_PARTIAL)
 
 
-def _table(partial: pd.DataFrame, p: int, cols, calendar, end) -> pd.DataFrame:
+def _end(end, tz) -> int | None:
+    """``end`` as UTC ns, read like every timestamp; a day without a zone (``"2026-11-08"``) is the start of
+    that day in ``tz`` (UTC when none is given), said in the docstring rather than warned each call."""
+    if end is None:
+        return None
+    return int(ns(pd.Series([end]), tz=tz or "UTC", function="retention")[0])
+
+
+def _table(partial: pd.DataFrame, p: int, cols, calendar, end_ns, by: str, tz=None) -> pd.DataFrame:
     """The cohort x column table from summed partial summaries."""
+    ids = partial[partial["column"] == _IDS]
+    if ids["cohort"].sum() > 0 and ids["n"].sum() == 0:
+        raise ValueError(f"retention: by: column {by!r} has no value in any row (the service's export carries "
+                         "no visitor id); group by 'sessionId', or fill it with your own ids first")
     stamps = partial.loc[partial["column"] == _LAST, "cohort"]
     stamps = stamps[stamps != NAT]
     last_event = int(stamps.max()) if len(stamps) else NAT
-    partial = partial[partial["column"] != _LAST]
+    partial = partial[~partial["column"].isin([_LAST, _IDS])]
     labels = [a if a == b else f"{a}-{b}" for a, b in cols]
     sums = partial.groupby(["cohort", "column"])["n"].sum()
     cohorts = np.sort(partial.loc[partial["column"] == _SIZE, "cohort"].unique())
-    size = sums.xs(_SIZE, level="column").reindex(cohorts, fill_value=0).to_numpy()
+    size = (sums.xs(_SIZE, level="column").reindex(cohorts, fill_value=0).to_numpy() if len(cohorts)
+            else np.zeros(0, dtype=np.int64))  # no entity has a start: an empty table
     count = np.zeros((len(cohorts), len(cols)), dtype=np.int64)
     count[:, 0] = size
     for c in range(1, len(cols)):
         if c in sums.index.get_level_values("column"):
             count[:, c] = sums.xs(c, level="column").reindex(cohorts, fill_value=0).to_numpy()
-    if end is None:
+    if end_ns is None:
         end_ns = int(_floor(np.array([last_event]), p)[0] + p) if last_event != NAT else 0
     else:
-        end_ns = pd.Timestamp(end).tz_localize("UTC").value if pd.Timestamp(end).tz is None else pd.Timestamp(end).value
-    first = np.array([a for a, _ in cols], dtype=np.int64)
+        end_ns = int(_local(np.array([end_ns]), tz if calendar else None)[0])
+    last = np.array([b for _, b in cols], dtype=np.int64)  # a bracket is reached when its last period has begun
     if calendar:
-        reached = cohorts[:, None] + first[None, :] * p < end_ns
+        reached = cohorts[:, None] + last[None, :] * p < end_ns
     else:
-        reached = cohorts[:, None] + (first[None, :] + 1) * p <= end_ns
+        reached = cohorts[:, None] + (last[None, :] + 1) * p <= end_ns
     reached[:, 0] = True
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(reached & (size[:, None] > 0), count / np.maximum(size[:, None], 1), np.nan)
     index = pd.DatetimeIndex(pd.to_datetime(cohorts, utc=True), name="cohort")
+    if calendar and tz is not None:  # local midnights, labelled in their own zone
+        index = pd.DatetimeIndex(pd.to_datetime(cohorts).tz_localize(tz, ambiguous="NaT", nonexistent="shift_forward"),
+                                 name="cohort")
     out = pd.concat({"size": pd.DataFrame({"": size}, index=index),
                      "count": pd.DataFrame(count, index=index, columns=labels),
                      "rate": pd.DataFrame(rate, index=index, columns=labels)}, axis=1)
@@ -177,26 +220,30 @@ def _table(partial: pd.DataFrame, p: int, cols, calendar, end) -> pd.DataFrame:
 
 def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: str = "sessionId", period="1D",
                     periods: int = 7, kind: str = "n_day", brackets=None, calendar: bool = False, end=None,
-                    key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+                    tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
     """:func:`retention`: per-partition summaries of whole entities, added up."""
     p, cols = _options(ddf, start_key, return_key, key, period, periods, kind, brackets)
     check_columns(ddf, by, key, time)
+    end_ns = _end(end, tz)
     part = by_group(ddf[columns_of(ddf, by, key, time)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
     (partial,) = compute(part.map_partitions(_partial, start_key, return_key, by, key, time, p, cols, kind,
-                                             calendar, meta=meta), client=client)
-    return _table(partial, p, cols, calendar, end)
+                                             calendar, end_ns, tz, meta=meta), client=client)
+    return _table(partial, p, cols, calendar, end_ns, by, tz)
 
 
 @pandas_or_dask(_retention_dask)
 def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None, by: str = "sessionId",
               period: str | pd.Timedelta = "1D", periods: int = 7, kind: str = "n_day",
               brackets: Sequence[tuple[int, int]] | None = None, calendar: bool = False, end=None,
-              key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+              tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
     """A cohort x period retention table (definitions in the module text above).
 
+    ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused); ``tz`` is where
+    calendar days are counted and what a zone-less ``end`` or timestamp means.
+
     Input columns: ``by``, ``key``, ``time``. Output: index ``cohort`` (start of the
-    cohort's period, UTC), columns in three groups: ``size`` (entities in the cohort),
+    cohort's period, UTC; in ``tz`` for calendar periods when given), columns in three groups: ``size`` (entities in the cohort),
     ``count`` and ``rate`` with one column per period 0..``periods`` (``kind="bracket"``:
     0 and one per bracket, labelled ``"2-3"``; a one-period bracket keeps its number);
     ``rate`` = count / size, NaN where the cohort has not reached the period.
@@ -214,7 +261,9 @@ def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None
     """
     p, cols = _options(df, start_key, return_key, key, period, periods, kind, brackets)
     check_columns(df, by, key, time)
-    return _table(_partial(df, start_key, return_key, by, key, time, p, cols, kind, calendar), p, cols, calendar, end)
+    end_ns = _end(end, tz)
+    return _table(_partial(df, start_key, return_key, by, key, time, p, cols, kind, calendar, end_ns, tz), p, cols,
+                  calendar, end_ns, by, tz)
 
 
 def retention_curve(table: pd.DataFrame) -> pd.DataFrame:
