@@ -1,0 +1,236 @@
+"""The wheel's body files compiled once into one ``.npz`` under ``assets.compiled_dir()``.
+
+Reading ``base.obj``, some sixty gzipped macro targets, the 52 ARKit targets, the Mixamo rig and its
+weights from the zip takes a few seconds of text parsing; the compiled arrays load in milliseconds,
+so a cold model in a new process stays fast. The file is keyed by the wheel's hash (its folder) and by
+:data:`FORMAT` (bumped whenever what is compiled changes), written atomically, and rebuilt if unreadable.
+
+What is kept (all MakeHuman units: decimetres, Y up, facing +Z, the A-pose of ``base.obj``):
+
+- ``base`` (V, 3) float32 vertices; ``uv`` (U, 2) float32; ``quads`` / ``quad_uvs`` (Q, 4) int32 into
+  them; ``quad_group`` (Q,) the OBJ ``g`` group of each face, by index into ``face_group_names``;
+- vertex groups (``basemesh_vertex_groups.json``) as ``group_names`` / ``group_offsets`` / ``group_index``;
+- targets (macro targets of a young adult, and the ARKit face units): ``target_names``,
+  ``target_offsets``, ``target_index`` (int32) and ``target_delta`` (float32, decimetres);
+- ``rig`` the Mixamo rig's bones as JSON (parent, head and tail vertex lists);
+- ``skin_joints`` / ``skin_weights`` (V, 4): ``weights.mixamo.json``'s four largest influences per
+  vertex, on our 65-joint skeleton's indices, rows summing to 1.
+
+>>> data = compiled()                                             # doctest: +SKIP
+>>> data["base"].shape                                            # doctest: +SKIP
+(19158, 3)
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+import threading
+import zipfile
+
+import numpy as np
+
+from ..gltf.skeleton import JOINT_NAMES
+from . import assets
+
+# Bump when the compiled content or its layout changes: an older file is then compiled again.
+FORMAT = 1
+MPFB = "mpfb2/"
+MACRO = MPFB + "targets/macrodetails/"
+FACE_UNITS = "faceunits01/targets/faceunits/"
+RIG_PREFIX = "mixamorig:"
+
+# Only a young adult is built (contract section 5: the age is fixed), so only those macro targets are
+# kept: `universal` (gender x muscle x weight), the three `ethnic` ones per gender, and `height`.
+GENDERS = ("female", "male")
+LEVELS = ("min", "average", "max")
+ETHNIC = ("african", "asian", "caucasian")
+
+
+def macro_target_names() -> list[str]:
+    """The macro targets kept, by their path below ``targets/macrodetails/`` without ``.target.gz``."""
+    names = []
+    for g in GENDERS:
+        for m in LEVELS:
+            for w in LEVELS:
+                names.append(f"universal-{g}-young-{m}muscle-{w}weight")
+                for h in ("min", "max"):
+                    names.append(f"height/{g}-young-{m}muscle-{w}weight-{h}height")
+        for e in ETHNIC:
+            names.append(f"{e}-{g}-young")
+    return names
+
+
+_lock = threading.Lock()
+_loaded: dict[str, np.ndarray] | None = None
+
+
+def _path():
+    return assets.compiled_dir() / f"body-{FORMAT}.npz"
+
+
+def _parse_target(text: str) -> tuple[np.ndarray, np.ndarray]:
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if not lines:   # an empty target: the base mesh is that point itself
+        return np.zeros(0, np.int32), np.zeros((0, 3), np.float32)
+    table = np.array(" ".join(lines).split(), dtype=np.float64).reshape(-1, 4)
+    return table[:, 0].astype(np.int32), table[:, 1:].astype(np.float32)
+
+
+def _parse_obj(text: str) -> dict[str, np.ndarray]:
+    verts, uvs, quads, quad_uvs, quad_group, group_names = [], [], [], [], [], []
+    group = -1
+    for line in text.splitlines():
+        head, _, rest = line.partition(" ")
+        if head == "v":
+            verts.append(rest)
+        elif head == "vt":
+            uvs.append(rest)
+        elif head == "f":
+            corners = [c.split("/") for c in rest.split()]
+            if len(corners) != 4:
+                raise ValueError(f"compile: base.obj has a face of {len(corners)} corners; quads expected")
+            quads.append([int(c[0]) - 1 for c in corners])
+            quad_uvs.append([int(c[1]) - 1 for c in corners])
+            quad_group.append(group)
+        elif head == "g":
+            group_names.append(rest.strip())
+            group = len(group_names) - 1
+    return {
+        "base": np.array(" ".join(verts).split(), dtype=np.float32).reshape(-1, 3),
+        "uv": np.array(" ".join(uvs).split(), dtype=np.float32).reshape(-1, 2),
+        "quads": np.array(quads, dtype=np.int32),
+        "quad_uvs": np.array(quad_uvs, dtype=np.int32),
+        "quad_group": np.array(quad_group, dtype=np.int16),
+        "face_group_names": np.array(group_names),
+    }
+
+
+def _ragged(prefix: str, names: list[str], parts: list[tuple[np.ndarray, np.ndarray | None]]) -> dict:
+    sizes = [len(i) for i, _ in parts]
+    out = {f"{prefix}_names": np.array(names),
+           f"{prefix}_offsets": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+           f"{prefix}_index": np.concatenate([i for i, _ in parts]).astype(np.int32)}
+    if parts and parts[0][1] is not None:
+        out[f"{prefix}_delta"] = np.concatenate([d for _, d in parts]).astype(np.float32)
+    return out
+
+
+def _skin(weights: dict, vertex_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The four largest influences per vertex, renormalised; joints as indices into JOINT_NAMES."""
+    index = {n: i for i, n in enumerate(JOINT_NAMES)}
+    dense = np.zeros((vertex_count, len(JOINT_NAMES)), np.float32)
+    for bone, pairs in weights.items():
+        name = bone.removeprefix(RIG_PREFIX)
+        if name not in index:
+            raise ValueError(f"compile: weights.mixamo.json names a bone {bone!r} our skeleton lacks")
+        if pairs:
+            table = np.asarray(pairs, dtype=np.float64)
+            np.add.at(dense[:, index[name]], table[:, 0].astype(np.int64), table[:, 1].astype(np.float32))
+    # A stable sort keeps ties in joint order, so the same input always gives the same bytes.
+    order = np.argsort(-dense, axis=1, kind="stable")[:, :4]
+    top = np.take_along_axis(dense, order, axis=1)
+    total = top.sum(axis=1, keepdims=True)
+    unweighted = total[:, 0] <= 0
+    top = np.where(total > 0, top / np.where(total > 0, total, 1), 0).astype(np.float32)
+    # Vertices the file leaves out (joint cubes) follow the hips; no visible triangle uses them.
+    order[unweighted] = 0
+    top[unweighted] = (1, 0, 0, 0)
+    return order.astype(np.uint8), top
+
+
+def _build() -> dict[str, np.ndarray]:
+    with assets.open_assets() as z:
+        def read(member: str) -> bytes:
+            return z.read(assets.DATA_PREFIX + member)
+
+        data = _parse_obj(read(MPFB + "3dobjs/base.obj").decode())
+        groups = json.loads(read(MPFB + "mesh_metadata/basemesh_vertex_groups.json"))
+        names = sorted(groups)
+        data.update(_ragged("group", names, [
+            (np.concatenate([np.arange(a, b + 1) for a, b in groups[n]]), None) for n in names]))
+
+        target_names, targets = [], []
+        for name in macro_target_names():
+            targets.append(_parse_target(gzip.decompress(read(MACRO + name + ".target.gz")).decode()))
+            target_names.append(name)
+        face = sorted(n for n in z.namelist() if n.startswith(assets.DATA_PREFIX + FACE_UNITS) and n.endswith(".target"))
+        for member in face:
+            targets.append(_parse_target(z.read(member).decode()))
+            target_names.append("face/" + member.rsplit("/", 1)[1].removesuffix(".target"))
+        data.update(_ragged("target", target_names, targets))
+
+        rig = json.loads(read(MPFB + "rigs/standard/rig.mixamo.json"))["bones"]
+
+        def where(end: dict) -> list[int]:
+            if end["strategy"] == "CUBE":
+                a, b = data["group_offsets"][names.index(end["cube_name"]): names.index(end["cube_name"]) + 2]
+                return data["group_index"][a:b].tolist()
+            if end["strategy"] == "MEAN":
+                return [int(i) for i in end["vertex_indices"]]
+            raise ValueError(f"compile: rig placement strategy {end['strategy']!r} is not known")
+
+        bones = {bone.removeprefix(RIG_PREFIX): {"parent": (b.get("parent") or "").removeprefix(RIG_PREFIX),
+                                                   "head": where(b["head"]), "tail": where(b["tail"])}
+                 for bone, b in rig.items()}
+        data["rig"] = np.array(json.dumps(bones, sort_keys=True))
+        weights = json.loads(read(MPFB + "rigs/standard/weights.mixamo.json"))["weights"]
+        data["skin_joints"], data["skin_weights"] = _skin(weights, len(data["base"]))
+    return data
+
+
+def _save(data: dict[str, np.ndarray]) -> None:
+    path = _path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".body-", suffix=".npz")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            np.savez(fh, **data)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def compiled() -> dict[str, np.ndarray]:
+    """The compiled arrays (read-only), compiled from the wheel on first use. Raises ``AssetsMissing``."""
+    global _loaded
+    with _lock:
+        if _loaded is None:
+            data = None
+            try:
+                with np.load(_path(), allow_pickle=False) as f:
+                    data = {k: f[k] for k in f.files}
+            except (OSError, ValueError, zipfile.BadZipFile, EOFError):
+                pass
+            if data is None:
+                data = _build()
+                _save(data)
+            for v in data.values():
+                v.setflags(write=False)
+            _loaded = data
+        return _loaded
+
+
+def forget() -> None:
+    """Drop the arrays held in memory (tests: a new cache folder, a cold process's first model)."""
+    global _loaded
+    with _lock:
+        _loaded = None
+
+
+def group(data: dict[str, np.ndarray], name: str) -> np.ndarray:
+    """The vertex indices of one vertex group."""
+    i = list(data["group_names"]).index(name)
+    a, b = data["group_offsets"][i: i + 2]
+    return data["group_index"][a:b]
+
+
+def target(data: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """One target's (vertex indices, deltas in decimetres)."""
+    i = list(data["target_names"]).index(name)
+    a, b = data["target_offsets"][i: i + 2]
+    return data["target_index"][a:b], data["target_delta"][a:b]
+

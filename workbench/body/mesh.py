@@ -1,0 +1,171 @@
+"""BodyMesh: one avatar's MakeHuman body (with its helper geometry), shaped, rigged and in the T-pose.
+
+:func:`body_mesh` is the whole body pipeline for a settings dict (as
+``workbench.options.normalize_avatar_settings`` gives): macro targets (:mod:`.shape`), joints and
+weights and the A-to-T re-pose (:mod:`.rig`), then metres with the soles at y = 0, the hips over the
+origin and one uniform scale that makes the stature (soles to the top of the skull, hair helper
+excluded) exactly ``height`` centimetres. :func:`morph_deltas` gives the 52 ARKit face shapes on the
+same vertices and in the same space.
+
+Only ``gender``, ``bodyShape`` and ``height`` shape the body; results are cached per those three.
+
+>>> from workbench.options import normalize_avatar_settings
+>>> m = body_mesh(normalize_avatar_settings({"gender": "feminine", "height": 171.5}))   # doctest: +SKIP
+>>> round(float(m.positions[m.groups["body"], 1].max()), 4), len(m.skeleton.names)     # doctest: +SKIP
+(1.715, 65)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Mapping
+
+import numpy as np
+
+from ..gltf.skeleton import JOINT_NAMES, Skeleton
+from . import compile as cc
+from . import rig as rg
+from . import shape as sh
+
+DM = 0.1   # base.obj's decimetres to metres
+
+
+@dataclass(frozen=True)
+class BodyMesh:
+    """A shaped, rigged body in the T-pose (metres, Y up, facing +Z, the avatar's left on +X, soles at y=0).
+
+    - ``skeleton``: the 65 joints (names, parents, world and local rest positions; identity rest rotations);
+    - ``positions`` / ``normals``: (V, 3) float32, every vertex of ``base.obj`` (body, helpers, joint cubes);
+    - ``triangles``: (F, 3) int32, the body's and the helpers' quads split in two, counter-clockwise
+      seen from outside (joint cubes left out); ``triangle_uvs``: (F, 3, 2) float32, MakeHuman's UVs
+      per corner (v up, as in the OBJ: flip it for glTF);
+    - ``groups``: vertex indices per vertex group (``body``, ``helper-hair``, ``helper-tights``, ...);
+    - ``face_groups``: triangle indices per OBJ face group (``body``, ``helper-l-eye``, ...);
+    - ``joints`` / ``weights``: (V, 4) uint8 skin joints into ``skeleton.names`` and float32 weights
+      (rows sum to 1; face helpers bound to ``Head``);
+    - ``height_macro``: MakeHuman's height value used before the exact scale; ``scale``: metres per
+      base.obj decimetre after that scale (what :func:`morph_deltas` multiplies by).
+    """
+
+    skeleton: Skeleton
+    positions: np.ndarray
+    normals: np.ndarray
+    triangles: np.ndarray
+    triangle_uvs: np.ndarray
+    groups: Mapping[str, np.ndarray]
+    face_groups: Mapping[str, np.ndarray]
+    joints: np.ndarray
+    weights: np.ndarray
+    height_macro: float
+    scale: float
+
+
+def _key(settings: dict) -> tuple[str, str, float]:
+    return settings["gender"], settings["bodyShape"], float(settings["height"])
+
+
+def vertex_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """Area-weighted vertex normals (unit length; vertices on no triangle get +Y)."""
+    p = positions.astype(np.float64)
+    a, b, c = p[triangles[:, 0]], p[triangles[:, 1]], p[triangles[:, 2]]
+    face = np.cross(b - a, c - a)
+    n = np.zeros_like(p)
+    for k in range(3):
+        np.add.at(n, triangles[:, k], face)
+    length = np.linalg.norm(n, axis=1, keepdims=True)
+    n = np.where(length > 0, n / np.where(length > 0, length, 1.0), (0.0, 1.0, 0.0))
+    return n.astype(np.float32)
+
+
+@lru_cache(maxsize=1)
+def _topology() -> tuple[np.ndarray, np.ndarray, dict, dict]:
+    data = cc.compiled()
+    names = list(data["face_group_names"])
+    keep = np.array([not n.startswith("joint-") for n in names])
+    quads = keep[data["quad_group"]]
+    q, qu, qg = data["quads"][quads], data["quad_uvs"][quads], data["quad_group"][quads]
+    tris = np.concatenate([q[:, [0, 1, 2]], q[:, [0, 2, 3]]]).astype(np.int32)
+    tri_uv_index = np.concatenate([qu[:, [0, 1, 2]], qu[:, [0, 2, 3]]])
+    tri_group = np.concatenate([qg, qg])
+    # Interleave the halves so each quad's two triangles stay neighbours (better vertex-cache locality).
+    order = np.arange(len(tris)).reshape(2, -1).T.ravel()
+    tris, tri_uv_index, tri_group = tris[order], tri_uv_index[order], tri_group[order]
+    tri_uvs = data["uv"][tri_uv_index].astype(np.float32)
+    # The OBJ may open the same `g` group more than once: gather by name.
+    tri_names = np.array(names)[tri_group]
+    face_groups = {str(n): np.flatnonzero(tri_names == n).astype(np.int32) for n in sorted(set(tri_names))}
+    groups = {str(n): cc.group(data, str(n)) for n in data["group_names"]}
+    for arr in (tris, tri_uvs, *face_groups.values()):
+        arr.setflags(write=False)
+    return tris, tri_uvs, MappingProxyType(groups), MappingProxyType(face_groups)
+
+
+@lru_cache(maxsize=32)
+def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
+    data = cc.compiled()
+    tris, tri_uvs, groups, face_groups = _topology()
+    verts, height_macro = sh.shaped(gender, body_shape, height_cm)
+    joints = rg.joint_positions(verts)
+    skin_j, skin_w = rg.skin_weights()
+    rotations = rg.t_pose_rotations(joints)
+    posed = rg.posed_joints(joints, rotations)
+    verts = rg.skin(verts, joints, posed, rotations, skin_j, skin_w)
+
+    body = groups["body"]
+    origin = np.array([posed[0, 0], verts[body, 1].min(), posed[0, 2]])
+    stature = verts[body, 1].max() - origin[1]
+    k = (height_cm / 100.0) / stature
+    positions = ((verts - origin) * k).astype(np.float32)
+    world = (posed - origin) * k
+    del data
+
+    parents = rg.PARENTS
+    local = world.copy()
+    for i, p in enumerate(parents):
+        if p >= 0:
+            local[i] = world[i] - world[p]
+    world.setflags(write=False)
+    local.setflags(write=False)
+    skeleton = Skeleton(gender, height_cm / 100.0, body_shape, JOINT_NAMES, parents, world, local, dict(rg.INDEX))
+    normals = vertex_normals(positions, tris)
+    for arr in (positions, normals, skin_j, skin_w):
+        arr.setflags(write=False)
+    return BodyMesh(skeleton, positions, normals, tris, tri_uvs, groups, face_groups, skin_j, skin_w,
+                    height_macro, float(k * DM))
+
+
+def body_mesh(settings: dict) -> BodyMesh:
+    """The body for normalized avatar settings (cached per gender, body shape and height)."""
+    return _body(*_key(settings))
+
+
+@lru_cache(maxsize=32)
+def _morphs(gender: str, body_shape: str, height_cm: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    data = cc.compiled()
+    m = _body(gender, body_shape, height_cm)
+    verts, _ = sh.shaped(gender, body_shape, height_cm)
+    joints = rg.joint_positions(verts)
+    rotations = rg.t_pose_rotations(joints)
+    out = {}
+    for name in data["target_names"]:
+        if not name.startswith("face/"):
+            continue
+        idx, delta = cc.target(data, str(name))
+        turn = rg.blend_rotations(rotations, m.joints[idx], m.weights[idx])
+        moved = (np.einsum("nij,nj->ni", turn, delta.astype(np.float64)) * m.scale).astype(np.float32)
+        idx = idx.astype(np.int32)
+        idx.setflags(write=False)
+        moved.setflags(write=False)
+        out[str(name)[5:]] = (idx, moved)
+    return out
+
+
+def morph_deltas(settings: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The 52 ARKit face shapes (``eyeBlinkLeft`` ... ``tongueOut``, sorted by name) for this body:
+    name -> (vertex indices int32 into ``BodyMesh.positions``, deltas float32 in metres, T-pose space).
+
+    A subset of vertices (one mesh's) is ``np.isin(indices, subset)`` away.
+    """
+    return _morphs(*_key(settings))

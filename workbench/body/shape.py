@@ -1,0 +1,93 @@
+"""Settings to body shape: MakeHuman's macro targets combined the way MakeHuman combines them.
+
+MakeHuman describes a body by macro values in [0, 1] (gender, age, muscle, weight, height,
+proportions, and three ethnic shares summing to 1). Each macro is split into weights for its
+anchors by linear interpolation: gender into ``female = 1 - g`` and ``male = g``; muscle and weight
+into ``min``, ``average`` and ``max`` around 0.5 (``min = max(0, 1 - 2v)``, ``max = max(0, 2v - 1)``,
+``average`` the rest); height into ``min`` and ``max`` the same way (0.5 is no height target). A
+target named by several anchors (``universal-female-young-maxmuscle-averageweight``) is applied with
+the product of their weights, so the weights of every family sum to one and the body moves smoothly
+between anchors. The ethnic targets are weighted by ``share x gender x age``. Our age is always a young
+adult (25 years: MakeHuman's age 0.5, the ``young`` anchor with weight 1) and the proportions natural
+(0.5: no proportions target).
+
+Our settings choose the macro values (:data:`BODY_SHAPES`): athletic raises muscle and lowers fat;
+heavy raises weight; slim lowers weight and a little muscle. Height picks MakeHuman's height macro
+that comes closest (so a tall body has a tall body's proportions), then one uniform scale makes the
+height exact (:mod:`workbench.body.mesh`).
+
+>>> w = macro_weights("feminine", "average", 0.5)
+>>> w["universal-female-young-averagemuscle-averageweight"], round(sum(v for k, v in w.items() if k.startswith("universal")), 6)
+(1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import compile as cc
+
+# (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
+# these stay inside the range its targets were modelled for (no extrapolation).
+BODY_SHAPES = {
+    "slim": (0.40, 0.10),
+    "average": (0.50, 0.50),
+    "athletic": (1.00, 0.35),
+    "heavy": (0.45, 0.95),
+}
+GENDER_VALUE = {"feminine": 0.0, "masculine": 1.0}
+ETHNIC_SHARE = 1.0 / 3.0
+
+
+def _three(v: float) -> dict[str, float]:
+    lo, hi = max(0.0, 1.0 - 2.0 * v), max(0.0, 2.0 * v - 1.0)
+    return {"min": lo, "average": 1.0 - lo - hi, "max": hi}
+
+
+def macro_weights(gender: str, body_shape: str, height_macro: float) -> dict[str, float]:
+    """Each macro target's weight (non-zero ones only) for these settings and MakeHuman height value."""
+    g = GENDER_VALUE[gender]
+    muscle, weight = BODY_SHAPES[body_shape]
+    genders = {"female": 1.0 - g, "male": g}
+    heights = {"min": max(0.0, 1.0 - 2.0 * height_macro), "max": max(0.0, 2.0 * height_macro - 1.0)}
+    out: dict[str, float] = {}
+    for gn, gw in genders.items():
+        for mn, mw in _three(muscle).items():
+            for wn, ww in _three(weight).items():
+                out[f"universal-{gn}-young-{mn}muscle-{wn}weight"] = gw * mw * ww
+                for hn, hw in heights.items():
+                    out[f"height/{gn}-young-{mn}muscle-{wn}weight-{hn}height"] = gw * mw * ww * hw
+        for e in cc.ETHNIC:
+            out[f"{e}-{gn}-young"] = ETHNIC_SHARE * gw
+    return {k: v for k, v in out.items() if v > 0.0}
+
+
+def _apply(data: dict, weights: dict[str, float]) -> np.ndarray:
+    verts = data["base"].astype(np.float64)
+    for name in sorted(weights):   # a fixed order: the same settings give the same bits
+        idx, delta = cc.target(data, name)
+        verts[idx] += weights[name] * delta
+    return verts
+
+
+def _stature(data: dict, verts: np.ndarray) -> float:
+    body = verts[cc.group(data, "body"), 1]
+    return float(body.max() - body.min())
+
+
+def shaped(gender: str, body_shape: str, height_cm: float) -> tuple[np.ndarray, float]:
+    """The A-pose vertices (decimetres, float64) for these settings, and the MakeHuman height macro used.
+
+    Stature is linear in the height macro on each side of 0.5, so the macro giving ``height_cm`` is
+    found from the statures at 0, 0.5 and 1 (then clamped: heights past MakeHuman's range keep its
+    extreme proportions and are reached by the exact scale afterwards).
+    """
+    data = cc.compiled()
+    target = height_cm / 10.0
+    s = {h: _stature(data, _apply(data, macro_weights(gender, body_shape, h))) for h in (0.0, 0.5, 1.0)}
+    if target < s[0.5]:
+        h = 0.5 - 0.5 * (s[0.5] - target) / (s[0.5] - s[0.0])
+    else:
+        h = 0.5 + 0.5 * (target - s[0.5]) / (s[1.0] - s[0.5])
+    h = round(min(1.0, max(0.0, h)), 6)
+    return _apply(data, macro_weights(gender, body_shape, h)), h
