@@ -88,8 +88,8 @@ class Lights:
     key_color: tuple = (1.0, 0.97, 0.92)
     fill_color: tuple = (0.85, 0.9, 1.0)
     # Skin: how far the key light wraps past the terminator (0: Lambert) and the warm colour there.
-    skin_wrap: float = 0.45
-    skin_scatter: tuple = (1.0, 0.42, 0.28)
+    skin_wrap: float = 0.4
+    skin_scatter: tuple = (1.0, 0.55, 0.45)
 
 
 @dataclass(frozen=True)
