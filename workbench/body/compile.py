@@ -36,7 +36,7 @@ from ..gltf.skeleton import JOINT_NAMES
 from . import assets
 
 # Bump when the compiled content or its layout changes: an older file is then compiled again.
-FORMAT = 1
+FORMAT = 2
 MPFB = "mpfb2/"
 MACRO = MPFB + "targets/macrodetails/"
 FACE_UNITS = "faceunits01/targets/faceunits/"
@@ -138,6 +138,7 @@ def _skin(weights: dict, vertex_count: int) -> tuple[np.ndarray, np.ndarray]:
     # Vertices the file leaves out (joint cubes) follow the hips; no visible triangle uses them.
     order[unweighted] = 0
     top[unweighted] = (1, 0, 0, 0)
+    order[top == 0] = 0   # glTF validators warn about a joint named with a zero weight
     return order.astype(np.uint8), top
 
 

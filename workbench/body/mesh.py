@@ -153,6 +153,8 @@ def _morphs(gender: str, body_shape: str, height_cm: float) -> dict[str, tuple[n
         if not name.startswith("face/"):
             continue
         idx, delta = cc.target(data, str(name))
+        order = np.argsort(idx, kind="stable")   # sorted indices: callers look vertices up by bisection
+        idx, delta = idx[order], delta[order]
         turn = rg.blend_rotations(rotations, m.joints[idx], m.weights[idx])
         moved = (np.einsum("nij,nj->ni", turn, delta.astype(np.float64)) * m.scale).astype(np.float32)
         idx = idx.astype(np.int32)
@@ -164,7 +166,8 @@ def _morphs(gender: str, body_shape: str, height_cm: float) -> dict[str, tuple[n
 
 def morph_deltas(settings: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The 52 ARKit face shapes (``eyeBlinkLeft`` ... ``tongueOut``, sorted by name) for this body:
-    name -> (vertex indices int32 into ``BodyMesh.positions``, deltas float32 in metres, T-pose space).
+    name -> (vertex indices int32 into ``BodyMesh.positions``, ascending; deltas float32 in metres,
+    T-pose space).
 
     A subset of vertices (one mesh's) is ``np.isin(indices, subset)`` away.
     """

@@ -30,10 +30,10 @@ from . import compile as cc
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
 BODY_SHAPES = {
-    "slim": (0.40, 0.10),
+    "slim": (0.35, 0.0),
     "average": (0.50, 0.50),
-    "athletic": (1.00, 0.35),
-    "heavy": (0.45, 0.95),
+    "athletic": (1.00, 0.30),
+    "heavy": (0.50, 1.00),
 }
 GENDER_VALUE = {"feminine": 0.0, "masculine": 1.0}
 ETHNIC_SHARE = 1.0 / 3.0

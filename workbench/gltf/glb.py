@@ -161,6 +161,39 @@ class GlbWriter:
             acc["max"] = [number(v) for v in array.max(axis=0)]
         return self.add("accessors", acc)
 
+    def sparse_accessor(self, count: int, rows, values, type_: str = "VEC3") -> int:
+        """A float accessor of ``count`` elements, zero but for ``values`` at ``rows`` (glTF 3.6.2.3,
+        sparse accessors: no base buffer view, the indices and the values each in a view of their own);
+        with no rows, an accessor with neither (all zeros). Always with ``min``/``max`` of the whole
+        array, as a morph target's POSITION needs.
+
+        >>> w = GlbWriter()
+        >>> a = w.sparse_accessor(4, [2], np.array([[0.0, 1.0, -1.0]], np.float32))
+        >>> doc, binary = read_glb(w.to_bytes())
+        >>> read_accessor(doc, binary, a)[2].tolist(), doc["accessors"][a]["min"]
+        ([0.0, 1.0, -1.0], [0.0, 0.0, -1.0])
+        """
+        rows = np.asarray(rows).reshape(-1)
+        width = TYPE_WIDTHS[type_]
+        values = np.asarray(values, np.float32).reshape(len(rows), width)
+        acc: dict = {"componentType": COMPONENT_TYPE_OF[np.dtype("<f4")], "count": int(count), "type": type_}
+        low = np.minimum(values.min(axis=0), 0.0) if len(rows) else np.zeros(width)
+        high = np.maximum(values.max(axis=0), 0.0) if len(rows) else np.zeros(width)
+        if len(rows) and len(rows) == count:   # every element set: the zeros never show
+            low, high = values.min(axis=0), values.max(axis=0)
+        if len(rows):
+            order = np.argsort(rows, kind="stable")   # sparse indices must strictly increase
+            index_type = np.uint16 if count <= 65535 else np.uint32
+            acc["sparse"] = {
+                "count": int(len(rows)),
+                "indices": {"bufferView": self.view(rows[order].astype(index_type).tobytes()),
+                            "componentType": COMPONENT_TYPE_OF[np.dtype(index_type).newbyteorder("<")]},
+                "values": {"bufferView": self.view(np.ascontiguousarray(values[order]).tobytes())},
+            }
+        acc["min"] = [float(v) for v in low]
+        acc["max"] = [float(v) for v in high]
+        return self.add("accessors", acc)
+
     def indices(self, indices, vertex_count: int | None = None) -> int:
         """Triangle indices as one SCALAR accessor: uint16 when every vertex fits below 65535
         (``vertex_count``, by default the largest index + 1), else uint32."""
@@ -231,10 +264,11 @@ class GlbWriter:
         return self.add("materials", m)
 
     def primitive(self, *, positions, indices, normals=None, uv=None, joints=None, weights=None,
-                  material: int | None = None) -> dict:
+                  material: int | None = None, targets=None) -> dict:
         """Write a triangle list's vertex attributes and indices; return the primitive (for :meth:`mesh`).
 
         Floats are stored as float32, ``joints`` as uint8 (up to 256 joints), POSITION with min/max.
+        ``targets``: morph targets, each (vertex rows, position deltas), stored sparse.
         """
         positions = np.asarray(positions, np.float32)
         attrs = {"POSITION": self.accessor(positions, "VEC3", ARRAY_BUFFER, minmax=True)}
@@ -248,10 +282,19 @@ class GlbWriter:
         if material is not None:
             prim["material"] = material
         prim["mode"] = 4
+        if targets is not None:
+            prim["targets"] = [{"POSITION": self.sparse_accessor(len(positions), rows, values)}
+                               for rows, values in targets]
         return prim
 
-    def mesh(self, name: str, primitives: list[dict]) -> int:
-        return self.add("meshes", {"name": name, "primitives": primitives})
+    def mesh(self, name: str, primitives: list[dict], *, target_names=None) -> int:
+        """A mesh; with ``target_names`` (its primitives' morph targets, in order) their default
+        weights (all 0) and ``extras.targetNames``, which three.js reads into ``morphTargetDictionary``."""
+        mesh: dict = {"name": name, "primitives": primitives}
+        if target_names:
+            mesh["weights"] = [0.0] * len(target_names)
+            mesh["extras"] = {"targetNames": list(target_names)}
+        return self.add("meshes", mesh)
 
     def node(self, name: str, *, mesh: int | None = None, skin: int | None = None, children=None,
              translation=None, rotation=None, scale=None) -> int:

@@ -1,0 +1,63 @@
+"""The face: the Eyes, Eyelashes and Teeth meshes and the 52 ARKit shapes as morph targets.
+
+The face meshes are MakeHuman's helper geometry (``helper-l-eye``, ``helper-upper-teeth``, ...),
+skinned to ``Head`` (:mod:`.rig`). The ARKit shapes are ``faceunits01``'s targets for the same base
+mesh (:func:`workbench.body.mesh.morph_deltas`); a piece of any mesh gets them through its vertices'
+``source`` (the body-mesh vertex each stands for), so they survive vertex splitting, decimation,
+merging and atlas packing unchanged. Every mesh that carries morphs carries all 52, in
+:data:`ARKIT` order (contract section 5), whether or not a shape moves it.
+
+>>> len(ARKIT), ARKIT[0], ARKIT[-1]
+(52, 'browDownLeft', 'tongueOut')
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .lod import Piece
+from .mesh import morph_deltas
+
+ARKIT = (
+    "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "cheekPuff",
+    "cheekSquintLeft", "cheekSquintRight", "eyeBlinkLeft", "eyeBlinkRight", "eyeLookDownLeft",
+    "eyeLookDownRight", "eyeLookInLeft", "eyeLookInRight", "eyeLookOutLeft", "eyeLookOutRight",
+    "eyeLookUpLeft", "eyeLookUpRight", "eyeSquintLeft", "eyeSquintRight", "eyeWideLeft", "eyeWideRight",
+    "jawForward", "jawLeft", "jawOpen", "jawRight", "mouthClose", "mouthDimpleLeft", "mouthDimpleRight",
+    "mouthFrownLeft", "mouthFrownRight", "mouthFunnel", "mouthLeft", "mouthLowerDownLeft",
+    "mouthLowerDownRight", "mouthPressLeft", "mouthPressRight", "mouthPucker", "mouthRight",
+    "mouthRollLower", "mouthRollUpper", "mouthShrugLower", "mouthShrugUpper", "mouthSmileLeft",
+    "mouthSmileRight", "mouthStretchLeft", "mouthStretchRight", "mouthUpperUpLeft", "mouthUpperUpRight",
+    "noseSneerLeft", "noseSneerRight", "tongueOut",
+)
+
+# Mesh name -> the helper groups it is made of (the triangles of those OBJ face groups).
+FACE_MESHES = {
+    "Eyes": ("helper-l-eye", "helper-r-eye"),
+    "Eyelashes": ("helper-l-eyelashes-1", "helper-l-eyelashes-2", "helper-r-eyelashes-1", "helper-r-eyelashes-2"),
+    "Teeth": ("helper-upper-teeth", "helper-lower-teeth", "helper-tongue"),
+}
+
+
+def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """Per ARKit shape in :data:`ARKIT` order, (vertex indices into ``p``, deltas) of the vertices it
+    moves (possibly none); None when no shape moves any vertex of ``p`` (the piece carries no morphs).
+    Vertices with ``source < 0`` (made here, not from the base mesh) never move.
+    """
+    deltas = morph_deltas(settings)
+    out = []
+    moved = False
+    known = p.source >= 0
+    for name in ARKIT:
+        idx, delta = deltas[name]
+        # Where each piece vertex's source sits in this target's (sorted) index list, if at all.
+        at = np.searchsorted(idx, p.source)
+        hit = known & (at < len(idx))
+        hit[hit] = idx[at[hit]] == p.source[hit]
+        rows = np.flatnonzero(hit)
+        values = delta[at[rows]]
+        keep = np.any(values != 0, axis=1)
+        rows, values = rows[keep], values[keep]
+        moved = moved or len(rows) > 0
+        out.append((rows.astype(np.int64), values.astype(np.float32)))
+    return out if moved else None
