@@ -25,7 +25,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
+from ..body.hair import hair_piece
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh, vertex_normals
 from .skeleton import Skeleton
@@ -155,7 +157,7 @@ def _hair_cap(mesh: BodyMesh) -> Piece:
 
 def _key(settings: dict) -> tuple:
     return (settings["gender"], settings["bodyShape"], float(settings["height"]),
-            settings["hair"]["style"] != "none", settings["glasses"] != "none")
+            settings["hair"]["style"], settings["glasses"] != "none")
 
 
 @lru_cache(maxsize=64)
@@ -169,8 +171,9 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out = {"Body": piece(mesh, mesh.face_groups["body"])}
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
-    if hair:
-        out["Hair"] = _hair_cap(mesh)
+    out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
+    if hair != "none":
+        out["Hair"] = hair_piece(mesh, hair)
     for name, tris in _outfit(mesh).items():
         cloth = piece(mesh, tris)
         out[name] = cloth.moved(cloth.positions + CLOTH_LIFT * cloth.normals)
