@@ -87,3 +87,18 @@ def eye_texture(iris_color: str = "#5A3A1E") -> np.ndarray:
     out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out
+
+
+def with_eye_uvs(mesh, p):
+    """The ``Eyes`` piece (both eyeballs, cut from ``mesh``) with :func:`eye_uvs` instead of MakeHuman's UVs;
+    each vertex is projected about its own eyeball's centre (``source`` tells which helper it came from)."""
+    from dataclasses import replace
+
+    uv = np.zeros((len(p.positions), 2), np.float32)
+    for side in ("l", "r"):
+        group = mesh.groups[f"helper-{side}-eye"]
+        centre = mesh.positions[group].astype(np.float64).mean(0)
+        radius = float(np.linalg.norm(mesh.positions[group] - centre, axis=1).max())
+        mine = np.isin(p.source, group)
+        uv[mine] = eye_uvs(mesh.positions[p.source[mine]], centre, radius)
+    return replace(p, uv=uv)

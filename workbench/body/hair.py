@@ -143,6 +143,7 @@ def _weights_for(mesh: BodyMesh, count: int, blend: np.ndarray) -> tuple[np.ndar
     weights[:, 0] = np.clip(1 - 2 * b, 0, 1)
     weights[:, 2] = np.clip(2 * b - 1, 0, 1)
     weights[:, 1] = 1 - weights[:, 0] - weights[:, 2]
+    joints[weights == 0] = 0      # glTF validators flag a joint named with no weight
     return joints, weights
 
 
