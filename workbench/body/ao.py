@@ -70,7 +70,7 @@ def vertex_occlusion(positions: np.ndarray, normals: np.ndarray, surface: np.nda
         i = np.clip(np.round((p - lo) / VOXEL).astype(np.int64), 0, np.array(shape) - 1)
         out += weight * _box_sums(sat, i, r) / (2 * r + 1) ** 3
     # An open, flat stretch of skin reads ~0.1 here (the surface crosses the far box); a fold several times that.
-    return np.clip(1.15 - out * 2.5, 0.4, 1.0)
+    return np.clip(1.1 - out * 2.0, 0.5, 1.0)
 
 
 def _texel_path(size: int):

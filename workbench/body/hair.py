@@ -161,7 +161,7 @@ def _curtain(mesh: BodyMesh, centre: np.ndarray, radius: float) -> Piece:
     shoulder_y = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
     chest_y = float(sk.pos("Spine1")[1])
     cols, rows = 41, 24
-    az = np.radians(np.linspace(-150.0, 150.0, cols)) + np.pi     # round the back, from the figure's right
+    az = np.radians(np.linspace(-122.0, 122.0, cols)) + np.pi     # round the back, from behind one ear to the other
     az_face = np.degrees(np.arctan2(np.sin(az), np.cos(az)))       # 0 at the face
     top_y = centre[1] + radius * 0.8
     # Where it ends: the back lowest (between the shoulder blades), the sides on the shoulders, the
@@ -287,7 +287,7 @@ def hair_texture(color: str, style: str) -> np.ndarray:
     if curly:
         shade = shade * (0.8 + 0.35 * np.sin(y / 2.5 + shade_per[col] * 9) ** 2)
     root = 0.82 + 0.18 * np.clip(v * 4, 0, 1)
-    sheen = 0.22 * np.exp(-((v - 0.28) / 0.07) ** 2) * (0.5 + shade_per[col])
+    sheen = (0.08 if curly else 0.22) * np.exp(-((v - 0.28) / 0.07) ** 2) * (0.5 + shade_per[col])
     lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
     img = np.empty((n, n, 4), np.float32)
     img[..., :3] = base * (shade * root)[..., None] + (sheen * (0.35 + lum))[..., None] * np.array([1.0, 0.95, 0.88])

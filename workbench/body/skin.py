@@ -234,7 +234,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     toward(lip, "lips", 0.9 if feminine else 0.7)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
     brow = np.maximum(rgb(brow_color) * 0.85, 0.05) * (1 - 0.25 * (lum < 0.2)) + base * 0.25 * (lum < 0.2)
-    toward(brow, "brows", 0.92)
+    toward(brow, "brows", 0.8)
     img = img.reshape(size, size, 3)
     img.setflags(write=False)
     return img

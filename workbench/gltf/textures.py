@@ -83,14 +83,15 @@ def cloth_texture(color: str, kind: str) -> np.ndarray:
         seam = (np.abs((x / n) % 0.5 - 0.25) < 0.006)
         shade = shade - 0.12 * seam
     elif kind == "shoes":
+        # Rows are height on the shoe (v = 1 at the ground, workbench.body.outfit): leather above,
+        # a stitched welt, then a light rubber sole all round.
         grain = _smooth_noise((n, n), (64, 64), 33) * 0.05 + _smooth_noise((n, n), (12, 12), 34) * 0.05
-        shade = 0.9 + grain
-        img = base[None, None, :] * shade[..., None]
-        u = x / n
-        sole = (np.abs(u - 0.5) < 0.14)
-        img = _mix(img, np.array([0.88, 0.86, 0.82]) * (0.95 + grain[..., None]), sole)
-        stitch = (np.abs(np.abs(u - 0.5) - 0.16) < 0.006) * ((y // 4) % 2 == 0)
-        img = _mix(img, img * 0.5 + 0.35, stitch)
+        img = base[None, None, :] * (0.9 + grain)[..., None]
+        v = (y + 0.5) / n
+        sole = np.clip((v - 0.84) / 0.01, 0, 1)[..., None]
+        img = _mix(img, np.array([0.90, 0.88, 0.84]) * (0.96 + grain[..., None]), sole[..., 0])
+        stitch = (np.abs(v - 0.815) < 0.006) & ((x // 5) % 2 == 0)
+        img = _mix(img, img * 0.5 + 0.35, stitch.astype(np.float32))
         return _to_u8(img)
     else:
         raise ValueError(f"cloth_texture: unknown kind {kind!r}")
