@@ -27,7 +27,9 @@ import numpy as np
 
 from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
+from ..body.glasses import glasses_piece
 from ..body.hair import hair_piece
+from ..body.outfit import outfit_pieces
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh, vertex_normals
 from .skeleton import Skeleton
@@ -174,12 +176,9 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     if hair != "none":
         out["Hair"] = hair_piece(mesh, hair)
-    for name, tris in _outfit(mesh).items():
-        cloth = piece(mesh, tris)
-        out[name] = cloth.moved(cloth.positions + CLOTH_LIFT * cloth.normals)
-    out["Outfit_Footwear"] = _shoes(out["Outfit_Footwear"])
+    out.update(outfit_pieces(mesh))
     if glasses:
-        out["Glasses"] = _glasses(mesh)
+        out["Glasses"] = glasses_piece(mesh)
     return {n: out[n] for n in MESH_ORDER if n in out}
 
 
