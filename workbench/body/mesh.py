@@ -119,6 +119,8 @@ def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
     k = (height_cm / 100.0) / stature
     positions = ((verts - origin) * k).astype(np.float32)
     world = (posed - origin) * k
+    # Mixamo's HeadTop_End marks the crown: on the skull's top (the rig's tail sits a little above it).
+    world[rg.INDEX["HeadTop_End"], 1] = height_cm / 100.0
     del data
 
     parents = rg.PARENTS

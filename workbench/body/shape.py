@@ -11,7 +11,8 @@ between anchors. The ethnic targets are weighted by ``share x gender x age``. Ou
 adult (25 years: MakeHuman's age 0.5, the ``young`` anchor with weight 1) and the proportions natural
 (0.5: no proportions target).
 
-Our settings choose the macro values (:data:`BODY_SHAPES`): athletic raises muscle and lowers fat;
+Our settings choose the macro values (:data:`BODY_SHAPES`): athletic is MakeHuman's most muscle at average
+weight (bigger arms and thighs, a narrower waist: more muscle, not more fat);
 heavy raises weight; slim lowers weight and a little muscle. Height picks MakeHuman's height macro
 that comes closest (so a tall body has a tall body's proportions), then one uniform scale makes the
 height exact (:mod:`workbench.body.mesh`).
@@ -32,7 +33,7 @@ from . import compile as cc
 BODY_SHAPES = {
     "slim": (0.35, 0.0),
     "average": (0.50, 0.50),
-    "athletic": (1.00, 0.30),
+    "athletic": (1.00, 0.50),
     "heavy": (0.50, 1.00),
 }
 GENDER_VALUE = {"feminine": 0.0, "masculine": 1.0}

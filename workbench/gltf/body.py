@@ -7,8 +7,8 @@ the avatar's skeleton, ``source`` into the body mesh for the morph targets):
 - ``Body``: the base mesh's body group; ``Eyes``, ``Eyelashes``, ``Teeth`` (teeth and tongue): its
   helper geometry, skinned to ``Head`` (:data:`workbench.body.face.FACE_MESHES`);
 - ``Hair``, ``Outfit_Top``, ``Outfit_Bottom``, ``Outfit_Footwear``: stand-ins, a cap lifted off the
-  scalp and the ``tights`` helper cut into a top to mid-forearm, trousers to the ankle and the feet as
-  shoes, so they follow every body shape and deform with it; ``Glasses``: two lenses and a frame placed from the eyes.
+  scalp and the ``tights`` helper cut into a top to mid-forearm (over the trousers' waistband), trousers
+  to the ankle and the feet as shoes, so they follow every body shape and deform with it; ``Glasses``: two lenses and a frame placed from the eyes.
 
 LOD 1 and 2 decimate every mesh to 50 % and 25 % of its triangles (:func:`workbench.body.lod.decimate`).
 
@@ -44,9 +44,12 @@ LENS_UV = (0.75, 0.5)
 # How far shoes stand off the foot (the tights helper's feet pushed out along their normals).
 SHOE_THICKNESS = 0.006
 # How far the stand-in hair and clothes stand off the skin (clothes: on top of the tights helper's own
-# offset, so the skin does not show through where a pose folds it).
+# offset, so the skin does not show through where a pose folds it; the shirt over the trousers).
 HAIR_LIFT = 0.007
-CLOTH_LIFT = 0.003
+LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003}
+# The shirt's hem and the trousers' waistband, as fractions of the height: they overlap.
+SHIRT_HEM = 0.52
+WAISTBAND = 0.54
 
 # The previous generator's face painter (textures.skin_texture) still imports these angles; they
 # go when its skin texture is replaced by one on MakeHuman's UVs.
@@ -66,16 +69,17 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
 
 
 def _outfit(mesh: BodyMesh) -> dict[str, np.ndarray]:
-    """The tights helper's triangles split into top, bottom and footwear by the skeleton's joints."""
+    """The tights helper's triangles split into top, bottom and footwear; the top's hem hangs below the
+    trousers' waistband, so the shirt covers it (and stands further off the skin)."""
     rig = mesh.skeleton
+    height = rig.height
     tights = mesh.face_groups["helper-tights"]
     centre = mesh.positions[mesh.triangles[tights]].mean(axis=1)
-    waist = rig.pos("Hips")[1] + 0.35 * (rig.pos("Spine")[1] - rig.pos("Hips")[1])
     ankle = rig.pos("LeftFoot")[1] + 0.02
     fore, hand = rig.pos("LeftForeArm")[0], rig.pos("LeftHand")[0]
     sleeve = fore + 0.55 * (hand - fore)
-    top = (centre[:, 1] > waist) & (np.abs(centre[:, 0]) < sleeve)
-    bottom = (centre[:, 1] <= waist) & (centre[:, 1] > ankle)
+    top = (centre[:, 1] > SHIRT_HEM * height) & (np.abs(centre[:, 0]) < sleeve)
+    bottom = (centre[:, 1] <= WAISTBAND * height) & (centre[:, 1] > ankle)
     feet = centre[:, 1] <= ankle
     return {"Outfit_Top": tights[top], "Outfit_Bottom": tights[bottom], "Outfit_Footwear": tights[feet]}
 
@@ -139,7 +143,10 @@ def _glasses(mesh: BodyMesh) -> Piece:
 
 
 def _shoes(p: Piece) -> Piece:
-    return p.moved(p.positions + SHOE_THICKNESS * p.normals)
+    """The feet of the tights thickened into shoes whose soles rest on the floor (y = 0)."""
+    moved = p.positions + SHOE_THICKNESS * p.normals
+    moved[:, 1] = np.maximum(moved[:, 1], 0.0)
+    return p.moved(moved)
 
 
 def _hair_cap(mesh: BodyMesh) -> Piece:
