@@ -115,6 +115,8 @@ def _scalp(mesh: BodyMesh, style: str, centre: np.ndarray) -> Piece:
     unique, inverse = np.unique(corner.reshape(-1), return_inverse=True)
     source = unique // 2
     uu = azimuth[source] / 360.0 + 0.5 + (unique % 2)
+    # Back into 0..1 (the texture is clamped, and an atlas needs it): the wrapped corners ran past 1.
+    uu = (uu - uu.min()) / max(float(np.ptp(uu)), 1e-9)
     vv = v[source]
     # The shell: thick at the crown, thinner at the sides, almost flat on the skin at the hairline.
     crown, side = VOLUME[style]

@@ -29,7 +29,7 @@ from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
 from ..body.glasses import glasses_piece
 from ..body.hair import hair_piece
-from ..body.outfit import outfit_pieces
+from ..body.outfit import LIFT, SHIRT_HEM, WAISTBAND, outfit_pieces  # noqa: F401 (the tests read them here)
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh, vertex_normals
 from .skeleton import Skeleton
@@ -46,10 +46,6 @@ SHOE_THICKNESS = 0.006
 # How far the stand-in hair and clothes stand off the skin (clothes: on top of the tights helper's own
 # offset, so the skin does not show through where a pose folds it; the shirt over the trousers).
 HAIR_LIFT = 0.007
-LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003}
-# The shirt's hem and the trousers' waistband, as fractions of the height: they overlap.
-SHIRT_HEM = 0.52
-WAISTBAND = 0.54
 
 # The previous generator's face painter (textures.skin_texture) still imports these angles; they
 # go when its skin texture is replaced by one on MakeHuman's UVs.
