@@ -111,3 +111,31 @@ def test_cli_fetch_and_where(empty_cache, real_wheel, tmp_path):
     done = _cli("assets", "fetch", "--from", str(real_wheel), env=env)
     assert done.returncode == 0, done.stderr
     assert _cli("assets", "where", env=env).stdout.strip().endswith("(verified)")
+
+
+def test_service_answers_503_assets_missing_over_http(tmp_path, monkeypatch):
+    """A service with no copy of the assets and no registry (contract section 15): model and preview
+    answer 503 ``assets_missing`` naming both commands, with Retry-After; registration still works."""
+    import httpx
+
+    from conftest import ServerProcess, free_port
+    from helpers import auth, error_of, new_avatar
+
+    monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(tmp_path / "empty-cache"))
+    monkeypatch.setenv("PIP_INDEX_URL", f"http://127.0.0.1:{free_port()}/simple/")   # nothing listens there
+    monkeypatch.setenv("PIP_CONFIG_FILE", str(tmp_path / "missing-pip.conf"))
+    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
+    monkeypatch.delenv("PIP_EXTRA_INDEX_URL", raising=False)
+    (tmp_path / "data").mkdir()
+    server = ServerProcess(tmp_path / "data").start()
+    try:
+        avatar = new_avatar(server, {"gender": "masculine"})           # 201: registering needs no body
+        for url in (avatar["modelUrl"], avatar["previewUrl"]):
+            resp = httpx.get(url, headers=auth(server), timeout=120)
+            error = error_of(resp, 503, "assets_missing")
+            assert "`workbench assets fetch`" in error["message"], error
+            assert "`workbench assets fetch --from PATH`" in error["message"], error
+            assert "Traceback" not in error["message"] and int(resp.headers["retry-after"]) > 0
+        assert not (tmp_path / "empty-cache" / assets.WHEEL_NAME).exists()
+    finally:
+        server.stop()

@@ -5,8 +5,9 @@ reports is compared with the workbench's own reading of the same bytes: meshes, 
 clips from the GLB's JSON, and bone world positions from :func:`workbench.gltf.bone_positions`
 evaluated at the same time. The models cover every level of detail, every texture format, merged
 and atlased meshes, clips by group and by list; every library clip of each gender is also played
-on an avatar of that gender. A second test draws the model with the camera of a workbench preview
-and compares silhouettes with the preview the service renders.
+on an avatar of that gender; the face's 52 ARKit morph targets are found by name and move the teeth.
+A second test draws the model with the camera of a workbench preview and compares silhouettes with
+the preview the service renders.
 """
 
 from __future__ import annotations
@@ -92,6 +93,27 @@ def expected_counts(glb: bytes) -> dict:
     }
 
 
+def check_morphs(seen: list[dict], glb: bytes, url: str) -> None:
+    """three.js finds the 52 ARKit shapes by name on the face's meshes (LOD 0 and 1, merged or not),
+    and jawOpen drops the teeth; LOD 2 carries none."""
+    from workbench.body.face import ARKIT
+
+    doc, _ = read_glb(glb)
+    morphed = {m["name"] for m in doc["meshes"] if m.get("extras", {}).get("targetNames")}
+    assert {m["mesh"] for m in seen} == morphed, url
+    if "lod=2" in url:
+        assert not morphed, url
+        return
+    assert morphed in ({"Body", "Eyes", "Eyelashes", "Teeth"}, {"Avatar"}), (url, morphed)
+    for m in seen:
+        assert m["names"] == list(ARKIT), (url, m["mesh"])
+    drops = {m["mesh"]: m["jawDrop"] for m in seen}
+    if "Teeth" in drops:
+        assert 0.01 < drops["Teeth"] < 0.05 and drops["Eyes"] == 0, (url, drops)
+    else:
+        assert max(m["jawDrop"] for m in seen) < 0.05, (url, drops)   # the body's lowest point is a sole
+
+
 def position_error(page_positions: dict, ours) -> float:
     ours = ours.set_index("joint")
     assert sorted(page_positions) == sorted(ours.index), "the page and the workbench see different bones"
@@ -132,6 +154,7 @@ def test_models_and_clips_match_the_workbench(page, server, avatars):
         assert seen["clips"] == want["clips"], url
         assert sorted(seen["meshNames"]) == want["mesh_names"], url
         assert seen["texturesWithImages"] > 0, url
+        check_morphs(seen["morphs"], glb, url)
         worst = max(worst, position_error(seen["rest"], bone_positions(glb, None)))
         assert len(seen["posed"]) == sum(len(c["times"]) for c in case["clips"])
         for p in seen["posed"]:

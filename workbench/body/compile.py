@@ -222,16 +222,26 @@ def forget() -> None:
         _loaded = None
 
 
+_positions: dict[tuple[int, str], dict[str, int]] = {}
+
+
+def _position(data: dict[str, np.ndarray], table: str, name: str) -> int:
+    key = (id(data[table]), table)
+    if key not in _positions:
+        _positions[key] = {str(n): i for i, n in enumerate(data[table])}
+    return _positions[key][name]
+
+
 def group(data: dict[str, np.ndarray], name: str) -> np.ndarray:
     """The vertex indices of one vertex group."""
-    i = list(data["group_names"]).index(name)
+    i = _position(data, "group_names", name)
     a, b = data["group_offsets"][i: i + 2]
     return data["group_index"][a:b]
 
 
 def target(data: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarray]:
     """One target's (vertex indices, deltas in decimetres)."""
-    i = list(data["target_names"]).index(name)
+    i = _position(data, "target_names", name)
     a, b = data["target_offsets"][i: i + 2]
     return data["target_index"][a:b], data["target_delta"][a:b]
 

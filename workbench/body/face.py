@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .lod import Piece
-from .mesh import morph_deltas
+from .mesh import dense_morph_deltas
 
 ARKIT = (
     "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "cheekPuff",
@@ -44,20 +44,13 @@ def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, np.ndarray]
     moves (possibly none); None when no shape moves any vertex of ``p`` (the piece carries no morphs).
     Vertices with ``source < 0`` (made here, not from the base mesh) never move.
     """
-    deltas = morph_deltas(settings)
-    out = []
-    moved = False
-    known = p.source >= 0
-    for name in ARKIT:
-        idx, delta = deltas[name]
-        # Where each piece vertex's source sits in this target's (sorted) index list, if at all.
-        at = np.searchsorted(idx, p.source)
-        hit = known & (at < len(idx))
-        hit[hit] = idx[at[hit]] == p.source[hit]
-        rows = np.flatnonzero(hit)
-        values = delta[at[rows]]
-        keep = np.any(values != 0, axis=1)
-        rows, values = rows[keep], values[keep]
-        moved = moved or len(rows) > 0
-        out.append((rows.astype(np.int64), values.astype(np.float32)))
-    return out if moved else None
+    where, table = dense_morph_deltas(settings, ARKIT)
+    rows = np.where(p.source >= 0, where[np.maximum(p.source, 0)], -1)
+    known = np.flatnonzero(rows >= 0)
+    if not len(known):
+        return None
+    deltas = table[:, rows[known]]                                   # (52, N, 3)
+    moving = np.any(deltas != 0, axis=2)
+    if not moving.any():
+        return None
+    return [(known[moving[k]], deltas[k, moving[k]]) for k in range(len(ARKIT))]

@@ -58,12 +58,14 @@ class Piece:
 
 def piece(mesh: BodyMesh, triangles: np.ndarray) -> Piece:
     """The triangles ``triangles`` (indices into ``mesh.triangles``) as a piece of split vertices."""
-    tris = mesh.triangles[triangles]
-    uvs = mesh.triangle_uvs[triangles]
-    corners = np.concatenate([tris.reshape(-1, 1).astype(np.float64), uvs.reshape(-1, 2).astype(np.float64)], axis=1)
-    unique, inverse = np.unique(corners, axis=0, return_inverse=True)
-    source = unique[:, 0].astype(np.int64)
-    uv = np.column_stack([unique[:, 1], 1.0 - unique[:, 2]]).astype(np.float32)
+    tris = mesh.triangles[triangles].astype(np.int64)
+    uv_ids = mesh.triangle_uv_ids[triangles].astype(np.int64)
+    # One vertex per (position, UV) pair: a single integer key per corner keeps this a 1-D unique.
+    stride = int(mesh.triangle_uv_ids.max()) + 1
+    unique, first, inverse = np.unique((tris * stride + uv_ids).reshape(-1), return_index=True, return_inverse=True)
+    source = unique // stride
+    obj_uv = mesh.triangle_uvs[triangles].reshape(-1, 2)[first]
+    uv = np.column_stack([obj_uv[:, 0], 1.0 - obj_uv[:, 1]]).astype(np.float32)
     return Piece(mesh.positions[source], mesh.normals[source], uv, inverse.reshape(-1, 3).astype(np.int64),
                  mesh.joints[source], mesh.weights[source], source)
 

@@ -29,8 +29,6 @@ from . import compile as cc
 from . import rig as rg
 from . import shape as sh
 
-DM = 0.1   # base.obj's decimetres to metres
-
 
 @dataclass(frozen=True)
 class BodyMesh:
@@ -46,7 +44,9 @@ class BodyMesh:
     - ``joints`` / ``weights``: (V, 4) uint8 skin joints into ``skeleton.names`` and float32 weights
       (rows sum to 1; face helpers bound to ``Head``);
     - ``height_macro``: MakeHuman's height value used before the exact scale; ``scale``: metres per
-      base.obj decimetre after that scale (what :func:`morph_deltas` multiplies by).
+      base.obj decimetre after that scale (what :func:`morph_deltas` multiplies by);
+    - ``triangle_uv_ids``: (F, 3) int32, each corner's index in the OBJ's UV list (equal ids, equal UVs:
+      what splitting vertices at UV seams keys on).
     """
 
     skeleton: Skeleton
@@ -60,6 +60,7 @@ class BodyMesh:
     weights: np.ndarray
     height_macro: float
     scale: float
+    triangle_uv_ids: np.ndarray
 
 
 def _key(settings: dict) -> tuple[str, str, float]:
@@ -71,9 +72,8 @@ def vertex_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     p = positions.astype(np.float64)
     a, b, c = p[triangles[:, 0]], p[triangles[:, 1]], p[triangles[:, 2]]
     face = np.cross(b - a, c - a)
-    n = np.zeros_like(p)
-    for k in range(3):
-        np.add.at(n, triangles[:, k], face)
+    corners = np.asarray(triangles).reshape(-1)
+    n = np.column_stack([np.bincount(corners, weights=np.repeat(face[:, k], 3), minlength=len(p)) for k in range(3)])
     length = np.linalg.norm(n, axis=1, keepdims=True)
     n = np.where(length > 0, n / np.where(length > 0, length, 1.0), (0.0, 1.0, 0.0))
     return n.astype(np.float32)
@@ -93,30 +93,42 @@ def _topology() -> tuple[np.ndarray, np.ndarray, dict, dict]:
     order = np.arange(len(tris)).reshape(2, -1).T.ravel()
     tris, tri_uv_index, tri_group = tris[order], tri_uv_index[order], tri_group[order]
     tri_uvs = data["uv"][tri_uv_index].astype(np.float32)
+    tri_uv_index = tri_uv_index.astype(np.int32)
     # The OBJ may open the same `g` group more than once: gather by name.
-    tri_names = np.array(names)[tri_group]
-    face_groups = {str(n): np.flatnonzero(tri_names == n).astype(np.int32) for n in sorted(set(tri_names))}
+    canonical = {n: i for i, n in reversed(list(enumerate(map(str, names))))}
+    code = np.array([canonical[str(n)] for n in names])[tri_group]
+    order = np.argsort(code, kind="stable")
+    bounds = np.flatnonzero(np.diff(code[order])) + 1
+    face_groups = {str(names[code[run[0]]]): np.sort(run).astype(np.int32)
+                   for run in np.split(order, bounds)}
+    face_groups = dict(sorted(face_groups.items()))
     groups = {str(n): cc.group(data, str(n)) for n in data["group_names"]}
-    for arr in (tris, tri_uvs, *face_groups.values()):
+    for arr in (tris, tri_uvs, tri_uv_index, *face_groups.values()):
         arr.setflags(write=False)
-    return tris, tri_uvs, MappingProxyType(groups), MappingProxyType(face_groups)
+    return tris, tri_uvs, tri_uv_index, MappingProxyType(groups), MappingProxyType(face_groups)
+
+
+@lru_cache(maxsize=4)
+def _a_pose(gender: str, body_shape: str, height_cm: float) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """The shaped A-pose vertices, the height macro, the joints on them and the rotations to the T-pose."""
+    verts, height_macro = sh.shaped(gender, body_shape, height_cm)
+    joints = rg.joint_positions(verts)
+    return verts, height_macro, joints, rg.t_pose_rotations(joints)
 
 
 @lru_cache(maxsize=32)
 def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
     data = cc.compiled()
-    tris, tri_uvs, groups, face_groups = _topology()
-    verts, height_macro = sh.shaped(gender, body_shape, height_cm)
-    joints = rg.joint_positions(verts)
+    tris, tri_uvs, tri_uv_ids, groups, face_groups = _topology()
+    verts, height_macro, joints, rotations = _a_pose(gender, body_shape, height_cm)
     skin_j, skin_w = rg.skin_weights()
-    rotations = rg.t_pose_rotations(joints)
     posed = rg.posed_joints(joints, rotations)
     verts = rg.skin(verts, joints, posed, rotations, skin_j, skin_w)
 
     body = groups["body"]
     origin = np.array([posed[0, 0], verts[body, 1].min(), posed[0, 2]])
     stature = verts[body, 1].max() - origin[1]
-    k = (height_cm / 100.0) / stature
+    k = (height_cm / 100.0) / stature        # metres per decimetre of base.obj, with the exact-height scale
     positions = ((verts - origin) * k).astype(np.float32)
     world = (posed - origin) * k
     # Mixamo's HeadTop_End marks the crown: on the skull's top (the rig's tail sits a little above it).
@@ -135,7 +147,7 @@ def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
     for arr in (positions, normals, skin_j, skin_w):
         arr.setflags(write=False)
     return BodyMesh(skeleton, positions, normals, tris, tri_uvs, groups, face_groups, skin_j, skin_w,
-                    height_macro, float(k * DM))
+                    height_macro, float(k), tri_uv_ids)
 
 
 def body_mesh(settings: dict) -> BodyMesh:
@@ -147,9 +159,7 @@ def body_mesh(settings: dict) -> BodyMesh:
 def _morphs(gender: str, body_shape: str, height_cm: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     data = cc.compiled()
     m = _body(gender, body_shape, height_cm)
-    verts, _ = sh.shaped(gender, body_shape, height_cm)
-    joints = rg.joint_positions(verts)
-    rotations = rg.t_pose_rotations(joints)
+    rotations = _a_pose(gender, body_shape, height_cm)[3]
     out = {}
     for name in data["target_names"]:
         if not name.startswith("face/"):
@@ -164,6 +174,28 @@ def _morphs(gender: str, body_shape: str, height_cm: float) -> dict[str, tuple[n
         moved.setflags(write=False)
         out[str(name)[5:]] = (idx, moved)
     return out
+
+
+@lru_cache(maxsize=4)
+def _dense_morphs(gender: str, body_shape: str, height_cm: float, names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    shapes = _morphs(gender, body_shape, height_cm)
+    touched = np.unique(np.concatenate([shapes[n][0] for n in names]))
+    where = np.full(len(_body(gender, body_shape, height_cm).positions), -1, np.int64)
+    where[touched] = np.arange(len(touched))
+    table = np.zeros((len(names), len(touched), 3), np.float32)
+    for k, name in enumerate(names):
+        idx, delta = shapes[name]
+        table[k, where[idx]] = delta
+    where.setflags(write=False)
+    table.setflags(write=False)
+    return where, table
+
+
+def dense_morph_deltas(settings: dict, names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The named shapes as one table for gathering: ``(row, table)`` where ``row`` (V,) gives each body-mesh
+    vertex's row in ``table`` (-1 for a vertex no shape moves) and ``table`` (len(names), rows, 3) float32
+    holds every shape's delta on those vertices (zero where a shape leaves one still)."""
+    return _dense_morphs(*_key(settings), tuple(names))
 
 
 def morph_deltas(settings: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:

@@ -63,16 +63,17 @@ def macro_weights(gender: str, body_shape: str, height_macro: float) -> dict[str
     return {k: v for k, v in out.items() if v > 0.0}
 
 
-def _apply(data: dict, weights: dict[str, float]) -> np.ndarray:
-    verts = data["base"].astype(np.float64)
+def _apply(data: dict, weights: dict[str, float], column: slice = slice(None)) -> np.ndarray:
+    verts = data["base"][:, column].astype(np.float64)
     for name in sorted(weights):   # a fixed order: the same settings give the same bits
         idx, delta = cc.target(data, name)
-        verts[idx] += weights[name] * delta
+        verts[idx] += weights[name] * delta[:, column]
     return verts
 
 
-def _stature(data: dict, verts: np.ndarray) -> float:
-    body = verts[cc.group(data, "body"), 1]
+def _stature(data: dict, weights: dict[str, float]) -> float:
+    """Soles to crown of the body (heights only: the search needs no other coordinate)."""
+    body = _apply(data, weights, slice(1, 2))[cc.group(data, "body"), 0]
     return float(body.max() - body.min())
 
 
@@ -85,7 +86,7 @@ def shaped(gender: str, body_shape: str, height_cm: float) -> tuple[np.ndarray, 
     """
     data = cc.compiled()
     target = height_cm / 10.0
-    s = {h: _stature(data, _apply(data, macro_weights(gender, body_shape, h))) for h in (0.0, 0.5, 1.0)}
+    s = {h: _stature(data, macro_weights(gender, body_shape, h)) for h in (0.0, 0.5, 1.0)}
     if target < s[0.5]:
         h = 0.5 - 0.5 * (s[0.5] - target) / (s[0.5] - s[0.0])
     else:

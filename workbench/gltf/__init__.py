@@ -3,14 +3,14 @@
 One operation per module: ``avatar`` (build_avatar), ``animation`` (build_animation and the
 library), ``summary`` (inspect, compare), ``tracks`` (keyframes as a DataFrame), ``pose`` (bone world
 positions with a clip evaluated at a time), ``validator``
-(validate with the Khronos glTF-Validator). ``body``, ``surfaces``, ``skeleton``, ``clips``, ``textures`` and ``atlas`` are
-the pieces they share. ``glb`` is the public GLB container module every package writes and reads
+(validate with the Khronos glTF-Validator). ``body`` (the meshes cut from ``workbench.body``'s MakeHuman
+body), ``skeleton``, ``clips``, ``textures`` and ``atlas`` are the pieces they share. ``glb`` is the public GLB container module every package writes and reads
 through: ``GlbWriter``, ``read_glb``, ``read_accessor``, ``pack_glb`` and the component-type table.
 
 >>> from workbench.options import ModelOptions, normalize_avatar_settings
 >>> glb = build_avatar(normalize_avatar_settings({"gender": "masculine"}), ModelOptions(lod=2))
 >>> list(inspect(glb).meshes["name"])
-['Body', 'Hair', 'Outfit_Top', 'Outfit_Bottom', 'Outfit_Footwear']
+['Body', 'Eyes', 'Eyelashes', 'Teeth', 'Hair', 'Outfit_Top', 'Outfit_Bottom', 'Outfit_Footwear']
 """
 
 from .animation import build_animation, build_animation_library

@@ -27,7 +27,27 @@ function describe(gltf) {
     meshNames: [...new Set(meshes.map(m => m.parent && m.parent.isGroup && m.parent !== gltf.scene ? m.parent : m)
                               .map(o => o.userData.name || o.name))],
     texturesWithImages: [...textures].length,
+    morphs: meshes.filter(m => m.morphTargetDictionary).map(morphReport),
   };
+}
+
+// A mesh's morph targets as three.js names them, and how far `jawOpen` at full weight lowers the
+// mesh's lowest point (three.js applies the morph on the CPU in getVertexPosition as on the GPU).
+function morphReport(m) {
+  const names = Object.entries(m.morphTargetDictionary).sort((a, b) => a[1] - b[1]).map(e => e[0]);
+  const lowest = () => {
+    const v = new THREE.Vector3();
+    let y = Infinity;
+    for (let i = 0; i < m.geometry.attributes.position.count; i++) y = Math.min(y, m.getVertexPosition(i, v).y);
+    return y;
+  };
+  const k = m.morphTargetDictionary.jawOpen;
+  const before = lowest();
+  m.morphTargetInfluences[k] = 1;
+  const after = lowest();
+  m.morphTargetInfluences[k] = 0;
+  const owner = m.parent && m.parent.isGroup && m.parent.userData.name ? m.parent : m;
+  return {mesh: owner.userData.name || owner.name, names, jawDrop: before - after};
 }
 
 function bonePositions(scene, names) {

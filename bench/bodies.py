@@ -1,0 +1,108 @@
+"""Benchmark of the MakeHuman bodies (issue 25) against the lofted generator they replace (git ``BASE``).
+
+Run: ``PYTHONPATH=. python bench/bodies.py [runs]``
+
+The baseline is the whole ``workbench`` package of commit ``BASE`` read from git into a temporary
+folder as ``workbench_base`` (its absolute imports renamed), so old and new run on this machine in the
+same run, alternately, each in a fresh process per measurement (imports not timed, like a service's
+first request after start-up):
+
+- cold model: ``build_avatar`` at LOD 0 with all 18 clips (goal < 0.5 s);
+- cold preview: ``build_avatar`` at LOD 0 then ``render_preview`` at 512 px in the idle pose, as the
+  service makes a first preview (goal < 0.3 s); and the render alone;
+- cold LOD 1 and LOD 2 (the decimation's cost; the old generator re-tessellated);
+- size of LOD 0 with a 1024 atlas (WebP) and every clip, and with the ARKit shapes (goal < 6 MB).
+
+Prints medians, new / old ratios, and the sizes. The cold figures include loading the compiled
+body cache (``workbench.body.compile``), which is made before the first run.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = "8984273"     # main before the MakeHuman bodies: the lofted generator
+
+SETUP = """
+import sys, time
+sys.path.insert(0, {tmp!r})
+from {pkg}.gltf import build_avatar
+from {pkg}.options import ANIMATIONS, ModelOptions, PreviewOptions, normalize_avatar_settings
+from {pkg}.render import render_preview
+from {pkg}.render.scene import Model
+import {pkg}.gltf.clips, {pkg}.gltf.textures
+settings = normalize_avatar_settings({{"gender": "feminine", "glasses": "clear"}})
+"""
+CASES = {
+    "cold model, LOD 0, all 18 clips": "t = time.perf_counter(); build_avatar(settings, ModelOptions(animations=ANIMATIONS))\n",
+    "cold preview 512 px (model + render)": (
+        "t = time.perf_counter(); glb = build_avatar(settings, ModelOptions())\n"
+        "render_preview(glb, PreviewOptions(size=512, camera='portrait'), pose='preview')\n"),
+    "render alone, 512 px (model made first)": (
+        "glb = build_avatar(settings, ModelOptions())\n"
+        "t = time.perf_counter(); render_preview(glb, PreviewOptions(size=512, camera='portrait'), pose='preview')\n"),
+    "cold model, LOD 1": "t = time.perf_counter(); build_avatar(settings, ModelOptions(lod=1))\n",
+    "cold model, LOD 2": "t = time.perf_counter(); build_avatar(settings, ModelOptions(lod=2))\n",
+}
+GOALS = {"cold model, LOD 0, all 18 clips": "< 500 ms", "cold preview 512 px (model + render)": "< 300 ms"}
+SIZES = """
+from {pkg}.gltf import inspect
+for label, opts in (("LOD 0, 1024 atlas (WebP), all clips", ModelOptions(texture_atlas_size=1024, texture_format="webp", animations=ANIMATIONS)),
+                    ("LOD 0, 1024 atlas (JPEG), all clips", ModelOptions(texture_atlas_size=1024, animations=ANIMATIONS)),
+                    ("LOD 0 default", ModelOptions()), ("LOD 1 default", ModelOptions(lod=1)), ("LOD 2 default", ModelOptions(lod=2))):
+    glb = build_avatar(settings, opts)
+    print(label, len(glb), inspect(glb).triangles)
+"""
+
+
+def load_base(tmp: Path) -> None:
+    """``BASE``'s workbench package as ``workbench_base`` in ``tmp``."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASE, "workbench"], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+    (tmp / "workbench").rename(tmp / "workbench_base")
+    for path in (tmp / "workbench_base").rglob("*.py"):
+        text = path.read_text()
+        renamed = re.sub(r"\bworkbench\.", "workbench_base.", text)
+        renamed = re.sub(r"^(\s*)import workbench\b", r"\1import workbench_base", renamed, flags=re.M)
+        if renamed != text:
+            path.write_text(renamed)
+
+
+def run(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    if done.returncode:
+        raise RuntimeError(done.stderr[-2000:])
+    return done.stdout
+
+
+def main(runs: int = 5) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-bodies-") as folder:
+        tmp = Path(folder)
+        load_base(tmp)
+        # The compiled body cache exists before timing (a first start compiles it once, about 4 s).
+        run(SETUP.format(tmp=str(tmp), pkg="workbench") + "build_avatar(settings, ModelOptions(lod=2))\n")
+        print(f"cold figures: median of {runs} fresh processes each, new and old alternately")
+        for label, body in CASES.items():
+            times: dict[str, list[float]] = {"workbench": [], "workbench_base": []}
+            for _ in range(runs):
+                for pkg in times:
+                    code = SETUP.format(tmp=str(tmp), pkg=pkg) + body + "print(time.perf_counter() - t)\n"
+                    times[pkg].append(float(run(code).strip().splitlines()[-1]))
+            new, old = (statistics.median(times[p]) for p in ("workbench", "workbench_base"))
+            print(f"{label:<42} new {new * 1000:7.0f} ms | old {old * 1000:7.0f} ms | new/old {new / old:5.2f}"
+                  f"  goal {GOALS.get(label, '-')}")
+        for pkg in ("workbench", "workbench_base"):
+            print(f"sizes ({'new' if pkg == 'workbench' else 'old'}): bytes, triangles")
+            for row in run(SETUP.format(tmp=str(tmp), pkg=pkg) + SIZES.format(pkg=pkg)).splitlines():
+                label, size, tris = row.rsplit(" ", 2)
+                print(f"  {label:<40} {int(size) / 1e6:6.2f} MB  {int(tris):6d} triangles")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
