@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from functools import lru_cache
 
 import numpy as np
 
@@ -77,19 +76,25 @@ def _texel_path(size: int):
     return assets.compiled_dir() / f"texels-body-{size}-v{FORMAT}.npz"
 
 
-@lru_cache(maxsize=2)
-def body_texels(size: int = AO_SIZE) -> TexelMap:
-    """The texel map of the body's UVs at ``size``, from disk (drawn and saved on first use)."""
+def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
+    """The texel map of the body's UVs at ``size`` (the same for every body: MakeHuman's layout),
+    from disk, drawn from ``mesh`` and saved on first use."""
+    if size not in _TEXELS:
+        _TEXELS[size] = _load_or_draw(size, lambda: mesh.triangle_uvs[mesh.face_groups["body"]])
+    return _TEXELS[size]
+
+
+_TEXELS: dict[int, TexelMap] = {}
+
+
+def _load_or_draw(size: int, uvs) -> TexelMap:
     path = _texel_path(size)
     try:
         with np.load(path) as d:
             return TexelMap(size, d["triangle"], d["bary"].astype(np.float32), d["covered"])
     except (OSError, KeyError, ValueError):
         pass
-    from .mesh import _topology
-
-    tris, tri_uvs, _, face_groups = _topology()
-    m = texel_map(tri_uvs[face_groups["body"]], size)
+    m = texel_map(uvs(), size)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".texels-", suffix=".npz")
     os.close(fd)
@@ -109,7 +114,7 @@ def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:
     pos = mesh.positions[body].astype(np.float64)
     ao[body] = vertex_occlusion(pos, mesh.normals[body].astype(np.float64), pos)
     tris = mesh.triangles[mesh.face_groups["body"]]
-    tmap = body_texels(size)
+    tmap = body_texels(mesh, size)
     values = ao[tris]                                   # (F, 3) corner values
     img = np.einsum("hwk,hwk->hw", tmap.bary, values[tmap.triangle])
     grey = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)

@@ -226,7 +226,8 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).
     light = np.array([0.93, 0.76, 0.66], np.float32)
     lift = 0.25 + 0.45 * (1 - min(lum / 0.6, 1.0))
-    toward(base + (light - base) * lift, "palms", 0.9)
+    # (Very light skin is already lighter than that: its palms only turn a little pinker, not darker.)
+    toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
     toward(base + (np.array([0.95, 0.82, 0.78]) - base) * (lift + 0.15), "nails", 0.8)
     # Lips: darker and redder than the skin around them, never below 55% of the tone.
     lip = base * (np.array([0.88, 0.62, 0.64]) if feminine else np.array([0.92, 0.74, 0.72]))

@@ -86,7 +86,7 @@ class Lights:
     ground: float = 0.16
     exposure: float = 1 / 1.9
     key_color: tuple = (1.0, 0.97, 0.92)
-    fill_color: tuple = (0.85, 0.9, 1.0)
+    fill_color: tuple = (0.9, 0.94, 1.0)
     # Skin: how far the key light wraps past the terminator (0: Lambert) and the warm colour there.
     skin_wrap: float = 0.4
     skin_scatter: tuple = (1.0, 0.55, 0.45)
@@ -639,7 +639,9 @@ def _shade(draws, tris, tri_draw, iw, V, lights, camera, ftri, b1, b2, fiw, *, p
         if ao is not None:
             extra = extra * ao[skin]
         light[skin] += np.maximum(extra, 0)[:, None] * (key_rgb * np.asarray(lights.skin_scatter, np.float32))
-    light += ndf[:, None] * (lights.fill * np.asarray(lights.fill_color, np.float32))
+    fill_rgb = np.broadcast_to(np.asarray(lights.fill_color, np.float32), (len(fd), 3)).copy()
+    fill_rgb[skin] = 1.0     # a cool fill on warm skin reads as grey, most on dark skin
+    light += ndf[:, None] * (lights.fill * fill_rgb)
     light += (lights.rim * ndr)[:, None]
     # A soft highlight of the key light, the same for every material, so surfaces read as curved.
     h = eye + L
@@ -648,6 +650,9 @@ def _shade(draws, tris, tri_draw, iw, V, lights, camera, ftri, b1, b2, fiw, *, p
     # skin (0.6) most, glossy shoes and lenses all, so dark trousers do not read as metal.
     gloss = np.array([min(1.0, max(0.15, 1.6 * (1.0 - d.material.roughness))) for d in draws] or [1.0], np.float32)
     spec = np.clip(np.einsum("ij,ij->i", n, h), 0, 1) ** 24 * (np.float32(0.12) * gloss[fd])
+    if skin.any():
+        # Skin's sheen is broad and faint: a full-strength white highlight greys dark skin.
+        spec[skin] *= np.float32(0.5)
     if ao is not None:
         spec = spec * ao
     rgb = base * light
