@@ -17,6 +17,10 @@ grid of eight also renders from any older version of the code; ``data/looks_befo
     git archive 15a6100 workbench | tar -x -C /tmp/before
     PYTHONPATH=/tmp/before python data/make_looks_grid.py --before data/looks_before.png
 
+(Those previews stood in the library's idle clip. The MakeHuman bodies' skeletons differ from the
+library's, whose clip would give them its bone lengths, so the sheets pose every avatar in its own
+idle clip, retargeted by ``build_avatar(..., ModelOptions(animations=("idle",)))``.)
+
 Visemes: the avatars carry the 52 ARKit shapes only; the sequence here shows mouth shapes made
 of them (weights below), not extra morph targets.
 """
@@ -73,21 +77,32 @@ EXPRESSIONS = [
 
 
 def _glb(settings: dict, lod: int = 0) -> bytes:
+    """LOD ``lod`` with the idle clip retargeted to the avatar's own skeleton (contract section 5's
+    ``animations``), so each body keeps its own proportions when it stands in that pose."""
     from workbench.gltf import build_avatar
     from workbench.options import ModelOptions, normalize_avatar_settings
 
-    return build_avatar(normalize_avatar_settings(settings), ModelOptions(lod=lod))
+    return build_avatar(normalize_avatar_settings(settings), ModelOptions(lod=lod, animations=("idle",)))
 
 
 def render_avatar(settings: dict, camera: str, size: int, **kw) -> Image.Image:
-    """One avatar as a preview shows it: LOD 0, standing in the idle clip's first frame."""
-    from workbench.gltf import build_animation
-    from workbench.options import normalize_avatar_settings
+    """One avatar at LOD 0, standing in the first frame of its own idle clip."""
+    from workbench.render import render
+
+    glb = _glb(settings)
+    return render(glb, size=size, camera=camera, background=BACKGROUND, pose=(glb, 0.0), **kw)
+
+
+def render_avatar_as_before(settings: dict, camera: str, size: int) -> Image.Image:
+    """The grid's avatars as the older code's previews drew them (the library's idle clip), for the "before"
+    image: only calls every version has."""
+    from workbench.gltf import build_animation, build_avatar
+    from workbench.options import ModelOptions, normalize_avatar_settings
     from workbench.render import render
 
     s = normalize_avatar_settings(settings)
-    return render(_glb(settings), size=size, camera=camera, background=BACKGROUND,
-                  pose=(build_animation(s["gender"], "idle"), 0.0), **kw)
+    return render(build_avatar(s, ModelOptions()), size=size, camera=camera, background=BACKGROUND,
+                  pose=(build_animation(s["gender"], "idle"), 0.0))
 
 
 def looks_grid(render_avatar) -> Image.Image:
@@ -119,7 +134,6 @@ def heights_sheet(size: int = 720) -> Image.Image:
 
     import numpy as np
 
-    from workbench.gltf import build_animation
     from workbench.render.framing import frame
     from workbench.render.raster import draw, ground_shadow
     from workbench.render.scene import Model, Posed, load_clip
@@ -127,8 +141,8 @@ def heights_sheet(size: int = 720) -> Image.Image:
     draws, joints = [], {}
     figures = [("feminine", 150), ("feminine", 200), ("masculine", 150), ("masculine", 200)]
     for k, (gender, height) in enumerate(figures):
-        model = Model(_glb({"gender": gender, "height": height, "hair": {"style": "short"}}))
-        posed = model.posed(load_clip(build_animation(gender, "idle")), 0.0)
+        data = _glb({"gender": gender, "height": height, "hair": {"style": "short"}})
+        posed = Model(data).posed(load_clip(data), 0.0)
         shift = np.array([(k - 1.5) * 0.62, 0.0, 0.0], np.float32)
         draws += [replace(d, positions=d.positions + shift) for d in posed.draws]
         joints.update({f"{k}{n}": v + shift for n, v in posed.joints.items()})
@@ -248,7 +262,7 @@ def show_before_and_after(data_dir) -> None:
 if __name__ == "__main__":
     args = sys.argv[1:]
     if args[:1] == ["--before"]:
-        save(looks_grid(render_avatar), Path(args[1]))
+        save(looks_grid(render_avatar_as_before), Path(args[1]))
         sys.exit(0)
     out_dir = Path(args[0]) if args else Path("docs")
     only = set(args[1:])

@@ -68,7 +68,8 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
         "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
                           double=True),
-        "Teeth": dict(name="Teeth", image=flat_texture("#EDE6D6"), blend=False, roughness=0.35),
+        # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
+        "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),
         "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
                            blend=False, roughness=0.9),
         "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
