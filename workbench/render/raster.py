@@ -34,6 +34,10 @@ Everything is numpy over whole arrays; no loop runs per triangle or per pixel.
    backdrop in sRGB when there is one), and under the figure a soft contact
    shadow (:class:`GroundShadow`) where it stands.
 
+Long on purpose: the seven steps share their arrays (fragments, samples, blocks) and run in order
+once per frame; split across modules they would only pass those arrays back and forth. The contact
+shadow (:func:`ground_shadow`) is the one part that stands apart and could move out if it grows.
+
 Alternatives measured (default feminine avatar, 31k triangles, 512 px
 portrait, 2x supersampling: 5.4k triangles on screen, 0.89 M fragments;
 best of 3 to 5 runs, two sessions, on this 2-core machine while other
