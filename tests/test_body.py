@@ -65,6 +65,26 @@ def test_height_is_exact_soles_to_crown(gender, height):
             assert pos[:, 1].max() == pytest.approx(height / 100, abs=1e-5)
 
 
+def test_macro_weights_follow_makehumans_rules():
+    """Each family of macro targets (universal, height, ethnic) is a product of per-macro anchor weights:
+    the universal weights sum to one, a height of 0.5 uses no height target, ethnic shares are equal."""
+    from workbench.body.shape import BODY_SHAPES as MACROS, macro_weights
+
+    for gender in ("feminine", "masculine"):
+        for shape in BODY_SHAPES:
+            w = macro_weights(gender, shape, 0.5)
+            assert sum(v for k, v in w.items() if k.startswith("universal")) == pytest.approx(1.0)
+            assert not any(k.startswith("height/") for k in w)
+            assert sum(v for k, v in w.items() if k.split("-")[0] in ("african", "asian", "caucasian")) == pytest.approx(1.0)
+            sex = "male" if gender == "masculine" else "female"
+            assert all(f"-{sex}-" in k or k.startswith(f"{sex}-") or f"/{sex}-" in k for k in w), w
+    _, weight = MACROS["heavy"]
+    assert weight == 1.0 and macro_weights("masculine", "heavy", 0.5)["universal-male-young-averagemuscle-maxweight"] == 1.0
+    assert macro_weights("feminine", "athletic", 0.5)["universal-female-young-maxmuscle-averageweight"] == 1.0
+    tall = macro_weights("feminine", "average", 0.8)
+    assert tall["height/female-young-averagemuscle-averageweight-maxheight"] == pytest.approx(0.6)
+
+
 def _girths(gender: str, shape: str) -> dict[str, float]:
     """Circumferences (convex hull perimeters, metres) of the body at the skeleton's landmarks."""
     m = body_mesh(settings(gender=gender, bodyShape=shape, height=170))
@@ -153,6 +173,26 @@ def test_every_clip_moves_the_arms_down_from_the_t_pose_on_every_body():
             for side in ("Left", "Right"):
                 drop = posed[f"{side}Arm"][1] - posed[f"{side}Hand"][1]
                 assert drop > 0.35, (gender, shape, side, drop)
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_a_library_clip_file_stands_the_default_body_on_the_floor(gender):
+    """A viewer plays the library's clip files (their Hips track is absolute) on the service's models:
+    on a default avatar the soles stay on the floor, within 1.5 cm standing (idle) and within 5 cm
+    through the walk's stride (the clip's own hip bob; the lofted bodies went 7 cm under)."""
+    from workbench.gltf.skeleton import HIP_HEIGHT
+    from workbench.options import DEFAULT_HEIGHT
+    from workbench.render.scene import load_clip
+
+    rig = body_mesh(settings(gender=gender)).skeleton
+    assert rig.hip_height / rig.height == pytest.approx(HIP_HEIGHT[gender], abs=0.002)
+    model = Model(build_avatar(settings(gender=gender), ModelOptions(lod=2)))
+    assert rig.height == DEFAULT_HEIGHT[gender] / 100
+    for name, tolerance in (("idle", 0.015), ("walk", 0.05)):
+        clip = load_clip(f"{gender}/{name}")
+        lowest = [min(float(d.positions[:, 1].min()) for d in model.posed(clip, t).draws if d.mesh_name == "Body")
+                  for t in np.linspace(0, clip.duration, 7)]
+        assert max(abs(min(lowest)), abs(max(lowest))) < tolerance, (name, lowest)
 
 
 # --------------------------------------------------------------------------

@@ -16,9 +16,9 @@ What is kept (all MakeHuman units: decimetres, Y up, facing +Z, the A-pose of ``
 - ``skin_joints`` / ``skin_weights`` (V, 4): ``weights.mixamo.json``'s four largest influences per
   vertex, on our 65-joint skeleton's indices, rows summing to 1.
 
->>> data = compiled()                                             # doctest: +SKIP
->>> data["base"].shape                                            # doctest: +SKIP
-(19158, 3)
+>>> data = compiled()
+>>> data["base"].shape, group(data, "helper-l-eye").shape, target(data, "face/jawOpen")[1].shape
+((19158, 3), (72,), (2543, 3))
 """
 
 from __future__ import annotations
@@ -220,6 +220,7 @@ def forget() -> None:
     global _loaded
     with _lock:
         _loaded = None
+        _positions.clear()
 
 
 _positions: dict[tuple[int, str], dict[str, int]] = {}

@@ -10,9 +10,10 @@ same vertices and in the same space.
 Only ``gender``, ``bodyShape`` and ``height`` shape the body; results are cached per those three.
 
 >>> from workbench.options import normalize_avatar_settings
->>> m = body_mesh(normalize_avatar_settings({"gender": "feminine", "height": 171.5}))   # doctest: +SKIP
->>> round(float(m.positions[m.groups["body"], 1].max()), 4), len(m.skeleton.names)     # doctest: +SKIP
-(1.715, 65)
+>>> settings = normalize_avatar_settings({"gender": "feminine", "height": 171.5})
+>>> m = body_mesh(settings)
+>>> round(float(m.positions[m.groups["body"], 1].max()), 4), len(m.skeleton.names), len(morph_deltas(settings))
+(1.715, 65, 52)
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ the avatar's skeleton, ``source`` into the body mesh for the morph targets):
 LOD 1 and 2 decimate every mesh to 50 % and 25 % of its triangles (:func:`workbench.body.lod.decimate`).
 
 >>> from workbench.options import normalize_avatar_settings
->>> meshes = parts(normalize_avatar_settings({"gender": "feminine", "glasses": "clear"}), 2)   # doctest: +SKIP
->>> list(meshes)                                                                                # doctest: +SKIP
+>>> meshes = parts(normalize_avatar_settings({"gender": "feminine", "glasses": "clear"}), 2)
+>>> list(meshes)
 ['Body', 'Eyes', 'Eyelashes', 'Teeth', 'Hair', 'Outfit_Top', 'Outfit_Bottom', 'Outfit_Footwear', 'Glasses']
 """
 

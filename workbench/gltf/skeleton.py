@@ -52,6 +52,10 @@ SHAPES = {
 }
 
 
+# Hips above the soles, as a fraction of the height, of the default bodies (workbench.body, average shape).
+HIP_HEIGHT = {"masculine": 0.562, "feminine": 0.546}
+
+
 @dataclass(frozen=True)
 class Skeleton:
     """Joint names, parent indices and rest positions (world and local), plus the proportions used."""
@@ -77,7 +81,9 @@ def _positions(gender: str, H: float, shape: str) -> dict[str, tuple[float, floa
     fem = gender == "feminine"
     s = SHAPES[shape]
     p: dict[str, tuple[float, float, float]] = {}
-    hip_y = 0.53 * H if not fem else 0.535 * H
+    # The MakeHuman bodies' hip heights at the default heights (tests/test_body.py checks they agree): a
+    # library clip's Hips track, made on this skeleton, then stands a default avatar on the floor.
+    hip_y = HIP_HEIGHT[gender] * H
     p["Hips"] = (0.0, hip_y, 0.0)
     p["Spine"] = (0.0, 0.585 * H, -0.004 * H)
     p["Spine1"] = (0.0, 0.645 * H, -0.006 * H)
