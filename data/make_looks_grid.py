@@ -1,20 +1,34 @@
-"""Render the avatar looks grid: eight avatars (both genders, every body shape, every hair
-style and glasses kind), portrait and full, at 128 px, and two of them at 512 px.
+"""Contact sheets of the avatars' looks, for people to judge them by (issue 25, item 9).
 
-It uses only the renderer's long-standing public calls (``build_avatar``, ``render``,
-``grid``), so the same script renders the code as it is and the code as it was. The
-committed ``data/looks_before.png`` was made from commit 7db5421 of main:
+``python data/make_looks_grid.py [OUT_DIR]`` (default ``docs``) writes:
 
-    git archive 7db5421 workbench | tar -x -C /tmp/before
-    PYTHONPATH=/tmp/before python data/make_looks_grid.py data/looks_before.png
+- ``looks_bodies.png``: gender x body shape, full figure;
+- ``looks_heights.png``: 150 cm and 200 cm side by side in one frame (one camera, one floor);
+- ``looks_hair.png``: the five hair styles, front and three-quarter back;
+- ``looks_outfits.png``: outfit colours and glasses;
+- ``looks_skin.png``: skin tones from #FFE0C4 to #3B2416;
+- ``looks_expressions.png``: neutral, smile, blink, jaw open, and a viseme sequence;
+- ``looks_before_after.png``: the grid of eight avatars as the generator drew them before the
+  MakeHuman bodies (commit 15a6100, saved as ``data/looks_before.png``) over the same grid now.
 
-Notebooks ``01_avatars`` and ``03_previews`` draw the same grid live, beside this image.
-The file is stored as a dithered 256-colour PNG to stay small.
+Everything is drawn through the public calls (``build_avatar``, ``render``, ``grid``), so the
+grid of eight also renders from any older version of the code; ``data/looks_before.png`` was made so:
+
+    git archive 15a6100 workbench | tar -x -C /tmp/before
+    PYTHONPATH=/tmp/before python data/make_looks_grid.py --before data/looks_before.png
+
+(Those previews stood in the library's idle clip. The MakeHuman bodies' skeletons differ from the
+library's, whose clip would give them its bone lengths, so the sheets pose every avatar in its own
+idle clip, retargeted by ``build_avatar(..., ModelOptions(animations=("idle",)))``.)
+
+Visemes: the avatars carry the 52 ARKit shapes only; the sequence here shows mouth shapes made
+of them (weights below), not extra morph targets.
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from PIL import Image
 
@@ -41,10 +55,58 @@ AVATARS = [
 ]
 LARGE = (1, 4)          # the avatars also shown at 512 px
 BACKGROUND = (236, 238, 242)
+SKIN_TONES = ("#FFE0C4", "#F1C27D", "#E0AC8A", "#C68642", "#8D5524", "#5C3A21", "#3B2416")
+# Mouth shapes for a viseme sequence, as ARKit weights (what lip-sync services map phonemes onto).
+VISEMES = [
+    ("sil", {}),
+    ("PP", {"mouthClose": 0.35, "mouthPressLeft": 0.5, "mouthPressRight": 0.5, "mouthRollLower": 0.25}),
+    ("FF", {"mouthRollLower": 0.55, "mouthUpperUpLeft": 0.25, "mouthUpperUpRight": 0.25, "jawOpen": 0.08}),
+    ("aa", {"jawOpen": 0.55, "mouthLowerDownLeft": 0.3, "mouthLowerDownRight": 0.3}),
+    ("E", {"jawOpen": 0.2, "mouthStretchLeft": 0.45, "mouthStretchRight": 0.45, "mouthSmileLeft": 0.2,
+           "mouthSmileRight": 0.2}),
+    ("O", {"jawOpen": 0.3, "mouthFunnel": 0.6, "mouthPucker": 0.3}),
+    ("U", {"jawOpen": 0.12, "mouthPucker": 0.75, "mouthFunnel": 0.3}),
+]
+EXPRESSIONS = [
+    ("neutral", {}),
+    ("smile", {"mouthSmileLeft": 0.8, "mouthSmileRight": 0.8, "cheekSquintLeft": 0.4, "cheekSquintRight": 0.4,
+               "eyeSquintLeft": 0.2, "eyeSquintRight": 0.2}),
+    ("blink", {"eyeBlinkLeft": 1.0, "eyeBlinkRight": 1.0}),
+    ("jaw open", {"jawOpen": 0.7}),
+]
+
+
+def _glb(settings: dict, lod: int = 0) -> bytes:
+    """LOD ``lod`` with the idle clip retargeted to the avatar's own skeleton (contract section 5's
+    ``animations``), so each body keeps its own proportions when it stands in that pose."""
+    from workbench.gltf import build_avatar
+    from workbench.options import ModelOptions, normalize_avatar_settings
+
+    return build_avatar(normalize_avatar_settings(settings), ModelOptions(lod=lod, animations=("idle",)))
+
+
+def render_avatar(settings: dict, camera: str, size: int, **kw) -> Image.Image:
+    """One avatar at LOD 0, standing in the first frame of its own idle clip."""
+    from workbench.render import render
+
+    glb = _glb(settings)
+    return render(glb, size=size, camera=camera, background=BACKGROUND, pose=(glb, 0.0), **kw)
+
+
+def render_avatar_as_before(settings: dict, camera: str, size: int) -> Image.Image:
+    """The grid's avatars as the older code's previews drew them (the library's idle clip), for the "before"
+    image: only calls every version has."""
+    from workbench.gltf import build_animation, build_avatar
+    from workbench.options import ModelOptions, normalize_avatar_settings
+    from workbench.render import render
+
+    s = normalize_avatar_settings(settings)
+    return render(build_avatar(s, ModelOptions()), size=size, camera=camera, background=BACKGROUND,
+                  pose=(build_animation(s["gender"], "idle"), 0.0))
 
 
 def looks_grid(render_avatar) -> Image.Image:
-    """The grid, from ``render_avatar(settings, camera, size) -> PIL image``."""
+    """The grid of eight avatars, from ``render_avatar(settings, camera, size) -> PIL image``."""
     from workbench.render import grid
 
     small = [[render_avatar(s, cam, 128) for _, s in AVATARS] for cam in ("portrait", "full")]
@@ -57,22 +119,134 @@ def looks_grid(render_avatar) -> Image.Image:
     return out
 
 
-def render_avatar(settings: dict, camera: str, size: int) -> Image.Image:
-    """One avatar as a preview shows it: LOD 0, standing in the idle clip's first frame."""
-    from workbench.gltf import build_animation, build_avatar
-    from workbench.options import ModelOptions, normalize_avatar_settings
-    from workbench.render import render
+def bodies_sheet() -> Image.Image:
+    from workbench.options import BODY_SHAPES
+    from workbench.render import grid
 
-    s = normalize_avatar_settings(settings)
-    glb = build_avatar(s, ModelOptions())
-    return render(glb, size=size, camera=camera, background=BACKGROUND,
-                  pose=(build_animation(s["gender"], "idle"), 0.0))
+    rows = [[render_avatar({"gender": g, "bodyShape": b, "hair": {"style": "none"}}, "full", 320)
+             for b in BODY_SHAPES] for g in ("feminine", "masculine")]
+    return grid(rows, row_labels=["feminine", "masculine"], col_labels=list(BODY_SHAPES))
+
+
+def heights_sheet(size: int = 720) -> Image.Image:
+    """150 and 200 cm, both genders, on one floor with one camera (the renderer's own pieces)."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from workbench.render.framing import frame
+    from workbench.render.raster import draw, ground_shadow
+    from workbench.render.scene import Model, Posed, load_clip
+
+    draws, joints = [], {}
+    figures = [("feminine", 150), ("feminine", 200), ("masculine", 150), ("masculine", 200)]
+    for k, (gender, height) in enumerate(figures):
+        data = _glb({"gender": gender, "height": height, "hair": {"style": "short"}})
+        posed = Model(data).posed(load_clip(data), 0.0)
+        shift = np.array([(k - 1.5) * 0.62, 0.0, 0.0], np.float32)
+        draws += [replace(d, positions=d.positions + shift) for d in posed.draws]
+        joints.update({f"{k}{n}": v + shift for n, v in posed.joints.items()})
+    scene = Posed(draws=draws, joints=joints, joint_names=set())
+    cam = frame(scene, "full")
+    im = Image.fromarray(draw(scene, cam, size, background=BACKGROUND, shadow=ground_shadow(scene)), "RGBA")
+    from workbench.render import grid
+
+    return grid([[im]], col_labels=["feminine 150 cm   feminine 200 cm   masculine 150 cm   masculine 200 cm"])
+
+
+def hair_sheet() -> Image.Image:
+    from workbench.options import HAIR_STYLES
+    from workbench.render import grid
+
+    rows = []
+    for gender, color in (("feminine", "#6B4A2B"), ("masculine", "#2B1B10")):
+        s = [{"gender": gender, "hair": {"style": h, "color": color}, "skinTone": "#E0AC8A"} for h in HAIR_STYLES]
+        rows.append([render_avatar(x, "portrait", 256) for x in s])
+        rows.append([render_avatar(x, "portrait", 256, yaw_deg=140) for x in s])
+    return grid(rows, row_labels=["f front", "f back", "m front", "m back"], col_labels=list(HAIR_STYLES))
+
+
+def outfits_sheet() -> Image.Image:
+    from workbench.render import grid
+
+    sets = [
+        ("default", {"gender": "feminine"}),
+        ("white tee, navy", {"gender": "masculine", "outfit": {"top": "#E8E4DA", "bottom": "#2C3A5A", "shoes": "#F2F2F2"}}),
+        ("red, khaki", {"gender": "feminine", "bodyShape": "heavy", "outfit": {"top": "#B03A48", "bottom": "#B9A37E", "shoes": "#5A3A22"}}),
+        ("green, black, clear", {"gender": "masculine", "bodyShape": "athletic", "glasses": "clear",
+                                 "outfit": {"top": "#2E7D4F", "bottom": "#1E1E22"}}),
+        ("yellow, denim, sun", {"gender": "feminine", "bodyShape": "slim", "glasses": "sunglasses",
+                                "outfit": {"top": "#F0C04A", "bottom": "#3A5A8C", "shoes": "#EDEDED"}}),
+    ]
+    full = [render_avatar(s, "full", 300) for _, s in sets]
+    near = [render_avatar(s, "portrait", 300, yaw_deg=25) for _, s in sets]
+    return grid([full, near], col_labels=[label for label, _ in sets])
+
+
+def skin_sheet() -> Image.Image:
+    from workbench.render import grid
+
+    rows = [[render_avatar({"gender": g, "skinTone": t, "hair": {"style": "short"}}, "portrait", 220) for t in SKIN_TONES]
+            for g in ("feminine", "masculine")]
+    hands = [[render_avatar({"gender": "feminine", "skinTone": t, "hair": {"style": "none"}}, "full", 220, yaw_deg=150)
+              for t in SKIN_TONES]]
+    return grid(rows + hands, row_labels=["feminine", "masculine", "back"], col_labels=list(SKIN_TONES))
+
+
+def expressions_sheet() -> Image.Image:
+    from workbench.render import grid
+
+    rows = []
+    for gender in ("feminine", "masculine"):
+        s = {"gender": gender, "hair": {"style": "bun" if gender == "feminine" else "short"}, "skinTone": "#C68642"}
+        rows.append([render_avatar(s, "portrait", 240, morphs=w) for _, w in EXPRESSIONS])
+    top = grid(rows, row_labels=["feminine", "masculine"], col_labels=[n for n, _ in EXPRESSIONS])
+    s = {"gender": "feminine", "hair": {"style": "bun"}, "skinTone": "#8D5524"}
+    seq = [[render_avatar(s, "portrait", 200, morphs=w) for _, w in VISEMES]]
+    bottom = grid(seq, row_labels=["visemes"], col_labels=[n for n, _ in VISEMES])
+    out = Image.new("RGBA", (max(top.width, bottom.width), top.height + bottom.height), (255, 255, 255, 255))
+    out.alpha_composite(top, (0, 0))
+    out.alpha_composite(bottom, (0, top.height))
+    return out
+
+
+def before_after_sheet(before_png: Path) -> Image.Image:
+    from PIL import ImageDraw, ImageFont
+
+    before = Image.open(before_png).convert("RGBA")
+    after = looks_grid(render_avatar)
+    font = ImageFont.load_default(size=22)
+    w = max(before.width, after.width)
+    out = Image.new("RGBA", (w, before.height + after.height + 80), (255, 255, 255, 255))
+    d = ImageDraw.Draw(out)
+    d.text((10, 8), "before: the lofted generator (commit 15a6100)", fill=(0, 0, 0, 255), font=font)
+    out.alpha_composite(before, (0, 40))
+    d.text((10, before.height + 48), "after: MakeHuman bodies with the new looks", fill=(0, 0, 0, 255), font=font)
+    out.alpha_composite(after, (0, before.height + 80))
+    return out
+
+
+SHEETS = {
+    "looks_bodies.png": bodies_sheet,
+    "looks_heights.png": heights_sheet,
+    "looks_hair.png": hair_sheet,
+    "looks_outfits.png": outfits_sheet,
+    "looks_skin.png": skin_sheet,
+    "looks_expressions.png": expressions_sheet,
+}
+
+
+def save(image: Image.Image, path: Path) -> None:
+    """As a 256-colour dithered PNG (plain quantizing posterizes the skin's shading): a third of the size."""
+    rgb = image.convert("RGB")
+    palette = rgb.quantize(256, method=Image.Quantize.MEDIANCUT)
+    rgb.quantize(palette=palette, dither=Image.Dither.FLOYDSTEINBERG).save(path, optimize=True)
+    print(path, image.size)
 
 
 def show_before_and_after(data_dir) -> None:
-    """In a notebook: the committed "before" grid (``data_dir/looks_before.png``) over the grid rendered now."""
+    """In a notebook: the saved "before" grid (``data_dir/looks_before.png``) over the grid rendered now."""
     import io
-    from pathlib import Path
 
     from IPython.display import Image as Show, display
 
@@ -86,9 +260,14 @@ def show_before_and_after(data_dir) -> None:
 
 
 if __name__ == "__main__":
-    target = sys.argv[1] if len(sys.argv) > 1 else "looks.png"
-    image = looks_grid(render_avatar).convert("RGB")
-    # 256 colours, dithered (plain quantizing posterizes the skin's shading): 255 KB, not 665 KB.
-    palette = image.quantize(256, method=Image.Quantize.MEDIANCUT)
-    image.quantize(palette=palette, dither=Image.Dither.FLOYDSTEINBERG).save(target, optimize=True)
-    print(target, image.size)
+    args = sys.argv[1:]
+    if args[:1] == ["--before"]:
+        save(looks_grid(render_avatar_as_before), Path(args[1]))
+        sys.exit(0)
+    out_dir = Path(args[0]) if args else Path("docs")
+    only = set(args[1:])
+    for name, make in SHEETS.items():
+        if not only or name in only:
+            save(make(), out_dir / name)
+    if not only or "looks_before_after.png" in only:
+        save(before_after_sheet(Path(__file__).parent / "looks_before.png"), out_dir / "looks_before_after.png")

@@ -204,38 +204,43 @@ else:
 # %% [markdown]
 # ## How the avatars look: before and after
 #
-# Avatars a product team would accept: the grid below is eight avatars (both genders, every body
-# shape, every hair style and kind of glasses) as previews show them, portrait and full at 128 px,
-# and two of them at 512 px. "Before" is the saved image `data/looks_before.png`, rendered by
-# `data/make_looks_grid.py` from the generator before its looks were reworked; "after" is the same
-# script run here, live, on the code as it is.
+# The grid below is eight avatars (both genders, every body shape, every hair style and kind of
+# glasses), portrait and full at 128 px, and two of them at 512 px. "Before" is the saved image
+# `data/looks_before.png`, the lofted generator (commit 15a6100) drawn by `data/make_looks_grid.py`;
+# "after" is the same script run here, live: MakeHuman bodies with the skin, eyes, hair, outfit,
+# glasses and shading of `workbench/body/` and `workbench/render/`.
 
 # %% tags=["image-check"]
 import runpy
 from pathlib import Path
 
 DATA = Path.cwd().parent / "data"
-runpy.run_path(str(DATA / "make_looks_grid.py"))["show_before_and_after"](DATA)
+looks = runpy.run_path(str(DATA / "make_looks_grid.py"))
+looks["show_before_and_after"](DATA)
+
+# %% [markdown]
+# The contact sheets in `docs/` (drawn by the same script) show each option on its own: gender by
+# body shape, heights, hair, outfits, skin tones and expressions. Two of them, live:
+
+# %% tags=["image-check"]
+looks["bodies_sheet"]()
+
+# %% tags=["image-check"]
+looks["expressions_sheet"]()
 
 # %% [markdown]
 # What changed, and what still falls short of a hand-made avatar:
 #
-# - **Framing**: a portrait is head and shoulders, the head about half the width, the eyes 40% from
-#   the top, centred (from the head bone); `full` keeps equal margins around the projected figure.
-# - **Head**: rows and columns crowd into the face, so the outline is round at LOD 0 and the nose,
-#   nostrils and lips are modelled; eyeballs sit behind lids in deepened sockets; ears; the neck
-#   shows; a lighter ground bounce takes the dirt out from under the chin.
-# - **Glasses**: the temples run along the head, under the hair, and rest on the ears.
-# - **Clothes and body**: the shirt ends at the widest of the hips, fitted column by column over the
-#   trousers' own outline, and hangs from the pelvis, so it reads as a T-shirt, not a tunic, and no
-#   trouser edge crosses it in any frame of any library clip (a test checks each); a jersey knit
-#   and a matte cotton twill; a highlight that follows each material's roughness; shoes with a sole;
-#   a masculine heavy build with a round belly and broad shoulders.
-# - **Still short of hand-made**: one head shape for everyone, with the face painted (brows, irises,
-#   lips' colour) rather than sculpted in detail; hair as shells (no strands; long hair is one
-#   rounded curtain, without locks); no cloth folds, so the hem is a smooth ring about a centimetre
-#   off the trousers; hands without knuckles or nails; no shadows or ambient occlusion in the
-#   renderer.
+# - **Body**: MakeHuman's base mesh, shaped by gender, build and height, with real hands, ears,
+#   eye sockets and a jaw; the 52 ARKit face shapes (smile, blink, jaw open above) as morph targets.
+# - **Skin**: the tone kept, with lip colour, a cheek flush, brows in the hair colour, lighter palms
+#   and soles; ambient occlusion baked per body into the GLB; light wrapped warmly round the skin.
+# - **Eyes**: iris, pupil, limbal ring and a catchlight.
+# - **Hair, clothes, glasses**: fitted to each body and skinned with it; hair ends in strand tips
+#   instead of a helmet edge.
+# - **Still short of hand-made**: hair is shells and one curtain (no locks or cards), the curly style
+#   is a lumpy shell; no cloth folds; the shirt's hem is cut along triangles; one outfit cut
+#   (T-shirt and trousers, no skirt), and no eye colour setting.
 
 # %% [markdown]
 # ## Explore the options live

@@ -126,32 +126,31 @@ grid([pose_sequence(glb, clip, times, size=150, camera=cam, background=(236, 240
 # %% [markdown]
 # ## Before and after
 #
-# Previews a product team would accept: the grid below is eight avatars (both genders, every body
-# shape, every hair style and kind of glasses) as previews show them, portrait and full at 128 px,
-# and two of them at 512 px. "Before" is the saved image `data/looks_before.png`, rendered by
-# `data/make_looks_grid.py` from the generator before its looks were reworked; "after" is the same
-# script run here, live, on the code as it is.
+# The grid below is eight avatars (both genders, every body shape, every hair style and kind of
+# glasses), portrait and full at 128 px, and two of them at 512 px. "Before" is the saved image
+# `data/looks_before.png`, the lofted generator (commit 15a6100) drawn by `data/make_looks_grid.py`;
+# "after" is the same script run here, live, on the code as it is.
 
 # %% tags=["image-check"]
 import runpy
 from pathlib import Path
 
 DATA = Path.cwd().parent / "data"
-runpy.run_path(str(DATA / "make_looks_grid.py"))["show_before_and_after"](DATA)
+looks = runpy.run_path(str(DATA / "make_looks_grid.py"))
+looks["show_before_and_after"](DATA)
 
 # %% [markdown]
-# What changed in the previews, and what still falls short of a hand-made avatar:
-#
-# - **Framing**: `portrait` is head and shoulders (the head about half the width, the eyes 40% from
-#   the top, centred, measured from the head bone); `full` keeps equal margins around the figure as
-#   the camera sees it; `turntable()` shows the pose previews show (idle, not the T bind pose); a
-#   clip's frames are framed once (`pose_sequence`).
-# - **Face and body**: a round head at LOD 0 with a modelled nose and lips, eyeballs behind lids,
-#   ears and a neck; glasses resting on the ears; no trousers through the shirt in any clip; fabric
-#   that reads as knit and cotton; shaped shoes; distinct builds; an idle clip that breathes and
-#   shifts its weight.
-# - **Still short of hand-made**: painted rather than sculpted facial detail, shell hair, no cloth
-#   folds, simple hands, and a renderer without shadows or ambient occlusion.
+# The renderer's lights are fixed to the world, so a figure turned away from the camera shows its
+# back in the key light's shadow; skin takes the light with a warm wrap; the GLB's baked ambient
+# occlusion darkens folds; a soft contact shadow grounds the feet. Skin tones from #FFE0C4 to
+# #3B2416 keep their colour:
+
+# %% tags=["image-check"]
+looks["skin_sheet"]()
+
+# %% [markdown]
+# Still short of hand-made: shell hair, no cloth folds, and no cast shadows other than the contact
+# shadow (the renderer has no shadow maps).
 
 # %% [markdown]
 # ## Live controls

@@ -23,6 +23,7 @@ EXPECTED_JOINTS = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "Head", "HeadTop
 
 DEFAULT = normalize_avatar_settings({"gender": "masculine"})
 GLASSES = normalize_avatar_settings({"gender": "feminine", "glasses": "sunglasses", "hair": {"style": "long"}})
+NO_HAIR = normalize_avatar_settings({"gender": "feminine", "hair": {"style": "none"}})
 BALD = normalize_avatar_settings({"gender": "masculine", "hair": {"style": "none"}, "glasses": "clear"})
 
 
@@ -105,8 +106,15 @@ def test_default_layout_one_skinned_mesh_per_part():
     assert list(s.meshes["name"]) == ["Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Outfit_Top", "Outfit_Bottom",
                                       "Outfit_Footwear"]
     assert s.meshes["skinned"].all() and (s.meshes["primitives"] == 1).all()
-    assert list(s.materials["alphaMode"]) == ["OPAQUE"] * 8
-    assert list(s.textures["mimeType"]) == ["image/jpeg"] * 8
+    # Hair's strand tips are cut by its texture's alpha (MASK, so PNG); the skin's baked occlusion is
+    # a texture of its own.
+    assert list(s.materials["alphaMode"]) == ["OPAQUE"] * 4 + ["MASK"] + ["OPAQUE"] * 3
+    mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
+    assert mimes.pop("Hair") == "image/png"
+    assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 8
+    doc, _ = doc_of(build_avatar(DEFAULT, ModelOptions()))
+    skin = next(m for m in doc["materials"] if m["name"] == "Skin")
+    assert doc["textures"][skin["occlusionTexture"]["index"]]["name"] == "Skin_Occlusion"
 
 
 def test_glasses_are_blended_and_hair_none_has_no_hair():
@@ -147,13 +155,16 @@ def test_merge_mesh_one_node_one_primitive_per_material():
 
 @pytest.mark.parametrize("size", [64, 512, 2048])
 def test_atlas_packs_opaque_and_transparent_separately(size):
-    for settings, n_tex in ((DEFAULT, 1), (GLASSES, 2)):
+    # The default has hair (alpha-cut strand tips: the transparent class, MASK while no glasses blend
+    # in it); every atlas also has the body's occlusion packed like the opaque atlas.
+    for settings, modes in ((DEFAULT, ["OPAQUE", "MASK"]), (GLASSES, ["OPAQUE", "BLEND"]),
+                            (NO_HAIR, ["OPAQUE"])):
         glb = build_avatar(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
         s = inspect(glb)
-        assert len(s.textures) == n_tex
+        assert len(s.textures) == len(modes) + 1
         assert (s.textures["width"] == size).all() and (s.textures["height"] == size).all()
-        assert list(s.materials["alphaMode"]) == (["OPAQUE", "BLEND"][:n_tex])
-        assert list(s.meshes["primitives"]) == [n_tex]
+        assert list(s.materials["alphaMode"]) == modes
+        assert list(s.meshes["primitives"]) == [len(modes)]
         # Every mesh's UVs moved inside the atlas, and the parts do not share a rectangle.
         doc, binary = doc_of(build_avatar(settings, ModelOptions(texture_atlas_size=size)))
         boxes = []
@@ -186,7 +197,7 @@ def test_texture_formats(fmt, opaque, transparent):
     glb = build_avatar(GLASSES, ModelOptions(texture_format=fmt))
     s = inspect(glb)
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
-    assert mimes.pop("Glasses") == transparent
+    assert mimes.pop("Glasses") == transparent and mimes.pop("Hair") == transparent
     assert set(mimes.values()) == {opaque}
     sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"])))
     assert "Skin" in sizes and sizes["Top"] == (512, 512)

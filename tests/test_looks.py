@@ -202,7 +202,8 @@ def _covered_trousers_outside(glb: bytes, height: float, clip_name, times) -> li
     a, b, w = _edge_points(trousers.positions, trousers.tris, (y > (SHIRT_HEM - 0.04) * height) & (y < 0.62 * height))
     y = _sample(trousers.positions, a, b, w)[:, 1]
     covered = (y > (SHIRT_HEM + 0.002) * height) & (y < 0.60 * height)
-    assert covered.sum() > 100 and shirt_keep.sum() > 100
+    # Enough points to judge by (the short-sleeved shirt at LOD 2 keeps ~100 below the chest).
+    assert covered.sum() > 100 and shirt_keep.sum() > 60
     clip = _clip(clip_name, glb) if clip_name else None
     bad = []
     for t in times:

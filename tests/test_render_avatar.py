@@ -34,8 +34,10 @@ def _near(im, colour, tol=25):
 
 
 def _alpha_box(im):
+    # The figure's silhouette (alpha >= 128, as the three.js comparison counts it): an avatar's
+    # contact shadow is translucent and lies wider than its feet.
     a = np.asarray(im)[..., 3]
-    ys, xs = np.nonzero(a > 0)
+    ys, xs = np.nonzero(a >= 128)
     return xs.min(), ys.min(), xs.max(), ys.max()
 
 

@@ -32,7 +32,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..body import ao, eyes, hair as hair_look, skin
 from ..body.face import ARKIT, piece_morphs
+from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
 from ..options import ANIMATIONS, ModelOptions
 from . import textures as tx
@@ -57,14 +59,17 @@ def flat_texture(color: str) -> np.ndarray:
 
 
 def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
-    """Per mesh: material name, texture image, transparency and PBR factors."""
+    """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
+    PBR factors and, for the body, its baked occlusion texture."""
     hair = settings["hair"]
     out = {
-        "Body": dict(name="Skin", image=flat_texture(settings["skinTone"]), blend=False, roughness=0.62),
-        "Eyes": dict(name="Eyes", image=flat_texture("#F2EEE8"), blend=False, roughness=0.1),
+        "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
+                     blend=False, roughness=0.7, occlusion=ao.occlusion_texture(body_mesh(settings))),
+        "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
         "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
                           double=True),
-        "Teeth": dict(name="Teeth", image=flat_texture("#EDE6D6"), blend=False, roughness=0.35),
+        # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
+        "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),
         "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
                            blend=False, roughness=0.9),
         "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
@@ -73,8 +78,8 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
                                 blend=False, roughness=0.45),
     }
     if "Hair" in names:
-        out["Hair"] = dict(name="Hair", image=tx.hair_texture(hair["color"], hair["style"] == "curly"),
-                           blend=False, roughness=0.5, double=True)
+        out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
+                           blend=False, mask=True, roughness=0.75, double=True)
     if "Glasses" in names:
         out["Glasses"] = dict(name="Glasses", image=tx.glasses_texture(settings["glasses"]),
                               blend=True, roughness=0.08)
@@ -97,9 +102,21 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
     return out
 
 
-def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False) -> int:
-    """A textured material; a transparent one (glasses) is seen from both sides."""
-    return w.material(name, None, texture=texture, roughness=roughness, blend=blend, double_sided=blend or double)
+def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
+              mask: bool = False, occlusion: int | None = None) -> int:
+    """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
+    texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture."""
+    index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
+                       double_sided=blend or double)
+    if mask:
+        w.doc["materials"][index].update(alphaMode="MASK", alphaCutoff=0.5)
+    if occlusion is not None:
+        w.doc["materials"][index]["occlusionTexture"] = {"index": occlusion}
+    return index
+
+
+def _transparent(mat: dict) -> bool:
+    return bool(mat["blend"] or mat.get("mask"))
 
 
 def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
@@ -137,25 +154,38 @@ def build_avatar(settings: dict, options: ModelOptions) -> bytes:
     if options.texture_atlas_size:
         material_of: dict[str, int] = {}
         images = []
+        masked, occlusion = [], None
         for blend, label in ((False, "Atlas_Opaque"), (True, "Atlas_Transparent")):
-            group = [n for n in names if mats[n]["blend"] == blend]
+            group = [n for n in names if _transparent(mats[n]) == blend]
             if not group:
                 continue
             atlas, rects = pack([mats[n]["image"] for n in group], options.texture_atlas_size)
             for n, rect in zip(group, rects):
                 pieces[n] = uv_into(meshes[n], rect)
             images.append((label, atlas, blend))
+            masked.append(all(mats[n].get("mask") for n in group))
             for n in group:
                 material_of[n] = len(images) - 1
+            if not blend and "Body" in group:
+                # The body's occlusion packed the same way (white for every other texture of the atlas).
+                occ = [mats[n]["occlusion"] if n == "Body" else np.full(mats[n]["image"].shape[:2] + (3,), 255, np.uint8)
+                       for n in group]
+                occlusion = pack([tx.resize(o, mats[n]["image"].shape[1::-1]) for o, n in zip(occ, group)],
+                                 options.texture_atlas_size)[0]
         texs = _write_textures(w, images, options.texture_format)
-        mat_index = [_material(w, label, t, blend, 0.7, double=not blend)
-                     for (label, _, blend), t in zip(images, texs)]
+        occ_tex = _write_textures(w, [("Atlas_Occlusion", occlusion, False)], options.texture_format)[0] \
+            if occlusion is not None else None
+        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask,
+                               occlusion=occ_tex if not blend else None)
+                     for (label, _, blend), t, mask in zip(images, texs, masked)]
         material = {n: mat_index[material_of[n]] for n in names}
     else:
-        texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], mats[n]["blend"]) for n in names],
+        texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in names],
                                options.texture_format)
+        occ = {n: _write_textures(w, [(mats[n]["name"] + "_Occlusion", mats[n]["occlusion"], False)],
+                                  options.texture_format)[0] for n in names if "occlusion" in mats[n]}
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
-                                 mats[n].get("double", False))
+                                 mats[n].get("double", False), mats[n].get("mask", False), occ.get(n))
                     for n, t in zip(names, texs)}
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).

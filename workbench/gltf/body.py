@@ -25,7 +25,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
+from ..body.glasses import glasses_piece
+from ..body.hair import hair_piece
+from ..body.outfit import LIFT, SHIRT_HEM, WAISTBAND, outfit_pieces  # noqa: F401 (the tests read them here)
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh, vertex_normals
 from .skeleton import Skeleton
@@ -42,10 +46,6 @@ SHOE_THICKNESS = 0.006
 # How far the stand-in hair and clothes stand off the skin (clothes: on top of the tights helper's own
 # offset, so the skin does not show through where a pose folds it; the shirt over the trousers).
 HAIR_LIFT = 0.007
-LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003}
-# The shirt's hem and the trousers' waistband, as fractions of the height: they overlap.
-SHIRT_HEM = 0.52
-WAISTBAND = 0.54
 
 # The previous generator's face painter (textures.skin_texture) still imports these angles; they
 # go when its skin texture is replaced by one on MakeHuman's UVs.
@@ -162,7 +162,7 @@ def _hair_cap(mesh: BodyMesh) -> Piece:
 
 def _key(settings: dict) -> tuple:
     return (settings["gender"], settings["bodyShape"], float(settings["height"]),
-            settings["hair"]["style"] != "none", settings["glasses"] != "none")
+            settings["hair"]["style"], settings["glasses"] != "none")
 
 
 @lru_cache(maxsize=64)
@@ -176,13 +176,12 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out = {"Body": piece(mesh, mesh.face_groups["body"])}
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
-    if hair:
-        out["Hair"] = _hair_cap(mesh)
-    for name, tris in _outfit(mesh).items():
-        cloth = piece(mesh, tris)
-        out[name] = _shoes(cloth) if name == "Outfit_Footwear" else cloth.moved(cloth.positions + LIFT[name] * cloth.normals)
+    out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
+    if hair != "none":
+        out["Hair"] = hair_piece(mesh, hair)
+    out.update(outfit_pieces(mesh))
     if glasses:
-        out["Glasses"] = _glasses(mesh)
+        out["Glasses"] = glasses_piece(mesh)
     return {n: out[n] for n in MESH_ORDER if n in out}
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .framing import frame, frame_sequence
-from .raster import draw
+from .raster import draw, ground_shadow
 from .scene import Clip, Model, Posed, load_clip
 
 __all__ = ["render", "render_preview", "turntable", "pose_image", "pose_sequence", "grid", "preview_pose", "Model"]
@@ -62,13 +62,23 @@ def _pivot(posed: Posed) -> np.ndarray:
     return c.astype(np.float32)
 
 
-def _posed(model: Model, pose) -> Posed:
+def _posed(model: Model, pose, morphs: dict[str, float] | None = None) -> Posed:
     if isinstance(pose, str) and pose == "preview":
         pose = preview_pose(model)
     if pose is None or (isinstance(pose, str) and pose == "bind"):
-        return model.posed()
+        return model.posed(morphs=morphs)
     clip_src, time_s = pose
-    return model.posed(_posed_clip(model, clip_src), float(time_s))
+    return model.posed(_posed_clip(model, clip_src), float(time_s), morphs=morphs)
+
+
+def _shadow(model: Model, posed: Posed, shadow):
+    """The contact shadow to draw: ``"auto"`` gives one to avatars (models with the library's
+    skeleton, which stand on the ground), True to any model, False to none."""
+    if shadow == "auto":
+        from workbench.gltf.skeleton import JOINT_NAMES
+
+        shadow = set(JOINT_NAMES) <= {model.names[i] for i in model.joint_nodes}
+    return ground_shadow(posed) if shadow else None
 
 
 def _posed_clip(model: Model, clip_src) -> Clip:
@@ -119,7 +129,8 @@ def _max_texture(size: int) -> int:
 
 def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
            background: tuple[int, int, int] | None = None, yaw_deg: float = 0.0, pose="preview",
-           elevation_deg: float = 0.0) -> Image.Image:
+           elevation_deg: float = 0.0, morphs: dict[str, float] | None = None,
+           shadow="auto") -> Image.Image:
     """Draw the GLB's scene into a ``size`` x ``size`` RGBA image.
 
     camera: "portrait" (head and shoulders) or "full" (head to toe).
@@ -131,6 +142,9 @@ def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
     bytes, an animation name ``"feminine/walk"``, or a bare name ``"walk"`` (the gender whose
     skeleton matches the model's); its channels drive the model's nodes of the same names.
     elevation_deg: look down on the model from this angle (rooms and products); 0 is level.
+    morphs: morph target weights by name, ``{"mouthSmileLeft": 0.6, "eyeBlinkLeft": 1.0}``, looked
+    up in each mesh's ``extras.targetNames`` (an avatar's 52 ARKit face shapes).
+    shadow: the soft contact shadow under the feet: "auto" (avatars), True or False.
 
     >>> from workbench.viewers.product import build_product_glb
     >>> im = render(build_product_glb("lamp"), size=32, camera="full", background=(255, 255, 255))
@@ -138,10 +152,11 @@ def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
     (255, 255, 255, 255)
     """
     model = Model(glb, max_texture=_max_texture(size))
-    posed = _posed(model, pose)
+    posed = _posed(model, pose, morphs)
     posed = _turned(posed, yaw_deg, _pivot(posed), elevation_deg)
     cam = frame(posed, camera)
-    return Image.fromarray(draw(posed, cam, size, ss=SUPERSAMPLE, background=background), "RGBA")
+    return Image.fromarray(draw(posed, cam, size, ss=SUPERSAMPLE, background=background,
+                                shadow=_shadow(model, posed, shadow)), "RGBA")
 
 
 def render_preview(glb: bytes, options, pose=None) -> bytes:
@@ -189,8 +204,12 @@ def turntable(glb: bytes, *, frames: int = 24, size: int = 256, camera: str = "f
                    joints=posed.joints, joint_names=posed.joint_names)
     extra = np.concatenate([_yawed(sample, a, pivot).points() for a in range(0, 360, 30)]) if len(pts) else None
     cam = frame(posed, camera, extra_points=extra)
-    images = [Image.fromarray(draw(_yawed(posed, a, pivot), cam, size, ss=SUPERSAMPLE, background=background), "RGBA")
-              for a in angles]
+    shadows = _shadow(model, posed, "auto") is not None
+    images = []
+    for a in angles:
+        turned = _yawed(posed, a, pivot)
+        images.append(Image.fromarray(draw(turned, cam, size, ss=SUPERSAMPLE, background=background,
+                                           shadow=ground_shadow(turned) if shadows else None), "RGBA"))
     buf = io.BytesIO()
     duration = max(20, round(3000 / frames))
     if fmt == "png":
@@ -230,9 +249,12 @@ def pose_image(model_glb: bytes, clip_glb, time_s: float, *, size: int = 256, ca
 
 
 def pose_sequence(model_glb: bytes, clip_glb, times, *, size: int = 256, camera: str = "full",
-                  background: tuple[int, int, int] | None = None) -> list[Image.Image]:
+                  background: tuple[int, int, int] | None = None, morphs=None, shadow="auto") -> list[Image.Image]:
     """The model in the clip's pose at each of ``times``, all with one camera (framed once on
     every pose), so the figure keeps its size and place from image to image.
+
+    morphs: face shapes to play with the clip: one dict of weights by name for every frame, or
+    a callable ``time_s -> dict`` (a blink at 0.4 s, a smile growing over the clip).
 
     >>> from workbench.render.testing import tiny_rig_glb, tiny_clip_glb
     >>> [im.size for im in pose_sequence(tiny_rig_glb(), tiny_clip_glb(), [0.0, 0.5], size=32)]
@@ -240,11 +262,13 @@ def pose_sequence(model_glb: bytes, clip_glb, times, *, size: int = 256, camera:
     """
     model = Model(model_glb, max_texture=_max_texture(size))
     clip = _posed_clip(model, clip_glb)
-    poses = [model.posed(clip, float(t)) for t in times]
+    weights = morphs if callable(morphs) else (lambda t: morphs)
+    poses = [model.posed(clip, float(t), morphs=weights(float(t))) for t in times]
     if not poses:
         return []
     cam = frame_sequence(poses, camera)
-    return [Image.fromarray(draw(p, cam, size, ss=SUPERSAMPLE, background=background), "RGBA") for p in poses]
+    return [Image.fromarray(draw(p, cam, size, ss=SUPERSAMPLE, background=background,
+                                 shadow=_shadow(model, p, shadow)), "RGBA") for p in poses]
 
 
 def grid(images: list[list[Image.Image]], row_labels=None, col_labels=None) -> Image.Image:

@@ -115,6 +115,9 @@ class Material:
     emissive: np.ndarray = field(default_factory=lambda: np.zeros(3, np.float32))
     name: str = ""
     roughness: float = 1.0                 # glTF's default: fully rough
+    occlusion: Texture | None = None       # occlusionTexture: its red channel, linear (not sRGB)
+    occlusion_texcoord: int = 0
+    occlusion_strength: float = 1.0
 
 
 @dataclass
@@ -240,6 +243,7 @@ class Model:
         if "baseColorTexture" in pbr:
             tex = self.texture(pbr["baseColorTexture"]["index"])
             texcoord = pbr["baseColorTexture"].get("texCoord", 0)
+        occ = m.get("occlusionTexture")
         return Material(
             color=np.asarray(pbr.get("baseColorFactor", [1, 1, 1, 1]), np.float32),
             texture=tex, texcoord=texcoord,
@@ -247,7 +251,10 @@ class Model:
             alpha_cutoff=float(m.get("alphaCutoff", 0.5)),
             double_sided=bool(m.get("doubleSided", False)),
             emissive=np.asarray(m.get("emissiveFactor", [0, 0, 0]), np.float32),
-            name=m.get("name", ""), roughness=float(pbr.get("roughnessFactor", 1.0)))
+            name=m.get("name", ""), roughness=float(pbr.get("roughnessFactor", 1.0)),
+            occlusion=self.texture(occ["index"]) if occ else None,
+            occlusion_texcoord=occ.get("texCoord", 0) if occ else 0,
+            occlusion_strength=float(occ.get("strength", 1.0)) if occ else 1.0)
 
     # -- nodes ------------------------------------------------------------
     @staticmethod
@@ -273,8 +280,14 @@ class Model:
         return world
 
     # -- posing -----------------------------------------------------------
-    def posed(self, clip: "Clip | None" = None, time_s: float = 0.0) -> Posed:
-        """World-space geometry in bind pose, or with ``clip`` evaluated at ``time_s``."""
+    def posed(self, clip: "Clip | None" = None, time_s: float = 0.0, morphs: dict[str, float] | None = None) -> Posed:
+        """World-space geometry in bind pose, or with ``clip`` evaluated at ``time_s``.
+
+        morphs: morph target weights by name (``{"mouthSmileLeft": 0.6}``), found in each mesh's
+        ``extras.targetNames`` (the names three.js's ``morphTargetDictionary`` reads); a mesh
+        without a name keeps its default ``weights``. Unknown names are ignored: not every mesh
+        carries every shape (the teeth have no brow shapes).
+        """
         overrides = clip.evaluate(time_s, self.names) if clip is not None else None
         world = self.world_matrices(overrides)
         draws: list[Draw] = []
@@ -294,14 +307,31 @@ class Model:
                     ibm = np.broadcast_to(np.eye(4), (len(joints), 4, 4))
                 skin_mats = np.stack([world[j] for j in joints]) @ ibm
             for prim in mesh.get("primitives", []):
-                d = self._draw(prim, world[i], skin_mats, mesh.get("name", ""))
+                d = self._draw(prim, world[i], skin_mats, mesh.get("name", ""), self._weights(mesh, n, morphs))
                 if d is not None:
                     draws.append(d)
         joints = {self.names[i]: world[i][:3, 3].astype(np.float32) for i in self.order if self.names[i]}
         joint_names = {self.names[i] for i in self.joint_nodes}
         return Posed(draws=draws, joints=joints, joint_names=joint_names)
 
-    def _draw(self, prim: dict, node_world: np.ndarray, skin_mats, mesh_name: str) -> Draw | None:
+    @staticmethod
+    def _weights(mesh: dict, node: dict, morphs: dict[str, float] | None) -> np.ndarray | None:
+        """The morph weights of one mesh: the node's or mesh's defaults, then ``morphs`` by target name."""
+        count = max((len(p.get("targets", [])) for p in mesh.get("primitives", [])), default=0)
+        if not count:
+            return None
+        w = np.zeros(count, np.float64)
+        default = node.get("weights", mesh.get("weights"))
+        if default is not None:
+            w[: len(default)] = np.asarray(default, np.float64)[:count]
+        names = (mesh.get("extras") or {}).get("targetNames") or []
+        for k, name in enumerate(names[:count]):
+            if morphs and name in morphs:
+                w[k] = float(morphs[name])
+        return w if w.any() else None
+
+    def _draw(self, prim: dict, node_world: np.ndarray, skin_mats, mesh_name: str,
+              morph_weights: np.ndarray | None = None) -> Draw | None:
         mode = prim.get("mode", 4)
         attrs = prim.get("attributes", {})
         if mode not in (4, 5, 6) or "POSITION" not in attrs:
@@ -321,6 +351,17 @@ class Model:
             k = np.arange(1, len(idx) - 1)
             tris = np.stack([np.full_like(k, idx[0]), idx[k], idx[k + 1]], 1)
         nrm = self.accessor(attrs["NORMAL"]).astype(np.float64) if "NORMAL" in attrs else None
+        if morph_weights is not None:
+            # Morph targets before skinning, as glTF defines them: base + sum of weight x displacement.
+            pos = pos.copy()
+            nrm = nrm.copy() if nrm is not None else None
+            for wk, target in zip(morph_weights, prim.get("targets", [])):
+                if not wk:
+                    continue
+                if "POSITION" in target:
+                    pos += wk * self.accessor(target["POSITION"])
+                if nrm is not None and "NORMAL" in target:
+                    nrm += wk * self.accessor(target["NORMAL"])
         if skin_mats is not None and "JOINTS_0" in attrs and "WEIGHTS_0" in attrs:
             mats = np.zeros((n, 4, 4))
             s = 0

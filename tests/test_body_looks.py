@@ -1,0 +1,224 @@
+"""The avatars' looks on the MakeHuman bodies (issue 25, items 2, 4, 5 and 7): skin, eyes, hair,
+outfit, glasses, baked occlusion and face shapes in the renderer.
+
+Each is checked through the public calls (``build_avatar``, ``render``) where a person would see it,
+and on the meshes where a measurement says more (a hairline's height off the skin, a lens's place).
+"""
+
+import colorsys
+import io
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from PIL import Image
+
+import workbench.gltf  # noqa: F401  (loads the generator before the body package's modules)
+from workbench.body import ao, eyes, hair, skin
+from workbench.body.glasses import glasses_piece
+from workbench.body.mesh import body_mesh
+from workbench.body.outfit import outfit_pieces
+from workbench.gltf import build_avatar
+from workbench.gltf.glb import read_accessor, read_glb
+from workbench.options import BODY_SHAPES, HAIR_STYLES, ModelOptions, normalize_avatar_settings
+from workbench.render import render
+
+
+def settings(**kw):
+    return normalize_avatar_settings({"gender": "feminine", **kw})
+
+
+@lru_cache(maxsize=None)
+def glb(gender="feminine", tone="#C68642", style="none", glasses="none", lod=0) -> bytes:
+    return build_avatar(normalize_avatar_settings({"gender": gender, "skinTone": tone, "hair": {"style": style},
+                                                   "glasses": glasses}), ModelOptions(lod=lod))
+
+
+def _hex(c):
+    return np.array([int(c[i:i + 2], 16) for i in (1, 3, 5)], float)
+
+
+# --------------------------------------------------------------------------
+# Skin
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("tone", ["#FFE0C4", "#8D5524", "#3B2416"])
+def test_skin_texture_keeps_the_tone_and_marks_the_face(tone):
+    img = skin.skin_texture(tone, "#2B1B10", "feminine").astype(float)
+    f = skin.features("feminine")
+    covered = ao.body_texels(_mesh(), skin.SKIN_SIZE).covered.reshape(-1)
+    flat = img.reshape(-1, 3)
+    # The body as a whole is the tone (lips, palms and brows are small).
+    assert np.abs(flat[covered].mean(0) - _hex(tone)).max() < 8
+    lips = f["lips"][0][f["lips"][1] > 0.9]
+    # Lips: redder than the skin (red over green rises) and darker, but not below 55% of the tone.
+    lip = flat[lips].mean(0)
+    assert lip[0] / lip[1] > _hex(tone)[0] / _hex(tone)[1] * 1.08
+    assert lip.sum() < _hex(tone).sum() and (lip >= 0.5 * _hex(tone) - 2).all()
+    palms = f["palms"][0][f["palms"][1] > 0.9]
+    # Palms lighter, much lighter on darker skin; on the lightest tone only a little pinker.
+    assert flat[palms].mean() > _hex(tone).mean() + (-6 if tone == "#FFE0C4" else 12)
+
+
+def test_brows_take_the_hair_colour():
+    f = skin.features("masculine")
+    brows = f["brows"][0][f["brows"][1] > 0.8]
+    dark = skin.skin_texture("#E0AC8A", "#1A1A1A", "masculine").reshape(-1, 3)[brows].mean()
+    light = skin.skin_texture("#E0AC8A", "#D9B26A", "masculine").reshape(-1, 3)[brows].mean()
+    assert dark < light - 40
+
+
+@pytest.mark.parametrize("tone", ["#FFE0C4", "#C68642", "#3B2416"])
+def test_rendered_skin_neither_greys_light_tones_nor_crushes_dark_ones(tone):
+    """The lit face in a preview keeps the tone's hue and saturation and about its value."""
+    im = np.asarray(render(glb(tone=tone), size=256, camera="portrait")).astype(float)
+    face = im[90:130, 110:146, :3].reshape(-1, 3).mean(0) / 255
+    h, s, v = colorsys.rgb_to_hsv(*face)
+    th, ts, tv = colorsys.rgb_to_hsv(*(_hex(tone) / 255))
+    assert abs(h - th) < 0.03 and abs(s - ts) < 0.12 and abs(v - tv) < 0.14, ((h, s, v), (th, ts, tv))
+
+
+# --------------------------------------------------------------------------
+# Eyes
+# --------------------------------------------------------------------------
+
+def test_eye_texture_has_pupil_iris_sclera_and_catchlight():
+    img = eyes.eye_texture().astype(float)
+    n = eyes.EYE_SIZE
+    centre = img[n // 2, n // 2]
+    iris = img[n // 2, int(n / 2 * (1 + eyes.SPAN * (eyes.IRIS + eyes.PUPIL) / 2))]
+    sclera = img[n // 2, int(n / 2 * (1 + eyes.SPAN * 0.75))]
+    assert centre.max() < 40                                   # pupil
+    assert iris[0] > iris[2] + 15 and 40 < iris.mean() < 160    # a warm brown iris
+    assert sclera.min() > 170                                  # white, not grey
+    assert (img.min(axis=2) > 240).sum() > 20                  # a catchlight
+
+
+def test_eyes_mesh_uvs_centre_the_iris_on_each_eyeball():
+    doc, binary = read_glb(glb())
+    mesh = next(m for m in doc["meshes"] if m["name"] == "Eyes")
+    uv = read_accessor(doc, binary, mesh["primitives"][0]["attributes"]["TEXCOORD_0"])
+    pos = read_accessor(doc, binary, mesh["primitives"][0]["attributes"]["POSITION"])
+    for side in (pos[:, 0] > np.median(pos[:, 0]), pos[:, 0] <= np.median(pos[:, 0])):
+        front = side & (pos[:, 2] > pos[side, 2].max() - 0.002)
+        assert np.abs(uv[front].mean(0) - 0.5).max() < 0.06
+
+
+# --------------------------------------------------------------------------
+# Hair
+# --------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _mesh(gender="feminine", shape="average", height=None):
+    s = {"gender": gender, "bodyShape": shape}
+    if height:
+        s["height"] = height
+    return body_mesh(normalize_avatar_settings(s))
+
+
+def test_each_hair_style_has_its_own_silhouette():
+    m = _mesh()
+    sk = m.skeleton
+    scalp_back = m.positions[m.groups["body"], 2].min()
+    shoulder = sk.pos("LeftArm")[1]
+    pieces = {s: hair.hair_piece(m, s) for s in HAIR_STYLES}
+    assert pieces["none"] is None
+    head = sk.index["Head"]
+    for style, p in pieces.items():
+        if p is not None:
+            assert p.triangles > 500 and (p.joints[:, 0] == head).mean() > 0.5, style
+    lowest = {s: p.positions[:, 1].min() for s, p in pieces.items() if p is not None}
+    assert lowest["long"] < shoulder - 0.05 < min(lowest["short"], lowest["bun"], lowest["curly"])
+    assert pieces["bun"].positions[:, 2].min() < pieces["short"].positions[:, 2].min() - 0.03
+    # Curly stands farthest off the head.
+    reach = {s: np.linalg.norm(p.positions - sk.pos("Head"), axis=1).max() for s, p in pieces.items() if p}
+    assert reach["curly"] > reach["short"] + 0.01
+    assert scalp_back < 0
+
+
+def test_hairline_is_strand_tips_not_a_helmet_edge():
+    """Near the hairline the shell lies within 3 mm of the skin, and the texture's alpha cuts
+    strands to different lengths there (opaque at the crown)."""
+    m = _mesh()
+    p = hair.hair_piece(m, "short")
+    edge = p.uv[:, 1] > 0.97
+    body = m.positions[m.groups["body"]]
+    from scipy.spatial import cKDTree
+
+    gap = cKDTree(body).query(p.positions[edge])[0]
+    assert np.median(gap) < 0.003
+    tex = hair.hair_texture("#2B1B10", "short")
+    alpha = tex[..., 3]
+    assert (alpha[: hair.HAIR_SIZE // 2] == 255).all()
+    cut = np.argmax(alpha[::-1] == 255, axis=0)             # rows from the bottom to the first opaque texel
+    assert cut.std() > 5                                     # ragged: strand tips of many lengths
+
+
+# --------------------------------------------------------------------------
+# Outfit and glasses
+# --------------------------------------------------------------------------
+
+def _girth(points, y, band=0.015):
+    ring = points[np.abs(points[:, 1] - y) < band]
+    return np.ptp(ring[:, 0]) + np.ptp(ring[:, 2])
+
+
+def test_outfit_follows_every_body_shape_outside_the_skin():
+    girths = {}
+    for shape in BODY_SHAPES:
+        m = _mesh("masculine", shape)
+        out = outfit_pieces(m)
+        y = m.skeleton.pos("Spine1")[1]
+        top = out["Outfit_Top"].positions
+        skin_pts = m.positions[m.groups["body"]]
+        skin_pts = skin_pts[np.abs(skin_pts[:, 0]) < 0.25]
+        girths[shape] = _girth(top[np.abs(top[:, 0]) < 0.25], y)
+        assert girths[shape] > _girth(skin_pts, y), shape
+        assert out["Outfit_Footwear"].positions[:, 1].min() >= 0.0
+    assert girths["heavy"] > girths["average"] > girths["slim"]
+
+
+def test_glasses_sit_on_the_eyes():
+    m = _mesh()
+    g = glasses_piece(m)
+    for side in "lr":
+        eye = m.positions[m.groups[f"helper-{side}-eye"]].mean(0)
+        near = g.positions[(np.abs(g.positions[:, 0] - eye[0]) < 0.03) & (np.abs(g.positions[:, 1] - eye[1]) < 0.025)]
+        assert len(near) > 20
+        assert abs(near[:, 0].mean() - eye[0]) < 0.006 and abs(near[:, 1].mean() - eye[1]) < 0.006
+        assert near[:, 2].min() > eye[2] + 0.01
+
+
+# --------------------------------------------------------------------------
+# Occlusion and morphs
+# --------------------------------------------------------------------------
+
+def test_occlusion_is_darker_in_folds_and_written_to_the_glb():
+    m = _mesh()
+    body = m.groups["body"]
+    pos = m.positions[body].astype(float)
+    occ = ao.vertex_occlusion(pos, m.normals[body].astype(float), pos)
+    hand = (m.weights[body] * np.isin(m.joints[body], [i for n, i in m.skeleton.index.items() if "Hand" in n])).sum(1) > 0.9
+    chest = (np.abs(pos[:, 0]) < 0.06) & (np.abs(pos[:, 1] - m.skeleton.pos("Spine2")[1]) < 0.04) & (m.normals[body, 2] > 0.8)
+    assert occ[hand].mean() < occ[chest].mean() - 0.05
+    doc, binary = read_glb(glb())
+    skin_mat = next(x for x in doc["materials"] if x["name"] == "Skin")
+    img = doc["images"][doc["textures"][skin_mat["occlusionTexture"]["index"]]["source"]]
+    view = doc["bufferViews"][img["bufferView"]]
+    data = np.asarray(Image.open(io.BytesIO(binary[view["byteOffset"]:view["byteOffset"] + view["byteLength"]])))
+    assert data[..., 0].min() < 160 and np.median(data[..., 0]) > 220
+
+
+def test_render_applies_face_shapes_from_the_glb():
+    """A blink closes the eyes: the dark pupils and bright whites leave the eye rows, and nothing
+    below the nose changes; jawOpen changes the mouth, not the eyes."""
+    model = glb(style="short")
+    base = np.asarray(render(model, size=256, camera="portrait")).astype(int)
+    blink = np.asarray(render(model, size=256, camera="portrait", morphs={"eyeBlinkLeft": 1, "eyeBlinkRight": 1})).astype(int)
+    jaw = np.asarray(render(model, size=256, camera="portrait", morphs={"jawOpen": 0.7})).astype(int)
+    rows = lambda a, b: np.nonzero(np.abs(a - b).sum(2).max(1) > 30)[0]   # noqa: E731
+    eye_rows, mouth_rows = rows(base, blink), rows(base, jaw)
+    assert len(eye_rows) > 3 and len(mouth_rows) > 3
+    # (A jaw drop also stretches the lower lids a little: compare where most of each change is.)
+    assert np.median(eye_rows) + 25 < np.median(mouth_rows)
+    assert eye_rows.max() < np.median(mouth_rows)

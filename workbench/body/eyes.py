@@ -1,0 +1,104 @@
+"""The eyes' look: a generated eyeball texture (sclera, iris, pupil, limbal ring, catchlight) and its UVs.
+
+MakeHuman's eye helpers are low spheres (72 vertices each) whose own UVs use a 25-texel corner of
+the body's layout, too small for an iris; :func:`eye_uvs` gives each eyeball a front projection
+instead (the iris centred on the eye's forward axis). A planar projection is exact under linear
+interpolation across flat triangles, so the iris stays round however coarse the sphere is.
+
+The texture is drawn once (it does not depend on the avatar): a warm brown iris with radial
+fibres and a darker collarette, a soft limbal ring, a sclera that is warm white, greyer and a
+little pink towards its edge (a pure white sclera reads as a startled doll's eye), and a
+catchlight up on the key light's side, so the eyes look alive at 128 px.
+
+>>> img = eye_texture()
+>>> img.shape, img.dtype.name
+((256, 256, 3), 'uint8')
+>>> bool(img[128, 128].max() < 40)          # the pupil in the middle
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+__all__ = ["EYE_SIZE", "IRIS", "eye_texture", "eye_uvs"]
+
+EYE_SIZE = 256
+# Radii as shares of the eyeball's radius (an adult iris is 11.7 mm across on a 24 mm eyeball).
+IRIS = 0.47
+PUPIL = 0.19
+# How much of the texture's half width one eyeball radius spans (the rest is sclera).
+SPAN = 0.95
+
+
+def eye_uvs(positions: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
+    """UVs (N, 2) of an eyeball's vertices: the front projection along +Z, the iris in the middle.
+
+    >>> eye_uvs(np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]), np.zeros(3), 1.0).astype(float).round(3).tolist()
+    [[0.5, 0.5], [0.975, 0.5]]
+    """
+    d = (np.asarray(positions, np.float64) - np.asarray(centre, np.float64)) / float(radius)
+    u = 0.5 + 0.5 * SPAN * d[:, 0]
+    v = 0.5 - 0.5 * SPAN * d[:, 1]
+    return np.stack([u, v], 1).astype(np.float32)
+
+
+def _smoothstep(e0, e1, x):
+    t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
+
+
+@lru_cache(maxsize=2)
+def eye_texture(iris_color: str = "#5A3A1E") -> np.ndarray:
+    """The eyeball texture (EYE_SIZE, EYE_SIZE, 3) uint8 for :func:`eye_uvs`."""
+    n = EYE_SIZE
+    y, x = (np.mgrid[0:n, 0:n].astype(np.float32) + 0.5) / n * 2 - 1
+    r = np.sqrt(x * x + y * y) / SPAN                 # in eyeball radii from the front
+    a = np.arctan2(y, x)
+    c = iris_color.lstrip("#")
+    iris_rgb = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
+    rng = np.random.default_rng(5)
+    # Sclera: warm white, greying and warming towards the sides (hidden under the lids anyway).
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = np.array([0.93, 0.91, 0.88], np.float32)
+    img *= (1 - 0.18 * _smoothstep(0.5, 1.0, r))[..., None]
+    img += (np.array([0.05, -0.01, -0.02], np.float32) * _smoothstep(0.6, 1.0, r)[..., None])
+    # Iris: radial fibres (a random phase per angle bin) over a ring that is darker at the rim.
+    fibres = rng.random(180).astype(np.float32)
+    bins = ((a + np.pi) / (2 * np.pi) * 180).astype(np.int64) % 180
+    fib = fibres[bins] * 0.5 + fibres[(bins + 1) % 180] * 0.5
+    t = np.clip(r / IRIS, 0, 1)
+    shade = 0.75 + 0.45 * fib * (1 - 0.5 * t) + 0.25 * np.exp(-((t - 0.45) / 0.12) ** 2)
+    iris = iris_rgb * shade[..., None] * (1 - 0.45 * _smoothstep(0.75, 1.0, t))[..., None]
+    inside = _smoothstep(IRIS, IRIS - 0.03, r)
+    img = img * (1 - inside[..., None]) + iris * inside[..., None]
+    # The limbal ring: a soft dark edge around the iris.
+    ring = np.exp(-((r - IRIS) / 0.03) ** 2) * 0.55
+    img *= (1 - ring)[..., None]
+    pupil = _smoothstep(PUPIL, PUPIL - 0.025, r)
+    img = img * (1 - pupil[..., None]) + np.float32(0.02) * pupil[..., None]
+    # Catchlight: up and to the figure's right of the pupil as seen (the key light is front left above).
+    for cx, cy, rad, k in ((-0.16, -0.17, 0.075, 1.0), (0.17, 0.13, 0.035, 0.45)):
+        d = np.sqrt((x / SPAN - cx) ** 2 + (y / SPAN - cy) ** 2)
+        glint = _smoothstep(rad, rad * 0.55, d) * k
+        img = img * (1 - glint[..., None]) + np.float32(1.0) * glint[..., None]
+    out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+def with_eye_uvs(mesh, p):
+    """The ``Eyes`` piece (both eyeballs, cut from ``mesh``) with :func:`eye_uvs` instead of MakeHuman's UVs;
+    each vertex is projected about its own eyeball's centre (``source`` tells which helper it came from)."""
+    from dataclasses import replace
+
+    uv = np.zeros((len(p.positions), 2), np.float32)
+    for side in ("l", "r"):
+        group = mesh.groups[f"helper-{side}-eye"]
+        centre = mesh.positions[group].astype(np.float64).mean(0)
+        radius = float(np.linalg.norm(mesh.positions[group] - centre, axis=1).max())
+        mine = np.isin(p.source, group)
+        uv[mine] = eye_uvs(mesh.positions[p.source[mine]], centre, radius)
+    return replace(p, uv=uv)

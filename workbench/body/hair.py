@@ -1,0 +1,305 @@
+"""The five hair styles as meshes fitted to each body's scalp, and their strand texture.
+
+Every style starts from the body's own head: the skin triangles skinned to ``Head`` inside a
+hairline, so the hair fits every head shape and deforms with it (each hair vertex copies the skin
+weights of the scalp vertex it grew from). What differs per style is drawn around that:
+
+1. The scalp's polar coordinates about the skull's centre (``azimuth`` from the face, ``polar``
+   from the crown) give the UVs: ``u`` runs round the head, ``v`` from the crown to a hairline
+   drawn per style (high on the forehead, over the ears, down the nape). Strands in the texture
+   run along ``v``, so they fan out from the crown as hair grows.
+2. The shell stands off the scalp by the style's volume, tapering to almost nothing at the
+   hairline, and its last stretch is cut by the texture's alpha (``MASK``) into strand tips of
+   varying length: a soft, broken hairline instead of a helmet's edge.
+3. Per style: ``short`` a close crop with more volume on top; ``curly`` a thick, lumpy shell (3D
+   value noise pushes it out in curls) with a curl texture; ``bun`` a sleek shell and a bun at the
+   back of the crown; ``long`` the shell and a curtain from the sides and back of the head down
+   past the shoulders, kept clear of the neck and back by measuring the body at each height and
+   skinned from ``Head`` at the top to ``Spine2`` at the ends, so it follows the head and the back.
+
+>>> from workbench.options import normalize_avatar_settings           # doctest: +SKIP
+>>> from workbench.body.mesh import body_mesh                         # doctest: +SKIP
+>>> p = hair_piece(body_mesh(normalize_avatar_settings({"gender": "feminine"})), "bun")   # doctest: +SKIP
+>>> p.triangles > 1000                                                # doctest: +SKIP
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .lod import Piece
+from .mesh import BodyMesh, vertex_normals
+
+__all__ = ["HAIR_SIZE", "hair_piece", "hair_texture"]
+
+HAIR_SIZE = 512
+# How far past the hairline (in v) the shell runs; the texture's strand tips live in that stretch.
+OVERRUN = 1.12
+# Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either side).
+HAIRLINE_AT = np.array([0, 30, 55, 78, 95, 120, 150, 180], float)
+HAIRLINE = {
+    "short": np.array([47, 50, 62, 80, 82, 100, 112, 116], float),
+    "curly": np.array([49, 52, 64, 84, 88, 104, 116, 120], float),
+    "bun": np.array([47, 50, 62, 80, 82, 100, 112, 116], float),
+    "long": np.array([48, 51, 63, 82, 86, 104, 116, 120], float),
+}
+# Standing off the scalp at the crown (metres) and at the sides.
+VOLUME = {"short": (0.012, 0.006), "curly": (0.030, 0.022), "bun": (0.006, 0.004), "long": (0.010, 0.007)}
+
+
+def _smoothstep(e0, e1, x):
+    t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
+
+
+def _head_frame(mesh: BodyMesh) -> tuple[np.ndarray, float]:
+    """The skull's centre (x, z: middle of the head above the eyes; y: the eyes' height) and its radius."""
+    pos = mesh.positions
+    eyes = pos[np.concatenate([mesh.groups["helper-l-eye"], mesh.groups["helper-r-eye"]])]
+    eye_y = float(eyes[:, 1].mean())
+    body = mesh.groups["body"]
+    head = body[(mesh.weights[body, 0] > 0.5) & (mesh.joints[body, 0] == mesh.skeleton.index["Head"])]
+    top = pos[head][pos[head, 1] > eye_y]
+    lo, hi = top.min(0), top.max(0)
+    centre = np.array([(lo[0] + hi[0]) / 2, eye_y, (lo[2] + hi[2]) / 2])
+    return centre, float(hi[1] - eye_y)
+
+
+def _polar(points: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    d = points - centre
+    azimuth = np.degrees(np.arctan2(d[:, 0], d[:, 2]))            # 0 at the face, +90 the figure's left
+    polar = np.degrees(np.arccos(np.clip(d[:, 1] / np.maximum(np.linalg.norm(d, axis=1), 1e-9), -1, 1)))
+    return azimuth, polar
+
+
+def _hairline(style: str, azimuth: np.ndarray) -> np.ndarray:
+    return np.interp(np.abs(azimuth), HAIRLINE_AT, HAIRLINE[style])
+
+
+def _value_noise3(p: np.ndarray, cell: float, seed: int) -> np.ndarray:
+    """Smooth 3D value noise in about -1..1 at points (N, 3), lattice spacing ``cell`` metres."""
+    rng = np.random.default_rng(seed)
+    table = rng.random(4096) * 2 - 1
+    g = p / cell
+    i = np.floor(g).astype(np.int64)
+    f = g - i
+    f = f * f * (3 - 2 * f)
+    out = np.zeros(len(p))
+    for dx in (0, 1):
+        for dy in (0, 1):
+            for dz in (0, 1):
+                h = ((i[:, 0] + dx) * 73856093 ^ (i[:, 1] + dy) * 19349663 ^ (i[:, 2] + dz) * 83492791) % 4096
+                w = (f[:, 0] if dx else 1 - f[:, 0]) * (f[:, 1] if dy else 1 - f[:, 1]) * (f[:, 2] if dz else 1 - f[:, 2])
+                out += table[h] * w
+    return out
+
+
+def _scalp(mesh: BodyMesh, style: str, centre: np.ndarray) -> Piece:
+    """Steps 1 and 2: the scalp shell with its UVs, split where ``u`` wraps at the back of the head."""
+    body_tris = mesh.face_groups["body"]
+    tris = mesh.triangles[body_tris]
+    head_joint = mesh.skeleton.index["Head"]
+    on_head = (mesh.joints[:, 0] == head_joint) & (mesh.weights[:, 0] > 0.5)
+    azimuth, polar = _polar(mesh.positions.astype(np.float64), centre)
+    v = polar / _hairline(style, azimuth)
+    keep = on_head[tris].all(1) & (v[tris].min(1) < OVERRUN)
+    tris = tris[keep]
+    u = (azimuth[tris] / 360.0 + 0.5)
+    # A triangle straddling the back seam takes its corners on the low side past 1.
+    wraps = (u.max(1) - u.min(1)) > 0.5
+    shift = wraps[:, None] & (u < 0.5)
+    corner = tris.astype(np.int64) * 2 + shift
+    unique, inverse = np.unique(corner.reshape(-1), return_inverse=True)
+    source = unique // 2
+    uu = azimuth[source] / 360.0 + 0.5 + (unique % 2)
+    # Back into 0..1 (the texture is clamped, and an atlas needs it): the wrapped corners ran past 1.
+    uu = (uu - uu.min()) / max(float(np.ptp(uu)), 1e-9)
+    vv = v[source]
+    # The shell: thick at the crown, thinner at the sides, almost flat on the skin at the hairline.
+    crown, side = VOLUME[style]
+    up = np.clip(1 - polar[source] / 90.0, 0, 1)
+    thick = (side + (crown - side) * up) * _smoothstep(1.08, 0.72, vv) + 0.0012
+    pos = mesh.positions[source].astype(np.float64)
+    nrm = mesh.normals[source].astype(np.float64)
+    if style == "curly":
+        lumps = _value_noise3(pos, 0.022, 31) * 0.55 + _value_noise3(pos, 0.011, 32) * 0.3
+        thick = thick * (1 + lumps * _smoothstep(1.05, 0.6, vv))
+    pos = pos + nrm * thick[:, None]
+    indices = inverse.reshape(-1, 3).astype(np.int64)
+    uv = np.column_stack([uu, np.minimum(vv, OVERRUN) / OVERRUN]).astype(np.float32)
+    positions = pos.astype(np.float32)
+    return Piece(positions, vertex_normals(positions, indices), uv, indices, mesh.joints[source].copy(),
+                 mesh.weights[source].copy(), np.full(len(source), -1, np.int64))
+
+
+def _weights_for(mesh: BodyMesh, count: int, blend: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Skin ``count`` vertices to Head, blending to Spine2 by ``blend`` (0 head .. 1 back)."""
+    idx = mesh.skeleton.index
+    joints = np.zeros((count, 4), np.uint8)
+    weights = np.zeros((count, 4), np.float32)
+    joints[:, 0], joints[:, 1], joints[:, 2] = idx["Head"], idx["Neck"], idx["Spine2"]
+    b = np.clip(blend, 0, 1)
+    weights[:, 0] = np.clip(1 - 2 * b, 0, 1)
+    weights[:, 2] = np.clip(2 * b - 1, 0, 1)
+    weights[:, 1] = 1 - weights[:, 0] - weights[:, 2]
+    joints[weights == 0] = 0      # glTF validators flag a joint named with no weight
+    return joints, weights
+
+
+def _grid(rows: int, cols: int, wrap: bool = False) -> np.ndarray:
+    r, c = np.meshgrid(np.arange(rows - 1), np.arange(cols - (0 if wrap else 1)), indexing="ij")
+    a = r * cols + c
+    b = r * cols + (c + 1) % cols
+    return np.concatenate([np.stack([a, a + cols, b], -1).reshape(-1, 3),
+                           np.stack([b, a + cols, b + cols], -1).reshape(-1, 3)]).astype(np.int64)
+
+
+def _curtain(mesh: BodyMesh, centre: np.ndarray, radius: float) -> Piece:
+    """Step 3, long hair: a curtain round the sides and back, from the hairline down past the shoulders."""
+    sk = mesh.skeleton
+    shoulder_y = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
+    chest_y = float(sk.pos("Spine1")[1])
+    cols, rows = 41, 24
+    az = np.radians(np.linspace(-122.0, 122.0, cols)) + np.pi     # round the back, from behind one ear to the other
+    az_face = np.degrees(np.arctan2(np.sin(az), np.cos(az)))       # 0 at the face
+    top_y = centre[1] + radius * 0.8
+    # Where it ends: the back lowest (between the shoulder blades), the sides on the shoulders, the
+    # front edges (by the cheeks) at the chin.
+    back = np.abs(az_face) / 180.0
+    end_y = np.where(np.abs(az_face) > 110, chest_y + (shoulder_y - chest_y) * (1 - (back - 0.61) / 0.39) * 0.4,
+                     shoulder_y + 0.02 + (1 - _smoothstep(60, 110, np.abs(az_face))) * 0.08)
+    t = np.linspace(0.0, 1.0, rows)[:, None]
+    y = top_y + (end_y[None, :] - top_y) * t
+    # Clearance: the body's reach in each direction at each height (torso and head only: not the arms).
+    pos = mesh.positions[mesh.groups["body"]].astype(np.float64)
+    # Neck and upper back only: the shoulders and arms are for the hair to rest on, not to flare over.
+    torso = pos[np.abs(pos[:, 0] - centre[0]) < 0.11]
+    rel = torso - centre
+    d_az = np.arctan2(rel[:, 0], rel[:, 2])
+    reach = np.full((rows, cols), radius * 0.6)
+    # Per row, the torso vertices near its height; per column, the farthest of those in its direction.
+    dirs = np.stack([np.sin(az), np.cos(az)], 1)
+    for i in range(rows):
+        band = np.abs(torso[:, 1] - y[i].mean()) < 0.025 + 0.3 * (np.ptp(y[i]) / 2)
+        if not band.any():
+            continue
+        sel = rel[band]
+        proj = sel[:, [0, 2]] @ dirs.T                              # (n, cols)
+        ang = np.abs(np.angle(np.exp(1j * (d_az[band][:, None] - az[None, :]))))
+        near = ang < np.radians(28)
+        reach[i] = np.where(near.any(0), np.where(near, proj, -1).max(0), reach[i])
+    # The curtain hangs from the head's radius, out over whatever is below, 1.5 cm clear, a little
+    # fuller towards the ends.
+    # Its top rows tuck under the scalp's shell (which stands ~1 cm off), lower down it stands clear.
+    clear = 0.004 + 0.012 * _smoothstep(0.0, 0.25, t)
+    r = np.maximum.accumulate(np.maximum(reach + clear, radius * 0.6), axis=0) + 0.012 * t
+    px = centre[0] + r * np.sin(az)[None, :]
+    pz = centre[2] + r * np.cos(az)[None, :]
+    waves = 0.006 * np.sin(np.linspace(0, 9 * np.pi, cols))[None, :] * t
+    positions = np.stack([px + waves * np.sin(az), y, pz + waves * np.cos(az)], -1).reshape(-1, 3).astype(np.float32)
+    # Outward facing: columns run from the figure's right round the back to its left.
+    indices = _grid(rows, cols)[:, [0, 2, 1]]
+    u = np.broadcast_to(np.linspace(0.1, 0.9, cols)[None, :], (rows, cols))
+    v = np.broadcast_to(0.30 + 0.70 * t, (rows, cols))
+    uv = np.stack([u, v], -1).reshape(-1, 2).astype(np.float32)
+    joints, weights = _weights_for(mesh, len(positions), np.broadcast_to(t * 1.2, (rows, cols)).reshape(-1))
+    return Piece(positions, vertex_normals(positions, indices), uv, indices, joints, weights,
+                 np.full(len(positions), -1, np.int64))
+
+
+def _bun(mesh: BodyMesh, centre: np.ndarray, radius: float) -> Piece:
+    """Step 3, bun: a slightly flattened ball of wound hair at the back of the crown."""
+    rows, cols = 12, 24
+    th = np.linspace(0, np.pi, rows)[:, None]
+    ph = np.linspace(0, 2 * np.pi, cols, endpoint=False)[None, :]
+    r = radius * 0.42
+    axis_dir = np.array([0.0, np.cos(np.radians(58)), -np.sin(np.radians(58))])
+    at = centre + axis_dir * (radius * 1.12)
+    # A local frame with the bun's axis pointing away from the head.
+    a = axis_dir
+    b = np.cross(a, [1.0, 0.0, 0.0])
+    b /= np.linalg.norm(b)
+    c = np.cross(a, b)
+    coil = 1 + 0.06 * np.sin(ph * 3 + th * 8)
+    local = np.stack([np.sin(th) * np.cos(ph) * coil, np.sin(th) * np.sin(ph) * coil, np.cos(th) * 0.8 * np.ones_like(ph)], -1)
+    pts = at + r * (local[..., 0:1] * b + local[..., 1:2] * c + local[..., 2:3] * a)
+    positions = pts.reshape(-1, 3).astype(np.float32)
+    indices = _grid(rows, cols, wrap=True)
+    uv = np.stack([np.broadcast_to(ph / (2 * np.pi), (rows, cols)) * 0.8 + 0.1,
+                   np.broadcast_to(th / np.pi * 0.7, (rows, cols))], -1).reshape(-1, 2).astype(np.float32)
+    joints, weights = _weights_for(mesh, len(positions), np.zeros(len(positions)))
+    return Piece(positions, vertex_normals(positions, indices), uv, indices, joints, weights,
+                 np.full(len(positions), -1, np.int64))
+
+
+def _merge(pieces: list[Piece]) -> Piece:
+    offsets = np.cumsum([0] + [len(q.positions) for q in pieces[:-1]])
+    cat = lambda f: np.concatenate([getattr(q, f) for q in pieces])   # noqa: E731
+    return Piece(cat("positions"), cat("normals"), cat("uv"),
+                 np.concatenate([q.indices + o for q, o in zip(pieces, offsets)]), cat("joints"), cat("weights"),
+                 cat("source"))
+
+
+def hair_piece(mesh: BodyMesh, style: str) -> Piece | None:
+    """The ``Hair`` mesh of ``style`` for this body (None for ``"none"``)."""
+    if style == "none":
+        return None
+    if style not in HAIRLINE:
+        raise ValueError(f"hair: unknown style {style!r}")
+    centre, radius = _head_frame(mesh)
+    parts = [_scalp(mesh, style, centre)]
+    if style == "long":
+        parts.append(_curtain(mesh, centre, radius))
+    elif style == "bun":
+        parts.append(_bun(mesh, centre, radius))
+    return _merge(parts) if len(parts) > 1 else parts[0]
+
+
+@lru_cache(maxsize=32)
+def hair_texture(color: str, style: str) -> np.ndarray:
+    """RGBA (HAIR_SIZE, HAIR_SIZE, 4) uint8: strands along v in ``color``, their tips cut by alpha.
+
+    Each strand (a column a few texels wide) has its own shade and length; past the hairline
+    (v > 1 / OVERRUN) the strands end one by one, so the edge reads as hair, not as a painted line.
+    A broad sheen band and darker roots give the volume light and depth. ``curly`` draws short
+    wavy strands in clumps instead.
+    """
+    n = HAIR_SIZE
+    c = color.lstrip("#")
+    base = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
+    rng = np.random.default_rng(41)
+    y, x = np.mgrid[0:n, 0:n].astype(np.float32)
+    v = (y + 0.5) / n
+    curly = style == "curly"
+    if curly:
+        phase = rng.random(n).astype(np.float32) * 2 * np.pi
+        xs = (x + 3.5 * np.sin(y / 5.0 + phase[(x.astype(np.int64) // 6) % n])) % n
+    else:
+        xs = x + 2.0 * np.sin(y / 37.0 + x / 61.0)
+    col = np.floor(xs / 2.0).astype(np.int64) % (n // 2)
+    shade_per = rng.random(n // 2).astype(np.float32)
+    # Tip lengths come in clumps (strands lie together), each strand a little off its clump's length.
+    clump = np.repeat(rng.random(n // 16), 8)[: n // 2]
+    clump = np.convolve(np.concatenate([clump[-4:], clump, clump[:4]]), np.ones(9) / 9, "valid")[: n // 2]
+    tip_per = (0.75 * clump + 0.25 * rng.random(n // 2)).astype(np.float32)
+    shade = 0.62 + 0.5 * shade_per[col] + 0.08 * np.sin(y / 9.0 + shade_per[col] * 6)
+    if curly:
+        shade = shade * (0.8 + 0.35 * np.sin(y / 2.5 + shade_per[col] * 9) ** 2)
+    root = 0.82 + 0.18 * np.clip(v * 4, 0, 1)
+    sheen = (0.08 if curly else 0.22) * np.exp(-((v - 0.28) / 0.07) ** 2) * (0.5 + shade_per[col])
+    lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
+    img = np.empty((n, n, 4), np.float32)
+    img[..., :3] = base * (shade * root)[..., None] + (sheen * (0.35 + lum))[..., None] * np.array([1.0, 0.95, 0.88])
+    # Strand tips past the hairline; the last row is always cut so the shell's edge never shows.
+    line = 1.0 / OVERRUN
+    ends = line + (1 - line) * (0.05 + 0.9 * tip_per[col]) - (0.04 if curly else 0.0)
+    # Each strand tapers to a point: the middle of its column runs longest.
+    across = np.abs((xs / 2.0) % 1.0 - 0.5) * 2
+    ends = ends - 0.025 * across
+    img[..., 3] = (v < ends) & (v < 0.995)
+    out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out

@@ -1,0 +1,241 @@
+"""The skin texture on MakeHuman's UVs: the chosen tone, with what a face and hands need.
+
+``skinTone`` is a colour, not a shape: the body texture keeps it (its average over the body is
+the tone within a few levels) and adds, where the body's own geometry says: lip colour, a cheek
+flush, eyebrows (strands, in the brow colour), a soft crease above the upper lids, warmer nose
+tip and ears, lighter palms, soles and nails, and a faint mottling so large areas are not flat.
+
+1. :func:`features` finds those places once per gender on a reference body (the average shape):
+   every texel's point on the body comes from :func:`~workbench.body.texels.texel_map`, so the
+   masks are drawn at the texture's resolution, not the mesh's. Landmarks come from the mesh:
+   eye centres from the eye helpers, the mouth corners from the vertices ``mouthSmileLeft`` and
+   ``mouthSmileRight`` move most, palms and soles from the skin weights and the normals. The
+   masks are kept as one ``.npz`` in the assets' compiled folder (keyed by the wheel's hash).
+2. :func:`skin_texture` mixes the tone with each mask's colour. Colours are derived from the
+   tone in a way that holds from #FFE0C4 to #3B2416: lips and flush are multiplied towards red
+   (never towards grey), palms are lifted towards a light warm tone by more on dark skin (as on
+   real skin), and nothing is multiplied below 55% of the tone, so dark tones keep their colour.
+
+>>> img = skin_texture("#8D5524", "#2B1B10", "feminine")          # doctest: +SKIP
+>>> img.shape, img.dtype.name                                       # doctest: +SKIP
+((1024, 1024, 3), 'uint8')
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from functools import lru_cache
+
+import numpy as np
+
+from . import assets
+from .texels import texel_map
+
+__all__ = ["SKIN_SIZE", "features", "skin_texture", "rgb"]
+
+SKIN_SIZE = 1024
+# Bump when the masks change: the cached file is then drawn again.
+FORMAT = 2
+MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mottle")
+
+
+def rgb(color: str) -> np.ndarray:
+    """'#RRGGBB' -> float array in 0..1.
+
+    >>> rgb("#FF8000").round(3).tolist()
+    [1.0, 0.502, 0.0]
+    """
+    c = color.lstrip("#")
+    return np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], float) / 255.0
+
+
+def _smoothstep(e0, e1, x):
+    t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
+
+
+def _noise(size: int, cells: int, seed: int) -> np.ndarray:
+    """Value noise in about -1..1 over the texture (deterministic): a random grid, bicubically enlarged."""
+    from PIL import Image
+
+    small = np.random.default_rng(seed).random((cells, cells)).astype(np.float32)
+    big = Image.fromarray(small, mode="F").resize((size, size), Image.BICUBIC)
+    return (np.asarray(big, np.float32) - 0.5) * 2.0
+
+
+def _reference(gender: str):
+    from ..options import normalize_avatar_settings
+    from .mesh import body_mesh, morph_deltas
+
+    settings = normalize_avatar_settings({"gender": gender, "bodyShape": "average"})
+    return body_mesh(settings), morph_deltas(settings)
+
+
+def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
+    """Step 1: the masks (size, size) in 0..1 for one gender."""
+    m, morphs = _reference(gender)
+    faces = m.face_groups["body"]
+    tris = m.triangles[faces]
+    tmap = texel_map(m.triangle_uvs[faces], size)
+    P = tmap.paint_vertices(tris, m.positions)
+    N = tmap.paint_vertices(tris, m.normals)
+    N /= np.maximum(np.linalg.norm(N, axis=2, keepdims=True), 1e-8)
+    names = m.skeleton.names
+    hand = np.array(["Hand" in n for n in names])
+    foot = np.array(["Foot" in n or "Toe" in n for n in names])
+    tips = np.array([n.startswith(("LeftHand", "RightHand")) and n[-1] in "34" and "Thumb" not in n or
+                     n.startswith(("LeftHandThumb", "RightHandThumb")) and n[-1] in "34" for n in names])
+    per_vertex = np.stack([(m.weights * hand[m.joints]).sum(1), (m.weights * foot[m.joints]).sum(1),
+                           (m.weights * tips[m.joints]).sum(1)], 1)
+    H, F, T = np.moveaxis(tmap.paint_vertices(tris, per_vertex), 2, 0)
+    x, y, z = P[..., 0], P[..., 1], P[..., 2]
+
+    # Landmarks of the face (metres, the reference body in its T-pose, facing +Z).
+    pos = m.positions
+    eye_l = pos[m.groups["helper-l-eye"]].mean(0)
+    eye_r = pos[m.groups["helper-r-eye"]].mean(0)
+    corner_l = pos[morphs["mouthSmileLeft"][0][np.argmax(np.linalg.norm(morphs["mouthSmileLeft"][1], axis=1))]]
+    corner_r = pos[morphs["mouthSmileRight"][0][np.argmax(np.linalg.norm(morphs["mouthSmileRight"][1], axis=1))]]
+    mid_x = (eye_l[0] + eye_r[0]) / 2
+    unit = np.linalg.norm(eye_l - eye_r) / 0.0585      # 1 on the reference feminine face
+    front = (z > eye_l[2] - 0.01 * unit) & (N[..., 2] > -0.2)
+    feminine = gender == "feminine"
+    out: dict[str, np.ndarray] = {}
+
+    # Lips: the vermilion between the mouth corners, a cupid's bow on top, in face coordinates.
+    slit = (corner_l[1] + corner_r[1]) / 2 - 0.0035 * unit
+    half = (corner_l[0] - corner_r[0]) / 2 * 0.98
+    u = np.clip(np.abs(x - mid_x) / half, 0, 1.5)
+    bow = 0.0016 * unit * np.exp(-((np.abs(x - mid_x) - 0.0055 * unit) / (0.004 * unit)) ** 2)
+    top = (0.0105 if feminine else 0.0085) * unit * np.sqrt(np.clip(1 - u ** 2.2, 0, 1)) + bow
+    bottom = (0.0125 if feminine else 0.0105) * unit * np.clip(1 - u ** 2.5, 0, 1) ** 0.6
+    dy = y - slit
+    edge = 0.0012 * unit
+    inside = np.where(dy >= 0, _smoothstep(edge, -edge, dy - top), _smoothstep(edge, -edge, -dy - bottom))
+    out["lips"] = inside * (u < 1.2) * front * _smoothstep(eye_l[2] - 0.005, eye_l[2] + 0.015, z)
+
+    # Cheek flush below and outside each eye; warmth on the nose tip and the ears.
+    flush = np.zeros_like(x)
+    for eye, side in ((eye_l, 1.0), (eye_r, -1.0)):
+        c = eye + np.array([side * 0.010, -0.032, 0.0]) * unit
+        d2 = ((x - c[0]) ** 2 + ((y - c[1]) * 1.2) ** 2) / (0.026 * unit) ** 2
+        flush = np.maximum(flush, np.exp(-d2))
+    out["flush"] = flush * front
+    nose = np.array([mid_x, eye_l[1] - 0.035 * unit])
+    nose_tip = np.exp(-(((x - nose[0]) ** 2 + (y - nose[1]) ** 2) / (0.010 * unit) ** 2)) * front
+    ear = np.zeros_like(x)
+    for eye in (eye_l, eye_r):
+        ear_c = np.array([eye[0] + np.sign(eye[0] - mid_x) * 0.048 * unit, eye[1] - 0.012 * unit, eye[2] - 0.085 * unit])
+        d = np.sqrt(((P - ear_c) ** 2).sum(2))
+        ear = np.maximum(ear, _smoothstep(0.035 * unit, 0.015 * unit, d))
+    out["warm"] = np.maximum(nose_tip, ear)
+
+    # Brows: an arc above each eye, dense at the inner end, thinning outwards, drawn as short strands.
+    brows = np.zeros_like(x)
+    lids = np.zeros_like(x)
+    strands = _noise(size, size // 6, 71) * 0.5 + _noise(size, size // 3, 72) * 0.5
+    for eye in (eye_l, eye_r):
+        side = np.sign(eye[0] - mid_x)
+        bx = (x - eye[0]) * side / unit            # + towards the temple
+        arch = (0.0035 if feminine else 0.0015) * np.cos(np.clip((bx - 0.004) / 0.024, -1.6, 1.6))
+        by = (y - eye[1]) / unit - (0.0195 + arch - 0.002 * np.clip(bx / 0.03, -1, 1))
+        thick = (0.0042 if feminine else 0.0058) * np.clip(1.0 - 0.5 * (bx + 0.02) / 0.046, 0.4, 1.0)
+        along = _smoothstep(-0.026, -0.019, bx) * _smoothstep(0.030, 0.022, bx)
+        band = _smoothstep(thick, thick * 0.45, np.abs(by)) * along
+        brows = np.maximum(brows, band * front)
+        # The crease above the upper lid: a soft shadow colour that makes the eyes read at 128 px.
+        r = np.sqrt((x - eye[0]) ** 2 + ((y - eye[1]) * 1.3) ** 2) / unit
+        crease = _smoothstep(0.024, 0.017, r) * _smoothstep(eye[1] - 0.004 * unit, eye[1] + 0.006 * unit, y)
+        lids = np.maximum(lids, crease * front)
+    out["brows"] = np.clip(brows * (0.8 + 0.35 * strands), 0, 1)
+    out["lids"] = lids
+
+    # Palms and soles (the T-pose's palms face down), and nails on the backs of the finger tips.
+    down = _smoothstep(0.15, 0.65, -N[..., 1])
+    out["palms"] = np.clip(H * down + F * _smoothstep(0.5, 0.85, -N[..., 1]) * (y < 0.025), 0, 1)
+    out["nails"] = np.clip(T * 1.6 - 0.6, 0, 1) * _smoothstep(0.4, 0.8, N[..., 1])
+    out["mottle"] = _noise(size, 48, 73) * 0.6 + _noise(size, 160, 74) * 0.4
+    return out
+
+
+def _cache_path(gender: str, size: int):
+    return assets.compiled_dir() / f"skin-{gender}-{size}-v{FORMAT}.npz"
+
+
+@lru_cache(maxsize=4)
+def features(gender: str, size: int = SKIN_SIZE) -> dict[str, np.ndarray | tuple[np.ndarray, np.ndarray]]:
+    """The masks of step 1, from the cache or drawn: ``mottle`` dense uint8 (size * size,), 0..255 for -1..1;
+    every other mask sparse, as (flat texel indices int32, weights float32 in 0..1) where it is not 0
+    (they cover a few percent of the texture, so mixing them costs little)."""
+    path = _cache_path(gender, size)
+    try:
+        with np.load(path) as data:
+            out = {k: (data[k + "_at"], data[k + "_w"].astype(np.float32) / np.float32(255))
+                   for k in MASKS if k != "mottle"}
+            out["mottle"] = data["mottle"].reshape(-1)
+        return out
+    except (OSError, KeyError, ValueError):
+        pass
+    drawn = _draw_features(gender, size)
+    stored = {"mottle": np.round(np.clip(drawn["mottle"] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8)}
+    for k in MASKS:
+        if k == "mottle":
+            continue
+        w = np.round(np.clip(drawn[k], 0, 1) * 255).astype(np.uint8).reshape(-1)
+        at = np.flatnonzero(w).astype(np.int32)
+        stored[k + "_at"], stored[k + "_w"] = at, w[at]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".skin-", suffix=".npz")
+    os.close(fd)
+    try:
+        np.savez(tmp, **stored)   # not compressed: loading is then a copy, 20 ms against 300
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return features(gender, size)
+
+
+def _to_u8(img: np.ndarray) -> np.ndarray:
+    return np.clip(img * np.float32(255.0) + np.float32(0.5), 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=32)
+def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
+    """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB') with brows in ``brow_color``."""
+    f = features(gender, size)
+    base = rgb(tone).astype(np.float32)
+    lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
+    feminine = gender == "feminine"
+    # Mottling: value and a little redness, a few percent (more reads as dirt on light skin). Through
+    # a table of its 256 levels: one gather instead of float arithmetic over every texel (8x faster).
+    m = np.arange(256, dtype=np.float32)[:, None] / np.float32(127.5) - 1
+    table = base * (1 + np.float32(0.035) * m) + np.array([0.010, -0.003, -0.005], np.float32) * m
+    img = _to_u8(table)[f["mottle"]]
+
+    def toward(color, name, strength=1.0):
+        at, w = f[name]
+        t = (w * np.float32(strength))[:, None]
+        img[at] = _to_u8(img[at] * (np.float32(1 / 255) * (1 - t)) + np.asarray(color, np.float32) * t)
+
+    # Warm areas and the cheek flush: multiplied towards red (a flush, not a grey shadow).
+    toward(base * np.array([1.05, 0.88, 0.86]), "warm", 0.4)
+    toward(base * np.array([1.05, 0.88, 0.88]), "flush", 0.45 if feminine else 0.25)
+    toward(base * np.array([0.88, 0.80, 0.82]), "lids", 0.5 if feminine else 0.35)
+    # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).
+    light = np.array([0.93, 0.76, 0.66], np.float32)
+    lift = 0.25 + 0.45 * (1 - min(lum / 0.6, 1.0))
+    # (Very light skin is already lighter than that: its palms only turn a little pinker, not darker.)
+    toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
+    toward(base + (np.array([0.95, 0.82, 0.78]) - base) * (lift + 0.15), "nails", 0.8)
+    # Lips: darker and redder than the skin around them, never below 55% of the tone.
+    lip = base * (np.array([0.88, 0.62, 0.64]) if feminine else np.array([0.92, 0.74, 0.72]))
+    lip = np.maximum(lip + np.array([0.04, 0.0, 0.015]) * (lum > 0.3), base * 0.55)
+    toward(lip, "lips", 0.9 if feminine else 0.7)
+    # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
+    brow = np.maximum(rgb(brow_color) * 0.85, 0.05) * (1 - 0.25 * (lum < 0.2)) + base * 0.25 * (lum < 0.2)
+    toward(brow, "brows", 0.8)
+    img = img.reshape(size, size, 3)
+    img.setflags(write=False)
+    return img
