@@ -6,7 +6,6 @@ The CPU is made busy the way a shared 2-core machine is: as many spinning proces
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT, ServerProcess
+from helpers import busy_cpu
 from workbench.tour import run_notebook
 
 # The widget of notebook 01's ModelExplorer, reduced: an Output cleared and filled while its own cell runs.
@@ -35,19 +35,6 @@ class Explorer:
     def _ipython_display_(self):
         display(self.widget)
 '''
-
-
-@contextlib.contextmanager
-def busy_cpu():
-    """As many processes spinning as the machine has cores, for the length of the block."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
-    try:
-        yield
-    finally:
-        for p in spinners:
-            p.kill()
-        for p in spinners:
-            p.wait()
 
 
 def notebook(folder: Path, name: str, cells: list[str]) -> Path:

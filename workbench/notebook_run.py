@@ -34,10 +34,10 @@ __all__ = ["CELL_TIMEOUT", "Abort", "NotebookRun", "Group", "run_notebook", "gro
 
 SKIP_MARK = "[skipped: "
 
-# Seconds a cell may run. The slowest cell of the project's notebooks takes under 10 s on a quiet
-# 2-core machine and under 30 s with both cores busy (bench/RESULTS.md); 120 s is four times that,
-# and a stall is reported in two minutes, not ten.
-CELL_TIMEOUT = 120
+# Seconds a cell may run. The slowest cells of the project's notebooks (09's funnels and retention)
+# take under 15 s on a quiet 2-core machine and under 50 s with both cores busy (bench/RESULTS.md);
+# 180 s leaves room for a slower machine, and a stall is reported in three minutes, not ten.
+CELL_TIMEOUT = 180
 
 
 def operations_of(cell: dict) -> list[str]:
