@@ -56,7 +56,7 @@ default
 # %% tags=["op:avatars.preview", "nbval-check-output"]
 sizes = [32, 47, 48, 64, 100, 200, 384, 512]
 got = {s: client.avatars.preview(avatar, size=s) for s in sizes}
-print(pd.DataFrame({"asked": sizes, "got": [got[s].size[0] for s in sizes]}).to_string(index=False))
+display(pd.DataFrame({"asked": sizes, "got": [got[s].size[0] for s in sizes]}))
 
 # %% [markdown]
 # ## `camera` and `background`, side by side
@@ -75,7 +75,7 @@ for (cam, bg), im in images.items():
     rows.append({"camera": cam, "background": "transparent" if bg is None else ",".join(map(str, bg)),
                  "mode": im.mode, "corner": tuple(int(v) for v in a[0, 0]),
                  "opaque": bool((a[..., 3] == 255).all())})
-print(pd.DataFrame(rows).to_string(index=False))
+display(pd.DataFrame(rows))
 
 # %% [markdown]
 # ## A grid of avatars
@@ -124,34 +124,8 @@ grid([pose_sequence(glb, clip, times, size=150, camera=cam, background=(236, 240
      row_labels=["full", "portrait"], col_labels=[f"{t} s" for t in times])
 
 # %% [markdown]
-# ## Before and after
-#
-# Previews a product team would accept: the grid below is eight avatars (both genders, every body
-# shape, every hair style and kind of glasses) as previews show them, portrait and full at 128 px,
-# and two of them at 512 px. "Before" is the saved image `data/looks_before.png`, rendered by
-# `data/make_looks_grid.py` from the generator before its looks were reworked; "after" is the same
-# script run here, live, on the code as it is.
-
-# %% tags=["image-check"]
-import runpy
-from pathlib import Path
-
-DATA = Path.cwd().parent / "data"
-runpy.run_path(str(DATA / "make_looks_grid.py"))["show_before_and_after"](DATA)
-
-# %% [markdown]
-# What changed in the previews, and what still falls short of a hand-made avatar:
-#
-# - **Framing**: `portrait` is head and shoulders (the head about half the width, the eyes 40% from
-#   the top, centred, measured from the head bone); `full` keeps equal margins around the figure as
-#   the camera sees it; `turntable()` shows the pose previews show (idle, not the T bind pose); a
-#   clip's frames are framed once (`pose_sequence`).
-# - **Face and body**: a round head at LOD 0 with a modelled nose and lips, eyeballs behind lids,
-#   ears and a neck; glasses resting on the ears; no trousers through the shirt in any clip; fabric
-#   that reads as knit and cotton; shaped shoes; distinct builds; an idle clip that breathes and
-#   shifts its weight.
-# - **Still short of hand-made**: painted rather than sculpted facial detail, shell hair, no cloth
-#   folds, simple hands, and a renderer without shadows or ambient occlusion.
+# How the avatars looked before their looks were reworked, next to how they look now, and what
+# still falls short of a hand-made avatar: `01_avatars`, under *How the avatars look: before and after*.
 
 # %% [markdown]
 # ## Live controls

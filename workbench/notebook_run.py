@@ -34,9 +34,9 @@ __all__ = ["CELL_TIMEOUT", "Abort", "NotebookRun", "Group", "run_notebook", "gro
 
 SKIP_MARK = "[skipped: "
 
-# Seconds a cell may run. The slowest cells of the project's notebooks (09's funnels and retention)
-# take under 15 s on a quiet 2-core machine and under 50 s with both cores busy (bench/RESULTS.md);
-# 180 s leaves room for a slower machine, and a stall is reported in three minutes, not ten.
+# Seconds a cell may run. The slowest group of cells of the project's notebooks (09's funnels) took
+# 45 s in a tour with both cores of a 2-core machine busy (bench/RESULTS.md); 180 s leaves room for a
+# slower machine, and a stall is reported in three minutes, not ten.
 CELL_TIMEOUT = 180
 
 
