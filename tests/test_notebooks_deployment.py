@@ -34,6 +34,9 @@ def deployment(tmp_path_factory):
     srv.stop()
 
 
+# Ten notebooks with the CPU busy take twice their quiet time, more on a machine others share: a
+# bound on the whole (the stall this guards against shows as a cell near its timeout, checked below).
+@pytest.mark.timeout(1800)
 def test_check_runs_every_notebook_and_every_operation_conforms(deployment, tmp_path):
     out = tmp_path / "check"
     with busy_cpu():
@@ -114,6 +117,7 @@ def test_skipped_cells_are_not_counted_as_passes():
     assert conf["tracking.send_batch"]["verdict"] == "not exercised"
 
 
+@pytest.mark.timeout(1200)
 def test_the_tour_report_is_a_page_a_newcomer_opens(tmp_path):
     """Each notebook's purpose and a thumbnail of its last picture on the index; a turntable GIF and
     the preview explorer's still shown on the notebook's page (nbconvert drops GIFs and widgets).
