@@ -51,7 +51,7 @@ def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance:
         f"<div class=purpose>{html.escape(r.purpose)}</div></td>"
         f"<td>{f'<a href={chr(39)}{html.escape(r.html_path.name)}{chr(39)}><img class=thumb src={chr(39)}{r.thumbnail}{chr(39)} alt=output></a>' if r.thumbnail else ''}</td>"
         f"<td style='color:{'green' if r.ok else 'crimson'}'><b>{'pass' if r.ok else 'FAIL'}</b></td>"
-        f"<td>{r.cells}</td><td>{r.seconds:.1f} s</td><td class=error>{html.escape(r.error or '')}{_diff_links(r, out_dir)}</td></tr>"
+        f"<td>{r.cells}</td><td class=time>{r.seconds:.1f} s</td><td class=error>{html.escape(r.error or '')}{_diff_links(r, out_dir)}</td></tr>"
         for r in runs)
     conf = ""
     if conformance is not None:
@@ -61,7 +61,7 @@ def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance:
             for op, v in conformance.items()) + "</table>"
     # A long error (a path, a URL, a traceback's last line) wraps inside its column instead of widening the page.
     style = ("<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse;max-width:100%}"
-             ".error{max-width:36em;overflow-wrap:anywhere;white-space:pre-wrap}.setup{color:crimson;font-weight:bold}"
+             ".error{max-width:36em;overflow-wrap:anywhere;white-space:pre-wrap}.time{white-space:nowrap}.setup{color:crimson;font-weight:bold}"
              "td,th{border:1px solid #ccc;padding:6px 10px;vertical-align:middle}.purpose{color:#444;margin-top:4px}"
              ".thumb{max-width:240px;max-height:160px;background:#f4f6f8}</style>")
     doc = (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>{style}<h1>{html.escape(title)}</h1>"
