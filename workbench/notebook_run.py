@@ -8,7 +8,8 @@ environment (the service to talk to) as its own, so several notebooks can run at
 A cell may run for ``timeout`` seconds (:data:`CELL_TIMEOUT` unless told). One that runs that long
 is stopped and ends its notebook: the notebook fails, naming the cell and how long it ran, and the
 cells after it are reported as not run. Each cell's time is the runner's own clock, from sending
-the cell to holding its reply, so a wait anywhere on the way shows where it happened.
+the cell to holding its reply, so a wait anywhere on the way shows where it happened; the executed
+notebook keeps it in the cell's metadata (``workbench.seconds``).
 
 >>> groups_of({"cells": [{"cell_type": "markdown", "source": "## Register", "metadata": {}},
 ...                      {"cell_type": "code", "source": "x = 1", "metadata": {}, "outputs": []}]})
@@ -268,6 +269,9 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     if stopped is not None:
         stop_at = next((i for i, c in enumerate(ran) if c is stopped.cell), len(ran))
         waited[id(stopped.cell)] = stopped.seconds
+    for c in nb.cells:  # each cell's time on the runner's clock, in the executed notebook for whoever looks
+        if id(c) in waited:
+            c.metadata.setdefault("workbench", {})["seconds"] = round(waited[id(c)], 3)
     first_error = None
     op_results: dict[str, list] = {}
     skipped = 0
