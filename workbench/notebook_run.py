@@ -19,6 +19,7 @@ notebook keeps it in the cell's metadata (``workbench.seconds``).
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import subprocess
 import threading
@@ -149,9 +150,10 @@ class _Stopped(Exception):
         super().__init__(self.message)
 
 
+@functools.cache
 def _client_class():
     """nbclient's ``NotebookClient`` with two changes for runs nobody watches (a class made on first
-    use: importing nbclient costs a second, which ``workbench --version`` should not pay)."""
+    use, so that importing this module, as every ``workbench`` command does, imports no Jupyter)."""
     from jupyter_client.blocking import BlockingKernelClient
     from nbclient import NotebookClient
     from nbclient.output_widget import OutputWidget
@@ -287,13 +289,12 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
                 continue
             group.seconds += waited.get(id(c), 0.0)
             errs = [o for o in c.get("outputs", []) if o.get("output_type") == "error"]
-            if i == stop_at:  # its outputs so far, and the stop as its error
+            if i == stop_at:  # its outputs so far, and the stop as its error: what ended the notebook
                 errs = [{"ename": "Stopped", "evalue": stopped.message}]
-                group.error = f"cell {i}: {stopped.message}"
-                first_error = first_error or group.error
+                group.error = first_error = f"cell {i}: {stopped.message}"
             if errs and group.error is None:
                 group.error = f"cell {i}: {errs[0].get('ename')}: {errs[0].get('evalue')}"[:500]
-            if errs and first_error is None:
+            if errs and first_error is None and (stop_at is None or stop_at == len(ran)):
                 first_error = f"{errs[0].get('ename')}: {errs[0].get('evalue')}"[:300]
             text = "".join(o.get("text", "") for o in c.get("outputs", []) if o.get("output_type") == "stream")
             skipped_here = SKIP_MARK in text
@@ -312,6 +313,8 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
                     saved.cells[i], c.get("outputs", []), limits, out_dir / "image-diffs", f"{path.stem}-cell{i}")]
         group.skipped = bool(said_skip) and all(said_skip) and group.error is None
         groups.append(group)
+    if stopped is not None and stop_at == len(ran):  # stopped before its first cell
+        first_error = f"stopped before its first cell ({stopped.message})"
     _viewable(nb)
     html_body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     out_dir.mkdir(parents=True, exist_ok=True)
