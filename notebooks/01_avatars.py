@@ -62,9 +62,9 @@ summary
 
 # %% tags=["nbval-check-output"]
 print(len(summary.skeleton), "joints:", ", ".join(summary.skeleton[:8]), "...")
-print(summary.meshes[["name", "primitives", "triangles", "skinned"]].to_string(index=False))
-print(summary.materials[["name", "alphaMode"]].to_string(index=False))
-print(summary.textures[["mimeType", "width", "height"]].value_counts().to_string())
+display(summary.meshes[["name", "primitives", "triangles", "skinned"]])
+display(summary.materials[["name", "alphaMode"]])
+display(summary.textures[["mimeType", "width", "height"]].value_counts().to_frame())
 
 # %% [markdown]
 # ## Turn it round
@@ -87,7 +87,7 @@ ada.view(size=viewer_size, yaw=25)
 lods = {f"lod={lod}": client.avatars.model(ids["Ada"], lod=lod) for lod in (0, 1, 2)}
 table = compare({k: m.inspect() for k, m in lods.items()})
 table["share_of_lod0"] = (table["triangles"] / table["triangles"].iloc[0]).round(3)
-print(table.to_string())
+display(table)
 
 # %% [markdown]
 # LOD 0 and LOD 2 side by side on one camera: turning or zooming either turns both, so the
@@ -128,7 +128,7 @@ for name, s in summaries.items():
                  "sizes": ", ".join(sorted({f"{w}" for w in s.textures["width"]}, key=int)),
                  "clips": len(s.animations), "extensions": ", ".join(s.extensions_used) or "-"})
 options_table = pd.DataFrame(rows)
-print(options_table.to_string(index=False))
+display(options_table)
 
 # %% tags=["image-check"]
 fig, axes = plt.subplots(1, 2, figsize=(12, 4))
@@ -145,9 +145,9 @@ plt.show()
 # one primitive per material class (opaque, transparent), so the opaque part draws in one call:
 
 # %% tags=["nbval-check-output"]
-print(summaries["merged"].meshes[["name", "primitives", "triangles"]].to_string(index=False))
-print(summaries["lod2+merged+atlas512+webp+all"].meshes[["name", "primitives", "triangles"]].to_string(index=False))
-print(summaries["lod2+merged+atlas512+webp+all"].animations[["name", "duration_s", "channels"]].head(6).to_string(index=False))
+display(summaries["merged"].meshes[["name", "primitives", "triangles"]])
+display(summaries["lod2+merged+atlas512+webp+all"].meshes[["name", "primitives", "triangles"]])
+display(summaries["lod2+merged+atlas512+webp+all"].animations[["name", "duration_s", "channels"]].head(6))
 
 # %% [markdown]
 # ## Validation
@@ -168,7 +168,7 @@ else:
 
 # %% tags=["op:avatars.model", "nbval-check-output"]
 side = compare({name: client.avatars.model(mid, lod=2).inspect() for name, mid in ids.items()})
-print(side.to_string())
+display(side)
 
 # %% [markdown]
 # ## Errors
@@ -255,7 +255,7 @@ model_explorer = ModelExplorer(client, ids["Ada"])
 model_explorer
 
 # %% tags=["nbval-check-output"]
-print(model_explorer.current.meshes[["name", "triangles"]].to_string(index=False))
+display(model_explorer.current.meshes[["name", "triangles"]])
 
 # %% [markdown]
 # ## Checks

@@ -37,7 +37,7 @@ client = workbench.connect()
 
 # %% tags=["op:animations.list", "nbval-check-output"]
 library = client.animations.list()
-print(library.frame().to_string(index=False))
+display(library.frame())
 
 # %% [markdown]
 # ## Download clips for both genders
@@ -50,7 +50,7 @@ for (g, n), clip in clips.items():
     a = s.animations.iloc[0]
     rows.append({"gender": g, "clip": n, "joints": len(s.skeleton), "duration_s": round(float(a["duration_s"]), 3),
                  "channels": int(a["channels"]), "frames": int(a["frames"]), "KB": round(len(clip) / 1024, 1)})
-print(pd.DataFrame(rows).to_string(index=False))
+display(pd.DataFrame(rows))
 
 
 # %% [markdown]
@@ -74,7 +74,7 @@ def rest_heights(glb):
     return {nodes[i]["name"]: round(world_y(i), 3) for i in range(len(nodes))
             if nodes[i].get("name") in ("Hips", "Neck", "Head", "LeftHand", "LeftFoot")}
 heights = pd.DataFrame({g: rest_heights(clips[(g, "walk")].content) for g in ("masculine", "feminine")})
-print(heights.to_string())
+display(heights)
 
 # %% [markdown]
 # ## A joint's rotation over a clip
@@ -154,7 +154,7 @@ grid([pose_sequence(face_model, face_model, times, size=200, camera="portrait", 
 
 # %% tags=["op:avatars.model", "nbval-check-output"]
 embedded = client.avatars.model(model.model_id, lod=2, animations=embedded_clips).inspect()
-print(embedded.animations[["name", "duration_s", "channels"]].to_string(index=False))
+display(embedded.animations[["name", "duration_s", "channels"]])
 
 # %% [markdown]
 # The embedded clips play in the viewer: pick one in the menu, press play or drag the time slider;

@@ -56,7 +56,7 @@ default
 # %% tags=["op:avatars.preview", "nbval-check-output"]
 sizes = [32, 47, 48, 64, 100, 200, 384, 512]
 got = {s: client.avatars.preview(avatar, size=s) for s in sizes}
-print(pd.DataFrame({"asked": sizes, "got": [got[s].size[0] for s in sizes]}).to_string(index=False))
+display(pd.DataFrame({"asked": sizes, "got": [got[s].size[0] for s in sizes]}))
 
 # %% [markdown]
 # ## `camera` and `background`, side by side
@@ -75,7 +75,7 @@ for (cam, bg), im in images.items():
     rows.append({"camera": cam, "background": "transparent" if bg is None else ",".join(map(str, bg)),
                  "mode": im.mode, "corner": tuple(int(v) for v in a[0, 0]),
                  "opaque": bool((a[..., 3] == 255).all())})
-print(pd.DataFrame(rows).to_string(index=False))
+display(pd.DataFrame(rows))
 
 # %% [markdown]
 # ## A grid of avatars
@@ -124,12 +124,16 @@ grid([pose_sequence(glb, clip, times, size=150, camera=cam, background=(236, 240
      row_labels=["full", "portrait"], col_labels=[f"{t} s" for t in times])
 
 # %% [markdown]
-# ## Before and after
+# How the avatars looked before their looks were reworked, next to how they look now, and what
+# still falls short of a hand-made avatar: `01_avatars`, under *How the avatars look: before and after*.
+
+# %% [markdown]
+# ## Skin tones
 #
-# The grid below is eight avatars (both genders, every body shape, every hair style and kind of
-# glasses), portrait and full at 128 px, and two of them at 512 px. "Before" is the saved image
-# `data/looks_before.png`, the lofted generator (commit 15a6100) drawn by `data/make_looks_grid.py`;
-# "after" is the same script run here, live, on the code as it is.
+# The renderer's lights are fixed to the world, so a figure turned away from the camera shows its
+# back in the key light's shadow; skin takes the light with a warm wrap; the GLB's baked ambient
+# occlusion darkens folds; a soft contact shadow grounds the feet. Skin tones from #FFE0C4 to
+# #3B2416 keep their colour:
 
 # %% tags=["image-check"]
 import runpy
@@ -137,20 +141,7 @@ from pathlib import Path
 
 DATA = Path.cwd().parent / "data"
 looks = runpy.run_path(str(DATA / "make_looks_grid.py"))
-looks["show_before_and_after"](DATA)
-
-# %% [markdown]
-# The renderer's lights are fixed to the world, so a figure turned away from the camera shows its
-# back in the key light's shadow; skin takes the light with a warm wrap; the GLB's baked ambient
-# occlusion darkens folds; a soft contact shadow grounds the feet. Skin tones from #FFE0C4 to
-# #3B2416 keep their colour:
-
-# %% tags=["image-check"]
 looks["skin_sheet"]()
-
-# %% [markdown]
-# Still short of hand-made: shell hair, no cloth folds, and no cast shadows other than the contact
-# shadow (the renderer has no shadow maps).
 
 # %% [markdown]
 # ## Live controls

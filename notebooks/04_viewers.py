@@ -95,8 +95,8 @@ if LOCAL:
 if LOCAL:
     product_glb = client.local.viewer_file(product, "glb")
     s = inspect(product_glb)
-    print(s.meshes[["name", "triangles"]].to_string(index=False))
-    print(s.textures[["mimeType", "width", "height"]].to_string(index=False))
+    display(s.meshes[["name", "triangles"]])
+    display(s.textures[["mimeType", "width", "height"]])
     if validator_available():
         print("Khronos validator errors:", validate(product_glb).errors)
 else:

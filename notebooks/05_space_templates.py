@@ -125,7 +125,7 @@ if LOCAL:
         err = r.json()["error"]
         rows.append({"case": name, "status": r.status_code, "code": err["code"],
                      "fields": ", ".join(d["field"] for d in err["details"])})
-    print(pd.DataFrame(rows).to_string(index=False))
+    display(pd.DataFrame(rows))
     print("state after all that:", client.local.space(probe_id)["state"])
 else:
     print(SKIP)

@@ -53,7 +53,7 @@ HAVE_VIEWER = viewer is not None
 # and the client pre-checks with the same one:
 
 # %% tags=["nbval-check-output"]
-print(catalog_frame().to_string(index=False))
+display(catalog_frame())
 
 # %% [markdown]
 # ## A valid batch: 200
@@ -94,7 +94,7 @@ if HAVE_VIEWER:
     print(partial)
     joined = partial.events_with_errors(mixed)
     joined["key"] = joined["event"].map(lambda e: e.get("key"))
-    print(joined[["index", "key", "code", "field"]].fillna("").to_string(index=False))
+    display(joined[["index", "key", "code", "field"]].fillna(""))
 else:
     print(SKIP)
 
@@ -107,7 +107,7 @@ if HAVE_VIEWER:
         client.tracking.send_batch(viewer, "visit-102", [{"key": "nope"}, {"payload": {}}, "heartbeat"])
     except workbench.BadRequestError as e:
         print(e.status, e.code)
-        print(e.details_frame().to_string(index=False))
+        display(e.details_frame())
 else:
     print(SKIP)
 
@@ -185,7 +185,7 @@ if HAVE_VIEWER:
 
 # %% tags=["nbval-check-output"]
 if HAVE_VIEWER:
-    print(report.summary().to_string(index=False))
+    display(report.summary())
 else:
     print(SKIP)
 
@@ -195,7 +195,7 @@ else:
 # %% tags=["op:tracking.send_batch", "nbval-check-output"]
 if HAVE_VIEWER:
     again = client.tracking.send(viewer, traffic, concurrency=8, progress=False)
-    print(again.summary().to_string(index=False))
+    display(again.summary())
 else:
     print(SKIP)
 
@@ -208,7 +208,7 @@ if HAVE_VIEWER:
     sloppy.loc[sloppy.index[[3, 50]], "key"] = "viewer_exploded"
     rep = client.tracking.send(viewer, sloppy, progress=False)
     print(rep)
-    print(rep.errors[["position", "key", "code", "field", "stage"]].to_string(index=False))
+    display(rep.errors[["position", "key", "code", "field", "stage"]])
 else:
     print(SKIP)
 
@@ -219,7 +219,7 @@ else:
 if LOCAL:
     stored = client.local.events(viewer)
     print(len(stored), "events stored for this viewer")
-    print(pd.Series([e["key"] for e in stored]).value_counts().head(8).to_string())
+    display(pd.Series([e["key"] for e in stored], name="key").value_counts().head(8).to_frame())
 else:
     print(SKIP)
 

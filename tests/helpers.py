@@ -1,5 +1,5 @@
 """Helpers the tests share: reading the contract's error envelope, a Bearer header, making a viewer,
-and waiting for a condition with a bound (a bound, never a measured time).
+waiting for a condition with a bound (a bound, never a measured time), and a busy CPU.
 
 >>> auth(type("S", (), {"token": "wb_x"})())
 {'Authorization': 'Bearer wb_x'}
@@ -7,6 +7,10 @@ and waiting for a condition with a bound (a bound, never a measured time).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
 import time
 
 import httpx
@@ -54,3 +58,17 @@ def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
             return value
         time.sleep(every)
     return predicate()
+
+
+@contextlib.contextmanager
+def busy_cpu():
+    """As many processes spinning as the machine has cores, for the length of the block: a shared
+    machine while other work runs."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    try:
+        yield
+    finally:
+        for p in spinners:
+            p.kill()
+        for p in spinners:
+            p.wait()

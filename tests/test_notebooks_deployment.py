@@ -1,7 +1,9 @@
 """The notebooks against a deployment: a `workbench serve` started here on a free loopback port.
 
 nbval runs them in-process (the default target); these tests run the same notebooks through
-`workbench check` against real HTTP, and once as a deployment without the control API.
+`workbench check` against real HTTP, and once as a deployment without the control API. The check
+of every notebook, and the tour of the two with live widgets, run with the CPU busy (a spinning
+process per core), as on a shared machine: no cell may come near its timeout.
 """
 
 from __future__ import annotations
@@ -9,10 +11,22 @@ from __future__ import annotations
 import json
 import shutil
 
+import nbformat
 import pytest
 
 from conftest import ROOT, ServerProcess
+from helpers import busy_cpu
+from workbench.notebook_run import CELL_TIMEOUT
 from workbench.tour import OPERATIONS, run_check, run_notebook, run_tour
+
+
+def slowest_cell(out) -> tuple[float, str]:
+    """(seconds, which) of the slowest cell of the notebooks executed into ``out``, on the runner's clock
+    (a stall included)."""
+    cells = [(c.metadata["workbench"]["seconds"], f"{p.name} cell {i}") for p in out.glob("*.ipynb")
+             for i, c in enumerate(nbformat.read(p, 4).cells) if "workbench" in c.metadata]
+    assert cells, f"no cell times in {out}"
+    return max(cells)
 
 
 @pytest.fixture(scope="module")
@@ -22,9 +36,16 @@ def deployment(tmp_path_factory):
     srv.stop()
 
 
+# Ten notebooks with the CPU busy take twice their quiet time, more on a machine others share: a
+# bound on the whole (the stall this guards against shows as a cell near its timeout, checked below).
+@pytest.mark.timeout(1800)
 def test_check_runs_every_notebook_and_every_operation_conforms(deployment, tmp_path):
     out = tmp_path / "check"
-    rc = run_check(out, base_url=deployment.base_url, avatar_base_url=deployment.avatar_base_url, token=deployment.token)
+    with busy_cpu():
+        rc = run_check(out, base_url=deployment.base_url, avatar_base_url=deployment.avatar_base_url,
+                       token=deployment.token)
+    seconds, where = slowest_cell(out)
+    assert seconds < CELL_TIMEOUT / 2, f"{where} took {seconds:.0f} s of a {CELL_TIMEOUT} s timeout"
     conf = json.loads((out / "conformance.json").read_text())
     assert {op: v["verdict"] for op, v in conf.items()} == {op: "conforms" for op in OPERATIONS}
     assert rc == 0
@@ -98,14 +119,20 @@ def test_skipped_cells_are_not_counted_as_passes():
     assert conf["tracking.send_batch"]["verdict"] == "not exercised"
 
 
+@pytest.mark.timeout(1200)
 def test_the_tour_report_is_a_page_a_newcomer_opens(tmp_path):
     """Each notebook's purpose and a thumbnail of its last picture on the index; a turntable GIF and
-    the preview explorer's still shown on the notebook's page (nbconvert drops GIFs and widgets)."""
+    the preview explorer's still shown on the notebook's page (nbconvert drops GIFs and widgets).
+    The two notebooks with explorers (live widgets), run with the CPU busy, finish without a stall."""
     nb_dir = tmp_path / "nb"
     nb_dir.mkdir()
-    shutil.copy(ROOT / "notebooks" / "03_previews.ipynb", nb_dir)
+    for name in ("01_avatars.ipynb", "03_previews.ipynb"):
+        shutil.copy(ROOT / "notebooks" / name, nb_dir)
     (tmp_path / "data").symlink_to(ROOT / "data", target_is_directory=True)
-    assert run_tour(tmp_path / "tour", notebooks=nb_dir) == 0
+    with busy_cpu():
+        assert run_tour(tmp_path / "tour", notebooks=nb_dir) == 0
+    seconds, where = slowest_cell(tmp_path / "tour")
+    assert seconds < CELL_TIMEOUT / 2, f"{where} took {seconds:.0f} s of a {CELL_TIMEOUT} s timeout"
     index = (tmp_path / "tour" / "index.html").read_text()
     assert "03 · Previews: GET {avatar_base_url}/preview/:id.png with every option" in index
     assert "<img class=thumb src='data:image/png;base64," in index

@@ -6,12 +6,6 @@ Space Template service.
 ['AsyncClient', 'Client']
 """
 
-from workbench.client import (AnswerTooLargeError, APIError, AsyncClient, BadRequestError, Client, ConfigurationError,
-                              ConflictError, ForbiddenError, NotFoundError, OptionError, PayloadTooLargeError,
-                              RateLimitError, RequestTimeoutError, ServerError, TransportError, UnauthorizedError,
-                              UnexpectedAnswerError, UnsupportedMediaTypeError, WorkbenchError)
-from workbench.connect import connect
-
 import logging as _logging
 
 # A library stays quiet unless the application configures logging (``workbench serve`` does);
@@ -22,11 +16,25 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):
-    # ``workbench.TimeoutError`` of earlier releases; kept out of __all__ so ``from workbench import *``
-    # cannot shadow Python's own TimeoutError.
-    if name == "TimeoutError":
-        return RequestTimeoutError
-    raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+    # The public names load on first use: the `workbench` command imports this package, and
+    # `workbench --version` or `--help` should not pay for httpx and the client (a second on a busy machine).
+    if name == "connect":
+        # bound over the submodule of the same name, which importing it has just set here
+        from workbench.connect import connect as value
+    elif name in __all__ or name == "TimeoutError":
+        import workbench.client as client
+
+        # ``workbench.TimeoutError`` of earlier releases; kept out of __all__ so ``from workbench import *``
+        # cannot shadow Python's own TimeoutError.
+        value = client.RequestTimeoutError if name == "TimeoutError" else getattr(client, name)
+    else:
+        raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
 
 __all__ = [
     "connect",

@@ -11,6 +11,9 @@ import os
 import sys
 from pathlib import Path
 
+from workbench import __version__  # the package's own, so --version reads no installed metadata
+from workbench.notebook_run import CELL_TIMEOUT  # light: the runner imports nbclient and the rest when it runs
+
 DEFAULT_DATA_DIR = ".wb-data"
 
 
@@ -32,8 +35,17 @@ def _hosts(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(str(e).removeprefix("--allowed-hosts: ")) from None
 
 
-def _run_options(p) -> None:
-    """Options shared by tour and check: parallel kernels, parameters, picture tolerance."""
+def _run_options(p, name: str) -> None:
+    """Options shared by tour and check: the report's folder, parallel kernels, a cell's timeout,
+    parameters, picture tolerance."""
+    p.add_argument("--out", default=name, metavar="DIR",
+                   help=f"folder for the report (default ./{name}): index.html (open it in a browser), junit.xml "
+                        "(a test case per group of cells and per operation, for CI), conformance.json, and each "
+                        "executed notebook as .ipynb and .html")
+    p.add_argument("--notebooks", default=None, help="folder of notebooks (default: the project's notebooks/)")
+    p.add_argument("--timeout", type=_positive, default=CELL_TIMEOUT, metavar="SECONDS",
+                   help=f"seconds a cell may run; one that runs longer is stopped and fails its notebook, "
+                        f"naming the cell (default {CELL_TIMEOUT})")
     p.add_argument("--jobs", type=_positive, default=1, help="notebooks run at once, each in its own kernel (default 1)")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a value for a notebook parameter (its 'parameters' cell), e.g. n_events=1000000; repeatable")
@@ -82,20 +94,9 @@ def _port(text: str) -> int:
     return value
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("workbench")
-    except PackageNotFoundError:  # run from a source tree that was not installed
-        from workbench import __version__
-
-        return __version__
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="workbench", description="Workbench for the Avatar, Viewer and Space Template service.")
-    p.add_argument("--version", action="version", version=f"workbench {_version()}", help="print the version and exit")
+    p.add_argument("--version", action="version", version=f"workbench {__version__}", help="print the version and exit")
     sub = p.add_subparsers(dest="command", required=True)
 
     s = sub.add_parser("serve", help="run the local reference service in the foreground")
@@ -131,10 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="make a new data folder (with its database) when --data-dir names none, instead of refusing")
 
     r = sub.add_parser("tour", help="run every notebook headless against a local service and write an HTML report")
-    r.add_argument("--out", default="tour", help="folder for the executed notebooks and index.html (default ./tour)")
-    r.add_argument("--notebooks", default=None, help="folder of notebooks (default: the project's notebooks/)")
-    r.add_argument("--timeout", type=_positive, default=600, help="seconds a cell may run (default 600)")
-    _run_options(r)
+    _run_options(r, "tour")
     r.add_argument("--shared-service", action="store_true",
                    help="run every notebook against one local service (default: a fresh one each, no shared state)")
     r.add_argument("--no-compare-images", dest="compare_images", action="store_false",
@@ -145,9 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--avatar-base-url", required=True, help="the deployment's {avatar_base_url} (avatars and animations)")
     c.add_argument("--token", default=os.environ.get("WORKBENCH_TOKEN"),
                    help="a Bearer token with the scopes the notebooks use (default $WORKBENCH_TOKEN)")
-    c.add_argument("--out", default="check", help="folder for the executed notebooks and the report (default ./check)")
-    c.add_argument("--notebooks", default=None, help="folder of notebooks (default: the project's notebooks/)")
-    _run_options(c)
+    _run_options(c, "check")
     c.add_argument("--compare-images", action="store_true",
                    help="compare the pictures of cells tagged image-check with the saved ones (for notebooks saved "
                         "from this deployment)")
@@ -375,7 +371,7 @@ def _run(args) -> int:
         from workbench.tour import run_check
 
         return run_check(Path(args.out), base_url=args.base_url, avatar_base_url=args.avatar_base_url,
-                         token=args.token, notebooks=args.notebooks, jobs=args.jobs,
+                         token=args.token, notebooks=args.notebooks, jobs=args.jobs, timeout=args.timeout,
                          compare_images=args.compare_images, **_run_values(args))
     if args.command == "synth":
         if (args.path is None) == (args.out is None):

@@ -5,6 +5,12 @@ A *group* is the code cells under one heading of the notebook (a ``#`` line in a
 what ``workbench tour`` and ``check`` report to CI as one test case. Each kernel gets its
 environment (the service to talk to) as its own, so several notebooks can run at once.
 
+A cell may run for ``timeout`` seconds (:data:`CELL_TIMEOUT` unless told). One that runs that long
+is stopped and ends its notebook: the notebook fails, naming the cell and how long it ran, and the
+cells after it are reported as not run. Each cell's time is the runner's own clock, from sending
+the cell to holding its reply, so a wait anywhere on the way shows where it happened; the executed
+notebook keeps it in the cell's metadata (``workbench.seconds``).
+
 >>> groups_of({"cells": [{"cell_type": "markdown", "source": "## Register", "metadata": {}},
 ...                      {"cell_type": "code", "source": "x = 1", "metadata": {}, "outputs": []}]})
 [('Register', [1])]
@@ -13,20 +19,27 @@ environment (the service to talk to) as its own, so several notebooks can run at
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import subprocess
-from dataclasses import replace
+import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from workbench.nbcheck.cells import Mismatch, cell_tolerance, compare_cell, is_checked
 from workbench.nbcheck.images import Tolerance
 from workbench.nbcheck.params import inject
 
-__all__ = ["NotebookRun", "Group", "run_notebook", "groups_of", "operations_of", "purpose_of", "thumbnail_of"]
+__all__ = ["CELL_TIMEOUT", "Abort", "NotebookRun", "Group", "run_notebook", "groups_of", "operations_of", "purpose_of",
+           "thumbnail_of"]
 
 SKIP_MARK = "[skipped: "
+
+# Seconds a cell may run. The slowest group of cells of the project's notebooks (09's funnels) took
+# 45 s in a tour with both cores of a 2-core machine busy (bench/RESULTS.md); 180 s leaves room for a
+# slower machine, and a stall is reported in three minutes, not ten.
+CELL_TIMEOUT = 180
 
 
 def operations_of(cell: dict) -> list[str]:
@@ -49,6 +62,7 @@ class Group:
     error: str | None = None
     skipped: bool = False
     images: list[Mismatch] = field(default_factory=list)
+    not_run: str | None = None  # why its cells never ran (an earlier cell hit its timeout)
 
     @property
     def ok(self) -> bool:
@@ -95,44 +109,171 @@ def groups_of(nb) -> list[tuple[str, list[int]]]:
     return out
 
 
-def _seconds(cell) -> float:
-    """How long a cell ran, from nbclient's timing metadata (0 when it has none)."""
-    from datetime import datetime
+class Abort:
+    """Ends runs from another thread: :meth:`now` stops the kernel of every run given this object
+    (its current cell ends with ``reason``), and :attr:`reason` tells a caller not to start more.
 
-    timing = cell.get("metadata", {}).get("execution", {})
-    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
-    if not (start and end):
-        return 0.0
-    return max(0.0, (datetime.fromisoformat(end.replace("Z", "+00:00"))
-                     - datetime.fromisoformat(start.replace("Z", "+00:00"))).total_seconds())
+    >>> a = Abort(); a.now("the deployment stopped answering"); a.reason
+    'the deployment stopped answering'
+    """
+
+    def __init__(self):
+        self.reason: str | None = None
+        self._lock = threading.RLock()
+        self._kernels: set = set()
+
+    def now(self, reason: str) -> None:
+        with self._lock:
+            self.reason = self.reason or reason
+            for km in self._kernels:
+                process = getattr(km.provisioner, "process", None)
+                if process is not None:
+                    process.kill()  # nbclient notices a dead kernel within a second and ends the cell
+
+    def _watch(self, km) -> None:
+        with self._lock:
+            self._kernels.add(km)
+            if self.reason:
+                self.now(self.reason)
+
+    def _forget(self, km) -> None:
+        with self._lock:
+            self._kernels.discard(km)
 
 
-def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600, *, params: dict | None = None,
-                 compare_images: bool = False, tolerance: Tolerance | None = None) -> NotebookRun:
+class _Stopped(Exception):
+    """The run ended at ``cell``, after it ran ``seconds``: ``message`` says why."""
+
+    def __init__(self, cell, seconds: float, why: str):
+        self.cell, self.seconds = cell, seconds
+        self.message = f"ran {seconds:.1f} s, {why}"
+        super().__init__(self.message)
+
+
+@functools.cache
+def _client_class():
+    """nbclient's ``NotebookClient`` with two changes for runs nobody watches (a class made on first
+    use, so that importing this module, as every ``workbench`` command does, imports no Jupyter)."""
+    from jupyter_client.blocking import BlockingKernelClient
+    from nbclient import NotebookClient
+    from nbclient.output_widget import OutputWidget
+
+    class Client(NotebookClient):
+        """1. An ``Output`` widget's state goes back to the kernel on a shell socket of its own.
+        nbclient mimics the front end of an ``Output`` widget and sends its outputs back on the
+        shell socket while it waits on that same socket for the cell's reply; when the reply
+        arrives as it sends, the wait does not wake until its timeout, then finds the reply and
+        calls the cell done (jupyter/nbclient#312). A notebook whose widget clears and fills its
+        ``Output`` while its cell runs (``ModelExplorer``) sat there for the whole timeout and
+        still passed. Only the ``Output`` mimic sends on the shell socket; the cells' own
+        requests keep nbclient's.
+
+        2. The runner's clock: ``seconds[index]`` is how long it waited for each cell, and a cell
+        that took its whole timeout is a stop (:class:`_Stopped`), never a pass, even when its
+        reply was found at the deadline.
+        """
+
+        def __init__(self, *args, abort: Abort | None = None, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.seconds: dict[int, float] = {}
+            self.abort, self.watched = abort, None
+            self.current, self._started = None, 0.0
+            self._widget_client: BlockingKernelClient | None = None
+            self.on_cell_execute = self._cell_sent
+            self.on_cell_executed = self._cell_answered
+
+        def _cell_sent(self, cell, cell_index):
+            if self.abort is not None and self.watched is None:  # the kernel runs from here on
+                self.watched = self.km
+                self.abort._watch(self.km)
+            self.current, self._started = cell, time.perf_counter()
+
+        def _cell_answered(self, cell, cell_index, execute_reply):
+            took = self.seconds[cell_index] = time.perf_counter() - self._started
+            limit = self._get_timeout(cell)
+            if limit and took >= limit:
+                self.shutdown_kernel = "immediate"
+                raise _Stopped(cell, took, f"stopped at its timeout ({limit} s)")
+
+        async def _async_handle_timeout(self, timeout, cell=None):
+            if cell is None:  # the kernel's first answer, before any cell
+                return await super()._async_handle_timeout(timeout, cell)
+            self.shutdown_kernel = "immediate"  # it is busy with the cell: it would not answer a request to stop
+            raise _Stopped(cell, self.running(), f"stopped at its timeout ({timeout} s)")
+
+        def running(self) -> float:
+            """Seconds since the current cell was sent."""
+            return time.perf_counter() - self._started
+
+        def on_comm_open_jupyter_widget(self, msg):
+            widget = super().on_comm_open_jupyter_widget(msg)
+            if isinstance(widget, OutputWidget):
+                widget.kernel_client = self._widget_sender()
+            return widget
+
+        def _widget_sender(self) -> BlockingKernelClient:
+            if self._widget_client is None:
+                kc = BlockingKernelClient()
+                kc.load_connection_info(self.km.get_connection_info())
+                kc.start_channels(shell=True, iopub=False, stdin=False, hb=False, control=False)
+                self._widget_client = kc
+            return self._widget_client
+
+        def close_widget_sender(self) -> None:
+            if self._widget_client is not None:
+                self._widget_client.stop_channels()
+                self._widget_client = None
+
+    return Client
+
+
+def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEOUT, *, params: dict | None = None,
+                 compare_images: bool = False, tolerance: Tolerance | None = None,
+                 abort: Abort | None = None) -> NotebookRun:
     """Execute one notebook with ``env`` added to its kernel's environment, write its HTML, and say how it went.
 
     ``params`` are injected after its ``parameters`` cell (the names it declares). With
     ``compare_images``, each cell tagged ``image-check`` or ``nbval-check-output`` must show the
     pictures saved in ``path`` within ``tolerance`` (the cell's own limits first); a notebook
     run with other parameters is not compared, as its pictures may rightly differ. A failing
-    picture's expected | actual | difference image goes to ``out_dir/image-diffs/``.
+    picture's expected | actual | difference image goes to ``out_dir/image-diffs/``. A cell that
+    runs ``timeout`` seconds ends the run (see the module's notes), and so does ``abort``.
     """
     import nbformat
-    from nbclient import NotebookClient
+    from nbclient.exceptions import DeadKernelError
     from nbconvert import HTMLExporter
 
     saved = nbformat.read(path, as_version=4)
     nb = inject(copy.deepcopy(saved), params or {})  # the run fills its copy's outputs; the saved ones stay
     injected = any("injected-parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
     started = time.perf_counter()
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(path.parent)}})
-    # The kernel process's own stderr carries only jupyter_client's transport notices; what cells
-    # write to stderr still reaches the notebook through the kernel's messages.
-    client.execute(stderr=subprocess.DEVNULL, env={**os.environ, **env})
+    client = _client_class()(nb, timeout=timeout, kernel_name="python3", allow_errors=True, abort=abort,
+                             resources={"metadata": {"path": str(path.parent)}})
+    stopped: _Stopped | None = None
+    try:
+        # The kernel process's own stderr carries only jupyter_client's transport notices; what cells
+        # write to stderr still reaches the notebook through the kernel's messages.
+        client.execute(stderr=subprocess.DEVNULL, env={**os.environ, **env})
+    except _Stopped as e:
+        stopped = e
+    except DeadKernelError:
+        why = f"stopped: {abort.reason}" if abort is not None and abort.reason else "then its kernel died"
+        stopped = _Stopped(client.current, client.running(), why)
+    finally:
+        client.close_widget_sender()
+        if client.watched is not None:
+            abort._forget(client.watched)
     seconds = time.perf_counter() - started
     # the run's cells without the injected one line up with the saved notebook's
     ran = [c for c in nb.cells if "injected-parameters" not in c.get("metadata", {}).get("tags", [])]
+    waited = {id(nb.cells[i]): s for i, s in client.seconds.items()}  # by cell: the run's indexes count the injected one
+    stop_at = None
+    if stopped is not None:
+        stop_at = next((i for i, c in enumerate(ran) if c is stopped.cell), len(ran))
+        waited[id(stopped.cell)] = stopped.seconds
+    for c in nb.cells:  # each cell's time on the runner's clock, in the executed notebook for whoever looks
+        if id(c) in waited:
+            c.metadata.setdefault("workbench", {})["seconds"] = round(waited[id(c)], 3)
     first_error = None
     op_results: dict[str, list] = {}
     skipped = 0
@@ -143,11 +284,17 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600, *, pa
         said_skip = []
         for i in indexes:
             c = ran[i]
-            group.seconds += _seconds(c)
+            if stop_at is not None and i > stop_at:
+                group.not_run = group.not_run or f"not run: cell {stop_at} {stopped.message}"
+                continue
+            group.seconds += waited.get(id(c), 0.0)
             errs = [o for o in c.get("outputs", []) if o.get("output_type") == "error"]
+            if i == stop_at:  # its outputs so far, and the stop as its error: what ended the notebook
+                errs = [{"ename": "Stopped", "evalue": stopped.message}]
+                group.error = first_error = f"cell {i}: {stopped.message}"
             if errs and group.error is None:
                 group.error = f"cell {i}: {errs[0].get('ename')}: {errs[0].get('evalue')}"[:500]
-            if errs and first_error is None:
+            if errs and first_error is None and (stop_at is None or stop_at == len(ran)):
                 first_error = f"{errs[0].get('ename')}: {errs[0].get('evalue')}"[:300]
             text = "".join(o.get("text", "") for o in c.get("outputs", []) if o.get("output_type") == "stream")
             skipped_here = SKIP_MARK in text
@@ -166,6 +313,8 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = 600, *, pa
                     saved.cells[i], c.get("outputs", []), limits, out_dir / "image-diffs", f"{path.stem}-cell{i}")]
         group.skipped = bool(said_skip) and all(said_skip) and group.error is None
         groups.append(group)
+    if stopped is not None and stop_at == len(ran):  # stopped before its first cell
+        first_error = f"stopped before its first cell ({stopped.message})"
     _viewable(nb)
     html_body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     out_dir.mkdir(parents=True, exist_ok=True)

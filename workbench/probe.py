@@ -15,6 +15,10 @@ Three requests, none of which changes anything on the deployment:
 (``avatar:write`` cannot be probed without registering an avatar: the body's rules come before
 the token's there, and a valid body registers one.)
 
+During the run, :class:`Watch` asks ``GET {avatar_base_url}/animations`` every few seconds: a
+deployment that stops answering (three times running) ends ``check`` with the same verdict,
+naming when it stopped, instead of every notebook after it failing into its timeouts.
+
 >>> probe("http://127.0.0.1:9/api", "http://127.0.0.1:9/avatars", "wb_x", timeout=1).ok
 False
 """
@@ -22,11 +26,14 @@ False
 from __future__ import annotations
 
 import secrets
+import threading
+import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 import httpx
 
-__all__ = ["Probe", "probe", "SETUP_PROBLEM"]
+__all__ = ["Probe", "probe", "Watch", "SETUP_PROBLEM"]
 
 SETUP_PROBLEM = 3  # check's exit status when the setup, not the deployment, is the problem
 
@@ -46,6 +53,11 @@ class Probe:
 def probe(base_url: str, avatar_base_url: str, token: str | None, *, timeout: float = 10.0) -> Probe:
     """Probe the deployment named by the two base URLs with ``token``; see the module notes."""
     out = Probe()
+    for option, url in (("--base-url", base_url), ("--avatar-base-url", avatar_base_url)):
+        if not url.lower().startswith(("http://", "https://")):
+            out.problems.append(f"{option} {url}: add http:// or https:// (e.g. http://{url.split('://')[-1]})")
+    if out.problems:
+        return out
     base_url, avatar_base_url = base_url.rstrip("/"), avatar_base_url.rstrip("/")
     with httpx.Client(timeout=timeout) as http:
         try:
@@ -103,3 +115,52 @@ def _code(r: httpx.Response) -> str | None:
         return r.json()["error"]["code"]
     except (ValueError, KeyError, TypeError):
         return None
+
+
+
+class Watch:
+    """While in its ``with`` block, asks ``GET {avatar_base_url}/animations`` every ``every`` seconds
+    and calls ``on_down(reason)`` once when ``misses`` asks in a row get no answer (refused, reset,
+    timed out after ``timeout`` s). An answer of any status counts as an answer: judging it is the
+    notebooks' business.
+
+    >>> seen = []
+    >>> with Watch("http://127.0.0.1:9/avatars", every=0.05, misses=2, on_down=seen.append) as w:
+    ...     _ = w.down.wait(10)
+    >>> seen[0].startswith("the deployment stopped answering at ")
+    True
+    """
+
+    def __init__(self, avatar_base_url: str, *, on_down, every: float = 2.0, misses: int = 3, timeout: float = 10.0):
+        self.url = avatar_base_url.rstrip("/") + "/animations"
+        self.on_down, self.every, self.misses, self.timeout = on_down, every, misses, timeout
+        self.down = threading.Event()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="deployment-watch", daemon=True)
+
+    def __enter__(self) -> "Watch":
+        self._began = time.monotonic()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        missed, first = 0, None
+        with httpx.Client(timeout=self.timeout) as http:
+            while not self._done.wait(self.every if missed == 0 else min(self.every, 0.5)):
+                try:
+                    http.get(self.url)
+                    missed, first = 0, None
+                except httpx.TransportError as e:
+                    if first is None:
+                        first = (datetime.now(timezone.utc), time.monotonic() - self._began, type(e).__name__)
+                    missed += 1
+                    if missed >= self.misses:
+                        at, into, error = first
+                        self.down.set()
+                        self.on_down(f"the deployment stopped answering at {at:%H:%M:%S} UTC, {into:.0f} s into the "
+                                     f"run (GET {self.url}: {error})")
+                        return

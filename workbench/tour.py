@@ -30,7 +30,7 @@ from pathlib import Path
 from workbench.nbcheck.images import Tolerance
 from workbench.nbcheck.junit import Case, Suite, to_junit
 from workbench.nbcheck.params import check_declared
-from workbench.notebook_run import NotebookRun, operations_of, run_notebook
+from workbench.notebook_run import CELL_TIMEOUT, Abort, NotebookRun, operations_of, run_notebook
 from workbench.service.spec import interface_names
 
 __all__ = ["OPERATIONS", "run_tour", "run_check", "run_notebook", "NotebookRun", "conformance", "operations_of",
@@ -44,13 +44,14 @@ def default_notebooks() -> Path:
     return here if here.is_dir() else Path.cwd() / "notebooks"
 
 
-def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance: dict | None = None) -> Path:
+def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance: dict | None = None,
+                setup_problem: str | None = None) -> Path:
     rows = "".join(
         f"<tr><td><a href='{html.escape(r.html_path.name)}'>{html.escape(r.name)}</a>"
         f"<div class=purpose>{html.escape(r.purpose)}</div></td>"
         f"<td>{f'<a href={chr(39)}{html.escape(r.html_path.name)}{chr(39)}><img class=thumb src={chr(39)}{r.thumbnail}{chr(39)} alt=output></a>' if r.thumbnail else ''}</td>"
         f"<td style='color:{'green' if r.ok else 'crimson'}'><b>{'pass' if r.ok else 'FAIL'}</b></td>"
-        f"<td>{r.cells}</td><td>{r.seconds:.1f} s</td><td>{html.escape(r.error or '')}{_diff_links(r, out_dir)}</td></tr>"
+        f"<td>{r.cells}</td><td class=time>{r.seconds:.1f} s</td><td class=error>{html.escape(r.error or '')}{_diff_links(r, out_dir)}</td></tr>"
         for r in runs)
     conf = ""
     if conformance is not None:
@@ -58,10 +59,13 @@ def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance:
             f"<tr><td><code>{op}</code></td><td>{v['verdict']}</td><td>{v['passed']} passed, {v['failed']} failed, "
             f"{v['skipped']} skipped</td></tr>"
             for op, v in conformance.items()) + "</table>"
-    style = ("<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}"
+    # A long error (a path, a URL, a traceback's last line) wraps inside its column instead of widening the page.
+    style = ("<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse;max-width:100%}"
+             ".error{max-width:36em;overflow-wrap:anywhere;white-space:pre-wrap}.time{white-space:nowrap}.setup{color:crimson;font-weight:bold}"
              "td,th{border:1px solid #ccc;padding:6px 10px;vertical-align:middle}.purpose{color:#444;margin-top:4px}"
              ".thumb{max-width:240px;max-height:160px;background:#f4f6f8}</style>")
     doc = (f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>{style}<h1>{html.escape(title)}</h1>"
+           + (f"<p class=setup>{html.escape(setup_problem)}</p>" if setup_problem else "") +
            f"<p>{sum(r.ok for r in runs)} of {len(runs)} notebooks passed. Each notebook's page has every cell and output.</p>"
            "<table><tr><th>notebook: what it shows</th><th>its last picture</th><th>result</th><th>code cells</th>"
            f"<th>time</th><th>first error</th></tr>{rows}</table>{conf}")
@@ -77,8 +81,9 @@ def _diff_links(run: NotebookRun, out_dir: Path) -> str:
                    f"changed picture: {html.escape(p.name)}</a>" for p in paths)
 
 
-def junit_suites(runs: list[NotebookRun], conf: dict) -> list[Suite]:
-    """A suite per notebook (a case per group of cells) and a suite ``operations`` (a case per operation)."""
+def junit_suites(runs: list[NotebookRun], conf: dict, setup_problem: str | None = None) -> list[Suite]:
+    """A suite per notebook (a case per group of cells) and a suite ``operations`` (a case per operation;
+    every one skipped with ``setup_problem`` when the run could not judge them)."""
     suites = []
     for r in runs:
         cases = []
@@ -87,12 +92,15 @@ def junit_suites(runs: list[NotebookRun], conf: dict) -> list[Suite]:
             if not g.ok:  # the first line is the message a CI system shows
                 failure = "\n".join(filter(None, [g.error, *(line.strip() for m in g.images for line in m.lines())]))
             cases.append(Case(g.name, g.seconds, failure=failure,
-                              skipped="the cells skipped themselves here" if g.skipped else None,
+                              skipped=g.not_run or ("the cells skipped themselves here" if g.skipped else None),
                               output=f"{r.name}: cells {', '.join(map(str, g.cells))}"))
         suites.append(Suite(Path(r.name).stem, cases))
     ops = []
     for op, v in conf.items():
         detail = f"{v['passed']} of {v['cells']} cells passed, {v['failed']} failed, {v['skipped']} skipped"
+        if setup_problem:
+            ops.append(Case(op, skipped=f"not judged: {setup_problem}", output=detail))
+            continue
         ops.append(Case(op, failure=f"{op} does not conform: {detail}" if v["verdict"] == "does not conform" else None,
                         skipped="no notebook cell exercised it here" if v["verdict"] == "not exercised" else None,
                         output=detail))
@@ -100,29 +108,34 @@ def junit_suites(runs: list[NotebookRun], conf: dict) -> list[Suite]:
     return suites
 
 
-def _report(out: Path, runs: list[NotebookRun], title: str, conf: dict, with_operations: bool) -> Path:
+def _report(out: Path, runs: list[NotebookRun], title: str, conf: dict, with_operations: bool,
+            setup_problem: str | None = None) -> Path:
     """index.html, junit.xml and conformance.json in ``out``; the index's path."""
-    index = write_index(out, runs, title, conf if with_operations else None)
-    (out / "junit.xml").write_text(to_junit(junit_suites(runs, conf), name=title), encoding="utf-8")
+    out.mkdir(parents=True, exist_ok=True)
+    index = write_index(out, runs, title, conf if with_operations else None, setup_problem)
+    (out / "junit.xml").write_text(to_junit(junit_suites(runs, conf, setup_problem), name=title), encoding="utf-8")
     (out / "conformance.json").write_text(json.dumps(conf, indent=2), encoding="utf-8")
     return index
 
 
 def _run_all(paths: list[Path], run_one, jobs: int, show) -> list[NotebookRun]:
-    """Run ``run_one(path)`` for every notebook, ``jobs`` at a time; results in the notebooks' order."""
+    """Run ``run_one(path)`` for every notebook, ``jobs`` at a time; results in the notebooks' order
+    (a notebook whose ``run_one`` gave None, not started because the run was stopped, is left out)."""
     if jobs <= 1:
         runs = []
         for p in paths:
             runs.append(run_one(p))
-            show(runs[-1])
-        return runs
+            if runs[-1] is not None:
+                show(runs[-1])
+        return [r for r in runs if r is not None]
     done: dict[Path, NotebookRun] = {}
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="notebook") as pool:
         futures = {pool.submit(run_one, p): p for p in paths}
         for f in as_completed(futures):
             done[futures[f]] = f.result()
-            show(done[futures[f]])
-    return [done[p] for p in paths]
+            if done[futures[f]] is not None:
+                show(done[futures[f]])
+    return [done[p] for p in paths if done[p] is not None]
 
 
 def _load_checked(paths: list[Path], params: dict) -> None:
@@ -131,21 +144,40 @@ def _load_checked(paths: list[Path], params: dict) -> None:
     check_declared(params, [nbformat.read(p, as_version=4) for p in paths])
 
 
+class NoNotebooks(ValueError):
+    """``--notebooks`` names no folder, or a folder without notebooks."""
+
+
 def _notebooks(folder: str | Path | None) -> list[Path]:
-    folder = Path(folder) if folder else default_notebooks()
-    return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("."))
+    """The notebooks to run: ``folder``'s ``*.ipynb`` (the project's by default), in name order.
+
+    >>> _notebooks("/nonexistent")
+    Traceback (most recent call last):
+    ...
+    workbench.tour.NoNotebooks: --notebooks /nonexistent: no such folder
+    """
+    where = Path(folder) if folder else default_notebooks()
+    if not where.is_dir():
+        raise NoNotebooks(f"--notebooks {where}: {'not a folder' if where.exists() else 'no such folder'}")
+    paths = sorted(p for p in where.glob("*.ipynb") if not p.name.startswith("."))
+    if not paths:
+        raise NoNotebooks(f"--notebooks {where}: no notebooks (*.ipynb) in this folder")
+    return paths
 
 
-def run_tour(out: Path, notebooks: str | Path | None = None, timeout: int = 600, *, jobs: int = 1,
+def run_tour(out: Path, notebooks: str | Path | None = None, timeout: int = CELL_TIMEOUT, *, jobs: int = 1,
              shared_service: bool = False, params: dict | None = None, compare_images: bool = True,
              tolerance: Tolerance | None = None) -> int:
-    """Run every notebook against a local service (its own each, or one shared); 0 when all pass."""
+    """Run every notebook against a local service (its own each, or one shared); 0 when all pass, 1
+    when one fails (an error, a changed picture, a cell stopped at its ``timeout``), 2 when
+    ``notebooks`` names no folder of notebooks."""
     from workbench.service.server import LocalService
 
-    paths = _notebooks(notebooks)
-    if not paths:
-        print(f"no notebooks found in {notebooks or default_notebooks()}")
-        return 1
+    try:
+        paths = _notebooks(notebooks)
+    except NoNotebooks as e:
+        print(f"tour: {e}")
+        return 2
     params = params or {}
     _load_checked(paths, params)
     shared = LocalService.start() if shared_service else None
@@ -168,7 +200,8 @@ def run_tour(out: Path, notebooks: str | Path | None = None, timeout: int = 600,
               + (f"  {r.error}" if r.error else ""), flush=True)
 
     where = f"a shared local service at {shared.root_url}" if shared else "a local service each"
-    print(f"tour: {len(paths)} notebooks, {jobs} at a time, against {where}; report in {out}/")
+    print(f"tour: {len(paths)} notebooks, {jobs} at a time, against {where}; a cell may run {timeout} s; "
+          f"report in {out}/")
     try:
         runs = _run_all(paths, run_one, jobs, show)
     finally:
@@ -194,15 +227,23 @@ def conformance(runs: list[NotebookRun]) -> dict:
 
 
 def run_check(out: Path, *, base_url: str, avatar_base_url: str, token: str | None,
-              notebooks: str | Path | None = None, timeout: int = 600, jobs: int = 1, params: dict | None = None,
-              compare_images: bool = False, tolerance: Tolerance | None = None) -> int:
+              notebooks: str | Path | None = None, timeout: int = CELL_TIMEOUT, jobs: int = 1,
+              params: dict | None = None, compare_images: bool = False, tolerance: Tolerance | None = None,
+              watch_every: float = 2.0) -> int:
     """Run the notebooks against a deployment; print and write which operations conform. 0 when all
     do (and, with ``compare_images``, every picture matches), 1 when one does not,
-    :data:`workbench.probe.SETUP_PROBLEM` (3) when the deployment cannot be used at all
-    (unreachable, a wrong address, a token it refuses): said in seconds, before any notebook."""
-    from workbench.probe import SETUP_PROBLEM, probe
+    :data:`workbench.probe.SETUP_PROBLEM` (3) when the setup, not the deployment's conformance, is
+    the problem: no notebooks there, or a deployment that cannot be used (unreachable, a wrong
+    address, a token it refuses), said in seconds before any notebook runs, or one that stops
+    answering during the run (asked every ``watch_every`` seconds), which ends the run at once."""
+    from workbench.probe import SETUP_PROBLEM, Watch, probe
 
-    paths = _notebooks(notebooks)
+    try:
+        paths = _notebooks(notebooks)
+    except NoNotebooks as e:
+        print(f"check: {e}")
+        print("check: stopped before running the notebooks: the setup, not the deployment, is the problem")
+        return SETUP_PROBLEM
     params = params or {}
     _load_checked(paths, params)
     found = probe(base_url, avatar_base_url, token)
@@ -214,15 +255,32 @@ def run_check(out: Path, *, base_url: str, avatar_base_url: str, token: str | No
     # A deployment the run did not start is someone's: no fault is armed in it (notebooks skip those cells).
     env = {"WORKBENCH_BASE_URL": base_url, "WORKBENCH_AVATAR_BASE_URL": avatar_base_url, "WORKBENCH_TOKEN": token or "",
            "WORKBENCH_FAULTS": "off"}
-    print(f"check: {len(paths)} notebooks, {jobs} at a time, against {base_url} and {avatar_base_url}")
+    print(f"check: {len(paths)} notebooks, {jobs} at a time, against {base_url} and {avatar_base_url}; "
+          f"a cell may run {timeout} s")
 
     def show(r: NotebookRun) -> None:
         print(f"  {'pass' if r.ok else 'FAIL'}  {r.name:<32} {r.seconds:6.1f} s" + (f"  {r.error}" if r.error else ""),
               flush=True)
 
-    runs = _run_all(paths, lambda p: run_notebook(p, out, env, timeout, params=params, compare_images=compare_images,
-                                                  tolerance=tolerance), jobs, show)
+    abort = Abort()
+
+    def run_one(path: Path) -> NotebookRun | None:
+        if abort.reason:
+            return None
+        return run_notebook(path, out, env, timeout, params=params, compare_images=compare_images, tolerance=tolerance,
+                            abort=abort)
+
+    with Watch(avatar_base_url, every=watch_every, on_down=abort.now):
+        runs = _run_all(paths, run_one, jobs, show)
     conf = conformance(runs)
+    if abort.reason:
+        conf = {op: {**v, "verdict": "not judged"} for op, v in conf.items()}
+        problem = (f"{abort.reason}; {len(runs)} of {len(paths)} notebooks ran, and no operation is judged: "
+                   "the deployment, not its conformance, is the problem")
+        _report(out, runs, f"workbench check of {base_url}", conf, with_operations=True, setup_problem=problem)
+        print(f"check: {problem}")
+        print(f"check: report {out / 'index.html'}, JUnit {out / 'junit.xml'}")
+        return SETUP_PROBLEM
     _report(out, runs, f"workbench check of {base_url}", conf, with_operations=True)
     print("operations:")
     for op, v in conf.items():

@@ -1,0 +1,155 @@
+"""The notebook runner of ``workbench tour`` and ``check`` on a busy machine: no stall, a stall never
+a pass, and a check that blames the right side (the setup or the deployment, not conformance).
+
+The CPU is made busy the way a shared 2-core machine is: as many spinning processes as cores.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import ROOT, ServerProcess
+from helpers import busy_cpu
+from workbench.tour import run_notebook
+
+# The widget of notebook 01's ModelExplorer, reduced: an Output cleared and filled while its own cell runs.
+EXPLORER = '''
+import ipywidgets as W
+from IPython.display import display
+
+class Explorer:
+    def __init__(self):
+        self.out = W.Output()
+        self.widget = W.VBox([W.Checkbox(description="mergeMesh"), self.out])
+        self.out.clear_output(wait=True)
+        with self.out:
+            display("a summary of the model " * 20)
+
+    def _ipython_display_(self):
+        display(self.widget)
+'''
+
+
+def notebook(folder: Path, name: str, cells: list[str]) -> Path:
+    """A notebook of code cells, each under a heading ``## step N`` (a group of its own in the reports)."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for i, source in enumerate(cells):
+        nb.cells += [nbformat.v4.new_markdown_cell(f"## step {i}"), nbformat.v4.new_code_cell(source)]
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / name)
+    return folder / name
+
+
+def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_an_output_widget_filled_in_its_own_cell_never_stalls_the_run(tmp_path):
+    """nbclient waited on the shell socket for a cell's reply while its Output widget mimic sent on
+    it; when the reply came in as it sent, the wait slept until the cell's timeout. Forty such cells
+    with the CPU busy stalled several times; none may now take a quarter of its timeout."""
+    path = notebook(tmp_path / "nb", "explorer.ipynb", [EXPLORER] + [f"e{i} = Explorer()\ne{i}" for i in range(40)]
+                    + ["print(len(e0.out.outputs))"])
+    with busy_cpu():
+        run = run_notebook(path, tmp_path / "out", {}, timeout=20)
+    assert run.ok, run.error
+    slowest = max(run.groups, key=lambda g: g.seconds)
+    assert slowest.seconds < 5, f"{slowest.name} took {slowest.seconds:.1f} s of its 20 s"
+    # the widget's outputs still reach the kernel, as a front end would sync them
+    ran = nbformat.read(tmp_path / "out" / "explorer.ipynb", 4)
+    assert ran.cells[-1].outputs[0]["text"] == "1\n"
+
+
+def test_a_cell_at_its_timeout_fails_its_notebook_in_the_report_junit_and_exit_status(tmp_path):
+    notebook(tmp_path / "nb", "slow.ipynb", ["x = 1", "import time\ntime.sleep(120)", "print('never')"])
+    done = cli("tour", "--notebooks", str(tmp_path / "nb"), "--out", str(tmp_path / "out"), "--timeout", "3")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "FAIL  slow.ipynb" in done.stdout and "cell 3: ran 3." in done.stdout
+    assert "stopped at its timeout (3 s)" in done.stdout and "Traceback" not in done.stdout + done.stderr
+    suite = ET.parse(tmp_path / "out" / "junit.xml").getroot().find("testsuite[@name='slow']")
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    assert cases["step 0"].find("failure") is None
+    assert "cell 3: ran 3." in cases["step 1"].find("failure").get("message")
+    assert float(cases["step 1"].get("time")) >= 3  # the runner's clock: how long the cell held the run
+    assert cases["step 2"].find("skipped").get("message").startswith("not run: cell 3 ran 3.")
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "FAIL" in index and "stopped at its timeout (3 s)" in index
+
+
+def test_the_timeout_has_a_documented_default_shorter_than_ten_minutes():
+    from workbench.notebook_run import CELL_TIMEOUT
+
+    assert CELL_TIMEOUT < 600
+    assert f"(default {CELL_TIMEOUT})" in " ".join(cli("tour", "--help").stdout.split())
+    assert f"(default {CELL_TIMEOUT})" in " ".join(cli("check", "--help").stdout.split())
+
+
+def test_a_deployment_killed_during_check_ends_the_run_with_the_setup_verdict(tmp_path):
+    reach = "import workbench\nclient = workbench.connect()\nprint(client.animations.list())"
+    sleeping = tmp_path / "sleeping"
+    os.mkfifo(sleeping)  # the cell opens it as it starts its long sleep: the moment to kill the deployment
+    notebook(tmp_path / "nb", "a.ipynb", [reach, f"import time\nopen({str(sleeping)!r}, 'w').close()\ntime.sleep(90)",
+                                          "client.animations.list()"])
+    notebook(tmp_path / "nb", "b.ipynb", [reach])
+    srv = ServerProcess(tmp_path / "data").start()
+    check = subprocess.Popen(
+        [sys.executable, "-m", "workbench.cli", "check", "--base-url", srv.base_url, "--avatar-base-url",
+         srv.avatar_base_url, "--token", srv.token, "--notebooks", str(tmp_path / "nb"), "--out", str(tmp_path / "out")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        with open(sleeping):
+            srv.kill9()
+        out, _ = check.communicate(timeout=60)  # well before the cell's 90 s sleep would end
+    finally:
+        srv.stop()
+        check.kill()
+    assert check.returncode == 3, out
+    assert "the deployment stopped answering at " in out and "1 of 2 notebooks ran" in out, out
+    assert "does not conform" not in out and "Traceback" not in out
+    junit = ET.parse(tmp_path / "out" / "junit.xml").getroot()
+    failure = junit.find("testsuite[@name='a']/testcase[@name='step 1']/failure")
+    assert "cell 3: ran " in failure.get("message") and "stopped: the deployment stopped answering" in failure.get("message")
+    assert junit.find("testsuite[@name='a']/testcase[@name='step 0']/failure") is None
+    assert junit.find("testsuite[@name='b']") is None  # never started
+    operations = junit.find("testsuite[@name='operations']").findall("testcase")
+    assert operations and all(c.find("skipped").get("message").startswith("not judged: ") for c in operations)
+    assert "the deployment stopped answering" in (tmp_path / "out" / "index.html").read_text()
+
+
+def test_check_names_a_missing_notebooks_folder_and_a_url_without_scheme(tmp_path):
+    done = cli("check", "--base-url", "http://127.0.0.1:9/api", "--avatar-base-url", "http://127.0.0.1:9/avatars",
+               "--token", "wb_x", "--notebooks", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out"))
+    assert done.returncode == 3
+    assert f"--notebooks {tmp_path / 'nowhere'}: no such folder" in done.stdout and "index.html" not in done.stdout
+    done = cli("check", "--base-url", "127.0.0.1:8080/api", "--avatar-base-url", "http://127.0.0.1:8080/avatars",
+               "--token", "wb_x", "--out", str(tmp_path / "out"))
+    assert done.returncode == 3
+    assert "--base-url 127.0.0.1:8080/api: add http:// or https://" in done.stdout
+    assert not (tmp_path / "out").exists() and "Traceback" not in done.stdout + done.stderr
+    done = cli("tour", "--notebooks", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out"))
+    assert done.returncode == 2 and "no such folder" in done.stdout
+
+
+def test_version_imports_nothing_heavy():
+    """`workbench --version` answers without importing the client, the runner's Jupyter stack or numpy."""
+    probe = ("import sys\nfrom workbench.cli import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('httpx', 'nbclient', 'nbformat', 'numpy', 'pandas', 'PIL', 'workbench.client')"
+             " if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("workbench ") and lines[1:] == ["[]"], done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", ["tour", "check"])
+def test_out_help_names_the_junit_file(command):
+    assert "junit.xml" in cli(command, "--help").stdout
