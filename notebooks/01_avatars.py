@@ -69,10 +69,11 @@ display(summary.textures[["mimeType", "width", "height"]].value_counts().to_fram
 # %% [markdown]
 # ## Turn it round
 #
-# `.view()` opens the model in a live viewer drawn by the workbench's own renderer, in the kernel:
-# drag to turn it, scroll to zoom, double-click to frame it again. Nothing is loaded from the
-# internet, so it works offline. A notebook saved or converted without a kernel keeps the last
-# frame as a picture.
+# `.view()` opens the model in a live viewer drawn in your browser by three.js (bundled with the
+# workbench; the GLB travels from the kernel, nothing is loaded from the internet): drag to turn it,
+# right-drag to pan, scroll to zoom toward the pointer, double-click to reset; presets frame the
+# face, hands or feet, and the face's ARKit shapes have sliders. A notebook saved or converted
+# without a kernel keeps the last frame as a picture.
 
 # %%
 ada.view(size=viewer_size, yaw=25)
