@@ -21,7 +21,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
-from nbclient import NotebookClient
+from workbench.notebook_run import client_class
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -77,7 +77,9 @@ def build(script: Path, force: bool = False) -> Path:
     started = time.perf_counter()
     # The kernel process's own stderr carries only jupyter_client's transport notices; what cells
     # write to stderr still reaches the notebook through the kernel's messages.
-    client = NotebookClient(nb, timeout=600, kernel_name="python3",
+    # The runner's client: an Output widget filled while its own cell runs cannot stall the build
+    # (jupyter/nbclient#312), and a cell that reaches its timeout fails the build instead of passing.
+    client = client_class()(nb, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(script.parent)}})
     client.execute(stderr=subprocess.DEVNULL)
     # Execution counts and timings vary run to run; keep outputs, drop the noise.

@@ -151,7 +151,7 @@ class _Stopped(Exception):
 
 
 @functools.cache
-def _client_class():
+def client_class():
     """nbclient's ``NotebookClient`` with two changes for runs nobody watches (a class made on first
     use, so that importing this module, as every ``workbench`` command does, imports no Jupyter)."""
     from jupyter_client.blocking import BlockingKernelClient
@@ -247,7 +247,7 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     nb = inject(copy.deepcopy(saved), params or {})  # the run fills its copy's outputs; the saved ones stay
     injected = any("injected-parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
     started = time.perf_counter()
-    client = _client_class()(nb, timeout=timeout, kernel_name="python3", allow_errors=True, abort=abort,
+    client = client_class()(nb, timeout=timeout, kernel_name="python3", allow_errors=True, abort=abort,
                              resources={"metadata": {"path": str(path.parent)}})
     stopped: _Stopped | None = None
     try:
