@@ -133,10 +133,14 @@ def ignored_header(names: list[str]) -> bytes:
 
     >>> ignored_header(["v", "a b"])
     b'v, a%20b'
+    >>> ignored_header(["0", ""])
+    b'0, ""'
     >>> ignored_header([f"p{i}" for i in range(12)])
     b'p0, p1, p2, p3, p4, p5, p6, p7, p8, p9; total=12'
     """
-    shown = ", ".join(urllib.parse.quote(n[:IGNORED_NAME_CHARS], safe="!#$&'*+^`|", errors="backslashreplace")
+    # An empty name (``?=1``) is shown as "": left empty, the value could end in a space, which a header
+    # value may not (h11 then closes the connection without an answer).
+    shown = ", ".join(urllib.parse.quote(n[:IGNORED_NAME_CHARS], safe="!#$&'*+^`|", errors="backslashreplace") or '""'
                       for n in names[:IGNORED_NAMES_SHOWN])
     if len(names) > IGNORED_NAMES_SHOWN:
         shown += f"; total={len(names)}"
