@@ -20,7 +20,6 @@ LOD 1 and 2 decimate every mesh to 50 % and 25 % of its triangles (:func:`workbe
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -31,7 +30,7 @@ from ..body.glasses import glasses_piece
 from ..body.hair import hair_piece
 from ..body.outfit import LIFT, SHIRT_HEM, WAISTBAND, outfit_pieces  # noqa: F401 (the tests read them here)
 from ..body.lod import Piece, decimate, piece
-from ..body.mesh import BodyMesh, body_mesh, vertex_normals
+from ..body.mesh import BodyMesh, body_mesh
 from .skeleton import Skeleton
 
 MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Outfit_Top", "Outfit_Bottom", "Outfit_Footwear",
