@@ -6,14 +6,15 @@ viewer (three.js and model-viewer read ``occlusionTexture``; so does this projec
 
 1. Volumetric obscurance: the body's surface is marked in a 1 cm voxel grid; a vertex is as
    occluded as the surface is dense in a box around a point a little way out along its normal
-   (3 cm and 7 cm boxes, 1.5 and 4 cm out, from a summed-volume table: 8 lookups a box), so a
+   (3 cm and 7 cm boxes, 1.5 and 4 cm out, counted by separable box sums over the grid), so a
    point in a fold, with skin on several sides, is darker than one on an open curve.
 2. The per-vertex values are spread over the texture through the body's texel map
    (:mod:`workbench.body.texels`), kept on disk once per machine so a cold process does not redo
    the rasterisation.
 
 Alternatives measured (default body, 2-core machine): rays from every vertex against the mesh
-(64 rays, numpy only) took minutes; blurring the whole grid at both radii 0.7 s; the table ~0.1 s.
+(64 rays, numpy only) took minutes; blurring the whole grid at both radii 0.7 s; a summed-volume table ~0.1 s; integer
+box sums of shifted slices (now) ~0.03 s, the same counts.
 
 >>> from workbench.options import normalize_avatar_settings           # doctest: +SKIP
 >>> from workbench.body.mesh import body_mesh                         # doctest: +SKIP
@@ -40,16 +41,21 @@ VOXEL = 0.01
 FORMAT = 1
 
 
-def _box_sums(sat: np.ndarray, idx: np.ndarray, r: int) -> np.ndarray:
-    """Sums over the (2r+1)^3 boxes centred on voxels ``idx`` (N, 3), from a summed-volume table."""
-    hi = np.minimum(idx + r + 1, np.array(sat.shape) - 1)
-    lo = np.maximum(idx - r, 0)
-    total = np.zeros(len(idx))
-    for corner in range(8):
-        pick = [hi[:, a] if corner >> a & 1 else lo[:, a] for a in range(3)]
-        sign = (-1) ** (3 - bin(corner).count("1"))
-        total += sign * sat[pick[0], pick[1], pick[2]]
-    return total
+def _box_counts(grid: np.ndarray, r: int) -> np.ndarray:
+    """Occupied voxels in the (2r+1)^3 box centred on every voxel of the 0/1 ``grid`` (zero outside),
+    as three 1-D box sums of shifted slices in small integers: exact counts, like a summed-volume
+    table's, but without its three float cumulative sums over the whole grid (measured 49 ms of a
+    77 ms bake on a 185 x 191 x 56 grid; these sums take a fraction of that)."""
+    out = grid.astype(np.uint16)       # (2r+1)^3 <= 343 for r = 3 fits
+    for axis in range(3):
+        acc = out.copy()
+        for k in range(1, r + 1):
+            lo, hi = [slice(None)] * 3, [slice(None)] * 3
+            lo[axis], hi[axis] = slice(None, -k), slice(k, None)
+            acc[tuple(hi)] += out[tuple(lo)]     # the voxel k before
+            acc[tuple(lo)] += out[tuple(hi)]     # the voxel k after
+        out = acc
+    return out
 
 
 def vertex_occlusion(positions: np.ndarray, normals: np.ndarray, surface: np.ndarray) -> np.ndarray:
@@ -57,17 +63,15 @@ def vertex_occlusion(positions: np.ndarray, normals: np.ndarray, surface: np.nda
     being the points ``surface`` (the body's vertices)."""
     lo = surface.min(0) - 0.12
     shape = tuple(np.ceil((surface.max(0) + 0.12 - lo) / VOXEL).astype(int) + 1)
-    grid = np.zeros(shape, np.float32)
+    grid = np.zeros(shape, np.uint8)
     idx = np.clip(((surface - lo) / VOXEL).astype(np.int64), 0, np.array(shape) - 1)
-    grid[idx[:, 0], idx[:, 1], idx[:, 2]] = 1.0     # occupied or not: dense meshes do not occlude more
-    # A summed-volume table (zero row first on each axis): any box's sum in 8 lookups.
-    sat = np.zeros(tuple(n + 1 for n in shape), np.float32)
-    sat[1:, 1:, 1:] = grid.cumsum(0).cumsum(1).cumsum(2)
+    grid[idx[:, 0], idx[:, 1], idx[:, 2]] = 1     # occupied or not: dense meshes do not occlude more
     out = np.zeros(len(positions))
     for dist, r, weight in ((0.015, 1, 0.5), (0.04, 3, 0.5)):
         p = positions + normals * dist
         i = np.clip(np.round((p - lo) / VOXEL).astype(np.int64), 0, np.array(shape) - 1)
-        out += weight * _box_sums(sat, i, r) / (2 * r + 1) ** 3
+        counts = _box_counts(grid, r)[i[:, 0], i[:, 1], i[:, 2]]
+        out += weight * counts / (2 * r + 1) ** 3
     # An open, flat stretch of skin reads ~0.1 here (the surface crosses the far box); a fold several times that.
     return np.clip(1.1 - out * 2.0, 0.5, 1.0)
 
