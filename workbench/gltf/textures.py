@@ -131,7 +131,7 @@ def resize(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
 
 
 def encode(img: np.ndarray, fmt: str) -> bytes:
-    """Encode with fixed parameters: 'jpeg' (quality 88, 4:2:0), 'png' (level 6) or 'webp' (q 85)."""
+    """Encode with fixed parameters: 'jpeg' (quality 88, 4:2:0), 'png' (level 2) or 'webp' (q 85)."""
     return _encode(img.tobytes(), img.shape, fmt)
 
 
@@ -143,7 +143,9 @@ def _encode(raw: bytes, shape: tuple, fmt: str) -> bytes:
     if fmt == "jpeg":
         im.convert("RGB").save(buf, "JPEG", quality=88, subsampling=2, optimize=False, progressive=False)
     elif fmt == "png":
-        im.save(buf, "PNG", compress_level=6, optimize=False)
+        # Level 2: measured on the 512 px RGBA hair texture, 15 ms and 155 KB against 48-61 ms and
+        # 117 KB at level 6 (1 gives 168 KB in the same time); the hair is in every avatar's cold build.
+        im.save(buf, "PNG", compress_level=2, optimize=False)
     elif fmt == "webp":
         im.save(buf, "WEBP", quality=85, method=4, lossless=False, exact=False)
     else:

@@ -130,7 +130,7 @@ def _max_texture(size: int) -> int:
 def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
            background: tuple[int, int, int] | None = None, yaw_deg: float = 0.0, pose="preview",
            elevation_deg: float = 0.0, morphs: dict[str, float] | None = None,
-           shadow="auto") -> Image.Image:
+           shadow="auto", images: dict[int, np.ndarray] | None = None) -> Image.Image:
     """Draw the GLB's scene into a ``size`` x ``size`` RGBA image.
 
     camera: "portrait" (head and shoulders) or "full" (head to toe).
@@ -145,13 +145,15 @@ def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
     morphs: morph target weights by name, ``{"mouthSmileLeft": 0.6, "eyeBlinkLeft": 1.0}``, looked
     up in each mesh's ``extras.targetNames`` (an avatar's 52 ARKit face shapes).
     shadow: the soft contact shadow under the feet: "auto" (avatars), True or False.
+    images: pixels of the GLB's images by index, used instead of decoding them (a GLB from
+    ``workbench.gltf.avatar.build_avatar_unencoded``, whose images are left empty).
 
     >>> from workbench.viewers.product import build_product_glb
     >>> im = render(build_product_glb("lamp"), size=32, camera="full", background=(255, 255, 255))
     >>> im.getpixel((0, 0))
     (255, 255, 255, 255)
     """
-    model = Model(glb, max_texture=_max_texture(size))
+    model = Model(glb, max_texture=_max_texture(size), images=images)
     posed = _posed(model, pose, morphs)
     posed = _turned(posed, yaw_deg, _pivot(posed), elevation_deg)
     cam = frame(posed, camera)
@@ -159,10 +161,11 @@ def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
                                 shadow=_shadow(model, posed, shadow)), "RGBA")
 
 
-def render_preview(glb: bytes, options, pose=None) -> bytes:
+def render_preview(glb: bytes, options, pose=None, images: dict[int, np.ndarray] | None = None) -> bytes:
     """PNG bytes (RGBA) of the preview ``options`` (a ``PreviewOptions``) asks for; same input, same bytes.
 
     pose: as for :func:`render`; the service passes the idle clip at 0 s, so avatars stand relaxed.
+    images: as for :func:`render` (the service renders a first preview from unencoded textures).
 
     >>> from workbench.options import PreviewOptions
     >>> from workbench.viewers.product import build_product_glb
@@ -170,7 +173,8 @@ def render_preview(glb: bytes, options, pose=None) -> bytes:
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
     """
-    im = render(glb, size=options.size, camera=options.camera, background=options.background, pose=pose)
+    im = render(glb, size=options.size, camera=options.camera, background=options.background, pose=pose,
+                images=images)
     # Always RGBA, so readers index the same four channels; with a backdrop every alpha is 255.
     buf = io.BytesIO()
     # Level fixed so the bytes never depend on Pillow's default. Measured on a 512 px portrait:

@@ -161,9 +161,12 @@ class Model:
     after decoding.
     """
 
-    def __init__(self, glb: bytes, *, max_texture: int = 1024):
+    def __init__(self, glb: bytes, *, max_texture: int = 1024, images: dict[int, np.ndarray] | None = None):
         self.doc, self.bin = parse_glb(glb)
         self.max_texture = max_texture
+        # Pixels of images by index, used instead of decoding their bytes (a GLB made in this process
+        # for rendering only: workbench.gltf.avatar.build_avatar_unencoded).
+        self._images = images or {}
         self._accessors: dict[int, np.ndarray] = {}
         self._textures: dict[int, Texture | None] = {}
         self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))]
@@ -206,7 +209,9 @@ class Model:
         if "EXT_texture_webp" in ext:
             source = ext["EXT_texture_webp"].get("source", source)
         result = None
-        if source is not None:
+        if source in self._images:
+            result = self._from_array(self._images[source])
+        elif source is not None:
             data = image_bytes(self.doc, self.bin, source)
             # An image outside the file (a plain URI) cannot be read here: the material colour stays.
             if data is not None:
@@ -227,6 +232,14 @@ class Model:
         if im.format == "JPEG":
             im.draft("RGB", (cap, cap))
         im.load()
+        return self._texture_of(im)
+
+    def _from_array(self, pixels: np.ndarray) -> Texture:
+        """A texture from (H, W, 3 or 4) uint8 pixels, as if decoded from a PNG of them."""
+        return self._texture_of(Image.fromarray(np.ascontiguousarray(pixels), "RGBA" if pixels.shape[2] == 4 else "RGB"))
+
+    def _texture_of(self, im: Image.Image) -> Texture:
+        cap = self.max_texture
         if max(im.size) > cap:
             scale = cap / max(im.size)
             im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.BILINEAR)

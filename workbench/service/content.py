@@ -173,12 +173,15 @@ class Content:
         def make():
             if self.faults.take("preview.render"):
                 raise RuntimeError("injected fault (preview.render)")
+            from workbench.gltf.avatar import build_avatar_unencoded
             from workbench.render import render_preview
 
-            glb, _ = self.model(model_id, opts.ModelOptions())
+            # Drawn from the textures as arrays: encoding them into a GLB only to decode them again was a
+            # sixth of a first preview; the model file is made when it is asked for.
+            glb, images = build_avatar_unencoded(settings, opts.ModelOptions())
             # A preview shows the avatar standing relaxed (the library's idle pose), not in its T bind pose.
             idle = self.animation_file(settings["gender"], "idle")
-            return render_preview(glb, options, pose=(idle, 0.0))
+            return render_preview(glb, options, pose=(idle, 0.0), images=images)
 
         return self._cached(path, make, "preview_generation_failed", "Preview rendering")
 
