@@ -8,6 +8,7 @@ Each scene is a small GLB written here, so the test sees exactly one effect.
 import io
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from workbench.gltf.glb import GlbWriter
@@ -127,3 +128,39 @@ def test_same_input_same_bytes_with_shadow_and_morphs():
     glb = sphere_glb(morph=True, name="Skin")
     a = render(glb, size=48, camera="full", morphs={"lift": 0.5}, shadow=True).tobytes()
     assert a == render(glb, size=48, camera="full", morphs={"lift": 0.5}, shadow=True).tobytes()
+
+
+@pytest.mark.parametrize("eye, target", [((0.0, 0.9, 0.25), (0.0, 0.0, -0.2)),     # over the shadow, near corners behind
+                                         ((0.0, 1.6, 0.6), (0.0, 1.5, 0.0)),       # a portrait: the ground below the frame
+                                         ((0.3, 0.8, 2.5), (0.0, 0.4, 0.0))])      # a full view
+def test_contact_shadow_only_where_its_square_can_show(eye, target):
+    """The shadow is ray-cast only over the pixels its square (cut at the near plane) covers: the
+    same opacities as casting a ray through every pixel of the frame."""
+    from workbench.render.framing import look_at
+    from workbench.render.raster import Camera, GroundShadow, _shadow_alpha
+
+    density = np.random.default_rng(3).random((16, 16)).astype(np.float32)
+    shadow = GroundShadow(y=0.0, x0=-0.4, z0=-0.4, cell=0.05, density=density)
+    cam = Camera(view=look_at(np.array(eye), np.array(target)), fov_deg=30.0)
+    size = 48
+    got = _shadow_alpha(shadow, cam, size)
+    # Every pixel's ray, as before the box: the whole frame.
+    V = cam.view
+    R, t = V[:3, :3], V[:3, 3]
+    origin = -R.T @ t
+    f = 1.0 / np.tan(np.radians(cam.fov_deg) / 2)
+    ys, xs = np.mgrid[0:size, 0:size]
+    d = np.stack([((xs + 0.5) / size * 2 - 1) / f, -((ys + 0.5) / size * 2 - 1) / f, -np.ones(xs.shape)], -1) @ R
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = (shadow.y - origin[1]) / d[..., 1]
+    gx = (origin[0] + s * d[..., 0] - shadow.x0) / shadow.cell - 0.5
+    gz = (origin[2] + s * d[..., 2] - shadow.z0) / shadow.cell - 0.5
+    inside = (s > 0) & (gx >= 0) & (gz >= 0) & (gx < 15) & (gz < 15)
+    gx, gz = np.where(inside, gx, 0), np.where(inside, gz, 0)
+    i, j = gz.astype(int), gx.astype(int)
+    fz, fx = gz - i, gx - j
+    g = density
+    val = (g[i, j] * (1 - fx) + g[i, j + 1] * fx) * (1 - fz) + (g[i + 1, j] * (1 - fx) + g[i + 1, j + 1] * fx) * fz
+    expected = np.where(inside, val, 0).astype(np.float32).reshape(-1)
+    assert np.allclose(got, expected, atol=1e-6)
+    assert inside.any() == (eye[1] < 1.0)        # the cases above: the first and last see the square

@@ -174,17 +174,18 @@ def _shadow_alpha(shadow: GroundShadow, camera: Camera, size: int) -> np.ndarray
         return out  # seen from below the ground: no shadow on it
     n = shadow.density.shape[0]
     f = 1.0 / np.tan(np.radians(camera.fov_deg) / 2)
-    # Only the pixels the shadow's square can cover (its corners projected).
+    # Only the pixels the shadow's square can cover: the part of it in front of the camera (the square
+    # cut at the near plane), its corners projected. A portrait's camera stands over the square, whose
+    # visible part then projects below the frame: nothing to do (it cast rays for the whole frame).
     corners = np.array([[shadow.x0 + a * n * shadow.cell, shadow.y, shadow.z0 + b * n * shadow.cell]
-                        for a in (0, 1) for b in (0, 1)])
-    pv = corners @ R.T + t
-    if (pv[:, 2] >= -camera.near).any():
-        x0, x1, y0, y1 = 0, size, 0, size
-    else:
-        px = (0.5 + 0.5 * f * pv[:, 0] / -pv[:, 2]) * size
-        py = (0.5 - 0.5 * f * pv[:, 1] / -pv[:, 2]) * size
-        x0, x1 = max(int(px.min()), 0), min(int(np.ceil(px.max())) + 1, size)
-        y0, y1 = max(int(py.min()), 0), min(int(np.ceil(py.max())) + 1, size)
+                        for a, b in ((0, 0), (1, 0), (1, 1), (0, 1))])
+    pv = _in_front(corners @ R.T + t, -camera.near)
+    if len(pv) == 0:
+        return out
+    px = (0.5 + 0.5 * f * pv[:, 0] / -pv[:, 2]) * size
+    py = (0.5 - 0.5 * f * pv[:, 1] / -pv[:, 2]) * size
+    x0, x1 = max(int(np.floor(px.min())), 0), min(int(np.ceil(px.max())) + 1, size)
+    y0, y1 = max(int(np.floor(py.min())), 0), min(int(np.ceil(py.max())) + 1, size)
     if x0 >= x1 or y0 >= y1:
         return out
     ys, xs = np.mgrid[y0:y1, x0:x1]
@@ -203,6 +204,22 @@ def _shadow_alpha(shadow: GroundShadow, camera: Camera, size: int) -> np.ndarray
     val = ((g[i, j] * (1 - fx) + g[i, j + 1] * fx) * (1 - fz) + (g[i + 1, j] * (1 - fx) + g[i + 1, j + 1] * fx) * fz)
     out.reshape(size, size)[y0:y1, x0:x1] = np.where(inside, val, 0)
     return out
+
+
+def _in_front(poly: np.ndarray, z_max: float) -> np.ndarray:
+    """The convex polygon ``poly`` (n, 3) in view space cut to its part with z <= ``z_max`` (Sutherland-Hodgman
+    against one plane); (0, 3) when none of it is.
+
+    >>> _in_front(np.array([[0, 0, -1.0], [1, 0, -1.0], [1, 0, 1.0], [0, 0, 1.0]]), -0.5).tolist()
+    [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], [1.0, 0.0, -0.5], [0.0, 0.0, -0.5]]
+    """
+    out = []
+    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+        if a[2] <= z_max:
+            out.append(a)
+        if (a[2] <= z_max) != (b[2] <= z_max):
+            out.append(a + (b - a) * ((z_max - a[2]) / (b[2] - a[2])))
+    return np.array(out, np.float64).reshape(-1, 3)
 
 
 def _unit(v) -> np.ndarray:
