@@ -57,9 +57,11 @@ def _mix(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=64)
 def cloth_texture(color: str, kind: str) -> np.ndarray:
     """Cloth: a knit weave for the top, a diagonal twill for the trousers, leather for shoes."""
-    base = rgb(color)
+    base = rgb(color).astype(np.float32)   # float32 throughout: float64 (n, n, 3) temporaries doubled the time
     n = SHOE_SIZE if kind == "shoes" else CLOTH_SIZE
-    y, x = np.mgrid[0:n, 0:n].astype(np.float32)
+    # Rows and columns as vectors: the patterns broadcast, full (n, n) grids only where they mix both.
+    y = np.arange(n, dtype=np.float32)[:, None]
+    x = np.arange(n, dtype=np.float32)[None, :]
     slub = _smooth_noise((n, n), (32, 32), 31) * 0.06
     if kind == "top":
         # Jersey: columns of small V stitches (8 texels a column, 6 a row) at low contrast, so
@@ -89,7 +91,7 @@ def cloth_texture(color: str, kind: str) -> np.ndarray:
         img = base[None, None, :] * (0.9 + grain)[..., None]
         v = (y + 0.5) / n
         sole = np.clip((v - 0.84) / 0.01, 0, 1)[..., None]
-        img = _mix(img, np.array([0.90, 0.88, 0.84]) * (0.96 + grain[..., None]), sole[..., 0])
+        img = _mix(img, np.array([0.90, 0.88, 0.84], np.float32) * (0.96 + grain[..., None]), sole[..., 0])
         stitch = (np.abs(v - 0.815) < 0.006) & ((x // 5) % 2 == 0)
         img = _mix(img, img * 0.5 + 0.35, stitch.astype(np.float32))
         return _to_u8(img)
