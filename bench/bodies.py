@@ -1,6 +1,6 @@
 """Benchmark of the MakeHuman bodies (issue 25) against the lofted generator they replace (git ``BASE``).
 
-Run: ``PYTHONPATH=. python bench/bodies.py [runs]``
+Run: ``PYTHONPATH=. python bench/bodies.py [runs] [case substring]``
 
 The baseline is the whole ``workbench`` package of commit ``BASE`` read from git into a temporary
 folder as ``workbench_base`` (its absolute imports renamed), so old and new run on this machine in the
@@ -8,8 +8,9 @@ same run, alternately, each in a fresh process per measurement (imports not time
 first request after start-up):
 
 - cold model: ``build_avatar`` at LOD 0 with all 18 clips (goal < 0.5 s);
-- cold preview: ``build_avatar`` at LOD 0 then ``render_preview`` at 512 px in the idle pose, as the
-  service makes a first preview (goal < 0.3 s); and the render alone;
+- cold preview: ``build_avatar`` at LOD 0 then ``render_preview`` at 512 px in the idle pose (goal
+  < 0.3 s); the first preview as the service makes it (the new code: ``build_avatar_unencoded``, the
+  textures handed to the renderer as arrays; the old: the model GLB); and the render alone;
 - cold LOD 1 and LOD 2 (the decimation's cost; the old generator re-tessellated);
 - size of LOD 0 with a 1024 atlas (WebP) and every clip, and with the ARKit shapes (goal < 6 MB).
 
@@ -37,20 +38,33 @@ from {pkg}.options import ANIMATIONS, ModelOptions, PreviewOptions, normalize_av
 from {pkg}.render import render_preview
 from {pkg}.render.scene import Model
 import {pkg}.gltf.clips, {pkg}.gltf.textures
+import {pkg}.gltf.avatar as avatar_module
 settings = normalize_avatar_settings({{"gender": "feminine", "glasses": "clear"}})
+
+
+def first_preview():
+    # What the service does for a new avatar's first preview: the new code draws from unencoded
+    # textures (build_avatar_unencoded), the old one built the model GLB and rendered that.
+    options = PreviewOptions(size=512, camera='portrait')
+    if hasattr(avatar_module, "build_avatar_unencoded"):
+        glb, images = avatar_module.build_avatar_unencoded(settings, ModelOptions())
+        return render_preview(glb, options, pose='preview', images=images)
+    return render_preview(build_avatar(settings, ModelOptions()), options, pose='preview')
 """
 CASES = {
     "cold model, LOD 0, all 18 clips": "t = time.perf_counter(); build_avatar(settings, ModelOptions(animations=ANIMATIONS))\n",
     "cold preview 512 px (model + render)": (
         "t = time.perf_counter(); glb = build_avatar(settings, ModelOptions())\n"
         "render_preview(glb, PreviewOptions(size=512, camera='portrait'), pose='preview')\n"),
+    "cold first preview 512 px, as the service": "t = time.perf_counter(); first_preview()\n",
     "render alone, 512 px (model made first)": (
         "glb = build_avatar(settings, ModelOptions())\n"
         "t = time.perf_counter(); render_preview(glb, PreviewOptions(size=512, camera='portrait'), pose='preview')\n"),
     "cold model, LOD 1": "t = time.perf_counter(); build_avatar(settings, ModelOptions(lod=1))\n",
     "cold model, LOD 2": "t = time.perf_counter(); build_avatar(settings, ModelOptions(lod=2))\n",
 }
-GOALS = {"cold model, LOD 0, all 18 clips": "< 500 ms", "cold preview 512 px (model + render)": "< 300 ms"}
+GOALS = {"cold model, LOD 0, all 18 clips": "< 500 ms", "cold preview 512 px (model + render)": "< 300 ms",
+         "cold first preview 512 px, as the service": "< 300 ms"}
 SIZES = """
 from {pkg}.gltf import inspect
 for label, opts in (("LOD 0, 1024 atlas (WebP), all clips", ModelOptions(texture_atlas_size=1024, texture_format="webp", animations=ANIMATIONS)),
@@ -81,7 +95,7 @@ def run(code: str) -> str:
     return done.stdout
 
 
-def main(runs: int = 5) -> None:
+def main(runs: int = 5, only: str = "") -> None:
     with tempfile.TemporaryDirectory(prefix="bench-bodies-") as folder:
         tmp = Path(folder)
         load_base(tmp)
@@ -89,6 +103,8 @@ def main(runs: int = 5) -> None:
         run(SETUP.format(tmp=str(tmp), pkg="workbench") + "build_avatar(settings, ModelOptions(lod=2))\n")
         print(f"cold figures: median of {runs} fresh processes each, new and old alternately")
         for label, body in CASES.items():
+            if only and only not in label:
+                continue
             times: dict[str, list[float]] = {"workbench": [], "workbench_base": []}
             for _ in range(runs):
                 for pkg in times:
@@ -97,7 +113,7 @@ def main(runs: int = 5) -> None:
             new, old = (statistics.median(times[p]) for p in ("workbench", "workbench_base"))
             print(f"{label:<42} new {new * 1000:7.0f} ms | old {old * 1000:7.0f} ms | new/old {new / old:5.2f}"
                   f"  goal {GOALS.get(label, '-')}")
-        for pkg in ("workbench", "workbench_base"):
+        for pkg in ("workbench", "workbench_base") if not only else ():
             print(f"sizes ({'new' if pkg == 'workbench' else 'old'}): bytes, triangles")
             for row in run(SETUP.format(tmp=str(tmp), pkg=pkg) + SIZES.format(pkg=pkg)).splitlines():
                 label, size, tris = row.rsplit(" ", 2)
@@ -105,4 +121,4 @@ def main(runs: int = 5) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5, sys.argv[2] if len(sys.argv) > 2 else "")

@@ -525,10 +525,8 @@ def _interp(attr, vt, w):
 _SRGB16_TO_LINEAR = ((np.arange(256 * 16 + 1) / (256 * 16)) ** 2.2).astype(np.float32)
 
 
-def _sample(tex, uv, raw: bool = False):
-    """Bilinear lookup at ``uv`` (n, 2), wrapping as the sampler says: linear RGB (n, 3), alpha (n,) or None.
-
-    raw: the stored values in 0..1 instead (data such as occlusion, which is not sRGB colour)."""
+def _sample(tex, uv):
+    """Bilinear lookup at ``uv`` (n, 2), wrapping as the sampler says: linear RGB (n, 3), alpha (n,) or None."""
     (ya, yb, xa, xb), fu, fv = _corners(tex, uv)
 
     def texel(i):
@@ -539,19 +537,18 @@ def _sample(tex, uv, raw: bool = False):
     bottom = texel(yb + xa)
     bottom += (texel(yb + xb) - bottom) * fu
     top += (bottom - top) * fv
-    if raw:
-        return top[:, :3] * np.float32(1 / 255), None
     rgb = _SRGB16_TO_LINEAR[(top[:, :3] * 16 + 0.5).astype(np.int32)]
     return rgb, (top[:, 3] * np.float32(1 / 255) if tex.has_alpha else None)
 
 
-def _sample_alpha(tex, uv):
-    """The alpha (n,) :func:`_sample` gives, filtering only the alpha byte of each texel."""
+def _sample_channel(tex, uv, channel: int):
+    """One channel's stored value in 0..1 (n,), bilinear as :func:`_sample` filters (3 is the alpha;
+    data such as occlusion is not sRGB colour), filtering only that byte of each texel."""
     (ya, yb, xa, xb), fu, fv = _corners(tex, uv)
     fu, fv = fu[:, 0], fv[:, 0]
 
     def texel(i):
-        return tex.texels[i].view(np.uint8).reshape(-1, 4)[:, 3].astype(np.float32)
+        return tex.texels[i].view(np.uint8).reshape(-1, 4)[:, channel].astype(np.float32)
 
     top = texel(ya + xa)
     top += (texel(ya + xb) - top) * fu
@@ -588,10 +585,15 @@ def _corners(tex, uv):
 
 
 def _base_color(draws, tri_draw, ftri, vt, w):
-    """Base colour (n, 3) linear and alpha (n,) of fragments, material by material."""
+    """Base colour (n, 3) linear, alpha (n,) and baked ambient occlusion (n,) of fragments, material by
+    material; the occlusion is 1 where a material has none, and None if none has. The occlusion reads
+    the base colour's texture coordinates when they share a set (interpolated once: measured as long
+    as the colour lookup itself), and only the red channel (glTF's)."""
     n = len(ftri)
     rgb = np.empty((n, 3), np.float32)
     alpha = np.empty(n, np.float32)
+    has_ao = any(d.material.occlusion is not None and d.uv is not None for d in draws)
+    ao = np.ones(n, np.float32) if has_ao else None
     fd = tri_draw[ftri]
     order = np.argsort(fd, kind="stable")
     bounds = np.searchsorted(fd[order], np.arange(len(draws) + 1))
@@ -602,39 +604,25 @@ def _base_color(draws, tri_draw, ftri, vt, w):
         m: Material = d.material
         c = np.broadcast_to(m.color[:3], (len(sel), 3)).astype(np.float32)
         a = np.full(len(sel), m.color[3], np.float32)
-        if m.texture is not None and d.uv is not None:
-            base = _vertex_base(draws, k)
-            uv = _interp(d.uv, vt[sel] - base, w[sel])
+        uv = None
+        if d.uv is not None and (m.texture is not None or m.occlusion is not None):
+            uv = _interp(d.uv, vt[sel] - _vertex_base(draws, k), w[sel])
+        if m.texture is not None and uv is not None:
             tc, ta = _sample(m.texture, uv)
             c = c * tc
             if ta is not None:
                 a = a * ta
         if d.colors is not None:
-            base = _vertex_base(draws, k)
-            vc = _interp(d.colors, vt[sel] - base, w[sel])
+            vc = _interp(d.colors, vt[sel] - _vertex_base(draws, k), w[sel])
             c = c * vc[:, :3]
             a = a * vc[:, 3]
         rgb[sel] = c
         alpha[sel] = a
-    return rgb, alpha
-
-
-def _occlusion(draws, fd, vt, w):
-    """Each fragment's baked ambient occlusion (n,), 1 where a material has none; None if none has."""
-    if not any(d.material.occlusion is not None and d.uv is not None for d in draws):
-        return None
-    ao = np.ones(len(fd), np.float32)
-    for k, d in enumerate(draws):
-        m: Material = d.material
-        if m.occlusion is None or d.uv is None or m.occlusion_texcoord != m.texcoord:
-            continue
-        sel = np.nonzero(fd == k)[0]
-        if len(sel) == 0:
-            continue
-        uv = _interp(d.uv, vt[sel] - _vertex_base(draws, k), w[sel])
-        r = _sample(m.occlusion, uv, raw=True)[0][:, 0]
-        ao[sel] = 1 + np.float32(m.occlusion_strength) * (r - 1)
-    return ao
+        # Occlusion on another texture coordinate set than the colour's is not drawn (this renderer reads one set).
+        if m.occlusion is not None and uv is not None and m.occlusion_texcoord == m.texcoord:
+            r = _sample_channel(m.occlusion, uv, 0)
+            ao[sel] = 1 + np.float32(m.occlusion_strength) * (r - 1)
+    return rgb, alpha, ao
 
 
 def _vertex_base(draws, k):
@@ -657,7 +645,7 @@ def _alpha_at(draws, tris, tri_draw, ftri, b1, b2, fiw, iw):
         m: Material = d.material
         a = np.full(len(sel), m.color[3], np.float32)
         if m.texture is not None and d.uv is not None and m.texture.has_alpha:
-            a *= _sample_alpha(m.texture, _interp(d.uv, vt[sel] - _vertex_base(draws, k), w[sel]))
+            a *= _sample_channel(m.texture, _interp(d.uv, vt[sel] - _vertex_base(draws, k), w[sel]), 3)
         if d.colors is not None:
             a *= _interp(d.colors[:, 3:4], vt[sel] - _vertex_base(draws, k), w[sel])[:, 0]
         alpha[sel] = a
@@ -688,7 +676,7 @@ def _shade(draws, tris, tri_draw, iw, V, lights, camera, ftri, b1, b2, fiw, *, p
     back = np.einsum("ij,ij->i", n, eye) < 0
     double = np.array([d.material.double_sided for d in draws] or [False], bool)[tri_draw[ftri]]
     n[back & double] *= -1
-    base, alpha = _base_color(draws, tri_draw, ftri, vt, w)
+    base, alpha, ao = _base_color(draws, tri_draw, ftri, vt, w)
 
     # World-fixed lights into view space, where the normals are.
     L = R @ _unit(lights.key_dir)
@@ -701,7 +689,6 @@ def _shade(draws, tris, tri_draw, iw, V, lights, camera, ftri, b1, b2, fiw, *, p
     ndr = np.maximum(n @ Rm, 0)
     amb = lights.ground + (lights.sky - lights.ground) * (0.5 + 0.5 * (n @ up))
     fd = tri_draw[ftri]
-    ao = _occlusion(draws, fd, vt, w)
     if ao is not None:
         # Baked occlusion darkens the indirect light (ambient, fill, rim) fully, as glTF asks, and the
         # key by half: this renderer casts no shadows, so creases and armpits would glow otherwise.
