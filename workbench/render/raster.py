@@ -356,8 +356,14 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         bowner[pix[bw]] = bw
         bpix = np.nonzero(bowner >= 0)[0]
         fr = bowner[bpix]
+        # Shaded once per output pixel and triangle too (the first such sample stands for the others),
+        # as the opaque surfaces are: a lens covers whole blocks, so this shades a quarter as much.
+        key = (bpix // K).astype(np.int64) * len(tris) + ftri[fr]
+        _, first, back = np.unique(key, return_index=True, return_inverse=True)
+        fr1 = fr[first]
         rgb, a = _shade(draws, tris, tri_draw, iw, V, lights, camera,
-                        ftri[fr], fb1[fr], fb2[fr], fiw[fr], pix=bpix, size=size, ss=ss)
+                        ftri[fr1], fb1[fr1], fb2[fr1], fiw[fr1], pix=bpix[first], size=size, ss=ss)
+        rgb, a = rgb[back], a[back]
         # Only blocks holding a blended sample get every sample's own colour spelled out.
         blended_blocks = np.searchsorted(active, np.unique(bpix // K))  # positions among the active blocks
         sub = np.take_along_axis(img[blended_blocks], rep[blended_blocks][:, :, None], 1)
