@@ -27,7 +27,7 @@ from .conftest import data_url_image, open_page, run_async, save_artifact
 # Bone positions: three.js computes in float32 and we in float64 from the same float32 keys, so they
 # agree far below a millimetre; a wrong binding, interpolation or bone order is off by centimetres.
 TOLERANCE_M = 0.001
-IOU_MIN = 0.95
+IOU_MIN = 0.99
 SIZE = 256
 
 AVATARS = {
@@ -176,9 +176,17 @@ def test_models_and_clips_match_the_workbench(page, server, avatars):
 SILHOUETTES = [("feminine", "full"), ("feminine", "portrait"), ("masculine", "full"), ("masculine", "portrait")]
 
 
+def mask_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two RGBA images' silhouettes (alpha at least half)."""
+    a, b = a[..., 3] >= 128, b[..., 3] >= 128
+    return float((a & b).sum() / max((a | b).sum(), 1))
+
+
 @pytest.mark.parametrize("gender,camera", SILHOUETTES)
 def test_silhouette_matches_the_preview(page, server, avatars, gender, camera, tmp_path):
-    """three.js with the preview's camera draws the same figure as the workbench renderer (IoU >= 0.95)."""
+    """three.js with the preview's camera and sample grid draws the same figure as the workbench
+    renderer (IoU >= 0.99, the issue's bound)."""
+    from workbench.render import SUPERSAMPLE
     from workbench.render.framing import frame
     from workbench.render.scene import Clip, Model
 
@@ -188,14 +196,20 @@ def test_silhouette_matches_the_preview(page, server, avatars, gender, camera, t
     # The preview stands in the idle clip's pose at 0 s; its camera is the renderer's framing of that pose.
     model = Model(glb, max_texture=1)
     cam = frame(model.posed(Clip(Model(idle, max_texture=1)), 0.0), camera)
-    url = run_async(page, "window.workbench.silhouette",
-                    {"model": model_url, "clip": clip_url, "time": 0.0, "size": SIZE,
-                     "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near})
-    browser_rgba = data_url_image(url)
+    args = {"model": model_url, "clip": clip_url, "time": 0.0, "size": SIZE,
+            "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near}
+    # The preview averages SUPERSAMPLE x SUPERSAMPLE samples on a regular grid per pixel; the browser
+    # draws one sample per cell of that grid and the test averages them the same way, so an edge
+    # pixel's coverage is counted from the same points. The browser's 4x MSAA (rotated grid) is
+    # measured too: on the full views (a 1-pixel edge around ~9,000 pixels) it disagrees on ~100 edge
+    # pixels whose coverage is one or two of four samples, ~0.988 IoU without any geometric difference.
+    fine = data_url_image(run_async(page, "window.workbench.silhouette", {**args, "samples": SUPERSAMPLE}))
+    browser_rgba = fine.reshape(SIZE, SUPERSAMPLE, SIZE, SUPERSAMPLE, 4).mean(axis=(1, 3)).round().astype(np.uint8)
+    msaa_rgba = data_url_image(run_async(page, "window.workbench.silhouette", args))
     preview_png = fetch(f"{avatars[gender]['previewUrl']}?size={SIZE}&camera={camera}")
     preview_rgba = np.asarray(Image.open(io.BytesIO(preview_png)).convert("RGBA"))
     a, b = browser_rgba[..., 3] >= 128, preview_rgba[..., 3] >= 128
-    iou = float((a & b).sum() / max((a | b).sum(), 1))
+    iou, iou_msaa = mask_iou(browser_rgba, preview_rgba), mask_iou(msaa_rgba, preview_rgba)
     # Side by side for a person to look at: the browser, the preview, and where they differ (red: browser only,
     # blue: preview only).
     diff = np.zeros((SIZE, SIZE, 4), np.uint8)
@@ -211,6 +225,7 @@ def test_silhouette_matches_the_preview(page, server, avatars, gender, camera, t
     buf = io.BytesIO()
     sheet.save(buf, format="PNG")
     save_artifact(tmp_path, f"silhouette_{gender}_{camera}.png", buf.getvalue())
-    print(f"\nsilhouette {gender} {camera}: IoU {iou:.4f} at {SIZE} px ({int(a.sum())} and {int(b.sum())} pixels)")
+    print(f"\nsilhouette {gender} {camera}: IoU {iou:.4f} at {SIZE} px, same sample grid "
+          f"({int(a.sum())} and {int(b.sum())} pixels); with the browser's 4x MSAA {iou_msaa:.4f}")
     assert a.sum() > 0.05 * SIZE * SIZE, "the browser drew (almost) nothing"
     assert iou >= IOU_MIN, iou

@@ -102,11 +102,15 @@ async function inspectModels(cases) {
 }
 
 // Draw the model in the clip's pose with the workbench preview's camera (view matrix row-major,
-// vertical fov) on a transparent background; the test compares the silhouettes.
+// vertical fov) on a transparent background; the test compares the silhouettes. With `samples`
+// (default 1) the canvas is that many times larger and not multisampled: one sample at the centre
+// of each of a pixel's samples x samples cells, the grid the workbench renderer supersamples on
+// (the browser's own 4x MSAA puts its samples elsewhere, which moves an edge pixel's coverage).
 async function silhouette(c) {
   const gltf = await load(c.model);
-  const size = c.size;
-  const renderer = new THREE.WebGLRenderer({antialias: true, alpha: true, preserveDrawingBuffer: true});
+  const samples = c.samples || 1;
+  const size = c.size * samples;
+  const renderer = new THREE.WebGLRenderer({antialias: samples === 1, alpha: true, preserveDrawingBuffer: true});
   renderer.setPixelRatio(1);
   renderer.setSize(size, size);
   renderer.setClearColor(0x000000, 0);
