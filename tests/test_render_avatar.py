@@ -153,3 +153,24 @@ def test_render_draws_the_preview_pose_by_default_and_the_bind_pose_on_request()
     assert np.array_equal(default, idle) and not np.array_equal(default, bind)
     assert (_alpha_box(default)[2] - _alpha_box(default)[0]) < 0.7 * (_alpha_box(bind)[2] - _alpha_box(bind)[0])
     assert np.array_equal(bind, np.asarray(render(glb, size=96, camera="full", pose=None)))
+
+
+def test_hair_alpha_test_skips_opaque_triangles_with_the_same_pixels(monkeypatch):
+    """Hair triangles whose whole texture footprint is opaque pass the alpha test without a lookup:
+    far fewer fragments are looked up, and the picture is the same bytes as testing every one."""
+    from workbench.render import raster
+
+    glb = gltf.build_avatar(normalize_avatar_settings({"gender": "feminine", "hair": {"style": "long"}}), ModelOptions())
+    looked_up = []
+    alpha_at = raster._alpha_at
+
+    def counting(draws, tris, tri_draw, ftri, *rest):
+        looked_up.append(len(ftri))
+        return alpha_at(draws, tris, tri_draw, ftri, *rest)
+
+    monkeypatch.setattr(raster, "_alpha_at", counting)
+    fast = np.asarray(render(glb, size=256, camera="portrait"))
+    monkeypatch.setattr(raster, "_opaque_triangles", lambda draws, tris, tri_draw, mask_mat: np.zeros(len(tri_draw), bool))
+    every = np.asarray(render(glb, size=256, camera="portrait"))
+    assert np.array_equal(fast, every)
+    assert looked_up[1] > 10_000 and looked_up[0] < looked_up[1] / 3, looked_up
