@@ -1,21 +1,30 @@
 """The five hair styles as meshes fitted to each body's scalp, and their strand texture.
 
-Every style starts from the body's own head: the skin triangles skinned to ``Head`` inside a
-hairline, so the hair fits every head shape and deforms with it (each hair vertex copies the skin
-weights of the scalp vertex it grew from). What differs per style is drawn around that:
+Every style starts from the body's own head: the skin triangles skinned to ``Head`` or ``Neck``
+near a hairline, so the hair fits every head shape and deforms with it (each hair vertex copies the
+skin weights of the scalp vertex it grew from). What differs per style is drawn around that:
 
 1. The scalp's polar coordinates about the skull's centre (``azimuth`` from the face, ``polar``
-   from the crown) give the UVs: ``u`` runs round the head, ``v`` from the crown to a hairline
-   drawn per style (high on the forehead, over the ears, down the nape). Strands in the texture
-   run along ``v``, so they fan out from the crown as hair grows.
-2. The shell stands off the scalp by the style's volume, tapering to almost nothing at the
-   hairline, and its last stretch is cut by the texture's alpha (``MASK``) into strand tips of
-   varying length: a soft, broken hairline instead of a helmet's edge.
-3. Per style: ``short`` a close crop with more volume on top; ``curly`` a thick, lumpy shell (3D
-   value noise pushes it out in curls) with a curl texture; ``bun`` a sleek shell and a bun at the
-   back of the crown; ``long`` the shell and a curtain from the sides and back of the head down
-   past the shoulders, kept clear of the neck and back by measuring the body at each height and
-   skinned from ``Head`` at the top to ``Spine2`` at the ends, so it follows the head and the back.
+   from the crown) give the UVs: ``u`` runs round the head, ``v`` from the crown past a hairline
+   drawn per style (:data:`HAIRLINE`: a soft widow's peak, receding temples, sideburns, a line clear
+   of the ears, down to the nape). Strands in the texture run along ``v``, so they fan out from the
+   crown as hair grows.
+2. The strands end one by one between ``TIP_FROM`` and ``TIP_TO`` hairlines (the texture's alpha,
+   glTF ``MASK``); the shell runs on, transparent, to ``V_END``, and its UVs are never clamped, so the
+   visible hairline is the alpha's smooth contour, not the skin triangles' edges (clamping them was
+   the first version's sawtooth). The shell stands off the scalp by the style's volume and lies down
+   on the skin where the strands end: no helmet's rim.
+3. Per style: ``short`` a close crop with more volume on top; ``curly`` a thick shell split in four
+   (its vertices a few millimetres apart) and pushed out in centimetre curls on larger masses, with a
+   curl texture; ``bun`` a sleek shell and a bun at the back of the crown; ``long`` the shell and two
+   layers (:data:`LAYERS`) hanging from under it round the sides and back, over the ears, onto the
+   shoulders at the sides and in a U down the back, kept clear of the neck and back by measuring the
+   body at each height, their strands ending over the last few centimetres, and skinned from
+   ``Head`` at the top to ``Spine2`` at the ends, so they follow the head and the back.
+
+(A shell of its own, cast onto the scalp from the skull's centre, was the alternative to cutting the
+skin's triangles; the ears and the nape are not star-shaped from one centre, and the skin's own
+triangles already carry the weights.)
 
 >>> from workbench.options import normalize_avatar_settings           # doctest: +SKIP
 >>> from workbench.body.mesh import body_mesh                         # doctest: +SKIP
@@ -328,8 +337,9 @@ def hair_piece(mesh: BodyMesh, style: str) -> Piece | None:
 def hair_texture(color: str, style: str) -> np.ndarray:
     """RGBA (HAIR_SIZE, HAIR_SIZE, 4) uint8: strands along v in ``color``, their tips cut by alpha.
 
-    Each strand (a column a few texels wide) has its own shade and length; past the hairline
-    (v > 1 / OVERRUN) the strands end one by one, so the edge reads as hair, not as a painted line.
+    Each strand (a column a few texels wide) has its own shade and length; between the rows of
+    ``TIP_FROM`` and ``TIP_TO`` (over ``V_END``) the strands end one by one, each tapering to a point,
+    so the edge reads as hair, not as a painted line; below ``TIP_TO`` every texel is transparent.
     A broad sheen band and darker roots give the volume light and depth. ``curly`` draws short
     wavy strands in clumps instead.
     """
