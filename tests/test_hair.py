@@ -170,6 +170,12 @@ def test_long_hair_falls_in_layers_to_a_tapered_end():
     # (closest where they pass behind the shoulders).
     skin = cKDTree(m.positions[m.groups["body"]])
     assert skin.query(pts[pts[:, 1] < centre[1]])[0].min() > 0.001
+    # Rigid with the head down to the jaw, so the ears stay covered when the head turns on the neck;
+    # the ends go with the upper back.
+    for q in layers:
+        upper = q.positions[:, 1] > centre[1] - 0.8 * hair._head_frame(m)[1]
+        assert (q.joints[upper, 0] == sk.index["Head"]).all() and (q.weights[upper, 0] == 1).all()
+        assert (q.joints[q.weights[:, 2] > 0.5, 2] == sk.index["Spine2"]).all() and (q.weights[:, 2] > 0.5).any()
     tex = hair.hair_texture("#6B4A2B", "long")[..., 3]
     v0, v1 = int(hair.TIP_FROM / hair.V_END * hair.HAIR_SIZE), int(hair.TIP_TO / hair.V_END * hair.HAIR_SIZE)
     # Inside the tip zone, coverage falls steadily (tapered tips), not at one row (a blunt cut).
