@@ -128,10 +128,14 @@ def _scalp(mesh: BodyMesh, style: str, centre: np.ndarray) -> Piece:
     # A triangle straddling the back seam takes its corners on the low side past 1.
     wraps = (u.max(1) - u.min(1)) > 0.5
     shift = wraps[:, None] & (u < 0.5)
-    corner = tris.astype(np.int64) * 2 + shift
+    # The band where strands end has vertices of its own (same places, a border between): LOD 1 and 2
+    # keep borders, so decimation cannot carry the transparent margin's UVs into the crown's
+    # triangles (it opened holes there at LOD 2).
+    band = (v[tris].max(1) > TIP_FROM - 0.1)[:, None] & np.ones((1, 3), bool)
+    corner = (tris.astype(np.int64) * 2 + shift) * 2 + band
     unique, inverse = np.unique(corner.reshape(-1), return_inverse=True)
-    source = unique // 2
-    uu = azimuth[source] / 360.0 + 0.5 + (unique % 2)
+    source = unique // 4
+    uu = azimuth[source] / 360.0 + 0.5 + (unique // 2 % 2)
     # Back into 0..1 (the texture is clamped, and an atlas needs it): the wrapped corners ran past 1.
     uu = (uu - uu.min()) / max(float(np.ptp(uu)), 1e-9)
     vv = v[source]
