@@ -218,8 +218,9 @@ def _grid(rows: int, cols: int, wrap: bool = False) -> np.ndarray:
 LAYERS = ((0.0, 0.0, 0.0), (0.008, 0.04, 0.37))
 # Rows of a layer, top to bottom (0..1): spaced closer near the ends, where the tips taper.
 CURTAIN_ROWS = np.concatenate([np.linspace(0.0, 0.84, 17), np.linspace(0.84, 1.0, 7)[1:]])
-# Where a layer's texture rows start, and the row where its strands start to end (the scalp's tip zone).
-CURTAIN_V0, CURTAIN_TIP_ROW = 0.30, 0.84
+# A layer's texture rows: the fullest (CURTAIN_V0), and the rows by which its strands have come in at
+# the top and start to end at the bottom (both the scalp's tip zone).
+CURTAIN_V0, CURTAIN_FADE_ROW, CURTAIN_TIP_ROW = 0.40, 0.2, 0.84
 
 
 def _reach(mesh: BodyMesh, centre: np.ndarray, az: np.ndarray, heights: np.ndarray, band: float) -> np.ndarray:
@@ -277,12 +278,19 @@ def _curtain(mesh: BodyMesh, centre: np.ndarray, radius: float) -> list[Piece]:
         # Outward facing: columns run from the figure's right round the back to its left.
         indices = _grid(rows, cols)[:, [0, 2, 1]]
         u = np.broadcast_to(np.linspace(0.02, 0.6, cols)[None, :] + u_shift, (rows, cols))
-        # Texture rows: strands from CURTAIN_V0 down to the scalp's tip zone at CURTAIN_TIP_ROW,
-        # where they end one by one over the last rows (a few centimetres), all gone by the last.
+        # Texture rows: at the top, the scalp's tip zone upside down, so the layer comes out from under
+        # the scalp's shell as strands one by one (its straight top edge showed at the crown); then
+        # strands down to CURTAIN_V0 and back to the tip zone at CURTAIN_TIP_ROW, where they end one
+        # by one over the last rows (a few centimetres), all gone by the last. (The strands run along
+        # v, so turning back in v does not show.)
         tip_from, tip_to = TIP_FROM / V_END, (TIP_TO + 0.02) / V_END
-        v = np.where(t < CURTAIN_TIP_ROW, CURTAIN_V0 + (tip_from - CURTAIN_V0) * t / CURTAIN_TIP_ROW,
-                     tip_from + (tip_to - tip_from) * (t - CURTAIN_TIP_ROW) / (1 - CURTAIN_TIP_ROW))
-        uv = np.stack([u, np.broadcast_to(v, (rows, cols))], -1).reshape(-1, 2).astype(np.float32)
+        rows_at = [0.0, CURTAIN_FADE_ROW, (CURTAIN_FADE_ROW + CURTAIN_TIP_ROW) / 2, CURTAIN_TIP_ROW, 1.0]
+        fade = np.interp(t, rows_at, [tip_to, tip_from, CURTAIN_V0, tip_from, tip_to])
+        full = np.interp(t, rows_at, [CURTAIN_V0, CURTAIN_V0, CURTAIN_V0, tip_from, tip_to])
+        # Only behind the head: by the temples the top stays full, or the ears show through.
+        behind = _smoothstep(110.0, 140.0, az_face)[None, :]
+        v = behind * fade + (1 - behind) * full
+        uv = np.stack([u, v], -1).reshape(-1, 2).astype(np.float32)
         # Rigid with the head down to the jaw (else the ears poke through when the head turns on the
         # neck), then over to the neck by the shoulders and to the upper back at the ends.
         jaw_y = centre[1] - 0.8 * radius
