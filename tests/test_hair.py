@@ -176,6 +176,15 @@ def test_long_hair_falls_in_layers_to_a_tapered_end():
         upper = q.positions[:, 1] > centre[1] - 0.8 * hair._head_frame(m)[1]
         assert (q.joints[upper, 0] == sk.index["Head"]).all() and (q.weights[upper, 0] == 1).all()
         assert (q.joints[q.weights[:, 2] > 0.5, 2] == sk.index["Spine2"]).all() and (q.weights[:, 2] > 0.5).any()
+    # Behind the head a layer's top row is past its strands' tips (it comes out from under the scalp's
+    # shell strand by strand, no straight edge); beside the face it is full, so the ears stay covered.
+    for q in layers:
+        top = q.positions[:, 1] >= q.positions[:, 1].max() - 1e-6
+        behind = top & (q.positions[:, 2] < centre[2] - 0.06)
+        beside = top & (q.positions[:, 2] > centre[2] - 0.01)
+        assert behind.any() and beside.any()
+        assert (q.uv[behind, 1] * hair.V_END > hair.TIP_TO).all()
+        assert (q.uv[beside, 1] * hair.V_END < hair.TIP_FROM - 0.1).all()
     tex = hair.hair_texture("#6B4A2B", "long")[..., 3]
     v0, v1 = int(hair.TIP_FROM / hair.V_END * hair.HAIR_SIZE), int(hair.TIP_TO / hair.V_END * hair.HAIR_SIZE)
     # Inside the tip zone, coverage falls steadily (tapered tips), not at one row (a blunt cut).
