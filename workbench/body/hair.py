@@ -42,7 +42,7 @@ import numpy as np
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 
-__all__ = ["HAIR_SIZE", "hair_piece", "hair_texture"]
+__all__ = ["HAIR_ROUGHNESS", "HAIR_SIZE", "hair_piece", "hair_texture"]
 
 HAIR_SIZE = 512
 # The scalp shell's texture rows, in units of the style's hairline (0 the crown, 1 the hairline):
@@ -60,6 +60,12 @@ HAIRLINE = {
     "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
+# The hair material's roughness: straight hair has a soft sheen; coils scatter the light every way,
+# so curly has none (its one smooth highlight read as a shiny patch on dark curls).
+HAIR_ROUGHNESS = {"short": 0.75, "curly": 0.97, "bun": 0.72, "long": 0.72}
+# Curly's texture: coils in a jittered grid of CURL_CELLS (across u, along v) cells; u runs once round
+# the head and v about half way round it, so more cells across keep a coil about round (1 cm).
+CURL_CELLS = (64, 40)
 # Standing off the scalp at the crown (metres) and at the sides.
 VOLUME = {"short": (0.018, 0.008), "curly": (0.034, 0.024), "bun": (0.007, 0.004), "long": (0.012, 0.007)}
 
@@ -171,8 +177,16 @@ def _scalp(mesh: BodyMesh, style: str, centre: np.ndarray) -> Piece:
     pos = pos + nrm * thick[:, None]
     uv = np.column_stack([uu, vv / V_END]).astype(np.float32)
     positions = pos.astype(np.float32)
-    return Piece(positions, vertex_normals(positions, indices), uv, indices, joints, weights,
+    return Piece(positions, _welded_normals(positions, indices), uv, indices, joints, weights,
                  np.full(len(positions), -1, np.int64))
+
+
+def _welded_normals(positions: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Vertex normals shared by the copies of a vertex (the back seam's and the tip band's), so the
+    shading has no line where the UVs split."""
+    unique, weld = np.unique(positions, axis=0, return_inverse=True)
+    weld = weld.reshape(-1)
+    return vertex_normals(unique, weld[indices])[weld]
 
 
 def _subdivide(values: tuple, indices: np.ndarray, nearest: tuple) -> tuple[tuple, np.ndarray, tuple]:
@@ -357,11 +371,19 @@ def hair_texture(color: str, style: str) -> np.ndarray:
     ``TIP_FROM`` and ``TIP_TO`` (over ``V_END``) the strands end one by one, each tapering to a point,
     so the edge reads as hair, not as a painted line; below ``TIP_TO`` every texel is transparent.
     A broad sheen band and darker roots give the volume light and depth. ``curly`` draws short
-    wavy strands in clumps instead.
+    coils instead (:func:`_curl_texture`).
+
+    >>> t = hair_texture("#1A1A1A", "curly")
+    >>> t.shape, bool(t[0, :, 3].all()), bool(t[-1, :, 3].any())
+    ((512, 512, 4), True, False)
     """
     n = HAIR_SIZE
     c = color.lstrip("#")
     base = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
+    if style == "curly":
+        out = np.clip(_curl_texture(base) * 255 + 0.5, 0, 255).astype(np.uint8)
+        out.setflags(write=False)
+        return out
     rng = np.random.default_rng(41)
     y, x = np.mgrid[0:n, 0:n].astype(np.float32)
     v = (y + 0.5) / n
@@ -394,3 +416,57 @@ def hair_texture(color: str, style: str) -> np.ndarray:
     out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out
+
+
+def _curl_texture(base: np.ndarray) -> np.ndarray:
+    """RGBA float (HAIR_SIZE, HAIR_SIZE, 4): curly hair as coils, each a round bump wound in a spiral.
+
+    The coils sit in a jittered grid (periodic across u, so the back seam does not show); each texel
+    belongs to its nearest coil (cellular noise), lit on its upper side and dark in the crevices
+    between coils, so the surface reads as many small curls even where the mesh is smooth and the
+    light is flat. The hairline is cut coil by coil: a coil whose centre lies above its own tip row
+    is drawn whole, so the edge is a row of round curls rather than a line.
+    """
+    n = HAIR_SIZE
+    cx, cy = CURL_CELLS
+    rng = np.random.default_rng(43)
+    jitter = rng.random((cy, cx, 2)) * 0.8 + 0.1
+    tone = rng.random((cy, cx))
+    turn = rng.random((cy, cx)) * 2 * np.pi
+    # Where each column of coils ends (a column, not a coil, so no coil is missing above the edge).
+    ends = (TIP_FROM + (TIP_TO - TIP_FROM) * rng.random(cx)) / V_END - 0.03
+    y, x = np.mgrid[0:n, 0:n].astype(np.float64) + 0.5
+    gx, gy = x / n * cx, y / n * cy
+    ix, iy = np.floor(gx).astype(np.int64), np.floor(gy).astype(np.int64)
+    best = np.full((n, n), np.inf)
+    second = np.full((n, n), np.inf)
+    near = np.zeros((n, n, 2), np.int64)
+    off = np.zeros((n, n, 2))
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            cxs, cys = (ix + dx) % cx, np.clip(iy + dy, 0, cy - 1)
+            px = ix + dx + jitter[cys, cxs, 0] - gx
+            py = iy + dy + jitter[cys, cxs, 1] - gy
+            d = np.hypot(px, py)
+            closer = d < best
+            second = np.where(closer, best, np.minimum(second, d))
+            best = np.where(closer, d, best)
+            near[closer] = np.stack([cys, cxs], -1)[closer]
+            off[closer] = np.stack([px, py], -1)[closer]
+    cy_i, cx_i = near[..., 0], near[..., 1]
+    # The bump: 1 at the coil's centre, 0 at the border with the next (where F1 = F2).
+    edge = np.clip((second - best) / np.maximum(second + best, 1e-9) * 2.2, 0, 1)
+    bump = np.sqrt(edge)
+    # Lit from above: the texel's offset from its coil's centre points down on the upper half.
+    lit = np.clip(0.5 + 0.9 * off[..., 1] * bump, 0, 1)
+    # The coil's strands: a spiral wound about its centre, a turn every third of a cell.
+    angle = np.arctan2(off[..., 1], off[..., 0])
+    spiral = 0.5 + 0.5 * np.cos(angle + best * 2 * np.pi * 2.5 + turn[cy_i, cx_i])
+    shade = (0.5 + 0.5 * bump) * (0.78 + 0.34 * lit) * (0.72 + 0.36 * spiral) * (0.85 + 0.3 * tone[cy_i, cx_i])
+    lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
+    img = np.empty((n, n, 4))
+    # Dark hair keeps a faint grey on the coils' lit sides, or it is a black cap.
+    img[..., :3] = base * shade[..., None] + ((0.05 * (1 - lum)) * lit * bump)[..., None]
+    centre_v = (cy_i + jitter[cy_i, cx_i, 1]) / cy
+    img[..., 3] = (centre_v < ends[cx_i]) & (y / n < 1 - 1.0 / n)
+    return img
