@@ -198,12 +198,12 @@ def test_scalp_shading_has_no_seam():
         assert np.abs(p.normals - p.normals[first[weld]]).max() < 1e-6, style
 
 def test_long_hair_falls_in_layers_to_a_tapered_end():
-    """Two layers round the sides and back, from under the scalp's shell (no top edge) down to a
+    """Three layers round the sides and back, from under the scalp's shell (no top edge) down to a
     U: lowest at the back, on the shoulders at the sides; the last rows' strands end one by one."""
     m = _mesh()
     sk = m.skeleton
     layers = hair._curtain(m, *hair._head_frame(m))
-    assert len(layers) == 2
+    assert len(layers) == 3
     shoulder = float(sk.pos("LeftArm")[1])
     pts = np.concatenate([q.positions for q in layers])
     back = pts[np.abs(pts[:, 0] - sk.pos("Head")[0]) < 0.03]
@@ -236,6 +236,39 @@ def test_long_hair_falls_in_layers_to_a_tapered_end():
     assert coverage[0] > 0.95 and coverage[-1] < 0.05
     assert ((coverage > 0.2) & (coverage < 0.8)).sum() > 0.3 * len(coverage)
 
+
+
+@pytest.mark.parametrize("gender", ["masculine", "feminine"])
+def test_long_hair_has_full_sides_a_parting_and_a_staggered_front(gender):
+    """Long hair's sides stand off the cheeks by centimetres, in layers a centimetre apart (they were
+    one flat sheet); the scalp's shell comes down to the scalp along a centre parting and rises on
+    either side of it; the front edge beside the face ends in steps, shorter than the sides behind it
+    (it was one straight cut down to the shoulders)."""
+    m = _mesh(gender)
+    centre, radius = hair._head_frame(m)
+    layers = hair._curtain(m, centre, radius)
+    skin = cKDTree(m.positions[m.groups["body"]])
+    # Beside the cheeks (mouth height, in front of the ear's line): the outer layer's stand-off.
+    y = centre[1] - 0.07
+    for q, least in ((layers[0], 0.012), (layers[-1], 0.025)):
+        at = (np.abs(q.positions[:, 1] - y) < 0.015) & (q.positions[:, 2] > centre[2] - 0.02)
+        assert at.sum() > 4 and np.median(skin.query(q.positions[at])[0]) > least
+    # The parting: along the middle of the top, in front of the crown, the shell is on the scalp.
+    p = _scalp("long", gender)
+    gap = skin.query(p.positions)[0]
+    top = (p.positions[:, 1] > centre[1] + 0.6 * radius) & (p.positions[:, 2] > centre[2] + 0.01) \
+        & (p.uv[:, 1] * hair.V_END < 0.75)
+    middle = top & (np.abs(p.positions[:, 0] - centre[0]) < 0.006)
+    aside = top & (np.abs(np.abs(p.positions[:, 0] - centre[0]) - 0.045) < 0.015)
+    assert middle.sum() >= 2 and aside.sum() >= 4, (middle.sum(), aside.sum())
+    assert np.median(gap[middle]) < 0.003 and np.median(gap[aside]) > 0.008
+    # The front edge: the columns nearest the face end higher than the sides, each at its own height.
+    pts = layers[0].positions.reshape(len(hair.CURTAIN_ROWS), -1, 3)
+    ends = pts[-1, :, 1]
+    edge = np.concatenate([ends[:5], ends[-5:]])
+    sides = np.concatenate([ends[8:12], ends[-12:-8]])
+    assert edge.max() > sides.max() + 0.03
+    assert len(np.unique(np.round(np.diff(ends[:6]), 3))) > 3
 
 @pytest.mark.parametrize("style", STYLES)
 def test_hair_decimates_with_its_uvs_and_skin(style):

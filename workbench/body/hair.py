@@ -16,11 +16,13 @@ skin weights of the scalp vertex it grew from). What differs per style is drawn 
    on the skin where the strands end: no helmet's rim.
 3. Per style: ``short`` a close crop with more volume on top; ``curly`` a thick shell split in four
    (its vertices a few millimetres apart) and pushed out in centimetre curls on larger masses, with a
-   curl texture; ``bun`` a sleek shell and a bun at the back of the crown; ``long`` the shell and two
-   layers (:data:`LAYERS`) hanging from under it round the sides and back, over the ears, onto the
-   shoulders at the sides and in a U down the back, kept clear of the neck and back by measuring the
-   body at each height, their strands ending over the last few centimetres, and skinned from
-   ``Head`` at the top to ``Spine2`` at the ends, so they follow the head and the back.
+   coil texture; ``bun`` a sleek shell and a bun at the back of the crown; ``long`` the shell (down
+   on the scalp along a centre parting) and three layers (:data:`LAYERS`) hanging from under it
+   round the sides and back, over the ears, onto the shoulders at the sides and in a U down the
+   back, bowing out at the sides, shorter and swept back at the front edge, kept clear of the neck
+   and back by measuring the body at each height, their strands ending over the last few
+   centimetres, and skinned from ``Head`` at the top to ``Spine2`` at the ends, so they follow the
+   head and the back.
 
 (A shell of its own, cast onto the scalp from the skull's centre, was the alternative to cutting the
 skin's triangles; the ears and the nape are not star-shaped from one centre, and the skin's own
@@ -67,7 +69,9 @@ HAIR_ROUGHNESS = {"short": 0.75, "curly": 0.97, "bun": 0.72, "long": 0.72}
 # the head and v about half way round it, so more cells across keep a coil about round (1 cm).
 CURL_CELLS = (64, 40)
 # Standing off the scalp at the crown (metres) and at the sides.
-VOLUME = {"short": (0.018, 0.008), "curly": (0.034, 0.024), "bun": (0.007, 0.004), "long": (0.012, 0.007)}
+VOLUME = {"short": (0.018, 0.008), "curly": (0.034, 0.024), "bun": (0.007, 0.004), "long": (0.016, 0.007)}
+# Long hair's parting: the half-width (metres) over which the shell comes down onto the scalp.
+PART_WIDTH = 0.022
 
 
 def _smoothstep(e0, e1, x):
@@ -174,6 +178,12 @@ def _scalp(mesh: BodyMesh, style: str, centre: np.ndarray) -> Piece:
             + 0.005 * _smoothstep(-0.15, 0.45, _value_noise3(pos, 0.007, 33))
         full = _smoothstep(1.05, 0.6, vv)
         thick = thick * (1 + 0.3 * mass * full) + curls * full
+    if style == "long":
+        # A centre parting from the forehead to the crown: the shell comes down onto the scalp along
+        # it, so the hair on either side rises away from it, each side falling its own way.
+        ahead = _smoothstep(-0.02, 0.02, pos[:, 2] - centre[2])
+        part = _smoothstep(0.0, PART_WIDTH, np.abs(pos[:, 0] - centre[0]))
+        thick = 0.0012 + (thick - 0.0012) * (1 - ahead * (1 - part) * _smoothstep(1.0, 0.8, vv))
     pos = pos + nrm * thick[:, None]
     uv = np.column_stack([uu, vv / V_END]).astype(np.float32)
     positions = pos.astype(np.float32)
@@ -228,8 +238,15 @@ def _grid(rows: int, cols: int, wrap: bool = False) -> np.ndarray:
 
 
 # Long hair's layers: (standing off the inner layer in metres, how much shorter it ends in metres,
-# its strands' offset in u). Both start under the scalp's shell, so no layer shows a top edge.
-LAYERS = ((0.0, 0.0, 0.0), (0.008, 0.04, 0.37))
+# its strands' offset in u, keeping them inside 0..1). All start under the scalp's shell, so no layer
+# shows a top edge; three, each farther off and shorter, so the sides have depth, not one sheet.
+LAYERS = ((0.0, 0.0, 0.0), (0.006, 0.035, 0.37), (0.012, 0.075, 0.19))
+# Face-framing at the front edge: over its last FRONT_SPAN degrees the layers end up to FRONT_RISE
+# metres higher, in steps that differ per column, and sweep back by up to FRONT_SWEEP degrees towards
+# the ends, so the edge is staggered tips, not a straight cut beside the face.
+FRONT_SPAN, FRONT_RISE, FRONT_SWEEP = 30.0, 0.09, 14.0
+# The sides' fullness: how far (metres) a layer bows out from the head's reach half way down.
+SIDE_BOW = 0.003
 # Rows of a layer, top to bottom (0..1): spaced closer near the ends, where the tips taper.
 CURTAIN_ROWS = np.concatenate([np.linspace(0.0, 0.84, 17), np.linspace(0.84, 1.0, 7)[1:]])
 # A layer's texture rows: the fullest (CURTAIN_V0), and the rows by which its strands have come in at
@@ -260,15 +277,19 @@ def _curtain(mesh: BodyMesh, centre: np.ndarray, radius: float) -> list[Piece]:
     the ears, onto the shoulders at the sides and down the back, ending in a U of tapered tips."""
     sk = mesh.skeleton
     shoulder_y = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
-    cols = 49
+    cols = 41
     rows = len(CURTAIN_ROWS)
     # From just in front of one ear round the back to the other: the face stays open, the sideburns
     # of the scalp's shell meet the layers' front edges.
-    az = np.radians(np.linspace(-108.0, 108.0, cols)) + np.pi
+    az_cols = np.linspace(-108.0, 108.0, cols)
+    az = np.radians(az_cols) + np.pi
     az_face = np.abs(np.degrees(np.arctan2(np.sin(az), np.cos(az))))       # 0 at the face, 180 behind
+    # The front edge's columns: 1 at the edge, 0 from FRONT_SPAN degrees back; each its own length.
+    front = _smoothstep(180.0 - 108.0 + FRONT_SPAN, 180.0 - 108.0, az_face)
+    front = front * (0.55 + 0.45 * np.random.default_rng(47).random(cols))
     top_y = centre[1] + radius * 0.8
     # Where the inner layer ends: resting on the shoulders at the sides, a smooth U down the back.
-    end_y = shoulder_y + 0.01 - 0.15 * _smoothstep(95.0, 180.0, az_face)
+    end_y = shoulder_y + 0.01 - 0.15 * _smoothstep(95.0, 180.0, az_face) + FRONT_RISE * front
     # The clearance, once on a fine ladder of heights shared by the layers.
     ladder = np.linspace(top_y, float(end_y.min()) - 0.01, 40)
     reach = _reach(mesh, centre, az, ladder, 0.02)
@@ -285,9 +306,15 @@ def _curtain(mesh: BodyMesh, centre: np.ndarray, radius: float) -> list[Piece]:
         # stands clear of the body and fills out a little towards the ends (hair has volume there).
         ramp = _smoothstep(0.0, 0.25, t)
         r = r + 0.004 + (0.012 + lift) * ramp + 0.014 * t
+        # The sides bow out over the ears and cheeks and come back in towards the ends (the weight
+        # of the hair), each layer a little more than the one under it; none at the back.
+        side = 1 - _smoothstep(110.0, 150.0, az_face)[None, :]
+        r = r + (SIDE_BOW + 0.25 * lift) * np.sin(np.pi * np.clip(t * 1.25, 0, 1)) ** 1.5 * side
         # Soft waves across, stronger towards the ends, different per layer.
         r = r + 0.005 * np.sin(np.linspace(0, 11 * np.pi, cols) + 2.1 * layer)[None, :] * t
-        positions = np.stack([centre[0] + r * np.sin(az)[None, :], y, centre[2] + r * np.cos(az)[None, :]],
+        # The front edge sweeps back towards the ends (hair falls behind the shoulder there).
+        a = az[None, :] - np.radians(FRONT_SWEEP) * np.sign(az_cols)[None, :] * front[None, :] * t
+        positions = np.stack([centre[0] + r * np.sin(a), y, centre[2] + r * np.cos(a)],
                              -1).reshape(-1, 3).astype(np.float32)
         # Outward facing: columns run from the figure's right round the back to its left.
         indices = _grid(rows, cols)[:, [0, 2, 1]]
