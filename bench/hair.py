@@ -8,6 +8,7 @@ Run: ``PYTHONPATH=. python bench/hair.py [repeats]``
   repeats, the minimum per body; printed as the range over bodies and the median ratio new / base.
 - Triangles per style (new and base) and the hair's share kept at LOD 1 and 2, with the whole
   avatar's share (the contract's 50 % and 25 %, within 5 points).
+- The long and curly textures' uncached build time, new and base.
 - The load average before and after, since the machine is shared.
 """
 
@@ -72,6 +73,22 @@ def main(repeats: int = 3) -> None:
               f"base {min(base_tris)} to {max(base_tris)}  |  hair kept at LOD 1/2 "
               f"{min(x[0] for x in shares):.2f}/{max(x[1] for x in shares):.2f}, avatar "
               f"{total[1] / total[0]:.3f}/{total[2] / total[0]:.3f}")
+    # The textures (built once per colour and style, then cached): uncached builds, interleaved; the
+    # curl pattern (shared by every colour) once, then per colour.
+    for style in ("long", "curly"):
+        best = {"new": 1e9, "base": 1e9}
+        for _ in range(repeats):
+            for name, module in (("base", base), ("new", hair)):
+                t = time.perf_counter()
+                module.hair_texture.__wrapped__("#1A1A1A", style)
+                best[name] = min(best[name], time.perf_counter() - t)
+        if style == "curly":
+            hair._curl_pattern.cache_clear()
+            t = time.perf_counter()
+            hair._curl_pattern()
+            print(f"curly  coil pattern (once per process) ms {(time.perf_counter() - t) * 1000:5.1f}")
+        print(f"{style:5s}  texture per colour ms new {best['new'] * 1000:5.1f}, base {best['base'] * 1000:5.1f}, "
+              f"new/base {best['new'] / best['base']:.2f}")
     print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

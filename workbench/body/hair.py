@@ -446,7 +446,19 @@ def hair_texture(color: str, style: str) -> np.ndarray:
 
 
 def _curl_texture(base: np.ndarray) -> np.ndarray:
-    """RGBA float (HAIR_SIZE, HAIR_SIZE, 4): curly hair as coils, each a round bump wound in a spiral.
+    """RGBA float (HAIR_SIZE, HAIR_SIZE, 4): curly hair in ``base`` colour (see :func:`_curl_pattern`)."""
+    shade, glint, alpha = _curl_pattern()
+    lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
+    img = np.empty((HAIR_SIZE, HAIR_SIZE, 4))
+    # Dark hair keeps a faint grey on the coils' lit sides, or it is a black cap.
+    img[..., :3] = base * shade[..., None] + (0.05 * (1 - lum) * glint)[..., None]
+    img[..., 3] = alpha
+    return img
+
+
+@lru_cache(maxsize=1)
+def _curl_pattern() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The coils, whatever the colour: (shade, glint on the lit sides, alpha), each (HAIR_SIZE, HAIR_SIZE).
 
     The coils sit in a jittered grid (periodic across u, so the back seam does not show); each texel
     belongs to its nearest coil (cellular noise), lit on its upper side and dark in the crevices
@@ -490,10 +502,9 @@ def _curl_texture(base: np.ndarray) -> np.ndarray:
     angle = np.arctan2(off[..., 1], off[..., 0])
     spiral = 0.5 + 0.5 * np.cos(angle + best * 2 * np.pi * 2.5 + turn[cy_i, cx_i])
     shade = (0.5 + 0.5 * bump) * (0.78 + 0.34 * lit) * (0.72 + 0.36 * spiral) * (0.85 + 0.3 * tone[cy_i, cx_i])
-    lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
-    img = np.empty((n, n, 4))
-    # Dark hair keeps a faint grey on the coils' lit sides, or it is a black cap.
-    img[..., :3] = base * shade[..., None] + ((0.05 * (1 - lum)) * lit * bump)[..., None]
     centre_v = (cy_i + jitter[cy_i, cx_i, 1]) / cy
-    img[..., 3] = (centre_v < ends[cx_i]) & (y / n < 1 - 1.0 / n)
-    return img
+    alpha = (centre_v < ends[cx_i]) & (y / n < 1 - 1.0 / n)
+    glint = lit * bump
+    for a in (shade, glint, alpha):
+        a.setflags(write=False)
+    return shade, glint, alpha
