@@ -14,13 +14,13 @@ import pytest
 from PIL import Image
 
 import workbench.gltf  # noqa: F401  (loads the generator before the body package's modules)
-from workbench.body import ao, eyes, hair, skin
+from workbench.body import ao, eyes, skin
 from workbench.body.glasses import glasses_piece
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit import outfit_pieces
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
-from workbench.options import BODY_SHAPES, HAIR_STYLES, ModelOptions, normalize_avatar_settings
+from workbench.options import BODY_SHAPES, ModelOptions, normalize_avatar_settings
 from workbench.render import render
 
 
@@ -116,42 +116,7 @@ def _mesh(gender="feminine", shape="average", height=None):
     return body_mesh(normalize_avatar_settings(s))
 
 
-def test_each_hair_style_has_its_own_silhouette():
-    m = _mesh()
-    sk = m.skeleton
-    scalp_back = m.positions[m.groups["body"], 2].min()
-    shoulder = sk.pos("LeftArm")[1]
-    pieces = {s: hair.hair_piece(m, s) for s in HAIR_STYLES}
-    assert pieces["none"] is None
-    head = sk.index["Head"]
-    for style, p in pieces.items():
-        if p is not None:
-            assert p.triangles > 500 and (p.joints[:, 0] == head).mean() > 0.5, style
-    lowest = {s: p.positions[:, 1].min() for s, p in pieces.items() if p is not None}
-    assert lowest["long"] < shoulder - 0.05 < min(lowest["short"], lowest["bun"], lowest["curly"])
-    assert pieces["bun"].positions[:, 2].min() < pieces["short"].positions[:, 2].min() - 0.03
-    # Curly stands farthest off the head.
-    reach = {s: np.linalg.norm(p.positions - sk.pos("Head"), axis=1).max() for s, p in pieces.items() if p}
-    assert reach["curly"] > reach["short"] + 0.01
-    assert scalp_back < 0
-
-
-def test_hairline_is_strand_tips_not_a_helmet_edge():
-    """Near the hairline the shell lies within 3 mm of the skin, and the texture's alpha cuts
-    strands to different lengths there (opaque at the crown)."""
-    m = _mesh()
-    p = hair.hair_piece(m, "short")
-    edge = p.uv[:, 1] > 0.97
-    body = m.positions[m.groups["body"]]
-    from scipy.spatial import cKDTree
-
-    gap = cKDTree(body).query(p.positions[edge])[0]
-    assert np.median(gap) < 0.003
-    tex = hair.hair_texture("#2B1B10", "short")
-    alpha = tex[..., 3]
-    assert (alpha[: hair.HAIR_SIZE // 2] == 255).all()
-    cut = np.argmax(alpha[::-1] == 255, axis=0)             # rows from the bottom to the first opaque texel
-    assert cut.std() > 5                                     # ragged: strand tips of many lengths
+# The hair styles' tests are in tests/test_hair.py.
 
 
 # --------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
     }
     if "Hair" in names:
         out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
-                           blend=False, mask=True, roughness=0.75, double=True)
+                           blend=False, mask=True, roughness=hair_look.HAIR_ROUGHNESS[hair["style"]], double=True)
     if "Glasses" in names:
         out["Glasses"] = dict(name="Glasses", image=tx.glasses_texture(settings["glasses"]),
                               blend=True, roughness=0.08)
