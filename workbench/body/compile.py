@@ -10,7 +10,8 @@ What is kept (all MakeHuman units: decimetres, Y up, facing +Z, the A-pose of ``
 - ``base`` (V, 3) float32 vertices; ``uv`` (U, 2) float32; ``quads`` / ``quad_uvs`` (Q, 4) int32 into
   them; ``quad_group`` (Q,) the OBJ ``g`` group of each face, by index into ``face_group_names``;
 - vertex groups (``basemesh_vertex_groups.json``) as ``group_names`` / ``group_offsets`` / ``group_index``;
-- targets (macro targets of a young adult, and the ARKit face units): ``target_names``,
+- targets (macro targets of a young adult, the modifier targets the shapes and faces use, and the
+  ARKit face units): ``target_names``,
   ``target_offsets``, ``target_index`` (int32) and ``target_delta`` (float32, decimetres);
 - ``rig`` the Mixamo rig's bones as JSON (parent, head and tail vertex lists);
 - ``skin_joints`` / ``skin_weights`` (V, 4): ``weights.mixamo.json``'s four largest influences per
@@ -36,9 +37,10 @@ from ..gltf.skeleton import JOINT_NAMES
 from . import assets
 
 # Bump when the compiled content or its layout changes: an older file is then compiled again.
-FORMAT = 2
+FORMAT = 3
 MPFB = "mpfb2/"
 MACRO = MPFB + "targets/macrodetails/"
+TARGETS = MPFB + "targets/"
 FACE_UNITS = "faceunits01/targets/faceunits/"
 RIG_PREFIX = "mixamorig:"
 
@@ -61,6 +63,14 @@ def macro_target_names() -> list[str]:
         for e in ETHNIC:
             names.append(f"{e}-{g}-young")
     return names
+
+
+def detail_target_names() -> list[str]:
+    """MakeHuman's modifier targets the body shapes and the gendered face use (``workbench.body.shape``),
+    by their path below ``targets/`` without ``.target.gz``."""
+    from .shape import detail_targets   # shape.py owns which details a body gets
+
+    return detail_targets()
 
 
 _lock = threading.Lock()
@@ -156,6 +166,9 @@ def _build() -> dict[str, np.ndarray]:
         target_names, targets = [], []
         for name in macro_target_names():
             targets.append(_parse_target(gzip.decompress(read(MACRO + name + ".target.gz")).decode()))
+            target_names.append(name)
+        for name in detail_target_names():
+            targets.append(_parse_target(gzip.decompress(read(TARGETS + name + ".target.gz")).decode()))
             target_names.append(name)
         face = sorted(n for n in z.namelist() if n.startswith(assets.DATA_PREFIX + FACE_UNITS) and n.endswith(".target"))
         for member in face:
