@@ -348,7 +348,7 @@ def test_compiled_cache_is_rebuilt_when_unreadable_and_gives_the_same_bodies(tmp
     wheel = assets.wheel()
     monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(tmp_path))
     (tmp_path / assets.WHEEL_NAME).symlink_to(wheel)
-    target = assets.compiled_dir() / f"body-{cc.FORMAT}.npz"
+    target = cc._path()
     target.parent.mkdir(parents=True)
     target.write_bytes(b"not a zip")                        # a torn or foreign file in the cache
     cc.forget()

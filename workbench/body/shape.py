@@ -57,7 +57,7 @@ SHAPE_DETAILS = {
                  "arms/{s}-upperarm-muscle-incr": 0.8, "arms/{s}-upperarm-shoulder-muscle-incr": 0.8,
                  "arms/{s}-lowerarm-muscle-incr": 0.6, "legs/{s}-upperleg-muscle-incr": 0.7,
                  "legs/{s}-lowerleg-muscle-incr": 0.6},
-    "heavy": {"torso/measure-waist-circ-incr": 1.0, "stomach/stomach-pregnant-incr": 0.35,
+    "heavy": {"torso/measure-waist-circ-incr": 1.0,
               "torso/measure-hips-circ-incr": 0.5, "torso/measure-bust-circ-incr": 0.3,
               "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.4,
               "arms/{s}-upperarm-fat-incr": 0.8, "arms/{s}-lowerarm-fat-incr": 0.5,
