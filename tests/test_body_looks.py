@@ -209,6 +209,26 @@ def test_glasses_sit_on_the_eyes_the_nose_and_the_ears(gender, shape):
         assert 0.0 < abs(tip[0] - mid[0]) - np.abs(ring[:, 0] - mid[0]).max() < 0.012
 
 
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_teeth_stay_behind_closed_lips_on_dark_skin(gender):
+    """At rest the lips meet: no tooth shows along the middle of the mouth (where the base mesh's parted
+    lips showed a white line on the darkest tone). The mouth is found from the same face with the jaw open."""
+    s = normalize_avatar_settings({"gender": gender, "skinTone": "#3B2416", "hair": {"style": "none"}})
+    model = build_avatar(s, ModelOptions())
+
+    def bright(**kw):
+        im = np.asarray(render(model, size=512, camera="portrait", **kw).convert("RGB")).astype(int)
+        return (im.mean(2) > 110) & (im.min(2) > 80)
+
+    open_ = bright(morphs={"jawOpen": 0.6}) & ~bright()          # what opening the jaw shows: the teeth
+    ys, xs = np.nonzero(open_)
+    assert len(ys) > 100
+    cx, half = int(np.median(xs)), int((np.percentile(xs, 95) - np.percentile(xs, 5)) / 2)
+    mouth = np.zeros_like(open_)
+    mouth[ys.min() - 12: ys.max() + 1, cx - int(0.6 * half): cx + int(0.6 * half) + 1] = True
+    assert (bright() & mouth).sum() == 0
+
+
 # --------------------------------------------------------------------------
 # Occlusion and morphs
 # --------------------------------------------------------------------------

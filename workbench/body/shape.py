@@ -22,7 +22,7 @@ Gender also reaches the face through MakeHuman's face modifiers (:data:`FACE_DET
 squarer jaw and chin, a forward brow and a broader nose and neck for masculine; a narrower jaw, fuller
 lips and a slimmer nose for feminine), since the macro targets change a young adult's head only
 through the ethnic blend, too little to tell the two apart at a glance; and every face gets the mouth's
-corners lifted a little (MakeHuman's base mouth turns down, which reads as sad).
+corners lifted a little (MakeHuman's base mouth turns down, which reads as sad) and lips that meet.
 Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
 proportions), then one uniform scale makes the height exact (:mod:`workbench.body.mesh`).
 
@@ -75,7 +75,10 @@ FACE_DETAILS = {
                   "nose/nose-scale-horiz-incr": 0.2, "nose/nose-volume-incr": 0.3,
                   "mouth/mouth-upperlip-volume-decr": 0.2, "neck/measure-neck-circ-incr": 0.4},
 }
-EVERY_FACE = {"mouth/mouth-angles-up": 0.35}
+# Every face: the mouth's corners lifted a little, and the lips a little taller so they meet (the base
+# mesh's lips part by 2 mm, and the teeth showed through as a white line on dark skin).
+EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
+              "mouth/mouth-lowerlip-height-incr": 0.8}
 GENDER_VALUE = {"feminine": 0.0, "masculine": 1.0}
 ETHNIC_SHARE = 1.0 / 3.0
 
