@@ -60,6 +60,42 @@ def test_skin_texture_keeps_the_tone_and_marks_the_face(tone):
     assert flat[palms].mean() > _hex(tone).mean() + (-6 if tone == "#FFE0C4" else 12)
 
 
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_brows_are_shaped_full_at_the_head_arched_and_tapering(gender):
+    """Each brow, on the reference body: its inner end (head) lower than its arch, the arch over the outer
+    half of the eye, the tail thinner than the head and ending no higher than the arch; on the brow
+    ridge (its middle 14 to 26 mm above the eye's centre). A flat bar, or one highest at the inner end
+    (a worried face), fails."""
+    from workbench.body.texels import texel_map
+
+    m = _mesh(gender)
+    faces = m.face_groups["body"]
+    tmap = texel_map(m.triangle_uvs[faces], skin.SKIN_SIZE)
+    P = tmap.paint_vertices(m.triangles[faces], m.positions).reshape(-1, 3)
+    at, w = skin.features(gender)["brows"]
+    strong = at[w > 0.5]
+    pts = P[strong]
+    eyes = {s: m.positions[m.groups[f"helper-{s}-eye"]].astype(float).mean(0) for s in "lr"}
+    mid_x = (eyes["l"][0] + eyes["r"][0]) / 2
+    for eye in eyes.values():
+        side = np.sign(eye[0] - mid_x)
+        mine = pts[(np.sign(pts[:, 0] - mid_x) == side) & (pts[:, 2] > eye[2] - 0.02)]
+        bx = (mine[:, 0] - eye[0]) * side
+        lo, hi = bx.min(), bx.max()
+        bins = np.linspace(lo, hi, 9)
+        centre, height = [], []
+        for a_, b_ in zip(bins[:-1], bins[1:]):
+            sel = mine[(bx >= a_) & (bx < b_)]
+            centre.append(sel[:, 1].mean() - eye[1])
+            height.append(np.ptp(sel[:, 1]))
+        top = int(np.argmax(centre))
+        assert 4 <= top <= 6, centre                                    # the arch over the outer half
+        assert centre[top] > centre[0] + 0.0015                         # the head lower than the arch
+        assert centre[-1] < centre[top]                                 # the tail comes down
+        assert height[-1] < 0.6 * max(height[:3])                       # and tapers
+        assert 0.014 < float(np.mean(centre)) < 0.026
+
+
 def test_brows_take_the_hair_colour():
     f = skin.features("masculine")
     brows = f["brows"][0][f["brows"][1] > 0.8]

@@ -66,7 +66,7 @@ SHAPE_DETAILS = {
 # MakeHuman face modifier targets per gender, and for every face (the same convention).
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "chin/chin-prominent-decr": 0.2, "head/head-oval": 0.4,
-                 "mouth/mouth-upperlip-volume-incr": 0.4, "mouth/mouth-lowerlip-volume-incr": 0.35,
+                 "mouth/mouth-upperlip-volume-incr": 0.2, "mouth/mouth-lowerlip-volume-incr": 0.15,
                  "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.5, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
