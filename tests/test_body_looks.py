@@ -214,6 +214,30 @@ def test_outfit_follows_every_body_shape_outside_the_skin():
     assert girths["heavy"] > girths["average"] > girths["slim"]
 
 
+@pytest.mark.parametrize("shape", BODY_SHAPES)
+def test_the_neckline_runs_on_its_line_not_in_a_zigzag(shape):
+    """Every vertex of the shirt's neckline lies on the collar's line (the cylinder round the neck, or the
+    floor under it) within 3 mm, before the shirt stands off the skin. A step in the cut's field made
+    the snapped edge wander off it by a centimetre and more, the zigzag seen on the sheets."""
+    from workbench.body import outfit
+
+    m = _mesh("masculine", shape)
+    top = outfit.outfit_pieces(m)["Outfit_Top"]
+    e = outfit._edges(m)
+    collar = outfit._fields(e, "Outfit_Top", e["hem"])[1]
+    # Vertices split at UV seams are one point: weld them by position before finding the open edges.
+    _, first, weld = np.unique(np.round(top.positions, 6), axis=0, return_index=True, return_inverse=True)
+    tri = first[weld.reshape(-1)][top.indices]
+    edges = np.sort(np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]]), axis=1)
+    pairs, count = np.unique(edges, axis=0, return_counts=True)
+    rim = np.unique(pairs[count == 1])
+    on_skin = top.positions[rim].astype(float) - outfit.LIFT["Outfit_Top"] * top.normals[rim].astype(float)
+    near_axis = np.hypot(on_skin[:, 0] - e["neck_x"], on_skin[:, 2] - e["neck_z"]) < 0.13   # not the sleeves
+    neck = on_skin[(on_skin[:, 1] > e["collar_floor"] - 0.03) & near_axis]
+    assert len(neck) > 20
+    assert np.abs(collar(neck)).max() < 0.003
+
+
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 @pytest.mark.parametrize("shape", BODY_SHAPES)
 def test_glasses_sit_on_the_eyes_the_nose_and_the_ears(gender, shape):

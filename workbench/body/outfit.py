@@ -83,7 +83,10 @@ def _fields(e: dict, name: str, hem: float) -> list:
     if name == "Outfit_Top":
         def collar(p):
             r, radius = _collar(e, p)
-            return np.where(p[:, 1] > e["collar_floor"], r - radius, 1.0)
+            # Outside the cylinder or under the floor: a continuous field (the larger of the two), so
+            # snapping finds one clean crossing per edge; a step from inside to 1.0 at the floor made the
+            # neckline's lower edge a zigzag.
+            return np.maximum(r - radius, e["collar_floor"] - p[:, 1])
         return [lambda p: p[:, 1] - hem, collar, lambda p: e["sleeve"] - np.abs(p[:, 0] - e["neck_x"])]
     if name == "Outfit_Bottom":
         return [lambda p: e["waist"] - p[:, 1], lambda p: p[:, 1] - e["ankle"]]
