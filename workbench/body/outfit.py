@@ -13,9 +13,10 @@ its helper vertex's weights, vertex for vertex.
    their mesh edges, to where those edges cross it (the hem's height, the sleeve's end, the
    collar's cylinder), so hems run on the surface as smooth lines, not the sawtooth of whole
    triangles. (Step 1 keeps every triangle with a corner inside the garment, so each edge's
-   triangles straddle it and have a vertex to move.) The shirt's hem is the exception, cut by
-   triangle centres and left as it is: it hangs over the waistband, and squeezed hem triangles
-   let the waistband show through in some clips (tests/test_looks.py).
+   triangles straddle it and have a vertex to move.) The shirt's hem is the exception, cut by whole
+   quads of the helper and left as it is, so it runs along the helper's loops (cutting triangle by
+   triangle left the sawtooth of their diagonals): it hangs over the waistband, and squeezed hem
+   triangles let the waistband show through in some clips (tests/test_looks.py).
 3. Layering: each garment stands off the skin along its normals, the shirt farther than the
    trousers' waistband it overlaps, the shoes farthest (their leather has thickness).
 4. UVs: the tights' own unwrap (a small corner of MakeHuman's layout) scaled uniformly to fill
@@ -41,6 +42,8 @@ __all__ = ["outfit_pieces", "LIFT", "SHIRT_HEM", "WAISTBAND", "SHOE_HEIGHT"]
 
 # Standing off the skin (metres): the shirt over the trousers' waistband, the shoes' leather.
 LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003, "Outfit_Footwear": 0.006}
+# Passes filling the hem's notches (each also moves a step in the hem one quad along).
+NOTCH_PASSES = 2
 # The shirt's hem and the trousers' waistband, as fractions of the height: they overlap, and the
 # shirt stands farther off the skin, so no clip shows the waistband through the shirt
 # (tests/test_looks.py poses every clip to check).
@@ -114,6 +117,38 @@ def _snap(pos: np.ndarray, indices: np.ndarray, field) -> np.ndarray:
     return out
 
 
+def _hem_quads(tights: np.ndarray, corners: np.ndarray, field) -> np.ndarray:
+    """Which tights triangles the shirt keeps at its hem: both triangles of each helper quad (triangles
+    2q and 2q + 1 of the body mesh, :mod:`workbench.body.mesh`) whose centre is on the garment's side;
+    then, :data:`NOTCH_PASSES` times, a quad left out between kept ones (two or more of its edge neighbours kept) goes back
+    in: where the loops dip towards the crotch they would otherwise leave a notch in the hem.
+    """
+    quad = tights // 2
+    ids, local = np.unique(quad, return_inverse=True)
+    centre = np.zeros((len(ids), 3))
+    np.add.at(centre, local, corners.mean(1))
+    centre /= np.bincount(local)[:, None]
+    kept = field(centre) >= 0
+    # Quads' neighbours: quads sharing an edge (the diagonal, shared inside a quad, does not count).
+    pts = np.round(corners.reshape(-1, 3), 6)
+    _, vid = np.unique(pts, axis=0, return_inverse=True)
+    vid = vid.reshape(-1, 3)
+    edges = np.sort(np.concatenate([vid[:, [0, 1]], vid[:, [1, 2]], vid[:, [2, 0]]]), axis=1)
+    owner = np.tile(local, 3)
+    _, edge_id = np.unique(edges, axis=0, return_inverse=True)
+    order = np.lexsort((owner, edge_id))
+    e, o = edge_id[order], owner[order]
+    pair = (e[1:] == e[:-1]) & (o[1:] != o[:-1])
+    a, b = o[:-1][pair], o[1:][pair]
+    links = np.unique(np.sort(np.column_stack([a, b]), axis=1), axis=0)
+    for _ in range(NOTCH_PASSES):
+        count = np.zeros(len(ids), int)
+        np.add.at(count, links[:, 0], kept[links[:, 1]])
+        np.add.at(count, links[:, 1], kept[links[:, 0]])
+        kept = kept | (count >= 2)
+    return kept[local]
+
+
 def _uv_fill(uv: np.ndarray) -> np.ndarray:
     """Scale UVs uniformly so their bounding box fills [0, 1] on its longer side."""
     lo, hi = uv.min(0), uv.max(0)
@@ -133,9 +168,11 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
         keep = np.ones(len(tights), bool)
         for k, field in enumerate(fields):
             if name == "Outfit_Top" and k == 0:
-                # The shirt's hem is cut by triangle centres and not snapped: it hangs over the trousers,
-                # and squeezed hem triangles let the waistband show through in some clips.
-                keep &= field(corners.mean(1)) >= 0
+                # The shirt's hem is not snapped (it hangs over the trousers, and squeezed hem triangles
+                # let the waistband show through in some clips): it is cut by whole quads of the helper,
+                # so it runs along the helper's edge loops, a clean line, not the sawtooth of the quads'
+                # diagonals (:func:`_hem_quads`).
+                keep &= _hem_quads(tights, corners, field)
             else:
                 keep &= field(corners.reshape(-1, 3)).reshape(-1, 3).max(1) >= 0
         p = piece(mesh, tights[keep])
