@@ -239,6 +239,32 @@ def test_the_shirt_hem_is_a_clean_line_not_a_sawtooth(gender, shape):
     assert np.abs(d[:, 1]).sum() < 0.3 * along.sum()
 
 
+@pytest.mark.parametrize("gender,shape", [("feminine", "athletic"), ("masculine", "heavy"), ("feminine", "slim")])
+def test_no_skin_through_the_trousers_at_the_knees_standing_or_walking(gender, shape):
+    """The legs' skin stays under the trousers at rest and through the walk (five frames): no body vertex
+    between the shins and the thighs stands more than 1 mm outside the nearest trouser surface.
+    (The lead saw the knee poke through on the feminine athletic sheet.)"""
+    from workbench.render import _closest_gender_clip
+    from workbench.render.scene import Model
+
+    model = Model(build_avatar(settings(gender=gender, bodyShape=shape, hair={"style": "none"}), ModelOptions()))
+    m = _mesh(gender, shape)
+    knee_y = m.skeleton.pos("LeftLeg")[1]
+    rest = {d.mesh_name: d for d in model.posed().draws}
+    skin_y = rest["Body"].positions[:, 1]
+    legs = (skin_y > knee_y - 0.15) & (skin_y < knee_y + 0.15)
+    clip = _closest_gender_clip(model, "walk")
+    for t in [None] + list(np.linspace(0, clip.duration, 5, endpoint=False)):
+        draws = {d.mesh_name: d for d in (model.posed() if t is None else model.posed(clip, float(t))).draws}
+        P = draws["Body"].positions[legs].astype(float)
+        S = draws["Outfit_Bottom"].positions.astype(float)
+        N = draws["Outfit_Bottom"].normals.astype(float)
+        d2 = (P * P).sum(1)[:, None] - 2 * P @ S.T + (S * S).sum(1)[None, :]
+        near = np.argpartition(d2, 3, axis=1)[:, :3]
+        out = np.einsum("pkc,pkc->pk", P[:, None, :] - S[near], N[near]).min(1)
+        assert out.max() < 0.001, (t, float(out.max()))
+
+
 @pytest.mark.parametrize("shape", BODY_SHAPES)
 def test_the_neckline_runs_on_its_line_not_in_a_zigzag(shape):
     """Every vertex of the shirt's neckline lies on the collar's line (the cylinder round the neck, or the

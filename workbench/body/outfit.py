@@ -1,9 +1,10 @@
 """The outfit: a T-shirt, trousers and shoes cut from MakeHuman's tights helper, so they follow every body.
 
-The ``helper-tights`` geometry is a second skin over the whole body, shaped by the same targets and
-carrying skin weights of its own (weights.mixamo.json covers it), so clothes cut from it fit every
-gender, body shape and height and deform with the body in every clip: each garment vertex keeps
-its helper vertex's weights, vertex for vertex.
+The ``helper-tights`` geometry is a second skin over the whole body, shaped by the same targets,
+so clothes cut from it fit every gender, body shape and height and deform with the body in every
+clip: each garment vertex takes the skin weights of the body vertex nearest it (the helper's own
+weights, from weights.mixamo.json, bend differently from the skin's: the skin came out through the
+trousers behind a bent knee).
 
 1. Cut by the skeleton: the shirt from a crew neckline (a cylinder round the neck, wider at the
    front, so the collar follows the slope of the shoulders) down to a hem below the waistband,
@@ -34,6 +35,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from .lod import Piece, piece
 from .mesh import BodyMesh, vertex_normals
@@ -161,6 +163,8 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
     tights = mesh.face_groups["helper-tights"]
     corners = mesh.positions[mesh.triangles[tights]].astype(np.float64)      # (F, 3, 3)
     hem = e["hem"]
+    body = mesh.groups["body"]
+    skin_tree = cKDTree(mesh.positions[body].astype(np.float64))
     out = {}
     for name in ("Outfit_Top", "Outfit_Bottom", "Outfit_Footwear"):
         fields = _fields(e, name, hem)
@@ -190,11 +194,15 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
             uv = np.column_stack([_uv_fill(p.uv)[:, 0], 1 - np.clip(height / SHOE_HEIGHT, 0, 1)]).astype(np.float32)
         else:
             uv = _uv_fill(p.uv)
-        # Clothes take no face morphs (source -1); the weights are the helper vertices' own.
+        # Clothes take no face morphs (source -1).
         # Normals of the final surface, but the helper's own on the edge vertices step 2 moved: the
         # triangles it squeezed there would tip theirs over (shading a hem dark, as if inside out).
         normals = vertex_normals(positions, p.indices)
         moved = np.any(pos != p.positions, axis=1)
         normals[moved] = p.normals[moved]
-        out[name] = replace(p, positions=positions, normals=normals, uv=uv, source=np.full(len(positions), -1, np.int64))
+        # Skin weights: the nearest body vertex's, so cloth and skin bend alike (the helper's own
+        # weights differ from the skin's: in the walk's bent knee the skin came 1 cm out through the trousers).
+        nearest = body[skin_tree.query(pos)[1]]
+        out[name] = replace(p, positions=positions, normals=normals, uv=uv, joints=mesh.joints[nearest],
+                            weights=mesh.weights[nearest], source=np.full(len(positions), -1, np.int64))
     return out
