@@ -35,7 +35,7 @@ import zipfile
 import numpy as np
 
 from ..gltf.skeleton import JOINT_NAMES
-from . import assets
+from . import assets, details
 
 # Bump when the compiled content or its layout changes: an older file is then compiled again.
 FORMAT = 3
@@ -69,9 +69,7 @@ def macro_target_names() -> list[str]:
 def detail_target_names() -> list[str]:
     """MakeHuman's modifier targets the body shapes and the gendered face use (``workbench.body.shape``),
     by their path below ``targets/`` without ``.target.gz``."""
-    from .shape import detail_targets   # shape.py owns which details a body gets
-
-    return detail_targets()
+    return details.detail_targets()
 
 
 _lock = threading.Lock()

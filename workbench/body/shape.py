@@ -15,10 +15,10 @@ Our settings choose the macro values (:data:`BODY_SHAPES`): heavy is MakeHuman's
 its most muscle at a little under average weight (more muscle, not more fat); slim its least weight
 and a little less muscle. The macro targets alone leave the four close at the waist (MakeHuman's
 maxweight widens a young adult's waist by 5 cm), so each shape also sets some of MakeHuman's own
-modifiers, as a MakeHuman user would on the same sliders (:data:`SHAPE_DETAILS`: waist, hip and limb
+modifiers, as a MakeHuman user would on the same sliders (:mod:`.details`: waist, hip and limb
 fat for heavy and slim; the torso's V shape, pectorals, back and limb muscle for athletic).
-:func:`girths` measures the result (tests/test_body_looks.py pins the order and the gaps).
-Gender also reaches the face through MakeHuman's face modifiers (:data:`FACE_DETAILS`: a wider,
+:func:`workbench.body.mesh.girths` measures the result (tests/test_body.py pins the order and the gaps).
+Gender also reaches the face through MakeHuman's face modifiers (:mod:`.details` too: a wider,
 squarer jaw and chin, a forward brow and a broader nose and neck for masculine; a narrower jaw, fuller
 lips and a slimmer nose for feminine), since the macro targets change a young adult's head only
 through the ethnic blend, too little to tell the two apart at a glance; and every face gets the mouth's
@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
+from .details import EVERY_FACE, FACE_DETAILS, SHAPE_DETAILS, sides
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -45,40 +46,6 @@ BODY_SHAPES = {
     "athletic": (1.00, 0.40),
     "heavy": (0.50, 1.00),
 }
-# MakeHuman modifier targets per body shape with their weights (a MakeHuman slider at -0.3 is its
-# ``-decr`` target at 0.3). A name with ``{s}`` stands for both sides (``l`` and ``r``).
-SHAPE_DETAILS = {
-    "slim": {"torso/measure-waist-circ-decr": 0.3, "torso/measure-hips-circ-decr": 0.2,
-             "arms/{s}-upperarm-fat-decr": 0.5, "legs/{s}-upperleg-fat-decr": 0.4},
-    "average": {},
-    "athletic": {"torso/torso-vshape-incr": 0.7, "torso/torso-muscle-pectoral-incr": 0.6,
-                 "torso/torso-muscle-dorsi-incr": 0.6, "torso/measure-waist-circ-decr": 0.35,
-                 "stomach/stomach-tone-incr": 0.6, "neck/measure-neck-circ-incr": 0.4,
-                 "arms/{s}-upperarm-muscle-incr": 0.8, "arms/{s}-upperarm-shoulder-muscle-incr": 0.8,
-                 "arms/{s}-lowerarm-muscle-incr": 0.6, "legs/{s}-upperleg-muscle-incr": 0.7,
-                 "legs/{s}-lowerleg-muscle-incr": 0.6},
-    "heavy": {"torso/measure-waist-circ-incr": 1.0,
-              "torso/measure-hips-circ-incr": 0.5, "torso/measure-bust-circ-incr": 0.3,
-              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.4,
-              "arms/{s}-upperarm-fat-incr": 0.8, "arms/{s}-lowerarm-fat-incr": 0.5,
-              "legs/{s}-upperleg-fat-incr": 0.7, "legs/{s}-lowerleg-fat-incr": 0.4, "head/head-fat-incr": 0.3},
-}
-# MakeHuman face modifier targets per gender, and for every face (the same convention).
-FACE_DETAILS = {
-    "feminine": {"chin/chin-width-decr": 0.4, "chin/chin-prominent-decr": 0.2, "head/head-oval": 0.4,
-                 "mouth/mouth-upperlip-volume-incr": 0.2, "mouth/mouth-lowerlip-volume-incr": 0.15,
-                 "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
-                 "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
-    "masculine": {"chin/chin-width-incr": 0.5, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
-                  "head/head-square": 0.5, "forehead/forehead-nubian-incr": 0.25,
-                  "eyebrows/eyebrows-trans-forward": 0.5, "eyebrows/eyebrows-trans-down": 0.2,
-                  "nose/nose-scale-horiz-incr": 0.2, "nose/nose-volume-incr": 0.3,
-                  "mouth/mouth-upperlip-volume-decr": 0.2, "neck/measure-neck-circ-incr": 0.4},
-}
-# Every face: the mouth's corners lifted a little, and the lips a little taller so they meet (the base
-# mesh's lips part by 2 mm, and the teeth showed through as a white line on dark skin).
-EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
-              "mouth/mouth-lowerlip-height-incr": 0.8}
 GENDER_VALUE = {"feminine": 0.0, "masculine": 1.0}
 ETHNIC_SHARE = 1.0 / 3.0
 
@@ -86,16 +53,6 @@ ETHNIC_SHARE = 1.0 / 3.0
 def _three(v: float) -> dict[str, float]:
     lo, hi = max(0.0, 1.0 - 2.0 * v), max(0.0, 2.0 * v - 1.0)
     return {"min": lo, "average": 1.0 - lo - hi, "max": hi}
-
-
-def _sides(table: dict[str, float]) -> dict[str, float]:
-    """``{s}`` names as their ``l`` and ``r`` targets."""
-    return {name.format(s=side): w for name, w in table.items() for side in (("l", "r") if "{s}" in name else ("",))}
-
-
-def detail_targets() -> list[str]:
-    """Every modifier target a body or face may use (what ``compile`` keeps), sorted."""
-    return sorted({n for t in (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE) for n in _sides(t)})
 
 
 def detail_weights(gender: str, body_shape: str) -> dict[str, float]:
@@ -106,7 +63,7 @@ def detail_weights(gender: str, body_shape: str) -> dict[str, float]:
     """
     out: dict[str, float] = {}
     for table in (SHAPE_DETAILS[body_shape], FACE_DETAILS[gender], EVERY_FACE):
-        for name, w in _sides(table).items():
+        for name, w in sides(table).items():
             out[name] = out.get(name, 0.0) + w
     return out
 
