@@ -119,11 +119,12 @@ def _snap(pos: np.ndarray, indices: np.ndarray, field) -> np.ndarray:
     return out
 
 
-def _hem_quads(tights: np.ndarray, corners: np.ndarray, field) -> np.ndarray:
+def _hem_quads(tights: np.ndarray, vertices: np.ndarray, corners: np.ndarray, field) -> np.ndarray:
     """Which tights triangles the shirt keeps at its hem: both triangles of each helper quad (triangles
     2q and 2q + 1 of the body mesh, :mod:`workbench.body.mesh`) whose centre is on the garment's side;
-    then, :data:`NOTCH_PASSES` times, a quad left out between kept ones (two or more of its edge neighbours kept) goes back
-    in: where the loops dip towards the crotch they would otherwise leave a notch in the hem.
+    then, :data:`NOTCH_PASSES` times, a quad left out between kept ones (two or more of its edge
+    neighbours kept) goes back in: where the loops dip towards the crotch they would otherwise leave a
+    notch in the hem.
     """
     quad = tights // 2
     ids, local = np.unique(quad, return_inverse=True)
@@ -132,17 +133,14 @@ def _hem_quads(tights: np.ndarray, corners: np.ndarray, field) -> np.ndarray:
     centre /= np.bincount(local)[:, None]
     kept = field(centre) >= 0
     # Quads' neighbours: quads sharing an edge (the diagonal, shared inside a quad, does not count).
-    pts = np.round(corners.reshape(-1, 3), 6)
-    _, vid = np.unique(pts, axis=0, return_inverse=True)
-    vid = vid.reshape(-1, 3)
-    edges = np.sort(np.concatenate([vid[:, [0, 1]], vid[:, [1, 2]], vid[:, [2, 0]]]), axis=1)
+    # Edges as one integer each (their sorted body-mesh vertex ids), so a 1-D sort finds the shared ones.
+    edges = np.sort(np.concatenate([vertices[:, [0, 1]], vertices[:, [1, 2]], vertices[:, [2, 0]]]), axis=1)
+    key = edges[:, 0].astype(np.int64) * (int(vertices.max()) + 1) + edges[:, 1]
     owner = np.tile(local, 3)
-    _, edge_id = np.unique(edges, axis=0, return_inverse=True)
-    order = np.lexsort((owner, edge_id))
-    e, o = edge_id[order], owner[order]
+    order = np.lexsort((owner, key))
+    e, o = key[order], owner[order]
     pair = (e[1:] == e[:-1]) & (o[1:] != o[:-1])
-    a, b = o[:-1][pair], o[1:][pair]
-    links = np.unique(np.sort(np.column_stack([a, b]), axis=1), axis=0)
+    links = np.column_stack([o[:-1][pair], o[1:][pair]])
     for _ in range(NOTCH_PASSES):
         count = np.zeros(len(ids), int)
         np.add.at(count, links[:, 0], kept[links[:, 1]])
@@ -176,7 +174,7 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
                 # let the waistband show through in some clips): it is cut by whole quads of the helper,
                 # so it runs along the helper's edge loops, a clean line, not the sawtooth of the quads'
                 # diagonals (:func:`_hem_quads`).
-                keep &= _hem_quads(tights, corners, field)
+                keep &= _hem_quads(tights, mesh.triangles[tights], corners, field)
             else:
                 keep &= field(corners.reshape(-1, 3)).reshape(-1, 3).max(1) >= 0
         p = piece(mesh, tights[keep])
