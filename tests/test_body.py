@@ -141,6 +141,18 @@ def test_gender_reaches_the_face():
     assert masc["brow"] > fem["brow"] + 0.05, (fem, masc)
 
 
+@pytest.mark.parametrize("gender,lift_mm", [("feminine", 3.3), ("masculine", 5.0)])
+def test_mouth_corners_are_lifted_at_rest(gender, lift_mm):
+    """The mouth's corners (the vertices mouthSmile moves most) sit higher over the upper teeth's edge
+    than on MakeHuman's base face (2.7 and 4.3 mm), whose down-turned corners read as sad."""
+    s = settings(gender=gender)
+    m, shapes = body_mesh(s), morph_deltas(s)
+    corners = [m.positions[shapes[k][0][np.argmax(np.linalg.norm(shapes[k][1], axis=1))]]
+               for k in ("mouthSmileLeft", "mouthSmileRight")]
+    teeth = m.positions[m.groups["helper-upper-teeth"]]
+    assert (corners[0][1] + corners[1][1]) / 2 - teeth[:, 1].min() > lift_mm / 1000
+
+
 # --------------------------------------------------------------------------
 # Rig and T-pose
 # --------------------------------------------------------------------------
