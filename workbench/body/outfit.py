@@ -14,12 +14,14 @@ trousers behind a bent knee).
    their mesh edges, to where those edges cross it (the hem's height, the sleeve's end, the
    collar's cylinder), so hems run on the surface as smooth lines, not the sawtooth of whole
    triangles. (Step 1 keeps every triangle with a corner inside the garment, so each edge's
-   triangles straddle it and have a vertex to move.) The shirt's hem is the exception, cut by whole
-   quads of the helper and left as it is, so it runs along the helper's loops (cutting triangle by
-   triangle left the sawtooth of their diagonals): it hangs over the waistband, and squeezed hem
-   triangles let the waistband show through in some clips (tests/test_looks.py).
+   triangles straddle it and have a vertex to move.) The shirt's hem is the exception: its triangles
+   are split along the hem's height (:func:`_clip`), so it is a level line on the surface all round
+   and no triangle is squeezed (squeezed hem triangles let the waistband show through in some clips,
+   tests/test_looks.py; cutting by whole quads of the helper left a notch where its loops dip at the
+   front).
 3. Layering: each garment stands off the skin along its normals, the shirt farther than the
-   trousers' waistband it overlaps, the shoes farthest (their leather has thickness).
+   trousers' waistband it overlaps (and a little more towards its hem, which hangs loose), the shoes
+   farthest (their leather has thickness).
 4. UVs: the tights' own unwrap (a small corner of MakeHuman's layout) scaled uniformly to fill
    the garment's texture; the shoes' ``v`` is their height instead, so the sole and welt are a
    band of the shoe texture all round.
@@ -40,17 +42,21 @@ from scipy.spatial import cKDTree
 from .lod import Piece, piece
 from .mesh import BodyMesh, vertex_normals
 
-__all__ = ["outfit_pieces", "LIFT", "SHIRT_HEM", "WAISTBAND", "SHOE_HEIGHT"]
+__all__ = ["outfit_pieces", "LIFT", "SHIRT_HEM", "HEM_FLARE", "WAISTBAND", "SHOE_HEIGHT"]
 
 # Standing off the skin (metres): the shirt over the trousers' waistband, the shoes' leather.
 LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003, "Outfit_Footwear": 0.006}
-# Passes filling the hem's notches (each also moves a step in the hem one quad along).
-NOTCH_PASSES = 2
 # The shirt's hem and the trousers' waistband, as fractions of the height: they overlap, and the
 # shirt stands farther off the skin, so no clip shows the waistband through the shirt
 # (tests/test_looks.py poses every clip to check).
 SHIRT_HEM = 0.52
 WAISTBAND = 0.54
+# The hem hangs loose: the shirt stands this much farther off the skin at the hem (metres), easing off
+# over HEM_FLARE_SPAN above it. Cut on a line that clings, the hem's last row of vertices bent in at
+# the waistband's height when the hips bend (run, jump) and the waistband showed under it.
+HEM_FLARE = 0.006
+HEM_FLARE_SPAN = 0.04
+HEM_SNAP = 0.004
 SHOE_HEIGHT = 0.11
 
 
@@ -119,34 +125,76 @@ def _snap(pos: np.ndarray, indices: np.ndarray, field) -> np.ndarray:
     return out
 
 
-def _hem_quads(tights: np.ndarray, vertices: np.ndarray, corners: np.ndarray, field) -> np.ndarray:
-    """Which tights triangles the shirt keeps at its hem: both triangles of each helper quad (triangles
-    2q and 2q + 1 of the body mesh, :mod:`workbench.body.mesh`) whose centre is on the garment's side;
-    then, :data:`NOTCH_PASSES` times, a quad left out between kept ones (two or more of its edge
-    neighbours kept) goes back in: where the loops dip towards the crotch they would otherwise leave a
-    notch in the hem.
+def _clip(p: Piece, field) -> Piece:
+    """``p`` cut along ``field``'s zero line: triangles wholly where it is >= 0 stay, those across it are
+    split there (a new vertex on each crossed edge, its attributes interpolated; one new vertex per edge,
+    so neighbours share it), and the rest go. The cut edge runs exactly on the line, on the surface, with
+    no triangle squeezed.
+
+    >>> tri = Piece(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32), np.tile([0, 0, 1], (3, 1)).astype(np.float32),
+    ...             np.zeros((3, 2), np.float32), np.array([[0, 1, 2]]), np.zeros((3, 4), np.uint8),
+    ...             np.tile([1, 0, 0, 0], (3, 1)).astype(np.float32), np.arange(3))
+    >>> cut = _clip(tri, lambda q: q[:, 1] - 0.5)
+    >>> cut.triangles, sorted(np.round(cut.positions[:, 1], 3).tolist())
+    (1, [0.5, 0.5, 1.0])
     """
-    quad = tights // 2
-    ids, local = np.unique(quad, return_inverse=True)
-    centre = np.zeros((len(ids), 3))
-    np.add.at(centre, local, corners.mean(1))
-    centre /= np.bincount(local)[:, None]
-    kept = field(centre) >= 0
-    # Quads' neighbours: quads sharing an edge (the diagonal, shared inside a quad, does not count).
-    # Edges as one integer each (their sorted body-mesh vertex ids), so a 1-D sort finds the shared ones.
-    edges = np.sort(np.concatenate([vertices[:, [0, 1]], vertices[:, [1, 2]], vertices[:, [2, 0]]]), axis=1)
-    key = edges[:, 0].astype(np.int64) * (int(vertices.max()) + 1) + edges[:, 1]
-    owner = np.tile(local, 3)
-    order = np.lexsort((owner, key))
-    e, o = key[order], owner[order]
-    pair = (e[1:] == e[:-1]) & (o[1:] != o[:-1])
-    links = np.column_stack([o[:-1][pair], o[1:][pair]])
-    for _ in range(NOTCH_PASSES):
-        count = np.zeros(len(ids), int)
-        np.add.at(count, links[:, 0], kept[links[:, 1]])
-        np.add.at(count, links[:, 1], kept[links[:, 0]])
-        kept = kept | (count >= 2)
-    return kept[local]
+    pos = p.positions.astype(np.float64)
+    f = field(pos)
+    # A vertex on the line counts as inside: no zero-length edge is made to meet it. A triangle with all
+    # three corners on it goes (a flap lying in the cut).
+    on = np.abs(f) < 1e-6
+    f = np.where(on, 1e-6, f)
+    inside = f >= 0
+    tri = p.indices
+    n_in = inside[tri].sum(1)
+    # Each crossed triangle turned so its odd corner (the one inside of 1, the one outside of 2) comes
+    # first: a rotation keeps the winding.
+    split = (n_in == 1) | (n_in == 2)
+    t = tri[split]
+    odd = inside[t] == (n_in[split] == 1)[:, None]
+    first = np.argmax(odd, axis=1)
+    t = np.take_along_axis(t, (first[:, None] + np.arange(3)) % 3, axis=1)
+    a, b, c = t.T
+    # The new vertices: one per crossed edge (keyed by its sorted ends), interpolated from the sorted ends.
+    ends = np.sort(np.concatenate([np.column_stack([a, b]), np.column_stack([a, c])]), axis=1)
+    key = ends[:, 0] * len(pos) + ends[:, 1]
+    keys, where = np.unique(key, return_inverse=True)
+    u, v = keys // len(pos), keys % len(pos)
+    w = (f[u] / (f[u] - f[v]))[:, None]
+    near = np.where(inside[u], u, v)
+    normals = p.normals[u] * (1 - w) + p.normals[v] * w
+    normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-12)
+    # An edge whose inside end is on the line crosses it there: that vertex, not a new one beside it.
+    index = np.where(on[near], near, len(pos) + np.arange(len(keys)))
+    ab, ac = index[where[:len(a)]], index[where[len(a):]]
+    one = n_in[split] == 1
+    faces = np.concatenate([tri[n_in == 3], np.column_stack([a, ab, ac])[one],
+                            np.column_stack([ab, b, c])[~one], np.column_stack([ab, c, ac])[~one]])
+    # Triangles that collapsed to a point or an edge there go, and flaps lying in the cut.
+    faces = faces[(faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 2] != faces[:, 0])
+                  & ~np.append(on, np.ones(len(keys), bool))[faces].all(1)]
+    positions = np.concatenate([pos, pos[u] + w * (pos[v] - pos[u])])
+    grown = Piece(positions.astype(np.float32), np.concatenate([p.normals, normals.astype(np.float32)]),
+                  np.concatenate([p.uv, (p.uv[u] * (1 - w) + p.uv[v] * w).astype(np.float32)]), faces,
+                  np.concatenate([p.joints, p.joints[near]]), np.concatenate([p.weights, p.weights[near]]),
+                  np.concatenate([p.source, p.source[near]]))
+    # Only the vertices the triangles use, in their old order.
+    used = np.unique(faces)
+    remap = np.full(len(positions), -1, np.int64)
+    remap[used] = np.arange(len(used))
+    return Piece(*(getattr(grown, k)[used] for k in ("positions", "normals", "uv")), remap[faces],
+                 *(getattr(grown, k)[used] for k in ("joints", "weights", "source")))
+
+
+def _level(p: Piece, field) -> Piece:
+    """``p`` with the vertices within :data:`HEM_SNAP` of a height field's zero line moved straight up or
+    down onto it (the field is a height minus the line's): cut there, they left slivers a fraction of a
+    millimetre wide that the lift off the skin turned inside out."""
+    f = field(p.positions.astype(np.float64))
+    near = np.abs(f) < HEM_SNAP
+    positions = p.positions.copy()
+    positions[near, 1] -= f[near].astype(np.float32)
+    return replace(p, positions=positions)
 
 
 def _uv_fill(uv: np.ndarray) -> np.ndarray:
@@ -168,22 +216,24 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
         fields = _fields(e, name, hem)
         # 1. A triangle belongs to the garment unless one of its edges leaves all three corners outside.
         keep = np.ones(len(tights), bool)
-        for k, field in enumerate(fields):
-            if name == "Outfit_Top" and k == 0:
-                # The shirt's hem is not snapped (it hangs over the trousers, and squeezed hem triangles
-                # let the waistband show through in some clips): it is cut by whole quads of the helper,
-                # so it runs along the helper's edge loops, a clean line, not the sawtooth of the quads'
-                # diagonals (:func:`_hem_quads`).
-                keep &= _hem_quads(tights, mesh.triangles[tights], corners, field)
-            else:
-                keep &= field(corners.reshape(-1, 3)).reshape(-1, 3).max(1) >= 0
+        for field in fields:
+            keep &= field(corners.reshape(-1, 3)).reshape(-1, 3).max(1) >= 0
         p = piece(mesh, tights[keep])
+        if name == "Outfit_Top":
+            # The shirt's hem is cut, not snapped: its triangles split along the hem's height, so the hem
+            # is a level line all round on every body (the helper's loops dip at the front, and cutting
+            # by whole quads left a notch there) and no triangle is squeezed (squeezed ones let the
+            # waistband show through in some clips).
+            p = _clip(_level(p, fields[0]), fields[0])
         pos = p.positions.astype(np.float64)
         # 2. Vertices past an edge move onto it.
         for field in fields[1:] if name == "Outfit_Top" else fields:
             pos = _snap(pos, p.indices, field)
         # 3. Off the skin, along the helper's own normals (those of the moved edge triangles are skewed).
-        positions = (pos + LIFT[name] * p.normals).astype(np.float32)
+        lift = np.full(len(pos), LIFT[name])
+        if name == "Outfit_Top":
+            lift += HEM_FLARE * np.clip(1 - fields[0](pos) / HEM_FLARE_SPAN, 0, 1)
+        positions = (pos + lift[:, None] * p.normals).astype(np.float32)
         if name == "Outfit_Footwear":
             positions[:, 1] = np.maximum(positions[:, 1], 0.0)    # the soles rest on the floor
         # 4. UVs.
