@@ -274,14 +274,17 @@ def test_no_skin_through_the_trousers_at_the_knees_standing_or_walking(gender, s
         assert out.max() < 0.001, (t, float(out.max()))
 
 
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
 @pytest.mark.parametrize("shape", BODY_SHAPES)
-def test_the_neckline_runs_on_its_line_not_in_a_zigzag(shape):
+def test_the_neckline_runs_on_its_line_not_in_a_zigzag(gender, shape):
     """Every vertex of the shirt's neckline lies on the collar's line (the cylinder round the neck, or the
-    floor under it), before the shirt stands off the skin. A step in the cut's field made
-    the snapped edge wander off it by a centimetre and more, the zigzag seen on the sheets."""
+    floor under it, joined by a rounded corner), before the shirt stands off the skin, within 2.5 mm.
+    A step in the cut's field made the snapped edge wander off it by a centimetre and more, the zigzag
+    seen on the sheets; snapped, the vertices where two crossings met sat up to 6 mm off, the stepped
+    corners of the masculine V (now the triangles are cut along the line)."""
     from workbench.body import outfit
 
-    m = _mesh("masculine", shape)
+    m = _mesh(gender, shape)
     top = outfit.outfit_pieces(m)["Outfit_Top"]
     e = outfit._edges(m)
     collar = outfit._fields(e, "Outfit_Top", e["hem"])[1]
@@ -296,8 +299,9 @@ def test_the_neckline_runs_on_its_line_not_in_a_zigzag(shape):
     neck = on_skin[(on_skin[:, 1] > e["collar_floor"] - 0.03) & near_axis]
     assert len(neck) > 20
     off = np.abs(collar(neck))
-    # (A vertex where two crossings meet, at the corners of the line, sits at their average: a few mm off.)
-    assert np.median(off) < 0.001 and off.max() < 0.006
+    # (Not to the 0.1 mm: the shirt's final normals, by which the lift is undone here, are not quite the
+    # helper's it was lifted along.)
+    assert np.median(off) < 0.001 and off.max() < 0.0025
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

@@ -57,6 +57,8 @@ WAISTBAND = 0.54
 HEM_FLARE = 0.006
 HEM_FLARE_SPAN = 0.04
 HEM_SNAP = 0.004
+# The neckline's corners, where the collar's cylinder meets its floor at the front, rounded over this (m).
+COLLAR_ROUND = 0.03
 SHOE_HEIGHT = 0.11
 
 
@@ -97,7 +99,9 @@ def _fields(e: dict, name: str, hem: float) -> list:
             # Outside the cylinder or under the floor: a continuous field (the larger of the two), so
             # snapping finds one clean crossing per edge; a step from inside to 1.0 at the floor made the
             # neckline's lower edge a zigzag.
-            return np.maximum(r - radius, e["collar_floor"] - p[:, 1])
+            # The two meet in a rounded corner (a smooth maximum, COLLAR_ROUND wide), not a notch.
+            a, b = r - radius, e["collar_floor"] - p[:, 1]
+            return 0.5 * (a + b + np.sqrt((a - b) ** 2 + COLLAR_ROUND ** 2))
         return [lambda p: p[:, 1] - hem, collar, lambda p: e["sleeve"] - np.abs(p[:, 0] - e["neck_x"])]
     if name == "Outfit_Bottom":
         return [lambda p: e["waist"] - p[:, 1], lambda p: p[:, 1] - e["ankle"]]
@@ -225,9 +229,12 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
             # by whole quads left a notch there) and no triangle is squeezed (squeezed ones let the
             # waistband show through in some clips).
             p = _clip(_level(p, fields[0]), fields[0])
+            # The neckline too: cut along the collar's line, so it follows the neck's base smoothly (snapped,
+            # a vertex where two crossings met sat at their average and the corners stepped).
+            p = _clip(p, fields[1])
         pos = p.positions.astype(np.float64)
         # 2. Vertices past an edge move onto it.
-        for field in fields[1:] if name == "Outfit_Top" else fields:
+        for field in fields[2:] if name == "Outfit_Top" else fields:
             pos = _snap(pos, p.indices, field)
         # 3. Off the skin, along the helper's own normals (those of the moved edge triangles are skewed).
         lift = np.full(len(pos), LIFT[name])
