@@ -352,7 +352,14 @@ def test_teeth_stay_behind_closed_lips_on_dark_skin(gender):
     cx, half = int(np.median(xs)), int((np.percentile(xs, 95) - np.percentile(xs, 5)) / 2)
     mouth = np.zeros_like(open_)
     mouth[ys.min() - 12: ys.max() + 1, cx - int(0.6 * half): cx + int(0.6 * half) + 1] = True
-    assert (bright() & mouth).sum() == 0
+    at_rest = bright()
+    assert (at_rest & mouth).sum() == 0
+    # The corners too (out to 1.3 times the open teeth's half width): MakeHuman's arch showed through the
+    # gap the lips leave there, 12 white pixels on the feminine face. Three remain on the feminine face's
+    # left, a slit between the lips in front of the front teeth (issue 25: not yet closed).
+    corners = np.zeros_like(open_)
+    corners[ys.min() - 12: ys.max() + 1, cx - int(1.3 * half): cx + int(1.3 * half) + 1] = True
+    assert (at_rest & corners & ~mouth).sum() <= 3
 
 
 # --------------------------------------------------------------------------
