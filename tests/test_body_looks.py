@@ -323,6 +323,10 @@ def test_glasses_sit_on_the_eyes_the_nose_and_the_ears(gender, shape):
         mine = lens[np.sign(lens[:, 0] - mid[0]) == np.sign(centre[0] - mid[0])]
         assert abs(mine[:, 0].mean() - centre[0]) < 0.003 and abs(mine[:, 1].mean() - centre[1]) < 0.003
         assert 0.008 < mine[:, 2].min() - eye[:, 2].max() < 0.020
+        # The front wraps round the face: the lens's outer edge at least 3 mm behind its inner edge (a flat
+        # front, 0 mm, left the far lens standing out past the face in three-quarter view).
+        out = np.abs(mine[:, 0] - mid[0])
+        assert mine[np.argmin(out), 2] - mine[np.argmax(out), 2] > 0.003
     # The bridge's middle: the frame vertices nearest the midline between the lenses.
     bridge = p[(np.abs(p[:, 0] - mid[0]) < 0.002) & (np.abs(p[:, 1] - mid[1]) < 0.015)]
     nose = body[(np.abs(body[:, 0] - mid[0]) < 0.004) & (np.abs(body[:, 1] - bridge[:, 1].mean()) < 0.004)]

@@ -31,6 +31,9 @@ FRAME_UV = (0.25, 0.5)
 LENS_UV = (0.75, 0.5)
 # Lens half-width and half-height (metres, for eyes 58.5 mm apart), the rim's width and the frame's depth.
 LENS = (0.0255, 0.0170)
+# The front's wrap (degrees): each lens turned about the vertical, its outer side back, as frames curve
+# round the face.
+WRAP = 8.0
 # The eyes' surface to the lenses' back (an optician's vertex distance), and the least gap to the skin.
 VERTEX_DISTANCE = 0.012
 CLEARANCE = 0.003
@@ -80,6 +83,17 @@ def _fit(mesh: BodyMesh) -> dict:
             "nose_z": nose_z, "bridge_y": bridge_y, "ears": ears, "head": head}
 
 
+def _wrap(side: float) -> np.ndarray:
+    """The rotation turning a lens on ``side`` (+1 or -1 in x) by :data:`WRAP` degrees about the vertical,
+    its outer side back.
+
+    >>> np.round(_wrap(1.0) @ np.array([1.0, 0.0, 0.0]), 3).tolist()
+    [0.99, 0.0, -0.139]
+    """
+    t = np.radians(WRAP)
+    return np.array([[np.cos(t), 0.0, side * np.sin(t)], [0.0, 1.0, 0.0], [-side * np.sin(t), 0.0, np.cos(t)]])
+
+
 def _clear_of_head(head: np.ndarray, point: np.ndarray, mid_x: float, side: float, gap: float) -> float:
     """The x for ``point`` pushed out (on its side) until it clears the head's skin near its y and z by ``gap``."""
     near = head[(np.abs(head[:, 1] - point[1]) < 0.008) & (np.abs(head[:, 2] - point[2]) < 0.008)
@@ -114,8 +128,11 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
         side = np.sign(eye[0] - mid[0])
         c = np.array([eye[0] + side * 0.002 * unit, eye[1], z])
         # Lens (a fan), the rim's front face, its outer wall going back, all counter-clockwise from the front.
-        inner = c + np.column_stack([inner_shape, np.zeros(n)])
-        outer = c + np.column_stack([outer_shape, np.zeros(n)])
+        # The front wraps round the face: each lens turned WRAP about its own centre's vertical axis, its
+        # outer side back (a flat front left the far lens standing out past the face in three-quarter view).
+        turn = lambda p: c + (p - c) @ _wrap(side).T                                          # noqa: E731
+        inner = turn(c + np.column_stack([inner_shape, np.zeros(n)]))
+        outer = turn(c + np.column_stack([outer_shape, np.zeros(n)]))
         back = outer - np.array([0, 0, DEPTH * unit])
         add(np.vstack([c, inner]), np.column_stack([np.zeros(n), 1 + k, 1 + (k + 1) % n]), LENS_UV)
         quad = lambda p, q: np.vstack([np.column_stack([p + k, q + k, p + (k + 1) % n]),           # noqa: E731
@@ -123,14 +140,16 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
         add(np.vstack([inner, outer]), quad(0, n), FRAME_UV)
         add(np.vstack([outer, back]), quad(0, n), FRAME_UV)
         # The hinge: the outer top corner of the rim.
-        ends[s] = c + np.array([side * (a + RIM * unit), b * 0.55, -DEPTH * unit * 0.5])
+        ends[s] = turn(c + np.array([side * (a + RIM * unit), b * 0.55, -DEPTH * unit * 0.5]))
     # Bridge: a slightly arched band between the rims' inner edges, dipping back at its middle to rest on the nose.
     t = RIM * unit * 0.8
     inner_x = abs(eyes["l"][0] - mid[0]) + 0.002 * unit - a
     xs = mid[0] + np.linspace(-inner_x, inner_x, 7)
     u = (xs - mid[0]) / max(inner_x, 1e-9)
     arch = f["bridge_y"] + 0.003 * unit * (1 - u ** 2)
-    zs = z + 0.001 - (z + 0.001 - (f["nose_z"] + 0.0025 * unit)) * (1 - u ** 2)
+    # (Its ends meet the lenses' inner edges, which the wrap brought forward.)
+    front = z + 0.001 + a * np.sin(np.radians(WRAP))
+    zs = front - (front - (f["nose_z"] + 0.0025 * unit)) * (1 - u ** 2)
     lower = np.column_stack([xs, arch - t / 2, zs])
     upper = np.column_stack([xs, arch + t / 2, zs])
     j = np.arange(6)
