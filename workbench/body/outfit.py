@@ -1,9 +1,10 @@
 """The outfit: a T-shirt, trousers and shoes cut from MakeHuman's tights helper, so they follow every body.
 
-The ``helper-tights`` geometry is a second skin over the whole body, shaped by the same targets and
-carrying skin weights of its own (weights.mixamo.json covers it), so clothes cut from it fit every
-gender, body shape and height and deform with the body in every clip: each garment vertex keeps
-its helper vertex's weights, vertex for vertex.
+The ``helper-tights`` geometry is a second skin over the whole body, shaped by the same targets,
+so clothes cut from it fit every gender, body shape and height and deform with the body in every
+clip: each garment vertex takes the skin weights of the body vertex nearest it (the helper's own
+weights, from weights.mixamo.json, bend differently from the skin's: the skin came out through the
+trousers behind a bent knee).
 
 1. Cut by the skeleton: the shirt from a crew neckline (a cylinder round the neck, wider at the
    front, so the collar follows the slope of the shoulders) down to a hem below the waistband,
@@ -13,11 +14,14 @@ its helper vertex's weights, vertex for vertex.
    their mesh edges, to where those edges cross it (the hem's height, the sleeve's end, the
    collar's cylinder), so hems run on the surface as smooth lines, not the sawtooth of whole
    triangles. (Step 1 keeps every triangle with a corner inside the garment, so each edge's
-   triangles straddle it and have a vertex to move.) The shirt's hem is the exception, cut by
-   triangle centres and left as it is: it hangs over the waistband, and squeezed hem triangles
-   let the waistband show through in some clips (tests/test_looks.py).
+   triangles straddle it and have a vertex to move.) The shirt's hem is the exception: its triangles
+   are split along the hem's height (:func:`_clip`), so it is a level line on the surface all round
+   and no triangle is squeezed (squeezed hem triangles let the waistband show through in some clips,
+   tests/test_looks.py; cutting by whole quads of the helper left a notch where its loops dip at the
+   front).
 3. Layering: each garment stands off the skin along its normals, the shirt farther than the
-   trousers' waistband it overlaps, the shoes farthest (their leather has thickness).
+   trousers' waistband it overlaps (and a little more towards its hem, which hangs loose), the shoes
+   farthest (their leather has thickness).
 4. UVs: the tights' own unwrap (a small corner of MakeHuman's layout) scaled uniformly to fill
    the garment's texture; the shoes' ``v`` is their height instead, so the sole and welt are a
    band of the shoe texture all round.
@@ -33,11 +37,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from .lod import Piece, piece
 from .mesh import BodyMesh, vertex_normals
 
-__all__ = ["outfit_pieces", "LIFT", "SHIRT_HEM", "WAISTBAND", "SHOE_HEIGHT"]
+__all__ = ["outfit_pieces", "LIFT", "SHIRT_HEM", "HEM_FLARE", "WAISTBAND", "SHOE_HEIGHT"]
 
 # Standing off the skin (metres): the shirt over the trousers' waistband, the shoes' leather.
 LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003, "Outfit_Footwear": 0.006}
@@ -46,6 +51,14 @@ LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003, "Outfit_Footwear": 0.006}
 # (tests/test_looks.py poses every clip to check).
 SHIRT_HEM = 0.52
 WAISTBAND = 0.54
+# The hem hangs loose: the shirt stands this much farther off the skin at the hem (metres), easing off
+# over HEM_FLARE_SPAN above it. Cut on a line that clings, the hem's last row of vertices bent in at
+# the waistband's height when the hips bend (run, jump) and the waistband showed under it.
+HEM_FLARE = 0.006
+HEM_FLARE_SPAN = 0.04
+HEM_SNAP = 0.004
+# The neckline's corners, where the collar's cylinder meets its floor at the front, rounded over this (m).
+COLLAR_ROUND = 0.03
 SHOE_HEIGHT = 0.11
 
 
@@ -83,7 +96,12 @@ def _fields(e: dict, name: str, hem: float) -> list:
     if name == "Outfit_Top":
         def collar(p):
             r, radius = _collar(e, p)
-            return np.where(p[:, 1] > e["collar_floor"], r - radius, 1.0)
+            # Outside the cylinder or under the floor: a continuous field (the larger of the two), so
+            # snapping finds one clean crossing per edge; a step from inside to 1.0 at the floor made the
+            # neckline's lower edge a zigzag.
+            # The two meet in a rounded corner (a smooth maximum, COLLAR_ROUND wide), not a notch.
+            a, b = r - radius, e["collar_floor"] - p[:, 1]
+            return 0.5 * (a + b + np.sqrt((a - b) ** 2 + COLLAR_ROUND ** 2))
         return [lambda p: p[:, 1] - hem, collar, lambda p: e["sleeve"] - np.abs(p[:, 0] - e["neck_x"])]
     if name == "Outfit_Bottom":
         return [lambda p: e["waist"] - p[:, 1], lambda p: p[:, 1] - e["ankle"]]
@@ -111,6 +129,78 @@ def _snap(pos: np.ndarray, indices: np.ndarray, field) -> np.ndarray:
     return out
 
 
+def _clip(p: Piece, field) -> Piece:
+    """``p`` cut along ``field``'s zero line: triangles wholly where it is >= 0 stay, those across it are
+    split there (a new vertex on each crossed edge, its attributes interpolated; one new vertex per edge,
+    so neighbours share it), and the rest go. The cut edge runs exactly on the line, on the surface, with
+    no triangle squeezed.
+
+    >>> tri = Piece(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32), np.tile([0, 0, 1], (3, 1)).astype(np.float32),
+    ...             np.zeros((3, 2), np.float32), np.array([[0, 1, 2]]), np.zeros((3, 4), np.uint8),
+    ...             np.tile([1, 0, 0, 0], (3, 1)).astype(np.float32), np.arange(3))
+    >>> cut = _clip(tri, lambda q: q[:, 1] - 0.5)
+    >>> cut.triangles, sorted(np.round(cut.positions[:, 1], 3).tolist())
+    (1, [0.5, 0.5, 1.0])
+    """
+    pos = p.positions.astype(np.float64)
+    f = field(pos)
+    # A vertex on the line counts as inside: no zero-length edge is made to meet it. A triangle with all
+    # three corners on it goes (a flap lying in the cut).
+    on = np.abs(f) < 1e-6
+    f = np.where(on, 1e-6, f)
+    inside = f >= 0
+    tri = p.indices
+    n_in = inside[tri].sum(1)
+    # Each crossed triangle turned so its odd corner (the one inside of 1, the one outside of 2) comes
+    # first: a rotation keeps the winding.
+    split = (n_in == 1) | (n_in == 2)
+    t = tri[split]
+    odd = inside[t] == (n_in[split] == 1)[:, None]
+    first = np.argmax(odd, axis=1)
+    t = np.take_along_axis(t, (first[:, None] + np.arange(3)) % 3, axis=1)
+    a, b, c = t.T
+    # The new vertices: one per crossed edge (keyed by its sorted ends), interpolated from the sorted ends.
+    ends = np.sort(np.concatenate([np.column_stack([a, b]), np.column_stack([a, c])]), axis=1)
+    key = ends[:, 0] * len(pos) + ends[:, 1]
+    keys, where = np.unique(key, return_inverse=True)
+    u, v = keys // len(pos), keys % len(pos)
+    w = (f[u] / (f[u] - f[v]))[:, None]
+    near = np.where(inside[u], u, v)
+    normals = p.normals[u] * (1 - w) + p.normals[v] * w
+    normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-12)
+    # An edge whose inside end is on the line crosses it there: that vertex, not a new one beside it.
+    index = np.where(on[near], near, len(pos) + np.arange(len(keys)))
+    ab, ac = index[where[:len(a)]], index[where[len(a):]]
+    one = n_in[split] == 1
+    faces = np.concatenate([tri[n_in == 3], np.column_stack([a, ab, ac])[one],
+                            np.column_stack([ab, b, c])[~one], np.column_stack([ab, c, ac])[~one]])
+    # Triangles that collapsed to a point or an edge there go, and flaps lying in the cut.
+    faces = faces[(faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 2] != faces[:, 0])
+                  & ~np.append(on, np.ones(len(keys), bool))[faces].all(1)]
+    positions = np.concatenate([pos, pos[u] + w * (pos[v] - pos[u])])
+    grown = Piece(positions.astype(np.float32), np.concatenate([p.normals, normals.astype(np.float32)]),
+                  np.concatenate([p.uv, (p.uv[u] * (1 - w) + p.uv[v] * w).astype(np.float32)]), faces,
+                  np.concatenate([p.joints, p.joints[near]]), np.concatenate([p.weights, p.weights[near]]),
+                  np.concatenate([p.source, p.source[near]]))
+    # Only the vertices the triangles use, in their old order.
+    used = np.unique(faces)
+    remap = np.full(len(positions), -1, np.int64)
+    remap[used] = np.arange(len(used))
+    return Piece(*(getattr(grown, k)[used] for k in ("positions", "normals", "uv")), remap[faces],
+                 *(getattr(grown, k)[used] for k in ("joints", "weights", "source")))
+
+
+def _level(p: Piece, field) -> Piece:
+    """``p`` with the vertices within :data:`HEM_SNAP` of a height field's zero line moved straight up or
+    down onto it (the field is a height minus the line's): cut there, they left slivers a fraction of a
+    millimetre wide that the lift off the skin turned inside out."""
+    f = field(p.positions.astype(np.float64))
+    near = np.abs(f) < HEM_SNAP
+    positions = p.positions.copy()
+    positions[near, 1] -= f[near].astype(np.float32)
+    return replace(p, positions=positions)
+
+
 def _uv_fill(uv: np.ndarray) -> np.ndarray:
     """Scale UVs uniformly so their bounding box fills [0, 1] on its longer side."""
     lo, hi = uv.min(0), uv.max(0)
@@ -123,25 +213,34 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
     tights = mesh.face_groups["helper-tights"]
     corners = mesh.positions[mesh.triangles[tights]].astype(np.float64)      # (F, 3, 3)
     hem = e["hem"]
+    body = mesh.groups["body"]
+    skin_tree = cKDTree(mesh.positions[body].astype(np.float64))
     out = {}
     for name in ("Outfit_Top", "Outfit_Bottom", "Outfit_Footwear"):
         fields = _fields(e, name, hem)
         # 1. A triangle belongs to the garment unless one of its edges leaves all three corners outside.
         keep = np.ones(len(tights), bool)
-        for k, field in enumerate(fields):
-            if name == "Outfit_Top" and k == 0:
-                # The shirt's hem is cut by triangle centres and not snapped: it hangs over the trousers,
-                # and squeezed hem triangles let the waistband show through in some clips.
-                keep &= field(corners.mean(1)) >= 0
-            else:
-                keep &= field(corners.reshape(-1, 3)).reshape(-1, 3).max(1) >= 0
+        for field in fields:
+            keep &= field(corners.reshape(-1, 3)).reshape(-1, 3).max(1) >= 0
         p = piece(mesh, tights[keep])
+        if name == "Outfit_Top":
+            # The shirt's hem is cut, not snapped: its triangles split along the hem's height, so the hem
+            # is a level line all round on every body (the helper's loops dip at the front, and cutting
+            # by whole quads left a notch there) and no triangle is squeezed (squeezed ones let the
+            # waistband show through in some clips).
+            p = _clip(_level(p, fields[0]), fields[0])
+            # The neckline too: cut along the collar's line, so it follows the neck's base smoothly (snapped,
+            # a vertex where two crossings met sat at their average and the corners stepped).
+            p = _clip(p, fields[1])
         pos = p.positions.astype(np.float64)
         # 2. Vertices past an edge move onto it.
-        for field in fields[1:] if name == "Outfit_Top" else fields:
+        for field in fields[2:] if name == "Outfit_Top" else fields:
             pos = _snap(pos, p.indices, field)
         # 3. Off the skin, along the helper's own normals (those of the moved edge triangles are skewed).
-        positions = (pos + LIFT[name] * p.normals).astype(np.float32)
+        lift = np.full(len(pos), LIFT[name])
+        if name == "Outfit_Top":
+            lift += HEM_FLARE * np.clip(1 - fields[0](pos) / HEM_FLARE_SPAN, 0, 1)
+        positions = (pos + lift[:, None] * p.normals).astype(np.float32)
         if name == "Outfit_Footwear":
             positions[:, 1] = np.maximum(positions[:, 1], 0.0)    # the soles rest on the floor
         # 4. UVs.
@@ -150,11 +249,15 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
             uv = np.column_stack([_uv_fill(p.uv)[:, 0], 1 - np.clip(height / SHOE_HEIGHT, 0, 1)]).astype(np.float32)
         else:
             uv = _uv_fill(p.uv)
-        # Clothes take no face morphs (source -1); the weights are the helper vertices' own.
+        # Clothes take no face morphs (source -1).
         # Normals of the final surface, but the helper's own on the edge vertices step 2 moved: the
         # triangles it squeezed there would tip theirs over (shading a hem dark, as if inside out).
         normals = vertex_normals(positions, p.indices)
         moved = np.any(pos != p.positions, axis=1)
         normals[moved] = p.normals[moved]
-        out[name] = replace(p, positions=positions, normals=normals, uv=uv, source=np.full(len(positions), -1, np.int64))
+        # Skin weights: the nearest body vertex's, so cloth and skin bend alike (the helper's own
+        # weights differ from the skin's: in the walk's bent knee the skin came 1 cm out through the trousers).
+        nearest = body[skin_tree.query(pos)[1]]
+        out[name] = replace(p, positions=positions, normals=normals, uv=uv, joints=mesh.joints[nearest],
+                            weights=mesh.weights[nearest], source=np.full(len(positions), -1, np.int64))
     return out

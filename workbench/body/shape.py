@@ -11,11 +11,20 @@ between anchors. The ethnic targets are weighted by ``share x gender x age``. Ou
 adult (25 years: MakeHuman's age 0.5, the ``young`` anchor with weight 1) and the proportions natural
 (0.5: no proportions target).
 
-Our settings choose the macro values (:data:`BODY_SHAPES`): athletic is MakeHuman's most muscle at average
-weight (bigger arms and thighs, a narrower waist: more muscle, not more fat);
-heavy raises weight; slim lowers weight and a little muscle. Height picks MakeHuman's height macro
-that comes closest (so a tall body has a tall body's proportions), then one uniform scale makes the
-height exact (:mod:`workbench.body.mesh`).
+Our settings choose the macro values (:data:`BODY_SHAPES`): heavy is MakeHuman's most weight; athletic
+its most muscle at a little under average weight (more muscle, not more fat); slim its least weight
+and a little less muscle. The macro targets alone leave the four close at the waist (MakeHuman's
+maxweight widens a young adult's waist by 5 cm), so each shape also sets some of MakeHuman's own
+modifiers, as a MakeHuman user would on the same sliders (:mod:`.details`: waist, hip and limb
+fat for heavy and slim; the torso's V shape, pectorals, back and limb muscle for athletic).
+:func:`workbench.body.mesh.girths` measures the result (tests/test_body.py pins the order and the gaps).
+Gender also reaches the face through MakeHuman's face modifiers (:mod:`.details` too: a wider,
+squarer jaw and chin, a forward brow and a broader nose and neck for masculine; a narrower jaw, fuller
+lips and a slimmer nose for feminine), since the macro targets change a young adult's head only
+through the ethnic blend, too little to tell the two apart at a glance; and every face gets the mouth's
+corners lifted a little (MakeHuman's base mouth turns down, which reads as sad) and lips that meet.
+Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
+proportions), then one uniform scale makes the height exact (:mod:`workbench.body.mesh`).
 
 >>> w = macro_weights("feminine", "average", 0.5)
 >>> w["universal-female-young-averagemuscle-averageweight"], round(sum(v for k, v in w.items() if k.startswith("universal")), 6)
@@ -27,13 +36,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
+from .details import EVERY_FACE, FACE_DETAILS, SHAPE_DETAILS, sides
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
 BODY_SHAPES = {
-    "slim": (0.35, 0.0),
+    "slim": (0.40, 0.0),
     "average": (0.50, 0.50),
-    "athletic": (1.00, 0.50),
+    "athletic": (1.00, 0.40),
     "heavy": (0.50, 1.00),
 }
 GENDER_VALUE = {"feminine": 0.0, "masculine": 1.0}
@@ -43,6 +53,19 @@ ETHNIC_SHARE = 1.0 / 3.0
 def _three(v: float) -> dict[str, float]:
     lo, hi = max(0.0, 1.0 - 2.0 * v), max(0.0, 2.0 * v - 1.0)
     return {"min": lo, "average": 1.0 - lo - hi, "max": hi}
+
+
+def detail_weights(gender: str, body_shape: str) -> dict[str, float]:
+    """The modifier targets' weights for these settings (body shape, gendered face, every face).
+
+    >>> detail_weights("masculine", "heavy")["torso/measure-waist-circ-incr"]
+    1.0
+    """
+    out: dict[str, float] = {}
+    for table in (SHAPE_DETAILS[body_shape], FACE_DETAILS[gender], EVERY_FACE):
+        for name, w in sides(table).items():
+            out[name] = out.get(name, 0.0) + w
+    return out
 
 
 def macro_weights(gender: str, body_shape: str, height_macro: float) -> dict[str, float]:
@@ -60,6 +83,7 @@ def macro_weights(gender: str, body_shape: str, height_macro: float) -> dict[str
                     out[f"height/{gn}-young-{mn}muscle-{wn}weight-{hn}height"] = gw * mw * ww * hw
         for e in cc.ETHNIC:
             out[f"{e}-{gn}-young"] = ETHNIC_SHARE * gw
+    out.update(detail_weights(gender, body_shape))
     return {k: v for k, v in out.items() if v > 0.0}
 
 

@@ -36,7 +36,7 @@ __all__ = ["SKIN_SIZE", "features", "skin_texture", "rgb"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 2
+FORMAT = 3
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mottle")
 
 
@@ -131,19 +131,30 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
         ear = np.maximum(ear, _smoothstep(0.035 * unit, 0.015 * unit, d))
     out["warm"] = np.maximum(nose_tip, ear)
 
-    # Brows: an arc above each eye, dense at the inner end, thinning outwards, drawn as short strands.
+    # Brows, shaped as real ones are: a full, rounded head just above the inner corner of the eye, rising
+    # to an arch over the outer edge of the iris, then a tail tapering down and thin; on the brow ridge
+    # (18 to 22 mm over the eye's centre), drawn as short strands. Feminine brows arch higher and are
+    # finer; masculine ones sit lower, flatter and thicker. (The old band was thickest at the inner end
+    # and highest there, which read as a worried face.)
     brows = np.zeros_like(x)
     lids = np.zeros_like(x)
     strands = _noise(size, size // 6, 71) * 0.5 + _noise(size, size // 3, 72) * 0.5
+    start, peak, end = -0.020, 0.011, 0.029                     # along the brow, from the eye's centre
+    base_h, lift = (0.0180, 0.0042) if feminine else (0.0165, 0.0020)
+    thick0 = 0.0080 if feminine else 0.0100
     for eye in (eye_l, eye_r):
         side = np.sign(eye[0] - mid_x)
         bx = (x - eye[0]) * side / unit            # + towards the temple
-        arch = (0.0035 if feminine else 0.0015) * np.cos(np.clip((bx - 0.004) / 0.024, -1.6, 1.6))
-        by = (y - eye[1]) / unit - (0.0195 + arch - 0.002 * np.clip(bx / 0.03, -1, 1))
-        thick = (0.0042 if feminine else 0.0058) * np.clip(1.0 - 0.5 * (bx + 0.02) / 0.046, 0.4, 1.0)
-        along = _smoothstep(-0.026, -0.019, bx) * _smoothstep(0.030, 0.022, bx)
-        band = _smoothstep(thick, thick * 0.45, np.abs(by)) * along
-        brows = np.maximum(brows, band * front)
+        rise = np.sin(0.5 * np.pi * np.clip((bx - start) / (peak - start), 0, 1))
+        fall = np.clip((bx - peak) / (end - peak), 0, 1)
+        centre = base_h + lift * np.where(bx <= peak, rise, 1 - 1.25 * fall ** 1.5)
+        s_along = np.clip((bx - start) / (end - start), 0, 1)
+        thick = thick0 * (1 - 0.72 * s_along ** 1.2)
+        by = (y - eye[1]) / unit - centre
+        # Softer above than below (the brow's lower edge is its crisp one); a rounded head, a fine tail.
+        across = np.where(by > 0, _smoothstep(thick * 0.5, thick * 0.2, by), _smoothstep(thick * 0.5, thick * 0.38, -by))
+        along = _smoothstep(start - 0.001, start + 0.004, bx) * _smoothstep(end + 0.001, end - 0.004, bx)
+        brows = np.maximum(brows, across * along * front)
         # The crease above the upper lid: a soft shadow colour that makes the eyes read at 128 px.
         r = np.sqrt((x - eye[0]) ** 2 + ((y - eye[1]) * 1.3) ** 2) / unit
         crease = _smoothstep(0.024, 0.017, r) * _smoothstep(eye[1] - 0.004 * unit, eye[1] + 0.006 * unit, y)

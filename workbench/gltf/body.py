@@ -25,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..body.eyes import with_eye_uvs
-from ..body.face import FACE_MESHES
+from ..body.face import FACE_MESHES, tucked_teeth
 from ..body.glasses import glasses_piece
 from ..body.hair import hair_piece
 from ..body.outfit import LIFT, SHIRT_HEM, WAISTBAND, outfit_pieces  # noqa: F401 (the tests read them here)
@@ -67,6 +67,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out = {"Body": piece(mesh, mesh.face_groups["body"])}
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
+    out["Teeth"] = tucked_teeth(out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     if hair != "none":
         out["Hair"] = hair_piece(mesh, hair)
