@@ -389,6 +389,41 @@ def test_a_plain_script_without_a_main_guard_answers_once(tmp_path, limit):
         assert out.stderr == ""
 
 
+SMALL_LAKE_SCRIPT = """
+import sys
+from workbench.tracking.analysis import funnel, paths, read_events, retention, sessionize
+from workbench.tracking.cluster import get_client
+from workbench.tracking.lake import write_synth_lake
+
+lake = write_synth_lake(sys.argv[1], 3_000, seed=2, overwrite=True)
+retention(read_events(lake), start_key="viewer_loaded", by="visitorId", periods=2)
+paths(read_events(lake), start="viewer_loaded", steps=3, by="sessionId")
+funnel(sessionize(read_events(lake)), ["viewer_loaded", "cta_clicked"], by="visit")
+print("distributed imported:", "distributed" in sys.modules)
+if sys.argv[2] == "client":  # a caller's own default client is still the one used
+    from distributed import Client
+    with Client(processes=False, n_workers=1, dashboard_address=None) as client:
+        print("caller's client used:", get_client(rows=10) is client)
+"""
+
+
+@pytest.mark.parametrize("caller", ["none", "client"])
+def test_a_small_lake_is_answered_without_loading_distributed(tmp_path, caller):
+    """Item 15: asking whether the caller made a default client must not import ``distributed`` (0.4 s of a
+    first 1M-event question) when the caller never imported it, and must still find the caller's client."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "WORKBENCH_DASK_SCHEDULER"}
+    out = subprocess.run([sys.executable, "-c", SMALL_LAKE_SCRIPT, str(tmp_path / "lake"), caller],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "distributed imported: False" in out.stdout
+    if caller == "client":
+        assert "caller's client used: True" in out.stdout
+
+
 def test_a_repeated_event_id_is_one_event_in_the_headline_figures():
     once = events([("s", "viewer_loaded", 0, "v", {"loadTimeMs": 100, "device": "mobile"}),
                    ("s", "hotspot_opened", 1, "h", {"hotspotId": "wheel"}), ("s", "viewer_closed", 9, "c")])

@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import os
+import sys
 import threading
 from typing import Any
 
@@ -66,12 +67,15 @@ def get_client(client=None, rows: int | None = None):
             if address not in _named:
                 _named[address] = _connect(address)
             return _named[address]
-    try:
+    # A caller's default client exists only if the caller imported distributed to make it: importing it here
+    # just to ask cost a first small question about 0.4 s of its 0.9 s (bench/RESULTS.md, issue 28 item 15)
+    if "distributed" in sys.modules:
         from distributed import default_client
 
-        return default_client()
-    except ValueError:  # no client made by the caller
-        pass
+        try:
+            return default_client()
+        except ValueError:  # no client made by the caller
+            pass
     if rows is not None and rows <= IN_PROCESS_ROWS:
         return "threads"
     if _unguarded_script():
@@ -142,7 +146,6 @@ def _unguarded_script() -> bool:
     """Whether the program is a plain ``python script.py`` whose top level has no ``if __name__ == "__main__":``
     (worker processes start by importing the main script again, Python's "spawn")."""
     import ast
-    import sys
 
     main = sys.modules.get("__main__")
     path = getattr(main, "__file__", None)
@@ -189,7 +192,10 @@ def compute(*collections, client=None) -> tuple:
 
     target = get_client(client)
     if isinstance(target, str):
-        return dask.compute(*collections, scheduler=target)
+        from dask.base import named_schedulers
+
+        # given by name, Dask imports distributed to look for a client (0.4 s); given as a function, it does not
+        return dask.compute(*collections, scheduler=named_schedulers.get(target, target))
     futures = target.compute(list(collections))
     if _in_notebook():
         from distributed.diagnostics.progressbar import ProgressWidget
