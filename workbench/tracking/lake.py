@@ -341,8 +341,14 @@ def _read_bucket(item: tuple, columns: list[str] | None = None):
 
     number, files, fs, index_name, unique_ids = item
     read = list(columns) if columns is not None else SCHEMA.names
-    table = pa.concat_tables([_read_file(fs, f, read) for f in files])
-    df = table.to_pandas()
+    if len(files) > 1:  # a bucket's day files read side by side: Arrow's reader lets go of the GIL
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(min(len(files), os.cpu_count() or 1)) as pool:
+            tables = list(pool.map(lambda f: _read_file(fs, f, read), files))
+    else:
+        tables = [_read_file(fs, f, read) for f in files]
+    df = pa.concat_tables(tables).to_pandas()
     df.index = pd.Index(np.full(len(df), number, dtype=np.int64), name=index_name)
     if unique_ids:  # the lake's note promises it: the analysis need not hash every id to find repeats
         df.attrs["unique_ids"] = True
