@@ -16,6 +16,7 @@ import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import kernelFrames from "../workbench/viewer3d/kernel_frames.js";
+import { CpuPose } from "./cpu_pose.js";
 
 const FOV = 30;
 const FRAME_STEP = 1 / 30;          // the clips' key rate: one step is one key
@@ -263,6 +264,9 @@ class Viewer {
     });
     this.meshes = meshes;
     this.scene.add(avatar);
+    // A software GPU spends a frame in the vertex shader (skinning, 52 morph targets, twice with the
+    // shadow): there the CPU poses the meshes, once per pose (cpu_pose.js).
+    if (this.software) this.cpuPose = new CpuPose(avatar, this.scene);
     for (const c of gltf.animations) this.clips.set(c.name, c);
     this.mixer = new THREE.AnimationMixer(avatar);
 
@@ -833,7 +837,7 @@ class Viewer {
     this.setRatio(moving && this.slow ? 0.5 : 1);
     // Lights are fixed to the world: the shadow map changes with the pose or the look, not the camera.
     if (this.shadowPose !== this.poseVersion) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
-    this.renderer.render(this.scene, this.camera);
+    this.draw();
     this.lastRender = nowMs;
     this.pictureDue = true;
     this.sharp = this.renderer.getPixelRatio() === (window.devicePixelRatio || 1);
@@ -843,6 +847,16 @@ class Viewer {
     if (this.frames === 1) { this.root.dataset.firstFrameAt = String(performance.now()); }
     this.showReadout();
     this.linkOthers();
+  }
+
+  // One draw of the scene as it stands; on a software GPU the CPU poses the meshes first when the
+  // pose (or the look) changed since the last draw.
+  draw() {
+    if (this.cpuPose && this.posedAt !== this.poseVersion) {
+      this.cpuPose.update(this.scene);
+      this.posedAt = this.poseVersion;
+    }
+    this.renderer.render(this.scene, this.camera);
   }
 
   setRatio(scale) {
@@ -894,7 +908,7 @@ class Viewer {
     this.setRatio(1);
     this.sharp = true;
     this.renderer.shadowMap.needsUpdate = true;
-    this.renderer.render(this.scene, this.camera);  // the drawing buffer is read in the same task as it is drawn
+    this.draw();  // the drawing buffer is read in the same task as it is drawn
     return new Promise(ok => this.canvas.toBlob(ok, "image/png"));
   }
 
