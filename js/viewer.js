@@ -834,9 +834,13 @@ class Viewer {
     }
     this.lastMotion = moving ? nowMs : undefined;
     this.slow = this.interval > 40;  // under 25 frames a second
-    this.setRatio(moving && this.slow ? 0.5 : 1);
+    // A software GPU's frame, posed on the CPU, costs mostly per pixel: it always moves at half.
+    this.setRatio(moving && (this.software || this.slow) ? 0.5 : 1);
     // Lights are fixed to the world: the shadow map changes with the pose or the look, not the camera.
-    if (this.shadowPose !== this.poseVersion) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
+    // While a clip plays on a software GPU, the shadow (a second pass over every triangle) follows
+    // every other pose: 33 ms late at 30 frames/s, and drawn with the still view when it stops.
+    const shadowDue = !(this.software && playing && this.frames % 2);
+    if (this.shadowPose !== this.poseVersion && shadowDue) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
     this.draw();
     this.lastRender = nowMs;
     this.pictureDue = true;
