@@ -234,6 +234,8 @@ class Viewer {
         this.pending.delete(msg.name);
         if (this.model.get("clip") === msg.name) this.showClip();
       }).catch(e => this.fail(`clip ${msg.name}`, e));
+    } else if (msg.type === "lod" && this.gltf && !this.lowPose) {
+      this.parse(buffers[0]).then(g => this.setMovingLod(g, msg.level), e => this.fail(`LOD ${msg.level}`, e));
     } else if (msg.type === "error") {
       this.say(msg.message);
     }
@@ -292,6 +294,7 @@ class Viewer {
     this.bones = this.skeletonHelper.bones.filter(b => b.name);
 
     this.buildMorphs();
+    if (this.software) this.model.send({ type: "lod" });  // a lighter level to draw while the view moves
     this.applyLook();
     this.applyCamera();
     this.showClips();
@@ -300,6 +303,35 @@ class Viewer {
     this.picture.remove();
     this.root.dataset.ready = "1";
     this.root.dataset.bones = String(this.bones.length);
+  }
+
+  // A software GPU sets up its triangles one by one (about 1 µs each): while the view moves it draws
+  // the next lighter level of detail the kernel has (AvatarViewer's lods), its meshes bound to the main
+  // model's bones, so the clip, the crossfades and the morph weights pose it with no second mixer.
+  setMovingLod(gltf, level) {
+    const bones = new Map(this.bones.map(b => [b.name, b]));
+    const meshes = [];
+    let whole = true;
+    gltf.scene.traverse(o => {
+      if (!o.isMesh) return;
+      meshes.push(o);
+      o.castShadow = true;
+      o.userData.material = o.material;
+      if (o.isSkinnedMesh) {
+        const mine = o.skeleton.bones.map(b => bones.get(b.name));
+        if (mine.some(b => !b)) whole = false;
+        else o.bind(new THREE.Skeleton(mine, o.skeleton.boneInverses), o.bindMatrix);
+      }
+    });
+    if (!whole) return;  // another skeleton: the main model moves as it is
+    this.scene.add(gltf.scene);
+    this.lowPose = new CpuPose(gltf.scene, this.scene);
+    this.lowPose.group.visible = false;
+    this.meshes.push(...meshes);
+    this.morphMeshes.push(...meshes.filter(o => o.morphTargetDictionary));
+    this.setMorphs(this.model.get("weights"), false);
+    this.applyLook();
+    this.root.dataset.movingLod = String(level);
   }
 
   // -- camera: the kernel's yaw, elevation, zoom and target <-> OrbitControls ----------------------
@@ -841,7 +873,7 @@ class Viewer {
     // every other pose: 33 ms late at 30 frames/s, and drawn with the still view when it stops.
     const shadowDue = !(this.software && playing && this.frames % 2);
     if (this.shadowPose !== this.poseVersion && shadowDue) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
-    this.draw();
+    this.draw(moving);
     this.lastRender = nowMs;
     this.pictureDue = true;
     this.sharp = this.renderer.getPixelRatio() === (window.devicePixelRatio || 1);
@@ -855,10 +887,20 @@ class Viewer {
 
   // One draw of the scene as it stands; on a software GPU the CPU poses the meshes first when the
   // pose (or the look) changed since the last draw.
-  draw() {
-    if (this.cpuPose && this.posedAt !== this.poseVersion) {
-      this.cpuPose.update(this.scene);
-      this.posedAt = this.poseVersion;
+  draw(moving = false) {
+    const pose = moving && this.lowPose ? this.lowPose : this.cpuPose;
+    if (pose) {
+      if (this.lowPose) {
+        this.lowPose.group.visible = pose === this.lowPose;
+        this.cpuPose.group.visible = pose === this.cpuPose;
+        // The shadow drawn from the other level is redrawn (the still view's comes from the full model).
+        if (this.shadowFrom !== pose) this.renderer.shadowMap.needsUpdate = true;
+        this.shadowFrom = pose;
+      }
+      if (pose.posedAt !== this.poseVersion) {
+        pose.update(this.scene);
+        pose.posedAt = this.poseVersion;
+      }
     }
     this.renderer.render(this.scene, this.camera);
   }
