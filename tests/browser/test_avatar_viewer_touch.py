@@ -1,18 +1,26 @@
-"""The AvatarViewer's fullscreen button and touch gestures in JupyterLab (headless Chromium, software WebGL).
+"""The AvatarViewer's fullscreen button, touch gestures and software-GPU drawing in JupyterLab
+(headless Chromium, software WebGL: SwiftShader).
 
 Fullscreen: a click on the button puts the viewer (not the page) in fullscreen, the canvas grows
 to the screen and draws at that size; Esc brings it back to the cell's size. Touch: Chromium's
 DevTools protocol sends real touch events (``Input.dispatchTouchEvent``, as a phone's screen
 does): one finger orbits, two fingers pinching apart zoom in. What the page shows is read from
 the viewer's data attributes and the canvas itself; screenshots go to the test's tmp folder.
+
+Software GPU: the page poses the meshes on the CPU (js/cpu_pose.js) and draws LOD 1 while the view
+moves; the posed picture must be three.js's own skinning and morphing to the pixel, and the still
+view after a motion the full model at full resolution.
 """
 
 from __future__ import annotations
 
 import base64
+import io
 
 import nbformat
+import numpy as np
 import pytest
+from PIL import Image
 
 from workbench.viewer3d import bundle_path
 
@@ -24,7 +32,9 @@ from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.widgets import AvatarViewer
 
-viewer = AvatarViewer(build_avatar(normalize_avatar_settings({"gender": "masculine"}), ModelOptions(lod=2)), size=400)
+settings = normalize_avatar_settings({"gender": "masculine"})
+viewer = AvatarViewer(build_avatar(settings, ModelOptions(animations=("walk",))),
+                      lods={1: build_avatar(settings, ModelOptions(lod=1, animations=("walk",)))}, size=400)
 viewer"""
 
 
@@ -135,3 +145,63 @@ def test_one_finger_orbits_and_two_fingers_pinch_zoom(page, tmp_path):
     touch(browser, "touchEnd", [])
     until(browser, 0, f"parseFloat(d.zoom) < {zoom1 / 1.3}", "the pinch's zoom out")
     assert abs(float(start["yaw"])) < 0.5
+
+
+# Draws the view both ways in one task and returns both pictures: three.js skinning and morphing the
+# original meshes on the GPU, and the meshes the CPU posed (what a software GPU's page shows).
+BOTH_WAYS = """
+const v = document.querySelector('.wb-avatar-viewer').wbViewer, out = [];
+cancelAnimationFrame(v.raf);
+for (const gpu of [true, false]) {
+  for (const it of v.cpuPose.items) it.mesh.layers.set(gpu ? 0 : 1);
+  v.cpuPose.group.visible = !gpu;
+  if (v.lowPose) v.lowPose.group.visible = false;
+  v.setRatio(1);
+  v.poseVersion++;
+  v.renderer.shadowMap.needsUpdate = true;
+  if (gpu) v.renderer.render(v.scene, v.camera); else v.draw(false);
+  out.push(v.canvas.toDataURL('image/png'));
+}
+v.raf = requestAnimationFrame(v.loop.bind(v));
+v.dirty = true;
+return out;
+"""
+
+
+def test_a_software_gpu_poses_on_the_cpu_exactly_as_three_js_and_moves_at_lod_1(page, tmp_path):
+    from .conftest import data_url_image
+
+    browser = page
+    ready = until(browser, 0, "d.movingLod === '1'", "LOD 1 for the moving view", 60)
+    assert browser.execute_script("return document.querySelector('.wb-avatar-viewer').wbViewer.software") is True
+    assert ready["renderer"] == "webgl"
+    # Mid-stride, the jaw open, the face filling the view: skinning and morph targets both at work.
+    poll_kernel(browser, "viewer.clip = 'walk'; viewer.playing = False; viewer.time = 0.4; "
+                         "viewer.weights = {'jawOpen': 0.8, 'eyeBlinkLeft': 1.0}; viewer.focus = 'face'; print(viewer.time)",
+                lambda out: out == "0.4")
+    until(browser, 0, "d.clip === 'walk' && d.time === '0.400' && JSON.parse(d.morphs).jawOpen === 0.8", "the pose set from code")
+    gpu, cpu = (data_url_image(u)[..., :3].astype(int) for u in browser.execute_script(BOTH_WAYS))
+    save_artifact(tmp_path, "viewer_posed_on_the_cpu.png", base64.b64decode(browser.execute_script(BOTH_WAYS)[1].split(",")[1]))
+    differ = (np.abs(gpu - cpu).max(-1) > 8).mean()
+    assert differ < 0.0005, f"{differ:.4%} of the pixels differ between three.js's skinning and the CPU's"
+    # The rest pose would differ: the comparison can see a pose.
+    kernel_out = poll_kernel(browser, "viewer.weights = {}; viewer.time = 0.0; print(viewer.time)", lambda out: out == "0.0")
+    assert kernel_out == "0.0"
+    until(browser, 0, "d.time === '0.000'", "the clip's start")
+    _, other = (data_url_image(u)[..., :3].astype(int) for u in browser.execute_script(BOTH_WAYS))
+    assert (np.abs(other - cpu).max(-1) > 8).mean() > 0.005
+
+    # Moving: LOD 1 at half the pixel ratio; once the view stops, the full model at full resolution.
+    kernel_out = poll_kernel(browser, "viewer.auto_rotate = True; print(viewer.auto_rotate)", lambda out: out == "True")
+    wait(browser, "const v = document.querySelector('.wb-avatar-viewer').wbViewer;"
+                  "return v.lowPose.group.visible && !v.cpuPose.group.visible && v.renderer.getPixelRatio() === 0.5",
+         30, "a moving frame at LOD 1, half resolution")
+    # What a person sees while it turns: coarser, but the whole face (a screenshot of the page).
+    png = browser.find_element("css selector", ".wb-avatar-viewer canvas").screenshot_as_png
+    save_artifact(tmp_path, "viewer_moving_lod1.png", png)
+    seen = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    assert (np.abs(seen - seen[2, 2]).max(-1) > 30).mean() > 0.05, "the moving frame shows no avatar"
+    poll_kernel(browser, "viewer.auto_rotate = False; print(viewer.auto_rotate)", lambda out: out == "False")
+    wait(browser, "const v = document.querySelector('.wb-avatar-viewer').wbViewer;"
+                  "return !v.lowPose.group.visible && v.cpuPose.group.visible && v.renderer.getPixelRatio() === 1 && v.sharp;",
+         30, "the still view: LOD 0 at full resolution")
