@@ -18,7 +18,12 @@ import * as THREE from "three";
 
 const _m = new THREE.Matrix4();
 
+// An attribute's values as a Float32Array of `size` per vertex: its own array when it is one
+// (read only here), else read out (interleaved or normalized integers).
 function copyOut(attr, size) {
+  if (!attr.isInterleavedBufferAttribute && !attr.normalized && attr.itemSize === size && attr.array instanceof Float32Array) {
+    return attr.array.length === attr.count * size ? attr.array : attr.array.subarray(0, attr.count * size);
+  }
   const out = new Float32Array(attr.count * size);
   const get = ["getX", "getY", "getZ", "getW"];
   for (let i = 0; i < attr.count; i++) for (let c = 0; c < size; c++) out[i * size + c] = attr[get[c]](i);
