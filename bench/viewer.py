@@ -12,8 +12,11 @@ drag frames, as before this issue). In the same page, in turns:
 - first frame: from the cell's run command to the three.js viewer's first drawn frame;
 - orbit: a mouse drag of ``seconds`` (selenium's input actions, a move every 16 ms), the frames each
   viewer shows while it lasts (three.js: canvas draws; kernel: frames that arrived), per second;
+- auto-rotate: the three.js viewer turning by itself for ``seconds``: the orbit's frames per second
+  with no WebDriver input command between two frames;
 - playback: the walk clip played for ``seconds``, frames shown per second, and for three.js the
-  share of frames that showed a new pose.
+  share of frames that showed a new pose;
+- draw cost: each kind of frame drawn and waited for, today's against the first round's (DRAW_COST).
 
 The kernel's figures are the baseline: ratios are three.js / kernel.
 
@@ -308,6 +311,12 @@ def browser_main(seconds: float = 4.0) -> None:
                 until(browser, 0, "d.quality === 'full'", "the kernel's full frame after the drag")
                 w = watch(browser, 1, "data-frames", lambda: drag(browser, 1, seconds))
                 rows.append(("orbit", w, k))
+            # The same orbit without input events: auto-rotate turns the camera every frame, so this
+            # is what the drawing allows when no WebDriver command stands between two frames.
+            spin = browser.find_elements("css selector", ".wb-avatar-viewer")[1].find_element("css selector", ".wb-av-autorotate")
+            spins = []
+            for round_ in range(2):
+                spins.append(watch(browser, 1, "data-frames", lambda: (spin.click(), time.sleep(seconds), spin.click())))
             for name, index in (("kernel", 0), ("webgl", 1)):
                 Select(browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-clip")[index]).select_by_value("walk")
             until(browser, 1, "d.playing === 'true'", "three.js playing")
@@ -339,6 +348,7 @@ def browser_main(seconds: float = 4.0) -> None:
           f"{draw_ms['first round, playback'] / draw_ms['playback']:.1f}x cheaper than the first round's frame; still "
           f"{draw_ms['first round, orbit'] / draw_ms['still']:.1f}x | kernel {kernel_ms['interactive']:.0f} ms interactive, "
           f"{kernel_ms['full']:.0f} ms full plus PNG encoding")
+    print("auto-rotate, three.js (no input events): " + ", ".join(f"{w['count'] / w['seconds']:.1f}" for w in spins) + " frames/s")
     for what, w, k in rows:
         wf, kf = w["count"] / w["seconds"], k["count"] / k["seconds"]
         extra = f"  new pose in {w['poses'] / max(w['count'], 1):.0%} of three.js frames" if what == "playback" else ""
