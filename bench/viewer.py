@@ -12,8 +12,11 @@ drag frames, as before this issue). In the same page, in turns:
 - first frame: from the cell's run command to the three.js viewer's first drawn frame;
 - orbit: a mouse drag of ``seconds`` (selenium's input actions, a move every 16 ms), the frames each
   viewer shows while it lasts (three.js: canvas draws; kernel: frames that arrived), per second;
+- auto-rotate: the three.js viewer turning by itself for ``seconds``: the orbit's frames per second
+  with no WebDriver input command between two frames;
 - playback: the walk clip played for ``seconds``, frames shown per second, and for three.js the
-  share of frames that showed a new pose.
+  share of frames that showed a new pose;
+- draw cost: each kind of frame drawn and waited for, today's against the first round's (DRAW_COST).
 
 The kernel's figures are the baseline: ratios are three.js / kernel.
 
@@ -158,10 +161,13 @@ from workbench.widgets import AvatarViewer
 
 settings = normalize_avatar_settings({"gender": "feminine"})
 lod0 = build_avatar(settings, ModelOptions(animations=ANIMATIONS))
+lod1 = build_avatar(settings, ModelOptions(lod=1, animations=ANIMATIONS))
 lod2 = build_avatar(settings, ModelOptions(lod=2, animations=ANIMATIONS))
-kernel = AvatarViewer(lod0, lods={2: lod2}, renderer="kernel", size=512, label="kernel")
+kernel = AvatarViewer(lod0, lods={1: lod1, 2: lod2}, renderer="kernel", size=512, label="kernel")
 kernel"""
-WEBGL_CELL = "webgl = AvatarViewer(lod0, size=512)\nwebgl"
+# The same levels for both: the kernel drags at LOD 2 (interactive_lod), three.js on a software GPU
+# moves at LOD 1 (AvatarViewer._on_message).
+WEBGL_CELL = "webgl = AvatarViewer(lod0, lods={1: lod1, 2: lod2}, size=512)\nwebgl"
 
 # Counts what a viewer shows, by the page's clock: three.js canvas draws (data-frames) or kernel
 # frames arriving (data-frame-id), and for three.js the clip's clock (a new pose per draw).
@@ -177,17 +183,39 @@ window.__wbWatchObserver = new MutationObserver(() => {
 });
 window.__wbWatchObserver.observe(root, {attributes: true, attributeFilter: [attr]});
 """
+# What a frame's drawing costs, each draw waited for (readPixels), in the same page and in turns so
+# the machine's load falls on all alike: the frame as the first round of issue 26 drew it (three.js
+# skinning and morphing on the GPU, LOD 0, full pixel ratio, the shadow redrawn with every pose) against
+# today's still, orbit and playback frames on a software GPU (posed on the CPU; LOD 1 at half the
+# pixel ratio while moving; the shadow with every other pose while playing). Medians, ms.
 DRAW_COST = """
 const v = document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer, gl = v.renderer.getContext(), px = new Uint8Array(4);
-const ts = [];
+const firstRound = on => {  // the meshes three.js skins itself, or the ones posed on the CPU
+  for (const p of [v.cpuPose, v.lowPose]) if (p) for (const it of p.items) it.mesh.layers.set(on ? 0 : 1);
+  for (const p of [v.cpuPose, v.lowPose]) if (p) p.group.visible = false;
+};
+const kinds = {
+  "first round, orbit": i => { firstRound(true); v.setRatio(1); v.renderer.render(v.scene, v.camera); },
+  "first round, playback": i => { firstRound(true); v.setRatio(1); v.mixer.update(1 / 30); v.renderer.shadowMap.needsUpdate = true; v.renderer.render(v.scene, v.camera); },
+  "still": i => { firstRound(false); v.setRatio(1); v.draw(false); },
+  "orbit": i => { firstRound(false); v.setRatio(0.5); v.draw(true); },
+  "playback": i => { firstRound(false); v.setRatio(0.5); v.mixer.update(1 / 30); v.poseVersion++;
+                     if (i % 2 === 0) v.renderer.shadowMap.needsUpdate = true; v.draw(true); },
+};
+cancelAnimationFrame(v.raf);
+const ts = Object.fromEntries(Object.keys(kinds).map(k => [k, []]));
+for (const [k, f] of Object.entries(kinds)) { f(0); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px); }  // programs compiled
 for (let i = 0; i < 10; i++) {
-  const t = performance.now();
-  v.camera.position.set(Math.sin(i / 3) * 4, 1, Math.cos(i / 3) * 4); v.camera.lookAt(v.center);
-  v.renderer.render(v.scene, v.camera); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
-  ts.push(performance.now() - t);
+  for (const [k, f] of Object.entries(kinds)) {
+    v.camera.position.set(Math.sin(i / 3) * 4, 1, Math.cos(i / 3) * 4); v.camera.lookAt(v.center);
+    const t = performance.now();
+    f(i); gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    ts[k].push(performance.now() - t);
+  }
 }
-v.dirty = true;
-return ts.sort((a, b) => a - b)[5];
+firstRound(false); v.setRatio(1); v.poseVersion++; v.dirty = true;
+v.raf = requestAnimationFrame(v.loop.bind(v));
+return Object.fromEntries(Object.entries(ts).map(([k, t]) => [k, t.sort((a, b) => a - b)[5]]));
 """
 KERNEL_COST = """
 import json, statistics, time
@@ -273,6 +301,8 @@ def browser_main(seconds: float = 4.0) -> None:
             first = until(browser, 1, "d.firstFrameAt", "the three.js viewer's first frame")
             first_s = (float(first["firstFrameAt"]) - started) / 1000
             assert first["renderer"] == "webgl", first
+            if browser.execute_script("return document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer.software"):
+                until(browser, 1, "d.movingLod", "the level of detail a software GPU draws while the view moves")
             time.sleep(2)
 
             rows = []
@@ -281,6 +311,12 @@ def browser_main(seconds: float = 4.0) -> None:
                 until(browser, 0, "d.quality === 'full'", "the kernel's full frame after the drag")
                 w = watch(browser, 1, "data-frames", lambda: drag(browser, 1, seconds))
                 rows.append(("orbit", w, k))
+            # The same orbit without input events: auto-rotate turns the camera every frame, so this
+            # is what the drawing allows when no WebDriver command stands between two frames.
+            spin = browser.find_elements("css selector", ".wb-avatar-viewer")[1].find_element("css selector", ".wb-av-autorotate")
+            spins = []
+            for round_ in range(2):
+                spins.append(watch(browser, 1, "data-frames", lambda: (spin.click(), time.sleep(seconds), spin.click())))
             for name, index in (("kernel", 0), ("webgl", 1)):
                 Select(browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-clip")[index]).select_by_value("walk")
             until(browser, 1, "d.playing === 'true'", "three.js playing")
@@ -297,6 +333,8 @@ def browser_main(seconds: float = 4.0) -> None:
             # What the drawing alone allows: the three.js viewer draws its scene at new angles, each
             # draw waited for (readPixels), no compositing or input; the kernel draws its interactive
             # frame (256 px, LOD 2) and full frame (512 px, LOD 0) in its own process.
+            software, lod = browser.execute_script(
+                "const v = document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer; return [v.software, v.root.dataset.movingLod];")
             draw_ms = browser.execute_script(DRAW_COST)
             kernel_ms = json.loads(run_kernel(browser, KERNEL_COST))
 
@@ -304,8 +342,13 @@ def browser_main(seconds: float = 4.0) -> None:
     print(f"{datetime.date.today()} · {platform.processor() or platform.machine()}, {os.cpu_count()} cores · "
           f"load average {load[0]:.1f}")
     print(f"first frame (three.js, LOD 0 with all 18 clips, cell run to first draw): {first_s:.2f} s  goal <= 1.5 s")
-    print(f"draw cost, median of 10: three.js {draw_ms:.0f} ms a frame ({1000 / draw_ms:.0f} frames/s) | kernel "
-          f"{kernel_ms['interactive']:.0f} ms interactive, {kernel_ms['full']:.0f} ms full plus PNG encoding")
+    print(f"draw cost, median of 10, three.js on {'a software GPU' if software else 'a GPU'} (LOD {lod or 0} while moving): " +
+          " | ".join(f"{k} {ms:.0f} ms" for k, ms in draw_ms.items()))
+    print(f"  orbit {draw_ms['first round, orbit'] / draw_ms['orbit']:.1f}x and playback "
+          f"{draw_ms['first round, playback'] / draw_ms['playback']:.1f}x cheaper than the first round's frame; still "
+          f"{draw_ms['first round, orbit'] / draw_ms['still']:.1f}x | kernel {kernel_ms['interactive']:.0f} ms interactive, "
+          f"{kernel_ms['full']:.0f} ms full plus PNG encoding")
+    print("auto-rotate, three.js (no input events): " + ", ".join(f"{w['count'] / w['seconds']:.1f}" for w in spins) + " frames/s")
     for what, w, k in rows:
         wf, kf = w["count"] / w["seconds"], k["count"] / k["seconds"]
         extra = f"  new pose in {w['poses'] / max(w['count'], 1):.0%} of three.js frames" if what == "playback" else ""

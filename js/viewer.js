@@ -16,6 +16,7 @@ import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import kernelFrames from "../workbench/viewer3d/kernel_frames.js";
+import { CpuPose } from "./cpu_pose.js";
 
 const FOV = 30;
 const FRAME_STEP = 1 / 30;          // the clips' key rate: one step is one key
@@ -233,6 +234,8 @@ class Viewer {
         this.pending.delete(msg.name);
         if (this.model.get("clip") === msg.name) this.showClip();
       }).catch(e => this.fail(`clip ${msg.name}`, e));
+    } else if (msg.type === "lod" && this.gltf && !this.lowPose) {
+      this.parse(buffers[0]).then(g => this.setMovingLod(g, msg.level), e => this.fail(`LOD ${msg.level}`, e));
     } else if (msg.type === "error") {
       this.say(msg.message);
     }
@@ -263,6 +266,9 @@ class Viewer {
     });
     this.meshes = meshes;
     this.scene.add(avatar);
+    // A software GPU spends a frame in the vertex shader (skinning, 52 morph targets, twice with the
+    // shadow): there the CPU poses the meshes, once per pose (cpu_pose.js).
+    if (this.software) this.cpuPose = new CpuPose(avatar, this.scene);
     for (const c of gltf.animations) this.clips.set(c.name, c);
     this.mixer = new THREE.AnimationMixer(avatar);
 
@@ -288,6 +294,7 @@ class Viewer {
     this.bones = this.skeletonHelper.bones.filter(b => b.name);
 
     this.buildMorphs();
+    if (this.software) this.model.send({ type: "lod" });  // a lighter level to draw while the view moves
     this.applyLook();
     this.applyCamera();
     this.showClips();
@@ -296,6 +303,35 @@ class Viewer {
     this.picture.remove();
     this.root.dataset.ready = "1";
     this.root.dataset.bones = String(this.bones.length);
+  }
+
+  // A software GPU sets up its triangles one by one (about 1 µs each): while the view moves it draws
+  // the next lighter level of detail the kernel has (AvatarViewer's lods), its meshes bound to the main
+  // model's bones, so the clip, the crossfades and the morph weights pose it with no second mixer.
+  setMovingLod(gltf, level) {
+    const bones = new Map(this.bones.map(b => [b.name, b]));
+    const meshes = [];
+    let whole = true;
+    gltf.scene.traverse(o => {
+      if (!o.isMesh) return;
+      meshes.push(o);
+      o.castShadow = true;
+      o.userData.material = o.material;
+      if (o.isSkinnedMesh) {
+        const mine = o.skeleton.bones.map(b => bones.get(b.name));
+        if (mine.some(b => !b)) whole = false;
+        else o.bind(new THREE.Skeleton(mine, o.skeleton.boneInverses), o.bindMatrix);
+      }
+    });
+    if (!whole) return;  // another skeleton: the main model moves as it is
+    this.scene.add(gltf.scene);
+    this.lowPose = new CpuPose(gltf.scene, this.scene);
+    this.lowPose.group.visible = false;
+    this.meshes.push(...meshes);
+    this.morphMeshes.push(...meshes.filter(o => o.morphTargetDictionary));
+    this.setMorphs(this.model.get("weights"), false);
+    this.applyLook();
+    this.root.dataset.movingLod = String(level);
   }
 
   // -- camera: the kernel's yaw, elevation, zoom and target <-> OrbitControls ----------------------
@@ -830,10 +866,14 @@ class Viewer {
     }
     this.lastMotion = moving ? nowMs : undefined;
     this.slow = this.interval > 40;  // under 25 frames a second
-    this.setRatio(moving && this.slow ? 0.5 : 1);
+    // A software GPU's frame, posed on the CPU, costs mostly per pixel: it always moves at half.
+    this.setRatio(moving && (this.software || this.slow) ? 0.5 : 1);
     // Lights are fixed to the world: the shadow map changes with the pose or the look, not the camera.
-    if (this.shadowPose !== this.poseVersion) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
-    this.renderer.render(this.scene, this.camera);
+    // While a clip plays on a software GPU, the shadow (a second pass over every triangle) follows
+    // every other pose: 33 ms late at 30 frames/s, and drawn with the still view when it stops.
+    const shadowDue = !(this.software && playing && this.frames % 2);
+    if (this.shadowPose !== this.poseVersion && shadowDue) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
+    this.draw(moving);
     this.lastRender = nowMs;
     this.pictureDue = true;
     this.sharp = this.renderer.getPixelRatio() === (window.devicePixelRatio || 1);
@@ -843,6 +883,26 @@ class Viewer {
     if (this.frames === 1) { this.root.dataset.firstFrameAt = String(performance.now()); }
     this.showReadout();
     this.linkOthers();
+  }
+
+  // One draw of the scene as it stands; on a software GPU the CPU poses the meshes first when the
+  // pose (or the look) changed since the last draw.
+  draw(moving = false) {
+    const pose = moving && this.lowPose ? this.lowPose : this.cpuPose;
+    if (pose) {
+      if (this.lowPose) {
+        this.lowPose.group.visible = pose === this.lowPose;
+        this.cpuPose.group.visible = pose === this.cpuPose;
+        // The shadow drawn from the other level is redrawn (the still view's comes from the full model).
+        if (this.shadowFrom !== pose) this.renderer.shadowMap.needsUpdate = true;
+        this.shadowFrom = pose;
+      }
+      if (pose.posedAt !== this.poseVersion) {
+        pose.update(this.scene);
+        pose.posedAt = this.poseVersion;
+      }
+    }
+    this.renderer.render(this.scene, this.camera);
   }
 
   setRatio(scale) {
@@ -894,7 +954,7 @@ class Viewer {
     this.setRatio(1);
     this.sharp = true;
     this.renderer.shadowMap.needsUpdate = true;
-    this.renderer.render(this.scene, this.camera);  // the drawing buffer is read in the same task as it is drawn
+    this.draw();  // the drawing buffer is read in the same task as it is drawn
     return new Promise(ok => this.canvas.toBlob(ok, "image/png"));
   }
 

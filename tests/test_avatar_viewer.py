@@ -207,6 +207,14 @@ def test_the_page_gets_the_glb_and_its_clips_as_binary_buffers(glbs):
     assert content["type"] == "error" and "no clip 'moonwalk'" in content["message"] and not buffers
 
 
+def test_a_software_gpu_page_gets_the_next_lighter_level_to_draw_while_moving(glbs):
+    # LOD 1, not the lightest: LOD 2 has no morph targets (js/viewer.js draws it in motion).
+    lod1 = build_avatar(normalize_avatar_settings({"gender": "feminine"}), ModelOptions(lod=1))
+    v = AvatarViewer(glbs["lod0"], lods={2: glbs["lod2"], 1: lod1}, size=SMALL, renderer="webgl")
+    assert Page(v).ask(type="lod") == [({"type": "lod", "level": 1}, [lod1])]
+    assert Page(AvatarViewer(glbs["lod0"], size=SMALL, renderer="webgl")).ask(type="lod") == []  # none to give
+
+
 def test_the_widget_state_holds_a_loader_and_the_page_gets_the_bundle_as_a_buffer(glbs):
     from workbench.viewer3d import BUNDLE, bundle_path
 

@@ -49,6 +49,10 @@ def chrome_options(chromium: str, profile: str):
             # WebGL without a GPU: ANGLE on SwiftShader, a software GPU (it works with or without
             # --disable-gpu on Chromium 156; left out, it changes nothing here).
             "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+            # ...but the page's compositing in software, as Chrome does on a machine without a GPU: left
+            # to SwiftShader too it cost 19 ms of CPU per frame of an empty canvas, 9 ms without
+            # (bench/RESULTS.md, issue 26 round three).
+            "--disable-gpu-compositing",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
             "--disable-dev-shm-usage", "--force-device-scale-factor=1"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:

@@ -135,7 +135,9 @@ class AvatarViewer(anywidget.AnyWidget):
     clips: more clips, ``{name: clip GLB}``; library_clips: offer the library's clips of the
     avatar's gender too (``library/walk``...), besides the GLB's own animations.
     renderer: "webgl" (the default where the bundle is built) or "kernel" (frames drawn by the
-    kernel, as without Node.js or WebGL); lods: lighter versions for the kernel's drag frames.
+    kernel, as without Node.js or WebGL); lods: lighter versions of the same avatar, ``{level: GLB}``,
+    for the kernel's drag frames and, on a software GPU (no graphics card), the frames three.js
+    draws while the view moves.
     Other keywords set traitlets (``size``, ``yaw``, ``clip``, ``light``, ``weights``...).
 
     >>> from workbench.render.testing import tiny_rig_glb
@@ -226,7 +228,8 @@ class AvatarViewer(anywidget.AnyWidget):
     def __init__(self, model, *, lods: dict | None = None, clips: dict | None = None, library_clips: bool = False,
                  lod: int = 0, **kwargs):
         self._glb = glb_bytes(model)
-        self.stage = Stage(self._glb, lod=lod, lods={k: glb_bytes(v) for k, v in (lods or {}).items()},
+        self._lods = {int(k): glb_bytes(v) for k, v in (lods or {}).items()}
+        self.stage = Stage(self._glb, lod=lod, lods=self._lods,
                            clips={k: glb_bytes(v) for k, v in (clips or {}).items()}, library_clips=library_clips)
         self._image = None
         self._drawn = None
@@ -318,6 +321,13 @@ class AvatarViewer(anywidget.AnyWidget):
             self.send({"type": "bundle"}, [_bundle(BUNDLE, BUNDLE.stat().st_mtime)[1]])
         elif kind == "load":
             self.send({"type": "model"}, [self._glb])
+        elif kind == "lod":
+            # A software GPU's page draws the next lighter level while the view moves (js/viewer.js):
+            # the next, not the lightest, as LOD 2 has no morph targets and the trousers let the legs
+            # through (seen on the feminine avatar, 2026-11-23), where LOD 1 keeps both and halves the triangles.
+            lighter = [k for k in self._lods if k > self.lod]
+            if lighter:
+                self.send({"type": "lod", "level": min(lighter)}, [self._lods[min(lighter)]])
         elif kind == "clip":
             name = content.get("name", "")
             try:
