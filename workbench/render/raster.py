@@ -604,13 +604,7 @@ def _base_color(draws, tri_draw, ftri, vt, w):
     alpha = np.empty(n, np.float32)
     has_ao = any(d.material.occlusion is not None and d.uv is not None for d in draws)
     ao = np.ones(n, np.float32) if has_ao else None
-    fd = tri_draw[ftri]
-    order = np.argsort(fd, kind="stable")
-    bounds = np.searchsorted(fd[order], np.arange(len(draws) + 1))
-    for k, d in enumerate(draws):
-        sel = order[bounds[k]:bounds[k + 1]]
-        if len(sel) == 0:
-            continue
+    for k, d, sel in _by_draw(draws, tri_draw, ftri):
         m: Material = d.material
         c = np.broadcast_to(m.color[:3], (len(sel), 3)).astype(np.float32)
         a = np.full(len(sel), m.color[3], np.float32)
@@ -635,6 +629,18 @@ def _base_color(draws, tri_draw, ftri, vt, w):
     return rgb, alpha, ao
 
 
+def _by_draw(draws, tri_draw, ftri):
+    """(k, draw, fragment indices) for each draw that has fragments, the fragments grouped by the draw
+    their triangle belongs to (one stable sort, not a mask per draw)."""
+    fd = tri_draw[ftri]
+    order = np.argsort(fd, kind="stable")
+    bounds = np.searchsorted(fd[order], np.arange(len(draws) + 1))
+    for k, d in enumerate(draws):
+        sel = order[bounds[k]:bounds[k + 1]]
+        if len(sel):
+            yield k, d, sel
+
+
 def _vertex_base(draws, k):
     return sum(len(d.positions) for d in draws[:k])
 
@@ -645,13 +651,7 @@ def _alpha_at(draws, tris, tri_draw, ftri, b1, b2, fiw, iw):
     the colour too)."""
     vt, w = _persp(tris, iw, ftri, b1, b2, fiw)
     alpha = np.empty(len(ftri), np.float32)
-    fd = tri_draw[ftri]
-    order = np.argsort(fd, kind="stable")
-    bounds = np.searchsorted(fd[order], np.arange(len(draws) + 1))
-    for k, d in enumerate(draws):
-        sel = order[bounds[k]:bounds[k + 1]]
-        if len(sel) == 0:
-            continue
+    for k, d, sel in _by_draw(draws, tri_draw, ftri):
         m: Material = d.material
         a = np.full(len(sel), m.color[3], np.float32)
         if m.texture is not None and d.uv is not None and m.texture.has_alpha:
