@@ -292,6 +292,51 @@ def test_the_interpenetration_check_sees_trousers_over_the_shirt():
     assert _covered_trousers_outside(glb, 1.63, None, [0.0])
 
 
+
+def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
+    """Pixels of a portrait from ``yaw_deg`` (180 = from behind) where the body shows inside the shirt's
+    silhouette: drawn with and without the body, the shirt's opaque pixels (2 px in from its edge) must not
+    change. The avatar stands in its own idle clip at ``t``, as the contact sheets pose it."""
+    from scipy import ndimage
+
+    from workbench.render import _pivot, _turned
+    from workbench.render.raster import draw
+    from workbench.render.scene import Posed, load_clip
+
+    posed = Model(glb).posed(load_clip(glb), t)
+    posed = _turned(posed, yaw_deg, _pivot(posed))
+    cam = frame(posed, "portrait")
+
+    def only(names):
+        return Posed(draws=[d for d in posed.draws if d.mesh_name in names], joints=posed.joints, joint_names=set())
+
+    both = draw(only({"Body", "Outfit_Top"}), cam, 256).astype(int)
+    shirt = draw(only({"Outfit_Top"}), cam, 256).astype(int)
+    inside = ndimage.binary_erosion(shirt[..., 3] == 255, iterations=2)
+    return int((inside & (np.abs(both[..., :3] - shirt[..., :3]).max(-1) > 30)).sum())
+
+
+# Known broken (not fixed yet): skin shows at the back of the shoulder on these bodies with the shirt 8 mm off
+# the skin. Standing it 12 or 16 mm off hides it on most bodies but lets the trousers' waist
+# through in the strafe/turn clips and breaks the neckline test. Strict, so a fix shows up here.
+_SKIN_THROUGH = pytest.mark.xfail(strict=True, reason="shoulder skin comes through the shirt in the idle clip")
+_BROKEN = {("masculine", "average"), ("masculine", "slim"), ("feminine", "slim"), ("masculine", "heavy"), ("masculine", "athletic"), ("feminine", "athletic")}
+
+
+@pytest.mark.parametrize("gender,shape", [
+    pytest.param(g, s, marks=_SKIN_THROUGH) if (g, s) in _BROKEN else (g, s)
+    for g in ("feminine", "masculine") for s in BODY_SHAPES])
+def test_no_skin_through_the_shirt_on_the_back_in_the_idle_clip(gender, shape):
+    """Seen from behind and from either back quarter through the idle clip, no skin shows through the shirt.
+    The lead saw a skin-coloured patch over the masculine right shoulder blade on the hair sheet
+    (162 pixels here with the shirt 8 mm off the skin)."""
+    glb = build_avatar(normalize_avatar_settings({"gender": gender, "bodyShape": shape, "hair": {"style": "none"}}),
+                       ModelOptions(animations=("idle",)))
+    seen = {(t, yaw): _skin_in_front_of_the_shirt(glb, t, yaw) for t in (0.0, 1.0, 2.0) for yaw in (140, 180, 220)}
+    # A few pixels of anti-aliasing where the shirt's edge crosses its own folds.
+    assert max(seen.values()) <= 5, seen
+
+
 # --------------------------------------------------------------------------
 # Hands
 # --------------------------------------------------------------------------
