@@ -217,9 +217,9 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
 
     # -- the ground shadow's toggle ------------------------------------------------------------------
     with_shadow = canvas_pixels(browser, 0)
+    drawn = until(browser, 0, "true", "the frame count")["frames"]
     browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
-    until(browser, 0, "d.shadow === 'false'", "the shadow off")
-    time.sleep(0.2)
+    until(browser, 0, f"d.shadow === 'false' && parseInt(d.frames) > {drawn}", "a frame drawn with the shadow off")
     assert changed(with_shadow, canvas_pixels(browser, 0)) > 0.001, "the ground shadow did not go"
     poll_kernel(browser, "print(viewer.shadow)", lambda out: out == "False")
     browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
@@ -241,9 +241,10 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     time.sleep(0.3)
     rest = canvas_pixels(browser, 1)
     jaw = faces.find_element("css selector", "input.wb-av-morph[data-name='jawOpen']")
+    drawn = until(browser, 1, "true", "the frame count")["frames"]
     ActionChains(browser).move_to_element_with_offset(jaw, int(jaw.size["width"] * 0.4), 0).click().perform()
-    until(browser, 1, "JSON.parse(d.morphs || '{}').jawOpen > 0.5", "the jawOpen slider")
-    time.sleep(0.3)
+    until(browser, 1, f"JSON.parse(d.morphs || '{{}}').jawOpen > 0.5 && parseInt(d.frames) > {drawn}",
+          "a frame drawn with the jawOpen slider moved")
     assert changed(rest, canvas_pixels(browser, 1)) > 0.002, "moving jawOpen did not change the picture"
     weights = poll_kernel(browser, "import json; print(json.dumps(faces.weights))", lambda out: "jawOpen" in out)
     weights = json.loads(weights)
