@@ -8,6 +8,7 @@ waiting for a condition with a bound (a bound, never a measured time), and a bus
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import subprocess
 import sys
@@ -72,3 +73,15 @@ def busy_cpu():
             p.kill()
         for p in spinners:
             p.wait()
+
+
+@functools.lru_cache(maxsize=None)
+def body_of(gender: str = "feminine", shape: str = "average", height: float | None = None):
+    """The MakeHuman body for these settings, made once per test process (the body and hair tests share it)."""
+    from workbench.body.mesh import body_mesh
+    from workbench.options import normalize_avatar_settings
+
+    settings = {"gender": gender, "bodyShape": shape}
+    if height:
+        settings["height"] = height
+    return body_mesh(normalize_avatar_settings(settings))

@@ -14,9 +14,9 @@ import pytest
 from PIL import Image
 
 import workbench.gltf  # noqa: F401  (loads the generator before the body package's modules)
+from helpers import body_of
 from workbench.body import ao, eyes, skin
 from workbench.body.glasses import glasses_piece
-from workbench.body.mesh import body_mesh
 from workbench.body.outfit import outfit_pieces
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
@@ -46,7 +46,7 @@ def _hex(c):
 def test_skin_texture_keeps_the_tone_and_marks_the_face(tone):
     img = skin.skin_texture(tone, "#2B1B10", "feminine").astype(float)
     f = skin.features("feminine")
-    covered = ao.body_texels(_mesh(), skin.SKIN_SIZE).covered.reshape(-1)
+    covered = ao.body_texels(body_of(), skin.SKIN_SIZE).covered.reshape(-1)
     flat = img.reshape(-1, 3)
     # The body as a whole is the tone (lips, palms and brows are small).
     assert np.abs(flat[covered].mean(0) - _hex(tone)).max() < 8
@@ -68,7 +68,7 @@ def test_brows_are_shaped_full_at_the_head_arched_and_tapering(gender):
     (a worried face), fails."""
     from workbench.body.texels import texel_map
 
-    m = _mesh(gender)
+    m = body_of(gender)
     faces = m.face_groups["body"]
     tmap = texel_map(m.triangle_uvs[faces], skin.SKIN_SIZE)
     P = tmap.paint_vertices(m.triangles[faces], m.positions).reshape(-1, 3)
@@ -140,17 +140,6 @@ def test_eyes_mesh_uvs_centre_the_iris_on_each_eyeball():
         assert np.abs(uv[front].mean(0) - 0.5).max() < 0.06
 
 
-# --------------------------------------------------------------------------
-# Hair
-# --------------------------------------------------------------------------
-
-@lru_cache(maxsize=None)
-def _mesh(gender="feminine", shape="average", height=None):
-    s = {"gender": gender, "bodyShape": shape}
-    if height:
-        s["height"] = height
-    return body_mesh(normalize_avatar_settings(s))
-
 
 # The hair styles' tests are in tests/test_hair.py.
 
@@ -167,7 +156,7 @@ def _girth(points, y, band=0.015):
 def test_outfit_follows_every_body_shape_outside_the_skin():
     girths = {}
     for shape in BODY_SHAPES:
-        m = _mesh("masculine", shape)
+        m = body_of("masculine", shape)
         out = outfit_pieces(m)
         y = m.skeleton.pos("Spine1")[1]
         top = out["Outfit_Top"].positions
@@ -198,7 +187,7 @@ def test_the_shirt_hem_is_a_level_line_all_round(gender, shape, height):
     (its loops dip there); the triangle-by-triangle cut before that was a sawtooth (10 to 42 steep edges)."""
     from workbench.body import outfit
 
-    m = _mesh(gender, shape, height)
+    m = body_of(gender, shape, height)
     top = outfit.outfit_pieces(m)["Outfit_Top"]
     rim = _open_edges(top)
     p = top.positions.astype(float)
@@ -222,7 +211,7 @@ def test_no_skin_through_the_trousers_at_the_knees_standing_or_walking(gender, s
     from workbench.render.scene import Model
 
     model = Model(build_avatar(settings(gender=gender, bodyShape=shape, hair={"style": "none"}), ModelOptions()))
-    m = _mesh(gender, shape)
+    m = body_of(gender, shape)
     knee_y = m.skeleton.pos("LeftLeg")[1]
     rest = {d.mesh_name: d for d in model.posed().draws}
     skin_y = rest["Body"].positions[:, 1]
@@ -249,7 +238,7 @@ def test_the_neckline_runs_on_its_line_not_in_a_zigzag(gender, shape):
     corners of the masculine V (now the triangles are cut along the line)."""
     from workbench.body import outfit
 
-    m = _mesh(gender, shape)
+    m = body_of(gender, shape)
     top = outfit.outfit_pieces(m)["Outfit_Top"]
     e = outfit._edges(m)
     collar = outfit._fields(e, "Outfit_Top", e["hem"])[1]
@@ -276,7 +265,7 @@ def test_glasses_sit_on_the_eyes_the_nose_and_the_ears(gender, shape):
     on the nose (within 4 mm of the skin); the temples ending at the ears and nowhere inside the head."""
     from workbench.body.glasses import LENS_UV
 
-    m = _mesh(gender, shape)
+    m = body_of(gender, shape)
     g = glasses_piece(m)
     p = g.positions.astype(float)
     lens = p[np.all(np.isclose(g.uv, LENS_UV), axis=1)]
@@ -336,7 +325,7 @@ def test_teeth_stay_behind_closed_lips_on_dark_skin(gender):
 # --------------------------------------------------------------------------
 
 def test_occlusion_is_darker_in_folds_and_written_to_the_glb():
-    m = _mesh()
+    m = body_of()
     body = m.groups["body"]
     pos = m.positions[body].astype(float)
     occ = ao.vertex_occlusion(pos, m.normals[body].astype(float), pos)

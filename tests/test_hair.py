@@ -13,6 +13,7 @@ import pytest
 from scipy.spatial import cKDTree
 
 import workbench.gltf  # noqa: F401  (loads the generator before the body package's modules)
+from helpers import body_of
 from workbench.body import hair
 from workbench.body.lod import decimate
 from workbench.body.mesh import body_mesh
@@ -23,27 +24,21 @@ from workbench.render import render
 STYLES = [s for s in HAIR_STYLES if s != "none"]
 
 
-@lru_cache(maxsize=None)
-def _mesh(gender="feminine", shape="average", height=None):
-    s = {"gender": gender, "bodyShape": shape}
-    if height:
-        s["height"] = height
-    return body_mesh(normalize_avatar_settings(s))
 
 
 @lru_cache(maxsize=None)
 def _hair(style, gender="feminine", shape="average", height=None):
-    return hair.hair_piece(_mesh(gender, shape, height), style)
+    return hair.hair_piece(body_of(gender, shape, height), style)
 
 
 def _scalp(style, gender="feminine", shape="average", height=None):
     """The scalp shell alone (long's layers and the bun are merged after it in ``hair_piece``)."""
-    m = _mesh(gender, shape, height)
+    m = body_of(gender, shape, height)
     return hair._scalp(m, style, hair._head_frame(m)[0])
 
 
 def test_each_hair_style_has_its_own_silhouette():
-    m = _mesh()
+    m = body_of()
     sk = m.skeleton
     shoulder = sk.pos("LeftArm")[1]
     pieces = {s: hair.hair_piece(m, s) for s in HAIR_STYLES}
@@ -78,7 +73,7 @@ def test_hairline_follows_the_scalp_not_the_skin_triangles(style, gender):
     """Where the strands start to end (the opaque edge of the alpha) is the style's hairline curve
     within two and a half degrees everywhere round the head (the shell stands a little off the skin there): the first version clamped the UVs of the
     skin triangles across the hairline, and the alpha cut followed their edges in steps."""
-    m = _mesh(gender)
+    m = body_of(gender)
     p = _scalp(style, gender)
     tris = np.arange(p.triangles)
     centre, _ = hair._head_frame(m)
@@ -93,7 +88,7 @@ def test_hairline_follows_the_scalp_not_the_skin_triangles(style, gender):
 def test_hairline_lies_on_the_skin_and_its_strands_end_one_by_one():
     """Where the strands end the shell lies within 3 mm of the skin (no helmet's rim), and the texture's
     alpha ends its strands at many lengths (opaque from the crown to the tip zone)."""
-    m = _mesh()
+    m = body_of()
     p = _hair("short")
     v = p.uv[:, 1] * hair.V_END
     edge = (v > hair.TIP_FROM) & (v < hair.TIP_TO)
@@ -114,7 +109,7 @@ def test_every_style_fits_every_head(gender, shape, height):
     """No scalp shows through (the visible shell stands off the skin), the hair stays off the face
     (nothing in front of the brows' plane below the hairline), and it is skinned to the head and neck
     (long hair's ends to the upper back), weights summing to one."""
-    m = _mesh(gender, shape, height)
+    m = body_of(gender, shape, height)
     sk = m.skeleton
     skin = cKDTree(m.positions[m.groups["body"]])
     centre, radius = hair._head_frame(m)
@@ -137,7 +132,7 @@ def test_every_style_fits_every_head(gender, shape, height):
 def test_curly_is_curls_not_facets():
     """Curly's shell is split finer than the skin and displaced in centimetre curls: its edges are
     a few millimetres, and its stand-off from the skin changes by curls, not by whole facets."""
-    m = _mesh()
+    m = body_of()
     p = _hair("curly")
     e = p.positions[p.indices] - p.positions[np.roll(p.indices, 1, axis=1)]
     lengths = np.linalg.norm(e, axis=2).reshape(-1)
@@ -200,7 +195,7 @@ def test_scalp_shading_has_no_seam():
 def test_long_hair_falls_in_layers_to_a_tapered_end():
     """Three layers round the sides and back, from under the scalp's shell (no top edge) down to a
     U: lowest at the back, on the shoulders at the sides; the last rows' strands end one by one."""
-    m = _mesh()
+    m = body_of()
     sk = m.skeleton
     layers = hair._curtain(m, *hair._head_frame(m))
     assert len(layers) == 3
@@ -244,7 +239,7 @@ def test_long_hair_has_full_sides_a_parting_and_a_staggered_front(gender):
     one flat sheet); the scalp's shell comes down to the scalp along a centre parting and rises on
     either side of it; the front edge beside the face ends in steps, shorter than the sides behind it
     (it was one straight cut down to the shoulders)."""
-    m = _mesh(gender)
+    m = body_of(gender)
     centre, radius = hair._head_frame(m)
     layers = hair._curtain(m, centre, radius)
     skin = cKDTree(m.positions[m.groups["body"]])
@@ -310,7 +305,7 @@ def test_hair_renders_with_its_colour_over_the_crown_and_not_on_the_forehead():
 
 
 def test_same_input_same_hair():
-    a, b = hair.hair_piece(_mesh("masculine"), "curly"), hair.hair_piece(body_mesh(normalize_avatar_settings(
+    a, b = hair.hair_piece(body_of("masculine"), "curly"), hair.hair_piece(body_mesh(normalize_avatar_settings(
         {"gender": "masculine"})), "curly")
     assert a.positions.tobytes() == b.positions.tobytes() and a.uv.tobytes() == b.uv.tobytes()
     assert hair.hair_texture("#2B1B10", "long").tobytes() == hair.hair_texture.__wrapped__("#2B1B10", "long").tobytes()
