@@ -316,16 +316,7 @@ def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
     return int((inside & (np.abs(both[..., :3] - shirt[..., :3]).max(-1) > 30)).sum())
 
 
-# Known broken (not fixed yet): skin shows at the back of the shoulder on these bodies with the shirt 8 mm off
-# the skin. Standing it 12 or 16 mm off hides it on most bodies but lets the trousers' waist
-# through in the strafe/turn clips and breaks the neckline test. Strict, so a fix shows up here.
-_SKIN_THROUGH = pytest.mark.xfail(strict=True, reason="shoulder skin comes through the shirt in the idle clip")
-_BROKEN = {("masculine", "average"), ("masculine", "slim"), ("feminine", "slim"), ("masculine", "heavy"), ("masculine", "athletic"), ("feminine", "athletic")}
-
-
-@pytest.mark.parametrize("gender,shape", [
-    pytest.param(g, s, marks=_SKIN_THROUGH) if (g, s) in _BROKEN else (g, s)
-    for g in ("feminine", "masculine") for s in BODY_SHAPES])
+@pytest.mark.parametrize("gender,shape", [(g, s) for g in ("feminine", "masculine") for s in BODY_SHAPES])
 def test_no_skin_through_the_shirt_on_the_back_in_the_idle_clip(gender, shape):
     """Seen from behind and from either back quarter through the idle clip, no skin shows through the shirt.
     The lead saw a skin-coloured patch over the masculine right shoulder blade on the hair sheet

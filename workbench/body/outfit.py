@@ -21,7 +21,8 @@ trousers behind a bent knee).
    front).
 3. Layering: each garment stands off the skin along its normals, the shirt farther than the
    trousers' waistband it overlaps (and a little more towards its hem, which hangs loose), the shoes
-   farthest (their leather has thickness).
+   farthest (their leather has thickness); and the shirt at least its stand-off out from the skin
+   under it everywhere (the helper runs under the skin beside the neck).
 4. UVs: the tights' own unwrap (a small corner of MakeHuman's layout) scaled uniformly to fill
    the garment's texture; the shoes' ``v`` is their height instead, so the sole and welt are a
    band of the shoe texture all round.
@@ -42,7 +43,7 @@ from scipy.spatial import cKDTree
 from .lod import Piece, piece
 from .mesh import BodyMesh, vertex_normals
 
-__all__ = ["outfit_pieces", "LIFT", "SHIRT_HEM", "HEM_FLARE", "WAISTBAND", "SHOE_HEIGHT"]
+__all__ = ["outfit_pieces", "cut", "LIFT", "SHIRT_HEM", "HEM_FLARE", "WAISTBAND", "SHOE_HEIGHT"]
 
 # Standing off the skin (metres): the shirt over the trousers' waistband, the shoes' leather.
 LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003, "Outfit_Footwear": 0.006}
@@ -207,40 +208,51 @@ def _uv_fill(uv: np.ndarray) -> np.ndarray:
     return ((uv - lo) / max(float((hi - lo).max()), 1e-9)).astype(np.float32)
 
 
-def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
-    """The ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` meshes for this body."""
+def cut(mesh: BodyMesh, name: str) -> tuple[Piece, np.ndarray]:
+    """Garment ``name`` cut from the tights helper, on the skin (steps 1 and 2): the piece and its
+    vertices' positions with the edges moved onto their lines (before it stands off the skin)."""
     e = _edges(mesh)
     tights = mesh.face_groups["helper-tights"]
     corners = mesh.positions[mesh.triangles[tights]].astype(np.float64)      # (F, 3, 3)
-    hem = e["hem"]
+    fields = _fields(e, name, e["hem"])
+    # 1. A triangle belongs to the garment unless one of its edges leaves all three corners outside.
+    keep = np.ones(len(tights), bool)
+    for field in fields:
+        keep &= field(corners.reshape(-1, 3)).reshape(-1, 3).max(1) >= 0
+    p = piece(mesh, tights[keep])
+    if name == "Outfit_Top":
+        # The shirt's hem is cut, not snapped: its triangles split along the hem's height, so the hem
+        # is a level line all round on every body (the helper's loops dip at the front, and cutting
+        # by whole quads left a notch there) and no triangle is squeezed (squeezed ones let the
+        # waistband show through in some clips).
+        p = _clip(_level(p, fields[0]), fields[0])
+        # The neckline too: cut along the collar's line, so it follows the neck's base smoothly (snapped,
+        # a vertex where two crossings met sat at their average and the corners stepped).
+        p = _clip(p, fields[1])
+    pos = p.positions.astype(np.float64)
+    # 2. Vertices past an edge move onto it.
+    for field in fields[2:] if name == "Outfit_Top" else fields:
+        pos = _snap(pos, p.indices, field)
+    return p, pos
+
+
+def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
+    """The ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` meshes for this body."""
+    hem = _edges(mesh)["hem"]
     body = mesh.groups["body"]
     skin_tree = cKDTree(mesh.positions[body].astype(np.float64))
     out = {}
     for name in ("Outfit_Top", "Outfit_Bottom", "Outfit_Footwear"):
-        fields = _fields(e, name, hem)
-        # 1. A triangle belongs to the garment unless one of its edges leaves all three corners outside.
-        keep = np.ones(len(tights), bool)
-        for field in fields:
-            keep &= field(corners.reshape(-1, 3)).reshape(-1, 3).max(1) >= 0
-        p = piece(mesh, tights[keep])
-        if name == "Outfit_Top":
-            # The shirt's hem is cut, not snapped: its triangles split along the hem's height, so the hem
-            # is a level line all round on every body (the helper's loops dip at the front, and cutting
-            # by whole quads left a notch there) and no triangle is squeezed (squeezed ones let the
-            # waistband show through in some clips).
-            p = _clip(_level(p, fields[0]), fields[0])
-            # The neckline too: cut along the collar's line, so it follows the neck's base smoothly (snapped,
-            # a vertex where two crossings met sat at their average and the corners stepped).
-            p = _clip(p, fields[1])
-        pos = p.positions.astype(np.float64)
-        # 2. Vertices past an edge move onto it.
-        for field in fields[2:] if name == "Outfit_Top" else fields:
-            pos = _snap(pos, p.indices, field)
-        # 3. Off the skin, along the helper's own normals (those of the moved edge triangles are skewed).
+        p, pos = cut(mesh, name)
+        # 3. Off the skin, along the helper's own normals (those of the moved edge triangles are skewed),
+        # and the shirt at least that far out from the skin under it everywhere.
         lift = np.full(len(pos), LIFT[name])
         if name == "Outfit_Top":
-            lift += HEM_FLARE * np.clip(1 - fields[0](pos) / HEM_FLARE_SPAN, 0, 1)
-        positions = (pos + lift[:, None] * p.normals).astype(np.float32)
+            lift += HEM_FLARE * np.clip(1 - (pos[:, 1] - hem) / HEM_FLARE_SPAN, 0, 1)
+        positions = pos + lift[:, None] * p.normals
+        if name == "Outfit_Top":
+            positions = _clear_of_the_skin(positions, mesh, skin_tree, body, lift)
+        positions = positions.astype(np.float32)
         if name == "Outfit_Footwear":
             positions[:, 1] = np.maximum(positions[:, 1], 0.0)    # the soles rest on the floor
         # 4. UVs.
@@ -261,3 +273,18 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
         out[name] = replace(p, positions=positions, normals=normals, uv=uv, joints=mesh.joints[nearest],
                             weights=mesh.weights[nearest], source=np.full(len(positions), -1, np.int64))
     return out
+
+
+def _clear_of_the_skin(positions: np.ndarray, mesh: BodyMesh, skin_tree, body: np.ndarray,
+                       lift: np.ndarray) -> np.ndarray:
+    """Each vertex at least ``lift`` out from the skin under it: measured along the normals of its nearest
+    body vertices and pushed out along theirs where short. The tights helper runs under the skin in
+    places (over the trapezius beside the neck), so standing it off along its own normals left the skin
+    in front of the shirt there."""
+    _, near = skin_tree.query(positions, k=3)
+    skin = mesh.positions[body[near]].astype(np.float64)          # (N, 3, 3)
+    normal = mesh.normals[body[near]].astype(np.float64)
+    short = lift[:, None] - np.einsum("nkc,nkc->nk", positions[:, None] - skin, normal)
+    k = short.argmax(1)
+    push = np.clip(short[np.arange(len(k)), k], 0, None)
+    return positions + push[:, None] * normal[np.arange(len(k)), k]
