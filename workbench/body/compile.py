@@ -140,13 +140,24 @@ def _skin(weights: dict, vertex_count: int) -> tuple[np.ndarray, np.ndarray]:
         if pairs:
             table = np.asarray(pairs, dtype=np.float64)
             np.add.at(dense[:, index[name]], table[:, 0].astype(np.int64), table[:, 1].astype(np.float32))
+    return top_four(dense)
+
+
+def top_four(dense: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(V, joints) skin weights as glTF wants them: the four largest per vertex, renormalised, as (V, 4)
+    uint8 joints and float32 weights; a vertex with none follows joint 0 (the hips).
+
+    >>> j, w = top_four(np.array([[0.1, 0.5, 0.2, 0.1, 0.1]], np.float32))
+    >>> j.tolist(), [round(float(x), 3) for x in w[0]]
+    ([[1, 2, 0, 3]], [0.556, 0.222, 0.111, 0.111])
+    """
     # A stable sort keeps ties in joint order, so the same input always gives the same bytes.
     order = np.argsort(-dense, axis=1, kind="stable")[:, :4]
     top = np.take_along_axis(dense, order, axis=1)
     total = top.sum(axis=1, keepdims=True)
     unweighted = total[:, 0] <= 0
     top = np.where(total > 0, top / np.where(total > 0, total, 1), 0).astype(np.float32)
-    # Vertices the file leaves out (joint cubes) follow the hips; no visible triangle uses them.
+    # (In weights.mixamo.json such vertices are the joint cubes; no visible triangle uses them.)
     order[unweighted] = 0
     top[unweighted] = (1, 0, 0, 0)
     order[top == 0] = 0   # glTF validators warn about a joint named with a zero weight

@@ -6,16 +6,14 @@ clip: each garment vertex takes the skin weights of the body vertex nearest it (
 weights, from weights.mixamo.json, bend differently from the skin's: the skin came out through the
 trousers behind a bent knee).
 
-1. Cut by the skeleton: the shirt from a crew neckline (a cylinder round the neck, wider at the
-   front, so the collar follows the slope of the shoulders) down to a hem below the waistband,
-   with sleeves to the middle of the upper arm; the trousers from the waist to the ankle; the
-   shoes below the ankle.
+1. Cut by the skeleton: the shirt from a crew neckline (a line round the base of the neck, a scoop
+   at the front and a shallow dip at the back) down to a hem below the waistband, with sleeves to the
+   middle of the upper arm; the trousers from the waist to the ankle; the shoes below the ankle.
 2. Smooth edges: the vertices of a kept triangle that lie past its garment's edge move, along
-   their mesh edges, to where those edges cross it (the hem's height, the sleeve's end, the
-   collar's cylinder), so hems run on the surface as smooth lines, not the sawtooth of whole
-   triangles. (Step 1 keeps every triangle with a corner inside the garment, so each edge's
+   their mesh edges, to where those edges cross it (the sleeve's end), so hems run on the surface as
+   smooth lines, not the sawtooth of whole triangles. (Step 1 keeps every triangle with a corner inside the garment, so each edge's
    triangles straddle it and have a vertex to move.) The shirt's hem is the exception: its triangles
-   are split along the hem's height (:func:`_clip`), so it is a level line on the surface all round
+   are split along the hem's height (:func:`_clip`; the neckline likewise), so it is a level line on the surface all round
    and no triangle is squeezed (squeezed hem triangles let the waistband show through in some clips,
    tests/test_looks.py; cutting by whole quads of the helper left a notch where its loops dip at the
    front).
@@ -40,6 +38,8 @@ from dataclasses import replace
 import numpy as np
 from scipy.spatial import cKDTree
 
+from ..gltf.skeleton import JOINT_NAMES
+from .compile import top_four
 from .lod import Piece, piece
 from .mesh import BodyMesh, vertex_normals
 
@@ -58,8 +58,11 @@ WAISTBAND = 0.54
 HEM_FLARE = 0.006
 HEM_FLARE_SPAN = 0.04
 HEM_SNAP = 0.004
-# The neckline's corners, where the collar's cylinder meets its floor at the front, rounded over this (m).
-COLLAR_ROUND = 0.03
+# The neckline: how far below the Neck joint it runs at the front (a crew neck's scoop), at the back
+# and at the sides, as fractions of the Spine2-to-Neck length (so it scales with the torso).
+NECK_FRONT = 0.45
+NECK_BACK = 0.12
+NECK_SIDE = 0.05
 SHOE_HEIGHT = 0.11
 
 
@@ -67,43 +70,30 @@ def _edges(mesh: BodyMesh) -> dict[str, float]:
     sk = mesh.skeleton
     arm, fore = sk.pos("LeftArm")[0], sk.pos("LeftForeArm")[0]
     # The neck's own radius (heavy and athletic necks are thicker): the skin round the Neck joint.
-    neck = sk.pos("Neck")
-    body = mesh.positions[mesh.groups["body"]]
-    ring = body[np.abs(body[:, 1] - neck[1]) < 0.01]
-    neck_r = float(np.median(np.hypot(ring[:, 0] - neck[0], ring[:, 2] - neck[2]))) if len(ring) else 0.055
+    torso = float(sk.pos("Neck")[1] - sk.pos("Spine2")[1])
     return {"waist": float(WAISTBAND * sk.height), "hem": float(SHIRT_HEM * sk.height),
             "ankle": float(sk.pos("LeftFoot")[1] + 0.045),
-            "sleeve": float(arm + 0.42 * (fore - arm)), "neck_y": float(sk.pos("Neck")[1]), "neck_r": neck_r,
-            "collar_floor": float(sk.pos("Spine2")[1] + 0.45 * (sk.pos("Neck")[1] - sk.pos("Spine2")[1])),
+            "sleeve": float(arm + 0.42 * (fore - arm)), "neck_y": float(sk.pos("Neck")[1]), "torso": torso,
+            "collar_floor": float(sk.pos("Neck")[1] - (NECK_SIDE + NECK_FRONT) * torso),
             "neck_x": float(sk.pos("Neck")[0]), "neck_z": float(sk.pos("Neck")[2])}
 
 
-def _collar(e: dict, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The neckline as a cylinder round the neck: each point's distance from the neck's axis and
-    the collar's radius there (wider at the front: a crew neck's scoop). Only the part above the
-    chest counts; below ``e["collar_floor"]`` nothing is cut."""
+def _neckline(e: dict, p: np.ndarray) -> np.ndarray:
+    """Height of each point above the neckline at its bearing round the neck's axis: a line round the
+    base of the neck, dipping in a smooth scoop at the front and a little at the back (the bearing's
+    cosine to the power 1.5). A height, not a distance from a cylinder round the neck: the neck is
+    upright, so a level cut crosses it cleanly; a cylinder's cut met the sloping shoulders at a glancing
+    angle and left slivers there, and its floor left a deep V down the back."""
     dx, dz = p[..., 0] - e["neck_x"], p[..., 2] - e["neck_z"]
-    front = np.clip(dz / np.maximum(np.hypot(dx, dz), 1e-9), 0, 1)
-    return np.hypot(dx, dz), e["neck_r"] + 0.014 + 0.024 * front ** 2
-
-
-def _in_collar(e: dict, p: np.ndarray) -> np.ndarray:
-    r, radius = _collar(e, p)
-    return (r < radius) & (p[..., 1] > e["collar_floor"])
+    c = dz / np.maximum(np.hypot(dx, dz), 1e-9)
+    dip = NECK_SIDE + NECK_FRONT * np.clip(c, 0, 1) ** 1.5 + NECK_BACK * np.clip(-c, 0, 1) ** 1.5
+    return p[..., 1] - (e["neck_y"] - dip * e["torso"])
 
 
 def _fields(e: dict, name: str, hem: float) -> list:
     """The garment's edges as functions of positions, positive on the garment's side."""
     if name == "Outfit_Top":
-        def collar(p):
-            r, radius = _collar(e, p)
-            # Outside the cylinder or under the floor: a continuous field (the larger of the two), so
-            # snapping finds one clean crossing per edge; a step from inside to 1.0 at the floor made the
-            # neckline's lower edge a zigzag.
-            # The two meet in a rounded corner (a smooth maximum, COLLAR_ROUND wide), not a notch.
-            a, b = r - radius, e["collar_floor"] - p[:, 1]
-            return 0.5 * (a + b + np.sqrt((a - b) ** 2 + COLLAR_ROUND ** 2))
-        return [lambda p: p[:, 1] - hem, collar, lambda p: e["sleeve"] - np.abs(p[:, 0] - e["neck_x"])]
+        return [lambda p: p[:, 1] - hem, lambda p: -_neckline(e, p), lambda p: e["sleeve"] - np.abs(p[:, 0] - e["neck_x"])]
     if name == "Outfit_Bottom":
         return [lambda p: e["waist"] - p[:, 1], lambda p: p[:, 1] - e["ankle"]]
     return [lambda p: e["ankle"] + 0.012 - p[:, 1]]
@@ -226,9 +216,9 @@ def cut(mesh: BodyMesh, name: str) -> tuple[Piece, np.ndarray]:
         # by whole quads left a notch there) and no triangle is squeezed (squeezed ones let the
         # waistband show through in some clips).
         p = _clip(_level(p, fields[0]), fields[0])
-        # The neckline too: cut along the collar's line, so it follows the neck's base smoothly (snapped,
-        # a vertex where two crossings met sat at their average and the corners stepped).
-        p = _clip(p, fields[1])
+        # The neckline too: cut along its line, so it follows the neck's base smoothly (snapped, a vertex
+        # where two crossings met sat at their average and the corners stepped).
+        p = _clip(_level(p, lambda q: _neckline(e, q)), fields[1])
     pos = p.positions.astype(np.float64)
     # 2. Vertices past an edge move onto it.
     for field in fields[2:] if name == "Outfit_Top" else fields:
@@ -267,12 +257,27 @@ def outfit_pieces(mesh: BodyMesh) -> dict[str, Piece]:
         normals = vertex_normals(positions, p.indices)
         moved = np.any(pos != p.positions, axis=1)
         normals[moved] = p.normals[moved]
-        # Skin weights: the nearest body vertex's, so cloth and skin bend alike (the helper's own
-        # weights differ from the skin's: in the walk's bent knee the skin came 1 cm out through the trousers).
-        nearest = body[skin_tree.query(pos)[1]]
-        out[name] = replace(p, positions=positions, normals=normals, uv=uv, joints=mesh.joints[nearest],
-                            weights=mesh.weights[nearest], source=np.full(len(positions), -1, np.int64))
+        joints, weights = _cloth_weights(mesh, body, skin_tree, pos)
+        out[name] = replace(p, positions=positions, normals=normals, uv=uv, joints=joints,
+                            weights=weights, source=np.full(len(positions), -1, np.int64))
     return out
+
+
+def _cloth_weights(mesh: BodyMesh, body: np.ndarray, skin_tree, pos: np.ndarray, k: int = 4):
+    """Skin weights for garment vertices at ``pos``: those of the ``k`` nearest body vertices, blended by
+    inverse distance, so cloth and skin bend alike. (The helper's own weights differ from the skin's: in
+    the walk's bent knee the skin came 1 cm out through the trousers. The single nearest body vertex's
+    weights jumped between neighbours where the neck meets the shoulders, and the shirt's neckline
+    folded up into fins there when the arms came down.)"""
+    dist, near = skin_tree.query(pos, k=k)
+    share = 1 / np.maximum(dist, 1e-4)
+    share /= share.sum(1, keepdims=True)
+    src = body[near]                                                   # (N, k)
+    dense = np.zeros((len(pos), len(JOINT_NAMES)), np.float64)
+    rows = np.repeat(np.arange(len(pos)), k * 4)
+    np.add.at(dense, (rows, mesh.joints[src].reshape(-1).astype(np.int64)),
+              (mesh.weights[src] * share[..., None]).reshape(-1))
+    return top_four(dense.astype(np.float32))
 
 
 def _clear_of_the_skin(positions: np.ndarray, mesh: BodyMesh, skin_tree, body: np.ndarray,
