@@ -2,12 +2,12 @@
 //
 // There, a frame's time goes to the vertex shader, not the pixels (bench/RESULTS.md, issue 26):
 // three.js skins every vertex with four bone matrices read from a texture and adds the morph
-// targets (52 ARKit shapes on the avatars) on every draw, and the shadow pass does it all again.
+// targets (52 ARKit shapes on the avatars) on every draw (and a shadow map's pass did it all again).
 // Half the pixels saved little; a software GPU's texture reads in the vertex stage are what cost.
 // JavaScript does the same sums for the avatar's 18,000 vertices in a few milliseconds, once per
 // pose (an orbit does not change the pose at all), so on a software GPU each skinned or morphed
 // mesh is drawn as a plain mesh whose positions and normals the CPU writes: the same pose to
-// float precision, a vertex shader with nothing to do, and a shadow pass that reuses the result.
+// float precision and a vertex shader with nothing to do.
 // A graphics card keeps three.js's own skinning (Viewer.buildScene decides).
 //
 // The sums are three.js's: position = bindMatrixInverse · Σ wᵢ boneMatrixᵢ · bindMatrix · (p + Σ kⱼ Δⱼ)
@@ -66,8 +66,6 @@ class Posed {
     drawn.name = `${mesh.name} (posed on the CPU)`;
     drawn.matrixAutoUpdate = false;
     drawn.frustumCulled = false;
-    drawn.castShadow = mesh.castShadow;
-    drawn.receiveShadow = mesh.receiveShadow;
     drawn.renderOrder = mesh.renderOrder;
   }
 

@@ -16,6 +16,7 @@ import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import kernelFrames from "../workbench/viewer3d/kernel_frames.js";
+import { ContactShadow } from "./contact_shadow.js";
 import { CpuPose } from "./cpu_pose.js";
 
 const FOV = 30;
@@ -185,9 +186,6 @@ class Viewer {
     this.software = softwareGpu();
     const renderer = this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: false });
     renderer.setPixelRatio(window.devicePixelRatio || 1);
-    renderer.shadowMap.enabled = true;
-    renderer.shadowMap.type = THREE.PCFShadowMap;
-    renderer.shadowMap.autoUpdate = false;  // updated when the pose or the look changes (loop)
     this.poseVersion = 0;
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     this.canvas = renderer.domElement;
@@ -199,9 +197,9 @@ class Viewer {
     this.camera.position.set(0, 1, 4);
     this.lights = new THREE.Group();
     this.scene.add(this.lights);
-    this.ground = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), new THREE.ShadowMaterial({ opacity: 0.28 }));
+    // The ground shadow's plane; its material comes with the model's skeleton (contact_shadow.js).
+    this.ground = new THREE.Mesh(new THREE.PlaneGeometry(1, 1), new THREE.MeshBasicMaterial({ visible: false }));
     this.ground.rotation.x = -Math.PI / 2;
-    this.ground.receiveShadow = true;
     this.scene.add(this.ground);
     this.normalMaterial = new THREE.MeshNormalMaterial();
 
@@ -257,7 +255,6 @@ class Viewer {
     const meshes = [];
     avatar.traverse(o => {
       if (o.isMesh) {
-        o.castShadow = true;
         o.frustumCulled = false;  // skinned meshes move outside their bind-pose bounds
         o.userData.material = o.material;
         meshes.push(o);
@@ -283,15 +280,17 @@ class Viewer {
     this.camera.near = this.radius / 200;
     this.camera.far = this.distance * 20;
     this.camera.updateProjectionMatrix();
-    // The ground only as large as the shadow can reach: its every pixel samples the shadow map.
-    const size = this.radius * 3.5;
-    this.ground.scale.set(size, size, 1);
+    // The ground only as large as the shadow can reach (its canvas's texels stay small).
+    this.groundSize = this.radius * 1.6;
+    this.ground.scale.set(this.groundSize, this.groundSize, 1);
     this.ground.position.set(this.center.x, box.min.y, this.center.z);
 
     this.skeletonHelper = new THREE.SkeletonHelper(avatar);
     this.skeletonHelper.visible = false;
     this.scene.add(this.skeletonHelper);
     this.bones = this.skeletonHelper.bones.filter(b => b.name);
+    this.contact = new ContactShadow(new Map(this.bones.map(b => [b.name, b])));
+    this.ground.material = this.contact.material;
 
     this.buildMorphs();
     if (this.software) this.model.send({ type: "lod" });  // a lighter level to draw while the view moves
@@ -315,7 +314,6 @@ class Viewer {
     gltf.scene.traverse(o => {
       if (!o.isMesh) return;
       meshes.push(o);
-      o.castShadow = true;
       o.userData.material = o.material;
       if (o.isSkinnedMesh) {
         const mine = o.skeleton.bones.map(b => bones.get(b.name));
@@ -417,37 +415,26 @@ class Viewer {
       this.lightKind = kind;
       this.lights.clear();
       const r = this.radius || 1, c = this.center || new THREE.Vector3(0, 1, 0);
-      const sun = (color, intensity, x, y, z, shadow) => {
+      const sun = (color, intensity, x, y, z) => {
         const l = new THREE.DirectionalLight(color, intensity);
         l.position.set(c.x + x * r, c.y + y * r, c.z + z * r);
         l.target.position.copy(c);
         this.lights.add(l, l.target);
-        if (shadow) {
-          l.castShadow = true;
-          l.shadow.mapSize.set(1024, 1024);
-          const cam = l.shadow.camera;
-          cam.left = cam.bottom = -r * 1.5; cam.right = cam.top = r * 1.5;
-          cam.near = r * 0.1; cam.far = r * 8;
-          l.shadow.bias = -0.0005;
-          this.shadowLight = l;
-        }
       };
       if (kind === "studio") {
         this.lights.add(new THREE.HemisphereLight(0xffffff, 0x8a8a99, 1.2));
-        sun(0xffffff, 2.2, 1.2, 2.0, 2.0, true);     // key, front right above
-        sun(0xdde6ff, 0.8, -2.0, 0.8, 1.0, false);   // fill
-        sun(0xffffff, 1.2, 0.0, 1.5, -2.5, false);   // rim
+        sun(0xffffff, 2.2, 1.2, 2.0, 2.0);     // key, front right above
+        sun(0xdde6ff, 0.8, -2.0, 0.8, 1.0);    // fill
+        sun(0xffffff, 1.2, 0.0, 1.5, -2.5);    // rim
       } else if (kind === "outdoor") {
         this.lights.add(new THREE.HemisphereLight(0xbfdcff, 0x6b5a3a, 1.4));
-        sun(0xfff1d6, 3.0, -1.5, 3.0, 1.2, true);
+        sun(0xfff1d6, 3.0, -1.5, 3.0, 1.2);
       } else {
         this.lights.add(new THREE.AmbientLight(0xffffff, 2.6));
-        sun(0xffffff, 0.0001, 0, 3, 1, true);        // no light to speak of, but the ground still has a shadow
       }
     }
     const shadow = m.get("shadow");
     this.ground.visible = shadow;
-    if (this.shadowLight) this.shadowLight.castShadow = shadow;
     const wire = m.get("wireframe"), normals = m.get("normals");
     for (const mesh of this.meshes || []) {
       mesh.material = normals ? this.normalMaterial : mesh.userData.material;
@@ -868,11 +855,11 @@ class Viewer {
     this.slow = this.interval > 40;  // under 25 frames a second
     // A software GPU's frame, posed on the CPU, costs mostly per pixel: it always moves at half.
     this.setRatio(moving && (this.software || this.slow) ? 0.5 : 1);
-    // Lights are fixed to the world: the shadow map changes with the pose or the look, not the camera.
-    // While a clip plays on a software GPU, the shadow (a second pass over every triangle) follows
-    // every other pose: 33 ms late at 30 frames/s, and drawn with the still view when it stops.
-    const shadowDue = !(this.software && playing && this.frames % 2);
-    if (this.shadowPose !== this.poseVersion && shadowDue) { this.renderer.shadowMap.needsUpdate = true; this.shadowPose = this.poseVersion; }
+    // The ground shadow follows the pose (not the camera), redrawn from the skeleton: well under a millisecond.
+    if (this.contact && this.ground.visible && this.shadowPose !== this.poseVersion) {
+      this.contact.update(this.ground, this.groundSize, this.box.max.y - this.box.min.y);
+      this.shadowPose = this.poseVersion;
+    }
     this.draw(moving);
     this.lastRender = nowMs;
     this.pictureDue = true;
@@ -893,9 +880,6 @@ class Viewer {
       if (this.lowPose) {
         this.lowPose.group.visible = pose === this.lowPose;
         this.cpuPose.group.visible = pose === this.cpuPose;
-        // The shadow drawn from the other level is redrawn (the still view's comes from the full model).
-        if (this.shadowFrom !== pose) this.renderer.shadowMap.needsUpdate = true;
-        this.shadowFrom = pose;
       }
       if (pose.posedAt !== this.poseVersion) {
         pose.update(this.scene);
@@ -953,7 +937,6 @@ class Viewer {
   picturePng() {
     this.setRatio(1);
     this.sharp = true;
-    this.renderer.shadowMap.needsUpdate = true;
     this.draw();  // the drawing buffer is read in the same task as it is drawn
     return new Promise(ok => this.canvas.toBlob(ok, "image/png"));
   }

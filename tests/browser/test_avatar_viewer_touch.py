@@ -158,7 +158,6 @@ for (const gpu of [true, false]) {
   if (v.lowPose) v.lowPose.group.visible = false;
   v.setRatio(1);
   v.poseVersion++;
-  v.renderer.shadowMap.needsUpdate = true;
   if (gpu) v.renderer.render(v.scene, v.camera); else v.draw(false);
   out.push(v.canvas.toDataURL('image/png'));
 }
