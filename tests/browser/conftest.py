@@ -40,7 +40,7 @@ def find_browser() -> tuple[str | None, str | None]:
     return chromium, shutil.which("chromedriver")
 
 
-def chrome_options(chromium: str, profile: str):
+def chrome_options(chromium: str, profile: str, extra: tuple[str, ...] = ()):
     from selenium import webdriver
 
     o = webdriver.ChromeOptions()
@@ -54,7 +54,7 @@ def chrome_options(chromium: str, profile: str):
             # (bench/RESULTS.md, issue 26 round three).
             "--disable-gpu-compositing",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-            "--disable-dev-shm-usage", "--force-device-scale-factor=1"]
+            "--disable-dev-shm-usage", "--force-device-scale-factor=1", *extra]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")  # Chromium refuses to start its sandbox as root
     for a in args:
@@ -64,16 +64,16 @@ def chrome_options(chromium: str, profile: str):
 
 
 @contextlib.contextmanager
-def start_chrome(profile: Path, *, performance_log: bool = False):
+def start_chrome(profile: Path, *, performance_log: bool = False, extra_args: tuple[str, ...] = ()):
     """A headless Chromium with its own profile folder, quit on leaving (the test skips where there is none);
-    ``performance_log`` also records the page's network traffic."""
+    ``performance_log`` also records the page's network traffic; ``extra_args`` are more command-line flags."""
     chromium, driver_path = find_browser()
     if chromium is None or driver_path is None:
         pytest.skip("no Chromium and chromedriver here (apt-get install chromium chromium-driver); browser tests skipped")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    options = chrome_options(chromium, str(profile))
+    options = chrome_options(chromium, str(profile), extra_args)
     if performance_log:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
