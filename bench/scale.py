@@ -2,7 +2,7 @@
 
 Usage: python bench/scale.py [--sizes 10M,30M,100M] [--root /tmp/workbench_scale] [--keep]
                              [--shuffle-sizes 10M] [--workers N] [--questions funnel,retention,paths,polars]
-                             [--sides default,cluster]
+                             [--sides default,cluster] [--repeats N]
 
 Questions (``--questions``, default all):
 
@@ -38,6 +38,11 @@ For each size:
 4. For ``--shuffle-sizes``, Dask again on the same files read as a plain Parquet dataset
    (no session buckets), so the analysis has to shuffle by session: the cost the lake
    layout saves.
+
+With ``--repeats N`` (N > 1) each question runs N times on each side, in pairs (DuckDB and each
+Dask side; which goes first alternates from pair to pair), after one untimed run of each side (the
+same warm-up for both: the lake's files in the page cache); the figures are each side's median and
+the median of the pairs' ratios, with their range. On a shared machine a single run swings twofold.
 
 Lakes made here are deleted at the end unless ``--keep``.
 """
@@ -322,6 +327,45 @@ def _child(*args: str, env_extra: dict | None = None) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _repeated(lake: Path, n: int, questions: list[str], sides: dict[str, int], workers: int, repeats: int) -> dict:
+    """Each question ``repeats`` times per side in alternating pairs after a warm-up; medians and pair ratios."""
+    import statistics
+
+    def duck(question):
+        return (_child("duckdb", str(lake), str(workers)) if question == "funnel"
+                else _child("duckdb_question", str(lake), str(workers), question))
+
+    def ours(question, side_workers):
+        return (_child("dask", str(lake), str(side_workers), "lake") if question == "funnel"
+                else _child("question", str(lake), str(side_workers), question))
+
+    def answer(r):
+        return r.get("funnel", r.get("answer"))
+
+    row = {"events": n}
+    for question in [q for q in ("retention", "paths", "funnel") if q in questions]:
+        for side, side_workers in sides.items():
+            duck(question), ours(question, side_workers)          # the warm-up, untimed
+            d_s, o_s = [], []
+            for k in range(repeats):
+                pair = [lambda: duck(question), lambda: ours(question, side_workers)]
+                first, second = (pair if k % 2 == 0 else pair[::-1])
+                a, b = first(), second()
+                d, o = (a, b) if k % 2 == 0 else (b, a)
+                if answer(d) != answer(o):
+                    raise SystemExit(f"Dask ({side}) and DuckDB disagree on {question}:\n{answer(o)}\n{answer(d)}")
+                d_s.append(d["seconds"])
+                o_s.append(o["seconds"])
+            ratios = [o / d for o, d in zip(o_s, d_s)]
+            print(f"  {question:9s} ({side:7s}) x{repeats}: ours median {statistics.median(o_s):7.2f} s, duckdb median "
+                  f"{statistics.median(d_s):7.2f} s, ratio median {statistics.median(ratios):.2f} "
+                  f"(range {min(ratios):.2f} to {max(ratios):.2f}; goal <= 1.0)   answers agree: True"
+                  f"   runs ours {', '.join(f'{x:.2f}' for x in o_s)} | duckdb {', '.join(f'{x:.2f}' for x in d_s)}",
+                  flush=True)
+            row[f"{question}_{side}_ratio"] = statistics.median(ratios)
+    return row
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="10M,30M,100M", help="event counts, comma separated (10M, 500k, ...)")
@@ -332,6 +376,7 @@ def main() -> None:
     ap.add_argument("--questions", default=",".join(QUESTIONS), help="which of " + ", ".join(QUESTIONS))
     ap.add_argument("--sides", default="default,cluster",
                     help="Dask sides: default (the dispatcher decides), cluster (a warmed LocalCluster)")
+    ap.add_argument("--repeats", type=int, default=1, help="runs per side, in pairs, after a warm-up (when > 1)")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -376,6 +421,9 @@ def main() -> None:
         row = {"events": n, "synth_s": made and made["seconds"], "synth_gb": made and made["peak_rss_mb"] / 1024}
         sides = {"default": 0, "cluster": args.workers}
         sides = {name: w for name, w in sides.items() if name in args.sides.split(",")}
+        if args.repeats > 1:
+            rows.append(_repeated(lake, n, questions, sides, args.workers, args.repeats))
+            continue
         for question in ("retention", "paths"):
             if question in questions:
                 qq = _child("duckdb_question", str(lake), str(args.workers), question)
