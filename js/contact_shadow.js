@@ -3,7 +3,7 @@
 //
 // It replaced a shadow map cast by the key light: that was a second pass over every triangle whenever
 // the pose changed, and a shadow-map lookup in every pixel of the ground and the figure; on a software
-// GPU it cost a playing clip about a quarter of each frame (bench/RESULTS.md, issue 26). The key light
+// GPU it was half of a playing clip's drawing, 25 ms a frame against 13 (bench/RESULTS.md, issue 26). The key light
 // comes from the front, so its cast shadow fell behind the feet where a front view hardly sees it; a
 // contact shadow grounds the figure from every side. It follows the pose: each foot, heel to toe, fades
 // as it lifts off the ground, over a wide faint pool under the legs.
