@@ -65,11 +65,16 @@ def canvas_size(dataset) -> tuple[int, int]:
     return tuple(int(x) for x in dataset["canvas"].split("@")[0].split("x"))
 
 
-def drawn_size(browser) -> tuple[int, int]:
-    """The canvas's drawing buffer and its size on the page, CSS pixels."""
+def canvas_rect(browser) -> tuple[float, float, float, float]:
+    """The canvas's box on the page, CSS pixels: left, top, width, height."""
     return tuple(browser.execute_script(
-        "const c = document.querySelector('.wb-avatar-viewer canvas'), r = c.getBoundingClientRect();"
-        "return [Math.round(r.width), Math.round(r.height)];"))
+        "const r = document.querySelector('.wb-avatar-viewer canvas').getBoundingClientRect();"
+        "return [r.left, r.top, r.width, r.height];"))
+
+
+def drawn_size(browser) -> tuple[int, int]:
+    """The canvas's size on the page, CSS pixels."""
+    return tuple(round(v) for v in canvas_rect(browser)[2:])
 
 
 def test_fullscreen_puts_the_viewer_on_the_whole_screen_and_the_canvas_follows(page, tmp_path):
@@ -108,9 +113,8 @@ def touch(browser, kind: str, points: list[tuple[float, float]]):
 
 
 def canvas_centre(browser) -> tuple[float, float]:
-    return tuple(browser.execute_script(
-        "const r = document.querySelector('.wb-avatar-viewer canvas').getBoundingClientRect();"
-        "return [r.left + r.width / 2, r.top + r.height / 2];"))
+    left, top, width, height = canvas_rect(browser)
+    return left + width / 2, top + height / 2
 
 
 def test_one_finger_orbits_and_two_fingers_pinch_zoom(page, tmp_path):
