@@ -61,6 +61,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from numba import types
+from numba.typed import List as NumbaList
+
+from .kernels import NO_LIMIT, Samples, coverage, raster, raster_masked, resolve, shade
 from .scene import Material, Posed
 
 __all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw"]
@@ -278,118 +282,47 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     blend_mat = np.array([d.material.alpha_mode == "BLEND" for d in draws] or [False])
     mask_mat = np.array([d.material.alpha_mode == "MASK" for d in draws] or [False])
 
-    frags = _fragments(ti, tris, sx, sy, iw, area, W, H, ss)
-    pix, ftri, fb1, fb2, fiw = frags
-    fdraw = tri_draw[ftri]
-    is_blend = blend_mat[fdraw]
+    tri_blend = blend_mat[tri_draw[ti]]
+    tri_mask = mask_mat[tri_draw[ti]] & ~tri_blend
 
-    # -- 4. depth test (opaque and masked) -------------------------------------
+    # -- 2-4. rasterize and depth test (opaque and masked) ------------------------
     # Samples are numbered block by block (the ss x ss samples of one output pixel are
     # neighbours), so steps 5 and 7 work on plain (pixels, ss*ss) arrays, without gathers.
     K = ss * ss
     B = size * size
-    opaque = ~is_blend
-    zbuf = np.zeros(B * K, np.float32)
-    masked = opaque & mask_mat[fdraw]
-    if masked.any():
-        # The solid surfaces first; then only the masked fragments in front of them take the alpha
-        # test (those behind lose the depth test whatever their alpha): half of a portrait's hair is
-        # behind the head. The cut-out ones drop out, the rest join the depth test.
-        solid = np.nonzero(opaque & ~masked)[0]
-        np.maximum.at(zbuf, pix[solid], fiw[solid])
-        idx = np.nonzero(masked)[0]
-        idx = idx[fiw[idx] >= zbuf[pix[idx]]]
-        opaque &= ~masked
-        # Triangles whose whole texture footprint is opaque pass without a lookup (most of a hair
-        # card's triangles: 85 % of a long-hair portrait's tested fragments).
-        sure = _opaque_triangles(draws, tris, tri_draw, mask_mat)[ftri[idx]]
-        test = idx[~sure]
-        a = _alpha_at(draws, tris, tri_draw, ftri[test], fb1[test], fb2[test], fiw[test], iw)
-        cutoff = np.array([d.material.alpha_cutoff for d in draws], np.float32)[fdraw[test]]
-        kept = np.concatenate([idx[sure], test[a >= cutoff]])
-        opaque[kept] = True
-        np.maximum.at(zbuf, pix[kept], fiw[kept])
-    else:
-        np.maximum.at(zbuf, pix[opaque], fiw[opaque])
-    o_idx = np.nonzero(opaque)[0]
-    win = o_idx[fiw[o_idx] >= zbuf[pix[o_idx]]]
-    owner = np.full(B * K, -1, np.int32)
-    owner[pix[win]] = win
-
-    # Only blocks some opaque or blended fragment reaches are worked on from here: the others
-    # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
-    # (Measured, 512 px full frame: steps 5-7 took 56 ms of 93 over every block, 35 of 73 over the
-    # reached ones; the pixels are the same bytes, checked against the previous code.)
-    T = np.full(B * K, -1, np.int32)
-    hit = owner >= 0
-    T[hit] = ftri[owner[hit]]
-    T = T.reshape(B, K)
-    b_idx = np.nonzero(is_blend)[0]
-    if len(b_idx):
-        b_idx = b_idx[fiw[b_idx] > zbuf[pix[b_idx]]]
-    reached = (T >= 0).any(1)
-    if len(b_idx):
-        reached[pix[b_idx] // K] = True
-    active = np.flatnonzero(reached).astype(np.int32)
-    T = T[active]
-    n = len(active)
+    near = Samples.empty(B * K)
+    raster(ti[~tri_blend & ~tri_mask], tris, sx, sy, iw, W, H, ss, near.z, near.tri, near.b1, near.b2, NO_LIMIT)
+    tables = _shading_tables(draws, V, lights, camera, size, ss)
+    if tri_mask.any():
+        # The solid surfaces first; then the masked ones, whose fragments in front take the alpha test (those
+        # behind lose the depth test whatever their alpha: half of a portrait's hair is behind the head).
+        # Triangles whose whole texture footprint is opaque pass without a lookup (most of a hair card's
+        # triangles: 85 % of a long-hair portrait's tested fragments).
+        sure = _opaque_triangles(draws, tris, tri_draw, mask_mat)
+        cutoff = np.array([d.material.alpha_cutoff for d in draws], np.float32)
+        raster_masked(ti[tri_mask], tris, sx, sy, iw, W, H, ss, near.z, near.tri, near.b1, near.b2, sure, tri_draw,
+                      tables["uv"], tables["colors"], tables["mat_color"], tables["mat_tex"], tables["mat_vcol"],
+                      cutoff, tables["texels"], tables["tex_w"], tables["tex_h"], tables["tex_ws"], tables["tex_wt"],
+                      tables["tex_alpha"])
+    # Blended surfaces: the nearest blended fragment in front of the opaque surface, per sample.
+    glass = None
+    if tri_blend.any():
+        glass = Samples.empty(B * K)
+        raster(ti[tri_blend], tris, sx, sy, iw, W, H, ss, glass.z, glass.tri, glass.b1, glass.b2, near.z)
 
     # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
-    img = np.zeros((n * K, 4), np.float32)  # premultiplied linear RGBA, at representative samples
-    # rep[b, k]: the first sample of block b covered by the same triangle as sample k.
-    rep = np.broadcast_to(np.arange(K, dtype=np.int32), T.shape).copy()
-    for k in range(1, K):
-        for j in range(k - 1, -1, -1):
-            rep[:, k] = np.where(T[:, k] == T[:, j], rep[:, j], rep[:, k])
-    shade_here = (rep == np.arange(K)) & (T >= 0)
-    local = np.nonzero(shade_here.reshape(-1))[0]
-    covered = active[local // K] * K + (local % K).astype(np.int32)
-    fr = owner[covered]
-    img[local, :3] = _shade(draws, tris, tri_draw, iw, V, lights, camera,
-                            ftri[fr], fb1[fr], fb2[fr], fiw[fr], pix=covered, size=size, ss=ss)[0]
-    img[local, 3] = 1.0
-    img = img.reshape(n, K, 4)
-
-    # -- 6. blended materials ----------------------------------------------------
-    blended_blocks = None
-    if len(b_idx):
-        tbuf = np.zeros(B * K, np.float32)
-        np.maximum.at(tbuf, pix[b_idx], fiw[b_idx])
-        bw = b_idx[fiw[b_idx] >= tbuf[pix[b_idx]]]
-        bowner = np.full(B * K, -1, np.int32)
-        bowner[pix[bw]] = bw
-        bpix = np.nonzero(bowner >= 0)[0]
-        fr = bowner[bpix]
-        # Shaded once per output pixel and triangle too (the first such sample stands for the others),
-        # as the opaque surfaces are: a lens covers whole blocks, so this shades a quarter as much.
-        key = (bpix // K).astype(np.int64) * len(tris) + ftri[fr]
-        _, first, back = np.unique(key, return_index=True, return_inverse=True)
-        fr1 = fr[first]
-        rgb, a = _shade(draws, tris, tri_draw, iw, V, lights, camera,
-                        ftri[fr1], fb1[fr1], fb2[fr1], fiw[fr1], pix=bpix[first], size=size, ss=ss)
-        rgb, a = rgb[back], a[back]
-        # Only blocks holding a blended sample get every sample's own colour spelled out.
-        blended_blocks = np.searchsorted(active, np.unique(bpix // K))  # positions among the active blocks
-        sub = np.take_along_axis(img[blended_blocks], rep[blended_blocks][:, :, None], 1)
-        pos = np.searchsorted(blended_blocks, np.searchsorted(active, bpix // K))
-        kk = bpix % K
-        under = sub[pos, kk]
-        sub[pos, kk, :3] = rgb * a[:, None] + under[:, :3] * (1 - a[:, None])
-        sub[pos, kk, 3] = a + under[:, 3] * (1 - a)
-
+    # Only blocks some opaque or blended fragment reaches are worked on from here: the others
+    # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
+    active, slot, here, gslot, ghere = coverage(near.tri, glass.tri if glass is not None else near.tri[:0], K)
+    rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here)[0]
+    # -- 6. blended materials: the nearest blended surface in front of the opaque one, laid over it --
+    if glass is not None:
+        grgb, galpha = _shade(tables, tris, tri_draw, iw, glass.tri[ghere], glass.b1[ghere], glass.b2[ghere],
+                              glass.z[ghere], ghere)
+    else:
+        grgb, galpha = np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
     # -- 7. resolve the supersampling ---------------------------------------------
-    # Each representative's colour counts once for every sample of its block it stands for.
-    # (Column by column: 11 ms, against 48 ms measured for one sum over the middle axis of (B, K, K).)
-    rep_t = np.ascontiguousarray(rep.T)
-    acc = np.zeros((n, 4), np.float32)
-    for k in range(K):
-        count = np.zeros(n, np.float32)
-        for j in range(k, K):  # rep[:, j] <= j, so only samples from k on can point to k
-            count += rep_t[j] == k
-        acc += img[:, k] * count[:, None]
-    if blended_blocks is not None:
-        acc[blended_blocks] = sub.sum(1)
-    img = acc * np.float32(1 / K)
+    img = resolve(slot, rgb, gslot, grgb, galpha)
     alpha = np.clip(img[:, 3:4], 0, 1)
     srgb = _to_srgb8(img[:, :3] / np.maximum(alpha, 1e-6)).astype(np.float32)
     out = np.empty((B, 4), np.uint8)
@@ -436,230 +369,8 @@ def _to_srgb8(lin: np.ndarray) -> np.ndarray:
     return _LINEAR_TO_SRGB8[(i + 0.5).astype(np.int32)]
 
 
-def _fragments(ti, tris, sx, sy, iw, area, W, H, ss=1):
-    """Steps 2 and 3: the covered samples of the triangles ``ti`` with their edge weights and 1/w."""
-    empty = (np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.float32),
-             np.zeros(0, np.float32), np.zeros(0, np.float32))
-    if len(ti) == 0:
-        return empty
-    t0, t1, t2 = tris[ti, 0], tris[ti, 1], tris[ti, 2]
-    X = np.stack([sx[t0], sx[t1], sx[t2]]).astype(np.float64)
-    Y = np.stack([sy[t0], sy[t1], sy[t2]]).astype(np.float64)
-    A2 = area[ti].astype(np.float64)
-    # Edge k is opposite vertex k; its weight b_k = a_k x + b_k y + c_k is the barycentric of vertex k.
-    i_, j_ = [1, 2, 0], [2, 0, 1]
-    ea = -(Y[j_] - Y[i_]) / A2
-    eb = (X[j_] - X[i_]) / A2
-    ec = -(eb * Y[i_] + ea * X[i_])
-    IW = np.stack([iw[t0], iw[t1], iw[t2]]).astype(np.float64)
-    # 1/w is linear in screen space: its plane over the triangle from the barycentrics.
-    pa = (ea * IW).sum(0)
-    pb = (eb * IW).sum(0)
-    pc = (ec * IW).sum(0)
-
-    # int32 indices: half the memory of int64, and fresh memory costs page faults on every call.
-    ylo = np.maximum(np.ceil(Y.min(0) - 0.5), 0).astype(np.int32)
-    yhi = np.minimum(np.floor(Y.max(0) - 0.5), H - 1).astype(np.int32)
-    nrows = np.maximum(yhi - ylo + 1, 0)
-    rt = np.repeat(np.arange(len(ti), dtype=np.int32), nrows)
-    start = np.cumsum(nrows) - nrows
-    ry = np.arange(len(rt), dtype=np.int32) - (start - ylo).astype(np.int32)[rt]
-    cy = ry + 0.5
-    # Row spans: each edge bounds x from one side (a_k > 0 from below, a_k < 0 from above).
-    xl = np.full(len(rt), -np.inf)
-    xr = np.full(len(rt), np.inf)
-    ok = np.ones(len(rt), bool)
-    s = []
-    eps = 1e-9
-    for k in range(3):
-        a = ea[k][rt]
-        sk = eb[k][rt] * cy + ec[k][rt]
-        s.append(sk)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            bound = -sk / a
-        xl = np.where(a > eps, np.maximum(xl, bound), xl)
-        xr = np.where(a < -eps, np.minimum(xr, bound), xr)
-        ok &= (np.abs(a) > eps) | (sk >= -1e-7)
-    lo = np.maximum(np.ceil(xl - 0.5 - 1e-7), 0)
-    hi = np.minimum(np.floor(xr - 0.5 + 1e-7), W - 1)
-    cnt = np.where(ok & (hi >= lo), hi - lo + 1, 0).astype(np.int32)
-    lo = np.where(cnt > 0, lo, 0).astype(np.int32)
-    total = int(cnt.sum())
-    if total == 0:
-        return empty
-    fr = np.repeat(np.arange(len(rt), dtype=np.int32), cnt)
-    fstart = np.cumsum(cnt, dtype=np.int64) - cnt
-    if total >= 2**31 - 1:
-        raise ValueError("render: too many fragments for one image")
-    fx = np.arange(total, dtype=np.int32) - (fstart - lo).astype(np.int32)[fr]
-    cx = (fx + 0.5).astype(np.float32)
-    # Per-row coefficients in float32: along a row every weight is a x + s.
-    a1 = ea[1][rt].astype(np.float32)
-    a2 = ea[2][rt].astype(np.float32)
-    s1 = s[1].astype(np.float32)
-    s2 = s[2].astype(np.float32)
-    rpa = pa[rt].astype(np.float32)
-    rps = (pb[rt] * cy + pc[rt]).astype(np.float32)
-    b1 = a1[fr] * cx + s1[fr]
-    b2 = a2[fr] * cx + s2[fr]
-    fiw = rpa[fr] * cx + rps[fr]
-    fy = ry[fr]
-    size = W // ss
-    # Block order: output pixel first, then the sample within its ss x ss block.
-    if ss & (ss - 1) == 0:  # shifts and masks: measured 8.7 ms against 16.5 ms for // and % (0.9 M samples)
-        sh = ss.bit_length() - 1
-        pix = (((fy >> sh) * size + (fx >> sh)) << (2 * sh)) + ((fy & (ss - 1)) << sh) + (fx & (ss - 1))
-    else:
-        pix = ((fy // ss) * size + fx // ss) * (ss * ss) + (fy % ss) * ss + fx % ss
-    tri = ti[rt][fr]
-    return pix, tri, b1, b2, fiw
-
-
-def _persp(tris, iw, ftri, b1, b2, fiw):
-    """Perspective-correct barycentrics (n, 3) and the vertex indices (n, 3) of fragments."""
-    vt = tris[ftri]
-    w = np.stack([(1 - b1 - b2), b1, b2], 1) * iw[vt]
-    w /= np.maximum(fiw, 1e-12)[:, None]
-    return vt, w
-
-
-def _interp(attr, vt, w):
-    # Three gathers and multiply-adds: measured 2.3x faster than attr[vt] * w[..., None] summed over an axis.
-    out = attr[vt[:, 0]] * w[:, 0:1]
-    out += attr[vt[:, 1]] * w[:, 1:2]
-    out += attr[vt[:, 2]] * w[:, 2:3]
-    return out
-
-
 # sRGB to linear light in 1/16 steps of an 8-bit level, for colours filtered in sRGB.
 _SRGB16_TO_LINEAR = ((np.arange(256 * 16 + 1) / (256 * 16)) ** 2.2).astype(np.float32)
-
-
-def _sample(tex, uv):
-    """Bilinear lookup at ``uv`` (n, 2), wrapping as the sampler says: linear RGB (n, 3), alpha (n,) or None."""
-    (ya, yb, xa, xb), fu, fv = _corners(tex, uv)
-
-    def texel(i):
-        return tex.texels[i].view(np.uint8).reshape(-1, 4).astype(np.float32)
-
-    top = texel(ya + xa)
-    top += (texel(ya + xb) - top) * fu
-    bottom = texel(yb + xa)
-    bottom += (texel(yb + xb) - bottom) * fu
-    top += (bottom - top) * fv
-    rgb = _SRGB16_TO_LINEAR[(top[:, :3] * 16 + 0.5).astype(np.int32)]
-    return rgb, (top[:, 3] * np.float32(1 / 255) if tex.has_alpha else None)
-
-
-def _sample_channel(tex, uv, channel: int):
-    """One channel's stored value in 0..1 (n,), bilinear as :func:`_sample` filters (3 is the alpha;
-    data such as occlusion is not sRGB colour), filtering only that byte of each texel."""
-    (ya, yb, xa, xb), fu, fv = _corners(tex, uv)
-    fu, fv = fu[:, 0], fv[:, 0]
-
-    def texel(i):
-        return tex.texels[i].view(np.uint8).reshape(-1, 4)[:, channel].astype(np.float32)
-
-    top = texel(ya + xa)
-    top += (texel(ya + xb) - top) * fu
-    bottom = texel(yb + xa)
-    bottom += (texel(yb + xb) - bottom) * fu
-    top += (bottom - top) * fv
-    return top * np.float32(1 / 255)
-
-
-def _corners(tex, uv):
-    """Bilinear footprint of ``uv`` (n, 2): the row offsets (top, bottom) and columns (left, right) of
-    the four texels, wrapped as the sampler says, and the weights (n, 1) across and down."""
-    h, w = tex.height, tex.width
-    u = uv[:, 0] * w - 0.5
-    v = uv[:, 1] * h - 0.5
-    u0 = np.floor(u)
-    v0 = np.floor(v)
-    fu = (u - u0).astype(np.float32)[:, None]
-    fv = (v - v0).astype(np.float32)[:, None]
-    u0 = u0.astype(np.int32)
-    v0 = v0.astype(np.int32)
-
-    def wrap(i, n, mode):
-        if mode == 33071:  # CLAMP_TO_EDGE
-            return np.clip(i, 0, n - 1)
-        if mode == 33648:  # MIRRORED_REPEAT
-            i = np.mod(i, 2 * n)
-            return np.where(i >= n, 2 * n - 1 - i, i)
-        return np.mod(i, n)
-
-    xa, xb = wrap(u0, w, tex.wrap_s), wrap(u0 + 1, w, tex.wrap_s)
-    ya, yb = wrap(v0, h, tex.wrap_t) * w, wrap(v0 + 1, h, tex.wrap_t) * w
-    return (ya, yb, xa, xb), fu, fv
-
-
-def _base_color(draws, tri_draw, ftri, vt, w):
-    """Base colour (n, 3) linear, alpha (n,) and baked ambient occlusion (n,) of fragments, material by
-    material; the occlusion is 1 where a material has none, and None if none has. The occlusion reads
-    the base colour's texture coordinates when they share a set (interpolated once: measured as long
-    as the colour lookup itself), and only the red channel (glTF's)."""
-    n = len(ftri)
-    rgb = np.empty((n, 3), np.float32)
-    alpha = np.empty(n, np.float32)
-    has_ao = any(d.material.occlusion is not None and d.uv is not None for d in draws)
-    ao = np.ones(n, np.float32) if has_ao else None
-    for k, d, sel in _by_draw(draws, tri_draw, ftri):
-        m: Material = d.material
-        c = np.broadcast_to(m.color[:3], (len(sel), 3)).astype(np.float32)
-        a = np.full(len(sel), m.color[3], np.float32)
-        uv = None
-        if d.uv is not None and (m.texture is not None or m.occlusion is not None):
-            uv = _interp(d.uv, vt[sel] - _vertex_base(draws, k), w[sel])
-        if m.texture is not None and uv is not None:
-            tc, ta = _sample(m.texture, uv)
-            c = c * tc
-            if ta is not None:
-                a = a * ta
-        if d.colors is not None:
-            vc = _interp(d.colors, vt[sel] - _vertex_base(draws, k), w[sel])
-            c = c * vc[:, :3]
-            a = a * vc[:, 3]
-        rgb[sel] = c
-        alpha[sel] = a
-        # Occlusion on another texture coordinate set than the colour's is not drawn (this renderer reads one set).
-        if m.occlusion is not None and uv is not None and m.occlusion_texcoord == m.texcoord:
-            r = _sample_channel(m.occlusion, uv, 0)
-            ao[sel] = 1 + np.float32(m.occlusion_strength) * (r - 1)
-    return rgb, alpha, ao
-
-
-def _by_draw(draws, tri_draw, ftri):
-    """(k, draw, fragment indices) for each draw that has fragments, the fragments grouped by the draw
-    their triangle belongs to (one stable sort, not a mask per draw)."""
-    fd = tri_draw[ftri]
-    order = np.argsort(fd, kind="stable")
-    bounds = np.searchsorted(fd[order], np.arange(len(draws) + 1))
-    for k, d in enumerate(draws):
-        sel = order[bounds[k]:bounds[k + 1]]
-        if len(sel):
-            yield k, d, sel
-
-
-def _vertex_base(draws, k):
-    return sum(len(d.positions) for d in draws[:k])
-
-
-def _alpha_at(draws, tris, tri_draw, ftri, b1, b2, fiw, iw):
-    """The base colour's alpha (n,) of fragments, as :func:`_base_color` gives it, without its colour
-    (the alpha test of masked materials: measured a fifth of a portrait's draw when it filtered
-    the colour too)."""
-    vt, w = _persp(tris, iw, ftri, b1, b2, fiw)
-    alpha = np.empty(len(ftri), np.float32)
-    for k, d, sel in _by_draw(draws, tri_draw, ftri):
-        m: Material = d.material
-        a = np.full(len(sel), m.color[3], np.float32)
-        if m.texture is not None and d.uv is not None and m.texture.has_alpha:
-            a *= _sample_channel(m.texture, _interp(d.uv, vt[sel] - _vertex_base(draws, k), w[sel]), 3)
-        if d.colors is not None:
-            a *= _interp(d.colors[:, 3:4], vt[sel] - _vertex_base(draws, k), w[sel])[:, 0]
-        alpha[sel] = a
-    return alpha
 
 
 def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
@@ -712,80 +423,80 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
     return sure
 
 
-def _shade(draws, tris, tri_draw, iw, V, lights, camera, ftri, b1, b2, fiw, *, pix, size, ss):
-    """Linear RGB (n, 3) and alpha (n,) of fragments; ``pix`` are their samples in block order."""
-    vt, w = _persp(tris, iw, ftri, b1, b2, fiw)
-    N = np.concatenate([d.normals for d in draws]) if draws else np.zeros((0, 3), np.float32)
+def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
+    """What :func:`workbench.render.kernels.shade` reads besides the fragments, made once per frame."""
     R = V[:3, :3].astype(np.float32)
-    # Normals to view space before interpolating (per vertex: fewer rows than fragments).
-    n = _interp(N @ R.T, vt, w)
-    n /= np.maximum(np.sqrt(np.einsum("ij,ij->i", n, n)), 1e-8)[:, None]
-    # The direction to the eye of each fragment, from its pixel (no position interpolation needed).
-    f = np.float32(1.0 / np.tan(np.radians(camera.fov_deg) / 2))
-    K = ss * ss
-    blk, k = pix // K, pix % K
-    ey = ((blk // size) * ss + k // ss).astype(np.float32)
-    ex = ((blk % size) * ss + k % ss).astype(np.float32)
-    W = size * ss
-    eye = np.empty((len(pix), 3), np.float32)
-    eye[:, 0] = -((ex + 0.5) / W * 2 - 1) / f
-    eye[:, 1] = ((ey + 0.5) / W * 2 - 1) / f
-    eye[:, 2] = 1.0
-    eye /= np.sqrt(np.einsum("ij,ij->i", eye, eye))[:, None]
-    # Flip normals that face away (double-sided surfaces seen from behind), so back sides are lit too.
-    back = np.einsum("ij,ij->i", n, eye) < 0
-    double = np.array([d.material.double_sided for d in draws] or [False], bool)[tri_draw[ftri]]
-    n[back & double] *= -1
-    base, alpha, ao = _base_color(draws, tri_draw, ftri, vt, w)
+    nv = sum(len(d.positions) for d in draws)
+    normals = (np.concatenate([d.normals for d in draws]) @ R.T).astype(np.float32) if draws else np.zeros((0, 3), np.float32)
+    uv = np.zeros((nv, 2), np.float32)
+    colors = np.ones((nv, 4), np.float32)
+    textures: list = []
 
-    # World-fixed lights into view space, where the normals are.
-    L = R @ _unit(lights.key_dir)
-    F = R @ _unit(lights.fill_dir)
-    Rm = R @ _unit(lights.rim_dir)
-    up = R[:, 1]
-    ndl_raw = n @ L
-    ndl = np.maximum(ndl_raw, 0)
-    ndf = np.maximum(n @ F, 0)
-    ndr = np.maximum(n @ Rm, 0)
-    amb = lights.ground + (lights.sky - lights.ground) * (0.5 + 0.5 * (n @ up))
-    fd = tri_draw[ftri]
-    if ao is not None:
-        # Baked occlusion darkens the indirect light (ambient, fill, rim) fully, as glTF asks, and the
-        # key by half: this renderer casts no shadows, so creases and armpits would glow otherwise.
-        amb = amb * ao
-        ndf = ndf * ao
-        ndr = ndr * ao
-        ndl = ndl * (0.5 + 0.5 * ao)
-    # Per-channel light: the key is warm, the fill cool; written as (n, 1) x (3,) products.
-    key_rgb = lights.key * np.asarray(lights.key_color, np.float32)
-    light = amb[:, None] + ndl[:, None] * key_rgb
-    skin = np.array([d.material.name.startswith("Skin") for d in draws] or [False], bool)[fd]
-    if skin.any() and lights.skin_wrap > 0:
-        # Wrapped diffuse past the terminator, tinted warm: light that entered the skin nearby.
-        wrap = lights.skin_wrap
-        extra = np.clip((ndl_raw[skin] + wrap) / (1 + wrap), 0, 1) - np.maximum(ndl_raw[skin], 0)
-        if ao is not None:
-            extra = extra * ao[skin]
-        light[skin] += np.maximum(extra, 0)[:, None] * (key_rgb * np.asarray(lights.skin_scatter, np.float32))
-    fill_rgb = np.broadcast_to(np.asarray(lights.fill_color, np.float32), (len(fd), 3)).copy()
-    fill_rgb[skin] = 1.0     # a cool fill on warm skin reads as grey, most on dark skin
-    light += ndf[:, None] * (lights.fill * fill_rgb)
-    light += (lights.rim * ndr)[:, None]
-    # A soft highlight of the key light, the same for every material, so surfaces read as curved.
-    h = eye + L
-    h /= np.sqrt(np.einsum("ij,ij->i", h, h))[:, None]
-    # Its strength follows the material's roughness: cloth (0.85-0.9) keeps a trace of it,
+    def texture(tex) -> int:
+        for i, t in enumerate(textures):
+            if t is tex:
+                return i
+        textures.append(tex)
+        return len(textures) - 1
+
+    D = max(len(draws), 1)
+    mat_color = np.zeros((D, 4), np.float32)
+    mat_tex = np.full(D, -1, np.int32)
+    mat_occ = np.full(D, -1, np.int32)
+    mat_occ_strength = np.zeros(D, np.float32)
+    mat_double = np.zeros(D, np.bool_)
+    mat_skin = np.zeros(D, np.bool_)
+    mat_vcol = np.zeros(D, np.bool_)
+    # The highlight's strength follows the material's roughness: cloth (0.85-0.9) keeps a trace of it,
     # skin (0.6) most, glossy shoes and lenses all, so dark trousers do not read as metal.
-    gloss = np.array([min(1.0, max(0.15, 1.6 * (1.0 - d.material.roughness))) for d in draws] or [1.0], np.float32)
-    spec = np.clip(np.einsum("ij,ij->i", n, h), 0, 1) ** 24 * (np.float32(0.12) * gloss[fd])
-    if skin.any():
-        # Skin's sheen is broad and faint: a full-strength white highlight greys dark skin.
-        spec[skin] *= np.float32(0.5)
-    if ao is not None:
-        spec = spec * ao
-    rgb = base * light
-    rgb *= np.float32(lights.exposure)
-    rgb += spec[:, None]
-    if draws and any(d.material.emissive.any() for d in draws):
-        rgb += np.stack([d.material.emissive for d in draws])[tri_draw[ftri]]
-    return rgb, alpha
+    mat_gloss = np.ones(D, np.float32)
+    mat_emissive = np.zeros((D, 3), np.float32)
+    start = 0
+    for k, d in enumerate(draws):
+        m: Material = d.material
+        end = start + len(d.positions)
+        mat_color[k] = m.color
+        if d.uv is not None:
+            uv[start:end] = d.uv
+            if m.texture is not None:
+                mat_tex[k] = texture(m.texture)
+            # Occlusion on another texture coordinate set than the colour's is not drawn (this renderer reads one set).
+            if m.occlusion is not None and m.occlusion_texcoord == m.texcoord:
+                mat_occ[k] = texture(m.occlusion)
+                mat_occ_strength[k] = m.occlusion_strength
+        if d.colors is not None:
+            colors[start:end] = d.colors
+            mat_vcol[k] = True
+        mat_double[k] = m.double_sided
+        mat_skin[k] = m.name.startswith("Skin")
+        mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness)))
+        mat_emissive[k] = m.emissive
+        start = end
+    texels = NumbaList.empty_list(types.Array(types.uint32, 1, "C", readonly=True))
+    for t in textures:
+        texels.append(np.ascontiguousarray(t.texels, np.uint32))
+    if not textures:
+        texels.append(np.zeros(1, np.uint32))
+    dims = np.array([[t.width, t.height, t.wrap_s, t.wrap_t, t.has_alpha] for t in textures] or [[1, 1, 0, 0, 0]],
+                    np.int32)
+    # World-fixed lights into view space, where the normals are.
+    dirs = np.stack([R @ _unit(lights.key_dir), R @ _unit(lights.fill_dir), R @ _unit(lights.rim_dir), R[:, 1]])
+    rgb = np.stack([lights.key * np.asarray(lights.key_color, np.float32), np.asarray(lights.fill_color, np.float32),
+                    np.asarray(lights.skin_scatter, np.float32)])
+    scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap],
+                       np.float32)
+    return dict(normals=normals, uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
+                mat_occ_strength=mat_occ_strength, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
+                mat_emissive=mat_emissive, mat_vcol=mat_vcol, texels=texels, tex_w=dims[:, 0], tex_h=dims[:, 1],
+                tex_ws=dims[:, 2], tex_wt=dims[:, 3], tex_alpha=dims[:, 4].astype(np.bool_),
+                srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),
+                light_scalars=scalars, f=np.float32(1.0 / np.tan(np.radians(camera.fov_deg) / 2)), size=size, ss=ss)
+
+
+def _shade(tables: dict, tris, tri_draw, iw, ftri, b1, b2, fiw, pix):
+    """Linear RGB (n, 3) and alpha (n,) of fragments; ``pix`` are their samples in block order. Perspective-correct
+    barycentrics, interpolated normals, bilinear texture lookups in linear light, three lights fixed to the world
+    (not the camera, so a figure turned in the viewer shows its other side in shadow); see the module text, step 5."""
+    return shade(np.ascontiguousarray(ftri, np.int32), np.ascontiguousarray(b1, np.float32),
+                 np.ascontiguousarray(b2, np.float32), np.ascontiguousarray(fiw, np.float32),
+                 np.ascontiguousarray(pix, np.int64), tris, iw, tri_draw, **tables)

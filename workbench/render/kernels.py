@@ -1,0 +1,416 @@
+"""The rasterizer's inner loops, compiled with numba: triangles to covered samples and the depth test.
+
+:mod:`workbench.render.raster` decides what is drawn and how it is shaded; these loops walk each
+triangle's rows and samples, which numpy could only do by materializing every fragment first
+(0.9 to 1.7 million of them for a 512 px portrait; building, sorting and testing them was two
+thirds of a preview's draw, bench/RESULTS.md). Compiled once per install and kept on disk
+(``cache=True``, in the package's ``__pycache__`` or numba's cache folder when that is read-only).
+
+The walk is the one numpy's version made, in the same arithmetic: each edge k (opposite vertex k)
+gives the barycentric ``b_k = a_k x + b_k y + c_k``; on a row the three half-planes cut the row's
+centre line into the covered span exactly; along the row the two weights and 1/w are
+``a x + s`` in float32. Samples are numbered block by block (the ``ss x ss`` samples of one
+output pixel are neighbours). A fragment wins its sample when its 1/w is at least the nearest so
+far (so of equal depths the later triangle wins, as the order of the triangles is the draw order).
+
+>>> import numpy as np
+>>> tris = np.array([[0, 1, 2]], np.int32)
+>>> sx = np.array([0.0, 4.0, 0.0], np.float32); sy = np.array([0.0, 0.0, 4.0], np.float32)
+>>> iw = np.ones(3, np.float32)
+>>> buf = Samples.empty(4 * 4)
+>>> raster(np.array([0], np.int32), tris, sx, sy, iw, 4, 4, 1, buf.z, buf.tri, buf.b1, buf.b2, NO_LIMIT)
+>>> (buf.tri.reshape(4, 4) >= 0).sum(1).tolist()   # rows of the lower-left half: 4, 3, 2, 1 samples
+[4, 3, 2, 1]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+__all__ = ["Samples", "raster", "raster_masked", "shade", "coverage", "resolve", "NO_LIMIT"]
+
+#: ``raster``'s limit for opaque surfaces: none
+NO_LIMIT = np.zeros(0, np.float32)
+
+
+@dataclass
+class Samples:
+    """Per sample (block order): the nearest 1/w so far, its triangle (-1: none) and two barycentrics."""
+
+    z: np.ndarray
+    tri: np.ndarray
+    b1: np.ndarray
+    b2: np.ndarray
+
+    @classmethod
+    def empty(cls, n: int) -> "Samples":
+        return cls(np.zeros(n, np.float32), np.full(n, -1, np.int32), np.zeros(n, np.float32), np.zeros(n, np.float32))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _setup(t, tris, sx, sy, iw, H):
+    """Edge coefficients (a, b, c per edge), the 1/w plane and the rows of triangle ``t``."""
+    i0, i1, i2 = tris[t, 0], tris[t, 1], tris[t, 2]
+    X = (np.float64(sx[i0]), np.float64(sx[i1]), np.float64(sx[i2]))
+    Y = (np.float64(sy[i0]), np.float64(sy[i1]), np.float64(sy[i2]))
+    # the doubled area as float32, as the projection computed it
+    A2 = np.float64((sx[i1] - sx[i0]) * (sy[i2] - sy[i0]) - (sx[i2] - sx[i0]) * (sy[i1] - sy[i0]))
+    # edge k is opposite vertex k: from vertex (k+1)%3 to (k+2)%3
+    a0 = -(Y[2] - Y[1]) / A2
+    a1 = -(Y[0] - Y[2]) / A2
+    a2 = -(Y[1] - Y[0]) / A2
+    e0 = (X[2] - X[1]) / A2
+    e1 = (X[0] - X[2]) / A2
+    e2 = (X[1] - X[0]) / A2
+    c0 = -(e0 * Y[1] + a0 * X[1])
+    c1 = -(e1 * Y[2] + a1 * X[2])
+    c2 = -(e2 * Y[0] + a2 * X[0])
+    w0, w1, w2 = np.float64(iw[i0]), np.float64(iw[i1]), np.float64(iw[i2])
+    pa = a0 * w0 + a1 * w1 + a2 * w2
+    pb = e0 * w0 + e1 * w1 + e2 * w2
+    pc = c0 * w0 + c1 * w1 + c2 * w2
+    ylo = max(np.ceil(min(Y[0], Y[1], Y[2]) - 0.5), 0.0)
+    yhi = min(np.floor(max(Y[0], Y[1], Y[2]) - 0.5), H - 1.0)
+    return a0, a1, a2, e0, e1, e2, c0, c1, c2, pa, pb, pc, int(ylo), int(yhi)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _span(cy, a0, a1, a2, e0, e1, e2, c0, c1, c2, W):
+    """The covered samples [lo, hi] of the row at ``cy`` (hi < lo: none) and the row's s1, s2."""
+    eps = 1e-9
+    xl, xr, ok = -np.inf, np.inf, True
+    s0 = e0 * cy + c0
+    s1 = e1 * cy + c1
+    s2 = e2 * cy + c2
+    for a, s in ((a0, s0), (a1, s1), (a2, s2)):
+        if a > eps:
+            xl = max(xl, -s / a)
+        elif a < -eps:
+            xr = min(xr, -s / a)
+        elif s < -1e-7:
+            ok = False
+    lo = max(np.ceil(xl - 0.5 - 1e-7), 0.0)
+    hi = min(np.floor(xr - 0.5 + 1e-7), W - 1.0)
+    if not ok or hi < lo:
+        return 0, -1, s1, s2
+    return int(lo), int(hi), s1, s2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sample(x, y, ss, size):
+    """The sample number of sample column x, row y in block order."""
+    return ((y // ss) * size + x // ss) * (ss * ss) + (y % ss) * ss + x % ss
+
+
+@njit(cache=True, nogil=True)
+def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit):
+    """Draw the triangles ``ti`` (in order) into the samples: where a fragment's 1/w is at least the
+    sample's ``z`` it takes the sample (z, tri, b1, b2). ``limit``: empty for opaque surfaces; for
+    blended ones the opaque samples' z, which a fragment must be nearer than (strictly)."""
+    bounded = limit.shape[0] > 0
+    size = W // ss
+    for n in range(ti.shape[0]):
+        t = ti[n]
+        a0, a1, a2, e0, e1, e2, c0, c1, c2, pa, pb, pc, ylo, yhi = _setup(t, tris, sx, sy, iw, H)
+        fa1, fa2, fpa = np.float32(a1), np.float32(a2), np.float32(pa)
+        for y in range(ylo, yhi + 1):
+            cy = y + 0.5
+            lo, hi, s1, s2 = _span(cy, a0, a1, a2, e0, e1, e2, c0, c1, c2, W)
+            fs1, fs2, fps = np.float32(s1), np.float32(s2), np.float32(pb * cy + pc)
+            for x in range(lo, hi + 1):
+                cx = np.float32(x + 0.5)
+                w = fpa * cx + fps
+                p = _sample(x, y, ss, size)
+                if w >= z[p] and (not bounded or w > limit[p]):
+                    z[p] = w
+                    tri[p] = t
+                    b1[p] = fa1 * cx + fs1
+                    b2[p] = fa2 * cx + fs2
+
+
+@njit(cache=True, nogil=True)
+def raster_masked(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, sure, tri_draw, uv, colors, mat_color,
+                  mat_tex, mat_vcol, mat_cutoff, texels, tex_w, tex_h, tex_ws, tex_wt, tex_alpha):
+    """:func:`raster` for alpha-tested surfaces (glTF's MASK): a fragment in front of the samples' z takes
+    the sample only where its base colour's alpha (factor x texture x vertex colour, filtered as
+    :func:`shade` filters it) reaches its material's cutoff. Triangles marked ``sure`` pass without a
+    lookup: every texel their filter can read is opaque enough."""
+    size = W // ss
+    texel = np.empty(4, np.float32)
+    one = np.float32(1)
+    for n in range(ti.shape[0]):
+        t = ti[n]
+        d = tri_draw[t]
+        v0, v1, v2 = tris[t, 0], tris[t, 1], tris[t, 2]
+        x_tex = mat_tex[d]
+        lookup = not sure[t] and ((x_tex >= 0 and tex_alpha[x_tex]) or mat_vcol[d] or mat_color[d, 3] < one)
+        a0, a1, a2, e0, e1, e2, c0, c1, c2, pa, pb, pc, ylo, yhi = _setup(t, tris, sx, sy, iw, H)
+        fa1, fa2, fpa = np.float32(a1), np.float32(a2), np.float32(pa)
+        for y in range(ylo, yhi + 1):
+            cy = y + 0.5
+            lo, hi, s1, s2 = _span(cy, a0, a1, a2, e0, e1, e2, c0, c1, c2, W)
+            fs1, fs2, fps = np.float32(s1), np.float32(s2), np.float32(pb * cy + pc)
+            for x in range(lo, hi + 1):
+                cx = np.float32(x + 0.5)
+                w = fpa * cx + fps
+                p = _sample(x, y, ss, size)
+                if w < z[p]:
+                    continue
+                fb1 = fa1 * cx + fs1
+                fb2 = fa2 * cx + fs2
+                if lookup:
+                    inv = one / max(w, np.float32(1e-12))
+                    w0 = (one - fb1 - fb2) * iw[v0] * inv
+                    w1 = fb1 * iw[v1] * inv
+                    w2 = fb2 * iw[v2] * inv
+                    a = mat_color[d, 3]
+                    if x_tex >= 0 and tex_alpha[x_tex]:
+                        tu = uv[v0, 0] * w0 + uv[v1, 0] * w1 + uv[v2, 0] * w2
+                        tv = uv[v0, 1] * w0 + uv[v1, 1] * w1 + uv[v2, 1] * w2
+                        _bilinear(texels[x_tex], tex_w[x_tex], tex_h[x_tex], tex_ws[x_tex], tex_wt[x_tex], tu, tv, texel)
+                        a *= texel[3] * np.float32(1 / 255)
+                    if mat_vcol[d]:
+                        a *= colors[v0, 3] * w0 + colors[v1, 3] * w1 + colors[v2, 3] * w2
+                    if a < mat_cutoff[d]:
+                        continue
+                z[p] = w
+                tri[p] = t
+                b1[p] = fb1
+                b2[p] = fb2
+
+
+# -- shading ------------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True, inline="always")
+def _wrap(i, n, mode):
+    if mode == 33071:  # CLAMP_TO_EDGE
+        return min(max(i, 0), n - 1)
+    if mode == 33648:  # MIRRORED_REPEAT
+        i = i % (2 * n)
+        return 2 * n - 1 - i if i >= n else i
+    return i % n
+
+
+@njit(cache=True, nogil=True)
+def _bilinear(texels, w, h, ws, wt, u, v, out):
+    """The four bytes of a texture bilinearly filtered at (u, v), in 0..255 (sRGB as stored), into ``out``."""
+    x = np.float32(u * np.float32(w) - np.float32(0.5))
+    y = np.float32(v * np.float32(h) - np.float32(0.5))
+    x0, y0 = np.floor(x), np.floor(y)
+    fu, fv = np.float32(x - x0), np.float32(y - y0)
+    xa, xb = _wrap(int(x0), w, ws), _wrap(int(x0) + 1, w, ws)
+    ya, yb = _wrap(int(y0), h, wt) * w, _wrap(int(y0) + 1, h, wt) * w
+    ta, tb, tc, td = texels[ya + xa], texels[ya + xb], texels[yb + xa], texels[yb + xb]
+    for c in range(4):
+        s = 8 * c
+        top = np.float32((ta >> s) & 255)
+        top += (np.float32((tb >> s) & 255) - top) * fu
+        bottom = np.float32((tc >> s) & 255)
+        bottom += (np.float32((td >> s) & 255) - bottom) * fu
+        out[c] = top + (bottom - top) * fv
+
+
+@njit(cache=True, nogil=True)
+def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
+          mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
+          texels, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
+          light_dirs, light_rgb, light_scalars, f, size, ss):
+    """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
+
+    Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
+    double-sided, skin, gloss, emissive, has vertex colours. Per vertex (all draws): view-space normals,
+    texture coordinates, vertex colours RGBA. Textures: a typed list of their texels, and per texture its
+    width, height, wrap modes and whether it has alpha.
+    light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
+    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap.
+    """
+    n = ftri.shape[0]
+    rgb = np.empty((n, 3), np.float32)
+    alpha = np.empty(n, np.float32)
+    K = ss * ss
+    W = np.float32(size * ss)
+    fill, rim, sky, ground, exposure, wrap = (light_scalars[0], light_scalars[1], light_scalars[2],
+                                              light_scalars[3], light_scalars[4], light_scalars[5])
+    texel = np.empty(4, np.float32)
+    one, half, zero = np.float32(1), np.float32(0.5), np.float32(0)
+    for i in range(n):
+        t = ftri[i]
+        d = tri_draw[t]
+        v0, v1, v2 = tris[t, 0], tris[t, 1], tris[t, 2]
+        # perspective-correct barycentrics
+        inv = one / max(fiw[i], np.float32(1e-12))
+        w0 = (one - fb1[i] - fb2[i]) * iw[v0] * inv
+        w1 = fb1[i] * iw[v1] * inv
+        w2 = fb2[i] * iw[v2] * inv
+        nx = normals[v0, 0] * w0 + normals[v1, 0] * w1 + normals[v2, 0] * w2
+        ny = normals[v0, 1] * w0 + normals[v1, 1] * w1 + normals[v2, 1] * w2
+        nz = normals[v0, 2] * w0 + normals[v1, 2] * w1 + normals[v2, 2] * w2
+        ln = max(np.sqrt(nx * nx + ny * ny + nz * nz), np.float32(1e-8))
+        nx, ny, nz = nx / ln, ny / ln, nz / ln
+        # the direction to the eye, from the sample
+        blk, k = pix[i] // K, pix[i] % K
+        ey = np.float32((blk // size) * ss + k // ss)
+        ex = np.float32((blk % size) * ss + k % ss)
+        dx = -((ex + half) / W * 2 - one) / f
+        dy = ((ey + half) / W * 2 - one) / f
+        dz = one
+        le = np.sqrt(dx * dx + dy * dy + dz * dz)
+        dx, dy, dz = dx / le, dy / le, dz / le
+        if mat_double[d] and nx * dx + ny * dy + nz * dz < 0:  # a double-sided surface seen from behind
+            nx, ny, nz = -nx, -ny, -nz
+        # base colour, alpha and baked occlusion
+        cr, cg, cb, ca = mat_color[d, 0], mat_color[d, 1], mat_color[d, 2], mat_color[d, 3]
+        tu = uv[v0, 0] * w0 + uv[v1, 0] * w1 + uv[v2, 0] * w2
+        tv = uv[v0, 1] * w0 + uv[v1, 1] * w1 + uv[v2, 1] * w2
+        x = mat_tex[d]
+        if x >= 0:
+            _bilinear(texels[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
+            cr *= srgb16[int(texel[0] * 16 + half)]
+            cg *= srgb16[int(texel[1] * 16 + half)]
+            cb *= srgb16[int(texel[2] * 16 + half)]
+            if tex_alpha[x]:
+                ca *= texel[3] * np.float32(1 / 255)
+        if mat_vcol[d]:
+            cr = cr * (colors[v0, 0] * w0 + colors[v1, 0] * w1 + colors[v2, 0] * w2)
+            cg = cg * (colors[v0, 1] * w0 + colors[v1, 1] * w1 + colors[v2, 1] * w2)
+            cb = cb * (colors[v0, 2] * w0 + colors[v1, 2] * w1 + colors[v2, 2] * w2)
+            ca = ca * (colors[v0, 3] * w0 + colors[v1, 3] * w1 + colors[v2, 3] * w2)
+        ao = one
+        x = mat_occ[d]
+        if x >= 0:
+            _bilinear(texels[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
+            ao = one + mat_occ_strength[d] * (texel[0] * np.float32(1 / 255) - one)
+        # three lights fixed to the world, an ambient from sky and ground
+        ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
+        ndl = max(ndl_raw, zero) * (half + half * ao)
+        ndf = max(nx * light_dirs[1, 0] + ny * light_dirs[1, 1] + nz * light_dirs[1, 2], zero) * ao
+        ndr = max(nx * light_dirs[2, 0] + ny * light_dirs[2, 1] + nz * light_dirs[2, 2], zero) * ao
+        amb = (ground + (sky - ground) * (half + half * (nx * light_dirs[3, 0] + ny * light_dirs[3, 1]
+                                                          + nz * light_dirs[3, 2]))) * ao
+        lr = amb + ndl * light_rgb[0, 0]
+        lg = amb + ndl * light_rgb[0, 1]
+        lb = amb + ndl * light_rgb[0, 2]
+        skin = mat_skin[d]
+        if skin:
+            if wrap > 0:  # wrapped diffuse past the terminator, tinted warm: light that entered the skin nearby
+                extra = (min(max((ndl_raw + wrap) / (one + wrap), zero), one) - max(ndl_raw, zero)) * ao
+                extra = max(extra, zero)
+                lr += extra * light_rgb[0, 0] * light_rgb[2, 0]
+                lg += extra * light_rgb[0, 1] * light_rgb[2, 1]
+                lb += extra * light_rgb[0, 2] * light_rgb[2, 2]
+            lr += ndf * fill  # a cool fill on warm skin reads as grey, most on dark skin
+            lg += ndf * fill
+            lb += ndf * fill
+        else:
+            lr += ndf * (fill * light_rgb[1, 0])
+            lg += ndf * (fill * light_rgb[1, 1])
+            lb += ndf * (fill * light_rgb[1, 2])
+        lr += rim * ndr
+        lg += rim * ndr
+        lb += rim * ndr
+        # a soft highlight of the key, as strong as the material is smooth; faint and broad on skin
+        hx, hy, hz = dx + light_dirs[0, 0], dy + light_dirs[0, 1], dz + light_dirs[0, 2]
+        lh = np.sqrt(hx * hx + hy * hy + hz * hz)
+        ndh = min(max((nx * hx + ny * hy + nz * hz) / lh, zero), one)
+        n2 = ndh * ndh
+        n8 = n2 * n2
+        n8 *= n8
+        spec = n8 * n8 * n8 * (np.float32(0.12) * mat_gloss[d])  # ndh ** 24
+        if skin:
+            spec *= half
+        spec *= ao
+        rgb[i, 0] = cr * lr * exposure + spec + mat_emissive[d, 0]
+        rgb[i, 1] = cg * lg * exposure + spec + mat_emissive[d, 1]
+        rgb[i, 2] = cb * lb * exposure + spec + mat_emissive[d, 2]
+        alpha[i] = ca
+    return rgb, alpha
+
+
+# -- multisampling -------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def coverage(tri, glass, K):
+    """Which output pixels (blocks of K samples) anything reaches, and which samples to shade.
+
+    Shading runs once per pixel and triangle, as multisampling does: a sample covered by the same
+    triangle as an earlier sample of its block takes that sample's colour. Returns ``active``
+    (n,) blocks; ``slot`` (n, K): the index among ``shade`` of the sample whose colour sample k takes
+    (-1: not covered); ``shade`` the samples to shade; and the same two for the blended surface in
+    front (``glass``; per sample, its own triangle's first sample in the block).
+    """
+    B = tri.shape[0] // K
+    has_glass = glass.shape[0] > 0  # empty: no blended surface
+    active = np.empty(B, np.int32)
+    n = 0
+    for b in range(B):
+        for k in range(K):
+            if tri[b * K + k] >= 0 or (has_glass and glass[b * K + k] >= 0):
+                active[n] = b
+                n += 1
+                break
+    active = active[:n]
+    slot = np.full((n, K), -1, np.int32)
+    gslot = np.full((n, K), -1, np.int32)
+    shade = np.empty(n * K, np.int64)
+    gshade = np.empty(n * K, np.int64)
+    m = g = 0
+    for i in range(n):
+        p0 = active[i] * K
+        for k in range(K):
+            t = tri[p0 + k]
+            if t >= 0:
+                for j in range(k + 1):
+                    if tri[p0 + j] == t:
+                        break
+                if j == k:
+                    shade[m] = p0 + k
+                    slot[i, k] = m
+                    m += 1
+                else:
+                    slot[i, k] = slot[i, j]
+            t = glass[p0 + k] if has_glass else -1
+            if t >= 0:
+                for j in range(k + 1):
+                    if glass[p0 + j] == t:
+                        break
+                if j == k:
+                    gshade[g] = p0 + k
+                    gslot[i, k] = g
+                    g += 1
+                else:
+                    gslot[i, k] = gslot[i, j]
+    return active, slot, shade[:m], gslot, gshade[:g]
+
+
+@njit(cache=True, nogil=True)
+def resolve(slot, rgb, gslot, grgb, galpha):
+    """The average of each block's K samples, premultiplied linear RGBA (n, 4): a covered sample is its
+    surface's colour (opaque), a blended surface in front is laid over it, an empty one is clear."""
+    n, K = slot.shape
+    out = np.zeros((n, 4), np.float32)
+    one = np.float32(1)
+    inv = one / np.float32(K)
+    for i in range(n):
+        r = g_ = b = a = np.float32(0)
+        for k in range(K):
+            s = slot[i, k]
+            if s >= 0:
+                cr, cg, cb, ca = rgb[s, 0], rgb[s, 1], rgb[s, 2], one
+            else:
+                cr = cg = cb = ca = np.float32(0)
+            s = gslot[i, k]
+            if s >= 0:
+                ga = galpha[s]
+                cr = grgb[s, 0] * ga + cr * (one - ga)
+                cg = grgb[s, 1] * ga + cg * (one - ga)
+                cb = grgb[s, 2] * ga + cb * (one - ga)
+                ca = ga + ca * (one - ga)
+            r += cr
+            g_ += cg
+            b += cb
+            a += ca
+        out[i, 0], out[i, 1], out[i, 2], out[i, 3] = r * inv, g_ * inv, b * inv, a * inv
+    return out
