@@ -6,7 +6,8 @@ answers (PNG bytes, the same bytes for the same input); ``turntable``,
 people look at in notebooks.
 
 Modules: ``scene`` reads a GLB (accessors, nodes, skins, materials, clips),
-``framing`` places the camera, ``raster`` rasterizes, shades and anti-aliases.
+``framing`` places the camera, ``raster`` rasterizes, shades and anti-aliases, with its inner loops in
+``kernels`` (compiled by numba; :func:`warm_up` loads them before a first draw needs them).
 
 >>> from workbench.render import render
 >>> from workbench.viewers.product import build_product_glb
@@ -23,10 +24,11 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .framing import frame, frame_sequence
-from .raster import draw, ground_shadow
+from .raster import draw, ground_shadow, warm_up
 from .scene import Clip, Model, Posed, load_clip
 
-__all__ = ["render", "render_preview", "turntable", "pose_image", "pose_sequence", "grid", "preview_pose", "Model"]
+__all__ = ["render", "render_preview", "turntable", "pose_image", "pose_sequence", "grid", "preview_pose", "Model",
+           "warm_up"]
 
 # 2x supersampling: measured against 3x and 1x in raster's notes.
 SUPERSAMPLE = 2

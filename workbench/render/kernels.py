@@ -133,7 +133,7 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit):
 
 @njit(cache=True, nogil=True)
 def raster_masked(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, sure, tri_draw, uv, colors, mat_color,
-                  mat_tex, mat_vcol, mat_cutoff, texels, tex_w, tex_h, tex_ws, tex_wt, tex_alpha):
+                  mat_tex, mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha):
     """:func:`raster` for alpha-tested surfaces (glTF's MASK): a fragment in front of the samples' z takes
     the sample only where its base colour's alpha (factor x texture x vertex colour, filtered as
     :func:`shade` filters it) reaches its material's cutoff. Triangles marked ``sure`` pass without a
@@ -170,7 +170,7 @@ def raster_masked(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, sure, tri_draw
                     if x_tex >= 0 and tex_alpha[x_tex]:
                         tu = uv[v0, 0] * w0 + uv[v1, 0] * w1 + uv[v2, 0] * w2
                         tv = uv[v0, 1] * w0 + uv[v1, 1] * w1 + uv[v2, 1] * w2
-                        _bilinear(texels[x_tex], tex_w[x_tex], tex_h[x_tex], tex_ws[x_tex], tex_wt[x_tex], tu, tv, texel)
+                        _bilinear(texels, tex_off[x_tex], tex_w[x_tex], tex_h[x_tex], tex_ws[x_tex], tex_wt[x_tex], tu, tv, texel)
                         a *= texel[3] * np.float32(1 / 255)
                     if mat_vcol[d]:
                         a *= colors[v0, 3] * w0 + colors[v1, 3] * w1 + colors[v2, 3] * w2
@@ -195,7 +195,7 @@ def _wrap(i, n, mode):
 
 
 @njit(cache=True, nogil=True)
-def _bilinear(texels, w, h, ws, wt, u, v, out):
+def _bilinear(texels, off, w, h, ws, wt, u, v, out):
     """The four bytes of a texture bilinearly filtered at (u, v), in 0..255 (sRGB as stored), into ``out``."""
     x = np.float32(u * np.float32(w) - np.float32(0.5))
     y = np.float32(v * np.float32(h) - np.float32(0.5))
@@ -203,7 +203,7 @@ def _bilinear(texels, w, h, ws, wt, u, v, out):
     fu, fv = np.float32(x - x0), np.float32(y - y0)
     xa, xb = _wrap(int(x0), w, ws), _wrap(int(x0) + 1, w, ws)
     ya, yb = _wrap(int(y0), h, wt) * w, _wrap(int(y0) + 1, h, wt) * w
-    ta, tb, tc, td = texels[ya + xa], texels[ya + xb], texels[yb + xa], texels[yb + xb]
+    ta, tb, tc, td = texels[off + ya + xa], texels[off + ya + xb], texels[off + yb + xa], texels[off + yb + xb]
     for c in range(4):
         s = 8 * c
         top = np.float32((ta >> s) & 255)
@@ -216,14 +216,14 @@ def _bilinear(texels, w, h, ws, wt, u, v, out):
 @njit(cache=True, nogil=True)
 def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
-          texels, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
+          texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
     double-sided, skin, gloss, emissive, has vertex colours. Per vertex (all draws): view-space normals,
-    texture coordinates, vertex colours RGBA. Textures: a typed list of their texels, and per texture its
-    width, height, wrap modes and whether it has alpha.
+    texture coordinates, vertex colours RGBA. Textures: their texels one after another, and per texture its
+    first texel, width, height, wrap modes and whether it has alpha.
     light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
     skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap.
     """
@@ -267,7 +267,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         tv = uv[v0, 1] * w0 + uv[v1, 1] * w1 + uv[v2, 1] * w2
         x = mat_tex[d]
         if x >= 0:
-            _bilinear(texels[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
+            _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
             cr *= srgb16[int(texel[0] * 16 + half)]
             cg *= srgb16[int(texel[1] * 16 + half)]
             cb *= srgb16[int(texel[2] * 16 + half)]
@@ -281,7 +281,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         ao = one
         x = mat_occ[d]
         if x >= 0:
-            _bilinear(texels[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
+            _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
             ao = one + mat_occ_strength[d] * (texel[0] * np.float32(1 / 255) - one)
         # three lights fixed to the world, an ambient from sky and ground
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]

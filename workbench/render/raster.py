@@ -57,17 +57,15 @@ processes kept the load between 2 and 3.4, hence ranges):
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
 
-from numba import types
-from numba.typed import List as NumbaList
-
 from .kernels import NO_LIMIT, Samples, coverage, raster, raster_masked, resolve, shade
 from .scene import Material, Posed
 
-__all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw"]
+__all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_up"]
 
 
 @dataclass(frozen=True)
@@ -302,7 +300,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         cutoff = np.array([d.material.alpha_cutoff for d in draws], np.float32)
         raster_masked(ti[tri_mask], tris, sx, sy, iw, W, H, ss, near.z, near.tri, near.b1, near.b2, sure, tri_draw,
                       tables["uv"], tables["colors"], tables["mat_color"], tables["mat_tex"], tables["mat_vcol"],
-                      cutoff, tables["texels"], tables["tex_w"], tables["tex_h"], tables["tex_ws"], tables["tex_wt"],
+                      cutoff, tables["texels"], tables["tex_off"], tables["tex_w"], tables["tex_h"], tables["tex_ws"], tables["tex_wt"],
                       tables["tex_alpha"])
     # Blended surfaces: the nearest blended fragment in front of the opaque surface, per sample.
     glass = None
@@ -349,6 +347,39 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
             out[active, 3] = np.round(alpha[:, 0] * 255).astype(np.uint8)
     out = out.reshape(size, size, 4)
     return out
+
+
+_warm = threading.Lock()
+_warmed = False
+
+
+def warm_up() -> None:
+    """Load the compiled loops into this process by drawing a tiny scene that takes every path of
+    :func:`draw` (an opaque, an alpha-tested and a blended material, each textured). The first draw
+    of a process otherwise pays it: 0.2 s to set up numba's code generation and load the loops from
+    its cache (0.5 s to compile them where no cache is). A service calls it once at its start, in the
+    background, so its first preview does not wait for it. Later calls return at once.
+
+    >>> warm_up()
+    """
+    global _warmed
+    with _warm:
+        if _warmed:
+            return
+        from .scene import Draw, Texture
+
+        texels = np.full(4, 0x80FFFFFF, np.uint32)  # 2 x 2, half transparent
+        tris = np.array([[0, 1, 2]], np.int32)
+        pos = np.array([[-1, -1, -3], [1, -1, -3], [0, 1, -3]], np.float32)
+        uv = np.array([[0, 0], [1, 0], [0, 1]], np.float32)
+        normals = np.tile(np.array([0, 0, 1], np.float32), (3, 1))
+        draws = []
+        for mode in ("OPAQUE", "MASK", "BLEND"):
+            tex = Texture(texels, 2, 2, True)
+            m = Material(color=np.ones(4, np.float32), texture=tex, alpha_mode=mode, occlusion=tex, name="Skin")
+            draws.append(Draw(pos + np.float32(len(draws) * 0.1), normals, uv, None, tris, m))
+        draw(Posed(draws=draws, joints={}, joint_names=set()), Camera(np.eye(4), 40.0), 8)
+        _warmed = True
 
 
 def _shoulder(x: np.ndarray, knee: float = 0.7) -> np.ndarray:
@@ -472,11 +503,10 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
         mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness)))
         mat_emissive[k] = m.emissive
         start = end
-    texels = NumbaList.empty_list(types.Array(types.uint32, 1, "C", readonly=True))
-    for t in textures:
-        texels.append(np.ascontiguousarray(t.texels, np.uint32))
-    if not textures:
-        texels.append(np.zeros(1, np.uint32))
+    # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling).
+    sizes = [t.texels.size for t in textures]
+    texels = np.concatenate([t.texels.ravel() for t in textures]) if textures else np.zeros(1, np.uint32)
+    tex_off = np.cumsum([0] + sizes[:-1]).astype(np.int64) if textures else np.zeros(1, np.int64)
     dims = np.array([[t.width, t.height, t.wrap_s, t.wrap_t, t.has_alpha] for t in textures] or [[1, 1, 0, 0, 0]],
                     np.int32)
     # World-fixed lights into view space, where the normals are.
@@ -487,7 +517,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
                        np.float32)
     return dict(normals=normals, uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
                 mat_occ_strength=mat_occ_strength, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
-                mat_emissive=mat_emissive, mat_vcol=mat_vcol, texels=texels, tex_w=dims[:, 0], tex_h=dims[:, 1],
+                mat_emissive=mat_emissive, mat_vcol=mat_vcol, texels=texels, tex_off=tex_off, tex_w=dims[:, 0], tex_h=dims[:, 1],
                 tex_ws=dims[:, 2], tex_wt=dims[:, 3], tex_alpha=dims[:, 4].astype(np.bool_),
                 srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),
                 light_scalars=scalars, f=np.float32(1.0 / np.tan(np.radians(camera.fov_deg) / 2)), size=size, ss=ss)

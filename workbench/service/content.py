@@ -31,6 +31,15 @@ GENERATOR_PACKAGES = ("body", "gltf", "render")
 GENERATOR_MODULES = ("options.py",)
 
 
+def _warm_renderer() -> None:
+    try:
+        from workbench.render import warm_up
+
+        warm_up()
+    except Exception:  # a first preview then loads them itself, and says what failed if it does
+        log.exception("loading the renderer's compiled loops failed")
+
+
 def generator_sources() -> list[Path]:
     """The source files of the generator: the ``gltf`` and ``render`` packages and ``options.py``."""
     root = Path(opts.__file__).resolve().parent
@@ -190,11 +199,13 @@ class Content:
     # ------------------------------------------------------------------
 
     def start_library(self) -> None:
-        """Write the library into the data folder once (in the background); later starts find it there."""
+        """Write the library into the data folder once (in the background); later starts find it there.
+        Also loads the renderer's compiled loops in the background, so a first preview does not wait for them."""
         with self._library_guard:
             if self._library_started:
                 return
             self._library_started = True
+            threading.Thread(target=_warm_renderer, name="wb-warm", daemon=True).start()
             done = self.library_dir / ".complete"
             if done.exists() and done.read_text().strip() == self.generator:
                 self._library_done.set()
