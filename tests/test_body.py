@@ -361,12 +361,13 @@ def test_compiled_cache_is_rebuilt_when_unreadable_and_gives_the_same_bodies(tmp
     monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(tmp_path))
     (tmp_path / assets.WHEEL_NAME).symlink_to(wheel)
     target = cc._path()
-    target.parent.mkdir(parents=True)
-    target.write_bytes(b"not a zip")                        # a torn or foreign file in the cache
+    target.mkdir(parents=True)
+    (target / "index.json").write_text('["base"]')          # a torn or foreign copy in the cache
+    (target / "base.npy").write_bytes(b"not an array")
     cc.forget()
     try:
         data = cc.compiled()
-        assert target.stat().st_size > 1_000_000
+        assert (target / "base.npy").stat().st_size > 100_000
         assert data["base"].shape == (19158, 3) and len(data["target_names"]) == 60 + len(cc.detail_target_names()) + 52
         from workbench.body import mesh as bm
         bm._body.cache_clear()

@@ -14,7 +14,7 @@ viewer (three.js and model-viewer read ``occlusionTexture``; so does this projec
 
 Alternatives measured (default body, 2-core machine): rays from every vertex against the mesh
 (64 rays, numpy only) took minutes; blurring the whole grid at both radii 0.7 s; a summed-volume table ~0.1 s; integer
-box sums of shifted slices (now) ~0.03 s, the same counts.
+box sums of shifted slices ~0.03 s; counting each vertex's boxes in a compiled loop (now) ~3 ms, the same counts.
 
 >>> from workbench.options import normalize_avatar_settings           # doctest: +SKIP
 >>> from workbench.body.mesh import body_mesh                         # doctest: +SKIP
@@ -29,6 +29,7 @@ import os
 import tempfile
 
 import numpy as np
+from numba import njit
 
 from . import assets
 from .mesh import BodyMesh
@@ -41,20 +42,20 @@ VOXEL = 0.01
 FORMAT = 1
 
 
-def _box_counts(grid: np.ndarray, r: int) -> np.ndarray:
-    """Occupied voxels in the (2r+1)^3 box centred on every voxel of the 0/1 ``grid`` (zero outside),
-    as three 1-D box sums of shifted slices in small integers: exact counts, like a summed-volume
-    table's, but without its three float cumulative sums over the whole grid (measured 49 ms of a
-    77 ms bake on a 185 x 191 x 56 grid; these sums take a fraction of that)."""
-    out = grid.astype(np.uint16)       # (2r+1)^3 <= 343 for r = 3 fits
-    for axis in range(3):
-        acc = out.copy()
-        for k in range(1, r + 1):
-            lo, hi = [slice(None)] * 3, [slice(None)] * 3
-            lo[axis], hi[axis] = slice(None, -k), slice(k, None)
-            acc[tuple(hi)] += out[tuple(lo)]     # the voxel k before
-            acc[tuple(lo)] += out[tuple(hi)]     # the voxel k after
-        out = acc
+@njit(cache=True, nogil=True)
+def _box_counts(grid: np.ndarray, at: np.ndarray, r: int) -> np.ndarray:
+    """Occupied voxels of the 0/1 ``grid`` in the (2r+1)^3 box centred on each voxel ``at`` (n, 3) (zero
+    outside the grid): exact counts, looked up per point (13,000 points, at most 343 voxels each)
+    instead of box sums over the whole grid (2 million voxels, twice; 25 ms against 3 ms)."""
+    nx, ny, nz = grid.shape
+    out = np.zeros(at.shape[0], np.int64)
+    for p in range(at.shape[0]):
+        c = 0
+        for i in range(max(at[p, 0] - r, 0), min(at[p, 0] + r + 1, nx)):
+            for j in range(max(at[p, 1] - r, 0), min(at[p, 1] + r + 1, ny)):
+                for k in range(max(at[p, 2] - r, 0), min(at[p, 2] + r + 1, nz)):
+                    c += grid[i, j, k]
+        out[p] = c
     return out
 
 
@@ -70,7 +71,7 @@ def vertex_occlusion(positions: np.ndarray, normals: np.ndarray, surface: np.nda
     for dist, r, weight in ((0.015, 1, 0.5), (0.04, 3, 0.5)):
         p = positions + normals * dist
         i = np.clip(np.round((p - lo) / VOXEL).astype(np.int64), 0, np.array(shape) - 1)
-        counts = _box_counts(grid, r)[i[:, 0], i[:, 1], i[:, 2]]
+        counts = _box_counts(grid, i, r)
         out += weight * counts / (2 * r + 1) ** 3
     # An open, flat stretch of skin reads ~0.1 here (the surface crosses the far box); a fold several times that.
     return np.clip(1.1 - out * 2.0, 0.5, 1.0)

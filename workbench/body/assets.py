@@ -77,6 +77,45 @@ def compiled_dir() -> Path:
     return cache_dir() / f"compiled-{WHEEL_SHA256[:16]}"
 
 
+def kept(name: str, make) -> dict:
+    """Arrays that take a while to make and depend only on this code: ``make()`` (a dict of numpy arrays)
+    once per machine, kept as ``<compiled folder>/<name>.npz`` (``name`` carries a version to bump when
+    ``make`` changes) and read from there by later processes; read-only. Where the folder cannot be
+    written the arrays are made again in each process.
+
+    >>> import tempfile, numpy as np
+    >>> os.environ["WORKBENCH_ASSETS_DIR"] = tempfile.mkdtemp()
+    >>> kept("example-v1", lambda: {"x": np.arange(3)})["x"].tolist()
+    [0, 1, 2]
+    >>> kept("example-v1", lambda: {"x": np.zeros(3)})["x"].tolist()   # the kept copy
+    [0, 1, 2]
+    >>> del os.environ["WORKBENCH_ASSETS_DIR"]
+    """
+    import numpy as np
+
+    path = compiled_dir() / f"{name}.npz"
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            data = {k: f[k] for k in f.files}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
+        data = make()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{name}-", suffix=".npz")
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    np.savez(fh, **data)   # not compressed: loading is then a copy
+                os.replace(tmp, path)
+            finally:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+        except OSError:
+            pass
+    for v in data.values():
+        v.setflags(write=False)
+    return data
+
+
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:

@@ -41,6 +41,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import assets
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 
@@ -411,15 +412,30 @@ def hair_texture(color: str, style: str) -> np.ndarray:
         out = np.clip(_curl_texture(base) * 255 + 0.5, 0, 255).astype(np.uint8)
         out.setflags(write=False)
         return out
+    strands = _strand_pattern()
+    lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
+    img = np.empty((n, n, 4), np.float32)
+    img[..., :3] = base * strands["light"][..., None] + (strands["sheen"] * (0.35 + lum))[..., None] * np.array([1.0, 0.95, 0.88])
+    img[..., 3] = strands["alpha"]
+    out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _strand_pattern() -> dict[str, np.ndarray]:
+    """The strands of straight hair whatever the colour, made once per machine (``assets.kept``: 20 ms
+    to draw, 2 ms to read): ``light`` (each strand's shade times the darker roots), ``sheen`` (the band
+    of highlight, before it is scaled by the colour's lightness) and ``alpha`` (the tips)."""
+    return assets.kept(f"hair-strands-{HAIR_SIZE}-v1", _draw_strands)
+
+
+def _draw_strands() -> dict[str, np.ndarray]:
+    n = HAIR_SIZE
     rng = np.random.default_rng(41)
     y, x = np.mgrid[0:n, 0:n].astype(np.float32)
     v = (y + 0.5) / n
-    curly = style == "curly"
-    if curly:
-        phase = rng.random(n).astype(np.float32) * 2 * np.pi
-        xs = (x + 3.5 * np.sin(y / 5.0 + phase[(x.astype(np.int64) // 6) % n])) % n
-    else:
-        xs = x + 2.0 * np.sin(y / 37.0 + x / 61.0)
+    xs = x + 2.0 * np.sin(y / 37.0 + x / 61.0)
     col = np.floor(xs / 2.0).astype(np.int64) % (n // 2)
     shade_per = rng.random(n // 2).astype(np.float32)
     # Tip lengths come in clumps (strands lie together), each strand a little off its clump's length.
@@ -427,22 +443,14 @@ def hair_texture(color: str, style: str) -> np.ndarray:
     clump = np.convolve(np.concatenate([clump[-4:], clump, clump[:4]]), np.ones(9) / 9, "valid")[: n // 2]
     tip_per = (0.75 * clump + 0.25 * rng.random(n // 2)).astype(np.float32)
     shade = 0.62 + 0.5 * shade_per[col] + 0.08 * np.sin(y / 9.0 + shade_per[col] * 6)
-    if curly:
-        shade = shade * (0.8 + 0.35 * np.sin(y / 2.5 + shade_per[col] * 9) ** 2)
     root = 0.82 + 0.18 * np.clip(v * 4, 0, 1)
-    sheen = (0.08 if curly else 0.22) * np.exp(-((v - 0.28) / 0.07) ** 2) * (0.5 + shade_per[col])
-    lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
-    img = np.empty((n, n, 4), np.float32)
-    img[..., :3] = base * (shade * root)[..., None] + (sheen * (0.35 + lum))[..., None] * np.array([1.0, 0.95, 0.88])
+    sheen = 0.22 * np.exp(-((v - 0.28) / 0.07) ** 2) * (0.5 + shade_per[col])
     # Strand tips past the hairline; the last row is always cut so the shell's edge never shows.
-    ends = (TIP_FROM + (TIP_TO - TIP_FROM) * tip_per[col]) / V_END - (0.03 if curly else 0.0)
+    ends = (TIP_FROM + (TIP_TO - TIP_FROM) * tip_per[col]) / V_END
     # Each strand tapers to a point: the middle of its column runs longest.
     across = np.abs((xs / 2.0) % 1.0 - 0.5) * 2
     ends = ends - 0.025 * across
-    img[..., 3] = v < ends
-    out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
-    out.setflags(write=False)
-    return out
+    return {"light": shade * root, "sheen": sheen, "alpha": v < ends}
 
 
 def _curl_texture(base: np.ndarray) -> np.ndarray:
@@ -458,7 +466,14 @@ def _curl_texture(base: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _curl_pattern() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The coils, whatever the colour: (shade, glint on the lit sides, alpha), each (HAIR_SIZE, HAIR_SIZE).
+    """The coils, whatever the colour: (shade, glint on the lit sides, alpha), each (HAIR_SIZE, HAIR_SIZE),
+    made once per machine (``assets.kept``: 0.25 s to draw, a few ms to read)."""
+    d = assets.kept(f"hair-curls-{HAIR_SIZE}-v1", _draw_curls)
+    return d["shade"], d["glint"], d["alpha"]
+
+
+def _draw_curls() -> dict[str, np.ndarray]:
+    """:func:`_curl_pattern`, drawn.
 
     The coils sit in a jittered grid (periodic across u, so the back seam does not show); each texel
     belongs to its nearest coil (cellular noise), lit on its upper side and dark in the crevices
@@ -504,7 +519,4 @@ def _curl_pattern() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     shade = (0.5 + 0.5 * bump) * (0.78 + 0.34 * lit) * (0.72 + 0.36 * spiral) * (0.85 + 0.3 * tone[cy_i, cx_i])
     centre_v = (cy_i + jitter[cy_i, cx_i, 1]) / cy
     alpha = (centre_v < ends[cx_i]) & (y / n < 1 - 1.0 / n)
-    glint = lit * bump
-    for a in (shade, glint, alpha):
-        a.setflags(write=False)
-    return shade, glint, alpha
+    return {"shade": shade, "glint": lit * bump, "alpha": alpha}

@@ -223,7 +223,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # a table of its 256 levels: one gather instead of float arithmetic over every texel (8x faster).
     m = np.arange(256, dtype=np.float32)[:, None] / np.float32(127.5) - 1
     table = base * (1 + np.float32(0.035) * m) + np.array([0.010, -0.003, -0.005], np.float32) * m
-    img = _to_u8(table)[f["mottle"]]
+    img = np.take(_to_u8(table), f["mottle"], axis=0)   # take: 4 ms against 13 for indexing
 
     def toward(color, name, strength=1.0):
         at, w = f[name]

@@ -100,9 +100,21 @@ def _span(cy, a0, a1, a2, e0, e1, e2, c0, c1, c2, W):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _sample(x, y, ss, size):
-    """The sample number of sample column x, row y in block order."""
+def _sample(x, y, ss, size, sh):
+    """The sample number of sample column x, row y in block order; ``sh``: log2(ss) when ss is a power of
+    two (shifts and masks instead of divisions), else -1."""
+    if sh >= 0:
+        m = ss - 1
+        return ((((y >> sh) * size + (x >> sh)) << (2 * sh)) + ((y & m) << sh) + (x & m))
     return ((y // ss) * size + x // ss) * (ss * ss) + (y % ss) * ss + x % ss
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _log2(ss):
+    sh = 0
+    while (1 << sh) < ss:
+        sh += 1
+    return sh if (1 << sh) == ss else -1
 
 
 @njit(cache=True, nogil=True)
@@ -112,6 +124,7 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit):
     blended ones the opaque samples' z, which a fragment must be nearer than (strictly)."""
     bounded = limit.shape[0] > 0
     size = W // ss
+    sh = _log2(ss)
     for n in range(ti.shape[0]):
         t = ti[n]
         a0, a1, a2, e0, e1, e2, c0, c1, c2, pa, pb, pc, ylo, yhi = _setup(t, tris, sx, sy, iw, H)
@@ -123,7 +136,7 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit):
             for x in range(lo, hi + 1):
                 cx = np.float32(x + 0.5)
                 w = fpa * cx + fps
-                p = _sample(x, y, ss, size)
+                p = _sample(x, y, ss, size, sh)
                 if w >= z[p] and (not bounded or w > limit[p]):
                     z[p] = w
                     tri[p] = t
@@ -139,6 +152,7 @@ def raster_masked(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, sure, tri_draw
     :func:`shade` filters it) reaches its material's cutoff. Triangles marked ``sure`` pass without a
     lookup: every texel their filter can read is opaque enough."""
     size = W // ss
+    sh = _log2(ss)
     texel = np.empty(4, np.float32)
     one = np.float32(1)
     for n in range(ti.shape[0]):
@@ -156,7 +170,7 @@ def raster_masked(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, sure, tri_draw
             for x in range(lo, hi + 1):
                 cx = np.float32(x + 0.5)
                 w = fpa * cx + fps
-                p = _sample(x, y, ss, size)
+                p = _sample(x, y, ss, size, sh)
                 if w < z[p]:
                     continue
                 fb1 = fa1 * cx + fs1
@@ -196,7 +210,8 @@ def _wrap(i, n, mode):
 
 @njit(cache=True, nogil=True)
 def _bilinear(texels, off, w, h, ws, wt, u, v, out):
-    """The four bytes of a texture bilinearly filtered at (u, v), in 0..255 (sRGB as stored), into ``out``."""
+    """The first ``len(out)`` bytes (R, G, B, A) of a texture's texels bilinearly filtered at (u, v), in 0..255
+    (as stored), into ``out``."""
     x = np.float32(u * np.float32(w) - np.float32(0.5))
     y = np.float32(v * np.float32(h) - np.float32(0.5))
     x0, y0 = np.floor(x), np.floor(y)
@@ -204,7 +219,7 @@ def _bilinear(texels, off, w, h, ws, wt, u, v, out):
     xa, xb = _wrap(int(x0), w, ws), _wrap(int(x0) + 1, w, ws)
     ya, yb = _wrap(int(y0), h, wt) * w, _wrap(int(y0) + 1, h, wt) * w
     ta, tb, tc, td = texels[off + ya + xa], texels[off + ya + xb], texels[off + yb + xa], texels[off + yb + xb]
-    for c in range(4):
+    for c in range(out.shape[0]):  # the first len(out) channels
         s = 8 * c
         top = np.float32((ta >> s) & 255)
         top += (np.float32((tb >> s) & 255) - top) * fu
@@ -235,6 +250,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
     fill, rim, sky, ground, exposure, wrap = (light_scalars[0], light_scalars[1], light_scalars[2],
                                               light_scalars[3], light_scalars[4], light_scalars[5])
     texel = np.empty(4, np.float32)
+    red = np.empty(1, np.float32)
     one, half, zero = np.float32(1), np.float32(0.5), np.float32(0)
     for i in range(n):
         t = ftri[i]
@@ -281,8 +297,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         ao = one
         x = mat_occ[d]
         if x >= 0:
-            _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
-            ao = one + mat_occ_strength[d] * (texel[0] * np.float32(1 / 255) - one)
+            _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, red)  # glTF reads red
+            ao = one + mat_occ_strength[d] * (red[0] * np.float32(1 / 255) - one)
         # three lights fixed to the world, an ambient from sky and ground
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
         ndl = max(ndl_raw, zero) * (half + half * ao)
