@@ -13,14 +13,13 @@ centre line into the covered span exactly; along the row the two weights and 1/w
 output pixel are neighbours). A fragment wins its sample when its 1/w is at least the nearest so
 far (so of equal depths the later triangle wins, as the order of the triangles is the draw order).
 
+Two samples per pixel side: pixel 0 covered by triangle 7 in three of its samples, pixel 1 by
+nothing; the first sample of pixel 0 is shaded and stands for the other two:
+
 >>> import numpy as np
->>> tris = np.array([[0, 1, 2]], np.int32)
->>> sx = np.array([0.0, 4.0, 0.0], np.float32); sy = np.array([0.0, 0.0, 4.0], np.float32)
->>> iw = np.ones(3, np.float32)
->>> buf = Samples.empty(4 * 4)
->>> raster(np.array([0], np.int32), tris, sx, sy, iw, 4, 4, 1, buf.z, buf.tri, buf.b1, buf.b2, NO_LIMIT)
->>> (buf.tri.reshape(4, 4) >= 0).sum(1).tolist()   # rows of the lower-left half: 4, 3, 2, 1 samples
-[4, 3, 2, 1]
+>>> active, slot, shade_at, _, _ = coverage(np.array([7, 7, -1, 7, -1, -1, -1, -1], np.int32), NO_TRI, 4)
+>>> active.tolist(), slot.tolist(), shade_at.tolist()
+([0], [[0, 0, -1, 0]], [0])
 """
 
 from __future__ import annotations
@@ -30,10 +29,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-__all__ = ["Samples", "raster", "raster_masked", "shade", "coverage", "resolve", "NO_LIMIT"]
+__all__ = ["Samples", "raster", "shade", "coverage", "resolve", "NO_LIMIT", "NO_TEST", "NO_TRI"]
 
-#: ``raster``'s limit for opaque surfaces: none
+#: ``raster``'s ``limit`` and ``tested``, and ``coverage``'s ``glass``, when there is none
 NO_LIMIT = np.zeros(0, np.float32)
+NO_TEST = np.zeros(0, np.bool_)
+NO_TRI = np.zeros(0, np.int32)
 
 
 @dataclass
@@ -118,49 +119,28 @@ def _log2(ss):
 
 
 @njit(cache=True, nogil=True)
-def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit):
+def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
+           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha):
     """Draw the triangles ``ti`` (in order) into the samples: where a fragment's 1/w is at least the
-    sample's ``z`` it takes the sample (z, tri, b1, b2). ``limit``: empty for opaque surfaces; for
-    blended ones the opaque samples' z, which a fragment must be nearer than (strictly)."""
+    sample's ``z`` it takes the sample (z, tri, b1, b2).
+
+    ``limit``: empty, or (blended surfaces) the opaque samples' z, which a fragment must be nearer than.
+    ``tested``: empty, or per triangle whether its fragments take the alpha test (glTF's MASK): such a
+    fragment takes its sample only where its base colour's alpha (factor x texture x vertex colour,
+    filtered as :func:`shade` filters it) reaches its material's cutoff. The rest of the arguments are
+    what the test reads, as :func:`shade` takes them.
+    """
     bounded = limit.shape[0] > 0
-    size = W // ss
-    sh = _log2(ss)
-    for n in range(ti.shape[0]):
-        t = ti[n]
-        a0, a1, a2, e0, e1, e2, c0, c1, c2, pa, pb, pc, ylo, yhi = _setup(t, tris, sx, sy, iw, H)
-        fa1, fa2, fpa = np.float32(a1), np.float32(a2), np.float32(pa)
-        for y in range(ylo, yhi + 1):
-            cy = y + 0.5
-            lo, hi, s1, s2 = _span(cy, a0, a1, a2, e0, e1, e2, c0, c1, c2, W)
-            fs1, fs2, fps = np.float32(s1), np.float32(s2), np.float32(pb * cy + pc)
-            for x in range(lo, hi + 1):
-                cx = np.float32(x + 0.5)
-                w = fpa * cx + fps
-                p = _sample(x, y, ss, size, sh)
-                if w >= z[p] and (not bounded or w > limit[p]):
-                    z[p] = w
-                    tri[p] = t
-                    b1[p] = fa1 * cx + fs1
-                    b2[p] = fa2 * cx + fs2
-
-
-@njit(cache=True, nogil=True)
-def raster_masked(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, sure, tri_draw, uv, colors, mat_color,
-                  mat_tex, mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha):
-    """:func:`raster` for alpha-tested surfaces (glTF's MASK): a fragment in front of the samples' z takes
-    the sample only where its base colour's alpha (factor x texture x vertex colour, filtered as
-    :func:`shade` filters it) reaches its material's cutoff. Triangles marked ``sure`` pass without a
-    lookup: every texel their filter can read is opaque enough."""
+    testing = tested.shape[0] > 0
     size = W // ss
     sh = _log2(ss)
     texel = np.empty(4, np.float32)
     one = np.float32(1)
     for n in range(ti.shape[0]):
         t = ti[n]
+        lookup = testing and tested[t]
         d = tri_draw[t]
         v0, v1, v2 = tris[t, 0], tris[t, 1], tris[t, 2]
-        x_tex = mat_tex[d]
-        lookup = not sure[t] and ((x_tex >= 0 and tex_alpha[x_tex]) or mat_vcol[d] or mat_color[d, 3] < one)
         a0, a1, a2, e0, e1, e2, c0, c1, c2, pa, pb, pc, ylo, yhi = _setup(t, tris, sx, sy, iw, H)
         fa1, fa2, fpa = np.float32(a1), np.float32(a2), np.float32(pa)
         for y in range(ylo, yhi + 1):
@@ -171,7 +151,7 @@ def raster_masked(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, sure, tri_draw
                 cx = np.float32(x + 0.5)
                 w = fpa * cx + fps
                 p = _sample(x, y, ss, size, sh)
-                if w < z[p]:
+                if w < z[p] or (bounded and w <= limit[p]):
                     continue
                 fb1 = fa1 * cx + fs1
                 fb2 = fa2 * cx + fs2
@@ -181,10 +161,12 @@ def raster_masked(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, sure, tri_draw
                     w1 = fb1 * iw[v1] * inv
                     w2 = fb2 * iw[v2] * inv
                     a = mat_color[d, 3]
+                    x_tex = mat_tex[d]
                     if x_tex >= 0 and tex_alpha[x_tex]:
                         tu = uv[v0, 0] * w0 + uv[v1, 0] * w1 + uv[v2, 0] * w2
                         tv = uv[v0, 1] * w0 + uv[v1, 1] * w1 + uv[v2, 1] * w2
-                        _bilinear(texels, tex_off[x_tex], tex_w[x_tex], tex_h[x_tex], tex_ws[x_tex], tex_wt[x_tex], tu, tv, texel)
+                        _bilinear(texels, tex_off[x_tex], tex_w[x_tex], tex_h[x_tex], tex_ws[x_tex], tex_wt[x_tex],
+                                  tu, tv, texel)
                         a *= texel[3] * np.float32(1 / 255)
                     if mat_vcol[d]:
                         a *= colors[v0, 3] * w0 + colors[v1, 3] * w1 + colors[v2, 3] * w2

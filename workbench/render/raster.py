@@ -59,7 +59,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import NO_LIMIT, Samples, coverage, raster, raster_masked, resolve, shade
+from .kernels import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade
 from .scene import Material, Posed
 
 __all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_up"]
@@ -286,29 +286,35 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     K = ss * ss
     B = size * size
     near = Samples.empty(B * K)
-    raster(ti[~tri_blend & ~tri_mask], tris, sx, sy, iw, W, H, ss, near.z, near.tri, near.b1, near.b2, NO_LIMIT)
     tables = _shading_tables(draws, V, lights, camera, size, ss)
+    cutoff = np.array([d.material.alpha_cutoff for d in draws] or [0.5], np.float32)
+    alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
+    textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
+
+    def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST):
+        raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit, tested, tri_draw,
+               *(tables[k] for k in alpha_read), cutoff, *(tables[k] for k in textures))
+
+    walk(ti[~tri_blend & ~tri_mask], near)
     if tri_mask.any():
         # The solid surfaces first; then the masked ones, whose fragments in front take the alpha test (those
         # behind lose the depth test whatever their alpha: half of a portrait's hair is behind the head).
         # Triangles whose whole texture footprint is opaque pass without a lookup (most of a hair card's
-        # triangles: 85 % of a long-hair portrait's tested fragments).
-        sure = _opaque_triangles(draws, tris, tri_draw, mask_mat)
-        cutoff = np.array([d.material.alpha_cutoff for d in draws], np.float32)
-        raster_masked(ti[tri_mask], tris, sx, sy, iw, W, H, ss, near.z, near.tri, near.b1, near.b2, sure, tri_draw,
-                      tables["uv"], tables["colors"], tables["mat_color"], tables["mat_tex"], tables["mat_vcol"],
-                      cutoff, tables["texels"], tables["tex_off"], tables["tex_w"], tables["tex_h"], tables["tex_ws"], tables["tex_wt"],
-                      tables["tex_alpha"])
+        # triangles: 85 % of a long-hair portrait's tested fragments), as do materials with no alpha to read.
+        has_alpha = ((tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
+                     | tables["mat_vcol"] | (tables["mat_color"][:, 3] < 1))
+        tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw, mask_mat)
+        walk(ti[tri_mask], near, tested=tested)
     # Blended surfaces: the nearest blended fragment in front of the opaque surface, per sample.
     glass = None
     if tri_blend.any():
         glass = Samples.empty(B * K)
-        raster(ti[tri_blend], tris, sx, sy, iw, W, H, ss, glass.z, glass.tri, glass.b1, glass.b2, near.z)
+        walk(ti[tri_blend], glass, limit=near.z)
 
     # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
     # Only blocks some opaque or blended fragment reaches are worked on from here: the others
     # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
-    active, slot, here, gslot, ghere = coverage(near.tri, glass.tri if glass is not None else near.tri[:0], K)
+    active, slot, here, gslot, ghere = coverage(near.tri, glass.tri if glass is not None else NO_TRI, K)
     rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here)[0]
     # -- 6. blended materials: the nearest blended surface in front of the opaque one, laid over it --
     if glass is not None:
