@@ -90,7 +90,10 @@ def test_slow_bodies_at_the_cap_do_not_keep_new_requests_out(slow_server):
     (b"GET /_local/health HTTP/1.1\r\n\r\n", 400, "invalid_http"),
     (b"GET /_local/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * (1 << 20) + b"\r\n\r\n", 431, "header_too_large"),
     ("GET /_local/héalth HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode(), 400, "invalid_http"),
-], ids=["two-hosts", "no-host", "1MB-header", "raw-non-ascii-path"])
+    (b"POST /_local/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: gzip\r\n\r\n", 501, "not_implemented"),
+    (b"OPTIONS /avatars/animations HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: ]N\\ ,Z^)7\"\r\n\r\n", 501,
+     "not_implemented"),
+], ids=["two-hosts", "no-host", "1MB-header", "raw-non-ascii-path", "gzip-coding", "garbage-coding"])
 def test_refusals_below_the_app_get_the_envelope_and_a_request_id(server, request_bytes, status, code):
     with socket.create_connection(("127.0.0.1", server.port)) as s:
         try:

@@ -10,7 +10,7 @@ that let a stateful fuzzer carry real ids from one call to the next.
 >>> sorted(doc["paths"])[:2]
 ['/api/resources/spaces/{spaceTemplateId}/finish-upload', '/api/viewers/{viewerToken}/regenerate/all']
 >>> sorted(doc["paths"]["/avatars/avatar"]["post"]["responses"])
-['201', '400', '401', '413', '415', '503', '507']
+['201', '400', '401', '413', '415', '501', '503', '507']
 """
 
 from __future__ import annotations
@@ -352,6 +352,7 @@ def build_openapi(root_url: str) -> dict:
                           "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},
     }
     _add_preflights(paths)
+    _add_transport_refusals(paths)
     return {
         "openapi": "3.1.0",
         "info": {"title": "Avatar, Viewer and Space Template service (workbench local reference)", "version": "0.1.0",
@@ -366,6 +367,22 @@ def build_openapi(root_url: str) -> dict:
         "components": {"schemas": _schemas(), "headers": _response_headers(),
                        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
     }
+
+
+def _add_transport_refusals(paths: dict) -> None:
+    """What the HTTP layer answers below every operation, before the app reads the request: 501 to a
+    Transfer-Encoding other than chunked (RFC 9112 section 6.1; contract section 14).
+
+    >>> paths = {"/avatars/animations": {"get": {"responses": {"200": {}}}}}
+    >>> _add_transport_refusals(paths)
+    >>> sorted(paths["/avatars/animations"]["get"]["responses"])
+    ['200', '501']
+    """
+    for ops in paths.values():
+        for op in ops.values():
+            op["responses"].setdefault("501", _error(
+                "the request's Transfer-Encoding is not chunked (the only coding this service reads); nothing was done",
+                ["not_implemented"]))
 
 
 def _add_preflights(paths: dict) -> None:
