@@ -86,3 +86,37 @@ def test_the_library_is_written_again_for_another_generator(tmp_path, monkeypatc
 @pytest.mark.parametrize("name", ["body.py", "raster.py", "options.py"])
 def test_the_fingerprint_covers_the_generator_and_the_renderer(name):
     assert name in {f.name for f in content.generator_sources()}
+
+
+# What a process makes on a machine whose caches are empty is what every later process makes from them:
+# a kept copy must be read back as the same numbers (the body's texel weights are kept as float16, and the
+# first process once used its own float32 ones: its occlusion texture, and the GLB, differed).
+_SAME_BYTES = """
+import hashlib, sys
+from workbench.gltf import build_avatar
+from workbench.options import ModelOptions, normalize_avatar_settings, parse_preview_options
+from workbench.render import render_preview
+settings = normalize_avatar_settings({"gender": "feminine", "bodyShape": "slim", "height": 172, "skinTone": "#F1C27D",
+                                      "hair": {"style": "bun", "color": "#6A4E42"}, "glasses": "clear"})
+for lod in (0, 2):
+    glb = build_avatar(settings, ModelOptions(lod=lod))
+    print(lod, hashlib.sha256(glb).hexdigest())
+print("png", hashlib.sha256(render_preview(glb, parse_preview_options({"size": "128"}))).hexdigest())
+"""
+
+
+def test_a_cold_machine_makes_the_same_bytes_as_a_warm_one(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from workbench.body import assets
+
+    (tmp_path / assets.WHEEL_NAME).symlink_to(assets.wheel())
+    env = {**os.environ, "WORKBENCH_ASSETS_DIR": str(tmp_path)}
+    runs = [subprocess.run([sys.executable, "-c", _SAME_BYTES], env=env, capture_output=True, text=True, timeout=600)
+            for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0, run.stderr[-2000:]
+    assert any(p.name.startswith("compiled-") for p in tmp_path.iterdir())  # the first run filled the cache
+    assert runs[0].stdout == runs[1].stdout and runs[0].stdout.count("\n") == 3

@@ -99,7 +99,10 @@ def _load_or_draw(size: int, uvs) -> TexelMap:
             return TexelMap(size, d["triangle"], d["bary"].astype(np.float32), d["covered"])
     except (OSError, KeyError, ValueError):
         pass
-    m = texel_map(uvs(), size)
+    drawn = texel_map(uvs(), size)
+    # the weights as a later process reads them back (kept as float16): the first process's texture is
+    # then the same bytes as every later one's
+    m = TexelMap(size, drawn.triangle, drawn.bary.astype(np.float16).astype(np.float32), drawn.covered)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".texels-", suffix=".npz")
     os.close(fd)
