@@ -363,6 +363,7 @@ from workbench.tracking.analysis import read_events, retention
 from workbench.tracking.lake import write_synth_lake
 
 cluster.IN_PROCESS_ROWS = int(sys.argv[2])  # 0: as if the lake were too big for this process
+cluster.THREADS_ONLY_CORES = 0 if sys.argv[2] == "0" else cluster.THREADS_ONLY_CORES  # and the machine large
 lake = write_synth_lake(sys.argv[1], 3_000, seed=2, overwrite=True)
 table = retention(read_events(lake), start_key="viewer_loaded", by="visitorId", periods=2)
 print("cohorts", len(table))

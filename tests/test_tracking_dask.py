@@ -216,3 +216,19 @@ def test_compare_variants(both, client, interval):
     kw = {"variant_field": "variant", "success_key": "cta_clicked", "interval": interval, "by": "visitorId"}
     expected = A.compare_variants(pdf, **kw)
     pd.testing.assert_frame_equal(A.compare_variants(ddf, client=client, **kw), expected)
+
+
+def test_a_two_core_machine_runs_every_lake_on_threads(monkeypatch):
+    """Above IN_PROCESS_ROWS a machine of THREADS_ONLY_CORES cores still takes the threads (its cluster was slower
+    at 100 million events), and names no cluster; a larger machine is sent to the cluster (not started here)."""
+    from workbench.tracking import cluster
+
+    monkeypatch.delenv("WORKBENCH_DASK_SCHEDULER", raising=False)
+    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 2)
+    assert cluster.get_client(rows=10 * cluster.IN_PROCESS_ROWS) == "threads"
+    assert cluster.get_client(rows=None) == "threads"
+    monkeypatch.setattr(cluster.os, "cpu_count", lambda: 8)
+    assert cluster.get_client(rows=cluster.IN_PROCESS_ROWS) == "threads"
+    monkeypatch.setattr(cluster, "_unguarded_script", lambda: True)  # a larger lake: the cluster's branch, refused
+    with pytest.warns(UserWarning, match="worker processes"):
+        assert cluster.get_client(rows=cluster.IN_PROCESS_ROWS + 1) == "threads"

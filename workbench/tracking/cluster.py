@@ -10,7 +10,9 @@ Resolution order for every analysis call on a Dask DataFrame (first match wins):
    no worker processes) when the frame is small (``rows`` <= :data:`IN_PROCESS_ROWS`, the
    dispatcher's count from the files' footers, or a frame made from pandas): a cluster's
    start and the moves of partial answers between processes cost more than they save on a
-   lake that size (``bench/scale.py``, ``bench/RESULTS.md``). Also when the program is a
+   lake that size (``bench/scale.py``, ``bench/RESULTS.md``). On a machine of at most
+   :data:`THREADS_ONLY_CORES` cores, frames of every size: there a cluster has no more cores
+   to use than the threads have, and was slower at every size measured. Also when the program is a
    plain script without ``if __name__ == "__main__":``, whose worker processes would each
    re-run the script (a warning says how to get them);
 5. an embedded ``LocalCluster`` started on first use: one single-threaded worker
@@ -37,11 +39,15 @@ import sys
 import threading
 from typing import Any
 
-__all__ = ["get_client", "compute", "close_embedded", "ENV", "IN_PROCESS_ROWS"]
+__all__ = ["get_client", "compute", "close_embedded", "ENV", "IN_PROCESS_ROWS", "THREADS_ONLY_CORES"]
 
 ENV = "WORKBENCH_DASK_SCHEDULER"
 #: Frames of at most this many rows run on this process's threads (measured: bench/RESULTS.md).
 IN_PROCESS_ROWS = 30_000_000
+#: On a machine of at most this many cores every frame runs on this process's threads: at 100 million
+#: events on 2 cores the threads took 0.62 to 0.75 of the 2-process cluster's time on retention, paths and
+#: funnel, bucket by bucket in under 1.3 GB (bench/RESULTS.md). More cores: not measured, the cluster stays.
+THREADS_ONLY_CORES = 2
 _LOCAL_SCHEDULERS = ("threads", "sync", "synchronous", "processes")
 _lock = threading.Lock()
 _embedded: dict[str, Any] = {}
@@ -76,7 +82,7 @@ def get_client(client=None, rows: int | None = None):
             return default_client()
         except ValueError:  # no client made by the caller
             pass
-    if rows is not None and rows <= IN_PROCESS_ROWS:
+    if (rows is not None and rows <= IN_PROCESS_ROWS) or (os.cpu_count() or 1) <= THREADS_ONLY_CORES:
         return "threads"
     if _unguarded_script():
         import warnings
