@@ -130,7 +130,8 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
     if end_ns is not None:  # the data end there: nothing at or after it is looked at
         ok &= t < _local(np.array([end_ns]), tz if calendar else None)[0] // per
     # the data's end comes from the same read (a second pass over the files for it cost as much again)
-    last = pd.DataFrame({"cohort": [int(t[ok].max()) * per if ok.any() else NAT, len(g)], "column": [_LAST, _IDS],
+    last = pd.DataFrame({"cohort": [int(np.max(t, where=ok, initial=nat)) * per if ok.any() else NAT, len(g)],
+                         "column": [_LAST, _IDS],
                          "n": [0, int((g >= 0).sum())]})
     start = ok & (k == code.get(start_key, -2))
     if not start.any():
@@ -144,7 +145,7 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
     cohorts, cohort_of = np.unique(cohort_start[has], return_inverse=True)
     cohort_index = np.full(n_groups, -1, dtype=np.int64)
     cohort_index[has] = cohort_of
-    gc = np.maximum(g, 0).astype(np.int64)
+    gc = np.maximum(g, 0).astype(np.int64, copy=False)  # codes are int64 already: one copy, not two
     t0g = t0[gc]
     back = ok & (t >= t0g)  # an entity without a start has t0 = never: nothing is after it
     if return_key is not None:
@@ -154,7 +155,10 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
     else:
         n = (t - t0g) // pt
     width = max(b for _, b in cols) + 2  # periods 0..last, and one cell for everything later
-    cell = gc * width + np.clip(n, 0, width - 1)
+    np.minimum(n, width - 1, out=n)  # in place: np.clip's copy of a million periods cost a fifth of the pass
+    np.maximum(n, 0, out=n)
+    cell = gc * width
+    cell += n
     cell[~back] = n_groups * width  # one spare cell for the events that count nowhere
     seen = np.zeros(n_groups * width + 1, dtype=bool)
     seen[cell] = True
