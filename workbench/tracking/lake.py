@@ -349,7 +349,7 @@ def _read_bucket(item: tuple, columns: list[str] | None = None):
     else:
         tables = [_read_file(fs, f, read) for f in files]
     df = pa.concat_tables(tables).to_pandas()
-    df.index = pd.Index(np.full(len(df), number, dtype=np.int64), name=index_name)
+    df.index = pd.Index(np.full(len(df), number, dtype=np.int64), name=index_name, copy=False)  # made here: no copy
     if unique_ids:  # the lake's note promises it: the analysis need not hash every id to find repeats
         df.attrs["unique_ids"] = True
     return df

@@ -21,7 +21,7 @@ option):
 
 Every function also takes a Dask DataFrame and gives the same pandas answer, computed
 where ``client=`` or ``WORKBENCH_DASK_SCHEDULER`` says, else on this process's threads for
-a lake that fits in memory (up to ``cluster.IN_PROCESS_ROWS`` events) and on an embedded
+a lake that fits in memory (up to ``cluster.IN_PROCESS_ROWS`` events, any size on 2 cores) and on an embedded
 LocalCluster for a larger one: :mod:`.dispatch` is the one place that decides, and says
 how groups are kept whole per partition. Every function reads times, durations, event ids
 and payload fields one way (:mod:`.common`): integers are epoch milliseconds, a duration
