@@ -45,8 +45,8 @@ ENV = "WORKBENCH_DASK_SCHEDULER"
 #: Frames of at most this many rows run on this process's threads (measured: bench/RESULTS.md).
 IN_PROCESS_ROWS = 30_000_000
 #: On a machine of at most this many cores every frame runs on this process's threads: at 100 million
-#: events on 2 cores the threads took 0.62 to 0.75 of the 2-process cluster's time on retention, paths and
-#: funnel, bucket by bucket in under 1.3 GB (bench/RESULTS.md). More cores: not measured, the cluster stays.
+#: events on 2 cores the threads took 0.55, 0.51 and 0.71 of the 2-process cluster's time on retention, paths
+#: and funnel, bucket by bucket in under 1.3 GB (bench/RESULTS.md). More cores: not measured, the cluster stays.
 THREADS_ONLY_CORES = 2
 _LOCAL_SCHEDULERS = ("threads", "sync", "synchronous", "processes")
 _lock = threading.Lock()
