@@ -25,9 +25,6 @@ box sums of shifted slices ~0.03 s; counting each vertex's boxes in a compiled l
 
 from __future__ import annotations
 
-import os
-import tempfile
-
 import numpy as np
 from numba import njit
 
@@ -77,42 +74,22 @@ def vertex_occlusion(positions: np.ndarray, normals: np.ndarray, surface: np.nda
     return np.clip(1.1 - out * 2.0, 0.5, 1.0)
 
 
-def _texel_path(size: int):
-    return assets.compiled_dir() / f"texels-body-{size}-v{FORMAT}.npz"
-
-
 def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
-    """The texel map of the body's UVs at ``size`` (the same for every body: MakeHuman's layout),
-    from disk, drawn from ``mesh`` and saved on first use."""
+    """The texel map of the body's UVs at ``size`` (the same for every body: MakeHuman's layout), drawn
+    from ``mesh`` once per machine and kept (:func:`~workbench.body.assets.kept`, weights as float16).
+    Every process, the one that drew it too, uses the kept numbers, so every texture made from it is
+    the same bytes on a cold machine as on a warm one."""
     if size not in _TEXELS:
-        _TEXELS[size] = _load_or_draw(size, lambda: mesh.triangle_uvs[mesh.face_groups["body"]])
+        def draw() -> dict[str, np.ndarray]:
+            m = texel_map(mesh.triangle_uvs[mesh.face_groups["body"]], size)
+            return {"triangle": m.triangle, "bary": m.bary.astype(np.float16), "covered": m.covered}
+
+        kept = assets.kept(f"texels-body-{size}-v{FORMAT}", draw)
+        _TEXELS[size] = TexelMap(size, kept["triangle"], kept["bary"].astype(np.float32), kept["covered"])
     return _TEXELS[size]
 
 
 _TEXELS: dict[int, TexelMap] = {}
-
-
-def _load_or_draw(size: int, uvs) -> TexelMap:
-    path = _texel_path(size)
-    try:
-        with np.load(path) as d:
-            return TexelMap(size, d["triangle"], d["bary"].astype(np.float32), d["covered"])
-    except (OSError, KeyError, ValueError):
-        pass
-    drawn = texel_map(uvs(), size)
-    # the weights as a later process reads them back (kept as float16): the first process's texture is
-    # then the same bytes as every later one's
-    m = TexelMap(size, drawn.triangle, drawn.bary.astype(np.float16).astype(np.float32), drawn.covered)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".texels-", suffix=".npz")
-    os.close(fd)
-    try:
-        np.savez(tmp, triangle=m.triangle, bary=m.bary.astype(np.float16), covered=m.covered)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return m
 
 
 def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:
