@@ -9,6 +9,9 @@ Writers keep memory bounded by the size of one chunk, never by the size of the l
   service) and puts each session in bucket ``hash(sessionId) % buckets``, buffering a
   bounded number of rows.
 
+Both write every file the same way (:data:`PARQUET_OPTIONS`, :func:`compact`): zstd, times
+as sorted deltas, each dictionary column holding only the values its file uses.
+
 :func:`read_events` opens a lake (or one Parquet or JSON-lines file) as a Dask
 DataFrame. For a lake whose note promises session buckets it makes one partition per
 bucket, indexed by :data:`SESSION_PART` with known divisions, which tells the analysis
@@ -79,11 +82,40 @@ def _is_url(path) -> bool:
     return "://" in os.fspath(path)
 
 
+def compact(table: pa.Table) -> pa.Table:
+    """``table`` with each dictionary column holding only the values its rows use, in order of first use.
+
+    A slice of a table keeps the whole table's dictionary, and Parquet stores a column's
+    dictionary in each row group: a day's file of one bucket held every visitor id of its
+    input chunk (36,590 of them in each of the 1M lake's seven files, when a day has about
+    a third of them), and reading the lake decoded and matched them all seven times.
+
+    >>> t = pa.table({"k": pa.array(["a", "b", "c"]).dictionary_encode()}).slice(1, 1)
+    >>> t.column("k").chunk(0).dictionary.to_pylist(), compact(t).column("k").chunk(0).dictionary.to_pylist()
+    (['a', 'b', 'c'], ['b'])
+    """
+    import pyarrow.compute as pc
+
+    for i, field in enumerate(table.schema):
+        if pa.types.is_dictionary(field.type):
+            values = table.column(i).combine_chunks().dictionary_decode()
+            table = table.set_column(i, field, pc.dictionary_encode(values).cast(field.type))
+    return table
+
+
+#: How every lake file is written. Times (sorted within a file) as deltas, not a dictionary: on the 1M lake a
+#: third of the bytes and a third of the time to read (a dictionary of mostly distinct values overflows and
+#: falls back to plain pages); every other column keeps Parquet's dictionary.
+_TIMES = [f.name for f in SCHEMA if pa.types.is_timestamp(f.type)]
+PARQUET_OPTIONS = {"compression": "zstd", "use_dictionary": [n for n in SCHEMA.names if n not in _TIMES],
+                   "column_encoding": {n: "DELTA_BINARY_PACKED" for n in _TIMES}}
+
+
 def _write(table: pa.Table, fs, path: str) -> None:
     fs.makedirs(path.rsplit("/", 1)[0], exist_ok=True)
     with fs.open(path, "wb") as fh:
         # no timestamps or writer-specific text beyond the version: the same input gives the same bytes
-        pq.write_table(table, fh, compression="zstd", row_group_size=1 << 20)
+        pq.write_table(compact(table), fh, row_group_size=1 << 20, **PARQUET_OPTIONS)
 
 
 def _start_lake(out, overwrite: bool, storage_options: dict | None = None):
@@ -245,10 +277,10 @@ class LakeWriter:
                 self.fs.makedirs(folder, exist_ok=True)
                 fh = self.fs.open(f"{folder}/{PART_FORMAT.format(b)}", "wb")
                 self._files.append(fh)
-                writer = self._writers[(date, b)] = pq.ParquetWriter(fh, SCHEMA, compression="zstd")
+                writer = self._writers[(date, b)] = pq.ParquetWriter(fh, SCHEMA, **PARQUET_OPTIONS)
             # within a file, keep time order (the export arrives sorted; other input may not)
             piece = pa.concat_tables(pieces)
-            writer.write_table(piece.sort_by([("timestamp", "ascending")]))
+            writer.write_table(compact(piece.sort_by([("timestamp", "ascending")])))
         self._pending.clear()
         self._pending_rows = 0
 
