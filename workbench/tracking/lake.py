@@ -29,6 +29,7 @@ functions that sessions are whole in every partition.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 from pathlib import Path
@@ -367,12 +368,13 @@ def _read_bucket(item: tuple, columns: list[str] | None = None):
     """One bucket (its files across all days) as a pandas frame indexed by its number (:data:`VISITOR_PART`
     or :data:`SESSION_PART`, ``index_name``).
 
-    The ``columns`` keyword lets Dask push a column selection down into the Parquet read.
+    The item names the columns :func:`read_events` was asked for (None: all); the ``columns``
+    keyword lets Dask push a later selection down into the Parquet read.
     """
     import pandas as pd
 
-    number, files, fs, index_name, unique_ids = item
-    read = list(columns) if columns is not None else SCHEMA.names
+    number, files, fs, index_name, unique_ids, asked = item
+    read = list(columns) if columns is not None else list(asked or SCHEMA.names)
     if len(files) > 1:  # a bucket's day files read side by side: Arrow's reader lets go of the GIL
         from concurrent.futures import ThreadPoolExecutor
 
@@ -381,7 +383,9 @@ def _read_bucket(item: tuple, columns: list[str] | None = None):
     else:
         tables = [_read_file(fs, f, read) for f in files]
     df = pa.concat_tables(tables).to_pandas()
-    df.index = pd.Index(np.full(len(df), number, dtype=np.int64), name=index_name, copy=False)  # made here: no copy
+    # every row holds the bucket's number: one value seen len(df) times, no memory (an 8 MB array of it cost
+    # as much as the retention pass on a fresh process's first call)
+    df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
     if unique_ids:  # the lake's note promises it: the analysis need not hash every id to find repeats
         df.attrs["unique_ids"] = True
     return df
@@ -473,11 +477,11 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
             numbers = list(parts)
             index_name = VISITOR_PART if note.get("visitor_buckets") else SESSION_PART
             unique_ids = bool(note.get("unique_ids"))
-            ddf = dd.from_map(_read_bucket, [(n, parts[n], fs, index_name, unique_ids) for n in numbers],
-                              meta=_meta(None, index_name), divisions=tuple(numbers) + (numbers[-1],),
+            asked = tuple(columns) if columns is not None else None
+            ddf = dd.from_map(_read_bucket, [(n, parts[n], fs, index_name, unique_ids, asked) for n in numbers],
+                              meta=_meta(asked, index_name), divisions=tuple(numbers) + (numbers[-1],),
                               label="read-lake")
-            return _noted(ddf[columns] if columns is not None else ddf,
-                          _footer_rows(fs, [f for n in numbers for f in parts[n]]))
+            return _noted(ddf, _footer_rows(fs, [f for n in numbers for f in parts[n]]))
         ddf = dd.read_parquet(os.fspath(path), columns=columns, dataset={"partitioning": "hive"},
                               storage_options=storage_options)
         return _noted(ddf, _footer_rows(fs, fs.glob(f"{root}/**/*.parquet")))
@@ -499,12 +503,22 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
     raise ValueError(f"read_events: {os.fspath(path)!r} is not a lake folder, .parquet or .jsonl file")
 
 
-def _meta(columns, index_name: str):
+def _meta(columns: tuple | None, index_name: str):
+    """The zero-row frame of ``columns`` (None: all) indexed by ``index_name``: Dask's ``meta``."""
+    return _empty_meta(columns, index_name).copy()
+
+
+@functools.cache
+def _empty_meta(columns: tuple | None, index_name: str):
     import pandas as pd
 
-    meta = empty_frame()
-    if columns is not None:
-        meta = meta[[c for c in columns]]
+    if columns is None:
+        meta = empty_frame()
+    else:
+        unknown = [c for c in columns if c not in SCHEMA.names]
+        if unknown:
+            raise KeyError(f"read_events: columns: {unknown} are not lake columns; the lake has {SCHEMA.names}")
+        meta = pa.schema([SCHEMA.field(c) for c in columns]).empty_table().to_pandas()
     meta.index = pd.Index([], dtype=np.int64, name=index_name)
     return meta
 

@@ -224,25 +224,20 @@ def _end(end, tz) -> int | None:
 
 
 def _table(partial: pd.DataFrame, p: int, cols, calendar, end_ns, by: str, tz=None) -> pd.DataFrame:
-    """The cohort x column table from summed partial summaries."""
-    ids = partial[partial["column"] == _IDS]
-    if ids["cohort"].sum() > 0 and ids["n"].sum() == 0:
+    """The cohort x column table from summed partial summaries (a few rows per cohort: added in numpy)."""
+    cohort, column, n = (partial[c].to_numpy() for c in ("cohort", "column", "n"))
+    ids = column == _IDS
+    if cohort[ids].sum() > 0 and n[ids].sum() == 0:
         raise ValueError(f"retention: by: column {by!r} has no value in any row (the service's export carries "
                          "no visitor id); group by 'sessionId', or fill it with your own ids first")
-    stamps = partial.loc[partial["column"] == _LAST, "cohort"]
-    stamps = stamps[stamps != NAT]
+    stamps = cohort[(column == _LAST) & (cohort != NAT)]
     last_event = int(stamps.max()) if len(stamps) else NAT
-    partial = partial[~partial["column"].isin([_LAST, _IDS])]
     labels = [a if a == b else f"{a}-{b}" for a, b in cols]
-    sums = partial.groupby(["cohort", "column"])["n"].sum()
-    cohorts = np.sort(partial.loc[partial["column"] == _SIZE, "cohort"].unique())
-    size = (sums.xs(_SIZE, level="column").reindex(cohorts, fill_value=0).to_numpy() if len(cohorts)
-            else np.zeros(0, dtype=np.int64))  # no entity has a start: an empty table
-    count = np.zeros((len(cohorts), len(cols)), dtype=np.int64)
-    count[:, 0] = size
-    for c in range(1, len(cols)):
-        if c in sums.index.get_level_values("column"):
-            count[:, c] = sums.xs(c, level="column").reindex(cohorts, fill_value=0).to_numpy()
+    cohorts = np.unique(cohort[column == _SIZE])  # none when no entity has a start: an empty table
+    counted = (column >= _SIZE) & np.isin(cohort, cohorts)
+    count = np.zeros((len(cohorts), len(cols)), dtype=np.int64)  # column 0: the cohort's size
+    np.add.at(count, (np.searchsorted(cohorts, cohort[counted]), np.maximum(column[counted], 0)), n[counted])
+    size = count[:, 0].copy()
     if end_ns is None:
         end_ns = int(_floor(np.array([last_event]), p)[0] + p) if last_event != NAT else 0
     else:
@@ -259,10 +254,8 @@ def _table(partial: pd.DataFrame, p: int, cols, calendar, end_ns, by: str, tz=No
     if calendar and tz is not None:  # local midnights, labelled in their own zone
         index = pd.DatetimeIndex(pd.to_datetime(cohorts).tz_localize(tz, ambiguous="NaT", nonexistent="shift_forward"),
                                  name="cohort")
-    out = pd.concat({"size": pd.DataFrame({"": size}, index=index),
-                     "count": pd.DataFrame(count, index=index, columns=labels),
-                     "rate": pd.DataFrame(rate, index=index, columns=labels)}, axis=1)
-    return out
+    return pd.DataFrame({("size", ""): size, **{("count", label): count[:, c] for c, label in enumerate(labels)},
+                         **{("rate", label): rate[:, c] for c, label in enumerate(labels)}}, index=index)
 
 
 def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: str = "sessionId", period="1D",
