@@ -199,8 +199,12 @@ def tie_order(g: np.ndarray, t: np.ndarray, rows: np.ndarray, frame: pd.DataFram
     tied[:-1] |= same
     at = np.flatnonzero(tied)
     run = np.cumsum(np.r_[True, ~same])[at]  # which run of equal (group, time) each tied row is in
-    ids = frame[id_column].iloc[order[at]]
-    rank = pd.factorize(ids.astype(object).where(ids.notna(), None), sort=True, use_na_sentinel=True)[0]
+    picked, column = order[at], frame[id_column]
+    # the usual few tied rows one by one: ``iloc`` on a column of Arrow strings read in several chunks joined
+    # the chunks first (the 1M lake's 94 tied ids cost 3 to 80 ms that way)
+    ids = (pd.Series([column.array[i] for i in picked], dtype=object) if len(picked) <= 4096
+           else column.iloc[picked].astype(object))
+    rank = pd.factorize(ids.where(ids.notna(), None), sort=True, use_na_sentinel=True)[0]
     rank = np.where(rank < 0, np.iinfo(np.int64).max, rank)  # rows without an id after those with one
     order[at] = order[at][np.lexsort((rank, run))]
     return order
@@ -209,6 +213,20 @@ def tie_order(g: np.ndarray, t: np.ndarray, rows: np.ndarray, frame: pd.DataFram
 def ms_floor(t: np.ndarray) -> np.ndarray:
     """Integer ns times floored to the millisecond (NaT kept): "the same millisecond" is a tie."""
     return np.where(t == NAT, NAT, t // 1_000_000 * 1_000_000)
+
+
+def ms_ticks(series: pd.Series, function: str = "analysis") -> np.ndarray:
+    """Times as whole milliseconds since the epoch (int64, NaT as ``NAT``), for questions that only order
+    events: ``ms_floor(ns(series)) // 10**6``, but a lake's column (zoned, in ms) is taken as it is, uncopied
+    (three event-sized arrays fewer).
+
+    >>> ms_ticks(pd.Series(pd.to_datetime(["2026-11-01 00:00:00.0017", None], utc=True))).tolist()[0]
+    1793491200001
+    """
+    if isinstance(series.dtype, pd.DatetimeTZDtype) and series.dt.unit == "ms":
+        return pd.DatetimeIndex(series).asi8
+    t = ns(series, function=function)
+    return np.where(t == NAT, NAT, t // 1_000_000)
 
 
 def codes(series: pd.Series, wide: bool = True) -> tuple[np.ndarray, Any]:

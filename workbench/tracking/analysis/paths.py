@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, first_events, ms_floor, ns, step_list, tie_order
+from .common import NAT, check_columns, check_event_keys, codes, first_events, ms_ticks, step_list, tie_order
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 from .sessions import sessionize
 
@@ -37,10 +37,10 @@ def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
     frame = first_events(frame, time=time)
     g, _ = codes(frame[by])
     k, names = codes(frame[key])
-    t = ms_floor(ns(frame[time], function="paths"))
-    keep = (g >= 0) & (k >= 0) & (t != NAT)
-    if exclude:
-        keep &= ~np.isin(k, [i for i, n in enumerate(names) if n in set(exclude)])
+    t = ms_ticks(frame[time], function="paths")
+    keep = (g >= 0) & (t != NAT)
+    dropped = np.array([n in set(exclude or ()) for n in names] + [True])  # by key code; the last: no key (-1)
+    keep &= ~dropped[k]
     rows = np.flatnonzero(keep)
     order = tie_order(g, t, rows, frame)
     g, k = g[order], k[order]
