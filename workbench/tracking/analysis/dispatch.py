@@ -45,7 +45,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from ..cluster import compute, get_client
-from ..lake import SESSION_PART, VISITOR_PART, rows_of
+from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, rows_of
 from .common import check_columns, payload_dict
 
 __all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "field_columns", "as_dicts", "gathered", "compute"]
@@ -104,11 +104,14 @@ def by_group(ddf, by: str, session: str = "sessionId"):
     return ddf.shuffle(on=by, npartitions=ddf.npartitions)
 
 
-def columns_of(ddf, *names) -> list[str]:
+def columns_of(ddf, *names, ties: bool = True) -> list[str]:
     """The columns named that the frame has (payload fields may be flattened or not), checked, and the event
-    ``id`` when there is one: every question counts a repeated id once and breaks ties by it."""
+    ``id`` when there is one: every question counts a repeated id once, and those that order events (``ties``)
+    break ties by it. A question that does not order events skips the id of a lake that promises it never
+    repeats (so a frame of all the lake's columns does not read a million ids for nothing)."""
     check_columns(ddf, *[n for n in names if not n.startswith("payload.")])
-    return list(dict.fromkeys(n for n in (*names, "id") if n in ddf.columns))
+    wanted = (*names, "id") if ties or not promises_unique_ids(ddf) else names
+    return list(dict.fromkeys(n for n in wanted if n in ddf.columns))
 
 
 def field_columns(ddf, *fields: str) -> list[str]:

@@ -144,7 +144,8 @@ def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="times
     steps, exclude = _options(ddf, steps, key, order, exclude, attribution)
     check_columns(ddf, by, key, time)
     extra = [] if breakdown is None else field_columns(ddf, breakdown)
-    part = by_group(ddf[columns_of(ddf, by, key, time, *extra)], by)
+    # events of one millisecond are taken in any order: the id orders only a breakdown's touches
+    part = by_group(ddf[columns_of(ddf, by, key, time, *extra, ties=breakdown is not None)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
     (partial,) = compute(part.map_partitions(_partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
                                              order, breakdown, attribution, meta=meta), client=client)
