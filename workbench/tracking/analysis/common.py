@@ -240,7 +240,7 @@ def codes(series: pd.Series, wide: bool = True) -> tuple[np.ndarray, Any]:
     dtype('int8')
     """
     if isinstance(series.dtype, pd.CategoricalDtype):
-        c = series.cat.codes.to_numpy()
+        c = series.array.codes  # the Categorical's own array: no Series made around it
         return (c.astype(np.int64) if wide else c), series.cat.categories
     return pd.factorize(series, use_na_sentinel=True)
 

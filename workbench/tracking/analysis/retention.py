@@ -138,38 +138,39 @@ def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, star
     """
     # one spare entity after the last for the events without one (code -1 picks it): it never starts
     t0 = np.full(n_groups + 1, _NEVER, dtype=np.int64)
-    seen = np.zeros((n_groups + 1, width + 1), dtype=bool)  # and a spare column for events that count nowhere
+    cells = width + 1  # per entity: its periods, and a spare cell for the events that count nowhere
+    seen = np.zeros((n_groups + 1) * cells, dtype=bool)
     blocks = [slice(a, a + _BLOCK) for a in range(0, len(g), _BLOCK)]
-    last, rows = NAT, 0
-
-    def looked_at(b: slice) -> np.ndarray:
+    last, rows, looked = NAT, 0, []
+    for b in blocks:  # first starts, the latest time looked at, rows with an entity
+        has = g[b] >= 0
+        rows += int(np.count_nonzero(has))
         ok = t[b] != NAT
-        ok &= g[b] >= 0
+        ok &= has
         if end is not None:
             ok &= t[b] < end
-        return ok
-
-    for b in blocks:  # first starts, the latest time looked at, rows with an entity
-        ok = looked_at(b)
-        rows += int(np.count_nonzero(g[b] >= 0))
+        looked.append(ok)
         last = max(last, int(np.max(t[b], where=ok, initial=NAT)))
-        ok &= k[b] == start
-        np.minimum.at(t0, g[b][ok], t[b][ok])
-    n_buffer = np.empty(min(len(g), _BLOCK), dtype=np.int64)
-    for b in blocks:  # returns: at or after the entity's first start
-        ok = looked_at(b)
-        n = np.take(t0, g[b], out=n_buffer[:len(g[b])])  # each event's entity's first start
+        s = ok & (k[b] == start)
+        np.minimum.at(t0, g[b][s], t[b][s])
+    n_buffer, cell_buffer = (np.empty(min(len(g), _BLOCK), dtype=np.int64) for _ in range(2))
+    for b, ok in zip(blocks, looked):  # returns: at or after the entity's first start
+        m = len(g[b])
+        n = np.take(t0, g[b], out=n_buffer[:m])  # each event's entity's first start
         ok &= t[b] >= n  # an entity without a start has t0 = never: nothing is after it
         if back != _ANY:
             ok &= k[b] == back
         if calendar:
             n[:] = (_floor(t[b] * unit, period) - _floor(n * unit, period)) // period
-        else:
-            np.subtract(t[b], n, out=n, where=ok)  # periods since the start, in place
-            np.floor_divide(n, step, out=n, where=ok)
+        else:  # in place; what it makes of the events not looked at is overwritten below
+            np.subtract(t[b], n, out=n)
+            np.floor_divide(n, step, out=n)
         np.minimum(n, width - 1, out=n)
         np.putmask(n, ~ok, width)
-        seen[g[b], n] = True
+        cell = np.multiply(g[b], cells, out=cell_buffer[:m], dtype=np.int64, casting="unsafe")
+        cell += n  # entity -1's spare cell is the array's last
+        seen[cell] = True
+    seen = seen.reshape(n_groups + 1, cells)
     return t0[:n_groups], seen[:n_groups, :width], last, rows
 
 
@@ -196,11 +197,10 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
                                          back=_ANY if return_key is None else code.get(return_key, _ABSENT),
                                          end=end, width=width, step=p // per, unit=per, period=p, calendar=calendar)
     # the data's end comes from the same read (a second pass over the files for it cost as much again)
-    last = pd.DataFrame({"cohort": [last_tick * per if last_tick != NAT else NAT, len(g)],
-                         "column": [_LAST, _IDS], "n": [0, rows]})
+    head = np.array([[last_tick * per if last_tick != NAT else NAT, _LAST, 0], [len(g), _IDS, rows]], dtype=np.int64)
     has = t0 != _NEVER
     if not has.any():
-        return last.astype(_PARTIAL)
+        return _partial_frame(head)
     cohorts, cohort_of = np.unique(_floor(t0[has] * per, p), return_inverse=True)
     seen = seen[has]
     n = np.empty((len(cohorts), len(cols)), dtype=np.int64)  # per cohort: its size, then each column's count
@@ -210,9 +210,13 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
         n[:, c] = np.bincount(cohort_of[hit], minlength=len(cohorts))
     column = np.array([_SIZE] + list(range(1, len(cols))), dtype=np.int64)
     kept = (n > 0).ravel()
-    out = pd.DataFrame({"cohort": np.repeat(cohorts, len(cols))[kept], "column": np.tile(column, len(cohorts))[kept],
-                        "n": n.ravel()[kept]})
-    return pd.concat([last, out], ignore_index=True).astype(_PARTIAL)
+    body = np.column_stack([np.repeat(cohorts, len(cols))[kept], np.tile(column, len(cohorts))[kept], n.ravel()[kept]])
+    return _partial_frame(np.concatenate([head, body]))
+
+
+def _partial_frame(rows: np.ndarray) -> pd.DataFrame:
+    """A partial summary from its (cohort, column, n) rows."""
+    return pd.DataFrame({name: rows[:, i] for i, name in enumerate(_PARTIAL)})
 
 
 def _end(end, tz) -> int | None:
