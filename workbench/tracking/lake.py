@@ -484,7 +484,8 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
     A lake written by workbench (its ``_workbench_lake.json`` promises buckets) gives one
     partition per bucket, index :data:`VISITOR_PART` (whole visitors, hence whole
     sessions) or, for a lake written before visitors, :data:`SESSION_PART`, divisions
-    known: the analysis functions then run without a shuffle. Any other input is read with
+    known: the analysis functions then run without a shuffle. Its columns are typed by
+    :data:`READ_SCHEMA` (``sessionId`` and the dictionary columns as categoricals). Any other input is read with
     ``dask.dataframe.read_parquet`` / our JSON-lines reader and shuffled by group where an
     analysis needs it. ``columns`` limits what is read.
 

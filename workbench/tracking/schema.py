@@ -17,7 +17,8 @@ read all the same, and the analysis then shuffles by session itself.
 
 Columns (:data:`SCHEMA`), one row per event:
 
-- ``viewerToken`` (dictionary string), ``sessionId`` (string), ``id`` (string, null when
+- ``viewerToken`` (dictionary string), ``sessionId`` (string; a lake's reader takes it as a
+  dictionary too, :data:`workbench.tracking.lake.READ_SCHEMA`), ``id`` (string, null when
   the sender gave none), ``key`` (dictionary string);
 - ``timestamp`` and ``receivedAt``: ``timestamp[ms, UTC]`` (the contract's precision;
   ``receivedAt`` is null for synthetic events);
