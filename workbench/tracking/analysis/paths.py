@@ -39,7 +39,8 @@ def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
     k, names = codes(frame[key])
     t = ms_ticks(frame[time], function="paths")
     keep = (g >= 0) & (t != NAT)
-    dropped = np.array([n in set(exclude or ()) for n in names] + [True])  # by key code; the last: no key (-1)
+    excluded = set(exclude or ())
+    dropped = np.array([n in excluded for n in names] + [True])  # by key code; the last: no key (-1)
     keep &= ~dropped[k]
     rows = np.flatnonzero(keep)
     order = tie_order(g, t, rows, frame)

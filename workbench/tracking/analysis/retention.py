@@ -126,9 +126,10 @@ def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, star
     periods are ``step`` ticks, calendar ones ``period`` ns.
 
     The events are taken in blocks of :data:`_BLOCK`, so every mask and period array is small
-    and the allocator hands the same memory back block after block: in a fresh process every new megabyte costs about 1.3 ms of page
-    faults on the benchmark's machine, and the whole-array version (a dozen event-sized
-    temporaries) took three times as long on a first call as on a second one.
+    and the allocator hands the same memory back block after block: in a fresh process every
+    new megabyte costs about 1.3 ms of page faults on the benchmark's machine, and the
+    whole-array version (a dozen event-sized temporaries) took three times as long on a first
+    call as on a second one.
 
     >>> g, k, t = np.array([0, 0, 0, 1]), np.array([0, 1, 1, 1]), np.array([10, 15, 31, 12])
     >>> t0, seen, last, rows = _returns(g, k, t, 2, start=0, back=_ANY, end=None, width=4, step=10, unit=1,
