@@ -152,9 +152,11 @@ else:
 if LOCAL:
     put_job = client.viewers.regenerate(product, "PUT")
     during = client.viewers.regenerate(product, beacon=True)
-    print("PUT:", put_job.state, "| beacon during the job:", during.state,
-          "| same job:", during.job_id == put_job.job_id or client.local.viewer(product)["job"]["jobId"] == during.job_id)
-    print("ended:", wait_for(product, client.local.viewer(product)["job"]["jobId"])["job"]["state"])
+    # The job it returns is "started" or already "running", as its thread goes: either is in progress.
+    print("PUT:", put_job.state, "| beacon during the job:",
+          "in progress" if during.state in ("started", "running") else during.state,
+          "| same job:", during.job_id == put_job.job_id)
+    print("ended:", wait_for(product, put_job.job_id)["job"]["state"])
 else:
     print(SKIP)
 

@@ -32,13 +32,15 @@ def _notebook(folder: Path, name: str, cells: list[tuple[str, str, list[str]]]) 
     """A notebook of (kind, source, tags) cells, executed once so its saved outputs are real."""
     from nbclient import NotebookClient
 
+    from workbench.kernels import async_manager
+
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     for kind, source, tags in cells:
         cell = nbformat.v4.new_markdown_cell(source) if kind == "md" else nbformat.v4.new_code_cell(source)
         cell.metadata["tags"] = tags
         nb.cells.append(cell)
-    NotebookClient(nb, kernel_name="python3", allow_errors=True).execute()
+    NotebookClient(nb, kernel_name="python3", allow_errors=True, kernel_manager_class=async_manager()).execute()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     nbformat.write(nb, path)

@@ -15,8 +15,10 @@ import base64
 import io
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import nbformat
 import numpy as np
@@ -24,6 +26,7 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT
+from workbench import kernels
 
 pytest.importorskip("anywidget")
 
@@ -37,11 +40,13 @@ def test_the_exported_html_shows_the_viewers_picture_offline(tmp_path):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, tmp_path / "viewer.ipynb")
+    runtime = tempfile.mkdtemp(prefix="wbk-")  # short: the kernel's sockets go there (workbench.kernels)
     done = subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute",
-                           "--ExecutePreprocessor.store_widget_state=False", "viewer.ipynb"],
+                           "--ExecutePreprocessor.store_widget_state=False", *kernels.options(), "viewer.ipynb"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300,
                           env={**{k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")},
-                               "PYTHONPATH": str(ROOT)})
+                               "PYTHONPATH": str(ROOT), "JUPYTER_RUNTIME_DIR": runtime})
+    shutil.rmtree(runtime, ignore_errors=True)
     assert done.returncode == 0, done.stderr[-2000:]
     html = (tmp_path / "viewer.html").read_text()
     assert "application/vnd.jupyter.widget-view+json" not in html and "embed-amd.js" not in html
@@ -62,7 +67,7 @@ def test_a_notebook_saved_with_widget_state_keeps_a_picture_and_no_copy_of_three
         pytest.skip("the three.js bundle is not built here (npm ci && npm run build)")
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    NotebookClient(nb, timeout=300, kernel_name="python3").execute()  # stores the widget state, as tools/build_notebooks.py
+    NotebookClient(nb, timeout=300, kernel_name="python3", kernel_manager_class=kernels.async_manager()).execute()  # stores the widget state, as tools/build_notebooks.py
     nbformat.write(nb, tmp_path / "saved.ipynb")
     states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     viewer, = [s for s in states.values() if s["state"].get("_anywidget_id", "").endswith("AvatarViewer")]

@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from workbench.kernels import async_manager
 from workbench.nbcheck.cells import Mismatch, cell_tolerance, compare_cell, is_checked
 from workbench.nbcheck.images import Tolerance
 from workbench.nbcheck.params import inject
@@ -174,6 +175,7 @@ def client_class():
         """
 
         def __init__(self, *args, abort: Abort | None = None, **kwargs):
+            kwargs.setdefault("kernel_manager_class", async_manager())  # no TCP port to lose: workbench.kernels
             super().__init__(*args, **kwargs)
             self.seconds: dict[int, float] = {}
             self.abort, self.watched = abort, None

@@ -18,6 +18,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -192,10 +193,13 @@ def jupyter_lab(work: Path, root: Path, app: str = "lab"):
         import pytest
 
         pytest.skip(f"{command} is not installed here (pip install -e '.[dev]'); the {app} test skipped")
+    from workbench import kernels
+
     token, port = secrets.token_hex(16), free_port()
+    runtime = tempfile.mkdtemp(prefix="wbk-")  # short: the kernels' sockets go there (workbench.kernels)
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}  # the kernel starts its own service
     env.update(PYTHONPATH=str(ROOT), PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
-               JUPYTER_RUNTIME_DIR=str(work / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
+               JUPYTER_RUNTIME_DIR=runtime, JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
                JUPYTERLAB_SETTINGS_DIR=str(work / "settings"), JUPYTER_CONFIG_DIR=str(work / "config"))
     # No news prompt over the notebook (and no call to the network for it).
     (work / "config" / "labconfig").mkdir(parents=True)
@@ -208,7 +212,7 @@ def jupyter_lab(work: Path, root: Path, app: str = "lab"):
     proc = subprocess.Popen(
         [sys.executable, "-m", app_args[0], "--no-browser", "--ip=127.0.0.1", f"--port={port}",
          f"--ServerApp.root_dir={root}", f"--IdentityProvider.token={token}", "--ServerApp.port_retries=0",
-         *app_args[1:], "--LabServerApp.extension_manager=readonly"]
+         *app_args[1:], "--LabServerApp.extension_manager=readonly", *kernels.options()]
         + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []),
         cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
@@ -232,3 +236,4 @@ def jupyter_lab(work: Path, root: Path, app: str = "lab"):
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+        shutil.rmtree(runtime, ignore_errors=True)
