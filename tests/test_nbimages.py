@@ -9,6 +9,7 @@ starts one kernel (about 2 s), so each test runs one or two small notebooks.
 from __future__ import annotations
 
 import base64
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -137,6 +138,17 @@ def test_a_live_widget_compares_cleanly_run_after_run(pytester):
 
 
 # ---------------------------------------------------------------- the pieces
+
+def test_nbvals_kernels_talk_over_unix_sockets(pytester):
+    """Under --nbimages nbval's kernels take no TCP port another process could take first
+    (workbench.kernels); the cell's saved output is what it prints on a Unix socket."""
+    cell = nbformat.v4.new_code_cell("import json, ipykernel.connect as c\n"
+                                     "print(json.load(open(c.get_connection_file()))['transport'])", execution_count=1)
+    cell.metadata.tags = ["nbval-check-output"]
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="ipc\n" if os.name == "posix" else "tcp\n")]
+    notebook(pytester, cell, name="transport")
+    run(pytester, "--nbimages").assert_outcomes(passed=1)
+
 
 def test_compare_png_reports_a_size_change_and_transparency():
     d = compare_png(png((10, 10), WHITE), png((10, 12), WHITE))

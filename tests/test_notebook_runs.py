@@ -153,3 +153,24 @@ def test_version_imports_nothing_heavy():
 @pytest.mark.parametrize("command", ["tour", "check"])
 def test_out_help_names_the_junit_file(command):
     assert "junit.xml" in cli(command, "--help").stdout
+
+
+def test_a_kernel_that_dies_as_it_starts_fails_its_notebook_with_why_and_no_traceback(tmp_path):
+    """A kernel whose Python cannot start (here a PYTHONHOME that does not exist) used to end the whole
+    tour with nbclient's RuntimeError, and a second traceback at exit from its clean-up."""
+    path = notebook(tmp_path / "nb", "a.ipynb", ["x = 1", "print(x)"])
+    script = f'''
+from pathlib import Path
+from workbench.tour import junit_suites, run_notebook
+run = run_notebook(Path({str(path)!r}), Path({str(tmp_path / "out")!r}), {{"PYTHONHOME": "/nonexistent"}}, timeout=30)
+print(run.ok, "|", run.error)
+for case in junit_suites([run], {{}})[0].cases:
+    print(case.name, "|", case.failure, "|", case.skipped)
+'''
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    why = "its kernel did not start: Kernel died before replying to kernel_info"
+    assert done.stdout.splitlines() == [f"False | stopped before its first cell ({why})",
+                                        f"step 0 | stopped before its first cell: {why} | None",
+                                        f"step 1 | None | not run: {why}"]

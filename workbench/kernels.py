@@ -8,9 +8,9 @@ use") and its runner waits a minute for an answer that never comes. A Unix socke
 kernel creates under a private directory of its own, so nothing else can take it.
 
 Every kernel the workbench starts (``workbench tour`` and ``check``, ``tools/build_notebooks.py``,
-and nbval's through ``notebooks/conftest.py``) uses these managers; Jupyter applications the tests
-start get :func:`options`. Windows has no Unix sockets
-for ZeroMQ; there they stay on TCP.
+and nbval's under the pytest plugin's ``--nbimages``) uses these managers; Jupyter applications
+the tests start get :func:`options`. Windows has no Unix sockets for ZeroMQ; there kernels stay
+on TCP.
 
 >>> manager = on_sockets(__import__("jupyter_client").KernelManager)(kernel_name="python3")
 >>> manager.start_kernel(); manager.transport == ("ipc" if os.name == "posix" else "tcp")
@@ -30,10 +30,11 @@ __all__ = ["on_sockets", "async_manager", "options"]
 @functools.cache
 def on_sockets(base: type) -> type:
     """``base`` (a jupyter_client ``KernelManager`` class) with its kernel on Unix sockets."""
-    if os.name != "posix":
+    if os.name != "posix" or getattr(base, "on_sockets", False):
         return base
 
     class OnSockets(base):
+        on_sockets = True
         _socket_dir = None
 
         async def _async_pre_start_kernel(self, **kwargs):

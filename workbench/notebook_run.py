@@ -9,7 +9,9 @@ A cell may run for ``timeout`` seconds (:data:`CELL_TIMEOUT` unless told). One t
 is stopped and ends its notebook: the notebook fails, naming the cell and how long it ran, and the
 cells after it are reported as not run. Each cell's time is the runner's own clock, from sending
 the cell to holding its reply, so a wait anywhere on the way shows where it happened; the executed
-notebook keeps it in the cell's metadata (``workbench.seconds``).
+notebook keeps it in the cell's metadata (``workbench.seconds``). A kernel that dies as it starts
+fails its notebook the same way: its first group says why, the others were not run. Kernels talk
+to the runner over Unix sockets where there are some (:mod:`workbench.kernels`).
 
 >>> groups_of({"cells": [{"cell_type": "markdown", "source": "## Register", "metadata": {}},
 ...                      {"cell_type": "code", "source": "x = 1", "metadata": {}, "outputs": []}]})
@@ -18,6 +20,7 @@ notebook keeps it in the cell's metadata (``workbench.seconds``).
 
 from __future__ import annotations
 
+import atexit
 import copy
 import functools
 import os
@@ -145,9 +148,9 @@ class Abort:
 class _Stopped(Exception):
     """The run ended at ``cell``, after it ran ``seconds``: ``message`` says why."""
 
-    def __init__(self, cell, seconds: float, why: str):
+    def __init__(self, cell, seconds: float | None, why: str):
         self.cell, self.seconds = cell, seconds
-        self.message = f"ran {seconds:.1f} s, {why}"
+        self.message = why if seconds is None else f"ran {seconds:.1f} s, {why}"
         super().__init__(self.message)
 
 
@@ -261,6 +264,13 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     except DeadKernelError:
         why = f"stopped: {abort.reason}" if abort is not None and abort.reason else "then its kernel died"
         stopped = _Stopped(client.current, client.running(), why)
+    except RuntimeError as e:
+        if client.current is not None:  # not a start that failed: nbclient's own fault, not for this report
+            raise
+        # Its kernel never answered (it died as it started, e.g. a broken environment). nbclient has
+        # shut it down but left that shutdown registered for exit, where it would fail again.
+        atexit.unregister(client._cleanup_kernel)
+        stopped = _Stopped(None, None, f"its kernel did not start: {e}")
     finally:
         client.close_widget_sender()
         if client.watched is not None:
@@ -272,7 +282,8 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     stop_at = None
     if stopped is not None:
         stop_at = next((i for i, c in enumerate(ran) if c is stopped.cell), len(ran))
-        waited[id(stopped.cell)] = stopped.seconds
+        if stopped.cell is not None:
+            waited[id(stopped.cell)] = stopped.seconds
     for c in nb.cells:  # each cell's time on the runner's clock, in the executed notebook for whoever looks
         if id(c) in waited:
             c.metadata.setdefault("workbench", {})["seconds"] = round(waited[id(c)], 3)
@@ -286,6 +297,12 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
         said_skip = []
         for i in indexes:
             c = ran[i]
+            if stop_at == len(ran):  # stopped before its first cell: the first group fails, the rest did not run
+                if groups:
+                    group.not_run = f"not run: {stopped.message}"
+                else:
+                    group.error = group.error or f"stopped before its first cell: {stopped.message}"
+                continue
             if stop_at is not None and i > stop_at:
                 group.not_run = group.not_run or f"not run: cell {stop_at} {stopped.message}"
                 continue

@@ -11,7 +11,9 @@ file) this plugin:
    difference side by side into one PNG (``--nbimages-dir``, default ``.nbimages/`` under the
    rootdir) and names it in the report;
 2. hands nbval the volatile masks of :mod:`workbench.nbcheck.masks` (widget ids, timestamps,
-   durations) after those of ``--nbval-sanitize-with``, through that option.
+   durations) after those of ``--nbval-sanitize-with``, through that option;
+3. starts nbval's kernels on Unix sockets, not TCP ports (:mod:`workbench.kernels`), so that a
+   suite starting kernels and servers at once cannot lose a kernel to a taken port.
 
 Limits, most specific first: the cell's metadata ``{"workbench": {"image": {"max_fraction": 0.01,
 "max_rms": 3, "threshold": 24}}}``, the cell's tags ``image-tolerance=0.01`` (max_fraction),
@@ -21,7 +23,8 @@ Limits, most specific first: the cell's metadata ``{"workbench": {"image": {"max
 
 How it meets nbval: hook wrappers only, around ``pytest_runtest_call`` (after nbval's own run and
 text comparison of the cell pass, the images are compared) and ``pytest_runtest_makereport`` (the
-report shows this plugin's message, not nbval's "pytest plugin exception"). It reads three
+report shows this plugin's message, not nbval's "pytest plugin exception"), and one assignment: nbval's
+``nbval.kernel.KernelManager``, which its ``start_new_kernel`` reads. It reads three
 attributes of nbval's items, none of them private but none documented either: ``cell`` (the saved
 cell), ``test_outputs`` (the outputs of this run) and ``options`` (nbval's markers); under
 ``--nbdime`` it also adds ``image/png`` to the notebook's ``skip_compare`` so nbval's exact
@@ -122,6 +125,18 @@ def pytest_configure(config: pytest.Config) -> None:
         text = (config.invocation_params.dir / own).read_text(encoding="utf-8") + "\n\n" if own else ""
         combined.write_text(text + sanitize_cfg(), encoding="utf-8")
         opt.nbval_sanitize_with = str(combined)
+        _kernels_on_sockets()
+
+
+def _kernels_on_sockets() -> None:
+    """nbval's kernels on Unix sockets (:mod:`workbench.kernels`): one on TCP can lose a port its
+    manager picked to a server or kernel starting at the same moment, and die. nbval has no option
+    for it; its ``start_new_kernel`` makes its manager from its module's ``KernelManager``."""
+    import nbval.kernel
+
+    from workbench.kernels import on_sockets
+
+    nbval.kernel.KernelManager = on_sockets(nbval.kernel.KernelManager)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
