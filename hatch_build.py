@@ -1,12 +1,12 @@
 """The package's build step for the 3D viewer's front-end (a hatchling build hook, pyproject.toml).
 
 ``js/viewer.js`` and the ``three`` npm package it imports, pinned in ``package.json`` and
-``package-lock.json``, are bundled by esbuild into ``workbench/viewer3d/static/viewer.js``: ``npm ci``
+``package-lock.json``, are bundled by esbuild into ``workbench/widgets/static/viewer.js``: ``npm ci``
 then ``npm run build``, for the wheel, the sdist and an editable install alike. The bundle is a build
 output: git ignores it, the wheel ships it (``artifacts`` in pyproject.toml).
 
 Without Node.js and npm, or when npm fails (no registry), the build still succeeds and says so:
-the viewer then draws its frames in the kernel (``workbench.viewer3d``), which says so once too.
+the viewer then draws its frames in the kernel (``workbench.widgets.viewer``), which says so once too.
 ``WORKBENCH_SKIP_NPM=1`` skips the step on purpose.
 """
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-BUNDLE = Path("workbench/viewer3d/static/viewer.js")
-SOURCES = ("js", "package.json", "package-lock.json", "workbench/viewer3d/kernel_frames.js")
+BUNDLE = Path("workbench/widgets/static/viewer.js")
+SOURCES = ("js", "package.json", "package-lock.json", "workbench/widgets/kernel_frames.js")
 
 
 def _newest(root: Path, names) -> float:

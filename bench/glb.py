@@ -26,7 +26,7 @@ import pygltflib  # noqa: E402
 from workbench.gltf import build_animation, build_avatar  # noqa: E402
 from workbench.gltf.glb import pack_glb, read_accessor, read_glb  # noqa: E402
 from workbench.options import ANIMATIONS, ModelOptions, normalize_avatar_settings  # noqa: E402
-from workbench.viewers.product import build_product_glb  # noqa: E402
+from workbench.regeneration.product import build_product_glb  # noqa: E402
 
 ROUNDS = 7
 

@@ -44,7 +44,7 @@ def main(repeats: int = 3) -> None:
     from workbench.body import hair
     from workbench.body.lod import decimate
     from workbench.body.mesh import body_mesh
-    from workbench.gltf.body import triangle_count
+    from workbench.gltf.meshes import triangle_count
     from workbench.options import normalize_avatar_settings
 
     base = load_base()

@@ -53,9 +53,9 @@ def main(repeats: int = 5) -> None:
     from workbench.render.framing import frame
     from workbench.render.raster import draw
     from workbench.render.scene import Model
-    from workbench.viewers.product import build_product_glb
-    from workbench.viewers.regenerate import regenerate_product, regenerate_space
-    from workbench.viewers.space import build_space_scene
+    from workbench.regeneration.product import build_product_glb
+    from workbench.regeneration.regenerate import regenerate_product, regenerate_space
+    from workbench.regeneration.space import build_space_scene
 
     try:
         from workbench.gltf import build_avatar

@@ -2,7 +2,7 @@
 
 A notebook of ``--cells`` cells that each fill an ``Output`` widget while they run (notebook 01's
 ``ModelExplorer``, reduced) runs twice in this process with a spinning process per core: first by
-nbclient's ``NotebookClient`` as it comes (the baseline), then by ``workbench.notebook_run``. For
+nbclient's ``NotebookClient`` as it comes (the baseline), then by ``workbench.runner.execute``. For
 each: the time of the whole run, the cells that held it for their whole timeout, and the slowest
 cell, on the same clock (from sending a cell to holding its answer). Then the ratio of the runs.
 
@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from workbench.notebook_run import run_notebook
+from workbench.runner.execute import run_notebook
 
 EXPLORER = '''
 import ipywidgets as W

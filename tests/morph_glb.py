@@ -5,8 +5,8 @@ A head (a sphere) on a body (a box); each target moves its own part of the head 
 see at a glance: the jaw drops the lower half, a blink flattens one eye's patch, a smile pulls a
 mouth corner up and out.
 
->>> from workbench.render.scene import parse_glb
->>> parse_glb(arkit_glb())[0]["meshes"][0]["extras"]["targetNames"][:3]
+>>> from workbench.gltf.glb import read_glb
+>>> read_glb(arkit_glb())[0]["meshes"][0]["extras"]["targetNames"][:3]
 ['eyeBlinkLeft', 'eyeBlinkRight', 'jawOpen']
 """
 

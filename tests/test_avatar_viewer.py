@@ -26,7 +26,7 @@ pytest.importorskip("anywidget")
 
 from workbench.gltf import build_avatar  # noqa: E402
 from workbench.options import ModelOptions, normalize_avatar_settings  # noqa: E402
-from workbench.viewer3d import AvatarViewer  # noqa: E402
+from workbench.widgets.viewer import AvatarViewer  # noqa: E402
 
 SIZE = 192
 SMALL = 96
@@ -173,7 +173,7 @@ def test_view_on_a_model_fetched_through_the_client(http_client, model_id):
 
 def test_the_client_does_not_import_anywidget():
     code = ("import sys, workbench, workbench.client.results, workbench.widgets; "
-            "print('anywidget' in sys.modules, 'workbench.viewer3d' in sys.modules)")
+            "print('anywidget' in sys.modules, 'workbench.widgets.viewer' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT)}, timeout=120)
     assert out.stdout.split() == ["False", "False"], out.stderr
@@ -216,7 +216,7 @@ def test_a_software_gpu_page_gets_the_next_lighter_level_to_draw_while_moving(gl
 
 
 def test_the_widget_state_holds_a_loader_and_the_page_gets_the_bundle_as_a_buffer(glbs):
-    from workbench.viewer3d import BUNDLE, bundle_path
+    from workbench.widgets.viewer import BUNDLE, bundle_path
 
     if bundle_path() is None:
         pytest.skip("the three.js bundle is not built here (npm ci && npm run build)")
@@ -279,7 +279,7 @@ def test_compare_labels_both_sides_and_links_them_in_the_page(glbs):
 def test_without_the_bundle_the_kernel_draws_and_says_so_once(glbs, monkeypatch):
     import warnings
 
-    import workbench.viewer3d as v3d
+    import workbench.widgets.viewer as v3d
 
     monkeypatch.setattr(v3d, "BUNDLE", v3d.HERE / "static" / "absent.js")
     monkeypatch.setattr(v3d, "_said", set())

@@ -67,7 +67,7 @@ def test_height_is_exact_soles_to_crown(gender, height):
 def test_macro_weights_follow_makehumans_rules():
     """Each family of macro targets (universal, height, ethnic) is a product of per-macro anchor weights:
     the universal weights sum to one, a height of 0.5 uses no height target, ethnic shares are equal."""
-    from workbench.body.shape import BODY_SHAPES as MACROS, detail_weights, macro_weights
+    from workbench.body.shape import SHAPE_MACROS as MACROS, detail_weights, macro_weights
 
     for gender in ("feminine", "masculine"):
         for shape in BODY_SHAPES:
@@ -198,7 +198,7 @@ def test_every_clip_moves_the_arms_down_from_the_t_pose_on_every_body():
     for gender in ("feminine", "masculine"):
         for shape in BODY_SHAPES:
             model = Model(glb(gender, shape, lod=2))
-            from workbench.render import _closest_gender_clip
+            from workbench.render.pictures import _closest_gender_clip
             clip = _closest_gender_clip(model, "idle")
             posed = model.posed(clip, 0.0).joints
             for side in ("Left", "Right"):
@@ -211,7 +211,7 @@ def test_a_library_clip_file_stands_the_default_body_on_the_floor(gender):
     """A viewer plays the library's clip files (their Hips track is absolute) on the service's models:
     on a default avatar the soles stay on the floor, within 1.5 cm standing (idle) and within 5 cm
     through the walk's stride (the clip's own hip bob; the lofted bodies went 7 cm under)."""
-    from workbench.gltf.skeleton import HIP_HEIGHT
+    from workbench.skeleton import HIP_HEIGHT
     from workbench.options import DEFAULT_HEIGHT
     from workbench.render.scene import load_clip
 

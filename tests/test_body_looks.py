@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 from PIL import Image
 
-import workbench.gltf  # noqa: F401  (loads the generator before the body package's modules)
 from helpers import body_of
 from workbench.body import ao, eyes, skin
 from workbench.body.glasses import glasses_piece
@@ -207,7 +206,7 @@ def test_no_skin_through_the_trousers_at_the_knees_standing_or_walking(gender, s
     """The legs' skin stays under the trousers at rest and through the walk (five frames): no body vertex
     between the shins and the thighs stands more than 1 mm outside the nearest trouser surface.
     (The lead saw the knee poke through on the feminine athletic sheet.)"""
-    from workbench.render import _closest_gender_clip
+    from workbench.render.pictures import _closest_gender_clip
     from workbench.render.scene import Model
 
     model = Model(build_avatar(settings(gender=gender, bodyShape=shape, hair={"style": "none"}), ModelOptions()))

@@ -8,7 +8,7 @@ import pytest
 from workbench.gltf import build_animation, build_animation_library, inspect
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.gltf.clips import DURATIONS
-from workbench.gltf.skeleton import JOINT_NAMES
+from workbench.skeleton import JOINT_NAMES
 from workbench.options import ANIMATIONS, CYCLIC_ANIMATIONS
 
 

@@ -15,8 +15,8 @@ from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Model
 from workbench.render.testing import tiny_clip_glb, tiny_rig_glb
 from workbench.service.uploads import check_glb
-from workbench.viewers.product import build_product_glb, png_bytes
-from workbench.viewers.space import build_space_scene
+from workbench.regeneration.product import build_product_glb, png_bytes
+from workbench.regeneration.space import build_space_scene
 
 
 OURS = ("animation", "avatar", "avatar_merged_atlas", "product", "space", "tiny_clip", "tiny_rig")

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from scipy.spatial import cKDTree
 
-import workbench.gltf  # noqa: F401  (loads the generator before the body package's modules)
 from helpers import body_of
 from workbench.body import hair
 from workbench.body.lod import decimate
@@ -270,7 +269,7 @@ def test_hair_decimates_with_its_uvs_and_skin(style):
     """LOD 1 and 2: the avatar keeps the contract's 50 % and 25 % of its triangles (within 5 points)
     with every style; the hair itself a little more at LOD 2 (the border kept between the crown and
     the band where strands end costs triangles), with its UVs on the strands."""
-    from workbench.gltf.body import triangle_count
+    from workbench.gltf.meshes import triangle_count
 
     s = normalize_avatar_settings({"gender": "feminine", "hair": {"style": style}})
     total = triangle_count(s, 0)

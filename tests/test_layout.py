@@ -1,20 +1,11 @@
-"""Imports between the packages of ``workbench`` run one way (README, "Map of the package").
+"""The package's layout: imports between its parts run one way, none loops, no module is long
+without a named reason, and no package ``__init__`` holds logic.
 
 Every module's imports are read with ``ast`` (those inside functions too: a lazy import is
-still a dependency), resolved to modules of the package, and checked against the layout:
-
-- ``client`` uses only ``options`` and the tracking catalog (``tracking.catalog``), and
-  ``gltf`` for results that inspect themselves (``Model.inspect()``; gltf knows no client),
-  and ``viewer3d`` for ``Model.view()`` (imported in the method: the client loads no widget);
-- ``viewer3d`` (the notebook's avatar viewer) draws with ``render`` and uses nothing else;
-- ``service`` uses ``gltf``, ``render``, ``viewers``, ``tracking`` and ``options``;
-- ``tracking`` uses nothing of ``client`` or ``service``;
-- ``gltf``, ``render`` and ``viewers`` use nothing of ``client``, ``service`` or ``tracking``;
-- ``options`` uses nothing of the package;
-- no module imports another package's private module (``_name``).
-
-The application modules (``__init__``, ``connect``, ``cli``, ``tour``, ``widgets``) sit on top
-and may use any package's public modules.
+still a dependency), resolved to modules of the package, and checked against :data:`LAYERS`,
+which says, for each part of the package (a subpackage or a top-level module), which parts it may
+use. The README's picture of the layers is drawn from the same imports (:func:`layer_picture`) and
+must match. No module imports another part's private module (``_name``).
 """
 
 from __future__ import annotations
@@ -25,18 +16,47 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "workbench"
+README = ROOT.parent / "README.md"
 
-# package -> ("only", packages it may use) or ("not", packages it must not use)
-RULES = {
-    "options": ("only", set()),
-    "client": ("only", {"options", "tracking.catalog", "gltf", "viewer3d"}),
-    "viewer3d": ("only", {"render"}),
-    "service": ("only", {"body", "gltf", "render", "viewers", "tracking", "options"}),
-    "tracking": ("not", {"client", "service"}),
-    "gltf": ("not", {"client", "service", "tracking"}),
-    "body": ("not", {"client", "service", "tracking", "viewer3d"}),
-    "render": ("not", {"client", "service", "tracking"}),
-    "viewers": ("not", {"client", "service", "tracking"}),
+# part -> (what it is, the parts it may use). Top first: a part may use only parts listed below it.
+LAYERS: dict[str, tuple[str, set[str]]] = {
+    "cli": ("the `workbench` command", {"__init__", "__version__", "connect", "client", "service", "runner",
+                                         "tracking", "body", "options"}),
+    "__init__": ("the public names: connect, Client, AsyncClient, errors", {"__version__", "connect", "client"}),
+    "connect": ("connect(): a deployment, or a local service", {"client", "service"}),
+    "runner": ("notebooks run, checked and reported (tour, check)", {"service"}),
+    "client": ("the sync and async HTTP client", {"__version__", "options", "tracking.catalog", "gltf", "widgets"}),
+    "service": ("the local reference service", {"__version__", "options", "body", "gltf", "render", "regeneration",
+                                                 "tracking"}),
+    "widgets": ("the 3D viewer and the explorers in notebooks", {"options", "render"}),
+    "regeneration": ("what a viewer's regeneration makes", {"options", "gltf", "render"}),
+    "render": ("the software renderer", {"options", "skeleton", "gltf"}),
+    "gltf": ("building and reading GLB files", {"options", "skeleton", "body"}),
+    "body": ("bodies on MakeHuman's base mesh", {"options", "skeleton"}),
+    "tracking": ("events, lakes and their analysis", {"options"}),
+    "options": ("the interface's rules", set()),
+    "skeleton": ("the 65 joints and their proportions", set()),
+    "__version__": ("the version", set()),
+}
+
+# Modules longer than LONG_MODULE_LINES, each with why it stays whole.
+LONG_MODULE_LINES = 400
+LONG_MODULES: dict[str, str] = {
+    "workbench/client/_base.py": "everything Client and AsyncClient share (URLs, headers, option checks, parsing, "
+                                 "retries) in one base, so the two only send (httpx's _client.py)",
+    "workbench/client/_batches.py": "the batch sender's one pipeline: check, id, batch, send concurrently, report",
+    "workbench/gltf/glb.py": "the one module that knows glTF's binary layout; the writer and the reader share its tables",
+    "workbench/gltf/clips.py": "the 18 library clips, one keyframe table each",
+    "workbench/body/hair.py": "the hair styles and their strand texture share the scalp's fitting",
+    "workbench/render/raster.py": "the rasterizer's seven steps share their arrays and run in order once per frame",
+    "workbench/render/scene.py": "a GLB read into the renderer's arrays: accessors, nodes, skins, materials, poses",
+    "workbench/render/loops.py": "numba's compiled loops inline each other and share one cache",
+    "workbench/runner/execute.py": "one notebook's run: the kernel, the cell loop, its timeouts and the widget "
+                                   "socket are one state",
+    "workbench/service/openapi.py": "the OpenAPI document, one table per operation",
+    "workbench/cli.py": "every command's arguments and exit statuses, in one parser",
+    "workbench/tracking/synth.py": "the synthetic visitors' journey model, its steps in order",
+    "workbench/tracking/lake.py": "the lake's writers and reader share its layout and file options",
 }
 
 
@@ -76,7 +96,7 @@ def part(module: str) -> str:
 
 
 def within(module: str, names: set[str]) -> bool:
-    rel = module.split(".", 1)[1] if "." in module else ""
+    rel = module.split(".", 1)[1] if "." in module else "__init__"
     return any(rel == n or rel.startswith(n + ".") for n in names)
 
 
@@ -87,6 +107,10 @@ def violations() -> list[str]:
     for name, path in mods.items():
         src = part(name)
         rel_path = path.relative_to(ROOT.parent)
+        if src not in LAYERS:
+            found.append(f"{rel_path}: {src} is not in LAYERS: say where it stands")
+            continue
+        allowed = LAYERS[src][1]
         for line, target in sorted(set(imports(name, path, known))):
             dst = part(target)
             if dst == src:
@@ -95,12 +119,17 @@ def violations() -> list[str]:
             private = [p for p in target.split(".")[2:] if p.startswith("_") and not p.startswith("__")]
             if private:
                 found.append(f"{where}: {'.'.join(private)} is private to {dst}")
-            kind, names = RULES.get(src, ("not", set()))
-            if kind == "only" and not within(target, names):
-                found.append(f"{where}: {src} may use only {', '.join(sorted(names)) or 'nothing of the package'}")
-            if kind == "not" and within(target, names):
-                found.append(f"{where}: {src} must not use {dst}")
+            if not within(target, allowed):
+                found.append(f"{where}: {src} may use only {', '.join(sorted(allowed)) or 'nothing of the package'}")
     return found
+
+
+def part_graph() -> dict[str, set[str]]:
+    """Which parts import which, from the modules' imports."""
+    graph: dict[str, set[str]] = {}
+    for m, targets in import_graph().items():
+        graph.setdefault(part(m), set()).update(part(t) for t in targets if part(t) != part(m))
+    return graph
 
 
 def test_the_checker_sees_imports():
@@ -118,13 +147,6 @@ def test_imports_between_packages_run_one_way():
 
 
 # ---------------------------------------------------------------- circles, and modules' length
-
-# Circles of imports allowed by name, each with what removes it; any other circle fails, and so
-# does an entry here once its circle is gone (so the list cannot go stale).
-KNOWN_CIRCLES: dict[frozenset, str] = {}
-LONG_MODULE_LINES = 600
-LONG_REASON = "Long on purpose:", "Long for now:"
-
 
 def import_graph() -> dict[str, set[str]]:
     mods = modules()
@@ -183,13 +205,23 @@ def test_the_circle_finder_finds_circles():
     assert circles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_circles_of_imports_inside_any_package():
+def test_no_circles_of_imports_between_modules():
     """Lazy imports count: a module that imports another inside a function still depends on it."""
-    found = set(circles(import_graph()))
-    unknown = [sorted(c) for c in found if c not in KNOWN_CIRCLES]
-    assert not unknown, "circles of imports: " + "; ".join(" <-> ".join(c) for c in unknown)
-    gone = [sorted(c) for c in KNOWN_CIRCLES if c not in found]
-    assert not gone, f"these circles are gone: remove them from KNOWN_CIRCLES: {gone}"
+    found = circles(import_graph())
+    assert not found, "circles of imports: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
+
+
+def test_no_part_imports_a_part_that_imports_it_back():
+    found = circles(part_graph())
+    assert not found, "parts that import each other: " + "; ".join(" <-> ".join(sorted(c)) for c in found)
+
+
+def test_the_layers_themselves_run_one_way():
+    # LAYERS lists the top first: each part may use only parts below it, so no loop can be allowed.
+    order = list(LAYERS)
+    for name, (_, uses) in LAYERS.items():
+        above = [u for u in uses if u.split(".")[0] in order and order.index(u.split(".")[0]) <= order.index(name)]
+        assert not above, f"{name} may use {above}, which stand above it in LAYERS"
 
 
 def test_the_service_http_modules_import_one_way():
@@ -199,16 +231,52 @@ def test_the_service_http_modules_import_one_way():
     assert not graph[service + "http"] & {service + n for n in ("app", "cors", "openapi", "guards")}
 
 
-def test_long_modules_say_why_at_their_top():
-    long = []
-    for name, path in modules().items():
-        lines = path.read_text(encoding="utf-8").count("\n")
-        if lines > LONG_MODULE_LINES:
-            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
-            if not any(marker in doc for marker in LONG_REASON):
-                long.append(f"{path.relative_to(ROOT.parent)} ({lines} lines)")
-    assert not long, (f"modules over {LONG_MODULE_LINES} lines with no reason at their top (a docstring paragraph "
-                      f"starting {' or '.join(LONG_REASON)}); split them or say why: " + ", ".join(long))
+def test_long_modules_are_named_with_their_reason():
+    long = {str(p.relative_to(ROOT.parent)): p.read_text(encoding="utf-8").count("\n") for p in modules().values()}
+    long = {k: n for k, n in long.items() if n > LONG_MODULE_LINES}
+    unnamed = [f"{k} ({n} lines)" for k, n in sorted(long.items()) if k not in LONG_MODULES]
+    assert not unnamed, (f"modules over {LONG_MODULE_LINES} lines: split them, or name them in LONG_MODULES with "
+                         "why they stay whole: " + ", ".join(unnamed))
+    stale = sorted(set(LONG_MODULES) - set(long))
+    assert not stale, f"no longer long (or gone): remove them from LONG_MODULES: {stale}"
+
+
+# What a package's __init__ may hold: its docstring, imports, __all__, and names loaded on first use
+# (a table of name -> module, or of names that moved, and the module-level __getattr__ / __dir__ that read it).
+INIT_NAMES = {"__all__", "_LAZY", "_MOVED", "__getattr__", "__dir__"}
+
+
+def init_logic(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for i, node in enumerate(tree.body):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue
+        names = [t.id for t in getattr(node, "targets", [getattr(node, "target", None)]) if isinstance(t, ast.Name)]
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and names and set(names) <= INIT_NAMES:
+            continue
+        if isinstance(node, ast.FunctionDef) and node.name in INIT_NAMES:
+            continue
+        where = path.relative_to(ROOT.parent) if path.is_relative_to(ROOT.parent) else path
+        found.append(f"{where}:{node.lineno}")
+    return found
+
+
+def test_package_inits_only_hand_names_on():
+    found = [line for p in sorted(ROOT.rglob("__init__.py")) for line in init_logic(p)]
+    assert not found, "logic in a package's __init__ (move it to a module of its own): " + ", ".join(found)
+
+
+def test_the_init_check_sees_logic(tmp_path):
+    plain = tmp_path / "__init__.py"
+    plain.write_text('"""Doc."""\nfrom .a import b\n__all__ = ["b"]\n')
+    assert init_logic(plain) == []
+    busy = tmp_path / "busy" / "__init__.py"
+    busy.parent.mkdir()
+    busy.write_text('"""Doc."""\nimport os\nLIMIT = 3\ndef grow(n):\n    return n + LIMIT\n')
+    assert len(init_logic(busy)) == 2
 
 
 def test_the_analysis_is_one_module_per_question_none_long_and_one_dispatcher():

@@ -14,7 +14,7 @@ from PIL import Image
 
 from workbench.gltf import build_avatar
 from workbench.body.mesh import body_mesh
-from workbench.gltf.body import SHIRT_HEM
+from workbench.body.outfit import SHIRT_HEM
 from workbench.gltf.clips import clip as library_clip
 from workbench.options import ANIMATIONS, BODY_SHAPES, ModelOptions, PreviewOptions, normalize_avatar_settings
 from workbench.render import pose_sequence, render, render_preview, turntable
@@ -261,7 +261,7 @@ def _covered_trousers_outside(glb: bytes, height: float, clip_name, times) -> li
 
 
 def _clip(name, glb):
-    from workbench.render import _closest_gender_clip
+    from workbench.render.pictures import _closest_gender_clip
     return _closest_gender_clip(Model(glb), name)
 
 
@@ -279,7 +279,7 @@ def test_no_trousers_through_the_shirt_in_any_clip(name):
 def test_the_interpenetration_check_sees_trousers_over_the_shirt():
     """The check fails a shirt whose hem is too tight: the same avatar with its shirt pulled in
     under the trousers' surface, so the trousers' waist stands out through it."""
-    import workbench.gltf.body as body
+    import workbench.body.outfit as body
     # A height no other test uses, so no cached mesh stands in for the tight one.
     settings = normalize_avatar_settings({"gender": "feminine", "bodyShape": "slim", "hair": {"style": "none"},
                                           "height": 163})
@@ -299,7 +299,7 @@ def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
     change. The avatar stands in its own idle clip at ``t``, as the contact sheets pose it."""
     from scipy import ndimage
 
-    from workbench.render import _pivot, _turned
+    from workbench.render.pictures import _pivot, _turned
     from workbench.render.raster import draw
     from workbench.render.scene import Posed, load_clip
 
@@ -335,7 +335,7 @@ def test_no_skin_through_the_shirt_on_the_back_in_the_idle_clip(gender, shape):
 def test_five_fingers_skinned_to_their_joints():
     """Each finger of each hand has vertices led by each of its three joints, and a clip that
     curls the fingers (thumbs up) draws the right hand's fingertips in towards the wrist."""
-    from workbench.gltf.skeleton import FINGERS
+    from workbench.skeleton import FINGERS
     glb = avatar("masculine")
     model = Model(glb)
     node = next(n for n in model.doc["nodes"] if n.get("name") == "Body")
@@ -363,7 +363,7 @@ def test_five_fingers_skinned_to_their_joints():
 def test_lod0_stays_under_40k_triangles_for_every_combination():
     """The MakeHuman body, its face meshes and the stand-in hair, clothes and glasses stay within LOD 0's
     budget for every gender, body shape, hair style and kind of glasses (geometry only, no GLB written)."""
-    from workbench.gltf.body import triangle_count
+    from workbench.gltf.meshes import triangle_count
     from workbench.options import GLASSES, HAIR_STYLES
     counts = [triangle_count(normalize_avatar_settings({"gender": g, "bodyShape": b, "hair": {"style": h},
                                                         "glasses": gl}), 0)

@@ -1,4 +1,4 @@
-"""The notebook image plugin (workbench/nbcheck, ``--nbimages``) on small generated notebooks run by nbval.
+"""The notebook image plugin (workbench/runner/nbcheck, ``--nbimages``) on small generated notebooks run by nbval.
 
 Each notebook is written with nbformat: a code cell draws a PNG with PIL and shows it through
 IPython.display, and the "saved" output beside it is made here, so a test chooses how the saved
@@ -17,14 +17,14 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from workbench.nbcheck import Tolerance, compare_png, mask
-from workbench.nbcheck.images import png
-from workbench.nbcheck.pytest_plugin import check_images, Settings
+from workbench.runner.nbcheck import Tolerance, compare_png, mask
+from workbench.runner.nbcheck.images import png
+from workbench.runner.nbcheck.pytest_plugin import check_images, Settings
 
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parent.parent
-PLUGIN = "workbench.nbcheck.pytest_plugin"
+PLUGIN = "workbench.runner.nbcheck.pytest_plugin"
 WHITE, BLUE = (255, 255, 255), (40, 70, 200)
 SIZE = (100, 100)
 
@@ -141,7 +141,7 @@ def test_a_live_widget_compares_cleanly_run_after_run(pytester):
 
 def test_nbvals_kernels_talk_over_unix_sockets(pytester):
     """Under --nbimages nbval's kernels take no TCP port another process could take first
-    (workbench.kernels); the cell's saved output is what it prints on a Unix socket."""
+    (workbench.runner.kernels); the cell's saved output is what it prints on a Unix socket."""
     cell = nbformat.v4.new_code_cell("import json, ipykernel.connect as c\n"
                                      "print(json.load(open(c.get_connection_file()))['transport'])", execution_count=1)
     cell.metadata.tags = ["nbval-check-output"]
@@ -192,7 +192,7 @@ def test_the_project_turns_the_plugin_on_and_keeps_each_mask_in_one_place():
     assert project["project"]["entry-points"]["pytest11"] == {PLUGIN: PLUGIN}
     # notebooks/sanitize.cfg keeps what only this project prints; none of its rules is one of the masks.
     own = re.findall(r"^regex: (.*)$", (ROOT / "notebooks" / "sanitize.cfg").read_text(), re.MULTILINE)
-    from workbench.nbcheck import MASKS
+    from workbench.runner.nbcheck import MASKS
 
     assert not set(own) & {regex for _, regex, _ in MASKS}
     assert mask("took 12 ms") == "took DURATION"

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import ROOT, ServerProcess
 from helpers import busy_cpu
-from workbench.tour import run_notebook
+from workbench.runner.tour import run_notebook
 
 # The widget of notebook 01's ModelExplorer, reduced: an Output cleared and filled while its own cell runs.
 EXPLORER = '''
@@ -86,7 +86,7 @@ def test_a_cell_at_its_timeout_fails_its_notebook_in_the_report_junit_and_exit_s
 
 
 def test_the_timeout_has_a_documented_default_shorter_than_ten_minutes():
-    from workbench.notebook_run import CELL_TIMEOUT
+    from workbench.runner.execute import CELL_TIMEOUT
 
     assert CELL_TIMEOUT < 600
     assert f"(default {CELL_TIMEOUT})" in " ".join(cli("tour", "--help").stdout.split())
@@ -161,7 +161,7 @@ def test_a_kernel_that_dies_as_it_starts_fails_its_notebook_with_why_and_no_trac
     path = notebook(tmp_path / "nb", "a.ipynb", ["x = 1", "print(x)"])
     script = f'''
 from pathlib import Path
-from workbench.tour import junit_suites, run_notebook
+from workbench.runner.tour import junit_suites, run_notebook
 run = run_notebook(Path({str(path)!r}), Path({str(tmp_path / "out")!r}), {{"PYTHONHOME": "/nonexistent"}}, timeout=30)
 print(run.ok, "|", run.error)
 for case in junit_suites([run], {{}})[0].cases:

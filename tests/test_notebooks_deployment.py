@@ -16,8 +16,8 @@ import pytest
 
 from conftest import ROOT, ServerProcess
 from helpers import busy_cpu
-from workbench.notebook_run import CELL_TIMEOUT
-from workbench.tour import OPERATIONS, run_check, run_notebook, run_tour
+from workbench.runner.execute import CELL_TIMEOUT
+from workbench.runner.tour import OPERATIONS, run_check, run_notebook, run_tour
 
 
 def slowest_cell(out) -> tuple[float, str]:
@@ -101,7 +101,7 @@ def test_check_stops_in_seconds_on_a_setup_problem(deployment, tmp_path, capsys)
 def test_a_scope_the_token_lacks_is_named(deployment):
     import httpx
 
-    from workbench.probe import probe
+    from workbench.runner.probe import probe
 
     token = httpx.post(deployment.local_url + "/tokens", json={"scopes": ["avatar:write", "space:write"]}).json()["data"]["token"]
     found = probe(deployment.base_url, deployment.avatar_base_url, token)
@@ -111,7 +111,7 @@ def test_a_scope_the_token_lacks_is_named(deployment):
 
 
 def test_skipped_cells_are_not_counted_as_passes():
-    from workbench.tour import NotebookRun, conformance
+    from workbench.runner.tour import NotebookRun, conformance
 
     runs = [NotebookRun("a", True, 1.0, 3, op_results={"viewers.regenerate": [True, None], "tracking.send_batch": [None]})]
     conf = conformance(runs)

@@ -132,7 +132,7 @@ def test_turntable_of_an_avatar():
 
 
 def test_bare_clip_name_picks_the_avatars_gender():
-    from workbench.render import _closest_gender_clip
+    from workbench.render.pictures import _closest_gender_clip
     from workbench.render.scene import load_clip
     fem, masc = load_clip("feminine/wave"), load_clip("masculine/wave")
     assert any(not np.allclose(fem.rest_offsets[n], masc.rest_offsets[n]) for n in fem.rest_offsets)

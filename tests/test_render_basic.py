@@ -7,10 +7,11 @@ from PIL import Image
 
 from workbench.options import PreviewOptions
 from workbench.render import grid, pose_image, render, render_preview, turntable
-from workbench.render.scene import Model, load_clip, parse_glb
+from workbench.gltf.glb import read_glb
+from workbench.render.scene import Model, load_clip
 from workbench.render.testing import tiny_clip_glb, tiny_rig_glb
 from workbench.gltf.glb import GlbWriter
-from workbench.viewers.product import build_product_glb, png_bytes
+from workbench.regeneration.product import build_product_glb, png_bytes
 
 
 def _alpha_box(im):
@@ -163,13 +164,13 @@ def test_grid_lays_out_and_labels():
     assert ((arr[..., 0] == 255) & (arr[..., 1] == 0)).sum() == 4 * 40 * 30
 
 
-def test_parse_glb_rejects_non_glb():
+def test_read_glb_rejects_non_glb():
     try:
-        parse_glb(b"not a glb at all....")
+        read_glb(b"not a glb at all....")
     except ValueError as e:
         assert "GLB" in str(e)
     else:
-        raise AssertionError("parse_glb accepted garbage")
+        raise AssertionError("read_glb accepted garbage")
 
 
 def _quads(front_mat, back_mat, builder):

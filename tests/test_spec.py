@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench import tour
+from workbench.runner import tour
 from workbench.service import app as service_app
 from workbench.service import faults, spec
 from workbench.service.cors import token_path

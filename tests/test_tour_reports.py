@@ -15,8 +15,8 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT
-from workbench.nbcheck.params import ParameterError, declared, parse_params
-from workbench.tour import run_tour
+from workbench.runner.nbcheck.params import ParameterError, declared, parse_params
+from workbench.runner.tour import run_tour
 
 CHART = '''
 import io
@@ -32,7 +32,7 @@ def _notebook(folder: Path, name: str, cells: list[tuple[str, str, list[str]]]) 
     """A notebook of (kind, source, tags) cells, executed once so its saved outputs are real."""
     from nbclient import NotebookClient
 
-    from workbench.kernels import async_manager
+    from workbench.runner.kernels import async_manager
 
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -164,7 +164,7 @@ def test_pytest_n_keeps_each_notebooks_cells_on_one_worker(tmp_path):
                                    ("code", "assert x == 3", [])])
     (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-                           "workbench.nbcheck.pytest_plugin", "--nbval-lax", "-n", "2", str(tmp_path)],
+                           "workbench.runner.nbcheck.pytest_plugin", "--nbval-lax", "-n", "2", str(tmp_path)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     assert done.returncode == 0, done.stdout[-2000:]

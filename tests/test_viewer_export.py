@@ -4,7 +4,7 @@ nbconvert's HTML shows a widget from its saved state through the jupyter-widgets
 which it loads from a CDN: offline, a blank. Exported without the widget state
 (``--ExecutePreprocessor.store_widget_state=False``, README's command), each viewer's output is
 its still (the ``image/png`` beside the widget view), embedded in the page: no host is asked.
-The tour's report does the same for its pages (workbench/notebook_run.py). Saved with its widget
+The tour's report does the same for its pages (workbench/runner/execute.py). Saved with its widget
 state (as nbclient and JupyterLab's "save widget state" do), a viewer keeps its last picture there
 and a small loader as its module, not a copy of three.js.
 """
@@ -26,7 +26,7 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT
-from workbench import kernels
+from workbench.runner import kernels
 
 pytest.importorskip("anywidget")
 
@@ -40,7 +40,7 @@ def test_the_exported_html_shows_the_viewers_picture_offline(tmp_path):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, tmp_path / "viewer.ipynb")
-    runtime = tempfile.mkdtemp(prefix="wbk-")  # short: the kernel's sockets go there (workbench.kernels)
+    runtime = tempfile.mkdtemp(prefix="wbk-")  # short: the kernel's sockets go there (workbench.runner.kernels)
     done = subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute",
                            "--ExecutePreprocessor.store_widget_state=False", *kernels.options(), "viewer.ipynb"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300,
@@ -61,7 +61,7 @@ def test_the_exported_html_shows_the_viewers_picture_offline(tmp_path):
 def test_a_notebook_saved_with_widget_state_keeps_a_picture_and_no_copy_of_three_js(tmp_path):
     from nbclient import NotebookClient
 
-    from workbench.viewer3d import bundle_path
+    from workbench.widgets.viewer import bundle_path
 
     if bundle_path() is None:
         pytest.skip("the three.js bundle is not built here (npm ci && npm run build)")

@@ -2,8 +2,9 @@
 
 import pytest
 
-from workbench.render.scene import Model, parse_glb
-from workbench.viewers.product import KINDS, build_product_glb
+from workbench.gltf.glb import read_glb
+from workbench.render.scene import Model
+from workbench.regeneration.product import KINDS, build_product_glb
 from workbench.gltf import validate_many, validator_available
 
 
@@ -15,7 +16,7 @@ def test_same_seed_same_bytes_other_seed_other_bytes():
 def test_seeds_choose_every_kind_and_models_are_textured_and_shaped():
     kinds = set()
     for k in range(40):
-        doc, _ = parse_glb(build_product_glb(f"seed{k}"))
+        doc, _ = read_glb(build_product_glb(f"seed{k}"))
         kinds.add(doc["asset"]["extras"]["kind"])
         assert doc.get("textures") and doc.get("images")
         posed = Model(build_product_glb(f"seed{k}")).posed()

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from workbench.render.scene import Model, parse_glb
-from workbench.viewers.bundle import build_space_bundle
-from workbench.viewers.product import build_product_glb
-from workbench.viewers.regenerate import regenerate_product, regenerate_space, repack_glb
-from workbench.viewers.space import build_space_scene
+from workbench.gltf.glb import read_glb
+from workbench.render.scene import Model
+from workbench.regeneration.bundle import build_space_bundle
+from workbench.regeneration.product import build_product_glb
+from workbench.regeneration.regenerate import regenerate_product, regenerate_space, repack_glb
+from workbench.regeneration.space import build_space_scene
 from workbench.gltf import validate, validator_available
-from workbench.viewers.zipstore import local_entries
+from workbench.regeneration.zipstore import local_entries
 
 
 def _valid(glb):
@@ -27,7 +28,7 @@ def _valid(glb):
 def test_space_scene_is_valid_textured_and_deterministic():
     glb = build_space_scene("room")
     assert glb == build_space_scene("room") and glb != build_space_scene("other")
-    doc, _ = parse_glb(glb)
+    doc, _ = read_glb(glb)
     names = {n.get("name") for n in doc["nodes"]}
     assert {"Floor", "BackWall", "LeftWall", "RightWall", "Plinth0", "Object0"} <= names
     assert len(doc["textures"]) >= 2

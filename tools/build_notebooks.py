@@ -21,7 +21,7 @@ from pathlib import Path
 
 import jupytext
 import nbformat
-from workbench.notebook_run import client_class
+from workbench.runner.execute import client_class
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"

@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
             missing.append("gltf-validator (npm)")
         if not npm_install(NPM_PACKAGES, NPM_HOME, quiet=False):
             missing.append(", ".join(NPM_PACKAGES) + " (npm)")
-        from workbench.viewer3d import bundle_path
+        from workbench.widgets.viewer import bundle_path
 
         if bundle_path() is None:
             npm = shutil.which("npm")

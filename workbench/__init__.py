@@ -6,13 +6,7 @@ Space Template service.
 ['AsyncClient', 'Client']
 """
 
-import logging as _logging
-
-# A library stays quiet unless the application configures logging (``workbench serve`` does);
-# without this, a fault inside a local service would print its traceback into the notebook.
-_logging.getLogger("workbench").addHandler(_logging.NullHandler())
-
-__version__ = "0.1.0"
+from workbench.__version__ import __version__ as __version__
 
 
 def __getattr__(name: str):

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from workbench import __version__  # the package's own, so --version reads no installed metadata
-from workbench.notebook_run import CELL_TIMEOUT  # light: the runner imports nbclient and the rest when it runs
+from workbench.runner.execute import CELL_TIMEOUT  # light: the runner imports nbclient and the rest when it runs
 
 DEFAULT_DATA_DIR = ".wb-data"
 
@@ -55,8 +55,8 @@ def _run_options(p, name: str) -> None:
 
 def _run_values(args) -> dict:
     """``params`` and ``tolerance`` of tour and check from their options (a bad one raises ValueError)."""
-    from workbench.nbcheck.images import Tolerance
-    from workbench.nbcheck.params import parse_params
+    from workbench.runner.nbcheck.images import Tolerance
+    from workbench.runner.nbcheck.params import parse_params
 
     return {"params": parse_params(args.param),
             "tolerance": Tolerance().with_(max_fraction=args.image_tolerance)}
@@ -363,12 +363,12 @@ def _run(args) -> int:
     if args.command == "token":
         return _token_create(args)
     if args.command == "tour":
-        from workbench.tour import run_tour
+        from workbench.runner.tour import run_tour
 
         return run_tour(Path(args.out), notebooks=args.notebooks, timeout=args.timeout, jobs=args.jobs,
                         shared_service=args.shared_service, compare_images=args.compare_images, **_run_values(args))
     if args.command == "check":
-        from workbench.tour import run_check
+        from workbench.runner.tour import run_check
 
         return run_check(Path(args.out), base_url=args.base_url, avatar_base_url=args.avatar_base_url,
                          token=args.token, notebooks=args.notebooks, jobs=args.jobs, timeout=args.timeout,

@@ -193,10 +193,10 @@ def jupyter_lab(work: Path, root: Path, app: str = "lab"):
         import pytest
 
         pytest.skip(f"{command} is not installed here (pip install -e '.[dev]'); the {app} test skipped")
-    from workbench import kernels
+    from workbench.runner import kernels
 
     token, port = secrets.token_hex(16), free_port()
-    runtime = tempfile.mkdtemp(prefix="wbk-")  # short: the kernels' sockets go there (workbench.kernels)
+    runtime = tempfile.mkdtemp(prefix="wbk-")  # short: the kernels' sockets go there (workbench.runner.kernels)
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}  # the kernel starts its own service
     env.update(PYTHONPATH=str(ROOT), PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
                JUPYTER_RUNTIME_DIR=runtime, JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),

@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from workbench.viewer3d import bundle_path
+from workbench.widgets.viewer import bundle_path
 
 from .conftest import jupyter_lab, run_async, save_artifact, start_chrome, wait
 

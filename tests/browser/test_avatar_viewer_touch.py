@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from workbench.viewer3d import bundle_path
+from workbench.widgets.viewer import bundle_path
 
 from .conftest import jupyter_lab, save_artifact, start_chrome, wait
 from .test_avatar_viewer_lab import canvas_pixels, changed, poll_kernel, until

@@ -3,7 +3,7 @@ inside its column, and the page stays as wide as the window."""
 
 from __future__ import annotations
 
-from workbench.tour import NotebookRun, conformance, write_index
+from workbench.runner.tour import NotebookRun, conformance, write_index
 
 from .conftest import save_artifact
 

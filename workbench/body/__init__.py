@@ -6,6 +6,3 @@ and poses the mesh, ``mesh`` is the whole pipeline (:func:`~workbench.body.mesh.
 face meshes and ARKit morph targets, ``lod`` the glTF pieces and their decimation.
 """
 
-# The body modules use the skeleton of ``workbench.gltf`` and the avatar builder there uses them: load
-# ``workbench.gltf`` first, whichever side a program imports first, so neither sees the other half-made.
-import workbench.gltf  # noqa: E402,F401

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..gltf.skeleton import JOINT_NAMES
+from ..skeleton import JOINT_NAMES
 from . import assets, details
 
 # Bump when the compiled content or its layout changes: an older file is then compiled again.

@@ -25,7 +25,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..gltf.skeleton import JOINT_NAMES, Skeleton
+from ..skeleton import JOINT_NAMES, Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh

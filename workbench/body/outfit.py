@@ -38,7 +38,7 @@ from dataclasses import replace
 import numpy as np
 from scipy.spatial import cKDTree
 
-from ..gltf.skeleton import JOINT_NAMES
+from ..skeleton import JOINT_NAMES
 from .compile import top_four
 from .lod import Piece, piece
 from .mesh import BodyMesh, vertex_normals

@@ -7,7 +7,7 @@
 2. **Weights** come compiled from ``weights.mixamo.json`` (four influences). The eyes, eyelashes,
    teeth and tongue follow ``Head`` alone: the face moves them by morph targets, not by bones.
 3. **A-pose to T-pose.** ``base.obj`` hangs its arms about 50 degrees down; our clips assume a
-   T-pose whose every joint has the identity rest rotation (``workbench.gltf.skeleton``). Each arm
+   T-pose whose every joint has the identity rest rotation (``workbench.skeleton``). Each arm
    is turned at the shoulder so the upper arm points straight out (+X on the left, -X on the right),
    at the elbow so the forearm continues it, and at the wrist so the hand points out with its
    knuckles along Z (palm down); the fingers keep their slight natural curl. The mesh follows by
@@ -26,7 +26,7 @@ import json
 
 import numpy as np
 
-from ..gltf.skeleton import FINGERS, JOINT_NAMES, JOINTS
+from ..skeleton import FINGERS, JOINT_NAMES, JOINTS
 from . import compile as cc
 
 HEAD_ONLY_GROUPS = ("helper-l-eye", "helper-r-eye", "helper-l-eyelashes-1", "helper-l-eyelashes-2",

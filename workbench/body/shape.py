@@ -11,7 +11,7 @@ between anchors. The ethnic targets are weighted by ``share x gender x age``. Ou
 adult (25 years: MakeHuman's age 0.5, the ``young`` anchor with weight 1) and the proportions natural
 (0.5: no proportions target).
 
-Our settings choose the macro values (:data:`BODY_SHAPES`): heavy is MakeHuman's most weight; athletic
+Our settings choose the macro values (:data:`SHAPE_MACROS`): heavy is MakeHuman's most weight; athletic
 its most muscle at a little under average weight (more muscle, not more fat); slim its least weight
 and a little less muscle. The macro targets alone leave the four close at the waist (MakeHuman's
 maxweight widens a young adult's waist by 5 cm), so each shape also sets some of MakeHuman's own
@@ -40,7 +40,7 @@ from .details import EVERY_FACE, FACE_DETAILS, SHAPE_DETAILS, sides
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
-BODY_SHAPES = {
+SHAPE_MACROS = {
     "slim": (0.40, 0.0),
     "average": (0.50, 0.50),
     "athletic": (1.00, 0.40),
@@ -71,7 +71,7 @@ def detail_weights(gender: str, body_shape: str) -> dict[str, float]:
 def macro_weights(gender: str, body_shape: str, height_macro: float) -> dict[str, float]:
     """Each macro target's weight (non-zero ones only) for these settings and MakeHuman height value."""
     g = GENDER_VALUE[gender]
-    muscle, weight = BODY_SHAPES[body_shape]
+    muscle, weight = SHAPE_MACROS[body_shape]
     genders = {"female": 1.0 - g, "male": g}
     heights = {"min": max(0.0, 1.0 - 2.0 * height_macro), "max": max(0.0, 2.0 * height_macro - 1.0)}
     out: dict[str, float] = {}

@@ -30,8 +30,8 @@ from workbench.client.errors import (AnswerTooLargeError, ConfigurationError, Op
                                      TransportError, UnexpectedAnswerError, error_from_response)
 from workbench.client.retry import RetryPolicy
 from workbench.tracking import catalog
+from workbench.__version__ import __version__
 
-__version__ = "0.1.0"
 USER_AGENT = f"workbench/{__version__}"
 
 ENV_BASE_URL = "WORKBENCH_BASE_URL"

@@ -97,14 +97,14 @@ class Model(_Binary):
         return validate(self.content)
 
     def view(self, **kw):
-        """This avatar in an interactive viewer (``workbench.viewer3d.AvatarViewer``): drag to turn it,
+        """This avatar in an interactive viewer (``workbench.widgets.viewer.AvatarViewer``): drag to turn it,
         wheel to zoom, play its clips. ``kw`` go to the viewer (``size``, ``library_clips``, ``lods``...).
 
         >>> from workbench.render.testing import tiny_rig_glb
         >>> Model("a" * 24, tiny_rig_glb()).view(size=32).frame_size
         32
         """
-        from workbench.viewer3d import AvatarViewer  # anywidget loads with the first viewer, not with the client
+        from workbench.widgets.viewer import AvatarViewer  # anywidget loads with the first viewer, not with the client
 
         return AvatarViewer(self, **kw)
 

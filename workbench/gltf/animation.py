@@ -21,7 +21,8 @@ import numpy as np
 from ..options import ANIMATIONS, DEFAULT_HEIGHT, GENDERS
 from .glb import GlbWriter
 from .clips import clip
-from .skeleton import Skeleton, skeleton, write_armature
+from ..skeleton import Skeleton, skeleton
+from .armature import write_armature
 
 
 def add_animations(w: GlbWriter, rig: Skeleton, names, joint_nodes: list[int]) -> None:

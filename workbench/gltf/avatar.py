@@ -1,7 +1,7 @@
 """build_avatar: one avatar's settings and model options to a skinned, textured GLB.
 
 The body is MakeHuman's base mesh shaped, rigged and posed by :mod:`workbench.body`; the meshes are
-cut from it by :mod:`workbench.gltf.body`. Options (``workbench.options.ModelOptions``, defaults in
+cut from it by :mod:`workbench.gltf.meshes`. Options (``workbench.options.ModelOptions``, defaults in
 brackets):
 
 - ``lod`` [0]: 0 the full mesh (about 35,000 triangles); 1 keeps 50 % and 2 keeps 25 % of the
@@ -40,9 +40,9 @@ from ..options import ANIMATIONS, ModelOptions
 from . import textures as tx
 from .animation import add_animations
 from .atlas import pack
-from .body import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
+from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
 from .glb import GlbWriter
-from .skeleton import write_armature
+from .armature import write_armature
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)

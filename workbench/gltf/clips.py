@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..options import ANIMATIONS, CYCLIC_ANIMATIONS
-from .skeleton import FINGERS, JOINT_NAMES
+from ..skeleton import FINGERS, JOINT_NAMES
 
 FPS = 30
 DURATIONS = {

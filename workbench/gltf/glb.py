@@ -373,9 +373,10 @@ class GlbError(ValueError):
 
 
 def read_glb(data: bytes, *, strict: bool = False) -> tuple[dict, bytes]:
-    """Split GLB bytes into the JSON document and the binary chunk (empty if none).
+    """Split GLB bytes into the JSON document and the binary chunk (empty if none): the one GLB reader
+    of the project (the renderer, the widget and regeneration read through it too).
 
-    Lenient by default past the first two chunks: trailing bytes and further chunks are ignored.
+    Any file it cannot read raises :class:`GlbError` (a ValueError) naming why. Lenient by default past the first two chunks: trailing bytes and further chunks are ignored.
     ``strict=True`` reads an untrusted file (an upload) as the glTF 2.0 spec lays it out: the
     header's length is the file's, every chunk is whole and 4-byte aligned, the JSON chunk is
     UTF-8 and holds an object; anything else raises :class:`GlbError` saying which rule broke.
@@ -401,13 +402,16 @@ def read_glb(data: bytes, *, strict: bool = False) -> tuple[dict, bytes]:
     json_len, json_type = struct.unpack_from("<II", data, 12)
     if json_type != CHUNK_JSON:
         raise GlbError("the first chunk is not JSON")
-    doc = json.loads(data[20:20 + json_len].decode("utf-8"))
+    try:
+        doc = json.loads(bytes(data[20:20 + json_len]).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise GlbError("the JSON chunk is not JSON text in UTF-8") from None
     binary = b""
     pos = 20 + json_len
     if pos + 8 <= min(total, len(data)):
         bin_len, bin_type = struct.unpack_from("<II", data, pos)
         if bin_type == CHUNK_BIN:
-            binary = data[pos + 8:pos + 8 + bin_len]
+            binary = bytes(data[pos + 8:pos + 8 + bin_len])
     return doc, binary
 
 

@@ -13,7 +13,7 @@ form, and the largest wins, so a figure fills the frame up to the margin.
   one framing.
 
 >>> from workbench.render.scene import Model
->>> from workbench.viewers.product import build_product_glb
+>>> from workbench.regeneration.product import build_product_glb
 >>> cam = frame(Model(build_product_glb("x")).posed(), "full")
 >>> round(cam.fov_deg)
 30
@@ -179,7 +179,7 @@ def frame_sequence(poses: list[Posed], camera: str = "full", *, margin: float = 
     portrait square of every pose.
 
     >>> from workbench.render.scene import Model
-    >>> from workbench.viewers.product import build_product_glb
+    >>> from workbench.regeneration.product import build_product_glb
     >>> posed = Model(build_product_glb("x")).posed()
     >>> frame_sequence([posed, posed], "full").fov_deg == frame(posed, "full").fov_deg
     True

@@ -1,19 +1,19 @@
 """Turning a posed scene and a camera into RGBA pixels: rasterizing, depth test, shading, anti-aliasing.
 
 This module decides what is drawn and how; the loops over triangles, samples and fragments are
-compiled (:mod:`workbench.render.kernels`, numba), the rest is numpy over whole arrays.
+compiled (:mod:`workbench.render.loops`, numba), the rest is numpy over whole arrays.
 
 1. Project every vertex (view space, then pixels of the supersampled grid);
    drop triangles behind the near plane, off screen, degenerate, or facing
    away (unless their material is double-sided).
 2. Walk each triangle's rows: on each row the three edge half-planes cut the
    row's centre line into the covered span exactly; along the span two edge
-   weights and 1/w are linear (``kernels.raster``).
+   weights and 1/w are linear (``loops.raster``).
 3. Depth test as the walk goes: a fragment whose 1/w is at least the sample's
    nearest so far takes the sample (so of equal depths the later triangle
    wins); the solid surfaces first.
 4. Alpha-masked surfaces next: their fragments in front of the samples take
-   the alpha test, the cut-out ones drop out (``kernels.raster_masked``);
+   the alpha test, the cut-out ones drop out (``loops.raster_masked``);
    blended surfaces go into a second set of samples, nearer than the opaque
    surface.
 5. Shade the winners once per output pixel and triangle, as multisampling
@@ -59,7 +59,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade
+from .loops import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade
 from .scene import Material, Posed
 
 __all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_up"]
@@ -236,7 +236,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
 
     >>> from workbench.render.scene import Model
     >>> from workbench.render.framing import frame
-    >>> from workbench.viewers.product import build_product_glb
+    >>> from workbench.regeneration.product import build_product_glb
     >>> posed = Model(build_product_glb("x")).posed()
     >>> draw(posed, frame(posed, "full"), 64).shape
     (64, 64, 4)
@@ -458,7 +458,7 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
 
 
 def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
-    """What :func:`workbench.render.kernels.shade` reads besides the fragments, made once per frame."""
+    """What :func:`workbench.render.loops.shade` reads besides the fragments, made once per frame."""
     R = V[:3, :3].astype(np.float32)
     nv = sum(len(d.positions) for d in draws)
     normals = (np.concatenate([d.normals for d in draws]) @ R.T).astype(np.float32) if draws else np.zeros((0, 3), np.float32)

@@ -3,7 +3,7 @@
 The renderer never looks inside the code that wrote a GLB: everything here is
 read from the file as glTF 2.0 defines it.
 
-1. :func:`parse_glb` splits the container into its JSON and binary chunk.
+1. :func:`workbench.gltf.glb.read_glb` splits the container into its JSON and binary chunk.
 2. :class:`Model` reads accessors (through :func:`workbench.gltf.glb.read_accessor`,
    the project's one accessor reader), decodes each texture once (JPEG, PNG,
    and WebP through ``EXT_texture_webp``) and keeps the node hierarchy.
@@ -14,7 +14,7 @@ read from the file as glTF 2.0 defines it.
    world position of every named node (the camera frames from joints).
 
 >>> from workbench.render.scene import Model
->>> from workbench.viewers.product import build_product_glb
+>>> from workbench.regeneration.product import build_product_glb
 >>> posed = Model(build_product_glb("demo")).posed()
 >>> len(posed.draws) > 0
 True
@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import io
-import struct
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,23 +31,7 @@ from PIL import Image
 from workbench.gltf.glb import image_bytes, read_accessor, read_glb
 from workbench.gltf.pose import sample_keyframes
 
-__all__ = ["parse_glb", "Model", "Material", "Texture", "Draw", "Posed", "load_clip"]
-
-
-def parse_glb(glb: bytes) -> tuple[dict, bytes]:
-    """Split a GLB into its JSON document and binary chunk (empty when absent).
-
-    >>> import json, struct
-    >>> doc = json.dumps({"asset": {"version": "2.0"}}).encode().ljust(28)
-    >>> glb = struct.pack("<4sII", b"glTF", 2, 20 + len(doc)) + struct.pack("<I4s", len(doc), b"JSON") + doc
-    >>> parse_glb(glb)[0]["asset"]["version"]
-    '2.0'
-    """
-    try:
-        doc, binary = read_glb(bytes(glb))
-    except (ValueError, UnicodeDecodeError, struct.error) as e:
-        raise ValueError(f"render: not a readable GLB ({e})") from None
-    return doc, bytes(binary)
+__all__ = ["Model", "Material", "Texture", "Draw", "Posed", "load_clip"]
 
 
 # --------------------------------------------------------------------------
@@ -162,7 +145,7 @@ class Model:
     """
 
     def __init__(self, glb: bytes, *, max_texture: int = 1024, images: dict[int, np.ndarray] | None = None):
-        self.doc, self.bin = parse_glb(glb)
+        self.doc, self.bin = read_glb(bytes(glb))
         self.max_texture = max_texture
         # Pixels of images by index, used instead of decoding their bytes (a GLB made in this process
         # for rendering only: workbench.gltf.avatar.build_avatar_unencoded).

@@ -1,6 +1,6 @@
 """An avatar on a turntable stage: one parsed model drawn again and again from an orbiting camera.
 
-What the interactive viewer (``workbench.viewer3d``) draws. Everything that does not change
+What the interactive viewer (``workbench.widgets.viewer``) draws. Everything that does not change
 with the camera is kept per avatar: the parsed model at each level of detail (decoded
 textures, accessors), the clips (read on first use), and the skinned pose of each
 (clip, time) already drawn (the last ``POSE_CACHE`` of them), so a camera move costs one
@@ -37,6 +37,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from .framing import orbit
+from .pictures import SUPERSAMPLE, _closest_gender_clip, preview_pose
 from .raster import Camera, draw
 from .scene import Clip, Model, Posed, load_clip
 
@@ -96,8 +97,6 @@ class Stage:
         if library_clips and self._library_skeleton(main):
             from workbench.options import ANIMATIONS
 
-            from . import _closest_gender_clip
-
             for name in ANIMATIONS:
                 self._clip_makers[LIBRARY_PREFIX + name] = lambda name=name: _closest_gender_clip(main, name)
         self._clips: dict[str, Clip] = {}
@@ -116,7 +115,7 @@ class Stage:
 
     @staticmethod
     def _library_skeleton(model: Model) -> bool:
-        from workbench.gltf.skeleton import JOINT_NAMES
+        from workbench.skeleton import JOINT_NAMES
 
         return set(JOINT_NAMES) <= {model.names[i] for i in model.joint_nodes}
 
@@ -181,8 +180,6 @@ class Stage:
         if clip:
             posed = model.posed(self.clip(clip), key[2])
         else:
-            from . import preview_pose
-
             pp = preview_pose(model)
             posed = model.posed(*pp) if pp else model.posed()
         self._poses[key] = posed
@@ -201,8 +198,6 @@ class Stage:
         view = view or StageView(**kw)
         posed = self.pose(view.lod, view.clip, view.time_s)
         cam = self.camera(view)
-        from . import SUPERSAMPLE
-
         im = Image.fromarray(draw(posed, cam, view.size, ss=SUPERSAMPLE, background=view.background), "RGBA")
         if view.skeleton:
             self._overlay_skeleton(im, posed, cam)

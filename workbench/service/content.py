@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import secrets
 import threading
 from pathlib import Path
@@ -19,16 +18,16 @@ from workbench import options as opts
 from workbench.body.assets import AssetsMissing
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
+from workbench.service.log import log
 from workbench.service.faults import Faults
 from workbench.service.storage import now_ms, write_atomic
 
-log = logging.getLogger("workbench.service")
 
 # The code that makes models, previews and the animation library. Every cache path starts with a
 # fingerprint of its source, so a change to any of it (a generator, the renderer, an option's default)
 # is a new cache entry by itself: no version number to remember to bump.
-GENERATOR_PACKAGES = ("body", "gltf", "render")
-GENERATOR_MODULES = ("options.py",)
+GENERATOR_PACKAGES = ("body", "gltf", "render", "options")
+GENERATOR_MODULES = ("skeleton.py",)
 
 
 def _warm_renderer() -> None:
@@ -41,8 +40,9 @@ def _warm_renderer() -> None:
 
 
 def generator_sources() -> list[Path]:
-    """The source files of the generator: the ``gltf`` and ``render`` packages and ``options.py``."""
-    root = Path(opts.__file__).resolve().parent
+    """The source files of the generator: the ``body``, ``gltf``, ``render`` and ``options`` packages and
+    ``skeleton.py``."""
+    root = Path(__file__).resolve().parent.parent
     files = [f for pkg in GENERATOR_PACKAGES for f in (root / pkg).rglob("*.py")]
     return sorted(files + [root / m for m in GENERATOR_MODULES])
 

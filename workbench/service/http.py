@@ -15,7 +15,6 @@ it imports none of them, so imports run one way.
 from __future__ import annotations
 
 import json
-import logging
 import re
 import secrets
 import urllib.parse
@@ -30,9 +29,9 @@ from starlette.responses import JSONResponse
 from workbench import options as opts
 from workbench.service.bodies import check_text, decode_json
 from workbench.service.errors import ServiceError
+from workbench.service.log import log
 from workbench.tracking.fields import escaped
 
-log = logging.getLogger("workbench.service")
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 

@@ -16,6 +16,7 @@ that let a stateful fuzzer carry real ids from one call to the next.
 from __future__ import annotations
 
 from workbench import options as opts
+from workbench.__version__ import __version__
 from workbench.service import spec
 from workbench.tracking import catalog
 from workbench.tracking.fields import kind_of
@@ -355,7 +356,7 @@ def build_openapi(root_url: str) -> dict:
     _add_transport_refusals(paths)
     return {
         "openapi": "3.1.0",
-        "info": {"title": "Avatar, Viewer and Space Template service (workbench local reference)", "version": "0.1.0",
+        "info": {"title": "Avatar, Viewer and Space Template service (workbench local reference)", "version": __version__,
                  "description": "Avatar endpoints under /avatars ({avatar_base_url}); viewer and resource endpoints under /api "
                                 "({base_url}); the local control API under /_local is not part of the real service. Every "
                                 "JSON answer uses the envelope {status, data} or {status, error}; every answer carries "

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import secrets
 import threading
 import time
@@ -22,11 +21,11 @@ from workbench import options as opts
 from workbench.service.accounts import Accounts
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
+from workbench.service.log import log
 from workbench.service.faults import Faults
 from workbench.service.spaces import Spaces
 from workbench.service.storage import now_ms, write_atomic
 
-log = logging.getLogger("workbench.service")
 
 VIEWER_FIELDS = ("kind", "account", "seed", "spaceTemplateId")
 VIEWER_OUTPUTS = {"product": ("glb", "usdz", "preview"), "space": ("preview", "bundle")}
@@ -78,13 +77,13 @@ class Viewers:
         seed = seed or token
         account = self.accounts.ensure(body.get("account", "dev"))
         if kind == "product":
-            from workbench.viewers.product import build_product_glb
+            from workbench.regeneration.product import build_product_glb
 
             write_atomic(self.dir / token / "source.glb", build_product_glb(seed))
             source = {"seed": seed}
         else:
             if template is None:
-                from workbench.viewers.space import build_space_scene
+                from workbench.regeneration.space import build_space_scene
 
                 template = self.spaces.create_generated(account, build_space_scene(seed))
             else:
@@ -171,7 +170,7 @@ class Viewers:
             source = json.loads(row["source"])
             if self.faults.take("viewers.job"):
                 raise RuntimeError("injected fault (viewers.job): the renderer was told to fail")
-            from workbench.viewers import regenerate
+            from workbench.regeneration import regenerate
 
             if row["kind"] == "product":
                 files = regenerate.regenerate_product((self.dir / token / "source.glb").read_bytes())

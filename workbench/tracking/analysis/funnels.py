@@ -3,7 +3,7 @@
 :func:`funnel` counts, per step, the groups (sessions, visits, visitors) that reached it,
 in one of three orders, with excluded events, drop-off, times to convert and a
 breakdown; :func:`ar_conversion` is the AR funnel per platform. The search itself is
-:mod:`.funnel_kernels`.
+:mod:`.funnel_loops`.
 
 >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:02"], utc=True)
 >>> df = pd.DataFrame({"sessionId": "s", "key": ["viewer_loaded", "cta_clicked"], "timestamp": t})
@@ -21,7 +21,7 @@ import pandas as pd
 from .common import (check_columns, check_event_keys, codes, duration, first_events, ms_floor, ns, payload_field,
                      quantile_from_counts, step_list, tie_order)
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
-from .funnel_kernels import ORDERS, chains
+from .funnel_loops import ORDERS, chains
 
 __all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
 

@@ -11,7 +11,7 @@ cells after it are reported as not run. Each cell's time is the runner's own clo
 the cell to holding its reply, so a wait anywhere on the way shows where it happened; the executed
 notebook keeps it in the cell's metadata (``workbench.seconds``). A kernel that dies as it starts
 fails its notebook the same way: its first group says why, the others were not run. Kernels talk
-to the runner over Unix sockets where there are some (:mod:`workbench.kernels`).
+to the runner over Unix sockets where there are some (:mod:`workbench.runner.kernels`).
 
 >>> groups_of({"cells": [{"cell_type": "markdown", "source": "## Register", "metadata": {}},
 ...                      {"cell_type": "code", "source": "x = 1", "metadata": {}, "outputs": []}]})
@@ -30,10 +30,10 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from workbench.kernels import async_manager
-from workbench.nbcheck.cells import Mismatch, cell_tolerance, compare_cell, is_checked
-from workbench.nbcheck.images import Tolerance
-from workbench.nbcheck.params import inject
+from workbench.runner.kernels import async_manager
+from workbench.runner.nbcheck.cells import Mismatch, cell_tolerance, compare_cell, is_checked
+from workbench.runner.nbcheck.images import Tolerance
+from workbench.runner.nbcheck.params import inject
 
 __all__ = ["CELL_TIMEOUT", "Abort", "NotebookRun", "Group", "run_notebook", "groups_of", "operations_of", "purpose_of",
            "thumbnail_of"]
@@ -178,7 +178,7 @@ def client_class():
         """
 
         def __init__(self, *args, abort: Abort | None = None, **kwargs):
-            kwargs.setdefault("kernel_manager_class", async_manager())  # no TCP port to lose: workbench.kernels
+            kwargs.setdefault("kernel_manager_class", async_manager())  # no TCP port to lose: workbench.runner.kernels
             super().__init__(*args, **kwargs)
             self.seconds: dict[int, float] = {}
             self.abort, self.watched = abort, None

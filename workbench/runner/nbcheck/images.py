@@ -7,7 +7,7 @@ spread over the whole image (a shifted gradient, a lighter background by a few l
 single pixel shows. Anti-aliasing and PNG encoders differ between machines by a few levels on
 edges, hence defaults above zero. Images are compared as RGBA, so a change of transparency counts.
 
->>> from workbench.nbcheck.images import compare_png, png
+>>> from workbench.runner.nbcheck.images import compare_png, png
 >>> red = png((40, 30), (200, 30, 30))
 >>> compare_png(red, red).passed
 True

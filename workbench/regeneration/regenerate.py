@@ -3,7 +3,7 @@
 Pure functions of their input bytes: the service's job runner stores what
 they return; the same input gives the same bytes.
 
->>> from workbench.viewers.product import build_product_glb
+>>> from workbench.regeneration.product import build_product_glb
 >>> sorted(regenerate_product(build_product_glb("demo")))
 ['glb', 'preview', 'usdz']
 """
@@ -15,7 +15,7 @@ import io
 from workbench.gltf.glb import pack_glb
 from workbench.options import PreviewOptions
 from workbench.render import render, render_preview
-from workbench.render.scene import parse_glb
+from workbench.gltf.glb import read_glb
 
 from .bundle import build_space_bundle
 from .usdz import glb_to_usdz
@@ -30,12 +30,12 @@ def repack_glb(glb: bytes) -> bytes:
     """The GLB rewritten: its JSON and binary chunk only (stray chunks and trailing bytes dropped),
     chunks padded, the buffer's length matching the binary chunk.
 
-    >>> from workbench.viewers.product import build_product_glb
+    >>> from workbench.regeneration.product import build_product_glb
     >>> g = build_product_glb("a")
     >>> repack_glb(g + b"junk")[:4]
     b'glTF'
     """
-    doc, binary = parse_glb(glb)
+    doc, binary = read_glb(glb)
     if binary and doc.get("buffers"):
         doc["buffers"][0]["byteLength"] = max(int(doc["buffers"][0].get("byteLength", 0)), 0)
         # The chunk may carry up to 3 bytes of padding past the declared length; keep the declared
@@ -48,7 +48,7 @@ def repack_glb(glb: bytes) -> bytes:
 def regenerate_product(source_glb: bytes) -> dict[str, bytes]:
     """A product viewer's outputs from its source model: ``glb``, ``usdz`` and a 512 px ``preview`` PNG.
 
-    >>> from workbench.viewers.product import build_product_glb
+    >>> from workbench.regeneration.product import build_product_glb
     >>> regenerate_product(build_product_glb("x"))["usdz"][:2]
     b'PK'
     """
@@ -59,7 +59,7 @@ def regenerate_product(source_glb: bytes) -> dict[str, bytes]:
 def regenerate_space(scene_glb: bytes, seed: str) -> dict[str, bytes]:
     """A space viewer's outputs: a ``preview`` PNG of the room seen from the front and above, and the ``bundle``.
 
-    >>> from workbench.viewers.space import build_space_scene
+    >>> from workbench.regeneration.space import build_space_scene
     >>> out = regenerate_space(build_space_scene("s"), "s")
     >>> sorted(out), out["preview"][:4]
     (['bundle', 'preview'], b'\\x89PNG')

@@ -4,7 +4,7 @@ Shared by the pytest plugin (nbval's runs) and ``workbench tour`` / ``check`` (t
 so a cell is judged the same way wherever it runs.
 
 >>> import base64
->>> from workbench.nbcheck.images import png
+>>> from workbench.runner.nbcheck.images import png
 >>> black = base64.b64encode(png((4, 4), (0, 0, 0))).decode()  # as a notebook stores it
 >>> saved = {"metadata": {"tags": ["image-check"]}, "outputs": [{"data": {"image/png": black}}]}
 >>> compare_cell(saved, saved["outputs"], Tolerance(), None, "x")
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.nbcheck.images import Tolerance, compare_png
+from workbench.runner.nbcheck.images import Tolerance, compare_png
 
 __all__ = ["PNG", "CHECK_TAGS", "LIMIT_TAGS", "Mismatch", "is_checked", "cell_tolerance", "png_of", "compare_cell"]
 

@@ -1,5 +1,8 @@
 """The 65-joint Mixamo-named skeleton and its proportions by gender, height and body shape.
 
+Below both ``body`` (which fits MakeHuman's mesh to it) and ``gltf`` (which writes it as an armature,
+:mod:`workbench.gltf.armature`, and makes the animation library on it); it imports nothing of the package.
+
 Rest pose is a T-pose with every joint's local rotation the identity, so each joint's
 frame is aligned with the world (metres, Y up, facing +Z, the avatar's left on +X, feet at
 y=0). That choice makes the inverse bind matrices pure translations and lets one set of
@@ -156,19 +159,3 @@ def skeleton(gender: str, height_cm: float, body_shape: str = "average") -> Skel
     world.setflags(write=False)
     local.setflags(write=False)
     return Skeleton(gender, H, body_shape, names, parents, world, local, index)
-
-
-def write_armature(w, rig: Skeleton) -> list[int]:
-    """Armature (node 0) and the 65 joints (nodes 1..65); returns the joint node indices."""
-    w.add("nodes", {"name": "Armature", "children": [1]})
-    nodes = []
-    for i, name in enumerate(rig.names):
-        node: dict = {"name": name}
-        t = rig.local[i]
-        if np.any(t):
-            node["translation"] = [float(v) for v in t]
-        children = [j + 1 for j, p in enumerate(rig.parents) if p == i]
-        if children:
-            node["children"] = children
-        nodes.append(w.add("nodes", node))
-    return nodes

@@ -6,7 +6,7 @@ Modules: ``product`` (a generated product GLB), ``usdz`` (GLB to USDZ), ``space`
 ``zipstore`` (the zip writer they share). GLBs are written with ``workbench.gltf.glb``
 and validated with ``workbench.gltf.validate``.
 
->>> from workbench.viewers import build_product_glb, regenerate_product
+>>> from workbench.regeneration import build_product_glb, regenerate_product
 >>> sorted(regenerate_product(build_product_glb("demo")))
 ['glb', 'preview', 'usdz']
 """

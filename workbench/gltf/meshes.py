@@ -28,10 +28,10 @@ from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES, tucked_teeth
 from ..body.glasses import glasses_piece
 from ..body.hair import hair_piece
-from ..body.outfit import LIFT, SHIRT_HEM, WAISTBAND, outfit_pieces  # noqa: F401 (the tests read them here)
+from ..body.outfit import outfit_pieces
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh
-from .skeleton import Skeleton
+from ..skeleton import Skeleton
 
 MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Outfit_Top", "Outfit_Bottom", "Outfit_Footwear",
               "Glasses")

@@ -12,7 +12,7 @@ and reports, per operation of the interface, whether every cell that exercises i
   expected | actual | difference image in ``image-diffs/``;
 
 and exit 0 when everything passed. ``--param NAME=VALUE`` runs the notebooks with other
-parameters (:mod:`workbench.nbcheck.params`). The tour compares the pictures of cells tagged
+parameters (:mod:`workbench.runner.nbcheck.params`). The tour compares the pictures of cells tagged
 ``image-check`` with the saved ones (the same renderer made both); ``check --compare-images``
 does so against a deployment, for a team whose saved notebooks come from that deployment.
 
@@ -27,10 +27,10 @@ import json
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from workbench.nbcheck.images import Tolerance
-from workbench.nbcheck.junit import Case, Suite, to_junit
-from workbench.nbcheck.params import check_declared
-from workbench.notebook_run import CELL_TIMEOUT, Abort, NotebookRun, operations_of, run_notebook
+from workbench.runner.nbcheck.images import Tolerance
+from workbench.runner.nbcheck.junit import Case, Suite, to_junit
+from workbench.runner.nbcheck.params import check_declared
+from workbench.runner.execute import CELL_TIMEOUT, Abort, NotebookRun, operations_of, run_notebook
 from workbench.service.spec import interface_names
 
 __all__ = ["OPERATIONS", "run_tour", "run_check", "run_notebook", "NotebookRun", "conformance", "operations_of",
@@ -154,7 +154,7 @@ def _notebooks(folder: str | Path | None) -> list[Path]:
     >>> _notebooks("/nonexistent")
     Traceback (most recent call last):
     ...
-    workbench.tour.NoNotebooks: --notebooks /nonexistent: no such folder
+    workbench.runner.tour.NoNotebooks: --notebooks /nonexistent: no such folder
     """
     where = Path(folder) if folder else default_notebooks()
     if not where.is_dir():
@@ -232,11 +232,11 @@ def run_check(out: Path, *, base_url: str, avatar_base_url: str, token: str | No
               watch_every: float = 2.0) -> int:
     """Run the notebooks against a deployment; print and write which operations conform. 0 when all
     do (and, with ``compare_images``, every picture matches), 1 when one does not,
-    :data:`workbench.probe.SETUP_PROBLEM` (3) when the setup, not the deployment's conformance, is
+    :data:`workbench.runner.probe.SETUP_PROBLEM` (3) when the setup, not the deployment's conformance, is
     the problem: no notebooks there, or a deployment that cannot be used (unreachable, a wrong
     address, a token it refuses), said in seconds before any notebook runs, or one that stops
     answering during the run (asked every ``watch_every`` seconds), which ends the run at once."""
-    from workbench.probe import SETUP_PROBLEM, Watch, probe
+    from workbench.runner.probe import SETUP_PROBLEM, Watch, probe
 
     try:
         paths = _notebooks(notebooks)

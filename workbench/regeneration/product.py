@@ -11,7 +11,7 @@ gives the same bytes.
 3. Paint a texture (stripes, bands or speckles on a glaze colour) and write
    a GLB with one node per part.
 
->>> from workbench.viewers.product import build_product_glb
+>>> from workbench.regeneration.product import build_product_glb
 >>> glb = build_product_glb("demo")
 >>> glb[:4], glb == build_product_glb("demo")
 (b'glTF', True)

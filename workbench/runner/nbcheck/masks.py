@@ -14,7 +14,7 @@ project's notebooks print (ports, resource ids) stays in ``notebooks/sanitize.cf
   are part of what they check;
 - durations: ``1.23 s``, ``123 ms``, ``40us``, ``0:00:01``, and tqdm's ``[00:01<00:02, 3.10it/s]``.
 
->>> from workbench.nbcheck.masks import mask
+>>> from workbench.runner.nbcheck.masks import mask
 >>> mask("slider IPY_MODEL_0123456789abcdef0123456789abcdef, {'model_id': '0123456789abcdef0123456789abcdef'}")
 "slider IPY_MODEL_WIDGET_ID, {'model_id': 'WIDGET_ID'}"
 >>> mask("at 2026-11-20T09:00:01.250Z took 1.23 s (then 45 ms, total 0:00:02)")

@@ -7,19 +7,19 @@ file) this plugin:
 
 1. compares every ``image/png`` output of a cell tagged ``nbval-check-output`` or ``image-check``
    (or marked ``# NBVAL_CHECK_OUTPUT``, or any cell under ``--nbval``) with the one saved in the
-   .ipynb, by :func:`workbench.nbcheck.compare_png`; a failure writes expected, actual and their
+   .ipynb, by :func:`workbench.runner.nbcheck.compare_png`; a failure writes expected, actual and their
    difference side by side into one PNG (``--nbimages-dir``, default ``.nbimages/`` under the
    rootdir) and names it in the report;
-2. hands nbval the volatile masks of :mod:`workbench.nbcheck.masks` (widget ids, timestamps,
+2. hands nbval the volatile masks of :mod:`workbench.runner.nbcheck.masks` (widget ids, timestamps,
    durations) after those of ``--nbval-sanitize-with``, through that option;
-3. starts nbval's kernels on Unix sockets, not TCP ports (:mod:`workbench.kernels`), so that a
+3. starts nbval's kernels on Unix sockets, not TCP ports (:mod:`workbench.runner.kernels`), so that a
    suite starting kernels and servers at once cannot lose a kernel to a taken port.
 
 Limits, most specific first: the cell's metadata ``{"workbench": {"image": {"max_fraction": 0.01,
 "max_rms": 3, "threshold": 24}}}``, the cell's tags ``image-tolerance=0.01`` (max_fraction),
 ``image-max-rms=3``, ``image-threshold=24``; then ``--nbimages-max-fraction``,
 ``--nbimages-max-rms``, ``--nbimages-threshold``; then the ini's ``nbimages_max_fraction``,
-``nbimages_max_rms``, ``nbimages_threshold``; then :class:`~workbench.nbcheck.Tolerance`'s defaults.
+``nbimages_max_rms``, ``nbimages_threshold``; then :class:`~workbench.runner.nbcheck.Tolerance`'s defaults.
 
 How it meets nbval: hook wrappers only, around ``pytest_runtest_call`` (after nbval's own run and
 text comparison of the cell pass, the images are compared) and ``pytest_runtest_makereport`` (the
@@ -30,11 +30,11 @@ cell), ``test_outputs`` (the outputs of this run) and ``options`` (nbval's marke
 ``--nbdime`` it also adds ``image/png`` to the notebook's ``skip_compare`` so nbval's exact
 comparison gives way to this one. A version of nbval without them fails with a message naming it.
 
-Entry point ``workbench.nbcheck.pytest_plugin`` (pyproject.toml): named like the module so that
-``-p workbench.nbcheck.pytest_plugin`` and the installed entry point are one plugin, not two.
+Entry point ``workbench.runner.nbcheck.pytest_plugin`` (pyproject.toml): named like the module so that
+``-p workbench.runner.nbcheck.pytest_plugin`` and the installed entry point are one plugin, not two.
 
->>> from workbench.nbcheck.cells import cell_tolerance
->>> from workbench.nbcheck import Tolerance
+>>> from workbench.runner.nbcheck.cells import cell_tolerance
+>>> from workbench.runner.nbcheck import Tolerance
 >>> cell_tolerance({"tags": ["image-tolerance=0.01"], "workbench": {"image": {"max_rms": 3}}}, Tolerance())
 Tolerance(threshold=16, max_fraction=0.01, max_rms=3)
 """
@@ -49,9 +49,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.nbcheck.cells import CHECK_TAGS, PNG, cell_tolerance, compare_cell, number
-from workbench.nbcheck.images import Tolerance
-from workbench.nbcheck.masks import sanitize_cfg
+from workbench.runner.nbcheck.cells import CHECK_TAGS, PNG, cell_tolerance, compare_cell, number
+from workbench.runner.nbcheck.images import Tolerance
+from workbench.runner.nbcheck.masks import sanitize_cfg
 
 NBVAL_ITEM_ATTRS = ("cell", "test_outputs", "options")
 
@@ -71,7 +71,7 @@ class ImageMismatch(Exception):
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("nbimages", "notebook images compared within a tolerance (workbench.nbcheck)")
+    group = parser.getgroup("nbimages", "notebook images compared within a tolerance (workbench.runner.nbcheck)")
     group.addoption("--nbimages", action="store_true", default=None,
                     help="compare image/png outputs of nbval's checked cells within a tolerance, and mask widget "
                          "ids, timestamps and durations (ini: nbimages = true)")
@@ -129,12 +129,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _kernels_on_sockets() -> None:
-    """nbval's kernels on Unix sockets (:mod:`workbench.kernels`): one on TCP can lose a port its
+    """nbval's kernels on Unix sockets (:mod:`workbench.runner.kernels`): one on TCP can lose a port its
     manager picked to a server or kernel starting at the same moment, and die. nbval has no option
     for it; its ``start_new_kernel`` makes its manager from its module's ``KernelManager``."""
     import nbval.kernel
 
-    from workbench.kernels import on_sockets
+    from workbench.runner.kernels import on_sockets
 
     nbval.kernel.KernelManager = on_sockets(nbval.kernel.KernelManager)
 
@@ -224,5 +224,5 @@ def _nbval_changed(what: str) -> str:
         nbval = version("nbval")
     except PackageNotFoundError:
         nbval = "(version unknown)"
-    return (f"workbench.nbcheck reads {what} of nbval's notebook items, which nbval {nbval} does not have "
+    return (f"workbench.runner.nbcheck reads {what} of nbval's notebook items, which nbval {nbval} does not have "
             f"(written against nbval 0.11); run without --nbimages, or pin nbval to 0.11")

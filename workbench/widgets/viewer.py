@@ -40,17 +40,19 @@ import warnings
 from pathlib import Path
 
 import anywidget
-import ipywidgets
 import traitlets as t
 from ipywidgets.widgets.trait_types import bytes_serialization
 
 from workbench.render.stage import Stage, StageView, encode
-from workbench.render.scene import parse_glb
 
-__all__ = ["AvatarViewer", "AvatarComparison", "glb_bytes", "bundle_path"]
+from .still import with_still
+from workbench.gltf.glb import read_glb
+
+__all__ = ["AvatarViewer", "glb_bytes", "bundle_path", "morph_target_names"]
 
 HERE = Path(__file__).resolve().parent
 KERNEL_FRONTEND = HERE / "kernel_frames.js"
+CSS = HERE / "viewer.css"
 # What the widget state holds: a loader that asks the kernel for the bundle (loader.js says why).
 LOADER = HERE / "loader.js"
 # The three.js front-end, built by the package's build (npm run build); absent in a build without Node.js.
@@ -59,7 +61,6 @@ BUNDLE = HERE / "static" / "viewer.js"
 # The traitlets a kernel frame depends on; with renderer="kernel" a change to any of them draws again.
 VIEW_TRAITS = ["yaw", "elevation", "zoom", "dragging", "clip", "time", "skeleton", "size", "lod",
                "interactive_size", "interactive_lod", "format", "renderer"]
-CAMERA_TRAITS = ("yaw", "elevation", "zoom", "target")
 SPEED_RANGE = (0.25, 2.0)
 _said: set[str] = set()
 
@@ -110,22 +111,13 @@ def morph_target_names(glb: bytes) -> list[str]:
     >>> morph_target_names(tiny_rig_glb())
     []
     """
-    doc, _ = parse_glb(glb)
+    doc, _ = read_glb(glb)
     names: list[str] = []
     for mesh in doc.get("meshes", []):
         for n in (mesh.get("extras") or {}).get("targetNames") or []:
             if isinstance(n, str) and n not in names:
                 names.append(n)
     return names
-
-
-def _with_still(bundle, image) -> dict:
-    """A widget's mimebundle with a PNG still of ``image`` beside it, for wherever widgets do not run
-    (a notebook saved or converted without a kernel)."""
-    data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
-    if image is not None:
-        data["image/png"] = encode(image, "png")
-    return data
 
 
 class AvatarViewer(anywidget.AnyWidget):
@@ -147,35 +139,7 @@ class AvatarViewer(anywidget.AnyWidget):
     """
 
     _esm = LOADER if bundle_path() else KERNEL_FRONTEND
-    _css = """
-    .wb-avatar-viewer { display: flex; flex-direction: column; gap: 4px; font: 12px sans-serif; width: 100%;
-                        max-width: 100%; box-sizing: border-box; outline: none; position: relative; }
-    .wb-avatar-viewer:focus-visible { box-shadow: 0 0 0 2px #4a90d9; }
-    .wb-avatar-viewer:fullscreen { background: #fff; padding: 8px; }
-    .wb-av-label { font-weight: 600; font-size: 13px; color: #223; }
-    .wb-av-stage { cursor: grab; touch-action: none; user-select: none; line-height: 0; position: relative; }
-    .wb-av-stage:active { cursor: grabbing; }
-    .wb-av-canvas { display: block; width: 100%; }
-    .wb-av-still { max-width: 100%; height: var(--wb-av-height, 512px); object-fit: contain; }
-    .wb-av-still:not([src]) { display: none; }
-    .wb-av-tip { position: absolute; pointer-events: none; background: rgba(20, 24, 36, .85); color: #fff;
-                 padding: 2px 6px; border-radius: 3px; line-height: 1.4; white-space: nowrap; }
-    .wb-av-tip[hidden] { display: none; }
-    .wb-av-frame { width: var(--wb-av-size, 512px); max-width: 100%; aspect-ratio: 1; height: auto; }
-    .wb-av-toolbar { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
-    .wb-av-toolbar label { white-space: nowrap; }
-    .wb-av-time { flex: 1; min-width: 80px; }
-    .wb-av-clip { max-width: 12em; }
-    .wb-av-btn { min-width: 26px; }
-    .wb-av-readout { color: #556; min-height: 1.3em; }
-    .wb-av-morphs summary { cursor: pointer; }
-    .wb-av-presets { display: flex; gap: 6px; margin: 4px 0; }
-    .wb-av-sliders { display: grid; grid-template-columns: repeat(auto-fill, minmax(220px, 1fr)); gap: 2px 12px;
-                     max-height: 220px; overflow-y: auto; }
-    .wb-av-morph-row { display: flex; align-items: center; gap: 4px; justify-content: space-between; }
-    .wb-av-morph-row span { overflow: hidden; text-overflow: ellipsis; }
-    .wb-av-morph { width: 110px; }
-    """
+    _css = CSS
 
     renderer = t.Enum(["webgl", "kernel"], "webgl", help="who draws: three.js in the page, or the kernel").tag(sync=True)
     bundle_id = t.Unicode("", help="the three.js front-end's version: a page loads each once").tag(sync=True)
@@ -394,13 +358,13 @@ class AvatarViewer(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs):
         if self.renderer == "webgl" and self.frame_quality == "canvas":  # the page's PNG as it sent it
-            return {**_with_still(super()._repr_mimebundle_(**kwargs), None), "image/png": self.frame}
-        return _with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())
+            return {**with_still(super()._repr_mimebundle_(**kwargs), None), "image/png": self.frame}
+        return with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())
 
     # -- two avatars -----------------------------------------------------------------
     @staticmethod
     def compare(model_a, model_b, *, labels: tuple[str, str] = ("A", "B"), link_clip: bool = True,
-                link_time: bool = False, **kwargs) -> "AvatarComparison":
+                link_time: bool = False, **kwargs):
         """Two viewers side by side, labelled, on one camera: turning or zooming either turns both.
 
         link_clip: picking a clip on one picks it on the other (when both have it); link_time: and
@@ -414,36 +378,6 @@ class AvatarViewer(anywidget.AnyWidget):
         """
         a = AvatarViewer(model_a, label=labels[0], **kwargs)
         b = AvatarViewer(model_b, label=labels[1], **kwargs)
+        from .comparison import AvatarComparison
+
         return AvatarComparison(a, b, link_clip=link_clip, link_time=link_time)
-
-
-class AvatarComparison(ipywidgets.GridBox):
-    """Two AvatarViewers in two equal columns with their cameras linked (``a`` and ``b``)."""
-
-    def __init__(self, a: AvatarViewer, b: AvatarViewer, *, link_clip: bool = True, link_time: bool = False):
-        super().__init__([a, b], layout=ipywidgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))",
-                                                          grid_gap="8px", width="100%"))
-        self.a, self.b = a, b
-        # In the page, the two views share one camera every frame; in the kernel, code and the
-        # mouse's end results (which reach the kernel) move both.
-        a.link_group = b.link_group = a.model_id
-        a.link_time = b.link_time = link_time
-        names = list(CAMERA_TRAITS) + ["dragging"]
-        if link_clip and set(a.clips) == set(b.clips):
-            names += ["clip", "playing", "speed", "loop"]
-        if link_time:
-            names += ["time"]
-        self.links = [ipywidgets.link((a, name), (b, name)) for name in names]
-
-    def snapshot(self):
-        """Both views side by side, one PIL image."""
-        from PIL import Image
-
-        left, right = self.a.snapshot(), self.b.snapshot()
-        out = Image.new("RGBA", (left.width + right.width, max(left.height, right.height)), (255, 255, 255, 0))
-        out.paste(left, (0, 0))
-        out.paste(right, (left.width, 0))
-        return out
-
-    def _repr_mimebundle_(self, **kwargs):
-        return _with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())

@@ -1,11 +1,9 @@
-"""Interactive controls for notebooks: explore preview and model options live (ipywidgets), and
-``AvatarViewer`` (from ``workbench.viewer3d``, loaded on first use: it imports anywidget) to turn,
-zoom and animate an avatar, drawn by three.js in the browser.
+"""Explorers: preview and model options tried live with ipywidgets controls over the client.
 
 Each explorer keeps its last result in ``.current``, so a notebook can also show a
 static image or table that stays in the saved file where widgets do not render.
 
->>> from workbench.widgets import preview_options_from
+>>> from workbench.widgets.explorers import preview_options_from
 >>> preview_options_from(200, "full", "#102030")
 {'size': 200, 'camera': 'full', 'background': (16, 32, 48)}
 """
@@ -16,16 +14,7 @@ from typing import Any
 
 from workbench import options as opts
 
-__all__ = ["PreviewExplorer", "ModelExplorer", "AvatarViewer", "preview_options_from"]
-
-
-def __getattr__(name: str):
-    # AvatarViewer imports anywidget: only a notebook that opens one pays for it.
-    if name == "AvatarViewer":
-        from workbench.viewer3d import AvatarViewer
-
-        return AvatarViewer
-    raise AttributeError(f"module 'workbench.widgets' has no attribute {name!r}")
+__all__ = ["PreviewExplorer", "ModelExplorer", "preview_options_from"]
 
 
 def preview_options_from(size: int, camera: str, background: str | None) -> dict[str, Any]:

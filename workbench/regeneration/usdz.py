@@ -14,7 +14,7 @@ section 8: stored, every file's data 64-byte aligned, the layer first.
    The image is copied as it was (PNG or JPEG); WebP, which AR Quick Look
    cannot read, is converted to PNG.
 
->>> from workbench.viewers.product import build_product_glb
+>>> from workbench.regeneration.product import build_product_glb
 >>> usdz = glb_to_usdz(build_product_glb("demo"))
 >>> usdz[:2]
 b'PK'
@@ -167,8 +167,8 @@ def glb_to_usda(glb: bytes) -> tuple[str, dict[str, bytes]]:
 def glb_to_usdz(glb: bytes) -> bytes:
     """A USDZ archive of the GLB: ``model.usda`` first, then its textures; same input, same bytes.
 
-    >>> from workbench.viewers.zipstore import local_entries
-    >>> from workbench.viewers.product import build_product_glb
+    >>> from workbench.regeneration.zipstore import local_entries
+    >>> from workbench.regeneration.product import build_product_glb
     >>> [e["name"] for e in local_entries(glb_to_usdz(build_product_glb("demo")))][0]
     'model.usda'
     """

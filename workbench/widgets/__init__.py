@@ -1,0 +1,30 @@
+"""Notebook widgets: the 3D avatar viewer and the option explorers.
+
+``viewer`` is ``AvatarViewer`` (an anywidget drawn by three.js in the page, or by the kernel), its
+front-end a bundle built from ``js/viewer/`` into ``static/``, with ``loader.js`` and
+``kernel_frames.js`` beside it; ``comparison`` puts two viewers on one camera; ``still`` is the
+picture a saved notebook keeps of a widget; ``explorers`` are ``PreviewExplorer`` and ``ModelExplorer``.
+The viewer's names load on first use: anywidget is imported with the first viewer, not with this package.
+
+>>> from workbench.widgets import preview_options_from
+>>> preview_options_from(200, "full", "#102030")
+{'size': 200, 'camera': 'full', 'background': (16, 32, 48)}
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .explorers import ModelExplorer, PreviewExplorer, preview_options_from
+
+_LAZY = {"AvatarViewer": ".viewer", "AvatarComparison": ".comparison"}
+
+__all__ = ["AvatarViewer", "AvatarComparison", "ModelExplorer", "PreviewExplorer", "preview_options_from"]
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value

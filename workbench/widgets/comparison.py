@@ -1,0 +1,50 @@
+"""Two avatar viewers side by side on one camera (``AvatarViewer.compare``).
+
+>>> from workbench.render.testing import tiny_rig_glb
+>>> from workbench.widgets.viewer import AvatarViewer
+>>> pair = AvatarComparison(AvatarViewer(tiny_rig_glb(), size=32), AvatarViewer(tiny_rig_glb(), size=32))
+>>> pair.a.yaw = 30
+>>> pair.b.yaw
+30.0
+"""
+
+from __future__ import annotations
+
+import ipywidgets
+
+from .still import with_still
+
+# The traitlets two linked viewers share: the camera.
+CAMERA_TRAITS = ("yaw", "elevation", "zoom", "target")
+
+
+class AvatarComparison(ipywidgets.GridBox):
+    """Two AvatarViewers in two equal columns with their cameras linked (``a`` and ``b``)."""
+
+    def __init__(self, a, b, *, link_clip: bool = True, link_time: bool = False):
+        super().__init__([a, b], layout=ipywidgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))",
+                                                          grid_gap="8px", width="100%"))
+        self.a, self.b = a, b
+        # In the page, the two views share one camera every frame; in the kernel, code and the
+        # mouse's end results (which reach the kernel) move both.
+        a.link_group = b.link_group = a.model_id
+        a.link_time = b.link_time = link_time
+        names = list(CAMERA_TRAITS) + ["dragging"]
+        if link_clip and set(a.clips) == set(b.clips):
+            names += ["clip", "playing", "speed", "loop"]
+        if link_time:
+            names += ["time"]
+        self.links = [ipywidgets.link((a, name), (b, name)) for name in names]
+
+    def snapshot(self):
+        """Both views side by side, one PIL image."""
+        from PIL import Image
+
+        left, right = self.a.snapshot(), self.b.snapshot()
+        out = Image.new("RGBA", (left.width + right.width, max(left.height, right.height)), (255, 255, 255, 0))
+        out.paste(left, (0, 0))
+        out.paste(right, (left.width, 0))
+        return out
+
+    def _repr_mimebundle_(self, **kwargs):
+        return with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())
