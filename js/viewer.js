@@ -1,7 +1,7 @@
 // The AvatarViewer's front-end: three.js draws the avatar in the browser (WebGL).
 //
 // Bundled with three.js by esbuild (package.json's "build", run by the Python build backend) into
-// workbench/viewer3d/static/viewer.js, shipped inside the wheel; the widget's module (loader.js) gets
+// workbench/widgets/static/viewer.js, shipped inside the wheel; the widget's module (loader.js) gets
 // it from the kernel as a binary buffer, so nothing is fetched from any host.
 // The GLB bytes come from the kernel as the widget's binary buffers (a custom message answered by
 // AvatarViewer._on_message), so a viewer works the same on the local service and a deployment.
@@ -15,7 +15,7 @@
 import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
-import kernelFrames from "../workbench/viewer3d/kernel_frames.js";
+import kernelFrames from "../workbench/widgets/kernel_frames.js";
 import { ContactShadow } from "./contact_shadow.js";
 import { CpuPose } from "./cpu_pose.js";
 
