@@ -84,7 +84,7 @@ def _positions(gender: str, H: float, shape: str) -> dict[str, tuple[float, floa
     fem = gender == "feminine"
     s = SHAPES[shape]
     p: dict[str, tuple[float, float, float]] = {}
-    # The MakeHuman bodies' hip heights at the default heights (tests/test_body.py checks they agree): a
+    # The MakeHuman bodies' hip heights at the default heights (tests/body/test_body.py checks they agree): a
     # library clip's Hips track, made on this skeleton, then stands a default avatar on the floor.
     hip_y = HIP_HEIGHT[gender] * H
     p["Hips"] = (0.0, hip_y, 0.0)

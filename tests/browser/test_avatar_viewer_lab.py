@@ -2,7 +2,7 @@
 and keyboard in headless Chromium (software WebGL).
 
 A notebook makes two viewers: an avatar with clips, and a small GLB whose morph targets carry
-ARKit names (tests/morph_glb.py; avatars will carry the 52 shapes). The test drags on the canvas
+ARKit names (tests/helpers.py: arkit_glb; avatars will carry the 52 shapes). The test drags on the canvas
 (orbit), shift-drags (pan), scrolls (zoom), picks a clip and checks the pose moves frame after
 frame, changes the speed, steps a frame, moves a morph slider and plays a preset, toggles the
 ground shadow, presses keys in the viewer and checks the notebook did not change (JupyterLab's
@@ -56,7 +56,7 @@ VIEWERS = "return Array.from(document.querySelectorAll('.wb-avatar-viewer')).map
 def app(request, tmp_path_factory):
     if bundle_path() is None:
         pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
-    from morph_glb import arkit_glb
+    from helpers import arkit_glb
 
     work = tmp_path_factory.mktemp(f"viewer-{request.param}")
     root = work / "notebooks"

@@ -1,4 +1,4 @@
-"""Issue 27, item 14: every bad invocation ends in one or two lines and a non-zero status, never a hang
+"""The command line against bad invocations: every one ends in one or two lines and a non-zero status, never a hang
 or a traceback (export's hang and broken answer: test_hostile_export.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 27, client items 10 to 13: the client against a hostile or broken server on loopback ports."""
+"""The client against a hostile or broken server on loopback ports."""
 
 from __future__ import annotations
 

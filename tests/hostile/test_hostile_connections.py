@@ -1,4 +1,4 @@
-"""Issue 27, items 5, 7 and 8 over raw sockets: slow bodies, refusals h11 makes below the app, and the
+"""Hostile connections over raw sockets: slow bodies, refusals h11 makes below the app, and the
 log lines a slow-body run leaves."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 27, items 1 and 14 (export): a value stored before the number rule does not break the Parquet
+"""Export of hostile values: a value stored before the number rule does not break the Parquet
 export, which either completes or refuses before its first byte; the command line says what failed."""
 
 from __future__ import annotations

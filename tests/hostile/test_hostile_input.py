@@ -1,4 +1,4 @@
-"""Issue 27, service items 1, 2 and 9: numbers the lake cannot hold, text UTF-8 cannot write, and the
+"""Hostile values in the service: numbers the lake cannot hold, text UTF-8 cannot write, and the
 Bearer challenge of a request without credentials, over real HTTP against the session's server."""
 
 from __future__ import annotations

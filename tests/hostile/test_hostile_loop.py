@@ -1,4 +1,4 @@
-"""Issue 27, item 6: no database work on the event loop. While something else holds the database (a
+"""The service's event loop under a held database: no database work on the event loop. While something else holds the database (a
 large /_local/reset), a beacon to an unknown viewer must not stop every other request."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ trousers behind a bent knee).
    triangles straddle it and have a vertex to move.) The shirt's hem is the exception: its triangles
    are split along the hem's height (:func:`_clip`; the neckline likewise), so it is a level line on the surface all round
    and no triangle is squeezed (squeezed hem triangles let the waistband show through in some clips,
-   tests/test_looks.py; cutting by whole quads of the helper left a notch where its loops dip at the
+   tests/render/test_framing_and_poses.py; cutting by whole quads of the helper left a notch where its loops dip at the
    front).
 3. Layering: each garment stands off the skin along its normals, the shirt farther than the
    trousers' waistband it overlaps (and a little more towards its hem, which hangs loose), the shoes
@@ -49,7 +49,7 @@ __all__ = ["outfit_pieces", "cut", "LIFT", "SHIRT_HEM", "HEM_FLARE", "WAISTBAND"
 LIFT = {"Outfit_Top": 0.008, "Outfit_Bottom": 0.003, "Outfit_Footwear": 0.006}
 # The shirt's hem and the trousers' waistband, as fractions of the height: they overlap, and the
 # shirt stands farther off the skin, so no clip shows the waistband through the shirt
-# (tests/test_looks.py poses every clip to check).
+# (tests/render/test_framing_and_poses.py poses every clip to check).
 SHIRT_HEM = 0.52
 WAISTBAND = 0.54
 # The hem hangs loose: the shirt stands this much farther off the skin at the hem (metres), easing off

@@ -17,7 +17,7 @@ and a little less muscle. The macro targets alone leave the four close at the wa
 maxweight widens a young adult's waist by 5 cm), so each shape also sets some of MakeHuman's own
 modifiers, as a MakeHuman user would on the same sliders (:mod:`.details`: waist, hip and limb
 fat for heavy and slim; the torso's V shape, pectorals, back and limb muscle for athletic).
-:func:`workbench.body.mesh.girths` measures the result (tests/test_body.py pins the order and the gaps).
+:func:`workbench.body.mesh.girths` measures the result (tests/body/test_body.py pins the order and the gaps).
 Gender also reaches the face through MakeHuman's face modifiers (:mod:`.details` too: a wider,
 squarer jaw and chin, a forward brow and a broader nose and neck for masculine; a narrower jaw, fuller
 lips and a slimmer nose for feminine), since the macro targets change a young adult's head only

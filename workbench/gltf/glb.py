@@ -21,7 +21,7 @@ measurably faster on the same document (``bench/glb.py``, figures in ``bench/RES
 pygltflib takes 8 to 56 times as long from a document already held as its objects, and 200 to
 940 times as long from the dict our builders make (its ``from_dict``); and ours keeps our key
 order, so the bytes stay what they were. pygltflib serves users instead: ``Model.gltf`` on the
-client's results, and the round-trip tests (``tests/test_gltf_glb.py``) that load our files
+client's results, and the round-trip tests (``tests/gltf/test_glb.py``) that load our files
 with it and read its files with ours.
 
 >>> w = GlbWriter()

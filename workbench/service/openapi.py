@@ -3,7 +3,7 @@
 Built from the same constants the checks use (``workbench.options``, the event
 catalog), so the document cannot promise other limits than the service keeps.
 It lists every answer each operation gives, with its envelope, content type and
-headers (``tests/test_fuzz.py`` holds it to that with schemathesis), and links
+headers (``tests/service/test_openapi_fuzz.py`` holds it to that with schemathesis), and links
 that let a stateful fuzzer carry real ids from one call to the next.
 
 >>> doc = build_openapi("http://127.0.0.1:8080")

@@ -97,7 +97,7 @@ class GuardedH11Protocol(H11Protocol):
     half a body stays open for ever, so slow clients can pile up sockets. This closes them.
     uvicorn has no public option for either (``limit_concurrency`` answers 503 instead of closing,
     and only once a request is read), so this extends its protocol class: the version range is
-    pinned in pyproject.toml, and ``tests/test_dependency_guards.py`` names what this relies on
+    pinned in pyproject.toml, and ``tests/service/test_dependency_guards.py`` names what this relies on
     (``connections``, ``conn.their_state``, ``flow.read_paused``, ``transport``, ``loop``, ``cycle``,
     ``send_400_response``, the callbacks) and fails with that list if an upgrade changes it.
     """

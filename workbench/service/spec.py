@@ -11,7 +11,7 @@ reads and the statuses it may answer besides success. Derived from it:
 - the operations ``workbench check`` reports on (``tour.OPERATIONS``);
 - the scope each endpoint checks (``backend``), and the body limits the handlers read with.
 
-``tests/test_spec.py`` shows that all of them, and the client's operation names, agree with it.
+``tests/service/test_spec.py`` shows that all of them, and the client's operation names, agree with it.
 
 >>> op("avatars.model").method, op("avatars.model").path
 ('GET', '/avatars/model/{modelId}.glb')

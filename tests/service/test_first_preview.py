@@ -1,5 +1,5 @@
 """A first preview is drawn from the avatar's textures as arrays, not from a GLB whose textures were
-encoded only to be decoded again (issue 25, item 8): the same picture, less work."""
+encoded only to be decoded again: the same picture, less work."""
 
 from __future__ import annotations
 

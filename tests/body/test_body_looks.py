@@ -1,4 +1,4 @@
-"""The avatars' looks on the MakeHuman bodies (issue 25, items 2, 4, 5 and 7): skin, eyes, hair,
+"""The avatars' looks on the MakeHuman bodies: skin, eyes, hair,
 outfit, glasses, baked occlusion and face shapes in the renderer.
 
 Each is checked through the public calls (``build_avatar``, ``render``) where a person would see it,
@@ -140,7 +140,7 @@ def test_eyes_mesh_uvs_centre_the_iris_on_each_eyeball():
 
 
 
-# The hair styles' tests are in tests/test_hair.py.
+# The hair styles' tests are in tests/body/test_hair.py.
 
 
 # --------------------------------------------------------------------------

@@ -12,7 +12,7 @@ three times running; every batch acknowledged on the way must still be there at 
 
 Mounting a tmpfs changes the machine, so the test runs only when asked (``.ci/run`` asks), as root:
 
-    WORKBENCH_MACHINE_TESTS=1 pytest tests/test_disk_full.py
+    WORKBENCH_MACHINE_TESTS=1 pytest tests/service/test_disk_full.py
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ ASK = "WORKBENCH_MACHINE_TESTS"  # set to 1 to run the tests that change the mac
 @pytest.fixture()
 def small_disk(tmp_path):
     if os.environ.get(ASK) != "1":
-        pytest.skip(f"mounts a tmpfs, which changes the machine: run it as root with {ASK}=1 pytest tests/test_disk_full.py")
+        pytest.skip(f"mounts a tmpfs, which changes the machine: run it as root with {ASK}=1 pytest tests/service/test_disk_full.py")
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         pytest.skip("a full disk is tested on a small tmpfs, and mounting one needs root")
     if shutil.which("mount") is None:

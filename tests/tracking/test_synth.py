@@ -130,7 +130,7 @@ def test_sample_file_is_made_by_the_generator():
     """data/sample_events.jsonl is write_events(path, 3000, seed=0): regenerate it if this fails."""
     import pathlib
 
-    sample = pathlib.Path(__file__).resolve().parents[1] / "data" / "sample_events.jsonl"
+    sample = pathlib.Path(__file__).resolve().parents[2] / "data" / "sample_events.jsonl"
     df = events_frame(sample)
     expected = generate(3000, seed=0)
     assert len(df) == 3000

@@ -1,4 +1,4 @@
-"""Hardening of the local service over raw HTTP (issue 12): hostile bodies, repeated headers, trailing slashes,
+"""The local service against hostile requests over raw HTTP: hostile bodies, repeated headers, trailing slashes,
 stalled connections, and the newcomer stumbles of serve and token create."""
 
 from __future__ import annotations

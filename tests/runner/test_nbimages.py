@@ -23,7 +23,7 @@ from workbench.runner.nbcheck.pytest_plugin import check_images, Settings
 
 pytest_plugins = ["pytester"]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = "workbench.runner.nbcheck.pytest_plugin"
 WHITE, BLUE = (255, 255, 255), (40, 70, 200)
 SIZE = (100, 100)

@@ -23,7 +23,7 @@ from workbench.service.tracking_store import TrackingStore
 
 TOKEN = "wb_backend_test_token_0123456789"
 AUTH = f"Bearer {TOKEN}"
-SERVICE = Path(__file__).resolve().parent.parent / "workbench" / "service"
+SERVICE = Path(__file__).resolve().parents[2] / "workbench" / "service"
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""Issue 28's cases, each worked out by hand: ties, repeated ids, time units and ends, strict parsing, refused
+"""The analysis at its edges, each case worked out by hand: ties, repeated ids, time units and ends, strict parsing, refused
 inputs, empty inputs; then property tests against the exhaustive funnel search and pandas against Dask.
 
 Each test here failed before its fix (checked against the code of the commit before them).
@@ -247,7 +247,7 @@ def test_units_exposed_to_several_variants_are_counted_and_may_be_excluded():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from test_product_analytics import _reference_depth  # noqa: E402  (the existing exhaustive search)
+from helpers import reference_funnel_depth  # noqa: E402  (the exhaustive search)
 
 # a group: up to 6 events of keys a, b, c, x at whole milliseconds 0..4 (ties are common), some of them a
 # retried copy of an earlier event (same id, key and time)
@@ -275,7 +275,7 @@ def test_funnel_agrees_with_the_exhaustive_search_with_ties_and_repeats(groups, 
         distinct.append(kept)
     df = events(rows)
     got = A.funnel(df, steps, within=pd.Timedelta(milliseconds=within), order=order, exclude=list(exclude))
-    depths = [_reference_depth(evs, steps, within, order, set(exclude)) for evs in distinct]
+    depths = [reference_funnel_depth(evs, steps, within, order, set(exclude)) for evs in distinct]
     assert got["count"].tolist() == [sum(d >= k for d in depths) for k in range(1, len(steps) + 1)], rows
 
 

@@ -249,7 +249,7 @@ def test_snapshot_is_the_picture_the_page_sent(glbs):
 
 
 def test_morph_weights_speed_and_background_are_checked(tmp_path):
-    from morph_glb import arkit_glb
+    from helpers import arkit_glb
 
     v = AvatarViewer(arkit_glb(), size=SMALL, renderer="webgl")
     assert v.morph_targets[:3] == ["eyeBlinkLeft", "eyeBlinkRight", "jawOpen"]

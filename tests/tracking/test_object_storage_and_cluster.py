@@ -18,7 +18,7 @@ import pytest
 from workbench.tracking import analysis as A
 from workbench.tracking.lake import VISITOR_PART, read_events, write_synth_lake
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_DEFAULT_REGION": "eu-west-1"}
 
 

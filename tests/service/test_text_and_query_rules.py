@@ -1,4 +1,4 @@
-"""Issue 12, items 2, 6, 8 and the client half of 10, over HTTP: text that cannot be stored or
+"""Text that cannot be stored or
 printed is refused where it comes in, an empty query value is refused the same way for every
 parameter, a finish-upload message must be UTF-8, and the client takes an id copied with its suffix.
 """
@@ -10,7 +10,7 @@ import pytest
 
 import workbench
 from conftest import DATA
-from test_service_http import assert_error, auth, finish, make_space, space_state
+from helpers import assert_error, auth, finish, make_space, space_state
 
 # JSON text with escapes that decode to strings UTF-8 cannot encode or a terminal would act on.
 LONE_SURROGATE = b'"\\ud800"'

@@ -8,15 +8,11 @@ import httpx
 import pytest
 
 from conftest import DATA, ServerProcess
-from helpers import auth, error_of
+from helpers import assert_error, auth, error_of, finish, make_space, space_state
 
 
 def health_counts(server):
     return httpx.get(server.local_url + "/health").json()["data"]["counts"]
-
-
-def assert_error(resp, status, code, field=None):
-    return {"status": "error", "error": error_of(resp, status, code, field)}
 
 
 # ---------------------------------------------------------------- envelope, ids, openapi
@@ -187,24 +183,6 @@ def test_token_in_query_string_is_not_accepted(server):
 
 
 # ---------------------------------------------------------------- finish-upload
-
-def make_space(server, kind="glb", filename=None, data=None, account="dev"):
-    sid = httpx.post(server.local_url + "/spaces", json={"kind": kind, "account": account}).json()["data"]["spaceTemplateId"]
-    if filename:
-        r = httpx.put(f"{server.local_url}/spaces/{sid}/upload", params={"filename": filename}, content=data)
-        assert r.status_code == 200, r.text
-    return sid
-
-
-def finish(server, sid, success="true", message="done", token=None, **kw):
-    files = kw.pop("files", {"success": (None, success), "message": (None, message)})
-    return httpx.post(f"{server.base_url}/resources/spaces/{sid}/finish-upload", files=files,
-                      headers=auth(server, token) if token != "" else {}, **kw)
-
-
-def space_state(server, sid):
-    return httpx.get(f"{server.local_url}/spaces/{sid}").json()["data"]["state"]
-
 
 @pytest.mark.parametrize("kind,filename", [("glb", "sample_space.glb"), ("splat", "sample_splat.ply")])
 def test_finish_good_upload_is_201_and_repeat_is_safe(server, kind, filename):

@@ -15,7 +15,7 @@ from pathlib import Path
 import h11
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def pinned(name: str) -> str:
@@ -31,7 +31,7 @@ def test_uvicorn_is_within_the_pinned_range():
     spec = SpecifierSet(pinned("uvicorn"))
     assert version("uvicorn") in spec, (
         f"uvicorn {version('uvicorn')} is outside {spec}: GuardedH11Protocol extends uvicorn's private HTTP/1.1 "
-        "protocol; check the assumptions in tests/test_dependency_guards.py against the new version, then widen the pin")
+        "protocol; check the assumptions in tests/service/test_dependency_guards.py against the new version, then widen the pin")
 
 
 def test_the_h11_protocol_has_what_the_guard_uses():

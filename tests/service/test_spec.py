@@ -1,8 +1,7 @@
 """Everything derived from the interface table (``workbench/service/spec.py``) agrees with it.
 
 The route table, ``/openapi.json`` (paths, methods, operation ids, security, body media types,
-answers), the CORS policy's token paths, the fault names, the operations ``workbench check``
-reports on and the operation names the client gives its requests and errors: one table, so
+answers), the CORS policy's token paths, the fault names and the operation names the client gives its requests and errors: one table, so
 adding or renaming an operation is one row.
 """
 
@@ -13,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.runner import tour
 from workbench.service import app as service_app
 from workbench.service import faults, spec
 from workbench.service.cors import token_path
 from workbench.service.openapi import build_openapi
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = build_openapi("http://127.0.0.1:8080")
 
 
@@ -56,9 +54,19 @@ def test_the_token_endpoints_of_cors_are_the_rows_with_a_scope():
         assert token_path(example_path(o.route)) == bool(o.scope), o.name
 
 
-def test_faults_and_the_tour_name_the_interface_operations():
-    assert faults.HTTP_FAULT_OPERATIONS == spec.interface_names() == tour.OPERATIONS
-    assert "tracking.send_batch" in faults.HTTP_FAULT_OPERATIONS  # once tracking.batch in faults.py
+def test_every_interface_operation_answers_a_fault_armed_by_its_name(server):
+    """The names faults are armed by are the table's: each operation's route answers the fault armed
+    under its name (before its own checks), and the next call is its own again."""
+    import httpx
+
+    assert "tracking.send_batch" in faults.HTTP_FAULT_OPERATIONS
+    for o in spec.INTERFACE:
+        armed = httpx.post(server.local_url + "/faults", json={"operation": o.name, "count": 1, "status": 418})
+        assert armed.status_code == 201, (o.name, armed.text)
+        r = httpx.request(o.method, server.root + example_path(o.route), headers={"Authorization": f"Bearer {server.token}"})
+        assert r.status_code == 418 and r.json()["error"]["code"] == "injected_fault", (o.name, r.status_code, r.text)
+        again = httpx.request(o.method, server.root + example_path(o.route), headers={"Authorization": f"Bearer {server.token}"})
+        assert again.status_code != 418, o.name
 
 
 def client_operation_names() -> set[str]:

@@ -66,7 +66,7 @@ def test_animation_groups(http_client, avatar):
 @pytest.mark.parametrize("query,param", [
     ({"lod": "3"}, "lod"), ({"textureAtlasSize": "100"}, "textureAtlasSize"), ({"textureAtlasSize": "4096"}, "textureAtlasSize"),
     ({"mergeMesh": "2"}, "mergeMesh"), ({"animations": "moonwalk"}, "animations"), ({"textureFormat": "gif"}, "textureFormat"),
-    ({"lod": "x"}, "lod"), ({"colour": "red", "lod": "9"}, "lod"),  # an unknown name is ignored (tests/test_ignored_params.py)
+    ({"lod": "x"}, "lod"), ({"colour": "red", "lod": "9"}, "lod"),  # an unknown name is ignored (tests/service/test_ignored_params.py)
 ])
 def test_model_rejects_values_outside_the_table(server, avatar, query, param):
     r = httpx.get(f"{server.avatar_base_url}/model/{avatar}.glb", params=query)

@@ -1,4 +1,4 @@
-"""The renderer's shading (issue 25, item 7) and morph weights (item 4), through the public calls.
+"""The renderer's shading and morph weights, through the public calls.
 
 Lights fixed to the world, baked occlusion read from ``occlusionTexture``, the contact shadow
 under the feet, wrapped light on skin, and ``render(..., morphs=...)`` on a mesh's morph targets.

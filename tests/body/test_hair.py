@@ -1,4 +1,4 @@
-"""The five hair styles (issue 25, item 5): fitted to every head, a hairline drawn by the strands'
+"""The hair styles: fitted to every head, a hairline drawn by the strands'
 alpha along the scalp's shape (not the skin triangles' steps), curls as geometry, long hair in layers
 down to a tapered end, skinned to the head and neck, and the same through decimation and the GLB.
 

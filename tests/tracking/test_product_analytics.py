@@ -1,18 +1,18 @@
 """Retention, funnel options, paths and experiments: hand-made tables with answers worked out by hand, an
 exhaustive search as an independent funnel reference, and DuckDB SQL versions of the same definitions.
 
-(pandas against Dask on a million events: tests/test_tracking_dask.py.)
+(pandas against Dask on a million events: tests/tracking/test_dask.py.)
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import reference_funnel_depth
 from workbench.tracking import analysis as A
 from workbench.tracking import synth
 
@@ -151,39 +151,6 @@ def test_funnel_refuses_bad_options_naming_them(kw, field):
 # Funnels: an exhaustive search over every choice of events, as an independent reference
 # ------------------------------------------------------------------------------------------------
 
-def _orders(events):
-    """Every order of the events that keeps time order (events at the same time in any order)."""
-    runs = [list(g) for _, g in itertools.groupby(sorted(events, key=lambda e: e[1]), key=lambda e: e[1])]
-    for combo in itertools.product(*[list(itertools.permutations(r)) for r in runs]):
-        yield [e for run in combo for e in run]
-
-
-def _reference_depth(events, steps, within, order, exclude):
-    """The furthest step reached, by trying every choice of distinct events (definitions in funnel's docstring)."""
-    best = 0
-    for k in range(1, len(steps) + 1):
-        found = False
-        for chosen in itertools.permutations(range(len(events)), k):
-            keys = [events[i][0] for i in chosen]
-            times = [events[i][1] for i in chosen]
-            if order == "any":
-                if sorted(keys) == sorted(steps[:k]) and max(times) - min(times) <= within:
-                    found = True
-            elif keys == steps[:k] and all(a <= b for a, b in zip(times, times[1:])) and times[-1] - times[0] <= within:
-                if order == "ordered":
-                    found = not any(a < e[1] < b for a, b in zip(times, times[1:]) for e in events if e[0] in exclude)
-                else:  # strict: consecutive in some order consistent with time
-                    ids = [events[i][2] for i in chosen]
-                    found = any(any(seq[p:p + k] == ids for p in range(len(seq) - k + 1))
-                                for seq in ([e[2] for e in o] for o in _orders(events)))
-            if found:
-                break
-        if not found:
-            break
-        best = k
-    return best
-
-
 @pytest.mark.parametrize("order,exclude", [("ordered", ()), ("ordered", ("x",)), ("strict", ()), ("any", ())])
 def test_funnel_agrees_with_an_exhaustive_search(order, exclude):
     rng = np.random.default_rng({"ordered": 1, "strict": 2, "any": 3}[order] + len(exclude))
@@ -198,7 +165,7 @@ def test_funnel_agrees_with_an_exhaustive_search(order, exclude):
     minute = pd.Timedelta(minutes=within)
     # the keys are not event keys of the catalog but they are in the data: funnel takes them as they are
     got = A.funnel(df, steps, within=minute, order=order, exclude=list(exclude))["count"].tolist()
-    depths = [_reference_depth(evs, steps, within, order, set(exclude)) for evs in groups.values()]
+    depths = [reference_funnel_depth(evs, steps, within, order, set(exclude)) for evs in groups.values()]
     assert got == [sum(d >= k for d in depths) for k in range(1, len(steps) + 1)]
     assert got[-1] > 0
 
