@@ -28,7 +28,7 @@ LAYERS: dict[str, tuple[str, set[str]]] = {
     "client": ("the sync and async HTTP client", {"__version__", "options", "tracking.catalog", "gltf", "widgets"}),
     "service": ("the local reference service", {"__version__", "options", "body", "gltf", "render", "regeneration",
                                                  "tracking"}),
-    "widgets": ("the 3D viewer and the explorers in notebooks", {"options", "render"}),
+    "widgets": ("the 3D viewer and the explorers in notebooks", {"options", "gltf", "render"}),
     "regeneration": ("what a viewer's regeneration makes", {"options", "gltf", "render"}),
     "render": ("the software renderer", {"options", "skeleton", "gltf"}),
     "gltf": ("building and reading GLB files", {"options", "skeleton", "body"}),
