@@ -22,7 +22,7 @@ README = ROOT.parent / "README.md"
 LAYERS: dict[str, tuple[str, set[str]]] = {
     "cli": ("the `workbench` command", {"__init__", "__version__", "connect", "client", "service", "runner",
                                          "tracking", "body", "options"}),
-    "__init__": ("the public names: connect, Client, AsyncClient, errors", {"__version__", "connect", "client"}),
+    "__init__": ("the public names: connect, the clients, errors", {"__version__", "connect", "client"}),
     "connect": ("connect(): a deployment, or a local service", {"client", "service"}),
     "runner": ("notebooks run, checked and reported (tour, check)", {"service"}),
     "client": ("the sync and async HTTP client", {"__version__", "options", "tracking.catalog", "gltf", "widgets"}),
@@ -130,6 +130,22 @@ def part_graph() -> dict[str, set[str]]:
     for m, targets in import_graph().items():
         graph.setdefault(part(m), set()).update(part(t) for t in targets if part(t) != part(m))
     return graph
+
+
+def layer_picture() -> str:
+    """The README's picture of the layers, drawn from the imports: each part (top first), what it is,
+    and the parts it uses."""
+    graph = part_graph()
+    rows = [f"{'part':<14}{'what it is':<54}uses", ""]
+    for name, (what, _) in LAYERS.items():
+        uses = [p for p in LAYERS if p in graph.get(name, set())]
+        rows.append(f"{name:<14}{what:<54}{', '.join(uses)}".rstrip())
+    return "\n".join(rows)
+
+
+def test_the_readme_draws_the_layers_as_the_imports_are():
+    assert layer_picture() in README.read_text(encoding="utf-8"), (
+        "the README's picture of the layers is not what the imports say; put this in it:\n" + layer_picture())
 
 
 def test_the_checker_sees_imports():
