@@ -6,6 +6,7 @@ same cells, same sources, same tags; outputs are not compared (nbval checks thos
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 
@@ -73,3 +74,8 @@ def test_a_change_on_either_side_is_found(tmp_path):
     jupytext.write(edited, script, fmt="py:percent")
     assert disagreements(script, notebook)[-1] == (
         f"{script.name} has {len(nb.cells) + 1} cells, {notebook.name} has {len(nb.cells)}")
+
+
+def test_the_readme_lists_every_notebook_and_no_other():
+    listed = re.findall(r"^\| `(\d\d_[a-z_]+)` \|", (ROOT / "README.md").read_text(encoding="utf-8"), re.M)
+    assert sorted(listed) == sorted(p.stem for p in SCRIPTS), "README's notebook table and notebooks/ differ"
