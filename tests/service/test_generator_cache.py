@@ -47,7 +47,7 @@ def test_a_changed_generator_makes_a_new_cache_entry(tmp_path, monkeypatch):
     assert fetch(data, f"/avatars/model/{mid}.glb?lod=2").content == first.content
     assert sorted(p.name for p in (data / "models" / mid).iterdir()) == entries
 
-    # The next version of the generator: one line of body.py changed.
+    # The next version of the generator: one line of body/mesh.py changed.
     copies = tmp_path / "next"
     sources = []
     for f in content.generator_sources():
@@ -55,7 +55,7 @@ def test_a_changed_generator_makes_a_new_cache_entry(tmp_path, monkeypatch):
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(f, target)
         sources.append(target)
-    body = next(f for f in sources if f.name == "body.py")
+    body = next(f for f in sources if f.name == "mesh.py")
     body.write_text(body.read_text() + "\n# the next version\n")
     monkeypatch.setattr(content, "generator_sources", lambda: sources)
     again = fetch(data, f"/avatars/model/{mid}.glb?lod=2")
@@ -83,7 +83,7 @@ def test_the_library_is_written_again_for_another_generator(tmp_path, monkeypatc
         backend.close()
 
 
-@pytest.mark.parametrize("name", ["body.py", "raster.py", "options.py"])
+@pytest.mark.parametrize("name", ["mesh.py", "meshes.py", "raster.py", "limits.py", "skeleton.py"])
 def test_the_fingerprint_covers_the_generator_and_the_renderer(name):
     assert name in {f.name for f in content.generator_sources()}
 
