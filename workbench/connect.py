@@ -7,7 +7,7 @@ or :class:`~workbench.ConfigurationError` says which and how to fix it. Otherwis
 service starts in a background thread on a free loopback port with a
 temporary data folder, and the client carries its development token. Either
 way one line says which it did; a wait over two seconds shows a progress bar
-(:mod:`workbench.progress`).
+(:mod:`workbench.progress`); ``quiet=True`` shows neither.
 
 >>> client = connect(quiet=True)          # doctest: +SKIP
 >>> client.local.available                # doctest: +SKIP
@@ -117,7 +117,7 @@ def connect(base_url: str | None = None, avatar_base_url: str | None = None, tok
     avatar = avatar_base_url or os.environ.get(ENV_AVATAR_BASE_URL)
     if base or avatar:
         named_by = "the arguments" if base_url or avatar_base_url else "the environment"
-        with Progress(f"Asking {avatar or base}", total=2) as progress:
+        with Progress(f"Asking {avatar or base}", total=2, quiet=quiet) as progress:
             cls = _client_class(asynchronous)
             # WORKBENCH_LOCAL_URL=none reaches ClientConfig.resolve, which turns the control API off.
             local = client_options.pop("local_url", None) or os.environ.get(ENV_LOCAL_URL) or (probe_local(base) if base else None)
@@ -130,7 +130,7 @@ def connect(base_url: str | None = None, avatar_base_url: str | None = None, tok
             print(f"Connected to {kind} named by {named_by}: {client.config.base_url} and "
                   f"{client.config.avatar_base_url}; {said}.")
         return client
-    with Progress("Starting a local workbench service", total=2, doing="loading its code") as progress:
+    with Progress("Starting a local workbench service", total=2, doing="loading its code", quiet=quiet) as progress:
         cls = _client_class(asynchronous)
         from workbench.service.server import LocalService
 

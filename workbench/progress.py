@@ -27,11 +27,11 @@ class Progress:
     """A wait for ``what`` (now ``doing`` its first step), in ``total`` units (steps, or bytes with
     ``unit="B"``; ``None``: unknown), shown as a bar once it has lasted ``after`` seconds (default
     :data:`AFTER`). Use it as a context manager and call :meth:`step` (one more step, optionally
-    naming the next) or :meth:`update` (how far, of how much)."""
+    naming the next) or :meth:`update` (how far, of how much). ``quiet``: never a bar."""
 
     def __init__(self, what: str, total: float | None = None, *, doing: str | None = None, unit: str = "step",
-                 after: float | None = None, refresh: float = 0.5):
-        self.what, self.total, self.unit, self.every = what, total, unit, refresh
+                 after: float | None = None, refresh: float = 0.5, quiet: bool = False):
+        self.what, self.total, self.unit, self.every, self.quiet = what, total, unit, refresh, quiet
         self.after = AFTER if after is None else after
         self.n: float = 0
         self.doing = doing
@@ -43,12 +43,14 @@ class Progress:
 
     def __enter__(self) -> "Progress":
         self._began = time.monotonic()
-        self._thread.start()
+        if not self.quiet:
+            self._thread.start()
         return self
 
     def __exit__(self, *exc) -> None:
         self._done.set()
-        self._thread.join()
+        if not self.quiet:
+            self._thread.join()
 
     def step(self, doing: str | None = None) -> None:
         """One step done; ``doing``: what the next one is."""
@@ -71,6 +73,7 @@ class Progress:
         with self._lock:
             self._bar = tqdm(total=self.total, desc=self._desc(), unit=self.unit, unit_scale=self.unit == "B",
                              unit_divisor=1024 if self.unit == "B" else 1000, leave=False, mininterval=0)
+            self._bar.start_t -= time.monotonic() - self._began  # its clock counts the whole wait, not from now
             self.shown = True
         while True:
             stop = self._done.wait(self.every)
