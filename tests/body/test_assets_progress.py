@@ -17,6 +17,7 @@ import zipfile
 
 import pytest
 
+from helpers import Seen
 from workbench.body import assets, fetching
 
 
@@ -30,18 +31,6 @@ def _stand_in_wheel() -> bytes:
         z.writestr(f"{name}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
         z.writestr(f"{name}/RECORD", "")
     return buf.getvalue()
-
-
-class _Seen(io.StringIO):
-    def __init__(self, text: str):
-        super().__init__()
-        self.text, self.seen = text, threading.Event()
-
-    def write(self, s: str) -> int:
-        n = super().write(s)
-        if self.text in self.getvalue():
-            self.seen.set()
-        return n
 
 
 @pytest.fixture
@@ -93,7 +82,7 @@ def slow_index(tmp_path, monkeypatch):
 
 
 def test_the_first_download_shows_a_bar_with_its_bytes(slow_index, monkeypatch):
-    stderr = _Seen(f"Fetching the body assets ({assets.WHEEL_NAME}, once per machine)")
+    stderr = Seen(f"Fetching the body assets ({assets.WHEEL_NAME}, once per machine)")
     slow_index["hold"] = stderr.seen  # the second half comes once the bar has shown
     monkeypatch.setattr("sys.stderr", stderr)
     with pytest.raises(assets.AssetsMissing, match="SHA-256") as caught:

@@ -13,22 +13,9 @@ import pytest
 
 import workbench
 from conftest import free_port
+from helpers import Seen
 
 ANIMATIONS = {"status": "ok", "data": {"masculine": ["idle", "walk"], "feminine": ["idle", "walk"]}}
-
-
-class _Seen(io.StringIO):
-    """A stderr that notes when ``text`` has been written to it."""
-
-    def __init__(self, text: str):
-        super().__init__()
-        self.text, self.seen = text, threading.Event()
-
-    def write(self, s: str) -> int:
-        n = super().write(s)
-        if self.text in self.getvalue():
-            self.seen.set()
-        return n
 
 
 @pytest.fixture()
@@ -100,7 +87,7 @@ def test_swapped_urls_and_another_server_are_told_apart_from_the_service(server,
 
 def test_a_slow_answer_shows_a_bar_naming_what_it_waits_for(deployment, monkeypatch, capsys):
     root = deployment["root"]
-    stderr = _Seen(f"Asking {root}/avatars")
+    stderr = Seen(f"Asking {root}/avatars")
     deployment["hold"] = stderr.seen  # the deployment answers only once the bar has shown
     monkeypatch.setattr("sys.stderr", stderr)
     client = workbench.connect(root + "/api", root + "/avatars", local_url="none")
@@ -121,7 +108,7 @@ def test_a_quick_answer_shows_nothing(deployment, monkeypatch, capsys):
 def test_the_first_local_start_shows_its_steps(monkeypatch, capsys):
     monkeypatch.delenv("WORKBENCH_BASE_URL", raising=False)
     monkeypatch.delenv("WORKBENCH_AVATAR_BASE_URL", raising=False)
-    stderr = _Seen("Starting a local workbench service")
+    stderr = Seen("Starting a local workbench service")
     monkeypatch.setattr("sys.stderr", stderr)
     monkeypatch.setattr("workbench.progress.AFTER", 0.0)  # every wait shows its bar, however short
     client = workbench.connect()
