@@ -13,7 +13,8 @@ Both files are written as JupyterLab writes them when a person opens the noteboo
 so that opening one leaves ``git status`` clean: read and saved through jupytext's contents manager
 (the one Lab's jupytext extension uses, with notebooks/jupytext.toml), which keeps the cell ids and
 writes the config's metadata filter into the notebook, with the ``kernelspec`` Lab's notebook panel
-writes (the name, display name and language of the kernel the notebook ran on).
+writes (the name, display name and language of the kernel the notebook ran on) and numbers as its
+page sends them back (a whole float is written as an integer).
 """
 
 from __future__ import annotations
@@ -98,9 +99,26 @@ def open_as_lab(cm: TextFileContentsManager, path: str):
     return nb
 
 
+def javascript_numbers(value):
+    """A notebook's JSON as it comes back from Lab's page: JavaScript has one kind of number, so a whole
+    float (a widget's ``2.0``) is saved as ``2``.
+
+    >>> javascript_numbers({"max": 2.0, "duration": 1.1, "n": [3, 0.0]})
+    {'max': 2, 'duration': 1.1, 'n': [3, 0]}
+    """
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: javascript_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [javascript_numbers(v) for v in value]
+    return value
+
+
 def save_as_lab(cm: TextFileContentsManager, nb, path: str) -> None:
-    """Save ``nb`` as Lab's autosave does: through jupytext, which writes the notebook and its script."""
-    cm.save({"type": "notebook", "content": nb}, path)
+    """Save ``nb`` as Lab's autosave does: its numbers as the page sends them, through jupytext, which
+    writes the notebook and its script."""
+    cm.save({"type": "notebook", "content": nbformat.from_dict(javascript_numbers(nb))}, path)
 
 
 def build(script: Path, force: bool = False) -> Path:
@@ -125,7 +143,12 @@ def build(script: Path, force: bool = False) -> Path:
     # (jupyter/nbclient#312), and a cell that reaches its timeout fails the build instead of passing.
     client = client_class()(nb, timeout=600, kernel_name=nb.metadata["kernelspec"]["name"],
                             resources={"metadata": {"path": str(script.parent)}})
-    client.execute(stderr=subprocess.DEVNULL)
+    try:
+        client.execute(stderr=subprocess.DEVNULL)
+    finally:
+        # The Output widgets' own shell channel (notebook 01's explorer): left running, the garbage collection
+        # that later found it hung on its zmq context, in the middle of the next notebook's save.
+        client.close_widget_sender()
     # Execution counts and timings vary run to run; keep outputs, drop the noise.
     for c in nb.cells:
         c.metadata.pop("execution", None)
