@@ -100,7 +100,7 @@ def test_the_package_json_leaves_labs_yarn_as_commonjs(tmp_path):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: Lab reads no yarn configuration without it, so prints no such error")
-    from jupyterlab.commands import YARN_PATH
+    YARN_PATH = pytest.importorskip("jupyterlab.commands", reason="JupyterLab is not installed (pip install -e '.[lab]')").YARN_PATH
 
     clone = tmp_path / "clone"
     site = clone / ".venv" / "lib" / "python3" / "site-packages" / "jupyter_builder"
