@@ -100,13 +100,13 @@ def test_the_package_json_leaves_labs_yarn_as_commonjs(tmp_path):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed: Lab reads no yarn configuration without it, so prints no such error")
-    YARN_PATH = pytest.importorskip("jupyterlab.commands", reason="JupyterLab is not installed (pip install -e '.[lab]')").YARN_PATH
+    commands = pytest.importorskip("jupyterlab.commands", reason="JupyterLab is not installed (pip install -e '.[lab]')")
 
     clone = tmp_path / "clone"
     site = clone / ".venv" / "lib" / "python3" / "site-packages" / "jupyter_builder"
     site.mkdir(parents=True)
     shutil.copy(ROOT / "package.json", clone / "package.json")
-    shutil.copy(YARN_PATH, site / "yarn.js")
+    shutil.copy(commands.YARN_PATH, site / "yarn.js")
     done = subprocess.run([node, str(site / "yarn.js"), "config", "--json"], cwd=tmp_path, capture_output=True,
                           text=True)
     assert done.returncode == 0 and "Dynamic require" not in done.stderr, done.stderr[-1000:]
