@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python 3 (ipykernel)
 #     language: python
 #     name: python3
 # ---
@@ -29,7 +29,8 @@ viewer_size = 384  # px of the live viewers
 import matplotlib.pyplot as plt
 import pandas as pd
 import workbench
-from workbench.gltf import compare, inspect, validate_many, validator_available
+from tqdm.auto import tqdm
+from workbench.gltf import compare, inspect, validate, validator_available
 
 client = workbench.connect()
 
@@ -97,7 +98,7 @@ display(table)
 # %%
 from workbench.widgets import AvatarViewer
 
-AvatarViewer.compare(lods["lod=0"], lods["lod=2"], size=viewer_size * 5 // 6, yaw=-30)
+AvatarViewer.compare(lods["lod=0"], lods["lod=2"], labels=("LOD 0", "LOD 2"), size=viewer_size * 5 // 6, yaw=-30)
 
 # %% [markdown]
 # ## Every option, and options combined
@@ -117,7 +118,8 @@ variants = {
     "lod2+merged+atlas512+webp+all": {"lod": 2, "merge_mesh": True, "texture_atlas_size": 512,
                                       "texture_format": "webp", "animations": "all"},
 }
-models = {name: client.avatars.model(ids["Bo"], **kw) for name, kw in variants.items()}
+models = {name: client.avatars.model(ids["Bo"], **kw)
+          for name, kw in tqdm(variants.items(), desc="downloading", unit="model", leave=False)}
 summaries = {name: m.inspect() for name, m in models.items()}
 
 # %% tags=["nbval-check-output"]
@@ -154,14 +156,17 @@ display(summaries["lod2+merged+atlas512+webp+all"].animations[["name", "duration
 # ## Validation
 #
 # Every model the service writes must pass the Khronos glTF-Validator with 0 errors. Where node and
-# the validator are installed, we run it over every variant:
+# the validator are installed, we run it over every variant (a second or so each; the bar counts them):
+
+# %%
+reports = None
+if validator_available():
+    reports = [validate(m.content) for m in tqdm(models.values(), desc="glTF-Validator", unit="model", leave=False)]
 
 # %% tags=["nbval-check-output"]
-if validator_available():
-    reports = validate_many([m.content for m in models.values()])
+if reports is not None:
     print("errors per variant:", [r.errors for r in reports])
 else:
-    reports = None
     print("the Khronos validator is not installed here (needs node); skipped")
 
 # %% [markdown]

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import io
 import itertools
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import httpx
@@ -64,6 +66,25 @@ def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
             return value
         time.sleep(every)
     return predicate()
+
+
+class Seen(io.StringIO):
+    """A stream (a stand-in ``sys.stderr``) whose ``seen`` event is set once ``text`` has been written to it:
+    a test's server can hold its answer until a progress bar has shown, a bound and not a measured time.
+
+    >>> s = Seen("ready"); _ = s.write("get "); _ = s.write("ready"); s.seen.is_set()
+    True
+    """
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text, self.seen = text, threading.Event()
+
+    def write(self, s: str) -> int:
+        n = super().write(s)
+        if self.text in self.getvalue():
+            self.seen.set()
+        return n
 
 
 @contextlib.contextmanager

@@ -23,7 +23,7 @@ LAYERS: dict[str, tuple[str, set[str]]] = {
     "cli": ("the `workbench` command", {"__init__", "__version__", "connect", "client", "service", "runner",
                                          "tracking", "body", "options"}),
     "__init__": ("the public names: connect, the clients, errors", {"__version__", "connect", "client"}),
-    "connect": ("connect(): a deployment, or a local service", {"client", "service"}),
+    "connect": ("connect(): a deployment, or a local service", {"client", "service", "progress"}),
     "runner": ("notebooks run, checked and reported (tour, check)", {"service"}),
     "client": ("the sync and async HTTP client", {"__version__", "options", "tracking.catalog", "gltf", "widgets"}),
     "service": ("the local reference service", {"__version__", "options", "body", "gltf", "render", "regeneration",
@@ -32,10 +32,11 @@ LAYERS: dict[str, tuple[str, set[str]]] = {
     "regeneration": ("what a viewer's regeneration makes", {"options", "gltf", "render"}),
     "render": ("the software renderer", {"options", "skeleton", "gltf"}),
     "gltf": ("building and reading GLB files", {"options", "skeleton", "body"}),
-    "body": ("bodies on MakeHuman's base mesh", {"options", "skeleton"}),
+    "body": ("bodies on MakeHuman's base mesh", {"options", "skeleton", "progress"}),
     "tracking": ("events, lakes and their analysis", {"options"}),
     "options": ("the interface's rules", set()),
     "skeleton": ("the 65 joints and their proportions", set()),
+    "progress": ("a bar for any wait over 2 s", set()),
     "__version__": ("the version", set()),
 }
 

@@ -8,6 +8,13 @@ tags as `# %% tags=["nbval-check-output", "op:avatars.model"]`. JupyterLab with 
 with the .ipynb (notebooks/jupytext.toml), so either can be edited. The notebook is executed top to
 bottom in a fresh kernel against a fresh local service, so every saved output is what the code
 printed; nothing is pasted in.
+
+Both files are written as JupyterLab writes them when a person opens the notebook and it autosaves,
+so that opening one leaves ``git status`` clean: read and saved through jupytext's contents manager
+(the one Lab's jupytext extension uses, with notebooks/jupytext.toml), which keeps the cell ids and
+writes the config's metadata filter into the notebook, with the ``kernelspec`` Lab's notebook panel
+writes (the name, display name and language of the kernel the notebook ran on) and numbers as its
+page sends them back (a whole float is written as an integer).
 """
 
 from __future__ import annotations
@@ -16,16 +23,22 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import jupytext
 import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_server.services.contents.filecheckpoints import FileCheckpoints
+from jupytext import TextFileContentsManager
+from nbformat.sign import NotebookNotary
 from workbench.runner.execute import client_class
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SCRIPT_FORMAT = "py:percent"
+KERNEL = "python3"
 ENV_KEYS = ("WORKBENCH_BASE_URL", "WORKBENCH_AVATAR_BASE_URL", "WORKBENCH_TOKEN", "WORKBENCH_LOCAL_URL")
 
 
@@ -62,16 +75,65 @@ def disagreements(script: Path, notebook: Path) -> list[str]:
     return problems
 
 
+def contents_manager(folder: Path, checkpoints: str) -> TextFileContentsManager:
+    """jupytext's contents manager over ``folder``, as JupyterLab's jupytext extension serves it (pairing
+    by the folder's jupytext.toml); its checkpoints under ``checkpoints``, not beside the notebooks, and
+    trust signatures in memory, not in the user's Jupyter folder."""
+    cm = TextFileContentsManager(root_dir=str(folder), notary=NotebookNotary(db_file=":memory:"))
+    cm.checkpoints = FileCheckpoints(parent=cm, root_dir=checkpoints)
+    return cm
+
+
+def kernelspec(name: str = KERNEL) -> dict:
+    """The ``kernelspec`` metadata JupyterLab's notebook panel writes once the kernel ``name`` runs: its
+    name, and the display name and language of its spec (``Python 3 (ipykernel)`` for ipykernel's own)."""
+    spec = KernelSpecManager().get_kernel_spec(name)
+    return {"name": name, "display_name": spec.display_name, "language": spec.language}
+
+
+def open_as_lab(cm: TextFileContentsManager, path: str):
+    """The notebook at ``path`` (the script or its notebook) as Lab opens it: the script's cells with the
+    notebook's ids and outputs, jupytext's metadata, and the kernelspec Lab writes when the kernel starts."""
+    nb = nbformat.from_dict(cm.get(path)["content"])
+    nb.metadata["kernelspec"] = kernelspec(nb.metadata.get("kernelspec", {}).get("name", KERNEL))
+    return nb
+
+
+def javascript_numbers(value):
+    """A notebook's JSON as it comes back from Lab's page: JavaScript has one kind of number, so a whole
+    float (a widget's ``2.0``) is saved as ``2``.
+
+    >>> javascript_numbers({"max": 2.0, "duration": 1.1, "n": [3, 0.0]})
+    {'max': 2, 'duration': 1.1, 'n': [3, 0]}
+    """
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: javascript_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [javascript_numbers(v) for v in value]
+    return value
+
+
+def save_as_lab(cm: TextFileContentsManager, nb, path: str) -> None:
+    """Save ``nb`` as Lab's autosave does: its numbers as the page sends them, through jupytext, which
+    writes the notebook and its script."""
+    cm.save({"type": "notebook", "content": nbformat.from_dict(javascript_numbers(nb))}, path)
+
+
 def build(script: Path, force: bool = False) -> Path:
     """Execute one script in a fresh kernel and write its notebook beside it, outputs and all."""
     out = script.with_suffix(".ipynb")
-    if not force and out.exists() and out.stat().st_mtime > script.stat().st_mtime and disagreements(script, out):
-        # The notebook was edited without jupytext pairing it: building would throw that edit away.
-        sys.exit(f"{out.name} is newer than {script.name} and their cells differ; keep the notebook's edit with\n"
-                 f"  jupytext --sync {out.relative_to(ROOT)}\nor drop it with --force.")
-    nb = read_script(script)
-    nb.metadata.pop("jupytext", None)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    if out.exists() and out.stat().st_mtime > script.stat().st_mtime and disagreements(script, out):
+        if not force:
+            # The notebook was edited without jupytext pairing it: building would throw that edit away.
+            sys.exit(f"{out.name} is newer than {script.name} and their cells differ; keep the notebook's edit with\n"
+                     f"  jupytext --sync {out.relative_to(ROOT)}\nor drop it with --force.")
+        os.utime(script)  # --force: the script is the newer of the pair, so jupytext reads the cells from it
+    checkpoints = tempfile.TemporaryDirectory(prefix="build-notebooks-")
+    cm = contents_manager(script.parent, checkpoints.name)
+    nb = open_as_lab(cm, script.name)
+    nb.metadata.pop("widgets", None)  # the run stores its own widgets' state, if it has widgets
     for k in ENV_KEYS:
         os.environ.pop(k, None)
     started = time.perf_counter()
@@ -79,13 +141,19 @@ def build(script: Path, force: bool = False) -> Path:
     # write to stderr still reaches the notebook through the kernel's messages.
     # The runner's client: an Output widget filled while its own cell runs cannot stall the build
     # (jupyter/nbclient#312), and a cell that reaches its timeout fails the build instead of passing.
-    client = client_class()(nb, timeout=600, kernel_name="python3",
+    client = client_class()(nb, timeout=600, kernel_name=nb.metadata["kernelspec"]["name"],
                             resources={"metadata": {"path": str(script.parent)}})
-    client.execute(stderr=subprocess.DEVNULL)
+    try:
+        client.execute(stderr=subprocess.DEVNULL)
+    finally:
+        # The Output widgets' own shell channel (notebook 01's explorer): left running, the garbage collection
+        # that later found it hung on its zmq context, in the middle of the next notebook's save.
+        client.close_widget_sender()
     # Execution counts and timings vary run to run; keep outputs, drop the noise.
     for c in nb.cells:
         c.metadata.pop("execution", None)
-    nbformat.write(nb, out)
+    save_as_lab(cm, nb, out.name)
+    checkpoints.cleanup()
     print(f"built {out.name} in {time.perf_counter() - started:.1f} s")
     return out
 

@@ -159,13 +159,23 @@ def test_jobs_run_notebooks_at_once_each_on_its_own_service(tmp_path):
 def test_pytest_n_keeps_each_notebooks_cells_on_one_worker(tmp_path):
     pytest.importorskip("xdist")
     for name in ("one.ipynb", "two.ipynb"):
-        # every cell needs the one before it, in the same kernel
-        _notebook(tmp_path, name, [("code", "x = 1", []), ("code", "x += 1", []), ("code", "x += 1", []),
-                                   ("code", "assert x == 3", [])])
+        # every cell needs the one before it, in the same kernel; saved unexecuted (--nbval-lax compares
+        # no outputs here), so no kernel starts before the run under test
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in
+                                             ("x = 1", "x += 1", "x += 1", "assert x == 3")])
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nbformat.write(nb, tmp_path / name)
     (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
-                           "workbench.runner.nbcheck.pytest_plugin", "--nbval-lax", "-n", "2", str(tmp_path)],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
-    assert done.returncode == 0, done.stdout[-2000:]
+    # On a busy machine (the whole suite under -n auto on 2 cores) this run took minutes, nearly all of it
+    # the controller and its two workers importing every installed pytest plugin (schemathesis, hypothesis,
+    # ...), and its kernels sat on TCP ports that anything starting meanwhile could take. So: only the
+    # plugins the run needs, nbval's kernels on Unix sockets as the project's own runs have them
+    # (--nbimages, pyproject's addopts), and no bound of its own but pytest's timeout for this test.
+    plugins = ["-p", "xdist.plugin", "-p", "nbval.plugin", "-p", "workbench.runner.nbcheck.pytest_plugin"]
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugins,
+                           "--nbval-lax", "--nbimages", "-n", "2", str(tmp_path)],
+                          cwd=tmp_path, capture_output=True, text=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path),
+                               "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "8 passed" in done.stdout

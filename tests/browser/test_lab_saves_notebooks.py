@@ -1,0 +1,66 @@
+"""JupyterLab itself opens each notebook (jupytext pairs it with its script, notebooks/jupytext.toml),
+starts its kernel and saves it, as its autosave does: both files stay byte for byte what is committed,
+so opening a notebook leaves ``git status`` clean. (tests/runner/test_notebooks_in_lab.py takes the
+same save path without a browser.)"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+
+import pytest
+
+from conftest import ROOT
+
+from .conftest import jupyter_lab, wait
+
+NOTEBOOKS = ROOT / "notebooks"
+SCRIPTS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
+
+# Once the kernel is up, let the panel write what it writes (the kernelspec from the kernel's spec,
+# language_info from its info reply), save as the autosave does, then shut the kernel down.
+OPEN_AND_SAVE = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const nb = window.jupyterapp.shell.currentWidget;
+  const kernel = nb.sessionContext.session.kernel;
+  await kernel.info;
+  await kernel.spec;
+  await new Promise(r => setTimeout(r, 1000));
+  await window.jupyterapp.commands.execute('docmanager:save');
+  const dirty = nb.context.model.dirty;
+  await nb.sessionContext.shutdown();
+  nb.dispose();
+  return {dirty};
+})().then(v => done(v), e => done({error: String(e && e.stack || e)}));
+"""
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    work = tmp_path_factory.mktemp("lab-save")
+    root = work / "notebooks"
+    root.mkdir()
+    for script in SCRIPTS:
+        for path in (script, script.with_suffix(".ipynb")):
+            shutil.copy2(path, root / path.name)
+    shutil.copy2(NOTEBOOKS / "jupytext.toml", root / "jupytext.toml")
+    with jupyter_lab(work, root) as lab:
+        yield lab
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_a_notebook_opened_and_saved_in_jupyterlab_is_unchanged(browser, lab, script):
+    name = script.with_suffix(".ipynb").name
+    browser.get(f"{lab['url']}/lab/tree/{name}?token={lab['token']}")
+    wait(browser, "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+                  "const k = nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel;"
+                  f"return k && k.status === 'idle' && nb.context.path === {name!r};", 180, f"{name} with an idle kernel")
+    out = browser.execute_async_script(OPEN_AND_SAVE)
+    assert "error" not in out, out.get("error")
+    assert out["dirty"] is False
+    for path in (script, script.with_suffix(".ipynb")):
+        saved = (lab["root"] / path.name).read_text(encoding="utf-8")
+        changed = list(difflib.unified_diff(path.read_text(encoding="utf-8").splitlines(), saved.splitlines(),
+                                            "committed", "saved by JupyterLab", n=1, lineterm=""))
+        assert not changed, f"JupyterLab rewrote {path.name}:\n" + "\n".join(changed[:40])
