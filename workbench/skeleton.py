@@ -79,6 +79,20 @@ class Skeleton:
     def pos(self, name: str) -> np.ndarray:
         return self.world[self.index[name]]
 
+    @classmethod
+    def placed(cls, gender: str, height: float, body_shape: str, world: np.ndarray) -> "Skeleton":
+        """The 65 joints at ``world`` positions (metres, in :data:`JOINT_NAMES` order), their local
+        offsets made from the parents; both arrays read-only."""
+        index = {n: i for i, n in enumerate(JOINT_NAMES)}
+        parents = tuple(-1 if p is None else index[p] for _, p in JOINTS)
+        local = world.copy()
+        for i, par in enumerate(parents):
+            if par >= 0:
+                local[i] = world[i] - world[par]
+        world.setflags(write=False)
+        local.setflags(write=False)
+        return cls(gender, height, body_shape, JOINT_NAMES, parents, world, local, index)
+
 
 def _positions(gender: str, H: float, shape: str) -> dict[str, tuple[float, float, float]]:
     fem = gender == "feminine"
@@ -148,14 +162,4 @@ def skeleton(gender: str, height_cm: float, body_shape: str = "average") -> Skel
         raise ValueError(f"skeleton: unknown bodyShape {body_shape!r}")
     H = float(height_cm) / 100.0
     pos = _positions(gender, H, body_shape)
-    names = JOINT_NAMES
-    index = {n: i for i, n in enumerate(names)}
-    parents = tuple(-1 if p is None else index[p] for _, p in JOINTS)
-    world = np.array([pos[n] for n in names], dtype=np.float64)
-    local = world.copy()
-    for i, par in enumerate(parents):
-        if par >= 0:
-            local[i] = world[i] - world[par]
-    world.setflags(write=False)
-    local.setflags(write=False)
-    return Skeleton(gender, H, body_shape, names, parents, world, local, index)
+    return Skeleton.placed(gender, H, body_shape, np.array([pos[n] for n in JOINT_NAMES], dtype=np.float64))

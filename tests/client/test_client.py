@@ -192,3 +192,14 @@ def test_connect_to_named_deployment_detects_local(server, monkeypatch, capsys):
     c = workbench.connect()
     assert c.service is None and c.config.local_url == server.local_url
     assert "named by the environment" in capsys.readouterr().out
+
+
+def test_the_package_names_every_error_class_of_the_client():
+    """``workbench.__all__`` is written out (the package loads the client on first use), so it must
+    name exactly the client's error classes: each resolves to the class itself."""
+    import workbench
+    from workbench.client import errors
+
+    classes = [n for n in errors.__all__ if isinstance(getattr(errors, n), type)]
+    assert [n for n in workbench.__all__ if n not in ("connect", "Client", "AsyncClient")] == classes
+    assert all(getattr(workbench, n) is getattr(errors, n) for n in classes)

@@ -25,7 +25,7 @@ from typing import Mapping
 
 import numpy as np
 
-from ..skeleton import JOINT_NAMES, Skeleton
+from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
@@ -136,14 +136,7 @@ def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
     world[rg.INDEX["HeadTop_End"], 1] = height_cm / 100.0
     del data
 
-    parents = rg.PARENTS
-    local = world.copy()
-    for i, p in enumerate(parents):
-        if p >= 0:
-            local[i] = world[i] - world[p]
-    world.setflags(write=False)
-    local.setflags(write=False)
-    skeleton = Skeleton(gender, height_cm / 100.0, body_shape, JOINT_NAMES, parents, world, local, dict(rg.INDEX))
+    skeleton = Skeleton.placed(gender, height_cm / 100.0, body_shape, world)
     normals = vertex_normals(positions, tris)
     for arr in (positions, normals, skin_j, skin_w):
         arr.setflags(write=False)

@@ -43,27 +43,6 @@ from typing import Any
 
 import httpx
 
-__all__ = [
-    "WorkbenchError",
-    "OptionError",
-    "ConfigurationError",
-    "TransportError",
-    "RequestTimeoutError",
-    "UnexpectedAnswerError",
-    "AnswerTooLargeError",
-    "APIError",
-    "BadRequestError",
-    "UnauthorizedError",
-    "ForbiddenError",
-    "NotFoundError",
-    "ConflictError",
-    "PayloadTooLargeError",
-    "UnsupportedMediaTypeError",
-    "RateLimitError",
-    "ServerError",
-    "error_from_response",
-    "error_from_status",
-]
 
 
 class WorkbenchError(Exception):
@@ -239,3 +218,9 @@ def error_from_response(response: httpx.Response) -> APIError:
         except ValueError:
             body = None
     return error_from_status(response.status_code, body, text, response)
+
+
+# Every error class in the order defined (the hierarchy drawn above), and the two functions that make them.
+__all__ = [name for name, value in list(globals().items())
+           if isinstance(value, type) and issubclass(value, WorkbenchError) and value.__name__ == name]
+__all__ += ["error_from_response", "error_from_status"]
