@@ -70,6 +70,24 @@ def generator_fingerprint(files: list[Path]) -> str:
 _FINGERPRINTS: dict[tuple, str] = {}
 
 
+# Models and previews are made on the request threads (Starlette's pool), side by side. The native code
+# they reach, and whether it needs a lock (issue 40):
+# - fast-simplification (LOD 1 and 2): yes. Its mesh lives in C++ globals between the calls of one
+#   decimation; workbench.body.lod holds a process-wide lock around them.
+# - numba kernels (renderer, occlusion, cloth): no. njit(nogil=True) without parallel=True (so no
+#   threading layer), no global state written: each call allocates its outputs and reads only its
+#   arguments, which are per-request arrays or read-only cached ones; compiling and loading numba's
+#   cache run under numba's own global compiler lock.
+# - Pillow (texture resizing, PNG/JPEG/WebP encoding, previews): no. It releases the GIL only inside
+#   loops over the images it was handed (its maintainers' reading of the code, Pillow issue 9600), and
+#   every image here is the request's own; its memory arena is guarded by the GIL.
+# - scipy (ConvexHull, cKDTree, distance_transform_edt): no. Qhull is the reentrant libqhull_r with a
+#   lock per object; trees and transforms are per call.
+# - the glTF validator and pygltflib: never called by the service (the validator is a node subprocess
+#   per call in the tests and tools; pygltflib is pure Python, used by the client's Model.gltf).
+# - SQLite: one connection behind Database's lock.
+
+
 def etag_of(data: bytes) -> str:
     return '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
 
