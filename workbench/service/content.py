@@ -16,6 +16,7 @@ from typing import Any
 
 from workbench import options as opts
 from workbench.body.assets import AssetsMissing
+from workbench.body.assets import available as assets_available
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.log import log
@@ -88,6 +89,14 @@ _FINGERPRINTS: dict[tuple, str] = {}
 # - SQLite: one connection behind Database's lock.
 
 
+def _assets_missing(e: AssetsMissing) -> ServiceError:
+    """The 503 of missing body assets: the folder they are missing from goes to the log only (a web page
+    on any origin may read the answer); the answer says what to run."""
+    if e.fresh:
+        log.warning("%s", e)
+    return ServiceError.assets_missing(e.public_message(), e.retry_after)
+
+
 def etag_of(data: bytes) -> str:
     return '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
 
@@ -128,6 +137,12 @@ class Content:
             if etag is None:
                 etag = self._etags[path] = etag_of(data)
             return data, etag
+        try:
+            # Before any lock: while the body assets are being fetched, or just failed to be, every request
+            # is answered at once rather than holding a thread of the pool (issue 40, item 4).
+            assets_available()
+        except AssetsMissing as e:
+            raise _assets_missing(e) from None
         with self._lock_for(str(path)):
             if path.exists():
                 return self._cached(path, make, failure_code, what)
@@ -136,7 +151,7 @@ class Content:
             except ServiceError:
                 raise
             except AssetsMissing as e:
-                raise ServiceError.assets_missing(str(e)) from None
+                raise _assets_missing(e) from None
             except Exception:
                 # The cause goes to the log; the answer says what failed in the contract's words.
                 log.exception("%s failed", what)
