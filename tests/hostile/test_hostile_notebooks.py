@@ -77,7 +77,9 @@ def test_a_cells_output_is_capped_and_its_setsid_child_ends_with_the_run(tmp_pat
     pid_file = tmp_path / "child.pid"
     notebook(folder, "c_leftovers",
              "import subprocess\n"
-             "child = subprocess.Popen(['setsid', 'sleep', '600'])   # its own session: out of the kernel's group\n"
+             "# its own session (out of the kernel's process group), holding none of the tour's pipes\n"
+             "child = subprocess.Popen(['setsid', 'sleep', '600'], stdin=subprocess.DEVNULL,\n"
+             "                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
              f"open({str(pid_file)!r}, 'w').write(str(child.pid))",
              "for _ in range(40):\n    print('x' * (1 << 20))      # 40 MiB of output",
              "print('after')")
@@ -85,8 +87,12 @@ def test_a_cells_output_is_capped_and_its_setsid_child_ends_with_the_run(tmp_pat
     done = workbench("tour", "--notebooks", str(folder), "--out", str(out))
     assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
     child = int(pid_file.read_text())
-    assert wait_for(lambda: not psutil.pid_exists(child) or psutil.Process(child).status() == psutil.STATUS_ZOMBIE,
-                    timeout=10), "the notebook's setsid child outlived the tour"
+    try:
+        assert wait_for(lambda: not psutil.pid_exists(child) or psutil.Process(child).status() == psutil.STATUS_ZOMBIE,
+                        timeout=10), "the notebook's setsid child outlived the tour"
+    finally:
+        if psutil.pid_exists(child) and psutil.Process(child).cmdline()[:1] == ["sleep"]:
+            psutil.Process(child).kill()   # (a runner that failed to: not left on the machine)
     ran = nbformat.read(out / "c_leftovers.ipynb", as_version=4)
     flood = ran.cells[2].outputs
     kept = sum(len(o.get("text", "")) for o in flood)
