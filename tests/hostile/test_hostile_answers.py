@@ -3,31 +3,18 @@ without end (issue 40, items 2, 3 and 9)."""
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import tracemalloc
 import zlib
 
 import pytest
 
-import workbench
 from hostile_server import HostileServer, response
+from test_hostile_client import client, run_async
 from workbench.client.errors import (AnswerTooLargeError, APIError, RequestTimeoutError, UnexpectedAnswerError,
                                      WorkbenchError)
 
-TOKEN = "wb_answers_token"
 OK_LIST = b'{"status": "ok", "data": {"masculine": ["idle"], "feminine": ["idle"]}}'
-
-
-def client(root: str, **kw) -> workbench.Client:
-    return workbench.Client(f"{root}/api", f"{root}/avatars", TOKEN, retries=0, **kw)
-
-
-def run_async(root: str, call, **kw):
-    async def main():
-        async with workbench.AsyncClient(f"{root}/api", f"{root}/avatars", TOKEN, retries=0, **kw) as c:
-            return await call(c)
-    return asyncio.run(main())
 
 
 def ask(flavour: str, root: str, call, **kw):
