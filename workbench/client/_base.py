@@ -606,7 +606,7 @@ class Budget:
 
     def __exit__(self, kind, exc, tb) -> None:
         self._deadline.__exit__(kind, exc, tb)
-        if isinstance(exc, httpx.TimeoutException) and time.monotonic() > self.deadline:
+        if isinstance(exc, httpx.TimeoutException) and time.monotonic() >= self.deadline:
             self.discard()
             try:
                 self.check_time()

@@ -71,8 +71,9 @@ def generator_fingerprint(files: list[Path]) -> str:
 _FINGERPRINTS: dict[tuple, str] = {}
 
 
-# Models and previews are made on the request threads (Starlette's pool), side by side. The native code
-# they reach, and whether it needs a lock (issue 40):
+# Models and previews are made on the request threads (Starlette's pool), side by side, and viewers'
+# regenerations on the job threads (viewers.py). The native code they reach, and whether it needs a
+# lock (issue 40; bench/model_load.py puts every model option under load):
 # - fast-simplification (LOD 1 and 2): yes. Its mesh lives in C++ globals between the calls of one
 #   decimation; workbench.body.lod holds a process-wide lock around them.
 # - numba kernels (renderer, occlusion, cloth): no. njit(nogil=True) without parallel=True (so no
@@ -86,7 +87,7 @@ _FINGERPRINTS: dict[tuple, str] = {}
 #   lock per object; trees and transforms are per call.
 # - the glTF validator and pygltflib: never called by the service (the validator is a node subprocess
 #   per call in the tests and tools; pygltflib is pure Python, used by the client's Model.gltf).
-# - SQLite: one connection behind Database's lock.
+# - zlib (PNG, gzip): no; each compressor is its own object. SQLite: one connection behind Database's lock.
 
 
 def _assets_missing(e: AssetsMissing) -> ServiceError:

@@ -103,7 +103,7 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_made(transport)
         self._enter("head")
         if len(self.connections) > self.limits.max_connections:
-            victim = self._longest_waiting()
+            victim = self._to_close_for_new()
             if victim is None:
                 self.logger.warning("closing a connection: %d are open, the cap is %d, and all are being answered",
                                     len(self.connections), self.limits.max_connections)
@@ -189,7 +189,7 @@ class GuardedH11Protocol(H11Protocol):
         """Bytes a second of the request being received (see :data:`_RATE_PRIOR_BYTES`)."""
         return (self._received + _RATE_PRIOR_BYTES) / (now - self._request_since + 1.0)
 
-    def _longest_waiting(self) -> "GuardedH11Protocol | None":
+    def _to_close_for_new(self) -> "GuardedH11Protocol | None":
         """The connection to close for a new one: the idle one that has waited longest, else the one still
         sending its request that sends slowest (the longest waiting of equals); None when all are being
         answered."""
