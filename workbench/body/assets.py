@@ -269,7 +269,14 @@ def fetch(source: str | Path | None = None, *, first_use: bool = False) -> Path:
 def available() -> None:
     """Raise at once the AssetsMissing a caller would get now without a verified copy: a first use that
     failed less than :data:`FAILURE_KEPT_S` ago, or one running in another thread. Returns when the wheel
-    is cached, or when a first use may be tried."""
+    is cached, or when a first use may be tried.
+
+    >>> import tempfile
+    >>> os.environ["WORKBENCH_ASSETS_DIR"] = tempfile.mkdtemp()
+    >>> available() is None          # nothing cached, but nothing failed or running either: try
+    True
+    >>> del os.environ["WORKBENCH_ASSETS_DIR"]
+    """
     if cached() is not None:
         return
     key = str(cache_dir())

@@ -249,7 +249,11 @@ def _load() -> dict[str, np.ndarray]:
 
 
 def check(data: dict[str, np.ndarray]) -> None:
-    """:func:`workbench.body.checked.check` with the targets this module keeps."""
+    """:func:`workbench.body.checked.check` with the targets this module keeps.
+
+    >>> check(compiled()) is None
+    True
+    """
     checked.check(data, macro_target_names() + detail_target_names())
 
 

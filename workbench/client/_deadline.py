@@ -128,6 +128,11 @@ def install(http: Any) -> int:
     httpx does not hand its transports a network backend, so this reaches into their pools
     (``_transport``, ``_mounts``, ``_pool._network_backend``: httpx 0.28, httpcore 1.0);
     ``tests/hostile/test_hostile_answers.py`` fails if a new httpx moves them.
+
+    >>> import httpx
+    >>> with httpx.Client() as http:
+    ...     install(http) >= 1       # its transport, and a proxy's where the environment names one
+    True
     """
     transports = [getattr(http, "_transport", None), *getattr(http, "_mounts", {}).values()]
     found = 0
