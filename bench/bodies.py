@@ -1,6 +1,7 @@
 """Benchmark of the MakeHuman bodies (issue 25) against the lofted generator they replace (git ``BASE``).
 
-Run: ``PYTHONPATH=. python bench/bodies.py [runs] [case substring]``
+Run: ``PYTHONPATH=. python bench/bodies.py [runs] [case substring] [base commit]``
+(the base commit is ``BASE`` unless named: e.g. main before a change, to see what the change costs)
 
 The baseline is the whole ``workbench`` package of commit ``BASE`` read from git into a temporary
 folder as ``workbench_base`` (its absolute imports renamed), so old and new run on this machine in the
@@ -67,6 +68,9 @@ CASES = {
         "glb = build_avatar(settings, ModelOptions())\n"
         "t = time.perf_counter(); c = time.process_time(); render_preview(glb, PreviewOptions(size=512, camera='portrait'), pose='preview')\n"),
     "cold model, LOD 1": "t = time.perf_counter(); c = time.process_time(); build_avatar(settings, ModelOptions(lod=1))\n",
+    # (the new code reads the arrays whole and checks them; main before issue 40 mapped them)
+    "the compiled body cache, loaded": (
+        "import {pkg}.body.compile as cc\nt = time.perf_counter(); c = time.process_time(); cc.compiled()\n"),
     "cold model, LOD 2": "t = time.perf_counter(); c = time.process_time(); build_avatar(settings, ModelOptions(lod=2))\n",
 }
 GOALS = {"cold model, LOD 0, all 18 clips": "< 500 ms", "cold preview 512 px (model + render)": "< 300 ms",
@@ -81,9 +85,9 @@ for label, opts in (("LOD 0, 1024 atlas (WebP), all clips", ModelOptions(texture
 """
 
 
-def load_base(tmp: Path) -> None:
-    """``BASE``'s workbench package as ``workbench_base`` in ``tmp``."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", BASE, "workbench"], capture_output=True, check=True)
+def load_base(tmp: Path, base: str = BASE) -> None:
+    """``base``'s workbench package as ``workbench_base`` in ``tmp``."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", base, "workbench"], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
     (tmp / "workbench").rename(tmp / "workbench_base")
     for path in (tmp / "workbench_base").rglob("*.py"):
@@ -101,10 +105,11 @@ def run(code: str) -> str:
     return done.stdout
 
 
-def main(runs: int = 5, only: str = "") -> None:
+def main(runs: int = 5, only: str = "", base: str = BASE) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-bodies-") as folder:
         tmp = Path(folder)
-        load_base(tmp)
+        load_base(tmp, base)
+        print(f"old: the workbench of {base}")
         # The compiled body cache exists before timing (a first start compiles it once, about 4 s).
         run(SETUP.format(tmp=str(tmp), pkg="workbench") + "build_avatar(settings, ModelOptions(lod=2))\n")
         print(f"cold figures: median of {runs} fresh processes each, new and old alternately")
@@ -119,7 +124,7 @@ def main(runs: int = 5, only: str = "") -> None:
             cpu: dict[str, list[float]] = {"workbench": [], "workbench_base": []}
             for _ in range(runs):
                 for pkg in times:
-                    code = (SETUP.format(tmp=str(tmp), pkg=pkg) + body
+                    code = (SETUP.format(tmp=str(tmp), pkg=pkg) + body.replace("{pkg}", pkg)
                             + "print(time.perf_counter() - t, time.process_time() - c)\n")
                     wall, used = map(float, run(code).strip().splitlines()[-1].split())
                     times[pkg].append(wall)
@@ -138,4 +143,5 @@ def main(runs: int = 5, only: str = "") -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5, sys.argv[2] if len(sys.argv) > 2 else "")
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5, sys.argv[2] if len(sys.argv) > 2 else "",
+         sys.argv[3] if len(sys.argv) > 3 else BASE)

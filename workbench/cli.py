@@ -300,8 +300,11 @@ def _analyze(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every mistake ends in one or two lines naming the problem and the fix, and a
-    non-zero status, never a traceback (``WORKBENCH_DEBUG=1`` shows it for a bug)."""
+    non-zero status, never a traceback (``WORKBENCH_DEBUG=1`` shows it for a bug). What the command
+    prints passes through :class:`Printable`: a server's words never drive the terminal."""
     args = build_parser().parse_args(argv)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Printable(out), Printable(err)
     try:
         return _run(args)
     except KeyboardInterrupt:
@@ -312,6 +315,34 @@ def main(argv: list[str] | None = None) -> int:
         message, status = _explain(args, e)
         print(f"workbench {args.command}: {message}", file=sys.stderr)
         return status
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+# Control characters (but tab, newline and carriage return) and the bidirectional overrides, as
+# visible escapes: an error message from a server held "\x1b]0;...\x07" and "\x1b[2J", which a
+# terminal obeys (issue 40, item 9).
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c not in (9, 10, 13)}
+_CONTROLS.update({c: f"\\u{c:04x}" for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))})
+
+
+class Printable:
+    r"""A text stream that writes control characters as visible escapes (``\x1b`` for ESC).
+
+    >>> import io
+    >>> s = io.StringIO(); _ = Printable(s).write("refused\x1b[2J\n"); s.getvalue()
+    'refused\\x1b[2J\n'
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(text.translate(_CONTROLS))
+        return len(text)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
 
 
 def _explain(args, e: Exception) -> tuple[str, int]:

@@ -2,7 +2,7 @@
 upgrade that breaks it fails here, with a message naming the assumption, not in production.
 
 uvicorn has no public read timeout or connection cap, so ``GuardedH11Protocol`` extends its
-HTTP/1.1 protocol class (``workbench/service/server.py``); pyproject.toml pins uvicorn's range.
+HTTP/1.1 protocol class (``workbench/service/protocol.py``); pyproject.toml pins uvicorn's range.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_the_h11_protocol_has_what_the_guard_uses():
             for n in ("response_started", "disconnected", "message_event")),
     }
     missing = [what for what, ok in needed.items() if not ok]
-    assert not missing, ("uvicorn's H11Protocol changed; GuardedH11Protocol (workbench/service/server.py) relies on: "
+    assert not missing, ("uvicorn's H11Protocol changed; GuardedH11Protocol (workbench/service/protocol.py) relies on: "
                          + ", ".join(missing))
 
 

@@ -84,7 +84,14 @@ def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
             m = texel_map(mesh.triangle_uvs[mesh.face_groups["body"]], size)
             return {"triangle": m.triangle, "bary": m.bary.astype(np.float16), "covered": m.covered}
 
-        kept = assets.kept(f"texels-body-{size}-v{FORMAT}", draw)
+        triangles = len(mesh.face_groups["body"])
+
+        def in_range(kept: dict[str, np.ndarray]) -> None:
+            if int(kept["triangle"].min()) < 0 or int(kept["triangle"].max()) >= triangles:
+                raise ValueError(f"triangle holds indices outside 0..{triangles - 1}")
+
+        kept = assets.kept(f"texels-body-{size}-v{FORMAT}", draw,
+                           {"triangle": (size, size), "bary": (size, size, 3), "covered": (size, size)}, in_range)
         _TEXELS[size] = TexelMap(size, kept["triangle"], kept["bary"].astype(np.float32), kept["covered"])
     return _TEXELS[size]
 

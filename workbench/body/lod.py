@@ -17,6 +17,13 @@ PyVista uses):
 (Transferring attributes by nearest vertex over the whole mesh was the alternative; it mixes up the two
 sides of a seam, which share positions but not UVs.)
 
+Steps 1 and 2 run under :data:`_SIMPLIFIER`, one lock for the process: fast-simplification keeps the
+mesh it works on in C++ globals of its module (``Simplify::vertices``, ``triangles``, ``collapses`` and
+``Replay``'s own), between the separate calls its Python functions make (load, simplify, return points,
+return faces...), and the GIL is free between those calls. Two request threads decimating at once
+loaded over each other's mesh: 500s, a level of detail of the wrong size, once glibc's abort (issue 40).
+Decimations are therefore one at a time; everything else of a model still runs side by side.
+
 >>> import numpy as np
 >>> p = Piece(np.eye(3, dtype=np.float32), np.eye(3, dtype=np.float32), np.zeros((3, 2), np.float32),
 ...           np.array([[0, 1, 2]]), np.zeros((3, 4), np.uint8), np.tile([1, 0, 0, 0], (3, 1)).astype(np.float32),
@@ -27,11 +34,15 @@ sides of a seam, which share positions but not UVs.)
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .mesh import BodyMesh, vertex_normals
+
+# fast-simplification's state is process-global (see the module's docstring): one decimation at a time.
+_SIMPLIFIER = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -79,10 +90,11 @@ def decimate(p: Piece, ratio: float) -> Piece:
         return p
     points = p.positions.astype(np.float64)
     faces = p.indices.astype(np.int32)
-    # 1. and 2.
-    _, _, collapses = fast_simplification.simplify(points, faces, target_count=target, preserve_border=True,
-                                                   return_collapses=True)
-    new_points, new_faces, mapping = fast_simplification.replay_simplification(points, faces, collapses)
+    # 1. and 2., one thread at a time: the simplifier's mesh lives in its module's globals.
+    with _SIMPLIFIER:
+        _, _, collapses = fast_simplification.simplify(points, faces, target_count=target, preserve_border=True,
+                                                       return_collapses=True)
+        new_points, new_faces, mapping = fast_simplification.replay_simplification(points, faces, collapses)
     # 3. Per new vertex the nearest old one among those mapped to it (ties: the lowest index).
     distance = np.linalg.norm(points - new_points[mapping], axis=1)
     order = np.lexsort((np.arange(len(points)), distance, mapping))

@@ -23,8 +23,6 @@ tip and ears, lighter palms, soles and nails, and a faint mottling so large area
 
 from __future__ import annotations
 
-import os
-import tempfile
 from functools import lru_cache
 
 import numpy as np
@@ -170,42 +168,34 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     return out
 
 
-def _cache_path(gender: str, size: int):
-    return assets.compiled_dir() / f"skin-{gender}-{size}-v{FORMAT}.npz"
-
-
 @lru_cache(maxsize=4)
 def features(gender: str, size: int = SKIN_SIZE) -> dict[str, np.ndarray | tuple[np.ndarray, np.ndarray]]:
     """The masks of step 1, from the cache or drawn: ``mottle`` dense uint8 (size * size,), 0..255 for -1..1;
     every other mask sparse, as (flat texel indices int32, weights float32 in 0..1) where it is not 0
     (they cover a few percent of the texture, so mixing them costs little)."""
-    path = _cache_path(gender, size)
-    try:
-        with np.load(path) as data:
-            out = {k: (data[k + "_at"], data[k + "_w"].astype(np.float32) / np.float32(255))
-                   for k in MASKS if k != "mottle"}
-            out["mottle"] = data["mottle"].reshape(-1)
-        return out
-    except (OSError, KeyError, ValueError):
-        pass
-    drawn = _draw_features(gender, size)
-    stored = {"mottle": np.round(np.clip(drawn["mottle"] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8)}
-    for k in MASKS:
-        if k == "mottle":
-            continue
-        w = np.round(np.clip(drawn[k], 0, 1) * 255).astype(np.uint8).reshape(-1)
-        at = np.flatnonzero(w).astype(np.int32)
-        stored[k + "_at"], stored[k + "_w"] = at, w[at]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".skin-", suffix=".npz")
-    os.close(fd)
-    try:
-        np.savez(tmp, **stored)   # not compressed: loading is then a copy, 20 ms against 300
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return features(gender, size)
+    sparse = [k for k in MASKS if k != "mottle"]
+
+    def draw() -> dict[str, np.ndarray]:
+        drawn = _draw_features(gender, size)
+        stored = {"mottle": np.round(np.clip(drawn["mottle"] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8)}
+        for k in sparse:
+            w = np.round(np.clip(drawn[k], 0, 1) * 255).astype(np.uint8).reshape(-1)
+            at = np.flatnonzero(w).astype(np.int32)
+            stored[k + "_at"], stored[k + "_w"] = at, w[at]
+        return stored
+
+    def in_range(data: dict[str, np.ndarray]) -> None:
+        for k in sparse:
+            at = data[k + "_at"]
+            if len(at) != len(data[k + "_w"]) or (at.size and (int(at.min()) < 0 or int(at.max()) >= size * size)):
+                raise ValueError(f"{k}_at holds texels outside the {size} px texture")
+
+    shapes = {"mottle": (size, size), **{f"{k}_{part}": (None,) for k in sparse for part in ("at", "w")}}
+    # Kept uncompressed (assets.kept): loading is then a copy, 20 ms against 300.
+    data = assets.kept(f"skin-{gender}-{size}-v{FORMAT}", draw, shapes, in_range)
+    out = {k: (data[k + "_at"], data[k + "_w"].astype(np.float32) / np.float32(255)) for k in sparse}
+    out["mottle"] = data["mottle"].reshape(-1)
+    return out
 
 
 def _to_u8(img: np.ndarray) -> np.ndarray:

@@ -45,21 +45,24 @@ class AsyncClient(G.ClientCore):
         budget = B.Budget(req, self.config)
         request = self._http.build_request(req.method, req.url, **B.request_kwargs(req))
         first = request.url
-        for _ in range(B.MAX_REDIRECTS + 1):
-            resp = await self._http.send(request, stream=True)
-            try:
-                request = B.next_hop(req, first, resp)
-                if request is None:
-                    budget.begin(resp)
-                    async for chunk in resp.aiter_bytes():
-                        budget.take(resp, chunk)
-                    return budget.answer(resp)
-            except BaseException:
-                budget.discard()
-                raise
-            finally:
-                await resp.aclose()
-            budget.check_time()
+        with budget:
+            for _ in range(B.MAX_REDIRECTS + 1):
+                resp = await self._http.send(request, stream=True)
+                try:
+                    request = B.next_hop(req, first, resp)
+                    if request is None:
+                        budget.begin(resp)
+                        if not resp.is_stream_consumed:  # (an in-process transport's answer comes read)
+                            async for raw in resp.aiter_raw():
+                                budget.feed(resp, raw)
+                        budget.end(resp)
+                        return budget.answer(resp)
+                except BaseException:
+                    budget.discard()
+                    raise
+                finally:
+                    await resp.aclose()
+                budget.check_time()
         raise B.TransportError(f"{req.operation}: more than {B.MAX_REDIRECTS} redirects from {req.url}")
 
     def _send_events(self, viewer_token, events, **kw):

@@ -17,6 +17,7 @@ import secrets
 import time
 import urllib.parse
 import warnings
+import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -26,6 +27,8 @@ import httpx
 
 from workbench import options as opts
 from workbench.client import results as R
+from workbench.client._codings import CodingRefused, Decoder
+from workbench.client._deadline import answer_deadline
 from workbench.client.errors import (AnswerTooLargeError, ConfigurationError, OptionError, RequestTimeoutError,
                                      TransportError, UnexpectedAnswerError, error_from_response)
 from workbench.client.retry import RetryPolicy
@@ -152,6 +155,8 @@ def _json(resp: httpx.Response) -> Any:
         return resp.json()
     except ValueError:
         raise NotPromised("the body is not JSON") from None
+    except RecursionError:  # Python's decoder recurses once per level: a hostile body nests 100,000 deep
+        raise NotPromised("its JSON nests deeper than Python's decoder reads") from None
 
 
 def _data(resp: httpx.Response, *keys: str) -> dict:
@@ -448,7 +453,7 @@ def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response
         if resp.status_code < 400:
             try:
                 return "done", req.parse(resp)
-            except (NotPromised, KeyError, TypeError, ValueError) as e:
+            except (NotPromised, KeyError, TypeError, ValueError, RecursionError) as e:
                 discard_part(resp)
                 why = str(e) if isinstance(e, NotPromised) else f"the data does not read as {req.operation} answers ({type(e).__name__})"
                 return "raise", unexpected(req, resp, why)
@@ -525,7 +530,12 @@ def next_hop(req: Request, first_url: httpx.URL, resp: httpx.Response) -> httpx.
 
 
 class Budget:
-    """The bounds of one answer: a deadline for all of it and a size for its body (decoded bytes)."""
+    """The bounds of one answer: a deadline for all of it and a size for its body (decoded bytes).
+
+    The senders read the raw body (``iter_raw``) and hand each piece to :meth:`feed`, which decodes its
+    content codings in bounded steps (``_codings``) and counts every decoded piece; the deadline also
+    bounds every read of the answer at the socket, its head included (``_deadline``).
+    """
 
     def __init__(self, req: Request, cfg: ClientConfig):
         self.req, self.limit, self.seconds = req, cfg.max_bytes[req.kind], cfg.answer_timeout
@@ -533,15 +543,23 @@ class Budget:
         self.parts: list[bytes] = []
         self.size = 0
         self.file = self.part = None
+        self.decoder: Decoder | None = None
 
     def begin(self, resp: httpx.Response) -> None:
         """Check the head, and open the part file when a successful body is to go to disk (``Request.to_file``)."""
         self.check_head(resp)
+        try:
+            # An answer that comes read (in-process and mock transports) was decoded by httpx already.
+            self.decoder = Decoder("" if resp.is_stream_consumed else resp.headers.get("content-encoding", ""))
+        except CodingRefused as e:
+            raise unexpected(self.req, resp, str(e)) from None
         if self.req.to_file is not None and resp.status_code < 300:
             target = Path(self.req.to_file)
             target.parent.mkdir(parents=True, exist_ok=True)
             self.part = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
             self.file = open(self.part, "wb")
+        if resp.is_stream_consumed:
+            self.feed(resp, resp.content)
 
     def discard(self) -> None:
         """Close and remove the part file of an answer that did not arrive whole."""
@@ -561,6 +579,39 @@ class Budget:
         if declared.isdigit() and int(declared) > self.limit and "content-encoding" not in resp.headers:
             raise unexpected(self.req, resp, f"it declares {int(declared):,} bytes, past the bound of {self.limit:,} for "
                                              f"{self.req.kind} answers (max_bytes)", AnswerTooLargeError)
+
+    def feed(self, resp: httpx.Response, raw: bytes) -> None:
+        """One raw piece of the body, decoded and taken piece by piece."""
+        self._decoded(resp, self.decoder.feed(raw))
+
+    def end(self, resp: httpx.Response) -> None:
+        """The end of the body: what the decoder still holds."""
+        self._decoded(resp, self.decoder.flush())
+
+    def _decoded(self, resp: httpx.Response, pieces) -> None:
+        try:
+            for chunk in pieces:
+                self.take(resp, chunk)
+        except zlib.error:
+            raise unexpected(self.req, resp, "its body does not decode as its Content-Encoding "
+                                             f"({resp.headers.get('content-encoding')}) says") from None
+        self.check_time()
+
+    def __enter__(self) -> "Budget":
+        """Within the block the answer's deadline bounds every read at the socket (``_deadline``); a read
+        it cuts is this answer's RequestTimeoutError."""
+        self._deadline = answer_deadline(self.deadline)
+        self._deadline.__enter__()
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self._deadline.__exit__(kind, exc, tb)
+        if isinstance(exc, httpx.TimeoutException) and time.monotonic() >= self.deadline:
+            self.discard()
+            try:
+                self.check_time()
+            except RequestTimeoutError as late:
+                raise late from None
 
     def take(self, resp: httpx.Response, chunk: bytes) -> None:
         self.size += len(chunk)

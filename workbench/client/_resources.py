@@ -19,6 +19,8 @@ import os
 from typing import Any, Sequence
 
 from workbench.client import _base as B
+from workbench.client._codings import ACCEPT_ENCODING
+from workbench.client._deadline import install as install_deadlines
 
 
 class _Group:
@@ -215,8 +217,12 @@ class ClientCore:
             max_bytes=max_bytes or {})
         self._transport = transport
         # Redirects are followed by the senders (_base.next_hop), which never take a credential to another origin.
+        # Codings are asked for by name (never br or zstd because a compressor happens to be installed): the
+        # senders decode them in bounded steps (_codings).
         self._http = self._http_class(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
-                                      headers={"User-Agent": B.USER_AGENT}, follow_redirects=False)
+                                      headers={"User-Agent": B.USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING},
+                                      follow_redirects=False)
+        install_deadlines(self._http)
         self.avatars = Avatars(self)
         self.animations = Animations(self)
         self.viewers = Viewers(self)

@@ -215,7 +215,7 @@ def error_from_response(response: httpx.Response) -> APIError:
     if "json" in response.headers.get("content-type", "") or text[:1] in ("{", "["):
         try:
             body = response.json()
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past what Python's decoder reads
             body = None
     return error_from_status(response.status_code, body, text, response)
 

@@ -100,7 +100,8 @@ def _weave(kind: str) -> np.ndarray:
     (``assets.kept``: 10 ms each to draw, 1 ms to read)."""
     from workbench.body import assets
 
-    return assets.kept(f"cloth-{kind}-v1", lambda: {"shade": _draw_weave(kind)})["shade"]
+    n = SHOE_SIZE if kind == "shoes" else CLOTH_SIZE
+    return assets.kept(f"cloth-{kind}-v1", lambda: {"shade": _draw_weave(kind)}, {"shade": (n, n)})["shade"]
 
 
 def _draw_weave(kind: str) -> np.ndarray:

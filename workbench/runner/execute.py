@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from workbench.runner.kernels import async_manager
+from workbench.runner.leftovers import MARK, MAX_CELL_OUTPUT, end_marked, new_mark, output_size
 from workbench.runner.nbcheck.cells import Mismatch, cell_tolerance, compare_cell, is_checked
 from workbench.runner.nbcheck.images import Tolerance
 from workbench.runner.nbcheck.params import inject
@@ -175,12 +176,16 @@ def client_class():
         2. The runner's clock: ``seconds[index]`` is how long it waited for each cell, and a cell
         that took its whole timeout is a stop (:class:`_Stopped`), never a pass, even when its
         reply was found at the deadline.
+
+        3. A cell's output is kept up to ``leftovers.MAX_CELL_OUTPUT`` bytes (:meth:`output`).
         """
 
         def __init__(self, *args, abort: Abort | None = None, **kwargs):
             kwargs.setdefault("kernel_manager_class", async_manager())  # no TCP port to lose: workbench.runner.kernels
             super().__init__(*args, **kwargs)
             self.seconds: dict[int, float] = {}
+            self.kept: dict[int, int] = {}          # bytes of output each cell keeps (leftovers.MAX_CELL_OUTPUT)
+            self.cut: dict[int, list] = {}          # per cell cut short: its note and the bytes left out
             self.abort, self.watched = abort, None
             self.current, self._started = None, 0.0
             self._widget_client: BlockingKernelClient | None = None
@@ -209,6 +214,40 @@ def client_class():
         def running(self) -> float:
             """Seconds since the current cell was sent."""
             return time.perf_counter() - self._started
+
+        def output(self, outs, msg, display_id, cell_index):
+            """3. A cell keeps at most MAX_CELL_OUTPUT bytes of output: past it, what comes is counted and
+            dropped (a stream's text is cut at the bound), and a note in the cell says how much."""
+            hooked = self.output_hook_stack[msg["parent_header"].get("msg_id")]
+            if hooked or msg["msg_type"] not in ("stream", "display_data", "execute_result"):
+                return super().output(outs, msg, display_id, cell_index)
+            size, kept = output_size(msg["content"]), self.kept.get(cell_index, 0)
+            room = MAX_CELL_OUTPUT - kept
+            if size > room:
+                if msg["msg_type"] == "stream" and room > 0:
+                    msg = {**msg, "content": {**msg["content"], "text": msg["content"]["text"][:room]}}
+                    super().output(outs, msg, display_id, cell_index)
+                self.kept[cell_index] = MAX_CELL_OUTPUT
+                self._left_out(outs, cell_index, size - max(room, 0) if msg["msg_type"] == "stream" else size)
+                return None
+            self.kept[cell_index] = kept + size
+            return super().output(outs, msg, display_id, cell_index)
+
+        def _left_out(self, outs, cell_index: int, size: int) -> None:
+            from nbformat.v4 import new_output
+
+            if cell_index not in self.cut:
+                self.cut[cell_index] = [new_output("stream", name="stderr", text=""), 0]
+                outs.append(self.cut[cell_index][0])
+            note = self.cut[cell_index]
+            note[1] += size
+            note[0].text = (f"\n[workbench: this cell's output passed {MAX_CELL_OUTPUT >> 20} MiB; the {note[1]:,} bytes "
+                            "after that were left out of the run and its report]\n")
+
+        def clear_output(self, outs, msg, cell_index):
+            self.kept[cell_index] = 0
+            self.cut.pop(cell_index, None)
+            return super().clear_output(outs, msg, cell_index)
 
         def on_comm_open_jupyter_widget(self, msg):
             widget = super().on_comm_open_jupyter_widget(msg)
@@ -255,10 +294,11 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     client = client_class()(nb, timeout=timeout, kernel_name="python3", allow_errors=True, abort=abort,
                              resources={"metadata": {"path": str(path.parent)}})
     stopped: _Stopped | None = None
+    mark = new_mark()  # every process the kernel starts inherits it: what the run leaves behind ends with it
     try:
         # The kernel process's own stderr carries only jupyter_client's transport notices; what cells
         # write to stderr still reaches the notebook through the kernel's messages.
-        client.execute(stderr=subprocess.DEVNULL, env={**os.environ, **env})
+        client.execute(stderr=subprocess.DEVNULL, env={**os.environ, **env, MARK: mark})
     except _Stopped as e:
         stopped = e
     except DeadKernelError:
@@ -275,6 +315,7 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
         client.close_widget_sender()
         if client.watched is not None:
             abort._forget(client.watched)
+        end_marked(mark)
     seconds = time.perf_counter() - started
     # the run's cells without the injected one line up with the saved notebook's
     ran = [c for c in nb.cells if "injected-parameters" not in c.get("metadata", {}).get("tags", [])]
@@ -334,6 +375,15 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
         groups.append(group)
     if stopped is not None and stop_at == len(ran):  # stopped before its first cell
         first_error = f"stopped before its first cell ({stopped.message})"
+    try:
+        thumbnail = thumbnail_of(nb)
+    except UndecodablePicture as e:  # the notebook's own output is broken: it fails, the report goes on
+        thumbnail, at = "", next((i for i, c in enumerate(ran) if c is e.cell), None)
+        why = f"cell {at}: {e}"
+        first_error = first_error or why
+        for group in groups:
+            if at in group.cells and group.error is None:
+                group.error = why
     _viewable(nb)
     html_body, _ = HTMLExporter(template_name="lab").from_notebook_node(nb)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -344,7 +394,7 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     pictures = [m for g in groups for m in g.images]
     return NotebookRun(path.name, first_error is None and not pictures, seconds, code_cells,
                        first_error or (pictures[0].text if pictures else None), html_path, op_results, skipped,
-                       purpose_of(nb), thumbnail_of(nb), groups, dict(params or {}) if injected else {})
+                       purpose_of(nb), thumbnail, groups, dict(params or {}) if injected else {})
 
 
 _WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -391,10 +441,25 @@ def purpose_of(nb) -> str:
     return ""
 
 
+class UndecodablePicture(ValueError):
+    """The picture a notebook shows last cannot be decoded; ``cell`` is the cell that shows it."""
+
+    def __init__(self, cell, message: str):
+        super().__init__(message)
+        self.cell = cell
+
+
 def thumbnail_of(nb, size: int = 240) -> str:
     """A data URL of a ``size`` px thumbnail of the last picture the notebook shows (its charts and
-    previews come last), or "" when it shows none."""
+    previews come last), or "" when it shows none; :class:`UndecodablePicture` when it cannot be read.
+
+    >>> thumbnail_of({"cells": [{"outputs": [{"data": {"image/png": "bm90IGEgcG5n"}}]}]})
+    Traceback (most recent call last):
+    ...
+    workbench.runner.execute.UndecodablePicture: its image/png output is not a picture that can be decoded (cannot identify image file)
+    """
     import base64
+    import binascii
     import io
 
     from PIL import Image
@@ -405,12 +470,17 @@ def thumbnail_of(nb, size: int = 240) -> str:
             data = out.get("data") or {}
             for kind in ("image/png", "image/gif"):
                 if kind in data:
-                    last = data[kind]
+                    last = cell, kind, data[kind]
     if last is None:
         return ""
-    im = Image.open(io.BytesIO(base64.b64decode(_b64(last))))
-    im.seek(0)
-    im = im.convert("RGBA")
+    cell, kind, value = last
+    try:
+        im = Image.open(io.BytesIO(base64.b64decode(_b64(value))))
+        im.seek(0)
+        im = im.convert("RGBA")
+    except (OSError, ValueError, binascii.Error, Image.DecompressionBombError) as e:
+        why = str(e).split(" <", 1)[0].strip() or type(e).__name__
+        raise UndecodablePicture(cell, f"its {kind} output is not a picture that can be decoded ({why})") from None
     im.thumbnail((size, size))
     buf = io.BytesIO()
     im.save(buf, "PNG")

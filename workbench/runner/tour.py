@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import html
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
@@ -47,7 +48,8 @@ def default_notebooks() -> Path:
 def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance: dict | None = None,
                 setup_problem: str | None = None) -> Path:
     rows = "".join(
-        f"<tr><td><a href='{html.escape(r.html_path.name)}'>{html.escape(r.name)}</a>"
+        (f"<tr><td><a href='{html.escape(r.html_path.name)}'>{html.escape(r.name)}</a>" if r.html_path else
+         f"<tr><td>{html.escape(r.name)}") +
         f"<div class=purpose>{html.escape(r.purpose)}</div></td>"
         f"<td>{f'<a href={chr(39)}{html.escape(r.html_path.name)}{chr(39)}><img class=thumb src={chr(39)}{r.thumbnail}{chr(39)} alt=output></a>' if r.thumbnail else ''}</td>"
         f"<td style='color:{'green' if r.ok else 'crimson'}'><b>{'pass' if r.ok else 'FAIL'}</b></td>"
@@ -86,7 +88,7 @@ def junit_suites(runs: list[NotebookRun], conf: dict, setup_problem: str | None 
     every one skipped with ``setup_problem`` when the run could not judge them)."""
     suites = []
     for r in runs:
-        cases = []
+        cases = [] if r.groups or r.ok else [Case("the run", r.seconds, failure=r.error)]
         for g in r.groups:
             failure = None
             if not g.ok:  # the first line is the message a CI system shows
@@ -120,7 +122,10 @@ def _report(out: Path, runs: list[NotebookRun], title: str, conf: dict, with_ope
 
 def _run_all(paths: list[Path], run_one, jobs: int, show) -> list[NotebookRun]:
     """Run ``run_one(path)`` for every notebook, ``jobs`` at a time; results in the notebooks' order
-    (a notebook whose ``run_one`` gave None, not started because the run was stopped, is left out)."""
+    (a notebook whose ``run_one`` gave None, not started because the run was stopped, is left out).
+    One notebook that the runner cannot run or report is that notebook's failure, never the whole
+    report's (:func:`_guarded`)."""
+    run_one = _guarded(run_one)
     if jobs <= 1:
         runs = []
         for p in paths:
@@ -136,6 +141,21 @@ def _run_all(paths: list[Path], run_one, jobs: int, show) -> list[NotebookRun]:
             if done[futures[f]] is not None:
                 show(done[futures[f]])
     return [done[p] for p in paths if done[p] is not None]
+
+
+def _guarded(run_one):
+    """``run_one`` with an unforeseen failure made the notebook's own: a failed run saying what failed, so the
+    other notebooks are still run and reported (a notebook whose last picture could not be decoded took
+    the whole tour down with exit 70 and no report: issue 40, item 6)."""
+    def run(path: Path) -> NotebookRun | None:
+        started = time.perf_counter()
+        try:
+            return run_one(path)
+        except Exception as e:
+            why = str(e).splitlines()[0][:300] if str(e).strip() else ""
+            return NotebookRun(path.name, False, time.perf_counter() - started, 0,
+                               f"the runner could not run or report this notebook ({type(e).__name__}{': ' + why if why else ''})")
+    return run
 
 
 def _load_checked(paths: list[Path], params: dict) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from workbench import options as opts
 from workbench.body.assets import AssetsMissing
+from workbench.body.assets import available as assets_available
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.log import log
@@ -70,6 +71,33 @@ def generator_fingerprint(files: list[Path]) -> str:
 _FINGERPRINTS: dict[tuple, str] = {}
 
 
+# Models and previews are made on the request threads (Starlette's pool), side by side, and viewers'
+# regenerations on the job threads (viewers.py). The native code they reach, and whether it needs a
+# lock (issue 40; bench/model_load.py puts every model option under load):
+# - fast-simplification (LOD 1 and 2): yes. Its mesh lives in C++ globals between the calls of one
+#   decimation; workbench.body.lod holds a process-wide lock around them.
+# - numba kernels (renderer, occlusion, cloth): no. njit(nogil=True) without parallel=True (so no
+#   threading layer), no global state written: each call allocates its outputs and reads only its
+#   arguments, which are per-request arrays or read-only cached ones; compiling and loading numba's
+#   cache run under numba's own global compiler lock.
+# - Pillow (texture resizing, PNG/JPEG/WebP encoding, previews): no. It releases the GIL only inside
+#   loops over the images it was handed (its maintainers' reading of the code, Pillow issue 9600), and
+#   every image here is the request's own; its memory arena is guarded by the GIL.
+# - scipy (ConvexHull, cKDTree, distance_transform_edt): no. Qhull is the reentrant libqhull_r with a
+#   lock per object; trees and transforms are per call.
+# - the glTF validator and pygltflib: never called by the service (the validator is a node subprocess
+#   per call in the tests and tools; pygltflib is pure Python, used by the client's Model.gltf).
+# - zlib (PNG, gzip): no; each compressor is its own object. SQLite: one connection behind Database's lock.
+
+
+def _assets_missing(e: AssetsMissing) -> ServiceError:
+    """The 503 of missing body assets: the folder they are missing from goes to the log only (a web page
+    on any origin may read the answer); the answer says what to run."""
+    if e.fresh:
+        log.warning("%s", e)
+    return ServiceError.assets_missing(e.public_message(), e.retry_after)
+
+
 def etag_of(data: bytes) -> str:
     return '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
 
@@ -110,6 +138,12 @@ class Content:
             if etag is None:
                 etag = self._etags[path] = etag_of(data)
             return data, etag
+        try:
+            # Before any lock: while the body assets are being fetched, or just failed to be, every request
+            # is answered at once rather than holding a thread of the pool (issue 40, item 4).
+            assets_available()
+        except AssetsMissing as e:
+            raise _assets_missing(e) from None
         with self._lock_for(str(path)):
             if path.exists():
                 return self._cached(path, make, failure_code, what)
@@ -118,7 +152,7 @@ class Content:
             except ServiceError:
                 raise
             except AssetsMissing as e:
-                raise ServiceError.assets_missing(str(e)) from None
+                raise _assets_missing(e) from None
             except Exception:
                 # The cause goes to the log; the answer says what failed in the contract's words.
                 log.exception("%s failed", what)

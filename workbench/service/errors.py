@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from workbench.body.assets import FAILURE_KEPT_S
+
 
 class ServiceError(Exception):
     """A refusal with an HTTP status, a snake_case code, one sentence and optional details."""
@@ -53,9 +55,11 @@ class ServiceError(Exception):
         return cls(413, "payload_too_large", f"The body is larger than this endpoint's limit of {limit} bytes.")
 
     @classmethod
-    def assets_missing(cls, message: str) -> "ServiceError":
-        """503: the body assets (contract section 15) are not cached and could not be fetched."""
-        return cls(503, "assets_missing", message, headers={"Retry-After": str(ASSETS_RETRY_AFTER_S)})
+    def assets_missing(cls, message: str, retry_after: int = 0) -> "ServiceError":
+        """503: the body assets (contract section 15) are not cached and could not be fetched (or are being
+        fetched now); ``retry_after`` seconds until asking again can change the answer (default
+        :data:`ASSETS_RETRY_AFTER_S`)."""
+        return cls(503, "assets_missing", message, headers={"Retry-After": str(retry_after or ASSETS_RETRY_AFTER_S)})
 
     @classmethod
     def insufficient_storage(cls) -> "ServiceError":
@@ -68,5 +72,6 @@ class ServiceError(Exception):
 
 # How long a client should wait after a 507 before trying again: space usually returns by someone's hand.
 STORAGE_RETRY_AFTER_S = 10
-# After a 503 assets_missing: someone has to run `workbench assets fetch`, which takes a minute or so.
-ASSETS_RETRY_AFTER_S = 60
+# After a 503 assets_missing: someone has to run `workbench assets fetch`, which takes a minute or so; the
+# body's assets module remembers a failed first use as long, and answers from that memory meanwhile.
+ASSETS_RETRY_AFTER_S = FAILURE_KEPT_S

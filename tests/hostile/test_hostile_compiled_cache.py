@@ -1,0 +1,124 @@
+"""The compiled body cache, tampered with or cut short under a running service (issue 40, item 8): what is
+loaded is checked and compiled again when wrong, and a file truncated while the service runs cannot kill it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import httpx
+import numpy as np
+import pytest
+
+from conftest import ServerProcess
+from helpers import auth, new_avatar
+from workbench.body import assets, compile as cc
+from workbench.gltf import build_avatar
+from workbench.options import ModelOptions, normalize_avatar_settings
+
+FIRST = {"gender": "feminine", "height": 162}
+SECOND = {"gender": "masculine", "bodyShape": "heavy", "height": 191}
+
+
+@pytest.fixture(scope="module")
+def good():
+    """The real cache's wheel and compiled folder, and the models they make (built here, untouched)."""
+    try:
+        wheel = assets.wheel()
+    except assets.AssetsMissing:
+        pytest.skip("the body assets are not cached: run `workbench assets fetch`")
+    cc.compiled()  # the compiled folder exists
+    models = {json.dumps(s): build_avatar(normalize_avatar_settings(s), ModelOptions()) for s in (FIRST, SECOND)}
+    return wheel, cc._path(), models
+
+
+@pytest.fixture()
+def own_cache(good, tmp_path, monkeypatch):
+    """A cache folder of the test's own (the wheel linked, the compiled folder copied), for a service to use."""
+    wheel, body, _ = good
+    cache = tmp_path / "cache"
+    compiled = cache / assets.compiled_dir().name
+    compiled.mkdir(parents=True)
+    (cache / assets.WHEEL_NAME).symlink_to(wheel)
+    shutil.copytree(body, compiled / body.name)
+    for kept in body.parent.glob("*.npz"):
+        shutil.copyfile(kept, compiled / kept.name)
+    monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(cache))
+    return compiled, compiled / body.name
+
+
+def model(server, settings) -> httpx.Response:
+    mid = new_avatar(server, settings)["modelId"]
+    return httpx.get(f"{server.avatar_base_url}/model/{mid}.glb", headers=auth(server), timeout=300)
+
+
+def _rewrite(folder, name, change):
+    path = folder / f"{name}.npy"
+    a = np.load(path)
+    np.save(path, change(a.copy()))
+
+
+def _out_of_range(compiled, body):
+    _rewrite(body, "quads", lambda a: a + 1_000_000)
+
+
+def _nan(compiled, body):
+    def poison(a):
+        a[:] = np.nan
+        return a
+    _rewrite(body, "target_delta", poison)
+
+
+def _wrong_key(compiled, body):
+    (body / "skin_weights.npy").rename(body / "skin_weightz.npy")
+    names = json.loads((body / "index.json").read_text())
+    (body / "index.json").write_text(json.dumps([("skin_weightz" if n == "skin_weights" else n) for n in names]))
+
+
+def _kept_texels_out_of_range(compiled, body):
+    for path in compiled.glob("texels-body-*.npz"):
+        with np.load(path) as f:
+            data = {k: f[k] for k in f.files}
+        data["triangle"] = data["triangle"] + 10_000_000
+        np.savez(path, **data)
+
+
+def _kept_skin_truncated(compiled, body):
+    for path in compiled.glob("skin-*.npz"):
+        path.write_bytes(path.read_bytes()[:1000])
+
+
+@pytest.mark.parametrize("harm", [_out_of_range, _nan, _wrong_key, _kept_texels_out_of_range, _kept_skin_truncated])
+def test_a_wrong_cache_is_compiled_again_and_the_models_are_the_same(harm, good, own_cache, tmp_path):
+    harm(*own_cache)
+    server = ServerProcess(tmp_path / "data").start()
+    try:
+        r = model(server, FIRST)
+        assert r.status_code == 200, r.text
+        assert r.content == good[2][json.dumps(FIRST)]
+    finally:
+        server.stop()
+    log = (tmp_path / f"serve-{server.port}.log").read_text(errors="replace")
+    assert "again" in log   # the log says what was wrong and that it was made again
+
+
+def test_a_cache_file_truncated_under_a_running_service_does_not_kill_it(good, own_cache, tmp_path):
+    compiled, body = own_cache
+    server = ServerProcess(tmp_path / "data").start()
+    try:
+        assert model(server, FIRST).status_code == 200      # the compiled arrays are loaded
+        biggest = max(body.glob("*.npy"), key=lambda p: p.stat().st_size)
+        with open(biggest, "r+b") as f:
+            f.truncate(4096)                                 # under the service's feet
+        r = model(server, SECOND)                            # another body: other targets' pages
+        assert r.status_code == 200 and r.content == good[2][json.dumps(SECOND)]
+        assert server.proc.poll() is None
+    finally:
+        server.stop()
+    # The next start finds the file short, says so, and compiles the folder again.
+    again = ServerProcess(tmp_path / "data").start()
+    try:
+        assert model(again, SECOND).status_code == 200
+    finally:
+        again.stop()
+    assert "again" in (tmp_path / f"serve-{again.port}.log").read_text(errors="replace")

@@ -1,0 +1,43 @@
+"""Models built at the same time: concurrent requests get the bytes a one-at-a-time build gives (issue 40, 1)."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from conftest import ServerProcess
+from helpers import auth, new_avatar
+from workbench.gltf import build_avatar
+from workbench.options import ModelOptions, normalize_avatar_settings
+
+# Bodies that share nothing the service caches in memory, so every request decimates afresh.
+SETTINGS = [{"gender": g, "height": h} for g, h in (("feminine", 151), ("masculine", 187), ("feminine", 173))]
+
+
+@pytest.fixture(scope="module")
+def fresh_server(tmp_path_factory):
+    srv = ServerProcess(tmp_path_factory.mktemp("models") / "data").start()
+    yield srv
+    srv.stop()
+
+
+def test_level_of_detail_models_requested_at_once_are_the_one_at_a_time_bytes(fresh_server):
+    srv = fresh_server
+    asks = [(new_avatar(srv, s)["modelId"], s, lod) for s in SETTINGS for lod in (1, 2)]
+
+    def get(ask):
+        model_id, _, lod = ask
+        return httpx.get(f"{srv.avatar_base_url}/model/{model_id}.glb", params={"lod": lod}, headers=auth(srv),
+                         timeout=300)
+
+    with ThreadPoolExecutor(len(asks)) as pool:
+        answers = list(pool.map(get, asks))
+    assert [a.status_code for a in answers] == [200] * len(asks), [a.text[:200] for a in answers if a.status_code != 200]
+    for (model_id, settings, lod), answer in zip(asks, answers):
+        alone = build_avatar(normalize_avatar_settings(settings), ModelOptions(lod=lod))
+        assert answer.content == alone, f"{settings} LOD {lod}: {len(answer.content):,} bytes, alone {len(alone):,}"
+    # And what the service cached is what it answered: asked again, the same bytes.
+    again = get(asks[0])
+    assert again.status_code == 200 and again.content == answers[0].content
