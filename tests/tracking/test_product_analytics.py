@@ -125,7 +125,7 @@ def test_a_step_the_data_never_holds_counts_0_even_as_an_unused_category(order):
     assert A.funnel(df, steps, order=order)["count"].tolist()[:2] == [1, 0]
 
 
-def test_funnel_breakdown_attributes_first_or_last_touch_by_hand():
+def test_funnel_breakdown_attributes_first_or_last_touch_or_seen_by_hand():
     df = frame([("a", "viewer_loaded", 0, {"device": "mobile"}), ("a", "viewer_loaded", 0.5, {"device": "desktop"}),
                 ("a", "cta_clicked", 0.6), ("b", "viewer_loaded", 0, {"device": "desktop"}),
                 ("c", "viewer_loaded", 0)], by="sessionId")
@@ -133,8 +133,13 @@ def test_funnel_breakdown_attributes_first_or_last_touch_by_hand():
     assert first[["device", "step", "count"]].values.tolist() == [
         ["desktop", "viewer_loaded", 1], ["desktop", "cta_clicked", 0], ["mobile", "viewer_loaded", 1],
         ["mobile", "cta_clicked", 1], ["unknown", "viewer_loaded", 1], ["unknown", "cta_clicked", 0]]
-    last = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown="device", attribution="last_touch")
+    # a's counted chain starts at its 0 h load (mobile): first touch; its last event with a device is desktop
+    last = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown="device", attribution="last_seen")
     assert last.loc[last["device"] == "desktop", "count"].tolist() == [2, 1]
+    # last touch is the event of the last step reached: a's cta_clicked has no device
+    touch = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown="device", attribution="last_touch")
+    assert touch[["device", "count"]].values.tolist() == [["desktop", 1], ["desktop", 0], ["unknown", 2],
+                                                          ["unknown", 1]]
 
 
 @pytest.mark.parametrize("kw, field", [({"order": "sideways"}, "order"), ({"attribution": "middle"}, "attribution"),

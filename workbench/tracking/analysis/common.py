@@ -58,26 +58,23 @@ def to_utc(values: pd.Series, tz: str | None = None, function: str = "events_fra
         out = pd.to_datetime(values, unit="ms", utc=True).dt.as_unit("ns")
     else:
         out = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns, UTC]")
+        values = values.astype(object)  # pandas' ``str`` dtype (an empty filter's result) compares as objects
         is_num = values.map(lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool))
+        is_num = is_num.astype(bool)
         if is_num.any():
             out[is_num] = pd.to_datetime(values[is_num].astype("float64"), unit="ms", utc=True).dt.as_unit("ns")
-        is_str = values.map(lambda v: isinstance(v, str))
+        is_str = values.map(lambda v: isinstance(v, str)).astype(bool)
         if is_str.any():
             text = values[is_str]
-            try:
-                parsed = pd.to_datetime(text, format="ISO8601")
-            except (ValueError, TypeError):
-                bad = next(v for v in text if not _iso(v))
-                raise ValueError(f"{function}: {column}: {bad!r} is not an ISO 8601 time such as "
-                                 "2026-11-06T13:00:00Z, nor epoch milliseconds (a day-first or month-first "
-                                 "date is ambiguous)") from None
-            if not isinstance(parsed.dtype, pd.DatetimeTZDtype):  # no zone in any of them
+            zoned = text.map(_zoned).astype(bool)
+            # each string is read with its own offset (``+01:00`` beside ``Z``); the zone-less ones are in ``tz``
+            if zoned.any():
+                out[zoned[zoned].index] = _parse(text[zoned], column, function, utc=True)
+            if not zoned.all():
                 naive = True
-                parsed = parsed.dt.tz_localize(tz or "UTC")
-            elif tz is None:
-                naive = any(not _zoned(v) for v in text)
-            out[is_str] = pd.to_datetime(parsed, utc=True).dt.as_unit("ns")
-        other = ~is_num & ~is_str & values.notna()
+                local = _parse(text[~zoned], column, function, utc=False)
+                out[zoned[~zoned].index] = local.dt.tz_localize(tz or "UTC").dt.tz_convert("UTC").dt.as_unit("ns")
+        other = ~is_num & ~is_str & values.notna().astype(bool)
         if other.any():  # datetime or Timestamp objects
             stamps = [pd.Timestamp(v) for v in values[other]]
             naive = naive or any(s.tz is None for s in stamps)
@@ -92,15 +89,27 @@ def to_utc(values: pd.Series, tz: str | None = None, function: str = "events_fra
     return out
 
 
+def _parse(text: pd.Series, column: str, function: str, utc: bool) -> pd.Series:
+    """ISO 8601 strings as datetimes (UTC for zoned ones); ValueError naming the column and the first bad value."""
+    try:
+        parsed = pd.to_datetime(text, format="ISO8601", utc=utc)
+    except (ValueError, TypeError):
+        bad = next((v for v in text if not _iso(v)), text.iloc[0])
+        raise ValueError(f"{function}: {column}: {bad!r} is not an ISO 8601 time such as 2026-11-06T13:00:00Z, "
+                         "nor epoch milliseconds (a day-first or month-first date is ambiguous)") from None
+    return parsed.dt.as_unit("ns") if utc else parsed
+
+
 def _iso(text: str) -> bool:
     try:
-        pd.to_datetime(pd.Series([text]), format="ISO8601")
+        pd.to_datetime(pd.Series([text]), format="ISO8601", utc=True)
         return True
     except (ValueError, TypeError):
         return False
 
 
 def _zoned(text: str) -> bool:
+    """Whether an ISO 8601 string carries its zone (``Z`` or an offset after the date)."""
     return text.rstrip().endswith(("Z", "z")) or "+" in text[10:] or "-" in text[10:]
 
 
@@ -142,23 +151,35 @@ def step_list(steps: Any, parameter: str, function: str) -> list:
     return list(steps)
 
 
-def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timestamp") -> pd.DataFrame:
+def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timestamp",
+                 scope: str | None = None) -> pd.DataFrame:
     """``frame`` without repeated event ids, keeping each id's first (earliest, then first in the frame).
 
     The contract says a repeated id is one event (a client retries a batch; Amplitude likewise
-    de-duplicates on its insert id), so every analysis counts it once. Rows without an id are kept.
-    Copies of an id are taken to be the same event (a retry resends it unchanged); were they to differ,
-    the earliest wins, and among copies at one time the first row.
-    A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken as it is:
-    hashing every id costs about as much as the rest of a question.
+    de-duplicates on its insert id), so every analysis counts it once. An id repeats only within
+    its session (``sessionId``; else the question's group, ``scope``): two sessions whose clients
+    happen to reuse ids keep each other's events, as Amplitude scopes its insert id to a device or
+    user. Rows without an id are kept. Copies of an id are taken to be the same event (a retry
+    resends it unchanged); were they to differ, the earliest wins, and among copies at one time the
+    first row. A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken
+    as it is: hashing every id costs about as much as the rest of a question.
 
     >>> t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta([2, 1, 3, 3], unit="s")
     >>> first_events(pd.DataFrame({"id": ["a", "a", None, None], "timestamp": t}))["timestamp"].dt.second.tolist()
     [1, 3, 3]
+    >>> len(first_events(pd.DataFrame({"sessionId": ["s", "t"], "id": ["a", "a"], "timestamp": t[:2]})))
+    2
     """
     if id_column not in frame.columns or not len(frame) or frame.attrs.get("unique_ids"):
         return frame
     ids, _ = pd.factorize(frame[id_column], use_na_sentinel=True)
+    within = "sessionId" if "sessionId" in frame.columns else scope
+    if within is not None and within in frame.columns and within != id_column:
+        groups, _ = pd.factorize(frame[within], use_na_sentinel=True)
+        # (group, id) pairs as one code; a row without a group keeps its id's own scope
+        pair = np.where(ids >= 0, ids.astype(np.int64) * (int(groups.max(initial=-1)) + 2) + groups + 1, -1)
+        ids, _ = pd.factorize(pair, use_na_sentinel=False)
+        ids = np.where(pair < 0, -1, ids)
     has = ids >= 0
     _, first = np.unique(ids[has], return_index=True)
     if len(first) == int(has.sum()):
@@ -246,10 +267,26 @@ def codes(series: pd.Series, wide: bool = True) -> tuple[np.ndarray, Any]:
 
 
 def payload_dict(value: Any) -> dict:
+    """A payload as a dict: a dict as it is, JSON text parsed, anything else empty.
+
+    Dask's ``from_pandas`` turns a column of dicts into their Python text (``{'device': 'mobile'}``,
+    its ``convert-string`` option), which is not JSON: such text is read as the Python literal it is.
+
+    >>> payload_dict('{"device": "mobile"}') == payload_dict("{'device': 'mobile'}") == {"device": "mobile"}
+    True
+    """
     if isinstance(value, dict):
         return value
     if isinstance(value, str):
-        parsed = json.loads(value)
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            import ast
+
+            try:
+                parsed = ast.literal_eval(value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                raise ValueError(f"payload: {value[:60]!r} is neither a JSON object nor a dict") from None
         return parsed if isinstance(parsed, dict) else {}
     return {}
 
@@ -313,6 +350,29 @@ def check_event_keys(keys: Sequence[str], parameter: str, function: str, df=None
         warnings.warn(f"{function}: {parameter}: {k!r} is neither an event key nor in the data, so it counts 0{hint}",
                       UserWarning, stacklevel=3)
     return keys
+
+
+def warn_unseen(field: str, parameter: str, function: str, columns, consequence: str) -> None:
+    """Warn that no event has ``field`` (a column, a ``payload.<field>`` column or a payload field), naming the
+    nearest column or payload field: a misspelt breakdown would otherwise put every group under one value.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_unseen("device", "breakdown", "funnel", ["Device", "key"], "every group counts under 'unknown'")
+    >>> str(w[0].message)
+    "funnel: breakdown: no event has 'device' (a column or payload field), so every group counts under 'unknown'; did you mean 'Device'?"
+    """
+    import difflib
+
+    from ..schema import PAYLOAD_FIELDS
+
+    names = [str(c).removeprefix("payload.") for c in columns] + list(PAYLOAD_FIELDS)
+    same = [n for n in names if n.lower() == str(field).lower() and n != field]
+    close = same or difflib.get_close_matches(str(field), names, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    warnings.warn(f"{function}: {parameter}: no event has {field!r} (a column or payload field), so {consequence}"
+                  f"{hint}", UserWarning, stacklevel=3)
 
 
 def check_columns(df: pd.DataFrame, *names: str) -> None:

@@ -71,7 +71,7 @@ def _counts(frame: pd.DataFrame, variant_field, success_key, by, key, time, mult
     """Per frame (or partition of whole units): units, conversions and units that saw several variants, per
     variant; a row without a variant carries the frame's row count (an empty input is an empty table)."""
     rows = pd.DataFrame({"variant": [None], "units": 0, "conversions": 0, "multiple": 0, "rows": len(frame)})
-    frame = first_events(frame, time=time)
+    frame = first_events(frame, time=time, scope=by)
     g, _ = codes(frame[by])
     t = ms_floor(ns(frame[time], function="compare_variants"))
     k, names = codes(frame[key])

@@ -34,7 +34,7 @@ MAX_STEPS = 10
 
 def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
     """(group codes, key codes, key names) of the kept events, sorted by (group, time to the ms, id)."""
-    frame = first_events(frame, time=time)
+    frame = first_events(frame, time=time, scope=by)
     g, _ = codes(frame[by])
     k, names = codes(frame[key])
     t = ms_ticks(frame[time], function="paths")

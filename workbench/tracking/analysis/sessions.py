@@ -96,11 +96,11 @@ def _dwell_times_dask(ddf, visit="visit", time="timestamp", key="key", gap="30mi
     if visit not in ddf.columns:
         ddf = _sessionize_dask(ddf, gap=gap, time=time)
     check_columns(ddf, visit, time, key)
-    wanted = columns_of(ddf, visit, time, key, "viewerToken", "sessionId", *field_columns(ddf, "durationMs"))
+    carried = [c for c in ("viewerToken", "sessionId") if c in ddf.columns]  # optional, as for pandas
+    wanted = columns_of(ddf, visit, time, key, *carried, *field_columns(ddf, "durationMs"))
     part = by_group(ddf[wanted], visit)
     return part.map_partitions(lambda p: dwell_times(as_dicts(p), visit=visit, time=time, key=key),
-                               meta=dwell_times(as_dicts(part._meta_nonempty), visit=visit, time=time,
-                                                  key=key).iloc[:0])
+                               meta=dwell_times(as_dicts(part._meta), visit=visit, time=time, key=key))
 
 
 # --------------------------------------------------------------------------
@@ -133,11 +133,11 @@ def dwell_times(df: pd.DataFrame, visit: str = "visit", time: str = "timestamp",
     if visit not in df.columns:
         df = sessionize(df, gap=gap, time=time)
     check_columns(df, visit, time, key)
-    df = first_events(df, time=time)  # a repeated id is one event
+    df = first_events(df, time=time, scope=visit)  # a repeated id is one event
     closed = df[key] == "viewer_closed"
     work = pd.DataFrame({
         "visit": df[visit].astype(object).to_numpy(),
-        "t": df[time].to_numpy(),
+        "t": pd.to_datetime(ns(df[time], function="dwell_times"), utc=True),  # read by the one rule for times
         "closed_ms": pd.to_numeric(payload_field(df, "durationMs").where(closed), errors="coerce").astype(float).to_numpy(),
     })
     carried = [c for c in ("viewerToken", "sessionId") if c in df.columns and c != visit]
