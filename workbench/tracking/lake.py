@@ -170,7 +170,8 @@ def synth_table(df) -> pa.Table:
 
 def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, chunk_events: int = 2_000_000,
                      viewers: int = 5, start: str = "2026-11-01T00:00:00Z", days: int = 7,
-                     overwrite: bool = False, progress=None, storage_options: dict | None = None) -> Path | str:
+                     overwrite: bool = False, progress=None, storage_options: dict | None = None,
+                     experiment_start: str | None = None) -> Path | str:
     """Write ``n_events`` synthetic events as a lake at ``out``, one chunk of whole sessions at a time.
 
     Peak memory follows ``chunk_events`` (about 1.3 GB at the default 2 million), not
@@ -178,15 +179,16 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
     with ``numpy.random.default_rng([seed, i])`` and share the viewer tokens of ``seed``.
     A chunk holds whole visitors too (returns are drawn within it), so the lake is bucketed
     by visitor. ``progress`` (optional) is called with the number of events written so far.
-    ``out`` may be an fsspec URL (``s3://bucket/lake``). Returns the lake's path (its URL
-    for one).
+    ``out`` may be an fsspec URL (``s3://bucket/lake``). ``experiment_start``: the synthetic
+    experiment's start, with visitors' behaviour before it predicting their behaviour during
+    it (:mod:`~workbench.tracking.synth`, 8.). Returns the lake's path (its URL for one).
 
     >>> import tempfile, pathlib
     >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 500, seed=2)
     >>> json.loads((lake / "_workbench_lake.json").read_text())["session_buckets"]
     True
     """
-    from .synth import _draw, _hex_ids
+    from .synth import _draw, _hex_ids, experiment_ms
 
     import pandas as pd
 
@@ -200,7 +202,8 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
     done, part = 0, 0
     while done < n_events:
         n = min(chunk_events, n_events - done)
-        df = _draw(np.random.default_rng([seed, part]), n, tokens, start_ms, days, flat=True)
+        df = _draw(np.random.default_rng([seed, part]), n, tokens, start_ms, days, flat=True,
+                   experiment=experiment_ms(experiment_start))
         table = synth_table(df)
         del df
         for date, piece in _day_slices(table):

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .common import NAT
+from .times import NAT
 
 ORDERS = ("ordered", "strict", "any")
 

@@ -18,8 +18,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import (NAT, check_columns, check_event_keys, codes, duration, first_events, ms_floor, ns,
-                     payload_field, quantile_from_counts, step_list, tie_order, warn_unseen)
+from .common import (check_columns, check_event_keys, codes, first_events, payload_field, quantile_from_counts,
+                     step_list, tie_order, warn_unseen)
+from .times import NAT, duration, ms_floor, ns
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .funnel_loops import ORDERS, chains
 

@@ -22,7 +22,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, first_events, ms_ticks, step_list, tie_order
+from .common import check_columns, check_event_keys, codes, first_events, step_list, tie_order
+from .times import NAT, ms_ticks
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 from .sessions import sessionize
 

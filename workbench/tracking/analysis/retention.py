@@ -46,7 +46,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, duration, first_events, ns
+from .common import check_columns, check_event_keys, codes, first_events
+from .times import NAT, duration, ns
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 
 __all__ = ["retention", "retention_curve", "KINDS"]

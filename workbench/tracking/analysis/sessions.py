@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, codes, duration, first_events, ns, payload_field
+from .common import check_columns, codes, first_events, payload_field
+from .times import duration, ns
 from .dispatch import as_dicts, by_group, columns_of, field_columns, pandas_or_dask
 
 __all__ = ["sessionize", "dwell_times"]
