@@ -87,7 +87,7 @@ _CUSTOM = {"custom.add_to_cart": ("sku", "qty"), "custom.experiment": ("experime
 ARMS = ("control", "treatment")
 CTA_LIFT = 1.5          # treatment's cta_clicked probability over control's
 RETURN_SHARE = 0.45     # sessions that are a returning visitor's
-ENGAGEMENT = 0.6        # spread (sigma of the log) of a visitor's engagement, with an experiment's start
+ENGAGEMENT = 1.0        # spread (sigma of the log) of a visitor's engagement, with an experiment's start
 _EXPERIMENTS = ("cta_copy",)
 _FIELDS = {**{k: tuple(f.name for f in s.fields) for k, s in CATALOG.items() if not s.free_form}, **_CUSTOM}
 _KEYS = tuple(_FIELDS)
@@ -262,7 +262,8 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
     # 7. the experiment's exposure, in each product session's first visit (8.: in every product visit, the
     #    first one at or after the start kept below)
     expo = product[is_first[product]] if experiment_ms is None else product
-    ev.add(expo, np.ones(len(expo)), "custom.experiment", experiment=np.zeros(len(expo), dtype=np.int64),
+    # (8.: at the visit's first millisecond, so nothing of the visit comes before the exposure)
+    ev.add(expo, np.ones(len(expo)) if experiment_ms is None else np.zeros(len(expo)), "custom.experiment", experiment=np.zeros(len(expo), dtype=np.int64),
            variant=arm[sess[expo]])
 
     # 4. heartbeats every 30 s while the visit lasts

@@ -238,6 +238,26 @@ def warn_unseen(field: str, parameter: str, function: str, columns, consequence:
                   f"{hint}", UserWarning, stacklevel=3)
 
 
+def unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (a, b) pairs of two integer arrays, sorted by a then b, and how often each occurs: the two
+    packed into one int64 and sorted once (``np.unique(..., axis=0)`` sorts rows as records, ten times slower).
+
+    >>> [x.tolist() for x in unique_pairs(np.array([2, 1, 2, 1]), np.array([5, 7, 5, -3]))]
+    [[1, 1, 2], [-3, 7, 5], [1, 1, 2]]
+    """
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    if not len(a):
+        return a, b, np.empty(0, np.int64)
+    values = None
+    if (int(a.max()) - int(a.min()) + 1) * (int(b.max()) - int(b.min()) + 1) >= 2**62:  # b's few values, numbered
+        b, values = pd.factorize(b, sort=True)
+    a0, b0 = int(a.min()), int(b.min())
+    span = int(b.max()) - b0 + 1
+    key, n = np.unique((a - a0) * span + (b - b0), return_counts=True)
+    out_b = key % span + b0
+    return key // span + a0, (out_b if values is None else np.asarray(values, dtype=np.int64)[out_b]), n
+
+
 def check_columns(df: pd.DataFrame, *names: str) -> None:
     missing = [n for n in names if n not in df.columns]
     if missing:

@@ -221,8 +221,9 @@ def _partial(frame: pd.DataFrame, opts: dict, by, key, time) -> pd.DataFrame:
     values = payload_field(sub, field)
     has = values.notna().to_numpy() & (g[carriers] >= 0) & (t[carriers] != NAT)
     in_order = tie_order(g[carriers], t[carriers], np.flatnonzero(has), sub)
+    named = values.to_numpy(dtype=object)[in_order]
     seen = pd.DataFrame({"g": g[carriers][in_order], "t": t[carriers][in_order],
-                         "v": values.astype(str).to_numpy(dtype=object)[in_order]})
+                         "v": pd.Series(named, dtype=object).astype(str).to_numpy(dtype=object)})
     several = seen.groupby("g")["v"].nunique() > 1
     exposure = seen.drop_duplicates("g")  # each unit's first in (time, id) order
     unit = exposure["g"].to_numpy(dtype=np.int64)

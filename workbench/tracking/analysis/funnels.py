@@ -95,10 +95,11 @@ def _found(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order)
 
 
 def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
-             attribution) -> pd.DataFrame:
+             attribution, total: bool = False) -> pd.DataFrame:
     """One frame's (or partition's) summary: groups reaching each step, and counts of each time to convert,
-    per breakdown value (a row of step -1 counts the events that carry the breakdown field); summaries of
-    frames with disjoint groups add up."""
+    per breakdown value (a row of step -1 counts the events that carry the breakdown field; with ``total``, rows
+    of step ``len(steps)`` count the times from the first step to the last); summaries of frames with disjoint
+    groups add up."""
     frame, g_all, _, k_all, t_all, code_of, found = _found(frame, steps, exclude, within_ns, by, key, time, order)
     rows = []
     if breakdown is None:
@@ -119,6 +120,11 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
             d = pd.DataFrame({"value": value[at], "delta": found.times[at, j] - found.times[at, j - 1]})
             c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
             rows.append(c.assign(step=j)[list(_PARTIAL)])
+    if total and len(steps) > 1:
+        done = found.depth == len(steps)
+        d = pd.DataFrame({"value": value[done], "delta": found.times[done, -1] - found.times[done, 0]})
+        c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
+        rows.append(c.assign(step=len(steps))[list(_PARTIAL)])
     out = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=list(_PARTIAL))
     return out.astype(_PARTIAL)
 

@@ -48,12 +48,12 @@ import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events
 from .times import NAT, duration, ns
+from .times import floor_period as _floor, instant as _instant, wall_clock as _local
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 
 __all__ = ["retention", "retention_curve", "KINDS"]
 
 KINDS = ("n_day", "unbounded", "bracket")
-_MONDAY = pd.Timestamp("1970-01-05").value  # multi-day calendar periods start on Mondays
 _PARTIAL = {"cohort": np.int64, "column": np.int64, "n": np.int64}
 _SIZE = -1  # the column number of cohort sizes in partial summaries
 _LAST = -2  # the column of the row whose "cohort" is the partial's last event time (ns)
@@ -92,12 +92,6 @@ def _options(df, start_key, return_key, key, period, periods, kind, brackets) ->
     return p, [(0, 0)] + cols
 
 
-def _floor(t: np.ndarray, p: int) -> np.ndarray:
-    """Start of the calendar period of each time (UTC; multi-day periods from a Monday)."""
-    origin = 0 if p <= 86_400_000_000_000 else _MONDAY
-    return (t - origin) // p * p + origin
-
-
 def _ticks(series: pd.Series, tz: str | None) -> tuple[np.ndarray, int]:
     """A zoned time column's integers as stored (a lake's are milliseconds) and nanoseconds per tick: no copy
     to nanoseconds, which cost as much as the rest of the pass on 2 million events. Any other column is read
@@ -105,14 +99,6 @@ def _ticks(series: pd.Series, tz: str | None) -> tuple[np.ndarray, int]:
     if isinstance(series.dtype, pd.DatetimeTZDtype):
         return pd.DatetimeIndex(series).asi8, {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[series.dt.unit]
     return ns(series, tz=tz, function="retention"), 1
-
-
-def _local(t: np.ndarray, tz: str | None) -> np.ndarray:
-    """UTC ns as the wall clock of ``tz`` in ns (calendar periods are days there), NaT kept."""
-    if tz is None:
-        return t
-    wall = pd.DatetimeIndex(np.asarray(t, dtype=np.int64), tz="UTC").tz_convert(tz).tz_localize(None).asi8
-    return np.where(t == NAT, NAT, wall)
 
 
 def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, start: int, back: int, end: int | None,
@@ -175,17 +161,6 @@ def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, star
         seen[cell] = True
     seen = seen.reshape(n_groups + 1, cells)
     return t0[:n_groups], seen[:n_groups, :width], last, rows
-
-
-def _instant(wall: np.ndarray, tz: str | None) -> np.ndarray:
-    """Wall-clock ns of ``tz`` as UTC ns: a time that comes twice (the hour a clock turns back) is its first
-    instant, one the clock skips is the next that exists (Havana's 2026-11-01 midnight comes twice)."""
-    if tz is None:
-        return np.asarray(wall, dtype=np.int64)
-    index = pd.DatetimeIndex(np.asarray(wall, dtype=np.int64))
-    both = [index.tz_localize(tz, ambiguous=np.full(len(index), dst), nonexistent="shift_forward").asi8
-            for dst in (True, False)]
-    return np.minimum(*both)
 
 
 def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols, kind, calendar, end_ns=None,

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["NAT", "EARLIEST", "ns", "to_utc", "duration", "ms_floor", "ms_ticks"]
+__all__ = ["NAT", "EARLIEST", "ns", "to_utc", "duration", "ms_floor", "ms_ticks", "floor_period", "wall_clock",
+           "instant"]
 
 #: NaT as integer nanoseconds
 NAT = np.iinfo(np.int64).min
@@ -152,3 +153,45 @@ def ms_ticks(series: pd.Series, function: str = "analysis") -> np.ndarray:
         return pd.DatetimeIndex(series).asi8
     t = ns(series, function=function)
     return np.where(t == NAT, NAT, t // 1_000_000)
+
+
+#: Calendar periods of several days start on Mondays (1970-01-05 was one).
+MONDAY = pd.Timestamp("1970-01-05").value
+
+
+def floor_period(t: np.ndarray, p: int) -> np.ndarray:
+    """Start of the calendar period of ``p`` ns of each time in ns (periods of a day or less from midnight, longer
+    ones from a Monday); wall-clock times give wall-clock starts.
+
+    >>> str(pd.Timestamp(int(floor_period(np.array([pd.Timestamp("2026-11-05 13:00").value]), 7 * 86_400 * 10**9)[0])))
+    '2026-11-02 00:00:00'
+    """
+    origin = 0 if p <= 86_400_000_000_000 else MONDAY
+    return (t - origin) // p * p + origin
+
+
+def wall_clock(t: np.ndarray, tz: str | None) -> np.ndarray:
+    """UTC ns as the wall clock of ``tz`` in ns (calendar periods are counted there), NaT kept; UTC when no ``tz``.
+
+    >>> str(pd.Timestamp(int(wall_clock(np.array([pd.Timestamp("2026-11-02 02:30", tz="UTC").value]), "America/New_York")[0])))
+    '2026-11-01 21:30:00'
+    """
+    if tz is None:
+        return t
+    wall = pd.DatetimeIndex(np.asarray(t, dtype=np.int64), tz="UTC").tz_convert(tz).tz_localize(None).asi8
+    return np.where(t == NAT, NAT, wall)
+
+
+def instant(wall: np.ndarray, tz: str | None) -> np.ndarray:
+    """Wall-clock ns of ``tz`` as UTC ns: a time that comes twice (the hour a clock turns back) is its first
+    instant, one the clock skips is the next that exists (Havana's 2026-11-01 midnight comes twice).
+
+    >>> str(pd.Timestamp(int(instant(np.array([pd.Timestamp("2026-11-01").value]), "America/Havana")[0]), tz="UTC"))
+    '2026-11-01 04:00:00+00:00'
+    """
+    if tz is None:
+        return np.asarray(wall, dtype=np.int64)
+    index = pd.DatetimeIndex(np.asarray(wall, dtype=np.int64))
+    both = [index.tz_localize(tz, ambiguous=np.full(len(index), dst), nonexistent="shift_forward").asi8
+            for dst in (True, False)]
+    return np.minimum(*both)
