@@ -167,8 +167,18 @@ def payload_field(df: pd.DataFrame, field: str, payload: str = "payload") -> pd.
             return df[flat]
     if payload not in df.columns:
         return pd.Series(None, index=df.index, dtype=object)
-    # dicts (events_frame) or JSON text (a lake's free-form payloads)
-    return pd.Series([payload_dict(p).get(field) if p is not None else None for p in df[payload]],
+    column = df[payload]
+    if not pd.api.types.is_object_dtype(column.dtype) or not any(isinstance(p, dict) for p in column.head(64)):
+        # JSON text (a lake's free-form payloads): each distinct text parsed once (the exposures of an experiment
+        # are a handful of texts repeated; parsing them one by one took most of a readout's time)
+        try:
+            text, distinct = pd.factorize(column, use_na_sentinel=True)
+        except TypeError:  # dicts after all, further down
+            text = None
+        if text is not None:
+            values = np.array([payload_dict(p).get(field) for p in distinct] + [None], dtype=object)
+            return pd.Series(values[text], index=df.index, dtype=object)
+    return pd.Series([payload_dict(p).get(field) if p is not None else None for p in column],  # dicts
                      index=df.index, dtype=object)
 
 
@@ -244,18 +254,23 @@ def unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
     >>> [x.tolist() for x in unique_pairs(np.array([2, 1, 2, 1]), np.array([5, 7, 5, -3]))]
     [[1, 1, 2], [-3, 7, 5], [1, 1, 2]]
+    >>> [x.tolist() for x in unique_pairs(np.array([2**61, 0, 2**61]), np.array([9, 2**40, 9]))]  # too wide to pack
+    [[0, 2305843009213693952], [1099511627776, 9], [1, 2]]
     """
     a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
     if not len(a):
         return a, b, np.empty(0, np.int64)
-    values = None
-    if (int(a.max()) - int(a.min()) + 1) * (int(b.max()) - int(b.min()) + 1) >= 2**62:  # b's few values, numbered
-        b, values = pd.factorize(b, sort=True)
+    a_values = b_values = None
+    if (int(a.max()) - int(a.min()) + 1) * (int(b.max()) - int(b.min()) + 1) >= 2**62:  # their values, numbered
+        a, a_values = pd.factorize(a, sort=True)
+        b, b_values = pd.factorize(b, sort=True)
     a0, b0 = int(a.min()), int(b.min())
     span = int(b.max()) - b0 + 1
     key, n = np.unique((a - a0) * span + (b - b0), return_counts=True)
-    out_b = key % span + b0
-    return key // span + a0, (out_b if values is None else np.asarray(values, dtype=np.int64)[out_b]), n
+    out_a, out_b = key // span + a0, key % span + b0
+    if a_values is not None:
+        out_a, out_b = np.asarray(a_values, dtype=np.int64)[out_a], np.asarray(b_values, dtype=np.int64)[out_b]
+    return out_a, out_b, n
 
 
 def check_columns(df: pd.DataFrame, *names: str) -> None:

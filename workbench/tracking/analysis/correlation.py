@@ -38,7 +38,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, check_event_keys, payload_field, step_list, unique_pairs, warn_unseen
+from .common import check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs, warn_unseen
 from .dispatch import by_group, columns_of, compute, field_columns, pandas_or_dask
 from .funnels import _found, _options
 from .times import NAT, duration
@@ -65,23 +65,29 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
     end[found.groups] = np.where(found.depth == m, found.times[:, -1], found.times[:, 0] + within_ns)
     rows = [pd.DataFrame({"kind": [_TOTAL], "name": "", "value": "", "success": int(success[found.groups].sum()),
                           "failure": int((~success[found.groups]).sum())})]
-    entered = (g >= 0) & (start[g] != NAT) & (t != NAT)
+    sg, eg = start[g], end[g]  # each event's group's window (the spare's for events without a group: none)
+    entered = (sg != NAT) & (t != NAT)
     if events:
-        skip = [code_of[s] for s in (*steps, *ignore) if s in code_of]
-        inside = entered & (t > start[g]) & (t < end[g]) & (k >= 0) & ~np.isin(k, skip)
+        skip = np.zeros(len(code_of) + 1, dtype=bool)  # by key code; the last: no key (-1)
+        skip[[code_of[s] for s in (*steps, *ignore) if s in code_of] + [-1]] = True
+        inside = np.flatnonzero(entered & (t > sg) & (t < eg) & ~skip[k])
         names = np.empty(len(code_of), dtype=object)
         names[list(code_of.values())] = list(code_of)
         rows.append(_counts(g[inside], k[inside], success, "event", None, names))
+    closed = np.flatnonzero(entered & (t >= sg) & (t <= eg)) if properties else None
     for field in properties:
-        closed = entered & (t >= start[g]) & (t <= end[g])
-        rows_at = np.flatnonzero(closed)
-        values = payload_field(frame.iloc[rows_at], field)
-        has = values.notna().to_numpy()
+        values = payload_field(frame, field).iloc[closed]
+        if isinstance(values.dtype, pd.CategoricalDtype):  # a lake's column: its codes, compared as text below
+            v_codes, v_names = codes(values)
+            v_names = np.asarray(v_names, dtype=object).astype(str)
+        else:
+            v_codes, v_names = pd.factorize(values.astype(object).where(values.notna(), None).map(
+                lambda v: None if v is None else str(v)))
+            v_names = np.asarray(v_names, dtype=object)
+        has = v_codes >= 0
         rows.append(pd.DataFrame({"kind": [_SEEN], "name": field, "value": "", "success": int(has.sum()),
                                   "failure": 0}))
-        text = values[has].astype(str).to_numpy(dtype=object)
-        v_codes, v_names = pd.factorize(text)
-        rows.append(_counts(g[rows_at][has], v_codes, success, "property", field, np.asarray(v_names)))
+        rows.append(_counts(g[closed][has], v_codes[has], success, "property", field, v_names))
     return pd.concat(rows, ignore_index=True).astype(_PARTIAL)
 
 

@@ -32,7 +32,7 @@ import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, unique_pairs
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
-from .times import NAT, duration, floor_period, instant, ns, wall_clock
+from .times import NAT, duration, floor_period, instant, ms_ticks, wall_clock
 
 __all__ = ["lifecycle", "active_periods", "STATUSES"]
 
@@ -46,15 +46,14 @@ def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str
     """Each unit's active periods: (unit codes, period starts in wall-clock ns of ``tz``), unique, sorted by unit
     then period; and the wall-clock ns of the frame's first and last event of any key (``NAT`` when none)."""
     frame = first_events(frame, time=time, scope=by)
-    g, _ = codes(frame[by])
-    t = ns(frame[time], tz=tz, function=function)
+    g, _ = codes(frame[by], wide=False)
+    t = ms_ticks(frame[time], tz=tz, function=function)  # a lake's own milliseconds, uncopied
     ok = (g >= 0) & (t != NAT)
-    wall = wall_clock(t[ok], tz)
-    first = int(wall.min()) if len(wall) else NAT
-    last = int(wall.max()) if len(wall) else NAT
-    k, names = codes(frame[key])
+    ends = np.array([t.min(where=ok, initial=np.iinfo(np.int64).max), t.max(where=ok, initial=NAT)], dtype=np.int64)
+    first, last = (int(x) for x in wall_clock(np.where(ends == NAT, NAT, ends * 10**6), tz)) if ok.any() else (NAT, NAT)
+    k, names = codes(frame[key], wide=False)
     hit = ok & (k == {n: i for i, n in enumerate(names)}.get(event, -2))
-    units, starts, _ = unique_pairs(g[hit], floor_period(wall_clock(t[hit], tz), period))
+    units, starts, _ = unique_pairs(g[hit], floor_period(wall_clock(t[hit] * 10**6, tz), period))
     return units, starts, first, last
 
 

@@ -141,17 +141,17 @@ def ms_floor(t: np.ndarray) -> np.ndarray:
     return np.where(t == NAT, NAT, t // 1_000_000 * 1_000_000)
 
 
-def ms_ticks(series: pd.Series, function: str = "analysis") -> np.ndarray:
+def ms_ticks(series: pd.Series, function: str = "analysis", tz: str | None = None) -> np.ndarray:
     """Times as whole milliseconds since the epoch (int64, NaT as ``NAT``), for questions that only order
-    events: ``ms_floor(ns(series)) // 10**6``, but a lake's column (zoned, in ms) is taken as it is, uncopied
-    (three event-sized arrays fewer).
+    events or count them per period: ``ms_floor(ns(series)) // 10**6``, but a lake's column (zoned, in ms) is
+    taken as it is, uncopied (three event-sized arrays fewer). Zone-less times are in ``tz``.
 
     >>> ms_ticks(pd.Series(pd.to_datetime(["2026-11-01 00:00:00.0017", None], utc=True))).tolist()[0]
     1793491200001
     """
     if isinstance(series.dtype, pd.DatetimeTZDtype) and series.dt.unit == "ms":
         return pd.DatetimeIndex(series).asi8
-    t = ns(series, function=function)
+    t = ns(series, tz=tz, function=function)
     return np.where(t == NAT, NAT, t // 1_000_000)
 
 
