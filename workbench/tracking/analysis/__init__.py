@@ -64,7 +64,8 @@ from .lifecycle import lifecycle
 from .loading import events_frame, read_events
 from .metrics import events_over_time, load_times, rank, viewer_kpis
 from .paths import paths, transitions
-from .plots import plot_events_over_time, plot_funnel, plot_load_times, plot_paths, plot_rank, plot_retention
+from .plots import (plot_correlation, plot_events_over_time, plot_funnel, plot_lifecycle, plot_load_times, plot_paths,
+                    plot_rank, plot_retention, plot_stickiness, plot_variants)
 from .retention import retention, retention_curve
 from .sessions import dwell_times, sessionize
 from .stickiness import stickiness
@@ -98,4 +99,8 @@ __all__ = [
     "plot_rank",
     "plot_retention",
     "plot_paths",
+    "plot_lifecycle",
+    "plot_stickiness",
+    "plot_correlation",
+    "plot_variants",
 ]
