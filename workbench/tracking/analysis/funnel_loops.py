@@ -87,7 +87,9 @@ def chains(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, steps: list[
     if order == "strict":
         rows = np.flatnonzero(valid)
     else:
-        rows = np.flatnonzero(valid & np.isin(k_all, [s for s in (*steps, *exclude) if s >= 0]))
+        wanted = np.zeros(int(max(k_all.max(initial=-1), *steps, *exclude, 0)) + 2, dtype=bool)  # by key code
+        wanted[[s for s in (*steps, *exclude) if s >= 0]] = True  # (code -1, no key, picks the spare last)
+        rows = np.flatnonzero(valid & wanted[k_all])
     empty = Chains(np.empty(0, np.int64), np.empty(0, np.int64), np.empty((0, m), np.int64))
     if not len(rows):
         return empty

@@ -20,7 +20,7 @@ import pandas as pd
 
 from .common import (check_columns, check_event_keys, codes, first_events, payload_field, quantile_from_counts,
                      step_list, tie_order, warn_unseen)
-from .times import NAT, duration, ms_floor, ns
+from .times import NAT, duration, ms_ticks
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .funnel_loops import ORDERS, chains
 
@@ -88,7 +88,8 @@ def _found(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order)
     k_all, k_names = codes(frame[key])
     code_of = {name: i for i, name in enumerate(k_names)}
     g_all, g_names = codes(frame[by])
-    t_all = ms_floor(ns(frame[time], function="funnel"))
+    ticks = ms_ticks(frame[time], function="funnel")  # a lake's own milliseconds, uncopied
+    t_all = np.where(ticks == NAT, NAT, ticks * 1_000_000)
     found = chains(g_all, k_all, t_all, [code_of.get(s, -1) for s in steps], within_ns, order,
                    [code_of[s] for s in exclude if s in code_of])
     return frame, g_all, g_names, k_all, t_all, code_of, found

@@ -53,8 +53,11 @@ def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str
     first, last = (int(x) for x in wall_clock(np.where(ends == NAT, NAT, ends * 10**6), tz)) if ok.any() else (NAT, NAT)
     k, names = codes(frame[key], wide=False)
     hit = ok & (k == {n: i for i, n in enumerate(names)}.get(event, -2))
-    units, starts, _ = unique_pairs(g[hit], floor_period(wall_clock(t[hit] * 10**6, tz), period))
-    return units, starts, first, last
+    # periods numbered from the origin of their calendar (small integers pack into one sort key)
+    origin = int(floor_period(np.array([0]), period)[0])
+    number = (floor_period(wall_clock(t[hit] * 10**6, tz), period) - origin) // period
+    units, numbers, _ = unique_pairs(g[hit], number)
+    return units, numbers * period + origin, first, last
 
 
 def _options(df, event, period, key, function: str) -> int:

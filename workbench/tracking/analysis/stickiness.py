@@ -47,9 +47,11 @@ def _partial(frame: pd.DataFrame, event, by, key, time, p, w, tz) -> pd.DataFram
     """Per frame (or partition of whole units): units per (window, periods active), and the data's first and last
     event (rows of ``active`` -1 and -2)."""
     g, start, first, last = active_periods(frame, event, by, key, time, p, tz, "stickiness")
-    window = floor_period(start, w)
+    origin = int(floor_period(np.array([0]), w)[0])
+    window = (floor_period(start, w) - origin) // w  # windows numbered from their calendar's origin
     windows, _, days = unique_pairs(window, g)  # each unit's active periods per window
-    body = np.column_stack(unique_pairs(windows, days))
+    numbers, active, n = unique_pairs(windows, days)
+    body = np.column_stack([numbers * w + origin, active, n])
     head = np.array([[first, _FIRST, 0], [last, _LAST, 0]], dtype=np.int64)
     out = np.concatenate([head, body.astype(np.int64)])
     return pd.DataFrame({c: out[:, i] for i, c in enumerate(_PARTIAL)})
