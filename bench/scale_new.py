@@ -2,7 +2,8 @@
 DuckDB SQL of the same definition over the same files, as the same plain answer (lists of numbers) to compare.
 
 - ``lifecycle``: new / returning / resurrecting / dormant visitors per UTC day, active = ``interaction_start``;
-- ``stickiness``: visitors per (week from Monday, days active that week), active = ``interaction_start``;
+- ``stickiness``: visitors per (week from Monday, days active that week), active = ``interaction_start``, and
+  whether the data cover the week (its first and last day hold an event of a visitor);
 - ``time_to_convert``: per step of viewer_loaded -> hotspot_opened -> cta_clicked by session within 1 h, and end to
   end: groups, mean, p50, p90, p99 of the seconds from the step before (the counted chain: the deepest, then the
   earliest start; each next step the earliest after the previous one, as the funnel's);
@@ -49,8 +50,8 @@ def ours(lake: str, question: str, client=None):
         table = stickiness(read_events(lake, columns=["visitorId", "key", "timestamp"]), event="interaction_start",
                            by="visitorId", client=client)
         table = table[table["count"] > 0]
-        answer = [[int(w.value // 10**6 // DAY), int(k), int(c)] for w, k, c in
-                  zip(table["window"], table["periods_active"], table["count"])]
+        answer = [[int(w.value // 10**6 // DAY), int(k), int(c), bool(whole)] for w, k, c, whole in
+                  zip(table["window"], table["periods_active"], table["count"], table["complete"])]
     elif question == "time_to_convert":
         table = time_to_convert(read_events(lake, columns=["sessionId", "key", "timestamp"]), STEPS,
                                 percentiles=PERCENTILES, client=client)
@@ -103,10 +104,13 @@ def duckdb_answer(lake: str, question: str, threads: int):
             ORDER BY 1""").fetchall()
         answer = [list(map(int, r)) for r in rows]
     elif question == "stickiness":  # weeks from Monday 1970-01-05, epoch day 4
-        rows = con.execute("""
-            WITH w AS (SELECT (d - 4) // 7 * 7 + 4 AS w, u, count(*) AS k FROM a GROUP BY 1, 2)
-            SELECT w, k, count(*) FROM w GROUP BY 1, 2 ORDER BY 1, 2""").fetchall()
-        answer = [list(map(int, r)) for r in rows]
+        rows = con.execute(f"""
+            WITH w AS (SELECT (d - 4) // 7 * 7 + 4 AS w, u, count(*) AS k FROM a GROUP BY 1, 2),
+            span AS (SELECT min(epoch_ms(timestamp)) AS lo, max(epoch_ms(timestamp)) AS hi FROM {files}
+                     WHERE visitorId IS NOT NULL)
+            SELECT w, k, count(*), any_value(lo < (w + 1) * {DAY} AND hi >= (w + 6) * {DAY})
+            FROM w, span GROUP BY 1, 2 ORDER BY 1, 2""").fetchall()
+        answer = [[*map(int, r[:3]), bool(r[3])] for r in rows]
     elif question in ("time_to_convert", "correlation"):
         _chains(con, files)
         answer = _ttc(con) if question == "time_to_convert" else _correlation(con, files)

@@ -74,9 +74,12 @@ def _partial(frame: pd.DataFrame, event, by, key, time, p, tz) -> pd.DataFrame:
     after = np.r_[same[1:], False] & (np.r_[start[1:], 0] == start + p)  # active in the period after
     new = ~same  # a unit's first active period (pairs are sorted by unit, then period)
     status = np.where(new, 0, np.where(prev, 1, 2))
-    rows = [np.column_stack([start, status]), np.column_stack([start[~after] + p, np.full(int((~after).sum()), 3)])]
-    both = np.concatenate(rows)
-    body = np.column_stack(unique_pairs(both[:, 0], both[:, 1]))
+    # counts per (period, status) by one bincount over (period number - the first, status): no sort
+    lo = int(start.min()) if len(start) else 0
+    cell = np.r_[(start - lo) // p * 4 + status, (start[~after] + p - lo) // p * 4 + 3]
+    n = np.bincount(cell)
+    at = np.flatnonzero(n)
+    body = np.column_stack([at // 4 * p + lo, at % 4, n[at]])
     head = [[int(start.min()) if len(start) else NAT, _FIRST, 0],
             [int(floor_period(np.array([last]), p)[0]) if last != NAT else NAT, _LAST, 0]]
     out = np.concatenate([np.array(head, dtype=np.int64), body.astype(np.int64)])

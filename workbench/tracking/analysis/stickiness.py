@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, unique_pairs
+from .common import check_columns
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 from .lifecycle import _options as _event_and_period, active_periods
 from .times import NAT, duration, floor_period, instant
@@ -49,9 +49,15 @@ def _partial(frame: pd.DataFrame, event, by, key, time, p, w, tz) -> pd.DataFram
     g, start, first, last = active_periods(frame, event, by, key, time, p, tz, "stickiness")
     origin = int(floor_period(np.array([0]), w)[0])
     window = (floor_period(start, w) - origin) // w  # windows numbered from their calendar's origin
-    windows, _, days = unique_pairs(window, g)  # each unit's active periods per window
-    numbers, active, n = unique_pairs(windows, days)
-    body = np.column_stack([numbers * w + origin, active, n])
+    # the pairs are sorted by unit, then period: a unit's periods of one window are a run; its length is the
+    # unit's days active in it, counted per (window, days) by one bincount
+    edge = np.flatnonzero(np.r_[True, (g[1:] != g[:-1]) | (window[1:] != window[:-1])]) if len(g) else np.empty(0, int)
+    days = np.diff(np.r_[edge, len(g)])
+    per = w // p
+    lo = int(window.min()) if len(g) else 0
+    n = np.bincount((window[edge] - lo) * (per + 1) + days)
+    at = np.flatnonzero(n)
+    body = np.column_stack([(at // (per + 1) + lo) * w + origin, at % (per + 1), n[at]])
     head = np.array([[first, _FIRST, 0], [last, _LAST, 0]], dtype=np.int64)
     out = np.concatenate([head, body.astype(np.int64)])
     return pd.DataFrame({c: out[:, i] for i, c in enumerate(_PARTIAL)})
