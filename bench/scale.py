@@ -14,7 +14,11 @@ Questions (``--questions``, default all):
   the same millisecond in ``id`` order on both sides, as ``paths`` defines it;
 - ``polars``: sessionize + funnel in Polars (lazy, the streaming engine, integer session
   keys, ``POLARS_MAX_THREADS`` = the cores, greedy next step by ``join_asof``) as a
-  second baseline for the funnel.
+  second baseline for the funnel;
+- ``lifecycle``, ``stickiness``, ``time_to_convert``, ``correlation``, ``variants``: the questions
+  issue 38 added, defined (with their DuckDB SQL) in ``bench/scale_new.py``; ``variants`` runs on
+  a second lake of the same size whose synthetic experiment starts on its fourth day (``*_exp``),
+  so CUPED has visitors' history to read.
 
 For each size:
 
@@ -65,7 +69,9 @@ GAP = "30min"
 WITHIN = "1h"
 RETENTION_DAYS = 6
 PATH_STEPS = 4
-QUESTIONS = ("funnel", "retention", "paths", "polars")
+QUESTIONS = ("funnel", "retention", "paths", "polars", "lifecycle", "stickiness", "time_to_convert", "correlation",
+             "variants")
+NEW = ("lifecycle", "stickiness", "time_to_convert", "correlation", "variants")
 
 
 def _size(text: str) -> int:
@@ -117,13 +123,13 @@ class TreeSampler:
 # children
 # --------------------------------------------------------------------------
 
-def child_make(lake: str, events: int) -> dict:
+def child_make(lake: str, events: int, experiment_start: str | None = None) -> dict:
     import resource
 
     from workbench.tracking.lake import write_synth_lake
 
     t = time.perf_counter()
-    write_synth_lake(lake, events, seed=0, overwrite=True)
+    write_synth_lake(lake, events, seed=0, overwrite=True, experiment_start=experiment_start)
     return {"seconds": time.perf_counter() - t, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
@@ -282,6 +288,32 @@ def child_duckdb_question(lake: str, threads: int, question: str) -> dict:
             "answer": answer}
 
 
+def child_new(lake: str, workers: int, question: str) -> dict:
+    """One of issue 38's questions on workbench (scale_new.ours), memory sampled as for the others."""
+    # the statistics' libraries loaded before the clock, as dask is (and DuckDB's library is): a notebook's second
+    # readout has them; importing them took 6 to 8 s on the loaded machine
+    import scipy.stats  # noqa: F401
+    import statsmodels.stats.contingency_tables  # noqa: F401
+    import statsmodels.stats.proportion  # noqa: F401
+    from scale_new import ours
+
+    cluster, client = _cluster(workers)
+    with TreeSampler(os.getpid()) as mem:
+        seconds, answer = ours(lake, question, client)
+    _close(cluster, client)
+    return {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "answer": answer}
+
+
+def child_duckdb_new(lake: str, threads: int, question: str) -> dict:
+    import resource
+
+    from scale_new import duckdb_answer
+
+    seconds, answer = duckdb_answer(lake, question, threads)
+    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "answer": answer}
+
+
 def child_polars(lake: str, threads: int) -> dict:
     """Sessionize + funnel by visit in Polars: lazy, the streaming engine, integer session keys."""
     import resource
@@ -329,23 +361,40 @@ def _child(*args: str, env_extra: dict | None = None) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def _lake_of(lake: Path, question: str) -> str:
+    """The lake a question runs on: ``variants`` on the one whose experiment starts part way (``*_exp``)."""
+    return str(lake) + ("_exp" if question == "variants" else "")
+
+
+def _duck(lake: Path, question: str, workers: int) -> dict:
+    if question in NEW:
+        return _child("duckdb_new", _lake_of(lake, question), str(workers), question)
+    return (_child("duckdb", str(lake), str(workers)) if question == "funnel"
+            else _child("duckdb_question", str(lake), str(workers), question))
+
+
+def _ours(lake: Path, question: str, side_workers: int) -> dict:
+    if question in NEW:
+        return _child("new", _lake_of(lake, question), str(side_workers), question)
+    return (_child("dask", str(lake), str(side_workers), "lake") if question == "funnel"
+            else _child("question", str(lake), str(side_workers), question))
+
+
 def _repeated(lake: Path, n: int, questions: list[str], sides: dict[str, int], workers: int, repeats: int) -> dict:
     """Each question ``repeats`` times per side in alternating pairs after a warm-up; medians and pair ratios."""
     import statistics
 
     def duck(question):
-        return (_child("duckdb", str(lake), str(workers)) if question == "funnel"
-                else _child("duckdb_question", str(lake), str(workers), question))
+        return _duck(lake, question, workers)
 
     def ours(question, side_workers):
-        return (_child("dask", str(lake), str(side_workers), "lake") if question == "funnel"
-                else _child("question", str(lake), str(side_workers), question))
+        return _ours(lake, question, side_workers)
 
     def answer(r):
         return r.get("funnel", r.get("answer"))
 
     row = {"events": n}
-    for question in [q for q in ("retention", "paths", "funnel") if q in questions]:
+    for question in [q for q in ("retention", "paths", "funnel", *NEW) if q in questions]:
         for side, side_workers in sides.items():
             duck(question), ours(question, side_workers)          # the warm-up, untimed
             d_s, o_s = [], []
@@ -384,7 +433,11 @@ def main() -> None:
     if args.child:
         kind, lake, *rest = args.child
         if kind == "make":
-            result = child_make(lake, int(rest[0]))
+            result = child_make(lake, int(rest[0]), rest[1] if len(rest) > 1 else None)
+        elif kind == "new":
+            result = child_new(lake, int(rest[0]), rest[1])
+        elif kind == "duckdb_new":
+            result = child_duckdb_new(lake, int(rest[0]), rest[1])
         elif kind == "dask":
             result = child_dask(lake, int(rest[0]), rest[1] == "plain")
         elif kind == "question":
@@ -420,17 +473,23 @@ def main() -> None:
             print(f"\n{n:,} events: lake written in {made['seconds']:.1f} s, peak RSS {made['peak_rss_mb'] / 1024:.2f} GB"
                   f" (goal < 2 GB), {sum(f.stat().st_size for f in lake.rglob('*.parquet')) / 2**30:.2f} GB on disk")
         questions = [q.strip() for q in args.questions.split(",") if q.strip()]
+        exp = Path(_lake_of(lake, "variants"))
+        if "variants" in questions and not (exp / "_workbench_lake.json").exists():
+            from scale_new import EXPERIMENT_START
+
+            done = _child("make", str(exp), str(n), EXPERIMENT_START)
+            print(f"  the experiment's lake written in {done['seconds']:.1f} s ({exp})")
         row = {"events": n, "synth_s": made and made["seconds"], "synth_gb": made and made["peak_rss_mb"] / 1024}
         sides = {"default": 0, "cluster": args.workers}
         sides = {name: w for name, w in sides.items() if name in args.sides.split(",")}
         if args.repeats > 1:
             rows.append(_repeated(lake, n, questions, sides, args.workers, args.repeats))
             continue
-        for question in ("retention", "paths"):
+        for question in ("retention", "paths", *NEW):
             if question in questions:
-                qq = _child("duckdb_question", str(lake), str(args.workers), question)
+                qq = _duck(lake, question, args.workers)
                 for side, workers in sides.items():
-                    dq = _child("question", str(lake), str(workers), question)
+                    dq = _ours(lake, question, workers)
                     same = dq["answer"] == qq["answer"]
                     print(f"  {question:9s} dask ({side:7s}) {dq['seconds']:7.1f} s peak {dq['peak_rss_mb'] / 1024:5.2f} GB"
                           f"   duckdb {qq['seconds']:7.1f} s peak {qq['peak_rss_mb'] / 1024:5.2f} GB   dask / duckdb "

@@ -11,11 +11,13 @@
 #
 # **What this shows:** the questions analysts ask first of viewer traffic, the way analytics
 # products (Amplitude, Mixpanel, PostHog) define them: *do visitors come back?* (retention
-# cohorts and curve), *where do they drop out, and how long does each step take?* (funnels in
-# three orders, with exclusions and a breakdown), *what do they do after opening the viewer?*
-# (paths and transitions), and *which variant converts better, and are we sure?* (an experiment
-# readout with 95 % intervals). Every function takes a pandas or a Dask DataFrame; here they run on
-# an event lake through Dask, as they would on a cluster.
+# cohorts and curve), *how many are new, back, or gone, and how many days a week do they engage?*
+# (lifecycle and stickiness), *where do they drop out, how long does each step take, and what goes
+# with converting?* (funnels in three orders with exclusions and a breakdown, times to convert,
+# correlation), *what do they do after opening the viewer?* (paths and transitions), and *which
+# variant converts better?* (an experiment readout; notebook 10 has the rest of experiments).
+# Every function takes a pandas or a Dask DataFrame; here they run on an event lake through Dask,
+# as they would on a cluster.
 #
 # **What it needs:** nothing but this machine: the notebook writes a synthetic lake to a temporary
 # folder. The synthetic visitors come back on later days in new sessions (a `visitorId` shared by
@@ -94,6 +96,46 @@ curves = pd.DataFrame({"n_day": wt.retention_curve(table)["rate"], "unbounded": 
 brackets[["period", "cohorts", "size", "count", "rate"]].round(3)
 
 # %% [markdown]
+# ## New, back, or gone? Lifecycle
+#
+# PostHog's lifecycle, on the event that means engagement (`interaction_start`: the visitor turned
+# the model, not just loaded the page): each day, the visitors active for the first time (*new*),
+# active the day before too (*returning*), back after a gap (*resurrecting*), and, below the axis,
+# those active the day before and not today (*dormant*). "New" is a visitor's first active day in
+# the data, so the whole history goes in.
+
+# %%
+life = wt.lifecycle(data, event="interaction_start", by="visitorId")
+
+# %% tags=["nbval-check-output"]
+life.assign(period=life["period"].dt.strftime("%a %d %b")).set_index("period")
+
+# %% tags=["image-check"]
+ax = wt.plot_lifecycle(life)
+ax.set_title("Visitors interacting with the model, by lifecycle (dormant below the axis)")
+plt.show()
+
+# %% [markdown]
+# ## How many days a week? Stickiness
+#
+# Of the visitors who interacted at least once in a week (Monday to Sunday), how many did so on 1,
+# 2, ... 7 of its days. A week the data do not cover end to end is marked `complete=False` (its
+# visitors had fewer days to come back in): the lake's seven days run from Sunday to Saturday, so
+# here both weeks are partial, the second missing only its Sunday.
+
+# %%
+sticky = wt.stickiness(data, event="interaction_start", by="visitorId", period="1D", within="7D")
+
+# %% tags=["nbval-check-output"]
+shares = sticky.pivot(index="periods_active", columns="window", values="share").round(4)
+shares.rename(columns=lambda w: f"week of {w:%d %b}")
+
+# %% tags=["image-check"]
+ax = wt.plot_stickiness(sticky)
+ax.set_title("Days of the week with an interaction")
+plt.show()
+
+# %% [markdown]
 # ## Where do visits drop out? Funnels with their options
 #
 # The same four steps counted three ways: **ordered** (the steps in order, other events between
@@ -101,9 +143,10 @@ brackets[["period", "cohorts", "size", "count", "rate"]].round(3)
 # exposure events are left out first, as they would be in a product's event filter) and **any
 # order**. Events at the same millisecond are taken in either order (strict tries every way to
 # split them), and an event sent twice (the same `id`) counts once. `median_s` and `p90_s` are the
-# time from the step before. A breakdown by device counts each visit under the device of its
-# first event that has one (`attribution="first_touch"`) or, as Amplitude and PostHog do, of the
-# event that filled its first step (`"first_step"`).
+# time from the step before. A breakdown by device counts each visit under the device of the
+# event that filled its first step (`attribution="first_touch"`, PostHog's and Amplitude's; a
+# visit whose `viewer_loaded` lacks one is `unknown`), or of its first event that has one at all
+# (`"first_seen"`).
 
 # %%
 steps = ["viewer_loaded", "model_loaded", "hotspot_opened", "cta_clicked"]
@@ -112,7 +155,7 @@ no_beats = visits[~visits["key"].isin(noise)]
 orders = {order: wt.funnel(no_beats, steps, by="visit", order=order) for order in ("ordered", "strict", "any")}
 excluded = wt.funnel(visits, steps, by="visit", exclude=["fullscreen_toggled"])
 by_device = wt.funnel(visits, steps, by="visit", breakdown="device")
-by_first_step = wt.funnel(visits, steps, by="visit", breakdown="device", attribution="first_step")
+by_first_seen = wt.funnel(visits, steps, by="visit", breakdown="device", attribution="first_seen")
 
 # %% tags=["nbval-check-output"]
 side = pd.DataFrame({order: f["count"].to_numpy() for order, f in orders.items()}, index=steps)
@@ -124,7 +167,7 @@ orders["ordered"][["step", "conversion", "drop_off", "drop_off_rate", "median_s"
 
 # %% tags=["nbval-check-output"]
 pd.concat({rule: f.pivot(index="step", columns="device", values="conversion").loc[steps]
-           for rule, f in (("first touch", by_device), ("first step", by_first_step))}, axis=1).round(3)
+           for rule, f in (("first touch", by_device), ("first seen", by_first_seen))}, axis=1).round(3)
 
 # %% tags=["image-check"]
 fig, axes = plt.subplots(1, 3, figsize=(13, 3.6), sharey=True)
@@ -133,6 +176,42 @@ for ax, (order, f) in zip(axes, orders.items()):
     ax.set_title(order)
 fig.suptitle("One funnel, three orders (visits; heartbeats and exposures left out)")
 fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## How long does each step take? Time to convert
+#
+# For the visits that reached each step: the mean, median and 90th and 99th percentiles of the
+# seconds since the step before, and end to end for those that reached the last step. Long tails
+# (a visitor who left the tab open) pull the mean far above the median.
+
+# %%
+times = wt.time_to_convert(no_beats, steps, by="visit")
+
+# %% tags=["nbval-check-output"]
+times.round(1)
+
+# %% [markdown]
+# ## What goes with converting? Funnel correlation
+#
+# PostHog's correlation analysis on the funnel `viewer_loaded → cta_clicked`: for each event a
+# visit had between its start and its conversion (or the end of its hour), and each device and
+# platform it was on, the odds of converting with it against without it, with a 95 % interval and
+# the p-value of its test. Above 1 goes with converting, below 1 with dropping off. It is a
+# correlation: an experiment tells whether opening hotspots *causes* clicks. `viewer_closed` is
+# left out with the heartbeats: a visit that converted stops being looked at when it converts, so
+# its close never falls in its window and would read as a cause of dropping off.
+
+# %%
+correlated = wt.funnel_correlation(visits, ["viewer_loaded", "cta_clicked"], by="visit",
+                                   properties=["device", "platform"], ignore=[*noise, "viewer_closed"])
+
+# %% tags=["nbval-check-output"]
+correlated.drop(columns=["correlation"]).round(4)
+
+# %% tags=["image-check"]
+ax = wt.plot_correlation(correlated, top=6)
+ax.set_title("What goes with clicking the call to action (visits)")
 plt.show()
 
 # %% [markdown]
@@ -167,10 +246,10 @@ plt.show()
 # The synthetic viewers run an experiment, `cta_copy`: each visitor sees `control` or `treatment`
 # (the `custom.experiment` event carries it), and a visitor converts when they click the call to
 # action after seeing it. Wilson intervals for each rate, Newcombe's for the difference; the
-# Bayesian readout gives the chance that treatment beats control. Rows with fewer than 5
-# conversions (or failures) say "not enough data" instead of a number. `multiple` counts the
-# visitors who saw both variants (kept under their first; `multiple_variants="exclude"`, PostHog's
-# rule, leaves them out).
+# Bayesian readout gives the chance that treatment beats control. Every readout also checks the split (`srm_p_value`: the chi-square test of the visitors per
+# variant against 50/50). `multiple` counts the visitors who saw both variants (kept under their
+# first; `multiple_variants="exclude"`, PostHog's rule, leaves them out). Means, ratios, CUPED,
+# the split's check on a broken split and intervals valid at every daily look: notebook 10.
 
 # %%
 wilson = wt.compare_variants(data, variant_field="variant", success_key="cta_clicked", by="visitorId")
@@ -210,6 +289,8 @@ pd.testing.assert_frame_equal(wt.paths(wt.sessionize(frame), start="viewer_loade
                                        exclude=noise, collapse=True), top)
 pd.testing.assert_frame_equal(wt.compare_variants(frame, variant_field="variant", success_key="cta_clicked",
                                                   by="visitorId"), wilson)
+pd.testing.assert_frame_equal(wt.lifecycle(frame, event="interaction_start", by="visitorId"), life)
+assert (life["active"] == life["new"] + life["returning"] + life["resurrecting"]).all()
 assert (side.diff().iloc[1:] <= 0).all().all(), "a funnel never grows"
 assert side["strict"].le(side["ordered"]).all() and side["ordered"].le(side["any"]).all()
 close_embedded()

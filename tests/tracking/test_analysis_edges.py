@@ -71,23 +71,26 @@ def test_first_touch_ties_are_broken_by_id_not_by_row_order():
     rows = [("s", "viewer_loaded", 0, "b", {"device": "mobile"}), ("s", "model_loaded", 0, "a", {"device": "desktop"})]
     one, other = events(rows), events(rows[::-1])
     for df in (one, other):
-        got = A.funnel(df, ["viewer_loaded"], breakdown="device")
+        got = A.funnel(df, ["viewer_loaded"], breakdown="device", attribution="first_seen")
         assert got["device"].tolist() == ["desktop"]  # id a comes first at the same millisecond
 
 
-def test_first_step_attribution_takes_the_value_of_the_first_steps_event():
+def test_first_touch_takes_the_value_of_the_first_steps_event_and_first_seen_the_first_event_with_it():
     df = events([("s", "model_loaded", 0, "m", {"device": "desktop"}),
                  ("s", "viewer_loaded", 5, "v", {"device": "mobile"}), ("s", "cta_clicked", 6)])
+    first_seen = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown="device", attribution="first_seen")
     first_touch = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown="device")
-    first_step = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown="device", attribution="first_step")
-    assert first_touch["device"].tolist() == ["desktop", "desktop"]
-    assert first_step["device"].tolist() == ["mobile", "mobile"]
+    assert first_seen["device"].tolist() == ["desktop", "desktop"]
+    assert first_touch["device"].tolist() == ["mobile", "mobile"]
+    with pytest.raises(ValueError, match="funnel: attribution: 'first_step' is not one of.*now 'first_touch'"):
+        A.funnel(df, ["viewer_loaded"], breakdown="device", attribution="first_step")
 
 
 def test_a_breakdown_no_group_has_is_unknown_not_a_crash():
     df = events([("s", "viewer_loaded", 0), ("s", "cta_clicked", 6)])
     for field in ("devcie", "device"):
-        got = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown=field)
+        with pytest.warns(UserWarning, match=f"funnel: breakdown: no event has {field!r}"):
+            got = A.funnel(df, ["viewer_loaded", "cta_clicked"], breakdown=field)
         assert got[field].tolist() == ["unknown", "unknown"] and got["count"].tolist() == [1, 1]
 
 
@@ -328,8 +331,10 @@ QUESTIONS = {
     "funnel strict": lambda d: A.funnel(d, ["viewer_loaded", "model_loaded"], within="6h", order="strict"),
     "funnel exclude": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="6h", exclude=["heartbeat"]),
     "funnel first touch": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="6h", breakdown="device"),
-    "funnel first step": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="6h", breakdown="device",
-                                            attribution="first_step"),
+    "funnel last touch": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="6h", breakdown="device",
+                                            attribution="last_touch"),
+    "funnel first seen": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="6h", breakdown="device",
+                                            attribution="first_seen"),
     "funnel by visitor": lambda d: A.funnel(d, ["viewer_loaded", "cta_clicked"], within="1D", by="visitorId"),
     "paths": lambda d: A.paths(d, start="viewer_loaded", steps=4, by="sessionId"),
     "paths by visit": lambda d: A.paths(d, end="cta_clicked", steps=3),

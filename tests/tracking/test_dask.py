@@ -210,7 +210,7 @@ def test_transitions(both, client):
     pd.testing.assert_frame_equal(A.transitions(ddf, exclude=["heartbeat"], client=client), expected)
 
 
-@pytest.mark.parametrize("interval", ["wilson", "bayes"])
+@pytest.mark.parametrize("interval", ["fixed", "bayes"])
 def test_compare_variants(both, client, interval):
     pdf, ddf = both
     kw = {"variant_field": "variant", "success_key": "cta_clicked", "interval": interval, "by": "visitorId"}

@@ -34,7 +34,9 @@ _LAZY = {
     **{name: ".analysis" for name in (
         "events_frame", "read_events", "sessionize", "funnel", "load_times", "dwell_times", "ar_conversion", "rank",
         "events_over_time", "viewer_kpis", "retention", "retention_curve", "paths", "transitions", "compare_variants",
-        "plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank", "plot_retention", "plot_paths")},
+        "time_to_convert", "funnel_correlation", "lifecycle", "stickiness",
+        "plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank", "plot_retention", "plot_paths",
+        "plot_lifecycle", "plot_stickiness", "plot_correlation", "plot_variants")},
     **{name: ".synth" for name in ("generate", "to_records", "write_events")},
     **{name: ".lake" for name in ("write_synth_lake", "LakeWriter")},
 }

@@ -130,9 +130,9 @@ def _start_lake(out, overwrite: bool, storage_options: dict | None = None):
     return fs, root
 
 
-def _finish(fs, root: str, unique_ids: bool = False) -> None:
+def _finish(fs, root: str, unique_ids: bool = False, visitor_buckets: bool = True) -> None:
     with fs.open(f"{root}/{LAKE_NOTE}", "w", encoding="utf-8") as fh:
-        fh.write(lake_note(session_buckets=True, visitor_buckets=True, unique_ids=unique_ids))
+        fh.write(lake_note(session_buckets=True, visitor_buckets=visitor_buckets, unique_ids=unique_ids))
 
 
 def synth_table(df) -> pa.Table:
@@ -170,7 +170,8 @@ def synth_table(df) -> pa.Table:
 
 def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, chunk_events: int = 2_000_000,
                      viewers: int = 5, start: str = "2026-11-01T00:00:00Z", days: int = 7,
-                     overwrite: bool = False, progress=None, storage_options: dict | None = None) -> Path | str:
+                     overwrite: bool = False, progress=None, storage_options: dict | None = None,
+                     experiment_start: str | None = None) -> Path | str:
     """Write ``n_events`` synthetic events as a lake at ``out``, one chunk of whole sessions at a time.
 
     Peak memory follows ``chunk_events`` (about 1.3 GB at the default 2 million), not
@@ -178,15 +179,16 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
     with ``numpy.random.default_rng([seed, i])`` and share the viewer tokens of ``seed``.
     A chunk holds whole visitors too (returns are drawn within it), so the lake is bucketed
     by visitor. ``progress`` (optional) is called with the number of events written so far.
-    ``out`` may be an fsspec URL (``s3://bucket/lake``). Returns the lake's path (its URL
-    for one).
+    ``out`` may be an fsspec URL (``s3://bucket/lake``). ``experiment_start``: the synthetic
+    experiment's start, with visitors' behaviour before it predicting their behaviour during
+    it (:mod:`~workbench.tracking.synth`, 8.). Returns the lake's path (its URL for one).
 
     >>> import tempfile, pathlib
     >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 500, seed=2)
     >>> json.loads((lake / "_workbench_lake.json").read_text())["session_buckets"]
     True
     """
-    from .synth import _draw, _hex_ids
+    from .synth import _draw, _hex_ids, experiment_ms
 
     import pandas as pd
 
@@ -200,7 +202,8 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
     done, part = 0, 0
     while done < n_events:
         n = min(chunk_events, n_events - done)
-        df = _draw(np.random.default_rng([seed, part]), n, tokens, start_ms, days, flat=True)
+        df = _draw(np.random.default_rng([seed, part]), n, tokens, start_ms, days, flat=True,
+                   experiment=experiment_ms(experiment_start))
         table = synth_table(df)
         del df
         for date, piece in _day_slices(table):
@@ -217,10 +220,14 @@ class LakeWriter:
     """Append event tables (in :data:`~workbench.tracking.schema.SCHEMA`) to a new lake, by day and session bucket.
 
     Rows are buffered up to ``buffer_rows`` in all, then each (day, bucket) buffer is
-    appended to its open Parquet file as a row group, so memory stays bounded whatever
-    the number of events. An event's bucket is ``hash(visitorId) % buckets`` (pandas'
-    stable hash), or ``hash(sessionId)`` where it has no visitor, so all events of a
-    visitor (and of a session) land in the same part number. ``out`` may be an fsspec URL.
+    appended to its open Parquet file as a row group, so memory stays bounded by the buffer
+    and a table of the sessions seen (16 bytes each). A session's bucket is fixed when it is
+    first seen: ``hash(visitorId) % buckets`` (pandas' stable hash) when one of its events in
+    that table has a visitor, else ``hash(sessionId)``; every later event of the session goes
+    there too, so a session is always whole in one part number. A visitor's sessions share
+    its bucket, unless one of them was first seen anonymous (its visitor named only later)
+    or carries two visitors: the lake's note then promises whole sessions only, and the
+    analysis shuffles by visitor where it needs to. ``out`` may be an fsspec URL.
 
     >>> import tempfile, pathlib
     >>> from workbench.tracking.schema import from_records
@@ -243,18 +250,17 @@ class LakeWriter:
         self._pending: dict[tuple[str, int], list[pa.Table]] = {}
         self._pending_rows = 0
         self._writers: dict[tuple[str, int], pq.ParquetWriter] = {}
+        import pandas as pd
+
+        self._sessions = pd.Series([], dtype=np.int64, index=pd.Index([], dtype=np.uint64))  # hash -> bucket
+        self.visitors_whole = True
 
     def write(self, table: pa.Table) -> None:
         """Add events; they need not be sorted."""
-        import pandas as pd
-
         if not table.num_rows:
             return
         table = table.select(SCHEMA.names).cast(SCHEMA)
-        import pyarrow.compute as pc
-
-        ident = pc.coalesce(table.column("visitorId"), table.column("sessionId")).to_pandas()
-        bucket = (pd.util.hash_pandas_object(ident, index=False).to_numpy() % np.uint64(self.buckets)).astype(np.int64)
+        bucket = self._buckets(table.column("sessionId").to_pandas(), table.column("visitorId").to_pandas())
         day = table.column("timestamp").cast(pa.int64()).to_numpy(zero_copy_only=False) // _MS_PER_DAY
         key = day * self.buckets + bucket
         order = np.argsort(key, kind="stable")
@@ -269,6 +275,30 @@ class LakeWriter:
         self._pending_rows += table.num_rows
         if self._pending_rows >= self.buffer_rows:
             self.flush()
+
+    def _buckets(self, session, visitor) -> np.ndarray:
+        """Each row's bucket: its session's, fixed when the session was first seen (see the class)."""
+        import pandas as pd
+
+        def hashed(values) -> np.ndarray:
+            return pd.util.hash_pandas_object(pd.Series(values, dtype=object), index=False).to_numpy()
+
+        codes, sessions = pd.factorize(session.astype(object))
+        per = pd.DataFrame({"s": codes, "v": visitor.astype(object)}).groupby("s", sort=True)["v"]
+        named, several = per.first().to_numpy(dtype=object), per.nunique().to_numpy()
+        has = pd.notna(named)
+        fresh = (hashed(np.where(has, named, np.asarray(sessions, dtype=object))) % np.uint64(self.buckets))
+        fresh = fresh.astype(np.int64)
+        key = hashed(sessions)
+        known = self._sessions.reindex(key).to_numpy(dtype=np.float64)
+        seen = ~np.isnan(known)
+        bucket = np.where(seen, np.nan_to_num(known).astype(np.int64), fresh)
+        # a visitor's session kept in a bucket that is not its visitor's, or a session with two visitors
+        if (several > 1).any() or (seen & has & (bucket != fresh)).any():
+            self.visitors_whole = False
+        if (~seen).any():
+            self._sessions = pd.concat([self._sessions, pd.Series(fresh[~seen], index=pd.Index(key[~seen]))])
+        return bucket[codes]
 
     def flush(self) -> None:
         for (date, b), pieces in sorted(self._pending.items()):
@@ -293,7 +323,7 @@ class LakeWriter:
             fh.close()
         self._writers.clear()
         self._files.clear()
-        _finish(self.fs, self.root)
+        _finish(self.fs, self.root, visitor_buckets=self.visitors_whole)
 
     def __enter__(self):
         return self

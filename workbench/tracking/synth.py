@@ -30,6 +30,15 @@ The model, per session (one ``sessionId``, one viewer, one device):
    treatment makes ``cta_clicked`` :data:`CTA_LIFT` times as likely in every visit
    (12 % after a hotspot and 4 % otherwise in control): a real, known effect.
 
+8. With ``experiment_start`` (off by default: the same seed then gives the same events as
+   before it existed), the experiment starts then: sessions before it send no exposure, a
+   session from it on sends one in its first product visit at or after the start (so a
+   visitor's exposure is its first such visit, often after earlier visits that make its
+   pre-exposure history), and treatment lifts ``cta_clicked`` from the start on. Each
+   visitor then also has an *engagement* (lognormal, mean 1, :data:`ENGAGEMENT` the sigma
+   of its log) that multiplies its rates of ``interaction_start`` and ``hotspot_opened`` in
+   every visit: behaviour before the experiment predicts behaviour during it, as CUPED needs.
+
 Visitors and the experiment draw from their own stream (``rng.spawn``), so the events of
 steps 1 to 5 draw the same numbers as before visitors existed.
 
@@ -78,6 +87,7 @@ _CUSTOM = {"custom.add_to_cart": ("sku", "qty"), "custom.experiment": ("experime
 ARMS = ("control", "treatment")
 CTA_LIFT = 1.5          # treatment's cta_clicked probability over control's
 RETURN_SHARE = 0.45     # sessions that are a returning visitor's
+ENGAGEMENT = 1.0        # spread (sigma of the log) of a visitor's engagement, with an experiment's start
 _EXPERIMENTS = ("cta_copy",)
 _FIELDS = {**{k: tuple(f.name for f in s.fields) for k, s in CATALOG.items() if not s.free_form}, **_CUSTOM}
 _KEYS = tuple(_FIELDS)
@@ -113,8 +123,10 @@ class _Events:
         return out
 
 
-def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int, start_ms: int, days: int):
-    """One chunk of sessions; returns per-event arrays (session index local to the chunk)."""
+def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int, start_ms: int, days: int,
+                       experiment_ms: int | None = None):
+    """One chunk of sessions; returns per-event arrays (session index local to the chunk). ``experiment_ms``: the
+    experiment's start (8. in the module text), or None."""
     S = n_sessions
     # Sessions: viewer (a few viewers get most traffic), device, arrival time.
     viewer = rng.choice(n_viewers, size=S, p=_zipf(n_viewers, 0.9))
@@ -156,6 +168,8 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
         parent = up
     root = parent
     arm = arm_draw[root]
+    # 8. each visitor's engagement, drawn after everything else of its stream (the rest draws as before)
+    engaged = np.ones(S) if experiment_ms is None else aux.lognormal(-ENGAGEMENT ** 2 / 2, ENGAGEMENT, size=S)[root]
 
     vdev = device[sess]
     vspace = is_space[sess]
@@ -192,12 +206,13 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
         return rows, counts
 
     # 2. interactions and content, in proportion to the visit's length
-    spread(ok, np.minimum(1.5 + L / 40_000, 30), "interaction_start",
+    spread(ok, np.minimum(1.5 + L / 40_000, 30) * engaged[sess[ok]], "interaction_start",
            kind=lambda n: rng.choice(3, size=n, p=[0.6, 0.25, 0.15]))
     product = ok[~vspace[ok]]
     space = ok[vspace[ok]]
     Lp = length[product]
-    hot_rows, hot_counts = spread(product, np.minimum(0.25 + Lp / 120_000, 10), "hotspot_opened",
+    hot_rows, hot_counts = spread(product, np.minimum(0.25 + Lp / 120_000, 10) * engaged[sess[product]],
+                                  "hotspot_opened",
                                   hotspotId=lambda n: rng.choice(len(HOTSPOTS), size=n, p=_zipf(len(HOTSPOTS), 1.1)))
     spread(product, np.full(len(product), 0.5), "variant_selected",
            variantId=lambda n: rng.choice(len(VARIANTS), size=n, p=_zipf(len(VARIANTS), 0.8)))
@@ -217,7 +232,10 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
            enabled=np.zeros(int(back.sum()), dtype=np.int8))
     opened_any = np.zeros(V, dtype=bool)
     opened_any[hot_rows] = True
-    lift = np.where(arm[sess[product]] == 1, CTA_LIFT, 1.0)
+    treated = arm[sess[product]] == 1
+    if experiment_ms is not None:  # treatment works from the experiment's start on
+        treated &= visit_start[product] >= experiment_ms
+    lift = np.where(treated, CTA_LIFT, 1.0)
     cta = product[rng.random(len(product)) < np.where(opened_any[product], 0.12, 0.04) * lift]
     ev.add(cta, (length[cta] * rng.uniform(0.5, 0.95, size=len(cta))).astype(np.int64) + 1_000, "cta_clicked",
            target=rng.choice(3, size=len(cta), p=[0.6, 0.3, 0.1]))
@@ -241,9 +259,11 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
     end = rng.random(len(st_at)) < 0.9
     ev.add(req[st][end], st_at[end] + ar_len[end], "ar_session_ended", durationMs=ar_len[end])
 
-    # 7. the experiment's exposure, in each product session's first visit
-    expo = product[is_first[product]]
-    ev.add(expo, np.ones(len(expo)), "custom.experiment", experiment=np.zeros(len(expo), dtype=np.int64),
+    # 7. the experiment's exposure, in each product session's first visit (8.: in every product visit, the
+    #    first one at or after the start kept below)
+    expo = product[is_first[product]] if experiment_ms is None else product
+    # (8.: at the visit's first millisecond, so nothing of the visit comes before the exposure)
+    ev.add(expo, np.ones(len(expo)) if experiment_ms is None else np.zeros(len(expo)), "custom.experiment", experiment=np.zeros(len(expo), dtype=np.int64),
            variant=arm[sess[expo]])
 
     # 4. heartbeats every 30 s while the visit lasts
@@ -278,6 +298,16 @@ def _simulate_sessions(rng: np.random.Generator, n_sessions: int, n_viewers: int
     room_days = np.clip(first_t - start_ms, 0, None) // _MS_PER_DAY
     time = time - (np.minimum(over_days, room_days) * _MS_PER_DAY)[session_of]
     inside = time < window_end
+    if experiment_ms is not None:  # 8. exposures from the start on, one per session: its first
+        is_expo = ev.column("key", total, 0, np.int8) == _K["custom.experiment"]
+        late = is_expo & (time >= experiment_ms)
+        order = np.lexsort((time, session_of))
+        first = np.zeros(total, dtype=bool)
+        first_late = order[late[order]]
+        first_late = first_late[np.r_[True, session_of[first_late][1:] != session_of[first_late][:-1]]] \
+            if len(first_late) else first_late
+        first[first_late] = True
+        inside &= ~is_expo | first
     cols = {
         "session": session_of,
         "time": time,
@@ -328,7 +358,7 @@ def _hex_ids(rng: np.random.Generator, n: int, prefix: str, digits: int) -> np.n
 
 
 def generate(n_events: int, *, seed: int = 0, viewers: int = 5, start: str = "2026-11-01T00:00:00Z", days: int = 7,
-             flat: bool = False) -> pd.DataFrame:
+             flat: bool = False, experiment_start: str | None = None) -> pd.DataFrame:
     """``n_events`` synthetic events, the same for the same arguments.
 
     Output columns as :func:`~workbench.tracking.analysis.events_frame`:
@@ -336,7 +366,7 @@ def generate(n_events: int, *, seed: int = 0, viewers: int = 5, start: str = "20
     (datetime64[ns, UTC]), ``payload`` (dict), ``id`` (``"{sessionId}-{n}"``), sorted by
     time. With ``flat=True`` the ``payload`` dicts are replaced by ``payload.<field>``
     columns (NaN where a key has no such field), which is much lighter for millions of
-    rows.
+    rows. ``experiment_start`` (an ISO time with its zone): 8. in the module text.
 
     >>> df = generate(1000, seed=3, viewers=2)
     >>> df["viewerToken"].nunique(), df["timestamp"].is_monotonic_increasing, df["id"].is_unique
@@ -347,11 +377,25 @@ def generate(n_events: int, *, seed: int = 0, viewers: int = 5, start: str = "20
     rng = np.random.default_rng(seed)
     start_ms = int(pd.Timestamp(start).tz_convert("UTC").value // 1_000_000)
     tokens = _hex_ids(rng, viewers, "vt_", 12)
-    return _draw(rng, n_events, tokens, start_ms, days, flat)
+    return _draw(rng, n_events, tokens, start_ms, days, flat, experiment_ms(experiment_start))
+
+
+def experiment_ms(experiment_start) -> int | None:
+    """An experiment's start (an ISO 8601 time with its zone, or a Timestamp) as epoch ms; None stays None.
+
+    >>> experiment_ms("2026-11-03T00:00:00Z")
+    1793664000000
+    """
+    if experiment_start is None:
+        return None
+    stamp = pd.Timestamp(experiment_start)
+    if stamp.tz is None:
+        raise ValueError(f"experiment_start: {experiment_start!r} has no zone; e.g. '2026-11-03T00:00:00Z'")
+    return int(stamp.tz_convert("UTC").value // 1_000_000)
 
 
 def _draw(rng: np.random.Generator, n_events: int, tokens: np.ndarray, start_ms: int, days: int,
-          flat: bool) -> pd.DataFrame:
+          flat: bool, experiment: int | None = None) -> pd.DataFrame:
     """The body of :func:`generate` after the viewer tokens; the lake writer calls it once per chunk."""
     viewers = len(tokens)
     # 1. draw chunks of sessions until there are enough events
@@ -359,7 +403,7 @@ def _draw(rng: np.random.Generator, n_events: int, tokens: np.ndarray, start_ms:
     per_session = 12.0
     while have < n_events or not chunks:
         want = max(16, int((n_events - have) / per_session * 1.05) + 16)
-        cols, viewer = _simulate_sessions(rng, want, viewers, start_ms, days)
+        cols, viewer = _simulate_sessions(rng, want, viewers, start_ms, days, experiment)
         cols["viewer"] = viewer[cols["session"]]
         cols["session"] += n_sessions
         cols["visitor"] += n_sessions

@@ -13,8 +13,15 @@ option):
   periods), :func:`retention_curve`;
 - :mod:`.paths`: :func:`paths` (most frequent sequences from a start or to an end key),
   :func:`transitions` (key -> next key);
-- :mod:`.experiments`: :func:`compare_variants` (rates and differences with Wilson or
-  Bayesian intervals);
+- :mod:`.conversion_times`: :func:`time_to_convert` (per funnel step: mean, median and
+  percentiles of the time from the step before);
+- :mod:`.correlation`: :func:`funnel_correlation` (odds ratios of converting with each event
+  and property value);
+- :mod:`.lifecycle`: :func:`lifecycle` (new, returning, resurrecting, dormant per period);
+- :mod:`.stickiness`: :func:`stickiness` (units by the days of a week they were active);
+- :mod:`.experiments`: :func:`compare_variants` (conversions, means and ratios per variant,
+  fixed or always-valid intervals, CUPED, the sample-ratio check; statistics in
+  :mod:`.experiment_stats` and :mod:`.experiment_readout`);
 - :mod:`.metrics`: :func:`load_times`, :func:`rank`, :func:`events_over_time`,
   :func:`viewer_kpis`;
 - :mod:`.plots`: charts of those tables.
@@ -27,7 +34,8 @@ how groups are kept whole per partition. Every function reads times, durations, 
 and payload fields one way (:mod:`.common`): integers are epoch milliseconds, a duration
 carries its unit, a repeated ``id`` is one event, and events of one millisecond are ordered
 by ``id``. Imports run one way: common <- dispatch <- sessions <- funnels,
-metrics, retention, paths, experiments <- plots <- this package.
+metrics, retention, paths, experiments, lifecycle <- conversion_times, correlation,
+stickiness <- plots <- this package.
 
 The hot paths work on numpy arrays of integer nanoseconds and factorized codes, so 10
 million events take seconds (``bench/analysis.py``, ``bench/scale.py``). Payload fields are
@@ -48,14 +56,19 @@ flatten_payload=True)``, ``synth.generate(..., flat=True)`` or a lake), else fro
 from __future__ import annotations
 
 from .common import EVENT_COLUMNS, check_event_keys
+from .conversion_times import time_to_convert
+from .correlation import funnel_correlation
 from .experiments import compare_variants
 from .funnels import AR_STEPS, ar_conversion, funnel
+from .lifecycle import lifecycle
 from .loading import events_frame, read_events
 from .metrics import events_over_time, load_times, rank, viewer_kpis
 from .paths import paths, transitions
-from .plots import plot_events_over_time, plot_funnel, plot_load_times, plot_paths, plot_rank, plot_retention
+from .plots import (plot_correlation, plot_events_over_time, plot_funnel, plot_lifecycle, plot_load_times, plot_paths,
+                    plot_rank, plot_retention, plot_stickiness, plot_variants)
 from .retention import retention, retention_curve
 from .sessions import dwell_times, sessionize
+from .stickiness import stickiness
 
 __all__ = [
     "EVENT_COLUMNS",
@@ -72,6 +85,10 @@ __all__ = [
     "paths",
     "transitions",
     "compare_variants",
+    "time_to_convert",
+    "funnel_correlation",
+    "lifecycle",
+    "stickiness",
     "load_times",
     "rank",
     "events_over_time",
@@ -82,4 +99,8 @@ __all__ = [
     "plot_rank",
     "plot_retention",
     "plot_paths",
+    "plot_lifecycle",
+    "plot_stickiness",
+    "plot_correlation",
+    "plot_variants",
 ]

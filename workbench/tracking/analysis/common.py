@@ -1,4 +1,4 @@
-"""What every analysis question shares: column checks, timestamps, integer codes, payload fields, event keys.
+"""What every analysis question shares: column checks, integer codes, payload fields, event keys (times: .times).
 
 >>> check_columns(pd.DataFrame({"key": []}), "key")
 >>> quantile_from_counts(np.array([1.0, 2.0, 10.0]), np.array([1, 2, 1]), 0.5)
@@ -15,118 +15,9 @@ import numpy as np
 import pandas as pd
 
 from ..catalog import CATALOG
+from .times import ns
 
 EVENT_COLUMNS = ("viewerToken", "sessionId", "key", "timestamp", "payload", "id")
-#: NaT as integer nanoseconds
-NAT = np.iinfo(np.int64).min
-
-
-def ns(series: pd.Series, tz: str | None = None, function: str = "analysis") -> np.ndarray:
-    """Nanoseconds since the epoch as int64 (NaT is int64 min), read by :func:`to_utc`'s one rule."""
-    if not (pd.api.types.is_datetime64_any_dtype(series.dtype) and getattr(series.dt, "tz", None) is not None):
-        series = to_utc(series, tz=tz, function=function)
-    return pd.DatetimeIndex(series).as_unit("ns").asi8
-
-
-#: The contract's lower bound on timestamps: earlier integers are most likely seconds, not milliseconds.
-EARLIEST = pd.Timestamp("2000-01-01", tz="UTC")
-
-
-def to_utc(values: pd.Series, tz: str | None = None, function: str = "events_frame",
-           column: str = "timestamp") -> pd.Series:
-    """Timestamps as datetime64[ns, UTC], read one strict way by every function.
-
-    - integers and floats are epoch **milliseconds** (the contract's form), never nanoseconds;
-    - strings must be ISO 8601 (``2026-11-06T13:00:00Z``); anything else (``06/11/2026 13:00``,
-      which could be day-first or month-first) raises ValueError naming the column;
-    - a time without a zone (a naive string or datetime) is in ``tz`` when given, else UTC with a
-      UserWarning (once per call) saying so;
-    - times before 2000 (the contract's lower bound) warn that the numbers look like seconds.
-
-    >>> to_utc(pd.Series([1793491200000, "2026-11-01T00:00:05Z"])).dt.strftime("%H:%M:%S").tolist()
-    ['00:00:00', '00:00:05']
-    >>> to_utc(pd.Series(["2026-11-01 21:30"]), tz="America/New_York").dt.strftime("%d %H:%M").tolist()
-    ['02 02:30']
-    """
-
-    naive = False
-    if pd.api.types.is_datetime64_any_dtype(values.dtype):
-        naive = getattr(values.dt, "tz", None) is None
-        out = values.dt.tz_localize(tz or "UTC") if naive else values
-        out = out.dt.tz_convert("UTC").dt.as_unit("ns")
-    elif pd.api.types.is_numeric_dtype(values.dtype) and not pd.api.types.is_bool_dtype(values.dtype):
-        out = pd.to_datetime(values, unit="ms", utc=True).dt.as_unit("ns")
-    else:
-        out = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns, UTC]")
-        is_num = values.map(lambda v: isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool))
-        if is_num.any():
-            out[is_num] = pd.to_datetime(values[is_num].astype("float64"), unit="ms", utc=True).dt.as_unit("ns")
-        is_str = values.map(lambda v: isinstance(v, str))
-        if is_str.any():
-            text = values[is_str]
-            try:
-                parsed = pd.to_datetime(text, format="ISO8601")
-            except (ValueError, TypeError):
-                bad = next(v for v in text if not _iso(v))
-                raise ValueError(f"{function}: {column}: {bad!r} is not an ISO 8601 time such as "
-                                 "2026-11-06T13:00:00Z, nor epoch milliseconds (a day-first or month-first "
-                                 "date is ambiguous)") from None
-            if not isinstance(parsed.dtype, pd.DatetimeTZDtype):  # no zone in any of them
-                naive = True
-                parsed = parsed.dt.tz_localize(tz or "UTC")
-            elif tz is None:
-                naive = any(not _zoned(v) for v in text)
-            out[is_str] = pd.to_datetime(parsed, utc=True).dt.as_unit("ns")
-        other = ~is_num & ~is_str & values.notna()
-        if other.any():  # datetime or Timestamp objects
-            stamps = [pd.Timestamp(v) for v in values[other]]
-            naive = naive or any(s.tz is None for s in stamps)
-            out[other] = [(s.tz_localize(tz or "UTC") if s.tz is None else s).tz_convert("UTC") for s in stamps]
-    if naive and tz is None:
-        warnings.warn(f"{function}: {column}: times without a zone are taken as UTC; say where they were "
-                      "recorded with tz= (events_frame, retention) or Series.dt.tz_localize('Europe/Paris')", UserWarning, stacklevel=3)
-    valid = out.dropna()
-    if len(valid) and valid.min() < EARLIEST:
-        warnings.warn(f"{function}: {column}: times before 2000 ({valid.min():%Y-%m-%d}); integers are epoch "
-                      "milliseconds, and these look like seconds (multiply by 1000)", UserWarning, stacklevel=3)
-    return out
-
-
-def _iso(text: str) -> bool:
-    try:
-        pd.to_datetime(pd.Series([text]), format="ISO8601")
-        return True
-    except (ValueError, TypeError):
-        return False
-
-
-def _zoned(text: str) -> bool:
-    return text.rstrip().endswith(("Z", "z")) or "+" in text[10:] or "-" in text[10:]
-
-
-def duration(value: Any, parameter: str, function: str, zero: bool = False) -> int:
-    """A duration in nanoseconds: a string (``"1h"``, ``"30min"``, ``"7D"``), a ``pd.Timedelta`` or a
-    ``datetime.timedelta``; a bare number is refused (seconds? milliseconds?), as is a negative one, and 0
-    unless ``zero`` (a funnel's window of 0: the same millisecond).
-
-    >>> duration("1h", "within", "funnel")
-    3600000000000
-    >>> duration(3600, "within", "funnel")
-    Traceback (most recent call last):
-    ...
-    ValueError: funnel: within: 3600 is a bare number; give a duration with its unit, e.g. '1h', '30min', '7D' or pd.Timedelta(hours=1)
-    """
-    if isinstance(value, (bool, int, float, np.integer, np.floating)):
-        raise ValueError(f"{function}: {parameter}: {value!r} is a bare number; give a duration with its unit, "
-                         "e.g. '1h', '30min', '7D' or pd.Timedelta(hours=1)")
-    try:
-        out = pd.Timedelta(value).value
-    except (ValueError, TypeError):
-        raise ValueError(f"{function}: {parameter}: {value!r} is not a duration such as '1h', '30min', '7D' "
-                         "or pd.Timedelta(hours=1)") from None
-    if out is pd.NaT or not isinstance(out, (int, np.integer)) or out < 0 or (out == 0 and not zero):
-        raise ValueError(f"{function}: {parameter}: {value!r} must be a positive duration such as '1h'")
-    return int(out)
 
 
 def step_list(steps: Any, parameter: str, function: str) -> list:
@@ -142,23 +33,35 @@ def step_list(steps: Any, parameter: str, function: str) -> list:
     return list(steps)
 
 
-def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timestamp") -> pd.DataFrame:
+def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timestamp",
+                 scope: str | None = None) -> pd.DataFrame:
     """``frame`` without repeated event ids, keeping each id's first (earliest, then first in the frame).
 
     The contract says a repeated id is one event (a client retries a batch; Amplitude likewise
-    de-duplicates on its insert id), so every analysis counts it once. Rows without an id are kept.
-    Copies of an id are taken to be the same event (a retry resends it unchanged); were they to differ,
-    the earliest wins, and among copies at one time the first row.
-    A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken as it is:
-    hashing every id costs about as much as the rest of a question.
+    de-duplicates on its insert id), so every analysis counts it once. An id repeats only within
+    its session (``sessionId``; else the question's group, ``scope``): two sessions whose clients
+    happen to reuse ids keep each other's events, as Amplitude scopes its insert id to a device or
+    user. Rows without an id are kept. Copies of an id are taken to be the same event (a retry
+    resends it unchanged); were they to differ, the earliest wins, and among copies at one time the
+    first row. A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken
+    as it is: hashing every id costs about as much as the rest of a question.
 
     >>> t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta([2, 1, 3, 3], unit="s")
     >>> first_events(pd.DataFrame({"id": ["a", "a", None, None], "timestamp": t}))["timestamp"].dt.second.tolist()
     [1, 3, 3]
+    >>> len(first_events(pd.DataFrame({"sessionId": ["s", "t"], "id": ["a", "a"], "timestamp": t[:2]})))
+    2
     """
     if id_column not in frame.columns or not len(frame) or frame.attrs.get("unique_ids"):
         return frame
     ids, _ = pd.factorize(frame[id_column], use_na_sentinel=True)
+    within = "sessionId" if "sessionId" in frame.columns else scope
+    if within is not None and within in frame.columns and within != id_column:
+        groups, _ = pd.factorize(frame[within], use_na_sentinel=True)
+        # (group, id) pairs as one code; a row without a group keeps its id's own scope
+        pair = np.where(ids >= 0, ids.astype(np.int64) * (int(groups.max(initial=-1)) + 2) + groups + 1, -1)
+        ids, _ = pd.factorize(pair, use_na_sentinel=False)
+        ids = np.where(pair < 0, -1, ids)
     has = ids >= 0
     _, first = np.unique(ids[has], return_index=True)
     if len(first) == int(has.sum()):
@@ -210,25 +113,6 @@ def tie_order(g: np.ndarray, t: np.ndarray, rows: np.ndarray, frame: pd.DataFram
     return order
 
 
-def ms_floor(t: np.ndarray) -> np.ndarray:
-    """Integer ns times floored to the millisecond (NaT kept): "the same millisecond" is a tie."""
-    return np.where(t == NAT, NAT, t // 1_000_000 * 1_000_000)
-
-
-def ms_ticks(series: pd.Series, function: str = "analysis") -> np.ndarray:
-    """Times as whole milliseconds since the epoch (int64, NaT as ``NAT``), for questions that only order
-    events: ``ms_floor(ns(series)) // 10**6``, but a lake's column (zoned, in ms) is taken as it is, uncopied
-    (three event-sized arrays fewer).
-
-    >>> ms_ticks(pd.Series(pd.to_datetime(["2026-11-01 00:00:00.0017", None], utc=True))).tolist()[0]
-    1793491200001
-    """
-    if isinstance(series.dtype, pd.DatetimeTZDtype) and series.dt.unit == "ms":
-        return pd.DatetimeIndex(series).asi8
-    t = ns(series, function=function)
-    return np.where(t == NAT, NAT, t // 1_000_000)
-
-
 def codes(series: pd.Series, wide: bool = True) -> tuple[np.ndarray, Any]:
     """Integer codes (-1 for missing) and the values they stand for.
 
@@ -246,10 +130,26 @@ def codes(series: pd.Series, wide: bool = True) -> tuple[np.ndarray, Any]:
 
 
 def payload_dict(value: Any) -> dict:
+    """A payload as a dict: a dict as it is, JSON text parsed, anything else empty.
+
+    Dask's ``from_pandas`` turns a column of dicts into their Python text (``{'device': 'mobile'}``,
+    its ``convert-string`` option), which is not JSON: such text is read as the Python literal it is.
+
+    >>> payload_dict('{"device": "mobile"}') == payload_dict("{'device': 'mobile'}") == {"device": "mobile"}
+    True
+    """
     if isinstance(value, dict):
         return value
     if isinstance(value, str):
-        parsed = json.loads(value)
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            import ast
+
+            try:
+                parsed = ast.literal_eval(value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                raise ValueError(f"payload: {value[:60]!r} is neither a JSON object nor a dict") from None
         return parsed if isinstance(parsed, dict) else {}
     return {}
 
@@ -267,8 +167,18 @@ def payload_field(df: pd.DataFrame, field: str, payload: str = "payload") -> pd.
             return df[flat]
     if payload not in df.columns:
         return pd.Series(None, index=df.index, dtype=object)
-    # dicts (events_frame) or JSON text (a lake's free-form payloads)
-    return pd.Series([payload_dict(p).get(field) if p is not None else None for p in df[payload]],
+    column = df[payload]
+    if not pd.api.types.is_object_dtype(column.dtype) or not any(isinstance(p, dict) for p in column.head(64)):
+        # JSON text (a lake's free-form payloads): each distinct text parsed once (the exposures of an experiment
+        # are a handful of texts repeated; parsing them one by one took most of a readout's time)
+        try:
+            text, distinct = pd.factorize(column, use_na_sentinel=True)
+        except TypeError:  # dicts after all, further down
+            text = None
+        if text is not None:
+            values = np.array([payload_dict(p).get(field) for p in distinct] + [None], dtype=object)
+            return pd.Series(values[text], index=df.index, dtype=object)
+    return pd.Series([payload_dict(p).get(field) if p is not None else None for p in column],  # dicts
                      index=df.index, dtype=object)
 
 
@@ -313,6 +223,54 @@ def check_event_keys(keys: Sequence[str], parameter: str, function: str, df=None
         warnings.warn(f"{function}: {parameter}: {k!r} is neither an event key nor in the data, so it counts 0{hint}",
                       UserWarning, stacklevel=3)
     return keys
+
+
+def warn_unseen(field: str, parameter: str, function: str, columns, consequence: str) -> None:
+    """Warn that no event has ``field`` (a column, a ``payload.<field>`` column or a payload field), naming the
+    nearest column or payload field: a misspelt breakdown would otherwise put every group under one value.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_unseen("device", "breakdown", "funnel", ["Device", "key"], "every group counts under 'unknown'")
+    >>> str(w[0].message)
+    "funnel: breakdown: no event has 'device' (a column or payload field), so every group counts under 'unknown'; did you mean 'Device'?"
+    """
+    import difflib
+
+    from ..schema import PAYLOAD_FIELDS
+
+    names = [str(c).removeprefix("payload.") for c in columns] + list(PAYLOAD_FIELDS)
+    same = [n for n in names if n.lower() == str(field).lower() and n != field]
+    close = same or difflib.get_close_matches(str(field), names, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    warnings.warn(f"{function}: {parameter}: no event has {field!r} (a column or payload field), so {consequence}"
+                  f"{hint}", UserWarning, stacklevel=3)
+
+
+def unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (a, b) pairs of two integer arrays, sorted by a then b, and how often each occurs: the two
+    packed into one int64 and sorted once (``np.unique(..., axis=0)`` sorts rows as records, ten times slower).
+
+    >>> [x.tolist() for x in unique_pairs(np.array([2, 1, 2, 1]), np.array([5, 7, 5, -3]))]
+    [[1, 1, 2], [-3, 7, 5], [1, 1, 2]]
+    >>> [x.tolist() for x in unique_pairs(np.array([2**61, 0, 2**61]), np.array([9, 2**40, 9]))]  # too wide to pack
+    [[0, 2305843009213693952], [1099511627776, 9], [1, 2]]
+    """
+    a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+    if not len(a):
+        return a, b, np.empty(0, np.int64)
+    a_values = b_values = None
+    if (int(a.max()) - int(a.min()) + 1) * (int(b.max()) - int(b.min()) + 1) >= 2**62:  # their values, numbered
+        a, a_values = pd.factorize(a, sort=True)
+        b, b_values = pd.factorize(b, sort=True)
+    a0, b0 = int(a.min()), int(b.min())
+    span = int(b.max()) - b0 + 1
+    key, n = np.unique((a - a0) * span + (b - b0), return_counts=True)
+    out_a, out_b = key // span + a0, key % span + b0
+    if a_values is not None:
+        out_a, out_b = np.asarray(a_values, dtype=np.int64)[out_a], np.asarray(b_values, dtype=np.int64)[out_b]
+    return out_a, out_b, n
 
 
 def check_columns(df: pd.DataFrame, *names: str) -> None:

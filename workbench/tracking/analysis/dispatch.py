@@ -106,11 +106,13 @@ def by_group(ddf, by: str, session: str = "sessionId"):
 
 def columns_of(ddf, *names, ties: bool = True) -> list[str]:
     """The columns named that the frame has (payload fields may be flattened or not), checked, and the event
-    ``id`` when there is one: every question counts a repeated id once, and those that order events (``ties``)
+    ``id`` (with ``sessionId``, its scope) when there is one: every question counts a repeated id once, and those
+    that order events (``ties``)
     break ties by it. A question that does not order events skips the id of a lake that promises it never
     repeats (so a frame of all the lake's columns does not read a million ids for nothing)."""
     check_columns(ddf, *[n for n in names if not n.startswith("payload.")])
-    wanted = (*names, "id") if ties or not promises_unique_ids(ddf) else names
+    # an id repeats only within its session (common.first_events), so the session comes with it
+    wanted = (*names, "id", "sessionId") if ties or not promises_unique_ids(ddf) else names
     return list(dict.fromkeys(n for n in wanted if n in ddf.columns))
 
 

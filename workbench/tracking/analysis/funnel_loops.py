@@ -20,7 +20,9 @@ same millisecond).
   :func:`_exact`, which tries every way to split the steps over runs (a chain takes any
   part of its first and last run and the whole of every run between).
 - ``any``: steps 1..k are all done (each key as many times as it appears among them)
-  within one window; every step event is tried as the window's first event.
+  within one window, with no ``exclude`` event strictly between the first and the last of
+  them; every step event is tried as the window's first event (the earliest events of
+  each key from there end the window soonest, so they are the best choice).
 
 >>> import numpy as np
 >>> g, k, t = np.array([0, 0, 1]), np.array([0, 1, 0]), np.array([0, 5, 3])
@@ -35,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .common import NAT
+from .times import NAT
 
 ORDERS = ("ordered", "strict", "any")
 
@@ -85,13 +87,15 @@ def chains(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, steps: list[
     if order == "strict":
         rows = np.flatnonzero(valid)
     else:
-        rows = np.flatnonzero(valid & np.isin(k_all, [s for s in (*steps, *exclude) if s >= 0]))
+        wanted = np.zeros(int(max(k_all.max(initial=-1), *steps, *exclude, 0)) + 2, dtype=bool)  # by key code
+        wanted[[s for s in (*steps, *exclude) if s >= 0]] = True  # (code -1, no key, picks the spare last)
+        rows = np.flatnonzero(valid & wanted[k_all])
     empty = Chains(np.empty(0, np.int64), np.empty(0, np.int64), np.empty((0, m), np.int64))
     if not len(rows):
         return empty
     g, t, k, run_start, run_end, new_run = _sorted(g_all, k_all, t_all, rows)
     if order == "any":
-        return _any(g, t, k, run_start, steps, within_ns)
+        return _any(g, t, k, run_start, run_end, steps, within_ns, exclude)
     starts = np.flatnonzero(k == steps[0])
     if not len(starts):
         return empty
@@ -273,9 +277,17 @@ def _strict(g, t, k, new_run, starts, steps, within_ns) -> Chains:
     return _best(g[starts], depth, times)
 
 
-def _any(g, t, k, run_start, steps, within_ns) -> Chains:
+def _any(g, t, k, run_start, run_end, steps, within_ns, exclude=()) -> Chains:
     m = len(steps)
     anchors = np.flatnonzero(np.isin(k, [s for s in steps if s >= 0]))
+    # the first excluded event strictly after each anchor's time: steps done after it do not count
+    wall = np.full(len(anchors), np.iinfo(np.int64).max, dtype=np.int64)
+    excluded = np.flatnonzero(np.isin(k, list(exclude))) if len(exclude) else np.empty(0, np.int64)
+    if len(excluded) and len(anchors):
+        e = np.searchsorted(excluded, run_end[anchors], side="right")
+        p = excluded[np.minimum(e, len(excluded) - 1)]
+        found = (e < len(excluded)) & (g[p] == g[anchors])
+        wall[found] = t[p[found]]
     positions = {s: np.flatnonzero(k == s) for s in set(steps) if s >= 0}
     depth = np.zeros(len(anchors), dtype=np.int64)
     times = np.full((len(anchors), m), NAT, dtype=np.int64)
@@ -291,7 +303,7 @@ def _any(g, t, k, run_start, steps, within_ns) -> Chains:
         idx = np.searchsorted(targets, lo, side="left") + need - 1
         ok = idx < len(targets)
         p = targets[np.minimum(idx, len(targets) - 1)]
-        ok &= (g[p] == g[anchors]) & (t[p] - t[anchors] <= within_ns)
+        ok &= (g[p] == g[anchors]) & (t[p] - t[anchors] <= within_ns) & (t[p] <= wall)
         reached &= ok
         done_at = np.where(reached, np.maximum(done_at, t[p]), NAT)
         times[reached, j] = done_at[reached]

@@ -18,14 +18,15 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import (check_columns, check_event_keys, codes, duration, first_events, ms_floor, ns, payload_field,
-                     quantile_from_counts, step_list, tie_order)
+from .common import (check_columns, check_event_keys, codes, first_events, payload_field, quantile_from_counts,
+                     step_list, tie_order, warn_unseen)
+from .times import NAT, duration, ms_ticks
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .funnel_loops import ORDERS, chains
 
 __all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
 
-ATTRIBUTIONS = ("first_touch", "last_touch", "first_step")
+ATTRIBUTIONS = ("first_touch", "last_touch", "first_seen", "last_seen")
 AR_STEPS = ("ar_requested", "ar_session_started", "ar_object_placed")
 _PARTIAL = {"value": object, "step": np.int64, "delta": np.int64, "n": np.int64}
 _UNKNOWN = "unknown"
@@ -39,7 +40,9 @@ def _options(df, steps, key, order, exclude, attribution) -> tuple[list[str], li
     if order not in ORDERS:
         raise ValueError(f"funnel: order: {order!r} is not one of {', '.join(ORDERS)}")
     if attribution not in ATTRIBUTIONS:
-        raise ValueError(f"funnel: attribution: {attribution!r} is not one of {', '.join(ATTRIBUTIONS)}")
+        renamed = {"first_step": "first_touch"}.get(attribution)
+        hint = f" ({attribution!r} is now {renamed!r}: the event that filled step 1)" if renamed else ""
+        raise ValueError(f"funnel: attribution: {attribution!r} is not one of {', '.join(ATTRIBUTIONS)}{hint}")
     exclude = check_event_keys(step_list(exclude or (), "exclude", "funnel"), "exclude", "funnel", df, column=key)
     both = sorted(set(exclude) & set(steps))
     if both:
@@ -47,52 +50,68 @@ def _options(df, steps, key, order, exclude, attribution) -> tuple[list[str], li
     return steps, exclude
 
 
-def _touch(frame: pd.DataFrame, breakdown: str, by: str, t: np.ndarray, attribution: str,
-           first_step: tuple | None = None) -> pd.Series:
-    """Each group's breakdown value: on its first (``first_touch``) or last (``last_touch``) event that has one,
-    or (``first_step``) on the event that filled the counted chain's first step (``first_step``: the step's key
-    column mask and each group's first-step time); events at one millisecond in (time, id) order.
-    ``t``: the events' times in ns, floored to the millisecond."""
-    values = payload_field(frame, breakdown)
+def _touch(frame: pd.DataFrame, values: pd.Series, g: np.ndarray, k: np.ndarray, t: np.ndarray, found,
+           steps: list[int], order: str, attribution: str) -> np.ndarray:
+    """Each found group's breakdown value (None where it has none), in the order of ``found.groups``.
+
+    ``first_touch``: on the event that filled the counted chain's first step; ``last_touch``: on the event that
+    filled the last step it reached (for ``any``, the chain's latest event); ``first_seen`` / ``last_seen``: on the
+    group's first or last event that has the field. Events of one millisecond are taken in (time, id) order.
+    ``values``: the field per event; ``g``, ``k``, ``t``: group codes, key codes, times floored to the ms."""
     has = values.notna().to_numpy()
-    if first_step is not None:
-        is_step, start_of = first_step
-        has = is_step & (t == pd.Series(frame[by].to_numpy()).map(start_of).fillna(-1).to_numpy(dtype=np.int64))
-    g, _ = codes(frame[by])
-    order = tie_order(g, t, np.flatnonzero(has & (g >= 0)), frame)
-    gs = g[order]
-    first = np.ones(len(gs), dtype=bool)
-    first[1:] = gs[1:] != gs[:-1]
-    last = np.ones(len(gs), dtype=bool)
-    last[:-1] = first[1:]
-    pick = order[last if attribution == "last_touch" else first]
-    return pd.Series(values.to_numpy()[pick].astype(object), index=frame[by].to_numpy()[pick])
+    if attribution in ("first_touch", "last_touch"):
+        first = attribution == "first_touch"
+        j = np.zeros(len(found.groups), dtype=np.int64) if first else found.depth - 1
+        at = np.full(int(g.max(initial=-1)) + 2, NAT, dtype=np.int64)  # per group code (-1: the spare last)
+        at[found.groups] = found.times[np.arange(len(found.groups)), j]
+        want = np.full(len(at), -3, dtype=np.int64)
+        want[found.groups] = np.asarray(steps, dtype=np.int64)[j]
+        if order == "any" and not first:  # the chain's latest event, whichever step's key it has
+            is_key = np.isin(k, [s for s in steps if s >= 0])
+        else:
+            is_key = k == want[g]
+        has = is_key & (t == at[g]) & (at[g] != NAT)
+    else:
+        first = attribution == "first_seen"
+    rows = tie_order(g, t, np.flatnonzero(has & (g >= 0)), frame)
+    gs = g[rows]
+    edge = np.r_[True, gs[1:] != gs[:-1]] if first else np.r_[gs[1:] != gs[:-1], True]
+    pick = rows[edge] if len(rows) else rows
+    out = pd.Series(values.to_numpy(dtype=object)[pick], index=g[pick])
+    return np.array(out.reindex(found.groups).to_numpy(dtype=object), dtype=object)  # a copy: it is filled in
 
 
-def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
-             attribution) -> pd.DataFrame:
-    """One frame's (or partition's) summary: groups reaching each step, and counts of each time to convert,
-    per breakdown value; summaries of frames with disjoint groups add up."""
-    frame = first_events(frame, time=time)
+def _found(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order):
+    """(frame without repeated ids, group codes, group names, key codes, times floored to the ms, each key's code,
+    the chains found): what a funnel, its times and its correlation read from one frame."""
+    frame = first_events(frame, time=time, scope=by)
     k_all, k_names = codes(frame[key])
     code_of = {name: i for i, name in enumerate(k_names)}
     g_all, g_names = codes(frame[by])
-    t_all = ms_floor(ns(frame[time], function="funnel"))
+    ticks = ms_ticks(frame[time], function="funnel")  # a lake's own milliseconds, uncopied
+    t_all = np.where(ticks == NAT, NAT, ticks * 1_000_000)
     found = chains(g_all, k_all, t_all, [code_of.get(s, -1) for s in steps], within_ns, order,
                    [code_of[s] for s in exclude if s in code_of])
+    return frame, g_all, g_names, k_all, t_all, code_of, found
+
+
+def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
+             attribution, total: bool = False) -> pd.DataFrame:
+    """One frame's (or partition's) summary: groups reaching each step, and counts of each time to convert,
+    per breakdown value (a row of step -1 counts the events that carry the breakdown field; with ``total``, rows
+    of step ``len(steps)`` count the times from the first step to the last); summaries of frames with disjoint
+    groups add up."""
+    frame, g_all, _, k_all, t_all, code_of, found = _found(frame, steps, exclude, within_ns, by, key, time, order)
+    rows = []
     if breakdown is None:
         value = np.full(len(found.groups), "", dtype=object)
     else:
-        names = pd.Index(g_names).take(found.groups)
-        first_step = None
-        if attribution == "first_step":
-            first_step = ((k_all == code_of.get(steps[0], -2)), dict(zip(names, found.times[:, 0].tolist())))
-        touch = _touch(frame, breakdown, by, t_all, attribution, first_step)
-        # a copy: pandas 3 hands out read-only views, and a group without the field is filled in below
-        value = np.array(touch.reindex(names).to_numpy(dtype=object), dtype=object)
+        field = payload_field(frame, breakdown)
+        value = _touch(frame, field, g_all, k_all, t_all, found, [code_of.get(s, -1) for s in steps], order,
+                       attribution)
         value[pd.isna(value)] = _UNKNOWN
-        value = value.astype(str).astype(object)
-    rows = []
+        value = value.astype(str).astype(object)  # values compared as text: 1 and "1" are one group
+        rows.append(pd.DataFrame({"value": [""], "step": -1, "delta": -1, "n": int(field.notna().sum())}))
     for j in range(len(steps)):
         at = found.depth > j
         n = pd.Series(value[at]).value_counts()
@@ -102,12 +121,21 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
             d = pd.DataFrame({"value": value[at], "delta": found.times[at, j] - found.times[at, j - 1]})
             c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
             rows.append(c.assign(step=j)[list(_PARTIAL)])
+    if total and len(steps) > 1:
+        done = found.depth == len(steps)
+        d = pd.DataFrame({"value": value[done], "delta": found.times[done, -1] - found.times[done, 0]})
+        c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
+        rows.append(c.assign(step=len(steps))[list(_PARTIAL)])
     out = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=list(_PARTIAL))
     return out.astype(_PARTIAL)
 
 
-def _table(partial: pd.DataFrame, steps: list[str], breakdown: str | None) -> pd.DataFrame:
-    """The funnel table from summed partial summaries."""
+def _table(partial: pd.DataFrame, steps: list[str], breakdown: str | None, columns=()) -> pd.DataFrame:
+    """The funnel table from summed partial summaries (``columns``: the frame's, to name a misspelt breakdown)."""
+    seen = partial["step"] < 0
+    if breakdown is not None and not partial.loc[seen, "n"].sum() and (~seen).any():
+        warn_unseen(breakdown, "breakdown", "funnel", columns, "every group counts under 'unknown'")
+    partial = partial[~seen]
     parts = []
     values = sorted(partial["value"].unique().tolist(), key=str) if breakdown is not None else [""]
     for v in values:
@@ -150,7 +178,7 @@ def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="times
     (partial,) = compute(part.map_partitions(_partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
                                              order, breakdown, attribution, meta=meta), client=client)
     partial = partial.groupby(["value", "step", "delta"], sort=False)["n"].sum().reset_index()
-    return _table(partial, steps, breakdown)
+    return _table(partial, steps, breakdown, list(ddf.columns))
 
 
 @pandas_or_dask(_funnel_dask)
@@ -179,7 +207,8 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
       window of ``within``.
 
     ``exclude``: event keys; a chain never has such an event strictly between the times of
-    two of its consecutive steps, and a group counts to the furthest step of any chain
+    two of its consecutive steps (``"any"``: between its first and its last event, whatever
+    their steps), and a group counts to the furthest step of any chain
     (every start and every choice of events is tried). An excluded event in the same
     millisecond as a step's event is not between them. Amplitude instead drops the user
     from the whole funnel (every step) when the excluded event comes between the two steps
@@ -187,11 +216,20 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     the steps it names anywhere in the window; ours keeps the steps reached before it.
 
     ``breakdown``: a column or payload field (``"device"``); one funnel per value, each group
-    counted under the value on its first (``attribution="first_touch"``) or last
-    (``"last_touch"``) event that has the field, or on the event that filled its first step
-    (``"first_step"``, Amplitude's and PostHog's rule; ``"unknown"`` when that event lacks
-    it); groups without it under ``"unknown"``. Events of one millisecond are taken in
-    (time, id) order, so the answer does not depend on the order of the rows.
+    counted under the value (``attribution=``)
+
+    - ``"first_touch"`` (the default; PostHog's and Amplitude's): on the event that filled
+      the counted chain's first step;
+    - ``"last_touch"`` (PostHog's): on the event that filled the last step the group reached
+      (``"any"``: the chain's latest event);
+    - ``"first_seen"`` / ``"last_seen"``: on the group's first or last event that has the
+      field, whichever its key.
+
+    A group whose chosen event lacks the field counts under ``"unknown"``. Events of one
+    millisecond are taken in (time, id) order, so the answer does not depend on the order of
+    the rows. Values are compared as text: ``1`` and ``"1"`` are one value. When no event at
+    all has the field (a misspelt ``"device"`` for a ``Device`` column), a UserWarning says
+    so and names the nearest column.
 
     Input columns: ``by``, ``key``, ``time`` [, ``breakdown``]. Output: one row per step
     (per breakdown value, sorted) with [``breakdown``], ``step``, ``count`` (groups reaching
@@ -215,7 +253,7 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     steps, exclude = _options(df, steps, key, order, exclude, attribution)
     check_columns(df, by, key, time)
     partial = _partial(df, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time, order, breakdown, attribution)
-    return _table(partial, steps, breakdown)
+    return _table(partial, steps, breakdown, list(df.columns))
 
 
 def _ar_conversion_dask(ddf, by="platform", group="sessionId", within="1h", key="key", time="timestamp",

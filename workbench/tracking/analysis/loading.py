@@ -12,7 +12,8 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from .common import EVENT_COLUMNS, payload_dict, to_utc
+from .common import EVENT_COLUMNS, payload_dict
+from .times import to_utc
 
 __all__ = ["events_frame", "read_events"]
 
@@ -22,7 +23,7 @@ def events_frame(records: Any, flatten_payload: bool = False, tz: str | None = N
 
     ``records``: a list of dicts, a JSON-lines path, or a DataFrame, with the service's
     export fields ``viewerToken, sessionId, key, timestamp`` (epoch ms or ISO 8601; a time
-    without a zone is in ``tz``, else UTC with a warning: :func:`~.common.to_utc`),
+    without a zone is in ``tz``, else UTC with a warning: :func:`~.times.to_utc`),
     ``payload`` (dict or JSON string) and ``id``.
 
     Output columns: ``viewerToken, sessionId, key, timestamp`` (datetime64[ns, UTC]),

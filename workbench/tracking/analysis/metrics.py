@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..catalog import CATALOG
-from .common import check_columns, check_event_keys, first_events, payload_field, pct_name
+from .common import check_columns, check_event_keys, first_events, payload_field, pct_name, warn_unseen
 from .dispatch import as_dicts, by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .sessions import dwell_times, sessionize
 
@@ -148,6 +148,8 @@ def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float
     sub = df[df[key] == "viewer_loaded"]
     ms = pd.to_numeric(payload_field(sub, "loadTimeMs"), errors="coerce").astype(float)
     group = payload_field(sub, by)
+    if len(sub) and not group.notna().any():
+        warn_unseen(by, "by", "load_times", df.columns, "every load counts under 'unknown'")
     group = group.astype(object).where(group.notna(), "unknown").astype(str)
     frame = pd.DataFrame({by: group.to_numpy(), "ms": ms.to_numpy()})
     grouped = frame.groupby(by, sort=True)["ms"]

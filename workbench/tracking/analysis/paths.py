@@ -22,7 +22,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, first_events, ms_ticks, step_list, tie_order
+from .common import check_columns, check_event_keys, codes, first_events, step_list, tie_order
+from .times import NAT, ms_ticks
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 from .sessions import sessionize
 
@@ -34,7 +35,7 @@ MAX_STEPS = 10
 
 def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
     """(group codes, key codes, key names) of the kept events, sorted by (group, time to the ms, id)."""
-    frame = first_events(frame, time=time)
+    frame = first_events(frame, time=time, scope=by)
     g, _ = codes(frame[by])
     k, names = codes(frame[key])
     t = ms_ticks(frame[time], function="paths")

@@ -11,7 +11,8 @@ import pandas as pd
 from .common import payload_field
 from .metrics import events_over_time
 
-__all__ = ["plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank"]
+__all__ = ["plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank", "plot_retention", "plot_paths",
+           "plot_lifecycle", "plot_stickiness", "plot_correlation", "plot_variants"]
 
 
 def plot_funnel(funnel_df: pd.DataFrame, ax=None, unit: str = "visits"):
@@ -179,5 +180,125 @@ def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
     ax.set_title(f"top {len(rows)} paths")
+    ax.figure.tight_layout()
+    return ax
+
+
+def plot_lifecycle(table: pd.DataFrame, ax=None, unit: str = "visitors"):
+    """Stacked bars of a :func:`~.lifecycle.lifecycle` table: new, returning and resurrecting above the axis,
+    dormant below it (PostHog's picture); returns the Axes.
+
+    >>> t = pd.DataFrame({"period": pd.to_datetime(["2026-11-01"], utc=True), "new": [3], "returning": [1],
+    ...                   "resurrecting": [0], "dormant": [-2]})
+    >>> plot_lifecycle(t).get_ylabel()
+    'visitors'
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(9, 4))
+    x = np.arange(len(table))
+    colours = {"new": "#2f6fb3", "returning": "#5aa469", "resurrecting": "#e0a030", "dormant": "#c8553d"}
+    bottom = np.zeros(len(table))
+    for status in ("new", "returning", "resurrecting"):
+        ax.bar(x, table[status], bottom=bottom, color=colours[status], label=status, width=0.8)
+        bottom += table[status].to_numpy()
+    ax.bar(x, table["dormant"], color=colours["dormant"], label="dormant", width=0.8)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(x, [p.strftime("%a %d %b") for p in table["period"]], rotation=0)
+    ax.set_ylabel(unit)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=4, fontsize=8, frameon=False)
+    ax.figure.tight_layout()
+    return ax
+
+
+def plot_stickiness(table: pd.DataFrame, ax=None, unit: str = "visitors"):
+    """Bars of a :func:`~.stickiness.stickiness` table: the share of a window's active units per number of periods
+    active, one group of bars per window (hatched and labelled "partial" where the data do not cover it: its
+    counts are low by construction); returns the Axes.
+
+    >>> t = pd.DataFrame({"window": pd.to_datetime(["2026-11-02"] * 2, utc=True), "periods_active": [1, 2],
+    ...                   "share": [0.75, 0.25], "complete": True})
+    >>> plot_stickiness(t).get_xlabel()
+    'periods active in the window'
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    windows = table["window"].drop_duplicates().tolist()
+    width = 0.8 / max(len(windows), 1)
+    for i, w in enumerate(windows):
+        rows = table[table["window"] == w]
+        whole = bool(rows["complete"].iloc[0])
+        ax.bar(rows["periods_active"] + (i - (len(windows) - 1) / 2) * width, rows["share"] * 100, width=width,
+               label=f"from {w:%d %b}" + ("" if whole else " (partial)"), hatch=None if whole else "//",
+               alpha=1 if whole else 0.6)
+    ax.set_xticks(np.sort(table["periods_active"].unique()))
+    ax.set_xlabel("periods active in the window")
+    ax.set_ylabel(f"{unit} active in the window (%)")
+    if windows:
+        ax.legend(fontsize=8)
+    ax.figure.tight_layout()
+    return ax
+
+
+def plot_correlation(table: pd.DataFrame, top: int = 8, ax=None):
+    """Horizontal bars of a :func:`~.correlation.funnel_correlation` table: the ``top`` odds ratios on each side of
+    1 on a log scale, with their intervals; returns the Axes.
+
+    >>> t = pd.DataFrame({"kind": ["event", "property"], "name": ["hotspot_opened", "device"], "value": ["", "mobile"],
+    ...                   "odds_ratio": [3.0, 0.5], "odds_ratio_low": [2.0, 0.3], "odds_ratio_high": [4.5, 0.8]})
+    >>> plot_correlation(t).get_xscale()
+    'log'
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = pd.concat([table[table["odds_ratio"] >= 1].head(top), table[table["odds_ratio"] < 1].tail(top)])
+    rows = rows.iloc[::-1]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 0.4 * len(rows) + 1.2))
+    labels = [n if k == "event" else f"{n} = {v}" for k, n, v in zip(rows["kind"], rows["name"], rows["value"])]
+    y = np.arange(len(rows))
+    odds = rows["odds_ratio"].to_numpy(dtype=float)
+    ax.barh(y, odds - 1, left=1, color=np.where(odds >= 1, "#5aa469", "#c8553d"), alpha=0.5)
+    ax.errorbar(odds, y, xerr=[odds - rows["odds_ratio_low"].to_numpy(dtype=float),
+                               rows["odds_ratio_high"].to_numpy(dtype=float) - odds],
+                fmt="o", color="black", markersize=3, linewidth=1)
+    ax.set_xscale("log")
+    ax.set_yticks(y, labels)
+    ax.axvline(1, color="black", linewidth=0.8)
+    ax.set_xlabel("odds ratio of converting, with against without (log scale)")
+    ax.figure.tight_layout()
+    return ax
+
+
+def plot_variants(readouts: dict[str, pd.DataFrame], ax=None):
+    """Each readout's differences against its baseline with their intervals, one row per (readout, variant):
+    ``readouts`` maps a label ("plain", "CUPED", "sequential") to a :func:`~.experiments.compare_variants`
+    table; returns the Axes.
+
+    >>> r = pd.DataFrame({"variant": ["A", "B"], "difference": [None, 0.1], "difference_low": [None, 0.02],
+    ...                   "difference_high": [None, 0.18]})
+    >>> plot_variants({"plain": r}).get_xlabel()
+    'difference against the baseline'
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = [(label, v, d, lo, hi) for label, t in readouts.items()
+            for v, d, lo, hi in zip(t["variant"], t["difference"], t["difference_low"], t["difference_high"])
+            if d == d]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.2))
+    y = np.arange(len(rows))[::-1]
+    for yi, (label, v, d, lo, hi) in zip(y, rows):
+        ax.errorbar(d, yi, xerr=[[d - lo], [hi - d]], fmt="o", capsize=4, color="#1f4e79")
+    ax.set_yticks(y, [f"{label}: {v}" for label, v, *_ in rows])
+    ax.axvline(0, color="#c8553d", linewidth=1, linestyle="--")
+    ax.set_xlabel("difference against the baseline")
     ax.figure.tight_layout()
     return ax

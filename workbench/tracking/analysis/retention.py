@@ -1,7 +1,7 @@
 """Retention: do visitors come back? Cohorts by the period of their first start event, returns per period.
 
 Definitions follow Amplitude's. An *entity* is a ``by`` value (a session, or a visitor,
-``visitorId``); its cohort is the period (UTC day for ``period="1D"``) of its first
+``visitorId``); its cohort is the period (the day in ``tz``, UTC by default, for ``period="1D"``) of its first
 ``start_key`` event at ``t0``. A return is an event with ``return_key`` (any event when
 None) at or after ``t0``; its period number is
 
@@ -46,13 +46,14 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import NAT, check_columns, check_event_keys, codes, duration, first_events, ns
+from .common import check_columns, check_event_keys, codes, first_events
+from .times import NAT, duration, ns
+from .times import floor_period as _floor, instant as _instant, wall_clock as _local
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 
 __all__ = ["retention", "retention_curve", "KINDS"]
 
 KINDS = ("n_day", "unbounded", "bracket")
-_MONDAY = pd.Timestamp("1970-01-05").value  # multi-day calendar periods start on Mondays
 _PARTIAL = {"cohort": np.int64, "column": np.int64, "n": np.int64}
 _SIZE = -1  # the column number of cohort sizes in partial summaries
 _LAST = -2  # the column of the row whose "cohort" is the partial's last event time (ns)
@@ -91,26 +92,13 @@ def _options(df, start_key, return_key, key, period, periods, kind, brackets) ->
     return p, [(0, 0)] + cols
 
 
-def _floor(t: np.ndarray, p: int) -> np.ndarray:
-    """Start of the calendar period of each time (UTC; multi-day periods from a Monday)."""
-    origin = 0 if p <= 86_400_000_000_000 else _MONDAY
-    return (t - origin) // p * p + origin
-
-
-def _ticks(series: pd.Series) -> tuple[np.ndarray, int]:
-    """A time column's integers as stored (a lake's are milliseconds) and nanoseconds per tick: no copy
-    to nanoseconds, which cost as much as the rest of the pass on 2 million events."""
-    if pd.api.types.is_datetime64_any_dtype(series.dtype):
+def _ticks(series: pd.Series, tz: str | None) -> tuple[np.ndarray, int]:
+    """A zoned time column's integers as stored (a lake's are milliseconds) and nanoseconds per tick: no copy
+    to nanoseconds, which cost as much as the rest of the pass on 2 million events. Any other column is read
+    by the one rule for times (zone-less times in ``tz``)."""
+    if isinstance(series.dtype, pd.DatetimeTZDtype):
         return pd.DatetimeIndex(series).asi8, {"s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}[series.dt.unit]
-    return ns(series), 1
-
-
-def _local(t: np.ndarray, tz: str | None) -> np.ndarray:
-    """UTC ns as the wall clock of ``tz`` in ns (calendar periods are days there), NaT kept."""
-    if tz is None:
-        return t
-    wall = pd.DatetimeIndex(t, tz="UTC").tz_convert(tz).tz_localize(None).asi8
-    return np.where(t == NAT, NAT, wall)
+    return ns(series, tz=tz, function="retention"), 1
 
 
 def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, start: int, back: int, end: int | None,
@@ -185,13 +173,13 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
     periods. Times stay in the column's own unit; entities and keys are their integer codes
     (comparing strings per event cost most of the time).
     """
-    frame = first_events(frame, time=time)
+    frame = first_events(frame, time=time, scope=by)
     g, entities = codes(frame[by], wide=False)
     k, names = codes(frame[key], wide=False)
     code = {name: i for i, name in enumerate(names)}
-    t, per = _ticks(frame[time])
+    t, per = _ticks(frame[time], tz)
     if p % per or (calendar and tz is not None):  # a period finer than the column's unit, or local days: ns
-        t, per = _local(ns(frame[time], function="retention"), tz if calendar else None), 1
+        t, per = _local(ns(frame[time], tz=tz, function="retention"), tz if calendar else None), 1
     end = None if end_ns is None else int(_local(np.array([end_ns]), tz if calendar else None)[0] // per)
     width = max(b for _, b in cols) + 2  # periods 0..last, and one cell for everything later
     t0, seen, last_tick, rows = _returns(g, k, t, len(entities), start=code.get(start_key, _ABSENT),
@@ -202,7 +190,9 @@ def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols,
     has = t0 != _NEVER
     if not has.any():
         return _partial_frame(head)
-    cohorts, cohort_of = np.unique(_floor(t0[has] * per, p), return_inverse=True)
+    # cohorts are periods of the wall clock in ``tz`` (calendar ones are there already), as Amplitude counts them
+    first = t0[has] * per if calendar or tz is None else _local(t0[has] * per, tz)
+    cohorts, cohort_of = np.unique(_floor(first, p), return_inverse=True)
     seen = seen[has]
     n = np.empty((len(cohorts), len(cols)), dtype=np.int64)  # per cohort: its size, then each column's count
     n[:, 0] = np.bincount(cohort_of, minlength=len(cohorts))
@@ -243,22 +233,24 @@ def _table(partial: pd.DataFrame, p: int, cols, calendar, end_ns, by: str, tz=No
     count = np.zeros((len(cohorts), len(cols)), dtype=np.int64)  # column 0: the cohort's size
     np.add.at(count, (np.searchsorted(cohorts, cohort[counted]), np.maximum(column[counted], 0)), n[counted])
     size = count[:, 0].copy()
+    # cohorts are wall-clock periods of ``tz`` (UTC when none); the data's end in wall time and as an instant
     if end_ns is None:
-        end_ns = int(_floor(np.array([last_event]), p)[0] + p) if last_event != NAT else 0
+        wall = last_event if calendar or last_event == NAT else int(_local(np.array([last_event]), tz)[0])
+        end_wall = int(_floor(np.array([wall]), p)[0] + p) if last_event != NAT else 0
+        end_ns = int(_instant(np.array([end_wall]), tz)[0]) if last_event != NAT else 0
     else:
-        end_ns = int(_local(np.array([end_ns]), tz if calendar else None)[0])
+        end_wall = int(_local(np.array([end_ns]), tz)[0])
     last = np.array([b for _, b in cols], dtype=np.int64)  # a bracket is reached when its last period has begun
     if calendar:
-        reached = cohorts[:, None] + last[None, :] * p < end_ns
-    else:
-        reached = cohorts[:, None] + (last[None, :] + 1) * p <= end_ns
+        reached = cohorts[:, None] + last[None, :] * p < end_wall
+    else:  # every member's period N has begun when the cohort's period has ended N periods before the end
+        reached = _instant(cohorts + p, tz)[:, None] + last[None, :] * p <= end_ns
     reached[:, 0] = True
     with np.errstate(divide="ignore", invalid="ignore"):
         rate = np.where(reached & (size[:, None] > 0), count / np.maximum(size[:, None], 1), np.nan)
     index = pd.DatetimeIndex(pd.to_datetime(cohorts, utc=True), name="cohort")
-    if calendar and tz is not None:  # local midnights, labelled in their own zone
-        index = pd.DatetimeIndex(pd.to_datetime(cohorts).tz_localize(tz, ambiguous="NaT", nonexistent="shift_forward"),
-                                 name="cohort")
+    if tz is not None:  # local midnights, labelled in their own zone
+        index = pd.DatetimeIndex(pd.to_datetime(_instant(cohorts, tz), utc=True).tz_convert(tz), name="cohort")
     return pd.DataFrame({("size", ""): size, **{("count", label): count[:, c] for c, label in enumerate(labels)},
                          **{("rate", label): rate[:, c] for c, label in enumerate(labels)}}, index=index)
 
@@ -288,7 +280,9 @@ def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None
     calendar days are counted and what a zone-less ``end`` or timestamp means.
 
     Input columns: ``by``, ``key``, ``time``. Output: index ``cohort`` (start of the
-    cohort's period, UTC; in ``tz`` for calendar periods when given), columns in three groups: ``size`` (entities in the cohort),
+    cohort's period: UTC, or the wall clock of ``tz`` when given, rolling periods too, as Amplitude counts
+    cohorts in the project's zone; a local midnight that comes twice is its first instant, one the clock
+    skips the first that exists), columns in three groups: ``size`` (entities in the cohort),
     ``count`` and ``rate`` with one column per period 0..``periods`` (``kind="bracket"``:
     0 and one per bracket, labelled ``"2-3"``; a one-period bracket keeps its number);
     ``rate`` = count / size, NaN where the cohort has not reached the period.

@@ -1,0 +1,101 @@
+"""Time to convert: per funnel step, how long the converting groups took from the step before (and end to end).
+
+The groups and their chains are :func:`~.funnels.funnel`'s, with every one of its options
+(``within``, ``order``, ``exclude``): a step's times are those of the groups that reached
+it, from the event that filled the step before to the one that filled it (events of one
+millisecond are 0 apart; for ``order="any"``, from the time steps 1..k-1 were all done).
+The last row, ``step`` = ``"(all steps)"``, is from the first step to the last, over the
+groups that reached the last. Percentiles interpolate linearly between ranks (numpy's and
+pandas' default), exactly on Dask too (the times are added up as counts of each whole
+millisecond).
+
+>>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:02", "2026-11-01 10:00", "2026-11-01 10:06"], utc=True)
+>>> df = pd.DataFrame({"sessionId": ["a", "a", "b", "b"], "key": ["viewer_loaded", "cta_clicked"] * 2, "timestamp": t})
+>>> time_to_convert(df, ["viewer_loaded", "cta_clicked"])[["step", "groups", "mean_s", "p50_s"]].values.tolist()
+[['cta_clicked', 2, 240.0, 240.0], ['(all steps)', 2, 240.0, 240.0]]
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .common import check_columns, pct_name, quantile_from_counts
+from .dispatch import by_group, columns_of, compute, pandas_or_dask
+from .funnels import _PARTIAL, _options, _partial
+from .times import duration
+
+__all__ = ["time_to_convert", "ALL_STEPS"]
+
+ALL_STEPS = "(all steps)"
+
+
+def _check_percentiles(percentiles) -> list[float]:
+    qs = list(percentiles)
+    if not all(isinstance(q, (int, float)) and not isinstance(q, bool) and 0 <= q <= 1 for q in qs):
+        raise ValueError(f"time_to_convert: percentiles: {percentiles!r} must be numbers from 0 to 1, e.g. (0.5, 0.9)")
+    return qs
+
+
+def _table(partial: pd.DataFrame, steps: list[str], qs: list[float]) -> pd.DataFrame:
+    """One row per step after the first, and one end to end, from the summed counts of each time."""
+    m = len(steps)
+    rows = []
+    for j in range(1, m + 1):
+        mine = partial[(partial["step"] == j) & (partial["delta"] >= 0)]
+        values, counts = mine["delta"].to_numpy(np.float64), mine["n"].to_numpy(np.int64)
+        n = int(counts.sum())
+        row = {"step": steps[j] if j < m else ALL_STEPS, "from_step": steps[j - 1] if j < m else steps[0],
+               "groups": n, "mean_s": float(values @ counts) / n / 1e9 if n else np.nan}
+        for q in qs:
+            row[f"{pct_name(q)}_s"] = quantile_from_counts(values, counts, q) / 1e9
+        row["min_s"] = values[counts > 0].min() / 1e9 if n else np.nan
+        row["max_s"] = values[counts > 0].max() / 1e9 if n else np.nan
+        rows.append(row)
+    if m == 1:
+        rows = []
+    columns = ["step", "from_step", "groups", "mean_s", *[f"{pct_name(q)}_s" for q in qs], "min_s", "max_s"]
+    out = pd.DataFrame(rows, columns=columns)
+    return out.astype({"groups": np.int64, **{c: float for c in columns[3:]}})
+
+
+def _time_to_convert_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *,
+                          order="ordered", exclude=None, percentiles=(0.5, 0.9, 0.99), client=None) -> pd.DataFrame:
+    """:func:`time_to_convert`: counts of each time per partition of whole groups, added up."""
+    steps, exclude = _options(ddf, steps, key, order, exclude, "first_touch")
+    qs = _check_percentiles(percentiles)
+    check_columns(ddf, by, key, time)
+    part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by)
+    meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
+    within_ns = duration(within, "within", "time_to_convert", zero=True)
+    (partial,) = compute(part.map_partitions(_partial, steps, exclude, within_ns, by, key, time, order, None,
+                                             "first_touch", True, meta=meta), client=client)
+    return _table(partial.groupby(["step", "delta"], sort=False)["n"].sum().reset_index(), steps, qs)
+
+
+@pandas_or_dask(_time_to_convert_dask)
+def time_to_convert(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
+                    key: str = "key", time: str = "timestamp", *, order: str = "ordered",
+                    exclude: Sequence[str] | None = None, percentiles: Iterable[float] = (0.5, 0.9, 0.99),
+                    client=None) -> pd.DataFrame:
+    """How long each step of a funnel took, for the groups that reached it (definitions in the module text).
+
+    Input columns: ``by``, ``key``, ``time``. Output, one row per step after the first and a
+    last one end to end: ``step``, ``from_step``, ``groups`` (that reached ``step``),
+    ``mean_s``, one ``p<q>_s`` per percentile (``p50_s``, ``p90_s``, ``p99_s``), ``min_s``,
+    ``max_s``, in seconds; NaN where no group reached the step. A one-step funnel has
+    nothing to time: an empty table.
+
+    >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:01", "2026-11-01 10:04"], utc=True)
+    >>> df = pd.DataFrame({"sessionId": "a", "key": ["viewer_loaded", "hotspot_opened", "cta_clicked"],
+    ...                    "timestamp": t})
+    >>> time_to_convert(df, ["viewer_loaded", "hotspot_opened", "cta_clicked"])["mean_s"].tolist()
+    [60.0, 180.0, 240.0]
+    """
+    steps, exclude = _options(df, steps, key, order, exclude, "first_touch")
+    qs = _check_percentiles(percentiles)
+    check_columns(df, by, key, time)
+    within_ns = duration(within, "within", "time_to_convert", zero=True)
+    return _table(_partial(df, steps, exclude, within_ns, by, key, time, order, None, "first_touch", True), steps, qs)

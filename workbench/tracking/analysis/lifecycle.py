@@ -1,0 +1,139 @@
+"""Lifecycle: per period, how many units were new, returning, resurrecting, and how many went dormant (PostHog's).
+
+A unit (a ``by`` value: a visitor, or a session) is *active* in a period when it has at
+least one ``event`` event in it: name the event that means engagement (an engaged view,
+``"interaction_start"``, not a page load), as PostHog itself advises. Periods are calendar
+periods of ``period`` in ``tz`` (UTC when none): days from midnight, ``"7D"`` weeks from
+Monday. Each period, every unit active in it is exactly one of:
+
+- **new**: this is its first active period in the data given (PostHog counts from the
+  person's creation; events carry no profile, so the first event stands for it, as
+  PostHog's own warehouse model does: give the whole history, not a slice of it);
+- **returning**: active in the previous period too;
+- **resurrecting**: not active in the previous period, active in some earlier one;
+
+and **dormant** counts the units active in the previous period and not in this one, as a
+negative number (PostHog plots it below the axis); a unit that never comes back is dormant
+once, in the period after its last active one. The table runs from the first period any
+unit was active to the period of the data's last event of any key (so the last period's
+dormant count is there when the data reach it, and no period past the data is made up).
+A repeated event ``id`` is one event; events without a unit or a time are not looked at.
+
+>>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-02 10:00", "2026-11-04 10:00", "2026-11-02 11:00"], utc=True)
+>>> df = pd.DataFrame({"visitorId": ["a", "a", "a", "b"], "key": "interaction_start", "timestamp": t})
+>>> lifecycle(df, event="interaction_start", by="visitorId")[["new", "returning", "resurrecting", "dormant"]].values.tolist()
+[[1, 0, 0, 0], [1, 1, 0, 0], [0, 0, 0, -2], [0, 0, 1, 0]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .common import check_columns, check_event_keys, codes, first_events, unique_pairs
+from .dispatch import by_group, columns_of, compute, pandas_or_dask
+from .times import NAT, duration, floor_period, instant, ms_ticks, wall_clock
+
+__all__ = ["lifecycle", "active_periods", "STATUSES"]
+
+STATUSES = ("new", "returning", "resurrecting", "dormant")
+_FIRST, _LAST = -1, -2  # status codes of the rows holding the first active period and the data's last period
+_PARTIAL = {"period": np.int64, "status": np.int64, "n": np.int64}
+
+
+def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str, period: int, tz,
+                   function: str) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Each unit's active periods: (unit codes, period starts in wall-clock ns of ``tz``), unique, sorted by unit
+    then period; and the wall-clock ns of the frame's first and last event of any key (``NAT`` when none)."""
+    frame = first_events(frame, time=time, scope=by)
+    g, _ = codes(frame[by], wide=False)
+    t = ms_ticks(frame[time], tz=tz, function=function)  # a lake's own milliseconds, uncopied
+    ok = (g >= 0) & (t != NAT)
+    ends = np.array([t.min(where=ok, initial=np.iinfo(np.int64).max), t.max(where=ok, initial=NAT)], dtype=np.int64)
+    first, last = (int(x) for x in wall_clock(np.where(ends == NAT, NAT, ends * 10**6), tz)) if ok.any() else (NAT, NAT)
+    k, names = codes(frame[key], wide=False)
+    hit = ok & (k == {n: i for i, n in enumerate(names)}.get(event, -2))
+    # periods numbered from the origin of their calendar (small integers pack into one sort key)
+    origin = int(floor_period(np.array([0]), period)[0])
+    number = (floor_period(wall_clock(t[hit] * 10**6, tz), period) - origin) // period
+    units, numbers, _ = unique_pairs(g[hit], number)
+    return units, numbers * period + origin, first, last
+
+
+def _options(df, event, period, key, function: str) -> int:
+    check_event_keys([event], "event", function, df, column=key, strict=True)
+    return duration(period, "period", function)
+
+
+def _partial(frame: pd.DataFrame, event, by, key, time, p, tz) -> pd.DataFrame:
+    """Per frame (or partition of whole units): counts per (period, status), the first active period and the
+    data's last period (rows of status -1 and -2)."""
+    g, start, _, last = active_periods(frame, event, by, key, time, p, tz, "lifecycle")
+    same = np.r_[False, g[1:] == g[:-1]]
+    prev = same & (np.r_[0, start[:-1]] == start - p)  # active in the period before
+    after = np.r_[same[1:], False] & (np.r_[start[1:], 0] == start + p)  # active in the period after
+    new = ~same  # a unit's first active period (pairs are sorted by unit, then period)
+    status = np.where(new, 0, np.where(prev, 1, 2))
+    # counts per (period, status) by one bincount over (period number - the first, status): no sort
+    lo = int(start.min()) if len(start) else 0
+    cell = np.r_[(start - lo) // p * 4 + status, (start[~after] + p - lo) // p * 4 + 3]
+    n = np.bincount(cell)
+    at = np.flatnonzero(n)
+    body = np.column_stack([at // 4 * p + lo, at % 4, n[at]])
+    head = [[int(start.min()) if len(start) else NAT, _FIRST, 0],
+            [int(floor_period(np.array([last]), p)[0]) if last != NAT else NAT, _LAST, 0]]
+    out = np.concatenate([np.array(head, dtype=np.int64), body.astype(np.int64)])
+    return pd.DataFrame({c: out[:, i] for i, c in enumerate(_PARTIAL)})
+
+
+def _table(partial: pd.DataFrame, p: int, tz) -> pd.DataFrame:
+    columns = ["period", *STATUSES, "active"]
+    firsts = partial.loc[(partial["status"] == _FIRST) & (partial["period"] != NAT), "period"]
+    lasts = partial.loc[(partial["status"] == _LAST) & (partial["period"] != NAT), "period"]
+    if not len(firsts):
+        empty = pd.DataFrame({c: pd.Series([], dtype=np.int64) for c in columns[1:]})
+        empty.insert(0, "period", pd.DatetimeIndex([], tz=tz or "UTC"))
+        return empty
+    starts = np.arange(int(firsts.min()), int(lasts.max()) + 1, p, dtype=np.int64)
+    body = partial[partial["status"] >= 0].groupby(["period", "status"])["n"].sum()
+    table = body.unstack("status", fill_value=0).reindex(index=starts, columns=range(4), fill_value=0)
+    out = pd.DataFrame({name: table[i].to_numpy(dtype=np.int64) for i, name in enumerate(STATUSES)})
+    out["dormant"] = -out["dormant"]
+    out["active"] = out["new"] + out["returning"] + out["resurrecting"]
+    out.insert(0, "period", pd.DatetimeIndex(pd.to_datetime(instant(starts, tz), utc=True)).tz_convert(tz or "UTC"))
+    return out
+
+
+def _lifecycle_dask(ddf, *, event: str, period="1D", by: str = "sessionId", tz: str | None = None, key: str = "key",
+                    time: str = "timestamp", client=None) -> pd.DataFrame:
+    """:func:`lifecycle`: counts per partition of whole units, added up."""
+    p = _options(ddf, event, period, key, "lifecycle")
+    check_columns(ddf, by, key, time)
+    part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by)
+    meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
+    (partial,) = compute(part.map_partitions(_partial, event, by, key, time, p, tz, meta=meta), client=client)
+    return _table(partial, p, tz)
+
+
+@pandas_or_dask(_lifecycle_dask)
+def lifecycle(df: pd.DataFrame, *, event: str, period: str | pd.Timedelta = "1D", by: str = "sessionId",
+              tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+    """New, returning, resurrecting and dormant units per period (definitions and edge rules in the module text).
+
+    ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused); ``tz`` is where
+    the periods' midnights are (and what a time without a zone means).
+
+    Input columns: ``by``, ``key``, ``time``. Output, one row per period in order:
+    ``period`` (its start, in ``tz`` or UTC), ``new``, ``returning``, ``resurrecting``
+    (units), ``dormant`` (minus the units that went dormant), ``active`` = new + returning +
+    resurrecting. No unit ever active (an empty frame, an event the data lack) gives an
+    empty table.
+
+    >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-03 10:00"], utc=True)
+    >>> df = pd.DataFrame({"visitorId": "a", "key": "interaction_start", "timestamp": t})
+    >>> lifecycle(df, event="interaction_start", by="visitorId")[["new", "resurrecting", "dormant"]].values.tolist()
+    [[1, 0, 0], [0, 0, -1], [0, 1, 0]]
+    """
+    p = _options(df, event, period, key, "lifecycle")
+    check_columns(df, by, key, time)
+    return _table(_partial(df, event, by, key, time, p, tz), p, tz)
