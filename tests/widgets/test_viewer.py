@@ -199,24 +199,26 @@ def test_the_page_gets_the_glb_and_its_clips_as_binary_buffers(glbs):
 
     v = AvatarViewer(glbs["lod2"], clips={"bend": tiny_clip_glb()}, library_clips=True, size=SMALL, renderer="webgl")
     page = Page(v)
-    assert page.ask(type="load") == [({"type": "model"}, [glbs["lod2"]])]
+    assert page.ask(type="model") == [({"type": "model"}, [glbs["lod2"]])]
     assert page.ask(type="clip", name="bend") == [({"type": "clip", "name": "bend"}, [tiny_clip_glb()])]
     (content, [dance]), = page.ask(type="clip", name="library/dance")
     assert content == {"type": "clip", "name": "library/dance"} and dance[:4] == b"glTF"
     (content, buffers), = page.ask(type="clip", name="moonwalk")
     assert content["type"] == "error" and "no clip 'moonwalk'" in content["message"] and not buffers
+    assert (content["request"], content["name"]) == ("clip", "moonwalk")  # the page knows which request failed
 
 
 def test_a_software_gpu_page_gets_the_next_lighter_level_to_draw_while_moving(glbs):
-    # LOD 1, not the lightest: LOD 2 has no morph targets (js/viewer.js draws it in motion).
+    # LOD 1, not the lightest: LOD 2 has no morph targets (js/viewer/features/lod.js draws it in motion).
     lod1 = build_avatar(normalize_avatar_settings({"gender": "feminine"}), ModelOptions(lod=1))
     v = AvatarViewer(glbs["lod0"], lods={2: glbs["lod2"], 1: lod1}, size=SMALL, renderer="webgl")
     assert Page(v).ask(type="lod") == [({"type": "lod", "level": 1}, [lod1])]
-    assert Page(AvatarViewer(glbs["lod0"], size=SMALL, renderer="webgl")).ask(type="lod") == []  # none to give
+    none = Page(AvatarViewer(glbs["lod0"], size=SMALL, renderer="webgl")).ask(type="lod")
+    assert none == [({"type": "lod", "level": None}, [])]  # none to give
 
 
 def test_the_widget_state_holds_a_loader_and_the_page_gets_the_bundle_as_a_buffer(glbs):
-    from workbench.widgets.viewer import BUNDLE, bundle_path
+    from workbench.widgets.frontend import BUNDLE, bundle_path
 
     if bundle_path() is None:
         pytest.skip("the three.js bundle is not built here (npm ci && npm run build)")
@@ -279,9 +281,10 @@ def test_compare_labels_both_sides_and_links_them_in_the_page(glbs):
 def test_without_the_bundle_the_kernel_draws_and_says_so_once(glbs, monkeypatch):
     import warnings
 
+    import workbench.widgets.frontend as frontend
     import workbench.widgets.viewer as v3d
 
-    monkeypatch.setattr(v3d, "BUNDLE", v3d.HERE / "static" / "absent.js")
+    monkeypatch.setattr(frontend, "BUNDLE", frontend.STATIC / "absent.js")
     monkeypatch.setattr(v3d, "_said", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

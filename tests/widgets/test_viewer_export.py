@@ -74,5 +74,5 @@ def test_a_notebook_saved_with_widget_state_keeps_a_picture_and_no_copy_of_three
     assert len(viewer["state"]["_esm"]) < 4000, "the saved state holds the three.js bundle"
     frame, = [b for b in viewer.get("buffers", []) if b["path"] == ["frame"]]
     still = Image.open(io.BytesIO(base64.b64decode(frame["data"])))
-    assert still.size == (96, 96)  # the picture a page shows without a kernel (loader.js)
+    assert still.size == (96, 96)  # the picture a page shows without a kernel (js/viewer/loader.js)
     assert (tmp_path / "saved.ipynb").stat().st_size < 200_000

@@ -1,16 +1,17 @@
 """An avatar to turn, zoom and play in a notebook: an anywidget drawn by three.js in the browser.
 
-The front-end (``static/viewer.js``: ``js/viewer.js`` bundled with three.js by esbuild when the
-package is built, see ``hatch_build.py``) draws with WebGL on the GPU: orbit, pan, zoom toward the
-pointer, focus presets, lights, shadow, wireframe, skeleton, a timeline with speed and frame
-steps, morph target sliders, fullscreen, screenshots. The widget's module is a small loader
-(``loader.js``); the bundle and the GLB bytes go to the page as binary buffers of custom
+The front-end (``static/viewer.js``: ``js/viewer/``, one module per feature, bundled with three.js
+by esbuild when the package is built, see ``hatch_build.py`` and ``frontend.py``) draws with WebGL on
+the GPU: orbit, pan, zoom toward the pointer, focus presets, lights, shadow, wireframe, skeleton, a
+timeline with speed and frame steps, morph target sliders, fullscreen, screenshots. Its ranges and
+menus are the kernel's (``view_rules.py``, sent as the ``rules`` traitlet). The widget's module is a
+small loader (``js/viewer/loader.js``); the bundle and the GLB bytes go to the page as binary buffers of custom
 messages, so a notebook saved with its widget state does not hold a copy of either per viewer,
 and nothing is fetched from any host.
 
 Where there is no bundle (a package built without Node.js) or no WebGL, the kernel draws the
 frames with the workbench's own renderer (``workbench.render.stage``) and the front-end
-(``kernel_frames.js``) shows them, as ``renderer="kernel"``; the viewer says so once.
+(``js/viewer/kernel_frames.js``) shows them, as ``renderer="kernel"``; the viewer says so once.
 
 The camera (``yaw``, ``elevation``, ``zoom``, ``target``), the clip, its ``time`` and ``speed``, the
 look (``light``, ``background``, ``shadow``...) and the morph ``weights`` are traitlets, so code sets
@@ -33,8 +34,6 @@ viewer never loads it.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 import warnings
 from pathlib import Path
@@ -43,41 +42,19 @@ import anywidget
 import traitlets as t
 from ipywidgets.widgets.trait_types import bytes_serialization
 
+from workbench.gltf.glb import read_glb
 from workbench.render.stage import Stage, StageView, encode
 
+from . import frontend, view_rules
+from .frontend import bundle_path
 from .still import with_still
-from workbench.gltf.glb import read_glb
 
 __all__ = ["AvatarViewer", "glb_bytes", "bundle_path", "morph_target_names"]
-
-HERE = Path(__file__).resolve().parent
-KERNEL_FRONTEND = HERE / "kernel_frames.js"
-CSS = HERE / "viewer.css"
-# What the widget state holds: a loader that asks the kernel for the bundle (loader.js says why).
-LOADER = HERE / "loader.js"
-# The three.js front-end, built by the package's build (npm run build); absent in a build without Node.js.
-BUNDLE = HERE / "static" / "viewer.js"
 
 # The traitlets a kernel frame depends on; with renderer="kernel" a change to any of them draws again.
 VIEW_TRAITS = ["yaw", "elevation", "zoom", "dragging", "clip", "time", "skeleton", "size", "lod",
                "interactive_size", "interactive_lod", "format", "renderer"]
-SPEED_RANGE = (0.25, 2.0)
 _said: set[str] = set()
-
-
-def bundle_path() -> Path | None:
-    """The built three.js front-end, or None where the package was built without Node.js.
-
-    >>> bundle_path() is None or bundle_path().name == "viewer.js"
-    True
-    """
-    return BUNDLE if BUNDLE.is_file() and BUNDLE.stat().st_size else None
-
-
-@functools.lru_cache(maxsize=1)
-def _bundle(path: Path, mtime: float) -> tuple[str, bytes]:
-    data = path.read_bytes()
-    return hashlib.sha256(data).hexdigest()[:16], data
 
 
 def _say_once(message: str) -> None:
@@ -138,13 +115,15 @@ class AvatarViewer(anywidget.AnyWidget):
     ((32, 32), 20.0)
     """
 
-    _esm = LOADER if bundle_path() else KERNEL_FRONTEND
-    _css = CSS
+    _esm = frontend.loader() if bundle_path() else frontend.kernel_frames_module()
+    _css = frontend.css()
 
     renderer = t.Enum(["webgl", "kernel"], "webgl", help="who draws: three.js in the page, or the kernel").tag(sync=True)
     bundle_id = t.Unicode("", help="the three.js front-end's version: a page loads each once").tag(sync=True)
     notice = t.Unicode("", help="what the viewer says about how it draws").tag(sync=True)
     label = t.Unicode("", help="a title over the view (compare() names each side)").tag(sync=True)
+    rules = t.Dict(view_rules.page_rules(), read_only=True,
+                   help="the zoom range and the menus' values, for the page (view_rules.py)").tag(sync=True)
 
     # bytes_serialization: the page's picture arrives as a memoryview; kept as bytes.
     frame = t.Bytes(b"", help="the last picture shown, PNG (or format, for kernel frames)").tag(
@@ -159,7 +138,7 @@ class AvatarViewer(anywidget.AnyWidget):
     elevation = t.Float(0.0, help="degrees the camera looks down (negative: up)").tag(sync=True)
     zoom = t.Float(1.0, help="1 frames the whole avatar; 2 is twice as close").tag(sync=True)
     target = t.List(t.Float(), [], help="the point the camera orbits, metres; [] is the avatar's centre").tag(sync=True)
-    focus = t.Enum(["full", "face", "hands", "feet"], "full", help="frame the whole body or a part").tag(sync=True)
+    focus = t.Enum(view_rules.FOCUS, "full", help="frame the whole body or a part").tag(sync=True)
     auto_rotate = t.Bool(False).tag(sync=True)
     dragging = t.Bool(False, help="kernel frames: set by the front-end while a drag lasts").tag(sync=True)
 
@@ -168,7 +147,7 @@ class AvatarViewer(anywidget.AnyWidget):
     interactive_size = t.Int(256, help="kernel frames: side of the frames drawn while dragging, px").tag(sync=True)
     interactive_lod = t.Int(2, help="kernel frames: level of detail while dragging, when the viewer has it").tag(sync=True)
 
-    light = t.Enum(["studio", "outdoor", "flat"], "studio", help="lights fixed to the world").tag(sync=True)
+    light = t.Enum(view_rules.LIGHTS, "studio", help="lights fixed to the world").tag(sync=True)
     background = t.Unicode("#eef1f5", help="background colour, #rrggbb").tag(sync=True)
     shadow = t.Bool(True, help="a shadow on the ground").tag(sync=True)
     wireframe = t.Bool(False).tag(sync=True)
@@ -181,7 +160,7 @@ class AvatarViewer(anywidget.AnyWidget):
     duration = t.Float(0.0, help="the clip's length, s").tag(sync=True)
     playing = t.Bool(False).tag(sync=True)
     loop = t.Bool(True).tag(sync=True)
-    speed = t.Float(1.0, help="playback speed, 0.25 to 2").tag(sync=True)
+    speed = t.Float(1.0, help="playback speed, 0.25 to 2 (the menu: view_rules.SPEEDS)").tag(sync=True)
 
     morph_targets = t.List(t.Unicode(), help="the model's morph targets, by name").tag(sync=True)
     weights = t.Dict(t.Float(), help="morph target weights, {name: 0 to 1}").tag(sync=True)
@@ -208,7 +187,7 @@ class AvatarViewer(anywidget.AnyWidget):
                                         "so the three.js front-end is missing (reinstall with Node.js and npm)")
             _say_once(f"AvatarViewer: {kwargs['notice']}.")
         if bundle_path():
-            kwargs["bundle_id"] = _bundle(BUNDLE, BUNDLE.stat().st_mtime)[0]
+            kwargs["bundle_id"] = frontend.bundle()[0]
         super().__init__(lod=lod, clips=self.stage.clip_names, morph_targets=morph_target_names(self._glb),
                          renderer=renderer, **kwargs)
         self.duration = self.stage.duration(self.clip)
@@ -232,15 +211,15 @@ class AvatarViewer(anywidget.AnyWidget):
 
     @t.validate("zoom")
     def _valid_zoom(self, proposal):
-        return min(max(float(proposal["value"]), 0.1), 40.0)
+        return view_rules.clamp(proposal["value"], view_rules.ZOOM_RANGE)
 
     @t.validate("elevation")
     def _valid_elevation(self, proposal):
-        return min(max(float(proposal["value"]), -89.0), 89.0)
+        return view_rules.clamp(proposal["value"], view_rules.ELEVATION_RANGE)
 
     @t.validate("speed")
     def _valid_speed(self, proposal):
-        lo, hi = SPEED_RANGE
+        lo, hi = min(view_rules.SPEEDS), max(view_rules.SPEEDS)
         value = float(proposal["value"])
         if not lo <= value <= hi:
             raise t.TraitError(f"AvatarViewer: speed is {lo} to {hi}; got {value}")
@@ -282,22 +261,24 @@ class AvatarViewer(anywidget.AnyWidget):
     def _on_message(self, _widget, content, buffers):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "bundle" and bundle_path():
-            self.send({"type": "bundle"}, [_bundle(BUNDLE, BUNDLE.stat().st_mtime)[1]])
-        elif kind == "load":
+            self.send({"type": "bundle"}, [frontend.bundle()[1]])
+        elif kind == "model":
             self.send({"type": "model"}, [self._glb])
         elif kind == "lod":
-            # A software GPU's page draws the next lighter level while the view moves (js/viewer.js):
+            # A software GPU's page draws the next lighter level while the view moves (js/viewer/features/lod.js):
             # the next, not the lightest, as LOD 2 has no morph targets and the trousers let the legs
             # through (seen on the feminine avatar, 2026-11-23), where LOD 1 keeps both and halves the triangles.
             lighter = [k for k in self._lods if k > self.lod]
             if lighter:
                 self.send({"type": "lod", "level": min(lighter)}, [self._lods[min(lighter)]])
+            else:
+                self.send({"type": "lod", "level": None})
         elif kind == "clip":
             name = content.get("name", "")
             try:
                 glb = self.stage.clip_glb(name)
             except ValueError as e:
-                self.send({"type": "error", "message": str(e)})
+                self.send({"type": "error", "request": "clip", "name": name, "message": str(e)})
                 return
             if glb is not None:
                 self.send({"type": "clip", "name": name}, [glb])

@@ -1,0 +1,87 @@
+// The kernel link: the model's and clips' GLB bytes arrive from the kernel as binary buffers of custom
+// messages (AvatarViewer._on_message), so a viewer works the same on the local service and a
+// deployment and nothing is fetched from any host; and the canvas's picture goes to the kernel when
+// the view settles (the `frame` traitlet: what snapshot() returns and a saved notebook keeps).
+//
+// v.ask(message) sends a request and resolves with the answer ({msg, buffer}: its first buffer); an error
+// answer rejects. One request of a kind (and name) is in flight at a time.
+
+import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
+import { el } from "../dom.js";
+
+const SETTLE_MS = 400;  // the view this long unchanged: its picture goes to the kernel
+
+const requestKey = msg => `${msg.type}:${msg.name || ""}`;
+
+export function kernelLink(v) {
+  const m = v.model, waiting = new Map();
+  v.ask = msg => {
+    const key = requestKey(msg);
+    if (!waiting.has(key)) {
+      waiting.set(key, new Promise((ok, no) => { waiting.set(`${key}/settle`, { ok, no }); }));
+      m.send(msg);
+    }
+    return waiting.get(key);
+  };
+  const onMessage = (msg, buffers) => {
+    const key = requestKey(msg.type === "error" ? { type: msg.request, name: msg.name } : msg);
+    const settle = waiting.get(`${key}/settle`);
+    if (!settle) {
+      if (msg.type === "error") v.say(msg.message);
+      return;
+    }
+    waiting.delete(`${key}/settle`);
+    waiting.delete(key);
+    if (msg.type === "error") settle.no(new Error(msg.message));
+    else settle.ok({ msg, buffer: buffers[0] });
+  };
+  m.on("msg:custom", onMessage);
+  v.onDispose(() => m.off("msg:custom", onMessage));
+
+  v.parse = view => {
+    const buf = view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength);
+    return new Promise((ok, no) => new GLTFLoader().parse(buf, "", ok, no));
+  };
+  v.fail = (what, e) => {
+    const text = String(e && e.message || e);
+    v.say(`could not read ${what}: ${text}`);
+    v.root.dataset.error = text;
+  };
+
+  // Until the model arrives (a notebook opened without its kernel), the last picture stands in.
+  const picture = el("img", { className: "wb-av-still", alt: "the last frame" });
+  v.stage.append(picture);
+  let stillUrl = null;
+  const showStill = () => {
+    const data = m.get("frame");
+    if (v.gltf || !data || !data.byteLength) return;
+    if (stillUrl) URL.revokeObjectURL(stillUrl);
+    stillUrl = URL.createObjectURL(new Blob([data], { type: "image/png" }));
+    picture.src = stillUrl;
+  };
+  showStill();
+  v.on("frame", showStill);
+  v.onDispose(() => { if (stillUrl) URL.revokeObjectURL(stillUrl); });
+
+  v.ask({ type: "model" })
+    .then(answer => v.parse(answer.buffer))
+    .then(gltf => { if (!v.disposed) { picture.remove(); v.setModel(gltf); } }, e => v.fail("the model", e));
+
+  // The settled view's picture, once per view.
+  let due = false;
+  v.signal("drawn", () => { due = true; });
+  v.signal("idle", t => {
+    if (due && v.sharp && t.ms - v.lastRender > SETTLE_MS) {
+      due = false;
+      v.sendPicture();
+    }
+  });
+  v.sendPicture = async () => {
+    if (!v.gltf || !v.root.isConnected) return;
+    const blob = await v.picturePng();
+    const buf = await blob.arrayBuffer();
+    m.set({ frame: new DataView(buf), frame_size: v.canvas.width, frame_quality: "canvas", frame_id: m.get("frame_id") + 1 });
+    m.save_changes();
+    v.root.dataset.pictureSent = String(m.get("frame_id"));
+  };
+}

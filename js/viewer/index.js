@@ -1,0 +1,35 @@
+// The AvatarViewer's front-end: three.js draws the avatar in the browser (WebGL).
+//
+// Bundled with three.js by esbuild (package.json's "build", run by the Python build backend) into
+// workbench/widgets/static/viewer.js, shipped inside the wheel; the widget's module (loader.js) gets
+// it from the kernel as a binary buffer, so nothing is fetched from any host. Without WebGL, or when
+// the kernel asks for it (renderer="kernel"), the kernel draws the frames (kernel_frames.js).
+//
+// core.js is the renderer, the scene, the loop and the dispose; each feature below builds its own
+// controls, listens to its own events and keys, and may tick every frame (core.js says how).
+
+import { Viewer, webglAvailable } from "./core.js";
+import { camera } from "./features/camera.js";
+import { compare } from "./features/compare.js";
+import { kernelLink } from "./features/kernel.js";
+import { levelOfDetail } from "./features/lod.js";
+import { look } from "./features/look.js";
+import { morphs } from "./features/morphs.js";
+import { timeline } from "./features/timeline.js";
+import kernelFrames from "./kernel_frames.js";
+
+// In the order their controls appear; the kernel link last, as it asks for the model the others wait for.
+const FEATURES = [timeline, camera, look, morphs, levelOfDetail, compare, kernelLink];
+
+function render({ model, el }) {
+  if (model.get("renderer") === "kernel" || !webglAvailable()) {
+    if (model.get("renderer") !== "kernel") {
+      model.set({ renderer: "kernel", notice: "no WebGL in this browser: the kernel draws the frames" });
+      model.save_changes();
+    }
+    return kernelFrames.render({ model, el });
+  }
+  return new Viewer(model, el, FEATURES).dispose;
+}
+
+export default { render };
