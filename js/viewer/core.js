@@ -18,7 +18,7 @@
 
 import * as THREE from "three";
 import { CpuPose } from "./cpu_pose.js";
-import { el } from "./dom.js";
+import { el, keepKeys } from "./dom.js";
 
 export const FOV = 30;
 const HEIGHT_FULLSCREEN_LESS = 140;  // the toolbars' share of the screen in fullscreen
@@ -127,8 +127,7 @@ export class Viewer {
     this.label = el("div", { className: "wb-av-label" });
     this.panel = el("div", { className: "wb-av-panel" });
     this.readout = el("div", { className: "wb-av-readout" });
-    // data-lm-suppress-shortcuts: JupyterLab's and Notebook 7's shortcuts leave keys typed in here alone.
-    this.root = el("div", { className: "wb-avatar-viewer wb-av-webgl", tabIndex: 0, "data-lm-suppress-shortcuts": "true" },
+    this.root = el("div", { className: "wb-avatar-viewer wb-av-webgl", tabIndex: 0 },
       [this.label, this.stage, this.panel, this.readout]);
     this.root.dataset.renderer = "webgl";
     this.root.dataset.ready = "0";
@@ -208,23 +207,17 @@ export class Viewer {
     this.emit("meshes", meshes);
   }
 
-  // -- keys: every key typed in the viewer stays in it --------------------------------------------
+  // -- keys: every key typed in the viewer stays in it (dom.js, keepKeys) ----------------------------
   listenKeys() {
-    // JupyterLab's "r" would turn the cell into a raw cell, "d d" delete it: nothing typed here
-    // reaches the notebook, whatever has focus in the viewer; a control keeps the keys it answers.
-    for (const type of ["keydown", "keyup", "keypress"]) {
-      this.listen(this.root, type, e => {
-        e.stopPropagation();
-        if (type !== "keydown") return;
-        const t = e.target, own = t !== this.root && OWN_KEYS[t.tagName];
-        const act = this.keys.get(e.key) || this.keys.get(e.key.toLowerCase());
-        if (act && !(own && own(e.key, t)) && !e.ctrlKey && !e.metaKey && !e.altKey) {
-          e.preventDefault();
-          act(e);
-        }
-        this.root.dataset.lastKey = e.key;
-      });
-    }
+    this.onDispose(keepKeys(this.root, e => {
+      const t = e.target, own = t !== this.root && OWN_KEYS[t.tagName];
+      const act = this.keys.get(e.key) || this.keys.get(e.key.toLowerCase());
+      if (act && !(own && own(e.key, t)) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        act(e);
+      }
+      this.root.dataset.lastKey = e.key;
+    }));
   }
 
   // -- drawing ------------------------------------------------------------------------------------

@@ -31,3 +31,27 @@ export const select = (cls, options, title) => el("select", { className: cls, ti
 export const round = (x, d) => Math.round(x * 10 ** d) / 10 ** d;
 
 export const clamp = (x, [lo, hi]) => Math.min(Math.max(x, lo), hi);
+
+// Keys typed in `root`, whatever has focus in it, stay there: JupyterLab's and Notebook 7's
+// shortcuts (the notebook's "r" makes the cell raw, "d d" deletes it) never see them. Lumino checks
+// the focused element and its ancestors for data-lm-suppress-shortcuts, stopping at the first it
+// matches, and Notebook 7 listens before the page's elements do (the capture phase): so the root
+// and every element that takes focus in it carry the attribute, and keys stop at the root besides.
+// `onKeydown(event)` gets each key pressed. Returns the function that removes the listeners.
+export function keepKeys(root, onKeydown) {
+  const suppress = node => node.setAttribute("data-lm-suppress-shortcuts", "true");
+  suppress(root);
+  if (root.tabIndex < 0) root.tabIndex = 0;
+  const focusin = e => { if (e.target instanceof Element) suppress(e.target); };
+  const stop = e => {
+    e.stopPropagation();
+    if (e.type === "keydown" && onKeydown) onKeydown(e);
+  };
+  const types = ["keydown", "keyup", "keypress"];
+  root.addEventListener("focusin", focusin);
+  for (const t of types) root.addEventListener(t, stop);
+  return () => {
+    root.removeEventListener("focusin", focusin);
+    for (const t of types) root.removeEventListener(t, stop);
+  };
+}

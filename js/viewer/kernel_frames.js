@@ -9,7 +9,7 @@
 // At most one camera change is in flight: the next goes when its frame arrives (or after a
 // short wait), so a fast drag never queues up frames the kernel would draw for nothing.
 
-import { clamp, el } from "./dom.js";
+import { clamp, el, keepKeys } from "./dom.js";
 
 const DEG_PER_PX = 0.5;
 const WAIT_MS = 400;
@@ -32,6 +32,7 @@ function render({ model, el: host }) {
   ]);
   const root = el("div", { className: "wb-avatar-viewer wb-av-kernel" }, [stage, bar, readout, notice]);
   root.dataset.renderer = "kernel";
+  const releaseKeys = keepKeys(root);
   host.append(root);
 
   // -- sending changes: one in flight at a time ---------------------------------
@@ -98,6 +99,7 @@ function render({ model, el: host }) {
   let drag = null;
   stage.addEventListener("pointerdown", e => {
     if (e.button !== 0) return;
+    root.focus({ preventScroll: true });  // keys go to the viewer, not the notebook
     stage.setPointerCapture(e.pointerId);
     drag = { x: e.clientX, y: e.clientY, yaw: model.get("yaw"), elevation: model.get("elevation") };
     model.set("dragging", true);
@@ -178,6 +180,7 @@ function render({ model, el: host }) {
   root.dataset.ready = "1";
 
   return () => {
+    releaseKeys();
     for (const [ev, fn] of handlers) model.off(ev, fn);
     if (raf !== null) cancelAnimationFrame(raf);
     clearTimeout(timer);

@@ -25,7 +25,7 @@ from PIL import Image
 from workbench.widgets.viewer import bundle_path
 
 from .conftest import jupyter_lab, save_artifact, start_chrome, wait
-from .test_avatar_viewer_lab import canvas_pixels, changed, poll_kernel, until
+from .viewer_page import canvas_pixels, changed, poll_kernel, until
 
 CELL = """\
 from workbench.gltf import build_avatar
