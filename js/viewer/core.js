@@ -32,38 +32,28 @@ const OWN_KEYS = {
     : t.type === "checkbox" ? k === " " : true,
 };
 
-let software = null;
-// A software GPU (SwiftShader, llvmpipe: no graphics card): posing moves to the CPU (cpu_pose.js) and
-// moving frames to half the pixels. Asked once per page, on a context released at once.
-export function softwareGpu() {
-  if (software === null) {
+let gpu = null;
+// Whether the page has WebGL, and whether it is a software GPU (SwiftShader, llvmpipe: no graphics
+// card), where posing moves to the CPU (cpu_pose.js) and moving frames to half the pixels. Asked once
+// per page, on a context released at once.
+function gpuInfo() {
+  if (gpu === null) {
+    gpu = { webgl: false, software: false };
     try {
       const gl = document.createElement("canvas").getContext("webgl2") || document.createElement("canvas").getContext("webgl");
       const info = gl && gl.getExtension("WEBGL_debug_renderer_info");
-      software = !!info && /swiftshader|llvmpipe|software|softpipe/i.test(gl.getParameter(info.UNMASKED_RENDERER_WEBGL));
+      gpu.webgl = !!gl;
+      gpu.software = !!info && /swiftshader|llvmpipe|software|softpipe/i.test(gl.getParameter(info.UNMASKED_RENDERER_WEBGL));
       const lose = gl && gl.getExtension("WEBGL_lose_context");
       if (lose) lose.loseContext();
     } catch (e) {
-      software = false;
+      gpu.webgl = false;
     }
   }
-  return software;
+  return gpu;
 }
-
-let webgl = null;
-export function webglAvailable() {
-  if (webgl === null) {
-    try {
-      const gl = document.createElement("canvas").getContext("webgl2") || document.createElement("canvas").getContext("webgl");
-      webgl = !!gl;
-      const lose = gl && gl.getExtension("WEBGL_lose_context");
-      if (lose) lose.loseContext();
-    } catch (e) {
-      webgl = false;
-    }
-  }
-  return webgl;
-}
+export const webglAvailable = () => gpuInfo().webgl;
+export const softwareGpu = () => gpuInfo().software;
 
 export class Viewer {
   constructor(model, host, features) {
@@ -311,13 +301,29 @@ export class Viewer {
     this.disposed = true;
     cancelAnimationFrame(this.raf);
     for (const fn of this.cleanups.splice(0).reverse()) fn();
+    // three.js shares one lookup texture (DFG_LUT) among all renderers, and each renderer that used it
+    // keeps a listener on it, which keeps the renderer, its canvas and this viewer alive: disposed here,
+    // it lets go of every listener, and a viewer still open uploads its 16 x 16 texels again.
+    const shared = new Set();
+    // What the GPU holds for the scene (geometry, textures, bone textures), and the decoded images.
     this.scene.traverse(o => {
+      for (const m of [].concat(o.material || [])) {
+        const lut = this.renderer.properties.get(m).uniforms?.dfgLUT?.value;
+        if (lut) shared.add(lut);
+      }
       if (o.geometry) o.geometry.dispose();
+      if (o.skeleton) o.skeleton.dispose();
       for (const m of [].concat(o.material || [], o.userData.material || [])) {
-        for (const v of Object.values(m)) if (v && v.isTexture) v.dispose();
+        for (const t of Object.values(m)) {
+          if (!t || !t.isTexture) continue;
+          t.dispose();
+          if (t.image && typeof t.image.close === "function") t.image.close();  // an ImageBitmap
+        }
         m.dispose();
       }
     });
+    this.scene.clear();
+    for (const t of shared) t.dispose();
     this.renderer.dispose();
     this.renderer.forceContextLoss();
     this.root.remove();

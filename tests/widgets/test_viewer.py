@@ -196,25 +196,73 @@ class Page:
 
 def test_the_page_gets_the_glb_and_its_clips_as_binary_buffers(glbs):
     from workbench.render.testing import tiny_clip_glb
+    from workbench.widgets.page_link import glb_key
 
     v = AvatarViewer(glbs["lod2"], clips={"bend": tiny_clip_glb()}, library_clips=True, size=SMALL, renderer="webgl")
     page = Page(v)
-    assert page.ask(type="model") == [({"type": "model"}, [glbs["lod2"]])]
-    assert page.ask(type="clip", name="bend") == [({"type": "clip", "name": "bend"}, [tiny_clip_glb()])]
+    key = glb_key(glbs["lod2"])
+    assert v.model_key == key
+    assert page.ask(type="model") == [({"type": "model", "key": key}, [glbs["lod2"]])]
+    # A page that holds the bytes (another viewer of the same model) gets their name only.
+    assert page.ask(type="model", have=[key]) == [({"type": "model", "key": key}, [])]
+    bend = {"type": "clip", "name": "bend", "key": glb_key(tiny_clip_glb())}
+    assert page.ask(type="clip", name="bend") == [(bend, [tiny_clip_glb()])]
     (content, [dance]), = page.ask(type="clip", name="library/dance")
-    assert content == {"type": "clip", "name": "library/dance"} and dance[:4] == b"glTF"
+    assert content["name"] == "library/dance" and dance[:4] == b"glTF"
     (content, buffers), = page.ask(type="clip", name="moonwalk")
     assert content["type"] == "error" and "no clip 'moonwalk'" in content["message"] and not buffers
     assert (content["request"], content["name"]) == ("clip", "moonwalk")  # the page knows which request failed
+    assert page.ask(type="model", have="not a list") == [({"type": "model", "key": key}, [glbs["lod2"]])]
 
 
 def test_a_software_gpu_page_gets_the_next_lighter_level_to_draw_while_moving(glbs):
+    from workbench.widgets.page_link import glb_key
+
     # LOD 1, not the lightest: LOD 2 has no morph targets (js/viewer/features/lod.js draws it in motion).
     lod1 = build_avatar(normalize_avatar_settings({"gender": "feminine"}), ModelOptions(lod=1))
     v = AvatarViewer(glbs["lod0"], lods={2: glbs["lod2"], 1: lod1}, size=SMALL, renderer="webgl")
-    assert Page(v).ask(type="lod") == [({"type": "lod", "level": 1}, [lod1])]
+    assert Page(v).ask(type="lod") == [({"type": "lod", "level": 1, "key": glb_key(lod1)}, [lod1])]
     none = Page(AvatarViewer(glbs["lod0"], size=SMALL, renderer="webgl")).ask(type="lod")
     assert none == [({"type": "lod", "level": None}, [])]  # none to give
+
+
+def test_a_lighter_level_given_as_a_fetch_is_fetched_once_when_a_page_first_asks(glbs):
+    import threading
+
+    from workbench.widgets.page_link import glb_key
+
+    calls, done = [], threading.Event()
+
+    def fetch():
+        calls.append(1)
+        return glbs["lod2"]
+
+    v = AvatarViewer(glbs["lod0"], lods={2: fetch}, size=SMALL, renderer="webgl")
+    assert calls == []  # nothing fetched until a page needs it
+    page = Page(v)
+    page.viewer.send = lambda content, buffers=None: (page.got.append((content, [bytes(b) for b in buffers or []])),
+                                                      done.set())
+    v._handle_custom_msg({"type": "lod"}, [])
+    assert done.wait(60)
+    assert page.got == [({"type": "lod", "level": 2, "key": glb_key(glbs["lod2"])}, [glbs["lod2"]])]
+    assert page.ask(type="lod", have=[glb_key(glbs["lod2"])]) == [({"type": "lod", "level": 2, "key": glb_key(glbs["lod2"])}, [])]
+    assert calls == [1]
+
+
+def test_a_failed_fetch_tells_the_page_and_the_viewer_keeps_its_model(glbs):
+    import threading
+
+    done = threading.Event()
+
+    def fetch():
+        raise ConnectionError("the service is gone")
+
+    v = AvatarViewer(glbs["lod2"], lods={3: fetch}, lod=2, size=SMALL, renderer="webgl")
+    got = []
+    v.send = lambda content, buffers=None: (got.append(content), done.set())
+    v._handle_custom_msg({"type": "lod"}, [])
+    assert done.wait(60)
+    assert got[0]["type"] == "error" and got[0]["request"] == "lod" and "the service is gone" in got[0]["message"]
 
 
 def test_the_widget_state_holds_a_loader_and_the_page_gets_the_bundle_as_a_buffer(glbs):

@@ -45,7 +45,7 @@ from ipywidgets.widgets.trait_types import bytes_serialization
 from workbench.gltf.glb import read_glb
 from workbench.render.stage import Stage, StageView, encode
 
-from . import frontend, view_rules
+from . import frontend, page_link, view_rules
 from .frontend import bundle_path
 from .still import with_still
 
@@ -106,7 +106,8 @@ class AvatarViewer(anywidget.AnyWidget):
     renderer: "webgl" (the default where the bundle is built) or "kernel" (frames drawn by the
     kernel, as without Node.js or WebGL); lods: lighter versions of the same avatar, ``{level: GLB}``,
     for the kernel's drag frames and, on a software GPU (no graphics card), the frames three.js
-    draws while the view moves.
+    draws while the view moves; a level may be a callable returning its GLB, called (in a thread)
+    only when a page first needs it (``Model.view()`` fetches LOD 1 from the service so).
     Other keywords set traitlets (``size``, ``yaw``, ``clip``, ``light``, ``weights``...).
 
     >>> from workbench.render.testing import tiny_rig_glb
@@ -120,6 +121,7 @@ class AvatarViewer(anywidget.AnyWidget):
 
     renderer = t.Enum(["webgl", "kernel"], "webgl", help="who draws: three.js in the page, or the kernel").tag(sync=True)
     bundle_id = t.Unicode("", help="the three.js front-end's version: a page loads each once").tag(sync=True)
+    model_key = t.Unicode("", help="the GLB's name in the page: a page holds one copy of each").tag(sync=True)
     notice = t.Unicode("", help="what the viewer says about how it draws").tag(sync=True)
     label = t.Unicode("", help="a title over the view (compare() names each side)").tag(sync=True)
     rules = t.Dict(view_rules.page_rules(), read_only=True,
@@ -171,8 +173,8 @@ class AvatarViewer(anywidget.AnyWidget):
     def __init__(self, model, *, lods: dict | None = None, clips: dict | None = None, library_clips: bool = False,
                  lod: int = 0, **kwargs):
         self._glb = glb_bytes(model)
-        self._lods = {int(k): glb_bytes(v) for k, v in (lods or {}).items()}
-        self.stage = Stage(self._glb, lod=lod, lods=self._lods,
+        self._levels = page_link.Levels(lods or {}, glb_bytes)
+        self.stage = Stage(self._glb, lod=lod, lods=self._levels.known,
                            clips={k: glb_bytes(v) for k, v in (clips or {}).items()}, library_clips=library_clips)
         self._image = None
         self._drawn = None
@@ -188,7 +190,7 @@ class AvatarViewer(anywidget.AnyWidget):
             _say_once(f"AvatarViewer: {kwargs['notice']}.")
         if bundle_path():
             kwargs["bundle_id"] = frontend.bundle()[0]
-        super().__init__(lod=lod, clips=self.stage.clip_names, morph_targets=morph_target_names(self._glb),
+        super().__init__(lod=lod, clips=self.stage.clip_names, model_key=page_link.glb_key(self._glb), morph_targets=morph_target_names(self._glb),
                          renderer=renderer, **kwargs)
         self.duration = self.stage.duration(self.clip)
         self.time = time_s
@@ -257,31 +259,10 @@ class AvatarViewer(anywidget.AnyWidget):
         if self.time > self.duration or not change["new"]:
             self.time = 0.0
 
-    # -- the page asks for the model and its clips ------------------------------------
+    # -- the page asks for the model, its lighter levels and its clips (page_link.py) --------------
     def _on_message(self, _widget, content, buffers):
-        kind = content.get("type") if isinstance(content, dict) else None
-        if kind == "bundle" and bundle_path():
-            self.send({"type": "bundle"}, [frontend.bundle()[1]])
-        elif kind == "model":
-            self.send({"type": "model"}, [self._glb])
-        elif kind == "lod":
-            # A software GPU's page draws the next lighter level while the view moves (js/viewer/features/lod.js):
-            # the next, not the lightest, as LOD 2 has no morph targets and the trousers let the legs
-            # through (seen on the feminine avatar, 2026-11-23), where LOD 1 keeps both and halves the triangles.
-            lighter = [k for k in self._lods if k > self.lod]
-            if lighter:
-                self.send({"type": "lod", "level": min(lighter)}, [self._lods[min(lighter)]])
-            else:
-                self.send({"type": "lod", "level": None})
-        elif kind == "clip":
-            name = content.get("name", "")
-            try:
-                glb = self.stage.clip_glb(name)
-            except ValueError as e:
-                self.send({"type": "error", "request": "clip", "name": name, "message": str(e)})
-                return
-            if glb is not None:
-                self.send({"type": "clip", "name": name}, [glb])
+        if isinstance(content, dict):
+            page_link.answer(self, content)
 
     # -- frames ------------------------------------------------------------------
     def view_now(self, *, full: bool | None = None) -> StageView:

@@ -23,6 +23,11 @@ const PARTS = {
 
 export function camera(v) {
   const m = v.model, rules = v.rules;
+  // OrbitControls listens for the Control key on the canvas's root node and asks for that node again
+  // when it lets go: a canvas made in a cell's output before the output is in the page and disposed
+  // after (or the other way round) would leave the listener, and this viewer with it, on the wrong
+  // node. The canvas's root is the page's document, whatever the output's state.
+  v.canvas.getRootNode = () => document;
   const controls = v.controls = new OrbitControls(v.camera, v.canvas);
   controls.enableDamping = true;
   controls.dampingFactor = DAMPING;

@@ -4,10 +4,12 @@
 // the view settles (the `frame` traitlet: what snapshot() returns and a saved notebook keeps).
 //
 // v.ask(message) sends a request and resolves with the answer ({msg, buffer}: its first buffer); an error
-// answer rejects. One request of a kind (and name) is in flight at a time.
+// answer rejects. One request of a kind (and name) is in flight at a time. v.glb(message) asks for a GLB
+// the page may hold already (glb_store.js: one copy per page) and resolves with {msg, buffer}.
 
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { el } from "../dom.js";
+import * as glbs from "../glb_store.js";
 
 const SETTLE_MS = 400;  // the view this long unchanged: its picture goes to the kernel
 
@@ -38,10 +40,16 @@ export function kernelLink(v) {
   m.on("msg:custom", onMessage);
   v.onDispose(() => m.off("msg:custom", onMessage));
 
-  v.parse = view => {
-    const buf = view.buffer.slice(view.byteOffset, view.byteOffset + view.byteLength);
-    return new Promise((ok, no) => new GLTFLoader().parse(buf, "", ok, no));
+  v.glb = async (msg, retry = true) => {
+    const answer = await v.ask({ ...msg, have: glbs.heldKeys() });
+    if (!answer.msg.key) return { msg: answer.msg, buffer: null };  // nothing to send (no lighter level)
+    const buffer = answer.buffer ? glbs.keep(answer.msg.key, answer.buffer, v) : glbs.use(answer.msg.key, v);
+    if (buffer) return { msg: answer.msg, buffer };
+    if (retry) return v.glb({ ...msg }, false);  // the page let it go meanwhile
+    throw new Error(`the kernel sent no bytes for ${answer.msg.key}`);
   };
+  v.onDispose(() => glbs.release(v));
+  v.parse = buffer => new Promise((ok, no) => new GLTFLoader().parse(buffer, "", ok, no));
   v.fail = (what, e) => {
     const text = String(e && e.message || e);
     v.say(`could not read ${what}: ${text}`);
@@ -63,8 +71,9 @@ export function kernelLink(v) {
   v.on("frame", showStill);
   v.onDispose(() => { if (stillUrl) URL.revokeObjectURL(stillUrl); });
 
-  v.ask({ type: "model" })
-    .then(answer => v.parse(answer.buffer))
+  const key = m.get("model_key"), held = glbs.use(key, v);
+  (held ? Promise.resolve(held) : glbs.once(key, () => v.glb({ type: "model" })).then(() => glbs.use(key, v)))
+    .then(buffer => v.parse(buffer))
     .then(gltf => { if (!v.disposed) { picture.remove(); v.setModel(gltf); } }, e => v.fail("the model", e));
 
   // The settled view's picture, once per view.

@@ -30,7 +30,7 @@ export function levelOfDetail(v) {
   };
   v.signal("model", () => {
     if (!v.software) return;  // the kernel answers with no GLB when it has no lighter level
-    v.ask({ type: "lod" })
+    v.glb({ type: "lod" })
       .then(answer => answer.buffer && v.parse(answer.buffer).then(gltf => bind(gltf, answer.msg.level)))
       .catch(e => v.fail("a lighter level of detail", e));
   });

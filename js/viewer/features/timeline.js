@@ -99,7 +99,7 @@ export function timeline(v) {
     const c = clips.get(name);
     if (!c) {  // a clip of its own file: ask the kernel for it
       v.say(`loading ${name}…`);
-      v.ask({ type: "clip", name }).then(answer => v.parse(answer.buffer)).then(g => {
+      v.glb({ type: "clip", name }).then(answer => v.parse(answer.buffer)).then(g => {
         const got = g.animations[0];
         if (!got) throw new Error(`no animation in the GLB of clip ${name}`);
         got.name = name;
