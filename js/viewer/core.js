@@ -55,9 +55,35 @@ function gpuInfo() {
 export const webglAvailable = () => gpuInfo().webgl;
 export const softwareGpu = () => gpuInfo().software;
 
+// The widget's model as the features use it. anywidget gives each view of a widget its own handle, and
+// JupyterLab draws an output again (a new view) when the kernel updates its still: the viewer moves
+// to the new view (Viewer.adopt), its listeners with it, rather than loading the model again.
+class ModelLink {
+  constructor(model) {
+    this.model = model;
+    this.handlers = [];
+  }
+  get(name) { return this.model.get(name); }
+  set(...args) { return this.model.set(...args); }
+  save_changes() { return this.model.save_changes(); }
+  send(...args) { return this.model.send(...args); }
+  on(event, fn) {
+    this.model.on(event, fn);
+    this.handlers.push([event, fn]);
+  }
+  off(event, fn) {
+    this.model.off(event, fn);
+    this.handlers = this.handlers.filter(([e, f]) => e !== event || f !== fn);
+  }
+  rebind(model) {
+    for (const [e, f] of this.handlers) { this.model.off(e, f); model.on(e, f); }
+    this.model = model;
+  }
+}
+
 export class Viewer {
   constructor(model, host, features) {
-    this.model = model;
+    this.model = new ModelLink(model);
     this.rules = model.get("rules");
     this.loop = this.loop.bind(this);
     this.dispose = this.dispose.bind(this);
@@ -212,6 +238,7 @@ export class Viewer {
 
   // -- drawing ------------------------------------------------------------------------------------
   resize() {
+    if (!this.root.isConnected) return;  // an output out of the page (redrawn, or scrolled away) keeps its size
     const full = document.fullscreenElement === this.root;
     const w = Math.max(64, Math.floor(this.stage.clientWidth || 512));
     const h = full ? Math.max(64, window.innerHeight - HEIGHT_FULLSCREEN_LESS) : Math.min(this.model.get("size"), Math.round(w * 1.5));
@@ -236,8 +263,9 @@ export class Viewer {
     for (const tick of this.ticks) tick(t);
     if (!this.dirty) {
       this.emit("idle", t);
-      // The still view, drawn again at full resolution after a motion drawn at half.
-      if (!this.sharp) { this.dirty = true; this.still = true; }
+      // The still view, drawn again at full resolution once a motion drawn at half has stopped (a
+      // slider dragged draws only when it moves: between two moves the view is not yet still).
+      if (!this.sharp && !t.moving) { this.dirty = true; this.still = true; }
       return;
     }
     this.dirty = false;
@@ -295,6 +323,20 @@ export class Viewer {
     this.sharp = true;
     this.draw();
     return new Promise(ok => this.canvas.toBlob(ok, "image/png"));
+  }
+
+  // The function that closes this viewer, for the view that shows it now (a view it has left closes nothing).
+  release() {
+    const owner = this.owner = {};
+    return () => { if (this.owner === owner) this.dispose(); };
+  }
+
+  // Show this viewer in a new view of the same widget (`model` its handle, `host` its element).
+  adopt(model, host) {
+    this.model.rebind(model);
+    host.append(this.root);
+    this.dirty = true;
+    return this.release();
   }
 
   dispose() {

@@ -21,6 +21,10 @@ import kernelFrames from "./kernel_frames.js";
 // In the order their controls appear; the kernel link last, as it asks for the model the others wait for.
 const FEATURES = [timeline, camera, look, morphs, levelOfDetail, compare, kernelLink];
 
+// The page's live viewers by widget (viewer_id): when JupyterLab draws an output again because the
+// kernel updated its still, the new view takes the viewer its old view showed (now out of the page).
+const live = (globalThis.__wbAvatarViewers ||= new Map());
+
 function render({ model, el }) {
   if (model.get("renderer") === "kernel" || !webglAvailable()) {
     if (model.get("renderer") !== "kernel") {
@@ -29,7 +33,14 @@ function render({ model, el }) {
     }
     return kernelFrames.render({ model, el });
   }
-  return new Viewer(model, el, FEATURES).dispose;
+  const id = model.get("viewer_id"), shown = live.get(id);
+  if (shown && !shown.disposed && !shown.root.isConnected) return shown.adopt(model, el);
+  const v = new Viewer(model, el, FEATURES);
+  if (id) {
+    live.set(id, v);
+    v.onDispose(() => { if (live.get(id) === v) live.delete(id); });
+  }
+  return v.release();
 }
 
 export default { render };

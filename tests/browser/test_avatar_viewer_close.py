@@ -17,10 +17,8 @@ import time
 
 import pytest
 
-from workbench.widgets.viewer import bundle_path
-
-from .conftest import jupyter_lab, start_chrome, wait
-from .viewer_page import kernel, open_notebook, write_notebook
+from .conftest import wait
+from .viewer_page import KERNEL_IDLE, kernel, notebook_browser, notebook_server
 
 CELLS = ["""\
 from workbench.gltf import build_avatar
@@ -59,18 +57,13 @@ return all.length === 1 && all[0].wbViewer !== last && all[0].dataset.ready === 
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
 def page(request, tmp_path_factory):
-    if bundle_path() is None:
-        pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
-    work = tmp_path_factory.mktemp(f"close-{request.param}")
-    root = work / "notebooks"
-    root.mkdir()
-    write_notebook(root, "close.ipynb", CELLS)
-    with jupyter_lab(work, root, app=request.param) as server, \
-            start_chrome(work / "profile", performance_log=True, extra_args=("--js-flags=--expose-gc",)) as browser:
-        browser.set_window_size(1280, 1000)
-        browser.set_script_timeout(120)
+    with notebook_server(tmp_path_factory, request.param, "close.ipynb", CELLS) as server, \
+            notebook_browser(server, "close.ipynb", run_all=False, performance_log=True,
+                             extra_args=("--js-flags=--expose-gc",)) as browser:
+        # Counting contexts from the page's first script on: the notebook loaded again.
         browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_CONTEXTS})
-        open_notebook(browser, server, "close.ipynb", run_all=False)
+        browser.refresh()
+        wait(browser, KERNEL_IDLE, 120, "the notebook's kernel")
         yield browser, request.param
 
 

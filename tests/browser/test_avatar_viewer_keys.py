@@ -15,10 +15,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from workbench.widgets.viewer import bundle_path
-
-from .conftest import jupyter_lab, start_chrome
-from .viewer_page import notebook_cells, open_notebook, until, write_notebook
+from .viewer_page import notebook_browser, notebook_cells, notebook_server, until
 
 CELLS = ["""\
 from workbench.gltf import build_avatar
@@ -46,16 +43,8 @@ return [nb.mode, nb.activeCellIndex, document.querySelectorAll('.wb-avatar-viewe
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
 def page(request, tmp_path_factory):
-    if bundle_path() is None:
-        pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
-    work = tmp_path_factory.mktemp(f"keys-{request.param}")
-    root = work / "notebooks"
-    root.mkdir()
-    write_notebook(root, "keys.ipynb", CELLS)
-    with jupyter_lab(work, root, app=request.param) as server, start_chrome(work / "profile") as browser:
-        browser.set_window_size(1280, 1000)
-        browser.set_script_timeout(120)
-        open_notebook(browser, server, "keys.ipynb")
+    with notebook_server(tmp_path_factory, request.param, "keys.ipynb", CELLS) as server, \
+            notebook_browser(server, "keys.ipynb") as browser:
         until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0 && d.clip === 'walk'", "the avatar drawn", 180)
         until(browser, 1, "d.ready === '1' && d.frameId", "the kernel-frame viewer", 120)
         yield browser, request.param

@@ -21,13 +21,10 @@ import json
 import time
 from urllib.parse import urlsplit
 
-import nbformat
 import pytest
 
-from workbench.widgets.viewer import bundle_path
-
-from .conftest import jupyter_lab, save_artifact, start_chrome, wait
-from .viewer_page import canvas_pixels, changed, kernel, notebook_cells, poll_kernel, until
+from .conftest import save_artifact, start_chrome, wait
+from .viewer_page import canvas_pixels, changed, kernel, notebook_cells, notebook_server, poll_kernel, until
 
 DRAG_PX = 80
 
@@ -48,19 +45,10 @@ pair"""
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
 def app(request, tmp_path_factory):
-    if bundle_path() is None:
-        pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
     from helpers import arkit_glb
 
-    work = tmp_path_factory.mktemp(f"viewer-{request.param}")
-    root = work / "notebooks"
-    root.mkdir()
-    (root / "arkit.glb").write_bytes(arkit_glb())
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(AVATAR_CELL), nbformat.v4.new_code_cell(MORPH_CELL),
-                                         nbformat.v4.new_code_cell(COMPARE_CELL)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, root / "viewer.ipynb")
-    with jupyter_lab(work, root, app=request.param) as server:
+    with notebook_server(tmp_path_factory, request.param, "viewer.ipynb", [AVATAR_CELL, MORPH_CELL, COMPARE_CELL],
+                         files={"arkit.glb": arkit_glb()}) as server:
         yield server
 
 

@@ -5,14 +5,19 @@ opened in Chromium, and the page's viewers read through the data attributes thei
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
+from pathlib import Path
 
 import nbformat
 import numpy as np
+import pytest
 from PIL import Image
 
-from .conftest import run_async, wait
+from workbench.widgets.frontend import bundle_path
+
+from .conftest import jupyter_lab, run_async, start_chrome, wait
 
 # The viewers' state as the page shows it.
 VIEWERS = "return Array.from(document.querySelectorAll('.wb-avatar-viewer')).map(v => ({...v.dataset}));"
@@ -26,6 +31,33 @@ def write_notebook(root, name: str, cells: list[str]) -> None:
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, root / name)
+
+
+@contextlib.contextmanager
+def notebook_server(tmp_path_factory, app: str, name: str, cells: list[str], files: dict | None = None):
+    """JupyterLab (``app="lab"``) or Notebook 7 (``"notebook"``) serving the notebook ``name`` of ``cells``
+    and ``files`` ({name: bytes}) beside it; yields the server (conftest.jupyter_lab). Skips where the
+    viewer's bundle is not built."""
+    if bundle_path() is None:
+        pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
+    work = tmp_path_factory.mktemp(f"{Path(name).stem}-{app}")
+    root = work / "notebooks"
+    root.mkdir()
+    for file, data in (files or {}).items():
+        (root / file).write_bytes(data)
+    write_notebook(root, name, cells)
+    with jupyter_lab(work, root, app=app) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def notebook_browser(server: dict, name: str, run_all: bool = True, **chrome):
+    """A Chromium of its own (``chrome``: start_chrome's options) with the notebook open, its cells run."""
+    with start_chrome(Path(server["root"]).parent / "profile", **chrome) as browser:
+        browser.set_window_size(1280, 1000)
+        browser.set_script_timeout(180)
+        open_notebook(browser, server, name, run_all=run_all)
+        yield browser
 
 
 def open_notebook(browser, server: dict, name: str, run_all: bool = True) -> None:

@@ -114,8 +114,8 @@ def send_glb(widget, reply: dict, glb: bytes, have) -> None:
     widget.send({**reply, "key": key}, [] if key in have else [glb])
 
 
-def answer(viewer, content: dict) -> None:
-    """Answer one of the page's requests (``content``: its custom message)."""
+def answer(viewer, content: dict, buffers=()) -> None:
+    """Answer one of the page's messages (``content``, and its binary ``buffers``)."""
     kind, have = content.get("type"), content.get("have")
     have = [h for h in have if isinstance(h, str)] if isinstance(have, list) else []
     if kind == "bundle":
@@ -135,6 +135,10 @@ def answer(viewer, content: dict) -> None:
         viewer._levels.get(min(lighter), lambda level, glb: send_glb(viewer, {"type": "lod", "level": level}, glb, have),
                            lambda level, e: viewer.send({"type": "error", "request": "lod", "name": "",
                                                         "message": f"LOD {level} could not be fetched: {e}"}))
+    elif kind == "picture":
+        png = bytes(buffers[0]) if buffers else b""
+        if picture_ok(png):
+            viewer.take_picture(png)
     elif kind == "clip":
         name = str(content.get("name", ""))
         try:

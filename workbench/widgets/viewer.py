@@ -16,10 +16,11 @@ frames with the workbench's own renderer (``workbench.render.stage``) and the fr
 The camera (``yaw``, ``elevation``, ``zoom``, ``target``), the clip, its ``time`` and ``speed``, the
 look (``light``, ``background``, ``shadow``...) and the morph ``weights`` are traitlets, so code sets
 them as the mouse does and reads what the mouse did (the page sends them when a gesture ends).
-``frame`` is the last picture shown: the canvas's own PNG, sent by the page when the view settles,
-so ``snapshot()`` is what the canvas shows; before any page has drawn, the kernel's still of the
-same view. The widget's mimebundle carries a still as ``image/png`` for notebooks converted
-without a kernel.
+With three.js, the page sends the canvas's own PNG when the view settles: ``snapshot()`` is what the
+canvas shows, and the output showing the viewer keeps that picture as ``image/png`` beside the widget
+(``still.py``), so a notebook saved, converted or shown without a kernel has the view the person had;
+where no page ever drew (a notebook run by nbconvert or nbclient), the kernel's still of the same view.
+Each picture crosses once: the widget's state holds none. With kernel frames, ``frame`` is the frame.
 
 anywidget is imported with this module, not with ``workbench``: a client that never opens a
 viewer never loads it.
@@ -47,7 +48,7 @@ from workbench.render.stage import Stage, StageView, encode
 
 from . import frontend, page_link, view_rules
 from .frontend import bundle_path
-from .still import with_still
+from .still import ShowsStill, with_still
 
 __all__ = ["AvatarViewer", "glb_bytes", "bundle_path", "morph_target_names"]
 
@@ -97,7 +98,7 @@ def morph_target_names(glb: bytes) -> list[str]:
     return names
 
 
-class AvatarViewer(anywidget.AnyWidget):
+class AvatarViewer(ShowsStill, anywidget.AnyWidget):
     """An avatar GLB in a live 3D view drawn by three.js: orbit, pan, zoom, clips, lights, morphs.
 
     model: GLB bytes, a path, or the client's ``Model`` result (``client.avatars.model(id).view()``).
@@ -122,18 +123,17 @@ class AvatarViewer(anywidget.AnyWidget):
     renderer = t.Enum(["webgl", "kernel"], "webgl", help="who draws: three.js in the page, or the kernel").tag(sync=True)
     bundle_id = t.Unicode("", help="the three.js front-end's version: a page loads each once").tag(sync=True)
     model_key = t.Unicode("", help="the GLB's name in the page: a page holds one copy of each").tag(sync=True)
+    viewer_id = t.Unicode("", help="this viewer, for the page: an output drawn again keeps its view").tag(sync=True)
     notice = t.Unicode("", help="what the viewer says about how it draws").tag(sync=True)
     label = t.Unicode("", help="a title over the view (compare() names each side)").tag(sync=True)
     rules = t.Dict(view_rules.page_rules(), read_only=True,
                    help="the zoom range and the menus' values, for the page (view_rules.py)").tag(sync=True)
 
-    # bytes_serialization: the page's picture arrives as a memoryview; kept as bytes.
-    frame = t.Bytes(b"", help="the last picture shown, PNG (or format, for kernel frames)").tag(
-        sync=True, **bytes_serialization)
+    frame = t.Bytes(b"", help="kernel frames: the last frame, in `format`").tag(sync=True, **bytes_serialization)
     frame_id = t.Int(0, help="counts the pictures").tag(sync=True)
     frame_size = t.Int(0, help="the last picture's width in px").tag(sync=True)
     frame_quality = t.Unicode("full", help="kernel frames: interactive (while dragging) or full; with three.js: "
-                                           "still (the kernel's, until the page draws) or canvas (the page's)").tag(sync=True)
+                                           "still (the kernel's, until a page draws) or canvas (the page's)").tag(sync=True)
     format = t.Enum(["png", "jpeg", "webp"], "png", help="kernel frames' image format").tag(sync=True)
 
     yaw = t.Float(0.0, help="degrees the avatar is turned (counter-clockwise seen from above)").tag(sync=True)
@@ -179,6 +179,7 @@ class AvatarViewer(anywidget.AnyWidget):
         self._image = None
         self._drawn = None
         self._still = None  # (view, image): the kernel's still of the last view asked for
+        self._picture = None  # the page's PNG of the view it drew last
         time_s = kwargs.pop("time", 0.0)  # checked against the clip's duration, known once the clip is set
         weights = kwargs.pop("weights", {})  # checked against the model's morph targets
         renderer = kwargs.pop("renderer", "webgl" if bundle_path() else "kernel")
@@ -190,8 +191,11 @@ class AvatarViewer(anywidget.AnyWidget):
             _say_once(f"AvatarViewer: {kwargs['notice']}.")
         if bundle_path():
             kwargs["bundle_id"] = frontend.bundle()[0]
-        super().__init__(lod=lod, clips=self.stage.clip_names, model_key=page_link.glb_key(self._glb), morph_targets=morph_target_names(self._glb),
-                         renderer=renderer, **kwargs)
+        super().__init__(lod=lod, clips=self.stage.clip_names, model_key=page_link.glb_key(self._glb),
+                         frame_quality="full" if renderer == "kernel" else "still",
+                         morph_targets=morph_target_names(self._glb), renderer=renderer, **kwargs)
+        if self.comm is not None:
+            self.viewer_id = self.model_id
         self.duration = self.stage.duration(self.clip)
         self.time = time_s
         self.weights = weights
@@ -262,7 +266,7 @@ class AvatarViewer(anywidget.AnyWidget):
     # -- the page asks for the model, its lighter levels and its clips (page_link.py) --------------
     def _on_message(self, _widget, content, buffers):
         if isinstance(content, dict):
-            page_link.answer(self, content)
+            page_link.answer(self, content, buffers)
 
     # -- frames ------------------------------------------------------------------
     def view_now(self, *, full: bool | None = None) -> StageView:
@@ -275,13 +279,7 @@ class AvatarViewer(anywidget.AnyWidget):
 
     def _redraw(self, *_):
         if self.renderer != "kernel":
-            if not self.frame:  # a picture for the page to show until its model arrives, and for saved state
-                view = self.view_now(full=True)
-                self._still = (view, self.stage.image(view))
-                with self.hold_sync():
-                    self.frame, self.frame_size, self.frame_quality = encode(self._still[1], "png"), self.size, "still"
-                    self.frame_id += 1
-            return  # the page draws; the kernel draws a still only when one is asked for
+            return  # the page draws; the kernel draws a still only where no page has drawn (snapshot)
         view = self.view_now()
         key = (view, self.format)
         # Several traitlets set in one message notify one by one; the first draw serves them all.
@@ -295,11 +293,23 @@ class AvatarViewer(anywidget.AnyWidget):
             self.frame_quality = "interactive" if self.dragging else "full"
             self.frame_id += 1
 
+    def take_picture(self, png: bytes) -> None:
+        """The page's picture of the view, as it drew it (a PNG): what ``snapshot()`` returns from now
+        on and what the notebook keeps of this viewer (the outputs showing it are updated)."""
+        if png == self._picture:
+            return
+        width, _ = page_link.png_size(png)
+        self._picture = png
+        with self.hold_sync():
+            self.frame_quality, self.frame_size = "canvas", width
+            self.frame_id += 1
+        self._still_changed()
+
     def snapshot(self):
         """What the view shows, a PIL image (it shows itself in Jupyter).
 
         With three.js, the canvas's own picture as the page last sent it (when the view settled);
-        before a page has drawn, and with kernel frames, the kernel's full frame of the same view.
+        where no page has drawn, and with kernel frames, the kernel's full frame of the same view.
 
         >>> from workbench.render.testing import tiny_rig_glb
         >>> AvatarViewer(tiny_rig_glb(), size=32).snapshot().mode
@@ -309,8 +319,8 @@ class AvatarViewer(anywidget.AnyWidget):
 
         from PIL import Image
 
-        if self.renderer == "webgl" and self.frame_quality == "canvas":
-            return Image.open(io.BytesIO(self.frame)).convert("RGBA")
+        if self.renderer == "webgl" and self._picture is not None:
+            return Image.open(io.BytesIO(self._picture)).convert("RGBA")
         view = self.view_now(full=True)
         if self.renderer == "kernel" and self._drawn == (view, self.format) and self._image is not None:
             return self._image.copy()
@@ -319,9 +329,9 @@ class AvatarViewer(anywidget.AnyWidget):
         return self._still[1].copy()
 
     def _repr_mimebundle_(self, **kwargs):
-        if self.renderer == "webgl" and self.frame_quality == "canvas":  # the page's PNG as it sent it
-            return {**with_still(super()._repr_mimebundle_(**kwargs), None), "image/png": self.frame}
-        return with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())
+        # The page's PNG as it sent it, else the kernel's still: the widget's state holds no copy.
+        picture = self._picture if self.renderer == "webgl" and self._picture is not None else self.snapshot()
+        return with_still(self._widget_bundle(**kwargs), picture)
 
     # -- two avatars -----------------------------------------------------------------
     @staticmethod

@@ -1,14 +1,13 @@
 // The kernel link: the model's and clips' GLB bytes arrive from the kernel as binary buffers of custom
-// messages (AvatarViewer._on_message), so a viewer works the same on the local service and a
+// messages (workbench/widgets/page_link.py), so a viewer works the same on the local service and a
 // deployment and nothing is fetched from any host; and the canvas's picture goes to the kernel when
-// the view settles (the `frame` traitlet: what snapshot() returns and a saved notebook keeps).
+// the view settles (what snapshot() returns and the notebook keeps as the output's still).
 //
 // v.ask(message) sends a request and resolves with the answer ({msg, buffer}: its first buffer); an error
 // answer rejects. One request of a kind (and name) is in flight at a time. v.glb(message) asks for a GLB
 // the page may hold already (glb_store.js: one copy per page) and resolves with {msg, buffer}.
 
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
-import { el } from "../dom.js";
 import * as glbs from "../glb_store.js";
 
 const SETTLE_MS = 400;  // the view this long unchanged: its picture goes to the kernel
@@ -56,41 +55,31 @@ export function kernelLink(v) {
     v.root.dataset.error = text;
   };
 
-  // Until the model arrives (a notebook opened without its kernel), the last picture stands in.
-  const picture = el("img", { className: "wb-av-still", alt: "the last frame" });
-  v.stage.append(picture);
-  let stillUrl = null;
-  const showStill = () => {
-    const data = m.get("frame");
-    if (v.gltf || !data || !data.byteLength) return;
-    if (stillUrl) URL.revokeObjectURL(stillUrl);
-    stillUrl = URL.createObjectURL(new Blob([data], { type: "image/png" }));
-    picture.src = stillUrl;
-  };
-  showStill();
-  v.on("frame", showStill);
-  v.onDispose(() => { if (stillUrl) URL.revokeObjectURL(stillUrl); });
-
   const key = m.get("model_key"), held = glbs.use(key, v);
   (held ? Promise.resolve(held) : glbs.once(key, () => v.glb({ type: "model" })).then(() => glbs.use(key, v)))
     .then(buffer => v.parse(buffer))
-    .then(gltf => { if (!v.disposed) { picture.remove(); v.setModel(gltf); } }, e => v.fail("the model", e));
+    .then(gltf => { if (!v.disposed) v.setModel(gltf); }, e => v.fail("the model", e));
 
-  // The settled view's picture, once per view.
-  let due = false;
+  // The settled view's picture, once per view: a view drawn again as it was (the output moved, the
+  // canvas resized to the same size) sends nothing.
+  let due = false, lastView = null;
+  const view = () => JSON.stringify([v.cameraState(), v.currentTime(), v.width, v.height, v.renderer.getPixelRatio(),
+    ...["clip", "weights", "light", "background", "shadow", "wireframe", "normals", "skeleton"].map(k => m.get(k))]);
   v.signal("drawn", () => { due = true; });
   v.signal("idle", t => {
     if (due && v.sharp && t.ms - v.lastRender > SETTLE_MS) {
       due = false;
-      v.sendPicture();
+      if (view() !== lastView) v.sendPicture();
     }
   });
+  // The picture goes as a message's binary buffer: the kernel keeps it (snapshot(), the output's still)
+  // and sends none of it back.
+  let sent = 0;
   v.sendPicture = async () => {
     if (!v.gltf || !v.root.isConnected) return;
+    lastView = view();
     const blob = await v.picturePng();
-    const buf = await blob.arrayBuffer();
-    m.set({ frame: new DataView(buf), frame_size: v.canvas.width, frame_quality: "canvas", frame_id: m.get("frame_id") + 1 });
-    m.save_changes();
-    v.root.dataset.pictureSent = String(m.get("frame_id"));
+    m.send({ type: "picture" }, undefined, [await blob.arrayBuffer()]);
+    v.root.dataset.pictureSent = String(++sent);
   };
 }

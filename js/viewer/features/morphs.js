@@ -5,7 +5,7 @@
 import { button, el, round } from "../dom.js";
 
 const SEND_MS = 120;     // the weights go to the kernel this long after the last change
-const SLIDING_MS = 150;  // a slider moved this recently is still being dragged
+const SLIDING_MS = 250;  // a slider moved this recently (or three frames ago, on a slow page) is still being dragged
 
 // Presets over ARKit blendshape names (contract section 5): [[seconds, {name: weight}], ...].
 const PRESETS = {
@@ -93,6 +93,6 @@ export function morphs(v) {
   v.signal("meshes", () => setMorphs(m.get("weights"), false));
   v.tick(t => {
     if (preset) stepPreset(t.now);
-    if (preset || performance.now() - slidAt < SLIDING_MS) t.moving = true;
+    if (preset || performance.now() - slidAt < Math.max(SLIDING_MS, 3 * (v.interval || 0))) t.moving = true;
   });
 }
