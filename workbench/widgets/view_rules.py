@@ -6,9 +6,17 @@ viewer build their menus and clamp the mouse, the wheel and the keys with the sa
 ([0.125, 30.0], 2.0)
 >>> clamp(50.0, ZOOM_RANGE)
 30.0
+>>> within("size", 20000, SIZE_RANGE)
+Traceback (most recent call last):
+...
+traitlets.traitlets.TraitError: AvatarViewer: size is 32 to 2048 px; got 20000
 """
 
 from __future__ import annotations
+
+import math
+
+from traitlets import TraitError
 
 # zoom 1 frames the whole avatar; 2 is twice as close.
 ZOOM_RANGE = (0.125, 30.0)
@@ -28,6 +36,22 @@ def clamp(value: float, bounds: tuple[float, float]) -> float:
     """``value`` within ``bounds`` (lo, hi)."""
     lo, hi = bounds
     return min(max(float(value), lo), hi)
+
+
+def finite(name: str, value) -> float:
+    """``value`` as a float, refused when it is not a finite number (NaN, infinity)."""
+    value = float(value)
+    if not math.isfinite(value):
+        raise TraitError(f"AvatarViewer: {name} is a finite number; got {value}")
+    return value
+
+
+def within(name: str, value, bounds: tuple[int, int]) -> int:
+    """``value`` as an int of px, refused outside ``bounds``."""
+    lo, hi = bounds
+    if not lo <= int(value) <= hi:
+        raise TraitError(f"AvatarViewer: {name} is {lo} to {hi} px; got {value}")
+    return int(value)
 
 
 def page_rules() -> dict:

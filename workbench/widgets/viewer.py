@@ -9,9 +9,11 @@ small loader (``js/viewer/loader.js``); the bundle and the GLB bytes go to the p
 messages, so a notebook saved with its widget state does not hold a copy of either per viewer,
 and nothing is fetched from any host.
 
-Where there is no bundle (a package built without Node.js) or no WebGL, the kernel draws the
-frames with the workbench's own renderer (``workbench.render.stage``) and the front-end
-(``js/viewer/kernel_frames.js``) shows them, as ``renderer="kernel"``; the viewer says so once.
+Where there is no bundle (a package built without Node.js), or with ``renderer="kernel"``, the kernel
+draws the frames with the workbench's own renderer (``workbench.render.stage``) and the front-end
+(``js/viewer/kernel_frames.js``) shows them; the viewer says so once. A page without WebGL says how to
+ask for that: the kernel decides who draws, and a page sets only what a person sets with the mouse and
+keys (``set_state``, ``page_link.PAGE_TRAITS``), within the same bounds as code (``view_rules``).
 
 The camera (``yaw``, ``elevation``, ``zoom``, ``target``), the clip, its ``time`` and ``speed``, the
 look (``light``, ``background``, ``shadow``...) and the morph ``weights`` are traitlets, so code sets
@@ -217,11 +219,11 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
 
     @t.validate("zoom")
     def _valid_zoom(self, proposal):
-        return view_rules.clamp(proposal["value"], view_rules.ZOOM_RANGE)
+        return view_rules.clamp(view_rules.finite("zoom", proposal["value"]), view_rules.ZOOM_RANGE)
 
     @t.validate("elevation")
     def _valid_elevation(self, proposal):
-        return view_rules.clamp(proposal["value"], view_rules.ELEVATION_RANGE)
+        return view_rules.clamp(view_rules.finite("elevation", proposal["value"]), view_rules.ELEVATION_RANGE)
 
     @t.validate("speed")
     def _valid_speed(self, proposal):
@@ -233,10 +235,22 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
 
     @t.validate("target")
     def _valid_target(self, proposal):
-        value = list(proposal["value"])
+        value = [view_rules.finite("target", v) for v in proposal["value"]]
         if len(value) not in (0, 3):
             raise t.TraitError(f"AvatarViewer: target is [x, y, z] in metres or [] for the centre; got {value}")
         return value
+
+    @t.validate("size")
+    def _valid_size(self, proposal):
+        return view_rules.within("size", proposal["value"], view_rules.SIZE_RANGE)
+
+    @t.validate("interactive_size")
+    def _valid_interactive_size(self, proposal):
+        return view_rules.within("interactive_size", proposal["value"], view_rules.INTERACTIVE_SIZE_RANGE)
+
+    @t.validate("yaw")
+    def _valid_yaw(self, proposal):
+        return view_rules.finite("yaw", proposal["value"])
 
     @t.validate("background")
     def _valid_background(self, proposal):
@@ -263,7 +277,22 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
         if self.time > self.duration or not change["new"]:
             self.time = 0.0
 
-    # -- the page asks for the model, its lighter levels and its clips (page_link.py) --------------
+    # -- the page: what it may set, what it asks for (page_link.py) ----------------------------------
+    def set_state(self, sync_data):
+        """A page's update: only the traitlets a person sets with the mouse and keys
+        (``page_link.PAGE_TRAITS``), each checked as code's values are; the rest, and any value that
+        fails its check, are dropped (the others in the same message are kept)."""
+        taken = {k: v for k, v in sync_data.items() if k in page_link.PAGE_TRAITS}
+        try:
+            super().set_state(taken)
+        except (t.TraitError, TypeError, ValueError):
+            for name, value in taken.items():
+                try:
+                    super().set_state({name: value})
+                except (t.TraitError, TypeError, ValueError):
+                    pass
+
+
     def _on_message(self, _widget, content, buffers):
         if isinstance(content, dict):
             page_link.answer(self, content, buffers)
