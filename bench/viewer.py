@@ -5,9 +5,11 @@ Run: ``PYTHONPATH=. python bench/viewer.py --browser [--uncapped] [seconds]``  (
      ``PYTHONPATH=. python bench/viewer.py [frames]``            (the kernel's renderer)
 
 ``--browser``: JupyterLab on loopback, Chromium with software WebGL (SwiftShader, as the browser
-tests start it), one notebook with two viewers of the same LOD 0 avatar with all 18 clips: one drawn
-by three.js (the default), one by the kernel (``renderer="kernel"``, with ``lods={2: ...}`` for its
-drag frames, as before this issue). In the same page, in turns:
+tests start it), one notebook with viewers of the same LOD 0 avatar with all 18 clips: one drawn
+by three.js (the default) given ``lods={1: ..., 2: ...}``, one by the kernel (``renderer="kernel"``,
+with ``lods`` for its drag frames, as before issue 26), and the README's example, plain ``model.view()``
+of a model from the service (which fetches LOD 1 itself when the page needs it, issue 39). In the same
+page, in turns:
 
 - first frame: from the cell's run command to the three.js viewer's first drawn frame;
 - orbit: a mouse drag of ``seconds`` (selenium's input actions, a move every 16 ms), the frames each
@@ -16,6 +18,9 @@ drag frames, as before this issue). In the same page, in turns:
   with no WebDriver input command between two frames;
 - playback: the walk clip played for ``seconds``, frames shown per second, and for three.js the
   share of frames that showed a new pose;
+- morph: the jawOpen slider dragged by the mouse for ``seconds``, the frames drawn per second;
+- bytes: what the page received over its WebSocket for plain ``model.view()``, and for a second
+  view of the same model;
 - draw cost: each kind of frame drawn and waited for, today's against the first round's (DRAW_COST).
 
 The kernel's figures are the baseline: ratios are three.js / kernel.
@@ -166,8 +171,19 @@ lod2 = build_avatar(settings, ModelOptions(lod=2, animations=ANIMATIONS))
 kernel = AvatarViewer(lod0, lods={1: lod1, 2: lod2}, renderer="kernel", size=512, label="kernel")
 kernel"""
 # The same levels for both: the kernel drags at LOD 2 (interactive_lod), three.js on a software GPU
-# moves at LOD 1 (AvatarViewer._on_message).
+# moves at LOD 1 (page_link.py).
 WEBGL_CELL = "webgl = AvatarViewer(lod0, lods={1: lod1, 2: lod2}, size=512)\nwebgl"
+# The README's example as it stands: a model from the service, viewed with no option (it fetches LOD 1
+# itself when the page asks), the same avatar with every clip.
+PLAIN_CELL = """\
+import workbench
+client = workbench.connect()
+avatar = client.avatars.register({"gender": "feminine"})
+model = client.avatars.model(avatar.model_id, animations=",".join(ANIMATIONS))
+plain = model.view(size=512)
+plain"""
+# A second viewer of the same model in the same page: what it costs the page (the GLB is not sent again).
+SECOND_CELL = "again = model.view(size=512)\nagain"
 
 # Counts what a viewer shows, by the page's clock: three.js canvas draws (data-frames) or kernel
 # frames arriving (data-frame-id), and for three.js the clip's clock (a new pose per draw).
@@ -249,6 +265,38 @@ READ = "const w = window.__wbWatch; window.__wbWatchObserver.disconnect(); retur
 UNCAPPED = ("--disable-frame-rate-limit", "--disable-gpu-vsync")
 
 
+# A morph slider dragged by the mouse for ``seconds`` (selenium's input actions, a move every 16 ms).
+def drag_slider(browser, index, seconds):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    viewer = browser.find_elements("css selector", ".wb-avatar-viewer")[index]
+    browser.execute_script("arguments[0].querySelector('details').open = true;", viewer)
+    slider = viewer.find_element("css selector", "input.wb-av-morph[data-name='jawOpen']")
+    # The slider in the page's view (its list scrolls in a box of its own), the canvas as far in as it goes.
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", slider)
+    ActionChains(browser, duration=16).move_to_element(slider).click_and_hold().perform()
+    steps = int(seconds / 0.016)
+    for start in range(0, steps, 30):
+        chain = ActionChains(browser, duration=16)
+        for k in range(start, min(steps, start + 30)):
+            chain.move_by_offset(2 if (k // 20) % 2 == 0 else -2, 0)
+        chain.perform()
+    ActionChains(browser, duration=16).release().perform()
+
+
+def websocket_bytes(browser) -> int:
+    """The bytes the page received over WebSockets since the last call (Chromium's performance log)."""
+    import base64
+
+    total = 0
+    for entry in browser.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg["method"] == "Network.webSocketFrameReceived":
+            frame = msg["params"]["response"]
+            total += len(base64.b64decode(frame["payloadData"])) if frame.get("opcode") == 2 else len(frame["payloadData"])
+    return total
+
+
 def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
     import datetime
     import platform
@@ -282,11 +330,13 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
         act()
         return browser.execute_script(READ)
 
-    with tempfile.TemporaryDirectory() as tmp, start_chrome(Path(tmp) / "profile", extra_args=UNCAPPED if uncapped else ()) as browser:
+    with tempfile.TemporaryDirectory() as tmp, start_chrome(Path(tmp) / "profile", performance_log=True,
+                                                            extra_args=UNCAPPED if uncapped else ()) as browser:
         tmp = Path(tmp)
         root = tmp / "notebooks"
         root.mkdir()
-        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(BROWSER_CELL), nbformat.v4.new_code_cell(WEBGL_CELL)])
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in (BROWSER_CELL, WEBGL_CELL, PLAIN_CELL,
+                                                                                     SECOND_CELL)])
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(nb, root / "bench.ipynb")
         browser.set_window_size(1280, 1000)
@@ -306,8 +356,23 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
             first = until(browser, 1, "d.firstFrameAt", "the three.js viewer's first frame")
             first_s = (float(first["firstFrameAt"]) - started) / 1000
             assert first["renderer"] == "webgl", first
-            if browser.execute_script("return document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer.software"):
+            software = browser.execute_script("return document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer.software")
+            if software:
                 until(browser, 1, "d.movingLod", "the level of detail a software GPU draws while the view moves")
+            # The README's example: model.view() of a model from the service, then a second view of it.
+            websocket_bytes(browser)
+            browser.execute_script(f"{app}.shell.currentWidget.content.activeCellIndex = 2; {app}.commands.execute('notebook:run-cell')")
+            until(browser, 2, "d.ready === '1' && parseInt(d.frames) > 0", "model.view()'s first frame")
+            if software:
+                until(browser, 2, "d.movingLod", "the lighter level model.view() fetched", 300)
+            time.sleep(1)
+            plain_bytes = websocket_bytes(browser)
+            browser.execute_script(f"{app}.shell.currentWidget.content.activeCellIndex = 3; {app}.commands.execute('notebook:run-cell')")
+            until(browser, 3, "d.ready === '1' && parseInt(d.frames) > 0", "the second view's first frame")
+            time.sleep(1)
+            second_bytes = websocket_bytes(browser)
+            browser.execute_script("arguments[0].closest('.jp-Cell').style.display = 'none'",
+                                   browser.find_elements("css selector", ".wb-avatar-viewer")[3])
             time.sleep(2)
 
             rows = []
@@ -315,7 +380,14 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
                 k = watch(browser, 0, "data-frame-id", lambda: drag(browser, 0, seconds))
                 until(browser, 0, "d.quality === 'full'", "the kernel's full frame after the drag")
                 w = watch(browser, 1, "data-frames", lambda: drag(browser, 1, seconds))
-                rows.append(("orbit", w, k))
+                p = watch(browser, 2, "data-frames", lambda: drag(browser, 2, seconds))
+                rows.append(("orbit", w, k, p))
+            for index in (1, 2):  # the first drag on a slider just opened moves it once (the page settling)
+                drag_slider(browser, index, 0.5)
+            for round_ in range(2):
+                w = watch(browser, 1, "data-frames", lambda: drag_slider(browser, 1, seconds))
+                p = watch(browser, 2, "data-frames", lambda: drag_slider(browser, 2, seconds))
+                rows.append(("morph", w, None, p))
             # The same orbit without input events: auto-rotate turns the camera every frame, so this
             # is what the drawing allows when no WebDriver command stands between two frames.
             spin = browser.find_elements("css selector", ".wb-avatar-viewer")[1].find_element("css selector", ".wb-av-autorotate")
@@ -333,7 +405,7 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
                 k = watch(browser, 0, "data-frame-id", lambda: time.sleep(seconds))
                 kernel_play.click()
                 browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-play")[1].click()
-                rows.append(("playback", w, k))
+                rows.append(("playback", w, k, None))
 
             # What the drawing alone allows: the three.js viewer draws its scene at new angles, each
             # draw waited for (readPixels), no compositing or input; the kernel draws its interactive
@@ -354,11 +426,15 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
           f"{draw_ms['first round, orbit'] / draw_ms['still']:.1f}x | kernel {kernel_ms['interactive']:.0f} ms interactive, "
           f"{kernel_ms['full']:.0f} ms full plus PNG encoding")
     print("auto-rotate, three.js (no input events): " + ", ".join(f"{w['count'] / w['seconds']:.1f}" for w in spins) + " frames/s")
-    for what, w, k in rows:
-        wf, kf = w["count"] / w["seconds"], k["count"] / k["seconds"]
+    for what, w, k, p in rows:
+        rate = (lambda r: r["count"] / r["seconds"])
+        wf = rate(w)
         extra = f"  new pose in {w['poses'] / max(w['count'], 1):.0%} of three.js frames" if what == "playback" else ""
-        print(f"{what:<9} three.js {wf:5.1f} frames/s | kernel {kf:5.1f} frames/s | three.js / kernel {wf / max(kf, 1e-9):5.1f}x"
-              f"  goal >= 30 frames/s and >= 5x{extra}")
+        kernel = f" | kernel {rate(k):5.1f} frames/s | three.js / kernel {wf / max(rate(k), 1e-9):5.1f}x" if k else ""
+        plain = f" | plain model.view() {rate(p):5.1f} frames/s ({rate(p) / max(wf, 1e-9):.2f} of three.js with lods)" if p else ""
+        print(f"{what:<9} three.js {wf:5.1f} frames/s{kernel}{plain}  goal >= 30 frames/s{extra}")
+    print(f"bytes to the page: model.view() {plain_bytes / 2**20:.2f} MiB (the GLB, its still, the widget); "
+          f"a second view of the same model {second_bytes / 2**10:.0f} KiB")
 
 
 if __name__ == "__main__":
