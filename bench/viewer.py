@@ -18,9 +18,12 @@ page, in turns:
   with no WebDriver input command between two frames;
 - playback: the walk clip played for ``seconds``, frames shown per second, and for three.js the
   share of frames that showed a new pose;
-- morph: the jawOpen slider dragged by the mouse for ``seconds``, the frames drawn per second;
+- morph: the jawOpen slider moved for ``seconds`` (a new value every animation frame, as a drag sends
+  them), the frames drawn per second;
 - bytes: what the page received over its WebSocket for plain ``model.view()``, and for a second
   view of the same model;
+- plain ``model.view()``'s orbit and morph figures are also given against the same GLB viewed alone
+  (no lighter level: ``model.view()`` before issue 39), in the same page, in turns;
 - draw cost: each kind of frame drawn and waited for, today's against the first round's (DRAW_COST).
 
 The kernel's figures are the baseline: ratios are three.js / kernel.
@@ -184,6 +187,8 @@ plain = model.view(size=512)
 plain"""
 # A second viewer of the same model in the same page: what it costs the page (the GLB is not sent again).
 SECOND_CELL = "again = model.view(size=512)\nagain"
+# The baseline for plain model.view(): what it was before issue 39, the GLB alone (no lighter level).
+BEFORE_CELL = "before = AvatarViewer(model.content, size=512)\nbefore"
 
 # Counts what a viewer shows, by the page's clock: three.js canvas draws (data-frames) or kernel
 # frames arriving (data-frame-id), and for three.js the clip's clock (a new pose per draw).
@@ -265,23 +270,25 @@ READ = "const w = window.__wbWatch; window.__wbWatchObserver.disconnect(); retur
 UNCAPPED = ("--disable-frame-rate-limit", "--disable-gpu-vsync")
 
 
-# A morph slider dragged by the mouse for ``seconds`` (selenium's input actions, a move every 16 ms).
-def drag_slider(browser, index, seconds):
-    from selenium.webdriver.common.action_chains import ActionChains
+# A morph slider moved for ``seconds``: a new value and its input event every animation frame, as a
+# mouse dragging it sends them (selenium's pointer could not hold the slider in a page of five viewers).
+SLIDE = """const [index, seconds, done] = arguments;
+const v = document.querySelectorAll('.wb-avatar-viewer')[index];
+v.querySelector('details').open = true;
+const slider = v.querySelector("input.wb-av-morph[data-name='jawOpen']"), end = performance.now() + seconds * 1000;
+let k = 0;
+const step = () => {
+  if (performance.now() > end) return done();
+  slider.value = String((k++ % 40) / 40);
+  slider.dispatchEvent(new Event('input', {bubbles: true}));
+  requestAnimationFrame(step);
+};
+step();"""
 
-    viewer = browser.find_elements("css selector", ".wb-avatar-viewer")[index]
-    browser.execute_script("arguments[0].querySelector('details').open = true;", viewer)
-    slider = viewer.find_element("css selector", "input.wb-av-morph[data-name='jawOpen']")
-    # The slider in the page's view (its list scrolls in a box of its own), the canvas as far in as it goes.
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", slider)
-    ActionChains(browser, duration=16).move_to_element(slider).click_and_hold().perform()
-    steps = int(seconds / 0.016)
-    for start in range(0, steps, 30):
-        chain = ActionChains(browser, duration=16)
-        for k in range(start, min(steps, start + 30)):
-            chain.move_by_offset(2 if (k // 20) % 2 == 0 else -2, 0)
-        chain.perform()
-    ActionChains(browser, duration=16).release().perform()
+
+def drag_slider(browser, index, seconds):
+    browser.execute_script("document.querySelectorAll('.wb-avatar-viewer')[arguments[0]].scrollIntoView({block: 'start'})", index)
+    browser.execute_async_script(SLIDE, index, seconds)
 
 
 def websocket_bytes(browser) -> int:
@@ -336,7 +343,7 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
         root = tmp / "notebooks"
         root.mkdir()
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in (BROWSER_CELL, WEBGL_CELL, PLAIN_CELL,
-                                                                                     SECOND_CELL)])
+                                                                                     SECOND_CELL, BEFORE_CELL)])
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(nb, root / "bench.ipynb")
         browser.set_window_size(1280, 1000)
@@ -373,6 +380,8 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
             second_bytes = websocket_bytes(browser)
             browser.execute_script("arguments[0].closest('.jp-Cell').style.display = 'none'",
                                    browser.find_elements("css selector", ".wb-avatar-viewer")[3])
+            browser.execute_script(f"{app}.shell.currentWidget.content.activeCellIndex = 4; {app}.commands.execute('notebook:run-cell')")
+            until(browser, 4, "d.ready === '1' && parseInt(d.frames) > 0", "the baseline's first frame")
             time.sleep(2)
 
             rows = []
@@ -381,13 +390,13 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
                 until(browser, 0, "d.quality === 'full'", "the kernel's full frame after the drag")
                 w = watch(browser, 1, "data-frames", lambda: drag(browser, 1, seconds))
                 p = watch(browser, 2, "data-frames", lambda: drag(browser, 2, seconds))
-                rows.append(("orbit", w, k, p))
-            for index in (1, 2):  # the first drag on a slider just opened moves it once (the page settling)
-                drag_slider(browser, index, 0.5)
+                b = watch(browser, 4, "data-frames", lambda: drag(browser, 4, seconds))
+                rows.append(("orbit", w, k, p, b))
             for round_ in range(2):
                 w = watch(browser, 1, "data-frames", lambda: drag_slider(browser, 1, seconds))
                 p = watch(browser, 2, "data-frames", lambda: drag_slider(browser, 2, seconds))
-                rows.append(("morph", w, None, p))
+                b = watch(browser, 4, "data-frames", lambda: drag_slider(browser, 4, seconds))
+                rows.append(("morph", w, None, p, b))
             # The same orbit without input events: auto-rotate turns the camera every frame, so this
             # is what the drawing allows when no WebDriver command stands between two frames.
             spin = browser.find_elements("css selector", ".wb-avatar-viewer")[1].find_element("css selector", ".wb-av-autorotate")
@@ -405,7 +414,7 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
                 k = watch(browser, 0, "data-frame-id", lambda: time.sleep(seconds))
                 kernel_play.click()
                 browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-play")[1].click()
-                rows.append(("playback", w, k, None))
+                rows.append(("playback", w, k, None, None))
 
             # What the drawing alone allows: the three.js viewer draws its scene at new angles, each
             # draw waited for (readPixels), no compositing or input; the kernel draws its interactive
@@ -413,6 +422,7 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
             software, lod = browser.execute_script(
                 "const v = document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer; return [v.software, v.root.dataset.movingLod];")
             draw_ms = browser.execute_script(DRAW_COST)
+            sizes = run_kernel(browser, "import json; print(json.dumps([plain.model_key == webgl.model_key, len(model.content) / 2**20]))")
             kernel_ms = json.loads(run_kernel(browser, KERNEL_COST))
 
     load = os.getloadavg()
@@ -426,15 +436,18 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
           f"{draw_ms['first round, orbit'] / draw_ms['still']:.1f}x | kernel {kernel_ms['interactive']:.0f} ms interactive, "
           f"{kernel_ms['full']:.0f} ms full plus PNG encoding")
     print("auto-rotate, three.js (no input events): " + ", ".join(f"{w['count'] / w['seconds']:.1f}" for w in spins) + " frames/s")
-    for what, w, k, p in rows:
+    for what, w, k, p, b in rows:
         rate = (lambda r: r["count"] / r["seconds"])
         wf = rate(w)
         extra = f"  new pose in {w['poses'] / max(w['count'], 1):.0%} of three.js frames" if what == "playback" else ""
         kernel = f" | kernel {rate(k):5.1f} frames/s | three.js / kernel {wf / max(rate(k), 1e-9):5.1f}x" if k else ""
-        plain = f" | plain model.view() {rate(p):5.1f} frames/s ({rate(p) / max(wf, 1e-9):.2f} of three.js with lods)" if p else ""
+        plain = (f" | plain model.view() {rate(p):5.1f} frames/s ({rate(p) / max(wf, 1e-9):.2f} of three.js with lods;"
+                 f" {rate(p) / max(rate(b), 1e-9):.2f}x the GLB alone, {rate(b):.1f})" if p else "")
         print(f"{what:<9} three.js {wf:5.1f} frames/s{kernel}{plain}  goal >= 30 frames/s{extra}")
-    print(f"bytes to the page: model.view() {plain_bytes / 2**20:.2f} MiB (the GLB, its still, the widget); "
-          f"a second view of the same model {second_bytes / 2**10:.0f} KiB")
+    shared, glb_mib = json.loads(sizes)
+    print(f"bytes to the page: model.view() {plain_bytes / 2**20:.2f} MiB (its {glb_mib:.2f} MiB GLB "
+          f"{'already in the page: the same bytes as the viewer above' if shared else 'included'}; LOD 1 fetched, "
+          f"its still, the widget); a second view of the same model {second_bytes / 2**10:.0f} KiB")
 
 
 if __name__ == "__main__":
