@@ -291,19 +291,6 @@ def drag_slider(browser, index, seconds):
     browser.execute_async_script(SLIDE, index, seconds)
 
 
-def websocket_bytes(browser) -> int:
-    """The bytes the page received over WebSockets since the last call (Chromium's performance log)."""
-    import base64
-
-    total = 0
-    for entry in browser.get_log("performance"):
-        msg = json.loads(entry["message"])["message"]
-        if msg["method"] == "Network.webSocketFrameReceived":
-            frame = msg["params"]["response"]
-            total += len(base64.b64decode(frame["payloadData"])) if frame.get("opcode") == 2 else len(frame["payloadData"])
-    return total
-
-
 def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
     import datetime
     import platform
@@ -312,6 +299,7 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
 
     sys.path.insert(0, str(ROOT / "tests"))
     from browser.conftest import jupyter_lab, start_chrome, wait
+    from browser.viewer_page import received_bytes as websocket_bytes
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select
 

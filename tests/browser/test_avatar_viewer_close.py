@@ -11,14 +11,12 @@ Chromium's performance log.
 
 from __future__ import annotations
 
-import base64
-import json
 import time
 
 import pytest
 
 from .conftest import wait
-from .viewer_page import KERNEL_IDLE, kernel, notebook_browser, notebook_server
+from .viewer_page import KERNEL_IDLE, kernel, notebook_browser, notebook_server, received_bytes
 
 CELLS = ["""\
 from workbench.gltf import build_avatar
@@ -77,18 +75,6 @@ def measure(browser) -> dict:
     contexts = browser.execute_script("return window.__wbContexts")
     return {"heap_mb": heap["usedSize"] / 2**20, "nodes": counters["nodes"], "listeners": counters["jsEventListeners"],
             "live_contexts": contexts["made"] - contexts["lost"], "most_contexts": contexts["most"]}
-
-
-def received_bytes(browser) -> int:
-    """The bytes of every WebSocket frame the page received since the last call (the performance log)."""
-    total = 0
-    for entry in browser.get_log("performance"):
-        msg = json.loads(entry["message"])["message"]
-        if msg["method"] == "Network.webSocketFrameReceived":
-            frame = msg["params"]["response"]
-            data = frame["payloadData"]
-            total += len(base64.b64decode(data)) if frame.get("opcode") == 2 else len(data.encode())
-    return total
 
 
 def open_viewer(browser):

@@ -5,8 +5,10 @@ opened in Chromium, and the page's viewers read through the data attributes thei
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
+import json
 import time
 from pathlib import Path
 
@@ -118,3 +120,16 @@ def notebook_cells(browser):
     return browser.execute_script(
         "const m = window.jupyterapp.shell.currentWidget.content.model;"
         "return Array.from({length: m.cells.length}, (_, i) => [m.cells.get(i).type, m.cells.get(i).sharedModel.getSource()]);")
+
+
+def received_bytes(browser) -> int:
+    """The bytes of every WebSocket frame the page received since the last call (Chromium's performance
+    log: the browser started with ``performance_log=True``)."""
+    total = 0
+    for entry in browser.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg["method"] == "Network.webSocketFrameReceived":
+            frame = msg["params"]["response"]
+            data = frame["payloadData"]
+            total += len(base64.b64decode(data)) if frame.get("opcode") == 2 else len(data.encode())
+    return total

@@ -113,8 +113,8 @@ class Model(_Binary):
         draw while the view moves; ``lods=`` given replaces that.
 
         >>> from workbench.render.testing import tiny_rig_glb
-        >>> Model("a" * 24, tiny_rig_glb()).view(size=32).frame_size
-        32
+        >>> Model("a" * 24, tiny_rig_glb()).view(size=32).snapshot().size
+        (32, 32)
         """
         from workbench.widgets.viewer import AvatarViewer  # anywidget loads with the first viewer, not with the client
 
