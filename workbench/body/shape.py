@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
-from .details import EVERY_FACE, FACE_DETAILS, SHAPE_DETAILS, sides
+from .details import EVERY_FACE, FACE_DETAILS, REST_FACE, SHAPE_DETAILS, sides
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -56,12 +56,13 @@ def _three(v: float) -> dict[str, float]:
 
 
 def detail_weights(gender: str, body_shape: str) -> dict[str, float]:
-    """The modifier targets' weights for these settings (body shape, gendered face, every face).
+    """The modifier targets' weights for these settings (body shape, gendered face, every face, and the
+    face units every rest face takes).
 
     >>> detail_weights("masculine", "heavy")["torso/measure-waist-circ-incr"]
     1.0
     """
-    out: dict[str, float] = {}
+    out: dict[str, float] = dict(REST_FACE)
     for table in (SHAPE_DETAILS[body_shape], FACE_DETAILS[gender], EVERY_FACE):
         for name, w in sides(table).items():
             out[name] = out.get(name, 0.0) + w

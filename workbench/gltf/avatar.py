@@ -14,9 +14,10 @@ brackets):
   a second; UVs remapped into each texture's rectangle.
 - ``animations`` [()]: those library clips, on this avatar's own skeleton.
 
-Morph targets: at LOD 0 and 1 every mesh the 52 ARKit shapes move (Body, Eyes, Eyelashes, Teeth)
-carries all 52 as sparse accessors, named in the mesh's ``extras.targetNames``; with ``merge_mesh``
-every primitive of ``Avatar`` carries them (glTF wants the same targets on all primitives of a mesh).
+Morph targets: at LOD 0 and 1 every mesh the face shapes move (Body, Eyes, Eyelashes, Teeth)
+carries all of them (:data:`workbench.body.face.SHAPES`: the 52 ARKit shapes, the visemes, the extras)
+as sparse accessors, named in the mesh's ``extras.targetNames``; with ``merge_mesh`` every primitive
+of ``Avatar`` carries them (glTF wants the same targets on all primitives of a mesh).
 
 Errors raise ``ValueError`` prefixed with ``build_avatar:``.
 
@@ -32,8 +33,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..body import ao, eyes, hair as hair_look, skin
-from ..body.face import ARKIT, piece_morphs
+from ..body import ao, eyes, hair as hair_look, mouth, skin
+from ..body.face import SHAPES, piece_morphs
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
 from ..options import ANIMATIONS, ModelOptions
@@ -68,8 +69,8 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
         "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
                           double=True),
-        # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
-        "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),
+        # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
+        "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35),
         "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
                            blend=False, roughness=0.9),
         "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
@@ -127,7 +128,7 @@ def _transparent(mat: dict) -> bool:
 
 
 def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
-    return [(np.zeros(0, np.int64), np.zeros((0, 3), np.float32))] * len(ARKIT)
+    return [(np.zeros(0, np.int64), np.zeros((0, 3), np.float32))] * len(SHAPES)
 
 
 def build_avatar(settings: dict, options: ModelOptions) -> bytes:
@@ -233,13 +234,13 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             group = merge([pieces[n] for n in names if material[n] == m])
             targets = (piece_morphs(settings, group) or _empty_targets()) if with_morphs else None
             prims.append(_write_primitive(w, group, m, targets))
-        mesh = w.mesh("Avatar", prims, target_names=ARKIT if with_morphs else None)
+        mesh = w.mesh("Avatar", prims, target_names=SHAPES if with_morphs else None)
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
     else:
         for n in names:
             targets = piece_morphs(settings, pieces[n]) if with_morphs else None
             mesh = w.mesh(n, [_write_primitive(w, pieces[n], material[n], targets)],
-                          target_names=ARKIT if targets else None)
+                          target_names=SHAPES if targets else None)
             mesh_nodes.append(w.node(n, mesh=mesh, skin=skin))
 
     w.scene([0] + mesh_nodes, settings.get("name") or "Avatar")

@@ -222,7 +222,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
     texture coordinates, vertex colours RGBA. Textures: their texels one after another, and per texture its
     first texel, width, height, wrap modes and whether it has alpha.
     light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
-    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap.
+    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap, sheen, grazing sheen.
     """
     n = ftri.shape[0]
     rgb = np.empty((n, 3), np.float32)
@@ -231,6 +231,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
     W = np.float32(size * ss)
     fill, rim, sky, ground, exposure, wrap = (light_scalars[0], light_scalars[1], light_scalars[2],
                                               light_scalars[3], light_scalars[4], light_scalars[5])
+    sheen, grazing = light_scalars[6], light_scalars[7]
     texel = np.empty(4, np.float32)
     red = np.empty(1, np.float32)
     one, half, zero = np.float32(1), np.float32(0.5), np.float32(0)
@@ -319,7 +320,10 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         spec = n8 * n8 * n8 * (np.float32(0.12) * mat_gloss[d])  # ndh ** 24
         if skin:
             spec *= half
-        spec *= ao
+        # the room's reflection in any dielectric, stronger at grazing angles (Fresnel), as an image-based
+        # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
+        rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
+        spec = (spec + sheen + grazing * rim_v * rim_v * rim_v) * ao
         rgb[i, 0] = cr * lr * exposure + spec + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec + mat_emissive[d, 1]
         rgb[i, 2] = cb * lb * exposure + spec + mat_emissive[d, 2]
@@ -411,4 +415,35 @@ def resolve(slot, rgb, gslot, grgb, galpha):
             b += cb
             a += ca
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = r * inv, g_ * inv, b * inv, a * inv
+    return out
+
+
+# -- output ---------------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def tone_map(rgb, srgb8):
+    """Linear RGB (n, 3) to 8-bit sRGB (n, 3): Khronos PBR Neutral tone mapping
+    (:func:`workbench.options.colour.neutral`, the curve three.js and model-viewer draw with; compiled here
+    because numpy's version cost a 512 px preview 0.1 s), then ``srgb8``: the sRGB curve as a table of
+    ``len - 1`` steps over 0..1."""
+    n = rgb.shape[0]
+    out = np.empty((n, 3), np.uint8)
+    start = np.float32(0.8 - 0.04)
+    d = np.float32(1) - start
+    steps = np.float32(srgb8.shape[0] - 1)
+    for i in range(n):
+        r, g, b = max(rgb[i, 0], np.float32(0)), max(rgb[i, 1], np.float32(0)), max(rgb[i, 2], np.float32(0))
+        x = min(r, g, b)
+        offset = x - np.float32(6.25) * x * x if x < np.float32(0.08) else np.float32(0.04)
+        r, g, b = r - offset, g - offset, b - offset
+        peak = max(r, g, b)
+        if peak >= start:
+            new_peak = np.float32(1) - d * d / (peak + d - start)
+            k = new_peak / peak
+            r, g, b = r * k, g * k, b * k
+            m = np.float32(1) - np.float32(1) / (np.float32(0.15) * (peak - new_peak) + np.float32(1))
+            r, g, b = r + (new_peak - r) * m, g + (new_peak - g) * m, b + (new_peak - b) * m
+        out[i, 0] = srgb8[int(min(max(r, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
+        out[i, 1] = srgb8[int(min(max(g, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
+        out[i, 2] = srgb8[int(min(max(b, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
     return out
