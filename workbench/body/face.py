@@ -17,8 +17,6 @@ whether or not a shape moves it.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from .lod import Piece
@@ -101,31 +99,6 @@ FACE_MESHES = {
     "Eyelashes": ("helper-l-eyelashes-1", "helper-l-eyelashes-2", "helper-r-eyelashes-1", "helper-r-eyelashes-2"),
     "Teeth": ("helper-upper-teeth", "helper-lower-teeth", "helper-tongue"),
 }
-
-
-# The teeth's arch narrowed towards its back (at TEETH_DEPTH behind the front teeth, by TEETH_NARROW of
-# its width; the front teeth stay): the lips' corners leave a gap MakeHuman's wide arch showed through,
-# white specks in the mouth's corners at rest on dark skin.
-TEETH_NARROW = 0.35
-TEETH_DEPTH = 0.02
-
-
-def tucked_teeth(p: Piece) -> Piece:
-    """The Teeth piece with its arch narrowed towards the back (see :data:`TEETH_NARROW`); the morph
-    targets' deltas move it from there as before (jawOpen still shows the front teeth).
-
-    >>> import numpy as np
-    >>> p = Piece(np.array([[-0.02, 0, 0.1], [0.02, 0, 0.07], [0, 0.01, 0.1]], np.float32), np.zeros((3, 3), np.float32),
-    ...           np.zeros((3, 2), np.float32), np.array([[0, 1, 2]]), np.zeros((3, 4), np.uint8),
-    ...           np.zeros((3, 4), np.float32), np.arange(3))
-    >>> [round(float(x), 4) for x in tucked_teeth(p).positions[:, 0]]   # the front corner stays, the back one comes in
-    [-0.02, 0.013, 0.0]
-    """
-    pos = p.positions.astype(np.float64)
-    mid = (pos[:, 0].min() + pos[:, 0].max()) / 2
-    back = np.clip((pos[:, 2].max() - pos[:, 2]) / TEETH_DEPTH, 0, 1)
-    pos[:, 0] = mid + (1 - TEETH_NARROW * back) * (pos[:, 0] - mid)
-    return replace(p, positions=pos.astype(np.float32))
 
 
 def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, np.ndarray]] | None:

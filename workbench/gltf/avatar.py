@@ -38,7 +38,7 @@ from ..body.face import SHAPES, piece_morphs
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
 from ..options import ANIMATIONS, ModelOptions
-from . import textures as tx
+from . import maps, textures as tx
 from .animation import add_animations
 from .atlas import pack
 from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
@@ -61,7 +61,7 @@ def flat_texture(color: str) -> np.ndarray:
 
 def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
-    PBR factors and, for the body, its baked occlusion texture."""
+    PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``: :mod:`workbench.gltf.maps`)."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
@@ -70,7 +70,8 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
         "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
                           double=True),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
-        "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35),
+        "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
+                      occlusion=mouth.mouth_occlusion()),
         "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
                            blend=False, roughness=0.9),
         "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
@@ -111,15 +112,13 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
-              mask: bool = False, occlusion: int | None = None) -> int:
+              mask: bool = False) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
-    texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture."""
+    texture's alpha at 0.5 (hair's strand tips). Its detail maps are :mod:`workbench.gltf.maps`'."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
     if mask:
         w.doc["materials"][index].update(alphaMode="MASK", alphaCutoff=0.5)
-    if occlusion is not None:
-        w.doc["materials"][index]["occlusionTexture"] = {"index": occlusion}
     return index
 
 
@@ -185,7 +184,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     if options.texture_atlas_size:
         material_of: dict[str, int] = {}
         images = []
-        masked, occlusion = [], None
+        masked, detail = [], []
         for blend, label in ((False, "Atlas_Opaque"), (True, "Atlas_Transparent")):
             group = [n for n in names if _transparent(mats[n]) == blend]
             if not group:
@@ -197,27 +196,24 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             masked.append(all(mats[n].get("mask") for n in group))
             for n in group:
                 material_of[n] = len(images) - 1
-            if not blend and "Body" in group:
-                # The body's occlusion packed the same way (white for every other texture of the atlas).
-                occ = [mats[n]["occlusion"] if n == "Body" else np.full(mats[n]["image"].shape[:2] + (3,), 255, np.uint8)
-                       for n in group]
-                occlusion = pack([tx.resize(o, mats[n]["image"].shape[1::-1]) for o, n in zip(occ, group)],
-                                 options.texture_atlas_size)[0]
+            # Occlusion, normal and roughness maps packed the same way (neutral where a material has none).
+            detail.append(maps.packed_maps([mats[n] for n in group], options.texture_atlas_size))
         texs = _write_textures(w, images, options.texture_format, raw)
-        occ_tex = _write_textures(w, [("Atlas_Occlusion", occlusion, False)], options.texture_format, raw)[0] \
-            if occlusion is not None else None
-        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask,
-                               occlusion=occ_tex if not blend else None)
+        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask)
                      for (label, _, blend), t, mask in zip(images, texs, masked)]
+        for m, (label, _, _), packed in zip(mat_index, images, detail):
+            maps.attach(w, m, {k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, False)],
+                                                  options.texture_format, raw)[0] for k, img in packed.items()})
         material = {n: mat_index[material_of[n]] for n in names}
     else:
         texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in names],
                                options.texture_format, raw)
-        occ = {n: _write_textures(w, [(mats[n]["name"] + "_Occlusion", mats[n]["occlusion"], False)],
-                                  options.texture_format, raw)[0] for n in names if "occlusion" in mats[n]}
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
-                                 mats[n].get("double", False), mats[n].get("mask", False), occ.get(n))
+                                 mats[n].get("double", False), mats[n].get("mask", False))
                     for n, t in zip(names, texs)}
+        for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
+            maps.write_maps(w, material[n], mats[n],
+                            lambda name, img: _write_textures(w, [(name, img, False)], options.texture_format, raw)[0])
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).
     ibm = np.tile(np.eye(4, dtype=np.float32), (len(joint_nodes), 1, 1))
