@@ -40,8 +40,8 @@ __all__ = ["SKIN_SIZE", "features", "skin_texture"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 4
-MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "mottle")
+FORMAT = 5
+MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "face", "tzone", "mottle")
 # The mouth's lining (albedo, sRGB): a dark red, as the inside of a mouth looks in its own shadow.
 LINING = (0.30, 0.07, 0.08)
 
@@ -126,6 +126,12 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
         d = np.sqrt(((P - ear_c) ** 2).sum(2))
         ear = np.maximum(ear, _smoothstep(0.035 * unit, 0.015 * unit, d))
     out["warm"] = np.maximum(nose_tip, ear)
+    # The face (its pores show, :mod:`.pores`) and its T-zone (forehead, nose: the shiny part).
+    out["face"] = (front * _smoothstep(slit - 0.05 * unit, slit - 0.02 * unit, y)).astype(np.float32)
+    nose_line = _smoothstep(0.014 * unit, 0.006 * unit, np.abs(x - mid_x)) * (y > nose[1] - 0.012 * unit)
+    forehead = _smoothstep(eye_l[1] + 0.022 * unit, eye_l[1] + 0.04 * unit, y) \
+        * _smoothstep(0.06 * unit, 0.035 * unit, np.abs(x - mid_x))
+    out["tzone"] = (np.maximum(nose_line * (y < eye_l[1] + 0.03 * unit), forehead) * front).astype(np.float32)
 
     # Brows, shaped as real ones are: a full, rounded head just above the inner corner of the eye, rising
     # to an arch over the outer edge of the iris, then a tail tapering down and thin; on the brow ridge

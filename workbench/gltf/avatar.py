@@ -33,7 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..body import ao, eyes, hair as hair_look, mouth, skin
+from ..body import ao, eyes, hair as hair_look, mouth, pores, skin
 from ..body.face import SHAPES, piece_morphs
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
@@ -59,13 +59,16 @@ def flat_texture(color: str) -> np.ndarray:
     return img
 
 
-def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
+def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
-    PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``: :mod:`workbench.gltf.maps`)."""
+    PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``: :mod:`workbench.gltf.maps`).
+    The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and 2."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
-                     blend=False, roughness=0.7, occlusion=ao.occlusion_texture(body_mesh(settings))),
+                     blend=False, roughness=pores.BODY, occlusion=ao.occlusion_texture(body_mesh(settings)),
+                     normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
+                     roughness_map=pores.skin_roughness(settings["gender"])),
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
         "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
                           double=True),
@@ -89,8 +92,11 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
 
 
 def _write_primitive(w: GlbWriter, p: Piece, material: int, targets) -> dict:
-    return w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
+    prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
                        indices=p.indices, material=material, targets=targets)
+    if "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
+        maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices)
+    return prim
 
 
 def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fmt: str | None,
@@ -172,7 +178,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         rig = avatar_skeleton(settings)
         meshes = parts(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
-        mats = _materials(settings, names)
+        mats = _materials(settings, names, options.lod)
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 

@@ -13,7 +13,9 @@ A material description (``workbench.gltf.avatar``'s ``_materials``) may carry, o
 :func:`write_maps` writes a material's own maps; with a texture atlas, :func:`packed_maps` packs each kind
 for all the atlas's materials the way their colours were packed, a neutral value (white occlusion, a
 flat normal, the material's own roughness) standing in for a material without that map. Nothing here
-knows which material has which map: whoever makes a material says so.
+knows which material has which map: whoever makes a material says so. A primitive whose material has a
+normal map carries ``TANGENT``s (:func:`add_tangents`), so every viewer bends its normals in the same frame
+(the glTF-Validator warns where a viewer has to make them up).
 
 >>> import numpy as np
 >>> mat = {"image": np.zeros((4, 4, 3), np.uint8), "roughness": 0.5, "roughness_map": np.full((4, 4), 64, np.uint8)}
@@ -30,7 +32,7 @@ import numpy as np
 from .atlas import pack
 from .textures import resize
 
-__all__ = ["KINDS", "present", "stored", "attach", "write_maps", "packed_maps"]
+__all__ = ["KINDS", "present", "stored", "attach", "write_maps", "packed_maps", "tangents", "add_tangents"]
 
 # Map kind -> the texture's name suffix in the file.
 KINDS = {"occlusion": "Occlusion", "normal": "Normal", "roughness_map": "Roughness"}
@@ -80,3 +82,45 @@ def packed_maps(mats: list[dict], size: int) -> dict[str, np.ndarray]:
     places)."""
     return {k: pack([resize(np.ascontiguousarray(stored(m, k)), m["image"].shape[1::-1]) for m in mats], size)[0]
             for k in present(mats)}
+
+
+def tangents(positions: np.ndarray, normals: np.ndarray, uv: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Per-vertex tangents (N, 4) float32 as glTF's ``TANGENT``: xyz along increasing u, made perpendicular to
+    the normal (the triangles' dP/du, weighted by their area in the UVs' sense), w the handedness that makes
+    ``cross(normal, xyz) * w`` point up the image (against v), where a normal map's +Y points.
+
+    >>> pos = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+    >>> t = tangents(pos, np.tile([0, 0, 1.0], (3, 1)), np.array([[0, 1], [1, 1], [0, 0]], np.float32), np.array([[0, 1, 2]]))
+    >>> t[0].tolist()
+    [1.0, 0.0, 0.0, 1.0]
+    """
+    p = np.asarray(positions, np.float64)
+    n = np.asarray(normals, np.float64)
+    t = np.asarray(uv, np.float64)
+    f = np.asarray(indices, np.int64).reshape(-1, 3)
+    e1, e2 = p[f[:, 1]] - p[f[:, 0]], p[f[:, 2]] - p[f[:, 0]]
+    d1, d2 = t[f[:, 1]] - t[f[:, 0]], t[f[:, 2]] - t[f[:, 0]]
+    # dP/du * det and dP/dv * det: summed unnormalised, triangles weigh by their size.
+    du = e1 * d2[:, 1:2] - e2 * d1[:, 1:2]
+    dv = e2 * d1[:, 0:1] - e1 * d2[:, 0:1]
+    sign = np.sign(d1[:, 0] * d2[:, 1] - d2[:, 0] * d1[:, 1])[:, None]
+    tan = np.zeros_like(p)
+    bit = np.zeros_like(p)
+    for k in range(3):
+        np.add.at(tan, f[:, k], du * sign)
+        np.add.at(bit, f[:, k], dv * sign)
+    tan -= n * (tan * n).sum(1, keepdims=True)
+    length = np.linalg.norm(tan, axis=1, keepdims=True)
+    # A vertex with no usable UV slope: any direction across its normal.
+    fallback = np.cross(n, np.where(np.abs(n[:, :1]) < 0.9, [[1.0, 0, 0]], [[0, 1.0, 0]]))
+    tan = np.where(length > 1e-12, tan / np.maximum(length, 1e-12), fallback / np.maximum(
+        np.linalg.norm(fallback, axis=1, keepdims=True), 1e-12))
+    w = np.where((np.cross(n, tan) * -bit).sum(1) < 0, -1.0, 1.0)
+    return np.column_stack([tan, w]).astype(np.float32)
+
+
+def add_tangents(w, primitive: dict, positions, normals, uv, indices) -> None:
+    """Give a written primitive (``GlbWriter.primitive``'s dict) its ``TANGENT`` accessor."""
+    from .glb import ARRAY_BUFFER
+
+    primitive["attributes"]["TANGENT"] = w.accessor(tangents(positions, normals, uv, indices), "VEC4", ARRAY_BUFFER)

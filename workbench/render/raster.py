@@ -298,6 +298,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     B = size * size
     near = Samples.empty(B * K)
     tables = _shading_tables(draws, V, lights, camera, size, ss)
+    tables["positions"] = pv.astype(np.float32)    # view space: normal maps' tangent frames
     cutoff = np.array([d.material.alpha_cutoff for d in draws] or [0.5], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
@@ -478,6 +479,10 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     mat_tex = np.full(D, -1, np.int32)
     mat_occ = np.full(D, -1, np.int32)
     mat_occ_strength = np.zeros(D, np.float32)
+    mat_nrm = np.full(D, -1, np.int32)           # normal map, and its scale
+    mat_nrm_scale = np.ones(D, np.float32)
+    mat_mr = np.full(D, -1, np.int32)            # metallic-roughness map, and the roughness factor it scales
+    mat_rough = np.ones(D, np.float32)
     mat_double = np.zeros(D, np.bool_)
     mat_skin = np.zeros(D, np.bool_)
     mat_vcol = np.zeros(D, np.bool_)
@@ -498,12 +503,18 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
             if m.occlusion is not None and m.occlusion_texcoord == m.texcoord:
                 mat_occ[k] = texture(m.occlusion)
                 mat_occ_strength[k] = m.occlusion_strength
+            if m.normal is not None and m.normal_texcoord == m.texcoord:
+                mat_nrm[k] = texture(m.normal)
+                mat_nrm_scale[k] = m.normal_scale
+            if m.metal_rough is not None and m.metal_rough_texcoord == m.texcoord:
+                mat_mr[k] = texture(m.metal_rough)
         if d.colors is not None:
             colors[start:end] = d.colors
             mat_vcol[k] = True
         mat_double[k] = m.double_sided
         mat_skin[k] = m.name.startswith("Skin")
         mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness)))
+        mat_rough[k] = m.roughness
         mat_emissive[k] = m.emissive
         start = end
     # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling).
@@ -519,7 +530,8 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap,
                         lights.sheen, lights.sheen_grazing], np.float32)
     return dict(normals=normals, uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
-                mat_occ_strength=mat_occ_strength, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
+                mat_occ_strength=mat_occ_strength, mat_nrm=mat_nrm, mat_nrm_scale=mat_nrm_scale, mat_mr=mat_mr,
+                mat_rough=mat_rough, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
                 mat_emissive=mat_emissive, mat_vcol=mat_vcol, texels=texels, tex_off=tex_off, tex_w=dims[:, 0], tex_h=dims[:, 1],
                 tex_ws=dims[:, 2], tex_wt=dims[:, 3], tex_alpha=dims[:, 4].astype(np.bool_),
                 srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),
