@@ -33,7 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..body import ao, eyes, hair as hair_look, mouth, pores, skin
+from ..body import ao, eyes, glasses, hair as hair_look, mouth, pores, skin
 from ..body.face import SHAPES, piece_morphs
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
@@ -86,8 +86,8 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
         out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
                            blend=False, mask=True, roughness=hair_look.HAIR_ROUGHNESS[hair["style"]], double=True)
     if "Glasses" in names:
-        out["Glasses"] = dict(name="Glasses", image=tx.glasses_texture(settings["glasses"]),
-                              blend=True, roughness=0.08)
+        out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
+                              roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
     return out
 
 

@@ -250,12 +250,13 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
           texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss,
-          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough):
+          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
     double-sided, skin, gloss, emissive, has vertex colours; normal map (-1: none) and its scale,
-    metallic-roughness map (-1: none) and the roughness factor. Per vertex (all draws): view-space normals,
+    metallic-roughness map (-1: none) and the roughness factor, and whether it is glass (blended: its
+    reflections are not thinned by its coverage, as a clear lens's are not). Per vertex (all draws): view-space normals,
     texture coordinates, vertex colours RGBA, view-space positions (a normal map's tangent frame is its
     triangle's, from these and the UVs). Textures: their texels one after another, and per texture its
     first texel, width, height, wrap modes and whether it has alpha.
@@ -372,6 +373,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
         rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
         spec = (spec + sheen + grazing * rim_v * rim_v * rim_v) * ao
+        if mat_glass[d] and ca > np.float32(0.02):
+            spec /= ca   # laid over what is behind at its alpha, the reflection stays whole
         rgb[i, 0] = cr * lr * exposure + spec + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec + mat_emissive[d, 1]
         rgb[i, 2] = cb * lb * exposure + spec + mat_emissive[d, 2]

@@ -299,6 +299,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     near = Samples.empty(B * K)
     tables = _shading_tables(draws, V, lights, camera, size, ss)
     tables["positions"] = pv.astype(np.float32)    # view space: normal maps' tangent frames
+    tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" for d in draws] or [False])
     cutoff = np.array([d.material.alpha_cutoff for d in draws] or [0.5], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
