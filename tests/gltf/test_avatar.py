@@ -163,12 +163,12 @@ def test_merge_mesh_one_node_one_primitive_per_material():
 def test_atlas_packs_opaque_and_transparent_separately(size):
     # The default has hair (alpha-cut strand tips: the transparent class, MASK while no glasses blend
     # in it); every atlas also has the detail maps (the body's and teeth's occlusion, the skin's normal and
-    # roughness maps) packed like the opaque atlas.
+    # roughness maps) packed like the opaque atlas, and the glasses' roughness map like the transparent one.
     for settings, modes in ((DEFAULT, ["OPAQUE", "MASK"]), (GLASSES, ["OPAQUE", "BLEND"]),
                             (NO_HAIR, ["OPAQUE"])):
         glb = build_avatar(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
         s = inspect(glb)
-        assert len(s.textures) == len(modes) + 3
+        assert len(s.textures) == len(modes) + 3 + ("BLEND" in modes)
         assert (s.textures["width"] == size).all() and (s.textures["height"] == size).all()
         assert list(s.materials["alphaMode"]) == modes
         assert list(s.meshes["primitives"]) == [len(modes)]
