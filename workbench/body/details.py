@@ -69,10 +69,10 @@ FACE_DETAILS = {
 # mesh's lips part by 2 mm, and the teeth showed through as a white line on dark skin).
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
               "mouth/mouth-lowerlip-height-incr": 0.8}
-# ARKit face units (faceunits01) in every rest face: a tenth of ``mouthClose`` seals the corners of the
+# ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
 # white speck (the face shapes add to this rest face as to any other).
-REST_FACE = {"face/mouthClose": 0.1}
+REST_FACE = {"face/mouthClose": 0.15}
 
 
 def sides(table: dict[str, float]) -> dict[str, float]:
