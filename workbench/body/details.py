@@ -43,16 +43,9 @@ SHAPE_DETAILS = {
               "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.7,
               "cheek/{s}-cheek-volume-incr": 0.4},
 }
-# Where a gender's shape differs: a feminine athletic build is toned, not a bodybuilder's (half the
-# muscle modifiers, no V shape; its muscle macro is lower too, workbench.body.shape.SHAPE_MACROS).
-GENDERED_SHAPES = {
-    ("feminine", "athletic"): {"torso/torso-muscle-pectoral-incr": 0.2, "torso/torso-muscle-dorsi-incr": 0.25,
-                               "torso/measure-waist-circ-decr": 0.35, "stomach/stomach-tone-incr": 0.6,
-                               "arms/{s}-upperarm-muscle-incr": 0.35, "arms/{s}-upperarm-shoulder-muscle-incr": 0.3,
-                               "arms/{s}-lowerarm-muscle-incr": 0.3, "legs/{s}-upperleg-muscle-incr": 0.45,
-                               "legs/{s}-lowerleg-muscle-incr": 0.4, "head/head-fat-decr": 0.25,
-                               "cheek/{s}-cheek-volume-decr": 0.2, "cheek/{s}-cheek-bones-incr": 0.3},
-}
+# A feminine athletic build is toned, not a bodybuilder's (issue 36): its muscle modifiers at this share,
+# no V shape (its muscle macro is lower too, workbench.body.shape.GENDERED_MACROS).
+FEMININE_MUSCLE = 0.45
 # MakeHuman face modifier targets per gender, and for every face (the same convention).
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "chin/chin-prominent-decr": 0.2, "head/head-oval": 0.4,
@@ -81,15 +74,18 @@ def sides(table: dict[str, float]) -> dict[str, float]:
 
 
 def shape_details(gender: str, body_shape: str) -> dict[str, float]:
-    """The modifier table of a body shape for a gender.
+    """The modifier table of a body shape for a gender (:data:`FEMININE_MUSCLE` for a feminine one's muscle).
 
-    >>> shape_details("feminine", "athletic") == GENDERED_SHAPES["feminine", "athletic"], "torso/torso-vshape-incr" in shape_details("masculine", "athletic")
-    (True, True)
+    >>> shape_details("feminine", "athletic")["arms/{s}-upperarm-muscle-incr"], "torso/torso-vshape-incr" in shape_details("feminine", "athletic")
+    (0.36, False)
     """
-    return GENDERED_SHAPES.get((gender, body_shape), SHAPE_DETAILS[body_shape])
+    table = SHAPE_DETAILS[body_shape]
+    if gender != "feminine":
+        return table
+    return {k: round(w * FEMININE_MUSCLE, 4) if "muscle" in k else w for k, w in table.items() if "vshape" not in k}
 
 
 def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted."""
-    tables = (*SHAPE_DETAILS.values(), *GENDERED_SHAPES.values(), *FACE_DETAILS.values(), EVERY_FACE)
+    tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE)
     return sorted({n for t in tables for n in sides(t)})

@@ -21,8 +21,8 @@ colour pipeline of the project is:
 >>> [round(float(v), 4) for v in neutral_inverse(neutral(np.array([0.9, 0.5, 0.2])))]   # and back
 [0.9, 0.5, 0.2]
 >>> albedo_for("#C68642")                       # darker than the tone: the studio brightens it
-'#AD753A'
->>> to_hex(shown_in_studio(srgb_to_linear(hex_rgb("#AD753A"))))   # and shows it as asked
+'#AC7337'
+>>> to_hex(shown_in_studio(srgb_to_linear(hex_rgb("#AC7337"))))   # and shows it as asked
 '#C68642'
 """
 
@@ -38,9 +38,9 @@ START_COMPRESSION = 0.8 - 0.04
 DESATURATION = 0.15
 # Step 3: (k, s) per sixteenth of a portrait's skin pixels, ordered by k: three.js's RoomEnvironment on the
 # default feminine avatar in its idle pose (baked occlusion, the skin's roughness and normals included).
-STUDIO = ((0.610, 0.0238), (0.794, 0.0216), (0.911, 0.0224), (1.007, 0.0261), (1.102, 0.0278), (1.199, 0.0304),
-          (1.291, 0.0302), (1.381, 0.0325), (1.474, 0.0347), (1.560, 0.0377), (1.631, 0.0454), (1.699, 0.0450),
-          (1.788, 0.0477), (1.903, 0.0576), (2.032, 0.0723), (2.132, 0.0745))
+STUDIO = ((0.602, 0.0242), (0.787, 0.0231), (0.910, 0.0248), (1.007, 0.0269), (1.103, 0.0272), (1.203, 0.0316),
+          (1.304, 0.0328), (1.400, 0.0380), (1.498, 0.0447), (1.582, 0.0528), (1.650, 0.0597), (1.734, 0.0558),
+          (1.828, 0.0611), (1.941, 0.0800), (2.051, 0.0902), (2.127, 0.0748))
 # The brightest albedo a skin is given (snow is about 0.9; nothing lit reaches the tone of #FFFFFF).
 MAX_ALBEDO = 0.9
 

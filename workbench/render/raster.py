@@ -102,7 +102,7 @@ class Lights:
     skin_wrap: float = 0.4
     skin_scatter: tuple = (1.0, 0.8, 0.7)
     # The room's reflection in every surface (a dielectric's 4 %, and more at grazing angles).
-    sheen: float = 0.03
+    sheen: float = 0.038
     sheen_grazing: float = 0.07
 
 

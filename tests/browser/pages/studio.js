@@ -1,4 +1,5 @@
-// A product page's studio in three.js: the model lit only by three.js's RoomEnvironment (an
+// Loaded into threejs.html (its import map) by tests/browser/test_studio_colour.py. A product page's
+// studio in three.js: the model lit only by three.js's RoomEnvironment (an
 // image-based light, pre-filtered by PMREMGenerator), Khronos PBR Neutral tone mapping at exposure 1,
 // sRGB output, as three.js's own examples set up a model viewer. The test draws a model with the
 // camera of a workbench preview, with face shapes, and a mask of one mesh's pixels, and compares the
@@ -83,4 +84,3 @@ async function render(c) {
 }
 
 window.studio = {render};
-window.pageReady = true;
