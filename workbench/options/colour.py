@@ -38,9 +38,9 @@ START_COMPRESSION = 0.8 - 0.04
 DESATURATION = 0.15
 # Step 3: (k, s) per sixteenth of a portrait's skin pixels, ordered by k: three.js's RoomEnvironment on the
 # default feminine avatar in its idle pose (baked occlusion, the skin's roughness and normals included).
-STUDIO = ((0.602, 0.0242), (0.787, 0.0231), (0.910, 0.0248), (1.007, 0.0269), (1.103, 0.0272), (1.203, 0.0316),
-          (1.304, 0.0328), (1.400, 0.0380), (1.498, 0.0447), (1.582, 0.0528), (1.650, 0.0597), (1.734, 0.0558),
-          (1.828, 0.0611), (1.941, 0.0800), (2.051, 0.0902), (2.127, 0.0748))
+STUDIO = ((0.610, 0.0248), (0.795, 0.0236), (0.916, 0.0239), (1.003, 0.0265), (1.093, 0.0270), (1.191, 0.0308),
+          (1.291, 0.0330), (1.391, 0.0374), (1.491, 0.0433), (1.575, 0.0515), (1.642, 0.0616), (1.718, 0.0576),
+          (1.810, 0.0651), (1.929, 0.0749), (2.048, 0.0890), (2.126, 0.0749))
 # The brightest albedo a skin is given (snow is about 0.9; nothing lit reaches the tone of #FFFFFF).
 MAX_ALBEDO = 0.9
 
