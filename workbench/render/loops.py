@@ -374,7 +374,9 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
         spec = (spec + sheen + grazing * rim_v * rim_v * rim_v) * ao
         if mat_glass[d] and ca > np.float32(0.02):
-            spec /= ca   # laid over what is behind at its alpha, the reflection stays whole
+            # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
+            # surface's: lenses are coated against reflections, and a full one greyed the eyes on dark skin)
+            spec *= np.float32(0.4) / ca
         rgb[i, 0] = cr * lr * exposure + spec + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec + mat_emissive[d, 1]
         rgb[i, 2] = cb * lb * exposure + spec + mat_emissive[d, 2]
