@@ -118,7 +118,13 @@ def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, np.ndarray]
     arkit = table[:, rows[known]]                                    # (52, N, 3)
     if not np.any(arkit):
         return None
-    # The ARKit shapes as they are, then the sums of COMBINED: (72, N, 3).
-    deltas = np.concatenate([arkit, np.tensordot(_weights(), arkit, axes=1).astype(np.float32)])
+    # The ARKit shapes as they are, then the sums of COMBINED: (72, N, 3). Summed term by term (a handful
+    # each): a matrix product went to BLAS, whose threads cost 0.1 s on a busy 2-core machine.
+    weights = _weights()
+    extra = np.zeros((len(weights),) + arkit.shape[1:], np.float32)
+    for k, row in enumerate(weights):
+        for a in np.flatnonzero(row):
+            extra[k] += row[a] * arkit[a]
+    deltas = np.concatenate([arkit, extra])
     moving = np.einsum("snc,snc->sn", deltas, deltas) >= MIN_DELTA ** 2
     return [(known[moving[k]], deltas[k, moving[k]]) for k in range(len(SHAPES))]

@@ -91,10 +91,10 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
     return out
 
 
-def _write_primitive(w: GlbWriter, p: Piece, material: int, targets) -> dict:
+def _write_primitive(w: GlbWriter, p: Piece, material: int, targets, tangents: bool = True) -> dict:
     prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
                        indices=p.indices, material=material, targets=targets)
-    if "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
+    if tangents and "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
         maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices)
     return prim
 
@@ -151,7 +151,8 @@ def build_avatar_unencoded(settings: dict, options: ModelOptions) -> tuple[bytes
     """The avatar for this process's renderer only (a first preview): ``build_avatar``'s document and
     geometry without the work only a file needs. Its images' bytes are left empty, their pixels come
     as arrays by image index (``workbench.render.render(..., images=...)`` reads them), and it carries
-    no morph targets (a preview shows the neutral face). Not a file to write out.
+    no morph targets (a preview shows the neutral face) and no tangents (the renderer takes a normal map's
+    frame from each triangle). Not a file to write out.
 
     Measured on a cold 512 px preview: encoding the textures (the hair's PNG most) and decoding them
     again in the renderer, and the 52 face shapes, were about a sixth of the model's time.
@@ -235,13 +236,13 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         for m in sorted(set(material.values())):
             group = merge([pieces[n] for n in names if material[n] == m])
             targets = (piece_morphs(settings, group) or _empty_targets()) if with_morphs else None
-            prims.append(_write_primitive(w, group, m, targets))
+            prims.append(_write_primitive(w, group, m, targets, tangents=raw is None))
         mesh = w.mesh("Avatar", prims, target_names=SHAPES if with_morphs else None)
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
     else:
         for n in names:
             targets = piece_morphs(settings, pieces[n]) if with_morphs else None
-            mesh = w.mesh(n, [_write_primitive(w, pieces[n], material[n], targets)],
+            mesh = w.mesh(n, [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)],
                           target_names=SHAPES if targets else None)
             mesh_nodes.append(w.node(n, mesh=mesh, skin=skin))
 

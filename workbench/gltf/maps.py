@@ -104,11 +104,10 @@ def tangents(positions: np.ndarray, normals: np.ndarray, uv: np.ndarray, indices
     du = e1 * d2[:, 1:2] - e2 * d1[:, 1:2]
     dv = e2 * d1[:, 0:1] - e1 * d2[:, 0:1]
     sign = np.sign(d1[:, 0] * d2[:, 1] - d2[:, 0] * d1[:, 1])[:, None]
-    tan = np.zeros_like(p)
-    bit = np.zeros_like(p)
-    for k in range(3):
-        np.add.at(tan, f[:, k], du * sign)
-        np.add.at(bit, f[:, k], dv * sign)
+    corners = f.reshape(-1)
+    # Summed per vertex by bincount (np.add.at took 70 ms for a body).
+    tan = np.column_stack([np.bincount(corners, np.repeat(du[:, c] * sign[:, 0], 3), len(p)) for c in range(3)])
+    bit = np.column_stack([np.bincount(corners, np.repeat(dv[:, c] * sign[:, 0], 3), len(p)) for c in range(3)])
     tan -= n * (tan * n).sum(1, keepdims=True)
     length = np.linalg.norm(tan, axis=1, keepdims=True)
     # A vertex with no usable UV slope: any direction across its normal.
