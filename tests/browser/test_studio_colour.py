@@ -144,3 +144,27 @@ def test_sunglasses_stay_dark_and_an_open_mouth_is_dark(page, server, tmp_path):
     Image.fromarray(lit, "RGBA").save(buf, format="PNG")
     save_artifact(tmp_path, "studio_open_mouth.png", buf.getvalue())
 
+
+
+@pytest.fixture(scope="module")
+def model_viewer(browser, pages):
+    open_page(browser, pages + "/model-viewer.html")
+    browser.execute_async_script("const done = arguments[0]; import('./mv-studio.js').then(() => done(true));")
+    return browser
+
+
+def test_a_skin_tone_in_model_viewers_default_environment(model_viewer, server, tmp_path):
+    """model-viewer's own neutral lighting (not three.js's RoomEnvironment the albedo is calibrated on) shows
+    the face's skin within 8 (CIE76) of the tone asked for, the lightest tone to the darkest."""
+    for tone in TONES:
+        url = new_avatar(server, {"gender": "feminine", "skinTone": tone, "hair": {"style": "short"}})["modelUrl"]
+        view = {"model": url + "?lod=1", "target": "0m 1.5m 0m", "orbit": "0deg 90deg 0.75m", "fov": "25deg"}
+        lit = data_url_image(run_async(model_viewer, "window.mvStudio.show", view))
+        skin = data_url_image(run_async(model_viewer, "window.mvStudio.show", {**view, "mask": "Skin"}))[..., 0] > 127
+        mean = lit[skin][:, :3].mean(0)
+        error = delta_e(mean, hex_rgb(tone) * 255)
+        print(f"\nmodel-viewer {tone}: {mean.round(1)} dE {error:.1f} over {int(skin.sum())} pixels")
+        buf = io.BytesIO()
+        Image.fromarray(lit, "RGBA").save(buf, format="PNG")
+        save_artifact(tmp_path, f"model_viewer_skin_{tone[1:]}.png", buf.getvalue())
+        assert skin.sum() > 2000 and error < 8, (tone, mean, error)
