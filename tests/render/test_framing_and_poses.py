@@ -76,7 +76,8 @@ def test_preview_portrait_in_idle_pose_keeps_the_head_centred(hair):
     assert rows.min() < 0.2 * 128                        # the head's top is near the top
     row = np.nonzero(a[int(0.4 * 128)])[0]
     assert abs((row.max() + row.min()) / 2 - 64) < 0.04 * 128
-    assert 0.40 * 128 <= row.max() - row.min() + 1 <= 0.75 * 128   # with hair: wider, not cut
+    # With hair: wider, not cut (the frame grows to keep a margin round big hair: the head a little smaller).
+    assert 0.35 * 128 <= row.max() - row.min() + 1 <= 0.75 * 128
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

@@ -14,9 +14,10 @@ brackets):
   a second; UVs remapped into each texture's rectangle.
 - ``animations`` [()]: those library clips, on this avatar's own skeleton.
 
-Morph targets: at LOD 0 and 1 every mesh the 52 ARKit shapes move (Body, Eyes, Eyelashes, Teeth)
-carries all 52 as sparse accessors, named in the mesh's ``extras.targetNames``; with ``merge_mesh``
-every primitive of ``Avatar`` carries them (glTF wants the same targets on all primitives of a mesh).
+Morph targets: at LOD 0 and 1 every mesh the face shapes move (Body, Eyes, Eyelashes, Teeth)
+carries all of them (:data:`workbench.body.face.SHAPES`: the 52 ARKit shapes, the visemes, the extras)
+as sparse accessors, named in the mesh's ``extras.targetNames``; with ``merge_mesh`` every primitive
+of ``Avatar`` carries them (glTF wants the same targets on all primitives of a mesh).
 
 Errors raise ``ValueError`` prefixed with ``build_avatar:``.
 
@@ -32,12 +33,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..body import ao, eyes, hair as hair_look, skin
-from ..body.face import ARKIT, piece_morphs
+from ..body import ao, eyes, glasses, hair as hair_look, mouth, pores, skin
+from ..body.face import SHAPES, piece_morphs
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
 from ..options import ANIMATIONS, ModelOptions
-from . import textures as tx
+from . import maps, textures as tx
 from .animation import add_animations
 from .atlas import pack
 from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
@@ -58,18 +59,22 @@ def flat_texture(color: str) -> np.ndarray:
     return img
 
 
-def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
+def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
-    PBR factors and, for the body, its baked occlusion texture."""
+    PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``: :mod:`workbench.gltf.maps`).
+    The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and 2."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
-                     blend=False, roughness=0.7, occlusion=ao.occlusion_texture(body_mesh(settings))),
+                     blend=False, roughness=pores.BODY, occlusion=ao.occlusion_texture(body_mesh(settings)),
+                     normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
+                     roughness_map=pores.skin_roughness(settings["gender"])),
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
         "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
                           double=True),
-        # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
-        "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),
+        # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
+        "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
+                      occlusion=mouth.mouth_occlusion()),
         "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
                            blend=False, roughness=0.9),
         "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
@@ -81,14 +86,17 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
         out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
                            blend=False, mask=True, roughness=hair_look.HAIR_ROUGHNESS[hair["style"]], double=True)
     if "Glasses" in names:
-        out["Glasses"] = dict(name="Glasses", image=tx.glasses_texture(settings["glasses"]),
-                              blend=True, roughness=0.08)
+        out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
+                              roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
     return out
 
 
-def _write_primitive(w: GlbWriter, p: Piece, material: int, targets) -> dict:
-    return w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
+def _write_primitive(w: GlbWriter, p: Piece, material: int, targets, tangents: bool = True) -> dict:
+    prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
                        indices=p.indices, material=material, targets=targets)
+    if tangents and "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
+        maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices)
+    return prim
 
 
 def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fmt: str | None,
@@ -110,15 +118,13 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
-              mask: bool = False, occlusion: int | None = None) -> int:
+              mask: bool = False) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
-    texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture."""
+    texture's alpha at 0.5 (hair's strand tips). Its detail maps are :mod:`workbench.gltf.maps`'."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
     if mask:
         w.doc["materials"][index].update(alphaMode="MASK", alphaCutoff=0.5)
-    if occlusion is not None:
-        w.doc["materials"][index]["occlusionTexture"] = {"index": occlusion}
     return index
 
 
@@ -127,7 +133,7 @@ def _transparent(mat: dict) -> bool:
 
 
 def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
-    return [(np.zeros(0, np.int64), np.zeros((0, 3), np.float32))] * len(ARKIT)
+    return [(np.zeros(0, np.int64), np.zeros((0, 3), np.float32))] * len(SHAPES)
 
 
 def build_avatar(settings: dict, options: ModelOptions) -> bytes:
@@ -145,7 +151,8 @@ def build_avatar_unencoded(settings: dict, options: ModelOptions) -> tuple[bytes
     """The avatar for this process's renderer only (a first preview): ``build_avatar``'s document and
     geometry without the work only a file needs. Its images' bytes are left empty, their pixels come
     as arrays by image index (``workbench.render.render(..., images=...)`` reads them), and it carries
-    no morph targets (a preview shows the neutral face). Not a file to write out.
+    no morph targets (a preview shows the neutral face) and no tangents (the renderer takes a normal map's
+    frame from each triangle). Not a file to write out.
 
     Measured on a cold 512 px preview: encoding the textures (the hair's PNG most) and decoding them
     again in the renderer, and the 52 face shapes, were about a sixth of the model's time.
@@ -172,7 +179,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         rig = avatar_skeleton(settings)
         meshes = parts(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
-        mats = _materials(settings, names)
+        mats = _materials(settings, names, options.lod)
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
@@ -184,7 +191,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     if options.texture_atlas_size:
         material_of: dict[str, int] = {}
         images = []
-        masked, occlusion = [], None
+        masked, detail = [], []
         for blend, label in ((False, "Atlas_Opaque"), (True, "Atlas_Transparent")):
             group = [n for n in names if _transparent(mats[n]) == blend]
             if not group:
@@ -196,27 +203,24 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             masked.append(all(mats[n].get("mask") for n in group))
             for n in group:
                 material_of[n] = len(images) - 1
-            if not blend and "Body" in group:
-                # The body's occlusion packed the same way (white for every other texture of the atlas).
-                occ = [mats[n]["occlusion"] if n == "Body" else np.full(mats[n]["image"].shape[:2] + (3,), 255, np.uint8)
-                       for n in group]
-                occlusion = pack([tx.resize(o, mats[n]["image"].shape[1::-1]) for o, n in zip(occ, group)],
-                                 options.texture_atlas_size)[0]
+            # Occlusion, normal and roughness maps packed the same way (neutral where a material has none).
+            detail.append(maps.packed_maps([mats[n] for n in group], options.texture_atlas_size))
         texs = _write_textures(w, images, options.texture_format, raw)
-        occ_tex = _write_textures(w, [("Atlas_Occlusion", occlusion, False)], options.texture_format, raw)[0] \
-            if occlusion is not None else None
-        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask,
-                               occlusion=occ_tex if not blend else None)
+        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask)
                      for (label, _, blend), t, mask in zip(images, texs, masked)]
+        for m, (label, _, _), packed in zip(mat_index, images, detail):
+            maps.attach(w, m, {k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, False)],
+                                                  options.texture_format, raw)[0] for k, img in packed.items()})
         material = {n: mat_index[material_of[n]] for n in names}
     else:
         texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in names],
                                options.texture_format, raw)
-        occ = {n: _write_textures(w, [(mats[n]["name"] + "_Occlusion", mats[n]["occlusion"], False)],
-                                  options.texture_format, raw)[0] for n in names if "occlusion" in mats[n]}
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
-                                 mats[n].get("double", False), mats[n].get("mask", False), occ.get(n))
+                                 mats[n].get("double", False), mats[n].get("mask", False))
                     for n, t in zip(names, texs)}
+        for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
+            maps.write_maps(w, material[n], mats[n],
+                            lambda name, img: _write_textures(w, [(name, img, False)], options.texture_format, raw)[0])
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).
     ibm = np.tile(np.eye(4, dtype=np.float32), (len(joint_nodes), 1, 1))
@@ -232,14 +236,14 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         for m in sorted(set(material.values())):
             group = merge([pieces[n] for n in names if material[n] == m])
             targets = (piece_morphs(settings, group) or _empty_targets()) if with_morphs else None
-            prims.append(_write_primitive(w, group, m, targets))
-        mesh = w.mesh("Avatar", prims, target_names=ARKIT if with_morphs else None)
+            prims.append(_write_primitive(w, group, m, targets, tangents=raw is None))
+        mesh = w.mesh("Avatar", prims, target_names=SHAPES if with_morphs else None)
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
     else:
         for n in names:
             targets = piece_morphs(settings, pieces[n]) if with_morphs else None
-            mesh = w.mesh(n, [_write_primitive(w, pieces[n], material[n], targets)],
-                          target_names=ARKIT if targets else None)
+            mesh = w.mesh(n, [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)],
+                          target_names=SHAPES if targets else None)
             mesh_nodes.append(w.node(n, mesh=mesh, skin=skin))
 
     w.scene([0] + mesh_nodes, settings.get("name") or "Avatar")

@@ -25,7 +25,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..body.eyes import with_eye_uvs
-from ..body.face import FACE_MESHES, tucked_teeth
+from ..body.face import FACE_MESHES
+from ..body.mouth import fitted_teeth
 from ..body.glasses import glasses_piece
 from ..body.hair import hair_piece
 from ..body.outfit import outfit_pieces
@@ -67,7 +68,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out = {"Body": piece(mesh, mesh.face_groups["body"])}
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
-    out["Teeth"] = tucked_teeth(out["Teeth"])
+    out["Teeth"] = fitted_teeth(mesh, out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     if hair != "none":
         out["Hair"] = hair_piece(mesh, hair)

@@ -210,19 +210,58 @@ def _bilinear(texels, off, w, h, ws, wt, u, v, out):
         out[c] = top + (bottom - top) * fv
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _mapped_normal(nx, ny, nz, v0, v1, v2, positions, uv, texels, off, w, h, ws, wt, tu, tv, scale, texel):
+    """The unit normal (nx, ny, nz) bent by a tangent-space normal map read at (tu, tv); the tangent frame is
+    the triangle's (v0, v1, v2): dP/du and -dP/dv, made orthonormal about the normal."""
+    one = np.float32(1)
+    _bilinear(texels, off, w, h, ws, wt, tu, tv, texel)
+    k = np.float32(2 / 255)
+    mx, my, mz = (texel[0] * k - one) * scale, (texel[1] * k - one) * scale, texel[2] * k - one
+    e1x, e1y, e1z = positions[v1, 0] - positions[v0, 0], positions[v1, 1] - positions[v0, 1], positions[v1, 2] - positions[v0, 2]
+    e2x, e2y, e2z = positions[v2, 0] - positions[v0, 0], positions[v2, 1] - positions[v0, 1], positions[v2, 2] - positions[v0, 2]
+    du1, dv1 = uv[v1, 0] - uv[v0, 0], uv[v1, 1] - uv[v0, 1]
+    du2, dv2 = uv[v2, 0] - uv[v0, 0], uv[v2, 1] - uv[v0, 1]
+    det = du1 * dv2 - du2 * dv1
+    if abs(det) < np.float32(1e-12):
+        return nx, ny, nz
+    r = one / det
+    tx, ty, tz = (e1x * dv2 - e2x * dv1) * r, (e1y * dv2 - e2y * dv1) * r, (e1z * dv2 - e2z * dv1) * r
+    bx, by, bz = (e1x * du2 - e2x * du1) * r, (e1y * du2 - e2y * du1) * r, (e1z * du2 - e2z * du1) * r   # -dP/dv
+    c = tx * nx + ty * ny + tz * nz
+    tx, ty, tz = tx - c * nx, ty - c * ny, tz - c * nz
+    lt = np.sqrt(tx * tx + ty * ty + tz * tz)
+    if lt < np.float32(1e-20):
+        return nx, ny, nz
+    tx, ty, tz = tx / lt, ty / lt, tz / lt
+    c, e = bx * nx + by * ny + bz * nz, bx * tx + by * ty + bz * tz
+    bx, by, bz = bx - c * nx - e * tx, by - c * ny - e * ty, bz - c * nz - e * tz
+    lb = np.sqrt(bx * bx + by * by + bz * bz)
+    if lb < np.float32(1e-20):
+        return nx, ny, nz
+    bx, by, bz = bx / lb, by / lb, bz / lb
+    ox, oy, oz = tx * mx + bx * my + nx * mz, ty * mx + by * my + ny * mz, tz * mx + bz * my + nz * mz
+    lo = max(np.sqrt(ox * ox + oy * oy + oz * oz), np.float32(1e-8))
+    return ox / lo, oy / lo, oz / lo
+
+
 @njit(cache=True, nogil=True)
 def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
           texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
-          light_dirs, light_rgb, light_scalars, f, size, ss):
+          light_dirs, light_rgb, light_scalars, f, size, ss,
+          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
-    double-sided, skin, gloss, emissive, has vertex colours. Per vertex (all draws): view-space normals,
-    texture coordinates, vertex colours RGBA. Textures: their texels one after another, and per texture its
+    double-sided, skin, gloss, emissive, has vertex colours; normal map (-1: none) and its scale,
+    metallic-roughness map (-1: none) and the roughness factor, and whether it is glass (blended: its
+    reflections are not thinned by its coverage, as a clear lens's are not). Per vertex (all draws): view-space normals,
+    texture coordinates, vertex colours RGBA, view-space positions (a normal map's tangent frame is its
+    triangle's, from these and the UVs). Textures: their texels one after another, and per texture its
     first texel, width, height, wrap modes and whether it has alpha.
     light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
-    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap.
+    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap, sheen, grazing sheen.
     """
     n = ftri.shape[0]
     rgb = np.empty((n, 3), np.float32)
@@ -231,6 +270,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
     W = np.float32(size * ss)
     fill, rim, sky, ground, exposure, wrap = (light_scalars[0], light_scalars[1], light_scalars[2],
                                               light_scalars[3], light_scalars[4], light_scalars[5])
+    sheen, grazing = light_scalars[6], light_scalars[7]
     texel = np.empty(4, np.float32)
     red = np.empty(1, np.float32)
     one, half, zero = np.float32(1), np.float32(0.5), np.float32(0)
@@ -281,6 +321,16 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         if x >= 0:
             _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, red)  # glTF reads red
             ao = one + mat_occ_strength[d] * (red[0] * np.float32(1 / 255) - one)
+        # the normal map, in its triangle's tangent frame (+X along u, +Y up the image: against v)
+        x = mat_nrm[d]
+        if x >= 0:
+            nx, ny, nz = _mapped_normal(nx, ny, nz, v0, v1, v2, positions, uv, texels, tex_off[x], tex_w[x], tex_h[x],
+                                        tex_ws[x], tex_wt[x], tu, tv, mat_nrm_scale[d], texel)
+        gloss = mat_gloss[d]
+        x = mat_mr[d]
+        if x >= 0:   # roughness from the map's green channel
+            _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
+            gloss = min(one, max(np.float32(0.15), np.float32(1.6) * (one - mat_rough[d] * texel[1] * np.float32(1 / 255))))
         # three lights fixed to the world, an ambient from sky and ground
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
         ndl = max(ndl_raw, zero) * (half + half * ao)
@@ -316,10 +366,17 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         n2 = ndh * ndh
         n8 = n2 * n2
         n8 *= n8
-        spec = n8 * n8 * n8 * (np.float32(0.12) * mat_gloss[d])  # ndh ** 24
+        spec = n8 * n8 * n8 * (np.float32(0.12) * gloss)  # ndh ** 24
         if skin:
             spec *= half
-        spec *= ao
+        # the room's reflection in any dielectric, stronger at grazing angles (Fresnel), as an image-based
+        # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
+        rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
+        spec = (spec + sheen + grazing * rim_v * rim_v * rim_v) * ao
+        if mat_glass[d] and ca > np.float32(0.02):
+            # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
+            # surface's: lenses are coated against reflections, and a full one greyed the eyes on dark skin)
+            spec *= np.float32(0.4) / ca
         rgb[i, 0] = cr * lr * exposure + spec + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec + mat_emissive[d, 1]
         rgb[i, 2] = cb * lb * exposure + spec + mat_emissive[d, 2]
@@ -411,4 +468,35 @@ def resolve(slot, rgb, gslot, grgb, galpha):
             b += cb
             a += ca
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = r * inv, g_ * inv, b * inv, a * inv
+    return out
+
+
+# -- output ---------------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def tone_map(rgb, srgb8):
+    """Linear RGB (n, 3) to 8-bit sRGB (n, 3): Khronos PBR Neutral tone mapping
+    (:func:`workbench.options.colour.neutral`, the curve three.js and model-viewer draw with; compiled here
+    because numpy's version cost a 512 px preview 0.1 s), then ``srgb8``: the sRGB curve as a table of
+    ``len - 1`` steps over 0..1."""
+    n = rgb.shape[0]
+    out = np.empty((n, 3), np.uint8)
+    start = np.float32(0.8 - 0.04)
+    d = np.float32(1) - start
+    steps = np.float32(srgb8.shape[0] - 1)
+    for i in range(n):
+        r, g, b = max(rgb[i, 0], np.float32(0)), max(rgb[i, 1], np.float32(0)), max(rgb[i, 2], np.float32(0))
+        x = min(r, g, b)
+        offset = x - np.float32(6.25) * x * x if x < np.float32(0.08) else np.float32(0.04)
+        r, g, b = r - offset, g - offset, b - offset
+        peak = max(r, g, b)
+        if peak >= start:
+            new_peak = np.float32(1) - d * d / (peak + d - start)
+            k = new_peak / peak
+            r, g, b = r * k, g * k, b * k
+            m = np.float32(1) - np.float32(1) / (np.float32(0.15) * (peak - new_peak) + np.float32(1))
+            r, g, b = r + (new_peak - r) * m, g + (new_peak - g) * m, b + (new_peak - b) * m
+        out[i, 0] = srgb8[int(min(max(r, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
+        out[i, 1] = srgb8[int(min(max(g, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
+        out[i, 2] = srgb8[int(min(max(b, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
     return out

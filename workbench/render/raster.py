@@ -31,8 +31,9 @@ compiled (:mod:`workbench.render.loops`, numba), the rest is numpy over whole ar
    for light scattered under the skin: without it skin reads as grey clay.
 6. Blended materials (``alphaMode: BLEND``): the nearest blended fragment in
    front of the opaque surface of each sample is shaded and laid over it.
-7. Average each ``ss x ss`` block (premultiplied, in linear light), roll
-   off highlights above 0.7 smoothly, convert to sRGB 8-bit (laid over the
+7. Average each ``ss x ss`` block (premultiplied, in linear light), tone-map
+   with Khronos PBR Neutral and convert to sRGB 8-bit, as three.js and
+   model-viewer show a model (:mod:`workbench.options.colour`; laid over the
    backdrop in sRGB when there is one), and under the figure a soft contact
    shadow (:class:`GroundShadow`) where it stands.
 
@@ -59,7 +60,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .loops import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade
+from workbench.options.colour import linear_to_srgb, srgb_to_linear
+
+from .loops import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade, tone_map
 from .scene import Material, Posed
 
 __all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_up"]
@@ -77,7 +80,12 @@ class Camera:
 @dataclass(frozen=True)
 class Lights:
     """Directions point from the surface towards the light, in world space (glTF: x to the figure's
-    left, y up, z towards its front), so the lights stay put when the camera orbits."""
+    left, y up, z towards its front), so the lights stay put when the camera orbits.
+
+    The strengths and the exposure are calibrated on three.js's studio (``RoomEnvironment``, the one
+    :mod:`workbench.options.colour` describes): over a portrait's skin the key, fill, rim, sky and sheen
+    together light a flat albedo as that studio does on average (1.4 times it, plus a 0.04 sheen), so an
+    avatar's skin shows the same tone in a preview as in three.js and model-viewer."""
 
     key_dir: tuple = (-0.62, 0.48, 0.62)
     key: float = 2.6
@@ -87,12 +95,15 @@ class Lights:
     rim: float = 0.5
     sky: float = 0.24
     ground: float = 0.16
-    exposure: float = 1 / 1.9
-    key_color: tuple = (1.0, 0.97, 0.92)
+    exposure: float = 0.71
+    key_color: tuple = (1.0, 1.0, 1.0)
     fill_color: tuple = (0.9, 0.94, 1.0)
     # Skin: how far the key light wraps past the terminator (0: Lambert) and the warm colour there.
     skin_wrap: float = 0.4
-    skin_scatter: tuple = (1.0, 0.55, 0.45)
+    skin_scatter: tuple = (1.0, 0.8, 0.7)
+    # The room's reflection in every surface (a dielectric's 4 %, and more at grazing angles).
+    sheen: float = 0.038
+    sheen_grazing: float = 0.07
 
 
 @dataclass(frozen=True)
@@ -287,6 +298,8 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     B = size * size
     near = Samples.empty(B * K)
     tables = _shading_tables(draws, V, lights, camera, size, ss)
+    tables["positions"] = pv.astype(np.float32)    # view space: normal maps' tangent frames
+    tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" for d in draws] or [False])
     cutoff = np.array([d.material.alpha_cutoff for d in draws] or [0.5], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
@@ -385,26 +398,15 @@ def warm_up() -> None:
         _warmed = True
 
 
-def _shoulder(x: np.ndarray, knee: float = 0.7) -> np.ndarray:
-    """Identity up to ``knee``, then a smooth roll-off towards 1: a brightly lit white shirt
-    keeps its folds instead of clipping flat, darker colours are untouched."""
-    over = np.maximum(x - knee, 0) / (1 - knee)
-    return np.where(x <= knee, x, knee + (1 - knee) * (1 - np.exp(-over)))
-
-
-_LUT_MAX = 4.0     # linear light above 4 is white
-_LUT_N = 1 << 18   # steps of 1.5e-5: finer than 8-bit sRGB output near black
-_LINEAR_TO_SRGB8 = np.round(255 * _shoulder(np.arange(_LUT_N + 1) / _LUT_N * _LUT_MAX) ** (1 / 2.2)).astype(np.uint8)
+# The sRGB curve (workbench.options.colour, the project's one colour pipeline) as tables: out of the tone
+# map in steps of 1/65536, and into linear light in 1/16 steps of an 8-bit level (colours are filtered in sRGB).
+_LINEAR_TO_SRGB8 = np.round(255 * linear_to_srgb(np.arange(65537) / 65536)).astype(np.uint8)
+_SRGB16_TO_LINEAR = srgb_to_linear(np.arange(256 * 16 + 1) / (256 * 16)).astype(np.float32)
 
 
 def _to_srgb8(lin: np.ndarray) -> np.ndarray:
-    # One table lookup per channel instead of a tone curve and a power per pixel.
-    i = np.clip(lin, 0, _LUT_MAX) * (_LUT_N / _LUT_MAX)
-    return _LINEAR_TO_SRGB8[(i + 0.5).astype(np.int32)]
-
-
-# sRGB to linear light in 1/16 steps of an 8-bit level, for colours filtered in sRGB.
-_SRGB16_TO_LINEAR = ((np.arange(256 * 16 + 1) / (256 * 16)) ** 2.2).astype(np.float32)
+    """Linear light (n, 3) to 8-bit sRGB through Khronos PBR Neutral tone mapping, as three.js and model-viewer show it."""
+    return tone_map(np.ascontiguousarray(lin, np.float32), _LINEAR_TO_SRGB8)
 
 
 def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
@@ -478,6 +480,10 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     mat_tex = np.full(D, -1, np.int32)
     mat_occ = np.full(D, -1, np.int32)
     mat_occ_strength = np.zeros(D, np.float32)
+    mat_nrm = np.full(D, -1, np.int32)           # normal map, and its scale
+    mat_nrm_scale = np.ones(D, np.float32)
+    mat_mr = np.full(D, -1, np.int32)            # metallic-roughness map, and the roughness factor it scales
+    mat_rough = np.ones(D, np.float32)
     mat_double = np.zeros(D, np.bool_)
     mat_skin = np.zeros(D, np.bool_)
     mat_vcol = np.zeros(D, np.bool_)
@@ -498,12 +504,18 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
             if m.occlusion is not None and m.occlusion_texcoord == m.texcoord:
                 mat_occ[k] = texture(m.occlusion)
                 mat_occ_strength[k] = m.occlusion_strength
+            if m.normal is not None and m.normal_texcoord == m.texcoord:
+                mat_nrm[k] = texture(m.normal)
+                mat_nrm_scale[k] = m.normal_scale
+            if m.metal_rough is not None and m.metal_rough_texcoord == m.texcoord:
+                mat_mr[k] = texture(m.metal_rough)
         if d.colors is not None:
             colors[start:end] = d.colors
             mat_vcol[k] = True
         mat_double[k] = m.double_sided
         mat_skin[k] = m.name.startswith("Skin")
         mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness)))
+        mat_rough[k] = m.roughness
         mat_emissive[k] = m.emissive
         start = end
     # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling).
@@ -516,10 +528,11 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     dirs = np.stack([R @ _unit(lights.key_dir), R @ _unit(lights.fill_dir), R @ _unit(lights.rim_dir), R[:, 1]])
     rgb = np.stack([lights.key * np.asarray(lights.key_color, np.float32), np.asarray(lights.fill_color, np.float32),
                     np.asarray(lights.skin_scatter, np.float32)])
-    scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap],
-                       np.float32)
+    scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap,
+                        lights.sheen, lights.sheen_grazing], np.float32)
     return dict(normals=normals, uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
-                mat_occ_strength=mat_occ_strength, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
+                mat_occ_strength=mat_occ_strength, mat_nrm=mat_nrm, mat_nrm_scale=mat_nrm_scale, mat_mr=mat_mr,
+                mat_rough=mat_rough, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
                 mat_emissive=mat_emissive, mat_vcol=mat_vcol, texels=texels, tex_off=tex_off, tex_w=dims[:, 0], tex_h=dims[:, 1],
                 tex_ws=dims[:, 2], tex_wt=dims[:, 3], tex_alpha=dims[:, 4].astype(np.bool_),
                 srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),
