@@ -46,7 +46,10 @@ from .armature import write_armature
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
+ANISOTROPY = "KHR_materials_anisotropy"
 FLAT_SIZE = 64
+# Parts written as a further primitive of another part's mesh (contract section 5's mesh names).
+PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
 
 
 @lru_cache(maxsize=64)
@@ -58,7 +61,7 @@ def flat_texture(color: str) -> np.ndarray:
     return img
 
 
-def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
+def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
     PBR factors and, for the body, its baked occlusion texture."""
     hair = settings["hair"]
@@ -78,8 +81,12 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
                                 blend=False, roughness=0.45),
     }
     if "Hair" in names:
-        out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
-                           blend=False, mask=True, roughness=hair_look.HAIR_ROUGHNESS[hair["style"]], double=True)
+        # Cards cut by alpha (an inner pass that writes depth) and a blended fringe, one texture; the
+        # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
+        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings), lod)
+        out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
+        if "Hair_Fringe" in names:
+            out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
     if "Glasses" in names:
         out["Glasses"] = dict(name="Glasses", image=tx.glasses_texture(settings["glasses"]),
                               blend=True, roughness=0.08)
@@ -110,20 +117,29 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
-              mask: bool = False, occlusion: int | None = None) -> int:
+              mask: bool = False, occlusion: int | None = None, anisotropy: tuple[float, float] | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
-    texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture."""
+    texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture;
+    ``anisotropy`` (strength, rotation) through ``KHR_materials_anisotropy`` (hair's highlight)."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
     if mask:
         w.doc["materials"][index].update(alphaMode="MASK", alphaCutoff=0.5)
     if occlusion is not None:
         w.doc["materials"][index]["occlusionTexture"] = {"index": occlusion}
+    if anisotropy is not None:
+        w.doc["materials"][index]["extensions"] = {ANISOTROPY: {"anisotropyStrength": float(anisotropy[0]),
+                                                                "anisotropyRotation": float(anisotropy[1])}}
+        w.use_extension(ANISOTROPY)
     return index
 
 
 def _transparent(mat: dict) -> bool:
     return bool(mat["blend"] or mat.get("mask"))
+
+
+def _mode(mat: dict) -> str:
+    return "MASK" if mat.get("mask") else "BLEND" if mat["blend"] else "OPAQUE"
 
 
 def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
@@ -172,7 +188,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         rig = avatar_skeleton(settings)
         meshes = parts(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
-        mats = _materials(settings, names)
+        mats = _materials(settings, names, options.lod)
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
@@ -182,40 +198,52 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
     pieces = dict(meshes)
     if options.texture_atlas_size:
-        material_of: dict[str, int] = {}
-        images = []
-        masked, occlusion = [], None
+        images, occlusion = [], None
+        texture_of: dict[str, int] = {}
         for blend, label in ((False, "Atlas_Opaque"), (True, "Atlas_Transparent")):
             group = [n for n in names if _transparent(mats[n]) == blend]
             if not group:
                 continue
-            atlas, rects = pack([mats[n]["image"] for n in group], options.texture_atlas_size)
-            for n, rect in zip(group, rects):
-                pieces[n] = uv_into(meshes[n], rect)
-            images.append((label, atlas, blend))
-            masked.append(all(mats[n].get("mask") for n in group))
+            unique = list({id(mats[n]["image"]): n for n in reversed(group)}.values())[::-1]
+            atlas, rects = pack([mats[n]["image"] for n in unique], options.texture_atlas_size)
+            rect_of = {id(mats[n]["image"]): r for n, r in zip(unique, rects)}
             for n in group:
-                material_of[n] = len(images) - 1
+                pieces[n] = uv_into(meshes[n], rect_of[id(mats[n]["image"])])
+                texture_of[n] = len(images)
+            images.append((label, atlas, blend))
             if not blend and "Body" in group:
                 # The body's occlusion packed the same way (white for every other texture of the atlas).
                 occ = [mats[n]["occlusion"] if n == "Body" else np.full(mats[n]["image"].shape[:2] + (3,), 255, np.uint8)
-                       for n in group]
-                occlusion = pack([tx.resize(o, mats[n]["image"].shape[1::-1]) for o, n in zip(occ, group)],
+                       for n in unique]
+                occlusion = pack([tx.resize(o, mats[n]["image"].shape[1::-1]) for o, n in zip(occ, unique)],
                                  options.texture_atlas_size)[0]
         texs = _write_textures(w, images, options.texture_format, raw)
         occ_tex = _write_textures(w, [("Atlas_Occlusion", occlusion, False)], options.texture_format, raw)[0] \
             if occlusion is not None else None
-        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask,
-                               occlusion=occ_tex if not blend else None)
-                     for (label, _, blend), t, mask in zip(images, texs, masked)]
-        material = {n: mat_index[material_of[n]] for n in names}
+        # A material per class and alpha mode: opaque; alpha-tested (hair's cards); blended (glasses,
+        # hair's fringe), the last two on the transparent atlas.
+        material = {}
+        for label, mode in (("Atlas_Opaque", "OPAQUE"), ("Atlas_Masked", "MASK"), ("Atlas_Transparent", "BLEND")):
+            group = [n for n in names if _mode(mats[n]) == mode]
+            if not group:
+                continue
+            aniso = {mats[n].get("anisotropy") for n in group}
+            index = _material(w, label, texs[texture_of[group[0]]], mode == "BLEND", 0.7, double=mode != "BLEND",
+                              mask=mode == "MASK", occlusion=occ_tex if mode == "OPAQUE" else None,
+                              anisotropy=aniso.pop() if len(aniso) == 1 else None)
+            material.update({n: index for n in group})
     else:
-        texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in names],
-                               options.texture_format, raw)
+        # One texture per image (the hair's cards and fringe share theirs).
+        first = {id(mats[n]["image"]): n for n in reversed(names)}
+        written = dict(zip(first.values(), _write_textures(
+            w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in first.values()],
+            options.texture_format, raw)))
+        texs = [written[first[id(mats[n]["image"])]] for n in names]
         occ = {n: _write_textures(w, [(mats[n]["name"] + "_Occlusion", mats[n]["occlusion"], False)],
                                   options.texture_format, raw)[0] for n in names if "occlusion" in mats[n]}
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
-                                 mats[n].get("double", False), mats[n].get("mask", False), occ.get(n))
+                                 mats[n].get("double", False), mats[n].get("mask", False), occ.get(n),
+                                 mats[n].get("anisotropy"))
                     for n, t in zip(names, texs)}
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).
@@ -237,9 +265,14 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
     else:
         for n in names:
+            if n in PRIMITIVE_OF:
+                continue
             targets = piece_morphs(settings, pieces[n]) if with_morphs else None
-            mesh = w.mesh(n, [_write_primitive(w, pieces[n], material[n], targets)],
-                          target_names=ARKIT if targets else None)
+            prims = [_write_primitive(w, pieces[n], material[n], targets)]
+            # The hair's blended fringe: a second primitive of Hair, drawn after its cards.
+            prims += [_write_primitive(w, pieces[m], material[m], None) for m, of in PRIMITIVE_OF.items()
+                      if of == n and m in pieces]
+            mesh = w.mesh(n, prims, target_names=ARKIT if targets else None)
             mesh_nodes.append(w.node(n, mesh=mesh, skin=skin))
 
     w.scene([0] + mesh_nodes, settings.get("name") or "Avatar")

@@ -211,15 +211,15 @@ def _bilinear(texels, off, w, h, ws, wt, u, v, out):
 
 
 @njit(cache=True, nogil=True)
-def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
+def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv, colors,
           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
-          texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
+          mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
-    double-sided, skin, gloss, emissive, has vertex colours. Per vertex (all draws): view-space normals,
-    texture coordinates, vertex colours RGBA. Textures: their texels one after another, and per texture its
+    double-sided, skin, gloss, emissive, has vertex colours, anisotropy strength. Per vertex (all draws):
+    view-space normals and anisotropy directions, texture coordinates, vertex colours RGBA. Textures: their texels one after another, and per texture its
     first texel, width, height, wrap modes and whether it has alpha.
     light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
     skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap.
@@ -320,11 +320,53 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         if skin:
             spec *= half
         spec *= ao
-        rgb[i, 0] = cr * lr * exposure + spec + mat_emissive[d, 0]
-        rgb[i, 1] = cg * lg * exposure + spec + mat_emissive[d, 1]
-        rgb[i, 2] = cb * lb * exposure + spec + mat_emissive[d, 2]
+        tint = zero
+        if mat_aniso[d] > 0:
+            spec, tint = _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx / lh, hy / lh, hz / lh,
+                                           ndl_raw, mat_aniso[d] * mat_gloss[d], ao)
+        rgb[i, 0] = cr * lr * exposure + spec + tint * cr + mat_emissive[d, 0]
+        rgb[i, 1] = cg * lg * exposure + spec + tint * cg + mat_emissive[d, 1]
+        rgb[i, 2] = cb * lb * exposure + spec + tint * cb + mat_emissive[d, 2]
         alpha[i] = ca
     return rgb, alpha
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx, hy, hz, ndl, strength, ao):
+    """Hair's highlight (Kajiya and Kay's, with Marschner's two lobes): the fibre runs across the
+    anisotropy direction (glTF stretches the roughness across the strands), and a fibre reflects in a
+    band where the half vector is perpendicular to it. A white lobe tilted towards the tip and a
+    broader one in the hair's colour tilted towards the root (light that went through the fibre);
+    both fade on the side turned away from the key light. Returns (white, coloured) strengths."""
+    ax = aniso_dirs[v0, 0] * w0 + aniso_dirs[v1, 0] * w1 + aniso_dirs[v2, 0] * w2
+    ay = aniso_dirs[v0, 1] * w0 + aniso_dirs[v1, 1] * w1 + aniso_dirs[v2, 1] * w2
+    az = aniso_dirs[v0, 2] * w0 + aniso_dirs[v1, 2] * w1 + aniso_dirs[v2, 2] * w2
+    dot = ax * nx + ay * ny + az * nz
+    ax, ay, az = ax - dot * nx, ay - dot * ny, az - dot * nz
+    # the fibre: normal x anisotropy direction
+    fx, fy, fz = ny * az - nz * ay, nz * ax - nx * az, nx * ay - ny * ax
+    lf = np.sqrt(fx * fx + fy * fy + fz * fz)
+    zero, one = np.float32(0), np.float32(1)
+    if lf < 1e-6:
+        return zero, zero
+    fx, fy, fz = fx / lf, fy / lf, fz / lf
+    lit = min(max((ndl + np.float32(0.25)) / np.float32(0.6), zero), one) * ao * strength
+    out = np.empty(2, np.float32)
+    for k in range(2):
+        shift = np.float32(-0.12) if k == 0 else np.float32(0.18)
+        gx, gy, gz = fx + shift * nx, fy + shift * ny, fz + shift * nz
+        lg = np.sqrt(gx * gx + gy * gy + gz * gz)
+        t = (gx * hx + gy * hy + gz * hz) / lg
+        s2 = max(one - t * t, zero)              # sin^2 of the angle between fibre and half vector
+        if k == 0:
+            s4 = s2 * s2
+            s8 = s4 * s4
+            s16 = s8 * s8
+            out[0] = s16 * s16 * s8 * np.float32(0.22) * lit      # sin ** 80
+        else:
+            s4 = s2 * s2
+            out[1] = s4 * s4 * s4 * np.float32(0.45) * lit       # sin ** 24, times the colour
+    return out[0], out[1]
 
 
 # -- multisampling -------------------------------------------------------------------------------------

@@ -485,6 +485,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     # skin (0.6) most, glossy shoes and lenses all, so dark trousers do not read as metal.
     mat_gloss = np.ones(D, np.float32)
     mat_emissive = np.zeros((D, 3), np.float32)
+    mat_aniso = np.zeros(D, np.float32)
     start = 0
     for k, d in enumerate(draws):
         m: Material = d.material
@@ -505,6 +506,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
         mat_skin[k] = m.name.startswith("Skin")
         mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness)))
         mat_emissive[k] = m.emissive
+        mat_aniso[k] = m.anisotropy if d.uv is not None else 0.0
         start = end
     # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling).
     sizes = [t.texels.size for t in textures]
@@ -518,12 +520,52 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
                     np.asarray(lights.skin_scatter, np.float32)])
     scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap],
                        np.float32)
-    return dict(normals=normals, uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
+    return dict(normals=normals, aniso_dirs=_anisotropy_directions(draws, mat_aniso, R, nv), mat_aniso=mat_aniso,
+                uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
                 mat_occ_strength=mat_occ_strength, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
                 mat_emissive=mat_emissive, mat_vcol=mat_vcol, texels=texels, tex_off=tex_off, tex_w=dims[:, 0], tex_h=dims[:, 1],
                 tex_ws=dims[:, 2], tex_wt=dims[:, 3], tex_alpha=dims[:, 4].astype(np.bool_),
                 srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),
                 light_scalars=scalars, f=np.float32(1.0 / np.tan(np.radians(camera.fov_deg) / 2)), size=size, ss=ss)
+
+
+def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:
+    """Per vertex (all draws), in view space: the direction ``KHR_materials_anisotropy`` stretches the
+    roughness along, for materials that have it (zero elsewhere): the texture's u direction on the
+    surface (from each triangle's UV derivatives, summed at its corners, as a viewer derives tangents
+    without a TANGENT attribute), turned by the material's rotation about the normal.
+
+    >>> from workbench.render.scene import Draw, Material
+    >>> m = Material(color=np.ones(4, np.float32), anisotropy=1.0)
+    >>> d = Draw(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32), np.tile([0, 0, 1.0], (3, 1)).astype(np.float32),
+    ...          np.array([[0, 0], [1, 0], [0, 1]], np.float32), None, np.array([[0, 1, 2]], np.int32), m)
+    >>> _anisotropy_directions([d], np.ones(1, np.float32), np.eye(3, dtype=np.float32), 3)[0].tolist()
+    [1.0, 0.0, 0.0]
+    """
+    out = np.zeros((nv, 3), np.float32)
+    start = 0
+    for k, d in enumerate(draws):
+        n = len(d.positions)
+        if mat_aniso[k] > 0:
+            p, uv, t = d.positions.astype(np.float64), d.uv.astype(np.float64), d.tris
+            e1, e2 = p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]]
+            du1, du2 = uv[t[:, 1], 0] - uv[t[:, 0], 0], uv[t[:, 2], 0] - uv[t[:, 0], 0]
+            dv1, dv2 = uv[t[:, 1], 1] - uv[t[:, 0], 1], uv[t[:, 2], 1] - uv[t[:, 0], 1]
+            det = du1 * dv2 - du2 * dv1
+            tan = (e1 * dv2[:, None] - e2 * dv1[:, None]) * np.where(np.abs(det) > 1e-12, np.sign(det), 0)[:, None]
+            tan /= np.maximum(np.linalg.norm(tan, axis=1, keepdims=True), 1e-12)
+            acc = np.zeros((n, 3))
+            for c in range(3):
+                np.add.at(acc, t[:, c], tan)
+            nrm = d.normals.astype(np.float64)
+            acc -= nrm * np.sum(acc * nrm, axis=1, keepdims=True)
+            acc /= np.maximum(np.linalg.norm(acc, axis=1, keepdims=True), 1e-12)
+            rot = d.material.anisotropy_rotation
+            if rot:
+                acc = np.cos(rot) * acc + np.sin(rot) * np.cross(nrm, acc)
+            out[start:start + n] = acc @ R.T
+        start += n
+    return out
 
 
 def _shade(tables: dict, tris, tri_draw, iw, ftri, b1, b2, fiw, pix):

@@ -101,6 +101,10 @@ class Material:
     occlusion: Texture | None = None       # occlusionTexture: its red channel, linear (not sRGB)
     occlusion_texcoord: int = 0
     occlusion_strength: float = 1.0
+    # KHR_materials_anisotropy: strength 0..1 and the rotation (radians) of its direction from the
+    # texture's u in the tangent plane (hair: a highlight band across the strands).
+    anisotropy: float = 0.0
+    anisotropy_rotation: float = 0.0
 
 
 @dataclass
@@ -240,6 +244,7 @@ class Model:
             tex = self.texture(pbr["baseColorTexture"]["index"])
             texcoord = pbr["baseColorTexture"].get("texCoord", 0)
         occ = m.get("occlusionTexture")
+        aniso = m.get("extensions", {}).get("KHR_materials_anisotropy", {})
         return Material(
             color=np.asarray(pbr.get("baseColorFactor", [1, 1, 1, 1]), np.float32),
             texture=tex, texcoord=texcoord,
@@ -250,7 +255,9 @@ class Model:
             name=m.get("name", ""), roughness=float(pbr.get("roughnessFactor", 1.0)),
             occlusion=self.texture(occ["index"]) if occ else None,
             occlusion_texcoord=occ.get("texCoord", 0) if occ else 0,
-            occlusion_strength=float(occ.get("strength", 1.0)) if occ else 1.0)
+            occlusion_strength=float(occ.get("strength", 1.0)) if occ else 1.0,
+            anisotropy=float(aniso.get("anisotropyStrength", 0.0)),
+            anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)))
 
     # -- nodes ------------------------------------------------------------
     @staticmethod

@@ -1,0 +1,108 @@
+"""Strands swept into cards: ribbons along each guide strand, textured with one atlas column, skinned.
+
+A card follows its strand's points; its width lies across the strand in the surface the hair forms
+(across = strand direction x volume normal), narrowing towards the tip. Its two edges' normals lean
+out from the volume normal by :data:`ROUND`, so a card shades as a round clump rather than a flat
+strip. ``u`` runs across the card inside its atlas column, ``v`` from the root (0) to the tip (1).
+
+Skinning (at most three joints a vertex): hair on the head above the jaw moves with ``Head`` (over
+the nape, as the skin there does: the head envelope's share of ``Head``, the rest ``Neck``); hair
+hanging below the jaw blends to ``Neck`` and then to ``Spine2`` by how far below it hangs, so long
+hair follows the head and the back.
+
+Cards are written inner first (by their mean height over the head or the body), so a renderer that
+draws triangles in order (three.js within one primitive) lays outer cards over inner ones.
+
+>>> import numpy as np
+>>> pts = np.zeros((1, 3, 3)); pts[0, :, 1] = [0.0, -0.05, -0.1]
+>>> nrm = np.zeros((1, 3, 3)); nrm[..., 2] = 1
+>>> p, i = ribbons(pts, nrm, np.array([0.01]), np.array([0]))[:2]
+>>> p.shape, i.shape
+((6, 3), (4, 3))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..lod import Piece
+from ..mesh import BodyMesh
+from .head import Head
+from .texture import column_u
+
+# How far a card's edge normals lean out (as a fraction of the across direction).
+ROUND = 0.35
+
+
+def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
+            taper: float = 0.45) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Cards along strands ``pts`` (S, K, 3) with volume normals ``nrm`` (S, K, 3): (positions (S*K*2, 3),
+    triangles (S*(K-1)*2, 3), normals, UVs). ``width`` (S,) at the root, narrowing by ``taper`` at
+    the tip; ``column`` (S,) the atlas column of each card."""
+    S, K, _ = pts.shape
+    t = np.gradient(pts, axis=1)
+    t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
+    across = np.cross(t, nrm)
+    across /= np.maximum(np.linalg.norm(across, axis=2, keepdims=True), 1e-12)
+    s = np.linspace(0, 1, K)
+    w = width[:, None] * (1 - taper * s ** 1.5)[None, :] * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
+    half = (w / 2)[..., None] * across
+    pos = np.stack([pts - half, pts + half], 2)                       # (S, K, 2, 3)
+    n = np.stack([nrm - ROUND * across, nrm + ROUND * across], 2)
+    n /= np.linalg.norm(n, axis=3, keepdims=True)
+    u0, u1 = column_u(column)
+    uv = np.empty((S, K, 2, 2))
+    uv[:, :, 0, 0] = u0[:, None]
+    uv[:, :, 1, 0] = u1[:, None]
+    uv[:, :, :, 1] = s[None, :, None]
+    base = (np.arange(S)[:, None] * K + np.arange(K - 1)[None, :]) * 2             # (S, K-1)
+    a, b, c, d = base, base + 1, base + 2, base + 3                                 # left/right, row k and k+1
+    tris = np.stack([np.stack([a, c, b], -1), np.stack([b, c, d], -1)], 2).reshape(-1, 3)
+    return pos.reshape(-1, 3), tris.astype(np.int64), n.reshape(-1, 3), uv.reshape(-1, 2)
+
+
+def skin(mesh: BodyMesh, head: Head, positions: np.ndarray, hanging: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Joints (N, 4) uint8 and weights (N, 4) of hair vertices (see the module's text); ``hanging``
+    (N,) marks vertices of strands that fell past the head."""
+    idx = mesh.skeleton.index
+    n = len(positions)
+    d = positions - head.centre
+    d = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
+    share = np.where(hanging, 1.0, head.share(d))
+    jaw = head.centre[1] - 0.8 * head.radius
+    low = np.clip((jaw - positions[:, 1]) / 0.22, 0, 1) * hanging
+    weights = np.zeros((n, 4), np.float32)
+    joints = np.zeros((n, 4), np.uint8)
+    joints[:, 0], joints[:, 1], joints[:, 2] = idx["Head"], idx["Neck"], idx["Spine2"]
+    head_w = share * np.clip(1 - 2 * low, 0, 1)
+    spine_w = np.clip(2 * low - 1, 0, 1)
+    weights[:, 0] = head_w
+    weights[:, 2] = spine_w
+    weights[:, 1] = 1 - head_w - spine_w
+    weights[weights < 1e-4] = 0
+    weights /= weights.sum(1, keepdims=True)
+    joints[weights == 0] = 0      # glTF validators flag a joint named with no weight
+    return joints, weights
+
+
+def order(pts: np.ndarray, head: Head) -> np.ndarray:
+    """Cards inner first: by the mean distance of their points from the head's centre, less the head
+    envelope there (their height over the head); ties by index."""
+    S, K, _ = pts.shape
+    flat = pts.reshape(-1, 3) - head.centre
+    r = np.linalg.norm(flat, axis=1)
+    height = (r - head.envelope(flat / np.maximum(r, 1e-12)[:, None])).reshape(S, K).mean(1)
+    return np.lexsort((np.arange(S), np.round(height, 5)))
+
+
+def piece(mesh: BodyMesh, head: Head, pts: np.ndarray, nrm: np.ndarray, width: np.ndarray,
+          column: np.ndarray, hanging: np.ndarray | None = None, taper: float = 0.45) -> Piece:
+    """The cards of strands ``pts`` as one :class:`~workbench.body.lod.Piece`, inner cards first."""
+    keep = order(pts, head)
+    pts, nrm, width, column = pts[keep], nrm[keep], width[keep], column[keep]
+    S, K, _ = pts.shape
+    pos, tris, normals, uv = ribbons(pts, nrm, width, column, taper)
+    hang = np.zeros((S, K), bool) if hanging is None else hanging[keep]
+    joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
+    return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
+                 weights, np.full(len(pos), -1, np.int64))

@@ -1,0 +1,249 @@
+"""The head as hair sees it: the skull's centre and radius, directions about it, each style's hairline,
+and the two envelopes hair is laid over (:class:`Head`).
+
+- The **head envelope**: over directions from the skull's centre (``polar`` from the crown, ``azimuth``
+  from the face, +90 the figure's left), the farthest skin of the head and neck, ears included, on a
+  3-degree grid, filled and smoothed: strands on the head are points at the envelope's radius plus
+  their height over it, so no strand passes inside the head whatever its shape.
+- The **body envelope**: over (height, azimuth about the vertical through the skull's centre), the
+  farthest skin of the neck, shoulders, chest and back (arms left out: long hair parts in front of and
+  behind the shoulders, where the arms do not reach), never drawing in below a height where it has
+  been wider (hanging hair does not tuck back in).
+
+Both are made from points sampled on the skin's triangles (six per triangle: the vertices are a
+centimetre apart, the grid's cells a few millimetres), with ``np.maximum.at`` into the grid.
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> h = head_of(body_mesh(normalize_avatar_settings({"gender": "feminine"})))
+>>> 0.08 < h.radius < 0.12, h.on_head(np.array([[0.0, 1.0, 0.0]])).shape
+(True, (1, 3))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import numpy as np
+
+from ..mesh import BodyMesh
+
+# Degrees per cell of the head envelope's grid (polar rows 0..180, azimuth columns -180..180).
+STEP = 3.0
+# The body envelope: metres per row (height) and degrees per column (azimuth).
+ROW, COL = 0.01, 5.0
+# Barycentric points sampled on each skin triangle of the head (a lattice of order 2: vertices and
+# edge midpoints).
+_B = np.array([(i / 2, j / 2) for i in range(3) for j in range(3 - i)], float)
+LATTICE = np.column_stack([_B, 1 - _B.sum(1)])
+
+# Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
+# side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
+# front of the ear, a line over the ear clear of its rim, down behind the ear to the nape.
+HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
+HAIRLINE = {
+    "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
+    "curly": np.array([46, 45, 44, 43, 47, 57, 78, 88, 82, 74, 74, 84, 100, 112, 116, 117], float),
+    "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
+    "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
+}
+
+
+def smoothstep(e0, e1, x):
+    """0 below ``e0``, 1 above ``e1`` (either order), smooth between.
+
+    >>> float(smoothstep(0.0, 1.0, 0.5)), float(smoothstep(1.0, 0.0, 0.25))
+    (0.5, 0.84375)
+    """
+    t = np.clip((np.asarray(x, float) - e0) / (e1 - e0), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
+
+
+def hairline(style: str, azimuth: np.ndarray) -> np.ndarray:
+    """The style's hairline, polar degrees from the crown, at ``azimuth`` degrees from the face.
+
+    >>> float(hairline("short", np.array([0.0]))[0])
+    48.0
+    """
+    return np.interp(np.abs(azimuth), HAIRLINE_AT, HAIRLINE[style])
+
+
+def directions(azimuth, polar) -> np.ndarray:
+    """Unit vectors (..., 3) at ``azimuth`` and ``polar`` degrees (the inverse of :meth:`Head.angles`).
+
+    >>> directions(np.array([90.0]), np.array([90.0])).round(6).tolist()
+    [[1.0, 0.0, 0.0]]
+    """
+    a, p = np.radians(azimuth), np.radians(polar)
+    return np.stack([np.sin(p) * np.sin(a), np.cos(p), np.sin(p) * np.cos(a)], -1)
+
+
+@dataclass(frozen=True)
+class Head:
+    """The skull's ``centre`` and ``radius`` (eye height to the crown), the head envelope ``grid``
+    (radius, rows polar 0..180, columns azimuth -180..180 by :data:`STEP`), and the body envelope
+    ``body`` (distance from the vertical through the centre; rows down from ``body_top`` by
+    :data:`ROW`, columns azimuth -180..180 by :data:`COL`)."""
+
+    centre: np.ndarray
+    radius: float
+    grid: np.ndarray
+    body: np.ndarray
+    body_top: float
+    head_share: np.ndarray
+
+    def angles(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(azimuth, polar) in degrees of ``points`` (N, 3) about the centre."""
+        d = np.asarray(points, float) - self.centre
+        azimuth = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+        polar = np.degrees(np.arccos(np.clip(d[:, 1] / np.maximum(np.linalg.norm(d, axis=1), 1e-12), -1, 1)))
+        return azimuth, polar
+
+    def envelope(self, d: np.ndarray) -> np.ndarray:
+        """The head envelope's radius in unit directions ``d`` (N, 3), bilinear on its grid."""
+        azimuth = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+        polar = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        return _bilinear(self.grid, polar / STEP, (azimuth + 180) / STEP)
+
+    def share(self, d: np.ndarray) -> np.ndarray:
+        """The skin's share of ``Head`` (0..1, the rest ``Neck``) in unit directions ``d`` (N, 3)."""
+        azimuth = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+        polar = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        return np.clip(_bilinear(self.head_share, polar / STEP, (azimuth + 180) / STEP), 0, 1)
+
+    def on_head(self, d: np.ndarray, height=0.0) -> np.ndarray:
+        """Points ``height`` metres over the head envelope in unit directions ``d`` (N, 3)."""
+        return self.centre + d * (self.envelope(d) + height)[:, None]
+
+    def reach(self, azimuth: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The body envelope's distance from the vertical through the centre at ``azimuth`` degrees
+        and height ``y`` (metres)."""
+        return _bilinear(self.body, (self.body_top - np.asarray(y, float)) / ROW,
+                         (np.asarray(azimuth, float) + 180) / COL)
+
+
+def _bilinear(grid: np.ndarray, row: np.ndarray, col: np.ndarray) -> np.ndarray:
+    """``grid`` at fractional (row, col): rows clamped, columns periodic (the last equals the first)."""
+    rows, cols = grid.shape
+    row = np.clip(row, 0, rows - 1.000001)
+    col = np.mod(col, cols - 1)
+    r0, c0 = row.astype(np.int64), col.astype(np.int64)
+    fr, fc = row - r0, col - c0
+    top = grid[r0, c0] * (1 - fc) + grid[r0, c0 + 1] * fc
+    bottom = grid[r0 + 1, c0] * (1 - fc) + grid[r0 + 1, c0 + 1] * fc
+    return top * (1 - fr) + bottom * fr
+
+
+def _fill(grid: np.ndarray, smooth: int) -> np.ndarray:
+    """Empty cells (NaN) interpolated along their row (columns periodic; an empty row copies the
+    nearest filled one); then ``smooth`` passes of a 3 x 3 mean; the last column repeats the first."""
+    g = grid.copy()
+    rows, cols = g.shape
+    x = np.arange(cols)
+    filled = ~np.isnan(g)
+    for r in np.flatnonzero(filled.any(1) & ~filled.all(1)):
+        ok = filled[r]
+        g[r, ~ok] = np.interp(x[~ok], x[ok], g[r, ok], period=cols)
+    have = np.flatnonzero(filled.any(1))
+    if len(have) == 0:
+        return np.zeros((rows, cols + 1))
+    g = g[have[np.abs(np.arange(rows)[:, None] - have[None, :]).argmin(1)]] if len(have) < rows else g
+    for _ in range(smooth):
+        p = np.pad(g, 1, mode="edge")
+        p[1:-1, 0], p[1:-1, -1] = g[:, -1], g[:, 0]
+        g = sum(p[1 + dy: p.shape[0] - 1 + dy, 1 + dx: p.shape[1] - 1 + dx]
+                for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9
+    return np.concatenate([g, g[:, :1]], axis=1)
+
+
+def _skin_points(mesh: BodyMesh, keep: np.ndarray, values: np.ndarray | None = None):
+    """Points on the body's triangles whose corners are all in ``keep`` (a vertex mask), six per
+    triangle; with ``values`` (per vertex) also those interpolated to the points."""
+    tris = mesh.triangles[mesh.face_groups["body"]]
+    tris = tris[keep[tris].all(1)]
+    corners = mesh.positions[tris].astype(float)                  # (T, 3, 3)
+    pts = np.matmul(LATTICE[None], corners).reshape(-1, 3)
+    if values is None:
+        return pts
+    return pts, (LATTICE @ values[tris].T).T.reshape(-1)
+
+
+def _grid_max(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    grid = np.full(shape[0] * shape[1], -np.inf)
+    inside = (rows >= 0) & (rows < shape[0])
+    np.maximum.at(grid, rows[inside] * shape[1] + cols[inside] % shape[1], values[inside])
+    grid[~np.isfinite(grid)] = np.nan
+    return grid.reshape(shape)
+
+
+def per_body(make):
+    """``make(mesh)`` cached per body (by identity: bodies are made once per settings and kept by
+    :func:`workbench.body.mesh.body_mesh`, and hold arrays, which cannot be hashed)."""
+    kept: dict[int, tuple] = {}
+
+    def cached(mesh, *args):
+        key = (id(mesh), *args)
+        hit = kept.get(key)
+        if hit is None or hit[0] is not mesh:
+            if len(kept) >= 64:
+                kept.clear()
+            hit = kept[key] = (mesh, make(mesh, *args))
+        return hit[1]
+
+    cached.__doc__ = make.__doc__
+    return cached
+
+
+@per_body
+def _head(mesh: BodyMesh) -> Head:
+    pos = mesh.positions
+    idx = mesh.skeleton.index
+    eyes = pos[np.concatenate([mesh.groups["helper-l-eye"], mesh.groups["helper-r-eye"]])]
+    eye_y = float(eyes[:, 1].mean())
+    body = mesh.groups["body"]
+    head = body[(mesh.weights[body, 0] > 0.5) & (mesh.joints[body, 0] == idx["Head"])]
+    top = pos[head][pos[head, 1] > eye_y]
+    lo, hi = top.min(0), top.max(0)
+    centre = np.array([(lo[0] + hi[0]) / 2, eye_y, (lo[2] + hi[2]) / 2])
+    radius = float(hi[1] - eye_y)
+
+    dominant = mesh.joints[:, 0]
+    strong = mesh.weights[:, 0] > 0.5
+    on_head = strong & np.isin(dominant, [idx["Head"], idx["Neck"]])
+    head_weight = np.where(mesh.joints == idx["Head"], mesh.weights, 0).sum(1)
+    pts, share = _skin_points(mesh, on_head, head_weight)
+    pts = pts - centre
+    r = np.linalg.norm(pts, axis=1)
+    polar = np.degrees(np.arccos(np.clip(pts[:, 1] / r, -1, 1)))
+    azimuth = np.degrees(np.arctan2(pts[:, 0], pts[:, 2]))
+    shape = (int(180 / STEP) + 1, int(360 / STEP))
+    rows, cols = np.round(polar / STEP).astype(np.int64), np.round((azimuth + 180) / STEP).astype(np.int64) % shape[1]
+    grid = _fill(_grid_max(rows, cols, r, shape), 2)
+    # The skin's share of Head in its weights (the rest is the neck's), per cell: hair over the nape
+    # bends with the neck as the skin under it does.
+    flat = rows * shape[1] + cols
+    total = np.bincount(flat, share, shape[0] * shape[1])
+    count = np.bincount(flat, None, shape[0] * shape[1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        head_share = _fill((total / count).reshape(shape), 1)
+
+    # The body envelope: neck, shoulders and trunk, the arms left out.
+    arms = [i for n, i in idx.items() if any(k in n for k in ("Arm", "Hand"))]
+    trunk = ~np.isin(dominant, arms) & (pos[:, 1] > centre[1] - 0.75)
+    keep = np.zeros(len(pos), bool)
+    keep[body] = trunk[body]
+    pts = pos[keep].astype(float)       # its cells are larger than the skin's spacing: vertices will do
+    top_y = float(centre[1] + 0.05)
+    rel = pts - centre
+    rows = np.round((top_y - pts[:, 1]) / ROW).astype(np.int64)
+    cols = np.round((np.degrees(np.arctan2(rel[:, 0], rel[:, 2])) + 180) / COL).astype(np.int64)
+    body_shape = (int(0.8 / ROW) + 1, int(360 / COL))
+    reach = _fill(_grid_max(rows, cols, np.hypot(rel[:, 0], rel[:, 2]), body_shape), 1)
+    reach = np.maximum.accumulate(reach, axis=0)
+    for a in (grid, reach, head_share):
+        a.setflags(write=False)
+    return Head(centre, radius, grid, reach, top_y, head_share)
+
+
+def head_of(mesh: BodyMesh) -> Head:
+    """The :class:`Head` of a body (cached per body)."""
+    return _head(mesh)

@@ -1,0 +1,46 @@
+"""A style's hair for one body at a level of detail, as the avatar's pieces (MetaHuman's chain).
+
+- LOD 0: the scalp shell (:mod:`.scalp`, the roots' shade and the hairline) and the cards
+  (:mod:`.cards`) in one alpha-tested piece, ``Hair``; the wisps past the edges in a blended one,
+  ``Hair_Fringe``.
+- LOD 1: the same with about half the cards, each wider (at most :data:`LOD1_BUDGET` triangles
+  in all, Ready Player Me's hair budget).
+- LOD 2: one shell over the hair with the cards baked into its texture (:mod:`.bake`), ``Hair``
+  alone.
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+>>> p = hair_pieces(m, "short", 1)
+>>> sorted(p), p["Hair"].triangles + p["Hair_Fringe"].triangles <= LOD1_BUDGET
+(['Hair', 'Hair_Fringe'], True)
+"""
+
+from __future__ import annotations
+
+from ..lod import Piece, merge
+from ..mesh import BodyMesh
+from . import cards
+from .head import head_of
+from .scalp import shell
+from .styles import STYLES, groom
+
+LOD1_BUDGET = 5000
+
+
+def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
+    """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for ``"none"``)."""
+    if style == "none":
+        return {}
+    if style not in STYLES:
+        raise ValueError(f"hair: unknown style {style!r}")
+    head = head_of(mesh)
+    g = groom(mesh, style, min(lod, 1))
+    parts = [shell(mesh, head, style)]
+    for s in [g.cards, *g.extra]:
+        parts.append(cards.piece(mesh, head, s.pts, s.nrm, s.width, s.column, s.hanging, s.taper))
+    out = {"Hair": merge(parts)}
+    if g.fringe is not None and len(g.fringe.pts):
+        f = g.fringe
+        out["Hair_Fringe"] = cards.piece(mesh, head, f.pts, f.nrm, f.width, f.column, f.hanging, f.taper)
+    return out
