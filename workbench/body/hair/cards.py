@@ -35,15 +35,17 @@ ROUND = 0.35
 
 
 def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
-            taper: float = 0.45) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            taper: float = 0.45, across: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Cards along strands ``pts`` (S, K, 3) with volume normals ``nrm`` (S, K, 3): (positions (S*K*2, 3),
     triangles (S*(K-1)*2, 3), normals, UVs). ``width`` (S,) at the root, narrowing by ``taper`` at
-    the tip; ``column`` (S,) the atlas column of each card."""
+    the tip; ``column`` (S,) the atlas column of each card; ``across`` (S, K, 3) where the width lies
+    (default: across the strand, in the surface the normals describe)."""
     S, K, _ = pts.shape
-    t = np.gradient(pts, axis=1)
-    t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
-    across = np.cross(t, nrm)
-    across /= np.maximum(np.linalg.norm(across, axis=2, keepdims=True), 1e-12)
+    if across is None:
+        t = np.gradient(pts, axis=1)
+        t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
+        across = np.cross(t, nrm)
+    across = across / np.maximum(np.linalg.norm(across, axis=2, keepdims=True), 1e-12)
     s = np.linspace(0, 1, K)
     w = width[:, None] * (1 - taper * s ** 1.5)[None, :] * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
     half = (w / 2)[..., None] * across
@@ -95,14 +97,13 @@ def order(pts: np.ndarray, head: Head) -> np.ndarray:
     return np.lexsort((np.arange(S), np.round(height, 5)))
 
 
-def piece(mesh: BodyMesh, head: Head, pts: np.ndarray, nrm: np.ndarray, width: np.ndarray,
-          column: np.ndarray, hanging: np.ndarray | None = None, taper: float = 0.45) -> Piece:
-    """The cards of strands ``pts`` as one :class:`~workbench.body.lod.Piece`, inner cards first."""
-    keep = order(pts, head)
-    pts, nrm, width, column = pts[keep], nrm[keep], width[keep], column[keep]
-    S, K, _ = pts.shape
-    pos, tris, normals, uv = ribbons(pts, nrm, width, column, taper)
-    hang = np.zeros((S, K), bool) if hanging is None else hanging[keep]
+def piece(mesh: BodyMesh, head: Head, strands) -> Piece:
+    """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
+    inner cards first."""
+    s = strands.take(order(strands.pts, head))
+    S, K, _ = s.pts.shape
+    pos, tris, normals, uv = ribbons(s.pts, s.nrm, s.width, s.column, s.taper, s.across)
+    hang = s.hanging
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))

@@ -30,8 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .head import Head
+from .head import Head, directions, hairline, smoothstep
+from .texture import CLUMPS, COLUMNS
 
+UP = np.array([0.0, 1.0, 0.0])
+LEFT = np.array([1.0, 0.0, 0.0])
 GOLDEN = np.pi * (3 - np.sqrt(5))
 STEP = 0.008              # metres per growth step
 POINTS = 12               # points per strand after resampling (the card's rows)
@@ -66,17 +69,82 @@ def tangent(d: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Fall:
-    """How long strands fall once below the skull's centre: ``end_y`` (S,) the height each ends at;
-    ``target`` (S,) the azimuth (degrees) it turns to by ``part_y``, from where it starts turning at
-    ``turn_y``; ``clearance`` (S,) metres over the body envelope; ``sway`` (S,) metres of sideways
-    wave amplitude."""
+    """How strands fall once below the skull's centre. ``end(az, i)`` and ``target(az, i)``: for strands
+    ``i`` starting to fall at azimuth ``az`` (degrees), the height each ends at and the azimuth it turns
+    to, from ``turn_y`` down to ``part_y``; ``clearance`` (S,) metres over the body envelope;
+    ``sway`` (S,) metres of sideways wave."""
 
-    end_y: np.ndarray
-    target: np.ndarray
+    end: object
+    target: object
     turn_y: float
     part_y: float
     clearance: np.ndarray
     sway: np.ndarray
+
+
+@dataclass
+class Strands:
+    """Guide strands ready to sweep: points and volume normals (S, K, 3), fallen points (S, K),
+    widths (S,) in metres at the root, atlas columns (S,), the tip taper, and optionally the direction
+    each card's width lies along (S, K, 3; else across the strand in the hair's surface)."""
+
+    pts: np.ndarray
+    nrm: np.ndarray
+    hanging: np.ndarray
+    width: np.ndarray
+    column: np.ndarray
+    taper: float = 0.45
+    across: np.ndarray | None = None
+
+    def take(self, keep: np.ndarray) -> "Strands":
+        return Strands(self.pts[keep], self.nrm[keep], self.hanging[keep], self.width[keep], self.column[keep],
+                       self.taper, None if self.across is None else self.across[keep])
+
+
+@dataclass
+class Groom:
+    """A style's strands for one body: ``cards`` (alpha-tested) and ``fringe`` (blended); ``extra``
+    more alpha-tested cards with other rows (a bun's wraps, long hair's falls)."""
+
+    cards: Strands
+    fringe: Strands | None
+    extra: list[Strands]
+
+
+def clump_columns(rng, n: int) -> np.ndarray:
+    return rng.integers(0, CLUMPS, n)
+
+
+def wisp_columns(rng, n: int) -> np.ndarray:
+    return rng.integers(CLUMPS, COLUMNS, n)
+
+
+def scalp_roots(head: Head, style: str, count: int, seed: int, inside: float = 0.97) -> np.ndarray:
+    d = fibonacci(count, seed)
+    az, pol = np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+    return d[pol < hairline(style, az) * inside]
+
+
+def hairline_limit(style: str, front: float, back: float):
+    """A stop where the strand passes the hairline times ``front`` (by the face) to ``back`` factor."""
+    def limit(d, i):
+        az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        k = front + (back - front) * smoothstep(40.0, 100.0, np.abs(az))
+        return pol > hairline(style, az) * k
+    return limit
+
+
+def edge_wisps(head: Head, style: str, rng, count: int, length: float, field, points: int = 6) -> Strands:
+    """Fine strands rooted just inside the hairline, combed as the style's field says: the blended
+    fringe that softens the hairline's edge."""
+    az = rng.uniform(-180, 180, count * 3)
+    line = hairline(style, az)
+    pol = line * rng.uniform(0.9, 1.0, len(az))
+    d = directions(az, pol)[:count]
+    lengths = length * rng.uniform(0.5, 1.1, len(d))
+    pts, nrm, hang = grow(head, d, field, lengths, height=lambda s, d, i: 0.0015 + 0.05 * s, points=points)
+    return Strands(pts, nrm, hang, rng.uniform(0.004, 0.008, len(d)), wisp_columns(rng, len(d)), 0.3)
 
 
 def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fall: Fall | None = None,
@@ -89,7 +157,7 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
     - ``field(s, d, p, i)``: the tangent direction to follow at arc length ``s``, direction ``d`` and
       position ``p`` of the strands ``i`` (indices into ``roots``) still on the head; projected onto
       the head's tangent plane here.
-    - ``length`` (S,): each strand's length in metres (a falling strand also stops at ``fall.end_y``).
+    - ``length`` (S,): each strand's length in metres (a falling strand also stops at its end height).
     - ``height(s, d, i)``: metres over the head envelope at arc length ``s`` for strands ``i``.
     - ``limit(d, i)``: optional, True where a strand on the head must stop (a hairline).
     """
@@ -107,6 +175,8 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
     rho = np.zeros(S)
     az0 = np.zeros(S)
     y0 = np.zeros(S)
+    end = np.full(S, -np.inf)
+    target = np.zeros(S)
     for k in range(steps):
         s = np.full(S, k * step)
         on = ~falling
@@ -127,7 +197,7 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
             hit[on] = limit(d[on], i_on)
             done |= alive & hit & (s > 0)
         if fall is not None:
-            done |= alive & falling & (y <= fall.end_y)
+            done |= alive & falling & (y <= end)
         stop[done] = s[done]
         alive &= ~done
         if not alive.any():
@@ -147,12 +217,15 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
                 az0[start] = az[start]
                 y[start] = y0[start] = p[start, 1]
                 rho[start] = np.hypot(q[:, 0], q[:, 2])
+                i_start = np.flatnonzero(start)
+                end[start] = fall.end(az0[start], i_start)
+                target[start] = fall.target(az0[start], i_start)
                 falling |= start
             f = falling
             if f.any():
                 y[f] -= step
                 turn = _turn(fall, y[f])
-                a = az0[f] + _wrap(fall.target[f] - az0[f]) * turn
+                a = az0[f] + _wrap(target[f] - az0[f]) * turn
                 wave = fall.sway[f] * np.sin((y0[f] - y[f]) * 19.0 + az0[f]) * np.clip((y0[f] - y[f]) / 0.1, 0, 1)
                 az[f] = a + np.degrees(wave / np.maximum(rho[f], 0.05))
                 rho[f] = np.maximum(rho[f], head.reach(az[f], y[f]) + fall.clearance[f])

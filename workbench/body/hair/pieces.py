@@ -21,6 +21,7 @@ from __future__ import annotations
 from ..lod import Piece, merge
 from ..mesh import BodyMesh
 from . import cards
+from .bake import baked
 from .head import head_of
 from .scalp import shell
 from .styles import STYLES, groom
@@ -34,13 +35,13 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
         return {}
     if style not in STYLES:
         raise ValueError(f"hair: unknown style {style!r}")
+    if lod >= 2:
+        return {"Hair": baked(mesh, style)[0]}
     head = head_of(mesh)
-    g = groom(mesh, style, min(lod, 1))
+    g = groom(mesh, style, lod)
     parts = [shell(mesh, head, style)]
-    for s in [g.cards, *g.extra]:
-        parts.append(cards.piece(mesh, head, s.pts, s.nrm, s.width, s.column, s.hanging, s.taper))
+    parts += [cards.piece(mesh, head, s) for s in [g.cards, *g.extra]]
     out = {"Hair": merge(parts)}
     if g.fringe is not None and len(g.fringe.pts):
-        f = g.fringe
-        out["Hair_Fringe"] = cards.piece(mesh, head, f.pts, f.nrm, f.width, f.column, f.hanging, f.taper)
+        out["Hair_Fringe"] = cards.piece(mesh, head, g.fringe)
     return out

@@ -23,96 +23,23 @@ hairline and a few loose ones over the outer layer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..mesh import BodyMesh
-from .groom import Fall, fibonacci, grow, tangent
-from .head import Head, directions, hairline, head_of, smoothstep
-from .texture import CLUMPS, COLUMNS
+from . import coils
+from .groom import (LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, grow, hairline_limit, scalp_roots,
+                    tangent)
+from .head import Head, directions, head_of, smoothstep
 
-UP = np.array([0.0, 1.0, 0.0])
-LEFT = np.array([1.0, 0.0, 0.0])
-
-
-@dataclass
-class Strands:
-    """Guide strands ready to sweep: points and volume normals (S, K, 3), fallen points (S, K),
-    widths (S,) in metres at the root, atlas columns (S,), and the tip taper."""
-
-    pts: np.ndarray
-    nrm: np.ndarray
-    hanging: np.ndarray
-    width: np.ndarray
-    column: np.ndarray
-    taper: float = 0.45
-
-    def take(self, keep: np.ndarray) -> "Strands":
-        return Strands(self.pts[keep], self.nrm[keep], self.hanging[keep], self.width[keep], self.column[keep],
-                       self.taper)
-
-    @staticmethod
-    def join(parts: list["Strands"]) -> "Strands":
-        k = max(p.pts.shape[1] for p in parts)
-        same = [p for p in parts if p.pts.shape[1] == k]
-        return Strands(*(np.concatenate([getattr(p, f) for p in same]) for f in
-                         ("pts", "nrm", "hanging", "width", "column")), same[0].taper)
-
-
-@dataclass
-class Groom:
-    """A style's strands for one body: ``cards`` (alpha-tested) and ``fringe`` (blended); ``extra``
-    more alpha-tested cards with other rows (a bun's wraps, long hair's falls)."""
-
-    cards: Strands
-    fringe: Strands | None
-    extra: list[Strands]
 
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1100, 520), "long": (760, 380), "bun": (1000, 480)}
-
-
-def _clumps(rng, n: int) -> np.ndarray:
-    return rng.integers(0, CLUMPS, n)
-
-
-def _wisps(rng, n: int) -> np.ndarray:
-    return rng.integers(CLUMPS, COLUMNS, n)
-
-
-def _scalp_roots(head: Head, style: str, count: int, seed: int, inside: float = 0.97) -> np.ndarray:
-    d = fibonacci(count, seed)
-    az, pol = np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-    return d[pol < hairline(style, az) * inside]
-
-
-def _hairline_limit(style: str, front: float, back: float):
-    """A stop where the strand passes the hairline times ``front`` (by the face) to ``back`` factor."""
-    def limit(d, i):
-        az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
-        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-        k = front + (back - front) * smoothstep(40.0, 100.0, np.abs(az))
-        return pol > hairline(style, az) * k
-    return limit
-
-
-def _edge_wisps(head: Head, style: str, rng, count: int, length: float, field, points: int = 6) -> Strands:
-    """Fine strands rooted just inside the hairline, combed as the style's field says: the blended
-    fringe that softens the hairline's edge."""
-    az = rng.uniform(-180, 180, count * 3)
-    line = hairline(style, az)
-    pol = line * rng.uniform(0.9, 1.0, len(az))
-    d = directions(az, pol)[:count]
-    lengths = length * rng.uniform(0.5, 1.1, len(d))
-    pts, nrm, hang = grow(head, d, field, lengths, height=lambda s, d, i: 0.0015 + 0.05 * s, points=points)
-    return Strands(pts, nrm, hang, rng.uniform(0.004, 0.008, len(d)), _wisps(rng, len(d)), 0.3)
+ROOTS = {"short": (1100, 520), "long": (700, 340), "bun": (1000, 480)}
 
 
 def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(61)
-    roots = _scalp_roots(head, "short", ROOTS["short"][lod], 61)
+    roots = scalp_roots(head, "short", ROOTS["short"][lod], 61)
     S = len(roots)
     whorl = directions(np.array([180.0]), np.array([24.0]))[0]
     root_az = np.degrees(np.arctan2(roots[:, 0], roots[:, 2]))
@@ -133,19 +60,90 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return 0.0025 + lift[i] + np.minimum(0.3 * s, full[i])
 
     pts, nrm, hang = grow(head, roots, field, length, height=height, points=8,
-                          limit=_hairline_limit("short", 1.0, 1.07))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1.25 if lod else 1.0), _clumps(rng, S), 0.35)
-    wisps = _edge_wisps(head, "short", rng, 90 if lod == 0 else 40, 0.02,
+                          limit=hairline_limit("short", 1.0, 1.07))
+    cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1.25 if lod else 1.0), clump_columns(rng, S), 0.35)
+    wisps = edge_wisps(head, "short", rng, 90 if lod == 0 else 40, 0.02,
                         lambda s, d, p, i: tangent(d, d - whorl) - UP * 0.3)
     return Groom(cards, wisps, [])
 
 
-STYLES = ("short",)
+def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
+    rng = np.random.default_rng(62)
+    roots = scalp_roots(head, "long", ROOTS["long"][lod], 62)
+    S = len(roots)
+    c = head.centre
+    crown = directions(np.array([180.0]), np.array([14.0]))[0]
+    side = np.where(roots[:, 0] > 0, 1.0, -1.0)
+    root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
+    ahead = smoothstep(-0.15, 0.1, roots[:, 2])                 # in front of the crown: the parting's side
+    outer = smoothstep(80.0, 10.0, root_pol)                    # roots near the crown lie outside
+
+    def field(s, d, p, i):
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        down = smoothstep(35.0, 85.0, pol)[:, None]
+        part = (side[i] * ahead[i])[:, None] * LEFT * (1 - down)
+        return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down)
+
+    lift = rng.uniform(0.0, 0.003, S)
+
+    def height(s, d, i):
+        return 0.003 + lift[i] + np.minimum(0.25 * s, 0.004 + 0.008 * outer[i])
+
+    sk = mesh.skeleton
+    shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
+    ends = rng.uniform(0, 1, S)
+
+    def target(az, i):
+        a = np.abs(az)
+        front = a < 80.0
+        goal = np.where(front, 34.0 + 28.0 * np.clip(a / 80.0, 0, 1), 112.0 + 68.0 * np.clip((a - 80.0) / 100.0, 0, 1))
+        return np.sign(az + 1e-9) * goal
+
+    def end(az, i):
+        goal = np.abs(target(az, i))
+        back = smoothstep(100.0, 180.0, goal)
+        return shoulder - 0.07 - 0.13 * back - 0.05 * ends[i] + 0.03 * outer[i]
+
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05,
+                0.007 + 0.012 * outer + rng.uniform(0, 0.004, S), rng.uniform(0.002, 0.008, S))
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=20 if lod == 0 else 12)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.018, 0.026, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.5)
+    wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
+                        lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
+    return Groom(cards, wisps, [])
+
+
+def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
+    rng = np.random.default_rng(63)
+    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63)
+    S = len(roots)
+    bun = coils.bun_axis(head)
+    reach = np.cos(coils.bun_base_angle(head))
+
+    def field(s, d, p, i):
+        return tangent(d, bun - d)
+
+    lift = rng.uniform(0.0, 0.002, S)
+
+    def height(s, d, i):
+        return 0.0025 + lift[i] + np.minimum(0.12 * s, 0.004)
+
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
+                          limit=lambda d, i: d @ bun > reach)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.012, 0.018, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+    wraps = coils.bun_wraps(head, rng, 44 if lod == 0 else 22)
+    wisps = edge_wisps(head, "bun", rng, 70 if lod == 0 else 30, 0.018, lambda s, d, p, i: bun - d)
+    return Groom(cards, wisps, [wraps])
+
+
+STYLES = ("short", "long", "bun", "curly")
 
 
 def groom(mesh: BodyMesh, style: str, lod: int) -> Groom:
     """The guide strands of ``style`` for this body at ``lod`` (0: full, 1: about half the cards)."""
     head = head_of(mesh)
-    if style == "short":
-        return _short(mesh, head, lod)
+    if style == "curly":
+        return coils.curly(mesh, head, lod)
+    if style in STYLES:
+        return {"short": _short, "long": _long, "bun": _bun}[style](mesh, head, lod)
     raise ValueError(f"hair: unknown style {style!r}")

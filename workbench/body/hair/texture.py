@@ -38,7 +38,7 @@ CLUMPS = 6
 TIP_FROM, TIP_TO, V_END = 0.95, 1.10, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
-VERSION = 1
+VERSION = 3
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -56,21 +56,23 @@ def shell_u(u: np.ndarray) -> np.ndarray:
     return 0.5 + 1.0 / SIZE + u * (0.5 - 2.0 / SIZE)
 
 
-def _strokes(rng, width: int, rows: int, count: int, spread: float, thick: tuple[float, float],
-             ends: tuple[float, float], frizz: float, alpha: float, out_a, out_l, root_dark: float):
+def _strokes(rng, width: int, rows: int, count: int, span: float, thick: tuple[float, float],
+             ends: tuple[float, float], frizz: float, alpha: float, out_a, out_l, shades: tuple[float, float]):
     """Draw ``count`` strands into a column (``out_a`` alpha, ``out_l`` light, both (rows, width)).
 
-    Each strand: a centre across the column (packed towards the middle by ``spread``), a width in
-    texels, a length (the row its tip reaches, as a fraction), a shade, and a slow wave; it is lit
-    across as a round fibre and tapers over its last tenth. Later strands lie over earlier ones."""
+    Each strand: a centre across the column (within ``span`` of its half-width), a width in
+    texels, a length (the row its tip reaches, as a fraction), a shade in ``shades``, and a slow
+    wave; it is lit across as a round fibre and tapers over its last tenth. Later strands lie over
+    earlier ones."""
     v = (np.arange(rows) + 0.5) / rows
+    rows_i = np.arange(rows)
     for _ in range(count):
         side = rng.random() * 2 - 1
-        x0 = width / 2 + side * abs(side) ** (1 - spread) * (width / 2 - 2)
+        x0 = width / 2 + side * span * (width / 2 - 2)
         w = rng.uniform(*thick)
         end = rng.uniform(*ends)
-        shade = 0.72 + 0.5 * rng.random()
-        phase, period, amp = rng.random() * 6.3, rng.uniform(60, 200), rng.uniform(0.3, 1.6)
+        shade = rng.uniform(*shades)
+        phase, period, amp = rng.random() * 6.3, rng.uniform(60, 200), rng.uniform(0.3, 1.4)
         x = x0 + amp * np.sin(v * rows / period + phase) + frizz * np.sin(v * rows / rng.uniform(5, 11) + phase)
         taper = np.clip((end - v) / 0.10, 0, 1) ** 0.7
         half = w / 2 * np.maximum(taper, 0.0)
@@ -78,14 +80,12 @@ def _strokes(rng, width: int, rows: int, count: int, spread: float, thick: tuple
         for k in range(int(np.ceil(w)) + 3):
             col = np.clip(lo + k, 0, width - 1)
             dx = (col + 0.5 - x) / np.maximum(half, 1e-3)
-            a = np.clip(1.2 - 1.2 * np.abs(dx) ** 2, 0, 1) * (v < end) * alpha
-            lit = shade * (0.82 + 0.3 * np.sqrt(np.clip(1 - dx * dx, 0, 1)))
-            lit = lit * (1 - root_dark * np.clip(1 - v / 0.08, 0, 1)) * (0.96 + 0.1 * v)
-            rows_i = np.arange(rows)
+            a = np.clip(1.3 - 1.3 * np.abs(dx) ** 2, 0, 1) * (v < end) * alpha
+            lit = shade * (0.9 + 0.16 * np.sqrt(np.clip(1 - dx * dx, 0, 1)))
             over = a > 0.02
-            old_a = out_a[rows_i[over], col[over]]
-            out_l[rows_i[over], col[over]] = lit[over] * a[over] + out_l[rows_i[over], col[over]] * (1 - a[over])
-            out_a[rows_i[over], col[over]] = a[over] + old_a * (1 - a[over])
+            r, c_ = rows_i[over], col[over]
+            out_l[r, c_] = lit[over] * a[over] + out_l[r, c_] * (1 - a[over])
+            out_a[r, c_] = a[over] + out_a[r, c_] * (1 - a[over])
 
 
 def _draw(style: str) -> dict[str, np.ndarray]:
@@ -96,15 +96,23 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     curly = style == "curly"
     rng = np.random.default_rng({"short": 51, "long": 52, "bun": 53, "curly": 54}[style])
     cw = n // 2 // COLUMNS
+    v = ((np.arange(n) + 0.5) / n)[:, None]
     for c in range(COLUMNS):
         a = np.zeros((n, cw), np.float32)
         lit = np.full((n, cw), 0.8, np.float32)
+        tone = rng.uniform(0.86, 1.08)                      # each clump its own shade
         if c < CLUMPS:
-            # Under-strands first (a dense core), then the visible ones over them.
-            _strokes(rng, cw, n, 26, 0.55, (2.5, 4.5), (0.80, 1.0), 1.2 if curly else 0.0, 1.0, a, lit, 0.35)
-            _strokes(rng, cw, n, 22, 0.2, (1.4, 2.6), (0.62, 0.99), 1.6 if curly else 0.2, 1.0, a, lit, 0.25)
+            # A dense core of wide strands, finer ones over it, a few strays at the sides.
+            _strokes(rng, cw, n, 30, 0.55, (4.0, 7.0), (0.82, 1.0), 1.2 if curly else 0.0, 1.0, a, lit,
+                     (0.84 * tone, 1.0 * tone))
+            _strokes(rng, cw, n, 30, 0.8, (1.6, 3.0), (0.66, 0.99), 1.6 if curly else 0.2, 1.0, a, lit,
+                     (0.8 * tone, 1.12 * tone))
+            _strokes(rng, cw, n, 8, 1.0, (1.0, 1.8), (0.55, 0.95), 1.6 if curly else 0.4, 0.9, a, lit,
+                     (0.8 * tone, 1.1 * tone))
         else:
-            _strokes(rng, cw, n, 7, 0.1, (1.0, 1.6), (0.55, 0.98), 1.4 if curly else 0.3, 0.8, a, lit, 0.1)
+            _strokes(rng, cw, n, 7, 0.8, (1.0, 1.6), (0.55, 0.98), 1.4 if curly else 0.3, 0.8, a, lit, (0.85, 1.1))
+        # Darker at the roots, a little lighter towards the tips.
+        lit *= (1 - 0.3 * np.clip(1 - v / 0.1, 0, 1)) * (0.95 + 0.1 * v)
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
     shade, cut = _shell(rng, curly)
@@ -150,7 +158,11 @@ def rgb(color: str) -> np.ndarray:
 @lru_cache(maxsize=32)
 def hair_texture(color: str, style: str) -> np.ndarray:
     """RGBA (SIZE, SIZE, 4) uint8: the atlas for ``style`` in ``color`` (read-only)."""
-    p = pattern(style)
+    return tint(pattern(style), color)
+
+
+def tint(p: dict[str, np.ndarray], color: str) -> np.ndarray:
+    """RGBA uint8 of a pattern (``light`` levels and ``alpha`` words, as :func:`pattern`) in ``color``."""
     base = rgb(color)
     # Very dark hair keeps a little colour in its lit strands, so it still reads as strands.
     lift = 0.06 * (1 - min(1.0, float(base.max()) * 4))
@@ -159,6 +171,6 @@ def hair_texture(color: str, style: str) -> np.ndarray:
     table[:, :3] = np.clip((base[None, :] + lift) * levels[:, None] * 255 + 0.5, 0, 255)
     # One 4-byte word per texel: the colour's table looked up, the alpha (kept in the top byte) or'ed in.
     words = table.view("<u4").reshape(256)[p["light"]] | p["alpha"]
-    out = words.view(np.uint8).reshape(SIZE, SIZE, 4)
+    out = words.view(np.uint8).reshape(p["light"].shape + (4,))
     out.setflags(write=False)
     return out
