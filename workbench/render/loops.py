@@ -17,7 +17,7 @@ Two samples per pixel side: pixel 0 covered by triangle 7 in three of its sample
 nothing; the first sample of pixel 0 is shaded and stands for the other two:
 
 >>> import numpy as np
->>> active, slot, shade_at, _, _ = coverage(np.array([7, 7, -1, 7, -1, -1, -1, -1], np.int32), NO_TRI, 4)
+>>> active, slot, shade_at, *_ = coverage(np.array([7, 7, -1, 7, -1, -1, -1, -1], np.int32), NO_TRI, NO_TRI, 4)
 >>> active.tolist(), slot.tolist(), shade_at.tolist()
 ([0], [[0, 0, -1, 0]], [0])
 """
@@ -31,7 +31,8 @@ from numba import njit
 
 __all__ = ["Samples", "raster", "shade", "coverage", "resolve", "NO_LIMIT", "NO_TEST", "NO_TRI"]
 
-#: ``raster``'s ``limit`` and ``tested``, and ``coverage``'s ``glass``, when there is none
+#: ``raster``'s ``limit`` and ``tested``, and ``coverage``'s ``glass``, when there is none (``NO_LIMIT`` also
+#: stands for ``raster``'s empty second layer)
 NO_LIMIT = np.zeros(0, np.float32)
 NO_TEST = np.zeros(0, np.bool_)
 NO_TRI = np.zeros(0, np.int32)
@@ -120,18 +121,22 @@ def _log2(ss):
 
 @njit(cache=True, nogil=True)
 def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
-           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha):
+           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, z2, tri2, b1_2, b2_2):
     """Draw the triangles ``ti`` (in order) into the samples: where a fragment's 1/w is at least the
     sample's ``z`` it takes the sample (z, tri, b1, b2).
 
     ``limit``: empty, or (blended surfaces) the opaque samples' z, which a fragment must be nearer than.
-    ``tested``: empty, or per triangle whether its fragments take the alpha test (glTF's MASK): such a
-    fragment takes its sample only where its base colour's alpha (factor x texture x vertex colour,
-    filtered as :func:`shade` filters it) reaches its material's cutoff. The rest of the arguments are
-    what the test reads, as :func:`shade` takes them.
+    ``tested``: empty, or per triangle whether its fragments take the alpha test (glTF's MASK; for
+    blended surfaces, a cutoff that drops clear texels): such a fragment takes its sample only where
+    its base colour's alpha (factor x texture x vertex colour, filtered as :func:`shade` filters it)
+    reaches its material's cutoff. The rest of the arguments are what the test reads, as :func:`shade`
+    takes them, then a second layer (z2, tri2, b1_2, b2_2; empty: none): a fragment behind the first
+    layer's but in front of the second's takes the second, and one that takes the first passes what
+    it held to the second, so the two nearest fragments are kept.
     """
     bounded = limit.shape[0] > 0
     testing = tested.shape[0] > 0
+    layered = z2.shape[0] > 0
     size = W // ss
     sh = _log2(ss)
     texel = np.empty(4, np.float32)
@@ -151,8 +156,13 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
                 cx = np.float32(x + 0.5)
                 w = fpa * cx + fps
                 p = _sample(x, y, ss, size, sh)
-                if w < z[p] or (bounded and w <= limit[p]):
+                if bounded and w <= limit[p]:
                     continue
+                second = False
+                if w < z[p]:
+                    if not layered or w < z2[p]:
+                        continue
+                    second = True
                 fb1 = fa1 * cx + fs1
                 fb2 = fa2 * cx + fs2
                 if lookup:
@@ -172,6 +182,11 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
                         a *= colors[v0, 3] * w0 + colors[v1, 3] * w1 + colors[v2, 3] * w2
                     if a < mat_cutoff[d]:
                         continue
+                if second:
+                    z2[p], tri2[p], b1_2[p], b2_2[p] = w, t, fb1, fb2
+                    continue
+                if layered and tri[p] >= 0:
+                    z2[p], tri2[p], b1_2[p], b2_2[p] = z[p], tri[p], b1[p], b2[p]
                 z[p] = w
                 tri[p] = t
                 b1[p] = fb1
@@ -362,7 +377,7 @@ def _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx, hy, hz
             s4 = s2 * s2
             s8 = s4 * s4
             s16 = s8 * s8
-            out[0] = s16 * s16 * s16 * s16 * np.float32(0.07) * lit      # sin ** 128
+            out[0] = s16 * s16 * s16 * s16 * np.float32(0.05) * lit      # sin ** 128
         else:
             s4 = s2 * s2
             out[1] = s4 * s4 * s4 * np.float32(0.6) * lit       # sin ** 24, times the colour
@@ -372,17 +387,37 @@ def _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx, hy, hz
 # -- multisampling -------------------------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def coverage(tri, glass, K):
+def _slots(layer, p0, K, i, slot, shade, m):
+    """For block ``i`` (its first sample ``p0``), each covered sample's slot among ``shade``: the first
+    sample of its triangle in the block is shaded, the others take its colour. Returns the new count."""
+    for k in range(K):
+        t = layer[p0 + k]
+        if t >= 0:
+            for j in range(k + 1):
+                if layer[p0 + j] == t:
+                    break
+            if j == k:
+                shade[m] = p0 + k
+                slot[i, k] = m
+                m += 1
+            else:
+                slot[i, k] = slot[i, j]
+    return m
+
+
+@njit(cache=True, nogil=True)
+def coverage(tri, glass, glass2, K):
     """Which output pixels (blocks of K samples) anything reaches, and which samples to shade.
 
     Shading runs once per pixel and triangle, as multisampling does: a sample covered by the same
     triangle as an earlier sample of its block takes that sample's colour. Returns ``active``
     (n,) blocks; ``slot`` (n, K): the index among ``shade`` of the sample whose colour sample k takes
-    (-1: not covered); ``shade`` the samples to shade; and the same two for the blended surface in
-    front (``glass``; per sample, its own triangle's first sample in the block).
+    (-1: not covered); ``shade`` the samples to shade; and the same two for the blended surfaces in
+    front (``glass``, the nearest, and ``glass2``, the next; either may be empty: none).
     """
     B = tri.shape[0] // K
-    has_glass = glass.shape[0] > 0  # empty: no blended surface
+    has_glass = glass.shape[0] > 0
+    has_glass2 = glass2.shape[0] > 0
     active = np.empty(B, np.int32)
     n = 0
     for b in range(B):
@@ -394,41 +429,26 @@ def coverage(tri, glass, K):
     active = active[:n]
     slot = np.full((n, K), -1, np.int32)
     gslot = np.full((n, K), -1, np.int32)
+    g2slot = np.full((n, K), -1, np.int32)
     shade = np.empty(n * K, np.int64)
-    gshade = np.empty(n * K, np.int64)
-    m = g = 0
+    gshade = np.empty(n * K if has_glass else 0, np.int64)
+    g2shade = np.empty(n * K if has_glass2 else 0, np.int64)
+    m = g = g2 = 0
     for i in range(n):
         p0 = active[i] * K
-        for k in range(K):
-            t = tri[p0 + k]
-            if t >= 0:
-                for j in range(k + 1):
-                    if tri[p0 + j] == t:
-                        break
-                if j == k:
-                    shade[m] = p0 + k
-                    slot[i, k] = m
-                    m += 1
-                else:
-                    slot[i, k] = slot[i, j]
-            t = glass[p0 + k] if has_glass else -1
-            if t >= 0:
-                for j in range(k + 1):
-                    if glass[p0 + j] == t:
-                        break
-                if j == k:
-                    gshade[g] = p0 + k
-                    gslot[i, k] = g
-                    g += 1
-                else:
-                    gslot[i, k] = gslot[i, j]
-    return active, slot, shade[:m], gslot, gshade[:g]
+        m = _slots(tri, p0, K, i, slot, shade, m)
+        if has_glass:
+            g = _slots(glass, p0, K, i, gslot, gshade, g)
+        if has_glass2:
+            g2 = _slots(glass2, p0, K, i, g2slot, g2shade, g2)
+    return active, slot, shade[:m], gslot, gshade[:g], g2slot, g2shade[:g2]
 
 
 @njit(cache=True, nogil=True)
-def resolve(slot, rgb, gslot, grgb, galpha):
+def resolve(slot, rgb, gslot, grgb, galpha, g2slot, g2rgb, g2alpha):
     """The average of each block's K samples, premultiplied linear RGBA (n, 4): a covered sample is its
-    surface's colour (opaque), a blended surface in front is laid over it, an empty one is clear."""
+    surface's colour (opaque), the second blended surface laid over it and the nearest over that; an
+    empty one is clear."""
     n, K = slot.shape
     out = np.zeros((n, 4), np.float32)
     one = np.float32(1)
@@ -441,13 +461,17 @@ def resolve(slot, rgb, gslot, grgb, galpha):
                 cr, cg, cb, ca = rgb[s, 0], rgb[s, 1], rgb[s, 2], one
             else:
                 cr = cg = cb = ca = np.float32(0)
-            s = gslot[i, k]
-            if s >= 0:
-                ga = galpha[s]
-                cr = grgb[s, 0] * ga + cr * (one - ga)
-                cg = grgb[s, 1] * ga + cg * (one - ga)
-                cb = grgb[s, 2] * ga + cb * (one - ga)
-                ca = ga + ca * (one - ga)
+            for layer in range(2):
+                s = g2slot[i, k] if layer == 0 else gslot[i, k]
+                if s >= 0:
+                    ga = g2alpha[s] if layer == 0 else galpha[s]
+                    sr = g2rgb[s, 0] if layer == 0 else grgb[s, 0]
+                    sg = g2rgb[s, 1] if layer == 0 else grgb[s, 1]
+                    sb = g2rgb[s, 2] if layer == 0 else grgb[s, 2]
+                    cr = sr * ga + cr * (one - ga)
+                    cg = sg * ga + cg * (one - ga)
+                    cb = sb * ga + cb * (one - ga)
+                    ca = ga + ca * (one - ga)
             r += cr
             g_ += cg
             b += cb

@@ -29,8 +29,9 @@ compiled (:mod:`workbench.render.loops`, numba), the rest is numpy over whole ar
    is smooth (its roughness). Skin (a material named ``Skin...``) wraps the key
    light past the terminator with a warm tint there, the usual cheap stand-in
    for light scattered under the skin: without it skin reads as grey clay.
-6. Blended materials (``alphaMode: BLEND``): the nearest blended fragment in
-   front of the opaque surface of each sample is shaded and laid over it.
+6. Blended materials (``alphaMode: BLEND``): the two nearest blended fragments
+   in front of the opaque surface of each sample (clear texels dropped) are
+   shaded and laid over it, the farther first.
 7. Average each ``ss x ss`` block (premultiplied, in linear light), roll
    off highlights above 0.7 smoothly, convert to sRGB 8-bit (laid over the
    backdrop in sRGB when there is one), and under the figure a soft contact
@@ -60,6 +61,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .loops import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade
+
+# A blended fragment whose alpha is below this draws nothing: it is dropped, so it hides no blended
+# surface behind it (a clear texel of a hair card over the scalp shell).
+BLEND_CUTOFF = 0.5 / 255
 from .scene import Material, Posed
 
 __all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_up"]
@@ -291,9 +296,11 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
 
-    def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST):
+    def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST, second: Samples | None = None):
+        layer = (second.z, second.tri, second.b1, second.b2) if second is not None else (NO_LIMIT, NO_TRI, NO_LIMIT,
+                                                                                        NO_LIMIT)
         raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit, tested, tri_draw,
-               *(tables[k] for k in alpha_read), cutoff, *(tables[k] for k in textures))
+               *(tables[k] for k in alpha_read), cutoff, *(tables[k] for k in textures), *layer)
 
     walk(ti[~tri_blend & ~tri_mask], near)
     if tri_mask.any():
@@ -305,25 +312,31 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
                      | tables["mat_vcol"] | (tables["mat_color"][:, 3] < 1))
         tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw, mask_mat)
         walk(ti[tri_mask], near, tested=tested)
-    # Blended surfaces: the nearest blended fragment in front of the opaque surface, per sample.
-    glass = None
+    # Blended surfaces: the two nearest blended fragments in front of the opaque surface, per sample, clear
+    # texels dropped (a hair's wisps over its scalp shell, a lens over them: each shows through the other).
+    glass = glass2 = None
     if tri_blend.any():
-        glass = Samples.empty(B * K)
-        walk(ti[tri_blend], glass, limit=near.z)
+        glass, glass2 = Samples.empty(B * K), Samples.empty(B * K)
+        cutoff[blend_mat] = BLEND_CUTOFF
+        readable = (tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
+        walk(ti[tri_blend], glass, limit=near.z, tested=(blend_mat & readable[:len(blend_mat)])[tri_draw],
+             second=glass2)
 
     # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
     # Only blocks some opaque or blended fragment reaches are worked on from here: the others
     # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
-    active, slot, here, gslot, ghere = coverage(near.tri, glass.tri if glass is not None else NO_TRI, K)
+    active, slot, here, gslot, ghere, g2slot, g2here = coverage(
+        near.tri, glass.tri if glass is not None else NO_TRI, glass2.tri if glass2 is not None else NO_TRI, K)
     rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here)[0]
     # -- 6. blended materials: the nearest blended surface in front of the opaque one, laid over it --
-    if glass is not None:
-        grgb, galpha = _shade(tables, tris, tri_draw, iw, glass.tri[ghere], glass.b1[ghere], glass.b2[ghere],
-                              glass.z[ghere], ghere)
-    else:
-        grgb, galpha = np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
+    layers = []
+    for g, at in ((glass, ghere), (glass2, g2here)):
+        if g is not None:
+            layers += _shade(tables, tris, tri_draw, iw, g.tri[at], g.b1[at], g.b2[at], g.z[at], at)
+        else:
+            layers += [np.zeros((0, 3), np.float32), np.zeros(0, np.float32)]
     # -- 7. resolve the supersampling ---------------------------------------------
-    img = resolve(slot, rgb, gslot, grgb, galpha)
+    img = resolve(slot, rgb, gslot, layers[0], layers[1], g2slot, layers[2], layers[3])
     alpha = np.clip(img[:, 3:4], 0, 1)
     srgb = _to_srgb8(img[:, :3] / np.maximum(alpha, 1e-6)).astype(np.float32)
     out = np.empty((B, 4), np.uint8)

@@ -31,11 +31,13 @@ from .head import Head, directions, smoothstep
 # The bun: its axis (degrees: azimuth from the face, polar from the crown) and radius (of the head's).
 BUN_AT = (180.0, 60.0)
 BUN_RADIUS = 0.36
-# Curly: roots over the sphere per level of detail, coil points per level, pitch and radius (metres).
-CURLY_ROOTS = (600, 300)
-COIL_POINTS = (24, 16)
-PITCH = (0.012, 0.017)
-COIL = (0.004, 0.007)
+# Curly: roots over the sphere per level of detail, coils per clump and points per coil per level,
+# pitch and radius (metres).
+CURLY_ROOTS = (720, 330)
+CURLY_COILS = (1, 1)
+COIL_POINTS = (18, 14)
+PITCH = (0.013, 0.019)
+COIL = (0.0045, 0.0075)
 
 
 def bun_axis(head: Head) -> np.ndarray:
@@ -95,16 +97,19 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     low = smoothstep(55.0, 100.0, pol)
 
     def field(s, d, p, i):
-        back = (tangent(d, crown - d) + UP * 0.4) * front[i][:, None]
-        out = (tangent(d, d - crown) - UP * (0.7 * low[i])[:, None]) * (1 - front[i])[:, None]
+        # Mostly out from the head (the height below does that); along the head, back from the face
+        # in front, a little down at the sides and back.
+        back = (tangent(d, crown - d) + UP * 0.2) * front[i][:, None]
+        out = (tangent(d, d - crown) * 0.5 - UP * (0.6 * low[i])[:, None]) * (1 - front[i])[:, None]
         return back + out
 
-    volume = rng.uniform(0.8, 1.2, S) * (1 - 0.35 * low)
+    volume = rng.uniform(0.85, 1.15, S) * (1 - 0.3 * low)
 
     def height(s, d, i):
-        return 0.004 + 0.5 * s * volume[i]
+        return 0.004 + 0.75 * s * volume[i]
 
-    length = rng.uniform(0.05, 0.075, S) * (1 - 0.25 * low)
+    # Shorter at the hairline in front (no curl over the forehead), a rounded outline elsewhere.
+    length = rng.uniform(0.045, 0.06, S) * (1 - 0.2 * low) * (1 - 0.35 * front * smoothstep(30.0, 45.0, pol))
     K = COIL_POINTS[lod]
     axis, nrm, hang = grow(head, roots, field, length, height=height, points=K)
     t = np.gradient(axis, axis=1)
@@ -117,13 +122,13 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     s = np.linspace(0, 1, K)
     radius = rng.uniform(*COIL, S)[:, None] * (1 - 0.3 * s)[None, :]
     parts = []
-    for phase in (0.0, np.pi):
+    for phase in (0.0, np.pi)[:CURLY_COILS[lod]]:
         theta = rng.uniform(0, 2 * np.pi, S)[:, None] + phase + 2 * np.pi * turns[:, None] * s[None, :]
         ring = np.cos(theta)[..., None] * n1 + np.sin(theta)[..., None] * n2
         pts = axis + radius[..., None] * ring
         shade = nrm + 0.6 * ring
         shade /= np.linalg.norm(shade, axis=2, keepdims=True)
-        parts.append(Strands(pts, shade, hang, rng.uniform(0.006, 0.009, S), clump_columns(rng, S), 0.25, t))
+        parts.append(Strands(pts, shade, hang, rng.uniform(0.009, 0.012, S), clump_columns(rng, S), 0.25, t))
     cards = Strands(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("pts", "nrm", "hanging", "width",
                                                                                "column")), 0.25,
                     np.concatenate([p.across for p in parts]))

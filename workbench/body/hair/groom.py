@@ -135,16 +135,16 @@ def hairline_limit(style: str, front: float, back: float):
     return limit
 
 
-def edge_wisps(head: Head, style: str, rng, count: int, length: float, field, points: int = 6) -> Strands:
-    """Fine strands rooted just inside the hairline, combed as the style's field says: the blended
-    fringe that softens the hairline's edge."""
-    az = rng.uniform(-180, 180, count * 3)
-    line = hairline(style, az)
-    pol = line * rng.uniform(0.9, 1.0, len(az))
-    d = directions(az, pol)[:count]
-    lengths = length * rng.uniform(0.5, 1.1, len(d))
-    pts, nrm, hang = grow(head, d, field, lengths, height=lambda s, d, i: 0.0015 + 0.05 * s, points=points)
-    return Strands(pts, nrm, hang, rng.uniform(0.004, 0.008, len(d)), wisp_columns(rng, len(d)), 0.3)
+def edge_wisps(head: Head, style: str, rng, count: int, length: float, field=None, points: int = 5) -> Strands:
+    """Fine strands rooted in a band just inside the hairline and lying out over it (away from the
+    crown, unless a style's ``field`` says otherwise): the blended fringe that softens the hairline."""
+    az = rng.uniform(-180, 180, count)
+    pol = hairline(style, az) * rng.uniform(0.93, 1.0, count)
+    d = directions(az, pol)
+    lengths = length * rng.uniform(0.6, 1.2, count)
+    field = field or (lambda s, d, p, i: tangent(d, d - UP))
+    pts, nrm, hang = grow(head, d, field, lengths, height=lambda s, d, i: 0.001 + 0.02 * s, points=points)
+    return Strands(pts, nrm, hang, rng.uniform(0.004, 0.008, count), wisp_columns(rng, count), 0.3)
 
 
 def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fall: Fall | None = None,

@@ -1,8 +1,8 @@
 """A style's hair for one body at a level of detail, as the avatar's pieces (MetaHuman's chain).
 
-- LOD 0: the scalp shell (:mod:`.scalp`, the roots' shade and the hairline) and the cards
-  (:mod:`.cards`) in one alpha-tested piece, ``Hair``; the wisps past the edges in a blended one,
-  ``Hair_Fringe``.
+- LOD 0: the cards (:mod:`.cards`), alpha-tested, ``Hair``; blended, ``Hair_Fringe``: the scalp
+  shell (:mod:`.scalp`: the roots' shade under the cards, its hairline a soft edge of alpha) and
+  over it the wisps past the hairline.
 - LOD 1: the same with about half the cards, each wider (at most :data:`LOD1_BUDGET` triangles
   in all, Ready Player Me's hair budget).
 - LOD 2: one shell over the hair with the cards baked into its texture (:mod:`.bake`), ``Hair``
@@ -39,9 +39,10 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
         return {"Hair": baked(mesh, style)[0]}
     head = head_of(mesh)
     g = groom(mesh, style, lod)
-    parts = [shell(mesh, head, style)]
-    parts += [cards.piece(mesh, head, s) for s in [g.cards, *g.extra]]
-    out = {"Hair": merge(parts)}
+    out = {"Hair": merge([cards.piece(mesh, head, s) for s in [g.cards, *g.extra]])}
+    # Blended, inner first: the scalp shell (its hairline a soft edge of alpha), then the wisps over it.
+    fringe = [shell(mesh, head, style)]
     if g.fringe is not None and len(g.fringe.pts):
-        out["Hair_Fringe"] = cards.piece(mesh, head, g.fringe)
+        fringe.append(cards.piece(mesh, head, g.fringe))
+    out["Hair_Fringe"] = merge(fringe)
     return out

@@ -28,7 +28,7 @@ from .head import Head, hairline, smoothstep
 from .texture import TIP_FROM, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
-LIFT = (0.003, 0.001)
+LIFT = (0.0015, 0.0008)
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:

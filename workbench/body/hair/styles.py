@@ -34,36 +34,59 @@ from .head import Head, directions, head_of, smoothstep
 
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1100, 520), "long": (700, 340), "bun": (1000, 480)}
+ROOTS = {"short": (1100, 520), "long": (700, 340), "bun": (1000, 440)}
+
+
+def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndarray:
+    """Away from a whorl at unit ``whorl``, turning round it close to it (so no strand stands up there)."""
+    near = smoothstep(0.97, 0.995, d @ whorl)[:, None]
+    return tangent(d, d - whorl) * (1 - 0.7 * near) + swirl * near * np.cross(whorl, d)
+
+
+# Short: the whorl, where the top's side parting runs (x from the skull's centre, metres), the
+# lengths (top, sides) and the heights over the head (top, sides) in metres.
+SHORT_WHORL = (180.0, 28.0)
+SHORT_PART = -0.035
+SHORT_LENGTH = (0.075, 0.035)
+SHORT_VOLUME = (0.014, 0.004)
+
+
+def _short_field(head: Head):
+    whorl = directions(np.array([SHORT_WHORL[0]]), np.array([SHORT_WHORL[1]]))[0]
+    back = np.array([0.0, 0.0, -1.0])
+
+    def field(s, d, p, i=None):
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        top = smoothstep(62.0, 40.0, pol)[:, None]
+        ahead = smoothstep(-0.3, 0.2, d[:, 2])[:, None]                     # in front of the crown
+        side = np.where(p[:, :1] - head.centre[0] > SHORT_PART, 1.0, -1.0)
+        sweep = side * LEFT + 0.45 * back                                  # the top swept over and back
+        down = -UP + 0.5 * back                                            # the sides combed down and back
+        base = whorl_field(whorl, d)
+        return base * (1 - top * ahead) * 0.6 + sweep * top * ahead + down * (1 - top)
+    return field
 
 
 def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(61)
     roots = scalp_roots(head, "short", ROOTS["short"][lod], 61)
     S = len(roots)
-    whorl = directions(np.array([180.0]), np.array([24.0]))[0]
-    root_az = np.degrees(np.arctan2(roots[:, 0], roots[:, 2]))
     root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
-    top = smoothstep(60.0, 30.0, root_pol)
-    front = smoothstep(70.0, 30.0, np.abs(root_az)) * top
-
-    def field(s, d, p, i):
-        away = d - whorl
-        sweep = LEFT * (0.9 * front[i])[:, None] - UP * (0.6 * (1 - top[i]))[:, None]
-        return tangent(d, away) + sweep
-
-    length = (0.035 + 0.035 * top) * rng.uniform(0.8, 1.2, S)
+    top = smoothstep(65.0, 35.0, root_pol)
+    field = _short_field(head)
+    length = (SHORT_LENGTH[1] + (SHORT_LENGTH[0] - SHORT_LENGTH[1]) * top) * rng.uniform(0.8, 1.2, S)
     lift = rng.uniform(0.0, 0.003, S)
-    full = 0.004 + 0.010 * top
+    full = SHORT_VOLUME[1] + (SHORT_VOLUME[0] - SHORT_VOLUME[1]) * top
 
     def height(s, d, i):
-        return 0.0025 + lift[i] + np.minimum(0.3 * s, full[i])
+        # Rising off the scalp over the first 2 cm, the tips lying back down towards it.
+        rise = 1 - (1 - np.minimum(s / 0.02, 1)) ** 2
+        return 0.0025 + lift[i] + full[i] * rise * (1 - 0.6 * np.minimum(s / length[i], 1) ** 2)
 
     pts, nrm, hang = grow(head, roots, field, length, height=height, points=8,
-                          limit=hairline_limit("short", 1.0, 1.07))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1.25 if lod else 1.0), clump_columns(rng, S), 0.35)
-    wisps = edge_wisps(head, "short", rng, 90 if lod == 0 else 40, 0.02,
-                        lambda s, d, p, i: tangent(d, d - whorl) - UP * 0.3)
+                          limit=hairline_limit("short", 1.0, 1.0))
+    cards = Strands(pts, nrm, hang, rng.uniform(0.012, 0.018, S) * (1.25 if lod else 1.0), clump_columns(rng, S), 0.35)
+    wisps = edge_wisps(head, "short", rng, 260 if lod == 0 else 120, 0.012)
     return Groom(cards, wisps, [])
 
 
@@ -102,12 +125,16 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def end(az, i):
         goal = np.abs(target(az, i))
         back = smoothstep(100.0, 180.0, goal)
-        return shoulder - 0.07 - 0.13 * back - 0.05 * ends[i] + 0.03 * outer[i]
+        return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.08 * ends[i] + 0.03 * outer[i]
 
     fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05,
                 0.007 + 0.012 * outer + rng.uniform(0, 0.004, S), rng.uniform(0.002, 0.008, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=20 if lod == 0 else 12)
-    cards = Strands(pts, nrm, hang, rng.uniform(0.018, 0.026, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.5)
+    # What falls in front of the shoulders comes from few roots: those cards are wider.
+    end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
+    wide = 1 + 0.6 * smoothstep(80.0, 60.0, np.abs(end_az))
+    cards = Strands(pts, nrm, hang, rng.uniform(0.018, 0.026, S) * wide * (1.3 if lod else 1.0),
+                    clump_columns(rng, S), 0.4)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
                         lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
     return Groom(cards, wisps, [])

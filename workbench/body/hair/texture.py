@@ -38,7 +38,7 @@ CLUMPS = 6
 TIP_FROM, TIP_TO, V_END = 0.95, 1.10, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
-VERSION = 3
+VERSION = 6
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,7 +74,8 @@ def _strokes(rng, width: int, rows: int, count: int, span: float, thick: tuple[f
         shade = rng.uniform(*shades)
         phase, period, amp = rng.random() * 6.3, rng.uniform(60, 200), rng.uniform(0.3, 1.4)
         x = x0 + amp * np.sin(v * rows / period + phase) + frizz * np.sin(v * rows / rng.uniform(5, 11) + phase)
-        taper = np.clip((end - v) / 0.10, 0, 1) ** 0.7
+        start = rng.uniform(0.0, 0.06)                      # roots staggered: no straight edge at v = 0
+        taper = np.clip((end - v) / 0.10, 0, 1) ** 0.7 * np.clip((v - start) / 0.03, 0, 1)
         half = w / 2 * np.maximum(taper, 0.0)
         lo = np.clip(np.floor(x - half - 1).astype(int), 0, width - 1)
         for k in range(int(np.ceil(w)) + 3):
@@ -112,7 +113,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         else:
             _strokes(rng, cw, n, 7, 0.8, (1.0, 1.6), (0.55, 0.98), 1.4 if curly else 0.3, 0.8, a, lit, (0.85, 1.1))
         # Darker at the roots, a little lighter towards the tips.
-        lit *= (1 - 0.3 * np.clip(1 - v / 0.1, 0, 1)) * (0.95 + 0.1 * v)
+        lit *= (1 - 0.15 * np.clip(1 - v / 0.1, 0, 1)) * (0.95 + 0.1 * v)
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
     shade, cut = _shell(rng, curly)
@@ -124,22 +125,22 @@ def _draw(style: str) -> dict[str, np.ndarray]:
 
 
 def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The shell's half: strands along ``v`` (darker: the roots under the hair), their tips between
-    the TIP_FROM and TIP_TO rows; curly hair's are shorter and kinked."""
+    """The shell's half: fine strands along ``v``, a texel wide and darker than the cards' (the roots
+    under the hair), each ending at its own row between TIP_FROM and TIP_TO (in pairs, a little
+    clumped), its alpha fading out over the last twentieth (the shell is blended); curly hair's kinked."""
     n = SIZE
     w = n // 2
     y, x = np.mgrid[0:n, 0:w].astype(np.float32)
     v = (y + 0.5) / n
-    wave = (2.0 if curly else 1.0) * np.sin(y / (7.0 if curly else 37.0) + x / 23.0)
-    xs = x + wave
-    strand = np.floor(xs / 2.0).astype(np.int64) % (w // 2)
-    tone = rng.random(w // 2).astype(np.float32)
-    clump = np.repeat(rng.random(w // 16), 8)[: w // 2]
-    tip = (0.7 * clump + 0.3 * rng.random(w // 2)).astype(np.float32)
-    across = np.abs((xs / 2.0) % 1.0 - 0.5) * 2
-    ends = (TIP_FROM + (TIP_TO - TIP_FROM) * tip[strand]) / V_END - 0.03 * across
-    alpha = np.clip((ends - v) * n / 3.0, 0, 1)
-    shade = (0.55 + 0.35 * tone[strand]) * (0.9 + 0.1 * np.cos(across * np.pi))
+    wave = (1.5 if curly else 0.7) * np.sin(y / (6.0 if curly else 37.0) + x * 0.7)
+    strand = np.floor(x + wave).astype(np.int64) % w
+    tone = rng.random(w).astype(np.float32)
+    pair = np.repeat(rng.random(w // 2), 2)[:w]
+    tip = (0.5 * pair + 0.5 * rng.random(w)).astype(np.float32)
+    ends = (TIP_FROM + (TIP_TO - TIP_FROM) * tip[strand]) / V_END
+    # Blended: each strand fades over its last 5 % of the rows, so the hairline is a soft edge.
+    alpha = np.clip((ends - v) * n / (0.05 * n), 0, 1) ** 1.5
+    shade = (0.5 + 0.3 * tone[strand]) * (0.92 + 0.08 * np.sin(x * 0.9 + y / 53.0))
     return shade.astype(np.float32), alpha.astype(np.float32)
 
 
