@@ -105,10 +105,11 @@ def test_default_layout_one_skinned_mesh_per_part():
     s = inspect(build_avatar(DEFAULT, ModelOptions()))
     assert list(s.meshes["name"]) == ["Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Outfit_Top", "Outfit_Bottom",
                                       "Outfit_Footwear"]
-    assert s.meshes["skinned"].all() and (s.meshes["primitives"] == 1).all()
-    # Hair's strand tips are cut by its texture's alpha (MASK, so PNG); the skin's baked occlusion is
+    # Hair is two primitives: its cards cut by alpha (MASK) and its fringe blended over them.
+    assert s.meshes["skinned"].all() and list(s.meshes["primitives"]) == [1, 1, 1, 1, 2, 1, 1, 1]
+    # Hair's cards and fringe share one texture (PNG, for its alpha); the skin's baked occlusion is
     # a texture of its own.
-    assert list(s.materials["alphaMode"]) == ["OPAQUE"] * 4 + ["MASK"] + ["OPAQUE"] * 3
+    assert list(s.materials["alphaMode"]) == ["OPAQUE"] * 4 + ["MASK", "BLEND"] + ["OPAQUE"] * 3
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
     assert mimes.pop("Hair") == "image/png"
     assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 8
@@ -144,7 +145,7 @@ def test_sunglasses_are_darker_than_clear_glasses():
 
 
 def test_merge_mesh_one_node_one_primitive_per_material():
-    for settings, materials in ((DEFAULT, 8), (GLASSES, 9)):
+    for settings, materials in ((DEFAULT, 9), (GLASSES, 10)):
         doc, _ = doc_of(build_avatar(settings, ModelOptions(merge_mesh=True)))
         assert [m["name"] for m in doc["meshes"]] == ["Avatar"]
         assert len([n for n in doc["nodes"] if "mesh" in n]) == 1
@@ -155,13 +156,14 @@ def test_merge_mesh_one_node_one_primitive_per_material():
 
 @pytest.mark.parametrize("size", [64, 512, 2048])
 def test_atlas_packs_opaque_and_transparent_separately(size):
-    # The default has hair (alpha-cut strand tips: the transparent class, MASK while no glasses blend
-    # in it); every atlas also has the body's occlusion packed like the opaque atlas.
-    for settings, modes in ((DEFAULT, ["OPAQUE", "MASK"]), (GLASSES, ["OPAQUE", "BLEND"]),
+    # The default has hair (its cards alpha-tested, MASK, and its fringe blended: two materials on the
+    # transparent atlas, which the glasses join); every atlas also has the body's occlusion packed like
+    # the opaque atlas.
+    for settings, modes in ((DEFAULT, ["OPAQUE", "MASK", "BLEND"]), (GLASSES, ["OPAQUE", "MASK", "BLEND"]),
                             (NO_HAIR, ["OPAQUE"])):
         glb = build_avatar(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
         s = inspect(glb)
-        assert len(s.textures) == len(modes) + 1
+        assert len(s.textures) == (3 if len(modes) > 1 else 2)
         assert (s.textures["width"] == size).all() and (s.textures["height"] == size).all()
         assert list(s.materials["alphaMode"]) == modes
         assert list(s.meshes["primitives"]) == [len(modes)]
@@ -202,11 +204,13 @@ def test_texture_formats(fmt, opaque, transparent):
     sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"])))
     assert "Skin" in sizes and sizes["Top"] == (512, 512)
     doc, _ = doc_of(glb)
+    # Hair's material asks for its highlight through two optional extensions; only WebP is required.
+    hair = ["KHR_materials_anisotropy", "KHR_materials_specular"]
     if fmt == "webp":
-        assert doc["extensionsUsed"] == ["EXT_texture_webp"] == doc["extensionsRequired"]
+        assert doc["extensionsUsed"] == ["EXT_texture_webp"] + hair and doc["extensionsRequired"] == ["EXT_texture_webp"]
         assert all("source" not in t and "EXT_texture_webp" in t["extensions"] for t in doc["textures"])
     else:
-        assert "extensionsUsed" not in doc
+        assert doc["extensionsUsed"] == hair and "extensionsRequired" not in doc
 
 
 def test_weights_normalized_at_most_four_and_blended():

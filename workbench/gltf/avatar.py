@@ -47,6 +47,7 @@ from .armature import write_armature
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
 ANISOTROPY = "KHR_materials_anisotropy"
+SPECULAR = "KHR_materials_specular"
 FLAT_SIZE = 64
 # Parts written as a further primitive of another part's mesh (contract section 5's mesh names).
 PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
@@ -117,10 +118,13 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
-              mask: bool = False, occlusion: int | None = None, anisotropy: tuple[float, float] | None = None) -> int:
+              mask: bool = False, occlusion: int | None = None, anisotropy: tuple[float, float] | None = None,
+              specular: float | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
     texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture;
-    ``anisotropy`` (strength, rotation) through ``KHR_materials_anisotropy`` (hair's highlight)."""
+    ``anisotropy`` (strength, rotation) through ``KHR_materials_anisotropy`` and ``specular`` (a factor)
+    through ``KHR_materials_specular`` (hair's highlight: a band across the strands, and dimmer than
+    a smooth dielectric's, so dark hair does not mirror the room)."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
     if mask:
@@ -128,9 +132,12 @@ def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: flo
     if occlusion is not None:
         w.doc["materials"][index]["occlusionTexture"] = {"index": occlusion}
     if anisotropy is not None:
-        w.doc["materials"][index]["extensions"] = {ANISOTROPY: {"anisotropyStrength": float(anisotropy[0]),
-                                                                "anisotropyRotation": float(anisotropy[1])}}
+        w.doc["materials"][index].setdefault("extensions", {})[ANISOTROPY] = {
+            "anisotropyStrength": float(anisotropy[0]), "anisotropyRotation": float(anisotropy[1])}
         w.use_extension(ANISOTROPY)
+    if specular is not None:
+        w.doc["materials"][index].setdefault("extensions", {})[SPECULAR] = {"specularFactor": float(specular)}
+        w.use_extension(SPECULAR)
     return index
 
 
@@ -228,9 +235,11 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             if not group:
                 continue
             aniso = {mats[n].get("anisotropy") for n in group}
+            spec = {mats[n].get("specular") for n in group}
             index = _material(w, label, texs[texture_of[group[0]]], mode == "BLEND", 0.7, double=mode != "BLEND",
                               mask=mode == "MASK", occlusion=occ_tex if mode == "OPAQUE" else None,
-                              anisotropy=aniso.pop() if len(aniso) == 1 else None)
+                              anisotropy=aniso.pop() if len(aniso) == 1 else None,
+                              specular=spec.pop() if len(spec) == 1 else None)
             material.update({n: index for n in group})
     else:
         # One texture per image (the hair's cards and fringe share theirs).
@@ -243,7 +252,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                                   options.texture_format, raw)[0] for n in names if "occlusion" in mats[n]}
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False), occ.get(n),
-                                 mats[n].get("anisotropy"))
+                                 mats[n].get("anisotropy"), mats[n].get("specular"))
                     for n, t in zip(names, texs)}
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).

@@ -377,10 +377,10 @@ def _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx, hy, hz
             s4 = s2 * s2
             s8 = s4 * s4
             s16 = s8 * s8
-            out[0] = s16 * s16 * s16 * s16 * np.float32(0.05) * lit      # sin ** 128
+            out[0] = s16 * s16 * s16 * s16 * np.float32(0.15) * lit      # sin ** 128
         else:
             s4 = s2 * s2
-            out[1] = s4 * s4 * s4 * np.float32(0.6) * lit       # sin ** 24, times the colour
+            out[1] = s4 * s4 * s4 * np.float32(1.5) * lit       # sin ** 24, times the colour
     return out[0], out[1]
 
 

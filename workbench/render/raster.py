@@ -517,7 +517,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
             mat_vcol[k] = True
         mat_double[k] = m.double_sided
         mat_skin[k] = m.name.startswith("Skin")
-        mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness)))
+        mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness))) * m.specular
         mat_emissive[k] = m.emissive
         mat_aniso[k] = m.anisotropy if d.uv is not None else 0.0
         start = end

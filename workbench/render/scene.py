@@ -105,6 +105,7 @@ class Material:
     # texture's u in the tangent plane (hair: a highlight band across the strands).
     anisotropy: float = 0.0
     anisotropy_rotation: float = 0.0
+    specular: float = 1.0                  # KHR_materials_specular's factor (scales the highlights)
 
 
 @dataclass
@@ -245,6 +246,7 @@ class Model:
             texcoord = pbr["baseColorTexture"].get("texCoord", 0)
         occ = m.get("occlusionTexture")
         aniso = m.get("extensions", {}).get("KHR_materials_anisotropy", {})
+        specular = m.get("extensions", {}).get("KHR_materials_specular", {})
         return Material(
             color=np.asarray(pbr.get("baseColorFactor", [1, 1, 1, 1]), np.float32),
             texture=tex, texcoord=texcoord,
@@ -257,7 +259,8 @@ class Model:
             occlusion_texcoord=occ.get("texCoord", 0) if occ else 0,
             occlusion_strength=float(occ.get("strength", 1.0)) if occ else 1.0,
             anisotropy=float(aniso.get("anisotropyStrength", 0.0)),
-            anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)))
+            anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)),
+            specular=float(specular.get("specularFactor", 1.0)))
 
     # -- nodes ------------------------------------------------------------
     @staticmethod

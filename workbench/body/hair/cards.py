@@ -59,7 +59,14 @@ def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndar
     uv[:, :, :, 1] = s[None, :, None]
     base = (np.arange(S)[:, None] * K + np.arange(K - 1)[None, :]) * 2             # (S, K-1)
     a, b, c, d = base, base + 1, base + 2, base + 3                                 # left/right, row k and k+1
-    tris = np.stack([np.stack([a, c, b], -1), np.stack([b, c, d], -1)], 2).reshape(-1, 3)
+    # Each quad wound so its front faces the way its shading normal points: a viewer that lights a
+    # double-sided surface's back face with the normal reversed (three.js) then lights the outside.
+    flat = pos.reshape(-1, 3)
+    face = np.cross(flat[b] - flat[a], flat[c] - flat[a])
+    outward = np.sum(face * (nrm[:, :-1] + nrm[:, 1:]), axis=2) >= 0
+    first = np.where(outward[..., None], np.stack([a, b, c], -1), np.stack([a, c, b], -1))
+    second = np.where(outward[..., None], np.stack([b, d, c], -1), np.stack([b, c, d], -1))
+    tris = np.stack([first, second], 2).reshape(-1, 3)
     return pos.reshape(-1, 3), tris.astype(np.int64), n.reshape(-1, 3), uv.reshape(-1, 2)
 
 

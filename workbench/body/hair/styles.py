@@ -34,7 +34,7 @@ from .head import Head, directions, head_of, smoothstep
 
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1100, 520), "long": (700, 340), "bun": (1000, 440)}
+ROOTS = {"short": (800, 440), "long": (700, 340), "bun": (800, 440)}
 
 
 def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndarray:
@@ -83,10 +83,10 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         rise = 1 - (1 - np.minimum(s / 0.02, 1)) ** 2
         return 0.0025 + lift[i] + full[i] * rise * (1 - 0.6 * np.minimum(s / length[i], 1) ** 2)
 
-    pts, nrm, hang = grow(head, roots, field, length, height=height, points=8,
+    pts, nrm, hang = grow(head, roots, field, length, height=height, points=7,
                           limit=hairline_limit("short", 1.0, 1.0))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.012, 0.018, S) * (1.25 if lod else 1.0), clump_columns(rng, S), 0.35)
-    wisps = edge_wisps(head, "short", rng, 260 if lod == 0 else 120, 0.012)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.015, 0.022, S) * (1.2 if lod else 1.0), clump_columns(rng, S), 0.35)
+    wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
     return Groom(cards, wisps, [])
 
 

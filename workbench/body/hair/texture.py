@@ -1,6 +1,7 @@
 """The hair's texture: one RGBA atlas per style and colour, drawn from patterns made once per machine.
 
-Layout (glTF UVs, v down), :data:`SIZE` texels square:
+Layout (glTF UVs, v down), :data:`HEIGHT` texels tall and :data:`WIDTH` wide (drawn twice as wide and
+averaged in pairs of columns, so strands a texel or two wide keep their edges smooth):
 
 - ``u`` 0 to 0.5: :data:`COLUMNS` card columns, one card's texture each, ``v`` from the root (0) to
   the tip (1). The first :data:`CLUMPS` are clumps of strands for the alpha-tested cards: dense in
@@ -19,7 +20,7 @@ is a 256-entry table looked up per texel, so a new colour costs a few millisecon
 
 >>> t = hair_texture("#2B1B10", "short")
 >>> t.shape, t.dtype.name, int(t[..., 3].max()), int(t[-1, -1, 3])
-((1024, 1024, 4), 'uint8', 255, 0)
+((1024, 512, 4), 'uint8', 255, 0)
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ import numpy as np
 
 from .. import assets
 
-SIZE = 1024
+HEIGHT = 1024
+WIDTH = 512
+SIZE = HEIGHT           # the drawing's side, before its columns are averaged in pairs
 COLUMNS = 8
 CLUMPS = 6
 # The scalp shell's rows, in units of the style's hairline (0 the crown, 1 the hairline): strands end
@@ -38,22 +41,22 @@ CLUMPS = 6
 TIP_FROM, TIP_TO, V_END = 0.95, 1.10, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
-VERSION = 6
+VERSION = 7
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The ``u`` range (left, right) of card columns, a texel in from each side.
 
     >>> [round(float(x), 4) for x in np.concatenate(column_u(np.array([0])))]
-    [0.001, 0.0615]
+    [0.002, 0.0605]
     """
     w = 0.5 / COLUMNS
-    return column * w + 1.0 / SIZE, (column + 1) * w - 1.0 / SIZE
+    return column * w + 1.0 / WIDTH, (column + 1) * w - 1.0 / WIDTH
 
 
 def shell_u(u: np.ndarray) -> np.ndarray:
     """The shell's ``u`` (0..1 round the head) in the atlas (its right half, a texel in from each side)."""
-    return 0.5 + 1.0 / SIZE + u * (0.5 - 2.0 / SIZE)
+    return 0.5 + 1.0 / WIDTH + u * (0.5 - 2.0 / WIDTH)
 
 
 def _strokes(rng, width: int, rows: int, count: int, span: float, thick: tuple[float, float],
@@ -119,6 +122,11 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     shade, cut = _shell(rng, curly)
     light[:, n // 2:] = shade
     alpha[:, n // 2:] = cut
+    # Pairs of columns averaged (the light weighted by alpha, so clear texels do not darken an edge).
+    pair = alpha[:, 0::2] + alpha[:, 1::2]
+    lit = light[:, 0::2] * alpha[:, 0::2] + light[:, 1::2] * alpha[:, 1::2]
+    light = np.where(pair > 1e-3, lit / np.maximum(pair, 1e-3), (light[:, 0::2] + light[:, 1::2]) / 2)
+    alpha = pair / 2
     # Alpha kept as the top byte of a little-endian RGBA word (hair_texture ors the colour in).
     return {"light": np.clip(light / LIGHT_MAX * 255 + 0.5, 0, 255).astype(np.uint8),
             "alpha": np.clip(alpha * 255 + 0.5, 0, 255).astype("<u4") << 24}
@@ -158,7 +166,7 @@ def rgb(color: str) -> np.ndarray:
 
 @lru_cache(maxsize=32)
 def hair_texture(color: str, style: str) -> np.ndarray:
-    """RGBA (SIZE, SIZE, 4) uint8: the atlas for ``style`` in ``color`` (read-only)."""
+    """RGBA (HEIGHT, WIDTH, 4) uint8: the atlas for ``style`` in ``color`` (read-only)."""
     return tint(pattern(style), color)
 
 
