@@ -28,7 +28,7 @@ from ..mesh import BodyMesh, vertex_normals
 from . import cards
 from .head import Head, head_of, per_body
 from .scalp import shell
-from .styles import groom
+from .canon import fitted
 from .texture import pattern
 
 SIZE = 512
@@ -139,8 +139,8 @@ def baked(mesh: BodyMesh, style: str) -> tuple[Piece, dict[str, np.ndarray]]:
     """The LOD 2 shell of ``style`` for this body and its texture's pattern (light levels and alpha,
     as :func:`.texture.pattern`)."""
     head = head_of(mesh)
-    g = groom(mesh, style, 0)
-    hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s) for s in [g.cards, *g.extra]])
+    g = fitted(mesh, style, 0)
+    hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])
     az, q, r = _chart(head, hair.positions.astype(np.float64))
     q_max = float(q.max()) + 0.005
     rows = int(np.clip(np.ceil(q_max / ROW), 8, 48))

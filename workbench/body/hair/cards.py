@@ -104,10 +104,10 @@ def order(pts: np.ndarray, head: Head) -> np.ndarray:
     return np.lexsort((np.arange(S), np.round(height, 5)))
 
 
-def piece(mesh: BodyMesh, head: Head, strands) -> Piece:
+def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
-    inner cards first."""
-    s = strands.take(order(strands.pts, head))
+    inner cards first (``sort=False``: they come so already)."""
+    s = strands.take(order(strands.pts, head)) if sort else strands
     S, K, _ = s.pts.shape
     pos, tris, normals, uv = ribbons(s.pts, s.nrm, s.width, s.column, s.taper, s.across)
     hang = s.hanging

@@ -17,7 +17,7 @@
 >>> m = body_mesh(normalize_avatar_settings({"gender": "masculine"}))
 >>> g = curly(m, head_of(m), 1)
 >>> g.cards.pts.shape[1], g.cards.across is not None
-(16, True)
+(14, True)
 """
 
 from __future__ import annotations

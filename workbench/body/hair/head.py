@@ -31,10 +31,6 @@ from ..mesh import BodyMesh
 STEP = 3.0
 # The body envelope: metres per row (height) and degrees per column (azimuth).
 ROW, COL = 0.01, 5.0
-# Barycentric points sampled on each skin triangle of the head (a lattice of order 2: vertices and
-# edge midpoints).
-_B = np.array([(i / 2, j / 2) for i in range(3) for j in range(3 - i)], float)
-LATTICE = np.column_stack([_B, 1 - _B.sum(1)])
 
 # Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
@@ -134,37 +130,67 @@ def _bilinear(grid: np.ndarray, row: np.ndarray, col: np.ndarray) -> np.ndarray:
 
 
 def _fill(grid: np.ndarray, smooth: int) -> np.ndarray:
-    """Empty cells (NaN) interpolated along their row (columns periodic; an empty row copies the
-    nearest filled one); then ``smooth`` passes of a 3 x 3 mean; the last column repeats the first."""
-    g = grid.copy()
-    rows, cols = g.shape
-    x = np.arange(cols)
-    filled = ~np.isnan(g)
-    for r in np.flatnonzero(filled.any(1) & ~filled.all(1)):
-        ok = filled[r]
-        g[r, ~ok] = np.interp(x[~ok], x[ok], g[r, ok], period=cols)
+    """Empty cells (NaN) interpolated along their row between the nearest filled cells either side
+    (columns periodic; an empty row copies the nearest filled one); then ``smooth`` passes of a
+    3 x 3 mean; the last column repeats the first."""
+    rows, cols = grid.shape
+    filled = ~np.isnan(grid)
     have = np.flatnonzero(filled.any(1))
     if len(have) == 0:
         return np.zeros((rows, cols + 1))
-    g = g[have[np.abs(np.arange(rows)[:, None] - have[None, :]).argmin(1)]] if len(have) < rows else g
+    if len(have) < rows:
+        pick = have[np.abs(np.arange(rows)[:, None] - have[None, :]).argmin(1)]
+        grid, filled = grid[pick], filled[pick]
+    # Three copies side by side, so a gap across the seam finds its neighbours; the previous and next
+    # filled column of each cell by running maxima of their indices.
+    g3 = np.concatenate([grid] * 3, 1)
+    f3 = np.concatenate([filled] * 3, 1)
+    idx = np.arange(3 * cols)[None, :]
+    prev = np.maximum.accumulate(np.where(f3, idx, -1), axis=1)
+    nxt = (3 * cols - 1) - np.maximum.accumulate(np.where(f3, 3 * cols - 1 - idx, -1)[:, ::-1], axis=1)[:, ::-1]
+    prev, nxt = prev[:, cols:2 * cols], nxt[:, cols:2 * cols]
+    r = np.arange(rows)[:, None]
+    lo, hi = g3[r, np.maximum(prev, 0)], g3[r, np.minimum(nxt, 3 * cols - 1)]
+    t = (idx[:, cols:2 * cols] - prev) / np.maximum(nxt - prev, 1)
+    g = np.where(filled, grid, lo + (hi - lo) * t)
     for _ in range(smooth):
-        p = np.pad(g, 1, mode="edge")
-        p[1:-1, 0], p[1:-1, -1] = g[:, -1], g[:, 0]
-        g = sum(p[1 + dy: p.shape[0] - 1 + dy, 1 + dx: p.shape[1] - 1 + dx]
-                for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9
+        p = np.pad(g, ((1, 1), (0, 0)), mode="edge")
+        p = np.concatenate([p[:, -1:], p, p[:, :1]], 1)
+        g = sum(p[1 + dy: rows + 1 + dy, 1 + dx: cols + 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9
     return np.concatenate([g, g[:, :1]], axis=1)
 
 
-def _skin_points(mesh: BodyMesh, keep: np.ndarray, values: np.ndarray | None = None):
-    """Points on the body's triangles whose corners are all in ``keep`` (a vertex mask), six per
-    triangle; with ``values`` (per vertex) also those interpolated to the points."""
+def _skin_points(corners: np.ndarray) -> np.ndarray:
+    """Six points on each triangle (corners (T, 3, 3)): its corners and its edges' midpoints."""
+    mids = (corners + np.roll(corners, -1, axis=1)) / 2
+    return np.concatenate([corners, mids], 1).reshape(-1, 3)
+
+
+_topology_of: dict[int, tuple] = {}
+
+
+def _topology(mesh: BodyMesh) -> dict[str, np.ndarray]:
+    """What every body shares (the base mesh's triangles and the rig's weights): the head's vertices,
+    the skin triangles of the head and neck, each vertex's share of Head, and the trunk's vertices."""
+    key = id(mesh.triangles)
+    hit = _topology_of.get(key)
+    if hit is not None and hit[0] is mesh.triangles:      # (every body's weights are the rig's)
+        return hit[1]
+    idx = mesh.skeleton.index
+    body = mesh.groups["body"]
+    dominant, strong = mesh.joints[:, 0], mesh.weights[:, 0] > 0.5
+    on_head = strong & np.isin(dominant, [idx["Head"], idx["Neck"]])
     tris = mesh.triangles[mesh.face_groups["body"]]
-    tris = tris[keep[tris].all(1)]
-    corners = mesh.positions[tris].astype(float)                  # (T, 3, 3)
-    pts = np.matmul(LATTICE[None], corners).reshape(-1, 3)
-    if values is None:
-        return pts
-    return pts, (LATTICE @ values[tris].T).T.reshape(-1)
+    arms = [i for n, i in idx.items() if any(k in n for k in ("Arm", "Hand"))]
+    trunk = np.zeros(len(mesh.positions), bool)
+    trunk[body] = ~np.isin(dominant[body], arms)
+    out = {"head": body[strong[body] & (dominant[body] == idx["Head"])],
+           "tris": tris[on_head[tris].all(1)],
+           "share": np.where(mesh.joints == idx["Head"], mesh.weights, 0).sum(1),
+           "trunk": np.flatnonzero(trunk)}
+    _topology_of.clear()
+    _topology_of[key] = (mesh.triangles, out)
+    return out
 
 
 def _grid_max(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -196,22 +222,18 @@ def per_body(make):
 @per_body
 def _head(mesh: BodyMesh) -> Head:
     pos = mesh.positions
-    idx = mesh.skeleton.index
+    top_of = _topology(mesh)
     eyes = pos[np.concatenate([mesh.groups["helper-l-eye"], mesh.groups["helper-r-eye"]])]
     eye_y = float(eyes[:, 1].mean())
-    body = mesh.groups["body"]
-    head = body[(mesh.weights[body, 0] > 0.5) & (mesh.joints[body, 0] == idx["Head"])]
+    head = top_of["head"]
     top = pos[head][pos[head, 1] > eye_y]
     lo, hi = top.min(0), top.max(0)
     centre = np.array([(lo[0] + hi[0]) / 2, eye_y, (lo[2] + hi[2]) / 2])
     radius = float(hi[1] - eye_y)
 
-    dominant = mesh.joints[:, 0]
-    strong = mesh.weights[:, 0] > 0.5
-    on_head = strong & np.isin(dominant, [idx["Head"], idx["Neck"]])
-    head_weight = np.where(mesh.joints == idx["Head"], mesh.weights, 0).sum(1)
-    pts, share = _skin_points(mesh, on_head, head_weight)
-    pts = pts - centre
+    tris = top_of["tris"]
+    pts = _skin_points(pos[tris].astype(float)) - centre
+    share = _skin_points(np.repeat(top_of["share"][tris][..., None], 3, 2))[:, 0]
     r = np.linalg.norm(pts, axis=1)
     polar = np.degrees(np.arccos(np.clip(pts[:, 1] / r, -1, 1)))
     azimuth = np.degrees(np.arctan2(pts[:, 0], pts[:, 2]))
@@ -227,11 +249,8 @@ def _head(mesh: BodyMesh) -> Head:
         head_share = _fill((total / count).reshape(shape), 1)
 
     # The body envelope: neck, shoulders and trunk, the arms left out.
-    arms = [i for n, i in idx.items() if any(k in n for k in ("Arm", "Hand"))]
-    trunk = ~np.isin(dominant, arms) & (pos[:, 1] > centre[1] - 0.75)
-    keep = np.zeros(len(pos), bool)
-    keep[body] = trunk[body]
-    pts = pos[keep].astype(float)       # its cells are larger than the skin's spacing: vertices will do
+    pts = pos[top_of["trunk"]].astype(float)    # its cells are larger than the skin's spacing: vertices will do
+    pts = pts[pts[:, 1] > centre[1] - 0.75]
     top_y = float(centre[1] + 0.05)
     rel = pts - centre
     rows = np.round((top_y - pts[:, 1]) / ROW).astype(np.int64)
@@ -242,6 +261,11 @@ def _head(mesh: BodyMesh) -> Head:
     for a in (grid, reach, head_share):
         a.setflags(write=False)
     return Head(centre, radius, grid, reach, top_y, head_share)
+
+
+def head_triangles(mesh: BodyMesh) -> np.ndarray:
+    """The body's skin triangles on the head and neck (every corner skinned mostly to ``Head`` or ``Neck``)."""
+    return _topology(mesh)["tris"]
 
 
 def head_of(mesh: BodyMesh) -> Head:

@@ -24,7 +24,8 @@ from . import cards
 from .bake import baked
 from .head import head_of
 from .scalp import shell
-from .styles import STYLES, groom
+from .canon import fitted
+from .styles import STYLES
 
 LOD1_BUDGET = 5000
 
@@ -38,11 +39,11 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
     if lod >= 2:
         return {"Hair": baked(mesh, style)[0]}
     head = head_of(mesh)
-    g = groom(mesh, style, lod)
-    out = {"Hair": merge([cards.piece(mesh, head, s) for s in [g.cards, *g.extra]])}
+    g = fitted(mesh, style, lod)
+    out = {"Hair": merge([cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])}
     # Blended, inner first: the scalp shell (its hairline a soft edge of alpha), then the wisps over it.
     fringe = [shell(mesh, head, style)]
     if g.fringe is not None and len(g.fringe.pts):
-        fringe.append(cards.piece(mesh, head, g.fringe))
+        fringe.append(cards.piece(mesh, head, g.fringe, sort=False))
     out["Hair_Fringe"] = merge(fringe)
     return out

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
-from .head import Head, hairline, smoothstep
+from .head import Head, hairline, head_triangles, smoothstep
 from .texture import TIP_FROM, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
@@ -33,12 +33,12 @@ LIFT = (0.0015, 0.0008)
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     """The scalp shell of ``style`` for this body (see the module's steps)."""
-    tris = mesh.triangles[mesh.face_groups["body"]]
-    idx = mesh.skeleton.index
-    on_head = np.isin(mesh.joints[:, 0], [idx["Head"], idx["Neck"]]) & (mesh.weights[:, 0] > 0.5)
-    azimuth, polar = head.angles(mesh.positions.astype(np.float64))
+    tris = head_triangles(mesh)
+    used = np.unique(tris)
+    azimuth, polar = np.zeros(len(mesh.positions)), np.zeros(len(mesh.positions))
+    azimuth[used], polar[used] = head.angles(mesh.positions[used].astype(np.float64))
     v = polar / hairline(style, azimuth)
-    keep = on_head[tris].all(1) & (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
+    keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
     tris = tris[keep]
     u = azimuth[tris] / 360.0 + 0.5
     # A triangle straddling the back seam takes its corners on the low side past 1.
@@ -56,13 +56,8 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     lift = LIFT[1] + (LIFT[0] - LIFT[1]) * smoothstep(TIP_TO, 0.7, vv)
     positions = (pos + nrm * lift[:, None]).astype(np.float32)
     uv = np.column_stack([shell_u(uu), vv / V_END]).astype(np.float32)
-    return Piece(positions, _welded_normals(positions, indices), uv, indices, mesh.joints[source].copy(),
-                 mesh.weights[source].copy(), np.full(len(positions), -1, np.int64))
-
-
-def _welded_normals(positions: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """Vertex normals shared by the copies of a vertex (the back seam's), so the shading has no line
-    where the UVs split."""
-    unique, weld = np.unique(positions, axis=0, return_inverse=True)
-    weld = weld.reshape(-1)
-    return vertex_normals(unique, weld[indices])[weld]
+    # Normals on the skin vertices themselves, so the copies at the back seam share theirs (no line).
+    skin, weld = np.unique(source, return_inverse=True)
+    normals = vertex_normals(positions[np.unique(weld, return_index=True)[1]], weld[indices])[weld]
+    return Piece(positions, normals, uv, indices, mesh.joints[source].copy(), mesh.weights[source].copy(),
+                 np.full(len(positions), -1, np.int64))

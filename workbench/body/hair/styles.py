@@ -18,7 +18,7 @@ hairline and a few loose ones over the outer layer.
 >>> from workbench.body.mesh import body_mesh
 >>> g = groom(body_mesh(normalize_avatar_settings({"gender": "feminine"})), "short", 0)
 >>> g.cards.pts.shape[1:], bool(g.cards.pts.shape[0] > 200)
-((8, 3), True)
+((7, 3), True)
 """
 
 from __future__ import annotations
