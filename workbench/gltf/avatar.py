@@ -70,7 +70,8 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
                      blend=False, roughness=0.7, occlusion=ao.occlusion_texture(body_mesh(settings))),
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
-        "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
+        # Thin dark lashes of their own colour, cut by alpha (workbench.body.hair.lashes).
+        "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=False, mask=True, roughness=0.6,
                           double=True),
         # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
         "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),

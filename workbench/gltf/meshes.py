@@ -30,7 +30,7 @@ import numpy as np
 from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES, tucked_teeth
 from ..body.glasses import glasses_piece
-from ..body.hair import hair_pieces
+from ..body.hair import hair_pieces, with_lash_uvs
 from ..body.outfit import outfit_pieces
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh
@@ -76,6 +76,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
     out["Teeth"] = tucked_teeth(out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
+    out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
     out.update(hair_pieces(mesh, hair, 0))
     out.update(outfit_pieces(mesh))
     if glasses:
