@@ -129,6 +129,8 @@ def _has_head(posed: Posed) -> bool:
 EYE_ALONG_HEAD = 0.45
 PORTRAIT_SPAN = 1.8
 EYES_FROM_TOP = 0.40
+# The margin over the hair in a portrait, as a fraction of the picture's side.
+HAIR_MARGIN = 0.03
 
 
 def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, float, float, float, float]:
@@ -150,10 +152,16 @@ def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, fl
         cy = float(eye[1]) - (0.5 - EYES_FROM_TOP) * 2 * half
         near = pts[np.linalg.norm(pts - eye, axis=1) < 1.2 * bone]
         # A bun or full hair above the frame: raise it a little (the eyes go down to at most
-        # 44% from the top) rather than cut the hair off.
+        # 44% from the top), then, for hair taller still (curls), widen the square upwards, so
+        # the hair keeps a margin of HAIR_MARGIN of the picture over it.
         if len(near):
-            over = float(near[:, 1].max()) + 0.02 * 2 * half - (cy + half)
+            over = float(near[:, 1].max()) + HAIR_MARGIN * 2 * half - (cy + half)
             cy += min(max(over, 0.0), 0.04 * 2 * half)
+            rest = float(near[:, 1].max()) - (cy + half * (1 - 2 * HAIR_MARGIN))
+            if rest > 0:
+                grow = rest / (1 - 2 * HAIR_MARGIN)
+                half += grow / 2
+                cy += grow / 2
         front = float(near[:, 2].max()) if len(near) else float(eye[2]) + bone
         return float(eye[0]), cy, float(eye[2]), half, front
     top_y = float(hi[1])

@@ -5,10 +5,12 @@ A card follows its strand's points; its width lies across the strand in the surf
 out from the volume normal by :data:`ROUND`, so a card shades as a round clump rather than a flat
 strip. ``u`` runs across the card inside its atlas column, ``v`` from the root (0) to the tip (1).
 
-Skinning (at most three joints a vertex): hair on the head above the jaw moves with ``Head`` (over
-the nape, as the skin there does: the head envelope's share of ``Head``, the rest ``Neck``); hair
-hanging below the jaw blends to ``Neck`` and then to ``Spine2`` by how far below it hangs, so long
-hair follows the head and the back.
+Skinning (at most four joints a vertex): hair on the head moves with ``Head`` (over the nape, as
+the skin there does: the head envelope's share of ``Head``, the rest ``Neck``); hair hanging past
+the head takes (over :data:`HANG` metres) the weights of the skin it hangs over (the body envelope's
+outermost vertex there: beside the ears the head's, then the neck's, the back's, the shoulders',
+the chest's), so long hair moves with what it lies on: the head's turn carries it over the ears, and
+no nod or shoulder blade passes through it.
 
 Cards are written inner first (by their mean height over the head or the body), so a renderer that
 draws triangles in order (three.js within one primitive) lays outer cards over inner ones.
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..compile import top_four
 from ..lod import Piece
 from ..mesh import BodyMesh
 from .head import Head
@@ -32,6 +35,13 @@ from .texture import column_u
 
 # How far a card's edge normals lean out (as a fraction of the across direction).
 ROUND = 0.35
+# The least height (metres) of a card's vertex over the head envelope.
+CLEAR = 0.0015
+# How much of the arms' weights hanging hair takes from the skin it lies on.
+ARM_SHARE = 0.5
+# Metres below the skull's centre over which hanging hair goes from the head's weights to the skin's
+# it hangs over.
+HANG = 0.03
 
 
 def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
@@ -70,6 +80,11 @@ def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndar
     return pos.reshape(-1, 3), tris.astype(np.int64), n.reshape(-1, 3), uv.reshape(-1, 2)
 
 
+def ARM_JOINTS(mesh: BodyMesh) -> list[int]:    # noqa: N802 (a table, computed)
+    """The arms' and hands' joints."""
+    return [i for n, i in mesh.skeleton.index.items() if any(k in n for k in ("Arm", "Hand"))]
+
+
 def skin(mesh: BodyMesh, head: Head, positions: np.ndarray, hanging: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Joints (N, 4) uint8 and weights (N, 4) of hair vertices (see the module's text); ``hanging``
     (N,) marks vertices of strands that fell past the head."""
@@ -78,20 +93,24 @@ def skin(mesh: BodyMesh, head: Head, positions: np.ndarray, hanging: np.ndarray)
     d = positions - head.centre
     d = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
     share = np.where(hanging, 1.0, head.share(d))
-    jaw = head.centre[1] - 0.8 * head.radius
-    low = np.clip((jaw - positions[:, 1]) / 0.22, 0, 1) * hanging
-    weights = np.zeros((n, 4), np.float32)
-    joints = np.zeros((n, 4), np.uint8)
-    joints[:, 0], joints[:, 1], joints[:, 2] = idx["Head"], idx["Neck"], idx["Spine2"]
-    head_w = share * np.clip(1 - 2 * low, 0, 1)
-    spine_w = np.clip(2 * low - 1, 0, 1)
-    weights[:, 0] = head_w
-    weights[:, 2] = spine_w
-    weights[:, 1] = 1 - head_w - spine_w
-    weights[weights < 1e-4] = 0
-    weights /= weights.sum(1, keepdims=True)
-    joints[weights == 0] = 0      # glTF validators flag a joint named with no weight
-    return joints, weights
+    dense = np.zeros((n, len(mesh.skeleton.names)), np.float32)
+    rows = np.arange(n)
+    # On the head: Head, or over the nape the skin's share of it, the rest Neck.
+    low = np.clip((head.centre[1] - positions[:, 1]) / HANG, 0, 1) * hanging
+    dense[:, idx["Head"]] = share * (1 - low)
+    dense[:, idx["Neck"]] = (1 - share) * (1 - low)
+    # Hanging below the jaw: more and more the skin's under it (the back's, the shoulders', the chest's),
+    # so the hair moves with what it lies on.
+    if low.any():
+        az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+        j, w = head.skin_at(az, positions[:, 1])
+        # ...but only half the arms' share of it: blended over an arm raised overhead it pulls points off
+        # the skin inwards (the shoulder's crease), more the farther they are from it; without it a
+        # shrug lifts the shoulders' skin through the hair.
+        w = np.where(np.isin(j, ARM_JOINTS(mesh)), ARM_SHARE * w, w)
+        w = w / np.maximum(w.sum(1, keepdims=True), 1e-9)
+        np.add.at(dense, (np.repeat(rows, 4), j.reshape(-1).astype(np.int64)), (w * low[:, None]).reshape(-1))
+    return top_four(dense)
 
 
 def order(pts: np.ndarray, head: Head) -> np.ndarray:
@@ -111,6 +130,14 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     S, K, _ = s.pts.shape
     pos, tris, normals, uv = ribbons(s.pts, s.nrm, s.width, s.column, s.taper, s.across)
     hang = s.hanging
+    # A flat card's edges leave the curved surface its middle follows: those on the head are kept
+    # out of the head envelope.
+    rel = pos - head.centre
+    r = np.linalg.norm(rel, axis=1)
+    d = rel / np.maximum(r, 1e-12)[:, None]
+    floor = head.envelope(d) + CLEAR
+    low = (r < floor) & ~np.repeat(hang.reshape(-1), 2)
+    pos[low] = head.centre + d[low] * floor[low, None]
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))

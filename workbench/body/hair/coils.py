@@ -120,7 +120,8 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     pitch = rng.uniform(*PITCH, S)
     turns = length / pitch
     s = np.linspace(0, 1, K)
-    radius = rng.uniform(*COIL, S)[:, None] * (1 - 0.3 * s)[None, :]
+    # The coil opens out of the root over its first turn (so it does not dip into the scalp).
+    radius = rng.uniform(*COIL, S)[:, None] * (1 - 0.3 * s)[None, :] * np.clip(s[None, :] * turns[:, None], 0, 1)
     parts = []
     for phase in (0.0, np.pi)[:CURLY_COILS[lod]]:
         theta = rng.uniform(0, 2 * np.pi, S)[:, None] + phase + 2 * np.pi * turns[:, None] * s[None, :]

@@ -71,14 +71,14 @@ def tangent(d: np.ndarray, v: np.ndarray) -> np.ndarray:
 class Fall:
     """How strands fall once below the skull's centre. ``end(az, i)`` and ``target(az, i)``: for strands
     ``i`` starting to fall at azimuth ``az`` (degrees), the height each ends at and the azimuth it turns
-    to, from ``turn_y`` down to ``part_y``; ``clearance`` (S,) metres over the body envelope;
+    to, from ``turn_y`` down to ``part_y``; ``clearance(az, y, i)`` metres over the body envelope;
     ``sway`` (S,) metres of sideways wave."""
 
     end: object
     target: object
     turn_y: float
     part_y: float
-    clearance: np.ndarray
+    clearance: object
     sway: np.ndarray
 
 
@@ -228,7 +228,7 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
                 a = az0[f] + _wrap(target[f] - az0[f]) * turn
                 wave = fall.sway[f] * np.sin((y0[f] - y[f]) * 19.0 + az0[f]) * np.clip((y0[f] - y[f]) / 0.1, 0, 1)
                 az[f] = a + np.degrees(wave / np.maximum(rho[f], 0.05))
-                rho[f] = np.maximum(rho[f], head.reach(az[f], y[f]) + fall.clearance[f])
+                rho[f] = np.maximum(rho[f], head.reach(az[f], y[f]) + fall.clearance(az[f], y[f], np.flatnonzero(f)))
     stop = np.where(np.isfinite(stop), stop, (len(path) - 1) * step)
     pts, nrm, hanging = _resample(path, normal, fell, np.minimum(stop, (len(path) - 1) * step), step, points)
     return pts, nrm, hanging > 0.5

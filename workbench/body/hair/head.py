@@ -6,9 +6,10 @@ and the two envelopes hair is laid over (:class:`Head`).
   3-degree grid, filled and smoothed: strands on the head are points at the envelope's radius plus
   their height over it, so no strand passes inside the head whatever its shape.
 - The **body envelope**: over (height, azimuth about the vertical through the skull's centre), the
-  farthest skin of the neck, shoulders, chest and back (arms left out: long hair parts in front of and
-  behind the shoulders, where the arms do not reach), never drawing in below a height where it has
-  been wider (hanging hair does not tuck back in).
+  farthest skin of the neck, shoulders, chest and back, and of the arms as they hang at the sides in
+  every clip (turned down from the bind pose's T), never drawing in below a height where it has
+  been wider (hanging hair does not tuck back in). Long hair parts in front of and behind the
+  shoulders, clear of the arms.
 
 Both are made from points sampled on the skin's triangles (six per triangle: the vertices are a
 centimetre apart, the grid's cells a few millimetres), with ``np.maximum.at`` into the grid.
@@ -29,8 +30,11 @@ from ..mesh import BodyMesh
 
 # Degrees per cell of the head envelope's grid (polar rows 0..180, azimuth columns -180..180).
 STEP = 3.0
-# The body envelope: metres per row (height) and degrees per column (azimuth).
+# The body envelope: metres per row (height) and degrees per column (azimuth); how far the arms are
+# turned down from the bind pose for it (about the shoulder, to hang at the sides as in the clips),
+# and the room hair keeps from them (they swing).
 ROW, COL = 0.01, 5.0
+ARM_DROP, ARM_CLEARANCE = 75.0, 0.012
 
 # Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
@@ -86,6 +90,8 @@ class Head:
     body: np.ndarray
     body_top: float
     head_share: np.ndarray
+    body_joints: np.ndarray
+    body_weights: np.ndarray
 
     def angles(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(azimuth, polar) in degrees of ``points`` (N, 3) about the centre."""
@@ -105,6 +111,13 @@ class Head:
         azimuth = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
         polar = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
         return np.clip(_bilinear(self.head_share, polar / STEP, (azimuth + 180) / STEP), 0, 1)
+
+    def skin_at(self, azimuth: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The joints and weights (N, 4) of the body's outermost skin at ``azimuth`` and height ``y``."""
+        rows, cols = self.body.shape[0], self.body.shape[1] - 1
+        r = np.clip(np.round((self.body_top - np.asarray(y, float)) / ROW).astype(np.int64), 0, rows - 1)
+        c = np.round((np.asarray(azimuth, float) + 180) / COL).astype(np.int64) % cols
+        return self.body_joints[r, c], self.body_weights[r, c]
 
     def on_head(self, d: np.ndarray, height=0.0) -> np.ndarray:
         """Points ``height`` metres over the head envelope in unit directions ``d`` (N, 3)."""
@@ -129,10 +142,11 @@ def _bilinear(grid: np.ndarray, row: np.ndarray, col: np.ndarray) -> np.ndarray:
     return top * (1 - fr) + bottom * fr
 
 
-def _fill(grid: np.ndarray, smooth: int) -> np.ndarray:
+def _fill(grid: np.ndarray, smooth: int, keep_low: bool = False) -> np.ndarray:
     """Empty cells (NaN) interpolated along their row between the nearest filled cells either side
     (columns periodic; an empty row copies the nearest filled one); then ``smooth`` passes of a
-    3 x 3 mean; the last column repeats the first."""
+    3 x 3 mean, never below the unsmoothed value (``keep_low``: any value); the last column repeats
+    the first."""
     rows, cols = grid.shape
     filled = ~np.isnan(grid)
     have = np.flatnonzero(filled.any(1))
@@ -152,12 +166,46 @@ def _fill(grid: np.ndarray, smooth: int) -> np.ndarray:
     r = np.arange(rows)[:, None]
     lo, hi = g3[r, np.maximum(prev, 0)], g3[r, np.minimum(nxt, 3 * cols - 1)]
     t = (idx[:, cols:2 * cols] - prev) / np.maximum(nxt - prev, 1)
-    g = np.where(filled, grid, lo + (hi - lo) * t)
+    g = raw = np.where(filled, grid, lo + (hi - lo) * t)
     for _ in range(smooth):
         p = np.pad(g, ((1, 1), (0, 0)), mode="edge")
         p = np.concatenate([p[:, -1:], p, p[:, :1]], 1)
         g = sum(p[1 + dy: rows + 1 + dy, 1 + dx: cols + 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9
+    if not keep_low:
+        g = np.maximum(g, raw)           # smoothing never takes an envelope inside what it wraps
     return np.concatenate([g, g[:, :1]], axis=1)
+
+
+def _arms_down(mesh: BodyMesh, arms: dict[str, np.ndarray]) -> np.ndarray:
+    """The arms' vertices turned down about their shoulders by :data:`ARM_DROP` degrees (their bind
+    pose is a T), as points (N, 3)."""
+    out = []
+    for side, sign in (("Left", 1.0), ("Right", -1.0)):
+        joint = mesh.skeleton.pos(f"{side}Arm")
+        a = np.radians(ARM_DROP) * sign
+        rot = np.array([[np.cos(a), np.sin(a), 0], [-np.sin(a), np.cos(a), 0], [0, 0, 1]])
+        out.append((mesh.positions[arms[side]].astype(float) - joint) @ rot.T + joint)
+    return np.concatenate(out)
+
+
+def _nearest(owner: np.ndarray) -> np.ndarray:
+    """Each cell of ``owner`` (-1: empty) takes the nearest filled cell's value along its row (periodic),
+    and an empty row the nearest filled row's."""
+    rows, cols = owner.shape
+    filled = owner >= 0
+    have = np.flatnonzero(filled.any(1))
+    if len(have) == 0:
+        return np.zeros_like(owner)
+    pick = have[np.abs(np.arange(rows)[:, None] - have[None, :]).argmin(1)]
+    owner, filled = owner[pick], filled[pick]
+    o3, f3 = np.concatenate([owner] * 3, 1), np.concatenate([filled] * 3, 1)
+    idx = np.arange(3 * cols)[None, :]
+    prev = np.maximum.accumulate(np.where(f3, idx, -1), axis=1)[:, cols:2 * cols]
+    nxt = ((3 * cols - 1) - np.maximum.accumulate(np.where(f3, 3 * cols - 1 - idx, -1)[:, ::-1], axis=1)[:, ::-1])
+    nxt = nxt[:, cols:2 * cols]
+    here = idx[:, cols:2 * cols]
+    take = np.where(here - prev <= nxt - here, prev, nxt)
+    return np.take_along_axis(o3, take, 1)
 
 
 def _skin_points(corners: np.ndarray) -> np.ndarray:
@@ -181,13 +229,22 @@ def _topology(mesh: BodyMesh) -> dict[str, np.ndarray]:
     dominant, strong = mesh.joints[:, 0], mesh.weights[:, 0] > 0.5
     on_head = strong & np.isin(dominant, [idx["Head"], idx["Neck"]])
     tris = mesh.triangles[mesh.face_groups["body"]]
+    # The trunk: the body but the arms beyond the shoulder joints (the skin over the shoulder blades is
+    # partly the arms', and hair lying on it moves with it).
     arms = [i for n, i in idx.items() if any(k in n for k in ("Arm", "Hand"))]
+    sk = mesh.skeleton
+    mid = (sk.pos("LeftArm")[0] + sk.pos("RightArm")[0]) / 2
+    reach_x = abs(sk.pos("LeftArm")[0] - sk.pos("RightArm")[0]) / 2
+    beyond = np.abs(mesh.positions[:, 0] - mid) > reach_x
     trunk = np.zeros(len(mesh.positions), bool)
-    trunk[body] = ~np.isin(dominant[body], arms)
+    trunk[body] = ~(np.isin(dominant[body], arms) & beyond[body])
     out = {"head": body[strong[body] & (dominant[body] == idx["Head"])],
            "tris": tris[on_head[tris].all(1)],
            "share": np.where(mesh.joints == idx["Head"], mesh.weights, 0).sum(1),
-           "trunk": np.flatnonzero(trunk)}
+           "trunk": np.flatnonzero(trunk),
+           "arms": {side: body[np.isin(dominant[body], [i for n, i in idx.items() if n.startswith(side) and
+                                                         any(k in n for k in ("Arm", "Hand"))])]
+                    for side in ("Left", "Right")}}
     _topology_of.clear()
     _topology_of[key] = (mesh.triangles, out)
     return out
@@ -246,21 +303,39 @@ def _head(mesh: BodyMesh) -> Head:
     total = np.bincount(flat, share, shape[0] * shape[1])
     count = np.bincount(flat, None, shape[0] * shape[1])
     with np.errstate(invalid="ignore", divide="ignore"):
-        head_share = _fill((total / count).reshape(shape), 1)
+        head_share = _fill((total / count).reshape(shape), 1, keep_low=True)
 
     # The body envelope: neck, shoulders and trunk, the arms left out.
-    pts = pos[top_of["trunk"]].astype(float)    # its cells are larger than the skin's spacing: vertices will do
-    pts = pts[pts[:, 1] > centre[1] - 0.75]
+    trunk = top_of["trunk"]
+    trunk = trunk[pos[trunk, 1] > centre[1] - 0.75]
+    pts = pos[trunk].astype(float)    # its cells are larger than the skin's spacing: vertices will do
+    arms = _arms_down(mesh, top_of["arms"])
     top_y = float(centre[1] + 0.05)
     rel = pts - centre
     rows = np.round((top_y - pts[:, 1]) / ROW).astype(np.int64)
     cols = np.round((np.degrees(np.arctan2(rel[:, 0], rel[:, 2])) + 180) / COL).astype(np.int64)
     body_shape = (int(0.8 / ROW) + 1, int(360 / COL))
-    reach = _fill(_grid_max(rows, cols, np.hypot(rel[:, 0], rel[:, 2]), body_shape), 1)
+    flat_r = np.hypot(rel[:, 0], rel[:, 2])
+    # The arms as they hang at the sides (the bind pose holds them out; every clip lowers them).
+    a_rel = arms - centre
+    a_rows = np.round((top_y - arms[:, 1]) / ROW).astype(np.int64)
+    a_cols = np.round((np.degrees(np.arctan2(a_rel[:, 0], a_rel[:, 2])) + 180) / COL).astype(np.int64)
+    reach = _fill(_grid_max(np.concatenate([rows, a_rows]), np.concatenate([cols, a_cols]),
+                            np.concatenate([flat_r, np.hypot(a_rel[:, 0], a_rel[:, 2]) + ARM_CLEARANCE]), body_shape), 1)
     reach = np.maximum.accumulate(reach, axis=0)
-    for a in (grid, reach, head_share):
+    # The skin's weights where hanging hair lies: those of each cell's outermost vertex (empty cells
+    # take the nearest filled one's in their row, or the nearest row's).
+    inside = (rows >= 0) & (rows < body_shape[0])
+    cell = rows[inside] * body_shape[1] + cols[inside] % body_shape[1]
+    order = np.lexsort((flat_r[inside], cell))
+    last = np.ones(len(order), bool)
+    last[:-1] = cell[order][1:] != cell[order][:-1]
+    owner = np.full(body_shape[0] * body_shape[1], -1)
+    owner[cell[order][last]] = trunk[np.flatnonzero(inside)[order][last]]
+    owner = _nearest(owner.reshape(body_shape))
+    for a in (grid, reach, head_share, owner):
         a.setflags(write=False)
-    return Head(centre, radius, grid, reach, top_y, head_share)
+    return Head(centre, radius, grid, reach, top_y, head_share, mesh.joints[owner], mesh.weights[owner])
 
 
 def head_triangles(mesh: BodyMesh) -> np.ndarray:

@@ -90,6 +90,10 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     return Groom(cards, wisps, [])
 
 
+# Long hair: extra room (metres) over the shoulders.
+SHOULDER_ROOM = 0.025
+
+
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(62)
     roots = scalp_roots(head, "long", ROOTS["long"][lod], 62)
@@ -119,7 +123,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def target(az, i):
         a = np.abs(az)
         front = a < 80.0
-        goal = np.where(front, 34.0 + 28.0 * np.clip(a / 80.0, 0, 1), 112.0 + 68.0 * np.clip((a - 80.0) / 100.0, 0, 1))
+        goal = np.where(front, 26.0 + 14.0 * np.clip(a / 80.0, 0, 1), 134.0 + 46.0 * np.clip((a - 80.0) / 100.0, 0, 1))
         return np.sign(az + 1e-9) * goal
 
     def end(az, i):
@@ -127,8 +131,16 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         back = smoothstep(100.0, 180.0, goal)
         return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.08 * ends[i] + 0.03 * outer[i]
 
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05,
-                0.007 + 0.012 * outer + rng.uniform(0, 0.004, S), rng.uniform(0.002, 0.008, S))
+    base = 0.007 + 0.012 * outer + rng.uniform(0, 0.004, S)
+
+    def clearance(az, y, i):
+        # More room over the shoulders, which rise into the hair when an arm is raised.
+        a = np.abs(az)
+        side = smoothstep(20.0, 45.0, a) * smoothstep(150.0, 130.0, a)
+        near = smoothstep(shoulder - 0.12, shoulder - 0.02, y) * smoothstep(shoulder + 0.14, shoulder + 0.04, y)
+        return base[i] + SHOULDER_ROOM * side * near
+
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05, clearance, rng.uniform(0.002, 0.008, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=20 if lod == 0 else 12)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
