@@ -38,7 +38,7 @@ ROUND = 0.35
 # The least height (metres) of a card's vertex over the head envelope.
 CLEAR = 0.0015
 # How much of the arms' weights hanging hair takes from the skin it lies on.
-ARM_SHARE = 0.5
+ARM_SHARE = 0.25
 # Metres below the skull's centre over which hanging hair goes from the head's weights to the skin's
 # it hangs over.
 HANG = 0.03
@@ -103,8 +103,8 @@ def skin(mesh: BodyMesh, head: Head, positions: np.ndarray, hanging: np.ndarray)
     # so the hair moves with what it lies on.
     if low.any():
         az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
-        j, w = head.skin_at(az, positions[:, 1])
-        # ...but only half the arms' share of it: blended over an arm raised overhead it pulls points off
+        j, w = head.skin_at(az, positions[:, 1], np.hypot(*(positions - head.centre)[:, [0, 2]].T))
+        # ...but only a quarter of the arms' share of it: blended over an arm raised overhead it pulls points off
         # the skin inwards (the shoulder's crease), more the farther they are from it; without it a
         # shrug lifts the shoulders' skin through the hair.
         w = np.where(np.isin(j, ARM_JOINTS(mesh)), ARM_SHARE * w, w)

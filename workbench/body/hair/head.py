@@ -35,6 +35,9 @@ STEP = 3.0
 # and the room hair keeps from them (they swing).
 ROW, COL = 0.01, 5.0
 ARM_DROP, ARM_CLEARANCE = 75.0, 0.012
+# Hanging hair moves with the skin under it: the highest within UNDER metres below that reaches
+# within REACHES metres of it.
+UNDER, REACHES = 0.10, 0.015
 
 # Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
@@ -92,6 +95,7 @@ class Head:
     head_share: np.ndarray
     body_joints: np.ndarray
     body_weights: np.ndarray
+    body_raw: np.ndarray
 
     def angles(self, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(azimuth, polar) in degrees of ``points`` (N, 3) about the centre."""
@@ -112,12 +116,21 @@ class Head:
         polar = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
         return np.clip(_bilinear(self.head_share, polar / STEP, (azimuth + 180) / STEP), 0, 1)
 
-    def skin_at(self, azimuth: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The joints and weights (N, 4) of the body's outermost skin at ``azimuth`` and height ``y``."""
+    def skin_at(self, azimuth: np.ndarray, y: np.ndarray, rho: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The joints and weights (N, 4) of the skin hair at ``azimuth``, height ``y`` and distance ``rho``
+        from the vertical through the centre lies on: the highest skin below it (within
+        :data:`UNDER` metres) that reaches out as far (a shoulder's top, under hair lying on it),
+        else the body's outermost skin at its height."""
         rows, cols = self.body.shape[0], self.body.shape[1] - 1
         r = np.clip(np.round((self.body_top - np.asarray(y, float)) / ROW).astype(np.int64), 0, rows - 1)
         c = np.round((np.asarray(azimuth, float) + 180) / COL).astype(np.int64) % cols
-        return self.body_joints[r, c], self.body_weights[r, c]
+        pick = r.copy()
+        found = np.zeros(len(r), bool)
+        for k in range(1, int(UNDER / ROW) + 1):
+            rk = np.minimum(r + k, rows - 1)
+            hit = ~found & (self.body_raw[rk, c] >= rho - REACHES)
+            pick[hit], found = rk[hit], found | hit
+        return self.body_joints[pick, c], self.body_weights[pick, c]
 
     def on_head(self, d: np.ndarray, height=0.0) -> np.ndarray:
         """Points ``height`` metres over the head envelope in unit directions ``d`` (N, 3)."""
@@ -322,6 +335,7 @@ def _head(mesh: BodyMesh) -> Head:
     a_cols = np.round((np.degrees(np.arctan2(a_rel[:, 0], a_rel[:, 2])) + 180) / COL).astype(np.int64)
     reach = _fill(_grid_max(np.concatenate([rows, a_rows]), np.concatenate([cols, a_cols]),
                             np.concatenate([flat_r, np.hypot(a_rel[:, 0], a_rel[:, 2]) + ARM_CLEARANCE]), body_shape), 1)
+    raw = reach[:, :-1].copy()
     reach = np.maximum.accumulate(reach, axis=0)
     # The skin's weights where hanging hair lies: those of each cell's outermost vertex (empty cells
     # take the nearest filled one's in their row, or the nearest row's).
@@ -333,9 +347,9 @@ def _head(mesh: BodyMesh) -> Head:
     owner = np.full(body_shape[0] * body_shape[1], -1)
     owner[cell[order][last]] = trunk[np.flatnonzero(inside)[order][last]]
     owner = _nearest(owner.reshape(body_shape))
-    for a in (grid, reach, head_share, owner):
+    for a in (grid, reach, head_share, owner, raw):
         a.setflags(write=False)
-    return Head(centre, radius, grid, reach, top_y, head_share, mesh.joints[owner], mesh.weights[owner])
+    return Head(centre, radius, grid, reach, top_y, head_share, mesh.joints[owner], mesh.weights[owner], raw)
 
 
 def head_triangles(mesh: BodyMesh) -> np.ndarray:
