@@ -8,7 +8,8 @@
    where no hair is and smoothed, a millimetre out.
 3. Its texture: every card triangle (and the scalp shell's) drawn onto the chart, the outermost
    texel whose alpha passes the cut winning (a compiled loop), its light level and alpha kept; the
-   colour is applied as for the cards (:func:`.texture.tint`). Texels no card reaches are clear.
+   colour is applied as for the cards (:func:`.texture.tint`). Texels no card reaches are clear; the
+   alpha is blurred a few texels, so its cut (``MASK``) is a smooth outline, not the cards' steps.
 
 >>> from workbench.options import normalize_avatar_settings
 >>> from workbench.body.mesh import body_mesh
@@ -34,6 +35,7 @@ from .texture import pattern
 SIZE = 512
 COLUMNS = 40
 ROW = 0.013          # metres of q per grid row
+BLUR = 5             # texels each side of the alpha's blur
 
 
 def _chart(head: Head, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -131,7 +133,12 @@ def _texture(head: Head, p: Piece, style: str, q_max: float) -> dict[str, np.nda
         take = ~filled & (count > 0)
         light[take] = grown[take] / count[take]
         filled |= take
-    return {"light": np.round(light).astype(np.uint8), "alpha": out_a.astype("<u4") << 24}
+    # The alpha blurred (two box passes each way), so its cut at one half follows a smooth outline:
+    # card tips a few texels apart merge, and the hairline has no steps.
+    a = out_a.astype(np.float64)
+    for axis in (0, 1, 0, 1):
+        a = sum(np.roll(a, k, axis) for k in range(-BLUR, BLUR + 1)) / (2 * BLUR + 1)
+    return {"light": np.round(light).astype(np.uint8), "alpha": np.round(a).astype("<u4") << 24}
 
 
 @per_body

@@ -135,7 +135,7 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     rel = pos - head.centre
     r = np.linalg.norm(rel, axis=1)
     d = rel / np.maximum(r, 1e-12)[:, None]
-    floor = head.envelope(d) + CLEAR
+    floor = head.envelope(d, highest=True) + CLEAR
     low = (r < floor) & ~np.repeat(hang.reshape(-1), 2)
     pos[low] = head.centre + d[low] * floor[low, None]
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))

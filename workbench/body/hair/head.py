@@ -104,10 +104,17 @@ class Head:
         polar = np.degrees(np.arccos(np.clip(d[:, 1] / np.maximum(np.linalg.norm(d, axis=1), 1e-12), -1, 1)))
         return azimuth, polar
 
-    def envelope(self, d: np.ndarray) -> np.ndarray:
-        """The head envelope's radius in unit directions ``d`` (N, 3), bilinear on its grid."""
+    def envelope(self, d: np.ndarray, highest: bool = False) -> np.ndarray:
+        """The head envelope's radius in unit directions ``d`` (N, 3), bilinear on its grid (``highest``:
+        the largest of the four cells round each direction, never below the skin between them)."""
         azimuth = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
         polar = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        if highest:
+            rows, cols = self.grid.shape
+            r0 = np.clip(np.floor(polar / STEP).astype(np.int64), 0, rows - 2)
+            c0 = np.floor(np.mod((azimuth + 180) / STEP, cols - 1)).astype(np.int64)
+            g = self.grid
+            return np.maximum(np.maximum(g[r0, c0], g[r0, c0 + 1]), np.maximum(g[r0 + 1, c0], g[r0 + 1, c0 + 1]))
         return _bilinear(self.grid, polar / STEP, (azimuth + 180) / STEP)
 
     def share(self, d: np.ndarray) -> np.ndarray:

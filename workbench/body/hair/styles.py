@@ -107,9 +107,12 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     def field(s, d, p, i):
         pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-        down = smoothstep(35.0, 85.0, pol)[:, None]
+        # Over the forehead the hair is swept aside and back from the face, not let fall on it.
+        face = (smoothstep(0.35, 0.65, d[:, 2]) * smoothstep(30.0, 50.0, pol))[:, None]
+        down = smoothstep(35.0, 85.0, pol)[:, None] * (1 - face)
         part = (side[i] * ahead[i])[:, None] * LEFT * (1 - down)
-        return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down)
+        aside = side[i][:, None] * LEFT * 2.0 - np.array([0.0, 0.0, 0.6])
+        return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
 
     lift = rng.uniform(0.0, 0.003, S)
 
