@@ -97,7 +97,7 @@ def frame(posed: Posed, camera: str = "full", *, extra_points: np.ndarray | None
     if camera != "portrait":
         raise ValueError(f"render: camera must be full or portrait; got {camera!r}")
 
-    fov = 25.0
+    fov = PORTRAIT_FOV
     if _has_head(posed):
         return _portrait_camera(portrait_box(posed, pts), fov)
     # No head bone: the top 30% of the bounds, with headroom, cut at the bottom.
@@ -129,8 +129,9 @@ def _has_head(posed: Posed) -> bool:
 EYE_ALONG_HEAD = 0.45
 PORTRAIT_SPAN = 1.8
 EYES_FROM_TOP = 0.40
-# The margin over the hair in a portrait, as a fraction of the picture's side.
+# The margin over the hair in a portrait, as a fraction of the picture's side; the portrait's field of view.
 HAIR_MARGIN = 0.03
+PORTRAIT_FOV = 25.0
 
 
 def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, float, float, float, float]:
@@ -157,8 +158,14 @@ def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, fl
         if len(near):
             over = float(near[:, 1].max()) + HAIR_MARGIN * 2 * half - (cy + half)
             cy += min(max(over, 0.0), 0.04 * 2 * half)
-            rest = float(near[:, 1].max()) - (cy + half * (1 - 2 * HAIR_MARGIN))
-            if rest > 0:
+            for _ in range(3):
+                # As the camera sees it: hair nearer than the head's middle looks taller.
+                d = half / np.tan(np.radians(PORTRAIT_FOV) / 2)
+                depth = np.maximum(d - (near[:, 2] - eye[2]), 1e-3)
+                top = cy + float(((near[:, 1] - cy) * d / depth).max())
+                rest = top - (cy + half * (1 - 2 * HAIR_MARGIN))
+                if rest <= 0:
+                    break
                 grow = rest / (1 - 2 * HAIR_MARGIN)
                 half += grow / 2
                 cy += grow / 2

@@ -41,7 +41,7 @@ CLUMPS = 6
 TIP_FROM, TIP_TO, V_END = 0.95, 1.10, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
-VERSION = 7
+VERSION = 8
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -77,8 +77,8 @@ def _strokes(rng, width: int, rows: int, count: int, span: float, thick: tuple[f
         shade = rng.uniform(*shades)
         phase, period, amp = rng.random() * 6.3, rng.uniform(60, 200), rng.uniform(0.3, 1.4)
         x = x0 + amp * np.sin(v * rows / period + phase) + frizz * np.sin(v * rows / rng.uniform(5, 11) + phase)
-        start = rng.uniform(0.0, 0.06)                      # roots staggered: no straight edge at v = 0
-        taper = np.clip((end - v) / 0.10, 0, 1) ** 0.7 * np.clip((v - start) / 0.03, 0, 1)
+        start = rng.uniform(0.0, 0.1) ** 1.5 * 3            # roots staggered: no straight edge at v = 0
+        taper = np.clip((end - v) / 0.10, 0, 1) ** 0.7 * np.clip((v - start) / 0.04, 0, 1)
         half = w / 2 * np.maximum(taper, 0.0)
         lo = np.clip(np.floor(x - half - 1).astype(int), 0, width - 1)
         for k in range(int(np.ceil(w)) + 3):
