@@ -109,10 +109,11 @@ def test_default_layout_one_skinned_mesh_per_part():
     assert s.meshes["skinned"].all() and list(s.meshes["primitives"]) == [1, 1, 1, 1, 2, 1, 1, 1]
     # Hair's cards and fringe share one texture (PNG, for its alpha); the skin's baked occlusion is
     # a texture of its own.
-    assert list(s.materials["alphaMode"]) == ["OPAQUE"] * 4 + ["MASK", "BLEND"] + ["OPAQUE"] * 3
+    # The lashes too are cut out of their texture by alpha.
+    assert list(s.materials["alphaMode"]) == ["OPAQUE", "OPAQUE", "MASK", "OPAQUE", "MASK", "BLEND"] + ["OPAQUE"] * 3
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
-    assert mimes.pop("Hair") == "image/png"
-    assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 8
+    assert mimes.pop("Hair") == "image/png" and mimes.pop("Eyelashes") == "image/png"
+    assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 7
     doc, _ = doc_of(build_avatar(DEFAULT, ModelOptions()))
     skin = next(m for m in doc["materials"] if m["name"] == "Skin")
     assert doc["textures"][skin["occlusionTexture"]["index"]]["name"] == "Skin_Occlusion"
@@ -160,10 +161,10 @@ def test_atlas_packs_opaque_and_transparent_separately(size):
     # transparent atlas, which the glasses join); every atlas also has the body's occlusion packed like
     # the opaque atlas.
     for settings, modes in ((DEFAULT, ["OPAQUE", "MASK", "BLEND"]), (GLASSES, ["OPAQUE", "MASK", "BLEND"]),
-                            (NO_HAIR, ["OPAQUE"])):
+                            (NO_HAIR, ["OPAQUE", "MASK"])):                  # (the lashes are alpha-tested)
         glb = build_avatar(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
         s = inspect(glb)
-        assert len(s.textures) == (3 if len(modes) > 1 else 2)
+        assert len(s.textures) == 3
         assert (s.textures["width"] == size).all() and (s.textures["height"] == size).all()
         assert list(s.materials["alphaMode"]) == modes
         assert list(s.meshes["primitives"]) == [len(modes)]
@@ -200,6 +201,7 @@ def test_texture_formats(fmt, opaque, transparent):
     s = inspect(glb)
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
     assert mimes.pop("Glasses") == transparent and mimes.pop("Hair") == transparent
+    assert mimes.pop("Eyelashes") == transparent
     assert set(mimes.values()) == {opaque}
     sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"])))
     assert "Skin" in sizes and sizes["Top"] == (512, 512)

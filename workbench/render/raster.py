@@ -65,6 +65,8 @@ from .loops import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve
 # A blended fragment whose alpha is below this draws nothing: it is dropped, so it hides no blended
 # surface behind it (a clear texel of a hair card over the scalp shell).
 BLEND_CUTOFF = 0.5 / 255
+# _opaque_triangles' blocks of texels.
+BLOCK = 8
 from .scene import Material, Posed
 
 __all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_up"]
@@ -310,8 +312,9 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         # triangles: 85 % of a long-hair portrait's tested fragments), as do materials with no alpha to read.
         has_alpha = ((tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
                      | tables["mat_vcol"] | (tables["mat_color"][:, 3] < 1))
-        tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw, mask_mat)
-        walk(ti[tri_mask], near, tested=tested)
+        tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw, mask_mat,
+                                                                                          cutoff)
+        walk(_near_first(ti[tri_mask], depth, tris), near, tested=tested)
     # Blended surfaces: the two nearest blended fragments in front of the opaque surface, per sample, clear
     # texels dropped (a hair's wisps over its scalp shell, a lens over them: each shows through the other).
     glass = glass2 = None
@@ -319,8 +322,10 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         glass, glass2 = Samples.empty(B * K), Samples.empty(B * K)
         cutoff[blend_mat] = BLEND_CUTOFF
         readable = (tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
-        walk(ti[tri_blend], glass, limit=near.z, tested=(blend_mat & readable[:len(blend_mat)])[tri_draw],
-             second=glass2)
+        # (A lens has no clear texel: its fragments need no lookup to pass.)
+        tested = (blend_mat & readable[:len(blend_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw,
+                                                                                          blend_mat, cutoff)
+        walk(_near_first(ti[tri_blend], depth, tris), glass, limit=near.z, tested=tested, second=glass2)
 
     # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
     # Only blocks some opaque or blended fragment reaches are worked on from here: the others
@@ -420,12 +425,13 @@ def _to_srgb8(lin: np.ndarray) -> np.ndarray:
 _SRGB16_TO_LINEAR = ((np.arange(256 * 16 + 1) / (256 * 16)) ** 2.2).astype(np.float32)
 
 
-def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
-    """Per triangle (of all draws): True where a masked material's alpha test passes wherever the
-    triangle is sampled, because every texel its bilinear footprint can read (the box around its
-    texture coordinates, one texel wider each side than the filter reaches for rounding's sake) is
-    opaque enough. Exact: such fragments' filtered alpha is a weighted mean of those texels. Only for
-    materials whose alpha is the texture's alone (alpha factor 1, no vertex colours).
+def _opaque_triangles(draws, tris, tri_draw, mask_mat, cutoffs=None) -> np.ndarray:
+    """Per triangle (of all draws): True where the alpha test of a material of ``mask_mat`` (at its
+    cutoff, or ``cutoffs`` per draw) passes wherever the triangle is sampled, because every texel its
+    bilinear footprint can read (the box around its texture coordinates, one texel wider each side
+    than the filter reaches for rounding's sake) is opaque enough. Exact: such fragments' filtered
+    alpha is a weighted mean of those texels. Only for materials whose alpha is the texture's alone
+    (alpha factor 1, no vertex colours).
 
     >>> from workbench.render.scene import Material, Texture
     >>> from types import SimpleNamespace
@@ -449,9 +455,16 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
                 and m.color[3] == 1.0):
             h, w = tex.height, tex.width
             alpha = tex.texels.view(np.uint8).reshape(h, w, 4)[..., 3]
-            # Texels that might fail the test, counted over any box by a summed-area table.
-            weak = np.zeros((h + 1, w + 1), np.int32)
-            weak[1:, 1:] = (alpha < np.ceil((m.alpha_cutoff + 1e-3) * 255)).cumsum(0).cumsum(1)
+            cut = m.alpha_cutoff if cutoffs is None else float(cutoffs[k])
+            fails = alpha < np.ceil((cut + 1e-3) * 255)
+            # Texels that might fail the test, counted over any box by a summed-area table; over blocks
+            # of BLOCK x BLOCK texels (a block counts if any of its texels might), which only makes the
+            # answer more cautious: a 1024 px hair atlas's table cost more than the walk it saved.
+            b = BLOCK if h % BLOCK == 0 and w % BLOCK == 0 else 1
+            if b > 1:
+                fails = fails.reshape(h // b, b, w // b, b).any(axis=(1, 3))
+            weak = np.zeros((h // b + 1, w // b + 1), np.int32)
+            weak[1:, 1:] = np.cumsum(np.cumsum(fails, axis=0, dtype=np.int32), axis=1, dtype=np.int32)
             uv = d.uv[d.tris].astype(np.float64)                      # (n, 3, 2)
             u, v = uv[..., 0] * w - 0.5, uv[..., 1] * h - 0.5
             x0, x1 = np.floor(u.min(1)) - 1, np.floor(u.max(1)) + 2
@@ -462,8 +475,8 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
                 ok &= (x0 >= 0) & (x1 <= w - 1)
             if tex.wrap_t != 33071:
                 ok &= (y0 >= 0) & (y1 <= h - 1)
-            x0, x1 = np.clip(x0, 0, w - 1).astype(np.int64), np.clip(x1, 0, w - 1).astype(np.int64)
-            y0, y1 = np.clip(y0, 0, h - 1).astype(np.int64), np.clip(y1, 0, h - 1).astype(np.int64)
+            x0, x1 = np.clip(x0, 0, w - 1).astype(np.int64) // b, np.clip(x1, 0, w - 1).astype(np.int64) // b
+            y0, y1 = np.clip(y0, 0, h - 1).astype(np.int64) // b, np.clip(y1, 0, h - 1).astype(np.int64) // b
             count = weak[y1 + 1, x1 + 1] - weak[y0, x1 + 1] - weak[y1 + 1, x0] + weak[y0, x0]
             sure[start:start + n] = ok & (count == 0)
         start += n
@@ -540,6 +553,14 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
                 tex_ws=dims[:, 2], tex_wt=dims[:, 3], tex_alpha=dims[:, 4].astype(np.bool_),
                 srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),
                 light_scalars=scalars, f=np.float32(1.0 / np.tan(np.radians(camera.fov_deg) / 2)), size=size, ss=ss)
+
+
+def _near_first(ti: np.ndarray, depth: np.ndarray, tris: np.ndarray) -> np.ndarray:
+    """Triangles ``ti`` nearest first (by their nearest corner; ties in their order), so that of layered
+    alpha-tested or blended surfaces (hair's cards) the nearer are drawn first and the fragments behind
+    them fail the depth test before any texture is read. What wins a sample is the same in any order,
+    but for equal depths."""
+    return ti[np.argsort(depth[tris[ti]].min(1), kind="stable")]
 
 
 def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:

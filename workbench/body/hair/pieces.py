@@ -1,8 +1,8 @@
 """A style's hair for one body at a level of detail, as the avatar's pieces (MetaHuman's chain).
 
-- LOD 0: the cards (:mod:`.cards`), alpha-tested, ``Hair``; blended, ``Hair_Fringe``: the scalp
-  shell (:mod:`.scalp`: the roots' shade under the cards, its hairline a soft edge of alpha) and
-  over it the wisps past the hairline.
+- LOD 0: alpha-tested, ``Hair``: the scalp shell (:mod:`.scalp`: the roots' shade under the cards)
+  inside the hairline and the cards (:mod:`.cards`); blended, ``Hair_Fringe``: the shell's band at
+  the hairline (a soft edge of alpha) and over it the wisps past the hairline.
 - LOD 1: the same with about half the cards, each wider (at most :data:`LOD1_BUDGET` triangles
   in all, Ready Player Me's hair budget).
 - LOD 2: one shell over the hair with the cards baked into its texture (:mod:`.bake`), ``Hair``
@@ -23,7 +23,7 @@ from ..mesh import BodyMesh
 from . import cards
 from .bake import baked
 from .head import head_of
-from .scalp import shell
+from .scalp import shell, split
 from .canon import fitted
 from .styles import STYLES
 
@@ -40,9 +40,11 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
         return {"Hair": baked(mesh, style)[0]}
     head = head_of(mesh)
     g = fitted(mesh, style, lod)
-    out = {"Hair": merge([cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])}
-    # Blended, inner first: the scalp shell (its hairline a soft edge of alpha), then the wisps over it.
-    fringe = [shell(mesh, head, style)]
+    inside, band = split(shell(mesh, head, style))
+    # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards.
+    out = {"Hair": merge([inside] + [cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])}
+    # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
+    fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):
         fringe.append(cards.piece(mesh, head, g.fringe, sort=False))
     out["Hair_Fringe"] = merge(fringe)

@@ -29,6 +29,8 @@ from .texture import TIP_FROM, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
 LIFT = (0.0015, 0.0008)
+# Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
+BAND = 0.93
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -61,3 +63,18 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     normals = vertex_normals(positions[np.unique(weld, return_index=True)[1]], weld[indices])[weld]
     return Piece(positions, normals, uv, indices, mesh.joints[source].copy(), mesh.weights[source].copy(),
                  np.full(len(positions), -1, np.int64))
+
+
+def split(p: Piece, v_from: float | None = None) -> tuple[Piece, Piece]:
+    """The shell as (inside, band): the triangles with no corner past ``v_from`` of the hairline (by
+    default :data:`BAND`; fully opaque there: alpha-tested at no cost) and those reaching into the
+    band where its strands end (blended: the soft hairline). They share the edge between them,
+    seamless (both opaque there)."""
+    band = (p.uv[p.indices, 1] * V_END >= (BAND if v_from is None else v_from)).any(1)
+    return _subset(p, ~band), _subset(p, band)
+
+
+def _subset(p: Piece, keep: np.ndarray) -> Piece:
+    used, inverse = np.unique(p.indices[keep], return_inverse=True)
+    return Piece(p.positions[used], p.normals[used], p.uv[used], inverse.reshape(-1, 3).astype(np.int64),
+                 p.joints[used], p.weights[used], p.source[used])

@@ -34,7 +34,7 @@ from .head import Head, directions, head_of, smoothstep
 
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (800, 440), "long": (700, 340), "bun": (800, 440)}
+ROOTS = {"short": (800, 440), "long": (640, 380), "bun": (800, 440)}
 
 
 def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndarray:
@@ -144,7 +144,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return base[i] + SHOULDER_ROOM * side * near
 
     fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05, clearance, rng.uniform(0.002, 0.008, S))
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=20 if lod == 0 else 12)
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=20 if lod == 0 else 14)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
     wide = 1 + 0.6 * smoothstep(80.0, 60.0, np.abs(end_az))
