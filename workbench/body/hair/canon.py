@@ -36,7 +36,7 @@ from .head import Head, head_of
 
 REFERENCE = {"gender": "feminine"}
 # Bump when a style's groom changes: the kept grooms are made again.
-VERSION = 14
+VERSION = 16
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 

@@ -28,7 +28,7 @@ from .head import Head, hairline, head_triangles, smoothstep
 from .texture import TIP_FROM, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
-LIFT = (0.0015, 0.0008)
+LIFT = (0.004, 0.0008)
 # Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
 BAND = 0.93
 

@@ -48,7 +48,7 @@ def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndar
 SHORT_WHORL = (180.0, 28.0)
 SHORT_PART = -0.035
 SHORT_LENGTH = (0.075, 0.035)
-SHORT_VOLUME = (0.014, 0.004)
+SHORT_VOLUME = (0.010, 0.004)
 
 
 def _short_field(head: Head):
@@ -85,7 +85,8 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     pts, nrm, hang = grow(head, roots, field, length, height=height, points=7,
                           limit=hairline_limit("short", 1.0, 1.0))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.015, 0.022, S) * (1.2 if lod else 1.0), clump_columns(rng, S), 0.35)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.016, 0.024, S) * (1 + 0.2 * top) * (1.2 if lod else 1.0),
+                    clump_columns(rng, S), 0.35)
     wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
     return Groom(cards, wisps, [])
 
@@ -117,7 +118,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     lift = rng.uniform(0.0, 0.003, S)
 
     def height(s, d, i):
-        return 0.003 + lift[i] + np.minimum(0.25 * s, 0.004 + 0.008 * outer[i])
+        return 0.003 + lift[i] + np.minimum(0.25 * s, 0.003 + 0.006 * outer[i])
 
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)

@@ -41,7 +41,7 @@ CLUMPS = 6
 TIP_FROM, TIP_TO, V_END = 0.95, 1.10, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
-VERSION = 8
+VERSION = 9
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -107,9 +107,9 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         tone = rng.uniform(0.86, 1.08)                      # each clump its own shade
         if c < CLUMPS:
             # A dense core of wide strands, finer ones over it, a few strays at the sides.
-            _strokes(rng, cw, n, 30, 0.55, (4.0, 7.0), (0.82, 1.0), 1.2 if curly else 0.0, 1.0, a, lit,
+            _strokes(rng, cw, n, 30, 0.55, (4.0, 7.0), (0.82, 1.0), 0.8 if curly else 0.0, 1.0, a, lit,
                      (0.84 * tone, 1.0 * tone))
-            _strokes(rng, cw, n, 30, 0.8, (1.6, 3.0), (0.66, 0.99), 1.6 if curly else 0.2, 1.0, a, lit,
+            _strokes(rng, cw, n, 30, 0.8, (1.6, 3.0), (0.66, 0.99), 1.0 if curly else 0.2, 1.0, a, lit,
                      (0.8 * tone, 1.12 * tone))
             _strokes(rng, cw, n, 8, 1.0, (1.0, 1.8), (0.55, 0.95), 1.6 if curly else 0.4, 0.9, a, lit,
                      (0.8 * tone, 1.1 * tone))
@@ -148,7 +148,7 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     ends = (TIP_FROM + (TIP_TO - TIP_FROM) * tip[strand]) / V_END
     # Blended: each strand fades over its last 5 % of the rows, so the hairline is a soft edge.
     alpha = np.clip((ends - v) * n / (0.05 * n), 0, 1) ** 1.5
-    shade = (0.5 + 0.3 * tone[strand]) * (0.92 + 0.08 * np.sin(x * 0.9 + y / 53.0))
+    shade = (0.66 + 0.24 * tone[strand]) * (0.92 + 0.08 * np.sin(x * 0.9 + y / 53.0))
     return shade.astype(np.float32), alpha.astype(np.float32)
 
 
