@@ -6,9 +6,9 @@ The hair is the difference between the avatar drawn with its hair and without it
 Across the forehead, each column's hairline is the lowest row with ten rows of hair (mean ``h`` at
 least 0.8) above it. Then:
 
-- **no notch**: the hairline's row differs from the median of the seven columns round it by at
-  most :data:`NOTCH` pixels (a notch is a few columns wide; a parting's V, or a curve, is kept by
-  the median);
+- **no notch**: the hairline's row is above the median of the seven columns round it by at most
+  :data:`NOTCH` pixels (a notch is a few columns wide; a parting's V, or a curve, is kept by the
+  median; a lock falling lower over the forehead is no notch);
 - **no gap**: in the band just above the hairline, no more than :data:`GAP` of the pixels are skin;
 - **a fade**: the hair's edge is not a cut, its coverage rises over more than a pixel on average.
 """
@@ -28,7 +28,7 @@ from workbench.render.scene import Model
 
 STYLES = [s for s in HAIR_STYLES if s != "none"]
 SIZE = 512
-NOTCH = 5
+NOTCH = 4
 GAP = 0.12
 GREEN = "#1FBF3A"
 
@@ -60,9 +60,13 @@ def hairline(h, start):
         gaps.append(float((col[max(y - 12, 0): max(y - 2, 0)] < 0.2).mean()) if y > 2 else 0.0)
         fades.append(int(((col[y: y + 8] > 0.05) & (col[y: y + 8] < 0.95)).sum()))
     rows = np.array(rows)
-    pad = np.pad(rows, 3, mode="edge")
-    median = np.median(np.lib.stride_tricks.sliding_window_view(pad, 7), axis=1)
-    return rows, np.abs(rows - median).max(), np.array(gaps), np.array(fades)
+    # (A single column is a strand's width, not a notch: each row is first its column's and its
+    # neighbours' median.)
+    line = np.median(np.lib.stride_tricks.sliding_window_view(np.pad(rows, 1, mode="edge"), 3), axis=1)
+    median = np.median(np.lib.stride_tricks.sliding_window_view(np.pad(line, 3, mode="edge"), 7), axis=1)
+    # A notch is skin reaching up into the hair (the line higher than round it); a lock falling lower
+    # over the forehead is not one.
+    return rows, (median - line).max(), np.array(gaps), np.array(fades)
 
 
 @pytest.mark.parametrize("lod", [0, 1, 2])
@@ -84,7 +88,7 @@ def test_a_cut_edge_would_fail():
     notched = h.copy()
     rows, *_ = hairline(h, brows - 4)
     for k, x in enumerate(range(int(SIZE * 0.34), int(SIZE * 0.66))):
-        depth = 8 - abs(k % 10 - 5) * 2                 # teeth 10 columns apart, 8 px deep
+        depth = 8 - abs(k % 12 - 6) * 4                # triangular teeth 12 columns apart, 8 px deep
         if depth > 0:
             notched[rows[k] - 10 - depth: rows[k], x] = 0
     assert hairline(notched, brows - 4)[1] > NOTCH

@@ -30,6 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import assets
+from .keys import code_key
 
 HEIGHT = 1024
 WIDTH = 512
@@ -41,7 +42,6 @@ CLUMPS = 6
 TIP_FROM, TIP_TO, V_END = 0.95, 1.10, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
-VERSION = 9
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -155,7 +155,7 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
 @lru_cache(maxsize=4)
 def pattern(style: str) -> dict[str, np.ndarray]:
     """The atlas's patterns for ``style``, made once per machine (``assets.kept``)."""
-    return assets.kept(f"hair-atlas-{style}-{SIZE}-v{VERSION}", lambda: _draw(style))
+    return assets.kept(f"hair-atlas-{style}-{code_key('texture.py')}", lambda: _draw(style))
 
 
 def rgb(color: str) -> np.ndarray:
