@@ -107,7 +107,9 @@ def skin(mesh: BodyMesh, head: Head, positions: np.ndarray, hanging: np.ndarray)
         # ...but only a quarter of the arms' share of it: blended over an arm raised overhead it pulls points off
         # the skin inwards (the shoulder's crease), more the farther they are from it; without it a
         # shrug lifts the shoulders' skin through the hair.
-        w = np.where(np.isin(j, ARM_JOINTS(mesh)), ARM_SHARE * w, w)
+        # (In front, none: there a lock lying on the chest swung out with the arm coming down.)
+        share = np.where(np.abs(az) < 75, 0.0, ARM_SHARE)[:, None]
+        w = np.where(np.isin(j, ARM_JOINTS(mesh)), share * w, w)
         w = w / np.maximum(w.sum(1, keepdims=True), 1e-9)
         np.add.at(dense, (np.repeat(rows, 4), j.reshape(-1).astype(np.int64)), (w * low[:, None]).reshape(-1))
     return top_four(dense)

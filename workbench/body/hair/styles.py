@@ -92,7 +92,7 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
 
 # Long hair: extra room (metres) over the shoulders.
-SHOULDER_ROOM = 0.035
+SHOULDER_ROOM = 0.025
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
