@@ -4,7 +4,8 @@
 
 - ``looks_bodies.png``: gender x body shape, full figure;
 - ``looks_heights.png``: 150 cm and 200 cm side by side in one frame (one camera, one floor);
-- ``looks_hair.png``: the five hair styles, front and three-quarter back;
+- ``looks_hair.png``: the four hair styles in a dark and a light colour, front, back, three-quarter and
+  full (``data/make_hair_threejs.py`` draws the same in three.js);
 - ``looks_outfits.png``: outfit colours and glasses;
 - ``looks_skin.png``: skin tones from #FFE0C4 to #3B2416;
 - ``looks_expressions.png``: neutral and the extra shapes (smile, eyes closed, jaw open, mouth open, eyes
@@ -145,15 +146,19 @@ def heights_sheet(size: int = 720) -> Image.Image:
 
 
 def hair_sheet() -> Image.Image:
+    """Every hair style in a dark and a light colour (the two ends a colour can go), on both genders:
+    front, back and three-quarter portraits and the full figure (issue 36, item 1)."""
     from workbench.options import HAIR_STYLES
     from workbench.render import grid
 
-    rows = []
-    for gender, color in (("feminine", "#6B4A2B"), ("masculine", "#2B1B10")):
-        s = [{"gender": gender, "hair": {"style": h, "color": color}, "skinTone": "#E0AC8A"} for h in HAIR_STYLES]
-        rows.append([render_avatar(x, "portrait", 256) for x in s])
-        rows.append([render_avatar(x, "portrait", 256, yaw_deg=140) for x in s])
-    return grid(rows, row_labels=["f front", "f back", "m front", "m back"], col_labels=list(HAIR_STYLES))
+    rows, labels = [], []
+    for style in [h for h in HAIR_STYLES if h != "none"]:
+        for gender, color in (("feminine", "#2B1B10"), ("masculine", "#E6CFA0")):
+            s = {"gender": gender, "hair": {"style": style, "color": color}, "skinTone": "#E0AC8A"}
+            rows.append([render_avatar(s, "portrait", 256), render_avatar(s, "portrait", 256, yaw_deg=180),
+                         render_avatar(s, "portrait", 256, yaw_deg=60), render_avatar(s, "full", 256)])
+            labels.append(f"{style} {gender[0]} {color}")
+    return grid(rows, row_labels=labels, col_labels=["front", "back", "three-quarter", "full"])
 
 
 def outfits_sheet() -> Image.Image:

@@ -313,7 +313,7 @@ def test_morphs_at_lod_1_through_merge_and_atlas_not_at_lod_2():
     doc, _ = read_glb(glb(lod=1, merge=True, atlas=1024))
     [avatar] = doc["meshes"]
     assert avatar["extras"]["targetNames"] == list(SHAPES)
-    assert len(avatar["primitives"]) == 2                                  # opaque atlas, glasses
+    assert len(avatar["primitives"]) == 3          # opaque atlas; alpha-tested: hair's cards, lashes; blended
     for prim in avatar["primitives"]:
         assert len(prim["targets"]) == 72
     assert any("sparse" in doc["accessors"][t["POSITION"]] for t in avatar["primitives"][0]["targets"])

@@ -29,8 +29,6 @@ b'glTF'
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from ..body import ao, eyes, glasses, hair as hair_look, mouth, pores, skin
@@ -47,16 +45,10 @@ from .armature import write_armature
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
-FLAT_SIZE = 64
-
-
-@lru_cache(maxsize=64)
-def flat_texture(color: str) -> np.ndarray:
-    """A small texture of one colour (a stand-in until the skin, eye and teeth textures are painted)."""
-    img = np.empty((FLAT_SIZE, FLAT_SIZE, 3), np.uint8)
-    img[:] = np.round(tx.rgb(color) * 255).astype(np.uint8)
-    img.setflags(write=False)
-    return img
+ANISOTROPY = "KHR_materials_anisotropy"
+SPECULAR = "KHR_materials_specular"
+# Parts written as a further primitive of another part's mesh (contract section 5's mesh names).
+PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
 
 
 def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict]:
@@ -70,7 +62,8 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=pores.skin_roughness(settings["gender"])),
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
-        "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
+        # Thin dark lashes of their own colour, cut by alpha (workbench.body.hair.lashes).
+        "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=False, mask=True, roughness=0.6,
                           double=True),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
@@ -83,8 +76,12 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
                                 blend=False, roughness=0.45),
     }
     if "Hair" in names:
-        out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
-                           blend=False, mask=True, roughness=hair_look.HAIR_ROUGHNESS[hair["style"]], double=True)
+        # Cards cut by alpha (an inner pass that writes depth) and a blended fringe, one texture; the
+        # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
+        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings), lod)
+        out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
+        if "Hair_Fringe" in names:
+            out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
     if "Glasses" in names:
         out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
                               roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
@@ -118,18 +115,32 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
-              mask: bool = False) -> int:
+              mask: bool = False, anisotropy: tuple[float, float] | None = None, specular: float | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
-    texture's alpha at 0.5 (hair's strand tips). Its detail maps are :mod:`workbench.gltf.maps`'."""
+    texture's alpha at 0.5 (hair's strand tips); ``anisotropy`` (strength, rotation) through
+    ``KHR_materials_anisotropy`` and ``specular`` (a factor) through ``KHR_materials_specular`` (hair's
+    highlight: a band across the strands, and dimmer than a smooth dielectric's, so dark hair does not
+    mirror the room). Its detail maps are :mod:`workbench.gltf.maps`'."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
     if mask:
         w.doc["materials"][index].update(alphaMode="MASK", alphaCutoff=0.5)
+    if anisotropy is not None:
+        w.doc["materials"][index].setdefault("extensions", {})[ANISOTROPY] = {
+            "anisotropyStrength": float(anisotropy[0]), "anisotropyRotation": float(anisotropy[1])}
+        w.use_extension(ANISOTROPY)
+    if specular is not None:
+        w.doc["materials"][index].setdefault("extensions", {})[SPECULAR] = {"specularFactor": float(specular)}
+        w.use_extension(SPECULAR)
     return index
 
 
 def _transparent(mat: dict) -> bool:
     return bool(mat["blend"] or mat.get("mask"))
+
+
+def _mode(mat: dict) -> str:
+    return "MASK" if mat.get("mask") else "BLEND" if mat["blend"] else "OPAQUE"
 
 
 def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
@@ -189,34 +200,49 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
     pieces = dict(meshes)
     if options.texture_atlas_size:
-        material_of: dict[str, int] = {}
-        images = []
-        masked, detail = [], []
+        images, detail = [], []
+        texture_of: dict[str, int] = {}
         for blend, label in ((False, "Atlas_Opaque"), (True, "Atlas_Transparent")):
             group = [n for n in names if _transparent(mats[n]) == blend]
             if not group:
                 continue
-            atlas, rects = pack([mats[n]["image"] for n in group], options.texture_atlas_size)
-            for n, rect in zip(group, rects):
-                pieces[n] = uv_into(meshes[n], rect)
-            images.append((label, atlas, blend))
-            masked.append(all(mats[n].get("mask") for n in group))
+            unique = list({id(mats[n]["image"]): n for n in reversed(group)}.values())[::-1]
+            atlas, rects = pack([mats[n]["image"] for n in unique], options.texture_atlas_size)
+            rect_of = {id(mats[n]["image"]): r for n, r in zip(unique, rects)}
             for n in group:
-                material_of[n] = len(images) - 1
+                pieces[n] = uv_into(meshes[n], rect_of[id(mats[n]["image"])])
+                texture_of[n] = len(images)
+            images.append((label, atlas, blend))
             # Occlusion, normal and roughness maps packed the same way (neutral where a material has none).
-            detail.append(maps.packed_maps([mats[n] for n in group], options.texture_atlas_size))
+            detail.append(maps.packed_maps([mats[n] for n in unique], options.texture_atlas_size))
         texs = _write_textures(w, images, options.texture_format, raw)
-        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask)
-                     for (label, _, blend), t, mask in zip(images, texs, masked)]
-        for m, (label, _, _), packed in zip(mat_index, images, detail):
-            maps.attach(w, m, {k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, False)],
-                                                  options.texture_format, raw)[0] for k, img in packed.items()})
-        material = {n: mat_index[material_of[n]] for n in names}
+        detail_tex = [{k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, False)], options.texture_format, raw)[0]
+                       for k, img in packed.items()} for (label, _, _), packed in zip(images, detail)]
+        # A material per class and alpha mode: opaque; alpha-tested (hair's cards, lashes); blended
+        # (glasses, hair's fringe), the last two on the transparent atlas.
+        material = {}
+        for label, mode in (("Atlas_Opaque", "OPAQUE"), ("Atlas_Masked", "MASK"), ("Atlas_Transparent", "BLEND")):
+            group = [n for n in names if _mode(mats[n]) == mode]
+            if not group:
+                continue
+            aniso = {mats[n].get("anisotropy") for n in group}
+            spec = {mats[n].get("specular") for n in group}
+            atlas = texture_of[group[0]]
+            index = _material(w, label, texs[atlas], mode == "BLEND", 0.7, double=mode != "BLEND",
+                              mask=mode == "MASK", anisotropy=aniso.pop() if len(aniso) == 1 else None,
+                              specular=spec.pop() if len(spec) == 1 else None)
+            maps.attach(w, index, detail_tex[atlas])
+            material.update({n: index for n in group})
     else:
-        texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in names],
-                               options.texture_format, raw)
+        # One texture per image (the hair's cards and fringe share theirs).
+        first = {id(mats[n]["image"]): n for n in reversed(names)}
+        written = dict(zip(first.values(), _write_textures(
+            w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in first.values()],
+            options.texture_format, raw)))
+        texs = [written[first[id(mats[n]["image"])]] for n in names]
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
-                                 mats[n].get("double", False), mats[n].get("mask", False))
+                                 mats[n].get("double", False), mats[n].get("mask", False),
+                                 mats[n].get("anisotropy"), mats[n].get("specular"))
                     for n, t in zip(names, texs)}
         for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
             maps.write_maps(w, material[n], mats[n],
@@ -241,9 +267,14 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
     else:
         for n in names:
+            if n in PRIMITIVE_OF:
+                continue
             targets = piece_morphs(settings, pieces[n]) if with_morphs else None
-            mesh = w.mesh(n, [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)],
-                          target_names=SHAPES if targets else None)
+            prims = [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)]
+            # The hair's blended fringe: a second primitive of Hair, drawn after its cards.
+            prims += [_write_primitive(w, pieces[m], material[m], None, tangents=raw is None)
+                      for m, of in PRIMITIVE_OF.items() if of == n and m in pieces]
+            mesh = w.mesh(n, prims, target_names=SHAPES if targets else None)
             mesh_nodes.append(w.node(n, mesh=mesh, skin=skin))
 
     w.scene([0] + mesh_nodes, settings.get("name") or "Avatar")

@@ -99,7 +99,7 @@ def frame(posed: Posed, camera: str = "full", *, extra_points: np.ndarray | None
     if camera != "portrait":
         raise ValueError(f"render: camera must be full or portrait; got {camera!r}")
 
-    fov = 25.0
+    fov = PORTRAIT_FOV
     if _has_head(posed):
         return _portrait_camera(portrait_box(posed, pts), fov)
     # No head bone: the top 30% of the bounds, with headroom, cut at the bottom.
@@ -133,6 +133,8 @@ PORTRAIT_SPAN = 1.8
 EYES_FROM_TOP = 0.40
 # The least share of the portrait left free above and beside the head and its hair.
 PORTRAIT_MARGIN = 0.06
+# The portrait's field of view (degrees).
+PORTRAIT_FOV = 25.0
 
 
 def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, float, float, float, float]:
