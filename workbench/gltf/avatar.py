@@ -71,9 +71,9 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
         # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
         "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),
         "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
-                           blend=False, roughness=0.9),
+                           blend=False, roughness=0.9, double=True),
         "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
-                              blend=False, roughness=0.85),
+                              blend=False, roughness=0.85, double=True),
         "Outfit_Footwear": dict(name="Shoes", image=tx.cloth_texture(settings["outfit"]["shoes"], "shoes"),
                                 blend=False, roughness=0.45),
     }

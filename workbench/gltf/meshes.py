@@ -28,7 +28,7 @@ from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES, tucked_teeth
 from ..body.glasses import glasses_piece
 from ..body.hair import hair_piece
-from ..body.outfit import outfit_pieces
+from ..body.outfit import hidden_skin, outfit_pieces
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh
 from ..skeleton import Skeleton
@@ -53,25 +53,28 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
 
 def _key(settings: dict) -> tuple:
     return (settings["gender"], settings["bodyShape"], float(settings["height"]),
-            settings["hair"]["style"], settings["glasses"] != "none")
+            settings["hair"]["style"], settings["glasses"] != "none",
+            settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
 
 
 @lru_cache(maxsize=64)
 def _parts(key: tuple, lod: int) -> dict[str, Piece]:
-    gender, shape, height, hair, glasses = key
+    gender, shape, height, hair, glasses, top, bottom = key
     settings = {"gender": gender, "bodyShape": shape, "height": height}
     if lod:
         return {name: (p if name == "Glasses" else decimate(p, LOD_RATIOS[lod]))
                 for name, p in _parts(key, 0).items()}
     mesh = body_mesh(settings)
-    out = {"Body": piece(mesh, mesh.face_groups["body"])}
+    # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
+    body = mesh.face_groups["body"]
+    out = {"Body": piece(mesh, body[~hidden_skin(top, bottom)[mesh.triangles[body]].all(1)])}
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
     out["Teeth"] = tucked_teeth(out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     if hair != "none":
         out["Hair"] = hair_piece(mesh, hair)
-    out.update(outfit_pieces(mesh))
+    out.update(outfit_pieces(mesh, top, bottom))
     if glasses:
         out["Glasses"] = glasses_piece(mesh)
     return {n: out[n] for n in MESH_ORDER if n in out}
