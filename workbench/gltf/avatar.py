@@ -32,7 +32,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..body import ao, eyes, hair as hair_look, skin
+from ..body import ao, eyes, hair as hair_look, outfit, skin
+from ..body.outfit import cloth
 from ..body.face import ARKIT, piece_morphs
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
@@ -41,7 +42,8 @@ from . import textures as tx
 from .animation import add_animations
 from .atlas import pack
 from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
-from .glb import GlbWriter
+from .glb import ARRAY_BUFFER, GlbWriter
+from .tangents import tangents
 from .armature import write_armature
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
@@ -58,9 +60,10 @@ def flat_texture(color: str) -> np.ndarray:
     return img
 
 
-def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
+def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
-    PBR factors and, for the body, its baked occlusion texture."""
+    PBR factors, for the body its baked occlusion texture, and for the clothes their ``normal`` and, at
+    LOD 0, ``roughness`` maps."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
@@ -70,13 +73,8 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
                           double=True),
         # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
         "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),
-        "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
-                           blend=False, roughness=0.9, double=True),
-        "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
-                              blend=False, roughness=0.85, double=True),
-        "Outfit_Footwear": dict(name="Shoes", image=tx.cloth_texture(settings["outfit"]["shoes"], "shoes"),
-                                blend=False, roughness=0.45),
     }
+    out.update(_clothes(settings, lod))
     if "Hair" in names:
         out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
                            blend=False, mask=True, roughness=hair_look.HAIR_ROUGHNESS[hair["style"]], double=True)
@@ -86,9 +84,33 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
     return out
 
 
+def _clothes(settings: dict, lod: int) -> dict[str, dict]:
+    """The outfit's materials: each garment's cloth in its colour, double-sided (a sleeve's inside shows),
+    with its fold (and at LOD 0 weave) normal map and at LOD 0 its roughness map."""
+    o = settings["outfit"]
+    mesh = body_mesh(settings)
+    wear = {"Outfit_Top": ("Top", o["top"], o["topStyle"], o["bottomStyle"]),
+            "Outfit_Bottom": ("Bottom", o["bottom"], o["bottomStyle"], outfit.UNDER[o["bottomStyle"]]),
+            "Outfit_Footwear": ("Shoes", o["shoes"], "shoes", None)}
+    out = {}
+    for part, (name, color, style, under) in wear.items():
+        kind = outfit.STYLES[style].kind
+        out[part] = dict(name=name, image=tx.cloth_texture(color, style), blend=False,
+                         roughness=1.0 if lod == 0 else cloth.ROUGHNESS[kind], double=part != "Outfit_Footwear",
+                         normal=cloth.normal_map(mesh, style, under, fine=lod == 0))
+        if lod == 0:
+            out[part]["roughness_map"] = cloth.roughness_map(style)
+    return out
+
+
 def _write_primitive(w: GlbWriter, p: Piece, material: int, targets) -> dict:
-    return w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
+    prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
                        indices=p.indices, material=material, targets=targets)
+    if "normalTexture" in w.doc["materials"][material]:
+        # A normal map is read along the vertices' tangents: given, every viewer shades it alike.
+        prim["attributes"]["TANGENT"] = w.accessor(tangents(p.positions, p.normals, p.uv, p.indices), "VEC4",
+                                                   ARRAY_BUFFER)
+    return prim
 
 
 def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fmt: str | None,
@@ -110,16 +132,45 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
-              mask: bool = False, occlusion: int | None = None) -> int:
+              mask: bool = False, occlusion: int | None = None, normal: int | None = None,
+              roughness_map: int | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
-    texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture."""
+    texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture; ``normal`` a
+    tangent-space normal map; ``roughness_map`` a metallic-roughness texture (roughness in green)."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
+    mat = w.doc["materials"][index]
     if mask:
-        w.doc["materials"][index].update(alphaMode="MASK", alphaCutoff=0.5)
+        mat.update(alphaMode="MASK", alphaCutoff=0.5)
     if occlusion is not None:
-        w.doc["materials"][index]["occlusionTexture"] = {"index": occlusion}
+        mat["occlusionTexture"] = {"index": occlusion}
+    if normal is not None:
+        mat["normalTexture"] = {"index": normal}
+    if roughness_map is not None:
+        mat["pbrMetallicRoughness"]["metallicRoughnessTexture"] = {"index": roughness_map}
     return index
+
+
+# Maps a material may carry besides its colour (the clothes' normal and roughness maps), and what a
+# texture atlas fills the other materials' rectangles with: a flat normal, their roughness factor.
+MAPS = ("normal", "roughness_map")
+
+
+def _map_fill(kind: str, mat: dict) -> np.ndarray:
+    shape = mat["image"].shape[:2] + (3,)
+    if kind == "normal":
+        return np.broadcast_to(np.array([128, 128, 255], np.uint8), shape)
+    return np.broadcast_to(np.array([255, round(mat["roughness"] * 255), 0], np.uint8), shape)
+
+
+def _write_maps(w: GlbWriter, images: dict[str, np.ndarray], label: str, fmt: str | None,
+                raw: dict[int, np.ndarray] | None) -> dict[str, int]:
+    """A texture per map (PNG for normals: a lossy normal map bands the folds' shading), by map kind."""
+    out = {}
+    for kind, img in images.items():
+        out[kind] = _write_textures(w, [(f"{label}_{'Normal' if kind == 'normal' else 'Roughness'}", img, False)],
+                                    fmt or ("png" if kind == "normal" else None), raw)[0]
+    return out
 
 
 def _transparent(mat: dict) -> bool:
@@ -172,7 +223,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         rig = avatar_skeleton(settings)
         meshes = parts(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
-        mats = _materials(settings, names)
+        mats = _materials(settings, names, options.lod)
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
@@ -184,7 +235,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     if options.texture_atlas_size:
         material_of: dict[str, int] = {}
         images = []
-        masked, occlusion = [], None
+        masked, occlusion, atlas_maps = [], None, []
         for blend, label in ((False, "Atlas_Opaque"), (True, "Atlas_Transparent")):
             group = [n for n in names if _transparent(mats[n]) == blend]
             if not group:
@@ -202,20 +253,28 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                        for n in group]
                 occlusion = pack([tx.resize(o, mats[n]["image"].shape[1::-1]) for o, n in zip(occ, group)],
                                  options.texture_atlas_size)[0]
+            # The maps packed the same way: each image at its colour image's size, a filler where none.
+            atlas_maps.append({k: pack([tx.resize(np.ascontiguousarray(mats[n].get(k, _map_fill(k, mats[n]))),
+                                                  mats[n]["image"].shape[1::-1]) for n in group],
+                                       options.texture_atlas_size)[0]
+                               for k in MAPS if any(k in mats[n] for n in group)})
         texs = _write_textures(w, images, options.texture_format, raw)
         occ_tex = _write_textures(w, [("Atlas_Occlusion", occlusion, False)], options.texture_format, raw)[0] \
             if occlusion is not None else None
-        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask,
-                               occlusion=occ_tex if not blend else None)
-                     for (label, _, blend), t, mask in zip(images, texs, masked)]
+        map_tex = [_write_maps(w, m, label, options.texture_format, raw) for (label, _, _), m in zip(images, atlas_maps)]
+        mat_index = [_material(w, label, t, blend, 1.0 if "roughness_map" in m else 0.7, double=not blend or mask,
+                               mask=mask, occlusion=occ_tex if not blend else None, **m)
+                     for (label, _, blend), t, mask, m in zip(images, texs, masked, map_tex)]
         material = {n: mat_index[material_of[n]] for n in names}
     else:
         texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in names],
                                options.texture_format, raw)
         occ = {n: _write_textures(w, [(mats[n]["name"] + "_Occlusion", mats[n]["occlusion"], False)],
                                   options.texture_format, raw)[0] for n in names if "occlusion" in mats[n]}
+        maps = {n: _write_maps(w, {k: mats[n][k] for k in MAPS if k in mats[n]}, mats[n]["name"],
+                               options.texture_format, raw) for n in names}
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
-                                 mats[n].get("double", False), mats[n].get("mask", False), occ.get(n))
+                                 mats[n].get("double", False), mats[n].get("mask", False), occ.get(n), **maps[n])
                     for n, t in zip(names, texs)}
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).

@@ -5,7 +5,7 @@ keeps per machine; ``drape`` and ``fit`` how it hangs on one body; ``unwrap`` it
 pieces an avatar wears and the skin they hide.
 """
 
-from .garments import Dressed, dressed, hidden_skin, outfit_pieces
+from .garments import UNDER, Dressed, dressed, hidden_skin, outfit_pieces
 from .styles import BOTTOMS, STYLES, TOPS
 
-__all__ = ["Dressed", "dressed", "hidden_skin", "outfit_pieces", "BOTTOMS", "STYLES", "TOPS"]
+__all__ = ["UNDER", "Dressed", "dressed", "hidden_skin", "outfit_pieces", "BOTTOMS", "STYLES", "TOPS"]

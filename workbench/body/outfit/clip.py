@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["clip", "keep_inside", "open_edges"]
+__all__ = ["clip", "keep_inside", "open_edges", "refine"]
 
 
 def clip(positions: np.ndarray, faces: np.ndarray, f: np.ndarray, snap: float = 1e-6):
@@ -88,3 +88,47 @@ def open_edges(faces: np.ndarray) -> np.ndarray:
     edges = np.sort(np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]]), axis=1)
     pairs, count = np.unique(edges, axis=0, return_counts=True)
     return pairs[count == 1]
+
+
+def refine(n: int, faces: np.ndarray, marked: np.ndarray):
+    """(S, faces'): the ``marked`` triangles split in four at their edges' middles, and their neighbours
+    in two or three along the edges they share, so no vertex sits on another triangle's edge; ``S`` gives
+    each new vertex as a blend of the ``n`` old ones (a middle is half of each end). A cut through the
+    finer triangles near its line follows the line more closely (a neckline's curve, not a few chords).
+
+    >>> S, f = refine(4, np.array([[0, 1, 2], [0, 2, 3]]), np.array([True, False]))
+    >>> S.shape, len(f)
+    ((7, 4), 6)
+    """
+    edges = np.sort(np.stack([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]], 1), axis=2)   # (F, 3, 2)
+    key = edges[..., 0] * n + edges[..., 1]
+    split_keys = np.unique(key[marked])
+    mid = np.full(key.shape, -1, np.int64)
+    hit = np.isin(key, split_keys)
+    mid[hit] = n + np.searchsorted(split_keys, key[hit])
+    out = []
+    for f, m in zip(faces, mid):
+        a, b, c = f
+        ab, bc, ca = m
+        count = (m >= 0).sum()
+        if count == 0:
+            out.append((a, b, c))
+        elif count == 3:
+            out += [(a, ab, ca), (ab, b, bc), (ca, bc, c), (ab, bc, ca)]
+        else:
+            # Rotate so the split edges come first: (a, b) split, then maybe (b, c).
+            for _ in range(3):
+                if m[0] >= 0 and (count == 1 or m[1] >= 0):
+                    break
+                a, b, c = b, c, a
+                m = np.roll(m, -1)
+            ab, bc, ca = m
+            if count == 1:
+                out += [(a, ab, c), (ab, b, c)]
+            else:
+                out += [(a, ab, c), (ab, b, bc), (ab, bc, c)]
+    rows = np.concatenate([np.arange(n), np.repeat(n + np.arange(len(split_keys)), 2)])
+    cols = np.concatenate([np.arange(n), np.stack([split_keys // n, split_keys % n], 1).reshape(-1)])
+    vals = np.concatenate([np.ones(n), np.full(2 * len(split_keys), 0.5)])
+    S = sp.csr_matrix((vals, (rows, cols)), shape=(n + len(split_keys), n))
+    return S, np.array(out, np.int64)

@@ -13,9 +13,10 @@ A garment starts as its panel on the helper surface, a second skin (:mod:`.patte
    falls from the chest past the waist, from the shoulder blades over the small of the back, from the
    seat past the backs of the thighs). A point is pushed out along the ring's radius to that surface
    plus its ease, never in; the pushes of the parts blend by the point's share of each part.
-3. Membrane: each point moves along its normal towards its neighbours' mean, never closer than
-   ``lift`` to the helper, a few dozen times (:func:`membrane`): small hollows (the crotch's creases,
-   the navel, the gluteal fold) are bridged as a stretched sheet would, and the drape's edges blend.
+3. Membrane: each point moves out along its normal towards its neighbours' mean, a few dozen times
+   (:func:`membrane`): small hollows (the crotch's creases, the navel, the gluteal fold) are bridged as a
+   stretched sheet would, and the drape's edges blend. Only out: moving in too, the sheet shrank round
+   every convex part (a trouser leg narrowed above its hem, which the rims hold, and flared there).
 4. Clear of the skin: each point at least ``lift`` out from the skin under it, measured along the
    normals of its nearest body vertices (the helper runs under the skin in places, beside the neck).
 
@@ -82,14 +83,18 @@ def bridge(rings: np.ndarray, reach: int) -> np.ndarray:
     bearing the farthest out of the chords between bearings up to ``reach`` steps before and after it
     (a chord through polar points (r1, -a), (r2, b) meets bearing 0 at r1 r2 sin(a + b) / (r1 sin a +
     r2 sin b))."""
-    step = 2 * np.pi / rings.shape[1]
+    n = rings.shape[1]
+    step = 2 * np.pi / n
+    wrapped = np.concatenate([rings[:, n - reach:], rings, rings[:, :reach]], axis=1)
     out = rings.copy()
     for a in range(1, reach + 1):
-        r1 = np.roll(rings, a, axis=1)
+        r1 = wrapped[:, reach - a: reach - a + n]
+        r1_sa = r1 * np.sin(a * step)
         for b in range(1, reach + 1):
-            r2 = np.roll(rings, -b, axis=1)
-            den = r1 * np.sin(a * step) + r2 * np.sin(b * step)
-            np.maximum(out, r1 * r2 * np.sin((a + b) * step) / np.where(den > 0, den, np.inf), out=out)
+            r2 = wrapped[:, reach + b: reach + b + n]
+            den = r1_sa + r2 * np.sin(b * step)
+            # (den > 0 wherever both radii are; where either is 0 the chord is 0 and so is r1 * r2)
+            np.maximum(out, (r1 * r2) * (np.sin((a + b) * step) / np.maximum(den, 1e-12)), out=out)
     return out
 
 
@@ -117,27 +122,39 @@ def sample(surface: np.ndarray, s0: float, step: float, s: np.ndarray, phi: np.n
 
 def membrane(positions: np.ndarray, base: np.ndarray, normals: np.ndarray, lift: float,
              adjacency: sp.csr_matrix, rim: np.ndarray, rounds: int = 24, rate: float = 0.5) -> np.ndarray:
-    """Points moved ``rounds`` times along their base ``normals`` by ``rate`` of the way to their
-    neighbours' mean, never closer than ``lift`` to ``base`` along them; rims stay (step 3)."""
+    """Points moved ``rounds`` times out along their base ``normals`` by ``rate`` of the way to their
+    neighbours' mean where that lies outside them, never closer than ``lift`` to ``base`` along them;
+    rims stay (step 3)."""
     p = positions.copy()
     degree = np.asarray(adjacency.sum(1)).ravel()
     free = (~rim & (degree > 0)).astype(np.float64) * rate
     degree = np.maximum(degree, 1)[:, None]
     for _ in range(rounds):
         toward = ((adjacency @ p) / degree - p) * normals
-        p += (free * toward.sum(1))[:, None] * normals
+        p += (free * np.maximum(toward.sum(1), 0))[:, None] * normals
         short = lift - ((p - base) * normals).sum(1)
         p += np.maximum(short, 0)[:, None] * normals
     return p
 
 
-def clear_of_the_skin(positions: np.ndarray, mesh: BodyMesh, near: np.ndarray, lift: float) -> np.ndarray:
-    """Each point at least ``lift`` out from the skin under it: its offset from each of its ``near`` body
-    vertices (indices into the mesh, (N, k)) along that vertex's normal; pushed out along the normal
-    of the one that falls shortest (step 4)."""
+def clear_of_the_skin(positions: np.ndarray, mesh: BodyMesh, near: np.ndarray, lift: float,
+                      adjacency: sp.csr_matrix) -> np.ndarray:
+    """Each point at least ``lift`` out from the skin under it (step 4): its offset from each of its
+    ``near`` body vertices (indices into the mesh, (N, k)) along that vertex's normal; where it falls
+    short it moves out along the normal of the one that falls shortest, and the moves are averaged
+    with the neighbours' a few times (each still at least its own need along its own direction):
+    pushed alone, the points stood up in spikes round the neckline where the helper dips under the
+    trapezius."""
     skin = mesh.positions[near].astype(np.float64)
-    normal = mesh.normals[near].astype(np.float64)
-    short = lift - np.einsum("nkc,nkc->nk", positions[:, None] - skin, normal)
+    skin_normal = mesh.normals[near].astype(np.float64)
+    short = lift - np.einsum("nkc,nkc->nk", positions[:, None] - skin, skin_normal)
     k = short.argmax(1)
     rows = np.arange(len(k))
-    return positions + np.maximum(short[rows, k], 0)[:, None] * normal[rows, k]
+    need = np.maximum(short[rows, k], 0)
+    way = skin_normal[rows, k]
+    move = need[:, None] * way
+    degree = np.maximum(np.asarray(adjacency.sum(1)).ravel(), 1)[:, None]
+    for _ in range(4):
+        move = (adjacency @ move + move) / (degree + 1)
+        move += np.maximum(need - (move * way).sum(1), 0)[:, None] * way
+    return positions + move

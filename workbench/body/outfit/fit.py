@@ -62,7 +62,7 @@ def _push(frame: Frame, surface: np.ndarray, s0: float, step: float, drape: Drap
           weight: np.ndarray) -> np.ndarray:
     s, phi, r, radial = frame.local(p)
     target = sample(surface, s0, step, s, phi) + drape.ease + drape.grow * np.maximum(s - s0, 0)
-    inside = (s >= s0 - step) & (s <= s0 + step * (len(surface) - 1))
+    inside = s >= s0 - step          # (below the last ring, the last ring holds)
     push = np.maximum(target - r, 0) * weight * inside * smoothstep(0.015, 0.03, r)
     return push[:, None] * radial
 
@@ -78,14 +78,15 @@ def gathered(style: Style, panel: dict) -> np.ndarray:
 
 
 def over(p: np.ndarray, mesh: BodyMesh, under: tuple[np.ndarray, np.ndarray], weight: np.ndarray,
-         gap: float = 0.005) -> np.ndarray:
+         gap: float = 0.005, rings: bool = True) -> np.ndarray:
     """Points pushed out to at least ``gap`` outside the surface ``under`` them (points and normals of the
-    garment they cover: a top over a skirt's hips), where the two overlap in height: round the torso's
-    axis to the under-garment's rings, then along its normal wherever a point still falls short of the
-    surface sample nearest it."""
+    garment they cover: a top over a skirt's hips, trouser cuffs over shoes), where the two overlap in
+    height: with ``rings``, round the torso's axis to the under-garment's rings; then along its normal
+    wherever a point still falls short of the surface sample nearest it."""
     from scipy.spatial import cKDTree
 
-    p = _over_rings(p, mesh, under[0], weight, gap)
+    if rings:
+        p = _over_rings(p, mesh, under[0], weight, gap)
     near = np.flatnonzero((p[:, 1] > under[0][:, 1].min()) & (p[:, 1] < under[0][:, 1].max() + 0.02))
     if len(near):
         dist, k = cKDTree(under[0]).query(p[near])
@@ -151,7 +152,10 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
             up, foot = sk.pos(side + "UpLeg").astype(np.float64), sk.pos(side + "Foot").astype(np.float64)
             frame = Frame(up, foot - up, [0.0, 0.0, 1.0])
             s0 = (up[1] - e["crotch"]) / -frame.along[1]
-            surface = _ring_surface(frame, skin[part == k], s0, float(np.linalg.norm(foot - up)), 0.02, 32, style.legs)
+            # Down to a hand's breadth above the ankle: below it the ankle's bones and the heel would
+            # flare the hem (the rings' last row stands for everything under it).
+            s1 = (up[1] - e["ankle"] - 0.07) / -frame.along[1]
+            surface = _ring_surface(frame, skin[part == k], s0, s1, 0.02, 32, style.legs)
             on_side = (p0[:, 0] - hips[0]) * (1 if side == "Left" else -1) > 0
             disp += _push(frame, surface, s0, 0.02, style.legs, p, below * on_side)
     if style.arms is not None:
@@ -166,8 +170,17 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
                               shape=(len(p), len(p)))
     p = membrane(p, p0, n0, style.lift, adjacency, panel["rim"])
     if under is not None:
-        p = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]])
-    p = clear_of_the_skin(p, mesh, panel["near"], style.lift)
+        torso = style.part == "Outfit_Top"
+        pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
+                      rings=torso)
+        # The pushes spread to their neighbours (never shrinking), so the cloth eases over what it covers
+        # instead of stepping out at the edge of the overlap.
+        out = np.maximum(((pushed - p) * n0).sum(1), 0)
+        degree = np.maximum(np.asarray(adjacency.sum(1)).ravel(), 1)
+        for _ in range(4):
+            out = np.maximum(out, (adjacency @ out) / degree)
+        p = p + out[:, None] * n0
+    p = clear_of_the_skin(p, mesh, panel["near"], style.lift, adjacency)
     if style.part == "Outfit_Footwear":
         p[:, 1] = np.maximum(p[:, 1], 0.0)      # the soles rest on the floor
     return p

@@ -27,11 +27,13 @@ from .fit import base_points, fitted
 from .pattern import pattern
 from .styles import STYLES
 
-__all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin"]
+__all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER"]
 
 _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 CACHED = 48
+# What each bottom covers: trousers' cuffs fall over the shoes.
+UNDER = {"trousers": "shoes", "shorts": None, "skirt": None}
 
 
 class Dressed:
@@ -83,7 +85,7 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
 
 def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers") -> dict[str, Piece]:
     """The ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` pieces on ``mesh``."""
-    return {"Outfit_Top": dressed(mesh, top, bottom).piece, "Outfit_Bottom": dressed(mesh, bottom).piece,
+    return {"Outfit_Top": dressed(mesh, top, bottom).piece, "Outfit_Bottom": dressed(mesh, bottom, UNDER[bottom]).piece,
             "Outfit_Footwear": dressed(mesh, "shoes").piece}
 
 

@@ -5,7 +5,8 @@ their weights and an offset), each point of a garment here is a fixed blend of h
 follows every gender, shape and height as the helper does. What is made once, on the reference body
 (:data:`REFERENCE`) and kept with ``assets.kept``:
 
-1. The panel: the helper's triangles with a corner inside every cut, cut along each line
+1. The panel: the helper's triangles with a corner inside every cut, split finer near the cuts
+   (:func:`~workbench.body.outfit.clip.refine`) and cut along each line
    (:func:`~workbench.body.outfit.clip.clip`); ``b_*`` is the blend (a sparse matrix, points x mesh vertices).
 2. Each point's neighbours (``adj_*``), whether it lies on a rim, and its share of each part of the
    body (``shares``: torso, neck, arms, legs), from the skin weights of its nearest body vertices.
@@ -33,7 +34,7 @@ from .. import assets
 from ..compile import top_four
 from ..mesh import BodyMesh, body_mesh, vertex_normals
 from ..texels import texel_map
-from .clip import clip, keep_inside, open_edges
+from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
 from .fit import ARMS, LEGS, fitted, base_points
 from .styles import STYLES, Style, landmarks
@@ -44,10 +45,11 @@ __all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "SHOE_HEIGHT", "pattern", "refere
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
-FORMAT = 4
+FORMAT = 11
 FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
-SNAP = 0.004
+SNAP = 0.001
+REFINE = (0.05, 0.025)
 # The shoes' texture runs from the sole (v = 1) up to this height.
 SHOE_HEIGHT = 0.11
 
@@ -174,6 +176,13 @@ def _build(name: str) -> dict[str, np.ndarray]:
     p = mesh.positions[verts].astype(np.float64)
     b = sp.csr_matrix((np.ones(len(verts)), (np.arange(len(verts)), verts)), shape=(len(verts), len(mesh.positions)))
     faces = keep_inside(faces, style.cuts(e, p))
+    # Finer triangles along the cuts (twice: within 5 cm, then 2.5 cm), so the cut lines are smooth curves.
+    for reach in REFINE:
+        near = np.zeros(len(faces), bool)
+        for f in style.cuts(e, p):
+            near |= np.abs(f)[faces].min(1) < reach
+        s, faces = refine(len(p), faces, near)
+        p, b = s @ p, (s @ b).tocsr()
     for k in range(len(style.cuts(e, p))):
         s, faces = clip(p, faces, style.cuts(e, p)[k], SNAP)
         p, b = s @ p, (s @ b).tocsr()
@@ -205,7 +214,8 @@ def _build(name: str) -> dict[str, np.ndarray]:
     rate = np.clip(ease / 0.02, 0.1, 0.8) if style.smooth < 10 else np.full(len(q), 0.8)
     joints, w = top_four(_smoothed(weights, adjacency, rate, style.smooth).astype(np.float32))
     part, islands = _islands(style, mesh, q, shares)
-    vmap, uv_m, vfaces, vertex_island = unwrap(q, faces, part, islands)
+    vmap, uv_m, vfaces, vertex_piece = unwrap(q, faces, part, islands)
+    vertex_island = part[vmap]
     if style.part == "Outfit_Footwear":
         # A shoe's v is its height (the sole and welt are bands of the texture all round); u fills half
         # of the texture per shoe.
@@ -215,10 +225,11 @@ def _build(name: str) -> dict[str, np.ndarray]:
         uv = np.column_stack([u, 1 - np.clip(q[vmap, 1] / SHOE_HEIGHT, 0, 1)])
         scale = float(span.max())
     else:
-        packed, scale = pack([uv_m[vertex_island == k] for k in range(len(islands))])
+        pieces = np.unique(vertex_piece)
+        packed, scale = pack([uv_m[vertex_piece == k] for k in pieces])
         uv = np.zeros_like(uv_m)
-        for k in range(len(islands)):
-            uv[vertex_island == k] = packed[k]
+        for k, q_uv in zip(pieces, packed):
+            uv[vertex_piece == k] = q_uv
     tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[vfaces], FOLD_SIZE)
     panel.update({"near": body[tree.query(q, k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
                   "uv": uv.astype(np.float32), "vfaces": vfaces.astype(np.int32), "uv_scale": np.array(scale),

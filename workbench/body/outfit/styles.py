@@ -67,7 +67,7 @@ class Style:
 WAISTBAND = 0.54
 # The neckline: how far below the Neck joint it runs at the front (a crew neck's scoop), at the back
 # and at the sides, as fractions of the Spine2-to-Neck length (so it scales with the torso).
-NECK = {"crew": (0.45, 0.12, 0.05), "hood": (0.30, 0.05, 0.02)}
+NECK = {"crew": (0.45, 0.12, 0.10), "hood": (0.30, 0.06, 0.08)}
 
 
 def landmarks(mesh: BodyMesh) -> dict[str, float]:
@@ -135,16 +135,16 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(slope=-0.02, span=0.9, ease=0.010),
           bands=((0.055, True), (0.02, True), (0.06, True)), extras=("hood",)),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
-          _bottom(WAISTBAND, lambda e: e["ankle"] + 0.045),
-          torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.06, span=0.9, ease=0.004, grow=0.012),
+          _bottom(WAISTBAND, lambda e: e["ankle"] + 0.03),
+          torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.07, span=0.9, ease=0.004, grow=0.012),
           bands=((0.035, True), (0.02, False))),
     Style("shorts", "Outfit_Bottom", "helper-tights", "twill", 0.003,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.3 * (e["crotch"] - e["knee"])),
-          torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=-0.1, span=0.9, ease=0.008),
+          torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.0, span=0.9, ease=0.008),
           bands=((0.035, True), (0.02, False))),
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
-          _bottom(WAISTBAND + 0.01, lambda e: e["knee"] + 0.05),
-          torso=Drape(slope=-0.12, span=np.pi, ease=0.004, grow=0.02), smooth=40, margin=0.10,
+          _bottom(WAISTBAND + 0.01, lambda e: e["knee"] + 0.08),
+          torso=Drape(slope=-0.12, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
           bands=((0.03, True), (0.02, False))),
     Style("shoes", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes, margin=0.02, bands=((0.0, True),)),
 )}

@@ -40,10 +40,11 @@ class Island:
         self.seam = float(np.arctan2(seam @ frame.side, seam @ frame.forward))
 
 
-def lscm(points: np.ndarray, faces: np.ndarray, pins: tuple[int, int]) -> np.ndarray:
+def lscm(points: np.ndarray, faces: np.ndarray, pins: tuple[int, int], guess: np.ndarray) -> np.ndarray:
     """Least-squares conformal map of one island (Lévy et al. 2002): (N, 2) UVs with ``pins[0]`` at (0, 0)
     and ``pins[1]`` straight below it at their distance apart, every triangle as little sheared as can
-    be; then scaled so the island's area in UV is its area in metres."""
+    be; then scaled so the island's area in UV is its area in metres. ``guess`` (N, 2), a rough map,
+    holds on weakly where the triangles leave a vertex free (one only on triangles with no area)."""
     import scipy.sparse as sp
     from scipy.sparse.linalg import spsolve
 
@@ -72,7 +73,10 @@ def lscm(points: np.ndarray, faces: np.ndarray, pins: tuple[int, int]) -> np.nda
     rhs = -system[:, fixed] @ values
     x = np.zeros(2 * nv)
     x[fixed] = values
-    x[free] = spsolve((lhs.T @ lhs).tocsc(), lhs.T @ rhs)
+    normal = (lhs.T @ lhs).tocsc()
+    prior = 1e-6 * normal.diagonal().mean()
+    x0 = np.concatenate([guess[:, 0], guess[:, 1]])[free]
+    x[free] = spsolve((normal + prior * sp.identity(len(free), format="csc")).tocsc(), lhs.T @ rhs + prior * x0)
     uv = np.column_stack([x[:nv], x[nv:]])
     d1, d2 = uv[faces[:, 1]] - uv[faces[:, 0]], uv[faces[:, 2]] - uv[faces[:, 0]]
     signed = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
@@ -80,8 +84,8 @@ def lscm(points: np.ndarray, faces: np.ndarray, pins: tuple[int, int]) -> np.nda
 
 
 def unwrap(points: np.ndarray, faces: np.ndarray, island_of: np.ndarray, islands: list[Island]):
-    """(vmap, uv in metres per island before packing, vertex faces, island of each vertex): ``vmap`` gives
-    each vertex's point; steps 1 and 2."""
+    """(vmap, uv in metres per piece before packing, vertex faces, the piece of each vertex: a connected
+    part of an island): ``vmap`` gives each vertex's point; steps 1 and 2."""
     n_isl = len(islands)
     votes = np.zeros((len(faces), n_isl), np.int64)
     np.add.at(votes, (np.repeat(np.arange(len(faces)), 3), island_of[faces].reshape(-1)), 1)
@@ -100,24 +104,39 @@ def unwrap(points: np.ndarray, faces: np.ndarray, island_of: np.ndarray, islands
     vmap, vertex_island = corner_point[first], corner_island[first]
     vfaces = inverse.reshape(-1, 3)
     uv = np.zeros((len(vmap), 2))
-    for k, isl in enumerate(islands):
-        verts = np.flatnonzero(vertex_island == k)
-        if not len(verts):
-            continue
+    # Each connected piece of an island flattened on its own (a triangle the vote gave to the island
+    # across a seam is a piece by itself; the map of a piece without pins is undetermined).
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    links = np.concatenate([vfaces[:, [0, 1]], vfaces[:, [1, 2]]])
+    _, piece = connected_components(csr_matrix((np.ones(len(links)), (links[:, 0], links[:, 1])),
+                                               shape=(len(vmap), len(vmap))), directed=False)
+    vertex_piece = piece
+    for c in np.unique(piece):
+        verts = np.flatnonzero(piece == c)
+        isl = islands[vertex_island[verts[0]]]
         local = np.full(len(vmap), -1)
         local[verts] = np.arange(len(verts))
-        tris = local[vfaces[tri_island == k]]
-        s, phi, _, _ = isl.frame.local(points[vmap[verts]])
+        tris = local[vfaces[piece[vfaces[:, 0]] == c]]
+        s, phi, r, _ = isl.frame.local(points[vmap[verts]])
         # Pinned: the top and the bottom of the island's front line (opposite the seam), one above the other.
         off = np.abs(np.angle(np.exp(1j * (phi - isl.seam - np.pi))))
-        line = off < np.quantile(off, 0.1) + 0.05
-        pins = (int(np.flatnonzero(line)[s[line].argmin()]), int(np.flatnonzero(line)[s[line].argmax()]))
-        uv[verts] = lscm(points[vmap[verts]], tris, pins)
-    return vmap, uv, vfaces, vertex_island
+        line = np.flatnonzero(off < np.quantile(off, 0.1) + 0.05)
+        pins = (int(line[s[line].argmin()]), int(line[s[line].argmax()]))
+        if pins[0] == pins[1]:
+            pins = (int(s.argmin()), int(s.argmax()))
+        if pins[0] == pins[1] or len(tris) == 0:
+            continue
+        guess = np.column_stack([np.angle(np.exp(1j * (phi - isl.seam - np.pi))) * r.mean(), s])
+        uv[verts] = lscm(points[vmap[verts]], tris, pins, guess - guess[pins[0]])
+    return vmap, uv, vfaces, vertex_piece
 
 
 def pack(islands_uv: list[np.ndarray]) -> tuple[list[np.ndarray], float]:
     """Islands' UVs in metres to one square (step 3): the UVs in 0..1 and the metres one UV unit spans."""
+    if not all(np.isfinite(q).all() for q in islands_uv):
+        raise ValueError("pack: an island's UVs are not finite")
     lo = [q.min(0) for q in islands_uv]
     size = [q.max(0) - l + 2 * GUTTER for q, l in zip(islands_uv, lo)]
     order = sorted(range(len(size)), key=lambda i: (-size[i][1], -size[i][0], i))
