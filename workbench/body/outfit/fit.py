@@ -23,7 +23,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..mesh import BodyMesh, vertex_normals
-from .drape import Frame, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, support
+from .drape import (Frame, along_rims, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, support,
+                    untangle)
 from .styles import Drape, Style, landmarks
 
 __all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach"]
@@ -32,6 +33,9 @@ __all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_
 TORSO, NECK, ARMS, LEGS = 0, 1, (2, 3), (4, 5)
 SIDES = ("Left", "Right")
 MAX_REACH = 6
+# Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
+# groove a centimetre wide (the spine's) no longer face each other.
+NORMAL_ROUNDS = 8
 
 
 def reach(span: float, bearings: int) -> int:
@@ -55,13 +59,16 @@ def _ring_surface(frame: Frame, points: np.ndarray, s0: float, s1: float, step: 
     # hollows filled, at a fraction of the cost of every pair of bearings across the span at once.
     for _ in range(int(np.ceil(k / MAX_REACH))):
         rings = bridge(rings, min(k, MAX_REACH))
-    return hang(rings, drape.slope, step)
+    return np.stack([hang(rings, drape.slope, step), rings])
 
 
 def _push(frame: Frame, surface: np.ndarray, s0: float, step: float, drape: Drape, p: np.ndarray,
-          weight: np.ndarray) -> np.ndarray:
+          weight: np.ndarray, lift: float = 0.0, held: np.ndarray | float = 0.0) -> np.ndarray:
+    """Points pushed out round ``frame`` to ``surface`` (the hung rings, or with the bridged rings too as
+    ``surface[1]``: where a band ``held`` them, the points take the bridged rings without hang or ease)."""
     s, phi, r, radial = frame.local(p)
-    target = sample(surface, s0, step, s, phi) + drape.ease + drape.grow * np.maximum(s - s0, 0)
+    loose = sample(surface[0], s0, step, s, phi) + drape.ease + drape.grow * np.maximum(s - s0, 0)
+    target = lift + (loose if len(surface) == 1 else (1 - held) * loose + held * sample(surface[1], s0, step, s, phi))
     inside = s >= s0 - step          # (below the last ring, the last ring holds)
     push = np.maximum(target - r, 0) * weight * inside * smoothstep(0.015, 0.03, r)
     return push[:, None] * radial
@@ -78,11 +85,13 @@ def gathered(style: Style, panel: dict) -> np.ndarray:
 
 
 def over(p: np.ndarray, mesh: BodyMesh, under: tuple[np.ndarray, np.ndarray], weight: np.ndarray,
-         gap: float = 0.005, rings: bool = True) -> np.ndarray:
+         normals: np.ndarray, gap: float = 0.005, rings: bool = True) -> np.ndarray:
     """Points pushed out to at least ``gap`` outside the surface ``under`` them (points and normals of the
     garment they cover: a top over a skirt's hips, trouser cuffs over shoes), where the two overlap in
-    height: with ``rings``, round the torso's axis to the under-garment's rings; then along its normal
-    wherever a point still falls short of the surface sample nearest it."""
+    height: with ``rings``, round the torso's axis to the under-garment's rings; then, wherever a point
+    still falls short of the surface sample nearest it (measured along that sample's normal), out along
+    the point's own ``normals`` (along the under-garment's, the sideways normals in the seat's cleft sent
+    a top's points through each other at the back's middle)."""
     from scipy.spatial import cKDTree
 
     if rings:
@@ -92,7 +101,9 @@ def over(p: np.ndarray, mesh: BodyMesh, under: tuple[np.ndarray, np.ndarray], we
         dist, k = cKDTree(under[0]).query(p[near])
         normal = under[1][k]
         short = gap - np.einsum("nc,nc->n", p[near] - under[0][k], normal)
-        p[near] += (np.maximum(short, 0) * weight[near] * (dist < 0.05))[:, None] * normal
+        facing = np.maximum(np.einsum("nc,nc->n", normals[near], normal), 0.5)
+        move = np.minimum(np.maximum(short, 0) / facing, 0.03) * weight[near] * (dist < 0.05)
+        p[near] += move[:, None] * normals[near]
     return p
 
 
@@ -110,7 +121,7 @@ def _over_rings(p: np.ndarray, mesh: BodyMesh, under: np.ndarray, weight: np.nda
         has = grid[:, j] > 0
         if has.sum() >= 2:
             grid[:, j] = np.interp(rows, rows[has], grid[has, j], left=0.0, right=0.0)
-    return p + _push(frame, grid, -top, 0.01, Drape(slope=0.0, ease=gap), p, weight)
+    return p + _push(frame, grid[None], -top, 0.01, Drape(slope=0.0, ease=gap), p, weight)
 
 
 def _grid(frame: Frame, points: np.ndarray, s0: float, s1: float, step: float, bearings: int) -> np.ndarray:
@@ -122,7 +133,21 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     """The garment's points draped on ``mesh`` (float64, (N, 3)); ``under``: surface points and normals of
     the garment it covers, if any (:meth:`~workbench.body.outfit.garments.Dressed.samples`)."""
     p0, n0 = base if base is not None else base_points(mesh, panel)
-    p = p0 + style.lift * n0
+    adjacency = sp.csr_matrix((np.ones(len(panel["adj_indices"])), panel["adj_indices"], panel["adj_indptr"]),
+                              shape=(len(p0), len(p0)))
+    # The helper smoothed first (Taubin's steps, which do not shrink it), and lifted along its normals
+    # averaged over their neighbours: in a sharp crease (the spine's groove, beside the neck) the helper's
+    # own normals converge, and the lift and the drape pushed the small triangles on its walls past each
+    # other (specks down the back, normals facing in).
+    degree = np.maximum(np.asarray(adjacency.sum(1)).ravel(), 1)[:, None]
+    free = ~panel["rim"][:, None]
+    for rate in (0.5, -0.53) * 3:
+        p0 = p0 + rate * free * ((adjacency @ p0) / degree - p0)
+    n0 = vertex_normals(p0, panel["faces"]).astype(np.float64)
+    for _ in range(NORMAL_ROUNDS):
+        n0 = adjacency @ n0 + n0
+        n0 /= np.maximum(np.linalg.norm(n0, axis=1, keepdims=True), 1e-12)
+    p = p0
     e = landmarks(mesh)
     sk = mesh.skeleton
     hips = sk.pos("Hips").astype(np.float64)
@@ -131,12 +156,13 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     part = panel["body_region"][body]
     shares = panel["shares"]
     y = p[:, 1]
+    held = gathered(style, panel)
     disp = np.zeros_like(p)
     if style.torso is not None:
         frame = Frame([hips[0], 0.0, hips[2] + 0.02], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0])
         if style.part == "Outfit_Top":
             top, bottom = e["shoulder_y"] - 0.01, float(p0[:, 1].min()) - 0.05
-            weight = shares[:, TORSO] * smoothstep(0.0, 0.04, top - y)
+            weight = (1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] - shares[:, NECK]) * smoothstep(0.0, 0.04, top - y)
         elif style.helper == "helper-skirt":
             top, bottom = float(p0[:, 1].max()), float(p0[:, 1].min()) - 0.05
             weight = np.ones(len(p))
@@ -145,7 +171,7 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
             weight = smoothstep(e["crotch"] + 0.03, e["crotch"] + 0.08, y)
         near = skin[(part == TORSO) | (part == LEGS[0]) | (part == LEGS[1])]
         surface = _ring_surface(frame, near, -top, -bottom, 0.015, 64, style.torso)
-        disp += _push(frame, surface, -top, 0.015, style.torso, p, weight)
+        disp += _push(frame, surface, -top, 0.015, style.torso, p, weight, style.lift, held)
     if style.legs is not None:
         below = 1 - smoothstep(e["crotch"] - 0.04, e["crotch"], y)
         for k, side in zip(LEGS, SIDES):
@@ -157,22 +183,24 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
             s1 = (up[1] - e["ankle"] - 0.07) / -frame.along[1]
             surface = _ring_surface(frame, skin[part == k], s0, s1, 0.02, 32, style.legs)
             on_side = (p0[:, 0] - hips[0]) * (1 if side == "Left" else -1) > 0
-            disp += _push(frame, surface, s0, 0.02, style.legs, p, below * on_side)
+            disp += _push(frame, surface, s0, 0.02, style.legs, p, below * on_side, style.lift, held)
     if style.arms is not None:
         for k, side in zip(ARMS, SIDES):
             arm, hand = sk.pos(side + "Arm").astype(np.float64), sk.pos(side + "Hand").astype(np.float64)
             frame = Frame(arm, hand - arm, [0.0, 0.0, 1.0])
             surface = _ring_surface(frame, skin[part == k], 0.0, float(np.linalg.norm(hand - arm)), 0.015, 32,
                                     style.arms)
-            disp += _push(frame, surface, 0.0, 0.015, style.arms, p, shares[:, k])
-    p = p + disp * (1 - gathered(style, panel))[:, None]
-    adjacency = sp.csr_matrix((np.ones(len(panel["adj_indices"])), panel["adj_indices"], panel["adj_indptr"]),
-                              shape=(len(p), len(p)))
-    p = membrane(p, p0, n0, style.lift, adjacency, panel["rim"])
+            disp += _push(frame, surface, 0.0, 0.015, style.arms, p, shares[:, k], style.lift, held)
+    # The drape's pushes are measured from the helper and carry the lift; where they push less than the lift
+    # the point stands off along its normal instead. (Lifted along the normals first, the walls of a deep
+    # groove, the seat's cleft on a heavy body, crossed each other before the drape flattened it.)
+    pushed = smoothstep(0.0, style.lift, np.linalg.norm(disp, axis=1))[:, None]
+    p = untangle(p0 + (1 - pushed) * style.lift * n0 + disp, panel["faces"], along_rims(adjacency, panel["rim"]), n0)
+    p = membrane(p, n0, adjacency, panel["rim"])
     if under is not None:
         torso = style.part == "Outfit_Top"
         pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
-                      rings=torso)
+                      n0, rings=torso)
         # The pushes spread to their neighbours (never shrinking), so the cloth eases over what it covers
         # instead of stepping out at the edge of the overlap.
         out = np.maximum(((pushed - p) * n0).sum(1), 0)
@@ -181,6 +209,9 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
             out = np.maximum(out, (adjacency @ out) / degree)
         p = p + out[:, None] * n0
     p = clear_of_the_skin(p, mesh, panel["near"], style.lift, adjacency)
+    p = untangle(p, panel["faces"], along_rims(adjacency, panel["rim"]), n0)
+    # Last, the membrane again (it only moves out): the rims smoothed as lines after the pushes above.
+    p = membrane(p, n0, adjacency, panel["rim"], rounds=8)
     if style.part == "Outfit_Footwear":
         p[:, 1] = np.maximum(p[:, 1], 0.0)      # the soles rest on the floor
     return p

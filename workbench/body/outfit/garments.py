@@ -20,11 +20,13 @@ import threading
 from collections import OrderedDict
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from .fit import base_points, fitted
-from .pattern import pattern
+from .hood import worn
+from .pattern import HOOD_EASE, pattern
 from .styles import STYLES
 
 __all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER"]
@@ -70,9 +72,14 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
     p0, n0 = base_points(mesh, pat)
     below = None if under is None else dressed(mesh, under).samples()
     q = fitted(mesh, style, pat, (p0, n0), below)
-    normals = vertex_normals(q, pat["faces"])
-    v = pat["vmap"]
     ease = np.maximum(np.linalg.norm(q - p0, axis=1) - style.lift, 0)
+    if len(pat["hood_offset"]):
+        binding = sp.csr_matrix((pat["hood_data"], pat["hood_indices"], pat["hood_indptr"]),
+                                shape=(len(pat["hood_offset"]), len(q)))
+        q = np.concatenate([q, worn(q, vertex_normals(q, pat["faces"]), binding, pat["hood_offset"])])
+        ease = np.concatenate([ease, np.full(len(pat["hood_offset"]), HOOD_EASE)])
+    normals = vertex_normals(q, np.concatenate([pat["faces"], pat["hood_faces"]]))
+    v = pat["vmap"]
     piece = Piece(q[v].astype(np.float32), normals[v], pat["uv"], pat["vfaces"].astype(np.int64),
                   pat["joints"][v], pat["weights"][v], np.full(len(v), -1, np.int64))
     out = Dressed(piece, ease[v].astype(np.float32), q)

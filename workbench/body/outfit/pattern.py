@@ -37,6 +37,7 @@ from ..texels import texel_map
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
 from .fit import ARMS, LEGS, fitted, base_points
+from .hood import hood, worn
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
 from ...skeleton import JOINT_NAMES
@@ -45,11 +46,13 @@ __all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "SHOE_HEIGHT", "pattern", "refere
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
-FORMAT = 11
+FORMAT = 15
 FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
 SNAP = 0.001
 REFINE = (0.05, 0.025)
+# The hood's ease, for its folds (it lies loose).
+HOOD_EASE = 0.015
 # The shoes' texture runs from the sole (v = 1) up to this height.
 SHOE_HEIGHT = 0.11
 
@@ -130,6 +133,13 @@ def _islands(style: Style, mesh: BodyMesh, points: np.ndarray, shares: np.ndarra
     return np.where(left, 0, 1), legs
 
 
+def _adjacency(faces: np.ndarray, n: int) -> sp.csr_matrix:
+    edges = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
+    edges = np.unique(np.sort(edges, axis=1), axis=0)
+    edges = np.concatenate([edges, edges[:, ::-1]])
+    return sp.csr_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(n, n))
+
+
 def _lengths(points: np.ndarray, adjacency: sp.csr_matrix) -> sp.csr_matrix:
     a = adjacency.tocoo()
     return sp.csr_matrix((np.linalg.norm(points[a.row] - points[a.col], axis=1), (a.row, a.col)), shape=a.shape)
@@ -189,10 +199,7 @@ def _build(name: str) -> dict[str, np.ndarray]:
     b.eliminate_zeros()
     b.sort_indices()
     # 2. Neighbours, rims and shares.
-    edges = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
-    edges = np.unique(np.sort(edges, axis=1), axis=0)
-    edges = np.concatenate([edges, edges[:, ::-1]])
-    adjacency = sp.csr_matrix((np.ones(len(edges)), (edges[:, 0], edges[:, 1])), shape=(len(p), len(p)))
+    adjacency = _adjacency(faces, len(p))
     rim = np.zeros(len(p), bool)
     rim[open_edges(faces).reshape(-1)] = True
     from_cut = _from_cuts(p, adjacency, rim, style.cuts(e, p))
@@ -210,11 +217,23 @@ def _build(name: str) -> dict[str, np.ndarray]:
     base = base_points(mesh, panel)
     q = fitted(mesh, style, panel, base)
     ease = np.linalg.norm(q - base[0], axis=1) - style.lift
-    weights = _borrowed(mesh, tree, body, q, np.arange(len(JOINT_NAMES)), len(JOINT_NAMES))
-    rate = np.clip(ease / 0.02, 0.1, 0.8) if style.smooth < 10 else np.full(len(q), 0.8)
-    joints, w = top_four(_smoothed(weights, adjacency, rate, style.smooth).astype(np.float32))
     part, islands = _islands(style, mesh, q, shares)
-    vmap, uv_m, vfaces, vertex_piece = unwrap(q, faces, part, islands)
+    # The hood (a hoodie's): more points, bound to the hoodie's, and their triangles.
+    binding, offset, hood_faces = sp.csr_matrix((0, len(q))), np.zeros(0), np.zeros((0, 3), np.int64)
+    if "hood" in style.extras:
+        line = np.flatnonzero(rim & (np.abs(style.cuts(e, p)[1]) < SNAP + 1e-4))
+        binding, offset, hood_faces = hood(q, faces, line, (e["neck_x"], e["neck_z"]))
+        q = np.concatenate([q, worn(q, vertex_normals(q, faces), binding, offset)])
+        ease = np.concatenate([ease, np.full(len(offset), HOOD_EASE)])
+        part = np.concatenate([part, np.full(len(offset), len(islands))])
+        islands.append(Island(Frame([e["neck_x"], 0.0, e["neck_z"]], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]),
+                              [0.0, 0.0, 1.0]))
+    all_faces = np.concatenate([faces, hood_faces])
+    all_adjacency = _adjacency(all_faces, len(q))
+    weights = _borrowed(mesh, tree, body, q, np.arange(len(JOINT_NAMES)), len(JOINT_NAMES))
+    rate = np.clip(ease / 0.02, 0.1, 0.8)
+    joints, w = top_four(_smoothed(weights, all_adjacency, rate, style.smooth).astype(np.float32))
+    vmap, uv_m, vfaces, vertex_piece = unwrap(q, all_faces, part, islands)
     vertex_island = part[vmap]
     if style.part == "Outfit_Footwear":
         # A shoe's v is its height (the sole and welt are bands of the texture all round); u fills half
@@ -231,10 +250,15 @@ def _build(name: str) -> dict[str, np.ndarray]:
         for k, q_uv in zip(pieces, packed):
             uv[vertex_piece == k] = q_uv
     tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[vfaces], FOLD_SIZE)
-    panel.update({"near": body[tree.query(q, k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
+    n = len(panel["rim"])
+    all_rim = np.zeros(len(q), bool)
+    all_rim[open_edges(all_faces).reshape(-1)] = True
+    panel.update({"near": body[tree.query(q[:n], k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
                   "uv": uv.astype(np.float32), "vfaces": vfaces.astype(np.int32), "uv_scale": np.array(scale),
-                  "hidden": _hidden(style, mesh, q, faces, rim, adjacency), "texel_triangle": tex.triangle,
-                  "texel_bary": tex.bary})
+                  "hidden": _hidden(style, mesh, q, all_faces, all_rim, all_adjacency),
+                  "texel_triangle": tex.triangle, "texel_bary": tex.bary, "hood_data": binding.data,
+                  "hood_indices": binding.indices.astype(np.int32), "hood_indptr": binding.indptr.astype(np.int64),
+                  "hood_offset": offset, "hood_faces": hood_faces.astype(np.int32)})
     return panel
 
 

@@ -131,7 +131,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=0.02, span=0.8, ease=0.004),
           bands=((0.018, False), (0.014, True), (0.04, True))),
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
-          _top(0.48, lambda e: e["wrist"] - 0.015, "hood"),
+          _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
           torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(slope=-0.02, span=0.9, ease=0.010),
           bands=((0.055, True), (0.02, True), (0.06, True)), extras=("hood",)),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
