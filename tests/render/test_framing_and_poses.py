@@ -301,7 +301,11 @@ def test_the_interpenetration_check_sees_trousers_over_the_shirt():
 def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
     """Pixels of a portrait from ``yaw_deg`` (180 = from behind) where the body shows inside the shirt's
     silhouette: drawn with and without the body, the shirt's opaque pixels (2 px in from its edge) must not
-    change. The avatar stands in its own idle clip at ``t``, as the contact sheets pose it."""
+    change. The avatar stands in its own idle clip at ``t``, as the contact sheets pose it. The shirt is
+    drawn one-sided here: it hangs loose, and through a sleeve's opening the arm inside it shows, where
+    the shirt alone shows the sleeve's inside."""
+    from dataclasses import replace
+
     from scipy import ndimage
 
     from workbench.render.pictures import _pivot, _turned
@@ -311,6 +315,8 @@ def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
     posed = Model(glb).posed(load_clip(glb), t)
     posed = _turned(posed, yaw_deg, _pivot(posed))
     cam = frame(posed, "portrait")
+    posed.draws[:] = [replace(d, material=replace(d.material, double_sided=False)) if d.mesh_name == "Outfit_Top" else d
+                      for d in posed.draws]
 
     def only(names):
         return Posed(draws=[d for d in posed.draws if d.mesh_name in names], joints=posed.joints, joint_names=set())

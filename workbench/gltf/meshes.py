@@ -67,7 +67,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     mesh = body_mesh(settings)
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
     body = mesh.face_groups["body"]
-    out = {"Body": piece(mesh, body[~hidden_skin(top, bottom)[mesh.triangles[body]].all(1)])}
+    out = {"Body": piece(mesh, body[~hidden_skin(top, bottom)[mesh.triangles[body]].any(1)])}
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
     out["Teeth"] = tucked_teeth(out["Teeth"])
