@@ -60,10 +60,10 @@ def flat_texture(color: str) -> np.ndarray:
     return img
 
 
-def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict]:
+def _materials(settings: dict, names: list[str], lod: int = 0, maps: bool = True) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
-    PBR factors, for the body its baked occlusion texture, and for the clothes their ``normal`` and, at
-    LOD 0, ``roughness`` maps."""
+    PBR factors, for the body its baked occlusion texture, and with ``maps`` for the clothes their
+    ``normal`` and, at LOD 0, ``roughness`` maps."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
@@ -74,7 +74,7 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
         # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
         "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),
     }
-    out.update(_clothes(settings, lod))
+    out.update(_clothes(settings, lod, maps))
     if "Hair" in names:
         out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
                            blend=False, mask=True, roughness=hair_look.HAIR_ROUGHNESS[hair["style"]], double=True)
@@ -84,9 +84,9 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
     return out
 
 
-def _clothes(settings: dict, lod: int) -> dict[str, dict]:
+def _clothes(settings: dict, lod: int, maps: bool = True) -> dict[str, dict]:
     """The outfit's materials: each garment's cloth in its colour, double-sided (a sleeve's inside shows),
-    with its fold (and at LOD 0 weave) normal map and at LOD 0 its roughness map."""
+    with ``maps`` its fold (and at LOD 0 weave) normal map and at LOD 0 its roughness map."""
     o = settings["outfit"]
     mesh = body_mesh(settings)
     wear = {"Outfit_Top": ("Top", o["top"], o["topStyle"], o["bottomStyle"]),
@@ -96,10 +96,11 @@ def _clothes(settings: dict, lod: int) -> dict[str, dict]:
     for part, (name, color, style, under) in wear.items():
         kind = outfit.STYLES[style].kind
         out[part] = dict(name=name, image=tx.cloth_texture(color, style), blend=False,
-                         roughness=1.0 if lod == 0 else cloth.ROUGHNESS[kind], double=part != "Outfit_Footwear",
-                         normal=cloth.normal_map(mesh, style, under, fine=lod == 0))
-        if lod == 0:
-            out[part]["roughness_map"] = cloth.roughness_map(style)
+                         roughness=1.0 if lod == 0 and maps else cloth.ROUGHNESS[kind], double=part != "Outfit_Footwear")
+        if maps:
+            out[part]["normal"] = cloth.normal_map(mesh, style, under, fine=lod == 0)
+            if lod == 0:
+                out[part]["roughness_map"] = cloth.roughness_map(style)
     return out
 
 
@@ -165,12 +166,10 @@ def _map_fill(kind: str, mat: dict) -> np.ndarray:
 
 def _write_maps(w: GlbWriter, images: dict[str, np.ndarray], label: str, fmt: str | None,
                 raw: dict[int, np.ndarray] | None) -> dict[str, int]:
-    """A texture per map (PNG for normals: a lossy normal map bands the folds' shading), by map kind."""
-    out = {}
-    for kind, img in images.items():
-        out[kind] = _write_textures(w, [(f"{label}_{'Normal' if kind == 'normal' else 'Roughness'}", img, False)],
-                                    fmt or ("png" if kind == "normal" else None), raw)[0]
-    return out
+    """A texture per map, by map kind, in the model's texture format (JPEG by default: a 512 px normal map
+    as PNG took 25 ms to encode and 600 KB)."""
+    return {kind: _write_textures(w, [(f"{label}_{'Normal' if kind == 'normal' else 'Roughness'}", img, False)],
+                                  fmt, raw)[0] for kind, img in images.items()}
 
 
 def _transparent(mat: dict) -> bool:
@@ -223,7 +222,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         rig = avatar_skeleton(settings)
         meshes = parts(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
-        mats = _materials(settings, names, options.lod)
+        # (The renderer reads no normal or roughness maps: a first preview's document goes without.)
+        mats = _materials(settings, names, options.lod, maps=raw is None)
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 

@@ -31,7 +31,7 @@ from .. import assets
 from ..mesh import BodyMesh
 from ..texels import texel_map
 from .garments import dressed
-from .pattern import FOLD_SIZE, pattern
+from .pattern import FOLD_SIZE, FORMAT, pattern
 from .styles import STYLES
 
 __all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "weave", "shading", "normal_map", "roughness_map"]
@@ -92,7 +92,9 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
     style, pat = STYLES[name], pattern(name)
     uv = pat["uv"]
     tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[pat["vfaces"]], n)
-    from_cut = pat["from_cut"][pat["vmap"]]
+    # (A hood's points, after the panel's, are on no cut's band.)
+    from_cut = np.concatenate([pat["from_cut"], np.full((len(pat["hood_offset"]), len(style.bands)), np.inf,
+                                                        np.float32)])[pat["vmap"]]
     texel = pat["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)
     seam = np.zeros((n, n), np.float32)
@@ -108,8 +110,20 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
 
 @lru_cache(maxsize=8)
 def _band_maps(name: str) -> tuple[np.ndarray, np.ndarray]:
-    kept = assets.kept(f"cloth-bands-{name}-v{VERSION}", lambda: _bands(name, CLOTH_SIZE))
+    kept = assets.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
     return kept["rib"], kept["seam"]
+
+
+@lru_cache(maxsize=8)
+def _fold_texels(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Style ``name``'s texel map at FOLD_SIZE (triangle and barycentrics per texel), kept per machine."""
+    def make():
+        pat = pattern(name)
+        tex = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], FOLD_SIZE)
+        return {"triangle": tex.triangle, "bary": tex.bary}
+
+    kept = assets.kept(f"cloth-folds-{name}-v{VERSION}.{FORMAT}", make)
+    return kept["triangle"], kept["bary"]
 
 
 def _ribs(n: int) -> np.ndarray:
@@ -118,54 +132,82 @@ def _ribs(n: int) -> np.ndarray:
 
 @lru_cache(maxsize=8)
 def shading(name: str) -> np.ndarray:
-    """Style ``name``'s light and shade on its UVs, (n, n) float32 (the shoes: their leather grain)."""
-    shade, _ = weave(STYLES[name].kind)
-    if STYLES[name].part == "Outfit_Footwear":
-        return shade
-    rib, seam = _band_maps(name)
-    out = shade * (1 - 0.06 * rib * (1 - _ribs(len(shade)))) * (1 - 0.12 * seam)
+    """Style ``name``'s light and shade on its UVs, (n, n) float32 (the shoes: their leather grain); kept
+    per machine (one file to read in a new process, not the weave's and the bands')."""
+    def make():
+        shade, _ = weave(STYLES[name].kind)
+        if STYLES[name].part == "Outfit_Footwear":
+            return {"shade": shade}
+        rib, seam = _band_maps(name)
+        return {"shade": (shade * (1 - 0.06 * rib * (1 - _ribs(len(shade)))) * (1 - 0.12 * seam)).astype(np.float32)}
+
+    return assets.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)["shade"]
+
+
+def _encode_normals(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """Slopes (height per unit across, per unit down the texture; float32) to a tangent-space normal map:
+    the unit normal (-dx, dy, 1) scaled to bytes, in float32 without temporaries of three channels (a
+    float64 stack and norm took 60 ms a map at 512 px, this 6 ms)."""
+    inv = dx * dx
+    inv += dy * dy
+    inv += 1
+    np.sqrt(inv, out=inv)
+    np.divide(np.float32(127.5), inv, out=inv)
+    out = np.empty(dx.shape + (3,), np.uint8)
+    out[..., 0] = np.rint(np.float32(127.5) - dx * inv)
+    out[..., 1] = np.rint(np.float32(127.5) + dy * inv)
+    out[..., 2] = np.rint(np.float32(127.5) + inv)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _folds(name: str) -> np.ndarray:
+    """The folds' profile across style ``name``'s texture at FOLD_SIZE: vertical ridges a fold's pitch
+    apart, wavering along their length (0 to 1)."""
+    metres = float(pattern(name)["uv_scale"]) / FOLD_SIZE
+    x = np.arange(FOLD_SIZE, dtype=np.float32)[None, :] * metres
+    out = (0.5 + 0.5 * np.cos(2 * np.pi * (x / FOLD_PITCH + 0.35 * _noise(FOLD_SIZE, (8, 24), 37)))).astype(np.float32)
     out.setflags(write=False)
     return out
 
 
-def _encode_normals(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    """Slopes (height per unit across, per unit down the texture) to a tangent-space normal map."""
-    n = np.stack([-dx, dy, np.ones_like(dx)], axis=-1)
-    n /= np.linalg.norm(n, axis=-1, keepdims=True)
-    return np.clip(np.round((n * 0.5 + 0.5) * 255), 0, 255).astype(np.uint8)
+@lru_cache(maxsize=8)
+def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The weave's relief as slopes (across, down) at style ``name``'s fine size, with its ribbed bands;
+    kept per machine (30 ms to make, 1 ms to read)."""
+    def make():
+        style, pat = STYLES[name], pattern(name)
+        relief = weave(style.kind)[1]
+        if style.part != "Outfit_Footwear":
+            rib, _ = _band_maps(name)
+            relief = relief * (1 - rib) + rib * _ribs(len(relief))
+        wy, wx = np.gradient(relief * WEAVE_DEPTH[style.kind], float(pat["uv_scale"]) / len(relief))
+        return {"x": wx.astype(np.float32), "y": wy.astype(np.float32)}
+
+    kept = assets.kept(f"cloth-slopes-{name}-v{VERSION}.{FORMAT}", make)
+    return kept["x"], kept["y"]
 
 
-@lru_cache(maxsize=4)
-def _wobble(n: int) -> np.ndarray:
-    return _noise(n, (8, 24), 37)
+def _resized(img: np.ndarray, size: int) -> np.ndarray:
+    return np.asarray(Image.fromarray(img, mode="F").resize((size, size), Image.BILINEAR), np.float32)
 
 
 def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool = True) -> np.ndarray:
     """Style ``name``'s normal map on ``mesh`` (over ``under``): its folds, and with ``fine`` the weave's
-    relief (LOD 0) at 512 px, else 256 px; (n, n, 3) uint8."""
-    style, pat = STYLES[name], pattern(name)
+    relief (LOD 0) at its texture's size (512 px; 256 for shoes), else at 256 px; (n, n, 3) uint8."""
+    pat = pattern(name)
     worn = dressed(mesh, name, under)
-    # Ease per texel through the style's texel map, softened so folds fade in and out.
-    tri, bary = pat["texel_triangle"], pat["texel_bary"]
-    ease = np.einsum("hwk,hwk->hw", bary, worn.ease[pat["vfaces"]][tri])
-    ease = gaussian_filter(ease.astype(np.float32), 3, mode="nearest")
-    shoes = style.part == "Outfit_Footwear"
-    size = (SHOE_SIZE if shoes else CLOTH_SIZE) if fine else FOLD_SIZE
-    if size != FOLD_SIZE:
-        ease = np.asarray(Image.fromarray(ease, mode="F").resize((size, size), Image.BILINEAR), np.float32)
-    metres = float(pat["uv_scale"]) / size           # per texel
-    x = np.arange(size, dtype=np.float32)[None, :] * metres
-    phase = 2 * np.pi * (x / FOLD_PITCH + 0.35 * _wobble(size))
-    depth = np.minimum(ease / 3, FOLD_DEPTH)
-    height = depth * (0.5 + 0.5 * np.cos(phase))
-    dy, dx = np.gradient(height, metres)
+    # Ease per texel through the style's texel map, softened so folds fade in and out; folds a third as
+    # deep as the ease, at most FOLD_DEPTH.
+    triangle, bary = _fold_texels(name)
+    corners = worn.ease[pat["vfaces"]][triangle]
+    ease = gaussian_filter(np.einsum("hwk,hwk->hw", bary, corners, dtype=np.float32), 3, mode="nearest")
+    height = np.minimum(ease * np.float32(1 / 3), np.float32(FOLD_DEPTH)) * _folds(name)
+    dy, dx = np.gradient(height, np.float32(float(pat["uv_scale"]) / FOLD_SIZE))
     if fine:
-        if shoes:
-            relief = weave(style.kind)[1]
-        else:
-            rib, _ = _band_maps(name)
-            relief = weave(style.kind)[1] * (1 - rib) + rib * _ribs(size)
-        wy, wx = np.gradient(relief * WEAVE_DEPTH[style.kind], metres)
+        wx, wy = _weave_slopes(name)
+        if len(wx) != FOLD_SIZE:
+            dx, dy = _resized(dx, len(wx)), _resized(dy, len(wx))
         dx, dy = dx + wx, dy + wy
     return _encode_normals(dx, dy)
 

@@ -164,8 +164,9 @@ def clear_of_the_skin(positions: np.ndarray, mesh: BodyMesh, near: np.ndarray, l
 def along_rims(adjacency: sp.csr_matrix, rim: np.ndarray) -> sp.csr_matrix:
     """``adjacency`` with a rim's points linked only to their neighbours on the rim: averaged over it, a
     hem's points stay on the hem (over all their neighbours, they were dragged up into the cloth)."""
-    on = sp.diags(rim.astype(np.float64))
-    return (sp.diags((~rim).astype(np.float64)) @ adjacency + on @ adjacency @ on).tocsr()
+    rows = np.repeat(np.arange(adjacency.shape[0]), np.diff(adjacency.indptr))
+    keep = ~rim[rows] | rim[adjacency.indices]
+    return sp.csr_matrix((adjacency.data * keep, adjacency.indices, adjacency.indptr), shape=adjacency.shape)
 
 
 def untangle(positions: np.ndarray, faces: np.ndarray, adjacency: sp.csr_matrix, outward: np.ndarray,
@@ -193,7 +194,7 @@ def untangle(positions: np.ndarray, faces: np.ndarray, adjacency: sp.csr_matrix,
     p = positions.copy()
     for _ in range(rounds):
         tri = np.cross(p[faces[:, 1]] - p[faces[:, 0]], p[faces[:, 2]] - p[faces[:, 0]])
-        bad = (tri * facing).sum(1) <= 0
+        bad = (tri * facing).sum(1) < 0
         if not bad.any():
             break
         move = np.zeros(len(p), bool)

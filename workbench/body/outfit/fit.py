@@ -85,7 +85,7 @@ def gathered(style: Style, panel: dict) -> np.ndarray:
 
 
 def over(p: np.ndarray, mesh: BodyMesh, under: tuple[np.ndarray, np.ndarray], weight: np.ndarray,
-         normals: np.ndarray, gap: float = 0.005, rings: bool = True) -> np.ndarray:
+         normals: np.ndarray, gap: float = 0.008, rings: bool = True) -> np.ndarray:
     """Points pushed out to at least ``gap`` outside the surface ``under`` them (points and normals of the
     garment they cover: a top over a skirt's hips, trouser cuffs over shoes), where the two overlap in
     height: with ``rings``, round the torso's axis to the under-garment's rings; then, wherever a point
@@ -147,6 +147,11 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     for _ in range(NORMAL_ROUNDS):
         n0 = adjacency @ n0 + n0
         n0 /= np.maximum(np.linalg.norm(n0, axis=1, keepdims=True), 1e-12)
+    if style.torso is None and style.legs is None and style.arms is None:
+        # Nothing hangs (shoes): the helper lifted along its smoothed normals, the soles on the floor.
+        p = p0 + style.lift * n0
+        p[:, 1] = np.maximum(p[:, 1], 0.0)
+        return p
     p = p0
     e = landmarks(mesh)
     sk = mesh.skeleton
@@ -195,8 +200,9 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     # the point stands off along its normal instead. (Lifted along the normals first, the walls of a deep
     # groove, the seat's cleft on a heavy body, crossed each other before the drape flattened it.)
     pushed = smoothstep(0.0, style.lift, np.linalg.norm(disp, axis=1))[:, None]
-    p = untangle(p0 + (1 - pushed) * style.lift * n0 + disp, panel["faces"], along_rims(adjacency, panel["rim"]), n0)
-    p = membrane(p, n0, adjacency, panel["rim"])
+    rims = along_rims(adjacency, panel["rim"])
+    p = untangle(p0 + (1 - pushed) * style.lift * n0 + disp, panel["faces"], rims, n0)
+    p = membrane(p, n0, adjacency, panel["rim"], rounds=16, rate=0.6)
     if under is not None:
         torso = style.part == "Outfit_Top"
         pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
@@ -209,9 +215,6 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
             out = np.maximum(out, (adjacency @ out) / degree)
         p = p + out[:, None] * n0
     p = clear_of_the_skin(p, mesh, panel["near"], style.lift, adjacency)
-    p = untangle(p, panel["faces"], along_rims(adjacency, panel["rim"]), n0)
+    p = untangle(p, panel["faces"], rims, n0)
     # Last, the membrane again (it only moves out): the rims smoothed as lines after the pushes above.
-    p = membrane(p, n0, adjacency, panel["rim"], rounds=8)
-    if style.part == "Outfit_Footwear":
-        p[:, 1] = np.maximum(p[:, 1], 0.0)      # the soles rest on the floor
-    return p
+    return membrane(p, n0, adjacency, panel["rim"], rounds=6)

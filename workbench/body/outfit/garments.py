@@ -48,13 +48,11 @@ class Dressed:
         self.points = points
 
     def samples(self) -> tuple[np.ndarray, np.ndarray]:
-        """Points on the garment's surface (its vertices, its edges' middles and its triangles' centres) and
-        the surface's normals there."""
+        """Points on the garment's surface (its vertices and its triangles' centres) and the surface's
+        normals there."""
         out = []
         for values in (self.piece.positions.astype(np.float64), self.piece.normals.astype(np.float64)):
-            t = values[self.piece.indices]
-            out.append(np.concatenate([values, (t[:, 0] + t[:, 1]) / 2, (t[:, 1] + t[:, 2]) / 2,
-                                       (t[:, 2] + t[:, 0]) / 2, t.mean(1)]))
+            out.append(np.concatenate([values, values[self.piece.indices].mean(1)]))
         out[1] /= np.maximum(np.linalg.norm(out[1], axis=1, keepdims=True), 1e-12)
         return out[0], out[1]
 
@@ -102,4 +100,5 @@ def hidden_skin(top: str = "tee", bottom: str = "trousers") -> np.ndarray:
     >>> bool(hidden_skin("longsleeve").sum() > hidden_skin("tee").sum())
     True
     """
-    return pattern(top)["hidden"] | pattern(bottom)["hidden"] | pattern("shoes")["hidden"]
+    # (The feet stay: the soles are the body's lowest point, which the avatar's height is measured from.)
+    return pattern(top)["hidden"] | pattern(bottom)["hidden"]

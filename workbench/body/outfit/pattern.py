@@ -15,7 +15,7 @@ follows every gender, shape and height as the helper does. What is made once, on
    distance, then smoothed over the cloth where it stands off the body, so a skirt's middle moves
    with both thighs), the body vertices each point is kept clear of (``near``), the skin it hides
    (``hidden``: body vertices inside it, at least the style's ``margin`` from its rims) and its UVs
-   (:mod:`.unwrap`) with the texel map that bakes values per point into them (``texel_*``).
+   (:mod:`.unwrap`).
 
 >>> p = pattern("tee")                                                # doctest: +SKIP
 >>> p["faces"].shape[1], p["uv"].shape[1]                             # doctest: +SKIP
@@ -33,7 +33,6 @@ from scipy.spatial import cKDTree
 from .. import assets
 from ..compile import top_four
 from ..mesh import BodyMesh, body_mesh, vertex_normals
-from ..texels import texel_map
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
 from .fit import ARMS, LEGS, fitted, base_points
@@ -46,11 +45,11 @@ __all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "SHOE_HEIGHT", "pattern", "refere
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
-FORMAT = 19
+FORMAT = 23
 FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
 SNAP = 0.001
-REFINE = 2
+REFINE = 1
 # The hood's ease, for its folds (it lies loose).
 HOOD_EASE = 0.015
 # The shoes' texture runs from the sole (v = 1) up to this height.
@@ -254,14 +253,13 @@ def _build(name: str) -> dict[str, np.ndarray]:
         uv = np.zeros_like(uv_m)
         for k, q_uv in zip(pieces, packed):
             uv[vertex_piece == k] = q_uv
-    tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[vfaces], FOLD_SIZE)
     n = len(panel["rim"])
     all_rim = np.zeros(len(q), bool)
     all_rim[open_edges(all_faces).reshape(-1)] = True
     panel.update({"near": body[tree.query(q[:n], k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
                   "uv": uv.astype(np.float32), "vfaces": vfaces.astype(np.int32), "uv_scale": np.array(scale),
                   "hidden": _hidden(style, mesh, q, all_faces, all_rim, all_adjacency),
-                  "texel_triangle": tex.triangle, "texel_bary": tex.bary, "hood_data": binding.data,
+                  "hood_data": binding.data,
                   "hood_indices": binding.indices.astype(np.int32), "hood_indptr": binding.indptr.astype(np.int64),
                   "hood_offset": offset, "hood_faces": hood_faces.astype(np.int32)})
     return panel

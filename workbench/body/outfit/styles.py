@@ -64,7 +64,7 @@ class Style:
 
 
 # Heights as fractions of the stature (the reference body's landmarks scale with it).
-WAISTBAND = 0.54
+WAISTBAND = 0.53
 # The neckline: how far below the Neck joint it runs at the front (a crew neck's scoop), at the back
 # and at the sides, as fractions of the Spine2-to-Neck length (so it scales with the torso).
 NECK = {"crew": (0.45, 0.12, 0.10), "hood": (0.30, 0.06, 0.08)}
@@ -143,7 +143,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.0, span=0.9, ease=0.008),
           bands=((0.035, True), (0.02, False)), margin=0.04),
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
-          _bottom(WAISTBAND + 0.01, lambda e: e["knee"] + 0.08),
+          _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
           torso=Drape(slope=-0.12, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
           bands=((0.03, True), (0.02, False))),
     Style("shoes", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes, margin=0.02, bands=((0.0, True),)),
