@@ -91,7 +91,7 @@ def test_hems_and_necklines_are_smooth_curves(gender, shape, top, bottom):
 
 @pytest.mark.parametrize("gender,shape", BODIES)
 def test_every_garment_stands_outside_the_skin_it_covers(gender, shape):
-X
+    """Each garment's vertices stand at least 1 mm outside the skin nearest them (along that skin's
     normal), for every style (the shoes above their soles, which rest on the floor with the feet)."""
     from scipy.spatial import cKDTree
 
