@@ -5,17 +5,19 @@ Made once on the reference drape (:mod:`.pattern`): its points lie off the hoodi
 blend of its corners plus an offset along its normal (the ``.mhclo`` binding, with the hoodie as the
 body). On any body :func:`worn` rebuilds those points on the fitted hoodie, so the hood follows it.
 
-1. The neckline from 70 degrees either side of the front round the back, as a smooth ring (its radius
+1. The neckline from 95 degrees either side of the front round the back, as a smooth ring (its radius
    and height by bearing), resampled at even bearings (the neckline's own points are uneven, and a
    profile from each crinkled the hood).
-2. A profile out from each: up 2 cm and out, over the fold 4 cm up, then down the back: 5 cm at the
-   sides, 16 cm at the back's middle (the hood's depth by bearing); smaller towards the two ends,
-   where the hood gathers into the neckline.
-3. Each point at least 1.2 cm outside the hoodie (its thickness), bound to the hoodie's nearest
-   triangle.
+2. A profile down the back from each: 5 cm at the sides, 16 cm at the back's middle (the hood's depth
+   by bearing), less towards the two ends, where the hood gathers into the neckline; a pad standing
+   off the hoodie by up to 2.5 cm, thickest a third of the way down, thinning to its edge. (A roll
+   standing up round the neck, the first way, was bound to triangles under it that moved apart as the
+   shoulders did, and crumpled into flaps.)
+3. Each point onto the hoodie (the foot of its nearest triangle) and its thickness out along that
+   triangle's normal.
 
 >>> PROFILE.shape
-(8, 3)
+(8, 2)
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ from scipy.spatial import cKDTree
 
 __all__ = ["PROFILE", "hood", "worn"]
 
-# Rows of the profile: (up, out, share of the hood's depth down the back), metres.
-PROFILE = np.array([[0.0, 0.0, 0.0], [0.022, 0.006, 0.0], [0.038, 0.02, 0.0], [0.032, 0.042, 0.0],
-                    [0.012, 0.055, 0.2], [0.0, 0.06, 0.45], [0.0, 0.06, 0.72], [0.0, 0.058, 1.0]])
-THICK = 0.012
+# Rows of the profile: (share of the hood's depth down the back, how far it stands off the hoodie in metres):
+# a pad thickest a little below the neckline (the hood's folded cloth), thinning to its edge.
+PROFILE = np.array([[0.0, 0.004], [0.08, 0.014], [0.2, 0.022], [0.36, 0.025], [0.54, 0.023], [0.72, 0.018],
+                    [0.88, 0.012], [1.0, 0.006]])
 SIDE, BACK = 0.05, 0.16
 STEPS = 33
 
@@ -67,24 +69,22 @@ def hood(points: np.ndarray, faces: np.ndarray, neckline: np.ndarray, neck: tupl
     bearing = np.mod(np.arctan2(rel[:, 0], rel[:, 1]), 2 * np.pi)     # 0 at the front, pi at the back
     order = np.argsort(bearing)
     bearing, radius, height = bearing[order], np.hypot(*rel[order].T), points[neckline][order, 1]
-    at = np.linspace(np.radians(70), np.radians(290), STEPS)
+    at = np.linspace(np.radians(95), np.radians(265), STEPS)
     wrap = np.concatenate([bearing - 2 * np.pi, bearing, bearing + 2 * np.pi])
     r = np.interp(at, wrap, np.tile(radius, 3))
     y = np.interp(at, wrap, np.tile(height, 3))
     back = at - np.pi
     # The hood gathers into the neckline at its two ends.
-    size = 0.3 + 0.7 * np.sin(np.clip((np.pi - np.abs(back)) / np.radians(110), 0, 1) * np.pi / 2) ** 0.7
+    size = 0.15 + 0.85 * np.sin(np.clip((np.pi - np.abs(back)) / np.radians(85), 0, 1) * np.pi / 2) ** 0.7
     out = np.column_stack([np.sin(at), np.zeros(STEPS), np.cos(at)])
     base = np.column_stack([neck[0] + r * np.sin(at), y - 0.004, neck[1] + r * np.cos(at)])
-    # 2. The profile from each.
-    depth = SIDE + (BACK - SIDE) * np.cos(np.clip(back, -np.pi / 2, np.pi / 2)) ** 2
-    up = np.array([0.0, 1.0, 0.0])
-    rows = [base + (size * row[0])[:, None] * up + (size * (row[1] + THICK))[:, None] * out
-            - (size * row[2] * depth)[:, None] * up for row in PROFILE]
-    new = np.concatenate(rows)
-    # 3. Outside the hoodie by its thickness, then bound to it.
-    tri, bary, offset = _nearest_on(points, faces, new)
-    offset = np.maximum(offset, THICK * np.repeat(PROFILE[:, 2] > 0, STEPS) + 0.003)
+    # 2. The profile from each: down the back by a share of the depth (the hood lies on the hoodie), out by
+    # the pad's thickness.
+    depth = size * (SIDE + (BACK - SIDE) * np.cos(np.clip(back, -np.pi / 2, np.pi / 2)) ** 2)
+    new = np.concatenate([base + 0.01 * out - (row[0] * depth)[:, None] * np.array([0.0, 1.0, 0.0]) for row in PROFILE])
+    # 3. Onto the hoodie, its thickness out, bound to it.
+    tri, bary, _ = _nearest_on(points, faces, new)
+    offset = 0.003 + np.repeat(PROFILE[:, 1], STEPS) * np.tile(size ** 2, len(PROFILE))
     binding = sp.csr_matrix((bary.reshape(-1), (np.repeat(np.arange(len(new)), 3), tri.reshape(-1))),
                             shape=(len(new), len(points)))
     index = (len(points) + np.arange(len(new))).reshape(len(PROFILE), STEPS)
