@@ -72,7 +72,11 @@ def clip(positions: np.ndarray, faces: np.ndarray, f: np.ndarray, snap: float = 
 
 
 def keep_inside(faces: np.ndarray, fields: list[np.ndarray]) -> np.ndarray:
-    """The triangles with a corner on the inside of every field (so each edge's triangles straddle it)."""
+    """The triangles with a corner on the inside of every field (so each edge's triangles straddle it).
+
+    >>> keep_inside(np.array([[0, 1, 2], [1, 2, 3]]), [np.array([1.0, -1.0, -1.0, -1.0])]).tolist()
+    [[0, 1, 2]]
+    """
     keep = np.ones(len(faces), bool)
     for f in fields:
         keep &= np.asarray(f)[faces].max(1) >= 0
