@@ -173,7 +173,9 @@ def _schemas() -> dict:
             "hair": {"type": "object", "additionalProperties": False, "properties": {
                 "style": {"enum": list(opts.HAIR_STYLES)}, "color": color}},
             "outfit": {"type": "object", "additionalProperties": False, "properties": {
-                "top": color, "bottom": color, "shoes": color}},
+                "top": color, "bottom": color, "shoes": color,
+                "topStyle": {"enum": list(opts.TOP_STYLES), "default": opts.DEFAULT_OUTFIT["topStyle"]},
+                "bottomStyle": {"enum": list(opts.BOTTOM_STYLES), "default": opts.DEFAULT_OUTFIT["bottomStyle"]}}},
             "glasses": {"enum": list(opts.GLASSES), "default": "none"},
             "name": {"type": "string", "minLength": opts.NAME_CHARS[0], "maxLength": opts.NAME_CHARS[1],
                      "pattern": _NO_CONTROL}}},
