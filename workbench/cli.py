@@ -277,8 +277,8 @@ def _analyze(args) -> int:
     titles = {
         "viewers": "per viewer: sessions, visits (a pause over 30 min starts a new one), events, median load time (ms), "
                    "share of visits that asked for AR, mean dwell (s)",
-        "funnel": f"funnel of visits: how many visits went through the steps in order (within 1 h of the first); "
-                  f"conversion from the first step and from the one before",
+        "funnel": "funnel of visits: how many visits went through the steps in order (within 1 h of the first); "
+                  "conversion from the first step and from the one before",
         "load_times": "load times (ms) of viewer_loaded by device: count, mean and percentiles",
         "ar_conversion": "AR by platform: sessions that asked for AR, started it, placed the object, and the rates",
     }

@@ -140,10 +140,10 @@ def _tracking_event_schema() -> dict:
                "description": "unique per event: a repeated id is a duplicate, stored once"},
     }
     variants = []
-    for spec in catalog.CATALOG.values():
-        key = ({"type": "string", "pattern": r"^custom\.[a-z][a-z0-9_]{0,63}$"} if spec.free_form else {"const": spec.key})
-        payload = _payload_schema(spec)
-        required = ["key", "payload"] if any(f.required for f in spec.fields) else ["key"]
+    for event in catalog.CATALOG.values():
+        key = ({"type": "string", "pattern": r"^custom\.[a-z][a-z0-9_]{0,63}$"} if event.free_form else {"const": event.key})
+        payload = _payload_schema(event)
+        required = ["key", "payload"] if any(f.required for f in event.fields) else ["key"]
         if "payload" not in required:
             payload = {"anyOf": [payload, {"type": "null"}]}
         variants.append({"type": "object", "additionalProperties": False, "required": required,
