@@ -17,21 +17,19 @@ from __future__ import annotations
 import importlib.util
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from shared import git_show
+
 BASE = "adc4320"
 
 
 def load_base():
-    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{BASE}:workbench/body/hair.py"],
-                         capture_output=True, text=True, check=True).stdout
     path = Path(tempfile.mkdtemp()) / "hair_base.py"
-    path.write_text(src)
+    path.write_text(git_show(BASE, "workbench/body/hair.py"))
     # A module of workbench.body, so its relative imports (.lod, .mesh) resolve to today's.
     spec = importlib.util.spec_from_file_location("workbench.body._hair_base", path)
     module = importlib.util.module_from_spec(spec)
