@@ -17,19 +17,21 @@ from __future__ import annotations
 import importlib.util
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from shared import git_show
-
+ROOT = Path(__file__).resolve().parent.parent
 BASE = "adc4320"
 
 
 def load_base():
+    src = subprocess.run(["git", "-C", str(ROOT), "show", f"{BASE}:workbench/body/hair.py"],
+                         capture_output=True, text=True, check=True).stdout
     path = Path(tempfile.mkdtemp()) / "hair_base.py"
-    path.write_text(git_show(BASE, "workbench/body/hair.py"))
+    path.write_text(src)
     # A module of workbench.body, so its relative imports (.lod, .mesh) resolve to today's.
     spec = importlib.util.spec_from_file_location("workbench.body._hair_base", path)
     module = importlib.util.module_from_spec(spec)
