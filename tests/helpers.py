@@ -1,7 +1,8 @@
 """Helpers the tests share: reading the contract's error envelope, a Bearer header, making a viewer and a space
-template, posting tracking batches in process, finishing an upload, a funnel's depth by exhaustive search, a GLB with ARKit-named morph targets,
-waiting for a condition with a bound (a bound, never a measured time), a busy CPU, notebooks of widget cells, an event table written by hand,
-one HTTP message read off a raw socket, and the clients the hostile tests point at a server.
+template, posting tracking batches in process, finishing an upload, a funnel's depth by exhaustive search, a GLB
+with ARKit-named morph targets, waiting for a condition with a bound (a bound, never a measured time), a busy CPU,
+notebooks of widget cells, an event table written by hand, one HTTP message read off a raw socket, and the clients
+the hostile tests point at a server.
 
 >>> auth(type("S", (), {"token": "wb_x"})())
 {'Authorization': 'Bearer wb_x'}
