@@ -47,6 +47,13 @@ def _browser(profile: str, window: int = 600):
     return driver
 
 
+def yaw_matrix(yaw: float) -> np.ndarray:
+    """The turn by ``yaw`` degrees about the vertical (counter-clockwise seen from above), as the workbench's
+    ``render(yaw_deg=)`` turns a model."""
+    a = np.radians(yaw)
+    return np.array([[np.cos(a), 0, np.sin(a)], [0, 1, 0], [-np.sin(a), 0, np.cos(a)]])
+
+
 def preview_camera(glb: bytes, camera: str, yaw: float):
     """(pivot, camera) of the workbench's picture of ``glb`` standing in the first frame of its own first clip
     (the pose the pages draw it in: ``render(glb, pose=(glb, 0.0))``) turned by ``yaw`` degrees about the
@@ -60,8 +67,7 @@ def preview_camera(glb: bytes, camera: str, yaw: float):
     posed = model.posed(load_clip(glb), 0.0)
     pts = posed.points()
     pivot = (pts.min(0) + pts.max(0)) / 2
-    a = np.radians(yaw)
-    turn = np.array([[np.cos(a), 0, np.sin(a)], [0, 1, 0], [-np.sin(a), 0, np.cos(a)]], np.float32)
+    turn = yaw_matrix(yaw).astype(np.float32)
     turned = Posed(draws=[type(d)(**{**d.__dict__, "positions": (d.positions - pivot) @ turn.T + pivot})
                           for d in posed.draws],
                    joints={k: (v - pivot) @ turn.T + pivot for k, v in posed.joints.items()},
@@ -84,8 +90,6 @@ def serve(files: dict[str, Path], modules: Path, window: int = 600):
         (site / "node_modules").symlink_to(modules)
 
         class Quiet(http.server.SimpleHTTPRequestHandler):
-            extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript"}
-
             def log_message(self, *args):
                 pass
 

@@ -33,8 +33,15 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT / "tests")]
 
-from make_hair_threejs import png_of, preview_camera, serve, threejs_studio, wait_ready  # noqa: E402
-from make_looks_grid import BACKGROUND, _glb, save  # noqa: E402
+from make_hair_threejs import (
+    png_of,
+    preview_camera,
+    serve,
+    threejs_studio,
+    wait_ready,
+    yaw_matrix,
+)
+from make_looks_grid import BACKGROUND, _glb, save
 
 SEED = 36
 COUNT = 12
@@ -109,8 +116,7 @@ def mv_view(glb: bytes, camera: str, yaw: float) -> dict:
     eye = -rot.T @ t
     ahead = -rot[2]                      # the camera looks down its -z
     target = eye + ahead * float(np.dot(pivot - eye, ahead))
-    a = np.radians(-yaw)
-    turn = np.array([[np.cos(a), 0, np.sin(a)], [0, 1, 0], [-np.sin(a), 0, np.cos(a)]])
+    turn = yaw_matrix(-yaw)
     eye, target = (turn @ (eye - pivot) + pivot), (turn @ (target - pivot) + pivot)
     d = eye - target
     r = float(np.linalg.norm(d))
