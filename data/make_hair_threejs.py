@@ -44,6 +44,9 @@ def _browser(profile: str, window: int = 600):
         o.add_argument(a)
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=o)
     driver.set_script_timeout(600)
+    # A shot can take minutes on a busy machine's software GPU: wait as long for chromedriver's answer
+    # (selenium's own client gives up after 120 s).
+    driver.command_executor._client_config.timeout = 900
     return driver
 
 
