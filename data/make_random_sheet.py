@@ -17,9 +17,9 @@ allowed value of every field of the service's own settings schema, no hand picki
 framing test (``tests/render/test_random_sheet_framing.py``) checks. Each row is one avatar, labelled with its
 settings; the columns are the portrait, the full figure, and the full figure from behind, each with the camera
 the workbench's preview of it frames, the avatar standing in the first frame of its own idle clip in every
-renderer. The draw is seeded: the same code gives the same avatars and, in our renderer, the same bytes; the
-browsers draw on a software GPU (SwiftShader), whose pictures two runs apart differed in 10 pixels of 3.3
-million. The browsers need Chromium, chromedriver and selenium (as the browser tests do) and take minutes.
+renderer. The draw is seeded: the same code gives the same avatars, and two runs gave the same bytes in our
+renderer and in model-viewer; three.js's sheet differed in 10 pixels of 3.3 million (a software GPU,
+SwiftShader). The browsers need Chromium, chromedriver and selenium (as the browser tests do) and take minutes.
 """
 
 from __future__ import annotations
