@@ -1,8 +1,9 @@
 """Helpers the tests share: reading the contract's error envelope, a Bearer header, making a viewer and a space
 template, posting tracking batches in process, finishing an upload, a funnel's depth by exhaustive search, a GLB
 with ARKit-named morph targets, waiting for a condition with a bound (a bound, never a measured time), a busy CPU,
-notebooks of widget cells, an event table written by hand, one HTTP message read off a raw socket, and the clients
-the hostile tests point at a server.
+notebooks of widget cells, an event table written by hand, one HTTP message read off a raw socket, the clients
+the hostile tests point at a server, and avatar settings drawn at random over every allowed value of the
+service's own settings schema (the random sheets and the framing test).
 
 >>> auth(type("S", (), {"token": "wb_x"})())
 {'Authorization': 'Bearer wb_x'}
@@ -393,3 +394,49 @@ def arkit_glb() -> bytes:
     body_mesh = w.mesh("Body", [w.primitive(positions=bpos, normals=bnrm, indices=btris, material=cloth)])
     w.scene([w.node("Body", mesh=body_mesh), w.node("Head", mesh=head_mesh)])
     return w.to_bytes()
+
+
+def _draw_value(schema: dict, rng):
+    """One value of a schema that is not an enumeration or an object: a number uniform in its range (to 0.1),
+    a colour any #RRGGBB; None for anything else (left to its default)."""
+    if schema.get("type") == "number":
+        return round(float(rng.uniform(schema["minimum"], schema["maximum"])), 1)
+    if "pattern" in schema and "#" in schema["pattern"]:
+        return "#" + "".join(f"{v:02X}" for v in rng.integers(0, 256, 3))
+    return None
+
+
+def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
+    """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields and values
+    added later are drawn too): enumerations in shuffled cycles (each allowed value at least once when ``count``
+    reaches their number), colours any #RRGGBB, numbers uniform in their range. Same seed, same settings.
+
+    >>> a = random_settings(4, seed=1)
+    >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
+    (True, ['feminine', 'masculine'])
+    """
+    from workbench.service.openapi import build_openapi
+
+    schema = build_openapi("http://127.0.0.1")["components"]["schemas"]["AvatarSettings"]
+    rng = np.random.default_rng(seed)
+    cycles: dict[str, list] = {}
+
+    def walk(props: dict, path: str, k: int) -> dict:
+        out = {}
+        for name, sub in props.items():
+            key = f"{path}{name}"
+            if "enum" in sub:
+                if key not in cycles:
+                    values = list(sub["enum"]) * (count // len(sub["enum"]) + 1)
+                    rng.shuffle(values)
+                    cycles[key] = values
+                out[name] = cycles[key][k]
+            elif sub.get("type") == "object":
+                out[name] = walk(sub["properties"], key + ".", k)
+            else:
+                value = _draw_value(sub, rng)
+                if value is not None:
+                    out[name] = value
+        return out
+
+    return [walk(schema["properties"], "", k) for k in range(count)]
