@@ -108,11 +108,7 @@ def _clothes(settings: dict, lod: int, maps: bool = True) -> dict[str, dict]:
 def _write_primitive(w: GlbWriter, p: Piece, material: int, targets, tangents: bool = True) -> dict:
     prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
                        indices=p.indices, material=material, targets=targets)
-    mat = w.doc["materials"][material]
-    # A normal map's frame (workbench.gltf.maps), and the direction anisotropy stretches the highlight in:
-    # without them three.js derives a frame per pixel from screen derivatives, which on hair's thin cards
-    # left black specks under a directional light.
-    if tangents and ("normalTexture" in mat or ANISOTROPY in mat.get("extensions", {})):
+    if tangents and "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
         maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices)
     return prim
 
