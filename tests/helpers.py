@@ -105,8 +105,14 @@ class Seen(io.StringIO):
 @contextlib.contextmanager
 def busy_cpu():
     """As many processes spinning as the machine has cores, for the length of the block: a shared
-    machine while other work runs. Gives how many spin."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    machine while other work runs. Under pytest-xdist the other workers are that other work, each
+    counted as one core busy: on 2 cores with ``-n 2`` one process spins beside the other worker's
+    tests, rather than two starving them (the browser tests there took twice as long and timed out).
+    Gives how many spin.
+    """
+    others = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) - 1
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(max(1, (os.cpu_count() or 2) - others))]
     try:
         yield len(spinners)
     finally:

@@ -225,6 +225,12 @@ export class Viewer {
 
   // -- keys: every key typed in the viewer stays in it (dom.js, keepKeys) ----------------------------
   listenKeys() {
+    // The element that has focus in the viewer, kept while the viewer is out of the page (adopt gives
+    // it focus again); forgotten when focus moves elsewhere on the page.
+    this.listen(this.root, "focusin", e => { this.focused = e.target; });
+    this.listen(this.root, "focusout", () => queueMicrotask(() => {
+      if (this.root.isConnected && !this.root.contains(document.activeElement)) this.focused = null;
+    }));
     this.onDispose(keepKeys(this.root, e => {
       const t = e.target, own = t !== this.root && OWN_KEYS[t.tagName];
       const act = this.keys.get(e.key) || this.keys.get(e.key.toLowerCase());
@@ -254,6 +260,7 @@ export class Viewer {
 
   loop(ms) {
     this.raf = requestAnimationFrame(this.loop);
+    if (this.refocus && this.root.isConnected) this.giveFocusBack();
     // Real time however slow the frames (a clip plays at its speed); a tab in the background gets
     // no frames, and its return restarts the clock rather than jumping.
     const now = ms / 1000, dt = this.last === undefined ? 0 : now - this.last;
@@ -331,12 +338,24 @@ export class Viewer {
     return () => { if (this.owner === owner) this.dispose(); };
   }
 
-  // Show this viewer in a new view of the same widget (`model` its handle, `host` its element).
+  // Show this viewer in a new view of the same widget (`model` its handle, `host` its element). The
+  // control a person was on keeps focus: the old output left the page with it (the kernel updated the
+  // still a moment after the view settled), which put focus on the page's body, and their next key
+  // would have gone nowhere. The new output joins the page after this returns: the next frame gives
+  // focus back once it has (loop).
   adopt(model, host) {
     this.model.rebind(model);
     host.append(this.root);
+    this.refocus = this.focused;
     this.dirty = true;
     return this.release();
+  }
+
+  // Focus back on the element that had it before the viewer moved, unless the person has since put it elsewhere.
+  giveFocusBack() {
+    const el = this.refocus, active = document.activeElement;
+    this.refocus = null;
+    if (el && this.root.contains(el) && (!active || active === document.body)) el.focus({ preventScroll: true });
   }
 
   dispose() {

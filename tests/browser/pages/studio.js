@@ -18,20 +18,51 @@ const TONE = {neutral: THREE.NeutralToneMapping, aces: THREE.ACESFilmicToneMappi
 //     background? ([r, g, b] 0..255, default transparent),
 //     probe? ({mesh, albedo}: that mesh's base colour texture replaced by a flat linear albedo, drawn in linear
 //     light without tone mapping: how the studio lights each of its pixels)}
+//
+// One renderer and one pre-filtered RoomEnvironment serve every shot of the page, and a model's bytes are
+// fetched once (parsed again for each shot, which may change its materials): on a software GPU the
+// environment's PMREM passes and a WebGL context each cost seconds a shot, and they are the same each time.
+let studio = null;
+const bytes = new Map();
+
+function shared() {
+  if (!studio) {
+    const renderer = new THREE.WebGLRenderer({antialias: true, alpha: true, preserveDrawingBuffer: true});
+    renderer.setPixelRatio(1);
+    document.body.appendChild(renderer.domElement);
+    const pmrem = new THREE.PMREMGenerator(renderer);
+    const env = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+    pmrem.dispose();
+    studio = {renderer, env};
+  }
+  return studio;
+}
+
+async function load(url) {
+  if (!bytes.has(url)) bytes.set(url, fetch(url).then(r => r.ok ? r.arrayBuffer() : Promise.reject(new Error(`${url}: ${r.status}`))));
+  return loader.parseAsync(await bytes.get(url), '');
+}
+
+function release(root) {
+  root.traverse(o => {
+    if (o.geometry) o.geometry.dispose();
+    for (const m of [].concat(o.material || [])) {
+      for (const t of Object.values(m)) if (t && t.isTexture) t.dispose();
+      m.dispose();
+    }
+  });
+}
+
 async function render(c) {
-  const gltf = await loader.loadAsync(c.model);
-  const renderer = new THREE.WebGLRenderer({antialias: true, alpha: true, preserveDrawingBuffer: true});
-  renderer.setPixelRatio(1);
+  const gltf = await load(c.model);
+  const {renderer, env} = shared();
   renderer.setSize(c.size, c.size);
   renderer.toneMapping = c.mask || c.probe ? THREE.NoToneMapping : TONE[c.tone || 'neutral'];
   renderer.toneMappingExposure = c.exposure || 1;
   renderer.outputColorSpace = c.probe ? THREE.LinearSRGBColorSpace : THREE.SRGBColorSpace;
   if (c.background) renderer.setClearColor(new THREE.Color().setRGB(...c.background.map(v => v / 255), THREE.SRGBColorSpace), 1);
   else renderer.setClearColor(0x000000, 0);
-  document.body.appendChild(renderer.domElement);
   const scene = new THREE.Scene();
-  const pmrem = new THREE.PMREMGenerator(renderer);
-  const env = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
   if (!c.mask) scene.environment = env;
   const holder = new THREE.Group();
   holder.add(gltf.scene);
@@ -76,10 +107,7 @@ async function render(c) {
   renderer.render(scene, camera);
   const url = renderer.domElement.toDataURL('image/png');
   if (mixer) { mixer.stopAllAction(); mixer.uncacheRoot(gltf.scene); }
-  env.dispose();
-  pmrem.dispose();
-  renderer.domElement.remove();
-  renderer.dispose();
+  release(gltf.scene);
   return url;
 }
 
