@@ -123,7 +123,7 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-clip")).select_by_value("walk")
     playing = until(browser, 0, "d.clip === 'walk' && d.playing === 'true' && parseFloat(d.time) > 0.2", "the walk playing")
     a = canvas_pixels(browser, 0)
-    later = until(browser, 0, f"d.time !== '{playing['time']}'", "the next pose")
+    until(browser, 0, f"d.time !== '{playing['time']}'", "the next pose")
     assert changed(a, canvas_pixels(browser, 0)) > 0.002, "the walk's pose did not move"
     Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-speed")).select_by_value("2")
     until(browser, 0, "d.speed === '2'", "speed 2x")
@@ -198,7 +198,7 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     ActionChains(browser).move_to_element(left.find_element("css selector", "canvas")).click_and_hold() \
         .move_by_offset(60, 0).pause(0.1).release().perform()
     led = until(browser, 2, "Math.abs(parseFloat(d.yaw)) > 10", "the left view turned")
-    until(browser, 3, f"Math.abs(parseFloat(d.yaw) - parseFloat(document.querySelectorAll('.wb-avatar-viewer')[2].dataset.yaw)) < 0.5"
+    until(browser, 3, "Math.abs(parseFloat(d.yaw) - parseFloat(document.querySelectorAll('.wb-avatar-viewer')[2].dataset.yaw)) < 0.5"
                       " && Math.abs(parseFloat(d.yaw)) > 10", "the right view following the left")
     assert float(led["yaw"]) != 0
 

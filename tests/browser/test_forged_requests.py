@@ -13,7 +13,6 @@ event (the browser sends it; only the page cannot read the answer).
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from .conftest import open_page, run_async
 

@@ -8,7 +8,6 @@ their regeneration never arrive), and the page cannot read any answer.
 from __future__ import annotations
 
 import json
-import time
 from datetime import datetime
 
 import httpx
