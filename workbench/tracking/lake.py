@@ -487,6 +487,8 @@ def _noted(ddf, rows: int):
 
 #: The Dask reads (by expression name) of lakes whose note promises that no event id repeats.
 _UNIQUE: set[str] = set()
+#: The bucket items of each Dask read of a lake (by expression name), for :mod:`.lake_rows` to read again narrowed.
+_BUCKETS: dict[str, list[tuple]] = {}
 
 
 def _sources(ddf) -> list:
@@ -539,9 +541,10 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
             index_name = VISITOR_PART if note.get("visitor_buckets") else SESSION_PART
             unique_ids = bool(note.get("unique_ids"))
             asked = tuple(columns) if columns is not None else None
-            ddf = dd.from_map(_read_bucket, [(n, parts[n], fs, index_name, unique_ids, asked) for n in numbers],
-                              meta=_meta(asked, index_name), divisions=tuple(numbers) + (numbers[-1],),
-                              label="read-lake")
+            items = [(n, parts[n], fs, index_name, unique_ids, asked) for n in numbers]
+            ddf = dd.from_map(_read_bucket, items, meta=_meta(asked, index_name),
+                              divisions=tuple(numbers) + (numbers[-1],), label="read-lake")
+            _BUCKETS.update((e._name, items) for e in _sources(ddf))
             if unique_ids:
                 _UNIQUE.update(e._name for e in _sources(ddf))
             return _noted(ddf, _footer_rows(fs, [f for n in numbers for f in parts[n]]))
