@@ -1,9 +1,12 @@
 """The package's build step for the 3D viewer's front-end (a hatchling build hook, pyproject.toml).
 
-``js/viewer.js`` and the ``three`` npm package it imports, pinned in ``package.json`` and
-``package-lock.json``, are bundled by esbuild into ``workbench/widgets/static/viewer.js``: ``npm ci``
-then ``npm run build``, for the wheel, the sdist and an editable install alike. The bundle is a build
-output: git ignores it, the wheel ships it (``artifacts`` in pyproject.toml).
+``js/viewer/`` (the front-end, one module per feature, entry ``index.js``) and the ``three`` npm package
+it imports, pinned in ``package.json`` and ``package-lock.json``, are bundled by esbuild into
+``workbench/widgets/static/viewer.js``: ``npm ci`` then ``npm run build``, for the wheel, the sdist and
+an editable install alike. The bundle is a build output: git ignores it, the wheel ships it
+(``artifacts`` in pyproject.toml). The files served without a build (the loader, the kernel-frame
+viewer, its DOM helper, the stylesheet) go into the wheel's ``static/`` by ``force-include``
+(pyproject.toml); ``workbench/widgets/frontend.py`` serves them.
 
 Without Node.js and npm, or when npm fails (no registry), the build still succeeds and says so:
 the viewer then draws its frames in the kernel (``workbench.widgets.viewer``), which says so once too.
@@ -21,7 +24,7 @@ from pathlib import Path
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 BUNDLE = Path("workbench/widgets/static/viewer.js")
-SOURCES = ("js", "package.json", "package-lock.json", "workbench/widgets/kernel_frames.js")
+SOURCES = ("js", "package.json", "package-lock.json")
 
 
 def _newest(root: Path, names) -> float:

@@ -5,9 +5,11 @@ Run: ``PYTHONPATH=. python bench/viewer.py --browser [--uncapped] [seconds]``  (
      ``PYTHONPATH=. python bench/viewer.py [frames]``            (the kernel's renderer)
 
 ``--browser``: JupyterLab on loopback, Chromium with software WebGL (SwiftShader, as the browser
-tests start it), one notebook with two viewers of the same LOD 0 avatar with all 18 clips: one drawn
-by three.js (the default), one by the kernel (``renderer="kernel"``, with ``lods={2: ...}`` for its
-drag frames, as before this issue). In the same page, in turns:
+tests start it), one notebook with viewers of the same LOD 0 avatar with all 18 clips: one drawn
+by three.js (the default) given ``lods={1: ..., 2: ...}``, one by the kernel (``renderer="kernel"``,
+with ``lods`` for its drag frames, as before issue 26), and the README's example, plain ``model.view()``
+of a model from the service (which fetches LOD 1 itself when the page needs it, issue 39). In the same
+page, in turns:
 
 - first frame: from the cell's run command to the three.js viewer's first drawn frame;
 - orbit: a mouse drag of ``seconds`` (selenium's input actions, a move every 16 ms), the frames each
@@ -16,6 +18,12 @@ drag frames, as before this issue). In the same page, in turns:
   with no WebDriver input command between two frames;
 - playback: the walk clip played for ``seconds``, frames shown per second, and for three.js the
   share of frames that showed a new pose;
+- morph: the jawOpen slider moved for ``seconds`` (a new value every animation frame, as a drag sends
+  them), the frames drawn per second;
+- bytes: what the page received over its WebSocket for plain ``model.view()``, and for a second
+  view of the same model;
+- plain ``model.view()``'s orbit and morph figures are also given against the same GLB viewed alone
+  (no lighter level: ``model.view()`` before issue 39), in the same page, in turns;
 - draw cost: each kind of frame drawn and waited for, today's against the first round's (DRAW_COST).
 
 The kernel's figures are the baseline: ratios are three.js / kernel.
@@ -166,8 +174,21 @@ lod2 = build_avatar(settings, ModelOptions(lod=2, animations=ANIMATIONS))
 kernel = AvatarViewer(lod0, lods={1: lod1, 2: lod2}, renderer="kernel", size=512, label="kernel")
 kernel"""
 # The same levels for both: the kernel drags at LOD 2 (interactive_lod), three.js on a software GPU
-# moves at LOD 1 (AvatarViewer._on_message).
+# moves at LOD 1 (page_link.py).
 WEBGL_CELL = "webgl = AvatarViewer(lod0, lods={1: lod1, 2: lod2}, size=512)\nwebgl"
+# The README's example as it stands: a model from the service, viewed with no option (it fetches LOD 1
+# itself when the page asks), the same avatar with every clip.
+PLAIN_CELL = """\
+import workbench
+client = workbench.connect()
+avatar = client.avatars.register({"gender": "feminine"})
+model = client.avatars.model(avatar.model_id, animations=",".join(ANIMATIONS))
+plain = model.view(size=512)
+plain"""
+# A second viewer of the same model in the same page: what it costs the page (the GLB is not sent again).
+SECOND_CELL = "again = model.view(size=512)\nagain"
+# The baseline for plain model.view(): what it was before issue 39, the GLB alone (no lighter level).
+BEFORE_CELL = "before = AvatarViewer(model.content, size=512)\nbefore"
 
 # Counts what a viewer shows, by the page's clock: three.js canvas draws (data-frames) or kernel
 # frames arriving (data-frame-id), and for three.js the clip's clock (a new pose per draw).
@@ -249,6 +270,27 @@ READ = "const w = window.__wbWatch; window.__wbWatchObserver.disconnect(); retur
 UNCAPPED = ("--disable-frame-rate-limit", "--disable-gpu-vsync")
 
 
+# A morph slider moved for ``seconds``: a new value and its input event every animation frame, as a
+# mouse dragging it sends them (selenium's pointer could not hold the slider in a page of five viewers).
+SLIDE = """const [index, seconds, done] = arguments;
+const v = document.querySelectorAll('.wb-avatar-viewer')[index];
+v.querySelector('details').open = true;
+const slider = v.querySelector("input.wb-av-morph[data-name='jawOpen']"), end = performance.now() + seconds * 1000;
+let k = 0;
+const step = () => {
+  if (performance.now() > end) return done();
+  slider.value = String((k++ % 40) / 40);
+  slider.dispatchEvent(new Event('input', {bubbles: true}));
+  requestAnimationFrame(step);
+};
+step();"""
+
+
+def drag_slider(browser, index, seconds):
+    browser.execute_script("document.querySelectorAll('.wb-avatar-viewer')[arguments[0]].scrollIntoView({block: 'start'})", index)
+    browser.execute_async_script(SLIDE, index, seconds)
+
+
 def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
     import datetime
     import platform
@@ -257,6 +299,7 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
 
     sys.path.insert(0, str(ROOT / "tests"))
     from browser.conftest import jupyter_lab, start_chrome, wait
+    from browser.viewer_page import received_bytes as websocket_bytes
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.support.ui import Select
 
@@ -282,11 +325,13 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
         act()
         return browser.execute_script(READ)
 
-    with tempfile.TemporaryDirectory() as tmp, start_chrome(Path(tmp) / "profile", extra_args=UNCAPPED if uncapped else ()) as browser:
+    with tempfile.TemporaryDirectory() as tmp, start_chrome(Path(tmp) / "profile", performance_log=True,
+                                                            extra_args=UNCAPPED if uncapped else ()) as browser:
         tmp = Path(tmp)
         root = tmp / "notebooks"
         root.mkdir()
-        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(BROWSER_CELL), nbformat.v4.new_code_cell(WEBGL_CELL)])
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in (BROWSER_CELL, WEBGL_CELL, PLAIN_CELL,
+                                                                                     SECOND_CELL, BEFORE_CELL)])
         nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
         nbformat.write(nb, root / "bench.ipynb")
         browser.set_window_size(1280, 1000)
@@ -306,8 +351,25 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
             first = until(browser, 1, "d.firstFrameAt", "the three.js viewer's first frame")
             first_s = (float(first["firstFrameAt"]) - started) / 1000
             assert first["renderer"] == "webgl", first
-            if browser.execute_script("return document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer.software"):
+            software = browser.execute_script("return document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer.software")
+            if software:
                 until(browser, 1, "d.movingLod", "the level of detail a software GPU draws while the view moves")
+            # The README's example: model.view() of a model from the service, then a second view of it.
+            websocket_bytes(browser)
+            browser.execute_script(f"{app}.shell.currentWidget.content.activeCellIndex = 2; {app}.commands.execute('notebook:run-cell')")
+            until(browser, 2, "d.ready === '1' && parseInt(d.frames) > 0", "model.view()'s first frame")
+            if software:
+                until(browser, 2, "d.movingLod", "the lighter level model.view() fetched", 300)
+            time.sleep(1)
+            plain_bytes = websocket_bytes(browser)
+            browser.execute_script(f"{app}.shell.currentWidget.content.activeCellIndex = 3; {app}.commands.execute('notebook:run-cell')")
+            until(browser, 3, "d.ready === '1' && parseInt(d.frames) > 0", "the second view's first frame")
+            time.sleep(1)
+            second_bytes = websocket_bytes(browser)
+            browser.execute_script("arguments[0].closest('.jp-Cell').style.display = 'none'",
+                                   browser.find_elements("css selector", ".wb-avatar-viewer")[3])
+            browser.execute_script(f"{app}.shell.currentWidget.content.activeCellIndex = 4; {app}.commands.execute('notebook:run-cell')")
+            until(browser, 4, "d.ready === '1' && parseInt(d.frames) > 0", "the baseline's first frame")
             time.sleep(2)
 
             rows = []
@@ -315,7 +377,14 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
                 k = watch(browser, 0, "data-frame-id", lambda: drag(browser, 0, seconds))
                 until(browser, 0, "d.quality === 'full'", "the kernel's full frame after the drag")
                 w = watch(browser, 1, "data-frames", lambda: drag(browser, 1, seconds))
-                rows.append(("orbit", w, k))
+                p = watch(browser, 2, "data-frames", lambda: drag(browser, 2, seconds))
+                b = watch(browser, 4, "data-frames", lambda: drag(browser, 4, seconds))
+                rows.append(("orbit", w, k, p, b))
+            for round_ in range(2):
+                w = watch(browser, 1, "data-frames", lambda: drag_slider(browser, 1, seconds))
+                p = watch(browser, 2, "data-frames", lambda: drag_slider(browser, 2, seconds))
+                b = watch(browser, 4, "data-frames", lambda: drag_slider(browser, 4, seconds))
+                rows.append(("morph", w, None, p, b))
             # The same orbit without input events: auto-rotate turns the camera every frame, so this
             # is what the drawing allows when no WebDriver command stands between two frames.
             spin = browser.find_elements("css selector", ".wb-avatar-viewer")[1].find_element("css selector", ".wb-av-autorotate")
@@ -333,7 +402,7 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
                 k = watch(browser, 0, "data-frame-id", lambda: time.sleep(seconds))
                 kernel_play.click()
                 browser.find_elements("css selector", ".wb-avatar-viewer .wb-av-play")[1].click()
-                rows.append(("playback", w, k))
+                rows.append(("playback", w, k, None, None))
 
             # What the drawing alone allows: the three.js viewer draws its scene at new angles, each
             # draw waited for (readPixels), no compositing or input; the kernel draws its interactive
@@ -341,6 +410,7 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
             software, lod = browser.execute_script(
                 "const v = document.querySelectorAll('.wb-avatar-viewer')[1].wbViewer; return [v.software, v.root.dataset.movingLod];")
             draw_ms = browser.execute_script(DRAW_COST)
+            sizes = run_kernel(browser, "import json; print(json.dumps([plain.model_key == webgl.model_key, len(model.content) / 2**20]))")
             kernel_ms = json.loads(run_kernel(browser, KERNEL_COST))
 
     load = os.getloadavg()
@@ -354,11 +424,18 @@ def browser_main(seconds: float = 4.0, uncapped: bool = False) -> None:
           f"{draw_ms['first round, orbit'] / draw_ms['still']:.1f}x | kernel {kernel_ms['interactive']:.0f} ms interactive, "
           f"{kernel_ms['full']:.0f} ms full plus PNG encoding")
     print("auto-rotate, three.js (no input events): " + ", ".join(f"{w['count'] / w['seconds']:.1f}" for w in spins) + " frames/s")
-    for what, w, k in rows:
-        wf, kf = w["count"] / w["seconds"], k["count"] / k["seconds"]
+    for what, w, k, p, b in rows:
+        rate = (lambda r: r["count"] / r["seconds"])
+        wf = rate(w)
         extra = f"  new pose in {w['poses'] / max(w['count'], 1):.0%} of three.js frames" if what == "playback" else ""
-        print(f"{what:<9} three.js {wf:5.1f} frames/s | kernel {kf:5.1f} frames/s | three.js / kernel {wf / max(kf, 1e-9):5.1f}x"
-              f"  goal >= 30 frames/s and >= 5x{extra}")
+        kernel = f" | kernel {rate(k):5.1f} frames/s | three.js / kernel {wf / max(rate(k), 1e-9):5.1f}x" if k else ""
+        plain = (f" | plain model.view() {rate(p):5.1f} frames/s ({rate(p) / max(wf, 1e-9):.2f} of three.js with lods;"
+                 f" {rate(p) / max(rate(b), 1e-9):.2f}x the GLB alone, {rate(b):.1f})" if p else "")
+        print(f"{what:<9} three.js {wf:5.1f} frames/s{kernel}{plain}  goal >= 30 frames/s{extra}")
+    shared, glb_mib = json.loads(sizes)
+    print(f"bytes to the page: model.view() {plain_bytes / 2**20:.2f} MiB (its {glb_mib:.2f} MiB GLB "
+          f"{'already in the page: the same bytes as the viewer above' if shared else 'included'}; LOD 1 fetched, "
+          f"its still, the widget); a second view of the same model {second_bytes / 2**10:.0f} KiB")
 
 
 if __name__ == "__main__":

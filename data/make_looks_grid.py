@@ -4,10 +4,12 @@
 
 - ``looks_bodies.png``: gender x body shape, full figure;
 - ``looks_heights.png``: 150 cm and 200 cm side by side in one frame (one camera, one floor);
-- ``looks_hair.png``: the five hair styles, front and three-quarter back;
+- ``looks_hair.png``: the four hair styles in a dark and a light colour, front, back, three-quarter and
+  full (``data/make_hair_threejs.py`` draws the same in three.js);
 - ``looks_outfits.png``: outfit colours and glasses;
 - ``looks_skin.png``: skin tones from #FFE0C4 to #3B2416;
-- ``looks_expressions.png``: neutral, smile, blink, jaw open, and a viseme sequence;
+- ``looks_expressions.png``: neutral and the extra shapes (smile, eyes closed, jaw open, mouth open, eyes
+  up), the 15 Oculus visemes on both genders, and glasses at three quarters;
 - ``looks_before_after.png``: the grid of eight avatars as the generator drew them before the
   MakeHuman bodies (commit 15a6100, saved as ``data/looks_before.png``) over the same grid now.
 
@@ -21,8 +23,7 @@ grid of eight also renders from any older version of the code; ``data/looks_befo
 library's, whose clip would give them its bone lengths, so the sheets pose every avatar in its own
 idle clip, retargeted by ``build_avatar(..., ModelOptions(animations=("idle",)))``.)
 
-Visemes: the avatars carry the 52 ARKit shapes only; the sequence here shows mouth shapes made
-of them (weights below), not extra morph targets.
+Visemes and the extra shapes are the avatars' own morph targets (docs/face_rig.md says how each is made).
 """
 
 from __future__ import annotations
@@ -56,23 +57,13 @@ AVATARS = [
 LARGE = (1, 4)          # the avatars also shown at 512 px
 BACKGROUND = (236, 238, 242)
 SKIN_TONES = ("#FFE0C4", "#F1C27D", "#E0AC8A", "#C68642", "#8D5524", "#5C3A21", "#3B2416")
-# Mouth shapes for a viseme sequence, as ARKit weights (what lip-sync services map phonemes onto).
-VISEMES = [
-    ("sil", {}),
-    ("PP", {"mouthClose": 0.35, "mouthPressLeft": 0.5, "mouthPressRight": 0.5, "mouthRollLower": 0.25}),
-    ("FF", {"mouthRollLower": 0.55, "mouthUpperUpLeft": 0.25, "mouthUpperUpRight": 0.25, "jawOpen": 0.08}),
-    ("aa", {"jawOpen": 0.55, "mouthLowerDownLeft": 0.3, "mouthLowerDownRight": 0.3}),
-    ("E", {"jawOpen": 0.2, "mouthStretchLeft": 0.45, "mouthStretchRight": 0.45, "mouthSmileLeft": 0.2,
-           "mouthSmileRight": 0.2}),
-    ("O", {"jawOpen": 0.3, "mouthFunnel": 0.6, "mouthPucker": 0.3}),
-    ("U", {"jawOpen": 0.12, "mouthPucker": 0.75, "mouthFunnel": 0.3}),
-]
 EXPRESSIONS = [
     ("neutral", {}),
-    ("smile", {"mouthSmileLeft": 0.8, "mouthSmileRight": 0.8, "cheekSquintLeft": 0.4, "cheekSquintRight": 0.4,
-               "eyeSquintLeft": 0.2, "eyeSquintRight": 0.2}),
-    ("blink", {"eyeBlinkLeft": 1.0, "eyeBlinkRight": 1.0}),
-    ("jaw open", {"jawOpen": 0.7}),
+    ("mouthSmile", {"mouthSmile": 1.0}),
+    ("eyesClosed", {"eyesClosed": 1.0}),
+    ("jawOpen", {"jawOpen": 0.8}),
+    ("mouthOpen", {"mouthOpen": 1.0}),
+    ("eyesLookUp", {"eyesLookUp": 1.0}),
 ]
 
 
@@ -155,15 +146,19 @@ def heights_sheet(size: int = 720) -> Image.Image:
 
 
 def hair_sheet() -> Image.Image:
+    """Every hair style in a dark and a light colour (the two ends a colour can go), on both genders:
+    front, back and three-quarter portraits and the full figure (issue 36, item 1)."""
     from workbench.options import HAIR_STYLES
     from workbench.render import grid
 
-    rows = []
-    for gender, color in (("feminine", "#6B4A2B"), ("masculine", "#2B1B10")):
-        s = [{"gender": gender, "hair": {"style": h, "color": color}, "skinTone": "#E0AC8A"} for h in HAIR_STYLES]
-        rows.append([render_avatar(x, "portrait", 256) for x in s])
-        rows.append([render_avatar(x, "portrait", 256, yaw_deg=140) for x in s])
-    return grid(rows, row_labels=["f front", "f back", "m front", "m back"], col_labels=list(HAIR_STYLES))
+    rows, labels = [], []
+    for style in [h for h in HAIR_STYLES if h != "none"]:
+        for gender, color in (("feminine", "#2B1B10"), ("masculine", "#E6CFA0")):
+            s = {"gender": gender, "hair": {"style": style, "color": color}, "skinTone": "#E0AC8A"}
+            rows.append([render_avatar(s, "portrait", 256), render_avatar(s, "portrait", 256, yaw_deg=180),
+                         render_avatar(s, "portrait", 256, yaw_deg=60), render_avatar(s, "full", 256)])
+            labels.append(f"{style} {gender[0]} {color}")
+    return grid(rows, row_labels=labels, col_labels=["front", "back", "three-quarter", "full"])
 
 
 def outfits_sheet() -> Image.Image:
@@ -194,19 +189,30 @@ def skin_sheet() -> Image.Image:
 
 
 def expressions_sheet() -> Image.Image:
+    from workbench.body.face import VISEMES
     from workbench.render import grid
 
     rows = []
-    for gender in ("feminine", "masculine"):
-        s = {"gender": gender, "hair": {"style": "bun" if gender == "feminine" else "short"}, "skinTone": "#C68642"}
-        rows.append([render_avatar(s, "portrait", 240, morphs=w) for _, w in EXPRESSIONS])
-    top = grid(rows, row_labels=["feminine", "masculine"], col_labels=[n for n, _ in EXPRESSIONS])
-    s = {"gender": "feminine", "hair": {"style": "bun"}, "skinTone": "#8D5524"}
-    seq = [[render_avatar(s, "portrait", 200, morphs=w) for _, w in VISEMES]]
-    bottom = grid(seq, row_labels=["visemes"], col_labels=[n for n, _ in VISEMES])
-    out = Image.new("RGBA", (max(top.width, bottom.width), top.height + bottom.height), (255, 255, 255, 255))
-    out.alpha_composite(top, (0, 0))
-    out.alpha_composite(bottom, (0, top.height))
+    looks = {"feminine": {"hair": {"style": "bun"}, "skinTone": "#C68642"},
+             "masculine": {"hair": {"style": "short"}, "skinTone": "#8D5524"}}
+    for gender, look in looks.items():
+        rows.append([render_avatar({"gender": gender, **look}, "portrait", 240, morphs=w) for _, w in EXPRESSIONS])
+    parts = [grid(rows, row_labels=list(looks), col_labels=[n for n, _ in EXPRESSIONS])]
+    # The visemes: the lower face, large enough to read the lips and the teeth.
+    crop = (52, 100, 188, 172)
+    seq = [[render_avatar({"gender": gender, **look}, "portrait", 240, morphs={v: 1.0}).crop(crop).resize((204, 108))
+            for v in VISEMES] for gender, look in looks.items()]
+    parts.append(grid([row[:8] for row in seq], row_labels=list(looks), col_labels=[v[7:] for v in VISEMES[:8]]))
+    parts.append(grid([row[8:] for row in seq], row_labels=list(looks), col_labels=[v[7:] for v in VISEMES[8:]]))
+    glasses = [[render_avatar({"gender": g, "glasses": kind, "hair": {"style": "short"}, "skinTone": tone}, "portrait",
+                              240, yaw_deg=yaw) for g, tone in (("feminine", "#E0AC8A"), ("masculine", "#5C3A21"))
+                for kind in ("clear", "sunglasses") for yaw in (35, -35)]]
+    parts.append(grid(glasses, row_labels=["glasses"], col_labels=["f clear", "", "f sun", "", "m clear", "", "m sun", ""]))
+    out = Image.new("RGBA", (max(p.width for p in parts), sum(p.height for p in parts)), (255, 255, 255, 255))
+    y = 0
+    for p in parts:
+        out.alpha_composite(p, (0, y))
+        y += p.height
     return out
 
 

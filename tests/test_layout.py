@@ -48,7 +48,6 @@ LONG_MODULES: dict[str, str] = {
     "workbench/client/_batches.py": "the batch sender's one pipeline: check, id, batch, send concurrently, report",
     "workbench/gltf/glb.py": "the one module that knows glTF's binary layout; the writer and the reader share its tables",
     "workbench/gltf/clips.py": "the 18 library clips, one keyframe table each",
-    "workbench/body/hair.py": "the hair styles and their strand texture share the scalp's fitting",
     "workbench/render/raster.py": "the rasterizer's seven steps share their arrays and run in order once per frame",
     "workbench/render/scene.py": "a GLB read into the renderer's arrays: accessors, nodes, skins, materials, poses",
     "workbench/render/loops.py": "numba's compiled loops inline each other and share one cache",

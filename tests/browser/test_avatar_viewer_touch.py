@@ -7,7 +7,7 @@ DevTools protocol sends real touch events (``Input.dispatchTouchEvent``, as a ph
 does): one finger orbits, two fingers pinching apart zoom in. What the page shows is read from
 the viewer's data attributes and the canvas itself; screenshots go to the test's tmp folder.
 
-Software GPU: the page poses the meshes on the CPU (js/cpu_pose.js) and draws LOD 1 while the view
+Software GPU: the page poses the meshes on the CPU (js/viewer/cpu_pose.js) and draws LOD 1 while the view
 moves; the posed picture must be three.js's own skinning and morphing to the pixel, and the still
 view after a motion the full model at full resolution.
 """
@@ -25,7 +25,7 @@ from PIL import Image
 from workbench.widgets.viewer import bundle_path
 
 from .conftest import jupyter_lab, save_artifact, start_chrome, wait
-from .test_avatar_viewer_lab import canvas_pixels, changed, poll_kernel, until
+from .viewer_page import canvas_pixels, changed, poll_kernel, until
 
 CELL = """\
 from workbench.gltf import build_avatar

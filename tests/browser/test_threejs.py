@@ -5,7 +5,7 @@ reports is compared with the workbench's own reading of the same bytes: meshes, 
 clips from the GLB's JSON, and bone world positions from :func:`workbench.gltf.bone_positions`
 evaluated at the same time. The models cover every level of detail, every texture format, merged
 and atlased meshes, clips by group and by list; every library clip of each gender is also played
-on an avatar of that gender; the face's 52 ARKit morph targets are found by name and move the teeth.
+on an avatar of that gender; the face's morph targets are found by name and move the teeth.
 A second test draws the model with the camera of a workbench preview and compares silhouettes with
 the preview the service renders.
 """
@@ -94,9 +94,9 @@ def expected_counts(glb: bytes) -> dict:
 
 
 def check_morphs(seen: list[dict], glb: bytes, url: str) -> None:
-    """three.js finds the 52 ARKit shapes by name on the face's meshes (LOD 0 and 1, merged or not),
-    and jawOpen drops the teeth; LOD 2 carries none."""
-    from workbench.body.face import ARKIT
+    """three.js finds the face's 72 shapes (the 52 ARKit shapes, the visemes, the extras) by name on the
+    face's meshes (LOD 0 and 1, merged or not), and jawOpen drops the teeth; LOD 2 carries none."""
+    from workbench.body.face import SHAPES
 
     doc, _ = read_glb(glb)
     morphed = {m["name"] for m in doc["meshes"] if m.get("extras", {}).get("targetNames")}
@@ -106,7 +106,7 @@ def check_morphs(seen: list[dict], glb: bytes, url: str) -> None:
         return
     assert morphed in ({"Body", "Eyes", "Eyelashes", "Teeth"}, {"Avatar"}), (url, morphed)
     for m in seen:
-        assert m["names"] == list(ARKIT), (url, m["mesh"])
+        assert m["names"] == list(SHAPES), (url, m["mesh"])
     drops = {m["mesh"]: m["jawDrop"] for m in seen}
     if "Teeth" in drops:
         assert 0.01 < drops["Teeth"] < 0.05 and drops["Eyes"] == 0, (url, drops)

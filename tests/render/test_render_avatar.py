@@ -156,8 +156,9 @@ def test_render_draws_the_preview_pose_by_default_and_the_bind_pose_on_request()
 
 
 def test_hair_alpha_test_skips_opaque_triangles_with_the_same_pixels(monkeypatch):
-    """Hair triangles whose whole texture footprint is opaque pass the alpha test without a lookup:
-    most of the hair's triangles, and the picture is the same bytes as testing every one."""
+    """Alpha-tested triangles whose whole texture footprint is opaque pass the test without a lookup (the
+    hair's scalp shell inside its hairline; a card's texels run out to clear edges, so its fragments
+    are tested), and the picture is the same bytes as testing every one."""
     from workbench.render import raster
     from workbench.render.scene import Model
 
@@ -167,8 +168,8 @@ def test_hair_alpha_test_skips_opaque_triangles_with_the_same_pixels(monkeypatch
     tri_draw = np.concatenate([np.full(len(d.tris), k) for k, d in enumerate(draws)])
     mask = np.array([d.material.alpha_mode == "MASK" for d in draws])
     sure = raster._opaque_triangles(draws, tris, tri_draw, mask)
-    assert mask.any() and sure[mask[tri_draw]].mean() > 0.5, sure[mask[tri_draw]].mean()
+    assert mask.any() and sure[mask[tri_draw]].mean() > 0.02, sure[mask[tri_draw]].mean()
     fast = np.asarray(render(glb, size=256, camera="portrait"))
-    monkeypatch.setattr(raster, "_opaque_triangles", lambda draws, tris, tri_draw, mask_mat: np.zeros(len(tri_draw), bool))
+    monkeypatch.setattr(raster, "_opaque_triangles", lambda draws, tris, tri_draw, *_: np.zeros(len(tri_draw), bool))
     every = np.asarray(render(glb, size=256, camera="portrait"))
     assert np.array_equal(fast, every)

@@ -51,7 +51,8 @@ def test_merge_atlas_webp_and_animations_combined(http_client, avatar):
     m = http_client.avatars.model(avatar, lod=2, merge_mesh=True, texture_atlas_size=256, texture_format="webp",
                                   animations="walk,wave")
     s = m.inspect()
-    assert list(s.meshes["name"]) == ["Avatar"] and int(s.meshes.loc[0, "primitives"]) == 2
+    # Opaque; alpha-tested (hair's cards, lashes); blended (hair's fringe, glasses).
+    assert list(s.meshes["name"]) == ["Avatar"] and int(s.meshes.loc[0, "primitives"]) == 3
     assert set(s.textures["mimeType"]) == {"image/webp"} and set(s.textures["width"]) == {256}
     assert "EXT_texture_webp" in s.extensions_used and "EXT_texture_webp" in s.extensions_required
     assert sorted(s.animations["name"]) == ["walk", "wave"]

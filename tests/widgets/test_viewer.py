@@ -12,6 +12,7 @@ Times are never asserted here (bench/viewer.py measures them); frame sizes and b
 
 from __future__ import annotations
 
+import base64
 import io
 import subprocess
 import sys
@@ -171,6 +172,25 @@ def test_view_on_a_model_fetched_through_the_client(http_client, model_id):
     assert v._repr_mimebundle_()["image/png"].startswith(b"\x89PNG")
 
 
+def test_view_of_a_model_from_the_service_fetches_its_lighter_level_when_a_page_needs_it(http_client, model_id):
+    import threading
+
+    from workbench.widgets.page_link import glb_key
+
+    model = http_client.avatars.model(model_id, lod=1, animations="walk")
+    v = model.view(size=SMALL, renderer="webgl")
+    assert v._levels.levels() == [2] and v._levels.known == {}  # nothing fetched before a page asks
+    got, done = [], threading.Event()
+    v.send = lambda content, buffers=None: (got.append((content, [bytes(b) for b in buffers or []])), done.set())
+    v._handle_custom_msg({"type": "lod"}, [])  # what a software GPU's page asks when the model arrives
+    assert done.wait(120), "no answer"
+    lod2 = http_client.avatars.model(model_id, lod=2, animations=[]).content
+    assert got == [({"type": "lod", "level": 2, "key": glb_key(lod2)}, [lod2])]
+    # The lightest level has no lighter one; a model from an async client, or lods= given, fetches nothing.
+    assert http_client.avatars.model(model_id, lod=2).view(size=SMALL)._levels.levels() == []
+    assert model.view(size=SMALL, lods={})._levels.levels() == []
+
+
 def test_the_client_does_not_import_anywidget():
     code = ("import sys, workbench, workbench.client.results, workbench.widgets; "
             "print('anywidget' in sys.modules, 'workbench.widgets.viewer' in sys.modules)")
@@ -196,27 +216,77 @@ class Page:
 
 def test_the_page_gets_the_glb_and_its_clips_as_binary_buffers(glbs):
     from workbench.render.testing import tiny_clip_glb
+    from workbench.widgets.page_link import glb_key
 
     v = AvatarViewer(glbs["lod2"], clips={"bend": tiny_clip_glb()}, library_clips=True, size=SMALL, renderer="webgl")
     page = Page(v)
-    assert page.ask(type="load") == [({"type": "model"}, [glbs["lod2"]])]
-    assert page.ask(type="clip", name="bend") == [({"type": "clip", "name": "bend"}, [tiny_clip_glb()])]
+    key = glb_key(glbs["lod2"])
+    assert v.model_key == key
+    assert page.ask(type="model") == [({"type": "model", "key": key}, [glbs["lod2"]])]
+    # A page that holds the bytes (another viewer of the same model) gets their name only.
+    assert page.ask(type="model", have=[key]) == [({"type": "model", "key": key}, [])]
+    bend = {"type": "clip", "name": "bend", "key": glb_key(tiny_clip_glb())}
+    assert page.ask(type="clip", name="bend") == [(bend, [tiny_clip_glb()])]
     (content, [dance]), = page.ask(type="clip", name="library/dance")
-    assert content == {"type": "clip", "name": "library/dance"} and dance[:4] == b"glTF"
+    assert content["name"] == "library/dance" and dance[:4] == b"glTF"
     (content, buffers), = page.ask(type="clip", name="moonwalk")
     assert content["type"] == "error" and "no clip 'moonwalk'" in content["message"] and not buffers
+    assert (content["request"], content["name"]) == ("clip", "moonwalk")  # the page knows which request failed
+    assert page.ask(type="model", have="not a list") == [({"type": "model", "key": key}, [glbs["lod2"]])]
 
 
 def test_a_software_gpu_page_gets_the_next_lighter_level_to_draw_while_moving(glbs):
-    # LOD 1, not the lightest: LOD 2 has no morph targets (js/viewer.js draws it in motion).
+    from workbench.widgets.page_link import glb_key
+
+    # LOD 1, not the lightest: LOD 2 has no morph targets (js/viewer/features/lod.js draws it in motion).
     lod1 = build_avatar(normalize_avatar_settings({"gender": "feminine"}), ModelOptions(lod=1))
     v = AvatarViewer(glbs["lod0"], lods={2: glbs["lod2"], 1: lod1}, size=SMALL, renderer="webgl")
-    assert Page(v).ask(type="lod") == [({"type": "lod", "level": 1}, [lod1])]
-    assert Page(AvatarViewer(glbs["lod0"], size=SMALL, renderer="webgl")).ask(type="lod") == []  # none to give
+    assert Page(v).ask(type="lod") == [({"type": "lod", "level": 1, "key": glb_key(lod1)}, [lod1])]
+    none = Page(AvatarViewer(glbs["lod0"], size=SMALL, renderer="webgl")).ask(type="lod")
+    assert none == [({"type": "lod", "level": None}, [])]  # none to give
+
+
+def test_a_lighter_level_given_as_a_fetch_is_fetched_once_when_a_page_first_asks(glbs):
+    import threading
+
+    from workbench.widgets.page_link import glb_key
+
+    calls, done = [], threading.Event()
+
+    def fetch():
+        calls.append(1)
+        return glbs["lod2"]
+
+    v = AvatarViewer(glbs["lod0"], lods={2: fetch}, size=SMALL, renderer="webgl")
+    assert calls == []  # nothing fetched until a page needs it
+    page = Page(v)
+    page.viewer.send = lambda content, buffers=None: (page.got.append((content, [bytes(b) for b in buffers or []])),
+                                                      done.set())
+    v._handle_custom_msg({"type": "lod"}, [])
+    assert done.wait(60)
+    assert page.got == [({"type": "lod", "level": 2, "key": glb_key(glbs["lod2"])}, [glbs["lod2"]])]
+    assert page.ask(type="lod", have=[glb_key(glbs["lod2"])]) == [({"type": "lod", "level": 2, "key": glb_key(glbs["lod2"])}, [])]
+    assert calls == [1]
+
+
+def test_a_failed_fetch_tells_the_page_and_the_viewer_keeps_its_model(glbs):
+    import threading
+
+    done = threading.Event()
+
+    def fetch():
+        raise ConnectionError("the service is gone")
+
+    v = AvatarViewer(glbs["lod2"], lods={3: fetch}, lod=2, size=SMALL, renderer="webgl")
+    got = []
+    v.send = lambda content, buffers=None: (got.append(content), done.set())
+    v._handle_custom_msg({"type": "lod"}, [])
+    assert done.wait(60)
+    assert got[0]["type"] == "error" and got[0]["request"] == "lod" and "the service is gone" in got[0]["message"]
 
 
 def test_the_widget_state_holds_a_loader_and_the_page_gets_the_bundle_as_a_buffer(glbs):
-    from workbench.widgets.viewer import BUNDLE, bundle_path
+    from workbench.widgets.frontend import BUNDLE, bundle_path
 
     if bundle_path() is None:
         pytest.skip("the three.js bundle is not built here (npm ci && npm run build)")
@@ -227,25 +297,70 @@ def test_the_widget_state_holds_a_loader_and_the_page_gets_the_bundle_as_a_buffe
     assert v.bundle_id and v.bundle_id == AvatarViewer(glbs["lod2"], size=SMALL).bundle_id
 
 
-def test_with_three_js_the_kernel_draws_one_still_not_a_frame_per_change(glbs):
+def test_with_three_js_the_kernel_draws_no_frame_and_a_still_only_for_the_output(glbs):
     v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
-    assert v.frame_quality == "still" and pixels(v.frame).shape[:2] == (SMALL, SMALL)
-    count, still = v.frame_id, v.frame
+    assert v.frame == b"" and v.frame_quality == "still", "the widget's state holds no picture"
     v.yaw, v.zoom, v.skeleton = 90.0, 2.0, True
-    assert (v.frame_id, v.frame) == (count, still), "the page draws: no kernel frame per camera change"
-    # Until a page has drawn, snapshot() is the kernel's still of the current view.
-    assert not np.array_equal(np.asarray(v.snapshot()), pixels(still))
+    assert v.frame == b"" and v.frame_id == 0, "the page draws: no kernel frame per camera change"
+    # Until a page has drawn, the output's still and snapshot() are the kernel's still of the current view.
+    still = v._repr_mimebundle_()["image/png"]
+    assert pixels(still).shape[:2] == (SMALL, SMALL)
+    assert np.array_equal(np.asarray(v.snapshot()), pixels(still))
 
 
-def test_snapshot_is_the_picture_the_page_sent(glbs):
-    v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
-    canvas = Image.new("RGBA", (300, 200), (10, 200, 30, 255))
+def png_of(size, colour) -> bytes:
     buf = io.BytesIO()
-    canvas.save(buf, format="PNG")
+    Image.new("RGBA", size, colour).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_the_pages_picture_is_the_snapshot_and_the_outputs_still(glbs):
+    v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
+    shown = []
+    v._follow_still(lambda: shown.append(v._repr_mimebundle_()["image/png"]))
+    canvas = png_of((300, 200), (10, 200, 30, 255))
     # As the page's message arrives: the picture as a binary buffer (a memoryview).
-    v.set_state({"frame": memoryview(buf.getvalue()), "frame_quality": "canvas", "frame_size": 300})
+    v._handle_custom_msg({"type": "picture"}, [memoryview(canvas)])
     assert v.snapshot().size == (300, 200) and v.snapshot().getpixel((5, 5)) == (10, 200, 30, 255)
-    assert v._repr_mimebundle_()["image/png"] == v.frame
+    assert v._repr_mimebundle_()["image/png"] == canvas and shown == [canvas]
+    assert (v.frame_quality, v.frame_size, v.frame) == ("canvas", 300, b"")  # the state holds no copy
+    v._handle_custom_msg({"type": "picture"}, [memoryview(canvas)])
+    assert shown == [canvas], "the same picture again changes nothing"
+    for bad in (b"", b"GIF89a...", png_of((9000, 4), (0, 0, 0, 255))):
+        v._handle_custom_msg({"type": "picture"}, [memoryview(bad)])
+    assert v._repr_mimebundle_()["image/png"] == canvas, "a picture that is no PNG, or too large, is refused"
+
+
+def test_an_output_showing_the_viewer_keeps_the_pages_picture(glbs, monkeypatch):
+    import IPython.display
+
+    from workbench.widgets.comparison import AvatarComparison
+
+    published = []
+
+    class Handle:
+        def update(self, data, raw):
+            published.append(("update", data))
+
+    def display(data, raw, display_id):
+        published.append(("display", data))
+        return Handle()
+
+    monkeypatch.setattr(IPython.display, "display", display)
+    v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
+    v._ipython_display_()
+    (kind, first), = published
+    assert kind == "display" and "application/vnd.jupyter.widget-view+json" in first
+    canvas = png_of((120, 80), (200, 10, 30, 255))
+    v.take_picture(canvas)
+    kind, now = published[-1]
+    assert kind == "update" and base64.b64decode(now["image/png"]) == canvas
+    assert now["application/vnd.jupyter.widget-view+json"] == first["application/vnd.jupyter.widget-view+json"]
+    pair = AvatarComparison(AvatarViewer(glbs["lod2"], size=SMALL), AvatarViewer(glbs["lod2"], size=SMALL))
+    pair._ipython_display_()
+    pair.b.take_picture(canvas)
+    kind, both = published[-1]
+    assert kind == "update" and Image.open(io.BytesIO(base64.b64decode(both["image/png"]))).size == (SMALL + 120, SMALL)
 
 
 def test_morph_weights_speed_and_background_are_checked(tmp_path):
@@ -279,9 +394,10 @@ def test_compare_labels_both_sides_and_links_them_in_the_page(glbs):
 def test_without_the_bundle_the_kernel_draws_and_says_so_once(glbs, monkeypatch):
     import warnings
 
+    import workbench.widgets.frontend as frontend
     import workbench.widgets.viewer as v3d
 
-    monkeypatch.setattr(v3d, "BUNDLE", v3d.HERE / "static" / "absent.js")
+    monkeypatch.setattr(frontend, "BUNDLE", frontend.STATIC / "absent.js")
     monkeypatch.setattr(v3d, "_said", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

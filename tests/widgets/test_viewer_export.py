@@ -1,12 +1,14 @@
-"""A notebook with a 3D viewer, executed and exported to HTML as README says, shows the viewer's picture.
+"""A notebook with 3D viewers, executed and exported to HTML with nbconvert's plain command, shows each
+viewer's picture, offline.
 
-nbconvert's HTML shows a widget from its saved state through the jupyter-widgets HTML manager,
-which it loads from a CDN: offline, a blank. Exported without the widget state
-(``--ExecutePreprocessor.store_widget_state=False``, README's command), each viewer's output is
-its still (the ``image/png`` beside the widget view), embedded in the page: no host is asked.
-The tour's report does the same for its pages (workbench/runner/execute.py). Saved with its widget
-state (as nbclient and JupyterLab's "save widget state" do), a viewer keeps its last picture there
-and a small loader as its module, not a copy of three.js.
+nbconvert's HTML draws a widget from its saved state through the jupyter-widgets HTML manager, which
+it loads from a CDN (offline: a blank); where a widget's state is not saved it shows the output's other
+data. A viewer's output carries its still (``image/png``) beside the widget view, and in a kernel that
+``jupyter nbconvert --execute`` started (no page will ever draw: workbench/widgets/still.py, no_page)
+the viewer opens no comm, so no state is saved and the page shows the stills, embedded: no host is
+asked to show them. Run by nbclient itself (tools/build_notebooks.py, JupyterLab's kernels), a viewer
+is a widget: the saved state keeps a small loader as its module, no copy of three.js, and no copy of
+the picture the output keeps.
 """
 
 from __future__ import annotations
@@ -34,31 +36,45 @@ CELL = """\
 from workbench.render.testing import tiny_rig_glb
 from workbench.widgets import AvatarViewer
 AvatarViewer(tiny_rig_glb(), size=96, yaw=30)"""
+MORE_CELLS = ["""\
+viewer = AvatarViewer(tiny_rig_glb(), size=64, yaw=-60)
+viewer""", """\
+viewer.yaw = 90
+print(viewer.snapshot().size)""", """\
+AvatarViewer.compare(tiny_rig_glb(), tiny_rig_glb(), size=48)"""]
 
 
-def test_the_exported_html_shows_the_viewers_picture_offline(tmp_path):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)])
+def figure_share(png: bytes) -> float:
+    """The share of a picture that differs from its corner: a drawn figure, not a blank."""
+    still = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA")).astype(int)
+    return float((np.abs(still - still[0, 0]).sum(-1) > 60).mean())
+
+
+def test_a_plain_nbconvert_export_shows_every_viewers_picture_offline(tmp_path):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in [CELL, *MORE_CELLS]])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, tmp_path / "viewer.ipynb")
     runtime = tempfile.mkdtemp(prefix="wbk-")  # short: the kernel's sockets go there (workbench.runner.kernels)
     done = subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--execute",
-                           "--ExecutePreprocessor.store_widget_state=False", *kernels.options(), "viewer.ipynb"],
+                           *kernels.options(), "viewer.ipynb"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300,
                           env={**{k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")},
                                "PYTHONPATH": str(ROOT), "JUPYTER_RUNTIME_DIR": runtime})
     shutil.rmtree(runtime, ignore_errors=True)
     assert done.returncode == 0, done.stderr[-2000:]
     html = (tmp_path / "viewer.html").read_text()
-    assert "application/vnd.jupyter.widget-view+json" not in html and "embed-amd.js" not in html
+    # No widget to draw, so no widget manager from a CDN: the pictures are in the page.
+    assert "application/vnd.jupyter.widget-view+json" not in html and "widget-state+json" not in html
+    assert "unpkg.com" not in html and "embed-amd.js" not in html
     pictures = re.findall(r'<img[^>]+src="data:image/png;base64,([^"]+)"', html)
-    assert len(pictures) == 1, "the viewer's output is not one embedded picture"
-    still = np.asarray(Image.open(io.BytesIO(base64.b64decode(pictures[0]))).convert("RGBA"))
-    assert still.shape == (96, 96, 4)
-    figure = (np.abs(still.astype(int) - still[0, 0]).sum(-1) > 60).mean()
-    assert 0.02 < figure < 0.9, f"a blank picture ({figure:.1%} of it differs from its corner)"
+    sizes = [Image.open(io.BytesIO(base64.b64decode(p))).size for p in pictures]
+    assert sizes == [(96, 96), (64, 64), (96, 48)], "each viewer's output is one embedded picture"
+    for p in pictures:
+        assert 0.02 < figure_share(base64.b64decode(p)) < 0.9, "a blank picture"
+    assert "(64, 64)" in html  # the viewer works in code as ever: its snapshot()
 
 
-def test_a_notebook_saved_with_widget_state_keeps_a_picture_and_no_copy_of_three_js(tmp_path):
+def test_a_notebook_run_by_nbclient_keeps_the_widget_a_loader_and_one_picture(tmp_path):
     from nbclient import NotebookClient
 
     from workbench.widgets.viewer import bundle_path
@@ -72,7 +88,9 @@ def test_a_notebook_saved_with_widget_state_keeps_a_picture_and_no_copy_of_three
     states = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     viewer, = [s for s in states.values() if s["state"].get("_anywidget_id", "").endswith("AvatarViewer")]
     assert len(viewer["state"]["_esm"]) < 4000, "the saved state holds the three.js bundle"
-    frame, = [b for b in viewer.get("buffers", []) if b["path"] == ["frame"]]
-    still = Image.open(io.BytesIO(base64.b64decode(frame["data"])))
-    assert still.size == (96, 96)  # the picture a page shows without a kernel (loader.js)
+    assert not [b for b in viewer.get("buffers", []) if b["data"]], "the state holds a copy of the picture"
+    output, = nb.cells[0].outputs
+    assert output["data"]["application/vnd.jupyter.widget-view+json"]["model_id"] in states
+    still = base64.b64decode(output["data"]["image/png"])
+    assert Image.open(io.BytesIO(still)).size == (96, 96) and 0.02 < figure_share(still) < 0.9
     assert (tmp_path / "saved.ipynb").stat().st_size < 200_000

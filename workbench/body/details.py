@@ -15,23 +15,37 @@ True
 from __future__ import annotations
 
 # MakeHuman modifier targets per body shape with their weights (a MakeHuman slider at -0.3 is its
-# ``-decr`` target at 0.3). A name with ``{s}`` stands for both sides (``l`` and ``r``).
+# ``-decr`` target at 0.3). A name with ``{s}`` stands for both sides (``l`` and ``r``). Each shape
+# reaches the face too (fuller cheeks, a rounder head and a double chin on heavy; hollower cheeks and a
+# leaner head on slim; a leaner, firmer face on athletic), since the macro targets leave a young adult's
+# head alone.
 SHAPE_DETAILS = {
-    "slim": {"torso/measure-waist-circ-decr": 0.3, "torso/measure-hips-circ-decr": 0.2,
-             "arms/{s}-upperarm-fat-decr": 0.5, "legs/{s}-upperleg-fat-decr": 0.4},
+    "slim": {"torso/measure-waist-circ-decr": 0.5, "torso/measure-hips-circ-decr": 0.35,
+             "torso/torso-scale-depth-decr": 0.3, "torso/torso-scale-horiz-decr": 0.15,
+             "stomach/stomach-pregnant-decr": 0.3, "buttocks/buttocks-volume-decr": 0.3,
+             "arms/{s}-upperarm-fat-decr": 0.8, "arms/{s}-lowerarm-fat-decr": 0.4,
+             "legs/{s}-upperleg-fat-decr": 0.7, "legs/{s}-lowerleg-fat-decr": 0.3,
+             "neck/measure-neck-circ-decr": 0.3, "head/head-fat-decr": 0.8, "cheek/{s}-cheek-volume-decr": 0.8,
+             "cheek/{s}-cheek-bones-incr": 0.3},
     "average": {},
     "athletic": {"torso/torso-vshape-incr": 0.7, "torso/torso-muscle-pectoral-incr": 0.6,
                  "torso/torso-muscle-dorsi-incr": 0.6, "torso/measure-waist-circ-decr": 0.35,
                  "stomach/stomach-tone-incr": 0.6, "neck/measure-neck-circ-incr": 0.4,
                  "arms/{s}-upperarm-muscle-incr": 0.8, "arms/{s}-upperarm-shoulder-muscle-incr": 0.8,
                  "arms/{s}-lowerarm-muscle-incr": 0.6, "legs/{s}-upperleg-muscle-incr": 0.7,
-                 "legs/{s}-lowerleg-muscle-incr": 0.6},
-    "heavy": {"torso/measure-waist-circ-incr": 1.0,
-              "torso/measure-hips-circ-incr": 0.5, "torso/measure-bust-circ-incr": 0.3,
-              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.4,
-              "arms/{s}-upperarm-fat-incr": 0.8, "arms/{s}-lowerarm-fat-incr": 0.5,
-              "legs/{s}-upperleg-fat-incr": 0.7, "legs/{s}-lowerleg-fat-incr": 0.4, "head/head-fat-incr": 0.3},
+                 "legs/{s}-lowerleg-muscle-incr": 0.6, "head/head-fat-decr": 0.25,
+                 "cheek/{s}-cheek-volume-decr": 0.25, "cheek/{s}-cheek-bones-incr": 0.3},
+    "heavy": {"torso/measure-waist-circ-incr": 1.0, "torso/measure-hips-circ-incr": 0.7,
+              "torso/measure-bust-circ-incr": 0.3, "torso/torso-scale-depth-incr": 0.3,
+              "stomach/stomach-pregnant-incr": 0.45, "buttocks/buttocks-volume-incr": 0.4,
+              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.6,
+              "arms/{s}-upperarm-fat-incr": 1.0, "arms/{s}-lowerarm-fat-incr": 0.6,
+              "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.7,
+              "cheek/{s}-cheek-volume-incr": 0.4},
 }
+# A feminine athletic build is toned, not a bodybuilder's (issue 36): its muscle modifiers at this share,
+# no V shape (its muscle macro is lower too, workbench.body.shape.GENDERED_MACROS).
+FEMININE_MUSCLE = 0.45
 # MakeHuman face modifier targets per gender, and for every face (the same convention).
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "chin/chin-prominent-decr": 0.2, "head/head-oval": 0.4,
@@ -48,6 +62,10 @@ FACE_DETAILS = {
 # mesh's lips part by 2 mm, and the teeth showed through as a white line on dark skin).
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
               "mouth/mouth-lowerlip-height-incr": 0.8}
+# ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
+# mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
+# white speck (the face shapes add to this rest face as to any other).
+REST_FACE = {"face/mouthClose": 0.15}
 
 
 def sides(table: dict[str, float]) -> dict[str, float]:
@@ -55,6 +73,19 @@ def sides(table: dict[str, float]) -> dict[str, float]:
     return {name.format(s=side): w for name, w in table.items() for side in (("l", "r") if "{s}" in name else ("",))}
 
 
+def shape_details(gender: str, body_shape: str) -> dict[str, float]:
+    """The modifier table of a body shape for a gender (:data:`FEMININE_MUSCLE` for a feminine one's muscle).
+
+    >>> shape_details("feminine", "athletic")["arms/{s}-upperarm-muscle-incr"], "torso/torso-vshape-incr" in shape_details("feminine", "athletic")
+    (0.36, False)
+    """
+    table = SHAPE_DETAILS[body_shape]
+    if gender != "feminine":
+        return table
+    return {k: round(w * FEMININE_MUSCLE, 4) if "muscle" in k else w for k, w in table.items() if "vshape" not in k}
+
+
 def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted."""
-    return sorted({n for t in (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE) for n in sides(t)})
+    tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE)
+    return sorted({n for t in tables for n in sides(t)})

@@ -144,8 +144,12 @@ def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
                     height_macro, float(k), tri_uv_ids)
 
 
-def _cut(positions: np.ndarray, triangles: np.ndarray, axis: int, value: float) -> np.ndarray:
-    """Where the triangles' edges cross the plane ``positions[:, axis] == value`` (points, (N, 3))."""
+def cut(positions: np.ndarray, triangles: np.ndarray, axis: int, value: float) -> np.ndarray:
+    """Where the triangles' edges cross the plane ``positions[:, axis] == value`` (points, (N, 3)).
+
+    >>> cut(np.array([[0, 0, 0], [0, 2, 0], [2, 0, 0]], float), np.array([[0, 1, 2]]), 1, 1.0).tolist()
+    [[0.0, 1.0, 0.0], [1.0, 1.0, 0.0]]
+    """
     f = positions[:, axis] - value
     edges = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]])
     a, b = edges[:, 0], edges[:, 1]
@@ -178,7 +182,7 @@ def girths(m: BodyMesh) -> dict[str, float]:
     shoulders = 0.8 * abs(rig.pos("LeftArm")[0] - rig.pos("Hips")[0])
 
     def round_torso(y: float, half_width: float = np.inf) -> float:
-        q = _cut(pos, tris, 1, y)
+        q = cut(pos, tris, 1, y)
         return _tape(q[np.abs(q[:, 0] - rig.pos("Hips")[0]) < half_width][:, [0, 2]])
 
     hips_y, chest_y = rig.pos("Hips")[1], rig.pos("Spine2")[1]
@@ -190,10 +194,10 @@ def girths(m: BodyMesh) -> dict[str, float]:
                     & (middle[:, 1] > rig.pos("LeftLeg")[1])]
     crotch = float(middle[:, 1].min()) - 0.04
     up, knee = rig.pos("LeftUpLeg"), rig.pos("LeftLeg")
-    thigh = _cut(pos, tris, 1, (up[1] + knee[1]) / 2)
+    thigh = cut(pos, tris, 1, (up[1] + knee[1]) / 2)
     thigh = thigh[thigh[:, 0] > rig.pos("Hips")[0] + 0.01]
     shoulder, elbow = rig.pos("LeftArm"), rig.pos("LeftForeArm")
-    arm = _cut(pos, tris, 0, (shoulder[0] + elbow[0]) / 2)
+    arm = cut(pos, tris, 0, (shoulder[0] + elbow[0]) / 2)
     arm = arm[np.abs(arm[:, 1] - shoulder[1]) < 0.12]
     return {"chest": round_torso(chest_y, shoulders),
             "waist": min(round_torso(y) for y in np.linspace(hips_y + 0.03, chest_y, 12)),

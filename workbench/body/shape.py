@@ -13,10 +13,11 @@ adult (25 years: MakeHuman's age 0.5, the ``young`` anchor with weight 1) and th
 
 Our settings choose the macro values (:data:`SHAPE_MACROS`): heavy is MakeHuman's most weight; athletic
 its most muscle at a little under average weight (more muscle, not more fat); slim its least weight
-and a little less muscle. The macro targets alone leave the four close at the waist (MakeHuman's
-maxweight widens a young adult's waist by 5 cm), so each shape also sets some of MakeHuman's own
-modifiers, as a MakeHuman user would on the same sliders (:mod:`.details`: waist, hip and limb
-fat for heavy and slim; the torso's V shape, pectorals, back and limb muscle for athletic).
+and a little less muscle (a feminine athletic build less muscle than a masculine one). The macro
+targets alone leave the four close at the waist (MakeHuman's maxweight widens a young adult's waist by
+5 cm), so each shape also sets some of MakeHuman's own modifiers, as a MakeHuman user would on the same
+sliders (:mod:`.details`: waist, hip, belly, seat and limb fat, and a fuller or leaner face, for heavy
+and slim; the torso's V shape, pectorals, back and limb muscle for athletic).
 :func:`workbench.body.mesh.girths` measures the result (tests/body/test_body.py pins the order and the gaps).
 Gender also reaches the face through MakeHuman's face modifiers (:mod:`.details` too: a wider,
 squarer jaw and chin, a forward brow and a broader nose and neck for masculine; a narrower jaw, fuller
@@ -36,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
-from .details import EVERY_FACE, FACE_DETAILS, SHAPE_DETAILS, sides
+from .details import EVERY_FACE, FACE_DETAILS, REST_FACE, shape_details, sides
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -46,6 +47,8 @@ SHAPE_MACROS = {
     "athletic": (1.00, 0.40),
     "heavy": (0.50, 1.00),
 }
+# A feminine athletic build with MakeHuman's most muscle read as a bodybuilder's (issue 36): less for her.
+GENDERED_MACROS = {("feminine", "athletic"): (0.75, 0.4)}
 GENDER_VALUE = {"feminine": 0.0, "masculine": 1.0}
 ETHNIC_SHARE = 1.0 / 3.0
 
@@ -56,13 +59,14 @@ def _three(v: float) -> dict[str, float]:
 
 
 def detail_weights(gender: str, body_shape: str) -> dict[str, float]:
-    """The modifier targets' weights for these settings (body shape, gendered face, every face).
+    """The modifier targets' weights for these settings (body shape, gendered face, every face, and the
+    face units every rest face takes).
 
     >>> detail_weights("masculine", "heavy")["torso/measure-waist-circ-incr"]
     1.0
     """
-    out: dict[str, float] = {}
-    for table in (SHAPE_DETAILS[body_shape], FACE_DETAILS[gender], EVERY_FACE):
+    out: dict[str, float] = dict(REST_FACE)
+    for table in (shape_details(gender, body_shape), FACE_DETAILS[gender], EVERY_FACE):
         for name, w in sides(table).items():
             out[name] = out.get(name, 0.0) + w
     return out
@@ -71,7 +75,7 @@ def detail_weights(gender: str, body_shape: str) -> dict[str, float]:
 def macro_weights(gender: str, body_shape: str, height_macro: float) -> dict[str, float]:
     """Each macro target's weight (non-zero ones only) for these settings and MakeHuman height value."""
     g = GENDER_VALUE[gender]
-    muscle, weight = SHAPE_MACROS[body_shape]
+    muscle, weight = GENDERED_MACROS.get((gender, body_shape), SHAPE_MACROS[body_shape])
     genders = {"female": 1.0 - g, "male": g}
     heights = {"min": max(0.0, 1.0 - 2.0 * height_macro), "max": max(0.0, 2.0 * height_macro - 1.0)}
     out: dict[str, float] = {}

@@ -1,9 +1,11 @@
 """The skin texture on MakeHuman's UVs: the chosen tone, with what a face and hands need.
 
-``skinTone`` is a colour, not a shape: the body texture keeps it (its average over the body is
-the tone within a few levels) and adds, where the body's own geometry says: lip colour, a cheek
-flush, eyebrows (strands, in the brow colour), a soft crease above the upper lids, warmer nose
-tip and ears, lighter palms, soles and nails, and a faint mottling so large areas are not flat.
+``skinTone`` is the colour a person should see (contract section 4), so the texture holds the albedo
+that shows it in the reference studio (:func:`workbench.options.colour.albedo_for`, the project's one
+colour pipeline; the texture's average over the body is that albedo within a few levels) and adds,
+where the body's own geometry says: lip colour, a cheek flush, eyebrows (strands, in the brow colour),
+a soft crease above the upper lids, warmer nose tip and ears, lighter palms, soles and nails, a faint
+mottling so large areas are not flat, and the mouth's lining dark red, darker deeper in (:mod:`.mouth`).
 
 1. :func:`features` finds those places once per gender on a reference body (the average shape):
    every texel's point on the body comes from :func:`~workbench.body.texels.texel_map`, so the
@@ -12,7 +14,7 @@ tip and ears, lighter palms, soles and nails, and a faint mottling so large area
    ``mouthSmileRight`` move most, palms and soles from the skin weights and the normals. The
    masks are kept as one ``.npz`` in the assets' compiled folder (keyed by the wheel's hash).
 2. :func:`skin_texture` mixes the tone with each mask's colour. Colours are derived from the
-   tone in a way that holds from #FFE0C4 to #3B2416: lips and flush are multiplied towards red
+   tone's albedo in a way that holds from #FFE0C4 to #3B2416: lips and flush are multiplied towards red
    (never towards grey), palms are lifted towards a light warm tone by more on dark skin (as on
    real skin), and nothing is multiplied below 55% of the tone, so dark tones keep their colour.
 
@@ -27,25 +29,19 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..options.colour import albedo_for, hex_rgb as rgb
 from . import assets
+from .mouth import lining_depth, lining_triangles
 from .texels import texel_map
 
-__all__ = ["SKIN_SIZE", "features", "skin_texture", "rgb"]
+__all__ = ["SKIN_SIZE", "features", "skin_texture"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 3
-MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mottle")
-
-
-def rgb(color: str) -> np.ndarray:
-    """'#RRGGBB' -> float array in 0..1.
-
-    >>> rgb("#FF8000").round(3).tolist()
-    [1.0, 0.502, 0.0]
-    """
-    c = color.lstrip("#")
-    return np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], float) / 255.0
+FORMAT = 5
+MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "face", "tzone", "mottle")
+# The mouth's lining (albedo, sRGB): a dark red, as the inside of a mouth looks in its own shadow.
+LINING = (0.30, 0.07, 0.08)
 
 
 def _smoothstep(e0, e1, x):
@@ -128,6 +124,12 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
         d = np.sqrt(((P - ear_c) ** 2).sum(2))
         ear = np.maximum(ear, _smoothstep(0.035 * unit, 0.015 * unit, d))
     out["warm"] = np.maximum(nose_tip, ear)
+    # The face (its pores show, :mod:`.pores`) and its T-zone (forehead, nose: the shiny part).
+    out["face"] = (front * _smoothstep(slit - 0.05 * unit, slit - 0.02 * unit, y)).astype(np.float32)
+    nose_line = _smoothstep(0.014 * unit, 0.006 * unit, np.abs(x - mid_x)) * (y > nose[1] - 0.012 * unit)
+    forehead = _smoothstep(eye_l[1] + 0.022 * unit, eye_l[1] + 0.04 * unit, y) \
+        * _smoothstep(0.06 * unit, 0.035 * unit, np.abs(x - mid_x))
+    out["tzone"] = (np.maximum(nose_line * (y < eye_l[1] + 0.03 * unit), forehead) * front).astype(np.float32)
 
     # Brows, shaped as real ones are: a full, rounded head just above the inner corner of the eye, rising
     # to an arch over the outer edge of the iris, then a tail tapering down and thin; on the brow ridge
@@ -165,6 +167,11 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     out["palms"] = np.clip(H * down + F * _smoothstep(0.5, 0.85, -N[..., 1]) * (y < 0.025), 0, 1)
     out["nails"] = np.clip(T * 1.6 - 0.6, 0, 1) * _smoothstep(0.4, 0.8, N[..., 1])
     out["mottle"] = _noise(size, 48, 73) * 0.6 + _noise(size, 160, 74) * 0.4
+    # The mouth's lining: lip-coloured where it meets the lips, dark red from a few millimetres in.
+    lining = np.zeros(len(faces), np.float32)
+    lining[lining_triangles(m)] = 1
+    depth = tmap.paint_vertices(tris, lining_depth(m)[:, None])[..., 0]
+    out["mouth"] = lining[tmap.triangle] * (0.4 + 0.6 * _smoothstep(0.002, 0.02, depth))
     return out
 
 
@@ -206,8 +213,8 @@ def _to_u8(img: np.ndarray) -> np.ndarray:
 def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB') with brows in ``brow_color``."""
     f = features(gender, size)
-    base = rgb(tone).astype(np.float32)
-    lum = float(base @ np.array([0.2126, 0.7152, 0.0722], np.float32))
+    base = rgb(albedo_for(tone)).astype(np.float32)
+    lum = float(rgb(tone).astype(np.float32) @ np.array([0.2126, 0.7152, 0.0722], np.float32))   # as seen
     feminine = gender == "feminine"
     # Mottling: value and a little redness, a few percent (more reads as dirt on light skin). Through
     # a table of its 256 levels: one gather instead of float arithmetic over every texel (8x faster).
@@ -225,11 +232,11 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     toward(base * np.array([1.05, 0.88, 0.88]), "flush", 0.45 if feminine else 0.25)
     toward(base * np.array([0.88, 0.80, 0.82]), "lids", 0.5 if feminine else 0.35)
     # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).
-    light = np.array([0.93, 0.76, 0.66], np.float32)
+    light = rgb(albedo_for("#EDC2A8")).astype(np.float32)
     lift = 0.25 + 0.45 * (1 - min(lum / 0.6, 1.0))
     # (Very light skin is already lighter than that: its palms only turn a little pinker, not darker.)
     toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
-    toward(base + (np.array([0.95, 0.82, 0.78]) - base) * (lift + 0.15), "nails", 0.8)
+    toward(base + (rgb(albedo_for("#F2D1C7")) - base) * (lift + 0.15), "nails", 0.8)
     # Lips: darker and redder than the skin around them, never below 55% of the tone.
     lip = base * (np.array([0.88, 0.62, 0.64]) if feminine else np.array([0.92, 0.74, 0.72]))
     lip = np.maximum(lip + np.array([0.04, 0.0, 0.015]) * (lum > 0.3), base * 0.55)
@@ -237,6 +244,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
     brow = np.maximum(rgb(brow_color) * 0.85, 0.05) * (1 - 0.25 * (lum < 0.2)) + base * 0.25 * (lum < 0.2)
     toward(brow, "brows", 0.8)
+    toward(np.array(LINING), "mouth")
     img = img.reshape(size, size, 3)
     img.setflags(write=False)
     return img

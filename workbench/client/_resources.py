@@ -14,6 +14,8 @@ which returns the result (sync) or an awaitable of it (async).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 
 from typing import Any, Sequence
@@ -48,9 +50,13 @@ class Avatars(_Group):
         """Download the avatar's GLB with the interface's options; returns a Model (bytes, save(), inspect()).
         ``params``: other query parameters to send as they are (a name the operation does not know warns).
         ``to_file``: stream the GLB to this path as it arrives (memory stays flat) and return the path."""
-        return self._send(B.build_model(self._cfg, model_id, lod=lod, animations=animations,
-                                        texture_format=texture_format, merge_mesh=merge_mesh,
-                                        texture_atlas_size=texture_atlas_size, params=params, to_file=to_file))
+        req = B.build_model(self._cfg, model_id, lod=lod, animations=animations, texture_format=texture_format,
+                            merge_mesh=merge_mesh, texture_atlas_size=texture_atlas_size, params=params, to_file=to_file)
+        if to_file is None and self._client.blocking:  # the Model can fetch its lighter levels (Model.view)
+            again = functools.partial(self.model, model_id, texture_format=texture_format, merge_mesh=merge_mesh,
+                                      texture_atlas_size=texture_atlas_size, params=params)
+            req = dataclasses.replace(req, parse=lambda resp, parse=req.parse: dataclasses.replace(parse(resp), fetch=again))
+        return self._send(req)
 
     def preview(self, model_id: str, *, size: int | None = None, camera: str | None = None,
                 background: Sequence[int] | str | None = None, params: dict | None = None):
@@ -230,6 +236,13 @@ class ClientCore:
         self.spaces = Spaces(self)
         self.local = Local(self)
         self.service = None  # the LocalService when workbench.connect() started one
+
+    @property
+    def blocking(self) -> bool:
+        """Whether calls return their results (``Client``) rather than awaitables (``AsyncClient``)."""
+        import httpx
+
+        return isinstance(self._http, httpx.Client)
 
     def with_options(self, **changes):
         """A copy with other settings (token=, retries=, timeout=...), sharing the transport."""

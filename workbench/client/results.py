@@ -10,12 +10,15 @@ compared by nbval.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+from workbench.options import LODS
 
 __all__ = [
     "Registration",
@@ -71,13 +74,18 @@ class Registration:
 
 @dataclass(frozen=True, repr=False)
 class Model(_Binary):
-    """An avatar's GLB as downloaded, with the options that asked for it."""
+    """An avatar's GLB as downloaded, with the options that asked for it.
+
+    fetch: how to download the same avatar again with other options (``lod=``, ``animations=``), set
+    by a blocking client; ``view()`` fetches a lighter level of detail with it when a page needs one.
+    """
 
     model_id: str
     content: bytes
     query: dict = field(default_factory=dict)
     etag: str | None = None
     content_type: str | None = None
+    fetch: Callable[..., Model] | None = field(default=None, compare=False)
     suffix = ".glb"
 
     def default_name(self) -> str:
@@ -100,13 +108,23 @@ class Model(_Binary):
         """This avatar in an interactive viewer (``workbench.widgets.viewer.AvatarViewer``): drag to turn it,
         wheel to zoom, play its clips. ``kw`` go to the viewer (``size``, ``library_clips``, ``lods``...).
 
+        A model from a blocking client moves smoothly where there is no graphics card: the viewer
+        downloads the next lighter level of detail (without clips) when a page first needs it to
+        draw while the view moves; ``lods=`` given replaces that.
+
         >>> from workbench.render.testing import tiny_rig_glb
-        >>> Model("a" * 24, tiny_rig_glb()).view(size=32).frame_size
-        32
+        >>> Model("a" * 24, tiny_rig_glb()).view(size=32).snapshot().size
+        (32, 32)
         """
         from workbench.widgets.viewer import AvatarViewer  # anywidget loads with the first viewer, not with the client
 
+        lighter = int(self.query.get("lod", 0)) + 1
+        if self.fetch is not None and "lods" not in kw and lighter <= max(LODS):
+            kw["lods"] = {lighter: functools.partial(self._lighter, lighter)}
         return AvatarViewer(self, **kw)
+
+    def _lighter(self, lod: int) -> bytes:
+        return self.fetch(lod=lod, animations=[]).content
 
     @property
     def gltf(self):

@@ -14,9 +14,10 @@ brackets):
   a second; UVs remapped into each texture's rectangle.
 - ``animations`` [()]: those library clips, on this avatar's own skeleton.
 
-Morph targets: at LOD 0 and 1 every mesh the 52 ARKit shapes move (Body, Eyes, Eyelashes, Teeth)
-carries all 52 as sparse accessors, named in the mesh's ``extras.targetNames``; with ``merge_mesh``
-every primitive of ``Avatar`` carries them (glTF wants the same targets on all primitives of a mesh).
+Morph targets: at LOD 0 and 1 every mesh the face shapes move (Body, Eyes, Eyelashes, Teeth)
+carries all of them (:data:`workbench.body.face.SHAPES`: the 52 ARKit shapes, the visemes, the extras)
+as sparse accessors, named in the mesh's ``extras.targetNames``; with ``merge_mesh`` every primitive
+of ``Avatar`` carries them (glTF wants the same targets on all primitives of a mesh).
 
 Errors raise ``ValueError`` prefixed with ``build_avatar:``.
 
@@ -28,16 +29,14 @@ b'glTF'
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
-from ..body import ao, eyes, hair as hair_look, skin
-from ..body.face import ARKIT, piece_morphs
+from ..body import ao, eyes, glasses, hair as hair_look, mouth, pores, skin
+from ..body.face import SHAPES, piece_morphs
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
 from ..options import ANIMATIONS, ModelOptions
-from . import textures as tx
+from . import maps, textures as tx
 from .animation import add_animations
 from .atlas import pack
 from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
@@ -46,30 +45,29 @@ from .armature import write_armature
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
-FLAT_SIZE = 64
+ANISOTROPY = "KHR_materials_anisotropy"
+SPECULAR = "KHR_materials_specular"
+# Parts written as a further primitive of another part's mesh (contract section 5's mesh names).
+PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
 
 
-@lru_cache(maxsize=64)
-def flat_texture(color: str) -> np.ndarray:
-    """A small texture of one colour (a stand-in until the skin, eye and teeth textures are painted)."""
-    img = np.empty((FLAT_SIZE, FLAT_SIZE, 3), np.uint8)
-    img[:] = np.round(tx.rgb(color) * 255).astype(np.uint8)
-    img.setflags(write=False)
-    return img
-
-
-def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
+def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
-    PBR factors and, for the body, its baked occlusion texture."""
+    PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``: :mod:`workbench.gltf.maps`).
+    The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and 2."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
-                     blend=False, roughness=0.7, occlusion=ao.occlusion_texture(body_mesh(settings))),
+                     blend=False, roughness=pores.BODY, occlusion=ao.occlusion_texture(body_mesh(settings)),
+                     normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
+                     roughness_map=pores.skin_roughness(settings["gender"])),
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
-        "Eyelashes": dict(name="Eyelashes", image=flat_texture(hair["color"]), blend=False, roughness=0.8,
+        # Thin dark lashes of their own colour, cut by alpha (workbench.body.hair.lashes).
+        "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=False, mask=True, roughness=0.6,
                           double=True),
-        # Teeth a little darker than white: in a mouth at rest they sit in shadow, and a white line reads as gritted teeth.
-        "Teeth": dict(name="Teeth", image=flat_texture("#CFC7B6"), blend=False, roughness=0.35),
+        # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
+        "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
+                      occlusion=mouth.mouth_occlusion()),
         "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
                            blend=False, roughness=0.9),
         "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
@@ -78,17 +76,24 @@ def _materials(settings: dict, names: list[str]) -> dict[str, dict]:
                                 blend=False, roughness=0.45),
     }
     if "Hair" in names:
-        out["Hair"] = dict(name="Hair", image=hair_look.hair_texture(hair["color"], hair["style"]),
-                           blend=False, mask=True, roughness=hair_look.HAIR_ROUGHNESS[hair["style"]], double=True)
+        # Cards cut by alpha (an inner pass that writes depth) and a blended fringe, one texture; the
+        # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
+        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings), lod)
+        out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
+        if "Hair_Fringe" in names:
+            out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
     if "Glasses" in names:
-        out["Glasses"] = dict(name="Glasses", image=tx.glasses_texture(settings["glasses"]),
-                              blend=True, roughness=0.08)
+        out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
+                              roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
     return out
 
 
-def _write_primitive(w: GlbWriter, p: Piece, material: int, targets) -> dict:
-    return w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
+def _write_primitive(w: GlbWriter, p: Piece, material: int, targets, tangents: bool = True) -> dict:
+    prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
                        indices=p.indices, material=material, targets=targets)
+    if tangents and "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
+        maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices)
+    return prim
 
 
 def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fmt: str | None,
@@ -110,15 +115,23 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
-              mask: bool = False, occlusion: int | None = None) -> int:
+              mask: bool = False, anisotropy: tuple[float, float] | None = None, specular: float | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
-    texture's alpha at 0.5 (hair's strand tips); ``occlusion`` a baked occlusion texture."""
+    texture's alpha at 0.5 (hair's strand tips); ``anisotropy`` (strength, rotation) through
+    ``KHR_materials_anisotropy`` and ``specular`` (a factor) through ``KHR_materials_specular`` (hair's
+    highlight: a band across the strands, and dimmer than a smooth dielectric's, so dark hair does not
+    mirror the room). Its detail maps are :mod:`workbench.gltf.maps`'."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
     if mask:
         w.doc["materials"][index].update(alphaMode="MASK", alphaCutoff=0.5)
-    if occlusion is not None:
-        w.doc["materials"][index]["occlusionTexture"] = {"index": occlusion}
+    if anisotropy is not None:
+        w.doc["materials"][index].setdefault("extensions", {})[ANISOTROPY] = {
+            "anisotropyStrength": float(anisotropy[0]), "anisotropyRotation": float(anisotropy[1])}
+        w.use_extension(ANISOTROPY)
+    if specular is not None:
+        w.doc["materials"][index].setdefault("extensions", {})[SPECULAR] = {"specularFactor": float(specular)}
+        w.use_extension(SPECULAR)
     return index
 
 
@@ -126,8 +139,12 @@ def _transparent(mat: dict) -> bool:
     return bool(mat["blend"] or mat.get("mask"))
 
 
+def _mode(mat: dict) -> str:
+    return "MASK" if mat.get("mask") else "BLEND" if mat["blend"] else "OPAQUE"
+
+
 def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
-    return [(np.zeros(0, np.int64), np.zeros((0, 3), np.float32))] * len(ARKIT)
+    return [(np.zeros(0, np.int64), np.zeros((0, 3), np.float32))] * len(SHAPES)
 
 
 def build_avatar(settings: dict, options: ModelOptions) -> bytes:
@@ -145,7 +162,8 @@ def build_avatar_unencoded(settings: dict, options: ModelOptions) -> tuple[bytes
     """The avatar for this process's renderer only (a first preview): ``build_avatar``'s document and
     geometry without the work only a file needs. Its images' bytes are left empty, their pixels come
     as arrays by image index (``workbench.render.render(..., images=...)`` reads them), and it carries
-    no morph targets (a preview shows the neutral face). Not a file to write out.
+    no morph targets (a preview shows the neutral face) and no tangents (the renderer takes a normal map's
+    frame from each triangle). Not a file to write out.
 
     Measured on a cold 512 px preview: encoding the textures (the hair's PNG most) and decoding them
     again in the renderer, and the 52 face shapes, were about a sixth of the model's time.
@@ -172,7 +190,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         rig = avatar_skeleton(settings)
         meshes = parts(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
-        mats = _materials(settings, names)
+        mats = _materials(settings, names, options.lod)
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
@@ -182,41 +200,53 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
     pieces = dict(meshes)
     if options.texture_atlas_size:
-        material_of: dict[str, int] = {}
-        images = []
-        masked, occlusion = [], None
+        images, detail = [], []
+        texture_of: dict[str, int] = {}
         for blend, label in ((False, "Atlas_Opaque"), (True, "Atlas_Transparent")):
             group = [n for n in names if _transparent(mats[n]) == blend]
             if not group:
                 continue
-            atlas, rects = pack([mats[n]["image"] for n in group], options.texture_atlas_size)
-            for n, rect in zip(group, rects):
-                pieces[n] = uv_into(meshes[n], rect)
-            images.append((label, atlas, blend))
-            masked.append(all(mats[n].get("mask") for n in group))
+            unique = list({id(mats[n]["image"]): n for n in reversed(group)}.values())[::-1]
+            atlas, rects = pack([mats[n]["image"] for n in unique], options.texture_atlas_size)
+            rect_of = {id(mats[n]["image"]): r for n, r in zip(unique, rects)}
             for n in group:
-                material_of[n] = len(images) - 1
-            if not blend and "Body" in group:
-                # The body's occlusion packed the same way (white for every other texture of the atlas).
-                occ = [mats[n]["occlusion"] if n == "Body" else np.full(mats[n]["image"].shape[:2] + (3,), 255, np.uint8)
-                       for n in group]
-                occlusion = pack([tx.resize(o, mats[n]["image"].shape[1::-1]) for o, n in zip(occ, group)],
-                                 options.texture_atlas_size)[0]
+                pieces[n] = uv_into(meshes[n], rect_of[id(mats[n]["image"])])
+                texture_of[n] = len(images)
+            images.append((label, atlas, blend))
+            # Occlusion, normal and roughness maps packed the same way (neutral where a material has none).
+            detail.append(maps.packed_maps([mats[n] for n in unique], options.texture_atlas_size))
         texs = _write_textures(w, images, options.texture_format, raw)
-        occ_tex = _write_textures(w, [("Atlas_Occlusion", occlusion, False)], options.texture_format, raw)[0] \
-            if occlusion is not None else None
-        mat_index = [_material(w, label, t, blend, 0.7, double=not blend or mask, mask=mask,
-                               occlusion=occ_tex if not blend else None)
-                     for (label, _, blend), t, mask in zip(images, texs, masked)]
-        material = {n: mat_index[material_of[n]] for n in names}
+        detail_tex = [{k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, False)], options.texture_format, raw)[0]
+                       for k, img in packed.items()} for (label, _, _), packed in zip(images, detail)]
+        # A material per class and alpha mode: opaque; alpha-tested (hair's cards, lashes); blended
+        # (glasses, hair's fringe), the last two on the transparent atlas.
+        material = {}
+        for label, mode in (("Atlas_Opaque", "OPAQUE"), ("Atlas_Masked", "MASK"), ("Atlas_Transparent", "BLEND")):
+            group = [n for n in names if _mode(mats[n]) == mode]
+            if not group:
+                continue
+            aniso = {mats[n].get("anisotropy") for n in group}
+            spec = {mats[n].get("specular") for n in group}
+            atlas = texture_of[group[0]]
+            index = _material(w, label, texs[atlas], mode == "BLEND", 0.7, double=mode != "BLEND",
+                              mask=mode == "MASK", anisotropy=aniso.pop() if len(aniso) == 1 else None,
+                              specular=spec.pop() if len(spec) == 1 else None)
+            maps.attach(w, index, detail_tex[atlas])
+            material.update({n: index for n in group})
     else:
-        texs = _write_textures(w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in names],
-                               options.texture_format, raw)
-        occ = {n: _write_textures(w, [(mats[n]["name"] + "_Occlusion", mats[n]["occlusion"], False)],
-                                  options.texture_format, raw)[0] for n in names if "occlusion" in mats[n]}
+        # One texture per image (the hair's cards and fringe share theirs).
+        first = {id(mats[n]["image"]): n for n in reversed(names)}
+        written = dict(zip(first.values(), _write_textures(
+            w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in first.values()],
+            options.texture_format, raw)))
+        texs = [written[first[id(mats[n]["image"])]] for n in names]
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
-                                 mats[n].get("double", False), mats[n].get("mask", False), occ.get(n))
+                                 mats[n].get("double", False), mats[n].get("mask", False),
+                                 mats[n].get("anisotropy"), mats[n].get("specular"))
                     for n, t in zip(names, texs)}
+        for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
+            maps.write_maps(w, material[n], mats[n],
+                            lambda name, img: _write_textures(w, [(name, img, False)], options.texture_format, raw)[0])
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).
     ibm = np.tile(np.eye(4, dtype=np.float32), (len(joint_nodes), 1, 1))
@@ -232,14 +262,19 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         for m in sorted(set(material.values())):
             group = merge([pieces[n] for n in names if material[n] == m])
             targets = (piece_morphs(settings, group) or _empty_targets()) if with_morphs else None
-            prims.append(_write_primitive(w, group, m, targets))
-        mesh = w.mesh("Avatar", prims, target_names=ARKIT if with_morphs else None)
+            prims.append(_write_primitive(w, group, m, targets, tangents=raw is None))
+        mesh = w.mesh("Avatar", prims, target_names=SHAPES if with_morphs else None)
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
     else:
         for n in names:
+            if n in PRIMITIVE_OF:
+                continue
             targets = piece_morphs(settings, pieces[n]) if with_morphs else None
-            mesh = w.mesh(n, [_write_primitive(w, pieces[n], material[n], targets)],
-                          target_names=ARKIT if targets else None)
+            prims = [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)]
+            # The hair's blended fringe: a second primitive of Hair, drawn after its cards.
+            prims += [_write_primitive(w, pieces[m], material[m], None, tangents=raw is None)
+                      for m, of in PRIMITIVE_OF.items() if of == n and m in pieces]
+            mesh = w.mesh(n, prims, target_names=SHAPES if targets else None)
             mesh_nodes.append(w.node(n, mesh=mesh, skin=skin))
 
     w.scene([0] + mesh_nodes, settings.get("name") or "Avatar")

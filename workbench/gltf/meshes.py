@@ -6,11 +6,14 @@ the avatar's skeleton, ``source`` into the body mesh for the morph targets):
 
 - ``Body``: the base mesh's body group; ``Eyes``, ``Eyelashes``, ``Teeth`` (teeth and tongue): its
   helper geometry, skinned to ``Head`` (:data:`workbench.body.face.FACE_MESHES`);
-- ``Hair``, ``Outfit_Top``, ``Outfit_Bottom``, ``Outfit_Footwear``: stand-ins, a cap lifted off the
-  scalp and the ``tights`` helper cut into a top to mid-forearm (over the trousers' waistband), trousers
-  to the ankle and the feet as shoes, so they follow every body shape and deform with it; ``Glasses``: two lenses and a frame placed from the eyes.
+- ``Hair`` and ``Hair_Fringe``: cards grown from the scalp, alpha-tested and blended
+  (:mod:`workbench.body.hair`; the GLB makes them two primitives of one mesh ``Hair``);
+- ``Outfit_Top``, ``Outfit_Bottom``, ``Outfit_Footwear``: the ``tights`` helper cut into a top to
+  mid-forearm (over the trousers' waistband), trousers to the ankle and the feet as shoes, so they
+  follow every body shape and deform with it; ``Glasses``: two lenses and a frame placed from the eyes.
 
-LOD 1 and 2 decimate every mesh to 50 % and 25 % of its triangles (:func:`workbench.body.lod.decimate`).
+LOD 1 and 2 decimate every mesh to 50 % and 25 % of its triangles (:func:`workbench.body.lod.decimate`),
+but the hair, which has its own chain (fewer cards, then a baked shell: :data:`HAIR_PARTS`).
 
 >>> from workbench.options import normalize_avatar_settings
 >>> meshes = parts(normalize_avatar_settings({"gender": "feminine", "glasses": "clear"}), 2)
@@ -25,16 +28,19 @@ from functools import lru_cache
 import numpy as np
 
 from ..body.eyes import with_eye_uvs
-from ..body.face import FACE_MESHES, tucked_teeth
+from ..body.face import FACE_MESHES
+from ..body.mouth import fitted_teeth
 from ..body.glasses import glasses_piece
-from ..body.hair import hair_piece
+from ..body.hair import hair_pieces, with_lash_uvs
 from ..body.outfit import outfit_pieces
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh
 from ..skeleton import Skeleton
 
-MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Outfit_Top", "Outfit_Bottom", "Outfit_Footwear",
-              "Glasses")
+MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Hair_Fringe", "Outfit_Top", "Outfit_Bottom",
+              "Outfit_Footwear", "Glasses")
+# The hair's parts: made per level of detail by the hair itself, never decimated.
+HAIR_PARTS = ("Hair", "Hair_Fringe")
 LOD_RATIOS = {0: 1.0, 1: 0.5, 2: 0.25}
 
 # The glasses' texture: the frame's colour on the left half, the lens on the right (textures.py).
@@ -60,17 +66,19 @@ def _key(settings: dict) -> tuple:
 def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     gender, shape, height, hair, glasses = key
     settings = {"gender": gender, "bodyShape": shape, "height": height}
-    if lod:
-        return {name: (p if name == "Glasses" else decimate(p, LOD_RATIOS[lod]))
-                for name, p in _parts(key, 0).items()}
     mesh = body_mesh(settings)
+    if lod:
+        out = {name: (p if name == "Glasses" else decimate(p, LOD_RATIOS[lod]))
+               for name, p in _parts(key, 0).items() if name not in HAIR_PARTS}
+        out.update(hair_pieces(mesh, hair, lod))
+        return {n: out[n] for n in MESH_ORDER if n in out}
     out = {"Body": piece(mesh, mesh.face_groups["body"])}
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
-    out["Teeth"] = tucked_teeth(out["Teeth"])
+    out["Teeth"] = fitted_teeth(mesh, out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
-    if hair != "none":
-        out["Hair"] = hair_piece(mesh, hair)
+    out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
+    out.update(hair_pieces(mesh, hair, 0))
     out.update(outfit_pieces(mesh))
     if glasses:
         out["Glasses"] = glasses_piece(mesh)

@@ -1,7 +1,7 @@
-"""Procedural textures in the avatar's colours (cloth weaves, shoe leather, glasses) and their
+"""Procedural textures in the avatar's colours (cloth weaves, shoe leather) and their
 deterministic encoding to JPEG, PNG or WebP. The body's own textures live with the body:
-skin (:mod:`workbench.body.skin`), eyes (:mod:`workbench.body.eyes`), hair (:mod:`workbench.body.hair`)
-and baked occlusion (:mod:`workbench.body.ao`).
+skin (:mod:`workbench.body.skin`), eyes (:mod:`workbench.body.eyes`), hair (:mod:`workbench.body.hair`),
+baked occlusion (:mod:`workbench.body.ao`) and glasses (:mod:`workbench.body.glasses`).
 
 Every generator is pure (its noise comes from a fixed seed) and cached per colour, and
 every encoder uses fixed parameters, so the same settings always give the same bytes.
@@ -25,7 +25,6 @@ from PIL import Image
 
 CLOTH_SIZE = 512
 SHOE_SIZE = 256
-GLASSES_SIZE = 128
 
 MIME = {"jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"}
 
@@ -132,29 +131,6 @@ def _draw_weave(kind: str) -> np.ndarray:
     # Side seams run down the outer sides of the legs (u 0.25 and 0.75 of each tube).
     seam = (np.abs((x / n) % 0.5 - 0.25) < 0.006)
     return shade - 0.12 * seam
-
-
-@lru_cache(maxsize=8)
-def glasses_texture(kind: str) -> np.ndarray:
-    """RGBA: the left half is the opaque frame, the right half the lens (tinted, see-through)."""
-    n = GLASSES_SIZE
-    img = np.zeros((n, n, 4), np.float32)
-    if kind == "sunglasses":
-        # Nearly opaque: blending is in linear light, where even a few percent of the eye's
-        # white shows through the dark tint as a visible grey, so the lens stops almost all of it.
-        frame, lens, alpha = np.array([0.06, 0.06, 0.07]), np.array([0.03, 0.035, 0.045]), 0.996
-    elif kind == "clear":
-        frame, lens, alpha = np.array([0.24, 0.15, 0.10]), np.array([0.88, 0.93, 0.97]), 0.16
-    else:
-        raise ValueError(f"glasses_texture: unknown kind {kind!r}")
-    y = (np.arange(n) / n)[:, None, None]
-    y2 = y[..., 0]
-    img[:, : n // 2, :3] = frame * (0.85 + 0.3 * y)
-    img[:, : n // 2, 3] = 1.0
-    # The lens is darker at the top, like a gradient tint.
-    img[:, n // 2:, :3] = lens * (0.9 + 0.1 * y)
-    img[:, n // 2:, 3] = alpha if kind == "sunglasses" else alpha * (1.05 - 0.1 * y2)
-    return _to_u8(img)
 
 
 def resize(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:

@@ -8,7 +8,9 @@ form, and the largest wins, so a figure fills the frame up to the margin.
 - ``full``: every vertex inside the frame with ``margin`` on each side.
 - ``portrait``: head and shoulders. From the head bone when the skeleton has
   one: the head about half the picture's width, the eyes 40% from the top,
-  centred; else the top 30% of the bounds. The body goes on below the image.
+  centred, and wider whenever the head with its hair (a bun, curls, long hair
+  over the shoulders) needs it to keep ``PORTRAIT_MARGIN`` above and beside it;
+  else the top 30% of the bounds. The body goes on below the image.
 - :func:`frame_sequence`: one camera for many poses, so a clip's frames keep
   one framing.
 
@@ -97,7 +99,7 @@ def frame(posed: Posed, camera: str = "full", *, extra_points: np.ndarray | None
     if camera != "portrait":
         raise ValueError(f"render: camera must be full or portrait; got {camera!r}")
 
-    fov = 25.0
+    fov = PORTRAIT_FOV
     if _has_head(posed):
         return _portrait_camera(portrait_box(posed, pts), fov)
     # No head bone: the top 30% of the bounds, with headroom, cut at the bottom.
@@ -129,13 +131,18 @@ def _has_head(posed: Posed) -> bool:
 EYE_ALONG_HEAD = 0.45
 PORTRAIT_SPAN = 1.8
 EYES_FROM_TOP = 0.40
+# The least share of the portrait left free above and beside the head and its hair.
+PORTRAIT_MARGIN = 0.06
+# The portrait's field of view (degrees).
+PORTRAIT_FOV = 25.0
 
 
 def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, float, float, float, float]:
     """The square a portrait shows, as (centre x, centre y, depth z, half span, front z).
 
     From the head bone when the model has one (eyes ``EYES_FROM_TOP`` of the way down,
-    centred on the head), else the top 30% of the bounds.
+    centred on the head, the square grown where the head and hair above the neck would
+    come nearer its top or sides than ``PORTRAIT_MARGIN``), else the top 30% of the bounds.
     """
     if pts is None:
         pts = posed.points().astype(np.float64)
@@ -149,11 +156,17 @@ def portrait_box(posed: Posed, pts: np.ndarray | None = None) -> tuple[float, fl
         half = PORTRAIT_SPAN * bone / 2
         cy = float(eye[1]) - (0.5 - EYES_FROM_TOP) * 2 * half
         near = pts[np.linalg.norm(pts - eye, axis=1) < 1.2 * bone]
-        # A bun or full hair above the frame: raise it a little (the eyes go down to at most
-        # 44% from the top) rather than cut the hair off.
-        if len(near):
-            over = float(near[:, 1].max()) + 0.02 * 2 * half - (cy + half)
-            cy += min(max(over, 0.0), 0.04 * 2 * half)
+        # The head and its hair: everything above the neck within reach of the head (not the arms).
+        neck_y = float(j["Neck"][1]) if "Neck" in j else float(base[1]) - 0.3 * bone
+        head = pts[(pts[:, 1] > neck_y + 0.15 * bone) & (np.linalg.norm(pts[:, [0, 2]] - eye[[0, 2]], axis=1) < 1.6 * bone)]
+        if len(head):
+            # With the eyes EYES_FROM_TOP down, the square's top stands 2 EYES_FROM_TOP half above them:
+            # grow the square until the hair's top and sides keep the margin.
+            free = 1 - 2 * PORTRAIT_MARGIN
+            above = float(head[:, 1].max() - eye[1])
+            side = float(np.abs(head[:, 0] - eye[0]).max())
+            half = max(half, above / (2 * EYES_FROM_TOP + free - 1), side / free)
+            cy = float(eye[1]) - (0.5 - EYES_FROM_TOP) * 2 * half
         front = float(near[:, 2].max()) if len(near) else float(eye[2]) + bone
         return float(eye[0]), cy, float(eye[2]), half, front
     top_y = float(hi[1])

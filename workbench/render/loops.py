@@ -17,7 +17,7 @@ Two samples per pixel side: pixel 0 covered by triangle 7 in three of its sample
 nothing; the first sample of pixel 0 is shaded and stands for the other two:
 
 >>> import numpy as np
->>> active, slot, shade_at, _, _ = coverage(np.array([7, 7, -1, 7, -1, -1, -1, -1], np.int32), NO_TRI, 4)
+>>> active, slot, shade_at, *_ = coverage(np.array([7, 7, -1, 7, -1, -1, -1, -1], np.int32), NO_TRI, NO_TRI, 4)
 >>> active.tolist(), slot.tolist(), shade_at.tolist()
 ([0], [[0, 0, -1, 0]], [0])
 """
@@ -31,7 +31,8 @@ from numba import njit
 
 __all__ = ["Samples", "raster", "shade", "coverage", "resolve", "NO_LIMIT", "NO_TEST", "NO_TRI"]
 
-#: ``raster``'s ``limit`` and ``tested``, and ``coverage``'s ``glass``, when there is none
+#: ``raster``'s ``limit`` and ``tested``, and ``coverage``'s ``glass``, when there is none (``NO_LIMIT`` also
+#: stands for ``raster``'s empty second layer)
 NO_LIMIT = np.zeros(0, np.float32)
 NO_TEST = np.zeros(0, np.bool_)
 NO_TRI = np.zeros(0, np.int32)
@@ -120,18 +121,22 @@ def _log2(ss):
 
 @njit(cache=True, nogil=True)
 def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
-           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha):
+           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, z2, tri2, b1_2, b2_2):
     """Draw the triangles ``ti`` (in order) into the samples: where a fragment's 1/w is at least the
     sample's ``z`` it takes the sample (z, tri, b1, b2).
 
     ``limit``: empty, or (blended surfaces) the opaque samples' z, which a fragment must be nearer than.
-    ``tested``: empty, or per triangle whether its fragments take the alpha test (glTF's MASK): such a
-    fragment takes its sample only where its base colour's alpha (factor x texture x vertex colour,
-    filtered as :func:`shade` filters it) reaches its material's cutoff. The rest of the arguments are
-    what the test reads, as :func:`shade` takes them.
+    ``tested``: empty, or per triangle whether its fragments take the alpha test (glTF's MASK; for
+    blended surfaces, a cutoff that drops clear texels): such a fragment takes its sample only where
+    its base colour's alpha (factor x texture x vertex colour, filtered as :func:`shade` filters it)
+    reaches its material's cutoff. The rest of the arguments are what the test reads, as :func:`shade`
+    takes them, then a second layer (z2, tri2, b1_2, b2_2; empty: none): a fragment behind the first
+    layer's but in front of the second's takes the second, and one that takes the first passes what
+    it held to the second, so the two nearest fragments are kept.
     """
     bounded = limit.shape[0] > 0
     testing = tested.shape[0] > 0
+    layered = z2.shape[0] > 0
     size = W // ss
     sh = _log2(ss)
     texel = np.empty(4, np.float32)
@@ -151,8 +156,13 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
                 cx = np.float32(x + 0.5)
                 w = fpa * cx + fps
                 p = _sample(x, y, ss, size, sh)
-                if w < z[p] or (bounded and w <= limit[p]):
+                if bounded and w <= limit[p]:
                     continue
+                second = False
+                if w < z[p]:
+                    if not layered or w < z2[p]:
+                        continue
+                    second = True
                 fb1 = fa1 * cx + fs1
                 fb2 = fa2 * cx + fs2
                 if lookup:
@@ -172,6 +182,11 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
                         a *= colors[v0, 3] * w0 + colors[v1, 3] * w1 + colors[v2, 3] * w2
                     if a < mat_cutoff[d]:
                         continue
+                if second:
+                    z2[p], tri2[p], b1_2[p], b2_2[p] = w, t, fb1, fb2
+                    continue
+                if layered and tri[p] >= 0:
+                    z2[p], tri2[p], b1_2[p], b2_2[p] = z[p], tri[p], b1[p], b2[p]
                 z[p] = w
                 tri[p] = t
                 b1[p] = fb1
@@ -210,19 +225,59 @@ def _bilinear(texels, off, w, h, ws, wt, u, v, out):
         out[c] = top + (bottom - top) * fv
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _mapped_normal(nx, ny, nz, v0, v1, v2, positions, uv, texels, off, w, h, ws, wt, tu, tv, scale, texel):
+    """The unit normal (nx, ny, nz) bent by a tangent-space normal map read at (tu, tv); the tangent frame is
+    the triangle's (v0, v1, v2): dP/du and -dP/dv, made orthonormal about the normal."""
+    one = np.float32(1)
+    _bilinear(texels, off, w, h, ws, wt, tu, tv, texel)
+    k = np.float32(2 / 255)
+    mx, my, mz = (texel[0] * k - one) * scale, (texel[1] * k - one) * scale, texel[2] * k - one
+    e1x, e1y, e1z = positions[v1, 0] - positions[v0, 0], positions[v1, 1] - positions[v0, 1], positions[v1, 2] - positions[v0, 2]
+    e2x, e2y, e2z = positions[v2, 0] - positions[v0, 0], positions[v2, 1] - positions[v0, 1], positions[v2, 2] - positions[v0, 2]
+    du1, dv1 = uv[v1, 0] - uv[v0, 0], uv[v1, 1] - uv[v0, 1]
+    du2, dv2 = uv[v2, 0] - uv[v0, 0], uv[v2, 1] - uv[v0, 1]
+    det = du1 * dv2 - du2 * dv1
+    if abs(det) < np.float32(1e-12):
+        return nx, ny, nz
+    r = one / det
+    tx, ty, tz = (e1x * dv2 - e2x * dv1) * r, (e1y * dv2 - e2y * dv1) * r, (e1z * dv2 - e2z * dv1) * r
+    bx, by, bz = (e1x * du2 - e2x * du1) * r, (e1y * du2 - e2y * du1) * r, (e1z * du2 - e2z * du1) * r   # -dP/dv
+    c = tx * nx + ty * ny + tz * nz
+    tx, ty, tz = tx - c * nx, ty - c * ny, tz - c * nz
+    lt = np.sqrt(tx * tx + ty * ty + tz * tz)
+    if lt < np.float32(1e-20):
+        return nx, ny, nz
+    tx, ty, tz = tx / lt, ty / lt, tz / lt
+    c, e = bx * nx + by * ny + bz * nz, bx * tx + by * ty + bz * tz
+    bx, by, bz = bx - c * nx - e * tx, by - c * ny - e * ty, bz - c * nz - e * tz
+    lb = np.sqrt(bx * bx + by * by + bz * bz)
+    if lb < np.float32(1e-20):
+        return nx, ny, nz
+    bx, by, bz = bx / lb, by / lb, bz / lb
+    ox, oy, oz = tx * mx + bx * my + nx * mz, ty * mx + by * my + ny * mz, tz * mx + bz * my + nz * mz
+    lo = max(np.sqrt(ox * ox + oy * oy + oz * oz), np.float32(1e-8))
+    return ox / lo, oy / lo, oz / lo
+
+
 @njit(cache=True, nogil=True)
-def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
+def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv, colors,
           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
-          texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
-          light_dirs, light_rgb, light_scalars, f, size, ss):
+          mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
+          light_dirs, light_rgb, light_scalars, f, size, ss,
+          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
-    double-sided, skin, gloss, emissive, has vertex colours. Per vertex (all draws): view-space normals,
-    texture coordinates, vertex colours RGBA. Textures: their texels one after another, and per texture its
+    double-sided, skin, gloss, emissive, has vertex colours, anisotropy strength; normal map (-1: none)
+    and its scale, metallic-roughness map (-1: none) and the roughness factor, and whether it is glass
+    (blended: its reflections are not thinned by its coverage, as a clear lens's are not). Per vertex
+    (all draws): view-space normals and anisotropy directions, texture coordinates, vertex colours RGBA,
+    view-space positions (a normal map's tangent frame is its triangle's, from these and the UVs).
+    Textures: their texels one after another, and per texture its
     first texel, width, height, wrap modes and whether it has alpha.
     light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
-    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap.
+    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap, sheen, grazing sheen.
     """
     n = ftri.shape[0]
     rgb = np.empty((n, 3), np.float32)
@@ -231,6 +286,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
     W = np.float32(size * ss)
     fill, rim, sky, ground, exposure, wrap = (light_scalars[0], light_scalars[1], light_scalars[2],
                                               light_scalars[3], light_scalars[4], light_scalars[5])
+    sheen, grazing = light_scalars[6], light_scalars[7]
     texel = np.empty(4, np.float32)
     red = np.empty(1, np.float32)
     one, half, zero = np.float32(1), np.float32(0.5), np.float32(0)
@@ -281,6 +337,16 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         if x >= 0:
             _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, red)  # glTF reads red
             ao = one + mat_occ_strength[d] * (red[0] * np.float32(1 / 255) - one)
+        # the normal map, in its triangle's tangent frame (+X along u, +Y up the image: against v)
+        x = mat_nrm[d]
+        if x >= 0:
+            nx, ny, nz = _mapped_normal(nx, ny, nz, v0, v1, v2, positions, uv, texels, tex_off[x], tex_w[x], tex_h[x],
+                                        tex_ws[x], tex_wt[x], tu, tv, mat_nrm_scale[d], texel)
+        gloss = mat_gloss[d]
+        x = mat_mr[d]
+        if x >= 0:   # roughness from the map's green channel
+            _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
+            gloss = min(one, max(np.float32(0.15), np.float32(1.6) * (one - mat_rough[d] * texel[1] * np.float32(1 / 255))))
         # three lights fixed to the world, an ambient from sky and ground
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
         ndl = max(ndl_raw, zero) * (half + half * ao)
@@ -316,31 +382,103 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, uv, colors,
         n2 = ndh * ndh
         n8 = n2 * n2
         n8 *= n8
-        spec = n8 * n8 * n8 * (np.float32(0.12) * mat_gloss[d])  # ndh ** 24
+        spec = n8 * n8 * n8 * (np.float32(0.12) * gloss)  # ndh ** 24
         if skin:
             spec *= half
+        # the room's reflection in any dielectric, stronger at grazing angles (Fresnel), as an image-based
+        # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
+        rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
+        room = (sheen + grazing * rim_v * rim_v * rim_v) * ao
         spec *= ao
-        rgb[i, 0] = cr * lr * exposure + spec + mat_emissive[d, 0]
-        rgb[i, 1] = cg * lg * exposure + spec + mat_emissive[d, 1]
-        rgb[i, 2] = cb * lb * exposure + spec + mat_emissive[d, 2]
+        tint = zero
+        if mat_aniso[d] > 0:   # hair: a band across the strands in place of the round highlight
+            spec, tint = _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx / lh, hy / lh, hz / lh,
+                                           ndl_raw, mat_aniso[d] * gloss, ao)
+            room = sheen * ao   # (a card seen edge-on is no grazing surface: its strands are round)
+        spec += room
+        if mat_glass[d] and ca > np.float32(0.02):
+            # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
+            # surface's: lenses are coated against reflections, and a full one greyed the eyes on dark skin)
+            spec *= np.float32(0.4) / ca
+        rgb[i, 0] = cr * lr * exposure + spec + tint * cr + mat_emissive[d, 0]
+        rgb[i, 1] = cg * lg * exposure + spec + tint * cg + mat_emissive[d, 1]
+        rgb[i, 2] = cb * lb * exposure + spec + tint * cb + mat_emissive[d, 2]
         alpha[i] = ca
     return rgb, alpha
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx, hy, hz, ndl, strength, ao):
+    """Hair's highlight (Kajiya and Kay's, with Marschner's two lobes): the fibre runs across the
+    anisotropy direction (glTF stretches the roughness across the strands), and a fibre reflects in a
+    band where the half vector is perpendicular to it. A white lobe tilted towards the tip and a
+    broader one in the hair's colour tilted towards the root (light that went through the fibre);
+    both fade on the side turned away from the key light. Returns (white, coloured) strengths."""
+    ax = aniso_dirs[v0, 0] * w0 + aniso_dirs[v1, 0] * w1 + aniso_dirs[v2, 0] * w2
+    ay = aniso_dirs[v0, 1] * w0 + aniso_dirs[v1, 1] * w1 + aniso_dirs[v2, 1] * w2
+    az = aniso_dirs[v0, 2] * w0 + aniso_dirs[v1, 2] * w1 + aniso_dirs[v2, 2] * w2
+    dot = ax * nx + ay * ny + az * nz
+    ax, ay, az = ax - dot * nx, ay - dot * ny, az - dot * nz
+    # the fibre: normal x anisotropy direction
+    fx, fy, fz = ny * az - nz * ay, nz * ax - nx * az, nx * ay - ny * ax
+    lf = np.sqrt(fx * fx + fy * fy + fz * fz)
+    zero, one = np.float32(0), np.float32(1)
+    if lf < 1e-6:
+        return zero, zero
+    fx, fy, fz = fx / lf, fy / lf, fz / lf
+    lit = min(max((ndl + np.float32(0.25)) / np.float32(0.6), zero), one) * ao * strength
+    out = np.empty(2, np.float32)
+    for k in range(2):
+        shift = np.float32(-0.12) if k == 0 else np.float32(0.18)
+        gx, gy, gz = fx + shift * nx, fy + shift * ny, fz + shift * nz
+        lg = np.sqrt(gx * gx + gy * gy + gz * gz)
+        t = (gx * hx + gy * hy + gz * hz) / lg
+        s2 = max(one - t * t, zero)              # sin^2 of the angle between fibre and half vector
+        if k == 0:
+            s4 = s2 * s2
+            s8 = s4 * s4
+            s16 = s8 * s8
+            out[0] = s16 * s16 * s16 * s16 * np.float32(0.15) * lit      # sin ** 128
+        else:
+            s4 = s2 * s2
+            out[1] = s4 * s4 * s4 * np.float32(1.5) * lit       # sin ** 24, times the colour
+    return out[0], out[1]
 
 
 # -- multisampling -------------------------------------------------------------------------------------
 
 @njit(cache=True, nogil=True)
-def coverage(tri, glass, K):
+def _slots(layer, p0, K, i, slot, shade, m):
+    """For block ``i`` (its first sample ``p0``), each covered sample's slot among ``shade``: the first
+    sample of its triangle in the block is shaded, the others take its colour. Returns the new count."""
+    for k in range(K):
+        t = layer[p0 + k]
+        if t >= 0:
+            for j in range(k + 1):
+                if layer[p0 + j] == t:
+                    break
+            if j == k:
+                shade[m] = p0 + k
+                slot[i, k] = m
+                m += 1
+            else:
+                slot[i, k] = slot[i, j]
+    return m
+
+
+@njit(cache=True, nogil=True)
+def coverage(tri, glass, glass2, K):
     """Which output pixels (blocks of K samples) anything reaches, and which samples to shade.
 
     Shading runs once per pixel and triangle, as multisampling does: a sample covered by the same
     triangle as an earlier sample of its block takes that sample's colour. Returns ``active``
     (n,) blocks; ``slot`` (n, K): the index among ``shade`` of the sample whose colour sample k takes
-    (-1: not covered); ``shade`` the samples to shade; and the same two for the blended surface in
-    front (``glass``; per sample, its own triangle's first sample in the block).
+    (-1: not covered); ``shade`` the samples to shade; and the same two for the blended surfaces in
+    front (``glass``, the nearest, and ``glass2``, the next; either may be empty: none).
     """
     B = tri.shape[0] // K
-    has_glass = glass.shape[0] > 0  # empty: no blended surface
+    has_glass = glass.shape[0] > 0
+    has_glass2 = glass2.shape[0] > 0
     active = np.empty(B, np.int32)
     n = 0
     for b in range(B):
@@ -352,41 +490,26 @@ def coverage(tri, glass, K):
     active = active[:n]
     slot = np.full((n, K), -1, np.int32)
     gslot = np.full((n, K), -1, np.int32)
+    g2slot = np.full((n, K), -1, np.int32)
     shade = np.empty(n * K, np.int64)
-    gshade = np.empty(n * K, np.int64)
-    m = g = 0
+    gshade = np.empty(n * K if has_glass else 0, np.int64)
+    g2shade = np.empty(n * K if has_glass2 else 0, np.int64)
+    m = g = g2 = 0
     for i in range(n):
         p0 = active[i] * K
-        for k in range(K):
-            t = tri[p0 + k]
-            if t >= 0:
-                for j in range(k + 1):
-                    if tri[p0 + j] == t:
-                        break
-                if j == k:
-                    shade[m] = p0 + k
-                    slot[i, k] = m
-                    m += 1
-                else:
-                    slot[i, k] = slot[i, j]
-            t = glass[p0 + k] if has_glass else -1
-            if t >= 0:
-                for j in range(k + 1):
-                    if glass[p0 + j] == t:
-                        break
-                if j == k:
-                    gshade[g] = p0 + k
-                    gslot[i, k] = g
-                    g += 1
-                else:
-                    gslot[i, k] = gslot[i, j]
-    return active, slot, shade[:m], gslot, gshade[:g]
+        m = _slots(tri, p0, K, i, slot, shade, m)
+        if has_glass:
+            g = _slots(glass, p0, K, i, gslot, gshade, g)
+        if has_glass2:
+            g2 = _slots(glass2, p0, K, i, g2slot, g2shade, g2)
+    return active, slot, shade[:m], gslot, gshade[:g], g2slot, g2shade[:g2]
 
 
 @njit(cache=True, nogil=True)
-def resolve(slot, rgb, gslot, grgb, galpha):
+def resolve(slot, rgb, gslot, grgb, galpha, g2slot, g2rgb, g2alpha):
     """The average of each block's K samples, premultiplied linear RGBA (n, 4): a covered sample is its
-    surface's colour (opaque), a blended surface in front is laid over it, an empty one is clear."""
+    surface's colour (opaque), the second blended surface laid over it and the nearest over that; an
+    empty one is clear."""
     n, K = slot.shape
     out = np.zeros((n, 4), np.float32)
     one = np.float32(1)
@@ -399,16 +522,51 @@ def resolve(slot, rgb, gslot, grgb, galpha):
                 cr, cg, cb, ca = rgb[s, 0], rgb[s, 1], rgb[s, 2], one
             else:
                 cr = cg = cb = ca = np.float32(0)
-            s = gslot[i, k]
-            if s >= 0:
-                ga = galpha[s]
-                cr = grgb[s, 0] * ga + cr * (one - ga)
-                cg = grgb[s, 1] * ga + cg * (one - ga)
-                cb = grgb[s, 2] * ga + cb * (one - ga)
-                ca = ga + ca * (one - ga)
+            for layer in range(2):
+                s = g2slot[i, k] if layer == 0 else gslot[i, k]
+                if s >= 0:
+                    ga = g2alpha[s] if layer == 0 else galpha[s]
+                    sr = g2rgb[s, 0] if layer == 0 else grgb[s, 0]
+                    sg = g2rgb[s, 1] if layer == 0 else grgb[s, 1]
+                    sb = g2rgb[s, 2] if layer == 0 else grgb[s, 2]
+                    cr = sr * ga + cr * (one - ga)
+                    cg = sg * ga + cg * (one - ga)
+                    cb = sb * ga + cb * (one - ga)
+                    ca = ga + ca * (one - ga)
             r += cr
             g_ += cg
             b += cb
             a += ca
         out[i, 0], out[i, 1], out[i, 2], out[i, 3] = r * inv, g_ * inv, b * inv, a * inv
+    return out
+
+
+# -- output ---------------------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def tone_map(rgb, srgb8):
+    """Linear RGB (n, 3) to 8-bit sRGB (n, 3): Khronos PBR Neutral tone mapping
+    (:func:`workbench.options.colour.neutral`, the curve three.js and model-viewer draw with; compiled here
+    because numpy's version cost a 512 px preview 0.1 s), then ``srgb8``: the sRGB curve as a table of
+    ``len - 1`` steps over 0..1."""
+    n = rgb.shape[0]
+    out = np.empty((n, 3), np.uint8)
+    start = np.float32(0.8 - 0.04)
+    d = np.float32(1) - start
+    steps = np.float32(srgb8.shape[0] - 1)
+    for i in range(n):
+        r, g, b = max(rgb[i, 0], np.float32(0)), max(rgb[i, 1], np.float32(0)), max(rgb[i, 2], np.float32(0))
+        x = min(r, g, b)
+        offset = x - np.float32(6.25) * x * x if x < np.float32(0.08) else np.float32(0.04)
+        r, g, b = r - offset, g - offset, b - offset
+        peak = max(r, g, b)
+        if peak >= start:
+            new_peak = np.float32(1) - d * d / (peak + d - start)
+            k = new_peak / peak
+            r, g, b = r * k, g * k, b * k
+            m = np.float32(1) - np.float32(1) / (np.float32(0.15) * (peak - new_peak) + np.float32(1))
+            r, g, b = r + (new_peak - r) * m, g + (new_peak - g) * m, b + (new_peak - b) * m
+        out[i, 0] = srgb8[int(min(max(r, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
+        out[i, 1] = srgb8[int(min(max(g, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
+        out[i, 2] = srgb8[int(min(max(b, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
     return out

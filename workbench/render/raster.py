@@ -29,10 +29,12 @@ compiled (:mod:`workbench.render.loops`, numba), the rest is numpy over whole ar
    is smooth (its roughness). Skin (a material named ``Skin...``) wraps the key
    light past the terminator with a warm tint there, the usual cheap stand-in
    for light scattered under the skin: without it skin reads as grey clay.
-6. Blended materials (``alphaMode: BLEND``): the nearest blended fragment in
-   front of the opaque surface of each sample is shaded and laid over it.
-7. Average each ``ss x ss`` block (premultiplied, in linear light), roll
-   off highlights above 0.7 smoothly, convert to sRGB 8-bit (laid over the
+6. Blended materials (``alphaMode: BLEND``): the two nearest blended fragments
+   in front of the opaque surface of each sample (clear texels dropped) are
+   shaded and laid over it, the farther first.
+7. Average each ``ss x ss`` block (premultiplied, in linear light), tone-map
+   with Khronos PBR Neutral and convert to sRGB 8-bit, as three.js and
+   model-viewer show a model (:mod:`workbench.options.colour`; laid over the
    backdrop in sRGB when there is one), and under the figure a soft contact
    shadow (:class:`GroundShadow`) where it stands.
 
@@ -59,8 +61,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .loops import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade
+from workbench.options.colour import linear_to_srgb, srgb_to_linear
+
+from .loops import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade, tone_map
 from .scene import Material, Posed
+
+# A blended fragment whose alpha is below this draws nothing: it is dropped, so it hides no blended
+# surface behind it (a clear texel of a hair card over the scalp shell).
+BLEND_CUTOFF = 0.5 / 255
+# _opaque_triangles' blocks of texels.
+BLOCK = 8
 
 __all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_up"]
 
@@ -77,7 +87,12 @@ class Camera:
 @dataclass(frozen=True)
 class Lights:
     """Directions point from the surface towards the light, in world space (glTF: x to the figure's
-    left, y up, z towards its front), so the lights stay put when the camera orbits."""
+    left, y up, z towards its front), so the lights stay put when the camera orbits.
+
+    The strengths and the exposure are calibrated on three.js's studio (``RoomEnvironment``, the one
+    :mod:`workbench.options.colour` describes): over a portrait's skin the key, fill, rim, sky and sheen
+    together light a flat albedo as that studio does on average (1.4 times it, plus a 0.04 sheen), so an
+    avatar's skin shows the same tone in a preview as in three.js and model-viewer."""
 
     key_dir: tuple = (-0.62, 0.48, 0.62)
     key: float = 2.6
@@ -87,12 +102,15 @@ class Lights:
     rim: float = 0.5
     sky: float = 0.24
     ground: float = 0.16
-    exposure: float = 1 / 1.9
-    key_color: tuple = (1.0, 0.97, 0.92)
+    exposure: float = 0.71
+    key_color: tuple = (1.0, 1.0, 1.0)
     fill_color: tuple = (0.9, 0.94, 1.0)
     # Skin: how far the key light wraps past the terminator (0: Lambert) and the warm colour there.
     skin_wrap: float = 0.4
-    skin_scatter: tuple = (1.0, 0.55, 0.45)
+    skin_scatter: tuple = (1.0, 0.8, 0.7)
+    # The room's reflection in every surface (a dielectric's 4 %, and more at grazing angles).
+    sheen: float = 0.038
+    sheen_grazing: float = 0.07
 
 
 @dataclass(frozen=True)
@@ -287,13 +305,19 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     B = size * size
     near = Samples.empty(B * K)
     tables = _shading_tables(draws, V, lights, camera, size, ss)
+    tables["positions"] = pv.astype(np.float32)    # view space: normal maps' tangent frames
+    # (Glass: a blended surface of one alpha, a lens; not hair's wisps, whose alpha is their coverage.)
+    tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" and not d.material.anisotropy for d in draws]
+                                   or [False])
     cutoff = np.array([d.material.alpha_cutoff for d in draws] or [0.5], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
 
-    def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST):
+    def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST, second: Samples | None = None):
+        layer = (second.z, second.tri, second.b1, second.b2) if second is not None else (NO_LIMIT, NO_TRI, NO_LIMIT,
+                                                                                        NO_LIMIT)
         raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit, tested, tri_draw,
-               *(tables[k] for k in alpha_read), cutoff, *(tables[k] for k in textures))
+               *(tables[k] for k in alpha_read), cutoff, *(tables[k] for k in textures), *layer)
 
     walk(ti[~tri_blend & ~tri_mask], near)
     if tri_mask.any():
@@ -303,27 +327,36 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         # triangles: 85 % of a long-hair portrait's tested fragments), as do materials with no alpha to read.
         has_alpha = ((tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
                      | tables["mat_vcol"] | (tables["mat_color"][:, 3] < 1))
-        tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw, mask_mat)
-        walk(ti[tri_mask], near, tested=tested)
-    # Blended surfaces: the nearest blended fragment in front of the opaque surface, per sample.
-    glass = None
+        tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw, mask_mat,
+                                                                                          cutoff)
+        walk(_near_first(ti[tri_mask], depth, tris), near, tested=tested)
+    # Blended surfaces: the two nearest blended fragments in front of the opaque surface, per sample, clear
+    # texels dropped (a hair's wisps over its scalp shell, a lens over them: each shows through the other).
+    glass = glass2 = None
     if tri_blend.any():
-        glass = Samples.empty(B * K)
-        walk(ti[tri_blend], glass, limit=near.z)
+        glass, glass2 = Samples.empty(B * K), Samples.empty(B * K)
+        cutoff[blend_mat] = BLEND_CUTOFF
+        readable = (tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
+        # (A lens has no clear texel: its fragments need no lookup to pass.)
+        tested = (blend_mat & readable[:len(blend_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw,
+                                                                                          blend_mat, cutoff)
+        walk(_near_first(ti[tri_blend], depth, tris), glass, limit=near.z, tested=tested, second=glass2)
 
     # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
     # Only blocks some opaque or blended fragment reaches are worked on from here: the others
     # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
-    active, slot, here, gslot, ghere = coverage(near.tri, glass.tri if glass is not None else NO_TRI, K)
+    active, slot, here, gslot, ghere, g2slot, g2here = coverage(
+        near.tri, glass.tri if glass is not None else NO_TRI, glass2.tri if glass2 is not None else NO_TRI, K)
     rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here)[0]
     # -- 6. blended materials: the nearest blended surface in front of the opaque one, laid over it --
-    if glass is not None:
-        grgb, galpha = _shade(tables, tris, tri_draw, iw, glass.tri[ghere], glass.b1[ghere], glass.b2[ghere],
-                              glass.z[ghere], ghere)
-    else:
-        grgb, galpha = np.zeros((0, 3), np.float32), np.zeros(0, np.float32)
+    layers = []
+    for g, at in ((glass, ghere), (glass2, g2here)):
+        if g is not None:
+            layers += _shade(tables, tris, tri_draw, iw, g.tri[at], g.b1[at], g.b2[at], g.z[at], at)
+        else:
+            layers += [np.zeros((0, 3), np.float32), np.zeros(0, np.float32)]
     # -- 7. resolve the supersampling ---------------------------------------------
-    img = resolve(slot, rgb, gslot, grgb, galpha)
+    img = resolve(slot, rgb, gslot, layers[0], layers[1], g2slot, layers[2], layers[3])
     alpha = np.clip(img[:, 3:4], 0, 1)
     srgb = _to_srgb8(img[:, :3] / np.maximum(alpha, 1e-6)).astype(np.float32)
     out = np.empty((B, 4), np.uint8)
@@ -385,34 +418,24 @@ def warm_up() -> None:
         _warmed = True
 
 
-def _shoulder(x: np.ndarray, knee: float = 0.7) -> np.ndarray:
-    """Identity up to ``knee``, then a smooth roll-off towards 1: a brightly lit white shirt
-    keeps its folds instead of clipping flat, darker colours are untouched."""
-    over = np.maximum(x - knee, 0) / (1 - knee)
-    return np.where(x <= knee, x, knee + (1 - knee) * (1 - np.exp(-over)))
-
-
-_LUT_MAX = 4.0     # linear light above 4 is white
-_LUT_N = 1 << 18   # steps of 1.5e-5: finer than 8-bit sRGB output near black
-_LINEAR_TO_SRGB8 = np.round(255 * _shoulder(np.arange(_LUT_N + 1) / _LUT_N * _LUT_MAX) ** (1 / 2.2)).astype(np.uint8)
+# The sRGB curve (workbench.options.colour, the project's one colour pipeline) as tables: out of the tone
+# map in steps of 1/65536, and into linear light in 1/16 steps of an 8-bit level (colours are filtered in sRGB).
+_LINEAR_TO_SRGB8 = np.round(255 * linear_to_srgb(np.arange(65537) / 65536)).astype(np.uint8)
+_SRGB16_TO_LINEAR = srgb_to_linear(np.arange(256 * 16 + 1) / (256 * 16)).astype(np.float32)
 
 
 def _to_srgb8(lin: np.ndarray) -> np.ndarray:
-    # One table lookup per channel instead of a tone curve and a power per pixel.
-    i = np.clip(lin, 0, _LUT_MAX) * (_LUT_N / _LUT_MAX)
-    return _LINEAR_TO_SRGB8[(i + 0.5).astype(np.int32)]
+    """Linear light (n, 3) to 8-bit sRGB through Khronos PBR Neutral tone mapping, as three.js and model-viewer show it."""
+    return tone_map(np.ascontiguousarray(lin, np.float32), _LINEAR_TO_SRGB8)
 
 
-# sRGB to linear light in 1/16 steps of an 8-bit level, for colours filtered in sRGB.
-_SRGB16_TO_LINEAR = ((np.arange(256 * 16 + 1) / (256 * 16)) ** 2.2).astype(np.float32)
-
-
-def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
-    """Per triangle (of all draws): True where a masked material's alpha test passes wherever the
-    triangle is sampled, because every texel its bilinear footprint can read (the box around its
-    texture coordinates, one texel wider each side than the filter reaches for rounding's sake) is
-    opaque enough. Exact: such fragments' filtered alpha is a weighted mean of those texels. Only for
-    materials whose alpha is the texture's alone (alpha factor 1, no vertex colours).
+def _opaque_triangles(draws, tris, tri_draw, mask_mat, cutoffs=None) -> np.ndarray:
+    """Per triangle (of all draws): True where the alpha test of a material of ``mask_mat`` (at its
+    cutoff, or ``cutoffs`` per draw) passes wherever the triangle is sampled, because every texel its
+    bilinear footprint can read (the box around its texture coordinates, one texel wider each side
+    than the filter reaches for rounding's sake) is opaque enough. Exact: such fragments' filtered
+    alpha is a weighted mean of those texels. Only for materials whose alpha is the texture's alone
+    (alpha factor 1, no vertex colours).
 
     >>> from workbench.render.scene import Material, Texture
     >>> from types import SimpleNamespace
@@ -436,9 +459,16 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
                 and m.color[3] == 1.0):
             h, w = tex.height, tex.width
             alpha = tex.texels.view(np.uint8).reshape(h, w, 4)[..., 3]
-            # Texels that might fail the test, counted over any box by a summed-area table.
-            weak = np.zeros((h + 1, w + 1), np.int32)
-            weak[1:, 1:] = (alpha < np.ceil((m.alpha_cutoff + 1e-3) * 255)).cumsum(0).cumsum(1)
+            cut = m.alpha_cutoff if cutoffs is None else float(cutoffs[k])
+            fails = alpha < np.ceil((cut + 1e-3) * 255)
+            # Texels that might fail the test, counted over any box by a summed-area table; over blocks
+            # of BLOCK x BLOCK texels (a block counts if any of its texels might), which only makes the
+            # answer more cautious: a 1024 px hair atlas's table cost more than the walk it saved.
+            b = BLOCK if h % BLOCK == 0 and w % BLOCK == 0 else 1
+            if b > 1:
+                fails = fails.reshape(h // b, b, w // b, b).any(axis=(1, 3))
+            weak = np.zeros((h // b + 1, w // b + 1), np.int32)
+            weak[1:, 1:] = np.cumsum(np.cumsum(fails, axis=0, dtype=np.int32), axis=1, dtype=np.int32)
             uv = d.uv[d.tris].astype(np.float64)                      # (n, 3, 2)
             u, v = uv[..., 0] * w - 0.5, uv[..., 1] * h - 0.5
             x0, x1 = np.floor(u.min(1)) - 1, np.floor(u.max(1)) + 2
@@ -449,8 +479,8 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat) -> np.ndarray:
                 ok &= (x0 >= 0) & (x1 <= w - 1)
             if tex.wrap_t != 33071:
                 ok &= (y0 >= 0) & (y1 <= h - 1)
-            x0, x1 = np.clip(x0, 0, w - 1).astype(np.int64), np.clip(x1, 0, w - 1).astype(np.int64)
-            y0, y1 = np.clip(y0, 0, h - 1).astype(np.int64), np.clip(y1, 0, h - 1).astype(np.int64)
+            x0, x1 = np.clip(x0, 0, w - 1).astype(np.int64) // b, np.clip(x1, 0, w - 1).astype(np.int64) // b
+            y0, y1 = np.clip(y0, 0, h - 1).astype(np.int64) // b, np.clip(y1, 0, h - 1).astype(np.int64) // b
             count = weak[y1 + 1, x1 + 1] - weak[y0, x1 + 1] - weak[y1 + 1, x0] + weak[y0, x0]
             sure[start:start + n] = ok & (count == 0)
         start += n
@@ -478,6 +508,10 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     mat_tex = np.full(D, -1, np.int32)
     mat_occ = np.full(D, -1, np.int32)
     mat_occ_strength = np.zeros(D, np.float32)
+    mat_nrm = np.full(D, -1, np.int32)           # normal map, and its scale
+    mat_nrm_scale = np.ones(D, np.float32)
+    mat_mr = np.full(D, -1, np.int32)            # metallic-roughness map, and the roughness factor it scales
+    mat_rough = np.ones(D, np.float32)
     mat_double = np.zeros(D, np.bool_)
     mat_skin = np.zeros(D, np.bool_)
     mat_vcol = np.zeros(D, np.bool_)
@@ -485,6 +519,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     # skin (0.6) most, glossy shoes and lenses all, so dark trousers do not read as metal.
     mat_gloss = np.ones(D, np.float32)
     mat_emissive = np.zeros((D, 3), np.float32)
+    mat_aniso = np.zeros(D, np.float32)
     start = 0
     for k, d in enumerate(draws):
         m: Material = d.material
@@ -498,13 +533,20 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
             if m.occlusion is not None and m.occlusion_texcoord == m.texcoord:
                 mat_occ[k] = texture(m.occlusion)
                 mat_occ_strength[k] = m.occlusion_strength
+            if m.normal is not None and m.normal_texcoord == m.texcoord:
+                mat_nrm[k] = texture(m.normal)
+                mat_nrm_scale[k] = m.normal_scale
+            if m.metal_rough is not None and m.metal_rough_texcoord == m.texcoord:
+                mat_mr[k] = texture(m.metal_rough)
         if d.colors is not None:
             colors[start:end] = d.colors
             mat_vcol[k] = True
         mat_double[k] = m.double_sided
         mat_skin[k] = m.name.startswith("Skin")
-        mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness)))
+        mat_gloss[k] = min(1.0, max(0.15, 1.6 * (1.0 - m.roughness))) * m.specular
+        mat_rough[k] = m.roughness
         mat_emissive[k] = m.emissive
+        mat_aniso[k] = m.anisotropy if d.uv is not None else 0.0
         start = end
     # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling).
     sizes = [t.texels.size for t in textures]
@@ -516,14 +558,63 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     dirs = np.stack([R @ _unit(lights.key_dir), R @ _unit(lights.fill_dir), R @ _unit(lights.rim_dir), R[:, 1]])
     rgb = np.stack([lights.key * np.asarray(lights.key_color, np.float32), np.asarray(lights.fill_color, np.float32),
                     np.asarray(lights.skin_scatter, np.float32)])
-    scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap],
-                       np.float32)
-    return dict(normals=normals, uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
-                mat_occ_strength=mat_occ_strength, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
+    scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap,
+                        lights.sheen, lights.sheen_grazing], np.float32)
+    return dict(normals=normals, aniso_dirs=_anisotropy_directions(draws, mat_aniso, R, nv), mat_aniso=mat_aniso,
+                uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
+                mat_occ_strength=mat_occ_strength, mat_nrm=mat_nrm, mat_nrm_scale=mat_nrm_scale, mat_mr=mat_mr,
+                mat_rough=mat_rough, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
                 mat_emissive=mat_emissive, mat_vcol=mat_vcol, texels=texels, tex_off=tex_off, tex_w=dims[:, 0], tex_h=dims[:, 1],
                 tex_ws=dims[:, 2], tex_wt=dims[:, 3], tex_alpha=dims[:, 4].astype(np.bool_),
                 srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),
                 light_scalars=scalars, f=np.float32(1.0 / np.tan(np.radians(camera.fov_deg) / 2)), size=size, ss=ss)
+
+
+def _near_first(ti: np.ndarray, depth: np.ndarray, tris: np.ndarray) -> np.ndarray:
+    """Triangles ``ti`` nearest first (by their nearest corner; ties in their order), so that of layered
+    alpha-tested or blended surfaces (hair's cards) the nearer are drawn first and the fragments behind
+    them fail the depth test before any texture is read. What wins a sample is the same in any order,
+    but for equal depths."""
+    return ti[np.argsort(depth[tris[ti]].min(1), kind="stable")]
+
+
+def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:
+    """Per vertex (all draws), in view space: the direction ``KHR_materials_anisotropy`` stretches the
+    roughness along, for materials that have it (zero elsewhere): the texture's u direction on the
+    surface (from each triangle's UV derivatives, summed at its corners, as a viewer derives tangents
+    without a TANGENT attribute), turned by the material's rotation about the normal.
+
+    >>> from workbench.render.scene import Draw, Material
+    >>> m = Material(color=np.ones(4, np.float32), anisotropy=1.0)
+    >>> d = Draw(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32), np.tile([0, 0, 1.0], (3, 1)).astype(np.float32),
+    ...          np.array([[0, 0], [1, 0], [0, 1]], np.float32), None, np.array([[0, 1, 2]], np.int32), m)
+    >>> _anisotropy_directions([d], np.ones(1, np.float32), np.eye(3, dtype=np.float32), 3)[0].tolist()
+    [1.0, 0.0, 0.0]
+    """
+    out = np.zeros((nv, 3), np.float32)
+    start = 0
+    for k, d in enumerate(draws):
+        n = len(d.positions)
+        if mat_aniso[k] > 0:
+            p, uv, t = d.positions.astype(np.float64), d.uv.astype(np.float64), d.tris
+            e1, e2 = p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]]
+            du1, du2 = uv[t[:, 1], 0] - uv[t[:, 0], 0], uv[t[:, 2], 0] - uv[t[:, 0], 0]
+            dv1, dv2 = uv[t[:, 1], 1] - uv[t[:, 0], 1], uv[t[:, 2], 1] - uv[t[:, 0], 1]
+            det = du1 * dv2 - du2 * dv1
+            tan = (e1 * dv2[:, None] - e2 * dv1[:, None]) * np.where(np.abs(det) > 1e-12, np.sign(det), 0)[:, None]
+            tan /= np.maximum(np.linalg.norm(tan, axis=1, keepdims=True), 1e-12)
+            acc = np.zeros((n, 3))
+            for c in range(3):
+                np.add.at(acc, t[:, c], tan)
+            nrm = d.normals.astype(np.float64)
+            acc -= nrm * np.sum(acc * nrm, axis=1, keepdims=True)
+            acc /= np.maximum(np.linalg.norm(acc, axis=1, keepdims=True), 1e-12)
+            rot = d.material.anisotropy_rotation
+            if rot:
+                acc = np.cos(rot) * acc + np.sin(rot) * np.cross(nrm, acc)
+            out[start:start + n] = acc @ R.T
+        start += n
+    return out
 
 
 def _shade(tables: dict, tris, tri_draw, iw, ftri, b1, b2, fiw, pix):

@@ -101,6 +101,16 @@ class Material:
     occlusion: Texture | None = None       # occlusionTexture: its red channel, linear (not sRGB)
     occlusion_texcoord: int = 0
     occlusion_strength: float = 1.0
+    normal: Texture | None = None          # normalTexture: tangent space, linear
+    normal_texcoord: int = 0
+    normal_scale: float = 1.0
+    metal_rough: Texture | None = None     # metallicRoughnessTexture: roughness in its green channel, linear
+    metal_rough_texcoord: int = 0
+    # KHR_materials_anisotropy: strength 0..1 and the rotation (radians) of its direction from the
+    # texture's u in the tangent plane (hair: a highlight band across the strands).
+    anisotropy: float = 0.0
+    anisotropy_rotation: float = 0.0
+    specular: float = 1.0                  # KHR_materials_specular's factor (scales the highlights)
 
 
 @dataclass
@@ -240,6 +250,10 @@ class Model:
             tex = self.texture(pbr["baseColorTexture"]["index"])
             texcoord = pbr["baseColorTexture"].get("texCoord", 0)
         occ = m.get("occlusionTexture")
+        nrm = m.get("normalTexture")
+        mr = pbr.get("metallicRoughnessTexture")
+        aniso = m.get("extensions", {}).get("KHR_materials_anisotropy", {})
+        specular = m.get("extensions", {}).get("KHR_materials_specular", {})
         return Material(
             color=np.asarray(pbr.get("baseColorFactor", [1, 1, 1, 1]), np.float32),
             texture=tex, texcoord=texcoord,
@@ -250,7 +264,14 @@ class Model:
             name=m.get("name", ""), roughness=float(pbr.get("roughnessFactor", 1.0)),
             occlusion=self.texture(occ["index"]) if occ else None,
             occlusion_texcoord=occ.get("texCoord", 0) if occ else 0,
-            occlusion_strength=float(occ.get("strength", 1.0)) if occ else 1.0)
+            occlusion_strength=float(occ.get("strength", 1.0)) if occ else 1.0,
+            normal=self.texture(nrm["index"]) if nrm else None, normal_texcoord=nrm.get("texCoord", 0) if nrm else 0,
+            normal_scale=float(nrm.get("scale", 1.0)) if nrm else 1.0,
+            metal_rough=self.texture(mr["index"]) if mr else None,
+            metal_rough_texcoord=mr.get("texCoord", 0) if mr else 0,
+            anisotropy=float(aniso.get("anisotropyStrength", 0.0)),
+            anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)),
+            specular=float(specular.get("specularFactor", 1.0)))
 
     # -- nodes ------------------------------------------------------------
     @staticmethod

@@ -1,9 +1,9 @@
 """Notebook widgets: the 3D avatar viewer and the option explorers.
 
 ``viewer`` is ``AvatarViewer`` (an anywidget drawn by three.js in the page, or by the kernel), its
-front-end a bundle built from ``js/viewer/`` into ``static/``, with ``loader.js`` and
-``kernel_frames.js`` beside it; ``comparison`` puts two viewers on one camera; ``still`` is the
-picture a saved notebook keeps of a widget; ``explorers`` are ``PreviewExplorer`` and ``ModelExplorer``.
+front-end built from ``js/viewer/`` (one module per feature) into ``static/`` and served by
+``frontend``, its ranges and menus in ``view_rules``; ``comparison`` puts two viewers on one camera;
+``still`` is the picture a saved notebook keeps of a widget; ``explorers`` are ``PreviewExplorer`` and ``ModelExplorer``.
 The viewer's names load on first use: anywidget is imported with the first viewer, not with this package.
 
 >>> from workbench.widgets import preview_options_from

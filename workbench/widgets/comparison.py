@@ -12,22 +12,25 @@ from __future__ import annotations
 
 import ipywidgets
 
-from .still import with_still
+from .still import ShowsStill, no_page, with_still
 
 # The traitlets two linked viewers share: the camera.
 CAMERA_TRAITS = ("yaw", "elevation", "zoom", "target")
 
 
-class AvatarComparison(ipywidgets.GridBox):
-    """Two AvatarViewers in two equal columns with their cameras linked (``a`` and ``b``)."""
+class AvatarComparison(ShowsStill, ipywidgets.GridBox):
+    """Two AvatarViewers in two equal columns with their cameras linked (``a`` and ``b``); its still is
+    both views side by side, updated when either page sends its picture."""
 
     def __init__(self, a, b, *, link_clip: bool = True, link_time: bool = False):
-        super().__init__([a, b], layout=ipywidgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))",
-                                                          grid_gap="8px", width="100%"))
+        # A layout is a widget of its own: where no page draws (still.no_page), none is made.
+        layout = {} if no_page() else {"layout": ipywidgets.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))",
+                                                                     grid_gap="8px", width="100%")}
+        super().__init__([a, b], **layout)
         self.a, self.b = a, b
         # In the page, the two views share one camera every frame; in the kernel, code and the
         # mouse's end results (which reach the kernel) move both.
-        a.link_group = b.link_group = a.model_id
+        a.link_group = b.link_group = a.viewer_id or f"pair-{id(a)}"
         a.link_time = b.link_time = link_time
         names = list(CAMERA_TRAITS) + ["dragging"]
         if link_clip and set(a.clips) == set(b.clips):
@@ -35,6 +38,8 @@ class AvatarComparison(ipywidgets.GridBox):
         if link_time:
             names += ["time"]
         self.links = [ipywidgets.link((a, name), (b, name)) for name in names]
+        a._follow_still(self._still_changed)
+        b._follow_still(self._still_changed)
 
     def snapshot(self):
         """Both views side by side, one PIL image."""
@@ -47,4 +52,4 @@ class AvatarComparison(ipywidgets.GridBox):
         return out
 
     def _repr_mimebundle_(self, **kwargs):
-        return with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())
+        return with_still(self._widget_bundle(**kwargs), self.snapshot())

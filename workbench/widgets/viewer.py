@@ -1,24 +1,28 @@
 """An avatar to turn, zoom and play in a notebook: an anywidget drawn by three.js in the browser.
 
-The front-end (``static/viewer.js``: ``js/viewer.js`` bundled with three.js by esbuild when the
-package is built, see ``hatch_build.py``) draws with WebGL on the GPU: orbit, pan, zoom toward the
-pointer, focus presets, lights, shadow, wireframe, skeleton, a timeline with speed and frame
-steps, morph target sliders, fullscreen, screenshots. The widget's module is a small loader
-(``loader.js``); the bundle and the GLB bytes go to the page as binary buffers of custom
+The front-end (``static/viewer.js``: ``js/viewer/``, one module per feature, bundled with three.js
+by esbuild when the package is built, see ``hatch_build.py`` and ``frontend.py``) draws with WebGL on
+the GPU: orbit, pan, zoom toward the pointer, focus presets, lights, shadow, wireframe, skeleton, a
+timeline with speed and frame steps, morph target sliders, fullscreen, screenshots. Its ranges and
+menus are the kernel's (``view_rules.py``, sent as the ``rules`` traitlet). The widget's module is a
+small loader (``js/viewer/loader.js``); the bundle and the GLB bytes go to the page as binary buffers of custom
 messages, so a notebook saved with its widget state does not hold a copy of either per viewer,
 and nothing is fetched from any host.
 
-Where there is no bundle (a package built without Node.js) or no WebGL, the kernel draws the
-frames with the workbench's own renderer (``workbench.render.stage``) and the front-end
-(``kernel_frames.js``) shows them, as ``renderer="kernel"``; the viewer says so once.
+Where there is no bundle (a package built without Node.js), or with ``renderer="kernel"``, the kernel
+draws the frames with the workbench's own renderer (``workbench.render.stage``) and the front-end
+(``js/viewer/kernel_frames.js``) shows them; the viewer says so once. A page without WebGL says how to
+ask for that: the kernel decides who draws, and a page sets only what a person sets with the mouse and
+keys (``set_state``, ``page_link.PAGE_TRAITS``), within the same bounds as code (``view_rules``).
 
 The camera (``yaw``, ``elevation``, ``zoom``, ``target``), the clip, its ``time`` and ``speed``, the
 look (``light``, ``background``, ``shadow``...) and the morph ``weights`` are traitlets, so code sets
 them as the mouse does and reads what the mouse did (the page sends them when a gesture ends).
-``frame`` is the last picture shown: the canvas's own PNG, sent by the page when the view settles,
-so ``snapshot()`` is what the canvas shows; before any page has drawn, the kernel's still of the
-same view. The widget's mimebundle carries a still as ``image/png`` for notebooks converted
-without a kernel.
+With three.js, the page sends the canvas's own PNG when the view settles: ``snapshot()`` is what the
+canvas shows, and the output showing the viewer keeps that picture as ``image/png`` beside the widget
+(``still.py``), so a notebook saved, converted or shown without a kernel has the view the person had;
+where no page ever drew (a notebook run by nbconvert or nbclient), the kernel's still of the same view.
+Each picture crosses once: the widget's state holds none. With kernel frames, ``frame`` is the frame.
 
 anywidget is imported with this module, not with ``workbench``: a client that never opens a
 viewer never loads it.
@@ -33,8 +37,6 @@ viewer never loads it.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 import warnings
 from pathlib import Path
@@ -43,41 +45,19 @@ import anywidget
 import traitlets as t
 from ipywidgets.widgets.trait_types import bytes_serialization
 
+from workbench.gltf.glb import read_glb
 from workbench.render.stage import Stage, StageView, encode
 
-from .still import with_still
-from workbench.gltf.glb import read_glb
+from . import frontend, page_link, view_rules
+from .frontend import bundle_path
+from .still import ShowsStill, with_still
 
 __all__ = ["AvatarViewer", "glb_bytes", "bundle_path", "morph_target_names"]
-
-HERE = Path(__file__).resolve().parent
-KERNEL_FRONTEND = HERE / "kernel_frames.js"
-CSS = HERE / "viewer.css"
-# What the widget state holds: a loader that asks the kernel for the bundle (loader.js says why).
-LOADER = HERE / "loader.js"
-# The three.js front-end, built by the package's build (npm run build); absent in a build without Node.js.
-BUNDLE = HERE / "static" / "viewer.js"
 
 # The traitlets a kernel frame depends on; with renderer="kernel" a change to any of them draws again.
 VIEW_TRAITS = ["yaw", "elevation", "zoom", "dragging", "clip", "time", "skeleton", "size", "lod",
                "interactive_size", "interactive_lod", "format", "renderer"]
-SPEED_RANGE = (0.25, 2.0)
 _said: set[str] = set()
-
-
-def bundle_path() -> Path | None:
-    """The built three.js front-end, or None where the package was built without Node.js.
-
-    >>> bundle_path() is None or bundle_path().name == "viewer.js"
-    True
-    """
-    return BUNDLE if BUNDLE.is_file() and BUNDLE.stat().st_size else None
-
-
-@functools.lru_cache(maxsize=1)
-def _bundle(path: Path, mtime: float) -> tuple[str, bytes]:
-    data = path.read_bytes()
-    return hashlib.sha256(data).hexdigest()[:16], data
 
 
 def _say_once(message: str) -> None:
@@ -120,7 +100,7 @@ def morph_target_names(glb: bytes) -> list[str]:
     return names
 
 
-class AvatarViewer(anywidget.AnyWidget):
+class AvatarViewer(ShowsStill, anywidget.AnyWidget):
     """An avatar GLB in a live 3D view drawn by three.js: orbit, pan, zoom, clips, lights, morphs.
 
     model: GLB bytes, a path, or the client's ``Model`` result (``client.avatars.model(id).view()``).
@@ -129,7 +109,8 @@ class AvatarViewer(anywidget.AnyWidget):
     renderer: "webgl" (the default where the bundle is built) or "kernel" (frames drawn by the
     kernel, as without Node.js or WebGL); lods: lighter versions of the same avatar, ``{level: GLB}``,
     for the kernel's drag frames and, on a software GPU (no graphics card), the frames three.js
-    draws while the view moves.
+    draws while the view moves; a level may be a callable returning its GLB, called (in a thread)
+    only when a page first needs it (``Model.view()`` fetches LOD 1 from the service so).
     Other keywords set traitlets (``size``, ``yaw``, ``clip``, ``light``, ``weights``...).
 
     >>> from workbench.render.testing import tiny_rig_glb
@@ -138,28 +119,30 @@ class AvatarViewer(anywidget.AnyWidget):
     ((32, 32), 20.0)
     """
 
-    _esm = LOADER if bundle_path() else KERNEL_FRONTEND
-    _css = CSS
+    _esm = frontend.loader() if bundle_path() else frontend.kernel_frames_module()
+    _css = frontend.css()
 
     renderer = t.Enum(["webgl", "kernel"], "webgl", help="who draws: three.js in the page, or the kernel").tag(sync=True)
     bundle_id = t.Unicode("", help="the three.js front-end's version: a page loads each once").tag(sync=True)
+    model_key = t.Unicode("", help="the GLB's name in the page: a page holds one copy of each").tag(sync=True)
+    viewer_id = t.Unicode("", help="this viewer, for the page: an output drawn again keeps its view").tag(sync=True)
     notice = t.Unicode("", help="what the viewer says about how it draws").tag(sync=True)
     label = t.Unicode("", help="a title over the view (compare() names each side)").tag(sync=True)
+    rules = t.Dict(view_rules.page_rules(), read_only=True,
+                   help="the zoom range and the menus' values, for the page (view_rules.py)").tag(sync=True)
 
-    # bytes_serialization: the page's picture arrives as a memoryview; kept as bytes.
-    frame = t.Bytes(b"", help="the last picture shown, PNG (or format, for kernel frames)").tag(
-        sync=True, **bytes_serialization)
+    frame = t.Bytes(b"", help="kernel frames: the last frame, in `format`").tag(sync=True, **bytes_serialization)
     frame_id = t.Int(0, help="counts the pictures").tag(sync=True)
     frame_size = t.Int(0, help="the last picture's width in px").tag(sync=True)
     frame_quality = t.Unicode("full", help="kernel frames: interactive (while dragging) or full; with three.js: "
-                                           "still (the kernel's, until the page draws) or canvas (the page's)").tag(sync=True)
+                                           "still (the kernel's, until a page draws) or canvas (the page's)").tag(sync=True)
     format = t.Enum(["png", "jpeg", "webp"], "png", help="kernel frames' image format").tag(sync=True)
 
     yaw = t.Float(0.0, help="degrees the avatar is turned (counter-clockwise seen from above)").tag(sync=True)
     elevation = t.Float(0.0, help="degrees the camera looks down (negative: up)").tag(sync=True)
     zoom = t.Float(1.0, help="1 frames the whole avatar; 2 is twice as close").tag(sync=True)
     target = t.List(t.Float(), [], help="the point the camera orbits, metres; [] is the avatar's centre").tag(sync=True)
-    focus = t.Enum(["full", "face", "hands", "feet"], "full", help="frame the whole body or a part").tag(sync=True)
+    focus = t.Enum(view_rules.FOCUS, "full", help="frame the whole body or a part").tag(sync=True)
     auto_rotate = t.Bool(False).tag(sync=True)
     dragging = t.Bool(False, help="kernel frames: set by the front-end while a drag lasts").tag(sync=True)
 
@@ -168,7 +151,7 @@ class AvatarViewer(anywidget.AnyWidget):
     interactive_size = t.Int(256, help="kernel frames: side of the frames drawn while dragging, px").tag(sync=True)
     interactive_lod = t.Int(2, help="kernel frames: level of detail while dragging, when the viewer has it").tag(sync=True)
 
-    light = t.Enum(["studio", "outdoor", "flat"], "studio", help="lights fixed to the world").tag(sync=True)
+    light = t.Enum(view_rules.LIGHTS, "studio", help="lights fixed to the world").tag(sync=True)
     background = t.Unicode("#eef1f5", help="background colour, #rrggbb").tag(sync=True)
     shadow = t.Bool(True, help="a shadow on the ground").tag(sync=True)
     wireframe = t.Bool(False).tag(sync=True)
@@ -181,7 +164,7 @@ class AvatarViewer(anywidget.AnyWidget):
     duration = t.Float(0.0, help="the clip's length, s").tag(sync=True)
     playing = t.Bool(False).tag(sync=True)
     loop = t.Bool(True).tag(sync=True)
-    speed = t.Float(1.0, help="playback speed, 0.25 to 2").tag(sync=True)
+    speed = t.Float(1.0, help="playback speed, 0.25 to 2 (the menu: view_rules.SPEEDS)").tag(sync=True)
 
     morph_targets = t.List(t.Unicode(), help="the model's morph targets, by name").tag(sync=True)
     weights = t.Dict(t.Float(), help="morph target weights, {name: 0 to 1}").tag(sync=True)
@@ -192,12 +175,13 @@ class AvatarViewer(anywidget.AnyWidget):
     def __init__(self, model, *, lods: dict | None = None, clips: dict | None = None, library_clips: bool = False,
                  lod: int = 0, **kwargs):
         self._glb = glb_bytes(model)
-        self._lods = {int(k): glb_bytes(v) for k, v in (lods or {}).items()}
-        self.stage = Stage(self._glb, lod=lod, lods=self._lods,
+        self._levels = page_link.Levels(lods or {}, glb_bytes)
+        self.stage = Stage(self._glb, lod=lod, lods=self._levels.known,
                            clips={k: glb_bytes(v) for k, v in (clips or {}).items()}, library_clips=library_clips)
         self._image = None
         self._drawn = None
         self._still = None  # (view, image): the kernel's still of the last view asked for
+        self._picture = None  # the page's PNG of the view it drew last
         time_s = kwargs.pop("time", 0.0)  # checked against the clip's duration, known once the clip is set
         weights = kwargs.pop("weights", {})  # checked against the model's morph targets
         renderer = kwargs.pop("renderer", "webgl" if bundle_path() else "kernel")
@@ -208,9 +192,12 @@ class AvatarViewer(anywidget.AnyWidget):
                                         "so the three.js front-end is missing (reinstall with Node.js and npm)")
             _say_once(f"AvatarViewer: {kwargs['notice']}.")
         if bundle_path():
-            kwargs["bundle_id"] = _bundle(BUNDLE, BUNDLE.stat().st_mtime)[0]
-        super().__init__(lod=lod, clips=self.stage.clip_names, morph_targets=morph_target_names(self._glb),
-                         renderer=renderer, **kwargs)
+            kwargs["bundle_id"] = frontend.bundle()[0]
+        super().__init__(lod=lod, clips=self.stage.clip_names, model_key=page_link.glb_key(self._glb),
+                         frame_quality="full" if renderer == "kernel" else "still",
+                         morph_targets=morph_target_names(self._glb), renderer=renderer, **kwargs)
+        if self.comm is not None:
+            self.viewer_id = self.model_id
         self.duration = self.stage.duration(self.clip)
         self.time = time_s
         self.weights = weights
@@ -232,15 +219,15 @@ class AvatarViewer(anywidget.AnyWidget):
 
     @t.validate("zoom")
     def _valid_zoom(self, proposal):
-        return min(max(float(proposal["value"]), 0.1), 40.0)
+        return view_rules.clamp(view_rules.finite("zoom", proposal["value"]), view_rules.ZOOM_RANGE)
 
     @t.validate("elevation")
     def _valid_elevation(self, proposal):
-        return min(max(float(proposal["value"]), -89.0), 89.0)
+        return view_rules.clamp(view_rules.finite("elevation", proposal["value"]), view_rules.ELEVATION_RANGE)
 
     @t.validate("speed")
     def _valid_speed(self, proposal):
-        lo, hi = SPEED_RANGE
+        lo, hi = min(view_rules.SPEEDS), max(view_rules.SPEEDS)
         value = float(proposal["value"])
         if not lo <= value <= hi:
             raise t.TraitError(f"AvatarViewer: speed is {lo} to {hi}; got {value}")
@@ -248,10 +235,22 @@ class AvatarViewer(anywidget.AnyWidget):
 
     @t.validate("target")
     def _valid_target(self, proposal):
-        value = list(proposal["value"])
+        value = [view_rules.finite("target", v) for v in proposal["value"]]
         if len(value) not in (0, 3):
             raise t.TraitError(f"AvatarViewer: target is [x, y, z] in metres or [] for the centre; got {value}")
         return value
+
+    @t.validate("size")
+    def _valid_size(self, proposal):
+        return view_rules.within("size", proposal["value"], view_rules.SIZE_RANGE)
+
+    @t.validate("interactive_size")
+    def _valid_interactive_size(self, proposal):
+        return view_rules.within("interactive_size", proposal["value"], view_rules.INTERACTIVE_SIZE_RANGE)
+
+    @t.validate("yaw")
+    def _valid_yaw(self, proposal):
+        return view_rules.finite("yaw", proposal["value"])
 
     @t.validate("background")
     def _valid_background(self, proposal):
@@ -278,29 +277,25 @@ class AvatarViewer(anywidget.AnyWidget):
         if self.time > self.duration or not change["new"]:
             self.time = 0.0
 
-    # -- the page asks for the model and its clips ------------------------------------
+    # -- the page: what it may set, what it asks for (page_link.py) ----------------------------------
+    def set_state(self, sync_data):
+        """A page's update: only the traitlets a person sets with the mouse and keys
+        (``page_link.PAGE_TRAITS``), each checked as code's values are; the rest, and any value that
+        fails its check, are dropped (the others in the same message are kept)."""
+        taken = {k: v for k, v in sync_data.items() if k in page_link.PAGE_TRAITS}
+        try:
+            super().set_state(taken)
+        except (t.TraitError, TypeError, ValueError):
+            for name, value in taken.items():
+                try:
+                    super().set_state({name: value})
+                except (t.TraitError, TypeError, ValueError):
+                    pass
+
+
     def _on_message(self, _widget, content, buffers):
-        kind = content.get("type") if isinstance(content, dict) else None
-        if kind == "bundle" and bundle_path():
-            self.send({"type": "bundle"}, [_bundle(BUNDLE, BUNDLE.stat().st_mtime)[1]])
-        elif kind == "load":
-            self.send({"type": "model"}, [self._glb])
-        elif kind == "lod":
-            # A software GPU's page draws the next lighter level while the view moves (js/viewer.js):
-            # the next, not the lightest, as LOD 2 has no morph targets and the trousers let the legs
-            # through (seen on the feminine avatar, 2026-11-23), where LOD 1 keeps both and halves the triangles.
-            lighter = [k for k in self._lods if k > self.lod]
-            if lighter:
-                self.send({"type": "lod", "level": min(lighter)}, [self._lods[min(lighter)]])
-        elif kind == "clip":
-            name = content.get("name", "")
-            try:
-                glb = self.stage.clip_glb(name)
-            except ValueError as e:
-                self.send({"type": "error", "message": str(e)})
-                return
-            if glb is not None:
-                self.send({"type": "clip", "name": name}, [glb])
+        if isinstance(content, dict):
+            page_link.answer(self, content, buffers)
 
     # -- frames ------------------------------------------------------------------
     def view_now(self, *, full: bool | None = None) -> StageView:
@@ -313,13 +308,7 @@ class AvatarViewer(anywidget.AnyWidget):
 
     def _redraw(self, *_):
         if self.renderer != "kernel":
-            if not self.frame:  # a picture for the page to show until its model arrives, and for saved state
-                view = self.view_now(full=True)
-                self._still = (view, self.stage.image(view))
-                with self.hold_sync():
-                    self.frame, self.frame_size, self.frame_quality = encode(self._still[1], "png"), self.size, "still"
-                    self.frame_id += 1
-            return  # the page draws; the kernel draws a still only when one is asked for
+            return  # the page draws; the kernel draws a still only where no page has drawn (snapshot)
         view = self.view_now()
         key = (view, self.format)
         # Several traitlets set in one message notify one by one; the first draw serves them all.
@@ -333,11 +322,23 @@ class AvatarViewer(anywidget.AnyWidget):
             self.frame_quality = "interactive" if self.dragging else "full"
             self.frame_id += 1
 
+    def take_picture(self, png: bytes) -> None:
+        """The page's picture of the view, as it drew it (a PNG): what ``snapshot()`` returns from now
+        on and what the notebook keeps of this viewer (the outputs showing it are updated)."""
+        if png == self._picture:
+            return
+        width, _ = page_link.png_size(png)
+        self._picture = png
+        with self.hold_sync():
+            self.frame_quality, self.frame_size = "canvas", width
+            self.frame_id += 1
+        self._still_changed()
+
     def snapshot(self):
         """What the view shows, a PIL image (it shows itself in Jupyter).
 
         With three.js, the canvas's own picture as the page last sent it (when the view settled);
-        before a page has drawn, and with kernel frames, the kernel's full frame of the same view.
+        where no page has drawn, and with kernel frames, the kernel's full frame of the same view.
 
         >>> from workbench.render.testing import tiny_rig_glb
         >>> AvatarViewer(tiny_rig_glb(), size=32).snapshot().mode
@@ -347,8 +348,8 @@ class AvatarViewer(anywidget.AnyWidget):
 
         from PIL import Image
 
-        if self.renderer == "webgl" and self.frame_quality == "canvas":
-            return Image.open(io.BytesIO(self.frame)).convert("RGBA")
+        if self.renderer == "webgl" and self._picture is not None:
+            return Image.open(io.BytesIO(self._picture)).convert("RGBA")
         view = self.view_now(full=True)
         if self.renderer == "kernel" and self._drawn == (view, self.format) and self._image is not None:
             return self._image.copy()
@@ -357,9 +358,9 @@ class AvatarViewer(anywidget.AnyWidget):
         return self._still[1].copy()
 
     def _repr_mimebundle_(self, **kwargs):
-        if self.renderer == "webgl" and self.frame_quality == "canvas":  # the page's PNG as it sent it
-            return {**with_still(super()._repr_mimebundle_(**kwargs), None), "image/png": self.frame}
-        return with_still(super()._repr_mimebundle_(**kwargs), self.snapshot())
+        # The page's PNG as it sent it, else the kernel's still: the widget's state holds no copy.
+        picture = self._picture if self.renderer == "webgl" and self._picture is not None else self.snapshot()
+        return with_still(self._widget_bundle(**kwargs), picture)
 
     # -- two avatars -----------------------------------------------------------------
     @staticmethod

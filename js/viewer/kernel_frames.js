@@ -1,26 +1,21 @@
 // The AvatarViewer's kernel-frame front-end: shows the frames the kernel renders and sends the camera
 // back. Used where the three.js bundle (static/viewer.js) was not built or the browser has no WebGL;
-// the bundle imports it for the latter. It loads nothing from any host (the frames arrive in the
-// widget's state).
+// the bundle imports it for the latter, and without a bundle the widget serves it with dom.js in front
+// (workbench/widgets/frontend.py). It loads nothing from any host (the frames arrive in the widget's
+// state); its zoom range and elevation limits are the kernel's (the `rules` traitlet).
 //
 // Drag: orbit (yaw, elevation); wheel: zoom; double-click: frame the whole avatar (zoom 1).
 // While a drag lasts the kernel answers with cheap frames; on release, with the full one.
 // At most one camera change is in flight: the next goes when its frame arrives (or after a
 // short wait), so a fast drag never queues up frames the kernel would draw for nothing.
 
+import { clamp, el, keepKeys } from "./dom.js";
+
 const DEG_PER_PX = 0.5;
-const ZOOM_MIN = 0.5;
-const ZOOM_MAX = 5;
 const WAIT_MS = 400;
 
-function el(tag, props = {}, children = []) {
-  const node = document.createElement(tag);
-  Object.assign(node, props);
-  for (const c of children) node.append(c);
-  return node;
-}
-
 function render({ model, el: host }) {
+  const rules = model.get("rules");
   const img = el("img", { className: "wb-av-frame", draggable: false, alt: "avatar frame" });
   const stage = el("div", { className: "wb-av-stage", title: "drag: orbit · wheel: zoom · double-click: frame" }, [img]);
   const clipSelect = el("select", { className: "wb-av-clip", title: "clip" });
@@ -37,6 +32,7 @@ function render({ model, el: host }) {
   ]);
   const root = el("div", { className: "wb-avatar-viewer wb-av-kernel" }, [stage, bar, readout, notice]);
   root.dataset.renderer = "kernel";
+  const releaseKeys = keepKeys(root);
   host.append(root);
 
   // -- sending changes: one in flight at a time ---------------------------------
@@ -103,6 +99,7 @@ function render({ model, el: host }) {
   let drag = null;
   stage.addEventListener("pointerdown", e => {
     if (e.button !== 0) return;
+    root.focus({ preventScroll: true });  // keys go to the viewer, not the notebook
     stage.setPointerCapture(e.pointerId);
     drag = { x: e.clientX, y: e.clientY, yaw: model.get("yaw"), elevation: model.get("elevation") };
     model.set("dragging", true);
@@ -112,7 +109,7 @@ function render({ model, el: host }) {
   stage.addEventListener("pointermove", e => {
     if (!drag) return;
     const yaw = drag.yaw + (e.clientX - drag.x) * DEG_PER_PX;
-    const elevation = Math.max(-89, Math.min(89, drag.elevation + (e.clientY - drag.y) * DEG_PER_PX));
+    const elevation = clamp(drag.elevation + (e.clientY - drag.y) * DEG_PER_PX, rules.elevation);
     model.set({ yaw: Math.round(yaw * 100) / 100, elevation: Math.round(elevation * 100) / 100 });
     push();
   });
@@ -128,7 +125,7 @@ function render({ model, el: host }) {
   stage.addEventListener("pointercancel", endDrag);
   stage.addEventListener("wheel", e => {
     e.preventDefault();
-    const zoom = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, model.get("zoom") * Math.exp(-e.deltaY * 0.0015)));
+    const zoom = clamp(model.get("zoom") * Math.exp(-e.deltaY * 0.0015), rules.zoom);
     model.set("zoom", Math.round(zoom * 1000) / 1000);
     push();
   }, { passive: false });
@@ -183,6 +180,7 @@ function render({ model, el: host }) {
   root.dataset.ready = "1";
 
   return () => {
+    releaseKeys();
     for (const [ev, fn] of handlers) model.off(ev, fn);
     if (raf !== null) cancelAnimationFrame(raf);
     clearTimeout(timer);

@@ -100,20 +100,28 @@ class Posed {
       const skeleton = mesh.skeleton, B = this.bones;
       skeleton.update();
       const pre = new THREE.Matrix4().multiplyMatrices(mesh.matrixWorld, mesh.bindMatrixInverse);
+      let moved = !this.blended;
       for (let b = 0; b < skeleton.bones.length; b++) {
         _m.fromArray(skeleton.boneMatrices, b * 16).premultiply(pre).multiply(mesh.bindMatrix);
-        B.set(_m.elements, b * 16);
+        const e = _m.elements;
+        for (let c = 0; c < 16 && !moved; c++) moved = B[b * 16 + c] !== e[c];
+        B.set(e, b * 16);
       }
-      const I = this.index, W = this.weight, M = new Float32Array(16);
+      // Each vertex's blend of its bones, kept while the bones stay put: a morph slider moved on a still
+      // pose (or a paused clip) costs the morph sums and the transforms, not the blends again.
+      const I = this.index, W = this.weight, M = this.blended ||= new Float32Array(n * 16);
       for (let v = 0; v < n; v++) {
-        M.fill(0);
-        for (let j = v * 4; j < v * 4 + 4; j++) {
-          const w = W[j];
-          if (w === 0) continue;
-          const o = I[j] * 16;
-          for (let c = 0; c < 15; c++) M[c] += w * B[o + c];
+        const o = v * 16;
+        if (moved) {
+          M.fill(0, o, o + 16);
+          for (let j = v * 4; j < v * 4 + 4; j++) {
+            const w = W[j];
+            if (w === 0) continue;
+            const b = I[j] * 16;
+            for (let c = 0; c < 15; c++) M[o + c] += w * B[b + c];
+          }
         }
-        transform(M, 0, p, v * 3, P, N && nrm, N);
+        transform(M, o, p, v * 3, P, N && nrm, N);
       }
     }
     this.position.needsUpdate = true;

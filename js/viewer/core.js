@@ -1,0 +1,373 @@
+// The three.js viewer's core: the page's frame of controls, the renderer, the scene, the render loop
+// and the dispose. Everything a person can touch is a feature (features/*.js), installed in order
+// by index.js: each builds its own controls, listens to its own events and keys, and may run a
+// per-frame tick; the core owns none of that.
+//
+// What a feature gets (model-viewer's features and three.js's editor signals, in small):
+//   v.place(node)               its controls, in the viewer's column, in install order
+//   v.on(traitlet, fn)          a traitlet's changes (`change:name`), dropped at dispose
+//   v.listen(target, type, fn)  a DOM listener, removed at dispose
+//   v.key(keys, fn)             keys the viewer answers while it has focus ("r", "ArrowLeft"...)
+//   v.tick(fn)                  fn(t) every frame before drawing, t = {now, dt, ms, moving}
+//   v.signal(name, fn), v.emit  the page's own events: "model" (the GLB parsed), "meshes" (more meshes
+//                               to pose and look), "idle" (nothing to draw), "draw" (about to draw), "drawn"
+//   v.set(values)               traitlets the page changed, sent to the kernel
+//   v.onDispose(fn)             what else to release
+// The viewer keeps what more than one feature reads: the model (gltf, meshes, bones), its framing
+// (box, center, radius, distance), the dirty flag and the pose's version.
+
+import * as THREE from "three";
+import { CpuPose } from "./cpu_pose.js";
+import { el, keepKeys } from "./dom.js";
+
+export const FOV = 30;
+const HEIGHT_FULLSCREEN_LESS = 140;  // the toolbars' share of the screen in fullscreen
+
+// Keys a focused control answers itself: the viewer leaves them to it (they never reach the notebook).
+const OWN_KEYS = {
+  SELECT: () => true,
+  BUTTON: k => k === " " || k === "Enter",
+  SUMMARY: k => k === " " || k === "Enter",
+  INPUT: (k, t) => t.type === "range" ? /^(Arrow|Home|End|Page)/.test(k)
+    : t.type === "checkbox" ? k === " " : true,
+};
+
+let gpu = null;
+// Whether the page has WebGL, and whether it is a software GPU (SwiftShader, llvmpipe: no graphics
+// card), where posing moves to the CPU (cpu_pose.js) and moving frames to half the pixels. Asked once
+// per page, on a context released at once.
+function gpuInfo() {
+  if (gpu === null) {
+    gpu = { webgl: false, software: false };
+    try {
+      const gl = document.createElement("canvas").getContext("webgl2") || document.createElement("canvas").getContext("webgl");
+      const info = gl && gl.getExtension("WEBGL_debug_renderer_info");
+      gpu.webgl = !!gl;
+      gpu.software = !!info && /swiftshader|llvmpipe|software|softpipe/i.test(gl.getParameter(info.UNMASKED_RENDERER_WEBGL));
+      const lose = gl && gl.getExtension("WEBGL_lose_context");
+      if (lose) lose.loseContext();
+    } catch (e) {
+      gpu.webgl = false;
+    }
+  }
+  return gpu;
+}
+export const webglAvailable = () => gpuInfo().webgl;
+export const softwareGpu = () => gpuInfo().software;
+
+// The widget's model as the features use it. anywidget gives each view of a widget its own handle, and
+// JupyterLab draws an output again (a new view) when the kernel updates its still: the viewer moves
+// to the new view (Viewer.adopt), its listeners with it, rather than loading the model again.
+class ModelLink {
+  constructor(model) {
+    this.model = model;
+    this.handlers = [];
+  }
+  get(name) { return this.model.get(name); }
+  set(...args) { return this.model.set(...args); }
+  save_changes() { return this.model.save_changes(); }
+  send(...args) { return this.model.send(...args); }
+  on(event, fn) {
+    this.model.on(event, fn);
+    this.handlers.push([event, fn]);
+  }
+  off(event, fn) {
+    this.model.off(event, fn);
+    this.handlers = this.handlers.filter(([e, f]) => e !== event || f !== fn);
+  }
+  rebind(model) {
+    for (const [e, f] of this.handlers) { this.model.off(e, f); model.on(e, f); }
+    this.model = model;
+  }
+}
+
+export class Viewer {
+  constructor(model, host, features) {
+    this.model = new ModelLink(model);
+    this.rules = model.get("rules");
+    this.loop = this.loop.bind(this);
+    this.dispose = this.dispose.bind(this);
+    this.cleanups = [];
+    this.keys = new Map();
+    this.ticks = [];
+    this.signals = new Map();
+    this.dirty = true;
+    this.poseVersion = 0;
+    this.frames = 0;
+    this.meshes = [];
+    this.buildDom(host);
+    this.buildScene();
+    for (const install of features) install(this);
+    this.listenKeys();
+    this.raf = requestAnimationFrame(this.loop);
+  }
+
+  // -- what features use --------------------------------------------------------------------------
+  place(...nodes) { this.panel.append(...nodes); }
+  toolbar(...kids) {
+    const bar = el("div", { className: "wb-av-toolbar" }, kids);
+    this.place(bar);
+    return bar;
+  }
+  on(name, fn) {
+    this.model.on(`change:${name}`, fn);
+    this.onDispose(() => this.model.off(`change:${name}`, fn));
+  }
+  listen(target, type, fn, options) {
+    target.addEventListener(type, fn, options);
+    this.onDispose(() => target.removeEventListener(type, fn, options));
+  }
+  key(keys, fn) { for (const k of [].concat(keys)) this.keys.set(k, fn); }
+  tick(fn) { this.ticks.push(fn); }
+  signal(name, fn) {
+    if (!this.signals.has(name)) this.signals.set(name, []);
+    this.signals.get(name).push(fn);
+  }
+  emit(name, ...args) { for (const fn of this.signals.get(name) || []) fn(...args); }
+  set(values) {
+    this.model.set(values);
+    this.model.save_changes();
+  }
+  data(values) { Object.assign(this.root.dataset, values); }
+  onDispose(fn) { this.cleanups.push(fn); }
+  redraw() { this.dirty = true; }
+  posed() { this.poseVersion++; this.dirty = true; }
+  say(text) {
+    this.notice = text;
+    this.readout.textContent = text;
+  }
+
+  // -- the page -----------------------------------------------------------------------------------
+  buildDom(host) {
+    this.stage = el("div", { className: "wb-av-stage", title: "drag: orbit · right or shift drag: pan · wheel: zoom toward the pointer · double-click: reset · keys: ? " });
+    this.label = el("div", { className: "wb-av-label" });
+    this.panel = el("div", { className: "wb-av-panel" });
+    this.readout = el("div", { className: "wb-av-readout" });
+    this.root = el("div", { className: "wb-avatar-viewer wb-av-webgl", tabIndex: 0 },
+      [this.label, this.stage, this.panel, this.readout]);
+    this.root.dataset.renderer = "webgl";
+    this.root.dataset.ready = "0";
+    this.root.wbViewer = this;  // for the browser tests and bench/viewer.py
+    host.append(this.root);
+    const showLabel = () => {
+      this.label.textContent = this.model.get("label");
+      this.label.hidden = !this.model.get("label");
+      this.root.style.setProperty("--wb-av-height", `${this.model.get("size")}px`);
+    };
+    showLabel();
+    this.on("label", showLabel);
+    this.on("size", () => { showLabel(); this.resize(); });
+  }
+
+  buildScene() {
+    // A software GPU pays 2 to 4 times a frame for MSAA (bench/RESULTS.md); a graphics card keeps it.
+    this.software = softwareGpu();
+    const renderer = this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: false });
+    renderer.setPixelRatio(window.devicePixelRatio || 1);
+    renderer.outputColorSpace = THREE.SRGBColorSpace;
+    this.canvas = renderer.domElement;
+    this.canvas.className = "wb-av-canvas";
+    this.stage.prepend(this.canvas);
+    this.scene = new THREE.Scene();
+    this.camera = new THREE.PerspectiveCamera(FOV, 1, 0.01, 100);
+    this.camera.position.set(0, 1, 4);
+    const resizer = new ResizeObserver(() => this.resize());
+    resizer.observe(this.stage);
+    this.onDispose(() => resizer.disconnect());
+    this.listen(document, "fullscreenchange", () => this.resize());
+    this.listen(document, "visibilitychange", () => { this.last = undefined; });  // no jump after a hidden tab
+    let dpr = null;
+    const watchDpr = () => {
+      dpr = matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
+      dpr.addEventListener("change", onDpr, { once: true });
+    };
+    const onDpr = () => { this.resize(); watchDpr(); };
+    watchDpr();
+    this.onDispose(() => dpr.removeEventListener("change", onDpr));
+    this.resize();
+  }
+
+  // The model as parsed (the kernel link calls this): its meshes, framing and, on a software GPU,
+  // its CPU posing; then every feature's "model" signal.
+  setModel(gltf) {
+    this.gltf = gltf;
+    const avatar = gltf.scene;
+    avatar.traverse(o => {
+      if (o.isMesh) {
+        o.frustumCulled = false;  // skinned meshes move outside their bind-pose bounds
+        o.userData.material = o.material;
+        this.meshes.push(o);
+      }
+    });
+    this.bones = [];
+    avatar.traverse(o => { if (o.isBone && o.name) this.bones.push(o); });
+    this.root.dataset.bones = String(this.bones.length);
+    this.scene.add(avatar);
+    // A software GPU spends a frame in the vertex shader (skinning, 52 morph targets): there the CPU
+    // poses the meshes, once per pose (cpu_pose.js).
+    if (this.software) this.cpuPose = new CpuPose(avatar, this.scene);
+    // Framing: the bind pose's bounds; the camera's distance for zoom 1 shows all of it.
+    const box = this.box = new THREE.Box3().setFromObject(avatar);
+    this.center = box.getCenter(new THREE.Vector3());
+    this.radius = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 0.01);
+    this.distance = this.radius / Math.sin(THREE.MathUtils.degToRad(FOV / 2)) * 1.02;
+    this.emit("model", gltf);
+    this.dirty = true;
+    this.root.dataset.ready = "1";
+  }
+
+  // More meshes to pose and look (a lighter level of detail bound to the same skeleton).
+  addMeshes(meshes) {
+    for (const o of meshes) o.userData.material = o.material;
+    this.meshes.push(...meshes);
+    this.emit("meshes", meshes);
+  }
+
+  // -- keys: every key typed in the viewer stays in it (dom.js, keepKeys) ----------------------------
+  listenKeys() {
+    this.onDispose(keepKeys(this.root, e => {
+      const t = e.target, own = t !== this.root && OWN_KEYS[t.tagName];
+      const act = this.keys.get(e.key) || this.keys.get(e.key.toLowerCase());
+      if (act && !(own && own(e.key, t)) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        act(e);
+      }
+      this.root.dataset.lastKey = e.key;
+    }));
+  }
+
+  // -- drawing ------------------------------------------------------------------------------------
+  resize() {
+    if (!this.root.isConnected) return;  // an output out of the page (redrawn, or scrolled away) keeps its size
+    const full = document.fullscreenElement === this.root;
+    const w = Math.max(64, Math.floor(this.stage.clientWidth || 512));
+    const h = full ? Math.max(64, window.innerHeight - HEIGHT_FULLSCREEN_LESS) : Math.min(this.model.get("size"), Math.round(w * 1.5));
+    this.renderer.setPixelRatio(window.devicePixelRatio || 1);
+    this.renderer.setSize(w, h, true);
+    this.width = w;
+    this.height = h;
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.root.dataset.canvas = `${w}x${h}@${window.devicePixelRatio || 1}`;
+    this.dirty = true;
+  }
+
+  loop(ms) {
+    this.raf = requestAnimationFrame(this.loop);
+    // Real time however slow the frames (a clip plays at its speed); a tab in the background gets
+    // no frames, and its return restarts the clock rather than jumping.
+    const now = ms / 1000, dt = this.last === undefined ? 0 : now - this.last;
+    this.last = now;
+    if (!this.gltf) return;
+    const t = { now, dt, ms, moving: false };
+    for (const tick of this.ticks) tick(t);
+    if (!this.dirty) {
+      this.emit("idle", t);
+      // The still view, drawn again at full resolution once a motion drawn at half has stopped (a
+      // slider dragged draws only when it moves: between two moves the view is not yet still).
+      if (!this.sharp && !t.moving) { this.dirty = true; this.still = true; }
+      return;
+    }
+    this.dirty = false;
+    // While the view moves on a slow GPU, frames are drawn at half the pixels (each frame's cost is
+    // mostly per pixel there); the still view is drawn again at full resolution.
+    const moving = t.moving && !this.still;
+    this.still = false;
+    if (moving && this.lastMotion !== undefined && ms - this.lastMotion < 2000) {
+      const since = ms - this.lastMotion;
+      this.interval = this.interval === undefined ? since : 0.8 * this.interval + 0.2 * since;
+    }
+    this.lastMotion = moving ? ms : undefined;
+    this.slow = this.interval > 40;  // under 25 frames a second
+    this.setRatio(moving && (this.software || this.slow) ? 0.5 : 1);
+    this.emit("draw", moving);
+    this.draw(moving);
+    this.lastRender = ms;
+    this.sharp = this.renderer.getPixelRatio() === (window.devicePixelRatio || 1);
+    this.frames += 1;
+    const d = this.root.dataset;
+    d.frames = String(this.frames);
+    d.frameTime = String(performance.now());
+    if (this.frames === 1) d.firstFrameAt = d.frameTime;
+    this.emit("drawn", t);
+  }
+
+  // One draw of the scene as it stands; on a software GPU the CPU poses the meshes first when the
+  // pose (or the look) changed since the last draw, the lighter level while the view moves.
+  draw(moving = false) {
+    const pose = moving && this.lowPose ? this.lowPose : this.cpuPose;
+    if (pose) {
+      if (this.lowPose) {
+        this.lowPose.group.visible = pose === this.lowPose;
+        this.cpuPose.group.visible = pose === this.cpuPose;
+      }
+      if (pose.posedAt !== this.poseVersion) {
+        pose.update(this.scene);
+        pose.posedAt = this.poseVersion;
+      }
+    }
+    this.renderer.render(this.scene, this.camera);
+  }
+
+  setRatio(scale) {
+    const ratio = (window.devicePixelRatio || 1) * scale;
+    if (ratio !== this.renderer.getPixelRatio()) {
+      this.renderer.setPixelRatio(ratio);
+      this.renderer.setSize(this.width, this.height, false);
+    }
+  }
+
+  // The canvas as a PNG, drawn at full resolution in the same task as it is read.
+  picturePng() {
+    this.setRatio(1);
+    this.sharp = true;
+    this.draw();
+    return new Promise(ok => this.canvas.toBlob(ok, "image/png"));
+  }
+
+  // The function that closes this viewer, for the view that shows it now (a view it has left closes nothing).
+  release() {
+    const owner = this.owner = {};
+    return () => { if (this.owner === owner) this.dispose(); };
+  }
+
+  // Show this viewer in a new view of the same widget (`model` its handle, `host` its element).
+  adopt(model, host) {
+    this.model.rebind(model);
+    host.append(this.root);
+    this.dirty = true;
+    return this.release();
+  }
+
+  dispose() {
+    this.disposed = true;
+    cancelAnimationFrame(this.raf);
+    for (const fn of this.cleanups.splice(0).reverse()) fn();
+    // three.js shares one lookup texture (DFG_LUT) among all renderers, and each renderer that used it
+    // keeps a listener on it, which keeps the renderer, its canvas and this viewer alive: disposed here,
+    // it lets go of every listener, and a viewer still open uploads its 16 x 16 texels again.
+    const shared = new Set();
+    // What the GPU holds for the scene (geometry, textures, bone textures), and the decoded images.
+    this.scene.traverse(o => {
+      for (const m of [].concat(o.material || [])) {
+        const lut = this.renderer.properties.get(m).uniforms?.dfgLUT?.value;
+        if (lut) shared.add(lut);
+      }
+      if (o.geometry) o.geometry.dispose();
+      if (o.skeleton) o.skeleton.dispose();
+      for (const m of [].concat(o.material || [], o.userData.material || [])) {
+        for (const t of Object.values(m)) {
+          if (!t || !t.isTexture) continue;
+          t.dispose();
+          if (t.image && typeof t.image.close === "function") t.image.close();  // an ImageBitmap
+        }
+        m.dispose();
+      }
+    });
+    this.scene.clear();
+    for (const t of shared) t.dispose();
+    this.renderer.dispose();
+    this.renderer.forceContextLoss();
+    this.root.remove();
+  }
+}

@@ -1,0 +1,86 @@
+// Loaded into threejs.html (its import map) by tests/browser/test_studio_colour.py. A product page's
+// studio in three.js: the model lit only by three.js's RoomEnvironment (an
+// image-based light, pre-filtered by PMREMGenerator), Khronos PBR Neutral tone mapping at exposure 1,
+// sRGB output, as three.js's own examples set up a model viewer. The test draws a model with the
+// camera of a workbench preview, with face shapes, and a mask of one mesh's pixels, and compares the
+// colours with what the workbench renders.
+import * as THREE from 'three';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+
+const loader = new GLTFLoader();
+const TONE = {neutral: THREE.NeutralToneMapping, aces: THREE.ACESFilmicToneMapping, agx: THREE.AgXToneMapping,
+              none: THREE.NoToneMapping};
+
+// c: {model, size, view (row-major world-to-view), fov, near, animation?, time?, morphs? {name: weight},
+//     yaw? (degrees, turning the model as the workbench's render(yaw_deg=) does, about `pivot`),
+//     tone? ('neutral'), exposure? (1), mask? (a mesh name: that mesh white, the rest black, unlit),
+//     background? ([r, g, b] 0..255, default transparent),
+//     probe? ({mesh, albedo}: that mesh's base colour texture replaced by a flat linear albedo, drawn in linear
+//     light without tone mapping: how the studio lights each of its pixels)}
+async function render(c) {
+  const gltf = await loader.loadAsync(c.model);
+  const renderer = new THREE.WebGLRenderer({antialias: true, alpha: true, preserveDrawingBuffer: true});
+  renderer.setPixelRatio(1);
+  renderer.setSize(c.size, c.size);
+  renderer.toneMapping = c.mask || c.probe ? THREE.NoToneMapping : TONE[c.tone || 'neutral'];
+  renderer.toneMappingExposure = c.exposure || 1;
+  renderer.outputColorSpace = c.probe ? THREE.LinearSRGBColorSpace : THREE.SRGBColorSpace;
+  if (c.background) renderer.setClearColor(new THREE.Color().setRGB(...c.background.map(v => v / 255), THREE.SRGBColorSpace), 1);
+  else renderer.setClearColor(0x000000, 0);
+  document.body.appendChild(renderer.domElement);
+  const scene = new THREE.Scene();
+  const pmrem = new THREE.PMREMGenerator(renderer);
+  const env = pmrem.fromScene(new RoomEnvironment(), 0.04).texture;
+  if (!c.mask) scene.environment = env;
+  const holder = new THREE.Group();
+  holder.add(gltf.scene);
+  scene.add(holder);
+  let mixer = null;
+  if (c.animation) {   // one of the model's own clips, by name
+    mixer = new THREE.AnimationMixer(gltf.scene);
+    mixer.clipAction(gltf.animations.find(a => a.name === c.animation)).play();
+    mixer.setTime(c.time || 0);
+  }
+  gltf.scene.traverse(o => {
+    if (!o.isMesh) return;
+    if (o.morphTargetDictionary && c.morphs) {
+      for (const [name, w] of Object.entries(c.morphs)) {
+        const k = o.morphTargetDictionary[name];
+        if (k !== undefined) o.morphTargetInfluences[k] = w;
+      }
+    }
+    const owner = o.parent && o.parent.isGroup && o.parent.userData.name ? o.parent : o;
+    const name = owner.userData.name || owner.name;
+    if (c.probe && name === c.probe.mesh) {
+      o.material = o.material.clone();
+      o.material.map = null;
+      o.material.color.setRGB(c.probe.albedo, c.probe.albedo, c.probe.albedo, THREE.LinearSRGBColorSpace);
+    }
+    if (c.mask) {
+      o.material = new THREE.MeshBasicMaterial({color: name === c.mask ? 0xffffff : 0x000000,
+                                                side: [].concat(o.material)[0].side});
+    }
+  });
+  if (c.yaw) {
+    // The workbench turns the posed model about the vertical through its bounds' centre.
+    gltf.scene.updateMatrixWorld(true);
+    const pivot = new THREE.Vector3(...c.pivot);
+    holder.position.copy(pivot);
+    gltf.scene.position.sub(pivot);
+    holder.rotation.y = THREE.MathUtils.degToRad(c.yaw);
+  }
+  const camera = new THREE.PerspectiveCamera(c.fov, 1, c.near, 1000);
+  const view = new THREE.Matrix4().fromArray(c.view).transpose();
+  view.invert().decompose(camera.position, camera.quaternion, camera.scale);
+  renderer.render(scene, camera);
+  const url = renderer.domElement.toDataURL('image/png');
+  if (mixer) { mixer.stopAllAction(); mixer.uncacheRoot(gltf.scene); }
+  env.dispose();
+  pmrem.dispose();
+  renderer.domElement.remove();
+  renderer.dispose();
+  return url;
+}
+
+window.studio = {render};

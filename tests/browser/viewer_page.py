@@ -1,0 +1,135 @@
+"""What the viewer's browser tests share: a notebook of viewer cells served by JupyterLab or Notebook 7,
+opened in Chromium, and the page's viewers read through the data attributes their front-end writes
+(js/viewer/): ``until`` waits for one, ``kernel`` runs code in the notebook's kernel without a cell.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import time
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+from PIL import Image
+
+from workbench.widgets.frontend import bundle_path
+
+from .conftest import jupyter_lab, run_async, start_chrome, wait
+
+# The viewers' state as the page shows it.
+VIEWERS = "return Array.from(document.querySelectorAll('.wb-avatar-viewer')).map(v => ({...v.dataset}));"
+KERNEL_IDLE = ("const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+               "return nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel"
+               " && nb.sessionContext.session.kernel.status === 'idle';")
+
+
+def write_notebook(root, name: str, cells: list[str]) -> None:
+    """``root/name`` with ``cells`` as its code cells, for the python3 kernel."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, root / name)
+
+
+@contextlib.contextmanager
+def notebook_server(tmp_path_factory, app: str, name: str, cells: list[str], files: dict | None = None):
+    """JupyterLab (``app="lab"``) or Notebook 7 (``"notebook"``) serving the notebook ``name`` of ``cells``
+    and ``files`` ({name: bytes}) beside it; yields the server (conftest.jupyter_lab). Skips where the
+    viewer's bundle is not built."""
+    if bundle_path() is None:
+        pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
+    work = tmp_path_factory.mktemp(f"{Path(name).stem}-{app}")
+    root = work / "notebooks"
+    root.mkdir()
+    for file, data in (files or {}).items():
+        (root / file).write_bytes(data)
+    write_notebook(root, name, cells)
+    with jupyter_lab(work, root, app=app) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def notebook_browser(server: dict, name: str, run_all: bool = True, **chrome):
+    """A Chromium of its own (``chrome``: start_chrome's options) with the notebook open, its cells run."""
+    with start_chrome(Path(server["root"]).parent / "profile", **chrome) as browser:
+        browser.set_window_size(1280, 1000)
+        browser.set_script_timeout(180)
+        open_notebook(browser, server, name, run_all=run_all)
+        yield browser
+
+
+def open_notebook(browser, server: dict, name: str, run_all: bool = True) -> None:
+    """Open ``name`` in the server's app (JupyterLab or Notebook 7), wait for its kernel, run every cell."""
+    path = "lab/tree" if server["app"] == "lab" else "notebooks"
+    browser.get(f"{server['url']}/{path}/{name}?token={server['token']}")
+    wait(browser, KERNEL_IDLE, 120, "the notebook's kernel")
+    if run_all:
+        browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+def viewers(browser):
+    return browser.execute_script(VIEWERS)
+
+
+def until(browser, index: int, cond: str, what: str, timeout: float = 60):
+    """The data attributes of viewer ``index`` once ``cond`` (JS over ``d``) holds."""
+    return wait(browser, f"const v = document.querySelectorAll('.wb-avatar-viewer')[{index}];"
+                         f"const d = v && v.dataset; return d && ({cond}) && {{...d}};", timeout, what)
+
+
+def canvas_pixels(browser, index: int) -> np.ndarray:
+    """What viewer ``index``'s canvas shows, from a screenshot of the element (what a person sees)."""
+    canvas = browser.find_elements("css selector", ".wb-avatar-viewer canvas")[index]
+    return np.asarray(Image.open(io.BytesIO(canvas.screenshot_as_png)).convert("RGB")).astype(int)
+
+
+def changed(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of pixels that differ visibly."""
+    h, w = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+    return float((np.abs(a[:h, :w] - b[:h, :w]).sum(-1) > 30).mean())
+
+
+def kernel(browser, code: str) -> str:
+    """Run ``code`` in the notebook's kernel (not in a cell: the notebook stays as it is); its stdout."""
+    return run_async(browser, """(code => new Promise((ok, no) => {
+        const nb = window.jupyterapp.shell.currentWidget;
+        const future = nb.sessionContext.session.kernel.requestExecute({code, store_history: false});
+        let out = '';
+        future.onIOPub = m => { if (m.header.msg_type === 'stream') out += m.content.text;
+                                if (m.header.msg_type === 'error') no(new Error(m.content.evalue)); };
+        future.done.then(() => ok(out), no);
+    }))""", code).strip()
+
+
+def poll_kernel(browser, code: str, ok, tries: int = 20) -> str:
+    """``kernel(code)`` until ``ok(output)``: the page sends slider values a moment after they stop."""
+    for _ in range(tries):
+        out = kernel(browser, code)
+        if ok(out):
+            return out
+        time.sleep(0.25)
+    raise AssertionError(f"the kernel never printed what was expected for {code!r}: {out!r}")
+
+
+def notebook_cells(browser):
+    """The open notebook's cells: [type, source] each."""
+    return browser.execute_script(
+        "const m = window.jupyterapp.shell.currentWidget.content.model;"
+        "return Array.from({length: m.cells.length}, (_, i) => [m.cells.get(i).type, m.cells.get(i).sharedModel.getSource()]);")
+
+
+def received_bytes(browser) -> int:
+    """The bytes of every WebSocket frame the page received since the last call (Chromium's performance
+    log: the browser started with ``performance_log=True``)."""
+    total = 0
+    for entry in browser.get_log("performance"):
+        msg = json.loads(entry["message"])["message"]
+        if msg["method"] == "Network.webSocketFrameReceived":
+            frame = msg["params"]["response"]
+            data = frame["payloadData"]
+            total += len(base64.b64decode(data)) if frame.get("opcode") == 2 else len(data.encode())
+    return total

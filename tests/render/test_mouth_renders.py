@@ -1,0 +1,114 @@
+"""What a person sees of the mouth in the previews (issue 36): no tooth with the mouth closed, on every
+body, and a dark mouth with a pink tongue, gums and teeth when it opens (jawOpen, the visemes).
+
+Each picture is drawn twice with one camera: lit, as the preview draws it, and as a map of what each
+pixel shows (the Teeth mesh; the body's lining of the mouth, found through its texels in the skin's
+``mouth`` mask), both through the renderer's own drawing."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from workbench.body.skin import SKIN_SIZE, features
+from workbench.gltf import build_avatar
+from workbench.options import BODY_SHAPES, ModelOptions, normalize_avatar_settings
+from workbench.render.framing import frame
+from workbench.render.raster import Lights, draw
+from workbench.render.scene import Clip, Material, Model, Texture
+
+SIZE = 512
+DARK_TONE = "#3B2416"           # white teeth show most on the darkest tone
+UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
+
+
+@lru_cache(maxsize=None)
+def avatar(gender: str, shape: str = "average", height: float | None = None, lod: int = 0, tone: str = DARK_TONE):
+    s = {"gender": gender, "bodyShape": shape, "skinTone": tone, "hair": {"style": "none"}}
+    if height:
+        s["height"] = height
+    return build_avatar(normalize_avatar_settings(s), ModelOptions(lod=lod, animations=("idle",)))
+
+
+@lru_cache(maxsize=2)
+def lining_texture(gender: str) -> Texture:
+    """White where the skin texture paints the mouth's lining, black elsewhere (the skin's layout)."""
+    at, w = features(gender)["mouth"]
+    rgba = np.zeros((SKIN_SIZE * SKIN_SIZE, 4), np.uint8)
+    rgba[:, 3] = 255
+    rgba[at[w > 0.3], :3] = 255
+    return Texture(rgba.view(np.uint32).reshape(-1), SKIN_SIZE, SKIN_SIZE, False, 33071, 33071)
+
+
+def pictures(glb: bytes, gender: str, morphs=None):
+    """The lit portrait in the idle pose (as the preview poses it) and masks of the teeth, the lining and
+    the face's skin in it."""
+    model = Model(glb)
+    posed = model.posed(Clip(model), 0.0, morphs=morphs)
+    cam = frame(posed, "portrait")
+    lit = draw(posed, cam, SIZE, background=(236, 238, 242))[..., :3].astype(float)
+    flat = Material(color=np.ones(4, np.float32))
+    masks = {}
+    for name in ("teeth", "lining", "skin"):
+        draws = []
+        for d in posed.draws:
+            if name == "teeth":
+                m = replace(flat, color=np.array([1, 1, 1, 1] if d.mesh_name == "Teeth" else [0, 0, 0, 1], np.float32))
+            elif name == "lining" and d.mesh_name == "Body":
+                m = replace(flat, texture=lining_texture(gender))
+            else:
+                m = replace(flat, color=np.array([1, 1, 1, 1] if name == "skin" and d.mesh_name == "Body" else [0, 0, 0, 1],
+                                                 np.float32))
+            draws.append(replace(d, material=replace(m, double_sided=d.material.double_sided)))
+        masks[name] = draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
+    return lit, masks
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("shape", BODY_SHAPES)
+@pytest.mark.parametrize("height", [None, 150, 205])
+def test_no_tooth_shows_with_the_mouth_closed(gender, shape, height):
+    """No tooth shows in a 512 px portrait at rest on the darkest tone (white specks showed at the mouth's
+    corners before). At most 3 pixels of the Teeth mesh, and those the dark red of the back of a mouth
+    (the far side's back teeth, seen through a corner of the closed lips, in the mouth's own shadow:
+    darker than the darkest skin, red not white; measured: 0 to 2 pixels, 0.3 to 0.56 of the skin's
+    luminance)."""
+    lit, masks = pictures(avatar(gender, shape, height), gender)
+    lum = lit @ np.array([0.2126, 0.7152, 0.0722])
+    skin = np.median(lum[masks["skin"]])
+    seen = lit[masks["teeth"]]
+    assert len(seen) <= 3, len(seen)
+    assert (seen @ np.array([0.2126, 0.7152, 0.0722]) < 0.65 * skin).all(), (seen, skin)
+    assert (seen[:, 0] > 1.8 * seen[:, 1]).all(), seen
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_no_tooth_shows_at_lod_1(gender):
+    lit, masks = pictures(avatar(gender, lod=1), gender)
+    assert masks["teeth"].sum() <= 5
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("morphs,teeth", [({"jawOpen": 1.0}, True), ({"jawOpen": 0.5}, False),
+                                          ({"viseme_aa": 1.0}, True), ({"mouthOpen": 1.0}, True)])
+def test_an_open_mouth_is_dark_with_a_tongue_and_teeth(gender, morphs, teeth):
+    """The opening (teeth, tongue and lining seen between the lips): on the lightest tone, most of it far
+    darker than the face's skin (a flat pale block before; now a fifth of it), with a pink tongue, and
+    the lower teeth's white edge once the jaw is well open (half open, the lower lip still hides them)."""
+    lit, masks = pictures(avatar(gender, tone="#FFE0C4"), gender, morphs)
+    opening = masks["teeth"] | masks["lining"]
+    assert opening.sum() > 400
+    lum = lit @ np.array([0.2126, 0.7152, 0.0722])
+    skin = np.median(lum[masks["skin"] & ~opening])
+    inside = lum[opening]
+    assert np.median(inside) < 0.45 * skin, (np.median(inside), skin)
+    rgb = lit[opening]
+    pink = (rgb[:, 0] > 1.3 * rgb[:, 1]) & (rgb[:, 0] > 90)                     # tongue, gums
+    white = (rgb.min(1) > 150) & (rgb.max(1) - rgb.min(1) < 60)               # enamel
+    assert pink.sum() > 100, pink.sum()
+    if teeth:
+        assert white.sum() > 20, white.sum()
+    assert white.sum() < 0.3 * opening.sum()

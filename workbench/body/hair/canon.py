@@ -1,0 +1,130 @@
+"""Grooms made once, on a reference body, and fitted to every body (as MakeHuman binds a proxy once).
+
+Growing a style's strands takes tens of milliseconds; fitting them to a body, a few. So each style's
+groom (:func:`.styles.groom`, at each level of detail) is grown once per machine on the
+:data:`REFERENCE` body and kept (``assets.kept``) as every point's place relative to that body:
+
+- a point on the head: its direction from the skull's centre and its height over the head envelope;
+  on another body it is that height over that body's envelope in the same direction, so the hair
+  follows each head's shape and never enters it;
+- a point of hair falling past the head: its azimuth, its height mapped between landmarks (the
+  skull's centre, the shoulders, the soles) and its clearance over the body envelope; on another
+  body it keeps that clearance over that body's envelope (never drawing in below a height where it
+  was wider), so long hair clears every chest, back and pair of shoulders.
+
+Normals and the cards' width directions are kept as they are (directions change little from body
+to body). The cards are stored inner first, as :func:`.cards.order` sorts them.
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> m = body_mesh(normalize_avatar_settings({"gender": "masculine", "height": 190}))
+>>> g = fitted(m, "bun", 1)
+>>> g.cards.pts.shape[1], bool(len(g.extra))
+(10, True)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .. import assets
+from ..mesh import BodyMesh
+from .groom import Groom, Strands
+from .head import Head, head_of
+from .keys import body_modules, code_key
+
+REFERENCE = {"gender": "feminine"}
+# The modules a groom is made by (its kept copy is keyed by their text and the body's modules', :mod:`.keys`).
+MADE_BY = ("canon.py", "cards.py", "coils.py", "groom.py", "head.py", "styles.py", "texture.py")
+FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
+
+
+def _landmarks(mesh: BodyMesh, head: Head) -> np.ndarray:
+    """(skull's centre, shoulders, soles) heights, for mapping falling hair between bodies."""
+    sk = mesh.skeleton
+    shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
+    return np.array([head.centre[1], shoulder, 0.0])
+
+
+def _y_map(y: np.ndarray, frm: np.ndarray, to: np.ndarray) -> np.ndarray:
+    """Heights between landmarks ``frm`` (descending) mapped piecewise linearly onto ``to``."""
+    return -np.interp(-y, -frm, -to)
+
+
+def _bind(s: Strands, head: Head, marks: np.ndarray) -> dict[str, np.ndarray]:
+    rel = s.pts - head.centre
+    r = np.linalg.norm(rel, axis=2)
+    d = rel / np.maximum(r, 1e-12)[..., None]
+    S, K = r.shape
+    h = r - head.envelope(d.reshape(-1, 3)).reshape(S, K)
+    az = np.degrees(np.arctan2(rel[..., 0], rel[..., 2]))
+    flat = np.hypot(rel[..., 0], rel[..., 2])
+    clr = flat - head.reach(az.reshape(-1), s.pts[..., 1].reshape(-1)).reshape(S, K)
+    return {"d": d.astype(np.float32), "h": h.astype(np.float32), "fall": s.hanging,
+            "az": az.astype(np.float32), "y": s.pts[..., 1].astype(np.float32), "clr": clr.astype(np.float32),
+            "nrm": s.nrm.astype(np.float32),
+            "across": (s.across if s.across is not None else np.zeros_like(s.pts)).astype(np.float32),
+            "width": s.width.astype(np.float32), "column": s.column.astype(np.int64),
+            "taper": np.array(s.taper, np.float32), "marks": marks}
+
+
+def _make(style: str, lod: int) -> dict[str, np.ndarray]:
+    from ..mesh import body_mesh
+    from ...options import normalize_avatar_settings
+    from . import cards
+    from .styles import groom
+
+    mesh = body_mesh(normalize_avatar_settings(REFERENCE))
+    head = head_of(mesh)
+    marks = _landmarks(mesh, head)
+    g = groom(mesh, style, lod)
+    out: dict[str, np.ndarray] = {}
+    parts = [("cards", g.cards)] + [(f"extra{k}", e) for k, e in enumerate(g.extra)]
+    if g.fringe is not None:
+        parts.append(("fringe", g.fringe))
+    for name, s in parts:
+        s = s.take(cards.order(s.pts, head))
+        for key, value in _bind(s, head, marks).items():
+            out[f"{name}.{key}"] = np.asarray(value)
+    return out
+
+
+@lru_cache(maxsize=16)
+def canonical(style: str, lod: int) -> dict[str, np.ndarray]:
+    """The kept groom of ``style`` at ``lod`` (0 or 1) on the reference body (see the module's text)."""
+    return assets.kept(f"hair-groom-{style}-{lod}-{code_key(*MADE_BY, *body_modules())}", lambda: _make(style, lod))
+
+
+def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) -> Strands:
+    get = lambda f: kept[f"{name}.{f}"]      # noqa: E731
+    d, h, fall = get("d").astype(np.float64), get("h").astype(np.float64), get("fall")
+    S, K = h.shape
+    pts = head.on_head(d.reshape(-1, 3), h.reshape(-1)).reshape(S, K, 3)
+    if fall.any():
+        az = get("az").astype(np.float64)
+        y = _y_map(get("y").astype(np.float64), get("marks"), marks)
+        need = head.reach(az.reshape(-1), y.reshape(-1)).reshape(S, K) + get("clr")
+        # Where a strand starts to fall: the horizontal distance of its last point on the head.
+        start = np.hypot(pts[..., 0] - head.centre[0], pts[..., 2] - head.centre[2])
+        last_on = ~fall & np.roll(fall, -1, axis=1)
+        last_on[:, -1] = False
+        rho = np.maximum.accumulate(np.where(fall, need, np.where(last_on, start, 0.0)), axis=1)
+        a = np.radians(az)
+        hanging = np.stack([head.centre[0] + rho * np.sin(a), y, head.centre[2] + rho * np.cos(a)], -1)
+        pts = np.where(fall[..., None], hanging, pts)
+    across = get("across")
+    return Strands(pts, get("nrm").astype(np.float64), fall, get("width").astype(np.float64), get("column"),
+                   float(get("taper")), across.astype(np.float64) if np.any(across) else None)
+
+
+def fitted(mesh: BodyMesh, style: str, lod: int) -> Groom:
+    """The groom of ``style`` at ``lod`` fitted to this body (cards stored inner first)."""
+    kept = canonical(style, lod)
+    head = head_of(mesh)
+    marks = _landmarks(mesh, head)
+    names = sorted({k.split(".")[0] for k in kept})
+    extra = [_fit(kept, n, head, marks) for n in names if n.startswith("extra")]
+    fringe = _fit(kept, "fringe", head, marks) if "fringe" in names else None
+    return Groom(_fit(kept, "cards", head, marks), fringe, extra)

@@ -1,0 +1,145 @@
+"""Strands swept into cards: ribbons along each guide strand, textured with one atlas column, skinned.
+
+A card follows its strand's points; its width lies across the strand in the surface the hair forms
+(across = strand direction x volume normal), narrowing towards the tip. Its two edges' normals lean
+out from the volume normal by :data:`ROUND`, so a card shades as a round clump rather than a flat
+strip. ``u`` runs across the card inside its atlas column, ``v`` from the root (0) to the tip (1).
+
+Skinning (at most four joints a vertex): hair on the head moves with ``Head`` (over the nape, as
+the skin there does: the head envelope's share of ``Head``, the rest ``Neck``); hair hanging past
+the head takes (over :data:`HANG` metres) the weights of the skin it hangs over (the body envelope's
+outermost vertex there: beside the ears the head's, then the neck's, the back's, the shoulders',
+the chest's), so long hair moves with what it lies on: the head's turn carries it over the ears, and
+no nod or shoulder blade passes through it.
+
+Cards are written inner first (by their mean height over the head or the body), so a renderer that
+draws triangles in order (three.js within one primitive) lays outer cards over inner ones.
+
+>>> import numpy as np
+>>> pts = np.zeros((1, 3, 3)); pts[0, :, 1] = [0.0, -0.05, -0.1]
+>>> nrm = np.zeros((1, 3, 3)); nrm[..., 2] = 1
+>>> p, i = ribbons(pts, nrm, np.array([0.01]), np.array([0]))[:2]
+>>> p.shape, i.shape
+((6, 3), (4, 3))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..compile import top_four
+from ..lod import Piece
+from ..mesh import BodyMesh
+from .head import Head
+from .texture import column_u
+
+# How far a card's edge normals lean out (as a fraction of the across direction).
+ROUND = 0.35
+# The least height (metres) of a card's vertex over the head envelope.
+CLEAR = 0.0015
+# How much of the arms' weights hanging hair takes from the skin it lies on.
+ARM_SHARE = 0.25
+# Metres below the skull's centre over which hanging hair goes from the head's weights to the skin's
+# it hangs over.
+HANG = 0.03
+
+
+def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
+            taper: float = 0.45, across: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Cards along strands ``pts`` (S, K, 3) with volume normals ``nrm`` (S, K, 3): (positions (S*K*2, 3),
+    triangles (S*(K-1)*2, 3), normals, UVs). ``width`` (S,) at the root, narrowing by ``taper`` at
+    the tip; ``column`` (S,) the atlas column of each card; ``across`` (S, K, 3) where the width lies
+    (default: across the strand, in the surface the normals describe)."""
+    S, K, _ = pts.shape
+    if across is None:
+        t = np.gradient(pts, axis=1)
+        t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
+        across = np.cross(t, nrm)
+    across = across / np.maximum(np.linalg.norm(across, axis=2, keepdims=True), 1e-12)
+    s = np.linspace(0, 1, K)
+    w = width[:, None] * (1 - taper * s ** 1.5)[None, :] * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
+    half = (w / 2)[..., None] * across
+    pos = np.stack([pts - half, pts + half], 2)                       # (S, K, 2, 3)
+    n = np.stack([nrm - ROUND * across, nrm + ROUND * across], 2)
+    n /= np.linalg.norm(n, axis=3, keepdims=True)
+    u0, u1 = column_u(column)
+    uv = np.empty((S, K, 2, 2))
+    uv[:, :, 0, 0] = u0[:, None]
+    uv[:, :, 1, 0] = u1[:, None]
+    uv[:, :, :, 1] = s[None, :, None]
+    base = (np.arange(S)[:, None] * K + np.arange(K - 1)[None, :]) * 2             # (S, K-1)
+    a, b, c, d = base, base + 1, base + 2, base + 3                                 # left/right, row k and k+1
+    # Each quad wound so its front faces the way its shading normal points: a viewer that lights a
+    # double-sided surface's back face with the normal reversed (three.js) then lights the outside.
+    flat = pos.reshape(-1, 3)
+    face = np.cross(flat[b] - flat[a], flat[c] - flat[a])
+    outward = np.sum(face * (nrm[:, :-1] + nrm[:, 1:]), axis=2) >= 0
+    first = np.where(outward[..., None], np.stack([a, b, c], -1), np.stack([a, c, b], -1))
+    second = np.where(outward[..., None], np.stack([b, d, c], -1), np.stack([b, c, d], -1))
+    tris = np.stack([first, second], 2).reshape(-1, 3)
+    return pos.reshape(-1, 3), tris.astype(np.int64), n.reshape(-1, 3), uv.reshape(-1, 2)
+
+
+def ARM_JOINTS(mesh: BodyMesh) -> list[int]:    # noqa: N802 (a table, computed)
+    """The arms' and hands' joints."""
+    return [i for n, i in mesh.skeleton.index.items() if any(k in n for k in ("Arm", "Hand"))]
+
+
+def skin(mesh: BodyMesh, head: Head, positions: np.ndarray, hanging: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Joints (N, 4) uint8 and weights (N, 4) of hair vertices (see the module's text); ``hanging``
+    (N,) marks vertices of strands that fell past the head."""
+    idx = mesh.skeleton.index
+    n = len(positions)
+    d = positions - head.centre
+    d = d / np.maximum(np.linalg.norm(d, axis=1, keepdims=True), 1e-12)
+    share = np.where(hanging, 1.0, head.share(d))
+    dense = np.zeros((n, len(mesh.skeleton.names)), np.float32)
+    rows = np.arange(n)
+    # On the head: Head, or over the nape the skin's share of it, the rest Neck.
+    low = np.clip((head.centre[1] - positions[:, 1]) / HANG, 0, 1) * hanging
+    dense[:, idx["Head"]] = share * (1 - low)
+    dense[:, idx["Neck"]] = (1 - share) * (1 - low)
+    # Hanging below the jaw: more and more the skin's under it (the back's, the shoulders', the chest's),
+    # so the hair moves with what it lies on.
+    if low.any():
+        az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+        j, w = head.skin_at(az, positions[:, 1], np.hypot(*(positions - head.centre)[:, [0, 2]].T))
+        # ...but only a quarter of the arms' share of it: blended over an arm raised overhead it pulls points off
+        # the skin inwards (the shoulder's crease), more the farther they are from it; without it a
+        # shrug lifts the shoulders' skin through the hair.
+        # (In front, none: there a lock lying on the chest swung out with the arm coming down.)
+        share = np.where(np.abs(az) < 75, 0.0, ARM_SHARE)[:, None]
+        w = np.where(np.isin(j, ARM_JOINTS(mesh)), share * w, w)
+        w = w / np.maximum(w.sum(1, keepdims=True), 1e-9)
+        np.add.at(dense, (np.repeat(rows, 4), j.reshape(-1).astype(np.int64)), (w * low[:, None]).reshape(-1))
+    return top_four(dense)
+
+
+def order(pts: np.ndarray, head: Head) -> np.ndarray:
+    """Cards inner first: by the mean distance of their points from the head's centre, less the head
+    envelope there (their height over the head); ties by index."""
+    S, K, _ = pts.shape
+    flat = pts.reshape(-1, 3) - head.centre
+    r = np.linalg.norm(flat, axis=1)
+    height = (r - head.envelope(flat / np.maximum(r, 1e-12)[:, None])).reshape(S, K).mean(1)
+    return np.lexsort((np.arange(S), np.round(height, 5)))
+
+
+def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
+    """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
+    inner cards first (``sort=False``: they come so already)."""
+    s = strands.take(order(strands.pts, head)) if sort else strands
+    S, K, _ = s.pts.shape
+    pos, tris, normals, uv = ribbons(s.pts, s.nrm, s.width, s.column, s.taper, s.across)
+    hang = s.hanging
+    # A flat card's edges leave the curved surface its middle follows: those on the head are kept
+    # out of the head envelope.
+    rel = pos - head.centre
+    r = np.linalg.norm(rel, axis=1)
+    d = rel / np.maximum(r, 1e-12)[:, None]
+    floor = head.envelope(d, highest=True) + CLEAR
+    low = (r < floor) & ~np.repeat(hang.reshape(-1), 2)
+    pos[low] = head.centre + d[low] * floor[low, None]
+    joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
+    return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
+                 weights, np.full(len(pos), -1, np.int64))

@@ -1,0 +1,258 @@
+"""Guide strands: roots on the scalp, grown step by step along a style's direction field over the head,
+then (long hair) falling past the shoulders, and resampled into the points a card is swept along.
+
+A strand lives in two spaces, one after the other:
+
+1. **On the head**: a unit direction ``d`` from the skull's centre and a height ``h`` over the head
+   envelope (:class:`~.head.Head`); each step turns ``d`` by the step's length along the field's
+   tangent, so the strand follows the head's shape at its height, never inside it.
+2. **Falling** (where the style lets it, once below the skull's centre): an azimuth, a height ``y``
+   and a distance ``rho`` from the vertical through the centre; each step goes down, turns the
+   azimuth towards where the strand ends up (in front of the shoulder or behind it: long hair parts
+   at the shoulders) and keeps ``rho`` at least the body envelope's reach plus the strand's clearance.
+
+Everything is vectorised over strands: a step is a few numpy operations on (S, 3) arrays.
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> from .head import head_of
+>>> h = head_of(body_mesh(normalize_avatar_settings({"gender": "feminine"})))
+>>> d = fibonacci(200)
+>>> path, _, _ = grow(h, d[d[:, 1] > 0.5], lambda s, d, p, i: np.tile([0.0, -1.0, 0.0], (len(d), 1)),
+...                np.full((d[:, 1] > 0.5).sum(), 0.05), height=lambda s, d, i: 0.004 + 0 * s)
+>>> path.shape[1:], bool((np.linalg.norm(path[:, 0] - h.centre, axis=1) > 0.05).all())
+((12, 3), True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .head import Head, directions, hairline, smoothstep
+from .texture import CLUMPS, COLUMNS
+
+UP = np.array([0.0, 1.0, 0.0])
+LEFT = np.array([1.0, 0.0, 0.0])
+GOLDEN = np.pi * (3 - np.sqrt(5))
+STEP = 0.008              # metres per growth step
+POINTS = 12               # points per strand after resampling (the card's rows)
+
+
+def fibonacci(n: int, seed: int | None = None, jitter: float = 0.35) -> np.ndarray:
+    """``n`` unit vectors spread evenly over the sphere (a Fibonacci lattice), each moved by up to
+    ``jitter`` of the spacing in a seeded random direction (so no spiral shows).
+
+    >>> v = fibonacci(100, seed=1)
+    >>> v.shape, bool(np.allclose(np.linalg.norm(v, axis=1), 1))
+    ((100, 3), True)
+    """
+    i = np.arange(n) + 0.5
+    y = 1 - 2 * i / n
+    r = np.sqrt(1 - y * y)
+    phi = i * GOLDEN
+    v = np.stack([r * np.sin(phi), y, r * np.cos(phi)], 1)
+    if seed is not None and jitter:
+        rng = np.random.default_rng(seed)
+        v = v + rng.normal(size=v.shape) * jitter * np.sqrt(4 * np.pi / n) / 2
+        v /= np.linalg.norm(v, axis=1, keepdims=True)
+    return v
+
+
+def tangent(d: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``v`` (N, 3) projected onto the tangent planes at unit ``d`` and made unit (zero stays zero)."""
+    t = v - d * np.sum(v * d, axis=1, keepdims=True)
+    n = np.linalg.norm(t, axis=1, keepdims=True)
+    return np.where(n > 1e-9, t / np.maximum(n, 1e-12), 0.0)
+
+
+@dataclass
+class Fall:
+    """How strands fall once below the skull's centre. ``end(az, i)`` and ``target(az, i)``: for strands
+    ``i`` starting to fall at azimuth ``az`` (degrees), the height each ends at and the azimuth it turns
+    to, from ``turn_y`` down to ``part_y``; ``clearance(az, y, i)`` metres over the body envelope;
+    ``sway`` (S,) metres of sideways wave."""
+
+    end: object
+    target: object
+    turn_y: float
+    part_y: float
+    clearance: object
+    sway: np.ndarray
+
+
+@dataclass
+class Strands:
+    """Guide strands ready to sweep: points and volume normals (S, K, 3), fallen points (S, K),
+    widths (S,) in metres at the root, atlas columns (S,), the tip taper, and optionally the direction
+    each card's width lies along (S, K, 3; else across the strand in the hair's surface)."""
+
+    pts: np.ndarray
+    nrm: np.ndarray
+    hanging: np.ndarray
+    width: np.ndarray
+    column: np.ndarray
+    taper: float = 0.45
+    across: np.ndarray | None = None
+
+    def take(self, keep: np.ndarray) -> "Strands":
+        return Strands(self.pts[keep], self.nrm[keep], self.hanging[keep], self.width[keep], self.column[keep],
+                       self.taper, None if self.across is None else self.across[keep])
+
+
+@dataclass
+class Groom:
+    """A style's strands for one body: ``cards`` (alpha-tested) and ``fringe`` (blended); ``extra``
+    more alpha-tested cards with other rows (a bun's wraps, long hair's falls)."""
+
+    cards: Strands
+    fringe: Strands | None
+    extra: list[Strands]
+
+
+def clump_columns(rng, n: int) -> np.ndarray:
+    return rng.integers(0, CLUMPS, n)
+
+
+def wisp_columns(rng, n: int) -> np.ndarray:
+    return rng.integers(CLUMPS, COLUMNS, n)
+
+
+def scalp_roots(head: Head, style: str, count: int, seed: int, inside: float = 0.97) -> np.ndarray:
+    d = fibonacci(count, seed)
+    az, pol = np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+    return d[pol < hairline(style, az) * inside]
+
+
+def hairline_limit(style: str, front: float, back: float):
+    """A stop where the strand passes the hairline times ``front`` (by the face) to ``back`` factor."""
+    def limit(d, i):
+        az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        k = front + (back - front) * smoothstep(40.0, 100.0, np.abs(az))
+        return pol > hairline(style, az) * k
+    return limit
+
+
+def edge_wisps(head: Head, style: str, rng, count: int, length: float, field=None, points: int = 5) -> Strands:
+    """Fine strands rooted in a band just inside the hairline and lying out over it (away from the
+    crown, unless a style's ``field`` says otherwise): the blended fringe that softens the hairline."""
+    az = rng.uniform(-180, 180, count)
+    pol = hairline(style, az) * rng.uniform(0.93, 1.0, count)
+    d = directions(az, pol)
+    lengths = length * rng.uniform(0.6, 1.2, count)
+    field = field or (lambda s, d, p, i: tangent(d, d - UP))
+    pts, nrm, hang = grow(head, d, field, lengths, height=lambda s, d, i: 0.001 + 0.02 * s, points=points)
+    return Strands(pts, nrm, hang, rng.uniform(0.004, 0.008, count), wisp_columns(rng, count), 0.3)
+
+
+def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fall: Fall | None = None,
+         points: int = POINTS, limit=None, step: float = STEP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Strands from root directions ``roots`` (S, 3), resampled to ``points`` points each: (S, points, 3)
+    positions, (S, points, 3) unit "volume" normals (outward from the head, or from the body's axis
+    once falling: the normal hair is lit by, smooth across strands) and (S, points) whether each
+    point has fallen past the head.
+
+    - ``field(s, d, p, i)``: the tangent direction to follow at arc length ``s``, direction ``d`` and
+      position ``p`` of the strands ``i`` (indices into ``roots``) still on the head; projected onto
+      the head's tangent plane here.
+    - ``length`` (S,): each strand's length in metres (a falling strand also stops at its end height).
+    - ``height(s, d, i)``: metres over the head envelope at arc length ``s`` for strands ``i``.
+    - ``limit(d, i)``: optional, True where a strand on the head must stop (a hairline).
+    """
+    S = len(roots)
+    d = roots.astype(float).copy()
+    steps = int(np.ceil(length.max() / step)) + 1 if S else 1
+    path = np.empty((steps, S, 3))
+    normal = np.empty((steps, S, 3))
+    fell = np.zeros((steps, S))
+    alive = np.ones(S, bool)
+    stop = np.full(S, np.inf)
+    falling = np.zeros(S, bool)
+    az = np.zeros(S)
+    y = np.zeros(S)
+    rho = np.zeros(S)
+    az0 = np.zeros(S)
+    y0 = np.zeros(S)
+    end = np.full(S, -np.inf)
+    target = np.zeros(S)
+    for k in range(steps):
+        s = np.full(S, k * step)
+        on = ~falling
+        i_on = np.flatnonzero(on)
+        p = np.empty((S, 3))
+        p[on] = head.on_head(d[on], height(s[on], d[on], i_on))
+        n = d.copy()
+        if falling.any():
+            f = falling
+            p[f] = np.column_stack([head.centre[0] + rho[f] * np.sin(np.radians(az[f])), y[f],
+                                    head.centre[2] + rho[f] * np.cos(np.radians(az[f]))])
+            n[f] = np.column_stack([np.sin(np.radians(az[f])), np.zeros(f.sum()), np.cos(np.radians(az[f]))])
+        path[k], normal[k], fell[k] = p, n, falling
+        # Where each strand stops: its length, a hairline, or (falling) its end height.
+        done = alive & (s >= length)
+        if limit is not None:
+            hit = np.zeros(S, bool)
+            hit[on] = limit(d[on], i_on)
+            done |= alive & hit & (s > 0)
+        if fall is not None:
+            done |= alive & falling & (y <= end)
+        stop[done] = s[done]
+        alive &= ~done
+        if not alive.any():
+            path, normal, fell = path[: k + 1], normal[: k + 1], fell[: k + 1]
+            break
+        # Step on the head.
+        r = head.envelope(d[on]) + height(s[on], d[on], i_on)
+        t = tangent(d[on], field(s[on], d[on], p[on], i_on))
+        d_on = d[on] + t * (step / r)[:, None]
+        d[on] = d_on / np.linalg.norm(d_on, axis=1, keepdims=True)
+        # Step falling.
+        if fall is not None:
+            start = on & (d[:, 1] < 0)
+            if start.any():
+                q = p[start] - head.centre
+                az[start] = np.degrees(np.arctan2(q[:, 0], q[:, 2]))
+                az0[start] = az[start]
+                y[start] = y0[start] = p[start, 1]
+                rho[start] = np.hypot(q[:, 0], q[:, 2])
+                i_start = np.flatnonzero(start)
+                end[start] = fall.end(az0[start], i_start)
+                target[start] = fall.target(az0[start], i_start)
+                falling |= start
+            f = falling
+            if f.any():
+                y[f] -= step
+                turn = _turn(fall, y[f])
+                a = az0[f] + _wrap(target[f] - az0[f]) * turn
+                wave = fall.sway[f] * np.sin((y0[f] - y[f]) * 19.0 + az0[f]) * np.clip((y0[f] - y[f]) / 0.1, 0, 1)
+                az[f] = a + np.degrees(wave / np.maximum(rho[f], 0.05))
+                rho[f] = np.maximum(rho[f], head.reach(az[f], y[f]) + fall.clearance(az[f], y[f], np.flatnonzero(f)))
+    stop = np.where(np.isfinite(stop), stop, (len(path) - 1) * step)
+    pts, nrm, hanging = _resample(path, normal, fell, np.minimum(stop, (len(path) - 1) * step), step, points)
+    return pts, nrm, hanging > 0.5
+
+
+def _turn(fall: Fall, y: np.ndarray) -> np.ndarray:
+    t = np.clip((fall.turn_y - y) / max(fall.turn_y - fall.part_y, 1e-6), 0, 1)
+    return t * t * (3 - 2 * t)
+
+
+def _wrap(a: np.ndarray) -> np.ndarray:
+    """Degrees into -180..180."""
+    return (a + 180) % 360 - 180
+
+
+def _resample(path: np.ndarray, normal: np.ndarray, fell: np.ndarray, stop: np.ndarray, step: float, points: int):
+    """Each strand's first ``stop`` metres as ``points`` points evenly along it (linear between steps)."""
+    S = path.shape[1]
+    f = stop[:, None] * np.linspace(0, 1, points)[None, :] / step        # (S, points) fractional steps
+    i = np.minimum(f.astype(np.int64), len(path) - 2) if len(path) > 1 else np.zeros_like(f, np.int64)
+    w = (f - i)[..., None] if len(path) > 1 else np.zeros(f.shape + (1,))
+    cols = np.arange(S)[:, None]
+    nxt = np.minimum(i + 1, len(path) - 1)
+    pts = path[i, cols] * (1 - w) + path[nxt, cols] * w
+    nrm = normal[i, cols] * (1 - w) + normal[nxt, cols] * w
+    nrm /= np.maximum(np.linalg.norm(nrm, axis=2, keepdims=True), 1e-12)
+    return pts, nrm, fell[i, cols] * (1 - w[..., 0]) + fell[nxt, cols] * w[..., 0]

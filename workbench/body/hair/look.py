@@ -1,0 +1,43 @@
+"""The hair's material as the GLB carries it: its texture, roughness and anisotropic highlight.
+
+Strands reflect light in a band across them (a fibre's normals turn round it, not along it), which
+glTF asks for with ``KHR_materials_anisotropy``: the roughness is stretched along the cards' ``u``
+(across the strands), so the highlight runs round the head as a band; ``KHR_materials_specular`` dims
+the reflection (a fibre reflects less than a smooth surface: dark hair would otherwise mirror a room's
+lights in grey). Curls scatter light every way: theirs is weaker and rougher.
+
+>>> m = material("#2B1B10", "short", None, 0)
+>>> m["image"].shape, m["anisotropy"], m["specular"]
+((1024, 512, 4), (0.6, 0.0), 0.4)
+"""
+
+from __future__ import annotations
+
+from .texture import hair_texture, tint
+
+ROUGHNESS = {"short": 0.6, "long": 0.55, "bun": 0.55, "curly": 0.75}
+# (strength, rotation): the direction of stretched roughness is the cards' u, across the strands.
+ANISOTROPY = {"short": (0.6, 0.0), "long": (0.65, 0.0), "bun": (0.65, 0.0), "curly": (0.3, 0.0)}
+# KHR_materials_specular's factor: a fibre's reflection is weaker than a smooth dielectric's.
+SPECULAR = 0.4
+
+
+def material(color: str, style: str, mesh, lod: int) -> dict:
+    """``image`` (RGBA), ``roughness`` and ``anisotropy`` for ``style`` in ``color`` at ``lod`` (LOD 2's
+    texture is the cards baked for this body, ``mesh``)."""
+    image = hair_texture(color, style) if lod < 2 else _baked_texture(mesh, style, color)
+    return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style], specular=SPECULAR)
+
+
+_tinted: dict = {}
+
+
+def _baked_texture(mesh, style: str, color: str):
+    from .bake import baked
+
+    key = (id(mesh), style, color)
+    if key not in _tinted or _tinted[key][0] is not mesh:
+        if len(_tinted) > 32:
+            _tinted.clear()
+        _tinted[key] = (mesh, tint(baked(mesh, style)[1], color))
+    return _tinted[key][1]

@@ -1,0 +1,51 @@
+"""A style's hair for one body at a level of detail, as the avatar's pieces (MetaHuman's chain).
+
+- LOD 0: alpha-tested, ``Hair``: the scalp shell (:mod:`.scalp`: the roots' shade under the cards)
+  inside the hairline and the cards (:mod:`.cards`); blended, ``Hair_Fringe``: the shell's band at
+  the hairline (a soft edge of alpha) and over it the wisps past the hairline.
+- LOD 1: the same with about half the cards, each wider (at most :data:`LOD1_BUDGET` triangles
+  in all, Ready Player Me's hair budget).
+- LOD 2: one shell over the hair with the cards baked into its texture (:mod:`.bake`), ``Hair``
+  alone.
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+>>> p = hair_pieces(m, "short", 1)
+>>> sorted(p), p["Hair"].triangles + p["Hair_Fringe"].triangles <= LOD1_BUDGET
+(['Hair', 'Hair_Fringe'], True)
+"""
+
+from __future__ import annotations
+
+from ..lod import Piece, merge
+from ..mesh import BodyMesh
+from . import cards
+from .bake import baked
+from .head import head_of
+from .scalp import shell, split
+from .canon import fitted
+from .styles import STYLES
+
+LOD1_BUDGET = 5000
+
+
+def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
+    """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for ``"none"``)."""
+    if style == "none":
+        return {}
+    if style not in STYLES:
+        raise ValueError(f"hair: unknown style {style!r}")
+    if lod >= 2:
+        return {"Hair": baked(mesh, style)[0]}
+    head = head_of(mesh)
+    g = fitted(mesh, style, lod)
+    inside, band = split(shell(mesh, head, style))
+    # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards.
+    out = {"Hair": merge([inside] + [cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])}
+    # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
+    fringe = [band]
+    if g.fringe is not None and len(g.fringe.pts):
+        fringe.append(cards.piece(mesh, head, g.fringe, sort=False))
+    out["Hair_Fringe"] = merge(fringe)
+    return out

@@ -1,0 +1,80 @@
+"""The scalp shell: the head's own skin inside the hairline, lifted a little and drawn in the hair's
+colour with strands whose tips make the hairline (the roots' shade under the cards, which hides the
+scalp between them; the hairline fades through the strands' alpha, not along the skin's triangles).
+
+1. The skin triangles skinned to ``Head`` or ``Neck`` whose corners lie inside the style's hairline
+   plus a transparent margin (``V_END``), each vertex copying its skin vertex's weights, so the shell
+   bends with the skin under it in every clip.
+2. UVs from the directions about the skull's centre: ``u`` round the head (split where it wraps at
+   the back), ``v`` the polar angle over the hairline's (0 the crown, 1 the hairline); never
+   clamped, so the alpha's contour is the hairline's smooth curve.
+3. Lifted :data:`LIFT` off the skin, down to a millimetre where the strands end.
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> from .head import head_of
+>>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+>>> shell(m, head_of(m), "short").triangles > 500
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..lod import Piece
+from ..mesh import BodyMesh, vertex_normals
+from .head import Head, hairline, head_triangles, smoothstep
+from .texture import TIP_TO, V_END, shell_u
+
+# Metres off the skin at the crown (cards lie over it) and where the strands end.
+LIFT = (0.004, 0.0008)
+# Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
+BAND = 0.93
+
+
+def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
+    """The scalp shell of ``style`` for this body (see the module's steps)."""
+    tris = head_triangles(mesh)
+    used = np.unique(tris)
+    azimuth, polar = np.zeros(len(mesh.positions)), np.zeros(len(mesh.positions))
+    azimuth[used], polar[used] = head.angles(mesh.positions[used].astype(np.float64))
+    v = polar / hairline(style, azimuth)
+    keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
+    tris = tris[keep]
+    u = azimuth[tris] / 360.0 + 0.5
+    # A triangle straddling the back seam takes its corners on the low side past 1.
+    wraps = (u.max(1) - u.min(1)) > 0.5
+    shift = wraps[:, None] & (u < 0.5)
+    corner = tris.astype(np.int64) * 2 + shift
+    unique, inverse = np.unique(corner.reshape(-1), return_inverse=True)
+    source = unique // 2
+    uu = azimuth[source] / 360.0 + 0.5 + unique % 2
+    uu = (uu - uu.min()) / max(float(np.ptp(uu)), 1e-9)
+    vv = v[source]
+    pos = mesh.positions[source].astype(np.float64)
+    nrm = mesh.normals[source].astype(np.float64)
+    indices = inverse.reshape(-1, 3).astype(np.int64)
+    lift = LIFT[1] + (LIFT[0] - LIFT[1]) * smoothstep(TIP_TO, 0.7, vv)
+    positions = (pos + nrm * lift[:, None]).astype(np.float32)
+    uv = np.column_stack([shell_u(uu), vv / V_END]).astype(np.float32)
+    # Normals on the skin vertices themselves, so the copies at the back seam share theirs (no line).
+    skin, weld = np.unique(source, return_inverse=True)
+    normals = vertex_normals(positions[np.unique(weld, return_index=True)[1]], weld[indices])[weld]
+    return Piece(positions, normals, uv, indices, mesh.joints[source].copy(), mesh.weights[source].copy(),
+                 np.full(len(positions), -1, np.int64))
+
+
+def split(p: Piece, v_from: float | None = None) -> tuple[Piece, Piece]:
+    """The shell as (inside, band): the triangles with no corner past ``v_from`` of the hairline (by
+    default :data:`BAND`; fully opaque there: alpha-tested at no cost) and those reaching into the
+    band where its strands end (blended: the soft hairline). They share the edge between them,
+    seamless (both opaque there)."""
+    band = (p.uv[p.indices, 1] * V_END >= (BAND if v_from is None else v_from)).any(1)
+    return _subset(p, ~band), _subset(p, band)
+
+
+def _subset(p: Piece, keep: np.ndarray) -> Piece:
+    used, inverse = np.unique(p.indices[keep], return_inverse=True)
+    return Piece(p.positions[used], p.normals[used], p.uv[used], inverse.reshape(-1, 3).astype(np.int64),
+                 p.joints[used], p.weights[used], p.source[used])

@@ -1,0 +1,192 @@
+"""The styles' grooms: where each style's strands root, which way they are combed, how long they grow
+and how high they stand, as guide strands (:mod:`.groom`) ready to be swept into cards.
+
+- ``short``: a crop combed from a crown whorl, the top swept forward and over to the figure's left,
+  the sides and back down; longer and fuller on top, ending at the hairline in front.
+- ``long``: a centre parting; from it the hair goes to either side over the head and ears, falls
+  below them, and parts at the shoulders: what grew in front of the ears falls in front of the
+  shoulders onto the chest, the rest down the back in a U; in layers (roots nearer the crown lie
+  outside and fall longer).
+- ``bun``: every strand combed sleek towards the bun at the back of the crown (:mod:`.coils` winds
+  the bun itself).
+- ``curly``: :mod:`.coils`.
+
+Every style also sends wisps past its edge (the blended fringe): short fine strands at the
+hairline and a few loose ones over the outer layer.
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> g = groom(body_mesh(normalize_avatar_settings({"gender": "feminine"})), "short", 0)
+>>> g.cards.pts.shape[1:], bool(g.cards.pts.shape[0] > 200)
+((7, 3), True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..mesh import BodyMesh
+from . import coils
+from .groom import (LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, grow, hairline_limit, scalp_roots,
+                    tangent)
+from .head import Head, directions, head_of, smoothstep
+
+
+
+# Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
+ROOTS = {"short": (800, 440), "long": (640, 380), "bun": (800, 440)}
+
+
+def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndarray:
+    """Away from a whorl at unit ``whorl``, turning round it close to it (so no strand stands up there)."""
+    near = smoothstep(0.97, 0.995, d @ whorl)[:, None]
+    return tangent(d, d - whorl) * (1 - 0.7 * near) + swirl * near * np.cross(whorl, d)
+
+
+# Short: the whorl, where the top's side parting runs (x from the skull's centre, metres), the
+# lengths (top, sides) and the heights over the head (top, sides) in metres.
+SHORT_WHORL = (180.0, 28.0)
+SHORT_PART = -0.035
+SHORT_LENGTH = (0.075, 0.035)
+SHORT_VOLUME = (0.010, 0.004)
+
+
+def _short_field(head: Head):
+    whorl = directions(np.array([SHORT_WHORL[0]]), np.array([SHORT_WHORL[1]]))[0]
+    back = np.array([0.0, 0.0, -1.0])
+
+    def field(s, d, p, i=None):
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        top = smoothstep(62.0, 40.0, pol)[:, None]
+        ahead = smoothstep(-0.3, 0.2, d[:, 2])[:, None]                     # in front of the crown
+        side = np.where(p[:, :1] - head.centre[0] > SHORT_PART, 1.0, -1.0)
+        sweep = side * LEFT + 0.45 * back                                  # the top swept over and back
+        down = -UP + 0.5 * back                                            # the sides combed down and back
+        base = whorl_field(whorl, d)
+        return base * (1 - top * ahead) * 0.6 + sweep * top * ahead + down * (1 - top)
+    return field
+
+
+def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
+    rng = np.random.default_rng(61)
+    roots = scalp_roots(head, "short", ROOTS["short"][lod], 61)
+    S = len(roots)
+    root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
+    top = smoothstep(65.0, 35.0, root_pol)
+    field = _short_field(head)
+    length = (SHORT_LENGTH[1] + (SHORT_LENGTH[0] - SHORT_LENGTH[1]) * top) * rng.uniform(0.8, 1.2, S)
+    lift = rng.uniform(0.0, 0.003, S)
+    full = SHORT_VOLUME[1] + (SHORT_VOLUME[0] - SHORT_VOLUME[1]) * top
+
+    def height(s, d, i):
+        # Rising off the scalp over the first 2 cm, the tips lying back down towards it.
+        rise = 1 - (1 - np.minimum(s / 0.02, 1)) ** 2
+        return 0.0025 + lift[i] + full[i] * rise * (1 - 0.6 * np.minimum(s / length[i], 1) ** 2)
+
+    pts, nrm, hang = grow(head, roots, field, length, height=height, points=7,
+                          limit=hairline_limit("short", 1.0, 1.0))
+    cards = Strands(pts, nrm, hang, rng.uniform(0.016, 0.024, S) * (1 + 0.2 * top) * (1.2 if lod else 1.0),
+                    clump_columns(rng, S), 0.35)
+    wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
+    return Groom(cards, wisps, [])
+
+
+# Long hair: extra room (metres) over the shoulders.
+SHOULDER_ROOM = 0.025
+
+
+def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
+    rng = np.random.default_rng(62)
+    roots = scalp_roots(head, "long", ROOTS["long"][lod], 62)
+    S = len(roots)
+    c = head.centre
+    crown = directions(np.array([180.0]), np.array([14.0]))[0]
+    side = np.where(roots[:, 0] > 0, 1.0, -1.0)
+    root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
+    ahead = smoothstep(-0.15, 0.1, roots[:, 2])                 # in front of the crown: the parting's side
+    outer = smoothstep(80.0, 10.0, root_pol)                    # roots near the crown lie outside
+
+    def field(s, d, p, i):
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        # Over the forehead the hair is swept aside and back from the face, not let fall on it.
+        face = (smoothstep(0.35, 0.65, d[:, 2]) * smoothstep(30.0, 50.0, pol))[:, None]
+        down = smoothstep(35.0, 85.0, pol)[:, None] * (1 - face)
+        part = (side[i] * ahead[i])[:, None] * LEFT * (1 - down)
+        aside = side[i][:, None] * LEFT * 2.0 - np.array([0.0, 0.0, 0.6])
+        return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
+
+    lift = rng.uniform(0.0, 0.003, S)
+
+    def height(s, d, i):
+        return 0.003 + lift[i] + np.minimum(0.25 * s, 0.003 + 0.006 * outer[i])
+
+    sk = mesh.skeleton
+    shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
+    ends = rng.uniform(0, 1, S)
+
+    def target(az, i):
+        a = np.abs(az)
+        front = a < 80.0
+        goal = np.where(front, 26.0 + 14.0 * np.clip(a / 80.0, 0, 1), 134.0 + 46.0 * np.clip((a - 80.0) / 100.0, 0, 1))
+        return np.sign(az + 1e-9) * goal
+
+    def end(az, i):
+        goal = np.abs(target(az, i))
+        back = smoothstep(100.0, 180.0, goal)
+        return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.08 * ends[i] + 0.03 * outer[i]
+
+    base = 0.007 + 0.012 * outer + rng.uniform(0, 0.004, S)
+
+    def clearance(az, y, i):
+        # More room over the shoulders, which rise into the hair when an arm is raised.
+        a = np.abs(az)
+        side = smoothstep(20.0, 45.0, a) * smoothstep(150.0, 130.0, a)
+        near = smoothstep(shoulder - 0.12, shoulder - 0.02, y) * smoothstep(shoulder + 0.14, shoulder + 0.04, y)
+        return base[i] + SHOULDER_ROOM * side * near
+
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05, clearance, rng.uniform(0.002, 0.008, S))
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=20 if lod == 0 else 14)
+    # What falls in front of the shoulders comes from few roots: those cards are wider.
+    end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
+    wide = 1 + 0.6 * smoothstep(80.0, 60.0, np.abs(end_az))
+    cards = Strands(pts, nrm, hang, rng.uniform(0.018, 0.026, S) * wide * (1.3 if lod else 1.0),
+                    clump_columns(rng, S), 0.4)
+    wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
+                        lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
+    return Groom(cards, wisps, [])
+
+
+def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
+    rng = np.random.default_rng(63)
+    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63)
+    S = len(roots)
+    bun = coils.bun_axis(head)
+    reach = np.cos(coils.bun_base_angle(head))
+
+    def field(s, d, p, i):
+        return tangent(d, bun - d)
+
+    lift = rng.uniform(0.0, 0.002, S)
+
+    def height(s, d, i):
+        return 0.0025 + lift[i] + np.minimum(0.12 * s, 0.004)
+
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
+                          limit=lambda d, i: d @ bun > reach)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.012, 0.018, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+    wraps = coils.bun_wraps(head, rng, 44 if lod == 0 else 22)
+    wisps = edge_wisps(head, "bun", rng, 70 if lod == 0 else 30, 0.018, lambda s, d, p, i: bun - d)
+    return Groom(cards, wisps, [wraps])
+
+
+STYLES = ("short", "long", "bun", "curly")
+
+
+def groom(mesh: BodyMesh, style: str, lod: int) -> Groom:
+    """The guide strands of ``style`` for this body at ``lod`` (0: full, 1: about half the cards)."""
+    head = head_of(mesh)
+    if style == "curly":
+        return coils.curly(mesh, head, lod)
+    if style in STYLES:
+        return {"short": _short, "long": _long, "bun": _bun}[style](mesh, head, lod)
+    raise ValueError(f"hair: unknown style {style!r}")

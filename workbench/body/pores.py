@@ -1,0 +1,108 @@
+"""The skin's surface: pores and fine lines as a normal map, and where skin shines as a roughness map.
+
+Without them skin read as wax in three.js and model-viewer (issue 36): one roughness for the whole body,
+smooth between the triangles. Both maps are on MakeHuman's UVs, drawn once per gender and machine
+(:func:`~workbench.body.assets.kept`) from the skin's masks (:func:`workbench.body.skin.features`):
+
+- :func:`skin_normal` (``NORMAL_SIZE``): a height field of pores (small pits where a fine noise peaks),
+  deepest on the face's front, shallow over the body, none on the lips, which have fine vertical lines
+  instead; then its slopes as tangent-space normals (+X along u, +Y up the image, glTF's convention);
+- :func:`skin_roughness` (``ROUGH_SIZE``): the body's ``BODY`` roughness, the T-zone (forehead, nose)
+  shinier, the lips and the mouth's wet lining shinier still, the brows rough as hair, and the pores a
+  little rougher than the skin around them.
+
+>>> ROUGHNESS["lips"] < ROUGHNESS["tzone"] < BODY < ROUGHNESS["brows"]
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from . import assets
+
+__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "skin_normal", "skin_roughness"]
+
+NORMAL_SIZE = 1024
+ROUGH_SIZE = 512
+FORMAT = 1
+# Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1).
+BODY = 0.6
+ROUGHNESS = {"tzone": 0.48, "lips": 0.38, "mouth": 0.3, "brows": 0.85}
+# The pores' depth (in texels of height per texel of slope, before the normal is made) on the face's front
+# and elsewhere, and the lips' lines.
+PORE_FACE, PORE_BODY, LIP_LINES = 0.22, 0.08, 0.25
+
+
+def _mask(f: dict, name: str, size: int) -> np.ndarray:
+    at, w = f[name]
+    out = np.zeros(size * size, np.float32)
+    out[at] = w
+    return out.reshape(size, size)
+
+
+def _pores(size: int) -> np.ndarray:
+    """Pits in 0..1 (1 the bottom of a pit) where a fine value noise peaks, about 3 texels apart."""
+    from .skin import _noise
+
+    fine = _noise(size, size // 3, 91)
+    return np.clip((fine - 0.35) / 0.5, 0.0, 1.0) ** 2
+
+
+def _height(gender: str, size: int) -> np.ndarray:
+    from .skin import SKIN_SIZE, _noise, features
+
+    f = features(gender, SKIN_SIZE)
+    face, lips = _mask(f, "face", SKIN_SIZE), _mask(f, "lips", SKIN_SIZE)
+    if size != SKIN_SIZE:
+        face, lips = (m[:: SKIN_SIZE // size, :: SKIN_SIZE // size] for m in (face, lips))
+    depth = (PORE_BODY + (PORE_FACE - PORE_BODY) * face) * (1 - lips)
+    h = -_pores(size) * depth
+    # Fine lines over the lips: vertical in the texture (MakeHuman's face is upright in its UVs).
+    x = np.arange(size, dtype=np.float32)[None, :]
+    lines = np.sin(x * (2 * np.pi / 5.0) + _noise(size, size // 16, 92) * 3.0)
+    h += LIP_LINES * lips * lines * 0.5
+    # A faint, larger-scale unevenness everywhere.
+    h += 0.04 * _noise(size, size // 24, 93)
+    return h.astype(np.float32)
+
+
+def _draw_normal(gender: str, size: int) -> np.ndarray:
+    if size < NORMAL_SIZE:   # the full map's normals averaged over each block (finer pores flatten out)
+        k = NORMAL_SIZE // size
+        n = (skin_normal(gender).astype(np.float32) / 127.5 - 1).reshape(size, k, size, k, 3).mean(axis=(1, 3))
+        n /= np.maximum(np.linalg.norm(n, axis=2, keepdims=True), 1e-6)
+        return np.clip(np.round((n * 0.5 + 0.5) * 255), 0, 255).astype(np.uint8)
+    h = _height(gender, size)
+    dx = (np.roll(h, -1, axis=1) - np.roll(h, 1, axis=1)) / 2      # along u (right)
+    dy = (np.roll(h, 1, axis=0) - np.roll(h, -1, axis=0)) / 2      # up the image (rows run down)
+    n = np.stack([-dx, -dy, np.ones_like(h)], axis=2)
+    n /= np.linalg.norm(n, axis=2, keepdims=True)
+    return np.clip(np.round((n * 0.5 + 0.5) * 255), 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=2)
+def skin_normal(gender: str, size: int = NORMAL_SIZE) -> np.ndarray:
+    """The skin's normal map (size, size, 3) uint8 on MakeHuman's UVs (a smaller size: the full one averaged)."""
+    return assets.kept(f"skin-normal-{gender}-{size}-v{FORMAT}", lambda: {"n": _draw_normal(gender, size)})["n"]
+
+
+def _draw_roughness(gender: str, size: int) -> np.ndarray:
+    from .skin import SKIN_SIZE, features
+
+    f = features(gender, SKIN_SIZE)
+    step = SKIN_SIZE // size
+    r = np.full((size, size), BODY, np.float32)
+    for name, value in ROUGHNESS.items():
+        m = _mask(f, name, SKIN_SIZE)[::step, ::step]
+        r += (value - r) * m
+    r += 0.08 * _pores(size)
+    return np.clip(np.round(r * 255), 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=2)
+def skin_roughness(gender: str, size: int = ROUGH_SIZE) -> np.ndarray:
+    """The skin's roughness map (size, size) uint8 (0 smooth .. 255 rough) on MakeHuman's UVs."""
+    return assets.kept(f"skin-rough-{gender}-{size}-v{FORMAT}", lambda: {"r": _draw_roughness(gender, size)})["r"]

@@ -1,0 +1,125 @@
+"""A material's detail maps in the GLB: baked occlusion, a tangent-space normal map and a roughness map,
+beside its colour texture, for any material that has them.
+
+A material description (``workbench.gltf.avatar``'s ``_materials``) may carry, on the same UVs as its colour:
+
+- ``occlusion``: (H, W, 3) uint8 grey, glTF's ``occlusionTexture`` (its red channel);
+- ``normal``: (H, W, 3) uint8, glTF's ``normalTexture`` (tangent space, +X along u, +Y up the image,
+  128 is 0);
+- ``roughness_map``: (H, W) uint8 roughness (0 smooth .. 255 rough), written as the green channel of
+  ``metallicRoughnessTexture`` (blue, the metalness, 0), with ``roughnessFactor`` 1 so the map is the
+  roughness itself.
+
+:func:`write_maps` writes a material's own maps; with a texture atlas, :func:`packed_maps` packs each kind
+for all the atlas's materials the way their colours were packed, a neutral value (white occlusion, a
+flat normal, the material's own roughness) standing in for a material without that map. Nothing here
+knows which material has which map: whoever makes a material says so. A primitive whose material has a
+normal map carries ``TANGENT``s (:func:`add_tangents`), so every viewer bends its normals in the same frame
+(the glTF-Validator warns where a viewer has to make them up).
+
+>>> import numpy as np
+>>> mat = {"image": np.zeros((4, 4, 3), np.uint8), "roughness": 0.5, "roughness_map": np.full((4, 4), 64, np.uint8)}
+>>> present([mat]), stored(mat, "roughness_map")[0, 0].tolist()
+(['roughness_map'], [64, 64, 0])
+>>> stored({"image": np.zeros((2, 2, 3), np.uint8), "roughness": 0.5}, "roughness_map")[0, 0].tolist()
+[128, 128, 0]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .atlas import pack
+from .textures import resize
+
+__all__ = ["KINDS", "present", "stored", "attach", "write_maps", "packed_maps", "tangents", "add_tangents"]
+
+# Map kind -> the texture's name suffix in the file.
+KINDS = {"occlusion": "Occlusion", "normal": "Normal", "roughness_map": "Roughness"}
+
+
+def present(mats: list[dict]) -> list[str]:
+    """The kinds of map any of ``mats`` carries, in :data:`KINDS` order."""
+    return [k for k in KINDS if any(k in m for m in mats)]
+
+
+def stored(mat: dict, kind: str) -> np.ndarray:
+    """The (H, W, 3) image the file stores for ``mat``'s map ``kind``, or the neutral one where ``mat`` has
+    none (the size of its colour image)."""
+    shape = mat["image"].shape[:2]
+    if kind == "roughness_map":
+        rough = mat.get("roughness_map")
+        if rough is None:
+            rough = np.full(shape, int(round(mat["roughness"] * 255)), np.uint8)
+        rough = np.asarray(rough, np.uint8)
+        return np.stack([rough, rough, np.zeros_like(rough)], axis=2)
+    if kind in mat:
+        return np.asarray(mat[kind], np.uint8)
+    neutral = {"occlusion": (255, 255, 255), "normal": (128, 128, 255)}[kind]
+    return np.broadcast_to(np.array(neutral, np.uint8), shape + (3,))
+
+
+def attach(w, material: int, textures: dict[str, int]) -> None:
+    """Point material ``material`` of the writer ``w`` at its maps' textures (kind -> texture index)."""
+    m = w.doc["materials"][material]
+    if "occlusion" in textures:
+        m["occlusionTexture"] = {"index": textures["occlusion"]}
+    if "normal" in textures:
+        m["normalTexture"] = {"index": textures["normal"]}
+    if "roughness_map" in textures:
+        m["pbrMetallicRoughness"]["metallicRoughnessTexture"] = {"index": textures["roughness_map"]}
+        m["pbrMetallicRoughness"]["roughnessFactor"] = 1.0
+
+
+def write_maps(w, material: int, mat: dict, write_texture) -> None:
+    """Write ``mat``'s own maps as textures (``write_texture(name, image) -> texture index``) and attach them."""
+    attach(w, material, {k: write_texture(f"{mat['name']}_{KINDS[k]}", stored(mat, k)) for k in present([mat])})
+
+
+def packed_maps(mats: list[dict], size: int) -> dict[str, np.ndarray]:
+    """Per kind any of ``mats`` carries, the atlas of that kind: each material's map (or the neutral one) at its
+    colour image's size, packed as :func:`workbench.gltf.atlas.pack` packed the colours (same order, same
+    places)."""
+    return {k: pack([resize(np.ascontiguousarray(stored(m, k)), m["image"].shape[1::-1]) for m in mats], size)[0]
+            for k in present(mats)}
+
+
+def tangents(positions: np.ndarray, normals: np.ndarray, uv: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Per-vertex tangents (N, 4) float32 as glTF's ``TANGENT``: xyz along increasing u, made perpendicular to
+    the normal (the triangles' dP/du, weighted by their area in the UVs' sense), w the handedness that makes
+    ``cross(normal, xyz) * w`` point up the image (against v), where a normal map's +Y points.
+
+    >>> pos = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)
+    >>> t = tangents(pos, np.tile([0, 0, 1.0], (3, 1)), np.array([[0, 1], [1, 1], [0, 0]], np.float32), np.array([[0, 1, 2]]))
+    >>> t[0].tolist()
+    [1.0, 0.0, 0.0, 1.0]
+    """
+    p = np.asarray(positions, np.float64)
+    n = np.asarray(normals, np.float64)
+    t = np.asarray(uv, np.float64)
+    f = np.asarray(indices, np.int64).reshape(-1, 3)
+    e1, e2 = p[f[:, 1]] - p[f[:, 0]], p[f[:, 2]] - p[f[:, 0]]
+    d1, d2 = t[f[:, 1]] - t[f[:, 0]], t[f[:, 2]] - t[f[:, 0]]
+    # dP/du * det and dP/dv * det: summed unnormalised, triangles weigh by their size.
+    du = e1 * d2[:, 1:2] - e2 * d1[:, 1:2]
+    dv = e2 * d1[:, 0:1] - e1 * d2[:, 0:1]
+    sign = np.sign(d1[:, 0] * d2[:, 1] - d2[:, 0] * d1[:, 1])[:, None]
+    corners = f.reshape(-1)
+    # Summed per vertex by bincount (np.add.at took 70 ms for a body).
+    tan = np.column_stack([np.bincount(corners, np.repeat(du[:, c] * sign[:, 0], 3), len(p)) for c in range(3)])
+    bit = np.column_stack([np.bincount(corners, np.repeat(dv[:, c] * sign[:, 0], 3), len(p)) for c in range(3)])
+    tan -= n * (tan * n).sum(1, keepdims=True)
+    length = np.linalg.norm(tan, axis=1, keepdims=True)
+    # A vertex with no usable UV slope: any direction across its normal.
+    fallback = np.cross(n, np.where(np.abs(n[:, :1]) < 0.9, [[1.0, 0, 0]], [[0, 1.0, 0]]))
+    tan = np.where(length > 1e-12, tan / np.maximum(length, 1e-12), fallback / np.maximum(
+        np.linalg.norm(fallback, axis=1, keepdims=True), 1e-12))
+    w = np.where((np.cross(n, tan) * -bit).sum(1) < 0, -1.0, 1.0)
+    return np.column_stack([tan, w]).astype(np.float32)
+
+
+def add_tangents(w, primitive: dict, positions, normals, uv, indices) -> None:
+    """Give a written primitive (``GlbWriter.primitive``'s dict) its ``TANGENT`` accessor."""
+    from .glb import ARRAY_BUFFER
+
+    primitive["attributes"]["TANGENT"] = w.accessor(tangents(positions, normals, uv, indices), "VEC4", ARRAY_BUFFER)

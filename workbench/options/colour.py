@@ -1,0 +1,135 @@
+"""What a colour of the settings means on screen: sRGB and linear light, Khronos PBR Neutral tone mapping, and
+the albedo that shows a requested skin tone in a standard studio.
+
+A setting such as ``skinTone: "#C68642"`` names the colour a person sees, not a material's albedo: used
+unchanged as a base colour, a light tone burned to near white in a tone-mapped studio. So the one
+colour pipeline of the project is:
+
+1. a hex colour is sRGB (:func:`srgb_to_linear`, :func:`linear_to_srgb`, the standard transfer curves);
+2. viewers show linear light through Khronos PBR Neutral tone mapping (:func:`neutral`, exactly as
+   three.js's ``NeutralToneMapping`` and model-viewer's default draw it; the workbench's renderer uses it too);
+3. the reference studio (three.js's ``RoomEnvironment`` at exposure 1, an image-based light as
+   model-viewer's default neutral lighting is) lights each pixel of a portrait's skin of albedo ``a``
+   to ``k * a + s``: the light it gathers (``k``) and the room reflected in its surface (``s``).
+   :data:`STUDIO` holds those pairs for 16 equal shares of the skin's pixels, darkest to brightest,
+   measured in three.js (tests/browser/test_studio_colour.py measures them again);
+4. the tone a person sees is the mean over those pixels of what the screen shows (steps 3, 2, 1:
+   :func:`shown_in_studio`), and :func:`albedo_for` finds the albedo whose mean is the tone asked for.
+
+>>> [round(float(v), 4) for v in neutral(np.array([0.5, 0.25, 0.1]))]       # below its knee: linear less a toe
+[0.46, 0.21, 0.06]
+>>> [round(float(v), 4) for v in neutral_inverse(neutral(np.array([0.9, 0.5, 0.2])))]   # and back
+[0.9, 0.5, 0.2]
+>>> albedo_for("#C68642")                       # darker than the tone: the studio brightens it
+'#AC7337'
+>>> to_hex(shown_in_studio(srgb_to_linear(hex_rgb("#AC7337"))))   # and shows it as asked
+'#C68642'
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["srgb_to_linear", "linear_to_srgb", "neutral", "neutral_inverse", "albedo_for", "shown_in_studio",
+           "hex_rgb", "to_hex", "STUDIO"]
+
+# Khronos PBR Neutral's constants (its specification, and three.js's NeutralToneMapping).
+START_COMPRESSION = 0.8 - 0.04
+DESATURATION = 0.15
+# Step 3: (k, s) per sixteenth of a portrait's skin pixels, ordered by k: three.js's RoomEnvironment on the
+# default feminine avatar in its idle pose (baked occlusion, the skin's roughness and normals included).
+STUDIO = ((0.610, 0.0248), (0.795, 0.0236), (0.916, 0.0239), (1.003, 0.0265), (1.093, 0.0270), (1.191, 0.0308),
+          (1.291, 0.0330), (1.391, 0.0374), (1.491, 0.0433), (1.575, 0.0515), (1.642, 0.0616), (1.718, 0.0576),
+          (1.810, 0.0651), (1.929, 0.0749), (2.048, 0.0890), (2.126, 0.0749))
+# The brightest albedo a skin is given (snow is about 0.9; nothing lit reaches the tone of #FFFFFF).
+MAX_ALBEDO = 0.9
+
+
+def to_hex(rgb) -> str:
+    """sRGB values in 0..1 -> '#RRGGBB'.
+
+    >>> to_hex([1.0, 0.5, 0.0])
+    '#FF8000'
+    """
+    return "#" + "".join(f"{int(round(float(np.clip(v, 0, 1)) * 255)):02X}" for v in rgb)
+
+
+def hex_rgb(color: str) -> np.ndarray:
+    """'#RRGGBB' -> float array in 0..1 (sRGB).
+
+    >>> hex_rgb("#FF8000").round(3).tolist()
+    [1.0, 0.502, 0.0]
+    """
+    c = color.lstrip("#")
+    return np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], float) / 255.0
+
+
+def srgb_to_linear(c):
+    """The sRGB transfer curve undone (IEC 61966-2-1), elementwise on values in 0..1.
+
+    >>> round(float(srgb_to_linear(0.5)), 4)
+    0.214
+    """
+    c = np.asarray(c, np.float64)
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(c):
+    """Linear light to sRGB (IEC 61966-2-1), elementwise; values are clipped to 0..1 first.
+
+    >>> round(float(linear_to_srgb(0.214)), 3)
+    0.5
+    """
+    c = np.clip(np.asarray(c, np.float64), 0.0, 1.0)
+    return np.where(c <= 0.0031308, c * 12.92, 1.055 * c ** (1 / 2.4) - 0.055)
+
+
+def neutral(rgb: np.ndarray) -> np.ndarray:
+    """Khronos PBR Neutral tone mapping of linear RGB (..., 3), as three.js's shader computes it."""
+    c = np.asarray(rgb, np.float64)
+    x = c.min(axis=-1, keepdims=True)
+    offset = np.where(x < 0.08, x - 6.25 * x * x, 0.04)
+    c = c - offset
+    peak = c.max(axis=-1, keepdims=True)
+    d = 1.0 - START_COMPRESSION
+    new_peak = 1.0 - d * d / (peak + d - START_COMPRESSION)
+    compressed = c * (new_peak / np.maximum(peak, 1e-12))
+    g = 1.0 - 1.0 / (DESATURATION * (peak - new_peak) + 1.0)
+    compressed = compressed * (1 - g) + new_peak * g
+    return np.where(peak < START_COMPRESSION, c, compressed)
+
+
+def neutral_inverse(rgb: np.ndarray) -> np.ndarray:
+    """The linear RGB that :func:`neutral` maps to ``rgb`` (..., 3); a peak of 1 or more (which the curve
+    only reaches at infinity) is taken as just under 1."""
+    o = np.asarray(rgb, np.float64)
+    new_peak = np.minimum(o.max(axis=-1, keepdims=True), 0.999)
+    d = 1.0 - START_COMPRESSION
+    peak = d * d / (1.0 - new_peak) - d + START_COMPRESSION
+    g = 1.0 - 1.0 / (DESATURATION * (peak - new_peak) + 1.0)
+    uncompressed = (np.minimum(o, new_peak) - g * new_peak) / (1 - g) * (peak / np.maximum(new_peak, 1e-12))
+    c = np.where(new_peak < START_COMPRESSION, o, uncompressed)
+    # The toe: the offset came from the smallest channel before it was taken off.
+    low = c.min(axis=-1, keepdims=True)
+    x = np.where(low < 0.04, np.sqrt(np.maximum(low, 0.0) / 6.25), low + 0.04)
+    offset = np.where(x < 0.08, x - 6.25 * x * x, 0.04)
+    return c + offset
+
+
+def shown_in_studio(albedo) -> np.ndarray:
+    """The mean sRGB colour (0..1) a skin of linear ``albedo`` (3,) shows over a portrait in the reference
+    studio (steps 3, 2 and 1)."""
+    k, s = np.asarray(STUDIO).T
+    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + s[:, None]
+    return linear_to_srgb(neutral(lit)).mean(axis=0)
+
+
+def albedo_for(color: str) -> str:
+    """The albedo ('#RRGGBB', sRGB-encoded as glTF's base colour) that shows ``color`` in the reference studio;
+    a tone brighter than the brightest albedo (:data:`MAX_ALBEDO`) can show comes as near as it can."""
+    want = srgb_to_linear(hex_rgb(color))
+    albedo = np.clip(want / 1.4, 1e-4, MAX_ALBEDO)
+    for _ in range(40):   # each channel scaled by how far its mean is from the tone (linear light)
+        got = srgb_to_linear(shown_in_studio(albedo))
+        albedo = np.clip(albedo * (np.maximum(want, 1e-4) / np.maximum(got, 1e-4)) ** 0.8, 0.0, MAX_ALBEDO)
+    return to_hex(linear_to_srgb(albedo))
