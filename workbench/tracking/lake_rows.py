@@ -14,24 +14,16 @@ Only a read of a lake whose note promises that no event id repeats is narrowed: 
 id may repeat, which copy of it counts depends on the rows left out (the earliest copy
 wins, whatever its key). Any other frame (a filter or a new column applied after the
 read, another source) gives None, and the question reads it whole.
-
->>> import tempfile, pathlib
->>> from workbench.tracking.lake import read_events, write_synth_lake
->>> ddf = read_events(write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 3_000, seed=1))
->>> few = narrowed(ddf, ["visitorId", "key", "timestamp"], "key", ["cta_clicked"], ("timestamp", "visitorId"))
->>> sorted(set(few.compute()["key"])) < sorted(set(ddf["key"].compute()))
-True
 """
 
 from __future__ import annotations
 
-import os
 from typing import Iterable, Sequence
 
 import numpy as np
 import pyarrow as pa
 
-from .lake import _BUCKETS, _meta, _read_file
+from .lake import _BUCKETS, _meta, _read_file, _bucket_frame
 
 __all__ = ["narrowed", "frame_of"]
 
@@ -42,6 +34,19 @@ def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Se
     ``ddf`` is not a column selection of a lake read that promises unique ids (see the module's text).
 
     The frame has the lake read's partitions (one per bucket), index and divisions.
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.lake import read_events, write_synth_lake
+    >>> from workbench.tracking.lake import lake_files
+    >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 3_000, seed=1)
+    >>> ddf = read_events(lake)
+    >>> few = narrowed(ddf, ["visitorId", "key", "timestamp"], "key", ["cta_clicked"], ("timestamp", "visitorId"))
+    >>> few = few.compute()
+    >>> ends = few[few["key"] != "cta_clicked"]  # of each file, its first and last event
+    >>> len(few) < len(ddf), len(ends) <= 2 * sum(len(files) for files in lake_files(lake).values())
+    (True, True)
+    >>> narrowed(ddf[ddf["key"] == "cta_clicked"], ["key"], "key", ["cta_clicked"], ("timestamp",)) is None  # a filter
+    True
     """
     items = _lake_items(ddf)
     wanted = set(columns) | {key, *ends_of}
@@ -71,25 +76,8 @@ def _lake_items(ddf) -> list | None:
 def _read_rows(item: tuple, rows: tuple):
     """One bucket's rows of ``rows`` = (key column, keys, ends_of) as a pandas frame indexed like
     :func:`~workbench.tracking.lake._read_bucket`'s."""
-    import pandas as pd
-
-    number, files, fs, index_name, unique_ids, read = item
-
-    def picked(path: str) -> pa.Table:
-        return _picked(_read_file(fs, path, list(read)), *rows)
-
-    if len(files) > 1:  # the day files side by side: Arrow's reader and numpy let go of the GIL
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(min(len(files), os.cpu_count() or 1)) as pool:
-            tables = list(pool.map(picked, files))
-    else:
-        tables = [picked(f) for f in files]
-    df = frame_of(pa.concat_tables(tables))
-    df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
-    if unique_ids:
-        df.attrs["unique_ids"] = True
-    return df
+    fs, read = item[2], list(item[5])
+    return _bucket_frame(item, lambda path: _picked(_read_file(fs, path, read), *rows), frame_of)
 
 
 def _values(column: pa.ChunkedArray, fill) -> np.ndarray:
