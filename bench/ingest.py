@@ -34,17 +34,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
+from shared import ROOT, free_port
+
 sys.path.insert(0, str(ROOT))
 
 
@@ -80,12 +79,6 @@ def serve_bare(port: int) -> None:
 
     sock = free_socket("127.0.0.1", port)
     uvicorn.Server(server_config(bare_app())).run(sockets=[sock])
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(kind: str, data_dir: str) -> tuple[subprocess.Popen, str]:

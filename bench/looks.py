@@ -13,7 +13,6 @@ Run: ``PYTHONPATH=. python bench/looks.py [repeats]``
 
 from __future__ import annotations
 
-import importlib
 import statistics
 import subprocess
 import sys
@@ -21,7 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from shared import ROOT, render_at
+
 BASE = "15a6100"
 RENDER_FILES = ("__init__.py", "framing.py", "raster.py", "scene.py", "stage.py", "testing.py")
 COLD = """
@@ -34,17 +34,6 @@ t = time.perf_counter()
 R.render_preview(glb, PreviewOptions(size=512, camera="portrait"))
 print(time.perf_counter() - t)
 """
-
-
-def load_base(tmp: Path):
-    pkg = tmp / "render_base"
-    pkg.mkdir()
-    for name in RENDER_FILES:
-        src = subprocess.run(["git", "-C", str(ROOT), "show", f"{BASE}:workbench/render/{name}"],
-                             capture_output=True, text=True, check=True).stdout
-        (pkg / name).write_text(src)
-    sys.path.insert(0, str(tmp))
-    return importlib.import_module("render_base")
 
 
 def timed(fn, repeats: int) -> list[float]:
@@ -73,7 +62,7 @@ def main(repeats: int = 5) -> None:
     opts = PreviewOptions(size=512, camera="portrait")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        old = load_base(tmp)
+        old = render_at(BASE, RENDER_FILES, tmp)
         path = tmp / "avatar.glb"
         path.write_bytes(glb)
         # Warm, interleaved so both see the same load on this shared machine.

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -31,7 +30,8 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
+from shared import ROOT, free_port
+
 sys.path.insert(0, str(ROOT))
 
 from workbench.gltf import build_avatar  # noqa: E402
@@ -48,12 +48,6 @@ def options_of(rng: random.Random) -> ModelOptions:
     return ModelOptions(lod=rng.choice(LODS), animations=rng.choice(ANIMATION_CHOICES),
                         texture_format=rng.choice((None, *TEXTURE_FORMATS)), merge_mesh=rng.random() < 0.5,
                         texture_atlas_size=rng.choice((None, None, *ATLAS_SIZES)))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_service(data_dir: Path, log: Path) -> tuple[subprocess.Popen, str]:

@@ -23,7 +23,6 @@ import asyncio
 import json
 import os
 import shutil
-import socket
 import sqlite3
 import statistics
 import subprocess
@@ -34,7 +33,8 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
+from shared import ROOT, free_port
+
 sys.path.insert(0, str(ROOT))
 
 
@@ -70,12 +70,6 @@ def make_database(folder: Path, events: int) -> str:
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
     return viewer
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 async def probe(http: httpx.AsyncClient, url: str, stop: asyncio.Event, latencies: list[float]) -> None:

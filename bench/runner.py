@@ -12,7 +12,6 @@ cell, on the same clock (from sending a cell to holding its answer). Then the ra
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -22,32 +21,11 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from shared import ROOT
 from workbench.runner.execute import run_notebook
 
-EXPLORER = '''
-import ipywidgets as W
-from IPython.display import display
-
-class Explorer:
-    def __init__(self):
-        self.out = W.Output()
-        self.widget = W.VBox([W.Checkbox(description="mergeMesh"), self.out])
-        self.out.clear_output(wait=True)
-        with self.out:
-            display("a summary of the model " * 20)
-
-    def _ipython_display_(self):
-        display(self.widget)
-'''
-
-
-def notebook(cells: int) -> nbformat.NotebookNode:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.cells = [nbformat.v4.new_code_cell(EXPLORER)]
-    for i in range(cells):  # a heading each: the runner reports each cell as a group of its own
-        nb.cells += [nbformat.v4.new_markdown_cell(f"## {i}"), nbformat.v4.new_code_cell(f"e{i} = Explorer()\ne{i}")]
-    return nb
+sys.path.insert(0, str(ROOT / "tests"))
+from helpers import busy_cpu, explorer_cells, notebook_of  # noqa: E402  (the explorer cells the runner's tests run)
 
 
 def baseline(nb, timeout: int) -> tuple[float, list[float]]:
@@ -71,17 +49,12 @@ def main() -> None:
     parser.add_argument("--cells", type=int, default=60)
     parser.add_argument("--timeout", type=int, default=10, help="a cell's timeout in both runs (s)")
     args = parser.parse_args()
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = Path(tmp) / "explorer.ipynb"
-            nbformat.write(notebook(args.cells), path)
-            base_s, base_held = baseline(nbformat.read(path, 4), args.timeout)
-            our_s, our_held, error = ours(path, Path(tmp) / "out", args.timeout)
-    finally:
-        for p in spinners:
-            p.kill()
-    print(f"{args.cells} explorer cells, timeout {args.timeout} s, {len(spinners)} spinning processes")
+    with busy_cpu() as spinners, tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "explorer.ipynb"
+        nbformat.write(notebook_of(explorer_cells(args.cells)), path)
+        base_s, base_held = baseline(nbformat.read(path, 4), args.timeout)
+        our_s, our_held, error = ours(path, Path(tmp) / "out", args.timeout)
+    print(f"{args.cells} explorer cells, timeout {args.timeout} s, {spinners} spinning processes")
     for name, seconds, held in (("nbclient (baseline)", base_s, base_held), ("workbench runner", our_s, our_held)):
         stalls = sum(h >= args.timeout for h in held)
         print(f"  {name:<20} {seconds:6.1f} s  cells held to their timeout: {stalls:2d}  slowest cell {max(held):5.2f} s")

@@ -46,7 +46,6 @@ equal bytes.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import statistics
@@ -56,7 +55,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from shared import ROOT, render_at
+
 BASE = "9fa7291"
 RENDER_FILES = ("__init__.py", "framing.py", "raster.py", "scene.py", "testing.py")
 
@@ -76,18 +76,6 @@ COLD_CLIPS_NEW = ("from workbench.render.stage import Stage, encode\n"
 COLD_CLIPS_OLD = ("import io\n"
                   "t = time.perf_counter(); m = Model(glb); [Clip(m, i) for i in range(len(m.doc['animations']))]\n"
                   "buf = io.BytesIO(); R.render(glb, size=512, camera='full').save(buf, format='PNG', compress_level=1)\n")
-
-
-def load_base(tmp: Path):
-    """The render package of ``BASE`` as the module ``render_base``."""
-    pkg = tmp / "render_base"
-    pkg.mkdir()
-    for name in RENDER_FILES:
-        src = subprocess.run(["git", "-C", str(ROOT), "show", f"{BASE}:workbench/render/{name}"],
-                             capture_output=True, text=True, check=True).stdout
-        (pkg / name).write_text(src)
-    sys.path.insert(0, str(tmp))
-    return importlib.import_module("render_base")
 
 
 def stats(ts: list[float]) -> tuple[float, float]:
@@ -132,7 +120,7 @@ def main(frames: int = 21) -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        old = load_base(tmp)
+        old = render_at(BASE, RENDER_FILES, tmp)
         settings = normalize_avatar_settings({"gender": "feminine"})
         lod0 = build_avatar(settings, ModelOptions(lod=0))
         lod2 = build_avatar(settings, ModelOptions(lod=2))

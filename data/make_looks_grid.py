@@ -6,7 +6,7 @@
 - ``looks_heights.png``: 150 cm and 200 cm side by side in one frame (one camera, one floor);
 - ``looks_hair.png``: the four hair styles in a dark and a light colour, front, back, three-quarter and
   full (``data/make_hair_threejs.py`` draws the same in three.js);
-- ``looks_outfits.png``: outfit colours and glasses;
+- ``looks_outfits.png``: the cuts of clothes (each top and bottom style) in their colours, with glasses;
 - ``looks_skin.png``: skin tones from #FFE0C4 to #3B2416;
 - ``looks_expressions.png``: neutral and the extra shapes (smile, eyes closed, jaw open, mouth open, eyes
   up), the 15 Oculus visemes on both genders, and glasses at three quarters;
@@ -162,20 +162,28 @@ def hair_sheet() -> Image.Image:
 
 
 def outfits_sheet() -> Image.Image:
+    """The cuts (``topStyle`` x ``bottomStyle``, each top and each bottom twice) in their colours on slim and
+    heavy, feminine and masculine bodies: full front, three-quarter and back, and a portrait."""
     from workbench.render import grid
 
     sets = [
-        ("default", {"gender": "feminine"}),
-        ("white tee, navy", {"gender": "masculine", "outfit": {"top": "#E8E4DA", "bottom": "#2C3A5A", "shoes": "#F2F2F2"}}),
-        ("red, khaki", {"gender": "feminine", "bodyShape": "heavy", "outfit": {"top": "#B03A48", "bottom": "#B9A37E", "shoes": "#5A3A22"}}),
-        ("green, black, clear", {"gender": "masculine", "bodyShape": "athletic", "glasses": "clear",
-                                 "outfit": {"top": "#2E7D4F", "bottom": "#1E1E22"}}),
-        ("yellow, denim, sun", {"gender": "feminine", "bodyShape": "slim", "glasses": "sunglasses",
-                                "outfit": {"top": "#F0C04A", "bottom": "#3A5A8C", "shoes": "#EDEDED"}}),
+        ("tee, trousers (default)", {"gender": "feminine"}),
+        ("hoodie, skirt", {"gender": "feminine", "bodyShape": "heavy", "glasses": "clear",
+                           "outfit": {"top": "#5B6E8C", "bottom": "#2F2F36", "topStyle": "hoodie", "bottomStyle": "skirt"}}),
+        ("longsleeve, shorts", {"gender": "masculine", "bodyShape": "slim",
+                                "outfit": {"top": "#E8E4DA", "bottom": "#2C3A5A", "shoes": "#F2F2F2",
+                                           "topStyle": "longsleeve", "bottomStyle": "shorts"}}),
+        ("tee, shorts", {"gender": "masculine", "bodyShape": "heavy", "glasses": "sunglasses",
+                         "outfit": {"top": "#2E7D4F", "bottom": "#B9A37E", "bottomStyle": "shorts"}}),
+        ("longsleeve, skirt", {"gender": "feminine", "bodyShape": "slim",
+                               "outfit": {"top": "#F0C04A", "bottom": "#3A5A8C", "shoes": "#EDEDED",
+                                          "topStyle": "longsleeve", "bottomStyle": "skirt"}}),
+        ("hoodie, trousers", {"gender": "masculine", "bodyShape": "average",
+                              "outfit": {"top": "#9C2F2F", "bottom": "#1E1E22", "topStyle": "hoodie"}}),
     ]
-    full = [render_avatar(s, "full", 300) for _, s in sets]
-    near = [render_avatar(s, "portrait", 300, yaw_deg=25) for _, s in sets]
-    return grid([full, near], col_labels=[label for label, _ in sets])
+    rows = [[render_avatar(s, "full", 300, yaw_deg=yaw) for _, s in sets] for yaw in (0, 40, 180)]
+    rows.append([render_avatar(s, "portrait", 300, yaw_deg=25) for _, s in sets])
+    return grid(rows, row_labels=["front", "3/4", "back", "portrait"], col_labels=[label for label, _ in sets])
 
 
 def skin_sheet() -> Image.Image:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -133,6 +134,28 @@ def asgi_client(asgi_backend):
 def client(request):
     """Each client test runs twice: sync client over real HTTP, async client in-process."""
     return request.getfixturevalue("http_client" if request.param == "http" else "asgi_client")
+
+
+MACHINE_TESTS = "WORKBENCH_MACHINE_TESTS"  # set to 1 to run the tests that change the machine (.ci/run does)
+
+
+@pytest.fixture()
+def small_disk(tmp_path):
+    """A data folder on a 32 MB tmpfs of its own, for tests of a full disk (the server's log stays outside it).
+    Mounting changes the machine: only as root, and only when asked with WORKBENCH_MACHINE_TESTS=1."""
+    if os.environ.get(MACHINE_TESTS) != "1":
+        pytest.skip(f"mounts a tmpfs, which changes the machine: run it as root with {MACHINE_TESTS}=1")
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("a full disk is tested on a small tmpfs, and mounting one needs root")
+    if shutil.which("mount") is None:
+        pytest.skip("no mount command here to make a small tmpfs")
+    folder = tmp_path / "logs-here" / "data"
+    folder.mkdir(parents=True)
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(folder)], capture_output=True, text=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {made.stderr.strip()}")
+    yield folder
+    subprocess.run(["umount", "-l", str(folder)], capture_output=True)
 
 
 @pytest.fixture(scope="module")

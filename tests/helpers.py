@@ -1,6 +1,9 @@
 """Helpers the tests share: reading the contract's error envelope, a Bearer header, making a viewer and a space
-template, finishing an upload, a funnel's depth by exhaustive search, a GLB with ARKit-named morph targets,
-waiting for a condition with a bound (a bound, never a measured time), and a busy CPU.
+template, posting tracking batches in process, finishing an upload, a funnel's depth by exhaustive search, a GLB
+with ARKit-named morph targets, waiting for a condition with a bound (a bound, never a measured time), a busy CPU,
+notebooks of widget cells, an event table written by hand, one HTTP message read off a raw socket, the clients
+the hostile tests point at a server, and avatar settings drawn at random over every allowed value of the
+service's own settings schema (the random sheets and the framing test).
 
 >>> auth(type("S", (), {"token": "wb_x"})())
 {'Authorization': 'Bearer wb_x'}
@@ -57,6 +60,18 @@ def new_avatar(server, settings: dict | None = None) -> dict:
     return r.json()["data"]
 
 
+def post_batches(app, viewer_token: str, bodies: list) -> list[httpx.Response]:
+    """Tracking batch bodies POSTed all at once to the in-process ``app`` (ASGI) for ``viewer_token``; the
+    answers in order."""
+    import asyncio
+
+    async def send_all():
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as c:
+            return await asyncio.gather(*(c.post(f"/api/viewers/{viewer_token}/tracking-event/batch", content=body,
+                                                 headers={"content-type": "application/json"}) for body in bodies))
+    return asyncio.run(send_all())
+
+
 def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
     """Poll ``predicate`` until it gives a true value or ``timeout`` seconds pass; its last value."""
     deadline = time.monotonic() + timeout
@@ -90,15 +105,51 @@ class Seen(io.StringIO):
 @contextlib.contextmanager
 def busy_cpu():
     """As many processes spinning as the machine has cores, for the length of the block: a shared
-    machine while other work runs."""
+    machine while other work runs. Gives how many spin."""
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
     try:
-        yield
+        yield len(spinners)
     finally:
         for p in spinners:
             p.kill()
         for p in spinners:
             p.wait()
+
+
+# The widget of notebook 01's ModelExplorer, reduced: an Output cleared and filled while its own cell runs (the
+# cell that stalled nbclient, issue 29).
+EXPLORER = '''
+import ipywidgets as W
+from IPython.display import display
+
+class Explorer:
+    def __init__(self):
+        self.out = W.Output()
+        self.widget = W.VBox([W.Checkbox(description="mergeMesh"), self.out])
+        self.out.clear_output(wait=True)
+        with self.out:
+            display("a summary of the model " * 20)
+
+    def _ipython_display_(self):
+        display(self.widget)
+'''
+
+
+def explorer_cells(n: int) -> list[str]:
+    """:data:`EXPLORER`'s class, then ``n`` cells that each show a new explorer."""
+    return [EXPLORER] + [f"e{i} = Explorer()\ne{i}" for i in range(n)]
+
+
+def notebook_of(cells: list[str]):
+    """A python3 notebook of code cells, each under a heading ``## step N`` (a group of its own in the runner's
+    reports)."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for i, source in enumerate(cells):
+        nb.cells += [nbformat.v4.new_markdown_cell(f"## step {i}"), nbformat.v4.new_code_cell(source)]
+    return nb
 
 
 @functools.lru_cache(maxsize=None)
@@ -137,6 +188,75 @@ def finish(server, sid, success="true", message="done", token=None, **kw):
 def space_state(server, sid):
     """The template's state as the control API tells it."""
     return httpx.get(f"{server.local_url}/spaces/{sid}").json()["data"]["state"]
+
+
+# ---------------------------------------------------------------- event tables written by hand
+
+def event_table(rows, by: str = "sessionId"):
+    """(group, key, ms after 2026-11-01 00:00 UTC[, id[, payload]]) rows as an event table, the analysis tests'
+    hand-made input (ids ``e0``, ``e1``... and empty payloads where a row gives none)."""
+    import pandas as pd
+
+    t0, ms = pd.Timestamp("2026-11-01", tz="UTC"), pd.Timedelta(milliseconds=1)
+    return pd.DataFrame({by: [r[0] for r in rows], "key": [r[1] for r in rows],
+                         "timestamp": [t0 + r[2] * ms for r in rows],
+                         "id": [r[3] if len(r) > 3 else f"e{i}" for i, r in enumerate(rows)],
+                         "payload": [r[4] if len(r) > 4 else {} for r in rows]})
+
+
+# ---------------------------------------------------------------- raw sockets, and clients of a hostile server
+
+SECRET_TOKEN = "wb_secret_token_do_not_leak"  # the hostile tests' token: no answer, log or message may show it
+
+
+def client_at(root: str, **kw):
+    """A blocking client of the service at ``root`` (``/api``, ``/avatars``), retries off, :data:`SECRET_TOKEN`."""
+    import workbench
+
+    return workbench.Client(f"{root}/api", f"{root}/avatars", SECRET_TOKEN, retries=0, **kw)
+
+
+def run_async(root: str, call, **kw):
+    """``await call(client)`` with an async client made as :func:`client_at` makes its blocking one."""
+    import asyncio
+
+    import workbench
+
+    async def main():
+        async with workbench.AsyncClient(f"{root}/api", f"{root}/avatars", SECRET_TOKEN, retries=0, **kw) as c:
+            return await call(c)
+    return asyncio.run(main())
+
+
+def read_message(sock, timeout: float = 30):
+    """One HTTP message off a raw socket: (its first line, its headers with lower-case names, its body as far as
+    Content-Length says, or until the peer closes); None when the peer closed before the head ended."""
+    sock.settimeout(timeout)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return None
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    first, *lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines)}
+    while len(body) < int(headers.get("content-length", 0)):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return first, headers, body
+
+
+def answer_of(sock, timeout: float = 30) -> tuple[int, dict, dict]:
+    """(status, headers, JSON body) of the one answer on ``sock``."""
+    import json
+
+    message = read_message(sock, timeout)
+    assert message is not None, "the server closed the connection without answering"
+    first, headers, body = message
+    return int(first.split()[1]), headers, json.loads(body)
 
 
 # ---------------------------------------------------------------- funnels, the slow sure way
@@ -274,3 +394,49 @@ def arkit_glb() -> bytes:
     body_mesh = w.mesh("Body", [w.primitive(positions=bpos, normals=bnrm, indices=btris, material=cloth)])
     w.scene([w.node("Body", mesh=body_mesh), w.node("Head", mesh=head_mesh)])
     return w.to_bytes()
+
+
+def _draw_value(schema: dict, rng):
+    """One value of a schema that is not an enumeration or an object: a number uniform in its range (to 0.1),
+    a colour any #RRGGBB; None for anything else (left to its default)."""
+    if schema.get("type") == "number":
+        return round(float(rng.uniform(schema["minimum"], schema["maximum"])), 1)
+    if "pattern" in schema and "#" in schema["pattern"]:
+        return "#" + "".join(f"{v:02X}" for v in rng.integers(0, 256, 3))
+    return None
+
+
+def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
+    """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields and values
+    added later are drawn too): enumerations in shuffled cycles (each allowed value at least once when ``count``
+    reaches their number), colours any #RRGGBB, numbers uniform in their range. Same seed, same settings.
+
+    >>> a = random_settings(4, seed=1)
+    >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
+    (True, ['feminine', 'masculine'])
+    """
+    from workbench.service.openapi import build_openapi
+
+    schema = build_openapi("http://127.0.0.1")["components"]["schemas"]["AvatarSettings"]
+    rng = np.random.default_rng(seed)
+    cycles: dict[str, list] = {}
+
+    def walk(props: dict, path: str, k: int) -> dict:
+        out = {}
+        for name, sub in props.items():
+            key = f"{path}{name}"
+            if "enum" in sub:
+                if key not in cycles:
+                    values = list(sub["enum"]) * (count // len(sub["enum"]) + 1)
+                    rng.shuffle(values)
+                    cycles[key] = values
+                out[name] = cycles[key][k]
+            elif sub.get("type") == "object":
+                out[name] = walk(sub["properties"], key + ".", k)
+            else:
+                value = _draw_value(sub, rng)
+                if value is not None:
+                    out[name] = value
+        return out
+
+    return [walk(schema["properties"], "", k) for k in range(count)]

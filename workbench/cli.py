@@ -62,36 +62,31 @@ def _run_values(args) -> dict:
             "tolerance": Tolerance().with_(max_fraction=args.image_tolerance)}
 
 
-def _positive(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1; got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1; got {value}")
-    return value
+def _number(read, rule: str, within):
+    """An argparse type: ``text`` read by ``read`` (int or float) and kept when ``within(value)``; otherwise an
+    error that states ``rule``.
+
+    >>> _port("8080"), _seconds("2.5")
+    (8080, 2.5)
+    >>> _positive("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be a whole number of at least 1; got 0
+    """
+    def parse(text: str):
+        try:
+            value = read(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {rule}; got {text!r}") from None
+        if not within(value):
+            raise argparse.ArgumentTypeError(f"must be {rule}; got {text}")
+        return value
+    return parse
 
 
-def _seconds(text: str) -> float:
-    """An argparse type: a finite number of seconds above 0 (nan, inf, 0 and negatives make no limit)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0; got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0 (and finite); got {text}")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535; got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"must be a port number from 0 to 65535; got {value}")
-    return value
+_positive = _number(int, "a whole number of at least 1", lambda v: v >= 1)
+# nan, inf, 0 and negatives would make no limit
+_seconds = _number(float, "a finite number of seconds above 0", lambda v: 0 < v < float("inf"))
+_port = _number(int, "a port number from 0 to 65535", lambda v: 0 <= v <= 65535)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -277,8 +272,8 @@ def _analyze(args) -> int:
     titles = {
         "viewers": "per viewer: sessions, visits (a pause over 30 min starts a new one), events, median load time (ms), "
                    "share of visits that asked for AR, mean dwell (s)",
-        "funnel": f"funnel of visits: how many visits went through the steps in order (within 1 h of the first); "
-                  f"conversion from the first step and from the one before",
+        "funnel": "funnel of visits: how many visits went through the steps in order (within 1 h of the first); "
+                  "conversion from the first step and from the one before",
         "load_times": "load times (ms) of viewer_loaded by device: count, mean and percentiles",
         "ar_conversion": "AR by platform: sessions that asked for AR, started it, placed the object, and the rates",
     }

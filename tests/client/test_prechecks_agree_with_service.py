@@ -152,7 +152,9 @@ AVATAR_SETTINGS = st.one_of(
         "skinTone": color,
         "hair": st.one_of(st.fixed_dictionaries({}, optional={"style": text_like(*opts.HAIR_STYLES), "color": color}),
                           st.lists(st.integers(), max_size=1)),
-        "outfit": st.fixed_dictionaries({}, optional={"top": color, "bottom": color, "shoes": color, "hat": color}),
+        "outfit": st.fixed_dictionaries({}, optional={"top": color, "bottom": color, "shoes": color, "hat": color,
+                                                      "topStyle": text_like(*opts.TOP_STYLES),
+                                                      "bottomStyle": text_like(*opts.BOTTOM_STYLES)}),
         "glasses": text_like(*opts.GLASSES),
         "name": name,
         "nickname": st.text(max_size=3),
@@ -162,22 +164,27 @@ AVATAR_SETTINGS = st.one_of(
 
 # ---------------------------------------------------------------- the properties
 
+def download_agrees(server: ServerProcess, operation: str, suffix: str, options: dict) -> None:
+    """The client's download ``operation`` (``model``, ``preview``) of :data:`UNKNOWN_ID` with these keyword
+    arguments, and a raw GET of its path with the query the client writes, agree."""
+    def download(c):
+        return getattr(c.avatars, operation)
+    agree(server, lambda c: download(c)(UNKNOWN_ID, **options),
+          lambda: httpx.get(f"{server.avatar_base_url}/{operation}/{UNKNOWN_ID}.{suffix}",
+                            params=wire_query(server, download, options)),
+          accepted_statuses={404})
+
+
 @SETTINGS
 @hypothesis.given(options=MODEL_OPTIONS)
 def test_model_options_agree(prop_server, options):
-    agree(prop_server, lambda c: c.avatars.model(UNKNOWN_ID, **options),
-          lambda: httpx.get(f"{prop_server.avatar_base_url}/model/{UNKNOWN_ID}.glb",
-                            params=wire_query(prop_server, lambda c: c.avatars.model, options)),
-          accepted_statuses={404})
+    download_agrees(prop_server, "model", "glb", options)
 
 
 @SETTINGS
 @hypothesis.given(options=PREVIEW_OPTIONS)
 def test_preview_options_agree(prop_server, options):
-    agree(prop_server, lambda c: c.avatars.preview(UNKNOWN_ID, **options),
-          lambda: httpx.get(f"{prop_server.avatar_base_url}/preview/{UNKNOWN_ID}.png",
-                            params=wire_query(prop_server, lambda c: c.avatars.preview, options)),
-          accepted_statuses={404})
+    download_agrees(prop_server, "preview", "png", options)
 
 
 @SETTINGS

@@ -108,12 +108,12 @@ def test_default_layout_one_skinned_mesh_per_part():
     # Hair is two primitives: its cards cut by alpha (MASK) and its fringe blended over them.
     assert s.meshes["skinned"].all() and list(s.meshes["primitives"]) == [1, 1, 1, 1, 2, 1, 1, 1]
     # Hair's cards and fringe share one texture (PNG, for its alpha), the lashes too are cut out of
-    # theirs by alpha; the skin's baked occlusion, pores (normal map) and roughness, and the teeth's
-    # occlusion, are textures of their own.
+    # theirs by alpha; the skin's baked occlusion, pores (normal map) and roughness, the teeth's
+    # occlusion, and each garment's normal and roughness maps, are textures of their own.
     assert list(s.materials["alphaMode"]) == ["OPAQUE", "OPAQUE", "MASK", "OPAQUE", "MASK", "BLEND"] + ["OPAQUE"] * 3
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
     assert mimes.pop("Hair") == "image/png" and mimes.pop("Eyelashes") == "image/png"
-    assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 10
+    assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 16
     doc, _ = doc_of(build_avatar(DEFAULT, ModelOptions()))
     skin = next(m for m in doc["materials"] if m["name"] == "Skin")
     assert doc["textures"][skin["occlusionTexture"]["index"]]["name"] == "Skin_Occlusion"

@@ -4,11 +4,12 @@ by a function of (method, path, headers, body) that returns the raw bytes to sen
 
 from __future__ import annotations
 
-import socket
 import socketserver
 import threading
 import time
 from typing import Callable, Iterable
+
+from helpers import read_message
 
 
 class HostileServer:
@@ -20,28 +21,19 @@ class HostileServer:
 
         class Handler(socketserver.BaseRequestHandler):
             def handle(self):
-                sock: socket.socket = self.request
-                sock.settimeout(30)
-                data = b""
-                while b"\r\n\r\n" not in data:
-                    chunk = sock.recv(65536)
-                    if not chunk:
-                        return
-                    data += chunk
-                head, _, body = data.partition(b"\r\n\r\n")
-                lines = head.decode("latin-1").split("\r\n")
-                method, path, _ = lines[0].split(" ", 2)
-                headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:])}
-                while len(body) < int(headers.get("content-length", 0)):
-                    body += sock.recv(65536)
+                message = read_message(self.request)
+                if message is None:
+                    return
+                first, headers, body = message
+                method, path, _ = first.split(" ", 2)
                 outer.requests.append((method, path, headers, body))
                 out = outer.answer(method, path, headers, body)
                 try:
                     if isinstance(out, bytes):
-                        sock.sendall(out)
+                        self.request.sendall(out)
                     else:
                         for piece, pause in out:
-                            sock.sendall(piece)
+                            self.request.sendall(piece)
                             time.sleep(pause)  # the server's trickle, not a test waiting
                 except OSError:
                     pass  # the client gave up, as it should

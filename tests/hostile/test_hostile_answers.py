@@ -9,8 +9,8 @@ import zlib
 
 import pytest
 
+from helpers import client_at, run_async
 from hostile_server import HostileServer, response
-from test_hostile_client import client, run_async
 from workbench.client.errors import (AnswerTooLargeError, APIError, RequestTimeoutError, UnexpectedAnswerError,
                                      WorkbenchError)
 
@@ -19,7 +19,7 @@ OK_LIST = b'{"status": "ok", "data": {"masculine": ["idle"], "feminine": ["idle"
 
 def ask(flavour: str, root: str, call, **kw):
     if flavour == "sync":
-        with client(root, **kw) as c:
+        with client_at(root, **kw) as c:
             return call(c)
     return run_async(root, call, **kw)
 
@@ -49,7 +49,7 @@ def test_every_connection_pool_of_the_client_reads_within_the_deadline():
     # them, this says so before a trickling server does.
     from workbench.client._deadline import install
 
-    with client("http://127.0.0.1:1") as c:
+    with client_at("http://127.0.0.1:1") as c:
         assert install(c._http) >= 1
 
 
@@ -81,15 +81,15 @@ def test_stacked_gzip_is_decoded_in_bounded_steps_and_stops_at_the_bound(flavour
 def test_stacked_codings_that_fit_are_decoded_and_more_than_two_are_refused():
     deflated = zlib.compress(gzip.compress(OK_LIST))
     with HostileServer(lambda *a: response(200, deflated, content_encoding="gzip, deflate")) as srv:
-        with client(srv.root) as c:
+        with client_at(srv.root) as c:
             assert c.animations.list().masculine == ("idle",)
     three = gzip.compress(gzip.compress(gzip.compress(OK_LIST)))
     with HostileServer(lambda *a: response(200, three, content_encoding="gzip, gzip, gzip")) as srv:
-        with client(srv.root) as c:
+        with client_at(srv.root) as c:
             with pytest.raises(UnexpectedAnswerError, match="3 content codings stacked"):
                 c.animations.list()
     with HostileServer(lambda *a: response(200, b"\x1f\x8b junk", content_encoding="gzip")) as srv:
-        with client(srv.root) as c:
+        with client_at(srv.root) as c:
             with pytest.raises(UnexpectedAnswerError, match="does not decode"):
                 c.animations.list()
 

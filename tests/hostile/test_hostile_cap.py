@@ -10,8 +10,7 @@ import time
 import pytest
 
 from conftest import ServerProcess
-from helpers import make_space
-from test_hostile_connections import answer_of
+from helpers import answer_of, make_space
 
 MiB = 1 << 20
 

@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import json
 
 import pytest
 
 import workbench
+from helpers import SECRET_TOKEN, client_at, run_async
 from hostile_server import HostileServer, response
 from workbench.client.errors import AnswerTooLargeError, RequestTimeoutError, UnexpectedAnswerError
-
-TOKEN = "wb_secret_token_do_not_leak"
-
-
-def client(root: str, **kw) -> workbench.Client:
-    return workbench.Client(f"{root}/api", f"{root}/avatars", TOKEN, retries=0, **kw)
-
-
-def run_async(root: str, call, **kw):
-    async def main():
-        async with workbench.AsyncClient(f"{root}/api", f"{root}/avatars", TOKEN, retries=0, **kw) as c:
-            return await call(c)
-    return asyncio.run(main())
-
 
 # ---------------------------------------------------------------- 10. credentials stay with the configured origin
 
@@ -39,7 +25,7 @@ def test_a_cross_origin_redirect_never_gets_the_credential(form, flavour):
                    (lambda c: c.viewers.regenerate("vt_1", "PUT"))
             with pytest.raises(UnexpectedAnswerError, match="another origin"):
                 if flavour == "sync":
-                    with client(first.root) as c:
+                    with client_at(first.root) as c:
                         call(c)
                 else:
                     run_async(first.root, call)
@@ -51,11 +37,11 @@ def test_a_same_origin_redirect_is_still_followed():
     ok = b'{"status": "ok", "data": {"jobId": "j1", "state": "queued"}}'
     with HostileServer(lambda m, path, h, b: response(200, ok) if path.startswith("/moved")
                        else response(307, location="/moved/regenerate")) as srv:
-        with client(srv.root) as c:
+        with client_at(srv.root) as c:
             job = c.viewers.regenerate("vt_1", "POST", beacon=True)
         assert job.job_id == "j1"
         assert [r[1] for r in srv.requests] == ["/api/viewers/vt_1/regenerate/all", "/moved/regenerate"]
-        assert f"access_token={TOKEN}".encode() in srv.requests[1][3]
+        assert f"access_token={SECRET_TOKEN}".encode() in srv.requests[1][3]
 
 
 # ---------------------------------------------------------------- 11. bounded downloads
@@ -63,7 +49,7 @@ def test_a_same_origin_redirect_is_still_followed():
 def test_a_gzip_bomb_stops_at_the_bound_counted_after_decompression():
     bomb = gzip.compress(b"\0" * (64 << 20), compresslevel=9)  # 64 KiB that inflate to 64 MiB
     with HostileServer(lambda *a: response(200, bomb, "model/gltf-binary", content_encoding="gzip")) as srv:
-        with client(srv.root, max_bytes={"model": 4 << 20}) as c:
+        with client_at(srv.root, max_bytes={"model": 4 << 20}) as c:
             with pytest.raises(AnswerTooLargeError, match="decompressed") as e:
                 c.avatars.model("m1")
     assert e.value.status == 200 and "4,194,304" in str(e.value)
@@ -72,7 +58,7 @@ def test_a_gzip_bomb_stops_at_the_bound_counted_after_decompression():
 def test_a_declared_length_past_the_bound_is_refused_before_reading():
     head = response(200, b"", "model/gltf-binary", content_length="53687091200")  # 50 GB, then nothing
     with HostileServer(lambda *a: [(head, 0), (b"glTF", 30)]) as srv:
-        with client(srv.root) as c:
+        with client_at(srv.root) as c:
             with pytest.raises(AnswerTooLargeError, match="53,687,091,200"):
                 c.avatars.model("m1")
 
@@ -95,7 +81,7 @@ def test_a_trickling_body_ends_at_the_answer_deadline(flavour):
         call = lambda c: c.animations.list()  # noqa: E731
         with pytest.raises(RequestTimeoutError, match="answer_timeout"):
             if flavour == "sync":
-                with client(srv.root, timeout=5, answer_timeout=1) as c:
+                with client_at(srv.root, timeout=5, answer_timeout=1) as c:
                     call(c)
             else:
                 run_async(srv.root, call, timeout=5, answer_timeout=1)
@@ -120,7 +106,7 @@ def test_a_portal_page_with_200_is_an_unexpected_answer_naming_what_came(operati
         "preview": lambda c: c.avatars.preview("m1"),
     }
     with HostileServer(lambda *a: response(200, PORTAL, "text/html; charset=utf-8")) as srv:
-        with client(srv.root) as c:
+        with client_at(srv.root) as c:
             with pytest.raises(UnexpectedAnswerError) as e:
                 calls[operation](c)
     err = e.value
@@ -130,7 +116,7 @@ def test_a_portal_page_with_200_is_an_unexpected_answer_naming_what_came(operati
 
 def test_json_of_another_shape_is_an_unexpected_answer_too():
     with HostileServer(lambda *a: response(200, json.dumps({"status": "ok", "data": {"id": 1}}).encode())) as srv:
-        with client(srv.root) as c:
+        with client_at(srv.root) as c:
             with pytest.raises(UnexpectedAnswerError, match="no modelId"):
                 c.avatars.register({"gender": "feminine"})
             with pytest.raises(UnexpectedAnswerError, match="no accepted"):
@@ -140,13 +126,13 @@ def test_json_of_another_shape_is_an_unexpected_answer_too():
 def test_a_download_to_a_file_streams_and_keeps_no_part_when_refused(tmp_path):
     glb = b"glTF" + b"\0" * (3 << 20)
     with HostileServer(lambda *a: response(200, glb, "model/gltf-binary")) as srv:
-        with client(srv.root, max_bytes={"model": 4 << 20}) as c:
+        with client_at(srv.root, max_bytes={"model": 4 << 20}) as c:
             saved = c.avatars.model("m1", to_file=tmp_path / "m.glb")
             assert saved == tmp_path / "m.glb" and saved.read_bytes() == glb
             with pytest.raises(AnswerTooLargeError):
                 c.with_options(max_bytes={"model": 1 << 20}).avatars.model("m1", to_file=tmp_path / "small.glb")
     with HostileServer(lambda *a: response(200, PORTAL, "text/html")) as srv:
-        with client(srv.root) as c:
+        with client_at(srv.root) as c:
             with pytest.raises(UnexpectedAnswerError):
                 c.animations.download("feminine", "wave", to_file=tmp_path / "w.glb")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.glb"]  # no part file, nothing half written

@@ -3,7 +3,6 @@ log lines a slow-body run leaves."""
 
 from __future__ import annotations
 
-import json
 import socket
 import time
 
@@ -11,26 +10,7 @@ import httpx
 import pytest
 
 from conftest import ServerProcess
-
-
-def answer_of(s: socket.socket, timeout: float = 30) -> tuple[int, dict, dict]:
-    """(status, headers, JSON body) of the one answer on ``s``, read until the server closes or the body is whole."""
-    s.settimeout(timeout)
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:])}
-    while len(body) < int(headers.get("content-length", 0)):
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        body += chunk
-    return int(lines[0].split()[1]), headers, json.loads(body)
+from helpers import answer_of
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,6 @@ import os
 import shutil
 import socket
 import struct
-import subprocess
 
 import httpx
 import hypothesis.strategies as st
@@ -45,19 +44,6 @@ def test_a_re_upload_under_another_name_replaces_the_first_file(server):
     assert upload(server, sid, "second.ply", (DATA / "sample_splat.ply").read_bytes()).status_code == 200
     assert sorted(os.listdir(server.data_dir / "spaces" / sid)) == ["second.ply"]
     assert finish(server, sid).status_code == 201
-
-
-@pytest.fixture()
-def small_disk(tmp_path):
-    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("a full disk is tested on a small tmpfs, and mounting one needs root")
-    folder = tmp_path / "logs-here" / "data"
-    folder.mkdir(parents=True)
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", str(folder)], capture_output=True, text=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {made.stderr.strip()}")
-    yield folder
-    subprocess.run(["umount", "-l", str(folder)], capture_output=True)
 
 
 def test_a_re_upload_refused_for_a_full_disk_keeps_the_last_good_upload(small_disk):

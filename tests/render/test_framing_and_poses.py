@@ -14,7 +14,6 @@ from PIL import Image
 
 from workbench.gltf import build_avatar
 from workbench.body.mesh import body_mesh
-from workbench.body.outfit import SHIRT_HEM
 from workbench.gltf.clips import clip as library_clip
 from workbench.options import ANIMATIONS, BODY_SHAPES, ModelOptions, PreviewOptions, normalize_avatar_settings
 from workbench.render import pose_sequence, render, render_preview, turntable
@@ -238,10 +237,12 @@ def _covered_trousers_outside(glb: bytes, height: float, clip_name, times) -> li
     shirt_keep = rest["Outfit_Top"].positions[:, 1] < 0.65 * height
     shirt_tris = rest["Outfit_Top"].tris[shirt_keep[rest["Outfit_Top"].tris].all(1)]
     trousers = rest["Outfit_Bottom"]
+    # The shirt's hem: its lowest point at rest, as a share of the height.
+    hem = float(rest["Outfit_Top"].positions[:, 1].min()) / height
     y = trousers.positions[:, 1]
-    a, b, w = _edge_points(trousers.positions, trousers.tris, (y > (SHIRT_HEM - 0.04) * height) & (y < 0.62 * height))
+    a, b, w = _edge_points(trousers.positions, trousers.tris, (y > (hem - 0.04) * height) & (y < 0.62 * height))
     y = _sample(trousers.positions, a, b, w)[:, 1]
-    covered = (y > (SHIRT_HEM + 0.002) * height) & (y < 0.60 * height)
+    covered = (y > (hem + 0.006) * height) & (y < 0.60 * height)
     # Enough points to judge by (the short-sleeved shirt at LOD 2 keeps ~100 below the chest).
     assert covered.sum() > 100 and shirt_keep.sum() > 60
     clip = _clip(clip_name, glb) if clip_name else None
@@ -280,16 +281,20 @@ def test_no_trousers_through_the_shirt_in_any_clip(name):
 def test_the_interpenetration_check_sees_trousers_over_the_shirt():
     """The check fails a shirt whose hem is too tight: the same avatar with its shirt pulled in
     under the trousers' surface, so the trousers' waist stands out through it."""
-    import workbench.body.outfit as body
-    # A height no other test uses, so no cached mesh stands in for the tight one.
+    from dataclasses import replace
+
+    from workbench.body.outfit import STYLES, fit
+    # A height no other test uses, so no cached mesh stands in for the tight one; the shirt under its
+    # helper's surface and not pushed out over the trousers.
     settings = normalize_avatar_settings({"gender": "feminine", "bodyShape": "slim", "hair": {"style": "none"},
                                           "height": 163})
-    real = dict(body.LIFT)
-    body.LIFT["Outfit_Top"] = -0.004
+    real, over = STYLES["tee"], fit.over
+    STYLES["tee"] = replace(real, lift=-0.004, torso=None)
+    fit.over = lambda p, *args, **kw: p
     try:
         glb = build_avatar(settings, ModelOptions(lod=2))
     finally:
-        body.LIFT.update(real)
+        STYLES["tee"], fit.over = real, over
     assert _covered_trousers_outside(glb, 1.63, None, [0.0])
 
 
@@ -297,7 +302,11 @@ def test_the_interpenetration_check_sees_trousers_over_the_shirt():
 def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
     """Pixels of a portrait from ``yaw_deg`` (180 = from behind) where the body shows inside the shirt's
     silhouette: drawn with and without the body, the shirt's opaque pixels (2 px in from its edge) must not
-    change. The avatar stands in its own idle clip at ``t``, as the contact sheets pose it."""
+    change. The avatar stands in its own idle clip at ``t``, as the contact sheets pose it. The shirt is
+    drawn one-sided here: it hangs loose, and through a sleeve's opening the arm inside it shows, where
+    the shirt alone shows the sleeve's inside."""
+    from dataclasses import replace
+
     from scipy import ndimage
 
     from workbench.render.pictures import _pivot, _turned
@@ -307,6 +316,8 @@ def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
     posed = Model(glb).posed(load_clip(glb), t)
     posed = _turned(posed, yaw_deg, _pivot(posed))
     cam = frame(posed, "portrait")
+    posed.draws[:] = [replace(d, material=replace(d.material, double_sided=False)) if d.mesh_name == "Outfit_Top" else d
+                      for d in posed.draws]
 
     def only(names):
         return Posed(draws=[d for d in posed.draws if d.mesh_name in names], joints=posed.joints, joint_names=set())

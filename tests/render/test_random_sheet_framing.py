@@ -1,13 +1,15 @@
 """Previews frame the whole avatar, hair included, with a margin, at any setting (issue 36): a seeded draw
 over every allowed value of every field of the avatar settings (read from the service's own OpenAPI
 schema, so fields and values added later are drawn too), each avatar's first preview made as the service
-makes it, portrait and full."""
+makes it, portrait and full. (The draw is ``helpers.random_settings``; ``data/make_random_sheet.py`` draws the
+same avatars for people to look at.)"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from helpers import random_settings
 from workbench.gltf.avatar import build_avatar_unencoded
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import Model, render
@@ -20,47 +22,7 @@ SIZE = 160
 MARGIN = 0.02   # of the picture, at least, between the figure and the edges it must not touch
 
 
-def _draw_value(schema: dict, rng, cycle):
-    if "enum" in schema:
-        return cycle()
-    if schema.get("type") == "object":
-        return {k: _draw_value(v, rng, cycle) for k, v in schema.get("properties", {}).items()}
-    if schema.get("type") == "number":
-        return round(float(rng.uniform(schema["minimum"], schema["maximum"])), 1)
-    if "pattern" in schema and "#" in schema["pattern"]:
-        return "#" + "".join(f"{v:02X}" for v in rng.integers(0, 256, 3))
-    return None
-
-
-def random_settings(count: int = COUNT, seed: int = SEED) -> list[dict]:
-    """``count`` avatar settings, every field drawn: enumerations in shuffled cycles (each allowed value at
-    least once when ``count`` reaches their number), colours any #RRGGBB, numbers uniform in their range."""
-    schema = build_openapi("http://127.0.0.1")["components"]["schemas"]["AvatarSettings"]
-    rng = np.random.default_rng(seed)
-    cycles: dict[str, list] = {}
-
-    def walk(props: dict, path: str, k: int) -> dict:
-        out = {}
-        for name, sub in props.items():
-            key = f"{path}{name}"
-            if "enum" in sub:
-                if key not in cycles:
-                    values = list(sub["enum"]) * (count // len(sub["enum"]) + 1)
-                    rng.shuffle(values)
-                    cycles[key] = values
-                out[name] = cycles[key][k]
-            elif sub.get("type") == "object":
-                out[name] = walk(sub["properties"], key + ".", k)
-            else:
-                value = _draw_value(sub, rng, None)
-                if value is not None:
-                    out[name] = value
-        return out
-
-    return [walk(schema["properties"], "", k) for k in range(count)]
-
-
-SHEET = random_settings()
+SHEET = random_settings(COUNT, SEED)
 
 
 def test_the_draw_covers_every_allowed_value():

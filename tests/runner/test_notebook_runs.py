@@ -16,35 +16,13 @@ import nbformat
 import pytest
 
 from conftest import ROOT, ServerProcess
-from helpers import busy_cpu
+from helpers import busy_cpu, explorer_cells, notebook_of
 from workbench.runner.tour import run_notebook
 
-# The widget of notebook 01's ModelExplorer, reduced: an Output cleared and filled while its own cell runs.
-EXPLORER = '''
-import ipywidgets as W
-from IPython.display import display
-
-class Explorer:
-    def __init__(self):
-        self.out = W.Output()
-        self.widget = W.VBox([W.Checkbox(description="mergeMesh"), self.out])
-        self.out.clear_output(wait=True)
-        with self.out:
-            display("a summary of the model " * 20)
-
-    def _ipython_display_(self):
-        display(self.widget)
-'''
-
-
 def notebook(folder: Path, name: str, cells: list[str]) -> Path:
-    """A notebook of code cells, each under a heading ``## step N`` (a group of its own in the reports)."""
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    for i, source in enumerate(cells):
-        nb.cells += [nbformat.v4.new_markdown_cell(f"## step {i}"), nbformat.v4.new_code_cell(source)]
+    """A notebook of code cells, each under a heading of its own (a group in the reports), written to ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, folder / name)
+    nbformat.write(notebook_of(cells), folder / name)
     return folder / name
 
 
@@ -57,7 +35,7 @@ def test_an_output_widget_filled_in_its_own_cell_never_stalls_the_run(tmp_path):
     """nbclient waited on the shell socket for a cell's reply while its Output widget mimic sent on
     it; when the reply came in as it sent, the wait slept until the cell's timeout. Forty such cells
     with the CPU busy stalled several times; none may now take a quarter of its timeout."""
-    path = notebook(tmp_path / "nb", "explorer.ipynb", [EXPLORER] + [f"e{i} = Explorer()\ne{i}" for i in range(40)]
+    path = notebook(tmp_path / "nb", "explorer.ipynb", explorer_cells(40)
                     + ["print(len(e0.out.outputs))"])
     with busy_cpu():
         run = run_notebook(path, tmp_path / "out", {}, timeout=20)

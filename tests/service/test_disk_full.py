@@ -18,36 +18,14 @@ Mounting a tmpfs changes the machine, so the test runs only when asked (``.ci/ru
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import httpx
-import pytest
 
 from conftest import DATA, ServerProcess
 from helpers import wait_for
 
 HB = {"key": "heartbeat", "payload": {"visible": True}}
-ASK = "WORKBENCH_MACHINE_TESTS"  # set to 1 to run the tests that change the machine (.ci/run does)
-
-
-@pytest.fixture()
-def small_disk(tmp_path):
-    if os.environ.get(ASK) != "1":
-        pytest.skip(f"mounts a tmpfs, which changes the machine: run it as root with {ASK}=1 pytest tests/service/test_disk_full.py")
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        pytest.skip("a full disk is tested on a small tmpfs, and mounting one needs root")
-    if shutil.which("mount") is None:
-        pytest.skip("no mount command here to make a small tmpfs")
-    folder = tmp_path / "logs-here" / "data"  # the data folder is the mount; the server's log stays outside
-    folder.mkdir(parents=True)
-    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(folder)], capture_output=True, text=True)
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a small tmpfs here: {made.stderr.strip()}")
-    yield folder
-    subprocess.run(["umount", "-l", str(folder)], capture_output=True)
 
 
 def fill(folder: Path) -> Path:

@@ -13,7 +13,6 @@ import warnings
 import httpx
 import pytest
 
-import workbench
 from workbench import options as opts
 
 HEADER = opts.IGNORED_PARAMS_HEADER

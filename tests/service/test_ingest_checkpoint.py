@@ -4,12 +4,9 @@ copying them back, and the endpoint starts that thread."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
-import httpx
-
-from helpers import wait_for
+from helpers import post_batches, wait_for
 from workbench.service import Backend, create_app
 from workbench.service.db import Database
 
@@ -36,15 +33,9 @@ def test_the_tracking_endpoint_starts_the_checkpoints(tmp_path):
     b = Backend(tmp_path, generate_library=False)
     vt = b.create_viewer({"kind": "product"})["viewerToken"]
     app = create_app(b)
-
-    async def send():
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as c:
-            body = json.dumps({"sessionId": "s1", "events": [{**HB, "id": "a"}]})
-            return await c.post(f"/api/viewers/{vt}/tracking-event/batch", content=body,
-                                headers={"content-type": "application/json"})
-
     assert b.db._checkpointer is None
-    assert asyncio.run(send()).status_code == 200
+    [answer] = post_batches(app, vt, [json.dumps({"sessionId": "s1", "events": [{**HB, "id": "a"}]})])
+    assert answer.status_code == 200
     assert b.db._checkpointer is not None and b.db._checkpointer.is_alive()
     b.close()
     assert wait_for(lambda: not b.db._checkpointer.is_alive())

@@ -3,11 +3,9 @@ calls with the batches of one turn of the event loop) answer each batch as if it
 
 from __future__ import annotations
 
-import asyncio
 import json
 
-import httpx
-
+from helpers import post_batches
 from workbench.service import Backend, create_app
 from workbench.service.errors import ServiceError
 
@@ -43,17 +41,8 @@ def test_a_group_answers_each_batch_as_alone(tmp_path):
 def test_concurrent_batches_through_the_app(tmp_path):
     b = Backend(tmp_path, generate_library=False)
     vt = b.create_viewer({"kind": "product"})["viewerToken"]
-    app = create_app(b)
-
-    async def send_all():
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://localhost") as c:
-            async def one(n):
-                events = [{**HB, "id": f"e{n}-{i}"} for i in range(50)] + [{**HB, "id": "shared"}]
-                return await c.post(f"/api/viewers/{vt}/tracking-event/batch", content=batch(f"s{n}", events),
-                                    headers={"content-type": "application/json"})
-            return await asyncio.gather(*(one(n) for n in range(12)))
-
-    answers = asyncio.run(send_all())
+    bodies = [batch(f"s{n}", [{**HB, "id": f"e{n}-{i}"} for i in range(50)] + [{**HB, "id": "shared"}]) for n in range(12)]
+    answers = post_batches(create_app(b), vt, bodies)
     assert {r.status_code for r in answers} == {200}
     data = [r.json()["data"] for r in answers]
     assert sum(d["accepted"] for d in data) == 12 * 51 and sum(d["duplicates"] for d in data) == 11

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 import zipfile
 
 import numpy as np
@@ -12,17 +11,18 @@ import pytest
 from PIL import Image
 
 import workbench
+from helpers import wait_for
 from workbench.gltf import validate_many, validator_available
 
 
 def wait(client, vt, job_id, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """The viewer's record once its job ``job_id`` has ended (succeeded or failed)."""
+    def ended():
         rec = client.local.viewer(vt)
-        if rec["job"]["jobId"] == job_id and rec["job"]["state"] in ("succeeded", "failed"):
-            return rec
-        time.sleep(0.05)
-    raise AssertionError("job did not end")
+        return rec if rec["job"]["jobId"] == job_id and rec["job"]["state"] in ("succeeded", "failed") else None
+    rec = wait_for(ended, timeout)
+    assert rec, "job did not end"
+    return rec
 
 
 def test_product_regeneration_produces_glb_usdz_preview(client):

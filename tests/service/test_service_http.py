@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from conftest import DATA, ServerProcess
-from helpers import assert_error, auth, error_of, finish, make_space, space_state
+from helpers import assert_error, auth, finish, make_space, space_state
 
 
 def health_counts(server):

@@ -35,7 +35,7 @@ def test_avatar_with_a_plain_unicode_name_still_works_end_to_end(server):
     r = register_raw(server, '{"gender":"feminine","name":"Zoë 李 🙂"}'.encode())
     assert r.status_code == 201, r.text
     model_id = r.json()["data"]["modelId"]
-    assert httpx.get(f"{server.avatar_base_url}/preview/{model_id}.png", params={"size": 32}).status_code == 200
+    assert httpx.get(f"{server.avatar_base_url}/preview/{model_id}.png", params={"size": 32}, timeout=120).status_code == 200
 
 
 @pytest.mark.parametrize("message", ["a\x00b", "line\x1bone", "\x7f"])

@@ -12,18 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import event_table as events  # (group, key, ms[, id[, payload]]) rows
 from workbench.tracking import analysis as A
 
 T0 = pd.Timestamp("2026-11-01", tz="UTC")
-MS = pd.Timedelta(milliseconds=1)
-
-
-def events(rows, by="sessionId") -> pd.DataFrame:
-    """(group, key, ms after 2026-11-01 00:00 UTC[, id[, payload]]) rows as an event table."""
-    return pd.DataFrame({by: [r[0] for r in rows], "key": [r[1] for r in rows],
-                         "timestamp": [T0 + r[2] * MS for r in rows],
-                         "id": [r[3] if len(r) > 3 else f"e{i}" for i, r in enumerate(rows)],
-                         "payload": [r[4] if len(r) > 4 else {} for r in rows]})
 
 
 # ------------------------------------------------------------------------------------------------

@@ -12,9 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from helpers import event_table as events  # (group, key, ms[, id[, payload]]) rows
 from workbench.tracking import analysis as A
-
-from test_analysis_edges import MS, T0, events  # its (group, key, ms[, id[, payload]]) tables
 
 
 # ------------------------------------------------------------------------------------------------

@@ -42,6 +42,7 @@ import tempfile
 import threading
 import time
 import zipfile
+from functools import lru_cache
 from pathlib import Path
 
 from workbench.body.fetching import run_pip
@@ -118,11 +119,26 @@ def compiled_dir() -> Path:
     return cache_dir() / f"compiled-{WHEEL_SHA256[:16]}"
 
 
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """A short digest of the text of every module of ``workbench.body`` (what kept arrays are made by).
+
+    >>> len(code_digest())
+    12
+    """
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(here.rglob("*.py")):
+        h.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def kept(name: str, make, shapes: dict[str, tuple] | None = None, check=None) -> dict:
     """Arrays that take a while to make and depend only on this code: ``make()`` (a dict of numpy arrays)
-    once per machine, kept as ``<compiled folder>/<name>.npz`` (``name`` carries a version to bump when
-    ``make`` changes) and read from there by later processes; read-only. Where the folder cannot be
-    written the arrays are made again in each process.
+    once per machine, kept as ``<compiled folder>/<name>-<code>.npz`` and read from there by later
+    processes; read-only. ``<code>`` is :func:`code_digest`, so any change to the body's code makes them
+    again (versions bumped by hand were forgotten twice: a kept groom and a kept skin outlived the code
+    that made them). Where the folder cannot be written the arrays are made again in each process.
 
     What is read is checked before it is used, and made again (and kept again) when it fails: no
     number may be NaN or infinite; ``shapes`` names every array and its shape (None for a free axis);
@@ -140,7 +156,7 @@ def kept(name: str, make, shapes: dict[str, tuple] | None = None, check=None) ->
     """
     import numpy as np
 
-    path = compiled_dir() / f"{name}.npz"
+    path = compiled_dir() / f"{name}-{code_digest()}.npz"
     try:
         with np.load(path, allow_pickle=False) as f:
             data = {k: f[k] for k in f.files}

@@ -3,13 +3,49 @@
 from workbench.client._async import AsyncClient
 from workbench.client._base import ENV_AVATAR_BASE_URL, ENV_BASE_URL, ENV_LOCAL_URL, ENV_TOKEN, ClientConfig
 from workbench.client._sync import Client
-from workbench.client.errors import *  # noqa: F401,F403
-from workbench.client.errors import __all__ as _errors_all
-from workbench.client.results import *  # noqa: F401,F403
-from workbench.client.results import __all__ as _results_all
+from workbench.client.errors import (
+    AnswerTooLargeError,
+    APIError,
+    BadRequestError,
+    ConfigurationError,
+    ConflictError,
+    ForbiddenError,
+    NotFoundError,
+    OptionError,
+    PayloadTooLargeError,
+    RateLimitError,
+    RequestTimeoutError,
+    ServerError,
+    TransportError,
+    UnauthorizedError,
+    UnexpectedAnswerError,
+    UnsupportedMediaTypeError,
+    WorkbenchError,
+    error_from_response,
+    error_from_status,
+)
+from workbench.client.results import (
+    Animation,
+    AnimationList,
+    BatchResult,
+    Model,
+    Preview,
+    RegenerateJob,
+    Registration,
+    UploadFinish,
+)
 
-__all__ = ["Client", "AsyncClient", "ClientConfig", "SendReport", "ENV_BASE_URL", "ENV_AVATAR_BASE_URL", "ENV_TOKEN",
-           "ENV_LOCAL_URL", *_errors_all, *_results_all]
+__all__ = [
+    "Client", "AsyncClient", "ClientConfig", "SendReport", "ENV_BASE_URL", "ENV_AVATAR_BASE_URL", "ENV_TOKEN",
+    "ENV_LOCAL_URL",
+    # errors
+    "WorkbenchError", "OptionError", "ConfigurationError", "TransportError", "RequestTimeoutError",
+    "UnexpectedAnswerError", "AnswerTooLargeError", "APIError", "BadRequestError", "UnauthorizedError",
+    "ForbiddenError", "NotFoundError", "ConflictError", "PayloadTooLargeError", "UnsupportedMediaTypeError",
+    "RateLimitError", "ServerError", "error_from_response", "error_from_status",
+    # results
+    "Registration", "Model", "Preview", "AnimationList", "Animation", "RegenerateJob", "BatchResult", "UploadFinish",
+]
 
 
 def __getattr__(name: str):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import httpx
 
@@ -25,45 +26,23 @@ class AsyncClient(G.ClientCore):
     _http_class = httpx.AsyncClient
 
     async def _send(self, req: B.Request):
-        attempt = 0
-        while True:
-            resp = exc = None
-            try:
-                resp = await self._exchange(req)
-            except httpx.TransportError as e:
-                exc = e
-            action, value = B.decide(req, self.config.retry, attempt, resp, exc)
-            if action == "done":
-                return value
-            if action == "raise":
-                raise value
-            await asyncio.sleep(value)
-            attempt += 1
+        attempts = B.Attempts(req, self.config.retry)
+        for wait in attempts:
+            if wait:
+                await asyncio.sleep(wait)
+            attempts.outcome = await self._exchange(req)
+        return attempts.value
 
     async def _exchange(self, req: B.Request):
-        """Send ``req`` and read its answer within the answer's bounds (B.Budget), redirects followed by B.next_hop."""
-        budget = B.Budget(req, self.config)
-        request = self._http.build_request(req.method, req.url, **B.request_kwargs(req))
-        first = request.url
-        with budget:
-            for _ in range(B.MAX_REDIRECTS + 1):
-                resp = await self._http.send(request, stream=True)
-                try:
-                    request = B.next_hop(req, first, resp)
-                    if request is None:
-                        budget.begin(resp)
-                        if not resp.is_stream_consumed:  # (an in-process transport's answer comes read)
+        """One attempt: its requests sent and its answer read, as :class:`~workbench.client._base.Exchange` says."""
+        with B.Exchange(req, self.config, self._http) as exchange:
+            for request in exchange.hops():
+                async with contextlib.aclosing(await self._http.send(request, stream=True)) as resp:
+                    with exchange.arrived(resp) as read:
+                        if read:
                             async for raw in resp.aiter_raw():
-                                budget.feed(resp, raw)
-                        budget.end(resp)
-                        return budget.answer(resp)
-                except BaseException:
-                    budget.discard()
-                    raise
-                finally:
-                    await resp.aclose()
-                budget.check_time()
-        raise B.TransportError(f"{req.operation}: more than {B.MAX_REDIRECTS} redirects from {req.url}")
+                                exchange.budget.feed(resp, raw)
+        return exchange.outcome
 
     def _send_events(self, viewer_token, events, **kw):
         from workbench.client._batches import asend_events

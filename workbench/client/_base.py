@@ -1,8 +1,10 @@
-"""The shared half of the client: configuration, request building, response parsing, retry decisions.
+"""The shared half of the client: configuration, request building, response parsing, retries and redirects.
 
 ``Client`` and ``AsyncClient`` differ only in how they send (``_sync.py`` and
 ``_async.py``). Everything else, every URL, header, option check and result
-parser, is built here once, as a :class:`Request` that carries its own parser.
+parser, is built here once, as a :class:`Request` that carries its own parser;
+the senders' loops, the retries (:class:`Attempts`) and the redirects and the
+answer's bounds (:class:`Exchange`), are here too, their I/O left to the senders.
 
 >>> cfg = ClientConfig("http://h/api", "http://h/avatars", "tok")
 >>> req = build_model(cfg, "abc", lod=1, merge_mesh=True)
@@ -12,6 +14,7 @@ parser, is built here once, as a :class:`Request` that carries its own parser.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import time
@@ -449,7 +452,7 @@ def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response
         ignored = [n.strip() for n in resp.headers.get(opts.IGNORED_PARAMS_HEADER, "").split(";")[0].split(",") if n.strip()]
         if [n for n in ignored if n not in req.warned_params]:
             warnings.warn(f"{req.operation}: the service ignored the query parameter(s) {', '.join(ignored)}, which "
-                          "this operation does not know", UserWarning, stacklevel=5)
+                          "this operation does not know", UserWarning, stacklevel=6)
         if resp.status_code < 400:
             try:
                 return "done", req.parse(resp)
@@ -469,6 +472,38 @@ def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response
     if isinstance(exc, httpx.TimeoutException):
         return "raise", RequestTimeoutError(f"{req.operation}: {type(exc).__name__} on {req.method} {req.url}")
     return "raise", TransportError(f"{req.operation}: {type(exc).__name__}: {exc} on {req.method} {req.url}")
+
+
+class Attempts:
+    """The retry loop of one request without its I/O, for both senders: iterating gives, before each
+    attempt, the seconds to wait first (None before the first); after an attempt the sender sets
+    :attr:`outcome` (:attr:`Exchange.outcome`), which :func:`decide` weighs: the loop ends with the
+    result in :attr:`value`, raises the refusal, or asks for another attempt.
+
+    >>> ok = httpx.Response(200, request=httpx.Request("GET", "http://h/a"))
+    >>> attempts = Attempts(Request("demo", "GET", "http://h/a", parse=lambda r: r.status_code), RetryPolicy())
+    >>> for wait in attempts:
+    ...     attempts.outcome = (ok, None)
+    >>> attempts.value
+    200
+    """
+
+    def __init__(self, req: Request, policy: RetryPolicy):
+        self.req, self.policy = req, policy
+        self.outcome: tuple[httpx.Response | None, Exception | None] = (None, None)
+        self.value: Any = None
+
+    def __iter__(self):
+        wait, attempt = None, 0
+        while True:
+            yield wait
+            action, result = decide(self.req, self.policy, attempt, *self.outcome)
+            if action == "done":
+                self.value = result
+                return
+            if action == "raise":
+                raise result
+            wait, attempt = result, attempt + 1
 
 
 def request_kwargs(req: Request) -> dict:
@@ -639,3 +674,69 @@ class Budget:
             extensions[PART_FILE] = self.part
         return httpx.Response(resp.status_code, headers=headers, content=b"".join(self.parts), request=resp.request,
                               extensions=extensions)
+
+
+class Exchange:
+    """One attempt at a request without its I/O, for both senders: the requests to send (the first, then
+    each redirect's, :data:`MAX_REDIRECTS` at the most, by :func:`next_hop`'s rules), and the answer's body
+    read within its :class:`Budget`, whose deadline bounds every read inside ``with exchange:``.
+    :attr:`outcome` is what the attempt came to, for :class:`Attempts`: (the answer, None), or (None, the
+    transport error that cut it). The sync sender, whole (the async one awaits the same steps)::
+
+        with Exchange(req, config, http) as exchange:
+            for request in exchange.hops():
+                with contextlib.closing(http.send(request, stream=True)) as resp, exchange.arrived(resp) as read:
+                    for raw in resp.iter_raw() if read else ():
+                        exchange.budget.feed(resp, raw)
+        return exchange.outcome
+    """
+
+    def __init__(self, req: Request, cfg: ClientConfig, http: httpx.Client | httpx.AsyncClient):
+        self.req, self.budget = req, Budget(req, cfg)
+        self.request = http.build_request(req.method, req.url, **request_kwargs(req))
+        self.first = self.request.url
+        self.answer: httpx.Response | None = None
+        self.error: httpx.TransportError | None = None
+
+    @property
+    def outcome(self) -> tuple[httpx.Response | None, httpx.TransportError | None]:
+        return self.answer, self.error
+
+    def hops(self):
+        """The requests to send in turn, until one is answered by other than a redirect."""
+        for _ in range(MAX_REDIRECTS + 1):
+            yield self.request
+            if self.answer is not None:
+                return
+            self.budget.check_time()
+        raise TransportError(f"{self.req.operation}: more than {MAX_REDIRECTS} redirects from {self.req.url}")
+
+    @contextlib.contextmanager
+    def arrived(self, resp: httpx.Response):
+        """The block where the sender reads ``resp``'s raw body into :attr:`budget`, when it is given True
+        (``resp`` is the answer, not a redirect, and its body is still unread); once it ends, the answer is
+        whole or the next request is set. An answer cut short leaves no part file."""
+        try:
+            redirect = next_hop(self.req, self.first, resp)
+            if redirect is not None:
+                self.request = redirect
+                yield False
+                return
+            self.budget.begin(resp)
+            yield not resp.is_stream_consumed  # (an in-process transport's answer comes read)
+            self.budget.end(resp)
+            self.answer = self.budget.answer(resp)
+        except BaseException:
+            self.budget.discard()
+            raise
+
+    def __enter__(self) -> "Exchange":
+        self.budget.__enter__()
+        return self
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        self.budget.__exit__(kind, exc, tb)
+        if isinstance(exc, httpx.TransportError):  # no answer: the retry loop weighs it
+            self.error = exc
+            return True
+        return False

@@ -206,6 +206,14 @@ def split_batches(texts: list[bytes], max_events: int = MAX_EVENTS, max_bytes: i
 # the report
 # --------------------------------------------------------------------------
 
+HELD = ("accepted", "duplicate")  # the statuses of events the service holds
+
+
+def _count(*statuses: str, doc: str | None = None) -> property:
+    """A report's property: how many of its events ended with one of ``statuses``."""
+    return property(lambda report: int(report.events["status"].isin(statuses).sum()), doc=doc)
+
+
 @dataclass
 class SendReport:
     """What happened to every event.
@@ -227,30 +235,17 @@ class SendReport:
     def send_seconds(self) -> float:
         return self.seconds - self.plan_seconds
 
-    @property
-    def accepted(self) -> int:
-        return int(self.events["status"].isin(["accepted", "duplicate"]).sum())
-
-    @property
-    def duplicates(self) -> int:
-        return int((self.events["status"] == "duplicate").sum())
-
-    @property
-    def rejected(self) -> int:
-        return int((self.events["status"] == "rejected").sum())
-
-    @property
-    def failed(self) -> int:
-        return int((self.events["status"] == "failed").sum())
-
-    @property
-    def not_sent(self) -> int:
-        """Events never sent because the run stopped at a fatal answer (see the module notes)."""
-        return int((self.events["status"] == "not_sent").sum())
+    # How many events ended each way (the summary's columns).
+    accepted = _count(*HELD, doc="Events the service holds: stored now, or before (duplicates).")
+    duplicates = _count("duplicate")
+    rejected = _count("rejected")
+    failed = _count("failed")
+    not_sent = _count("not_sent", doc="Events never sent because the run stopped at a fatal answer (see the "
+                                      "module notes).")
 
     @property
     def errors(self) -> pd.DataFrame:
-        return self.events[~self.events["status"].isin(["accepted", "duplicate"])].reset_index(drop=True)
+        return self.events[~self.events["status"].isin(HELD)].reset_index(drop=True)
 
     def summary(self) -> pd.DataFrame:
         row = {"events": len(self.events), "batches": self.batches, "accepted": self.accepted,

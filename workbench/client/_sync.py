@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 import weakref
 
@@ -33,45 +34,21 @@ class Client(G.ClientCore):
         self._finalizer = weakref.finalize(self, self._http.close)
 
     def _send(self, req: B.Request):
-        attempt = 0
-        while True:
-            resp = exc = None
-            try:
-                resp = self._exchange(req)
-            except httpx.TransportError as e:
-                exc = e
-            action, value = B.decide(req, self.config.retry, attempt, resp, exc)
-            if action == "done":
-                return value
-            if action == "raise":
-                raise value
-            time.sleep(value)
-            attempt += 1
+        attempts = B.Attempts(req, self.config.retry)
+        for wait in attempts:
+            if wait:
+                time.sleep(wait)
+            attempts.outcome = self._exchange(req)
+        return attempts.value
 
     def _exchange(self, req: B.Request):
-        """Send ``req`` and read its answer within the answer's bounds (B.Budget), redirects followed by B.next_hop."""
-        budget = B.Budget(req, self.config)
-        request = self._http.build_request(req.method, req.url, **B.request_kwargs(req))
-        first = request.url
-        with budget:
-            for _ in range(B.MAX_REDIRECTS + 1):
-                resp = self._http.send(request, stream=True)
-                try:
-                    request = B.next_hop(req, first, resp)
-                    if request is None:
-                        budget.begin(resp)
-                        if not resp.is_stream_consumed:  # (an in-process transport's answer comes read)
-                            for raw in resp.iter_raw():
-                                budget.feed(resp, raw)
-                        budget.end(resp)
-                        return budget.answer(resp)
-                except BaseException:
-                    budget.discard()
-                    raise
-                finally:
-                    resp.close()
-                budget.check_time()
-        raise B.TransportError(f"{req.operation}: more than {B.MAX_REDIRECTS} redirects from {req.url}")
+        """One attempt: its requests sent and its answer read, as :class:`~workbench.client._base.Exchange` says."""
+        with B.Exchange(req, self.config, self._http) as exchange:
+            for request in exchange.hops():
+                with contextlib.closing(self._http.send(request, stream=True)) as resp, exchange.arrived(resp) as read:
+                    for raw in resp.iter_raw() if read else ():
+                        exchange.budget.feed(resp, raw)
+        return exchange.outcome
 
     def _send_events(self, viewer_token, events, **kw):
         from workbench.client._batches import send_events

@@ -58,6 +58,38 @@ class _Binary:
         return len(self.content)
 
 
+class _Glb(_Binary):
+    """Shared behaviour of results that carry a GLB."""
+
+    suffix = ".glb"
+
+    def inspect(self):
+        """Summarise the GLB (nodes, meshes, materials, textures, animations)."""
+        from workbench.gltf import inspect
+
+        return inspect(self.content)
+
+    def validate(self):
+        """Run the Khronos glTF-Validator over the GLB (needs node)."""
+        from workbench.gltf import validate
+
+        return validate(self.content)
+
+    @property
+    def gltf(self):
+        """The GLB parsed by pygltflib, a ``pygltflib.GLTF2`` to poke at (a new one on each call:
+        changing it leaves ``content`` as downloaded). ``.binary_blob()`` gives the binary chunk.
+
+        >>> import pygltflib
+        >>> glb = b"".join(pygltflib.GLTF2(asset=pygltflib.Asset(version="2.0"), nodes=[pygltflib.Node(name="Hips")]).save_to_bytes())
+        >>> Model("a" * 24, glb).gltf.nodes[0].name
+        'Hips'
+        """
+        import pygltflib
+
+        return pygltflib.GLTF2.load_from_bytes(self.content)
+
+
 @dataclass(frozen=True)
 class Registration:
     """What ``POST /avatar`` answered: the id and the two download URLs."""
@@ -73,7 +105,7 @@ class Registration:
 
 
 @dataclass(frozen=True, repr=False)
-class Model(_Binary):
+class Model(_Glb):
     """An avatar's GLB as downloaded, with the options that asked for it.
 
     fetch: how to download the same avatar again with other options (``lod=``, ``animations=``), set
@@ -86,23 +118,10 @@ class Model(_Binary):
     etag: str | None = None
     content_type: str | None = None
     fetch: Callable[..., Model] | None = field(default=None, compare=False)
-    suffix = ".glb"
 
     def default_name(self) -> str:
         opts = "_".join(f"{k}-{v}".replace(",", "+") for k, v in sorted(self.query.items()))
         return f"{self.model_id}{'_' + opts if opts else ''}.glb"
-
-    def inspect(self):
-        """Summarise the GLB (nodes, meshes, materials, textures, animations)."""
-        from workbench.gltf import inspect
-
-        return inspect(self.content)
-
-    def validate(self):
-        """Run the Khronos glTF-Validator over the GLB (needs node)."""
-        from workbench.gltf import validate
-
-        return validate(self.content)
 
     def view(self, **kw):
         """This avatar in an interactive viewer (``workbench.widgets.viewer.AvatarViewer``): drag to turn it,
@@ -125,20 +144,6 @@ class Model(_Binary):
 
     def _lighter(self, lod: int) -> bytes:
         return self.fetch(lod=lod, animations=[]).content
-
-    @property
-    def gltf(self):
-        """The GLB parsed by pygltflib, a ``pygltflib.GLTF2`` to poke at (a new one on each call:
-        changing it leaves ``content`` as downloaded). ``.binary_blob()`` gives the binary chunk.
-
-        >>> import pygltflib
-        >>> glb = b"".join(pygltflib.GLTF2(asset=pygltflib.Asset(version="2.0"), nodes=[pygltflib.Node(name="Hips")]).save_to_bytes())
-        >>> Model("a" * 24, glb).gltf.nodes[0].name
-        'Hips'
-        """
-        import pygltflib
-
-        return pygltflib.GLTF2.load_from_bytes(self.content)
 
     def __repr__(self) -> str:
         return f"Model(model_id={self.model_id!r}, bytes={len(self.content)}, query={self.query!r})"
@@ -197,21 +202,15 @@ class AnimationList:
 
 
 @dataclass(frozen=True, repr=False)
-class Animation(_Binary):
+class Animation(_Glb):
     """One animation clip's GLB."""
 
     gender: str
     name: str
     content: bytes
-    suffix = ".glb"
 
     def default_name(self) -> str:
         return f"{self.gender}_{self.name}.glb"
-
-    def inspect(self):
-        from workbench.gltf import inspect
-
-        return inspect(self.content)
 
     def __repr__(self) -> str:
         return f"Animation(gender={self.gender!r}, name={self.name!r}, bytes={len(self.content)})"

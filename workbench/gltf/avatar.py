@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..body import ao, eyes, glasses, hair as hair_look, mouth, pores, skin
+from ..body import ao, eyes, glasses, hair as hair_look, mouth, outfit, pores, skin
 from ..body.face import SHAPES, piece_morphs
+from ..body.outfit import cloth
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
 from ..options import ANIMATIONS, ModelOptions
@@ -51,10 +52,11 @@ SPECULAR = "KHR_materials_specular"
 PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
 
 
-def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict]:
+def _materials(settings: dict, names: list[str], lod: int = 0, cloth_maps: bool = True) -> dict[str, dict]:
     """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
     PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``: :mod:`workbench.gltf.maps`).
-    The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and 2."""
+    The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and 2; the clothes' maps only
+    with ``cloth_maps``."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
@@ -68,13 +70,8 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
                       occlusion=mouth.mouth_occlusion()),
-        "Outfit_Top": dict(name="Top", image=tx.cloth_texture(settings["outfit"]["top"], "top"),
-                           blend=False, roughness=0.9),
-        "Outfit_Bottom": dict(name="Bottom", image=tx.cloth_texture(settings["outfit"]["bottom"], "bottom"),
-                              blend=False, roughness=0.85),
-        "Outfit_Footwear": dict(name="Shoes", image=tx.cloth_texture(settings["outfit"]["shoes"], "shoes"),
-                                blend=False, roughness=0.45),
     }
+    out.update(_clothes(settings, lod, cloth_maps))
     if "Hair" in names:
         # Cards cut by alpha (an inner pass that writes depth) and a blended fringe, one texture; the
         # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
@@ -85,6 +82,26 @@ def _materials(settings: dict, names: list[str], lod: int = 0) -> dict[str, dict
     if "Glasses" in names:
         out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
                               roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
+    return out
+
+
+def _clothes(settings: dict, lod: int, maps: bool = True) -> dict[str, dict]:
+    """The outfit's materials: each garment's cloth in its colour, double-sided (a sleeve's inside shows),
+    with ``maps`` its fold (and at LOD 0 weave) normal map and at LOD 0 its roughness map."""
+    o = settings["outfit"]
+    mesh = body_mesh(settings)
+    wear = {"Outfit_Top": ("Top", o["top"], o["topStyle"], o["bottomStyle"]),
+            "Outfit_Bottom": ("Bottom", o["bottom"], o["bottomStyle"], outfit.UNDER[o["bottomStyle"]]),
+            "Outfit_Footwear": ("Shoes", o["shoes"], "shoes", None)}
+    out = {}
+    for part, (name, color, style, under) in wear.items():
+        kind = outfit.STYLES[style].kind
+        out[part] = dict(name=name, image=tx.cloth_texture(color, style), blend=False,
+                         roughness=cloth.ROUGHNESS[kind], double=part != "Outfit_Footwear")
+        if maps:
+            out[part]["normal"] = cloth.normal_map(mesh, style, under, fine=lod == 0)
+            if lod == 0:
+                out[part]["roughness_map"] = cloth.roughness_map(style)[..., 1]   # roughness is its green
     return out
 
 
@@ -135,6 +152,8 @@ def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: flo
     return index
 
 
+# Maps a material may carry besides its colour (the clothes' normal and roughness maps), and what a
+# texture atlas fills the other materials' rectangles with: a flat normal, their roughness factor.
 def _transparent(mat: dict) -> bool:
     return bool(mat["blend"] or mat.get("mask"))
 
@@ -190,7 +209,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         rig = avatar_skeleton(settings)
         meshes = parts(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
-        mats = _materials(settings, names, options.lod)
+        # (The clothes' normal and roughness maps wait for a file: a first preview's document goes without.)
+        mats = _materials(settings, names, options.lod, cloth_maps=raw is None)
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 

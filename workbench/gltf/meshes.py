@@ -32,7 +32,7 @@ from ..body.face import FACE_MESHES
 from ..body.mouth import fitted_teeth
 from ..body.glasses import glasses_piece
 from ..body.hair import hair_pieces, with_lash_uvs
-from ..body.outfit import outfit_pieces
+from ..body.outfit import hidden_skin, outfit_pieces
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_mesh
 from ..skeleton import Skeleton
@@ -59,12 +59,13 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
 
 def _key(settings: dict) -> tuple:
     return (settings["gender"], settings["bodyShape"], float(settings["height"]),
-            settings["hair"]["style"], settings["glasses"] != "none")
+            settings["hair"]["style"], settings["glasses"] != "none",
+            settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
 
 
 @lru_cache(maxsize=64)
 def _parts(key: tuple, lod: int) -> dict[str, Piece]:
-    gender, shape, height, hair, glasses = key
+    gender, shape, height, hair, glasses, top, bottom = key
     settings = {"gender": gender, "bodyShape": shape, "height": height}
     mesh = body_mesh(settings)
     if lod:
@@ -72,14 +73,16 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
                for name, p in _parts(key, 0).items() if name not in HAIR_PARTS}
         out.update(hair_pieces(mesh, hair, lod))
         return {n: out[n] for n in MESH_ORDER if n in out}
-    out = {"Body": piece(mesh, mesh.face_groups["body"])}
+    # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
+    body = mesh.face_groups["body"]
+    out = {"Body": piece(mesh, body[~hidden_skin(top, bottom)[mesh.triangles[body]].any(1)])}
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
     out["Teeth"] = fitted_teeth(mesh, out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
     out.update(hair_pieces(mesh, hair, 0))
-    out.update(outfit_pieces(mesh))
+    out.update(outfit_pieces(mesh, top, bottom))
     if glasses:
         out["Glasses"] = glasses_piece(mesh)
     return {n: out[n] for n in MESH_ORDER if n in out}

@@ -1,12 +1,13 @@
-"""Procedural textures in the avatar's colours (cloth weaves, shoe leather) and their
-deterministic encoding to JPEG, PNG or WebP. The body's own textures live with the body:
-skin (:mod:`workbench.body.skin`), eyes (:mod:`workbench.body.eyes`), hair (:mod:`workbench.body.hair`),
-baked occlusion (:mod:`workbench.body.ao`) and glasses (:mod:`workbench.body.glasses`).
+"""Procedural textures in the avatar's colours (cloth, shoe leather) and their deterministic encoding
+to JPEG, PNG or WebP. The body's own textures live with the body: skin (:mod:`workbench.body.skin`),
+eyes (:mod:`workbench.body.eyes`), hair (:mod:`workbench.body.hair`), baked occlusion
+(:mod:`workbench.body.ao`) and glasses (:mod:`workbench.body.glasses`); the cloth's weave, bands, folds
+and roughness on each garment's UVs live with the garments (:mod:`workbench.body.outfit.cloth`).
 
 Every generator is pure (its noise comes from a fixed seed) and cached per colour, and
 every encoder uses fixed parameters, so the same settings always give the same bytes.
 
->>> img = cloth_texture("#3B5B8C", "top")
+>>> img = cloth_texture("#3B5B8C", "tee")
 >>> img.shape, img.dtype.name
 ((512, 512, 3), 'uint8')
 >>> encode(img, "jpeg")[:3] == b"\\xff\\xd8\\xff"
@@ -23,7 +24,6 @@ from numba import njit
 from PIL import Image
 
 
-CLOTH_SIZE = 512
 SHOE_SIZE = 256
 
 MIME = {"jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"}
@@ -33,14 +33,6 @@ def rgb(color: str) -> np.ndarray:
     """'#RRGGBB' -> float array in 0..1."""
     c = color.lstrip("#")
     return np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], float) / 255.0
-
-
-def _smooth_noise(shape: tuple[int, int], cells: tuple[int, int], seed: int) -> np.ndarray:
-    """Value noise in about -1..1: a small random grid upsampled bicubically (deterministic)."""
-    rng = np.random.default_rng(seed)
-    small = rng.random((cells[0], cells[1])).astype(np.float32)
-    img = Image.fromarray(small, mode="F").resize((shape[1], shape[0]), Image.BICUBIC)
-    return (np.asarray(img, np.float32) - 0.5) * 2.0
 
 
 def _to_u8(img: np.ndarray) -> np.ndarray:
@@ -55,18 +47,22 @@ def _mix(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def cloth_texture(color: str, kind: str) -> np.ndarray:
-    """Cloth: a knit weave for the top, a diagonal twill for the trousers, leather for shoes."""
-    if kind not in ("top", "bottom", "shoes"):
-        raise ValueError(f"cloth_texture: unknown kind {kind!r}")
+def cloth_texture(color: str, style: str) -> np.ndarray:
+    """A garment of style ``style`` (``tee``, ``trousers``, ..., ``shoes``: workbench.body.outfit) in
+    ``color``: its weave and bands (:func:`workbench.body.outfit.cloth.shading`) tinted; leather shoes
+    with a light rubber sole all round."""
+    from ..body.outfit import STYLES, cloth
+
+    if style not in STYLES:
+        raise ValueError(f"cloth_texture: unknown style {style!r}")
     base = rgb(color).astype(np.float32)   # float32 throughout: float64 (n, n, 3) temporaries doubled the time
-    if kind == "shoes":
+    if style == "shoes":
         n = SHOE_SIZE
         y = np.arange(n, dtype=np.float32)[:, None]
         x = np.arange(n, dtype=np.float32)[None, :]
         # Rows are height on the shoe (v = 1 at the ground, workbench.body.outfit): leather above,
         # a stitched welt, then a light rubber sole all round.
-        grain = _weave("shoes")
+        grain = cloth.shading("shoes")
         img = base[None, None, :] * (0.9 + grain)[..., None]
         v = (y + 0.5) / n
         sole = np.clip((v - 0.84) / 0.01, 0, 1)[..., None]
@@ -74,7 +70,7 @@ def cloth_texture(color: str, kind: str) -> np.ndarray:
         stitch = (np.abs(v - 0.815) < 0.006) & ((x // 5) % 2 == 0)
         img = _mix(img, img * 0.5 + 0.35, stitch.astype(np.float32))
         return _to_u8(img)
-    out = _tinted(_weave(kind), base)
+    out = _tinted(np.ascontiguousarray(cloth.shading(style), np.float32), base)
     out.setflags(write=False)
     return out
 
@@ -93,44 +89,6 @@ def _tinted(shade: np.ndarray, base: np.ndarray) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=3)
-def _weave(kind: str) -> np.ndarray:
-    """The cloth's light and shade whatever its colour (the shoes' leather grain), made once per machine
-    (``assets.kept``: 10 ms each to draw, 1 ms to read)."""
-    from workbench.body import assets
-
-    n = SHOE_SIZE if kind == "shoes" else CLOTH_SIZE
-    return assets.kept(f"cloth-{kind}-v1", lambda: {"shade": _draw_weave(kind)}, {"shade": (n, n)})["shade"]
-
-
-def _draw_weave(kind: str) -> np.ndarray:
-    n = SHOE_SIZE if kind == "shoes" else CLOTH_SIZE
-    # Rows and columns as vectors: the patterns broadcast, full (n, n) grids only where they mix both.
-    y = np.arange(n, dtype=np.float32)[:, None]
-    x = np.arange(n, dtype=np.float32)[None, :]
-    if kind == "shoes":
-        return _smooth_noise((n, n), (64, 64), 33) * 0.05 + _smooth_noise((n, n), (12, 12), 34) * 0.05
-    slub = _smooth_noise((n, n), (32, 32), 31) * 0.06
-    if kind == "top":
-        # Jersey: columns of small V stitches (8 texels a column, 6 a row) at low contrast, so
-        # at 512 px the shirt reads as soft knitted cotton, not a mesh; a faint heathered
-        # variation of the yarn over larger areas.
-        cx = (x % 8) / 8.0
-        cy = ((y + 3 * (x // 8 % 2)) % 6) / 6.0
-        v = 1.0 - np.abs(2 * cx - 1.0) - 0.5 * cy
-        knit = np.clip(v, 0.0, 1.0)
-        heather = _smooth_noise((n, n), (64, 64), 35) * 0.025
-        shade = 0.94 + 0.07 * knit + slub * 0.6 + heather
-        # A band of ribbing at the hem and cuffs.
-        return shade - 0.05 * ((y > n * 0.94) * (np.sin(x * np.pi / 4) > 0))
-    # Cotton twill: a fine diagonal at low contrast and a soft, larger mottling; the
-    # earlier high-contrast stripes and streaks read as brushed metal under the key light.
-    twill = ((x + y) % 6 < 3).astype(np.float32)
-    mottle = _smooth_noise((n, n), (24, 48), 32) * 0.035
-    shade = 0.92 + 0.05 * twill + slub * 0.5 + mottle
-    # Side seams run down the outer sides of the legs (u 0.25 and 0.75 of each tube).
-    seam = (np.abs((x / n) % 0.5 - 0.25) < 0.006)
-    return shade - 0.12 * seam
 
 
 def resize(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:

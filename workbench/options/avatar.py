@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .limits import (BODY_SHAPES, DEFAULT_HAIR, DEFAULT_HEIGHT, DEFAULT_OUTFIT, DEFAULT_SKIN, GENDERS, GLASSES, HAIR_STYLES,
-                     HEIGHT_CM, NAME_CHARS)
+from .limits import (BODY_SHAPES, BOTTOM_STYLES, DEFAULT_HAIR, DEFAULT_HEIGHT, DEFAULT_OUTFIT, DEFAULT_SKIN, GENDERS, GLASSES,
+                     HAIR_STYLES, HEIGHT_CM, NAME_CHARS, TOP_STYLES)
 from .problems import InvalidOptions, Problem, check_color, check_enum, check_object, check_text, json_type, show_number
 
 
@@ -19,6 +19,8 @@ def normalize_avatar_settings(body: Any) -> dict:
 
     >>> normalize_avatar_settings({"gender": "feminine"})["height"]
     166.0
+    >>> normalize_avatar_settings({"gender": "feminine", "outfit": {"bottomStyle": "skirt"}})["outfit"]["topStyle"]
+    'tee'
     """
     problems: list[Problem] = []
     if not isinstance(body, dict):
@@ -63,11 +65,14 @@ def normalize_avatar_settings(body: Any) -> dict:
 
     outfit = dict(DEFAULT_OUTFIT)
     if "outfit" in body:
-        o = check_object(problems, "outfit", body["outfit"], ("top", "bottom", "shoes"))
+        o = check_object(problems, "outfit", body["outfit"], ("top", "bottom", "shoes", "topStyle", "bottomStyle"))
         if o is not None:
             for part in ("top", "bottom", "shoes"):
                 if part in o:
                     outfit[part] = check_color(problems, f"outfit.{part}", o[part])
+            for part, styles in (("topStyle", TOP_STYLES), ("bottomStyle", BOTTOM_STYLES)):
+                if part in o:
+                    outfit[part] = check_enum(problems, f"outfit.{part}", o[part], styles)
 
     glasses = check_enum(problems, "glasses", body.get("glasses", "none"), GLASSES)
 

@@ -8,6 +8,8 @@ GENDERS = ("masculine", "feminine")
 BODY_SHAPES = ("slim", "average", "athletic", "heavy")
 HAIR_STYLES = ("none", "short", "long", "bun", "curly")
 GLASSES = ("none", "clear", "sunglasses")
+TOP_STYLES = ("tee", "longsleeve", "hoodie")
+BOTTOM_STYLES = ("trousers", "shorts", "skirt")
 LOCOMOTION = ("idle", "walk", "run", "jump", "strafe_left", "strafe_right", "turn_left", "turn_right")
 GESTURES = ("wave", "clap", "nod", "head_shake", "point", "thumbs_up", "shrug", "talk", "bow", "dance")
 ANIMATIONS = tuple(sorted(LOCOMOTION + GESTURES))
@@ -19,7 +21,7 @@ SCOPES = ("avatar:write", "viewer:write", "space:write")
 DEFAULT_HEIGHT = {"masculine": 178.0, "feminine": 166.0}
 DEFAULT_SKIN = "#C68642"
 DEFAULT_HAIR = {"style": "short", "color": "#2B1B10"}
-DEFAULT_OUTFIT = {"top": "#3B5B8C", "bottom": "#2F2F36", "shoes": "#1E1E1E"}
+DEFAULT_OUTFIT = {"top": "#3B5B8C", "bottom": "#2F2F36", "shoes": "#1E1E1E", "topStyle": "tee", "bottomStyle": "trousers"}
 SETTINGS_MAX_BYTES = 64 * 1024
 
 # Bounds of the interface's tables: the checks below, the widgets and /openapi.json read these.

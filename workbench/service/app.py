@@ -37,7 +37,7 @@ from workbench.service.content import etag_of
 from workbench.service.cors import CorsByPath
 from workbench.service.errors import ServiceError
 from workbench.service.guards import LocalGuard
-from workbench.service.http import (Answer, RequestContext, authorization, beacon_token, check_declared_size, error_body,
+from workbench.service.http import (Answer, RequestContext, authorization, beacon_token, body_stream, error_body,
                                     media_type, ok, query,
                                     read_body, read_form, read_json, read_json_text, takes_query)
 from workbench.service.storage import disk_full
@@ -304,16 +304,13 @@ async def local_upload_space(request: Request) -> Response:
     # The template, its state, the file name and the declared size are checked before a byte of the body
     # is read; the body then goes to a temporary file a piece at a time (memory stays flat whatever the
     # size), renamed over the template's file only once it is whole.
-    check_declared_size(request, UPLOAD_LIMIT)
+    pieces = body_stream(request, UPLOAD_LIMIT)
     filename = query(request, "local.upload_space").get("filename")
     backend = backend_of(request)
     incoming = await call(backend.receive_space_upload, request.path_params["id"], filename)
     try:
-        pending, size = [], 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > UPLOAD_LIMIT:
-                raise ServiceError.too_large(UPLOAD_LIMIT)
+        pending = []
+        async for chunk in pieces:
             pending.append(chunk)
             if sum(map(len, pending)) >= UPLOAD_WRITE_BYTES:
                 await call(incoming.write, b"".join(pending))

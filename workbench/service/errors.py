@@ -39,6 +39,21 @@ class ServiceError(Exception):
         return cls(404, f"{what}_not_found", f"No {what.replace('_', ' ')} {ident!r} exists.")
 
     @classmethod
+    def unless_owned(cls, row, account: str | None, what: str, ident: str):
+        """``row`` when it exists and belongs to ``account`` (None: to any); else 404 ``{what}_not_found``.
+        Another account's record is answered exactly like a missing one, so no answer tells that it exists.
+
+        >>> ServiceError.unless_owned({"account": "a"}, "a", "viewer", "vw_1")["account"]
+        'a'
+        >>> ServiceError.unless_owned({"account": "b"}, "a", "viewer", "vw_1")
+        Traceback (most recent call last):
+        workbench.service.errors.ServiceError: No viewer 'vw_1' exists.
+        """
+        if row is None or (account is not None and row["account"] != account):
+            raise cls.not_found(what, ident)
+        return row
+
+    @classmethod
     def unauthorized(cls, message: str, *, credentials_given: bool = True) -> "ServiceError":
         """401; the challenge carries ``error="invalid_token"`` only when a Bearer token was sent: RFC 6750
         section 3.1 asks for no error code when a request has no credentials (or another scheme's)."""

@@ -18,7 +18,7 @@ import json
 import re
 import secrets
 import urllib.parse
-from typing import Any
+from typing import Any, AsyncIterator
 
 from python_multipart import MultipartParser
 from python_multipart.exceptions import MultipartParseError
@@ -199,16 +199,25 @@ def check_declared_size(request: Request, limit: int) -> None:
         raise ServiceError.too_large(limit)
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The body, or 413 as soon as it passes ``limit`` bytes (never buffering more)."""
+def body_stream(request: Request, limit: int) -> AsyncIterator[bytes]:
+    """The body's pieces as they arrive; 413 at once (before any byte is read) when the declared Content-Length
+    passes ``limit``, and as soon as the pieces pass it (nothing past it is read)."""
     check_declared_size(request, limit)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
+    return _bounded(request.stream(), limit)
+
+
+async def _bounded(pieces: AsyncIterator[bytes], limit: int) -> AsyncIterator[bytes]:
+    size = 0
+    async for piece in pieces:
+        size += len(piece)
         if size > limit:
             raise ServiceError.too_large(limit)
-        chunks.append(chunk)
-    return b"".join(chunks)
+        yield piece
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, or 413 as soon as it passes ``limit`` bytes (never buffering more)."""
+    return b"".join([piece async for piece in body_stream(request, limit)])
 
 
 def media_type(request: Request) -> str:

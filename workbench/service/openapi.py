@@ -140,10 +140,10 @@ def _tracking_event_schema() -> dict:
                "description": "unique per event: a repeated id is a duplicate, stored once"},
     }
     variants = []
-    for spec in catalog.CATALOG.values():
-        key = ({"type": "string", "pattern": r"^custom\.[a-z][a-z0-9_]{0,63}$"} if spec.free_form else {"const": spec.key})
-        payload = _payload_schema(spec)
-        required = ["key", "payload"] if any(f.required for f in spec.fields) else ["key"]
+    for event in catalog.CATALOG.values():
+        key = ({"type": "string", "pattern": r"^custom\.[a-z][a-z0-9_]{0,63}$"} if event.free_form else {"const": event.key})
+        payload = _payload_schema(event)
+        required = ["key", "payload"] if any(f.required for f in event.fields) else ["key"]
         if "payload" not in required:
             payload = {"anyOf": [payload, {"type": "null"}]}
         variants.append({"type": "object", "additionalProperties": False, "required": required,
@@ -173,7 +173,9 @@ def _schemas() -> dict:
             "hair": {"type": "object", "additionalProperties": False, "properties": {
                 "style": {"enum": list(opts.HAIR_STYLES)}, "color": color}},
             "outfit": {"type": "object", "additionalProperties": False, "properties": {
-                "top": color, "bottom": color, "shoes": color}},
+                "top": color, "bottom": color, "shoes": color,
+                "topStyle": {"enum": list(opts.TOP_STYLES), "default": opts.DEFAULT_OUTFIT["topStyle"]},
+                "bottomStyle": {"enum": list(opts.BOTTOM_STYLES), "default": opts.DEFAULT_OUTFIT["bottomStyle"]}}},
             "glasses": {"enum": list(opts.GLASSES), "default": "none"},
             "name": {"type": "string", "minLength": opts.NAME_CHARS[0], "maxLength": opts.NAME_CHARS[1],
                      "pattern": _NO_CONTROL}}},
@@ -231,6 +233,21 @@ def _response_headers() -> dict:
 _OP = {o.name: o for o in spec.INTERFACE}
 
 
+def _avatar_download(name: str, summary: str, ok: dict, failure: tuple[str, str]) -> dict:
+    """The GET of an avatar's model or preview: the id in the path, the operation's query table and If-None-Match;
+    200 ``ok`` or 304, 400 for the table, 404 for an unknown avatar, 500 (``failure``: description, code)."""
+    return {"get": {
+        "operationId": _OP[name].operation_id, "tags": ["avatar"], "summary": summary,
+        "parameters": [_pp("modelId", "the registered avatar's id"),
+                       *[_qp(*q) for q in opts.query_parameter_schemas(name)],
+                       _IF_NONE_MATCH],
+        "responses": {"200": ok, "304": _NOT_MODIFIED,
+                      "400": _err("a parameter's value outside the table, or a parameter repeated (details name it)"),
+                      "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
+                      "500": _error(failure[0], [failure[1]]),
+                      _UNAVAILABLE: _unavailable()}}}
+
+
 def build_openapi(root_url: str) -> dict:
     auth = [{"bearer": []}]
     viewer_links = {
@@ -258,28 +275,14 @@ def build_openapi(root_url: str) -> dict:
                           "401": _unauthorized(), "413": _too_large(f"{opts.SETTINGS_MAX_BYTES // 1024} KiB"),
                           "415": _unsupported("application/json"),
                           "507": _storage_full(), _UNAVAILABLE: _unavailable()}}},
-        _OP["avatars.model"].path: {"get": {
-            "operationId": _OP["avatars.model"].operation_id, "tags": ["avatar"], "summary": "Download the avatar's GLB",
-            "parameters": [_pp("modelId", "the registered avatar's id"),
-                           *[_qp(*q) for q in opts.query_parameter_schemas("avatars.model")],
-                           _IF_NONE_MATCH],
-            "responses": {"200": _binary("the GLB", "model/gltf-binary", {
-                              "preview": _link("avatars.preview", "the same avatar's preview", modelId="$request.path.modelId")}),
-                          "304": _NOT_MODIFIED,
-                          "400": _err("a parameter's value outside the table, or a parameter repeated (details name it)"),
-                          "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
-                          "500": _error("the model could not be generated", ["model_generation_failed"]),
-                          _UNAVAILABLE: _unavailable()}}},
-        _OP["avatars.preview"].path: {"get": {
-            "operationId": _OP["avatars.preview"].operation_id, "tags": ["avatar"], "summary": "Download a preview image",
-            "parameters": [_pp("modelId", "the registered avatar's id"),
-                           *[_qp(*q) for q in opts.query_parameter_schemas("avatars.preview")],
-                           _IF_NONE_MATCH],
-            "responses": {"200": _binary("the PNG", "image/png"), "304": _NOT_MODIFIED,
-                          "400": _err("a parameter's value outside the table, or a parameter repeated (details name it)"),
-                          "404": _error("unknown avatar", ["avatar_not_found", "route_not_found"]),
-                          "500": _error("the preview could not be rendered", ["preview_generation_failed"]),
-                          _UNAVAILABLE: _unavailable()}}},
+        _OP["avatars.model"].path: _avatar_download(
+            "avatars.model", "Download the avatar's GLB",
+            _binary("the GLB", "model/gltf-binary", {
+                "preview": _link("avatars.preview", "the same avatar's preview", modelId="$request.path.modelId")}),
+            ("the model could not be generated", "model_generation_failed")),
+        _OP["avatars.preview"].path: _avatar_download(
+            "avatars.preview", "Download a preview image", _binary("the PNG", "image/png"),
+            ("the preview could not be rendered", "preview_generation_failed")),
         _OP["animations.list"].path: {"get": {
             "operationId": _OP["animations.list"].operation_id, "tags": ["avatar"], "summary": "List the animation library",
             "responses": {"200": _ok("names per gender", "AnimationList"),

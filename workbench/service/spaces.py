@@ -141,10 +141,8 @@ class Spaces:
 
     def row(self, account: str | None, sid: str):
         """The template's row; 404 when it does not exist or belongs to another account."""
-        row = self.db.one("SELECT * FROM spaces WHERE id = ?", (sid,))
-        if row is None or (account is not None and row["account"] != account):
-            raise ServiceError.not_found("space_template", sid)
-        return row
+        return ServiceError.unless_owned(self.db.one("SELECT * FROM spaces WHERE id = ?", (sid,)), account,
+                                         "space_template", sid)
 
     def file(self, sid: str) -> bytes:
         row = self.row(None, sid)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import re
-import struct
 
 SPLAT_PLY_PROPERTIES = ("x", "y", "z", "opacity", "scale_0", "scale_1", "scale_2",
                         "rot_0", "rot_1", "rot_2", "rot_3", "f_dc_0", "f_dc_1", "f_dc_2")

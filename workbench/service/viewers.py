@@ -96,11 +96,8 @@ class Viewers:
         return self.record(token)
 
     def _row(self, account: str | None, token: str):
-        row = self.db.one("SELECT * FROM viewers WHERE token = ?", (token,))
-        # Another account's viewer is answered exactly like a missing one.
-        if row is None or (account is not None and row["account"] != account):
-            raise ServiceError.not_found("viewer", token)
-        return row
+        return ServiceError.unless_owned(self.db.one("SELECT * FROM viewers WHERE token = ?", (token,)), account,
+                                         "viewer", token)
 
     def exists(self, token: str) -> bool:
         # Asked on every tracking batch; viewers are only ever removed by forget(), which clears this set.

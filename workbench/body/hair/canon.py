@@ -33,11 +33,8 @@ from .. import assets
 from ..mesh import BodyMesh
 from .groom import Groom, Strands
 from .head import Head, head_of
-from .keys import body_modules, code_key
 
 REFERENCE = {"gender": "feminine"}
-# The modules a groom is made by (its kept copy is keyed by their text and the body's modules', :mod:`.keys`).
-MADE_BY = ("canon.py", "cards.py", "coils.py", "groom.py", "head.py", "styles.py", "texture.py")
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
@@ -94,7 +91,7 @@ def _make(style: str, lod: int) -> dict[str, np.ndarray]:
 @lru_cache(maxsize=16)
 def canonical(style: str, lod: int) -> dict[str, np.ndarray]:
     """The kept groom of ``style`` at ``lod`` (0 or 1) on the reference body (see the module's text)."""
-    return assets.kept(f"hair-groom-{style}-{lod}-{code_key(*MADE_BY, *body_modules())}", lambda: _make(style, lod))
+    return assets.kept(f"hair-groom-{style}-{lod}", lambda: _make(style, lod))
 
 
 def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) -> Strands:

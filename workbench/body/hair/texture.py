@@ -30,7 +30,6 @@ from functools import lru_cache
 import numpy as np
 
 from .. import assets
-from .keys import code_key
 
 HEIGHT = 1024
 WIDTH = 512
@@ -155,7 +154,7 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
 @lru_cache(maxsize=4)
 def pattern(style: str) -> dict[str, np.ndarray]:
     """The atlas's patterns for ``style``, made once per machine (``assets.kept``)."""
-    return assets.kept(f"hair-atlas-{style}-{code_key('texture.py')}", lambda: _draw(style))
+    return assets.kept(f"hair-atlas-{style}", lambda: _draw(style))
 
 
 def rgb(color: str) -> np.ndarray:

@@ -1,0 +1,11 @@
+"""The outfit: garments of several cuts that hang from the body, built on MakeHuman's helper surfaces.
+
+``styles`` the cuts and fits; ``clip`` cutting panels along smooth lines; ``pattern`` what each garment
+keeps per machine; ``drape`` and ``fit`` how it hangs on one body; ``unwrap`` its UVs; ``garments`` the
+pieces an avatar wears and the skin they hide.
+"""
+
+from .garments import UNDER, Dressed, dressed, hidden_skin, outfit_pieces
+from .styles import BOTTOMS, STYLES, TOPS
+
+__all__ = ["UNDER", "Dressed", "dressed", "hidden_skin", "outfit_pieces", "BOTTOMS", "STYLES", "TOPS"]

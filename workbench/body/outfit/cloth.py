@@ -1,0 +1,225 @@
+"""The cloth's surface on the garments' own UVs: its weave, its bands, its folds and how rough it is.
+
+- :func:`weave`: a cloth's light and shade and its height, whatever its colour: jersey knit (tees), a
+  heavier brushed knit (hoodies), cotton twill (trousers, shorts, skirts), leather grain (shoes).
+- :func:`shading`: a style's weave with its bands (:attr:`~workbench.body.outfit.styles.Style.bands`):
+  ribbing along a gathered band (a crew neck's collar, a hoodie's cuffs and hem), a line of stitches
+  where each band ends, baked on the style's UVs through its texel map (:mod:`workbench.body.texels`).
+- :func:`normal_map`: folds where the cloth hangs off the body, drawn from each point's ease on that
+  body (vertical folds as deep as a third of the ease, up to 6 mm, wavering along their length), with
+  the weave's own relief at LOD 0; tangent space, glTF's convention (green points up the texture).
+- :func:`roughness_map`: glTF's metallic-roughness texture (roughness in green; metallic 0), the
+  weave's ridges a little smoother than its hollows.
+
+Each is the same for the same inputs (noise from fixed seeds), and what no body changes is made once
+per machine (``assets.kept``).
+
+>>> shade, height = weave("twill")
+>>> shade.shape, float(height.min()) >= 0.0
+((512, 512), True)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image
+from scipy.ndimage import gaussian_filter
+
+from .. import assets
+from ..mesh import BodyMesh
+from ..texels import texel_map
+from .garments import dressed
+from .pattern import FOLD_SIZE, FORMAT, pattern
+from .styles import STYLES
+
+__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "weave", "shading", "normal_map", "roughness_map"]
+
+CLOTH_SIZE = 512
+SHOE_SIZE = 256
+ROUGHNESS = {"knit": 0.9, "fleece": 0.95, "twill": 0.82, "leather": 0.5}
+# Relief of the weave (metres at full height) and of the folds.
+WEAVE_DEPTH = {"knit": 0.0005, "fleece": 0.0004, "twill": 0.0004, "leather": 0.0003}
+FOLD_DEPTH = 0.006
+FOLD_PITCH = 0.055
+VERSION = 1
+
+
+def _noise(n: int, cells: tuple[int, int], seed: int) -> np.ndarray:
+    """Value noise in about -1..1: a small random grid upsampled bicubically (deterministic)."""
+    small = np.random.default_rng(seed).random(cells).astype(np.float32)
+    return (np.asarray(Image.fromarray(small, mode="F").resize((n, n), Image.BICUBIC), np.float32) - 0.5) * 2
+
+
+def _draw_weave(kind: str) -> dict[str, np.ndarray]:
+    n = SHOE_SIZE if kind == "leather" else CLOTH_SIZE
+    y = np.arange(n, dtype=np.float32)[:, None]
+    x = np.arange(n, dtype=np.float32)[None, :]
+    if kind == "leather":
+        grain = _noise(n, (64, 64), 33) * 0.05 + _noise(n, (12, 12), 34) * 0.05
+        return {"shade": grain, "height": np.clip(grain * 5 + 0.5, 0, 1)}
+    slub = _noise(n, (32, 32), 31) * 0.06
+    if kind in ("knit", "fleece"):
+        # Jersey: columns of small V stitches (8 texels a column, 6 a row) at low contrast, so at 512 px
+        # a shirt reads as soft knitted cotton, not a mesh; a faint heathered variation of the yarn over
+        # larger areas. Fleece: the same knit under a brushed face (more heather, less stitch).
+        cx = (x % 8) / 8.0
+        cy = ((y + 3 * (x // 8 % 2)) % 6) / 6.0
+        knit = np.clip(1.0 - np.abs(2 * cx - 1.0) - 0.5 * cy, 0.0, 1.0)
+        heather = _noise(n, (64, 64), 35) * (0.025 if kind == "knit" else 0.05)
+        stitch = 0.07 if kind == "knit" else 0.03
+        return {"shade": 0.94 + stitch * knit + slub * 0.6 + heather, "height": knit}
+    # Cotton twill: a fine diagonal at low contrast and a soft, larger mottling; high-contrast stripes
+    # read as brushed metal under the key light.
+    twill = ((x + y) % 6 < 3).astype(np.float32)
+    ridge = 1 - np.abs(((x + y) % 6) / 3.0 - 1)
+    return {"shade": 0.92 + 0.05 * twill + slub * 0.5 + _noise(n, (24, 48), 32) * 0.035, "height": ridge}
+
+
+@lru_cache(maxsize=4)
+def weave(kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """(shade, height): the cloth's light and shade (about 1) and its relief (0 to 1) as (n, n) float32,
+    512 px (256 for leather); made once per machine (10 ms to draw, 1 ms to read)."""
+    if kind not in ROUGHNESS:
+        raise ValueError(f"weave: unknown cloth {kind!r}")
+    kept = assets.kept(f"cloth-weave-{kind}-v{VERSION}", lambda: {k: v.astype(np.float32) for k, v in _draw_weave(kind).items()})
+    return kept["shade"], kept["height"]
+
+
+def _bands(name: str, n: int) -> dict[str, np.ndarray]:
+    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends)."""
+    style, pat = STYLES[name], pattern(name)
+    uv = pat["uv"]
+    tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[pat["vfaces"]], n)
+    # (A hood's points, after the panel's, are on no cut's band.)
+    from_cut = np.concatenate([pat["from_cut"], np.full((len(pat["hood_offset"]), len(style.bands)), np.inf,
+                                                        np.float32)])[pat["vmap"]]
+    texel = pat["uv_scale"] / n            # metres per texel
+    rib = np.zeros((n, n), np.float32)
+    seam = np.zeros((n, n), np.float32)
+    for k, (width, tight) in enumerate(style.bands):
+        if width <= 0:
+            continue
+        d = tex.paint_vertices(pat["vfaces"], np.minimum(from_cut[:, k:k + 1], 1.0))[..., 0]
+        if tight:
+            rib = np.maximum(rib, np.clip((width - d) / texel, 0, 1))
+        seam = np.maximum(seam, np.clip(1.2 - np.abs(d - width) / texel, 0, 1))
+    return {"rib": rib, "seam": seam}
+
+
+@lru_cache(maxsize=8)
+def _band_maps(name: str) -> tuple[np.ndarray, np.ndarray]:
+    kept = assets.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
+    return kept["rib"], kept["seam"]
+
+
+@lru_cache(maxsize=8)
+def _fold_texels(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Style ``name``'s texel map at FOLD_SIZE (triangle and barycentrics per texel), kept per machine."""
+    def make():
+        pat = pattern(name)
+        tex = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], FOLD_SIZE)
+        return {"triangle": tex.triangle, "bary": tex.bary}
+
+    kept = assets.kept(f"cloth-folds-{name}-v{VERSION}.{FORMAT}", make)
+    return kept["triangle"], kept["bary"]
+
+
+def _ribs(n: int) -> np.ndarray:
+    return (np.sin(np.arange(n, dtype=np.float32) * (np.pi / 2.5)) > 0).astype(np.float32)[None, :]
+
+
+@lru_cache(maxsize=8)
+def shading(name: str) -> np.ndarray:
+    """Style ``name``'s light and shade on its UVs, (n, n) float32 (the shoes: their leather grain); kept
+    per machine (one file to read in a new process, not the weave's and the bands')."""
+    def make():
+        shade, _ = weave(STYLES[name].kind)
+        if STYLES[name].part == "Outfit_Footwear":
+            return {"shade": shade}
+        rib, seam = _band_maps(name)
+        return {"shade": (shade * (1 - 0.06 * rib * (1 - _ribs(len(shade)))) * (1 - 0.12 * seam)).astype(np.float32)}
+
+    return assets.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)["shade"]
+
+
+def _encode_normals(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """Slopes (height per unit across, per unit down the texture; float32) to a tangent-space normal map:
+    the unit normal (-dx, dy, 1) scaled to bytes, in float32 without temporaries of three channels (a
+    float64 stack and norm took 60 ms a map at 512 px, this 6 ms)."""
+    inv = dx * dx
+    inv += dy * dy
+    inv += 1
+    np.sqrt(inv, out=inv)
+    np.divide(np.float32(127.5), inv, out=inv)
+    out = np.empty(dx.shape + (3,), np.uint8)
+    out[..., 0] = np.rint(np.float32(127.5) - dx * inv)
+    out[..., 1] = np.rint(np.float32(127.5) + dy * inv)
+    out[..., 2] = np.rint(np.float32(127.5) + inv)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _folds(name: str) -> np.ndarray:
+    """The folds' profile across style ``name``'s texture at FOLD_SIZE: vertical ridges a fold's pitch
+    apart, wavering along their length (0 to 1)."""
+    metres = float(pattern(name)["uv_scale"]) / FOLD_SIZE
+    x = np.arange(FOLD_SIZE, dtype=np.float32)[None, :] * metres
+    out = (0.5 + 0.5 * np.cos(2 * np.pi * (x / FOLD_PITCH + 0.35 * _noise(FOLD_SIZE, (8, 24), 37)))).astype(np.float32)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The weave's relief as slopes (across, down) at style ``name``'s fine size, with its ribbed bands;
+    kept per machine (30 ms to make, 1 ms to read)."""
+    def make():
+        style, pat = STYLES[name], pattern(name)
+        relief = weave(style.kind)[1]
+        if style.part != "Outfit_Footwear":
+            rib, _ = _band_maps(name)
+            relief = relief * (1 - rib) + rib * _ribs(len(relief))
+        wy, wx = np.gradient(relief * WEAVE_DEPTH[style.kind], float(pat["uv_scale"]) / len(relief))
+        return {"x": wx.astype(np.float32), "y": wy.astype(np.float32)}
+
+    kept = assets.kept(f"cloth-slopes-{name}-v{VERSION}.{FORMAT}", make)
+    return kept["x"], kept["y"]
+
+
+def _resized(img: np.ndarray, size: int) -> np.ndarray:
+    return np.asarray(Image.fromarray(img, mode="F").resize((size, size), Image.BILINEAR), np.float32)
+
+
+def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool = True) -> np.ndarray:
+    """Style ``name``'s normal map on ``mesh`` (over ``under``): its folds, and with ``fine`` the weave's
+    relief (LOD 0) at its texture's size (512 px; 256 for shoes), else at 256 px; (n, n, 3) uint8."""
+    pat = pattern(name)
+    worn = dressed(mesh, name, under)
+    # Ease per texel through the style's texel map, softened so folds fade in and out; folds a third as
+    # deep as the ease, at most FOLD_DEPTH.
+    triangle, bary = _fold_texels(name)
+    corners = worn.ease[pat["vfaces"]][triangle]
+    ease = gaussian_filter(np.einsum("hwk,hwk->hw", bary, corners, dtype=np.float32), 3, mode="nearest")
+    height = np.minimum(ease * np.float32(1 / 3), np.float32(FOLD_DEPTH)) * _folds(name)
+    dy, dx = np.gradient(height, np.float32(float(pat["uv_scale"]) / FOLD_SIZE))
+    if fine:
+        wx, wy = _weave_slopes(name)
+        if len(wx) != FOLD_SIZE:
+            dx, dy = _resized(dx, len(wx)), _resized(dy, len(wx))
+        dx, dy = dx + wx, dy + wy
+    return _encode_normals(dx, dy)
+
+
+@lru_cache(maxsize=8)
+def roughness_map(name: str) -> np.ndarray:
+    """Style ``name``'s metallic-roughness texture at LOD 0 (512 px; 256 for shoes), (n, n, 3) uint8."""
+    kind = STYLES[name].kind
+    relief = weave(kind)[1]
+    g = np.clip(ROUGHNESS[kind] + 0.06 * (0.5 - relief), 0, 1)
+    out = np.zeros(relief.shape + (3,), np.uint8)
+    out[..., 0] = 255
+    out[..., 1] = np.round(g * 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out

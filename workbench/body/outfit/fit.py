@@ -1,0 +1,220 @@
+"""One garment fitted to one body: its panel rebuilt on the body's helper surface, then draped.
+
+A panel (:mod:`.pattern`) holds the garment's points as fixed blends of helper vertices, its triangles,
+which neighbours each point has and its share of each part of the body. :func:`fitted` rebuilds the
+points on a body (one sparse product: MakeHuman's helpers take the same targets as the skin, so the
+panel follows every shape) and hangs them with :mod:`.drape`'s steps, part by part:
+
+- the torso about a vertical axis through the hips: for a top from the shoulders down, its push fading
+  in over 4 cm below them (the shoulders and the neckline rest on the body); for trousers and shorts
+  from the waistband down to just above the crotch; for a skirt all of it, to below its hem;
+- each leg about the line from its hip joint to its ankle, below the crotch (the legs' pushes fade in
+  over the 4 cm above it, the torso's fades out over 5 cm from 3 cm above it: pushed round both axes at
+  once, the crotch's two inner sides crossed);
+- each arm about the line from its shoulder joint to its wrist, for the sleeves.
+
+>>> round(float(reach(1.2, 64)), 1)
+12.0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..mesh import BodyMesh, vertex_normals
+from .drape import (Frame, along_rims, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, support,
+                    untangle)
+from .styles import Drape, Style, landmarks
+
+__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach"]
+
+# The parts of the body, by index into a panel's ``shares`` columns (workbench.body.outfit.pattern).
+TORSO, NECK, ARMS, LEGS = 0, 1, (2, 3), (4, 5)
+SIDES = ("Left", "Right")
+MAX_REACH = 6
+# Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
+# groove a centimetre wide (the spine's) no longer face each other.
+NORMAL_ROUNDS = 8
+
+
+def reach(span: float, bearings: int) -> int:
+    """Bearings a bridge of ``span`` radians crosses."""
+    return max(1, int(round(span * bearings / (2 * np.pi))))
+
+
+def base_points(mesh: BodyMesh, panel: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The panel's points on this body's helper surface and their normals (float64)."""
+    b = sp.csr_matrix((panel["b_data"], panel["b_indices"], panel["b_indptr"]),
+                      shape=(len(panel["b_indptr"]) - 1, len(mesh.positions)))
+    p = b @ mesh.positions.astype(np.float64)
+    return p, vertex_normals(p, panel["faces"]).astype(np.float64)
+
+
+def _ring_surface(frame: Frame, points: np.ndarray, s0: float, s1: float, step: float, bearings: int,
+                  drape: Drape) -> np.ndarray:
+    rings = _grid(frame, points, s0, s1, step, bearings)
+    k = reach(drape.span, bearings)
+    # Wide bridges in passes of short chords (a chord between bridged rings reaches on): the same
+    # hollows filled, at a fraction of the cost of every pair of bearings across the span at once.
+    for _ in range(int(np.ceil(k / MAX_REACH))):
+        rings = bridge(rings, min(k, MAX_REACH))
+    return np.stack([hang(rings, drape.slope, step), rings])
+
+
+def _push(frame: Frame, surface: np.ndarray, s0: float, step: float, drape: Drape, p: np.ndarray,
+          weight: np.ndarray, lift: float = 0.0, held: np.ndarray | float = 0.0) -> np.ndarray:
+    """Points pushed out round ``frame`` to ``surface`` (the hung rings, or with the bridged rings too as
+    ``surface[1]``: where a band ``held`` them, the points take the bridged rings without hang or ease)."""
+    s, phi, r, radial = frame.local(p)
+    loose = sample(surface[0], s0, step, s, phi) + drape.ease + drape.grow * np.maximum(s - s0, 0)
+    target = lift + (loose if len(surface) == 1 else (1 - held) * loose + held * sample(surface[1], s0, step, s, phi))
+    inside = s >= s0 - step          # (below the last ring, the last ring holds)
+    push = np.maximum(target - r, 0) * weight * inside * smoothstep(0.015, 0.03, r)
+    return push[:, None] * radial
+
+
+def gathered(style: Style, panel: dict) -> np.ndarray:
+    """Per point, how much its cut's band holds it to the body (1 in a gathered band, easing to 0 over
+    the 6 cm above it)."""
+    out = np.zeros(len(panel["rim"]))
+    for k, (width, tight) in enumerate(style.bands):
+        if tight:
+            out = np.maximum(out, 1 - smoothstep(width, width + 0.06, panel["from_cut"][:, k]))
+    return out
+
+
+def over(p: np.ndarray, mesh: BodyMesh, under: tuple[np.ndarray, np.ndarray], weight: np.ndarray,
+         normals: np.ndarray, gap: float = 0.008, rings: bool = True) -> np.ndarray:
+    """Points pushed out to at least ``gap`` outside the surface ``under`` them (points and normals of the
+    garment they cover: a top over a skirt's hips, trouser cuffs over shoes), where the two overlap in
+    height: with ``rings``, round the torso's axis to the under-garment's rings; then, wherever a point
+    still falls short of the surface sample nearest it (measured along that sample's normal), out along
+    the point's own ``normals`` (along the under-garment's, the sideways normals in the seat's cleft sent
+    a top's points through each other at the back's middle)."""
+    from scipy.spatial import cKDTree
+
+    if rings:
+        p = _over_rings(p, mesh, under[0], weight, gap)
+    near = np.flatnonzero((p[:, 1] > under[0][:, 1].min()) & (p[:, 1] < under[0][:, 1].max() + 0.02))
+    if len(near):
+        dist, k = cKDTree(under[0]).query(p[near])
+        normal = under[1][k]
+        short = gap - np.einsum("nc,nc->n", p[near] - under[0][k], normal)
+        facing = np.maximum(np.einsum("nc,nc->n", normals[near], normal), 0.5)
+        move = np.minimum(np.maximum(short, 0) / facing, 0.03) * weight[near] * (dist < 0.05)
+        p[near] += move[:, None] * normals[near]
+    return p
+
+
+def _over_rings(p: np.ndarray, mesh: BodyMesh, under: np.ndarray, weight: np.ndarray, gap: float) -> np.ndarray:
+    hips = mesh.skeleton.pos("Hips").astype(np.float64)
+    frame = Frame([hips[0], 0.0, hips[2] + 0.02], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0])
+    top, bottom = float(under[:, 1].max()), float(p[:, 1].min()) - 0.03
+    if top <= bottom:
+        return p
+    grid = bridge(_grid(frame, under, -top, -bottom, 0.01, 64), 2)
+    # A garment's points are sparser than the body's (rows of a helper are centimetres apart): each
+    # bearing's empty rows take the radius interpolated between its rows that have one.
+    rows = np.arange(len(grid))
+    for j in range(grid.shape[1]):
+        has = grid[:, j] > 0
+        if has.sum() >= 2:
+            grid[:, j] = np.interp(rows, rows[has], grid[has, j], left=0.0, right=0.0)
+    return p + _push(frame, grid[None], -top, 0.01, Drape(slope=0.0, ease=gap), p, weight)
+
+
+def _grid(frame: Frame, points: np.ndarray, s0: float, s1: float, step: float, bearings: int) -> np.ndarray:
+    return support(frame, points, s0, step, max(2, int(np.ceil((s1 - s0) / step)) + 1), bearings)
+
+
+def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np.ndarray] | None = None,
+           under: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The garment's points draped on ``mesh`` (float64, (N, 3)); ``under``: surface points and normals of
+    the garment it covers, if any (:meth:`~workbench.body.outfit.garments.Dressed.samples`)."""
+    p0, n0 = base if base is not None else base_points(mesh, panel)
+    adjacency = sp.csr_matrix((np.ones(len(panel["adj_indices"])), panel["adj_indices"], panel["adj_indptr"]),
+                              shape=(len(p0), len(p0)))
+    # The helper smoothed first (Taubin's steps, which do not shrink it), and lifted along its normals
+    # averaged over their neighbours: in a sharp crease (the spine's groove, beside the neck) the helper's
+    # own normals converge, and the lift and the drape pushed the small triangles on its walls past each
+    # other (specks down the back, normals facing in).
+    degree = np.maximum(np.asarray(adjacency.sum(1)).ravel(), 1)[:, None]
+    free = ~panel["rim"][:, None]
+    for rate in (0.5, -0.53) * 3:
+        p0 = p0 + rate * free * ((adjacency @ p0) / degree - p0)
+    n0 = vertex_normals(p0, panel["faces"]).astype(np.float64)
+    for _ in range(NORMAL_ROUNDS):
+        n0 = adjacency @ n0 + n0
+        n0 /= np.maximum(np.linalg.norm(n0, axis=1, keepdims=True), 1e-12)
+    if style.torso is None and style.legs is None and style.arms is None:
+        # Nothing hangs (shoes): the helper lifted along its smoothed normals, the soles on the floor.
+        p = p0 + style.lift * n0
+        p[:, 1] = np.maximum(p[:, 1], 0.0)
+        return p
+    p = p0
+    e = landmarks(mesh)
+    sk = mesh.skeleton
+    hips = sk.pos("Hips").astype(np.float64)
+    body = mesh.groups["body"]
+    skin = mesh.positions[body].astype(np.float64)
+    part = panel["body_region"][body]
+    shares = panel["shares"]
+    y = p[:, 1]
+    held = gathered(style, panel)
+    disp = np.zeros_like(p)
+    if style.torso is not None:
+        frame = Frame([hips[0], 0.0, hips[2] + 0.02], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0])
+        if style.part == "Outfit_Top":
+            top, bottom = e["shoulder_y"] - 0.01, float(p0[:, 1].min()) - 0.05
+            weight = (1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] - shares[:, NECK]) * smoothstep(0.0, 0.04, top - y)
+        elif style.helper == "helper-skirt":
+            top, bottom = float(p0[:, 1].max()), float(p0[:, 1].min()) - 0.05
+            weight = np.ones(len(p))
+        else:
+            top, bottom = float(p0[:, 1].max()) + 0.02, e["crotch"] - 0.02
+            weight = smoothstep(e["crotch"] + 0.03, e["crotch"] + 0.08, y)
+        near = skin[(part == TORSO) | (part == LEGS[0]) | (part == LEGS[1])]
+        surface = _ring_surface(frame, near, -top, -bottom, 0.015, 64, style.torso)
+        disp += _push(frame, surface, -top, 0.015, style.torso, p, weight, style.lift, held)
+    if style.legs is not None:
+        below = 1 - smoothstep(e["crotch"] - 0.04, e["crotch"], y)
+        for k, side in zip(LEGS, SIDES):
+            up, foot = sk.pos(side + "UpLeg").astype(np.float64), sk.pos(side + "Foot").astype(np.float64)
+            frame = Frame(up, foot - up, [0.0, 0.0, 1.0])
+            s0 = (up[1] - e["crotch"]) / -frame.along[1]
+            # Down to a hand's breadth above the ankle: below it the ankle's bones and the heel would
+            # flare the hem (the rings' last row stands for everything under it).
+            s1 = (up[1] - e["ankle"] - 0.07) / -frame.along[1]
+            surface = _ring_surface(frame, skin[part == k], s0, s1, 0.02, 32, style.legs)
+            on_side = (p0[:, 0] - hips[0]) * (1 if side == "Left" else -1) > 0
+            disp += _push(frame, surface, s0, 0.02, style.legs, p, below * on_side, style.lift, held)
+    if style.arms is not None:
+        for k, side in zip(ARMS, SIDES):
+            arm, hand = sk.pos(side + "Arm").astype(np.float64), sk.pos(side + "Hand").astype(np.float64)
+            frame = Frame(arm, hand - arm, [0.0, 0.0, 1.0])
+            surface = _ring_surface(frame, skin[part == k], 0.0, float(np.linalg.norm(hand - arm)), 0.015, 32,
+                                    style.arms)
+            disp += _push(frame, surface, 0.0, 0.015, style.arms, p, shares[:, k], style.lift, held)
+    # The drape's pushes are measured from the helper and carry the lift; where they push less than the lift
+    # the point stands off along its normal instead. (Lifted along the normals first, the walls of a deep
+    # groove, the seat's cleft on a heavy body, crossed each other before the drape flattened it.)
+    pushed = smoothstep(0.0, style.lift, np.linalg.norm(disp, axis=1))[:, None]
+    rims = along_rims(adjacency, panel["rim"])
+    p = untangle(p0 + (1 - pushed) * style.lift * n0 + disp, panel["faces"], rims, n0)
+    p = membrane(p, n0, adjacency, panel["rim"], rounds=16, rate=0.6)
+    if under is not None:
+        torso = style.part == "Outfit_Top"
+        pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
+                      n0, rings=torso)
+        # The pushes spread to their neighbours (never shrinking), so the cloth eases over what it covers
+        # instead of stepping out at the edge of the overlap.
+        out = np.maximum(((pushed - p) * n0).sum(1), 0)
+        degree = np.maximum(np.asarray(adjacency.sum(1)).ravel(), 1)
+        for _ in range(4):
+            out = np.maximum(out, (adjacency @ out) / degree)
+        p = p + out[:, None] * n0
+    p = clear_of_the_skin(p, mesh, panel["near"], style.lift, adjacency)
+    p = untangle(p, panel["faces"], rims, n0)
+    # Last, the membrane again (it only moves out): the rims smoothed as lines after the pushes above.
+    return membrane(p, n0, adjacency, panel["rim"], rounds=6)

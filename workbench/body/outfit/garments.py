@@ -1,0 +1,104 @@
+"""The outfit on one body: each garment of the chosen styles fitted and drawn as a glTF piece.
+
+:func:`outfit_pieces` gives ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` for a body and the
+settings' ``topStyle`` and ``bottomStyle``: each garment's pattern (:mod:`.pattern`) rebuilt on the
+body and draped (:mod:`.fit`), with the pattern's UVs and skin weights (clothes take no face morphs:
+``source`` is -1). :func:`hidden_skin` is the skin those garments cover well inside their rims: the
+avatar's ``Body`` leaves it out, so no clip can push skin through cloth there and no triangle is
+drawn that nobody sees (MakeHuman's proxies delete the vertices under a garment the same way).
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> mesh = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+>>> sorted(outfit_pieces(mesh, "hoodie", "skirt"))
+['Outfit_Bottom', 'Outfit_Footwear', 'Outfit_Top']
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..lod import Piece
+from ..mesh import BodyMesh, vertex_normals
+from .fit import base_points, fitted
+from .hood import worn
+from .pattern import HOOD_EASE, pattern
+from .styles import STYLES
+
+__all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER"]
+
+_CACHE: OrderedDict = OrderedDict()
+_LOCK = threading.Lock()
+CACHED = 48
+# What each bottom covers: trousers' cuffs fall over the shoes.
+UNDER = {"trousers": "shoes", "shorts": None, "skirt": None}
+
+
+class Dressed:
+    """One garment on one body: its ``piece``, each vertex's ``ease`` (metres the cloth stands off the
+    helper beyond its lift: what the fold map is drawn from) and its welded ``points``."""
+
+    def __init__(self, piece: Piece, ease: np.ndarray, points: np.ndarray):
+        self.piece = piece
+        self.ease = ease
+        self.points = points
+
+    def samples(self) -> tuple[np.ndarray, np.ndarray]:
+        """Points on the garment's surface (its vertices and its triangles' centres) and the surface's
+        normals there."""
+        out = []
+        for values in (self.piece.positions.astype(np.float64), self.piece.normals.astype(np.float64)):
+            out.append(np.concatenate([values, values[self.piece.indices].mean(1)]))
+        out[1] /= np.maximum(np.linalg.norm(out[1], axis=1, keepdims=True), 1e-12)
+        return out[0], out[1]
+
+
+def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
+    """Garment style ``name`` fitted to ``mesh`` over the garment of style ``under``, if any (cached per
+    body and styles)."""
+    sk = mesh.skeleton
+    key = (sk.gender, sk.body_shape, round(float(sk.height), 6), name, under)
+    with _LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    style, pat = STYLES[name], pattern(name)
+    p0, n0 = base_points(mesh, pat)
+    below = None if under is None else dressed(mesh, under).samples()
+    q = fitted(mesh, style, pat, (p0, n0), below)
+    ease = np.maximum(np.linalg.norm(q - p0, axis=1) - style.lift, 0)
+    if len(pat["hood_offset"]):
+        binding = sp.csr_matrix((pat["hood_data"], pat["hood_indices"], pat["hood_indptr"]),
+                                shape=(len(pat["hood_offset"]), len(q)))
+        q = np.concatenate([q, worn(q, vertex_normals(q, pat["faces"]), binding, pat["hood_offset"])])
+        ease = np.concatenate([ease, np.full(len(pat["hood_offset"]), HOOD_EASE)])
+    normals = vertex_normals(q, np.concatenate([pat["faces"], pat["hood_faces"]]))
+    v = pat["vmap"]
+    piece = Piece(q[v].astype(np.float32), normals[v], pat["uv"], pat["vfaces"].astype(np.int64),
+                  pat["joints"][v], pat["weights"][v], np.full(len(v), -1, np.int64))
+    out = Dressed(piece, ease[v].astype(np.float32), q)
+    with _LOCK:
+        _CACHE[key] = out
+        while len(_CACHE) > CACHED:
+            _CACHE.popitem(last=False)
+    return out
+
+
+def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers") -> dict[str, Piece]:
+    """The ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` pieces on ``mesh``."""
+    return {"Outfit_Top": dressed(mesh, top, bottom).piece, "Outfit_Bottom": dressed(mesh, bottom, UNDER[bottom]).piece,
+            "Outfit_Footwear": dressed(mesh, "shoes").piece}
+
+
+def hidden_skin(top: str = "tee", bottom: str = "trousers") -> np.ndarray:
+    """A mask over the body mesh's vertices: the skin these garments hide (see the module's notes).
+
+    >>> bool(hidden_skin("longsleeve").sum() > hidden_skin("tee").sum())
+    True
+    """
+    # (The feet stay: the soles are the body's lowest point, which the avatar's height is measured from.)
+    return pattern(top)["hidden"] | pattern(bottom)["hidden"]
