@@ -401,18 +401,31 @@ def _read_bucket(item: tuple, columns: list[str] | None = None):
     The item names the columns :func:`read_events` was asked for (None: all); the ``columns``
     keyword lets Dask push a later selection down into the Parquet read.
     """
-    import pandas as pd
-
     number, files, fs, index_name, unique_ids, asked = item
     read = list(columns) if columns is not None else list(asked or SCHEMA.names)
-    if len(files) > 1:  # a bucket's day files read side by side: Arrow's reader lets go of the GIL
+    return _bucket_frame(item, lambda f: _read_file(fs, f, read), pa.Table.to_pandas)
+
+
+def _bucket_frame(item: tuple, read_file, to_pandas):
+    """The frame of one bucket ``item`` (see :func:`_read_bucket`): ``read_file`` of each of its files (an Arrow
+    table), joined, made pandas by ``to_pandas`` and indexed by the bucket's number.
+
+    >>> item = (3, ["a", "b"], None, VISITOR_PART, True, None)
+    >>> df = _bucket_frame(item, lambda f: pa.table({"f": [f, f]}), pa.Table.to_pandas)
+    >>> df["f"].tolist(), df.index.tolist(), df.index.name, df.attrs
+    (['a', 'a', 'b', 'b'], [3, 3, 3, 3], '_visitor_part', {'unique_ids': True})
+    """
+    import pandas as pd
+
+    number, files, _, index_name, unique_ids, _ = item
+    if len(files) > 1:  # a bucket's day files read side by side: Arrow's reader (and numpy) let go of the GIL
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(min(len(files), os.cpu_count() or 1)) as pool:
-            tables = list(pool.map(lambda f: _read_file(fs, f, read), files))
+            tables = list(pool.map(read_file, files))
     else:
-        tables = [_read_file(fs, f, read) for f in files]
-    df = pa.concat_tables(tables).to_pandas()
+        tables = [read_file(f) for f in files]
+    df = to_pandas(pa.concat_tables(tables))
     # every row holds the bucket's number: one value seen len(df) times, no memory (an 8 MB array of it cost
     # as much as the retention pass on a fresh process's first call)
     df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
@@ -487,6 +500,8 @@ def _noted(ddf, rows: int):
 
 #: The Dask reads (by expression name) of lakes whose note promises that no event id repeats.
 _UNIQUE: set[str] = set()
+#: The bucket items of each Dask read of a lake (by expression name), for :mod:`.lake_rows` to read again narrowed.
+_BUCKETS: dict[str, list[tuple]] = {}
 
 
 def _sources(ddf) -> list:
@@ -539,9 +554,10 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
             index_name = VISITOR_PART if note.get("visitor_buckets") else SESSION_PART
             unique_ids = bool(note.get("unique_ids"))
             asked = tuple(columns) if columns is not None else None
-            ddf = dd.from_map(_read_bucket, [(n, parts[n], fs, index_name, unique_ids, asked) for n in numbers],
-                              meta=_meta(asked, index_name), divisions=tuple(numbers) + (numbers[-1],),
-                              label="read-lake")
+            items = [(n, parts[n], fs, index_name, unique_ids, asked) for n in numbers]
+            ddf = dd.from_map(_read_bucket, items, meta=_meta(asked, index_name),
+                              divisions=tuple(numbers) + (numbers[-1],), label="read-lake")
+            _BUCKETS.update((e._name, items) for e in _sources(ddf))
             if unique_ids:
                 _UNIQUE.update(e._name for e in _sources(ddf))
             return _noted(ddf, _footer_rows(fs, [f for n in numbers for f in parts[n]]))

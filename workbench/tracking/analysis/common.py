@@ -266,7 +266,14 @@ def unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
         b, b_values = pd.factorize(b, sort=True)
     a0, b0 = int(a.min()), int(b.min())
     span = int(b.max()) - b0 + 1
-    key, n = np.unique((a - a0) * span + (b - b0), return_counts=True)
+    key = (a - a0) * span + (b - b0)
+    cells = (int(a.max()) - a0 + 1) * span
+    if cells <= 4 * len(key) + 4096:  # few enough possible pairs to count them all: no sort (5 times faster)
+        n = np.bincount(key, minlength=cells)
+        key = np.flatnonzero(n)
+        n = n[key]
+    else:
+        key, n = np.unique(key, return_counts=True)
     out_a, out_b = key // span + a0, key % span + b0
     if a_values is not None:
         out_a, out_b = np.asarray(a_values, dtype=np.int64)[out_a], np.asarray(b_values, dtype=np.int64)[out_b]

@@ -46,9 +46,11 @@ import pandas as pd
 
 from ..cluster import compute, get_client
 from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, rows_of
+from ..lake_rows import narrowed
 from .common import check_columns, payload_dict
 
-__all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "field_columns", "as_dicts", "gathered", "compute"]
+__all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "events_of", "field_columns", "as_dicts", "gathered",
+           "compute"]
 
 
 def is_dask(df: Any) -> bool:
@@ -114,6 +116,16 @@ def columns_of(ddf, *names, ties: bool = True) -> list[str]:
     # an id repeats only within its session (common.first_events), so the session comes with it
     wanted = (*names, "id", "sessionId") if ties or not promises_unique_ids(ddf) else names
     return list(dict.fromkeys(n for n in wanted if n in ddf.columns))
+
+
+def events_of(ddf, keys, by: str, key: str, time: str):
+    """``ddf``'s ``by``, ``key`` and ``time`` columns (:func:`columns_of`) with every ``by`` group in one partition, for a
+    question that counts only the events of ``keys`` and takes the data's first and last time (of the events with a
+    ``by``): from a lake, only those rows are turned into pandas (:func:`~workbench.tracking.lake_rows.narrowed`);
+    any other frame whole."""
+    columns = columns_of(ddf, by, key, time, ties=False)
+    few = narrowed(ddf, columns, key, keys, (time, by))
+    return by_group(ddf[columns] if few is None else few, by)
 
 
 def field_columns(ddf, *fields: str) -> list[str]:

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, unique_pairs
-from .dispatch import by_group, columns_of, compute, pandas_or_dask
+from .dispatch import compute, events_of, pandas_or_dask
 from .times import NAT, duration, floor_period, instant, ms_ticks, wall_clock
 
 __all__ = ["lifecycle", "active_periods", "STATUSES"]
@@ -87,17 +87,23 @@ def _partial(frame: pd.DataFrame, event, by, key, time, p, tz) -> pd.DataFrame:
 
 
 def _table(partial: pd.DataFrame, p: int, tz) -> pd.DataFrame:
+    """The partial counts (of one frame, or of every partition) added up per period, from the first active period to
+    the data's last (numpy on a few hundred rows: pandas' groupby and unstack took longer than a 1M lake's pass)."""
     columns = ["period", *STATUSES, "active"]
-    firsts = partial.loc[(partial["status"] == _FIRST) & (partial["period"] != NAT), "period"]
-    lasts = partial.loc[(partial["status"] == _LAST) & (partial["period"] != NAT), "period"]
+    period, status, n = (partial[c].to_numpy(dtype=np.int64) for c in _PARTIAL)
+    firsts = period[(status == _FIRST) & (period != NAT)]
+    lasts = period[(status == _LAST) & (period != NAT)]
     if not len(firsts):
         empty = pd.DataFrame({c: pd.Series([], dtype=np.int64) for c in columns[1:]})
         empty.insert(0, "period", pd.DatetimeIndex([], tz=tz or "UTC"))
         return empty
     starts = np.arange(int(firsts.min()), int(lasts.max()) + 1, p, dtype=np.int64)
-    body = partial[partial["status"] >= 0].groupby(["period", "status"])["n"].sum()
-    table = body.unstack("status", fill_value=0).reindex(index=starts, columns=range(4), fill_value=0)
-    out = pd.DataFrame({name: table[i].to_numpy(dtype=np.int64) for i, name in enumerate(STATUSES)})
+    body = status >= 0
+    row = np.searchsorted(starts, period[body])
+    inside = starts[np.minimum(row, len(starts) - 1)] == period[body]  # a dormant count past the data's end is not
+    counts = np.zeros((len(starts), len(STATUSES)), dtype=np.int64)
+    np.add.at(counts, (row[inside], status[body][inside]), n[body][inside])
+    out = pd.DataFrame({name: counts[:, i] for i, name in enumerate(STATUSES)})
     out["dormant"] = -out["dormant"]
     out["active"] = out["new"] + out["returning"] + out["resurrecting"]
     out.insert(0, "period", pd.DatetimeIndex(pd.to_datetime(instant(starts, tz), utc=True)).tz_convert(tz or "UTC"))
@@ -109,7 +115,7 @@ def _lifecycle_dask(ddf, *, event: str, period="1D", by: str = "sessionId", tz: 
     """:func:`lifecycle`: counts per partition of whole units, added up."""
     p = _options(ddf, event, period, key, "lifecycle")
     check_columns(ddf, by, key, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by)
+    part = events_of(ddf, [event], by, key, time)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
     (partial,) = compute(part.map_partitions(_partial, event, by, key, time, p, tz, meta=meta), client=client)
     return _table(partial, p, tz)
