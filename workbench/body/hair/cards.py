@@ -4,7 +4,8 @@ A card follows its strand's points; its width lies across the strand in the surf
 (across = strand direction x volume normal), narrowing towards the tip. Its shading normals are the
 card's own facing (:func:`facing`; a coil's twisting ribbon: each triangle's own), not the volume's
 nor leaning out at its edges: a normal that leans off its card faces away from a viewer who sees the
-card's front at a slant, and three.js's anisotropic highlight turns such pixels black. ``u`` runs across the card inside its atlas column, ``v`` from the root (0) to the tip (1).
+card's front at a slant, and three.js's anisotropic highlight turns such pixels black. ``u`` runs
+across the card inside its atlas column, ``v`` from the root (0) to the tip (1).
 
 Skinning (at most four joints a vertex): hair on the head moves with ``Head`` (over the nape, as
 the skin there does: the head envelope's share of ``Head``, the rest ``Neck``); hair hanging past
@@ -143,7 +144,8 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
         # A ribbon laid along given directions twists (a coil's turns): its quads are far from flat, and
         # only each triangle's own normal faces every viewer who sees its front.
         c = tris.reshape(-1)
-        pos, normals, uv, joints, weights = pos[c], np.repeat(face_normals(pos, tris), 3, 0), uv[c], joints[c], weights[c]
+        normals = np.repeat(face_normals(pos, tris), 3, 0)
+        pos, uv, joints, weights = pos[c], uv[c], joints[c], weights[c]
         tris = np.arange(len(c), dtype=np.int64).reshape(-1, 3)
     else:
         normals = facing(pos, tris, normals)
