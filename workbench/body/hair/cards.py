@@ -1,9 +1,11 @@
 """Strands swept into cards: ribbons along each guide strand, textured with one atlas column, skinned.
 
 A card follows its strand's points; its width lies across the strand in the surface the hair forms
-(across = strand direction x volume normal), narrowing towards the tip. Its two edges' normals lean
-out from the volume normal by :data:`ROUND`, so a card shades as a round clump rather than a flat
-strip. ``u`` runs across the card inside its atlas column, ``v`` from the root (0) to the tip (1).
+(across = strand direction x volume normal), narrowing towards the tip. Its shading normals are the
+card's own facing (:func:`facing`; a coil's twisting ribbon: each triangle's own), not the volume's
+nor leaning out at its edges: a normal that leans off its card faces away from a viewer who sees the
+card's front at a slant, and three.js's anisotropic highlight turns such pixels black. ``u`` runs
+across the card inside its atlas column, ``v`` from the root (0) to the tip (1).
 
 Skinning (at most four joints a vertex): hair on the head moves with ``Head`` (over the nape, as
 the skin there does: the head envelope's share of ``Head``, the rest ``Neck``); hair hanging past
@@ -33,8 +35,6 @@ from ..mesh import BodyMesh
 from .head import Head
 from .texture import column_u
 
-# How far a card's edge normals lean out (as a fraction of the across direction).
-ROUND = 0.35
 # The least height (metres) of a card's vertex over the head envelope.
 CLEAR = 0.0015
 # How much of the arms' weights hanging hair takes from the skin it lies on.
@@ -60,8 +60,7 @@ def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndar
     w = width[:, None] * (1 - taper * s ** 1.5)[None, :] * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
     half = (w / 2)[..., None] * across
     pos = np.stack([pts - half, pts + half], 2)                       # (S, K, 2, 3)
-    n = np.stack([nrm - ROUND * across, nrm + ROUND * across], 2)
-    n /= np.linalg.norm(n, axis=3, keepdims=True)
+    n = np.stack([nrm, nrm], 2)
     u0, u1 = column_u(column)
     uv = np.empty((S, K, 2, 2))
     uv[:, :, 0, 0] = u0[:, None]
@@ -141,5 +140,54 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     low = (r < floor) & ~np.repeat(hang.reshape(-1), 2)
     pos[low] = head.centre + d[low] * floor[low, None]
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
+    if s.across is not None:
+        # A ribbon laid along given directions twists (a coil's turns): its quads are far from flat, and
+        # only each triangle's own normal faces every viewer who sees its front.
+        c = tris.reshape(-1)
+        normals = np.repeat(face_normals(pos, tris), 3, 0)
+        pos, uv, joints, weights = pos[c], uv[c], joints[c], weights[c]
+        tris = np.arange(len(c), dtype=np.int64).reshape(-1, 3)
+    else:
+        normals = facing(pos, tris, normals)
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))
+
+
+
+def face_normals(pos: np.ndarray, tris: np.ndarray) -> np.ndarray:
+    """Unit normals (M, 3) of triangles ``tris`` (their winding's front).
+
+    >>> face_normals(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float), np.array([[0, 1, 2]])).tolist()
+    [[0.0, 0.0, 1.0]]
+    """
+    f = _face_areas(pos, tris)
+    return f / np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-20)
+
+
+def facing(pos: np.ndarray, tris: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    """Shading normals that follow the cards' own facing: each vertex's wound triangles' normals, area
+    weighted (``normals`` where they cancel out).
+
+    Lit by a directional light, three.js (0.183) draws black where a pixel's shading normal faces away
+    from both the viewer and the light on a ``KHR_materials_anisotropy`` material: its anisotropic
+    visibility term (``V_GGX_SmithCorrelated_Anisotropic``, unlike the isotropic one) divides by
+    ``dotNL * ... + dotNV * ...`` unguarded, both clamped to 0 there, and 0 x infinity is NaN. A normal
+    leaning off its card (out of the head, or out at a card's edges) faces away from a viewer who sees the
+    card's front at a slant; the card's own facing does not.
+
+    >>> pos = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float)
+    >>> facing(pos, np.array([[0, 1, 2]]), np.array([[1.0, 0, 0]] * 3)).tolist()[0]
+    [0.0, 0.0, 1.0]
+    """
+    f = _face_areas(pos, tris)
+    g = np.zeros((len(pos), 3))
+    for k in range(3):
+        np.add.at(g, tris[:, k], f)
+    size = np.linalg.norm(g, axis=1, keepdims=True)
+    ok = size[:, 0] > 1e-12
+    return np.where(ok[:, None], g / np.maximum(size, 1e-20), normals)
+
+
+def _face_areas(pos: np.ndarray, tris: np.ndarray) -> np.ndarray:
+    """Triangles' normals scaled by twice their areas."""
+    return np.cross(pos[tris[:, 1]] - pos[tris[:, 0]], pos[tris[:, 2]] - pos[tris[:, 0]]).astype(np.float64)

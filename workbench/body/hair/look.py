@@ -16,8 +16,10 @@ from __future__ import annotations
 from .texture import hair_texture, tint
 
 ROUGHNESS = {"short": 0.6, "long": 0.55, "bun": 0.55, "curly": 0.75}
-# (strength, rotation): the direction of stretched roughness is the cards' u, across the strands.
-ANISOTROPY = {"short": (0.6, 0.0), "long": (0.65, 0.0), "bun": (0.65, 0.0), "curly": (0.3, 0.0)}
+# (strength, rotation): the direction of stretched roughness is the cards' u, across the strands. Long
+# hair's is the strongest: its cards shade flat across (their own facing, see cards.facing), and a weaker
+# stretch left its band little narrower than the isotropic highlight.
+ANISOTROPY = {"short": (0.6, 0.0), "long": (0.8, 0.0), "bun": (0.65, 0.0), "curly": (0.3, 0.0)}
 # KHR_materials_specular's factor: a fibre's reflection is weaker than a smooth dielectric's.
 SPECULAR = 0.4
 
