@@ -238,11 +238,12 @@ _topology_of: dict[int, tuple] = {}
 
 
 def _topology(mesh: BodyMesh) -> dict[str, np.ndarray]:
-    """What every body shares (the base mesh's triangles and the rig's weights): the head's vertices,
-    the skin triangles of the head and neck, each vertex's share of Head, and the trunk's vertices."""
-    key = id(mesh.triangles)
+    """The head's vertices, the skin triangles of the head and neck, each vertex's share of Head, and
+    the trunk's vertices (the trunk's edge follows this body's shoulders: kept per body, not per base
+    mesh, or a groom grown on the reference body took the trunk of whichever body came first)."""
+    key = id(mesh)
     hit = _topology_of.get(key)
-    if hit is not None and hit[0] is mesh.triangles:      # (every body's weights are the rig's)
+    if hit is not None and hit[0] is mesh:
         return hit[1]
     idx = mesh.skeleton.index
     body = mesh.groups["body"]
@@ -265,8 +266,9 @@ def _topology(mesh: BodyMesh) -> dict[str, np.ndarray]:
            "arms": {side: body[np.isin(dominant[body], [i for n, i in idx.items() if n.startswith(side) and
                                                          any(k in n for k in ("Arm", "Hand"))])]
                     for side in ("Left", "Right")}}
-    _topology_of.clear()
-    _topology_of[key] = (mesh.triangles, out)
+    if len(_topology_of) >= 16:
+        _topology_of.clear()
+    _topology_of[key] = (mesh, out)
     return out
 
 

@@ -95,7 +95,7 @@ def neckline(e: dict, p: np.ndarray, cut: str = "crew") -> np.ndarray:
 
     >>> e = {"neck_x": 0.0, "neck_y": 1.4, "neck_z": 0.0, "torso": 0.15}
     >>> [round(float(h), 4) for h in neckline(e, np.array([[0, 1.4, 0.1], [0, 1.4, -0.1]]))]
-    [0.075, 0.0255]
+    [0.0825, 0.033]
     """
     front, back, side = NECK[cut]
     dx, dz = p[..., 0] - e["neck_x"], p[..., 2] - e["neck_z"]
