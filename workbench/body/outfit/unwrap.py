@@ -17,7 +17,7 @@ trousers' twill ran in diagonal bands round the thighs). Here each island is a t
 
 >>> uv, scale = pack([np.array([[0, 0], [0.5, 1.0]]), np.array([[0, 0], [0.2, 0.3]])])
 >>> [a.round(3).tolist() for a in uv], round(scale, 3)
-[[[0.008, 0.008], [0.483, 0.958]], [[0.5, 0.008], [0.69, 0.293]]]
+([[[0.008, 0.008], [0.5, 0.992]], [[0.516, 0.008], [0.713, 0.303]]], 1.016)
 """
 
 from __future__ import annotations
