@@ -16,14 +16,20 @@ back at once. The last test shows that redraw keeping focus and the next key rea
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from helpers import wait_for
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from .conftest import wait
-from .viewer_page import kernel, notebook_browser, notebook_cells, notebook_server, poll_kernel, until
+from .viewer_page import (
+    kernel,
+    notebook_browser,
+    notebook_cells,
+    notebook_server,
+    poll_kernel,
+    until,
+)
 
 CELLS = ["""\
 from workbench.gltf import build_avatar
@@ -71,11 +77,10 @@ def focus_on(browser, viewer, selector):
         ActionChains(browser).move_to_element(target).click().perform()
         target = viewer
     # A redraw of the output in between gives focus back a moment later (core.js, adopt): not a failure.
-    for _ in range(20):
-        state = browser.execute_script(f"if (document.activeElement === arguments[0]) {{ {NOTEBOOK_STATE} }}", target)
-        if state:
-            return state
-        time.sleep(0.1)
+    state = wait_for(lambda: browser.execute_script(
+        f"if (document.activeElement === arguments[0]) {{ {NOTEBOOK_STATE} }}", target), timeout=2.0, every=0.1)
+    if state:
+        return state
     where = browser.execute_script("const a = document.activeElement; return a && `${a.tagName}.${a.className}`")
     raise AssertionError(f"{selector or 'the viewer'} could not take focus: {where} has it")
 

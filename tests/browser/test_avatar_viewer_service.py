@@ -17,11 +17,11 @@ from __future__ import annotations
 import base64
 import io
 import json
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import wait_for
 from PIL import Image
 
 from .conftest import data_url_image, save_artifact, wait
@@ -100,27 +100,25 @@ def test_the_notebook_keeps_the_view_the_person_had(page, tmp_path):
     until(browser, 0, f"parseInt(d.frames) > {frames}", "a frame drawn after the output was updated")
     # The output's still is what the canvas shows (once the page's picture has gone round the kernel).
     now = data_url_image(browser.execute_script(f"const v = {VIEWER}; v.setRatio(1); v.draw(); return v.canvas.toDataURL('image/png');"))
-    deadline, kept = time.monotonic() + 30, None
-    while time.monotonic() < deadline:
-        kept = browser.execute_script(OUTPUT_PNG)
-        picture = np.asarray(Image.open(io.BytesIO(base64.b64decode(kept))).convert("RGBA")).astype(int)
-        if picture.shape == now.shape and (np.abs(picture[..., :3] - now[..., :3].astype(int)).max(-1) > 8).mean() < 0.01:
-            break
-        time.sleep(0.5)
-    else:
-        raise AssertionError(f"the output's still is not the canvas's picture ({picture.shape}, canvas {now.shape})")
+    last = {}
+
+    def still_is_the_canvas():
+        last["kept"] = browser.execute_script(OUTPUT_PNG)
+        picture = last["picture"] = np.asarray(Image.open(io.BytesIO(base64.b64decode(last["kept"]))).convert("RGBA")).astype(int)
+        return picture.shape == now.shape and (np.abs(picture[..., :3] - now[..., :3].astype(int)).max(-1) > 8).mean() < 0.01
+
+    assert wait_for(still_is_the_canvas, timeout=30, every=0.5), \
+        f"the output's still is not the canvas's picture ({last['picture'].shape}, canvas {now.shape})"
+    kept, picture = last["kept"], last["picture"]
     assert kept != kernel_still
     save_artifact(tmp_path, f"viewer_kept_{server['app']}.png", base64.b64decode(kept))
     width, height = (int(x) for x in until(browser, 0, "d.canvas", "the canvas")["canvas"].split("@")[0].split("x"))
     assert picture.shape[:2] == (height, width), "not the canvas's picture (the kernel's still is square)"
     # Saved, the file keeps it too.
     browser.execute_script("window.jupyterapp.commands.execute('docmanager:save')")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    def saved_keeps_it():
         saved = json.loads((Path(root) / "view.ipynb").read_text())
         pngs = [o["data"]["image/png"] for o in saved["cells"][0].get("outputs", []) if "image/png" in o.get("data", {})]
-        if pngs and pngs[0].replace("\n", "") == kept.replace("\n", ""):
-            break
-        time.sleep(0.5)
-    else:
-        raise AssertionError("the saved notebook does not keep the page's picture")
+        return bool(pngs) and pngs[0].replace("\n", "") == kept.replace("\n", "")
+
+    assert wait_for(saved_keeps_it, timeout=30, every=0.5), "the saved notebook does not keep the page's picture"

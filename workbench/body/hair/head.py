@@ -234,17 +234,29 @@ def _skin_points(corners: np.ndarray) -> np.ndarray:
     return np.concatenate([corners, mids], 1).reshape(-1, 3)
 
 
-_topology_of: dict[int, tuple] = {}
+def per_body(make):
+    """``make(mesh)`` cached per body (by identity: bodies are made once per settings and kept by
+    :func:`workbench.body.mesh.body_mesh`, and hold arrays, which cannot be hashed)."""
+    kept: dict[int, tuple] = {}
+
+    def cached(mesh, *args):
+        key = (id(mesh), *args)
+        hit = kept.get(key)
+        if hit is None or hit[0] is not mesh:
+            if len(kept) >= 64:
+                kept.clear()
+            hit = kept[key] = (mesh, make(mesh, *args))
+        return hit[1]
+
+    cached.__doc__ = make.__doc__
+    return cached
 
 
+@per_body
 def _topology(mesh: BodyMesh) -> dict[str, np.ndarray]:
     """The head's vertices, the skin triangles of the head and neck, each vertex's share of Head, and
     the trunk's vertices (the trunk's edge follows this body's shoulders: kept per body, not per base
     mesh, or a groom grown on the reference body took the trunk of whichever body came first)."""
-    key = id(mesh)
-    hit = _topology_of.get(key)
-    if hit is not None and hit[0] is mesh:
-        return hit[1]
     idx = mesh.skeleton.index
     body = mesh.groups["body"]
     dominant, strong = mesh.joints[:, 0], mesh.weights[:, 0] > 0.5
@@ -266,9 +278,6 @@ def _topology(mesh: BodyMesh) -> dict[str, np.ndarray]:
            "arms": {side: body[np.isin(dominant[body], [i for n, i in idx.items() if n.startswith(side) and
                                                          any(k in n for k in ("Arm", "Hand"))])]
                     for side in ("Left", "Right")}}
-    if len(_topology_of) >= 16:
-        _topology_of.clear()
-    _topology_of[key] = (mesh, out)
     return out
 
 
@@ -278,24 +287,6 @@ def _grid_max(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, shape: tup
     np.maximum.at(grid, rows[inside] * shape[1] + cols[inside] % shape[1], values[inside])
     grid[~np.isfinite(grid)] = np.nan
     return grid.reshape(shape)
-
-
-def per_body(make):
-    """``make(mesh)`` cached per body (by identity: bodies are made once per settings and kept by
-    :func:`workbench.body.mesh.body_mesh`, and hold arrays, which cannot be hashed)."""
-    kept: dict[int, tuple] = {}
-
-    def cached(mesh, *args):
-        key = (id(mesh), *args)
-        hit = kept.get(key)
-        if hit is None or hit[0] is not mesh:
-            if len(kept) >= 64:
-                kept.clear()
-            hit = kept[key] = (mesh, make(mesh, *args))
-        return hit[1]
-
-    cached.__doc__ = make.__doc__
-    return cached
 
 
 @per_body

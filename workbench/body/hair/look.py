@@ -13,6 +13,7 @@ lights in grey). Curls scatter light every way: theirs is weaker and rougher.
 
 from __future__ import annotations
 
+from .head import per_body
 from .texture import hair_texture, tint
 
 ROUGHNESS = {"short": 0.6, "long": 0.55, "bun": 0.55, "curly": 0.75}
@@ -31,15 +32,8 @@ def material(color: str, style: str, mesh, lod: int) -> dict:
     return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style], specular=SPECULAR)
 
 
-_tinted: dict = {}
-
-
+@per_body
 def _baked_texture(mesh, style: str, color: str):
     from .bake import baked
 
-    key = (id(mesh), style, color)
-    if key not in _tinted or _tinted[key][0] is not mesh:
-        if len(_tinted) > 32:
-            _tinted.clear()
-        _tinted[key] = (mesh, tint(baked(mesh, style)[1], color))
-    return _tinted[key][1]
+    return tint(baked(mesh, style)[1], color)
