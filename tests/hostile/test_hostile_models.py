@@ -13,7 +13,13 @@ from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 
 # Bodies that share nothing the service caches in memory, so every request decimates afresh.
-SETTINGS = [{"gender": g, "height": h} for g, h in (("feminine", 151), ("masculine", 187), ("feminine", 173))]
+# Every hair style and cut of clothes among them: the hair's fit and bake, the cloth's fit and its
+# compiled tinting run on request threads too.
+SETTINGS = [{"gender": "feminine", "height": 151, "hair": {"style": "curly"},
+             "outfit": {"topStyle": "hoodie", "bottomStyle": "skirt"}},
+            {"gender": "masculine", "height": 187, "hair": {"style": "long"},
+             "outfit": {"topStyle": "longsleeve", "bottomStyle": "shorts"}},
+            {"gender": "feminine", "height": 173, "hair": {"style": "bun"}, "glasses": "clear"}]
 
 
 @pytest.fixture(scope="module")
