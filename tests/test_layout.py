@@ -30,13 +30,14 @@ LAYERS: dict[str, tuple[str, set[str]]] = {
                                                  "tracking"}),
     "widgets": ("the 3D viewer and the explorers in notebooks", {"options", "gltf", "render"}),
     "regeneration": ("what a viewer's regeneration makes", {"options", "gltf", "render"}),
-    "render": ("the software renderer", {"options", "skeleton", "gltf"}),
-    "gltf": ("building and reading GLB files", {"options", "skeleton", "body"}),
+    "render": ("the software renderer", {"options", "skeleton", "gltf", "threads"}),
+    "gltf": ("building and reading GLB files", {"options", "skeleton", "body", "threads"}),
     "body": ("bodies on MakeHuman's base mesh", {"options", "skeleton", "progress"}),
     "tracking": ("events, lakes and their analysis", {"options"}),
     "options": ("the interface's rules", set()),
     "skeleton": ("the 65 joints and their proportions", set()),
     "progress": ("a bar for any wait over 2 s", set()),
+    "threads": ("helper threads for one request's two halves", set()),
     "__version__": ("the version", set()),
 }
 

@@ -189,7 +189,7 @@ def test_every_style_fits_every_head(gender, shape, height):
 
 def test_same_settings_same_hair_and_the_kept_groom_is_the_grown_one():
     """The hair is the same bytes every time, whether its groom was just grown or read back from the
-    machine's cache (``assets.kept``), and its textures too."""
+    machine's cache (``keep.kept``), and its textures too."""
     m = body_of("masculine", "athletic")
     for style in STYLES:
         kept = canon.canonical(style, 0)

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import ServerProcess
 from helpers import auth, new_avatar
-from workbench.body import assets, compile as cc
+from workbench.body import assets, compile as cc, keep
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 
@@ -41,7 +41,7 @@ def own_cache(good, tmp_path, monkeypatch):
     compiled.mkdir(parents=True)
     (cache / assets.WHEEL_NAME).symlink_to(wheel)
     shutil.copytree(body, compiled / body.name)
-    for kept in body.parent.glob("*.npz"):
+    for kept in body.parent.glob(f"*{keep.KEPT_SUFFIX}"):
         shutil.copyfile(kept, compiled / kept.name)
     monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(cache))
     return compiled, compiled / body.name
@@ -76,15 +76,14 @@ def _wrong_key(compiled, body):
 
 
 def _kept_texels_out_of_range(compiled, body):
-    for path in compiled.glob("texels-body-*.npz"):
-        with np.load(path) as f:
-            data = {k: f[k] for k in f.files}
+    for path in compiled.glob(f"texels-body-*{keep.KEPT_SUFFIX}"):
+        data = keep.read_arrays(path)
         data["triangle"] = data["triangle"] + 10_000_000
-        np.savez(path, **data)
+        keep.write_arrays(path, data)
 
 
 def _kept_skin_truncated(compiled, body):
-    for path in compiled.glob("skin-*.npz"):
+    for path in compiled.glob(f"skin-*{keep.KEPT_SUFFIX}"):
         path.write_bytes(path.read_bytes()[:1000])
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import assets
+from . import keep
 from .mesh import BodyMesh
 from .texels import TexelMap, texel_map
 
@@ -79,7 +79,7 @@ def vertex_occlusion(positions: np.ndarray, normals: np.ndarray, surface: np.nda
 
 def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
     """The texel map of the body's UVs at ``size`` (the same for every body: MakeHuman's layout), drawn
-    from ``mesh`` once per machine and kept (:func:`~workbench.body.assets.kept`, weights as float16).
+    from ``mesh`` once per machine and kept (:func:`~workbench.body.keep.kept`, weights as float16).
     Every process, the one that drew it too, uses the kept numbers, so every texture made from it is
     the same bytes on a cold machine as on a warm one."""
     if size not in _TEXELS:
@@ -93,10 +93,18 @@ def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
             if int(kept["triangle"].min()) < 0 or int(kept["triangle"].max()) >= triangles:
                 raise ValueError(f"triangle holds indices outside 0..{triangles - 1}")
 
-        kept = assets.kept(f"texels-body-{size}-v{FORMAT}", draw,
+        kept = keep.kept(f"texels-body-{size}-v{FORMAT}", draw,
                            {"triangle": (size, size), "bary": (size, size, 3), "covered": (size, size)}, in_range)
         _TEXELS[size] = TexelMap(size, kept["triangle"], kept["bary"].astype(np.float32), kept["covered"])
     return _TEXELS[size]
+
+
+def prepare(triangles: np.ndarray, count: int) -> None:
+    """Make ready what every body's occlusion shares (:mod:`workbench.body.warm`): the neighbour matrix of
+    the body's ``triangles`` over ``count`` vertices, and the compiled loop loaded with a body's argument types."""
+    _adjacency(triangles, count)
+    point = np.zeros((1, 3))
+    vertex_occlusion(point, point + (0.0, 1.0, 0.0), point)
 
 
 _TEXELS: dict[int, TexelMap] = {}
@@ -104,18 +112,20 @@ _ADJACENCY: dict = {}
 
 
 def _adjacency(tris: np.ndarray, count: int):
-    """The vertices' neighbour matrix (sparse, 1 per edge) and neighbour counts, once per topology."""
-    key = (id(tris), count)
-    if key not in _ADJACENCY:
+    """The vertices' neighbour matrix (sparse, 1 per edge) and neighbour counts, once per topology: every
+    body has MakeHuman's, so the one kept is used while the triangles are equal to its own (compared, not
+    identified by ``id``: each body's triangles are a new array, which made it again for every body)."""
+    held = _ADJACENCY.get("held")
+    if held is None or held[3] != count or held[2].shape != tris.shape or not np.array_equal(held[2], tris):
         from scipy.sparse import coo_matrix
 
         a = np.concatenate([tris[:, 0], tris[:, 1], tris[:, 2], tris[:, 1], tris[:, 2], tris[:, 0]])
         b = np.concatenate([tris[:, 1], tris[:, 2], tris[:, 0], tris[:, 0], tris[:, 1], tris[:, 2]])
         m = coo_matrix((np.ones(len(a), np.float32), (a, b)), shape=(count, count)).tocsr()
         m.data[:] = 1.0                                   # an edge of two triangles counts once
-        _ADJACENCY.clear()
-        _ADJACENCY[key] = (m, np.asarray(m.sum(axis=1)).ravel().astype(np.float32), tris)
-    return _ADJACENCY[key][:2]
+        held = (m, np.asarray(m.sum(axis=1)).ravel().astype(np.float32), np.array(tris), count)
+        _ADJACENCY["held"] = held   # (one assignment: a thread reading it sees the old entry or the new)
+    return held[:2]
 
 
 def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:

@@ -42,7 +42,6 @@ import tempfile
 import threading
 import time
 import zipfile
-from functools import lru_cache
 from pathlib import Path
 
 from workbench.body.fetching import run_pip
@@ -117,89 +116,6 @@ def cache_dir() -> Path:
 def compiled_dir() -> Path:
     """Where the generator keeps its compiled form of the wheel's files (one folder per wheel hash)."""
     return cache_dir() / f"compiled-{WHEEL_SHA256[:16]}"
-
-
-@lru_cache(maxsize=1)
-def code_digest() -> str:
-    """A short digest of the text of every module of ``workbench.body`` (what kept arrays are made by).
-
-    >>> len(code_digest())
-    12
-    """
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for path in sorted(here.rglob("*.py")):
-        h.update(path.relative_to(here).as_posix().encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()[:12]
-
-
-def kept(name: str, make, shapes: dict[str, tuple] | None = None, check=None) -> dict:
-    """Arrays that take a while to make and depend only on this code: ``make()`` (a dict of numpy arrays)
-    once per machine, kept as ``<compiled folder>/<name>-<code>.npz`` and read from there by later
-    processes; read-only. ``<code>`` is :func:`code_digest`, so any change to the body's code makes them
-    again (versions bumped by hand were forgotten twice: a kept groom and a kept skin outlived the code
-    that made them). Where the folder cannot be written the arrays are made again in each process.
-
-    What is read is checked before it is used, and made again (and kept again) when it fails: no
-    number may be NaN or infinite; ``shapes`` names every array and its shape (None for a free axis);
-    ``check(arrays)`` raises ValueError or IndexError for the maker's own rules (indices in range).
-
-    >>> import tempfile, numpy as np
-    >>> os.environ["WORKBENCH_ASSETS_DIR"] = tempfile.mkdtemp()
-    >>> kept("example-v1", lambda: {"x": np.arange(3)}, {"x": (3,)})["x"].tolist()
-    [0, 1, 2]
-    >>> kept("example-v1", lambda: {"x": np.zeros(3)}, {"x": (3,)})["x"].tolist()   # the kept copy
-    [0, 1, 2]
-    >>> kept("example-v1", lambda: {"x": np.ones(3)}, {"x": (4,)})["x"].tolist()    # not the shape: made again
-    [1.0, 1.0, 1.0]
-    >>> del os.environ["WORKBENCH_ASSETS_DIR"]
-    """
-    import numpy as np
-
-    path = compiled_dir() / f"{name}-{code_digest()}.npz"
-    try:
-        with np.load(path, allow_pickle=False) as f:
-            data = {k: f[k] for k in f.files}
-        _check_kept(data, shapes, check)
-    except FileNotFoundError:
-        data = None
-    except (OSError, ValueError, KeyError, IndexError, TypeError, zipfile.BadZipFile, EOFError) as e:
-        log.warning("the kept arrays %s are unreadable or wrong (%s); making them again", path, e)
-        data = None
-    if data is None:
-        data = make()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{name}-", suffix=".npz")
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    np.savez(fh, **data)   # not compressed: loading is then a copy
-                os.replace(tmp, path)
-            finally:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-        except OSError:
-            pass
-    for v in data.values():
-        v.setflags(write=False)
-    return data
-
-
-def _check_kept(data: dict, shapes: dict[str, tuple] | None, check) -> None:
-    import numpy as np
-
-    if shapes is not None:
-        if sorted(data) != sorted(shapes):
-            raise ValueError(f"it holds {sorted(data)}, not {sorted(shapes)}")
-        for k, shape in shapes.items():
-            a = data[k]
-            if a.ndim != len(shape) or any(n is not None and n != m for n, m in zip(shape, a.shape)):
-                raise ValueError(f"{k} has the shape {a.shape}, not {shape}")
-    for k, a in data.items():
-        if a.dtype.kind == "f" and not np.isfinite(a).all():
-            raise ValueError(f"{k} holds numbers that are not finite")
-    if check is not None:
-        check(data)
 
 
 def _sha256(path: Path) -> str:

@@ -284,6 +284,13 @@ def compiled() -> dict[str, np.ndarray]:
         return _loaded
 
 
+def here() -> bool:
+    """Whether :func:`compiled` can answer without fetching anything: the arrays are loaded, or saved on this
+    machine, or the wheel is cached to compile them from (a start prepares them only then: fetching is the
+    first avatar's, with its progress and its errors)."""
+    return _loaded is not None or (_path() / "index.json").is_file() or assets.cached() is not None
+
+
 def _checked_load(quiet: bool = False) -> dict[str, np.ndarray] | None:
     """The saved arrays, or None when there are none or they fail :func:`check` (then the log says why)."""
     try:

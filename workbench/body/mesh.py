@@ -81,7 +81,14 @@ def vertex_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _topology() -> tuple[np.ndarray, np.ndarray, dict, dict]:
+def topology() -> tuple[np.ndarray, np.ndarray, np.ndarray, MappingProxyType, MappingProxyType]:
+    """MakeHuman's topology, the same for every body: triangles (int32, each quad's two side by side),
+    their corners' UVs and UV indices, the vertex groups and the face groups by name (read-only).
+
+    >>> tris, uvs, uv_ids, groups, face_groups = topology()
+    >>> tris.shape[1], "body" in face_groups
+    (3, True)
+    """
     data = cc.compiled()
     names = list(data["face_group_names"])
     keep = np.array([not n.startswith("joint-") for n in names])
@@ -120,7 +127,7 @@ def _a_pose(gender: str, body_shape: str, height_cm: float) -> tuple[np.ndarray,
 @lru_cache(maxsize=32)
 def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
     data = cc.compiled()
-    tris, tri_uvs, tri_uv_ids, groups, face_groups = _topology()
+    tris, tri_uvs, tri_uv_ids, groups, face_groups = topology()
     verts, height_macro, joints, rotations = _a_pose(gender, body_shape, height_cm)
     skin_j, skin_w = rg.skin_weights()
     posed = rg.posed_joints(joints, rotations)

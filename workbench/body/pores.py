@@ -2,7 +2,7 @@
 
 Without them skin read as wax in three.js and model-viewer (issue 36): one roughness for the whole body,
 smooth between the triangles. Both maps are on MakeHuman's UVs, drawn once per gender and machine
-(:func:`~workbench.body.assets.kept`) from the skin's masks (:func:`workbench.body.skin.features`):
+(:func:`~workbench.body.keep.kept`) from the skin's masks (:func:`workbench.body.skin.features`):
 
 - :func:`skin_normal` (``NORMAL_SIZE``): a height field of pores (small pits where a fine noise peaks),
   deepest on the face's front, shallow over the body, none on the lips, which have fine vertical lines
@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import assets
+from . import keep
 
 __all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "skin_normal", "skin_roughness"]
 
@@ -86,7 +86,7 @@ def _draw_normal(gender: str, size: int) -> np.ndarray:
 @lru_cache(maxsize=2)
 def skin_normal(gender: str, size: int = NORMAL_SIZE) -> np.ndarray:
     """The skin's normal map (size, size, 3) uint8 on MakeHuman's UVs (a smaller size: the full one averaged)."""
-    return assets.kept(f"skin-normal-{gender}-{size}-v{FORMAT}", lambda: {"n": _draw_normal(gender, size)})["n"]
+    return keep.kept(f"skin-normal-{gender}-{size}-v{FORMAT}", lambda: {"n": _draw_normal(gender, size)})["n"]
 
 
 def _draw_roughness(gender: str, size: int) -> np.ndarray:
@@ -105,4 +105,4 @@ def _draw_roughness(gender: str, size: int) -> np.ndarray:
 @lru_cache(maxsize=2)
 def skin_roughness(gender: str, size: int = ROUGH_SIZE) -> np.ndarray:
     """The skin's roughness map (size, size) uint8 (0 smooth .. 255 rough) on MakeHuman's UVs."""
-    return assets.kept(f"skin-rough-{gender}-{size}-v{FORMAT}", lambda: {"r": _draw_roughness(gender, size)})["r"]
+    return keep.kept(f"skin-rough-{gender}-{size}-v{FORMAT}", lambda: {"r": _draw_roughness(gender, size)})["r"]

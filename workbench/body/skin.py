@@ -12,7 +12,7 @@ mottling so large areas are not flat, and the mouth's lining dark red, darker de
    masks are drawn at the texture's resolution, not the mesh's. Landmarks come from the mesh:
    eye centres from the eye helpers, the mouth corners from the vertices ``mouthSmileLeft`` and
    ``mouthSmileRight`` move most, palms and soles from the skin weights and the normals. The
-   masks are kept as one ``.npz`` in the assets' compiled folder (keyed by the wheel's hash).
+   masks are kept in the assets' compiled folder (``keep.kept``, keyed by the wheel's hash and this code).
 2. :func:`skin_texture` mixes the tone with each mask's colour. Colours are derived from the
    tone's albedo in a way that holds from #FFE0C4 to #3B2416: lips and flush are multiplied towards red
    (never towards grey), palms are lifted towards a light warm tone by more on dark skin (as on
@@ -30,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..options.colour import albedo_for, hex_rgb as rgb
-from . import assets
+from . import keep
 from .mouth import lining_depth, lining_triangles
 from .texels import texel_map
 
@@ -198,8 +198,8 @@ def features(gender: str, size: int = SKIN_SIZE) -> dict[str, np.ndarray | tuple
                 raise ValueError(f"{k}_at holds texels outside the {size} px texture")
 
     shapes = {"mottle": (size, size), **{f"{k}_{part}": (None,) for k in sparse for part in ("at", "w")}}
-    # Kept uncompressed (assets.kept): loading is then a copy, 20 ms against 300.
-    data = assets.kept(f"skin-{gender}-{size}-v{FORMAT}", draw, shapes, in_range)
+    # Kept uncompressed (keep.kept): loading is then a copy, 20 ms against 300.
+    data = keep.kept(f"skin-{gender}-{size}-v{FORMAT}", draw, shapes, in_range)
     out = {k: (data[k + "_at"], data[k + "_w"].astype(np.float32) / np.float32(255)) for k in sparse}
     out["mottle"] = data["mottle"].reshape(-1)
     return out

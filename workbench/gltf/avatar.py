@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..body import ao, eyes, glasses, hair as hair_look, mouth, outfit, pores, skin
+from ..body import ao, eyes, glasses, hair as hair_look, mouth, outfit, pores, skin, warm as body_warm
 from ..body.face import SHAPES, piece_morphs
 from ..body.outfit import cloth
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
 from ..options import ANIMATIONS, ModelOptions
+from .. import threads
 from . import maps, textures as tx
 from .animation import add_animations
 from .atlas import pack
@@ -52,11 +53,12 @@ SPECULAR = "KHR_materials_specular"
 PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
 
 
-def _materials(settings: dict, names: list[str], lod: int = 0, cloth_maps: bool = True) -> dict[str, dict]:
-    """Per mesh: material name, texture image, transparency (``blend``, or ``mask``: alpha cut at 0.5),
-    PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``: :mod:`workbench.gltf.maps`).
-    The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and 2; the clothes' maps only
-    with ``cloth_maps``."""
+def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
+    """Per mesh this avatar may have: material name, texture image, transparency (``blend``, or ``mask``:
+    alpha cut at 0.5), PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``:
+    :mod:`workbench.gltf.maps`). The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and
+    2; the clothes' maps are :func:`_cloth_maps`'. Made from the settings alone (the hair's and the glasses'
+    when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
@@ -71,37 +73,46 @@ def _materials(settings: dict, names: list[str], lod: int = 0, cloth_maps: bool 
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
                       occlusion=mouth.mouth_occlusion()),
     }
-    out.update(_clothes(settings, lod, cloth_maps))
-    if "Hair" in names:
+    out.update(_clothes(settings))
+    if hair["style"] != "none":
         # Cards cut by alpha (an inner pass that writes depth) and a blended fringe, one texture; the
         # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
         look = hair_look.material(hair["color"], hair["style"], body_mesh(settings), lod)
         out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
-        if "Hair_Fringe" in names:
-            out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
-    if "Glasses" in names:
+        out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
+    if settings["glasses"] != "none":
         out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
                               roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
     return out
 
 
-def _clothes(settings: dict, lod: int, maps: bool = True) -> dict[str, dict]:
-    """The outfit's materials: each garment's cloth in its colour, double-sided (a sleeve's inside shows),
-    with ``maps`` its fold (and at LOD 0 weave) normal map and at LOD 0 its roughness map."""
+# What each garment mesh wears: its material's name, then the settings' colour and style.
+def _worn(settings: dict) -> dict[str, tuple[str, str, str, str | None]]:
     o = settings["outfit"]
-    mesh = body_mesh(settings)
-    wear = {"Outfit_Top": ("Top", o["top"], o["topStyle"], o["bottomStyle"]),
+    return {"Outfit_Top": ("Top", o["top"], o["topStyle"], o["bottomStyle"]),
             "Outfit_Bottom": ("Bottom", o["bottom"], o["bottomStyle"], outfit.UNDER[o["bottomStyle"]]),
             "Outfit_Footwear": ("Shoes", o["shoes"], "shoes", None)}
+
+
+def _clothes(settings: dict) -> dict[str, dict]:
+    """The outfit's materials: each garment's cloth in its colour, double-sided (a sleeve's inside shows)."""
     out = {}
-    for part, (name, color, style, under) in wear.items():
+    for part, (name, color, style, _) in _worn(settings).items():
         kind = outfit.STYLES[style].kind
         out[part] = dict(name=name, image=tx.cloth_texture(color, style), blend=False,
                          roughness=cloth.ROUGHNESS[kind], double=part != "Outfit_Footwear")
-        if maps:
-            out[part]["normal"] = cloth.normal_map(mesh, style, under, fine=lod == 0)
-            if lod == 0:
-                out[part]["roughness_map"] = cloth.roughness_map(style)[..., 1]   # roughness is its green
+    return out
+
+
+def _cloth_maps(settings: dict, lod: int) -> dict[str, dict]:
+    """Each garment's fold (and at LOD 0 weave) normal map and at LOD 0 its roughness map: made from the
+    garment as fitted to this body, so after :func:`~workbench.gltf.meshes.parts` has fitted it."""
+    mesh = body_mesh(settings)
+    out = {}
+    for part, (_, _, style, under) in _worn(settings).items():
+        out[part] = {"normal": cloth.normal_map(mesh, style, under, fine=lod == 0)}
+        if lod == 0:
+            out[part]["roughness_map"] = cloth.roughness_map(style)[..., 1]   # roughness is its green
     return out
 
 
@@ -166,6 +177,16 @@ def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
     return [(np.zeros(0, np.int64), np.zeros((0, 3), np.float32))] * len(SHAPES)
 
 
+def warm_up() -> None:
+    """Make ready what every avatar's build shares (a service's start, through ``workbench.render.warm_up``):
+    the body's (:func:`workbench.body.warm.warm_up`) and the cloth tint's compiled loop. Later calls are cheap.
+
+    >>> warm_up()
+    """
+    body_warm.warm_up()
+    tx.warm_up()
+
+
 def build_avatar(settings: dict, options: ModelOptions) -> bytes:
     """Build the avatar GLB for normalized ``settings`` (see ``normalize_avatar_settings``).
 
@@ -206,11 +227,17 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     if unknown:
         raise ValueError(f"build_avatar: not library animations: {', '.join(map(repr, unknown))}")
     try:
-        rig = avatar_skeleton(settings)
-        meshes = parts(settings, options.lod)
+        rig = avatar_skeleton(settings)     # the body, which both halves below use
+        # The materials on a helper thread beside the meshes (they share only the body, made above); LOD 2's
+        # hair texture is baked from its cards, which the meshes make too, so there one follows the other.
+        if options.lod < 2:
+            meshes, mats = threads.beside(lambda: parts(settings, options.lod), lambda: _materials(settings, options.lod))
+        else:
+            meshes, mats = parts(settings, options.lod), _materials(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
-        # (The clothes' normal and roughness maps wait for a file: a first preview's document goes without.)
-        mats = _materials(settings, names, options.lod, cloth_maps=raw is None)
+        if raw is None:   # the clothes' normal and roughness maps wait for a file: a first preview's document goes without
+            for part, extra in _cloth_maps(settings, options.lod).items():
+                mats[part] = {**mats[part], **extra}
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 

@@ -7,7 +7,8 @@ people look at in notebooks.
 
 Modules: ``pictures`` makes those pictures, ``scene`` reads a GLB (accessors, nodes, skins, materials, clips),
 ``framing`` places the camera, ``raster`` rasterizes, shades and anti-aliases, with its inner loops in
-``loops`` (compiled by numba; :func:`warm_up` loads them before a first draw needs them).
+``loops`` (compiled by numba). :func:`warm_up` loads them, and what every avatar shares, before a first
+preview needs them.
 
 >>> from workbench.render import render
 >>> from workbench.regeneration.product import build_product_glb
@@ -15,8 +16,7 @@ Modules: ``pictures`` makes those pictures, ``scene`` reads a GLB (accessors, no
 (64, 64)
 """
 
-from .pictures import grid, pose_image, pose_sequence, preview_pose, render, render_preview, turntable
-from .raster import warm_up
+from .pictures import grid, pose_image, pose_sequence, preview_pose, render, render_preview, turntable, warm_up
 from .scene import Model
 
 __all__ = ["render", "render_preview", "turntable", "pose_image", "pose_sequence", "grid", "preview_pose", "Model",

@@ -119,9 +119,15 @@ def _log2(ss):
     return sh if (1 << sh) == ss else -1
 
 
+# Rows per band when two threads share a picture's rows (a multiple of any supersampling, so a pixel's
+# samples stay in one band, and wide enough that the two rarely write the same cache lines).
+BAND = 32
+
+
 @njit(cache=True, nogil=True)
 def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
-           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, z2, tri2, b1_2, b2_2):
+           mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, z2, tri2, b1_2, b2_2,
+           part, parts):
     """Draw the triangles ``ti`` (in order) into the samples: where a fragment's 1/w is at least the
     sample's ``z`` it takes the sample (z, tri, b1, b2).
 
@@ -133,6 +139,10 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
     takes them, then a second layer (z2, tri2, b1_2, b2_2; empty: none): a fragment behind the first
     layer's but in front of the second's takes the second, and one that takes the first passes what
     it held to the second, so the two nearest fragments are kept.
+
+    ``part`` of ``parts``: only the rows of bands of :data:`BAND` rows numbered ``part`` modulo ``parts``
+    (two threads draw the two parts into the same samples: each sample is one row's, so they never meet,
+    and each sample sees its fragments in the same order as one pass would give it).
     """
     bounded = limit.shape[0] > 0
     testing = tested.shape[0] > 0
@@ -149,6 +159,8 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
         a0, a1, a2, e0, e1, e2, c0, c1, c2, pa, pb, pc, ylo, yhi = _setup(t, tris, sx, sy, iw, H)
         fa1, fa2, fpa = np.float32(a1), np.float32(a2), np.float32(pa)
         for y in range(ylo, yhi + 1):
+            if parts > 1 and (y // BAND) % parts != part:
+                continue
             cy = y + 0.5
             lo, hi, s1, s2 = _span(cy, a0, a1, a2, e0, e1, e2, c0, c1, c2, W)
             fs1, fs2, fps = np.float32(s1), np.float32(s2), np.float32(pb * cy + pc)
@@ -569,4 +581,20 @@ def tone_map(rgb, srgb8):
         out[i, 0] = srgb8[int(min(max(r, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
         out[i, 1] = srgb8[int(min(max(g, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
         out[i, 2] = srgb8[int(min(max(b, np.float32(0)), np.float32(1)) * steps + np.float32(0.5))]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def rgb_texels(pixels: np.ndarray) -> np.ndarray:
+    """(H, W, 3) uint8 RGB pixels as (H * W,) uint32 texels, each the bytes R, G, B, 255 read as one
+    little-endian word (:class:`workbench.render.scene.Texture`): 2 ms for 1024 x 1024 against 6 ms for
+    numpy's strided copy into an RGBA array."""
+    h, w = pixels.shape[0], pixels.shape[1]
+    out = np.empty(h * w, np.uint32)
+    opaque = np.uint32(0xFF000000)
+    k = 0
+    for i in range(h):
+        for j in range(w):
+            out[k] = np.uint32(pixels[i, j, 0]) | (np.uint32(pixels[i, j, 1]) << 8) | (np.uint32(pixels[i, j, 2]) << 16) | opaque
+            k += 1
     return out

@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .framing import frame, frame_sequence
-from .raster import draw, ground_shadow
+from .raster import draw, ground_shadow, warm_loops
 from .scene import Clip, Model, Posed, load_clip
 
 # 2x supersampling: measured against 3x and 1x in raster's notes.
@@ -108,6 +108,25 @@ def _closest_gender_clip(model: Model, name: str) -> Clip:
         if best_err is None or err < best_err:
             best, best_err = clip, err
     return best
+
+
+def warm_up() -> None:
+    """Make ready in this process what every preview and every avatar share, so a new avatar's first
+    preview pays only for its own: the renderer's compiled loops (:func:`~workbench.render.raster.warm_loops`),
+    the generator's shared parts (``workbench.gltf.avatar.warm_up``: the body's compiled data, topology and
+    common textures) and the idle clip of both skeletons, which previews pose in. A service calls it at
+    its start, in the background; later calls return at once (about 0.4 s the first time, most of it
+    numba loading its cache). Nothing made here depends on an avatar's settings.
+
+    >>> warm_up()
+    """
+    from workbench.gltf.avatar import warm_up as warm_generator
+
+    warm_loops()
+    warm_generator()
+    for gender in ("feminine", "masculine"):
+        load_clip(f"{gender}/idle")
+    Image.init()   # Pillow's format plugins, which the first PNG would load
 
 
 def _max_texture(size: int) -> int:

@@ -61,10 +61,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from workbench import threads
 from workbench.options.colour import linear_to_srgb, srgb_to_linear
 
-from .loops import NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, shade, tone_map
+from .loops import BAND, NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, rgb_texels, shade, tone_map
 from .scene import Material, Posed
+
+# Below these a picture's rasterizing and shading stay on one thread (a helper's start costs more than
+# it saves): a 512 px avatar preview has about 50,000 triangles and 900,000 fragments, a 64 px one a tenth.
+SPLIT_TRIANGLES = 5_000
+SPLIT_FRAGMENTS = 100_000
 
 # A blended fragment whose alpha is below this draws nothing: it is dropped, so it hides no blended
 # surface behind it (a clear texel of a hair card over the scalp shell).
@@ -72,7 +78,7 @@ BLEND_CUTOFF = 0.5 / 255
 # _opaque_triangles' blocks of texels.
 BLOCK = 8
 
-__all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_up"]
+__all__ = ["Camera", "Lights", "GroundShadow", "ground_shadow", "draw", "warm_loops"]
 
 
 @dataclass(frozen=True)
@@ -316,8 +322,16 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST, second: Samples | None = None):
         layer = (second.z, second.tri, second.b1, second.b2) if second is not None else (NO_LIMIT, NO_TRI, NO_LIMIT,
                                                                                         NO_LIMIT)
-        raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit, tested, tri_draw,
-               *(tables[k] for k in alpha_read), cutoff, *(tables[k] for k in textures), *layer)
+
+        def rows(part: int, parts: int):
+            return lambda: raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit,
+                                  tested, tri_draw, *(tables[k] for k in alpha_read), cutoff,
+                                  *(tables[k] for k in textures), *layer, part, parts)
+
+        if len(triangles) >= SPLIT_TRIANGLES and H > BAND:   # the rows in two interleaved halves, side by side
+            threads.beside(rows(0, 2), rows(1, 2))
+        else:
+            rows(0, 1)()
 
     walk(ti[~tri_blend & ~tri_mask], near)
     if tri_mask.any():
@@ -347,7 +361,8 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
     active, slot, here, gslot, ghere, g2slot, g2here = coverage(
         near.tri, glass.tri if glass is not None else NO_TRI, glass2.tri if glass2 is not None else NO_TRI, K)
-    rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here)[0]
+    rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here,
+                 split=True)[0]
     # -- 6. blended materials: the nearest blended surface in front of the opaque one, laid over it --
     layers = []
     for g, at in ((glass, ghere), (glass2, g2here)):
@@ -389,14 +404,14 @@ _warm = threading.Lock()
 _warmed = False
 
 
-def warm_up() -> None:
+def warm_loops() -> None:
     """Load the compiled loops into this process by drawing a tiny scene that takes every path of
     :func:`draw` (an opaque, an alpha-tested and a blended material, each textured). The first draw
     of a process otherwise pays it: 0.2 s to set up numba's code generation and load the loops from
-    its cache (0.5 s to compile them where no cache is). A service calls it once at its start, in the
-    background, so its first preview does not wait for it. Later calls return at once.
+    its cache (0.5 s to compile them where no cache is). ``workbench.render.warm_up`` calls it (a
+    service's start, in the background, so its first preview does not wait for it). Later calls return at once.
 
-    >>> warm_up()
+    >>> warm_loops()
     """
     global _warmed
     with _warm:
@@ -415,6 +430,7 @@ def warm_up() -> None:
             m = Material(color=np.ones(4, np.float32), texture=tex, alpha_mode=mode, occlusion=tex, name="Skin")
             draws.append(Draw(pos + np.float32(len(draws) * 0.1), normals, uv, None, tris, m))
         draw(Posed(draws=draws, joints={}, joint_names=set()), Camera(np.eye(4), 40.0), 8)
+        rgb_texels(np.zeros((1, 1, 3), np.uint8))   # (a texture handed over as RGB pixels)
         _warmed = True
 
 
@@ -617,10 +633,18 @@ def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:
     return out
 
 
-def _shade(tables: dict, tris, tri_draw, iw, ftri, b1, b2, fiw, pix):
+def _shade(tables: dict, tris, tri_draw, iw, ftri, b1, b2, fiw, pix, split: bool = False):
     """Linear RGB (n, 3) and alpha (n,) of fragments; ``pix`` are their samples in block order. Perspective-correct
     barycentrics, interpolated normals, bilinear texture lookups in linear light, three lights fixed to the world
-    (not the camera, so a figure turned in the viewer shows its other side in shadow); see the module text, step 5."""
-    return shade(np.ascontiguousarray(ftri, np.int32), np.ascontiguousarray(b1, np.float32),
-                 np.ascontiguousarray(b2, np.float32), np.ascontiguousarray(fiw, np.float32),
-                 np.ascontiguousarray(pix, np.int64), tris, iw, tri_draw, **tables)
+    (not the camera, so a figure turned in the viewer shows its other side in shadow); see the module text, step 5.
+    With ``split``, many fragments are shaded in two halves side by side (each fragment's colour is its own)."""
+    args = (np.ascontiguousarray(ftri, np.int32), np.ascontiguousarray(b1, np.float32),
+            np.ascontiguousarray(b2, np.float32), np.ascontiguousarray(fiw, np.float32),
+            np.ascontiguousarray(pix, np.int64))
+    n = len(args[0])
+    if not split or n < SPLIT_FRAGMENTS:
+        return shade(*args, tris, iw, tri_draw, **tables)
+    h = n // 2
+    (rgb0, a0), (rgb1, a1) = threads.beside(lambda: shade(*(a[:h] for a in args), tris, iw, tri_draw, **tables),
+                                            lambda: shade(*(a[h:] for a in args), tris, iw, tri_draw, **tables))
+    return np.concatenate([rgb0, rgb1]), np.concatenate([a0, a1])

@@ -23,6 +23,8 @@ True
 from __future__ import annotations
 
 import io
+import sys
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +32,8 @@ from PIL import Image
 
 from workbench.gltf.glb import image_bytes, read_accessor, read_glb
 from workbench.gltf.pose import sample_keyframes
+
+from .loops import rgb_texels
 
 __all__ = ["Model", "Material", "Texture", "Draw", "Posed", "load_clip"]
 
@@ -228,8 +232,22 @@ class Model:
         return self._texture_of(im)
 
     def _from_array(self, pixels: np.ndarray) -> Texture:
-        """A texture from (H, W, 3 or 4) uint8 pixels, as if decoded from a PNG of them."""
-        return self._texture_of(Image.fromarray(np.ascontiguousarray(pixels), "RGBA" if pixels.shape[2] == 4 else "RGB"))
+        """A texture from (H, W, 3 or 4) uint8 pixels, as if decoded from a PNG of them. Within the size
+        cap the texels are the pixels themselves (RGBA as one uint32 each: no copy for RGBA, an alpha
+        channel added to RGB) instead of a round trip through Pillow."""
+        if max(pixels.shape[:2]) > self.max_texture:
+            return self._texture_of(Image.fromarray(np.ascontiguousarray(pixels), "RGBA" if pixels.shape[2] == 4 else "RGB"))
+        h, w, channels = pixels.shape
+        if channels == 4:
+            texels = np.ascontiguousarray(pixels).view(np.uint32).reshape(-1)
+        elif sys.byteorder == "little":
+            texels = rgb_texels(np.ascontiguousarray(pixels))
+        else:
+            rgba = np.empty((h, w, 4), np.uint8)
+            rgba[..., :3] = pixels
+            rgba[..., 3] = 255
+            texels = rgba.view(np.uint32).reshape(-1)
+        return Texture(texels=texels, width=w, height=h, has_alpha=channels == 4)
 
     def _texture_of(self, im: Image.Image) -> Texture:
         cap = self.max_texture
@@ -478,9 +496,21 @@ def load_clip(source) -> Clip:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return Clip(Model(bytes(source), max_texture=1))
     if isinstance(source, str):
-        from workbench.gltf import build_animation  # only a name needs the library
         gender, _, name = source.rpartition("/")
-        clip = Clip(Model(build_animation(gender or "feminine", name), max_texture=1))
-        clip.source = f"{gender or 'feminine'}/{name}"
-        return clip
+        return _library_clip(gender or "feminine", name)
     raise TypeError("render: a pose clip is GLB bytes or an animation name")
+
+
+@lru_cache(maxsize=64)
+def _library_clip(gender: str, name: str) -> Clip:
+    """A library clip by name, read once per process (every preview poses its avatar in idle's first
+    frame; building and reading the clip's GLB for each took 20 ms of a first preview). Its arrays are
+    read-only: every caller shares it."""
+    from workbench.gltf import build_animation  # only a name needs the library
+
+    clip = Clip(Model(build_animation(gender, name), max_texture=1))
+    clip.source = f"{gender}/{name}"
+    for *_, times, values in clip.channels:
+        times.setflags(write=False)
+        values.setflags(write=False)
+    return clip

@@ -31,13 +31,14 @@ GENERATOR_PACKAGES = ("body", "gltf", "render", "options")
 GENERATOR_MODULES = ("skeleton.py",)
 
 
-def _warm_renderer() -> None:
+def _warm_generator() -> None:
+    """What every avatar shares, made ready before a first request needs it (``workbench.render.warm_up``)."""
     try:
         from workbench.render import warm_up
 
         warm_up()
-    except Exception:  # a first preview then loads them itself, and says what failed if it does
-        log.exception("loading the renderer's compiled loops failed")
+    except Exception:  # a first preview then makes them itself, and says what failed if it does
+        log.exception("preparing the generator and the renderer's compiled loops failed")
 
 
 def generator_sources() -> list[Path]:
@@ -222,9 +223,11 @@ class Content:
             # Drawn from the textures as arrays: encoding them into a GLB only to decode them again was a
             # sixth of a first preview; the model file is made when it is asked for.
             glb, images = build_avatar_unencoded(settings, opts.ModelOptions())
-            # A preview shows the avatar standing relaxed (the library's idle pose), not in its T bind pose.
-            idle = self.animation_file(settings["gender"], "idle")
-            return render_preview(glb, options, pose=(idle, 0.0), images=images)
+            # A preview shows the avatar standing relaxed (the library's idle pose), not in its T bind pose:
+            # the clip by name, the same as the library's file and read once per process (the service's
+            # start reads both idles), so a first preview neither waits for the library to be written nor
+            # reads and parses its file.
+            return render_preview(glb, options, pose=(f"{settings['gender']}/idle", 0.0), images=images)
 
         return self._cached(path, make, "preview_generation_failed", "Preview rendering")
 
@@ -234,12 +237,13 @@ class Content:
 
     def start_library(self) -> None:
         """Write the library into the data folder once (in the background); later starts find it there.
-        Also loads the renderer's compiled loops in the background, so a first preview does not wait for them."""
+        Also makes ready in the background what every avatar shares (the renderer's compiled loops, the body's
+        data), so a first preview does not wait for it."""
         with self._library_guard:
             if self._library_started:
                 return
             self._library_started = True
-            threading.Thread(target=_warm_renderer, name="wb-warm", daemon=True).start()
+            threading.Thread(target=_warm_generator, name="wb-warm", daemon=True).start()
             done = self.library_dir / ".complete"
             if done.exists() and done.read_text().strip() == self.generator:
                 self._library_done.set()

@@ -2,7 +2,7 @@
 
 Growing a style's strands takes tens of milliseconds; fitting them to a body, a few. So each style's
 groom (:func:`.styles.groom`, at each level of detail) is grown once per machine on the
-:data:`REFERENCE` body and kept (``assets.kept``) as every point's place relative to that body:
+:data:`REFERENCE` body and kept (``keep.kept``) as every point's place relative to that body:
 
 - a point on the head: its direction from the skull's centre and its height over the head envelope;
   on another body it is that height over that body's envelope in the same direction, so the hair
@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import assets
+from .. import keep
 from ..mesh import BodyMesh
 from .groom import Groom, Strands
 from .head import Head, head_of
@@ -91,7 +91,7 @@ def _make(style: str, lod: int) -> dict[str, np.ndarray]:
 @lru_cache(maxsize=16)
 def canonical(style: str, lod: int) -> dict[str, np.ndarray]:
     """The kept groom of ``style`` at ``lod`` (0 or 1) on the reference body (see the module's text)."""
-    return assets.kept(f"hair-groom-{style}-{lod}", lambda: _make(style, lod))
+    return keep.kept(f"hair-groom-{style}-{lod}", lambda: _make(style, lod))
 
 
 def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) -> Strands:

@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import assets
+from .. import keep
 
 HEIGHT = 1024
 WIDTH = 512
@@ -153,8 +153,8 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=4)
 def pattern(style: str) -> dict[str, np.ndarray]:
-    """The atlas's patterns for ``style``, made once per machine (``assets.kept``)."""
-    return assets.kept(f"hair-atlas-{style}", lambda: _draw(style))
+    """The atlas's patterns for ``style``, made once per machine (``keep.kept``)."""
+    return keep.kept(f"hair-atlas-{style}", lambda: _draw(style))
 
 
 def rgb(color: str) -> np.ndarray:

@@ -12,7 +12,7 @@
   weave's ridges a little smoother than its hollows.
 
 Each is the same for the same inputs (noise from fixed seeds), and what no body changes is made once
-per machine (``assets.kept``).
+per machine (``keep.kept``).
 
 >>> shade, height = weave("twill")
 >>> shade.shape, float(height.min()) >= 0.0
@@ -27,7 +27,7 @@ import numpy as np
 from PIL import Image
 from scipy.ndimage import gaussian_filter
 
-from .. import assets
+from .. import keep
 from ..mesh import BodyMesh
 from ..texels import texel_map
 from .garments import dressed
@@ -83,7 +83,7 @@ def weave(kind: str) -> tuple[np.ndarray, np.ndarray]:
     512 px (256 for leather); made once per machine (10 ms to draw, 1 ms to read)."""
     if kind not in ROUGHNESS:
         raise ValueError(f"weave: unknown cloth {kind!r}")
-    kept = assets.kept(f"cloth-weave-{kind}-v{VERSION}", lambda: {k: v.astype(np.float32) for k, v in _draw_weave(kind).items()})
+    kept = keep.kept(f"cloth-weave-{kind}-v{VERSION}", lambda: {k: v.astype(np.float32) for k, v in _draw_weave(kind).items()})
     return kept["shade"], kept["height"]
 
 
@@ -110,7 +110,7 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
 
 @lru_cache(maxsize=8)
 def _band_maps(name: str) -> tuple[np.ndarray, np.ndarray]:
-    kept = assets.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
+    kept = keep.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
     return kept["rib"], kept["seam"]
 
 
@@ -122,7 +122,7 @@ def _fold_texels(name: str) -> tuple[np.ndarray, np.ndarray]:
         tex = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], FOLD_SIZE)
         return {"triangle": tex.triangle, "bary": tex.bary}
 
-    kept = assets.kept(f"cloth-folds-{name}-v{VERSION}.{FORMAT}", make)
+    kept = keep.kept(f"cloth-folds-{name}-v{VERSION}.{FORMAT}", make)
     return kept["triangle"], kept["bary"]
 
 
@@ -141,7 +141,7 @@ def shading(name: str) -> np.ndarray:
         rib, seam = _band_maps(name)
         return {"shade": (shade * (1 - 0.06 * rib * (1 - _ribs(len(shade)))) * (1 - 0.12 * seam)).astype(np.float32)}
 
-    return assets.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)["shade"]
+    return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)["shade"]
 
 
 def _encode_normals(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
@@ -184,7 +184,7 @@ def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
         wy, wx = np.gradient(relief * WEAVE_DEPTH[style.kind], float(pat["uv_scale"]) / len(relief))
         return {"x": wx.astype(np.float32), "y": wy.astype(np.float32)}
 
-    kept = assets.kept(f"cloth-slopes-{name}-v{VERSION}.{FORMAT}", make)
+    kept = keep.kept(f"cloth-slopes-{name}-v{VERSION}.{FORMAT}", make)
     return kept["x"], kept["y"]
 
 

@@ -3,7 +3,7 @@
 As MakeHuman's ``.mhclo`` proxies bind an authored garment to the body (each vertex three body vertices,
 their weights and an offset), each point of a garment here is a fixed blend of helper vertices, so it
 follows every gender, shape and height as the helper does. What is made once, on the reference body
-(:data:`REFERENCE`) and kept with ``assets.kept``:
+(:data:`REFERENCE`) and kept with ``keep.kept``:
 
 1. The panel: the helper's triangles with a corner inside every cut, split finer near the cuts
    (:func:`~workbench.body.outfit.clip.refine`) and cut along each line
@@ -30,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
-from .. import assets
+from .. import keep
 from ..compile import top_four
 from ..mesh import BodyMesh, body_mesh, vertex_normals
 from .clip import clip, keep_inside, open_edges, refine
@@ -270,4 +270,4 @@ def pattern(name: str) -> dict[str, np.ndarray]:
     """The pattern of style ``name`` (see the module's steps), made once per machine; read-only."""
     if name not in STYLES:
         raise ValueError(f"pattern: unknown garment style {name!r}")
-    return assets.kept(f"outfit-{name}-v{FORMAT}", lambda: _build(name))
+    return keep.kept(f"outfit-{name}-v{FORMAT}", lambda: _build(name))

@@ -1,0 +1,44 @@
+"""warm_up: what every body shares, made ready in this process before a first avatar needs it.
+
+A service calls it at its start, in the background (through ``workbench.render.warm_up``), so that a
+new avatar's first model or preview pays only for what is its own: the compiled body cache read and
+checked, the base mesh's topology, the textures every avatar wears the same (eyes, lashes, mouth), the
+occlusion's neighbour matrix, and the occlusion's compiled loop loaded from numba's cache. Nothing that
+depends on an avatar's settings is made here.
+"""
+
+from __future__ import annotations
+
+import threading
+
+_lock = threading.Lock()
+_warmed = False
+
+
+def warm_up() -> None:
+    """Prepare what every body shares; later calls return at once. Where the MakeHuman data is not on
+    this machine yet nothing is done (fetching it is the first avatar's work: :func:`workbench.body.compile.here`).
+
+    >>> warm_up()
+    """
+    global _warmed
+    with _lock:
+        if _warmed:
+            return
+        from . import compile as cc
+
+        if not cc.here():
+            return
+        from . import ao, eyes, mesh, mouth
+        from .assets import compiled_dir
+        from .hair.lashes import lash_texture
+
+        compiled_dir()           # (platformdirs, imported on first use)
+        data = cc.compiled()
+        triangles, _, _, _, face_groups = mesh.topology()
+        ao.prepare(triangles[face_groups["body"]], len(data["base"]))
+        eyes.eye_texture()
+        lash_texture()
+        mouth.mouth_texture()
+        mouth.mouth_occlusion()
+        _warmed = True
