@@ -2,7 +2,7 @@
 
 A service calls it at its start, in the background (through ``workbench.render.warm_up``), so that a
 new avatar's first model or preview pays only for what is its own: the compiled body cache read and
-checked, the base mesh's topology, the textures every avatar wears the same (eyes, lashes, mouth), the
+checked, the digest kept arrays are named by, the base mesh's topology, the textures every avatar wears the same (eyes, lashes, mouth), the
 occlusion's neighbour matrix, and the occlusion's compiled loop loaded from numba's cache. Nothing that
 depends on an avatar's settings is made here.
 """
@@ -31,9 +31,11 @@ def warm_up() -> None:
             return
         from . import ao, eyes, mesh, mouth
         from .assets import compiled_dir
+        from .keep import code_digest
         from .hair.lashes import lash_texture
 
         compiled_dir()           # (platformdirs, imported on first use)
+        code_digest()            # (what kept arrays are named by: the body's code, read and hashed once)
         data = cc.compiled()
         triangles, _, _, _, face_groups = mesh.topology()
         ao.prepare(triangles[face_groups["body"]], len(data["base"]))

@@ -430,7 +430,10 @@ def warm_loops() -> None:
             m = Material(color=np.ones(4, np.float32), texture=tex, alpha_mode=mode, occlusion=tex, name="Skin")
             draws.append(Draw(pos + np.float32(len(draws) * 0.1), normals, uv, None, tris, m))
         draw(Posed(draws=draws, joints={}, joint_names=set()), Camera(np.eye(4), 40.0), 8)
-        rgb_texels(np.zeros((1, 1, 3), np.uint8))   # (a texture handed over as RGB pixels)
+        pixels = np.zeros((1, 1, 3), np.uint8)      # a texture handed over as RGB pixels, made here or kept
+        rgb_texels(pixels)
+        pixels.setflags(write=False)
+        rgb_texels(pixels)
         _warmed = True
 
 

@@ -37,6 +37,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from .framing import orbit
+from .png import png_bytes
 from .pictures import SUPERSAMPLE, _closest_gender_clip, preview_pose
 from .raster import Camera, draw
 from .scene import Clip, Model, Posed, load_clip
@@ -242,15 +243,15 @@ def project(points: np.ndarray, cam: Camera, size: int) -> tuple[np.ndarray, np.
 def encode(im: Image.Image, fmt: str = "png") -> bytes:
     """Image bytes for the front-end; the same image gives the same bytes.
 
-    PNG at level 1: 3 ms for 256 px, 12 ms for 512 px (level 3 takes twice that for 5% less).
+    PNG as previews are (:func:`workbench.render.png.png_bytes`, RGBA on two threads).
 
     >>> encode(Image.new("RGBA", (4, 4)))[:4]
     b'\\x89PNG'
     """
-    buf = io.BytesIO()
     if fmt == "png":
-        im.save(buf, format="PNG", compress_level=1)
-    elif fmt in ("jpeg", "webp"):
+        return png_bytes(np.asarray(im.convert("RGBA")))
+    buf = io.BytesIO()
+    if fmt in ("jpeg", "webp"):
         im.convert("RGB").save(buf, format=fmt.upper(), quality=88)
     else:
         raise ValueError(f"stage: format must be png, jpeg or webp; got {fmt!r}")
