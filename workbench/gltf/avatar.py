@@ -62,7 +62,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
-                     blend=False, roughness=pores.BODY, occlusion=ao.occlusion_texture(body_mesh(settings)),
+                     blend=False, roughness=pores.BODY,
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=pores.skin_roughness(settings["gender"])),
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
@@ -83,6 +83,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     if settings["glasses"] != "none":
         out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
                               roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
+    # Last, the one that needs the body (on a helper thread, the body is made meanwhile on the caller's).
+    out["Body"]["occlusion"] = ao.occlusion_texture(body_mesh(settings))
     return out
 
 
@@ -227,13 +229,14 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     if unknown:
         raise ValueError(f"build_avatar: not library animations: {', '.join(map(repr, unknown))}")
     try:
-        rig = avatar_skeleton(settings)     # the body, which both halves below use
-        # The materials on a helper thread beside the meshes (they share only the body, made above); LOD 2's
-        # hair texture is baked from its cards, which the meshes make too, so there one follows the other.
+        # The materials on a helper thread beside the body and the meshes (they share only the body, which the
+        # materials need last, when it is made); LOD 2's hair texture is baked from its cards, which the
+        # meshes make too, so there one follows the other.
         if options.lod < 2:
-            meshes, mats = threads.beside(lambda: parts(settings, options.lod), lambda: _materials(settings, options.lod))
+            (rig, meshes), mats = threads.beside(lambda: (avatar_skeleton(settings), parts(settings, options.lod)),
+                                                 lambda: _materials(settings, options.lod))
         else:
-            meshes, mats = parts(settings, options.lod), _materials(settings, options.lod)
+            rig, meshes, mats = avatar_skeleton(settings), parts(settings, options.lod), _materials(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
         if raw is None:   # the clothes' normal and roughness maps wait for a file: a first preview's document goes without
             for part, extra in _cloth_maps(settings, options.lod).items():
