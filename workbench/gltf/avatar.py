@@ -36,10 +36,11 @@ from ..body.face import SHAPES, piece_morphs
 from ..body.outfit import cloth
 from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
-from ..options import ANIMATIONS, ModelOptions
+from ..options import ANIMATIONS, GENDERS, ModelOptions
 from .. import threads
 from . import maps, textures as tx
 from .animation import add_animations
+from .clips import clip
 from .atlas import pack
 from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
 from .glb import GlbWriter
@@ -181,12 +182,17 @@ def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
 
 def warm_up() -> None:
     """Make ready what every avatar's build shares (a service's start, through ``workbench.render.warm_up``):
-    the body's (:func:`workbench.body.warm.warm_up`) and the cloth tint's compiled loop. Later calls are cheap.
+    the body's (:func:`workbench.body.warm.warm_up`), the cloth tint's compiled loop, and the keyframes of
+    every library clip for both genders (0.1 s and 2.5 MB; a model with every clip spent 55 ms making
+    them). Later calls are cheap.
 
     >>> warm_up()
     """
     body_warm.warm_up()
     tx.warm_up()
+    for gender in GENDERS:
+        for name in ANIMATIONS:
+            clip(name, gender)
 
 
 def build_avatar(settings: dict, options: ModelOptions) -> bytes:
