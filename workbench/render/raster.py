@@ -64,7 +64,8 @@ import numpy as np
 from workbench import threads
 from workbench.options.colour import linear_to_srgb, srgb_to_linear
 
-from .loops import BAND, NO_LIMIT, NO_TEST, NO_TRI, Samples, coverage, raster, resolve, rgb_texels, shade, tone_map
+from .loops import (BAND, NO_LIMIT, NO_TEST, NO_TRI, Samples, add_skin_matrices, apply_skin, coverage, raster, resolve,
+                    rgb_texels, shade, tone_map)
 from .scene import Material, Posed
 
 # Below these a picture's rasterizing and shading stay on one thread (a helper's start costs more than
@@ -430,6 +431,9 @@ def warm_loops() -> None:
             m = Material(color=np.ones(4, np.float32), texture=tex, alpha_mode=mode, occlusion=tex, name="Skin")
             draws.append(Draw(pos + np.float32(len(draws) * 0.1), normals, uv, None, tris, m))
         draw(Posed(draws=draws, joints={}, joint_names=set()), Camera(np.eye(4), 40.0), 8)
+        acc = np.zeros((1, 3, 4))                    # skinning, as Model.posed calls it
+        add_skin_matrices(acc, np.zeros((1, 4), np.int64), np.ones((1, 4)), np.eye(4)[None])
+        apply_skin(acc, np.zeros((1, 3)), True)
         pixels = np.zeros((1, 1, 3), np.uint8)      # a texture handed over as RGB pixels, made here or kept
         rgb_texels(pixels)
         pixels.setflags(write=False)

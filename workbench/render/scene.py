@@ -33,7 +33,7 @@ from PIL import Image
 from workbench.gltf.glb import image_bytes, read_accessor, read_glb
 from workbench.gltf.pose import sample_keyframes
 
-from .loops import rgb_texels
+from .loops import add_skin_matrices, apply_skin, rgb_texels
 
 __all__ = ["Model", "Material", "Texture", "Draw", "Posed", "load_clip"]
 
@@ -398,18 +398,19 @@ class Model:
                 if nrm is not None and "NORMAL" in target:
                     nrm += wk * self.accessor(target["NORMAL"])
         if skin_mats is not None and "JOINTS_0" in attrs and "WEIGHTS_0" in attrs:
-            mats = np.zeros((n, 4, 4))
+            mats = np.zeros((n, 3, 4))
             s = 0
+            blend = np.ascontiguousarray(skin_mats, np.float64)
             while f"JOINTS_{s}" in attrs and f"WEIGHTS_{s}" in attrs:
-                j = self.accessor(attrs[f"JOINTS_{s}"]).astype(np.int64)
-                w = self.accessor(attrs[f"WEIGHTS_{s}"]).astype(np.float64)
-                mats += np.einsum("nk,nkij->nij", w, skin_mats[np.clip(j, 0, len(skin_mats) - 1)])
+                j = np.ascontiguousarray(self.accessor(attrs[f"JOINTS_{s}"]), np.int64)
+                w = np.ascontiguousarray(self.accessor(attrs[f"WEIGHTS_{s}"]), np.float64)
+                add_skin_matrices(mats, j, w, blend)
                 s += 1
-            p = np.einsum("nij,nj->ni", mats[:, :3, :3], pos) + mats[:, :3, 3]
+            p = apply_skin(mats, np.ascontiguousarray(pos, np.float64), True)
             if nrm is not None:
                 # The inverse transpose is the same as the matrix for rotation plus uniform scale,
                 # which is what skinning produces in practice; renormalized below.
-                nrm = np.einsum("nij,nj->ni", mats[:, :3, :3], nrm)
+                nrm = apply_skin(mats, np.ascontiguousarray(nrm, np.float64), False)
         else:
             p = pos @ node_world[:3, :3].T + node_world[:3, 3]
             if nrm is not None:
