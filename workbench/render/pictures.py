@@ -15,7 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .framing import frame, frame_sequence
-from .png import png_bytes
+from workbench.gltf.png import png_bytes
 from .raster import draw, ground_shadow, warm_loops
 from .scene import Clip, Model, Posed, load_clip
 
@@ -186,7 +186,7 @@ def render_preview(glb: bytes, options, pose=None, images: dict[int, np.ndarray]
     im = render(glb, size=options.size, camera=options.camera, background=options.background, pose=pose,
                 images=images)
     # Always RGBA, so readers index the same four channels; with a backdrop every alpha is 255. Encoded on
-    # two threads (workbench.render.png: 7 ms for a 512 px portrait against Pillow's 19 ms on one).
+    # two threads (workbench.gltf.png: 7 ms for a 512 px portrait against Pillow's 19 ms on one).
     return png_bytes(np.asarray(im))
 
 

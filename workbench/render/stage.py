@@ -37,7 +37,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from .framing import orbit
-from .png import png_bytes
+from workbench.gltf.png import png_bytes
 from .pictures import SUPERSAMPLE, _closest_gender_clip, preview_pose
 from .raster import Camera, draw
 from .scene import Clip, Model, Posed, load_clip
@@ -243,7 +243,7 @@ def project(points: np.ndarray, cam: Camera, size: int) -> tuple[np.ndarray, np.
 def encode(im: Image.Image, fmt: str = "png") -> bytes:
     """Image bytes for the front-end; the same image gives the same bytes.
 
-    PNG as previews are (:func:`workbench.render.png.png_bytes`, RGBA on two threads).
+    PNG as previews are (:func:`workbench.gltf.png.png_bytes`, RGBA on two threads).
 
     >>> encode(Image.new("RGBA", (4, 4)))[:4]
     b'\\x89PNG'
