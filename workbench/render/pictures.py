@@ -14,8 +14,9 @@ from dataclasses import replace
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from .framing import frame, frame_sequence
 from workbench.gltf.png import png_bytes
+
+from .framing import frame, frame_sequence
 from .raster import draw, ground_shadow, warm_loops
 from .scene import Clip, Model, Posed, load_clip
 
@@ -116,8 +117,8 @@ def warm_up() -> None:
     preview pays only for its own: the renderer's compiled loops (:func:`~workbench.render.raster.warm_loops`),
     the generator's shared parts (``workbench.gltf.avatar.warm_up``: the body's compiled data, topology and
     common textures) and the idle clip of both skeletons, which previews pose in. A service calls it at
-    its start, in the background; later calls return at once (about 0.4 s the first time, most of it
-    numba loading its cache). Nothing made here depends on an avatar's settings.
+    its start, in the background; later calls return at once (about 0.45 s the first time, most of it
+    numba loading its cache, then the library clips' keyframes). Nothing made here depends on an avatar's settings.
 
     >>> warm_up()
     """
@@ -186,7 +187,7 @@ def render_preview(glb: bytes, options, pose=None, images: dict[int, np.ndarray]
     im = render(glb, size=options.size, camera=options.camera, background=options.background, pose=pose,
                 images=images)
     # Always RGBA, so readers index the same four channels; with a backdrop every alpha is 255. Encoded on
-    # two threads (workbench.gltf.png: 7 ms for a 512 px portrait against Pillow's 19 ms on one).
+    # two threads (workbench.gltf.png: 10 ms for a 512 px portrait against Pillow's 19 ms on one).
     return png_bytes(np.asarray(im))
 
 

@@ -36,8 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
-from .framing import orbit
 from workbench.gltf.png import png_bytes
+
+from .framing import orbit
 from .pictures import SUPERSAMPLE, _closest_gender_clip, preview_pose
 from .raster import Camera, draw
 from .scene import Clip, Model, Posed, load_clip
