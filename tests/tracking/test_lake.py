@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from conftest import ROOT, ServerProcess
+from helpers import wait_for
 from workbench.tracking import analysis as A
 from workbench.tracking.catalog import CATALOG
 from workbench.tracking.lake import lake_files, read_events, write_synth_lake
@@ -131,6 +132,9 @@ def test_export_streams_every_format_in_bounded_memory(bulk_server, tmp_path):
     srv = bulk_server
     for fmt in ("jsonl", "parquet"):  # warm up: the modules a format needs are not the answer's memory
         assert httpx.get(srv.local_url + "/tracking/events", params={"format": fmt, "viewerToken": "vw_no"}).is_success
+    # Nor is what the service's start prepares for avatars in the background (the renderer's loops, the body's
+    # data: about 80 MB, a while to load on a busy machine).
+    assert wait_for(lambda: httpx.get(srv.local_url + "/health").json()["data"]["generator"] == "ready", timeout=120)
     baseline = _peak_mb(srv.proc.pid)
     sizes = {}
     for fmt in ("jsonl", "parquet"):

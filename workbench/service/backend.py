@@ -176,7 +176,7 @@ class Backend:
     def health(self) -> dict:
         counts = {t: self.db.one(f"SELECT count(*) AS n FROM {t}")["n"] for t in ("avatars", "viewers", "spaces", "events")}
         return {"service": "workbench-local", "dataDir": str(self.data_dir), "counts": counts,
-                "animationLibrary": self.content.library_state()}
+                "animationLibrary": self.content.library_state(), "generator": self.content.generator_state()}
 
     def create_token(self, body: Any) -> dict:
         """``{"account"?, "scopes"?}`` -> a new token (shown once) with those scopes (default all)."""

@@ -31,14 +31,17 @@ GENERATOR_PACKAGES = ("body", "gltf", "render", "options")
 GENERATOR_MODULES = ("skeleton.py",)
 
 
-def _warm_generator() -> None:
-    """What every avatar shares, made ready before a first request needs it (``workbench.render.warm_up``)."""
+def _warm_generator(done: threading.Event) -> None:
+    """What every avatar shares, made ready before a first request needs it (``workbench.render.warm_up``);
+    ``done`` is set when it has ended (``GET /_local/health`` says ``"generator": "ready"``)."""
     try:
         from workbench.render import warm_up
 
         warm_up()
     except Exception:  # a first preview then makes them itself, and says what failed if it does
         log.exception("preparing the generator and the renderer's compiled loops failed")
+    finally:
+        done.set()
 
 
 def generator_sources() -> list[Path]:
@@ -120,6 +123,7 @@ class Content:
         self._locks_guard = threading.Lock()
         self._etags: dict[Path, str] = {}
         self._library_done = threading.Event()
+        self._warm_done = threading.Event()
         self._library_started = False
         self._library_error: str | None = None
         self._library_guard = threading.Lock()
@@ -243,7 +247,7 @@ class Content:
             if self._library_started:
                 return
             self._library_started = True
-            threading.Thread(target=_warm_generator, name="wb-warm", daemon=True).start()
+            threading.Thread(target=_warm_generator, args=(self._warm_done,), name="wb-warm", daemon=True).start()
             done = self.library_dir / ".complete"
             if done.exists() and done.read_text().strip() == self.generator:
                 self._library_done.set()
@@ -264,6 +268,12 @@ class Content:
             self._library_error = f"{type(e).__name__}: {e}"
         finally:
             self._library_done.set()
+
+    def generator_state(self) -> str:
+        """Whether what every avatar shares is made ready yet (the start's background work, 0.5 s)."""
+        if not self._library_started:
+            return "not started"
+        return "ready" if self._warm_done.is_set() else "preparing"
 
     def library_state(self) -> str:
         if not self._library_started:
