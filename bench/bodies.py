@@ -129,25 +129,27 @@ def main(runs: int = 5, only: str = "", base: str = BASE) -> None:
         for pkg in ("workbench", "workbench_base"):
             run(SETUP.format(tmp=str(tmp), pkg=pkg) + "build_avatar(settings, ModelOptions(lod=2))\nfirst_preview()\n"
                 "build_avatar(settings, ModelOptions(animations=ANIMATIONS))\nbuild_avatar(settings, ModelOptions(lod=1))\n")
-        print(f"cold figures: median of {runs} fresh processes each, new and old alternately")
+        print(f"cold figures: median of {runs} fresh processes each, in rounds of every case, new and old alternately")
         warm = [float(run("import time, workbench.render as r\nt = time.perf_counter(); r.warm_up()\n"
                           "print(time.perf_counter() - t)").strip().splitlines()[-1]) for _ in range(runs)]
         print(f"warm-up at a service's start, before any request (new code only): "
               f"{statistics.median(warm) * 1000:.0f} ms median")
-        for label, body in CASES.items():
-            if only and only not in label:
-                continue
-            times: dict[str, list[float]] = {"workbench": [], "workbench_base": []}
-            cpu: dict[str, list[float]] = {"workbench": [], "workbench_base": []}
-            for _ in range(runs):
-                for pkg in times:
+        # Rounds: each round runs every case once, new then old, so the machine's drift (its speed swings by
+        # 1.4 within minutes) falls on every case alike and the cases compare with each other too.
+        cases = {label: body for label, body in CASES.items() if not only or only in label}
+        times = {label: {"workbench": [], "workbench_base": []} for label in cases}
+        cpu = {label: {"workbench": [], "workbench_base": []} for label in cases}
+        for _ in range(runs):
+            for label, body in cases.items():
+                for pkg in ("workbench", "workbench_base"):
                     code = (SETUP.format(tmp=str(tmp), pkg=pkg) + body.replace("{pkg}", pkg)
                             + "print(time.perf_counter() - t, time.process_time() - c)\n")
                     wall, used = map(float, run(code).strip().splitlines()[-1].split())
-                    times[pkg].append(wall)
-                    cpu[pkg].append(used)
-            new, old = (statistics.median(times[p]) for p in ("workbench", "workbench_base"))
-            new_cpu, old_cpu = (statistics.median(cpu[p]) for p in ("workbench", "workbench_base"))
+                    times[label][pkg].append(wall)
+                    cpu[label][pkg].append(used)
+        for label in cases:
+            new, old = (statistics.median(times[label][p]) for p in ("workbench", "workbench_base"))
+            new_cpu, old_cpu = (statistics.median(cpu[label][p]) for p in ("workbench", "workbench_base"))
             # CPU time as well: on a shared machine the wall clock mostly measures waiting for a core.
             print(f"{label:<42} wall new {new * 1000:6.0f} | old {old * 1000:6.0f} ms, new/old {new / old:5.2f}"
                   f" | CPU new {new_cpu * 1000:6.0f} | old {old_cpu * 1000:6.0f} ms, new/old {new_cpu / old_cpu:5.2f}"
