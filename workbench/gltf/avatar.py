@@ -78,7 +78,9 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     if hair["style"] != "none":
         # Cards cut by alpha (an inner pass that writes depth) and a blended fringe, one texture; the
         # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
-        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings), lod)
+        # (Only LOD 2's baked texture reads the body: asking for it here, on the helper, made a second
+        # copy of the body while the caller's thread was making the first.)
+        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings) if lod >= 2 else None, lod)
         out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
         out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
     if settings["glasses"] != "none":
@@ -166,8 +168,6 @@ def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: flo
     return index
 
 
-# Maps a material may carry besides its colour (the clothes' normal and roughness maps), and what a
-# texture atlas fills the other materials' rectangles with: a flat normal, their roughness factor.
 def _transparent(mat: dict) -> bool:
     return bool(mat["blend"] or mat.get("mask"))
 

@@ -66,16 +66,16 @@ def png_bytes(pixels: np.ndarray) -> bytes:
         raise ValueError(f"png_bytes: an (H, W, 3) RGB or (H, W, 4) RGBA array, not {pixels.shape}")
     h, w, channels = pixels.shape
     flat = pixels.reshape(h, w * channels)
+    def rows(start: int, stop: int) -> tuple[bytes, bytes]:   # filtered, then deflated
+        filtered = _filtered(flat, start, stop, channels)
+        return filtered, _deflate(filtered, last=stop == h)
+
     if pixels.nbytes < SPLIT_BYTES or h < 2:
-        first, second = _filtered(flat, 0, h, channels), b""
-        body = _deflate(first, last=True)
+        (first, body), second = rows(0, h), b""
     else:
         # Each half filtered and deflated on its own thread (the second starts with an empty window: a
         # few hundred bytes more than one stream would give).
-        cut = h // 2
-        (first, head), (second, tail) = threads.beside(
-            lambda: (lambda rows: (rows, _deflate(rows, last=False)))(_filtered(flat, 0, cut, channels)),
-            lambda: (lambda rows: (rows, _deflate(rows, last=True)))(_filtered(flat, cut, h, channels)))
+        (first, head), (second, tail) = threads.beside(lambda: rows(0, h // 2), lambda: rows(h // 2, h))
         body = head + tail
     check = zlib.adler32(second, zlib.adler32(first)) & 0xFFFFFFFF
     stream = b"\x78\x5e" + body + struct.pack(">I", check)

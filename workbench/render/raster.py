@@ -362,8 +362,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
     active, slot, here, gslot, ghere, g2slot, g2here = coverage(
         near.tri, glass.tri if glass is not None else NO_TRI, glass2.tri if glass2 is not None else NO_TRI, K)
-    rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here,
-                 split=True)[0]
+    rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here)[0]
     # -- 6. blended materials: the nearest blended surface in front of the opaque one, laid over it --
     layers = []
     for g, at in ((glass, ghere), (glass2, g2here)):
@@ -640,16 +639,16 @@ def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:
     return out
 
 
-def _shade(tables: dict, tris, tri_draw, iw, ftri, b1, b2, fiw, pix, split: bool = False):
+def _shade(tables: dict, tris, tri_draw, iw, ftri, b1, b2, fiw, pix):
     """Linear RGB (n, 3) and alpha (n,) of fragments; ``pix`` are their samples in block order. Perspective-correct
     barycentrics, interpolated normals, bilinear texture lookups in linear light, three lights fixed to the world
     (not the camera, so a figure turned in the viewer shows its other side in shadow); see the module text, step 5.
-    With ``split``, many fragments are shaded in two halves side by side (each fragment's colour is its own)."""
+    Many fragments are shaded in two halves side by side (each fragment's colour is its own)."""
     args = (np.ascontiguousarray(ftri, np.int32), np.ascontiguousarray(b1, np.float32),
             np.ascontiguousarray(b2, np.float32), np.ascontiguousarray(fiw, np.float32),
             np.ascontiguousarray(pix, np.int64))
     n = len(args[0])
-    if not split or n < SPLIT_FRAGMENTS:
+    if n < SPLIT_FRAGMENTS:
         return shade(*args, tris, iw, tri_draw, **tables)
     h = n // 2
     (rgb0, a0), (rgb1, a1) = threads.beside(lambda: shade(*(a[:h] for a in args), tris, iw, tri_draw, **tables),

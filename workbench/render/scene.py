@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 import io
-import sys
 from functools import lru_cache
 from dataclasses import dataclass, field
 
@@ -240,13 +239,8 @@ class Model:
         h, w, channels = pixels.shape
         if channels == 4:
             texels = np.ascontiguousarray(pixels).view(np.uint32).reshape(-1)
-        elif sys.byteorder == "little":
-            texels = rgb_texels(np.ascontiguousarray(pixels))
         else:
-            rgba = np.empty((h, w, 4), np.uint8)
-            rgba[..., :3] = pixels
-            rgba[..., 3] = 255
-            texels = rgba.view(np.uint32).reshape(-1)
+            texels = rgb_texels(np.ascontiguousarray(pixels))
         return Texture(texels=texels, width=w, height=h, has_alpha=channels == 4)
 
     def _texture_of(self, im: Image.Image) -> Texture:

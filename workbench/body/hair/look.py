@@ -27,7 +27,7 @@ SPECULAR = 0.4
 
 def material(color: str, style: str, mesh, lod: int) -> dict:
     """``image`` (RGBA), ``roughness`` and ``anisotropy`` for ``style`` in ``color`` at ``lod`` (LOD 2's
-    texture is the cards baked for this body, ``mesh``)."""
+    texture is the cards baked for this body, ``mesh``; below LOD 2 ``mesh`` is not read and may be None)."""
     image = hair_texture(color, style) if lod < 2 else _baked_texture(mesh, style, color)
     return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style], specular=SPECULAR)
 
