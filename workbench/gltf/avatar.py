@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..body import ao, eyes, glasses, hair as hair_look, mouth, outfit, pores, skin, warm as body_warm
+from ..body.compile import compiled
 from ..body.face import SHAPES, piece_morphs
 from ..body.outfit import cloth
 from ..body.mesh import body_mesh
@@ -239,6 +240,10 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         # materials need last, when it is made); LOD 2's hair texture is baked from its cards, which the
         # meshes make too, so there one follows the other.
         if options.lod < 2:
+            # The body's data first, on this thread: where it is not on the machine yet, its first use fetches
+            # it here, and this thread's error is the one that says so (a helper's first use made the caller
+            # answer "another request is fetching them", and the fetch's own failure went unsaid).
+            compiled()
             (rig, meshes), mats = threads.beside(lambda: (avatar_skeleton(settings), parts(settings, options.lod)),
                                                  lambda: _materials(settings, options.lod))
         else:
