@@ -52,7 +52,7 @@ def test_two_threads_draw_the_pixels_one_draws(monkeypatch):
     cam = frame(posed, "portrait")
     two = raster.draw(posed, cam, 256, ss=SUPERSAMPLE, shadow=_shadow(model, posed, "auto"))
     monkeypatch.setattr(raster, "SPLIT_TRIANGLES", 10**9)
-    monkeypatch.setattr(raster, "SPLIT_FRAGMENTS", 10**9)
+    monkeypatch.setattr(raster, "SPLIT_SAMPLES", 10**9)
     one = raster.draw(posed, cam, 256, ss=SUPERSAMPLE, shadow=_shadow(model, posed, "auto"))
     assert np.array_equal(one, two)
     assert (two[..., 3] > 0).mean() > 0.3      # (a figure, not an empty frame)

@@ -3,7 +3,7 @@
 A service calls it at its start, in the background (through ``workbench.render.warm_up``), so that a
 new avatar's first model or preview pays only for what is its own: the compiled body cache read and
 checked, the digest kept arrays are named by, the base mesh's topology, the textures every avatar wears the same (eyes, lashes, mouth), the
-occlusion's neighbour matrix, and the occlusion's compiled loop loaded from numba's cache. Nothing that
+occlusion's neighbour matrix, and the compiled loops of the occlusion, the normals and the skinning loaded from numba's cache. Nothing that
 depends on an avatar's settings is made here.
 """
 
@@ -29,7 +29,9 @@ def warm_up() -> None:
 
         if not cc.here():
             return
-        from . import ao, eyes, mesh, mouth
+        import numpy as np
+
+        from . import ao, eyes, mesh, mouth, rig
         from .assets import compiled_dir
         from .keep import code_digest
         from .hair.lashes import lash_texture
@@ -39,6 +41,10 @@ def warm_up() -> None:
         data = cc.compiled()
         triangles, _, _, _, face_groups = mesh.topology()
         ao.prepare(triangles[face_groups["body"]], len(data["base"]))
+        # (compiled loops, from numba's cache: the normals, the skinning)
+        mesh.vertex_normals(data["base"][:3], triangles[:1] % 3)
+        rig.skin(np.zeros((1, 3)), np.zeros((1, 3)), np.zeros((1, 3)), np.zeros((1, 3, 3)), np.zeros((1, 1), np.int64),
+                 np.ones((1, 1)))
         eyes.eye_texture()
         lash_texture()
         mouth.mouth_texture()

@@ -17,7 +17,7 @@ Two samples per pixel side: pixel 0 covered by triangle 7 in three of its sample
 nothing; the first sample of pixel 0 is shaded and stands for the other two:
 
 >>> import numpy as np
->>> active, slot, shade_at, *_ = coverage(np.array([7, 7, -1, 7, -1, -1, -1, -1], np.int32), NO_TRI, NO_TRI, 4)
+>>> active, slot, shade_at, *_ = coverage(np.array([7, 7, -1, 7, -1, -1, -1, -1], np.int32), NO_TRI, NO_TRI, 4, 2, 0, 1)
 >>> active.tolist(), slot.tolist(), shade_at.tolist()
 ([0], [[0, 0, -1, 0]], [0])
 """
@@ -120,7 +120,8 @@ def _log2(ss):
 
 
 # Rows per band when two threads share a picture's rows (a multiple of any supersampling, so a pixel's
-# samples stay in one band, and wide enough that the two rarely write the same cache lines).
+# samples stay in one band, and wide enough that the two rarely write the same cache lines); once the
+# samples are drawn, the two share the pixels in bands of as many rows of pixels.
 BAND = 32
 
 
@@ -479,7 +480,7 @@ def _slots(layer, p0, K, i, slot, shade, m):
 
 
 @njit(cache=True, nogil=True)
-def coverage(tri, glass, glass2, K):
+def coverage(tri, glass, glass2, K, size, part, parts):
     """Which output pixels (blocks of K samples) anything reaches, and which samples to shade.
 
     Shading runs once per pixel and triangle, as multisampling does: a sample covered by the same
@@ -487,18 +488,23 @@ def coverage(tri, glass, glass2, K):
     (n,) blocks; ``slot`` (n, K): the index among ``shade`` of the sample whose colour sample k takes
     (-1: not covered); ``shade`` the samples to shade; and the same two for the blended surfaces in
     front (``glass``, the nearest, and ``glass2``, the next; either may be empty: none).
+    Only the pixels of rows in bands of :data:`BAND` rows (``size`` pixels each) numbered ``part`` modulo
+    ``parts``: two threads take a part each, from here to the finished pixels.
     """
     B = tri.shape[0] // K
     has_glass = glass.shape[0] > 0
     has_glass2 = glass2.shape[0] > 0
     active = np.empty(B, np.int32)
     n = 0
-    for b in range(B):
-        for k in range(K):
-            if tri[b * K + k] >= 0 or (has_glass and glass[b * K + k] >= 0):
-                active[n] = b
-                n += 1
-                break
+    for row in range(B // size):
+        if (row // BAND) % parts != part:
+            continue
+        for b in range(row * size, (row + 1) * size):
+            for k in range(K):
+                if tri[b * K + k] >= 0 or (has_glass and glass[b * K + k] >= 0):
+                    active[n] = b
+                    n += 1
+                    break
     active = active[:n]
     slot = np.full((n, K), -1, np.int32)
     gslot = np.full((n, K), -1, np.int32)

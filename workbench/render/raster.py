@@ -70,8 +70,8 @@ from .scene import Material, Posed
 
 # Below these a picture's rasterizing and shading stay on one thread (a helper's start costs more than
 # it saves): a 512 px avatar preview has about 50,000 triangles and 900,000 fragments, a 64 px one a tenth.
-SPLIT_TRIANGLES = 5_000
-SPLIT_FRAGMENTS = 100_000
+SPLIT_TRIANGLES = 1_000
+SPLIT_SAMPLES = 200_000    # (a 512 px picture has 1 million samples)
 
 # A blended fragment whose alpha is below this draws nothing: it is dropped, so it hides no blended
 # surface behind it (a clear texel of a hair card over the scalp shell).
@@ -310,13 +310,26 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     # neighbours), so steps 5 and 7 work on plain (pixels, ss*ss) arrays, without gathers.
     K = ss * ss
     B = size * size
-    near = Samples.empty(B * K)
-    tables = _shading_tables(draws, V, lights, camera, size, ss)
+    cutoff = np.array([d.material.alpha_cutoff for d in draws] or [0.5], np.float32)
+    # (Only the blended walk reads the blended materials' cutoffs.)
+    cutoff[blend_mat] = BLEND_CUTOFF
+
+    def sure(alpha_mat):
+        """Per triangle: of ``alpha_mat``'s materials and whose whole texture footprint passes the alpha test."""
+        return _opaque_triangles(draws, tris, tri_draw, alpha_mat, cutoff) if (alpha_mat[tri_draw[ti]]).any() else None
+
+    def layers():
+        return (Samples.empty(B * K), Samples.empty(B * K)) if tri_blend.any() else (None, None)
+
+    # The samples and the shading's tables here; beside them, which alpha-tested triangles need no test and the
+    # blended surfaces' two layers (none of it depends on the rest: 20 to 30 ms of a 512 px portrait, halved).
+    (near, tables), (mask_sure, blend_sure, (glass, glass2)) = threads.beside(
+        lambda: (Samples.empty(B * K), _shading_tables(draws, V, lights, camera, size, ss)),
+        lambda: (sure(mask_mat), sure(blend_mat), layers()))
     tables["positions"] = pv.astype(np.float32)    # view space: normal maps' tangent frames
     # (Glass: a blended surface of one alpha, a lens; not hair's wisps, whose alpha is their coverage.)
     tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" and not d.material.anisotropy for d in draws]
                                    or [False])
-    cutoff = np.array([d.material.alpha_cutoff for d in draws] or [0.5], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
 
@@ -342,40 +355,24 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         # triangles: 85 % of a long-hair portrait's tested fragments), as do materials with no alpha to read.
         has_alpha = ((tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
                      | tables["mat_vcol"] | (tables["mat_color"][:, 3] < 1))
-        tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw, mask_mat,
-                                                                                          cutoff)
+        tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~mask_sure
         walk(_near_first(ti[tri_mask], depth, tris), near, tested=tested)
     # Blended surfaces: the two nearest blended fragments in front of the opaque surface, per sample, clear
     # texels dropped (a hair's wisps over its scalp shell, a lens over them: each shows through the other).
-    glass = glass2 = None
     if tri_blend.any():
-        glass, glass2 = Samples.empty(B * K), Samples.empty(B * K)
-        cutoff[blend_mat] = BLEND_CUTOFF
         readable = (tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
         # (A lens has no clear texel: its fragments need no lookup to pass.)
-        tested = (blend_mat & readable[:len(blend_mat)])[tri_draw] & ~_opaque_triangles(draws, tris, tri_draw,
-                                                                                          blend_mat, cutoff)
+        tested = (blend_mat & readable[:len(blend_mat)])[tri_draw] & ~blend_sure
         walk(_near_first(ti[tri_blend], depth, tris), glass, limit=near.z, tested=tested, second=glass2)
 
-    # -- 5. shade, once per output pixel and triangle (as multisampling does) ----
-    # Only blocks some opaque or blended fragment reaches are worked on from here: the others
-    # stay empty (the backdrop, or transparent), and a figure covers a fifth of a full frame.
-    active, slot, here, gslot, ghere, g2slot, g2here = coverage(
-        near.tri, glass.tri if glass is not None else NO_TRI, glass2.tri if glass2 is not None else NO_TRI, K)
-    rgb = _shade(tables, tris, tri_draw, iw, near.tri[here], near.b1[here], near.b2[here], near.z[here], here)[0]
-    # -- 6. blended materials: the nearest blended surface in front of the opaque one, laid over it --
-    layers = []
-    for g, at in ((glass, ghere), (glass2, g2here)):
-        if g is not None:
-            layers += _shade(tables, tris, tri_draw, iw, g.tri[at], g.b1[at], g.b2[at], g.z[at], at)
-        else:
-            layers += [np.zeros((0, 3), np.float32), np.zeros(0, np.float32)]
-    # -- 7. resolve the supersampling ---------------------------------------------
-    img = resolve(slot, rgb, gslot, layers[0], layers[1], g2slot, layers[2], layers[3])
-    alpha = np.clip(img[:, 3:4], 0, 1)
-    srgb = _to_srgb8(img[:, :3] / np.maximum(alpha, 1e-6)).astype(np.float32)
+    # -- 5-7. shade once per output pixel and triangle (as multisampling does), lay the blended surfaces over,
+    # resolve the supersampling, lay the pixels over the backdrop -------------------------------------------
+    # Only blocks some opaque or blended fragment reaches are worked on from here: the others stay empty (the
+    # backdrop, or transparent), and a figure covers a fifth of a full frame. Each pixel is its own from here
+    # on: a large picture's pixels go to two threads in interleaved bands of rows, each to its end.
     out = np.empty((B, 4), np.uint8)
     under = _shadow_alpha(shadow, camera, size) if shadow is not None else None
+    bg = None
     if background is not None:
         # Laid over the backdrop in sRGB, as a browser would lay the transparent PNG over it:
         # the backdrop's own pixels come out exactly as given (but where the shadow darkens them).
@@ -384,18 +381,39 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
             bg = bg * (1 - under[:, None])
         out[:, :3] = np.round(bg).astype(np.uint8)
         out[:, 3] = 255
-        out[active, :3] = np.round(srgb * alpha + bg[active] * (1 - alpha)).astype(np.uint8)
     else:
         out[:] = 0
         if under is not None:
             out[:, 3] = np.round(under * 255).astype(np.uint8)
-            # The figure over the black shadow: premultiplied colour over the combined alpha.
-            a_all = alpha[:, 0] + under[active] * (1 - alpha[:, 0])
-            out[active, :3] = np.round(srgb * (alpha / np.maximum(a_all, 1e-6)[:, None])).astype(np.uint8)
-            out[active, 3] = np.round(a_all * 255).astype(np.uint8)
-        else:
-            out[active, :3] = srgb.astype(np.uint8)
-            out[active, 3] = np.round(alpha[:, 0] * 255).astype(np.uint8)
+    layers = (glass.tri if glass is not None else NO_TRI, glass2.tri if glass2 is not None else NO_TRI)
+
+    def pixels(part: int, parts: int):
+        def run():
+            active, slot, here, gslot, ghere, g2slot, g2here = coverage(near.tri, *layers, K, size, part, parts)
+            rgb = _shade(tables, tris, tri_draw, iw, near, here)[0]
+            # the blended surfaces, the nearest laid over the next, both over the opaque one
+            glassy = [_shade(tables, tris, tri_draw, iw, g, at) if g is not None
+                      else (np.zeros((0, 3), np.float32), np.zeros(0, np.float32))
+                      for g, at in ((glass, ghere), (glass2, g2here))]
+            img = resolve(slot, rgb, gslot, *glassy[0], g2slot, *glassy[1])
+            alpha = np.clip(img[:, 3:4], 0, 1)
+            srgb = _to_srgb8(img[:, :3] / np.maximum(alpha, 1e-6)).astype(np.float32)
+            if bg is not None:
+                out[active, :3] = np.round(srgb * alpha + bg[active] * (1 - alpha)).astype(np.uint8)
+            elif under is not None:
+                # The figure over the black shadow: premultiplied colour over the combined alpha.
+                a_all = alpha[:, 0] + under[active] * (1 - alpha[:, 0])
+                out[active, :3] = np.round(srgb * (alpha / np.maximum(a_all, 1e-6)[:, None])).astype(np.uint8)
+                out[active, 3] = np.round(a_all * 255).astype(np.uint8)
+            else:
+                out[active, :3] = srgb.astype(np.uint8)
+                out[active, 3] = np.round(alpha[:, 0] * 255).astype(np.uint8)
+        return run
+
+    if B * K >= SPLIT_SAMPLES and size > BAND:
+        threads.beside(pixels(0, 2), pixels(1, 2))
+    else:
+        pixels(0, 1)()
     out = out.reshape(size, size, 4)
     return out
 
@@ -639,18 +657,10 @@ def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:
     return out
 
 
-def _shade(tables: dict, tris, tri_draw, iw, ftri, b1, b2, fiw, pix):
-    """Linear RGB (n, 3) and alpha (n,) of fragments; ``pix`` are their samples in block order. Perspective-correct
-    barycentrics, interpolated normals, bilinear texture lookups in linear light, three lights fixed to the world
-    (not the camera, so a figure turned in the viewer shows its other side in shadow); see the module text, step 5.
-    Many fragments are shaded in two halves side by side (each fragment's colour is its own)."""
-    args = (np.ascontiguousarray(ftri, np.int32), np.ascontiguousarray(b1, np.float32),
-            np.ascontiguousarray(b2, np.float32), np.ascontiguousarray(fiw, np.float32),
-            np.ascontiguousarray(pix, np.int64))
-    n = len(args[0])
-    if n < SPLIT_FRAGMENTS:
-        return shade(*args, tris, iw, tri_draw, **tables)
-    h = n // 2
-    (rgb0, a0), (rgb1, a1) = threads.beside(lambda: shade(*(a[:h] for a in args), tris, iw, tri_draw, **tables),
-                                            lambda: shade(*(a[h:] for a in args), tris, iw, tri_draw, **tables))
-    return np.concatenate([rgb0, rgb1]), np.concatenate([a0, a1])
+def _shade(tables: dict, tris, tri_draw, iw, samples: Samples, at: np.ndarray):
+    """Linear RGB (n, 3) and alpha (n,) of the fragments ``samples`` hold at ``at`` (their numbers in block order).
+    Perspective-correct barycentrics, interpolated normals, bilinear texture lookups in linear light, three lights
+    fixed to the world (not the camera, so a figure turned in the viewer shows its other side in shadow); see the
+    module text, step 5."""
+    return shade(samples.tri[at], samples.b1[at], samples.b2[at], samples.z[at], np.ascontiguousarray(at, np.int64),
+                 tris, iw, tri_draw, **tables)
