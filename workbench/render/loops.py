@@ -120,9 +120,11 @@ def _log2(ss):
 
 
 # Rows per band when two threads share a picture's rows (a multiple of any supersampling, so a pixel's
-# samples stay in one band, and wide enough that the two rarely write the same cache lines); once the
-# samples are drawn, the two share the pixels in bands of as many rows of pixels.
+# samples stay in one band, and wide enough that the two rarely write the same cache lines).
 BAND = 32
+# Rows of pixels per band when two threads share a picture's pixels once its samples are drawn (narrow, so
+# both get as much of the figure's busiest part, a portrait's hair, and a row of pixels is 2 KB or more).
+PIXEL_BAND = 8
 
 
 @njit(cache=True, nogil=True)
@@ -488,7 +490,7 @@ def coverage(tri, glass, glass2, K, size, part, parts):
     (n,) blocks; ``slot`` (n, K): the index among ``shade`` of the sample whose colour sample k takes
     (-1: not covered); ``shade`` the samples to shade; and the same two for the blended surfaces in
     front (``glass``, the nearest, and ``glass2``, the next; either may be empty: none).
-    Only the pixels of rows in bands of :data:`BAND` rows (``size`` pixels each) numbered ``part`` modulo
+    Only the pixels of rows in bands of :data:`PIXEL_BAND` rows (``size`` pixels each) numbered ``part`` modulo
     ``parts``: two threads take a part each, from here to the finished pixels.
     """
     B = tri.shape[0] // K
@@ -497,7 +499,7 @@ def coverage(tri, glass, glass2, K, size, part, parts):
     active = np.empty(B, np.int32)
     n = 0
     for row in range(B // size):
-        if (row // BAND) % parts != part:
+        if (row // PIXEL_BAND) % parts != part:
             continue
         for b in range(row * size, (row + 1) * size):
             for k in range(K):
@@ -591,19 +593,17 @@ def tone_map(rgb, srgb8):
 
 
 @njit(cache=True, nogil=True)
-def rgb_texels(pixels: np.ndarray) -> np.ndarray:
-    """(H, W, 3) uint8 RGB pixels as (H * W,) uint32 texels, each the bytes R, G, B, 255 read as one
+def rgb_texels(pixels: np.ndarray, out: np.ndarray) -> None:
+    """(H, W, 3) uint8 RGB pixels into ``out`` (H * W,) uint32 texels, each the bytes R, G, B, 255 read as one
     little-endian word (:class:`workbench.render.scene.Texture`): 2 ms for 1024 x 1024 against 6 ms for
     numpy's strided copy into an RGBA array."""
     h, w = pixels.shape[0], pixels.shape[1]
-    out = np.empty(h * w, np.uint32)
     opaque = np.uint32(0xFF000000)
     k = 0
     for i in range(h):
         for j in range(w):
             out[k] = np.uint32(pixels[i, j, 0]) | (np.uint32(pixels[i, j, 1]) << 8) | (np.uint32(pixels[i, j, 2]) << 16) | opaque
             k += 1
-    return out
 
 
 @njit(cache=True, nogil=True)

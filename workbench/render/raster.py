@@ -64,7 +64,7 @@ import numpy as np
 from workbench import threads
 from workbench.options.colour import linear_to_srgb, srgb_to_linear
 
-from .loops import (BAND, NO_LIMIT, NO_TEST, NO_TRI, Samples, add_skin_matrices, apply_skin, coverage, raster, resolve,
+from .loops import (BAND, NO_LIMIT, NO_TEST, NO_TRI, PIXEL_BAND, Samples, add_skin_matrices, apply_skin, coverage, raster, resolve,
                     rgb_texels, shade, tone_map)
 from .scene import Material, Posed
 
@@ -410,7 +410,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
                 out[active, 3] = np.round(alpha[:, 0] * 255).astype(np.uint8)
         return run
 
-    if B * K >= SPLIT_SAMPLES and size > BAND:
+    if B * K >= SPLIT_SAMPLES and size > PIXEL_BAND:
         threads.beside(pixels(0, 2), pixels(1, 2))
     else:
         pixels(0, 1)()
@@ -452,9 +452,9 @@ def warm_loops() -> None:
         add_skin_matrices(acc, np.zeros((1, 4), np.int64), np.ones((1, 4)), np.eye(4)[None])
         apply_skin(acc, np.zeros((1, 3)), True)
         pixels = np.zeros((1, 1, 3), np.uint8)      # a texture handed over as RGB pixels, made here or kept
-        rgb_texels(pixels)
+        rgb_texels(pixels, np.empty(1, np.uint32))
         pixels.setflags(write=False)
-        rgb_texels(pixels)
+        rgb_texels(pixels, np.empty(1, np.uint32))
         _warmed = True
 
 
@@ -588,10 +588,15 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
         mat_emissive[k] = m.emissive
         mat_aniso[k] = m.anisotropy if d.uv is not None else 0.0
         start = end
-    # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling).
+    # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling): the
+    # model's own buffer where they all share one (workbench.render.scene.Texture), else a copy of them all.
     sizes = [t.texels.size for t in textures]
-    texels = np.concatenate([t.texels.ravel() for t in textures]) if textures else np.zeros(1, np.uint32)
-    tex_off = np.cumsum([0] + sizes[:-1]).astype(np.int64) if textures else np.zeros(1, np.int64)
+    if textures and textures[0].base is not None and all(t.base is textures[0].base for t in textures):
+        texels = textures[0].base
+        tex_off = np.array([t.offset for t in textures], np.int64)
+    else:
+        texels = np.concatenate([t.texels.ravel() for t in textures]) if textures else np.zeros(1, np.uint32)
+        tex_off = np.cumsum([0] + sizes[:-1]).astype(np.int64) if textures else np.zeros(1, np.int64)
     dims = np.array([[t.width, t.height, t.wrap_s, t.wrap_t, t.has_alpha] for t in textures] or [[1, 1, 0, 0, 0]],
                     np.int32)
     # World-fixed lights into view space, where the normals are.

@@ -79,23 +79,28 @@ class Texture:
 
     Packed so a lookup gathers one 4-byte word per corner: bilinear filtering
     measured 15 ms against 75 ms on float32 linear RGB rows (300k lookups,
-    1024 px); filtering happens before the conversion to linear light. ``texels`` may be given as a
-    future of them (packed on a helper thread while the model is posed): reading waits for it.
+    1024 px); filtering happens before the conversion to linear light.
+
+    A model's textures made from pixels share one buffer (``base``, this one's texels from ``offset`` on), the
+    array the shading loop reads every texture from, filled on a helper thread while the model is posed
+    (``ready``: reading ``texels`` waits for it).
 
     >>> Texture(np.zeros(4, np.uint32), 2, 2, False).texels.shape
     (4,)
     """
 
-    def __init__(self, texels: "np.ndarray | Future", width: int, height: int, has_alpha: bool,
-                 wrap_s: int = 10497, wrap_t: int = 10497):
-        self._texels = texels
+    def __init__(self, texels: np.ndarray, width: int, height: int, has_alpha: bool, wrap_s: int = 10497,
+                 wrap_t: int = 10497, *, base: np.ndarray | None = None, offset: int = 0, ready: Future | None = None):
+        self._texels, self._ready = texels, ready
         self.width, self.height, self.has_alpha = width, height, has_alpha
         self.wrap_s, self.wrap_t = wrap_s, wrap_t
+        self.base, self.offset = base, offset
 
     @property
     def texels(self) -> np.ndarray:
-        if isinstance(self._texels, Future):
-            self._texels = self._texels.result()
+        if self._ready is not None:
+            self._ready.result()     # (raises what filling the buffer raised)
+            self._ready = None
         return self._texels
 
 
@@ -160,13 +165,14 @@ class Posed:
 # The model
 # --------------------------------------------------------------------------
 
-def _pack(packing: list[tuple[Future, np.ndarray]]) -> None:
-    """Each (future, RGB pixels): the pixels packed into texels, the future's result."""
-    for later, pixels in packing:
-        try:
-            later.set_result(rgb_texels(np.ascontiguousarray(pixels)))
-        except BaseException as e:   # handed to whoever reads the texels
-            later.set_exception(e)
+def _pack(buffer: np.ndarray, packing: list[tuple[Texture, np.ndarray]]) -> None:
+    """Each (texture, RGB or RGBA pixels): the pixels as texels into the texture's part of ``buffer``."""
+    for tex, pixels in packing:
+        part = buffer[tex.offset:tex.offset + tex.width * tex.height]
+        if pixels.shape[2] == 4:
+            part[:] = np.ascontiguousarray(pixels).view(np.uint32).reshape(-1)
+        else:
+            rgb_texels(np.ascontiguousarray(pixels), part)
 
 
 class Model:
@@ -187,11 +193,9 @@ class Model:
         self._textures: dict[int, Texture | None] = {}
         # RGB pixels to pack into texels: on a helper thread, while this thread goes on (a new avatar's
         # eleven textures are 10 ms of packing, posing it 15 ms: side by side, as the service's first preview does).
-        self._packing: list[tuple[Future, np.ndarray]] = []
+        self._packing: list[tuple[Texture, np.ndarray]] = []
         self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))]
-        if self._packing:
-            threads.start(lambda packing=self._packing: _pack(packing))
-        self._packing = []
+        self._fill()
         self.default_material = Material(color=np.ones(4, np.float32))
         nodes = self.doc.get("nodes", [])
         self.parent = [-1] * len(nodes)
@@ -258,16 +262,28 @@ class Model:
 
     def _from_array(self, pixels: np.ndarray) -> Texture:
         """A texture from (H, W, 3 or 4) uint8 pixels, as if decoded from a PNG of them. Within the size
-        cap the texels are the pixels themselves (RGBA as one uint32 each: no copy for RGBA, an alpha
-        channel added to RGB) instead of a round trip through Pillow."""
+        cap the texels are the pixels themselves (RGBA as one uint32 each, RGB with an alpha added)
+        instead of a round trip through Pillow, put in the model's one buffer by :meth:`_fill`."""
         if max(pixels.shape[:2]) > self.max_texture:
             return self._texture_of(Image.fromarray(np.ascontiguousarray(pixels), "RGBA" if pixels.shape[2] == 4 else "RGB"))
         h, w, channels = pixels.shape
-        if channels == 4:
-            return Texture(np.ascontiguousarray(pixels).view(np.uint32).reshape(-1), w, h, True)
-        later: Future = Future()
-        self._packing.append((later, pixels))
-        return Texture(later, w, h, False)
+        tex = Texture(np.zeros(0, np.uint32), w, h, channels == 4)
+        self._packing.append((tex, pixels))
+        return tex
+
+    def _fill(self) -> None:
+        """The textures made from pixels: one buffer for all, filled on a helper thread (a new avatar's eleven
+        RGB textures are 10 ms of packing and the shading loop's one array of them 7 ms more of copying;
+        posing it is 10 ms: side by side, as the service's first preview does)."""
+        if not self._packing:
+            return
+        offsets = np.cumsum([0] + [t.width * t.height for t, _ in self._packing])
+        buffer = np.empty(int(offsets[-1]), np.uint32)
+        ready = threads.start(lambda packing=self._packing: _pack(buffer, packing))
+        for (tex, _), at in zip(self._packing, offsets[:-1]):
+            tex._texels, tex._ready = buffer[at:at + tex.width * tex.height], ready
+            tex.base, tex.offset = buffer, int(at)
+        self._packing = []
 
     def _texture_of(self, im: Image.Image) -> Texture:
         cap = self.max_texture
