@@ -38,6 +38,11 @@ compiled (:mod:`workbench.render.loops`, numba), the rest is numpy over whole ar
    backdrop in sRGB when there is one), and under the figure a soft contact
    shadow (:class:`GroundShadow`) where it stands.
 
+Where the process has two cores, one frame uses both (:mod:`workbench.threads`): the shading's tables are
+made beside the alpha tests' shortcuts and the blended layers; steps 2 to 4 draw the rows in two interleaved
+sets of bands (each sample is one row's); steps 5 to 7 take the pixels in two interleaved sets of bands of
+rows, each thread to its finished pixels. The same pixels as one thread gives (a test compares them).
+
 Long on purpose: the seven steps share their arrays (samples, blocks, shading tables) and run in order
 once per frame; split across modules they would only pass those arrays back and forth. The contact
 shadow (:func:`ground_shadow`) is the one part that stands apart and could move out if it grows.
@@ -64,12 +69,13 @@ import numpy as np
 from workbench import threads
 from workbench.options.colour import linear_to_srgb, srgb_to_linear
 
-from .loops import (BAND, NO_LIMIT, NO_TEST, NO_TRI, PIXEL_BAND, Samples, add_skin_matrices, apply_skin, coverage, raster, resolve,
-                    rgb_texels, shade, tone_map)
+from .loops import (BAND, NO_LIMIT, NO_TEST, NO_TRI, PIXEL_BAND, Samples, add_skin_matrices, apply_skin, coverage,
+                    raster, resolve, rgb_texels, shade, tone_map)
 from .scene import Material, Posed
 
-# Below these a picture's rasterizing and shading stay on one thread (a helper's start costs more than
-# it saves): a 512 px avatar preview has about 50,000 triangles and 900,000 fragments, a 64 px one a tenth.
+# Below these a walk over triangles, and a picture's pixels once its samples are drawn, stay on one thread (a
+# helper's start costs more than it saves): a 512 px portrait's hair cards are 1,000 to 6,000 triangles, its
+# samples a million.
 SPLIT_TRIANGLES = 1_000
 SPLIT_SAMPLES = 200_000    # (a 512 px picture has 1 million samples)
 
