@@ -50,8 +50,8 @@ def test_level_of_detail_models_requested_at_once_are_the_one_at_a_time_bytes(fr
 
 
 def test_previews_and_full_models_requested_at_once_are_the_one_at_a_time_bytes(fresh_server):
-    # A first preview draws on two threads (its materials, its rows, its shading and its PNG each in two
-    # halves on the helper pool) and a full model makes its materials and PNG textures there too: six
+    # A first preview draws on two threads (its materials, its textures' packing, its rows, its pixels and its
+    # PNG each in two parts on the helper pool) and a full model makes its materials and PNG textures there too: six
     # such requests at once share the pool and every compiled loop, and must not touch each other's work.
     from workbench.gltf.avatar import build_avatar_unencoded
     from workbench.options import PreviewOptions

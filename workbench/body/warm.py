@@ -2,9 +2,10 @@
 
 A service calls it at its start, in the background (through ``workbench.render.warm_up``), so that a
 new avatar's first model or preview pays only for what is its own: the compiled body cache read and
-checked, the digest kept arrays are named by, the base mesh's topology, the textures every avatar wears the same (eyes, lashes, mouth), the
-occlusion's neighbour matrix, and the compiled loops of the occlusion, the normals and the skinning loaded from numba's cache. Nothing that
-depends on an avatar's settings is made here.
+checked, the digest kept arrays are named by, the base mesh's topology, the textures every avatar wears
+the same (eyes, lashes, mouth), the occlusion's neighbour matrix, and the compiled loops of the occlusion,
+the normals and the skinning loaded from numba's cache. Nothing that depends on an avatar's settings is
+made here.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def warm_up() -> None:
         triangles, _, _, _, face_groups = mesh.topology()
         ao.prepare(triangles[face_groups["body"]], len(data["base"]))
         # (compiled loops, from numba's cache: the normals, the skinning)
-        mesh.vertex_normals(data["base"][:3], triangles[:1] % 3)
+        mesh.vertex_normals(data["base"][:3], np.array([[0, 1, 2]]))
         rig.skin(np.zeros((1, 3)), np.zeros((1, 3)), np.zeros((1, 3)), np.zeros((1, 3, 3)), np.zeros((1, 1), np.int64),
                  np.ones((1, 1)))
         eyes.eye_texture()

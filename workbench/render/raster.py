@@ -324,14 +324,14 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         """Per triangle: of ``alpha_mat``'s materials and whose whole texture footprint passes the alpha test."""
         return _opaque_triangles(draws, tris, tri_draw, alpha_mat, cutoff) if (alpha_mat[tri_draw[ti]]).any() else None
 
-    def layers():
+    def blended_layers():
         return (Samples.empty(B * K), Samples.empty(B * K)) if tri_blend.any() else (None, None)
 
     # The samples and the shading's tables here; beside them, which alpha-tested triangles need no test and the
     # blended surfaces' two layers (none of it depends on the rest: 20 to 30 ms of a 512 px portrait, halved).
     (near, tables), (mask_sure, blend_sure, (glass, glass2)) = threads.beside(
         lambda: (Samples.empty(B * K), _shading_tables(draws, V, lights, camera, size, ss)),
-        lambda: (sure(mask_mat), sure(blend_mat), layers()))
+        lambda: (sure(mask_mat), sure(blend_mat), blended_layers()))
     tables["positions"] = pv.astype(np.float32)    # view space: normal maps' tangent frames
     # (Glass: a blended surface of one alpha, a lens; not hair's wisps, whose alpha is their coverage.)
     tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" and not d.material.anisotropy for d in draws]
@@ -391,11 +391,11 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         out[:] = 0
         if under is not None:
             out[:, 3] = np.round(under * 255).astype(np.uint8)
-    layers = (glass.tri if glass is not None else NO_TRI, glass2.tri if glass2 is not None else NO_TRI)
+    glass_tris = (glass.tri if glass is not None else NO_TRI, glass2.tri if glass2 is not None else NO_TRI)
 
     def pixels(part: int, parts: int):
         def run():
-            active, slot, here, gslot, ghere, g2slot, g2here = coverage(near.tri, *layers, K, size, part, parts)
+            active, slot, here, gslot, ghere, g2slot, g2here = coverage(near.tri, *glass_tris, K, size, part, parts)
             rgb = _shade(tables, tris, tri_draw, iw, near, here)[0]
             # the blended surfaces, the nearest laid over the next, both over the opaque one
             glassy = [_shade(tables, tris, tri_draw, iw, g, at) if g is not None

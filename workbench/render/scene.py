@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from PIL import Image
 
-from workbench.gltf.glb import image_bytes, read_accessor, read_glb
 from workbench import threads
+from workbench.gltf.glb import image_bytes, read_accessor, read_glb
 from workbench.gltf.pose import sample_keyframes
 
 from .loops import add_skin_matrices, apply_skin, rgb_texels
@@ -83,17 +83,23 @@ class Texture:
 
     A model's textures made from pixels share one buffer (``base``, this one's texels from ``offset`` on), the
     array the shading loop reads every texture from, filled on a helper thread while the model is posed
-    (``ready``: reading ``texels`` waits for it).
+    (:meth:`place`: reading ``texels`` waits for it).
 
     >>> Texture(np.zeros(4, np.uint32), 2, 2, False).texels.shape
     (4,)
     """
 
     def __init__(self, texels: np.ndarray, width: int, height: int, has_alpha: bool, wrap_s: int = 10497,
-                 wrap_t: int = 10497, *, base: np.ndarray | None = None, offset: int = 0, ready: Future | None = None):
-        self._texels, self._ready = texels, ready
+                 wrap_t: int = 10497):
+        self._texels, self._ready = texels, None
         self.width, self.height, self.has_alpha = width, height, has_alpha
         self.wrap_s, self.wrap_t = wrap_s, wrap_t
+        self.base: np.ndarray | None = None
+        self.offset = 0
+
+    def place(self, base: np.ndarray, offset: int, ready: Future) -> None:
+        """This texture's texels as ``base`` from ``offset`` on, there once ``ready`` is done."""
+        self._texels, self._ready = base[offset:offset + self.width * self.height], ready
         self.base, self.offset = base, offset
 
     @property
@@ -191,8 +197,7 @@ class Model:
         self._images = images or {}
         self._accessors: dict[int, np.ndarray] = {}
         self._textures: dict[int, Texture | None] = {}
-        # RGB pixels to pack into texels: on a helper thread, while this thread goes on (a new avatar's
-        # eleven textures are 10 ms of packing, posing it 15 ms: side by side, as the service's first preview does).
+        # Textures made from pixels, and their pixels, until _fill puts them in one buffer.
         self._packing: list[tuple[Texture, np.ndarray]] = []
         self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))]
         self._fill()
@@ -281,8 +286,7 @@ class Model:
         buffer = np.empty(int(offsets[-1]), np.uint32)
         ready = threads.start(lambda packing=self._packing: _pack(buffer, packing))
         for (tex, _), at in zip(self._packing, offsets[:-1]):
-            tex._texels, tex._ready = buffer[at:at + tex.width * tex.height], ready
-            tex.base, tex.offset = buffer, int(at)
+            tex.place(buffer, int(at), ready)
         self._packing = []
 
     def _texture_of(self, im: Image.Image) -> Texture:
