@@ -68,7 +68,10 @@ def lining_depth(mesh: BodyMesh) -> np.ndarray:
 
 def _lining(mesh: BodyMesh) -> tuple[np.ndarray, np.ndarray]:
     key = id(mesh)
-    if key not in _LININGS:
+    hit = _LININGS.get(key)
+    # Checked by identity as well as by id (an id is reused once its body is gone), and read once: the
+    # materials' helper thread and the request's thread may both ask, one clearing while the other reads.
+    if hit is None or hit[2] is not mesh:
         from scipy.sparse import coo_matrix
         from scipy.sparse.csgraph import connected_components
 
@@ -92,9 +95,10 @@ def _lining(mesh: BodyMesh) -> tuple[np.ndarray, np.ndarray]:
         depth[verts] = np.maximum(float(z.max()) - z, 0.0)
         lining.setflags(write=False)
         depth.setflags(write=False)
+        hit = (lining, depth, mesh)
         _LININGS.clear()   # one body at a time: the skin's features are drawn per gender on one body
-        _LININGS[key] = (lining, depth, mesh)
-    return _LININGS[key][:2]
+        _LININGS[key] = hit
+    return hit[0], hit[1]
 
 
 _LININGS: dict[int, tuple] = {}

@@ -171,10 +171,13 @@ class Posed:
 # The model
 # --------------------------------------------------------------------------
 
-def _pack(buffer: np.ndarray, packing: list[tuple[Texture, np.ndarray]]) -> None:
-    """Each (texture, RGB or RGBA pixels): the pixels as texels into the texture's part of ``buffer``."""
-    for tex, pixels in packing:
-        part = buffer[tex.offset:tex.offset + tex.width * tex.height]
+def _pack(buffer: np.ndarray, packing: list[tuple[int, np.ndarray]]) -> None:
+    """Each (offset, RGB or RGBA pixels): the pixels as texels into ``buffer`` from ``offset`` on. Takes the
+    offsets as arguments, never from the textures: it runs on a helper thread, and what it reads must be
+    fixed before it starts (issue 45: reading each texture's offset raced with placing it, and under load the
+    helper packed textures at offset 0, leaving the rest of the buffer as freed memory, another avatar's)."""
+    for offset, pixels in packing:
+        part = buffer[offset:offset + pixels.shape[0] * pixels.shape[1]]
         if pixels.shape[2] == 4:
             part[:] = np.ascontiguousarray(pixels).view(np.uint32).reshape(-1)
         else:
@@ -284,9 +287,11 @@ class Model:
             return
         offsets = np.cumsum([0] + [t.width * t.height for t, _ in self._packing])
         buffer = np.empty(int(offsets[-1]), np.uint32)
-        ready = threads.start(lambda packing=self._packing: _pack(buffer, packing))
-        for (tex, _), at in zip(self._packing, offsets[:-1]):
-            tex.place(buffer, int(at), ready)
+        # Everything the helper reads is decided here, before it starts: the offsets, and the pixels' list.
+        packing = [(int(at), pixels) for (_, pixels), at in zip(self._packing, offsets[:-1])]
+        ready = threads.start(lambda: _pack(buffer, packing))
+        for (tex, _), (at, _) in zip(self._packing, packing):
+            tex.place(buffer, at, ready)
         self._packing = []
 
     def _texture_of(self, im: Image.Image) -> Texture:
