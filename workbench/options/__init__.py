@@ -19,12 +19,13 @@ broken rule, each naming the field (a dotted path) and the rule.
 size out_of_range
 """
 
-from .avatar import normalize_avatar_settings
-from .limits import (ANIMATIONS, ATLAS_SIZES, BODY_SHAPES, BOTTOM_STYLES, CAMERAS, CYCLIC_ANIMATIONS, DEFAULT_HAIR, DEFAULT_HEIGHT,
-                     DEFAULT_OUTFIT, DEFAULT_SKIN, FINISH_BODY_MAX_BYTES, FINISH_MESSAGE_CHARS, FINISH_UPLOAD_FIELDS,
-                     GENDERS, GESTURES, GLASSES, HAIR_STYLES, HEIGHT_CM, LOCOMOTION, LODS, MERGE_MESH, NAME_CHARS,
-                     PREVIEW_CAMERA_DEFAULT, PREVIEW_SIZE_DEFAULT, PREVIEW_SIZES, SCOPES, SETTINGS_MAX_BYTES,
-                     TEXTURE_FORMATS, TOP_STYLES)
+from .avatar import normalize_avatar_settings, stored_avatar_settings
+from .limits import (ANIMATIONS, ATLAS_SIZES, BODY_SHAPES, BOTTOM_STYLES, CAMERAS, CYCLIC_ANIMATIONS, DEFAULT_EYE, DEFAULT_FACE,
+                     DEFAULT_HAIR, DEFAULT_HEIGHT, DEFAULT_OUTFIT, DEFAULT_SKIN, FACE_CONTROLS, FACE_RANGE,
+                     FINISH_BODY_MAX_BYTES, FINISH_MESSAGE_CHARS, FINISH_UPLOAD_FIELDS, GENDERS, GESTURES, GLASSES,
+                     HAIR_STYLES, HEIGHT_CM, LOCOMOTION, LODS, MERGE_MESH, NAME_CHARS, PREVIEW_CAMERA_DEFAULT,
+                     PREVIEW_SIZE_DEFAULT, PREVIEW_SIZES, SCOPES, SETTINGS_MAX_BYTES, SHOE_STYLES, TEXTURE_FORMATS,
+                     TOP_STYLES)
 from .model import ModelOptions, check_animation_path, parse_model_options, resolve_animations
 from .preview import PreviewOptions, parse_preview_options, round_preview_size
 from .problems import InvalidOptions, Problem, json_type, text_problem, utf8_problem
@@ -33,12 +34,18 @@ from .schemas import query_parameter_schemas
 from .uploads import check_finish_upload, finish_upload_form, parse_finish_upload_form
 
 __all__ = [
+    "stored_avatar_settings",
     "json_type",
     "GENDERS",
     "BODY_SHAPES",
     "HAIR_STYLES",
     "GLASSES",
     "TOP_STYLES",
+    "SHOE_STYLES",
+    "FACE_CONTROLS",
+    "FACE_RANGE",
+    "DEFAULT_EYE",
+    "DEFAULT_FACE",
     "BOTTOM_STYLES",
     "LOCOMOTION",
     "GESTURES",

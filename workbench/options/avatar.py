@@ -9,8 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .limits import (BODY_SHAPES, BOTTOM_STYLES, DEFAULT_HAIR, DEFAULT_HEIGHT, DEFAULT_OUTFIT, DEFAULT_SKIN, GENDERS, GLASSES,
-                     HAIR_STYLES, HEIGHT_CM, NAME_CHARS, TOP_STYLES)
+from .limits import (BODY_SHAPES, BOTTOM_STYLES, DEFAULT_EYE, DEFAULT_FACE, DEFAULT_HAIR, DEFAULT_HEIGHT, DEFAULT_OUTFIT,
+                     DEFAULT_SKIN, FACE_CONTROLS, FACE_RANGE, GENDERS, GLASSES, HAIR_STYLES, HEIGHT_CM, NAME_CHARS,
+                     SHOE_STYLES, TOP_STYLES)
 from .problems import InvalidOptions, Problem, check_color, check_enum, check_object, check_text, json_type, show_number
 
 
@@ -25,7 +26,7 @@ def normalize_avatar_settings(body: Any) -> dict:
     problems: list[Problem] = []
     if not isinstance(body, dict):
         raise InvalidOptions([Problem("body", "wrong_type", f"must be a JSON object; got {json_type(body)}")])
-    allowed = ("gender", "bodyShape", "height", "skinTone", "hair", "outfit", "glasses", "name")
+    allowed = ("gender", "bodyShape", "height", "skinTone", "eyeColor", "face", "hair", "outfit", "glasses", "name")
     for k in body:
         if k not in allowed:
             problems.append(Problem(k, "unknown_field", f"is not an avatar setting; allowed: {', '.join(allowed)}"))
@@ -38,21 +39,20 @@ def normalize_avatar_settings(body: Any) -> dict:
 
     body_shape = check_enum(problems, "bodyShape", body.get("bodyShape", "average"), BODY_SHAPES)
 
-    height = body.get("height")
-    if height is not None or "height" in body:
-        if isinstance(height, bool) or not isinstance(height, (int, float)):
-            problems.append(Problem("height", "wrong_type", f"must be a number of centimetres; got {json_type(height)}"))
-            height = None
-        elif (isinstance(height, float) and not math.isfinite(height)) or not HEIGHT_CM[0] <= height <= HEIGHT_CM[1]:
-            # (ints are finite: math.isfinite overflows on a 400-digit one)
-            problems.append(Problem("height", "out_of_range", f"must be between {HEIGHT_CM[0]} and {HEIGHT_CM[1]} cm; got {show_number(height)}"))
-            height = None
-        else:
-            height = float(height)
+    height = _number(problems, "height", body["height"], HEIGHT_CM, "a number of centimetres", " cm") if "height" in body else None
     if height is None and gender:
         height = DEFAULT_HEIGHT[gender]
 
     skin = check_color(problems, "skinTone", body.get("skinTone", DEFAULT_SKIN))
+    eye = check_color(problems, "eyeColor", body.get("eyeColor", DEFAULT_EYE))
+
+    face = dict(DEFAULT_FACE)
+    if "face" in body:
+        f = check_object(problems, "face", body["face"], FACE_CONTROLS)
+        if f is not None:
+            for k in FACE_CONTROLS:
+                if k in f:
+                    face[k] = _number(problems, f"face.{k}", f[k], FACE_RANGE, "a number")
 
     hair = dict(DEFAULT_HAIR)
     if "hair" in body:
@@ -65,12 +65,12 @@ def normalize_avatar_settings(body: Any) -> dict:
 
     outfit = dict(DEFAULT_OUTFIT)
     if "outfit" in body:
-        o = check_object(problems, "outfit", body["outfit"], ("top", "bottom", "shoes", "topStyle", "bottomStyle"))
+        o = check_object(problems, "outfit", body["outfit"], ("top", "bottom", "shoes", "topStyle", "bottomStyle", "shoeStyle"))
         if o is not None:
             for part in ("top", "bottom", "shoes"):
                 if part in o:
                     outfit[part] = check_color(problems, f"outfit.{part}", o[part])
-            for part, styles in (("topStyle", TOP_STYLES), ("bottomStyle", BOTTOM_STYLES)):
+            for part, styles in (("topStyle", TOP_STYLES), ("bottomStyle", BOTTOM_STYLES), ("shoeStyle", SHOE_STYLES)):
                 if part in o:
                     outfit[part] = check_enum(problems, f"outfit.{part}", o[part], styles)
 
@@ -93,8 +93,38 @@ def normalize_avatar_settings(body: Any) -> dict:
         "bodyShape": body_shape,
         "height": height,
         "skinTone": skin,
+        "eyeColor": eye,
+        "face": face,
         "hair": hair,
         "outfit": outfit,
         "glasses": glasses,
         "name": name,
     }
+
+
+def stored_avatar_settings(stored: dict) -> dict:
+    """Settings normalized when they were registered, normalized again: the defaults of settings added since
+    filled in (a registration kept from an earlier version reads as the same avatar with today's fields).
+
+    >>> old = {"gender": "feminine", "height": 160.0, "name": None}
+    >>> stored_avatar_settings(old)["outfit"]["shoeStyle"], stored_avatar_settings(old)["height"]
+    ('sneakers', 160.0)
+    """
+    return normalize_avatar_settings({k: v for k, v in stored.items() if v is not None})
+
+
+def _number(problems: list[Problem], path: str, value: Any, bounds: tuple[int, int], what: str,
+            unit: str = "") -> float | None:
+    """A JSON number within ``bounds`` (inclusive) as a float; else one problem naming ``path``, and None.
+
+    >>> p = []; _number(p, "face.jawWidth", 2, (-1, 1), "a number"), p[0].message
+    (None, 'must be between -1 and 1; got 2')
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        problems.append(Problem(path, "wrong_type", f"must be {what}; got {json_type(value)}"))
+        return None
+    # (ints are finite: math.isfinite overflows on a 400-digit one)
+    if (isinstance(value, float) and not math.isfinite(value)) or not bounds[0] <= value <= bounds[1]:
+        problems.append(Problem(path, "out_of_range", f"must be between {bounds[0]} and {bounds[1]}{unit}; got {show_number(value)}"))
+        return None
+    return float(value)

@@ -191,7 +191,8 @@ class Content:
         row = self.db.one("SELECT settings FROM avatars WHERE model_id = ?", (model_id,))
         if row is None:
             raise ServiceError.not_found("avatar", model_id)
-        return json.loads(row["settings"])
+        # Normalized again: a registration stored before a setting existed gets its default (contract section 4).
+        return opts.stored_avatar_settings(json.loads(row["settings"]))
 
     # ------------------------------------------------------------------
     # models (contract section 5)

@@ -170,12 +170,17 @@ def _schemas() -> dict:
             "bodyShape": {"enum": list(opts.BODY_SHAPES), "default": "average"},
             "height": {"type": "number", "minimum": opts.HEIGHT_CM[0], "maximum": opts.HEIGHT_CM[1], "description": "cm; default 178 masculine, 166 feminine"},
             "skinTone": {**color, "default": opts.DEFAULT_SKIN},
+            "eyeColor": {**color, "default": opts.DEFAULT_EYE},
+            "face": {"type": "object", "additionalProperties": False, "properties": {
+                k: {"type": "number", "minimum": opts.FACE_RANGE[0], "maximum": opts.FACE_RANGE[1], "default": 0}
+                for k in opts.FACE_CONTROLS}},
             "hair": {"type": "object", "additionalProperties": False, "properties": {
                 "style": {"enum": list(opts.HAIR_STYLES)}, "color": color}},
             "outfit": {"type": "object", "additionalProperties": False, "properties": {
                 "top": color, "bottom": color, "shoes": color,
                 "topStyle": {"enum": list(opts.TOP_STYLES), "default": opts.DEFAULT_OUTFIT["topStyle"]},
-                "bottomStyle": {"enum": list(opts.BOTTOM_STYLES), "default": opts.DEFAULT_OUTFIT["bottomStyle"]}}},
+                "bottomStyle": {"enum": list(opts.BOTTOM_STYLES), "default": opts.DEFAULT_OUTFIT["bottomStyle"]},
+                "shoeStyle": {"enum": list(opts.SHOE_STYLES), "default": opts.DEFAULT_OUTFIT["shoeStyle"]}}},
             "glasses": {"enum": list(opts.GLASSES), "default": "none"},
             "name": {"type": "string", "minLength": opts.NAME_CHARS[0], "maxLength": opts.NAME_CHARS[1],
                      "pattern": _NO_CONTROL}}},
