@@ -38,10 +38,14 @@ class ServerProcess:
     """``workbench serve`` in a subprocess on a free loopback port (real HTTP, real uvicorn): the one
     server factory of the tests (the ``server`` fixture is one of these for the whole session)."""
 
-    def __init__(self, data_dir: Path, token: str = "wb_test_dev_token_0123456789", args: tuple[str, ...] = ()):
+    def __init__(self, data_dir: Path, token: str = "wb_test_dev_token_0123456789", args: tuple[str, ...] = (),
+                 switch_interval: float | None = None):
         self.data_dir = Path(data_dir)
         self.token = token
         self.args = tuple(args)  # more options of workbench serve, e.g. ("--read-timeout", "1")
+        # sys.setswitchinterval in the service's process: threads handed the GIL every few microseconds, as
+        # a busy machine's scheduler interleaves them (races between a request's threads show at once).
+        self.switch_interval = switch_interval
         self.port = free_port()
         self.root = f"http://127.0.0.1:{self.port}"
         self.base_url, self.avatar_base_url, self.local_url = self.root + "/api", self.root + "/avatars", self.root + "/_local"
@@ -50,7 +54,9 @@ class ServerProcess:
     def start(self) -> "ServerProcess":
         env = {**os.environ, "WORKBENCH_DEV_TOKEN": self.token, "PYTHONPATH": str(ROOT)}
         self.log = open(self.data_dir.parent / f"serve-{self.port}.log", "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "workbench.cli", "serve", "--port", str(self.port),
+        run = ["-m", "workbench.cli"] if self.switch_interval is None else [
+            "-c", f"import sys; sys.setswitchinterval({self.switch_interval!r}); from workbench.cli import main; sys.exit(main())"]
+        self.proc = subprocess.Popen([sys.executable, *run, "serve", "--port", str(self.port),
                                       "--data-dir", str(self.data_dir), *self.args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
