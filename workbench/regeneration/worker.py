@@ -57,17 +57,18 @@ def main(memory_bytes: int, seconds: float) -> None:
     ``("ok", outputs)`` or ``("error", kind of error, message)``; a MemoryError ends the worker after its answer."""
     import resource
 
+    jobs, answers = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr   # whatever a library prints goes to the service's log, not into the answers
     # Ctrl-C in the service's terminal reaches its whole process group: the service stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_DATA, (memory_bytes, memory_bytes))
     from . import regenerate  # noqa: F401  (once here, not inside the first job's time)
 
-    jobs, answers = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr   # whatever a library prints goes to the service's log, not into the answers
+    alarm = min(math.ceil(seconds) + 5, 2**31 - 1)
     send(answers, ("ready",))   # the jobs' time counts from here
     while (job := receive(jobs)) is not None:
         # SIGALRM's default action ends the process: a job past its bound ends even if nobody is waiting for it.
-        signal.alarm(math.ceil(seconds) + 5)
+        signal.alarm(alarm)
         try:
             outcome = ("ok", run(*job))
         except MemoryError:
