@@ -115,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-connections", type=int, default=500,
                    help="connections open at once; past it a new one replaces the idle or slowest-sending one "
                         "(default 500)")
+    s.add_argument("--job-timeout", type=float, default=300.0, metavar="SECONDS",
+                   help="seconds a regeneration job may run; one that runs longer is stopped and fails, saying so "
+                        "(default 300)")
+    s.add_argument("--job-memory", type=int, default=2048, metavar="MIB",
+                   help="MiB of memory a regeneration job's worker process may hold; a job that needs more fails, "
+                        "saying so (default 2048)")
 
     t = sub.add_parser("token", help="manage tokens of a local service's data folder")
     tsub = t.add_subparsers(dest="token_command", required=True)
@@ -370,16 +376,17 @@ def _explain(args, e: Exception) -> tuple[str, int]:
 
 def _run(args) -> int:
     if args.command == "serve":
-        from workbench.service.server import ConnectionLimits, PortInUse, serve
+        from workbench.service.server import ConnectionLimits, JobLimits, PortInUse, serve
 
         try:
             limits = ConnectionLimits(args.read_timeout, args.keep_alive_timeout, args.max_connections, args.body_timeout)
+            job_limits = JobLimits(args.job_timeout, args.job_memory)
         except ValueError as e:  # nan, inf, 0 or negative limits would mean no limit, or no service
             print(f"workbench serve: {e}", file=sys.stderr)
             return 2
         try:
             serve(args.host, args.port, args.data_dir, cors_origins=args.cors_origins, limits=limits,
-                  allowed_hosts=args.allowed_hosts)
+                  allowed_hosts=args.allowed_hosts, job_limits=job_limits)
         except PortInUse as e:
             print(f"workbench serve: {e}", file=sys.stderr)
             return 1

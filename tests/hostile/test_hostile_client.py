@@ -33,6 +33,21 @@ def test_a_cross_origin_redirect_never_gets_the_credential(form, flavour):
         assert other.requests == []  # nothing at all reached the other origin, so neither the header nor the body
 
 
+@pytest.mark.parametrize("location", ["data:text/plain,hello", "javascript:alert(1)", "mailto:a@b.c",
+                                      "http://127.0.0.1:99999/x"], ids=["data", "javascript", "mailto", "port-99999"])
+@pytest.mark.parametrize("flavour", ["sync", "async"])
+def test_a_redirect_to_a_url_no_request_can_go_to_is_one_of_the_clients_errors(location, flavour):
+    """It escaped as httpx.InvalidURL (a data: URL), or as an ExceptionGroup (port 99999, async) (issue 45, item 5)."""
+    with HostileServer(lambda *a: response(302, location=location)) as srv:
+        with pytest.raises(UnexpectedAnswerError, match="redirect") as caught:
+            if flavour == "sync":
+                with client_at(srv.root) as c:
+                    c.animations.list()
+            else:
+                run_async(srv.root, lambda c: c.animations.list())
+        assert "animations.list" in str(caught.value) and len(srv.requests) == 1
+
+
 def test_a_same_origin_redirect_is_still_followed():
     ok = b'{"status": "ok", "data": {"jobId": "j1", "state": "queued"}}'
     with HostileServer(lambda m, path, h, b: response(200, ok) if path.startswith("/moved")

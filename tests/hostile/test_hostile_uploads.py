@@ -156,7 +156,9 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
         st.sampled_from(["asset", "version", "buffers", "bufferViews", "accessors", "nodes", "meshes", "buffer",
                          "byteLength", "byteOffset", "byteStride", "bufferView", "componentType", "type", "count",
-                         "mesh", "uri"]), inner, max_size=6),
+                         "mesh", "uri", "children", "scenes", "scene", "sparse", "indices", "values", "skins",
+                         "joints", "primitives", "attributes", "materials", "textures", "animations", "channels",
+                         "samplers", "target", "node", "input", "output", "sampler"]), inner, max_size=6),
     max_leaves=30)
 
 

@@ -88,3 +88,21 @@ def test_a_picture_from_the_page_is_a_bounded_png(viewer):
     page_sends(viewer, {"type": "picture"}, [])
     assert viewer.frame_quality == "still" and viewer._picture is None
     assert viewer.snapshot().size == (32, 32)  # the kernel's still, not the page's claim
+
+
+@pytest.mark.timeout(60)   # a million weights held the kernel past 60 s before they were refused
+@pytest.mark.parametrize("state", [{"weights": {f"shape{i}": 0.5 for i in range(1_000_000)}},
+                                   {"target": [0.0] * 1_000_000}, {"clip": "x" * 10_000_000},
+                                   {"background": ["#000000"] * 1_000_000}],
+                         ids=["a-million-weights", "a-million-numbers", "ten-million-characters", "a-list-for-a-colour"])
+def test_every_trait_the_page_sets_is_bounded_and_the_page_told(viewer, state, monkeypatch):
+    """Issue 45, item 5: each refused at its size, before traitlets walks it, with a message to the page naming it;
+    the rest of the message is taken."""
+    said = []
+    monkeypatch.setattr(viewer, "send", lambda content, buffers=None: said.append(content))
+    [(name, value)] = state.items()
+    before = getattr(viewer, name)
+    page_sets(viewer, yaw=30.0, **state)
+    assert getattr(viewer, name) == before and viewer.yaw == 30.0
+    assert [m["name"] for m in said if m["type"] == "error" and m["request"] == "state"] == [name]
+    assert said[-1]["message"].startswith(f"AvatarViewer: {name} ")

@@ -54,6 +54,10 @@ def test_the_h11_protocol_has_what_the_guard_uses():
         "send_400_response, called inside except h11.RemoteProtocolError": (
             "except h11.RemoteProtocolError" in source and "self.send_400_response(" in source),
         "h11's error_status_hint": "error_status_hint" in inspect.signature(h11.RemoteProtocolError.__init__).parameters,
+        "self.config (h11_max_incomplete_event_size), read when the guard replaces self.conn": "self.config = config" in source,
+        "h11.Connection.next_event and its _receive_buffer._data (StrictConnection reads a head before h11 "
+        "unfolds it)": callable(getattr(h11.Connection, "next_event", None))
+        and isinstance(getattr(h11.Connection(h11.SERVER), "_receive_buffer", None).__dict__.get("_data"), bytearray),
         "self.cycle and self.headers": "self.cycle = RequestResponseCycle(" in source and "self.headers = " in source,
         "the cycle's response_started, disconnected and message_event": all(
             f"self.{n}" in inspect.getsource(__import__("uvicorn.protocols.http.h11_impl", fromlist=["x"]).RequestResponseCycle)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import io
 import json
 import logging
 import os
@@ -42,6 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..files import read_inside
 from ..skeleton import JOINT_NAMES
 from . import assets, checked, details
 
@@ -49,6 +51,8 @@ log = logging.getLogger("workbench.body")
 
 # Bump when the compiled content or its layout changes: an older file is then compiled again.
 FORMAT = 4
+# The largest file of the compiled folder read (the largest, the targets' deltas, is 12 MB).
+_FILE_LIMIT = 256 << 20
 MPFB = "mpfb2/"
 MACRO = MPFB + "targets/macrodetails/"
 TARGETS = MPFB + "targets/"
@@ -240,10 +244,12 @@ def _load() -> dict[str, np.ndarray]:
     """The saved arrays, read whole (never mapped: see the module's docstring) and checked (:func:`check`).
     Raises OSError, or ValueError (``checked.BadCache``), when they are missing, unreadable or wrong."""
     path = _path()
-    names = json.loads((path / "index.json").read_text())
+    names = json.loads(read_inside(path.parent, path / "index.json", _FILE_LIMIT))
     if not isinstance(names, list) or sorted(map(str, names)) != sorted(checked.KEYS):
         raise checked.BadCache(f"its index names {names!r:.200}, not the arrays of format {FORMAT}")
-    data = {name: np.load(path / f"{name}.npy", allow_pickle=False) for name in checked.KEYS}
+    # Only regular files of a bounded size, never through a link (a FIFO would hang the read: issue 45, item 3).
+    data = {name: np.load(io.BytesIO(read_inside(path.parent, path / f"{name}.npy", _FILE_LIMIT)), allow_pickle=False)
+            for name in checked.KEYS}
     check(data)
     return data
 

@@ -17,6 +17,7 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
+from ..files import read_inside
 from .assets import compiled_dir
 
 log = logging.getLogger("workbench.body")
@@ -86,6 +87,7 @@ def kept(name: str, make, shapes: dict[str, tuple] | None = None, check=None) ->
 KEPT_SUFFIX = ".arrays"
 _MAGIC = b"workbench arrays 1\n"
 _KINDS = "biuf"   # booleans, integers and floats: nothing else is kept (no objects, no pickles)
+KEPT_LIMIT = 256 << 20   # the largest file of kept arrays read (the largest kept is 4 MiB)
 
 
 def write_arrays(path: Path, arrays: dict) -> None:
@@ -126,11 +128,14 @@ def write_arrays(path: Path, arrays: dict) -> None:
 
 
 def read_arrays(path: Path) -> dict:
-    """The arrays :func:`write_arrays` wrote to ``path``, read-only. Raises FileNotFoundError, OSError, or
-    ValueError for anything that is not such a file whole (another format, a torn or truncated copy)."""
+    """The arrays :func:`write_arrays` wrote to ``path``, read-only. Raises FileNotFoundError, OSError (also for
+    anything but a regular file of at most :data:`KEPT_LIMIT` bytes: a link, a FIFO, a device), or ValueError
+    for anything that is not such a file whole (another format, a torn or truncated copy)."""
     import numpy as np
 
-    data = path.read_bytes()
+    # Only a regular file of a bounded size, never through a link (a FIFO here hung every model and preview,
+    # SIGTERM with them; a link to /dev/zero took 3 GB in 9 s: issue 45, item 3). NotOurs is an OSError.
+    data = read_inside(path.parent, path, KEPT_LIMIT)
     if not data.startswith(_MAGIC):
         raise ValueError("it is not a file of kept arrays")
     size = int.from_bytes(data[len(_MAGIC):len(_MAGIC) + 8], "little")

@@ -558,6 +558,8 @@ def next_hop(req: Request, first_url: httpx.URL, resp: httpx.Response) -> httpx.
     nxt = resp.next_request
     if nxt is None:
         return None
+    if nxt.url.scheme in ("http", "https") and not 0 <= (nxt.url.port or 0) <= 65535:
+        raise unexpected(req, resp, f"a redirect to port {nxt.url.port}, which no address has; not followed")
     if req.carries_credential and origin(nxt.url) != origin(first_url):
         raise unexpected(req, resp, f"a redirect to {nxt.url.scheme}://{nxt.url.netloc.decode()}, another origin; "
                                     "not followed, so the token stays with the configured service")
@@ -739,4 +741,9 @@ class Exchange:
         if isinstance(exc, httpx.TransportError):  # no answer: the retry loop weighs it
             self.error = exc
             return True
+        if isinstance(exc, httpx.InvalidURL):
+            # httpx raises it from send() when a redirect's Location is a URL it cannot make a request of
+            # (data:, javascript:, mailto:): the answer, not the caller, is at fault (issue 45, item 5).
+            raise UnexpectedAnswerError(self.req.operation, str(self.request.url), None, None, b"",
+                                        f"a redirect to a URL that is not http or https, not followed ({exc})") from None
         return False

@@ -92,8 +92,9 @@ class UnexpectedAnswerError(WorkbenchError):
                  why: str):
         self.operation, self.url, self.status, self.content_type = operation, url, status, content_type
         self.first_bytes, self.why = first_bytes[:120], why
-        super().__init__(f"{operation}: the answer of {url} is not what the interface promises ({why}): "
-                         f"HTTP {status}, {content_type or 'no Content-Type'}, {self.first_bytes!r}")
+        what = f"HTTP {status}, {content_type or 'no Content-Type'}, {self.first_bytes!r}" if status is not None \
+            else "an answer the client could not read"   # (httpx refused it before handing it over)
+        super().__init__(f"{operation}: the answer of {url} is not what the interface promises ({why}): {what}")
 
 
 class AnswerTooLargeError(UnexpectedAnswerError):

@@ -152,6 +152,8 @@ def _world(doc: dict, overrides: dict) -> dict[int, np.ndarray]:
     stack = [(r, np.eye(4)) for r in reversed(roots)]
     while stack:
         i, parent = stack.pop()
+        if i in world:   # a node met again (a cycle, or a second parent, which glTF forbids): its first place stays
+            continue
         world[i] = parent @ _local(nodes[i], overrides.get(i, {}))
-        stack += [(c, world[i]) for c in reversed(nodes[i].get("children", []))]
+        stack += [(c, world[i]) for c in reversed(nodes[i].get("children", [])) if c not in world]
     return world

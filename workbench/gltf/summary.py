@@ -158,9 +158,12 @@ def inspect(source) -> GlbSummary:
         # A skeleton-only file (an animation clip): the joints are the nodes under the root joint.
         names = [n.get("name", "") for n in doc.get("nodes", [])]
         if "Hips" in names:
-            order, stack = [], [names.index("Hips")]
+            order, seen, stack = [], set(), [names.index("Hips")]
             while stack:
                 k = stack.pop(0)
+                if k in seen:   # a cycle or a second parent (glTF forbids both): each joint once
+                    continue
+                seen.add(k)
                 order.append(k)
                 stack[:0] = doc["nodes"][k].get("children", [])
             skeleton = [names[k] for k in order]

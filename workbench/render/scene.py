@@ -217,13 +217,20 @@ class Model:
             roots = scenes[self.doc.get("scene", 0)].get("nodes", [])
         else:
             roots = [i for i, p in enumerate(self.parent) if p == -1]
-        # Parents before children, so world matrices are one pass.
+        # Parents before children, so world matrices are one pass. Each node once: glTF forbids a node that is
+        # its own descendant or has two parents, but a file may hold one all the same, and following it
+        # again never ended (issue 45, item 2); a node met again keeps its first place.
         self.order: list[int] = []
-        stack = list(reversed(roots))
+        seen: set[int] = set()
+        stack = [(r, -1) for r in reversed(roots)]
         while stack:
-            i = stack.pop()
+            i, parent = stack.pop()
+            if i in seen:
+                continue
+            seen.add(i)
             self.order.append(i)
-            stack.extend(reversed(nodes[i].get("children", [])))
+            self.parent[i] = parent   # the one it was reached from
+            stack.extend((c, i) for c in reversed(nodes[i].get("children", [])) if c not in seen)
         self.joint_nodes = {j for s in self.doc.get("skins", []) for j in s.get("joints", [])}
 
     # -- accessors --------------------------------------------------------

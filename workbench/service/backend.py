@@ -44,6 +44,7 @@ from workbench.service.content import Content
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.faults import Faults
+from workbench.service.jobs import JobLimits
 from workbench.service.spaces import Spaces
 from workbench.service.tracking_store import Checked, TrackingStore
 from workbench.service.viewers import Viewers
@@ -57,10 +58,11 @@ class Backend:
     data_dir: where the database and files live (created if missing).
     dev_token: the development token for a new data folder (else ``WORKBENCH_DEV_TOKEN``, else random).
     generate_library: write the animation library on first start (in a background thread).
+    job_workers, job_limits: regeneration jobs run at once, and each one's bounds of time and memory (jobs.py).
     """
 
     def __init__(self, data_dir: str | Path, *, dev_token: str | None = None, generate_library: bool = True,
-                 job_workers: int = 2):
+                 job_workers: int = 2, job_limits: JobLimits | None = None):
         self.data_dir = Path(data_dir).resolve()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.db = Database(self.data_dir / "workbench.db")
@@ -68,7 +70,7 @@ class Backend:
         self.accounts = Accounts(self.db, dev_token)
         self.content = Content(self.db, self.data_dir, self.faults)
         self.spaces = Spaces(self.db, self.data_dir, self.accounts, self.faults)
-        self.viewers = Viewers(self.db, self.data_dir, self.accounts, self.spaces, self.faults, job_workers)
+        self.viewers = Viewers(self.db, self.data_dir, self.accounts, self.spaces, self.faults, job_workers, job_limits)
         self.tracking = TrackingStore(self.db)
         if generate_library:
             self.content.start_library()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import threading
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Any
 from workbench import options as opts
 from workbench.body.assets import AssetsMissing
 from workbench.body.assets import available as assets_available
+from workbench.files import NotOurs, link_on_the_way, read_inside, read_inside_stat
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.log import log
@@ -102,6 +104,11 @@ def _assets_missing(e: AssetsMissing) -> ServiceError:
     return ServiceError.assets_missing(e.public_message(), e.retry_after)
 
 
+# The largest cached model or preview read back (a model of every option is a few tens of MB): a file past
+# it is not one the service wrote, and reading it whole could take the service's memory (issue 45, item 3).
+CACHED_FILE_LIMIT = 256 << 20
+
+
 def etag_of(data: bytes) -> str:
     return '"' + hashlib.sha256(data).hexdigest()[:32] + '"'
 
@@ -115,13 +122,14 @@ class Content:
     def __init__(self, db: Database, data_dir: Path, faults: Faults):
         self.db = db
         self.faults = faults
+        self.data_dir = data_dir
         self.models_dir = data_dir / "models"
         self.previews_dir = data_dir / "previews"
         self.library_dir = data_dir / "animations"
         self.generator = generator_fingerprint(generator_sources())
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self._etags: dict[Path, str] = {}
+        self._etags: dict[tuple, str] = {}
         self._library_done = threading.Event()
         self._warm_done = threading.Event()
         self._library_started = False
@@ -136,12 +144,17 @@ class Content:
         self._etags.clear()
 
     def _cached(self, path: Path, make, failure_code: str, what: str) -> tuple[bytes, str]:
-        """The file at ``path``, made by ``make()`` once if missing; any failure is a 500 ``failure_code``."""
-        if path.exists():
-            data = path.read_bytes()
-            etag = self._etags.get(path)
+        """The file at ``path``, made by ``make()`` once if missing; any failure is a 500 ``failure_code``.
+        What is there is read only when it is a regular file inside the data folder of a bounded size
+        (:func:`workbench.files.read_inside`); anything else is made again, and the log says what it was."""
+        found = self._read_cached(path, what)
+        if found is not None:
+            data, st = found
+            # By the file as opened, so a file changed under the same name is hashed again.
+            key = (path, st.st_ino, st.st_size, st.st_mtime_ns)
+            etag = self._etags.get(key)
             if etag is None:
-                etag = self._etags[path] = etag_of(data)
+                etag = self._etags[key] = etag_of(data)
             return data, etag
         try:
             # Before any lock: while the body assets are being fetched, or just failed to be, every request
@@ -150,7 +163,7 @@ class Content:
         except AssetsMissing as e:
             raise _assets_missing(e) from None
         with self._lock_for(str(path)):
-            if path.exists():
+            if self._read_cached(path, what, quiet=True) is not None:
                 return self._cached(path, make, failure_code, what)
             try:
                 data = make()
@@ -162,6 +175,11 @@ class Content:
                 # The cause goes to the log; the answer says what failed in the contract's words.
                 log.exception("%s failed", what)
                 raise ServiceError(500, failure_code, f"{what} failed on the server; the service log has the cause.") from None
+            etag = etag_of(data)
+            odd = link_on_the_way(self.data_dir, path)
+            if odd is not None:   # writing through it would put the file outside the data folder
+                log.warning("%s: not cached, %s is not a folder of the data folder's own", what, odd)
+                return data, etag
             try:
                 write_atomic(path, data)
             except ServiceError as e:
@@ -169,9 +187,24 @@ class Content:
                     raise
                 # A full disk: the answer is served all the same (reads keep working) and made again next time.
                 log.warning("%s: not cached, the disk is full (%s)", what, path.name)
-                return data, etag_of(data)
-            self._etags[path] = etag_of(data)
-            return data, self._etags[path]
+                return data, etag
+            except OSError as e:
+                # A folder where the file goes (made by someone else): served all the same, made again next time.
+                log.warning("%s: not cached, %s cannot be written (%s)", what, path, e.strerror or e)
+                return data, etag
+            return data, etag
+
+    def _read_cached(self, path: Path, what: str, quiet: bool = False) -> tuple[bytes, os.stat_result] | None:
+        """The cached file's bytes and stat, or None when it is missing or is not ours to read (then logged)."""
+        try:
+            return read_inside_stat(self.data_dir, path, CACHED_FILE_LIMIT)
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            if not quiet:
+                log.warning("%s: the cached file %s is not read (%s); making it again", what, path,
+                            e.reason if isinstance(e, NotOurs) else e.strerror or e)
+            return None
 
     # ------------------------------------------------------------------
     # avatars (contract section 4)
@@ -295,7 +328,19 @@ class Content:
         self.start_library()
         self._library_done.wait(timeout=300)
         path = self.library_dir / gender / f"{name}.glb"
-        if not path.is_file():
+        try:
+            return read_inside(self.data_dir, path, CACHED_FILE_LIMIT)
+        except FileNotFoundError:
             raise ServiceError(404, "animation_file_missing",
-                               f"The animation {gender}/{name} is in the list but its file is missing on the server.")
-        return path.read_bytes()
+                               f"The animation {gender}/{name} is in the list but its file is missing on the server.") from None
+        except OSError as e:
+            log.warning("the animation file %s is not read (%s); making it again", path,
+                        e.reason if isinstance(e, NotOurs) else e.strerror or e)
+        from workbench.gltf import build_animation
+
+        data = build_animation(gender, name)
+        try:
+            write_atomic(path, data)
+        except (ServiceError, OSError):
+            pass   # served all the same; made again next time
+        return data

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import http
 import math
+import re
 import secrets
 import sys
 from dataclasses import dataclass
@@ -24,6 +25,53 @@ from workbench.service.http import error_message
 # event, which the server configuration hands to h11 (server_config), and this protocol's own for a
 # head that arrives whole in one piece, which h11 would parse at any size.
 MAX_HEAD_BYTES = 16 * 1024
+
+
+class _Refused(h11.RemoteProtocolError):
+    """A request this service refuses before the app sees it, for a rule h11 does not hold (RFC 9112): ``code`` and
+    ``message`` are the answer's."""
+
+    def __init__(self, message: str):
+        super().__init__(message, error_status_hint=400)
+        self.code, self.message = "invalid_http", message
+
+
+# A line of a head that begins with a space or a tab continues the line before (obs-fold, RFC 9112 section 5.2).
+_FOLDED = re.compile(rb"\n[ \t]")
+_HEAD_END = re.compile(rb"\n\r?\n")
+
+
+class StrictConnection(h11.Connection):
+    """h11's server connection, refusing two things h11 lets through (RFC 9112):
+
+    - a head with an obs-fold line (a header's value continued on a line that starts with a space or a tab):
+      section 5.2 lets a server refuse it or unfold it; h11 unfolds, so ``Host: 127.0.0.1`` then `` evil.com``
+      reached the app as one Host. Refused with 400 here, before the request is parsed;
+    - a request with both ``Content-Length`` and ``Transfer-Encoding``: section 6.1 lets a server refuse it or
+      read it by its chunks, and either way close the connection after answering; h11 read it by its chunks and
+      kept the connection, so a request hidden after the chunked end was answered too (request smuggling when
+      a proxy in front reads by Content-Length). Refused with 400 here, and the connection closed.
+
+    Both are raised as :class:`_Refused` (an ``h11.RemoteProtocolError``): uvicorn answers it through
+    ``send_400_response``, which writes the contract's envelope and closes the connection.
+    """
+
+    def next_event(self):
+        if self.their_state is h11.IDLE:
+            # h11's own buffer (private: tests/service/test_dependency_guards.py checks it is there): the head
+            # arriving, read up to its end once it is whole, before h11 unfolds it.
+            buffer = self._receive_buffer._data
+            end = _HEAD_END.search(buffer)
+            if end is not None and _FOLDED.search(buffer, 0, end.start() + 1):
+                raise _Refused("The request's head continues a header on a line that starts with a space or a tab "
+                               "(obs-fold), which this service refuses (RFC 9112 section 5.2); nothing was done")
+        event = super().next_event()
+        if isinstance(event, h11.Request):
+            names = {name.lower() for name, _ in event.headers}
+            if b"content-length" in names and b"transfer-encoding" in names:
+                raise _Refused("The request has both Content-Length and Transfer-Encoding, which this service "
+                               "refuses (RFC 9112 section 6.1); the connection is closed; nothing was done")
+        return event
 
 
 @dataclass(frozen=True)
@@ -89,6 +137,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def __init__(self, *args, limits: ConnectionLimits, **kwargs):
         super().__init__(*args, **kwargs)
+        self.conn = StrictConnection(h11.SERVER, self.config.h11_max_incomplete_event_size or MAX_HEAD_BYTES)
         self.limits = limits
         self._read_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
@@ -138,6 +187,11 @@ class GuardedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         self._cancel_timers()  # uvicorn's keep-alive timeout guards the idle connection from here
+        if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+            # Answered with the body still arriving (a 413, a 401 before an upload): whatever comes next on this
+            # connection is the rest of that body, not a request (read as one, it got 431 or worse): closed.
+            self.transport.close()
+            return
         self._enter("idle")
         super().on_response_complete()
 
@@ -152,6 +206,9 @@ class GuardedH11Protocol(H11Protocol):
         request line may not hold): the contract's envelope and an X-Request-Id, as every answer has.
         uvicorn calls this inside its ``except h11.RemoteProtocolError``, so the error is at hand."""
         error = sys.exc_info()[1]
+        if isinstance(error, _Refused):
+            self._write_error(400, error.code, error.message)
+            return
         status = getattr(error, "error_status_hint", 400)
         code, message = _REFUSALS.get(status, _REFUSALS[400])
         self._write_error(status, code, message)

@@ -23,6 +23,7 @@ import uvicorn
 
 from workbench.service.app import create_app
 from workbench.service.backend import Backend
+from workbench.service.jobs import JobLimits
 from workbench.service.protocol import MAX_HEAD_BYTES, ConnectionLimits, GuardedH11Protocol
 
 
@@ -117,11 +118,12 @@ class PortInUse(RuntimeError):
 
 
 def serve(host: str, port: int, data_dir: str | Path, *, limits: ConnectionLimits | None = None, print_fn=None,
-          cors_origins: tuple[str, ...] = ("*",), allowed_hosts: tuple[str, ...] = ()) -> int:
+          cors_origins: tuple[str, ...] = ("*",), allowed_hosts: tuple[str, ...] = (),
+          job_limits: JobLimits | None = None) -> int:
     """Run the service in the foreground until SIGTERM or SIGINT (``workbench serve``), then drain and
     return the signal that stopped it; ``cors_origins``: the page origins allowed to call the
     endpoints that take a token (contract section 12); ``allowed_hosts``: ``Host`` names answered
-    besides loopback ones (section 14).
+    besides loopback ones (section 14); ``job_limits``: each regeneration job's bounds of time and memory.
 
     The port is taken first: when it is busy, :class:`PortInUse` is raised before anything is
     printed or any data folder is made, so no URL or token is shown for a service that never ran.
@@ -135,7 +137,7 @@ def serve(host: str, port: int, data_dir: str | Path, *, limits: ConnectionLimit
                             "choose another with --port") from None
         raise PortInUse(f"cannot listen on {host}:{port} ({e.strerror}); check --host and --port") from None
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    backend = Backend(data_dir)
+    backend = Backend(data_dir, job_limits=job_limits)
     root = url_root(host, sock.getsockname()[1])
     print_fn(f"workbench local service, data in {backend.data_dir}")
     print_fn(f"  base_url        {root}/api")

@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench import options as opts
+from workbench.files import NotOurs, read_inside
 from workbench.service import uploads
 from workbench.service.accounts import Accounts
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.faults import Faults
+from workbench.service.spec import UPLOAD_LIMIT
 from workbench.service.storage import disk_full, now_ms, write_atomic
 
 SPACE_KINDS = ("glb", "splat")
@@ -145,8 +147,10 @@ class Spaces:
                                          "space_template", sid)
 
     def file(self, sid: str) -> bytes:
+        """The template's file: only a regular file in its folder of at most an upload's size (anything else
+        raises OSError, :class:`workbench.files.NotOurs` saying what it is)."""
         row = self.row(None, sid)
-        return (self.dir / sid / row["filename"]).read_bytes()
+        return read_inside(self.dir, self.dir / sid / row["filename"], UPLOAD_LIMIT)
 
     def record(self, sid: str) -> dict:
         r = self.row(None, sid)
@@ -212,11 +216,15 @@ class Spaces:
             self.db.execute("UPDATE spaces SET state = 'cancelled', message = ?, updated_at = ? WHERE id = ?",
                             (message, now_ms(), sid))
             return 200, self.record(sid)
-        data = None
+        data, problems = None, None
         if row["filename"]:
-            path = self.dir / sid / row["filename"]
-            data = path.read_bytes() if path.exists() else None
-        problems = uploads.check_upload(row["kind"], row["filename"], data)
+            try:
+                data = self.file(sid)
+            except FileNotFoundError:
+                pass
+            except NotOurs as e:
+                problems = [f"the uploaded file was replaced: {e.reason}; upload it again"]
+        problems = problems or uploads.check_upload(row["kind"], row["filename"], data)
         if self.faults.take("spaces.finalize"):
             problems = ["injected fault (spaces.finalize): the storage step was told to fail"]
         if problems:

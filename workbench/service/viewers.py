@@ -18,16 +18,21 @@ from pathlib import Path
 from typing import Any
 
 from workbench import options as opts
+from workbench.files import NotOurs, link_on_the_way, read_inside
 from workbench.service.accounts import Accounts
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
 from workbench.service.log import log
 from workbench.service.faults import Faults
+from workbench.service.jobs import JobFailed, JobLimits, JobRunner
 from workbench.service.spaces import Spaces
+from workbench.service.spec import UPLOAD_LIMIT
 from workbench.service.storage import now_ms, write_atomic
 
 
 VIEWER_FIELDS = ("kind", "account", "seed", "spaceTemplateId")
+# The largest output file served back (a bundle holds its space's scene, at most an upload's size).
+OUTPUT_LIMIT = UPLOAD_LIMIT + (16 << 20)
 VIEWER_OUTPUTS = {"product": ("glb", "usdz", "preview"), "space": ("preview", "bundle")}
 OUTPUT_FILES = {"glb": ("model.glb", "model/gltf-binary"), "usdz": ("model.usdz", "model/vnd.usdz+zip"),
                 "preview": ("preview.png", "image/png"), "bundle": ("bundle.zip", "application/zip")}
@@ -42,7 +47,7 @@ class Viewers:
     """
 
     def __init__(self, db: Database, data_dir: Path, accounts: Accounts, spaces: Spaces, faults: Faults,
-                 job_workers: int = 2):
+                 job_workers: int = 2, job_limits: JobLimits | None = None):
         self.db = db
         self.data_dir = data_dir
         self.dir = data_dir / "viewers"
@@ -53,6 +58,7 @@ class Viewers:
         self.db.execute("UPDATE jobs SET state = 'failed', ended_at = ?, error = ? WHERE state IN ('started', 'running')",
                         (now_ms(), "interrupted: the service stopped before the job ended; regenerate again"))
         self._jobs = ThreadPoolExecutor(max_workers=job_workers, thread_name_prefix="wb-job")
+        self._runner = JobRunner(job_limits or JobLimits())
         self._job_lock = threading.Lock()
 
     def create(self, body: Any) -> dict:
@@ -140,7 +146,14 @@ class Viewers:
         f = self.db.one("SELECT path FROM viewer_files WHERE viewer_token = ? AND output = ?", (token, output))
         if f is None:
             raise ServiceError(404, "file_not_found", f"The viewer has no {output} file yet: regenerate it first.")
-        return (self.data_dir / f["path"]).read_bytes(), OUTPUT_FILES[output][1]
+        path = self.data_dir / f["path"]
+        try:
+            return read_inside(self.data_dir, path, OUTPUT_LIMIT), OUTPUT_FILES[output][1]
+        except OSError as e:
+            # Replaced by a link, a FIFO, a device, a folder, or removed: not served; the next job makes it again.
+            log.warning("the viewer file %s is not served (%s)", path, e.reason if isinstance(e, NotOurs) else e.strerror or e)
+            raise ServiceError(404, "file_not_found", f"The viewer's {output} file is missing on the server: "
+                                                      "regenerate it.") from None
 
     def regenerate(self, account: str, token: str) -> dict:
         """Start a job (or return the one running) and answer once it has started."""
@@ -167,28 +180,45 @@ class Viewers:
             source = json.loads(row["source"])
             if self.faults.take("viewers.job"):
                 raise RuntimeError("injected fault (viewers.job): the renderer was told to fail")
-            from workbench.regeneration import regenerate
-
-            if row["kind"] == "product":
-                files = regenerate.regenerate_product((self.dir / token / "source.glb").read_bytes())
-            else:
-                files = regenerate.regenerate_space(self.spaces.file(source["spaceTemplateId"]), source["seed"])
-            # Only when every output is made are the files replaced, so a failure keeps the previous set.
+            try:
+                if row["kind"] == "product":
+                    data = read_inside(self.data_dir, self.dir / token / "source.glb", UPLOAD_LIMIT)
+                else:
+                    data = self.spaces.file(source["spaceTemplateId"])
+            except OSError as e:
+                why = e.reason if isinstance(e, NotOurs) else "it is missing"
+                raise JobFailed(f"the {'source model' if row['kind'] == 'product' else 'space template'}'s file "
+                                f"cannot be read ({why})") from None
+            # In a worker process, within the job's bounds of time and memory (jobs.py).
+            files = self._runner.run(row["kind"], data, source["seed"])
+            # Each job's files under names of their own, put in place by one commit: a failure keeps the previous
+            # set whole, and whatever stands at an earlier name (a link, a FIFO, a folder) is never written through.
             out_dir = self.dir / token / "outputs"
+            odd = link_on_the_way(self.data_dir, out_dir / "x")
+            if odd is not None:
+                raise JobFailed(f"the viewer's folder {odd.relative_to(self.data_dir)} is not a folder of the data "
+                                "folder's own; the outputs were not written")
+            paths = {name: out_dir / f"{job_id}-{OUTPUT_FILES[name][0]}" for name in files}
+            before = [self.data_dir / r["path"] for r in
+                      self.db.all("SELECT path FROM viewer_files WHERE viewer_token = ?", (token,))]
             now = now_ms()
             for name, data in files.items():
-                write_atomic(out_dir / OUTPUT_FILES[name][0], data)
+                write_atomic(paths[name], data)
             with self.db.transaction() as c:
                 for name, data in files.items():
                     c.execute("INSERT OR REPLACE INTO viewer_files VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (token, name, str((out_dir / OUTPUT_FILES[name][0]).relative_to(self.data_dir)),
+                              (token, name, str(paths[name].relative_to(self.data_dir)),
                                hashlib.sha256(data).hexdigest(), len(data), job_id, now))
                 c.execute("UPDATE jobs SET state = 'succeeded', ended_at = ? WHERE id = ?", (now_ms(), job_id))
+            for old in before:
+                if old not in paths.values() and not old.is_dir():
+                    old.unlink(missing_ok=True)   # (a link goes, not what it points to)
         except Exception as e:  # a job's failure is recorded, never raised into the pool
             log.warning("regeneration job %s failed: %s", job_id, e)
             message = str(e) or type(e).__name__
+            error = message if isinstance(e, JobFailed) else f"{type(e).__name__}: {message}"
             self.db.execute("UPDATE jobs SET state = 'failed', ended_at = ?, error = ? WHERE id = ?",
-                            (now_ms(), f"{type(e).__name__}: {message}"[:1000], job_id))
+                            (now_ms(), error[:1000], job_id))
 
     def wait_for_jobs(self, timeout: float = 60.0) -> None:
         """Block until no job is started or running (for tests and notebooks)."""
@@ -197,4 +227,5 @@ class Viewers:
             time.sleep(0.05)
 
     def close(self) -> None:
+        self._runner.close()   # a job running fails now, saying the service stopped
         self._jobs.shutdown(wait=True, cancel_futures=False)

@@ -8,8 +8,9 @@ may be a fetch, made in a thread when a page first asks for it: ``model.view()``
 service fetches LOD 1 so (``workbench.client.results.Model.view``).
 
 The page is not trusted: of its state updates only the traitlets a person changes with the mouse
-and keys are taken (``PAGE_TRAITS``), each checked as code's are; the renderer, the sizes and
-everything else are the kernel's. Its picture must be a PNG of a bounded size.
+and keys are taken (``PAGE_TRAITS``), each of a bounded size (:func:`page_value_problem`) and checked as
+code's are; the renderer, the sizes and everything else are the kernel's. Its picture must be a PNG of a
+bounded size.
 
 >>> glb_key(b"glTF")[:8]
 'c74f9194'
@@ -27,10 +28,40 @@ import threading
 PAGE_TRAITS = frozenset({"yaw", "elevation", "zoom", "target", "focus", "auto_rotate", "dragging", "clip", "time",
                          "playing", "loop", "speed", "light", "background", "shadow", "wireframe", "normals",
                          "skeleton", "weights"})
+# The most characters of a name the page sends (a clip, a focus, a light, a colour), and the most numbers of the
+# camera's target: checked before traitlets sees a value, which it walks whole (the weights of a million
+# names held the kernel past 60 s before they were refused: issue 45, item 5).
+PAGE_TEXT_MAX = 256
+TARGET_MAX = 3
 # The page's picture: a PNG no wider or taller than a fullscreen canvas at a high pixel ratio.
 PICTURE_MAX_SIDE = 8192
 PICTURE_MAX_BYTES = 32 * 2**20
 _PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def page_value_problem(name: str, value, morph_targets) -> str | None:
+    """Why the page may not set ``name`` to ``value`` at any size (None when its size is fine; its rules are the
+    traitlet's): the ``weights`` name at most the model's morph targets, the ``target`` is 3 numbers, and a
+    name is at most :data:`PAGE_TEXT_MAX` characters.
+
+    >>> page_value_problem("weights", {f"k{i}": 1.0 for i in range(9)}, ["smile"])
+    'holds 9 weights; the model has 1 morph targets'
+    >>> page_value_problem("yaw", 45.0, []) is None
+    True
+    """
+    if name == "weights":
+        if not isinstance(value, dict):
+            return "is an object of morph weights by name"
+        if len(value) > len(morph_targets):
+            return f"holds {len(value)} weights; the model has {len(morph_targets)} morph targets"
+    elif name == "target":
+        if not isinstance(value, list) or len(value) > TARGET_MAX:
+            return f"is at most {TARGET_MAX} numbers"
+    elif isinstance(value, (dict, list)):
+        return "is one value"
+    elif isinstance(value, str) and len(value) > PAGE_TEXT_MAX:
+        return f"is at most {PAGE_TEXT_MAX} characters; got {len(value)}"
+    return None
 
 
 def glb_key(data: bytes) -> str:

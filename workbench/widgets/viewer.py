@@ -280,9 +280,19 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
     # -- the page: what it may set, what it asks for (page_link.py) ----------------------------------
     def set_state(self, sync_data):
         """A page's update: only the traitlets a person sets with the mouse and keys
-        (``page_link.PAGE_TRAITS``), each checked as code's values are; the rest, and any value that
-        fails its check, are dropped (the others in the same message are kept)."""
-        taken = {k: v for k, v in sync_data.items() if k in page_link.PAGE_TRAITS}
+        (``page_link.PAGE_TRAITS``), each of a bounded size and checked as code's values are; the rest, and any
+        value that fails its check, are dropped (the others in the same message are kept); a value too large is
+        said to the page (an ``error`` message naming it)."""
+        taken = {}
+        for name, value in sync_data.items():
+            if name not in page_link.PAGE_TRAITS:
+                continue
+            problem = page_link.page_value_problem(name, value, self.morph_targets)
+            if problem is None:
+                taken[name] = value
+            else:   # refused before traitlets walks it, and said to the page
+                self.send({"type": "error", "request": "state", "name": name,
+                           "message": f"AvatarViewer: {name} {problem}; not taken"})
         try:
             super().set_state(taken)
         except (t.TraitError, TypeError, ValueError):

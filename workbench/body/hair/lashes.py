@@ -16,6 +16,7 @@ Their colour is their own, near-black brown, whatever the hair's.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from functools import lru_cache
 
@@ -42,7 +43,9 @@ def with_lash_uvs(mesh: BodyMesh, p: Piece) -> Piece:
         rel = p.positions[on, :2] - centre[:2]
         side = np.sign(centre[0] - mesh.positions[mesh.groups["body"], 0].mean()) or 1.0
         # Round the eye in the face's plane: from the inner corner (towards the nose) to the outer one.
-        angle = np.arctan2(rel[:, 1], rel[:, 0] * side)
+        # Python's atan2 (the C library's, correctly rounded) rather than numpy's: numpy's float32 arctan2 is
+        # vectorised differently with and without AVX-512 and gave other bits on other machines (issue 45, item 6).
+        angle = np.array([math.atan2(y, x) for y, x in zip(rel[:, 1].tolist(), (rel[:, 0] * side).tolist())])
         angle = angle if upper else -angle
         u = (np.pi - angle) / np.pi if upper else (np.pi - angle) / np.pi
         u = (u - u.min()) / max(float(np.ptp(u)), 1e-9)

@@ -32,7 +32,7 @@ import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, unique_pairs
 from .dispatch import compute, events_of, pandas_or_dask
-from .times import NAT, duration, floor_period, instant, ms_ticks, wall_clock
+from .times import MAX_PERIODS, NAT, duration, floor_period, instant, ms_ticks, wall_clock
 
 __all__ = ["lifecycle", "active_periods", "STATUSES"]
 
@@ -76,6 +76,10 @@ def _partial(frame: pd.DataFrame, event, by, key, time, p, tz) -> pd.DataFrame:
     status = np.where(new, 0, np.where(prev, 1, 2))
     # counts per (period, status) by one bincount over (period number - the first, status): no sort
     lo = int(start.min()) if len(start) else 0
+    if len(start) and (int(start.max()) - lo) // p + 2 > MAX_PERIODS:
+        raise ValueError(f"lifecycle: period: {pd.tseries.frequencies.to_offset(pd.Timedelta(p)).freqstr} makes {(int(start.max()) - lo) // p + 2:,} periods "
+                         f"from the first active one to the last, more than the {MAX_PERIODS:,} a table may have; "
+                         "give a longer period")
     cell = np.r_[(start - lo) // p * 4 + status, (start[~after] + p - lo) // p * 4 + 3]
     n = np.bincount(cell)
     at = np.flatnonzero(n)
@@ -126,8 +130,9 @@ def lifecycle(df: pd.DataFrame, *, event: str, period: str | pd.Timedelta = "1D"
               tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
     """New, returning, resurrecting and dormant units per period (definitions and edge rules in the module text).
 
-    ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused); ``tz`` is where
-    the periods' midnights are (and what a time without a zone means).
+    ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused) that cuts the data into at most
+    100,000 periods (``times.MAX_PERIODS``; more is a ValueError naming ``period``); ``tz`` is where the
+    periods' midnights are (and what a time without a zone means): a name pandas knows, else a ValueError.
 
     Input columns: ``by``, ``key``, ``time``. Output, one row per period in order:
     ``period`` (its start, in ``tz`` or UTC), ``new``, ``returning``, ``resurrecting``

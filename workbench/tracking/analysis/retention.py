@@ -47,7 +47,7 @@ import numpy as np
 import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events
-from .times import NAT, duration, ns
+from .times import NAT, check_tz, duration, ns
 from .times import floor_period as _floor, instant as _instant, wall_clock as _local
 from .dispatch import by_group, columns_of, compute, pandas_or_dask
 
@@ -64,6 +64,11 @@ _BLOCK = 1 << 16  # events per block of retention's pass (512 KB of int64)
 _ABSENT = -2  # the code of a key the data lack (codes are -1 for a missing key, else >= 0): it matches nothing
 
 
+# The most periods a table follows a cohort for (``periods``, a bracket's last): each entity holds a cell per period
+# while the table is made, so periods=10**9 ended in MemoryError after seconds (issue 45, item 5).
+MAX_COLUMNS = 1_000
+
+
 def _options(df, start_key, return_key, key, period, periods, kind, brackets) -> tuple[int, list[tuple[int, int]]]:
     """The period in ns and the table's columns as (first, last) period pairs, after checking every option."""
     keys = [start_key] + ([return_key] if return_key is not None else [])
@@ -78,16 +83,16 @@ def _options(df, start_key, return_key, key, period, periods, kind, brackets) ->
         if not brackets:
             raise ValueError("retention: brackets: kind='bracket' needs brackets, e.g. [(1, 1), (2, 3), (4, 7)]")
         cols = [(int(a), int(b)) for a, b in brackets]
-        if any(a < 1 or b < a for a, b in cols):
-            raise ValueError("retention: brackets: each bracket is (first, last) with 1 <= first <= last")
+        if any(a < 1 or b < a or b > MAX_COLUMNS for a, b in cols):
+            raise ValueError(f"retention: brackets: each bracket is (first, last) with 1 <= first <= last <= {MAX_COLUMNS:,}")
         ordered = sorted(cols)
         overlap = [(x, y) for x, y in zip(ordered, ordered[1:]) if y[0] <= x[1]]
         if overlap:
             x, y = overlap[0]
             raise ValueError(f"retention: brackets: {x} and {y} overlap; each period belongs to one bracket")
     else:
-        if not isinstance(periods, (int, np.integer)) or periods < 1:
-            raise ValueError(f"retention: periods: {periods!r} must be a whole number >= 1")
+        if not isinstance(periods, (int, np.integer)) or not 1 <= periods <= MAX_COLUMNS:
+            raise ValueError(f"retention: periods: {periods!r} must be a whole number from 1 to {MAX_COLUMNS:,}")
         cols = [(n, n) for n in range(1, periods + 1)]
     return p, [(0, 0)] + cols
 
@@ -260,6 +265,7 @@ def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: s
                     tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
     """:func:`retention`: per-partition summaries of whole entities, added up."""
     p, cols = _options(ddf, start_key, return_key, key, period, periods, kind, brackets)
+    check_tz(tz, "retention")
     check_columns(ddf, by, key, time)
     end_ns = _end(end, tz)
     part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by)
@@ -276,8 +282,9 @@ def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None
               tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
     """A cohort x period retention table (definitions in the module text above).
 
-    ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused); ``tz`` is where
-    calendar days are counted and what a zone-less ``end`` or timestamp means.
+    ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused); ``periods`` (and a bracket's last
+    period) is 1 to 1,000 (:data:`MAX_COLUMNS`; more is a ValueError naming it); ``tz`` is where calendar days
+    are counted and what a zone-less ``end`` or timestamp means: a name pandas knows, else a ValueError.
 
     Input columns: ``by``, ``key``, ``time``. Output: index ``cohort`` (start of the
     cohort's period: UTC, or the wall clock of ``tz`` when given, rolling periods too, as Amplitude counts
@@ -299,6 +306,7 @@ def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None
     [2, 0, 1]
     """
     p, cols = _options(df, start_key, return_key, key, period, periods, kind, brackets)
+    check_tz(tz, "retention")
     check_columns(df, by, key, time)
     end_ns = _end(end, tz)
     return _table(_partial(df, start_key, return_key, by, key, time, p, cols, kind, calendar, end_ns, tz), p, cols,

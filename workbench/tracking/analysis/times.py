@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import datetime
 import warnings
 from typing import Any
 
@@ -13,14 +14,48 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["NAT", "EARLIEST", "ns", "to_utc", "duration", "ms_floor", "ms_ticks", "floor_period", "wall_clock",
-           "instant"]
+           "instant", "check_tz", "MAX_PERIODS"]
 
 #: NaT as integer nanoseconds
 NAT = np.iinfo(np.int64).min
 
 
+#: The most periods a table of periods may have (lifecycle's rows, retention's columns): past it, a period of
+#: "1ns" over a day of data asked for 86 trillion rows and ended in MemoryError after seconds (issue 45, item 5).
+MAX_PERIODS = 100_000
+
+
+def check_tz(tz, function: str) -> None:
+    """A ValueError naming ``tz`` unless it is None or a time zone pandas knows (``"UTC"``, ``"Europe/Paris"``).
+
+    >>> check_tz("Mars/Olympus", "lifecycle")
+    Traceback (most recent call last):
+    ...
+    ValueError: lifecycle: tz: 'Mars/Olympus' is not a time zone; give an IANA name such as 'UTC' or 'Europe/Paris'
+    """
+    if tz is None or _known_zone(tz):
+        return
+    raise ValueError(f"{function}: tz: {tz!r} is not a time zone; give an IANA name such as 'UTC' or 'Europe/Paris'")
+
+
+def _known_zone(tz) -> bool:
+    if not isinstance(tz, (str, datetime.tzinfo)):   # (pandas would take 5 as an offset of 5 seconds)
+        return False
+    if tz not in _ZONES:
+        try:
+            pd.DatetimeIndex([0]).tz_localize(tz)
+            _ZONES[tz] = True
+        except Exception:  # zoneinfo's KeyError, pytz's, a TypeError for a number: all say "not a zone"
+            _ZONES[tz] = False
+    return _ZONES[tz]
+
+
+_ZONES: dict = {}
+
+
 def ns(series: pd.Series, tz: str | None = None, function: str = "analysis") -> np.ndarray:
     """Nanoseconds since the epoch as int64 (NaT is int64 min), read by :func:`to_utc`'s one rule."""
+    check_tz(tz, function)
     if not (pd.api.types.is_datetime64_any_dtype(series.dtype) and getattr(series.dt, "tz", None) is not None):
         series = to_utc(series, tz=tz, function=function)
     return pd.DatetimeIndex(series).as_unit("ns").asi8
@@ -47,6 +82,7 @@ def to_utc(values: pd.Series, tz: str | None = None, function: str = "events_fra
     ['02 02:30']
     """
 
+    check_tz(tz, function)
     naive = False
     if pd.api.types.is_datetime64_any_dtype(values.dtype):
         naive = getattr(values.dt, "tz", None) is None
@@ -149,6 +185,7 @@ def ms_ticks(series: pd.Series, function: str = "analysis", tz: str | None = Non
     >>> ms_ticks(pd.Series(pd.to_datetime(["2026-11-01 00:00:00.0017", None], utc=True))).tolist()[0]
     1793491200001
     """
+    check_tz(tz, function)
     if isinstance(series.dtype, pd.DatetimeTZDtype) and series.dt.unit == "ms":
         return pd.DatetimeIndex(series).asi8
     t = ns(series, tz=tz, function=function)
