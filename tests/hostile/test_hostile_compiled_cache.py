@@ -41,7 +41,8 @@ def own_cache(good, tmp_path, monkeypatch):
     compiled.mkdir(parents=True)
     (cache / assets.WHEEL_NAME).symlink_to(wheel)
     shutil.copytree(body, compiled / body.name)
-    for kept in body.parent.glob(f"*{keep.KEPT_SUFFIX}"):
+    # (this code's kept arrays only: a machine that ran other versions keeps theirs for a day, gigabytes)
+    for kept in body.parent.glob(f"*-{keep.code_digest()}{keep.KEPT_SUFFIX}"):
         shutil.copyfile(kept, compiled / kept.name)
     monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(cache))
     return compiled, compiled / body.name
