@@ -407,9 +407,10 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
         rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
         room = (sheen + grazing * rim_v * rim_v * rim_v) * ao * mat_spec[d]
-        # the rim light's highlight: a broad sheen along the contour it reaches (what a rim light mostly gives
-        # skin is this reflection at a grazing angle; it outlines the deepest tone, whose diffuse it hardly lifts)
-        if ndr > zero:
+        # the rim light's highlight on skin: a broad sheen along the contour it reaches (what a rim light mostly
+        # gives skin is this reflection at a grazing angle; it outlines the deepest tone, whose diffuse it hardly
+        # lifts)
+        if skin and ndr > zero:
             hx2, hy2, hz2 = dx + light_dirs[2, 0], dy + light_dirs[2, 1], dz + light_dirs[2, 2]
             lh2 = max(np.sqrt(hx2 * hx2 + hy2 * hy2 + hz2 * hz2), np.float32(1e-8))
             r2 = min(max((nx * hx2 + ny * hy2 + nz * hz2) / lh2, zero), one)
