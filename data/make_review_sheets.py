@@ -100,7 +100,8 @@ def with_weights(glb: bytes, weights: dict[str, float]) -> bytes:
     text = json.dumps(doc, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 4)
     rest = glb[20 + n:]
-    return struct.pack("<III", 0x46546C67, 2, 12 + 8 + len(text) + len(rest)) + struct.pack("<II", len(text), 0x4E4F534A) + text + rest
+    header = struct.pack("<III", 0x46546C67, 2, 12 + 8 + len(text) + len(rest))       # "glTF", version 2, length
+    return header + struct.pack("<II", len(text), 0x4E4F534A) + text + rest           # the JSON chunk, then the rest
 
 
 def mouth_camera(glb: bytes):
@@ -289,7 +290,7 @@ def main(out: Path, count: int, seed: int, per_sheet: int, cell: int, renderers:
         part = slice(start, start + per_sheet)
         for r in renderers:
             title = f"Sheet {n + 1}: {key['renderers'][r]}"
-            sheet(results[r][part], indices[part], title).save(out / f"sheet-{n + 1:02d}-{r}.png", optimize=True)
+            sheet(results[r][part], indices[part], title).save(out / f"sheet-{n + 1:02d}-{r}.png")
         for row, (i, a) in enumerate(zip(indices[part], avatars[part])):
             key["avatars"].append({"index": i, "sheet": n + 1, "row": row + 1, "settings": a.settings})
     (out / "key.json").write_text(json.dumps(key, indent=1) + "\n")

@@ -413,7 +413,12 @@ def _draw_value(schema: dict, rng):
 
 
 def _lab_hex(L: float, chroma: float, hue_deg: float) -> str:
-    """'#RRGGBB' of the CIELAB (D65) colour of lightness ``L``, ``chroma`` and hue angle ``hue_deg`` (clipped to sRGB)."""
+    """'#RRGGBB' of the CIELAB (D65) colour of lightness ``L``, ``chroma`` and hue angle ``hue_deg`` (clipped to
+    sRGB).
+
+    >>> _lab_hex(50, 0, 0)
+    '#777777'
+    """
     from workbench.options.colour import linear_to_srgb, to_hex
 
     a, b = chroma * np.cos(np.radians(hue_deg)), chroma * np.sin(np.radians(hue_deg))

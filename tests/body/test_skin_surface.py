@@ -134,7 +134,8 @@ def test_lips_edge_is_soft_and_ends_inside_the_corners(gender):
     """Between any two neighbouring texels round the mouth (both off the lining), the colour changes by at
     most half the lips' whole contrast with the skin (the border ramps over three texels or more, a smooth
     ramp's steepest step being 1.5 times its mean; before, all of it in one step inside the lips, where the lips'
-    inner faces were skin, and two thirds at the lower border); and past the mouth's corners there is no lip colour at all."""
+    inner faces were skin, and two thirds at the lower border); and past the mouth's corners there is no lip
+    colour at all."""
     size = skin.SKIN_SIZE
     idx, points, (left, right) = lip_texels(gender)
     img = skin.skin_texture("#C68642", "#2B1B10", gender).reshape(-1, 3).astype(float)
