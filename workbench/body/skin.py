@@ -5,13 +5,14 @@ that shows it in the reference studio (:func:`workbench.options.colour.albedo_fo
 colour pipeline; the texture's average over the body is that albedo within a few levels) and adds,
 where the body's own geometry says: lip colour, a cheek flush, eyebrows (strands, in the brow colour),
 a soft crease above the upper lids, warmer nose tip and ears, lighter palms, soles and nails, a faint
-mottling so large areas are not flat, and the mouth's lining dark red, darker deeper in (:mod:`.mouth`).
+mottling so large areas are not flat (drawn in space, so the UV islands' seams do not show), and the mouth's
+lining, lip-coloured at the lips and dark red deeper in (:mod:`.mouth`).
 
 1. :func:`features` finds those places once per gender on a reference body (the average shape):
    every texel's point on the body comes from :func:`~workbench.body.texels.texel_map`, so the
    masks are drawn at the texture's resolution, not the mesh's. Landmarks come from the mesh:
-   eye centres from the eye helpers, the mouth corners from the vertices ``mouthSmileLeft`` and
-   ``mouthSmileRight`` move most, palms and soles from the skin weights and the normals. The
+   eye centres from the eye helpers, the mouth corners where the mouth's lining meets the lips
+   (:func:`lip_corners`), palms and soles from the skin weights and the normals. The
    masks are kept in the assets' compiled folder (``keep.kept``, keyed by the wheel's hash and this code).
 2. :func:`skin_texture` mixes the tone with each mask's colour. Colours are derived from the
    tone's albedo in a way that holds from #FFE0C4 to #3B2416: lips and flush are multiplied towards red
@@ -92,15 +93,14 @@ def lip_corners(m) -> tuple[np.ndarray, np.ndarray]:
 
 def _reference(gender: str):
     from ..options import normalize_avatar_settings
-    from .mesh import body_mesh, morph_deltas
+    from .mesh import body_mesh
 
-    settings = normalize_avatar_settings({"gender": gender, "bodyShape": "average"})
-    return body_mesh(settings), morph_deltas(settings)
+    return body_mesh(normalize_avatar_settings({"gender": gender, "bodyShape": "average"}))
 
 
 def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     """Step 1: the masks (size, size) in 0..1 for one gender."""
-    m, morphs = _reference(gender)
+    m = _reference(gender)
     faces = m.face_groups["body"]
     tris = m.triangles[faces]
     tmap = texel_map(m.triangle_uvs[faces], size)
@@ -129,8 +129,8 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
 
     # Lips: the vermilion between the mouth corners, a cupid's bow on top, in face coordinates. Its border is
-    # a soft ramp (LIP_EDGE each side: a hard one read as a sticker, and JPEG rang round it in dark specks),
-    # and the colour fades out before the corners, as a real mouth's does.
+    # a soft ramp (LIP_EDGE each side: a hard one read as a sticker), and the colour fades out before the
+    # corners, as a real mouth's does.
     slit = (corner_l[1] + corner_r[1]) / 2
     centre = (corner_l[0] + corner_r[0]) / 2
     half = (corner_l[0] - corner_r[0]) / 2
