@@ -2,9 +2,9 @@
 
 ``python data/make_hair_threejs.py [OUT]`` (default ``docs/looks_hair_threejs.png``): every hair style
 in a dark and a light colour, front, back and three-quarter portraits, drawn by the pinned three.js
-in headless Chromium (WebGL on SwiftShader) with ACES tone mapping and a studio environment
-(``data/threejs_look/look.html``), each with the workbench preview's camera. Needs Chromium,
-chromedriver and selenium (as the browser tests do) and the repository's ``node_modules``; it takes
+in headless Chromium (WebGL on SwiftShader) on the project's page (``data/threejs_look/look.html``: PBR
+Neutral tone mapping, a studio environment and rim lights), each with the workbench preview's camera.
+Needs Chromium, chromedriver and selenium (as the browser tests do) and the repository's ``node_modules``; it takes
 minutes (a software GPU). ``data/make_random_sheet.py`` shoots its avatars with the same studio
 (:func:`threejs_studio`).
 """

@@ -6,8 +6,8 @@ run from the repository with ``PYTHONPATH=.`` and the project's venv) writes one
 
 - ``looks_random_ours.png``: the workbench's own renderer (:func:`workbench.render.render`, as the service's
   previews and ``data/make_looks_grid.py`` draw);
-- ``looks_random_threejs.png``: three.js in a tone-mapped studio (``data/threejs_look/look.html``: ACES,
-  RoomEnvironment and a key light, as ``data/make_hair_threejs.py`` draws);
+- ``looks_random_threejs.png``: three.js on the project's page (``data/threejs_look/look.html``: PBR Neutral,
+  RoomEnvironment and rim lights, as ``data/make_hair_threejs.py`` draws);
 - ``looks_random_modelviewer.png``: ``<model-viewer>`` 4.4 in its default neutral environment and tone mapping
   (the browser tests' page ``tests/browser/pages/model-viewer.html`` and ``mv-studio.js``, with the npm
   packages ``tools/install_test_tools.py`` installs in ``~/.cache/workbench-browser``).
@@ -49,7 +49,8 @@ COUNT = 12
 CELL = 256
 VIEWS = (("portrait", "portrait", 0.0), ("full", "full", 0.0), ("back", "full", 180.0))
 RENDERERS = ("ours", "threejs", "modelviewer")
-TITLES = {"ours": "workbench renderer", "threejs": "three.js studio (ACES, RoomEnvironment, key light)",
+TITLES = {"ours": "workbench renderer",
+          "threejs": "three.js, the project's page (PBR Neutral, RoomEnvironment, rim lights)",
           "modelviewer": "model-viewer 4.4, default neutral environment"}
 
 

@@ -412,10 +412,62 @@ def _draw_value(schema: dict, rng):
     return None
 
 
+def _lab_hex(L: float, chroma: float, hue_deg: float) -> str:
+    """'#RRGGBB' of the CIELAB (D65) colour of lightness ``L``, ``chroma`` and hue angle ``hue_deg`` (clipped to
+    sRGB).
+
+    >>> _lab_hex(50, 0, 0)
+    '#777777'
+    """
+    from workbench.options.colour import linear_to_srgb, to_hex
+
+    a, b = chroma * np.cos(np.radians(hue_deg)), chroma * np.sin(np.radians(hue_deg))
+    f = np.array([(L + 16) / 116 + a / 500, (L + 16) / 116, (L + 16) / 116 - b / 200])
+    xyz = np.where(f > 6 / 29, f ** 3, 3 * (6 / 29) ** 2 * (f - 4 / 29)) * np.array([0.9505, 1.0, 1.089])
+    rgb = np.array([[3.2406, -1.5372, -0.4986], [-0.9689, 1.8758, 0.0415], [0.0557, -0.2040, 1.0570]]) @ xyz
+    return to_hex(linear_to_srgb(rgb))
+
+
+def _skin_tone(rng) -> str:
+    """A human skin tone, lightest to deepest alike (CIELAB lightness 88 to 18): golden mid tones are the most
+    saturated, the lightest and deepest less so and a little redder; each with its own undertone (hue jitter)."""
+    t = rng.uniform()
+    hue = 50 + 16 * np.sin(np.pi * t) + rng.normal(0, 4)
+    return _lab_hex(88 - 70 * t, 13 + 17 * np.sin(np.pi * t ** 0.8) + rng.normal(0, 2), hue)
+
+
+# Natural hair colours (L, C, hue) and how often each is drawn: black and browns most, then blondes, reds, greys.
+HAIR_NATURAL = ((12, 2, 40, 0.18), (18, 6, 50, 0.17), (25, 10, 55, 0.16), (35, 14, 60, 0.12), (50, 18, 70, 0.09),
+                (62, 22, 78, 0.07), (76, 22, 85, 0.05), (32, 30, 45, 0.05), (48, 40, 55, 0.04), (60, 2, 80, 0.04),
+                (80, 3, 85, 0.03))
+# Natural eye colours (L, C, hue): dark brown, brown, hazel, amber, green, blue, grey.
+EYES_NATURAL = ((20, 14, 55), (28, 22, 60), (42, 24, 80), (45, 35, 65), (48, 22, 125), (50, 22, 250), (58, 8, 230))
+
+
+def _hair_colour(rng) -> str:
+    """Mostly a natural hair colour (a little jitter round one of :data:`HAIR_NATURAL`), one in eight dyed any hue."""
+    if rng.uniform() < 0.125:
+        return _lab_hex(rng.uniform(30, 70), rng.uniform(30, 60), rng.uniform(0, 360))
+    w = np.array([c[3] for c in HAIR_NATURAL])
+    L, C, h, _ = HAIR_NATURAL[rng.choice(len(w), p=w / w.sum())]
+    return _lab_hex(L + rng.normal(0, 2), max(C + rng.normal(0, 2), 0), h + rng.normal(0, 4))
+
+
+def _eye_colour(rng) -> str:
+    L, C, h = EYES_NATURAL[rng.integers(len(EYES_NATURAL))]
+    return _lab_hex(L + rng.normal(0, 3), max(C + rng.normal(0, 3), 0), h + rng.normal(0, 6))
+
+
+# Fields drawn as people are rather than from any #RRGGBB: a green skin says nothing about how skin looks.
+REALISTIC = {"skinTone": _skin_tone, "hair.color": _hair_colour, "eyeColor": _eye_colour}
+
+
 def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
     """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields and values
     added later are drawn too): enumerations in shuffled cycles (each allowed value at least once when ``count``
-    reaches their number), colours any #RRGGBB, numbers uniform in their range. Same seed, same settings.
+    reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
+    colours, which are drawn as people have them (:data:`REALISTIC`: skin light to deep, mostly natural hair,
+    natural eyes). Same seed, same settings.
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
@@ -437,6 +489,8 @@ def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
                     rng.shuffle(values)
                     cycles[key] = values
                 out[name] = cycles[key][k]
+            elif key in REALISTIC:
+                out[name] = REALISTIC[key](rng)
             elif sub.get("type") == "object":
                 out[name] = walk(sub["properties"], key + ".", k)
             else:

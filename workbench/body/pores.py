@@ -1,17 +1,21 @@
-"""The skin's surface: pores and fine lines as a normal map, and where skin shines as a roughness map.
+"""The skin's surface: pores as a faint normal map, and where skin shines as a roughness map.
 
 Without them skin read as wax in three.js and model-viewer (issue 36): one roughness for the whole body,
 smooth between the triangles. Both maps are on MakeHuman's UVs, drawn once per gender and machine
 (:func:`~workbench.body.keep.kept`) from the skin's masks (:func:`workbench.body.skin.features`):
 
-- :func:`skin_normal` (``NORMAL_SIZE``): a height field of pores (small pits where a fine noise peaks),
-  deepest on the face's front, shallow over the body, none on the lips, which have fine vertical lines
-  instead; then its slopes as tangent-space normals (+X along u, +Y up the image, glTF's convention);
-- :func:`skin_roughness` (``ROUGH_SIZE``): the body's ``BODY`` roughness, the T-zone (forehead, nose)
-  shinier, the lips and the mouth's wet lining shinier still, the brows rough as hair, and the pores a
-  little rougher than the skin around them.
+- :func:`skin_normal` (``NORMAL_SIZE``): a height field of fine bumps, a texel or two across (the face has
+  about one texel a millimetre: real pores are finer than a texel, so what a texel can show is their
+  grain in a highlight, not each pit), a little deeper on the face's front, none on the lips; then its
+  slopes as tangent-space normals (+X along u, +Y up the image, glTF's convention). Faint on purpose: at
+  :data:`PORE_FACE` the bumps tilt a normal by about 3 degrees (pits tilting it 12 degrees read as craters
+  on foreheads and cheeks, and as dark specks round the mouth);
+- :func:`skin_roughness` (``ROUGH_SIZE``): the body's ``BODY`` roughness; the face a little more matte and
+  the cheeks most (``face``, ``flush``), the T-zone (forehead, nose) shinier, the lips and the mouth's wet
+  lining shinier still, the brows rough as hair. Smooth regions only, from masks drawn on the body itself,
+  so the two sides of a UV seam get one roughness.
 
->>> ROUGHNESS["lips"] < ROUGHNESS["tzone"] < BODY < ROUGHNESS["brows"]
+>>> ROUGHNESS["lips"] < ROUGHNESS["tzone"] < BODY < ROUGHNESS["face"] < ROUGHNESS["flush"] < ROUGHNESS["brows"]
 True
 """
 
@@ -23,17 +27,20 @@ import numpy as np
 
 from . import keep
 
-__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "skin_normal", "skin_roughness"]
+__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "skin_normal", "skin_roughness"]
 
 NORMAL_SIZE = 1024
 ROUGH_SIZE = 512
-FORMAT = 1
-# Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1).
+FORMAT = 2
+# Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1), in this order.
 BODY = 0.6
-ROUGHNESS = {"tzone": 0.48, "lips": 0.38, "mouth": 0.3, "brows": 0.85}
-# The pores' depth (in texels of height per texel of slope, before the normal is made) on the face's front
-# and elsewhere, and the lips' lines.
-PORE_FACE, PORE_BODY, LIP_LINES = 0.22, 0.08, 0.25
+ROUGHNESS = {"face": 0.64, "flush": 0.7, "tzone": 0.5, "lips": 0.42, "mouth": 0.3, "brows": 0.85}
+# The skin's specular factor (KHR_materials_specular): a dielectric's reflectance of 4 % at normal incidence
+# times this, 2.8 %, skin's (its index of refraction is about 1.4, not glTF's default 1.5). The room's
+# reflection was half of what a deep tone showed, which read as lacquer.
+SPECULAR = 0.7
+# The bumps' height (texels of height per texel of slope) on the face's front and elsewhere.
+PORE_FACE, PORE_BODY = 0.03, 0.02
 
 
 def _mask(f: dict, name: str, size: int) -> np.ndarray:
@@ -41,14 +48,6 @@ def _mask(f: dict, name: str, size: int) -> np.ndarray:
     out = np.zeros(size * size, np.float32)
     out[at] = w
     return out.reshape(size, size)
-
-
-def _pores(size: int) -> np.ndarray:
-    """Pits in 0..1 (1 the bottom of a pit) where a fine value noise peaks, about 3 texels apart."""
-    from .skin import _noise
-
-    fine = _noise(size, size // 3, 91)
-    return np.clip((fine - 0.35) / 0.5, 0.0, 1.0) ** 2
 
 
 def _height(gender: str, size: int) -> np.ndarray:
@@ -59,11 +58,7 @@ def _height(gender: str, size: int) -> np.ndarray:
     if size != SKIN_SIZE:
         face, lips = (m[:: SKIN_SIZE // size, :: SKIN_SIZE // size] for m in (face, lips))
     depth = (PORE_BODY + (PORE_FACE - PORE_BODY) * face) * (1 - lips)
-    h = -_pores(size) * depth
-    # Fine lines over the lips: vertical in the texture (MakeHuman's face is upright in its UVs).
-    x = np.arange(size, dtype=np.float32)[None, :]
-    lines = np.sin(x * (2 * np.pi / 5.0) + _noise(size, size // 16, 92) * 3.0)
-    h += LIP_LINES * lips * lines * 0.5
+    h = _noise(size, size // 2, 91) * depth
     # A faint, larger-scale unevenness everywhere.
     h += 0.04 * _noise(size, size // 24, 93)
     return h.astype(np.float32)
@@ -98,7 +93,6 @@ def _draw_roughness(gender: str, size: int) -> np.ndarray:
     for name, value in ROUGHNESS.items():
         m = _mask(f, name, SKIN_SIZE)[::step, ::step]
         r += (value - r) * m
-    r += 0.08 * _pores(size)
     return np.clip(np.round(r * 255), 0, 255).astype(np.uint8)
 
 

@@ -5,13 +5,14 @@ that shows it in the reference studio (:func:`workbench.options.colour.albedo_fo
 colour pipeline; the texture's average over the body is that albedo within a few levels) and adds,
 where the body's own geometry says: lip colour, a cheek flush, eyebrows (strands, in the brow colour),
 a soft crease above the upper lids, warmer nose tip and ears, lighter palms, soles and nails, a faint
-mottling so large areas are not flat, and the mouth's lining dark red, darker deeper in (:mod:`.mouth`).
+mottling so large areas are not flat (drawn in space, so the UV islands' seams do not show), and the mouth's
+lining, lip-coloured at the lips and dark red deeper in (:mod:`.mouth`).
 
 1. :func:`features` finds those places once per gender on a reference body (the average shape):
    every texel's point on the body comes from :func:`~workbench.body.texels.texel_map`, so the
    masks are drawn at the texture's resolution, not the mesh's. Landmarks come from the mesh:
-   eye centres from the eye helpers, the mouth corners from the vertices ``mouthSmileLeft`` and
-   ``mouthSmileRight`` move most, palms and soles from the skin weights and the normals. The
+   eye centres from the eye helpers, the mouth corners where the mouth's lining meets the lips
+   (:func:`lip_corners`), palms and soles from the skin weights and the normals. The
    masks are kept in the assets' compiled folder (``keep.kept``, keyed by the wheel's hash and this code).
 2. :func:`skin_texture` mixes the tone with each mask's colour. Colours are derived from the
    tone's albedo in a way that holds from #FFE0C4 to #3B2416: lips and flush are multiplied towards red
@@ -34,12 +35,14 @@ from . import keep
 from .mouth import lining_depth, lining_triangles
 from .texels import texel_map
 
-__all__ = ["SKIN_SIZE", "features", "skin_texture"]
+__all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 5
+FORMAT = 8
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "face", "tzone", "mottle")
+# Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
+LIP_EDGE = 0.0024
 # The mouth's lining (albedo, sRGB): a dark red, as the inside of a mouth looks in its own shadow.
 LINING = (0.30, 0.07, 0.08)
 
@@ -58,17 +61,46 @@ def _noise(size: int, cells: int, seed: int) -> np.ndarray:
     return (np.asarray(big, np.float32) - 0.5) * 2.0
 
 
+def _noise3(points: np.ndarray, cell: float, seed: int) -> np.ndarray:
+    """Value noise in about -1..1 at ``points`` (..., 3) in metres, on a lattice of ``cell`` metres (smoothly
+    interpolated, deterministic). Drawn in space, not on the texture: the two sides of a UV seam are one
+    point of the body, so they get one value (texture-space noise left a line down the back of the neck)."""
+    table = np.random.default_rng(seed).random((64, 64, 64)).astype(np.float32)
+    g = np.asarray(points, np.float32) / np.float32(cell)
+    i0 = np.floor(g).astype(np.int64)
+    f = g - i0
+    f = f * f * (3 - 2 * f)
+    out = np.zeros(g.shape[:-1], np.float32)
+    for corner in range(8):
+        d = [(corner >> k) & 1 for k in range(3)]
+        w = np.prod([f[..., k] if d[k] else 1 - f[..., k] for k in range(3)], axis=0)
+        out += w * table[(i0[..., 0] + d[0]) % 64, (i0[..., 1] + d[1]) % 64, (i0[..., 2] + d[2]) % 64]
+    return (out - 0.5) * 2.0
+
+
+def lip_corners(m) -> tuple[np.ndarray, np.ndarray]:
+    """The mouth's corners on body ``m`` (its left, +x, first): the ends of the lips' inner edge, where the
+    mouth's lining meets the outer skin (the vertices the smile moves most sit 3 mm further out, on the
+    cheek: lips painted to those ran past the corners)."""
+    faces = m.face_groups["body"]
+    tris = m.triangles[faces]
+    inside = np.zeros(len(tris), bool)
+    inside[lining_triangles(m)] = True
+    edge = np.intersect1d(tris[inside].ravel(), tris[~inside].ravel())
+    p = m.positions[edge]
+    return p[np.argmax(p[:, 0])], p[np.argmin(p[:, 0])]
+
+
 def _reference(gender: str):
     from ..options import normalize_avatar_settings
-    from .mesh import body_mesh, morph_deltas
+    from .mesh import body_mesh
 
-    settings = normalize_avatar_settings({"gender": gender, "bodyShape": "average"})
-    return body_mesh(settings), morph_deltas(settings)
+    return body_mesh(normalize_avatar_settings({"gender": gender, "bodyShape": "average"}))
 
 
 def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     """Step 1: the masks (size, size) in 0..1 for one gender."""
-    m, morphs = _reference(gender)
+    m = _reference(gender)
     faces = m.face_groups["body"]
     tris = m.triangles[faces]
     tmap = texel_map(m.triangle_uvs[faces], size)
@@ -89,25 +121,31 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     pos = m.positions
     eye_l = pos[m.groups["helper-l-eye"]].mean(0)
     eye_r = pos[m.groups["helper-r-eye"]].mean(0)
-    corner_l = pos[morphs["mouthSmileLeft"][0][np.argmax(np.linalg.norm(morphs["mouthSmileLeft"][1], axis=1))]]
-    corner_r = pos[morphs["mouthSmileRight"][0][np.argmax(np.linalg.norm(morphs["mouthSmileRight"][1], axis=1))]]
+    corner_l, corner_r = lip_corners(m)
     mid_x = (eye_l[0] + eye_r[0]) / 2
     unit = np.linalg.norm(eye_l - eye_r) / 0.0585      # 1 on the reference feminine face
     front = (z > eye_l[2] - 0.01 * unit) & (N[..., 2] > -0.2)
     feminine = gender == "feminine"
     out: dict[str, np.ndarray] = {}
 
-    # Lips: the vermilion between the mouth corners, a cupid's bow on top, in face coordinates.
-    slit = (corner_l[1] + corner_r[1]) / 2 - 0.0035 * unit
-    half = (corner_l[0] - corner_r[0]) / 2 * 0.98
-    u = np.clip(np.abs(x - mid_x) / half, 0, 1.5)
-    bow = 0.0016 * unit * np.exp(-((np.abs(x - mid_x) - 0.0055 * unit) / (0.004 * unit)) ** 2)
+    # Lips: the vermilion between the mouth corners, a cupid's bow on top, in face coordinates. Its border is
+    # a soft ramp (LIP_EDGE each side: a hard one read as a sticker), and the colour fades out before the
+    # corners, as a real mouth's does.
+    slit = (corner_l[1] + corner_r[1]) / 2
+    centre = (corner_l[0] + corner_r[0]) / 2
+    half = (corner_l[0] - corner_r[0]) / 2
+    u = np.clip(np.abs(x - centre) / half, 0, 1.5)
+    bow = 0.0016 * unit * np.exp(-((np.abs(x - centre) - 0.0055 * unit) / (0.004 * unit)) ** 2)
     top = (0.0105 if feminine else 0.0085) * unit * np.sqrt(np.clip(1 - u ** 2.2, 0, 1)) + bow
     bottom = (0.0125 if feminine else 0.0105) * unit * np.clip(1 - u ** 2.5, 0, 1) ** 0.6
     dy = y - slit
-    edge = 0.0012 * unit
-    inside = np.where(dy >= 0, _smoothstep(edge, -edge, dy - top), _smoothstep(edge, -edge, -dy - bottom))
-    out["lips"] = inside * (u < 1.2) * front * _smoothstep(eye_l[2] - 0.005, eye_l[2] + 0.015, z)
+    edge = LIP_EDGE * unit
+    # (The lower lip's border is softer, as on a real mouth, and it turns under: in height, its ramp is
+    # squeezed into a texel or two unless it is wider there.)
+    inside = np.where(dy >= 0, _smoothstep(edge, -edge, dy - top), _smoothstep(2.5 * edge, -2.5 * edge, -dy - bottom))
+    # (By depth, not by facing the front: the lips' inner faces, which an open mouth shows, are lips too.)
+    near = _smoothstep(corner_l[2] - 0.016 * unit, corner_l[2] - 0.008 * unit, z)
+    out["lips"] = inside * _smoothstep(0.97, 0.62, u) * near
 
     # Cheek flush below and outside each eye; warmth on the nose tip and the ears.
     flush = np.zeros_like(x)
@@ -166,12 +204,13 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     down = _smoothstep(0.15, 0.65, -N[..., 1])
     out["palms"] = np.clip(H * down + F * _smoothstep(0.5, 0.85, -N[..., 1]) * (y < 0.025), 0, 1)
     out["nails"] = np.clip(T * 1.6 - 0.6, 0, 1) * _smoothstep(0.4, 0.8, N[..., 1])
-    out["mottle"] = _noise(size, 48, 73) * 0.6 + _noise(size, 160, 74) * 0.4
+    out["mottle"] = _noise3(P, 0.04, 73) * 0.6 + _noise3(P, 0.012, 74) * 0.4
     # The mouth's lining: lip-coloured where it meets the lips, dark red from a few millimetres in.
     lining = np.zeros(len(faces), np.float32)
     lining[lining_triangles(m)] = 1
     depth = tmap.paint_vertices(tris, lining_depth(m)[:, None])[..., 0]
     out["mouth"] = lining[tmap.triangle] * (0.4 + 0.6 * _smoothstep(0.002, 0.02, depth))
+    out["lips"] = out["lips"] * (1 - lining[tmap.triangle])     # (the lining starts from the lips' colour itself)
     return out
 
 
@@ -229,7 +268,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
 
     # Warm areas and the cheek flush: multiplied towards red (a flush, not a grey shadow).
     toward(base * np.array([1.05, 0.88, 0.86]), "warm", 0.4)
-    toward(base * np.array([1.05, 0.88, 0.88]), "flush", 0.45 if feminine else 0.25)
+    toward(base * np.array([1.05, 0.88, 0.88]), "flush", 0.3 if feminine else 0.2)   # (0.45 read as blusher)
     toward(base * np.array([0.88, 0.80, 0.82]), "lids", 0.5 if feminine else 0.35)
     # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).
     light = rgb(albedo_for("#EDC2A8")).astype(np.float32)
@@ -237,13 +276,16 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # (Very light skin is already lighter than that: its palms only turn a little pinker, not darker.)
     toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
     toward(base + (rgb(albedo_for("#F2D1C7")) - base) * (lift + 0.15), "nails", 0.8)
-    # Lips: darker and redder than the skin around them, never below 55% of the tone.
-    lip = base * (np.array([0.88, 0.62, 0.64]) if feminine else np.array([0.92, 0.74, 0.72]))
-    lip = np.maximum(lip + np.array([0.04, 0.0, 0.015]) * (lum > 0.3), base * 0.55)
-    toward(lip, "lips", 0.9 if feminine else 0.7)
+    # Lips: darker and redder than the skin around them, never below 55% of the tone; near the skin's own
+    # colour, as bare lips are (a stronger pink read as a sticker on light tones).
+    lip = base * (np.array([0.90, 0.68, 0.68]) if feminine else np.array([0.93, 0.78, 0.76]))
+    lip = np.maximum(lip + np.array([0.03, 0.0, 0.012]) * (lum > 0.3), base * 0.55)
+    toward(lip, "lips", 0.85 if feminine else 0.7)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
     brow = np.maximum(rgb(brow_color) * 0.85, 0.05) * (1 - 0.25 * (lum < 0.2)) + base * 0.25 * (lum < 0.2)
     toward(brow, "brows", 0.8)
+    at, _ = f["mouth"]
+    img[at] = _to_u8(np.asarray(lip, np.float32))
     toward(np.array(LINING), "mouth")
     img = img.reshape(size, size, 3)
     img.setflags(write=False)

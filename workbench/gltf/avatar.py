@@ -64,7 +64,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
-                     blend=False, roughness=pores.BODY,
+                     blend=False, roughness=pores.BODY, specular=pores.SPECULAR,
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=pores.skin_roughness(settings["gender"])),
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),

@@ -21,9 +21,9 @@ colour pipeline of the project is:
 >>> [round(float(v), 4) for v in neutral_inverse(neutral(np.array([0.9, 0.5, 0.2])))]   # and back
 [0.9, 0.5, 0.2]
 >>> albedo_for("#C68642")                       # darker than the tone: the studio brightens it
-'#AC7337'
->>> to_hex(shown_in_studio(srgb_to_linear(hex_rgb("#AC7337"))))   # and shows it as asked
-'#C68642'
+'#AD763D'
+>>> to_hex(shown_in_studio(srgb_to_linear(hex_rgb("#AD763D"))))   # and shows it as asked (to a level: 8 bits)
+'#C68641'
 """
 
 from __future__ import annotations
@@ -37,10 +37,11 @@ __all__ = ["srgb_to_linear", "linear_to_srgb", "neutral", "neutral_inverse", "al
 START_COMPRESSION = 0.8 - 0.04
 DESATURATION = 0.15
 # Step 3: (k, s) per sixteenth of a portrait's skin pixels, ordered by k: three.js's RoomEnvironment on the
-# default feminine avatar in its idle pose (baked occlusion, the skin's roughness and normals included).
-STUDIO = ((0.610, 0.0248), (0.795, 0.0236), (0.916, 0.0239), (1.003, 0.0265), (1.093, 0.0270), (1.191, 0.0308),
-          (1.291, 0.0330), (1.391, 0.0374), (1.491, 0.0433), (1.575, 0.0515), (1.642, 0.0616), (1.718, 0.0576),
-          (1.810, 0.0651), (1.929, 0.0749), (2.048, 0.0890), (2.126, 0.0749))
+# default feminine avatar in its idle pose (baked occlusion, the skin's roughness, normals and specular factor
+# included: its reflectance of 2.8 %, workbench.body.pores.SPECULAR).
+STUDIO = ((0.626, 0.0183), (0.811, 0.0171), (0.934, 0.0162), (1.023, 0.0180), (1.113, 0.0189), (1.210, 0.0210),
+          (1.304, 0.0228), (1.402, 0.0257), (1.498, 0.0292), (1.586, 0.0332), (1.650, 0.0432), (1.713, 0.0400),
+          (1.792, 0.0405), (1.896, 0.0507), (2.034, 0.0630), (2.140, 0.0602))
 # The brightest albedo a skin is given (snow is about 0.9; nothing lit reaches the tone of #FFFFFF).
 MAX_ALBEDO = 0.9
 

@@ -280,19 +280,20 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss,
-          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass):
+          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
     double-sided, skin, gloss, emissive, has vertex colours, anisotropy strength; normal map (-1: none)
     and its scale, metallic-roughness map (-1: none) and the roughness factor, and whether it is glass
-    (blended: its reflections are not thinned by its coverage, as a clear lens's are not). Per vertex
+    (blended: its reflections are not thinned by its coverage, as a clear lens's are not), and its specular
+    factor (KHR_materials_specular: scales its reflections, the room's too; hair's strands keep their own). Per vertex
     (all draws): view-space normals and anisotropy directions, texture coordinates, vertex colours RGBA,
     view-space positions (a normal map's tangent frame is its triangle's, from these and the UVs).
     Textures: their texels one after another, and per texture its
     first texel, width, height, wrap modes and whether it has alpha.
     light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
-    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap, sheen, grazing sheen.
+    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap, sheen, grazing sheen, rim sheen.
     """
     n = ftri.shape[0]
     rgb = np.empty((n, 3), np.float32)
@@ -301,7 +302,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     W = np.float32(size * ss)
     fill, rim, sky, ground, exposure, wrap = (light_scalars[0], light_scalars[1], light_scalars[2],
                                               light_scalars[3], light_scalars[4], light_scalars[5])
-    sheen, grazing = light_scalars[6], light_scalars[7]
+    sheen, grazing, rim_sheen = light_scalars[6], light_scalars[7], light_scalars[8]
     texel = np.empty(4, np.float32)
     red = np.empty(1, np.float32)
     one, half, zero = np.float32(1), np.float32(0.5), np.float32(0)
@@ -362,6 +363,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         if x >= 0:   # roughness from the map's green channel
             _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
             gloss = min(one, max(np.float32(0.15), np.float32(1.6) * (one - mat_rough[d] * texel[1] * np.float32(1 / 255))))
+            gloss *= mat_spec[d]
         # three lights fixed to the world, an ambient from sky and ground
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
         ndl = max(ndl_raw, zero) * (half + half * ao)
@@ -390,20 +392,31 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         lr += rim * ndr
         lg += rim * ndr
         lb += rim * ndr
-        # a soft highlight of the key, as strong as the material is smooth; faint and broad on skin
+        # a soft highlight of the key, as strong as the material is smooth
         hx, hy, hz = dx + light_dirs[0, 0], dy + light_dirs[0, 1], dz + light_dirs[0, 2]
         lh = np.sqrt(hx * hx + hy * hy + hz * hz)
         ndh = min(max((nx * hx + ny * hy + nz * hz) / lh, zero), one)
         n2 = ndh * ndh
         n8 = n2 * n2
         n8 *= n8
-        spec = n8 * n8 * n8 * (np.float32(0.12) * gloss)  # ndh ** 24
-        if skin:
-            spec *= half
+        if skin:   # broader on skin: the sheen on forehead, nose and cheekbones that shapes a face, a deep tone's most
+            spec = n8 * n2 * n2 * (np.float32(0.2) * gloss)   # ndh ** 12
+        else:
+            spec = n8 * n8 * n8 * (np.float32(0.12) * gloss)  # ndh ** 24
         # the room's reflection in any dielectric, stronger at grazing angles (Fresnel), as an image-based
         # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
         rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
-        room = (sheen + grazing * rim_v * rim_v * rim_v) * ao
+        room = (sheen + grazing * rim_v * rim_v * rim_v) * ao * mat_spec[d]
+        # the rim light's highlight on skin: a broad sheen along the contour it reaches (what a rim light mostly
+        # gives skin is this reflection at a grazing angle; it outlines the deepest tone, whose diffuse it hardly
+        # lifts)
+        if skin and ndr > zero:
+            hx2, hy2, hz2 = dx + light_dirs[2, 0], dy + light_dirs[2, 1], dz + light_dirs[2, 2]
+            lh2 = max(np.sqrt(hx2 * hx2 + hy2 * hy2 + hz2 * hz2), np.float32(1e-8))
+            r2 = min(max((nx * hx2 + ny * hy2 + nz * hz2) / lh2, zero), one)
+            r2 *= r2
+            r2 *= r2
+            spec += rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v   # ndh ** 8, along the contour
         spec *= ao
         tint = zero
         if mat_aniso[d] > 0:   # hair: a band across the strands in place of the round highlight

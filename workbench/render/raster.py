@@ -103,16 +103,24 @@ class Lights:
     left, y up, z towards its front), so the lights stay put when the camera orbits.
 
     The strengths and the exposure are calibrated on three.js's studio (``RoomEnvironment``, the one
-    :mod:`workbench.options.colour` describes): over a portrait's skin the key, fill, rim, sky and sheen
-    together light a flat albedo as that studio does on average (1.4 times it, plus a 0.04 sheen), so an
-    avatar's skin shows the same tone in a preview as in three.js and model-viewer."""
+    :mod:`workbench.options.colour` describes): over a portrait's skin the key, fill, rim, sky and the
+    reflections together light a flat albedo as that studio does on average (1.42 times it, plus 0.032 of
+    reflected light, :data:`~workbench.options.colour.STUDIO`'s means), so an avatar's skin shows the same tone
+    in a preview as in three.js and model-viewer.
+
+    Within that mean the rig is a portrait photographer's: a key from the front left above, a softer fill from
+    the right, a rim from behind on the right that outlines the jaw, neck, ear and hair against the backdrop
+    (with its own highlight along the contour, which is what a rim light gives skin), and of the reflected
+    light most in the key's broad highlight on forehead, nose and cheekbones (``loops.shade``) rather than in an
+    even veil: a deep tone, where reflection is half of what shows, keeps its shape (an even veil greyed it flat)
+    and its face at the tone (tests/render/test_skin_light.py)."""
 
     key_dir: tuple = (-0.62, 0.48, 0.62)
     key: float = 2.6
     fill_dir: tuple = (0.75, 0.1, 0.45)
     fill: float = 0.5
-    rim_dir: tuple = (0.3, 0.5, -0.8)
-    rim: float = 0.5
+    rim_dir: tuple = (0.6, 0.4, -0.7)
+    rim: float = 1.0
     sky: float = 0.24
     ground: float = 0.16
     exposure: float = 0.71
@@ -121,9 +129,11 @@ class Lights:
     # Skin: how far the key light wraps past the terminator (0: Lambert) and the warm colour there.
     skin_wrap: float = 0.4
     skin_scatter: tuple = (1.0, 0.8, 0.7)
-    # The room's reflection in every surface (a dielectric's 4 %, and more at grazing angles).
-    sheen: float = 0.038
+    # The room's even reflection in every surface (times its specular factor), and more at grazing angles.
+    sheen: float = 0.014
     sheen_grazing: float = 0.07
+    # The rim light's highlight (times ``rim`` and the material's gloss).
+    rim_sheen: float = 0.4
 
 
 @dataclass(frozen=True)
@@ -336,6 +346,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     # (Glass: a blended surface of one alpha, a lens; not hair's wisps, whose alpha is their coverage.)
     tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" and not d.material.anisotropy for d in draws]
                                    or [False])
+    tables["mat_spec"] = np.array([d.material.specular for d in draws] or [1.0], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
 
@@ -610,7 +621,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     rgb = np.stack([lights.key * np.asarray(lights.key_color, np.float32), np.asarray(lights.fill_color, np.float32),
                     np.asarray(lights.skin_scatter, np.float32)])
     scalars = np.array([lights.fill, lights.rim, lights.sky, lights.ground, lights.exposure, lights.skin_wrap,
-                        lights.sheen, lights.sheen_grazing], np.float32)
+                        lights.sheen, lights.sheen_grazing, lights.rim_sheen], np.float32)
     return dict(normals=normals, aniso_dirs=_anisotropy_directions(draws, mat_aniso, R, nv), mat_aniso=mat_aniso,
                 uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
                 mat_occ_strength=mat_occ_strength, mat_nrm=mat_nrm, mat_nrm_scale=mat_nrm_scale, mat_mr=mat_mr,
