@@ -124,7 +124,7 @@ def _cloth_maps(settings: dict, lod: int) -> dict[str, dict]:
 
 def _write_primitive(w: GlbWriter, p: Piece, material: int, targets, tangents: bool = True) -> dict:
     prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
-                       indices=p.indices, material=material, targets=targets)
+                       indices=p.indices, material=material, targets=targets, colors=p.colors)
     if tangents and "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
         maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices)
     return prim

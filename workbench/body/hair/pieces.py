@@ -18,16 +18,24 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
+
 from ..lod import Piece, merge
 from ..mesh import BodyMesh
 from . import cards
 from .bake import baked
-from .head import head_of
+from .head import head_of, smoothstep
+from .occlusion import shade
 from .scalp import shell, split
 from .canon import fitted
-from .styles import STYLES
+from .styles import DEPTH, STYLES
+from .texture import V_END
 
 LOD1_BUDGET = 5000
+# The scalp layer's vertex colour deep inside the hairline (what shows between cards is in their shade).
+SCALP_SHADE = 0.6
 
 
 def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
@@ -40,12 +48,23 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
         return {"Hair": baked(mesh, style)[0]}
     head = head_of(mesh)
     g = fitted(mesh, style, lod)
-    inside, band = split(shell(mesh, head, style))
-    # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards.
-    out = {"Hair": merge([inside] + [cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])}
+    inside, band = (_scalp_shade(p) for p in split(shell(mesh, head, style)))
+    # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
+    # vertex shaded by its depth in the hair (:mod:`.occlusion`).
+    hair = merge([cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])
+    below = hair.positions[:, 1] < head.centre[1]
+    light = shade(head, hair.positions, below, DEPTH[style]).astype(np.float32)
+    out = {"Hair": merge([inside, replace(hair, colors=np.repeat(light[:, None], 3, 1))])}
     # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
     fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):
         fringe.append(cards.piece(mesh, head, g.fringe, sort=False))
     out["Hair_Fringe"] = merge(fringe)
     return out
+
+
+def _scalp_shade(p: Piece) -> Piece:
+    """The scalp layer's vertex colours: the hair's inside shade under the cards, lighter towards the
+    hairline (where it shows as the hair's own edge)."""
+    light = SCALP_SHADE + (1 - SCALP_SHADE) * smoothstep(0.7, 0.9, p.uv[:, 1] * V_END)
+    return replace(p, colors=np.repeat(light[:, None], 3, 1).astype(np.float32))

@@ -180,6 +180,9 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
 
 STYLES = ("short", "long", "bun", "curly")
+# Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
+# the hair's thickness.
+DEPTH = {"short": 0.008, "long": 0.012, "bun": 0.007, "curly": 0.02}
 
 
 def groom(mesh: BodyMesh, style: str, lod: int) -> Groom:
