@@ -125,8 +125,13 @@ def _cloth_maps(settings: dict, lod: int) -> dict[str, dict]:
 def _write_primitive(w: GlbWriter, p: Piece, material: int, targets, tangents: bool = True) -> dict:
     prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
                        indices=p.indices, material=material, targets=targets, colors=p.colors)
-    if tangents and "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
+    mat = w.doc["materials"][material]
+    if tangents and "normalTexture" in mat:   # a normal map's frame (workbench.gltf.maps)
         maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices)
+    elif ANISOTROPY in mat.get("extensions", {}):
+        # Hair's highlight runs along the strands' direction over the hair, not each card's (a first
+        # preview's too: the renderer reads it)
+        maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices, strands=True)
     return prim
 
 

@@ -35,7 +35,7 @@ from .texture import V_END
 
 LOD1_BUDGET = 5000
 # The scalp layer's vertex colour deep inside the hairline (what shows between cards is in their shade).
-SCALP_SHADE = 0.6
+SCALP_SHADE = 0.8
 
 
 def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:

@@ -1,7 +1,7 @@
 """The styles' grooms: where each style's strands root, which way they are combed, how long they grow
 and how high they stand, as guide strands (:mod:`.groom`) ready to be swept into cards.
 
-- ``short``: a crop combed from a crown whorl, the top swept forward and over to the figure's left,
+- ``short``: a crop combed from a crown whorl, the top combed back and over to the figure's left,
   the sides and back down; longer and fuller on top, ending at the hairline in front.
 - ``long``: a centre parting; from it the hair goes to either side over the head and ears, falls
   below them, and parts at the shoulders: what grew in front of the ears falls in front of the
@@ -34,7 +34,7 @@ from .head import Head, directions, head_of, smoothstep
 
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (800, 440), "long": (640, 380), "bun": (800, 440)}
+ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (800, 440)}
 
 
 def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndarray:
@@ -60,7 +60,7 @@ def _short_field(head: Head):
         top = smoothstep(62.0, 40.0, pol)[:, None]
         ahead = smoothstep(-0.3, 0.2, d[:, 2])[:, None]                     # in front of the crown
         side = np.where(p[:, :1] - head.centre[0] > SHORT_PART, 1.0, -1.0)
-        sweep = side * LEFT + 0.45 * back                                  # the top swept over and back
+        sweep = 0.55 * side * LEFT + back                                  # the top combed back and over
         down = -UP + 0.5 * back                                            # the sides combed down and back
         base = whorl_field(whorl, d)
         return base * (1 - top * ahead) * 0.6 + sweep * top * ahead + down * (1 - top)
@@ -85,14 +85,17 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     pts, nrm, hang = grow(head, roots, field, length, height=height, points=7,
                           limit=hairline_limit("short", 1.0, 1.0))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.016, 0.024, S) * (1 + 0.2 * top) * (1.2 if lod else 1.0),
+    cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
                     clump_columns(rng, S), 0.35)
     wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
     return Groom(cards, wisps, [])
 
 
-# Long hair: extra room (metres) over the shoulders.
+# Long hair: extra room (metres) over the shoulders and beside the face; the azimuth (degrees from the
+# face) within which hair that starts to fall there falls in front of the shoulders.
 SHOULDER_ROOM = 0.025
+CHEEK_ROOM = 0.012
+FRONT = 95.0
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -123,33 +126,37 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
     ends = rng.uniform(0, 1, S)
+    spread = rng.uniform(-1, 1, S)
 
     def target(az, i):
         a = np.abs(az)
-        front = a < 80.0
-        goal = np.where(front, 26.0 + 14.0 * np.clip(a / 80.0, 0, 1), 134.0 + 46.0 * np.clip((a - 80.0) / 100.0, 0, 1))
+        front = a < FRONT
+        goal = np.where(front, 18.0 + 36.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 8.0 * spread[i],
+                        134.0 + 46.0 * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
         return np.sign(az + 1e-9) * goal
 
     def end(az, i):
         goal = np.abs(target(az, i))
         back = smoothstep(100.0, 180.0, goal)
-        return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.08 * ends[i] + 0.03 * outer[i]
+        return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.11 * ends[i] + 0.03 * outer[i]
 
-    base = 0.007 + 0.012 * outer + rng.uniform(0, 0.004, S)
+    base = 0.008 + 0.014 * outer + rng.uniform(0, 0.005, S)
 
     def clearance(az, y, i):
-        # More room over the shoulders, which rise into the hair when an arm is raised.
+        # More room over the shoulders, which rise into the hair when an arm is raised; and beside the
+        # face, where the hair frames it with some volume (not a ribbon lying on the cheek).
         a = np.abs(az)
         side = smoothstep(20.0, 45.0, a) * smoothstep(150.0, 130.0, a)
         near = smoothstep(shoulder - 0.12, shoulder - 0.02, y) * smoothstep(shoulder + 0.14, shoulder + 0.04, y)
-        return base[i] + SHOULDER_ROOM * side * near
+        cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
+        return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05, clearance, rng.uniform(0.002, 0.008, S))
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=20 if lod == 0 else 14)
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05, clearance, rng.uniform(0.004, 0.012, S))
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
-    wide = 1 + 0.6 * smoothstep(80.0, 60.0, np.abs(end_az))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.018, 0.026, S) * wide * (1.3 if lod else 1.0),
+    wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
+    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * wide * (1.5 if lod else 1.0),
                     clump_columns(rng, S), 0.4)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
                         lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)

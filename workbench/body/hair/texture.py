@@ -49,6 +49,11 @@ TIP_FROM, TIP_TO, V_END = 0.94, 1.06, 1.40
 LIGHT_MAX = 2.0
 # Steps from the root's colour to the tip's.
 TIPS = 8
+# Root to tip per style: how dark the root is (its light level's share), how far (in v, root 0 to tip 1)
+# its shade reaches (a few centimetres of the style's length), and how much lighter the tip is. Short
+# hair's cards lie over each other's roots: a strong change along each card drew every card as a scale.
+ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.62, 0.1, 0.12), "bun": (0.75, 0.15, 0.06),
+        "curly": (0.75, 0.3, 0.08), "ponytail": (0.65, 0.1, 0.12), "bob": (0.65, 0.15, 0.1)}
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 
 
@@ -111,7 +116,7 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool):
     # The core: the hair inside the clump, dark, tapering to the middle before the strands end.
     reach = rng.uniform(0.78, 0.86)
     core = 0.7 * (mid - 2) * (1 - _smooth(0.3, reach, v)) ** 0.7
-    _strand(a, lit, v, np.full(rows, mid), core, 1.0, np.full(rows, 0.42 * tone))
+    _strand(a, lit, v, np.full(rows, mid), core, 1.0, np.full(rows, 0.6 * tone))
     # The strands: more near the middle; the farther from it, the sooner a strand ends; all gather in
     # a little towards the middle as they near the clump's tip.
     for k in range(64):
@@ -127,8 +132,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool):
             x = x + rng.uniform(0.8, 1.8) * np.sin(v * rows / rng.uniform(5, 11) + phase)
         w = rng.uniform(0.6, 1.5)
         half = w * np.clip((end - v) / 0.1, 0, 1) ** 0.6 * np.clip((v - start) / 0.03, 0, 1) * (v < end)
-        dark = rng.random() < 0.2
-        shade = (rng.uniform(0.5, 0.7) if dark else rng.uniform(0.78, 1.2)) * tone
+        dark = rng.random() < 0.12
+        shade = (rng.uniform(0.62, 0.78) if dark else rng.uniform(0.84, 1.14)) * tone
         # A strand's own slow variation of shade along it.
         along = 1 + 0.1 * np.sin(v * rows / rng.uniform(40, 120) + phase)
         _strand(a, lit, v, x, half, 1.0, shade * along)
@@ -148,10 +153,11 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     for c in range(COLUMNS):
         a, lit = _clump(rng, n, cw, curly, rng.uniform(0.9, 1.06), c >= CLUMPS)
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
-        lit = lit * (0.6 + 0.4 * _smooth(0.0, 0.3, v)) * (1 + 0.12 * _smooth(0.45, 1.0, v))
+        root, reach, tip_light = ROOT[style]
+        lit = lit * (root + (1 - root) * _smooth(0.0, reach, v)) * (1 + tip_light * _smooth(0.45, 1.0, v))
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
-        tip[:, c * cw:(c + 1) * cw] = _smooth(0.3, 1.0, v)
+        tip[:, c * cw:(c + 1) * cw] = _smooth(0.3, 1.0, v) * min(1.0, tip_light * 10)
     shade, cut = _shell(rng, curly)
     light[:, n // 2:] = shade
     alpha[:, n // 2:] = cut
