@@ -16,11 +16,12 @@ from __future__ import annotations
 from .head import per_body
 from .texture import hair_texture, tint
 
-ROUGHNESS = {"short": 0.6, "long": 0.55, "bun": 0.55, "curly": 0.75}
+ROUGHNESS = {"short": 0.6, "long": 0.55, "bun": 0.55, "curly": 0.75, "ponytail": 0.55, "bob": 0.55}
 # (strength, rotation): the direction of stretched roughness is the cards' u, across the strands. Long
 # hair's is the strongest: its cards shade flat across (their own facing, see cards.facing), and a weaker
 # stretch left its band little narrower than the isotropic highlight.
-ANISOTROPY = {"short": (0.6, 0.0), "long": (0.8, 0.0), "bun": (0.65, 0.0), "curly": (0.3, 0.0)}
+ANISOTROPY = {"short": (0.6, 0.0), "long": (0.8, 0.0), "bun": (0.65, 0.0), "curly": (0.3, 0.0), "ponytail": (0.7, 0.0),
+              "bob": (0.75, 0.0)}
 # KHR_materials_specular's factor: a fibre's reflection is weaker than a smooth dielectric's.
 SPECULAR = 0.4
 

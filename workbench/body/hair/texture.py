@@ -54,6 +54,8 @@ TIPS = 8
 # hair's cards lie over each other's roots: a strong change along each card drew every card as a scale.
 ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.62, 0.1, 0.12), "bun": (0.75, 0.15, 0.06),
         "curly": (0.75, 0.3, 0.08), "ponytail": (0.65, 0.1, 0.12), "bob": (0.65, 0.15, 0.1)}
+# How a clump's strands end (:func:`_clump`'s ``spread``): a bob is cut nearly blunt, long hair tapers.
+SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "short": (0.38, 0.45)}
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 
 
@@ -99,8 +101,9 @@ def _strand(out_a, out_l, v, x, half, alpha, lit):
         out_a[rr, cc] = a[over] + out_a[rr, cc] * (1 - a[over])
 
 
-def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool):
-    """One card column: (alpha, light) of (rows, cw) (see the module's text)."""
+def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread: tuple[float, float] = (0.38, 0.45)):
+    """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
+    strands at the clump's sides end than those in its middle, and how much each strand's length varies."""
     a = np.zeros((rows, cw), np.float32)
     lit = np.full((rows, cw), 0.55 * tone, np.float32)
     v = (np.arange(rows) + 0.5) / rows
@@ -114,7 +117,7 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool):
             _strand(a, lit, v, x, half, rng.uniform(0.6, 0.85), np.full(rows, rng.uniform(0.85, 1.1) * tone))
         return a, lit
     # The core: the hair inside the clump, dark, tapering to the middle before the strands end.
-    reach = rng.uniform(0.78, 0.86)
+    reach = rng.uniform(0.78, 0.86) + 0.3 * (0.45 - spread[1])
     core = 0.7 * (mid - 2) * (1 - _smooth(0.3, reach, v)) ** 0.7
     _strand(a, lit, v, np.full(rows, mid), core, 1.0, np.full(rows, 0.6 * tone))
     # The strands: more near the middle; the farther from it, the sooner a strand ends; all gather in
@@ -122,8 +125,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool):
     for k in range(64):
         side = rng.uniform(-1, 1)
         side = np.sign(side) * abs(side) ** 1.15
-        longest = 1.0 - 0.38 * abs(side) ** 1.5
-        end = longest * (1 - 0.45 * rng.random() ** 1.5)
+        longest = 1.0 - spread[0] * abs(side) ** 1.5
+        end = longest * (1 - spread[1] * rng.random() ** 1.5)
         start = rng.random() ** 3 * 0.06                      # roots staggered: no straight edge at v = 0
         gather = 1 - 0.3 * _smooth(0.35, 1.0, v)
         period, phase = rng.uniform(80, 260), rng.random() * 6.3
@@ -151,7 +154,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     cw = n // 2 // COLUMNS
     v = ((np.arange(n) + 0.5) / n)[:, None]
     for c in range(COLUMNS):
-        a, lit = _clump(rng, n, cw, curly, rng.uniform(0.9, 1.06), c >= CLUMPS)
+        a, lit = _clump(rng, n, cw, curly, rng.uniform(0.9, 1.06), c >= CLUMPS, SPREAD.get(style, SPREAD["long"]))
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
         root, reach, tip_light = ROOT[style]
         lit = lit * (root + (1 - root) * _smooth(0.0, reach, v)) * (1 + tip_light * _smooth(0.45, 1.0, v))
