@@ -81,7 +81,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
         # (Only LOD 2's baked texture reads the body: asking for it here, on the helper, made a second
         # copy of the body while the caller's thread was making the first.)
-        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings) if lod >= 2 else None, lod)
+        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings) if lod >= 2 else None, lod,
+                                  settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
         out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
         out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
     if settings["glasses"] != "none":

@@ -27,7 +27,7 @@ from numba import njit
 from ..lod import Piece, merge
 from ..mesh import BodyMesh, vertex_normals
 from . import cards
-from .head import Head, head_of, per_body
+from .head import Head, dressed, head_of, per_body
 from .scalp import shell
 from .canon import fitted
 from .texture import pattern
@@ -148,12 +148,22 @@ def _texture(head: Head, p: Piece, style: str, q_max: float) -> dict[str, np.nda
             "alpha": np.round(a).astype("<u4") << 24}
 
 
+def hair_head(mesh: BodyMesh, top: str | None, bottom: str = "trousers") -> Head:
+    """The body's :class:`~.head.Head` as hair is fitted to it: over the top of style ``top`` (worn over
+    ``bottom``) where one is given (:func:`.head.dressed`)."""
+    if top is None:
+        return head_of(mesh)
+    from ..outfit.garments import dressed as worn
+
+    return dressed(head_of(mesh), mesh, worn(mesh, top, bottom).piece)
+
+
 @per_body
-def baked(mesh: BodyMesh, style: str) -> tuple[Piece, dict[str, np.ndarray]]:
-    """The LOD 2 shell of ``style`` for this body and its texture's pattern (light levels, tip steps and
-    alpha, as :func:`.texture.pattern`)."""
-    head = head_of(mesh)
-    g = fitted(mesh, style, 0)
+def baked(mesh: BodyMesh, style: str, top: str | None = None, bottom: str = "trousers") -> tuple[Piece, dict[str, np.ndarray]]:
+    """The LOD 2 shell of ``style`` for this body (over the top ``top``, if any) and its texture's pattern
+    (light levels, tip steps and alpha, as :func:`.texture.pattern`)."""
+    head = hair_head(mesh, top, bottom)
+    g = fitted(mesh, style, 0, head)
     hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])
     az, q, r = _chart(head, hair.positions.astype(np.float64))
     q_max = float(q.max()) + 0.005

@@ -142,8 +142,18 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     r = np.linalg.norm(rel, axis=1)
     d = rel / np.maximum(r, 1e-12)[:, None]
     floor = head.envelope(d, highest=True) + CLEAR
-    low = (r < floor) & ~np.repeat(hang.reshape(-1), 2)
+    hanging = np.repeat(hang.reshape(-1), 2)
+    low = (r < floor) & ~hanging
     pos[low] = head.centre + d[low] * floor[low, None]
+    # ...and those hanging out of the body envelope (over a hollow, such as where the neck meets the
+    # shoulders, a flat card's edges dip below the surface its middle follows).
+    if hanging.any():
+        rel = pos - head.centre
+        rho = np.hypot(rel[:, 0], rel[:, 2])
+        need = head.reach(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1]) + CLEAR
+        push = hanging & (rho < need)
+        pos[push, 0] = head.centre[0] + rel[push, 0] * (need[push] / np.maximum(rho[push], 1e-9))
+        pos[push, 2] = head.centre[2] + rel[push, 2] * (need[push] / np.maximum(rho[push], 1e-9))
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
     if s.across is not None:
         # A ribbon laid along given directions twists (a coil's turns): its quads are far from flat, and

@@ -26,15 +26,16 @@ ANISOTROPY = {"short": (0.6, 0.0), "long": (0.8, 0.0), "bun": (0.65, 0.0), "curl
 SPECULAR = 0.4
 
 
-def material(color: str, style: str, mesh, lod: int) -> dict:
+def material(color: str, style: str, mesh, lod: int, top: str | None = None, bottom: str = "trousers") -> dict:
     """``image`` (RGBA), ``roughness`` and ``anisotropy`` for ``style`` in ``color`` at ``lod`` (LOD 2's
-    texture is the cards baked for this body, ``mesh``; below LOD 2 ``mesh`` is not read and may be None)."""
-    image = hair_texture(color, style) if lod < 2 else _baked_texture(mesh, style, color)
+    texture is the cards baked for this body, ``mesh``, over the top ``top``; below LOD 2 ``mesh`` is not
+    read and may be None)."""
+    image = hair_texture(color, style) if lod < 2 else _baked_texture(mesh, style, color, top, bottom)
     return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style], specular=SPECULAR)
 
 
 @per_body
-def _baked_texture(mesh, style: str, color: str):
+def _baked_texture(mesh, style: str, color: str, top: str | None, bottom: str):
     from .bake import baked
 
-    return tint(baked(mesh, style)[1], color)
+    return tint(baked(mesh, style, top, bottom)[1], color)

@@ -25,7 +25,7 @@ import numpy as np
 from ..lod import Piece, merge
 from ..mesh import BodyMesh
 from . import cards
-from .bake import baked
+from .bake import baked, hair_head
 from .head import head_of, smoothstep
 from .occlusion import shade
 from .scalp import shell, split
@@ -38,16 +38,18 @@ LOD1_BUDGET = 5000
 SCALP_SHADE = 0.8
 
 
-def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
-    """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for ``"none"``)."""
+def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
+                bottom: str = "trousers") -> dict[str, Piece]:
+    """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for ``"none"``), hanging over the
+    top of style ``top`` (worn over ``bottom``) where one is given."""
     if style == "none":
         return {}
     if style not in STYLES:
         raise ValueError(f"hair: unknown style {style!r}")
     if lod >= 2:
-        return {"Hair": baked(mesh, style)[0]}
-    head = head_of(mesh)
-    g = fitted(mesh, style, lod)
+        return {"Hair": baked(mesh, style, top, bottom)[0]}
+    head = hair_head(mesh, top, bottom)
+    g = fitted(mesh, style, lod, head)
     inside, band = (_scalp_shade(p) for p in split(shell(mesh, head, style)))
     # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
     # vertex shaded by its depth in the hair (:mod:`.occlusion`).

@@ -39,7 +39,7 @@ ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (800, 440), "ponytail
 
 # Where a card's root starts (metres over the head: under the scalp layer, which stands a few
 # millimetres off the skin inside the hairline) and over what length of strand it rises to its height.
-ROOT_HEIGHT, EMERGE = 0.0015, 0.015
+ROOT_HEIGHT, EMERGE = 0.003, 0.015
 
 
 def emerge(s: np.ndarray, height) -> np.ndarray:
