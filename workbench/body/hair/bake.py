@@ -194,6 +194,14 @@ def baked(mesh: BodyMesh, style: str, top: str | None = None, bottom: str = "tro
     pos = pos[used]
     uv = np.column_stack([(A.reshape(-1)[used] + 180.0) / 360.0, Q.reshape(-1)[used] / q_max]).astype(np.float32)
     hanging = Q.reshape(-1)[used] > head.radius * np.pi / 2
+    # Smoothed, the grid draws in over hollows: its hanging nodes are kept out of the body envelope (and
+    # the garment's), as the cards are.
+    rel = pos.astype(np.float64) - head.centre
+    rho = np.hypot(rel[:, 0], rel[:, 2])
+    need = head.reach(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1].astype(np.float64)) + 2 * cards.CLEAR
+    push = hanging & (rho < need)
+    scale = np.where(push, need / np.maximum(rho, 1e-9), 1.0)
+    pos = np.column_stack([head.centre[0] + rel[:, 0] * scale, pos[:, 1], head.centre[2] + rel[:, 2] * scale]).astype(np.float32)
     joints, weights = cards.skin(mesh, head, pos.astype(np.float64), hanging)
     piece = Piece(pos, vertex_normals(pos, tris), uv, tris, joints, weights, np.full(len(pos), -1, np.int64))
     return piece, _texture(head, hair, style, q_max)
