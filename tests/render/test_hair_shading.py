@@ -83,6 +83,7 @@ def test_the_strand_highlight_is_a_band_across_the_strands():
         return rows.std() / cols.std()
 
     assert flatness(img, hair) < 0.6
-    assert flatness(*hair_pixels(strip(glb, "KHR_materials_anisotropy"))) > flatness(img, hair) + 0.2
+    # (The isotropic highlight on the hair's smooth shading normals is a broad blob; the band is half as tall.)
+    assert flatness(*hair_pixels(strip(glb, "KHR_materials_anisotropy"))) > 1.5 * flatness(img, hair)
     full_img, full = hair_pixels(strip(glb, "KHR_materials_specular"))
     assert np.percentile(full_img.mean(-1)[full], 99) > np.percentile(lum[hair], 99) + 5

@@ -143,7 +143,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def target(az, i):
         a = np.abs(az)
         front = a < FRONT
-        goal = np.where(front, 18.0 + 36.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 8.0 * spread[i],
+        goal = np.where(front, 16.0 + 26.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 5.0 * spread[i],
                         134.0 + 46.0 * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
         return np.sign(az + 1e-9) * goal
 
@@ -194,7 +194,8 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
                           limit=lambda d, i: d @ bun > reach)
     cards = Strands(pts, nrm, hang, rng.uniform(0.012, 0.018, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
-    wisps = edge_wisps(head, "bun", rng, 70 if lod == 0 else 30, 0.018, lambda s, d, p, i: bun - d)
+    # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
+    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012)
     return Groom(cards, wisps, [wraps])
 
 
@@ -284,7 +285,7 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     wrap = line[j] + (radius[j] + 0.002) * ring
     band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),
                    clump_columns(rng, 1), 0.1, np.repeat(t[j][None, None], 18, 1))
-    wisps = edge_wisps(head, "ponytail", rng, 70 if lod == 0 else 30, 0.018, lambda s, d, p, i: tie_d - d)
+    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012)
     return Groom(sleek, wisps, [tail, band])
 
 

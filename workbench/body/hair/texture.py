@@ -43,8 +43,8 @@ CLUMPS = 6
 # The scalp layer's rows, in units of the style's hairline (0 the crown, 1 the hairline): the roots'
 # shade is opaque to FILL_TO and gone at FILL_END; strands end one by one between TIP_FROM and TIP_TO;
 # the layer runs on, clear, to V_END (v = 1).
-FILL_TO, FILL_END = 0.93, 1.0
-TIP_FROM, TIP_TO, V_END = 0.94, 1.06, 1.40
+FILL_TO, FILL_END = 0.9, 1.0
+TIP_FROM, TIP_TO, V_END = 0.93, 1.08, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
 # Steps from the root's colour to the tip's.
@@ -190,9 +190,9 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     tone = rng.random(w).astype(np.float32)
     pair = np.repeat(rng.random(w // 2), 2)[:w]
     # Ends: most near TIP_FROM, fewer and fewer towards TIP_TO (the hairline's density falls off).
-    draw = (0.6 * pair + 0.4 * rng.random(w)).astype(np.float32) ** 1.6
+    draw = (0.6 * pair + 0.4 * rng.random(w)).astype(np.float32) ** 1.25
     ends = TIP_FROM + (TIP_TO - TIP_FROM) * draw[strand]
-    fine = np.clip((ends - h) / 0.025, 0, 1) ** 1.5                # a strand tapering over its last rows
+    fine = np.clip((ends - h) / 0.04, 0, 1) ** 1.5                 # a strand tapering over its last rows
     on = (strand % 2 == 0) | (h < TIP_FROM)                         # past the fill, every other texel a hair
     strands = fine * on * 0.9
     fill = _smooth(FILL_END, FILL_TO, h)
