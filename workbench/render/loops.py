@@ -453,9 +453,9 @@ def _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx, hy, hz
         s8 = s4 * s4
         s16 = s8 * s8
         if k == 0:
-            out[0] = s16 * s16 * s16 * np.float32(0.3) * lit    # sin ** 96: a white band
+            out[0] = s16 * s16 * s16 * np.float32(0.7) * lit    # sin ** 96: a white band
         else:
-            out[1] = s16 * np.float32(1.2) * lit                # sin ** 32, times the colour: a broader one
+            out[1] = s16 * np.float32(2.8) * lit                # sin ** 32, times the colour: a broader one
     return out[0], out[1]
 
 

@@ -8,7 +8,7 @@ lights in grey). Curls scatter light every way: theirs is weaker and rougher.
 
 >>> m = material("#2B1B10", "short", None, 0)
 >>> m["image"].shape, m["anisotropy"], m["specular"]
-((1024, 512, 4), (0.6, 0.0), 0.4)
+((1024, 512, 4), (0.45, 0.0), 0.3)
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from __future__ import annotations
 from .head import per_body
 from .texture import hair_texture, tint
 
-ROUGHNESS = {"short": 0.6, "long": 0.55, "bun": 0.55, "curly": 0.75, "ponytail": 0.55, "bob": 0.55}
-# (strength, rotation): the direction of stretched roughness is the cards' u, across the strands. Long
-# hair's is the strongest: its cards shade flat across (their own facing, see cards.facing), and a weaker
-# stretch left its band little narrower than the isotropic highlight.
-ANISOTROPY = {"short": (0.6, 0.0), "long": (0.8, 0.0), "bun": (0.65, 0.0), "curly": (0.3, 0.0), "ponytail": (0.7, 0.0),
-              "bob": (0.75, 0.0)}
+ROUGHNESS = {"short": 0.65, "long": 0.6, "bun": 0.6, "curly": 0.75, "ponytail": 0.6, "bob": 0.6}
+# (strength, rotation): the direction of stretched roughness is the cards' u, across the strands (their TANGENT,
+# smoothed over the hair: workbench.gltf.maps.strand_tangents). Half strength: in three.js's studio a stronger
+# stretch spread the room's reflection over dark hair as a grey wash.
+ANISOTROPY = {"short": (0.45, 0.0), "long": (0.5, 0.0), "bun": (0.5, 0.0), "curly": (0.3, 0.0), "ponytail": (0.5, 0.0),
+              "bob": (0.5, 0.0)}
 # KHR_materials_specular's factor: a fibre's reflection is weaker than a smooth dielectric's.
-SPECULAR = 0.4
+SPECULAR = 0.3
 
 
 def material(color: str, style: str, mesh, lod: int, top: str | None = None, bottom: str = "trousers") -> dict:
