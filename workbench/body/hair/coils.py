@@ -125,7 +125,7 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def field(s, d, p, i):
         # Mostly out from the head (the height below does that); along the head, back from the face
         # in front, a little down at the sides and back.
-        back = (tangent(d, crown - d) + UP * 0.2) * front[i][:, None]
+        back = (tangent(d, crown - d) + UP * 0.2) * (0.4 * front[i])[:, None]
         out = (tangent(d, d - crown) * 0.5 - UP * (0.6 * low[i])[:, None]) * (1 - front[i])[:, None]
         return back + out
 

@@ -4,7 +4,7 @@ Strands reflect light in a band across them (a fibre's normals turn round it, no
 glTF asks for with ``KHR_materials_anisotropy``: the roughness is stretched along the cards' ``u``
 (across the strands), so the highlight runs round the head as a band; ``KHR_materials_specular`` dims
 the reflection (a fibre reflects less than a smooth surface: dark hair would otherwise mirror a room's
-lights in grey). Curls scatter light every way: theirs is weaker and rougher.
+lights in grey). Curls scatter light every way: theirs is rougher and not anisotropic.
 
 >>> m = material("#2B1B10", "short", None, 0)
 >>> m["image"].shape, m["anisotropy"], m["specular"]
@@ -20,7 +20,9 @@ ROUGHNESS = {"short": 0.65, "long": 0.6, "bun": 0.6, "curly": 0.75, "ponytail": 
 # (strength, rotation): the direction of stretched roughness is the cards' u, across the strands (their TANGENT,
 # smoothed over the hair: workbench.gltf.maps.strand_tangents). Half strength: in three.js's studio a stronger
 # stretch spread the room's reflection over dark hair as a grey wash.
-ANISOTROPY = {"short": (0.45, 0.0), "long": (0.5, 0.0), "bun": (0.5, 0.0), "curly": (0.3, 0.0), "ponytail": (0.5, 0.0),
+# Curls have none: their strands turn every way within a pixel, and scatter light so (no band, no TANGENT
+# to write for their many flat-shaded vertices).
+ANISOTROPY = {"short": (0.45, 0.0), "long": (0.5, 0.0), "bun": (0.5, 0.0), "curly": None, "ponytail": (0.5, 0.0),
               "bob": (0.5, 0.0)}
 # KHR_materials_specular's factor: a fibre's reflection is weaker than a smooth dielectric's.
 SPECULAR = 0.3

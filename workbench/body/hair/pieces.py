@@ -50,7 +50,7 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         return {"Hair": baked(mesh, style, top, bottom)[0]}
     head = hair_head(mesh, top, bottom)
     g = fitted(mesh, style, lod, head)
-    inside, band = (_scalp_shade(p) for p in split(shell(mesh, head, style)))
+    inside, band = (_scalp_shade(p, style) for p in split(shell(mesh, head, style)))
     # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
     # vertex shaded by its depth in the hair (:mod:`.occlusion`).
     hair = merge([cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])
@@ -65,8 +65,10 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     return out
 
 
-def _scalp_shade(p: Piece) -> Piece:
+def _scalp_shade(p: Piece, style: str) -> Piece:
     """The scalp layer's vertex colours: the hair's inside shade under the cards, lighter towards the
-    hairline (where it shows as the hair's own edge)."""
-    light = SCALP_SHADE + (1 - SCALP_SHADE) * smoothstep(0.7, 0.9, p.uv[:, 1] * V_END)
+    hairline (where it shows as the hair's own edge). Under curls, which leave it in view between them,
+    darker: the depth between the coils (in light hair, in the hair's colour, it read as scalp)."""
+    deep = SCALP_SHADE * (0.6 if style == "curly" else 1.0)
+    light = deep + (1 - deep) * smoothstep(0.7, 0.9, p.uv[:, 1] * V_END)
     return replace(p, colors=np.repeat(light[:, None], 3, 1).astype(np.float32))

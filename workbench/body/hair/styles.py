@@ -333,7 +333,8 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
-    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.35)
+    # (A bob's ends are cut nearly blunt: its cards narrow little at the tip.)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)
     wisps = edge_wisps(head, "bob", rng, 80 if lod == 0 else 50, 0.025,
                        lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
     return Groom(cards, wisps, [])

@@ -128,7 +128,7 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
         longest = 1.0 - spread[0] * abs(side) ** 1.5
         end = longest * (1 - spread[1] * rng.random() ** 1.5)
         start = rng.random() ** 3 * 0.06                      # roots staggered: no straight edge at v = 0
-        gather = 1 - 0.3 * _smooth(0.35, 1.0, v)
+        gather = 1 - 0.3 * (spread[1] / 0.45) * _smooth(0.35, 1.0, v)
         period, phase = rng.uniform(80, 260), rng.random() * 6.3
         x = mid + side * (mid - 2.5) * gather + rng.uniform(0.3, 1.6) * np.sin(v * rows / period + phase)
         if curly:
