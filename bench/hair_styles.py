@@ -40,9 +40,11 @@ CASES = {
     "first preview over HTTP, a new avatar": HTTP + (
         "t = time.perf_counter(); c = time.process_time(); client.avatars.preview(mid, size=512)\n"),
     "model, LOD 0, all 18 clips": (
-        "t = time.perf_counter(); c = time.process_time(); build_avatar(settings, ModelOptions(animations=ANIMATIONS))\n"),
+        "t = time.perf_counter(); c = time.process_time()\n"
+        "build_avatar(settings, ModelOptions(animations=ANIMATIONS))\n"),
 }
-SIZE = ("glb = build_avatar(settings, ModelOptions(texture_atlas_size=1024, texture_format='webp', animations=ANIMATIONS))\n"
+SIZE = ("glb = build_avatar(settings, ModelOptions(texture_atlas_size=1024, texture_format='webp',\n"
+        "                                       animations=ANIMATIONS))\n"
         "print(len(glb))\n")
 
 
@@ -62,7 +64,8 @@ def main(runs: int = 5, styles: tuple[str, ...] = STYLES, base: str = BASE) -> N
         load_base(tmp, base)
         for style in styles:                 # (the kept arrays made before timing)
             for pkg, s in (("workbench", style), ("workbench_base", OLD.get(style, style))):
-                run(setup(tmp, pkg, s) + "first_preview()\nbuild_avatar(settings, ModelOptions(animations=ANIMATIONS))\n")
+                run(setup(tmp, pkg, s) + "first_preview()\n"
+                    "build_avatar(settings, ModelOptions(animations=ANIMATIONS))\n")
         times = {(c, s, p): [] for c in CASES for s in styles for p in ("workbench", "workbench_base")}
         cpu = {k: [] for k in times}
         for _ in range(runs):

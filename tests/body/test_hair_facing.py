@@ -59,7 +59,8 @@ def test_neighbouring_cards_shade_as_one_surface(style):
         return np.degrees(np.arccos(np.clip(np.sum(n[pairs[:, 0]] * n[pairs[:, 1]], axis=1), -1, 1)))
 
     shading = piece.normals.astype(np.float64)
-    assert np.median(spread(shading)) < 0.6 * np.median(spread(own)), (np.median(spread(shading)), np.median(spread(own)))
+    assert np.median(spread(shading)) < 0.6 * np.median(spread(own)), (np.median(spread(shading)),
+                                                                         np.median(spread(own)))
 
 
 def cards_of(piece) -> np.ndarray:

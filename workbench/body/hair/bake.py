@@ -159,7 +159,8 @@ def hair_head(mesh: BodyMesh, top: str | None, bottom: str = "trousers") -> Head
 
 
 @per_body
-def baked(mesh: BodyMesh, style: str, top: str | None = None, bottom: str = "trousers") -> tuple[Piece, dict[str, np.ndarray]]:
+def baked(mesh: BodyMesh, style: str, top: str | None = None,
+          bottom: str = "trousers") -> tuple[Piece, dict[str, np.ndarray]]:
     """The LOD 2 shell of ``style`` for this body (over the top ``top``, if any) and its texture's pattern
     (light levels, tip steps and alpha, as :func:`.texture.pattern`)."""
     head = hair_head(mesh, top, bottom)
@@ -201,7 +202,8 @@ def baked(mesh: BodyMesh, style: str, top: str | None = None, bottom: str = "tro
     need = head.reach(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1].astype(np.float64)) + 2 * cards.CLEAR
     push = hanging & (rho < need)
     scale = np.where(push, need / np.maximum(rho, 1e-9), 1.0)
-    pos = np.column_stack([head.centre[0] + rel[:, 0] * scale, pos[:, 1], head.centre[2] + rel[:, 2] * scale]).astype(np.float32)
+    pos = np.column_stack([head.centre[0] + rel[:, 0] * scale, pos[:, 1],
+                           head.centre[2] + rel[:, 2] * scale]).astype(np.float32)
     joints, weights = cards.skin(mesh, head, pos.astype(np.float64), hanging)
     piece = Piece(pos, vertex_normals(pos, tris), uv, tris, joints, weights, np.full(len(pos), -1, np.int64))
     return piece, _texture(head, hair, style, q_max)

@@ -1,8 +1,11 @@
 """A style's hair for one body at a level of detail, as the avatar's pieces (MetaHuman's chain).
 
 - LOD 0: alpha-tested, ``Hair``: the scalp shell (:mod:`.scalp`: the roots' shade under the cards)
-  inside the hairline and the cards (:mod:`.cards`); blended, ``Hair_Fringe``: the shell's band at
-  the hairline (a soft edge of alpha) and over it the wisps past the hairline.
+  inside the hairline and the cards (:mod:`.cards`), each card vertex coloured by its depth in the
+  hair (:mod:`.occlusion`, ``COLOR_0``); blended, ``Hair_Fringe``: the shell's band at the hairline (a
+  soft edge of alpha) and over it the wisps past the hairline.
+- Hanging hair is fitted over the avatar's top where the settings give one (:func:`.bake.hair_head`),
+  so a sweater's shoulders and a hood do not poke through it.
 - LOD 1: the same with about half the cards, each wider (at most :data:`LOD1_BUDGET` triangles
   in all, Ready Player Me's hair budget).
 - LOD 2: one shell over the hair with the cards baked into its texture (:mod:`.bake`), ``Hair``
@@ -26,7 +29,7 @@ from ..lod import Piece, merge
 from ..mesh import BodyMesh
 from . import cards
 from .bake import baked, hair_head
-from .head import head_of, smoothstep
+from .head import smoothstep
 from .occlusion import shade
 from .scalp import shell, split
 from .canon import fitted

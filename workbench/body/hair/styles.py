@@ -8,8 +8,16 @@ and how high they stand, as guide strands (:mod:`.groom`) ready to be swept into
   shoulders onto the chest, the rest down the back in a U; in layers (roots nearer the crown lie
   outside and fall longer).
 - ``bun``: every strand combed sleek towards the bun at the back of the crown (:mod:`.coils` winds
-  the bun itself).
+  the bun itself, a rope of hair coiled on itself).
 - ``curly``: :mod:`.coils`.
+- ``ponytail``: every strand combed sleek to a tie at the back of the head (:data:`TIE_AT`); from it a tail
+  of cards in two rings round its centreline, which goes out from the head and turns down to hang over
+  the upper back, fullest a third of the way down; a lock wound round the tie hides it.
+- ``bob``: a side parting; the hair falls round the head to the jaw in front and a little shorter at the
+  nape, with volume at the sides, its ends cut nearly blunt.
+
+Every card's root starts under the scalp layer and comes out of it over its first centimetres
+(:func:`emerge`), so no root end stands as a step along the hairline.
 
 Every style also sends wisps past its edge (the blended fringe): short fine strands at the
 hairline and a few loose ones over the outer layer.
@@ -34,7 +42,7 @@ from .head import Head, directions, head_of, smoothstep
 
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (800, 440), "ponytail": (800, 400), "bob": (1100, 460)}
+ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
 
 
 # Where a card's root starts (metres over the head: under the scalp layer, which stands a few
@@ -192,7 +200,7 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
                           limit=lambda d, i: d @ bun > reach)
-    cards = Strands(pts, nrm, hang, rng.uniform(0.012, 0.018, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
     # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
     wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012)
@@ -256,7 +264,7 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
                           limit=lambda d, i: d @ tie_d > reach)
-    sleek = Strands(pts, nrm, hang, rng.uniform(0.012, 0.017, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+    sleek = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
     # The tail: rings of cards round its centreline, each twisting a little and ending at its own length.
     K = 16 if lod == 0 else 11
     line, radius = _tail_line(head, 60)
