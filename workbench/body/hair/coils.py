@@ -38,7 +38,7 @@ BUN_TURNS = 2.3
 # pitch and radius (metres).
 CURLY_ROOTS = (720, 330)
 CURLY_COILS = (1, 1)
-COIL_POINTS = (18, 14)
+COIL_POINTS = (16, 14)
 PITCH = (0.013, 0.019)
 COIL = (0.0045, 0.0075)
 
