@@ -148,28 +148,25 @@ def strand_tangents(positions: np.ndarray, normals: np.ndarray, uv: np.ndarray, 
     base = np.floor(g).astype(np.int64)
     frac = g - base
     dims = base.max(0) + 2
-    pairs = [(0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2)]
-    outer = np.stack([t[:, a] * t[:, b] for a, b in pairs], 1)               # (N, 6)
-    corners = []
+    # (xx, yy, zz, xy, xz, yz) of each tangent's outer product
+    outer = np.stack([t[:, 0] * t[:, 0], t[:, 1] * t[:, 1], t[:, 2] * t[:, 2],
+                      t[:, 0] * t[:, 1], t[:, 0] * t[:, 2], t[:, 1] * t[:, 2]], 1)
+    keys, weights = [], []
     for dx in (0, 1):
         for dy in (0, 1):
             for dz in (0, 1):
-                w = (np.where(dx, frac[:, 0], 1 - frac[:, 0]) * np.where(dy, frac[:, 1], 1 - frac[:, 1])
-                     * np.where(dz, frac[:, 2], 1 - frac[:, 2]))
-                key = ((base[:, 0] + dx) * dims[1] + base[:, 1] + dy) * dims[2] + base[:, 2] + dz
-                corners.append((key, w))
+                weights.append(np.where(dx, frac[:, 0], 1 - frac[:, 0]) * np.where(dy, frac[:, 1], 1 - frac[:, 1])
+                               * np.where(dz, frac[:, 2], 1 - frac[:, 2]))
+                keys.append(((base[:, 0] + dx) * dims[1] + base[:, 1] + dy) * dims[2] + base[:, 2] + dz)
+    key, w = np.concatenate(keys), np.concatenate(weights)
     size = int(dims[0] * dims[1] * dims[2])
-    grid = np.zeros((size, 6))
-    for key, w in corners:
-        for c in range(6):
-            grid[:, c] += np.bincount(key, outer[:, c] * w, size)
-    m = sum(grid[key] * w[:, None] for key, w in corners)                     # (N, 6)
-    mat = np.empty((len(p), 3, 3))
-    for k, (a, b) in enumerate(pairs):
-        mat[:, a, b] = mat[:, b, a] = m[:, k]
+    grid = np.stack([np.bincount(key, np.tile(outer[:, c], 8) * w, size) for c in range(6)], 1)
+    m = (grid[key] * w[:, None]).reshape(8, len(p), 6).sum(0)
+    xx, yy, zz, xy, xz, yz = m.T
     v = t
     for _ in range(3):
-        v = np.einsum("nij,nj->ni", mat, v)
+        v = np.stack([xx * v[:, 0] + xy * v[:, 1] + xz * v[:, 2], xy * v[:, 0] + yy * v[:, 1] + yz * v[:, 2],
+                      xz * v[:, 0] + yz * v[:, 1] + zz * v[:, 2]], 1)
         v /= np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
     n = np.asarray(normals, np.float64)
     n = n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
