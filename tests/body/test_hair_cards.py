@@ -19,6 +19,7 @@ from workbench.body.hair.head import head_of
 from workbench.options import BODY_SHAPES, HAIR_STYLES
 
 STYLES = [s for s in HAIR_STYLES if s != "none"]
+SLEEK = ("bun", "ponytail")
 
 
 @lru_cache(maxsize=None)
@@ -64,7 +65,8 @@ def test_every_style_is_cards_in_layers_over_the_scalp(style):
         assert np.allclose(corners.reshape(S, -1, 3).mean(1), g.cards.pts.mean(1), atol=0.02)
     h = heights(g.cards.pts, head_of(m))
     on_head = ~g.cards.hanging
-    assert np.percentile(h[on_head], 90) - np.percentile(h[on_head], 10) > 0.004, style
+    # (Hair pulled back to a bun or a ponytail lies sleek: its layers a couple of millimetres apart.)
+    assert np.percentile(h[on_head], 90) - np.percentile(h[on_head], 10) > (0.0015 if style in SLEEK else 0.004), style
     # Inner first, by their mean height over the head (fitted to another body than the one they were
     # sorted on, they keep that order give or take a millimetre).
     for s, share in ((g.cards, 0.9), (g.fringe, 0.97)):

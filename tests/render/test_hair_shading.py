@@ -58,10 +58,13 @@ def strip(glb, *extensions):
     return pack_glb(doc, binary)
 
 
-def hair_pixels(glb):
+def hair_pixels(glb, hair=None):
+    """The back portrait's pixels and its hair (blue-black, above the shoulders; ``hair``: a mask found before,
+    so renders whose highlights grey some hair pixels are compared on the same pixels)."""
     img = np.asarray(render(glb, size=256, camera="portrait", yaw_deg=180))[..., :3].astype(float)
-    hair = (img[..., 2] > img[..., 0] + 10) & (img[..., 0] < 80)      # blue-black hair (not the red shirt)
-    hair[int(0.7 * len(hair)):] = False                                # above the shoulders
+    if hair is None:
+        hair = (img[..., 2] > img[..., 0] + 10) & (img[..., 0] < 80)      # blue-black hair (not the red shirt)
+        hair[int(0.7 * len(hair)):] = False                                # above the shoulders
     return img, hair
 
 
@@ -83,6 +86,7 @@ def test_the_strand_highlight_is_a_band_across_the_strands():
         return rows.std() / cols.std()
 
     assert flatness(img, hair) < 0.6
-    assert flatness(*hair_pixels(strip(glb, "KHR_materials_anisotropy"))) > flatness(img, hair) + 0.2
-    full_img, full = hair_pixels(strip(glb, "KHR_materials_specular"))
-    assert np.percentile(full_img.mean(-1)[full], 99) > np.percentile(lum[hair], 99) + 5
+    # (The isotropic highlight on the hair's smooth shading normals is a broad blob; the band is half as tall.)
+    assert flatness(*hair_pixels(strip(glb, "KHR_materials_anisotropy"), hair)) > 1.5 * flatness(img, hair)
+    full_img, _ = hair_pixels(strip(glb, "KHR_materials_specular"), hair)
+    assert np.percentile(full_img.mean(-1)[hair], 99) > np.percentile(lum[hair], 99) + 5

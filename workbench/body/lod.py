@@ -56,6 +56,7 @@ class Piece:
     joints: np.ndarray      # (N, 4) uint8
     weights: np.ndarray     # (N, 4) float32
     source: np.ndarray      # (N,) int64: the body-mesh vertex each vertex stands for
+    colors: np.ndarray | None = None   # (N, 3) float32 0..1 or None: COLOR_0 (hair's occlusion)
 
     @property
     def triangles(self) -> int:
@@ -110,11 +111,16 @@ def decimate(p: Piece, ratio: float) -> Piece:
 
 
 def merge(pieces: list[Piece]) -> Piece:
-    """Concatenate pieces into one (indices offset)."""
+    """Concatenate pieces into one (indices offset); vertex colours where any piece has them (white for
+    the others)."""
     offsets = np.cumsum([0] + [len(q.positions) for q in pieces[:-1]])
+    colors = None
+    if any(q.colors is not None for q in pieces):
+        colors = np.concatenate([q.colors if q.colors is not None else np.ones((len(q.positions), 3), np.float32)
+                                 for q in pieces]).astype(np.float32)
     return Piece(*(np.concatenate([getattr(q, f) for q in pieces]) for f in ("positions", "normals", "uv")),
                  np.concatenate([q.indices + o for q, o in zip(pieces, offsets)]),
-                 *(np.concatenate([getattr(q, f) for q in pieces]) for f in ("joints", "weights", "source")))
+                 *(np.concatenate([getattr(q, f) for q in pieces]) for f in ("joints", "weights", "source")), colors)
 
 
 def uv_into(p: Piece, rect: tuple[float, float, float, float]) -> Piece:

@@ -81,7 +81,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
         # (Only LOD 2's baked texture reads the body: asking for it here, on the helper, made a second
         # copy of the body while the caller's thread was making the first.)
-        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings) if lod >= 2 else None, lod)
+        look = hair_look.material(hair["color"], hair["style"], body_mesh(settings) if lod >= 2 else None, lod,
+                                  settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
         out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
         out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
     if settings["glasses"] != "none":
@@ -124,9 +125,14 @@ def _cloth_maps(settings: dict, lod: int) -> dict[str, dict]:
 
 def _write_primitive(w: GlbWriter, p: Piece, material: int, targets, tangents: bool = True) -> dict:
     prim = w.primitive(positions=p.positions, normals=p.normals, uv=p.uv, joints=p.joints, weights=p.weights,
-                       indices=p.indices, material=material, targets=targets)
-    if tangents and "normalTexture" in w.doc["materials"][material]:   # a normal map's frame (workbench.gltf.maps)
+                       indices=p.indices, material=material, targets=targets, colors=p.colors)
+    mat = w.doc["materials"][material]
+    if tangents and "normalTexture" in mat:   # a normal map's frame (workbench.gltf.maps)
         maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices)
+    elif ANISOTROPY in mat.get("extensions", {}):
+        # Hair's highlight runs along the strands' direction over the hair, not each card's (a first
+        # preview's too: the renderer reads it)
+        maps.add_tangents(w, prim, p.positions, p.normals, p.uv, p.indices, strands=True)
     return prim
 
 

@@ -264,17 +264,23 @@ class GlbWriter:
         return self.add("materials", m)
 
     def primitive(self, *, positions, indices, normals=None, uv=None, joints=None, weights=None,
-                  material: int | None = None, targets=None) -> dict:
+                  material: int | None = None, targets=None, colors=None) -> dict:
         """Write a triangle list's vertex attributes and indices; return the primitive (for :meth:`mesh`).
 
         Floats are stored as float32, ``joints`` as uint8 (up to 256 joints), POSITION with min/max.
-        ``targets``: morph targets, each (vertex rows, position deltas), stored sparse.
+        ``targets``: morph targets, each (vertex rows, position deltas), stored sparse. ``colors``
+        (N, 3) 0..1: COLOR_0 as normalized bytes, RGBA with alpha 1 (a vertex attribute's elements are
+        4-byte aligned).
         """
         positions = np.asarray(positions, np.float32)
         attrs = {"POSITION": self.accessor(positions, "VEC3", ARRAY_BUFFER, minmax=True)}
         for key, values, type_ in (("NORMAL", normals, "VEC3"), ("TEXCOORD_0", uv, "VEC2")):
             if values is not None:
                 attrs[key] = self.accessor(np.asarray(values, np.float32), type_, ARRAY_BUFFER)
+        if colors is not None:
+            rgba = np.full((len(positions), 4), 255, np.uint8)
+            rgba[:, :3] = np.clip(np.asarray(colors, np.float64) * 255 + 0.5, 0, 255)
+            attrs["COLOR_0"] = self.accessor(rgba, "VEC4", ARRAY_BUFFER, normalized=True)
         if joints is not None:
             attrs["JOINTS_0"] = self.accessor(np.asarray(joints, np.uint8), "VEC4", ARRAY_BUFFER)
             attrs["WEIGHTS_0"] = self.accessor(np.asarray(weights, np.float32), "VEC4", ARRAY_BUFFER)

@@ -71,7 +71,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     if lod:
         out = {name: (p if name == "Glasses" else decimate(p, LOD_RATIOS[lod]))
                for name, p in _parts(key, 0).items() if name not in HAIR_PARTS}
-        out.update(hair_pieces(mesh, hair, lod))
+        out.update(hair_pieces(mesh, hair, lod, top, bottom))
         return {n: out[n] for n in MESH_ORDER if n in out}
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
     body = mesh.face_groups["body"]
@@ -81,7 +81,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out["Teeth"] = fitted_teeth(mesh, out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
-    out.update(hair_pieces(mesh, hair, 0))
+    out.update(hair_pieces(mesh, hair, 0, top, bottom))
     out.update(outfit_pieces(mesh, top, bottom))
     if glasses:
         out["Glasses"] = glasses_piece(mesh)

@@ -462,14 +462,13 @@ def _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx, hy, hz
         lg = np.sqrt(gx * gx + gy * gy + gz * gz)
         t = (gx * hx + gy * hy + gz * hz) / lg
         s2 = max(one - t * t, zero)              # sin^2 of the angle between fibre and half vector
+        s4 = s2 * s2
+        s8 = s4 * s4
+        s16 = s8 * s8
         if k == 0:
-            s4 = s2 * s2
-            s8 = s4 * s4
-            s16 = s8 * s8
-            out[0] = s16 * s16 * s16 * s16 * np.float32(0.15) * lit      # sin ** 128
+            out[0] = s16 * s16 * s16 * np.float32(0.7) * lit    # sin ** 96: a white band
         else:
-            s4 = s2 * s2
-            out[1] = s4 * s4 * s4 * np.float32(1.5) * lit       # sin ** 24, times the colour
+            out[1] = s16 * np.float32(2.8) * lit                # sin ** 32, times the colour: a broader one
     return out[0], out[1]
 
 

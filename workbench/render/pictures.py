@@ -37,7 +37,8 @@ def _turned(posed: Posed, yaw_deg: float, pivot: np.ndarray, elevation_deg: floa
     tip = np.array([[1, 0, 0], [0, c, -s], [0, s, c]])
     R = (tip @ yaw).astype(np.float32)
     pv = pivot.astype(np.float32)
-    draws = [replace(d, positions=(d.positions - pv) @ R.T + pv, normals=d.normals @ R.T) for d in posed.draws]
+    draws = [replace(d, positions=(d.positions - pv) @ R.T + pv, normals=d.normals @ R.T,
+                     tangents=None if d.tangents is None else d.tangents @ R.T) for d in posed.draws]
     joints = {k: (v - pv) @ R.T + pv for k, v in posed.joints.items()}
     return Posed(draws=draws, joints=joints, joint_names=posed.joint_names)
 

@@ -642,9 +642,10 @@ def _near_first(ti: np.ndarray, depth: np.ndarray, tris: np.ndarray) -> np.ndarr
 
 def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:
     """Per vertex (all draws), in view space: the direction ``KHR_materials_anisotropy`` stretches the
-    roughness along, for materials that have it (zero elsewhere): the texture's u direction on the
-    surface (from each triangle's UV derivatives, summed at its corners, as a viewer derives tangents
-    without a TANGENT attribute), turned by the material's rotation about the normal.
+    roughness along, for materials that have it (zero elsewhere): the draw's TANGENT where it has one,
+    else the texture's u direction on the surface (from each triangle's UV derivatives, summed at its
+    corners, as a viewer derives tangents without a TANGENT attribute); turned by the material's rotation
+    about the normal.
 
     >>> from workbench.render.scene import Draw, Material
     >>> m = Material(color=np.ones(4, np.float32), anisotropy=1.0)
@@ -657,7 +658,9 @@ def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:
     start = 0
     for k, d in enumerate(draws):
         n = len(d.positions)
-        if mat_aniso[k] > 0:
+        if mat_aniso[k] > 0 and d.tangents is not None:
+            acc = d.tangents.astype(np.float64)
+        elif mat_aniso[k] > 0:
             p, uv, t = d.positions.astype(np.float64), d.uv.astype(np.float64), d.tris
             e1, e2 = p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]]
             du1, du2 = uv[t[:, 1], 0] - uv[t[:, 0], 0], uv[t[:, 2], 0] - uv[t[:, 0], 0]
@@ -668,6 +671,7 @@ def _anisotropy_directions(draws, mat_aniso, R, nv) -> np.ndarray:
             acc = np.zeros((n, 3))
             for c in range(3):
                 np.add.at(acc, t[:, c], tan)
+        if mat_aniso[k] > 0:
             nrm = d.normals.astype(np.float64)
             acc -= nrm * np.sum(acc * nrm, axis=1, keepdims=True)
             acc /= np.maximum(np.linalg.norm(acc, axis=1, keepdims=True), 1e-12)

@@ -150,6 +150,8 @@ class Draw:
     material: Material
     mesh_name: str = ""
     material_index: int | None = None
+    # TANGENT's direction (N, 3), posed, where the material is anisotropic (hair: along the strands' u).
+    tangents: np.ndarray | None = None
 
 
 @dataclass
@@ -449,6 +451,11 @@ class Model:
                     pos += wk * self.accessor(target["POSITION"])
                 if nrm is not None and "NORMAL" in target:
                     nrm += wk * self.accessor(target["NORMAL"])
+        mat_index = prim.get("material")
+        material = self.materials[mat_index] if mat_index is not None else self.default_material
+        # An anisotropic material's tangents (its highlight's direction), posed like the normals.
+        tan = (self.accessor(attrs["TANGENT"])[:, :3].astype(np.float64)
+               if material.anisotropy > 0 and "TANGENT" in attrs else None)
         if skin_mats is not None and "JOINTS_0" in attrs and "WEIGHTS_0" in attrs:
             mats = np.zeros((n, 3, 4))
             s = 0
@@ -463,16 +470,18 @@ class Model:
                 # The inverse transpose is the same as the matrix for rotation plus uniform scale,
                 # which is what skinning produces in practice; renormalized below.
                 nrm = apply_skin(mats, np.ascontiguousarray(nrm, np.float64), False)
+            if tan is not None:
+                tan = apply_skin(mats, np.ascontiguousarray(tan, np.float64), False)
         else:
             p = pos @ node_world[:3, :3].T + node_world[:3, 3]
             if nrm is not None:
                 nrm = nrm @ np.linalg.inv(node_world[:3, :3])
+            if tan is not None:
+                tan = tan @ node_world[:3, :3].T
         if nrm is None:
             nrm = _vertex_normals(p, tris)
         ln = np.linalg.norm(nrm, axis=1, keepdims=True)
         nrm = nrm / np.where(ln == 0, 1, ln)
-        mat_index = prim.get("material")
-        material = self.materials[mat_index] if mat_index is not None else self.default_material
         uv = None
         key = f"TEXCOORD_{material.texcoord}"
         if key in attrs:
@@ -485,7 +494,7 @@ class Model:
             colors = c
         return Draw(positions=p.astype(np.float32), normals=nrm.astype(np.float32), uv=uv,
                     colors=colors, tris=tris.astype(np.int32), material=material, mesh_name=mesh_name,
-                    material_index=mat_index)
+                    material_index=mat_index, tangents=None if tan is None else tan.astype(np.float32))
 
 
 def _vertex_normals(p: np.ndarray, tris: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ from numba import njit
 from ..lod import Piece, merge
 from ..mesh import BodyMesh, vertex_normals
 from . import cards
-from .head import Head, head_of, per_body
+from .head import Head, dressed, head_of, per_body
 from .scalp import shell
 from .canon import fitted
 from .texture import pattern
@@ -116,37 +116,55 @@ def _texture(head: Head, p: Piece, style: str, q_max: float) -> dict[str, np.nda
     tri = np.concatenate([tri, tri[wide]])
     atlas = pattern(style)
     alpha = (atlas["alpha"] >> 24).astype(np.uint8)
+    # (the light level and the tip's step, as one number a texel takes whole)
+    level = atlas["tip"].astype(np.uint16) * 256 + atlas["light"]
     out_r = np.full((SIZE, SIZE), -1.0)
-    out_l = np.zeros((SIZE, SIZE), np.uint8)
+    out_l = np.zeros((SIZE, SIZE), np.uint16)
     out_a = np.zeros((SIZE, SIZE), np.uint8)
-    _draw(xy.astype(np.float64), r[tri].astype(np.float64), p.uv[tri].astype(np.float64), alpha, atlas["light"],
+    _draw(xy.astype(np.float64), r[tri].astype(np.float64), p.uv[tri].astype(np.float64), alpha, level,
           out_r, out_l, out_a)
-    # Clear texels take their neighbours' light, so filtering at the hair's edge does not darken it.
+    # Clear texels take their neighbours' light and tip, so filtering at the hair's edge does not darken it.
     filled = out_a > 0
-    light = out_l.astype(np.float64)
+    light = (out_l & 255).astype(np.float64)
+    tip = (out_l >> 8).astype(np.float64)
     for _ in range(4):
         grown = np.zeros_like(light)
+        grown_tip = np.zeros_like(light)
         count = np.zeros_like(light)
         for dy, dx in ((0, 1), (0, -1), (1, 0), (-1, 0)):
             grown += np.roll(np.roll(np.where(filled, light, 0), dy, 0), dx, 1)
+            grown_tip += np.roll(np.roll(np.where(filled, tip, 0), dy, 0), dx, 1)
             count += np.roll(np.roll(filled, dy, 0), dx, 1)
         take = ~filled & (count > 0)
         light[take] = grown[take] / count[take]
+        tip[take] = grown_tip[take] / count[take]
         filled |= take
     # The alpha blurred (two box passes each way), so its cut at one half follows a smooth outline:
     # card tips a few texels apart merge, and the hairline has no steps.
     a = out_a.astype(np.float64)
     for axis in (0, 1, 0, 1):
         a = sum(np.roll(a, k, axis) for k in range(-BLUR, BLUR + 1)) / (2 * BLUR + 1)
-    return {"light": np.round(light).astype(np.uint8), "alpha": np.round(a).astype("<u4") << 24}
+    return {"light": np.round(light).astype(np.uint8), "tip": np.round(tip).astype(np.uint8),
+            "alpha": np.round(a).astype("<u4") << 24}
+
+
+def hair_head(mesh: BodyMesh, top: str | None, bottom: str = "trousers") -> Head:
+    """The body's :class:`~.head.Head` as hair is fitted to it: over the top of style ``top`` (worn over
+    ``bottom``) where one is given (:func:`.head.dressed`)."""
+    if top is None:
+        return head_of(mesh)
+    from ..outfit.garments import dressed as worn
+
+    return dressed(head_of(mesh), mesh, worn(mesh, top, bottom).piece)
 
 
 @per_body
-def baked(mesh: BodyMesh, style: str) -> tuple[Piece, dict[str, np.ndarray]]:
-    """The LOD 2 shell of ``style`` for this body and its texture's pattern (light levels and alpha,
-    as :func:`.texture.pattern`)."""
-    head = head_of(mesh)
-    g = fitted(mesh, style, 0)
+def baked(mesh: BodyMesh, style: str, top: str | None = None,
+          bottom: str = "trousers") -> tuple[Piece, dict[str, np.ndarray]]:
+    """The LOD 2 shell of ``style`` for this body (over the top ``top``, if any) and its texture's pattern
+    (light levels, tip steps and alpha, as :func:`.texture.pattern`)."""
+    head = hair_head(mesh, top, bottom)
+    g = fitted(mesh, style, 0, head)
     hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])
     az, q, r = _chart(head, hair.positions.astype(np.float64))
     q_max = float(q.max()) + 0.005
@@ -177,6 +195,15 @@ def baked(mesh: BodyMesh, style: str) -> tuple[Piece, dict[str, np.ndarray]]:
     pos = pos[used]
     uv = np.column_stack([(A.reshape(-1)[used] + 180.0) / 360.0, Q.reshape(-1)[used] / q_max]).astype(np.float32)
     hanging = Q.reshape(-1)[used] > head.radius * np.pi / 2
+    # Smoothed, the grid draws in over hollows: its hanging nodes are kept out of the body envelope (and
+    # the garment's), as the cards are.
+    rel = pos.astype(np.float64) - head.centre
+    rho = np.hypot(rel[:, 0], rel[:, 2])
+    need = head.reach(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1].astype(np.float64)) + 2 * cards.CLEAR
+    push = hanging & (rho < need)
+    scale = np.where(push, need / np.maximum(rho, 1e-9), 1.0)
+    pos = np.column_stack([head.centre[0] + rel[:, 0] * scale, pos[:, 1],
+                           head.centre[2] + rel[:, 2] * scale]).astype(np.float32)
     joints, weights = cards.skin(mesh, head, pos.astype(np.float64), hanging)
     piece = Piece(pos, vertex_normals(pos, tris), uv, tris, joints, weights, np.full(len(pos), -1, np.int64))
     return piece, _texture(head, hair, style, q_max)

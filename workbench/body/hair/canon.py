@@ -116,10 +116,11 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) 
                    float(get("taper")), across.astype(np.float64) if np.any(across) else None)
 
 
-def fitted(mesh: BodyMesh, style: str, lod: int) -> Groom:
-    """The groom of ``style`` at ``lod`` fitted to this body (cards stored inner first)."""
+def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Groom:
+    """The groom of ``style`` at ``lod`` fitted to this body (cards stored inner first), on ``head`` (by
+    default the body's; :func:`.head.dressed` for hanging hair over a garment)."""
     kept = canonical(style, lod)
-    head = head_of(mesh)
+    head = head_of(mesh) if head is None else head
     marks = _landmarks(mesh, head)
     names = sorted({k.split(".")[0] for k in kept})
     extra = [_fit(kept, n, head, marks) for n in names if n.startswith("extra")]

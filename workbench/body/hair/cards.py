@@ -42,6 +42,11 @@ ARM_SHARE = 0.25
 # Metres below the skull's centre over which hanging hair goes from the head's weights to the skin's
 # it hangs over.
 HANG = 0.03
+# Degrees a card's shading normal leans from its own facing towards the hair's volume normal (see
+# :func:`facing`): enough that neighbouring cards, which rise off the head at their own slopes, shade as
+# one surface (leaning none, each card's highlight was its own: the hair shone in flakes), little enough
+# that only a card seen within that angle of edge-on can turn a normal away from the viewer.
+LEAN = 25.0
 
 
 def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
@@ -137,8 +142,18 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     r = np.linalg.norm(rel, axis=1)
     d = rel / np.maximum(r, 1e-12)[:, None]
     floor = head.envelope(d, highest=True) + CLEAR
-    low = (r < floor) & ~np.repeat(hang.reshape(-1), 2)
+    hanging = np.repeat(hang.reshape(-1), 2)
+    low = (r < floor) & ~hanging
     pos[low] = head.centre + d[low] * floor[low, None]
+    # ...and those hanging out of the body envelope (over a hollow, such as where the neck meets the
+    # shoulders, a flat card's edges dip below the surface its middle follows).
+    if hanging.any():
+        rel = pos - head.centre
+        rho = np.hypot(rel[:, 0], rel[:, 2])
+        need = head.reach(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])), pos[:, 1]) + CLEAR
+        push = hanging & (rho < need)
+        pos[push, 0] = head.centre[0] + rel[push, 0] * (need[push] / np.maximum(rho[push], 1e-9))
+        pos[push, 2] = head.centre[2] + rel[push, 2] * (need[push] / np.maximum(rho[push], 1e-9))
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
     if s.across is not None:
         # A ribbon laid along given directions twists (a coil's turns): its quads are far from flat, and
@@ -148,10 +163,25 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
         pos, uv, joints, weights = pos[c], uv[c], joints[c], weights[c]
         tris = np.arange(len(c), dtype=np.int64).reshape(-1, 3)
     else:
-        normals = facing(pos, tris, normals)
+        normals = lean(facing(pos, tris, normals), normals, LEAN)
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))
 
+
+
+def lean(own: np.ndarray, volume: np.ndarray, most: float) -> np.ndarray:
+    """Unit normals ``own`` (N, 3) turned towards ``volume`` (N, 3) by at most ``most`` degrees.
+
+    >>> lean(np.array([[0.0, 0, 1]]), np.array([[1.0, 0, 0]]), 30.0).round(3).tolist()
+    [[0.5, 0.0, 0.866]]
+    """
+    v = volume / np.maximum(np.linalg.norm(volume, axis=1, keepdims=True), 1e-12)
+    angle = np.arccos(np.clip(np.sum(own * v, axis=1), -1, 1))
+    side = v - own * np.sum(own * v, axis=1, keepdims=True)
+    side /= np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-12)
+    turn = np.minimum(angle, np.radians(most))[:, None]
+    out = own * np.cos(turn) + side * np.sin(turn)
+    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
 
 
 def face_normals(pos: np.ndarray, tris: np.ndarray) -> np.ndarray:

@@ -7,9 +7,10 @@
   with the coil, so each turn shades round. In front the clumps rise and go back over the head (no
   curl falls over the forehead); at the sides and back they fall a little.
 - **The bun**: at the back of the crown, where the sleek strands of the ``bun`` style end
-  (:func:`bun_axis`, :func:`bun_base_angle`), wraps of hair wind round a slightly flattened ball:
-  arcs of three quarters of a turn on spheres one inside the other, each tilted its own way about
-  the bun's axis, their undersides kept out of the hair on the head.
+  (:func:`bun_axis`, :func:`bun_base_angle`), the gathered hair twisted into a rope and wound on
+  itself (:func:`bun_coil`): a spiral from the bun's rim in to its top, each turn higher than the
+  one outside it, the rope made of cards twisting round it. Its turns, its twist and the grooves
+  between them read as gathered hair (the wraps round a ball it replaced read as a swim cap).
 
 >>> from workbench.options import normalize_avatar_settings
 >>> from workbench.body.mesh import body_mesh
@@ -28,14 +29,16 @@ from ..mesh import BodyMesh
 from .groom import UP, Groom, Strands, clump_columns, edge_wisps, grow, scalp_roots, tangent
 from .head import Head, directions, smoothstep
 
-# The bun: its axis (degrees: azimuth from the face, polar from the crown) and radius (of the head's).
+# The bun: its axis (degrees: azimuth from the face, polar from the crown), its radius (of the head's)
+# and the turns its rope makes.
 BUN_AT = (180.0, 60.0)
 BUN_RADIUS = 0.36
+BUN_TURNS = 2.3
 # Curly: roots over the sphere per level of detail, coils per clump and points per coil per level,
 # pitch and radius (metres).
 CURLY_ROOTS = (720, 330)
 CURLY_COILS = (1, 1)
-COIL_POINTS = (18, 14)
+COIL_POINTS = (16, 14)
 PITCH = (0.013, 0.019)
 COIL = (0.0045, 0.0075)
 
@@ -51,38 +54,61 @@ def bun_base_angle(head: Head) -> float:
     return float(np.arcsin(min(0.95, 0.7 * BUN_RADIUS * head.radius / head.envelope(b[None])[0])))
 
 
-def bun_wraps(head: Head, rng, count: int, points: int = 16) -> Strands:
-    """The bun's wraps as strands (see the module's text), inner wraps first."""
+def bun_coil(head: Head, rng, cards: int = 7, points: int = 72) -> Strands:
+    """The bun as a rope of hair wound on itself (see the module's text): ``cards`` cards round the rope,
+    each twisting about its centreline, the centreline a spiral of :data:`BUN_TURNS` turns from the
+    bun's rim at its base in to its top, inner turns higher (a dome); every card starts and ends at its
+    own place along the rope (their ends tucked at the top). Outer cards (the rope's surface) first,
+    then a second, inner layer."""
     axis = bun_axis(head)
     rb = BUN_RADIUS * head.radius
-    centre = head.centre + axis * (head.envelope(axis[None])[0] + 0.55 * rb)
-    k = np.arange(count)
-    radius = rb * (0.72 + 0.28 * (k + rng.random(count)) / count)
-    # Each wrap's plane: tilted up to 55 degrees off the bun's axis, turned any way round it.
-    tilt = np.radians(rng.uniform(0, 55, count))
-    turn = rng.uniform(0, 2 * np.pi, count)
+    base = head.centre + axis * (head.envelope(axis[None])[0] - 0.1 * rb)
     e1 = np.cross(axis, [1.0, 0.0, 0.0])
     e1 /= np.linalg.norm(e1)
     e2 = np.cross(axis, e1)
-    normal = (axis[None] * np.cos(tilt)[:, None] + np.sin(tilt)[:, None]
-              * (np.cos(turn)[:, None] * e1 + np.sin(turn)[:, None] * e2))
-    a = np.cross(normal, e1 if abs(e1 @ axis) < 0.9 else e2)
-    a /= np.linalg.norm(a, axis=1, keepdims=True)
-    b = np.cross(normal, a)
-    theta = rng.uniform(0, 2 * np.pi, count)[:, None] + np.linspace(0, 1.5 * np.pi, points)[None, :]
-    r = radius[:, None] * (1 - 0.1 * np.linspace(0, 1, points))[None, :]
-    off = r[..., None] * (np.cos(theta)[..., None] * a[:, None] + np.sin(theta)[..., None] * b[:, None])
-    off -= 0.2 * (off @ axis)[..., None] * axis                    # a little flattened along its axis
-    pts = centre + off
-    # Kept out of the hair on the head under it.
-    rel = pts.reshape(-1, 3) - head.centre
-    dist = np.linalg.norm(rel, axis=1)
-    d = rel / dist[:, None]
+    rope = 0.3 * rb                                                        # the rope's radius
+    s = np.linspace(0, 1, 400)
+    theta = 2 * np.pi * BUN_TURNS * s
+    spiral = (rb - rope) * (1 - 0.72 * s)                                  # in from the rim
+    rise = rope + 0.9 * rb * np.sqrt(np.clip(1 - ((1 - 0.72 * s) * 0.98) ** 2, 0, 1)) * 0.9
+    centre = (base + spiral[:, None] * (np.cos(theta)[:, None] * e1 + np.sin(theta)[:, None] * e2)
+              + rise[:, None] * axis)
+    tangent = np.gradient(centre, axis=0)
+    tangent /= np.linalg.norm(tangent, axis=1, keepdims=True)
+    side = centre - base - ((centre - base) @ axis)[:, None] * axis           # out from the bun's axis
+    side /= np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-12)
+    up = np.cross(tangent, side)
+    pts, nrm, widths = [], [], []
+    for layer, (count, depth) in enumerate(((cards, 1.0), (max(3, cards // 2), 0.55))):
+        for k in range(count):
+            # (the inner layer's ends inside the outer's, where the outer covers them)
+            a0, a1 = (rng.uniform(0.0, 0.1), rng.uniform(0.88, 1.0)) if layer == 0 else (rng.uniform(0.14, 0.22),
+                                                                                           rng.uniform(0.7, 0.8))
+            t = np.linspace(a0, a1, points)
+            i = np.minimum((t * (len(s) - 1)).astype(np.int64), len(s) - 2)
+            f = (t * (len(s) - 1) - i)[:, None]
+            c = centre[i] * (1 - f) + centre[i + 1] * f
+            # Round the rope, twisting along it (a twist every 6 cm of rope) and thinning at its end.
+            phi = 2 * np.pi * (k + rng.uniform(-0.2, 0.2)) / count + t * 2 * np.pi * 3.0
+            ring = np.cos(phi)[:, None] * side[i] + np.sin(phi)[:, None] * up[i]
+            r = rope * depth * (1 - 0.45 * np.clip((t - 0.8) / 0.2, 0, 1))
+            pts.append(c + r[:, None] * ring)
+            nrm.append(ring)
+            widths.append(2 * np.pi * rope * depth / count * 1.5 * (1.0 if layer == 0 else 1.2))
+    pts, nrm = np.array(pts[::-1]), np.array(nrm[::-1])           # inner layer first
+    widths = np.array(widths[::-1])
+    # Set down on the hair under it (its lowest point a few millimetres over the head), then kept out of it.
+    def over(p):
+        rel = p.reshape(-1, 3) - head.centre
+        dist = np.linalg.norm(rel, axis=1)
+        return rel / dist[:, None], dist
+
+    d, dist = over(pts)
+    pts = pts - axis * (float((dist - head.envelope(d)).min()) - 0.004)
+    d, dist = over(pts)
     floor = head.envelope(d) + 0.006
     pts = (head.centre + d * np.maximum(dist, floor)[:, None]).reshape(pts.shape)
-    nrm = off / np.linalg.norm(off, axis=2, keepdims=True)
-    return Strands(pts, nrm, np.zeros(pts.shape[:2], bool), rng.uniform(0.014, 0.02, count),
-                   clump_columns(rng, count), 0.3)
+    return Strands(pts, nrm, np.zeros(pts.shape[:2], bool), widths, clump_columns(rng, len(pts)), 0.2)
 
 
 def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -99,7 +125,7 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def field(s, d, p, i):
         # Mostly out from the head (the height below does that); along the head, back from the face
         # in front, a little down at the sides and back.
-        back = (tangent(d, crown - d) + UP * 0.2) * front[i][:, None]
+        back = (tangent(d, crown - d) + UP * 0.2) * (0.4 * front[i])[:, None]
         out = (tangent(d, d - crown) * 0.5 - UP * (0.6 * low[i])[:, None]) * (1 - front[i])[:, None]
         return back + out
 

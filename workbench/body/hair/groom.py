@@ -119,7 +119,10 @@ def wisp_columns(rng, n: int) -> np.ndarray:
     return rng.integers(CLUMPS, COLUMNS, n)
 
 
-def scalp_roots(head: Head, style: str, count: int, seed: int, inside: float = 0.97) -> np.ndarray:
+def scalp_roots(head: Head, style: str, count: int, seed: int, inside: float = 0.92) -> np.ndarray:
+    """Directions of ``count`` roots spread over the sphere, those inside ``inside`` times the style's
+    hairline (so the cards' root ends lie over the scalp layer where it is opaque: at the hairline the
+    layer's own strands fade into the skin)."""
     d = fibonacci(count, seed)
     az, pol = np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
     return d[pol < hairline(style, az) * inside]

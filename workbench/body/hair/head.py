@@ -23,7 +23,8 @@ centimetre apart, the grid's cells a few millimetres), with ``np.maximum.at`` in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
 import numpy as np
 
 from ..mesh import BodyMesh
@@ -38,6 +39,8 @@ ARM_DROP, ARM_CLEARANCE = 75.0, 0.012
 # Hanging hair moves with the skin under it: the highest within UNDER metres below that reaches
 # within REACHES metres of it.
 UNDER, REACHES = 0.10, 0.015
+# Metres hair fitted over a garment keeps off its outside (:func:`dressed`) besides its own clearance.
+CLOTH_ROOM = 0.004
 
 # Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
@@ -48,6 +51,8 @@ HAIRLINE = {
     "curly": np.array([46, 45, 44, 43, 47, 57, 78, 88, 82, 74, 74, 84, 100, 112, 116, 117], float),
     "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
+    "ponytail": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
+    "bob": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
 
 
@@ -208,6 +213,22 @@ def _arms_down(mesh: BodyMesh, arms: dict[str, np.ndarray]) -> np.ndarray:
     return np.concatenate(out)
 
 
+def _arms_lowered(mesh: BodyMesh, piece) -> np.ndarray:
+    """A skinned piece's vertices (N, 3) with the arms turned down about their shoulders by
+    :data:`ARM_DROP` degrees, each vertex by its weights' share of that side's arm joints (as skinning
+    moves it)."""
+    pos = piece.positions.astype(np.float64)
+    out = pos.copy()
+    for side, sign in (("Left", 1.0), ("Right", -1.0)):
+        joints = [i for n, i in mesh.skeleton.index.items() if n.startswith(side) and any(k in n for k in ("Arm", "Hand"))]
+        share = np.where(np.isin(piece.joints, joints), piece.weights, 0).sum(1)
+        joint = mesh.skeleton.pos(f"{side}Arm")
+        a = np.radians(ARM_DROP) * sign
+        rot = np.array([[np.cos(a), np.sin(a), 0], [-np.sin(a), np.cos(a), 0], [0, 0, 1]])
+        out += share[:, None] * (((pos - joint) @ rot.T + joint) - pos)
+    return out
+
+
 def _nearest(owner: np.ndarray) -> np.ndarray:
     """Each cell of ``owner`` (-1: empty) takes the nearest filled cell's value along its row (periodic),
     and an empty row the nearest filled row's."""
@@ -350,6 +371,34 @@ def _head(mesh: BodyMesh) -> Head:
     for a in (grid, reach, head_share, owner, raw):
         a.setflags(write=False)
     return Head(centre, radius, grid, reach, top_y, head_share, mesh.joints[owner], mesh.weights[owner], raw)
+
+
+def dressed(head: Head, mesh: BodyMesh, garment) -> Head:
+    """``head`` with its body envelope widened to the outside of ``garment`` (a top's
+    :class:`~workbench.body.lod.Piece` on this body) plus :data:`CLOTH_ROOM`, so hanging hair fitted over it
+    (:func:`.canon.fitted`) lies on the cloth, not through it (a sweater's shoulders and a hood stand off
+    the skin). The garment as it hangs with the arms down (:func:`_arms_lowered`: the cloth over the
+    shoulders rises as the arms come down from the bind pose's T, as in every clip). Each garment
+    vertex marks its cell and the eight round it (the vertices are a centimetre or two apart, the cells
+    one centimetre by five degrees); cells no garment reaches keep the body's reach. The skin's weights
+    hair takes (``skin_at``) stay the body's."""
+    pos = _arms_lowered(mesh, garment)
+    keep = pos[:, 1] > head.centre[1] - 0.75
+    rel = pos[keep] - head.centre
+    rows, cols = head.body.shape[0], head.body.shape[1] - 1
+    r = np.round((head.body_top - pos[keep, 1]) / ROW).astype(np.int64)
+    c = np.round((np.degrees(np.arctan2(rel[:, 0], rel[:, 2])) + 180) / COL).astype(np.int64)
+    value = np.hypot(rel[:, 0], rel[:, 2]) + CLOTH_ROOM
+    grid = np.zeros((rows, cols))
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            rr = r + dr
+            ok = (rr >= 0) & (rr < rows)
+            np.maximum.at(grid, (rr[ok], (c[ok] + dc) % cols), value[ok])
+    grid = np.concatenate([grid, grid[:, :1]], 1)
+    body = np.maximum.accumulate(np.maximum(head.body, grid), axis=0)
+    body.setflags(write=False)
+    return replace(head, body=body)
 
 
 def head_triangles(mesh: BodyMesh) -> np.ndarray:

@@ -4,11 +4,11 @@ Strands reflect light in a band across them (a fibre's normals turn round it, no
 glTF asks for with ``KHR_materials_anisotropy``: the roughness is stretched along the cards' ``u``
 (across the strands), so the highlight runs round the head as a band; ``KHR_materials_specular`` dims
 the reflection (a fibre reflects less than a smooth surface: dark hair would otherwise mirror a room's
-lights in grey). Curls scatter light every way: theirs is weaker and rougher.
+lights in grey). Curls scatter light every way: theirs is rougher and not anisotropic.
 
 >>> m = material("#2B1B10", "short", None, 0)
 >>> m["image"].shape, m["anisotropy"], m["specular"]
-((1024, 512, 4), (0.6, 0.0), 0.4)
+((1024, 512, 4), (0.45, 0.0), 0.3)
 """
 
 from __future__ import annotations
@@ -16,24 +16,28 @@ from __future__ import annotations
 from .head import per_body
 from .texture import hair_texture, tint
 
-ROUGHNESS = {"short": 0.6, "long": 0.55, "bun": 0.55, "curly": 0.75}
-# (strength, rotation): the direction of stretched roughness is the cards' u, across the strands. Long
-# hair's is the strongest: its cards shade flat across (their own facing, see cards.facing), and a weaker
-# stretch left its band little narrower than the isotropic highlight.
-ANISOTROPY = {"short": (0.6, 0.0), "long": (0.8, 0.0), "bun": (0.65, 0.0), "curly": (0.3, 0.0)}
+ROUGHNESS = {"short": 0.65, "long": 0.6, "bun": 0.6, "curly": 0.75, "ponytail": 0.6, "bob": 0.6}
+# (strength, rotation): the direction of stretched roughness is the cards' u, across the strands (their TANGENT,
+# smoothed over the hair: workbench.gltf.maps.strand_tangents). Half strength: in three.js's studio a stronger
+# stretch spread the room's reflection over dark hair as a grey wash.
+# Curls have none: their strands turn every way within a pixel, and scatter light so (no band, no TANGENT
+# to write for their many flat-shaded vertices).
+ANISOTROPY = {"short": (0.45, 0.0), "long": (0.5, 0.0), "bun": (0.5, 0.0), "curly": None, "ponytail": (0.5, 0.0),
+              "bob": (0.5, 0.0)}
 # KHR_materials_specular's factor: a fibre's reflection is weaker than a smooth dielectric's.
-SPECULAR = 0.4
+SPECULAR = 0.3
 
 
-def material(color: str, style: str, mesh, lod: int) -> dict:
+def material(color: str, style: str, mesh, lod: int, top: str | None = None, bottom: str = "trousers") -> dict:
     """``image`` (RGBA), ``roughness`` and ``anisotropy`` for ``style`` in ``color`` at ``lod`` (LOD 2's
-    texture is the cards baked for this body, ``mesh``; below LOD 2 ``mesh`` is not read and may be None)."""
-    image = hair_texture(color, style) if lod < 2 else _baked_texture(mesh, style, color)
+    texture is the cards baked for this body, ``mesh``, over the top ``top``; below LOD 2 ``mesh`` is not
+    read and may be None)."""
+    image = hair_texture(color, style) if lod < 2 else _baked_texture(mesh, style, color, top, bottom)
     return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style], specular=SPECULAR)
 
 
 @per_body
-def _baked_texture(mesh, style: str, color: str):
+def _baked_texture(mesh, style: str, color: str, top: str | None, bottom: str):
     from .bake import baked
 
-    return tint(baked(mesh, style)[1], color)
+    return tint(baked(mesh, style, top, bottom)[1], color)

@@ -1,8 +1,11 @@
 """A style's hair for one body at a level of detail, as the avatar's pieces (MetaHuman's chain).
 
 - LOD 0: alpha-tested, ``Hair``: the scalp shell (:mod:`.scalp`: the roots' shade under the cards)
-  inside the hairline and the cards (:mod:`.cards`); blended, ``Hair_Fringe``: the shell's band at
-  the hairline (a soft edge of alpha) and over it the wisps past the hairline.
+  inside the hairline and the cards (:mod:`.cards`), each card vertex coloured by its depth in the
+  hair (:mod:`.occlusion`, ``COLOR_0``); blended, ``Hair_Fringe``: the shell's band at the hairline (a
+  soft edge of alpha) and over it the wisps past the hairline.
+- Hanging hair is fitted over the avatar's top where the settings give one (:func:`.bake.hair_head`),
+  so a sweater's shoulders and a hood do not poke through it.
 - LOD 1: the same with about half the cards, each wider (at most :data:`LOD1_BUDGET` triangles
   in all, Ready Player Me's hair budget).
 - LOD 2: one shell over the hair with the cards baked into its texture (:mod:`.bake`), ``Hair``
@@ -18,34 +21,57 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
+
 from ..lod import Piece, merge
 from ..mesh import BodyMesh
 from . import cards
-from .bake import baked
-from .head import head_of
+from .bake import baked, hair_head
+from .head import smoothstep
+from .occlusion import shade
 from .scalp import shell, split
 from .canon import fitted
-from .styles import STYLES
+from .styles import DEPTH, STYLES
+from .texture import V_END
 
 LOD1_BUDGET = 5000
+# The scalp layer's vertex colour deep inside the hairline (what shows between cards is in their shade).
+SCALP_SHADE = 0.8
 
 
-def hair_pieces(mesh: BodyMesh, style: str, lod: int) -> dict[str, Piece]:
-    """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for ``"none"``)."""
+def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
+                bottom: str = "trousers") -> dict[str, Piece]:
+    """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for ``"none"``), hanging over the
+    top of style ``top`` (worn over ``bottom``) where one is given."""
     if style == "none":
         return {}
     if style not in STYLES:
         raise ValueError(f"hair: unknown style {style!r}")
     if lod >= 2:
-        return {"Hair": baked(mesh, style)[0]}
-    head = head_of(mesh)
-    g = fitted(mesh, style, lod)
-    inside, band = split(shell(mesh, head, style))
-    # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards.
-    out = {"Hair": merge([inside] + [cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])}
+        return {"Hair": baked(mesh, style, top, bottom)[0]}
+    head = hair_head(mesh, top, bottom)
+    g = fitted(mesh, style, lod, head)
+    inside, band = (_scalp_shade(p, style) for p in split(shell(mesh, head, style)))
+    # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
+    # vertex shaded by its depth in the hair (:mod:`.occlusion`).
+    hair = merge([cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])
+    below = hair.positions[:, 1] < head.centre[1]
+    light = shade(head, hair.positions, below, DEPTH[style]).astype(np.float32)
+    out = {"Hair": merge([inside, replace(hair, colors=np.repeat(light[:, None], 3, 1))])}
     # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
     fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):
         fringe.append(cards.piece(mesh, head, g.fringe, sort=False))
     out["Hair_Fringe"] = merge(fringe)
     return out
+
+
+def _scalp_shade(p: Piece, style: str) -> Piece:
+    """The scalp layer's vertex colours: the hair's inside shade under the cards, lighter towards the
+    hairline (where it shows as the hair's own edge). Under curls, which leave it in view between them,
+    darker: the depth between the coils (in light hair, in the hair's colour, it read as scalp)."""
+    deep = SCALP_SHADE * (0.6 if style == "curly" else 1.0)
+    light = deep + (1 - deep) * smoothstep(0.7, 0.9, p.uv[:, 1] * V_END)
+    return replace(p, colors=np.repeat(light[:, None], 3, 1).astype(np.float32))

@@ -1,15 +1,23 @@
 """The styles' grooms: where each style's strands root, which way they are combed, how long they grow
 and how high they stand, as guide strands (:mod:`.groom`) ready to be swept into cards.
 
-- ``short``: a crop combed from a crown whorl, the top swept forward and over to the figure's left,
+- ``short``: a crop combed from a crown whorl, the top combed back and over to the figure's left,
   the sides and back down; longer and fuller on top, ending at the hairline in front.
 - ``long``: a centre parting; from it the hair goes to either side over the head and ears, falls
   below them, and parts at the shoulders: what grew in front of the ears falls in front of the
   shoulders onto the chest, the rest down the back in a U; in layers (roots nearer the crown lie
   outside and fall longer).
 - ``bun``: every strand combed sleek towards the bun at the back of the crown (:mod:`.coils` winds
-  the bun itself).
+  the bun itself, a rope of hair coiled on itself).
 - ``curly``: :mod:`.coils`.
+- ``ponytail``: every strand combed sleek to a tie at the back of the head (:data:`TIE_AT`); from it a tail
+  of cards in two rings round its centreline, which goes out from the head and turns down to hang over
+  the upper back, fullest a third of the way down; a lock wound round the tie hides it.
+- ``bob``: a side parting; the hair falls round the head to the jaw in front and a little shorter at the
+  nape, with volume at the sides, its ends cut nearly blunt.
+
+Every card's root starts under the scalp layer and comes out of it over its first centimetres
+(:func:`emerge`), so no root end stands as a step along the hairline.
 
 Every style also sends wisps past its edge (the blended fringe): short fine strands at the
 hairline and a few loose ones over the outer layer.
@@ -34,7 +42,19 @@ from .head import Head, directions, head_of, smoothstep
 
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (800, 440), "long": (640, 380), "bun": (800, 440)}
+ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
+
+
+# Where a card's root starts (metres over the head: under the scalp layer, which stands a few
+# millimetres off the skin inside the hairline) and over what length of strand it rises to its height.
+ROOT_HEIGHT, EMERGE = 0.003, 0.015
+
+
+def emerge(s: np.ndarray, height) -> np.ndarray:
+    """``height`` reached from :data:`ROOT_HEIGHT` over the first :data:`EMERGE` metres of a strand: a
+    card's root end starts under the scalp layer and comes out of it (a root end standing at the card's
+    height showed as a blunt step, a row of bricks along the hairline)."""
+    return ROOT_HEIGHT + (height - ROOT_HEIGHT) * smoothstep(0.0, EMERGE, s)
 
 
 def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndarray:
@@ -60,7 +80,7 @@ def _short_field(head: Head):
         top = smoothstep(62.0, 40.0, pol)[:, None]
         ahead = smoothstep(-0.3, 0.2, d[:, 2])[:, None]                     # in front of the crown
         side = np.where(p[:, :1] - head.centre[0] > SHORT_PART, 1.0, -1.0)
-        sweep = side * LEFT + 0.45 * back                                  # the top swept over and back
+        sweep = 0.55 * side * LEFT + back                                  # the top combed back and over
         down = -UP + 0.5 * back                                            # the sides combed down and back
         base = whorl_field(whorl, d)
         return base * (1 - top * ahead) * 0.6 + sweep * top * ahead + down * (1 - top)
@@ -81,18 +101,21 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def height(s, d, i):
         # Rising off the scalp over the first 2 cm, the tips lying back down towards it.
         rise = 1 - (1 - np.minimum(s / 0.02, 1)) ** 2
-        return 0.0025 + lift[i] + full[i] * rise * (1 - 0.6 * np.minimum(s / length[i], 1) ** 2)
+        return emerge(s, 0.0025 + lift[i]) + full[i] * rise * (1 - 0.6 * np.minimum(s / length[i], 1) ** 2)
 
     pts, nrm, hang = grow(head, roots, field, length, height=height, points=7,
                           limit=hairline_limit("short", 1.0, 1.0))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.016, 0.024, S) * (1 + 0.2 * top) * (1.2 if lod else 1.0),
+    cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
                     clump_columns(rng, S), 0.35)
     wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
     return Groom(cards, wisps, [])
 
 
-# Long hair: extra room (metres) over the shoulders.
+# Long hair: extra room (metres) over the shoulders and beside the face; the azimuth (degrees from the
+# face) within which hair that starts to fall there falls in front of the shoulders.
 SHOULDER_ROOM = 0.025
+CHEEK_ROOM = 0.012
+FRONT = 95.0
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -118,38 +141,42 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     lift = rng.uniform(0.0, 0.003, S)
 
     def height(s, d, i):
-        return 0.003 + lift[i] + np.minimum(0.25 * s, 0.003 + 0.006 * outer[i])
+        return emerge(s, 0.003 + lift[i]) + np.minimum(0.25 * s, 0.003 + 0.006 * outer[i])
 
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
     ends = rng.uniform(0, 1, S)
+    spread = rng.uniform(-1, 1, S)
 
     def target(az, i):
         a = np.abs(az)
-        front = a < 80.0
-        goal = np.where(front, 26.0 + 14.0 * np.clip(a / 80.0, 0, 1), 134.0 + 46.0 * np.clip((a - 80.0) / 100.0, 0, 1))
+        front = a < FRONT
+        goal = np.where(front, 16.0 + 26.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 5.0 * spread[i],
+                        134.0 + 46.0 * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
         return np.sign(az + 1e-9) * goal
 
     def end(az, i):
         goal = np.abs(target(az, i))
         back = smoothstep(100.0, 180.0, goal)
-        return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.08 * ends[i] + 0.03 * outer[i]
+        return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.11 * ends[i] + 0.03 * outer[i]
 
-    base = 0.007 + 0.012 * outer + rng.uniform(0, 0.004, S)
+    base = 0.008 + 0.014 * outer + rng.uniform(0, 0.005, S)
 
     def clearance(az, y, i):
-        # More room over the shoulders, which rise into the hair when an arm is raised.
+        # More room over the shoulders, which rise into the hair when an arm is raised; and beside the
+        # face, where the hair frames it with some volume (not a ribbon lying on the cheek).
         a = np.abs(az)
         side = smoothstep(20.0, 45.0, a) * smoothstep(150.0, 130.0, a)
         near = smoothstep(shoulder - 0.12, shoulder - 0.02, y) * smoothstep(shoulder + 0.14, shoulder + 0.04, y)
-        return base[i] + SHOULDER_ROOM * side * near
+        cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
+        return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05, clearance, rng.uniform(0.002, 0.008, S))
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=20 if lod == 0 else 14)
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05, clearance, rng.uniform(0.004, 0.012, S))
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
-    wide = 1 + 0.6 * smoothstep(80.0, 60.0, np.abs(end_az))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.018, 0.026, S) * wide * (1.3 if lod else 1.0),
+    wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
+    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * wide * (1.5 if lod else 1.0),
                     clump_columns(rng, S), 0.4)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
                         lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
@@ -169,17 +196,162 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     lift = rng.uniform(0.0, 0.002, S)
 
     def height(s, d, i):
-        return 0.0025 + lift[i] + np.minimum(0.12 * s, 0.004)
+        return emerge(s, 0.002 + 0.5 * lift[i]) + np.minimum(0.05 * s, 0.002)
 
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
                           limit=lambda d, i: d @ bun > reach)
-    cards = Strands(pts, nrm, hang, rng.uniform(0.012, 0.018, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
-    wraps = coils.bun_wraps(head, rng, 44 if lod == 0 else 22)
-    wisps = edge_wisps(head, "bun", rng, 70 if lod == 0 else 30, 0.018, lambda s, d, p, i: bun - d)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+    wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
+    # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
+    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012)
     return Groom(cards, wisps, [wraps])
 
 
-STYLES = ("short", "long", "bun", "curly")
+# The ponytail: where it is tied (degrees: azimuth from the face, polar from the crown), the tail's length
+# (metres), its radius at the tie, at its fullest and at its end, and how far below the tie it is fullest
+# (a share of its length).
+TIE_AT = (180.0, 84.0)
+TAIL = 0.3
+TAIL_RADIUS = (0.011, 0.026, 0.012)
+
+
+def _tie(head: Head) -> tuple[np.ndarray, np.ndarray]:
+    """The ponytail's tie: its direction from the skull's centre and its point (on the hair there)."""
+    d = directions(np.array([TIE_AT[0]]), np.array([TIE_AT[1]]))[0]
+    return d, head.centre + d * (head.envelope(d[None])[0] + 0.008)
+
+
+def _tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
+    """The tail's centreline (points, 3) from the tie, and its radius there: out from the head and down,
+    turning to hang, kept off the body envelope by its radius and a centimetre."""
+    d, tie = _tie(head)
+    u = np.linspace(0, 1, points)
+    lo, full, end = TAIL_RADIUS
+    radius = lo + (full - lo) * smoothstep(0.0, 0.3, u) - (full - end) * smoothstep(0.6, 1.0, u)
+    step = TAIL / (points - 1)
+    line = [tie]
+    out = d - UP * (d @ UP)
+    out /= np.linalg.norm(out)
+    for k in range(1, points):
+        # From out and a little down at the tie to straight down within a third of the length.
+        bend = smoothstep(0.0, 0.35, u[k])
+        heading = out * (0.7 * (1 - bend) - 0.25 * bend) - UP * (0.6 + 0.4 * bend)
+        p = line[-1] + step * heading / np.linalg.norm(heading)
+        rel = p - head.centre
+        az = np.degrees(np.arctan2(rel[0], rel[2]))
+        rho = np.hypot(rel[0], rel[2])
+        need = float(head.reach(np.array([az]), np.array([p[1]]))[0]) + radius[k] + 0.01
+        if rho < need and p[1] < head.centre[1]:
+            p = head.centre + np.array([need * np.sin(np.radians(az)), rel[1], need * np.cos(np.radians(az))])
+        line.append(p)
+    return np.array(line), radius
+
+
+def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
+    rng = np.random.default_rng(65)
+    roots = scalp_roots(head, "ponytail", ROOTS["ponytail"][lod], 65)
+    S = len(roots)
+    tie_d, tie = _tie(head)
+    reach = np.cos(np.arctan2(TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0]))
+
+    def field(s, d, p, i):
+        return tangent(d, tie_d - d)
+
+    lift = rng.uniform(0.0, 0.002, S)
+
+    def height(s, d, i):
+        return emerge(s, 0.002 + 0.5 * lift[i]) + np.minimum(0.05 * s, 0.002)
+
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
+                          limit=lambda d, i: d @ tie_d > reach)
+    sleek = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+    # The tail: rings of cards round its centreline, each twisting a little and ending at its own length.
+    K = 16 if lod == 0 else 11
+    line, radius = _tail_line(head, 60)
+    t = np.gradient(line, axis=0)
+    t /= np.linalg.norm(t, axis=1, keepdims=True)
+    e1 = np.cross(t, LEFT)
+    e1 /= np.linalg.norm(e1, axis=1, keepdims=True)
+    e2 = np.cross(t, e1)
+    tails, normals, widths = [], [], []
+    for depth, count in ((0.55, 8 if lod == 0 else 5), (1.0, 18 if lod == 0 else 11)):
+        for k in range(count):
+            u = np.linspace(0, rng.uniform(0.82, 1.0) if depth == 1.0 else rng.uniform(0.7, 0.85), K)
+            j = np.minimum(np.round(u * (len(line) - 1)).astype(np.int64), len(line) - 1)
+            phi = 2 * np.pi * (k + rng.uniform(-0.3, 0.3)) / count + 0.6 * u
+            ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
+            tails.append(line[j] + (radius[j] * depth)[:, None] * ring)
+            normals.append(ring)
+            widths.append(2 * np.pi * TAIL_RADIUS[1] * depth / count * 1.6)
+    tails, normals = np.array(tails), np.array(normals)
+    below = tails[..., 1] < head.centre[1]
+    tail = Strands(tails, normals, below, np.array(widths) * (1.2 if lod else 1.0), clump_columns(rng, len(tails)), 0.3)
+    # A lock wound round the tie, hiding it.
+    turns = np.linspace(0, 2 * np.pi * 1.1, 18)
+    j = 1
+    ring = np.cos(turns)[:, None] * e1[j] + np.sin(turns)[:, None] * e2[j]
+    wrap = line[j] + (radius[j] + 0.002) * ring
+    band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),
+                   clump_columns(rng, 1), 0.1, np.repeat(t[j][None, None], 18, 1))
+    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012)
+    return Groom(sleek, wisps, [tail, band])
+
+
+# The bob: its parting (metres to the figure's left of the skull's centre), where it ends (metres below the
+# skull's centre: at the jaw in front, shorter at the nape) and its volume (metres over the head and body).
+BOB_PART = 0.025
+BOB_END = (0.105, 0.07)
+BOB_VOLUME = (0.01, 0.012)
+
+
+def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
+    rng = np.random.default_rng(66)
+    roots = scalp_roots(head, "bob", ROOTS["bob"][lod], 66)
+    S = len(roots)
+    c = head.centre
+    crown = directions(np.array([180.0]), np.array([14.0]))[0]
+    side = np.where(roots[:, 0] * head.radius > BOB_PART, 1.0, -1.0)
+    root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
+    ahead = smoothstep(-0.15, 0.1, roots[:, 2])
+    outer = smoothstep(80.0, 10.0, root_pol)
+
+    def field(s, d, p, i):
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        face = (smoothstep(0.35, 0.65, d[:, 2]) * smoothstep(30.0, 50.0, pol))[:, None]
+        down = smoothstep(35.0, 80.0, pol)[:, None] * (1 - face)
+        part = (side[i] * ahead[i])[:, None] * LEFT * (1 - down)
+        aside = side[i][:, None] * LEFT * 2.0 - np.array([0.0, 0.0, 0.5])
+        return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
+
+    lift = rng.uniform(0.0, 0.003, S)
+
+    def height(s, d, i):
+        return emerge(s, 0.003 + lift[i]) + np.minimum(0.3 * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i]))
+
+    jitter = rng.uniform(-0.006, 0.006, S)
+
+    def end(az, i):
+        back = smoothstep(60.0, 160.0, np.abs(az))
+        return c[1] - BOB_END[0] + (BOB_END[0] - BOB_END[1]) * back + jitter[i] + 0.01 * (1 - outer[i])
+
+    base = 0.006 + BOB_VOLUME[1] * outer + rng.uniform(0, 0.004, S)
+
+    def clearance(az, y, i):
+        return base[i]
+
+    fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
+    # (A bob's ends are cut nearly blunt: its cards narrow little at the tip.)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)
+    wisps = edge_wisps(head, "bob", rng, 80 if lod == 0 else 50, 0.025,
+                       lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
+    return Groom(cards, wisps, [])
+
+
+STYLES = ("short", "long", "bun", "curly", "ponytail", "bob")
+# Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
+# the hair's thickness.
+DEPTH = {"short": 0.008, "long": 0.012, "bun": 0.007, "curly": 0.02, "ponytail": 0.01, "bob": 0.012}
 
 
 def groom(mesh: BodyMesh, style: str, lod: int) -> Groom:
@@ -188,5 +360,5 @@ def groom(mesh: BodyMesh, style: str, lod: int) -> Groom:
     if style == "curly":
         return coils.curly(mesh, head, lod)
     if style in STYLES:
-        return {"short": _short, "long": _long, "bun": _bun}[style](mesh, head, lod)
+        return {"short": _short, "long": _long, "bun": _bun, "ponytail": _ponytail, "bob": _bob}[style](mesh, head, lod)
     raise ValueError(f"hair: unknown style {style!r}")

@@ -4,19 +4,23 @@ Layout (glTF UVs, v down), :data:`HEIGHT` texels tall and :data:`WIDTH` wide (dr
 averaged in pairs of columns, so strands a texel or two wide keep their edges smooth):
 
 - ``u`` 0 to 0.5: :data:`COLUMNS` card columns, one card's texture each, ``v`` from the root (0) to
-  the tip (1). The first :data:`CLUMPS` are clumps of strands for the alpha-tested cards: dense in
-  the middle (so a mipmapped alpha stays over the cut there), thinning to single strands at the
-  sides, each strand its own shade, width and length, tapering to a point; darker at the root. The
-  last ones are wisps for the blended fringe: a few fine strands, half transparent. ``curly``
-  draws frizzy strands with more tips along the card.
-- ``u`` 0.5 to 1: the scalp shell (:mod:`.scalp`): ``u`` round the head, ``v`` from the crown to
-  past the hairline, strands along ``v`` in the hair's colour, darker than the cards (the roots'
-  shade under the hair), ending one by one between the ``TIP_FROM`` and ``TIP_TO`` rows (over
-  ``V_END``): the hairline is their tips, faded by alpha, not a cut along triangles.
+  the tip (1). The first :data:`CLUMPS` are clumps for the alpha-tested cards: a darker core (the
+  hair inside the clump, which keeps a mipmapped alpha over the cut) under about eighty strands, each
+  its own shade, width and length; the strands gather towards the clump's middle as they go and the
+  middle ones reach farthest, so a clump ends in a point of single strands (no blunt cut-out end).
+  The last ones are wisps for the blended fringe: a few fine strands, half transparent. ``curly``
+  draws frizzy strands.
+- ``u`` 0.5 to 1: the scalp layer (:mod:`.scalp`): ``u`` round the head, ``v`` from the crown to
+  past the hairline; the roots' dark shade in the hair's colour, opaque to :data:`FILL_TO`, fading
+  out to :data:`FILL_END`, and over it fine strands along ``v`` that end one by one between
+  :data:`TIP_FROM` and :data:`TIP_TO` (over ``V_END``; all in hairlines from the crown), fewer and
+  fewer: the hairline is a gradient of single hairs into the skin, not a cut along triangles.
 
-Each pattern stores per texel a light level (0..255 for 0..2 times the colour) and an alpha (as
-the top byte of an RGBA word); a colour
-is a 256-entry table looked up per texel, so a new colour costs a few milliseconds.
+Root to tip: every strand is darker at its root (the shade inside the hair) and lighter at its tip,
+and its tip's colour moves towards a lighter, warmer one (sun and wear): each pattern stores per texel
+a light level (0..255 for 0..2 times the colour), how far towards the tip colour it is (0 ..
+``TIPS - 1``) and an alpha (the top byte of an RGBA word); a colour is a table of ``TIPS x 256``
+entries looked up per texel, so a new colour costs a few milliseconds.
 
 >>> t = hair_texture("#2B1B10", "short")
 >>> t.shape, t.dtype.name, int(t[..., 3].max()), int(t[-1, -1, 3])
@@ -36,11 +40,23 @@ WIDTH = 512
 SIZE = HEIGHT           # the drawing's side, before its columns are averaged in pairs
 COLUMNS = 8
 CLUMPS = 6
-# The scalp shell's rows, in units of the style's hairline (0 the crown, 1 the hairline): strands end
-# one by one between TIP_FROM and TIP_TO, and the shell runs on, transparent, to V_END (v = 1).
-TIP_FROM, TIP_TO, V_END = 0.95, 1.10, 1.40
+# The scalp layer's rows, in units of the style's hairline (0 the crown, 1 the hairline): the roots'
+# shade is opaque to FILL_TO and gone at FILL_END; strands end one by one between TIP_FROM and TIP_TO;
+# the layer runs on, clear, to V_END (v = 1).
+FILL_TO, FILL_END = 0.9, 1.0
+TIP_FROM, TIP_TO, V_END = 0.93, 1.08, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
+# Steps from the root's colour to the tip's.
+TIPS = 8
+# Root to tip per style: how dark the root is (its light level's share), how far (in v, root 0 to tip 1)
+# its shade reaches (a few centimetres of the style's length), and how much lighter the tip is. Short
+# hair's cards lie over each other's roots: a strong change along each card drew every card as a scale.
+ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.62, 0.1, 0.12), "bun": (0.75, 0.15, 0.06),
+        "curly": (0.75, 0.3, 0.08), "ponytail": (0.65, 0.1, 0.12), "bob": (0.65, 0.15, 0.1)}
+# How a clump's strands end (:func:`_clump`'s ``spread``): a bob is cut nearly blunt, long hair tapers.
+SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "short": (0.38, 0.45)}
+SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -58,66 +74,93 @@ def shell_u(u: np.ndarray) -> np.ndarray:
     return 0.5 + 1.0 / WIDTH + u * (0.5 - 2.0 / WIDTH)
 
 
-def _strokes(rng, width: int, rows: int, count: int, span: float, thick: tuple[float, float],
-             ends: tuple[float, float], frizz: float, alpha: float, out_a, out_l, shades: tuple[float, float]):
-    """Draw ``count`` strands into a column (``out_a`` alpha, ``out_l`` light, both (rows, width)).
+def _smooth(e0, e1, x):
+    t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
 
-    Each strand: a centre across the column (within ``span`` of its half-width), a width in
-    texels, a length (the row its tip reaches, as a fraction), a shade in ``shades``, and a slow
-    wave; it is lit across as a round fibre and tapers over its last tenth. Later strands lie over
-    earlier ones."""
+
+def _strand(out_a, out_l, v, x, half, alpha, lit):
+    """Lay one strand over a column (``out_a`` alpha, ``out_l`` light, (rows, width)): centre ``x`` and
+    half-width ``half`` per row (0 where it is absent), opacity ``alpha`` (scalar) and light ``lit``
+    per row, shaded across as a round fibre."""
+    rows, width = out_a.shape
+    r = np.arange(rows)
+    lo = np.floor(x - half - 1).astype(np.int64)
+    for k in range(int(np.ceil(2 * half.max())) + 3):
+        col = lo + k
+        ok = (col >= 0) & (col < width) & (half > 0.05)
+        dx = (col + 0.5 - x) / np.maximum(half, 1e-3)
+        # Coverage: full inside, a pixel's soft edge, thin strands thinner (a strand under a pixel wide
+        # covers that share of it).
+        a = np.clip(half + 0.5 - np.abs(col + 0.5 - x), 0, 1) * np.minimum(half * 2, 1) * alpha
+        a = np.where(ok, a, 0.0)
+        over = a > 0.01
+        rr, cc = r[over], col[over]
+        shade = lit[over] * (0.82 + 0.28 * np.sqrt(np.clip(1 - dx[over] ** 2, 0, 1)))
+        out_l[rr, cc] = shade * a[over] + out_l[rr, cc] * (1 - a[over])
+        out_a[rr, cc] = a[over] + out_a[rr, cc] * (1 - a[over])
+
+
+def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread: tuple[float, float] = (0.38, 0.45)):
+    """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
+    strands at the clump's sides end than those in its middle, and how much each strand's length varies."""
+    a = np.zeros((rows, cw), np.float32)
+    lit = np.full((rows, cw), 0.55 * tone, np.float32)
     v = (np.arange(rows) + 0.5) / rows
-    rows_i = np.arange(rows)
-    for _ in range(count):
-        side = rng.random() * 2 - 1
-        x0 = width / 2 + side * span * (width / 2 - 2)
-        w = rng.uniform(*thick)
-        end = rng.uniform(*ends)
-        shade = rng.uniform(*shades)
-        phase, period, amp = rng.random() * 6.3, rng.uniform(60, 200), rng.uniform(0.3, 1.4)
-        x = x0 + amp * np.sin(v * rows / period + phase) + frizz * np.sin(v * rows / rng.uniform(5, 11) + phase)
-        start = rng.uniform(0.0, 0.1) ** 1.5 * 3            # roots staggered: no straight edge at v = 0
-        taper = np.clip((end - v) / 0.10, 0, 1) ** 0.7 * np.clip((v - start) / 0.04, 0, 1)
-        half = w / 2 * np.maximum(taper, 0.0)
-        lo = np.clip(np.floor(x - half - 1).astype(int), 0, width - 1)
-        for k in range(int(np.ceil(w)) + 3):
-            col = np.clip(lo + k, 0, width - 1)
-            dx = (col + 0.5 - x) / np.maximum(half, 1e-3)
-            a = np.clip(1.3 - 1.3 * np.abs(dx) ** 2, 0, 1) * (v < end) * alpha
-            lit = shade * (0.9 + 0.16 * np.sqrt(np.clip(1 - dx * dx, 0, 1)))
-            over = a > 0.02
-            r, c_ = rows_i[over], col[over]
-            out_l[r, c_] = lit[over] * a[over] + out_l[r, c_] * (1 - a[over])
-            out_a[r, c_] = a[over] + out_a[r, c_] * (1 - a[over])
+    mid = cw / 2
+    if wisp:
+        for _ in range(9):
+            x0 = mid + rng.uniform(-0.8, 0.8) * (mid - 3)
+            end = rng.uniform(0.55, 0.98)
+            half = rng.uniform(0.5, 0.9) * np.clip((end - v) / 0.15, 0, 1) ** 0.8 * (v < end)
+            x = x0 + rng.uniform(-3, 3) * v + (1.6 if curly else 0.4) * np.sin(v * rows / rng.uniform(5, 11) + rng.random() * 6)
+            _strand(a, lit, v, x, half, rng.uniform(0.6, 0.85), np.full(rows, rng.uniform(0.85, 1.1) * tone))
+        return a, lit
+    # The core: the hair inside the clump, dark, tapering to the middle before the strands end.
+    reach = rng.uniform(0.78, 0.86) + 0.3 * (0.45 - spread[1])
+    core = 0.7 * (mid - 2) * (1 - _smooth(0.3, reach, v)) ** 0.7
+    _strand(a, lit, v, np.full(rows, mid), core, 1.0, np.full(rows, 0.6 * tone))
+    # The strands: more near the middle; the farther from it, the sooner a strand ends; all gather in
+    # a little towards the middle as they near the clump's tip.
+    for k in range(64):
+        side = rng.uniform(-1, 1)
+        side = np.sign(side) * abs(side) ** 1.15
+        longest = 1.0 - spread[0] * abs(side) ** 1.5
+        end = longest * (1 - spread[1] * rng.random() ** 1.5)
+        start = rng.random() ** 3 * 0.06                      # roots staggered: no straight edge at v = 0
+        gather = 1 - 0.3 * (spread[1] / 0.45) * _smooth(0.35, 1.0, v)
+        period, phase = rng.uniform(80, 260), rng.random() * 6.3
+        x = mid + side * (mid - 2.5) * gather + rng.uniform(0.3, 1.6) * np.sin(v * rows / period + phase)
+        if curly:
+            x = x + rng.uniform(0.8, 1.8) * np.sin(v * rows / rng.uniform(5, 11) + phase)
+        w = rng.uniform(0.6, 1.5)
+        half = w * np.clip((end - v) / 0.1, 0, 1) ** 0.6 * np.clip((v - start) / 0.03, 0, 1) * (v < end)
+        dark = rng.random() < 0.12
+        shade = (rng.uniform(0.62, 0.78) if dark else rng.uniform(0.84, 1.14)) * tone
+        # A strand's own slow variation of shade along it.
+        along = 1 + 0.1 * np.sin(v * rows / rng.uniform(40, 120) + phase)
+        _strand(a, lit, v, x, half, 1.0, shade * along)
+    return a, lit
 
 
 def _draw(style: str) -> dict[str, np.ndarray]:
-    """The atlas's light levels and alpha for ``style`` (see the module's layout)."""
+    """The atlas's light levels, tip steps and alpha for ``style`` (see the module's layout)."""
     n = SIZE
     light = np.zeros((n, n), np.float32)
     alpha = np.zeros((n, n), np.float32)
+    tip = np.zeros((n, n), np.float32)
     curly = style == "curly"
-    rng = np.random.default_rng({"short": 51, "long": 52, "bun": 53, "curly": 54}[style])
+    rng = np.random.default_rng(SEEDS[style])
     cw = n // 2 // COLUMNS
     v = ((np.arange(n) + 0.5) / n)[:, None]
     for c in range(COLUMNS):
-        a = np.zeros((n, cw), np.float32)
-        lit = np.full((n, cw), 0.8, np.float32)
-        tone = rng.uniform(0.86, 1.08)                      # each clump its own shade
-        if c < CLUMPS:
-            # A dense core of wide strands, finer ones over it, a few strays at the sides.
-            _strokes(rng, cw, n, 30, 0.55, (4.0, 7.0), (0.82, 1.0), 0.8 if curly else 0.0, 1.0, a, lit,
-                     (0.84 * tone, 1.0 * tone))
-            _strokes(rng, cw, n, 30, 0.8, (1.6, 3.0), (0.66, 0.99), 1.0 if curly else 0.2, 1.0, a, lit,
-                     (0.8 * tone, 1.12 * tone))
-            _strokes(rng, cw, n, 8, 1.0, (1.0, 1.8), (0.55, 0.95), 1.6 if curly else 0.4, 0.9, a, lit,
-                     (0.8 * tone, 1.1 * tone))
-        else:
-            _strokes(rng, cw, n, 7, 0.8, (1.0, 1.6), (0.55, 0.98), 1.4 if curly else 0.3, 0.8, a, lit, (0.85, 1.1))
-        # Darker at the roots, a little lighter towards the tips.
-        lit *= (1 - 0.15 * np.clip(1 - v / 0.1, 0, 1)) * (0.95 + 0.1 * v)
+        a, lit = _clump(rng, n, cw, curly, rng.uniform(0.9, 1.06), c >= CLUMPS, SPREAD.get(style, SPREAD["long"]))
+        # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
+        root, reach, tip_light = ROOT[style]
+        lit = lit * (root + (1 - root) * _smooth(0.0, reach, v)) * (1 + tip_light * _smooth(0.45, 1.0, v))
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
+        tip[:, c * cw:(c + 1) * cw] = _smooth(0.3, 1.0, v) * min(1.0, tip_light * 10)
     shade, cut = _shell(rng, curly)
     light[:, n // 2:] = shade
     alpha[:, n // 2:] = cut
@@ -126,32 +169,42 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     lit = light[:, 0::2] * alpha[:, 0::2] + light[:, 1::2] * alpha[:, 1::2]
     light = np.where(pair > 1e-3, lit / np.maximum(pair, 1e-3), (light[:, 0::2] + light[:, 1::2]) / 2)
     alpha = pair / 2
+    tip = tip[:, 0::2]
     # Alpha kept as the top byte of a little-endian RGBA word (hair_texture ors the colour in).
     return {"light": np.clip(light / LIGHT_MAX * 255 + 0.5, 0, 255).astype(np.uint8),
+            "tip": np.clip(np.round(tip * (TIPS - 1)), 0, TIPS - 1).astype(np.uint8),
             "alpha": np.clip(alpha * 255 + 0.5, 0, 255).astype("<u4") << 24}
 
 
 def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The shell's half: fine strands along ``v``, a texel wide and darker than the cards' (the roots
-    under the hair), each ending at its own row between TIP_FROM and TIP_TO (in pairs, a little
-    clumped), its alpha fading out over the last twentieth (the shell is blended); curly hair's kinked."""
+    """The scalp layer's half (see the module's text): the roots' shade, opaque to FILL_TO and fading
+    to FILL_END, under strands a texel wide (lighter: the hair's colour) that end one by one between
+    TIP_FROM and TIP_TO, fewer the farther out (each ends at a draw from a falling density, in pairs,
+    a little clumped), each tapering over its last few rows; curly hair's kinked."""
     n = SIZE
     w = n // 2
     y, x = np.mgrid[0:n, 0:w].astype(np.float32)
-    v = (y + 0.5) / n
+    h = (y + 0.5) / n * V_END                                     # hairlines from the crown
     wave = (1.5 if curly else 0.7) * np.sin(y / (6.0 if curly else 37.0) + x * 0.7)
     strand = np.floor(x + wave).astype(np.int64) % w
     tone = rng.random(w).astype(np.float32)
     pair = np.repeat(rng.random(w // 2), 2)[:w]
-    tip = (0.5 * pair + 0.5 * rng.random(w)).astype(np.float32)
-    ends = (TIP_FROM + (TIP_TO - TIP_FROM) * tip[strand]) / V_END
-    # Blended: each strand fades over its last 5 % of the rows, so the hairline is a soft edge.
-    alpha = np.clip((ends - v) * n / (0.05 * n), 0, 1) ** 1.5
-    shade = (0.66 + 0.24 * tone[strand]) * (0.92 + 0.08 * np.sin(x * 0.9 + y / 53.0))
+    # Ends: most near TIP_FROM, fewer and fewer towards TIP_TO (the hairline's density falls off).
+    draw = (0.6 * pair + 0.4 * rng.random(w)).astype(np.float32) ** 1.25
+    ends = TIP_FROM + (TIP_TO - TIP_FROM) * draw[strand]
+    fine = np.clip((ends - h) / 0.04, 0, 1) ** 1.5                 # a strand tapering over its last rows
+    on = (strand % 2 == 0) | (h < TIP_FROM)                         # past the fill, every other texel a hair
+    strands = fine * on * 0.9
+    fill = _smooth(FILL_END, FILL_TO, h)
+    alpha = strands + fill * (1 - strands)
+    root = (0.5 + 0.12 * tone[strand]) * (0.94 + 0.06 * np.sin(x * 0.9 + y / 53.0))
+    hair = 0.72 + 0.3 * tone[strand]
+    shade = (hair * strands + root * fill * (1 - strands)) / np.maximum(alpha, 1e-3)
+    shade = np.where(alpha > 1e-3, shade, hair)
     return shade.astype(np.float32), alpha.astype(np.float32)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def pattern(style: str) -> dict[str, np.ndarray]:
     """The atlas's patterns for ``style``, made once per machine (``keep.kept``)."""
     return keep.kept(f"hair-atlas-{style}", lambda: _draw(style))
@@ -163,6 +216,15 @@ def rgb(color: str) -> np.ndarray:
     return np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], float) / 255
 
 
+def tip_color(base: np.ndarray) -> np.ndarray:
+    """The colour (sRGB 0..1) a strand of ``base`` goes to at its tip: lighter and a little warmer.
+
+    >>> [round(float(c), 3) for c in tip_color(np.array([0.2, 0.1, 0.05]))]
+    [0.296, 0.166, 0.09]
+    """
+    return np.clip(base ** 0.78 * np.array([1.04, 1.0, 0.93]), 0, 1)
+
+
 @lru_cache(maxsize=32)
 def hair_texture(color: str, style: str) -> np.ndarray:
     """RGBA (HEIGHT, WIDTH, 4) uint8: the atlas for ``style`` in ``color`` (read-only)."""
@@ -170,15 +232,19 @@ def hair_texture(color: str, style: str) -> np.ndarray:
 
 
 def tint(p: dict[str, np.ndarray], color: str) -> np.ndarray:
-    """RGBA uint8 of a pattern (``light`` levels and ``alpha`` words, as :func:`pattern`) in ``color``."""
+    """RGBA uint8 of a pattern (``light`` levels, ``tip`` steps and ``alpha`` words, as :func:`pattern`) in
+    ``color``."""
     base = rgb(color)
     # Very dark hair keeps a little colour in its lit strands, so it still reads as strands.
     lift = 0.06 * (1 - min(1.0, float(base.max()) * 4))
     levels = np.arange(256) / 255 * LIGHT_MAX
-    table = np.zeros((256, 4), np.uint8)
-    table[:, :3] = np.clip((base[None, :] + lift) * levels[:, None] * 255 + 0.5, 0, 255)
+    steps = np.arange(TIPS) / (TIPS - 1)
+    colors = (base + lift)[None, :] * (1 - steps[:, None]) + (tip_color(base) + lift)[None, :] * steps[:, None]
+    table = np.zeros((TIPS, 256, 4), np.uint8)
+    table[..., :3] = np.clip(colors[:, None, :] * levels[None, :, None] * 255 + 0.5, 0, 255)
     # One 4-byte word per texel: the colour's table looked up, the alpha (kept in the top byte) or'ed in.
-    words = table.view("<u4").reshape(256)[p["light"]] | p["alpha"]
+    index = p["tip"].astype(np.intp) * 256 + p["light"]
+    words = table.view("<u4").reshape(TIPS * 256)[index] | p["alpha"]
     out = words.view(np.uint8).reshape(p["light"].shape + (4,))
     out.setflags(write=False)
     return out

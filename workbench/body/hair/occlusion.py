@@ -1,0 +1,71 @@
+"""How deep in the hair each card vertex lies: the shade light that reaches it has (its vertex colour).
+
+Hair is lit from outside: the strands under other strands, and the undersides of long hair (towards
+the body), get less light. Cards alone shade every card alike, and the hair reads as flat flakes of
+one colour; a vertex colour darkening each card vertex by its depth below the hair's outer surface
+gives the volume back in every viewer (three.js multiplies the base colour by ``COLOR_0``).
+
+The outer surface: on the head, over directions from the skull's centre (:data:`CELL` degree cells),
+the farthest card vertex; hanging past the head, over (azimuth, height) cells, the farthest from the
+vertical through the centre; each grid spread to its neighbours (a cell's farthest takes its
+neighbours' farthest, so a gap between locks does not make a cell shallow). A vertex's depth is that
+surface's distance less its own; its colour ``1 - DARK * smoothstep(0, DEPTH, depth)``.
+
+>>> import numpy as np
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> from .head import head_of
+>>> h = head_of(body_mesh(normalize_avatar_settings({"gender": "feminine"})))
+>>> d = np.array([[0.0, 1.0, 0.0], [0.0, 1.0, 0.0]])
+>>> pts = h.centre + d * (h.envelope(d) + np.array([0.012, 0.002]))[:, None]
+>>> shade(h, pts, np.zeros(2, bool), 0.008).round(2).tolist()
+[1.0, 0.45]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .head import Head, smoothstep
+
+CELL = 6.0          # degrees per cell on the head and round the body
+ROW = 0.015         # metres per row of hanging hair
+DARK = 0.55         # the share of light the deepest vertices lose
+
+
+def _spread(grid: np.ndarray, periodic_cols: bool = True) -> np.ndarray:
+    """Each cell the largest of itself and its eight neighbours (columns wrap round)."""
+    p = np.pad(grid, ((1, 1), (0, 0)), mode="edge")
+    out = grid.copy()
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            out = np.maximum(out, np.roll(p[1 + dy: 1 + dy + len(grid)], dx, 1))
+    return out
+
+
+def shade(head: Head, positions: np.ndarray, hanging: np.ndarray, depth: float) -> np.ndarray:
+    """Per vertex (N,) the light left at ``positions`` (N, 3): 1 on the hair's outer surface, down to
+    ``1 - DARK`` at ``depth`` metres under it or deeper; ``hanging`` (N,) marks vertices past the head."""
+    rel = positions.astype(np.float64) - head.centre
+    out = np.ones(len(rel))
+    cols = int(360 / CELL)
+    az = np.degrees(np.arctan2(rel[:, 0], rel[:, 2]))
+    col = np.floor((az + 180) / CELL).astype(np.int64) % cols
+    on = ~hanging
+    if on.any():
+        r = np.linalg.norm(rel[on], axis=1)
+        pol = np.degrees(np.arccos(np.clip(rel[on, 1] / np.maximum(r, 1e-12), -1, 1)))
+        row = np.minimum((pol / CELL).astype(np.int64), int(180 / CELL) - 1)
+        grid = np.full((int(180 / CELL), cols), -np.inf)
+        np.maximum.at(grid, (row, col[on]), r)
+        grid = _spread(_spread(grid))
+        out[on] = 1 - DARK * smoothstep(0.0, depth, grid[row, col[on]] - r)
+    if hanging.any():
+        rho = np.hypot(rel[hanging, 0], rel[hanging, 2])
+        y = rel[hanging, 1]
+        row = np.floor((y.max() - y) / ROW).astype(np.int64)
+        grid = np.full((int(row.max()) + 1, cols), -np.inf)
+        np.maximum.at(grid, (row, col[hanging]), rho)
+        grid = _spread(_spread(grid))
+        out[hanging] = 1 - DARK * smoothstep(0.0, depth, grid[row, col[hanging]] - rho)
+    return out
