@@ -371,7 +371,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         # Triangles whose whole texture footprint is opaque pass without a lookup (most of a hair card's
         # triangles: 85 % of a long-hair portrait's tested fragments), as do materials with no alpha to read.
         has_alpha = ((tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
-                     | tables["mat_vcol"] | (tables["mat_color"][:, 3] < 1))
+                     | np.array([_vertex_alpha(d) for d in draws] or [False]) | (tables["mat_color"][:, 3] < 1))
         tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~mask_sure
         walk(_near_first(ti[tri_mask], depth, tris), near, tested=tested)
     # Blended surfaces: the two nearest blended fragments in front of the opaque surface, per sample, clear
@@ -512,7 +512,7 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat, cutoffs=None) -> np.ndarr
         n = len(d.tris)
         m: Material = d.material
         tex = m.texture
-        if (mask_mat[k] and tex is not None and tex.has_alpha and d.uv is not None and d.colors is None
+        if (mask_mat[k] and tex is not None and tex.has_alpha and d.uv is not None and not _vertex_alpha(d)
                 and m.color[3] == 1.0):
             h, w = tex.height, tex.width
             alpha = tex.texels.view(np.uint8).reshape(h, w, 4)[..., 3]
@@ -542,6 +542,12 @@ def _opaque_triangles(draws, tris, tri_draw, mask_mat, cutoffs=None) -> np.ndarr
             sure[start:start + n] = ok & (count == 0)
         start += n
     return sure
+
+
+def _vertex_alpha(d) -> bool:
+    """Whether a draw's vertex colours take anything from its alpha (an alpha below 1 somewhere): vertex colours
+    that only shade (the hair's depth darkening) leave its alpha the texture's, and its shortcuts stand."""
+    return d.colors is not None and d.colors.shape[1] == 4 and bool((d.colors[:, 3] < 1).any())
 
 
 def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
