@@ -75,14 +75,14 @@ def test_no_tooth_shows_with_the_mouth_closed(gender, shape, height):
     corners before). At most 3 pixels of the Teeth mesh, and those the dark red of the back of a mouth
     (the far side's back teeth, seen through a corner of the closed lips, in the mouth's own shadow:
     darker than the darkest skin, red not white; measured: 0 to 2 pixels, 0.3 to 0.56 of the skin's
-    luminance)."""
+    luminance). Red, or near black: the back teeth's inner faces are painted as dark as the back of the mouth."""
     lit, masks = pictures(avatar(gender, shape, height), gender)
     lum = lit @ np.array([0.2126, 0.7152, 0.0722])
     skin = np.median(lum[masks["skin"]])
     seen = lit[masks["teeth"]]
     assert len(seen) <= 3, len(seen)
     assert (seen @ np.array([0.2126, 0.7152, 0.0722]) < 0.65 * skin).all(), (seen, skin)
-    assert (seen[:, 0] > 1.8 * seen[:, 1]).all(), seen
+    assert ((seen[:, 0] > 1.8 * seen[:, 1]) | (seen.max(1) < 40)).all(), seen
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

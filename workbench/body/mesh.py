@@ -4,8 +4,8 @@
 ``workbench.options.normalize_avatar_settings`` gives): macro targets (:mod:`.shape`), joints and
 weights and the A-to-T re-pose (:mod:`.rig`), then metres with the soles at y = 0, the hips over the
 origin and one uniform scale that makes the stature (soles to the top of the skull, hair helper
-excluded) exactly ``height`` centimetres. :func:`morph_deltas` gives the 52 ARKit face shapes on the
-same vertices and in the same space.
+excluded) exactly ``height`` centimetres. :func:`morph_deltas` gives the 52 ARKit face shapes (and
+:mod:`.expressions`' ``tongueUp``) on the same vertices and in the same space.
 
 Only ``gender``, ``bodyShape`` and ``height`` shape the body; results are cached per those three.
 
@@ -13,7 +13,7 @@ Only ``gender``, ``bodyShape`` and ``height`` shape the body; results are cached
 >>> settings = normalize_avatar_settings({"gender": "feminine", "height": 171.5})
 >>> m = body_mesh(settings)
 >>> round(float(m.positions[m.groups["body"], 1].max()), 4), len(m.skeleton.names), len(morph_deltas(settings))
-(1.715, 65, 52)
+(1.715, 65, 53)
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
+from .expressions import extra_shapes
 
 
 @dataclass(frozen=True)
@@ -262,6 +263,8 @@ def _morphs(gender: str, body_shape: str, height_cm: float) -> dict[str, tuple[n
         idx.setflags(write=False)
         moved.setflags(write=False)
         out[str(name)[5:]] = (idx, moved)
+    # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
+    out.update(extra_shapes(m.positions, m.normals, m.groups, out))
     return out
 
 
@@ -288,7 +291,8 @@ def dense_morph_deltas(settings: dict, names: tuple[str, ...]) -> tuple[np.ndarr
 
 
 def morph_deltas(settings: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The 52 ARKit face shapes (``eyeBlinkLeft`` ... ``tongueOut``, sorted by name) for this body:
+    """The 52 ARKit face shapes (``eyeBlinkLeft`` ... ``tongueOut``, sorted by name; the smile's with its cheek
+    raise) and :data:`~workbench.body.expressions.SYNTHETIC`'s for this body:
     name -> (vertex indices int32 into ``BodyMesh.positions``, ascending; deltas float32 in metres,
     T-pose space).
 

@@ -38,10 +38,12 @@ __all__ = ["SKIN_SIZE", "features", "skin_texture"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 5
-MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "face", "tzone", "mottle")
-# The mouth's lining (albedo, sRGB): a dark red, as the inside of a mouth looks in its own shadow.
+FORMAT = 6
+MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle")
+# The mouth's lining (albedo, sRGB): a dark red, as the inside of a mouth looks in its own shadow, and near black
+# at the back of the mouth (THROAT), where no light reaches: a viewer's lights do reach it, unshadowed.
 LINING = (0.30, 0.07, 0.08)
+THROAT = (0.10, 0.025, 0.03)
 
 
 def _smoothstep(e0, e1, x):
@@ -172,6 +174,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     lining[lining_triangles(m)] = 1
     depth = tmap.paint_vertices(tris, lining_depth(m)[:, None])[..., 0]
     out["mouth"] = lining[tmap.triangle] * (0.4 + 0.6 * _smoothstep(0.002, 0.02, depth))
+    out["throat"] = lining[tmap.triangle] * _smoothstep(0.012, 0.045, depth)
     return out
 
 
@@ -245,6 +248,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     brow = np.maximum(rgb(brow_color) * 0.85, 0.05) * (1 - 0.25 * (lum < 0.2)) + base * 0.25 * (lum < 0.2)
     toward(brow, "brows", 0.8)
     toward(np.array(LINING), "mouth")
+    toward(np.array(THROAT), "throat")
     img = img.reshape(size, size, 3)
     img.setflags(write=False)
     return img

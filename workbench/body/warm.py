@@ -48,6 +48,5 @@ def warm_up() -> None:
                  np.ones((1, 1)))
         eyes.eye_texture()
         lash_texture()
-        mouth.mouth_texture()
-        mouth.mouth_occlusion()
+        mouth.prepare()
         _warmed = True

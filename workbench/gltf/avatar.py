@@ -73,7 +73,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                           double=True),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
-                      occlusion=mouth.mouth_occlusion()),
+                      occlusion=mouth.mouth_occlusion(), roughness_map=mouth.mouth_roughness()),
     }
     out.update(_clothes(settings))
     if hair["style"] != "none":
