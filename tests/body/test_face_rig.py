@@ -49,7 +49,7 @@ def test_names_and_order():
     for lod in (0, 1):
         doc, _ = model(lod=lod)
         morphed = {m["name"] for m in doc["meshes"] if m.get("extras", {}).get("targetNames") == list(SHAPES)}
-        assert morphed == {"Body", "Eyes", "Eyelashes", "Teeth"}, lod
+        assert morphed == {"Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth"}, lod
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
@@ -75,7 +75,7 @@ def test_visemes_move_the_mouth(gender, name):
 
 def test_silence_is_the_rest_face():
     doc, binary = model()
-    for mesh in ("Body", "Eyes", "Eyelashes", "Teeth"):
+    for mesh in ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth"):
         assert not shape(doc, binary, mesh, "viseme_sil")[1].any()
 
 
