@@ -36,7 +36,7 @@ from ..body.glasses import glasses_piece
 from ..body.hair import hair_pieces, with_lash_uvs
 from ..body.outfit import hidden_skin, outfit_pieces
 from ..body.lod import Piece, decimate, piece
-from ..body.mesh import BodyMesh, body_mesh
+from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
 from ..skeleton import Skeleton
 
 MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Hair_Fringe", "Outfit_Top",
@@ -62,16 +62,15 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
 
 
 def _key(settings: dict) -> tuple:
-    return (settings["gender"], settings["bodyShape"], float(settings["height"]),
-            settings["hair"]["style"], settings["glasses"] != "none",
+    return (body_key(settings), settings["hair"]["style"], settings["glasses"] != "none",
             settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
 
 
 @lru_cache(maxsize=64)
 def _parts(key: tuple, lod: int) -> dict[str, Piece]:
-    gender, shape, height, hair, glasses, top, bottom = key
-    settings = {"gender": gender, "bodyShape": shape, "height": height}
-    mesh = body_mesh(settings)
+    body, hair, glasses, top, bottom = key
+    gender = body[0]
+    mesh = body_of(body)
     if lod:
         out = {name: (p if name in KEPT else decimate(p, LOD_RATIOS[lod]))
                for name, p in _parts(key, 0).items() if name not in HAIR_PARTS}
