@@ -71,6 +71,9 @@ ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.5, 0.7
 TEETH_NARROW = 0.35
 TEETH_DEPTH = 0.02
 UPPER_DOWN = 0.005
+# The share of each row's height kept from its biting edge (the roots and gums shortened).
+LOWER_ROOTS = 0.65
+UPPER_ROOTS = 0.8
 # How far behind the front teeth the arch's front curve is centred (metres).
 ARCH_BEND = 0.02
 # MakeHuman's tongue stands above the lower teeth and fills an open mouth from side to side: a flat slab in every
@@ -296,6 +299,13 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     back = np.clip((front - pos[:, 2]) / TEETH_DEPTH, 0, 1)
     pos[:, 0] = mid + (1 - TEETH_NARROW * back) * (pos[:, 0] - mid)
     pos[upper] += (0.0, -UPPER_DOWN, 0.0)
+    # Each row's roots drawn towards its biting edge: MakeHuman's lower row reached below the mouth's floor,
+    # where an open jaw pushed it through the lining into the chin, and its upper row's top met the upper lip's
+    # inside where the lip rises (viseme_I).
+    edge = float(pos[lower, 1].max())
+    pos[lower, 1] = edge - LOWER_ROOTS * (edge - pos[lower, 1])
+    edge = float(pos[upper, 1].min())
+    pos[upper, 1] = edge + UPPER_ROOTS * (pos[upper, 1] - edge)
     q = pos[tongue]
     q[:, 0] = mid + TONGUE_NARROW * (q[:, 0] - mid)
     tip = float(q[:, 2].max())
