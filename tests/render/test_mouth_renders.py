@@ -112,3 +112,42 @@ def test_an_open_mouth_is_dark_with_a_tongue_and_teeth(gender, morphs, teeth):
     if teeth:
         assert white.sum() > 20, white.sum()
     assert white.sum() < 0.3 * opening.sum()
+
+
+def _teeth_map(glb: bytes, morphs: dict):
+    """The lit portrait and, through the renderer's own drawing, a mask of the upper teeth (the Teeth mesh's
+    vertices jawOpen leaves where they are, tongueOut too) as they show in it."""
+    from workbench.gltf.glb import read_accessor, read_glb
+    from workbench.body.face import SHAPES
+
+    doc, binary = read_glb(glb)
+    mesh = next(m for m in doc["meshes"] if m["name"] == "Teeth")
+    targets = mesh["primitives"][0]["targets"]
+    still = np.ones(len(read_accessor(doc, binary, mesh["primitives"][0]["attributes"]["POSITION"])), bool)
+    for name in ("jawOpen", "tongueOut"):
+        still &= np.linalg.norm(read_accessor(doc, binary, targets[SHAPES.index(name)]["POSITION"]), axis=1) == 0
+    model = Model(glb)
+    posed = model.posed(Clip(model), 0.0, morphs=morphs)
+    cam = frame(posed, "portrait")
+    lit = draw(posed, cam, SIZE, background=(236, 238, 242))[..., :3].astype(float)
+    flat = Material(color=np.ones(4, np.float32))
+    draws = []
+    for d in posed.draws:
+        colors = np.zeros((len(d.positions), 4), np.float32)
+        colors[:, 3] = 1
+        if d.mesh_name == "Teeth":
+            colors[still, :3] = 1
+        draws.append(replace(d, colors=colors, uv=None, material=replace(flat, double_sided=d.material.double_sided)))
+    upper = draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
+    return lit, upper
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("shape", ["jawOpen", "viseme_aa", "mouthOpen", "viseme_E"])
+def test_an_open_mouth_shows_the_upper_teeth(gender, shape):
+    """With the mouth open the upper teeth's edges show under the upper lip, white (MakeHuman's sat behind the
+    lip: an open mouth had no upper teeth), on the darkest tone, at 512 px."""
+    lit, upper = _teeth_map(avatar(gender), {shape: 1.0})
+    seen = lit[upper]
+    white = (seen.min(1) > 150) & (seen.max(1) - seen.min(1) < 60)
+    assert upper.sum() > 30 and white.sum() > 20, (upper.sum(), white.sum())

@@ -14,7 +14,7 @@ are a mesh of their own the field would leave behind) and the lips (the corners 
 
 >>> cheek_raise_mm, tongue_lift_mm = round(CHEEK_RAISE[1] * 1000, 1), round(TONGUE_LIFT * 1000, 1)
 >>> cheek_raise_mm, tongue_lift_mm
-(5.0, 4.5)
+(5.0, 3.0)
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ CHEEK_AT = (0.008, -0.03)
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
 # The tongue tip's lift in ``tongueUp`` (metres), fading to nothing TONGUE_REACH back from the tip.
-TONGUE_LIFT = 0.0045
+TONGUE_LIFT = 0.003
 TONGUE_REACH = 0.035
 
 

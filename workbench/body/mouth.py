@@ -56,7 +56,7 @@ LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
 # biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
 ENAMEL = (0.93, 0.90, 0.84)
 ENAMEL_ROOT = (0.88, 0.82, 0.70)
-ENAMEL_EDGE = (0.80, 0.82, 0.84)
+ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
 TONGUE = (0.66, 0.32, 0.34)
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
@@ -70,7 +70,7 @@ ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.5, 0.7
 # of the lower ones (an overbite).
 TEETH_NARROW = 0.35
 TEETH_DEPTH = 0.02
-UPPER_DOWN = 0.005
+UPPER_DOWN = 0.0065
 # The share of each row's height kept from its biting edge (the roots and gums shortened).
 LOWER_ROOTS = 0.65
 UPPER_ROOTS = 0.8
@@ -184,14 +184,14 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int):
     t = (u - start) / (edges[k] - start)                        # across the tooth, 0 to 1
     mm = np.minimum(t, 1 - t) * np.asarray(widths, np.float32)[k]   # from the tooth's nearer side
     # The gaps: a hairline along the tooth, opening into a V towards the biting edge (rounded corners).
-    corner = np.clip(1 - e / 0.25, 0, 1) ** 2
-    gap = _smoothstep(0.2 + 1.2 * corner + 0.35, 0.2 + 1.2 * corner - 0.1, mm) * (0.45 + 0.55 * corner)
+    corner = np.clip(1 - e / 0.12, 0, 1) ** 2
+    gap = _smoothstep(0.2 + 0.8 * corner + 0.35, 0.2 + 0.8 * corner - 0.1, mm) * (0.4 + 0.5 * corner)
     # The gum line: scalloped, higher over each tooth's middle than between two teeth.
     gum = _smoothstep(0.0, 0.06, e - (0.66 + 0.18 * np.sin(np.pi * t)))
     shade = 1 + 0.04 * (np.random.default_rng(seed).random(len(widths)) - 0.5)[k]
     enamel = np.array(ENAMEL, np.float32)
     root = _smoothstep(0.35, 0.75, e)[..., None]
-    tip = _smoothstep(0.1, 0.0, e)[..., None]
+    tip = _smoothstep(0.06, 0.0, e)[..., None]
     colour = (enamel * (1 - root) + np.array(ENAMEL_ROOT, np.float32) * root) * (1 - tip) \
         + np.array(ENAMEL_EDGE, np.float32) * tip
     return colour * shade[..., None], gum, gap
