@@ -59,8 +59,8 @@ class Shape:
     hairs: int
 
 
-SHAPES = {"feminine": Shape(-0.020, 0.011, 0.029, 0.0180, 0.0042, 0.0078, 420),
-          "masculine": Shape(-0.021, 0.010, 0.029, 0.0165, 0.0020, 0.0100, 520)}
+SHAPES = {"feminine": Shape(-0.020, 0.011, 0.029, 0.0180, 0.0042, 0.0078, 540),
+          "masculine": Shape(-0.021, 0.010, 0.029, 0.0165, 0.0020, 0.0100, 640)}
 # The texture's v spans this many head thicknesses, the brow in its middle (room for hairs that lean out).
 SPAN = 1.7
 
@@ -158,7 +158,7 @@ def _hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     yy, xx = (np.mgrid[0:h, 0:w] + 0.5).astype(np.float32)
     s = xx / w
     d = np.abs(yy - (y0 - 0.1 * half_thick(s))) / np.maximum(half_thick(s), 1e-3)
-    base = 0.35 * np.clip(1.2 - d, 0, 1) ** 1.5 * np.clip(s / 0.05, 0, 1) * np.clip((0.95 - s) / 0.1, 0, 1)
+    base = 0.45 * np.clip(1.2 - d, 0, 1) ** 1.5 * np.clip(s / 0.05, 0, 1) * np.clip((0.95 - s) / 0.1, 0, 1)
     cover = np.maximum(cover * 0.9, base).astype(np.float32)
     cover[:, :1] = cover[:, -1:] = 0.0
     cover[:1, :] = cover[-1:, :] = 0.0
