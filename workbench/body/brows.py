@@ -29,6 +29,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import keep
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 from .strokes import draw
@@ -128,7 +129,13 @@ def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
 
 @lru_cache(maxsize=2)
 def _hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
-    """The brow's cover and each texel's shade (colour-free, drawn once per gender)."""
+    """The brow's cover and each texel's shade (colour-free: drawn once per gender and machine, then read)."""
+    kept = keep.kept(f"brows-{gender}", lambda: dict(zip(("cover", "shade"), _draw_hairs(gender))),
+                     {"cover": BROW_SIZE, "shade": BROW_SIZE})
+    return kept["cover"], kept["shade"]
+
+
+def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     shape = SHAPES[gender]
     h, w = BROW_SIZE
     rng = np.random.default_rng(91 if gender == "feminine" else 92)
@@ -162,8 +169,6 @@ def _hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     cover = np.maximum(cover * 0.9, base).astype(np.float32)
     cover[:, :1] = cover[:, -1:] = 0.0
     cover[:1, :] = cover[-1:, :] = 0.0
-    cover.setflags(write=False)
-    shade.setflags(write=False)
     return cover, shade
 
 

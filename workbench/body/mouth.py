@@ -101,7 +101,16 @@ def lining_depth(mesh: BodyMesh) -> np.ndarray:
 @lru_cache(maxsize=1)
 def _island() -> tuple[np.ndarray, np.ndarray]:
     """The lining's triangles (into the body's face group) and vertices: MakeHuman's topology, so one answer
-    for every body, found once on the base mesh (a body's own search took 0.1 s of each first preview)."""
+    for every body, found once per machine on the base mesh and kept (a body's own search took 0.1 s of each
+    first preview)."""
+    from . import keep
+
+    kept = keep.kept("mouth-lining", lambda: dict(zip(("triangles", "vertices"), _find_island())),
+                     {"triangles": (None,), "vertices": (None,)})
+    return kept["triangles"], kept["vertices"]
+
+
+def _find_island() -> tuple[np.ndarray, np.ndarray]:
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
@@ -124,10 +133,7 @@ def _island() -> tuple[np.ndarray, np.ndarray]:
     teeth = base[groups["helper-upper-teeth"]]
     inside = np.array([0.0, teeth[:, 1].min(), teeth[:, 2].max() - 0.3])
     lining = np.flatnonzero(island == island[np.argmin(np.linalg.norm(centres - inside, axis=1))]).astype(np.int64)
-    verts = np.unique(tris[lining])
-    lining.setflags(write=False)
-    verts.setflags(write=False)
-    return lining, verts
+    return lining, np.unique(tris[lining]).astype(np.int64)
 
 
 def _lining(mesh: BodyMesh) -> tuple[np.ndarray, np.ndarray]:

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import keep
 from ..lod import Piece
 from ..mesh import BodyMesh
 from ..strokes import draw
@@ -71,7 +72,13 @@ def with_lash_uvs(mesh: BodyMesh, p: Piece) -> Piece:
 @lru_cache(maxsize=1)
 def lash_texture() -> np.ndarray:
     """RGBA (LASH_SIZE + (4,)) uint8: lower lids' lashes on the left half, upper lids' on the right
-    (``u`` along the lid, ``v`` from the root down the texture to the tips)."""
+    (``u`` along the lid, ``v`` from the root down the texture to the tips). Drawn once per machine and kept."""
+    out = keep.kept("lashes", lambda: {"rgba": _draw_lashes()}, {"rgba": LASH_SIZE + (4,)})["rgba"]
+    out.setflags(write=False)
+    return out
+
+
+def _draw_lashes() -> np.ndarray:
     h, w = LASH_SIZE
     rng = np.random.default_rng(71)
     strokes = []
@@ -98,5 +105,4 @@ def lash_texture() -> np.ndarray:
     # One colour (a lash's shade does not show at its size, and a flat colour compresses to nothing).
     out[..., :3] = np.clip(np.asarray(LASH_COLOR) * 255 + 0.5, 0, 255).astype(np.uint8)
     out[..., 3] = np.clip(alpha * 255 + 0.5, 0, 255)
-    out.setflags(write=False)
     return out
