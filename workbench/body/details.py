@@ -85,7 +85,8 @@ FACE_CONTROLS = {
 }
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but
-# together enough that two people of the same build do not share one face.
+# together enough that two people of the same build do not share one face. None moves the crown (the head's
+# length and shape would change the stature, and with it, through the exact height, the whole body's scale).
 FACE_VARIETY = {
     "noseLength": ({"nose/nose-scale-vert-incr": 1.0}, {"nose/nose-scale-vert-decr": 1.0}, 0.55),
     "noseBridge": ({"nose/nose-hump-incr": 1.0}, {"nose/nose-hump-decr": 1.0}, 0.5),
@@ -95,9 +96,11 @@ FACE_VARIETY = {
     "mouthWidth": ({"mouth/mouth-scale-horiz-incr": 1.0}, {"mouth/mouth-scale-horiz-decr": 1.0}, 0.35),
     "chinHeight": ({"chin/chin-height-incr": 1.0}, {"chin/chin-height-decr": 1.0}, 0.35),
     "chinForward": ({"chin/chin-prominent-incr": 1.0}, {"chin/chin-prominent-decr": 1.0}, 0.4),
-    "faceLength": ({"head/head-scale-vert-incr": 1.0}, {"head/head-scale-vert-decr": 1.0}, 0.12),
-    "faceRound": ({"head/head-round": 1.0}, {"head/head-oval": 1.0}, 0.4),
-    "faceAngle": ({"head/head-square": 1.0}, {"head/head-triangular": 1.0}, 0.3),
+    "jawAngle": ({"chin/chin-bones-incr": 1.0}, {"chin/chin-bones-decr": 1.0}, 0.35),
+    "noseWings": ({"nose/nose-scale-horiz-incr": 1.0}, {"nose/nose-scale-horiz-decr": 1.0}, 0.35),
+    "lipVolume": ({"mouth/mouth-upperlip-volume-incr": 1.0, "mouth/mouth-lowerlip-volume-incr": 1.0},
+                  {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}, 0.3),
+    "cheekBones": ({"cheek/{s}-cheek-bones-incr": 1.0}, {"cheek/{s}-cheek-bones-decr": 1.0}, 0.35),
     "browHeight": ({"eyebrows/eyebrows-trans-up": 1.0}, {"eyebrows/eyebrows-trans-down": 1.0}, 0.35),
     "browAngle": ({"eyebrows/eyebrows-angle-up": 1.0}, {"eyebrows/eyebrows-angle-down": 1.0}, 0.4),
     "cheekFull": ({"cheek/{s}-cheek-volume-incr": 1.0}, {"cheek/{s}-cheek-volume-decr": 1.0}, 0.35),

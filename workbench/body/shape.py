@@ -26,7 +26,7 @@ through the ethnic blend, too little to tell the two apart at a glance; and ever
 corners lifted a little (MakeHuman's base mouth turns down, which reads as sad) and lips that meet.
 Each face also has features of its own (:func:`face_weights`): the settings' face controls (jaw width,
 cheekbones, nose width, eye size, lip fullness) and small offsets of a dozen more of MakeHuman's face
-modifiers (nose, eyes, mouth, chin, face shape, brows, ears) drawn smoothly from the settings that describe
+modifiers (nose, eyes, mouth, jaw, chin, cheeks, brows, ears) drawn smoothly from the settings that describe
 the person, so two avatars of one gender and build are two people.
 Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
 proportions), then one uniform scale makes the height exact (:mod:`workbench.body.mesh`).
