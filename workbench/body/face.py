@@ -1,4 +1,4 @@
-"""The face: the Eyes, Eyelashes and Teeth meshes and their morph targets (the 52 ARKit shapes, the 15
+"""The face: the Eyes, Eyelashes, Eyebrows and Teeth meshes and their morph targets (the 52 ARKit shapes, the 15
 Oculus visemes and the five shapes lip-sync libraries look for).
 
 The face meshes are MakeHuman's helper geometry (``helper-l-eye``, ``helper-upper-teeth``, ...),

@@ -122,8 +122,8 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     rounded to 1e-4, so they key caches exactly.
 
     >>> from workbench.options import normalize_avatar_settings
-    >>> a = dict(face_weights(normalize_avatar_settings({"gender": "feminine", "face": {"noseWidth": 1}})))
-    >>> a["nose/nose-scale-horiz-incr"], "nose/nose-scale-horiz-decr" in a
+    >>> a = dict(face_weights(normalize_avatar_settings({"gender": "feminine", "face": {"eyeSize": 1}})))
+    >>> a["eyes/l-eye-scale-incr"], "eyes/l-eye-scale-decr" in a
     (1.0, False)
     >>> face_weights({"gender": "feminine", "bodyShape": "average", "height": 166.0})
     ()

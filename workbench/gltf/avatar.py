@@ -14,7 +14,7 @@ brackets):
   a second; UVs remapped into each texture's rectangle.
 - ``animations`` [()]: those library clips, on this avatar's own skeleton.
 
-Morph targets: at LOD 0 and 1 every mesh the face shapes move (Body, Eyes, Eyelashes, Teeth)
+Morph targets: at LOD 0 and 1 every mesh the face shapes move (Body, Eyes, Eyelashes, Eyebrows, Teeth)
 carries all of them (:data:`workbench.body.face.SHAPES`: the 52 ARKit shapes, the visemes, the extras)
 as sparse accessors, named in the mesh's ``extras.targetNames``; with ``merge_mesh`` every primitive
 of ``Avatar`` carries them (glTF wants the same targets on all primitives of a mesh).
