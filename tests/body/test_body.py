@@ -28,7 +28,7 @@ from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ANIMATIONS, BODY_SHAPES, ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Model
 
-FACE = ("Body", "Eyes", "Eyelashes", "Teeth")
+FACE = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth")
 
 
 def settings(**kw) -> dict:
@@ -241,7 +241,7 @@ def test_a_library_clip_file_stands_the_default_body_on_the_floor(gender):
 def test_face_meshes_and_their_72_targets_named_in_order():
     doc, binary = read_glb(glb())
     names = [m["name"] for m in doc["meshes"]]
-    assert names[:4] == list(FACE)
+    assert names[:5] == list(FACE)
     for m in doc["meshes"]:
         prim = m["primitives"][0]
         if m["name"] in FACE:

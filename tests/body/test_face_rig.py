@@ -49,14 +49,15 @@ def test_names_and_order():
     for lod in (0, 1):
         doc, _ = model(lod=lod)
         morphed = {m["name"] for m in doc["meshes"] if m.get("extras", {}).get("targetNames") == list(SHAPES)}
-        assert morphed == {"Body", "Eyes", "Eyelashes", "Teeth"}, lod
+        assert morphed == {"Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth"}, lod
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 @pytest.mark.parametrize("name", [v for v in VISEMES if v != "viseme_sil"] + ["mouthOpen", "mouthSmile"])
 def test_visemes_move_the_mouth(gender, name):
     """At least 2 mm somewhere; nine tenths of the movement in the lower face (below the eyes, within two
-    mouth widths of the mouth: lips, cheeks, jaw and chin), the most of it on the lips."""
+    mouth widths of the mouth: lips, cheeks, jaw and chin), the most of it on the lips (the smile, which
+    narrows the eyes too, three quarters)."""
     doc, binary = model(gender)
     centre, width = mouth_centre(doc, binary)
     body, d = shape(doc, binary, "Body", name)
@@ -64,7 +65,7 @@ def test_visemes_move_the_mouth(gender, name):
     size = np.linalg.norm(d, axis=1)
     assert size.max() > 0.002, size.max()
     lower_face = (np.linalg.norm(body - centre, axis=1) < 2 * width) & (body[:, 1] < eyes[:, 1].min())
-    assert size[lower_face].sum() > 0.9 * size.sum()
+    assert size[lower_face].sum() > (0.75 if name == "mouthSmile" else 0.9) * size.sum()
     lips = np.linalg.norm(body - centre, axis=1) < 0.6 * width
     assert size[lips].max() > 0.7 * size.max()
     # The eyes stay: no viseme reaches them.
@@ -74,7 +75,7 @@ def test_visemes_move_the_mouth(gender, name):
 
 def test_silence_is_the_rest_face():
     doc, binary = model()
-    for mesh in ("Body", "Eyes", "Eyelashes", "Teeth"):
+    for mesh in ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth"):
         assert not shape(doc, binary, mesh, "viseme_sil")[1].any()
 
 
@@ -89,7 +90,11 @@ def test_the_lower_teeth_and_tongue_move_with_the_jaw(name):
     lower = jaw[:, 1] < -0.005
     assert lower.sum() > 50
     expected = share * jaw + sum(w * shape(doc, binary, "Teeth", k)[1] for k, w in combination(name).items()
-                                 if k != "jawOpen")
+                                 if k in ARKIT and k != "jawOpen")
+    # (tongueUp, the tongue's lift, is no target of its own: the tongue alone moves by it.)
+    lifted = np.zeros(len(d), bool) if "tongueUp" not in combination(name) else np.abs(d - expected).max(1) > 1e-4
+    assert not (lifted & (teeth[:, 1] > teeth[:, 1].mean() + 0.012)).any()
+    lower &= ~lifted
     assert np.abs(d[lower] - expected[lower]).max() < 1e-4
     assert d[lower, 1].mean() < 0.8 * share * jaw[lower, 1].mean() < 0   # down, as far as the jaw goes
     upper = np.linalg.norm(jaw, axis=1) == 0

@@ -104,7 +104,7 @@ def check_morphs(seen: list[dict], glb: bytes, url: str) -> None:
     if "lod=2" in url:
         assert not morphed, url
         return
-    assert morphed in ({"Body", "Eyes", "Eyelashes", "Teeth"}, {"Avatar"}), (url, morphed)
+    assert morphed in ({"Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth"}, {"Avatar"}), (url, morphed)
     for m in seen:
         assert m["names"] == list(SHAPES), (url, m["mesh"])
     drops = {m["mesh"]: m["jawDrop"] for m in seen}

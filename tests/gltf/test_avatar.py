@@ -103,17 +103,19 @@ def test_triangle_budget_and_lod_ratios():
 
 def test_default_layout_one_skinned_mesh_per_part():
     s = inspect(build_avatar(DEFAULT, ModelOptions()))
-    assert list(s.meshes["name"]) == ["Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Outfit_Top", "Outfit_Bottom",
-                                      "Outfit_Footwear"]
+    assert list(s.meshes["name"]) == ["Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Outfit_Top",
+                                      "Outfit_Bottom", "Outfit_Footwear"]
     # Hair is two primitives: its cards cut by alpha (MASK) and its fringe blended over them.
-    assert s.meshes["skinned"].all() and list(s.meshes["primitives"]) == [1, 1, 1, 1, 2, 1, 1, 1]
-    # Hair's cards and fringe share one texture (PNG, for its alpha), the lashes too are cut out of
-    # theirs by alpha; the skin's baked occlusion, pores (normal map) and roughness, the teeth's
-    # occlusion, and each garment's normal and roughness maps, are textures of their own.
-    assert list(s.materials["alphaMode"]) == ["OPAQUE", "OPAQUE", "MASK", "OPAQUE", "MASK", "BLEND"] + ["OPAQUE"] * 3
+    assert s.meshes["skinned"].all() and list(s.meshes["primitives"]) == [1, 1, 1, 1, 1, 2, 1, 1, 1]
+    # Hair's cards and fringe share one texture (PNG, for its alpha), the lashes and brows blend theirs;
+    # the skin's baked occlusion, pores (normal map) and roughness, the teeth's occlusion and roughness, and
+    # each garment's normal and roughness maps, are textures of their own.
+    assert list(s.materials["alphaMode"]) == ["OPAQUE", "OPAQUE", "BLEND", "BLEND", "OPAQUE", "MASK",
+                                              "BLEND"] + ["OPAQUE"] * 3
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
     assert mimes.pop("Hair") == "image/png" and mimes.pop("Eyelashes") == "image/png"
-    assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 16
+    assert mimes.pop("Eyebrows") == "image/png"
+    assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 17
     doc, _ = doc_of(build_avatar(DEFAULT, ModelOptions()))
     skin = next(m for m in doc["materials"] if m["name"] == "Skin")
     assert doc["textures"][skin["occlusionTexture"]["index"]]["name"] == "Skin_Occlusion"
@@ -152,7 +154,7 @@ def test_sunglasses_are_darker_than_clear_glasses():
 
 
 def test_merge_mesh_one_node_one_primitive_per_material():
-    for settings, materials in ((DEFAULT, 9), (GLASSES, 10)):
+    for settings, materials in ((DEFAULT, 10), (GLASSES, 11)):
         doc, _ = doc_of(build_avatar(settings, ModelOptions(merge_mesh=True)))
         assert [m["name"] for m in doc["meshes"]] == ["Avatar"]
         assert len([n for n in doc["nodes"] if "mesh" in n]) == 1
@@ -164,11 +166,11 @@ def test_merge_mesh_one_node_one_primitive_per_material():
 @pytest.mark.parametrize("size", [64, 512, 2048])
 def test_atlas_packs_opaque_and_transparent_separately(size):
     # The default has hair (its cards alpha-tested, MASK, and its fringe blended: two materials on the
-    # transparent atlas, which the lashes and glasses join); every atlas also has the detail maps (the
-    # body's and teeth's occlusion, the skin's normal and roughness maps) packed like the opaque atlas,
-    # and the glasses' roughness map like the transparent one.
+    # transparent atlas, which the lashes, brows and glasses join); every atlas also has the detail maps (the
+    # body's and teeth's occlusion, the skin's normal and roughness maps, the teeth's roughness) packed like
+    # the opaque atlas, and the glasses' roughness map like the transparent one.
     for settings, modes, maps in ((DEFAULT, ["OPAQUE", "MASK", "BLEND"], 3), (GLASSES, ["OPAQUE", "MASK", "BLEND"], 4),
-                                  (NO_HAIR, ["OPAQUE", "MASK"], 3)):                  # (the lashes are alpha-tested)
+                                  (NO_HAIR, ["OPAQUE", "BLEND"], 3)):           # (the lashes and brows blend)
         glb = build_avatar(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
         s = inspect(glb)
         assert len(s.textures) == 2 + maps
@@ -211,13 +213,14 @@ def test_texture_formats(fmt, opaque, transparent):
     s = inspect(glb)
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
     assert mimes.pop("Glasses") == transparent and mimes.pop("Hair") == transparent
-    assert mimes.pop("Eyelashes") == transparent
+    assert mimes.pop("Eyelashes") == transparent and mimes.pop("Eyebrows") == transparent
     assert set(mimes.values()) == {opaque}
     sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"])))
     assert "Skin" in sizes and sizes["Top"] == (512, 512)
     doc, _ = doc_of(glb)
-    # The skin's reflectance and hair's highlight ask through two optional extensions; only WebP is required.
-    optional = {"KHR_materials_anisotropy", "KHR_materials_specular"}
+    # The eyes' wet film, the skin's reflectance and hair's highlight ask through optional extensions; only WebP
+    # is required.
+    optional = {"KHR_materials_clearcoat", "KHR_materials_anisotropy", "KHR_materials_specular"}
     if fmt == "webp":
         assert doc["extensionsUsed"][0] == "EXT_texture_webp" and set(doc["extensionsUsed"][1:]) == optional
         assert doc["extensionsRequired"] == ["EXT_texture_webp"]

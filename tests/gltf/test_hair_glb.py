@@ -63,7 +63,7 @@ def test_the_highlight_runs_across_the_strands_in_three_js_terms():
         assert 0 < ext["KHR_materials_anisotropy"]["anisotropyStrength"] <= 1
         assert ext["KHR_materials_anisotropy"].get("anisotropyRotation", 0) == 0
         assert 0 < ext["KHR_materials_specular"]["specularFactor"] < 1
-    assert set(doc["extensionsUsed"]) == {"KHR_materials_anisotropy", "KHR_materials_specular"}
+    assert set(doc["extensionsUsed"]) == {"KHR_materials_anisotropy", "KHR_materials_specular", "KHR_materials_clearcoat"}
     assert "extensionsRequired" not in doc
     # u runs across a card: along a card (its first rows, after the scalp shell) u stays, v grows.
     uv = read_accessor(doc, binary, hair_mesh(doc)["primitives"][0]["attributes"]["TEXCOORD_0"])
@@ -76,8 +76,9 @@ def test_the_highlight_runs_across_the_strands_in_three_js_terms():
 
 
 def test_lashes_are_thin_dark_cards_of_their_own_colour():
-    """The eyelashes are cut out of a texture of lashes by alpha, near black whatever the hair's colour
-    (blond and blue hair give the same lashes)."""
+    """The eyelashes are a texture of lashes blended by its alpha (soft, tapered tips: cut out at a threshold
+    they were jagged spikes), near black whatever the hair's colour (blond and blue hair give the same
+    lashes)."""
     from PIL import Image
     import io
 
@@ -91,7 +92,7 @@ def test_lashes_are_thin_dark_cards_of_their_own_colour():
 
     mat, a = lashes("#E8D080")
     _, b = lashes("#2040FF")
-    assert mat["alphaMode"] == "MASK" and a.shape[2] == 4 and (a == b).all()
+    assert mat["alphaMode"] == "BLEND" and a.shape[2] == 4 and (a == b).all()
     drawn = a[..., 3] > 127
     assert 0.05 < drawn.mean() < 0.5                     # thin lashes, not a ribbon
     assert a[drawn][:, :3].mean() < 40                   # dark

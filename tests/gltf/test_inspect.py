@@ -42,7 +42,8 @@ def test_tables_and_totals(glb):
     assert s.animations.set_index("name").loc["walk", "duration_s"] == pytest.approx(1.1)
     assert len(s.skeleton) == 65 and s.skeleton[0] == "Hips"
     assert s.byte_length == len(glb)
-    assert sorted(s.extensions_used) == ["KHR_materials_anisotropy", "KHR_materials_specular"]   # hair, skin
+    # the eyes' wet film, the hair's highlight, the skin's and hair's reflectance
+    assert sorted(s.extensions_used) == ["KHR_materials_anisotropy", "KHR_materials_clearcoat", "KHR_materials_specular"]
     assert "Armature" in list(s.nodes["name"])
 
 
@@ -61,6 +62,7 @@ def test_compare_one_row_per_label(glb):
     assert list(table.index) == ["avatar", "clip"]
     assert list(table.columns) == ["triangles", "meshes", "materials", "textures", "animations", "bytes"]
     assert table.loc["clip", "triangles"] == 0 and table.loc["clip", "animations"] == 1
-    # skin (colour, occlusion, normal, roughness), eyes, lashes, teeth (colour, occlusion), hair, top, bottom, shoes
-    # (colour and folds' normal map each: LOD 2 has no weave or roughness map), glasses (colour, roughness)
-    assert table.loc["avatar", "textures"] == 17
+    # skin (colour, occlusion, normal, roughness), eyes, lashes, brows, teeth (colour, occlusion, roughness), hair,
+    # top, bottom, shoes (colour and folds' normal map each: LOD 2 has no weave or roughness map), glasses
+    # (colour, roughness)
+    assert table.loc["avatar", "textures"] == 19

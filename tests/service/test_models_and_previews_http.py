@@ -39,8 +39,8 @@ def test_lod_ratios_and_identical_bytes(http_client, avatar):
 
 def test_meshes_materials_and_default_formats(client, own_avatar):
     s = client.avatars.model(own_avatar).inspect()
-    assert list(s.meshes["name"]) == ["Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Outfit_Top", "Outfit_Bottom",
-                                      "Outfit_Footwear", "Glasses"]
+    assert list(s.meshes["name"]) == ["Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Outfit_Top",
+                                      "Outfit_Bottom", "Outfit_Footwear", "Glasses"]
     assert len(s.skeleton) == 65 and s.skeleton[0] == "Hips"
     blend = s.materials[s.materials["alphaMode"] == "BLEND"]
     assert len(blend) >= 1

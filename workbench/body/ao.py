@@ -32,6 +32,7 @@ from numba import njit
 
 from . import keep
 from .mesh import BodyMesh
+from .mouth import lining_depth
 from .texels import TexelMap, texel_map
 
 __all__ = ["AO_SIZE", "vertex_occlusion", "occlusion_texture", "body_texels"]
@@ -40,6 +41,13 @@ AO_SIZE = 512
 VOXEL = 0.01
 SMOOTHING = 4
 FORMAT = 1
+# How much of the room's light the back of the mouth's lining is denied.
+LINING_DARK = 0.8
+
+
+def _smoothstep(e0, e1, x):
+    t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
 
 
 @njit(cache=True, nogil=True)
@@ -138,6 +146,10 @@ def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:
     neighbours, count = _adjacency(tris, len(ao))
     for _ in range(SMOOTHING):
         ao = np.where(count > 0, 0.5 * ao + 0.5 * (neighbours @ ao) / np.maximum(count, 1), ao).astype(np.float32)
+    # The mouth's lining, a pouch the voxels see as open skin: dark from a few millimetres behind the lips (a
+    # viewer scales its room's light and reflections by this; left open, the inside of an open mouth showed the
+    # room as a grey, chrome-like wall in model-viewer).
+    ao *= (1 - LINING_DARK * _smoothstep(0.002, 0.015, lining_depth(mesh))).astype(np.float32)
     tmap = body_texels(mesh, size)
     values = ao[tris]                                   # (F, 3) corner values
     img = np.einsum("hwk,hwk->hw", tmap.bary, values[tmap.triangle])

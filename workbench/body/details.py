@@ -68,6 +68,58 @@ EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr":
 REST_FACE = {"face/mouthClose": 0.15}
 
 
+# The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets
+# and weights at +1 and at -1 (in between, linearly; 0 none), within the reach of MakeHuman's own sliders: a jaw
+# 14 mm wider or narrower at each angle, cheekbones 8 mm, the nose's wings 4 mm, the eyes' opening 3 mm, each
+# lip 3 mm fuller or thinner.
+FACE_CONTROLS = {
+    "jawWidth": ({"chin/chin-bones-incr": 1.0, "chin/chin-width-incr": 0.5},
+                 {"chin/chin-bones-decr": 1.0, "chin/chin-width-decr": 0.5}),
+    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.0, "cheek/{s}-cheek-volume-incr": 0.3},
+                   {"cheek/{s}-cheek-bones-decr": 1.0, "cheek/{s}-cheek-volume-decr": 0.3}),
+    "noseWidth": ({"nose/nose-scale-horiz-incr": 1.0, "nose/nose-flaring-incr": 0.6},
+                  {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5}),
+    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.0}, {"eyes/{s}-eye-scale-decr": 1.0}),
+    "lipFullness": ({"mouth/mouth-upperlip-volume-incr": 1.0, "mouth/mouth-lowerlip-volume-incr": 1.0},
+                    {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}),
+}
+# The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
+# a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but
+# together enough that two people of the same build do not share one face. None moves the crown (the head's
+# length and shape would change the stature, and with it, through the exact height, the whole body's scale).
+FACE_VARIETY = {
+    "noseLength": ({"nose/nose-scale-vert-incr": 1.0}, {"nose/nose-scale-vert-decr": 1.0}, 0.55),
+    "noseBridge": ({"nose/nose-hump-incr": 1.0}, {"nose/nose-hump-decr": 1.0}, 0.5),
+    "noseTip": ({"nose/nose-point-up": 1.0}, {"nose/nose-point-down": 1.0}, 0.5),
+    "eyeSpacing": ({"eyes/{s}-eye-trans-out": 1.0}, {"eyes/{s}-eye-trans-in": 1.0}, 0.35),
+    "eyeTilt": ({"eyes/{s}-eye-corner2-up": 1.0}, {"eyes/{s}-eye-corner2-down": 1.0}, 0.5),
+    "mouthWidth": ({"mouth/mouth-scale-horiz-incr": 1.0}, {"mouth/mouth-scale-horiz-decr": 1.0}, 0.35),
+    "chinHeight": ({"chin/chin-height-incr": 1.0}, {"chin/chin-height-decr": 1.0}, 0.35),
+    "chinForward": ({"chin/chin-prominent-incr": 1.0}, {"chin/chin-prominent-decr": 1.0}, 0.4),
+    "jawAngle": ({"chin/chin-bones-incr": 1.0}, {"chin/chin-bones-decr": 1.0}, 0.35),
+    "noseWings": ({"nose/nose-scale-horiz-incr": 1.0}, {"nose/nose-scale-horiz-decr": 1.0}, 0.35),
+    "lipVolume": ({"mouth/mouth-upperlip-volume-incr": 1.0, "mouth/mouth-lowerlip-volume-incr": 1.0},
+                  {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}, 0.3),
+    "cheekBones": ({"cheek/{s}-cheek-bones-incr": 1.0}, {"cheek/{s}-cheek-bones-decr": 1.0}, 0.35),
+    "browHeight": ({"eyebrows/eyebrows-trans-up": 1.0}, {"eyebrows/eyebrows-trans-down": 1.0}, 0.35),
+    "browAngle": ({"eyebrows/eyebrows-angle-up": 1.0}, {"eyebrows/eyebrows-angle-down": 1.0}, 0.4),
+    "cheekFull": ({"cheek/{s}-cheek-volume-incr": 1.0}, {"cheek/{s}-cheek-volume-decr": 1.0}, 0.35),
+    "earSize": ({"ears/{s}-ear-scale-incr": 1.0}, {"ears/{s}-ear-scale-decr": 1.0}, 0.35),
+    "upperLip": ({"mouth/mouth-cupidsbow-incr": 1.0}, {"mouth/mouth-cupidsbow-decr": 1.0}, 0.5),
+}
+
+
+def signed(plus: dict[str, float], minus: dict[str, float], value: float) -> dict[str, float]:
+    """The targets of a control or feature at ``value`` (-1 to 1): ``plus``'s at a positive value, ``minus``'s
+    at a negative one, both sides for ``{s}`` names.
+
+    >>> signed({"nose/nose-hump-incr": 1.0}, {"nose/nose-hump-decr": 1.0}, -0.25)
+    {'nose/nose-hump-decr': 0.25}
+    """
+    table = plus if value > 0 else minus
+    return {k: w * abs(value) for k, w in sides(table).items()} if value else {}
+
+
 def sides(table: dict[str, float]) -> dict[str, float]:
     """``{s}`` names as their ``l`` and ``r`` targets."""
     return {name.format(s=side): w for name, w in table.items() for side in (("l", "r") if "{s}" in name else ("",))}
@@ -86,6 +138,8 @@ def shape_details(gender: str, body_shape: str) -> dict[str, float]:
 
 
 def detail_targets() -> list[str]:
-    """Every modifier target a body or face may use (what ``compile`` keeps), sorted."""
-    tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE)
+    """Every modifier target a body or face may use (what ``compile`` keeps), sorted: the shapes', the faces',
+    the face controls' and the faces' variety's."""
+    tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE,
+              *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in FACE_VARIETY.values() for t in v[:2]))
     return sorted({n for t in tables for n in sides(t)})

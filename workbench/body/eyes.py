@@ -5,16 +5,20 @@ the body's layout, too small for an iris; :func:`eye_uvs` gives each eyeball a f
 instead (the iris centred on the eye's forward axis). A planar projection is exact under linear
 interpolation across flat triangles, so the iris stays round however coarse the sphere is.
 
-The texture is drawn once (it does not depend on the avatar): a warm brown iris with radial
-fibres and a darker collarette, a soft limbal ring, a sclera that is warm white, greyer and a
-little pink towards its edge (a pure white sclera reads as a startled doll's eye), and a
-catchlight up on the key light's side, so the eyes look alive at 128 px.
+The texture is the settings' ``eyeColor`` in the iris (radial fibres, a lighter collarette round the pupil,
+darker at its rim), a soft limbal ring, a clean warm-white sclera a little greyer and warmer towards its edge
+(a grey one read as a dull eye under the lids' shade), and a catchlight up on the key light's side, so the
+eyes look alive at 128 px. Its layers are drawn once (:func:`_layers`); a colour is one multiply-add. The
+material's clear coat (:data:`CLEARCOAT`) is the eye's wet film in viewers that draw it.
 
 >>> img = eye_texture()
 >>> img.shape, img.dtype.name
 ((256, 256, 3), 'uint8')
 >>> bool(img[128, 128].max() < 40)          # the pupil in the middle
 True
+>>> blue = eye_texture("#3A6EA5")[128, 160]        # the iris, between the pupil and the rim
+>>> bool(blue[2] > blue[0]), bool(img[128, 160][0] > img[128, 160][2])
+(True, True)
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["EYE_SIZE", "IRIS", "eye_texture", "eye_uvs"]
+__all__ = ["EYE_SIZE", "IRIS", "CLEARCOAT", "eye_texture", "eye_uvs", "with_eye_uvs"]
 
 EYE_SIZE = 256
 # Radii as shares of the eyeball's radius (an adult iris is 11.7 mm across on a 24 mm eyeball).
@@ -31,6 +35,12 @@ IRIS = 0.47
 PUPIL = 0.19
 # How much of the texture's half width one eyeball radius spans (the rest is sclera).
 SPAN = 0.95
+# The sclera's albedo (sRGB) and the iris when the settings give none (contract section 4's default).
+SCLERA = (0.96, 0.95, 0.93)
+DEFAULT_IRIS = "#5B3A1E"
+# The eyes' wet surface: a clear coat (KHR_materials_clearcoat) over the texture, mirror-smooth, so three.js and
+# model-viewer show the room in it as a real eye's film of tears does.
+CLEARCOAT = (1.0, 0.04)
 
 
 def eye_uvs(positions: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
@@ -50,41 +60,56 @@ def _smoothstep(e0, e1, x):
     return t * t * (3 - 2 * t)
 
 
-@lru_cache(maxsize=2)
-def eye_texture(iris_color: str = "#5A3A1E") -> np.ndarray:
-    """The eyeball texture (EYE_SIZE, EYE_SIZE, 3) uint8 for :func:`eye_uvs`."""
+@lru_cache(maxsize=1)
+def _layers() -> tuple[np.ndarray, np.ndarray]:
+    """The eyeball texture as ``a + b * iris`` (float32 (EYE_SIZE, EYE_SIZE, 3) and (EYE_SIZE, EYE_SIZE, 1)):
+    every step below is linear in the iris colour, so a new colour is one multiply-add (1 ms), not a redraw."""
     n = EYE_SIZE
     y, x = (np.mgrid[0:n, 0:n].astype(np.float32) + 0.5) / n * 2 - 1
     r = np.sqrt(x * x + y * y) / SPAN                 # in eyeball radii from the front
     a = np.arctan2(y, x)
-    c = iris_color.lstrip("#")
-    iris_rgb = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
     rng = np.random.default_rng(5)
-    # Sclera: warm white, greying and warming towards the sides (hidden under the lids anyway).
-    img = np.empty((n, n, 3), np.float32)
-    img[:] = np.array([0.93, 0.91, 0.88], np.float32)
-    img *= (1 - 0.18 * _smoothstep(0.5, 1.0, r))[..., None]
-    img += (np.array([0.05, -0.01, -0.02], np.float32) * _smoothstep(0.6, 1.0, r)[..., None])
-    # Iris: radial fibres (a random phase per angle bin) over a ring that is darker at the rim.
+    # Sclera: a clean warm white (a grey one read as a dull, tired eye under the lids' shade), greying a little
+    # and warming towards the sides (hidden under the lids anyway).
+    sclera = np.empty((n, n, 3), np.float32)
+    sclera[:] = np.array(SCLERA, np.float32)
+    sclera *= (1 - 0.1 * _smoothstep(0.55, 1.0, r))[..., None]
+    sclera += np.array([0.04, -0.01, -0.02], np.float32) * _smoothstep(0.65, 1.0, r)[..., None]
+    # Iris: radial fibres (a random phase per angle bin) over a ring that is darker at the rim and lighter
+    # round the pupil (the collarette), as the colour's own shade.
     fibres = rng.random(180).astype(np.float32)
     bins = ((a + np.pi) / (2 * np.pi) * 180).astype(np.int64) % 180
     fib = fibres[bins] * 0.5 + fibres[(bins + 1) % 180] * 0.5
     t = np.clip(r / IRIS, 0, 1)
-    shade = 0.75 + 0.45 * fib * (1 - 0.5 * t) + 0.25 * np.exp(-((t - 0.45) / 0.12) ** 2)
-    iris = iris_rgb * shade[..., None] * (1 - 0.45 * _smoothstep(0.75, 1.0, t))[..., None]
-    inside = _smoothstep(IRIS, IRIS - 0.03, r)
-    img = img * (1 - inside[..., None]) + iris * inside[..., None]
-    # The limbal ring: a soft dark edge around the iris.
-    ring = np.exp(-((r - IRIS) / 0.03) ** 2) * 0.55
-    img *= (1 - ring)[..., None]
-    pupil = _smoothstep(PUPIL, PUPIL - 0.025, r)
-    img = img * (1 - pupil[..., None]) + np.float32(0.02) * pupil[..., None]
-    # Catchlight: up and to the figure's right of the pupil as seen (the key light is front left above).
-    for cx, cy, rad, k in ((-0.16, -0.17, 0.075, 1.0), (0.17, 0.13, 0.035, 0.45)):
-        d = np.sqrt((x / SPAN - cx) ** 2 + (y / SPAN - cy) ** 2)
-        glint = _smoothstep(rad, rad * 0.55, d) * k
-        img = img * (1 - glint[..., None]) + np.float32(1.0) * glint[..., None]
-    out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
+    shade = 0.72 + 0.5 * fib * (1 - 0.5 * t) + 0.3 * np.exp(-((t - 0.5) / 0.12) ** 2)
+    iris = (shade * (1 - 0.5 * _smoothstep(0.75, 1.0, t)))[..., None]
+    inside = _smoothstep(IRIS, IRIS - 0.03, r)[..., None]
+
+    def finish(img: np.ndarray) -> np.ndarray:
+        # The limbal ring: a soft dark edge around the iris; the pupil; the catchlights (up and to the figure's
+        # right of the pupil as seen: the key light is front left above), the same on every colour.
+        img = img * (1 - np.exp(-((r - IRIS) / 0.03) ** 2) * 0.6)[..., None]
+        pupil = _smoothstep(PUPIL, PUPIL - 0.025, r)[..., None]
+        img = img * (1 - pupil) + np.float32(0.015) * pupil
+        for cx, cy, rad, k in ((-0.16, -0.17, 0.075, 1.0), (0.17, 0.13, 0.035, 0.45)):
+            d = np.sqrt((x / SPAN - cx) ** 2 + (y / SPAN - cy) ** 2)
+            glint = (_smoothstep(rad, rad * 0.55, d) * k)[..., None]
+            img = img * (1 - glint) + glint
+        return img
+
+    a0 = finish(sclera * (1 - inside))                     # the colour black
+    b = finish(sclera * (1 - inside) + iris * inside) - a0  # what one unit of every channel adds
+    return a0.astype(np.float32), b[..., :1].astype(np.float32)
+
+
+@lru_cache(maxsize=16)
+def eye_texture(iris_color: str = DEFAULT_IRIS) -> np.ndarray:
+    """The eyeball texture (EYE_SIZE, EYE_SIZE, 3) uint8 for :func:`eye_uvs`, its iris ``iris_color``
+    ('#RRGGBB', the settings' ``eyeColor``)."""
+    c = iris_color.lstrip("#")
+    rgb = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
+    a, b = _layers()
+    out = np.clip((a + b * rgb) * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out
 

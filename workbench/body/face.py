@@ -1,4 +1,4 @@
-"""The face: the Eyes, Eyelashes and Teeth meshes and their morph targets (the 52 ARKit shapes, the 15
+"""The face: the Eyes, Eyelashes, Eyebrows and Teeth meshes and their morph targets (the 52 ARKit shapes, the 15
 Oculus visemes and the five shapes lip-sync libraries look for).
 
 The face meshes are MakeHuman's helper geometry (``helper-l-eye``, ``helper-upper-teeth``, ...),
@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .lod import Piece
+from .expressions import SYNTHETIC
 from .mesh import dense_morph_deltas
 
 ARKIT = (
@@ -36,38 +37,44 @@ ARKIT = (
 )
 
 # The visemes and extra shapes as weighted sums of ARKit shapes (``L``/``R`` in a name: both sides at that
-# weight). Tuned by eye on both genders at 512 px (docs/looks_expressions.png); docs/face_rig.md gives the
-# reasoning per sound. A viseme opens the jaw little: speech moves it a few millimetres, and the shape is
-# a target a lip-sync library blends towards, often at less than full weight.
+# weight) and of :data:`~workbench.body.expressions.SYNTHETIC`'s (``tongueUp``: the tongue's front lifted to
+# the upper teeth). Tuned by eye on both genders in close-ups (docs/face_rig.md gives the reasoning per sound):
+# each its own shape, aa wide open and wider than mouthOpen's relaxed drop, O and U rounded and pushed forward,
+# E and I spread over the teeth, PP pressed shut, FF the lower lip under the upper teeth, TH the tongue's tip
+# between the teeth. A lip-sync library blends towards these, often at less than full weight.
 COMBINED: dict[str, dict[str, float]] = {
     "viseme_sil": {},
-    "viseme_PP": {"mouthPressL": 0.6, "mouthRollLower": 0.3, "mouthRollUpper": 0.25, "mouthClose": 0.1},
-    "viseme_FF": {"mouthRollLower": 0.8, "mouthUpperUpL": 0.35, "jawOpen": 0.05, "mouthStretchL": 0.15},
-    "viseme_TH": {"jawOpen": 0.2, "tongueOut": 0.45, "mouthUpperUpL": 0.2, "mouthStretchL": 0.1},
-    "viseme_DD": {"jawOpen": 0.25, "mouthStretchL": 0.25, "mouthUpperUpL": 0.25, "mouthLowerDownL": 0.2},
-    "viseme_kk": {"jawOpen": 0.3, "mouthStretchL": 0.3, "mouthLowerDownL": 0.2, "mouthUpperUpL": 0.1},
-    "viseme_CH": {"jawOpen": 0.12, "mouthFunnel": 0.6, "mouthPucker": 0.2, "mouthUpperUpL": 0.3,
-                  "mouthLowerDownL": 0.3},
-    "viseme_SS": {"jawOpen": 0.08, "mouthStretchL": 0.4, "mouthSmileL": 0.2, "mouthUpperUpL": 0.35,
+    "viseme_PP": {"mouthPressL": 0.8, "mouthRollLower": 0.45, "mouthRollUpper": 0.35, "mouthClose": 0.1},
+    "viseme_FF": {"mouthRollLower": 0.7, "mouthUpperUpL": 0.8, "mouthShrugLower": 0.2, "jawOpen": 0.08,
+                  "mouthStretchL": 0.15},
+    "viseme_TH": {"jawOpen": 0.35, "tongueOut": 0.35, "tongueUp": 1.0, "mouthUpperUpL": 0.25,
+                  "mouthLowerDownL": 0.2},
+    "viseme_DD": {"jawOpen": 0.2, "tongueUp": 0.8, "mouthStretchL": 0.3, "mouthUpperUpL": 0.35,
                   "mouthLowerDownL": 0.35},
-    "viseme_nn": {"jawOpen": 0.18, "mouthStretchL": 0.15, "mouthUpperUpL": 0.2, "mouthLowerDownL": 0.1},
-    "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.4, "mouthPucker": 0.3, "mouthUpperUpL": 0.15},
-    "viseme_aa": {"jawOpen": 0.55, "mouthLowerDownL": 0.3, "mouthUpperUpL": 0.15, "mouthStretchL": 0.1},
-    "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.45, "mouthSmileL": 0.2, "mouthLowerDownL": 0.3,
-                 "mouthUpperUpL": 0.25},
-    "viseme_I": {"jawOpen": 0.15, "mouthSmileL": 0.35, "mouthStretchL": 0.4, "mouthUpperUpL": 0.3,
-                 "mouthLowerDownL": 0.25},
-    "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.65, "mouthPucker": 0.2},
-    "viseme_U": {"jawOpen": 0.12, "mouthPucker": 0.8, "mouthFunnel": 0.3},
-    "mouthOpen": {"jawOpen": 0.7, "mouthLowerDownL": 0.15},
-    "mouthSmile": {"mouthSmileL": 0.9, "cheekSquintL": 0.3},
+    "viseme_kk": {"jawOpen": 0.32, "mouthStretchL": 0.3, "mouthLowerDownL": 0.2, "mouthUpperUpL": 0.1},
+    "viseme_CH": {"jawOpen": 0.1, "mouthFunnel": 0.6, "mouthPucker": 0.15, "mouthUpperUpL": 0.4,
+                  "mouthLowerDownL": 0.4},
+    "viseme_SS": {"jawOpen": 0.05, "mouthStretchL": 0.45, "mouthSmileL": 0.2, "mouthUpperUpL": 0.4,
+                  "mouthLowerDownL": 0.4},
+    "viseme_nn": {"jawOpen": 0.12, "tongueUp": 0.9, "mouthStretchL": 0.05, "mouthUpperUpL": 0.1,
+                  "mouthLowerDownL": 0.05},
+    "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.45, "mouthPucker": 0.35, "mouthUpperUpL": 0.2},
+    "viseme_aa": {"jawOpen": 0.7, "mouthStretchL": 0.35, "mouthUpperUpL": 0.35, "mouthLowerDownL": 0.35},
+    "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.55, "mouthSmileL": 0.25, "mouthLowerDownL": 0.35,
+                 "mouthUpperUpL": 0.3},
+    "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
+                 "mouthLowerDownL": 0.45},
+    "viseme_O": {"jawOpen": 0.4, "mouthFunnel": 0.8, "mouthPucker": 0.5},
+    "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
+    "mouthOpen": {"jawOpen": 1.0},
+    "mouthSmile": {"mouthSmileL": 1.0, "cheekSquintL": 0.6, "eyeSquintL": 0.35, "mouthUpperUpL": 0.15},
     "eyesClosed": {"eyeBlinkL": 1.0},
     "eyesLookUp": {"eyeLookUpL": 1.0},
     "eyesLookDown": {"eyeLookDownL": 1.0},
 }
-# A vertex a shape moves by less than this (metres) is stored as still: a tenth of a millimetre shows in no
-# picture, and dropping them saved 0.2 MB of a 3 MB model.
-MIN_DELTA = 1e-4
+# A vertex a shape moves by less than this (metres) is stored as still: a sixth of a millimetre shows in no
+# picture, and dropping them saved 0.3 MB of a 3 MB model (the LOD 0 budget with every clip is 6 MB).
+MIN_DELTA = 1.5e-4
 VISEMES = tuple(n for n in COMBINED if n.startswith("viseme_"))
 EXTRA = tuple(n for n in COMBINED if not n.startswith("viseme_"))
 # Every morph target of a face mesh, in the order of ``extras.targetNames``.
@@ -82,17 +89,22 @@ def combination(name: str) -> dict[str, float]:
     """
     out: dict[str, float] = {}
     for key, w in COMBINED[name].items():
-        for arkit in ((key[:-1] + "Left", key[:-1] + "Right") if key.endswith("L") and key not in ARKIT else (key,)):
+        for arkit in ((key[:-1] + "Left", key[:-1] + "Right") if key.endswith("L") and key not in ARKIT + SYNTHETIC
+                      else (key,)):
             out[arkit] = out.get(arkit, 0.0) + w
     return out
 
 
+# The shapes the sums are made of: the ARKit shapes, then the synthetic ones.
+PARTS = ARKIT + SYNTHETIC
+
+
 def _weights() -> np.ndarray:
-    """(20, 52): the visemes and extra shapes as weights of the ARKit shapes."""
-    w = np.zeros((len(SHAPES) - len(ARKIT), len(ARKIT)), np.float32)
+    """(20, 53): the visemes and extra shapes as weights of :data:`PARTS`."""
+    w = np.zeros((len(SHAPES) - len(ARKIT), len(PARTS)), np.float32)
     for k, name in enumerate(SHAPES[len(ARKIT):]):
-        for arkit, weight in combination(name).items():
-            w[k, ARKIT.index(arkit)] = weight
+        for part, weight in combination(name).items():
+            w[k, PARTS.index(part)] = weight
     return w
 
 
@@ -110,21 +122,22 @@ def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, np.ndarray]
     Vertices with ``source < 0`` (made here, not from the base mesh) never move; nor do those a shape moves
     by less than :data:`MIN_DELTA` (a seventh of each shape's stored vertices, at the edges of what it moves).
     """
-    where, table = dense_morph_deltas(settings, ARKIT)
+    where, table = dense_morph_deltas(settings, PARTS)
     rows = np.where(p.source >= 0, where[np.maximum(p.source, 0)], -1)
     known = np.flatnonzero(rows >= 0)
     if not len(known):
         return None
-    arkit = table[:, rows[known]]                                    # (52, N, 3)
-    if not np.any(arkit):
+    parts = table[:, rows[known]]                                    # (53, N, 3)
+    if not np.any(parts):
         return None
+    arkit = parts[:len(ARKIT)]
     # The ARKit shapes as they are, then the sums of COMBINED: (72, N, 3). Summed term by term (a handful
     # each): a matrix product went to BLAS, whose threads cost 0.1 s on a busy 2-core machine.
     weights = _weights()
     extra = np.zeros((len(weights),) + arkit.shape[1:], np.float32)
     for k, row in enumerate(weights):
         for a in np.flatnonzero(row):
-            extra[k] += row[a] * arkit[a]
+            extra[k] += row[a] * parts[a]
     deltas = np.concatenate([arkit, extra])
     moving = np.einsum("snc,snc->sn", deltas, deltas) >= MIN_DELTA ** 2
     return [(known[moving[k]], deltas[k, moving[k]]) for k in range(len(SHAPES))]

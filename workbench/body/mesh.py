@@ -4,16 +4,18 @@
 ``workbench.options.normalize_avatar_settings`` gives): macro targets (:mod:`.shape`), joints and
 weights and the A-to-T re-pose (:mod:`.rig`), then metres with the soles at y = 0, the hips over the
 origin and one uniform scale that makes the stature (soles to the top of the skull, hair helper
-excluded) exactly ``height`` centimetres. :func:`morph_deltas` gives the 52 ARKit face shapes on the
-same vertices and in the same space.
+excluded) exactly ``height`` centimetres. :func:`morph_deltas` gives the 52 ARKit face shapes (and
+:mod:`.expressions`' ``tongueUp``) on the same vertices and in the same space.
 
-Only ``gender``, ``bodyShape`` and ``height`` shape the body; results are cached per those three.
+Only ``gender``, ``bodyShape``, ``height`` and the face (its controls and the features the person's settings
+give it: :func:`workbench.body.shape.face_weights`) shape the body; results are cached per those
+(:func:`body_key`).
 
 >>> from workbench.options import normalize_avatar_settings
 >>> settings = normalize_avatar_settings({"gender": "feminine", "height": 171.5})
 >>> m = body_mesh(settings)
 >>> round(float(m.positions[m.groups["body"], 1].max()), 4), len(m.skeleton.names), len(morph_deltas(settings))
-(1.715, 65, 52)
+(1.715, 65, 53)
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
+from .expressions import extra_shapes
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,9 @@ class BodyMesh:
     - ``height_macro``: MakeHuman's height value used before the exact scale; ``scale``: metres per
       base.obj decimetre after that scale (what :func:`morph_deltas` multiplies by);
     - ``triangle_uv_ids``: (F, 3) int32, each corner's index in the OBJ's UV list (equal ids, equal UVs:
-      what splitting vertices at UV seams keys on).
+      what splitting vertices at UV seams keys on);
+    - ``face``: the face's modifier targets and weights (:func:`workbench.body.shape.face_weights`), part of
+      what tells two bodies apart (caches of things made from a body key on it).
     """
 
     skeleton: Skeleton
@@ -63,10 +68,24 @@ class BodyMesh:
     height_macro: float
     scale: float
     triangle_uv_ids: np.ndarray
+    face: tuple = ()
 
 
-def _key(settings: dict) -> tuple[str, str, float]:
-    return settings["gender"], settings["bodyShape"], float(settings["height"])
+def body_key(settings: dict) -> tuple[str, str, float, tuple]:
+    """What a body is made from: gender, body shape, height and the face's weights (hashable).
+
+    >>> body_key({"gender": "feminine", "bodyShape": "average", "height": 166})
+    ('feminine', 'average', 166.0, ())
+    """
+    return settings["gender"], settings["bodyShape"], float(settings["height"]), sh.face_weights(settings)
+
+
+def body_of(key: tuple[str, str, float, tuple]) -> "BodyMesh":
+    """The body for a :func:`body_key` (cached)."""
+    return _body(*key)
+
+
+_key = body_key
 
 
 def vertex_normals(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
@@ -144,18 +163,19 @@ def topology() -> tuple[np.ndarray, np.ndarray, np.ndarray, MappingProxyType, Ma
 
 
 @lru_cache(maxsize=4)
-def _a_pose(gender: str, body_shape: str, height_cm: float) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+def _a_pose(gender: str, body_shape: str, height_cm: float,
+            face: tuple = ()) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
     """The shaped A-pose vertices, the height macro, the joints on them and the rotations to the T-pose."""
-    verts, height_macro = sh.shaped(gender, body_shape, height_cm)
+    verts, height_macro = sh.shaped(gender, body_shape, height_cm, face)
     joints = rg.joint_positions(verts)
     return verts, height_macro, joints, rg.t_pose_rotations(joints)
 
 
 @lru_cache(maxsize=32)
-def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
+def _body(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> BodyMesh:
     data = cc.compiled()
     tris, tri_uvs, tri_uv_ids, groups, face_groups = topology()
-    verts, height_macro, joints, rotations = _a_pose(gender, body_shape, height_cm)
+    verts, height_macro, joints, rotations = _a_pose(gender, body_shape, height_cm, face)
     skin_j, skin_w = rg.skin_weights()
     posed = rg.posed_joints(joints, rotations)
     verts = rg.skin(verts, joints, posed, rotations, skin_j, skin_w)
@@ -175,7 +195,7 @@ def _body(gender: str, body_shape: str, height_cm: float) -> BodyMesh:
     for arr in (positions, normals, skin_j, skin_w):
         arr.setflags(write=False)
     return BodyMesh(skeleton, positions, normals, tris, tri_uvs, groups, face_groups, skin_j, skin_w,
-                    height_macro, float(k), tri_uv_ids)
+                    height_macro, float(k), tri_uv_ids, face)
 
 
 def cut(positions: np.ndarray, triangles: np.ndarray, axis: int, value: float) -> np.ndarray:
@@ -240,15 +260,15 @@ def girths(m: BodyMesh) -> dict[str, float]:
 
 
 def body_mesh(settings: dict) -> BodyMesh:
-    """The body for normalized avatar settings (cached per gender, body shape and height)."""
+    """The body for normalized avatar settings (cached per :func:`body_key`)."""
     return _body(*_key(settings))
 
 
 @lru_cache(maxsize=32)
-def _morphs(gender: str, body_shape: str, height_cm: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     data = cc.compiled()
-    m = _body(gender, body_shape, height_cm)
-    rotations = _a_pose(gender, body_shape, height_cm)[3]
+    m = _body(gender, body_shape, height_cm, face)
+    rotations = _a_pose(gender, body_shape, height_cm, face)[3]
     out = {}
     for name in data["target_names"]:
         if not name.startswith("face/"):
@@ -262,14 +282,17 @@ def _morphs(gender: str, body_shape: str, height_cm: float) -> dict[str, tuple[n
         idx.setflags(write=False)
         moved.setflags(write=False)
         out[str(name)[5:]] = (idx, moved)
+    # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
+    out.update(extra_shapes(m.positions, m.normals, m.groups, out))
     return out
 
 
 @lru_cache(maxsize=4)
-def _dense_morphs(gender: str, body_shape: str, height_cm: float, names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    shapes = _morphs(gender, body_shape, height_cm)
+def _dense_morphs(gender: str, body_shape: str, height_cm: float, face: tuple,
+                  names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    shapes = _morphs(gender, body_shape, height_cm, face)
     touched = np.unique(np.concatenate([shapes[n][0] for n in names]))
-    where = np.full(len(_body(gender, body_shape, height_cm).positions), -1, np.int64)
+    where = np.full(len(_body(gender, body_shape, height_cm, face).positions), -1, np.int64)
     where[touched] = np.arange(len(touched))
     table = np.zeros((len(names), len(touched), 3), np.float32)
     for k, name in enumerate(names):
@@ -288,7 +311,8 @@ def dense_morph_deltas(settings: dict, names: tuple[str, ...]) -> tuple[np.ndarr
 
 
 def morph_deltas(settings: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The 52 ARKit face shapes (``eyeBlinkLeft`` ... ``tongueOut``, sorted by name) for this body:
+    """The 52 ARKit face shapes (``eyeBlinkLeft`` ... ``tongueOut``, sorted by name; the smile's with its cheek
+    raise) and :data:`~workbench.body.expressions.SYNTHETIC`'s for this body:
     name -> (vertex indices int32 into ``BodyMesh.positions``, ascending; deltas float32 in metres,
     T-pose space).
 

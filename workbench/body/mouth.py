@@ -1,25 +1,31 @@
-"""The inside of the mouth: which of the body's triangles line it, and the teeth, gums and tongue's colours.
+"""The inside of the mouth: which of the body's triangles line it, and the teeth, gums and tongue.
 
 MakeHuman's body is closed at the lips by a pouch of skin that lines the mouth (its own island of the
-UV layout); ``jawOpen`` and the visemes open the lips onto it. Textured as skin it read as a flat pale
-block in an open mouth, so:
+UV layout); ``jawOpen`` and the visemes open the lips onto it. An open mouth showed a grey slab (the tongue
+and the lining reflecting the room), a black void, no upper teeth and a flat pink tongue filling the
+opening, so:
 
-- :func:`lining_triangles` finds the pouch (the UV island behind the lips) and :func:`lining_depth` how
-  far behind the lips each of its vertices lies; the skin texture paints it a dark red, darker
-  deeper in (:mod:`.skin`), as a mouth in its own shadow looks;
+- :func:`lining_triangles` finds the pouch (the UV island behind the lips, the same for every body) and
+  :func:`lining_depth` how far behind the lips each of its vertices lies; the skin texture paints it dark red,
+  near black at the back (:mod:`.skin`), and its baked occlusion is dark from a few millimetres in
+  (:mod:`.ao`), so no viewer's room light or reflection greys it;
 - the Teeth mesh (teeth and tongue) is fitted to the mouth (:func:`fitted_teeth`): MakeHuman's arch is
-  wider than the lips, so it narrows towards the back; the tongue, which stood above the lower teeth
-  and filled an open mouth, lies a little lower and further back; and it gets UVs of its own into a
-  small texture (:func:`mouth_texture`): u is depth (the front teeth lit, the back ones in the
-  mouth's shadow), v runs from the gums through the teeth to the tongue, so each vertex's colour
-  comes from where it is.
+  wider than the lips, so it narrows towards the back; the upper teeth sit lower, so an open mouth shows
+  their edges under the upper lip; the tongue, which stood above the lower teeth and filled the opening,
+  is narrower, flatter and set low behind the lower front teeth;
+- it gets UVs of its own into a small texture (:func:`mouth_texture`, with :func:`mouth_occlusion` and
+  :func:`mouth_roughness` on the same layout): the teeth tooth by tooth along their arch (u) from the biting
+  edge to a scalloped gum line (v), their inner faces apart and dark; the tongue across (u) and from its tip
+  back (v); everything darker the deeper in the mouth it lies.
 
 >>> img = mouth_texture()
 >>> img.shape, img.dtype.name
-((64, 64, 3), 'uint8')
->>> bool(img[3, 2].mean() < img[24, 2].mean())      # the gums darker than the teeth
-True
+((128, 128, 3), 'uint8')
+>>> gum, tooth, inner = img[2, 5], img[20, 5], img[28, 5]
+>>> bool(gum[0] > 1.3 * gum[1]), bool(tooth.min() > 180), bool(inner.max() < 80)
+(True, True, True)
 """
+
 
 from __future__ import annotations
 
@@ -31,28 +37,54 @@ import numpy as np
 from .lod import Piece
 from .mesh import BodyMesh
 
-__all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "fitted_teeth", "MOUTH_SIZE"]
+__all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "fitted_teeth",
+           "MOUTH_SIZE"]
 
-MOUTH_SIZE = 64
-# Rows of the texture (v): gums, the gum line, enamel, and the tongue below a dark gap.
-GUM_V, TOOTH_V, TONGUE_V = 0.08, 0.42, 0.85
-# Colours (sRGB, as albedo): gums pink, enamel a warm off-white, the tongue a deeper pink.
-GUM = (0.60, 0.28, 0.29)
-ENAMEL = (0.86, 0.83, 0.76)
-TONGUE = (0.56, 0.24, 0.26)
-# The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front (u = 0) to
-# SHADOW_IN of the arch's depth (the dark red of the mouth's lining, :data:`workbench.body.skin.LINING`, in shade).
-DEEP = (0.14, 0.04, 0.045)
-SHADOW_IN = 0.5
-# The arch narrowed towards its back (at TEETH_DEPTH behind the front teeth, by TEETH_NARROW of its
-# width; the front teeth stay), and the tongue lowered and drawn back (metres).
+MOUTH_SIZE = 128
+# The texture's rows (v). Upper teeth: the outer face from the gum (0) down to the biting edge (UPPER_EDGE), then
+# the inner face up towards the palate (UPPER_EDGE + INNER). Lower teeth: the inner face (LOWER_EDGE - INNER) down
+# to the biting edge (LOWER_EDGE), then the outer face to the gum (LOWER_EDGE + OUTER). The tongue: its tip
+# (TONGUE_V) to its root (1). Along u: the teeth's place along the arch (0 between the front teeth, 1 at the back
+# of the last molar), the tongue's distance from its middle line (0) to its side (1).
+UPPER_EDGE, LOWER_EDGE, TONGUE_V = 0.2, 0.44, 0.7
+OUTER, INNER = 0.2, 0.1
+# Each half arch's teeth, front to back, by width (mm): incisors, canine, premolars, molars; the lower incisors
+# are narrower than the upper ones.
+UPPER_TEETH = (8.5, 6.5, 7.5, 7.0, 6.5, 10.0, 9.5)
+LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
+# Colours (sRGB albedo): enamel warm white, a little yellower at the gum and greyer (thin, translucent) at the
+# biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
+ENAMEL = (0.93, 0.90, 0.84)
+ENAMEL_ROOT = (0.88, 0.82, 0.70)
+ENAMEL_EDGE = (0.86, 0.87, 0.88)
+GUM = (0.70, 0.36, 0.37)
+TONGUE = (0.66, 0.32, 0.34)
+# The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
+# (the dark red of the mouth's lining, :data:`workbench.body.skin.LINING`, in shade).
+DEEP = (0.11, 0.025, 0.03)
+# Roughness: wet enamel, gums, tongue, and the teeth's unlit inner faces.
+ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.5, 0.7
+# The arch narrowed towards its back (at TEETH_DEPTH behind the front teeth, by TEETH_NARROW of its width; the
+# front teeth stay). The upper teeth lowered, so an open mouth shows their edges under the upper lip as a
+# relaxed open mouth does (2 to 3 mm) and the closed lips still cover them, the upper incisors a little in front
+# of the lower ones (an overbite).
 TEETH_NARROW = 0.35
 TEETH_DEPTH = 0.02
-TONGUE_DOWN = 0.004
-TONGUE_BACK = 0.002
-# The upper teeth a little lower, so an open mouth shows their edges under the upper lip (the closed lips
-# still cover them).
-UPPER_DOWN = 0.0015
+UPPER_DOWN = 0.0065
+# The share of each row's height kept from its biting edge (the roots and gums shortened).
+LOWER_ROOTS = 0.65
+UPPER_ROOTS = 0.8
+# How far behind the front teeth the arch's front curve is centred (metres).
+ARCH_BEND = 0.02
+# MakeHuman's tongue stands above the lower teeth and fills an open mouth from side to side: a flat slab in every
+# open mouth. It is made narrower and flatter, its back lowered, and set down behind the lower front teeth (its
+# top TONGUE_BELOW under their edges, its tip TONGUE_BEHIND behind their front), so an open mouth shows the
+# upper teeth, the dark inside and the tongue low in it, as a mouth does. (Metres and shares.)
+TONGUE_NARROW = 0.86
+TONGUE_FLAT = 0.6
+TONGUE_BELOW = 0.0025
+TONGUE_BEHIND = 0.005
+TONGUE_LENGTH = 0.055
 
 
 def lining_triangles(mesh: BodyMesh) -> np.ndarray:
@@ -66,42 +98,51 @@ def lining_depth(mesh: BodyMesh) -> np.ndarray:
     return _lining(mesh)[1]
 
 
+@lru_cache(maxsize=1)
+def _island() -> tuple[np.ndarray, np.ndarray]:
+    """The lining's triangles (into the body's face group) and vertices: MakeHuman's topology, so one answer
+    for every body, found once per machine on the base mesh and kept (a body's own search took 0.1 s of each
+    first preview)."""
+    from . import keep
+
+    kept = keep.kept("mouth-lining", lambda: dict(zip(("triangles", "vertices"), _find_island())),
+                     {"triangles": (None,), "vertices": (None,)})
+    return kept["triangles"], kept["vertices"]
+
+
+def _find_island() -> tuple[np.ndarray, np.ndarray]:
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from . import compile as cc
+    from .mesh import topology
+
+    tris_all, _, uv_ids_all, groups, face_groups = topology()
+    faces = face_groups["body"]
+    uv_ids = uv_ids_all[faces]
+    n = int(uv_ids.max()) + 1
+    rows = uv_ids[:, [0, 1, 2]].reshape(-1)
+    cols = uv_ids[:, [1, 2, 0]].reshape(-1)
+    _, label = connected_components(coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)), directed=False)
+    island = label[uv_ids[:, 0]]
+    # The lining's island: the one holding the point 3 cm behind the mouth's centre (base.obj is in decimetres,
+    # its middle at x = 0).
+    base = cc.compiled()["base"].astype(np.float64)
+    tris = tris_all[faces]
+    centres = base[tris].mean(1)
+    teeth = base[groups["helper-upper-teeth"]]
+    inside = np.array([0.0, teeth[:, 1].min(), teeth[:, 2].max() - 0.3])
+    lining = np.flatnonzero(island == island[np.argmin(np.linalg.norm(centres - inside, axis=1))]).astype(np.int64)
+    return lining, np.unique(tris[lining]).astype(np.int64)
+
+
 def _lining(mesh: BodyMesh) -> tuple[np.ndarray, np.ndarray]:
-    key = id(mesh)
-    hit = _LININGS.get(key)
-    # Checked by identity as well as by id (an id is reused once its body is gone), and read once: the
-    # materials' helper thread and the request's thread may both ask, one clearing while the other reads.
-    if hit is None or hit[2] is not mesh:
-        from scipy.sparse import coo_matrix
-        from scipy.sparse.csgraph import connected_components
-
-        faces = mesh.face_groups["body"]
-        uv_ids = mesh.triangle_uv_ids[faces]
-        n = int(uv_ids.max()) + 1
-        rows = uv_ids[:, [0, 1, 2]].reshape(-1)
-        cols = uv_ids[:, [1, 2, 0]].reshape(-1)
-        _, label = connected_components(coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)), directed=False)
-        island = label[uv_ids[:, 0]]
-        # The lining's island: the one holding the point 3 cm behind the mouth's centre.
-        tris = mesh.triangles[faces]
-        centres = mesh.positions[tris].mean(1)
-        head = mesh.skeleton.pos("Head")
-        teeth = mesh.positions[mesh.groups["helper-upper-teeth"]]
-        inside = np.array([head[0], teeth[:, 1].min(), teeth[:, 2].max() - 0.03])
-        lining = np.flatnonzero(island == island[np.argmin(np.linalg.norm(centres - inside, axis=1))])
-        verts = np.unique(tris[lining])
-        depth = np.zeros(len(mesh.positions), np.float32)
-        z = mesh.positions[verts, 2]
-        depth[verts] = np.maximum(float(z.max()) - z, 0.0)
-        lining.setflags(write=False)
-        depth.setflags(write=False)
-        hit = (lining, depth, mesh)
-        _LININGS.clear()   # one body at a time: the skin's features are drawn per gender on one body
-        _LININGS[key] = hit
-    return hit[0], hit[1]
-
-
-_LININGS: dict[int, tuple] = {}
+    lining, verts = _island()
+    depth = np.zeros(len(mesh.positions), np.float32)
+    z = mesh.positions[verts, 2]
+    depth[verts] = np.maximum(float(z.max()) - z, 0.0)
+    depth.setflags(write=False)
+    return lining, depth
 
 
 def _smoothstep(e0, e1, x):
@@ -109,84 +150,200 @@ def _smoothstep(e0, e1, x):
     return t * t * (3 - 2 * t)
 
 
+def _arch(pos: np.ndarray, mid: float, front: float) -> np.ndarray:
+    """Each of a tooth row's vertices' place along its arch: 0 between the front teeth, 1 at the back (the outer
+    contour's arc length, seen from above, from the middle)."""
+    zc = front - 0.035
+    phi = np.arctan2(np.abs(pos[:, 0] - mid), pos[:, 2] - zc)
+    r = np.hypot(pos[:, 0] - mid, pos[:, 2] - zc)
+    bins = np.linspace(0.0, float(phi.max()) + 1e-9, 13)
+    at = np.clip(np.digitize(phi, bins) - 1, 0, len(bins) - 2)
+    reach = np.array([r[at == k].max() if (at == k).any() else np.nan for k in range(len(bins) - 1)])
+    ok = ~np.isnan(reach)
+    centres = (bins[:-1] + bins[1:]) / 2
+    angles = np.concatenate([[0.0], centres[ok]])
+    radii = np.concatenate([[reach[ok][0]], reach[ok]])
+    xy = np.column_stack([radii * np.sin(angles), radii * np.cos(angles)])
+    length = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(xy, axis=0), axis=1))])
+    return np.clip(np.interp(phi, angles, length) / max(float(length[-1]), 1e-9), 0.0, 1.0)
+
+
+def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
+    """0 at a tooth row's biting edge to 1 at its gum, by the row's lowest and highest points at each place along
+    the arch (the row is not level: its back rises)."""
+    b = np.minimum((u * 8).astype(int), 7)
+    lo = np.array([y[b == k].min() if (b == k).any() else np.nan for k in range(8)])
+    hi = np.array([y[b == k].max() if (b == k).any() else np.nan for k in range(8)])
+    ok = ~np.isnan(lo)
+    x = (np.arange(8) + 0.5) / 8
+    lo, hi = np.interp(u, x[ok], lo[ok]), np.interp(u, x[ok], hi[ok])
+    h = (y - lo) / np.maximum(hi - lo, 1e-9)
+    return np.clip(h if upper else 1 - h, 0.0, 1.0)
+
+
+def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int):
+    """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, and how
+    deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap)."""
+    edges = np.cumsum(widths) / sum(widths)
+    k = np.minimum(np.searchsorted(edges, u), len(widths) - 1)
+    start = np.concatenate([[0.0], edges[:-1]])[k]
+    t = (u - start) / (edges[k] - start)                        # across the tooth, 0 to 1
+    mm = np.minimum(t, 1 - t) * np.asarray(widths, np.float32)[k]   # from the tooth's nearer side
+    # The gaps: a hairline along the tooth, opening into a V towards the biting edge (rounded corners).
+    corner = np.clip(1 - e / 0.12, 0, 1) ** 2
+    gap = _smoothstep(0.2 + 0.8 * corner + 0.35, 0.2 + 0.8 * corner - 0.1, mm) * (0.4 + 0.5 * corner)
+    # The gum line: scalloped, higher over each tooth's middle than between two teeth.
+    gum = _smoothstep(0.0, 0.06, e - (0.66 + 0.18 * np.sin(np.pi * t)))
+    shade = 1 + 0.04 * (np.random.default_rng(seed).random(len(widths)) - 0.5)[k]
+    enamel = np.array(ENAMEL, np.float32)
+    root = _smoothstep(0.35, 0.75, e)[..., None]
+    tip = _smoothstep(0.06, 0.0, e)[..., None]
+    colour = (enamel * (1 - root) + np.array(ENAMEL_ROOT, np.float32) * root) * (1 - tip) \
+        + np.array(ENAMEL_EDGE, np.float32) * tip
+    return colour * shade[..., None], gum, gap
+
+
+def _layout():
+    """The texture's texels as (u, v) and what each is: the colour (before the mouth's shadow), roughness,
+    occlusion and how deep in the mouth it lies (0 lit, 1 in its shadow)."""
+    n = MOUTH_SIZE
+    v = np.broadcast_to((np.arange(n) + 0.5)[:, None] / n, (n, n)).astype(np.float32)
+    u = np.broadcast_to((np.arange(n) + 0.5)[None, :] / n, (n, n)).astype(np.float32)
+    colour = np.zeros((n, n, 3), np.float32)
+    rough = np.full((n, n), ROUGH_INNER, np.float32)
+    occ = np.ones((n, n), np.float32)
+    deep = np.zeros((n, n), np.float32)
+    gum_c, dark_gap = np.array(GUM, np.float32), np.array(DEEP, np.float32)
+    for widths, lo, hi, edge, seed in ((UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1),
+                                       (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2)):
+        outer = (v >= lo) & (v < hi)
+        e = np.abs(v - edge) / OUTER
+        c, gum, gap = _teeth(widths, u, e, seed)
+        c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
+        c = c * (1 - 0.85 * gap[..., None]) + dark_gap * 0.85 * gap[..., None]
+        colour[outer] = c[outer]
+        rough[outer] = (ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum)[outer]
+        # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
+        occ[outer] = ((1 - 0.9 * _smoothstep(0.15, 0.5, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
+        deep[outer] = (0.92 * _smoothstep(0.2, 0.55, u))[outer]
+        # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
+        inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
+        e_in = np.abs(v - edge) / INNER
+        colour[inner] = (c * 0.25)[inner]
+        occ[inner] = (0.2 * (1 - e_in) + 0.08)[inner]
+        deep[inner] = np.maximum(0.7 + 0.3 * _smoothstep(0.0, 0.6, e_in), 0.92 * _smoothstep(0.2, 0.55, u))[inner]
+    # The tongue: a groove down its middle, darker at its sides, fine papillae; deeper in, the mouth's shadow.
+    tongue = v >= TONGUE_V
+    depth = np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1)
+    speck = 1 + 0.08 * (np.random.default_rng(3).random((n, n)).astype(np.float32) - 0.5)
+    t = np.array(TONGUE, np.float32) * ((1 - 0.22 * np.exp(-(u / 0.1) ** 2)) * (1 - 0.3 * _smoothstep(0.55, 1.0, u))
+                                        * speck)[..., None]
+    colour[tongue] = t[tongue]
+    rough[tongue] = ROUGH_TONGUE
+    occ[tongue] = (0.55 * (1 - _smoothstep(0.0, 0.5, depth)) + 0.08)[tongue]
+    deep[tongue] = (0.35 + 0.65 * _smoothstep(0.05, 0.6, depth))[tongue]
+    return colour, rough, occ, deep
+
+
 @lru_cache(maxsize=1)
 def mouth_texture() -> np.ndarray:
-    """The teeth and tongue's texture (MOUTH_SIZE, MOUTH_SIZE, 3) uint8 for :func:`fitted_teeth`."""
-    n = MOUTH_SIZE
-    v = (np.arange(n) + 0.5)[:, None] / n
-    u = (np.arange(n) + 0.5)[None, :] / n
-    gum, enamel, tongue = (np.array(c, np.float32) for c in (GUM, ENAMEL, TONGUE))
-    line = (GUM_V + TOOTH_V) / 2
-    # Gums above the line, enamel below it (a soft, slightly darker band where they meet), the tongue
-    # under a dark gap from its own rows on.
-    t = _smoothstep(line - 0.03, line + 0.03, v)[..., None]
-    img = gum * (1 - t) + enamel * t
-    img = img * (1 - 0.25 * np.exp(-((v - line) / 0.03) ** 2))[..., None]
-    k = _smoothstep(TONGUE_V - 0.12, TONGUE_V - 0.05, v)[..., None]
-    img = img * (1 - k) + tongue * k
-    img = img * (1 - 0.6 * np.exp(-((v - (TONGUE_V - 0.12)) / 0.04) ** 2))[..., None]
-    # Depth: as lit at the front, the mouth's dark red from SHADOW_IN of the way back.
-    d = _smoothstep(0.0, SHADOW_IN, u)[..., None]
-    img = img * (1 - d) + np.array(DEEP, np.float32) * d
-    out = np.clip(np.broadcast_to(img, (n, n, 3)) * 255 + 0.5, 0, 255).astype(np.uint8)
+    """The teeth, gums and tongue's texture (MOUTH_SIZE, MOUTH_SIZE, 3) uint8 for :func:`fitted_teeth`: the colour
+    turned to the mouth's dark red as deep in it as each texel lies (a viewer's direct light reaches into an
+    open mouth; only the baked colour keeps its back dark)."""
+    colour, _, _, deep = _layout()
+    img = colour * (1 - deep[..., None]) + np.array(DEEP, np.float32) * deep[..., None]
+    out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out
 
 
 @lru_cache(maxsize=1)
 def mouth_occlusion() -> np.ndarray:
-    """The teeth and tongue's baked occlusion on :func:`mouth_texture`'s layout (glTF reads the red channel):
-    open at the front teeth, an eighth of the light from :data:`SHADOW_IN` of the way back, so the studio's
-    light and reflections do not grey the inside of an open mouth.
+    """The teeth and tongue's baked occlusion on :func:`mouth_texture`'s layout (glTF reads the red channel): open
+    at the front teeth, a tenth of the light on the inner faces and at the back, so the studio's light and its
+    reflections (which three.js and model-viewer scale by it) do not grey the inside of an open mouth.
 
     >>> occ = mouth_occlusion()
-    >>> int(occ[20, 0, 0]), int(occ[20, -1, 0])
-    (255, 32)
+    >>> int(occ[5, 2, 0]) > 200, int(occ[-2, 64, 0]) < 40
+    (True, True)
     """
-    n = MOUTH_SIZE
-    u = (np.arange(n) + 0.5) / n
-    grey = 1 - 0.875 * _smoothstep(0.0, SHADOW_IN, u)
-    out = np.ascontiguousarray(np.broadcast_to(np.round(grey * 255).astype(np.uint8)[None, :, None], (n, n, 3)))
+    occ = _layout()[2]
+    out = np.ascontiguousarray(np.repeat(np.round(occ * 255).astype(np.uint8)[..., None], 3, axis=2))
     out.setflags(write=False)
     return out
 
 
+@lru_cache(maxsize=1)
+def mouth_roughness() -> np.ndarray:
+    """The teeth and tongue's roughness (0..255) on the same layout: wet enamel, the gums and the tongue rougher,
+    the inner faces rough (no mirror of the room inside a mouth)."""
+    out = np.round(_layout()[1] * 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+def prepare() -> None:
+    """Make what every mouth shares (the lining's triangles, the textures) before a first avatar needs them
+    (:mod:`workbench.body.warm`)."""
+    _island()
+    mouth_texture()
+    mouth_occlusion()
+    mouth_roughness()
+
+
 def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
-    """The ``Teeth`` piece (teeth and tongue, cut from ``mesh``) fitted to the mouth (see the module's text),
-    with UVs into :func:`mouth_texture`: u from the front teeth (0) to the back of the arch (1), v by the
-    vertex's height in its tooth row (the upper row's top and the lower row's bottom are gums) or the
-    tongue's row. The morph targets' deltas move it from there (jawOpen still shows the front teeth)."""
+    """The ``Teeth`` piece (teeth and tongue, cut from ``mesh``) fitted to the mouth (see the constants) with UVs
+    into :func:`mouth_texture`: for the teeth u along the arch and v from the biting edge to the gum, outer and
+    inner faces apart; for the tongue u across it and v from its tip back. The morph targets' deltas move it
+    from there (the lower teeth and the tongue with the jaw)."""
     pos = p.positions.astype(np.float64)
-    front = float(pos[:, 2].max())
-    mid = (pos[:, 0].min() + pos[:, 0].max()) / 2
+    rows = {g: np.isin(p.source, mesh.groups[g]) for g in ("helper-upper-teeth", "helper-lower-teeth", "helper-tongue")}
+    upper, lower, tongue = rows.values()
+    teeth = upper | lower
+    front = float(pos[teeth, 2].max())
+    mid = (pos[teeth, 0].min() + pos[teeth, 0].max()) / 2
     back = np.clip((front - pos[:, 2]) / TEETH_DEPTH, 0, 1)
     pos[:, 0] = mid + (1 - TEETH_NARROW * back) * (pos[:, 0] - mid)
+    pos[upper] += (0.0, -UPPER_DOWN, 0.0)
+    # Each row's roots drawn towards its biting edge: MakeHuman's lower row reached below the mouth's floor,
+    # where an open jaw pushed it through the lining into the chin, and its upper row's top met the upper lip's
+    # inside where the lip rises (viseme_I).
+    edge = float(pos[lower, 1].max())
+    pos[lower, 1] = edge - LOWER_ROOTS * (edge - pos[lower, 1])
+    edge = float(pos[upper, 1].min())
+    pos[upper, 1] = edge + UPPER_ROOTS * (pos[upper, 1] - edge)
+    q = pos[tongue]
+    q[:, 0] = mid + TONGUE_NARROW * (q[:, 0] - mid)
+    tip = float(q[:, 2].max())
+    # Flatter, and its back lowered: from its tip's height at the tip to 0.3 of it at TONGUE_LENGTH back.
+    bottom = float(q[:, 1].min())
+    flat = TONGUE_FLAT * (1 - 0.7 * np.clip((tip - q[:, 2]) / TONGUE_LENGTH, 0, 1))
+    q[:, 1] = bottom + flat * (q[:, 1] - bottom)
+    q += (0.0, float(pos[lower, 1].max()) - TONGUE_BELOW - float(q[:, 1].max()),
+          float(pos[lower, 2].max()) - TONGUE_BEHIND - tip)
+    pos[tongue] = q
+
     uv = np.zeros((len(pos), 2), np.float32)
-    for group, upper in (("helper-upper-teeth", True), ("helper-lower-teeth", False), ("helper-tongue", None)):
-        mine = np.isin(p.source, mesh.groups[group])
-        if not mine.any():
-            continue
-        q = pos[mine]
-        # The tongue's top is in the light further back than the teeth's sides: its own front, a longer reach.
-        depth = np.clip(((q[:, 2].max() if upper is None else front) - q[:, 2]) / (0.07 if upper is None else 0.045),
-                        0.0, 1.0)
-        if upper is not None:
-            # The teeth's inner faces look into the mouth: dark as its back. (Out from the arch's centre,
-            # 3.5 cm behind the front teeth, in the horizontal plane.)
-            radial = np.column_stack([q[:, 0] - mid, q[:, 2] - (front - 0.035)])
-            radial /= np.maximum(np.linalg.norm(radial, axis=1, keepdims=True), 1e-9)
-            outward = (p.normals[mine][:, [0, 2]] * radial).sum(1)
-            outward = np.maximum(outward, np.abs(p.normals[mine][:, 1]))     # the biting edges are in the light
-            depth = np.maximum(depth, 1 - _smoothstep(-0.3, 0.4, outward))
-        if upper is None:
-            v = np.full(len(q), TONGUE_V)
-            pos[mine] += (0.0, -TONGUE_DOWN, -TONGUE_BACK)
+    for mine, up in ((upper, True), (lower, False)):
+        r = pos[mine]
+        u = _arch(r, mid, front)
+        e = _from_edge(u, r[:, 1], up)
+        # The inner faces: those whose normal points back into the arch, not the biting edges (which face down or
+        # up). Out of the arch is, seen from above, away from its front's centre of curve (ARCH_BEND behind the
+        # front teeth) round the front, and straight out to the side along the back teeth.
+        centre = front - ARCH_BEND
+        radial = np.column_stack([r[:, 0] - mid, np.maximum(r[:, 2] - centre, 0.0)])
+        radial /= np.maximum(np.linalg.norm(radial, axis=1, keepdims=True), 1e-9)
+        n = p.normals[mine]
+        inner = ((n[:, [0, 2]] * radial).sum(1) < -0.2) & (np.abs(n[:, 1]) < 0.8)
+        if up:
+            v = np.where(inner, UPPER_EDGE + INNER * e, UPPER_EDGE - OUTER * e)
         else:
-            lo, hi = q[:, 1].min(), q[:, 1].max()
-            h = (q[:, 1] - lo) / max(hi - lo, 1e-9)          # 0 at the row's bottom, 1 at its top
-            gum = h if upper else 1 - h
-            v = TOOTH_V + (GUM_V - TOOTH_V) * _smoothstep(0.35, 0.75, gum)
-            if upper:
-                pos[mine] += (0.0, -UPPER_DOWN, 0.0)
-        uv[mine] = np.column_stack([depth, v])
+            v = np.where(inner, LOWER_EDGE - INNER * e, LOWER_EDGE + OUTER * e)
+        uv[mine] = np.column_stack([0.02 + 0.96 * u, v])
+    q = pos[tongue]
+    side = np.abs(q[:, 0] - mid) / max(float(np.abs(q[:, 0] - mid).max()), 1e-9)
+    depth = np.clip((float(q[:, 2].max()) - q[:, 2]) / TONGUE_LENGTH, 0, 1)
+    uv[tongue] = np.column_stack([side, TONGUE_V + (1 - TONGUE_V) * depth * 0.98 + 0.005])
+    uv = np.clip(uv, 0.002, 0.998)
     return replace(p, uv=uv).moved(pos)

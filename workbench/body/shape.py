@@ -24,6 +24,10 @@ squarer jaw and chin, a forward brow and a broader nose and neck for masculine; 
 lips and a slimmer nose for feminine), since the macro targets change a young adult's head only
 through the ethnic blend, too little to tell the two apart at a glance; and every face gets the mouth's
 corners lifted a little (MakeHuman's base mouth turns down, which reads as sad) and lips that meet.
+Each face also has features of its own (:func:`face_weights`): the settings' face controls (jaw width,
+cheekbones, nose width, eye size, lip fullness) and small offsets of a dozen more of MakeHuman's face
+modifiers (nose, eyes, mouth, jaw, chin, cheeks, brows, ears) drawn smoothly from the settings that describe
+the person, so two avatars of one gender and build are two people.
 Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
 proportions), then one uniform scale makes the height exact (:mod:`workbench.body.mesh`).
 
@@ -37,7 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
-from .details import EVERY_FACE, FACE_DETAILS, REST_FACE, shape_details, sides
+from .details import EVERY_FACE, FACE_CONTROLS, FACE_DETAILS, FACE_VARIETY, REST_FACE, shape_details, sides, signed
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -91,6 +95,59 @@ def macro_weights(gender: str, body_shape: str, height_macro: float) -> dict[str
     return {k: v for k, v in out.items() if v > 0.0}
 
 
+# The settings a face's variety is drawn from: those that describe the person (not the clothes, the hair's cut
+# or the glasses), each scaled to about 0..1.
+VARIETY_FROM = ("skinTone", "eyeColor", "hair.color", "height")
+# How fast each feature turns over with those settings: about two turns across each one's range, so two
+# people's faces differ while a small step of a slider (a shade of skin, a centimetre) changes the face little.
+VARIETY_RATE = 1.6
+
+
+def _variety_inputs(settings: dict) -> np.ndarray | None:
+    try:
+        colours = [settings["skinTone"], settings["eyeColor"], settings["hair"]["color"]]
+        height = float(settings["height"])
+    except (KeyError, TypeError):
+        return None
+    x = [int(c.lstrip("#")[i:i + 2], 16) / 255 for c in colours for i in (0, 2, 4)]
+    return np.array(x + [(height - 140.0) / 70.0])
+
+
+def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
+    """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
+    controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`) and the face's variety
+    (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
+    same settings, the same face; settings that differ, a face that differs). Settings without those fields
+    (a reference body's ``{"gender", "bodyShape", "height"}``) get a face without variety. Weights are
+    rounded to 1e-4, so they key caches exactly.
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> a = dict(face_weights(normalize_avatar_settings({"gender": "feminine", "face": {"eyeSize": 1}})))
+    >>> a["eyes/l-eye-scale-incr"], "eyes/l-eye-scale-decr" in a
+    (1.0, False)
+    >>> face_weights({"gender": "feminine", "bodyShape": "average", "height": 166.0})
+    ()
+    """
+    out: dict[str, float] = {}
+
+    def add(table: dict[str, float]) -> None:
+        for k, w in table.items():
+            out[k] = out.get(k, 0.0) + w
+
+    x = _variety_inputs(settings)
+    if x is not None:
+        rng = np.random.default_rng(46)
+        rates = rng.normal(0.0, VARIETY_RATE, (len(FACE_VARIETY), len(x)))
+        phases = rng.random(len(FACE_VARIETY))
+        waves = np.sin(2 * np.pi * (rates @ x + phases))
+        for (plus, minus, reach), v in zip(FACE_VARIETY.values(), waves):
+            add(signed(plus, minus, reach * float(v)))
+    controls = settings.get("face") or {}
+    for name, (plus, minus) in FACE_CONTROLS.items():
+        add(signed(plus, minus, float(controls.get(name, 0.0))))
+    return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)
+
+
 def _apply(data: dict, weights: dict[str, float], column: slice = slice(None)) -> np.ndarray:
     verts = data["base"][:, column].astype(np.float64)
     for name in sorted(weights):   # a fixed order: the same settings give the same bits
@@ -105,12 +162,15 @@ def _stature(data: dict, weights: dict[str, float]) -> float:
     return float(body.max() - body.min())
 
 
-def shaped(gender: str, body_shape: str, height_cm: float) -> tuple[np.ndarray, float]:
-    """The A-pose vertices (decimetres, float64) for these settings, and the MakeHuman height macro used.
+def shaped(gender: str, body_shape: str, height_cm: float,
+           face: tuple[tuple[str, float], ...] = ()) -> tuple[np.ndarray, float]:
+    """The A-pose vertices (decimetres, float64) for these settings and ``face`` (:func:`face_weights`), and
+    the MakeHuman height macro used.
 
     Stature is linear in the height macro on each side of 0.5, so the macro giving ``height_cm`` is
     found from the statures at 0, 0.5 and 1 (then clamped: heights past MakeHuman's range keep its
-    extreme proportions and are reached by the exact scale afterwards).
+    extreme proportions and are reached by the exact scale afterwards). The face's targets join only the
+    last step: they move the head by millimetres, which the exact scale takes up.
     """
     data = cc.compiled()
     target = height_cm / 10.0
@@ -120,4 +180,7 @@ def shaped(gender: str, body_shape: str, height_cm: float) -> tuple[np.ndarray, 
     else:
         h = 0.5 + 0.5 * (target - s[0.5]) / (s[1.0] - s[0.5])
     h = round(min(1.0, max(0.0, h)), 6)
-    return _apply(data, macro_weights(gender, body_shape, h)), h
+    weights = macro_weights(gender, body_shape, h)
+    for name, w in face:
+        weights[name] = weights.get(name, 0.0) + w
+    return _apply(data, weights), h

@@ -39,12 +39,14 @@ __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 8
-MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "face", "tzone", "mottle")
+FORMAT = 9
+MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle")
 # Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
 LIP_EDGE = 0.0024
-# The mouth's lining (albedo, sRGB): a dark red, as the inside of a mouth looks in its own shadow.
+# The mouth's lining (albedo, sRGB): a dark red, as the inside of a mouth looks in its own shadow, and near black
+# at the back of the mouth (THROAT), where no light reaches: a viewer's lights do reach it, unshadowed.
 LINING = (0.30, 0.07, 0.08)
+THROAT = (0.10, 0.025, 0.03)
 
 
 def _smoothstep(e0, e1, x):
@@ -211,6 +213,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     depth = tmap.paint_vertices(tris, lining_depth(m)[:, None])[..., 0]
     out["mouth"] = lining[tmap.triangle] * (0.4 + 0.6 * _smoothstep(0.002, 0.02, depth))
     out["lips"] = out["lips"] * (1 - lining[tmap.triangle])     # (the lining starts from the lips' colour itself)
+    out["throat"] = lining[tmap.triangle] * _smoothstep(0.012, 0.045, depth)
     return out
 
 
@@ -283,10 +286,12 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     toward(lip, "lips", 0.85 if feminine else 0.7)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
     brow = np.maximum(rgb(brow_color) * 0.85, 0.05) * (1 - 0.25 * (lum < 0.2)) + base * 0.25 * (lum < 0.2)
-    toward(brow, "brows", 0.8)
+    # (A soft shadow only: the hairs are the Eyebrows mesh's, workbench.body.brows.)
+    toward(brow, "brows", 0.35)
     at, _ = f["mouth"]
     img[at] = _to_u8(np.asarray(lip, np.float32))
     toward(np.array(LINING), "mouth")
+    toward(np.array(THROAT), "throat")
     img = img.reshape(size, size, 3)
     img.setflags(write=False)
     return img

@@ -3,7 +3,7 @@
 A service calls it at its start, in the background (through ``workbench.render.warm_up``), so that a
 new avatar's first model or preview pays only for what is its own: the compiled body cache read and
 checked, the digest kept arrays are named by, the base mesh's topology, the textures every avatar wears
-the same (eyes, lashes, mouth), the occlusion's neighbour matrix, and the compiled loops of the occlusion,
+the same (eyes, lashes, brows' hairs, mouth), the occlusion's neighbour matrix, and the compiled loops of the occlusion,
 the normals and the skinning loaded from numba's cache. Nothing that depends on an avatar's settings is
 made here.
 """
@@ -32,7 +32,7 @@ def warm_up() -> None:
             return
         import numpy as np
 
-        from . import ao, eyes, mesh, mouth, rig
+        from . import ao, brows, eyes, mesh, mouth, rig
         from .assets import compiled_dir
         from .keep import code_digest
         from .hair.lashes import lash_texture
@@ -48,6 +48,6 @@ def warm_up() -> None:
                  np.ones((1, 1)))
         eyes.eye_texture()
         lash_texture()
-        mouth.mouth_texture()
-        mouth.mouth_occlusion()
+        brows.prepare()
+        mouth.prepare()
         _warmed = True

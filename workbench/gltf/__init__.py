@@ -10,7 +10,7 @@ through: ``GlbWriter``, ``read_glb``, ``read_accessor``, ``pack_glb`` and the co
 >>> from workbench.options import ModelOptions, normalize_avatar_settings
 >>> glb = build_avatar(normalize_avatar_settings({"gender": "masculine"}), ModelOptions(lod=2))
 >>> list(inspect(glb).meshes["name"])
-['Body', 'Eyes', 'Eyelashes', 'Teeth', 'Hair', 'Outfit_Top', 'Outfit_Bottom', 'Outfit_Footwear']
+['Body', 'Eyes', 'Eyelashes', 'Eyebrows', 'Teeth', 'Hair', 'Outfit_Top', 'Outfit_Bottom', 'Outfit_Footwear']
 """
 
 from .animation import build_animation, build_animation_library

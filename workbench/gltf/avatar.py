@@ -14,7 +14,7 @@ brackets):
   a second; UVs remapped into each texture's rectangle.
 - ``animations`` [()]: those library clips, on this avatar's own skeleton.
 
-Morph targets: at LOD 0 and 1 every mesh the face shapes move (Body, Eyes, Eyelashes, Teeth)
+Morph targets: at LOD 0 and 1 every mesh the face shapes move (Body, Eyes, Eyelashes, Eyebrows, Teeth)
 carries all of them (:data:`workbench.body.face.SHAPES`: the 52 ARKit shapes, the visemes, the extras)
 as sparse accessors, named in the mesh's ``extras.targetNames``; with ``merge_mesh`` every primitive
 of ``Avatar`` carries them (glTF wants the same targets on all primitives of a mesh).
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..body import ao, eyes, glasses, hair as hair_look, mouth, outfit, pores, skin, warm as body_warm
+from ..body import ao, brows, eyes, glasses, hair as hair_look, mouth, outfit, pores, skin, warm as body_warm
 from ..body.compile import compiled
 from ..body.face import SHAPES, piece_morphs
 from ..body.outfit import cloth
@@ -51,6 +51,7 @@ from .armature import write_armature
 MORPH_LODS = (0, 1)
 ANISOTROPY = "KHR_materials_anisotropy"
 SPECULAR = "KHR_materials_specular"
+CLEARCOAT = "KHR_materials_clearcoat"
 # Parts written as a further primitive of another part's mesh (contract section 5's mesh names).
 PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
 
@@ -63,17 +64,22 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
     out = {
-        "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], hair["color"], settings["gender"]),
+        "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], brows.brow_color(hair["color"]),
+                                                          settings["gender"]),
                      blend=False, roughness=pores.BODY, specular=pores.SPECULAR,
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=pores.skin_roughness(settings["gender"])),
-        "Eyes": dict(name="Eyes", image=eyes.eye_texture(), blend=False, roughness=0.1),
-        # Thin dark lashes of their own colour, cut by alpha (workbench.body.hair.lashes).
-        "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=False, mask=True, roughness=0.6,
-                          double=True),
+        # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
+        "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=0.1,
+                     clearcoat=eyes.CLEARCOAT),
+        # Thin dark lashes of their own colour, tapered, blended (workbench.body.hair.lashes).
+        "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.6, double=True),
+        # Hairs on a shell over each brow, blended (workbench.body.brows); every head has them, a bald one too.
+        "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], settings["gender"]), blend=True,
+                         roughness=0.8),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
-                      occlusion=mouth.mouth_occlusion()),
+                      occlusion=mouth.mouth_occlusion(), roughness_map=mouth.mouth_roughness()),
     }
     out.update(_clothes(settings))
     if hair["style"] != "none":
@@ -155,12 +161,14 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
-              mask: bool = False, anisotropy: tuple[float, float] | None = None, specular: float | None = None) -> int:
+              mask: bool = False, anisotropy: tuple[float, float] | None = None, specular: float | None = None,
+              clearcoat: tuple[float, float] | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
     texture's alpha at 0.5 (hair's strand tips); ``anisotropy`` (strength, rotation) through
     ``KHR_materials_anisotropy`` and ``specular`` (a factor) through ``KHR_materials_specular`` (hair's
     highlight: a band across the strands, and dimmer than a smooth dielectric's, so dark hair does not
-    mirror the room). Its detail maps are :mod:`workbench.gltf.maps`'."""
+    mirror the room); ``clearcoat`` (factor, roughness) through ``KHR_materials_clearcoat`` (the eyes' wet film).
+    Its detail maps are :mod:`workbench.gltf.maps`'."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
     if mask:
@@ -172,6 +180,10 @@ def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: flo
     if specular is not None:
         w.doc["materials"][index].setdefault("extensions", {})[SPECULAR] = {"specularFactor": float(specular)}
         w.use_extension(SPECULAR)
+    if clearcoat is not None:
+        w.doc["materials"][index].setdefault("extensions", {})[CLEARCOAT] = {
+            "clearcoatFactor": float(clearcoat[0]), "clearcoatRoughnessFactor": float(clearcoat[1])}
+        w.use_extension(CLEARCOAT)
     return index
 
 
@@ -309,7 +321,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         texs = [written[first[id(mats[n]["image"])]] for n in names]
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False),
-                                 mats[n].get("anisotropy"), mats[n].get("specular"))
+                                 mats[n].get("anisotropy"), mats[n].get("specular"), mats[n].get("clearcoat"))
                     for n, t in zip(names, texs)}
         for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
             maps.write_maps(w, material[n], mats[n],

@@ -5,7 +5,8 @@
 the avatar's skeleton, ``source`` into the body mesh for the morph targets):
 
 - ``Body``: the base mesh's body group; ``Eyes``, ``Eyelashes``, ``Teeth`` (teeth and tongue): its
-  helper geometry, skinned to ``Head`` (:data:`workbench.body.face.FACE_MESHES`);
+  helper geometry, skinned to ``Head`` (:data:`workbench.body.face.FACE_MESHES`); ``Eyebrows``: a shell over
+  the brows' skin that carries their hairs (:mod:`workbench.body.brows`);
 - ``Hair`` and ``Hair_Fringe``: cards grown from the scalp, alpha-tested and blended
   (:mod:`workbench.body.hair`; the GLB makes them two primitives of one mesh ``Hair``);
 - ``Outfit_Top``, ``Outfit_Bottom``, ``Outfit_Footwear``: the ``tights`` helper cut into a top to
@@ -18,7 +19,7 @@ but the hair, which has its own chain (fewer cards, then a baked shell: :data:`H
 >>> from workbench.options import normalize_avatar_settings
 >>> meshes = parts(normalize_avatar_settings({"gender": "feminine", "glasses": "clear"}), 2)
 >>> list(meshes)
-['Body', 'Eyes', 'Eyelashes', 'Teeth', 'Hair', 'Outfit_Top', 'Outfit_Bottom', 'Outfit_Footwear', 'Glasses']
+['Body', 'Eyes', 'Eyelashes', 'Eyebrows', 'Teeth', 'Hair', 'Outfit_Top', 'Outfit_Bottom', 'Outfit_Footwear', 'Glasses']
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..body.brows import brow_piece
 from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
 from ..body.mouth import fitted_teeth
@@ -34,13 +36,15 @@ from ..body.glasses import glasses_piece
 from ..body.hair import hair_pieces, with_lash_uvs
 from ..body.outfit import hidden_skin, outfit_pieces
 from ..body.lod import Piece, decimate, piece
-from ..body.mesh import BodyMesh, body_mesh
+from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
 from ..skeleton import Skeleton
 
-MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Teeth", "Hair", "Hair_Fringe", "Outfit_Top", "Outfit_Bottom",
-              "Outfit_Footwear", "Glasses")
+MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Hair_Fringe", "Outfit_Top",
+              "Outfit_Bottom", "Outfit_Footwear", "Glasses")
 # The hair's parts: made per level of detail by the hair itself, never decimated.
 HAIR_PARTS = ("Hair", "Hair_Fringe")
+# Small meshes every level keeps whole (a decimated brow shell lost its shape; the glasses' frame its rims).
+KEPT = ("Glasses", "Eyebrows")
 LOD_RATIOS = {0: 1.0, 1: 0.5, 2: 0.25}
 
 # The glasses' texture: the frame's colour on the left half, the lens on the right (textures.py).
@@ -58,18 +62,17 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
 
 
 def _key(settings: dict) -> tuple:
-    return (settings["gender"], settings["bodyShape"], float(settings["height"]),
-            settings["hair"]["style"], settings["glasses"] != "none",
+    return (body_key(settings), settings["hair"]["style"], settings["glasses"] != "none",
             settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
 
 
 @lru_cache(maxsize=64)
 def _parts(key: tuple, lod: int) -> dict[str, Piece]:
-    gender, shape, height, hair, glasses, top, bottom = key
-    settings = {"gender": gender, "bodyShape": shape, "height": height}
-    mesh = body_mesh(settings)
+    body, hair, glasses, top, bottom = key
+    gender = body[0]
+    mesh = body_of(body)
     if lod:
-        out = {name: (p if name == "Glasses" else decimate(p, LOD_RATIOS[lod]))
+        out = {name: (p if name in KEPT else decimate(p, LOD_RATIOS[lod]))
                for name, p in _parts(key, 0).items() if name not in HAIR_PARTS}
         out.update(hair_pieces(mesh, hair, lod, top, bottom))
         return {n: out[n] for n in MESH_ORDER if n in out}
@@ -81,6 +84,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out["Teeth"] = fitted_teeth(mesh, out["Teeth"])
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
+    out["Eyebrows"] = brow_piece(mesh, gender)
     out.update(hair_pieces(mesh, hair, 0, top, bottom))
     out.update(outfit_pieces(mesh, top, bottom))
     if glasses:

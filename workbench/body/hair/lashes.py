@@ -4,14 +4,18 @@ The ``Eyelashes`` mesh is the base mesh's helper geometry (four bands, upper and
 eye), which the face's shapes move (a blink closes them with the lids). Drawn in one colour they
 were ribbons; here each band's vertices get ``u`` along the lid (inner corner to outer) and ``v``
 from the lid's edge (the band's side nearest the eye's centre) to its outer edge, and the texture
-draws single lashes on that: a dark lash line at the root, then lashes curving out towards the outer
-corner, clumped in twos and threes, shorter at the corners, each tapering to a point; alpha cuts the
-rest away (``MASK``). The lower lids' lashes (the left half of the texture) are shorter and fewer.
-Their colour is their own, near-black brown, whatever the hair's.
+draws single lashes on that (:mod:`workbench.body.strokes`): a dark lash line at the root, then lashes
+curling out towards the outer corner, shorter at the corners, each tapering to a fine tip that fades out
+(its alpha the share of a texel it covers). The material blends them (``BLEND``): cut out at an alpha
+threshold (``MASK``) they were hard black spikes, jagged in model-viewer. The lower lids' lashes (the left
+half of the texture) are shorter and fewer. Their colour is their own, near-black brown, whatever the hair's.
 
 >>> t = lash_texture()
 >>> t.shape, int(t[..., 3].max()), int(t[-1, :, 3].max())
 ((128, 256, 4), 255, 0)
+>>> tip = t[75:100, 128:, 3]                      # the upper lashes' tips: soft, not cut
+>>> bool(((tip > 0) & (tip < 128)).sum() > (tip >= 128).sum())
+True
 """
 
 from __future__ import annotations
@@ -22,14 +26,18 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import keep
 from ..lod import Piece
 from ..mesh import BodyMesh
+from ..strokes import draw
 
 LASH_COLOR = (0.09, 0.065, 0.05)
 # (group, eye, upper lid): the lash bands of base.obj.
 BANDS = (("helper-l-eyelashes-1", "helper-l-eye", False), ("helper-l-eyelashes-2", "helper-l-eye", True),
          ("helper-r-eyelashes-1", "helper-r-eye", False), ("helper-r-eyelashes-2", "helper-r-eye", True))
 BINS = 10
+# The texture's size (rows, columns): lashes a few texels wide at their roots, so their taper shows.
+LASH_SIZE = (128, 256)
 
 
 def with_lash_uvs(mesh: BodyMesh, p: Piece) -> Piece:
@@ -66,34 +74,38 @@ def with_lash_uvs(mesh: BodyMesh, p: Piece) -> Piece:
 
 @lru_cache(maxsize=1)
 def lash_texture() -> np.ndarray:
-    """RGBA (128, 256, 4) uint8: lower lids' lashes on the left half, upper lids' on the right
-    (``u`` along the lid, ``v`` from the root down the texture to the tips)."""
-    h, w = 128, 256
+    """RGBA (LASH_SIZE + (4,)) uint8: lower lids' lashes on the left half, upper lids' on the right
+    (``u`` along the lid, ``v`` from the root down the texture to the tips). Drawn once per machine and kept."""
+    out = keep.kept("lashes", lambda: {"rgba": _draw_lashes()}, {"rgba": LASH_SIZE + (4,)})["rgba"]
+    out.setflags(write=False)
+    return out
+
+
+def _draw_lashes() -> np.ndarray:
+    h, w = LASH_SIZE
     rng = np.random.default_rng(71)
-    alpha = np.zeros((h, w), np.float32)
-    shade = np.ones((h, w), np.float32)
-    v = (np.arange(h) + 0.5) / h
-    for half, count, reach in ((0, 34, 0.55), (1, 64, 0.95)):
-        x0 = half * w // 2
-        hw = w // 2
-        # The lash line: dark and solid along the lid's edge.
-        alpha[: int(0.12 * h), x0 + 2: x0 + hw - 2] = 1.0
+    strokes = []
+    for half, count, reach in ((0, 40, 0.5), (1, 80, 0.92)):
+        x0, hw = half * w // 2, w // 2
         for k in range(count):
             u = (k + 0.5 + 0.6 * (rng.random() - 0.5)) / count
             corner = np.sin(np.pi * np.clip(u, 0, 1)) ** 0.6
-            length = reach * (0.55 + 0.45 * corner) * rng.uniform(0.8, 1.05)
-            lean = (u - 0.3) * 8 + rng.normal(0, 0.7)           # towards the outer corner
-            x = x0 + 2 + u * (hw - 4) + lean * v ** 1.6 * 6
-            width = rng.uniform(1.4, 2.0) * np.clip(1 - v / length, 0, 1) ** 0.7
-            for dx in range(-2, 3):
-                col = np.clip(np.round(x).astype(int) + dx, x0, x0 + hw - 1)
-                cover = np.clip(width / 2 + 0.5 - np.abs(col + 0.5 - x), 0, 1) * (v < length)
-                rows = np.arange(h)
-                alpha[rows, col] = np.maximum(alpha[rows, col], cover)
-                shade[rows, col] = np.minimum(shade[rows, col], 0.8 + 0.4 * rng.random())
+            length = reach * (0.5 + 0.5 * corner) * rng.uniform(0.8, 1.05) * h
+            lean = ((u - 0.3) * 0.5 + rng.normal(0, 0.06)) * length      # towards the outer corner
+            root = np.array([x0 + 2 + u * (hw - 4), 0.05 * h])
+            tip = root + np.array([lean, length])
+            # Curled: the middle bends off the straight line, so the lash arcs as it leaves the lid.
+            bend = root + 0.5 * (tip - root) + np.array([0.15 * lean, -0.08 * length])
+            strokes.append((root, bend, tip, rng.uniform(1.1, 1.5) * w / 256, 0.25, 1.0))
+    cover, _ = draw((h, w), strokes, samples=16)
+    # The lash line: dark and dense along the lid's edge, fading into the lashes.
+    v = (np.arange(h) + 0.5) / h
+    line = np.clip(1 - (v - 0.04) / 0.05, 0, 1)[:, None] * 0.95
+    alpha = np.maximum(cover, line)
+    alpha[:, [0, 1, w // 2 - 2, w // 2 - 1, w // 2, w // 2 + 1, w - 2, w - 1]] = 0.0
+    alpha[-2:, :] = 0.0
     out = np.zeros((h, w, 4), np.uint8)
-    out[..., :3] = np.clip(np.asarray(LASH_COLOR)[None, None, :] * shade[..., None] * 255 + 0.5, 0, 255)
+    # One colour (a lash's shade does not show at its size, and a flat colour compresses to nothing).
+    out[..., :3] = np.clip(np.asarray(LASH_COLOR) * 255 + 0.5, 0, 255).astype(np.uint8)
     out[..., 3] = np.clip(alpha * 255 + 0.5, 0, 255)
-    out[-1, :, 3] = 0
-    out.setflags(write=False)
     return out

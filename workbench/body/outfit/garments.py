@@ -61,7 +61,7 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
     """Garment style ``name`` fitted to ``mesh`` over the garment of style ``under``, if any (cached per
     body and styles)."""
     sk = mesh.skeleton
-    key = (sk.gender, sk.body_shape, round(float(sk.height), 6), name, under)
+    key = (sk.gender, sk.body_shape, round(float(sk.height), 6), mesh.face, name, under)   # (the face: a jaw)
     with _LOCK:
         if key in _CACHE:
             _CACHE.move_to_end(key)

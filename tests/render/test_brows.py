@@ -1,0 +1,103 @@
+"""Brows on every head (issue 46: flat bars in the hair's colour, none at all on a bald head): an ``Eyebrows``
+mesh of hairs over each brow at every level of detail, seen in the portrait above each eye, darker than the
+forehead beside it, in a colour drawn from the hair's (darker, less saturated); bald heads have them too."""
+
+from __future__ import annotations
+
+import colorsys
+from dataclasses import replace
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from workbench.body.brows import brow_color
+from workbench.gltf import build_avatar, inspect
+from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render.framing import frame
+from workbench.render.raster import Lights, draw
+from workbench.render.scene import Clip, Material, Model, Texture
+
+SIZE = 512
+UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
+HEADS = [("feminine", "none", "#2B1B10", "#E0AC8A"), ("masculine", "none", "#2B1B10", "#8D5524"),
+         ("feminine", "curly", "#E6CFA0", "#F1C27D"), ("masculine", "short", "#B03A2E", "#C68642")]
+
+
+@lru_cache(maxsize=None)
+def avatar(gender: str, style: str, hair: str, skin: str, lod: int = 0) -> bytes:
+    return build_avatar(normalize_avatar_settings({"gender": gender, "skinTone": skin,
+                                                   "hair": {"style": style, "color": hair}}),
+                        ModelOptions(lod=lod, animations=("idle",)))
+
+
+def portrait_masks(glb: bytes):
+    """The lit portrait (idle pose), a mask of the Eyebrows mesh and of the Eyes mesh in it."""
+    model = Model(glb)
+    posed = model.posed(Clip(model), 0.0)
+    cam = frame(posed, "portrait")
+    lit = draw(posed, cam, SIZE, background=(236, 238, 242))[..., :3].astype(float)
+    masks = {}
+    for name in ("Eyebrows", "Eyes"):
+        draws = []
+        for d in posed.draws:
+            flat = Material(color=np.array([1, 1, 1, 1] if d.mesh_name == name else [0, 0, 0, 1], np.float32),
+                            double_sided=d.material.double_sided)
+            if d.mesh_name == name == "Eyebrows":
+                # The brows' hairs where their texture's alpha has them (not the whole shell under them).
+                tex = d.material.texture
+                texels = tex.texels.copy().view(np.uint8).reshape(-1, 4)
+                texels[:, :3] = 255
+                flat = replace(d.material, color=np.ones(4, np.float32),
+                               texture=Texture(texels.view(np.uint32).reshape(-1), tex.width, tex.height, True,
+                                               tex.wrap_s, tex.wrap_t))
+                draws.append(replace(d, material=flat))
+            else:
+                draws.append(replace(d, uv=None, material=flat))
+        masks[name] = draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
+    return lit, masks
+
+
+@pytest.mark.parametrize("gender,style,hair,skin", HEADS)
+def test_every_head_has_brows_above_its_eyes(gender, style, hair, skin):
+    """Two brows, one over each eye (above it, within the eye's width and a half), each a strip at least
+    four times as long as it is tall, darker than the forehead just above it."""
+    lit, m = portrait_masks(avatar(gender, style, hair, skin))
+    eyes, brows = m["Eyes"], m["Eyebrows"]
+    assert eyes.sum() > 200 and brows.sum() > 300, (eyes.sum(), brows.sum())
+    ey, ex = np.nonzero(eyes)
+    mid = ex.mean()
+    lum = lit @ np.array([0.2126, 0.7152, 0.0722])
+    columns = np.arange(SIZE)[None, :]
+    for half in (columns < mid, columns >= mid):
+        side = half[0, ex]
+        eye_x, eye_y, eye_w = ex[side].mean(), ey[side].mean(), np.ptp(ex[side])
+        by, bx = np.nonzero(brows & half)
+        assert len(by) > 100
+        assert by.max() < eye_y and abs(bx.mean() - eye_x) < 0.75 * eye_w
+        assert np.ptp(bx) > 2.5 * np.ptp(by)
+        # Darker than the bare forehead a brow's height above (its middle third).
+        core = brows & (np.abs(np.arange(SIZE)[None, :] - bx.mean()) < np.ptp(bx) / 6)
+        above = np.roll(core, -int(np.ptp(by) + 6), axis=0) & ~brows
+        assert np.median(lum[core & ~eyes]) < np.median(lum[above]) - 6, (np.median(lum[core]), np.median(lum[above]))
+
+
+@pytest.mark.parametrize("lod", [0, 1, 2])
+def test_brows_at_every_level_of_detail_and_bald(lod):
+    s = inspect(avatar("feminine", "none", "#2B1B10", "#E0AC8A", lod))
+    rows = s.meshes.set_index("name")
+    assert rows.loc["Eyebrows", "triangles"] > 100
+    assert s.materials.set_index("name").loc["Eyebrows", "alphaMode"] == "BLEND"
+
+
+@pytest.mark.parametrize("hair", ["#2B1B10", "#E6CFA0", "#B03A2E", "#FFFFFF", "#3050D0"])
+def test_brow_colour_is_the_hairs_darker_and_less_saturated(hair):
+    def hls(c):
+        return colorsys.rgb_to_hls(*(int(c.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)))
+
+    h0, l0, s0 = hls(hair)
+    h1, l1, s1 = hls(brow_color(hair))
+    assert l1 < l0 or l0 < 0.05
+    assert s1 <= s0 + 1e-9
+    if s0 > 0.2:
+        assert abs(h1 - h0) < 0.02                     # the same hue

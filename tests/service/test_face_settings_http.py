@@ -1,0 +1,181 @@
+"""The face's settings over HTTP (contract section 4): ``eyeColor`` colours the iris and each face control
+(``face.jawWidth``, ``cheekbones``, ``noseWidth``, ``eyeSize``, ``lipFullness``) shapes the head the way its name
+says, in the model and in the preview; the skeleton stays the body's below the neck; naming the defaults gives
+the default's bytes; a bad value is 400 naming the field and registers nothing. Two people of one gender and
+build with other colours and heights get faces of their own (issue 46: the slim feminine head was the same
+woman on four avatars)."""
+
+from __future__ import annotations
+
+import io
+from functools import lru_cache
+
+import httpx
+import numpy as np
+import pytest
+from PIL import Image
+
+from workbench.gltf.glb import read_accessor, read_glb
+from workbench.options import FACE_CONTROLS
+
+from helpers import assert_error, auth
+
+BASE = {"gender": "feminine", "bodyShape": "slim", "height": 166, "skinTone": "#C68642",
+        "hair": {"style": "none", "color": "#2B1B10"}}
+
+
+def health_counts(server):
+    return httpx.get(server.local_url + "/health").json()["data"]["counts"]
+
+
+@pytest.fixture(scope="module")
+def models(server):
+    """GLB bytes (LOD 0, no clips) by label, registered and fetched over HTTP once for the module."""
+    cache: dict[str, bytes] = {}
+
+    def get(label: str, settings: dict) -> bytes:
+        if label not in cache:
+            r = httpx.post(server.avatar_base_url + "/avatar", json=settings, headers=auth(server), timeout=120)
+            assert r.status_code == 201, r.text
+            cache[label] = httpx.get(r.json()["data"]["modelUrl"], timeout=300).content
+            cache[label + ":preview"] = httpx.get(r.json()["data"]["previewUrl"], timeout=300).content
+        return cache[label]
+
+    get.cache = cache
+    return get
+
+
+@lru_cache(maxsize=None)
+def parts(glb: bytes) -> dict:
+    doc, binary = read_glb(glb)
+    out = {}
+    for node in doc["nodes"]:
+        if "mesh" in node:
+            prim = doc["meshes"][node["mesh"]]["primitives"][0]
+            out[node["name"]] = read_accessor(doc, binary, prim["attributes"]["POSITION"]).astype(np.float64)
+    out["joints"] = {n["name"]: np.array(n.get("translation", [0, 0, 0])) for n in doc["nodes"] if "mesh" not in n}
+    out["doc"], out["binary"] = doc, binary
+    return out
+
+
+BAD = [({"face": {"jawWidth": 2}}, "face.jawWidth"), ({"face": {"noseWidth": "wide"}}, "face.noseWidth"),
+       ({"face": {"eyeSize": -1.5}}, "face.eyeSize"), ({"face": {"chin": 1}}, "face.chin"),
+       ({"face": [0.5]}, "face"), ({"eyeColor": "blue"}, "eyeColor"), ({"eyeColor": "#12345"}, "eyeColor")]
+
+
+@pytest.mark.parametrize("bad,field", BAD)
+def test_a_bad_face_setting_is_400_naming_the_field_and_registers_nothing(server, bad, field):
+    before = health_counts(server)["avatars"]
+    assert_error(httpx.post(server.avatar_base_url + "/avatar", json={"gender": "feminine", **bad},
+                            headers=auth(server)), 400, "invalid_settings", field)
+    assert health_counts(server)["avatars"] == before
+
+
+def test_naming_the_defaults_gives_the_defaults_bytes(models):
+    a = models("base", BASE)
+    b = models("named", {**BASE, "eyeColor": "#5B3A1E", "face": {k: 0 for k in FACE_CONTROLS}})
+    assert a == b
+
+
+def _moved(label: str, models, settings: dict):
+    """The Body's rest positions of ``settings`` and of BASE, and the head's frame (the eyes' centres)."""
+    new, old = parts(models(label, settings)), parts(models("base", BASE))
+    assert new["Body"].shape == old["Body"].shape      # the same topology: vertex k is the same point of the body
+    eyes = old["Eyes"]
+    mid = (eyes[:, 0].min() + eyes[:, 0].max()) / 2
+    return new["Body"], old["Body"], mid, eyes
+
+
+def _outward(p, d, mid):
+    return np.sign(p[:, 0] - mid) * d[:, 0]
+
+
+
+@pytest.mark.parametrize("control", FACE_CONTROLS)
+def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
+    """At +1 and at -1 each control moves the head's vertices at least a millimetre and a half, only above
+    the neck, and the way its name says, opposite ways for opposite signs: the jaw's angles and the
+    cheekbones out to the sides, the nose's wings out, the eyes' lids apart (the upper up, the lower down),
+    the lips forward and apart."""
+    results = {}
+    for sign in (1, -1):
+        new, old, mid, eyes = _moved(f"{control}{sign:+d}", models, {**BASE, "face": {control: sign}})
+        d = new - old
+        size = np.linalg.norm(d, axis=1)
+        moved = size > 2e-4
+        assert size.max() > 0.0015, (control, sign, size.max())
+        eye_y = eyes[:, 1].mean()
+        assert old[moved, 1].min() > eye_y - 0.16, control           # nothing below the neck moves
+        p, dm = old[moved], d[moved]
+        if control in ("jawWidth", "cheekbones", "noseWidth"):
+            along = _outward(p, dm, mid)
+        elif control == "eyeSize":
+            near = np.abs(p[:, 1] - eye_y) < 0.02
+            along = np.sign(p[near, 1] - eye_y) * dm[near, 1]
+        else:                                                        # lips: forward
+            along = dm[:, 2]
+        results[sign] = float(np.mean(along))
+    assert results[1] > 0 > results[-1], (control, results)
+
+
+def test_the_skeleton_stays_the_bodys_below_the_neck(models):
+    """A face control moves no joint below the head (the clothes and clips fit as before) and the head's own
+    joints by a millimetre at most."""
+    a = parts(models("base", BASE))["joints"]
+    b = parts(models("jawWidth+1", {**BASE, "face": {"jawWidth": 1}}))["joints"]
+    assert a.keys() == b.keys()
+    for name in a:
+        limit = 1e-3 if name in ("Head", "HeadTop_End", "Neck") else 1e-6
+        assert np.abs(a[name] - b[name]).max() <= limit, name
+
+
+def _iris(glb: bytes) -> np.ndarray:
+    p = parts(glb)
+    doc, binary = p["doc"], p["binary"]
+    mat = next(m for m in doc["materials"] if m["name"] == "Eyes")
+    img = doc["images"][doc["textures"][mat["pbrMetallicRoughness"]["baseColorTexture"]["index"]]["source"]]
+    view = doc["bufferViews"][img["bufferView"]]
+    start = view.get("byteOffset", 0)
+    pixels = np.asarray(Image.open(io.BytesIO(binary[start:start + view["byteLength"]])).convert("RGB"), float)
+    n = pixels.shape[0]
+    return pixels[n // 2 - 4:n // 2 + 4, int(n * 0.62):int(n * 0.66)].reshape(-1, 3).mean(0)   # between pupil and rim
+
+
+def test_eye_color_colours_the_iris(models):
+    """The iris takes the eyeColor asked for (blue eyes are blue, green eyes green); the default is brown."""
+    brown = _iris(models("base", BASE))
+    blue = _iris(models("blue", {**BASE, "eyeColor": "#2F6DB5"}))
+    green = _iris(models("green", {**BASE, "eyeColor": "#3E8A3A"}))
+    assert brown[0] > brown[1] > brown[2]
+    assert blue[2] > blue[1] > blue[0] and blue[2] > 1.5 * blue[0]
+    assert green[1] > green[0] and green[1] > green[2]
+
+
+def test_the_face_reaches_the_preview(models):
+    """The previews are drawn from the same body: a wide jaw and big eyes change the portrait."""
+    models("base", BASE)
+    models("preview", {**BASE, "face": {"jawWidth": 1, "eyeSize": 1}})
+    a, b = (np.asarray(Image.open(io.BytesIO(models.cache[k + ":preview"])).convert("RGB"), float)
+            for k in ("base", "preview"))
+    assert a.shape == b.shape and (np.abs(a - b).max(2) > 24).sum() > 200
+
+
+def test_people_of_one_build_have_faces_of_their_own(models):
+    """Four slim feminine avatars with their own skin, eyes, hair colour and height, every face control at 0:
+    four faces. Their heads, brought to one size and place (by the eyes), differ by millimetres at the nose,
+    mouth, chin or eyes (the face's own features); the same settings give the same bytes."""
+    people = [BASE, {**BASE, "skinTone": "#8D5524", "eyeColor": "#3A6EA5", "height": 171},
+              {**BASE, "skinTone": "#F1C27D", "hair": {"style": "none", "color": "#D8B070"}, "height": 160},
+              {**BASE, "skinTone": "#E0AC8A", "eyeColor": "#4F7A3A", "height": 168}]
+    heads = []
+    for k, s in enumerate(people):
+        p = parts(models(f"person{k}", s))
+        body, eyes = p["Body"], p["Eyes"]
+        heads.append((body - eyes.mean(0)) / (eyes[:, 0].max() - eyes[:, 0].min()))
+    face = (np.abs(heads[0][:, 1]) < 2.5) & (heads[0][:, 2] > -0.5)     # the face's vertices (the same in each)
+    heads = [h[face] for h in heads]
+    for i in range(len(heads)):
+        for j in range(i + 1, len(heads)):
+            differ = np.linalg.norm(heads[i] - heads[j], axis=1)
+            assert np.percentile(differ, 95) > 0.02, (i, j)             # 2 % of the eyes' span: about 2 mm
+    assert models("person0", people[0]) == models("base", BASE)

@@ -1,0 +1,191 @@
+"""Eyebrows of hairs: a thin shell over each brow's skin with a texture of hair strokes, on every head.
+
+The skin texture has less than one texel per millimetre on the brow, so brows painted into it were flat
+bars. Here each brow is a patch of the body's own triangles round it (:func:`brow_piece`), lifted
+:data:`LIFT` off the skin along its normals, each vertex standing for the body vertex it copies (its skin
+weights and face shapes follow: a raised brow raises the hairs), with UVs along the brow (u, from its head
+over the inner corner of the eye to its tail) and across it (v). The texture (:func:`brow_texture`) draws
+the brow's hairs on that: short tapered strokes, upright at the head, then leaning and lying along the brow
+towards the tail, thicker and denser at the head, the tail thin; a soft cover under them so the brow keeps
+its shape at a distance; alpha soft (the material blends: no jagged cut-out). The shape follows the skin's
+(:mod:`.skin`): a rounded head above the eye's inner corner, an arch over the outer edge of the iris, a
+tapering tail; feminine brows arch higher and are finer, masculine ones lower, flatter and thicker.
+
+The colour (:func:`brow_color`) is the hair's, darker and less saturated, as brows are; a bald head keeps
+the hair colour of its settings for them (every head has brows).
+
+>>> brow_color("#2B1B10")
+'#1E1610'
+>>> t = brow_texture("#2B1B10", "feminine")
+>>> t.shape, int(t[..., 3].max()) > 200, int(t[0, 0, 3]), int(t[:, -1, 3].max())
+((64, 256, 4), True, 0, 0)
+"""
+
+from __future__ import annotations
+
+import colorsys
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from . import keep
+from .lod import Piece
+from .mesh import BodyMesh, vertex_normals
+from .strokes import draw
+
+__all__ = ["BROW_SIZE", "LIFT", "brow_color", "brow_piece", "brow_texture"]
+
+# The texture: (rows, columns); u along the brow, v across it (row 0 its top).
+BROW_SIZE = (64, 256)
+# How far off the skin the shell stands (metres): clear of the skin in every viewer's depth buffer at a
+# full figure's distance, close enough that no gap shows at a grazing angle.
+LIFT = 0.0004
+# The eyes' distance apart on the reference face (the shapes below are in its metres).
+EYES_APART = 0.0585
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A brow along x from the eye's centre (metres on the reference face, + towards the temple): its head,
+    the arch's peak and the tail's end; the line's height over the eye at the head and the arch's lift; the
+    thickness at the head; the hairs' count."""
+
+    start: float
+    peak: float
+    end: float
+    height: float
+    lift: float
+    thick: float
+    hairs: int
+
+
+SHAPES = {"feminine": Shape(-0.020, 0.011, 0.029, 0.0180, 0.0042, 0.0078, 540),
+          "masculine": Shape(-0.021, 0.010, 0.029, 0.0165, 0.0020, 0.0100, 640)}
+# The texture's v spans this many head thicknesses, the brow in its middle (room for hairs that lean out).
+SPAN = 1.7
+
+
+def brow_color(hair: str) -> str:
+    """The brows' colour for a hair colour ('#RRGGBB'): darker and less saturated; light hair's brows darker
+    still (a blond's brows are a light brown, white hair's a grey)."""
+    c = hair.lstrip("#")
+    r, g, b = (int(c[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    h, light, s = colorsys.rgb_to_hls(r, g, b)
+    light = min(light * 0.78, 0.2 + 0.35 * light)
+    r, g, b = colorsys.hls_to_rgb(h, light, s * 0.7)
+    return "#" + "".join(f"{round(v * 255):02X}" for v in (r, g, b))
+
+
+def _frame(mesh: BodyMesh):
+    pos = mesh.positions
+    eyes = {s: pos[mesh.groups[f"helper-{s}-eye"]].astype(np.float64).mean(0) for s in "lr"}
+    mid_x = (eyes["l"][0] + eyes["r"][0]) / 2
+    unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / EYES_APART
+    return eyes, mid_x, unit
+
+
+def _coordinates(shape: Shape, bx: np.ndarray, by: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(u, v) of points at ``bx`` (along, towards the temple) and ``by`` (up) from the eye's centre, in the
+    reference face's metres: u 0 at the head to 1 at the tail's end, v 0.5 on the brow's line."""
+    rise = np.sin(0.5 * np.pi * np.clip((bx - shape.start) / (shape.peak - shape.start), 0, 1))
+    fall = np.clip((bx - shape.peak) / (shape.end - shape.peak), 0, 1)
+    centre = shape.height + shape.lift * np.where(bx <= shape.peak, rise, 1 - 1.25 * fall ** 1.5)
+    u = (bx - shape.start) / (shape.end - shape.start)
+    v = 0.5 + (by - centre) / (SPAN * shape.thick)
+    return u, v
+
+
+def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
+    """Both brows' shell for ``mesh`` (see the module's text): the body's triangles whose corners all lie in a
+    brow's box, lifted off the skin, with UVs on :func:`brow_texture` (the right brow's u mirrored)."""
+    shape = SHAPES[gender]
+    eyes, mid_x, unit = _frame(mesh)
+    body = mesh.face_groups["body"]
+    tris = mesh.triangles[body]
+    pos = mesh.positions.astype(np.float64)
+    uv = np.full((len(pos), 2), np.nan)
+    for s in "lr":
+        eye = eyes[s]
+        side = np.sign(eye[0] - mid_x)
+        mine = np.flatnonzero(((pos[:, 0] - mid_x) * side > 0) & (np.abs(pos[:, 1] - eye[1]) < 0.05 * unit)
+                              & (pos[:, 2] > eye[2] - 0.03 * unit))
+        u, v = _coordinates(shape, (pos[mine, 0] - eye[0]) * side / unit, (pos[mine, 1] - eye[1]) / unit)
+        uv[mine] = np.column_stack([u, v])
+    # Every triangle with a corner in a brow's box (the body is coarse here: 4 to 5 mm triangles), its UVs
+    # clamped to the texture, whose edges are clear (so an atlas's neighbour never shows).
+    inside = (uv[:, 0] > 0.0) & (uv[:, 0] < 1.0) & (uv[:, 1] > 0.0) & (uv[:, 1] < 1.0)
+    front = mesh.normals[:, 2] > -0.3
+    keep = tris[inside[tris].any(1) & (front & ~np.isnan(uv[:, 0]))[tris].all(1)]
+    source, index = np.unique(keep, return_inverse=True)
+    index = index.reshape(-1, 3).astype(np.int64)
+    normals = mesh.normals[source]
+    positions = (mesh.positions[source] + LIFT * normals).astype(np.float32)
+    # glTF's v runs down the image: the brow's top (v = 1 here) is the texture's first row.
+    tex = np.column_stack([np.clip(uv[source, 0], 0, 1), 1 - np.clip(uv[source, 1], 0, 1)]).astype(np.float32)
+    return Piece(positions, vertex_normals(positions, index), tex, index, mesh.joints[source],
+                 mesh.weights[source], source.astype(np.int64))
+
+
+@lru_cache(maxsize=2)
+def _hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
+    """The brow's cover and each texel's shade (colour-free: drawn once per gender and machine, then read)."""
+    kept = keep.kept(f"brows-{gender}", lambda: dict(zip(("cover", "shade"), _draw_hairs(gender))),
+                     {"cover": BROW_SIZE, "shade": BROW_SIZE})
+    return kept["cover"], kept["shade"]
+
+
+def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
+    shape = SHAPES[gender]
+    h, w = BROW_SIZE
+    rng = np.random.default_rng(91 if gender == "feminine" else 92)
+    length_mm = (shape.end - shape.start) * 1000
+    px_u = w / length_mm                                   # texels per millimetre along
+    px_v = h / (SPAN * shape.thick * 1000)                 # and across
+    y0 = h / 2
+
+    def half_thick(s):                                     # the brow's half thickness (texels) at s along it
+        return shape.thick * 1000 / 2 * (1 - 0.72 * np.clip(s, 0, 1) ** 1.2) * px_v * (0.75 + 0.25 * np.clip(s / 0.12, 0, 1))
+
+    strokes = []
+    for k in range(shape.hairs):
+        s = 0.03 + 0.86 * rng.random() ** 0.85             # more hairs towards the head; the tail ends short
+        across = rng.uniform(-1.0, 0.8)                    # roots from the lower edge up
+        root = np.array([s * w, y0 - across * half_thick(s)])
+        # Upright at the head, leaning towards the tail, lying along it at the end; up in the texture is -y.
+        angle = np.radians(62 - 55 * np.clip(s / 0.4, 0, 1) ** 0.8 - 12 * np.clip((s - 0.6) / 0.4, 0, 1)
+                           + rng.normal(0, 6))
+        length = (5.0 - 2.2 * s) * rng.uniform(0.75, 1.15)  # millimetres
+        direction = np.array([np.cos(angle) * px_u, -np.sin(angle) * px_v]) * length
+        bend = root + 0.55 * direction + np.array([0.0, 0.12 * abs(direction[1]) + 0.5])
+        tip = root + direction
+        strokes.append((root, bend, tip, rng.uniform(1.1, 1.5) * w / 256, 0.3, rng.uniform(0.7, 1.15)))
+    cover, shade = draw(BROW_SIZE, strokes)
+    # A soft cover in the brow's shape under the hairs: its shape at a distance, the skin showing through.
+    yy, xx = (np.mgrid[0:h, 0:w] + 0.5).astype(np.float32)
+    s = xx / w
+    d = np.abs(yy - (y0 - 0.1 * half_thick(s))) / np.maximum(half_thick(s), 1e-3)
+    base = 0.45 * np.clip(1.2 - d, 0, 1) ** 1.5 * np.clip(s / 0.05, 0, 1) * np.clip((0.95 - s) / 0.1, 0, 1)
+    cover = np.maximum(cover * 0.9, base).astype(np.float32)
+    cover[:, :1] = cover[:, -1:] = 0.0
+    cover[:1, :] = cover[-1:, :] = 0.0
+    return cover, shade
+
+
+def prepare() -> None:
+    """Draw both genders' hairs before a first avatar needs them (:mod:`workbench.body.warm`)."""
+    for gender in SHAPES:
+        _hairs(gender)
+
+
+@lru_cache(maxsize=16)
+def brow_texture(hair: str, gender: str) -> np.ndarray:
+    """RGBA (BROW_SIZE + (4,)) uint8: the brows' hairs in :func:`brow_color` of ``hair``, alpha their cover."""
+    cover, shade = _hairs(gender)
+    c = brow_color(hair).lstrip("#")
+    rgb = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
+    out = np.empty(BROW_SIZE + (4,), np.uint8)
+    out[..., :3] = np.clip(rgb * shade[..., None] * 255 + 0.5, 0, 255)
+    out[..., 3] = np.clip(cover * 255 + 0.5, 0, 255)
+    out.setflags(write=False)
+    return out

@@ -1,0 +1,109 @@
+"""What the face units make too faintly or not at all, as smooth fields over the body's own vertices.
+
+``faceunits01``'s ``mouthSmileLeft`` and ``Right`` draw the mouth's corners out and a little up and leave the
+cheeks where they were: a smile that stretched the lips and read as a grimace. :func:`extra_shapes` adds to
+each a cheek raise (the cheek's fullness pushed up and forward under the eye, as the muscle that lifts the
+corners does) and lifts the corner further up and back, so every viewer driving the ARKit names sees a smile. It also makes a shape no ARKit name
+stands for, ``tongueUp``: the tongue's front lifted to the upper teeth (the tip between the teeth in
+``viseme_TH``, behind them in ``DD`` and ``nn``); the face's visemes use it (:mod:`.face`), it is not a morph
+target of its own.
+
+Fields are in the body's metres, scaled by the face's size (the distance between the eyes against a
+reference face's), so a small head gets a small raise; they fall to nothing before the lower lid (its lashes
+are a mesh of their own the field would leave behind) and the lips (the corners are the units' own).
+
+>>> cheek_raise_mm, tongue_lift_mm = round(CHEEK_RAISE[1] * 1000, 1), round(TONGUE_LIFT * 1000, 1)
+>>> cheek_raise_mm, tongue_lift_mm
+(5.0, 3.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["SYNTHETIC", "extra_shapes"]
+
+# The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
+SYNTHETIC = ("tongueUp",)
+# The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
+# and where its middle lies from the eye's centre (out, down).
+CHEEK_RAISE = (0.0, 0.005, 0.0025)
+CHEEK_RADIUS = 0.021
+# The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius.
+CORNER_LIFT = (0.0, 0.003, -0.0025)
+CORNER_RADIUS = 0.009
+CHEEK_AT = (0.008, -0.03)
+# The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
+EYES_APART = 0.0585
+# The tongue tip's lift in ``tongueUp`` (metres), fading to nothing TONGUE_REACH back from the tip.
+TONGUE_LIFT = 0.003
+TONGUE_REACH = 0.035
+
+
+def _smoothstep(e0, e1, x):
+    t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
+
+
+def _plus(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Two sparse shapes (sorted vertex indices, deltas) summed into one, its indices sorted."""
+    idx = np.union1d(a[0], b[0]).astype(np.int32)
+    out = np.zeros((len(idx), 3), np.float32)
+    out[np.searchsorted(idx, a[0])] += a[1]
+    out[np.searchsorted(idx, b[0])] += b[1]
+    return idx, out
+
+
+def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, mid_x: float,
+           unit: float) -> tuple[np.ndarray, np.ndarray]:
+    side = np.sign(eye[0] - mid_x)
+    centre = eye[:2] + np.array([side * CHEEK_AT[0], CHEEK_AT[1]]) * unit
+    p = positions[body].astype(np.float64)
+    d = np.hypot(p[:, 0] - centre[0], p[:, 1] - centre[1]) / (CHEEK_RADIUS * unit)
+    near_eye = np.hypot(p[:, 0] - eye[0], p[:, 1] - eye[1]) / unit
+    w = np.exp(-d * d) * _smoothstep(0.014, 0.022, near_eye)
+    # Only the face's front on this side (not the ear, the nose's far side or the inside of the mouth).
+    w *= (normals[body, 2] > 0.2) & (p[:, 2] > eye[2] - 0.03 * unit) & ((p[:, 0] - mid_x) * side > 0.004 * unit)
+    keep = np.flatnonzero(w > 0.02)
+    delta = (w[keep, None] * np.asarray(CHEEK_RAISE) * unit).astype(np.float32)
+    return body[keep].astype(np.int32), delta
+
+
+def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+            unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The corner of the mouth (the vertex the units' smile moves most) lifted and drawn back, with the lips
+    and skin round it, as the smile's muscle pulls it."""
+    corner = positions[smile[0][np.argmax(np.linalg.norm(smile[1], axis=1))]].astype(np.float64)
+    p = positions[body].astype(np.float64)
+    d = np.linalg.norm(p - corner, axis=1) / (CORNER_RADIUS * unit)
+    w = np.exp(-d * d)
+    keep = np.flatnonzero(w > 0.02)
+    return body[keep].astype(np.int32), (w[keep, None] * np.asarray(CORNER_LIFT) * unit).astype(np.float32)
+
+
+def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    p = positions[tongue].astype(np.float64)
+    back = float(p[:, 2].max()) - p[:, 2]
+    lift = TONGUE_LIFT * _smoothstep(TONGUE_REACH, 0.0, back)
+    delta = np.column_stack([np.zeros_like(lift), lift, 0.15 * lift]).astype(np.float32)
+    order = np.argsort(tongue)
+    return tongue[order].astype(np.int32), delta[order]
+
+
+def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict) -> dict:
+    """The smile's shapes with their cheek raise, and :data:`SYNTHETIC`'s, for a body (T-pose ``positions`` and
+    ``normals``, metres; its vertex ``groups``) whose face units are ``units`` (name -> sorted vertex indices,
+    deltas): name -> (sorted vertex indices int32, deltas float32), to replace or stand beside ``units``'."""
+    eyes = {s: positions[groups[f"helper-{s}-eye"]].astype(np.float64).mean(0) for s in "lr"}
+    mid_x = (eyes["l"][0] + eyes["r"][0]) / 2
+    unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / EYES_APART
+    body = np.asarray(groups["body"])
+    out = {}
+    for name, s in (("mouthSmileLeft", "l"), ("mouthSmileRight", "r")):
+        out[name] = _plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
+                          _corner(positions, body, units[name], unit))
+    out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
+    for idx, delta in out.values():
+        idx.setflags(write=False)
+        delta.setflags(write=False)
+    return out
