@@ -51,14 +51,16 @@ def main(capsys, *args: str) -> subprocess.CompletedProcess:
 def test_an_output_widget_filled_in_its_own_cell_never_stalls_the_run(tmp_path):
     """nbclient waited on the shell socket for a cell's reply while its Output widget mimic sent on
     it; when the reply came in as it sent, the wait slept until the cell's timeout. Forty such cells
-    with the CPU busy stalled several times; none may now take a quarter of its timeout."""
+    with the CPU busy stalled several times; none may now take half its timeout. (A stall is the whole
+    timeout; a cell here takes well under a second quiet and a few seconds on a loaded CI machine with
+    the suite's other worker and spinning processes beside it, where a quarter, 5 s, was within reach.)"""
     path = notebook(tmp_path / "nb", "explorer.ipynb", explorer_cells(40)
                     + ["print(len(e0.out.outputs))"])
     with busy_cpu():
         run = run_notebook(path, tmp_path / "out", {}, timeout=20)
     assert run.ok, run.error
     slowest = max(run.groups, key=lambda g: g.seconds)
-    assert slowest.seconds < 5, f"{slowest.name} took {slowest.seconds:.1f} s of its 20 s"
+    assert slowest.seconds < 10, f"{slowest.name} took {slowest.seconds:.1f} s of its 20 s"
     # the widget's outputs still reach the kernel, as a front end would sync them
     ran = nbformat.read(tmp_path / "out" / "explorer.ipynb", 4)
     assert ran.cells[-1].outputs[0]["text"] == "1\n"
