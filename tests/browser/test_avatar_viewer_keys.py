@@ -81,7 +81,7 @@ def focus_on(browser, viewer, selector):
         target = viewer
     # A redraw of the output in between gives focus back a moment later (core.js, adopt): not a failure.
     state = wait_for(lambda: browser.execute_script(
-        f"if (document.activeElement === arguments[0]) {{ {NOTEBOOK_STATE} }}", target), timeout=2.0, every=0.1)
+        f"if (document.activeElement === arguments[0]) {{ {NOTEBOOK_STATE} }}", target), timeout=10.0, every=0.1)
     if state:
         return state
     where = browser.execute_script("const a = document.activeElement; return a && `${a.tagName}.${a.className}`")
@@ -121,12 +121,13 @@ def test_a_control_keeps_focus_when_its_output_is_drawn_again(page):
     focus_on(browser, viewer, ".wb-av-reset")
     browser.execute_script("window.__wbHost = arguments[0].parentElement;", viewer)
     before = int(kernel(browser, "print(viewer.wireframe * 1)"))
-    # Still (the keys above left it turning by itself: "a" after "r" on each control), then turned.
+    # Still (the keys above may have left it turning by itself: "a" toggles auto-rotate), then turned.
     kernel(browser, "viewer.auto_rotate = False; viewer.yaw = viewer.yaw + 40")
     wait(browser, "const r = document.querySelector('.wb-avatar-viewer');"
                   "return r.isConnected && r.parentElement !== window.__wbHost;", 120, "the output drawn again")
     # Within a frame of the output joining the page (a person sees no gap).
-    wait(browser, "return document.activeElement === document.querySelector('.wb-avatar-viewer .wb-av-reset')", 2,
+    # (The bound: a frame of a loaded machine's software GPU, seconds at worst; quiet it is back at once.)
+    wait(browser, "return document.activeElement === document.querySelector('.wb-avatar-viewer .wb-av-reset')", 10,
          f"{app}: the reset button's focus back after the output was drawn again")
     ActionChains(browser).send_keys("w").perform()
     poll_kernel(browser, "print(viewer.wireframe * 1)", lambda out: int(out) == 1 - before)
