@@ -1,4 +1,12 @@
-"""Shared fixtures: a real service on a loopback port (subprocess), an in-process one (ASGI), clients."""
+"""Shared fixtures: a real service on a loopback port (subprocess), an in-process one (ASGI), clients; and how
+the suite is marked and ordered for pytest-xdist (docs/testing.md).
+
+The marker ``slow`` (registered in pyproject.toml) is on every test that drives a browser, runs notebooks
+through a kernel or puts a load on the machine; ``pytest -m "not slow"`` is the quick loop. A module says it
+with ``pytestmark = pytest.mark.slow`` (or marks its slow tests one by one); here every test under
+tests/browser/ and every notebook nbval runs gets it too, so a browser test or notebook added later is slow
+without being told.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +34,34 @@ ROOT = Path(__file__).resolve().parent.parent
 # model-viewer) are installed once per CI run by tools/install_test_tools.py (.ci/run calls it), never
 # by pytest: tests that need them skip, saying so, where they are missing.
 DATA = ROOT / "data"
+BROWSER_TESTS = ROOT / "tests" / "browser"
+
+
+def pytest_configure(config):
+    # pytest-xdist hands out whole files (--dist loadfile, workbench.runner.nbcheck: a notebook's cells stay
+    # on one worker), by default the files with the most tests first. Here the order collected is kept
+    # instead, and that order puts the slow files first (below): the long units start at once, the
+    # hundreds of short ones fill the workers' ends, and no browser module is left to run alone at the end.
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def _is_slow(item) -> bool:
+    path = Path(str(item.path))
+    return path.suffix == ".ipynb" or BROWSER_TESTS in path.parents or item.get_closest_marker("slow") is not None
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects by the marks added here
+def pytest_collection_modifyitems(config, items):
+    """Browser tests and nbval's notebooks marked slow; the files with a slow test first, in the order
+    collected (the same on every worker, as pytest-xdist requires), each file's tests kept together."""
+    slow_files = set()
+    for item in items:
+        if Path(str(item.path)).suffix == ".ipynb" or BROWSER_TESTS in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.slow)
+        if _is_slow(item):
+            slow_files.add(item.path)
+    items.sort(key=lambda item: item.path not in slow_files)  # a stable sort: each file's order kept
 
 
 def free_port() -> int:

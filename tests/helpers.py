@@ -72,8 +72,10 @@ def post_batches(app, viewer_token: str, bodies: list) -> list[httpx.Response]:
     return asyncio.run(send_all())
 
 
-def wait_for(predicate, timeout: float = 20.0, every: float = 0.05):
-    """Poll ``predicate`` until it gives a true value or ``timeout`` seconds pass; its last value."""
+def wait_for(predicate, timeout: float = 60.0, every: float = 0.05):
+    """Poll ``predicate`` until it gives a true value or ``timeout`` seconds pass; its last value. The default
+    bound is for a loaded CI machine (two workers and four spinning processes on two cores); a predicate that
+    holds returns at once."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()

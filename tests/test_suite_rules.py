@@ -3,7 +3,9 @@
 - no test skips on an import of our own package (``importorskip("workbench...")``): a broken
   import must fail, not turn into a skip;
 - no test asserts elapsed wall-clock time (``assert time.monotonic() - t ...``): inject the clock;
-- pytest installs nothing with npm (``tools/install_test_tools.py`` does, once per run).
+- pytest installs nothing with npm (``tools/install_test_tools.py`` does, once per run);
+- a browser test waits for a condition, never for a fixed time: no ``time.sleep`` in ``tests/browser/test_*.py``
+  (``conftest.wait`` and ``viewer_page.until`` poll a condition with a bound).
 """
 
 from __future__ import annotations
@@ -32,3 +34,10 @@ def test_the_suite_keeps_its_rules():
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              for rule, pattern in RULES.items() if pattern.search(line)]
     assert not found, "\n".join(found)
+
+
+def test_browser_tests_wait_for_conditions():
+    sleeping = re.compile(r"\btime\.sleep\(|^\s*sleep\(")
+    found = [f"{p.relative_to(TESTS.parent)}:{n}" for p in sorted((TESTS / "browser").glob("test_*.py"))
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if sleeping.search(line)]
+    assert not found, "a fixed wait in a browser test (wait for a condition instead): " + ", ".join(found)

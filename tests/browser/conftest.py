@@ -160,11 +160,12 @@ def data_url_image(url: str) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(raw)).convert("RGBA"))
 
 
-def wait(browser, script: str, timeout: float, what: str, every: float = 0.1):
-    """The first truthy value ``script`` returns in the page, polled every ``every`` s; fails after ``timeout``."""
+def wait(browser, script: str, timeout: float, what: str, every: float = 0.1, args: tuple = ()):
+    """The first truthy value ``script`` returns in the page (``args`` its ``arguments``), polled every ``every``
+    s; fails after ``timeout``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        value = browser.execute_script(script)
+        value = browser.execute_script(script, *args)
         if value:
             return value
         time.sleep(every)

@@ -1,5 +1,5 @@
-"""A closed AvatarViewer lets go of everything, in JupyterLab and Notebook 7: 20 viewers opened and
-closed in turn (the widget closed from code, the output cleared, the cell run again) leave the page's
+"""A closed AvatarViewer lets go of everything, in JupyterLab and Notebook 7: nine viewers opened and
+closed in turn (three each way: the widget closed from code, the output cleared, the cell run again) leave the page's
 heap and DOM nodes where they were, no listener of the viewer's code alive, no viewer object alive,
 no WebGL context alive and no warning about too many; the page holds one copy of the model's GLB, so
 a viewer opened again gets none of it.
@@ -22,9 +22,8 @@ they are, the viewer's stay exact and Lab's are told apart.
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from helpers import wait_for
 
 from .conftest import wait
 from .viewer_page import KERNEL_IDLE, kernel, notebook_browser, notebook_server, received_bytes
@@ -38,7 +37,9 @@ glb = build_avatar(normalize_avatar_settings({"gender": "feminine"}), ModelOptio
 print(len(glb))""", """\
 v = AvatarViewer(glb, size=300, clip="walk", playing=True)
 v"""]
-OPENS = 20
+# Nine: each way of closing three times. One viewer kept cost 18 MB and 720 DOM nodes (issue 39) and every
+# check below is exact or far under one viewer's cost, so a leak of one shows at any count; twenty proved no more.
+OPENS = 9
 WAYS = ("the widget closed", "the output cleared", "the cell run again")
 
 COUNT_CONTEXTS = """
@@ -124,7 +125,10 @@ def measure(browser) -> dict:
     """The page's heap (MB), DOM nodes and event listeners after a garbage collection (the total Chromium
     counts, and those still registered by the widget's code and by the page's), its live contexts and
     the viewers opened that are still alive."""
-    time.sleep(1.0)  # a lost context's event, a last frame
+    # A closed viewer's context is lost and its element gone a moment after it closes: waited for (a bound,
+    # not a check: the numbers below say what stayed if they never come).
+    wait_for(lambda: browser.execute_script("const c = window.__wbContexts; return c.made === c.lost"
+                                            " && !document.querySelector('.wb-avatar-viewer');"), timeout=30)
     for _ in range(3):
         browser.execute_cdp_cmd("HeapProfiler.collectGarbage", {})
     heap = browser.execute_cdp_cmd("Runtime.getHeapUsage", {})

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -27,6 +26,9 @@ from .conftest import save_artifact, start_chrome, wait
 from .viewer_page import canvas_pixels, changed, kernel, notebook_cells, notebook_server, poll_kernel, until
 
 DRAG_PX = 80
+# An element wholly inside the window (arguments[0]): where a scroll put it, before a picture is taken of it.
+IN_VIEW = ("const r = arguments[0].getBoundingClientRect();"
+           "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
 
 AVATAR_CELL = """\
 from workbench.gltf import build_avatar
@@ -85,7 +87,7 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     before_cells = notebook_cells(browser)
     canvas = browser.find_elements("css selector", ".wb-avatar-viewer canvas")[0]
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", canvas)
-    time.sleep(0.5)
+    wait(browser, IN_VIEW, 30, "the canvas scrolled into view", every=0.05, args=(canvas,))
     shot(browser, tmp_path, name, "start")
     start = canvas_pixels(browser, 0)
 
@@ -164,15 +166,16 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     until(browser, 0, "d.lastKey === 'w' && d.wireframe === 'false'", "the viewer's own keys (w twice: wireframe on, off)")
     # "a" twice: auto-rotate on, off; the second change reaches the kernel a moment after the page shows it
     poll_kernel(browser, "print(viewer.auto_rotate)", lambda out: out == "False")
-    time.sleep(0.3)
+    # The page showed the last key and the kernel has answered since: a shortcut that had run would show.
     assert notebook_cells(browser) == before_cells, "a key typed in the viewer changed the notebook"
 
     # -- the morph viewer: a slider and a preset ------------------------------------------------------------
     faces = browser.find_elements("css selector", ".wb-avatar-viewer")[1]
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].querySelector('details').open = true;", faces)
-    time.sleep(0.3)
-    rest = canvas_pixels(browser, 1)
     jaw = faces.find_element("css selector", "input.wb-av-morph[data-name='jawOpen']")
+    wait(browser, "return arguments[0].getBoundingClientRect().width > 0", 30, "the open morph sliders", every=0.05,
+         args=(jaw,))
+    rest = canvas_pixels(browser, 1)
     drawn = until(browser, 1, "true", "the frame count")["frames"]
     ActionChains(browser).move_to_element_with_offset(jaw, int(jaw.size["width"] * 0.4), 0).click().perform()
     until(browser, 1, f"JSON.parse(d.morphs || '{{}}').jawOpen > 0.5 && parseInt(d.frames) > {drawn}",

@@ -75,7 +75,10 @@ def test_model_view_moves_at_the_lighter_level_it_fetched_itself(page):
     browser.execute_script(f"{VIEWER}.root.querySelector('details').open = true")
     seen = browser.execute_async_script(DRAG_SLIDER)
     moving = [s for s in seen if s[0] and s[1] == 0.5]
-    assert len(moving) >= 0.75 * len(seen), seen
+    # A slide lasts 250 ms or three frames past its last input (js/viewer/features/morphs.js): quiet, nearly every
+    # frame here is drawn moving; on a loaded machine two frames can outlast that and some are drawn still
+    # (18 of 40 moving at load 16). Without the rule none would be: a third proves it, loaded or not.
+    assert len(moving) >= len(seen) / 3, seen
     assert seen[-1][2] - seen[0][2] >= 0.8 * len(seen), "frames were not drawn while the slider moved"
     wait(browser, f"const v = {VIEWER}; return !v.lowPose.group.visible && v.renderer.getPixelRatio() === 1 && v.sharp",
          30, "the still view again once the slider rests")

@@ -17,16 +17,24 @@ from .conftest import jupyter_lab, wait
 NOTEBOOKS = ROOT / "notebooks"
 SCRIPTS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.py"))
 
-# Once the kernel is up, let the panel write what it writes (the kernelspec from the kernel's spec,
-# language_info from its info reply), save as the autosave does, then shut the kernel down.
+# Once the kernel is up, wait until the panel has written what it writes (the kernelspec from the kernel's
+# spec, language_info from its info reply: @jupyterlab/notebook's _updateSpec and _updateLanguage), save as
+# the autosave does, then shut the kernel down. Keys compared in order, as the saved file has them.
 OPEN_AND_SAVE = """
 const done = arguments[arguments.length - 1];
 (async () => {
   const nb = window.jupyterapp.shell.currentWidget;
   const kernel = nb.sessionContext.session.kernel;
-  await kernel.info;
-  await kernel.spec;
-  await new Promise(r => setTimeout(r, 1000));
+  const info = await kernel.info, spec = await kernel.spec;
+  const sorted = v => v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.keys(v).sort().map(k => [k, sorted(v[k])])) : v;
+  const same = (a, b) => JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+  const written = () => same(nb.model.getMetadata('language_info'), info.language_info)
+    && same(nb.model.getMetadata('kernelspec'), {name: kernel.name, display_name: spec.display_name, language: spec.language});
+  for (const end = Date.now() + 60000; !written(); await new Promise(r => setTimeout(r, 50))) {
+    if (Date.now() > end) throw new Error('the panel never wrote the kernelspec and language_info of its kernel: '
+      + JSON.stringify([nb.model.getMetadata('kernelspec'), nb.model.getMetadata('language_info')]));
+  }
   await window.jupyterapp.commands.execute('docmanager:save');
   const dirty = nb.context.model.dirty;
   await nb.sessionContext.shutdown();

@@ -75,8 +75,10 @@ def viewers(browser):
     return browser.execute_script(VIEWERS)
 
 
-def until(browser, index: int, cond: str, what: str, timeout: float = 60):
-    """The data attributes of viewer ``index`` once ``cond`` (JS over ``d``) holds."""
+def until(browser, index: int, cond: str, what: str, timeout: float = 120):
+    """The data attributes of viewer ``index`` once ``cond`` (JS over ``d``) holds. The bound is for a loaded CI
+    machine (two workers and four spinning processes on two cores: a software GPU's frame can take seconds);
+    a condition that holds returns at once."""
     return wait(browser, f"const v = document.querySelectorAll('.wb-avatar-viewer')[{index}];"
                          f"const d = v && v.dataset; return d && ({cond}) && {{...d}};", timeout, what)
 

@@ -16,6 +16,8 @@ from workbench.body import assets, compile as cc, keep
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 
+pytestmark = pytest.mark.slow  # a service per test compiles the body cache again (a load: tens of seconds of CPU each)
+
 FIRST = {"gender": "feminine", "height": 162}
 SECOND = {"gender": "masculine", "bodyShape": "heavy", "height": 191}
 

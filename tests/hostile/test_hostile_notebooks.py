@@ -17,6 +17,8 @@ from conftest import ROOT
 from helpers import wait_for
 from hostile_server import HostileServer, response
 
+pytestmark = pytest.mark.slow  # hostile notebooks run through the tour and check (kernels)
+
 BAD_PICTURE = '''from IPython.display import display
 display({"image/png": "bm90IGEgcG5n", "text/plain": "a picture"}, raw=True)   # "not a png"'''
 

@@ -21,6 +21,8 @@ from workbench.runner.nbcheck import Tolerance, compare_png, mask
 from workbench.runner.nbcheck.images import png
 from workbench.runner.nbcheck.pytest_plugin import check_images, Settings
 
+pytestmark = pytest.mark.slow  # nbval runs each test's notebooks in a kernel
+
 pytest_plugins = ["pytester"]
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,6 +19,8 @@ from conftest import ROOT, ServerProcess
 from helpers import busy_cpu, explorer_cells, notebook_of
 from workbench.runner.tour import run_notebook
 
+pytestmark = pytest.mark.slow  # each test runs notebooks through kernels (the tour's and check's runner), one with the CPU busy
+
 def notebook(folder: Path, name: str, cells: list[str]) -> Path:
     """A notebook of code cells, each under a heading of its own (a group in the reports), written to ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -31,17 +33,34 @@ def cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
                           timeout=timeout, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
+def main(capsys, *args: str) -> subprocess.CompletedProcess:
+    """``workbench ARGS`` in this process (the command's own ``main``, as its console script calls it): what
+    it prints and its status, without a new interpreter importing the package (seconds each on a busy
+    machine) for commands that end before any notebook runs."""
+    from workbench.cli import main as workbench_main
+
+    capsys.readouterr()
+    try:
+        status = workbench_main(list(args))
+    except SystemExit as e:  # --help, and argparse's own errors
+        status = e.code
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["workbench", *args], status, out, err)
+
+
 def test_an_output_widget_filled_in_its_own_cell_never_stalls_the_run(tmp_path):
     """nbclient waited on the shell socket for a cell's reply while its Output widget mimic sent on
     it; when the reply came in as it sent, the wait slept until the cell's timeout. Forty such cells
-    with the CPU busy stalled several times; none may now take a quarter of its timeout."""
+    with the CPU busy stalled several times; none may now take half its timeout. (A stall is the whole
+    timeout; a cell here takes well under a second quiet and a few seconds on a loaded CI machine with
+    the suite's other worker and spinning processes beside it, where a quarter, 5 s, was within reach.)"""
     path = notebook(tmp_path / "nb", "explorer.ipynb", explorer_cells(40)
                     + ["print(len(e0.out.outputs))"])
     with busy_cpu():
         run = run_notebook(path, tmp_path / "out", {}, timeout=20)
     assert run.ok, run.error
     slowest = max(run.groups, key=lambda g: g.seconds)
-    assert slowest.seconds < 5, f"{slowest.name} took {slowest.seconds:.1f} s of its 20 s"
+    assert slowest.seconds < 10, f"{slowest.name} took {slowest.seconds:.1f} s of its 20 s"
     # the widget's outputs still reach the kernel, as a front end would sync them
     ran = nbformat.read(tmp_path / "out" / "explorer.ipynb", 4)
     assert ran.cells[-1].outputs[0]["text"] == "1\n"
@@ -63,12 +82,12 @@ def test_a_cell_at_its_timeout_fails_its_notebook_in_the_report_junit_and_exit_s
     assert "FAIL" in index and "stopped at its timeout (3 s)" in index
 
 
-def test_the_timeout_has_a_documented_default_shorter_than_ten_minutes():
+def test_the_timeout_has_a_documented_default_shorter_than_ten_minutes(capsys):
     from workbench.runner.execute import CELL_TIMEOUT
 
     assert CELL_TIMEOUT < 600
-    assert f"(default {CELL_TIMEOUT})" in " ".join(cli("tour", "--help").stdout.split())
-    assert f"(default {CELL_TIMEOUT})" in " ".join(cli("check", "--help").stdout.split())
+    assert f"(default {CELL_TIMEOUT})" in " ".join(main(capsys, "tour", "--help").stdout.split())
+    assert f"(default {CELL_TIMEOUT})" in " ".join(main(capsys, "check", "--help").stdout.split())
 
 
 def test_a_deployment_killed_during_check_ends_the_run_with_the_setup_verdict(tmp_path):
@@ -103,17 +122,17 @@ def test_a_deployment_killed_during_check_ends_the_run_with_the_setup_verdict(tm
     assert "the deployment stopped answering" in (tmp_path / "out" / "index.html").read_text()
 
 
-def test_check_names_a_missing_notebooks_folder_and_a_url_without_scheme(tmp_path):
-    done = cli("check", "--base-url", "http://127.0.0.1:9/api", "--avatar-base-url", "http://127.0.0.1:9/avatars",
+def test_check_names_a_missing_notebooks_folder_and_a_url_without_scheme(tmp_path, capsys):
+    done = main(capsys, "check", "--base-url", "http://127.0.0.1:9/api", "--avatar-base-url", "http://127.0.0.1:9/avatars",
                "--token", "wb_x", "--notebooks", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out"))
     assert done.returncode == 3
     assert f"--notebooks {tmp_path / 'nowhere'}: no such folder" in done.stdout and "index.html" not in done.stdout
-    done = cli("check", "--base-url", "127.0.0.1:8080/api", "--avatar-base-url", "http://127.0.0.1:8080/avatars",
+    done = main(capsys, "check", "--base-url", "127.0.0.1:8080/api", "--avatar-base-url", "http://127.0.0.1:8080/avatars",
                "--token", "wb_x", "--out", str(tmp_path / "out"))
     assert done.returncode == 3
     assert "--base-url 127.0.0.1:8080/api: add http:// or https://" in done.stdout
     assert not (tmp_path / "out").exists() and "Traceback" not in done.stdout + done.stderr
-    done = cli("tour", "--notebooks", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out"))
+    done = main(capsys, "tour", "--notebooks", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out"))
     assert done.returncode == 2 and "no such folder" in done.stdout
 
 
@@ -129,8 +148,8 @@ def test_version_imports_nothing_heavy():
 
 
 @pytest.mark.parametrize("command", ["tour", "check"])
-def test_out_help_names_the_junit_file(command):
-    assert "junit.xml" in cli(command, "--help").stdout
+def test_out_help_names_the_junit_file(command, capsys):
+    assert "junit.xml" in main(capsys, command, "--help").stdout
 
 
 def test_a_kernel_that_dies_as_it_starts_fails_its_notebook_with_why_and_no_traceback(tmp_path):

@@ -18,6 +18,8 @@ from conftest import ROOT
 from workbench.runner.nbcheck.params import ParameterError, declared, parse_params
 from workbench.runner.tour import run_tour
 
+pytestmark = pytest.mark.slow  # each test runs notebooks through kernels (the tour), one a pytest -n 2 of nbval
+
 CHART = '''
 import io
 from PIL import Image

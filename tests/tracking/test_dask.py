@@ -1,4 +1,9 @@
-"""The analysis functions give the same answer on pandas and on Dask, on the same million events."""
+"""The analysis functions give the same answer on pandas and on Dask, on the same 250,000 events.
+
+A quarter of the million these tests once drew: four partitions of whole sessions, sessions crossing
+midnight, visitors coming back, ties and every funnel step are all there at this size, and the answers are
+compared in full, row for row; a million only made each comparison four times longer (the analysis at a
+million events and more is measured in bench/analysis.py and bench/scale.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +15,13 @@ import pytest
 from workbench.tracking import analysis as A
 from workbench.tracking.lake import SESSION_PART, VISITOR_PART, read_events, write_synth_lake
 
-N_EVENTS = 1_000_000
+N_EVENTS = 250_000
 
 
 @pytest.fixture(scope="module")
 def lake(tmp_path_factory):
     # 4 chunks of whole sessions: 4 partitions, sessions crossing midnight included
-    return write_synth_lake(tmp_path_factory.mktemp("lake") / "events", N_EVENTS, seed=11, chunk_events=250_000)
+    return write_synth_lake(tmp_path_factory.mktemp("lake") / "events", N_EVENTS, seed=11, chunk_events=62_500)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +53,7 @@ def test_lake_holds_all_events_with_sessions_and_visitors_whole_per_partition(bo
         per_part = ddf[[column]].map_partitions(lambda p: p.drop_duplicates()).compute()
         assert per_part[column].is_unique  # none in two partitions
     # visitors come back: many have several sessions
-    assert pdf.groupby("visitorId")["sessionId"].nunique().gt(1).sum() > 1_000
+    assert pdf.groupby("visitorId")["sessionId"].nunique().gt(1).sum() > 250
     assert pdf["timestamp"].dt.tz is not None and str(pdf["timestamp"].dt.tz) == "UTC"
 
 
@@ -81,7 +86,7 @@ def test_dwell_times(both, client):
     pdf, ddf = both
     expected = A.dwell_times(pdf)
     got = _rows(A.dwell_times(ddf, client=client).compute(), ["visit"])
-    assert len(got) > 50_000
+    assert len(got) > 12_500
     got["visit"] = got["visit"].astype(object)
     expected["visit"] = expected["visit"].astype(object)
     pd.testing.assert_frame_equal(got, expected, check_dtype=False)
@@ -173,7 +178,7 @@ def test_retention(both, client, kw):
     pdf, ddf = both
     expected = A.retention(pdf, start_key="viewer_loaded", **kw)
     pd.testing.assert_frame_equal(A.retention(ddf, start_key="viewer_loaded", client=client, **kw), expected)
-    assert expected[("size", "")].sum() > 10_000 and expected["count"].iloc[:, 1].sum() > 0
+    assert expected[("size", "")].sum() > 2_500 and expected["count"].iloc[:, 1].sum() > 0
 
 
 FUNNEL = ["viewer_loaded", "hotspot_opened", "cta_clicked"]

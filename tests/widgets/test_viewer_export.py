@@ -30,6 +30,8 @@ from PIL import Image
 from conftest import ROOT
 from workbench.runner import kernels
 
+pytestmark = pytest.mark.slow  # notebooks run by nbconvert and nbclient (kernels)
+
 pytest.importorskip("anywidget")
 
 CELL = """\
