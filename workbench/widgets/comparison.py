@@ -41,6 +41,15 @@ class AvatarComparison(ShowsStill, ipywidgets.GridBox):
         a._follow_still(self._still_changed)
         b._follow_still(self._still_changed)
 
+    def close(self):
+        """Close the comparison with its two viewers, their links and its layout."""
+        links, self.links = self.links, []  # once: ipywidgets closes again when the object goes
+        for link in links:
+            link.unlink()
+        for widget in (self.a, self.b, self.layout):
+            widget.close()
+        super().close()
+
     def snapshot(self):
         """Both views side by side, one PIL image."""
         from PIL import Image

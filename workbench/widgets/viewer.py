@@ -293,6 +293,11 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
                     pass
 
 
+    def _reopen(self) -> None:
+        super()._reopen()
+        if self.comm is not None:
+            self.viewer_id = self.model_id
+
     def _on_message(self, _widget, content, buffers):
         if isinstance(content, dict):
             page_link.answer(self, content, buffers)
