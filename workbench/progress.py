@@ -1,8 +1,9 @@
 """Waits a person would otherwise sit through in silence: a progress bar that shows once a wait passes
 two seconds (a shorter one shows nothing), with what is being waited for and how far it has got.
 
-``connect()``'s first local start, the body assets' first download and a notebook's slow loops use
-it. The bar is tqdm's (``tqdm.auto``: a widget in Jupyter, a text bar on a terminal's stderr); it is
+``connect()``'s first local start, every request of the client (a model that takes long to make, a
+slow service's answer, a retry's wait), the body assets' first download, ``workbench tour``'s notebooks
+and a notebook's slow loops use it. The bar is tqdm's (``tqdm.auto``: a widget in Jupyter, a text bar on a terminal's stderr); it is
 made only when the wait passes :data:`AFTER` seconds, by a thread of its own, so a wait blocked in
 an import, a subprocess or a socket still shows it, and it goes away when the wait ends.
 
@@ -56,6 +57,11 @@ class Progress:
         """One step done; ``doing``: what the next one is."""
         with self._lock:
             self.n += 1
+            self.doing = doing
+
+    def say(self, doing: str | None) -> None:
+        """What the wait is doing now (the bar's words), however far it has got."""
+        with self._lock:
             self.doing = doing
 
     def update(self, n: float, total: float | None = None) -> None:
