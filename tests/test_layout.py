@@ -24,7 +24,7 @@ LAYERS: dict[str, tuple[str, set[str]]] = {
                                          "tracking", "body", "options"}),
     "__init__": ("the public names: connect, the clients, errors", {"__version__", "connect", "client"}),
     "connect": ("connect(): a deployment, or a local service", {"client", "service", "progress"}),
-    "runner": ("notebooks run, checked and reported (tour, check)", {"service"}),
+    "runner": ("notebooks run, checked and reported (tour, check)", {"service", "progress"}),
     "client": ("the sync and async HTTP client", {"__version__", "options", "tracking.catalog", "gltf", "widgets",
                                                    "progress"}),
     "service": ("the local reference service", {"__version__", "options", "body", "gltf", "render", "regeneration",
