@@ -50,6 +50,10 @@ class AvatarComparison(ShowsStill, ipywidgets.GridBox):
             widget.close()
         super().close()
 
+    def still_alt(self) -> str:
+        """Both pictures' words, left then right."""
+        return f"Two views side by side. Left: {self.a.still_alt()}. Right: {self.b.still_alt()}"
+
     def snapshot(self):
         """Both views side by side, one PIL image."""
         from PIL import Image

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import html
 import os
 import weakref
 from pathlib import Path
@@ -141,12 +142,16 @@ class ShowsStill:
             return {"text/plain": f"{type(self).__name__} (its still: no page draws widgets here)"}
         return super()._repr_mimebundle_(**kwargs)
 
+    def still_alt(self) -> str:
+        """The picture's words (its ``alt`` text in an exported page): what it shows."""
+        return f"{type(self).__name__}: its picture"
+
     def _ipython_display_(self):
         from IPython.display import display
 
         if self.comm is None and not no_page():
             self._reopen()
-        handle = display(self._display_data(), raw=True, display_id=True)
+        handle = display(self._display_data(), metadata=self._display_metadata(), raw=True, display_id=True)
         if handle is not None:
             self.__dict__.setdefault("_still_displays", []).append(handle)
         if self.comm is not None:
@@ -157,15 +162,26 @@ class ShowsStill:
         png = data.get("image/png")
         if isinstance(png, bytes):
             data["image/png"] = base64.b64encode(png).decode("ascii")
+        if self.comm is None and "image/png" in data:
+            # A still alone (no page draws here: an nbconvert export) is also an <img> with its alt text,
+            # which nbconvert's HTML shows first: its lab template, the default, leaves an image output's
+            # alt metadata out (and warns "Alternative text is missing").
+            data["text/html"] = (f'<img src="data:image/png;base64,{data["image/png"]}" '
+                                 f'alt="{html.escape(self.still_alt())}">')
         return data
+
+    def _display_metadata(self) -> dict:
+        # The picture's alt text: nbconvert's HTML shows it to whoever cannot see the picture (and warns
+        # "Alternative text is missing" without it).
+        return {"image/png": {"alt": self.still_alt()}}
 
     def _still_changed(self) -> None:
         """Show the widget's current still in every output that shows the widget."""
         handles = self.__dict__.get("_still_displays", [])
         if handles:
-            data = self._display_data()
+            data, metadata = self._display_data(), self._display_metadata()
             for handle in handles:
-                handle.update(data, raw=True)
+                handle.update(data, metadata=metadata, raw=True)
         for follower in self.__dict__.get("_still_followers", []):
             follower()
 
