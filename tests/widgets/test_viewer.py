@@ -339,10 +339,12 @@ def test_an_output_showing_the_viewer_keeps_the_pages_picture(glbs, monkeypatch)
     published = []
 
     class Handle:
-        def update(self, data, raw):
+        def update(self, data, metadata, raw):
+            assert metadata["image/png"]["alt"].startswith(("The avatar in the 3D viewer", "Two views side by side"))
             published.append(("update", data))
 
-    def display(data, raw, display_id):
+    def display(data, metadata, raw, display_id):
+        assert metadata["image/png"]["alt"].startswith(("The avatar in the 3D viewer", "Two views side by side"))
         published.append(("display", data))
         return Handle()
 
