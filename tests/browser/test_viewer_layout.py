@@ -114,3 +114,34 @@ def test_compare_fits_the_output_area(page, tmp_path):
     assert boxes[0]["right"] <= boxes[1]["left"] and boxes[1]["right"] <= boxes[2]["right"] + 1, boxes
     wide = browser.execute_script(SIDEWAYS, right)
     assert not wide, f"scrolls sideways: {wide}"
+
+
+# Every animation frame while the canvas is dragged: the pixel ratio the viewer drew at.
+WATCH_RATIO = """const v = arguments[0].wbViewer, rec = window.__wbRatios = {ratios: [], on: true, frames: v.frames};
+const tick = () => {
+  if (!rec.on) return;
+  if (v.frames !== rec.frames) { rec.frames = v.frames; rec.ratios.push(v.renderer.getPixelRatio()); }
+  requestAnimationFrame(tick);
+};
+requestAnimationFrame(tick);"""
+
+
+def test_moving_frames_are_lighter_and_the_still_after_them_sharp(page):
+    """Issue 48's frame rate, as a mechanism (the figures are bench/viewer.py's): on a software GPU a drag
+    draws its frames with fewer pixels, and once the view rests it is drawn again at full resolution."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser, app, _ = page
+    viewer = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", viewer)
+    assert browser.execute_script("return arguments[0].wbViewer.software", viewer), "this Chromium draws with SwiftShader"
+    browser.execute_script(WATCH_RATIO, viewer)
+    drag = ActionChains(browser, duration=30).move_to_element(viewer.find_element("css selector", "canvas")).click_and_hold()
+    for k in range(20):
+        drag.move_by_offset(6 if k < 10 else -6, 0)
+    drag.release().perform()
+    ratios = browser.execute_script("window.__wbRatios.on = false; return window.__wbRatios.ratios")
+    dpr = browser.execute_script("return devicePixelRatio")
+    assert any(r < dpr for r in ratios), f"every frame of the drag was drawn at full resolution: {ratios}"
+    until(browser, 0, "v.wbViewer.sharp && !v.wbViewer.dirty && v.wbViewer.renderer.getPixelRatio() === devicePixelRatio",
+          "the still view drawn again at full resolution")
