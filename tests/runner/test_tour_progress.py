@@ -21,5 +21,5 @@ def test_the_tour_shows_which_cell_a_slow_notebook_is_at(tmp_path, capsys):
     nbformat.write(nb, tmp_path / "nb" / "slow.ipynb")
     assert run_tour(tmp_path / "out", notebooks=tmp_path / "nb") == 0
     err = capsys.readouterr().err
-    assert "tour: slow.ipynb (cell 2: time.sleep(3)  # a slow cell)" in err, err
+    assert "tour: slow.ipynb (cell 3: time.sleep(3)  # a slow cell)" in err, err  # counted as the notebook shows them
     assert "/3 [" in err, err  # the cells counted: three to run

@@ -174,9 +174,9 @@ def _at_cell(bar: Progress):
     def at(cell, cell_index):
         first = next((line for line in cell.source.splitlines() if line.strip() and not line.startswith("#")), "")
         if started:
-            bar.step(f"cell {cell_index}: {first[:50]}")
+            bar.step(f"cell {cell_index + 1}: {first[:50]}")
         else:
-            bar.say(f"cell {cell_index}: {first[:50]}")
+            bar.say(f"cell {cell_index + 1}: {first[:50]}")
         started.append(cell_index)
 
     return at
