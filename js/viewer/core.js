@@ -24,8 +24,9 @@ import { el, keepKeys } from "./dom.js";
 
 export const FOV = 30;
 // Moving frames on a software GPU (movingRatio, keepPace): about this many pixels at first, a share of
-// the still view's resolution within MOVING_SCALE, drawn faster than PACE_MS[0] ms apart: more pixels,
-// slower than PACE_MS[1]: fewer (30 frames a second is 33 ms). bench/RESULTS.md, issue 48.
+// the still view's resolution within MOVING_SCALE; a moving frame costing under PACE_MS[0] ms (the next
+// animation frame comes that soon): more pixels, over PACE_MS[1]: fewer (30 frames a second is 33 ms, the
+// display's frames 16.7 ms apart). bench/RESULTS.md, issue 48.
 const MOVING_PIXELS = 48000;
 const MOVING_SCALE = [0.2, 0.6];
 const PACE_MS = [22, 36];
@@ -286,6 +287,14 @@ export class Viewer {
     // no frames, and its return restarts the clock rather than jumping.
     const now = ms / 1000, dt = this.last === undefined ? 0 : now - this.last;
     this.last = now;
+    // A moving frame's cost, as the page paid it: this animation frame came that long after the one
+    // that drew it (waiting for input between two moves is not counted, as the next animation frame
+    // comes on time then).
+    if (this.drewMoving && dt > 0 && dt < 1) {
+      this.frameMs = this.frameMs === undefined ? dt * 1000 : 0.7 * this.frameMs + 0.3 * dt * 1000;
+      this.keepPace();
+    }
+    this.drewMoving = false;
     if (!this.gltf) return;
     const t = { now, dt, ms, moving: false };
     for (const tick of this.ticks) tick(t);
@@ -304,9 +313,9 @@ export class Viewer {
     if (moving && this.lastMotion !== undefined && ms - this.lastMotion < 2000) {
       const since = ms - this.lastMotion;
       this.interval = this.interval === undefined ? since : 0.8 * this.interval + 0.2 * since;
-      this.keepPace();
     }
     this.lastMotion = moving ? ms : undefined;
+    this.drewMoving = moving;
     this.setRatio(moving ? this.movingRatio() : 1);
     if (moving) this.root.dataset.movingRatio = String(this.renderer.getPixelRatio());
     this.emit("draw", moving);
@@ -344,21 +353,22 @@ export class Viewer {
   // frames at full resolution while they keep 25 a second. Then the frames' pace decides (keepPace).
   movingRatio() {
     if (this.fixedMovingRatio) return this.fixedMovingRatio;  // bench/viewer.py's baseline: half, as before issue 48
-    if (!this.software && !(this.interval > SLOW_MS)) return 1;
+    if (!this.software && !(this.frameMs > SLOW_MS)) return 1;
     const dpr = window.devicePixelRatio || 1;
     const base = this.software ? Math.sqrt(MOVING_PIXELS / Math.max(1, this.width * this.height)) / dpr : 0.5;
     const scale = Math.min(MOVING_SCALE[1], Math.max(MOVING_SCALE[0], base * this.paceScale));
     return Math.round(scale * 20) / 20;  // in steps: each new size reallocates the canvas's buffers
   }
 
-  // Fewer pixels while moving frames come slower than 30 a second, more while faster than 45: 30 frames
-  // a second held on a busy machine too, at the cost of the moving frames' sharpness.
+  // Fewer pixels while moving frames cost more than 36 ms (under 30 a second could follow), more while
+  // they cost less than 22: 30 frames a second held on a busy machine too, at the cost of the moving
+  // frames' sharpness.
   keepPace() {
     const now = performance.now();
     if (now - (this.pacedAt || 0) < PACE_EVERY_MS) return;  // a new size costs a frame: not every frame
     this.pacedAt = now;
-    if (this.interval > PACE_MS[1]) this.paceScale = Math.max(0.3, this.paceScale * 0.85);
-    else if (this.interval < PACE_MS[0]) this.paceScale = Math.min(2, this.paceScale * 1.1);
+    if (this.frameMs > PACE_MS[1]) this.paceScale = Math.max(0.3, this.paceScale * 0.85);
+    else if (this.frameMs < PACE_MS[0]) this.paceScale = Math.min(2, this.paceScale * 1.1);
   }
 
   setRatio(scale) {
