@@ -5,8 +5,8 @@
 //
 // What a feature gets (model-viewer's features and three.js's editor signals, in small):
 //   v.place(node)               its controls, in the viewer's column, in install order
-//   v.beside(node)              controls to use while watching the canvas (the morph sliders): beside it,
-//                               below it where the output is too narrow for both
+//   v.beside(node)              controls to use while watching the canvas (the morph sliders, open): beside
+//                               it, below it where the output is too narrow for both; v.place moves them back
 //   v.on(traitlet, fn)          a traitlet's changes (`change:name`), dropped at dispose
 //   v.listen(target, type, fn)  a DOM listener, removed at dispose
 //   v.key(keys, fn)             keys the viewer answers while it has focus ("r", "ArrowLeft"...)
@@ -115,10 +115,13 @@ export class Viewer {
   }
 
   // -- what features use --------------------------------------------------------------------------
-  place(...nodes) { this.panel.append(...nodes); }
+  place(...nodes) {
+    this.panel.append(...nodes);
+    this.side.hidden = !this.side.childElementCount;
+  }
   beside(...nodes) {
     this.side.append(...nodes);
-    this.side.hidden = false;
+    this.side.hidden = !this.side.childElementCount;
   }
   toolbar(...kids) {
     const bar = el("div", { className: "wb-av-toolbar" }, kids);

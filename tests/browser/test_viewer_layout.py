@@ -1,5 +1,5 @@
 """Where the viewer's parts sit in JupyterLab and Notebook 7 at 1280 x 1000, as a person meets them: the
-face stays in view while a face slider moves (the sliders sit beside the canvas, as tall as it), and
+face stays in view while a face slider moves (open, the sliders sit beside the canvas, as tall as it), and
 ``AvatarViewer.compare`` fits the output area (no viewer cut off, no horizontal scrollbar).
 
 The avatar is the service's default feminine body at LOD 0 (72 face shapes: ARKit's 52, the visemes...) at the default size,

@@ -55,7 +55,7 @@ export function morphs(v) {
     names = [...found];
     if (!names.length) return;
     box.hidden = false;
-    v.beside(box);  // the face in view while its sliders move
+    v.place(box);
     summary.textContent = `morph targets (${names.length})`;
     const has = p => PRESETS[p].some(([, w]) => Object.keys(w).some(n => found.has(n)));
     for (const p of Object.keys(PRESETS)) {
@@ -92,6 +92,15 @@ export function morphs(v) {
     setMorphs(weights, t >= end);
     if (t >= end) preset = null;
   };
+
+  // Open, the sliders sit beside the canvas, so the face stays in view while they move; closed, the
+  // summary waits under it with the other controls (the canvas keeps the output's width).
+  v.listen(box, "toggle", () => {
+    const had = box.contains(document.activeElement) && document.activeElement;
+    if (box.open) v.beside(box);
+    else v.place(box);
+    if (had) had.focus({ preventScroll: true });  // moved, the summary keeps the keyboard's focus
+  });
 
   // A face slider or preset touched frames the face (once: the camera is the person's again after it),
   // so the face is in view, and large, while its shapes move; a model without a head keeps its camera.
