@@ -40,6 +40,9 @@ class AvatarComparison(ShowsStill, ipywidgets.GridBox):
         self.links = [ipywidgets.link((a, name), (b, name)) for name in names]
         a._follow_still(self._still_changed)
         b._follow_still(self._still_changed)
+        # Both viewers closed (their page's output cleared): the comparison's own widgets go too.
+        for side in (a, b):
+            side._when_closed(lambda: self.close() if a.comm is None and b.comm is None else None)
 
     def close(self):
         """Close the comparison with its two viewers, their links and its layout."""

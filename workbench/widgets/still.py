@@ -129,6 +129,12 @@ class ShowsStill:
             if shown is not None:
                 shown.discard(self)
         super().close()
+        for closed in self.__dict__.pop("_on_close", []):
+            closed()
+
+    def _when_closed(self, callback) -> None:
+        """Call ``callback`` once this widget is closed (a comparison closes with its two viewers)."""
+        self.__dict__.setdefault("_on_close", []).append(callback)
 
     def _reopen(self) -> None:
         """Open a closed widget again, under a new id (its old views are gone from the page)."""
