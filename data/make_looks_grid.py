@@ -28,6 +28,7 @@ Visemes and the extra shapes are the avatars' own morph targets (docs/face_rig.m
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -67,6 +68,58 @@ EXPRESSIONS = [
 ]
 
 
+_BARS: list = []  # the progress bar of the sheet being drawn (shows_progress)
+
+
+def shows_progress(what: str, pictures):
+    """A sheet that shows a bar once it has taken 2 s (workbench.progress): the ``pictures()`` it draws,
+    counted as they are (a notebook cell drawing one sat up to 47 s in silence). An older workbench,
+    which has no bar (the "before" grid), draws the sheet all the same."""
+    def wrap(make):
+        @functools.wraps(make)
+        def run(*args, **kw):
+            try:
+                from workbench.progress import Progress
+            except ImportError:
+                return make(*args, **kw)
+            with Progress(what, total=pictures(), unit="picture") as bar:
+                _BARS.append(bar)
+                try:
+                    return make(*args, **kw)
+                finally:
+                    _BARS.remove(bar)
+        return run
+    return wrap
+
+
+def _drawn() -> None:
+    if _BARS:
+        _BARS[-1].step()
+
+
+# How many pictures each sheet draws (its bar's total).
+def _grid_pictures() -> int:
+    return 2 * len(AVATARS) + 2 * len(LARGE)
+
+
+def _bodies_pictures() -> int:
+    from workbench.options import BODY_SHAPES
+
+    return 2 * len(BODY_SHAPES)
+
+
+def _hair_pictures() -> int:
+    from workbench.options import HAIR_STYLES
+
+    return 4 * 2 * len([h for h in HAIR_STYLES if h != "none"])
+
+
+def _expressions_pictures() -> int:
+    from workbench.body.face import VISEMES
+
+    return 2 * len(EXPRESSIONS) + 2 * len(VISEMES) + 8
+
+
 def _glb(settings: dict, lod: int = 0) -> bytes:
     """LOD ``lod`` with the idle clip retargeted to the avatar's own skeleton (contract section 5's
     ``animations``), so each body keeps its own proportions when it stands in that pose."""
@@ -81,7 +134,9 @@ def render_avatar(settings: dict, camera: str, size: int, **kw) -> Image.Image:
     from workbench.render import render
 
     glb = _glb(settings)
-    return render(glb, size=size, camera=camera, background=BACKGROUND, pose=(glb, 0.0), **kw)
+    image = render(glb, size=size, camera=camera, background=BACKGROUND, pose=(glb, 0.0), **kw)
+    _drawn()
+    return image
 
 
 def render_avatar_as_before(settings: dict, camera: str, size: int) -> Image.Image:
@@ -92,8 +147,10 @@ def render_avatar_as_before(settings: dict, camera: str, size: int) -> Image.Ima
     from workbench.render import render
 
     s = normalize_avatar_settings(settings)
-    return render(build_avatar(s, ModelOptions()), size=size, camera=camera, background=BACKGROUND,
-                  pose=(build_animation(s["gender"], "idle"), 0.0))
+    image = render(build_avatar(s, ModelOptions()), size=size, camera=camera, background=BACKGROUND,
+                   pose=(build_animation(s["gender"], "idle"), 0.0))
+    _drawn()
+    return image
 
 
 def looks_grid(render_avatar) -> Image.Image:
@@ -110,6 +167,7 @@ def looks_grid(render_avatar) -> Image.Image:
     return out
 
 
+@shows_progress("Drawing the bodies sheet", _bodies_pictures)
 def bodies_sheet() -> Image.Image:
     from workbench.options import BODY_SHAPES
     from workbench.render import grid
@@ -119,6 +177,7 @@ def bodies_sheet() -> Image.Image:
     return grid(rows, row_labels=["feminine", "masculine"], col_labels=list(BODY_SHAPES))
 
 
+@shows_progress("Drawing the heights sheet", lambda: 4)
 def heights_sheet(size: int = 720) -> Image.Image:
     """150 and 200 cm, both genders, on one floor with one camera (the renderer's own pieces)."""
     from dataclasses import replace
@@ -134,6 +193,7 @@ def heights_sheet(size: int = 720) -> Image.Image:
     for k, (gender, height) in enumerate(figures):
         data = _glb({"gender": gender, "height": height, "hair": {"style": "short"}})
         posed = Model(data).posed(load_clip(data), 0.0)
+        _drawn()
         shift = np.array([(k - 1.5) * 0.62, 0.0, 0.0], np.float32)
         draws += [replace(d, positions=d.positions + shift) for d in posed.draws]
         joints.update({f"{k}{n}": v + shift for n, v in posed.joints.items()})
@@ -145,6 +205,7 @@ def heights_sheet(size: int = 720) -> Image.Image:
     return grid([[im]], col_labels=["feminine 150 cm   feminine 200 cm   masculine 150 cm   masculine 200 cm"])
 
 
+@shows_progress("Drawing the hair sheet", _hair_pictures)
 def hair_sheet() -> Image.Image:
     """Every hair style in a dark and a light colour (the two ends a colour can go), on both genders:
     front, back and three-quarter portraits and the full figure (issue 36, item 1)."""
@@ -161,6 +222,7 @@ def hair_sheet() -> Image.Image:
     return grid(rows, row_labels=labels, col_labels=["front", "back", "three-quarter", "full"])
 
 
+@shows_progress("Drawing the outfits sheet", lambda: 24)
 def outfits_sheet() -> Image.Image:
     """The cuts (``topStyle`` x ``bottomStyle``, each top and each bottom twice) in their colours on slim and
     heavy, feminine and masculine bodies: full front, three-quarter and back, and a portrait."""
@@ -186,6 +248,7 @@ def outfits_sheet() -> Image.Image:
     return grid(rows, row_labels=["front", "3/4", "back", "portrait"], col_labels=[label for label, _ in sets])
 
 
+@shows_progress("Drawing the skin sheet", lambda: 3 * len(SKIN_TONES))
 def skin_sheet() -> Image.Image:
     from workbench.render import grid
 
@@ -196,6 +259,7 @@ def skin_sheet() -> Image.Image:
     return grid(rows + hands, row_labels=["feminine", "masculine", "back"], col_labels=list(SKIN_TONES))
 
 
+@shows_progress("Drawing the expressions sheet", _expressions_pictures)
 def expressions_sheet() -> Image.Image:
     from workbench.body.face import VISEMES
     from workbench.render import grid
@@ -224,6 +288,7 @@ def expressions_sheet() -> Image.Image:
     return out
 
 
+@shows_progress("Drawing the grid of eight avatars", _grid_pictures)
 def before_after_sheet(before_png: Path) -> Image.Image:
     from PIL import ImageDraw, ImageFont
 
@@ -257,6 +322,7 @@ def save(image: Image.Image, path: Path) -> None:
     print(path, image.size)
 
 
+@shows_progress("Drawing the grid of eight avatars", _grid_pictures)
 def show_before_and_after(data_dir) -> None:
     """In a notebook: the saved "before" grid (``data_dir/looks_before.png``) over the grid rendered now."""
     import io
@@ -275,7 +341,8 @@ def show_before_and_after(data_dir) -> None:
 if __name__ == "__main__":
     args = sys.argv[1:]
     if args[:1] == ["--before"]:
-        save(looks_grid(render_avatar_as_before), Path(args[1]))
+        save(shows_progress("Drawing the grid of eight avatars", _grid_pictures)(looks_grid)(render_avatar_as_before),
+             Path(args[1]))
         sys.exit(0)
     out_dir = Path(args[0]) if args else Path("docs")
     only = set(args[1:])

@@ -51,6 +51,26 @@ def probe_local(base_url: str, timeout: float = 2.0) -> str | None:
     return None
 
 
+_ENV = {"base_url": "WORKBENCH_BASE_URL", "avatar_base_url": "WORKBENCH_AVATAR_BASE_URL"}
+
+
+def _ask(http, name: str, url: str, named_by: str):
+    """``GET url`` (of the half called ``name``); nothing answering there is a TransportError saying so."""
+    import httpx
+
+    from workbench.client import TransportError
+
+    try:
+        return http.get(url)
+    except httpx.TransportError as e:
+        why = f"{type(e).__name__}, {e}" if str(e) else type(e).__name__
+        where = f"{name} ({_ENV[name]})" if named_by == "the environment" else name
+        raise TransportError(
+            f"nothing answers at {url} ({why}): check {where} and that the deployment is up; "
+            "for a local one, start `workbench serve` and pass the two URLs it prints, or call "
+            "workbench.connect() with no URLs to start one in this process") from None
+
+
 def check_answers(base_url: str, avatar_base_url: str, *, timeout: float = 30.0, named_by: str = "the arguments",
                   progress: Progress | None = None) -> str:
     """Ask both halves of a deployment whether they answer, changing nothing there: the avatar half
@@ -66,20 +86,10 @@ def check_answers(base_url: str, avatar_base_url: str, *, timeout: float = 30.0,
     """
     import httpx
 
-    from workbench.client import ConfigurationError, TransportError
-
-    env = {"base_url": "WORKBENCH_BASE_URL", "avatar_base_url": "WORKBENCH_AVATAR_BASE_URL"}
+    from workbench.client import ConfigurationError
 
     def ask(name: str, url: str, path: str) -> httpx.Response:
-        try:
-            return http.get(url + path)
-        except httpx.TransportError as e:
-            why = f"{type(e).__name__}, {e}" if str(e) else type(e).__name__
-            where = f"{name} ({env[name]})" if named_by == "the environment" else name
-            raise TransportError(
-                f"nothing answers at {url + path} ({why}): check {where} and that the deployment is up; "
-                "for a local one, start `workbench serve` and pass the two URLs it prints, or call "
-                "workbench.connect() with no URLs to start one in this process") from None
+        return _ask(http, name, url + path, named_by)
 
     base_url, avatar_base_url = base_url.rstrip("/"), avatar_base_url.rstrip("/")
     with httpx.Client(timeout=timeout, follow_redirects=False) as http:
@@ -120,6 +130,11 @@ def connect(base_url: str | None = None, avatar_base_url: str | None = None, tok
         with Progress(f"Asking {avatar or base}", total=2, quiet=quiet) as progress:
             cls = _client_class(asynchronous)
             # WORKBENCH_LOCAL_URL=none reaches ClientConfig.resolve, which turns the control API off.
+            if not (base and avatar):  # one URL: a dead port there is the news, before the missing other half
+                import httpx
+
+                with httpx.Client(timeout=client_options.get("timeout", 30.0), follow_redirects=False) as http:
+                    _ask(http, "base_url" if base else "avatar_base_url", (base or avatar).rstrip("/"), named_by)
             local = client_options.pop("local_url", None) or os.environ.get(ENV_LOCAL_URL) or (probe_local(base) if base else None)
             client = cls(base, avatar, token, local_url=local, **client_options)  # a missing URL fails here, named
             said = check_answers(client.config.base_url, client.config.avatar_base_url, timeout=client.config.timeout,

@@ -1,8 +1,9 @@
 """Waits a person would otherwise sit through in silence: a progress bar that shows once a wait passes
 two seconds (a shorter one shows nothing), with what is being waited for and how far it has got.
 
-``connect()``'s first local start, the body assets' first download and a notebook's slow loops use
-it. The bar is tqdm's (``tqdm.auto``: a widget in Jupyter, a text bar on a terminal's stderr); it is
+``connect()``'s first local start, every request of the client (a model that takes long to make, a
+slow service's answer, a retry's wait), the body assets' first download, ``workbench tour``'s notebooks
+and a notebook's slow loops use it. The bar is tqdm's (``tqdm.auto``: a widget in Jupyter, a text bar on a terminal's stderr); it is
 made only when the wait passes :data:`AFTER` seconds, by a thread of its own, so a wait blocked in
 an import, a subprocess or a socket still shows it, and it goes away when the wait ends.
 
@@ -58,6 +59,11 @@ class Progress:
             self.n += 1
             self.doing = doing
 
+    def say(self, doing: str | None) -> None:
+        """What the wait is doing now (the bar's words), however far it has got."""
+        with self._lock:
+            self.doing = doing
+
     def update(self, n: float, total: float | None = None) -> None:
         """``n`` units done (of ``total``, when it is known only now)."""
         with self._lock:
@@ -70,10 +76,15 @@ class Progress:
             return  # over before it was worth a bar (with after=0, every wait shows one)
         from tqdm.auto import tqdm
 
+        # In a notebook, tqdm's bar is a widget: shown by this class, without its text, and emptied when the
+        # wait ends (_Shown), so the cell keeps no trace of it.
+        notebook = any(c.__module__ == "tqdm.notebook" for c in tqdm.__mro__)
         with self._lock:
             self._bar = tqdm(total=self.total, desc=self._desc(), unit=self.unit, unit_scale=self.unit == "B",
-                             unit_divisor=1024 if self.unit == "B" else 1000, leave=False, mininterval=0)
+                             unit_divisor=1024 if self.unit == "B" else 1000, leave=False, mininterval=0,
+                             **({"display": False} if notebook else {}))
             self._bar.start_t -= time.monotonic() - self._began  # its clock counts the whole wait, not from now
+            shown = _Shown(self._bar) if notebook else None
             self.shown = True
         while True:
             stop = self._done.wait(self.every)
@@ -88,7 +99,31 @@ class Progress:
                 bar.refresh()
             if stop:
                 bar.close()
+                if shown is not None:
+                    shown.end()
                 return
 
     def _desc(self) -> str:
         return f"{self.what} ({self.doing})" if self.doing else self.what
+
+
+class _Shown:
+    """A notebook bar's output: the widget's view alone (no text beside it), emptied when the wait ends.
+
+    A bar comes only when a wait passes two seconds, so it must leave no trace: an output compared
+    with a saved notebook's (nbval's checked cells) would differ by it on a busy machine, and a saved
+    notebook opened again would say its closed widget is missing. Emptied, the output shows nothing.
+    """
+
+    def __init__(self, bar):
+        from IPython.display import display
+
+        view = bar.container._repr_mimebundle_() or {}
+        view = view[0] if isinstance(view, tuple) else view
+        key = "application/vnd.jupyter.widget-view+json"
+        self.handle = display({key: view[key]}, raw=True, display_id=True) if key in view else None
+
+    def end(self) -> None:
+        if self.handle is not None:
+            self.handle.update({}, raw=True)
+

@@ -5,6 +5,8 @@
 //
 // What a feature gets (model-viewer's features and three.js's editor signals, in small):
 //   v.place(node)               its controls, in the viewer's column, in install order
+//   v.beside(node)              controls to use while watching the canvas (the morph sliders, open): beside
+//                               it, below it where the output is too narrow for both; v.place moves them back
 //   v.on(traitlet, fn)          a traitlet's changes (`change:name`), dropped at dispose
 //   v.listen(target, type, fn)  a DOM listener, removed at dispose
 //   v.key(keys, fn)             keys the viewer answers while it has focus ("r", "ArrowLeft"...)
@@ -21,6 +23,15 @@ import { CpuPose } from "./cpu_pose.js";
 import { el, keepKeys } from "./dom.js";
 
 export const FOV = 30;
+// Moving frames on a software GPU (movingRatio, keepPace): about this many pixels at first, a share of
+// the still view's resolution within MOVING_SCALE; a moving frame costing under PACE_MS[0] ms (the next
+// animation frame comes that soon): more pixels, over PACE_MS[1]: fewer (30 frames a second is 33 ms, the
+// display's frames 16.7 ms apart). bench/RESULTS.md, issue 48.
+const MOVING_PIXELS = 48000;
+const MOVING_SCALE = [0.2, 0.6];
+const PACE_MS = [22, 36];
+const PACE_EVERY_MS = 400;  // the pace is weighed this often at most
+const SLOW_MS = 40;  // a graphics card's moving frames this far apart (under 25 a second): half the pixels
 const HEIGHT_FULLSCREEN_LESS = 140;  // the toolbars' share of the screen in fullscreen
 
 // Keys a focused control answers itself: the viewer leaves them to it (they never reach the notebook).
@@ -93,6 +104,7 @@ export class Viewer {
     this.signals = new Map();
     this.dirty = true;
     this.poseVersion = 0;
+    this.paceScale = 1;  // keepPace's correction of the moving frames' resolution
     this.frames = 0;
     this.meshes = [];
     this.buildDom(host);
@@ -103,7 +115,14 @@ export class Viewer {
   }
 
   // -- what features use --------------------------------------------------------------------------
-  place(...nodes) { this.panel.append(...nodes); }
+  place(...nodes) {
+    this.panel.append(...nodes);
+    this.side.hidden = !this.side.childElementCount;
+  }
+  beside(...nodes) {
+    this.side.append(...nodes);
+    this.side.hidden = !this.side.childElementCount;
+  }
   toolbar(...kids) {
     const bar = el("div", { className: "wb-av-toolbar" }, kids);
     this.place(bar);
@@ -128,7 +147,10 @@ export class Viewer {
     this.model.set(values);
     this.model.save_changes();
   }
-  data(values) { Object.assign(this.root.dataset, values); }
+  data(values) {
+    const d = this.root.dataset;
+    for (const [k, v] of Object.entries(values)) if (d[k] !== v) d[k] = v;
+  }
   onDispose(fn) { this.cleanups.push(fn); }
   redraw() { this.dirty = true; }
   posed() { this.poseVersion++; this.dirty = true; }
@@ -141,10 +163,12 @@ export class Viewer {
   buildDom(host) {
     this.stage = el("div", { className: "wb-av-stage", title: "drag: orbit · right or shift drag: pan · wheel: zoom toward the pointer · double-click: reset · keys: ? " });
     this.label = el("div", { className: "wb-av-label" });
+    // Beside the canvas, what a person changes while watching it (a face slider moved with the face in view).
+    this.side = el("div", { className: "wb-av-side", hidden: true });
     this.panel = el("div", { className: "wb-av-panel" });
     this.readout = el("div", { className: "wb-av-readout" });
     this.root = el("div", { className: "wb-avatar-viewer wb-av-webgl", tabIndex: 0 },
-      [this.label, this.stage, this.panel, this.readout]);
+      [this.label, el("div", { className: "wb-av-main" }, [this.stage, this.side]), this.panel, this.readout]);
     this.root.dataset.renderer = "webgl";
     this.root.dataset.ready = "0";
     this.root.wbViewer = this;  // for the browser tests and bench/viewer.py
@@ -255,6 +279,7 @@ export class Viewer {
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
     this.root.dataset.canvas = `${w}x${h}@${window.devicePixelRatio || 1}`;
+    this.root.style.setProperty("--wb-av-canvas-height", `${h}px`);
     this.dirty = true;
   }
 
@@ -265,6 +290,14 @@ export class Viewer {
     // no frames, and its return restarts the clock rather than jumping.
     const now = ms / 1000, dt = this.last === undefined ? 0 : now - this.last;
     this.last = now;
+    // A moving frame's cost, as the page paid it: this animation frame came that long after the one
+    // that drew it (waiting for input between two moves is not counted, as the next animation frame
+    // comes on time then).
+    if (this.drewMoving && dt > 0 && dt < 1) {
+      this.frameMs = this.frameMs === undefined ? dt * 1000 : 0.7 * this.frameMs + 0.3 * dt * 1000;
+      this.keepPace();
+    }
+    this.drewMoving = false;
     if (!this.gltf) return;
     const t = { now, dt, ms, moving: false };
     for (const tick of this.ticks) tick(t);
@@ -276,8 +309,8 @@ export class Viewer {
       return;
     }
     this.dirty = false;
-    // While the view moves on a slow GPU, frames are drawn at half the pixels (each frame's cost is
-    // mostly per pixel there); the still view is drawn again at full resolution.
+    // While the view moves on a slow GPU, frames are drawn with fewer pixels (movingRatio); the still
+    // view is drawn again at full resolution.
     const moving = t.moving && !this.still;
     this.still = false;
     if (moving && this.lastMotion !== undefined && ms - this.lastMotion < 2000) {
@@ -285,8 +318,9 @@ export class Viewer {
       this.interval = this.interval === undefined ? since : 0.8 * this.interval + 0.2 * since;
     }
     this.lastMotion = moving ? ms : undefined;
-    this.slow = this.interval > 40;  // under 25 frames a second
-    this.setRatio(moving && (this.software || this.slow) ? 0.5 : 1);
+    this.drewMoving = moving;
+    this.setRatio(moving ? this.movingRatio() : 1);
+    if (moving) this.root.dataset.movingRatio = String(this.renderer.getPixelRatio());
     this.emit("draw", moving);
     this.draw(moving);
     this.lastRender = ms;
@@ -314,6 +348,30 @@ export class Viewer {
       }
     }
     this.renderer.render(this.scene, this.camera);
+  }
+
+  // The share of the still view's resolution a moving frame is drawn at. On a software GPU a frame's
+  // cost is mostly per pixel (its drawing, then the canvas handed to the page's compositor): a moving
+  // frame has about MOVING_PIXELS pixels, and the page scales it up; a graphics card draws moving
+  // frames at full resolution while they keep 25 a second. Then the frames' pace decides (keepPace).
+  movingRatio() {
+    if (this.fixedMovingRatio) return this.fixedMovingRatio;  // bench/viewer.py's baseline: half, as before issue 48
+    if (!this.software && !(this.frameMs > SLOW_MS)) return 1;
+    const dpr = window.devicePixelRatio || 1;
+    const base = this.software ? Math.sqrt(MOVING_PIXELS / Math.max(1, this.width * this.height)) / dpr : 0.5;
+    const scale = Math.min(MOVING_SCALE[1], Math.max(MOVING_SCALE[0], base * this.paceScale));
+    return Math.round(scale * 20) / 20;  // in steps: each new size reallocates the canvas's buffers
+  }
+
+  // Fewer pixels while moving frames cost more than 36 ms (under 30 a second could follow), more while
+  // they cost less than 22: 30 frames a second held on a busy machine too, at the cost of the moving
+  // frames' sharpness.
+  keepPace() {
+    const now = performance.now();
+    if (now - (this.pacedAt || 0) < PACE_EVERY_MS) return;  // a new size costs a frame: not every frame
+    this.pacedAt = now;
+    if (this.frameMs > PACE_MS[1]) this.paceScale = Math.max(0.3, this.paceScale * 0.85);
+    else if (this.frameMs < PACE_MS[0]) this.paceScale = Math.min(2, this.paceScale * 1.1);
   }
 
   setRatio(scale) {
@@ -348,6 +406,7 @@ export class Viewer {
     host.append(this.root);
     this.refocus = this.focused;
     this.dirty = true;
+    requestAnimationFrame(() => this.resize());  // sized for the output it joins, once it is in the page
     return this.release();
   }
 

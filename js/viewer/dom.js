@@ -38,6 +38,12 @@ export const clamp = (x, [lo, hi]) => Math.min(Math.max(x, lo), hi);
 // matches, and Notebook 7 listens before the page's elements do (the capture phase): so the root
 // and every element that takes focus in it carry the attribute, and keys stop at the root besides.
 // `onKeydown(event)` gets each key pressed. Returns the function that removes the listeners.
+// Set `node[key]` (a property: value, textContent, checked...) only when it differs: a frame that writes
+// the page's controls costs it a style and layout pass even when nothing changed.
+export function put(node, key, value) {
+  if (node[key] !== value) node[key] = value;
+}
+
 export function keepKeys(root, onKeydown) {
   const suppress = node => node.setAttribute("data-lm-suppress-shortcuts", "true");
   suppress(root);

@@ -25,9 +25,41 @@ const FEATURES = [timeline, camera, look, morphs, levelOfDetail, compare, kernel
 // The page's live viewers by widget (viewer_id): when JupyterLab draws an output again because the
 // kernel updated its still, the new view takes the viewer its old view showed (now out of the page).
 const live = (globalThis.__wbAvatarViewers ||= new Map());
+// How many views of each widget this page shows, and the notebook each is in.
+const shownHere = (globalThis.__wbAvatarViewerCounts ||= new Map());
+const GONE_MS = 1000;  // a view closed this long ago and none of the same widget since: the widget goes
+
+// Count a view of the widget; the function its end calls. When the page has shown none of it for a
+// moment while its notebook is still open (the output cleared, the cell run again), the kernel is told,
+// and closes the widget (workbench/widgets/still.py); a notebook closed says nothing (its kernel may
+// show it again in a notebook opened again).
+function counted(id, host, send) {
+  if (!id) return () => {};
+  shownHere.set(id, (shownHere.get(id) || 0) + 1);
+  // The view is drawn before its output joins the page: its notebook is found once it has.
+  let notebook = null, ended = false;
+  const find = () => {
+    notebook = host.closest(".jp-Notebook");
+    if (!notebook && !ended) setTimeout(find, 250);
+  };
+  find();
+  return () => {
+    ended = true;
+    shownHere.set(id, shownHere.get(id) - 1);
+    setTimeout(() => {
+      if (shownHere.get(id) || !notebook || !notebook.isConnected) return;
+      shownHere.delete(id);
+      try { send({ type: "gone" }); } catch (e) { /* the widget is closed already */ }
+    }, GONE_MS);
+  };
+}
 
 function render({ model, el: host }) {
-  if (model.get("renderer") === "kernel") return kernelFrames.render({ model, el: host });
+  if (model.get("renderer") === "kernel") {
+    const closed = counted(model.get("viewer_id"), host, msg => model.send(msg));
+    const stop = kernelFrames.render({ model, el: host });
+    return () => { stop(); closed(); };
+  }
   if (!webglAvailable()) {
     // The kernel decides who draws (a page may not switch it to drawing frames): say how.
     const note = el("div", { className: "wb-avatar-viewer wb-av-nowebgl", textContent: "This browser has no WebGL, so "
@@ -38,6 +70,7 @@ function render({ model, el: host }) {
   const id = model.get("viewer_id"), shown = live.get(id);
   if (shown && !shown.disposed && !shown.root.isConnected) return shown.adopt(model, host);
   const v = new Viewer(model, host, FEATURES);
+  v.onDispose(counted(id, host, msg => v.model.send(msg)));
   if (id) {
     live.set(id, v);
     v.onDispose(() => { if (live.get(id) === v) live.delete(id); });

@@ -33,6 +33,8 @@ PAGES = Path(__file__).resolve().parent / "pages"
 NPM_PACKAGES = ["three@0.183.2", "@google/model-viewer@4.4.0"]
 NPM_HOME = Path(os.environ.get("WORKBENCH_BROWSER_HOME") or Path.home() / ".cache" / "workbench-browser")
 ARTIFACTS = os.environ.get("WORKBENCH_BROWSER_ARTIFACTS")  # a folder to copy screenshots to, besides tmp_path
+# The folder holding labextensions/workbench-viewer-outputs (its static/remoteEntry.js says what it does), as a Jupyter path.
+LAB_EXTENSIONS = Path(__file__).resolve().parents[2] / "js" / "viewer" / "jupyter"
 
 
 def find_browser() -> tuple[str | None, str | None]:
@@ -199,7 +201,10 @@ def jupyter_lab(work: Path, root: Path, app: str = "lab"):
     token, port = secrets.token_hex(16), free_port()
     runtime = tempfile.mkdtemp(prefix="wbk-")  # short: the kernels' sockets go there (workbench.runner.kernels)
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}  # the kernel starts its own service
+    # JUPYTER_PATH: the viewer's Lab extension from this tree, where an installed package has it in
+    # share/jupyter/labextensions (pyproject.toml's shared-data).
     env.update(PYTHONPATH=str(ROOT), PATH=os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", ""),
+               JUPYTER_PATH=os.pathsep.join(filter(None, [str(LAB_EXTENSIONS), env.get("JUPYTER_PATH")])),
                JUPYTER_RUNTIME_DIR=runtime, JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"),
                JUPYTERLAB_SETTINGS_DIR=str(work / "settings"), JUPYTER_CONFIG_DIR=str(work / "config"))
     # No news prompt over the notebook (and no call to the network for it).

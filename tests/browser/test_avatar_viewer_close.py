@@ -1,8 +1,9 @@
 """A closed AvatarViewer lets go of everything, in JupyterLab and Notebook 7: nine viewers opened and
 closed in turn (three each way: the widget closed from code, the output cleared, the cell run again) leave the page's
 heap and DOM nodes where they were, no listener of the viewer's code alive, no viewer object alive,
-no WebGL context alive and no warning about too many; the page holds one copy of the model's GLB, so
-a viewer opened again gets none of it.
+no WebGL context alive and no warning about too many, nothing logged about an element Lab could not
+remove, and no viewer left open in the kernel; the page holds one copy of the model's GLB, so a viewer
+opened again gets none of it.
 
 The page's heap and counters come from Chromium's DevTools protocol (after a garbage collection);
 WebGL contexts are counted by a script run before the page's own (made, less those lost: a viewer
@@ -26,7 +27,7 @@ import pytest
 from helpers import wait_for
 
 from .conftest import wait
-from .viewer_page import KERNEL_IDLE, kernel, notebook_browser, notebook_server, received_bytes
+from .viewer_page import KERNEL_IDLE, kernel, notebook_browser, notebook_server, poll_kernel, received_bytes
 
 CELLS = ["""\
 from workbench.gltf import build_avatar
@@ -40,6 +41,9 @@ v"""]
 # Nine: each way of closing three times. One viewer kept cost 18 MB and 720 DOM nodes (issue 39) and every
 # check below is exact or far under one viewer's cost, so a leak of one shows at any count; twenty proved no more.
 OPENS = 9
+# The viewers the kernel still holds open (ipywidgets keeps every open widget).
+OPEN_VIEWERS = ("from ipywidgets.widgets.widget import _instances; from workbench.widgets import AvatarViewer;"
+                "print(sum(isinstance(w, AvatarViewer) for w in list(_instances.values())))")
 WAYS = ("the widget closed", "the output cleared", "the cell run again")
 
 COUNT_CONTEXTS = """
@@ -141,9 +145,21 @@ def measure(browser) -> dict:
             "live_contexts": contexts["made"] - contexts["lost"], "most_contexts": contexts["most"]}
 
 
+# The output's picture (image/png), once the kernel has put the page's own in it.
+OUTPUT_PNG = """const o = window.jupyterapp.shell.currentWidget.content.model.cells.get(1).outputs.get(0);
+return o && o.data['image/png'];"""
+
+
 def open_viewer(browser):
     browser.execute_script(RUN_CELL, 1, "notebook:run-cell")
     wait(browser, ONE_NEW_VIEWER, 120, "a new viewer drawing")
+    # As a person meets it: the page's picture sent (as the view settles, or the PNG button; the clip plays
+    # here, so the test sends it) and put in the output by the kernel, which had Lab draw the output again
+    # and double the widget's views before the outputs extension.
+    first = browser.execute_script(OUTPUT_PNG)
+    browser.execute_script("document.querySelector('.wb-avatar-viewer').wbViewer.sendPicture()")
+    wait(browser, f"return (() => {{ {OUTPUT_PNG} }})() !== arguments[0]".replace("arguments[0]", repr(first)),
+         60, "the page's picture in the output")
 
 
 def close_viewer(browser, way: str):
@@ -188,5 +204,12 @@ def test_twenty_viewers_opened_and_closed_leave_nothing_behind(page):
     page_gained = after["page_listeners"] - before["page_listeners"]
     assert after["listeners"] - before["listeners"] - page_gained < 50, (before, after)
     assert sent < glb_size / 4, f"{sent:.0f} bytes a viewer: the model's GLB ({glb_size} bytes) went again"
-    warnings = [e["message"] for e in browser.get_log("browser") if "Too many active WebGL contexts" in e["message"]]
+    console = [e["message"] for e in browser.get_log("browser")]
+    warnings = [m for m in console if "Too many active WebGL contexts" in m]
     assert not warnings, warnings
+    # Lab emptied an output the kernel updated and drew a second view, then failed to remove the first
+    # view's element when the output went (9 in 22 cycles, issue 48): the outputs extension keeps the view.
+    removals = [m for m in console if "removeChild" in m or "NotFoundError" in m]
+    assert not removals, removals[:3]
+    # And the kernel let go of every viewer: closed from code, its output cleared, its cell run again.
+    poll_kernel(browser, OPEN_VIEWERS, lambda out: out == "0", tries=40)

@@ -112,22 +112,32 @@ def test_no_key_typed_in_a_viewer_reaches_the_notebook(page):
     until(browser, 0, "d.lastKey", "the viewer's keys")
 
 
-def test_a_control_keeps_focus_when_its_output_is_drawn_again(page):
-    """The kernel updates the output's still once the view has turned and settled, and the notebook
-    draws the output again: the button a person was on keeps focus, and their next key ("w",
-    wireframe) goes to the viewer."""
+# The viewer output's picture (image/png) in the notebook's model.
+OUTPUT_PNG = """const m = window.jupyterapp.shell.currentWidget.content.model.cells;
+for (let i = 0; i < m.length; i++) {
+  const o = m.get(i).outputs, out = o && o.length && o.get(o.length - 1);
+  if (out && out.data['application/vnd.jupyter.widget-view+json']) return out.data['image/png'];
+}
+return null;"""
+
+
+def test_a_control_keeps_focus_when_its_output_is_updated(page):
+    """The kernel updates the output's still once the view has turned and settled: the output keeps its
+    view (the outputs extension; before it the notebook drew the output again and the viewer moved to
+    the new view), the button a person was on keeps focus, and their next key ("w", wireframe) goes to
+    the viewer."""
     browser, app = page
     viewer = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
     focus_on(browser, viewer, ".wb-av-reset")
-    browser.execute_script("window.__wbHost = arguments[0].parentElement;", viewer)
+    browser.execute_script(f"window.__wbHost = arguments[0].parentElement; window.__wbPng = (() => {{ {OUTPUT_PNG} }})();",
+                           viewer)
     before = int(kernel(browser, "print(viewer.wireframe * 1)"))
     # Still (the keys above may have left it turning by itself: "a" toggles auto-rotate), then turned.
     kernel(browser, "viewer.auto_rotate = False; viewer.yaw = viewer.yaw + 40")
-    wait(browser, "const r = document.querySelector('.wb-avatar-viewer');"
-                  "return r.isConnected && r.parentElement !== window.__wbHost;", 120, "the output drawn again")
-    # Within a frame of the output joining the page (a person sees no gap).
-    # (The bound: a frame of a loaded machine's software GPU, seconds at worst; quiet it is back at once.)
+    wait(browser, f"return (() => {{ {OUTPUT_PNG} }})() !== window.__wbPng;", 120, "the output's picture updated")
+    assert browser.execute_script("const r = document.querySelector('.wb-avatar-viewer');"
+                                  "return r.isConnected && r.parentElement === window.__wbHost;"), "the output was drawn again"
     wait(browser, "return document.activeElement === document.querySelector('.wb-avatar-viewer .wb-av-reset')", 10,
-         f"{app}: the reset button's focus back after the output was drawn again")
+         f"{app}: the reset button's focus after the output was updated")  # a frame of a loaded machine's software GPU, seconds at worst
     ActionChains(browser).send_keys("w").perform()
     poll_kernel(browser, "print(viewer.wireframe * 1)", lambda out: int(out) == 1 - before)

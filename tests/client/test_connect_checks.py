@@ -60,6 +60,19 @@ def test_nothing_listening_is_said_with_its_fix_and_no_connection_is_claimed(cap
     assert "Traceback" not in message and "Connected" not in capsys.readouterr().out
 
 
+def test_one_url_on_a_dead_port_says_nothing_answers_there_not_that_the_other_is_missing():
+    root = f"http://127.0.0.1:{free_port()}"
+    with pytest.raises(workbench.TransportError) as e:
+        workbench.connect(root + "/api")
+    assert str(e.value).startswith(f"nothing answers at {root}/api (ConnectError"), str(e.value)
+    assert "check base_url" in str(e.value)
+
+
+def test_one_url_that_answers_says_the_other_is_missing(deployment):
+    with pytest.raises(workbench.ConfigurationError, match="missing avatar_base_url"):
+        workbench.connect(deployment["root"] + "/api")
+
+
 def test_the_environment_is_named_when_it_named_the_urls(monkeypatch):
     root = f"http://127.0.0.1:{free_port()}"
     monkeypatch.setenv("WORKBENCH_BASE_URL", root + "/api")

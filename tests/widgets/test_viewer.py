@@ -339,10 +339,12 @@ def test_an_output_showing_the_viewer_keeps_the_pages_picture(glbs, monkeypatch)
     published = []
 
     class Handle:
-        def update(self, data, raw):
+        def update(self, data, metadata, raw):
+            assert metadata["image/png"]["alt"].startswith(("The avatar in the 3D viewer", "Two views side by side"))
             published.append(("update", data))
 
-    def display(data, raw, display_id):
+    def display(data, metadata, raw, display_id):
+        assert metadata["image/png"]["alt"].startswith(("The avatar in the 3D viewer", "Two views side by side"))
         published.append(("display", data))
         return Handle()
 
@@ -406,3 +408,26 @@ def test_without_the_bundle_the_kernel_draws_and_says_so_once(glbs, monkeypatch)
     assert a.renderer == b.renderer == "kernel" and "built without Node.js" in a.notice
     assert len([w for w in caught if "built without Node.js" in str(w.message)]) == 1
     assert a.frame_quality == "full" and pixels(a.frame).shape[:2] == (SMALL, SMALL)
+
+
+def test_a_viewer_its_page_no_longer_shows_is_closed_and_opens_again_when_shown(monkeypatch):
+    """The page says "gone" once its last view of a viewer has left a notebook still open (the output
+    cleared): the kernel closes it, so ipywidgets lets go of it; displayed again it opens under a new id.
+    A comparison whose two viewers are gone closes with its own widgets."""
+    import IPython.display
+    from ipywidgets.widgets.widget import _instances
+
+    from workbench.render.testing import tiny_rig_glb
+
+    monkeypatch.setattr(IPython.display, "display", lambda *a, **kw: None)
+    v = AvatarViewer(tiny_rig_glb(), size=32)
+    first = v.model_id
+    v._on_message(v, {"type": "gone"}, [])
+    assert v.comm is None and first not in _instances
+    v._ipython_display_()
+    assert v.comm is not None and v.model_id != first and v.viewer_id == v.model_id
+    pair = AvatarViewer.compare(tiny_rig_glb(), tiny_rig_glb(), size=32)
+    pair.a._on_message(pair.a, {"type": "gone"}, [])
+    assert pair.comm is not None  # the other side still shows
+    pair.b._on_message(pair.b, {"type": "gone"}, [])
+    assert pair.comm is None and pair.layout.comm is None and not pair.links

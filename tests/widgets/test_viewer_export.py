@@ -74,6 +74,11 @@ def test_a_plain_nbconvert_export_shows_every_viewers_picture_offline(tmp_path):
     for p in pictures:
         assert 0.02 < figure_share(base64.b64decode(p)) < 0.9, "a blank picture"
     assert "(64, 64)" in html  # the viewer works in code as ever: its snapshot()
+    # Each picture says in words what it shows, for whoever cannot see it (nbconvert warned of three without).
+    assert "Alternative text is missing" not in done.stderr, done.stderr[-1000:]
+    alts = [re.search(r'\salt="([^"]*)"', tag).group(1) for tag in re.findall(r'<img[^>]+data:image/png[^>]*>', html)]
+    assert alts[0] == "The avatar in the 3D viewer, turned 30°, looked at from 0° above, zoom 1", alts
+    assert alts[2].startswith("Two views side by side. Left: The avatar in the 3D viewer"), alts
 
 
 def test_a_notebook_run_by_nbclient_keeps_the_widget_a_loader_and_one_picture(tmp_path):

@@ -26,14 +26,17 @@ class AsyncClient(G.ClientCore):
     _http_class = httpx.AsyncClient
 
     async def _send(self, req: B.Request):
-        attempts = B.Attempts(req, self.config.retry)
-        for wait in attempts:
-            if wait:
-                await asyncio.sleep(wait)
-            attempts.outcome = await self._exchange(req)
-        return attempts.value
+        with B.waiting(req) as bar:
+            attempts = B.Attempts(req, self.config.retry)
+            for wait in attempts:
+                if wait:
+                    bar.say(f"trying again in {wait:.1f} s")
+                    await asyncio.sleep(wait)
+                    bar.say(None)
+                attempts.outcome = await self._exchange(req, bar)
+            return attempts.value
 
-    async def _exchange(self, req: B.Request):
+    async def _exchange(self, req: B.Request, bar):
         """One attempt: its requests sent and its answer read, as :class:`~workbench.client._base.Exchange` says."""
         with B.Exchange(req, self.config, self._http) as exchange:
             for request in exchange.hops():
@@ -42,6 +45,7 @@ class AsyncClient(G.ClientCore):
                         if read:
                             async for raw in resp.aiter_raw():
                                 exchange.budget.feed(resp, raw)
+                                exchange.show(bar, resp)
         return exchange.outcome
 
     def _send_events(self, viewer_token, events, **kw):

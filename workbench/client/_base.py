@@ -135,6 +135,7 @@ class Request:
     kind: str = "json"  # what the answer holds: its size bound (ClientConfig.max_bytes) and its check
     credential_in_body: bool = False  # the body carries the token (the beacon form of regenerate)
     to_file: Path | None = None  # a success's body goes to this file as it arrives, not to memory
+    progress: bool = True  # a bar once it has waited 2 s (waiting()); the batch sender shows its own
 
     @property
     def carries_credential(self) -> bool:
@@ -147,6 +148,25 @@ def _q(segment: str) -> str:
 
 def _auth(cfg: ClientConfig) -> dict:
     return {"Authorization": f"Bearer {cfg.token}"} if cfg.token else {}
+
+
+def waiting(req: Request):
+    """The wait for ``req``'s answer as a person sees it: nothing for 2 s, then a bar saying what is asked
+    and, once the answer's body comes, its bytes (:mod:`workbench.progress`); a retry's wait says so.
+
+    >>> with waiting(Request("avatars.model", "GET", "http://h/avatars/avatar/m1/model", _json)) as bar:
+    ...     bar.what
+    'Waiting for GET http://h/avatars/avatar/m1/model'
+    """
+    from workbench.progress import Progress
+
+    return Progress(f"Waiting for {req.method} {req.url}", unit="B", quiet=not req.progress)
+
+
+def body_size(resp: httpx.Response) -> int | None:
+    """The bytes ``resp``'s body will have as read, when its head says (no content coding)."""
+    declared = resp.headers.get("content-length", "")
+    return int(declared) if declared.isdigit() and "content-encoding" not in resp.headers else None
 
 
 class NotPromised(ValueError):
@@ -390,10 +410,12 @@ def build_tracking_batch(cfg: ClientConfig, viewer_token: str, session_id: str, 
 
 def build_tracking_batch_body(cfg: ClientConfig, viewer_token: str, body: bytes, *, safe: bool) -> Request:
     """The same POST with a body already written as JSON (the batch sender checks and encodes events once,
-    and sizes batches by these bytes). ``safe``: every event carries an id, so a repeat stores nothing twice."""
+    and sizes batches by these bytes). ``safe``: every event carries an id, so a repeat stores nothing twice.
+    No bar of its own: the batch sender's counts the batches."""
     _require_id("tracking.send_batch", "viewer_token", viewer_token)
     return Request("tracking.send_batch", "POST", f"{cfg.base_url}/viewers/{_q(viewer_token)}/tracking-event/batch",
-                   _parse_batch_result, headers={"Content-Type": "application/json"}, content=body, retry=safe)
+                   _parse_batch_result, headers={"Content-Type": "application/json"}, content=body, retry=safe,
+                   progress=False)
 
 
 def _parse_batch_result(resp: httpx.Response):
@@ -691,6 +713,8 @@ class Exchange:
                     for raw in resp.iter_raw() if read else ():
                         exchange.budget.feed(resp, raw)
         return exchange.outcome
+
+    (the senders also show the wait: :func:`waiting`, :meth:`Exchange.show`)
     """
 
     def __init__(self, req: Request, cfg: ClientConfig, http: httpx.Client | httpx.AsyncClient):
@@ -703,6 +727,11 @@ class Exchange:
     @property
     def outcome(self) -> tuple[httpx.Response | None, httpx.TransportError | None]:
         return self.answer, self.error
+
+    def show(self, bar, resp: httpx.Response) -> None:
+        """How far a successful answer's body has come, on ``bar`` (:func:`waiting`)."""
+        if resp.is_success:
+            bar.update(self.budget.size, body_size(resp))
 
     def hops(self):
         """The requests to send in turn, until one is answered by other than a redirect."""

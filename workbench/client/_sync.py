@@ -34,20 +34,24 @@ class Client(G.ClientCore):
         self._finalizer = weakref.finalize(self, self._http.close)
 
     def _send(self, req: B.Request):
-        attempts = B.Attempts(req, self.config.retry)
-        for wait in attempts:
-            if wait:
-                time.sleep(wait)
-            attempts.outcome = self._exchange(req)
-        return attempts.value
+        with B.waiting(req) as bar:
+            attempts = B.Attempts(req, self.config.retry)
+            for wait in attempts:
+                if wait:
+                    bar.say(f"trying again in {wait:.1f} s")
+                    time.sleep(wait)
+                    bar.say(None)
+                attempts.outcome = self._exchange(req, bar)
+            return attempts.value
 
-    def _exchange(self, req: B.Request):
+    def _exchange(self, req: B.Request, bar):
         """One attempt: its requests sent and its answer read, as :class:`~workbench.client._base.Exchange` says."""
         with B.Exchange(req, self.config, self._http) as exchange:
             for request in exchange.hops():
                 with contextlib.closing(self._http.send(request, stream=True)) as resp, exchange.arrived(resp) as read:
                     for raw in resp.iter_raw() if read else ():
                         exchange.budget.feed(resp, raw)
+                        exchange.show(bar, resp)
         return exchange.outcome
 
     def _send_events(self, viewer_token, events, **kw):

@@ -273,7 +273,7 @@ def client_class():
 
 def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEOUT, *, params: dict | None = None,
                  compare_images: bool = False, tolerance: Tolerance | None = None,
-                 abort: Abort | None = None) -> NotebookRun:
+                 abort: Abort | None = None, on_cell=None) -> NotebookRun:
     """Execute one notebook with ``env`` added to its kernel's environment, write its HTML, and say how it went.
 
     ``params`` are injected after its ``parameters`` cell (the names it declares). With
@@ -281,7 +281,8 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     pictures saved in ``path`` within ``tolerance`` (the cell's own limits first); a notebook
     run with other parameters is not compared, as its pictures may rightly differ. A failing
     picture's expected | actual | difference image goes to ``out_dir/image-diffs/``. A cell that
-    runs ``timeout`` seconds ends the run (see the module's notes), and so does ``abort``.
+    runs ``timeout`` seconds ends the run (see the module's notes), and so does ``abort``. ``on_cell(cell,
+    cell_index)`` is called as each cell starts (the tour's progress bar).
     """
     import nbformat
     from nbclient.exceptions import DeadKernelError
@@ -292,7 +293,7 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     injected = any("injected-parameters" in c.get("metadata", {}).get("tags", []) for c in nb.cells)
     started = time.perf_counter()
     client = client_class()(nb, timeout=timeout, kernel_name="python3", allow_errors=True, abort=abort,
-                             resources={"metadata": {"path": str(path.parent)}})
+                             resources={"metadata": {"path": str(path.parent)}}, on_cell_start=on_cell)
     stopped: _Stopped | None = None
     mark = new_mark()  # every process the kernel starts inherits it: what the run leaves behind ends with it
     try:

@@ -28,6 +28,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
+from workbench.progress import Progress
 from workbench.runner.nbcheck.images import Tolerance
 from workbench.runner.nbcheck.junit import Case, Suite, to_junit
 from workbench.runner.nbcheck.params import check_declared
@@ -158,6 +159,29 @@ def _guarded(run_one):
     return run
 
 
+def _code_cells(path: Path) -> int:
+    """The cells a run executes (nbclient skips empty ones)."""
+    import nbformat
+
+    return sum(c.cell_type == "code" and bool(c.source.strip()) for c in nbformat.read(path, as_version=4).cells)
+
+
+def _at_cell(bar: Progress):
+    """The hook that moves the tour's ``bar`` as each cell starts: the cells before it done, its first
+    line of code said."""
+    started = []
+
+    def at(cell, cell_index):
+        first = next((line for line in cell.source.splitlines() if line.strip() and not line.startswith("#")), "")
+        if started:
+            bar.step(f"cell {cell_index + 1}: {first[:50]}")
+        else:
+            bar.say(f"cell {cell_index + 1}: {first[:50]}")
+        started.append(cell_index)
+
+    return at
+
+
 def _load_checked(paths: list[Path], params: dict) -> None:
     import nbformat
 
@@ -207,13 +231,15 @@ def run_tour(out: Path, notebooks: str | Path | None = None, timeout: int = CELL
                 "WORKBENCH_TOKEN": svc.dev_token or "", "WORKBENCH_LOCAL_URL": svc.local_url}
 
     def run_one(path: Path) -> NotebookRun:
-        svc = shared or LocalService.start()
-        try:
-            return run_notebook(path, out, env_of(svc), timeout, params=params, compare_images=compare_images,
-                                tolerance=tolerance)
-        finally:
-            if svc is not shared:
-                svc.stop()
+        # A notebook runs for minutes: its bar (after 2 s) says which cell it is at.
+        with Progress(f"tour: {path.name}", total=_code_cells(path), unit="cell", doing="starting") as bar:
+            svc = shared or LocalService.start()
+            try:
+                return run_notebook(path, out, env_of(svc), timeout, params=params, compare_images=compare_images,
+                                    tolerance=tolerance, on_cell=_at_cell(bar))
+            finally:
+                if svc is not shared:
+                    svc.stop()
 
     def show(r: NotebookRun) -> None:
         print(f"  {'pass' if r.ok else 'FAIL'}  {r.name:<32} {r.cells:3d} cells {r.seconds:6.1f} s"

@@ -40,6 +40,22 @@ class AvatarComparison(ShowsStill, ipywidgets.GridBox):
         self.links = [ipywidgets.link((a, name), (b, name)) for name in names]
         a._follow_still(self._still_changed)
         b._follow_still(self._still_changed)
+        # Both viewers closed (their page's output cleared): the comparison's own widgets go too.
+        for side in (a, b):
+            side._when_closed(lambda: self.close() if a.comm is None and b.comm is None else None)
+
+    def close(self):
+        """Close the comparison with its two viewers, their links and its layout."""
+        links, self.links = self.links, []  # once: ipywidgets closes again when the object goes
+        for link in links:
+            link.unlink()
+        for widget in (self.a, self.b, self.layout):
+            widget.close()
+        super().close()
+
+    def still_alt(self) -> str:
+        """Both pictures' words, left then right."""
+        return f"Two views side by side. Left: {self.a.still_alt()}. Right: {self.b.still_alt()}"
 
     def snapshot(self):
         """Both views side by side, one PIL image."""

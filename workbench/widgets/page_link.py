@@ -166,6 +166,10 @@ def answer(viewer, content: dict, buffers=()) -> None:
         viewer._levels.get(min(lighter), lambda level, glb: send_glb(viewer, {"type": "lod", "level": level}, glb, have),
                            lambda level, e: viewer.send({"type": "error", "request": "lod", "name": "",
                                                         "message": f"LOD {level} could not be fetched: {e}"}))
+    elif kind == "gone":
+        # The page shows this viewer no more (its output cleared, its cell run again): closed, so the
+        # kernel lets go of it (still.py); displayed again, it opens again.
+        viewer.close()
     elif kind == "picture":
         png = bytes(buffers[0]) if buffers else b""
         if picture_ok(png):

@@ -303,6 +303,11 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
                     pass
 
 
+    def _reopen(self) -> None:
+        super()._reopen()
+        if self.comm is not None:
+            self.viewer_id = self.model_id
+
     def _on_message(self, _widget, content, buffers):
         if isinstance(content, dict):
             page_link.answer(self, content, buffers)
@@ -366,6 +371,17 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
         if self._still is None or self._still[0] != view:
             self._still = (view, self.stage.image(view))
         return self._still[1].copy()
+
+    def still_alt(self) -> str:
+        """What the picture shows, in words.
+
+        >>> from workbench.render.testing import tiny_clip_glb, tiny_rig_glb
+        >>> AvatarViewer(tiny_rig_glb(), clips={"bend": tiny_clip_glb()}, size=32, yaw=30, clip="bend").still_alt()
+        'The avatar in the 3D viewer, turned 30°, looked at from 0° above, zoom 1, clip bend at 0.00 s'
+        """
+        words = f"The avatar in the 3D viewer{' (' + self.label + ')' if self.label else ''}, turned {self.yaw:g}°, " \
+                f"looked at from {self.elevation:g}° above, zoom {self.zoom:g}"
+        return words + (f", clip {self.clip} at {self.time:.2f} s" if self.clip else "")
 
     def _repr_mimebundle_(self, **kwargs):
         # The page's PNG as it sent it, else the kernel's still: the widget's state holds no copy.

@@ -9,7 +9,7 @@
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import { FOV } from "../core.js";
-import { button, check, clamp, el, round, select } from "../dom.js";
+import { button, check, clamp, el, put, round, select } from "../dom.js";
 
 const CAMERA_SEND_MS = 500;  // while the camera moves, the kernel learns it this often
 const DAMPING = 0.25;
@@ -92,8 +92,8 @@ export function camera(v) {
     if (!v.gltf) return;
     const s = state();
     v.data({ yaw: s.yaw.toFixed(2), elevation: s.elevation.toFixed(2), zoom: s.zoom.toFixed(3), target: s.target.join(",") });
-    v.readout.textContent = `yaw ${s.yaw.toFixed(0)}° · elevation ${s.elevation.toFixed(0)}° · zoom ${s.zoom.toFixed(2)}` +
-      (v.notice ? ` · ${v.notice}` : "");
+    put(v.readout, "textContent", `yaw ${s.yaw.toFixed(0)}° · elevation ${s.elevation.toFixed(0)}° · zoom ${s.zoom.toFixed(2)}` +
+      (v.notice ? ` · ${v.notice}` : ""));
   };
   const focusOn = name => {
     if (!v.gltf) return;
@@ -127,6 +127,14 @@ export function camera(v) {
     v.dirty = true;
   };
   v.cameraState = state;
+  // Frame a part as the focus menu does (a face slider touched frames the face: morphs.js), where the
+  // model has the bones of that part.
+  v.hasPart = name => !!PARTS[name] && v.bones.some(b => PARTS[name].test(b.name));
+  v.lookAt = name => {
+    v.set({ focus: name });
+    focusOn(name);
+    show();
+  };
 
   // -- what the kernel and the model change ----------------------------------------------------------
   for (const k of ["yaw", "elevation", "zoom", "target"]) v.on(k, () => { if (!ownChange) apply(); });

@@ -1,6 +1,7 @@
 // Morph targets: a slider per target (ARKit names on the avatars), the blink, smile and viseme presets
-// and "zero". A slider being dragged draws as a moving view does (the lighter level, half the pixels
-// on a slow GPU), so it keeps a drag's frame rate; the kernel learns the weights when the slider rests.
+// and "zero", beside the canvas (below it in a narrow output); touching one frames the face. A slider
+// being dragged draws as a moving view does (the lighter level, fewer pixels on a slow GPU), so it keeps
+// a drag's frame rate; the kernel learns the weights when the slider rests.
 
 import { button, el, round } from "../dom.js";
 
@@ -28,7 +29,6 @@ export function morphs(v) {
   const presetBar = el("div", { className: "wb-av-presets" });
   const sliders = el("div", { className: "wb-av-sliders" });
   const box = el("details", { className: "wb-av-morphs", hidden: true }, [summary, presetBar, sliders]);
-  v.place(box);
   v.onDispose(() => clearTimeout(timer));
 
   const setMorphs = (weights, send) => {
@@ -36,7 +36,11 @@ export function morphs(v) {
       const dict = mesh.morphTargetDictionary, inf = mesh.morphTargetInfluences;
       if (dict) for (const [n, i] of Object.entries(dict)) inf[i] = weights[n] || 0;
     }
-    for (const [n, input] of inputs) input.value = String(weights[n] || 0);
+    // Only the sliders whose value changed: each one set costs the page a style and layout pass.
+    for (const [n, input] of inputs) {
+      const value = String(weights[n] || 0);
+      if (input.value !== value) input.value = value;
+    }
     v.root.dataset.morphs = JSON.stringify(weights);
     v.posed();
     if (send) {
@@ -51,6 +55,7 @@ export function morphs(v) {
     names = [...found];
     if (!names.length) return;
     box.hidden = false;
+    v.place(box);
     summary.textContent = `morph targets (${names.length})`;
     const has = p => PRESETS[p].some(([, w]) => Object.keys(w).some(n => found.has(n)));
     for (const p of Object.keys(PRESETS)) {
@@ -87,6 +92,22 @@ export function morphs(v) {
     setMorphs(weights, t >= end);
     if (t >= end) preset = null;
   };
+
+  // Open, the sliders sit beside the canvas, so the face stays in view while they move; closed, the
+  // summary waits under it with the other controls (the canvas keeps the output's width).
+  v.listen(box, "toggle", () => {
+    const had = box.contains(document.activeElement) && document.activeElement;
+    if (box.open) v.beside(box);
+    else v.place(box);
+    if (had) had.focus({ preventScroll: true });  // moved, the summary keeps the keyboard's focus
+  });
+
+  // A face slider or preset touched frames the face (once: the camera is the person's again after it),
+  // so the face is in view, and large, while its shapes move; a model without a head keeps its camera.
+  const faceFirst = e => {
+    if (e.target.matches("input.wb-av-morph, .wb-av-preset") && m.get("focus") !== "face" && v.hasPart("face")) v.lookAt("face");
+  };
+  for (const type of ["pointerdown", "focusin"]) v.listen(box, type, faceFirst);
 
   v.on("weights", () => setMorphs(m.get("weights"), false));
   v.signal("model", build);

@@ -3,7 +3,7 @@
 // is asked of the kernel when it is picked. The kernel learns the time once a second while a clip plays.
 
 import * as THREE from "three";
-import { button, check, el, round, select } from "../dom.js";
+import { button, check, el, put, round, select } from "../dom.js";
 
 const FRAME_STEP = 1 / 30;  // the clips' key rate: one step is one key
 const CROSSFADE_S = 0.3;
@@ -29,15 +29,15 @@ export function timeline(v) {
       ...m.get("clips").map(n => el("option", { value: n, textContent: n })));
     clip.value = m.get("clip");
   };
-  const showTime = (t = current()) => {
+  const showTime = (t = current()) => {  // every frame of a clip playing: only what changed is written
     const d = action ? action.getClip().duration : 0;
-    time.max = String(d || 1);
-    time.value = String(t);
-    time.disabled = play.disabled = back.disabled = fwd.disabled = !action;
-    timeLabel.textContent = `${t.toFixed(2)} / ${d.toFixed(2)} s`;
-    play.textContent = m.get("playing") ? "❚❚" : "▶";
-    speed.value = String(m.get("speed"));
-    loopBox.checked = m.get("loop");
+    put(time, "max", String(d || 1));
+    put(time, "value", String(t));
+    for (const b of [time, play, back, fwd]) put(b, "disabled", !action);
+    put(timeLabel, "textContent", `${t.toFixed(2)} / ${d.toFixed(2)} s`);
+    put(play, "textContent", m.get("playing") ? "❚❚" : "▶");
+    put(speed, "value", String(m.get("speed")));
+    put(loopBox, "checked", m.get("loop"));
     v.data({ time: t.toFixed(3), speed: String(m.get("speed")), playing: String(m.get("playing")) });
   };
   const applyLoop = (a = action) => {
