@@ -28,10 +28,12 @@ from .lake import _BUCKETS, _meta, _read_file, _bucket_frame
 __all__ = ["narrowed", "frame_of"]
 
 
-def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Sequence[str]):
+def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Sequence[str],
+             firsts_of: str | None = None):
     """``ddf[columns]`` with only the rows whose ``key`` is one of ``keys`` and, of each file, the earliest and the
-    latest row by ``ends_of[0]`` (a time column) among those whose ``ends_of`` columns are all set; or None when
-    ``ddf`` is not a column selection of a lake read that promises unique ids (see the module's text).
+    latest row by ``ends_of[0]`` (a time column) among those whose ``ends_of`` columns are all set (and, with
+    ``firsts_of``, the earliest row of each value of that column); or None when ``ddf`` is not a column selection
+    of a lake read that promises unique ids (see the module's text).
 
     The frame has the lake read's partitions (one per bucket), index and divisions.
 
@@ -55,7 +57,7 @@ def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Se
     import dask.dataframe as dd
 
     read = [c for c in ddf.columns if c in wanted]  # the frame's order
-    rows = (key, tuple(keys), tuple(ends_of))
+    rows = (key, tuple(keys), tuple(ends_of), firsts_of)
     index_name = items[0][3]
     divisions = tuple(item[0] for item in items) + (items[-1][0],)
     part = dd.from_map(_read_rows, [(*item[:5], tuple(read)) for item in items], rows=rows,
@@ -74,7 +76,7 @@ def _lake_items(ddf) -> list | None:
 
 
 def _read_rows(item: tuple, rows: tuple):
-    """One bucket's rows of ``rows`` = (key column, keys, ends_of) as a pandas frame indexed like
+    """One bucket's rows of ``rows`` = (key column, keys, ends_of, firsts_of) as a pandas frame indexed like
     :func:`~workbench.tracking.lake._read_bucket`'s."""
     fs, read = item[2], list(item[5])
     # a workbench lake's dictionaries hold each value once (lake.compact); Arrow's unified one too
@@ -104,9 +106,10 @@ def _set(table: pa.Table, names: Sequence[str]) -> np.ndarray | bool:
     return out
 
 
-def _picked(table: pa.Table, key: str, keys: tuple, ends_of: tuple) -> pa.Table:
-    """The rows of ``table`` whose ``key`` is one of ``keys``, and its earliest and latest (by ``ends_of[0]``) among
-    the rows whose ``ends_of`` columns are all set."""
+def _picked(table: pa.Table, key: str, keys: tuple, ends_of: tuple, firsts_of: str | None = None) -> pa.Table:
+    """The rows of ``table`` whose ``key`` is one of ``keys``, its earliest and latest (by ``ends_of[0]``) among
+    the rows whose ``ends_of`` columns are all set, and with ``firsts_of`` the earliest row of each of that column's
+    values (the rows at its earliest time, all of them when several share it)."""
     column = table.column(key).combine_chunks()
     if pa.types.is_dictionary(column.type):  # the keys' indices in the file's dictionary: no string compared per row
         hit = np.array([v in keys for v in column.dictionary.to_pylist()] + [False])
@@ -128,7 +131,22 @@ def _picked(table: pa.Table, key: str, keys: tuple, ends_of: tuple) -> pa.Table:
             at = np.flatnonzero(ok)
             first, last = int(at[np.argmin(t[at])]), int(at[np.argmax(t[at])])
         keep[first] = keep[last] = True
+        if firsts_of is not None:
+            keep |= _earliest(table.column(firsts_of), t, ok)
     return table.take(np.flatnonzero(keep))
+
+
+def _earliest(column: pa.ChunkedArray, t: np.ndarray, ok) -> np.ndarray:
+    """Whether each row is at the earliest time ``t`` of its value of ``column`` (rows not ``ok`` never are)."""
+    array = column.combine_chunks()
+    if not pa.types.is_dictionary(array.type):
+        array = array.dictionary_encode()
+    values = _values(pa.chunked_array([array]), len(array.dictionary))
+    big = np.iinfo(np.int64).max
+    lowest = np.full(len(array.dictionary) + 1, big, dtype=np.int64)
+    tt = np.where(ok, t, big)
+    np.minimum.at(lowest, values, tt)
+    return (tt == lowest[values]) & (tt != big)
 
 
 def frame_of(table: pa.Table, unique: bool = False):

@@ -47,7 +47,7 @@ import pandas as pd
 from ..cluster import compute, get_client
 from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, rows_of
 from ..lake_rows import narrowed
-from .common import check_columns, payload_dict
+from .common import VISITOR, check_columns, first_events, payload_dict
 
 __all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "events_of", "field_columns", "as_dicts", "gathered",
            "compute"]
@@ -87,12 +87,18 @@ def visitor_closed(ddf) -> bool:
     return ddf.index.name == VISITOR_PART and ddf.known_divisions
 
 
-def by_group(ddf, by: str, session: str = "sessionId"):
+def by_group(ddf, by: str, session: str = "sessionId", time: str = "timestamp"):
     """``ddf`` with every ``by`` group inside one partition, shuffling only when it must.
 
     A frame from a session-bucketed lake keeps its partitions for ``by`` = ``session``
     and for ``visit`` (visits split sessions, never join them); one bucketed by visitor
     also for ``visitorId`` (a visitor's sessions are all in its bucket).
+
+    Where an event id may repeat (no lake promises otherwise) and ``by`` is not the session, the
+    copies of one event are made one first, within whole sessions (:func:`~.common.first_events`,
+    after a shuffle by session unless the partitions hold whole sessions already): grouped by
+    another column straight away, a copy without the visitor would land apart from the copy with
+    it, and which one counted would depend on the partitions.
     """
     if session_closed(ddf) and by in (session, "visit"):
         return ddf
@@ -103,7 +109,16 @@ def by_group(ddf, by: str, session: str = "sessionId"):
     cats = [c for c, t in ddf.dtypes.items() if isinstance(t, pd.CategoricalDtype)]
     if cats:
         ddf = ddf.astype({c: "str" for c in cats})
+    if by != session and _may_repeat(ddf, session):
+        if not session_closed(ddf):
+            ddf = ddf.shuffle(on=session, npartitions=ddf.npartitions)
+        ddf = ddf.map_partitions(first_events, time=time, meta=ddf._meta)
     return ddf.shuffle(on=by, npartitions=ddf.npartitions)
+
+
+def _may_repeat(ddf, session: str) -> bool:
+    """Whether an event id of ``ddf`` may repeat within a session (it has both, and no lake promises otherwise)."""
+    return "id" in ddf.columns and session in ddf.columns and not promises_unique_ids(ddf)
 
 
 def columns_of(ddf, *names, ties: bool = True) -> list[str]:
@@ -113,19 +128,21 @@ def columns_of(ddf, *names, ties: bool = True) -> list[str]:
     break ties by it. A question that does not order events skips the id of a lake that promises it never
     repeats (so a frame of all the lake's columns does not read a million ids for nothing)."""
     check_columns(ddf, *[n for n in names if not n.startswith("payload.")])
-    # an id repeats only within its session (common.first_events), so the session comes with it
-    wanted = (*names, "id", "sessionId") if ties or not promises_unique_ids(ddf) else names
+    # an id repeats only within its session (common.first_events), so the session comes with it, and the visitor,
+    # which decides which copy counts
+    unique = promises_unique_ids(ddf)
+    wanted = (*names, "id", "sessionId", *([] if unique else [VISITOR])) if ties or not unique else names
     return list(dict.fromkeys(n for n in wanted if n in ddf.columns))
 
 
-def events_of(ddf, keys, by: str, key: str, time: str):
+def events_of(ddf, keys, by: str, key: str, time: str, firsts: bool = False):
     """``ddf``'s ``by``, ``key`` and ``time`` columns (:func:`columns_of`) with every ``by`` group in one partition, for a
     question that counts only the events of ``keys`` and takes the data's first and last time (of the events with a
-    ``by``): from a lake, only those rows are turned into pandas (:func:`~workbench.tracking.lake_rows.narrowed`);
-    any other frame whole."""
+    ``by``) and, with ``firsts``, each ``by`` group's first event of any key: from a lake, only those rows are turned
+    into pandas (:func:`~workbench.tracking.lake_rows.narrowed`); any other frame whole."""
     columns = columns_of(ddf, by, key, time, ties=False)
-    few = narrowed(ddf, columns, key, keys, (time, by))
-    return by_group(ddf[columns] if few is None else few, by)
+    few = narrowed(ddf, columns, key, keys, (time, by), firsts_of=by if firsts else None)
+    return by_group(ddf[columns] if few is None else few, by, time=time)
 
 
 def field_columns(ddf, *fields: str) -> list[str]:

@@ -269,7 +269,7 @@ def _compare_variants_dask(ddf, *, variant_field: str, metric: str = "conversion
                     multiple_variants, covariate, weights, planned_units)
     check_columns(ddf, by, key, time)
     fields = [s[1] for s in (opts["top"], opts["bottom"]) if s is not None and s[1] is not None]
-    part = by_group(ddf[columns_of(ddf, by, key, time, *field_columns(ddf, variant_field, *fields))], by)
+    part = by_group(ddf[columns_of(ddf, by, key, time, *field_columns(ddf, variant_field, *fields))], by, time=time)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
     (partial,) = compute(part.map_partitions(_partial, opts, by, key, time, meta=meta), client=client)
     return readout(partial, opts, baseline)

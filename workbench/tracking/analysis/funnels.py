@@ -22,7 +22,7 @@ from .common import (check_columns, check_event_keys, codes, first_events, paylo
                      step_list, tie_order, warn_unseen)
 from .times import NAT, duration, ms_ticks
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
-from .funnel_loops import ORDERS, chains
+from .funnel_loops import ORDERS, TIMES, chains, step_times
 
 __all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
 
@@ -32,8 +32,13 @@ _PARTIAL = {"value": object, "step": np.int64, "delta": np.int64, "n": np.int64}
 _UNKNOWN = "unknown"
 
 
-def _options(df, steps, key, order, exclude, attribution) -> tuple[list[str], list[str]]:
+def _options(df, steps, key, order, exclude, attribution, definition="posthog",
+             function="funnel") -> tuple[list[str], list[str]]:
     """The steps and excluded keys as lists, after checking every option (the same for pandas and Dask)."""
+    if definition not in TIMES:
+        raise ValueError(f"{function}: definition: {definition!r} is not one of {', '.join(map(repr, TIMES))} (how "
+                         "order='any' times its steps: 'posthog', its events in time order; 'all_done', when steps "
+                         "1..k were all done)")
     steps = check_event_keys(step_list(steps, "steps", "funnel"), "steps", "funnel", df, column=key)
     if not steps:
         raise ValueError("funnel: steps: give at least one step")
@@ -63,7 +68,9 @@ def _touch(frame: pd.DataFrame, values: pd.Series, g: np.ndarray, k: np.ndarray,
         first = attribution == "first_touch"
         j = np.zeros(len(found.groups), dtype=np.int64) if first else found.depth - 1
         at = np.full(int(g.max(initial=-1)) + 2, NAT, dtype=np.int64)  # per group code (-1: the spare last)
-        at[found.groups] = found.times[np.arange(len(found.groups)), j]
+        # ``any``'s last touch is the chain's latest event, whichever step it filled (NAT beyond depth is the least)
+        at[found.groups] = (found.times.max(axis=1) if order == "any" and not first
+                            else found.times[np.arange(len(found.groups)), j])
         want = np.full(len(at), -3, dtype=np.int64)
         want[found.groups] = np.asarray(steps, dtype=np.int64)[j]
         if order == "any" and not first:  # the chain's latest event, whichever step's key it has
@@ -96,12 +103,13 @@ def _found(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order)
 
 
 def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
-             attribution, total: bool = False) -> pd.DataFrame:
+             attribution, total: bool = False, definition: str = "posthog") -> pd.DataFrame:
     """One frame's (or partition's) summary: groups reaching each step, and counts of each time to convert,
     per breakdown value (a row of step -1 counts the events that carry the breakdown field; with ``total``, rows
     of step ``len(steps)`` count the times from the first step to the last); summaries of frames with disjoint
     groups add up."""
     frame, g_all, _, k_all, t_all, code_of, found = _found(frame, steps, exclude, within_ns, by, key, time, order)
+    times = step_times(found, order, definition)
     rows = []
     if breakdown is None:
         value = np.full(len(found.groups), "", dtype=object)
@@ -118,12 +126,12 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
         rows.append(pd.DataFrame({"value": n.index.to_numpy(dtype=object), "step": j, "delta": -1,
                                   "n": n.to_numpy()}))
         if j:
-            d = pd.DataFrame({"value": value[at], "delta": found.times[at, j] - found.times[at, j - 1]})
+            d = pd.DataFrame({"value": value[at], "delta": times[at, j] - times[at, j - 1]})
             c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
             rows.append(c.assign(step=j)[list(_PARTIAL)])
     if total and len(steps) > 1:
         done = found.depth == len(steps)
-        d = pd.DataFrame({"value": value[done], "delta": found.times[done, -1] - found.times[done, 0]})
+        d = pd.DataFrame({"value": value[done], "delta": times[done, -1] - times[done, 0]})
         c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
         rows.append(c.assign(step=len(steps))[list(_PARTIAL)])
     out = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=list(_PARTIAL))
@@ -167,16 +175,18 @@ def _counts_frame(steps: list[str], counts: np.ndarray) -> pd.DataFrame:
 
 
 def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *, order="ordered",
-                 exclude=None, breakdown=None, attribution="first_touch", client=None) -> pd.DataFrame:
+                 exclude=None, breakdown=None, attribution="first_touch", definition="posthog",
+                 client=None) -> pd.DataFrame:
     """:func:`funnel`: per-partition summaries of whole groups, added up."""
-    steps, exclude = _options(ddf, steps, key, order, exclude, attribution)
+    steps, exclude = _options(ddf, steps, key, order, exclude, attribution, definition)
     check_columns(ddf, by, key, time)
     extra = [] if breakdown is None else field_columns(ddf, breakdown)
     # events of one millisecond are taken in any order: the id orders only a breakdown's touches
-    part = by_group(ddf[columns_of(ddf, by, key, time, *extra, ties=breakdown is not None)], by)
+    part = by_group(ddf[columns_of(ddf, by, key, time, *extra, ties=breakdown is not None)], by, time=time)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
     (partial,) = compute(part.map_partitions(_partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
-                                             order, breakdown, attribution, meta=meta), client=client)
+                                             order, breakdown, attribution, False, definition, meta=meta),
+                         client=client)
     partial = partial.groupby(["value", "step", "delta"], sort=False)["n"].sum().reset_index()
     return _table(partial, steps, breakdown, list(ddf.columns))
 
@@ -184,7 +194,8 @@ def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="times
 @pandas_or_dask(_funnel_dask)
 def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
            key: str = "key", time: str = "timestamp", *, order: str = "ordered", exclude: Sequence[str] | None = None,
-           breakdown: str | None = None, attribution: str = "first_touch", client=None) -> pd.DataFrame:
+           breakdown: str | None = None, attribution: str = "first_touch", definition: str = "posthog",
+           client=None) -> pd.DataFrame:
     """How many groups went through ``steps``, step by step.
 
     A group is a ``by`` value: a session, a ``visit`` from :func:`sessionize`, or a visitor
@@ -237,8 +248,10 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     step's count (1.0 for the first step), ``drop_off`` = previous step's count - count,
     ``drop_off_rate`` = drop_off / previous count, ``median_s`` and ``p90_s`` (seconds from
     the previous step's event to this one's, over the groups reaching this step, linear
-    interpolation; NaN for step 1; for ``"any"``, from the time steps 1..k-1 were all done).
-    A ratio whose denominator is 0 is NaN.
+    interpolation; NaN for step 1; for ``"any"`` as ``definition`` says: ``"posthog"``, the
+    default, PostHog's unordered funnel: a chain's events in time order, step k reached at its
+    k-th earliest; ``"all_done"``: step k reached when steps 1..k were all done, see
+    :func:`~.funnel_loops.step_times`). A ratio whose denominator is 0 is NaN.
 
     >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:05", "2026-11-01 10:01"], utc=True)
     >>> df = pd.DataFrame({"sessionId": ["a", "a", "b"], "key": ["viewer_loaded", "ar_requested", "viewer_loaded"],
@@ -250,9 +263,10 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     >>> funnel(df, ["ar_requested", "viewer_loaded"], order="any")["count"].tolist()
     [1, 1]
     """
-    steps, exclude = _options(df, steps, key, order, exclude, attribution)
+    steps, exclude = _options(df, steps, key, order, exclude, attribution, definition)
     check_columns(df, by, key, time)
-    partial = _partial(df, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time, order, breakdown, attribution)
+    partial = _partial(df, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time, order,
+                       breakdown, attribution, False, definition)
     return _table(partial, steps, breakdown, list(df.columns))
 
 

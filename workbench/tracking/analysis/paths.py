@@ -126,7 +126,7 @@ def _paths_dask(ddf, *, start=None, end=None, steps=5, top=20, by="visit", exclu
                 gap="30min", key="key", time="timestamp", client=None) -> pd.DataFrame:
     """:func:`paths`: path counts per partition of whole groups, added up."""
     ddf = _check(ddf, start, end, steps, exclude, key, by, gap, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time)], by)
+    part = by_group(ddf[columns_of(ddf, by, key, time)], by, time=time)
     meta = pd.DataFrame({"path": pd.Series([], dtype=object), "n": pd.Series([], dtype=np.int64)})
     (partial,) = compute(part.map_partitions(_path_partial, start, end, steps, by, key, time, exclude, collapse,
                                              meta=meta), client=client)
@@ -181,7 +181,7 @@ def _transitions_dask(ddf, *, by="visit", exclude=None, collapse=False, gap="30m
                       client=None) -> pd.DataFrame:
     """:func:`transitions`: pair counts per partition of whole groups, added up."""
     ddf = _check(ddf, None, None, 1, exclude, key, by, gap, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time)], by)
+    part = by_group(ddf[columns_of(ddf, by, key, time)], by, time=time)
     meta = pd.DataFrame({"from": pd.Series([], dtype=object), "to": pd.Series([], dtype=object),
                          "n": pd.Series([], dtype=np.int64)})
     (partial,) = compute(part.map_partitions(_transition_partial, by, key, time, exclude, collapse, meta=meta),

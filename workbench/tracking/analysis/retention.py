@@ -262,7 +262,7 @@ def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: s
     p, cols = _options(ddf, start_key, return_key, key, period, periods, kind, brackets)
     check_columns(ddf, by, key, time)
     end_ns = _end(end, tz)
-    part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by)
+    part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by, time=time)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
     (partial,) = compute(part.map_partitions(_partial, start_key, return_key, by, key, time, p, cols, kind,
                                              calendar, end_ns, tz, meta=meta), client=client)

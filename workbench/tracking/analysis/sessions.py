@@ -107,7 +107,7 @@ def _dwell_times_dask(ddf, visit="visit", time="timestamp", key="key", gap="30mi
     check_columns(ddf, visit, time, key)
     carried = [c for c in ("viewerToken", "sessionId") if c in ddf.columns]  # optional, as for pandas
     wanted = columns_of(ddf, visit, time, key, *carried, *field_columns(ddf, "durationMs"))
-    part = by_group(ddf[wanted], visit)
+    part = by_group(ddf[wanted], visit, time=time)
     return part.map_partitions(lambda p: dwell_times(as_dicts(p), visit=visit, time=time, key=key),
                                meta=dwell_times(as_dicts(part._meta), visit=visit, time=time, key=key))
 
