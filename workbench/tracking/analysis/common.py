@@ -181,6 +181,33 @@ def codes(series: pd.Series, wide: bool = True) -> tuple[np.ndarray, Any]:
     return pd.factorize(series, use_na_sentinel=True)
 
 
+def as_text(values: Any) -> np.ndarray:
+    """Values as the text every question compares and names them by (variants, breakdowns, property values):
+    ``1`` and ``"1"`` are one value, and a whole number held as a float is its integer, ``1.0`` is ``"1"``: a column
+    of integer variant ids with a missing value is a float column, and its variants are still ``"0"`` and ``"1"``
+    (on every Dask partition alike, with or without a missing value). Missing values are None.
+
+    >>> as_text(pd.Series([1.0, None, 2.5, "b", 7, True, float("nan")])).tolist()
+    ['1', None, '2.5', 'b', '7', 'True', None]
+    """
+    array = values.to_numpy(dtype=object) if hasattr(values, "to_numpy") else np.asarray(values, dtype=object)
+    out = np.empty(len(array), dtype=object)
+    for i, v in enumerate(array):
+        out[i] = _label(v)
+    return out
+
+
+def _label(value: Any) -> str | None:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (float, np.floating)):
+        if np.isnan(value):
+            return None
+        if np.isfinite(value) and value == int(value):
+            return str(int(value))
+    return str(value)
+
+
 def payload_dict(value: Any) -> dict:
     """A payload as a dict: a dict as it is, JSON text parsed, anything else empty.
 

@@ -46,7 +46,8 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs, warn_unseen
+from .common import (as_text, check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs,
+                     warn_unseen)
 from .dispatch import by_group, columns_of, compute, field_columns, pandas_or_dask
 from .funnels import _found, _options
 from .times import NAT, duration
@@ -90,10 +91,9 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
         values = payload_field(frame, field).iloc[closed]
         if isinstance(values.dtype, pd.CategoricalDtype):  # a lake's column: its codes, compared as text below
             v_codes, v_names = codes(values)
-            v_names = np.asarray(v_names, dtype=object).astype(str)
+            v_names = as_text(v_names)
         else:
-            v_codes, v_names = pd.factorize(values.astype(object).where(values.notna(), None).map(
-                lambda v: None if v is None else str(v)))
+            v_codes, v_names = pd.factorize(pd.Series(as_text(values), dtype=object))
             v_names = np.asarray(v_names, dtype=object)
         has = v_codes >= 0
         rows.append(pd.DataFrame({"kind": [_SEEN], "name": field, "value": "", "success": int(has.sum()),

@@ -67,7 +67,7 @@ import numpy as np
 import pandas as pd
 
 from ..catalog import CATALOG
-from .common import check_columns, check_event_keys, codes, first_events, payload_field, tie_order
+from .common import as_text, check_columns, check_event_keys, codes, first_events, payload_field, tie_order
 from .times import NAT, ms_floor, ns
 from .dispatch import by_group, columns_of, compute, field_columns, pandas_or_dask
 from .experiment_stats import COLUMNS, moments
@@ -223,7 +223,7 @@ def _partial(frame: pd.DataFrame, opts: dict, by, key, time) -> pd.DataFrame:
     in_order = tie_order(g[carriers], t[carriers], np.flatnonzero(has), sub)
     named = values.to_numpy(dtype=object)[in_order]
     seen = pd.DataFrame({"g": g[carriers][in_order], "t": t[carriers][in_order],
-                         "v": pd.Series(named, dtype=object).astype(str).to_numpy(dtype=object)})
+                         "v": as_text(named)})
     several = seen.groupby("g")["v"].nunique() > 1
     exposure = seen.drop_duplicates("g")  # each unit's first in (time, id) order
     unit = exposure["g"].to_numpy(dtype=np.int64)
@@ -250,7 +250,8 @@ def _partial(frame: pd.DataFrame, opts: dict, by, key, time) -> pd.DataFrame:
         columns[:, 0] = columns[:, 0] > 0
         columns[:, 2] = columns[:, 2] > 0
     counted = ~multiple if opts["multiple"] == "exclude" else np.ones(len(unit), dtype=bool)
-    cells = moments(variant[counted], stratum[unit][counted], columns[unit][counted])
+    with np.errstate(over="ignore", invalid="ignore"):  # values too large to square: the readout says so
+        cells = moments(variant[counted], stratum[unit][counted], columns[unit][counted])
     cells["variant"] = variant_names[cells["variant"].to_numpy()] if len(cells) else []
     extra = pd.DataFrame({"variant": variant_names, "stratum": -1, "n": 0,
                           "multiple": np.bincount(variant[multiple], minlength=len(variant_names))})

@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import (check_columns, check_event_keys, codes, first_events, payload_field, quantile_from_counts,
+from .common import (as_text, check_columns, check_event_keys, codes, first_events, payload_field, quantile_from_counts,
                      step_list, tie_order, warn_unseen)
 from .times import NAT, duration, ms_ticks
 from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
@@ -117,8 +117,8 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
         field = payload_field(frame, breakdown)
         value = _touch(frame, field, g_all, k_all, t_all, found, [code_of.get(s, -1) for s in steps], order,
                        attribution)
+        value = as_text(value)  # values compared as text: 1, 1.0 and "1" are one group
         value[pd.isna(value)] = _UNKNOWN
-        value = value.astype(str).astype(object)  # values compared as text: 1 and "1" are one group
         rows.append(pd.DataFrame({"value": [""], "step": -1, "delta": -1, "n": int(field.notna().sum())}))
     for j in range(len(steps)):
         at = found.depth > j
