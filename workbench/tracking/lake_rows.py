@@ -18,6 +18,7 @@ read, another source) gives None, and the question reads it whole.
 
 from __future__ import annotations
 
+import os
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -25,7 +26,7 @@ import pyarrow as pa
 
 from .lake import _BUCKETS, _meta, _read_file, _bucket_frame
 
-__all__ = ["narrowed", "frame_of"]
+__all__ = ["narrowed", "frame_of", "lake_items", "bucket", "whole", "selected"]
 
 
 def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Sequence[str],
@@ -67,12 +68,59 @@ def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Se
 
 def _lake_items(ddf) -> list | None:
     """The bucket items of the lake read under ``ddf`` when nothing but column selections lies between (else None)."""
-    expr = getattr(ddf, "expr", None)
-    while expr is not None and type(expr).__name__ in ("Projection", "ArrowStringConversion"):
-        expr = expr.frame
+    expr = selected(ddf)
     if expr is None or expr.dependencies():
         return None
     return _BUCKETS.get(expr._name)
+
+
+def lake_items(ddf) -> list | None:
+    """The buckets of the lake read under ``ddf`` (items of :func:`bucket`) when nothing but column selections lies
+    between, else None.
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.lake import read_events, write_synth_lake
+    >>> ddf = read_events(write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 100, seed=1))
+    >>> len(lake_items(ddf[["key"]])), lake_items(ddf[ddf["key"] == "heartbeat"])
+    (1, None)
+    """
+    return _lake_items(ddf)
+
+
+def selected(ddf):
+    """The Dask expression under ``ddf``'s column selections (None for a frame without one)."""
+    expr = getattr(ddf, "expr", None)
+    while expr is not None and type(expr).__name__ in ("Projection", "ArrowStringConversion"):
+        expr = expr.frame
+    return expr
+
+
+def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
+    """One bucket of a lake read (an item of :func:`lake_items`) as the pandas frame its Dask partition would be,
+    read by Arrow straight, without Dask: its ``columns``, and with ``rows`` = (key column, keys, ends_of,
+    firsts_of) only the rows :func:`narrowed` keeps (a lake that promises unique ids only)."""
+    item = (*item[:5], tuple(columns))
+    if rows is not None:
+        return _read_rows(item, rows)
+    fs = item[2]
+    # a workbench lake's dictionaries hold each value once (lake.compact): its categoricals made without a hash
+    return _bucket_frame(item, lambda path: _read_file(fs, path, list(columns)),
+                         lambda table: frame_of(table, unique=True))
+
+
+def whole(items: list, columns: Sequence[str]):
+    """Every bucket of ``items`` as one pandas frame (each dictionary column one categorical over all of them)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .lake import _read_file as read
+
+    paths = [(item[2], f) for item in items for f in item[1]]
+    with ThreadPoolExecutor(min(len(paths), os.cpu_count() or 1) or 1) as pool:
+        tables = list(pool.map(lambda p: read(p[0], p[1], list(columns)), paths))
+    frame = frame_of(pa.concat_tables(tables))
+    if all(item[4] for item in items):
+        frame.attrs["unique_ids"] = True
+    return frame
 
 
 def _read_rows(item: tuple, rows: tuple):

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .common import check_columns, pct_name, quantile_from_counts
-from .dispatch import by_group, columns_of, compute, pandas_or_dask
+from .dispatch import columns_of, pandas_or_dask, partials
 from .funnels import _PARTIAL, _options, _partial
 from .times import duration
 
@@ -72,11 +72,11 @@ def _time_to_convert_dask(ddf, steps, within="1h", by="sessionId", key="key", ti
     steps, exclude = _options(ddf, steps, key, order, exclude, "first_touch", definition, "time_to_convert")
     qs = _check_percentiles(percentiles)
     check_columns(ddf, by, key, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by, time=time)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
     within_ns = duration(within, "within", "time_to_convert", zero=True)
-    (partial,) = compute(part.map_partitions(_partial, steps, exclude, within_ns, by, key, time, order, None,
-                                             "first_touch", True, definition, meta=meta), client=client)
+    partial = partials(ddf, _partial, steps, exclude, within_ns, by, key, time, order, None, "first_touch", True,
+                       definition, by=by, columns=columns_of(ddf, by, key, time, ties=False), meta=meta, client=client,
+                       time=time)
     return _table(partial.groupby(["step", "delta"], sort=False)["n"].sum().reset_index(), steps, qs)
 
 

@@ -48,7 +48,7 @@ import pandas as pd
 
 from .common import (as_text, check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs,
                      warn_unseen)
-from .dispatch import by_group, columns_of, compute, field_columns, pandas_or_dask
+from .dispatch import columns_of, field_columns, pandas_or_dask, partials
 from .funnels import _found, _options
 from .times import NAT, duration
 
@@ -182,11 +182,11 @@ def _funnel_correlation_dask(ddf, steps, within="1h", by="sessionId", key="key",
     steps, exclude, properties, ignore = _check(ddf, steps, key, order, exclude, properties, ignore, level,
                                                 definition)
     check_columns(ddf, by, key, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time, *field_columns(ddf, *properties), ties=False)], by, time=time)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
     within_ns = duration(within, "within", "funnel_correlation", zero=True)
-    (partial,) = compute(part.map_partitions(_partial, steps, exclude, within_ns, by, key, time, order, events,
-                                             properties, ignore, meta=meta), client=client)
+    partial = partials(ddf, _partial, steps, exclude, within_ns, by, key, time, order, events, properties, ignore,
+                       by=by, columns=columns_of(ddf, by, key, time, *field_columns(ddf, *properties), ties=False),
+                       meta=meta, client=client, time=time)
     return _table(partial, level, properties, list(ddf.columns), definition)
 
 

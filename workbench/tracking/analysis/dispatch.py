@@ -21,6 +21,19 @@ How the work is split (the rule: a group is never split across partitions)
    ``viewer_loaded`` per visit; the AR funnel: 1-2 % of events) filter it on the
    workers and finish in pandas.
 
+A lake that fits in this process (at most ``cluster.IN_PROCESS_ROWS`` events, counted from its
+footers) and is to be computed on this process's threads is answered without Dask's
+scheduler (:func:`partials`): each bucket's files are read by Arrow into pandas
+(:func:`~workbench.tracking.lake_rows.bucket`) and the same kernel runs on it, the buckets on
+a pool of one thread per core; buckets that do not hold whole groups for the question are
+read into one frame (:func:`~workbench.tracking.lake_rows.whole`) and the kernel runs once.
+At 1M events a Dask graph, its scheduler and the expression's bookkeeping cost 30 to 50 ms of
+a question's 100 (``bench/RESULTS.md``). Any other frame, a larger lake, or a named client
+or scheduler (``client="sync"``, a ``distributed.Client``) goes through Dask as above, a
+bucket at a time, in bounded memory. The per-bucket steps a question may take first
+(:func:`~.sessions.sessionize`'s visits) are remembered with the Dask frame they make
+(:func:`remember`), so a question over them is answered in this process too.
+
 Measured for sessionize + funnel by visit on 10 million synthetic events, 2 worker
 processes of 1 thread, on 2 cores shared with other jobs (``bench/scale.py
 --shuffle-sizes``, figures in ``bench/RESULTS.md``): session buckets from the lake, no
@@ -40,17 +53,19 @@ shuffle for the same guarantee) and one partition per day (sessions cross midnig
 from __future__ import annotations
 
 import functools
+import os
+import threading
 from typing import Any, Callable
 
 import pandas as pd
 
-from ..cluster import compute, get_client
+from ..cluster import IN_PROCESS_ROWS, compute, get_client
 from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, rows_of
-from ..lake_rows import narrowed
+from ..lake_rows import bucket, lake_items, narrowed, selected, whole
 from .common import VISITOR, check_columns, first_events, payload_dict
 
 __all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "events_of", "field_columns", "as_dicts", "gathered",
-           "compute"]
+           "compute", "partials", "remember", "in_process"]
 
 
 def is_dask(df: Any) -> bool:
@@ -75,6 +90,93 @@ def pandas_or_dask(dask_version: Callable) -> Callable:
         return question
 
     return decorate
+
+
+# --------------------------------------------------------------------------
+# A lake that fits, answered in this process without Dask's scheduler
+
+#: Per-bucket steps remembered by the name of the Dask frame they made: (the lake's buckets under the step's input,
+#: the pandas function, the column it adds, the groups it keeps whole, its keyword arguments).
+_STEPS: dict[str, tuple] = {}
+_pool_lock = threading.Lock()
+_pool: list = []
+
+
+def remember(result, source, function: Callable, column: str, group: str, **kwargs):
+    """Note that ``result`` is ``source`` with ``function(frame, **kwargs)`` applied per partition of whole ``group``
+    groups, adding ``column`` (:func:`~.sessions.sessionize`'s visits): a question over ``result`` may then run
+    the step itself on each bucket of the lake under ``source``. Returns ``result``."""
+    items = lake_items(source)
+    if items is not None:
+        _STEPS[result.expr._name] = (items, function, column, group, kwargs)
+    return result
+
+
+def in_process(ddf, client) -> tuple | None:
+    """(the lake's buckets, the per-bucket step or None) when ``ddf`` is a lake read (column selections, a
+    remembered step) that fits in this process and is to be computed on its threads (``client`` resolved to
+    ``"threads"``); else None: Dask computes it."""
+    if not isinstance(client, str) or client != "threads":
+        return None
+    rows = rows_of(ddf)
+    if rows is None or rows > IN_PROCESS_ROWS:
+        return None
+    expr = selected(ddf)
+    if expr is not None and expr._name in _STEPS:
+        items, *step = _STEPS[expr._name]
+        return items, tuple(step)
+    items = lake_items(ddf)
+    return (items, None) if items else None
+
+
+def _closed(items: list, by: str, step) -> bool:
+    """Whether every ``by`` group lies in one bucket of ``items`` (after the step, whose groups it keeps whole)."""
+    kept = {"sessionId", "visitorId"} if items[0][3] == VISITOR_PART else {"sessionId"}
+    if step is not None:
+        return step[2] in kept and (by in kept or by == step[1])
+    return by in kept
+
+
+def _threads():
+    """One pool of a thread per core for this process's buckets (started once)."""
+    with _pool_lock:
+        if not _pool:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _pool.append(ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="workbench-bucket"))
+        return _pool[0]
+
+
+def partials(ddf, kernel: Callable, *args, by: str, columns: list[str], meta, client, time: str = "timestamp",
+             rows: tuple | None = None) -> pd.DataFrame:
+    """``kernel(frame, *args)`` on every partition of whole ``by`` groups of ``ddf[columns]``, concatenated in
+    partition order: in this process without Dask for a lake that fits (:func:`in_process`), else through Dask
+    (:func:`by_group`, ``map_partitions``, :func:`compute`). ``rows`` = (key column, keys, ends_of, firsts_of)
+    reads only those rows of a lake that promises unique ids (:func:`~workbench.tracking.lake_rows.narrowed`)."""
+    here = in_process(ddf, client)
+    if here is not None:
+        items, step = here
+        read = [c for c in columns if step is None or c != step[1]]
+        if step is not None:
+            read = list(dict.fromkeys([*read, step[2], *[v for k, v in step[3].items() if k == "time"]]))
+        unique = all(item[4] for item in items)
+        narrow = rows if rows is not None and unique and step is None else None
+
+        def one(frame: pd.DataFrame) -> pd.DataFrame:
+            if step is not None:
+                frame = step[0](frame, **step[3])
+            return kernel(frame[columns], *args)
+
+        if _closed(items, by, step):
+            if len(items) == 1:
+                return one(bucket(items[0], read, narrow))
+            done = list(_threads().map(lambda item: one(bucket(item, read, narrow)), items))
+            return pd.concat(done, ignore_index=True)
+        return one(whole(items, read))
+    few = narrowed(ddf, columns, rows[0], rows[1], rows[2], firsts_of=rows[3]) if rows is not None else None
+    part = by_group(ddf[columns] if few is None else few, by, time=time)
+    (partial,) = compute(part.map_partitions(kernel, *args, meta=meta), client=client)
+    return partial
 
 
 def session_closed(ddf) -> bool:

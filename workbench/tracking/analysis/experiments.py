@@ -69,7 +69,7 @@ import pandas as pd
 from ..catalog import CATALOG
 from .common import as_text, check_columns, check_event_keys, codes, first_events, payload_field, tie_order
 from .times import NAT, ms_floor, ns
-from .dispatch import by_group, columns_of, compute, field_columns, pandas_or_dask
+from .dispatch import columns_of, field_columns, pandas_or_dask, partials
 from .experiment_stats import COLUMNS, moments
 from .experiment_readout import readout
 
@@ -270,9 +270,9 @@ def _compare_variants_dask(ddf, *, variant_field: str, metric: str = "conversion
                     multiple_variants, covariate, weights, planned_units)
     check_columns(ddf, by, key, time)
     fields = [s[1] for s in (opts["top"], opts["bottom"]) if s is not None and s[1] is not None]
-    part = by_group(ddf[columns_of(ddf, by, key, time, *field_columns(ddf, variant_field, *fields))], by, time=time)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, opts, by, key, time, meta=meta), client=client)
+    partial = partials(ddf, _partial, opts, by, key, time, by=by, meta=meta, client=client, time=time,
+                       columns=columns_of(ddf, by, key, time, *field_columns(ddf, variant_field, *fields)))
     return readout(partial, opts, baseline)
 
 

@@ -21,7 +21,7 @@ import pandas as pd
 from .common import (as_text, check_columns, check_event_keys, codes, first_events, payload_field, quantile_from_counts,
                      step_list, tie_order, warn_unseen)
 from .times import NAT, duration, ms_ticks
-from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
+from .dispatch import columns_of, field_columns, gathered, pandas_or_dask, partials
 from .funnel_loops import ORDERS, TIMES, chains, step_times
 
 __all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
@@ -181,12 +181,11 @@ def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="times
     steps, exclude = _options(ddf, steps, key, order, exclude, attribution, definition)
     check_columns(ddf, by, key, time)
     extra = [] if breakdown is None else field_columns(ddf, breakdown)
-    # events of one millisecond are taken in any order: the id orders only a breakdown's touches
-    part = by_group(ddf[columns_of(ddf, by, key, time, *extra, ties=breakdown is not None)], by, time=time)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
-                                             order, breakdown, attribution, False, definition, meta=meta),
-                         client=client)
+    # events of one millisecond are taken in any order: the id orders only a breakdown's touches
+    partial = partials(ddf, _partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
+                       order, breakdown, attribution, False, definition, by=by, meta=meta, client=client, time=time,
+                       columns=columns_of(ddf, by, key, time, *extra, ties=breakdown is not None))
     partial = partial.groupby(["value", "step", "delta"], sort=False)["n"].sum().reset_index()
     return _table(partial, steps, breakdown, list(ddf.columns))
 

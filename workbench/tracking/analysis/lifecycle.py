@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, unique_pairs
-from .dispatch import compute, events_of, pandas_or_dask
+from .dispatch import columns_of, pandas_or_dask, partials
 from .times import NAT, duration, floor_period, instant, ms_ticks, wall_clock
 
 __all__ = ["lifecycle", "active_periods", "STATUSES", "DEFINITIONS"]
@@ -140,11 +140,11 @@ def _lifecycle_dask(ddf, *, event: str, period="1D", by: str = "sessionId", tz: 
     p = _options(ddf, event, period, key, "lifecycle")
     definition = _definition(definition)
     check_columns(ddf, by, key, time)
-    # PostHog's new needs each unit's first event of any key: from a lake, each file's first event of each unit
-    part = events_of(ddf, [event], by, key, time, firsts=definition == "posthog")
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, event, by, key, time, p, tz, definition, meta=meta),
-                         client=client)
+    # from a lake, only the event's rows, each file's ends and (PostHog's new) each unit's first event of each file
+    partial = partials(ddf, _partial, event, by, key, time, p, tz, definition, by=by, meta=meta, client=client,
+                       columns=columns_of(ddf, by, key, time, ties=False), time=time,
+                       rows=(key, (event,), (time, by), by if definition == "posthog" else None))
     return _table(partial, p, tz)
 
 
