@@ -200,7 +200,8 @@ def _sums(frame, k, g, n_units, code_of, spec, mask) -> np.ndarray:
     rows = np.flatnonzero(mask & (k == code_of.get(spec[0], -2)))
     if spec[1] is None:
         return np.bincount(g[rows], minlength=n_units).astype(np.float64)
-    values = pd.to_numeric(payload_field(frame.iloc[rows], spec[1]), errors="coerce").to_numpy(dtype=np.float64)
+    held = frame[[c for c in dict.fromkeys((spec[1], f"payload.{spec[1]}", "payload")) if c in frame.columns]]
+    values = pd.to_numeric(payload_field(held.iloc[rows], spec[1]), errors="coerce").to_numpy(dtype=np.float64)
     return np.bincount(g[rows], weights=np.nan_to_num(values), minlength=n_units)
 
 
@@ -217,7 +218,9 @@ def _partial(frame: pd.DataFrame, opts: dict, by, key, time) -> pd.DataFrame:
         carriers = np.arange(len(frame))
     else:  # the field sits in payload dicts or JSON text: read only the rows that have a payload
         carriers = np.flatnonzero(frame["payload"].notna().to_numpy())
-    sub = frame.iloc[carriers]
+    # only the columns the variant and the ties are read from (a wide frame's other columns cost a copy each)
+    sub = frame[[c for c in dict.fromkeys((field, f"payload.{field}", "payload", "id")) if c in frame.columns]]
+    sub = sub.iloc[carriers]
     values = payload_field(sub, field)
     has = values.notna().to_numpy() & (g[carriers] >= 0) & (t[carriers] != NAT)
     in_order = tie_order(g[carriers], t[carriers], np.flatnonzero(has), sub)
