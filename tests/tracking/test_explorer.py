@@ -11,6 +11,7 @@ import pytest
 from workbench import tracking as wt
 from workbench.tracking import analysis as A
 from workbench.tracking.explorer import Explorer, Settings, call_of
+from workbench.tracking.explorer.asking import USES
 from workbench.tracking.explorer import data as explorer_data
 from workbench.tracking.lake import write_synth_lake
 from workbench.tracking.synth import generate
@@ -55,7 +56,7 @@ def test_each_question_answers_as_its_function_and_its_code(frame, question):
     assert "<table" in ex.grid.value and ex.source.value == ex.code
     # only the controls the question reads are shown
     shown = {n for n, c in ex._controls.items() if c.layout.display != "none"}
-    assert ("steps" in shown) == (question == "funnel") and ("variant_field" in shown) == (question == "experiment")
+    assert shown == {"question", "by", "first_day", "last_day", "filter_field", *USES[question]}  # no filter values
 
 
 def test_days_filter_breakdown_and_unit_cut_the_events_as_the_code_does(frame, lake):
@@ -63,7 +64,7 @@ def test_days_filter_breakdown_and_unit_cut_the_events_as_the_code_does(frame, l
         ex = Explorer(events)
         days = ex.events.days
         assert len(days) >= 7
-        ex.dates.value = (days[1], days[3])
+        ex.first_day.value, ex.last_day.value = days[1], days[3]
         ex.filter_field.value = "device"
         assert "mobile" in [v for _, v in ex.filter_values.options]
         ex.filter_values.value = ("mobile",)

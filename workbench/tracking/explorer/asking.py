@@ -166,6 +166,9 @@ def chart(s: Settings, table: pd.DataFrame, problem: str | None = None) -> bytes
         wide.plot.bar(ax=ax, rot=0)
         ax.set_ylabel(f"{unit} reaching the step")
         ax.set_xlabel("")
+        # below the bars, where it hides none of them
+        ax.legend(title=s.breakdown, fontsize=8, title_fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1),
+                  ncol=min(3, max(1, len(wide.columns))), frameon=False)
     elif s.question == "funnel":
         A.plot_funnel(table, ax=ax, unit=unit)
     elif s.question == "retention":

@@ -96,38 +96,45 @@ class Explorer:
                          steps=tuple(k for k in Settings.steps if k in keys) or tuple(keys[:3]),
                          variant_field="variant" if "variant" in fields else (fields[0] if fields else ""))
         start = Settings(**{**start.__dict__, **settings})
-        wide = W.Layout(width="auto")
+
+        def wide():  # a layout each: a control is hidden by its own layout's display
+            return W.Layout(width="240px")
+
         self.question = W.ToggleButtons(options=list(QUESTIONS), value=start.question, description="question",
-                                        style={"button_width": "86px"})
+                                        style={"button_width": "96px"})
         self.by = W.Dropdown(options=[(f"{UNITS.get(u, u)} ({u})", u) for u in ev.units], value=start.by,
-                             description="count", layout=wide)
+                             description="count", layout=W.Layout(width="260px"))
         days = ev.days or ["(no events)"]
-        self.dates = W.SelectionRangeSlider(options=days, index=(0, len(days) - 1), description="days",
-                                            continuous_update=False, layout=W.Layout(width="420px"))
+        self.first_day = W.Dropdown(options=days, value=start.start if start.start in days else days[0],
+                                    description="from", layout=W.Layout(width="200px"))
+        self.last_day = W.Dropdown(options=days, value=start.end if start.end in days else days[-1],
+                                   description="to", layout=W.Layout(width="200px"))
         self.filter_field = W.Dropdown(options=[("(no filter)", _NONE), *[(f, f) for f in ev.columns]],
-                                       value=_NONE, description="with", layout=wide)
-        self.filter_values = W.SelectMultiple(options=[], rows=3, description="=", layout=W.Layout(width="220px"))
+                                       value=_NONE, description="with", layout=wide())
+        self.filter_values = W.SelectMultiple(options=[], rows=3, description="=",
+                                              layout=W.Layout(width="220px", display="none"))
         self.steps = W.TagsInput(value=list(start.steps), allowed_tags=keys, allow_duplicates=True,
                                  layout=W.Layout(width="520px"))
-        self.within = W.Dropdown(options=list(WITHIN), value=start.within, description="within", layout=wide)
+        self.within = W.Dropdown(options=list(WITHIN), value=start.within, description="within", layout=wide())
         self.order = W.Dropdown(options=["ordered", "strict", "any"], value=start.order, description="order",
-                                layout=wide)
+                                layout=wide())
         self.breakdown = W.Dropdown(options=[("(none)", _NONE), *[(f, f) for f in fields]], value=_NONE,
-                                    description="breakdown", layout=wide)
+                                    description="breakdown", layout=wide())
         self.event = W.Dropdown(options=keys, value=start.event if start.event in keys else None, description="event",
-                                layout=wide)
-        self.period = W.Dropdown(options=list(PERIODS), value=start.period, description="period", layout=wide)
+                                layout=wide())
+        self.period = W.Dropdown(options=list(PERIODS), value=start.period, description="period", layout=wide())
         self.periods = W.IntSlider(value=start.periods, min=1, max=14, description="periods", continuous_update=False)
         self.path_steps = W.IntSlider(value=start.path_steps, min=2, max=8, description="steps",
                                       continuous_update=False)
         self.variant_field = W.Dropdown(options=fields, value=start.variant_field if start.variant_field in fields
-                                        else None, description="variant", layout=wide)
+                                        else None, description="variant", layout=wide())
         self.chart = W.HTML(layout=W.Layout(min_width="640px"))
-        self.grid = W.HTML(layout=W.Layout(overflow="auto", max_height="420px", flex="1 1 auto"))
+        self.grid = W.HTML(layout=W.Layout(overflow="auto", max_height="420px", flex="1 1 auto", min_width="260px"))
         self.source = W.Textarea(layout=W.Layout(width="100%", height="150px"), description="code",
                                  style={"description_width": "40px"})
         self.status = W.HTML()
-        self._controls = {"question": self.question, "by": self.by, "dates": self.dates,
+        self._controls = {"question": self.question, "by": self.by, "first_day": self.first_day,
+                          "last_day": self.last_day,
                           "filter_field": self.filter_field, "filter_values": self.filter_values, "steps": self.steps,
                           "within": self.within, "order": self.order, "breakdown": self.breakdown,
                           "event": self.event, "period": self.period, "periods": self.periods,
@@ -138,9 +145,10 @@ class Explorer:
             control.observe(self.redraw, names="value")
         choices = W.HBox([self.steps, self.within, self.order, self.breakdown, self.event, self.period, self.periods,
                           self.path_steps, self.variant_field], layout=W.Layout(flex_flow="row wrap"))
-        self.widget = W.VBox([self.question, W.HBox([self.by, self.dates], layout=W.Layout(flex_flow="row wrap")),
-                              W.HBox([self.filter_field, self.filter_values]), choices,
-                              W.HBox([self.chart, self.grid]), self.source, self.status, _keep_keys()])
+        self.widget = W.VBox([self.question,
+                              W.HBox([self.by, self.first_day, self.last_day, self.filter_field, self.filter_values],
+                                     layout=W.Layout(flex_flow="row wrap")),
+                              choices, W.HBox([self.chart, self.grid]), self.source, self.status, _keep_keys()])
         self.widget.add_class("wb-explorer")
         if start.filter_field:
             self.filter_field.value = start.filter_field
@@ -151,7 +159,9 @@ class Explorer:
     @property
     def settings(self) -> Settings:
         """The question and choices the controls say."""
-        start, end = self.dates.value if self.events.days else (None, None)
+        start, end = (self.first_day.value, self.last_day.value) if self.events.days else (None, None)
+        if start is not None and end < start:  # the two menus crossed: the days between them, either way
+            start, end = end, start
         return Settings(question=self.question.value, steps=tuple(self.steps.value), event=self.event.value or "",
                         period=self.period.value, by=self.by.value, start=start, end=end,
                         breakdown=self.breakdown.value or None, filter_field=self.filter_field.value or None,
@@ -221,6 +231,7 @@ class Explorer:
             values = self.events.values(field) if field else []
             self.filter_values.options = [(str(v), v) for v in values]
             self.filter_values.value = ()
+            self.filter_values.layout.display = None if field else "none"
         finally:
             self._quiet = False
 
@@ -242,12 +253,18 @@ def _table_html(table: pd.DataFrame | None, problem: str | None) -> str:
     shown = table.head(_ROWS).copy()
     for c in shown.columns:
         if isinstance(shown[c].dtype, pd.DatetimeTZDtype):
-            shown[c] = shown[c].dt.strftime("%Y-%m-%d %H:%M")
+            days = (shown[c].dt.hour == 0).all() and (shown[c].dt.minute == 0).all()
+            shown[c] = shown[c].dt.strftime("%Y-%m-%d" if days else "%Y-%m-%d %H:%M")
     if isinstance(shown.index, pd.DatetimeIndex):
         shown.index = shown.index.strftime("%Y-%m-%d")
     more = f"<p>first {_ROWS} of {len(table)} rows</p>" if len(table) > _ROWS else ""
-    return (shown.to_html(classes="wb-explorer-table", float_format=lambda x: f"{x:.3g}", na_rep="",
-                          index=isinstance(table.index, pd.DatetimeIndex), border=0) + more)
+    return (_STYLE + shown.to_html(classes="wb-explorer-table", float_format=lambda x: f"{x:.3g}", na_rep="",
+                                   index=isinstance(table.index, pd.DatetimeIndex), border=0) + more)
+
+
+_STYLE = ("<style>.wb-explorer-table {border-collapse: collapse; font-size: 12px}"
+          ".wb-explorer-table th, .wb-explorer-table td {white-space: nowrap; padding: 1px 6px; text-align: right}"
+          ".wb-explorer-note {color: #a0522d; font-size: 12px}</style>")
 
 
 def explore(events: Any, *, name: str = "events", **settings) -> Explorer:
