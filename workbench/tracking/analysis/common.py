@@ -381,16 +381,28 @@ def quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float) -> fl
     Summaries computed per Dask partition add up as counts of distinct values (times to convert are
     whole milliseconds in the contract), so the exact quantile needs no event gathered in one place.
     """
+    return quantiles_from_counts(values, counts, [q])[0]
+
+
+def quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs) -> list[float]:
+    """:func:`quantile_from_counts` for each of ``qs``, the sample sorted once.
+
+    >>> quantiles_from_counts(np.array([10.0, 1.0, 2.0]), np.array([1, 1, 2]), [0, 0.5, 1])
+    [1.0, 2.0, 10.0]
+    """
     values, counts = np.asarray(values, dtype=np.float64), np.asarray(counts, dtype=np.int64)
     keep = counts > 0
     values, counts = values[keep], counts[keep]
     n = int(counts.sum())
     if n == 0:
-        return float("nan")
+        return [float("nan")] * len(qs)
     order = np.argsort(values, kind="stable")
     values, cum = values[order], np.cumsum(counts[order])
-    pos = q * (n - 1)
-    lo, frac = int(np.floor(pos)), pos - np.floor(pos)
-    v_lo = values[np.searchsorted(cum, lo + 1)]
-    v_hi = values[np.searchsorted(cum, min(lo + 2, n))]
-    return float(v_lo + (v_hi - v_lo) * frac)
+    out = []
+    for q in qs:
+        pos = q * (n - 1)
+        lo, frac = int(np.floor(pos)), pos - np.floor(pos)
+        v_lo = values[np.searchsorted(cum, lo + 1)]
+        v_hi = values[np.searchsorted(cum, min(lo + 2, n))]
+        out.append(float(v_lo + (v_hi - v_lo) * frac))
+    return out

@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, pct_name, quantile_from_counts
+from .common import check_columns, pct_name, quantiles_from_counts
 from .dispatch import columns_of, pandas_or_dask, partials
 from .funnels import _PARTIAL, _options, _partial
 from .times import duration
@@ -46,15 +46,17 @@ def _check_percentiles(percentiles) -> list[float]:
 def _table(partial: pd.DataFrame, steps: list[str], qs: list[float]) -> pd.DataFrame:
     """One row per step after the first, and one end to end, from the summed counts of each time."""
     m = len(steps)
+    step, delta, count = (partial[c].to_numpy(np.int64) for c in ("step", "delta", "n"))
+    timed = delta >= 0
     rows = []
     for j in range(1, m + 1):
-        mine = partial[(partial["step"] == j) & (partial["delta"] >= 0)]
-        values, counts = mine["delta"].to_numpy(np.float64), mine["n"].to_numpy(np.int64)
+        mine = timed & (step == j)
+        values, counts = delta[mine].astype(np.float64), count[mine]
         n = int(counts.sum())
         row = {"step": steps[j] if j < m else ALL_STEPS, "from_step": steps[j - 1] if j < m else steps[0],
                "groups": n, "mean_s": float(values @ counts) / n / 1e9 if n else np.nan}
-        for q in qs:
-            row[f"{pct_name(q)}_s"] = quantile_from_counts(values, counts, q) / 1e9
+        for q, v in zip(qs, quantiles_from_counts(values, counts, qs)):
+            row[f"{pct_name(q)}_s"] = v / 1e9
         row["min_s"] = values[counts > 0].min() / 1e9 if n else np.nan
         row["max_s"] = values[counts > 0].max() / 1e9 if n else np.nan
         rows.append(row)
@@ -77,7 +79,7 @@ def _time_to_convert_dask(ddf, steps, within="1h", by="sessionId", key="key", ti
     partial = partials(ddf, _partial, steps, exclude, within_ns, by, key, time, order, None, "first_touch", True,
                        definition, by=by, columns=columns_of(ddf, by, key, time, ties=False), meta=meta, client=client,
                        time=time)
-    return _table(partial.groupby(["step", "delta"], sort=False)["n"].sum().reset_index(), steps, qs)
+    return _table(partial, steps, qs)  # the table adds up each time's counts, whichever partition they came from
 
 
 @pandas_or_dask(_time_to_convert_dask)
