@@ -55,7 +55,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import pandas as pd
 
@@ -95,9 +95,18 @@ def pandas_or_dask(dask_version: Callable) -> Callable:
 # --------------------------------------------------------------------------
 # A lake that fits, answered in this process without Dask's scheduler
 
-#: Per-bucket steps remembered by the name of the Dask frame they made: (the lake's buckets under the step's input,
-#: the pandas function, the column it adds, the groups it keeps whole, its keyword arguments).
-_STEPS: dict[str, tuple] = {}
+class Step(NamedTuple):
+    """A per-bucket step a question may take before its own kernel: ``function(frame, **kwargs)`` adds ``column``,
+    keeping whole the ``group`` groups it needs whole (sessionize: ``visit``, from whole sessions)."""
+
+    function: Callable
+    column: str
+    group: str
+    kwargs: dict
+
+
+#: Per-bucket steps remembered by the name of the Dask frame they made, with the lake's buckets under their input.
+_STEPS: dict[str, tuple[list, Step]] = {}
 _pool_lock = threading.Lock()
 _pool: list = []
 
@@ -108,11 +117,11 @@ def remember(result, source, function: Callable, column: str, group: str, **kwar
     the step itself on each bucket of the lake under ``source``. Returns ``result``."""
     items = lake_items(source)
     if items is not None:
-        _STEPS[result.expr._name] = (items, function, column, group, kwargs)
+        _STEPS[result.expr._name] = (items, Step(function, column, group, kwargs))
     return result
 
 
-def in_process(ddf, client) -> tuple | None:
+def in_process(ddf, client) -> tuple[list, Step | None] | None:
     """(the lake's buckets, the per-bucket step or None) when ``ddf`` is a lake read (column selections, a
     remembered step) that fits in this process and is to be computed on its threads (``client`` resolved to
     ``"threads"``); else None: Dask computes it."""
@@ -123,17 +132,16 @@ def in_process(ddf, client) -> tuple | None:
         return None
     expr = selected(ddf)
     if expr is not None and expr._name in _STEPS:
-        items, *step = _STEPS[expr._name]
-        return items, tuple(step)
+        return _STEPS[expr._name]
     items = lake_items(ddf)
     return (items, None) if items else None
 
 
-def _closed(items: list, by: str, step) -> bool:
+def _closed(items: list, by: str, step: Step | None) -> bool:
     """Whether every ``by`` group lies in one bucket of ``items`` (after the step, whose groups it keeps whole)."""
     kept = {"sessionId", "visitorId"} if items[0][3] == VISITOR_PART else {"sessionId"}
     if step is not None:
-        return step[2] in kept and (by in kept or by == step[1])
+        return step.group in kept and (by in kept or by == step.column)
     return by in kept
 
 
@@ -156,15 +164,15 @@ def partials(ddf, kernel: Callable, *args, by: str, columns: list[str], meta, cl
     here = in_process(ddf, client)
     if here is not None:
         items, step = here
-        read = [c for c in columns if step is None or c != step[1]]
-        if step is not None:
-            read = list(dict.fromkeys([*read, step[2], *[v for k, v in step[3].items() if k == "time"]]))
+        read = [c for c in columns if step is None or c != step.column]
+        if step is not None:  # what the step reads too
+            read = list(dict.fromkeys([*read, step.group, step.kwargs.get("time", time)]))
         unique = all(item[4] for item in items)
         narrow = rows if rows is not None and unique and step is None else None
 
         def one(frame: pd.DataFrame) -> pd.DataFrame:
             if step is not None:
-                frame = step[0](frame, **step[3])
+                frame = step.function(frame, **step.kwargs)
             return kernel(frame[columns], *args)
 
         if _closed(items, by, step):
