@@ -18,7 +18,6 @@ read, another source) gives None, and the question reads it whole.
 
 from __future__ import annotations
 
-import os
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -98,26 +97,53 @@ def selected(ddf):
 def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
     """One bucket of a lake read (an item of :func:`lake_items`) as the pandas frame its Dask partition would be,
     read by Arrow straight, without Dask: its ``columns``, and with ``rows`` = (key column, keys, ends_of,
-    firsts_of) only the rows :func:`narrowed` keeps (a lake that promises unique ids only)."""
-    item = (*item[:5], tuple(columns))
+    firsts_of) only the rows :func:`narrowed` keeps (a lake that promises unique ids only).
+
+    A local bucket's files are read by one Arrow dataset scan, their decoding spread over Arrow's own threads:
+    no Python thread to start (each start waits for the new thread to be scheduled: tens of milliseconds on a
+    loaded machine) and no interpreter lock handed between readers."""
+    import pandas as pd
+
+    number, files, fs, index_name, unique_ids, _ = item
+    local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
+    if not local:
+        item = (*item[:5], tuple(columns))
+        if rows is not None:
+            return _read_rows(item, rows)
+        return _bucket_frame(item, lambda path: _read_file(fs, path, list(columns)),
+                             lambda table: frame_of(table, unique=True))
+    table = _scan(files, columns)
     if rows is not None:
-        return _read_rows(item, rows)
-    fs = item[2]
-    # a workbench lake's dictionaries hold each value once (lake.compact): its categoricals made without a hash
-    return _bucket_frame(item, lambda path: _read_file(fs, path, list(columns)),
-                         lambda table: frame_of(table, unique=True))
+        table = _picked(table, *rows)
+    # a workbench lake's dictionaries hold each value once per file (lake.compact): categoricals without a hash
+    df = frame_of(table, unique=True)
+    df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
+    if unique_ids:
+        df.attrs["unique_ids"] = True
+    return df
+
+
+def _scan(files: list[str], columns: Sequence[str]) -> pa.Table:
+    """Local lake files as one table in :data:`~workbench.tracking.lake.READ_SCHEMA` (a column a file lacks is
+    null), file after file, each in time order."""
+    import pyarrow.dataset as ds
+
+    from .lake import READ_SCHEMA
+
+    schema = pa.schema([READ_SCHEMA.field(c) for c in columns])
+    strings = [c for c in columns if pa.types.is_dictionary(READ_SCHEMA.field(c).type)]
+    fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": strings})
+    return ds.dataset(files, format=fmt, schema=schema).to_table(columns=list(columns), use_threads=True)
 
 
 def whole(items: list, columns: Sequence[str]):
     """Every bucket of ``items`` as one pandas frame (each dictionary column one categorical over all of them)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from .lake import _read_file as read
-
-    paths = [(item[2], f) for item in items for f in item[1]]
-    with ThreadPoolExecutor(min(len(paths), os.cpu_count() or 1) or 1) as pool:
-        tables = list(pool.map(lambda p: read(p[0], p[1], list(columns)), paths))
-    frame = frame_of(pa.concat_tables(tables))
+    fs = items[0][2]
+    if "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,)):
+        table = _scan([f for item in items for f in item[1]], columns)
+    else:
+        table = pa.concat_tables([_read_file(fs, f, list(columns)) for item in items for f in item[1]])
+    frame = frame_of(table)
     if all(item[4] for item in items):
         frame.attrs["unique_ids"] = True
     return frame
