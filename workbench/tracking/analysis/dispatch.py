@@ -52,6 +52,7 @@ shuffle for the same guarantee) and one partition per day (sessions cross midnig
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import threading
@@ -65,7 +66,7 @@ from ..lake_rows import bucket, lake_items, narrowed, selected, whole
 from .common import VISITOR, check_columns, first_events, payload_dict
 
 __all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "events_of", "field_columns", "as_dicts", "gathered",
-           "compute", "partials", "remember", "in_process"]
+           "compute", "partials", "remember", "in_process", "plain_pages"]
 
 
 def is_dask(df: Any) -> bool:
@@ -119,6 +120,35 @@ def remember(result, source, function: Callable, column: str, group: str, **kwar
     if items is not None:
         _STEPS[result.expr._name] = (items, Step(function, column, group, kwargs))
     return result
+
+
+@contextlib.contextmanager
+def plain_pages():
+    """The block's numpy arrays and Arrow buffers allocated without huge pages, the settings restored after.
+
+    numpy advises huge pages for arrays of 4 MB and more, and Arrow's default allocator (mimalloc) maps large
+    regions too; where the kernel grants huge pages only by compacting memory on the spot
+    (``/sys/kernel/mm/transparent_hugepage/defrag`` = ``madvise``, this 2-core machine's setting) a loaded
+    machine stalled a 1M-event question in the kernel: 0.12 to 0.5 s of system time against 0.01 to 0.05 s
+    without (bench/RESULTS.md). numpy's advice is switched off and Arrow allocates from the system's allocator
+    for the block; only how memory is mapped changes, never an answer.
+
+    >>> with plain_pages():
+    ...     pass
+    """
+    import numpy as np
+    import pyarrow as pa
+
+    switch = getattr(getattr(np, "_core", np).multiarray, "_set_madvise_hugepage", None)
+    before = switch(False) if switch is not None else None
+    pool = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(pool)
+        if switch is not None:
+            switch(before)
 
 
 def in_process(ddf, client) -> tuple[list, Step | None] | None:
@@ -175,12 +205,13 @@ def partials(ddf, kernel: Callable, *args, by: str, columns: list[str], meta, cl
                 frame = step.function(frame, **step.kwargs)
             return kernel(frame[columns], *args)
 
-        if _closed(items, by, step):
+        with plain_pages():
+            if not _closed(items, by, step):
+                return one(whole(items, read))
             if len(items) == 1:
                 return one(bucket(items[0], read, narrow))
             done = list(_threads().map(lambda item: one(bucket(item, read, narrow)), items))
             return pd.concat(done, ignore_index=True)
-        return one(whole(items, read))
     few = narrowed(ddf, columns, rows[0], rows[1], rows[2], firsts_of=rows[3]) if rows is not None else None
     part = by_group(ddf[columns] if few is None else few, by, time=time)
     (partial,) = compute(part.map_partitions(kernel, *args, meta=meta), client=client)

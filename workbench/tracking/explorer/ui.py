@@ -21,6 +21,7 @@ import pandas as pd
 
 from .asking import (PERIODS, QUESTIONS, UNITS, USES, WITHIN, Settings, call_of, chart, code_for, columns_for,
                      normal)
+from ..analysis.dispatch import plain_pages
 from .data import Events
 
 __all__ = ["Explorer", "explore", "KeepKeys"]
@@ -80,7 +81,8 @@ class Explorer:
     def __init__(self, events: Any, *, name: str = "events", **settings):
         import ipywidgets as W
 
-        self.events = events if isinstance(events, Events) else Events(events)
+        with plain_pages():  # a lake read into memory: see plain_pages
+            self.events = events if isinstance(events, Events) else Events(events)
         self.name = name
         self._answers: OrderedDict = OrderedDict()
         self.revision = 0
@@ -179,10 +181,11 @@ class Explorer:
         from .. import analysis as A
 
         ev = self.events
-        frame = ev.slice(s.start, s.end, s.filter_field, s.filter_values, s.by,
-                         columns_for(s, ev.column_of, ev.frame.columns))
+        with plain_pages():  # the slice's copies mapped without huge pages, as the answers are
+            frame = ev.slice(s.start, s.end, s.filter_field, s.filter_values, s.by,
+                             columns_for(s, ev.column_of, ev.frame.columns))
         function, args, kw = call_of(s)
-        with warnings.catch_warnings(record=True) as said:  # shown under the table, where the analyst looks
+        with warnings.catch_warnings(record=True) as said, plain_pages():  # warnings: shown under the table
             warnings.simplefilter("always")
             try:
                 table, problem = getattr(A, function)(frame, *args, **kw), None
