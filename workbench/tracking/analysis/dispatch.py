@@ -62,7 +62,7 @@ import pandas as pd
 
 from ..cluster import IN_PROCESS_ROWS, compute, get_client
 from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, rows_of
-from ..lake_rows import bucket, lake_items, narrowed, selected, whole
+from ..lake_rows import bucket, lake_items, narrowed, picked, selected, whole
 from .common import VISITOR, check_columns, first_events, payload_dict
 
 __all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "events_of", "field_columns", "as_dicts", "gathered",
@@ -206,6 +206,8 @@ def partials(ddf, kernel: Callable, *args, by: str, columns: list[str], meta, cl
             return kernel(frame[columns], *args)
 
         with plain_pages():
+            if narrow is not None:  # every bucket's few rows in one frame: one scan, one kernel
+                return one(picked(items, read, narrow))
             if not _closed(items, by, step):
                 return one(whole(items, read))
             if len(items) == 1:
