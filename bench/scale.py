@@ -43,6 +43,12 @@ For each size:
    (no session buckets), so the analysis has to shuffle by session: the cost the lake
    layout saves.
 
+With ``--explorer``, for each size: ``workbench.tracking.explore(lake)`` in a child process (its
+libraries loaded before the clock, as a notebook's would be), timed to its first answer, then a
+person's changes one by one (every question, a period, an order, a breakdown, the unit, the days,
+a filter, back to questions already asked), each timed from the control's new value to the chart,
+table and code drawn again (the goal: within 1 s after the first answer, at 1M events).
+
 With ``--repeats N`` (N > 1) each question runs N times on each side, in pairs (DuckDB and each
 Dask side; which goes first alternates from pair to pair), after one untimed run of each side (the
 same warm-up for both: the lake's files in the page cache); the figures are each side's median and
@@ -352,6 +358,32 @@ def child_polars(lake: str, threads: int) -> dict:
             "funnel": counts, "threads": threads}
 
 
+def child_explorer(lake: str) -> dict:
+    """The explorer on ``lake``: its first answer, then each change a person makes, timed."""
+    import ipywidgets  # noqa: F401  (loaded before the clock, as in a notebook that shows widgets)
+    import matplotlib.figure  # noqa: F401
+    import scipy.stats  # noqa: F401
+    import statsmodels.stats.proportion  # noqa: F401
+
+    from workbench.tracking.explorer import Explorer
+
+    t = time.perf_counter()
+    ex = Explorer(lake, question="funnel")
+    first = time.perf_counter() - t
+    days = ex.events.days
+    changes = [("question", "retention"), ("question", "lifecycle"), ("question", "stickiness"), ("question", "paths"),
+               ("question", "experiment"), ("question", "funnel"), ("order", "any"), ("breakdown", "referrer"),
+               ("by", "sessionId"), ("first_day", days[1]), ("last_day", days[4]), ("filter_field", "device"),
+               ("filter_values", ("mobile",)), ("question", "lifecycle"), ("period", "7D"), ("question", "retention"),
+               ("question", "funnel")]
+    timed = []
+    for control, value in changes:
+        t = time.perf_counter()
+        getattr(ex, control).value = value
+        timed.append([f"{control}={value}", time.perf_counter() - t, ex.problem])
+    return {"first": first, "changes": timed, "events": len(ex.events.frame)}
+
+
 def _child(*args: str, env_extra: dict | None = None) -> dict:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(env_extra or {})}
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", *args], capture_output=True, text=True,
@@ -428,11 +460,14 @@ def main() -> None:
     ap.add_argument("--sides", default="default,cluster",
                     help="Dask sides: default (the dispatcher decides), cluster (a warmed LocalCluster)")
     ap.add_argument("--repeats", type=int, default=1, help="runs per side, in pairs, after a warm-up (when > 1)")
+    ap.add_argument("--explorer", action="store_true", help="time the explorer's first answer and each change")
     ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         kind, lake, *rest = args.child
-        if kind == "make":
+        if kind == "explorer":
+            result = child_explorer(lake)
+        elif kind == "make":
             result = child_make(lake, int(rest[0]), rest[1] if len(rest) > 1 else None)
         elif kind == "new":
             result = child_new(lake, int(rest[0]), rest[1])
@@ -480,6 +515,17 @@ def main() -> None:
             done = _child("make", str(exp), str(n), EXPERIMENT_START)
             print(f"  the experiment's lake written in {done['seconds']:.1f} s ({exp})")
         row = {"events": n, "synth_s": made and made["seconds"], "synth_gb": made and made["peak_rss_mb"] / 1024}
+        if args.explorer:
+            ex = _child("explorer", str(lake))
+            took = [c[1] for c in ex["changes"]]
+            print(f"  explorer: first answer {ex['first']:.2f} s ({ex['events']:,} events read into memory); "
+                  f"{len(took)} changes: median {sorted(took)[len(took) // 2]:.3f} s, slowest {max(took):.3f} s "
+                  f"(goal <= 1.0)")
+            for label, seconds, problem in ex["changes"]:
+                print(f"    {label:32s} {seconds:6.3f} s{'  ' + problem if problem else ''}")
+            if not questions:
+                rows.append(row)
+                continue
         sides = {"default": 0, "cluster": args.workers}
         sides = {name: w for name, w in sides.items() if name in args.sides.split(",")}
         if args.repeats > 1:

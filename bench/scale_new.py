@@ -1,7 +1,8 @@
 """The questions issue 38 added, for bench/scale.py: each answered by workbench (through the dispatcher, on a lake) and by
 DuckDB SQL of the same definition over the same files, as the same plain answer (lists of numbers) to compare.
 
-- ``lifecycle``: new / returning / resurrecting / dormant visitors per UTC day, active = ``interaction_start``;
+- ``lifecycle``: new / returning / resurrecting / dormant visitors per UTC day, active = ``interaction_start``, new
+  as PostHog's (the day of the visitor's first event of any key; active later for the first time: resurrecting);
 - ``stickiness``: visitors per (week from Monday, days active that week), active = ``interaction_start``, and
   whether the data cover the week (its first and last day hold an event of a visitor);
 - ``time_to_convert``: per step of viewer_loaded -> hotspot_opened -> cta_clicked by session within 1 h, and end to
@@ -90,14 +91,16 @@ def duckdb_answer(lake: str, question: str, threads: int):
             SELECT DISTINCT hash(visitorId) AS u, epoch_ms(timestamp) // {DAY} AS d FROM {files}
             WHERE visitorId IS NOT NULL AND key = 'interaction_start'""")
     if question == "lifecycle":
+        # each visitor's first day with any event (PostHog's person creation) and the data's last event
+        con.execute(f"""CREATE TEMP TABLE f AS SELECT hash(visitorId) AS u, min(epoch_ms(timestamp)) // {DAY} AS d0,
+            max(epoch_ms(timestamp)) AS t1 FROM {files} WHERE visitorId IS NOT NULL GROUP BY 1""")
         rows = con.execute(f"""
-            WITH s AS (SELECT d, min(d) OVER (PARTITION BY u) AS d0, lag(d) OVER (PARTITION BY u ORDER BY d) AS prev,
-                              lead(d) OVER (PARTITION BY u ORDER BY d) AS nxt FROM a),
-            span AS (SELECT (SELECT min(d) FROM a) AS lo,
-                            (SELECT max(epoch_ms(timestamp)) // {DAY} FROM {files} WHERE visitorId IS NOT NULL) AS hi),
+            WITH s AS (SELECT d, d0, lag(d) OVER (PARTITION BY u ORDER BY d) AS prev,
+                              lead(d) OVER (PARTITION BY u ORDER BY d) AS nxt FROM a JOIN f USING (u)),
+            span AS (SELECT (SELECT min(d) FROM a) AS lo, (SELECT max(t1) FROM f) // {DAY} AS hi),
             up AS (SELECT d, count(*) FILTER (WHERE d = d0) AS n_new,
-                          count(*) FILTER (WHERE d <> d0 AND prev = d - 1) AS n_ret,
-                          count(*) FILTER (WHERE d <> d0 AND prev < d - 1) AS n_res FROM s GROUP BY d),
+                          count(*) FILTER (WHERE prev = d - 1) AS n_ret,
+                          count(*) FILTER (WHERE d <> d0 AND (prev IS NULL OR prev < d - 1)) AS n_res FROM s GROUP BY d),
             down AS (SELECT d + 1 AS d, count(*) AS n_dor FROM s WHERE nxt IS NULL OR nxt > d + 1 GROUP BY 1)
             SELECT r.d, coalesce(n_new, 0), coalesce(n_ret, 0), coalesce(n_res, 0), -coalesce(n_dor, 0)
             FROM span, range(span.lo, span.hi + 1) r(d) LEFT JOIN up USING (d) LEFT JOIN down USING (d)

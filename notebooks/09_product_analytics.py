@@ -44,7 +44,7 @@ from workbench import tracking as wt
 from workbench.tracking.cluster import close_embedded
 from workbench.tracking.lake import write_synth_lake
 
-folder = Path(tempfile.mkdtemp(prefix="workbench-analytics-"))
+folder = Path(tempfile.mkdtemp(prefix="workbench-"))  # /tmp/workbench-*: the notebooks' checks mask it
 lake = write_synth_lake(folder / "events", n_events, seed=seed, chunk_events=100_000)
 data = wt.read_events(lake)
 visits = wt.sessionize(data, gap="30min")
@@ -99,10 +99,12 @@ brackets[["period", "cohorts", "size", "count", "rate"]].round(3)
 # ## New, back, or gone? Lifecycle
 #
 # PostHog's lifecycle, on the event that means engagement (`interaction_start`: the visitor turned
-# the model, not just loaded the page): each day, the visitors active for the first time (*new*),
-# active the day before too (*returning*), back after a gap (*resurrecting*), and, below the axis,
-# those active the day before and not today (*dormant*). "New" is a visitor's first active day in
-# the data, so the whole history goes in.
+# the model, not just loaded the page): each day, the visitors new that day (*new*: as PostHog
+# counts them, the day of the visitor's first event of any kind, which makes PostHog's person),
+# active the day before too (*returning*), back after a gap or active for the first time after
+# being seen before (*resurrecting*), and, below the axis, those active the day before and not
+# today (*dormant*). The first event stands for the person's creation, so the whole history goes
+# in; `definition="first_active"` counts a visitor new on its first day with the event instead.
 
 # %%
 life = wt.lifecycle(data, event="interaction_start", by="visitorId")
@@ -196,8 +198,9 @@ times.round(1)
 #
 # PostHog's correlation analysis on the funnel `viewer_loaded → cta_clicked`: for each event a
 # visit had between its start and its conversion (or the end of its hour), and each device and
-# platform it was on, the odds of converting with it against without it, with a 95 % interval and
-# the p-value of its test. Above 1 goes with converting, below 1 with dropping off. It is a
+# platform it was on, the odds of converting with it against without it (1 added to every cell of
+# the table first, PostHog's prior), with a 95 % interval and the p-value of its test. Above 1
+# goes with converting, below 1 with dropping off. It is a
 # correlation: an experiment tells whether opening hotspots *causes* clicks. `viewer_closed` is
 # left out with the heartbeats: a visit that converted stops being looked at when it converts, so
 # its close never falls in its window and would read as a cause of dropping off.
@@ -269,6 +272,35 @@ print(f"treatment is {verdict}: {t['difference'] * 100:+.1f} points "
       f"(95 % interval {t['difference_low'] * 100:+.1f} to {t['difference_high'] * 100:+.1f})")
 
 # %% [markdown]
+# ## Asking by hand: the explorer
+#
+# `wt.explore(lake)` puts every question above behind controls: pick the question, its steps or
+# event, the period, the days, what to count (visitors or sessions) and a filter (the visitors
+# with a mobile load, say), and the chart and the table beside it are drawn again; the code that
+# gives the same answer is shown under them, to copy into a cell. The lake is read into memory
+# once (it fits), and every answer is kept, so going back to a question is instant. In a live
+# notebook the controls work; a notebook run without a browser (this one, when it is built) shows
+# the chart of the settings it was left on.
+
+# %% tags=["image-check"]
+explorer = wt.explore(lake, question="lifecycle")
+explorer
+
+# %% [markdown]
+# What a person does with the controls, done in code: a funnel of the visitors with a mobile load,
+# broken down by referrer, and the code to copy.
+
+# %% tags=["nbval-check-output"]
+explorer.question.value = "funnel"
+explorer.filter_field.value = "device"
+explorer.filter_values.value = ("mobile",)
+explorer.breakdown.value = "referrer"
+print(explorer.code)
+
+# %% tags=["image-check"]
+explorer
+
+# %% [markdown]
 # ## The same on a bucket and a cluster
 #
 # `wt.read_events("s3://bucket/lake")` reads a lake in object storage through `s3fs` (credentials
@@ -291,6 +323,9 @@ pd.testing.assert_frame_equal(wt.compare_variants(frame, variant_field="variant"
                                                   by="visitorId"), wilson)
 pd.testing.assert_frame_equal(wt.lifecycle(frame, event="interaction_start", by="visitorId"), life)
 assert (life["active"] == life["new"] + life["returning"] + life["resurrecting"]).all()
+mobile = frame[frame["visitorId"].isin(set(frame.loc[frame["payload.device"] == "mobile", "visitorId"]))]
+pd.testing.assert_frame_equal(explorer.table, wt.funnel(mobile, ["viewer_loaded", "hotspot_opened", "cta_clicked"],
+                                                        by="visitorId", breakdown="referrer"))
 assert (side.diff().iloc[1:] <= 0).all().all(), "a funnel never grows"
 assert side["strict"].le(side["ordered"]).all() and side["ordered"].le(side["any"]).all()
 close_embedded()

@@ -141,9 +141,11 @@ def correlated() -> pd.DataFrame:
 
 
 def test_funnel_correlation_by_hand_and_as_statsmodels_computes_it():
+    """The table as counted (``definition="table2x2"``); PostHog's, the default, is tested in test_posthog.py."""
     from statsmodels.stats.contingency_tables import Table2x2
 
-    out = A.funnel_correlation(correlated(), ["viewer_loaded", "cta_clicked"], properties=["device"])
+    out = A.funnel_correlation(correlated(), ["viewer_loaded", "cta_clicked"], properties=["device"],
+                               definition="table2x2")
     # g1, g2 converted; g3, g4, g5 did not. hotspot inside the window: g1, g2 | g4; fullscreen: - | g3 (g4's came
     # after its hour); g5's heartbeat shares the first step's millisecond: not inside. mobile: g1 | g3, g4;
     # desktop: g2 | g5

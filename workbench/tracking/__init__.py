@@ -39,6 +39,7 @@ _LAZY = {
         "plot_lifecycle", "plot_stickiness", "plot_correlation", "plot_variants")},
     **{name: ".synth" for name in ("generate", "to_records", "write_events")},
     **{name: ".lake" for name in ("write_synth_lake", "LakeWriter")},
+    **{name: ".explorer" for name in ("explore", "Explorer")},
 }
 # Names that lived here before the batch sender moved into the client.
 _MOVED = {"send_events": "client.tracking.send(viewer_token, events)",

@@ -594,8 +594,11 @@ def _empty_meta(columns: tuple | None, index_name: str):
     unknown = [c for c in columns or () if c not in READ_SCHEMA.names]
     if unknown:
         raise KeyError(f"read_events: columns: {unknown} are not lake columns; the lake has {READ_SCHEMA.names}")
-    meta = pa.schema([READ_SCHEMA.field(c) for c in columns or READ_SCHEMA.names]).empty_table().to_pandas()
-    meta.index = pd.Index([], dtype=np.int64, name=index_name)
+    # column by column: Arrow's first Table.to_pandas in a process sets up its pandas metadata machinery (15 to
+    # 60 ms, a tenth of a question on a 1M lake); an array's conversion gives the same dtypes without it
+    fields = [READ_SCHEMA.field(c) for c in columns or READ_SCHEMA.names]
+    meta = pd.DataFrame({f.name: pa.chunked_array([], type=f.type).to_pandas() for f in fields},
+                        index=pd.Index([], dtype=np.int64, name=index_name))
     return meta
 
 

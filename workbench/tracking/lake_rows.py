@@ -25,13 +25,15 @@ import pyarrow as pa
 
 from .lake import _BUCKETS, _meta, _read_file, _bucket_frame
 
-__all__ = ["narrowed", "frame_of"]
+__all__ = ["narrowed", "frame_of", "lake_items", "bucket", "picked", "whole", "selected"]
 
 
-def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Sequence[str]):
+def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Sequence[str],
+             firsts_of: str | None = None):
     """``ddf[columns]`` with only the rows whose ``key`` is one of ``keys`` and, of each file, the earliest and the
-    latest row by ``ends_of[0]`` (a time column) among those whose ``ends_of`` columns are all set; or None when
-    ``ddf`` is not a column selection of a lake read that promises unique ids (see the module's text).
+    latest row by ``ends_of[0]`` (a time column) among those whose ``ends_of`` columns are all set (and, with
+    ``firsts_of``, the earliest row of each value of that column); or None when ``ddf`` is not a column selection
+    of a lake read that promises unique ids (see the module's text).
 
     The frame has the lake read's partitions (one per bucket), index and divisions.
 
@@ -55,7 +57,7 @@ def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Se
     import dask.dataframe as dd
 
     read = [c for c in ddf.columns if c in wanted]  # the frame's order
-    rows = (key, tuple(keys), tuple(ends_of))
+    rows = (key, tuple(keys), tuple(ends_of), firsts_of)
     index_name = items[0][3]
     divisions = tuple(item[0] for item in items) + (items[-1][0],)
     part = dd.from_map(_read_rows, [(*item[:5], tuple(read)) for item in items], rows=rows,
@@ -65,16 +67,112 @@ def narrowed(ddf, columns: list[str], key: str, keys: Iterable[str], ends_of: Se
 
 def _lake_items(ddf) -> list | None:
     """The bucket items of the lake read under ``ddf`` when nothing but column selections lies between (else None)."""
-    expr = getattr(ddf, "expr", None)
-    while expr is not None and type(expr).__name__ in ("Projection", "ArrowStringConversion"):
-        expr = expr.frame
+    expr = selected(ddf)
     if expr is None or expr.dependencies():
         return None
     return _BUCKETS.get(expr._name)
 
 
+def lake_items(ddf) -> list | None:
+    """The buckets of the lake read under ``ddf`` (items of :func:`bucket`) when nothing but column selections lies
+    between, else None.
+
+    >>> import tempfile, pathlib
+    >>> from workbench.tracking.lake import read_events, write_synth_lake
+    >>> ddf = read_events(write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 100, seed=1))
+    >>> len(lake_items(ddf[["key"]])), lake_items(ddf[ddf["key"] == "heartbeat"])
+    (1, None)
+    """
+    return _lake_items(ddf)
+
+
+def selected(ddf):
+    """The Dask expression under ``ddf``'s column selections (None for a frame without one)."""
+    expr = getattr(ddf, "expr", None)
+    while expr is not None and type(expr).__name__ in ("Projection", "ArrowStringConversion"):
+        expr = expr.frame
+    return expr
+
+
+def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
+    """One bucket of a lake read (an item of :func:`lake_items`) as the pandas frame its Dask partition would be,
+    read by Arrow straight, without Dask: its ``columns``, and with ``rows`` = (key column, keys, ends_of,
+    firsts_of) only the rows :func:`narrowed` keeps (a lake that promises unique ids only).
+
+    A local bucket's files are read by one Arrow dataset scan, their decoding spread over Arrow's own threads:
+    no Python thread to start (each start waits for the new thread to be scheduled: tens of milliseconds on a
+    loaded machine) and no interpreter lock handed between readers."""
+    import pandas as pd
+
+    number, files, fs, index_name, unique_ids, _ = item
+    local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
+    if not local:
+        item = (*item[:5], tuple(columns))
+        if rows is not None:
+            return _read_rows(item, rows)
+        return _bucket_frame(item, lambda path: _read_file(fs, path, list(columns)),
+                             lambda table: frame_of(table, unique=True))
+    table = _scan(files, columns, rows)
+    # a workbench lake's dictionaries hold each value once per file (lake.compact): categoricals without a hash
+    df = frame_of(table, unique=True)
+    df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
+    if unique_ids:
+        df.attrs["unique_ids"] = True
+    return df
+
+
+def _scan(files: list[str], columns: Sequence[str], rows: tuple | None = None) -> pa.Table:
+    """Local lake files as one table in :data:`~workbench.tracking.lake.READ_SCHEMA` (a column a file lacks is
+    null), file after file, each in time order; with ``rows`` (:func:`_picked`'s) only the rows it picks of each
+    batch the scan reads: a batch's arrays are freed before the next is read, so the whole bucket's columns are
+    never in memory at once (fresh pages cost 5 to 25 microseconds each on this loaded machine)."""
+    import pyarrow.dataset as ds
+
+    from .lake import READ_SCHEMA
+
+    schema = pa.schema([READ_SCHEMA.field(c) for c in columns])
+    strings = [c for c in columns if pa.types.is_dictionary(READ_SCHEMA.field(c).type)]
+    fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": strings})
+    dataset = ds.dataset(files, format=fmt, schema=schema)
+    if rows is None:
+        return dataset.to_table(columns=list(columns), use_threads=True)
+    # each batch's ends and first rows per unit are a superset of each file's: the kernel's answer is the same
+    # a few batches read ahead, enough to keep Arrow's threads decoding while this one picks: Arrow's default (4
+    # files of 16 batches) held a hundred megabytes of fresh pages on the 10M lake, each page a fault
+    batches = dataset.to_batches(columns=list(columns), use_threads=True, batch_readahead=4, fragment_readahead=2)
+    picked = [_picked(pa.Table.from_batches([b]), *rows) for b in batches if b.num_rows]
+    return pa.concat_tables(picked) if picked else schema.empty_table()
+
+
+def picked(items: list, columns: Sequence[str], rows: tuple):
+    """The rows :func:`narrowed` keeps of every bucket of ``items``, as one pandas frame: one scan of all the files,
+    its batches decoded on Arrow's threads while this one picks each (the rows kept are a third of a lake's for
+    one event, so the question's kernel runs once on them, no bucket split between threads holding one lock)."""
+    fs = items[0][2]
+    if "file" not in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,)):
+        import pandas as pd
+
+        return pd.concat([bucket(item, columns, rows) for item in items], ignore_index=True)
+    frame = frame_of(_scan([f for item in items for f in item[1]], columns, rows), unique=True)
+    frame.attrs["unique_ids"] = True  # rows are narrowed only for a lake that promises it
+    return frame
+
+
+def whole(items: list, columns: Sequence[str]):
+    """Every bucket of ``items`` as one pandas frame (each dictionary column one categorical over all of them)."""
+    fs = items[0][2]
+    if "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,)):
+        table = _scan([f for item in items for f in item[1]], columns)
+    else:
+        table = pa.concat_tables([_read_file(fs, f, list(columns)) for item in items for f in item[1]])
+    frame = frame_of(table)
+    if all(item[4] for item in items):
+        frame.attrs["unique_ids"] = True
+    return frame
+
+
 def _read_rows(item: tuple, rows: tuple):
-    """One bucket's rows of ``rows`` = (key column, keys, ends_of) as a pandas frame indexed like
+    """One bucket's rows of ``rows`` = (key column, keys, ends_of, firsts_of) as a pandas frame indexed like
     :func:`~workbench.tracking.lake._read_bucket`'s."""
     fs, read = item[2], list(item[5])
     # a workbench lake's dictionaries hold each value once (lake.compact); Arrow's unified one too
@@ -104,9 +202,10 @@ def _set(table: pa.Table, names: Sequence[str]) -> np.ndarray | bool:
     return out
 
 
-def _picked(table: pa.Table, key: str, keys: tuple, ends_of: tuple) -> pa.Table:
-    """The rows of ``table`` whose ``key`` is one of ``keys``, and its earliest and latest (by ``ends_of[0]``) among
-    the rows whose ``ends_of`` columns are all set."""
+def _picked(table: pa.Table, key: str, keys: tuple, ends_of: tuple, firsts_of: str | None = None) -> pa.Table:
+    """The rows of ``table`` whose ``key`` is one of ``keys``, its earliest and latest (by ``ends_of[0]``) among
+    the rows whose ``ends_of`` columns are all set, and with ``firsts_of`` the earliest row of each of that column's
+    values (the rows at its earliest time, all of them when several share it)."""
     column = table.column(key).combine_chunks()
     if pa.types.is_dictionary(column.type):  # the keys' indices in the file's dictionary: no string compared per row
         hit = np.array([v in keys for v in column.dictionary.to_pylist()] + [False])
@@ -128,7 +227,22 @@ def _picked(table: pa.Table, key: str, keys: tuple, ends_of: tuple) -> pa.Table:
             at = np.flatnonzero(ok)
             first, last = int(at[np.argmin(t[at])]), int(at[np.argmax(t[at])])
         keep[first] = keep[last] = True
+        if firsts_of is not None:
+            keep |= _earliest(table.column(firsts_of), t, ok)
     return table.take(np.flatnonzero(keep))
+
+
+def _earliest(column: pa.ChunkedArray, t: np.ndarray, ok) -> np.ndarray:
+    """Whether each row is at the earliest time ``t`` of its value of ``column`` (rows not ``ok`` never are)."""
+    array = column.combine_chunks()
+    if not pa.types.is_dictionary(array.type):
+        array = array.dictionary_encode()
+    values = _values(pa.chunked_array([array]), len(array.dictionary))
+    big = np.iinfo(np.int64).max
+    lowest = np.full(len(array.dictionary) + 1, big, dtype=np.int64)
+    tt = np.where(ok, t, big)
+    np.minimum.at(lowest, values, tt)
+    return (tt == lowest[values]) & (tt != big)
 
 
 def frame_of(table: pa.Table, unique: bool = False):

@@ -32,8 +32,8 @@ a lake that fits in memory (up to ``cluster.IN_PROCESS_ROWS`` events, any size o
 LocalCluster for a larger one: :mod:`.dispatch` is the one place that decides, and says
 how groups are kept whole per partition. Every function reads times, durations, event ids
 and payload fields one way (:mod:`.common`): integers are epoch milliseconds, a duration
-carries its unit, a repeated ``id`` is one event, and events of one millisecond are ordered
-by ``id``. Imports run one way: common <- dispatch <- sessions <- funnels,
+carries its unit, a repeated ``id`` is one event (:mod:`.copies` says which copy), and events of one
+millisecond are ordered by ``id``. Imports run one way: times <- copies <- common <- dispatch <- sessions <- funnels,
 metrics, retention, paths, experiments, lifecycle <- conversion_times, correlation,
 stickiness <- plots <- this package.
 

@@ -1,4 +1,5 @@
-"""What every analysis question shares: column checks, integer codes, payload fields, event keys (times: .times).
+"""What every analysis question shares: column checks, integer codes, payload fields, event keys (times: .times;
+which copy of a repeated event counts: .copies).
 
 >>> check_columns(pd.DataFrame({"key": []}), "key")
 >>> quantile_from_counts(np.array([1.0, 2.0, 10.0]), np.array([1, 2, 1]), 0.5)
@@ -15,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..catalog import CATALOG
-from .times import ns
+from .copies import VISITOR, copy_order, first_events  # noqa: F401  (where every question finds them)
 
 EVENT_COLUMNS = ("viewerToken", "sessionId", "key", "timestamp", "payload", "id")
 
@@ -31,54 +32,6 @@ def step_list(steps: Any, parameter: str, function: str) -> list:
         raise ValueError(f"{function}: {parameter}: give a list of event keys, not one string {steps!r}; "
                          f"e.g. {steps.split(',') if ',' in steps else [steps]!r}")
     return list(steps)
-
-
-def first_events(frame: pd.DataFrame, id_column: str = "id", time: str = "timestamp",
-                 scope: str | None = None) -> pd.DataFrame:
-    """``frame`` without repeated event ids, keeping each id's first (earliest, then first in the frame).
-
-    The contract says a repeated id is one event (a client retries a batch; Amplitude likewise
-    de-duplicates on its insert id), so every analysis counts it once. An id repeats only within
-    its session (``sessionId``; else the question's group, ``scope``): two sessions whose clients
-    happen to reuse ids keep each other's events, as Amplitude scopes its insert id to a device or
-    user. Rows without an id are kept. Copies of an id are taken to be the same event (a retry
-    resends it unchanged); were they to differ, the earliest wins, and among copies at one time the
-    first row. A frame whose ``attrs["unique_ids"]`` is set (a lake whose note promises it) is taken
-    as it is: hashing every id costs about as much as the rest of a question.
-
-    >>> t = pd.Timestamp("2026-11-01", tz="UTC") + pd.to_timedelta([2, 1, 3, 3], unit="s")
-    >>> first_events(pd.DataFrame({"id": ["a", "a", None, None], "timestamp": t}))["timestamp"].dt.second.tolist()
-    [1, 3, 3]
-    >>> len(first_events(pd.DataFrame({"sessionId": ["s", "t"], "id": ["a", "a"], "timestamp": t[:2]})))
-    2
-    """
-    if id_column not in frame.columns or not len(frame) or frame.attrs.get("unique_ids"):
-        return frame
-    ids, _ = pd.factorize(frame[id_column], use_na_sentinel=True)
-    within = "sessionId" if "sessionId" in frame.columns else scope
-    if within is not None and within in frame.columns and within != id_column:
-        groups, _ = pd.factorize(frame[within], use_na_sentinel=True)
-        # (group, id) pairs as one code; a row without a group keeps its id's own scope
-        pair = np.where(ids >= 0, ids.astype(np.int64) * (int(groups.max(initial=-1)) + 2) + groups + 1, -1)
-        ids, _ = pd.factorize(pair, use_na_sentinel=False)
-        ids = np.where(pair < 0, -1, ids)
-    has = ids >= 0
-    _, first = np.unique(ids[has], return_index=True)
-    if len(first) == int(has.sum()):
-        return frame  # every id once
-    # among the rows of a repeated id, keep the earliest (the first row among equal times)
-    counts = np.bincount(ids[has])
-    rows = np.flatnonzero(has & (counts[np.maximum(ids, 0)] > 1))
-    t = np.zeros(len(rows), dtype=np.int64)
-    if time in frame.columns:
-        with warnings.catch_warnings():  # the question reading these times says it once, not this helper
-            warnings.simplefilter("ignore", UserWarning)
-            t = ns(frame[time].iloc[rows])
-    keep = rows[np.lexsort((rows, t, ids[rows]))]
-    c = ids[keep]
-    out = np.ones(len(frame), dtype=bool)
-    out[keep[np.r_[False, c[1:] == c[:-1]]]] = False
-    return frame[out]
 
 
 def tie_order(g: np.ndarray, t: np.ndarray, rows: np.ndarray, frame: pd.DataFrame, id_column: str = "id") -> np.ndarray:
@@ -127,6 +80,33 @@ def codes(series: pd.Series, wide: bool = True) -> tuple[np.ndarray, Any]:
         c = series.array.codes  # the Categorical's own array: no Series made around it
         return (c.astype(np.int64) if wide else c), series.cat.categories
     return pd.factorize(series, use_na_sentinel=True)
+
+
+def as_text(values: Any) -> np.ndarray:
+    """Values as the text every question compares and names them by (variants, breakdowns, property values):
+    ``1`` and ``"1"`` are one value, and a whole number held as a float is its integer, ``1.0`` is ``"1"``: a column
+    of integer variant ids with a missing value is a float column, and its variants are still ``"0"`` and ``"1"``
+    (on every Dask partition alike, with or without a missing value). Missing values are None.
+
+    >>> as_text(pd.Series([1.0, None, 2.5, "b", 7, True, float("nan")])).tolist()
+    ['1', None, '2.5', 'b', '7', 'True', None]
+    """
+    array = values.to_numpy(dtype=object) if hasattr(values, "to_numpy") else np.asarray(values, dtype=object)
+    out = np.empty(len(array), dtype=object)
+    for i, v in enumerate(array):
+        out[i] = _label(v)
+    return out
+
+
+def _label(value: Any) -> str | None:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (float, np.floating)):
+        if np.isnan(value):
+            return None
+        if np.isfinite(value) and value == int(value):
+            return str(int(value))
+    return str(value)
 
 
 def payload_dict(value: Any) -> dict:
@@ -302,16 +282,28 @@ def quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float) -> fl
     Summaries computed per Dask partition add up as counts of distinct values (times to convert are
     whole milliseconds in the contract), so the exact quantile needs no event gathered in one place.
     """
+    return quantiles_from_counts(values, counts, [q])[0]
+
+
+def quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs) -> list[float]:
+    """:func:`quantile_from_counts` for each of ``qs``, the sample sorted once.
+
+    >>> quantiles_from_counts(np.array([10.0, 1.0, 2.0]), np.array([1, 1, 2]), [0, 0.5, 1])
+    [1.0, 2.0, 10.0]
+    """
     values, counts = np.asarray(values, dtype=np.float64), np.asarray(counts, dtype=np.int64)
     keep = counts > 0
     values, counts = values[keep], counts[keep]
     n = int(counts.sum())
     if n == 0:
-        return float("nan")
+        return [float("nan")] * len(qs)
     order = np.argsort(values, kind="stable")
     values, cum = values[order], np.cumsum(counts[order])
-    pos = q * (n - 1)
-    lo, frac = int(np.floor(pos)), pos - np.floor(pos)
-    v_lo = values[np.searchsorted(cum, lo + 1)]
-    v_hi = values[np.searchsorted(cum, min(lo + 2, n))]
-    return float(v_lo + (v_hi - v_lo) * frac)
+    out = []
+    for q in qs:
+        pos = q * (n - 1)
+        lo, frac = int(np.floor(pos)), pos - np.floor(pos)
+        v_lo = values[np.searchsorted(cum, lo + 1)]
+        v_hi = values[np.searchsorted(cum, min(lo + 2, n))]
+        out.append(float(v_lo + (v_hi - v_lo) * frac))
+    return out

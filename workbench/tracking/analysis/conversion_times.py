@@ -3,9 +3,13 @@
 The groups and their chains are :func:`~.funnels.funnel`'s, with every one of its options
 (``within``, ``order``, ``exclude``): a step's times are those of the groups that reached
 it, from the event that filled the step before to the one that filled it (events of one
-millisecond are 0 apart; for ``order="any"``, from the time steps 1..k-1 were all done).
-The last row, ``step`` = ``"(all steps)"``, is from the first step to the last, over the
-groups that reached the last. Percentiles interpolate linearly between ranks (numpy's and
+millisecond are 0 apart). For ``order="any"``, ``definition`` says when a step was
+reached: ``"posthog"`` (the default, PostHog's unordered funnel) takes the chain's events
+in time order, the k-th step reached at its k-th earliest event, so ``model_loaded`` then
+``viewer_loaded`` 5 minutes later converts in 300 s whichever of the two is named first;
+``"all_done"`` takes the time steps 1..k were all done (there, 0 s: both were done when
+``viewer_loaded`` came). The last row, ``step`` = ``"(all steps)"``, is from the first step
+to the last, over the groups that reached the last. Percentiles interpolate linearly between ranks (numpy's and
 pandas' default), exactly on Dask too (the times are added up as counts of each whole
 millisecond).
 
@@ -22,8 +26,8 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, pct_name, quantile_from_counts
-from .dispatch import by_group, columns_of, compute, pandas_or_dask
+from .common import check_columns, pct_name, quantiles_from_counts
+from .dispatch import columns_of, pandas_or_dask, partials
 from .funnels import _PARTIAL, _options, _partial
 from .times import duration
 
@@ -42,15 +46,17 @@ def _check_percentiles(percentiles) -> list[float]:
 def _table(partial: pd.DataFrame, steps: list[str], qs: list[float]) -> pd.DataFrame:
     """One row per step after the first, and one end to end, from the summed counts of each time."""
     m = len(steps)
+    step, delta, count = (partial[c].to_numpy(np.int64) for c in ("step", "delta", "n"))
+    timed = delta >= 0
     rows = []
     for j in range(1, m + 1):
-        mine = partial[(partial["step"] == j) & (partial["delta"] >= 0)]
-        values, counts = mine["delta"].to_numpy(np.float64), mine["n"].to_numpy(np.int64)
+        mine = timed & (step == j)
+        values, counts = delta[mine].astype(np.float64), count[mine]
         n = int(counts.sum())
         row = {"step": steps[j] if j < m else ALL_STEPS, "from_step": steps[j - 1] if j < m else steps[0],
                "groups": n, "mean_s": float(values @ counts) / n / 1e9 if n else np.nan}
-        for q in qs:
-            row[f"{pct_name(q)}_s"] = quantile_from_counts(values, counts, q) / 1e9
+        for q, v in zip(qs, quantiles_from_counts(values, counts, qs)):
+            row[f"{pct_name(q)}_s"] = v / 1e9
         row["min_s"] = values[counts > 0].min() / 1e9 if n else np.nan
         row["max_s"] = values[counts > 0].max() / 1e9 if n else np.nan
         rows.append(row)
@@ -62,24 +68,25 @@ def _table(partial: pd.DataFrame, steps: list[str], qs: list[float]) -> pd.DataF
 
 
 def _time_to_convert_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *,
-                          order="ordered", exclude=None, percentiles=(0.5, 0.9, 0.99), client=None) -> pd.DataFrame:
+                          order="ordered", exclude=None, percentiles=(0.5, 0.9, 0.99), definition="posthog",
+                          client=None) -> pd.DataFrame:
     """:func:`time_to_convert`: counts of each time per partition of whole groups, added up."""
-    steps, exclude = _options(ddf, steps, key, order, exclude, "first_touch")
+    steps, exclude = _options(ddf, steps, key, order, exclude, "first_touch", definition, "time_to_convert")
     qs = _check_percentiles(percentiles)
     check_columns(ddf, by, key, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
     within_ns = duration(within, "within", "time_to_convert", zero=True)
-    (partial,) = compute(part.map_partitions(_partial, steps, exclude, within_ns, by, key, time, order, None,
-                                             "first_touch", True, meta=meta), client=client)
-    return _table(partial.groupby(["step", "delta"], sort=False)["n"].sum().reset_index(), steps, qs)
+    partial = partials(ddf, _partial, steps, exclude, within_ns, by, key, time, order, None, "first_touch", True,
+                       definition, by=by, columns=columns_of(ddf, by, key, time, ties=False), meta=meta, client=client,
+                       time=time)
+    return _table(partial, steps, qs)  # the table adds up each time's counts, whichever partition they came from
 
 
 @pandas_or_dask(_time_to_convert_dask)
 def time_to_convert(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
                     key: str = "key", time: str = "timestamp", *, order: str = "ordered",
                     exclude: Sequence[str] | None = None, percentiles: Iterable[float] = (0.5, 0.9, 0.99),
-                    client=None) -> pd.DataFrame:
+                    definition: str = "posthog", client=None) -> pd.DataFrame:
     """How long each step of a funnel took, for the groups that reached it (definitions in the module text).
 
     Input columns: ``by``, ``key``, ``time``. Output, one row per step after the first and a
@@ -93,9 +100,15 @@ def time_to_convert(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Tim
     ...                    "timestamp": t})
     >>> time_to_convert(df, ["viewer_loaded", "hotspot_opened", "cta_clicked"])["mean_s"].tolist()
     [60.0, 180.0, 240.0]
+    >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:05"], utc=True)
+    >>> df = pd.DataFrame({"sessionId": "a", "key": ["model_loaded", "viewer_loaded"], "timestamp": t})
+    >>> [time_to_convert(df, ["viewer_loaded", "model_loaded"], order="any", definition=d)["mean_s"].tolist()
+    ...  for d in ("posthog", "all_done")]
+    [[300.0, 300.0], [0.0, 0.0]]
     """
-    steps, exclude = _options(df, steps, key, order, exclude, "first_touch")
+    steps, exclude = _options(df, steps, key, order, exclude, "first_touch", definition, "time_to_convert")
     qs = _check_percentiles(percentiles)
     check_columns(df, by, key, time)
     within_ns = duration(within, "within", "time_to_convert", zero=True)
-    return _table(_partial(df, steps, exclude, within_ns, by, key, time, order, None, "first_touch", True), steps, qs)
+    return _table(_partial(df, steps, exclude, within_ns, by, key, time, order, None, "first_touch", True,
+                           definition), steps, qs)

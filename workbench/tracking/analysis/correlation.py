@@ -14,12 +14,20 @@ PostHog's correlation query takes it.
 
 For each event key and property value, the 2 x 2 table of groups (success, failure) x
 (with, without) gives the odds ratio of converting with it against without it,
-``(success_with x failure_without) / (failure_with x success_without)``, its interval
-(Woolf's, on the log) and the p-value of its test, from statsmodels' ``Table2x2`` (in a
-table with an empty cell, each empty cell counts 0.5, its ``shift_zeros``). An
-odds ratio above 1 goes with converting, below 1 with dropping off; it is a correlation,
-not a cause: test a strong one with an experiment. Rows are sorted by odds ratio, highest
-first (ties by kind, name and value).
+``(success_with x failure_without) / (failure_with x success_without)``, with its interval
+(Woolf's, on the log) and the p-value of its Wald test (statsmodels' ``Table2x2``), as
+``definition`` says:
+
+- ``"posthog"`` (the default, PostHog's): 1 is added to every cell first (PostHog's prior, so
+  an empty cell never divides by 0): the table 2, 1, 1, 2 gives (3 x 3) / (2 x 2) = 2.25; a
+  row *correlates with success* when its odds ratio is above 1, as PostHog's;
+- ``"table2x2"``: the table as counted, 0.5 added to each empty cell only (``Table2x2``'s
+  ``shift_zeros``): 2, 1, 1, 2 gives 4.0; success at an odds ratio of 1 or more.
+
+An odds ratio above 1 goes with converting, below 1 with dropping off; it is a correlation,
+not a cause: test a strong one with an experiment. PostHog also hides rows seen by fewer than
+min(25, 2 % of the groups); every row is kept here, with its p-value. Rows are sorted by
+odds ratio, highest first (ties by kind, name and value).
 
 >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:01", "2026-11-01 10:02"] * 2 +
 ...                    ["2026-11-01 10:00", "2026-11-01 10:01"], utc=True)
@@ -38,16 +46,19 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs, warn_unseen
-from .dispatch import by_group, columns_of, compute, field_columns, pandas_or_dask
+from .common import (as_text, check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs,
+                     warn_unseen)
+from .dispatch import columns_of, field_columns, pandas_or_dask, partials
 from .funnels import _found, _options
 from .times import NAT, duration
 
-__all__ = ["funnel_correlation"]
+__all__ = ["funnel_correlation", "DEFINITIONS"]
 
 _PARTIAL = {"kind": object, "name": object, "value": object, "success": np.int64, "failure": np.int64}
 _TOTAL = "total"  # the kind of the row holding the groups that succeeded and failed
 _SEEN = "seen"  # the kind of a property's row counting the events that carry it (a misspelt one has none)
+#: How the odds ratio reads the table: PostHog's (1 added to every cell), or as counted (0.5 in an empty cell only).
+DEFINITIONS = ("posthog", "table2x2")
 
 
 def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, events: bool, properties,
@@ -62,7 +73,8 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
     success = np.zeros(size, dtype=bool)
     start[found.groups] = found.times[:, 0]
     success[found.groups] = found.depth == m
-    end[found.groups] = np.where(found.depth == m, found.times[:, -1], found.times[:, 0] + within_ns)
+    # a success's window ends at its chain's latest event (for ``any``, whichever step it filled)
+    end[found.groups] = np.where(found.depth == m, found.times.max(axis=1), found.times[:, 0] + within_ns)
     rows = [pd.DataFrame({"kind": [_TOTAL], "name": "", "value": "", "success": int(success[found.groups].sum()),
                           "failure": int((~success[found.groups]).sum())})]
     sg, eg = start[g], end[g]  # each event's group's window (the spare's for events without a group: none)
@@ -79,10 +91,9 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
         values = payload_field(frame, field).iloc[closed]
         if isinstance(values.dtype, pd.CategoricalDtype):  # a lake's column: its codes, compared as text below
             v_codes, v_names = codes(values)
-            v_names = np.asarray(v_names, dtype=object).astype(str)
+            v_names = as_text(v_names)
         else:
-            v_codes, v_names = pd.factorize(values.astype(object).where(values.notna(), None).map(
-                lambda v: None if v is None else str(v)))
+            v_codes, v_names = pd.factorize(pd.Series(as_text(values), dtype=object))
             v_names = np.asarray(v_names, dtype=object)
         has = v_codes >= 0
         rows.append(pd.DataFrame({"kind": [_SEEN], "name": field, "value": "", "success": int(has.sum()),
@@ -108,7 +119,7 @@ def _counts(groups: np.ndarray, items: np.ndarray, success: np.ndarray, kind: st
     return pd.DataFrame({"kind": kind, "name": name, "value": labels, "success": s[present], "failure": f[present]})
 
 
-def _table(partial: pd.DataFrame, level: float, properties, columns) -> pd.DataFrame:
+def _table(partial: pd.DataFrame, level: float, properties, columns, definition: str = "posthog") -> pd.DataFrame:
     from statsmodels.stats.contingency_tables import Table2x2
 
     out_columns = ["kind", "name", "value", "success_with", "failure_with", "success_without", "failure_without",
@@ -128,24 +139,31 @@ def _table(partial: pd.DataFrame, level: float, properties, columns) -> pd.DataF
     a, b = body["success"].to_numpy(np.int64), body["failure"].to_numpy(np.int64)
     c, d = int(total["success"]) - a, int(total["failure"]) - b
     stats = []
+    prior = 1.0 if definition == "posthog" else 0.0
     with warnings.catch_warnings():  # a table with an empty margin has no test: NaN, not a warning
         warnings.simplefilter("ignore", RuntimeWarning)
         for row in zip(a, b, c, d):
-            table = Table2x2(np.array([[row[0], row[1]], [row[2], row[3]]], dtype=float), shift_zeros=True)
+            table = Table2x2(np.array([[row[0], row[1]], [row[2], row[3]]], dtype=float) + prior,
+                             shift_zeros=definition == "table2x2")
             low, high = table.oddsratio_confint(alpha=1 - level)
             stats.append((table.oddsratio, low, high, table.oddsratio_pvalue()))
     odds, low, high, p = (np.array(x, dtype=float) for x in zip(*stats))
+    success = odds > 1 if definition == "posthog" else odds >= 1
     out = pd.DataFrame({"kind": body["kind"], "name": body["name"], "value": body["value"], "success_with": a,
                         "failure_with": b, "success_without": c, "failure_without": d, "odds_ratio": odds,
                         "odds_ratio_low": low, "odds_ratio_high": high, "p_value": p,
-                        "correlation": np.where(odds >= 1, "success", "failure")})
+                        "correlation": np.where(success, "success", "failure")})
     out = out.sort_values(["odds_ratio", "kind", "name", "value"], ascending=[False, True, True, True],
                           kind="stable").reset_index(drop=True)
     return out.astype({"success_with": np.int64, "failure_with": np.int64, "success_without": np.int64,
                        "failure_without": np.int64})
 
 
-def _check(df, steps, key, order, exclude, properties, ignore, level):
+def _check(df, steps, key, order, exclude, properties, ignore, level, definition):
+    if definition not in DEFINITIONS:
+        raise ValueError(f"funnel_correlation: definition: {definition!r} is not one of "
+                         f"{', '.join(map(repr, DEFINITIONS))} ('posthog' adds 1 to every cell of the table, "
+                         "'table2x2' 0.5 to an empty one only)")
     steps, exclude = _options(df, steps, key, order, exclude, "first_touch")
     if len(steps) < 2:
         raise ValueError("funnel_correlation: steps: give at least two steps (entering and converting)")
@@ -159,16 +177,17 @@ def _check(df, steps, key, order, exclude, properties, ignore, level):
 
 def _funnel_correlation_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *,
                              order="ordered", exclude=None, events=True, properties=None, ignore=None,
-                             level=0.95, client=None) -> pd.DataFrame:
+                             level=0.95, definition="posthog", client=None) -> pd.DataFrame:
     """:func:`funnel_correlation`: groups per event key and property value per partition of whole groups, added up."""
-    steps, exclude, properties, ignore = _check(ddf, steps, key, order, exclude, properties, ignore, level)
+    steps, exclude, properties, ignore = _check(ddf, steps, key, order, exclude, properties, ignore, level,
+                                                definition)
     check_columns(ddf, by, key, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time, *field_columns(ddf, *properties), ties=False)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
     within_ns = duration(within, "within", "funnel_correlation", zero=True)
-    (partial,) = compute(part.map_partitions(_partial, steps, exclude, within_ns, by, key, time, order, events,
-                                             properties, ignore, meta=meta), client=client)
-    return _table(partial, level, properties, list(ddf.columns))
+    partial = partials(ddf, _partial, steps, exclude, within_ns, by, key, time, order, events, properties, ignore,
+                       by=by, columns=columns_of(ddf, by, key, time, *field_columns(ddf, *properties), ties=False),
+                       meta=meta, client=client, time=time)
+    return _table(partial, level, properties, list(ddf.columns), definition)
 
 
 @pandas_or_dask(_funnel_correlation_dask)
@@ -176,7 +195,7 @@ def funnel_correlation(df: pd.DataFrame, steps: Sequence[str], within: str | pd.
                        by: str = "sessionId", key: str = "key", time: str = "timestamp", *, order: str = "ordered",
                        exclude: Sequence[str] | None = None, events: bool = True,
                        properties: Sequence[str] | None = None, ignore: Sequence[str] | None = None,
-                       level: float = 0.95, client=None) -> pd.DataFrame:
+                       level: float = 0.95, definition: str = "posthog", client=None) -> pd.DataFrame:
     """Odds ratios of converting with each event key and property value against without it (definitions in the
     module text).
 
@@ -185,8 +204,9 @@ def funnel_correlation(df: pd.DataFrame, steps: Sequence[str], within: str | pd.
     ("event" or "property"), ``name`` (the key, or the property), ``value`` (the property's
     value; "" for an event), ``success_with``, ``failure_with``, ``success_without``,
     ``failure_without`` (groups), ``odds_ratio`` with ``odds_ratio_low`` and
-    ``odds_ratio_high`` (level ``level``), ``p_value``, ``correlation`` ("success" for an odds
-    ratio of 1 or more, else "failure"). No group entering the funnel gives an empty table.
+    ``odds_ratio_high`` (level ``level``), ``p_value``, ``correlation`` ("success" or
+    "failure"), all read as ``definition`` says (``"posthog"``, the default, or ``"table2x2"``:
+    the module text). No group entering the funnel gives an empty table.
 
     >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:01"] * 2, utc=True)
     >>> df = pd.DataFrame({"sessionId": list("aabb"), "timestamp": t, "key": ["viewer_loaded", "cta_clicked"] * 2,
@@ -194,8 +214,9 @@ def funnel_correlation(df: pd.DataFrame, steps: Sequence[str], within: str | pd.
     >>> funnel_correlation(df, ["viewer_loaded", "cta_clicked"], properties=["device"])["value"].tolist()
     ['desktop', 'mobile']
     """
-    steps, exclude, properties, ignore = _check(df, steps, key, order, exclude, properties, ignore, level)
+    steps, exclude, properties, ignore = _check(df, steps, key, order, exclude, properties, ignore, level,
+                                                definition)
     check_columns(df, by, key, time)
     within_ns = duration(within, "within", "funnel_correlation", zero=True)
     return _table(_partial(df, steps, exclude, within_ns, by, key, time, order, events, properties, ignore), level,
-                  properties, list(df.columns))
+                  properties, list(df.columns), definition)

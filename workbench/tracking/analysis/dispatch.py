@@ -21,6 +21,19 @@ How the work is split (the rule: a group is never split across partitions)
    ``viewer_loaded`` per visit; the AR funnel: 1-2 % of events) filter it on the
    workers and finish in pandas.
 
+A lake that fits in this process (at most ``cluster.IN_PROCESS_ROWS`` events, counted from its
+footers) and is to be computed on this process's threads is answered without Dask's
+scheduler (:func:`partials`): each bucket's files are read by Arrow into pandas
+(:func:`~workbench.tracking.lake_rows.bucket`) and the same kernel runs on it, the buckets on
+a pool of one thread per core; buckets that do not hold whole groups for the question are
+read into one frame (:func:`~workbench.tracking.lake_rows.whole`) and the kernel runs once.
+At 1M events a Dask graph, its scheduler and the expression's bookkeeping cost 30 to 50 ms of
+a question's 100 (``bench/RESULTS.md``). Any other frame, a larger lake, or a named client
+or scheduler (``client="sync"``, a ``distributed.Client``) goes through Dask as above, a
+bucket at a time, in bounded memory. The per-bucket steps a question may take first
+(:func:`~.sessions.sessionize`'s visits) are remembered with the Dask frame they make
+(:func:`remember`), so a question over them is answered in this process too.
+
 Measured for sessionize + funnel by visit on 10 million synthetic events, 2 worker
 processes of 1 thread, on 2 cores shared with other jobs (``bench/scale.py
 --shuffle-sizes``, figures in ``bench/RESULTS.md``): session buckets from the lake, no
@@ -39,18 +52,21 @@ shuffle for the same guarantee) and one partition per day (sessions cross midnig
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from typing import Any, Callable
+import os
+import threading
+from typing import Any, Callable, NamedTuple
 
 import pandas as pd
 
-from ..cluster import compute, get_client
+from ..cluster import IN_PROCESS_ROWS, compute, get_client
 from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, rows_of
-from ..lake_rows import narrowed
-from .common import check_columns, payload_dict
+from ..lake_rows import bucket, lake_items, narrowed, picked, selected, whole
+from .common import VISITOR, check_columns, first_events, payload_dict
 
 __all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "events_of", "field_columns", "as_dicts", "gathered",
-           "compute"]
+           "compute", "partials", "remember", "in_process", "plain_pages"]
 
 
 def is_dask(df: Any) -> bool:
@@ -77,6 +93,133 @@ def pandas_or_dask(dask_version: Callable) -> Callable:
     return decorate
 
 
+# --------------------------------------------------------------------------
+# A lake that fits, answered in this process without Dask's scheduler
+
+class Step(NamedTuple):
+    """A per-bucket step a question may take before its own kernel: ``function(frame, **kwargs)`` adds ``column``,
+    keeping whole the ``group`` groups it needs whole (sessionize: ``visit``, from whole sessions)."""
+
+    function: Callable
+    column: str
+    group: str
+    kwargs: dict
+
+
+#: Per-bucket steps remembered by the name of the Dask frame they made, with the lake's buckets under their input.
+_STEPS: dict[str, tuple[list, Step]] = {}
+_pool_lock = threading.Lock()
+_pool: list = []
+
+
+def remember(result, source, function: Callable, column: str, group: str, **kwargs):
+    """Note that ``result`` is ``source`` with ``function(frame, **kwargs)`` applied per partition of whole ``group``
+    groups, adding ``column`` (:func:`~.sessions.sessionize`'s visits): a question over ``result`` may then run
+    the step itself on each bucket of the lake under ``source``. Returns ``result``."""
+    items = lake_items(source)
+    if items is not None:
+        _STEPS[result.expr._name] = (items, Step(function, column, group, kwargs))
+    return result
+
+
+@contextlib.contextmanager
+def plain_pages():
+    """The block's numpy arrays and Arrow buffers allocated without huge pages, the settings restored after.
+
+    numpy advises huge pages for arrays of 4 MB and more, and Arrow's default allocator (mimalloc) maps large
+    regions too; where the kernel grants huge pages only by compacting memory on the spot
+    (``/sys/kernel/mm/transparent_hugepage/defrag`` = ``madvise``, this 2-core machine's setting) a loaded
+    machine stalled a 1M-event question in the kernel: 0.12 to 0.5 s of system time against 0.01 to 0.05 s
+    without (bench/RESULTS.md). numpy's advice is switched off and Arrow allocates from the system's allocator
+    for the block; only how memory is mapped changes, never an answer.
+
+    >>> with plain_pages():
+    ...     pass
+    """
+    import numpy as np
+    import pyarrow as pa
+
+    switch = getattr(getattr(np, "_core", np).multiarray, "_set_madvise_hugepage", None)
+    before = switch(False) if switch is not None else None
+    pool = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(pool)
+        if switch is not None:
+            switch(before)
+
+
+def in_process(ddf, client) -> tuple[list, Step | None] | None:
+    """(the lake's buckets, the per-bucket step or None) when ``ddf`` is a lake read (column selections, a
+    remembered step) that fits in this process and is to be computed on its threads (``client`` resolved to
+    ``"threads"``); else None: Dask computes it."""
+    if not isinstance(client, str) or client != "threads":
+        return None
+    rows = rows_of(ddf)
+    if rows is None or rows > IN_PROCESS_ROWS:
+        return None
+    expr = selected(ddf)
+    if expr is not None and expr._name in _STEPS:
+        return _STEPS[expr._name]
+    items = lake_items(ddf)
+    return (items, None) if items else None
+
+
+def _closed(items: list, by: str, step: Step | None) -> bool:
+    """Whether every ``by`` group lies in one bucket of ``items`` (after the step, whose groups it keeps whole)."""
+    kept = {"sessionId", "visitorId"} if items[0][3] == VISITOR_PART else {"sessionId"}
+    if step is not None:
+        return step.group in kept and (by in kept or by == step.column)
+    return by in kept
+
+
+def _threads():
+    """One pool of a thread per core for this process's buckets (started once)."""
+    with _pool_lock:
+        if not _pool:
+            from concurrent.futures import ThreadPoolExecutor
+
+            _pool.append(ThreadPoolExecutor(os.cpu_count() or 1, thread_name_prefix="workbench-bucket"))
+        return _pool[0]
+
+
+def partials(ddf, kernel: Callable, *args, by: str, columns: list[str], meta, client, time: str = "timestamp",
+             rows: tuple | None = None) -> pd.DataFrame:
+    """``kernel(frame, *args)`` on every partition of whole ``by`` groups of ``ddf[columns]``, concatenated in
+    partition order: in this process without Dask for a lake that fits (:func:`in_process`), else through Dask
+    (:func:`by_group`, ``map_partitions``, :func:`compute`). ``rows`` = (key column, keys, ends_of, firsts_of)
+    reads only those rows of a lake that promises unique ids (:func:`~workbench.tracking.lake_rows.narrowed`)."""
+    here = in_process(ddf, client)
+    if here is not None:
+        items, step = here
+        read = [c for c in columns if step is None or c != step.column]
+        if step is not None:  # what the step reads too
+            read = list(dict.fromkeys([*read, step.group, step.kwargs.get("time", time)]))
+        unique = all(item[4] for item in items)
+        narrow = rows if rows is not None and unique and step is None else None
+
+        def one(frame: pd.DataFrame) -> pd.DataFrame:
+            if step is not None:
+                frame = step.function(frame, **step.kwargs)
+            return kernel(frame[columns], *args)
+
+        with plain_pages():
+            if narrow is not None:  # every bucket's few rows in one frame: one scan, one kernel
+                return one(picked(items, read, narrow))
+            if not _closed(items, by, step):
+                return one(whole(items, read))
+            if len(items) == 1:
+                return one(bucket(items[0], read, narrow))
+            done = list(_threads().map(lambda item: one(bucket(item, read, narrow)), items))
+            return pd.concat(done, ignore_index=True)
+    few = narrowed(ddf, columns, rows[0], rows[1], rows[2], firsts_of=rows[3]) if rows is not None else None
+    part = by_group(ddf[columns] if few is None else few, by, time=time)
+    (partial,) = compute(part.map_partitions(kernel, *args, meta=meta), client=client)
+    return partial
+
+
 def session_closed(ddf) -> bool:
     """Whether every session is inside one partition already (a workbench lake's buckets)."""
     return ddf.index.name in (SESSION_PART, VISITOR_PART) and ddf.known_divisions
@@ -87,12 +230,18 @@ def visitor_closed(ddf) -> bool:
     return ddf.index.name == VISITOR_PART and ddf.known_divisions
 
 
-def by_group(ddf, by: str, session: str = "sessionId"):
+def by_group(ddf, by: str, session: str = "sessionId", time: str = "timestamp"):
     """``ddf`` with every ``by`` group inside one partition, shuffling only when it must.
 
     A frame from a session-bucketed lake keeps its partitions for ``by`` = ``session``
     and for ``visit`` (visits split sessions, never join them); one bucketed by visitor
     also for ``visitorId`` (a visitor's sessions are all in its bucket).
+
+    Where an event id may repeat (no lake promises otherwise) and ``by`` is not the session, the
+    copies of one event are made one first, within whole sessions (:func:`~.common.first_events`,
+    after a shuffle by session unless the partitions hold whole sessions already): grouped by
+    another column straight away, a copy without the visitor would land apart from the copy with
+    it, and which one counted would depend on the partitions.
     """
     if session_closed(ddf) and by in (session, "visit"):
         return ddf
@@ -103,7 +252,16 @@ def by_group(ddf, by: str, session: str = "sessionId"):
     cats = [c for c, t in ddf.dtypes.items() if isinstance(t, pd.CategoricalDtype)]
     if cats:
         ddf = ddf.astype({c: "str" for c in cats})
+    if by != session and _may_repeat(ddf, session):
+        if not session_closed(ddf):
+            ddf = ddf.shuffle(on=session, npartitions=ddf.npartitions)
+        ddf = ddf.map_partitions(first_events, time=time, meta=ddf._meta)
     return ddf.shuffle(on=by, npartitions=ddf.npartitions)
+
+
+def _may_repeat(ddf, session: str) -> bool:
+    """Whether an event id of ``ddf`` may repeat within a session (it has both, and no lake promises otherwise)."""
+    return "id" in ddf.columns and session in ddf.columns and not promises_unique_ids(ddf)
 
 
 def columns_of(ddf, *names, ties: bool = True) -> list[str]:
@@ -113,19 +271,21 @@ def columns_of(ddf, *names, ties: bool = True) -> list[str]:
     break ties by it. A question that does not order events skips the id of a lake that promises it never
     repeats (so a frame of all the lake's columns does not read a million ids for nothing)."""
     check_columns(ddf, *[n for n in names if not n.startswith("payload.")])
-    # an id repeats only within its session (common.first_events), so the session comes with it
-    wanted = (*names, "id", "sessionId") if ties or not promises_unique_ids(ddf) else names
+    # an id repeats only within its session (common.first_events), so the session comes with it, and the visitor,
+    # which decides which copy counts
+    unique = promises_unique_ids(ddf)
+    wanted = (*names, "id", "sessionId", *([] if unique else [VISITOR])) if ties or not unique else names
     return list(dict.fromkeys(n for n in wanted if n in ddf.columns))
 
 
-def events_of(ddf, keys, by: str, key: str, time: str):
+def events_of(ddf, keys, by: str, key: str, time: str, firsts: bool = False):
     """``ddf``'s ``by``, ``key`` and ``time`` columns (:func:`columns_of`) with every ``by`` group in one partition, for a
     question that counts only the events of ``keys`` and takes the data's first and last time (of the events with a
-    ``by``): from a lake, only those rows are turned into pandas (:func:`~workbench.tracking.lake_rows.narrowed`);
-    any other frame whole."""
+    ``by``) and, with ``firsts``, each ``by`` group's first event of any key: from a lake, only those rows are turned
+    into pandas (:func:`~workbench.tracking.lake_rows.narrowed`); any other frame whole."""
     columns = columns_of(ddf, by, key, time, ties=False)
-    few = narrowed(ddf, columns, key, keys, (time, by))
-    return by_group(ddf[columns] if few is None else few, by)
+    few = narrowed(ddf, columns, key, keys, (time, by), firsts_of=by if firsts else None)
+    return by_group(ddf[columns] if few is None else few, by, time=time)
 
 
 def field_columns(ddf, *fields: str) -> list[str]:

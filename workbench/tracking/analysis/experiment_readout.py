@@ -46,7 +46,8 @@ def readout(partial: pd.DataFrame, opts: dict, baseline) -> pd.DataFrame:
     types = {c: (np.int64 if c in ints else object if c in ("variant", "note") else float) for c in columns}
     n_rows = int(partial["rows"].sum())
     multiple = partial[partial["variant"].notna()].groupby("variant")["multiple"].sum()
-    cells = merge(partial[partial["stratum"] >= 0][COLUMNS])
+    with np.errstate(over="ignore", invalid="ignore"):  # values too large to square: said once, below
+        cells = merge(partial[partial["stratum"] >= 0][COLUMNS])
     weights = opts["weights"]
     variants = sorted(set(multiple.index.astype(str)) | set(weights or ()))
     if not len(multiple) and n_rows == 0:  # nothing to compare: an empty table
@@ -66,9 +67,12 @@ def readout(partial: pd.DataFrame, opts: dict, baseline) -> pd.DataFrame:
     cells["variant"] = cells["variant"].map(code)
     units = np.array([cells.loc[cells["variant"] == i, "n"].sum() for i in range(len(variants))], dtype=np.int64)
     shares = np.array([weights[v] for v in variants]) if weights else np.full(len(variants), 1 / len(variants))
-    est = estimates(cells, opts["window"] is not None)
+    with np.errstate(over="ignore", invalid="ignore"):
+        est = estimates(cells, opts["window"] is not None)
+    _warn_overflow(opts, cells, est, units)
     b = code[baseline]
-    rows = [_row(opts, i, v, b, cells, est, units, shares) for i, v in enumerate(variants)]
+    with np.errstate(over="ignore", invalid="ignore"):
+        rows = [_row(opts, i, v, b, cells, est, units, shares) for i, v in enumerate(variants)]
     out = pd.DataFrame(rows).reindex(columns=columns)
     out["multiple"] = multiple.reindex(variants, fill_value=0).to_numpy()
     out["expected_share"] = shares
@@ -84,6 +88,22 @@ def readout(partial: pd.DataFrame, opts: dict, baseline) -> pd.DataFrame:
     if opts["metric"] == "conversion" and opts["interval"] == "bayes":
         _bayes(out, b, opts["level"])
     return out.astype(types)
+
+
+def _warn_overflow(opts: dict, cells: pd.DataFrame, est: dict, units: np.ndarray) -> None:
+    """Say so when a variant's value is a number but its variance is not: per-unit values whose squares pass
+    float64's largest number (about 1.8e308: values from about 1e154) leave the intervals and p-values NaN."""
+    lost = [i for i, (value, var, _) in est["plain"].items() if units[i] > 1 and np.isfinite(value)
+            and not np.isfinite(var)]
+    if not lost:
+        return
+    parameter = {"mean": "value", "ratio": "numerator/denominator"}.get(opts["metric"], "success_key")
+    with np.errstate(over="ignore", invalid="ignore"):
+        size = float(np.nanmax(np.abs(cells[["m_Y", "m_N", "m_X", "m_M"]].to_numpy(dtype=float))))
+    warnings.warn(f"compare_variants: {parameter}: per-unit values of about {size:.1e} are too large to square in "
+                  "float64 (its largest number is about 1.8e+308), so the intervals and p-values are NaN; divide "
+                  "the field by a power of ten first (e.g. 1e100) and read the figures in those units",
+                  UserWarning, stacklevel=5)  # the caller's line: readout, compare_variants, the dispatcher
 
 
 def _row(opts, i, variant, b, cells, est, units, shares) -> dict:

@@ -197,6 +197,10 @@ def satterthwaite(parts: list) -> float:
     20.0
     """
     parts = [(v, n) for v, n in parts if n > 1]
+    # in units of the largest part: a variance near float64's largest number cannot be squared (1e150 per unit
+    # gives 1e300), and the ratio does not depend on the unit
+    scale = max((abs(v) for v, _ in parts if np.isfinite(v)), default=0.0) or 1.0
+    parts = [(v / scale, n) for v, n in parts]
     den = sum(v * v / (n - 1) for v, n in parts)
     return sum(v for v, _ in parts) ** 2 / den if den > 0 else np.nan
 

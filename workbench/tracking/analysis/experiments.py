@@ -67,9 +67,9 @@ import numpy as np
 import pandas as pd
 
 from ..catalog import CATALOG
-from .common import check_columns, check_event_keys, codes, first_events, payload_field, tie_order
+from .common import as_text, check_columns, check_event_keys, codes, first_events, payload_field, tie_order
 from .times import NAT, ms_floor, ns
-from .dispatch import by_group, columns_of, compute, field_columns, pandas_or_dask
+from .dispatch import columns_of, field_columns, pandas_or_dask, partials
 from .experiment_stats import COLUMNS, moments
 from .experiment_readout import readout
 
@@ -200,7 +200,8 @@ def _sums(frame, k, g, n_units, code_of, spec, mask) -> np.ndarray:
     rows = np.flatnonzero(mask & (k == code_of.get(spec[0], -2)))
     if spec[1] is None:
         return np.bincount(g[rows], minlength=n_units).astype(np.float64)
-    values = pd.to_numeric(payload_field(frame.iloc[rows], spec[1]), errors="coerce").to_numpy(dtype=np.float64)
+    held = frame[[c for c in dict.fromkeys((spec[1], f"payload.{spec[1]}", "payload")) if c in frame.columns]]
+    values = pd.to_numeric(payload_field(held.iloc[rows], spec[1]), errors="coerce").to_numpy(dtype=np.float64)
     return np.bincount(g[rows], weights=np.nan_to_num(values), minlength=n_units)
 
 
@@ -217,13 +218,15 @@ def _partial(frame: pd.DataFrame, opts: dict, by, key, time) -> pd.DataFrame:
         carriers = np.arange(len(frame))
     else:  # the field sits in payload dicts or JSON text: read only the rows that have a payload
         carriers = np.flatnonzero(frame["payload"].notna().to_numpy())
-    sub = frame.iloc[carriers]
+    # only the columns the variant and the ties are read from (a wide frame's other columns cost a copy each)
+    sub = frame[[c for c in dict.fromkeys((field, f"payload.{field}", "payload", "id")) if c in frame.columns]]
+    sub = sub.iloc[carriers]
     values = payload_field(sub, field)
     has = values.notna().to_numpy() & (g[carriers] >= 0) & (t[carriers] != NAT)
     in_order = tie_order(g[carriers], t[carriers], np.flatnonzero(has), sub)
     named = values.to_numpy(dtype=object)[in_order]
     seen = pd.DataFrame({"g": g[carriers][in_order], "t": t[carriers][in_order],
-                         "v": pd.Series(named, dtype=object).astype(str).to_numpy(dtype=object)})
+                         "v": as_text(named)})
     several = seen.groupby("g")["v"].nunique() > 1
     exposure = seen.drop_duplicates("g")  # each unit's first in (time, id) order
     unit = exposure["g"].to_numpy(dtype=np.int64)
@@ -250,7 +253,8 @@ def _partial(frame: pd.DataFrame, opts: dict, by, key, time) -> pd.DataFrame:
         columns[:, 0] = columns[:, 0] > 0
         columns[:, 2] = columns[:, 2] > 0
     counted = ~multiple if opts["multiple"] == "exclude" else np.ones(len(unit), dtype=bool)
-    cells = moments(variant[counted], stratum[unit][counted], columns[unit][counted])
+    with np.errstate(over="ignore", invalid="ignore"):  # values too large to square: the readout says so
+        cells = moments(variant[counted], stratum[unit][counted], columns[unit][counted])
     cells["variant"] = variant_names[cells["variant"].to_numpy()] if len(cells) else []
     extra = pd.DataFrame({"variant": variant_names, "stratum": -1, "n": 0,
                           "multiple": np.bincount(variant[multiple], minlength=len(variant_names))})
@@ -269,9 +273,9 @@ def _compare_variants_dask(ddf, *, variant_field: str, metric: str = "conversion
                     multiple_variants, covariate, weights, planned_units)
     check_columns(ddf, by, key, time)
     fields = [s[1] for s in (opts["top"], opts["bottom"]) if s is not None and s[1] is not None]
-    part = by_group(ddf[columns_of(ddf, by, key, time, *field_columns(ddf, variant_field, *fields))], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, opts, by, key, time, meta=meta), client=client)
+    partial = partials(ddf, _partial, opts, by, key, time, by=by, meta=meta, client=client, time=time,
+                       columns=columns_of(ddf, by, key, time, *field_columns(ddf, variant_field, *fields)))
     return readout(partial, opts, baseline)
 
 

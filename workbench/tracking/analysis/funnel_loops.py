@@ -40,12 +40,16 @@ import numpy as np
 from .times import NAT
 
 ORDERS = ("ordered", "strict", "any")
+#: How the times of an ``any`` chain's steps are read: PostHog's (its events in time order) or when steps 1..k were
+#: all done.
+TIMES = ("posthog", "all_done")
 
 
 @dataclass
 class Chains:
     """Per group that did the first step (``any``: any step): its code, the depth it reached (1..m)
-    and the time of each step reached (``NAT`` beyond ``depth``), shape (groups, m)."""
+    and the time of the event that filled each step reached (``NAT`` beyond ``depth``), shape (groups, m):
+    for ``any`` not in time order (:func:`step_times` reads them as times to convert)."""
 
     groups: np.ndarray
     depth: np.ndarray
@@ -293,7 +297,6 @@ def _any(g, t, k, run_start, run_end, steps, within_ns, exclude=()) -> Chains:
     times = np.full((len(anchors), m), NAT, dtype=np.int64)
     reached = np.ones(len(anchors), dtype=bool)
     lo = run_start[anchors]
-    done_at = np.full(len(anchors), NAT, dtype=np.int64)
     for j in range(m):
         s = steps[j]
         need = steps[: j + 1].count(s)  # the key's j-th use needs its need-th event in the window
@@ -305,8 +308,30 @@ def _any(g, t, k, run_start, run_end, steps, within_ns, exclude=()) -> Chains:
         p = targets[np.minimum(idx, len(targets) - 1)]
         ok &= (g[p] == g[anchors]) & (t[p] - t[anchors] <= within_ns) & (t[p] <= wall)
         reached &= ok
-        done_at = np.where(reached, np.maximum(done_at, t[p]), NAT)
-        times[reached, j] = done_at[reached]
+        times[reached, j] = t[p][reached]
         depth[reached] += 1
     keep = depth > 0
     return _best(g[anchors][keep], depth[keep], times[keep])
+
+
+def step_times(found: Chains, order: str, definition: str = "posthog") -> np.ndarray:
+    """When each group reached each step, shape (groups, m), ``NAT`` beyond its depth: the times to convert are
+    their differences. ``ordered`` and ``strict``: the steps' own events. ``any``: with ``"posthog"`` (PostHog's
+    unordered funnel) the chain's events in time order, the k-th step reached at its k-th earliest event, so
+    model_loaded at 0 then viewer_loaded at 300 s converts in 300 s whichever step is named first; with
+    ``"all_done"``, step k at the time steps 1..k were all done (there, 0 s).
+
+    >>> found = Chains(np.array([0]), np.array([2]), np.array([[300, 0]]))
+    >>> step_times(found, "any").tolist(), step_times(found, "any", "all_done").tolist()
+    ([[0, 300]], [[300, 300]])
+    """
+    times = found.times
+    if order != "any" or not len(times):
+        return times
+    m = times.shape[1]
+    beyond = np.arange(m)[None, :] >= found.depth[:, None]
+    if definition == "all_done":
+        out = np.maximum.accumulate(times, axis=1)
+    else:
+        out = np.sort(np.where(beyond, np.iinfo(np.int64).max, times), axis=1)
+    return np.where(beyond, NAT, out)

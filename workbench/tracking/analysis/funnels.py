@@ -18,11 +18,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .common import (check_columns, check_event_keys, codes, first_events, payload_field, quantile_from_counts,
-                     step_list, tie_order, warn_unseen)
+from .common import (as_text, check_columns, check_event_keys, codes, first_events, payload_field, quantiles_from_counts,
+                     step_list, tie_order, unique_pairs, warn_unseen)
 from .times import NAT, duration, ms_ticks
-from .dispatch import by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
-from .funnel_loops import ORDERS, chains
+from .dispatch import columns_of, field_columns, gathered, pandas_or_dask, partials
+from .funnel_loops import ORDERS, TIMES, chains, step_times
 
 __all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
 
@@ -32,8 +32,13 @@ _PARTIAL = {"value": object, "step": np.int64, "delta": np.int64, "n": np.int64}
 _UNKNOWN = "unknown"
 
 
-def _options(df, steps, key, order, exclude, attribution) -> tuple[list[str], list[str]]:
+def _options(df, steps, key, order, exclude, attribution, definition="posthog",
+             function="funnel") -> tuple[list[str], list[str]]:
     """The steps and excluded keys as lists, after checking every option (the same for pandas and Dask)."""
+    if definition not in TIMES:
+        raise ValueError(f"{function}: definition: {definition!r} is not one of {', '.join(map(repr, TIMES))} (how "
+                         "order='any' times its steps: 'posthog', its events in time order; 'all_done', when steps "
+                         "1..k were all done)")
     steps = check_event_keys(step_list(steps, "steps", "funnel"), "steps", "funnel", df, column=key)
     if not steps:
         raise ValueError("funnel: steps: give at least one step")
@@ -63,7 +68,9 @@ def _touch(frame: pd.DataFrame, values: pd.Series, g: np.ndarray, k: np.ndarray,
         first = attribution == "first_touch"
         j = np.zeros(len(found.groups), dtype=np.int64) if first else found.depth - 1
         at = np.full(int(g.max(initial=-1)) + 2, NAT, dtype=np.int64)  # per group code (-1: the spare last)
-        at[found.groups] = found.times[np.arange(len(found.groups)), j]
+        # ``any``'s last touch is the chain's latest event, whichever step it filled (NAT beyond depth is the least)
+        at[found.groups] = (found.times.max(axis=1) if order == "any" and not first
+                            else found.times[np.arange(len(found.groups)), j])
         want = np.full(len(at), -3, dtype=np.int64)
         want[found.groups] = np.asarray(steps, dtype=np.int64)[j]
         if order == "any" and not first:  # the chain's latest event, whichever step's key it has
@@ -96,38 +103,44 @@ def _found(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order)
 
 
 def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
-             attribution, total: bool = False) -> pd.DataFrame:
+             attribution, total: bool = False, definition: str = "posthog") -> pd.DataFrame:
     """One frame's (or partition's) summary: groups reaching each step, and counts of each time to convert,
     per breakdown value (a row of step -1 counts the events that carry the breakdown field; with ``total``, rows
     of step ``len(steps)`` count the times from the first step to the last); summaries of frames with disjoint
     groups add up."""
     frame, g_all, _, k_all, t_all, code_of, found = _found(frame, steps, exclude, within_ns, by, key, time, order)
-    rows = []
+    times = step_times(found, order, definition)
+    seen = None
     if breakdown is None:
-        value = np.full(len(found.groups), "", dtype=object)
+        value, names = np.zeros(len(found.groups), dtype=np.int64), np.array([""], dtype=object)
     else:
         field = payload_field(frame, breakdown)
-        value = _touch(frame, field, g_all, k_all, t_all, found, [code_of.get(s, -1) for s in steps], order,
-                       attribution)
-        value[pd.isna(value)] = _UNKNOWN
-        value = value.astype(str).astype(object)  # values compared as text: 1 and "1" are one group
-        rows.append(pd.DataFrame({"value": [""], "step": -1, "delta": -1, "n": int(field.notna().sum())}))
+        touched = _touch(frame, field, g_all, k_all, t_all, found, [code_of.get(s, -1) for s in steps], order,
+                         attribution)
+        text = as_text(touched)  # values compared as text: 1, 1.0 and "1" are one group
+        text[pd.isna(text)] = _UNKNOWN
+        value, names = pd.factorize(pd.Series(text, dtype=object))
+        names = np.asarray(names, dtype=object)
+        seen = int(field.notna().sum())
+    # counts in numpy on the groups' value codes (pandas' groupby on an object column took half a question's time)
+    parts = [] if seen is None else [(np.array([-1]), np.array([-1]), np.array([-1]), np.array([seen]))]
     for j in range(len(steps)):
         at = found.depth > j
-        n = pd.Series(value[at]).value_counts()
-        rows.append(pd.DataFrame({"value": n.index.to_numpy(dtype=object), "step": j, "delta": -1,
-                                  "n": n.to_numpy()}))
+        n = np.bincount(value[at], minlength=len(names))
+        has = np.flatnonzero(n)
+        parts.append((has, np.full(len(has), j), np.full(len(has), -1), n[has]))
         if j:
-            d = pd.DataFrame({"value": value[at], "delta": found.times[at, j] - found.times[at, j - 1]})
-            c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
-            rows.append(c.assign(step=j)[list(_PARTIAL)])
+            v, d, c = unique_pairs(value[at], times[at, j] - times[at, j - 1])
+            parts.append((v, np.full(len(v), j), d, c))
     if total and len(steps) > 1:
         done = found.depth == len(steps)
-        d = pd.DataFrame({"value": value[done], "delta": found.times[done, -1] - found.times[done, 0]})
-        c = d.groupby(["value", "delta"], sort=False).size().reset_index(name="n")
-        rows.append(c.assign(step=len(steps))[list(_PARTIAL)])
-    out = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=list(_PARTIAL))
-    return out.astype(_PARTIAL)
+        v, d, c = unique_pairs(value[done], times[done, -1] - times[done, 0])
+        parts.append((v, np.full(len(v), len(steps)), d, c))
+    if not parts:
+        return pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
+    code, step, delta, n = (np.concatenate([p[i] for p in parts]).astype(np.int64) for i in range(4))
+    label = np.append(names, "").astype(object)[np.where(code >= 0, code, len(names))]  # -1: the seen row's ""
+    return pd.DataFrame({"value": pd.Series(label, dtype=object), "step": step, "delta": delta, "n": n})
 
 
 def _table(partial: pd.DataFrame, steps: list[str], breakdown: str | None, columns=()) -> pd.DataFrame:
@@ -138,15 +151,19 @@ def _table(partial: pd.DataFrame, steps: list[str], breakdown: str | None, colum
     partial = partial[~seen]
     parts = []
     values = sorted(partial["value"].unique().tolist(), key=str) if breakdown is not None else [""]
-    for v in values:
-        mine = partial[partial["value"] == v]
-        reached = mine[mine["delta"] < 0].groupby("step")["n"].sum()
-        counts = reached.reindex(range(len(steps)), fill_value=0).to_numpy(dtype=np.int64)
-        out = _counts_frame(steps, counts)
-        for q, name in ((0.5, "median_s"), (0.9, "p90_s")):
-            out[name] = [np.nan] + [quantile_from_counts(d["delta"].to_numpy(), d["n"].to_numpy(), q) / 1e9
-                                    for d in (mine[(mine["delta"] >= 0) & (mine["step"] == j)]
-                                              for j in range(1, len(steps)))]
+    # the partial's columns as numpy once, each value's rows picked by its code (pandas masks per value and step
+    # took longer than the funnel's search)
+    code = pd.Categorical(partial["value"].to_numpy(dtype=object), categories=values).codes
+    step, delta, n = (partial[c].to_numpy(np.int64) for c in ("step", "delta", "n"))
+    reach = delta < 0
+    for i, v in enumerate(values):
+        mine = code == i
+        counts = np.bincount(step[mine & reach], weights=n[mine & reach], minlength=len(steps))[:len(steps)]
+        out = _counts_frame(steps, counts.astype(np.int64))
+        timed = [quantiles_from_counts(delta[at], n[at], (0.5, 0.9))
+                 for at in (mine & ~reach & (step == j) for j in range(1, len(steps)))]
+        out["median_s"] = [np.nan] + [q[0] / 1e9 for q in timed]
+        out["p90_s"] = [np.nan] + [q[1] / 1e9 for q in timed]
         if breakdown is not None:
             out.insert(0, breakdown, v)
         parts.append(out)
@@ -167,24 +184,25 @@ def _counts_frame(steps: list[str], counts: np.ndarray) -> pd.DataFrame:
 
 
 def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *, order="ordered",
-                 exclude=None, breakdown=None, attribution="first_touch", client=None) -> pd.DataFrame:
+                 exclude=None, breakdown=None, attribution="first_touch", definition="posthog",
+                 client=None) -> pd.DataFrame:
     """:func:`funnel`: per-partition summaries of whole groups, added up."""
-    steps, exclude = _options(ddf, steps, key, order, exclude, attribution)
+    steps, exclude = _options(ddf, steps, key, order, exclude, attribution, definition)
     check_columns(ddf, by, key, time)
     extra = [] if breakdown is None else field_columns(ddf, breakdown)
-    # events of one millisecond are taken in any order: the id orders only a breakdown's touches
-    part = by_group(ddf[columns_of(ddf, by, key, time, *extra, ties=breakdown is not None)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=t) for c, t in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
-                                             order, breakdown, attribution, meta=meta), client=client)
-    partial = partial.groupby(["value", "step", "delta"], sort=False)["n"].sum().reset_index()
+    # events of one millisecond are taken in any order: the id orders only a breakdown's touches
+    partial = partials(ddf, _partial, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time,
+                       order, breakdown, attribution, False, definition, by=by, meta=meta, client=client, time=time,
+                       columns=columns_of(ddf, by, key, time, *extra, ties=breakdown is not None))
     return _table(partial, steps, breakdown, list(ddf.columns))
 
 
 @pandas_or_dask(_funnel_dask)
 def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
            key: str = "key", time: str = "timestamp", *, order: str = "ordered", exclude: Sequence[str] | None = None,
-           breakdown: str | None = None, attribution: str = "first_touch", client=None) -> pd.DataFrame:
+           breakdown: str | None = None, attribution: str = "first_touch", definition: str = "posthog",
+           client=None) -> pd.DataFrame:
     """How many groups went through ``steps``, step by step.
 
     A group is a ``by`` value: a session, a ``visit`` from :func:`sessionize`, or a visitor
@@ -237,8 +255,10 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     step's count (1.0 for the first step), ``drop_off`` = previous step's count - count,
     ``drop_off_rate`` = drop_off / previous count, ``median_s`` and ``p90_s`` (seconds from
     the previous step's event to this one's, over the groups reaching this step, linear
-    interpolation; NaN for step 1; for ``"any"``, from the time steps 1..k-1 were all done).
-    A ratio whose denominator is 0 is NaN.
+    interpolation; NaN for step 1; for ``"any"`` as ``definition`` says: ``"posthog"``, the
+    default, PostHog's unordered funnel: a chain's events in time order, step k reached at its
+    k-th earliest; ``"all_done"``: step k reached when steps 1..k were all done, see
+    :func:`~.funnel_loops.step_times`). A ratio whose denominator is 0 is NaN.
 
     >>> t = pd.to_datetime(["2026-11-01 10:00", "2026-11-01 10:05", "2026-11-01 10:01"], utc=True)
     >>> df = pd.DataFrame({"sessionId": ["a", "a", "b"], "key": ["viewer_loaded", "ar_requested", "viewer_loaded"],
@@ -250,9 +270,10 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     >>> funnel(df, ["ar_requested", "viewer_loaded"], order="any")["count"].tolist()
     [1, 1]
     """
-    steps, exclude = _options(df, steps, key, order, exclude, attribution)
+    steps, exclude = _options(df, steps, key, order, exclude, attribution, definition)
     check_columns(df, by, key, time)
-    partial = _partial(df, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time, order, breakdown, attribution)
+    partial = _partial(df, steps, exclude, duration(within, "within", "funnel", zero=True), by, key, time, order,
+                       breakdown, attribution, False, definition)
     return _table(partial, steps, breakdown, list(df.columns))
 
 

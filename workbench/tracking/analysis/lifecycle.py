@@ -6,11 +6,14 @@ least one ``event`` event in it: name the event that means engagement (an engage
 periods of ``period`` in ``tz`` (UTC when none): days from midnight, ``"7D"`` weeks from
 Monday. Each period, every unit active in it is exactly one of:
 
-- **new**: this is its first active period in the data given (PostHog counts from the
-  person's creation; events carry no profile, so the first event stands for it, as
-  PostHog's own warehouse model does: give the whole history, not a slice of it);
+- **new**: ``definition="posthog"`` (the default, PostHog's): the period is the unit's first
+  period *with any event* (PostHog counts from the person's creation, which its first event
+  of any kind makes; events carry no profile, so the first event stands for it: give the
+  whole history, not a slice of it). A unit seen earlier with other events only is not new
+  when it first does ``event``: it is *resurrecting*. ``definition="first_active"``: the
+  unit's first period with ``event`` (whatever it did before);
 - **returning**: active in the previous period too;
-- **resurrecting**: not active in the previous period, active in some earlier one;
+- **resurrecting**: not active in the previous period, and not new;
 
 and **dormant** counts the units active in the previous period and not in this one, as a
 negative number (PostHog plots it below the axis); a unit that never comes back is dormant
@@ -31,20 +34,23 @@ import numpy as np
 import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, unique_pairs
-from .dispatch import compute, events_of, pandas_or_dask
+from .dispatch import columns_of, pandas_or_dask, partials
 from .times import MAX_PERIODS, NAT, duration, floor_period, instant, ms_ticks, wall_clock
 
-__all__ = ["lifecycle", "active_periods", "STATUSES"]
+__all__ = ["lifecycle", "active_periods", "STATUSES", "DEFINITIONS"]
 
 STATUSES = ("new", "returning", "resurrecting", "dormant")
+#: What makes a unit new: its first period with any event (PostHog's), or its first with the event.
+DEFINITIONS = ("posthog", "first_active")
 _FIRST, _LAST = -1, -2  # status codes of the rows holding the first active period and the data's last period
 _PARTIAL = {"period": np.int64, "status": np.int64, "n": np.int64}
 
 
 def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str, period: int, tz,
-                   function: str) -> tuple[np.ndarray, np.ndarray, int, int]:
+                   function: str, seen: bool = False):
     """Each unit's active periods: (unit codes, period starts in wall-clock ns of ``tz``), unique, sorted by unit
-    then period; and the wall-clock ns of the frame's first and last event of any key (``NAT`` when none)."""
+    then period; and the wall-clock ns of the frame's first and last event of any key (``NAT`` when none). With
+    ``seen``, a fifth item: per unit code, the start of the period of its first event of any key."""
     frame = first_events(frame, time=time, scope=by)
     g, _ = codes(frame[by], wide=False)
     t = ms_ticks(frame[time], tz=tz, function=function)  # a lake's own milliseconds, uncopied
@@ -57,7 +63,14 @@ def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str
     origin = int(floor_period(np.array([0]), period)[0])
     number = (floor_period(wall_clock(t[hit] * 10**6, tz), period) - origin) // period
     units, numbers, _ = unique_pairs(g[hit], number)
-    return units, numbers * period + origin, first, last
+    out = units, numbers * period + origin, first, last
+    if not seen:
+        return out
+    earliest = np.full(int(g.max(initial=-1)) + 1, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(earliest, g[ok], t[ok])
+    met = earliest != np.iinfo(np.int64).max
+    earliest[met] = floor_period(wall_clock(earliest[met] * 10**6, tz), period)
+    return (*out, earliest)
 
 
 def _options(df, event, period, key, function: str) -> int:
@@ -65,14 +78,25 @@ def _options(df, event, period, key, function: str) -> int:
     return duration(period, "period", function)
 
 
-def _partial(frame: pd.DataFrame, event, by, key, time, p, tz) -> pd.DataFrame:
+def _definition(definition) -> str:
+    if definition not in DEFINITIONS:
+        raise ValueError(f"lifecycle: definition: {definition!r} is not one of {', '.join(map(repr, DEFINITIONS))} "
+                         "('posthog': new is a unit's first period with any event; 'first_active': its first with "
+                         "the event)")
+    return definition
+
+
+def _partial(frame: pd.DataFrame, event, by, key, time, p, tz, definition: str = "posthog") -> pd.DataFrame:
     """Per frame (or partition of whole units): counts per (period, status), the first active period and the
     data's last period (rows of status -1 and -2)."""
-    g, start, _, last = active_periods(frame, event, by, key, time, p, tz, "lifecycle")
+    found = active_periods(frame, event, by, key, time, p, tz, "lifecycle", seen=definition == "posthog")
+    g, start, _, last = found[:4]
     same = np.r_[False, g[1:] == g[:-1]]
     prev = same & (np.r_[0, start[:-1]] == start - p)  # active in the period before
     after = np.r_[same[1:], False] & (np.r_[start[1:], 0] == start + p)  # active in the period after
     new = ~same  # a unit's first active period (pairs are sorted by unit, then period)
+    if definition == "posthog" and len(g):  # and the first of any of its events: else seen before, coming back
+        new &= start == found[4][g]
     status = np.where(new, 0, np.where(prev, 1, 2))
     # counts per (period, status) by one bincount over (period number - the first, status): no sort
     lo = int(start.min()) if len(start) else 0
@@ -115,24 +139,30 @@ def _table(partial: pd.DataFrame, p: int, tz) -> pd.DataFrame:
 
 
 def _lifecycle_dask(ddf, *, event: str, period="1D", by: str = "sessionId", tz: str | None = None, key: str = "key",
-                    time: str = "timestamp", client=None) -> pd.DataFrame:
+                    time: str = "timestamp", definition: str = "posthog", client=None) -> pd.DataFrame:
     """:func:`lifecycle`: counts per partition of whole units, added up."""
     p = _options(ddf, event, period, key, "lifecycle")
+    definition = _definition(definition)
     check_columns(ddf, by, key, time)
-    part = events_of(ddf, [event], by, key, time)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, event, by, key, time, p, tz, meta=meta), client=client)
+    # from a lake, only the event's rows, each file's ends and (PostHog's new) each unit's first event of each file
+    partial = partials(ddf, _partial, event, by, key, time, p, tz, definition, by=by, meta=meta, client=client,
+                       columns=columns_of(ddf, by, key, time, ties=False), time=time,
+                       rows=(key, (event,), (time, by), by if definition == "posthog" else None))
     return _table(partial, p, tz)
 
 
 @pandas_or_dask(_lifecycle_dask)
 def lifecycle(df: pd.DataFrame, *, event: str, period: str | pd.Timedelta = "1D", by: str = "sessionId",
-              tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+              tz: str | None = None, key: str = "key", time: str = "timestamp", definition: str = "posthog",
+              client=None) -> pd.DataFrame:
     """New, returning, resurrecting and dormant units per period (definitions and edge rules in the module text).
 
     ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused) that cuts the data into at most
     100,000 periods (``times.MAX_PERIODS``; more is a ValueError naming ``period``); ``tz`` is where the
     periods' midnights are (and what a time without a zone means): a name pandas knows, else a ValueError.
+    ``definition`` says what makes a unit new: ``"posthog"`` (the default: its first period with any
+    event) or ``"first_active"`` (its first period with ``event``).
 
     Input columns: ``by``, ``key``, ``time``. Output, one row per period in order:
     ``period`` (its start, in ``tz`` or UTC), ``new``, ``returning``, ``resurrecting``
@@ -146,5 +176,6 @@ def lifecycle(df: pd.DataFrame, *, event: str, period: str | pd.Timedelta = "1D"
     [[1, 0, 0], [0, 0, -1], [0, 1, 0]]
     """
     p = _options(df, event, period, key, "lifecycle")
+    definition = _definition(definition)
     check_columns(df, by, key, time)
-    return _table(_partial(df, event, by, key, time, p, tz), p, tz)
+    return _table(_partial(df, event, by, key, time, p, tz, definition), p, tz)

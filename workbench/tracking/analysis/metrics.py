@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..catalog import CATALOG
-from .common import check_columns, check_event_keys, first_events, payload_field, pct_name, warn_unseen
+from .common import as_text, check_columns, check_event_keys, first_events, payload_field, pct_name, warn_unseen
 from .dispatch import as_dicts, by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .sessions import dwell_times, sessionize
 
@@ -150,7 +150,7 @@ def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float
     group = payload_field(sub, by)
     if len(sub) and not group.notna().any():
         warn_unseen(by, "by", "load_times", df.columns, "every load counts under 'unknown'")
-    group = group.astype(object).where(group.notna(), "unknown").astype(str)
+    group = pd.Series(as_text(group), index=group.index).fillna("unknown")
     frame = pd.DataFrame({by: group.to_numpy(), "ms": ms.to_numpy()})
     grouped = frame.groupby(by, sort=True)["ms"]
     out = pd.DataFrame({"count": grouped.count(), "mean_ms": grouped.mean()})

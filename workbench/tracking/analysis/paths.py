@@ -24,7 +24,7 @@ import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, step_list, tie_order
 from .times import NAT, ms_ticks
-from .dispatch import by_group, columns_of, compute, pandas_or_dask
+from .dispatch import columns_of, pandas_or_dask, partials
 from .sessions import sessionize
 
 __all__ = ["paths", "transitions", "ARROW", "MAX_STEPS"]
@@ -126,10 +126,9 @@ def _paths_dask(ddf, *, start=None, end=None, steps=5, top=20, by="visit", exclu
                 gap="30min", key="key", time="timestamp", client=None) -> pd.DataFrame:
     """:func:`paths`: path counts per partition of whole groups, added up."""
     ddf = _check(ddf, start, end, steps, exclude, key, by, gap, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time)], by)
     meta = pd.DataFrame({"path": pd.Series([], dtype=object), "n": pd.Series([], dtype=np.int64)})
-    (partial,) = compute(part.map_partitions(_path_partial, start, end, steps, by, key, time, exclude, collapse,
-                                             meta=meta), client=client)
+    partial = partials(ddf, _path_partial, start, end, steps, by, key, time, exclude, collapse, by=by,
+                       columns=columns_of(ddf, by, key, time), meta=meta, client=client, time=time)
     return _path_table(partial, top)
 
 
@@ -181,11 +180,10 @@ def _transitions_dask(ddf, *, by="visit", exclude=None, collapse=False, gap="30m
                       client=None) -> pd.DataFrame:
     """:func:`transitions`: pair counts per partition of whole groups, added up."""
     ddf = _check(ddf, None, None, 1, exclude, key, by, gap, time)
-    part = by_group(ddf[columns_of(ddf, by, key, time)], by)
     meta = pd.DataFrame({"from": pd.Series([], dtype=object), "to": pd.Series([], dtype=object),
                          "n": pd.Series([], dtype=np.int64)})
-    (partial,) = compute(part.map_partitions(_transition_partial, by, key, time, exclude, collapse, meta=meta),
-                         client=client)
+    partial = partials(ddf, _transition_partial, by, key, time, exclude, collapse, by=by,
+                       columns=columns_of(ddf, by, key, time), meta=meta, client=client, time=time)
     return _transition_table(partial)
 
 

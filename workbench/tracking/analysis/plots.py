@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .common import payload_field
+from .common import as_text, payload_field
 from .metrics import events_over_time
 
 __all__ = ["plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank", "plot_retention", "plot_paths",
@@ -43,7 +43,7 @@ def plot_load_times(df: pd.DataFrame, by: str = "device", ax=None):
     """
     sub = df[df["key"] == "viewer_loaded"]
     group = payload_field(sub, by)
-    frame = pd.DataFrame({by: group.astype(object).where(group.notna(), "unknown").astype(str).to_numpy(),
+    frame = pd.DataFrame({by: pd.Series(as_text(group), index=group.index).fillna("unknown").to_numpy(),
                           "loadTimeMs": pd.to_numeric(payload_field(sub, "loadTimeMs"), errors="coerce").to_numpy()})
     ax = frame.plot.box(by=by, ax=ax, return_type="axes") if len(frame) else frame.plot(ax=ax)
     if isinstance(ax, pd.Series):

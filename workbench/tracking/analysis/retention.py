@@ -49,7 +49,7 @@ import pandas as pd
 from .common import check_columns, check_event_keys, codes, first_events
 from .times import NAT, check_tz, duration, ns
 from .times import floor_period as _floor, instant as _instant, wall_clock as _local
-from .dispatch import by_group, columns_of, compute, pandas_or_dask
+from .dispatch import columns_of, pandas_or_dask, partials
 
 __all__ = ["retention", "retention_curve", "KINDS"]
 
@@ -268,10 +268,9 @@ def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: s
     check_tz(tz, "retention")
     check_columns(ddf, by, key, time)
     end_ns = _end(end, tz)
-    part = by_group(ddf[columns_of(ddf, by, key, time, ties=False)], by)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, start_key, return_key, by, key, time, p, cols, kind,
-                                             calendar, end_ns, tz, meta=meta), client=client)
+    partial = partials(ddf, _partial, start_key, return_key, by, key, time, p, cols, kind, calendar, end_ns, tz,
+                       by=by, columns=columns_of(ddf, by, key, time, ties=False), meta=meta, client=client, time=time)
     return _table(partial, p, cols, calendar, end_ns, by, tz)
 
 

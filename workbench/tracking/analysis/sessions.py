@@ -12,7 +12,7 @@ import pandas as pd
 
 from .common import check_columns, codes, first_events, payload_field
 from .times import duration, ns
-from .dispatch import as_dicts, by_group, columns_of, field_columns, pandas_or_dask
+from .dispatch import as_dicts, by_group, columns_of, field_columns, pandas_or_dask, remember
 
 __all__ = ["sessionize", "dwell_times"]
 
@@ -38,7 +38,9 @@ def _sessionize_dask(ddf, gap="30min", by="sessionId", time="timestamp", client=
     duration(gap, "gap", "sessionize")  # refused now, not inside the first computation
     part = by_group(ddf, by, session=by)
     meta = clear_known_categories(pd.Series(pd.Categorical([]), name="visit", index=part._meta.index))
-    return part.assign(visit=part[[by, time]].map_partitions(_visits, gap, by, time, meta=meta))
+    out = part.assign(visit=part[[by, time]].map_partitions(_visits, gap, by, time, meta=meta))
+    # a question over the visits of a lake that fits makes them itself, bucket by bucket, in this process
+    return remember(out, ddf, sessionize, "visit", by, gap=gap, by=by, time=time)
 
 
 @pandas_or_dask(_sessionize_dask)
@@ -107,7 +109,7 @@ def _dwell_times_dask(ddf, visit="visit", time="timestamp", key="key", gap="30mi
     check_columns(ddf, visit, time, key)
     carried = [c for c in ("viewerToken", "sessionId") if c in ddf.columns]  # optional, as for pandas
     wanted = columns_of(ddf, visit, time, key, *carried, *field_columns(ddf, "durationMs"))
-    part = by_group(ddf[wanted], visit)
+    part = by_group(ddf[wanted], visit, time=time)
     return part.map_partitions(lambda p: dwell_times(as_dicts(p), visit=visit, time=time, key=key),
                                meta=dwell_times(as_dicts(part._meta), visit=visit, time=time, key=key))
 

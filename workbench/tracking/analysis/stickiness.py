@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .common import check_columns
-from .dispatch import compute, events_of, pandas_or_dask
+from .dispatch import columns_of, pandas_or_dask, partials
 from .lifecycle import _options as _event_and_period, active_periods
 from .times import NAT, duration, floor_period, instant
 
@@ -95,9 +95,10 @@ def _stickiness_dask(ddf, *, event: str, period="1D", within="7D", by: str = "se
     """:func:`stickiness`: counts per partition of whole units, added up."""
     p, w = _options(ddf, event, period, within, key)
     check_columns(ddf, by, key, time)
-    part = events_of(ddf, [event], by, key, time)
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
-    (partial,) = compute(part.map_partitions(_partial, event, by, key, time, p, w, tz, meta=meta), client=client)
+    # from a lake, only the event's rows and each file's ends
+    partial = partials(ddf, _partial, event, by, key, time, p, w, tz, by=by, meta=meta, client=client,
+                       columns=columns_of(ddf, by, key, time, ties=False), time=time, rows=(key, (event,), (time, by), None))
     return _table(partial, p, w, tz)
 
 
