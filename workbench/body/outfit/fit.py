@@ -23,16 +23,18 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..mesh import BodyMesh, vertex_normals
-from .drape import (Frame, along_rims, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, support,
+from .drape import (Frame, along_rims, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, snug, support,
                     untangle)
 from .styles import Drape, Style, landmarks
 
-__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach"]
+__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach", "smooth_rims"]
 
 # The parts of the body, by index into a panel's ``shares`` columns (workbench.body.outfit.pattern).
 TORSO, NECK, ARMS, LEGS = 0, 1, (2, 3), (4, 5)
 SIDES = ("Left", "Right")
 MAX_REACH = 6
+# How far a gathered band stands off the skin (metres; its finished edge stands proud of that).
+SNUG = 0.003
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
 # groove a centimetre wide (the spine's) no longer face each other.
 NORMAL_ROUNDS = 8
@@ -72,6 +74,39 @@ def _push(frame: Frame, surface: np.ndarray, s0: float, step: float, drape: Drap
     inside = s >= s0 - step          # (below the last ring, the last ring holds)
     push = np.maximum(target - r, 0) * weight * inside * smoothstep(0.015, 0.03, r)
     return push[:, None] * radial
+
+
+def smooth_rims(p: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, rounds: int = 6) -> np.ndarray:
+    """The rims smoothed as lines (Taubin's steps along each rim, which do not shrink it), the points next to
+    them moved half as far: where a cut crosses a crease of the helper (the trapezius' ridge behind the neck)
+    it zigzags between the helper's vertices.
+
+    >>> import scipy.sparse as sp
+    >>> ring = np.array([[np.cos(a), np.sin(a), 0.02 * (-1) ** k] for k, a in enumerate(np.linspace(0, 6.28, 40, endpoint=False))])
+    >>> i = np.arange(40)
+    >>> adj = sp.csr_matrix((np.ones(80), (np.r_[i, i], np.r_[(i + 1) % 40, (i - 1) % 40])), shape=(40, 40))
+    >>> bool(np.abs(smooth_rims(ring, adj, np.ones(40, bool))[:, 2]).max() < 0.005)
+    True
+    """
+    if not rim.any():
+        return p
+    on = along_rims(adjacency, rim)
+    keep = rim[on.indices]
+    rows = np.repeat(np.arange(on.shape[0]), np.diff(on.indptr))
+    line = sp.csr_matrix((on.data * keep * rim[rows], on.indices, on.indptr), shape=on.shape)
+    degree = np.asarray(line.sum(1)).ravel()
+    ok = (rim & (degree == 2)).astype(np.float64)[:, None]
+    degree = np.maximum(degree, 1)[:, None]
+    q = p.copy()
+    for rate in (0.5, -0.53) * rounds:
+        q = q + rate * ok * ((line @ q) / degree - q)
+    move = q - p
+    # The points next to a rim follow it half way (their rim neighbours' mean move).
+    to_rim = sp.csr_matrix((adjacency.data * rim[adjacency.indices], adjacency.indices, adjacency.indptr),
+                           shape=adjacency.shape)
+    count = np.asarray(to_rim.sum(1)).ravel()[:, None]
+    follow = np.where((count > 0) & ~rim[:, None], 0.5 * (to_rim @ move) / np.maximum(count, 1), 0.0)
+    return q + follow
 
 
 def gathered(style: Style, panel: dict) -> np.ndarray:
@@ -203,6 +238,12 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     rims = along_rims(adjacency, panel["rim"])
     p = untangle(p0 + (1 - pushed) * style.lift * n0 + disp, panel["faces"], rims, n0)
     p = membrane(p, n0, adjacency, panel["rim"], rounds=16, rate=0.6)
+    # Gathered bands hug the body (a crew neck's collar, cuffs, a waistband): the helper stands a centimetre
+    # off the skin round the neck and the lift and drape added as much again (a neckline standing 2 cm off
+    # the neck read as a raw cut).
+    lift = style.lift * (1 - held) + SNUG * held
+    if held.any():
+        p = snug(p, mesh, panel["near"], SNUG, held, adjacency)
     if under is not None:
         torso = style.part == "Outfit_Top"
         pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
@@ -214,7 +255,8 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
         for _ in range(4):
             out = np.maximum(out, (adjacency @ out) / degree)
         p = p + out[:, None] * n0
-    p = clear_of_the_skin(p, mesh, panel["near"], style.lift, adjacency)
+    p = smooth_rims(p, adjacency, panel["rim"])
+    p = clear_of_the_skin(p, mesh, panel["near"], lift, adjacency)
     p = untangle(p, panel["faces"], rims, n0)
     # Last, the membrane again (it only moves out): the rims smoothed as lines after the pushes above.
     return membrane(p, n0, adjacency, panel["rim"], rounds=6)

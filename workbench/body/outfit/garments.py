@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from .fit import base_points, fitted
+from .edges import finished
 from .hood import worn
 from .pattern import HOOD_EASE, pattern
 from .styles import STYLES
@@ -39,20 +40,25 @@ UNDER = {"trousers": "shoes", "shorts": None, "skirt": None}
 
 
 class Dressed:
-    """One garment on one body: its ``piece``, each vertex's ``ease`` (metres the cloth stands off the
-    helper beyond its lift: what the fold map is drawn from) and its welded ``points``."""
+    """One garment on one body: its ``piece``, each of its pattern's vertices' ``ease`` (metres the cloth
+    stands off the helper beyond its lift: what the fold map is drawn from), its welded ``points`` and how
+    many of the piece's vertices and triangles are its outside (``shell``; the finished edges' rolls and
+    facings follow them)."""
 
-    def __init__(self, piece: Piece, ease: np.ndarray, points: np.ndarray):
+    def __init__(self, piece: Piece, ease: np.ndarray, points: np.ndarray, shell: tuple[int, int] | None = None):
         self.piece = piece
         self.ease = ease
         self.points = points
+        self.shell = shell or (len(piece.positions), piece.triangles)
 
     def samples(self) -> tuple[np.ndarray, np.ndarray]:
-        """Points on the garment's surface (its vertices and its triangles' centres) and the surface's
-        normals there."""
+        """Points on the garment's outside (its vertices and its triangles' centres, not its facings, which
+        face in) and the surface's normals there."""
         out = []
+        vertices, triangles = self.shell
         for values in (self.piece.positions.astype(np.float64), self.piece.normals.astype(np.float64)):
-            out.append(np.concatenate([values, values[self.piece.indices].mean(1)]))
+            values = values[:vertices]
+            out.append(np.concatenate([values, values[self.piece.indices[:triangles]].mean(1)]))
         out[1] /= np.maximum(np.linalg.norm(out[1], axis=1, keepdims=True), 1e-12)
         return out[0], out[1]
 
@@ -76,11 +82,20 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
                                 shape=(len(pat["hood_offset"]), len(q)))
         q = np.concatenate([q, worn(q, vertex_normals(q, pat["faces"]), binding, pat["hood_offset"])])
         ease = np.concatenate([ease, np.full(len(pat["hood_offset"]), HOOD_EASE)])
-    normals = vertex_normals(q, np.concatenate([pat["faces"], pat["hood_faces"]]))
+    faces = np.concatenate([pat["faces"], pat["hood_faces"]])
+    from_cut = np.concatenate([pat["from_cut"], np.full((len(q) - len(pat["from_cut"]), pat["from_cut"].shape[1]), np.inf)])
+    q, edge_at, edge_normal = finished(q, vertex_normals(q, faces).astype(np.float64), pat, style.bands, style.edge,
+                                       from_cut)
+    normals = vertex_normals(q, faces)
     v = pat["vmap"]
-    piece = Piece(q[v].astype(np.float32), normals[v], pat["uv"], pat["vfaces"].astype(np.int64),
-                  pat["joints"][v], pat["weights"][v], np.full(len(v), -1, np.int64))
-    out = Dressed(piece, ease[v].astype(np.float32), q)
+    src = v[pat["edge_src"]]
+    piece = Piece(np.concatenate([q[v], edge_at]).astype(np.float32),
+                  np.concatenate([normals[v], edge_normal]).astype(np.float32),
+                  np.concatenate([pat["uv"], pat["uv"][pat["edge_src"]]]),
+                  np.concatenate([pat["vfaces"], pat["edge_faces"]]).astype(np.int64),
+                  np.concatenate([pat["joints"][v], pat["joints"][src]]),
+                  np.concatenate([pat["weights"][v], pat["weights"][src]]), np.full(len(v) + len(src), -1, np.int64))
+    out = Dressed(piece, ease[v].astype(np.float32), q, (len(v), len(pat["vfaces"])))
     with _LOCK:
         _CACHE[key] = out
         while len(_CACHE) > CACHED:

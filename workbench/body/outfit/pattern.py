@@ -35,6 +35,7 @@ from ..compile import top_four
 from ..mesh import BodyMesh, body_mesh, vertex_normals
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
+from .edges import rolls
 from .fit import ARMS, LEGS, fitted, base_points
 from .hood import hood, worn
 from .styles import STYLES, Style, landmarks
@@ -45,7 +46,7 @@ __all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "SHOE_HEIGHT", "pattern", "refere
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
-FORMAT = 26
+FORMAT = 27
 FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
 SNAP = 0.001
@@ -254,6 +255,9 @@ def _build(name: str) -> dict[str, np.ndarray]:
         for k, q_uv in zip(pieces, packed):
             uv[vertex_piece == k] = q_uv
     n = len(panel["rim"])
+    # The finished edges' rolls (workbench.body.outfit.edges): on the panel's rims, not the hood's.
+    cut = np.argmin(np.where(np.isfinite(from_cut), from_cut, np.inf), axis=1) if from_cut.shape[1] else np.zeros(n, np.int64)
+    panel.update(rolls(faces, vfaces[:len(faces)], cut.astype(np.int64), len(vmap)))
     all_rim = np.zeros(len(q), bool)
     all_rim[open_edges(all_faces).reshape(-1)] = True
     panel.update({"near": body[tree.query(q[:n], k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
