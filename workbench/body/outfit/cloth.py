@@ -93,7 +93,7 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
     uv = pat["uv"]
     tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[pat["vfaces"]], n)
     # (A hood's points, after the panel's, are on no cut's band.)
-    from_cut = np.concatenate([pat["from_cut"], np.full((len(pat["hood_offset"]), len(style.bands)), np.inf,
+    from_cut = np.concatenate([pat["from_cut"], np.full((int(pat["vmap"].max()) + 1 - len(pat["from_cut"]), len(style.bands)), np.inf,
                                                         np.float32)])[pat["vmap"]]
     texel = pat["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from .fit import base_points, fitted
+from .drape import clear_of_the_skin
 from .edges import finished
 from .hood import worn
 from .pattern import HOOD_EASE, pattern
@@ -35,6 +36,8 @@ __all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER"]
 _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 CACHED = 48
+# How far the hood stands off the skin at least (metres).
+HOOD_CLEAR = 0.004
 # What each bottom covers: trousers' cuffs fall over the shoes.
 UNDER = {"trousers": "shoes", "shorts": None, "skirt": None}
 
@@ -77,11 +80,19 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
     below = None if under is None else dressed(mesh, under).samples()
     q = fitted(mesh, style, pat, (p0, n0), below)
     ease = np.maximum(np.linalg.norm(q - p0, axis=1) - style.lift, 0)
-    if len(pat["hood_offset"]):
-        binding = sp.csr_matrix((pat["hood_data"], pat["hood_indices"], pat["hood_indptr"]),
-                                shape=(len(pat["hood_offset"]), len(q)))
-        q = np.concatenate([q, worn(q, vertex_normals(q, pat["faces"]), binding, pat["hood_offset"])])
-        ease = np.concatenate([ease, np.full(len(pat["hood_offset"]), HOOD_EASE)])
+    if len(pat["hood_faces"]):
+        # The hood on the hoodie, then clear of the skin: its roll stands round the neck, which a heavier
+        # build's trapezius fills more than the reference body's.
+        neck = mesh.skeleton.pos("Neck")
+        hood_at = worn(q, pat["hood_line"], (float(neck[0]), float(neck[2])), pat["hood_tri"], pat["hood_bary"],
+                       pat["hood_offset"])
+        faces = pat["hood_faces"] - len(q)
+        edges = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
+        adjacency = sp.csr_matrix((np.ones(2 * len(edges)), (np.r_[edges[:, 0], edges[:, 1]], np.r_[edges[:, 1], edges[:, 0]])),
+                                  shape=(len(hood_at), len(hood_at)))
+        adjacency.data[:] = 1.0
+        q = np.concatenate([q, clear_of_the_skin(hood_at, mesh, pat["hood_near"], HOOD_CLEAR, adjacency)])
+        ease = np.concatenate([ease, np.full(len(hood_at), HOOD_EASE)])
     faces = np.concatenate([pat["faces"], pat["hood_faces"]])
     from_cut = np.concatenate([pat["from_cut"], np.full((len(q) - len(pat["from_cut"]), pat["from_cut"].shape[1]), np.inf)])
     q, edge_at, edge_normal = finished(q, vertex_normals(q, faces).astype(np.float64), pat, style.bands, style.edge,

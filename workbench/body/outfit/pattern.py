@@ -37,7 +37,7 @@ from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
 from .edges import rolls
 from .fit import ARMS, LEGS, fitted, base_points
-from .hood import hood, worn
+from .hood import hood, hood_ring, worn
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
 from ...skeleton import JOINT_NAMES
@@ -51,6 +51,8 @@ FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
 SNAP = 0.001
 REFINE = 1
+# How far in from a rim the skin is hidden, per metre the cloth stands off it (workbench.body.outfit.garments).
+LOOSE = 2.5
 # The hood's ease, for its folds (it lies loose).
 HOOD_EASE = 0.015
 # The shoes' texture runs from the sole (v = 1) up to this height.
@@ -161,7 +163,8 @@ def _from_cuts(points: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, fi
 def _hidden(style: Style, mesh: BodyMesh, points: np.ndarray, faces: np.ndarray, rim: np.ndarray,
             adjacency: sp.csr_matrix) -> np.ndarray:
     """Body vertices (a mask over the mesh) under the draped garment: behind the nearest point of it, within
-    10 cm, where that point is at least ``margin`` from the garment's rims along the cloth."""
+    10 cm, where that point is at least ``margin`` from the garment's rims along the cloth, and :data:`LOOSE`
+    times its distance from the skin."""
     from scipy.sparse.csgraph import dijkstra
 
     body = mesh.groups["body"]
@@ -171,7 +174,9 @@ def _hidden(style: Style, mesh: BodyMesh, points: np.ndarray, faces: np.ndarray,
     inside = np.einsum("nc,nc->n", skin - points[q], normals[q]) < 0
     from_rim = dijkstra(_lengths(points, adjacency), indices=np.flatnonzero(rim), min_only=True)
     out = np.zeros(len(mesh.positions), bool)
-    out[body] = inside & (dist < 0.10) & (from_rim[q] >= style.margin)
+    # Deeper under loose cloth: looking up under a flared skirt's hem or a loose sleeve shows the skin that
+    # far in, and the cut's edge (whole triangles) showed as a sawtooth there.
+    out[body] = inside & (dist < 0.10) & (from_rim[q] >= np.maximum(style.margin, LOOSE * dist))
     return out
 
 
@@ -220,19 +225,29 @@ def _build(name: str) -> dict[str, np.ndarray]:
     q = fitted(mesh, style, panel, base)
     ease = np.linalg.norm(q - base[0], axis=1) - style.lift
     part, islands = _islands(style, mesh, q, shares)
-    # The hood (a hoodie's): more points, bound to the hoodie's, and their triangles.
-    binding, offset, hood_faces = sp.csr_matrix((0, len(q))), np.zeros(0), np.zeros((0, 3), np.int64)
+    # The hood (a hoodie's): more points, bound to the hoodie's triangles, and their triangles.
+    tri, bary, offset, hood_faces = (np.zeros((0, 3), np.int64), np.zeros((0, 3)), np.zeros((0, 3)),
+                                     np.zeros((0, 3), np.int64))
     if "hood" in style.extras:
         line = np.flatnonzero(rim & (np.abs(style.cuts(e, p)[1]) < SNAP + 1e-4))
-        binding, offset, hood_faces = hood(q, faces, line, (e["neck_x"], e["neck_z"]))
-        q = np.concatenate([q, worn(q, vertex_normals(q, faces), binding, offset)])
-        ease = np.concatenate([ease, np.full(len(offset), HOOD_EASE)])
-        part = np.concatenate([part, np.full(len(offset), len(islands))])
+        tri, bary, offset, hood_faces = hood(q, faces, line, (e["neck_x"], e["neck_z"]))
+        extra = worn(q, line, (e["neck_x"], e["neck_z"]), tri, bary, offset)
+        q = np.concatenate([q, extra])
+        ease = np.concatenate([ease, np.full(len(extra), HOOD_EASE)])
+        part = np.concatenate([part, np.full(len(extra), len(islands))])
         islands.append(Island(Frame([e["neck_x"], 0.0, e["neck_z"]], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]),
                               [0.0, 0.0, 1.0]))
     all_faces = np.concatenate([faces, hood_faces])
     all_adjacency = _adjacency(all_faces, len(q))
     weights = _borrowed(mesh, tree, body, q, np.arange(len(JOINT_NAMES)), len(JOINT_NAMES))
+    # The hood's bag moves as the hoodie under it does, its roll as the neckline it stands on (the roll
+    # borrowed the neck's weights and turned with the head).
+    if len(tri):
+        weights[len(weights) - len(tri):] = np.einsum("nk,nkj->nj", bary, weights[tri])
+        ring = hood_ring(q[line], (e["neck_x"], e["neck_z"]))
+        below = weights[line[ring]]
+        rows = len(weights) - len(tri) - len(panel["rim"])
+        weights[len(panel["rim"]):len(panel["rim"]) + rows] = np.tile(below, (rows // len(ring), 1))
     # Smoothed where the cloth stands off the body, but not on the arms: a sleeve that bends as the skin
     # under it does keeps the shoulder inside it when the arm goes up.
     arms = np.concatenate([shares[:, ARMS[0]] + shares[:, ARMS[1]], np.zeros(len(q) - len(shares))])
@@ -263,9 +278,9 @@ def _build(name: str) -> dict[str, np.ndarray]:
     panel.update({"near": body[tree.query(q[:n], k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
                   "uv": uv.astype(np.float32), "vfaces": vfaces.astype(np.int32), "uv_scale": np.array(scale),
                   "hidden": _hidden(style, mesh, q, all_faces, all_rim, all_adjacency),
-                  "hood_data": binding.data,
-                  "hood_indices": binding.indices.astype(np.int32), "hood_indptr": binding.indptr.astype(np.int64),
-                  "hood_offset": offset, "hood_faces": hood_faces.astype(np.int32)})
+                  "hood_line": line.astype(np.int32) if len(tri) else np.zeros(0, np.int32), "hood_tri": tri.astype(np.int32), "hood_bary": bary, "hood_offset": offset,
+                  "hood_near": body[tree.query(q[n:], k=3)[1]].reshape(-1, 3),
+                  "hood_faces": hood_faces.astype(np.int32)})
     return panel
 
 

@@ -63,6 +63,8 @@ class Style:
     # The cloth's thickness at its finished edges (metres: the bands stand this far proud and the rims roll
     # over by it, workbench.body.outfit.edges): a jersey's turned hem is thinner than a fleece's ribbing.
     edge: float = 0.003
+    # Folds round the torso's axis (a skirt's): how many round it and how deep at the hem (metres).
+    folds: tuple[int, float] = (0, 0.0)
     extras: tuple[str, ...] = field(default=())
 
 
@@ -168,8 +170,8 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           bands=((0.035, True), (0.02, False)), margin=0.04),
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
-          torso=Drape(slope=-0.12, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False)), edge=0.0025),
+          torso=Drape(slope=-0.22, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(11, 0.028)),
     Style("shoes", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes, margin=0.02, bands=((0.0, True),), edge=0.004),
 )}
 TOPS = ("tee", "longsleeve", "hoodie")
