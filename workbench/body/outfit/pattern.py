@@ -51,8 +51,6 @@ FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
 SNAP = 0.001
 REFINE = 1
-# How far in from a rim the skin is hidden, per metre the cloth stands off it (workbench.body.outfit.garments).
-LOOSE = 2.5
 # The hood's ease, for its folds (it lies loose).
 HOOD_EASE = 0.015
 # The shoes' texture runs from the sole (v = 1) up to this height.
@@ -163,8 +161,8 @@ def _from_cuts(points: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, fi
 def _hidden(style: Style, mesh: BodyMesh, points: np.ndarray, faces: np.ndarray, rim: np.ndarray,
             adjacency: sp.csr_matrix) -> np.ndarray:
     """Body vertices (a mask over the mesh) under the draped garment: behind the nearest point of it, within
-    10 cm, where that point is at least ``margin`` from the garment's rims along the cloth, and :data:`LOOSE`
-    times its distance from the skin."""
+    10 cm, where that point is at least ``margin`` from the garment's rims along the cloth, and the style's
+    ``loose`` times its distance from the skin."""
     from scipy.sparse.csgraph import dijkstra
 
     body = mesh.groups["body"]
@@ -176,7 +174,7 @@ def _hidden(style: Style, mesh: BodyMesh, points: np.ndarray, faces: np.ndarray,
     out = np.zeros(len(mesh.positions), bool)
     # Deeper under loose cloth: looking up under a flared skirt's hem or a loose sleeve shows the skin that
     # far in, and the cut's edge (whole triangles) showed as a sawtooth there.
-    out[body] = inside & (dist < 0.10) & (from_rim[q] >= np.maximum(style.margin, LOOSE * dist))
+    out[body] = inside & (dist < 0.10) & (from_rim[q] >= np.maximum(style.margin, style.loose * dist))
     return out
 
 

@@ -56,6 +56,9 @@ class Style:
     smooth: int = 4
     # Skin hidden under the garment: body vertices at least this far (metres) inside its rims.
     margin: float = 0.05
+    # ... and at least this many times as far as the cloth stands off the skin there: under a flared hem the
+    # skin shows that far in (the cut's edge, whole triangles, showed as a sawtooth under a skirt).
+    loose: float = 0.0
     # Per cut, in the order ``cuts`` gives them: the band of cloth along that edge (metres: a hem's turn-up,
     # a ribbed cuff or collar, a waistband) and whether the band is gathered tight to the body (a hoodie's
     # cuffs and hem, a waistband) or hangs as the cloth above it does (a tee's hem, a trouser leg's).
@@ -171,7 +174,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
           torso=Drape(slope=-0.22, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(11, 0.028)),
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(11, 0.028), loose=2.5),
     Style("shoes", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes, margin=0.02, bands=((0.0, True),), edge=0.004),
 )}
 TOPS = ("tee", "longsleeve", "hoodie")
