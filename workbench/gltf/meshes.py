@@ -60,12 +60,12 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
 def _key(settings: dict) -> tuple:
     return (settings["gender"], settings["bodyShape"], float(settings["height"]),
             settings["hair"]["style"], settings["glasses"] != "none",
-            settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
+            settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"], settings["outfit"]["shoeStyle"])
 
 
 @lru_cache(maxsize=64)
 def _parts(key: tuple, lod: int) -> dict[str, Piece]:
-    gender, shape, height, hair, glasses, top, bottom = key
+    gender, shape, height, hair, glasses, top, bottom, shoes = key
     settings = {"gender": gender, "bodyShape": shape, "height": height}
     mesh = body_mesh(settings)
     if lod:
@@ -82,7 +82,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
     out.update(hair_pieces(mesh, hair, 0))
-    out.update(outfit_pieces(mesh, top, bottom))
+    out.update(outfit_pieces(mesh, top, bottom, shoes))
     if glasses:
         out["Glasses"] = glasses_piece(mesh)
     return {n: out[n] for n in MESH_ORDER if n in out}

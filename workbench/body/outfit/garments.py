@@ -25,21 +25,31 @@ import scipy.sparse as sp
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from .fit import base_points, fitted
+from . import shoes
 from .drape import clear_of_the_skin
 from .edges import finished
 from .hood import worn
 from .pattern import HOOD_EASE, pattern
 from .styles import STYLES
 
-__all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER"]
+__all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER", "under"]
 
 _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 CACHED = 48
 # How far the hood stands off the skin at least (metres).
 HOOD_CLEAR = 0.004
-# What each bottom covers: trousers' cuffs fall over the shoes.
+# What each bottom covers: trousers' cuffs fall over the shoes (whichever the avatar wears).
 UNDER = {"trousers": "shoes", "shorts": None, "skirt": None}
+
+
+def under(bottom: str, shoes: str = "sneakers") -> str | None:
+    """The style of what ``bottom`` covers, if anything, when the avatar wears ``shoes``.
+
+    >>> under("trousers", "boots"), under("skirt", "boots")
+    ('boots', None)
+    """
+    return shoes if UNDER[bottom] == "shoes" else UNDER[bottom]
 
 
 class Dressed:
@@ -106,6 +116,8 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
                   np.concatenate([pat["vfaces"], pat["edge_faces"]]).astype(np.int64),
                   np.concatenate([pat["joints"][v], pat["joints"][src]]),
                   np.concatenate([pat["weights"][v], pat["weights"][src]]), np.full(len(v) + len(src), -1, np.int64))
+    if style.part == "Outfit_Footwear":
+        piece = _with_shoe(piece, mesh, q, pat, name)
     out = Dressed(piece, ease[v].astype(np.float32), q, (len(v), len(pat["vfaces"])))
     with _LOCK:
         _CACHE[key] = out
@@ -114,10 +126,21 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
     return out
 
 
-def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers") -> dict[str, Piece]:
+def _with_shoe(piece: Piece, mesh: BodyMesh, q: np.ndarray, pat: dict, name: str) -> Piece:
+    """The upper ``piece`` with its sole, tongue and laces (:mod:`.shoes`), skinned as the upper's nearest points."""
+    pos, nrm, uv, faces, nearest = shoes.extras(mesh, q, pat["faces"], name, float(q[:, 1].max()))
+    n = len(piece.positions)
+    return Piece(np.concatenate([piece.positions, pos.astype(np.float32)]),
+                 np.concatenate([piece.normals, nrm.astype(np.float32)]),
+                 np.concatenate([piece.uv, uv.astype(np.float32)]), np.concatenate([piece.indices, faces + n]),
+                 np.concatenate([piece.joints, pat["joints"][nearest]]), np.concatenate([piece.weights, pat["weights"][nearest]]),
+                 np.full(n + len(pos), -1, np.int64))
+
+
+def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers", shoes: str = "sneakers") -> dict[str, Piece]:
     """The ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` pieces on ``mesh``."""
-    return {"Outfit_Top": dressed(mesh, top, bottom).piece, "Outfit_Bottom": dressed(mesh, bottom, UNDER[bottom]).piece,
-            "Outfit_Footwear": dressed(mesh, "shoes").piece}
+    return {"Outfit_Top": dressed(mesh, top, bottom).piece, "Outfit_Bottom": dressed(mesh, bottom, under(bottom, shoes)).piece,
+            "Outfit_Footwear": dressed(mesh, shoes).piece}
 
 
 def hidden_skin(top: str = "tee", bottom: str = "trousers") -> np.ndarray:

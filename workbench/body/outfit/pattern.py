@@ -36,13 +36,14 @@ from ..mesh import BodyMesh, body_mesh, vertex_normals
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
 from .edges import rolls
+from .shoes import UPPER
 from .fit import ARMS, LEGS, fitted, base_points
 from .hood import hood, hood_ring, worn
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
 from ...skeleton import JOINT_NAMES
 
-__all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "SHOE_HEIGHT", "pattern", "reference", "region_of_joints"]
+__all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "pattern", "reference", "region_of_joints"]
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
@@ -53,8 +54,6 @@ SNAP = 0.001
 REFINE = 1
 # The hood's ease, for its folds (it lies loose).
 HOOD_EASE = 0.015
-# The shoes' texture runs from the sole (v = 1) up to this height.
-SHOE_HEIGHT = 0.11
 
 
 def reference() -> BodyMesh:
@@ -254,12 +253,12 @@ def _build(name: str) -> dict[str, np.ndarray]:
     vmap, uv_m, vfaces, vertex_piece = unwrap(q, all_faces, part, islands)
     vertex_island = part[vmap]
     if style.part == "Outfit_Footwear":
-        # A shoe's v is its height (the sole and welt are bands of the texture all round); u fills half
-        # of the texture per shoe.
+        # A shoe's upper: v its height (0 at its top, workbench.body.outfit.shoes.UPPER at the floor: the
+        # sole's and laces' bands of the texture lie below); u fills half of the texture per shoe.
         lo = np.array([uv_m[vertex_island == k, 0].min() for k in range(2)])
         span = np.array([np.ptp(uv_m[vertex_island == k, 0]) for k in range(2)])
         u = (uv_m[:, 0] - lo[vertex_island]) / np.maximum(span[vertex_island], 1e-9) * 0.49 + 0.5 * vertex_island
-        uv = np.column_stack([u, 1 - np.clip(q[vmap, 1] / SHOE_HEIGHT, 0, 1)])
+        uv = np.column_stack([u, UPPER * (1 - np.clip(q[vmap, 1] / float(q[:, 1].max()), 0, 1))])
         scale = float(span.max())
     else:
         pieces = np.unique(vertex_piece)

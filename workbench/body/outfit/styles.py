@@ -10,7 +10,8 @@ a distance out along the arm, the neckline a line round the base of the neck) an
   how steeply cloth may come back in below where it rests (``slope``, per metre of fall; negative
   flares out, as a skirt's A-line), how far round it bridges hollows (``span``, radians), and its ease,
   ``ease`` near where it rests growing to ``ease + grow`` a metre below (a tee looser at its hem);
-- ``kind``: the cloth (``knit``, ``fleece``, ``twill``, ``leather``), which picks its weave and maps;
+- ``kind``: the cloth (``jersey``, ``sweater``, ``fleece``, ``twill``, ``leather``), which picks its weave and
+  maps;
 - ``bands``: along each cut, a band (a hem, a ribbed collar or cuff, a waistband): its width and whether it
   is gathered to the body.
 
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..mesh import BodyMesh
 
-__all__ = ["Drape", "Style", "STYLES", "TOPS", "BOTTOMS", "landmarks", "neckline"]
+__all__ = ["Drape", "Style", "STYLES", "TOPS", "BOTTOMS", "FOOTWEAR", "landmarks", "neckline"]
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ def landmarks(mesh: BodyMesh) -> dict[str, float]:
             "arm": float(sk.pos("LeftArm")[0]), "elbow": float(sk.pos("LeftForeArm")[0]),
             "wrist": float(sk.pos("LeftHand")[0]), "shoulder_y": float(sk.pos("LeftArm")[1]),
             "knee": float(sk.pos("LeftLeg")[1]), "ankle": float(sk.pos("LeftFoot")[1]),
+            "ankle_z": float(sk.pos("LeftFoot")[2]),
             "crotch": float(mid[:, 1].min()) if len(mid) else float(hips[1] - 0.08),
             "neck_base": float(neck[1] - NECK_BASE),
             "neck_cz": float((ring[:, 2].max() + ring[:, 2].min()) / 2) if len(ring) else float(neck[2]),
@@ -145,17 +147,21 @@ def _bottom(waist: float, hem: Callable[[dict], float]):
     return cuts
 
 
-def _shoes(e: dict, p: np.ndarray) -> list:
-    return [e["ankle"] + 0.057 - p[:, 1]]
+def _shoes(collar: float, heel: float):
+    """A shoe's upper: up to ``collar`` above the ankle joint, ``heel`` more at the back (a sneaker's heel tab)."""
+    def cuts(e: dict, p: np.ndarray) -> list:
+        back = np.clip((e["ankle_z"] - p[:, 2]) / 0.06, 0, 1)
+        return [e["ankle"] + collar + heel * back - p[:, 1]]
+    return cuts
 
 
 TEE = Drape(slope=0.18, span=1.2, ease=0.004, grow=0.04)
 STYLES: dict[str, Style] = {s.name: s for s in (
-    Style("tee", "Outfit_Top", "helper-tights", "knit", 0.008,
+    Style("tee", "Outfit_Top", "helper-tights", "jersey", 0.008,
           _top(0.50, lambda e: e["arm"] + 0.42 * (e["elbow"] - e["arm"])),
           torso=TEE, arms=Drape(slope=-0.12, span=0.8, ease=0.012),
           bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025),
-    Style("longsleeve", "Outfit_Top", "helper-tights", "knit", 0.007,
+    Style("longsleeve", "Outfit_Top", "helper-tights", "sweater", 0.007,
           _top(0.50, lambda e: e["wrist"] - 0.025),
           torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=0.02, span=0.8, ease=0.004),
           bands=((0.018, False), (0.014, True), (0.04, True)), margin=0.035),
@@ -175,7 +181,11 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
           torso=Drape(slope=-0.22, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
           bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(11, 0.028), loose=2.5),
-    Style("shoes", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes, margin=0.02, bands=((0.0, True),), edge=0.004),
+    Style("sneakers", "Outfit_Footwear", "helper-tights", "canvas", 0.006, _shoes(-0.004, 0.024), margin=0.02,
+          bands=((0.012, True),), edge=0.006),
+    Style("boots", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes(0.125, 0.0), margin=0.02,
+          bands=((0.02, True),), edge=0.005),
 )}
 TOPS = ("tee", "longsleeve", "hoodie")
+FOOTWEAR = ("sneakers", "boots")
 BOTTOMS = ("trousers", "shorts", "skirt")
