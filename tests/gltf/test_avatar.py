@@ -216,8 +216,9 @@ def test_texture_formats(fmt, opaque, transparent):
     sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"])))
     assert "Skin" in sizes and sizes["Top"] == (512, 512)
     doc, _ = doc_of(glb)
-    # Hair's material asks for its highlight through two optional extensions; only WebP is required.
-    hair = ["KHR_materials_anisotropy", "KHR_materials_specular"]
+    # Hair's material asks for its highlight through two optional extensions, the soft cloths for their sheen
+    # through a third; only WebP is required.
+    hair = ["KHR_materials_anisotropy", "KHR_materials_specular", "KHR_materials_sheen"]
     if fmt == "webp":
         assert doc["extensionsUsed"] == ["EXT_texture_webp"] + hair and doc["extensionsRequired"] == ["EXT_texture_webp"]
         assert all("source" not in t and "EXT_texture_webp" in t["extensions"] for t in doc["textures"])

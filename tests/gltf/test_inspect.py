@@ -42,7 +42,8 @@ def test_tables_and_totals(glb):
     assert s.animations.set_index("name").loc["walk", "duration_s"] == pytest.approx(1.1)
     assert len(s.skeleton) == 65 and s.skeleton[0] == "Hips"
     assert s.byte_length == len(glb)
-    assert s.extensions_used == ["KHR_materials_anisotropy", "KHR_materials_specular"]   # the hair's highlight
+    # the hair's highlight, the soft cloths' sheen
+    assert s.extensions_used == ["KHR_materials_anisotropy", "KHR_materials_specular", "KHR_materials_sheen"]
     assert "Armature" in list(s.nodes["name"])
 
 

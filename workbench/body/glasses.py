@@ -196,7 +196,7 @@ def _fit(mesh: BodyMesh) -> dict:
             "hinge_y": hinge_y, "ears": ears}
 
 
-def _temple(f: dict, side: float, hinge: np.ndarray, ear: np.ndarray, steps: int = 28) -> np.ndarray:
+def _temple(f: dict, side: float, hinge: np.ndarray, ear: np.ndarray, steps: int = 20) -> np.ndarray:
     """A temple's path from ``hinge`` to behind the ear (``ear``: the middle of its bowl): back over the ear's
     root (:data:`OVER_EAR`, scaled with the head) and bent down behind it, as a temple's earpiece is;
     straight from the hinge to where it first rests on the head, then lying on the skull (:data:`REST` off

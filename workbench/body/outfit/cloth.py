@@ -48,6 +48,11 @@ SHEEN = {"jersey": (0.25, 0.5), "sweater": (0.45, 0.7), "fleece": (0.6, 0.8)}
 WEAVE_DEPTH = {"jersey": 0.0002, "sweater": 0.0012, "fleece": 0.0004, "twill": 0.0004, "canvas": 0.0002,
                "leather": 0.0003}
 FOLD_DEPTH = 0.006
+ROUGH_SIZE = 128
+# The cloths whose weave shows as relief in their normal maps: a sweater's stitches, a fleece's pile, leather's
+# grain. A jersey's, a twill's and a canvas's are finer than a texel's worth of relief (their shading is in
+# the colour), and at 512 px their maps took 85 KB more of an avatar whose budget had none to spare.
+RELIEF = ("sweater", "fleece", "leather")
 FOLD_PITCH = 0.055
 VERSION = 2
 
@@ -230,8 +235,9 @@ def _resized(img: np.ndarray, size: int) -> np.ndarray:
 
 
 def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool = True) -> np.ndarray:
-    """Style ``name``'s normal map on ``mesh`` (over ``under``): its folds, and with ``fine`` the weave's
-    relief (LOD 0) at its texture's size (512 px; 256 for shoes), else at 256 px; (n, n, 3) uint8."""
+    """Style ``name``'s normal map on ``mesh`` (over ``under``): its folds, and with ``fine`` (LOD 0) for the
+    cloths whose weave has a relief to see (:data:`RELIEF`) the weave's and its ribbed bands' at its
+    texture's size (512 px; 256 for shoes), else at 256 px; (n, n, 3) uint8."""
     pat = pattern(name)
     worn = dressed(mesh, name, under)
     # Ease per texel through the style's texel map, softened so folds fade in and out; folds a third as
@@ -241,7 +247,7 @@ def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool =
     ease = gaussian_filter(np.einsum("hwk,hwk->hw", bary, corners, dtype=np.float32), 3, mode="nearest")
     height = np.minimum(ease * np.float32(1 / 3), np.float32(FOLD_DEPTH)) * _folds(name)
     dy, dx = np.gradient(height, np.float32(float(pat["uv_scale"]) / FOLD_SIZE))
-    if fine:
+    if fine and STYLES[name].kind in RELIEF:
         wx, wy = _weave_slopes(name)
         if len(wx) != FOLD_SIZE:
             dx, dy = _resized(dx, len(wx)), _resized(dy, len(wx))
@@ -251,10 +257,13 @@ def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool =
 
 @lru_cache(maxsize=8)
 def roughness_map(name: str) -> np.ndarray:
-    """Style ``name``'s metallic-roughness texture at LOD 0 (512 px; 256 for shoes), (n, n, 3) uint8."""
+    """Style ``name``'s metallic-roughness texture at LOD 0, :data:`ROUGH_SIZE` px, (n, n, 3) uint8: the
+    weave's relief averaged over 4 texels (its stitches are finer than the map: what is left is the yarn's
+    slubs and the pile's mottling, smoother where the cloth stands higher). At the weave's own 512 px the
+    three maps of an outfit took 90 KB of a model whose budget had 100 KB to spare."""
     kind = STYLES[name].kind
-    relief = weave(kind)[1]
-    g = np.clip(ROUGHNESS[kind] + 0.06 * (0.5 - relief), 0, 1)
+    relief = _resized(weave(kind)[1].astype(np.float32), ROUGH_SIZE)
+    g = np.clip(ROUGHNESS[kind] + 0.25 * (relief.mean() - relief), 0, 1)
     out = np.zeros(relief.shape + (3,), np.uint8)
     out[..., 0] = 255
     out[..., 1] = np.round(g * 255).astype(np.uint8)

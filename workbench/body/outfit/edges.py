@@ -31,13 +31,18 @@ import numpy as np
 
 from .drape import smoothstep
 
-__all__ = ["RINGS", "ROLL", "rolls", "loops", "finished"]
+__all__ = ["RINGS", "ROLL", "rolls", "loops", "finished", "facing_binding"]
 
-# The half-round's steps (its first ring is the rim itself) and the facing's one row after them.
-ROLL = 4
-RINGS = ROLL + 1
-# How far the facing reaches inside (metres; at most the band's width).
-FACING = (0.006, 0.014)
+# The half-round's steps (its first ring is the rim itself, its last would lie at the cloth's level under the
+# band: the facing starts there, so that ring is left out) and the facing's one row after them: ROLL - 1
+# rings round the edge, then the facing's end. (Two, the edge and the facing's end: a finer roll, four
+# steps and a ring at the cloth's level, doubled the garments' meshes, over the size budget.)
+ROLL = 2
+RINGS = ROLL
+# How far the facing reaches inside (metres; under the band where it stands fully proud).
+FACING = (0.004, 0.014)
+# How far under the cloth's level the facing's end lies, as a share of the edge's thickness.
+SINK = 0.35
 # Rounds of smoothing each rim point's normal along its rim.
 SMOOTH = 4
 # Over how far the band rises to its thickness where its stitching runs (metres either side of its width).
@@ -61,7 +66,8 @@ def rolls(faces: np.ndarray, vfaces: np.ndarray, cut: np.ndarray, n_split: int) 
     """The rolls' topology for a panel: ``faces`` its triangles over its points, ``vfaces`` the same
     triangles over its split vertices (``n_split`` of them), ``cut`` per point the cut whose rim it is on.
 
-    Returns per new vertex ``edge_src`` (the split vertex it copies), ``edge_ring`` (1 to :data:`RINGS`),
+    Returns per new vertex ``edge_src`` (the split vertex it copies), ``edge_ring`` (1 to :data:`RINGS`, the
+    last the facing's end),
     ``edge_point``, ``edge_prev`` and ``edge_next`` (its point and the rim's points before and after it),
     ``edge_cut``; and ``edge_faces``, the new triangles over the split vertices then the new ones
     (numbered from ``n_split``)."""
@@ -94,6 +100,16 @@ def rolls(faces: np.ndarray, vfaces: np.ndarray, cut: np.ndarray, n_split: int) 
         quads += [np.stack([b0, a0, a1], 1), np.stack([b0, a1, b1], 1)]
     out["edge_faces"] = np.concatenate(quads) if quads else np.zeros((0, 3), np.int64)
     return out
+
+
+def facing_binding(points: np.ndarray, faces: np.ndarray, pat: dict, facing_at: np.ndarray) -> dict[str, np.ndarray]:
+    """Each facing end (``facing_at``, laid out on the reference body) bound to the cloth's triangle nearest it
+    (of ``faces`` over ``points``): its corners and barycentrics (``edge_tri``, ``edge_bary``), so on every
+    body the facing lies under the cloth it was made under."""
+    from .hood import _nearest_on
+
+    tri, bary = _nearest_on(points, faces, facing_at)
+    return {"edge_tri": tri.astype(np.int32), "edge_bary": bary}
 
 
 def finished(points: np.ndarray, normals: np.ndarray, pat: dict, bands: tuple, edge: float,
@@ -133,15 +149,30 @@ def finished(points: np.ndarray, normals: np.ndarray, pat: dict, bands: tuple, e
     way = np.cos(theta)[:, None] * nrm - np.sin(theta)[:, None] * inward
     pos = centre + radius[:, None] * way
     # 3. The facing: back inside under the band, its last ring.
-    reach = np.clip(width[np.minimum(pat["edge_cut"], len(width) - 1)], *FACING)
-    face = ring > ROLL
-    pos[face] += reach[face, None] * inward[face]
-    way[face] = -nrm[face]
+    reach = np.clip(width[np.minimum(pat["edge_cut"], len(width) - 1)] - RISE, *FACING)
+    face = ring == RINGS
+    if "edge_tri" in pat:
+        # Under the cloth it is bound to (a fixed blend of the cloth's points, made on the reference body by
+        # :func:`facing_binding`): the band's face there, in by the band's thickness and a little more, as a
+        # turned hem's inner layer lies under its outer one. (Laid in the rim's tangent plane, the facing's
+        # end came up through the cloth over a fold's trough and in a crease.)
+        tri, bary = pat["edge_tri"], pat["edge_bary"]
+        above = np.einsum("mk,mkc->mc", bary, q[tri])
+        up = np.einsum("mk,mkc->mc", bary, normals[tri])
+        up /= np.maximum(np.linalg.norm(up, axis=1, keepdims=True), 1e-12)
+        pos[face] = above - (edge * ((bary * proud[tri]).sum(1) + SINK))[:, None] * up
+        way[face] = -up
+    else:
+        pos[face] += reach[face, None] * inward[face] - (SINK * edge) * nrm[face]
+        way[face] = -nrm[face]
     # Its inner edge smoothed along the rim: where a cut left rim points a millimetre apart, their offsets
     # crossed and the edge folded back on itself.
+    # Along the cloth only: across a skirt's folds, smoothing moved the ends in the troughs out through it.
     at = np.zeros((n, 3))
     at[p[face]] = pos[face]
     for _ in range(SMOOTH):
         at[p[face]] = (at[prev[p[face]]] + 2 * at[p[face]] + at[nxt[p[face]]]) / 4
-    pos[face] = at[p[face]]
+    move = at[p[face]] - pos[face]
+    move -= (move * way[face]).sum(1, keepdims=True) * way[face]
+    pos[face] += move
     return q, pos, way

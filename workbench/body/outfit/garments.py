@@ -38,7 +38,7 @@ _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 CACHED = 48
 # How far the hood stands off the skin at least (metres).
-HOOD_CLEAR = 0.004
+HOOD_CLEAR = 0.01
 # What each bottom covers: trousers' cuffs fall over the shoes (whichever the avatar wears).
 UNDER = {"trousers": "shoes", "shorts": None, "skirt": None}
 
@@ -114,8 +114,8 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
                   np.concatenate([normals[v], edge_normal]).astype(np.float32),
                   np.concatenate([pat["uv"], pat["uv"][pat["edge_src"]]]),
                   np.concatenate([pat["vfaces"], pat["edge_faces"]]).astype(np.int64),
-                  np.concatenate([pat["joints"][v], pat["joints"][src]]),
-                  np.concatenate([pat["weights"][v], pat["weights"][src]]), np.full(len(v) + len(src), -1, np.int64))
+                  np.concatenate([pat["joints"][v], pat["edge_joints"]]),
+                  np.concatenate([pat["weights"][v], pat["edge_weights"]]), np.full(len(v) + len(src), -1, np.int64))
     if style.part == "Outfit_Footwear":
         piece = _with_shoe(piece, mesh, q, pat, name)
     out = Dressed(piece, ease[v].astype(np.float32), q, (len(v), len(pat["vfaces"])))

@@ -35,10 +35,10 @@ from ..compile import top_four
 from ..mesh import BodyMesh, body_mesh, vertex_normals
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
-from .edges import rolls
+from .edges import RINGS, facing_binding, finished, rolls
 from .shoes import UPPER
-from .fit import ARMS, LEGS, fitted, base_points
-from .hood import hood, hood_ring, worn
+from .fit import ARMS, LEGS, fitted, base_points, gathered
+from .hood import _nearest_on, hood, hood_ring, worn
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
 from ...skeleton import JOINT_NAMES
@@ -237,6 +237,18 @@ def _build(name: str) -> dict[str, np.ndarray]:
     all_faces = np.concatenate([faces, hood_faces])
     all_adjacency = _adjacency(all_faces, len(q))
     weights = _borrowed(mesh, tree, body, q, np.arange(len(JOINT_NAMES)), len(JOINT_NAMES))
+    # A gathered band (a collar, a cuff, a waistband) hugs the skin, so it moves as the skin right under it
+    # does: the weights of the skin's triangle under it, by the barycentrics of its foot there (blended over
+    # four body vertices, a crew neck's collar beside the neck took the neck's and the shoulder's weights
+    # half and half, and the trapezius under it, which the idle pose drags 4 cm out with the shoulder, came
+    # through it).
+    snug = np.flatnonzero(gathered(style, panel) > 0.5)
+    if len(snug):
+        skin_tris = mesh.triangles[mesh.face_groups["body"]].astype(np.int64)
+        tri_of, bary_of = _nearest_on(mesh.positions.astype(np.float64), skin_tris, q[snug])
+        weights[snug] = _dense(mesh.joints[tri_of].reshape(len(snug), -1),
+                               (mesh.weights[tri_of] * bary_of[..., None]).reshape(len(snug), -1),
+                               np.arange(len(JOINT_NAMES)), len(JOINT_NAMES))
     # The hood's bag moves as the hoodie under it does, its roll as the neckline it stands on (the roll
     # borrowed the neck's weights and turned with the head).
     if len(tri):
@@ -249,7 +261,8 @@ def _build(name: str) -> dict[str, np.ndarray]:
     # under it does keeps the shoulder inside it when the arm goes up.
     arms = np.concatenate([shares[:, ARMS[0]] + shares[:, ARMS[1]], np.zeros(len(q) - len(shares))])
     rate = np.clip(ease / 0.02, 0.1, 0.8) * (1 - 0.9 * np.clip(arms, 0, 1))
-    joints, w = top_four(_smoothed(weights, all_adjacency, rate, style.smooth).astype(np.float32))
+    dense = _smoothed(weights, all_adjacency, rate, style.smooth)
+    joints, w = top_four(dense.astype(np.float32))
     vmap, uv_m, vfaces, vertex_piece = unwrap(q, all_faces, part, islands)
     vertex_island = part[vmap]
     if style.part == "Outfit_Footwear":
@@ -270,6 +283,18 @@ def _build(name: str) -> dict[str, np.ndarray]:
     # The finished edges' rolls (workbench.body.outfit.edges): on the panel's rims, not the hood's.
     cut = np.argmin(np.where(np.isfinite(from_cut), from_cut, np.inf), axis=1) if from_cut.shape[1] else np.zeros(n, np.int64)
     panel.update(rolls(faces, vfaces[:len(faces)], cut.astype(np.int64), len(vmap)))
+    # ... and each facing's end bound to the cloth it lies under, laid out on the reference drape.
+    every_cut = np.concatenate([from_cut, np.full((len(q) - n, from_cut.shape[1]), np.inf)])
+    _, edge_at, _ = finished(q, vertex_normals(q, all_faces).astype(np.float64), panel, style.bands, style.edge,
+                             every_cut)
+    panel.update(facing_binding(q, faces, panel, edge_at[panel["edge_ring"] == RINGS]))
+    # The rolls' skin weights: their rim point's; a facing's end, the cloth's it lies under (with its rim
+    # point's, it stayed where the rim moved while the skin under it moved as the cloth over it: a collar's
+    # facing went into the trapezius in the idle pose).
+    edge_weights = dense[vmap[panel["edge_src"]]]
+    face = panel["edge_ring"] == RINGS
+    edge_weights[face] = np.einsum("mk,mkj->mj", panel["edge_bary"], dense[panel["edge_tri"]])
+    panel["edge_joints"], panel["edge_weights"] = top_four(edge_weights.astype(np.float32))
     all_rim = np.zeros(len(q), bool)
     all_rim[open_edges(all_faces).reshape(-1)] = True
     panel.update({"near": body[tree.query(q[:n], k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
