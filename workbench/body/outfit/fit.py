@@ -34,7 +34,7 @@ TORSO, NECK, ARMS, LEGS = 0, 1, (2, 3), (4, 5)
 SIDES = ("Left", "Right")
 MAX_REACH = 6
 # How far a gathered band stands off the skin (metres; its finished edge stands proud of that).
-SNUG = 0.0045
+SNUG = 0.005
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
 # groove a centimetre wide (the spine's) no longer face each other.
 NORMAL_ROUNDS = 8

@@ -237,12 +237,12 @@ def _build(name: str) -> dict[str, np.ndarray]:
     all_faces = np.concatenate([faces, hood_faces])
     all_adjacency = _adjacency(all_faces, len(q))
     weights = _borrowed(mesh, tree, body, q, np.arange(len(JOINT_NAMES)), len(JOINT_NAMES))
-    # A gathered band (a collar, a cuff, a waistband) hugs the skin, so it moves as the skin right under it
-    # does: the weights of the skin's triangle under it, by the barycentrics of its foot there (blended over
-    # four body vertices, a crew neck's collar beside the neck took the neck's and the shoulder's weights
-    # half and half, and the trapezius under it, which the idle pose drags 4 cm out with the shoulder, came
-    # through it).
-    snug = np.flatnonzero(gathered(style, panel) > 0.5)
+    # A top's gathered band (a collar, a cuff) hugs the skin, so it moves as the skin right under it does: the
+    # weights of the skin's triangle under it, by the barycentrics of its foot there (blended over four body
+    # vertices, a crew neck's collar beside the neck took the neck's and the shoulder's weights half and
+    # half, and the trapezius under it, which the idle pose drags 4 cm out with the shoulder, came through
+    # it). Not a waistband: moving as the belly did in a jump, it came out from under the top's hem.
+    snug = np.flatnonzero((gathered(style, panel) > 0.5) & (style.part == "Outfit_Top"))
     if len(snug):
         skin_tris = mesh.triangles[mesh.face_groups["body"]].astype(np.int64)
         tri_of, bary_of = _nearest_on(mesh.positions.astype(np.float64), skin_tris, q[snug])
