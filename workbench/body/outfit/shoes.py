@@ -230,48 +230,58 @@ def _tongue(out: _Mesh, line: np.ndarray, nrm: np.ndarray, across, shoe: Shoe, u
     uv = np.stack([np.column_stack([np.full(len(v), u0 + 0.1 + 0.3 * k / len(ring)), 0.05 + 0.6 * v]) for k in range(len(ring))], 1)
     out.grid(pos, uv)
 
-    def surface(uu: float, vv: float) -> tuple[np.ndarray, np.ndarray]:
+    def surface(uu, vv) -> tuple[np.ndarray, np.ndarray]:
+        uu, vv = np.broadcast_arrays(np.asarray(uu, np.float64), np.asarray(vv, np.float64))
         f = vv * (len(path) - 1)
-        i = min(int(f), len(path) - 2)
-        t = f - i
+        i = np.minimum(f.astype(np.int64), len(path) - 2)
+        t = (f - i)[..., None]
         p = path[i] * (1 - t) + path[i + 1] * t
         n = normals[i] * (1 - t) + normals[i + 1] * t
         s = side[i] * (1 - t) + side[i + 1] * t
-        w = width[i] * (1 - t) + width[i + 1] * t
-        n /= np.linalg.norm(n)
-        return p + uu * w * s + shoe.stand * (1 - 0.45 * min(uu * uu, 1.0)) * n, n
+        w = (width[i] * (1 - t[..., 0]) + width[i + 1] * t[..., 0])[..., None]
+        n /= np.linalg.norm(n, axis=-1, keepdims=True)
+        return p + uu[..., None] * w * s + shoe.stand * (1 - 0.45 * np.minimum(uu * uu, 1.0))[..., None] * n, n
 
     return surface, len(line) / len(path)
 
 
-def _cord(out: _Mesh, centre: np.ndarray, normals: np.ndarray, u0: float) -> None:
-    """A flat cord along ``centre`` (points), lying 0.4 mm off the surface of ``normals``, :data:`LACE` wide (a
-    ribbon: the shoes' material is seen from both sides)."""
-    along = np.gradient(centre, axis=0)
+def _cords(out: _Mesh, cords: list[tuple[np.ndarray, np.ndarray]], u0: float) -> None:
+    """Flat cords, each along its centre line (points) lying 0.4 mm off the surface of its normals, :data:`LACE`
+    wide (ribbons: the shoes' material is seen from both sides); all in one go (one at a time, their small
+    arrays' overheads were most of a shoe's cost)."""
+    lengths = np.array([len(c) for c, _ in cords])
+    centre = np.concatenate([c for c, _ in cords])
+    normals = np.concatenate([n for _, n in cords])
+    start = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    end = start + np.repeat(lengths, lengths) - 1
+    k = np.arange(len(centre))
+    along = centre[np.minimum(k + 1, end)] - centre[np.maximum(k - 1, start)]
     across = np.cross(normals, along)
     across /= np.maximum(np.linalg.norm(across, axis=1, keepdims=True), 1e-12)
-    half = LACE / 2
-    ring = [(-1, 0.0004), (1, 0.0004)]
-    pos = np.stack([centre + (a * half) * across + h * normals for a, h in ring], 1)
+    lift = centre + 0.0004 * normals
+    pos = np.stack([lift - (LACE / 2) * across, lift + (LACE / 2) * across], 1).reshape(-1, 3)
     v0, v1 = UV["lace"]
-    uv = np.stack([np.column_stack([u0 + 0.02 + 0.44 * np.linspace(0, 1, len(centre)), np.full(len(centre), v0 + (v1 - v0) * k)])
-                   for k in range(len(ring))], 1)
-    out.grid(pos, uv)
+    t = (k - start) / np.maximum(end - start, 1)
+    uv = np.stack([np.column_stack([u0 + 0.02 + 0.44 * t, np.full(len(k), v)]) for v in (v0, v1)], 1).reshape(-1, 2)
+    i = k[k < end]
+    faces = np.concatenate([np.column_stack([2 * i, 2 * i + 2, 2 * i + 1]), np.column_stack([2 * i + 1, 2 * i + 2, 2 * i + 3])])
+    out.add(pos, uv, faces)
 
 
 def _laces(out: _Mesh, surface, top_share: float, shoe: Shoe, u0: float) -> None:
     lo, hi = shoe.span
     rows = np.linspace(lo, hi, shoe.rows) * top_share
     steps = 5
+    w = np.linspace(0, 1, steps)
+    cords = []
     for k in range(shoe.rows - 1):
         for sign in (1.0, -1.0):
             # From one side's eyelet to the other side's one row higher, over the tongue.
-            pts, nrm = zip(*(surface(sign * (1.15 - 2.3 * w), rows[k] + (rows[k + 1] - rows[k]) * w) for w in np.linspace(0, 1, steps)))
-            pts, nrm = np.array(pts), np.array(nrm)
-            _cord(out, pts + 0.0011 * nrm * (1 + sign * 0.6), nrm, u0)
+            pts, nrm = surface(sign * (1.15 - 2.3 * w), rows[k] + (rows[k + 1] - rows[k]) * w)
+            cords.append((pts + 0.0011 * nrm * (1 + sign * 0.6), nrm))
     # The bottom row's bar across, and a bow at the top: two loops and two ends.
-    pts, nrm = zip(*(surface(1.15 - 2.3 * w, rows[0]) for w in np.linspace(0, 1, steps)))
-    _cord(out, np.array(pts) + 0.001 * np.array(nrm), np.array(nrm), u0)
+    pts, nrm = surface(1.15 - 2.3 * w, np.full(steps, rows[0]))
+    cords.append((pts + 0.001 * nrm, nrm))
     knot, n = surface(0.0, rows[-1])
     side = surface(1.0, rows[-1])[0] - knot
     side /= np.linalg.norm(side)
@@ -280,10 +290,10 @@ def _laces(out: _Mesh, surface, top_share: float, shoe: Shoe, u0: float) -> None
     t = np.linspace(0, 2 * np.pi, 8)
     for sign in (1.0, -1.0):
         loop = knot + 0.004 * n + sign * side[None] * (0.011 * (1 - np.cos(t)))[:, None] + down[None] * (0.006 * np.sin(t))[:, None]
-        _cord(out, loop, np.repeat(n[None], len(t), 0), u0)
+        cords.append((loop, np.repeat(n[None], len(t), 0)))
         tail = knot + 0.004 * n + np.outer(np.linspace(0, 1, 6), sign * 0.006 * side + 0.028 * down - 0.004 * n)
-        _cord(out, tail, np.repeat(n[None], 6, 0), u0)
-
+        cords.append((tail, np.repeat(n[None], 6, 0)))
+    _cords(out, cords, u0)
 
 def extras(mesh: BodyMesh, upper: np.ndarray, faces: np.ndarray, style: str, collar: float):
     """The sole, tongue and laces of both shoes on this body: (positions, normals, UVs, triangles, and per
@@ -293,12 +303,15 @@ def extras(mesh: BodyMesh, upper: np.ndarray, faces: np.ndarray, style: str, col
 
     shoe = SHOES[style]
     out = _Mesh()
+    body = mesh.groups["body"]
+    feet = body[mesh.positions[body, 1] < 0.25]
+    feet_at, feet_normal = mesh.positions[feet].astype(np.float64), mesh.normals[feet].astype(np.float64)
+    middle = float(mesh.skeleton.pos("Hips")[0])
     for k, side in enumerate(("Left", "Right")):
         ankle, ahead, across = _frame(mesh, side)
         sign = 1 if side == "Left" else -1
-        mine = np.sign(upper[:, 0] - mesh.skeleton.pos("Hips")[0]) == sign
-        skin = mesh.positions[mesh.groups["body"]].astype(np.float64)
-        skin = skin[(skin[:, 1] < 0.05) & (np.sign(skin[:, 0] - mesh.skeleton.pos("Hips")[0]) == sign)]
+        mine = np.sign(upper[:, 0] - middle) == sign
+        skin = feet_at[(feet_at[:, 1] < 0.05) & (np.sign(feet_at[:, 0] - middle) == sign)]
         u0 = 0.5 * k
         _sole(out, upper[mine], skin, ankle, ahead, across, shoe, u0)
         line, nrm = _top_line(upper, faces[mine[faces].all(1)], ankle, ahead, across, collar)
@@ -309,8 +322,7 @@ def extras(mesh: BodyMesh, upper: np.ndarray, faces: np.ndarray, style: str, col
     uv = np.concatenate(out.uv)
     # Every new point at least CLEAR outside the skin nearest it, along that skin's normal (the heel's back
     # bulges past the upper's lowest points, over the sole's top).
-    feet = mesh.groups["body"][mesh.positions[mesh.groups["body"], 1] < 0.3]
-    skin, skin_normal = mesh.positions[feet].astype(np.float64), mesh.normals[feet].astype(np.float64)
+    skin, skin_normal = feet_at, feet_normal
     _, k = cKDTree(skin).query(pos, k=3)
     short = CLEAR - np.einsum("nkc,nkc->nk", pos[:, None] - skin[k], skin_normal[k])
     worst = short.argmax(1)
