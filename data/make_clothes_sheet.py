@@ -35,18 +35,17 @@ def _glb(settings: dict) -> bytes:
 def close_ups(posed) -> list[tuple[str, np.ndarray, float, float, float]]:
     """(label, target, distance, yaw, elevation) per close-up, from the posed model's joints."""
     j = posed.joints
-    neck, chest = j["Neck"], j["Spine2"]
-    hand = j["LeftHand"]
-    hips, knee, foot = j["Hips"], j["LeftLeg"], j["LeftFoot"]
-    head = j["Head"]
-    return [("neckline", (neck * 0.6 + chest * 0.4), 0.55, 0.0, 5.0),
-            ("cuff", hand + (j["LeftForeArm"] - hand) * 0.35, 0.5, 35.0, 0.0),
-            ("hems", hips * 0.5 + knee * 0.5 - np.array([0, 0.12, 0]), 1.0, 20.0, 0.0),
+    neck, chest, head = j["Neck"], j["Spine2"], j["Head"]
+    hips, knees, feet = j["Hips"], (j["LeftLeg"] + j["RightLeg"]) / 2, (j["LeftFoot"] + j["RightFoot"]) / 2
+    return [("neckline", neck * 0.6 + chest * 0.4, 0.5, 0.0, 8.0),
+            ("sleeve", j["LeftForeArm"] * 0.8 + j["LeftArm"] * 0.2, 0.75, -70.0, 0.0),
+            ("cuff", j["LeftHand"] * 0.7 + j["LeftForeArm"] * 0.3, 0.45, -60.0, 0.0),
+            ("hems", (hips + knees) / 2 - np.array([0, 0.05, 0]), 0.9, 20.0, 0.0),
             ("back neck", neck * 0.7 + chest * 0.3, 0.6, 180.0, 10.0),
-            ("hood 3/4", neck * 0.7 + chest * 0.3, 0.75, 45.0, 5.0),
-            ("shoes", np.array([hips[0], foot[1] - 0.03, foot[2] + 0.06]), 0.75, 25.0, 20.0),
-            ("glasses", head + np.array([0, 0.02, 0.05]), 0.45, 0.0, 0.0),
-            ("glasses side", head + np.array([0, 0.02, 0.0]), 0.45, 70.0, 0.0)]
+            ("hood 3/4", neck * 0.7 + chest * 0.3, 0.6, -50.0, 10.0),
+            ("shoes", feet + np.array([0, -0.04, 0.05]), 0.7, 30.0, 25.0),
+            ("glasses", head + np.array([0, 0.08, 0.06]), 0.42, 0.0, 0.0),
+            ("glasses side", head + np.array([0, 0.08, 0.0]), 0.42, -90.0, 0.0)]
 
 
 def shoot_ours(glb: bytes) -> list:
@@ -97,8 +96,8 @@ def main(out: Path, count: int, seed: int, threejs: bool) -> None:
 class _dummy:
     def __init__(self):
         z = np.zeros(3)
-        self.joints = {k: z for k in ("Neck", "Spine2", "LeftHand", "LeftForeArm", "Hips", "LeftLeg", "LeftFoot",
-                                      "Head")}
+        self.joints = {k: z for k in ("Neck", "Spine2", "LeftHand", "LeftForeArm", "LeftArm", "Hips", "LeftLeg",
+                                      "RightLeg", "LeftFoot", "RightFoot", "Head")}
 
 
 def shoot_threejs(glbs: list[bytes]) -> list:

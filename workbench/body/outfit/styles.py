@@ -77,7 +77,7 @@ WAISTBAND = 0.53
 # The neckline (per cut): how far below the neck's base it dips at the front's middle (a crew neck's scoop, a
 # hoodie's deeper V where the hood's sides cross), and how far out from the neck's base it runs at the sides
 # and back (metres on the reference body).
-NECK = {"crew": (0.035, 0.010), "hood": (0.06, 0.014)}
+NECK = {"crew": (0.045, 0.010), "hood": (0.06, 0.014)}
 # ... and how far above the neck's base it runs at the back's middle: the base dips there between the
 # trapezius' ridges, and a neckline following it read as a V from behind.
 NECK_BACK = 0.012
@@ -116,14 +116,15 @@ def neckline(e: dict, p: np.ndarray, cut: str = "crew") -> np.ndarray:
     """How far each point lies past the neckline (positive on the garment's side, metres): the neckline is a
     curve round the neck's base (an ellipse ``ease`` out from the neck's section, at the base's height),
     dipping at the front in a smooth scoop (the bearing's cosine to the power 1.5); the field is the
-    distance past that curve along a cone through it at 45 degrees, out and down. So the cut crosses the
+    distance past that curve along a cone through it at 45 degrees, out and down, at the sides (steeper at
+    the front and back). So the cut crosses the
     upright chest (where the height counts) and the nearly level tops of the shoulders (where the
     distance out counts) alike: a level cut wandered across the trapezius, which is nearly level behind
     the neck, and left a square neckline with horns at its back corners.
 
     >>> e = {"neck_x": 0.0, "neck_base": 1.4, "neck_cz": 0.0, "neck_rx": 0.06, "neck_rz": 0.05}
     >>> [round(float(h), 4) for h in neckline(e, np.array([[0.0, 1.4, 0.06], [0.1, 1.4, 0.0], [0.0, 1.3, -0.06]]))]
-    [-0.0247, 0.0212, 0.0792]
+    [-0.0318, 0.0212, 0.0792]
     """
     front, ease = NECK[cut]
     dx, dz = p[..., 0] - e["neck_x"], p[..., 2] - e["neck_cz"]
@@ -132,7 +133,10 @@ def neckline(e: dict, p: np.ndarray, cut: str = "crew") -> np.ndarray:
     # The ellipse's radius at this bearing, plus the ease.
     reach = 1 / np.sqrt((s / e["neck_rx"]) ** 2 + (c / e["neck_rz"]) ** 2) + ease
     below = e["neck_base"] - front * np.clip(c, 0, 1) ** 1.5 + NECK_BACK * np.clip(-c, 0, 1) ** 2 - p[..., 1]
-    return ((r - reach) + below) * np.sqrt(0.5)
+    # (Out from the neck counts fully at the sides, over the shoulders' tops, and a quarter at the front and
+    # back, where the chest and the back are upright: counting fully there, the neckline followed the hollow
+    # between the pectorals down into a V.)
+    return ((r - reach) * (0.25 + 0.75 * s * s) + below) * np.sqrt(0.5)
 
 
 def _top(hem: float, sleeve: Callable[[dict], float], neck: str = "crew"):
