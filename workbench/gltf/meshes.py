@@ -8,9 +8,10 @@ the avatar's skeleton, ``source`` into the body mesh for the morph targets):
   helper geometry, skinned to ``Head`` (:data:`workbench.body.face.FACE_MESHES`);
 - ``Hair`` and ``Hair_Fringe``: cards grown from the scalp, alpha-tested and blended
   (:mod:`workbench.body.hair`; the GLB makes them two primitives of one mesh ``Hair``);
-- ``Outfit_Top``, ``Outfit_Bottom``, ``Outfit_Footwear``: the ``tights`` helper cut into a top to
-  mid-forearm (over the trousers' waistband), trousers to the ankle and the feet as shoes, so they
-  follow every body shape and deform with it; ``Glasses``: two lenses and a frame placed from the eyes.
+- ``Outfit_Top``, ``Outfit_Bottom``, ``Outfit_Footwear``: the ``tights`` and ``skirt`` helpers cut into the
+  outfit's top, bottom and shoes (sneakers or boots, with their soles, tongues and laces), their edges
+  finished, so they follow every body shape and deform with it (:mod:`workbench.body.outfit`);
+  ``Glasses``: two lenses and a frame placed from the eyes, the temples over the ears.
 
 LOD 1 and 2 decimate every mesh to 50 % and 25 % of its triangles (:func:`workbench.body.lod.decimate`),
 but the hair, which has its own chain (fewer cards, then a baked shell: :data:`HAIR_PARTS`).
