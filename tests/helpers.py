@@ -502,3 +502,35 @@ def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
         return out
 
     return [walk(schema["properties"], "", k) for k in range(count)]
+
+
+def rim_loops(p, skip: np.ndarray | None = None) -> list[np.ndarray]:
+    """The piece's open edges (its vertices welded by position first) chained into closed loops of
+    positions; loops mostly of ``skip`` vertices are left out."""
+    _, first, weld = np.unique(np.round(p.positions, 6), axis=0, return_index=True, return_inverse=True)
+    tri = first[weld.reshape(-1)][p.indices]
+    edges = np.sort(np.concatenate([tri[:, [0, 1]], tri[:, [1, 2]], tri[:, [2, 0]]]), axis=1)
+    pairs, count = np.unique(edges, axis=0, return_counts=True)
+    rim = pairs[count == 1]
+    nxt: dict[int, list[int]] = {}
+    for a, b in rim:
+        nxt.setdefault(a, []).append(b)
+        nxt.setdefault(b, []).append(a)
+    loops, seen = [], set()
+    for start in nxt:
+        if start in seen or len(nxt[start]) != 2:
+            continue
+        loop, prev, cur = [start], None, start
+        seen.add(start)
+        while True:
+            step = [v for v in nxt[cur] if v != prev and len(nxt[v]) == 2]
+            if not step or step[0] == start:
+                break
+            prev, cur = cur, step[0]
+            if cur in seen:
+                break
+            seen.add(cur)
+            loop.append(cur)
+        if len(loop) >= 8 and (skip is None or skip[loop].mean() < 0.5):
+            loops.append(p.positions[loop].astype(np.float64))
+    return loops

@@ -3,8 +3,10 @@ library clip with no skin through the cloth and no bottom through the top.
 
 Measured on the GLB as a viewer poses it (``workbench.render.scene.Model``): the skin a garment covers at
 rest is the body's vertices (those the avatar keeps: the skin well inside the clothes is left out of
-``Body``) behind the garment's nearest vertex, within 6 cm of it, where that vertex lies 1.5 cm or more
-inside the garment's rims; in each frame every such vertex must stay behind one of the tangent planes
+``Body``) behind the garment's nearest vertex on its outside (for the skin, not its rolled edges and
+facings, which face out past its edges and in: against a facing a belly under a hem read as through it),
+within 6 cm of it, where that vertex lies 1.5 cm or more inside the garment's
+rims; in each frame every such vertex must stay behind one of the tangent planes
 of its 3 nearest garment vertices at rest, as they move (its offset along that vertex's normal at most
 ``TOLERANCE``: where a sleeve comes down against the body's side, the nearest cloth in the frame may be
 the sleeve's inside, which says nothing). The same for the bottom's vertices under the top. Each cut is checked on another body, so every cut meets slim and heavy,
@@ -19,6 +21,7 @@ import numpy as np
 import pytest
 from scipy.spatial import cKDTree
 
+from workbench.body.outfit.pattern import pattern
 from workbench.gltf import build_avatar
 from workbench.gltf.clips import DURATIONS
 from workbench.options import ANIMATIONS, BOTTOM_STYLES, TOP_STYLES, ModelOptions, normalize_avatar_settings
@@ -49,11 +52,14 @@ def _away_from_rims(positions: np.ndarray, tris: np.ndarray, margin: float) -> n
     return cKDTree(rim).query(positions)[0] >= margin
 
 
-def covered(inner, outer) -> tuple[np.ndarray, np.ndarray]:
+def covered(inner, outer, shell: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``inner``'s vertices (a Draw at rest) under the garment ``outer`` (a Draw at rest): their indices
-    and, for each, its 3 nearest garment vertices."""
-    deep = _away_from_rims(outer.positions, outer.tris, 0.015)
-    dist, k = cKDTree(outer.positions).query(inner.positions, k=3)
+    and, for each, its 3 nearest garment vertices of its first ``shell`` (the cloth's outside: after them
+    come its rolled edges and the facings turned in under them, whose normals face past the edges or in,
+    and a shoe's sole and laces)."""
+    shell = len(outer.positions) if shell is None else shell
+    deep = _away_from_rims(outer.positions, outer.tris, 0.015)[:shell]
+    dist, k = cKDTree(outer.positions[:shell]).query(inner.positions, k=3)
     behind = np.einsum("nc,nc->n", inner.positions - outer.positions[k[:, 0]], outer.normals[k[:, 0]]) < 0
     keep = np.flatnonzero(behind & (dist[:, 0] < 0.06) & deep[k[:, 0]])
     return keep, k[keep]
@@ -71,7 +77,9 @@ def test_no_skin_or_bottom_through_the_clothes_in_any_clip(top, bottom, gender, 
     m = model(top, bottom, gender, shape)
     rest = {d.mesh_name: d for d in m.posed().draws}
     pairs = [("Body", "Outfit_Top"), ("Body", "Outfit_Bottom"), ("Outfit_Bottom", "Outfit_Top")]
-    under = {pair: covered(rest[pair[0]], rest[pair[1]]) for pair in pairs}
+    shell = {"Outfit_Top": len(pattern(top)["vmap"]), "Outfit_Bottom": len(pattern(bottom)["vmap"])}
+    under = {pair: covered(rest[pair[0]], rest[pair[1]], shell[pair[1]]) if pair[0] == "Body"
+             else covered(rest[pair[0]], rest[pair[1]]) for pair in pairs}
     # Something under each garment to judge by (most skin under the clothes is left out of the body: what
     # stays is its edge and the skin near the rims).
     assert all(len(v[0]) > 10 for v in under.values()), {p: len(v[0]) for p, v in under.items()}

@@ -109,3 +109,30 @@ def test_the_far_lens_keeps_close_to_the_face_at_three_quarters(gender, shape):
         assert far_lens_past_the_face(m, yaw) < 0.011, yaw
     for yaw in (20, -20):
         assert far_lens_past_the_face(m, yaw) < 0.005, yaw
+
+
+def ear_rim(m, side: float) -> np.ndarray:
+    """The ear's outer rim on ``side``: the skin behind the eyes, within 7 cm of their height, standing out
+    farthest from the head's middle (an ear stands past the skull), the outermost 8 mm of it."""
+    body = m.positions[m.groups["body"]].astype(float)
+    mid = (m.positions[m.groups["helper-l-eye"]].mean(0) + m.positions[m.groups["helper-r-eye"]].mean(0)) / 2
+    near = body[(np.abs(body[:, 1] - mid[1]) < 0.07) & (side * (body[:, 0] - mid[0]) > 0.04) & (body[:, 2] < mid[2] - 0.04)]
+    lateral = side * (near[:, 0] - mid[0])
+    return near[lateral > lateral.max() - 0.008]
+
+
+@pytest.mark.parametrize("gender,shape,height", BODIES)
+def test_the_arms_reach_the_ears_and_bend_down_behind_them(gender, shape, height):
+    """Each temple reaches the ear (passes within 1.5 cm of its rim) and ends behind its front and below the
+    hinges by at least 1.5 cm, within 3.5 cm of the ear: bent down behind the ear, as an earpiece is. Before,
+    the temples ran straight back at the hinges' height and ended in the air past the skull."""
+    m = body_of(gender, shape, height)
+    _, mid, temples = parts(m)
+    for side, t in temples.items():
+        rim = ear_rim(m, side)
+        centre = rim.mean(0)
+        tip = t[np.argmin(t[:, 1])]
+        assert cKDTree(rim).query(t)[0].min() < 0.015, side
+        assert tip[2] < rim[:, 2].max(), (side, tip.round(3).tolist(), rim[:, 2].max())
+        assert t[:, 1].max() - tip[1] > 0.015, (side, tip.round(3).tolist())
+        assert np.linalg.norm(tip - centre) < 0.035, (side, tip.round(3).tolist(), centre.round(3).tolist())

@@ -218,9 +218,9 @@ def test_texture_formats(fmt, opaque, transparent):
     sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"])))
     assert "Skin" in sizes and sizes["Top"] == (512, 512)
     doc, _ = doc_of(glb)
-    # The eyes' wet film, the skin's reflectance and hair's highlight ask through optional extensions; only WebP
-    # is required.
-    optional = {"KHR_materials_clearcoat", "KHR_materials_anisotropy", "KHR_materials_specular"}
+    # The eyes' wet film, the skin's reflectance, hair's highlight and the soft cloths' sheen ask through optional
+    # extensions; only WebP is required.
+    optional = {"KHR_materials_clearcoat", "KHR_materials_anisotropy", "KHR_materials_specular", "KHR_materials_sheen"}
     if fmt == "webp":
         assert doc["extensionsUsed"][0] == "EXT_texture_webp" and set(doc["extensionsUsed"][1:]) == optional
         assert doc["extensionsRequired"] == ["EXT_texture_webp"]

@@ -42,8 +42,9 @@ def test_tables_and_totals(glb):
     assert s.animations.set_index("name").loc["walk", "duration_s"] == pytest.approx(1.1)
     assert len(s.skeleton) == 65 and s.skeleton[0] == "Hips"
     assert s.byte_length == len(glb)
-    # the eyes' wet film, the hair's highlight, the skin's and hair's reflectance
-    assert sorted(s.extensions_used) == ["KHR_materials_anisotropy", "KHR_materials_clearcoat", "KHR_materials_specular"]
+    # the eyes' wet film, the hair's highlight, the skin's and hair's reflectance, the soft cloths' sheen
+    assert sorted(s.extensions_used) == ["KHR_materials_anisotropy", "KHR_materials_clearcoat", "KHR_materials_sheen",
+                                         "KHR_materials_specular"]
     assert "Armature" in list(s.nodes["name"])
 
 

@@ -1,5 +1,6 @@
-"""Every cut of clothes in a valid GLB: each top with each bottom, under every level of detail, texture
-format, atlas and merged mesh (each combination of the clothes meets each option somewhere), with no
+"""Every cut of clothes in a valid GLB: each top with each bottom, in sneakers and in boots (each pair of
+styles meets each shoe), under every level of detail, texture format, atlas and merged mesh (each
+combination of the clothes meets each option somewhere), with no
 validator error and no warning (the cloth's normal maps come with their tangents), and the same
 settings give the same bytes."""
 
@@ -8,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from workbench.gltf import build_avatar, validate_many, validator_available
-from workbench.options import ANIMATIONS, BOTTOM_STYLES, TOP_STYLES, ModelOptions, normalize_avatar_settings
+from workbench.options import ANIMATIONS, BOTTOM_STYLES, SHOE_STYLES, TOP_STYLES, ModelOptions, normalize_avatar_settings
 
 O = ModelOptions
 OPTIONS = [O(), O(lod=1, texture_format="png"), O(lod=2, merge_mesh=True, texture_format="webp"),
@@ -22,8 +23,9 @@ def cases():
         for j, bottom in enumerate(BOTTOM_STYLES):
             k = 3 * i + j
             gender, shape = BUILDS[k % len(BUILDS)]
-            for options in (OPTIONS[k % len(OPTIONS)], OPTIONS[(k + 3) % len(OPTIONS)]):
-                yield {"gender": gender, "bodyShape": shape, "outfit": {"topStyle": top, "bottomStyle": bottom}}, options
+            for n, options in enumerate((OPTIONS[k % len(OPTIONS)], OPTIONS[(k + 3) % len(OPTIONS)])):
+                yield {"gender": gender, "bodyShape": shape, "outfit": {"topStyle": top, "bottomStyle": bottom,
+                                                                        "shoeStyle": SHOE_STYLES[n]}}, options
 
 
 @pytest.mark.skipif(not validator_available(), reason="node or the gltf-validator npm package is missing: run "
@@ -40,7 +42,7 @@ def test_every_cut_of_clothes_validates_without_errors_or_warnings():
 
 
 def test_same_settings_same_bytes_for_every_cut():
-    for top in TOP_STYLES:
-        settings = normalize_avatar_settings({"gender": "feminine", "height": 163.5,
-                                              "outfit": {"topStyle": top, "bottomStyle": "skirt"}})
+    for top, shoes in zip(TOP_STYLES, SHOE_STYLES * 2):
+        settings = normalize_avatar_settings({"gender": "feminine", "height": 163.5, "glasses": "clear",
+                                              "outfit": {"topStyle": top, "bottomStyle": "skirt", "shoeStyle": shoes}})
         assert build_avatar(settings, O(lod=1)) == build_avatar(settings, O(lod=1))

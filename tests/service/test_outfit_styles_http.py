@@ -1,6 +1,6 @@
-"""The outfit's cuts over HTTP (contract section 4): ``outfit.topStyle`` and ``outfit.bottomStyle`` are
-accepted, defaulted, described in /openapi.json and change the model; a bad value is answered 400 naming
-the field and the allowed values, and registers nothing."""
+"""The outfit's cuts over HTTP (contract section 4): ``outfit.topStyle``, ``outfit.bottomStyle`` and
+``outfit.shoeStyle`` are accepted, defaulted, described in /openapi.json and change the model; a bad value is
+answered 400 naming the field and the allowed values, and registers nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from workbench.gltf.glb import read_glb
-from workbench.options import BOTTOM_STYLES, TOP_STYLES
+from workbench.options import BOTTOM_STYLES, SHOE_STYLES, TOP_STYLES
 
 from helpers import assert_error, auth
 
@@ -30,6 +30,7 @@ BAD = [
     ({"bottomStyle": "kilt"}, "outfit.bottomStyle", BOTTOM_STYLES),
     ({"bottomStyle": None}, "outfit.bottomStyle", BOTTOM_STYLES),
     ({"bottomStyle": ["skirt"]}, "outfit.bottomStyle", BOTTOM_STYLES),
+    ({"shoeStyle": "sandals"}, "outfit.shoeStyle", SHOE_STYLES),
 ]
 
 
@@ -48,6 +49,7 @@ def test_openapi_describes_the_styles_and_their_defaults(server):
     outfit = spec["components"]["schemas"]["AvatarSettings"]["properties"]["outfit"]["properties"]
     assert outfit["topStyle"] == {"enum": list(TOP_STYLES), "default": "tee"}
     assert outfit["bottomStyle"] == {"enum": list(BOTTOM_STYLES), "default": "trousers"}
+    assert outfit["shoeStyle"] == {"enum": list(SHOE_STYLES), "default": "sneakers"}
 
 
 def _mesh_sizes(glb: bytes) -> dict[str, int]:
@@ -68,3 +70,25 @@ def test_styles_change_the_clothes_and_the_defaults_are_tee_and_trousers(server)
     assert glbs[0] == glbs[1]
     a, c = _mesh_sizes(glbs[0]), _mesh_sizes(glbs[2])
     assert a["Outfit_Top"] != c["Outfit_Top"] and a["Outfit_Bottom"] != c["Outfit_Bottom"]
+
+
+def _bounds(glb: bytes, name: str) -> tuple[list[float], list[float]]:
+    doc, _ = read_glb(glb)
+    node = next(n for n in doc["nodes"] if n.get("name") == name)
+    acc = [doc["accessors"][p["attributes"]["POSITION"]] for p in doc["meshes"][node["mesh"]]["primitives"]]
+    return ([min(a["min"][k] for a in acc) for k in range(3)], [max(a["max"][k] for a in acc) for k in range(3)])
+
+
+def test_shoe_style_changes_the_shoes_and_the_default_is_sneakers(server):
+    """Boots reach far higher up the leg than sneakers (a shaft to mid-calf against a collar under the ankle)
+    and carry more of the model; naming sneakers gives the default's model byte for byte; the shoes'
+    colour is on both."""
+    settings = {"gender": "feminine", "height": 170, "outfit": {"shoes": "#A03020", "bottomStyle": "shorts"}}
+    default = register(server, settings)
+    named = register(server, {**settings, "outfit": {**settings["outfit"], "shoeStyle": "sneakers"}})
+    boots = register(server, {**settings, "outfit": {**settings["outfit"], "shoeStyle": "boots"}})
+    glbs = [httpx.get(d["modelUrl"] + "?lod=1", timeout=300).content for d in (default, named, boots)]
+    assert glbs[0] == glbs[1]
+    sneaker_top, boot_top = _bounds(glbs[0], "Outfit_Footwear")[1][1], _bounds(glbs[2], "Outfit_Footwear")[1][1]
+    assert sneaker_top < 0.11 < 0.16 < boot_top, (sneaker_top, boot_top)
+    assert _mesh_sizes(glbs[0])["Outfit_Footwear"] != _mesh_sizes(glbs[2])["Outfit_Footwear"]

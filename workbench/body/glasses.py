@@ -6,18 +6,22 @@ sit) and scale with the distance between the eyes; the lens plane stands 12 mm i
 corneas (an optician's vertex distance), further only where the skin behind a lens (brow, cheek)
 or the nose bridge would touch it; the front wraps round the face (each lens turned :data:`WRAP`
 degrees, its outer side back), so no lens stands out past the face seen from the side or at three
-quarters; the bridge dips back to rest 2.5 mm off the nose. The frame is as wide as the head: the
-hinges stand just outside the skin of the head's horizontal section at their height (an end piece
-from each rim out to its hinge, as frames have), and each temple runs from its hinge back to above
-the ear, lying on the skin of that section wherever the head is wider than the straight line
-(:func:`_temple`): it rests on the side of the head, not 1 to 2 cm off it at the ears' outer edge as
-before. The whole piece is skinned to ``Head`` and takes no face morphs.
+quarters; the bridge dips back to rest 2.5 mm off the nose. The frame fits the head: its lenses narrow
+(to :data:`NARROWEST` of their size) where the head is narrow, so the frame's ends stay inside the head's
+outline seen from the front, its rims' tops below the brows; the hinges stand on the skin at the temples
+(an end piece from each rim out to its hinge, as frames have), and each temple runs from its hinge back
+along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
+earpiece is (:func:`_temple`), lying on the skull the whole way (the skull's width found by rays across
+the head, under the ear where it stands off: :func:`_skull`), a bar of :data:`TEMPLE`'s section. The ears
+are found once on the reference body (the densest vertices on the side of the head: the ear's bowl) and
+are the same vertices on every body (:func:`_ear_cores`). The whole piece is skinned to ``Head`` and takes no face morphs.
 
 The look (:data:`LOOKS`): the texture (:func:`glasses_texture`) holds the frame's colour on its left
 half and the lens tint (with alpha) on its right, the lens and frame vertices pointing into those, and
 a roughness map (:func:`glasses_roughness`) on the same layout. A clear lens is a nearly black, nearly
-transparent film, smooth: the eyes show through undimmed (a light tint at 16 % had laid a milky film
-over them) and it keeps a faint reflection. A sunglass lens is dark and nearly opaque, and rough enough
+transparent film (7 %), smooth: the eyes show through barely dimmed (a light tint at 16 % had laid a
+milky film over them) and it keeps a reflection at glancing angles (blending scales the lens's specular
+by its alpha in three.js, so the reflection shows where the Fresnel term is strong, not face on). A sunglass lens is dark and nearly opaque, and rough enough
 (0.35) that a studio's lights spread into a soft sheen instead of flashing white in it; the frames are
 not mirror-smooth either.
 
@@ -34,7 +38,7 @@ from functools import lru_cache
 import numpy as np
 
 from .lod import Piece
-from .mesh import BodyMesh, cut, vertex_normals
+from .mesh import BodyMesh, vertex_normals
 
 __all__ = ["glasses_piece", "glasses_texture", "glasses_roughness", "LOOKS", "FRAME_UV", "LENS_UV"]
 
@@ -43,7 +47,7 @@ LENS_UV = (0.75, 0.5)
 TEXTURE_SIZE = 128
 # Per kind: frame colour, lens colour (sRGB), lens alpha, frame roughness, lens roughness.
 LOOKS = {
-    "clear": ((0.24, 0.15, 0.10), (0.04, 0.045, 0.05), 0.10, 0.4, 0.05),
+    "clear": ((0.24, 0.15, 0.10), (0.04, 0.045, 0.05), 0.07, 0.4, 0.04),
     # Nearly opaque: blending is in linear light, where even a few percent of the eye's white shows
     # through the dark tint as a visible grey, so the lens stops almost all of it.
     "sunglasses": ((0.06, 0.06, 0.07), (0.03, 0.035, 0.045), 0.996, 0.45, 0.35),
@@ -53,7 +57,11 @@ CENTRE_OUT = 0.001
 # ... and how far below it (the pupil sits above a lens's middle, the rim's top below the brow).
 CENTRE_DOWN = 0.001
 # Lens half-width and half-height (metres, for eyes 58.5 mm apart), the rim's width and the frame's depth.
-LENS = (0.0245, 0.0170)
+LENS = (0.0245, 0.0155)
+# The least lens half-width, as a share of LENS's, when a narrow head makes the frame narrower.
+NARROWEST = 0.82
+# How far inside the head's outline seen from the front the frame's ends stay (metres).
+INSIDE = 0.004
 # The front's wrap (degrees): each lens turned about the vertical, its outer side back, as frames curve
 # round the face.
 WRAP = 15.0
@@ -68,9 +76,16 @@ SEGMENTS = 40
 # Each lens is curved (an optician's base curve: a sphere of this radius, flatter vertically), so its
 # outer side sweeps back round the face with the wrap.
 BASE_CURVE = 0.08
-REST = 0.0004
+REST = 0.0008
 END_PIECE = 0.002
-TEMPLE_BACK = 0.09
+# How deep under the head's outermost skin at a point the skull may lie (metres): over an ear (its
+# thickness), and elsewhere.
+LAYER, THIN = 0.02, 0.004
+# A temple's cross-section (metres): its height and its thickness out from the head.
+TEMPLE = (0.0024, 0.0014)
+# The temple's path round the ear, from the ear's middle (the dense core of its bowl; metres for eyes 58.5 mm
+# apart, (up, back)): over the root of the ear's top, then down behind it to the earpiece's tip.
+OVER_EAR = ((0.028, -0.03), (0.029, -0.004), (0.025, 0.015), (0.012, 0.023), (-0.006, 0.025))
 
 
 def _superellipse(n: int, a: float, b: float, power: float = 4.0, lower: float = 2.6) -> np.ndarray:
@@ -85,6 +100,57 @@ def _superellipse(n: int, a: float, b: float, power: float = 4.0, lower: float =
     return np.column_stack([x, y])
 
 
+@lru_cache(maxsize=1)
+def _ear_cores() -> dict[str, np.ndarray]:
+    """Per side, the body vertices of the ear's bowl on the reference body (indices into the mesh): the
+    densest vertices on the side of the head behind the eyes (the ear's spiral is the mesh's densest part
+    there). The base mesh's topology is every body's, so the same vertices are every body's ear."""
+    from .mesh import body_mesh
+    from scipy.spatial import cKDTree
+
+    m = body_mesh({"gender": "feminine", "bodyShape": "average", "height": 166.0})
+    body = m.groups["body"]
+    p = m.positions[body].astype(np.float64)
+    eyes = {s: m.positions[m.groups[f"helper-{s}-eye"]].mean(0) for s in "lr"}
+    mid = (eyes["l"] + eyes["r"]) / 2
+    out = {}
+    for s, eye in eyes.items():
+        side = np.sign(eye[0] - mid[0])
+        near = np.flatnonzero((np.abs(p[:, 1] - mid[1]) < 0.08) & (side * (p[:, 0] - mid[0]) > 0.04)
+                              & (p[:, 2] < mid[2] - 0.03))
+        dense = np.array([len(x) for x in cKDTree(p[near]).query_ball_point(p[near], 0.006)])
+        out[s] = body[near[dense > 2.5 * np.median(dense)]]
+    return out
+
+
+def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.ndarray,
+           layer: np.ndarray | float = THIN) -> np.ndarray:
+    """The head's half-width on ``side`` at each (``y``, ``z``) under any ear: where a ray out along x first
+    meets the skin's triangles ``tris`` ((T, 3, 3) positions) within ``layer`` (per point, metres) of where it
+    leaves them last: over an ear (:data:`LAYER`) it meets the skull before the ear; elsewhere (:data:`THIN`)
+    only the outer skin, never the eye's socket inside; 0 where it meets none."""
+    lat = side * (tris[..., 0] - mid_x)
+    keep = lat.max(1) > 0.03
+    t, lat = tris[keep], lat[keep]
+    a, b, c = t[:, 0, 1:], t[:, 1, 1:], t[:, 2, 1:]
+    v0, v1 = b - a, c - a
+    den = v0[:, 0] * v1[:, 1] - v0[:, 1] * v1[:, 0]
+    den = np.where(np.abs(den) < 1e-14, 1e-14, den)
+    out = np.zeros(len(y))
+    layer = np.broadcast_to(layer, (len(y),))
+    for k in range(len(y)):
+        v2 = np.array([y[k], z[k]]) - a
+        w1 = (v2[:, 0] * v1[:, 1] - v2[:, 1] * v1[:, 0]) / den
+        w2 = (v0[:, 0] * v2[:, 1] - v0[:, 1] * v2[:, 0]) / den
+        inside = (w1 >= 0) & (w2 >= 0) & (w1 + w2 <= 1)
+        hit = (1 - w1 - w2) * lat[:, 0] + w1 * lat[:, 1] + w2 * lat[:, 2]
+        hit = hit[inside & (hit > 0.03)]
+        # The innermost of the outer layer: an ear stands 1.5 cm off the skull, the eye's socket lies 2.5 cm
+        # and more inside the skin round it.
+        out[k] = hit[hit > hit.max() - layer[k]].min() if len(hit) else 0.0
+    return out
+
+
 def _fit(mesh: BodyMesh) -> dict:
     """Where the glasses go on this body: eye centres, lens size and plane, nose, ears (metres)."""
     pos_all = mesh.positions.astype(np.float64)
@@ -92,10 +158,20 @@ def _fit(mesh: BodyMesh) -> dict:
     eyes = {s: p.mean(0) for s, p in eye_pts.items()}
     mid = (eyes["l"] + eyes["r"]) / 2
     unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / 0.0585
-    a, b = LENS[0] * unit, LENS[1] * unit
     cornea = max(float(p[:, 2].max()) for p in eye_pts.values())
     body = pos_all[mesh.groups["body"]]
     head = body[body[:, 1] > mesh.skeleton.pos("Neck")[1]]
+    tris = mesh.triangles[mesh.face_groups["body"]]
+    skull = pos_all[tris[(np.abs(pos_all[tris][:, :, 1] - mid[1]) < 0.08).all(1)]]
+    # The lenses as LENS (scaled with the eyes' spacing), narrower where the head is narrow: the frame's
+    # front INSIDE the head's outline seen from the front (a frame wider than the head read as a borrowed
+    # pair), the head's width measured over the 6 cm behind the corneas at the hinges' height.
+    b = LENS[1] * unit
+    depth = cornea - np.linspace(0.0, 0.06, 13) * unit
+    temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * b), depth).max())
+                  for side in (1.0, -1.0))
+    room = temples - abs(eyes["l"][0] - mid[0]) - (CENTRE_OUT + RIM + END_PIECE + INSIDE) * unit
+    a = float(np.clip(room, NARROWEST * LENS[0] * unit, LENS[0] * unit)) if temples > 0 else LENS[0] * unit
     dx = np.abs(head[:, 0] - mid[0])
     bridge_y = mid[1] + 0.004 * unit
     # The nose under the bridge's middle (the top of its arch, 3 mm over its ends).
@@ -112,37 +188,38 @@ def _fit(mesh: BodyMesh) -> dict:
             near = head[(np.abs(head[:, 0] - q[0]) < 0.0025 * unit) & (np.abs(head[:, 1] - q[1]) < 0.0025 * unit)]
             if len(near):
                 z = max(z, float(near[:, 2].max()) + CLEARANCE * unit - q[2])
-    # The head's horizontal section at the hinges' height (the rim's outer top corner), above the neck.
+    # The hinges' height: the rim's outer top corner.
     hinge_y = mid[1] + b * 0.55
-    tris = mesh.triangles[mesh.face_groups["body"]]
-    section = cut(pos_all, tris, 1, hinge_y)
-    section = section[section[:, 2] < cornea + 0.02 * unit]
+    ears = {s: pos_all[idx].mean(0) for s, idx in _ear_cores().items()}
     return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "b": b, "z": z, "cornea": cornea,
-            "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "hinge_y": hinge_y, "section": section}
+            "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull,
+            "hinge_y": hinge_y, "ears": ears}
 
 
-def _half_width(section: np.ndarray, mid_x: float, side: float, z) -> np.ndarray:
-    """The head's half-width on ``side`` (+1 or -1 in x) at each depth ``z``: its section's farthest skin from
-    the middle within 3 mm of that depth (0 where the section has none)."""
-    mine = section[np.sign(section[:, 0] - mid_x) == side]
-    out = np.zeros(len(np.atleast_1d(z)))
-    for k, zz in enumerate(np.atleast_1d(z)):
-        near = np.abs(mine[:, 2] - zz) < 0.003
-        out[k] = np.abs(mine[near, 0] - mid_x).max() if near.any() else 0.0
-    return out
-
-
-def _temple(f: dict, side: float, hinge: np.ndarray, steps: int = 12) -> np.ndarray:
-    """A temple's path from ``hinge`` back to :data:`TEMPLE_BACK` behind the eyes at the hinge's height: the
-    straight line to where it rests on the skin at its end, pushed out onto the skin (:data:`REST` off it)
-    wherever the head is wider than the line, so it lies on the side of the head."""
-    mid_x = f["mid"][0]
-    end_z = f["mid"][2] - TEMPLE_BACK * f["unit"]
-    z = np.linspace(hinge[2], end_z, steps)
-    skin = _half_width(f["section"], mid_x, side, z) + REST * f["unit"]
-    line = abs(hinge[0] - mid_x) + (skin[-1] - abs(hinge[0] - mid_x)) * np.linspace(0, 1, steps)
-    x = mid_x + side * np.maximum(line, skin)
-    return np.column_stack([x, np.full(steps, hinge[1]), z])
+def _temple(f: dict, side: float, hinge: np.ndarray, ear: np.ndarray, steps: int = 20) -> np.ndarray:
+    """A temple's path from ``hinge`` to behind the ear (``ear``: the middle of its bowl): back over the ear's
+    root (:data:`OVER_EAR`, scaled with the head) and bent down behind it, as a temple's earpiece is;
+    straight from the hinge to where it first rests on the head, then lying on the skull (:data:`REST` off
+    the skin under it, the ear left out) wherever the head is wider than that line."""
+    unit, mid_x = f["unit"], f["mid"][0]
+    ctrl = np.array([[hinge[1], hinge[2]]] + [[ear[1] + up * unit, ear[2] - back * unit] for up, back in OVER_EAR])
+    # A smooth curve through them (Chaikin's corner cutting, the ends kept), then even steps along it.
+    for _ in range(4):
+        q = np.repeat(ctrl, 2, axis=0)[1:-1].reshape(-1, 2, 2)
+        ctrl = np.vstack([ctrl[:1], np.column_stack([0.75 * q[:, 0] + 0.25 * q[:, 1], 0.25 * q[:, 0] + 0.75 * q[:, 1]]).reshape(-1, 2), ctrl[-1:]])
+    length = np.r_[0.0, np.cumsum(np.linalg.norm(np.diff(ctrl, axis=0), axis=1))]
+    at = np.linspace(0, length[-1], steps)
+    y, z = (np.interp(at, length, ctrl[:, k]) for k in range(2))
+    skin = _skull(f["skull"], mid_x, side, y, z, np.where(np.abs(z - ear[2]) < 0.035 * unit, LAYER, THIN))
+    start = abs(hinge[0] - mid_x)
+    t = at / max(at[-1], 1e-9)
+    # (Where a ray met no skin, the skin's width between its neighbours'.)
+    ok = skin > 0
+    skin = (np.interp(t, t[ok], skin[ok]) if ok.any() else np.full(len(t), start - REST * unit)) + REST * unit
+    # The straight line from the hinge that just meets the skull, then the skull.
+    slope = np.min(np.where(t > 0.05, (skin - start) / np.maximum(t, 1e-9), np.inf))
+    x = mid_x + side * np.maximum(start + slope * t, skin)
+    return np.column_stack([x, y, z])
 
 
 def _curved(shape: np.ndarray, unit: float) -> np.ndarray:
@@ -251,7 +328,7 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
         # The hinge: level with the rim's outer top corner, as wide as the head there (at least an end piece
         # out from the rim); a bar joins them.
         corner = turn(c + np.array([side * (a + RIM * unit), b * 0.55, -DEPTH * unit * 0.5]))
-        wide = _half_width(f["section"], mid[0], side, corner[2])[0] + REST * unit
+        wide = _skull(f["skull"], mid[0], side, corner[1:2], corner[2:3])[0] + REST * unit
         hinge = corner.copy()
         hinge[0] = mid[0] + side * max(abs(corner[0] - mid[0]) + END_PIECE * unit, wide)
         ends[s] = hinge
@@ -272,15 +349,33 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
     j = np.arange(6)
     add(np.vstack([lower, upper]), np.vstack([np.column_stack([j, j + 1, 7 + j]), np.column_stack([j + 1, 8 + j, 7 + j])]),
         FRAME_UV)
-    # Temples: from the hinges back along the sides of the head, resting on them (:func:`_temple`).
-    h = 0.0022 * unit
+    # Temples: from the hinges back along the sides of the head and over the ears, bent down behind them
+    # (:func:`_temple`), each a bar of TEMPLE's section lying on the head (its inner face on the path).
+    tall, thick = TEMPLE[0] * unit / 2, TEMPLE[1] * unit
     for s, hinge in ends.items():
-        path = _temple(f, np.sign(hinge[0] - mid[0]), hinge)
+        side = np.sign(hinge[0] - mid[0])
+        path = _temple(f, side, hinge, f["ears"][s])
+        along = np.gradient(path, axis=0)
+        along /= np.maximum(np.linalg.norm(along, axis=1, keepdims=True), 1e-12)
+        out = np.array([side, 0.0, 0.0]) - along[:, :1] * side * along
+        out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+        up = np.cross(along, out) * side
+        ring = [(-tall, 0.0), (-tall, thick), (tall, thick), (tall, 0.0)]
         n_pts = len(path)
-        strip = np.vstack([path + (0, -h, 0), path + (0, h, 0)])
+        tube = np.vstack([path + u * up + o * out for u, o in ring])
         i = np.arange(n_pts - 1)
-        add(strip, np.vstack([np.column_stack([i, i + 1, n_pts + i + 1]), np.column_stack([i, n_pts + i + 1, n_pts + i])]),
-            FRAME_UV)
+        faces = []
+        for r in range(4):
+            a0, a1 = r * n_pts + i, ((r + 1) % 4) * n_pts + i
+            faces += [np.column_stack([a0, a0 + 1, a1 + 1]), np.column_stack([a0, a1 + 1, a1])]
+        faces = np.vstack(faces)
+        if side < 0:
+            faces = faces[:, [0, 2, 1]]
+        # (Its two ends closed.)
+        faces = np.vstack([faces, [[0, n_pts, 2 * n_pts], [0, 2 * n_pts, 3 * n_pts]],
+                           [[n_pts - 1, 3 * n_pts + n_pts - 1, 2 * n_pts + n_pts - 1],
+                            [n_pts - 1, 2 * n_pts + n_pts - 1, n_pts + n_pts - 1]]])
+        add(tube, faces, FRAME_UV)
     positions = np.vstack(pos).astype(np.float32)
     indices = np.vstack(tris)
     count = len(positions)

@@ -103,8 +103,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
 def _worn(settings: dict) -> dict[str, tuple[str, str, str, str | None]]:
     o = settings["outfit"]
     return {"Outfit_Top": ("Top", o["top"], o["topStyle"], o["bottomStyle"]),
-            "Outfit_Bottom": ("Bottom", o["bottom"], o["bottomStyle"], outfit.UNDER[o["bottomStyle"]]),
-            "Outfit_Footwear": ("Shoes", o["shoes"], "shoes", None)}
+            "Outfit_Bottom": ("Bottom", o["bottom"], o["bottomStyle"], outfit.under(o["bottomStyle"], o["shoeStyle"])),
+            "Outfit_Footwear": ("Shoes", o["shoes"], o["shoeStyle"], None)}
 
 
 def _clothes(settings: dict) -> dict[str, dict]:
@@ -113,7 +113,9 @@ def _clothes(settings: dict) -> dict[str, dict]:
     for part, (name, color, style, _) in _worn(settings).items():
         kind = outfit.STYLES[style].kind
         out[part] = dict(name=name, image=tx.cloth_texture(color, style), blend=False,
-                         roughness=cloth.ROUGHNESS[kind], double=part != "Outfit_Footwear")
+                         roughness=cloth.ROUGHNESS[kind], double=True)
+        if kind in cloth.SHEEN:
+            out[part]["extensions"] = {"KHR_materials_sheen": cloth.sheen(color, kind)}
     return out
 
 
@@ -162,7 +164,7 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
               mask: bool = False, anisotropy: tuple[float, float] | None = None, specular: float | None = None,
-              clearcoat: tuple[float, float] | None = None) -> int:
+              clearcoat: tuple[float, float] | None = None, extensions: dict | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
     texture's alpha at 0.5 (hair's strand tips); ``anisotropy`` (strength, rotation) through
     ``KHR_materials_anisotropy`` and ``specular`` (a factor) through ``KHR_materials_specular`` (hair's
@@ -184,6 +186,9 @@ def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: flo
         w.doc["materials"][index].setdefault("extensions", {})[CLEARCOAT] = {
             "clearcoatFactor": float(clearcoat[0]), "clearcoatRoughnessFactor": float(clearcoat[1])}
         w.use_extension(CLEARCOAT)
+    for ext, payload in (extensions or {}).items():   # (a cloth's sheen, a lens's ior and specular)
+        w.doc["materials"][index].setdefault("extensions", {})[ext] = payload
+        w.use_extension(ext)
     return index
 
 
@@ -321,7 +326,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         texs = [written[first[id(mats[n]["image"])]] for n in names]
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False),
-                                 mats[n].get("anisotropy"), mats[n].get("specular"), mats[n].get("clearcoat"))
+                                 mats[n].get("anisotropy"), mats[n].get("specular"), mats[n].get("clearcoat"),
+                                 mats[n].get("extensions"))
                     for n, t in zip(names, texs)}
         for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
             maps.write_maps(w, material[n], mats[n],

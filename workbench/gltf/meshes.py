@@ -9,9 +9,10 @@ the avatar's skeleton, ``source`` into the body mesh for the morph targets):
   the brows' skin that carries their hairs (:mod:`workbench.body.brows`);
 - ``Hair`` and ``Hair_Fringe``: cards grown from the scalp, alpha-tested and blended
   (:mod:`workbench.body.hair`; the GLB makes them two primitives of one mesh ``Hair``);
-- ``Outfit_Top``, ``Outfit_Bottom``, ``Outfit_Footwear``: the ``tights`` helper cut into a top to
-  mid-forearm (over the trousers' waistband), trousers to the ankle and the feet as shoes, so they
-  follow every body shape and deform with it; ``Glasses``: two lenses and a frame placed from the eyes.
+- ``Outfit_Top``, ``Outfit_Bottom``, ``Outfit_Footwear``: the ``tights`` and ``skirt`` helpers cut into the
+  outfit's top, bottom and shoes (sneakers or boots, with their soles, tongues and laces), their edges
+  finished, so they follow every body shape and deform with it (:mod:`workbench.body.outfit`);
+  ``Glasses``: two lenses and a frame placed from the eyes, the temples over the ears.
 
 LOD 1 and 2 decimate every mesh to 50 % and 25 % of its triangles (:func:`workbench.body.lod.decimate`),
 but the hair, which has its own chain (fewer cards, then a baked shell: :data:`HAIR_PARTS`).
@@ -63,12 +64,12 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
 
 def _key(settings: dict) -> tuple:
     return (body_key(settings), settings["hair"]["style"], settings["glasses"] != "none",
-            settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
+            settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"], settings["outfit"]["shoeStyle"])
 
 
 @lru_cache(maxsize=64)
 def _parts(key: tuple, lod: int) -> dict[str, Piece]:
-    body, hair, glasses, top, bottom = key
+    body, hair, glasses, top, bottom, shoes = key
     gender = body[0]
     mesh = body_of(body)
     if lod:
@@ -86,7 +87,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
     out["Eyebrows"] = brow_piece(mesh, gender)
     out.update(hair_pieces(mesh, hair, 0, top, bottom))
-    out.update(outfit_pieces(mesh, top, bottom))
+    out.update(outfit_pieces(mesh, top, bottom, shoes))
     if glasses:
         out["Glasses"] = glasses_piece(mesh)
     return {n: out[n] for n in MESH_ORDER if n in out}

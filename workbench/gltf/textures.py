@@ -53,31 +53,53 @@ def _mix(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def cloth_texture(color: str, style: str) -> np.ndarray:
-    """A garment of style ``style`` (``tee``, ``trousers``, ..., ``shoes``: workbench.body.outfit) in
-    ``color``: its weave and bands (:func:`workbench.body.outfit.cloth.shading`) tinted; leather shoes
-    with a light rubber sole all round."""
+    """A garment of style ``style`` (``tee``, ``trousers``, ..., ``sneakers``, ``boots``: workbench.body.outfit)
+    in ``color``: its weave and bands (:func:`workbench.body.outfit.cloth.shading`) tinted; a shoe's upper in
+    it beside its sole's and laces' bands."""
     from ..body.outfit import STYLES, cloth
 
     if style not in STYLES:
         raise ValueError(f"cloth_texture: unknown style {style!r}")
     base = rgb(color).astype(np.float32)   # float32 throughout: float64 (n, n, 3) temporaries doubled the time
-    if style == "shoes":
-        n = SHOE_SIZE
-        y = np.arange(n, dtype=np.float32)[:, None]
-        x = np.arange(n, dtype=np.float32)[None, :]
-        # Rows are height on the shoe (v = 1 at the ground, workbench.body.outfit): leather above,
-        # a stitched welt, then a light rubber sole all round.
-        grain = cloth.shading("shoes")
-        img = base[None, None, :] * (0.9 + grain)[..., None]
-        v = (y + 0.5) / n
-        sole = np.clip((v - 0.84) / 0.01, 0, 1)[..., None]
-        img = _mix(img, np.array([0.90, 0.88, 0.84], np.float32) * (0.96 + grain[..., None]), sole[..., 0])
-        stitch = (np.abs(v - 0.815) < 0.006) & ((x // 5) % 2 == 0)
-        img = _mix(img, img * 0.5 + 0.35, stitch.astype(np.float32))
-        return _to_u8(img)
+    if STYLES[style].part == "Outfit_Footwear":
+        return _shoe_texture(base, style)
     out = _tinted(np.ascontiguousarray(cloth.shading(style), np.float32), base)
     out.setflags(write=False)
     return out
+
+
+# Per shoe style: its sole's colour and its laces' (sRGB 0..1): a sneaker's white rubber and white cord, a
+# boot's dark rubber and waxed brown cord.
+SOLES = {"sneakers": ((0.93, 0.92, 0.89), (0.95, 0.95, 0.94)), "boots": ((0.12, 0.105, 0.095), (0.32, 0.22, 0.14))}
+
+
+def _shoe_texture(base: np.ndarray, style: str) -> np.ndarray:
+    """A shoe's texture in its bands (workbench.body.outfit.shoes.UV): the upper in ``base`` with its grain
+    (a stitched line round its foot), the sole's rubber, the laces' cord."""
+    from ..body.outfit import cloth, shoes
+
+    n = SHOE_SIZE
+    y = np.arange(n, dtype=np.float32)[:, None]
+    x = np.arange(n, dtype=np.float32)[None, :]
+    v = (y + 0.5) / n
+    grain = cloth.shading(style)
+    sole, lace = (np.array(c, np.float32) for c in SOLES[style])
+    img = base[None, None, :] * (0.9 + grain)[..., None]
+    # A line of stitches a little above where the upper meets the sole.
+    stitch = (np.abs(v - 0.72) < 0.005) & ((x // 5) % 2 == 0)
+    img = _mix(img, img * 0.55 + 0.3, stitch.astype(np.float32))
+    lo, hi = shoes.UV["sole"]
+    band = ((v >= lo - 0.01) & (v < hi + 0.01)).astype(np.float32)
+    # The sole: its rubber, a groove along it and a little darker towards the floor.
+    rubber = sole * (0.97 + grain[..., None] * 0.5) * (1 - 0.08 * ((v - lo) / (hi - lo)))[..., None]
+    groove = (np.abs(v - (lo + 0.55 * (hi - lo))) < 0.004).astype(np.float32)
+    rubber = rubber * (1 - 0.12 * groove)[..., None]
+    img = _mix(img, rubber, band)
+    lo, hi = shoes.UV["lace"]
+    band = ((v >= lo - 0.01) & (v <= hi + 0.01)).astype(np.float32)
+    twist = 0.94 + 0.06 * np.sin(x * 1.3 + y * 0.7)
+    img = _mix(img, lace * twist[..., None], band)
+    return _to_u8(img)
 
 
 @njit(cache=True, nogil=True)

@@ -1,7 +1,8 @@
 """The cloth's surface on the garments' own UVs: its weave, its bands, its folds and how rough it is.
 
-- :func:`weave`: a cloth's light and shade and its height, whatever its colour: jersey knit (tees), a
-  heavier brushed knit (hoodies), cotton twill (trousers, shorts, skirts), leather grain (shoes).
+- :func:`weave`: a cloth's light and shade and its height, whatever its colour: a fine jersey (tees), a
+  knitted sweater's V stitches (long sleeves), a brushed fleece (hoodies), cotton twill (trousers, shorts,
+  skirts), leather grain (shoes).
 - :func:`shading`: a style's weave with its bands (:attr:`~workbench.body.outfit.styles.Style.bands`):
   ribbing along a gathered band (a crew neck's collar, a hoodie's cuffs and hem), a line of stitches
   where each band ends, baked on the style's UVs through its texel map (:mod:`workbench.body.texels`).
@@ -34,16 +35,39 @@ from .garments import dressed
 from .pattern import FOLD_SIZE, FORMAT, pattern
 from .styles import STYLES
 
-__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "weave", "shading", "normal_map", "roughness_map"]
+__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SHEEN", "sheen", "weave", "shading", "normal_map", "roughness_map"]
 
 CLOTH_SIZE = 512
 SHOE_SIZE = 256
-ROUGHNESS = {"knit": 0.9, "fleece": 0.95, "twill": 0.82, "leather": 0.5}
+ROUGHNESS = {"jersey": 0.86, "sweater": 0.95, "fleece": 0.97, "twill": 0.82, "canvas": 0.78, "leather": 0.5}
+# A soft cloth's sheen (KHR_materials_sheen, which three.js and model-viewer draw): how bright its sheen is
+# beside the cloth's own colour, and how rough (spread) it is. Fleece's pile and a sweater's fuzz catch the
+# light at grazing angles; a jersey a little.
+SHEEN = {"jersey": (0.25, 0.5), "sweater": (0.45, 0.7), "fleece": (0.6, 0.8)}
 # Relief of the weave (metres at full height) and of the folds.
-WEAVE_DEPTH = {"knit": 0.0005, "fleece": 0.0004, "twill": 0.0004, "leather": 0.0003}
+WEAVE_DEPTH = {"jersey": 0.0002, "sweater": 0.0012, "fleece": 0.0004, "twill": 0.0004, "canvas": 0.0002,
+               "leather": 0.0003}
 FOLD_DEPTH = 0.006
+ROUGH_SIZE = 128
+# The cloths whose weave shows as relief in their normal maps: a sweater's stitches, a fleece's pile, leather's
+# grain. A jersey's, a twill's and a canvas's are finer than a texel's worth of relief (their shading is in
+# the colour), and at 512 px their maps took 85 KB more of an avatar whose budget had none to spare.
+RELIEF = ("sweater", "fleece", "leather")
 FOLD_PITCH = 0.055
-VERSION = 1
+VERSION = 2
+
+
+def sheen(color: str, kind: str) -> dict:
+    """The ``KHR_materials_sheen`` of a soft cloth (:data:`SHEEN`) in ``color``: its sheen the cloth's colour
+    lifted towards white, as a pile's fibres catch the light.
+
+    >>> sheen("#204080", "fleece")["sheenRoughnessFactor"]
+    0.8
+    """
+    strength, rough = SHEEN[kind]
+    c = np.array([int(color.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)], float) / 255.0
+    lifted = strength * (0.6 * c + 0.4)
+    return {"sheenColorFactor": [round(float(v), 4) for v in lifted], "sheenRoughnessFactor": rough}
 
 
 def _noise(n: int, cells: tuple[int, int], seed: int) -> np.ndarray:
@@ -53,23 +77,41 @@ def _noise(n: int, cells: tuple[int, int], seed: int) -> np.ndarray:
 
 
 def _draw_weave(kind: str) -> dict[str, np.ndarray]:
-    n = SHOE_SIZE if kind == "leather" else CLOTH_SIZE
+    n = SHOE_SIZE if kind in ("leather", "canvas") else CLOTH_SIZE
     y = np.arange(n, dtype=np.float32)[:, None]
     x = np.arange(n, dtype=np.float32)[None, :]
     if kind == "leather":
         grain = _noise(n, (64, 64), 33) * 0.05 + _noise(n, (12, 12), 34) * 0.05
         return {"shade": grain, "height": np.clip(grain * 5 + 0.5, 0, 1)}
+    if kind == "canvas":
+        # A sneaker's canvas: a plain weave of two-texel threads (under 2 mm) at low contrast.
+        weave_ = (((x // 2) + (y // 2)) % 2).astype(np.float32)
+        grain = _noise(n, (48, 48), 42) * 0.04
+        return {"shade": grain + 0.03 * weave_, "height": weave_}
     slub = _noise(n, (32, 32), 31) * 0.06
-    if kind in ("knit", "fleece"):
-        # Jersey: columns of small V stitches (8 texels a column, 6 a row) at low contrast, so at 512 px
-        # a shirt reads as soft knitted cotton, not a mesh; a faint heathered variation of the yarn over
-        # larger areas. Fleece: the same knit under a brushed face (more heather, less stitch).
-        cx = (x % 8) / 8.0
-        cy = ((y + 3 * (x // 8 % 2)) % 6) / 6.0
-        knit = np.clip(1.0 - np.abs(2 * cx - 1.0) - 0.5 * cy, 0.0, 1.0)
-        heather = _noise(n, (64, 64), 35) * (0.025 if kind == "knit" else 0.05)
-        stitch = 0.07 if kind == "knit" else 0.03
-        return {"shade": 0.94 + stitch * knit + slub * 0.6 + heather, "height": knit}
+    if kind == "jersey":
+        # A tee's jersey: stitches far finer than a texel (about 2.4 mm here), so no pattern at all, only
+        # the yarn's slubs and a faint heather; its relief two-texel wales, for the normal map's sheen.
+        wale = (x % 2).astype(np.float32) * np.ones_like(y)
+        fine = _noise(n, (160, 160), 36) * 0.025
+        return {"shade": 0.96 + slub * 0.4 + _noise(n, (64, 64), 35) * 0.02 + fine + 0.01 * wale,
+                "height": 0.5 * wale + 0.5 * np.clip(fine * 20 + 0.5, 0, 1)}
+    if kind == "sweater":
+        # A knitted sweater: columns of V stitches 6 texels (1.5 cm) wide and 5 rows (1.2 cm) tall, each V
+        # two slanted loops, the purl channel between the columns dark; a heathered yarn.
+        cx = (x % 6) / 6.0
+        cy = (y % 5) / 5.0
+        arm = np.abs(2 * cx - 1)                     # 1 at a column's edges, 0 at its middle
+        loop = np.clip(1.0 - np.abs(cy - (1 - arm) * 0.8 - 0.1) * 2.2, 0, 1) * (arm > 0.12)
+        channel = (arm > 0.84).astype(np.float32)
+        knit = np.clip(loop * (1 - channel), 0, 1)
+        heather = _noise(n, (96, 96), 35) * 0.05 + _noise(n, (24, 24), 38) * 0.03
+        return {"shade": 0.88 + 0.14 * knit - 0.06 * channel + slub * 0.5 + heather, "height": knit}
+    if kind == "fleece":
+        # Fleece: a brushed pile, no stitch to see; soft mottling at several sizes and a fine fuzz.
+        pile = _noise(n, (48, 48), 39) * 0.05 + _noise(n, (128, 128), 40) * 0.035
+        fuzz = (np.random.default_rng(41).random((n, n)).astype(np.float32) - 0.5) * 0.03
+        return {"shade": 0.95 + pile + fuzz + slub * 0.3, "height": np.clip(pile * 6 + 0.5, 0, 1)}
     # Cotton twill: a fine diagonal at low contrast and a soft, larger mottling; high-contrast stripes
     # read as brushed metal under the key light.
     twill = ((x + y) % 6 < 3).astype(np.float32)
@@ -93,7 +135,7 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
     uv = pat["uv"]
     tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[pat["vfaces"]], n)
     # (A hood's points, after the panel's, are on no cut's band.)
-    from_cut = np.concatenate([pat["from_cut"], np.full((len(pat["hood_offset"]), len(style.bands)), np.inf,
+    from_cut = np.concatenate([pat["from_cut"], np.full((int(pat["vmap"].max()) + 1 - len(pat["from_cut"]), len(style.bands)), np.inf,
                                                         np.float32)])[pat["vmap"]]
     texel = pat["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)
@@ -193,8 +235,9 @@ def _resized(img: np.ndarray, size: int) -> np.ndarray:
 
 
 def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool = True) -> np.ndarray:
-    """Style ``name``'s normal map on ``mesh`` (over ``under``): its folds, and with ``fine`` the weave's
-    relief (LOD 0) at its texture's size (512 px; 256 for shoes), else at 256 px; (n, n, 3) uint8."""
+    """Style ``name``'s normal map on ``mesh`` (over ``under``): its folds, and with ``fine`` (LOD 0) for the
+    cloths whose weave has a relief to see (:data:`RELIEF`) the weave's and its ribbed bands' at its
+    texture's size (512 px; 256 for shoes), else at 256 px; (n, n, 3) uint8."""
     pat = pattern(name)
     worn = dressed(mesh, name, under)
     # Ease per texel through the style's texel map, softened so folds fade in and out; folds a third as
@@ -204,7 +247,7 @@ def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool =
     ease = gaussian_filter(np.einsum("hwk,hwk->hw", bary, corners, dtype=np.float32), 3, mode="nearest")
     height = np.minimum(ease * np.float32(1 / 3), np.float32(FOLD_DEPTH)) * _folds(name)
     dy, dx = np.gradient(height, np.float32(float(pat["uv_scale"]) / FOLD_SIZE))
-    if fine:
+    if fine and STYLES[name].kind in RELIEF:
         wx, wy = _weave_slopes(name)
         if len(wx) != FOLD_SIZE:
             dx, dy = _resized(dx, len(wx)), _resized(dy, len(wx))
@@ -214,10 +257,13 @@ def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool =
 
 @lru_cache(maxsize=8)
 def roughness_map(name: str) -> np.ndarray:
-    """Style ``name``'s metallic-roughness texture at LOD 0 (512 px; 256 for shoes), (n, n, 3) uint8."""
+    """Style ``name``'s metallic-roughness texture at LOD 0, :data:`ROUGH_SIZE` px, (n, n, 3) uint8: the
+    weave's relief averaged over 4 texels (its stitches are finer than the map: what is left is the yarn's
+    slubs and the pile's mottling, smoother where the cloth stands higher). At the weave's own 512 px the
+    three maps of an outfit took 90 KB of a model whose budget had 100 KB to spare."""
     kind = STYLES[name].kind
-    relief = weave(kind)[1]
-    g = np.clip(ROUGHNESS[kind] + 0.06 * (0.5 - relief), 0, 1)
+    relief = _resized(weave(kind)[1].astype(np.float32), ROUGH_SIZE)
+    g = np.clip(ROUGHNESS[kind] + 0.25 * (relief.mean() - relief), 0, 1)
     out = np.zeros(relief.shape + (3,), np.uint8)
     out[..., 0] = 255
     out[..., 1] = np.round(g * 255).astype(np.uint8)

@@ -23,16 +23,18 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..mesh import BodyMesh, vertex_normals
-from .drape import (Frame, along_rims, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, support,
+from .drape import (Frame, along_rims, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, snug, support,
                     untangle)
 from .styles import Drape, Style, landmarks
 
-__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach"]
+__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach", "smooth_rims"]
 
 # The parts of the body, by index into a panel's ``shares`` columns (workbench.body.outfit.pattern).
 TORSO, NECK, ARMS, LEGS = 0, 1, (2, 3), (4, 5)
 SIDES = ("Left", "Right")
 MAX_REACH = 6
+# How far a gathered band stands off the skin (metres; its finished edge stands proud of that).
+SNUG = 0.005
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
 # groove a centimetre wide (the spine's) no longer face each other.
 NORMAL_ROUNDS = 8
@@ -72,6 +74,97 @@ def _push(frame: Frame, surface: np.ndarray, s0: float, step: float, drape: Drap
     inside = s >= s0 - step          # (below the last ring, the last ring holds)
     push = np.maximum(target - r, 0) * weight * inside * smoothstep(0.015, 0.03, r)
     return push[:, None] * radial
+
+
+def _folds(frame: Frame, p: np.ndarray, folds: tuple[int, float], start: float, hem: float) -> np.ndarray:
+    """A skirt's folds: pushes out from its axis (never in, so never into the legs), nothing above ``start``
+    (the hips, where it rests) growing to the fold's full depth at its ``hem``; ``count`` folds round it,
+    their crests rounded and their troughs narrow as cloth falling from a waist folds, their spacing and
+    depth wavering (fixed noise: the same folds on every body of the same build)."""
+    count, depth = folds
+    s, phi, r, radial = frame.local(p)
+    k = np.arange(1, 4)[:, None]
+    waver = (np.array([[0.35], [0.15], [0.08]]) * np.sin(k * phi + np.array([[0.7], [2.1], [4.0]]))).sum(0)
+    wave = (0.5 + 0.5 * np.cos(count * phi + 2.0 * waver)) ** 0.6
+    grow = smoothstep(0.0, 1.0, (start - p[:, 1]) / max(start - hem, 1e-6))
+    amount = depth * grow * wave * (1 + 0.3 * np.sin(3 * phi + 1.3))
+    return amount[:, None] * radial
+
+
+def _seat_and_fly(p: np.ndarray, n0: np.ndarray, skin: np.ndarray, hips: np.ndarray, crotch: float,
+                  gap: float) -> np.ndarray:
+    """Trousers bridging the hollows of the seat and the fly as cloth does: seen from the front (and from
+    behind), a sheet across from one thigh's front (back) to the other's, from 6 cm under the crotch to
+    12 cm over it, where the drape round the torso's axis and round each leg's left a dent between the
+    legs and a crease between the buttocks. The skin's frontmost (hindmost) point per centimetre of width
+    and height, its hollows bridged by chords up to 16 cm wide; the points facing forward (back) pushed
+    out to it along z plus ``gap`` (never in), fading out over the band's edges and across the body's sides."""
+    lo, hi, step = crotch - 0.05, crotch + 0.12, 0.01
+    x0 = hips[0] - 0.2
+    rows, cols = int(round((hi - lo) / step)) + 1, int(round(0.4 / step)) + 1
+    sel = (skin[:, 1] > lo - step) & (skin[:, 1] < hi + step) & (np.abs(skin[:, 0] - hips[0]) < 0.2)
+    i = np.clip(np.round((skin[sel, 1] - lo) / step).astype(np.int64), 0, rows - 1)
+    j = np.clip(np.round((skin[sel, 0] - x0) / step).astype(np.int64), 0, cols - 1)
+    out = np.zeros_like(p)
+    reach = 8
+    for sign in (1.0, -1.0):
+        grid = np.full(rows * cols, -np.inf)
+        np.maximum.at(grid, i * cols + j, sign * (skin[sel, 2] - hips[2]))
+        grid = grid.reshape(rows, cols)
+        best = grid.copy()
+        for a in range(1, reach + 1):
+            left = np.concatenate([np.full((rows, a), -np.inf), grid[:, :-a]], 1)
+            for b in range(1, reach + 1):
+                right = np.concatenate([grid[:, b:], np.full((rows, b), -np.inf)], 1)
+                np.maximum(best, (left * b + right * a) / (a + b), out=best)
+        fi = np.clip((p[:, 1] - lo) / step, 0, rows - 1)
+        fj = np.clip((p[:, 0] - x0) / step, 0, cols - 1)
+        i0, j0 = np.floor(fi).astype(np.int64), np.floor(fj).astype(np.int64)
+        i1, j1 = np.minimum(i0 + 1, rows - 1), np.minimum(j0 + 1, cols - 1)
+        ti, tj = fi - i0, fj - j0
+        corners = np.stack([best[i0, j0], best[i0, j1], best[i1, j0], best[i1, j1]])
+        ok = np.isfinite(corners).all(0)
+        corners = np.where(np.isfinite(corners), corners, 0.0)
+        level = ((corners[0] * (1 - tj) + corners[1] * tj) * (1 - ti) + (corners[2] * (1 - tj) + corners[3] * tj) * ti)
+        facing = smoothstep(-0.2, 0.3, sign * n0[:, 2])
+        band = smoothstep(lo, lo + 0.04, p[:, 1]) * (1 - smoothstep(hi - 0.04, hi, p[:, 1]))
+        middle = 1 - smoothstep(0.08, 0.14, np.abs(p[:, 0] - hips[0]))
+        need = np.maximum(level + gap - sign * (p[:, 2] - hips[2]), 0) * ok
+        out[:, 2] += sign * need * facing * band * middle
+    return out
+
+
+def smooth_rims(p: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, rounds: int = 6) -> np.ndarray:
+    """The rims smoothed as lines (Taubin's steps along each rim, which do not shrink it), the points next to
+    them moved half as far: where a cut crosses a crease of the helper (the trapezius' ridge behind the neck)
+    it zigzags between the helper's vertices.
+
+    >>> import scipy.sparse as sp
+    >>> ring = np.array([[np.cos(a), np.sin(a), 0.02 * (-1) ** k] for k, a in enumerate(np.linspace(0, 6.28, 40, endpoint=False))])
+    >>> i = np.arange(40)
+    >>> adj = sp.csr_matrix((np.ones(80), (np.r_[i, i], np.r_[(i + 1) % 40, (i - 1) % 40])), shape=(40, 40))
+    >>> bool(np.abs(smooth_rims(ring, adj, np.ones(40, bool))[:, 2]).max() < 0.005)
+    True
+    """
+    if not rim.any():
+        return p
+    on = along_rims(adjacency, rim)
+    keep = rim[on.indices]
+    rows = np.repeat(np.arange(on.shape[0]), np.diff(on.indptr))
+    line = sp.csr_matrix((on.data * keep * rim[rows], on.indices, on.indptr), shape=on.shape)
+    degree = np.asarray(line.sum(1)).ravel()
+    ok = (rim & (degree == 2)).astype(np.float64)[:, None]
+    degree = np.maximum(degree, 1)[:, None]
+    q = p.copy()
+    for rate in (0.5, -0.53) * rounds:
+        q = q + rate * ok * ((line @ q) / degree - q)
+    move = q - p
+    # The points next to a rim follow it half way (their rim neighbours' mean move).
+    to_rim = sp.csr_matrix((adjacency.data * rim[adjacency.indices], adjacency.indices, adjacency.indptr),
+                           shape=adjacency.shape)
+    count = np.asarray(to_rim.sum(1)).ravel()[:, None]
+    follow = np.where((count > 0) & ~rim[:, None], 0.5 * (to_rim @ move) / np.maximum(count, 1), 0.0)
+    return q + follow
 
 
 def gathered(style: Style, panel: dict) -> np.ndarray:
@@ -177,6 +270,10 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
         near = skin[(part == TORSO) | (part == LEGS[0]) | (part == LEGS[1])]
         surface = _ring_surface(frame, near, -top, -bottom, 0.015, 64, style.torso)
         disp += _push(frame, surface, -top, 0.015, style.torso, p, weight, style.lift, held)
+        if style.folds[0]:
+            disp += _folds(frame, p + disp, style.folds, e["hips_y"] - 0.04, float(p0[:, 1].min()))
+    if style.legs is not None and style.part == "Outfit_Bottom":
+        disp += _seat_and_fly(p + disp, n0, skin, hips, e["crotch"], style.lift + style.torso.ease)
     if style.legs is not None:
         below = 1 - smoothstep(e["crotch"] - 0.04, e["crotch"], y)
         for k, side in zip(LEGS, SIDES):
@@ -203,6 +300,12 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     rims = along_rims(adjacency, panel["rim"])
     p = untangle(p0 + (1 - pushed) * style.lift * n0 + disp, panel["faces"], rims, n0)
     p = membrane(p, n0, adjacency, panel["rim"], rounds=16, rate=0.6)
+    # Gathered bands hug the body (a crew neck's collar, cuffs, a waistband): the helper stands a centimetre
+    # off the skin round the neck and the lift and drape added as much again (a neckline standing 2 cm off
+    # the neck read as a raw cut).
+    lift = style.lift * (1 - held) + SNUG * held
+    if held.any():
+        p = snug(p, mesh, panel["near"], SNUG, held, adjacency)
     if under is not None:
         torso = style.part == "Outfit_Top"
         pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
@@ -214,7 +317,8 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
         for _ in range(4):
             out = np.maximum(out, (adjacency @ out) / degree)
         p = p + out[:, None] * n0
-    p = clear_of_the_skin(p, mesh, panel["near"], style.lift, adjacency)
+    p = smooth_rims(p, adjacency, panel["rim"])
+    p = clear_of_the_skin(p, mesh, panel["near"], lift, adjacency)
     p = untangle(p, panel["faces"], rims, n0)
     # Last, the membrane again (it only moves out): the rims smoothed as lines after the pushes above.
     return membrane(p, n0, adjacency, panel["rim"], rounds=6)

@@ -25,34 +25,53 @@ import scipy.sparse as sp
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from .fit import base_points, fitted
+from . import shoes
+from .drape import clear_of_the_skin
+from .edges import finished
 from .hood import worn
 from .pattern import HOOD_EASE, pattern
 from .styles import STYLES
 
-__all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER"]
+__all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER", "under"]
 
 _CACHE: OrderedDict = OrderedDict()
 _LOCK = threading.Lock()
 CACHED = 48
-# What each bottom covers: trousers' cuffs fall over the shoes.
+# How far the hood stands off the skin at least (metres).
+HOOD_CLEAR = 0.01
+# What each bottom covers: trousers' cuffs fall over the shoes (whichever the avatar wears).
 UNDER = {"trousers": "shoes", "shorts": None, "skirt": None}
 
 
-class Dressed:
-    """One garment on one body: its ``piece``, each vertex's ``ease`` (metres the cloth stands off the
-    helper beyond its lift: what the fold map is drawn from) and its welded ``points``."""
+def under(bottom: str, shoes: str = "sneakers") -> str | None:
+    """The style of what ``bottom`` covers, if anything, when the avatar wears ``shoes``.
 
-    def __init__(self, piece: Piece, ease: np.ndarray, points: np.ndarray):
+    >>> under("trousers", "boots"), under("skirt", "boots")
+    ('boots', None)
+    """
+    return shoes if UNDER[bottom] == "shoes" else UNDER[bottom]
+
+
+class Dressed:
+    """One garment on one body: its ``piece``, each of its pattern's vertices' ``ease`` (metres the cloth
+    stands off the helper beyond its lift: what the fold map is drawn from), its welded ``points`` and how
+    many of the piece's vertices and triangles are its outside (``shell``; the finished edges' rolls and
+    facings follow them)."""
+
+    def __init__(self, piece: Piece, ease: np.ndarray, points: np.ndarray, shell: tuple[int, int] | None = None):
         self.piece = piece
         self.ease = ease
         self.points = points
+        self.shell = shell or (len(piece.positions), piece.triangles)
 
     def samples(self) -> tuple[np.ndarray, np.ndarray]:
-        """Points on the garment's surface (its vertices and its triangles' centres) and the surface's
-        normals there."""
+        """Points on the garment's outside (its vertices and its triangles' centres, not its facings, which
+        face in) and the surface's normals there."""
         out = []
+        vertices, triangles = self.shell
         for values in (self.piece.positions.astype(np.float64), self.piece.normals.astype(np.float64)):
-            out.append(np.concatenate([values, values[self.piece.indices].mean(1)]))
+            values = values[:vertices]
+            out.append(np.concatenate([values, values[self.piece.indices[:triangles]].mean(1)]))
         out[1] /= np.maximum(np.linalg.norm(out[1], axis=1, keepdims=True), 1e-12)
         return out[0], out[1]
 
@@ -71,16 +90,35 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
     below = None if under is None else dressed(mesh, under).samples()
     q = fitted(mesh, style, pat, (p0, n0), below)
     ease = np.maximum(np.linalg.norm(q - p0, axis=1) - style.lift, 0)
-    if len(pat["hood_offset"]):
-        binding = sp.csr_matrix((pat["hood_data"], pat["hood_indices"], pat["hood_indptr"]),
-                                shape=(len(pat["hood_offset"]), len(q)))
-        q = np.concatenate([q, worn(q, vertex_normals(q, pat["faces"]), binding, pat["hood_offset"])])
-        ease = np.concatenate([ease, np.full(len(pat["hood_offset"]), HOOD_EASE)])
-    normals = vertex_normals(q, np.concatenate([pat["faces"], pat["hood_faces"]]))
+    if len(pat["hood_faces"]):
+        # The hood on the hoodie, then clear of the skin: its roll stands round the neck, which a heavier
+        # build's trapezius fills more than the reference body's.
+        neck = mesh.skeleton.pos("Neck")
+        hood_at = worn(q, pat["hood_line"], (float(neck[0]), float(neck[2])), pat["hood_tri"], pat["hood_bary"],
+                       pat["hood_offset"])
+        faces = pat["hood_faces"] - len(q)
+        edges = np.concatenate([faces[:, [0, 1]], faces[:, [1, 2]], faces[:, [2, 0]]])
+        adjacency = sp.csr_matrix((np.ones(2 * len(edges)), (np.r_[edges[:, 0], edges[:, 1]], np.r_[edges[:, 1], edges[:, 0]])),
+                                  shape=(len(hood_at), len(hood_at)))
+        adjacency.data[:] = 1.0
+        q = np.concatenate([q, clear_of_the_skin(hood_at, mesh, pat["hood_near"], HOOD_CLEAR, adjacency)])
+        ease = np.concatenate([ease, np.full(len(hood_at), HOOD_EASE)])
+    faces = np.concatenate([pat["faces"], pat["hood_faces"]])
+    from_cut = np.concatenate([pat["from_cut"], np.full((len(q) - len(pat["from_cut"]), pat["from_cut"].shape[1]), np.inf)])
+    q, edge_at, edge_normal = finished(q, vertex_normals(q, faces).astype(np.float64), pat, style.bands, style.edge,
+                                       from_cut)
+    normals = vertex_normals(q, faces)
     v = pat["vmap"]
-    piece = Piece(q[v].astype(np.float32), normals[v], pat["uv"], pat["vfaces"].astype(np.int64),
-                  pat["joints"][v], pat["weights"][v], np.full(len(v), -1, np.int64))
-    out = Dressed(piece, ease[v].astype(np.float32), q)
+    src = v[pat["edge_src"]]
+    piece = Piece(np.concatenate([q[v], edge_at]).astype(np.float32),
+                  np.concatenate([normals[v], edge_normal]).astype(np.float32),
+                  np.concatenate([pat["uv"], pat["uv"][pat["edge_src"]]]),
+                  np.concatenate([pat["vfaces"], pat["edge_faces"]]).astype(np.int64),
+                  np.concatenate([pat["joints"][v], pat["edge_joints"]]),
+                  np.concatenate([pat["weights"][v], pat["edge_weights"]]), np.full(len(v) + len(src), -1, np.int64))
+    if style.part == "Outfit_Footwear":
+        piece = _with_shoe(piece, mesh, q, pat, name)
+    out = Dressed(piece, ease[v].astype(np.float32), q, (len(v), len(pat["vfaces"])))
     with _LOCK:
         _CACHE[key] = out
         while len(_CACHE) > CACHED:
@@ -88,10 +126,21 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
     return out
 
 
-def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers") -> dict[str, Piece]:
+def _with_shoe(piece: Piece, mesh: BodyMesh, q: np.ndarray, pat: dict, name: str) -> Piece:
+    """The upper ``piece`` with its sole, tongue and laces (:mod:`.shoes`), skinned as the upper's nearest points."""
+    pos, nrm, uv, faces, nearest = shoes.extras(mesh, q, pat["faces"], name, float(q[:, 1].max()))
+    n = len(piece.positions)
+    return Piece(np.concatenate([piece.positions, pos.astype(np.float32)]),
+                 np.concatenate([piece.normals, nrm.astype(np.float32)]),
+                 np.concatenate([piece.uv, uv.astype(np.float32)]), np.concatenate([piece.indices, faces + n]),
+                 np.concatenate([piece.joints, pat["joints"][nearest]]), np.concatenate([piece.weights, pat["weights"][nearest]]),
+                 np.full(n + len(pos), -1, np.int64))
+
+
+def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers", shoes: str = "sneakers") -> dict[str, Piece]:
     """The ``Outfit_Top``, ``Outfit_Bottom`` and ``Outfit_Footwear`` pieces on ``mesh``."""
-    return {"Outfit_Top": dressed(mesh, top, bottom).piece, "Outfit_Bottom": dressed(mesh, bottom, UNDER[bottom]).piece,
-            "Outfit_Footwear": dressed(mesh, "shoes").piece}
+    return {"Outfit_Top": dressed(mesh, top, bottom).piece, "Outfit_Bottom": dressed(mesh, bottom, under(bottom, shoes)).piece,
+            "Outfit_Footwear": dressed(mesh, shoes).piece}
 
 
 def hidden_skin(top: str = "tee", bottom: str = "trousers") -> np.ndarray:

@@ -1,44 +1,57 @@
-"""A hoodie's hood, lying down: a band of cloth rising from the back of the neckline, folding over and
-lying on the shoulders and upper back, deepest (a V) at the back's middle.
+"""A hoodie's hood, lying down as a hood does: its opening's edge a soft roll standing round the back and
+sides of the neck, coming forward to the neckline's V at the front, where its two ends cross; behind, the
+hood's bag lies on the upper back, deepest at the back's middle, its outline tucked down onto the hoodie.
 
-Made once on the reference drape (:mod:`.pattern`): its points lie off the hoodie, each bound to the hoodie's nearest triangle as a
-blend of its corners plus an offset along its normal (the ``.mhclo`` binding, with the hoodie as the
-body). On any body :func:`worn` rebuilds those points on the fitted hoodie, so the hood follows it.
+Seen from the front it frames the neck (a collar's roll, no more than 3 cm tall); from behind it is a
+rounded pad on the shoulder blades. It is a closed surface: it rises from a seam along the hoodie's
+neckline and comes down onto the hoodie along its outline, so no raw edge of it shows. (The first hood was
+a pad lying on the shoulders whose two ends stood off them: two horns seen from the front.)
 
-1. The neckline from 95 degrees either side of the front round the back, as a smooth ring (its radius
-   and height by bearing), resampled at even bearings (the neckline's own points are uneven, and a
-   profile from each crinkled the hood).
-2. A profile down the back from each: 5 cm at the sides, 16 cm at the back's middle (the hood's depth
-   by bearing), less towards the two ends, where the hood gathers into the neckline; a pad standing
-   off the hoodie by up to 2.5 cm, thickest a third of the way down, thinning to its edge. (A roll
-   standing up round the neck, the first way, was bound to triangles under it that moved apart as the
-   shoulders did, and crumpled into flaps.)
-3. Each point onto the hoodie (the foot of its nearest triangle) and its thickness out along that
-   triangle's normal.
+Made once on the reference drape (:mod:`.pattern`), per bearing round the neck (0 at the front, pi at the
+back) over the neckline's back and sides:
 
->>> PROFILE.shape
-(8, 2)
+1. The neckline as a smooth ring: its radius and height by bearing, resampled at :data:`STEPS` even
+   bearings from :data:`END` degrees either side of the front (the neckline's own points are uneven).
+2. A profile from each: the roll (:data:`ROLL`: out from the neckline and up, metres, at full size) then
+   the bag lying on the hoodie (:data:`BAG`: rows down the back, each a share of the hood's depth at that
+   bearing and how far the bag stands off the hoodie). The hood's size falls from the back's middle to its
+   two ends, where the roll is a third as tall and the bag gone.
+3. The roll is rebuilt so on every body, round its own neckline (:func:`worn`): bound to the hoodie's
+   triangles, points standing 3 cm above them turned with them and lay flat on a heavy build's broader
+   trapezius. The bag's points are bound to the hoodie's nearest triangles: the foot of each there
+   (barycentrics) and its offset in the triangle's own frame (along its first edge, across it, along its
+   normal), the ``.mhclo`` binding with a whole offset.
+
+>>> ROLL.shape[1], BAG.shape[1]
+(2, 2)
 """
 
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
-__all__ = ["PROFILE", "hood", "worn"]
+__all__ = ["ROLL", "BAG", "STEPS", "END", "hood", "hood_ring", "worn"]
 
-# Rows of the profile: (share of the hood's depth down the back, how far it stands off the hoodie in metres):
-# a pad thickest a little below the neckline (the hood's folded cloth), thinning to its edge.
-PROFILE = np.array([[0.0, 0.004], [0.08, 0.014], [0.2, 0.022], [0.36, 0.025], [0.54, 0.023], [0.72, 0.018],
-                    [0.88, 0.012], [1.0, 0.006]])
-SIDE, BACK = 0.05, 0.16
-STEPS = 33
+# The roll (out from the neckline, up from it; metres at the back's middle): from the seam up the neck's
+# side of the roll, over its top (the opening's edge) and down its outside.
+ROLL = np.array([[0.002, 0.0], [0.003, 0.010], [0.006, 0.020], [0.012, 0.027], [0.020, 0.028], [0.027, 0.024],
+                 [0.032, 0.016]])
+# The bag (share of the hood's depth down the hoodie from the roll's foot, how far it stands off the hoodie).
+BAG = np.array([[0.06, 0.016], [0.2, 0.015], [0.38, 0.014], [0.56, 0.011], [0.74, 0.008], [0.88, 0.006],
+                [0.96, 0.004], [1.0, 0.0015]])
+# The hood's depth down the back at its middle and at the sides (metres, along the hoodie: down the back,
+# out along the shoulders).
+BACK, SIDE = 0.2, 0.05
+STEPS = 45
+END = 4.0
+# Over what share of each half of the hood its roll tapers to nothing at its end (where the ends cross).
+TAPER = 0.14
 
 
 def _nearest_on(points: np.ndarray, faces: np.ndarray, targets: np.ndarray):
-    """For each target: the triangle of ``faces`` nearest it (among those round its 8 nearest points),
-    the barycentrics of its foot there (clamped into the triangle) and its offset along the triangle's normal."""
+    """For each target: the triangle of ``faces`` nearest it (among those round its 8 nearest centres) and
+    the barycentrics of the target's foot there, clamped into the triangle."""
     centres = points[faces].mean(1)
     _, cand = cKDTree(centres).query(targets, k=8)
     a, b, c = (points[faces[cand][..., k]] for k in range(3))
@@ -57,50 +70,97 @@ def _nearest_on(points: np.ndarray, faces: np.ndarray, targets: np.ndarray):
     closest = (bary[..., :, None] * np.stack([a, b, c], -2)).sum(-2)
     pick = np.linalg.norm(targets[:, None] - closest, axis=-1).argmin(1)
     rows = np.arange(len(targets))
-    return faces[cand[rows, pick]], bary[rows, pick], d[rows, pick]
+    return faces[cand[rows, pick]], bary[rows, pick]
 
 
-def hood(points: np.ndarray, faces: np.ndarray, neckline: np.ndarray, neck: tuple[float, float]):
-    """The hood on a draped hoodie (``points``, ``faces``): (binding (hood points x points, sparse), offsets,
-    hood faces, indices into the points then the hood's). ``neckline``: indices of the neckline's points;
-    ``neck``: the neck axis' (x, z)."""
-    # 1. The neckline round the back as a smooth ring: its radius and height by bearing, resampled evenly.
-    rel = points[neckline][:, [0, 2]] - np.asarray(neck)
+def _frames(points: np.ndarray, tri: np.ndarray, bary: np.ndarray):
+    """(foot, three unit axes (N, 3, 3)): each bound point's foot on its triangle and the triangle's frame
+    (its first edge, across it, its normal)."""
+    a, b, c = (points[tri[:, k]] for k in range(3))
+    foot = bary[:, :1] * a + bary[:, 1:2] * b + bary[:, 2:] * c
+    e1 = b - a
+    e1 /= np.maximum(np.linalg.norm(e1, axis=1, keepdims=True), 1e-12)
+    n = np.cross(b - a, c - a)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
+    return foot, np.stack([e1, np.cross(n, e1), n], 1)
+
+
+def _rows(line: np.ndarray, neck: tuple[float, float]) -> tuple[np.ndarray, ...]:
+    """Steps 1 and 2 on the neckline's points ``line``: (the roll's rows (ROLL, STEPS, 3), the foot of the bag
+    and the way it lies (STEPS, 3 each), its depth and its size by bearing)."""
+    rel = line[:, [0, 2]] - np.asarray(neck)
     bearing = np.mod(np.arctan2(rel[:, 0], rel[:, 1]), 2 * np.pi)     # 0 at the front, pi at the back
     order = np.argsort(bearing)
-    bearing, radius, height = bearing[order], np.hypot(*rel[order].T), points[neckline][order, 1]
-    at = np.linspace(np.radians(95), np.radians(265), STEPS)
+    bearing, radius, height = bearing[order], np.hypot(*rel[order].T), line[order, 1]
+    at = np.linspace(np.radians(END), np.radians(360 - END), STEPS)
     wrap = np.concatenate([bearing - 2 * np.pi, bearing, bearing + 2 * np.pi])
     r = np.interp(at, wrap, np.tile(radius, 3))
     y = np.interp(at, wrap, np.tile(height, 3))
-    back = at - np.pi
-    # The hood gathers into the neckline at its two ends.
-    size = 0.15 + 0.85 * np.sin(np.clip((np.pi - np.abs(back)) / np.radians(85), 0, 1) * np.pi / 2) ** 0.7
+    # (Smoothed round the ring: the neckline's points zigzag by millimetres.)
+    for _ in range(4):
+        r[1:-1] = (r[:-2] + 2 * r[1:-1] + r[2:]) / 4
+        y[1:-1] = (y[:-2] + 2 * y[1:-1] + y[2:]) / 4
     out = np.column_stack([np.sin(at), np.zeros(STEPS), np.cos(at)])
-    base = np.column_stack([neck[0] + r * np.sin(at), y - 0.004, neck[1] + r * np.cos(at)])
-    # 2. The profile from each: down the back by a share of the depth (the hood lies on the hoodie), out by
-    # the pad's thickness.
-    depth = size * (SIDE + (BACK - SIDE) * np.cos(np.clip(back, -np.pi / 2, np.pi / 2)) ** 2)
-    new = np.concatenate([base + 0.01 * out - (row[0] * depth)[:, None] * np.array([0.0, 1.0, 0.0]) for row in PROFILE])
-    # 3. Onto the hoodie, its thickness out, bound to it.
-    tri, bary, _ = _nearest_on(points, faces, new)
-    offset = 0.003 + np.repeat(PROFILE[:, 1], STEPS) * np.tile(size ** 2, len(PROFILE))
-    binding = sp.csr_matrix((bary.reshape(-1), (np.repeat(np.arange(len(new)), 3), tri.reshape(-1))),
-                            shape=(len(new), len(points)))
-    index = (len(points) + np.arange(len(new))).reshape(len(PROFILE), STEPS)
+    up = np.array([0.0, 1.0, 0.0])
+    seam = np.column_stack([neck[0] + r * np.sin(at), y, neck[1] + r * np.cos(at)])
+    # The hood's size by bearing: 1 at the back's middle, falling to its ends (the roll to a third, then
+    # tapering to nothing where the ends cross, the bag to nothing), and its depth: down the back behind,
+    # out along the shoulders at the sides.
+    u = np.abs(at - np.pi) / (np.pi - np.radians(END))
+    size = np.cos(np.clip(u, 0, 1) * np.pi / 2) ** 0.8
+    roll = (0.34 + 0.66 * size) * np.sqrt(1 - (1 - np.clip((1 - u) / TAPER, 0, 1)) ** 2)
+    back = np.clip(-np.cos(at), 0, 1)
+    depth = size * (SIDE + (BACK - SIDE) * np.sqrt(back))
+    rows = np.stack([seam + (p[0] * roll)[:, None] * out + (p[1] * roll)[:, None] * up for p in ROLL])
+    foot = seam + (ROLL[-1, 0] * roll)[:, None] * out
+    way = back[:, None] * -up + (1 - back)[:, None] * out
+    way /= np.linalg.norm(way, axis=1, keepdims=True)
+    return rows, foot, way, depth, size
+
+
+def hood_ring(line: np.ndarray, neck: tuple[float, float]) -> np.ndarray:
+    """Per bearing of the hood (:data:`STEPS`), the neckline's point (an index into ``line``, its points)
+    nearest it in bearing: the point whose skin weights the roll standing there takes."""
+    rel = line[:, [0, 2]] - np.asarray(neck)
+    bearing = np.mod(np.arctan2(rel[:, 0], rel[:, 1]), 2 * np.pi)
+    at = np.linspace(np.radians(END), np.radians(360 - END), STEPS)
+    return np.abs(np.angle(np.exp(1j * (at[:, None] - bearing[None, :])))).argmin(1)
+
+
+def hood(points: np.ndarray, faces: np.ndarray, neckline: np.ndarray, neck: tuple[float, float]):
+    """The hood on a draped hoodie (``points``, ``faces``, wound outwards): (the triangle each of the bag's
+    points is bound to (N, 3), its barycentrics there, its offset in the triangle's frame (N, 3), the hood's
+    triangles over the points then the hood's: the roll's rows, then the bag's). ``neckline``: indices of
+    the neckline's points; ``neck``: the neck axis' (x, z)."""
+    rows, foot, way, depth, size = _rows(points[neckline], neck)
+    # The bag's rows onto the hoodie, then out by how far the bag stands off it.
+    flat = np.concatenate([foot + (b[0] * depth)[:, None] * way for b in BAG])
+    tri, bary = _nearest_on(points, faces, flat)
+    on, axes = _frames(points, tri, bary)
+    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(np.maximum(size, 0.25), len(BAG)) + 0.0015
+    bag = on + stand[:, None] * axes[:, 2]
+    # 3. Bound to their nearest triangles, with their whole offsets in those triangles' frames.
+    tri, bary = _nearest_on(points, faces, bag)
+    foot, axes = _frames(points, tri, bary)
+    offset = np.einsum("nkc,nc->nk", axes, bag - foot)
+    count = len(ROLL) + len(BAG)
+    index = (len(points) + np.arange(count * STEPS)).reshape(count, STEPS)
     a, b = index[:-1, :-1], index[:-1, 1:]
     c, d = index[1:, :-1], index[1:, 1:]
     quads = np.concatenate([np.stack([a, c, b], -1).reshape(-1, 3), np.stack([b, c, d], -1).reshape(-1, 3)])
-    # Wound to face away from the neck (the hood's outside).
-    every = np.concatenate([points, new])
+    # Wound to face away from the hoodie (the hood's outside): its middle's triangles face up and back.
+    every = np.concatenate([points, rows.reshape(-1, 3), bag])
     n = np.cross(every[quads[:, 1]] - every[quads[:, 0]], every[quads[:, 2]] - every[quads[:, 0]])
-    if (n[:, [0, 2]] * (every[quads].mean(1)[:, [0, 2]] - np.asarray(neck))).sum() < 0:
+    centre = every[quads].mean(1)
+    away = centre - np.array([neck[0], float(points[neckline, 1].min()) - 0.05, neck[1]])
+    if (n * away).sum() < 0:
         quads = quads[:, [0, 2, 1]]
-    return binding, offset, quads
+    return tri, bary, offset, quads
 
 
-def worn(points: np.ndarray, normals: np.ndarray, binding: sp.csr_matrix, offset: np.ndarray) -> np.ndarray:
-    """The hood's new points on a fitted hoodie (its points and their normals)."""
-    n = binding @ normals
-    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
-    return binding @ points + offset[:, None] * n
+def worn(points: np.ndarray, neckline: np.ndarray, neck: tuple[float, float], tri: np.ndarray, bary: np.ndarray,
+         offset: np.ndarray) -> np.ndarray:
+    """The hood's points on a fitted hoodie (its ``points``, its neckline's indices, the neck's axis (x, z)):
+    the roll rebuilt round this body's neckline, the bag on its triangles' feet, offset in their frames."""
+    foot, axes = _frames(points, tri, bary)
+    return np.concatenate([_rows(points[neckline], neck)[0].reshape(-1, 3), foot + np.einsum("nkc,nk->nc", axes, offset)])

@@ -35,25 +35,25 @@ from ..compile import top_four
 from ..mesh import BodyMesh, body_mesh, vertex_normals
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
-from .fit import ARMS, LEGS, fitted, base_points
-from .hood import hood, worn
+from .edges import RINGS, facing_binding, finished, rolls
+from .shoes import UPPER
+from .fit import ARMS, LEGS, fitted, base_points, gathered
+from .hood import _nearest_on, hood, hood_ring, worn
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
 from ...skeleton import JOINT_NAMES
 
-__all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "SHOE_HEIGHT", "pattern", "reference", "region_of_joints"]
+__all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "pattern", "reference", "region_of_joints"]
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
-FORMAT = 26
+FORMAT = 27
 FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
 SNAP = 0.001
 REFINE = 1
 # The hood's ease, for its folds (it lies loose).
 HOOD_EASE = 0.015
-# The shoes' texture runs from the sole (v = 1) up to this height.
-SHOE_HEIGHT = 0.11
 
 
 def reference() -> BodyMesh:
@@ -160,7 +160,8 @@ def _from_cuts(points: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, fi
 def _hidden(style: Style, mesh: BodyMesh, points: np.ndarray, faces: np.ndarray, rim: np.ndarray,
             adjacency: sp.csr_matrix) -> np.ndarray:
     """Body vertices (a mask over the mesh) under the draped garment: behind the nearest point of it, within
-    10 cm, where that point is at least ``margin`` from the garment's rims along the cloth."""
+    10 cm, where that point is at least ``margin`` from the garment's rims along the cloth, and the style's
+    ``loose`` times its distance from the skin."""
     from scipy.sparse.csgraph import dijkstra
 
     body = mesh.groups["body"]
@@ -170,7 +171,9 @@ def _hidden(style: Style, mesh: BodyMesh, points: np.ndarray, faces: np.ndarray,
     inside = np.einsum("nc,nc->n", skin - points[q], normals[q]) < 0
     from_rim = dijkstra(_lengths(points, adjacency), indices=np.flatnonzero(rim), min_only=True)
     out = np.zeros(len(mesh.positions), bool)
-    out[body] = inside & (dist < 0.10) & (from_rim[q] >= style.margin)
+    # Deeper under loose cloth: looking up under a flared skirt's hem or a loose sleeve shows the skin that
+    # far in, and the cut's edge (whole triangles) showed as a sawtooth there.
+    out[body] = inside & (dist < 0.10) & (from_rim[q] >= np.maximum(style.margin, style.loose * dist))
     return out
 
 
@@ -219,33 +222,56 @@ def _build(name: str) -> dict[str, np.ndarray]:
     q = fitted(mesh, style, panel, base)
     ease = np.linalg.norm(q - base[0], axis=1) - style.lift
     part, islands = _islands(style, mesh, q, shares)
-    # The hood (a hoodie's): more points, bound to the hoodie's, and their triangles.
-    binding, offset, hood_faces = sp.csr_matrix((0, len(q))), np.zeros(0), np.zeros((0, 3), np.int64)
+    # The hood (a hoodie's): more points, bound to the hoodie's triangles, and their triangles.
+    tri, bary, offset, hood_faces = (np.zeros((0, 3), np.int64), np.zeros((0, 3)), np.zeros((0, 3)),
+                                     np.zeros((0, 3), np.int64))
     if "hood" in style.extras:
         line = np.flatnonzero(rim & (np.abs(style.cuts(e, p)[1]) < SNAP + 1e-4))
-        binding, offset, hood_faces = hood(q, faces, line, (e["neck_x"], e["neck_z"]))
-        q = np.concatenate([q, worn(q, vertex_normals(q, faces), binding, offset)])
-        ease = np.concatenate([ease, np.full(len(offset), HOOD_EASE)])
-        part = np.concatenate([part, np.full(len(offset), len(islands))])
+        tri, bary, offset, hood_faces = hood(q, faces, line, (e["neck_x"], e["neck_z"]))
+        extra = worn(q, line, (e["neck_x"], e["neck_z"]), tri, bary, offset)
+        q = np.concatenate([q, extra])
+        ease = np.concatenate([ease, np.full(len(extra), HOOD_EASE)])
+        part = np.concatenate([part, np.full(len(extra), len(islands))])
         islands.append(Island(Frame([e["neck_x"], 0.0, e["neck_z"]], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0]),
                               [0.0, 0.0, 1.0]))
     all_faces = np.concatenate([faces, hood_faces])
     all_adjacency = _adjacency(all_faces, len(q))
     weights = _borrowed(mesh, tree, body, q, np.arange(len(JOINT_NAMES)), len(JOINT_NAMES))
+    # A top's gathered band (a collar, a cuff) hugs the skin, so it moves as the skin right under it does: the
+    # weights of the skin's triangle under it, by the barycentrics of its foot there (blended over four body
+    # vertices, a crew neck's collar beside the neck took the neck's and the shoulder's weights half and
+    # half, and the trapezius under it, which the idle pose drags 4 cm out with the shoulder, came through
+    # it). Not a waistband: moving as the belly did in a jump, it came out from under the top's hem.
+    snug = np.flatnonzero((gathered(style, panel) > 0.5) & (style.part == "Outfit_Top"))
+    if len(snug):
+        skin_tris = mesh.triangles[mesh.face_groups["body"]].astype(np.int64)
+        tri_of, bary_of = _nearest_on(mesh.positions.astype(np.float64), skin_tris, q[snug])
+        weights[snug] = _dense(mesh.joints[tri_of].reshape(len(snug), -1),
+                               (mesh.weights[tri_of] * bary_of[..., None]).reshape(len(snug), -1),
+                               np.arange(len(JOINT_NAMES)), len(JOINT_NAMES))
+    # The hood's bag moves as the hoodie under it does, its roll as the neckline it stands on (the roll
+    # borrowed the neck's weights and turned with the head).
+    if len(tri):
+        weights[len(weights) - len(tri):] = np.einsum("nk,nkj->nj", bary, weights[tri])
+        ring = hood_ring(q[line], (e["neck_x"], e["neck_z"]))
+        below = weights[line[ring]]
+        rows = len(weights) - len(tri) - len(panel["rim"])
+        weights[len(panel["rim"]):len(panel["rim"]) + rows] = np.tile(below, (rows // len(ring), 1))
     # Smoothed where the cloth stands off the body, but not on the arms: a sleeve that bends as the skin
     # under it does keeps the shoulder inside it when the arm goes up.
     arms = np.concatenate([shares[:, ARMS[0]] + shares[:, ARMS[1]], np.zeros(len(q) - len(shares))])
     rate = np.clip(ease / 0.02, 0.1, 0.8) * (1 - 0.9 * np.clip(arms, 0, 1))
-    joints, w = top_four(_smoothed(weights, all_adjacency, rate, style.smooth).astype(np.float32))
+    dense = _smoothed(weights, all_adjacency, rate, style.smooth)
+    joints, w = top_four(dense.astype(np.float32))
     vmap, uv_m, vfaces, vertex_piece = unwrap(q, all_faces, part, islands)
     vertex_island = part[vmap]
     if style.part == "Outfit_Footwear":
-        # A shoe's v is its height (the sole and welt are bands of the texture all round); u fills half
-        # of the texture per shoe.
+        # A shoe's upper: v its height (0 at its top, workbench.body.outfit.shoes.UPPER at the floor: the
+        # sole's and laces' bands of the texture lie below); u fills half of the texture per shoe.
         lo = np.array([uv_m[vertex_island == k, 0].min() for k in range(2)])
         span = np.array([np.ptp(uv_m[vertex_island == k, 0]) for k in range(2)])
         u = (uv_m[:, 0] - lo[vertex_island]) / np.maximum(span[vertex_island], 1e-9) * 0.49 + 0.5 * vertex_island
-        uv = np.column_stack([u, 1 - np.clip(q[vmap, 1] / SHOE_HEIGHT, 0, 1)])
+        uv = np.column_stack([u, UPPER * (1 - np.clip(q[vmap, 1] / float(q[:, 1].max()), 0, 1))])
         scale = float(span.max())
     else:
         pieces = np.unique(vertex_piece)
@@ -254,14 +280,29 @@ def _build(name: str) -> dict[str, np.ndarray]:
         for k, q_uv in zip(pieces, packed):
             uv[vertex_piece == k] = q_uv
     n = len(panel["rim"])
+    # The finished edges' rolls (workbench.body.outfit.edges): on the panel's rims, not the hood's.
+    cut = np.argmin(np.where(np.isfinite(from_cut), from_cut, np.inf), axis=1) if from_cut.shape[1] else np.zeros(n, np.int64)
+    panel.update(rolls(faces, vfaces[:len(faces)], cut.astype(np.int64), len(vmap)))
+    # ... and each facing's end bound to the cloth it lies under, laid out on the reference drape.
+    every_cut = np.concatenate([from_cut, np.full((len(q) - n, from_cut.shape[1]), np.inf)])
+    _, edge_at, _ = finished(q, vertex_normals(q, all_faces).astype(np.float64), panel, style.bands, style.edge,
+                             every_cut)
+    panel.update(facing_binding(q, faces, panel, edge_at[panel["edge_ring"] == RINGS]))
+    # The rolls' skin weights: their rim point's; a facing's end, the cloth's it lies under (with its rim
+    # point's, it stayed where the rim moved while the skin under it moved as the cloth over it: a collar's
+    # facing went into the trapezius in the idle pose).
+    edge_weights = dense[vmap[panel["edge_src"]]]
+    face = panel["edge_ring"] == RINGS
+    edge_weights[face] = np.einsum("mk,mkj->mj", panel["edge_bary"], dense[panel["edge_tri"]])
+    panel["edge_joints"], panel["edge_weights"] = top_four(edge_weights.astype(np.float32))
     all_rim = np.zeros(len(q), bool)
     all_rim[open_edges(all_faces).reshape(-1)] = True
     panel.update({"near": body[tree.query(q[:n], k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
                   "uv": uv.astype(np.float32), "vfaces": vfaces.astype(np.int32), "uv_scale": np.array(scale),
                   "hidden": _hidden(style, mesh, q, all_faces, all_rim, all_adjacency),
-                  "hood_data": binding.data,
-                  "hood_indices": binding.indices.astype(np.int32), "hood_indptr": binding.indptr.astype(np.int64),
-                  "hood_offset": offset, "hood_faces": hood_faces.astype(np.int32)})
+                  "hood_line": line.astype(np.int32) if len(tri) else np.zeros(0, np.int32), "hood_tri": tri.astype(np.int32), "hood_bary": bary, "hood_offset": offset,
+                  "hood_near": body[tree.query(q[n:], k=3)[1]].reshape(-1, 3),
+                  "hood_faces": hood_faces.astype(np.int32)})
     return panel
 
 

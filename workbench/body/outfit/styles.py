@@ -10,7 +10,8 @@ a distance out along the arm, the neckline a line round the base of the neck) an
   how steeply cloth may come back in below where it rests (``slope``, per metre of fall; negative
   flares out, as a skirt's A-line), how far round it bridges hollows (``span``, radians), and its ease,
   ``ease`` near where it rests growing to ``ease + grow`` a metre below (a tee looser at its hem);
-- ``kind``: the cloth (``knit``, ``fleece``, ``twill``, ``leather``), which picks its weave and maps;
+- ``kind``: the cloth (``jersey``, ``sweater``, ``fleece``, ``twill``, ``leather``), which picks its weave and
+  maps;
 - ``bands``: along each cut, a band (a hem, a ribbed collar or cuff, a waistband): its width and whether it
   is gathered to the body.
 
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..mesh import BodyMesh
 
-__all__ = ["Drape", "Style", "STYLES", "TOPS", "BOTTOMS", "landmarks", "neckline"]
+__all__ = ["Drape", "Style", "STYLES", "TOPS", "BOTTOMS", "FOOTWEAR", "landmarks", "neckline"]
 
 
 @dataclass(frozen=True)
@@ -56,57 +57,91 @@ class Style:
     smooth: int = 4
     # Skin hidden under the garment: body vertices at least this far (metres) inside its rims.
     margin: float = 0.05
+    # ... and at least this many times as far as the cloth stands off the skin there: under a flared hem the
+    # skin shows that far in (the cut's edge, whole triangles, showed as a sawtooth under a skirt).
+    loose: float = 0.0
     # Per cut, in the order ``cuts`` gives them: the band of cloth along that edge (metres: a hem's turn-up,
     # a ribbed cuff or collar, a waistband) and whether the band is gathered tight to the body (a hoodie's
     # cuffs and hem, a waistband) or hangs as the cloth above it does (a tee's hem, a trouser leg's).
     bands: tuple[tuple[float, bool], ...] = ()
+    # The cloth's thickness at its finished edges (metres: the bands stand this far proud and the rims roll
+    # over by it, workbench.body.outfit.edges): a jersey's turned hem is thinner than a fleece's ribbing.
+    edge: float = 0.003
+    # Folds round the torso's axis (a skirt's): how many round it and how deep at the hem (metres).
+    folds: tuple[int, float] = (0, 0.0)
     extras: tuple[str, ...] = field(default=())
 
 
 # Heights as fractions of the stature (the reference body's landmarks scale with it).
 WAISTBAND = 0.53
-# The neckline: how far below the Neck joint it runs at the front (a crew neck's scoop), at the back
-# and at the sides, as fractions of the Spine2-to-Neck length (so it scales with the torso).
-NECK = {"crew": (0.45, 0.12, 0.10), "hood": (0.30, 0.06, 0.08)}
+# The neckline (per cut): how far below the neck's base it dips at the front's middle (a crew neck's scoop, a
+# hoodie's deeper V where the hood's sides cross), and how far out from the neck's base it runs at the sides
+# and back (metres on the reference body).
+NECK = {"crew": (0.045, 0.010), "hood": (0.06, 0.014)}
+# ... and how far above the neck's base it runs at the back's middle: the base dips there between the
+# trapezius' ridges, and a neckline following it read as a V from behind.
+NECK_BACK = 0.012
+# The neck's base: how far below the Neck joint the neck meets the shoulders (at their sides).
+NECK_BASE = 0.025
 
 
 def landmarks(mesh: BodyMesh) -> dict[str, float]:
     """Where a body's garments start and end (metres, the body's own T-pose): heights, the neck's axis,
-    the arms' joints along x, and the crotch (the lowest skin on the midline between the thighs)."""
+    the arms' joints along x, the crotch (the lowest skin on the midline between the thighs) and the neck's
+    base (``neck_base``, ``neck_cz``: its centre's depth, ``neck_rx``, ``neck_rz``: its half-width and
+    half-depth, from the skin's section there)."""
     sk = mesh.skeleton
     torso = float(sk.pos("Neck")[1] - sk.pos("Spine2")[1])
     body = mesh.positions[mesh.groups["body"]]
     hips = sk.pos("Hips")
+    neck = sk.pos("Neck")
     mid = body[(np.abs(body[:, 0] - hips[0]) < 0.006) & (body[:, 1] < hips[1]) & (body[:, 1] > sk.pos("LeftLeg")[1])]
-    return {"height": float(sk.height), "neck_x": float(sk.pos("Neck")[0]), "neck_y": float(sk.pos("Neck")[1]),
-            "neck_z": float(sk.pos("Neck")[2]), "torso": torso, "hips_y": float(hips[1]),
+    # The neck's section a little above its base (below it the trapezius widens it), within 9 cm of its axis.
+    ring = body[(np.abs(body[:, 1] - (neck[1] - NECK_BASE + 0.01)) < 0.006)
+                & (np.hypot(body[:, 0] - neck[0], body[:, 2] - neck[2]) < 0.09)]
+    return {"height": float(sk.height), "neck_x": float(neck[0]), "neck_y": float(neck[1]),
+            "neck_z": float(neck[2]), "torso": torso, "hips_y": float(hips[1]),
             "arm": float(sk.pos("LeftArm")[0]), "elbow": float(sk.pos("LeftForeArm")[0]),
             "wrist": float(sk.pos("LeftHand")[0]), "shoulder_y": float(sk.pos("LeftArm")[1]),
             "knee": float(sk.pos("LeftLeg")[1]), "ankle": float(sk.pos("LeftFoot")[1]),
-            "crotch": float(mid[:, 1].min()) if len(mid) else float(hips[1] - 0.08)}
+            "ankle_z": float(sk.pos("LeftFoot")[2]),
+            "crotch": float(mid[:, 1].min()) if len(mid) else float(hips[1] - 0.08),
+            "neck_base": float(neck[1] - NECK_BASE),
+            "neck_cz": float((ring[:, 2].max() + ring[:, 2].min()) / 2) if len(ring) else float(neck[2]),
+            "neck_rx": float(np.abs(ring[:, 0] - neck[0]).max()) if len(ring) else 0.06,
+            "neck_rz": float(np.ptp(ring[:, 2]) / 2) if len(ring) else 0.05}
 
 
 def neckline(e: dict, p: np.ndarray, cut: str = "crew") -> np.ndarray:
-    """Height of each point above the neckline at its bearing round the neck's axis: a line round the
-    base of the neck, dipping in a smooth scoop at the front and a little at the back (the bearing's
-    cosine to the power 1.5). A height, not a distance from a cylinder round the neck: the neck is
-    upright, so a level cut crosses it cleanly; a cylinder's cut met the sloping shoulders at a glancing
-    angle and left slivers there.
+    """How far each point lies past the neckline (positive on the garment's side, metres): the neckline is a
+    curve round the neck's base (an ellipse ``ease`` out from the neck's section, at the base's height),
+    dipping at the front in a smooth scoop (the bearing's cosine to the power 1.5); the field is the
+    distance past that curve along a cone through it at 45 degrees, out and down, at the sides (steeper at
+    the front and back). So the cut crosses the
+    upright chest (where the height counts) and the nearly level tops of the shoulders (where the
+    distance out counts) alike: a level cut wandered across the trapezius, which is nearly level behind
+    the neck, and left a square neckline with horns at its back corners.
 
-    >>> e = {"neck_x": 0.0, "neck_y": 1.4, "neck_z": 0.0, "torso": 0.15}
-    >>> [round(float(h), 4) for h in neckline(e, np.array([[0, 1.4, 0.1], [0, 1.4, -0.1]]))]
-    [0.0825, 0.033]
+    >>> e = {"neck_x": 0.0, "neck_base": 1.4, "neck_cz": 0.0, "neck_rx": 0.06, "neck_rz": 0.05}
+    >>> [round(float(h), 4) for h in neckline(e, np.array([[0.0, 1.4, 0.06], [0.1, 1.4, 0.0], [0.0, 1.3, -0.06]]))]
+    [-0.0318, 0.0212, 0.0792]
     """
-    front, back, side = NECK[cut]
-    dx, dz = p[..., 0] - e["neck_x"], p[..., 2] - e["neck_z"]
-    c = dz / np.maximum(np.hypot(dx, dz), 1e-9)
-    dip = side + front * np.clip(c, 0, 1) ** 1.5 + back * np.clip(-c, 0, 1) ** 1.5
-    return p[..., 1] - (e["neck_y"] - dip * e["torso"])
+    front, ease = NECK[cut]
+    dx, dz = p[..., 0] - e["neck_x"], p[..., 2] - e["neck_cz"]
+    r = np.hypot(dx, dz)
+    c, s = dz / np.maximum(r, 1e-9), dx / np.maximum(r, 1e-9)
+    # The ellipse's radius at this bearing, plus the ease.
+    reach = 1 / np.sqrt((s / e["neck_rx"]) ** 2 + (c / e["neck_rz"]) ** 2) + ease
+    below = e["neck_base"] - front * np.clip(c, 0, 1) ** 1.5 + NECK_BACK * np.clip(-c, 0, 1) ** 2 - p[..., 1]
+    # (Out from the neck counts fully at the sides, over the shoulders' tops, and a quarter at the front and
+    # back, where the chest and the back are upright: counting fully there, the neckline followed the hollow
+    # between the pectorals down into a V.)
+    return ((r - reach) * (0.25 + 0.75 * s * s) + below) * np.sqrt(0.5)
 
 
 def _top(hem: float, sleeve: Callable[[dict], float], neck: str = "crew"):
     def cuts(e: dict, p: np.ndarray) -> list:
-        return [p[:, 1] - hem * e["height"], -neckline(e, p, neck), sleeve(e) - np.abs(p[:, 0] - e["neck_x"])]
+        return [p[:, 1] - hem * e["height"], neckline(e, p, neck), sleeve(e) - np.abs(p[:, 0] - e["neck_x"])]
     return cuts
 
 
@@ -116,24 +151,28 @@ def _bottom(waist: float, hem: Callable[[dict], float]):
     return cuts
 
 
-def _shoes(e: dict, p: np.ndarray) -> list:
-    return [e["ankle"] + 0.057 - p[:, 1]]
+def _shoes(collar: float, heel: float):
+    """A shoe's upper: up to ``collar`` above the ankle joint, ``heel`` more at the back (a sneaker's heel tab)."""
+    def cuts(e: dict, p: np.ndarray) -> list:
+        back = np.clip((e["ankle_z"] - p[:, 2]) / 0.06, 0, 1)
+        return [e["ankle"] + collar + heel * back - p[:, 1]]
+    return cuts
 
 
 TEE = Drape(slope=0.18, span=1.2, ease=0.004, grow=0.04)
 STYLES: dict[str, Style] = {s.name: s for s in (
-    Style("tee", "Outfit_Top", "helper-tights", "knit", 0.008,
+    Style("tee", "Outfit_Top", "helper-tights", "jersey", 0.008,
           _top(0.50, lambda e: e["arm"] + 0.42 * (e["elbow"] - e["arm"])),
           torso=TEE, arms=Drape(slope=-0.12, span=0.8, ease=0.012),
-          bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035),
-    Style("longsleeve", "Outfit_Top", "helper-tights", "knit", 0.007,
+          bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025),
+    Style("longsleeve", "Outfit_Top", "helper-tights", "sweater", 0.007,
           _top(0.50, lambda e: e["wrist"] - 0.025),
           torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=0.02, span=0.8, ease=0.004),
           bands=((0.018, False), (0.014, True), (0.04, True)), margin=0.035),
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
           torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(slope=-0.02, span=0.9, ease=0.010),
-          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",)),
+          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
           _bottom(WAISTBAND, lambda e: e["ankle"] + 0.03),
           torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.07, span=0.9, ease=0.004, grow=0.012),
@@ -144,9 +183,13 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           bands=((0.035, True), (0.02, False)), margin=0.04),
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
-          torso=Drape(slope=-0.12, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False))),
-    Style("shoes", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes, margin=0.02, bands=((0.0, True),)),
+          torso=Drape(slope=-0.22, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(11, 0.028), loose=2.5),
+    Style("sneakers", "Outfit_Footwear", "helper-tights", "canvas", 0.006, _shoes(-0.004, 0.024), margin=0.02,
+          bands=((0.012, True),), edge=0.006),
+    Style("boots", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes(0.125, 0.0), margin=0.02,
+          bands=((0.02, True),), edge=0.005),
 )}
 TOPS = ("tee", "longsleeve", "hoodie")
+FOOTWEAR = ("sneakers", "boots")
 BOTTOMS = ("trousers", "shorts", "skirt")
