@@ -60,6 +60,8 @@ LONG_MODULES: dict[str, str] = {
     "workbench/cli.py": "every command's arguments and exit statuses, in one parser",
     "workbench/tracking/synth.py": "the synthetic visitors' journey model, its steps in order",
     "workbench/tracking/lake.py": "the lake's writers and reader share its layout and file options",
+    "workbench/body/hair/head.py": "one head's scalp grid: read from the body, dressed over a top, and cached per body",
+    "workbench/widgets/viewer.py": "one widget: its traits, their bounds and its commands are one state with the page",
 }
 
 
