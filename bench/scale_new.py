@@ -38,8 +38,14 @@ def _rounded(rows, digits=6):
 
 def ours(lake: str, question: str, client=None):
     """workbench's answer (the dispatcher's choice of scheduler unless ``client``), timed from the first read."""
-    from workbench.tracking.analysis import (compare_variants, funnel_correlation, lifecycle, read_events, stickiness,
-                                             time_to_convert)
+    from workbench.tracking.analysis import (
+        compare_variants,
+        funnel_correlation,
+        lifecycle,
+        read_events,
+        stickiness,
+        time_to_convert,
+    )
 
     t = time.perf_counter()
     if question == "lifecycle":

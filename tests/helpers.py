@@ -160,7 +160,7 @@ def notebook_of(cells: list[str]):
     return nb
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def body_of(gender: str = "feminine", shape: str = "average", height: float | None = None):
     """The MakeHuman body for these settings, made once per test process (the body and hair tests share it)."""
     from workbench.body.mesh import body_mesh

@@ -10,9 +10,8 @@ must match. No module imports another part's private module (``_name``).
 
 from __future__ import annotations
 
-import re
-
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "workbench"

@@ -33,6 +33,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_server.services.contents.filecheckpoints import FileCheckpoints
 from jupytext import TextFileContentsManager
 from nbformat.sign import NotebookNotary
+
 from workbench.runner.execute import client_class
 
 ROOT = Path(__file__).resolve().parent.parent

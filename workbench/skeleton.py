@@ -80,7 +80,7 @@ class Skeleton:
         return self.world[self.index[name]]
 
     @classmethod
-    def placed(cls, gender: str, height: float, body_shape: str, world: np.ndarray) -> "Skeleton":
+    def placed(cls, gender: str, height: float, body_shape: str, world: np.ndarray) -> Skeleton:
         """The 65 joints at ``world`` positions (metres, in :data:`JOINT_NAMES` order), their local
         offsets made from the parents; both arrays read-only."""
         index = {n: i for i, n in enumerate(JOINT_NAMES)}

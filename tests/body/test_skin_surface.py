@@ -15,8 +15,8 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-
 from helpers import body_of
+
 from workbench.body import ao, pores, skin
 from workbench.body.mouth import lining_triangles
 from workbench.body.texels import texel_map

@@ -186,8 +186,8 @@ def mask_iou(a: np.ndarray, b: np.ndarray) -> float:
 def test_silhouette_matches_the_preview(page, server, avatars, gender, camera, tmp_path):
     """three.js with the preview's camera and sample grid draws the same figure as the workbench
     renderer (IoU >= 0.99, the issue's bound)."""
-    from workbench.render.pictures import SUPERSAMPLE
     from workbench.render.framing import frame
+    from workbench.render.pictures import SUPERSAMPLE
     from workbench.render.scene import Clip, Model
 
     model_url = avatars[gender]["modelUrl"]

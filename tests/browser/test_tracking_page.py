@@ -12,7 +12,6 @@ from datetime import datetime
 
 import httpx
 import pytest
-
 from helpers import new_viewer, wait_for
 
 from .conftest import open_page, run_async

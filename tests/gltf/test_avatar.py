@@ -10,8 +10,8 @@ from PIL import Image
 
 from workbench.gltf import build_avatar, inspect
 from workbench.gltf.glb import read_accessor, read_glb
-from workbench.skeleton import JOINT_NAMES
 from workbench.options import ANIMATIONS, BODY_SHAPES, GESTURES, ModelOptions, normalize_avatar_settings
+from workbench.skeleton import JOINT_NAMES
 
 EXPECTED_JOINTS = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "Head", "HeadTop_End"] + [
     f"{side}{part}"

@@ -9,15 +9,21 @@ import pygltflib
 import pytest
 
 from workbench.gltf import build_animation, build_avatar, inspect
-from workbench.gltf.glb import (COMPONENT_DTYPES, EXT_TEXTURE_WEBP, GlbWriter, image_bytes, pack_glb, read_accessor,
-                                read_glb)
+from workbench.gltf.glb import (
+    COMPONENT_DTYPES,
+    EXT_TEXTURE_WEBP,
+    GlbWriter,
+    image_bytes,
+    pack_glb,
+    read_accessor,
+    read_glb,
+)
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.regeneration.product import build_product_glb, png_bytes
+from workbench.regeneration.space import build_space_scene
 from workbench.render.scene import Model
 from workbench.render.testing import tiny_clip_glb, tiny_rig_glb
 from workbench.service.uploads import check_glb
-from workbench.regeneration.product import build_product_glb, png_bytes
-from workbench.regeneration.space import build_space_scene
-
 
 OURS = ("animation", "avatar", "avatar_merged_atlas", "product", "space", "tiny_clip", "tiny_rig")
 

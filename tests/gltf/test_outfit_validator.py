@@ -9,7 +9,14 @@ from __future__ import annotations
 import pytest
 
 from workbench.gltf import build_avatar, validate_many, validator_available
-from workbench.options import ANIMATIONS, BOTTOM_STYLES, SHOE_STYLES, TOP_STYLES, ModelOptions, normalize_avatar_settings
+from workbench.options import (
+    ANIMATIONS,
+    BOTTOM_STYLES,
+    SHOE_STYLES,
+    TOP_STYLES,
+    ModelOptions,
+    normalize_avatar_settings,
+)
 
 O = ModelOptions
 OPTIONS = [O(), O(lod=1, texture_format="png"), O(lod=2, merge_mesh=True, texture_format="webp"),

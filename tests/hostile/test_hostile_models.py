@@ -6,9 +6,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-
 from conftest import ServerProcess
 from helpers import auth, new_avatar
+
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 

@@ -14,9 +14,9 @@ import httpx
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import ROOT, ServerProcess
 from helpers import wait_for
+
 from workbench.tracking import analysis as A
 from workbench.tracking.catalog import CATALOG
 from workbench.tracking.lake import lake_files, read_events, write_synth_lake

@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
 from helpers import reference_funnel_depth
+
 from workbench.tracking import analysis as A
 from workbench.tracking import synth
 

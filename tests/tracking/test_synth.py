@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pandas as pd
 import pytest
@@ -13,7 +13,7 @@ from workbench.tracking.catalog import check_batch, check_event
 from workbench.tracking.synth import HOTSPOTS, generate, to_records, write_events
 
 # a week from 2026-11-01 plus returning visits: well inside 24 h of this "now"
-NOW = datetime(2026, 11, 12, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 12, tzinfo=UTC)
 COLUMNS = ["viewerToken", "sessionId", "key", "timestamp", "payload", "id", "visitorId"]
 
 

@@ -105,8 +105,9 @@ def _ear_cores() -> dict[str, np.ndarray]:
     """Per side, the body vertices of the ear's bowl on the reference body (indices into the mesh): the
     densest vertices on the side of the head behind the eyes (the ear's spiral is the mesh's densest part
     there). The base mesh's topology is every body's, so the same vertices are every body's ear."""
-    from .mesh import body_mesh
     from scipy.spatial import cKDTree
+
+    from .mesh import body_mesh
 
     m = body_mesh({"gender": "feminine", "bodyShape": "average", "height": 166.0})
     body = m.groups["body"]

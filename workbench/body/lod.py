@@ -62,7 +62,7 @@ class Piece:
     def triangles(self) -> int:
         return int(len(self.indices))
 
-    def moved(self, positions: np.ndarray) -> "Piece":
+    def moved(self, positions: np.ndarray) -> Piece:
         """The same piece with new positions (normals recomputed)."""
         positions = np.asarray(positions, np.float32)
         return replace(self, positions=positions, normals=vertex_normals(positions, self.indices))

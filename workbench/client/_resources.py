@@ -17,8 +17,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from workbench.client import _base as B
 from workbench.client._codings import ACCEPT_ENCODING

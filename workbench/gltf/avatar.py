@@ -31,21 +31,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..body import ao, brows, eyes, glasses, hair as hair_look, mouth, outfit, pores, skin, warm as body_warm
+from .. import threads
+from ..body import ao, brows, eyes, glasses, mouth, outfit, pores, skin
+from ..body import hair as hair_look
+from ..body import warm as body_warm
 from ..body.compile import compiled
 from ..body.face import SHAPES, piece_morphs
-from ..body.outfit import cloth
-from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
+from ..body.mesh import body_mesh
+from ..body.outfit import cloth
 from ..options import ANIMATIONS, GENDERS, ModelOptions
-from .. import threads
-from . import maps, textures as tx
+from . import maps
+from . import textures as tx
 from .animation import add_animations
-from .clips import clip
-from .atlas import pack
-from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
-from .glb import GlbWriter
 from .armature import write_armature
+from .atlas import pack
+from .clips import clip
+from .glb import GlbWriter
+from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)

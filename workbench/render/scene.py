@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import io
 from concurrent.futures import Future
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from PIL import Image
@@ -369,7 +369,7 @@ class Model:
         return world
 
     # -- posing -----------------------------------------------------------
-    def posed(self, clip: "Clip | None" = None, time_s: float = 0.0, morphs: dict[str, float] | None = None) -> Posed:
+    def posed(self, clip: Clip | None = None, time_s: float = 0.0, morphs: dict[str, float] | None = None) -> Posed:
         """World-space geometry in bind pose, or with ``clip`` evaluated at ``time_s``.
 
         morphs: morph target weights by name (``{"mouthSmileLeft": 0.6}``), found in each mesh's

@@ -32,8 +32,9 @@ import contextlib
 import functools
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -188,9 +189,9 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
     >>> json.loads((lake / "_workbench_lake.json").read_text())["session_buckets"]
     True
     """
-    from .synth import _draw, _hex_ids, experiment_ms
-
     import pandas as pd
+
+    from .synth import _draw, _hex_ids, experiment_ms
 
     if n_events < 0:
         raise ValueError("write_synth_lake: n_events must be >= 0")

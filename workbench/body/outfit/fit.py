@@ -23,8 +23,19 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..mesh import BodyMesh, vertex_normals
-from .drape import (Frame, along_rims, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, snug, support,
-                    untangle)
+from .drape import (
+    Frame,
+    along_rims,
+    bridge,
+    clear_of_the_skin,
+    hang,
+    membrane,
+    sample,
+    smoothstep,
+    snug,
+    support,
+    untangle,
+)
 from .styles import Drape, Style, landmarks
 
 __all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach", "smooth_rims"]

@@ -30,18 +30,18 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
+from ...skeleton import JOINT_NAMES
 from .. import keep
 from ..compile import top_four
 from ..mesh import BodyMesh, body_mesh, vertex_normals
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
 from .edges import RINGS, facing_binding, finished, rolls
-from .shoes import UPPER
-from .fit import ARMS, LEGS, fitted, base_points, gathered
+from .fit import ARMS, LEGS, base_points, fitted, gathered
 from .hood import _nearest_on, hood, hood_ring, worn
+from .shoes import UPPER
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
-from ...skeleton import JOINT_NAMES
 
 __all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "pattern", "reference", "region_of_joints"]
 

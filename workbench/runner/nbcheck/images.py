@@ -51,7 +51,7 @@ class Tolerance:
         if self.max_fraction > 1:
             raise ValueError(f"image tolerance: max_fraction is a share of pixels, 0 to 1, got {self.max_fraction!r}")
 
-    def with_(self, **changes: Any) -> "Tolerance":
+    def with_(self, **changes: Any) -> Tolerance:
         """A copy with some fields changed (None leaves a field as it is); unknown names are refused."""
         unknown = set(changes) - {f.name for f in fields(self)}
         if unknown:

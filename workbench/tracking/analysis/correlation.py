@@ -41,13 +41,12 @@ odds ratio, highest first (ties by kind, name and value).
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from .common import (as_text, check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs,
-                     warn_unseen)
+from .common import as_text, check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs, warn_unseen
 from .dispatch import columns_of, field_columns, pandas_or_dask, partials
 from .funnels import _found, _options
 from .times import NAT, duration

@@ -56,7 +56,8 @@ import contextlib
 import functools
 import os
 import threading
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import pandas as pd
 

@@ -19,8 +19,16 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .experiment_stats import (COLUMNS, SRM_ALPHA, estimates, merge, sample_ratio, satterthwaite,
-                               sequential_multiplier, sequential_p)
+from .experiment_stats import (
+    COLUMNS,
+    SRM_ALPHA,
+    estimates,
+    merge,
+    sample_ratio,
+    satterthwaite,
+    sequential_multiplier,
+    sequential_p,
+)
 
 __all__ = ["readout", "DRAWS", "value_columns"]
 

@@ -33,6 +33,7 @@ same millisecond).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -150,7 +151,6 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
     then the earliest times.
     """
     from collections import Counter
-    from functools import lru_cache
 
     m = len(steps)
     first = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
@@ -178,7 +178,7 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
             continue
         t0 = times[a]
 
-        @lru_cache(maxsize=None)
+        @functools.cache
         def go(r, i, j):
             """(depth, times of steps j+1..) of the best chain with steps i..j in run r."""
             if j + 1 == m:

@@ -41,15 +41,17 @@ at all is refused, naming it.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events
-from .times import NAT, check_tz, duration, ns
-from .times import floor_period as _floor, instant as _instant, wall_clock as _local
 from .dispatch import columns_of, pandas_or_dask, partials
+from .times import NAT, check_tz, duration, ns
+from .times import floor_period as _floor
+from .times import instant as _instant
+from .times import wall_clock as _local
 
 __all__ = ["retention", "retention_curve", "KINDS"]
 
