@@ -85,7 +85,7 @@ def test_brows_are_shaped_full_at_the_head_arched_and_tapering(gender):
         lo, hi = bx.min(), bx.max()
         bins = np.linspace(lo, hi, 9)
         centre, height = [], []
-        for a_, b_ in zip(bins[:-1], bins[1:]):
+        for a_, b_ in zip(bins[:-1], bins[1:], strict=True):
             sel = mine[(bx >= a_) & (bx < b_)]
             centre.append(sel[:, 1].mean() - eye[1])
             height.append(np.ptp(sel[:, 1]))

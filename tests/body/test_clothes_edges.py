@@ -101,7 +101,7 @@ def _ray_hits(origins: np.ndarray, ways: np.ndarray, tris: np.ndarray, skip: flo
     centres = tris.mean(1)
     near = cKDTree(centres).query_ball_point(origins, 0.02)
     out = np.full(len(origins), np.inf)
-    for k, (o, d) in enumerate(zip(origins, ways)):
+    for k, (o, d) in enumerate(zip(origins, ways, strict=True)):
         t = tris[near[k]]
         if not len(t):
             continue

@@ -34,7 +34,7 @@ def model(face: str) -> dict:
         tris = read_accessor(doc, binary, prim["indices"]).reshape(-1, 3)
         targets = {}
         if "targets" in prim:
-            for name, t in zip(m["extras"]["targetNames"], prim["targets"]):
+            for name, t in zip(m["extras"]["targetNames"], prim["targets"], strict=True):
                 targets[name] = read_accessor(doc, binary, t["POSITION"]).astype(np.float64)
         out[m["name"]] = (rest, tris, targets)
     return out

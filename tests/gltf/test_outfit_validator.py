@@ -44,12 +44,12 @@ def test_every_cut_of_clothes_validates_without_errors_or_warnings():
         labels.append(f"{settings['outfit']} {options.cache_key()}")
     assert len(files) == 2 * len(TOP_STYLES) * len(BOTTOM_STYLES)
     reports = validate_many(files)
-    bad = {label: (r.errors, r.warnings) for label, r in zip(labels, reports) if r.errors or r.warnings}
+    bad = {label: (r.errors, r.warnings) for label, r in zip(labels, reports, strict=True) if r.errors or r.warnings}
     assert not bad, bad
 
 
 def test_same_settings_same_bytes_for_every_cut():
-    for top, shoes in zip(TOP_STYLES, SHOE_STYLES * 2):
+    for top, shoes in zip(TOP_STYLES, SHOE_STYLES * 2, strict=False):
         settings = normalize_avatar_settings({"gender": "feminine", "height": 163.5, "glasses": "clear",
                                               "outfit": {"topStyle": top, "bottomStyle": "skirt", "shoeStyle": shoes}})
         assert build_avatar(settings, O(lod=1)) == build_avatar(settings, O(lod=1))

@@ -106,7 +106,7 @@ def _fill(db: Path, n: int, viewer: str = "vw_bulk") -> None:
         con.executemany("INSERT INTO events (viewer_token, session_id, event_id, key, payload, ts, received_at) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
                         zip([viewer] * len(df), df["sessionId"].astype(str), df["id"].astype(str),
-                            df["key"].astype(str), payload, ms.tolist(), ms.tolist()))
+                            df["key"].astype(str), payload, ms.tolist(), ms.tolist(), strict=True))
         con.commit()
     con.close()
 

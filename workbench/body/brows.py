@@ -130,7 +130,7 @@ def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
 @lru_cache(maxsize=2)
 def _hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     """The brow's cover and each texel's shade (colour-free: drawn once per gender and machine, then read)."""
-    kept = keep.kept(f"brows-{gender}", lambda: dict(zip(("cover", "shade"), _draw_hairs(gender))),
+    kept = keep.kept(f"brows-{gender}", lambda: dict(zip(("cover", "shade"), _draw_hairs(gender), strict=True)),
                      {"cover": BROW_SIZE, "shade": BROW_SIZE})
     return kept["cover"], kept["shade"]
 

@@ -119,7 +119,7 @@ def merge(pieces: list[Piece]) -> Piece:
         colors = np.concatenate([q.colors if q.colors is not None else np.ones((len(q.positions), 3), np.float32)
                                  for q in pieces]).astype(np.float32)
     return Piece(*(np.concatenate([getattr(q, f) for q in pieces]) for f in ("positions", "normals", "uv")),
-                 np.concatenate([q.indices + o for q, o in zip(pieces, offsets)]),
+                 np.concatenate([q.indices + o for q, o in zip(pieces, offsets, strict=True)]),
                  *(np.concatenate([getattr(q, f) for q in pieces]) for f in ("joints", "weights", "source")), colors)
 
 

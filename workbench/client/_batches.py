@@ -124,7 +124,7 @@ def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[
         cols, missing, converted = _frame_columns(events)
         names = [c for c in cols if c != "sessionId"]
         sids = cols.get("sessionId", [None] * len(events))
-        records = [dict(zip(names, row)) for row in zip(*(cols[c] for c in names))] if names else [{} for _ in range(len(events))]
+        records = [dict(zip(names, row, strict=True)) for row in zip(*(cols[c] for c in names), strict=True)] if names else [{} for _ in range(len(events))]
         for c in names:
             if c in missing:
                 for i in missing[c]:

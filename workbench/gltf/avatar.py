@@ -295,7 +295,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                 continue
             unique = list({id(mats[n]["image"]): n for n in reversed(group)}.values())[::-1]
             atlas, rects = pack([mats[n]["image"] for n in unique], options.texture_atlas_size)
-            rect_of = {id(mats[n]["image"]): r for n, r in zip(unique, rects)}
+            rect_of = {id(mats[n]["image"]): r for n, r in zip(unique, rects, strict=True)}
             for n in group:
                 pieces[n] = uv_into(meshes[n], rect_of[id(mats[n]["image"])])
                 texture_of[n] = len(images)
@@ -304,7 +304,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             detail.append(maps.packed_maps([mats[n] for n in unique], options.texture_atlas_size))
         texs = _write_textures(w, images, options.texture_format, raw)
         detail_tex = [{k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, False)], options.texture_format, raw)[0]
-                       for k, img in packed.items()} for (label, _, _), packed in zip(images, detail)]
+                       for k, img in packed.items()} for (label, _, _), packed in zip(images, detail, strict=True)]
         # A material per class and alpha mode: opaque; alpha-tested (hair's cards, lashes); blended
         # (glasses, hair's fringe), the last two on the transparent atlas.
         material = {}
@@ -325,13 +325,13 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         first = {id(mats[n]["image"]): n for n in reversed(names)}
         written = dict(zip(first.values(), _write_textures(
             w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in first.values()],
-            options.texture_format, raw)))
+            options.texture_format, raw), strict=True))
         texs = [written[first[id(mats[n]["image"])]] for n in names]
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False),
                                  mats[n].get("anisotropy"), mats[n].get("specular"), mats[n].get("clearcoat"),
                                  mats[n].get("extensions"))
-                    for n, t in zip(names, texs)}
+                    for n, t in zip(names, texs, strict=True)}
         for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
             maps.write_maps(w, material[n], mats[n],
                             lambda name, img: _write_textures(w, [(name, img, False)], options.texture_format, raw)[0])

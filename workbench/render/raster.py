@@ -268,7 +268,7 @@ def _in_front(poly: np.ndarray, z_max: float) -> np.ndarray:
     [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], [1.0, 0.0, -0.5], [0.0, 0.0, -0.5]]
     """
     out = []
-    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+    for a, b in zip(poly, np.roll(poly, -1, axis=0), strict=True):
         if a[2] <= z_max:
             out.append(a)
         if (a[2] <= z_max) != (b[2] <= z_max):

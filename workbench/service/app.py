@@ -172,7 +172,7 @@ class TrackingWriter:
 
     @staticmethod
     def _answer(waiting: list, outcomes: list) -> None:
-        for (answer, *_), outcome in zip(waiting, outcomes):
+        for (answer, *_), outcome in zip(waiting, outcomes, strict=True):
             if answer.cancelled():
                 continue
             if isinstance(outcome, BaseException):

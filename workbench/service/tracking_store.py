@@ -138,7 +138,7 @@ class TrackingStore:
                 if events:
                     c.execute(INSERT + (", " + _ROW) * (len(events) - 1), params)
                 stored.append(c.total_changes - before)
-        return [(result.status, result.summary(len(result.accepted) - n)) for (_, result, _), n in zip(batches, stored)]
+        return [(result.status, result.summary(len(result.accepted) - n)) for (_, result, _), n in zip(batches, stored, strict=True)]
 
     def count(self, viewer_token: str | None = None) -> int:
         if viewer_token is None:

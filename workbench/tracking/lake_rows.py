@@ -261,7 +261,7 @@ def frame_of(table: pa.Table, unique: bool = False):
 
     table = table.unify_dictionaries()
     out = {}
-    for name, column in zip(table.column_names, table.columns):
+    for name, column in zip(table.column_names, table.columns, strict=True):
         if not pa.types.is_dictionary(column.type) or not column.num_chunks:
             out[name] = column.to_pandas()
             continue

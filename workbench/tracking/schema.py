@@ -115,7 +115,7 @@ def to_table(columns: Mapping[str, Any]) -> pa.Table:
             arrays.append(None)
     if n is None:
         n = 0
-    arrays = [a if a is not None else pa.nulls(n, f.type) for a, f in zip(arrays, SCHEMA)]
+    arrays = [a if a is not None else pa.nulls(n, f.type) for a, f in zip(arrays, SCHEMA, strict=True)]
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
 

@@ -277,7 +277,7 @@ def _build(name: str) -> dict[str, np.ndarray]:
         pieces = np.unique(vertex_piece)
         packed, scale = pack([uv_m[vertex_piece == k] for k in pieces])
         uv = np.zeros_like(uv_m)
-        for k, q_uv in zip(pieces, packed):
+        for k, q_uv in zip(pieces, packed, strict=True):
             uv[vertex_piece == k] = q_uv
     n = len(panel["rim"])
     # The finished edges' rolls (workbench.body.outfit.edges): on the panel's rims, not the hood's.

@@ -128,7 +128,7 @@ class ImageDiff:
         width = sum(p.width for p in panels) + gap * (len(panels) - 1)
         out = Image.new("RGB", (width, head + max(p.height for p in panels)), (255, 255, 255))
         draw, x = ImageDraw.Draw(out), 0
-        for panel, label in zip(panels, labels):
+        for panel, label in zip(panels, labels, strict=True):
             out.paste(panel, (x, head))
             draw.text((x + 2, 2), label, fill=(0, 0, 0))
             x += panel.width + gap

@@ -141,12 +141,12 @@ def _table(partial: pd.DataFrame, level: float, properties, columns, definition:
     prior = 1.0 if definition == "posthog" else 0.0
     with warnings.catch_warnings():  # a table with an empty margin has no test: NaN, not a warning
         warnings.simplefilter("ignore", RuntimeWarning)
-        for row in zip(a, b, c, d):
+        for row in zip(a, b, c, d, strict=True):
             table = Table2x2(np.array([[row[0], row[1]], [row[2], row[3]]], dtype=float) + prior,
                              shift_zeros=definition == "table2x2")
             low, high = table.oddsratio_confint(alpha=1 - level)
             stats.append((table.oddsratio, low, high, table.oddsratio_pvalue()))
-    odds, low, high, p = (np.array(x, dtype=float) for x in zip(*stats))
+    odds, low, high, p = (np.array(x, dtype=float) for x in zip(*stats, strict=True))
     success = odds > 1 if definition == "posthog" else odds >= 1
     out = pd.DataFrame({"kind": body["kind"], "name": body["name"], "value": body["value"], "success_with": a,
                         "failure_with": b, "success_without": c, "failure_without": d, "odds_ratio": odds,

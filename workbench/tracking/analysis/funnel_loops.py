@@ -121,7 +121,7 @@ def _with_exact(fast: Chains, g, t, k, new_run, steps, within_ns, order, exclude
     if not len(tied_groups):
         return fast
     group_first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    bounds = dict(zip(g[group_first].tolist(), zip(group_first.tolist(), np.r_[group_first[1:], len(g)].tolist())))
+    bounds = dict(zip(g[group_first].tolist(), zip(group_first.tolist(), np.r_[group_first[1:], len(g)].tolist(), strict=True), strict=True))
     m = len(steps)
     keep = ~np.isin(fast.groups, tied_groups)
     groups, depth, times = [fast.groups[keep]], [fast.depth[keep]], [fast.times[keep]]
@@ -154,7 +154,7 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
 
     m = len(steps)
     first = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
-    held = [Counter(k[a:b].tolist()) for a, b in zip(first, np.r_[first[1:], len(k)])]
+    held = [Counter(k[a:b].tolist()) for a, b in zip(first, np.r_[first[1:], len(k)], strict=True)]
     times = t[first].tolist()
     n_runs = len(held)
     # the first later run holding each step key, and the first later run with an excluded event

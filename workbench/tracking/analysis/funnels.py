@@ -322,7 +322,7 @@ def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionI
     plat = payload_field(req, by)
     first = (pd.DataFrame({"g": req[group].to_numpy(), "t": req[time].to_numpy(), "p": plat.astype(object).to_numpy()})
              .sort_values("t", kind="stable").drop_duplicates("g"))
-    platform_of = dict(zip(first["g"], first["p"].where(first["p"].notna(), "unknown")))
+    platform_of = dict(zip(first["g"], first["p"].where(first["p"].notna(), "unknown"), strict=True))
     sub = df[df[key].isin(AR_STEPS)]
     sub_platform = sub[group].map(platform_of)
     rows = []
