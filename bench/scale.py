@@ -431,7 +431,8 @@ def _repeated(lake: Path, n: int, questions: list[str], sides: dict[str, int], w
             duck(question), ours(question, side_workers)          # the warm-up, untimed
             d_s, o_s = [], []
             for k in range(repeats):
-                pair = [lambda: duck(question), lambda: ours(question, side_workers)]
+                pair = [lambda question=question: duck(question),
+                        lambda question=question, side_workers=side_workers: ours(question, side_workers)]
                 first, second = (pair if k % 2 == 0 else pair[::-1])
                 a, b = first(), second()
                 d, o = (a, b) if k % 2 == 0 else (b, a)

@@ -146,7 +146,7 @@ def test_models_and_clips_match_the_workbench(page, server, avatars):
     reports = run_async(page, "window.workbench.inspectModels", cases)
 
     worst, compared = 0.0, 0
-    for (url, glb, library_gender), case, seen in zip(models, cases, reports, strict=True):
+    for (url, glb, _library_gender), case, seen in zip(models, cases, reports, strict=True):
         want = expected_counts(glb)
         assert seen["meshes"] == want["meshes"] and seen["skinnedMeshes"] == want["skinned"], url
         assert seen["skeletons"] == want["skeletons"] == 1, url

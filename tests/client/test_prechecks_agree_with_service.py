@@ -135,7 +135,7 @@ def wire_query(server: ServerProcess, download, options: dict) -> dict:
     for k, v in options.items():
         if v is None:
             continue
-        _, request = precheck(server, lambda c: download(c)(UNKNOWN_ID, **{k: v}))
+        _, request = precheck(server, lambda c, k=k, v=v: download(c)(UNKNOWN_ID, **{k: v}))
         query.update(request.url.params if request is not None else {WIRE_NAMES.get(k, k): _query_value(v)})
     return query
 

@@ -118,7 +118,7 @@ def write_arrays(path: Path, arrays: dict) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(_MAGIC + len(header).to_bytes(8, "little") + header)
             fh.write(b"\0" * (start - fh.tell()))
-            for (_, _, _, offset, size), blob in zip(index, blobs, strict=True):
+            for (_, _, _, offset, _size), blob in zip(index, blobs, strict=True):
                 fh.write(b"\0" * (start + offset - fh.tell()))
                 fh.write(blob)
         os.replace(tmp, path)

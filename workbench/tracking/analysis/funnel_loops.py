@@ -179,7 +179,7 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
         t0 = times[a]
 
         @functools.cache
-        def go(r, i, j):
+        def go(r, i, j, a=a, t0=t0):   # bound now: a and t0 change with the loop
             """(depth, times of steps j+1..) of the best chain with steps i..j in run r."""
             if j + 1 == m:
                 return (j + 1, ())

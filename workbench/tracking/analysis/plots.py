@@ -295,7 +295,7 @@ def plot_variants(readouts: dict[str, pd.DataFrame], ax=None):
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.2))
     y = np.arange(len(rows))[::-1]
-    for yi, (label, v, d, lo, hi) in zip(y, rows, strict=True):
+    for yi, (_label, _v, d, lo, hi) in zip(y, rows, strict=True):
         ax.errorbar(d, yi, xerr=[[d - lo], [hi - d]], fmt="o", capsize=4, color="#1f4e79")
     ax.set_yticks(y, [f"{label}: {v}" for label, v, *_ in rows])
     ax.axvline(0, color="#c8553d", linewidth=1, linestyle="--")
