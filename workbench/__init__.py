@@ -39,9 +39,12 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> object:
     # The public names load on first use: the `workbench` command imports this package, and
     # `workbench --version` or `--help` should not pay for httpx and the client (a second on a busy machine).
+    value: object
     if name == "connect":
         # bound over the submodule of the same name, which importing it has just set here
-        from workbench.connect import connect as value
+        import importlib
+
+        value = importlib.import_module("workbench.connect").connect
     elif name in __all__ or name == "TimeoutError":
         import workbench.client as client
 
