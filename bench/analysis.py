@@ -81,7 +81,7 @@ def run_pandas(path: str) -> dict:
     codes = s["visit"].cat.codes.to_numpy()
     per = pd.DataFrame({"c": codes, "t": ns}).groupby("c").agg(n=("t", "size"), lo=("t", "min"), hi=("t", "max"))
     labels = s["visit"].cat.categories.to_numpy()[per.index.to_numpy()]
-    rows = sorted(zip(labels.tolist(), per["n"].tolist(), per["lo"].tolist(), per["hi"].tolist()))
+    rows = sorted(zip(labels.tolist(), per["n"].tolist(), per["lo"].tolist(), per["hi"].tolist(), strict=True))
     return {"side": "pandas", "events": len(df), "load_s": load_s, "sessionize_s": sessionize_s,
             "funnel_s": funnel_s, "visits": len(rows), "visit_digest": _visit_digest(rows),
             "funnel": f["count"].tolist(), "peak_rss_mb": _rss_mb()}

@@ -64,13 +64,13 @@ def main() -> None:
         prebuilt = pygltflib.GLTF2.from_dict(doc)
         prebuilt.set_binary_blob(binary)
 
-        def theirs_from_dict():
+        def theirs_from_dict(doc=doc, binary=binary):
             g = pygltflib.GLTF2.from_dict(doc)
             g.set_binary_blob(binary)
             return b"".join(g.save_to_bytes())
 
-        fns = {"ours": lambda: pack_glb(doc, binary),
-               "save": lambda: b"".join(prebuilt.save_to_bytes()),
+        fns = {"ours": lambda doc=doc, binary=binary: pack_glb(doc, binary),
+               "save": lambda prebuilt=prebuilt: b"".join(prebuilt.save_to_bytes()),
                "dict": theirs_from_dict}
         # Fairness check: both pack the same document. pygltflib writes its own JSON (defaults such
         # as byteOffset 0 spelled out), so compare what the files mean: binary, accessors, nodes.

@@ -69,8 +69,8 @@ def main(repeats: int = 3) -> None:
                 mesh = body_mesh(normalize_avatar_settings({"gender": g, "bodyShape": shape, "height": height}))
                 base.hair_piece(mesh, "short")            # the base's own per-body work is the same
                 for style in styles:
-                    for who, make in (("base", lambda: base.hair_piece(mesh, style)),
-                                      ("new", lambda: hair.hair_pieces(mesh, style, 0))):
+                    for who, make in (("base", lambda mesh=mesh, style=style: base.hair_piece(mesh, style)),
+                                      ("new", lambda mesh=mesh, style=style: hair.hair_pieces(mesh, style, 0))):
                         _, cpu, wall = timed(make)
                         b = best[(style, who)]
                         b[0], b[1] = min(b[0], cpu), min(b[1], wall)
@@ -88,7 +88,7 @@ def main(repeats: int = 3) -> None:
               f"  |  avatar kept {total[1] / total[0]:.3f}/{total[2] / total[0]:.3f}  |  texture PNG {png / 1000:.0f} KB")
     bodies = [body_mesh(normalize_avatar_settings({"gender": "masculine", "height": 181.0 + k})) for k in range(2)]
     for style in styles:
-        _, cpu, wall = timed(lambda: bake.baked(bodies[0], style))
+        _, cpu, wall = timed(lambda style=style: bake.baked(bodies[0], style))
         print(f"{style:5s}  LOD 2 bake per body: CPU {cpu * 1000:.0f} ms, wall {wall * 1000:.0f} ms")
     canon.canonical.cache_clear()
     _, cpu, wall = timed(lambda: canon.canonical("short", 0))

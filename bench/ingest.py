@@ -41,7 +41,6 @@ import tempfile
 import time
 
 import httpx
-
 from shared import ROOT, free_port
 
 sys.path.insert(0, str(ROOT))
@@ -50,10 +49,9 @@ sys.path.insert(0, str(ROOT))
 def bare_app():
     """The baseline: the service's stack and middlewares, an endpoint that only decodes and answers."""
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
     from starlette.responses import JSONResponse
     from starlette.routing import Route
-
-    from starlette.middleware import Middleware
 
     from workbench.service.cors import CorsByPath
     from workbench.service.guards import LocalGuard

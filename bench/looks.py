@@ -97,7 +97,7 @@ def main(repeats: int = 5) -> None:
          timed(lambda: (skin.skin_texture.cache_clear(), skin.skin_texture("#8D5524", "#2B1B10", "feminine")), repeats))
     show("occlusion bake, one body (512 px)", timed(lambda: ao.occlusion_texture(mesh), repeats))
     for style in ("short", "long"):
-        show(f"hair mesh, {style}", timed(lambda: hair.hair_piece(mesh, style), repeats))
+        show(f"hair mesh, {style}", timed(lambda style=style: hair.hair_piece(mesh, style), repeats))
     show("outfit meshes", timed(lambda: outfit.outfit_pieces(mesh), repeats))
     atlas = build_avatar(normalize_avatar_settings({"gender": "feminine", "hair": {"style": "long"}, "glasses": "clear"}),
                          ModelOptions(texture_atlas_size=1024))

@@ -29,14 +29,12 @@ import time
 from pathlib import Path
 
 import httpx
-
 from shared import ROOT, free_port
 
 sys.path.insert(0, str(ROOT))
 
 from workbench.gltf import build_avatar  # noqa: E402
-from workbench.options import (ANIMATIONS, ATLAS_SIZES, LODS, TEXTURE_FORMATS, ModelOptions,  # noqa: E402
-                               normalize_avatar_settings)
+from workbench.options import ANIMATIONS, ATLAS_SIZES, LODS, TEXTURE_FORMATS, ModelOptions, normalize_avatar_settings  # noqa: E402
 
 TOKEN = "wb_bench_model_load_token_0123456789"
 # 2 genders x 24 heights: 48 bodies, 144 (body, lod) pairs against the service's 64 kept meshes.

@@ -26,7 +26,6 @@ import tempfile
 import time
 
 import httpx
-
 from shared import ROOT, free_port
 
 sys.path.insert(0, str(ROOT))

@@ -21,7 +21,6 @@ import time
 import numpy as np
 from PIL import Image
 
-
 CPU: dict[str, list[float]] = {}
 
 
@@ -49,13 +48,13 @@ def line(label: str, ts: list[float]) -> None:
 
 def main(repeats: int = 5) -> None:
     from workbench.options import ModelOptions, PreviewOptions, normalize_avatar_settings
+    from workbench.regeneration.product import build_product_glb
+    from workbench.regeneration.regenerate import regenerate_product, regenerate_space
+    from workbench.regeneration.space import build_space_scene
     from workbench.render import render_preview, turntable
     from workbench.render.framing import frame
     from workbench.render.raster import draw
     from workbench.render.scene import Model
-    from workbench.regeneration.product import build_product_glb
-    from workbench.regeneration.regenerate import regenerate_product, regenerate_space
-    from workbench.regeneration.space import build_space_scene
 
     try:
         from workbench.gltf import build_avatar

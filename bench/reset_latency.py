@@ -32,7 +32,6 @@ import time
 from pathlib import Path
 
 import httpx
-
 from shared import ROOT, free_port
 
 sys.path.insert(0, str(ROOT))

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
-
 from shared import ROOT
+
 from workbench.runner.execute import run_notebook
 
 sys.path.insert(0, str(ROOT / "tests"))

@@ -250,7 +250,7 @@ def child_question(lake: str, workers: int, question: str) -> dict:
         else:
             top = paths(read_events(lake, columns=["sessionId", "key", "timestamp", "id"]), start="viewer_loaded",
                         steps=PATH_STEPS, by="sessionId", exclude=["heartbeat"], top=20, client=client)
-            answer = [[p, int(c)] for p, c in zip(top["path"], top["count"])]
+            answer = [[p, int(c)] for p, c in zip(top["path"], top["count"], strict=True)]
         seconds = time.perf_counter() - t
     _close(cluster, client)
     return {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "answer": answer}
@@ -431,7 +431,8 @@ def _repeated(lake: Path, n: int, questions: list[str], sides: dict[str, int], w
             duck(question), ours(question, side_workers)          # the warm-up, untimed
             d_s, o_s = [], []
             for k in range(repeats):
-                pair = [lambda: duck(question), lambda: ours(question, side_workers)]
+                pair = [lambda question=question: duck(question),
+                        lambda question=question, side_workers=side_workers: ours(question, side_workers)]
                 first, second = (pair if k % 2 == 0 else pair[::-1])
                 a, b = first(), second()
                 d, o = (a, b) if k % 2 == 0 else (b, a)
@@ -439,7 +440,7 @@ def _repeated(lake: Path, n: int, questions: list[str], sides: dict[str, int], w
                     raise SystemExit(f"Dask ({side}) and DuckDB disagree on {question}:\n{answer(o)}\n{answer(d)}")
                 d_s.append(d["seconds"])
                 o_s.append(o["seconds"])
-            ratios = [o / d for o, d in zip(o_s, d_s)]
+            ratios = [o / d for o, d in zip(o_s, d_s, strict=True)]
             print(f"  {question:9s} ({side:7s}) x{repeats}: ours median {statistics.median(o_s):7.2f} s, duckdb median "
                   f"{statistics.median(d_s):7.2f} s, ratio median {statistics.median(ratios):.2f} "
                   f"(range {min(ratios):.2f} to {max(ratios):.2f}; goal <= 1.0)   answers agree: True"

@@ -38,21 +38,27 @@ def _rounded(rows, digits=6):
 
 def ours(lake: str, question: str, client=None):
     """workbench's answer (the dispatcher's choice of scheduler unless ``client``), timed from the first read."""
-    from workbench.tracking.analysis import (compare_variants, funnel_correlation, lifecycle, read_events, stickiness,
-                                             time_to_convert)
+    from workbench.tracking.analysis import (
+        compare_variants,
+        funnel_correlation,
+        lifecycle,
+        read_events,
+        stickiness,
+        time_to_convert,
+    )
 
     t = time.perf_counter()
     if question == "lifecycle":
         table = lifecycle(read_events(lake, columns=["visitorId", "key", "timestamp"]), event="interaction_start",
                           by="visitorId", client=client)
         answer = [[int(p.value // 10**6 // DAY), *map(int, r)] for p, r in
-                  zip(table["period"], table[["new", "returning", "resurrecting", "dormant"]].to_numpy())]
+                  zip(table["period"], table[["new", "returning", "resurrecting", "dormant"]].to_numpy(), strict=True)]
     elif question == "stickiness":
         table = stickiness(read_events(lake, columns=["visitorId", "key", "timestamp"]), event="interaction_start",
                            by="visitorId", client=client)
         table = table[table["count"] > 0]
         answer = [[int(w.value // 10**6 // DAY), int(k), int(c), bool(whole)] for w, k, c, whole in
-                  zip(table["window"], table["periods_active"], table["count"], table["complete"])]
+                  zip(table["window"], table["periods_active"], table["count"], table["complete"], strict=True)]
     elif question == "time_to_convert":
         table = time_to_convert(read_events(lake, columns=["sessionId", "key", "timestamp"]), STEPS,
                                 percentiles=PERCENTILES, client=client)
@@ -75,7 +81,7 @@ def _variants_answer(table):
     cols = ["units", "units_with_covariate", "total", "mean", "difference", "difference_low", "difference_high",
             "theta", "variance_reduction", "srm_p_value"]
     return [[v, *[None if x != x else x for x in row]] for v, row in
-            zip(table["variant"], _rounded(table[cols].values.tolist(), 9))]
+            zip(table["variant"], _rounded(table[cols].values.tolist(), 9), strict=True)]
 
 
 def duckdb_answer(lake: str, question: str, threads: int):

@@ -283,7 +283,7 @@ def browser_main(seconds: float = 4.0, rounds: int = 3, uncapped: bool = False) 
                 loads.append(os.getloadavg()[0])
 
     rate = lambda w: w["count"] / w["seconds"]  # noqa: E731
-    print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {platform.processor() or platform.machine()}, "
+    print(f"{datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC · {platform.processor() or platform.machine()}, "
           f"{os.cpu_count()} cores · load average {min(loads):.1f} to {max(loads):.1f} (1 min)"
           + (" · frame rate limit lifted (--uncapped)" if uncapped else ""))
     print(f"plain model.view() of LOD 0 with all 18 clips, canvas {canvas}, "

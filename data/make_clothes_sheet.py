@@ -71,9 +71,9 @@ def shoot_ours(glb: bytes) -> list:
 def main(out: Path, count: int, seed: int, threejs: bool) -> None:
     from helpers import random_settings
     from make_random_sheet import label
-    from workbench.render import grid
 
     from workbench.body.hair.styles import STYLES as HAIR
+    from workbench.render import grid
 
     settings = random_settings(count, seed=seed)
     for s in settings:
@@ -102,8 +102,9 @@ class _dummy:
 
 def shoot_threejs(glbs: list[bytes]) -> list:
     """The same cells in three.js's studio: the page's camera set from the same view matrices."""
-    from make_hair_threejs import png_of, serve, wait_ready, PAGE, preview_camera
+    from make_hair_threejs import PAGE, png_of, preview_camera, serve, wait_ready
     from make_random_sheet import on_background
+
     from workbench.render.framing import orbit
     from workbench.render.scene import Model, load_clip
 

@@ -327,7 +327,8 @@ def show_before_and_after(data_dir) -> None:
     """In a notebook: the saved "before" grid (``data_dir/looks_before.png``) over the grid rendered now."""
     import io
 
-    from IPython.display import Image as Show, display
+    from IPython.display import Image as Show
+    from IPython.display import display
 
     after = looks_grid(render_avatar).convert("RGB")
     print("before:")

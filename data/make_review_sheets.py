@@ -96,7 +96,7 @@ def with_weights(glb: bytes, weights: dict[str, float]) -> bytes:
     for mesh in doc["meshes"]:
         names = mesh.get("extras", {}).get("targetNames", [])
         if names:
-            mesh["weights"] = [float(weights.get(t, w)) for t, w in zip(names, mesh.get("weights", [0.0] * len(names)))]
+            mesh["weights"] = [float(weights.get(t, w)) for t, w in zip(names, mesh.get("weights", [0.0] * len(names)), strict=True)]
     text = json.dumps(doc, separators=(",", ":")).encode()
     text += b" " * (-len(text) % 4)
     rest = glb[20 + n:]
@@ -156,7 +156,7 @@ def shoot_ours(avatars: list[Avatar], cell: int, _look: str) -> list[list[Image.
     rows = []
     for a in avatars:
         row = []
-        for (_, kind, yaw, _), glb, (_, cam, _) in zip(VIEWS, a.files, a.cameras):
+        for (_, kind, yaw, _), glb, (_, cam, _) in zip(VIEWS, a.files, a.cameras, strict=True):
             if kind == "mouth":
                 posed = Model(glb, max_texture=2 * cell).posed(load_clip(glb), 0.0)
                 row.append(Image.fromarray(draw(posed, cam, cell, ss=SUPERSAMPLE, background=BACKGROUND), "RGBA"))
@@ -174,7 +174,7 @@ def shoot_threejs(avatars: list[Avatar], cell: int, look: str) -> list[list[Imag
         wait_ready(driver, base + "/look.html")
         for k, a in enumerate(avatars):
             row = []
-            for j, (glb, (pivot, cam, yaw)) in enumerate(zip(a.files, a.cameras)):
+            for j, (glb, (pivot, cam, yaw)) in enumerate(zip(a.files, a.cameras, strict=True)):
                 name = f"a{k}.glb" if glb is a.glb else f"a{k}v{j}.glb"
                 (site / name).write_bytes(glb)
                 url = driver.execute_async_script(
@@ -218,7 +218,7 @@ def shoot_modelviewer(avatars: list[Avatar], cell: int, _look: str) -> list[list
         driver.execute_script(MV_SIZE, cell)
         for k, a in enumerate(avatars):
             row, loaded = [], None
-            for j, (glb, (pivot, cam, yaw)) in enumerate(zip(a.files, a.cameras)):
+            for j, (glb, (pivot, cam, yaw)) in enumerate(zip(a.files, a.cameras, strict=True)):
                 name = f"a{k}v{j}.glb" if glb is not a.glb else f"a{k}.glb"
                 (site / name).write_bytes(glb)
                 view = {"model": f"{base}/{name}", **mv_view(np.asarray(pivot, float), cam, yaw)}
@@ -291,7 +291,7 @@ def main(out: Path, count: int, seed: int, per_sheet: int, cell: int, renderers:
         for r in renderers:
             title = f"Sheet {n + 1}: {key['renderers'][r]}"
             sheet(results[r][part], indices[part], title).save(out / f"sheet-{n + 1:02d}-{r}.png")
-        for row, (i, a) in enumerate(zip(indices[part], avatars[part])):
+        for row, (i, a) in enumerate(zip(indices[part], avatars[part], strict=True)):
             key["avatars"].append({"index": i, "sheet": n + 1, "row": row + 1, "settings": a.settings})
     (out / "key.json").write_text(json.dumps(key, indent=1) + "\n")
     print(f"sheets in {out} after {time.time() - t0:.0f} s", file=sys.stderr)

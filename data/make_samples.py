@@ -20,7 +20,7 @@ def plinth_glb() -> bytes:
              ((1, 0, 0), [(1, 0, 0), (1, 0, 1), (1, 1, 1), (1, 1, 0)]), ((-1, 0, 0), [(0, 0, 0), (0, 1, 0), (0, 1, 1), (0, 0, 1)]),
              ((0, 0, 1), [(0, 0, 1), (0, 1, 1), (1, 1, 1), (1, 0, 1)]), ((0, 0, -1), [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)])]
     shades = [(0.82, 0.80, 0.76), (0.35, 0.45, 0.62), (0.90, 0.72, 0.30)]
-    for (lo, hi), shade in zip(boxes, shades):
+    for (lo, hi), shade in zip(boxes, shades, strict=True):
         lo, hi = np.array(lo), np.array(hi)
         for n, corners in faces:
             base = len(pos)

@@ -87,7 +87,7 @@ class ServerProcess:
         self.base_url, self.avatar_base_url, self.local_url = self.root + "/api", self.root + "/avatars", self.root + "/_local"
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "ServerProcess":
+    def start(self) -> ServerProcess:
         env = {**os.environ, "WORKBENCH_DEV_TOKEN": self.token, "PYTHONPATH": str(ROOT)}
         self.log = open(self.data_dir.parent / f"serve-{self.port}.log", "ab")
         run = ["-m", "workbench.cli"] if self.switch_interval is None else [

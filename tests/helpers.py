@@ -160,7 +160,7 @@ def notebook_of(cells: list[str]):
     return nb
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def body_of(gender: str = "feminine", shape: str = "average", height: float | None = None):
     """The MakeHuman body for these settings, made once per test process (the body and hair tests share it)."""
     from workbench.body.mesh import body_mesh
@@ -287,9 +287,9 @@ def reference_funnel_depth(events, steps, within, order, exclude):
             if order == "any":
                 if sorted(keys) == sorted(steps[:k]) and max(times) - min(times) <= within:
                     found = True
-            elif keys == steps[:k] and all(a <= b for a, b in zip(times, times[1:])) and times[-1] - times[0] <= within:
+            elif keys == steps[:k] and all(a <= b for a, b in zip(times, times[1:], strict=False)) and times[-1] - times[0] <= within:
                 if order == "ordered":
-                    found = not any(a < e[1] < b for a, b in zip(times, times[1:]) for e in events if e[0] in exclude)
+                    found = not any(a < e[1] < b for a, b in zip(times, times[1:], strict=False) for e in events if e[0] in exclude)
                 else:  # strict: consecutive in some order consistent with time
                     ids = [events[i][2] for i in chosen]
                     found = any(any(seq[p:p + k] == ids for p in range(len(seq) - k + 1))

@@ -33,7 +33,7 @@ def test_work_on_a_helper_runs_its_own_halves_there_and_never_waits_for_another_
 
     futures = [threads.start(lambda k=k: outer(k)) for k in range(4 * threads.cores())]
     results = [f.result(timeout=30) for f in futures]
-    for k, (a, b) in results:
+    for _k, (a, b) in results:
         assert a == b   # both halves on the helper that asked for them
 
 

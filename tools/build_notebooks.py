@@ -33,6 +33,7 @@ from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_server.services.contents.filecheckpoints import FileCheckpoints
 from jupytext import TextFileContentsManager
 from nbformat.sign import NotebookNotary
+
 from workbench.runner.execute import client_class
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,12 +62,12 @@ def disagreements(script: Path, notebook: Path) -> list[str]:
     """Where a script and its notebook differ, one line per cell; empty when they agree."""
     want, have = cells_of(read_script(script)), cells_of(nbformat.read(notebook, as_version=4))
     problems = []
-    for i, (a, b) in enumerate(zip(want, have)):
-        for part, x, y in zip(("type", "source", "tags"), a, b):
+    for i, (a, b) in enumerate(zip(want, have, strict=False)):
+        for part, x, y in zip(("type", "source", "tags"), a, b, strict=True):
             if part == "source" and x != y:
                 # Name the first line that differs: the start of a long cell is usually the same.
                 n, x, y = next((n, u, v) for n, (u, v) in enumerate(
-                    zip(x.split("\n") + [""], y.split("\n") + [""]), 1) if u != v)
+                    zip(x.split("\n") + [""], y.split("\n") + [""], strict=False), 1) if u != v)
                 part = f"source line {n}"
             if x != y:
                 problems.append(f"cell {i}, {part}: {script.name} has {x!r}, {notebook.name} has {y!r}")

@@ -6,15 +6,45 @@ Space Template service.
 ['AsyncClient', 'Client']
 """
 
+from typing import TYPE_CHECKING
+
 from workbench.__version__ import __version__ as __version__
 
+if TYPE_CHECKING:
+    # What a type checker and an editor see: the names __getattr__ loads on first use, with their types.
+    from workbench.client import (
+        AnswerTooLargeError,
+        APIError,
+        AsyncClient,
+        BadRequestError,
+        Client,
+        ConfigurationError,
+        ConflictError,
+        ForbiddenError,
+        NotFoundError,
+        OptionError,
+        PayloadTooLargeError,
+        RateLimitError,
+        RequestTimeoutError,
+        ServerError,
+        TransportError,
+        UnauthorizedError,
+        UnexpectedAnswerError,
+        UnsupportedMediaTypeError,
+        WorkbenchError,
+    )
+    from workbench.connect import connect
 
-def __getattr__(name: str):
+
+def __getattr__(name: str) -> object:
     # The public names load on first use: the `workbench` command imports this package, and
     # `workbench --version` or `--help` should not pay for httpx and the client (a second on a busy machine).
+    value: object
     if name == "connect":
         # bound over the submodule of the same name, which importing it has just set here
-        from workbench.connect import connect as value
+        import importlib
+
+        value = importlib.import_module("workbench.connect").connect
     elif name in __all__ or name == "TimeoutError":
         import workbench.client as client
 

@@ -18,8 +18,12 @@ from __future__ import annotations
 
 import atexit
 import os
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from workbench.progress import Progress
+
+if TYPE_CHECKING:
+    from workbench.client import AsyncClient, Client
 
 _started: list = []
 
@@ -112,8 +116,17 @@ def check_answers(base_url: str, avatar_base_url: str, *, timeout: float = 30.0,
     return f"both answer (the avatar half lists {count} animations)"
 
 
+@overload
 def connect(base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
-            asynchronous: bool = False, data_dir: str | None = None, quiet: bool = False, **client_options):
+            asynchronous: Literal[False] = False, data_dir: str | None = None, quiet: bool = False,
+            **client_options: Any) -> Client: ...
+@overload
+def connect(base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
+            asynchronous: Literal[True], data_dir: str | None = None, quiet: bool = False,
+            **client_options: Any) -> AsyncClient: ...
+def connect(base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
+            asynchronous: bool = False, data_dir: str | None = None, quiet: bool = False,
+            **client_options: Any) -> Client | AsyncClient:
     """A Client (or AsyncClient) for the named deployment, else for a new local service.
 
     Arguments win over ``WORKBENCH_BASE_URL``, ``WORKBENCH_AVATAR_BASE_URL`` and

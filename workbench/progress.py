@@ -42,7 +42,7 @@ class Progress:
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, name=f"progress: {what}", daemon=True)
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         self._began = time.monotonic()
         if not self.quiet:
             self._thread.start()

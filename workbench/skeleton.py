@@ -80,7 +80,7 @@ class Skeleton:
         return self.world[self.index[name]]
 
     @classmethod
-    def placed(cls, gender: str, height: float, body_shape: str, world: np.ndarray) -> "Skeleton":
+    def placed(cls, gender: str, height: float, body_shape: str, world: np.ndarray) -> Skeleton:
         """The 65 joints at ``world`` positions (metres, in :data:`JOINT_NAMES` order), their local
         offsets made from the parents; both arrays read-only."""
         index = {n: i for i, n in enumerate(JOINT_NAMES)}
@@ -140,7 +140,7 @@ def _positions(gender: str, H: float, shape: str) -> dict[str, tuple[float, floa
         direction = np.array([0.62, -0.18, 0.76])
         direction /= np.linalg.norm(direction)
         p[f"{side}HandThumb1"] = (sign * tx, ty, tz)
-        for k, seg in zip((2, 3, 4), (0.020, 0.017, 0.013)):
+        for k, seg in zip((2, 3, 4), (0.020, 0.017, 0.013), strict=True):
             tx, ty, tz = tx + direction[0] * seg * H, ty + direction[1] * seg * H, tz + direction[2] * seg * H
             p[f"{side}HandThumb{k}"] = (sign * tx, ty, tz)
     leg_x = (0.045 if not fem else 0.051) * H * s["hips"] ** 0.5

@@ -117,7 +117,6 @@ def test_service_answers_503_assets_missing_over_http(tmp_path, monkeypatch):
     """A service with no copy of the assets and no registry (contract section 15): model and preview
     answer 503 ``assets_missing`` naming both commands, with Retry-After; registration still works."""
     import httpx
-
     from conftest import ServerProcess, free_port
     from helpers import auth, error_of, new_avatar
 

@@ -16,8 +16,8 @@ import threading
 import zipfile
 
 import pytest
-
 from helpers import Seen
+
 from workbench.body import assets, fetching
 
 

@@ -7,7 +7,7 @@ file, and on :func:`workbench.body.mesh.body_mesh` (the interface the looks are 
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -35,7 +35,7 @@ def settings(**kw) -> dict:
     return normalize_avatar_settings({"gender": "feminine", **kw})
 
 
-@lru_cache(maxsize=None)
+@cache
 def glb(gender="feminine", shape="average", height=None, lod=0, merge=False, atlas=None) -> bytes:
     s = {"gender": gender, "bodyShape": shape, "glasses": "clear"}
     if height is not None:
@@ -219,9 +219,9 @@ def test_a_library_clip_file_stands_the_default_body_on_the_floor(gender):
     """A viewer plays the library's clip files (their Hips track is absolute) on the service's models:
     on a default avatar the soles stay on the floor, within 1.5 cm standing (idle) and within 5 cm
     through the walk's stride (the clip's own hip bob; the lofted bodies went 7 cm under)."""
-    from workbench.skeleton import HIP_HEIGHT
     from workbench.options import DEFAULT_HEIGHT
     from workbench.render.scene import load_clip
+    from workbench.skeleton import HIP_HEIGHT
 
     rig = body_mesh(settings(gender=gender)).skeleton
     assert rig.hip_height / rig.height == pytest.approx(HIP_HEIGHT[gender], abs=0.002)

@@ -7,13 +7,13 @@ and on the meshes where a measurement says more (a hairline's height off the ski
 
 import colorsys
 import io
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
+from helpers import body_of
 from PIL import Image
 
-from helpers import body_of
 from workbench.body import ao, eyes, skin
 from workbench.body.outfit import outfit_pieces
 from workbench.gltf import build_avatar
@@ -26,7 +26,7 @@ def settings(**kw):
     return normalize_avatar_settings({"gender": "feminine", **kw})
 
 
-@lru_cache(maxsize=None)
+@cache
 def glb(gender="feminine", tone="#C68642", style="none", glasses="none", lod=0) -> bytes:
     return build_avatar(normalize_avatar_settings({"gender": gender, "skinTone": tone, "hair": {"style": style},
                                                    "glasses": glasses}), ModelOptions(lod=lod))
@@ -85,7 +85,7 @@ def test_brows_are_shaped_full_at_the_head_arched_and_tapering(gender):
         lo, hi = bx.min(), bx.max()
         bins = np.linspace(lo, hi, 9)
         centre, height = [], []
-        for a_, b_ in zip(bins[:-1], bins[1:]):
+        for a_, b_ in zip(bins[:-1], bins[1:], strict=True):
             sel = mine[(bx >= a_) & (bx < b_)]
             centre.append(sel[:, 1].mean() - eye[1])
             height.append(np.ptp(sel[:, 1]))

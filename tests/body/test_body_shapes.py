@@ -5,13 +5,13 @@ bodybuilder's."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
+from helpers import body_of
 from PIL import Image, ImageDraw
 
-from helpers import body_of
 from workbench.body.mesh import girths
 from workbench.options import BODY_SHAPES
 
@@ -29,7 +29,7 @@ def silhouette_area(m, res: float = 0.002) -> float:
     return float((np.asarray(im) > 0).sum() * res * res)
 
 
-@lru_cache(maxsize=None)
+@cache
 def measures(gender: str, shape: str) -> dict[str, float]:
     m = body_of(gender, shape, 170)
     return {"area": silhouette_area(m), **girths(m), **face(m)}

@@ -4,12 +4,12 @@ gap between the thighs; their maps are in the GLB's materials."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
-
 from helpers import rim_loops
+
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit import BOTTOMS, TOPS, hidden_skin, outfit_pieces
 from workbench.body.outfit.pattern import pattern
@@ -26,7 +26,7 @@ def settings(gender="feminine", shape="average", top="tee", bottom="trousers", *
                                       "outfit": {"topStyle": top, "bottomStyle": bottom}, **kw})
 
 
-@lru_cache(maxsize=None)
+@cache
 def pieces(gender, shape, top, bottom):
     return outfit_pieces(body_mesh(settings(gender, shape)), top, bottom)
 

@@ -14,13 +14,13 @@ and no garment lies inside the body in the idle pose.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pytest
+from helpers import rim_loops
 from scipy.spatial import cKDTree
 
-from helpers import rim_loops
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit import STYLES, outfit_pieces
 from workbench.body.outfit.edges import ROLL
@@ -37,7 +37,7 @@ def settings(gender, shape, top, bottom, shoes) -> dict:
                                       "outfit": {"topStyle": top, "bottomStyle": bottom, "shoeStyle": shoes}})
 
 
-@lru_cache(maxsize=None)
+@cache
 def pieces(gender, shape, top, bottom, shoes):
     p = outfit_pieces(body_mesh(settings(gender, shape, top, bottom, shoes)), top, bottom, shoes)
     return {part: (style, p[part]) for part, style in
@@ -101,7 +101,7 @@ def _ray_hits(origins: np.ndarray, ways: np.ndarray, tris: np.ndarray, skip: flo
     centres = tris.mean(1)
     near = cKDTree(centres).query_ball_point(origins, 0.02)
     out = np.full(len(origins), np.inf)
-    for k, (o, d) in enumerate(zip(origins, ways)):
+    for k, (o, d) in enumerate(zip(origins, ways, strict=True)):
         t = tris[near[k]]
         if not len(t):
             continue

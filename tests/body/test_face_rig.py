@@ -6,7 +6,7 @@ made as docs/face_rig.md says."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +20,7 @@ from workbench.options import ModelOptions, normalize_avatar_settings
 DOC = Path(__file__).resolve().parents[2] / "docs" / "face_rig.md"
 
 
-@lru_cache(maxsize=None)
+@cache
 def model(gender="feminine", lod=0):
     glb = build_avatar(normalize_avatar_settings({"gender": gender, "hair": {"style": "none"}}), ModelOptions(lod=lod))
     return read_glb(glb)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import body_of
 from PIL import Image, ImageDraw
 from scipy.spatial import cKDTree
 
-from helpers import body_of
 from workbench.body.glasses import FRAME_UV, LENS_UV, glasses_piece
 from workbench.options import BODY_SHAPES
 

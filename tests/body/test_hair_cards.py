@@ -7,12 +7,12 @@ Measured on the pieces (:func:`workbench.body.hair.hair_pieces`) where a number 
 picture; the renders are in ``test_hair_hairline.py``.
 """
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
-
 from helpers import body_of
+
 from workbench.body import hair
 from workbench.body.hair import canon
 from workbench.body.hair.head import head_of
@@ -22,7 +22,7 @@ STYLES = [s for s in HAIR_STYLES if s != "none"]
 SLEEK = ("bun", "ponytail")
 
 
-@lru_cache(maxsize=None)
+@cache
 def pieces(style, lod=0, gender="feminine", shape="average", height=None):
     return hair.hair_pieces(body_of(gender, shape, height), style, lod)
 

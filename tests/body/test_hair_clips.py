@@ -33,7 +33,7 @@ def test_every_clip_plays_with_the_hair_outside_the_body(style, gender, shape):
     body = next(m for m in doc["meshes"] if m["name"] == "Body")["primitives"][0]["attributes"]
     joints, weights = model.accessor(body["JOINTS_0"]), model.accessor(body["WEIGHTS_0"])
     names = [doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]]
-    dominant = [names[int(j[np.argmax(w)])] for j, w in zip(joints, weights)]
+    dominant = [names[int(j[np.argmax(w)])] for j, w in zip(joints, weights, strict=True)]
     trunk = np.array(["Arm" not in n and "Hand" not in n for n in dominant])
     assert len(doc["animations"]) == len(ANIMATIONS)
     worst, count, total = 0.0, 0, 0

@@ -7,14 +7,13 @@ the viewer and a punctual light: three.js issue 33201, fixed in r184 by PR 33205
 
 import numpy as np
 import pytest
+from helpers import body_of
 from scipy.spatial import cKDTree
 
 from workbench.body import hair
 from workbench.body.hair import cards
 from workbench.body.hair.cards import face_normals
 from workbench.options import HAIR_STYLES
-
-from helpers import body_of
 
 STYLES = [s for s in HAIR_STYLES if s != "none"]
 

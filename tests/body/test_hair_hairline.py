@@ -13,7 +13,7 @@ least 0.8) above it. Then:
 - **a fade**: the hair's edge is not a cut, its coverage rises over more than a pixel on average.
 """
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -37,7 +37,7 @@ def settings(style, gender):
     return normalize_avatar_settings({"gender": gender, "hair": {"style": style, "color": GREEN}, "skinTone": "#E0AC8A"})
 
 
-@lru_cache(maxsize=None)
+@cache
 def hairness(style, gender, lod):
     """(h, the row of the brows' top) for the front portrait's camera of the bald avatar."""
     haired = _posed(Model(build_avatar(settings(style, gender), ModelOptions(lod=lod))), "preview")

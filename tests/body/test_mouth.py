@@ -6,7 +6,7 @@ the eyes. Read back from the model's own morph targets, on both genders and on a
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -23,7 +23,7 @@ FACES = {"feminine": {"gender": "feminine"}, "masculine": {"gender": "masculine"
 OPEN = [v for v in VISEMES if v != "viseme_sil"] + ["jawOpen", "mouthOpen", "mouthSmile"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def model(face: str) -> dict:
     settings = normalize_avatar_settings({**FACES[face], "hair": {"style": "none"}})
     doc, binary = read_glb(build_avatar(settings, ModelOptions()))
@@ -34,7 +34,7 @@ def model(face: str) -> dict:
         tris = read_accessor(doc, binary, prim["indices"]).reshape(-1, 3)
         targets = {}
         if "targets" in prim:
-            for name, t in zip(m["extras"]["targetNames"], prim["targets"]):
+            for name, t in zip(m["extras"]["targetNames"], prim["targets"], strict=True):
                 targets[name] = read_accessor(doc, binary, t["POSITION"]).astype(np.float64)
         out[m["name"]] = (rest, tris, targets)
     return out

@@ -15,8 +15,8 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-
 from helpers import body_of
+
 from workbench.body import ao, pores, skin
 from workbench.body.mouth import lining_triangles
 from workbench.body.texels import texel_map
@@ -35,7 +35,7 @@ def seams(gender: str) -> list[tuple[tuple[int, int], int, int]]:
     faces = m.face_groups["body"]
     tris, uv_ids = m.triangles[faces], m.triangle_uv_ids[faces]
     sides: dict[tuple[int, int], list[tuple[int, dict]]] = {}
-    for f, (t, u) in enumerate(zip(tris.tolist(), uv_ids.tolist())):
+    for f, (t, u) in enumerate(zip(tris.tolist(), uv_ids.tolist(), strict=True)):
         for a, b in ((0, 1), (1, 2), (2, 0)):
             sides.setdefault((min(t[a], t[b]), max(t[a], t[b])), []).append((f, {t[a]: u[a], t[b]: u[b]}))
     return [(edge, s[0][0], s[1][0]) for edge, s in sides.items() if len(s) == 2 and s[0][1] != s[1][1]]

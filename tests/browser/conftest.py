@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 
 import httpx
-
 import numpy as np
 import pytest
 

@@ -14,7 +14,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 from .conftest import jupyter_lab, save_artifact, wait

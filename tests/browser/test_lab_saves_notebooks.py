@@ -9,7 +9,6 @@ import difflib
 import shutil
 
 import pytest
-
 from conftest import ROOT
 
 from .conftest import jupyter_lab, wait

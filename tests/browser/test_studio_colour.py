@@ -16,9 +16,9 @@ import io
 import httpx
 import numpy as np
 import pytest
+from helpers import new_avatar
 from PIL import Image
 
-from helpers import new_avatar
 from workbench.options.colour import STUDIO, hex_rgb, srgb_to_linear
 
 from .conftest import data_url_image, open_page, run_async, save_artifact

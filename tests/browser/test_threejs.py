@@ -146,7 +146,7 @@ def test_models_and_clips_match_the_workbench(page, server, avatars):
     reports = run_async(page, "window.workbench.inspectModels", cases)
 
     worst, compared = 0.0, 0
-    for (url, glb, library_gender), case, seen in zip(models, cases, reports):
+    for (url, glb, _library_gender), case, seen in zip(models, cases, reports, strict=True):
         want = expected_counts(glb)
         assert seen["meshes"] == want["meshes"] and seen["skinnedMeshes"] == want["skinned"], url
         assert seen["skeletons"] == want["skeletons"] == 1, url
@@ -186,8 +186,8 @@ def mask_iou(a: np.ndarray, b: np.ndarray) -> float:
 def test_silhouette_matches_the_preview(page, server, avatars, gender, camera, tmp_path):
     """three.js with the preview's camera and sample grid draws the same figure as the workbench
     renderer (IoU >= 0.99, the issue's bound)."""
-    from workbench.render.pictures import SUPERSAMPLE
     from workbench.render.framing import frame
+    from workbench.render.pictures import SUPERSAMPLE
     from workbench.render.scene import Clip, Model
 
     model_url = avatars[gender]["modelUrl"]

@@ -37,7 +37,7 @@ def page(browser, pages):
 
 def test_every_cut_plays_every_clip_in_threejs(page, outfits):
     cases, models = [], []
-    for (top, bottom), data in outfits.items():
+    for (_top, _bottom), data in outfits.items():
         url = data["modelUrl"] + "?lod=1&animations=all"
         glb = fetch(url)
         models.append((url, glb))
@@ -46,7 +46,7 @@ def test_every_cut_plays_every_clip_in_threejs(page, outfits):
         cases.append({"model": url, "clips": [{"name": n, "times": times_for(d)[:1]} for n, d in durations(glb).items()]})
     reports = run_async(page, "window.workbench.inspectModels", cases)
     compared = 0
-    for (url, glb), case, seen in zip(models, cases, reports):
+    for (url, glb), _case, seen in zip(models, cases, reports, strict=True):
         want = expected_counts(glb)
         assert seen["meshes"] == want["meshes"] and seen["skinnedMeshes"] == want["skinned"], url
         assert seen["skeletons"] == 1 and sorted(seen["meshNames"]) == want["mesh_names"], url

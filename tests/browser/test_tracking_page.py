@@ -12,7 +12,6 @@ from datetime import datetime
 
 import httpx
 import pytest
-
 from helpers import new_viewer, wait_for
 
 from .conftest import open_page, run_async
@@ -64,5 +63,5 @@ def test_regenerate_by_bearer_fetch_and_by_beacon_form(page, server):
     assert out["answer"]["data"]["state"] == "started"
     assert run_async(page, "window.workbench.regenerateByBeacon", regen.format(second), server.token)["queued"] is True
     for vt in (first, second):
-        record = wait_for(lambda: (d := httpx.get(f"{server.local_url}/viewers/{vt}").json()["data"]) and d.get("job") and d)
+        record = wait_for(lambda vt=vt: (d := httpx.get(f"{server.local_url}/viewers/{vt}").json()["data"]) and d.get("job") and d)
         assert record and record["job"], (vt, record)

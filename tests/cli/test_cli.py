@@ -8,7 +8,6 @@ import subprocess
 import sys
 
 import httpx
-
 from conftest import ROOT, ServerProcess
 
 

@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, free_port
+
 from workbench.cli import build_parser
 
 

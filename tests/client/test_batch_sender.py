@@ -4,7 +4,7 @@ names, splits and reports, with the limits read from the tracking catalog."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 import pandas as pd
@@ -97,7 +97,7 @@ def test_a_dataframe_with_sessions_and_times():
     assert report.accepted == 3 and sorted(b["sessionId"] for b in rec.bodies) == ["a", "b"]
     sent = rec.bodies[0]["events"][0]
     assert set(sent) == {"key", "payload", "timestamp", "id"}  # columns outside the event are not sent
-    ms = catalog.check_event(sent, now=datetime(2026, 11, 2, tzinfo=timezone.utc))[0]["timestamp"]
+    ms = catalog.check_event(sent, now=datetime(2026, 11, 2, tzinfo=UTC))[0]["timestamp"]
     assert ms == int(pd.Timestamp("2026-11-01T10:00:00.123Z").value // 1_000_000)
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-
 import httpx
 import pytest
+from conftest import DATA
 
 import workbench
 from workbench.client.retry import RetryPolicy
-from conftest import DATA
 
 
 def test_register_and_typed_result(client):

@@ -10,10 +10,10 @@ import json
 import threading
 
 import pytest
-
-import workbench
 from conftest import free_port
 from helpers import Seen
+
+import workbench
 
 ANIMATIONS = {"status": "ok", "data": {"masculine": ["idle", "walk"], "feminine": ["idle", "walk"]}}
 

@@ -18,6 +18,7 @@ import urllib.parse
 import httpx
 import hypothesis
 import pytest
+from conftest import ServerProcess
 from hypothesis import strategies as st
 
 import workbench
@@ -25,8 +26,6 @@ from workbench import options as opts
 from workbench.client import OptionError
 from workbench.client._base import _query_value
 from workbench.client.errors import APIError
-
-from conftest import ServerProcess
 
 SCALE = int(os.environ.get("WORKBENCH_FUZZ_SCALE", "1"))  # 20 for a long run
 SETTINGS = hypothesis.settings(max_examples=100 * SCALE, deadline=None, derandomize=True, database=None,
@@ -136,7 +135,7 @@ def wire_query(server: ServerProcess, download, options: dict) -> dict:
     for k, v in options.items():
         if v is None:
             continue
-        _, request = precheck(server, lambda c: download(c)(UNKNOWN_ID, **{k: v}))
+        _, request = precheck(server, lambda c, k=k, v=v: download(c)(UNKNOWN_ID, **{k: v}))
         query.update(request.url.params if request is not None else {WIRE_NAMES.get(k, k): _query_value(v)})
     return query
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from workbench.gltf import build_animation, build_animation_library, inspect
-from workbench.gltf.glb import read_accessor, read_glb
 from workbench.gltf.clips import DURATIONS
-from workbench.skeleton import JOINT_NAMES
+from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ANIMATIONS, CYCLIC_ANIMATIONS
+from workbench.skeleton import JOINT_NAMES
 
 
 def _tracks(glb: bytes):

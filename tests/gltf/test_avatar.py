@@ -10,8 +10,8 @@ from PIL import Image
 
 from workbench.gltf import build_avatar, inspect
 from workbench.gltf.glb import read_accessor, read_glb
-from workbench.skeleton import JOINT_NAMES
 from workbench.options import ANIMATIONS, BODY_SHAPES, GESTURES, ModelOptions, normalize_avatar_settings
+from workbench.skeleton import JOINT_NAMES
 
 EXPECTED_JOINTS = ["Hips", "Spine", "Spine1", "Spine2", "Neck", "Head", "HeadTop_End"] + [
     f"{side}{part}"
@@ -112,7 +112,7 @@ def test_default_layout_one_skinned_mesh_per_part():
     # each garment's normal and roughness maps, are textures of their own.
     assert list(s.materials["alphaMode"]) == ["OPAQUE", "OPAQUE", "BLEND", "BLEND", "OPAQUE", "MASK",
                                               "BLEND"] + ["OPAQUE"] * 3
-    mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
+    mimes = dict(zip(s.textures["name"], s.textures["mimeType"], strict=True))
     assert mimes.pop("Hair") == "image/png" and mimes.pop("Eyelashes") == "image/png"
     assert mimes.pop("Eyebrows") == "image/png"
     assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 17
@@ -211,11 +211,11 @@ def test_atlas_holds_the_original_textures():
 def test_texture_formats(fmt, opaque, transparent):
     glb = build_avatar(GLASSES, ModelOptions(texture_format=fmt))
     s = inspect(glb)
-    mimes = dict(zip(s.textures["name"], s.textures["mimeType"]))
+    mimes = dict(zip(s.textures["name"], s.textures["mimeType"], strict=True))
     assert mimes.pop("Glasses") == transparent and mimes.pop("Hair") == transparent
     assert mimes.pop("Eyelashes") == transparent and mimes.pop("Eyebrows") == transparent
     assert set(mimes.values()) == {opaque}
-    sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"])))
+    sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"], strict=True), strict=True))
     assert "Skin" in sizes and sizes["Top"] == (512, 512)
     doc, _ = doc_of(glb)
     # The eyes' wet film, the skin's reflectance, hair's highlight and the soft cloths' sheen ask through optional

@@ -9,15 +9,21 @@ import pygltflib
 import pytest
 
 from workbench.gltf import build_animation, build_avatar, inspect
-from workbench.gltf.glb import (COMPONENT_DTYPES, EXT_TEXTURE_WEBP, GlbWriter, image_bytes, pack_glb, read_accessor,
-                                read_glb)
+from workbench.gltf.glb import (
+    COMPONENT_DTYPES,
+    EXT_TEXTURE_WEBP,
+    GlbWriter,
+    image_bytes,
+    pack_glb,
+    read_accessor,
+    read_glb,
+)
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.regeneration.product import build_product_glb, png_bytes
+from workbench.regeneration.space import build_space_scene
 from workbench.render.scene import Model
 from workbench.render.testing import tiny_clip_glb, tiny_rig_glb
 from workbench.service.uploads import check_glb
-from workbench.regeneration.product import build_product_glb, png_bytes
-from workbench.regeneration.space import build_space_scene
-
 
 OURS = ("animation", "avatar", "avatar_merged_atlas", "product", "space", "tiny_clip", "tiny_rig")
 
@@ -48,7 +54,7 @@ def test_our_glbs_load_in_pygltflib_with_the_same_document_and_binary(name):
     g = pygltflib.GLTF2.load_from_bytes(glb)
     assert g.binary_blob() == binary
     assert len(g.accessors) == len(doc["accessors"])
-    for ours, theirs in zip(doc["accessors"], g.accessors):
+    for ours, theirs in zip(doc["accessors"], g.accessors, strict=True):
         assert (theirs.bufferView, theirs.componentType, theirs.count, theirs.type) == \
                (ours["bufferView"], ours["componentType"], ours["count"], ours["type"])
     assert [n.name for n in g.nodes] == [n.get("name") for n in doc["nodes"]]
@@ -167,7 +173,7 @@ def test_normalized_signed_and_unsigned_integers():
              (np.array([[-32767, 32767, 0, 0]], np.int16), [-1.0, 1.0, 0.0, 0.0])]
     idx = [w.accessor(a, "VEC4", normalized=True) for a, _ in cases]
     doc, binary = read_glb(w.to_bytes())
-    for i, (_, want) in zip(idx, cases):
+    for i, (_, want) in zip(idx, cases, strict=True):
         np.testing.assert_allclose(read_accessor(doc, binary, i)[0], np.float32(want), rtol=1e-6)
 
 

@@ -81,8 +81,9 @@ def test_lashes_are_thin_dark_cards_of_their_own_colour():
     """The eyelashes are a texture of lashes blended by its alpha (soft, tapered tips: cut out at a threshold
     they were jagged spikes), near black whatever the hair's colour (blond and blue hair give the same
     lashes)."""
-    from PIL import Image
     import io
+
+    from PIL import Image
 
     def lashes(color):
         doc, binary = read_glb(avatar("short", color))

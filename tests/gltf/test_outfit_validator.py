@@ -9,7 +9,14 @@ from __future__ import annotations
 import pytest
 
 from workbench.gltf import build_avatar, validate_many, validator_available
-from workbench.options import ANIMATIONS, BOTTOM_STYLES, SHOE_STYLES, TOP_STYLES, ModelOptions, normalize_avatar_settings
+from workbench.options import (
+    ANIMATIONS,
+    BOTTOM_STYLES,
+    SHOE_STYLES,
+    TOP_STYLES,
+    ModelOptions,
+    normalize_avatar_settings,
+)
 
 O = ModelOptions
 OPTIONS = [O(), O(lod=1, texture_format="png"), O(lod=2, merge_mesh=True, texture_format="webp"),
@@ -37,12 +44,12 @@ def test_every_cut_of_clothes_validates_without_errors_or_warnings():
         labels.append(f"{settings['outfit']} {options.cache_key()}")
     assert len(files) == 2 * len(TOP_STYLES) * len(BOTTOM_STYLES)
     reports = validate_many(files)
-    bad = {label: (r.errors, r.warnings) for label, r in zip(labels, reports) if r.errors or r.warnings}
+    bad = {label: (r.errors, r.warnings) for label, r in zip(labels, reports, strict=True) if r.errors or r.warnings}
     assert not bad, bad
 
 
 def test_same_settings_same_bytes_for_every_cut():
-    for top, shoes in zip(TOP_STYLES, SHOE_STYLES * 2):
+    for top, shoes in zip(TOP_STYLES, SHOE_STYLES * 2, strict=False):
         settings = normalize_avatar_settings({"gender": "feminine", "height": 163.5, "glasses": "clear",
                                               "outfit": {"topStyle": top, "bottomStyle": "skirt", "shoeStyle": shoes}})
         assert build_avatar(settings, O(lod=1)) == build_avatar(settings, O(lod=1))

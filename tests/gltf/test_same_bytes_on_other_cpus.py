@@ -5,14 +5,12 @@ them is stood in for by ``NPY_DISABLE_CPU_FEATURES`` (numpy's own switch) in a s
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-
 from conftest import ROOT
 
 BUILD = """

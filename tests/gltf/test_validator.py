@@ -65,10 +65,10 @@ def test_avatars_and_library_have_no_validator_errors():
             labels.append(f"{gender}/{name}")
     assert len(MATRIX) >= 20 and len(labels) == len(MATRIX) + 36
     reports = validate_many(files)
-    bad = {label: r for label, r in zip(labels, reports) if r.errors}
+    bad = {label: r for label, r in zip(labels, reports, strict=True) if r.errors}
     assert not bad, bad
     # Avatars are clean: no warnings either.
-    warned = {label: r for label, r in zip(labels[:len(MATRIX)], reports) if r.warnings}
+    warned = {label: r for label, r in zip(labels[:len(MATRIX)], reports, strict=False) if r.warnings}
     assert not warned, warned
 
 

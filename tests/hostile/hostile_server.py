@@ -7,7 +7,7 @@ from __future__ import annotations
 import socketserver
 import threading
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from helpers import read_message
 
@@ -47,7 +47,7 @@ class HostileServer:
         self.root = f"http://{host}:{self.port}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "HostileServer":
+    def __enter__(self) -> HostileServer:
         self._thread.start()
         return self
 

@@ -8,11 +8,16 @@ import tracemalloc
 import zlib
 
 import pytest
-
 from helpers import client_at, run_async
 from hostile_server import HostileServer, response
-from workbench.client.errors import (AnswerTooLargeError, APIError, RequestTimeoutError, UnexpectedAnswerError,
-                                     WorkbenchError)
+
+from workbench.client.errors import (
+    AnswerTooLargeError,
+    APIError,
+    RequestTimeoutError,
+    UnexpectedAnswerError,
+    WorkbenchError,
+)
 
 OK_LIST = b'{"status": "ok", "data": {"masculine": ["idle"], "feminine": ["idle"]}}'
 

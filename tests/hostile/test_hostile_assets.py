@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-
 from conftest import ServerProcess
 from helpers import auth, error_of, new_avatar, wait_for
 

@@ -8,7 +8,6 @@ import threading
 import time
 
 import pytest
-
 from conftest import ServerProcess
 from helpers import answer_of, make_space
 

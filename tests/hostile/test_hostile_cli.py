@@ -11,7 +11,6 @@ import sys
 
 import httpx
 import pytest
-
 from conftest import DATA, ROOT, free_port
 
 

@@ -6,10 +6,10 @@ import gzip
 import json
 
 import pytest
-
-import workbench
 from helpers import SECRET_TOKEN, client_at, run_async
 from hostile_server import HostileServer, response
+
+import workbench
 from workbench.client.errors import AnswerTooLargeError, RequestTimeoutError, UnexpectedAnswerError
 
 # ---------------------------------------------------------------- 10. credentials stay with the configured origin

@@ -9,10 +9,11 @@ import shutil
 import httpx
 import numpy as np
 import pytest
-
 from conftest import ServerProcess
 from helpers import auth, new_avatar
-from workbench.body import assets, compile as cc, keep
+
+from workbench.body import assets, keep
+from workbench.body import compile as cc
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 

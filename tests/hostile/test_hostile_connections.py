@@ -8,7 +8,6 @@ import time
 
 import httpx
 import pytest
-
 from conftest import ServerProcess
 from helpers import answer_of
 
@@ -43,7 +42,7 @@ def test_a_trickling_body_gets_408_in_the_envelope_and_the_connection_closed(slo
             try:
                 status, headers, body = answer_of(s)
                 break
-            except socket.timeout:
+            except TimeoutError:
                 continue
         assert status == 408
         assert body["error"]["code"] == "request_timeout" and headers.get("x-request-id")

@@ -10,10 +10,10 @@ import signal
 
 import httpx
 import pytest
-
 from conftest import ServerProcess
 from helpers import auth, error_of, new_avatar, wait_for
 from test_hostile_compiled_cache import FIRST, good, model, own_cache  # noqa: F401  (fixtures)
+
 from workbench.body import keep
 
 OUTSIDE = b"glTF a file outside the data folder, which must never be served"

@@ -12,7 +12,6 @@ import threading
 import httpx
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import ROOT, ServerProcess
 from helpers import new_viewer
 

@@ -9,7 +9,6 @@ import json
 import socket
 
 import pytest
-
 from helpers import answer_of, read_message
 
 

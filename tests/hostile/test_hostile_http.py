@@ -13,7 +13,6 @@ import time
 
 import httpx
 import pytest
-
 from conftest import ROOT, ServerProcess
 from helpers import auth, error_of
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import httpx
 import pytest
-
 from helpers import auth, error_of
 
 SURROGATE_NAME = rb'"\ud800"'  # JSON's escape of a lone surrogate: valid JSON text, unwritable as UTF-8

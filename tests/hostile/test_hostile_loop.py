@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 
 import httpx
-
 from helpers import wait_for
+
 from workbench.service.server import LocalService
 
 

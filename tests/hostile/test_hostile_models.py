@@ -6,9 +6,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-
 from conftest import ServerProcess
 from helpers import auth, new_avatar
+
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 
@@ -41,7 +41,7 @@ def test_level_of_detail_models_requested_at_once_are_the_one_at_a_time_bytes(fr
     with ThreadPoolExecutor(len(asks)) as pool:
         answers = list(pool.map(get, asks))
     assert [a.status_code for a in answers] == [200] * len(asks), [a.text[:200] for a in answers if a.status_code != 200]
-    for (model_id, settings, lod), answer in zip(asks, answers):
+    for (_model_id, settings, lod), answer in zip(asks, answers, strict=True):
         alone = build_avatar(normalize_avatar_settings(settings), ModelOptions(lod=lod))
         assert answer.content == alone, f"{settings} LOD {lod}: {len(answer.content):,} bytes, alone {len(alone):,}"
     # And what the service cached is what it answered: asked again, the same bytes.
@@ -68,7 +68,7 @@ def test_previews_and_full_models_requested_at_once_are_the_one_at_a_time_bytes(
     with ThreadPoolExecutor(len(asks)) as pool:
         answers = list(pool.map(get, asks))
     assert [a.status_code for a in answers] == [200] * len(asks), [a.text[:200] for a in answers if a.status_code != 200]
-    for (model_id, settings, what), answer in zip(asks, answers):
+    for (_model_id, settings, what), answer in zip(asks, answers, strict=True):
         s = normalize_avatar_settings(settings)
         if what == "preview":
             glb, images = build_avatar_unencoded(s, ModelOptions())

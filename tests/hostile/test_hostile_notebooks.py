@@ -12,7 +12,6 @@ import xml.etree.ElementTree as ET
 import nbformat
 import psutil
 import pytest
-
 from conftest import ROOT
 from helpers import wait_for
 from hostile_server import HostileServer, response

@@ -6,15 +6,14 @@ SIGTERM still stops the service."""
 from __future__ import annotations
 
 import copy
-import json
 import signal
 
 import httpx
 import numpy as np
 import pytest
-
 from conftest import DATA, ServerProcess
 from helpers import error_of, finish, make_space, space_state, wait_for
+
 from workbench.gltf import bone_positions
 from workbench.gltf.glb import GlbWriter, pack_glb, read_glb
 from workbench.render import render

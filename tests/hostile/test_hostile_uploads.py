@@ -14,10 +14,10 @@ import struct
 import httpx
 import hypothesis.strategies as st
 import pytest
-from hypothesis import given, settings
-
 from conftest import DATA, ServerProcess
 from helpers import assert_error, error_of, finish, make_space, space_state, wait_for
+from hypothesis import given, settings
+
 from workbench.service.uploads import check_glb
 
 GLB = (DATA / "sample_space.glb").read_bytes()

@@ -2,10 +2,10 @@
 
 import pytest
 
-from workbench.gltf.glb import read_glb
-from workbench.render.scene import Model
-from workbench.regeneration.product import KINDS, build_product_glb
 from workbench.gltf import validate_many, validator_available
+from workbench.gltf.glb import read_glb
+from workbench.regeneration.product import KINDS, build_product_glb
+from workbench.render.scene import Model
 
 
 def test_same_seed_same_bytes_other_seed_other_bytes():

@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from workbench.gltf import validate, validator_available
 from workbench.gltf.glb import read_glb
-from workbench.render.scene import Model
 from workbench.regeneration.bundle import build_space_bundle
 from workbench.regeneration.product import build_product_glb
 from workbench.regeneration.regenerate import regenerate_product, regenerate_space, repack_glb
 from workbench.regeneration.space import build_space_scene
-from workbench.gltf import validate, validator_available
 from workbench.regeneration.zipstore import local_entries
+from workbench.render.scene import Model
 
 
 def _valid(glb):

@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.render.testing import tiny_rig_glb
 from workbench.regeneration.product import build_product_glb
 from workbench.regeneration.usdz import glb_to_usdz
 from workbench.regeneration.zipstore import local_entries, stored_zip
+from workbench.render.testing import tiny_rig_glb
 
 pxr = pytest.importorskip("pxr", reason="usd-core (pxr) is needed to read USDZ back")
 from pxr import Usd, UsdGeom, UsdShade  # noqa: E402

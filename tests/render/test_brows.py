@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import colorsys
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -24,7 +24,7 @@ HEADS = [("feminine", "none", "#2B1B10", "#E0AC8A"), ("masculine", "none", "#2B1
          ("feminine", "curly", "#E6CFA0", "#F1C27D"), ("masculine", "short", "#B03A2E", "#C68642")]
 
 
-@lru_cache(maxsize=None)
+@cache
 def avatar(gender: str, style: str, hair: str, skin: str, lod: int = 0) -> bytes:
     return build_avatar(normalize_avatar_settings({"gender": gender, "skinTone": skin,
                                                    "hair": {"style": style, "color": hair}}),

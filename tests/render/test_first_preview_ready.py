@@ -9,12 +9,12 @@ import sys
 
 import numpy as np
 
+from workbench.gltf.avatar import build_avatar_unencoded
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import raster
-from workbench.render.pictures import SUPERSAMPLE, _max_texture, _posed, _shadow
 from workbench.render.framing import frame
+from workbench.render.pictures import SUPERSAMPLE, _max_texture, _posed, _shadow
 from workbench.render.scene import Model
-from workbench.gltf.avatar import build_avatar_unencoded
 
 CHECK = """
 import sys, numba

@@ -6,15 +6,15 @@ Measured on real avatars through the public renderer (``render``, ``render_previ
 """
 
 import io
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from workbench.body.mesh import body_mesh
 from workbench.body.outfit.pattern import pattern
 from workbench.gltf import build_avatar
-from workbench.body.mesh import body_mesh
 from workbench.gltf.clips import clip as library_clip
 from workbench.options import ANIMATIONS, BODY_SHAPES, ModelOptions, PreviewOptions, normalize_avatar_settings
 from workbench.render import pose_sequence, render, render_preview, turntable
@@ -22,7 +22,7 @@ from workbench.render.framing import frame
 from workbench.render.scene import Model
 
 
-@lru_cache(maxsize=None)
+@cache
 def avatar(gender="feminine", shape="average", hair="none", glasses="none", lod=0) -> bytes:
     settings = normalize_avatar_settings({"gender": gender, "bodyShape": shape, "hair": {"style": hair},
                                           "glasses": glasses})

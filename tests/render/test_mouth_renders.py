@@ -8,7 +8,7 @@ pixel shows (the Teeth mesh; the body's lining of the mouth, found through its t
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pytest
@@ -25,7 +25,7 @@ DARK_TONE = "#3B2416"           # white teeth show most on the darkest tone
 UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def avatar(gender: str, shape: str = "average", height: float | None = None, lod: int = 0, tone: str = DARK_TONE):
     s = {"gender": gender, "bodyShape": shape, "skinTone": tone, "hair": {"style": "none"}}
     if height:
@@ -117,8 +117,8 @@ def test_an_open_mouth_is_dark_with_a_tongue_and_teeth(gender, morphs, teeth):
 def _teeth_map(glb: bytes, morphs: dict):
     """The lit portrait and, through the renderer's own drawing, a mask of the upper teeth (the Teeth mesh's
     vertices jawOpen leaves where they are, tongueOut too) as they show in it."""
-    from workbench.gltf.glb import read_accessor, read_glb
     from workbench.body.face import SHAPES
+    from workbench.gltf.glb import read_accessor, read_glb
 
     doc, binary = read_glb(glb)
     mesh = next(m for m in doc["meshes"] if m["name"] == "Teeth")

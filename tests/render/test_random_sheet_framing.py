@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from helpers import random_settings
+
 from workbench.gltf.avatar import build_avatar_unencoded
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import Model, render
@@ -37,7 +37,7 @@ def _figure(glb, images, camera):
     """The preview's pixels (no contact shadow: it is not the avatar) and its camera."""
     im = np.asarray(render(glb, size=SIZE, camera=camera, images=images, shadow=False))
     model = Model(glb, max_texture=1)
-    from workbench.render.pictures import preview_pose, _posed
+    from workbench.render.pictures import _posed, preview_pose
 
     cam = frame(_posed(model, preview_pose(model)), camera)
     return im[..., 3] > 0, cam, model
@@ -55,7 +55,7 @@ def test_previews_frame_the_whole_avatar_with_a_margin(k):
         assert not edge.any(), (SHEET[k], "full", name)
     portrait, cam, model = _figure(glb, images, "portrait")
     # The head and its hair: the rows above the neck joint (the shoulders go on past the sides below it).
-    from workbench.render.pictures import preview_pose, _posed
+    from workbench.render.pictures import _posed, preview_pose
 
     neck = _posed(model, preview_pose(model)).joints["Neck"]
     v = cam.view[:3, :3] @ neck + cam.view[:3, 3]

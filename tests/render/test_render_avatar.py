@@ -1,21 +1,20 @@
 """Renderer tests on real avatars from workbench.gltf: framing, colours, poses, determinism."""
 
 import io
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from workbench import gltf  # our own package: a broken import must fail, not skip
 from workbench.options import ModelOptions, PreviewOptions, normalize_avatar_settings
 from workbench.render import render, render_preview, turntable
 from workbench.render.framing import frame
 from workbench.render.scene import Model
 
-from workbench import gltf  # our own package: a broken import must fail, not skip
 
-
-@lru_cache(maxsize=None)
+@cache
 def avatar(gender="feminine", top=None, glasses="none", **opts) -> bytes:
     settings = {"gender": gender, "glasses": glasses}
     if top:

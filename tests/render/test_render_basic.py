@@ -5,13 +5,12 @@ import io
 import numpy as np
 from PIL import Image
 
+from workbench.gltf.glb import GlbWriter, read_glb
 from workbench.options import PreviewOptions
+from workbench.regeneration.product import build_product_glb, png_bytes
 from workbench.render import grid, pose_image, render, render_preview, turntable
-from workbench.gltf.glb import read_glb
 from workbench.render.scene import Model, load_clip
 from workbench.render.testing import tiny_clip_glb, tiny_rig_glb
-from workbench.gltf.glb import GlbWriter
-from workbench.regeneration.product import build_product_glb, png_bytes
 
 
 def _alpha_box(im):

@@ -19,7 +19,7 @@ import pytest
 
 from workbench.runner.nbcheck import Tolerance, compare_png, mask
 from workbench.runner.nbcheck.images import png
-from workbench.runner.nbcheck.pytest_plugin import check_images, Settings
+from workbench.runner.nbcheck.pytest_plugin import Settings, check_images
 
 pytestmark = pytest.mark.slow  # nbval runs each test's notebooks in a kernel
 

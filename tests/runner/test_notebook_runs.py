@@ -14,9 +14,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from conftest import ROOT, ServerProcess
 from helpers import busy_cpu, explorer_cells, notebook_of
+
 from workbench.runner.tour import run_notebook
 
 pytestmark = pytest.mark.slow  # each test runs notebooks through kernels (the tour's and check's runner), one with the CPU busy

@@ -13,7 +13,6 @@ import sys
 import jupytext
 import nbformat
 import pytest
-
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))

@@ -14,9 +14,9 @@ import shutil
 
 import nbformat
 import pytest
-
 from conftest import ROOT, ServerProcess
 from helpers import busy_cpu
+
 from workbench.runner.execute import CELL_TIMEOUT
 from workbench.runner.tour import OPERATIONS, run_check, run_notebook, run_tour
 

@@ -20,7 +20,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 NOTEBOOKS = ROOT / "notebooks"

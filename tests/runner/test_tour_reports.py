@@ -12,9 +12,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import ROOT
 from PIL import Image
 
-from conftest import ROOT
 from workbench.runner.nbcheck.params import ParameterError, declared, parse_params
 from workbench.runner.tour import run_tour
 

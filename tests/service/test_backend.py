@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import DATA
+
 from workbench.service import Backend
 from workbench.service.accounts import Accounts
 from workbench.service.db import Database

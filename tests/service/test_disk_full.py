@@ -21,7 +21,6 @@ import json
 from pathlib import Path
 
 import httpx
-
 from conftest import DATA, ServerProcess
 from helpers import wait_for
 

@@ -8,17 +8,16 @@ woman on four avatars)."""
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from functools import cache
 
 import httpx
 import numpy as np
 import pytest
+from helpers import assert_error, auth
 from PIL import Image
 
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import FACE_CONTROLS
-
-from helpers import assert_error, auth
 
 BASE = {"gender": "feminine", "bodyShape": "slim", "height": 166, "skinTone": "#C68642",
         "hair": {"style": "none", "color": "#2B1B10"}}
@@ -45,7 +44,7 @@ def models(server):
     return get
 
 
-@lru_cache(maxsize=None)
+@cache
 def parts(glb: bytes) -> dict:
     doc, binary = read_glb(glb)
     out = {}

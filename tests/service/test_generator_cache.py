@@ -14,8 +14,7 @@ import shutil
 import httpx
 import pytest
 
-from workbench.service import Backend, create_app
-from workbench.service import content
+from workbench.service import Backend, content, create_app
 
 
 def fetch(data_dir, path: str) -> httpx.Response:

@@ -14,7 +14,6 @@ import threading
 
 import httpx
 import pytest
-
 from conftest import ServerProcess
 
 

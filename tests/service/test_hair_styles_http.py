@@ -6,11 +6,10 @@ from __future__ import annotations
 import hashlib
 
 import httpx
+from helpers import assert_error, auth
 
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import HAIR_STYLES
-
-from helpers import assert_error, auth
 
 
 def register(server, settings: dict) -> dict:

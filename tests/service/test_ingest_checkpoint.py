@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from helpers import post_batches, wait_for
+
 from workbench.service import Backend, create_app
 from workbench.service.db import Database
 

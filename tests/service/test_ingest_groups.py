@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from helpers import post_batches
+
 from workbench.service import Backend, create_app
 from workbench.service.errors import ServiceError
 

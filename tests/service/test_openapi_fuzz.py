@@ -27,14 +27,13 @@ import httpx
 import hypothesis
 import pytest
 import schemathesis
+from conftest import ServerProcess
 from hypothesis import strategies as st
 from schemathesis.generation import GenerationMode
 
 from workbench.service.openapi import build_openapi
 from workbench.tracking import catalog
 from workbench.tracking.fields import kind_of
-
-from conftest import ServerProcess
 
 SCALE = int(os.environ.get("WORKBENCH_FUZZ_SCALE", "1"))
 SETTINGS = hypothesis.settings(max_examples=40 * SCALE, deadline=None, derandomize=True, database=None,

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from helpers import assert_error, auth
 
 from workbench.gltf.glb import read_glb
 from workbench.options import BOTTOM_STYLES, SHOE_STYLES, TOP_STYLES
-
-from helpers import assert_error, auth
 
 
 def health_counts(server):

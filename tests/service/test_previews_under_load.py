@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
-
 from conftest import ServerProcess
 from helpers import auth, busy_cpu
+
 from workbench import options as opts
 
 pytestmark = pytest.mark.slow

@@ -8,10 +8,10 @@ import zipfile
 
 import numpy as np
 import pytest
+from helpers import wait_for
 from PIL import Image
 
 import workbench
-from helpers import wait_for
 from workbench.gltf import validate_many, validator_available
 
 

@@ -6,7 +6,6 @@ import re
 
 import httpx
 import pytest
-
 from conftest import DATA, ServerProcess
 from helpers import assert_error, auth, finish, make_space, space_state
 

@@ -59,7 +59,6 @@ def test_every_interface_operation_answers_a_fault_armed_by_its_name(tmp_path):
     answers the fault armed under its name, and the next call is its own again. (A service of its own:
     a fault left armed would answer another test's request.)"""
     import httpx
-
     from conftest import ServerProcess
 
     assert "tracking.send_batch" in faults.HTTP_FAULT_OPERATIONS

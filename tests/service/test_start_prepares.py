@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import httpx
-
 from helpers import auth, new_avatar, wait_for
 
 

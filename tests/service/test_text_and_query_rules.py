@@ -5,12 +5,14 @@ parameter, a finish-upload message must be UTF-8, and the client takes an id cop
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import httpx
 import pytest
-
-import workbench
 from conftest import DATA
 from helpers import assert_error, auth, finish, make_space, space_state
+
+import workbench
 
 # JSON text with escapes that decode to strings UTF-8 cannot encode or a terminal would act on.
 LONE_SURROGATE = b'"\\ud800"'
@@ -123,10 +125,10 @@ def test_event_text_that_is_not_text_rejects_that_event_only(server, event, fiel
 
 
 def test_client_precheck_names_the_same_event_fields():
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from workbench.tracking.catalog import check_events
-    now = datetime(2026, 11, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 1, tzinfo=UTC)
     errors = check_events([{"key": "heartbeat", "id": "a\x01", "payload": {"visible": True}},
                            {"key": "load_error", "payload": {"reason": "\ud800"}},
                            {"key": "heartbeat", "payload": {"visible": True}}], now=now)

@@ -7,15 +7,15 @@ import io
 import json
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pandas as pd
 import pytest
-
-import workbench
 from conftest import ServerProcess
 from helpers import new_viewer
+
+import workbench
 
 
 def post(server, vt, body, ctype="application/json"):
@@ -82,7 +82,7 @@ def test_request_level_rules(server, body, code, field):
     assert events_of(server, vt) == []
 
 
-NOW = datetime.now(timezone.utc)
+NOW = datetime.now(UTC)
 
 
 @pytest.mark.parametrize("event,code,field", [

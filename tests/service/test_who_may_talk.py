@@ -16,8 +16,8 @@ import sys
 
 import httpx
 import pytest
-
 from conftest import ROOT, ServerProcess
+
 from workbench.service import Backend, create_app
 
 FORGED = [

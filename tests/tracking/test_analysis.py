@@ -209,7 +209,7 @@ def _brute_force(df, steps, within):
     within = pd.Timedelta(within)
     for _, g in df.groupby("sessionId"):
         g = g.reset_index(drop=True).sort_values("timestamp", kind="stable").reset_index(drop=True)
-        ev = list(zip(g["key"], g["timestamp"], range(len(g))))
+        ev = list(zip(g["key"], g["timestamp"], range(len(g)), strict=True))
         best = 0
         for depth in range(len(steps), 0, -1):
             for combo in itertools.permutations(range(len(ev)), depth):

@@ -11,8 +11,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-
 from helpers import event_table as events  # (group, key, ms[, id[, payload]]) rows
+
 from workbench.tracking import analysis as A
 
 T0 = pd.Timestamp("2026-11-01", tz="UTC")
@@ -239,10 +239,9 @@ def test_units_exposed_to_several_variants_are_counted_and_may_be_excluded():
 # Property tests: every funnel order against the exhaustive search, with ties and repeated ids
 # ------------------------------------------------------------------------------------------------
 
+from helpers import reference_funnel_depth  # noqa: E402  (the exhaustive search)
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
-from helpers import reference_funnel_depth  # noqa: E402  (the exhaustive search)
 
 # a group: up to 6 events of keys a, b, c, x at whole milliseconds 0..4 (ties are common), some of them a
 # retried copy of an earlier event (same id, key and time)

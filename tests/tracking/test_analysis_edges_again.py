@@ -11,10 +11,9 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-
 from helpers import event_table as events  # (group, key, ms[, id[, payload]]) rows
-from workbench.tracking import analysis as A
 
+from workbench.tracking import analysis as A
 
 # ------------------------------------------------------------------------------------------------
 # 1. Retention in a zone: zone-less times, rolling cohorts, an ambiguous midnight

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -19,7 +19,7 @@ from workbench.tracking.catalog import (
     payload_size,
 )
 
-NOW = datetime(2026, 11, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 NOW_MS = 1_793_534_400_000  # worked out: 2026-11-01T12:00Z
 assert int(NOW.timestamp() * 1000) == NOW_MS
 

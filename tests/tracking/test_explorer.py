@@ -11,8 +11,8 @@ import pytest
 from workbench import tracking as wt
 from workbench.tracking import analysis as A
 from workbench.tracking.explorer import Explorer, Settings, call_of
-from workbench.tracking.explorer.asking import USES
 from workbench.tracking.explorer import data as explorer_data
+from workbench.tracking.explorer.asking import USES
 from workbench.tracking.lake import write_synth_lake
 from workbench.tracking.synth import generate
 

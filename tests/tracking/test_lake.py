@@ -14,9 +14,9 @@ import httpx
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import ROOT, ServerProcess
 from helpers import wait_for
+
 from workbench.tracking import analysis as A
 from workbench.tracking.catalog import CATALOG
 from workbench.tracking.lake import lake_files, read_events, write_synth_lake
@@ -106,7 +106,7 @@ def _fill(db: Path, n: int, viewer: str = "vw_bulk") -> None:
         con.executemany("INSERT INTO events (viewer_token, session_id, event_id, key, payload, ts, received_at) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
                         zip([viewer] * len(df), df["sessionId"].astype(str), df["id"].astype(str),
-                            df["key"].astype(str), payload, ms.tolist(), ms.tolist()))
+                            df["key"].astype(str), payload, ms.tolist(), ms.tolist(), strict=True))
         con.commit()
     con.close()
 

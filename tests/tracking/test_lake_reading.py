@@ -82,7 +82,7 @@ def test_questions_that_do_not_order_events_skip_the_id_only_where_the_lake_prom
 def _reference_retention(df: pd.DataFrame, periods: int) -> pd.DataFrame:
     """Rolling n-day retention counts by visitor, by plain loops over the rows: cohort (ms) x period."""
     ms = ((df["timestamp"] - pd.Timestamp(0, tz="UTC")) // pd.Timedelta(milliseconds=1)).tolist()
-    rows = list(zip(df["visitorId"].tolist(), df["key"].tolist(), ms))
+    rows = list(zip(df["visitorId"].tolist(), df["key"].tolist(), ms, strict=True))
     t0: dict = {}
     for visitor, key, t in rows:
         if visitor is not None and key == "viewer_loaded":

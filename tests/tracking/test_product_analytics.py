@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-
 from helpers import reference_funnel_depth
+
 from workbench.tracking import analysis as A
 from workbench.tracking import synth
 
@@ -333,7 +333,7 @@ def test_paths_and_transitions_agree_with_duckdb(con):
         SELECT string_agg(key, ' → ' ORDER BY i) AS path, count(*) OVER () AS anchors
         FROM e JOIN s USING (sessionId) WHERE i BETWEEN i0 AND i0 + 3 GROUP BY sessionId""").df()
     counts = sql.groupby("path").size()
-    assert dict(zip(ours["path"], ours["count"])) == counts.to_dict()
+    assert dict(zip(ours["path"], ours["count"], strict=True)) == counts.to_dict()
     trans = A.transitions(df, by="sessionId")
     sql = c.execute("""
         SELECT key AS "from", nxt AS "to", count(*) AS c FROM (

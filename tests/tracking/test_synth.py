@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pandas as pd
 import pytest
@@ -13,7 +13,7 @@ from workbench.tracking.catalog import check_batch, check_event
 from workbench.tracking.synth import HOTSPOTS, generate, to_records, write_events
 
 # a week from 2026-11-01 plus returning visits: well inside 24 h of this "now"
-NOW = datetime(2026, 11, 12, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 12, tzinfo=UTC)
 COLUMNS = ["viewerToken", "sessionId", "key", "timestamp", "payload", "id", "visitorId"]
 
 
@@ -83,7 +83,7 @@ def test_journeys_look_like_traffic(events):
     payloads = events["payload"]
     # AR only on mobile and tablet sessions
     device_of = {}
-    for s, k, p in zip(events["sessionId"], keys, payloads):
+    for s, k, p in zip(events["sessionId"], keys, payloads, strict=True):
         if k == "viewer_loaded" and "device" in p:
             device_of[s] = p["device"]
     ar_sessions = set(events.loc[keys == "ar_requested", "sessionId"])
@@ -92,13 +92,13 @@ def test_journeys_look_like_traffic(events):
     c = funnel(events, ["ar_requested", "ar_session_started", "ar_object_placed"])["count"].tolist()
     assert c[0] > c[1] > c[2] > 0
     # load times: long right tail (p99 far above the median), mobile slower than desktop
-    load = pd.DataFrame([p for p, k in zip(payloads, keys) if k == "viewer_loaded"])
+    load = pd.DataFrame([p for p, k in zip(payloads, keys, strict=True) if k == "viewer_loaded"])
     ms = load["loadTimeMs"]
     assert ms.min() >= 0 and ms.quantile(0.99) > 3 * ms.median()
     by_device = load.groupby("device")["loadTimeMs"].median()
     assert by_device["mobile"] > by_device["desktop"]
     # hotspot popularity is skewed: the top one at least 3 times the 6th
-    hs = pd.Series([p["hotspotId"] for p, k in zip(payloads, keys) if k == "hotspot_opened"]).value_counts()
+    hs = pd.Series([p["hotspotId"] for p, k in zip(payloads, keys, strict=True) if k == "hotspot_opened"]).value_counts()
     assert set(hs.index) <= set(HOTSPOTS) and hs.iloc[0] > 3 * hs.iloc[5]
     # day/night: the busiest hour of day has over twice the quietest
     per_hour = events["timestamp"].dt.hour.value_counts()

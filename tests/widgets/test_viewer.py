@@ -19,9 +19,8 @@ import sys
 
 import numpy as np
 import pytest
-from PIL import Image
-
 from conftest import ROOT
+from PIL import Image
 
 pytest.importorskip("anywidget")
 

@@ -25,9 +25,9 @@ import tempfile
 import nbformat
 import numpy as np
 import pytest
+from conftest import ROOT
 from PIL import Image
 
-from conftest import ROOT
 from workbench.runner import kernels
 
 pytestmark = pytest.mark.slow  # notebooks run by nbconvert and nbclient (kernels)

@@ -68,7 +68,7 @@ _lock = threading.Lock()
 _verified: dict[tuple[str, int, int], bool] = {}
 # First uses, by cache folder: the failure remembered (until when, and the error), and the folders being fetched.
 _first_use = threading.Lock()
-_failures: dict[str, tuple[float, "AssetsMissing"]] = {}
+_failures: dict[str, tuple[float, AssetsMissing]] = {}
 _fetching: set[str] = set()
 
 

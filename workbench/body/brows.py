@@ -130,7 +130,7 @@ def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
 @lru_cache(maxsize=2)
 def _hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     """The brow's cover and each texel's shade (colour-free: drawn once per gender and machine, then read)."""
-    kept = keep.kept(f"brows-{gender}", lambda: dict(zip(("cover", "shade"), _draw_hairs(gender))),
+    kept = keep.kept(f"brows-{gender}", lambda: dict(zip(("cover", "shade"), _draw_hairs(gender), strict=True)),
                      {"cover": BROW_SIZE, "shade": BROW_SIZE})
     return kept["cover"], kept["shade"]
 
@@ -148,7 +148,7 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
         return shape.thick * 1000 / 2 * (1 - 0.72 * np.clip(s, 0, 1) ** 1.2) * px_v * (0.75 + 0.25 * np.clip(s / 0.12, 0, 1))
 
     strokes = []
-    for k in range(shape.hairs):
+    for _k in range(shape.hairs):
         s = 0.03 + 0.86 * rng.random() ** 0.85             # more hairs towards the head; the tail ends short
         across = rng.uniform(-1.0, 0.8)                    # roots from the lower edge up
         root = np.array([s * w, y0 - across * half_thick(s)])

@@ -36,8 +36,8 @@ import io
 import json
 import logging
 import os
-import tempfile
 import shutil
+import tempfile
 import threading
 from pathlib import Path
 

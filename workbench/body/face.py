@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .lod import Piece
 from .expressions import SYNTHETIC
+from .lod import Piece
 from .mesh import dense_morph_deltas
 
 ARKIT = (

@@ -105,8 +105,9 @@ def _ear_cores() -> dict[str, np.ndarray]:
     """Per side, the body vertices of the ear's bowl on the reference body (indices into the mesh): the
     densest vertices on the side of the head behind the eyes (the ear's spiral is the mesh's densest part
     there). The base mesh's topology is every body's, so the same vertices are every body's ear."""
-    from .mesh import body_mesh
     from scipy.spatial import cKDTree
+
+    from .mesh import body_mesh
 
     m = body_mesh({"gender": "feminine", "bodyShape": "average", "height": 166.0})
     body = m.groups["body"]
@@ -181,7 +182,7 @@ def _fit(mesh: BodyMesh) -> dict:
     # and wrapped as drawn) would come within CLEARANCE of the skin behind it (brow, cheek, nose).
     z = cornea + VERTEX_DISTANCE * unit
     rim = _curved(_superellipse(SEGMENTS, a + RIM * unit, b + RIM * unit), unit)
-    for s, eye in eyes.items():
+    for _s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
         spots = rim @ _wrap(side).T + np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - CENTRE_DOWN * unit, 0.0])
         for q in spots:
@@ -316,7 +317,7 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
         # Lens (a fan), the rim's front face, its outer wall going back, all counter-clockwise from the front.
         # The front wraps round the face: each lens turned WRAP about its own centre's vertical axis, its
         # outer side back (a flat front left the far lens standing out past the face in three-quarter view).
-        turn = lambda p: c + (p - c) @ _wrap(side).T                                          # noqa: E731
+        turn = lambda p, c=c, side=side: c + (p - c) @ _wrap(side).T                                      # noqa: E731
         inner = turn(c + _curved(inner_shape, unit))
         outer = turn(c + _curved(outer_shape, unit))
         back = outer - np.array([0, 0, DEPTH * unit])

@@ -118,7 +118,7 @@ def write_arrays(path: Path, arrays: dict) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(_MAGIC + len(header).to_bytes(8, "little") + header)
             fh.write(b"\0" * (start - fh.tell()))
-            for (_, _, _, offset, size), blob in zip(index, blobs):
+            for (_, _, _, offset, _size), blob in zip(index, blobs, strict=True):
                 fh.write(b"\0" * (start + offset - fh.tell()))
                 fh.write(blob)
         os.replace(tmp, path)
@@ -185,7 +185,7 @@ def _check_kept(data: dict, shapes: dict[str, tuple] | None, check) -> None:
             raise ValueError(f"it holds {sorted(data)}, not {sorted(shapes)}")
         for k, shape in shapes.items():
             a = data[k]
-            if a.ndim != len(shape) or any(n is not None and n != m for n, m in zip(shape, a.shape)):
+            if a.ndim != len(shape) or any(n is not None and n != m for n, m in zip(shape, a.shape, strict=True)):
                 raise ValueError(f"{k} has the shape {a.shape}, not {shape}")
     for k, a in data.items():
         if a.dtype.kind == "f" and not np.isfinite(a).all():

@@ -62,7 +62,7 @@ class Piece:
     def triangles(self) -> int:
         return int(len(self.indices))
 
-    def moved(self, positions: np.ndarray) -> "Piece":
+    def moved(self, positions: np.ndarray) -> Piece:
         """The same piece with new positions (normals recomputed)."""
         positions = np.asarray(positions, np.float32)
         return replace(self, positions=positions, normals=vertex_normals(positions, self.indices))
@@ -119,7 +119,7 @@ def merge(pieces: list[Piece]) -> Piece:
         colors = np.concatenate([q.colors if q.colors is not None else np.ones((len(q.positions), 3), np.float32)
                                  for q in pieces]).astype(np.float32)
     return Piece(*(np.concatenate([getattr(q, f) for q in pieces]) for f in ("positions", "normals", "uv")),
-                 np.concatenate([q.indices + o for q, o in zip(pieces, offsets)]),
+                 np.concatenate([q.indices + o for q, o in zip(pieces, offsets, strict=True)]),
                  *(np.concatenate([getattr(q, f) for q in pieces]) for f in ("joints", "weights", "source")), colors)
 
 

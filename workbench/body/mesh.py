@@ -20,10 +20,10 @@ give it: :func:`workbench.body.shape.face_weights`) shape the body; results are 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Mapping
 
 import numpy as np
 from numba import njit
@@ -80,7 +80,7 @@ def body_key(settings: dict) -> tuple[str, str, float, tuple]:
     return settings["gender"], settings["bodyShape"], float(settings["height"]), sh.face_weights(settings)
 
 
-def body_of(key: tuple[str, str, float, tuple]) -> "BodyMesh":
+def body_of(key: tuple[str, str, float, tuple]) -> BodyMesh:
     """The body for a :func:`body_key` (cached)."""
     return _body(*key)
 

@@ -105,7 +105,7 @@ def _island() -> tuple[np.ndarray, np.ndarray]:
     first preview)."""
     from . import keep
 
-    kept = keep.kept("mouth-lining", lambda: dict(zip(("triangles", "vertices"), _find_island())),
+    kept = keep.kept("mouth-lining", lambda: dict(zip(("triangles", "vertices"), _find_island(), strict=True)),
                      {"triangles": (None,), "vertices": (None,)})
     return kept["triangles"], kept["vertices"]
 

@@ -140,7 +140,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
         rates = rng.normal(0.0, VARIETY_RATE, (len(FACE_VARIETY), len(x)))
         phases = rng.random(len(FACE_VARIETY))
         waves = np.sin(2 * np.pi * (rates @ x + phases))
-        for (plus, minus, reach), v in zip(FACE_VARIETY.values(), waves):
+        for (plus, minus, reach), v in zip(FACE_VARIETY.values(), waves, strict=True):
             add(signed(plus, minus, reach * float(v)))
     controls = settings.get("face") or {}
     for name, (plus, minus) in FACE_CONTROLS.items():

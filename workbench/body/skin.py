@@ -30,7 +30,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..options.colour import albedo_for, hex_rgb as rgb
+from ..options.colour import albedo_for
+from ..options.colour import hex_rgb as rgb
 from . import keep
 from .mouth import lining_depth, lining_triangles
 from .texels import texel_map

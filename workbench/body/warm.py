@@ -34,8 +34,8 @@ def warm_up() -> None:
 
         from . import ao, brows, eyes, mesh, mouth, rig
         from .assets import compiled_dir
-        from .keep import code_digest
         from .hair.lashes import lash_texture
+        from .keep import code_digest
 
         compiled_dir()           # (platformdirs, imported on first use)
         code_digest()            # (what kept arrays are named by: the body's code, read and hashed once)

@@ -1,5 +1,7 @@
 """The HTTP client for every operation of the interface, sync and async."""
 
+from typing import TYPE_CHECKING
+
 from workbench.client._async import AsyncClient
 from workbench.client._base import ENV_AVATAR_BASE_URL, ENV_BASE_URL, ENV_LOCAL_URL, ENV_TOKEN, ClientConfig
 from workbench.client._sync import Client
@@ -35,6 +37,10 @@ from workbench.client.results import (
     UploadFinish,
 )
 
+if TYPE_CHECKING:
+    # What a type checker and an editor see: the name __getattr__ loads on first use, with its type.
+    from workbench.client._batches import SendReport
+
 __all__ = [
     "Client", "AsyncClient", "ClientConfig", "SendReport", "ENV_BASE_URL", "ENV_AVATAR_BASE_URL", "ENV_TOKEN",
     "ENV_LOCAL_URL",
@@ -48,7 +54,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     # The batch sender needs pandas; load it only when its report class is asked for.
     if name == "SendReport":
         from workbench.client._batches import SendReport

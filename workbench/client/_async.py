@@ -24,6 +24,12 @@ class AsyncClient(G.ClientCore):
     """
 
     _http_class = httpx.AsyncClient
+    avatars: G.Avatars[G.Awaiting]
+    animations: G.Animations[G.Awaiting]
+    viewers: G.Viewers[G.Awaiting]
+    tracking: G.Tracking[G.Awaiting]
+    spaces: G.Spaces[G.Awaiting]
+    local: G.Local[G.Awaiting]
 
     async def _send(self, req: B.Request):
         with B.waiting(req) as bar:

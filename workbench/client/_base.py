@@ -21,22 +21,30 @@ import time
 import urllib.parse
 import warnings
 import zlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 import httpx
 
 from workbench import options as opts
+from workbench.__version__ import __version__
 from workbench.client import results as R
 from workbench.client._codings import CodingRefused, Decoder
 from workbench.client._deadline import answer_deadline
-from workbench.client.errors import (AnswerTooLargeError, ConfigurationError, OptionError, RequestTimeoutError,
-                                     TransportError, UnexpectedAnswerError, error_from_response)
+from workbench.client.errors import (
+    AnswerTooLargeError,
+    ConfigurationError,
+    OptionError,
+    RequestTimeoutError,
+    TransportError,
+    UnexpectedAnswerError,
+    error_from_response,
+)
 from workbench.client.retry import RetryPolicy
 from workbench.tracking import catalog
-from workbench.__version__ import __version__
 
 USER_AGENT = f"workbench/{__version__}"
 
@@ -93,7 +101,7 @@ class ClientConfig:
             raise ConfigurationError(f"Client: answer_timeout must be a finite number of seconds above 0; got {self.answer_timeout}")
 
     @classmethod
-    def resolve(cls, base_url=None, avatar_base_url=None, token=None, local_url=None, **kw) -> "ClientConfig":
+    def resolve(cls, base_url=None, avatar_base_url=None, token=None, local_url=None, **kw) -> ClientConfig:
         """Arguments win over ``WORKBENCH_*`` environment variables; both base URLs are required."""
         base_url = base_url or os.environ.get(ENV_BASE_URL)
         avatar_base_url = avatar_base_url or os.environ.get(ENV_AVATAR_BASE_URL)
@@ -656,7 +664,7 @@ class Budget:
                                              f"({resp.headers.get('content-encoding')}) says") from None
         self.check_time()
 
-    def __enter__(self) -> "Budget":
+    def __enter__(self) -> Budget:
         """Within the block the answer's deadline bounds every read at the socket (``_deadline``); a read
         it cuts is this answer's RequestTimeoutError."""
         self._deadline = answer_deadline(self.deadline)
@@ -761,7 +769,7 @@ class Exchange:
             self.budget.discard()
             raise
 
-    def __enter__(self) -> "Exchange":
+    def __enter__(self) -> Exchange:
         self.budget.__enter__()
         return self
 

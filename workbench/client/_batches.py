@@ -43,7 +43,7 @@ import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
@@ -51,8 +51,15 @@ import pandas as pd
 
 from workbench import options as opts
 from workbench.client import _base as B
-from workbench.client.errors import (BadRequestError, ForbiddenError, NotFoundError, OptionError, TransportError,
-                                     UnauthorizedError, WorkbenchError)
+from workbench.client.errors import (
+    BadRequestError,
+    ForbiddenError,
+    NotFoundError,
+    OptionError,
+    TransportError,
+    UnauthorizedError,
+    WorkbenchError,
+)
 from workbench.tracking import catalog
 
 MAX_EVENTS = catalog.MAX_EVENTS
@@ -117,7 +124,7 @@ def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[
         cols, missing, converted = _frame_columns(events)
         names = [c for c in cols if c != "sessionId"]
         sids = cols.get("sessionId", [None] * len(events))
-        records = [dict(zip(names, row)) for row in zip(*(cols[c] for c in names))] if names else [{} for _ in range(len(events))]
+        records = [dict(zip(names, row, strict=True)) for row in zip(*(cols[c] for c in names), strict=True)] if names else [{} for _ in range(len(events))]
         for c in names:
             if c in missing:
                 for i in missing[c]:
@@ -274,7 +281,7 @@ class _Plan:
 
 def plan(viewer_token: str, events: Any, session_id: str | None, check: bool, now: datetime | None = None) -> _Plan:
     """Steps 1 to 4: events, checks, ids and batches, without any I/O."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     sids, records, converted = to_event_rows(events, session_id)
     n = len(records)
     keys = [e.get("key") if isinstance(e, dict) else None for e in records]

@@ -22,7 +22,7 @@ workbench.client._codings.CodingRefused: it is sent with the content coding 'br'
 from __future__ import annotations
 
 import zlib
-from typing import Iterator
+from collections.abc import Iterator
 
 #: The codings the client asks for (its ``Accept-Encoding``), whatever compressors are installed.
 ACCEPT_ENCODING = "gzip, deflate"

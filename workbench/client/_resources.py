@@ -17,87 +17,188 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-
-from typing import Any, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
 
 from workbench.client import _base as B
 from workbench.client._codings import ACCEPT_ENCODING
 from workbench.client._deadline import install as install_deadlines
+from workbench.client.results import (
+    Animation,
+    AnimationList,
+    BatchResult,
+    Model,
+    Preview,
+    RegenerateJob,
+    Registration,
+    UploadFinish,
+)
+from workbench.client.retry import RetryPolicy
+
+if TYPE_CHECKING:
+    import httpx
+
+    from workbench.client._batches import SendReport
 
 
-class _Group:
-    def __init__(self, client):
+class Blocking:
+    """The mode of ``Client``'s groups, for type checkers: a call returns its result."""
+
+
+class Awaiting:
+    """The mode of ``AsyncClient``'s groups, for type checkers: a call returns an awaitable of its result."""
+
+
+# One class per group serves both clients; each method's overloads say what it returns in each mode.
+M = TypeVar("M", Blocking, Awaiting)
+PathLike = str | os.PathLike[str]
+JSON = dict[str, Any]
+
+
+class _Group(Generic[M]):
+    def __init__(self, client: ClientCore) -> None:
         self._client = client
 
     @property
     def _cfg(self) -> B.ClientConfig:
         return self._client.config
 
-    def _send(self, req: B.Request):
+    def _send(self, req: B.Request) -> Any:
         return self._client._send(req)
 
 
-class Avatars(_Group):
+class Avatars(_Group[M]):
     """Register avatars and download their models and previews ({avatar_base_url})."""
 
-    def register(self, settings: dict):
+    @overload
+    def register(self: Avatars[Blocking], settings: dict[str, Any]) -> Registration: ...
+    @overload
+    def register(self: Avatars[Awaiting], settings: dict[str, Any]) -> Awaitable[Registration]: ...
+    def register(self, settings: dict[str, Any]) -> Any:
         """Register avatar settings (checked first); returns a Registration (modelId, modelUrl, previewUrl)."""
         return self._send(B.build_register(self._cfg, settings))
 
+    @overload
+    def model(self: Avatars[Blocking], model_id: str, *, lod: int | None = None,
+              animations: str | Sequence[str] | None = None, texture_format: str | None = None,
+              merge_mesh: bool | int | None = None, texture_atlas_size: int | None = None,
+              params: Mapping[str, Any] | None = None, to_file: None = None) -> Model: ...
+    @overload
+    def model(self: Avatars[Blocking], model_id: str, *, lod: int | None = None,
+              animations: str | Sequence[str] | None = None, texture_format: str | None = None,
+              merge_mesh: bool | int | None = None, texture_atlas_size: int | None = None,
+              params: Mapping[str, Any] | None = None, to_file: PathLike) -> Path: ...
+    @overload
+    def model(self: Avatars[Awaiting], model_id: str, *, lod: int | None = None,
+              animations: str | Sequence[str] | None = None, texture_format: str | None = None,
+              merge_mesh: bool | int | None = None, texture_atlas_size: int | None = None,
+              params: Mapping[str, Any] | None = None, to_file: None = None) -> Awaitable[Model]: ...
+    @overload
+    def model(self: Avatars[Awaiting], model_id: str, *, lod: int | None = None,
+              animations: str | Sequence[str] | None = None, texture_format: str | None = None,
+              merge_mesh: bool | int | None = None, texture_atlas_size: int | None = None,
+              params: Mapping[str, Any] | None = None, to_file: PathLike) -> Awaitable[Path]: ...
     def model(self, model_id: str, *, lod: int | None = None, animations: str | Sequence[str] | None = None,
               texture_format: str | None = None, merge_mesh: bool | int | None = None,
-              texture_atlas_size: int | None = None, params: dict | None = None, to_file=None):
+              texture_atlas_size: int | None = None, params: Mapping[str, Any] | None = None,
+              to_file: PathLike | None = None) -> Any:
         """Download the avatar's GLB with the interface's options; returns a Model (bytes, save(), inspect()).
         ``params``: other query parameters to send as they are (a name the operation does not know warns).
         ``to_file``: stream the GLB to this path as it arrives (memory stays flat) and return the path."""
         req = B.build_model(self._cfg, model_id, lod=lod, animations=animations, texture_format=texture_format,
                             merge_mesh=merge_mesh, texture_atlas_size=texture_atlas_size, params=params, to_file=to_file)
         if to_file is None and self._client.blocking:  # the Model can fetch its lighter levels (Model.view)
-            again = functools.partial(self.model, model_id, texture_format=texture_format, merge_mesh=merge_mesh,
+            # blocking here, so the partial returns a Model (the overloads cannot see that the mode is Blocking)
+            again: Callable[..., Any] = functools.partial(self.model, model_id, texture_format=texture_format, merge_mesh=merge_mesh,
                                       texture_atlas_size=texture_atlas_size, params=params)
-            req = dataclasses.replace(req, parse=lambda resp, parse=req.parse: dataclasses.replace(parse(resp), fetch=again))
+
+            parse: Callable[[httpx.Response], Model] = req.parse
+
+            def fetching(resp: httpx.Response) -> Model:
+                return dataclasses.replace(parse(resp), fetch=again)
+
+            req = dataclasses.replace(req, parse=fetching)
         return self._send(req)
 
+    @overload
+    def preview(self: Avatars[Blocking], model_id: str, *, size: int | None = None, camera: str | None = None,
+                background: Sequence[int] | str | None = None, params: Mapping[str, Any] | None = None) -> Preview: ...
+    @overload
+    def preview(self: Avatars[Awaiting], model_id: str, *, size: int | None = None, camera: str | None = None,
+                background: Sequence[int] | str | None = None,
+                params: Mapping[str, Any] | None = None) -> Awaitable[Preview]: ...
     def preview(self, model_id: str, *, size: int | None = None, camera: str | None = None,
-                background: Sequence[int] | str | None = None, params: dict | None = None):
+                background: Sequence[int] | str | None = None, params: Mapping[str, Any] | None = None) -> Any:
         """Download the avatar's preview PNG; returns a Preview that shows itself inline.
         ``params``: other query parameters to send as they are (a name the operation does not know warns)."""
         return self._send(B.build_preview(self._cfg, model_id, size=size, camera=camera, background=background,
                                           params=params))
 
 
-class Animations(_Group):
+class Animations(_Group[M]):
     """The built-in animation library ({avatar_base_url}/animations)."""
 
-    def list(self):
+    @overload
+    def list(self: Animations[Blocking]) -> AnimationList: ...
+    @overload
+    def list(self: Animations[Awaiting]) -> Awaitable[AnimationList]: ...
+    def list(self) -> Any:
         """The names per gender, as an AnimationList."""
         return self._send(B.build_animation_list(self._cfg))
 
-    def download(self, gender: str, name: str, *, to_file=None):
+    @overload
+    def download(self: Animations[Blocking], gender: str, name: str, *, to_file: None = None) -> Animation: ...
+    @overload
+    def download(self: Animations[Blocking], gender: str, name: str, *, to_file: PathLike) -> Path: ...
+    @overload
+    def download(self: Animations[Awaiting], gender: str, name: str, *,
+                 to_file: None = None) -> Awaitable[Animation]: ...
+    @overload
+    def download(self: Animations[Awaiting], gender: str, name: str, *, to_file: PathLike) -> Awaitable[Path]: ...
+    def download(self, gender: str, name: str, *, to_file: PathLike | None = None) -> Any:
         """One clip's GLB for a gender (masculine or feminine); with ``to_file``, streamed to that path (returned)."""
         return self._send(B.build_animation_download(self._cfg, gender, name, to_file))
 
 
-class Viewers(_Group):
+class Viewers(_Group[M]):
     """Viewer regeneration ({base_url}/viewers)."""
 
-    def regenerate(self, viewer_token: str, method: str = "POST", *, beacon: bool = False):
+    @overload
+    def regenerate(self: Viewers[Blocking], viewer_token: str, method: str = "POST", *,
+                   beacon: bool = False) -> RegenerateJob: ...
+    @overload
+    def regenerate(self: Viewers[Awaiting], viewer_token: str, method: str = "POST", *,
+                   beacon: bool = False) -> Awaitable[RegenerateJob]: ...
+    def regenerate(self, viewer_token: str, method: str = "POST", *, beacon: bool = False) -> Any:
         """Start regenerating a viewer's files (POST or PUT, or the beacon form); returns the RegenerateJob."""
         return self._send(B.build_regenerate(self._cfg, viewer_token, method, beacon))
 
 
-class Spaces(_Group):
+class Spaces(_Group[M]):
     """Space template uploads ({base_url}/resources/spaces)."""
 
-    def finish_upload(self, space_template_id: str, *, success: bool, message: str):
+    @overload
+    def finish_upload(self: Spaces[Blocking], space_template_id: str, *, success: bool,
+                      message: str) -> UploadFinish: ...
+    @overload
+    def finish_upload(self: Spaces[Awaiting], space_template_id: str, *, success: bool,
+                      message: str) -> Awaitable[UploadFinish]: ...
+    def finish_upload(self, space_template_id: str, *, success: bool, message: str) -> Any:
         """Finalize (success=True, 201) or cancel (success=False, 200) an upload; returns UploadFinish."""
         return self._send(B.build_finish_upload(self._cfg, space_template_id, success=success, message=message))
 
 
-class Tracking(_Group):
+class Tracking(_Group[M]):
     """Visitors' tracking events ({base_url}/viewers/{token}/tracking-event/batch)."""
 
-    def send_batch(self, viewer_token: str, session_id: str, events: Sequence[dict], *, check: bool = True):
+    @overload
+    def send_batch(self: Tracking[Blocking], viewer_token: str, session_id: str, events: Sequence[JSON], *,
+                   check: bool = True) -> BatchResult: ...
+    @overload
+    def send_batch(self: Tracking[Awaiting], viewer_token: str, session_id: str, events: Sequence[JSON], *,
+                   check: bool = True) -> Awaitable[BatchResult]: ...
+    def send_batch(self, viewer_token: str, session_id: str, events: Sequence[JSON], *, check: bool = True) -> Any:
         """Send one batch of at most 100 events as they are; returns a BatchResult (200 or 207).
 
         The request-level rules are checked first unless ``check=False``; the
@@ -106,7 +207,13 @@ class Tracking(_Group):
         """
         return self._send(B.build_tracking_batch(self._cfg, viewer_token, session_id, events, check=check))
 
-    def send(self, viewer_token: str, events: Any, *, session_id: str | None = None, **kw):
+    @overload
+    def send(self: Tracking[Blocking], viewer_token: str, events: Any, *, session_id: str | None = None,
+             **kw: Any) -> SendReport: ...
+    @overload
+    def send(self: Tracking[Awaiting], viewer_token: str, events: Any, *, session_id: str | None = None,
+             **kw: Any) -> Awaitable[SendReport]: ...
+    def send(self, viewer_token: str, events: Any, *, session_id: str | None = None, **kw: Any) -> Any:
         """Send any number of events (list or DataFrame) in checked, concurrent batches; returns a SendReport.
 
         See :func:`workbench.client._batches.send_events` for the options.
@@ -114,10 +221,11 @@ class Tracking(_Group):
         return self._client._send_events(viewer_token, events, session_id=session_id, **kw)
 
 
-class Local(_Group):
+class Local(_Group[M]):
     """The local service's control API (``/_local``): not part of the real service.
 
-    ``available`` is False against a deployment; notebooks skip these cells there.
+    ``available`` is False against a deployment; notebooks skip these cells there. Each call returns the answer's
+    ``data`` as JSON (``Any``), or an awaitable of it from ``AsyncClient``.
     """
 
     @property
@@ -131,50 +239,50 @@ class Local(_Group):
         start (the person's own ``workbench serve`` would log its failure as an ERROR)."""
         return self.available and os.environ.get("WORKBENCH_FAULTS", "on").strip().lower() != "off"
 
-    def _call(self, operation, method, path, **kw):
+    def _call(self, operation: str, method: str, path: str, **kw: Any) -> Any:
         return self._send(B.build_local(self._cfg, operation, method, path, **kw))
 
-    def health(self):
+    def health(self) -> Any:
         return self._call("health", "GET", "/health")
 
-    def reset(self):
+    def reset(self) -> Any:
         """Forget every avatar, viewer, template, event and file (accounts and tokens stay)."""
         # JSON, as every state change of /_local must be sent (contract section 14): no page can forge it.
         return self._call("reset", "POST", "/reset", json={}, retry=False)
 
-    def create_token(self, scopes: Sequence[str], account: str = "dev"):
+    def create_token(self, scopes: Sequence[str], account: str = "dev") -> Any:
         """A new token of ``account`` with ``scopes``; returns {"token", "account", "scopes"}."""
         return self._call("create_token", "POST", "/tokens", json={"account": account, "scopes": list(scopes)}, retry=False)
 
-    def revoke_token(self, token: str):
+    def revoke_token(self, token: str) -> Any:
         return self._call("revoke_token", "POST", "/tokens/revoke", json={"token": token})
 
-    def create_viewer(self, kind: str = "product", account: str = "dev", **extra):
+    def create_viewer(self, kind: str = "product", account: str = "dev", **extra: Any) -> Any:
         """A new product or space viewer; returns {"viewerToken", "kind", ...}."""
         return self._call("create_viewer", "POST", "/viewers", json={"kind": kind, "account": account, **extra}, retry=False)
 
-    def viewer(self, viewer_token: str):
+    def viewer(self, viewer_token: str) -> Any:
         """The viewer's record, its last job (state, timings, error) and its files."""
         return self._call("viewer", "GET", f"/viewers/{B._q(viewer_token)}")
 
-    def viewer_file(self, viewer_token: str, output: str) -> bytes:
-        """The bytes of one output file (glb, usdz, preview, bundle)."""
+    def viewer_file(self, viewer_token: str, output: str) -> Any:
+        """The bytes of one output file (glb, usdz, preview, bundle), or an awaitable of them from AsyncClient."""
         return self._call("viewer_file", "GET", f"/viewers/{B._q(viewer_token)}/files/{B._q(output)}", raw=True,
                           kind="file")
 
-    def create_space(self, kind: str = "glb", account: str = "dev"):
+    def create_space(self, kind: str = "glb", account: str = "dev") -> Any:
         """A space template waiting for its upload (kind glb or splat); returns {"spaceTemplateId", ...}."""
         return self._call("create_space", "POST", "/spaces", json={"kind": kind, "account": account}, retry=False)
 
-    def upload_space(self, space_template_id: str, filename: str, content: bytes):
+    def upload_space(self, space_template_id: str, filename: str, content: bytes) -> Any:
         """Upload a template's file (the step the interface does not show)."""
         return self._call("upload_space", "PUT", f"/spaces/{B._q(space_template_id)}/upload",
                           params={"filename": filename}, content=content)
 
-    def space(self, space_template_id: str):
+    def space(self, space_template_id: str) -> Any:
         return self._call("space", "GET", f"/spaces/{B._q(space_template_id)}")
 
-    def fault(self, operation: str, count: int = 1, status: int | None = None, retry_after: float | None = None):
+    def fault(self, operation: str, count: int = 1, status: int | None = None, retry_after: float | None = None) -> Any:
         """Make the next ``count`` calls of ``operation`` fail (see GET /_local/faults for the names)."""
         body: dict[str, Any] = {"operation": operation, "count": count}
         if status is not None:
@@ -184,15 +292,15 @@ class Local(_Group):
         return self._call("fault", "POST", "/faults", json=body, retry=False)
 
     def events(self, viewer_token: str | None = None, since: str | None = None, until: str | None = None,
-               fmt: str = "jsonl"):
+               fmt: str = "jsonl") -> Any:
         """The stored tracking events, as a list of dicts (``fmt="jsonl"``) or CSV text (``fmt="csv"``)."""
         params = {k: v for k, v in (("viewerToken", viewer_token), ("since", since), ("until", until),
                                     ("format", fmt)) if v is not None}
         req = B.build_local(self._cfg, "events", "GET", "/tracking/events", params=params, raw=True, kind="export")
         inner = req.parse
 
-        def parse(resp):
-            text = inner(resp).decode("utf-8")
+        def parse(resp: httpx.Response) -> list[JSON] | str:
+            text: str = inner(resp).decode("utf-8")
             if fmt == "csv":
                 return text
             import json
@@ -209,23 +317,31 @@ class ClientCore:
     Subclasses set ``_http_class`` (httpx.Client or httpx.AsyncClient) and define ``_send``.
     """
 
-    _http_class: type = None  # type: ignore[assignment]
+    _http_class: type[httpx.Client] | type[httpx.AsyncClient]
+    # the groups, in the subclass's mode (Blocking or Awaiting)
+    avatars: Avatars[Any]
+    animations: Animations[Any]
+    viewers: Viewers[Any]
+    tracking: Tracking[Any]
+    spaces: Spaces[Any]
+    local: Local[Any]
 
     def __init__(self, base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None, *,
-                 local_url: str | None = None, transport=None, timeout: float = 30.0, retries: int = 3,
-                 backoff: float = 0.25, answer_timeout: float = 300.0, max_bytes: dict | None = None,
-                 config: B.ClientConfig | None = None):
+                 local_url: str | None = None, transport: httpx.BaseTransport | httpx.AsyncBaseTransport | None = None,
+                 timeout: float = 30.0, retries: int = 3, backoff: float = 0.25, answer_timeout: float = 300.0,
+                 max_bytes: dict[str, int] | None = None, config: B.ClientConfig | None = None) -> None:
         import httpx
 
         self.config = config or B.ClientConfig.resolve(
             base_url, avatar_base_url, token, local_url, timeout=timeout,
-            retry=B.RetryPolicy(retries=retries, backoff=backoff), answer_timeout=answer_timeout,
+            retry=RetryPolicy(retries=retries, backoff=backoff), answer_timeout=answer_timeout,
             max_bytes=max_bytes or {})
         self._transport = transport
         # Redirects are followed by the senders (_base.next_hop), which never take a credential to another origin.
         # Codings are asked for by name (never br or zstd because a compressor happens to be installed): the
         # senders decode them in bounded steps (_codings).
-        self._http = self._http_class(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
+        http_class: Any = self._http_class  # httpx.Client with a transport, or httpx.AsyncClient with an async one
+        self._http = http_class(transport=transport, timeout=httpx.Timeout(self.config.timeout, connect=5.0),
                                       headers={"User-Agent": B.USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING},
                                       follow_redirects=False)
         install_deadlines(self._http)
@@ -235,7 +351,7 @@ class ClientCore:
         self.tracking = Tracking(self)
         self.spaces = Spaces(self)
         self.local = Local(self)
-        self.service = None  # the LocalService when workbench.connect() started one
+        self.service: Any = None  # the LocalService when workbench.connect() started one
 
     @property
     def blocking(self) -> bool:
@@ -244,7 +360,13 @@ class ClientCore:
 
         return isinstance(self._http, httpx.Client)
 
-    def with_options(self, **changes):
+    def _send(self, req: B.Request) -> Any:
+        raise NotImplementedError  # the subclass sends: blocking, or as a coroutine
+
+    def _send_events(self, viewer_token: str, events: Any, **kw: Any) -> Any:
+        raise NotImplementedError
+
+    def with_options(self, **changes: Any) -> Self:
         """A copy with other settings (token=, retries=, timeout=...), sharing the transport."""
         return type(self)(config=B.with_config(self.config, **changes), transport=self._transport)
 

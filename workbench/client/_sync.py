@@ -26,6 +26,12 @@ class Client(G.ClientCore):
     """
 
     _http_class = httpx.Client
+    avatars: G.Avatars[G.Blocking]
+    animations: G.Animations[G.Blocking]
+    viewers: G.Viewers[G.Blocking]
+    tracking: G.Tracking[G.Blocking]
+    spaces: G.Spaces[G.Blocking]
+    local: G.Local[G.Blocking]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

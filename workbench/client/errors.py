@@ -44,7 +44,6 @@ from typing import Any
 import httpx
 
 
-
 class WorkbenchError(Exception):
     """Base of every error the workbench raises on purpose."""
 

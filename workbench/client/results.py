@@ -14,9 +14,10 @@ import functools
 import hashlib
 import html
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from workbench.options import LODS
 

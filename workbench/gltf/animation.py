@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from ..options import ANIMATIONS, DEFAULT_HEIGHT, GENDERS
-from .glb import GlbWriter
-from .clips import clip
 from ..skeleton import Skeleton, skeleton
 from .armature import write_armature
+from .clips import clip
+from .glb import GlbWriter
 
 
 def add_animations(w: GlbWriter, rig: Skeleton, names, joint_nodes: list[int]) -> None:

@@ -61,7 +61,7 @@ def pack(images: list[np.ndarray], n: int) -> tuple[np.ndarray, list[tuple[float
         scale /= 2
     atlas = np.zeros((n, n, channels), np.uint8)
     rects: list = [None] * len(images)
-    for (w, h), (x, y), i in zip(sizes, spots, order):
+    for (w, h), (x, y), i in zip(sizes, spots, order, strict=True):
         img = resize(images[i], (w, h))
         atlas[y:y + h, x:x + w] = img
         # Gutter: repeat the edge texels outward.

@@ -31,21 +31,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..body import ao, brows, eyes, glasses, hair as hair_look, mouth, outfit, pores, skin, warm as body_warm
+from .. import threads
+from ..body import ao, brows, eyes, glasses, mouth, outfit, pores, skin
+from ..body import hair as hair_look
+from ..body import warm as body_warm
 from ..body.compile import compiled
 from ..body.face import SHAPES, piece_morphs
-from ..body.outfit import cloth
-from ..body.mesh import body_mesh
 from ..body.lod import Piece, merge, uv_into
+from ..body.mesh import body_mesh
+from ..body.outfit import cloth
 from ..options import ANIMATIONS, GENDERS, ModelOptions
-from .. import threads
-from . import maps, textures as tx
+from . import maps
+from . import textures as tx
 from .animation import add_animations
-from .clips import clip
-from .atlas import pack
-from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
-from .glb import GlbWriter
 from .armature import write_armature
+from .atlas import pack
+from .clips import clip
+from .glb import GlbWriter
+from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
@@ -292,7 +295,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                 continue
             unique = list({id(mats[n]["image"]): n for n in reversed(group)}.values())[::-1]
             atlas, rects = pack([mats[n]["image"] for n in unique], options.texture_atlas_size)
-            rect_of = {id(mats[n]["image"]): r for n, r in zip(unique, rects)}
+            rect_of = {id(mats[n]["image"]): r for n, r in zip(unique, rects, strict=True)}
             for n in group:
                 pieces[n] = uv_into(meshes[n], rect_of[id(mats[n]["image"])])
                 texture_of[n] = len(images)
@@ -301,7 +304,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             detail.append(maps.packed_maps([mats[n] for n in unique], options.texture_atlas_size))
         texs = _write_textures(w, images, options.texture_format, raw)
         detail_tex = [{k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, False)], options.texture_format, raw)[0]
-                       for k, img in packed.items()} for (label, _, _), packed in zip(images, detail)]
+                       for k, img in packed.items()} for (label, _, _), packed in zip(images, detail, strict=True)]
         # A material per class and alpha mode: opaque; alpha-tested (hair's cards, lashes); blended
         # (glasses, hair's fringe), the last two on the transparent atlas.
         material = {}
@@ -322,13 +325,13 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         first = {id(mats[n]["image"]): n for n in reversed(names)}
         written = dict(zip(first.values(), _write_textures(
             w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in first.values()],
-            options.texture_format, raw)))
+            options.texture_format, raw), strict=True))
         texs = [written[first[id(mats[n]["image"])]] for n in names]
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False),
                                  mats[n].get("anisotropy"), mats[n].get("specular"), mats[n].get("clearcoat"),
                                  mats[n].get("extensions"))
-                    for n, t in zip(names, texs)}
+                    for n, t in zip(names, texs, strict=True)}
         for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
             maps.write_maps(w, material[n], mats[n],
                             lambda name, img: _write_textures(w, [(name, img, False)], options.texture_format, raw)[0])

@@ -32,12 +32,12 @@ import numpy as np
 from ..body.brows import brow_piece
 from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
-from ..body.mouth import fitted_teeth
 from ..body.glasses import glasses_piece
 from ..body.hair import hair_pieces, with_lash_uvs
-from ..body.outfit import hidden_skin, outfit_pieces
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
+from ..body.mouth import fitted_teeth
+from ..body.outfit import hidden_skin, outfit_pieces
 from ..skeleton import Skeleton
 
 MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Hair_Fringe", "Outfit_Top",

@@ -28,7 +28,6 @@ from PIL import Image
 
 from .png import png_bytes
 
-
 SHOE_SIZE = 256
 
 MIME = {"jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp"}

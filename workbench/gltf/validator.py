@@ -67,7 +67,7 @@ class ValidationReport:
         return "\n".join([head] + [f"  {m.get('code')} {m.get('pointer', '')}: {m.get('message')}" for m in worst])
 
     @classmethod
-    def from_raw(cls, raw: dict) -> "ValidationReport":
+    def from_raw(cls, raw: dict) -> ValidationReport:
         if "fatal" in raw:
             return cls(1, 0, 0, [{"code": "FATAL", "severity": 0, "message": raw["fatal"]}], raw)
         issues = raw.get("issues", {})

@@ -20,12 +20,42 @@ size out_of_range
 """
 
 from .avatar import normalize_avatar_settings, stored_avatar_settings
-from .limits import (ANIMATIONS, ATLAS_SIZES, BODY_SHAPES, BOTTOM_STYLES, CAMERAS, CYCLIC_ANIMATIONS, DEFAULT_EYE, DEFAULT_FACE,
-                     DEFAULT_HAIR, DEFAULT_HEIGHT, DEFAULT_OUTFIT, DEFAULT_SKIN, FACE_CONTROLS, FACE_RANGE,
-                     FINISH_BODY_MAX_BYTES, FINISH_MESSAGE_CHARS, FINISH_UPLOAD_FIELDS, GENDERS, GESTURES, GLASSES,
-                     HAIR_STYLES, HEIGHT_CM, LOCOMOTION, LODS, MERGE_MESH, NAME_CHARS, PREVIEW_CAMERA_DEFAULT,
-                     PREVIEW_SIZE_DEFAULT, PREVIEW_SIZES, SCOPES, SETTINGS_MAX_BYTES, SHOE_STYLES, TEXTURE_FORMATS,
-                     TOP_STYLES)
+from .limits import (
+                     ANIMATIONS,
+                     ATLAS_SIZES,
+                     BODY_SHAPES,
+                     BOTTOM_STYLES,
+                     CAMERAS,
+                     CYCLIC_ANIMATIONS,
+                     DEFAULT_EYE,
+                     DEFAULT_FACE,
+                     DEFAULT_HAIR,
+                     DEFAULT_HEIGHT,
+                     DEFAULT_OUTFIT,
+                     DEFAULT_SKIN,
+                     FACE_CONTROLS,
+                     FACE_RANGE,
+                     FINISH_BODY_MAX_BYTES,
+                     FINISH_MESSAGE_CHARS,
+                     FINISH_UPLOAD_FIELDS,
+                     GENDERS,
+                     GESTURES,
+                     GLASSES,
+                     HAIR_STYLES,
+                     HEIGHT_CM,
+                     LOCOMOTION,
+                     LODS,
+                     MERGE_MESH,
+                     NAME_CHARS,
+                     PREVIEW_CAMERA_DEFAULT,
+                     PREVIEW_SIZE_DEFAULT,
+                     PREVIEW_SIZES,
+                     SCOPES,
+                     SETTINGS_MAX_BYTES,
+                     SHOE_STYLES,
+                     TEXTURE_FORMATS,
+                     TOP_STYLES,
+)
 from .model import ModelOptions, check_animation_path, parse_model_options, resolve_animations
 from .preview import PreviewOptions, parse_preview_options, round_preview_size
 from .problems import InvalidOptions, Problem, json_type, text_problem, utf8_problem

@@ -9,9 +9,25 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .limits import (BODY_SHAPES, BOTTOM_STYLES, DEFAULT_EYE, DEFAULT_FACE, DEFAULT_HAIR, DEFAULT_HEIGHT, DEFAULT_OUTFIT,
-                     DEFAULT_SKIN, FACE_CONTROLS, FACE_RANGE, GENDERS, GLASSES, HAIR_STYLES, HEIGHT_CM, NAME_CHARS,
-                     SHOE_STYLES, TOP_STYLES)
+from .limits import (
+    BODY_SHAPES,
+    BOTTOM_STYLES,
+    DEFAULT_EYE,
+    DEFAULT_FACE,
+    DEFAULT_HAIR,
+    DEFAULT_HEIGHT,
+    DEFAULT_OUTFIT,
+    DEFAULT_SKIN,
+    FACE_CONTROLS,
+    FACE_RANGE,
+    GENDERS,
+    GLASSES,
+    HAIR_STYLES,
+    HEIGHT_CM,
+    NAME_CHARS,
+    SHOE_STYLES,
+    TOP_STYLES,
+)
 from .problems import InvalidOptions, Problem, check_color, check_enum, check_object, check_text, json_type, show_number
 
 

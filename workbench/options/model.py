@@ -7,8 +7,9 @@ download's path.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .limits import ANIMATIONS, ATLAS_SIZES, GENDERS, GESTURES, LOCOMOTION, LODS, MERGE_MESH, TEXTURE_FORMATS
 from .problems import InvalidOptions, Problem

@@ -7,8 +7,9 @@ PreviewOptions(size=128, camera='portrait', background=(255, 255, 255))
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from .limits import CAMERAS, PREVIEW_CAMERA_DEFAULT, PREVIEW_SIZE_DEFAULT, PREVIEW_SIZES
 from .problems import InvalidOptions, Problem

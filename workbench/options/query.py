@@ -8,7 +8,8 @@ value from a URL is read (empty values refused, integers in ASCII digits, one of
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .problems import Problem
 

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import io
 
-from workbench.gltf.glb import pack_glb
+from workbench.gltf.glb import pack_glb, read_glb
 from workbench.options import PreviewOptions
 from workbench.render import render, render_preview
-from workbench.gltf.glb import read_glb
 
 from .bundle import build_space_bundle
 from .usdz import glb_to_usdz

@@ -48,7 +48,7 @@ class Samples:
     b2: np.ndarray
 
     @classmethod
-    def empty(cls, n: int) -> "Samples":
+    def empty(cls, n: int) -> Samples:
         return cls(np.zeros(n, np.float32), np.full(n, -1, np.int32), np.zeros(n, np.float32), np.zeros(n, np.float32))
 
 

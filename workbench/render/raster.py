@@ -69,8 +69,22 @@ import numpy as np
 from workbench import threads
 from workbench.options.colour import linear_to_srgb, srgb_to_linear
 
-from .loops import (BAND, NO_LIMIT, NO_TEST, NO_TRI, PIXEL_BAND, Samples, add_skin_matrices, apply_skin, coverage,
-                    raster, resolve, rgb_texels, shade, tone_map)
+from .loops import (
+    BAND,
+    NO_LIMIT,
+    NO_TEST,
+    NO_TRI,
+    PIXEL_BAND,
+    Samples,
+    add_skin_matrices,
+    apply_skin,
+    coverage,
+    raster,
+    resolve,
+    rgb_texels,
+    shade,
+    tone_map,
+)
 from .scene import Material, Posed
 
 # Below these a walk over triangles, and a picture's pixels once its samples are drawn, stay on one thread (a
@@ -254,7 +268,7 @@ def _in_front(poly: np.ndarray, z_max: float) -> np.ndarray:
     [[0.0, 0.0, -1.0], [1.0, 0.0, -1.0], [1.0, 0.0, -0.5], [0.0, 0.0, -0.5]]
     """
     out = []
-    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+    for a, b in zip(poly, np.roll(poly, -1, axis=0), strict=True):
         if a[2] <= z_max:
             out.append(a)
         if (a[2] <= z_max) != (b[2] <= z_max):

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import io
 from concurrent.futures import Future
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from PIL import Image
@@ -297,9 +297,9 @@ class Model:
         offsets = np.cumsum([0] + [t.width * t.height for t, _ in self._packing])
         buffer = np.empty(int(offsets[-1]), np.uint32)
         # Everything the helper reads is decided here, before it starts: the offsets, and the pixels' list.
-        packing = [(int(at), pixels) for (_, pixels), at in zip(self._packing, offsets[:-1])]
+        packing = [(int(at), pixels) for (_, pixels), at in zip(self._packing, offsets[:-1], strict=True)]
         ready = threads.start(lambda: _pack(buffer, packing))
-        for (tex, _), (at, _) in zip(self._packing, packing):
+        for (tex, _), (at, _) in zip(self._packing, packing, strict=True):
             tex.place(buffer, at, ready)
         self._packing = []
 
@@ -369,7 +369,7 @@ class Model:
         return world
 
     # -- posing -----------------------------------------------------------
-    def posed(self, clip: "Clip | None" = None, time_s: float = 0.0, morphs: dict[str, float] | None = None) -> Posed:
+    def posed(self, clip: Clip | None = None, time_s: float = 0.0, morphs: dict[str, float] | None = None) -> Posed:
         """World-space geometry in bind pose, or with ``clip`` evaluated at ``time_s``.
 
         morphs: morph target weights by name (``{"mouthSmileLeft": 0.6}``), found in each mesh's
@@ -444,7 +444,7 @@ class Model:
             # Morph targets before skinning, as glTF defines them: base + sum of weight x displacement.
             pos = pos.copy()
             nrm = nrm.copy() if nrm is not None else None
-            for wk, target in zip(morph_weights, prim.get("targets", [])):
+            for wk, target in zip(morph_weights, prim.get("targets", []), strict=False):
                 if not wk:
                     continue
                 if "POSITION" in target:

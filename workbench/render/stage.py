@@ -210,7 +210,7 @@ class Stage:
         if not names:
             return
         xy, front = project(np.stack([posed.joints[n] for n in names]), cam, im.width)
-        at = {n: (tuple(p), ok) for n, p, ok in zip(names, xy, front)}
+        at = {n: (tuple(p), ok) for n, p, ok in zip(names, xy, front, strict=True)}
         d = ImageDraw.Draw(im)
         width = max(1, im.width // 256)
         for a, b in self.bones:

@@ -29,7 +29,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import httpx
 
@@ -138,7 +138,7 @@ class Watch:
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._run, name="deployment-watch", daemon=True)
 
-    def __enter__(self) -> "Watch":
+    def __enter__(self) -> Watch:
         self._began = time.monotonic()
         self._thread.start()
         return self
@@ -156,7 +156,7 @@ class Watch:
                     missed, first = 0, None
                 except httpx.TransportError as e:
                     if first is None:
-                        first = (datetime.now(timezone.utc), time.monotonic() - self._began, type(e).__name__)
+                        first = (datetime.now(UTC), time.monotonic() - self._began, type(e).__name__)
                     missed += 1
                     if missed >= self.misses:
                         at, into, error = first

@@ -29,10 +29,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from workbench.progress import Progress
+from workbench.runner.execute import CELL_TIMEOUT, Abort, NotebookRun, operations_of, run_notebook
 from workbench.runner.nbcheck.images import Tolerance
 from workbench.runner.nbcheck.junit import Case, Suite, to_junit
 from workbench.runner.nbcheck.params import check_declared
-from workbench.runner.execute import CELL_TIMEOUT, Abort, NotebookRun, operations_of, run_notebook
 from workbench.service.spec import interface_names
 
 __all__ = ["OPERATIONS", "run_tour", "run_check", "run_notebook", "NotebookRun", "conformance", "operations_of",

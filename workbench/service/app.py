@@ -37,9 +37,22 @@ from workbench.service.content import etag_of
 from workbench.service.cors import CorsByPath
 from workbench.service.errors import ServiceError
 from workbench.service.guards import LocalGuard
-from workbench.service.http import (Answer, RequestContext, authorization, beacon_token, body_stream, error_body,
-                                    media_type, ok, query,
-                                    read_body, read_form, read_json, read_json_text, takes_query)
+from workbench.service.http import (
+    Answer,
+    RequestContext,
+    authorization,
+    beacon_token,
+    body_stream,
+    error_body,
+    media_type,
+    ok,
+    query,
+    read_body,
+    read_form,
+    read_json,
+    read_json_text,
+    takes_query,
+)
 from workbench.service.storage import disk_full
 from workbench.service.tracking_store import Checked
 
@@ -159,7 +172,7 @@ class TrackingWriter:
 
     @staticmethod
     def _answer(waiting: list, outcomes: list) -> None:
-        for (answer, *_), outcome in zip(waiting, outcomes):
+        for (answer, *_), outcome in zip(waiting, outcomes, strict=True):
             if answer.cancelled():
                 continue
             if isinstance(outcome, BaseException):

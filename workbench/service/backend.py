@@ -161,7 +161,7 @@ class Backend:
             except ServiceError as e:
                 outcomes.append(e)
         if checked:
-            for (i, *_), answer in zip(checked, self.tracking.store_many([(t, r, at) for _, t, r, at in checked])):
+            for (i, *_), answer in zip(checked, self.tracking.store_many([(t, r, at) for _, t, r, at in checked]), strict=True):
                 outcomes[i] = answer
         return outcomes
 

@@ -21,10 +21,9 @@ from workbench.body.assets import available as assets_available
 from workbench.files import NotOurs, link_on_the_way, read_inside, read_inside_stat
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
-from workbench.service.log import log
 from workbench.service.faults import Faults
+from workbench.service.log import log
 from workbench.service.storage import now_ms, write_atomic
-
 
 # The code that makes models, previews and the animation library. Every cache path starts with a
 # fingerprint of its source, so a change to any of it (a generator, the renderer, an option's default)

@@ -23,11 +23,11 @@ class ServiceError(Exception):
         self.headers = headers or {}
 
     @classmethod
-    def bad_request(cls, code: str, message: str, details: list | None = None) -> "ServiceError":
+    def bad_request(cls, code: str, message: str, details: list | None = None) -> ServiceError:
         return cls(400, code, message, details)
 
     @classmethod
-    def invalid(cls, problems, what: str = "request") -> "ServiceError":
+    def invalid(cls, problems, what: str = "request") -> ServiceError:
         """400 from a list of options.Problem, one details entry each."""
         first = problems[0]
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
@@ -35,7 +35,7 @@ class ServiceError(Exception):
                    [p.to_dict() for p in problems])
 
     @classmethod
-    def not_found(cls, what: str, ident: str) -> "ServiceError":
+    def not_found(cls, what: str, ident: str) -> ServiceError:
         return cls(404, f"{what}_not_found", f"No {what.replace('_', ' ')} {ident!r} exists.")
 
     @classmethod
@@ -54,30 +54,30 @@ class ServiceError(Exception):
         return row
 
     @classmethod
-    def unauthorized(cls, message: str, *, credentials_given: bool = True) -> "ServiceError":
+    def unauthorized(cls, message: str, *, credentials_given: bool = True) -> ServiceError:
         """401; the challenge carries ``error="invalid_token"`` only when a Bearer token was sent: RFC 6750
         section 3.1 asks for no error code when a request has no credentials (or another scheme's)."""
         challenge = 'Bearer error="invalid_token"' if credentials_given else "Bearer"
         return cls(401, "unauthorized", message, headers={"WWW-Authenticate": challenge})
 
     @classmethod
-    def insufficient_scope(cls, scope: str) -> "ServiceError":
+    def insufficient_scope(cls, scope: str) -> ServiceError:
         return cls(401, "insufficient_scope", f"This token lacks the scope {scope}.",
                    headers={"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{scope}"'})
 
     @classmethod
-    def too_large(cls, limit: int) -> "ServiceError":
+    def too_large(cls, limit: int) -> ServiceError:
         return cls(413, "payload_too_large", f"The body is larger than this endpoint's limit of {limit} bytes.")
 
     @classmethod
-    def assets_missing(cls, message: str, retry_after: int = 0) -> "ServiceError":
+    def assets_missing(cls, message: str, retry_after: int = 0) -> ServiceError:
         """503: the body assets (contract section 15) are not cached and could not be fetched (or are being
         fetched now); ``retry_after`` seconds until asking again can change the answer (default
         :data:`ASSETS_RETRY_AFTER_S`)."""
         return cls(503, "assets_missing", message, headers={"Retry-After": str(retry_after or ASSETS_RETRY_AFTER_S)})
 
     @classmethod
-    def insufficient_storage(cls) -> "ServiceError":
+    def insufficient_storage(cls) -> ServiceError:
         """507: the data folder's disk is full; nothing of this request was kept (contract section 14)."""
         return cls(507, "insufficient_storage",
                    f"The service's disk is full, so nothing of this request was stored; try again in "

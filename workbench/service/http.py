@@ -18,7 +18,8 @@ import json
 import re
 import secrets
 import urllib.parse
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 from python_multipart import MultipartParser
 from python_multipart.exceptions import MultipartParseError
@@ -31,7 +32,6 @@ from workbench.service.bodies import check_text, decode_json
 from workbench.service.errors import ServiceError
 from workbench.service.log import log
 from workbench.tracking.fields import escaped
-
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 

@@ -246,7 +246,7 @@ class GuardedH11Protocol(H11Protocol):
         """Bytes a second of the request being received (see :data:`_RATE_PRIOR_BYTES`)."""
         return (self._received + _RATE_PRIOR_BYTES) / (now - self._request_since + 1.0)
 
-    def _to_close_for_new(self) -> "GuardedH11Protocol | None":
+    def _to_close_for_new(self) -> GuardedH11Protocol | None:
         """The connection to close for a new one: the idle one that has waited longest, else the one still
         sending its request that sends slowest (the longest waiting of equals); None when all are being
         answered."""

@@ -76,7 +76,7 @@ class LocalService:
 
     @classmethod
     def start(cls, data_dir: str | Path | None = None, *, host: str = "127.0.0.1", port: int = 0,
-              dev_token: str | None = None, generate_library: bool = True) -> "LocalService":
+              dev_token: str | None = None, generate_library: bool = True) -> LocalService:
         owns = data_dir is None
         data_dir = Path(tempfile.mkdtemp(prefix="workbench-")) if owns else Path(data_dir)
         backend = Backend(data_dir, dev_token=dev_token, generate_library=generate_library)

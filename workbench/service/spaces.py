@@ -167,7 +167,7 @@ class Spaces:
             raise
         return self.keep(incoming)
 
-    def receive(self, sid: str, filename: Any) -> "Incoming":
+    def receive(self, sid: str, filename: Any) -> Incoming:
         """Check that ``sid`` takes an upload named ``filename`` (404, 409 or 400, before any byte is read)
         and open a temporary file in its folder for the body; :meth:`keep` puts it in place."""
         row = self.row(None, sid)
@@ -178,7 +178,7 @@ class Spaces:
             raise ServiceError(409, "space_template_ended", f"The template is {row['state']}; it takes no more uploads.")
         return Incoming(self.dir / sid, filename)
 
-    def keep(self, incoming: "Incoming") -> dict:
+    def keep(self, incoming: Incoming) -> dict:
         """Put a completely written upload in place of the template's file (a rename: the last good file
         stays whole until then), and forget the one before."""
         sid = incoming.folder.name

@@ -13,9 +13,10 @@ import io
 import json
 import re
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 from workbench import options as opts
 from workbench.service.bodies import check_nesting, decode_json
@@ -43,7 +44,7 @@ def _payload_text(payload: dict) -> str:
 
 
 def iso_ms(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+    return datetime.fromtimestamp(ms / 1000, tz=UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
 
 
 def parse_time(name: str, value: str | None) -> int | None:
@@ -81,7 +82,7 @@ class TrackingStore:
 
     def ingest(self, viewer_token: str, body: Any) -> tuple[int, dict]:
         """(status, data) for a batch body (decoded, or JSON bytes); raises ServiceError for a request-level fault."""
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         result = self.check(body, now)
         return self.store_many([(viewer_token, result, now)])[0]
 
@@ -96,7 +97,7 @@ class TrackingStore:
         >>> store.precheck(b'{"sessionId": "s", "events": [{"key": "heartbeat", "payload": {"visible": true}}]}').result.status
         200
         """
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         try:
             return Checked(now, self.check(body, now))
         except ServiceError as e:
@@ -137,7 +138,7 @@ class TrackingStore:
                 if events:
                     c.execute(INSERT + (", " + _ROW) * (len(events) - 1), params)
                 stored.append(c.total_changes - before)
-        return [(result.status, result.summary(len(result.accepted) - n)) for (_, result, _), n in zip(batches, stored)]
+        return [(result.status, result.summary(len(result.accepted) - n)) for (_, result, _), n in zip(batches, stored, strict=True)]
 
     def count(self, viewer_token: str | None = None) -> int:
         if viewer_token is None:

@@ -22,13 +22,12 @@ from workbench.files import NotOurs, link_on_the_way, read_inside
 from workbench.service.accounts import Accounts
 from workbench.service.db import Database
 from workbench.service.errors import ServiceError
-from workbench.service.log import log
 from workbench.service.faults import Faults
 from workbench.service.jobs import JobFailed, JobLimits, JobRunner
+from workbench.service.log import log
 from workbench.service.spaces import Spaces
 from workbench.service.spec import UPLOAD_LIMIT
 from workbench.service.storage import now_ms, write_atomic
-
 
 VIEWER_FIELDS = ("kind", "account", "seed", "spaceTemplateId")
 # The largest output file served back (a bundle holds its space's scene, at most an upload's size).

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from workbench.options import json_type, utf8_problem
 
@@ -114,8 +115,9 @@ class Number(Kind):
         return check
 
     def msgspec_type(self, f, string_bound):
-        import msgspec
         from typing import Annotated, Union
+
+        import msgspec
 
         M, lo = msgspec.Meta, f.minimum
         as_int = Annotated[int, M(ge=math.ceil(lo) if lo is not None else -INT_BOUND, le=INT_BOUND)]
@@ -192,8 +194,9 @@ class Text(Kind):
         return lambda v: f"must be a string, got {type_name(v)}" if not isinstance(v, str) else utf8_problem(v)
 
     def msgspec_type(self, f, string_bound):
-        import msgspec
         from typing import Annotated
+
+        import msgspec
 
         return Annotated[str, msgspec.Meta(max_length=string_bound)]
 

@@ -32,8 +32,9 @@ import contextlib
 import functools
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -62,7 +63,7 @@ def _day_slices(table: pa.Table):
     ms = table.column("timestamp").cast(pa.int64()).to_numpy()
     day = ms // _MS_PER_DAY
     bounds = np.flatnonzero(np.r_[True, day[1:] != day[:-1], True])
-    for lo, hi in zip(bounds[:-1], bounds[1:]):
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
         date = np.datetime_as_string(np.datetime64(int(day[lo]), "D"))
         yield date, table.slice(int(lo), int(hi - lo))
 
@@ -159,10 +160,10 @@ def synth_table(df) -> pa.Table:
         rows = np.flatnonzero(present)
         names = [c[len("payload."):] for c in rest]
         values = [df[c].to_numpy(dtype=object)[rows] for c in rest]
-        for i, vals in zip(rows, zip(*values)):
+        for i, vals in zip(rows, zip(*values, strict=True), strict=True):
             # numbers drawn as floats (qty) are whole: write them as JSON integers, as a sender would
             obj = {n: (int(v) if isinstance(v, float) and v.is_integer() else v)
-                   for n, v in zip(names, vals) if not pd.isna(v)}
+                   for n, v in zip(names, vals, strict=True) if not pd.isna(v)}
             text[i] = json.dumps(obj, separators=(",", ":"), sort_keys=True)
     cols["payload"] = pa.array(text, type=pa.string())
     return to_table(cols)
@@ -188,9 +189,9 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
     >>> json.loads((lake / "_workbench_lake.json").read_text())["session_buckets"]
     True
     """
-    from .synth import _draw, _hex_ids, experiment_ms
-
     import pandas as pd
+
+    from .synth import _draw, _hex_ids, experiment_ms
 
     if n_events < 0:
         raise ValueError("write_synth_lake: n_events must be >= 0")
@@ -267,7 +268,7 @@ class LakeWriter:
         key = key[order]
         table = table.take(pa.array(order))
         bounds = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True])
-        for lo, hi in zip(bounds[:-1], bounds[1:]):
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
             d, b = divmod(int(key[lo]), self.buckets)
             date = np.datetime_as_string(np.datetime64(d, "D"))
             self._pending.setdefault((date, b), []).append(table.slice(int(lo), int(hi - lo)))

@@ -18,12 +18,12 @@ read, another source) gives None, and the question reads it whole.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pyarrow as pa
 
-from .lake import _BUCKETS, _meta, _read_file, _bucket_frame
+from .lake import _BUCKETS, _bucket_frame, _meta, _read_file
 
 __all__ = ["narrowed", "frame_of", "lake_items", "bucket", "picked", "whole", "selected"]
 
@@ -261,7 +261,7 @@ def frame_of(table: pa.Table, unique: bool = False):
 
     table = table.unify_dictionaries()
     out = {}
-    for name, column in zip(table.column_names, table.columns):
+    for name, column in zip(table.column_names, table.columns, strict=True):
         if not pa.types.is_dictionary(column.type) or not column.num_chunks:
             out[name] = column.to_pandas()
             continue

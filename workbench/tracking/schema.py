@@ -46,7 +46,8 @@ the files.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import pyarrow as pa
 
@@ -114,7 +115,7 @@ def to_table(columns: Mapping[str, Any]) -> pa.Table:
             arrays.append(None)
     if n is None:
         n = 0
-    arrays = [a if a is not None else pa.nulls(n, f.type) for a, f in zip(arrays, SCHEMA)]
+    arrays = [a if a is not None else pa.nulls(n, f.type) for a, f in zip(arrays, SCHEMA, strict=True)]
     return pa.Table.from_arrays(arrays, schema=SCHEMA)
 
 

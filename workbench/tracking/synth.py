@@ -332,7 +332,7 @@ def _join_ids(session_ids: np.ndarray, session_code: np.ndarray, seq: np.ndarray
         import pyarrow as pa
         import pyarrow.compute as pc
     except ImportError:
-        return [f"{s}-{n}" for s, n in zip(session_ids[session_code], seq.tolist())]
+        return [f"{s}-{n}" for s, n in zip(session_ids[session_code], seq.tolist(), strict=True)]
     joined = pc.binary_join_element_wise(pa.array(session_ids.tolist(), pa.string()).take(pa.array(session_code)),
                                          pc.cast(pa.array(seq), pa.string()), "-")
     return pd.Series(joined, dtype="str").array  # zero-copy, unlike pd.array(joined)
@@ -507,9 +507,9 @@ def _payload_dicts(keys: np.ndarray, fields: dict[str, np.ndarray]) -> np.ndarra
             out[rows] = [{} for _ in range(len(rows))]
         elif key == "viewer_loaded":
             # device and referrer are optional: leave them out rather than send null
-            out[rows] = [{k: v for k, v in zip(names, vals) if v is not None} for vals in zip(*values)]
+            out[rows] = [{k: v for k, v in zip(names, vals, strict=True) if v is not None} for vals in zip(*values, strict=True)]
         else:
-            out[rows] = [dict(zip(names, vals)) for vals in zip(*values)]
+            out[rows] = [dict(zip(names, vals, strict=True)) for vals in zip(*values, strict=True)]
     return out
 
 
@@ -534,7 +534,7 @@ def to_records(df: pd.DataFrame) -> list[dict[str, Any]]:
     groups: dict[tuple, list] = {}
     ids = df["id"].tolist() if "id" in df.columns else [None] * len(df)
     for viewer, session, key, ts, payload, eid in zip(df["viewerToken"].tolist(), df["sessionId"].tolist(),
-                                                      df["key"].tolist(), stamps, payloads, ids):
+                                                      df["key"].tolist(), stamps, payloads, ids, strict=True):
         event = {"key": key, "payload": payload, "timestamp": ts}
         if eid is not None and eid == eid:
             event["id"] = eid
@@ -545,10 +545,10 @@ def to_records(df: pd.DataFrame) -> list[dict[str, Any]]:
 def _payloads_from_flat(df: pd.DataFrame) -> list[dict]:
     cols = [c for c in df.columns if c.startswith("payload.")]
     out = []
-    for key, *values in zip(df["key"].tolist(), *[df[c].tolist() for c in cols]):
+    for key, *values in zip(df["key"].tolist(), *[df[c].tolist() for c in cols], strict=True):
         wanted = _FIELDS.get(key)
         p = {}
-        for c, v in zip(cols, values):
+        for c, v in zip(cols, values, strict=True):
             name = c[len("payload."):]
             if (wanted is None or name in wanted) and not pd.isna(v):
                 p[name] = int(v) if name in ("durationMs", "qty") else v
@@ -577,7 +577,7 @@ def write_events(path: str | os.PathLike, n_events: int, seed: int = 0, **kw) ->
         ms = pd.DatetimeIndex(df["timestamp"]).as_unit("ns").asi8 // 1_000_000
         with open(path, "w", encoding="utf-8") as fh:
             for viewer, session, key, t, payload, eid in zip(df["viewerToken"].tolist(), df["sessionId"].tolist(),
-                                                           df["key"].tolist(), ms.tolist(), df["payload"], df["id"]):
+                                                           df["key"].tolist(), ms.tolist(), df["payload"], df["id"], strict=True):
                 fh.write(json.dumps({"viewerToken": viewer, "sessionId": session, "key": key, "timestamp": t,
                                      "payload": payload, "id": eid}, separators=(",", ":")) + "\n")
     else:

@@ -14,15 +14,21 @@ The viewer's names load on first use: anywidget is imported with the first viewe
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from .explorers import ModelExplorer, PreviewExplorer, preview_options_from
+
+if TYPE_CHECKING:
+    # What a type checker and an editor see: the names __getattr__ loads on first use, with their types.
+    from .comparison import AvatarComparison
+    from .viewer import AvatarViewer
 
 _LAZY = {"AvatarViewer": ".viewer", "AvatarComparison": ".comparison"}
 
 __all__ = ["AvatarViewer", "AvatarComparison", "ModelExplorer", "PreviewExplorer", "preview_options_from"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(_LAZY[name], __name__), name)

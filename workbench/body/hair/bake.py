@@ -27,9 +27,9 @@ from numba import njit
 from ..lod import Piece, merge
 from ..mesh import BodyMesh, vertex_normals
 from . import cards
+from .canon import fitted
 from .head import Head, dressed, head_of, per_body
 from .scalp import shell
-from .canon import fitted
 from .texture import pattern
 
 SIZE = 512

@@ -68,8 +68,8 @@ def _bind(s: Strands, head: Head, marks: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def _make(style: str, lod: int) -> dict[str, np.ndarray]:
-    from ..mesh import body_mesh
     from ...options import normalize_avatar_settings
+    from ..mesh import body_mesh
     from . import cards
     from .styles import groom
 

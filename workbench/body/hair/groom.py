@@ -96,7 +96,7 @@ class Strands:
     taper: float = 0.45
     across: np.ndarray | None = None
 
-    def take(self, keep: np.ndarray) -> "Strands":
+    def take(self, keep: np.ndarray) -> Strands:
         return Strands(self.pts[keep], self.nrm[keep], self.hanging[keep], self.width[keep], self.column[keep],
                        self.taper, None if self.across is None else self.across[keep])
 

@@ -53,7 +53,7 @@ def with_lash_uvs(mesh: BodyMesh, p: Piece) -> Piece:
         # Round the eye in the face's plane: from the inner corner (towards the nose) to the outer one.
         # Python's atan2 (the C library's, correctly rounded) rather than numpy's: numpy's float32 arctan2 is
         # vectorised differently with and without AVX-512 and gave other bits on other machines (issue 45, item 6).
-        angle = np.array([math.atan2(y, x) for y, x in zip(rel[:, 1].tolist(), (rel[:, 0] * side).tolist())])
+        angle = np.array([math.atan2(y, x) for y, x in zip(rel[:, 1].tolist(), (rel[:, 0] * side).tolist(), strict=True)])
         angle = angle if upper else -angle
         u = (np.pi - angle) / np.pi if upper else (np.pi - angle) / np.pi
         u = (u - u.min()) / max(float(np.ptp(u)), 1e-9)

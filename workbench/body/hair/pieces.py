@@ -29,10 +29,10 @@ from ..lod import Piece, merge
 from ..mesh import BodyMesh
 from . import cards
 from .bake import baked, hair_head
+from .canon import fitted
 from .head import smoothstep
 from .occlusion import shade
 from .scalp import shell, split
-from .canon import fitted
 from .styles import DEPTH, STYLES
 from .texture import V_END
 

@@ -35,11 +35,8 @@ import numpy as np
 
 from ..mesh import BodyMesh
 from . import coils
-from .groom import (LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, grow, hairline_limit, scalp_roots,
-                    tangent)
+from .groom import LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, grow, hairline_limit, scalp_roots, tangent
 from .head import Head, directions, head_of, smoothstep
-
-
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
 ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}

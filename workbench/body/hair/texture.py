@@ -122,7 +122,7 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     _strand(a, lit, v, np.full(rows, mid), core, 1.0, np.full(rows, 0.6 * tone))
     # The strands: more near the middle; the farther from it, the sooner a strand ends; all gather in
     # a little towards the middle as they near the clump's tip.
-    for k in range(64):
+    for _k in range(64):
         side = rng.uniform(-1, 1)
         side = np.sign(side) * abs(side) ** 1.15
         longest = 1.0 - spread[0] * abs(side) ** 1.5

@@ -111,7 +111,7 @@ def refine(n: int, faces: np.ndarray, marked: np.ndarray):
     hit = np.isin(key, split_keys)
     mid[hit] = n + np.searchsorted(split_keys, key[hit])
     out = []
-    for f, m in zip(faces, mid):
+    for f, m in zip(faces, mid, strict=True):
         a, b, c = f
         ab, bc, ca = m
         count = (m >= 0).sum()

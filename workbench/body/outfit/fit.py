@@ -23,8 +23,19 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..mesh import BodyMesh, vertex_normals
-from .drape import (Frame, along_rims, bridge, clear_of_the_skin, hang, membrane, sample, smoothstep, snug, support,
-                    untangle)
+from .drape import (
+    Frame,
+    along_rims,
+    bridge,
+    clear_of_the_skin,
+    hang,
+    membrane,
+    sample,
+    smoothstep,
+    snug,
+    support,
+    untangle,
+)
 from .styles import Drape, Style, landmarks
 
 __all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach", "smooth_rims"]
@@ -276,7 +287,7 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
         disp += _seat_and_fly(p + disp, n0, skin, hips, e["crotch"], style.lift + style.torso.ease)
     if style.legs is not None:
         below = 1 - smoothstep(e["crotch"] - 0.04, e["crotch"], y)
-        for k, side in zip(LEGS, SIDES):
+        for k, side in zip(LEGS, SIDES, strict=True):
             up, foot = sk.pos(side + "UpLeg").astype(np.float64), sk.pos(side + "Foot").astype(np.float64)
             frame = Frame(up, foot - up, [0.0, 0.0, 1.0])
             s0 = (up[1] - e["crotch"]) / -frame.along[1]
@@ -287,7 +298,7 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
             on_side = (p0[:, 0] - hips[0]) * (1 if side == "Left" else -1) > 0
             disp += _push(frame, surface, s0, 0.02, style.legs, p, below * on_side, style.lift, held)
     if style.arms is not None:
-        for k, side in zip(ARMS, SIDES):
+        for k, side in zip(ARMS, SIDES, strict=True):
             arm, hand = sk.pos(side + "Arm").astype(np.float64), sk.pos(side + "Hand").astype(np.float64)
             frame = Frame(arm, hand - arm, [0.0, 0.0, 1.0])
             surface = _ring_surface(frame, skin[part == k], 0.0, float(np.linalg.norm(hand - arm)), 0.015, 32,

@@ -24,10 +24,10 @@ import scipy.sparse as sp
 
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
-from .fit import base_points, fitted
 from . import shoes
 from .drape import clear_of_the_skin
 from .edges import finished
+from .fit import base_points, fitted
 from .hood import worn
 from .pattern import HOOD_EASE, pattern
 from .styles import STYLES

@@ -30,18 +30,18 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
+from ...skeleton import JOINT_NAMES
 from .. import keep
 from ..compile import top_four
 from ..mesh import BodyMesh, body_mesh, vertex_normals
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
 from .edges import RINGS, facing_binding, finished, rolls
-from .shoes import UPPER
-from .fit import ARMS, LEGS, fitted, base_points, gathered
+from .fit import ARMS, LEGS, base_points, fitted, gathered
 from .hood import _nearest_on, hood, hood_ring, worn
+from .shoes import UPPER
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
-from ...skeleton import JOINT_NAMES
 
 __all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "pattern", "reference", "region_of_joints"]
 
@@ -277,7 +277,7 @@ def _build(name: str) -> dict[str, np.ndarray]:
         pieces = np.unique(vertex_piece)
         packed, scale = pack([uv_m[vertex_piece == k] for k in pieces])
         uv = np.zeros_like(uv_m)
-        for k, q_uv in zip(pieces, packed):
+        for k, q_uv in zip(pieces, packed, strict=True):
             uv[vertex_piece == k] = q_uv
     n = len(panel["rim"])
     # The finished edges' rolls (workbench.body.outfit.edges): on the panel's rims, not the hood's.

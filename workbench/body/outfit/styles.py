@@ -21,8 +21,8 @@ a distance out along the arm, the neckline a line round the base of the neck) an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 

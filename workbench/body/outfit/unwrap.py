@@ -138,7 +138,7 @@ def pack(islands_uv: list[np.ndarray]) -> tuple[list[np.ndarray], float]:
     if not all(np.isfinite(q).all() for q in islands_uv):
         raise ValueError("pack: an island's UVs are not finite")
     lo = [q.min(0) for q in islands_uv]
-    size = [q.max(0) - l + 2 * GUTTER for q, l in zip(islands_uv, lo)]
+    size = [q.max(0) - l + 2 * GUTTER for q, l in zip(islands_uv, lo, strict=True)]
     order = sorted(range(len(size)), key=lambda i: (-size[i][1], -size[i][0], i))
     side = max(np.sqrt(sum(w * h for w, h in size)), max(max(w, h) for w, h in size))
     while True:
@@ -153,5 +153,5 @@ def pack(islands_uv: list[np.ndarray]) -> tuple[list[np.ndarray], float]:
         if y + shelf <= side and all(spot[i][0] + size[i][0] <= side for i in order):
             break
         side *= 1.02
-    out = [(q - l + np.array(spot[i]) + GUTTER) / side for i, (q, l) in enumerate(zip(islands_uv, lo))]
+    out = [(q - l + np.array(spot[i]) + GUTTER) / side for i, (q, l) in enumerate(zip(islands_uv, lo, strict=True))]
     return out, float(side)

@@ -90,7 +90,7 @@ def compare_cell(saved_cell: dict, new_outputs: list, tolerance: Tolerance, out_
     if len(saved) != len(new):
         return [Mismatch(f"the cell showed {len(new)} image/png output(s), the saved notebook has {len(saved)}")]
     found = []
-    for n, (expected, actual) in enumerate(zip(saved, new), 1):
+    for n, (expected, actual) in enumerate(zip(saved, new, strict=True), 1):
         diff = compare_png(expected, actual, tolerance=tolerance)
         if diff.passed:
             continue

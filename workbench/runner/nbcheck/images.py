@@ -51,7 +51,7 @@ class Tolerance:
         if self.max_fraction > 1:
             raise ValueError(f"image tolerance: max_fraction is a share of pixels, 0 to 1, got {self.max_fraction!r}")
 
-    def with_(self, **changes: Any) -> "Tolerance":
+    def with_(self, **changes: Any) -> Tolerance:
         """A copy with some fields changed (None leaves a field as it is); unknown names are refused."""
         unknown = set(changes) - {f.name for f in fields(self)}
         if unknown:
@@ -128,7 +128,7 @@ class ImageDiff:
         width = sum(p.width for p in panels) + gap * (len(panels) - 1)
         out = Image.new("RGB", (width, head + max(p.height for p in panels)), (255, 255, 255))
         draw, x = ImageDraw.Draw(out), 0
-        for panel, label in zip(panels, labels):
+        for panel, label in zip(panels, labels, strict=True):
             out.paste(panel, (x, head))
             draw.text((x + 2, 2), label, fill=(0, 0, 0))
             x += panel.width + gap

@@ -14,7 +14,8 @@ here is the one papermill would run.
 from __future__ import annotations
 
 import ast
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 __all__ = ["parse_params", "declared", "inject", "ParameterError"]
 

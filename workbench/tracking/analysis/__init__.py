@@ -64,8 +64,18 @@ from .lifecycle import lifecycle
 from .loading import events_frame, read_events
 from .metrics import events_over_time, load_times, rank, viewer_kpis
 from .paths import paths, transitions
-from .plots import (plot_correlation, plot_events_over_time, plot_funnel, plot_lifecycle, plot_load_times, plot_paths,
-                    plot_rank, plot_retention, plot_stickiness, plot_variants)
+from .plots import (
+                    plot_correlation,
+                    plot_events_over_time,
+                    plot_funnel,
+                    plot_lifecycle,
+                    plot_load_times,
+                    plot_paths,
+                    plot_rank,
+                    plot_retention,
+                    plot_stickiness,
+                    plot_variants,
+)
 from .retention import retention, retention_curve
 from .sessions import dwell_times, sessionize
 from .stickiness import stickiness

@@ -21,7 +21,7 @@ millisecond).
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -55,7 +55,7 @@ def _table(partial: pd.DataFrame, steps: list[str], qs: list[float]) -> pd.DataF
         n = int(counts.sum())
         row = {"step": steps[j] if j < m else ALL_STEPS, "from_step": steps[j - 1] if j < m else steps[0],
                "groups": n, "mean_s": float(values @ counts) / n / 1e9 if n else np.nan}
-        for q, v in zip(qs, quantiles_from_counts(values, counts, qs)):
+        for q, v in zip(qs, quantiles_from_counts(values, counts, qs), strict=True):
             row[f"{pct_name(q)}_s"] = v / 1e9
         row["min_s"] = values[counts > 0].min() / 1e9 if n else np.nan
         row["max_s"] = values[counts > 0].max() / 1e9 if n else np.nan

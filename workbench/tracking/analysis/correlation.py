@@ -41,13 +41,12 @@ odds ratio, highest first (ties by kind, name and value).
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from .common import (as_text, check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs,
-                     warn_unseen)
+from .common import as_text, check_columns, check_event_keys, codes, payload_field, step_list, unique_pairs, warn_unseen
 from .dispatch import columns_of, field_columns, pandas_or_dask, partials
 from .funnels import _found, _options
 from .times import NAT, duration
@@ -142,12 +141,12 @@ def _table(partial: pd.DataFrame, level: float, properties, columns, definition:
     prior = 1.0 if definition == "posthog" else 0.0
     with warnings.catch_warnings():  # a table with an empty margin has no test: NaN, not a warning
         warnings.simplefilter("ignore", RuntimeWarning)
-        for row in zip(a, b, c, d):
+        for row in zip(a, b, c, d, strict=True):
             table = Table2x2(np.array([[row[0], row[1]], [row[2], row[3]]], dtype=float) + prior,
                              shift_zeros=definition == "table2x2")
             low, high = table.oddsratio_confint(alpha=1 - level)
             stats.append((table.oddsratio, low, high, table.oddsratio_pvalue()))
-    odds, low, high, p = (np.array(x, dtype=float) for x in zip(*stats))
+    odds, low, high, p = (np.array(x, dtype=float) for x in zip(*stats, strict=True))
     success = odds > 1 if definition == "posthog" else odds >= 1
     out = pd.DataFrame({"kind": body["kind"], "name": body["name"], "value": body["value"], "success_with": a,
                         "failure_with": b, "success_without": c, "failure_without": d, "odds_ratio": odds,

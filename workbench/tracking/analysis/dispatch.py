@@ -56,7 +56,8 @@ import contextlib
 import functools
 import os
 import threading
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar, cast
 
 import pandas as pd
 
@@ -74,21 +75,24 @@ def is_dask(df: Any) -> bool:
     return type(df).__module__.startswith("dask")
 
 
-def pandas_or_dask(dask_version: Callable) -> Callable:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def pandas_or_dask(dask_version: Callable[..., Any]) -> Callable[[F], F]:
     """Decorator: the function answers for pandas frames, ``dask_version`` (same arguments) for Dask ones,
     computed where :func:`~workbench.tracking.cluster.get_client` says for a frame of that many rows (a lake
     that fits in memory on this process's threads, no worker processes)."""
-    def decorate(pandas_version: Callable) -> Callable:
+    def decorate(pandas_version: F) -> F:
         @functools.wraps(pandas_version)
-        def question(df, *args, **kwargs):
+        def question(df: Any, *args: Any, **kwargs: Any) -> Any:
             if is_dask(df):
                 if kwargs.get("client") is None:
                     kwargs["client"] = get_client(rows=rows_of(df))
                 return dask_version(df, *args, **kwargs)
             return pandas_version(df, *args, **kwargs)
 
-        question.dask_version = dask_version
-        return question
+        question.dask_version = dask_version  # type: ignore[attr-defined]  # a function's attribute
+        return cast(F, question)  # the same signature: a type checker sees pandas_version's
 
     return decorate
 

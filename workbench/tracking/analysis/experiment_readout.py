@@ -19,8 +19,16 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .experiment_stats import (COLUMNS, SRM_ALPHA, estimates, merge, sample_ratio, satterthwaite,
-                               sequential_multiplier, sequential_p)
+from .experiment_stats import (
+    COLUMNS,
+    SRM_ALPHA,
+    estimates,
+    merge,
+    sample_ratio,
+    satterthwaite,
+    sequential_multiplier,
+    sequential_p,
+)
 
 __all__ = ["readout", "DRAWS", "value_columns"]
 
@@ -79,8 +87,8 @@ def readout(partial: pd.DataFrame, opts: dict, baseline) -> pd.DataFrame:
     out["srm_p_value"] = srm = sample_ratio(units, shares)
     notes = [["baseline"] if v == baseline else [] for v in variants]
     if srm < SRM_ALPHA:
-        warnings.warn(f"compare_variants: sample ratio mismatch: units {dict(zip(variants, units.tolist()))} against "
-                      f"expected shares {dict(zip(variants, shares.round(4).tolist()))} (chi-square p = {srm:.2g} < "
+        warnings.warn(f"compare_variants: sample ratio mismatch: units {dict(zip(variants, units.tolist(), strict=True))} against "
+                      f"expected shares {dict(zip(variants, shares.round(4).tolist(), strict=True))} (chi-square p = {srm:.2g} < "
                       f"{SRM_ALPHA}); the split is broken: do not trust the differences until it is explained",
                       UserWarning, stacklevel=4)
         notes = [n + ["sample ratio mismatch"] for n in notes]
@@ -205,7 +213,7 @@ def _bayes(out: pd.DataFrame, b: int, level: float) -> None:
     alpha = 1 - level
     n, x = out["units"].to_numpy(np.int64), out["conversions"].to_numpy(np.int64)
     rng = np.random.default_rng(0)
-    draws = [rng.beta(1 + xi, 1 + ni - xi, size=DRAWS) for ni, xi in zip(n, x)]
+    draws = [rng.beta(1 + xi, 1 + ni - xi, size=DRAWS) for ni, xi in zip(n, x, strict=True)]
     for i in range(len(out)):
         if not n[i]:
             continue

@@ -68,10 +68,10 @@ import pandas as pd
 
 from ..catalog import CATALOG
 from .common import as_text, check_columns, check_event_keys, codes, first_events, payload_field, tie_order
-from .times import NAT, ms_floor, ns
 from .dispatch import columns_of, field_columns, pandas_or_dask, partials
-from .experiment_stats import COLUMNS, moments
 from .experiment_readout import readout
+from .experiment_stats import COLUMNS, moments
+from .times import NAT, ms_floor, ns
 
 __all__ = ["compare_variants", "INTERVALS", "METRICS"]
 

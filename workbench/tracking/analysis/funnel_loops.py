@@ -33,6 +33,7 @@ same millisecond).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,7 +121,7 @@ def _with_exact(fast: Chains, g, t, k, new_run, steps, within_ns, order, exclude
     if not len(tied_groups):
         return fast
     group_first = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    bounds = dict(zip(g[group_first].tolist(), zip(group_first.tolist(), np.r_[group_first[1:], len(g)].tolist())))
+    bounds = dict(zip(g[group_first].tolist(), zip(group_first.tolist(), np.r_[group_first[1:], len(g)].tolist(), strict=True), strict=True))
     m = len(steps)
     keep = ~np.isin(fast.groups, tied_groups)
     groups, depth, times = [fast.groups[keep]], [fast.depth[keep]], [fast.times[keep]]
@@ -150,11 +151,10 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
     then the earliest times.
     """
     from collections import Counter
-    from functools import lru_cache
 
     m = len(steps)
     first = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
-    held = [Counter(k[a:b].tolist()) for a, b in zip(first, np.r_[first[1:], len(k)])]
+    held = [Counter(k[a:b].tolist()) for a, b in zip(first, np.r_[first[1:], len(k)], strict=True)]
     times = t[first].tolist()
     n_runs = len(held)
     # the first later run holding each step key, and the first later run with an excluded event
@@ -178,8 +178,8 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
             continue
         t0 = times[a]
 
-        @lru_cache(maxsize=None)
-        def go(r, i, j):
+        @functools.cache
+        def go(r, i, j, a=a, t0=t0):   # bound now: a and t0 change with the loop
             """(depth, times of steps j+1..) of the best chain with steps i..j in run r."""
             if j + 1 == m:
                 return (j + 1, ())

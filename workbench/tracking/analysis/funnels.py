@@ -13,16 +13,27 @@ breakdown; :func:`ar_conversion` is the AR funnel per platform. The search itsel
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
-from .common import (as_text, check_columns, check_event_keys, codes, first_events, payload_field, quantiles_from_counts,
-                     step_list, tie_order, unique_pairs, warn_unseen)
-from .times import NAT, duration, ms_ticks
+from .common import (
+    as_text,
+    check_columns,
+    check_event_keys,
+    codes,
+    first_events,
+    payload_field,
+    quantiles_from_counts,
+    step_list,
+    tie_order,
+    unique_pairs,
+    warn_unseen,
+)
 from .dispatch import columns_of, field_columns, gathered, pandas_or_dask, partials
 from .funnel_loops import ORDERS, TIMES, chains, step_times
+from .times import NAT, duration, ms_ticks
 
 __all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
 
@@ -311,7 +322,7 @@ def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionI
     plat = payload_field(req, by)
     first = (pd.DataFrame({"g": req[group].to_numpy(), "t": req[time].to_numpy(), "p": plat.astype(object).to_numpy()})
              .sort_values("t", kind="stable").drop_duplicates("g"))
-    platform_of = dict(zip(first["g"], first["p"].where(first["p"].notna(), "unknown")))
+    platform_of = dict(zip(first["g"], first["p"].where(first["p"].notna(), "unknown"), strict=True))
     sub = df[df[key].isin(AR_STEPS)]
     sub_platform = sub[group].map(platform_of)
     rows = []

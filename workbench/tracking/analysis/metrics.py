@@ -9,7 +9,7 @@ As everywhere in the analysis, a repeated event ``id`` is one event.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd

@@ -17,15 +17,15 @@ without a ``visit`` column is :func:`~.sessions.sessionize` d first with ``gap``
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, step_list, tie_order
-from .times import NAT, ms_ticks
 from .dispatch import columns_of, pandas_or_dask, partials
 from .sessions import sessionize
+from .times import NAT, ms_ticks
 
 __all__ = ["paths", "transitions", "ARROW", "MAX_STEPS"]
 

@@ -106,7 +106,7 @@ def plot_retention(table: pd.DataFrame, ax=None, unit: str = "visitors"):
         ax.plot(x, row, color="#9fb3c8", linewidth=0.8, alpha=0.8)
     curve = retention_curve(table)["rate"].to_numpy()[1:] * 100
     ax.plot(x, curve, color="#1f4e79", linewidth=2.5, marker="o", label="all cohorts")
-    for xi, yi in zip(x, curve):
+    for xi, yi in zip(x, curve, strict=True):
         if not np.isnan(yi):
             ax.annotate(f"{yi:.1f} %", (xi, yi), textcoords="offset points", xytext=(0, 8), ha="center", fontsize=9)
     top = np.nanmax(np.r_[rates.ravel(), curve, 1.0])
@@ -148,7 +148,7 @@ def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
     bottom = 0.0
     for step in range(depth):
         flow: dict[str, float] = {}
-        for s, c in zip(seqs, counts):
+        for s, c in zip(seqs, counts, strict=True):
             if len(s) > step:
                 flow[s[step]] = flow.get(s[step], 0.0) + c
         y = 0.0
@@ -160,7 +160,7 @@ def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
             y += f + gap
         bottom = max(bottom, y)
     # bands: each path from one step's box to the next step's, stacked in path order
-    for s, c in zip(seqs, counts):
+    for s, c in zip(seqs, counts, strict=True):
         for step in range(len(s) - 1):
             a, b = boxes[(step, s[step])], boxes[(step + 1, s[step + 1])]
             y0, y1 = -a["out"], -b["in"]
@@ -261,7 +261,7 @@ def plot_correlation(table: pd.DataFrame, top: int = 8, ax=None):
     rows = rows.iloc[::-1]
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 0.4 * len(rows) + 1.2))
-    labels = [n if k == "event" else f"{n} = {v}" for k, n, v in zip(rows["kind"], rows["name"], rows["value"])]
+    labels = [n if k == "event" else f"{n} = {v}" for k, n, v in zip(rows["kind"], rows["name"], rows["value"], strict=True)]
     y = np.arange(len(rows))
     odds = rows["odds_ratio"].to_numpy(dtype=float)
     ax.barh(y, odds - 1, left=1, color=np.where(odds >= 1, "#5aa469", "#c8553d"), alpha=0.5)
@@ -290,12 +290,12 @@ def plot_variants(readouts: dict[str, pd.DataFrame], ax=None):
     import numpy as np
 
     rows = [(label, v, d, lo, hi) for label, t in readouts.items()
-            for v, d, lo, hi in zip(t["variant"], t["difference"], t["difference_low"], t["difference_high"])
+            for v, d, lo, hi in zip(t["variant"], t["difference"], t["difference_low"], t["difference_high"], strict=True)
             if d == d]
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 0.5 * len(rows) + 1.2))
     y = np.arange(len(rows))[::-1]
-    for yi, (label, v, d, lo, hi) in zip(y, rows):
+    for yi, (_label, _v, d, lo, hi) in zip(y, rows, strict=True):
         ax.errorbar(d, yi, xerr=[[d - lo], [hi - d]], fmt="o", capsize=4, color="#1f4e79")
     ax.set_yticks(y, [f"{label}: {v}" for label, v, *_ in rows])
     ax.axvline(0, color="#c8553d", linewidth=1, linestyle="--")

@@ -41,15 +41,17 @@ at all is refused, naming it.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events
-from .times import NAT, check_tz, duration, ns
-from .times import floor_period as _floor, instant as _instant, wall_clock as _local
 from .dispatch import columns_of, pandas_or_dask, partials
+from .times import NAT, check_tz, duration, ns
+from .times import floor_period as _floor
+from .times import instant as _instant
+from .times import wall_clock as _local
 
 __all__ = ["retention", "retention_curve", "KINDS"]
 
@@ -86,7 +88,7 @@ def _options(df, start_key, return_key, key, period, periods, kind, brackets) ->
         if any(a < 1 or b < a or b > MAX_COLUMNS for a, b in cols):
             raise ValueError(f"retention: brackets: each bracket is (first, last) with 1 <= first <= last <= {MAX_COLUMNS:,}")
         ordered = sorted(cols)
-        overlap = [(x, y) for x, y in zip(ordered, ordered[1:]) if y[0] <= x[1]]
+        overlap = [(x, y) for x, y in zip(ordered, ordered[1:], strict=False) if y[0] <= x[1]]
         if overlap:
             x, y = overlap[0]
             raise ValueError(f"retention: brackets: {x} and {y} overlap; each period belongs to one bracket")
@@ -148,7 +150,7 @@ def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, star
         s = ok & (k[b] == start)
         np.minimum.at(t0, g[b][s], t[b][s])
     n_buffer, cell_buffer = (np.empty(min(len(g), _BLOCK), dtype=np.int64) for _ in range(2))
-    for b, ok in zip(blocks, looked):  # returns: at or after the entity's first start
+    for b, ok in zip(blocks, looked, strict=True):  # returns: at or after the entity's first start
         m = len(g[b])
         n = np.take(t0, g[b], out=n_buffer[:m])  # each event's entity's first start
         ok &= t[b] >= n  # an entity without a start has t0 = never: nothing is after it

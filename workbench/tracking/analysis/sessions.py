@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 from .common import check_columns, codes, first_events, payload_field
-from .times import duration, ns
 from .dispatch import as_dicts, by_group, columns_of, field_columns, pandas_or_dask, remember
+from .times import duration, ns
 
 __all__ = ["sessionize", "dwell_times"]
 

@@ -26,7 +26,8 @@ import pandas as pd
 
 from .common import check_columns
 from .dispatch import columns_of, pandas_or_dask, partials
-from .lifecycle import _options as _event_and_period, active_periods
+from .lifecycle import _options as _event_and_period
+from .lifecycle import active_periods
 from .times import NAT, duration, floor_period, instant
 
 __all__ = ["stickiness"]

@@ -24,8 +24,22 @@ from .canonical import canonical_json
 from .events import check_event
 from .fast import check_batch_json, check_events
 from .payloads import payload_size
-from .table import (BATCH_ERROR_CODES, BATCH_FIELDS, CATALOG, CUSTOM_KEY, EVENT_ERROR_CODES, EVENT_FIELDS, MAX_BODY_BYTES,
-                    MAX_EVENTS, MAX_ID_CHARS, MAX_PAYLOAD_BYTES, MAX_SESSION_ID_CHARS, EventSpec, FieldSpec, catalog_frame)
+from .table import (
+                    BATCH_ERROR_CODES,
+                    BATCH_FIELDS,
+                    CATALOG,
+                    CUSTOM_KEY,
+                    EVENT_ERROR_CODES,
+                    EVENT_FIELDS,
+                    MAX_BODY_BYTES,
+                    MAX_EVENTS,
+                    MAX_ID_CHARS,
+                    MAX_PAYLOAD_BYTES,
+                    MAX_SESSION_ID_CHARS,
+                    EventSpec,
+                    FieldSpec,
+                    catalog_frame,
+)
 
 __all__ = [
     "FieldSpec",

@@ -42,8 +42,9 @@ _DECODERS: _Decoders | None = None
 def decoders() -> _Decoders:
     global _DECODERS
     if _DECODERS is None:
-        import msgspec
         from typing import Annotated, Optional, Union
+
+        import msgspec
 
         M = msgspec.Meta
 

@@ -11,8 +11,9 @@ checks (:mod:`.events`, :mod:`.batches`), so the answer is always theirs.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from workbench.options import text_problem
 

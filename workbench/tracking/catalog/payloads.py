@@ -10,7 +10,8 @@ measure, and what a free-form ``custom.NAME`` payload may hold.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from workbench.options import utf8_problem
 from workbench.tracking.fields import escaped, kind_of, number_problem

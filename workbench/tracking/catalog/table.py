@@ -8,8 +8,8 @@ and their rules, and the limits of a batch. Every check of this package reads it
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 MAX_EVENTS = 100
 MAX_SESSION_ID_CHARS = 128

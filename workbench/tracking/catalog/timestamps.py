@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from workbench.tracking.fields import show as _show
@@ -30,7 +30,7 @@ def now_ms(now: datetime) -> int:
 
 def to_ms(dt: datetime) -> int:
     # Integer arithmetic keeps milliseconds exact where float timestamp() could round.
-    delta = dt - datetime(1970, 1, 1, tzinfo=timezone.utc)
+    delta = dt - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
 
 

@@ -24,7 +24,6 @@ import os
 from collections import OrderedDict
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ..analysis.common import EVENT_COLUMNS, first_events, payload_dict

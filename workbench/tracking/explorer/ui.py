@@ -19,9 +19,8 @@ from typing import Any
 
 import pandas as pd
 
-from .asking import (PERIODS, QUESTIONS, UNITS, USES, WITHIN, Settings, call_of, chart, code_for, columns_for,
-                     normal)
 from ..analysis.dispatch import plain_pages
+from .asking import PERIODS, QUESTIONS, UNITS, USES, WITHIN, Settings, call_of, chart, code_for, columns_for, normal
 from .data import Events
 
 __all__ = ["Explorer", "explore", "KeepKeys"]

@@ -1,0 +1,83 @@
+"""A user's type checker on a script that uses the package: the package ships ``py.typed`` and its public names
+carry their real types (issue 50).
+
+mypy is run in process (``mypy.api``) on a script written to a temporary folder, with no configuration of ours,
+the package found on its search path, as an installed package with ``py.typed`` is found.
+"""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import workbench
+
+mypy_api = pytest.importorskip("mypy.api", reason="mypy comes with the dev extra: pip install -e '.[dev]'")
+
+PACKAGE = Path(workbench.__file__).parent
+
+SCRIPT = '''
+import workbench
+import workbench.tracking
+
+client = workbench.connect()
+registration = client.avatars.register({"gender": "feminine"})
+reveal_type(registration)
+reveal_type(registration.model_id)
+model = client.avatars.model(registration.model_id, lod=1)
+reveal_type(model)
+reveal_type(client.avatars.model(registration.model_id, to_file="m.glb"))
+table = workbench.tracking.funnel(workbench.tracking.events_frame([]), ["viewer_loaded", "ar_requested"])
+reveal_type(table)
+
+
+async def main() -> None:
+    async_client = workbench.connect(asynchronous=True)
+    reveal_type(await async_client.avatars.register({"gender": "masculine"}))
+'''
+
+BROKEN = '''
+import workbench
+
+client = workbench.connect()
+client.avatars.register("feminine")
+client.avatars.model(42)
+workbench.connect().avatars.registr({})
+'''
+
+
+def run_mypy(tmp_path: Path, source: str) -> tuple[str, int]:
+    script = tmp_path / "user_script.py"
+    script.write_text(textwrap.dedent(source), encoding="utf-8")
+    # --config-file= (empty): a user's defaults, not this project's pyproject.toml; --strict as a careful user runs it
+    stdout, stderr, status = mypy_api.run([str(script), "--strict", "--config-file=", "--cache-dir",
+                                           str(tmp_path / "cache"), "--no-error-summary"])
+    assert not stderr, stderr
+    return stdout, status
+
+
+def test_the_package_ships_py_typed():
+    assert (PACKAGE / "py.typed").is_file()
+
+
+def test_a_users_script_sees_the_real_types(tmp_path):
+    out, status = run_mypy(tmp_path, SCRIPT)
+    revealed = [line.split("Revealed type is ", 1)[1].strip('"') for line in out.splitlines() if "Revealed type" in line]
+    assert revealed == [
+        "workbench.client.results.Registration",
+        "str",
+        "workbench.client.results.Model",
+        "pathlib.Path",
+        "pandas.core.frame.DataFrame",
+        "workbench.client.results.Registration",
+    ], out
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert not errors, out
+
+
+def test_a_users_wrong_calls_are_found(tmp_path):
+    out, status = run_mypy(tmp_path, BROKEN)
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1 and len(errors) == 3, out
+    assert '"register" of "Avatars"' in errors[0] and '"model" of "Avatars"' in errors[1], out
+    assert 'has no attribute "registr"' in errors[2], out
