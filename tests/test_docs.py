@@ -86,6 +86,8 @@ def test_every_python_block_runs_as_written(path, tmp_path):
         args += [str(line), first or "", code]
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    # A command a block needs first (`workbench synth`) is the environment's, as in a shell with it activated.
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     run = subprocess.run([sys.executable, "-c", RUNNER, *args], cwd=tmp_path, env=env, capture_output=True,
                          text=True, timeout=900)
     assert run.returncode == 0, f"{path.relative_to(ROOT)}:\n{run.stdout[-2000:]}\n{run.stderr[-4000:]}"
