@@ -42,6 +42,7 @@ at all is refused, naming it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -52,6 +53,10 @@ from .times import NAT, check_tz, duration, ns
 from .times import floor_period as _floor
 from .times import instant as _instant
 from .times import wall_clock as _local
+
+if TYPE_CHECKING:
+
+    from ..cluster import Scheduler
 
 __all__ = ["retention", "retention_curve", "KINDS"]
 
@@ -264,7 +269,7 @@ def _table(partial: pd.DataFrame, p: int, cols, calendar, end_ns, by: str, tz=No
 
 def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: str = "sessionId", period="1D",
                     periods: int = 7, kind: str = "n_day", brackets=None, calendar: bool = False, end=None,
-                    tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+                    tz: str | None = None, key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`retention`: per-partition summaries of whole entities, added up."""
     p, cols = _options(ddf, start_key, return_key, key, period, periods, kind, brackets)
     check_tz(tz, "retention")
@@ -280,7 +285,7 @@ def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: s
 def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None, by: str = "sessionId",
               period: str | pd.Timedelta = "1D", periods: int = 7, kind: str = "n_day",
               brackets: Sequence[tuple[int, int]] | None = None, calendar: bool = False, end=None,
-              tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+              tz: str | None = None, key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """A cohort x period retention table (definitions in the module text above).
 
     ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused); ``periods`` (and a bracket's last
