@@ -23,9 +23,12 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 from workbench.progress import Progress
 
 if TYPE_CHECKING:
-    from workbench.client import AsyncClient, Client
+    import httpx
 
-_started: list = []
+    from workbench.client import AsyncClient, Client
+    from workbench.service.server import LocalService
+
+_started: list[LocalService] = []
 
 
 def _stop_all() -> None:
@@ -58,7 +61,7 @@ def probe_local(base_url: str, timeout: float = 2.0) -> str | None:
 _ENV = {"base_url": "WORKBENCH_BASE_URL", "avatar_base_url": "WORKBENCH_AVATAR_BASE_URL"}
 
 
-def _ask(http, name: str, url: str, named_by: str):
+def _ask(http: httpx.Client, name: str, url: str, named_by: str) -> httpx.Response:
     """``GET url`` (of the half called ``name``); nothing answering there is a TransportError saying so."""
     import httpx
 
@@ -138,16 +141,17 @@ def connect(base_url: str | None = None, avatar_base_url: str | None = None, tok
 
     base = base_url or os.environ.get(ENV_BASE_URL)
     avatar = avatar_base_url or os.environ.get(ENV_AVATAR_BASE_URL)
-    if base or avatar:
+    first = avatar or base
+    if first:
         named_by = "the arguments" if base_url or avatar_base_url else "the environment"
-        with Progress(f"Asking {avatar or base}", total=2, quiet=quiet) as progress:
+        with Progress(f"Asking {first}", total=2, quiet=quiet) as progress:
             cls = _client_class(asynchronous)
             # WORKBENCH_LOCAL_URL=none reaches ClientConfig.resolve, which turns the control API off.
             if not (base and avatar):  # one URL: a dead port there is the news, before the missing other half
                 import httpx
 
                 with httpx.Client(timeout=client_options.get("timeout", 30.0), follow_redirects=False) as http:
-                    _ask(http, "base_url" if base else "avatar_base_url", (base or avatar).rstrip("/"), named_by)
+                    _ask(http, "base_url" if base else "avatar_base_url", first.rstrip("/"), named_by)
             local = client_options.pop("local_url", None) or os.environ.get(ENV_LOCAL_URL) or (probe_local(base) if base else None)
             client = cls(base, avatar, token, local_url=local, **client_options)  # a missing URL fails here, named
             said = check_answers(client.config.base_url, client.config.avatar_base_url, timeout=client.config.timeout,
@@ -174,7 +178,7 @@ def connect(base_url: str | None = None, avatar_base_url: str | None = None, tok
     return client
 
 
-def _client_class(asynchronous: bool):
+def _client_class(asynchronous: bool) -> type[Client] | type[AsyncClient]:
     from workbench.client import AsyncClient, Client
 
     return AsyncClient if asynchronous else Client

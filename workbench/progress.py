@@ -80,16 +80,15 @@ class Progress:
         # wait ends (_Shown), so the cell keeps no trace of it.
         notebook = any(c.__module__ == "tqdm.notebook" for c in tqdm.__mro__)
         with self._lock:
-            self._bar = tqdm(total=self.total, desc=self._desc(), unit=self.unit, unit_scale=self.unit == "B",
-                             unit_divisor=1024 if self.unit == "B" else 1000, leave=False, mininterval=0,
-                             **({"display": False} if notebook else {}))
-            self._bar.start_t -= time.monotonic() - self._began  # its clock counts the whole wait, not from now
-            shown = _Shown(self._bar) if notebook else None
+            bar = self._bar = tqdm(total=self.total, desc=self._desc(), unit=self.unit, unit_scale=self.unit == "B",
+                                   unit_divisor=1024 if self.unit == "B" else 1000, leave=False, mininterval=0,
+                                   **({"display": False} if notebook else {}))
+            bar.start_t -= time.monotonic() - self._began  # its clock counts the whole wait, not from now
+            shown = _Shown(bar) if notebook else None
             self.shown = True
         while True:
             stop = self._done.wait(self.every)
             with self._lock:
-                bar = self._bar
                 if self.total and bar.total != self.total:
                     bar.total = self.total
                 bar.n = min(self.n, self.total) if self.total else self.n

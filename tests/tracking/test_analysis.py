@@ -369,6 +369,22 @@ def test_plots_return_axes():
         assert hasattr(ax, "figure")
 
 
+def test_plots_draw_on_the_axes_of_a_subfigure():
+    """An Axes given may sit in a panel of a figure a person composed (``fig.subfigures``), which has no layout of its
+    own to tighten: the chart is drawn there all the same (it raised AttributeError, found by mypy)."""
+    import matplotlib
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    from workbench.tracking.analysis import plot_funnel
+
+    panel = plt.figure().subfigures(1, 2)[0]
+    ax = panel.subplots()
+    steps = pd.DataFrame({"step": ["interaction_start", "interaction_end_after_a_while"], "count": [4, 1]})
+    assert plot_funnel(steps, ax=ax) is ax and ax.get_ylabel() == "visits reaching the step"
+    plt.close("all")
+
+
 def test_categorical_columns_give_the_same_answers():
     df = frame([("a", "viewer_loaded", 0), ("a", "hotspot_opened", 10), ("b", "viewer_loaded", 0),
                 ("a", "cta_clicked", 50), ("b", "hotspot_opened", 45)])

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Coroutine
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self
 
 import httpx
 
 from workbench.client import _base as B
 from workbench.client import _resources as G
+
+if TYPE_CHECKING:
+    from workbench.client._batches import SendReport
+    from workbench.progress import Progress
 
 
 class AsyncClient(G.ClientCore):
@@ -31,7 +38,7 @@ class AsyncClient(G.ClientCore):
     spaces: G.Spaces[G.Awaiting]
     local: G.Local[G.Awaiting]
 
-    async def _send(self, req: B.Request):
+    async def _send(self, req: B.Request) -> Any:
         with B.waiting(req) as bar:
             attempts = B.Attempts(req, self.config.retry)
             for wait in attempts:
@@ -42,7 +49,8 @@ class AsyncClient(G.ClientCore):
                 attempts.outcome = await self._exchange(req, bar)
             return attempts.value
 
-    async def _exchange(self, req: B.Request, bar):
+    async def _exchange(self, req: B.Request, bar: Progress
+                        ) -> tuple[httpx.Response | None, httpx.TransportError | None]:
         """One attempt: its requests sent and its answer read, as :class:`~workbench.client._base.Exchange` says."""
         with B.Exchange(req, self.config, self._http) as exchange:
             for request in exchange.hops():
@@ -54,7 +62,7 @@ class AsyncClient(G.ClientCore):
                                 exchange.show(bar, resp)
         return exchange.outcome
 
-    def _send_events(self, viewer_token, events, **kw):
+    def _send_events(self, viewer_token: str, events: Any, **kw: Any) -> Coroutine[Any, Any, SendReport]:
         from workbench.client._batches import asend_events
 
         return asend_events(self, viewer_token, events, **kw)
@@ -62,9 +70,10 @@ class AsyncClient(G.ClientCore):
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def __aenter__(self):
+    async def __aenter__(self) -> Self:
         return self
 
-    async def __aexit__(self, *exc):
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
         await self.aclose()
 

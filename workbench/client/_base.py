@@ -21,11 +21,11 @@ import time
 import urllib.parse
 import warnings
 import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from types import MappingProxyType
-from typing import Any
+from types import MappingProxyType, TracebackType
+from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar
 
 import httpx
 
@@ -45,6 +45,11 @@ from workbench.client.errors import (
 )
 from workbench.client.retry import RetryPolicy
 from workbench.tracking import catalog
+
+if TYPE_CHECKING:
+    from workbench.progress import Progress
+
+T = TypeVar("T")
 
 USER_AGENT = f"workbench/{__version__}"
 
@@ -92,7 +97,7 @@ class ClientConfig:
     answer_timeout: float = 300.0
     max_bytes: Mapping[str, int] = field(default_factory=dict)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         unknown = [k for k in self.max_bytes if k not in DEFAULT_MAX_BYTES]
         if unknown:
             raise ConfigurationError(f"Client: max_bytes knows the kinds {', '.join(DEFAULT_MAX_BYTES)}; got {unknown}")
@@ -101,7 +106,8 @@ class ClientConfig:
             raise ConfigurationError(f"Client: answer_timeout must be a finite number of seconds above 0; got {self.answer_timeout}")
 
     @classmethod
-    def resolve(cls, base_url=None, avatar_base_url=None, token=None, local_url=None, **kw) -> ClientConfig:
+    def resolve(cls, base_url: str | None = None, avatar_base_url: str | None = None, token: str | None = None,
+                local_url: str | None = None, **kw: Any) -> ClientConfig:
         """Arguments win over ``WORKBENCH_*`` environment variables; both base URLs are required."""
         base_url = base_url or os.environ.get(ENV_BASE_URL)
         avatar_base_url = avatar_base_url or os.environ.get(ENV_AVATAR_BASE_URL)
@@ -109,9 +115,9 @@ class ClientConfig:
         local_url = local_url or os.environ.get(ENV_LOCAL_URL) or None
         if local_url == "none":
             local_url = None
-        missing = [n for n, v in ((f"base_url (or {ENV_BASE_URL})", base_url),
-                                  (f"avatar_base_url (or {ENV_AVATAR_BASE_URL})", avatar_base_url)) if not v]
-        if missing:
+        if not base_url or not avatar_base_url:
+            missing = [n for n, v in ((f"base_url (or {ENV_BASE_URL})", base_url),
+                                      (f"avatar_base_url (or {ENV_AVATAR_BASE_URL})", avatar_base_url)) if not v]
             raise ConfigurationError(
                 "Client: missing " + " and ".join(missing)
                 + "; pass them, set the environment variables, or call workbench.connect() for a local service")
@@ -133,11 +139,11 @@ class Request:
     method: str
     url: str
     parse: Callable[[httpx.Response], Any]
-    params: dict | None = None
-    headers: dict = field(default_factory=dict)
+    params: dict[str, str] | None = None
+    headers: dict[str, str] = field(default_factory=dict)
     json: Any = None
     content: bytes | str | None = None
-    files: dict | None = None
+    files: dict[str, Any] | None = None
     retry: bool = True
     warned_params: tuple[str, ...] = ()  # unknown query parameters already warned about before sending
     kind: str = "json"  # what the answer holds: its size bound (ClientConfig.max_bytes) and its check
@@ -154,11 +160,11 @@ def _q(segment: str) -> str:
     return urllib.parse.quote(str(segment), safe="")
 
 
-def _auth(cfg: ClientConfig) -> dict:
+def _auth(cfg: ClientConfig) -> dict[str, str]:
     return {"Authorization": f"Bearer {cfg.token}"} if cfg.token else {}
 
 
-def waiting(req: Request):
+def waiting(req: Request) -> Progress:
     """The wait for ``req``'s answer as a person sees it: nothing for 2 s, then a bar saying what is asked
     and, once the answer's body comes, its bytes (:mod:`workbench.progress`); a retry's wait says so.
 
@@ -190,7 +196,7 @@ def _json(resp: httpx.Response) -> Any:
         raise NotPromised("its JSON nests deeper than Python's decoder reads") from None
 
 
-def _data(resp: httpx.Response, *keys: str) -> dict:
+def _data(resp: httpx.Response, *keys: str) -> dict[str, Any]:
     """The answer's data (in the envelope or bare) as an object holding ``keys``, else NotPromised."""
     d = R.envelope_data(_json(resp))
     if not isinstance(d, dict):
@@ -210,7 +216,7 @@ def _binary(resp: httpx.Response, magic: bytes, what: str) -> bytes:
 PART_FILE = "workbench.part_file"  # the response extension that names the part file of a body streamed to disk
 
 
-def _saved(to_file: str | os.PathLike, magic: bytes, what: str) -> Callable[[httpx.Response], Path]:
+def _saved(to_file: str | os.PathLike[str], magic: bytes, what: str) -> Callable[[httpx.Response], Path]:
     """The parser of an answer streamed to ``to_file`` (see :class:`Budget`): the part file, checked by its
     first bytes, renamed to ``to_file``; the path."""
     target = Path(to_file)
@@ -230,7 +236,7 @@ def discard_part(resp: httpx.Response | None) -> None:
         Path(part).unlink(missing_ok=True)
 
 
-def _check(operation: str, fn, *args):
+def _check(operation: str, fn: Callable[..., T], *args: Any) -> T:
     try:
         return fn(*args)
     except opts.InvalidOptions as e:
@@ -249,12 +255,12 @@ def _model_id(operation: str, value: Any) -> str:
     The client adds the suffix itself, so without this an id pasted with it would ask for
     ``ID.glb.glb`` and be told that no such avatar exists.
     """
-    _require_id(operation, "model_id", value)
-    stem, dot, suffix = value.rpartition(".")
-    return stem if dot and stem and suffix.lower() in ("glb", "png") else value
+    model_id = _require_id(operation, "model_id", value)
+    stem, dot, suffix = model_id.rpartition(".")
+    return stem if dot and stem and suffix.lower() in ("glb", "png") else model_id
 
 
-def _extra_params(operation: str, query: dict, params: Mapping[str, Any] | None) -> tuple[str, ...]:
+def _extra_params(operation: str, query: dict[str, str], params: Mapping[str, Any] | None) -> tuple[str, ...]:
     """Add ``params`` (any other query parameters, such as a cache buster) to ``query``; warn once for
     each name the operation does not know (the service ignores those, contract section 14): a typo
     never passes silently. Returns the names warned about."""
@@ -284,11 +290,11 @@ def _query_value(value: Any) -> str:
 # Avatar half
 # --------------------------------------------------------------------------
 
-def build_register(cfg: ClientConfig, settings: dict) -> Request:
+def build_register(cfg: ClientConfig, settings: dict[str, Any]) -> Request:
     """POST {avatar}/avatar: settings are checked here with the service's own rules."""
     _check("avatars.register", opts.normalize_avatar_settings, settings)
 
-    def parse(resp):
+    def parse(resp: httpx.Response) -> R.Registration:
         d = _data(resp, "modelId", "modelUrl", "previewUrl")
         return R.Registration(d["modelId"], d["modelUrl"], d["previewUrl"])
 
@@ -297,8 +303,10 @@ def build_register(cfg: ClientConfig, settings: dict) -> Request:
                    headers=_auth(cfg), json=settings, retry=False)
 
 
-def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, texture_format=None,
-                merge_mesh=None, texture_atlas_size=None, params=None, to_file=None) -> Request:
+def build_model(cfg: ClientConfig, model_id: str, *, lod: int | None = None,
+                animations: str | Sequence[str] | None = None, texture_format: str | None = None,
+                merge_mesh: bool | int | None = None, texture_atlas_size: int | None = None,
+                params: Mapping[str, Any] | None = None, to_file: str | os.PathLike[str] | None = None) -> Request:
     """GET {avatar}/model/:id.glb with the interface's query options, checked first; ``params``: any
     other query parameters (names the operation does not know are sent with a warning); ``to_file``:
     stream the GLB to this file (its path is the result) instead of holding it in memory."""
@@ -311,17 +319,19 @@ def build_model(cfg: ClientConfig, model_id: str, *, lod=None, animations=None, 
     warned = _extra_params("avatars.model", query, params)
     _check("avatars.model", opts.parse_model_options, query)
 
-    def parse(resp):
+    parse: Callable[[httpx.Response], Any]
+
+    def parse_model(resp: httpx.Response) -> R.Model:
         return R.Model(model_id, _binary(resp, b"glTF", "GLB"), query, resp.headers.get("etag"),
                        resp.headers.get("content-type"))
 
-    if to_file is not None:
-        parse = _saved(to_file, b"glTF", "GLB")
+    parse = parse_model if to_file is None else _saved(to_file, b"glTF", "GLB")
     return Request("avatars.model", "GET", f"{cfg.avatar_base_url}/model/{_q(model_id)}.glb", parse, params=query,
-                   warned_params=warned, kind="model", to_file=to_file)
+                   warned_params=warned, kind="model", to_file=Path(to_file) if to_file is not None else None)
 
 
-def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, background=None, params=None) -> Request:
+def build_preview(cfg: ClientConfig, model_id: str, *, size: int | None = None, camera: str | None = None,
+                  background: Sequence[int] | str | None = None, params: Mapping[str, Any] | None = None) -> Request:
     """GET {avatar}/preview/:id.png; ``background`` is (R, G, B) or "R,G,B"; None is transparent;
     ``params``: any other query parameters (names the operation does not know are sent with a warning)."""
     model_id = _model_id("avatars.preview", model_id)
@@ -330,7 +340,7 @@ def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, b
     warned = _extra_params("avatars.preview", query, params)
     _check("avatars.preview", opts.parse_preview_options, query)
 
-    def parse(resp):
+    def parse(resp: httpx.Response) -> R.Preview:
         return R.Preview(model_id, _binary(resp, b"\x89PNG\r\n\x1a\n", "PNG"), query, resp.headers.get("etag"))
 
     return Request("avatars.preview", "GET", f"{cfg.avatar_base_url}/preview/{_q(model_id)}.png", parse, params=query,
@@ -338,7 +348,7 @@ def build_preview(cfg: ClientConfig, model_id: str, *, size=None, camera=None, b
 
 
 def build_animation_list(cfg: ClientConfig) -> Request:
-    def parse(resp):
+    def parse(resp: httpx.Response) -> R.AnimationList:
         d = _data(resp, "masculine", "feminine")
         if not all(isinstance(d[g], list) for g in ("masculine", "feminine")):
             raise NotPromised("masculine and feminine are not lists of names")
@@ -347,12 +357,13 @@ def build_animation_list(cfg: ClientConfig) -> Request:
     return Request("animations.list", "GET", f"{cfg.avatar_base_url}/animations", parse)
 
 
-def build_animation_download(cfg: ClientConfig, gender: str, name: str, to_file=None) -> Request:
+def build_animation_download(cfg: ClientConfig, gender: str, name: str,
+                             to_file: str | os.PathLike[str] | None = None) -> Request:
     _check("animations.download", opts.check_animation_path, gender, name)
-    parse = _saved(to_file, b"glTF", "GLB") if to_file is not None else \
+    parse: Callable[[httpx.Response], Any] = _saved(to_file, b"glTF", "GLB") if to_file is not None else \
         (lambda resp: R.Animation(gender, name, _binary(resp, b"glTF", "GLB")))
     return Request("animations.download", "GET", f"{cfg.avatar_base_url}/animations/{_q(gender)}/{_q(name)}.glb",
-                   parse, kind="model", to_file=to_file)
+                   parse, kind="model", to_file=Path(to_file) if to_file is not None else None)
 
 
 # --------------------------------------------------------------------------
@@ -364,7 +375,7 @@ def build_regenerate(cfg: ClientConfig, viewer_token: str, method: str = "POST",
     in a text/plain body, as ``navigator.sendBeacon`` must (POST only)."""
     _require_id("viewers.regenerate", "viewer_token", viewer_token)
     method = method.upper()
-    problems = []
+    problems: list[opts.Problem] = []
     if method not in ("POST", "PUT"):
         problems.append(opts.Problem("method", "not_allowed", f"must be POST or PUT; got {method!r}"))
     if beacon and method != "POST":
@@ -372,7 +383,7 @@ def build_regenerate(cfg: ClientConfig, viewer_token: str, method: str = "POST",
     if problems:
         raise OptionError("viewers.regenerate", problems)
 
-    def parse(resp):
+    def parse(resp: httpx.Response) -> R.RegenerateJob:
         d = _data(resp, "jobId", "state")
         return R.RegenerateJob(d.get("viewerToken", viewer_token), d.get("kind", ""), d["jobId"],
                                d["state"], tuple(d.get("outputs", ())), resp.status_code)
@@ -387,7 +398,7 @@ def build_regenerate(cfg: ClientConfig, viewer_token: str, method: str = "POST",
 
 def check_batch_request(operation: str, session_id: Any, events: Any) -> None:
     """The request-level rules of a tracking batch (contract section 7), checked before sending."""
-    problems = []
+    problems: list[opts.Problem] = []
     why = catalog.session_id_problem(session_id)
     if why:
         problems.append(opts.Problem("sessionId", "invalid_session_id", why))
@@ -402,7 +413,7 @@ def check_batch_request(operation: str, session_id: Any, events: Any) -> None:
         raise OptionError(operation, problems)
 
 
-def build_tracking_batch(cfg: ClientConfig, viewer_token: str, session_id: str, events: Sequence[dict],
+def build_tracking_batch(cfg: ClientConfig, viewer_token: str, session_id: str, events: Sequence[dict[str, Any]],
                          *, check: bool = True) -> Request:
     """POST {base}/viewers/{token}/tracking-event/batch. ``check=False`` sends even a batch that
     breaks the request-level rules (to see the service's 400)."""
@@ -426,7 +437,7 @@ def build_tracking_batch_body(cfg: ClientConfig, viewer_token: str, body: bytes,
                    progress=False)
 
 
-def _parse_batch_result(resp: httpx.Response):
+def _parse_batch_result(resp: httpx.Response) -> R.BatchResult:
     d = _data(resp, "accepted")
     return R.BatchResult(resp.status_code, int(d.get("accepted", 0)), int(d.get("rejected", 0)),
                          int(d.get("duplicates", 0)), tuple(d.get("errors", ())))
@@ -437,7 +448,7 @@ def build_finish_upload(cfg: ClientConfig, space_template_id: str, *, success: b
     _require_id("spaces.finish_upload", "space_template_id", space_template_id)
     _check("spaces.finish_upload", opts.check_finish_upload, success, message)
 
-    def parse(resp):
+    def parse(resp: httpx.Response) -> R.UploadFinish:
         d = _data(resp, "state")
         return R.UploadFinish(d.get("spaceTemplateId", space_template_id), d["state"], resp.status_code, d)
 
@@ -457,12 +468,12 @@ def _local(cfg: ClientConfig, operation: str) -> str:
     return cfg.local_url
 
 
-def build_local(cfg: ClientConfig, operation: str, method: str, path: str, *, json=None, params=None,
-                content=None, raw: bool = False, retry: bool = True, kind: str = "json") -> Request:
+def build_local(cfg: ClientConfig, operation: str, method: str, path: str, *, json: Any = None,
+                params: dict[str, str] | None = None, content: bytes | str | None = None, raw: bool = False, retry: bool = True, kind: str = "json") -> Request:
     """A call of the ``/_local`` control API; its answer's ``data`` (or bytes when ``raw``)."""
     url = _local(cfg, f"local.{operation}") + path
 
-    def parse(resp):
+    def parse(resp: httpx.Response) -> Any:
         if raw:
             return resp.content
         return R.envelope_data(_json(resp))
@@ -475,7 +486,8 @@ def build_local(cfg: ClientConfig, operation: str, method: str, path: str, *, js
 # What to do with an answer: shared by the sync and async senders
 # --------------------------------------------------------------------------
 
-def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response | None, exc: Exception | None):
+def decide(req: Request, policy: RetryPolicy, attempt: int, resp: httpx.Response | None, exc: Exception | None
+           ) -> tuple[Literal["done"], Any] | tuple[Literal["retry"], float] | tuple[Literal["raise"], Exception]:
     """Return ("done", value), ("retry", seconds) or ("raise", exception)."""
     if resp is not None:
         # "a, b; total=N": the service names the first few of N ignored names
@@ -523,20 +535,21 @@ class Attempts:
         self.outcome: tuple[httpx.Response | None, Exception | None] = (None, None)
         self.value: Any = None
 
-    def __iter__(self):
-        wait, attempt = None, 0
+    def __iter__(self) -> Iterator[float | None]:
+        wait: float | None = None
+        attempt = 0
         while True:
             yield wait
-            action, result = decide(self.req, self.policy, attempt, *self.outcome)
-            if action == "done":
-                self.value = result
+            decision = decide(self.req, self.policy, attempt, *self.outcome)
+            if decision[0] == "done":
+                self.value = decision[1]
                 return
-            if action == "raise":
-                raise result
-            wait, attempt = result, attempt + 1
+            if decision[0] == "raise":
+                raise decision[1]
+            wait, attempt = decision[1], attempt + 1
 
 
-def request_kwargs(req: Request) -> dict:
+def request_kwargs(req: Request) -> dict[str, Any]:
     kw: dict[str, Any] = {"headers": req.headers}
     if req.params:
         kw["params"] = req.params
@@ -549,13 +562,14 @@ def request_kwargs(req: Request) -> dict:
     return kw
 
 
-def with_config(cfg: ClientConfig, **changes) -> ClientConfig:
+def with_config(cfg: ClientConfig, **changes: Any) -> ClientConfig:
     if "retries" in changes:
         changes["retry"] = replace(cfg.retry, retries=changes.pop("retries"))
     return replace(cfg, **changes)
 
 
-def unexpected(req: Request, resp: httpx.Response, why: str, cls=UnexpectedAnswerError) -> UnexpectedAnswerError:
+def unexpected(req: Request, resp: httpx.Response, why: str,
+               cls: type[UnexpectedAnswerError] = UnexpectedAnswerError) -> UnexpectedAnswerError:
     """The error of an answer that is not what ``req``'s operation promises, naming what came instead."""
     try:
         first = resp.content[:120]
@@ -609,7 +623,8 @@ class Budget:
         self.deadline = time.monotonic() + self.seconds
         self.parts: list[bytes] = []
         self.size = 0
-        self.file = self.part = None
+        self.file: IO[bytes] | None = None
+        self.part: Path | None = None
         self.decoder: Decoder | None = None
 
     def begin(self, resp: httpx.Response) -> None:
@@ -632,7 +647,8 @@ class Budget:
         """Close and remove the part file of an answer that did not arrive whole."""
         if self.file is not None:
             self.file.close()
-            self.part.unlink(missing_ok=True)
+            if self.part is not None:
+                self.part.unlink(missing_ok=True)
             self.file = None
 
     def check_time(self) -> None:
@@ -649,13 +665,15 @@ class Budget:
 
     def feed(self, resp: httpx.Response, raw: bytes) -> None:
         """One raw piece of the body, decoded and taken piece by piece."""
+        assert self.decoder is not None, "begin() sets the decoder before the body is fed"
         self._decoded(resp, self.decoder.feed(raw))
 
     def end(self, resp: httpx.Response) -> None:
         """The end of the body: what the decoder still holds."""
+        assert self.decoder is not None, "begin() sets the decoder before the body ends"
         self._decoded(resp, self.decoder.flush())
 
-    def _decoded(self, resp: httpx.Response, pieces) -> None:
+    def _decoded(self, resp: httpx.Response, pieces: Iterable[bytes]) -> None:
         try:
             for chunk in pieces:
                 self.take(resp, chunk)
@@ -671,7 +689,7 @@ class Budget:
         self._deadline.__enter__()
         return self
 
-    def __exit__(self, kind, exc, tb) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self._deadline.__exit__(kind, exc, tb)
         if isinstance(exc, httpx.TimeoutException) and time.monotonic() >= self.deadline:
             self.discard()
@@ -736,12 +754,12 @@ class Exchange:
     def outcome(self) -> tuple[httpx.Response | None, httpx.TransportError | None]:
         return self.answer, self.error
 
-    def show(self, bar, resp: httpx.Response) -> None:
+    def show(self, bar: Progress, resp: httpx.Response) -> None:
         """How far a successful answer's body has come, on ``bar`` (:func:`waiting`)."""
         if resp.is_success:
             bar.update(self.budget.size, body_size(resp))
 
-    def hops(self):
+    def hops(self) -> Iterator[httpx.Request]:
         """The requests to send in turn, until one is answered by other than a redirect."""
         for _ in range(MAX_REDIRECTS + 1):
             yield self.request
@@ -751,7 +769,7 @@ class Exchange:
         raise TransportError(f"{self.req.operation}: more than {MAX_REDIRECTS} redirects from {self.req.url}")
 
     @contextlib.contextmanager
-    def arrived(self, resp: httpx.Response):
+    def arrived(self, resp: httpx.Response) -> Iterator[bool]:
         """The block where the sender reads ``resp``'s raw body into :attr:`budget`, when it is given True
         (``resp`` is the answer, not a redirect, and its body is still unread); once it ends, the answer is
         whole or the next request is set. An answer cut short leaves no part file."""
@@ -773,7 +791,7 @@ class Exchange:
         self.budget.__enter__()
         return self
 
-    def __exit__(self, kind, exc, tb) -> bool:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> bool:
         self.budget.__exit__(kind, exc, tb)
         if isinstance(exc, httpx.TransportError):  # no answer: the retry loop weighs it
             self.error = exc

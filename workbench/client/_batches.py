@@ -44,7 +44,7 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 import pandas as pd
@@ -61,6 +61,21 @@ from workbench.client.errors import (
     WorkbenchError,
 )
 from workbench.tracking import catalog
+
+if TYPE_CHECKING:
+    from tqdm.auto import tqdm
+
+    from workbench.client import results as R
+
+Batch = tuple[str, list[int], bytes]   # (sessionId, positions, request body)
+
+
+class _Sender(Protocol):
+    """What the senders use of a Client or AsyncClient (named so, not imported: they import this module)."""
+
+    config: B.ClientConfig
+
+    def _send(self, req: B.Request) -> Any: ...
 
 MAX_EVENTS = catalog.MAX_EVENTS
 MAX_BODY_BYTES = catalog.MAX_BODY_BYTES
@@ -83,10 +98,10 @@ def _to_ms(value: Any) -> Any:
 def _iso_ms(ms: int) -> str:
     """Epoch milliseconds as ISO 8601 UTC with milliseconds, the form DataFrame times were sent in before
     they went as integers (ids are hashed over it, so they stay the same)."""
-    return pd.Timestamp(ms, unit="ms", tz="UTC").strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    return str(pd.Timestamp(ms, unit="ms", tz="UTC").strftime("%Y-%m-%dT%H:%M:%S.%f"))[:-3] + "Z"
 
 
-def _frame_columns(df: pd.DataFrame) -> tuple[dict[str, list], dict[str, list[int]], list[bool] | None]:
+def _frame_columns(df: pd.DataFrame) -> tuple[dict[str, list[Any]], dict[str, list[int]], list[bool] | None]:
     """The event columns of a DataFrame as lists (times in the timestamp column as epoch milliseconds,
     in any other as ISO text), per column the rows where it is missing (None, NaN, NaT), and per row
     whether its timestamp was converted from a time (None when none was)."""
@@ -158,7 +173,7 @@ def to_event_rows(events: Any, session_id: str | None) -> tuple[list[str], list[
 
 
 
-def event_id(viewer_token: str, session_id: str, position: int, event: dict) -> str:
+def event_id(viewer_token: str, session_id: str, position: int, event: dict[str, Any]) -> str:
     """A stable id: the same event at the same place of the same list always gets the same one.
 
     >>> event_id("vw", "s", 0, {"key": "heartbeat"}) == event_id("vw", "s", 0, {"key": "heartbeat"})
@@ -180,7 +195,7 @@ def _encode(value: Any) -> bytes:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
-def batch_body(session_id: str, events: list) -> bytes:
+def batch_body(session_id: str, events: list[Any]) -> bytes:
     """The request body of a batch: ``{"sessionId": ..., "events": [...]}`` as JSON text.
 
     >>> batch_body("s1", [{"key": "heartbeat"}])
@@ -235,7 +250,7 @@ class SendReport:
     events: pd.DataFrame
     batches: int
     seconds: float = 0.0
-    failures: list = field(default_factory=list)
+    failures: list[Exception] = field(default_factory=list)
     plan_seconds: float = 0.0
 
     @property
@@ -262,7 +277,7 @@ class SendReport:
         return pd.DataFrame([row])
 
     def _repr_html_(self) -> str:
-        return self.summary().to_html(index=False)
+        return str(self.summary().to_html(index=False))
 
     def __repr__(self) -> str:
         return (f"SendReport(events={len(self.events)}, batches={self.batches}, accepted={self.accepted}, "
@@ -275,8 +290,8 @@ _COLUMNS = ("position", "sessionId", "key", "id", "status", "code", "message", "
 
 @dataclass
 class _Plan:
-    columns: dict[str, list]                    # the report's columns, one entry per input event
-    batches: list[tuple[str, list[int], bytes]]  # (sessionId, positions, request body)
+    columns: dict[str, list[Any]]  # the report's columns, one entry per input event
+    batches: list[Batch]
 
 
 def plan(viewer_token: str, events: Any, session_id: str | None, check: bool, now: datetime | None = None) -> _Plan:
@@ -297,7 +312,7 @@ def plan(viewer_token: str, events: Any, session_id: str | None, check: bool, no
             hashed = {**e, "timestamp": _iso_ms(e["timestamp"])}
         ids[pos] = event_id(viewer_token, sids[pos], pos, hashed)
         bodies[pos] = {**e, "id": ids[pos]}
-    cols = {"position": list(range(n)), "sessionId": sids, "key": keys, "id": ids, "status": ["pending"] * n,
+    cols: dict[str, list[Any]] = {"position": list(range(n)), "sessionId": sids, "key": keys, "id": ids, "status": ["pending"] * n,
             "code": [None] * n, "message": [None] * n, "field": [None] * n, "stage": [None] * n}
     by_session: dict[str, list[int]] = {}
     errors = catalog.check_events(bodies, now=now) if check else [None] * n
@@ -307,7 +322,7 @@ def plan(viewer_token: str, events: Any, session_id: str | None, check: bool, no
             ids[pos] = None  # a rejected event was given no id
             continue
         by_session.setdefault(sids[pos], []).append(pos)
-    batches = []
+    batches: list[Batch] = []
     for sid, positions in by_session.items():
         for a in range(0, len(positions), MAX_EVENTS):
             group = positions[a:a + MAX_EVENTS]
@@ -322,15 +337,17 @@ def plan(viewer_token: str, events: Any, session_id: str | None, check: bool, no
     return _Plan(cols, batches)
 
 
-def _mark(cols: dict, pos: int, status: str, stage: str | None = None, code=None, message=None, fld=None) -> None:
+def _mark(cols: dict[str, list[Any]], pos: int, status: str, stage: str | None = None, code: Any = None,
+          message: Any = None, fld: Any = None) -> None:
     cols["status"][pos], cols["stage"][pos] = status, stage
     cols["code"][pos], cols["message"][pos], cols["field"][pos] = code, message, fld
 
 
-def _apply(p: _Plan, positions: list[int], result=None, error: Exception | None = None) -> None:
+def _apply(p: _Plan, positions: list[int], answer: R.BatchResult | Exception) -> None:
     """Step 6 for one batch: mark its events from the answer (or the failure)."""
     cols = p.columns
-    if error is not None:
+    if isinstance(answer, Exception):
+        error = answer
         details = getattr(error, "details", None) or []
         if isinstance(error, BadRequestError) and error.code == "all_events_invalid":
             for d in details:
@@ -339,6 +356,7 @@ def _apply(p: _Plan, positions: list[int], result=None, error: Exception | None 
         for pos in positions:
             _mark(cols, pos, "failed", "service", getattr(error, "code", type(error).__name__), str(error))
         return
+    result = answer
     status = cols["status"]
     for pos in positions:
         status[pos] = "accepted"
@@ -352,7 +370,7 @@ def _apply(p: _Plan, positions: list[int], result=None, error: Exception | None 
 def _mark_duplicates(p: _Plan, positions: list[int], n: int) -> None:
     status, ids = p.columns["status"], p.columns["id"]
     marked = 0
-    seen: set = set()
+    seen: set[Any] = set()
     for pos in positions:
         rid = ids[pos]
         if status[pos] == "accepted" and rid in seen and marked < n:
@@ -367,12 +385,12 @@ def _mark_duplicates(p: _Plan, positions: list[int], n: int) -> None:
             marked += 1
 
 
-def _report(p: _Plan, seconds: float, failures: list, plan_seconds: float) -> SendReport:
+def _report(p: _Plan, seconds: float, failures: list[Exception], plan_seconds: float) -> SendReport:
     df = pd.DataFrame({c: p.columns[c] for c in _COLUMNS}, columns=list(_COLUMNS))
     return SendReport(df, len(p.batches), seconds, failures, plan_seconds)
 
 
-def _progress(total: int, progress: bool | None):
+def _progress(total: int, progress: bool | None) -> tqdm | None:
     if progress is False or (progress is None and total < 20):
         return None
     from tqdm.auto import tqdm
@@ -396,7 +414,7 @@ class _Run:
         self.plan = plan(viewer_token, events, session_id, check)
         self._planned = time.perf_counter()
         self.bar = _progress(len(self.plan.batches), progress)
-        self.failures: list = []
+        self.failures: list[Exception] = []
         self.stopped_by: Exception | None = None  # the first fatal error; no batch is sent after it
 
     def may_send(self, positions: list[int]) -> bool:
@@ -413,17 +431,18 @@ class _Run:
         if error is not None and _fatal(error) and self.stopped_by is None:
             self.stopped_by = error
 
-    def request(self, client, viewer_token: str, positions: list[int], body: bytes):
+    def request(self, client: _Sender, viewer_token: str, positions: list[int], body: bytes) -> B.Request:
         ids = self.plan.columns["id"]
         safe = all(type(ids[p]) is str and ids[p] for p in positions)
         return B.build_tracking_batch_body(client.config, viewer_token, body, safe=safe)
 
-    def settle(self, positions: list[int], result, error: Exception | None) -> None:
+    def settle(self, positions: list[int], result: R.BatchResult | None, error: Exception | None) -> None:
         """Step 6 for one answered batch (``result`` and ``error`` both None: it was not sent)."""
         if error is not None:
             self.failures.append(error)
-        if result is not None or error is not None:
-            _apply(self.plan, positions, result, error)
+            _apply(self.plan, positions, error)
+        elif result is not None:
+            _apply(self.plan, positions, result)
         if self.bar is not None:
             self.bar.update(1)
 
@@ -435,17 +454,17 @@ class _Run:
             self.bar.close()
         report = _report(self.plan, time.perf_counter() - self._started, self.failures, self._planned - self._started)
         if self.stopped_by is not None:
-            self.stopped_by.report = report
+            setattr(self.stopped_by, "report", report)  # noqa: B010 - only the error that stopped a run has one
             raise self.stopped_by
         return report
 
 
-def send_events(client, viewer_token: str, events: Any, *, session_id: str | None = None, concurrency: int = 4,
+def send_events(client: _Sender, viewer_token: str, events: Any, *, session_id: str | None = None, concurrency: int = 4,
                 check: bool = True, progress: bool | None = None) -> SendReport:
     """Send any number of events through a sync Client; returns a SendReport (see the module notes)."""
     run = _Run(viewer_token, events, session_id, check, progress)
 
-    def one(batch):
+    def one(batch: Batch) -> tuple[list[int], R.BatchResult | None, WorkbenchError | None]:
         _, positions, body = batch
         if not run.may_send(positions):
             return positions, None, None
@@ -462,13 +481,13 @@ def send_events(client, viewer_token: str, events: Any, *, session_id: str | Non
     return run.report()
 
 
-async def asend_events(client, viewer_token: str, events: Any, *, session_id: str | None = None, concurrency: int = 4,
+async def asend_events(client: _Sender, viewer_token: str, events: Any, *, session_id: str | None = None, concurrency: int = 4,
                        check: bool = True, progress: bool | None = None) -> SendReport:
     """The same as :func:`send_events` through an AsyncClient."""
     run = _Run(viewer_token, events, session_id, check, progress)
     gate = asyncio.Semaphore(max(1, concurrency))
 
-    async def one(batch):
+    async def one(batch: Batch) -> None:
         _, positions, body = batch
         async with gate:
             if not run.may_send(positions):

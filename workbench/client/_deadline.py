@@ -139,6 +139,8 @@ def install(http: Any) -> int:
     found = 0
     for transport in transports:
         pool = getattr(transport, "_pool", None)
+        if pool is None:   # no connection pool (a mock or in-process transport): nothing reads a socket
+            continue
         inner = getattr(pool, "_network_backend", None)
         if isinstance(inner, (_Backend, _AsyncBackend)):
             found += 1

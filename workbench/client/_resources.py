@@ -352,6 +352,10 @@ class ClientCore:
         self.spaces = Spaces(self)
         self.local = Local(self)
         self.service: Any = None  # the LocalService when workbench.connect() started one
+        self._opened()
+
+    def _opened(self) -> None:
+        """What a subclass does once its connections are set up (Client: close them when it is collected)."""
 
     @property
     def blocking(self) -> bool:

@@ -5,11 +5,17 @@ from __future__ import annotations
 import contextlib
 import time
 import weakref
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Self
 
 import httpx
 
 from workbench.client import _base as B
 from workbench.client import _resources as G
+
+if TYPE_CHECKING:
+    from workbench.client._batches import SendReport
+    from workbench.progress import Progress
 
 
 class Client(G.ClientCore):
@@ -33,13 +39,12 @@ class Client(G.ClientCore):
     spaces: G.Spaces[G.Blocking]
     local: G.Local[G.Blocking]
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def _opened(self) -> None:
         # A script that never calls close() (``client = workbench.connect()`` at the top) still has its
         # connections closed when the client is collected or the interpreter exits: no ResourceWarning.
         self._finalizer = weakref.finalize(self, self._http.close)
 
-    def _send(self, req: B.Request):
+    def _send(self, req: B.Request) -> Any:
         with B.waiting(req) as bar:
             attempts = B.Attempts(req, self.config.retry)
             for wait in attempts:
@@ -50,7 +55,7 @@ class Client(G.ClientCore):
                 attempts.outcome = self._exchange(req, bar)
             return attempts.value
 
-    def _exchange(self, req: B.Request, bar):
+    def _exchange(self, req: B.Request, bar: Progress) -> tuple[httpx.Response | None, httpx.TransportError | None]:
         """One attempt: its requests sent and its answer read, as :class:`~workbench.client._base.Exchange` says."""
         with B.Exchange(req, self.config, self._http) as exchange:
             for request in exchange.hops():
@@ -60,7 +65,7 @@ class Client(G.ClientCore):
                         exchange.show(bar, resp)
         return exchange.outcome
 
-    def _send_events(self, viewer_token, events, **kw):
+    def _send_events(self, viewer_token: str, events: Any, **kw: Any) -> SendReport:
         from workbench.client._batches import send_events
 
         return send_events(self, viewer_token, events, **kw)
@@ -68,9 +73,9 @@ class Client(G.ClientCore):
     def close(self) -> None:
         self._finalizer()  # closes the connections once; later calls do nothing
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
 

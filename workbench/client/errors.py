@@ -39,9 +39,15 @@ any ``message``/``error``/``detail`` field otherwise, and from the raw text last
 from __future__ import annotations
 
 import builtins
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from workbench.options import Problem
 
 
 class WorkbenchError(Exception):
@@ -54,14 +60,14 @@ class OptionError(WorkbenchError, ValueError):
     ``problems`` lists each broken rule with its ``field``, ``code`` and ``message``.
     """
 
-    def __init__(self, operation: str, problems: list):
+    def __init__(self, operation: str, problems: Sequence[Problem]):
         self.operation = operation
         self.problems = list(problems)
         text = "; ".join(f"{p.field}: {p.message}" for p in self.problems)
         super().__init__(f"{operation}: {text}")
 
     @property
-    def details(self) -> list[dict]:
+    def details(self) -> list[dict[str, str]]:
         return [p.to_dict() for p in self.problems]
 
 
@@ -107,7 +113,7 @@ TimeoutError = RequestTimeoutError  # noqa: A001 - the name of earlier releases;
 class APIError(WorkbenchError):
     """The service answered with an error status."""
 
-    def __init__(self, status: int, code: str, message: str, details: list | None = None,
+    def __init__(self, status: int, code: str, message: str, details: list[Any] | None = None,
                  response: httpx.Response | None = None, body: Any = None):
         self.status = status
         self.code = code
@@ -118,7 +124,7 @@ class APIError(WorkbenchError):
         self.request_id = response.headers.get("x-request-id") if response is not None else None
         super().__init__(f"{status} {code}: {message}")
 
-    def details_frame(self):
+    def details_frame(self) -> pd.DataFrame:
         """The ``details`` as a pandas DataFrame (one row per problem)."""
         import pandas as pd
 
@@ -180,7 +186,7 @@ def error_from_status(status: int, body: Any, text: str, response: httpx.Respons
     """Build the right APIError subclass from a status and a decoded body (any shape)."""
     code = _DEFAULT_CODES.get(status, f"http_{status}")
     message = ""
-    details: list = []
+    details: list[Any] = []
     if isinstance(body, dict):
         err = body.get("error")
         if isinstance(err, dict):

@@ -17,9 +17,18 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.options import LODS
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pygltflib
+    from PIL import Image
+
+    from workbench.gltf.summary import GlbSummary
+    from workbench.gltf.validator import ValidationReport
+    from workbench.widgets.viewer import AvatarViewer
 
 __all__ = [
     "Registration",
@@ -64,20 +73,20 @@ class _Glb(_Binary):
 
     suffix = ".glb"
 
-    def inspect(self):
+    def inspect(self) -> GlbSummary:
         """Summarise the GLB (nodes, meshes, materials, textures, animations)."""
         from workbench.gltf import inspect
 
         return inspect(self.content)
 
-    def validate(self):
+    def validate(self) -> ValidationReport:
         """Run the Khronos glTF-Validator over the GLB (needs node)."""
         from workbench.gltf import validate
 
         return validate(self.content)
 
     @property
-    def gltf(self):
+    def gltf(self) -> pygltflib.GLTF2:
         """The GLB parsed by pygltflib, a ``pygltflib.GLTF2`` to poke at (a new one on each call:
         changing it leaves ``content`` as downloaded). ``.binary_blob()`` gives the binary chunk.
 
@@ -115,7 +124,7 @@ class Model(_Glb):
 
     model_id: str
     content: bytes
-    query: dict = field(default_factory=dict)
+    query: dict[str, str] = field(default_factory=dict)
     etag: str | None = None
     content_type: str | None = None
     fetch: Callable[..., Model] | None = field(default=None, compare=False)
@@ -124,7 +133,7 @@ class Model(_Glb):
         opts = "_".join(f"{k}-{v}".replace(",", "+") for k, v in sorted(self.query.items()))
         return f"{self.model_id}{'_' + opts if opts else ''}.glb"
 
-    def view(self, **kw):
+    def view(self, **kw: Any) -> AvatarViewer:
         """This avatar in an interactive viewer (``workbench.widgets.viewer.AvatarViewer``): drag to turn it,
         wheel to zoom, play its clips. ``kw`` go to the viewer (``size``, ``library_clips``, ``lods``...).
 
@@ -140,11 +149,8 @@ class Model(_Glb):
 
         lighter = int(self.query.get("lod", 0)) + 1
         if self.fetch is not None and "lods" not in kw and lighter <= max(LODS):
-            kw["lods"] = {lighter: functools.partial(self._lighter, lighter)}
+            kw["lods"] = {lighter: functools.partial(_content_of, self.fetch, lighter)}
         return AvatarViewer(self, **kw)
-
-    def _lighter(self, lod: int) -> bytes:
-        return self.fetch(lod=lod, animations=[]).content
 
     def __repr__(self) -> str:
         return f"Model(model_id={self.model_id!r}, bytes={len(self.content)}, query={self.query!r})"
@@ -156,7 +162,7 @@ class Preview(_Binary):
 
     model_id: str
     content: bytes
-    query: dict = field(default_factory=dict)
+    query: dict[str, str] = field(default_factory=dict)
     etag: str | None = None
     suffix = ".png"
 
@@ -167,7 +173,7 @@ class Preview(_Binary):
         return self.content
 
     @property
-    def image(self):
+    def image(self) -> Image.Image:
         """The PNG as a Pillow image (RGBA or RGB)."""
         from PIL import Image
 
@@ -189,7 +195,7 @@ class AnimationList:
     masculine: tuple[str, ...]
     feminine: tuple[str, ...]
 
-    def frame(self):
+    def frame(self) -> pd.DataFrame:
         """One row per name, a column per gender saying whether it is offered."""
         import pandas as pd
 
@@ -199,7 +205,8 @@ class AnimationList:
                              "feminine": [n in self.feminine for n in names]})
 
     def _repr_html_(self) -> str:
-        return self.frame().to_html(index=False)
+        table: str = self.frame().to_html(index=False)
+        return table
 
 
 @dataclass(frozen=True, repr=False)
@@ -241,15 +248,15 @@ class BatchResult:
     accepted: int
     rejected: int
     duplicates: int
-    error_list: tuple = ()
+    error_list: tuple[Any, ...] = ()
 
     @property
-    def errors(self):
+    def errors(self) -> pd.DataFrame:
         import pandas as pd
 
         return pd.DataFrame(list(self.error_list), columns=["index", "code", "message", "field"])
 
-    def events_with_errors(self, events: list[dict]):
+    def events_with_errors(self, events: list[dict[str, Any]]) -> pd.DataFrame:
         """The sent events as a DataFrame with each one's error code, message and field (None when accepted)."""
         import pandas as pd
 
@@ -272,7 +279,12 @@ class UploadFinish:
     space_template_id: str
     state: str
     status_code: int
-    data: dict = field(default_factory=dict, repr=False, compare=False)
+    data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+
+def _content_of(fetch: Callable[..., Model], lod: int) -> bytes:
+    """The GLB of the same avatar at ``lod``, without clips (a viewer's lighter level, Model.view)."""
+    return fetch(lod=lod, animations=[]).content
 
 
 def envelope_data(body: Any) -> Any:

@@ -17,6 +17,7 @@ import email.utils
 import random
 import time
 from dataclasses import dataclass
+from typing import overload
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 
@@ -54,6 +55,10 @@ class RetryPolicy:
             return False
         return status is None or status in RETRY_STATUSES
 
+    @overload
+    def delay(self, attempt: int, retry_after: None = None, rng: random.Random | None = None) -> float: ...
+    @overload
+    def delay(self, attempt: int, retry_after: str | None, rng: random.Random | None = None) -> float | None: ...
     def delay(self, attempt: int, retry_after: str | None = None, rng: random.Random | None = None) -> float | None:
         """How long to wait before try ``attempt + 1``; None when Retry-After asks for too long."""
         wanted = parse_retry_after(retry_after)

@@ -31,7 +31,7 @@ from .limits import (
 from .problems import InvalidOptions, Problem, check_color, check_enum, check_object, check_text, json_type, show_number
 
 
-def normalize_avatar_settings(body: Any) -> dict:
+def normalize_avatar_settings(body: Any) -> dict[str, Any]:
     """Check avatar settings (contract section 4) and return them with defaults filled in.
 
     >>> normalize_avatar_settings({"gender": "feminine"})["height"]
@@ -62,7 +62,8 @@ def normalize_avatar_settings(body: Any) -> dict:
     skin = check_color(problems, "skinTone", body.get("skinTone", DEFAULT_SKIN))
     eye = check_color(problems, "eyeColor", body.get("eyeColor", DEFAULT_EYE))
 
-    face = dict(DEFAULT_FACE)
+    # None where a value is refused (a problem, so the settings are never returned)
+    face: dict[str, float | None] = dict(DEFAULT_FACE)
     if "face" in body:
         f = check_object(problems, "face", body["face"], FACE_CONTROLS)
         if f is not None:
@@ -70,7 +71,7 @@ def normalize_avatar_settings(body: Any) -> dict:
                 if k in f:
                     face[k] = _number(problems, f"face.{k}", f[k], FACE_RANGE, "a number")
 
-    hair = dict(DEFAULT_HAIR)
+    hair: dict[str, str | None] = dict(DEFAULT_HAIR)
     if "hair" in body:
         h = check_object(problems, "hair", body["hair"], ("style", "color"))
         if h is not None:
@@ -79,7 +80,7 @@ def normalize_avatar_settings(body: Any) -> dict:
             if "color" in h:
                 hair["color"] = check_color(problems, "hair.color", h["color"])
 
-    outfit = dict(DEFAULT_OUTFIT)
+    outfit: dict[str, str | None] = dict(DEFAULT_OUTFIT)
     if "outfit" in body:
         o = check_object(problems, "outfit", body["outfit"], ("top", "bottom", "shoes", "topStyle", "bottomStyle", "shoeStyle"))
         if o is not None:
@@ -118,7 +119,7 @@ def normalize_avatar_settings(body: Any) -> dict:
     }
 
 
-def stored_avatar_settings(stored: dict) -> dict:
+def stored_avatar_settings(stored: dict[str, Any]) -> dict[str, Any]:
     """Settings normalized when they were registered, normalized again: the defaults of settings added since
     filled in (a registration kept from an earlier version reads as the same avatar with today's fields).
 

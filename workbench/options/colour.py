@@ -28,7 +28,10 @@ colour pipeline of the project is:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["srgb_to_linear", "linear_to_srgb", "neutral", "neutral_inverse", "albedo_for", "shown_in_studio",
            "hex_rgb", "to_hex", "STUDIO"]
@@ -46,7 +49,7 @@ STUDIO = ((0.626, 0.0183), (0.811, 0.0171), (0.934, 0.0162), (1.023, 0.0180), (1
 MAX_ALBEDO = 0.9
 
 
-def to_hex(rgb) -> str:
+def to_hex(rgb: Iterable[float]) -> str:
     """sRGB values in 0..1 -> '#RRGGBB'.
 
     >>> to_hex([1.0, 0.5, 0.0])
@@ -65,7 +68,7 @@ def hex_rgb(color: str) -> np.ndarray:
     return np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], float) / 255.0
 
 
-def srgb_to_linear(c):
+def srgb_to_linear(c: ArrayLike) -> NDArray[np.float64]:
     """The sRGB transfer curve undone (IEC 61966-2-1), elementwise on values in 0..1.
 
     >>> round(float(srgb_to_linear(0.5)), 4)
@@ -75,7 +78,7 @@ def srgb_to_linear(c):
     return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
 
 
-def linear_to_srgb(c):
+def linear_to_srgb(c: ArrayLike) -> NDArray[np.float64]:
     """Linear light to sRGB (IEC 61966-2-1), elementwise; values are clipped to 0..1 first.
 
     >>> round(float(linear_to_srgb(0.214)), 3)
@@ -117,12 +120,13 @@ def neutral_inverse(rgb: np.ndarray) -> np.ndarray:
     return c + offset
 
 
-def shown_in_studio(albedo) -> np.ndarray:
+def shown_in_studio(albedo: ArrayLike) -> np.ndarray:
     """The mean sRGB colour (0..1) a skin of linear ``albedo`` (3,) shows over a portrait in the reference
     studio (steps 3, 2 and 1)."""
     k, s = np.asarray(STUDIO).T
     lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + s[:, None]
-    return linear_to_srgb(neutral(lit)).mean(axis=0)
+    mean: np.ndarray = linear_to_srgb(neutral(lit)).mean(axis=0)   # numpy's stubs give .mean() as Any
+    return mean
 
 
 def albedo_for(color: str) -> str:

@@ -70,7 +70,7 @@ def parse_preview_options(query: Mapping[str, Any]) -> PreviewOptions:
             else:
                 size = round_preview_size(v)
     camera = choice(problems, query, "camera", CAMERAS, "must be full or portrait", PREVIEW_CAMERA_DEFAULT)
-    background = None
+    background: tuple[int, int, int] | None = None
     if query.get("background") is not None:
         raw = query["background"]
         if isinstance(raw, (list, tuple)):
@@ -83,7 +83,8 @@ def parse_preview_options(query: Mapping[str, Any]) -> PreviewOptions:
             problems.append(Problem("background", "invalid_color",
                                     f"must be R,G,B: three integers 0 to 255 separated by commas; got {raw!r}"))
         else:
-            background = vals  # type: ignore[assignment]
+            r, g, b = vals
+            background = (r, g, b)
     if problems:
         raise InvalidOptions(problems)
     return PreviewOptions(size=size, camera=camera, background=background)

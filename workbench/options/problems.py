@@ -11,6 +11,7 @@ gender: must be one of masculine, feminine; got 'robot'
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -62,7 +63,7 @@ class Problem:
     code: str
     message: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str]:
         return asdict(self)
 
 
@@ -74,7 +75,7 @@ class InvalidOptions(ValueError):
         super().__init__("; ".join(f"{p.field}: {p.message}" for p in self.problems))
 
 
-def check_text(problems: list, field: str, value: str) -> bool:
+def check_text(problems: list[Problem], field: str, value: str) -> bool:
     """Add a problem when ``value`` is not acceptable text; True when it is."""
     why = text_problem(value)
     if why:
@@ -114,7 +115,7 @@ def show_number(value: int | float) -> str:
     return repr(value)
 
 
-def check_enum(problems, path, value, allowed):
+def check_enum(problems: list[Problem], path: str, value: Any, allowed: Collection[str]) -> str | None:
     if not isinstance(value, str):
         problems.append(Problem(path, "wrong_type", f"must be a string, one of {', '.join(allowed)}; got {json_type(value)}"))
         return None
@@ -124,7 +125,7 @@ def check_enum(problems, path, value, allowed):
     return value
 
 
-def check_color(problems, path, value):
+def check_color(problems: list[Problem], path: str, value: Any) -> str | None:
     if not isinstance(value, str):
         problems.append(Problem(path, "wrong_type", f"must be a string #RRGGBB; got {json_type(value)}"))
         return None
@@ -134,7 +135,7 @@ def check_color(problems, path, value):
     return value.upper()
 
 
-def check_object(problems, path, value, keys):
+def check_object(problems: list[Problem], path: str, value: Any, keys: Collection[str]) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         problems.append(Problem(path, "wrong_type", f"must be an object; got {json_type(value)}"))
         return None

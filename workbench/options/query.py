@@ -8,8 +8,8 @@ value from a URL is read (empty values refused, integers in ASCII digits, one of
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import Any, TypeVar
 
 from .problems import Problem
 
@@ -24,8 +24,10 @@ QUERY_PARAMETERS: dict[str, tuple[str, ...]] = {
 }
 IGNORED_PARAMS_HEADER = "X-Workbench-Ignored-Params"
 
+D = TypeVar("D", str, None)
 
-def split_query(query: Mapping[str, Any], operation: str) -> tuple[dict, list[str]]:
+
+def split_query(query: Mapping[str, Any], operation: str) -> tuple[dict[str, Any], list[str]]:
     """(the parameters ``operation`` knows, the names of the others, which are ignored).
 
     >>> split_query({"lod": "1", "v": "3"}, "avatars.model")
@@ -35,7 +37,7 @@ def split_query(query: Mapping[str, Any], operation: str) -> tuple[dict, list[st
     return {k: v for k, v in query.items() if k in known}, [k for k in query if k not in known]
 
 
-def empty_values(problems: list, query: Mapping[str, Any], known: tuple[str, ...]) -> dict:
+def empty_values(problems: list[Problem], query: Mapping[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     """The query without its empty values, each reported: one rule for every parameter.
 
     An empty value (``?lod=``) is refused rather than read as "the default", so a URL
@@ -50,7 +52,8 @@ def empty_values(problems: list, query: Mapping[str, Any], known: tuple[str, ...
     return out
 
 
-def choice(problems: list, query: Mapping[str, Any], name: str, allowed, rule: str, default):
+def choice(problems: list[Problem], query: Mapping[str, Any], name: str, allowed: Collection[str], rule: str,
+           default: D) -> str | D:
     """``query[name]`` when it is one of ``allowed``, else ``default`` and a problem saying ``rule``."""
     if query.get(name) is None:
         return default
@@ -61,7 +64,7 @@ def choice(problems: list, query: Mapping[str, Any], name: str, allowed, rule: s
     return default
 
 
-def as_int(problems, name, raw, allowed_text) -> int | None:
+def as_int(problems: list[Problem], name: str, raw: Any, allowed_text: str) -> int | None:
     if isinstance(raw, bool):
         problems.append(Problem(name, "not_an_integer", f"must be {allowed_text}; got {raw!r}"))
         return None

@@ -4,13 +4,15 @@ checks, so the document cannot drift from the rules.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .limits import ANIMATIONS, ATLAS_SIZES, CAMERAS, LODS, MERGE_MESH, PREVIEW_SIZES, TEXTURE_FORMATS
 from .model import ModelOptions
 from .preview import PreviewOptions
 from .query import QUERY_PARAMETERS
 
 
-def query_parameter_schemas(operation: str) -> list[tuple[str, dict, str]]:
+def query_parameter_schemas(operation: str) -> list[tuple[str, dict[str, Any], str]]:
     """(name, JSON Schema, description) of each query parameter of ``operation``, for ``/openapi.json``:
     defaults from :class:`ModelOptions` and :class:`PreviewOptions`, values from the tables above,
     so the document cannot drift from the rules.
@@ -20,6 +22,7 @@ def query_parameter_schemas(operation: str) -> list[tuple[str, dict, str]]:
     >>> dict((n, s.get("default")) for n, s, _ in query_parameter_schemas("avatars.preview"))
     {'size': 512, 'camera': 'portrait', 'background': None}
     """
+    table: dict[str, tuple[dict[str, Any], str]]
     if operation == "avatars.model":
         m = ModelOptions()
         name = "(?:" + "|".join(ANIMATIONS) + ")"

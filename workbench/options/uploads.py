@@ -76,6 +76,6 @@ def parse_finish_upload_form(items: list[tuple[str, Any]]) -> tuple[bool, str]:
         problems.append(Problem("message", "required", f"is required: {lo} to {hi} characters"))
     else:
         _check_finish_message(problems, message)
-    if problems:
+    if problems or message is None:   # a missing message is among the problems
         raise InvalidOptions(problems)
     return success == "true", message

@@ -30,14 +30,17 @@ def box(size, center=(0.0, 0.0, 0.0), uv_scale: float = 1.0):
     """
     sx, sy, sz = (np.asarray(size, np.float64) / 2)
     c = np.asarray(center, np.float64)
-    pos, nrm, uv, tris = [], [], [], []
+    pos: list[np.ndarray] = []
+    nrm: list[np.ndarray] = []
+    uv: list[tuple[float, float]] = []
+    tris: list[tuple[int, int, int]] = []
     # (normal, u axis, v axis) for each face; u x v = normal keeps triangles counter-clockwise outside.
     faces = [((1, 0, 0), (0, 0, -1), (0, 1, 0)), ((-1, 0, 0), (0, 0, 1), (0, 1, 0)),
              ((0, 1, 0), (1, 0, 0), (0, 0, -1)), ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
              ((0, 0, 1), (1, 0, 0), (0, 1, 0)), ((0, 0, -1), (-1, 0, 0), (0, 1, 0))]
     half = np.array([sx, sy, sz])
-    for n, u, v in faces:
-        n, u, v = (np.array(a, np.float64) for a in (n, u, v))
+    for face in faces:
+        n, u, v = (np.array(a, np.float64) for a in face)
         base = len(pos)
         for du, dv in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
             p = c + half * (n + du * u + dv * v)

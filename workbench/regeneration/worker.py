@@ -69,6 +69,7 @@ def main(memory_bytes: int, seconds: float) -> None:
     while (job := receive(jobs)) is not None:
         # SIGALRM's default action ends the process: a job past its bound ends even if nobody is waiting for it.
         signal.alarm(alarm)
+        outcome: tuple[object, ...]
         try:
             outcome = ("ok", run(*job))
         except MemoryError:

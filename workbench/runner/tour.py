@@ -46,13 +46,21 @@ def default_notebooks() -> Path:
     return here if here.is_dir() else Path.cwd() / "notebooks"
 
 
+def _thumbnail(run: NotebookRun) -> str:
+    """A run's picture in the index, linked to its page when it has one."""
+    if not run.thumbnail:
+        return ""
+    img = f"<img class=thumb src='{run.thumbnail}' alt=output>"
+    return f"<a href='{html.escape(run.html_path.name)}'>{img}</a>" if run.html_path else img
+
+
 def write_index(out_dir: Path, runs: list[NotebookRun], title: str, conformance: dict | None = None,
                 setup_problem: str | None = None) -> Path:
     rows = "".join(
         (f"<tr><td><a href='{html.escape(r.html_path.name)}'>{html.escape(r.name)}</a>" if r.html_path else
          f"<tr><td>{html.escape(r.name)}") +
         f"<div class=purpose>{html.escape(r.purpose)}</div></td>"
-        f"<td>{f'<a href={chr(39)}{html.escape(r.html_path.name)}{chr(39)}><img class=thumb src={chr(39)}{r.thumbnail}{chr(39)} alt=output></a>' if r.thumbnail else ''}</td>"
+        f"<td>{_thumbnail(r)}</td>"
         f"<td style='color:{'green' if r.ok else 'crimson'}'><b>{'pass' if r.ok else 'FAIL'}</b></td>"
         f"<td>{r.cells}</td><td class=time>{r.seconds:.1f} s</td><td class=error>{html.escape(r.error or '')}{_diff_links(r, out_dir)}</td></tr>"
         for r in runs)
@@ -169,7 +177,7 @@ def _code_cells(path: Path) -> int:
 def _at_cell(bar: Progress):
     """The hook that moves the tour's ``bar`` as each cell starts: the cells before it done, its first
     line of code said."""
-    started = []
+    started: list[int] = []
 
     def at(cell, cell_index):
         first = next((line for line in cell.source.splitlines() if line.strip() and not line.startswith("#")), "")

@@ -77,7 +77,7 @@ class _Policy(CORSMiddleware):
             return Response(status_code=204, headers=headers)
         # Starlette names what it refused in its text answer ("Disallowed CORS origin, headers"):
         # one detail each, so the page's developer sees which header of the preflight to fix.
-        refused = answer.body.decode().removeprefix("Disallowed CORS ").split(", ")
+        refused = bytes(answer.body).decode().removeprefix("Disallowed CORS ").split(", ")
         sent = {"origin": request_headers.get("origin"),
                 "method": request_headers.get("access-control-request-method"),
                 "headers": request_headers.get("access-control-request-headers"),

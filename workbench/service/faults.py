@@ -70,7 +70,7 @@ class Faults:
             problems.append(opts.Problem("status", "out_of_range", "must be an HTTP error status from 400 to 599"))
         if retry_after is not None and (isinstance(retry_after, bool) or not isinstance(retry_after, (int, float)) or not 0 <= retry_after <= 3600):
             problems.append(opts.Problem("retryAfter", "out_of_range", "must be a number of seconds from 0 to 3600"))
-        if problems:
+        if problems or operation is None:   # (None is no known operation: among the problems)
             raise ServiceError.invalid(problems, "fault")
         fault = Fault(operation, count, status or (500 if operation in INTERNAL_FAULT_OPERATIONS else 503), retry_after)
         with self._lock:

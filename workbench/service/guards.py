@@ -136,7 +136,7 @@ class LocalGuard:
 
 def _forgeable(scope, headers, host: str | None) -> tuple[str, str] | None:
     """(field, rule) when a state-changing ``/_local`` request could have come from another site's page."""
-    values = {}
+    values: dict[bytes, str] = {}
     for k, v in headers:
         values.setdefault(k, v.decode("latin-1"))
     origin = values.get(b"origin")

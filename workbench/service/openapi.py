@@ -254,7 +254,7 @@ def _avatar_download(name: str, summary: str, ok: dict, failure: tuple[str, str]
 
 
 def build_openapi(root_url: str) -> dict:
-    auth = [{"bearer": []}]
+    auth: list[dict[str, list[str]]] = [{"bearer": []}]
     viewer_links = {
         "trackingBatch": _link("tracking.send_batch", "send events to the viewer just regenerated",
                                viewerToken="$response.body#/data/viewerToken"),

@@ -37,7 +37,13 @@ import importlib
 import os
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import distributed
+
+    #: Where an analysis computes: a local scheduler's name ("threads", "sync") or a ``distributed.Client``.
+    Scheduler = str | distributed.Client
 
 __all__ = ["get_client", "compute", "close_embedded", "ENV", "IN_PROCESS_ROWS", "THREADS_ONLY_CORES"]
 

@@ -348,9 +348,9 @@ def lake_from_parquet(source: str | os.PathLike, out: str | os.PathLike, *, buck
     >>> lake_from_parquet(d / "e.parquet", d / "lake")[1]
     1
     """
-    source = pq.ParquetFile(source)
+    parquet = pq.ParquetFile(source)
     with LakeWriter(out, buckets=buckets, overwrite=overwrite, storage_options=storage_options) as w:
-        for batch in source.iter_batches(batch_size=batch_rows):
+        for batch in parquet.iter_batches(batch_size=batch_rows):
             w.write(pa.Table.from_batches([batch]))
     return w.out, w.rows
 

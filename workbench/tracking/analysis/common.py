@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from ..catalog import CATALOG
 from .copies import VISITOR, copy_order, first_events  # noqa: F401  (where every question finds them)
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
 
 EVENT_COLUMNS = ("viewerToken", "sessionId", "key", "timestamp", "payload", "id")
 
@@ -163,7 +167,8 @@ def payload_field(df: pd.DataFrame, field: str, payload: str = "payload") -> pd.
                      index=df.index, dtype=object)
 
 
-def check_event_keys(keys: Sequence[str], parameter: str, function: str, df=None, column: str = "key",
+def check_event_keys(keys: Sequence[str], parameter: str, function: str, df: pd.DataFrame | dd.DataFrame | None = None,
+                     column: str = "key",
                      strict: bool = False) -> list[str]:
     """``keys`` as a list, after checking each against the catalog: a misspelt step would otherwise
     count 0 without a word.
@@ -206,7 +211,7 @@ def check_event_keys(keys: Sequence[str], parameter: str, function: str, df=None
     return keys
 
 
-def warn_unseen(field: str, parameter: str, function: str, columns, consequence: str) -> None:
+def warn_unseen(field: str, parameter: str, function: str, columns: Iterable[Any], consequence: str) -> None:
     """Warn that no event has ``field`` (a column, a ``payload.<field>`` column or a payload field), naming the
     nearest column or payload field: a misspelt breakdown would otherwise put every group under one value.
 
@@ -286,7 +291,7 @@ def quantile_from_counts(values: np.ndarray, counts: np.ndarray, q: float) -> fl
     return quantiles_from_counts(values, counts, [q])[0]
 
 
-def quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs) -> list[float]:
+def quantiles_from_counts(values: np.ndarray, counts: np.ndarray, qs: Sequence[float]) -> list[float]:
     """:func:`quantile_from_counts` for each of ``qs``, the sample sorted once.
 
     >>> quantiles_from_counts(np.array([10.0, 1.0, 2.0]), np.array([1, 1, 2]), [0, 0.5, 1])

@@ -22,6 +22,7 @@ millisecond).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -31,12 +32,17 @@ from .dispatch import columns_of, pandas_or_dask, partials
 from .funnels import _PARTIAL, _options, _partial
 from .times import duration
 
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
+
 __all__ = ["time_to_convert", "ALL_STEPS"]
 
 ALL_STEPS = "(all steps)"
 
 
-def _check_percentiles(percentiles) -> list[float]:
+def _check_percentiles(percentiles: Iterable[float]) -> list[float]:
     qs = list(percentiles)
     if not all(isinstance(q, (int, float)) and not isinstance(q, bool) and 0 <= q <= 1 for q in qs):
         raise ValueError(f"time_to_convert: percentiles: {percentiles!r} must be numbers from 0 to 1, e.g. (0.5, 0.9)")
@@ -67,9 +73,10 @@ def _table(partial: pd.DataFrame, steps: list[str], qs: list[float]) -> pd.DataF
     return out.astype({"groups": np.int64, **{c: float for c in columns[3:]}})
 
 
-def _time_to_convert_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *,
-                          order="ordered", exclude=None, percentiles=(0.5, 0.9, 0.99), definition="posthog",
-                          client=None) -> pd.DataFrame:
+def _time_to_convert_dask(ddf: dd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h",
+                          by: str = "sessionId", key: str = "key", time: str = "timestamp", *, order: str = "ordered",
+                          exclude: Sequence[str] | None = None, percentiles: Iterable[float] = (0.5, 0.9, 0.99),
+                          definition: str = "posthog", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`time_to_convert`: counts of each time per partition of whole groups, added up."""
     steps, exclude = _options(ddf, steps, key, order, exclude, "first_touch", definition, "time_to_convert")
     qs = _check_percentiles(percentiles)
@@ -86,7 +93,7 @@ def _time_to_convert_dask(ddf, steps, within="1h", by="sessionId", key="key", ti
 def time_to_convert(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
                     key: str = "key", time: str = "timestamp", *, order: str = "ordered",
                     exclude: Sequence[str] | None = None, percentiles: Iterable[float] = (0.5, 0.9, 0.99),
-                    definition: str = "posthog", client=None) -> pd.DataFrame:
+                    definition: str = "posthog", client: Scheduler | None = None) -> pd.DataFrame:
     """How long each step of a funnel took, for the groups that reached it (definitions in the module text).
 
     Input columns: ``by``, ``key``, ``time``. Output, one row per step after the first and a

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -50,6 +51,11 @@ from .common import as_text, check_columns, check_event_keys, codes, payload_fie
 from .dispatch import columns_of, field_columns, pandas_or_dask, partials
 from .funnels import _found, _options
 from .times import NAT, duration
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
 
 __all__ = ["funnel_correlation", "DEFINITIONS"]
 
@@ -60,8 +66,8 @@ _SEEN = "seen"  # the kind of a property's row counting the events that carry it
 DEFINITIONS = ("posthog", "table2x2")
 
 
-def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, events: bool, properties,
-             ignore) -> pd.DataFrame:
+def _partial(frame: pd.DataFrame, steps: list[str], exclude: list[str], within_ns: int, by: str, key: str, time: str, order: str,
+             events: bool, properties: list[str], ignore: list[str]) -> pd.DataFrame:
     """Per frame (or partition of whole groups): groups with each event key and property value, succeeded and
     failed, and the totals (a row of kind "total")."""
     frame, g, _, k, t, code_of, found = _found(frame, steps, exclude, within_ns, by, key, time, order)
@@ -101,7 +107,8 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
     return pd.concat(rows, ignore_index=True).astype(_PARTIAL)
 
 
-def _counts(groups: np.ndarray, items: np.ndarray, success: np.ndarray, kind: str, name, names) -> pd.DataFrame:
+def _counts(groups: np.ndarray, items: np.ndarray, success: np.ndarray, kind: str, name: str | None,
+            names: Any) -> pd.DataFrame:
     """Groups per item code (each group once; ``names``: the items' names), split by success: rows of (kind,
     name, value, success, failure)."""
     if not len(groups):
@@ -118,7 +125,8 @@ def _counts(groups: np.ndarray, items: np.ndarray, success: np.ndarray, kind: st
     return pd.DataFrame({"kind": kind, "name": name, "value": labels, "success": s[present], "failure": f[present]})
 
 
-def _table(partial: pd.DataFrame, level: float, properties, columns, definition: str = "posthog") -> pd.DataFrame:
+def _table(partial: pd.DataFrame, level: float, properties: list[str], columns: list[Any],
+           definition: str = "posthog") -> pd.DataFrame:
     from statsmodels.stats.contingency_tables import Table2x2
 
     out_columns = ["kind", "name", "value", "success_with", "failure_with", "success_without", "failure_without",
@@ -158,7 +166,9 @@ def _table(partial: pd.DataFrame, level: float, properties, columns, definition:
                        "failure_without": np.int64})
 
 
-def _check(df, steps, key, order, exclude, properties, ignore, level, definition):
+def _check(df: pd.DataFrame | dd.DataFrame, steps: Sequence[str], key: str, order: str, exclude: Sequence[str] | None,
+           properties: Sequence[str] | None, ignore: Sequence[str] | None, level: float, definition: str
+           ) -> tuple[list[str], list[str], list[str], list[str]]:
     if definition not in DEFINITIONS:
         raise ValueError(f"funnel_correlation: definition: {definition!r} is not one of "
                          f"{', '.join(map(repr, DEFINITIONS))} ('posthog' adds 1 to every cell of the table, "
@@ -174,9 +184,11 @@ def _check(df, steps, key, order, exclude, properties, ignore, level, definition
     return steps, exclude, properties, ignore
 
 
-def _funnel_correlation_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *,
-                             order="ordered", exclude=None, events=True, properties=None, ignore=None,
-                             level=0.95, definition="posthog", client=None) -> pd.DataFrame:
+def _funnel_correlation_dask(ddf: dd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h",
+                             by: str = "sessionId", key: str = "key", time: str = "timestamp", *,
+                             order: str = "ordered", exclude: Sequence[str] | None = None, events: bool = True,
+                             properties: Sequence[str] | None = None, ignore: Sequence[str] | None = None,
+                             level: float = 0.95, definition: str = "posthog", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`funnel_correlation`: groups per event key and property value per partition of whole groups, added up."""
     steps, exclude, properties, ignore = _check(ddf, steps, key, order, exclude, properties, ignore, level,
                                                 definition)
@@ -194,7 +206,7 @@ def funnel_correlation(df: pd.DataFrame, steps: Sequence[str], within: str | pd.
                        by: str = "sessionId", key: str = "key", time: str = "timestamp", *, order: str = "ordered",
                        exclude: Sequence[str] | None = None, events: bool = True,
                        properties: Sequence[str] | None = None, ignore: Sequence[str] | None = None,
-                       level: float = 0.95, definition: str = "posthog", client=None) -> pd.DataFrame:
+                       level: float = 0.95, definition: str = "posthog", client: Scheduler | None = None) -> pd.DataFrame:
     """Odds ratios of converting with each event key and property value against without it (definitions in the
     module text).
 

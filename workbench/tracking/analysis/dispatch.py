@@ -56,8 +56,8 @@ import contextlib
 import functools
 import os
 import threading
-from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar, cast
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import pandas as pd
 
@@ -65,6 +65,13 @@ from ..cluster import IN_PROCESS_ROWS, compute, get_client
 from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, rows_of
 from ..lake_rows import bucket, lake_items, narrowed, picked, selected, whole
 from .common import VISITOR, check_columns, first_events, payload_dict
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
 
 __all__ = ["is_dask", "pandas_or_dask", "by_group", "columns_of", "events_of", "field_columns", "as_dicts", "gathered",
            "compute", "partials", "remember", "in_process", "plain_pages"]
@@ -113,10 +120,11 @@ class Step(NamedTuple):
 #: Per-bucket steps remembered by the name of the Dask frame they made, with the lake's buckets under their input.
 _STEPS: dict[str, tuple[list, Step]] = {}
 _pool_lock = threading.Lock()
-_pool: list = []
+_pool: list[ThreadPoolExecutor] = []
 
 
-def remember(result, source, function: Callable, column: str, group: str, **kwargs):
+def remember(result: dd.DataFrame, source: dd.DataFrame, function: Callable[..., pd.DataFrame], column: str, group: str,
+             **kwargs: Any) -> dd.DataFrame:
     """Note that ``result`` is ``source`` with ``function(frame, **kwargs)`` applied per partition of whole ``group``
     groups, adding ``column`` (:func:`~.sessions.sessionize`'s visits): a question over ``result`` may then run
     the step itself on each bucket of the lake under ``source``. Returns ``result``."""
@@ -127,7 +135,7 @@ def remember(result, source, function: Callable, column: str, group: str, **kwar
 
 
 @contextlib.contextmanager
-def plain_pages():
+def plain_pages() -> Iterator[None]:
     """The block's numpy arrays and Arrow buffers allocated without huge pages, the settings restored after.
 
     numpy advises huge pages for arrays of 4 MB and more, and Arrow's default allocator (mimalloc) maps large
@@ -155,7 +163,7 @@ def plain_pages():
             switch(before)
 
 
-def in_process(ddf, client) -> tuple[list, Step | None] | None:
+def in_process(ddf: dd.DataFrame, client: Scheduler | None) -> tuple[list[Any], Step | None] | None:
     """(the lake's buckets, the per-bucket step or None) when ``ddf`` is a lake read (column selections, a
     remembered step) that fits in this process and is to be computed on its threads (``client`` resolved to
     ``"threads"``); else None: Dask computes it."""
@@ -179,7 +187,7 @@ def _closed(items: list, by: str, step: Step | None) -> bool:
     return by in kept
 
 
-def _threads():
+def _threads() -> ThreadPoolExecutor:
     """One pool of a thread per core for this process's buckets (started once)."""
     with _pool_lock:
         if not _pool:
@@ -189,8 +197,9 @@ def _threads():
         return _pool[0]
 
 
-def partials(ddf, kernel: Callable, *args, by: str, columns: list[str], meta, client, time: str = "timestamp",
-             rows: tuple | None = None) -> pd.DataFrame:
+def partials(ddf: dd.DataFrame, kernel: Callable[..., pd.DataFrame], *args: Any, by: str, columns: list[str],
+             meta: pd.DataFrame, client: Scheduler | None, time: str = "timestamp",
+             rows: tuple[Any, ...] | None = None) -> pd.DataFrame:
     """``kernel(frame, *args)`` on every partition of whole ``by`` groups of ``ddf[columns]``, concatenated in
     partition order: in this process without Dask for a lake that fits (:func:`in_process`), else through Dask
     (:func:`by_group`, ``map_partitions``, :func:`compute`). ``rows`` = (key column, keys, ends_of, firsts_of)
@@ -224,17 +233,17 @@ def partials(ddf, kernel: Callable, *args, by: str, columns: list[str], meta, cl
     return partial
 
 
-def session_closed(ddf) -> bool:
+def session_closed(ddf: dd.DataFrame) -> bool:
     """Whether every session is inside one partition already (a workbench lake's buckets)."""
     return ddf.index.name in (SESSION_PART, VISITOR_PART) and ddf.known_divisions
 
 
-def visitor_closed(ddf) -> bool:
+def visitor_closed(ddf: dd.DataFrame) -> bool:
     """Whether every visitor (``visitorId``) is inside one partition already (a lake bucketed by visitor)."""
     return ddf.index.name == VISITOR_PART and ddf.known_divisions
 
 
-def by_group(ddf, by: str, session: str = "sessionId", time: str = "timestamp"):
+def by_group(ddf: dd.DataFrame, by: str, session: str = "sessionId", time: str = "timestamp") -> dd.DataFrame:
     """``ddf`` with every ``by`` group inside one partition, shuffling only when it must.
 
     A frame from a session-bucketed lake keeps its partitions for ``by`` = ``session``
@@ -263,12 +272,12 @@ def by_group(ddf, by: str, session: str = "sessionId", time: str = "timestamp"):
     return ddf.shuffle(on=by, npartitions=ddf.npartitions)
 
 
-def _may_repeat(ddf, session: str) -> bool:
+def _may_repeat(ddf: dd.DataFrame, session: str) -> bool:
     """Whether an event id of ``ddf`` may repeat within a session (it has both, and no lake promises otherwise)."""
     return "id" in ddf.columns and session in ddf.columns and not promises_unique_ids(ddf)
 
 
-def columns_of(ddf, *names, ties: bool = True) -> list[str]:
+def columns_of(ddf: pd.DataFrame | dd.DataFrame, *names: str, ties: bool = True) -> list[str]:
     """The columns named that the frame has (payload fields may be flattened or not), checked, and the event
     ``id`` (with ``sessionId``, its scope) when there is one: every question counts a repeated id once, and those
     that order events (``ties``)
@@ -282,7 +291,7 @@ def columns_of(ddf, *names, ties: bool = True) -> list[str]:
     return list(dict.fromkeys(n for n in wanted if n in ddf.columns))
 
 
-def events_of(ddf, keys, by: str, key: str, time: str, firsts: bool = False):
+def events_of(ddf: dd.DataFrame, keys: Iterable[str], by: str, key: str, time: str, firsts: bool = False) -> dd.DataFrame:
     """``ddf``'s ``by``, ``key`` and ``time`` columns (:func:`columns_of`) with every ``by`` group in one partition, for a
     question that counts only the events of ``keys`` and takes the data's first and last time (of the events with a
     ``by``) and, with ``firsts``, each ``by`` group's first event of any key: from a lake, only those rows are turned
@@ -292,7 +301,7 @@ def events_of(ddf, keys, by: str, key: str, time: str, firsts: bool = False):
     return by_group(ddf[columns] if few is None else few, by, time=time)
 
 
-def field_columns(ddf, *fields: str) -> list[str]:
+def field_columns(ddf: pd.DataFrame | dd.DataFrame, *fields: str) -> list[str]:
     """Columns that hold payload ``fields``: the flattened ones, else ``payload``."""
     out = []
     for f in fields:
@@ -317,7 +326,7 @@ def as_dicts(frame: pd.DataFrame) -> pd.DataFrame:
 # Visits and funnels
 
 
-def gathered(ddf, key, keys, wanted, client) -> pd.DataFrame:
+def gathered(ddf: dd.DataFrame, key: str, keys: Iterable[str], wanted: list[str], client: Scheduler | None) -> pd.DataFrame:
     """The events whose ``key`` is one of ``keys`` (only the ``wanted`` columns), as one pandas frame."""
     sub = ddf[ddf[key].isin(list(keys))][wanted]
     (frame,) = compute(sub, client=client)

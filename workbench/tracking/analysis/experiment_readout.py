@@ -15,6 +15,7 @@ Dask alike; the statistics themselves are :mod:`.experiment_stats`'.
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -47,7 +48,7 @@ def value_columns(opts: dict) -> list[str]:
     return cols + ["expected_share", "srm_p_value", "note"]
 
 
-def readout(partial: pd.DataFrame, opts: dict, baseline) -> pd.DataFrame:
+def readout(partial: pd.DataFrame, opts: dict[str, Any], baseline: str | None) -> pd.DataFrame:
     """The table of :func:`~.experiments.compare_variants` from the partial summaries of all units."""
     columns = value_columns(opts)
     ints = ["units", "multiple"] + (["conversions"] if opts["metric"] == "conversion" else [])
@@ -114,7 +115,8 @@ def _warn_overflow(opts: dict, cells: pd.DataFrame, est: dict, units: np.ndarray
                   UserWarning, stacklevel=5)  # the caller's line: readout, compare_variants, the dispatcher
 
 
-def _row(opts, i, variant, b, cells, est, units, shares) -> dict:
+def _row(opts: dict[str, Any], i: int, variant: str, b: int, cells: pd.DataFrame, est: dict[str, Any], units: np.ndarray,
+         shares: np.ndarray) -> dict[str, Any]:
     """One variant's figures (the baseline's difference is left out)."""
     metric, level, interval = opts["metric"], opts["level"], opts["interval"]
     count, name = _VALUE[metric]
@@ -161,7 +163,7 @@ def _row(opts, i, variant, b, cells, est, units, shares) -> dict:
     return row
 
 
-def _t_or_z(parts, metric):
+def _t_or_z(parts: list[tuple[float, float]], metric: str) -> Any:   # a scipy distribution (scipy has no types), or None
     """Student's t with the Welch-Satterthwaite degrees of freedom for means and rates, the normal for ratios."""
     from scipy import stats
 
@@ -171,7 +173,7 @@ def _t_or_z(parts, metric):
     return stats.t(df) if np.isfinite(df) else None
 
 
-def _half(var, parts, n, opts, share, metric) -> float:
+def _half(var: float, parts: list[tuple[float, float]], n: int, opts: dict[str, Any], share: float, metric: str) -> float:
     """The interval's half-width: fixed, or the confidence sequence's at ``n`` units."""
     if not np.isfinite(var) or var < 0:
         return np.nan
@@ -182,7 +184,7 @@ def _half(var, parts, n, opts, share, metric) -> float:
     return float(np.sqrt(var) * dist.ppf(1 - alpha / 2)) if dist is not None else np.nan
 
 
-def _p(diff, var, parts, n, opts, share, metric) -> float:
+def _p(diff: float, var: float, parts: list[tuple[float, float]], n: int, opts: dict[str, Any], share: float, metric: str) -> float:
     if not np.isfinite(var) or var <= 0:
         return np.nan
     z = diff / np.sqrt(var)
@@ -192,7 +194,7 @@ def _p(diff, var, parts, n, opts, share, metric) -> float:
     return float(2 * dist.sf(abs(z))) if dist is not None else np.nan
 
 
-def _score(row, n, nb, cells, b, alpha) -> None:
+def _score(row: dict[str, Any], n: int, nb: int, cells: pd.DataFrame, b: int, alpha: float) -> None:
     """A rate's difference against the baseline: Newcombe's interval and the score test (statsmodels)."""
     from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
 

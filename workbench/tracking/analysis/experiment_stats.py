@@ -41,9 +41,11 @@ From them (:func:`estimates`):
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 __all__ = ["VARS", "moments", "merge", "estimates", "sequential_multiplier", "sequential_p", "sample_ratio",
            "SRM_ALPHA"]
@@ -64,7 +66,7 @@ def moments(variant: np.ndarray, stratum: np.ndarray, values: np.ndarray) -> pd.
     means = np.column_stack([np.bincount(inverse, weights=values[:, i], minlength=len(uniq)) / n
                              for i in range(len(VARS))]) if len(uniq) else np.empty((0, len(VARS)))
     centred = values - means[inverse]
-    out = {"variant": uniq // 2, "stratum": uniq % 2, "n": n}
+    out: dict[str, np.ndarray] = {"variant": uniq // 2, "stratum": uniq % 2, "n": n}
     for i, v in enumerate(VARS):
         out[f"m_{v}"] = means[:, i]
     for a, b in PAIRS:
@@ -103,7 +105,7 @@ def merge(cells: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def _cell(row) -> tuple[int, np.ndarray, np.ndarray]:
+def _cell(row: pd.Series) -> tuple[int, np.ndarray, np.ndarray]:
     """(n, means, covariance matrix with n - 1 in the denominator) of one merged row."""
     n = int(row["n"])
     mean = np.array([row[f"m_{v}"] for v in VARS], dtype=float)
@@ -127,7 +129,8 @@ def estimates(cells: pd.DataFrame, covariate: bool) -> dict:
     Returns ``{"plain": {code: (value, var, parts)}, "cuped": {...} or None, "theta": float}``, where
     ``parts`` is a list of (variance contribution, n) for the degrees of freedom.
     """
-    plain, by_variant = {}, {}
+    plain: dict[int, Any] = {}
+    by_variant: dict[int, list[pd.Series]] = {}
     for _, row in cells.iterrows():
         by_variant.setdefault(int(row["variant"]), []).append(row)
     for code, rows in by_variant.items():
@@ -205,7 +208,7 @@ def satterthwaite(parts: list) -> float:
     return sum(v for v, _ in parts) ** 2 / den if den > 0 else np.nan
 
 
-def sequential_multiplier(n, alpha: float, planned: float):
+def sequential_multiplier(n: ArrayLike, alpha: float, planned: float) -> np.ndarray:
     """How many standard errors the asymptotic confidence sequence reaches out at ``n`` units (the normal-mixture
     boundary, ``rho`` tightest at ``planned`` units; Waudby-Smith et al. 2024, Howard et al. 2021).
 
@@ -220,7 +223,7 @@ def sequential_multiplier(n, alpha: float, planned: float):
         return np.sqrt(2 * (v + 1) / v * np.log(np.sqrt(v + 1) / alpha))
 
 
-def sequential_p(z, n, planned: float, alpha_for_rho: float):
+def sequential_p(z: ArrayLike, n: ArrayLike, planned: float, alpha_for_rho: float) -> np.ndarray:
     """The smallest level at which the confidence sequence excludes 0 at ``n`` units, for an estimate ``z``
     standard errors from 0: ``min(1, sqrt(v + 1) exp(-z^2 v / (2 (v + 1))))`` with ``v = n rho^2``.
 

@@ -61,7 +61,7 @@ ratio mismatch" on every row and a UserWarning (Statsig's and Optimizely's check
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -73,6 +73,11 @@ from .experiment_readout import readout
 from .experiment_stats import COLUMNS, moments
 from .times import NAT, ms_floor, ns
 
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
+
 __all__ = ["compare_variants", "INTERVALS", "METRICS"]
 
 INTERVALS = ("fixed", "sequential", "bayes")
@@ -83,7 +88,7 @@ _PARTIAL = {**{c: (object if c == "variant" else np.int64 if c in ("stratum", "n
             "multiple": np.int64, "rows": np.int64}
 
 
-def _spec(value: Any, parameter: str, df, key: str) -> tuple[str, str | None] | None:
+def _spec(value: Any, parameter: str, df: pd.DataFrame | dd.DataFrame, key: str) -> tuple[str, str | None] | None:
     """A metric's value as (event key, payload field or None for a count), checked."""
     if value is None:
         return None
@@ -141,7 +146,7 @@ def _window(covariate: Any) -> tuple[int, int] | None:
     return lo, hi
 
 
-def _weights(weights: Any) -> dict | None:
+def _weights(weights: Any) -> dict[str, float] | None:
     if weights is None:
         return None
     if not isinstance(weights, dict) or not weights:
@@ -157,8 +162,9 @@ def _weights(weights: Any) -> dict | None:
     return {str(k): float(v) for k, v in weights.items()}
 
 
-def _options(df, variant_field, metric, success_key, value, numerator, denominator, interval, level, key,
-             multiple_variants, covariate, weights, planned_units) -> dict:
+def _options(df: pd.DataFrame | dd.DataFrame, variant_field: str, metric: str, success_key: str | None, value: Any,
+             numerator: Any, denominator: Any, interval: str, level: float, key: str, multiple_variants: str,
+             covariate: Any, weights: Any, planned_units: int) -> dict[str, Any]:
     """Every option checked (the same for pandas and Dask), as the dict the partial summaries and readout take."""
     if metric not in METRICS:
         raise ValueError(f"compare_variants: metric: {metric!r} is not one of {', '.join(METRICS)}")
@@ -186,7 +192,7 @@ def _options(df, variant_field, metric, success_key, value, numerator, denominat
             rule = f"metric={metric!r} needs it" if name in needed else f"metric={metric!r} does not use it"
             raise ValueError(f"compare_variants: {name}: {rule} (conversion: success_key; mean: value; ratio: "
                              "numerator and denominator)")
-    if metric == "conversion":
+    if metric == "conversion" and success_key is not None:   # (never None here: refused just above)
         check_event_keys([success_key], "success_key", "compare_variants", df, column=key)
     specs = {"conversion": ((success_key, None), None), "mean": (_spec(value, "value", df, key), None),
              "ratio": (_spec(numerator, "numerator", df, key), _spec(denominator, "denominator", df, key))}[metric]
@@ -195,7 +201,8 @@ def _options(df, variant_field, metric, success_key, value, numerator, denominat
             "planned": int(planned_units), "field": variant_field}
 
 
-def _sums(frame, k, g, n_units, code_of, spec, mask) -> np.ndarray:
+def _sums(frame: pd.DataFrame, k: np.ndarray, g: np.ndarray, n_units: int, code_of: dict[str, int],
+          spec: tuple[str, str | None], mask: np.ndarray) -> np.ndarray:
     """Per unit code: the events of ``spec``'s key under ``mask``, counted, or its field summed (missing: 0)."""
     rows = np.flatnonzero(mask & (k == code_of.get(spec[0], -2)))
     if spec[1] is None:
@@ -205,7 +212,7 @@ def _sums(frame, k, g, n_units, code_of, spec, mask) -> np.ndarray:
     return np.bincount(g[rows], weights=np.nan_to_num(values), minlength=n_units)
 
 
-def _partial(frame: pd.DataFrame, opts: dict, by, key, time) -> pd.DataFrame:
+def _partial(frame: pd.DataFrame, opts: dict[str, Any], by: str, key: str, time: str) -> pd.DataFrame:
     """Per frame (or partition of whole units): the moments of each (variant, stratum) cell, the units that saw
     several variants (rows of stratum -1) and the frame's row count (a row without a variant)."""
     rows = pd.DataFrame({"variant": [None], "stratum": -1, "n": 0, "multiple": 0, "rows": len(frame)})
@@ -263,11 +270,13 @@ def _partial(frame: pd.DataFrame, opts: dict, by, key, time) -> pd.DataFrame:
         {c: 0 for c in _PARTIAL if c != "variant"}).astype(_PARTIAL)
 
 
-def _compare_variants_dask(ddf, *, variant_field: str, metric: str = "conversion", success_key: str | None = None,
-                           value=None, numerator=None, denominator=None, baseline=None, interval: str = "fixed",
-                           level: float = 0.95, covariate=None, weights=None, planned_units: int = 10_000,
+def _compare_variants_dask(ddf: dd.DataFrame, *, variant_field: str, metric: str = "conversion",
+                           success_key: str | None = None, value: str | tuple[str, str] | None = None, numerator: str | tuple[str, str] | None = None,
+                           denominator: str | tuple[str, str] | None = None, baseline: str | None = None, interval: str = "fixed",
+                           level: float = 0.95, covariate: bool | str | pd.Timedelta | tuple[str | pd.Timedelta, str | pd.Timedelta] | None = None,
+                           weights: dict[str, float] | None = None, planned_units: int = 10_000,
                            by: str = "sessionId", multiple_variants: str = "first", key: str = "key",
-                           time: str = "timestamp", client=None) -> pd.DataFrame:
+                           time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`compare_variants`: the cells' moments per partition of whole units, merged."""
     opts = _options(ddf, variant_field, metric, success_key, value, numerator, denominator, interval, level, key,
                     multiple_variants, covariate, weights, planned_units)
@@ -281,11 +290,12 @@ def _compare_variants_dask(ddf, *, variant_field: str, metric: str = "conversion
 
 @pandas_or_dask(_compare_variants_dask)
 def compare_variants(df: pd.DataFrame, *, variant_field: str, metric: str = "conversion",
-                     success_key: str | None = None, value=None, numerator=None, denominator=None,
-                     baseline: str | None = None, interval: str = "fixed", level: float = 0.95, covariate=None,
-                     weights: dict | None = None, planned_units: int = 10_000, by: str = "sessionId",
+                     success_key: str | None = None, value: str | tuple[str, str] | None = None, numerator: str | tuple[str, str] | None = None,
+                     denominator: str | tuple[str, str] | None = None, baseline: str | None = None, interval: str = "fixed",
+                     level: float = 0.95, covariate: bool | str | pd.Timedelta | tuple[str | pd.Timedelta, str | pd.Timedelta] | None = None,
+                     weights: dict[str, float] | None = None, planned_units: int = 10_000, by: str = "sessionId",
                      multiple_variants: str = "first", key: str = "key", time: str = "timestamp",
-                     client=None) -> pd.DataFrame:
+                     client: Scheduler | None = None) -> pd.DataFrame:
     """Per variant: units, the metric with its interval, and the difference against ``baseline`` (default
     ``"control"`` if there is one, else the first variant by name) with its interval and p-value; definitions in
     the module text above.

@@ -34,6 +34,7 @@ same millisecond).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,7 +58,8 @@ class Chains:
     times: np.ndarray
 
 
-def _sorted(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, rows: np.ndarray):
+def _sorted(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, rows: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows ordered by (group, time), ties in input order, with each run's first and last position."""
     order = rows[np.lexsort((t_all[rows], g_all[rows]))]
     g, t, k = g_all[order], t_all[order], k_all[order]
@@ -84,7 +86,7 @@ def _best(groups_of_candidates: np.ndarray, depth: np.ndarray, times: np.ndarray
 
 
 def chains(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, steps: list[int], within_ns: int,
-           order: str = "ordered", exclude: list[int] = ()) -> Chains:
+           order: str = "ordered", exclude: Sequence[int] = ()) -> Chains:
     """The funnel search on group codes, key codes and integer times (ns); ``steps`` and
     ``exclude`` are key codes (a step may be -1: a key the data does not hold)."""
     m = len(steps)
@@ -113,7 +115,8 @@ def chains(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, steps: list[
     return fast
 
 
-def _with_exact(fast: Chains, g, t, k, new_run, steps, within_ns, order, exclude) -> Chains:
+def _with_exact(fast: Chains, g: np.ndarray, t: np.ndarray, k: np.ndarray, new_run: np.ndarray, steps: list[int], within_ns: int, order: str,
+                exclude: Sequence[int]) -> Chains:
     """``fast`` with the groups that have a run of several events answered by :func:`_exact` instead."""
     run_id = np.cumsum(new_run) - 1
     sizes = np.bincount(run_id)
@@ -135,12 +138,13 @@ def _with_exact(fast: Chains, g, t, k, new_run, steps, within_ns, order, exclude
             row = np.full((1, m), NAT, dtype=np.int64)
             row[0, :found[0]] = found[1]
             times.append(row)
-    groups, depth, times = np.concatenate(groups), np.concatenate(depth), np.concatenate(times)
-    order_ = np.argsort(groups, kind="stable")
-    return Chains(groups[order_], depth[order_], times[order_])
+    all_groups, all_depth, all_times = np.concatenate(groups), np.concatenate(depth), np.concatenate(times)
+    order_ = np.argsort(all_groups, kind="stable")
+    return Chains(all_groups[order_], all_depth[order_], all_times[order_])
 
 
-def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]] | None:
+def _exact(k: np.ndarray, t: np.ndarray, run: np.ndarray, steps: list[int], within_ns: int, order: str, excluded: set[int]
+           ) -> tuple[int, list[int]] | None:
     """One group's furthest step and its times, by search over (run, first step in it, last step in it).
 
     A chain puts consecutive steps ``i..j`` in one run when the run holds their keys (as a
@@ -166,24 +170,24 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
             table[r] = r if held[r][key] >= 1 else table[r + 1]
         next_excluded[r] = r if excluded & set(held[r]) else next_excluded[r + 1]
 
-    def fits(r, i, j, whole=False):
+    def fits(r: int, i: int, j: int, whole: bool = False) -> bool:
         need = Counter(steps[i:j + 1])
         if whole:
             return need == held[r]
         return all(held[r][key] >= c for key, c in need.items())
 
-    best = None
+    best: tuple[int, list[int]] | None = None
     for a in range(n_runs):
         if held[a][steps[0]] < 1:
             continue
         t0 = times[a]
 
         @functools.cache
-        def go(r, i, j, a=a, t0=t0):   # bound now: a and t0 change with the loop
+        def go(r: int, i: int, j: int, a: int = a, t0: int = t0) -> tuple[int, tuple[int, ...]]:   # a, t0 bound now: they change with the loop
             """(depth, times of steps j+1..) of the best chain with steps i..j in run r."""
             if j + 1 == m:
                 return (j + 1, ())
-            options = [(j + 1, ())]
+            options: list[tuple[int, tuple[int, ...]]] = [(j + 1, ())]
             s = steps[j + 1]
             if fits(r, i, j + 1):
                 d, ts = go(r, i, j + 1)
@@ -205,7 +209,8 @@ def _exact(k, t, run, steps, within_ns, order, excluded) -> tuple[int, list[int]
     return best
 
 
-def _ordered(g, t, k, run_start, run_end, starts, steps, within_ns, exclude) -> Chains:
+def _ordered(g: np.ndarray, t: np.ndarray, k: np.ndarray, run_start: np.ndarray, run_end: np.ndarray, starts: np.ndarray, steps: list[int], within_ns: int,
+             exclude: Sequence[int]) -> Chains:
     m = len(steps)
     positions = {s: np.flatnonzero(k == s) for s in set(steps) if s >= 0}
     excluded = np.flatnonzero(np.isin(k, list(exclude))) if len(exclude) else np.empty(0, np.int64)
@@ -237,7 +242,7 @@ def _ordered(g, t, k, run_start, run_end, starts, steps, within_ns, exclude) -> 
     return _best(g[starts], depth, times)
 
 
-def _strict(g, t, k, new_run, starts, steps, within_ns) -> Chains:
+def _strict(g: np.ndarray, t: np.ndarray, k: np.ndarray, new_run: np.ndarray, starts: np.ndarray, steps: list[int], within_ns: int) -> Chains:
     m = len(steps)
     run_id = np.cumsum(new_run) - 1
     run_first = np.flatnonzero(new_run)
@@ -281,7 +286,8 @@ def _strict(g, t, k, new_run, starts, steps, within_ns) -> Chains:
     return _best(g[starts], depth, times)
 
 
-def _any(g, t, k, run_start, run_end, steps, within_ns, exclude=()) -> Chains:
+def _any(g: np.ndarray, t: np.ndarray, k: np.ndarray, run_start: np.ndarray, run_end: np.ndarray, steps: list[int], within_ns: int,
+         exclude: Sequence[int] = ()) -> Chains:
     m = len(steps)
     anchors = np.flatnonzero(np.isin(k, [s for s in steps if s >= 0]))
     # the first excluded event strictly after each anchor's time: steps done after it do not count

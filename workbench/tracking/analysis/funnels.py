@@ -13,7 +13,8 @@ breakdown; :func:`ar_conversion` is the AR funnel per platform. The search itsel
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -32,8 +33,13 @@ from .common import (
     warn_unseen,
 )
 from .dispatch import columns_of, field_columns, gathered, pandas_or_dask, partials
-from .funnel_loops import ORDERS, TIMES, chains, step_times
+from .funnel_loops import ORDERS, TIMES, Chains, chains, step_times
 from .times import NAT, duration, ms_ticks
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
 
 __all__ = ["funnel", "ar_conversion", "AR_STEPS", "ATTRIBUTIONS"]
 
@@ -43,8 +49,9 @@ _PARTIAL = {"value": object, "step": np.int64, "delta": np.int64, "n": np.int64}
 _UNKNOWN = "unknown"
 
 
-def _options(df, steps, key, order, exclude, attribution, definition="posthog",
-             function="funnel") -> tuple[list[str], list[str]]:
+def _options(df: pd.DataFrame | dd.DataFrame, steps: Sequence[str], key: str, order: str,
+             exclude: Sequence[str] | None, attribution: str, definition: str = "posthog",
+             function: str = "funnel") -> tuple[list[str], list[str]]:
     """The steps and excluded keys as lists, after checking every option (the same for pandas and Dask)."""
     if definition not in TIMES:
         raise ValueError(f"{function}: definition: {definition!r} is not one of {', '.join(map(repr, TIMES))} (how "
@@ -66,7 +73,7 @@ def _options(df, steps, key, order, exclude, attribution, definition="posthog",
     return steps, exclude
 
 
-def _touch(frame: pd.DataFrame, values: pd.Series, g: np.ndarray, k: np.ndarray, t: np.ndarray, found,
+def _touch(frame: pd.DataFrame, values: pd.Series, g: np.ndarray, k: np.ndarray, t: np.ndarray, found: Chains,
            steps: list[int], order: str, attribution: str) -> np.ndarray:
     """Each found group's breakdown value (None where it has none), in the order of ``found.groups``.
 
@@ -99,7 +106,8 @@ def _touch(frame: pd.DataFrame, values: pd.Series, g: np.ndarray, k: np.ndarray,
     return np.array(out.reindex(found.groups).to_numpy(dtype=object), dtype=object)  # a copy: it is filled in
 
 
-def _found(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order):
+def _found(frame: pd.DataFrame, steps: list[str], exclude: list[str], within_ns: int, by: str, key: str, time: str, order: str
+           ) -> tuple[pd.DataFrame, np.ndarray, Any, np.ndarray, np.ndarray, dict[str, int], Chains]:
     """(frame without repeated ids, group codes, group names, key codes, times floored to the ms, each key's code,
     the chains found): what a funnel, its times and its correlation read from one frame."""
     frame = first_events(frame, time=time, scope=by)
@@ -113,8 +121,8 @@ def _found(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order)
     return frame, g_all, g_names, k_all, t_all, code_of, found
 
 
-def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, order, breakdown,
-             attribution, total: bool = False, definition: str = "posthog") -> pd.DataFrame:
+def _partial(frame: pd.DataFrame, steps: list[str], exclude: list[str], within_ns: int, by: str, key: str, time: str, order: str,
+             breakdown: str | None, attribution: str, total: bool = False, definition: str = "posthog") -> pd.DataFrame:
     """One frame's (or partition's) summary: groups reaching each step, and counts of each time to convert,
     per breakdown value (a row of step -1 counts the events that carry the breakdown field; with ``total``, rows
     of step ``len(steps)`` count the times from the first step to the last); summaries of frames with disjoint
@@ -154,7 +162,7 @@ def _partial(frame: pd.DataFrame, steps, exclude, within_ns, by, key, time, orde
     return pd.DataFrame({"value": pd.Series(label, dtype=object), "step": step, "delta": delta, "n": n})
 
 
-def _table(partial: pd.DataFrame, steps: list[str], breakdown: str | None, columns=()) -> pd.DataFrame:
+def _table(partial: pd.DataFrame, steps: list[str], breakdown: str | None, columns: Iterable[Any] = ()) -> pd.DataFrame:
     """The funnel table from summed partial summaries (``columns``: the frame's, to name a misspelt breakdown)."""
     seen = partial["step"] < 0
     if breakdown is not None and not partial.loc[seen, "n"].sum() and (~seen).any():
@@ -194,9 +202,10 @@ def _counts_frame(steps: list[str], counts: np.ndarray) -> pd.DataFrame:
                          "drop_off_rate": np.where(prev > 0, drop / np.maximum(prev, 1), np.nan).astype(float)})
 
 
-def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="timestamp", *, order="ordered",
-                 exclude=None, breakdown=None, attribution="first_touch", definition="posthog",
-                 client=None) -> pd.DataFrame:
+def _funnel_dask(ddf: dd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
+                 key: str = "key", time: str = "timestamp", *, order: str = "ordered",
+                 exclude: Sequence[str] | None = None, breakdown: str | None = None, attribution: str = "first_touch",
+                 definition: str = "posthog", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`funnel`: per-partition summaries of whole groups, added up."""
     steps, exclude = _options(ddf, steps, key, order, exclude, attribution, definition)
     check_columns(ddf, by, key, time)
@@ -213,7 +222,7 @@ def _funnel_dask(ddf, steps, within="1h", by="sessionId", key="key", time="times
 def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = "1h", by: str = "sessionId",
            key: str = "key", time: str = "timestamp", *, order: str = "ordered", exclude: Sequence[str] | None = None,
            breakdown: str | None = None, attribution: str = "first_touch", definition: str = "posthog",
-           client=None) -> pd.DataFrame:
+           client: Scheduler | None = None) -> pd.DataFrame:
     """How many groups went through ``steps``, step by step.
 
     A group is a ``by`` value: a session, a ``visit`` from :func:`sessionize`, or a visitor
@@ -288,8 +297,8 @@ def funnel(df: pd.DataFrame, steps: Sequence[str], within: str | pd.Timedelta = 
     return _table(partial, steps, breakdown, list(df.columns))
 
 
-def _ar_conversion_dask(ddf, by="platform", group="sessionId", within="1h", key="key", time="timestamp",
-                        client=None) -> pd.DataFrame:
+def _ar_conversion_dask(ddf: dd.DataFrame, by: str = "platform", group: str = "sessionId", within: str = "1h",
+                        key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`ar_conversion` on the AR events, gathered (1-2 % of all events)."""
     check_columns(ddf, group, key, time)
     wanted = columns_of(ddf, group, key, time, *field_columns(ddf, by))
@@ -299,7 +308,7 @@ def _ar_conversion_dask(ddf, by="platform", group="sessionId", within="1h", key=
 
 @pandas_or_dask(_ar_conversion_dask)
 def ar_conversion(df: pd.DataFrame, by: str = "platform", group: str = "sessionId", within: str = "1h",
-                  key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+                  key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """AR funnel ``ar_requested -> ar_session_started -> ar_object_placed`` per platform.
 
     A group (session by default) belongs to the platform of its first ``ar_requested``

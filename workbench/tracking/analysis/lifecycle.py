@@ -30,12 +30,19 @@ A repeated event ``id`` is one event; events without a unit or a time are not lo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, unique_pairs
 from .dispatch import columns_of, pandas_or_dask, partials
 from .times import MAX_PERIODS, NAT, duration, floor_period, instant, ms_ticks, wall_clock
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
 
 __all__ = ["lifecycle", "active_periods", "STATUSES", "DEFINITIONS"]
 
@@ -46,8 +53,8 @@ _FIRST, _LAST = -1, -2  # status codes of the rows holding the first active peri
 _PARTIAL = {"period": np.int64, "status": np.int64, "n": np.int64}
 
 
-def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str, period: int, tz,
-                   function: str, seen: bool = False):
+def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str, period: int, tz: str | None,
+                   function: str, seen: bool = False) -> tuple[Any, ...]:
     """Each unit's active periods: (unit codes, period starts in wall-clock ns of ``tz``), unique, sorted by unit
     then period; and the wall-clock ns of the frame's first and last event of any key (``NAT`` when none). With
     ``seen``, a fifth item: per unit code, the start of the period of its first event of any key."""
@@ -73,12 +80,12 @@ def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str
     return (*out, earliest)
 
 
-def _options(df, event, period, key, function: str) -> int:
+def _options(df: pd.DataFrame | dd.DataFrame, event: str, period: str | pd.Timedelta, key: str, function: str) -> int:
     check_event_keys([event], "event", function, df, column=key, strict=True)
     return duration(period, "period", function)
 
 
-def _definition(definition) -> str:
+def _definition(definition: Any) -> str:
     if definition not in DEFINITIONS:
         raise ValueError(f"lifecycle: definition: {definition!r} is not one of {', '.join(map(repr, DEFINITIONS))} "
                          "('posthog': new is a unit's first period with any event; 'first_active': its first with "
@@ -86,7 +93,8 @@ def _definition(definition) -> str:
     return definition
 
 
-def _partial(frame: pd.DataFrame, event, by, key, time, p, tz, definition: str = "posthog") -> pd.DataFrame:
+def _partial(frame: pd.DataFrame, event: str, by: str, key: str, time: str, p: int, tz: str | None,
+             definition: str = "posthog") -> pd.DataFrame:
     """Per frame (or partition of whole units): counts per (period, status), the first active period and the
     data's last period (rows of status -1 and -2)."""
     found = active_periods(frame, event, by, key, time, p, tz, "lifecycle", seen=definition == "posthog")
@@ -114,7 +122,7 @@ def _partial(frame: pd.DataFrame, event, by, key, time, p, tz, definition: str =
     return pd.DataFrame({c: out[:, i] for i, c in enumerate(_PARTIAL)})
 
 
-def _table(partial: pd.DataFrame, p: int, tz) -> pd.DataFrame:
+def _table(partial: pd.DataFrame, p: int, tz: str | None) -> pd.DataFrame:
     """The partial counts (of one frame, or of every partition) added up per period, from the first active period to
     the data's last (numpy on a few hundred rows: pandas' groupby and unstack took longer than a 1M lake's pass)."""
     columns = ["period", *STATUSES, "active"]
@@ -138,8 +146,8 @@ def _table(partial: pd.DataFrame, p: int, tz) -> pd.DataFrame:
     return out
 
 
-def _lifecycle_dask(ddf, *, event: str, period="1D", by: str = "sessionId", tz: str | None = None, key: str = "key",
-                    time: str = "timestamp", definition: str = "posthog", client=None) -> pd.DataFrame:
+def _lifecycle_dask(ddf: dd.DataFrame, *, event: str, period: str | pd.Timedelta = "1D", by: str = "sessionId", tz: str | None = None, key: str = "key",
+                    time: str = "timestamp", definition: str = "posthog", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`lifecycle`: counts per partition of whole units, added up."""
     p = _options(ddf, event, period, key, "lifecycle")
     definition = _definition(definition)
@@ -155,7 +163,7 @@ def _lifecycle_dask(ddf, *, event: str, period="1D", by: str = "sessionId", tz: 
 @pandas_or_dask(_lifecycle_dask)
 def lifecycle(df: pd.DataFrame, *, event: str, period: str | pd.Timedelta = "1D", by: str = "sessionId",
               tz: str | None = None, key: str = "key", time: str = "timestamp", definition: str = "posthog",
-              client=None) -> pd.DataFrame:
+              client: Scheduler | None = None) -> pd.DataFrame:
     """New, returning, resurrecting and dormant units per period (definitions and edge rules in the module text).
 
     ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused) that cuts the data into at most

@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from .common import EVENT_COLUMNS, payload_dict
 from .times import to_utc
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
 
 __all__ = ["events_frame", "read_events"]
 
@@ -57,7 +61,8 @@ def events_frame(records: Any, flatten_payload: bool = False, tz: str | None = N
     return df
 
 
-def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, storage_options: dict | None = None):
+def read_events(path: str | os.PathLike[str], columns: Iterable[str] | None = None,
+                storage_options: dict[str, Any] | None = None) -> dd.DataFrame:
     """A lake folder, ``.parquet`` or ``.jsonl`` file as a Dask DataFrame (see :func:`workbench.tracking.lake.read_events`).
 
     ``path`` may be a local path or an fsspec URL (``s3://bucket/lake``, through ``s3fs``;

@@ -10,6 +10,7 @@ As everywhere in the analysis, a repeated event ``id`` is one event.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -19,10 +20,15 @@ from .common import as_text, check_columns, check_event_keys, first_events, payl
 from .dispatch import as_dicts, by_group, columns_of, compute, field_columns, gathered, pandas_or_dask
 from .sessions import dwell_times, sessionize
 
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
+
 __all__ = ["load_times", "rank", "events_over_time", "viewer_kpis"]
 
 
-def _check_rank(df, key: str, field: str, key_column: str) -> None:
+def _check_rank(df: pd.DataFrame | dd.DataFrame, key: str, field: str, key_column: str) -> None:
     check_event_keys([key], "key", "rank", df, column=key_column)
     spec = CATALOG.get(key)
     if spec is not None and not spec.free_form and field not in spec.fields_by_name:
@@ -31,14 +37,15 @@ def _check_rank(df, key: str, field: str, key_column: str) -> None:
                          f"{', '.join(f.name for f in spec.fields) or 'none'}")
 
 
-def _load_times_dask(ddf, by="device", percentiles=(0.5, 0.9, 0.99), key="key", client=None) -> pd.DataFrame:
+def _load_times_dask(ddf: dd.DataFrame, by: str = "device", percentiles: Iterable[float] = (0.5, 0.9, 0.99),
+                     key: str = "key", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`load_times` on the ``viewer_loaded`` events, gathered."""
     check_columns(ddf, key)
     wanted = columns_of(ddf, key, *field_columns(ddf, "loadTimeMs", by))
     return load_times(gathered(ddf, key, ["viewer_loaded"], wanted, client), by=by, percentiles=percentiles, key=key)
 
 
-def _rank_part(part: pd.DataFrame, key, field, session, key_column) -> pd.DataFrame:
+def _rank_part(part: pd.DataFrame, key: str, field: str, session: str, key_column: str) -> pd.DataFrame:
     part = as_dicts(first_events(part))
     sub = part[part[key_column] == key]
     values = payload_field(sub, field)
@@ -48,8 +55,9 @@ def _rank_part(part: pd.DataFrame, key, field, session, key_column) -> pd.DataFr
     return pd.DataFrame({"count": g.size(), "sessions": g["s"].nunique()}).reset_index()
 
 
-def _rank_dask(ddf, key="hotspot_opened", field="hotspotId", session="sessionId", key_column="key",
-         client=None) -> pd.DataFrame:
+def _rank_dask(ddf: dd.DataFrame, key: str = "hotspot_opened", field: str = "hotspotId", session: str = "sessionId",
+               key_column: str = "key",
+         client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`rank`: counts and distinct sessions per partition of whole sessions."""
     _check_rank(ddf, key, field, key_column)
     check_columns(ddf, key_column, session)
@@ -62,14 +70,15 @@ def _rank_dask(ddf, key="hotspot_opened", field="hotspotId", session="sessionId"
     return _rank_table(totals.rename_axis(field).reset_index(), field)
 
 
-def _over_time_part(part: pd.DataFrame, freq, by, time) -> pd.DataFrame:
+def _over_time_part(part: pd.DataFrame, freq: str, by: str | None, time: str) -> pd.DataFrame:
     part = first_events(part, time=time)
     bucket = pd.DatetimeIndex(part[time]).floor(freq)
     frame = pd.DataFrame({"time": bucket, "value": part[by].astype(object).to_numpy() if by else "events"})
     return frame.groupby(["time", "value"], sort=False).size().rename("n").reset_index()
 
 
-def _events_over_time_dask(ddf, freq="1h", by="key", time="timestamp", client=None) -> pd.DataFrame:
+def _events_over_time_dask(ddf: dd.DataFrame, freq: str = "1h", by: str | None = "key", time: str = "timestamp",
+                           client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`events_over_time`: bucket counts per partition, added up."""
     check_columns(ddf, time, *([by] if by is not None else []))
     cols = columns_of(ddf, time, *([by] if by is not None else []))
@@ -80,7 +89,7 @@ def _events_over_time_dask(ddf, freq="1h", by="key", time="timestamp", client=No
     return _over_time_table(counts, freq, by)
 
 
-def _kpi_part(part: pd.DataFrame, viewer, session, visit, key, time) -> pd.DataFrame:
+def _kpi_part(part: pd.DataFrame, viewer: str, session: str, visit: str, key: str, time: str) -> pd.DataFrame:
     part = as_dicts(first_events(part, time=time))
     base = pd.DataFrame({"viewer": part[viewer].astype(object).to_numpy(), "session": part[session].to_numpy(),
                          "visit": part[visit].astype(object).to_numpy(), "key": part[key].to_numpy()})
@@ -97,8 +106,8 @@ def _kpi_part(part: pd.DataFrame, viewer, session, visit, key, time) -> pd.DataF
     return out.reset_index()
 
 
-def _viewer_kpis_dask(ddf, viewer="viewerToken", session="sessionId", visit="visit", key="key", time="timestamp",
-                gap="30min", client=None) -> pd.DataFrame:
+def _viewer_kpis_dask(ddf: dd.DataFrame, viewer: str = "viewerToken", session: str = "sessionId", visit: str = "visit",
+                      key: str = "key", time: str = "timestamp", gap: str = "30min", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`viewer_kpis`: distinct counts and dwell sums per partition, added up."""
     if visit not in ddf.columns:
         ddf = sessionize(ddf[columns_of(ddf, viewer, session, key, time, *field_columns(ddf, "loadTimeMs",
@@ -127,7 +136,7 @@ def _viewer_kpis_dask(ddf, viewer="viewerToken", session="sessionId", visit="vis
 
 @pandas_or_dask(_load_times_dask)
 def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float] = (0.5, 0.9, 0.99),
-               key: str = "key", client=None) -> pd.DataFrame:
+               key: str = "key", client: Scheduler | None = None) -> pd.DataFrame:
     """Viewer load time percentiles per ``by`` (default: the device).
 
     Uses ``viewer_loaded`` events and their ``loadTimeMs``; ``by`` is a column, or else a
@@ -163,7 +172,7 @@ def load_times(df: pd.DataFrame, by: str = "device", percentiles: Iterable[float
 
 @pandas_or_dask(_rank_dask)
 def rank(df: pd.DataFrame, key: str = "hotspot_opened", field: str = "hotspotId", session: str = "sessionId",
-         key_column: str = "key", client=None) -> pd.DataFrame:
+         key_column: str = "key", client: Scheduler | None = None) -> pd.DataFrame:
     """Rank the values of one payload field (hotspots, variants, ...) by how often they occur.
 
     Input columns: ``key_column``, ``session``, payload. Output, most frequent first (ties
@@ -199,7 +208,7 @@ def _rank_table(out: pd.DataFrame, field: str) -> pd.DataFrame:
 
 @pandas_or_dask(_events_over_time_dask)
 def events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key", time: str = "timestamp",
-                     client=None) -> pd.DataFrame:
+                     client: Scheduler | None = None) -> pd.DataFrame:
     """Event counts per time bucket (start of the bucket, floor of ``time`` to ``freq``).
 
     Input columns: ``time``, ``by``. Output: index ``time`` (every bucket from the first to
@@ -238,7 +247,7 @@ def _over_time_table(counts: pd.Series, freq: str, by: str | None) -> pd.DataFra
 
 @pandas_or_dask(_viewer_kpis_dask)
 def viewer_kpis(df: pd.DataFrame, viewer: str = "viewerToken", session: str = "sessionId", visit: str = "visit",
-                key: str = "key", time: str = "timestamp", gap: str = "30min", client=None) -> pd.DataFrame:
+                key: str = "key", time: str = "timestamp", gap: str = "30min", client: Scheduler | None = None) -> pd.DataFrame:
     """One row of headline figures per viewer.
 
     Output columns: ``viewerToken``, ``sessions`` (distinct ``sessionId``), ``visits``

@@ -18,6 +18,7 @@ without a ``visit`` column is :func:`~.sessions.sessionize` d first with ``gap``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -27,13 +28,19 @@ from .dispatch import columns_of, pandas_or_dask, partials
 from .sessions import sessionize
 from .times import NAT, ms_ticks
 
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
+
 __all__ = ["paths", "transitions", "ARROW", "MAX_STEPS"]
 
 ARROW = " → "
 MAX_STEPS = 10
 
 
-def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
+def _sequence(frame: pd.DataFrame, by: str, key: str, time: str, exclude: Sequence[str] | None, collapse: bool
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(group codes, key codes, key names) of the kept events, sorted by (group, time to the ms, id)."""
     frame = first_events(frame, time=time, scope=by)
     g, _ = codes(frame[by])
@@ -52,7 +59,8 @@ def _sequence(frame: pd.DataFrame, by, key, time, exclude, collapse):
     return g, k, np.asarray(names, dtype=object)
 
 
-def _check(df, start, end, steps, exclude, key, by, gap, time):
+def _check(df: pd.DataFrame | dd.DataFrame, start: str | None, end: str | None, steps: int, exclude: Sequence[str] | None, key: str,
+           by: str, gap: str, time: str) -> pd.DataFrame | dd.DataFrame:
     named = [x for x in (start, end) if x is not None]
     check_event_keys(named + step_list(exclude or (), "exclude", "paths"), "start/end/exclude", "paths", df,
                      column=key)
@@ -64,7 +72,8 @@ def _check(df, start, end, steps, exclude, key, by, gap, time):
     return df
 
 
-def _path_partial(frame, start, end, steps, by, key, time, exclude, collapse) -> pd.DataFrame:
+def _path_partial(frame: pd.DataFrame, start: str | None, end: str | None, steps: int, by: str, key: str, time: str,
+                  exclude: Sequence[str] | None, collapse: bool) -> pd.DataFrame:
     """Per frame (or partition of whole groups): each path's count, and how many groups had the anchor."""
     g, k, names = _sequence(frame, by, key, time, exclude, collapse)
     n = len(g)
@@ -75,7 +84,7 @@ def _path_partial(frame, start, end, steps, by, key, time, exclude, collapse) ->
 
     code = {name: i for i, name in enumerate(names)}
 
-    def first_of(name):
+    def first_of(name: str) -> np.ndarray:
         hits = np.flatnonzero(k == code.get(name, -2))
         return hits[np.r_[True, g[hits][1:] != g[hits][:-1]]] if len(hits) else hits
 
@@ -122,8 +131,9 @@ def _path_table(partial: pd.DataFrame, top: int) -> pd.DataFrame:
     return out[["rank", "path", "steps", "count", "share"]]
 
 
-def _paths_dask(ddf, *, start=None, end=None, steps=5, top=20, by="visit", exclude=None, collapse=False,
-                gap="30min", key="key", time="timestamp", client=None) -> pd.DataFrame:
+def _paths_dask(ddf: dd.DataFrame, *, start: str | None = None, end: str | None = None, steps: int = 5, top: int = 20,
+                by: str = "visit", exclude: Sequence[str] | None = None, collapse: bool = False, gap: str = "30min",
+                key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`paths`: path counts per partition of whole groups, added up."""
     ddf = _check(ddf, start, end, steps, exclude, key, by, gap, time)
     meta = pd.DataFrame({"path": pd.Series([], dtype=object), "n": pd.Series([], dtype=np.int64)})
@@ -135,7 +145,7 @@ def _paths_dask(ddf, *, start=None, end=None, steps=5, top=20, by="visit", exclu
 @pandas_or_dask(_paths_dask)
 def paths(df: pd.DataFrame, *, start: str | None = None, end: str | None = None, steps: int = 5, top: int = 20,
           by: str = "visit", exclude: Sequence[str] | None = None, collapse: bool = False, gap: str = "30min",
-          key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+          key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """The most frequent sequences of at most ``steps`` event keys within a group.
 
     - ``start``: from each group's first ``start`` event, it and the next ``steps - 1`` events;
@@ -159,7 +169,8 @@ def paths(df: pd.DataFrame, *, start: str | None = None, end: str | None = None,
     return _path_table(_path_partial(df, start, end, steps, by, key, time, exclude, collapse), top)
 
 
-def _transition_partial(frame, by, key, time, exclude, collapse) -> pd.DataFrame:
+def _transition_partial(frame: pd.DataFrame, by: str, key: str, time: str, exclude: Sequence[str] | None,
+                        collapse: bool) -> pd.DataFrame:
     g, k, names = _sequence(frame, by, key, time, exclude, collapse)
     same = g[1:] == g[:-1]
     pairs = pd.DataFrame({"from": k[:-1][same], "to": k[1:][same]}).value_counts(sort=False)
@@ -176,8 +187,9 @@ def _transition_table(partial: pd.DataFrame) -> pd.DataFrame:
         drop=True)
 
 
-def _transitions_dask(ddf, *, by="visit", exclude=None, collapse=False, gap="30min", key="key", time="timestamp",
-                      client=None) -> pd.DataFrame:
+def _transitions_dask(ddf: dd.DataFrame, *, by: str = "visit", exclude: Sequence[str] | None = None,
+                      collapse: bool = False, gap: str = "30min", key: str = "key", time: str = "timestamp",
+                      client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`transitions`: pair counts per partition of whole groups, added up."""
     ddf = _check(ddf, None, None, 1, exclude, key, by, gap, time)
     meta = pd.DataFrame({"from": pd.Series([], dtype=object), "to": pd.Series([], dtype=object),
@@ -189,7 +201,7 @@ def _transitions_dask(ddf, *, by="visit", exclude=None, collapse=False, gap="30m
 
 @pandas_or_dask(_transitions_dask)
 def transitions(df: pd.DataFrame, *, by: str = "visit", exclude: Sequence[str] | None = None, collapse: bool = False,
-                gap: str = "30min", key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+                gap: str = "30min", key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """How often each key is followed by each other key within a group: the transition matrix, as a long table.
 
     Input columns: ``by`` (or ``sessionId``), ``key``, ``time``. Output: ``from``, ``to``,

@@ -6,16 +6,30 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from .common import as_text, payload_field
 from .metrics import events_over_time
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
 __all__ = ["plot_funnel", "plot_load_times", "plot_events_over_time", "plot_rank", "plot_retention", "plot_paths",
            "plot_lifecycle", "plot_stickiness", "plot_correlation", "plot_variants"]
 
 
-def plot_funnel(funnel_df: pd.DataFrame, ax=None, unit: str = "visits"):
+def _fit(ax: Axes) -> None:
+    """Tilted labels and titles stay inside the figure: its tight layout, when the Axes has a figure of its own. On a
+    panel of a figure a person composed (``fig.subfigures``) the layout is theirs: a panel has none to tighten."""
+    from matplotlib.figure import Figure
+
+    if isinstance(ax.figure, Figure):
+        ax.figure.tight_layout()
+
+
+def plot_funnel(funnel_df: pd.DataFrame, ax: Axes | None = None, unit: str = "visits") -> Axes:
     """Bar chart of a :func:`funnel` result; returns the matplotlib Axes. ``unit``: what the funnel
     counted (its ``by``: visits from :func:`sessionize`, or sessions), named on the axis.
 
@@ -30,11 +44,11 @@ def plot_funnel(funnel_df: pd.DataFrame, ax=None, unit: str = "visits"):
     labels = [t.get_text() for t in ax.get_xticklabels()]
     if sum(map(len, labels)) > 40:
         ax.set_xticks(ax.get_xticks(), labels, rotation=25, ha="right")
-    ax.figure.tight_layout()  # tilted labels stay inside the figure
+    _fit(ax)
     return ax
 
 
-def plot_load_times(df: pd.DataFrame, by: str = "device", ax=None):
+def plot_load_times(df: pd.DataFrame, by: str = "device", ax: Axes | None = None) -> Axes:
     """Box plot of ``viewer_loaded`` ``loadTimeMs`` per ``by``; returns the Axes.
 
     >>> ax = plot_load_times(pd.DataFrame({"key": ["viewer_loaded"], "payload": [{"loadTimeMs": 5}]}))
@@ -57,7 +71,7 @@ def plot_load_times(df: pd.DataFrame, by: str = "device", ax=None):
     return ax
 
 
-def plot_events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key", ax=None):
+def plot_events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "key", ax: Axes | None = None) -> Axes:
     """Line chart of :func:`events_over_time`; returns the Axes.
 
     >>> t = pd.to_datetime(["2026-11-01 10:10", "2026-11-01 12:00"], utc=True)
@@ -69,7 +83,7 @@ def plot_events_over_time(df: pd.DataFrame, freq: str = "1h", by: str | None = "
     return ax
 
 
-def plot_rank(rank_df: pd.DataFrame, top: int = 20, ax=None):
+def plot_rank(rank_df: pd.DataFrame, top: int = 20, ax: Axes | None = None) -> Axes:
     """Horizontal bars of the ``top`` rows of a :func:`rank` result; returns the Axes.
 
     >>> plot_rank(pd.DataFrame({"rank": [1], "hotspotId": ["h1"], "count": [3]})).get_xlabel()
@@ -81,7 +95,7 @@ def plot_rank(rank_df: pd.DataFrame, top: int = 20, ax=None):
     return ax
 
 
-def plot_retention(table: pd.DataFrame, ax=None, unit: str = "visitors"):
+def plot_retention(table: pd.DataFrame, ax: Axes | None = None, unit: str = "visitors") -> Axes:
     """Retention curve of a :func:`~.retention.retention` table over all cohorts that reached each period (thick,
     labelled), and one thin line per cohort; period 0 (always 100 %) is left out so the returns are
     readable. Returns the Axes.
@@ -115,11 +129,11 @@ def plot_retention(table: pd.DataFrame, ax=None, unit: str = "visitors"):
     ax.set_ylabel(f"{unit} returning (%)")
     ax.set_ylim(0, top * 1.25)
     ax.legend(loc="upper right")
-    ax.figure.tight_layout()
+    _fit(ax)
     return ax
 
 
-def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
+def plot_paths(paths_df: pd.DataFrame, ax: Axes | None = None, top: int = 10) -> Axes:
     """A Sankey-style chart of the ``top`` rows of a :func:`~.paths.paths` table: one column per step, a box per
     event key sized by the groups passing through it, and a band per path; returns the Axes.
 
@@ -139,7 +153,7 @@ def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
     depth = max((len(s) for s in seqs), default=0)
     total = counts.sum() or 1.0
     gap, width = 0.02 * total, 0.18
-    palette = plt.get_cmap("tab20").colors
+    palette = plt.get_cmap("tab20").colors  # type: ignore[attr-defined]  # tab20 is a ListedColormap; get_cmap is typed as the base Colormap
     keys = sorted({k for s in seqs for k in s})
     colour = {k: palette[i % len(palette)] for i, k in enumerate(keys)}
     # node boxes per step: keys ordered by their flow, largest on top; each box tracks where the next
@@ -180,11 +194,11 @@ def plot_paths(paths_df: pd.DataFrame, ax=None, top: int = 10):
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
     ax.set_title(f"top {len(rows)} paths")
-    ax.figure.tight_layout()
+    _fit(ax)
     return ax
 
 
-def plot_lifecycle(table: pd.DataFrame, ax=None, unit: str = "visitors"):
+def plot_lifecycle(table: pd.DataFrame, ax: Axes | None = None, unit: str = "visitors") -> Axes:
     """Stacked bars of a :func:`~.lifecycle.lifecycle` table: new, returning and resurrecting above the axis,
     dormant below it (PostHog's picture); returns the Axes.
 
@@ -209,11 +223,11 @@ def plot_lifecycle(table: pd.DataFrame, ax=None, unit: str = "visitors"):
     ax.set_xticks(x, [p.strftime("%a %d %b") for p in table["period"]], rotation=0)
     ax.set_ylabel(unit)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=4, fontsize=8, frameon=False)
-    ax.figure.tight_layout()
+    _fit(ax)
     return ax
 
 
-def plot_stickiness(table: pd.DataFrame, ax=None, unit: str = "visitors"):
+def plot_stickiness(table: pd.DataFrame, ax: Axes | None = None, unit: str = "visitors") -> Axes:
     """Bars of a :func:`~.stickiness.stickiness` table: the share of a window's active units per number of periods
     active, one group of bars per window (hatched and labelled "partial" where the data do not cover it: its
     counts are low by construction); returns the Axes.
@@ -241,11 +255,11 @@ def plot_stickiness(table: pd.DataFrame, ax=None, unit: str = "visitors"):
     ax.set_ylabel(f"{unit} active in the window (%)")
     if windows:
         ax.legend(fontsize=8)
-    ax.figure.tight_layout()
+    _fit(ax)
     return ax
 
 
-def plot_correlation(table: pd.DataFrame, top: int = 8, ax=None):
+def plot_correlation(table: pd.DataFrame, top: int = 8, ax: Axes | None = None) -> Axes:
     """Horizontal bars of a :func:`~.correlation.funnel_correlation` table: the ``top`` odds ratios on each side of
     1 on a log scale, with their intervals; returns the Axes.
 
@@ -272,11 +286,11 @@ def plot_correlation(table: pd.DataFrame, top: int = 8, ax=None):
     ax.set_yticks(y, labels)
     ax.axvline(1, color="black", linewidth=0.8)
     ax.set_xlabel("odds ratio of converting, with against without (log scale)")
-    ax.figure.tight_layout()
+    _fit(ax)
     return ax
 
 
-def plot_variants(readouts: dict[str, pd.DataFrame], ax=None):
+def plot_variants(readouts: dict[str, pd.DataFrame], ax: Axes | None = None) -> Axes:
     """Each readout's differences against its baseline with their intervals, one row per (readout, variant):
     ``readouts`` maps a label ("plain", "CUPED", "sequential") to a :func:`~.experiments.compare_variants`
     table; returns the Axes.
@@ -300,5 +314,5 @@ def plot_variants(readouts: dict[str, pd.DataFrame], ax=None):
     ax.set_yticks(y, [f"{label}: {v}" for label, v, *_ in rows])
     ax.axvline(0, color="#c8553d", linewidth=1, linestyle="--")
     ax.set_xlabel("difference against the baseline")
-    ax.figure.tight_layout()
+    _fit(ax)
     return ax

@@ -41,7 +41,9 @@ at all is refused, naming it.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -52,6 +54,11 @@ from .times import NAT, check_tz, duration, ns
 from .times import floor_period as _floor
 from .times import instant as _instant
 from .times import wall_clock as _local
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
 
 __all__ = ["retention", "retention_curve", "KINDS"]
 
@@ -71,7 +78,9 @@ _ABSENT = -2  # the code of a key the data lack (codes are -1 for a missing key,
 MAX_COLUMNS = 1_000
 
 
-def _options(df, start_key, return_key, key, period, periods, kind, brackets) -> tuple[int, list[tuple[int, int]]]:
+def _options(df: pd.DataFrame | dd.DataFrame, start_key: str, return_key: str | None, key: str,
+             period: str | pd.Timedelta, periods: int, kind: str, brackets: Sequence[tuple[int, int]] | None
+             ) -> tuple[int, list[tuple[int, int]]]:
     """The period in ns and the table's columns as (first, last) period pairs, after checking every option."""
     keys = [start_key] + ([return_key] if return_key is not None else [])
     check_event_keys(keys, "start_key/return_key", "retention", df, column=key)
@@ -109,7 +118,7 @@ def _ticks(series: pd.Series, tz: str | None) -> tuple[np.ndarray, int]:
 
 
 def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, start: int, back: int, end: int | None,
-             width: int, step: int, unit: int, period: int, calendar: bool):
+             width: int, step: int, unit: int, period: int, calendar: bool) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Each entity's first start and the periods it returned in, from events' entity codes ``g`` (-1: none), key
     codes ``k`` and times ``t`` in ticks of ``unit`` ns (``NAT``: none); events at or after tick ``end`` are
     not looked at.
@@ -166,12 +175,13 @@ def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, star
         cell = np.multiply(g[b], cells, out=cell_buffer[:m], dtype=np.int64, casting="unsafe")
         cell += n  # entity -1's spare cell is the array's last
         seen[cell] = True
-    seen = seen.reshape(n_groups + 1, cells)
-    return t0[:n_groups], seen[:n_groups, :width], last, rows
+    grid = seen.reshape(n_groups + 1, cells)
+    return t0[:n_groups], grid[:n_groups, :width], last, rows
 
 
-def _partial(frame: pd.DataFrame, start_key, return_key, by, key, time, p, cols, kind, calendar, end_ns=None,
-             tz=None) -> pd.DataFrame:
+def _partial(frame: pd.DataFrame, start_key: str, return_key: str | None, by: str, key: str, time: str, p: int,
+             cols: list[tuple[int, int]], kind: str, calendar: bool, end_ns: int | None = None,
+             tz: str | None = None) -> pd.DataFrame:
     """Per frame (or partition of whole entities): cohort sizes and the entities counted in each column.
 
     One pass over the events (:func:`_returns`, no sort) gives each entity's first start
@@ -217,7 +227,7 @@ def _partial_frame(rows: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame({name: rows[:, i] for i, name in enumerate(_PARTIAL)})
 
 
-def _end(end, tz) -> int | None:
+def _end(end: str | datetime.datetime | None, tz: str | None) -> int | None:
     """``end`` as UTC ns, read like every timestamp; a day without a zone (``"2026-11-08"``) is the start of
     that day in ``tz`` (UTC when none is given), said in the docstring rather than warned each call."""
     if end is None:
@@ -225,7 +235,8 @@ def _end(end, tz) -> int | None:
     return int(ns(pd.Series([end]), tz=tz or "UTC", function="retention")[0])
 
 
-def _table(partial: pd.DataFrame, p: int, cols, calendar, end_ns, by: str, tz=None) -> pd.DataFrame:
+def _table(partial: pd.DataFrame, p: int, cols: list[tuple[int, int]], calendar: bool, end_ns: int | None, by: str,
+           tz: str | None = None) -> pd.DataFrame:
     """The cohort x column table from summed partial summaries (a few rows per cohort: added in numpy)."""
     cohort, column, n = (partial[c].to_numpy() for c in ("cohort", "column", "n"))
     ids = column == _IDS
@@ -262,9 +273,10 @@ def _table(partial: pd.DataFrame, p: int, cols, calendar, end_ns, by: str, tz=No
                          **{("rate", label): rate[:, c] for c, label in enumerate(labels)}}, index=index)
 
 
-def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: str = "sessionId", period="1D",
-                    periods: int = 7, kind: str = "n_day", brackets=None, calendar: bool = False, end=None,
-                    tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+def _retention_dask(ddf: dd.DataFrame, *, start_key: str, return_key: str | None = None, by: str = "sessionId",
+                    period: str | pd.Timedelta = "1D", periods: int = 7, kind: str = "n_day",
+                    brackets: Sequence[tuple[int, int]] | None = None, calendar: bool = False, end: str | datetime.datetime | None = None,
+                    tz: str | None = None, key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`retention`: per-partition summaries of whole entities, added up."""
     p, cols = _options(ddf, start_key, return_key, key, period, periods, kind, brackets)
     check_tz(tz, "retention")
@@ -279,8 +291,8 @@ def _retention_dask(ddf, *, start_key: str, return_key: str | None = None, by: s
 @pandas_or_dask(_retention_dask)
 def retention(df: pd.DataFrame, *, start_key: str, return_key: str | None = None, by: str = "sessionId",
               period: str | pd.Timedelta = "1D", periods: int = 7, kind: str = "n_day",
-              brackets: Sequence[tuple[int, int]] | None = None, calendar: bool = False, end=None,
-              tz: str | None = None, key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+              brackets: Sequence[tuple[int, int]] | None = None, calendar: bool = False, end: str | datetime.datetime | None = None,
+              tz: str | None = None, key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """A cohort x period retention table (definitions in the module text above).
 
     ``period`` is a duration (``"1D"``, ``"7D"``; a bare number is refused); ``periods`` (and a bracket's last

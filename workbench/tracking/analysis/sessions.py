@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
@@ -14,15 +16,21 @@ from .common import check_columns, codes, first_events, payload_field
 from .dispatch import as_dicts, by_group, columns_of, field_columns, pandas_or_dask, remember
 from .times import duration, ns
 
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
+
 __all__ = ["sessionize", "dwell_times"]
 
 
-def _visits(frame: pd.DataFrame, gap, by, time) -> pd.Series:
+def _visits(frame: pd.DataFrame, gap: str | pd.Timedelta, by: str, time: str) -> pd.Series:
     """One partition's ``visit`` column (:func:`sessionize` on its ``by`` and ``time`` columns)."""
     return sessionize(frame, gap=gap, by=by, time=time)["visit"]
 
 
-def _sessionize_dask(ddf, gap="30min", by="sessionId", time="timestamp", client=None):
+def _sessionize_dask(ddf: dd.DataFrame, gap: str | pd.Timedelta = "30min", by: str = "sessionId", time: str = "timestamp",
+                     client: Scheduler | None = None) -> dd.DataFrame:
     """:func:`sessionize` per partition of whole ``by`` groups (lazy).
 
     ``visit`` stays a categorical in each partition (its own labels, unknown to Dask up
@@ -45,7 +53,7 @@ def _sessionize_dask(ddf, gap="30min", by="sessionId", time="timestamp", client=
 
 @pandas_or_dask(_sessionize_dask)
 def sessionize(df: pd.DataFrame, gap: str | pd.Timedelta = "30min", by: str = "sessionId",
-               time: str = "timestamp", client=None) -> pd.DataFrame:
+               time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """Split each ``by`` group into visits at pauses longer than ``gap``.
 
     Within a group, events are ordered by ``time`` (input order breaks ties; the input
@@ -102,7 +110,8 @@ def sessionize(df: pd.DataFrame, gap: str | pd.Timedelta = "30min", by: str = "s
 # Funnels
 
 
-def _dwell_times_dask(ddf, visit="visit", time="timestamp", key="key", gap="30min", client=None):
+def _dwell_times_dask(ddf: dd.DataFrame, visit: str = "visit", time: str = "timestamp", key: str = "key",
+                      gap: str = "30min", client: Scheduler | None = None) -> dd.DataFrame:
     """:func:`dwell_times` per partition of whole visits (lazy)."""
     if visit not in ddf.columns:
         ddf = _sessionize_dask(ddf, gap=gap, time=time)
@@ -120,7 +129,7 @@ def _dwell_times_dask(ddf, visit="visit", time="timestamp", key="key", gap="30mi
 
 @pandas_or_dask(_dwell_times_dask)
 def dwell_times(df: pd.DataFrame, visit: str = "visit", time: str = "timestamp", key: str = "key",
-                gap: str = "30min", client=None) -> pd.DataFrame:
+                gap: str = "30min", client: Scheduler | None = None) -> pd.DataFrame:
     """Per visit: when it started and ended, its events and how long it lasted.
 
     ``duration_s`` is last event time minus first event time in seconds (0 for a

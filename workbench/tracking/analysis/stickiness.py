@@ -21,6 +21,8 @@ through no fault of the units. A repeated event ``id`` is one event.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
@@ -30,13 +32,19 @@ from .lifecycle import _options as _event_and_period
 from .lifecycle import active_periods
 from .times import NAT, duration, floor_period, instant
 
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+
+    from ..cluster import Scheduler
+
 __all__ = ["stickiness"]
 
 _PARTIAL = {"window": np.int64, "active": np.int64, "n": np.int64}
 _FIRST, _LAST = -1, -2  # "active" of the rows holding the data's first and last event (wall-clock ns)
 
 
-def _options(df, event, period, within, key) -> tuple[int, int]:
+def _options(df: pd.DataFrame | dd.DataFrame, event: str, period: str | pd.Timedelta, within: str | pd.Timedelta,
+             key: str) -> tuple[int, int]:
     p = _event_and_period(df, event, period, key, "stickiness")
     w = duration(within, "within", "stickiness")
     if w % p or w < p:
@@ -44,7 +52,8 @@ def _options(df, event, period, within, key) -> tuple[int, int]:
     return p, w
 
 
-def _partial(frame: pd.DataFrame, event, by, key, time, p, w, tz) -> pd.DataFrame:
+def _partial(frame: pd.DataFrame, event: str, by: str, key: str, time: str, p: int, w: int, tz: str | None
+             ) -> pd.DataFrame:
     """Per frame (or partition of whole units): units per (window, periods active), and the data's first and last
     event (rows of ``active`` -1 and -2)."""
     g, start, first, last = active_periods(frame, event, by, key, time, p, tz, "stickiness")
@@ -64,7 +73,7 @@ def _partial(frame: pd.DataFrame, event, by, key, time, p, w, tz) -> pd.DataFram
     return pd.DataFrame({c: out[:, i] for i, c in enumerate(_PARTIAL)})
 
 
-def _table(partial: pd.DataFrame, p: int, w: int, tz) -> pd.DataFrame:
+def _table(partial: pd.DataFrame, p: int, w: int, tz: str | None) -> pd.DataFrame:
     columns = {"window": None, "periods_active": np.int64, "count": np.int64, "share": float, "at_least": np.int64,
                "complete": bool}
     window, active, units = (partial[c].to_numpy(dtype=np.int64) for c in _PARTIAL)
@@ -91,8 +100,9 @@ def _table(partial: pd.DataFrame, p: int, w: int, tz) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
-def _stickiness_dask(ddf, *, event: str, period="1D", within="7D", by: str = "sessionId", tz: str | None = None,
-                     key: str = "key", time: str = "timestamp", client=None) -> pd.DataFrame:
+def _stickiness_dask(ddf: dd.DataFrame, *, event: str, period: str | pd.Timedelta = "1D",
+                     within: str | pd.Timedelta = "7D", by: str = "sessionId", tz: str | None = None,
+                     key: str = "key", time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """:func:`stickiness`: counts per partition of whole units, added up."""
     p, w = _options(ddf, event, period, within, key)
     check_columns(ddf, by, key, time)
@@ -106,7 +116,7 @@ def _stickiness_dask(ddf, *, event: str, period="1D", within="7D", by: str = "se
 @pandas_or_dask(_stickiness_dask)
 def stickiness(df: pd.DataFrame, *, event: str, period: str | pd.Timedelta = "1D",
                within: str | pd.Timedelta = "7D", by: str = "sessionId", tz: str | None = None, key: str = "key",
-               time: str = "timestamp", client=None) -> pd.DataFrame:
+               time: str = "timestamp", client: Scheduler | None = None) -> pd.DataFrame:
     """How many units were active on exactly 1, 2, ... of a window's periods (definitions and edge rules in the
     module text).
 

@@ -25,7 +25,7 @@ NAT = np.iinfo(np.int64).min
 MAX_PERIODS = 100_000
 
 
-def check_tz(tz, function: str) -> None:
+def check_tz(tz: Any, function: str) -> None:
     """A ValueError naming ``tz`` unless it is None or a time zone pandas knows (``"UTC"``, ``"Europe/Paris"``).
 
     >>> check_tz("Mars/Olympus", "lifecycle")
@@ -38,7 +38,7 @@ def check_tz(tz, function: str) -> None:
     raise ValueError(f"{function}: tz: {tz!r} is not a time zone; give an IANA name such as 'UTC' or 'Europe/Paris'")
 
 
-def _known_zone(tz) -> bool:
+def _known_zone(tz: Any) -> bool:
     if not isinstance(tz, (str, datetime.tzinfo)):   # (pandas would take 5 as an offset of 5 seconds)
         return False
     if tz not in _ZONES:
