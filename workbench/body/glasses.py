@@ -18,9 +18,9 @@ are the same vertices on every body (:func:`_ear_cores`). The whole piece is ski
 
 The look (:data:`LOOKS`): the texture (:func:`glasses_texture`) holds the frame's colour on its left
 half and the lens tint (with alpha) on its right, the lens and frame vertices pointing into those, and
-a roughness map (:func:`glasses_roughness`) on the same layout. A clear lens is a light, cool, nearly
-transparent film (4 %), smooth: the eyes show through neither dimmed nor tinted (a light tint at 16 % had
-laid a milky film over them, a near-black one at 7 % a brownish veil) and it keeps a reflection at glancing angles (blending scales the lens's specular
+a roughness map (:func:`glasses_roughness`) on the same layout. A clear lens is a dark grey, nearly
+transparent film (3 %), smooth: the eyes show through neither dimmed nor tinted (a light tint at 16 % had
+laid a milky film over them, a near-black one at 7 % dulled them brownish) and it keeps a reflection at glancing angles (blending scales the lens's specular
 by its alpha in three.js, so the reflection shows where the Fresnel term is strong, not face on). A sunglass lens is dark and nearly opaque, and rough enough
 (0.35) that a studio's lights spread into a soft sheen instead of flashing white in it; the frames are
 not mirror-smooth either.
@@ -47,9 +47,10 @@ LENS_UV = (0.75, 0.5)
 TEXTURE_SIZE = 128
 # Per kind: frame colour, lens colour (sRGB), lens alpha, frame roughness, lens roughness.
 LOOKS = {
-    # A clear lens: a faint cool film (4 %), light rather than dark, so the eyes behind it keep their brightness
-    # and no tint (a near-black film at 7 % dimmed them under a brownish veil in three.js).
-    "clear": ((0.24, 0.15, 0.10), (0.62, 0.66, 0.70), 0.04, 0.4, 0.04),
+    # A clear lens: a faint neutral film (3 %) of a dark grey, about what it lets through of dark skin, so it
+    # neither veils a deep tone (a light film does) nor dims the eyes' whites (a near-black one at 7 % dulled
+    # them to a brownish tint in three.js).
+    "clear": ((0.24, 0.15, 0.10), (0.18, 0.19, 0.20), 0.03, 0.4, 0.04),
     # Nearly opaque: blending is in linear light, where even a few percent of the eye's white shows
     # through the dark tint as a visible grey, so the lens stops almost all of it.
     "sunglasses": ((0.06, 0.06, 0.07), (0.03, 0.035, 0.045), 0.996, 0.45, 0.35),
