@@ -91,7 +91,7 @@ LAYER, THIN = 0.02, 0.004
 TEMPLE = (0.0024, 0.0014)
 # The temple's path round the ear, from the ear's middle (the dense core of its bowl; metres for eyes 58.5 mm
 # apart, (up, back)): over the root of the ear's top, then down behind it to the earpiece's tip.
-OVER_EAR = ((0.028, -0.03), (0.029, -0.004), (0.025, 0.015), (0.012, 0.023), (-0.006, 0.025))
+OVER_EAR = ((0.028, -0.03), (0.029, -0.004), (0.024, 0.013), (0.011, 0.020), (-0.006, 0.021))
 
 
 def _superellipse(n: int, a: float, b: float, power: float = 4.0, lower: float = 2.6) -> np.ndarray:

@@ -439,8 +439,12 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             g5 = (one - ndv) * (one - ndv)
             g5 = g5 * g5 * (one - ndv)
             fres = np.float32(0.04) + np.float32(0.96) * g5
-            # (the frame, opaque in the same material, a glossy plastic: a third of a lens's mirror)
-            mirror = np.float32(0.3) + np.float32(0.7) * ca if ca < np.float32(0.999) else np.float32(0.3)
+            mirror = np.float32(0.3) + np.float32(0.7) * ca
+            if ca >= np.float32(0.999):
+                # the frame, opaque in the same material: a glossy plastic, a third of a lens's mirror, its edges
+                # seen side-on not lit up (a temple behind the ear, 2 mm thick, showed as a white hook)
+                fres = np.float32(0.04) + np.float32(0.12) * g5
+                mirror = np.float32(0.3)
             spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon) * ao * mirror
         rgb[i, 0] = cr * lr * exposure + spec + tint * cr + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec + tint * cg + mat_emissive[d, 1]
