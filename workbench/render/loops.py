@@ -441,10 +441,10 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             fres = np.float32(0.04) + np.float32(0.96) * g5
             mirror = np.float32(0.3) + np.float32(0.7) * ca
             if ca >= np.float32(0.999):
-                # the frame, opaque in the same material: a glossy plastic, a third of a lens's mirror, its edges
-                # seen side-on not lit up (a temple behind the ear, 2 mm thick, showed as a white hook)
-                fres = np.float32(0.04) + np.float32(0.12) * g5
-                mirror = np.float32(0.3)
+                # the frame, opaque in the same material: a glossy plastic (its rounded rims' tops mirror the ceiling),
+                # its edges seen side-on not lit up (a temple behind the ear, 2 mm thick, showed as a white hook)
+                fres = np.float32(0.05) + np.float32(0.1) * g5
+                mirror = np.float32(0.45)
             spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon) * ao * mirror
         rgb[i, 0] = cr * lr * exposure + spec + tint * cr + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec + tint * cg + mat_emissive[d, 1]
