@@ -136,3 +136,28 @@ def test_the_arms_reach_the_ears_and_bend_down_behind_them(gender, shape, height
         assert tip[2] < rim[:, 2].max(), (side, tip.round(3).tolist(), rim[:, 2].max())
         assert t[:, 1].max() - tip[1] > 0.015, (side, tip.round(3).tolist())
         assert np.linalg.norm(tip - centre) < 0.035, (side, tip.round(3).tolist(), centre.round(3).tolist())
+
+
+@pytest.mark.parametrize("gender,shape,height", BODIES[::4])
+def test_the_rims_have_depth_round_the_lenses(gender, shape, height):
+    """Each rim is a bar with depth (review 46a: frames with no thickness): within 8 mm of its lens's edge, the
+    frame reaches at least 1 mm forward of the lens (its front stands proud of it) and 2 mm behind it, measured
+    along the lens's own normal; before, the rim's front lay in the lens's plane, a flat ring."""
+    m = body_of(gender, shape, height)
+    g = glasses_piece(m)
+    p = g.positions.astype(float)
+    lens = np.all(np.isclose(g.uv, LENS_UV), axis=1)
+    frame = p[np.all(np.isclose(g.uv, FRAME_UV), axis=1)]
+    _, mid, _ = parts(m)
+    for side in (1, -1):
+        mine = lens & (np.sign(p[:, 0] - mid[0]) == side)
+        # The lens's plane: its points' best fit (their centre, the direction of least spread, facing forward).
+        pts = p[mine]
+        centre = pts.mean(0)
+        normal = np.linalg.svd(pts - centre)[2][-1]
+        normal *= np.sign(normal[2])
+        near = frame[cKDTree(pts).query(frame)[0] < 0.008]
+        offset = (near - centre) @ normal
+        edge = (pts - centre) @ normal
+        assert offset.max() - edge.max() >= 0.001, (side, offset.max(), edge.max())
+        assert edge.min() - offset.min() >= 0.002, (side, offset.min(), edge.min())

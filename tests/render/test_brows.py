@@ -101,3 +101,21 @@ def test_brow_colour_is_the_hairs_darker_and_less_saturated(hair):
     assert s1 <= s0 + 1e-9
     if s0 > 0.2:
         assert abs(h1 - h0) < 0.02                     # the same hue
+
+
+def test_pale_hair_brows_read_as_filled_brows_on_pale_skin():
+    """Grey hair on pale skin (review 46a, S1#4: brows as sparse grey specks like pencil dust): over the middle
+    half of each brow's length, at least 55 % of its pixels are 15 levels or more darker than the forehead above
+    it, 65 % over both; before, 35 % and 72 % (53 %)."""
+    lit, m = portrait_masks(avatar("feminine", "none", "#C5C0B9", "#F2D7CB"))
+    eyes, brows = m["Eyes"], m["Eyebrows"]
+    lum = lit @ np.array([0.2126, 0.7152, 0.0722])
+    columns = np.arange(SIZE)[None, :]
+    mid = np.nonzero(eyes)[1].mean()
+    dark = []
+    for half in (columns < mid, columns >= mid):
+        by, bx = np.nonzero(brows & half)
+        core = brows & half & (np.abs(columns - bx.mean()) < np.ptp(bx) / 4)
+        above = np.roll(core, -int(np.ptp(by) + 6), axis=0) & ~brows
+        dark.append((lum[core] < np.median(lum[above]) - 15).mean())
+    assert min(dark) >= 0.55 and np.mean(dark) >= 0.65, np.round(dark, 2)

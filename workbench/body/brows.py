@@ -68,11 +68,12 @@ SPAN = 1.7
 
 def brow_color(hair: str) -> str:
     """The brows' colour for a hair colour ('#RRGGBB'): darker and less saturated; light hair's brows darker
-    still (a blond's brows are a light brown, white hair's a grey)."""
+    still (a blond's brows are a light brown, white hair's a mid grey: at 0.47 of lightness they read on pale
+    skin as pencil dust, so light hair's brows stop at 0.35)."""
     c = hair.lstrip("#")
     r, g, b = (int(c[i:i + 2], 16) / 255 for i in (0, 2, 4))
     h, light, s = colorsys.rgb_to_hls(r, g, b)
-    light = min(light * 0.78, 0.2 + 0.35 * light)
+    light = min(light * 0.78, 0.12 + 0.3 * light)
     r, g, b = colorsys.hls_to_rgb(h, light, s * 0.7)
     return "#" + "".join(f"{round(v * 255):02X}" for v in (r, g, b))
 
@@ -161,11 +162,13 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
         tip = root + direction
         strokes.append((root, bend, tip, rng.uniform(1.1, 1.5) * w / 256, 0.3, rng.uniform(0.7, 1.15)))
     cover, shade = draw(BROW_SIZE, strokes)
-    # A soft cover in the brow's shape under the hairs: its shape at a distance, the skin showing through.
+    # A soft cover in the brow's shape under the hairs: its shape at a distance, the skin showing through a
+    # little (at 0.45 the hairs, a pixel or less at a portrait's size, read as sparse specks: a brow is a filled
+    # shape first).
     yy, xx = (np.mgrid[0:h, 0:w] + 0.5).astype(np.float32)
     s = xx / w
     d = np.abs(yy - (y0 - 0.1 * half_thick(s))) / np.maximum(half_thick(s), 1e-3)
-    base = 0.45 * np.clip(1.2 - d, 0, 1) ** 1.5 * np.clip(s / 0.05, 0, 1) * np.clip((0.95 - s) / 0.1, 0, 1)
+    base = 0.68 * np.clip(1.25 - d, 0, 1) ** 1.3 * np.clip(s / 0.05, 0, 1) * np.clip((0.95 - s) / 0.1, 0, 1)
     cover = np.maximum(cover * 0.9, base).astype(np.float32)
     cover[:, :1] = cover[:, -1:] = 0.0
     cover[:1, :] = cover[-1:, :] = 0.0

@@ -64,8 +64,10 @@ EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr":
               "mouth/mouth-lowerlip-height-incr": 0.8}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
-# white speck (the face shapes add to this rest face as to any other).
-REST_FACE = {"face/mouthClose": 0.15}
+# white speck (the face shapes add to this rest face as to any other); a third of ``eyeWide`` lifts the upper
+# lids off the irises' tops (the base mesh's lids rest low: every face looked sleepy or squinting), and each
+# blink closes from there (workbench.body.mesh takes that share of eyeWide off eyeBlink).
+REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRight": 0.33}
 
 
 # The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets

@@ -5,8 +5,8 @@ the body's layout, too small for an iris; :func:`eye_uvs` gives each eyeball a f
 instead (the iris centred on the eye's forward axis). A planar projection is exact under linear
 interpolation across flat triangles, so the iris stays round however coarse the sphere is.
 
-The texture is the settings' ``eyeColor`` in the iris (radial fibres, a lighter collarette round the pupil,
-darker at its rim), a soft limbal ring, a clean warm-white sclera a little greyer and warmer towards its edge
+The texture is the settings' ``eyeColor`` in the iris (no more saturated than :data:`MAX_SATURATION`; radial
+fibres, a lighter collarette round the pupil, darker towards its rim), a dark limbal ring, a clean warm-white sclera a little greyer and warmer towards its edge
 (a grey one read as a dull eye under the lids' shade), and a catchlight up on the key light's side, so the
 eyes look alive at 128 px. Its layers are drawn once (:func:`_layers`); a colour is one multiply-add. The
 material's clear coat (:data:`CLEARCOAT`) is the eye's wet film in viewers that draw it.
@@ -37,6 +37,8 @@ PUPIL = 0.19
 SPAN = 0.95
 # The sclera's albedo (sRGB) and the iris when the settings give none (contract section 4's default).
 SCLERA = (0.96, 0.95, 0.93)
+# The most saturated an iris is drawn (HSV saturation; the settings' eyeColor keeps its hue and value).
+MAX_SATURATION = 0.45
 DEFAULT_IRIS = "#5B3A1E"
 # The eyes' wet surface: a clear coat (KHR_materials_clearcoat) over the texture, mirror-smooth, so three.js and
 # model-viewer show the room in it as a real eye's film of tears does.
@@ -81,14 +83,16 @@ def _layers() -> tuple[np.ndarray, np.ndarray]:
     bins = ((a + np.pi) / (2 * np.pi) * 180).astype(np.int64) % 180
     fib = fibres[bins] * 0.5 + fibres[(bins + 1) % 180] * 0.5
     t = np.clip(r / IRIS, 0, 1)
-    shade = 0.72 + 0.5 * fib * (1 - 0.5 * t) + 0.3 * np.exp(-((t - 0.5) / 0.12) ** 2)
-    iris = (shade * (1 - 0.5 * _smoothstep(0.75, 1.0, t)))[..., None]
+    # (About the colour's own brightness on average, not half as bright again: a lit amber iris at 1.2 of its
+    # colour glowed yellow, a cat's; the fibres darker between them, the outer third darkening to the rim.)
+    shade = 0.55 + 0.6 * fib ** 1.5 * (1 - 0.5 * t) + 0.25 * np.exp(-((t - 0.5) / 0.12) ** 2)
+    iris = (shade * (1 - 0.55 * _smoothstep(0.65, 1.0, t)))[..., None]
     inside = _smoothstep(IRIS, IRIS - 0.03, r)[..., None]
 
     def finish(img: np.ndarray) -> np.ndarray:
         # The limbal ring: a soft dark edge around the iris; the pupil; the catchlights (up and to the figure's
         # right of the pupil as seen: the key light is front left above), the same on every colour.
-        img = img * (1 - np.exp(-((r - IRIS) / 0.03) ** 2) * 0.6)[..., None]
+        img = img * (1 - np.exp(-((r - IRIS) / 0.035) ** 2) * 0.82)[..., None]
         pupil = _smoothstep(PUPIL, PUPIL - 0.025, r)[..., None]
         img = img * (1 - pupil) + np.float32(0.015) * pupil
         for cx, cy, rad, k in ((-0.16, -0.17, 0.075, 1.0), (0.17, 0.13, 0.035, 0.45)):
@@ -108,6 +112,10 @@ def eye_texture(iris_color: str = DEFAULT_IRIS) -> np.ndarray:
     ('#RRGGBB', the settings' ``eyeColor``)."""
     c = iris_color.lstrip("#")
     rgb = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
+    # Its hue and brightness kept, its saturation at most MAX_SATURATION (an iris's pigment is never a pure
+    # colour; a saturated amber read as a glowing yellow).
+    top = float(rgb.max())
+    rgb = top - (top - rgb) * min(1.0, MAX_SATURATION * top / max(top - float(rgb.min()), 1e-6))
     a, b = _layers()
     out = np.clip((a + b * rgb) * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)

@@ -18,9 +18,9 @@ are the same vertices on every body (:func:`_ear_cores`). The whole piece is ski
 
 The look (:data:`LOOKS`): the texture (:func:`glasses_texture`) holds the frame's colour on its left
 half and the lens tint (with alpha) on its right, the lens and frame vertices pointing into those, and
-a roughness map (:func:`glasses_roughness`) on the same layout. A clear lens is a nearly black, nearly
-transparent film (7 %), smooth: the eyes show through barely dimmed (a light tint at 16 % had laid a
-milky film over them) and it keeps a reflection at glancing angles (blending scales the lens's specular
+a roughness map (:func:`glasses_roughness`) on the same layout. A clear lens is a dark grey, nearly
+transparent film (3 %), smooth: the eyes show through neither dimmed nor tinted (a light tint at 16 % had
+laid a milky film over them, a near-black one at 7 % dulled them brownish) and it keeps a reflection at glancing angles (blending scales the lens's specular
 by its alpha in three.js, so the reflection shows where the Fresnel term is strong, not face on). A sunglass lens is dark and nearly opaque, and rough enough
 (0.35) that a studio's lights spread into a soft sheen instead of flashing white in it; the frames are
 not mirror-smooth either.
@@ -47,7 +47,10 @@ LENS_UV = (0.75, 0.5)
 TEXTURE_SIZE = 128
 # Per kind: frame colour, lens colour (sRGB), lens alpha, frame roughness, lens roughness.
 LOOKS = {
-    "clear": ((0.24, 0.15, 0.10), (0.04, 0.045, 0.05), 0.07, 0.4, 0.04),
+    # A clear lens: a faint neutral film (3 %) of a dark grey, about what it lets through of dark skin, so it
+    # neither veils a deep tone (a light film does) nor dims the eyes' whites (a near-black one at 7 % dulled
+    # them to a brownish tint in three.js).
+    "clear": ((0.24, 0.15, 0.10), (0.18, 0.19, 0.20), 0.03, 0.4, 0.04),
     # Nearly opaque: blending is in linear light, where even a few percent of the eye's white shows
     # through the dark tint as a visible grey, so the lens stops almost all of it.
     "sunglasses": ((0.06, 0.06, 0.07), (0.03, 0.035, 0.045), 0.996, 0.45, 0.35),
@@ -70,6 +73,9 @@ VERTEX_DISTANCE = 0.012
 CLEARANCE = 0.0025
 RIM = 0.0032
 DEPTH = 0.004
+# The rim's section, a closed loop: (out from the lens's edge in rims, forward of the lens in depths): its front
+# 1.4 mm proud of the lens, its back 2.6 mm behind, rounded at the four corners.
+BEVEL = ((0.0, -0.5), (0.0, 0.2), (0.2, 0.35), (0.8, 0.35), (1.0, 0.2), (1.0, -0.5), (0.8, -0.65), (0.2, -0.65))
 SEGMENTS = 40
 # The temples: how far they stand off the skin where they rest on it (half their thickness, a strip has
 # none), the least end piece between a rim and its hinge, and how far back behind the eyes they reach.
@@ -85,7 +91,7 @@ LAYER, THIN = 0.02, 0.004
 TEMPLE = (0.0024, 0.0014)
 # The temple's path round the ear, from the ear's middle (the dense core of its bowl; metres for eyes 58.5 mm
 # apart, (up, back)): over the root of the ear's top, then down behind it to the earpiece's tip.
-OVER_EAR = ((0.028, -0.03), (0.029, -0.004), (0.025, 0.015), (0.012, 0.023), (-0.006, 0.025))
+OVER_EAR = ((0.028, -0.03), (0.029, -0.004), (0.024, 0.013), (0.011, 0.020), (-0.006, 0.021))
 
 
 def _superellipse(n: int, a: float, b: float, power: float = 4.0, lower: float = 2.6) -> np.ndarray:
@@ -223,6 +229,31 @@ def _temple(f: dict, side: float, hinge: np.ndarray, ear: np.ndarray, steps: int
     return np.column_stack([x, y, z])
 
 
+def _bar(path: np.ndarray, facing: np.ndarray, tall: float, thick: float) -> tuple[np.ndarray, np.ndarray]:
+    """A bar along ``path`` (n, 3): a closed four-sided section ``tall`` high across ``facing`` (its front's
+    direction) and ``thick`` deep along it, centred on the path; (points, triangles), its ends closed.
+
+    >>> p, t = _bar(np.array([[0.0, 0, 0], [1.0, 0, 0]]), np.array([0.0, 0, 1]), 0.1, 0.02)
+    >>> p.shape, t.shape, float(np.ptp(p[:, 2])), float(np.ptp(p[:, 1]))
+    ((8, 3), (12, 3), 0.02, 0.1)
+    """
+    along = np.gradient(path, axis=0)
+    along /= np.maximum(np.linalg.norm(along, axis=1, keepdims=True), 1e-12)
+    up = np.cross(facing, along)
+    up /= np.maximum(np.linalg.norm(up, axis=1, keepdims=True), 1e-12)
+    front = np.cross(along, up)
+    n = len(path)
+    ring = [(-0.5, -0.5), (-0.5, 0.5), (0.5, 0.5), (0.5, -0.5)]
+    pts = np.vstack([path + u * tall * up + f * thick * front for u, f in ring])
+    i = np.arange(n - 1)
+    faces = []
+    for r in range(4):
+        a0, a1 = r * n + i, ((r + 1) % 4) * n + i
+        faces += [np.column_stack([a0, a1, a0 + 1]), np.column_stack([a0 + 1, a1, a1 + 1])]
+    faces.append([[0, 2 * n, n], [0, 3 * n, 2 * n], [n - 1, 2 * n - 1, 3 * n - 1], [n - 1, 3 * n - 1, 4 * n - 1]])
+    return pts, np.vstack(faces)
+
+
 def _curved(shape: np.ndarray, unit: float) -> np.ndarray:
     """Lens outline points (n, 2) in the lens's plane as 3-D offsets on its curve (:data:`BASE_CURVE`): the
     sag of a sphere across, a third of it up and down.
@@ -311,6 +342,7 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
     inner_shape = _superellipse(n, a, b)
     outer_shape = _superellipse(n, a + RIM * unit, b + RIM * unit)
     ends = {}
+    lenses = []    # (first vertex, count, centre, side) of each lens
     for s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
         c = np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - CENTRE_DOWN * unit, z])
@@ -319,13 +351,20 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
         # outer side back (a flat front left the far lens standing out past the face in three-quarter view).
         turn = lambda p, c=c, side=side: c + (p - c) @ _wrap(side).T                                      # noqa: E731
         inner = turn(c + _curved(inner_shape, unit))
-        outer = turn(c + _curved(outer_shape, unit))
-        back = outer - np.array([0, 0, DEPTH * unit])
+        lenses.append((sum(len(p) for p in pos), n + 1, c, side))
         add(np.vstack([c, inner]), np.column_stack([np.zeros(n), 1 + k, 1 + (k + 1) % n]), LENS_UV)
-        quad = lambda p, q: np.vstack([np.column_stack([p + k, q + k, p + (k + 1) % n]),           # noqa: E731
-                                       np.column_stack([p + (k + 1) % n, q + k, q + (k + 1) % n])])
-        add(np.vstack([inner, outer]), quad(0, n), FRAME_UV)
-        add(np.vstack([outer, back]), quad(0, n), FRAME_UV)
+        # The rim: a closed, rounded section (BEVEL) swept round the lens, its front standing forward of the
+        # lens and its back behind it, so it has a thickness seen from any side and its rounded edges catch the
+        # light (a flat ring read as a line drawn on the face).
+        rings = []
+        for out, fwd in BEVEL:
+            shape = _superellipse(n, a + out * RIM * unit, b + out * RIM * unit)
+            rings.append(turn(c + _curved(shape, unit) + np.array([0.0, 0.0, fwd * DEPTH * unit])))
+        m = len(BEVEL)
+        faces = [np.column_stack([r * n + k, ((r + 1) % m) * n + k, r * n + (k + 1) % n]) for r in range(m)]
+        faces += [np.column_stack([r * n + (k + 1) % n, ((r + 1) % m) * n + k, ((r + 1) % m) * n + (k + 1) % n])
+                  for r in range(m)]
+        add(np.vstack(rings), np.vstack(faces), FRAME_UV)
         # The hinge: level with the rim's outer top corner, as wide as the head there (at least an end piece
         # out from the rim); a bar joins them.
         corner = turn(c + np.array([side * (a + RIM * unit), b * 0.55, -DEPTH * unit * 0.5]))
@@ -333,9 +372,8 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
         hinge = corner.copy()
         hinge[0] = mid[0] + side * max(abs(corner[0] - mid[0]) + END_PIECE * unit, wide)
         ends[s] = hinge
-        h = 0.0022 * unit
         bar = np.array([corner, hinge])
-        add(np.vstack([bar + (0, -h, 0), bar + (0, h, 0)]), [[0, 1, 3], [0, 3, 2]], FRAME_UV)
+        add(*_bar(bar, np.array([0.0, 0.0, 1.0]), 0.0022 * unit, TEMPLE[1] * unit), FRAME_UV)
     # Bridge: a slightly arched band between the rims' inner edges, dipping back at its middle to rest on the nose.
     t = RIM * unit * 0.8
     inner_x = abs(eyes["l"][0] - mid[0]) + CENTRE_OUT * unit - a
@@ -345,11 +383,7 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
     # (Its ends meet the lenses' inner edges, which the wrap brought forward.)
     front = z + 0.001 + a * np.sin(np.radians(WRAP))
     zs = front - (front - (f["nose_z"] + 0.0025 * unit)) * (1 - u ** 2)
-    lower = np.column_stack([xs, arch - t / 2, zs])
-    upper = np.column_stack([xs, arch + t / 2, zs])
-    j = np.arange(6)
-    add(np.vstack([lower, upper]), np.vstack([np.column_stack([j, j + 1, 7 + j]), np.column_stack([j + 1, 8 + j, 7 + j])]),
-        FRAME_UV)
+    add(*_bar(np.column_stack([xs, arch, zs]), np.array([0.0, 0.0, 1.0]), t, TEMPLE[1] * unit), FRAME_UV)
     # Temples: from the hinges back along the sides of the head and over the ears, bent down behind them
     # (:func:`_temple`), each a bar of TEMPLE's section lying on the head (its inner face on the path).
     tall, thick = TEMPLE[0] * unit / 2, TEMPLE[1] * unit
@@ -380,9 +414,17 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
     positions = np.vstack(pos).astype(np.float32)
     indices = np.vstack(tris)
     count = len(positions)
+    normals = vertex_normals(positions, indices)
+    # Each lens's normals are its curve's (the base curve's sphere, turned with the wrap), not a fan's averages:
+    # a reflection in it then sweeps smoothly across it instead of breaking into the fan's spokes.
+    for start, size, c, side in lenses:
+        local = (positions[start:start + size] - c) @ _wrap(side)
+        r = BASE_CURVE * unit
+        nrm = np.column_stack([local[:, 0] / r, local[:, 1] / (3 * r), np.ones(size)]) @ _wrap(side).T
+        normals[start:start + size] = nrm / np.linalg.norm(nrm, axis=1, keepdims=True)
     joints = np.zeros((count, 4), np.uint8)
     joints[:, 0] = mesh.skeleton.index["Head"]
     weights = np.zeros((count, 4), np.float32)
     weights[:, 0] = 1.0
-    return Piece(positions, vertex_normals(positions, indices), np.vstack(uvs).astype(np.float32), indices,
+    return Piece(positions, normals.astype(np.float32), np.vstack(uvs).astype(np.float32), indices,
                  joints, weights, np.full(count, -1, np.int64))

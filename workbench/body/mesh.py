@@ -32,6 +32,7 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
+from .details import REST_FACE
 from .expressions import extra_shapes
 
 
@@ -282,9 +283,32 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         idx.setflags(write=False)
         moved.setflags(write=False)
         out[str(name)[5:]] = (idx, moved)
+    # A blink closes the lids from the rest face's (details.REST_FACE opens them by a share of eyeWide).
+    for side in ("Left", "Right"):
+        share = REST_FACE.get(f"face/eyeWide{side}", 0.0)
+        if share:
+            out[f"eyeBlink{side}"] = _less(out[f"eyeBlink{side}"], out[f"eyeWide{side}"], share)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
     out.update(extra_shapes(m.positions, m.normals, m.groups, out))
     return out
+
+
+def _less(shape, other, share: float):
+    """``shape`` minus ``share`` of ``other`` (each (ascending vertex indices, deltas)), on both's vertices.
+
+    >>> a = (np.array([1, 3], np.int32), np.ones((2, 3), np.float32))
+    >>> b = (np.array([3, 5], np.int32), np.ones((2, 3), np.float32))
+    >>> idx, d = _less(a, b, 0.5)
+    >>> idx.tolist(), d[:, 0].tolist()
+    ([1, 3, 5], [1.0, 0.5, -0.5])
+    """
+    idx = np.union1d(shape[0], other[0]).astype(np.int32)
+    delta = np.zeros((len(idx), 3), np.float32)
+    delta[np.searchsorted(idx, shape[0])] += shape[1]
+    delta[np.searchsorted(idx, other[0])] -= np.float32(share) * other[1]
+    idx.setflags(write=False)
+    delta.setflags(write=False)
+    return idx, delta
 
 
 @lru_cache(maxsize=4)

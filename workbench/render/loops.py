@@ -428,6 +428,24 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
             # surface's: lenses are coated against reflections, and a full one greyed the eyes on dark skin)
             spec *= np.float32(0.4) / ca
+            # ... and the studio mirrored in it: the reflected ray's height picks a bright ceiling over a soft
+            # horizon down to a dark floor, so a lens on its curve shows a gradient (a uniform black read as
+            # paper); Fresnel's 4 % face on, more at its edges; a clear lens, whose eyes must show, a third of it
+            ndv = min(max(nx * dx + ny * dy + nz * dz, zero), one)
+            ux, uy, uz = light_dirs[3, 0], light_dirs[3, 1], light_dirs[3, 2]
+            r_up = 2 * ndv * (nx * ux + ny * uy + nz * uz) - (dx * ux + dy * uy + dz * uz)
+            horizon = min(max((r_up + np.float32(0.12)) / np.float32(0.3), zero), one)
+            horizon = horizon * horizon * (3 - 2 * horizon)
+            g5 = (one - ndv) * (one - ndv)
+            g5 = g5 * g5 * (one - ndv)
+            fres = np.float32(0.04) + np.float32(0.96) * g5
+            mirror = np.float32(0.3) + np.float32(0.7) * ca
+            if ca >= np.float32(0.999):
+                # the frame, opaque in the same material: a glossy plastic (its rounded rims' tops mirror the ceiling),
+                # its edges seen side-on not lit up (a temple behind the ear, 2 mm thick, showed as a white hook)
+                fres = np.float32(0.05) + np.float32(0.1) * g5
+                mirror = np.float32(0.45)
+            spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon) * ao * mirror
         rgb[i, 0] = cr * lr * exposure + spec + tint * cr + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec + tint * cg + mat_emissive[d, 1]
         rgb[i, 2] = cb * lb * exposure + spec + tint * cb + mat_emissive[d, 2]
