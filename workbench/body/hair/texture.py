@@ -105,8 +105,9 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
     strands at the clump's sides end than those in its middle, and how much each strand's length varies."""
     a = np.zeros((rows, cw), np.float32)
-    lit = np.full((rows, cw), 0.55 * tone, np.float32)
     v = (np.arange(rows) + 0.5) / rows
+    # Between the strands the hair inside the clump, in shade; less so towards the tip, where it thins.
+    lit = np.repeat((tone * (0.55 + 0.25 * _smooth(0.6, 1.0, v)))[:, None], cw, 1).astype(np.float32)
     mid = cw / 2
     if wisp:
         for _ in range(9):
@@ -140,7 +141,25 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
         # A strand's own slow variation of shade along it.
         along = 1 + 0.1 * np.sin(v * rows / rng.uniform(40, 120) + phase)
         _strand(a, lit, v, x, half, 1.0, shade * along)
-    return a, lit
+    return _outline(rng, v, cw, spread), lit
+
+
+def _outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float]) -> np.ndarray:
+    """A clump's alpha (rows, cw): its outline alone, opaque inside, a texel's soft edge, narrowing to a point
+    over its last stretch (a bob's short: cut nearly blunt); its strands are in its colour only.
+
+    Strands drawn in the alpha (a texel or two wide, gaps between) alias wherever a texel is under a pixel:
+    cut at 0.5 by a renderer without mipmaps they broke into scattered pixels, and averaged by mipmaps
+    then cut, each card's strands vanished at a different row (comb teeth; a bob's blunt ends a barcode).
+    An outline keeps its shape under both: a card ends in one point."""
+    mid = cw / 2
+    end = rng.uniform(0.93, 1.0)
+    start = end - (0.08 + 0.6 * spread[0])
+    u = np.clip((v - start) / (end - start), 0.0, 1.0)
+    half = (mid - 1.5) * (1 - u ** 1.6) ** 0.8 * (1 - 0.06 * (1 + np.sin(v * 23.0 + rng.random() * 6.3)) * u)
+    x = mid + 0.8 * np.sin(v * 9.0 + rng.random() * 6.3) * u
+    cols = np.arange(cw) + 0.5
+    return np.clip(half[:, None] + 0.5 - np.abs(cols[None, :] - x[:, None]), 0.0, 1.0).astype(np.float32)
 
 
 def _draw(style: str) -> dict[str, np.ndarray]:
