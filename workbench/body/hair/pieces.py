@@ -29,16 +29,17 @@ from ..lod import Piece, merge
 from ..mesh import BodyMesh
 from . import cards
 from .bake import baked, hair_head
-from .head import smoothstep
 from .occlusion import shade
 from .scalp import shell, split
 from .canon import fitted
 from .styles import DEPTH, STYLES
-from .texture import V_END
 
 LOD1_BUDGET = 5000
 # The scalp layer's vertex colour deep inside the hairline (what shows between cards is in their shade).
 SCALP_SHADE = 0.8
+# ...under curls, its share of that: the depth between the coils (at 0.6, in grey hair, the layer showed in
+# the curls' gaps and at the hairline as a smooth pale band, a cap).
+CURLY_SHADE = 0.35
 
 
 def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
@@ -69,9 +70,12 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
 
 
 def _scalp_shade(p: Piece, style: str) -> Piece:
-    """The scalp layer's vertex colours: the hair's inside shade under the cards, lighter towards the
-    hairline (where it shows as the hair's own edge). Under curls, which leave it in view between them,
-    darker: the depth between the coils (in light hair, in the hair's colour, it read as scalp)."""
-    deep = SCALP_SHADE * (0.6 if style == "curly" else 1.0)
-    light = deep + (1 - deep) * smoothstep(0.7, 0.9, p.uv[:, 1] * V_END)
+    """The scalp layer's vertex colours: the hair's inside shade under the cards, to the hairline. Under
+    curls, which leave it in view between them, darker: the depth between the coils (in light hair, in
+    the hair's colour, it read as scalp)."""
+    deep = SCALP_SHADE * (CURLY_SHADE if style == "curly" else 1.0)
+    # To its hairline in the shade of the cards' roots over it: lit as the hair's own edge there (the
+    # colour's full light), it showed between the cards as a flat pale strip at the temple, and under
+    # light curls as a smooth white band, a cap.
+    light = np.full(len(p.positions), deep)
     return replace(p, colors=np.repeat(light[:, None], 3, 1).astype(np.float32))
