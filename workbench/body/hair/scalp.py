@@ -32,7 +32,7 @@ LIFT = (0.004, 0.0008)
 # Curly hair's layer ends this far inside its hairline: its curls rise off the head from their roots, and
 # a layer out to the hairline showed under them as a smooth band (a cap); short of it, skin shows between
 # the first curls, as it does.
-CURLY_IN = 0.92
+CURLY_IN = 0.9
 # Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
 BAND = 0.88
 
