@@ -42,7 +42,7 @@ def test_long_hair_ends_are_not_scattered_pixels(hair_mask):
     # Below the shoulders: the lower two thirds of the hair's height from behind.
     low = hair_mask.copy()
     low[: rows.min() + (rows.max() - rows.min()) // 3] = False
-    labels, n = ndimage.label(low, structure=np.ones((3, 3)))
+    labels, _ = ndimage.label(low, structure=np.ones((3, 3)))
     sizes = np.bincount(labels.ravel())[1:]
     specks = int((sizes <= SPECK).sum())
     per_thousand = 1000.0 * specks / max(int(low.sum()), 1)

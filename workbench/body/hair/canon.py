@@ -150,4 +150,10 @@ def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Gr
     names = sorted({k.split(".")[0] for k in kept})
     extra = [_fit(kept, n, head, marks) for n in names if n.startswith("extra")]
     fringe = _fit(kept, "fringe", head, marks) if "fringe" in names else None
-    return Groom(_fit(kept, "cards", head, marks), fringe, extra)
+    main = _fit(kept, "cards", head, marks)
+    if main.hanging.any():
+        from .cards import order
+
+        # Hanging hair draped on this body lies at other heights than on the reference: inner first again.
+        main = main.take(order(main.pts, head))
+    return Groom(main, fringe, extra)

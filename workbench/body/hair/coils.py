@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..mesh import BodyMesh
-from .groom import UP, Groom, Strands, clump_columns, grow, scalp_roots, tangent
+from .groom import UP, Groom, Strands, clump_columns, edge_wisps, grow, scalp_roots, tangent
 from .head import Head, directions, smoothstep
 
 # The bun: its axis (degrees: azimuth from the face, polar from the crown), its radius (of the head's)
@@ -114,7 +114,7 @@ def bun_coil(head: Head, rng, cards: int = 7, points: int = 72) -> Strands:
 def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     """Curly hair's clumps of coils (see the module's text)."""
     rng = np.random.default_rng(64)
-    roots = scalp_roots(head, "curly", CURLY_ROOTS[lod], 64, inside=1.0)
+    roots = scalp_roots(head, "curly", CURLY_ROOTS[lod], 64, inside=0.95)
     S = len(roots)
     crown = directions(np.array([180.0]), np.array([15.0]))[0]
     az = np.degrees(np.arctan2(roots[:, 0], roots[:, 2]))
@@ -146,9 +146,8 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     pitch = rng.uniform(*PITCH, S)
     turns = length / pitch
     s = np.linspace(0, 1, K)
-    # The coil opens out of the root over its first quarter turn (so it does not dip into the scalp; opening
-    # over a whole turn, the front's first centimetres lay back flat on the head, a smooth band of ribbons).
-    radius = rng.uniform(*COIL, S)[:, None] * (1 - 0.3 * s)[None, :] * np.clip(4 * s[None, :] * turns[:, None], 0, 1)
+    # The coil opens out of the root over its first turn (so it does not dip into the scalp).
+    radius = rng.uniform(*COIL, S)[:, None] * (1 - 0.3 * s)[None, :] * np.clip(s[None, :] * turns[:, None], 0, 1)
     parts = []
     for phase in (0.0, np.pi)[:CURLY_COILS[lod]]:
         theta = rng.uniform(0, 2 * np.pi, S)[:, None] + phase + 2 * np.pi * turns[:, None] * s[None, :]
@@ -160,6 +159,6 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     cards = Strands(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("pts", "nrm", "hanging", "width",
                                                                                "column")), 0.25,
                     np.concatenate([p.across for p in parts]))
-    # No straight wisps lying back over the hairline: under the first curls they drew a smooth striped band
-    # (a cap's edge); coily hair's hairline is its first curls.
-    return Groom(cards, None, [])
+    wisps = edge_wisps(head, "curly", rng, 60 if lod == 0 else 30, 0.015,
+                       lambda s, d, p, i: tangent(d, crown - d) + UP * 0.5)
+    return Groom(cards, wisps, [])
