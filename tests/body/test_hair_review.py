@@ -62,8 +62,9 @@ def _runs(row: np.ndarray) -> int:
     return int(on[0]) + int(np.count_nonzero(on[1:] & ~on[:-1]))
 
 
-@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("style", [s for s in STYLES if s != "curly"])
 def test_every_clump_card_is_one_outline_that_ends_in_a_point(style):
+    """(Curly's coils keep their strands in the alpha: a coil's frizz, and its soft hairline.)"""
     alpha = (pattern(style)["alpha"] >> 24).astype(np.uint8)
     cw = alpha.shape[1] // 2 // COLUMNS
     for c in range(CLUMPS):

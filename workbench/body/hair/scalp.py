@@ -29,10 +29,6 @@ from .texture import TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
 LIFT = (0.004, 0.0008)
-# Curly hair's layer ends this far inside its hairline: its curls rise off the head from their roots, and
-# a layer out to the hairline showed under them as a smooth band (a cap); short of it, skin shows between
-# the first curls, as it does.
-CURLY_IN = 0.9
 # Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
 BAND = 0.88
 
@@ -43,7 +39,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     used = np.unique(tris)
     azimuth, polar = np.zeros(len(mesh.positions)), np.zeros(len(mesh.positions))
     azimuth[used], polar[used] = head.angles(mesh.positions[used].astype(np.float64))
-    v = polar / (hairline(style, azimuth) * (CURLY_IN if style == "curly" else 1.0))
+    v = polar / hairline(style, azimuth)
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
     tris = tris[keep]
     u = azimuth[tris] / 360.0 + 0.5

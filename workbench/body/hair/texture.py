@@ -145,6 +145,7 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
         # A strand's own slow variation of shade along it.
         along = 1 + 0.1 * np.sin(v * rows / rng.uniform(40, 120) + phase)
         _strand(a, lit, v, x, half, 1.0, shade * along)
+    # (Curls keep their strands in the alpha: a coil is short frizz, and the curls' hairline is their ends.)
     return (a if curly else _outline(rng, v, cw, spread)), lit
 
 
