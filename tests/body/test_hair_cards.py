@@ -70,8 +70,6 @@ def test_every_style_is_cards_in_layers_over_the_scalp(style):
     # Inner first, by their mean height over the head (fitted to another body than the one they were
     # sorted on, they keep that order give or take a millimetre).
     for s, share in ((g.cards, 0.9), (g.fringe, 0.97)):
-        if s is None:                            # (curly's hairline is its first curls: no wisps)
-            continue
         order = heights(s.pts, head_of(m)).mean(1)
         assert np.mean(np.diff(order) >= -1e-3) > share, style
     assert p["Hair_Fringe"].triangles > 500
