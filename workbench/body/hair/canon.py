@@ -35,6 +35,11 @@ from .groom import Groom, Strands
 from .head import Head, head_of
 
 REFERENCE = {"gender": "feminine"}
+# How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises
+# towards a shoulder, a hood or a chest ahead of it at most this steeply (meeting a shoulder's step at once,
+# it went out level along it in one step: a card on edge, a plank); and how steeply it settles back in once
+# past it (an azimuth turned off a shoulder: never drawing in, it hung on out there, a board).
+DRAPE, SETTLE = 1.5, 0.6
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
@@ -107,13 +112,33 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) 
         start = np.hypot(pts[..., 0] - head.centre[0], pts[..., 2] - head.centre[2])
         last_on = ~fall & np.roll(fall, -1, axis=1)
         last_on[:, -1] = False
-        rho = np.maximum.accumulate(np.where(fall, need, np.where(last_on, start, 0.0)), axis=1)
+        rho = settled(np.where(fall, need, np.where(last_on, start, 0.0)), y, fall)
         a = np.radians(az)
         hanging = np.stack([head.centre[0] + rho * np.sin(a), y, head.centre[2] + rho * np.cos(a)], -1)
         pts = np.where(fall[..., None], hanging, pts)
     across = get("across")
     return Strands(pts, get("nrm").astype(np.float64), fall, get("width").astype(np.float64), get("column"),
                    float(get("taper")), across.astype(np.float64) if np.any(across) else None)
+
+
+def settled(need: np.ndarray, y: np.ndarray, fall: np.ndarray) -> np.ndarray:
+    """Distances (S, K) from the vertical through the skull's centre of strands whose points need at least
+    ``need`` (S, K) at heights ``y``, ``fall`` where they hang: each hanging point out towards what the
+    points below it need at most :data:`DRAPE` per metre above them, and in from the point above it at most
+    :data:`SETTLE` per metre down (hair drapes over a shoulder, and past it settles back in as it falls).
+
+    >>> y = np.array([[0.0, -0.1, -0.2, -0.3]])
+    >>> settled(np.array([[0.1, 0.1, 0.3, 0.05]]), y, np.ones((1, 4), bool)).round(2).tolist()
+    [[0.1, 0.15, 0.3, 0.24]]
+    """
+    out = np.array(need, float)
+    for k in range(out.shape[1] - 2, -1, -1):
+        rise = out[:, k + 1] - DRAPE * np.maximum(y[:, k] - y[:, k + 1], 0.0)
+        out[:, k] = np.where(fall[:, k] & fall[:, k + 1], np.maximum(out[:, k], rise), out[:, k])
+    for k in range(1, out.shape[1]):
+        drop = np.maximum(y[:, k - 1] - y[:, k], 0.0)
+        out[:, k] = np.maximum(out[:, k], out[:, k - 1] - SETTLE * drop)
+    return out
 
 
 def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Groom:
@@ -125,4 +150,10 @@ def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Gr
     names = sorted({k.split(".")[0] for k in kept})
     extra = [_fit(kept, n, head, marks) for n in names if n.startswith("extra")]
     fringe = _fit(kept, "fringe", head, marks) if "fringe" in names else None
-    return Groom(_fit(kept, "cards", head, marks), fringe, extra)
+    main = _fit(kept, "cards", head, marks)
+    if main.hanging.any():
+        from .cards import order
+
+        # Hanging hair draped on this body lies at other heights than on the reference: inner first again.
+        main = main.take(order(main.pts, head))
+    return Groom(main, fringe, extra)

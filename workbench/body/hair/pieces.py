@@ -39,6 +39,12 @@ from .texture import V_END
 LOD1_BUDGET = 5000
 # The scalp layer's vertex colour deep inside the hairline (what shows between cards is in their shade).
 SCALP_SHADE = 0.8
+# ...under curls, its share of that: the depth between the coils (at 0.6, in grey hair, the layer showed in
+# the curls' gaps and at the hairline as a smooth pale band, a cap).
+CURLY_SHADE = 0.6
+# Where (in hairlines from the crown) the layer goes from that shade to the hair's own light: over the single
+# hairs past its opaque fill (texture.FILL_END), where they fade into the skin.
+EDGE = (0.94, 1.04)
 
 
 def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
@@ -68,10 +74,24 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     return out
 
 
+def edge(style: str) -> tuple[float, float]:
+    """Where (in hairlines) the scalp layer of ``style`` goes from its shade to the hair's light: :data:`EDGE`;
+    under curls from further in (their hairline is soft only where its strands are light over the skin).
+
+    >>> edge("short"), edge("curly")
+    ((0.94, 1.04), (0.82, 1.0))
+    """
+    return EDGE if style != "curly" else (round(EDGE[0] - 0.12, 2), round(EDGE[1] - 0.04, 2))
+
+
 def _scalp_shade(p: Piece, style: str) -> Piece:
-    """The scalp layer's vertex colours: the hair's inside shade under the cards, lighter towards the
-    hairline (where it shows as the hair's own edge). Under curls, which leave it in view between them,
-    darker: the depth between the coils (in light hair, in the hair's colour, it read as scalp)."""
-    deep = SCALP_SHADE * (0.6 if style == "curly" else 1.0)
-    light = deep + (1 - deep) * smoothstep(0.7, 0.9, p.uv[:, 1] * V_END)
+    """The scalp layer's vertex colours: the hair's inside shade under the cards, to the hairline (its last
+    hairs past it lighter). Under
+    curls, which leave it in view between them, darker: the depth between the coils (in light hair, in
+    the hair's colour, it read as scalp)."""
+    deep = SCALP_SHADE * (CURLY_SHADE if style == "curly" else 1.0)
+    # To its hairline in the shade of the cards' roots over it, only its last single hairs fading into the
+    # skin past it in the hair's own light (lit so from well inside the hairline, it showed between the
+    # cards as a flat pale strip at the temple, and under light curls as a smooth white band, a cap).
+    light = deep + (1 - deep) * smoothstep(*edge(style), p.uv[:, 1] * V_END)
     return replace(p, colors=np.repeat(light[:, None], 3, 1).astype(np.float32))

@@ -52,10 +52,12 @@ TIPS = 8
 # Root to tip per style: how dark the root is (its light level's share), how far (in v, root 0 to tip 1)
 # its shade reaches (a few centimetres of the style's length), and how much lighter the tip is. Short
 # hair's cards lie over each other's roots: a strong change along each card drew every card as a scale.
-ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.62, 0.1, 0.12), "bun": (0.75, 0.15, 0.06),
-        "curly": (0.75, 0.3, 0.08), "ponytail": (0.65, 0.1, 0.12), "bob": (0.65, 0.15, 0.1)}
+ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.75, 0.15, 0.06),
+        "curly": (0.75, 0.3, 0.08), "ponytail": (0.72, 0.1, 0.12), "bob": (0.72, 0.15, 0.1)}
 # How a clump's strands end (:func:`_clump`'s ``spread``): a bob is cut nearly blunt, long hair tapers.
 SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "short": (0.38, 0.45)}
+# How far (in v) a clump card widens from its root (:func:`_outline`).
+ROOT_TAPER = 0.05
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 
 
@@ -105,8 +107,11 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
     strands at the clump's sides end than those in its middle, and how much each strand's length varies."""
     a = np.zeros((rows, cw), np.float32)
-    lit = np.full((rows, cw), 0.55 * tone, np.float32)
     v = (np.arange(rows) + 0.5) / rows
+    # Between the strands the hair inside the clump, in shade; less so towards the tip, where it thins.
+    # (A curl's ribbon shows its face at every turn: dark gaps drew it striped, black clusters in grey hair.)
+    gap = 0.78 if curly else 0.55
+    lit = np.repeat((tone * (gap + (0.8 - gap) * _smooth(0.6, 1.0, v)))[:, None], cw, 1).astype(np.float32)
     mid = cw / 2
     if wisp:
         for _ in range(9):
@@ -140,7 +145,28 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
         # A strand's own slow variation of shade along it.
         along = 1 + 0.1 * np.sin(v * rows / rng.uniform(40, 120) + phase)
         _strand(a, lit, v, x, half, 1.0, shade * along)
-    return a, lit
+    # (Curls keep their strands in the alpha: a coil is short frizz, and the curls' hairline is their ends.)
+    return (a if curly else _outline(rng, v, cw, spread)), lit
+
+
+def _outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float]) -> np.ndarray:
+    """A clump's alpha (rows, cw): its outline alone, opaque inside, a texel's soft edge, narrowing to a point
+    over its last stretch (a bob's short: cut nearly blunt); its strands are in its colour only.
+
+    Strands drawn in the alpha (a texel or two wide, gaps between) alias wherever a texel is under a pixel:
+    cut at 0.5 by a renderer without mipmaps they broke into scattered pixels, and averaged by mipmaps
+    then cut, each card's strands vanished at a different row (comb teeth; a bob's blunt ends a barcode).
+    An outline keeps its shape under both: a card ends in one point."""
+    mid = cw / 2
+    end = rng.uniform(0.93, 1.0)
+    start = end - (0.08 + 0.6 * spread[0])
+    u = np.clip((v - start) / (end - start), 0.0, 1.0)
+    half = (mid - 1.5) * (1 - u ** 1.6) ** 0.8 * (1 - 0.06 * (1 + np.sin(v * 23.0 + rng.random() * 6.3)) * u)
+    # ...and narrow at its root: a card's root end lying over others is a point, not a straight step.
+    half = half * (0.3 + 0.7 * _smooth(0.0, ROOT_TAPER, v))
+    x = mid + 0.8 * np.sin(v * 9.0 + rng.random() * 6.3) * u
+    cols = np.arange(cw) + 0.5
+    return np.clip(half[:, None] + 0.5 - np.abs(cols[None, :] - x[:, None]), 0.0, 1.0).astype(np.float32)
 
 
 def _draw(style: str) -> dict[str, np.ndarray]:
