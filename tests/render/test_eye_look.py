@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import colorsys
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
-
 from helpers import random_settings
+
 from workbench.body import eyes
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
@@ -24,7 +24,7 @@ UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen
 BLINK = {"eyeBlinkLeft": 1.0, "eyeBlinkRight": 1.0}
 
 
-@lru_cache(maxsize=None)
+@cache
 def heads() -> list[bytes]:
     """Four seeded random heads (no glasses; the hair styles other helpers are still making left short)."""
     out = []

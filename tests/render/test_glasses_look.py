@@ -5,7 +5,7 @@ and the frame's rims catch the light along their rounded edges."""
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -23,7 +23,7 @@ LUM = np.array([0.2126, 0.7152, 0.0722])
 HEAD = {"gender": "feminine", "skinTone": "#6B4A35", "hair": {"style": "short", "color": "#2B1B10"}}
 
 
-@lru_cache(maxsize=None)
+@cache
 def portrait(kind: str):
     """The lit portrait (idle pose) with glasses ``kind``, and masks of the lenses and the frame in it."""
     glb = build_avatar(normalize_avatar_settings({**HEAD, "glasses": kind}), ModelOptions(animations=("idle",)))

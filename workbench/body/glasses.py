@@ -340,7 +340,6 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
     n = SEGMENTS
     k = np.arange(n)
     inner_shape = _superellipse(n, a, b)
-    outer_shape = _superellipse(n, a + RIM * unit, b + RIM * unit)
     ends = {}
     lenses = []    # (first vertex, count, centre, side) of each lens
     for s, eye in eyes.items():
