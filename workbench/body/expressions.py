@@ -14,7 +14,7 @@ are a mesh of their own the field would leave behind) and the lips (the corners 
 
 >>> cheek_raise_mm, tongue_lift_mm = round(CHEEK_RAISE[1] * 1000, 1), round(TONGUE_LIFT * 1000, 1)
 >>> cheek_raise_mm, tongue_lift_mm
-(5.0, 3.0)
+(6.5, 3.0)
 """
 
 from __future__ import annotations
@@ -27,12 +27,22 @@ __all__ = ["SYNTHETIC", "extra_shapes"]
 SYNTHETIC = ("tongueUp",)
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down).
-CHEEK_RAISE = (0.0, 0.005, 0.0025)
+CHEEK_RAISE = (0.0, 0.0065, 0.003)
 CHEEK_RADIUS = 0.021
-# The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius.
-CORNER_LIFT = (0.0, 0.003, -0.0025)
+# The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius. (3 mm up
+# read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
+CORNER_LIFT = (0.0, 0.0055, -0.004)
 CORNER_RADIUS = 0.009
 CHEEK_AT = (0.008, -0.03)
+# The nasolabial fold: the cheek's skin beside the line from the nose's wing to past the mouth's corner pushed
+# forward and up (metres: up, forward), all of it from FOLD_SHARP beside the line outwards, none of it on the
+# line's inner side, so a crease shows where the raised cheek meets the lip's skin. Its line runs from NOSE_WING
+# (out from the face's middle, down from the eyes) to FOLD_END from the mouth's corner (out, down).
+FOLD_PUSH = (0.0, 0.0015, 0.0025)
+FOLD_SHARP = 0.0025
+FOLD_WIDTH = 0.012
+NOSE_WING = (0.019, -0.036)
+FOLD_END = (0.008, -0.012)
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
 # The tongue tip's lift in ``tongueUp`` (metres), fading to nothing TONGUE_REACH back from the tip.
@@ -81,6 +91,31 @@ def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(CORNER_LIFT) * unit).astype(np.float32)
 
 
+def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, corner: np.ndarray,
+          mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The nasolabial fold (see :data:`FOLD_PUSH`): the cheek beside the line from the nose's wing to past the
+    mouth's corner pushed forward, the lip's side of the line not, so the smile's raised cheek meets the lip in a
+    crease."""
+    side = np.sign(eye[0] - mid_x)
+    a = np.array([mid_x + side * NOSE_WING[0] * unit, eye[1] + NOSE_WING[1] * unit])
+    b = corner[:2] + np.array([side * FOLD_END[0], FOLD_END[1]]) * unit
+    p = positions[body].astype(np.float64)
+    ab = b - a
+    t = np.clip(((p[:, :2] - a) @ ab) / float(ab @ ab), 0.0, 1.0)
+    off = p[:, :2] - (a + t[:, None] * ab)
+    # Signed distance from the line, + outwards (away from the face's middle line).
+    out = np.array([ab[1], -ab[0]]) / np.linalg.norm(ab)
+    if out[0] * side < 0:
+        out = -out
+    sd = off @ out
+    along = np.linalg.norm(off - sd[:, None] * out, axis=1)   # beyond the line's ends
+    w = _smoothstep(0.0, FOLD_SHARP * unit, sd) * _smoothstep(FOLD_WIDTH * unit, 0.3 * FOLD_WIDTH * unit, sd) \
+        * _smoothstep(0.006 * unit, 0.0, along)
+    w *= (normals[body, 2] > 0.2) & (p[:, 2] > corner[2] - 0.02 * unit)
+    keep = np.flatnonzero(w > 0.02)
+    return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
+
+
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p = positions[tongue].astype(np.float64)
     back = float(p[:, 2].max()) - p[:, 2]
@@ -100,8 +135,10 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     body = np.asarray(groups["body"])
     out = {}
     for name, s in (("mouthSmileLeft", "l"), ("mouthSmileRight", "r")):
-        out[name] = _plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
-                          _corner(positions, body, units[name], unit))
+        corner = positions[units[name][0][np.argmax(np.linalg.norm(units[name][1], axis=1))]].astype(np.float64)
+        out[name] = _plus(_plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
+                                _corner(positions, body, units[name], unit)),
+                          _fold(positions, normals, body, eyes[s], corner, mid_x, unit))
     out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
     for idx, delta in out.values():
         idx.setflags(write=False)

@@ -67,7 +67,7 @@ COMBINED: dict[str, dict[str, float]] = {
     "viseme_O": {"jawOpen": 0.4, "mouthFunnel": 0.8, "mouthPucker": 0.5},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
     "mouthOpen": {"jawOpen": 1.0},
-    "mouthSmile": {"mouthSmileL": 1.0, "cheekSquintL": 0.6, "eyeSquintL": 0.35, "mouthUpperUpL": 0.15},
+    "mouthSmile": {"mouthSmileL": 1.0, "cheekSquintL": 0.8, "eyeSquintL": 0.5, "mouthUpperUpL": 0.15},
     "eyesClosed": {"eyeBlinkL": 1.0},
     "eyesLookUp": {"eyeLookUpL": 1.0},
     "eyesLookDown": {"eyeLookDownL": 1.0},
