@@ -283,7 +283,7 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         moved.setflags(write=False)
         out[str(name)[5:]] = (idx, moved)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
-    out.update(extra_shapes(m.positions, m.normals, m.groups, out))
+    out.update(extra_shapes(m.positions, m.normals, m.groups, out, m.triangles[m.face_groups["body"]]))
     return out
 
 

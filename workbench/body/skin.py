@@ -49,7 +49,7 @@ LIP_EDGE = 0.0024
 # dark of an open mouth is its own shadow, which no viewer casts: a viewer lit by its room alone (three.js with
 # RoomEnvironment and ACES) drew the old (0.30, 0.07, 0.08) and (0.10, 0.025, 0.03) pitch black; this reads as a
 # dark red graded to the back there and in our renderer (tests/render/test_mouth_renders.py).
-LINING = (0.50, 0.13, 0.14)
+LINING = (0.42, 0.10, 0.11)
 THROAT = (0.24, 0.05, 0.06)
 
 
@@ -155,7 +155,8 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     # What makes a mouth read as drawn, not a swelling (the blind review's "sausage lips"): a darker line along the
     # vermilion's border (a narrow band just inside its ramp), the upper lip darker than the lower (it faces
     # down), a shadow at each corner, and the philtrum's groove from the cupid's bow up to the nose.
-    border = np.where(dy >= 0, np.exp(-((dy - top + 0.3 * edge) / (0.55 * edge)) ** 2),
+    # (The face has about 0.7 texels a mm: the line is drawn 2 to 3 mm wide, or it falls between texels.)
+    border = np.where(dy >= 0, np.exp(-((dy - top + 0.2 * edge) / (0.7 * edge)) ** 2),
                       np.exp(-((-dy - bottom + 0.8 * edge) / (1.1 * edge)) ** 2))
     out["lipline"] = border * _smoothstep(1.0, 0.7, u) * near * (0.55 + 0.45 * (dy >= 0))
     out["upperlip"] = out["lips"] * _smoothstep(-0.0015 * unit, 0.0015 * unit, dy)
@@ -232,7 +233,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     depth = tmap.paint_vertices(tris, lining_depth(m)[:, None])[..., 0]
     out["mouth"] = lining[tmap.triangle] * (0.4 + 0.6 * _smoothstep(0.002, 0.02, depth))
     out["lips"] = out["lips"] * (1 - lining[tmap.triangle])     # (the lining starts from the lips' colour itself)
-    out["throat"] = lining[tmap.triangle] * _smoothstep(0.012, 0.045, depth)
+    out["throat"] = lining[tmap.triangle] * _smoothstep(0.008, 0.035, depth)
     return out
 
 
@@ -306,7 +307,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     lip = lip * np.array([1.0, 0.94, 0.95]) ** (lum > 0.45)
     toward(lip, "lips", 0.85 if feminine else 0.7)
     toward(lip * np.array([0.92, 0.88, 0.90]), "upperlip", 0.6)
-    toward(np.maximum(lip * np.array([0.80, 0.70, 0.72]), base * 0.5), "lipline", 0.55)
+    toward(np.maximum(lip * np.array([0.78, 0.66, 0.68]), base * 0.5), "lipline", 0.7)
     toward(base * np.array([0.80, 0.74, 0.75]), "corners", 0.5)
     toward(base * np.array([0.93, 0.90, 0.90]), "philtrum", 0.5)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
