@@ -263,3 +263,27 @@ def test_no_skin_round_the_mouth_folds_over(face):
         if k:
             folded[shape] = k
     assert not folded, folded
+
+
+def test_the_teeth_are_parted_and_the_lower_row_in_shade():
+    """The teeth's texture (workbench.body.mouth): along the upper front teeth at half their height, each gap
+    between two teeth under 0.6 of the tooth faces' brightness (0.66 on main: hairlines that merged the row into
+    one white slab at a viewer's size), and the lower row's enamel at most 0.85 of the upper's (it stands in the
+    upper lip's shade; on main as white, a glowing crescent under the upper teeth)."""
+    from workbench.body import mouth
+
+    img = mouth.mouth_texture().astype(float) @ np.array([0.2126, 0.7152, 0.0722])
+    n = mouth.MOUTH_SIZE
+    u = (np.arange(n) + 0.5) / n
+    # The texture's u is the place along the arch: the gaps after the first two teeth (the darkest texel within
+    # one of each), against the middles of those teeth.
+    widths = np.asarray(mouth.UPPER_TEETH)
+    edges = np.cumsum(widths) / widths.sum()
+    row = img[int((mouth.UPPER_EDGE - 0.5 * mouth.OUTER * 0.66) * n)]          # half way up the upper teeth
+    for k in range(2):
+        gap = row[int(edges[k] * n) - 1:int(edges[k] * n) + 2].min()
+        middle = row[int((edges[k] + (edges[k - 1] if k else 0.0)) / 2 * n)]
+        assert gap < 0.6 * middle, (k, gap, middle)
+    upper = img[int(0.5 * mouth.UPPER_EDGE * n), :int(0.2 * n)].mean()
+    lower = img[int((mouth.LOWER_EDGE + 0.25 * mouth.OUTER) * n), :int(0.2 * n)].mean()
+    assert lower < 0.85 * upper, (lower, upper)
