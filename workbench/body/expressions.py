@@ -51,7 +51,6 @@ NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
 # At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
 UNFOLD_ROUNDS = 60
-UNFOLD_MARGIN = 0.0
 # How many rings round a fold the smoothing may reach (a few millimetres: further, it smeared the whole smile).
 UNFOLD_REACH = 8
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
@@ -137,39 +136,45 @@ def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta
 
     moved = np.zeros(len(positions), bool)
     moved[idx] = True
-    tris = triangles[moved[triangles].any(1)]
-    full = np.zeros((len(positions), 3), np.float64)
-    full[idx] = delta
+    # On the vertices of the triangles the shape touches only, numbered anew (a few thousand of the body's).
+    near = triangles[moved[triangles].any(1)]
+    verts = np.union1d(near, idx)            # (with the shape's own vertices off the skin: the teeth, the tongue)
+    tris = np.searchsorted(verts, near)
+    pos = positions[verts].astype(np.float64)
+    full = np.zeros((len(verts), 3), np.float64)
+    full[np.searchsorted(verts, idx)] = delta
 
-    def facing(p):
-        n = np.cross(p[tris[:, 1]] - p[tris[:, 0]], p[tris[:, 2]] - p[tris[:, 0]])
-        return n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-15)
+    def facing(p, t):
+        return np.cross(p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]])
 
-    rest = facing(positions.astype(np.float64))
+    rest = facing(pos, tris)
     # Only the skin one sees: the mouth's lining and the lips' inner faces crumple where the lips meet, unseen.
-    shown = rest[:, 2] > 0.3
+    shown = rest[:, 2] > 0.3 * np.linalg.norm(rest, axis=1)
+    # (Only where the shape moves the skin a millimetre or more can it fold a triangle over: the rest is not looked at.)
+    shown &= (np.linalg.norm(full, axis=1)[tris] > 0.001).any(1)
+    seen, rest = tris[shown], rest[shown]
     rows = tris[:, [0, 1, 2, 1, 2, 0]].reshape(-1)
     cols = tris[:, [1, 2, 0, 0, 1, 2]].reshape(-1)
-    ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(positions),) * 2).tocsr()
+    ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(verts),) * 2).tocsr()
     ring.data[:] = 1.0
     count = np.asarray(ring.sum(1)).ravel()
-    region = np.zeros(len(positions), bool)
+    region = np.zeros(len(verts), bool)
     grown = 0
     for _ in range(rounds):
-        # (With a margin: a triangle left just short of turning over still reads as a crease.)
-        flipped = ((facing(positions + full) * rest).sum(1) < UNFOLD_MARGIN) & shown
+        flipped = (facing(pos + full, seen) * rest).sum(1) < 0
         if not flipped.any():
             break
         # The folded triangles' corners, and a ring more round what was smoothed before each round a fold stays
         # (a lip's border lifted 4 mm past the skin above it needs its lift spread over more than a ring or two).
-        region[tris[flipped].ravel()] = True
+        region[seen[flipped].ravel()] = True
         if grown < UNFOLD_REACH:
-            region[ring[np.flatnonzero(region)].indices] = True
+            region |= (ring @ region.astype(np.float64)) > 0
             grown += 1
         at = np.flatnonzero(region)
-        full[at] = (full[at] + ring[at] @ full) / (1 + count[at])[:, None]
+        full[at] = ((full + ring @ full) / (1 + count)[:, None])[at]
     keep = np.flatnonzero(np.abs(full).max(1) > 0)
-    return keep.astype(np.int32), full[keep].astype(np.float32)
+    return verts[keep].astype(np.int32), full[keep].astype(np.float32)
+
 
 
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
