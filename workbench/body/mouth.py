@@ -62,7 +62,7 @@ TONGUE = (0.66, 0.32, 0.34)
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
 # (the red of the mouth's lining, :data:`workbench.body.skin.THROAT`; darker read as a black hole in a viewer lit
 # by its room alone, three.js with RoomEnvironment).
-DEEP = (0.24, 0.05, 0.06)
+DEEP = (0.19, 0.04, 0.045)
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4

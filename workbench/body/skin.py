@@ -165,7 +165,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
         corners = np.maximum(corners, np.exp(-((x - c[0]) ** 2 + (1.6 * (y - c[1])) ** 2) / (0.0032 * unit) ** 2))
     out["corners"] = corners * near
     above = y - slit - top
-    groove = np.exp(-((x - centre) / (0.0032 * unit)) ** 2) * _smoothstep(0.0, 0.002 * unit, above) \
+    groove = np.exp(-((x - centre) / (0.0032 * unit)) ** 2) * _smoothstep(0.001 * unit, 0.006 * unit, above) \
         * _smoothstep(0.015 * unit, 0.008 * unit, above)
     out["philtrum"] = groove * front
 
