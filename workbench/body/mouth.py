@@ -60,9 +60,10 @@ ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
 TONGUE = (0.66, 0.32, 0.34)
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
-# (the red of the mouth's lining, :data:`workbench.body.skin.THROAT`; darker read as a black hole in a viewer lit
-# by its room alone, three.js with RoomEnvironment).
-DEEP = (0.19, 0.04, 0.045)
+# (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
+# a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
+# back teeth show as a speck at a closed mouth's corner, tests/render/test_mouth_renders.py).
+DEEP = (0.15, 0.03, 0.035)
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
