@@ -6,9 +6,10 @@ and the lining reflecting the room), a black void, no upper teeth and a flat pin
 opening, so:
 
 - :func:`lining_triangles` finds the pouch (the UV island behind the lips, the same for every body) and
-  :func:`lining_depth` how far behind the lips each of its vertices lies; the skin texture paints it dark red,
-  near black at the back (:mod:`.skin`), and its baked occlusion is dark from a few millimetres in
-  (:mod:`.ao`), so no viewer's room light or reflection greys it;
+  :func:`lining_depth` how far behind the lips each of its vertices lies; the skin texture paints it red,
+  darker towards the back (:mod:`.skin`), and its baked occlusion halves the room's light from a few
+  millimetres in (:mod:`.ao`), so no viewer's room light or reflection greys it, and a viewer lit by its room
+  alone (three.js with RoomEnvironment) still shows a dark red, not a black hole;
 - the Teeth mesh (teeth and tongue) is fitted to the mouth (:func:`fitted_teeth`): MakeHuman's arch is
   wider than the lips, so it narrows towards the back; the upper teeth sit lower, so an open mouth shows
   their edges under the upper lip; the tongue, which stood above the lower teeth and filled the opening,
