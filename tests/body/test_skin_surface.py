@@ -132,7 +132,7 @@ def lip_texels(gender: str):
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_lips_edge_is_soft_and_ends_inside_the_corners(gender):
     """Between any two neighbouring texels round the mouth (both off the lining), the colour changes by at
-    most half the lips' whole contrast with the skin (the border ramps over three texels or more, a smooth
+    most 0.8 of a lip's whole contrast with the skin (half before the lip line, see below) (the border ramps over three texels or more, a smooth
     ramp's steepest step being 1.5 times its mean; before, all of it in one step inside the lips, where the lips'
     inner faces were skin, and two thirds at the lower border); and past the mouth's corners there is no lip
     colour at all."""
@@ -146,7 +146,11 @@ def test_lips_edge_is_soft_and_ends_inside_the_corners(gender):
     region[idx] = True
     full = idx[weight[idx] > 0.95]
     bare = idx[weight[idx] == 0]
-    contrast = np.abs(img[full].mean(0) - img[bare].mean(0)).max()
+    # (Each lip's own contrast: the upper lip is darker than the lower, as it faces down, so its border ramps over
+    # a larger change than the two lips' mean with the skin.)
+    slit = (left[1] + right[1]) / 2
+    contrast = max(np.abs(img[part].mean(0) - img[bare].mean(0)).max()
+                   for part in (full[points[full, 1] > slit], full[points[full, 1] <= slit]))
     assert len(full) > 100 and contrast > 15, (len(full), contrast)
     steps = []
     for shift in (1, size):                      # the neighbour to the right, and below
@@ -154,7 +158,11 @@ def test_lips_edge_is_soft_and_ends_inside_the_corners(gender):
         a = a[region[a + shift] & (np.linalg.norm(points[a] - points[a + shift], axis=1) < 0.002)]  # one island
         steps.append(np.abs(img[a] - img[a + shift]).max(1))
     step = np.concatenate(steps)
-    assert step.max() <= contrast / 2, (float(step.max()), float(contrast))
+    # (Up to 0.8 of it since blind review A: the upper border carries a darker line just inside it, which it asked
+    # for ("no vermilion border, lips merging with the skin"), and on a masculine face's bare lips, whose contrast
+    # is small, the line's step adds to the ramp's: measured 0.77 there, 0.5 on a feminine face. A border in one
+    # step would be the whole contrast and the line's on top, over 1.)
+    assert step.max() <= 0.8 * contrast, (float(step.max()), float(contrast))
     # Past the corners (their outside, up to 1 cm beyond, within 4 mm of the mouth's line): no lip colour.
     centre = (left + right) / 2
     half = (left[0] - right[0]) / 2

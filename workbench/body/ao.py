@@ -41,8 +41,11 @@ AO_SIZE = 512
 VOXEL = 0.01
 SMOOTHING = 4
 FORMAT = 1
-# How much of the room's light the back of the mouth's lining is denied.
-LINING_DARK = 0.8
+# How much of the room's light the back of the mouth's lining is denied. At 0.8 a viewer lit by its room alone
+# (three.js with RoomEnvironment and ACES, model-viewer) drew an open mouth pitch black: it scales all of a
+# room's light by this, where our renderer's key light is only halved. At 0.45 the back of the mouth gets a
+# little over half the room's light, and its colour (:data:`workbench.body.skin.THROAT`) keeps it dark.
+LINING_DARK = 0.45
 
 
 def _smoothstep(e0, e1, x):

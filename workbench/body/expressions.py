@@ -6,7 +6,7 @@ each a cheek raise (the cheek's fullness pushed up and forward under the eye, as
 corners does) and lifts the corner further up and back, so every viewer driving the ARKit names sees a smile. It also makes a shape no ARKit name
 stands for, ``tongueUp``: the tongue's front lifted to the upper teeth (the tip between the teeth in
 ``viseme_TH``, behind them in ``DD`` and ``nn``); the face's visemes use it (:mod:`.face`), it is not a morph
-target of its own.
+target of its own Nor is ``smileOpen``, ``mouthSmile``'s mouth (:data:`SMILE_OPEN`).
 
 Fields are in the body's metres, scaled by the face's size (the distance between the eyes against a
 reference face's), so a small head gets a small raise; they fall to nothing before the lower lid (its lashes
@@ -14,7 +14,7 @@ are a mesh of their own the field would leave behind) and the lips (the corners 
 
 >>> cheek_raise_mm, tongue_lift_mm = round(CHEEK_RAISE[1] * 1000, 1), round(TONGUE_LIFT * 1000, 1)
 >>> cheek_raise_mm, tongue_lift_mm
-(5.0, 3.0)
+(6.5, 3.0)
 """
 
 from __future__ import annotations
@@ -24,15 +24,35 @@ import numpy as np
 __all__ = ["SYNTHETIC", "extra_shapes"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
-SYNTHETIC = ("tongueUp",)
+SYNTHETIC = ("tongueUp", "smileOpen")
+# ``smileOpen``, the mouth of ``mouthSmile``: the units' smile with the lips parted on the upper teeth (closed,
+# the smile pressed the lips flat and read as a smirk in the blind review), as one shape smoothed where the sum
+# folds a triangle over (:func:`_unfold`: lifting the upper lip that far rolled its border under the skin above,
+# a doubled lip).
+SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 0.8, "mouthUpperUpRight": 0.8,
+              "mouthLowerDownLeft": 0.65, "mouthLowerDownRight": 0.65, "jawOpen": 0.1}
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down).
-CHEEK_RAISE = (0.0, 0.005, 0.0025)
+CHEEK_RAISE = (0.0, 0.0065, 0.003)
 CHEEK_RADIUS = 0.021
-# The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius.
-CORNER_LIFT = (0.0, 0.003, -0.0025)
+# The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius. (3 mm up
+# read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
+CORNER_LIFT = (0.0, 0.0055, -0.004)
 CORNER_RADIUS = 0.009
 CHEEK_AT = (0.008, -0.03)
+# The nasolabial fold: the cheek's skin beside the line from the nose's wing to past the mouth's corner pushed
+# forward and up (metres: up, forward), all of it from FOLD_SHARP beside the line outwards, none of it on the
+# line's inner side, so a crease shows where the raised cheek meets the lip's skin. Its line runs from NOSE_WING
+# (out from the face's middle, down from the eyes) to FOLD_END from the mouth's corner (out, down).
+FOLD_PUSH = (0.0, 0.0015, 0.0025)
+FOLD_SHARP = 0.0025
+FOLD_WIDTH = 0.012
+NOSE_WING = (0.019, -0.036)
+FOLD_END = (0.008, -0.012)
+# At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
+UNFOLD_ROUNDS = 60
+# How many rings round a fold the smoothing may reach (a few millimetres: further, it smeared the whole smile).
+UNFOLD_REACH = 8
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
 # The tongue tip's lift in ``tongueUp`` (metres), fading to nothing TONGUE_REACH back from the tip.
@@ -81,6 +101,82 @@ def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(CORNER_LIFT) * unit).astype(np.float32)
 
 
+def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, corner: np.ndarray,
+          mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The nasolabial fold (see :data:`FOLD_PUSH`): the cheek beside the line from the nose's wing to past the
+    mouth's corner pushed forward, the lip's side of the line not, so the smile's raised cheek meets the lip in a
+    crease."""
+    side = np.sign(eye[0] - mid_x)
+    a = np.array([mid_x + side * NOSE_WING[0] * unit, eye[1] + NOSE_WING[1] * unit])
+    b = corner[:2] + np.array([side * FOLD_END[0], FOLD_END[1]]) * unit
+    p = positions[body].astype(np.float64)
+    ab = b - a
+    t = np.clip(((p[:, :2] - a) @ ab) / float(ab @ ab), 0.0, 1.0)
+    off = p[:, :2] - (a + t[:, None] * ab)
+    # Signed distance from the line, + outwards (away from the face's middle line).
+    out = np.array([ab[1], -ab[0]]) / np.linalg.norm(ab)
+    if out[0] * side < 0:
+        out = -out
+    sd = off @ out
+    along = np.linalg.norm(off - sd[:, None] * out, axis=1)   # beyond the line's ends
+    w = _smoothstep(0.0, FOLD_SHARP * unit, sd) * _smoothstep(FOLD_WIDTH * unit, 0.3 * FOLD_WIDTH * unit, sd) \
+        * _smoothstep(0.006 * unit, 0.0, along)
+    w *= (normals[body, 2] > 0.5) & (p[:, 2] > corner[2] - 0.02 * unit)       # (not the nose's wing)
+    keep = np.flatnonzero(w > 0.02)
+    return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
+
+
+def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray,
+            rounds: int = UNFOLD_ROUNDS) -> tuple[np.ndarray, np.ndarray]:
+    """A shape (sorted ``idx``, ``delta``) with its deltas smoothed (each vertex's the mean of its own and its
+    neighbours') round the triangles it turns over (about a right angle or more from their rest facing), until none
+    is: the units' smile draws the corner 8 mm out and 15 mm up, which folded the cheek beside the corner over
+    itself (a hard crease and a doubled lip at full weight)."""
+    from scipy.sparse import coo_matrix
+
+    moved = np.zeros(len(positions), bool)
+    moved[idx] = True
+    # On the vertices of the triangles the shape touches only, numbered anew (a few thousand of the body's).
+    near = triangles[moved[triangles].any(1)]
+    verts = np.union1d(near, idx)            # (with the shape's own vertices off the skin: the teeth, the tongue)
+    tris = np.searchsorted(verts, near)
+    pos = positions[verts].astype(np.float64)
+    full = np.zeros((len(verts), 3), np.float64)
+    full[np.searchsorted(verts, idx)] = delta
+
+    def facing(p, t):
+        return np.cross(p[t[:, 1]] - p[t[:, 0]], p[t[:, 2]] - p[t[:, 0]])
+
+    rest = facing(pos, tris)
+    # Only the skin one sees: the mouth's lining and the lips' inner faces crumple where the lips meet, unseen.
+    shown = rest[:, 2] > 0.3 * np.linalg.norm(rest, axis=1)
+    # (Only where the shape moves the skin a millimetre or more can it fold a triangle over: the rest is not looked at.)
+    shown &= (np.linalg.norm(full, axis=1)[tris] > 0.001).any(1)
+    seen, rest = tris[shown], rest[shown]
+    rows = tris[:, [0, 1, 2, 1, 2, 0]].reshape(-1)
+    cols = tris[:, [1, 2, 0, 0, 1, 2]].reshape(-1)
+    ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(verts),) * 2).tocsr()
+    ring.data[:] = 1.0
+    count = np.asarray(ring.sum(1)).ravel()
+    region = np.zeros(len(verts), bool)
+    grown = 0
+    for _ in range(rounds):
+        flipped = (facing(pos + full, seen) * rest).sum(1) < 0
+        if not flipped.any():
+            break
+        # The folded triangles' corners, and a ring more round what was smoothed before each round a fold stays
+        # (a lip's border lifted 4 mm past the skin above it needs its lift spread over more than a ring or two).
+        region[seen[flipped].ravel()] = True
+        if grown < UNFOLD_REACH:
+            region |= (ring @ region.astype(np.float64)) > 0
+            grown += 1
+        at = np.flatnonzero(region)
+        full[at] = ((full + ring @ full) / (1 + count)[:, None])[at]
+    keep = np.flatnonzero(np.abs(full).max(1) > 0)
+    return verts[keep].astype(np.int32), full[keep].astype(np.float32)
+
+
+
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p = positions[tongue].astype(np.float64)
     back = float(p[:, 2].max()) - p[:, 2]
@@ -90,19 +186,31 @@ def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.n
     return tongue[order].astype(np.int32), delta[order]
 
 
-def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict) -> dict:
+def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict,
+                 triangles: np.ndarray | None = None) -> dict:
     """The smile's shapes with their cheek raise, and :data:`SYNTHETIC`'s, for a body (T-pose ``positions`` and
     ``normals``, metres; its vertex ``groups``) whose face units are ``units`` (name -> sorted vertex indices,
-    deltas): name -> (sorted vertex indices int32, deltas float32), to replace or stand beside ``units``'."""
+    deltas): name -> (sorted vertex indices int32, deltas float32), to replace or stand beside ``units``'.
+    Given the skin's ``triangles``, the smiles are smoothed where they would fold one over (:func:`_unfold`)."""
     eyes = {s: positions[groups[f"helper-{s}-eye"]].astype(np.float64).mean(0) for s in "lr"}
     mid_x = (eyes["l"][0] + eyes["r"][0]) / 2
     unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / EYES_APART
     body = np.asarray(groups["body"])
     out = {}
     for name, s in (("mouthSmileLeft", "l"), ("mouthSmileRight", "r")):
-        out[name] = _plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
-                          _corner(positions, body, units[name], unit))
+        corner = positions[units[name][0][np.argmax(np.linalg.norm(units[name][1], axis=1))]].astype(np.float64)
+        out[name] = _plus(_plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
+                                _corner(positions, body, units[name], unit)),
+                          _fold(positions, normals, body, eyes[s], corner, mid_x, unit))
+        if triangles is not None:
+            out[name] = _unfold(positions, triangles, *out[name])
     out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
+    parts = [out.get(name, units[name]) for name in SMILE_OPEN]
+    idx = np.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)
+    delta = np.zeros((len(idx), 3), np.float32)
+    for (at, d), w in zip(parts, SMILE_OPEN.values()):
+        delta[np.searchsorted(idx, at)] += np.float32(w) * d
+    out["smileOpen"] = (idx, delta) if triangles is None else _unfold(positions, triangles, idx, delta)
     for idx, delta in out.values():
         idx.setflags(write=False)
         delta.setflags(write=False)

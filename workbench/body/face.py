@@ -38,7 +38,7 @@ ARKIT = (
 
 # The visemes and extra shapes as weighted sums of ARKit shapes (``L``/``R`` in a name: both sides at that
 # weight) and of :data:`~workbench.body.expressions.SYNTHETIC`'s (``tongueUp``: the tongue's front lifted to
-# the upper teeth). Tuned by eye on both genders in close-ups (docs/face_rig.md gives the reasoning per sound):
+# the upper teeth; ``smileOpen``: the smile with parted lips, unfolded). Tuned by eye on both genders in close-ups (docs/face_rig.md gives the reasoning per sound):
 # each its own shape, aa wide open and wider than mouthOpen's relaxed drop, O and U rounded and pushed forward,
 # E and I spread over the teeth, PP pressed shut, FF the lower lip under the upper teeth, TH the tongue's tip
 # between the teeth. A lip-sync library blends towards these, often at less than full weight.
@@ -67,7 +67,7 @@ COMBINED: dict[str, dict[str, float]] = {
     "viseme_O": {"jawOpen": 0.4, "mouthFunnel": 0.8, "mouthPucker": 0.5},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
     "mouthOpen": {"jawOpen": 1.0},
-    "mouthSmile": {"mouthSmileL": 1.0, "cheekSquintL": 0.6, "eyeSquintL": 0.35, "mouthUpperUpL": 0.15},
+    "mouthSmile": {"smileOpen": 1.0, "cheekSquintL": 0.8, "eyeSquintL": 0.5},
     "eyesClosed": {"eyeBlinkL": 1.0},
     "eyesLookUp": {"eyeLookUpL": 1.0},
     "eyesLookDown": {"eyeLookDownL": 1.0},
@@ -100,7 +100,7 @@ PARTS = ARKIT + SYNTHETIC
 
 
 def _weights() -> np.ndarray:
-    """(20, 53): the visemes and extra shapes as weights of :data:`PARTS`."""
+    """(20, 54): the visemes and extra shapes as weights of :data:`PARTS`."""
     w = np.zeros((len(SHAPES) - len(ARKIT), len(PARTS)), np.float32)
     for k, name in enumerate(SHAPES[len(ARKIT):]):
         for part, weight in combination(name).items():
@@ -127,7 +127,7 @@ def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, np.ndarray]
     known = np.flatnonzero(rows >= 0)
     if not len(known):
         return None
-    parts = table[:, rows[known]]                                    # (53, N, 3)
+    parts = table[:, rows[known]]                                    # (54, N, 3)
     if not np.any(parts):
         return None
     arkit = parts[:len(ARKIT)]

@@ -289,7 +289,7 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         if share:
             out[f"eyeBlink{side}"] = _less(out[f"eyeBlink{side}"], out[f"eyeWide{side}"], share)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
-    out.update(extra_shapes(m.positions, m.normals, m.groups, out))
+    out.update(extra_shapes(m.positions, m.normals, m.groups, out, m.triangles[m.face_groups["body"]]))
     return out
 
 

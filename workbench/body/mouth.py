@@ -6,9 +6,10 @@ and the lining reflecting the room), a black void, no upper teeth and a flat pin
 opening, so:
 
 - :func:`lining_triangles` finds the pouch (the UV island behind the lips, the same for every body) and
-  :func:`lining_depth` how far behind the lips each of its vertices lies; the skin texture paints it dark red,
-  near black at the back (:mod:`.skin`), and its baked occlusion is dark from a few millimetres in
-  (:mod:`.ao`), so no viewer's room light or reflection greys it;
+  :func:`lining_depth` how far behind the lips each of its vertices lies; the skin texture paints it red,
+  darker towards the back (:mod:`.skin`), and its baked occlusion halves the room's light from a few
+  millimetres in (:mod:`.ao`), so no viewer's room light or reflection greys it, and a viewer lit by its room
+  alone (three.js with RoomEnvironment) still shows a dark red, not a black hole;
 - the Teeth mesh (teeth and tongue) is fitted to the mouth (:func:`fitted_teeth`): MakeHuman's arch is
   wider than the lips, so it narrows towards the back; the upper teeth sit lower, so an open mouth shows
   their edges under the upper lip; the tongue, which stood above the lower teeth and filled the opening,
@@ -60,8 +61,16 @@ ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
 TONGUE = (0.66, 0.32, 0.34)
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
-# (the dark red of the mouth's lining, :data:`workbench.body.skin.LINING`, in shade).
-DEEP = (0.11, 0.025, 0.03)
+# (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
+# a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
+# back teeth show as a speck at a closed mouth's corner, tests/render/test_mouth_renders.py).
+DEEP = (0.15, 0.03, 0.035)
+# The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
+# inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
+OCC_LEAST = 0.4
+# The lower teeth stand in the upper lip's and teeth's shadow (their colour and occlusion scaled): at full
+# white they glowed as a crescent under the upper teeth.
+LOWER_SHADE = 0.78
 # Roughness: wet enamel, gums, tongue, and the teeth's unlit inner faces.
 ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.5, 0.7
 # The arch narrowed towards its back (at TEETH_DEPTH behind the front teeth, by TEETH_NARROW of its width; the
@@ -181,7 +190,7 @@ def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
     return np.clip(h if upper else 1 - h, 0.0, 1.0)
 
 
-def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int):
+def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: float):
     """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, and how
     deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap)."""
     edges = np.cumsum(widths) / sum(widths)
@@ -191,10 +200,15 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int):
     mm = np.minimum(t, 1 - t) * np.asarray(widths, np.float32)[k]   # from the tooth's nearer side
     # The gaps: a hairline along the tooth, opening into a V towards the biting edge (rounded corners).
     corner = np.clip(1 - e / 0.12, 0, 1) ** 2
-    gap = _smoothstep(0.2 + 0.8 * corner + 0.35, 0.2 + 0.8 * corner - 0.1, mm) * (0.4 + 0.5 * corner)
-    # The gum line: scalloped, higher over each tooth's middle than between two teeth.
-    gum = _smoothstep(0.0, 0.06, e - (0.66 + 0.18 * np.sin(np.pi * t)))
-    shade = 1 + 0.04 * (np.random.default_rng(seed).random(len(widths)) - 0.5)[k]
+    # (Wide and dark enough to part the teeth in a 512 px close-up: hairlines merged them into one white slab.)
+    gap = _smoothstep(0.2 + 0.8 * corner + 0.6, 0.2 + 0.8 * corner - 0.1, mm) * (0.6 + 0.4 * corner)
+    # The gum line: scalloped, higher over each tooth's middle than between two teeth; the lower row's lower on
+    # the tooth (its gums show under the lower teeth in an open mouth).
+    gum = _smoothstep(0.0, 0.06, e - (gum_at + 0.18 * np.sin(np.pi * t)))
+    # Each tooth a little rounded (darker towards its sides, as a curved face turns from the light) and its own
+    # shade of white.
+    shade = (1 + 0.08 * (np.random.default_rng(seed).random(len(widths)) - 0.5)[k]) \
+        * (1 - 0.22 * (1 - np.sin(np.pi * t)) ** 2)
     enamel = np.array(ENAMEL, np.float32)
     root = _smoothstep(0.35, 0.75, e)[..., None]
     tip = _smoothstep(0.06, 0.0, e)[..., None]
@@ -214,23 +228,25 @@ def _layout():
     occ = np.ones((n, n), np.float32)
     deep = np.zeros((n, n), np.float32)
     gum_c, dark_gap = np.array(GUM, np.float32), np.array(DEEP, np.float32)
-    for widths, lo, hi, edge, seed in ((UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1),
-                                       (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2)):
+    for widths, lo, hi, edge, seed, gum_at, lit in ((UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, 0.66, 1.0),
+                                                    (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, 0.5,
+                                                     LOWER_SHADE)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
-        c, gum, gap = _teeth(widths, u, e, seed)
+        c, gum, gap = _teeth(widths, u, e, seed, gum_at)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         c = c * (1 - 0.85 * gap[..., None]) + dark_gap * 0.85 * gap[..., None]
+        c = c * lit
         colour[outer] = c[outer]
         rough[outer] = (ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum)[outer]
         # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
-        occ[outer] = ((1 - 0.9 * _smoothstep(0.15, 0.5, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
+        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(0.15, 0.5, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
         deep[outer] = (0.92 * _smoothstep(0.2, 0.55, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
         inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
         e_in = np.abs(v - edge) / INNER
         colour[inner] = (c * 0.25)[inner]
-        occ[inner] = (0.2 * (1 - e_in) + 0.08)[inner]
+        occ[inner] = (0.2 * (1 - e_in) + OCC_LEAST)[inner]
         deep[inner] = np.maximum(0.7 + 0.3 * _smoothstep(0.0, 0.6, e_in), 0.92 * _smoothstep(0.2, 0.55, u))[inner]
     # The tongue: a groove down its middle, darker at its sides, fine papillae; deeper in, the mouth's shadow.
     tongue = v >= TONGUE_V
@@ -240,7 +256,7 @@ def _layout():
                                         * speck)[..., None]
     colour[tongue] = t[tongue]
     rough[tongue] = ROUGH_TONGUE
-    occ[tongue] = (0.55 * (1 - _smoothstep(0.0, 0.5, depth)) + 0.08)[tongue]
+    occ[tongue] = (0.5 * (1 - _smoothstep(0.0, 0.5, depth)) + OCC_LEAST)[tongue]
     deep[tongue] = (0.35 + 0.65 * _smoothstep(0.05, 0.6, depth))[tongue]
     return colour, rough, occ, deep
 
@@ -260,11 +276,12 @@ def mouth_texture() -> np.ndarray:
 @lru_cache(maxsize=1)
 def mouth_occlusion() -> np.ndarray:
     """The teeth and tongue's baked occlusion on :func:`mouth_texture`'s layout (glTF reads the red channel): open
-    at the front teeth, a tenth of the light on the inner faces and at the back, so the studio's light and its
-    reflections (which three.js and model-viewer scale by it) do not grey the inside of an open mouth.
+    at the front teeth, :data:`OCC_LEAST` of the light on the inner faces and at the back, so the studio's light
+    and its reflections (which three.js and model-viewer scale by it) do not grey the inside of an open mouth, nor
+    black it out.
 
     >>> occ = mouth_occlusion()
-    >>> int(occ[5, 2, 0]) > 200, int(occ[-2, 64, 0]) < 40
+    >>> int(occ[5, 2, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
     (True, True)
     """
     occ = _layout()[2]

@@ -40,14 +40,18 @@ __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 9
-MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle")
+FORMAT = 10
+MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle",
+         "lipline", "upperlip", "corners", "philtrum")
 # Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
 LIP_EDGE = 0.0024
-# The mouth's lining (albedo, sRGB): a dark red, as the inside of a mouth looks in its own shadow, and near black
-# at the back of the mouth (THROAT), where no light reaches: a viewer's lights do reach it, unshadowed.
-LINING = (0.30, 0.07, 0.08)
-THROAT = (0.10, 0.025, 0.03)
+# The mouth's lining (albedo, sRGB): a red, as the inside of a mouth is, darker at the back of the mouth (THROAT),
+# where little light reaches: a viewer's lights do reach it, unshadowed. Lighter than a mouth looks, since the
+# dark of an open mouth is its own shadow, which no viewer casts: a viewer lit by its room alone (three.js with
+# RoomEnvironment and ACES) drew the old (0.30, 0.07, 0.08) and (0.10, 0.025, 0.03) pitch black; this reads as a
+# dark red graded to the back there and in our renderer (tests/render/test_mouth_renders.py).
+LINING = (0.42, 0.10, 0.11)
+THROAT = (0.24, 0.05, 0.06)
 
 
 def _smoothstep(e0, e1, x):
@@ -149,6 +153,22 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     # (By depth, not by facing the front: the lips' inner faces, which an open mouth shows, are lips too.)
     near = _smoothstep(corner_l[2] - 0.016 * unit, corner_l[2] - 0.008 * unit, z)
     out["lips"] = inside * _smoothstep(0.97, 0.62, u) * near
+    # What makes a mouth read as drawn, not a swelling (the blind review's "sausage lips"): a darker line along the
+    # vermilion's border (a narrow band just inside its ramp), the upper lip darker than the lower (it faces
+    # down), a shadow at each corner, and the philtrum's groove from the cupid's bow up to the nose.
+    # (The face has about 0.7 texels a mm: the line is drawn 2 to 3 mm wide, or it falls between texels.)
+    border = np.where(dy >= 0, np.exp(-((dy - top + 0.2 * edge) / (0.7 * edge)) ** 2),
+                      np.exp(-((-dy - bottom + 0.8 * edge) / (1.1 * edge)) ** 2))
+    out["lipline"] = border * _smoothstep(1.0, 0.7, u) * near * (0.55 + 0.45 * (dy >= 0))
+    out["upperlip"] = out["lips"] * _smoothstep(-0.0015 * unit, 0.0015 * unit, dy)
+    corners = np.zeros_like(x)
+    for c in (corner_l, corner_r):
+        corners = np.maximum(corners, np.exp(-((x - c[0]) ** 2 + (1.6 * (y - c[1])) ** 2) / (0.0032 * unit) ** 2))
+    out["corners"] = corners * near
+    above = y - slit - top
+    groove = np.exp(-((x - centre) / (0.0032 * unit)) ** 2) * _smoothstep(0.001 * unit, 0.006 * unit, above) \
+        * _smoothstep(0.015 * unit, 0.008 * unit, above)
+    out["philtrum"] = groove * front
 
     # Cheek flush below and outside each eye; warmth on the nose tip and the ears.
     flush = np.zeros_like(x)
@@ -214,7 +234,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     depth = tmap.paint_vertices(tris, lining_depth(m)[:, None])[..., 0]
     out["mouth"] = lining[tmap.triangle] * (0.4 + 0.6 * _smoothstep(0.002, 0.02, depth))
     out["lips"] = out["lips"] * (1 - lining[tmap.triangle])     # (the lining starts from the lips' colour itself)
-    out["throat"] = lining[tmap.triangle] * _smoothstep(0.012, 0.045, depth)
+    out["throat"] = lining[tmap.triangle] * _smoothstep(0.008, 0.035, depth)
     return out
 
 
@@ -284,7 +304,13 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # colour, as bare lips are (a stronger pink read as a sticker on light tones).
     lip = base * (np.array([0.90, 0.68, 0.68]) if feminine else np.array([0.93, 0.78, 0.76]))
     lip = np.maximum(lip + np.array([0.03, 0.0, 0.012]) * (lum > 0.3), base * 0.55)
+    # (Pale lips read as the skin: on light tones they are a little redder still.)
+    lip = lip * np.array([1.0, 0.94, 0.95]) ** (lum > 0.45)
     toward(lip, "lips", 0.85 if feminine else 0.7)
+    toward(lip * np.array([0.92, 0.88, 0.90]), "upperlip", 0.6)
+    toward(np.maximum(lip * np.array([0.78, 0.66, 0.68]), base * 0.5), "lipline", 0.7)
+    toward(base * np.array([0.80, 0.74, 0.75]), "corners", 0.5)
+    toward(base * np.array([0.93, 0.90, 0.90]), "philtrum", 0.5)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
     brow = np.maximum(rgb(brow_color) * 0.85, 0.05) * (1 - 0.25 * (lum < 0.2)) + base * 0.25 * (lum < 0.2)
     # (A soft shadow only: the hairs are the Eyebrows mesh's, workbench.body.brows.)
