@@ -274,7 +274,6 @@ def test_the_teeth_are_parted_and_the_lower_row_in_shade():
 
     img = mouth.mouth_texture().astype(float) @ np.array([0.2126, 0.7152, 0.0722])
     n = mouth.MOUTH_SIZE
-    u = (np.arange(n) + 0.5) / n
     # The texture's u is the place along the arch: the gaps after the first two teeth (the darkest texel within
     # one of each), against the middles of those teeth.
     widths = np.asarray(mouth.UPPER_TEETH)

@@ -208,7 +208,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     parts = [out.get(name, units[name]) for name in SMILE_OPEN]
     idx = np.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)
     delta = np.zeros((len(idx), 3), np.float32)
-    for (at, d), w in zip(parts, SMILE_OPEN.values()):
+    for (at, d), w in zip(parts, SMILE_OPEN.values(), strict=True):
         delta[np.searchsorted(idx, at)] += np.float32(w) * d
     out["smileOpen"] = (idx, delta) if triangles is None else _unfold(positions, triangles, idx, delta)
     for idx, delta in out.values():
