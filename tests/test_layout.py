@@ -60,6 +60,7 @@ LONG_MODULES: dict[str, str] = {
     "workbench/tracking/synth.py": "the synthetic visitors' journey model, its steps in order",
     "workbench/tracking/lake.py": "the lake's writers and reader share its layout and file options",
     "workbench/body/hair/head.py": "one head's scalp grid: read from the body, dressed over a top, and cached per body",
+    "workbench/body/glasses.py": "one pair fitted to one head: lenses, rims, bridge and temples share its measures",
     "workbench/widgets/viewer.py": "one widget: its traits, their bounds and its commands are one state with the page",
 }
 

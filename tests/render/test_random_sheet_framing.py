@@ -57,7 +57,11 @@ def test_previews_frame_the_whole_avatar_with_a_margin(k):
     # The head and its hair: the rows above the neck joint (the shoulders go on past the sides below it).
     from workbench.render.pictures import _posed, preview_pose
 
-    neck = _posed(model, preview_pose(model)).joints["Neck"]
+    # (From 0.15 of the head bone above the neck joint, as framing.portrait_box takes the head: long hair that lies
+    # on the shoulders below that goes on past the sides as the shoulders do.)
+    joints = _posed(model, preview_pose(model)).joints
+    bone = float(np.linalg.norm(np.asarray(joints["HeadTop_End"]) - np.asarray(joints["Head"])))
+    neck = np.asarray(joints["Neck"], np.float64) + [0, 0.15 * bone, 0]
     v = cam.view[:3, :3] @ neck + cam.view[:3, 3]
     row = int((0.5 - 0.5 * v[1] / -v[2] / np.tan(np.radians(cam.fov_deg) / 2)) * SIZE)
     head = portrait[:row]
