@@ -129,7 +129,9 @@ def test_sunglasses_stay_dark_and_an_open_mouth_is_dark(page, server, tmp_path):
         lens = shoot(page, {**turned, "mask": "Glasses"})[..., 0] > 127
         lum = lit[lens][:, :3] @ np.array([0.2126, 0.7152, 0.0722])
         print(f"\nsunglasses at {yaw}: mean {lum.mean():.1f}, 99th percentile {np.percentile(lum, 99):.1f}")
-        assert lens.sum() > 300 and np.percentile(lum, 99) < 150 and lum.mean() < 70
+        # (The mask holds the frame too: its rims, rounded bars 4 mm deep since review A, catch the room on their
+        # edge, 164 at the 99th percentile; a mirror-smooth lens's flash is near white.)
+        assert lens.sum() > 300 and np.percentile(lum, 99) < 190 and lum.mean() < 70
         buf = io.BytesIO()
         Image.fromarray(lit, "RGBA").save(buf, format="PNG")
         save_artifact(tmp_path, f"studio_sunglasses_{yaw}.png", buf.getvalue())
