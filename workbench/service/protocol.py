@@ -25,6 +25,9 @@ from workbench.service.http import error_message
 # event, which the server configuration hands to h11 (server_config), and this protocol's own for a
 # head that arrives whole in one piece, which h11 would parse at any size.
 MAX_HEAD_BYTES = 16 * 1024
+# How long a connection answered before its request was all read keeps reading (and dropping) after its answer,
+# its writing side closed, before it closes (RFC 9112 section 9.6's lingering close; nginx's lingering_time).
+LINGER = 2.0
 
 
 class _Refused(h11.RemoteProtocolError):
@@ -147,6 +150,8 @@ class GuardedH11Protocol(H11Protocol):
         # the bytes of the request being received, and when it began (its head's first byte, or connecting)
         self._received, self._request_since = 0, 0.0
         self._head_tail = b""   # the head's last bytes so far: its end may fall between two pieces
+        self._lingering = False   # answered early and closing: what arrives is dropped (_close_lingering)
+        self._linger_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
@@ -162,6 +167,8 @@ class GuardedH11Protocol(H11Protocol):
         self._arm_read_timer()
 
     def data_received(self, data: bytes) -> None:
+        if self._lingering:
+            return   # the rest of a request already answered and closing (_close_lingering): dropped
         if self._phase == "idle":
             self._enter("head")   # a new request after a keep-alive pause: its rate counts from now
         if self._phase == "head" and self._head_too_large(data):
@@ -190,13 +197,21 @@ class GuardedH11Protocol(H11Protocol):
         if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
             # Answered with the body still arriving (a 413, a 401 before an upload): whatever comes next on this
             # connection is the rest of that body, not a request (read as one, it got 431 or worse): closed.
-            self.transport.close()
+            self._close_lingering()
             return
         self._enter("idle")
         super().on_response_complete()
 
+    def eof_received(self) -> bool | None:
+        if self._lingering:   # the client is done sending after an early answer: nothing left to wait for
+            self.transport.close()
+            return None
+        return super().eof_received()
+
     def connection_lost(self, exc) -> None:
         self._cancel_timers()
+        if self._linger_timer is not None:
+            self._linger_timer.cancel()
         super().connection_lost(exc)
 
     # ---------------------------------------------------------------- refusals below the app
@@ -224,7 +239,21 @@ class GuardedH11Protocol(H11Protocol):
             head = [f"HTTP/1.1 {status} {http.HTTPStatus(status).phrase}".encode()]
             out = b"\r\n".join(head + [k + b": " + v for k, v in start["headers"]]) + b"\r\n\r\n" + body
         self.transport.write(out)
-        self.transport.close()
+        self._close_lingering()
+
+    def _close_lingering(self) -> None:
+        """Close after an answer sent before the request was all read, as RFC 9112 section 9.6 asks: the writing
+        side first, then what still arrives read and dropped for at most :data:`LINGER` seconds. Closed at once,
+        a socket with bytes still coming answers them with a reset, and a client that had not read the answer
+        yet lost it with the reset ("Connection reset by peer" for a 400 sent before a small body)."""
+        self._lingering = True
+        self._cancel_timers()
+        if self.transport.is_closing():
+            return
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.transport.resume_reading()
+        self._linger_timer = self.loop.call_later(LINGER, self.transport.close)
 
     # ---------------------------------------------------------------- timers and the cap
 
