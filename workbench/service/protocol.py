@@ -202,11 +202,11 @@ class GuardedH11Protocol(H11Protocol):
         self._enter("idle")
         super().on_response_complete()
 
-    def eof_received(self) -> bool | None:
+    def eof_received(self) -> None:
         if self._lingering:   # the client is done sending after an early answer: nothing left to wait for
             self.transport.close()
-            return None
-        return super().eof_received()
+            return
+        super().eof_received()
 
     def connection_lost(self, exc) -> None:
         self._cancel_timers()
