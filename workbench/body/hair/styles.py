@@ -180,15 +180,14 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     return Groom(cards, wisps, [])
 
 
-def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
-    rng = np.random.default_rng(63)
-    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63)
+def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
+              reach: float) -> Strands:
+    """Hair pulled back sleek towards the direction ``toward`` from the head's centre (a bun's base, a ponytail's
+    tie), lying close over the scalp and stopping where it meets the gathered part (``d @ toward > reach``)."""
     S = len(roots)
-    bun = coils.bun_axis(head)
-    reach = np.cos(coils.bun_base_angle(head))
 
     def field(s, d, p, i):
-        return tangent(d, bun - d)
+        return tangent(d, toward - d)
 
     lift = rng.uniform(0.0, 0.002, S)
 
@@ -196,8 +195,14 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return emerge(s, 0.002 + 0.5 * lift[i]) + np.minimum(0.05 * s, 0.002)
 
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
-                          limit=lambda d, i: d @ bun > reach)
-    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+                          limit=lambda d, i: d @ toward > reach)
+    return Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+
+
+def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
+    rng = np.random.default_rng(63)
+    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63)
+    cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
     # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
     wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012)
@@ -247,21 +252,8 @@ def _tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
 def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(65)
     roots = scalp_roots(head, "ponytail", ROOTS["ponytail"][lod], 65)
-    S = len(roots)
     tie_d, tie = _tie(head)
-    reach = np.cos(np.arctan2(TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0]))
-
-    def field(s, d, p, i):
-        return tangent(d, tie_d - d)
-
-    lift = rng.uniform(0.0, 0.002, S)
-
-    def height(s, d, i):
-        return emerge(s, 0.002 + 0.5 * lift[i]) + np.minimum(0.05 * s, 0.002)
-
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
-                          limit=lambda d, i: d @ tie_d > reach)
-    sleek = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+    sleek = _gathered(head, roots, rng, lod, tie_d, np.cos(np.arctan2(TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0])))
     # The tail: rings of cards round its centreline, each twisting a little and ending at its own length.
     K = 16 if lod == 0 else 11
     line, radius = _tail_line(head, 60)
