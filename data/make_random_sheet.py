@@ -25,6 +25,7 @@ SwiftShader). The browsers need Chromium, chromedriver and selenium (as the brow
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -110,10 +111,9 @@ setTimeout(() => { v.pause(); v.currentTime = 0; requestAnimationFrame(() => don
 """
 
 
-def mv_view(glb: bytes, camera: str, yaw: float) -> dict:
-    """model-viewer's target, orbit and field of view for the workbench preview's camera: the model stays put
-    and the camera goes round it by ``-yaw`` about the vertical through the pivot."""
-    pivot, cam = preview_camera(glb, camera, yaw)
+def mv_orbit(pivot: np.ndarray, cam, yaw: float) -> dict:
+    """model-viewer's target, orbit and field of view for ``cam`` seeing the model turned by ``yaw`` about the
+    vertical through ``pivot``: the model stays put and the camera goes round it by ``-yaw``."""
     rot, t = cam.view[:3, :3].astype(float), cam.view[:3, 3].astype(float)
     eye = -rot.T @ t
     ahead = -rot[2]                      # the camera looks down its -z
@@ -127,16 +127,30 @@ def mv_view(glb: bytes, camera: str, yaw: float) -> dict:
             "fov": f"{cam.fov_deg:.3f}deg"}
 
 
-def shoot_modelviewer(glbs: list[bytes]) -> list[list[Image.Image]]:
+def mv_view(glb: bytes, camera: str, yaw: float) -> dict:
+    """:func:`mv_orbit` for the workbench preview's ``camera`` of ``glb``."""
+    pivot, cam = preview_camera(glb, camera, yaw)
+    return mv_orbit(pivot, cam, yaw)
+
+
+@contextmanager
+def modelviewer_page(window: int = 900):
+    """(page base URL, its site folder, the driver) of the browser tests' model-viewer page in headless Chromium,
+    its studio script loaded and set up (``MV_SETUP``)."""
     from browser.conftest import NPM_HOME
 
     pages = ROOT / "tests" / "browser" / "pages"
     files = {"model-viewer.html": pages / "model-viewer.html", "mv-studio.js": pages / "mv-studio.js"}
-    rows = []
-    with serve(files, NPM_HOME / "node_modules", window=900) as (base, site, driver):
+    with serve(files, NPM_HOME / "node_modules", window=window) as (base, site, driver):
         wait_ready(driver, base + "/model-viewer.html")
         driver.execute_async_script("const done = arguments[0]; import('./mv-studio.js').then(() => done(true));")
         driver.execute_script(MV_SETUP)
+        yield base, site, driver
+
+
+def shoot_modelviewer(glbs: list[bytes]) -> list[list[Image.Image]]:
+    rows = []
+    with modelviewer_page() as (base, site, driver):
 
         def show(view: dict) -> str:
             return driver.execute_async_script(

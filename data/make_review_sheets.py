@@ -45,9 +45,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT / "tests")]
 
-from make_hair_threejs import png_of, preview_camera, serve, wait_ready, yaw_matrix  # noqa: E402
+from make_hair_threejs import png_of, preview_camera, serve, wait_ready  # noqa: E402
 from make_looks_grid import BACKGROUND, _glb  # noqa: E402
-from make_random_sheet import MV_SETUP  # noqa: E402
+from make_random_sheet import modelviewer_page, mv_orbit  # noqa: E402
 
 # (column title, framing, yaw in degrees, face shape at full weight or None)
 VIEWS = (("front", "full", 0.0, None), ("three-quarter", "full", 35.0, None), ("back", "full", 180.0, None),
@@ -189,39 +189,16 @@ def shoot_threejs(avatars: list[Avatar], cell: int, look: str) -> list[list[Imag
     return rows
 
 
-def mv_view(pivot, cam, yaw: float) -> dict:
-    """model-viewer's target, orbit and field of view for ``cam`` seeing the model turned by ``yaw`` about
-    ``pivot``: the model stays put and the camera goes round it by ``-yaw``."""
-    rot, t = cam.view[:3, :3].astype(float), cam.view[:3, 3].astype(float)
-    eye = -rot.T @ t
-    ahead = -rot[2]
-    target = eye + ahead * float(np.dot(pivot - eye, ahead))
-    turn = yaw_matrix(-yaw)
-    eye, target = turn @ (eye - pivot) + pivot, turn @ (target - pivot) + pivot
-    d = eye - target
-    r = float(np.linalg.norm(d))
-    theta, phi = np.degrees(np.arctan2(d[0], d[2])), np.degrees(np.arccos(d[1] / r))
-    return {"target": " ".join(f"{v:.4f}m" for v in target), "orbit": f"{theta:.3f}deg {phi:.3f}deg {r:.4f}m",
-            "fov": f"{cam.fov_deg:.3f}deg"}
-
-
 def shoot_modelviewer(avatars: list[Avatar], cell: int, _look: str) -> list[list[Image.Image]]:
-    from browser.conftest import NPM_HOME
-
-    pages = ROOT / "tests" / "browser" / "pages"
-    files = {"model-viewer.html": pages / "model-viewer.html", "mv-studio.js": pages / "mv-studio.js"}
     rows = []
-    with serve(files, NPM_HOME / "node_modules", window=900) as (base, site, driver):
-        wait_ready(driver, base + "/model-viewer.html")
-        driver.execute_async_script("const done = arguments[0]; import('./mv-studio.js').then(() => done(true));")
-        driver.execute_script(MV_SETUP)
+    with modelviewer_page() as (base, site, driver):
         driver.execute_script(MV_SIZE, cell)
         for k, a in enumerate(avatars):
             row, loaded = [], None
             for j, (glb, (pivot, cam, yaw)) in enumerate(zip(a.files, a.cameras, strict=True)):
                 name = f"a{k}v{j}.glb" if glb is not a.glb else f"a{k}.glb"
                 (site / name).write_bytes(glb)
-                view = {"model": f"{base}/{name}", **mv_view(np.asarray(pivot, float), cam, yaw)}
+                view = {"model": f"{base}/{name}", **mv_orbit(np.asarray(pivot, float), cam, yaw)}
                 show = ("const done = arguments[1]; "
                         "window.mvStudio.show(arguments[0]).then(done, e => done('error: ' + e));")
                 if loaded != name:               # a new file: load it, then hold its idle clip's first frame
