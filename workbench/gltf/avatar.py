@@ -74,7 +74,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                      roughness_map=pores.skin_roughness(settings["gender"])),
         # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=0.1,
-                     clearcoat=eyes.CLEARCOAT),
+                     extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),
+                                             "clearcoatRoughnessFactor": float(eyes.CLEARCOAT[1])}}),
         # Thin dark lashes of their own colour, tapered, blended (workbench.body.hair.lashes).
         "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.6, double=True),
         # Hairs on a shell over each brow, blended (workbench.body.brows); every head has them, a bald one too.
@@ -167,13 +168,13 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
               mask: bool = False, anisotropy: tuple[float, float] | None = None, specular: float | None = None,
-              clearcoat: tuple[float, float] | None = None, extensions: dict | None = None) -> int:
+              extensions: dict | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
     texture's alpha at 0.5 (hair's strand tips); ``anisotropy`` (strength, rotation) through
     ``KHR_materials_anisotropy`` and ``specular`` (a factor) through ``KHR_materials_specular`` (hair's
     highlight: a band across the strands, and dimmer than a smooth dielectric's, so dark hair does not
-    mirror the room); ``clearcoat`` (factor, roughness) through ``KHR_materials_clearcoat`` (the eyes' wet film).
-    Its detail maps are :mod:`workbench.gltf.maps`'."""
+    mirror the room); ``extensions``, any other extension's payload by its name (the eyes' clear coat, a cloth's
+    sheen, a lens's ior and specular). Its detail maps are :mod:`workbench.gltf.maps`'."""
     index = w.material(name, None, texture=texture, roughness=roughness, blend=blend and not mask,
                        double_sided=blend or double)
     if mask:
@@ -185,10 +186,6 @@ def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: flo
     if specular is not None:
         w.doc["materials"][index].setdefault("extensions", {})[SPECULAR] = {"specularFactor": float(specular)}
         w.use_extension(SPECULAR)
-    if clearcoat is not None:
-        w.doc["materials"][index].setdefault("extensions", {})[CLEARCOAT] = {
-            "clearcoatFactor": float(clearcoat[0]), "clearcoatRoughnessFactor": float(clearcoat[1])}
-        w.use_extension(CLEARCOAT)
     for ext, payload in (extensions or {}).items():   # (a cloth's sheen, a lens's ior and specular)
         w.doc["materials"][index].setdefault("extensions", {})[ext] = payload
         w.use_extension(ext)
@@ -329,7 +326,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         texs = [written[first[id(mats[n]["image"])]] for n in names]
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False),
-                                 mats[n].get("anisotropy"), mats[n].get("specular"), mats[n].get("clearcoat"),
+                                 mats[n].get("anisotropy"), mats[n].get("specular"),
                                  mats[n].get("extensions"))
                     for n, t in zip(names, texs, strict=True)}
         for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
