@@ -19,10 +19,10 @@ README = ROOT.parent / "README.md"
 
 # part -> (what it is, the parts it may use). Top first: a part may use only parts listed below it.
 LAYERS: dict[str, tuple[str, set[str]]] = {
-    "cli": ("the `workbench` command", {"__init__", "__version__", "connect", "client", "service", "runner",
+    "cli": ("the `workbench` command", {"__init__", "__version__", "_connect", "client", "service", "runner",
                                          "tracking", "body", "options"}),
-    "__init__": ("the public names: connect, the clients, errors", {"__version__", "connect", "client"}),
-    "connect": ("connect(): a deployment, or a local service", {"client", "service", "progress"}),
+    "__init__": ("the public names: connect, the clients, errors", {"__version__", "_connect", "client"}),
+    "_connect": ("connect(): a deployment, or a local service", {"client", "service", "progress"}),
     "runner": ("notebooks run, checked and reported (tour, check)", {"service", "progress"}),
     "client": ("the sync and async HTTP client", {"__version__", "options", "tracking.catalog", "gltf", "widgets",
                                                    "progress"}),

@@ -12,6 +12,7 @@ from workbench.__version__ import __version__ as __version__
 
 if TYPE_CHECKING:
     # What a type checker and an editor see: the names __getattr__ loads on first use, with their types.
+    from workbench._connect import connect
     from workbench.client import (
         AnswerTooLargeError,
         APIError,
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
         UnsupportedMediaTypeError,
         WorkbenchError,
     )
-    from workbench.connect import connect
 
 
 def __getattr__(name: str) -> object:
@@ -41,10 +41,11 @@ def __getattr__(name: str) -> object:
     # `workbench --version` or `--help` should not pay for httpx and the client (a second on a busy machine).
     value: object
     if name == "connect":
-        # bound over the submodule of the same name, which importing it has just set here
-        import importlib
+        # from a module of another name: a submodule called ``connect`` would be set here in the function's place
+        # whenever anyone imported it (tests/test_public_names.py)
+        from workbench._connect import connect
 
-        value = importlib.import_module("workbench.connect").connect
+        value = connect
     elif name in __all__ or name == "TimeoutError":
         import workbench.client as client
 
