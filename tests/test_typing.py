@@ -29,11 +29,17 @@ reveal_type(model)
 reveal_type(client.avatars.model(registration.model_id, to_file="m.glb"))
 table = workbench.tracking.funnel(workbench.tracking.events_frame([]), ["viewer_loaded", "ar_requested"])
 reveal_type(table)
+viewer = client.local.create_viewer("product")
+reveal_type(viewer)
+reveal_type(client.local.viewer_file(viewer["viewerToken"], "glb"))
+reveal_type(client.local.events())
+reveal_type(client.local.events(fmt="csv"))
 
 
 async def main() -> None:
     async_client = workbench.connect(asynchronous=True)
     reveal_type(await async_client.avatars.register({"gender": "masculine"}))
+    reveal_type(await async_client.local.health())
 '''
 
 BROKEN = '''
@@ -69,7 +75,12 @@ def test_a_users_script_sees_the_real_types(tmp_path):
         "workbench.client.results.Model",
         "pathlib.Path",
         "pandas.core.frame.DataFrame",
+        "dict[str, Any]",
+        "bytes",
+        "list[dict[str, Any]]",
+        "str",
         "workbench.client.results.Registration",
+        "dict[str, Any]",
     ], out
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert not errors, out

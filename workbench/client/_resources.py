@@ -19,7 +19,7 @@ import functools
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, Self, TypeVar, overload
 
 from workbench.client import _base as B
 from workbench.client._codings import ACCEPT_ENCODING
@@ -225,7 +225,8 @@ class Local(_Group[M]):
     """The local service's control API (``/_local``): not part of the real service.
 
     ``available`` is False against a deployment; notebooks skip these cells there. Each call returns the answer's
-    ``data`` as JSON (``Any``), or an awaitable of it from ``AsyncClient``.
+    ``data``, a JSON object (contract section 9 names the keys it promises), or an awaitable of it from
+    ``AsyncClient``.
     """
 
     @property
@@ -242,46 +243,94 @@ class Local(_Group[M]):
     def _call(self, operation: str, method: str, path: str, **kw: Any) -> Any:
         return self._send(B.build_local(self._cfg, operation, method, path, **kw))
 
+    @overload
+    def health(self: Local[Blocking]) -> JSON: ...
+    @overload
+    def health(self: Local[Awaiting]) -> Awaitable[JSON]: ...
     def health(self) -> Any:
         return self._call("health", "GET", "/health")
 
+    @overload
+    def reset(self: Local[Blocking]) -> JSON: ...
+    @overload
+    def reset(self: Local[Awaiting]) -> Awaitable[JSON]: ...
     def reset(self) -> Any:
         """Forget every avatar, viewer, template, event and file (accounts and tokens stay)."""
         # JSON, as every state change of /_local must be sent (contract section 14): no page can forge it.
         return self._call("reset", "POST", "/reset", json={}, retry=False)
 
+    @overload
+    def create_token(self: Local[Blocking], scopes: Sequence[str], account: str = "dev") -> JSON: ...
+    @overload
+    def create_token(self: Local[Awaiting], scopes: Sequence[str], account: str = "dev") -> Awaitable[JSON]: ...
     def create_token(self, scopes: Sequence[str], account: str = "dev") -> Any:
         """A new token of ``account`` with ``scopes``; returns {"token", "account", "scopes"}."""
         return self._call("create_token", "POST", "/tokens", json={"account": account, "scopes": list(scopes)}, retry=False)
 
+    @overload
+    def revoke_token(self: Local[Blocking], token: str) -> JSON: ...
+    @overload
+    def revoke_token(self: Local[Awaiting], token: str) -> Awaitable[JSON]: ...
     def revoke_token(self, token: str) -> Any:
         return self._call("revoke_token", "POST", "/tokens/revoke", json={"token": token})
 
+    @overload
+    def create_viewer(self: Local[Blocking], kind: str = "product", account: str = "dev", **extra: Any) -> JSON: ...
+    @overload
+    def create_viewer(self: Local[Awaiting], kind: str = "product", account: str = "dev",
+                      **extra: Any) -> Awaitable[JSON]: ...
     def create_viewer(self, kind: str = "product", account: str = "dev", **extra: Any) -> Any:
         """A new product or space viewer; returns {"viewerToken", "kind", ...}."""
         return self._call("create_viewer", "POST", "/viewers", json={"kind": kind, "account": account, **extra}, retry=False)
 
+    @overload
+    def viewer(self: Local[Blocking], viewer_token: str) -> JSON: ...
+    @overload
+    def viewer(self: Local[Awaiting], viewer_token: str) -> Awaitable[JSON]: ...
     def viewer(self, viewer_token: str) -> Any:
         """The viewer's record, its last job (state, timings, error) and its files."""
         return self._call("viewer", "GET", f"/viewers/{B._q(viewer_token)}")
 
+    @overload
+    def viewer_file(self: Local[Blocking], viewer_token: str, output: str) -> bytes: ...
+    @overload
+    def viewer_file(self: Local[Awaiting], viewer_token: str, output: str) -> Awaitable[bytes]: ...
     def viewer_file(self, viewer_token: str, output: str) -> Any:
         """The bytes of one output file (glb, usdz, preview, bundle), or an awaitable of them from AsyncClient."""
         return self._call("viewer_file", "GET", f"/viewers/{B._q(viewer_token)}/files/{B._q(output)}", raw=True,
                           kind="file")
 
+    @overload
+    def create_space(self: Local[Blocking], kind: str = "glb", account: str = "dev") -> JSON: ...
+    @overload
+    def create_space(self: Local[Awaiting], kind: str = "glb", account: str = "dev") -> Awaitable[JSON]: ...
     def create_space(self, kind: str = "glb", account: str = "dev") -> Any:
         """A space template waiting for its upload (kind glb or splat); returns {"spaceTemplateId", ...}."""
         return self._call("create_space", "POST", "/spaces", json={"kind": kind, "account": account}, retry=False)
 
+    @overload
+    def upload_space(self: Local[Blocking], space_template_id: str, filename: str, content: bytes) -> JSON: ...
+    @overload
+    def upload_space(self: Local[Awaiting], space_template_id: str, filename: str,
+                     content: bytes) -> Awaitable[JSON]: ...
     def upload_space(self, space_template_id: str, filename: str, content: bytes) -> Any:
         """Upload a template's file (the step the interface does not show)."""
         return self._call("upload_space", "PUT", f"/spaces/{B._q(space_template_id)}/upload",
                           params={"filename": filename}, content=content)
 
+    @overload
+    def space(self: Local[Blocking], space_template_id: str) -> JSON: ...
+    @overload
+    def space(self: Local[Awaiting], space_template_id: str) -> Awaitable[JSON]: ...
     def space(self, space_template_id: str) -> Any:
         return self._call("space", "GET", f"/spaces/{B._q(space_template_id)}")
 
+    @overload
+    def fault(self: Local[Blocking], operation: str, count: int = 1, status: int | None = None,
+              retry_after: float | None = None) -> JSON: ...
+    @overload
+    def fault(self: Local[Awaiting], operation: str, count: int = 1, status: int | None = None,
+              retry_after: float | None = None) -> Awaitable[JSON]: ...
     def fault(self, operation: str, count: int = 1, status: int | None = None, retry_after: float | None = None) -> Any:
         """Make the next ``count`` calls of ``operation`` fail (see GET /_local/faults for the names)."""
         body: dict[str, Any] = {"operation": operation, "count": count}
@@ -291,6 +340,25 @@ class Local(_Group[M]):
             body["retryAfter"] = retry_after
         return self._call("fault", "POST", "/faults", json=body, retry=False)
 
+    # The format decides the result's type: the events as JSON objects, or the CSV's text.
+    @overload
+    def events(self: Local[Blocking], viewer_token: str | None = None, since: str | None = None,
+               until: str | None = None, fmt: Literal["jsonl"] = "jsonl") -> list[JSON]: ...
+    @overload
+    def events(self: Local[Blocking], viewer_token: str | None = None, since: str | None = None,
+               until: str | None = None, *, fmt: Literal["csv"]) -> str: ...
+    @overload
+    def events(self: Local[Blocking], viewer_token: str | None = None, since: str | None = None,
+               until: str | None = None, fmt: str = "jsonl") -> list[JSON] | str: ...
+    @overload
+    def events(self: Local[Awaiting], viewer_token: str | None = None, since: str | None = None,
+               until: str | None = None, fmt: Literal["jsonl"] = "jsonl") -> Awaitable[list[JSON]]: ...
+    @overload
+    def events(self: Local[Awaiting], viewer_token: str | None = None, since: str | None = None,
+               until: str | None = None, *, fmt: Literal["csv"]) -> Awaitable[str]: ...
+    @overload
+    def events(self: Local[Awaiting], viewer_token: str | None = None, since: str | None = None,
+               until: str | None = None, fmt: str = "jsonl") -> Awaitable[list[JSON] | str]: ...
     def events(self, viewer_token: str | None = None, since: str | None = None, until: str | None = None,
                fmt: str = "jsonl") -> Any:
         """The stored tracking events, as a list of dicts (``fmt="jsonl"``) or CSV text (``fmt="csv"``)."""
