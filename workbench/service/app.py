@@ -56,12 +56,12 @@ from workbench.service.http import (
 from workbench.service.storage import disk_full
 from workbench.service.tracking_store import Checked
 
-AVATAR_BODY_LIMIT = spec.op("avatars.register").body_limit
-TRACKING_BODY_LIMIT = spec.op("tracking.send_batch").body_limit
-FORM_BODY_LIMIT = spec.op("spaces.finish_upload").body_limit
-BEACON_BODY_LIMIT = spec.op("viewers.regenerate", "POST").body_limit
+AVATAR_BODY_LIMIT = spec.body_limit("avatars.register")
+TRACKING_BODY_LIMIT = spec.body_limit("tracking.send_batch")
+FORM_BODY_LIMIT = spec.body_limit("spaces.finish_upload")
+BEACON_BODY_LIMIT = spec.body_limit("viewers.regenerate", "POST")
 CONTROL_BODY_LIMIT = spec.CONTROL_BODY_LIMIT
-UPLOAD_LIMIT = spec.op("local.upload_space").body_limit
+UPLOAD_LIMIT = spec.body_limit("local.upload_space")
 
 
 # --------------------------------------------------------------------------
@@ -160,8 +160,11 @@ class TrackingWriter:
             self._answer(waiting, self._store(waiting))
             loop.call_soon(self._next, loop)
             return
-        done = loop.run_in_executor(self._thread, self._store, waiting)
-        done.add_done_callback(lambda f: (self._answer(waiting, f.result()), self._next(loop)))
+        def stored(done: asyncio.Future[list]) -> None:
+            self._answer(waiting, done.result())
+            self._next(loop)
+
+        loop.run_in_executor(self._thread, self._store, waiting).add_done_callback(stored)
 
     def _store(self, waiting: list) -> list:
         self._backend.db.checkpoint_in_background()
@@ -401,7 +404,8 @@ def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",), allowed
     # Outermost first: CORS headers and X-Request-Id go on every answer, the guards' refusals included.
     app = Starlette(routes=ROUTES, middleware=[Middleware(CorsByPath, origins=tuple(cors_origins)), Middleware(RequestContext),
                                                Middleware(LocalGuard, allowed_hosts=tuple(allowed_hosts))],
-                    exception_handlers={ServiceError: _service_error, HTTPException: _http_error,
+                    # Starlette calls each handler with an exception of its key's class only, which its types cannot say
+                    exception_handlers={ServiceError: _service_error, HTTPException: _http_error,  # type: ignore[dict-item]
                                         OSError: _storage_error, sqlite3.Error: _storage_error})
     # A trailing slash gets a 404 with a hint (see _http_error), not Starlette's empty 307.
     app.router.redirect_slashes = False

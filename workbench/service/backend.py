@@ -91,7 +91,7 @@ class Backend:
     def register_avatar(self, authorization: str | None, body: Any) -> dict:
         """POST /avatar: ``{"modelId", "settings"}`` (settings normalized)."""
         self.faults.check("avatars.register")
-        account = self.accounts.authenticate(authorization, spec.op("avatars.register").scope)
+        account = self.accounts.authenticate(authorization, spec.scope("avatars.register"))
         return self.content.register_avatar(account, body)
 
     def avatar_settings(self, model_id: str) -> dict:
@@ -122,7 +122,7 @@ class Backend:
     def regenerate(self, authorization: str | None, token: str, body_token: str | None = None) -> dict:
         """POST or PUT regenerate/all: start a job (or return the running one); the token may come from a beacon body."""
         self.faults.check("viewers.regenerate")
-        account = self.accounts.authenticate(authorization, spec.op("viewers.regenerate", "PUT").scope, body_token)
+        account = self.accounts.authenticate(authorization, spec.scope("viewers.regenerate", "PUT"), body_token)
         return self.viewers.regenerate(account, token)
 
     def tracking_batch(self, viewer_token: str, body: Any) -> tuple[int, dict]:
@@ -168,7 +168,7 @@ class Backend:
     def finish_upload(self, authorization: str | None, space_id: str, fields: list[tuple[str, Any]]) -> tuple[int, dict]:
         """POST finish-upload with the form's (name, value) pairs: (201 finalized or 200 cancelled, the template)."""
         self.faults.check("spaces.finish_upload")
-        account = self.accounts.authenticate(authorization, spec.op("spaces.finish_upload").scope)
+        account = self.accounts.authenticate(authorization, spec.scope("spaces.finish_upload"))
         return self.spaces.finish(account, space_id, fields)
 
     # ------------------------------------------------------------------
@@ -176,7 +176,7 @@ class Backend:
     # ------------------------------------------------------------------
 
     def health(self) -> dict:
-        counts = {t: self.db.one(f"SELECT count(*) AS n FROM {t}")["n"] for t in ("avatars", "viewers", "spaces", "events")}
+        counts = {t: self.db.count(f"SELECT count(*) FROM {t}") for t in ("avatars", "viewers", "spaces", "events")}
         return {"service": "workbench-local", "dataDir": str(self.data_dir), "counts": counts,
                 "animationLibrary": self.content.library_state(), "generator": self.content.generator_state()}
 

@@ -160,6 +160,12 @@ class Database:
         with self.lock:
             return self._conn.execute(sql, params).fetchone()
 
+    def count(self, sql: str, params=()) -> int:
+        """The number a ``SELECT count(*)`` answers (an aggregate without GROUP BY always gives its one row)."""
+        with self.lock:
+            n: int = self._conn.execute(sql, params).fetchone()[0]
+        return n
+
     def all(self, sql: str, params=()) -> list[sqlite3.Row]:
         with self.lock:
             return self._conn.execute(sql, params).fetchall()

@@ -19,7 +19,7 @@ import re
 import secrets
 import urllib.parse
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from python_multipart import MultipartParser
 from python_multipart.exceptions import MultipartParseError
@@ -32,6 +32,9 @@ from workbench.service.bodies import check_text, decode_json
 from workbench.service.errors import ServiceError
 from workbench.service.log import log
 from workbench.tracking.fields import escaped
+
+if TYPE_CHECKING:
+    from python_multipart.multipart import MultipartCallbacks
 
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 
@@ -288,16 +291,16 @@ def parse_multipart(content_type: str, raw: bytes, *, max_fields: int = 10) -> t
     parts: list[dict] = []
     header = {"field": b"", "value": b""}
 
-    def begin():
+    def begin() -> None:
         parts.append({"headers": {}, "data": bytearray()})
         if len(parts) > max_fields:
             raise FormError(f"Too many fields. Maximum number of fields is {max_fields}.")
 
-    def header_end():
+    def header_end() -> None:
         parts[-1]["headers"][header["field"].lower()] = header["value"]
         header["field"] = header["value"] = b""
 
-    callbacks = {
+    callbacks: MultipartCallbacks = {
         "on_part_begin": begin,
         "on_header_field": lambda data, start, end: header.__setitem__("field", header["field"] + data[start:end]),
         "on_header_value": lambda data, start, end: header.__setitem__("value", header["value"] + data[start:end]),

@@ -78,6 +78,7 @@ class _Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "workbench.regeneration.worker", str(limits.memory_mib << 20), str(limits.seconds)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, start_new_session=True)
+        assert self.proc.stdout is not None, "stdout=PIPE gives the worker's output a pipe"
         self.fd = self.proc.stdout.fileno()
         if self.read(time.monotonic() + _START_SECONDS) != ("ready",):
             raise _Ended("gone")
@@ -105,7 +106,8 @@ class _Worker:
         self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
-                stream.close()
+                if stream is not None:  # never, with both piped
+                    stream.close()
             except OSError:
                 pass
 

@@ -50,10 +50,13 @@ def server_config(app, limits: ConnectionLimits | None = None) -> uvicorn.Config
     # On SIGTERM or SIGINT uvicorn stops accepting and lets requests in flight finish, for at most
     # the read timeout (contract section 14); what they acknowledged is committed by then.
     return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                          http=functools.partial(GuardedH11Protocol, limits=limits),
+                          # uvicorn calls it as it calls a protocol class; the partial gives it the limits
+                          http=functools.partial(GuardedH11Protocol, limits=limits),  # type: ignore[arg-type]
                           h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-                          timeout_keep_alive=limits.keep_alive_timeout,
-                          timeout_graceful_shutdown=limits.read_timeout)
+                          # uvicorn annotates these as int but waits them out with asyncio (call_later, wait_for),
+                          # which take seconds as a float: --read-timeout 0.5 means half a second
+                          timeout_keep_alive=limits.keep_alive_timeout,  # type: ignore[arg-type]
+                          timeout_graceful_shutdown=limits.read_timeout)  # type: ignore[arg-type]
 
 
 class LocalService:
@@ -78,7 +81,7 @@ class LocalService:
     def start(cls, data_dir: str | Path | None = None, *, host: str = "127.0.0.1", port: int = 0,
               dev_token: str | None = None, generate_library: bool = True) -> LocalService:
         owns = data_dir is None
-        data_dir = Path(tempfile.mkdtemp(prefix="workbench-")) if owns else Path(data_dir)
+        data_dir = Path(tempfile.mkdtemp(prefix="workbench-")) if data_dir is None else Path(data_dir)
         backend = Backend(data_dir, dev_token=dev_token, generate_library=generate_library)
         svc = cls(backend, free_socket(host, port), owns)
         svc._thread.start()
@@ -97,10 +100,10 @@ class LocalService:
         if self._owns_dir:
             shutil.rmtree(self.backend.data_dir, ignore_errors=True)
 
-    def __enter__(self):
+    def __enter__(self) -> LocalService:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 

@@ -126,6 +126,22 @@ def op(name: str, method: str | None = None) -> Operation:
     return rows[0]
 
 
+def body_limit(name: str, method: str | None = None) -> int:
+    """The most bytes the body of ``name`` may hold; a KeyError for an operation that takes no body."""
+    limit = op(name, method).body_limit
+    if limit is None:
+        raise KeyError(f"{name} {method or ''}: takes no body")
+    return limit
+
+
+def scope(name: str, method: str | None = None) -> str:
+    """The scope a token needs for ``name``; a KeyError for a public operation, which asks for no token."""
+    needed = op(name, method).scope
+    if needed is None:
+        raise KeyError(f"{name} {method or ''}: is public")
+    return needed
+
+
 def interface_names() -> tuple[str, ...]:
     """The interface's operation names, each once, in the table's order."""
     return tuple(dict.fromkeys(o.name for o in INTERFACE))

@@ -142,8 +142,8 @@ class TrackingStore:
 
     def count(self, viewer_token: str | None = None) -> int:
         if viewer_token is None:
-            return self.db.one("SELECT count(*) AS n FROM events")["n"]
-        return self.db.one("SELECT count(*) AS n FROM events WHERE viewer_token = ?", (viewer_token,))["n"]
+            return self.db.count("SELECT count(*) FROM events")
+        return self.db.count("SELECT count(*) FROM events WHERE viewer_token = ?", (viewer_token,))
 
     def export(self, viewer_token: str | None, since: str | None, until: str | None, fmt: str,
                unknown: list[str] | None = None) -> tuple[str, str]:
@@ -170,7 +170,8 @@ class TrackingStore:
             problems.append(opts.Problem("format", "not_allowed", f"must be jsonl, csv or parquet; got {fmt!r}"))
         if problems:
             raise ServiceError.invalid(problems, "query")
-        where, params = [], []
+        where: list[str] = []
+        params: list[str | int] = []
         if viewer_token:
             where.append("viewer_token = ?")
             params.append(viewer_token)

@@ -49,13 +49,13 @@ def check_glb(data: bytes) -> list[str]:
     view_lengths = []
     for i, v in enumerate(views):
         where = f"bufferViews[{i}]"
-        b = _count(problems, v, "buffer", where, default=-1)
+        buffer = _count(problems, v, "buffer", where, default=-1)
         length = _count(problems, v, "byteLength", where)
         view_lengths.append(length)
-        if not 0 <= b < len(sizes):
+        if not 0 <= buffer < len(sizes):
             problems.append(f"{where}.buffer does not name one of the {len(sizes)} buffers")
-        elif _count(problems, v, "byteOffset", where) + length > sizes[b]:
-            problems.append(f"{where} runs past the end of buffers[{b}]")
+        elif _count(problems, v, "byteOffset", where) + length > sizes[buffer]:
+            problems.append(f"{where} runs past the end of buffers[{buffer}]")
         stride = (v or {}).get("byteStride")
         if stride is not None and (type(stride) is not int or not 4 <= stride <= 252 or stride % 4):
             problems.append(f"{where}.byteStride is {stride!r}: glTF 2.0 allows a multiple of 4 from 4 to 252")
@@ -197,7 +197,7 @@ def _check_references(problems: list[str], doc: dict) -> None:
     for i, m in enumerate(_items(doc.get("materials"))):
         if not isinstance(m, dict):
             continue
-        pbr = m.get("pbrMetallicRoughness") if isinstance(m.get("pbrMetallicRoughness"), dict) else {}
+        pbr = found if isinstance(found := m.get("pbrMetallicRoughness"), dict) else {}
         for where, info in ((f"materials[{i}].pbrMetallicRoughness.baseColorTexture", pbr.get("baseColorTexture")),
                             (f"materials[{i}].pbrMetallicRoughness.metallicRoughnessTexture", pbr.get("metallicRoughnessTexture")),
                             (f"materials[{i}].normalTexture", m.get("normalTexture")),
@@ -218,9 +218,9 @@ def _check_references(problems: list[str], doc: dict) -> None:
             s = channel.get("sampler") if isinstance(channel, dict) else None
             if type(s) is not int or not 0 <= s < len(samplers):
                 problems.append(f"{where}.sampler is {s!r}: it does not name one of the animation's {len(samplers)} samplers")
-            target = channel.get("target") if isinstance(channel, dict) else None
-            if isinstance(target, dict) and "node" in target:
-                ref(target["node"], "nodes", f"{where}.target.node")
+            aimed = channel.get("target") if isinstance(channel, dict) else None
+            if isinstance(aimed, dict) and "node" in aimed:
+                ref(aimed["node"], "nodes", f"{where}.target.node")
     if "scene" in doc:
         ref(doc["scene"], "scenes", "scene")
 
@@ -250,13 +250,14 @@ def _check_hierarchy(problems: list[str], doc: dict) -> None:
     cycles = []
     state = [0] * len(nodes)   # 0 not seen, 1 on the walk being followed, 2 done
     for start in range(len(nodes)):
-        walk, i = [], start
-        while i is not None and state[i] == 0:
-            state[i] = 1
-            walk.append(i)
-            i = parent.get(i)
-        if i is not None and state[i] == 1:   # the walk met itself
-            cycles.append(sorted(walk[walk.index(i):]))
+        walk: list[int] = []
+        at: int | None = start
+        while at is not None and state[at] == 0:
+            state[at] = 1
+            walk.append(at)
+            at = parent.get(at)
+        if at is not None and state[at] == 1:   # the walk met itself
+            cycles.append(sorted(walk[walk.index(at):]))
         for k in walk:
             state[k] = 2
     for ring in cycles[:3]:

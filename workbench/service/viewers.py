@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import sqlite3
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -118,9 +119,7 @@ class Viewers:
         self._known.clear()
 
     @staticmethod
-    def _job_dict(row) -> dict | None:
-        if row is None:
-            return None
+    def _job_dict(row: sqlite3.Row) -> dict:
         d = {"jobId": row["id"], "state": row["state"], "outputs": json.loads(row["outputs"]),
              "startedAt": row["started_at"], "runningAt": row["running_at"], "endedAt": row["ended_at"],
              "error": row["error"]}
@@ -134,7 +133,7 @@ class Viewers:
                  for r in self.db.all("SELECT * FROM viewer_files WHERE viewer_token = ?", (token,))}
         return {"viewerToken": token, "kind": row["kind"], "account": row["account"],
                 "source": json.loads(row["source"]), "outputs": list(VIEWER_OUTPUTS[row["kind"]]),
-                "job": self._job_dict(job), "files": files}
+                "job": None if job is None else self._job_dict(job), "files": files}
 
     def file(self, token: str, output: str) -> tuple[bytes, str]:
         row = self._row(None, token)
