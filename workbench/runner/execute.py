@@ -258,6 +258,7 @@ def client_class():
         def _widget_sender(self) -> BlockingKernelClient:
             if self._widget_client is None:
                 kc = BlockingKernelClient()
+                assert self.km is not None, "a widget's comm opens once the kernel runs"
                 kc.load_connection_info(self.km.get_connection_info())
                 kc.start_channels(shell=True, iopub=False, stdin=False, hb=False, control=False)
                 self._widget_client = kc
@@ -314,16 +315,16 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
         stopped = _Stopped(None, None, f"its kernel did not start: {e}")
     finally:
         client.close_widget_sender()
-        if client.watched is not None:
+        if abort is not None and client.watched is not None:  # watched only when there is an abort
             abort._forget(client.watched)
         end_marked(mark)
     seconds = time.perf_counter() - started
     # the run's cells without the injected one line up with the saved notebook's
     ran = [c for c in nb.cells if "injected-parameters" not in c.get("metadata", {}).get("tags", [])]
     waited = {id(nb.cells[i]): s for i, s in client.seconds.items()}  # by cell: the run's indexes count the injected one
-    stop_at = None
+    stop_at, why_stopped = None, ""
     if stopped is not None:
-        stop_at = next((i for i, c in enumerate(ran) if c is stopped.cell), len(ran))
+        stop_at, why_stopped = next((i for i, c in enumerate(ran) if c is stopped.cell), len(ran)), stopped.message
         if stopped.cell is not None:
             waited[id(stopped.cell)] = stopped.seconds
     for c in nb.cells:  # each cell's time on the runner's clock, in the executed notebook for whoever looks
@@ -332,7 +333,7 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
     first_error = None
     op_results: dict[str, list] = {}
     skipped = 0
-    groups = []
+    groups: list[Group] = []
     tol = tolerance or Tolerance()
     for name, indexes in groups_of(saved):
         group = Group(name, indexes)
@@ -341,18 +342,18 @@ def run_notebook(path: Path, out_dir: Path, env: dict, timeout: int = CELL_TIMEO
             c = ran[i]
             if stop_at == len(ran):  # stopped before its first cell: the first group fails, the rest did not run
                 if groups:
-                    group.not_run = f"not run: {stopped.message}"
+                    group.not_run = f"not run: {why_stopped}"
                 else:
-                    group.error = group.error or f"stopped before its first cell: {stopped.message}"
+                    group.error = group.error or f"stopped before its first cell: {why_stopped}"
                 continue
             if stop_at is not None and i > stop_at:
-                group.not_run = group.not_run or f"not run: cell {stop_at} {stopped.message}"
+                group.not_run = group.not_run or f"not run: cell {stop_at} {why_stopped}"
                 continue
             group.seconds += waited.get(id(c), 0.0)
             errs = [o for o in c.get("outputs", []) if o.get("output_type") == "error"]
             if i == stop_at:  # its outputs so far, and the stop as its error: what ended the notebook
-                errs = [{"ename": "Stopped", "evalue": stopped.message}]
-                group.error = first_error = f"cell {i}: {stopped.message}"
+                errs = [{"ename": "Stopped", "evalue": why_stopped}]
+                group.error = first_error = f"cell {i}: {why_stopped}"
             if errs and group.error is None:
                 group.error = f"cell {i}: {errs[0].get('ename')}: {errs[0].get('evalue')}"[:500]
             if errs and first_error is None and (stop_at is None or stop_at == len(ran)):
@@ -476,7 +477,7 @@ def thumbnail_of(nb, size: int = 240) -> str:
         return ""
     cell, kind, value = last
     try:
-        im = Image.open(io.BytesIO(base64.b64decode(_b64(value))))
+        im: Image.Image = Image.open(io.BytesIO(base64.b64decode(_b64(value))))
         im.seek(0)
         im = im.convert("RGBA")
     except (OSError, ValueError, binascii.Error, Image.DecompressionBombError) as e:

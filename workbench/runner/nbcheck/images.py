@@ -89,8 +89,9 @@ class ImageDiff:
 
     @property
     def passed(self) -> bool:
-        return (self.size_mismatch is None and self.fraction <= self.tolerance.max_fraction
-                and self.rms <= self.tolerance.max_rms)
+        if self.fraction is None or self.rms is None:  # the sizes differ
+            return False
+        return self.fraction <= self.tolerance.max_fraction and self.rms <= self.tolerance.max_rms
 
     def summary(self) -> str:
         """One line with the figures and the limits they were held to.

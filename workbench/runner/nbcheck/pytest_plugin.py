@@ -46,6 +46,7 @@ import tempfile
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any, Protocol, cast
 
 import pytest
 
@@ -54,6 +55,21 @@ from workbench.runner.nbcheck.images import Tolerance
 from workbench.runner.nbcheck.masks import sanitize_cfg
 
 NBVAL_ITEM_ATTRS = ("cell", "test_outputs", "options")
+
+
+class _NbvalCell(Protocol):
+    """What this plugin reads of nbval's IPyNbCell (nbval has no types; :func:`check_images` checks the names)."""
+
+    nodeid: str
+    cell: dict[str, Any]
+    test_outputs: list[dict[str, Any]] | None
+    options: dict[str, Any] | None
+
+
+class _NbvalFile(Protocol):
+    """What this plugin changes of nbval's IPyNbFile, a cell's parent: the output keys it leaves uncompared."""
+
+    skip_compare: tuple[str, ...]
 
 
 @dataclass
@@ -164,7 +180,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if not isinstance(skip, tuple):
                 raise pytest.UsageError(_nbval_changed("IPyNbFile.skip_compare (a tuple of output keys)"))
             if PNG not in skip:
-                item.parent.skip_compare = skip + (PNG,)
+                cast(_NbvalFile, item.parent).skip_compare = skip + (PNG,)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -189,9 +205,10 @@ def check_images(item: pytest.Item, settings: Settings) -> None:
     missing = [a for a in NBVAL_ITEM_ATTRS if not hasattr(item, a)]
     if missing:
         raise RuntimeError(_nbval_changed(", ".join(f"IPyNbCell.{a}" for a in missing)))
-    cell, outputs = item.cell, item.test_outputs or []
+    nb = cast(_NbvalCell, item)
+    cell, outputs = nb.cell, nb.test_outputs or []
     tags = set(cell.get("metadata", {}).get("tags", []) or [])
-    if not (tags & CHECK_TAGS or (item.options or {}).get("check")) or cell.get("execution_count") is None:
+    if not (tags & CHECK_TAGS or (nb.options or {}).get("check")) or cell.get("execution_count") is None:
         return
     try:
         tol = cell_tolerance(cell.get("metadata", {}), settings.tolerance)
