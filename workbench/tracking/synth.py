@@ -77,11 +77,21 @@ _ANIMATIONS = ("idle", "walk", "wave", "dance", "nod", "clap")
 _TARGETS = ("buy", "details", "share")
 _REFERRERS = ("https://www.google.com/", "https://shop.example.com/products/runner",
               "https://www.instagram.com/", "https://news.example.org/review")
+
+
+def _allowed(key: str, field: str) -> tuple[str, ...]:
+    """The values the catalog allows in ``key``'s enumerated ``field``, which synth draws from."""
+    allowed = CATALOG[key].fields_by_name[field].allowed
+    if allowed is None:
+        raise LookupError(f"{key}'s {field} is free text: there is no set of values to draw from")
+    return allowed
+
+
 # Keys, payload fields and value sets come from the catalog (its order is the contract's);
 # key codes index _KEYS, and draws index the value tuples, so the order fixes the bytes.
-_DEVICES = CATALOG["viewer_loaded"].fields_by_name["device"].allowed
-_KINDS = CATALOG["interaction_start"].fields_by_name["kind"].allowed
-_PLATFORMS = CATALOG["ar_requested"].fields_by_name["platform"].allowed
+_DEVICES = _allowed("viewer_loaded", "device")
+_KINDS = _allowed("interaction_start", "kind")
+_PLATFORMS = _allowed("ar_requested", "platform")
 # The custom keys synth writes, with their free-form payloads' fields.
 _CUSTOM = {"custom.add_to_cart": ("sku", "qty"), "custom.experiment": ("experiment", "variant")}
 ARMS = ("control", "treatment")
@@ -399,7 +409,8 @@ def _draw(rng: np.random.Generator, n_events: int, tokens: np.ndarray, start_ms:
     """The body of :func:`generate` after the viewer tokens; the lake writer calls it once per chunk."""
     viewers = len(tokens)
     # 1. draw chunks of sessions until there are enough events
-    chunks, have, n_sessions = [], 0, 0
+    chunks: list[dict[str, np.ndarray]] = []
+    have, n_sessions = 0, 0
     per_session = 12.0
     while have < n_events or not chunks:
         want = max(16, int((n_events - have) / per_session * 1.05) + 16)

@@ -108,9 +108,9 @@ def check_batch(body: Any, *, now: datetime) -> BatchCheck:
     """
     if not isinstance(body, dict):
         raise BatchRejected("invalid_body", f"The body must be a JSON object, got {_type_name(body)}.")
-    sid = body.get("sessionId")
     if "sessionId" not in body:
         raise BatchRejected("invalid_session_id", "sessionId is required.", "sessionId")
+    sid = body["sessionId"]
     why = session_id_problem(sid)
     if why:
         raise BatchRejected("invalid_session_id", f"sessionId {why}.", "sessionId")

@@ -66,9 +66,9 @@ def unwritable(payload: Any) -> tuple[str, str]:
     while stack:
         path, value = stack.pop()
         if isinstance(value, dict):
-            bad_names = [k for k in value if isinstance(k, str) and utf8_problem(k)]
-            if bad_names:
-                return f"{path} has a field name that {utf8_problem(bad_names[0])[5:]}.", path
+            bad_name = next((problem for k in value if isinstance(k, str) and (problem := utf8_problem(k))), None)
+            if bad_name:
+                return f"{path} has a field name that {bad_name[5:]}.", path
             stack.extend((f"{path}.{k}", v) for k, v in reversed(list(value.items())))
         elif isinstance(value, list):
             stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(value))))

@@ -140,7 +140,7 @@ class Events:
             t = frame["timestamp"]
             keep = (t >= lo) & (t < hi)
         if cut:
-            carried = self._has_value(frame, field, values)
+            carried = self._has_value(frame, cut, values)
             units = self._compute(frame.loc[carried if keep is None else carried & keep, unit].dropna().unique())
             inside = frame[unit].isin(list(units))
             keep = inside if keep is None else keep & inside
