@@ -383,6 +383,16 @@ def test_morph_weights_speed_and_background_are_checked(tmp_path):
     assert v.speed == 0.25
 
 
+def test_a_picture_that_is_not_a_png_is_refused_by_name_and_changes_nothing(glbs):
+    # take_picture is public: bytes without a PNG's header were unpacked as a size (a TypeError of the interpreter's)
+    v = AvatarViewer(glbs["lod2"], size=SMALL, renderer="webgl")
+    before = (v.frame_id, v.frame_quality, v.frame_size)
+    with pytest.raises(ValueError, match="png: not a PNG"):
+        v.take_picture(b"GIF89a, not a PNG")
+    assert (v.frame_id, v.frame_quality, v.frame_size) == before
+    assert v.snapshot() != b"GIF89a, not a PNG"
+
+
 def test_compare_labels_both_sides_and_links_them_in_the_page(glbs):
     pair = AvatarViewer.compare(glbs["lod0"], glbs["lod2"], labels=("LOD 0", "LOD 2"), size=SMALL, renderer="webgl")
     assert (pair.a.label, pair.b.label) == ("LOD 0", "LOD 2")

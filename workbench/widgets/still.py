@@ -30,6 +30,7 @@ import html
 import os
 import weakref
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from workbench.render.stage import encode
 
@@ -117,6 +118,13 @@ class ShowsStill:
     output showing the widget when ``_still_changed()`` is called; with ``no_page()``, its still alone.
     Closed when no output shows it any more (see the module's docstring); displayed again, it opens again."""
 
+    if TYPE_CHECKING:
+        # What it reads of the ipywidgets widget it is mixed into (ipywidgets has no types), and the bundle its
+        # own class gives (the still beside the widget's view).
+        comm: object | None
+
+        def _repr_mimebundle_(self, **kwargs: Any) -> dict: ...
+
     def open(self):
         if not no_page():
             super().open()
@@ -146,7 +154,8 @@ class ShowsStill:
         """The widget's own mimebundle (its view), or its text alone where it opened no comm."""
         if self.comm is None:
             return {"text/plain": f"{type(self).__name__} (its still: no page draws widgets here)"}
-        return super()._repr_mimebundle_(**kwargs)
+        # the widget's own bundle: super() is the ipywidgets class it is mixed into, which a type checker cannot see
+        return super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
 
     def still_alt(self) -> str:
         """The picture's words (its ``alt`` text in an exported page): what it shows."""

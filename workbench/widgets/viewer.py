@@ -181,7 +181,7 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
         self._image = None
         self._drawn = None
         self._still = None  # (view, image): the kernel's still of the last view asked for
-        self._picture = None  # the page's PNG of the view it drew last
+        self._picture: bytes | None = None  # the page's PNG of the view it drew last
         time_s = kwargs.pop("time", 0.0)  # checked against the clip's duration, known once the clip is set
         weights = kwargs.pop("weights", {})  # checked against the model's morph targets
         renderer = kwargs.pop("renderer", "webgl" if bundle_path() else "kernel")
@@ -342,7 +342,10 @@ class AvatarViewer(ShowsStill, anywidget.AnyWidget):
         on and what the notebook keeps of this viewer (the outputs showing it are updated)."""
         if png == self._picture:
             return
-        width, _ = page_link.png_size(png)
+        size = page_link.png_size(png)
+        if size is None:
+            raise ValueError("png: not a PNG (a page's picture of its view is a PNG with its header)")
+        width, _ = size
         self._picture = png
         with self.hold_sync():
             self.frame_quality, self.frame_size = "canvas", width
