@@ -226,7 +226,8 @@ def available() -> None:
         return
     if fetching:
         raise AssetsMissing("another request is fetching them now", retry_after=10, fresh=False)
-    raise AssetsMissing(failure.reason, public=failure.public, retry_after=max(1, math.ceil(left)), fresh=False)
+    # failed: a failure is on record, so failure is not None
+    raise AssetsMissing(failure.reason, public=failure.public, retry_after=max(1, math.ceil(left)), fresh=False)  # type: ignore[union-attr]
 
 
 def wheel() -> Path:

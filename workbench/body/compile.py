@@ -189,7 +189,8 @@ def _build() -> dict[str, np.ndarray]:
         data.update(_ragged("group", names, [
             (np.concatenate([np.arange(a, b + 1) for a, b in groups[n]]), None) for n in names]))
 
-        target_names, targets = [], []
+        target_names: list[str] = []
+        targets: list[tuple[np.ndarray, np.ndarray | None]] = []
         for name in macro_target_names():
             targets.append(_parse_target(gzip.decompress(read(MACRO + name + ".target.gz")).decode()))
             target_names.append(name)

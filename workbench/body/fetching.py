@@ -50,7 +50,7 @@ def run_pip(command: list[str], what: str, size: int | None = None) -> tuple[int
     with Progress(what, total=size, unit="B") as bar:
         with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, errors="replace") as proc:
-            for line in proc.stdout:
+            for line in proc.stdout:  # type: ignore[union-attr]  # stdout=PIPE: a pipe, never None
                 got = raw_progress(line)
                 if got:
                     bar.update(got[0], got[1] or None)

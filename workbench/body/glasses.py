@@ -246,7 +246,7 @@ def _bar(path: np.ndarray, facing: np.ndarray, tall: float, thick: float) -> tup
     ring = [(-0.5, -0.5), (-0.5, 0.5), (0.5, 0.5), (0.5, -0.5)]
     pts = np.vstack([path + u * tall * up + f * thick * front for u, f in ring])
     i = np.arange(n - 1)
-    faces = []
+    faces: list[np.ndarray | list[list[int]]] = []
     for r in range(4):
         a0, a1 = r * n + i, ((r + 1) % 4) * n + i
         faces += [np.column_stack([a0, a1, a0 + 1]), np.column_stack([a0 + 1, a1, a1 + 1])]
@@ -360,10 +360,10 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
             shape = _superellipse(n, a + out * RIM * unit, b + out * RIM * unit)
             rings.append(turn(c + _curved(shape, unit) + np.array([0.0, 0.0, fwd * DEPTH * unit])))
         m = len(BEVEL)
-        faces = [np.column_stack([r * n + k, ((r + 1) % m) * n + k, r * n + (k + 1) % n]) for r in range(m)]
-        faces += [np.column_stack([r * n + (k + 1) % n, ((r + 1) % m) * n + k, ((r + 1) % m) * n + (k + 1) % n])
+        bevel = [np.column_stack([r * n + k, ((r + 1) % m) * n + k, r * n + (k + 1) % n]) for r in range(m)]
+        bevel += [np.column_stack([r * n + (k + 1) % n, ((r + 1) % m) * n + k, ((r + 1) % m) * n + (k + 1) % n])
                   for r in range(m)]
-        add(np.vstack(rings), np.vstack(faces), FRAME_UV)
+        add(np.vstack(rings), np.vstack(bevel), FRAME_UV)
         # The hinge: level with the rim's outer top corner, as wide as the head there (at least an end piece
         # out from the rim); a bar joins them.
         corner = turn(c + np.array([side * (a + RIM * unit), b * 0.55, -DEPTH * unit * 0.5]))
@@ -398,11 +398,11 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
         n_pts = len(path)
         tube = np.vstack([path + u * up + o * out for u, o in ring])
         i = np.arange(n_pts - 1)
-        faces = []
+        sides = []
         for r in range(4):
             a0, a1 = r * n_pts + i, ((r + 1) % 4) * n_pts + i
-            faces += [np.column_stack([a0, a0 + 1, a1 + 1]), np.column_stack([a0, a1 + 1, a1])]
-        faces = np.vstack(faces)
+            sides += [np.column_stack([a0, a0 + 1, a1 + 1]), np.column_stack([a0, a1 + 1, a1])]
+        faces = np.vstack(sides)
         if side < 0:
             faces = faces[:, [0, 2, 1]]
         # (Its two ends closed.)

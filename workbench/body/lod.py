@@ -118,7 +118,8 @@ def merge(pieces: list[Piece]) -> Piece:
     if any(q.colors is not None for q in pieces):
         colors = np.concatenate([q.colors if q.colors is not None else np.ones((len(q.positions), 3), np.float32)
                                  for q in pieces]).astype(np.float32)
-    return Piece(*(np.concatenate([getattr(q, f) for q in pieces]) for f in ("positions", "normals", "uv")),
+    # the first three fields, from the generator (the checker cannot count it)
+    return Piece(*(np.concatenate([getattr(q, f) for q in pieces]) for f in ("positions", "normals", "uv")),  # type: ignore[call-arg]
                  np.concatenate([q.indices + o for q, o in zip(pieces, offsets, strict=True)]),
                  *(np.concatenate([getattr(q, f) for q in pieces]) for f in ("joints", "weights", "source")), colors)
 

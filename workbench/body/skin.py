@@ -64,7 +64,7 @@ def _noise(size: int, cells: int, seed: int) -> np.ndarray:
     from PIL import Image
 
     small = np.random.default_rng(seed).random((cells, cells)).astype(np.float32)
-    big = Image.fromarray(small, mode="F").resize((size, size), Image.BICUBIC)
+    big = Image.fromarray(small, mode="F").resize((size, size), Image.Resampling.BICUBIC)
     return (np.asarray(big, np.float32) - 0.5) * 2.0
 
 
@@ -247,7 +247,7 @@ def features(gender: str, size: int = SKIN_SIZE) -> dict[str, np.ndarray | tuple
 
     def draw() -> dict[str, np.ndarray]:
         drawn = _draw_features(gender, size)
-        stored = {"mottle": np.round(np.clip(drawn["mottle"] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8)}
+        stored: dict[str, np.ndarray] = {"mottle": np.round(np.clip(drawn["mottle"] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8)}
         for k in sparse:
             w = np.round(np.clip(drawn[k], 0, 1) * 255).astype(np.uint8).reshape(-1)
             at = np.flatnonzero(w).astype(np.int32)
@@ -263,7 +263,8 @@ def features(gender: str, size: int = SKIN_SIZE) -> dict[str, np.ndarray | tuple
     shapes = {"mottle": (size, size), **{f"{k}_{part}": (None,) for k in sparse for part in ("at", "w")}}
     # Kept uncompressed (keep.kept): loading is then a copy, 20 ms against 300.
     data = keep.kept(f"skin-{gender}-{size}-v{FORMAT}", draw, shapes, in_range)
-    out = {k: (data[k + "_at"], data[k + "_w"].astype(np.float32) / np.float32(255)) for k in sparse}
+    out: dict[str, np.ndarray | tuple[np.ndarray, np.ndarray]] = {
+        k: (data[k + "_at"], data[k + "_w"].astype(np.float32) / np.float32(255)) for k in sparse}
     out["mottle"] = data["mottle"].reshape(-1)
     return out
 

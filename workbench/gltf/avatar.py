@@ -284,7 +284,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
     pieces = dict(meshes)
     if options.texture_atlas_size:
-        images, detail = [], []
+        images: list[tuple[str, np.ndarray, bool]] = []
+        detail: list[dict[str, np.ndarray]] = []
         texture_of: dict[str, int] = {}
         for blend, label in ((False, "Atlas_Opaque"), (True, "Atlas_Transparent")):
             group = [n for n in names if _transparent(mats[n]) == blend]
@@ -311,11 +312,11 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                 continue
             aniso = {mats[n].get("anisotropy") for n in group}
             spec = {mats[n].get("specular") for n in group}
-            atlas = texture_of[group[0]]
-            index = _material(w, label, texs[atlas], mode == "BLEND", 0.7, double=mode != "BLEND",
+            at = texture_of[group[0]]
+            index = _material(w, label, texs[at], mode == "BLEND", 0.7, double=mode != "BLEND",
                               mask=mode == "MASK", anisotropy=aniso.pop() if len(aniso) == 1 else None,
                               specular=spec.pop() if len(spec) == 1 else None)
-            maps.attach(w, index, detail_tex[atlas])
+            maps.attach(w, index, detail_tex[at])
             material.update({n: index for n in group})
     else:
         # One texture per image (the hair's cards and fringe share theirs).
@@ -345,9 +346,9 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     if options.merge_mesh:
         prims = []
         for m in sorted(set(material.values())):
-            group = merge([pieces[n] for n in names if material[n] == m])
-            targets = (piece_morphs(settings, group) or _empty_targets()) if with_morphs else None
-            prims.append(_write_primitive(w, group, m, targets, tangents=raw is None))
+            merged = merge([pieces[n] for n in names if material[n] == m])
+            targets = (piece_morphs(settings, merged) or _empty_targets()) if with_morphs else None
+            prims.append(_write_primitive(w, merged, m, targets, tangents=raw is None))
         mesh = w.mesh("Avatar", prims, target_names=SHAPES if with_morphs else None)
         mesh_nodes.append(w.node("Avatar", mesh=mesh, skin=skin))
     else:

@@ -254,7 +254,7 @@ class GlbWriter:
             pbr["baseColorTexture"] = {"index": texture}
         pbr["metallicFactor"] = float(metallic)
         pbr["roughnessFactor"] = float(roughness)
-        m = {"name": name, "pbrMetallicRoughness": pbr}
+        m: dict[str, object] = {"name": name, "pbrMetallicRoughness": pbr}
         if blend:
             m["alphaMode"] = "BLEND"
         if double_sided:
@@ -424,7 +424,8 @@ def read_glb(data: bytes, *, strict: bool = False) -> tuple[dict, bytes]:
 def _read_strict(data: bytes, total: int) -> tuple[dict, bytes]:
     if total != len(data):
         raise GlbError(f"the GLB header says {total} bytes but the file has {len(data)}")
-    chunks, offset = [], 12
+    chunks: list[tuple[int, bytes]] = []
+    offset = 12
     while offset < len(data):
         if offset + 8 > len(data):
             raise GlbError("a chunk header is cut off at the end of the file")

@@ -136,7 +136,7 @@ def inspect(source) -> GlbSummary:
         if raw:
             with Image.open(io.BytesIO(raw)) as im:
                 width, height = im.size
-                mime = mime or Image.MIME.get(im.format)
+                mime = mime or Image.MIME.get(im.format)  # type: ignore[arg-type]  # no format: no MIME type, get gives None
         tex_rows.append({"name": t.get("name", ""), "image": src, "mimeType": mime, "width": width,
                          "height": height, "bytes": len(raw)})
     textures = pd.DataFrame(tex_rows, columns=["name", "image", "mimeType", "width", "height", "bytes"])

@@ -133,7 +133,7 @@ def resize(img: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     if img.shape[1] == size[0] and img.shape[0] == size[1]:
         return img
     mode = "RGBA" if img.shape[2] == 4 else "RGB"
-    return np.asarray(Image.fromarray(img, mode).resize(size, Image.LANCZOS))
+    return np.asarray(Image.fromarray(img, mode).resize(size, Image.Resampling.LANCZOS))
 
 
 def encode(img: np.ndarray, fmt: str) -> bytes:
@@ -141,7 +141,8 @@ def encode(img: np.ndarray, fmt: str) -> bytes:
     :data:`ENCODED_KEPT` results are kept by a digest of the pixels (not the pixels themselves: 128 skin
     textures as keys held 400 MB)."""
     pixels = np.ascontiguousarray(img)
-    key = (hashlib.blake2b(memoryview(pixels).cast("B"), digest_size=16).digest(), pixels.shape, fmt)
+    # an ndarray has the buffer protocol; numpy declares __buffer__ to type checkers only from Python 3.12
+    key = (hashlib.blake2b(memoryview(pixels).cast("B"), digest_size=16).digest(), pixels.shape, fmt)  # type: ignore[arg-type]
     with _encoded_lock:
         hit = _encoded.get(key)
         if hit is not None:

@@ -110,7 +110,7 @@ def _closest_gender_clip(model: Model, name: str) -> Clip:
         err = sum(float(np.sum((here[n] - other[n]) ** 2)) for n in common) if common else float("inf")
         if best_err is None or err < best_err:
             best, best_err = clip, err
-    return best
+    return best  # type: ignore[return-value]  # the first gender's clip is taken, so never None
 
 
 def warm_up() -> None:
@@ -243,7 +243,7 @@ def _gif_frame(im: Image.Image, background) -> Image.Image:
     q = im.convert("RGB").quantize(255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     idx = np.asarray(q).copy()
     idx[np.asarray(im)[..., 3] < 128] = 255
-    pal = q.getpalette()[: 255 * 3] + [0, 0, 0]
+    pal = q.getpalette()[: 255 * 3] + [0, 0, 0]  # type: ignore[index]  # a quantized image has its palette
     out = Image.fromarray(idx, "P")
     out.putpalette(pal)
     return out

@@ -369,7 +369,8 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
                                                                                         NO_LIMIT)
 
         def rows(part: int, parts: int):
-            return lambda: raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit,
+            # (numba's Dispatcher.__call__ is typed with fewer arguments than a compiled loop takes)
+            return lambda: raster(triangles, tris, sx, sy, iw, W, H, ss, into.z, into.tri, into.b1, into.b2, limit,  # type: ignore[call-arg]
                                   tested, tri_draw, *(tables[k] for k in alpha_read), cutoff,
                                   *(tables[k] for k in textures), *layer, part, parts)
 
@@ -401,7 +402,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     # Only blocks some opaque or blended fragment reaches are worked on from here: the others stay empty (the
     # backdrop, or transparent), and a figure covers a fifth of a full frame. Each pixel is its own from here
     # on: a large picture's pixels go to two threads in interleaved bands of rows, each to its end.
-    out = np.empty((B, 4), np.uint8)
+    out: np.ndarray = np.empty((B, 4), np.uint8)
     under = _shadow_alpha(shadow, camera, size) if shadow is not None else None
     bg = None
     if background is not None:
@@ -473,7 +474,7 @@ def warm_loops() -> None:
         pos = np.array([[-1, -1, -3], [1, -1, -3], [0, 1, -3]], np.float32)
         uv = np.array([[0, 0], [1, 0], [0, 1]], np.float32)
         normals = np.tile(np.array([0, 0, 1], np.float32), (3, 1))
-        draws = []
+        draws: list[Draw] = []
         for mode in ("OPAQUE", "MASK", "BLEND"):
             tex = Texture(texels, 2, 2, True)
             m = Material(color=np.ones(4, np.float32), texture=tex, alpha_mode=mode, occlusion=tex, name="Skin")

@@ -91,6 +91,7 @@ class Texture:
 
     def __init__(self, texels: np.ndarray, width: int, height: int, has_alpha: bool, wrap_s: int = 10497,
                  wrap_t: int = 10497):
+        self._ready: Future | None  # set by place() when another thread fills the texels
         self._texels, self._ready = texels, None
         self.width, self.height, self.has_alpha = width, height, has_alpha
         self.wrap_s, self.wrap_t = wrap_s, wrap_t
@@ -307,7 +308,7 @@ class Model:
         cap = self.max_texture
         if max(im.size) > cap:
             scale = cap / max(im.size)
-            im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.BILINEAR)
+            im = im.resize((max(1, round(im.width * scale)), max(1, round(im.height * scale))), Image.Resampling.BILINEAR)
         has_alpha = im.mode in ("RGBA", "LA", "PA") or (im.mode == "P" and "transparency" in im.info)
         arr = np.ascontiguousarray(np.asarray(im.convert("RGBA")))
         return Texture(texels=arr.view(np.uint32).reshape(-1), width=arr.shape[1], height=arr.shape[0],

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import io
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -88,7 +89,7 @@ class Stage:
         main = self.model(self.main_lod)
         # Clips: name -> a callable making the Clip, made on first use (reading 18 clips' keys costs
         # more than the first frame of one).
-        self._clip_makers: dict[str, object] = {}
+        self._clip_makers: dict[str, Callable[..., Clip]] = {}
         for i, a in enumerate(main.doc.get("animations", [])):
             name = a.get("name") or f"animation {i}"
             self._clip_makers.setdefault(name, lambda i=i: Clip(main, i))
@@ -162,7 +163,8 @@ class Stage:
         if name.startswith(LIBRARY_PREFIX) and name not in self._own:
             from workbench.gltf import build_animation
 
-            gender, _, base = self.clip(name).source.partition("/")
+            # a library clip has its source, "gender/name"
+            gender, _, base = self.clip(name).source.partition("/")  # type: ignore[union-attr]
             return build_animation(gender, base)
         return None
 

@@ -22,24 +22,26 @@ __all__ = ["tiny_rig_glb", "tiny_clip_glb"]
 
 def _column(rows: int = 11, half: float = 0.05):
     """A square tube from y=0 to y=1 with caps; returns positions, normals, tris, joints, weights."""
-    pos, nrm, tris = [], [], []
+    pos: list[tuple[float, float, float]] = []
+    nrm: list[tuple[int, int, int]] = []
+    tris: list[tuple[int, int, int]] = []
     sides = [((1, 0), (0, 1)), ((0, 1), (-1, 0)), ((-1, 0), (0, -1)), ((0, -1), (1, 0))]
     for (nx, nz), (tx, tz) in sides:
         base = len(pos)
         for r in range(rows):
-            y = r / (rows - 1)
+            up = r / (rows - 1)
             for s in (-1, 1):
-                pos.append((nx * half + tx * half * s, y, nz * half + tz * half * s))
+                pos.append((nx * half + tx * half * s, up, nz * half + tz * half * s))
                 nrm.append((nx, 0, nz))
         for r in range(rows - 1):
             a = base + 2 * r
             tris += [(a, a + 1, a + 3), (a, a + 3, a + 2)]
-    pos, nrm = np.array(pos, np.float32), np.array(nrm, np.float32)
-    y = pos[:, 1]
+    positions, normals = np.array(pos, np.float32), np.array(nrm, np.float32)
+    y = positions[:, 1]
     w1 = np.clip((y - 0.4) / 0.2, 0, 1)
     weights = np.stack([1 - w1, w1, 0 * y, 0 * y], 1).astype(np.float32)
-    joints = np.tile(np.array([0, 1, 0, 0], np.uint8), (len(pos), 1))
-    return pos, nrm, np.array(tris, np.int32), joints, weights
+    joints = np.tile(np.array([0, 1, 0, 0], np.uint8), (len(positions), 1))
+    return positions, normals, np.array(tris, np.int32), joints, weights
 
 
 def tiny_rig_glb() -> bytes:

@@ -143,7 +143,8 @@ def _texture(head: Head, p: Piece, style: str, q_max: float) -> dict[str, np.nda
     # card tips a few texels apart merge, and the hairline has no steps.
     a = out_a.astype(np.float64)
     for axis in (0, 1, 0, 1):
-        a = sum(np.roll(a, k, axis) for k in range(-BLUR, BLUR + 1)) / (2 * BLUR + 1)
+        # (a sum of arrays is an array: the checker counts sum's start, 0, as a float)
+        a = sum(np.roll(a, k, axis) for k in range(-BLUR, BLUR + 1)) / (2 * BLUR + 1)  # type: ignore[assignment]
     return {"light": np.round(light).astype(np.uint8), "tip": np.round(tip).astype(np.uint8),
             "alpha": np.round(a).astype("<u4") << 24}
 
@@ -222,7 +223,8 @@ def _smooth(g: np.ndarray) -> np.ndarray:
     g = g[full[np.abs(np.arange(rows)[:, None] - full[None, :]).argmin(1)]] if len(full) < rows else g
     for _ in range(2):
         p = np.pad(g, ((1, 1), (0, 0)), mode="edge")
-        g = sum(np.roll(p[1 + dy: rows + 1 + dy], dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9
+        # (a sum of arrays is an array: the checker counts sum's start, 0, as a float)
+        g = sum(np.roll(p[1 + dy: rows + 1 + dy], dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9  # type: ignore[assignment]
     return g
 
 

@@ -78,7 +78,7 @@ def bun_coil(head: Head, rng, cards: int = 7, points: int = 72) -> Strands:
     side = centre - base - ((centre - base) @ axis)[:, None] * axis           # out from the bun's axis
     side /= np.maximum(np.linalg.norm(side, axis=1, keepdims=True), 1e-12)
     up = np.cross(tangent, side)
-    pts, nrm, widths = [], [], []
+    rope_pts, rope_nrm, rope_widths = [], [], []
     for layer, (count, depth) in enumerate(((cards, 1.0), (max(3, cards // 2), 0.55))):
         for k in range(count):
             # (the inner layer's ends inside the outer's, where the outer covers them)
@@ -92,11 +92,11 @@ def bun_coil(head: Head, rng, cards: int = 7, points: int = 72) -> Strands:
             phi = 2 * np.pi * (k + rng.uniform(-0.2, 0.2)) / count + t * 2 * np.pi * 3.0
             ring = np.cos(phi)[:, None] * side[i] + np.sin(phi)[:, None] * up[i]
             r = rope * depth * (1 - 0.45 * np.clip((t - 0.8) / 0.2, 0, 1))
-            pts.append(c + r[:, None] * ring)
-            nrm.append(ring)
-            widths.append(2 * np.pi * rope * depth / count * 1.5 * (1.0 if layer == 0 else 1.2))
-    pts, nrm = np.array(pts[::-1]), np.array(nrm[::-1])           # inner layer first
-    widths = np.array(widths[::-1])
+            rope_pts.append(c + r[:, None] * ring)
+            rope_nrm.append(ring)
+            rope_widths.append(2 * np.pi * rope * depth / count * 1.5 * (1.0 if layer == 0 else 1.2))
+    pts, nrm = np.array(rope_pts[::-1]), np.array(rope_nrm[::-1])           # inner layer first
+    widths = np.array(rope_widths[::-1])
     # Set down on the hair under it (its lowest point a few millimetres over the head), then kept out of it.
     def over(p):
         rel = p.reshape(-1, 3) - head.centre
@@ -156,7 +156,8 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         shade = nrm + 0.6 * ring
         shade /= np.linalg.norm(shade, axis=2, keepdims=True)
         parts.append(Strands(pts, shade, hang, rng.uniform(0.009, 0.012, S), clump_columns(rng, S), 0.25, t))
-    cards = Strands(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("pts", "nrm", "hanging", "width",
+    # the first five fields, from the generator (the checker cannot count it)
+    cards = Strands(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("pts", "nrm", "hanging", "width",  # type: ignore[arg-type, call-arg]
                                                                                "column")), 0.25,
                     np.concatenate([p.across for p in parts]))
     wisps = edge_wisps(head, "curly", rng, 60 if lod == 0 else 30, 0.015,

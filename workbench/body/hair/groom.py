@@ -26,6 +26,7 @@ Everything is vectorised over strands: a step is a few numpy operations on (S, 3
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,11 +75,11 @@ class Fall:
     to, from ``turn_y`` down to ``part_y``; ``clearance(az, y, i)`` metres over the body envelope;
     ``sway`` (S,) metres of sideways wave."""
 
-    end: object
-    target: object
+    end: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    target: Callable[[np.ndarray, np.ndarray], np.ndarray]
     turn_y: float
     part_y: float
-    clearance: object
+    clearance: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
     sway: np.ndarray
 
 

@@ -195,7 +195,8 @@ def _fill(grid: np.ndarray, smooth: int, keep_low: bool = False) -> np.ndarray:
     for _ in range(smooth):
         p = np.pad(g, ((1, 1), (0, 0)), mode="edge")
         p = np.concatenate([p[:, -1:], p, p[:, :1]], 1)
-        g = sum(p[1 + dy: rows + 1 + dy, 1 + dx: cols + 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9
+        # (a sum of arrays is an array: the checker counts sum's start, 0, as a float)
+        g = sum(p[1 + dy: rows + 1 + dy, 1 + dx: cols + 1 + dx] for dy in (-1, 0, 1) for dx in (-1, 0, 1)) / 9  # type: ignore[assignment]
     if not keep_low:
         g = np.maximum(g, raw)           # smoothing never takes an envelope inside what it wraps
     return np.concatenate([g, g[:, :1]], axis=1)

@@ -262,22 +262,22 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     e1 = np.cross(t, LEFT)
     e1 /= np.linalg.norm(e1, axis=1, keepdims=True)
     e2 = np.cross(t, e1)
-    tails, normals, widths = [], [], []
+    tail_pts, tail_nrm, widths = [], [], []
     for depth, count in ((0.55, 8 if lod == 0 else 5), (1.0, 18 if lod == 0 else 11)):
         for k in range(count):
             u = np.linspace(0, rng.uniform(0.82, 1.0) if depth == 1.0 else rng.uniform(0.7, 0.85), K)
             j = np.minimum(np.round(u * (len(line) - 1)).astype(np.int64), len(line) - 1)
             phi = 2 * np.pi * (k + rng.uniform(-0.3, 0.3)) / count + 0.6 * u
             ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
-            tails.append(line[j] + (radius[j] * depth)[:, None] * ring)
-            normals.append(ring)
+            tail_pts.append(line[j] + (radius[j] * depth)[:, None] * ring)
+            tail_nrm.append(ring)
             widths.append(2 * np.pi * TAIL_RADIUS[1] * depth / count * 1.6)
-    tails, normals = np.array(tails), np.array(normals)
+    tails, normals = np.array(tail_pts), np.array(tail_nrm)
     below = tails[..., 1] < head.centre[1]
     tail = Strands(tails, normals, below, np.array(widths) * (1.2 if lod else 1.0), clump_columns(rng, len(tails)), 0.3)
     # A lock wound round the tie, hiding it.
     turns = np.linspace(0, 2 * np.pi * 1.1, 18)
-    j = 1
+    j = 1  # type: ignore[assignment]  # one row of the tail's line, where the arrays above took many
     ring = np.cos(turns)[:, None] * e1[j] + np.sin(turns)[:, None] * e2[j]
     wrap = line[j] + (radius[j] + 0.002) * ring
     band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),

@@ -173,7 +173,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     """The atlas's light levels, tip steps and alpha for ``style`` (see the module's layout)."""
     n = SIZE
     light = np.zeros((n, n), np.float32)
-    alpha = np.zeros((n, n), np.float32)
+    alpha: np.ndarray = np.zeros((n, n), np.float32)
     tip = np.zeros((n, n), np.float32)
     curly = style == "curly"
     rng = np.random.default_rng(SEEDS[style])

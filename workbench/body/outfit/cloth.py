@@ -73,7 +73,7 @@ def sheen(color: str, kind: str) -> dict:
 def _noise(n: int, cells: tuple[int, int], seed: int) -> np.ndarray:
     """Value noise in about -1..1: a small random grid upsampled bicubically (deterministic)."""
     small = np.random.default_rng(seed).random(cells).astype(np.float32)
-    return (np.asarray(Image.fromarray(small, mode="F").resize((n, n), Image.BICUBIC), np.float32) - 0.5) * 2
+    return (np.asarray(Image.fromarray(small, mode="F").resize((n, n), Image.Resampling.BICUBIC), np.float32) - 0.5) * 2
 
 
 def _draw_weave(kind: str) -> dict[str, np.ndarray]:
@@ -231,7 +231,7 @@ def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _resized(img: np.ndarray, size: int) -> np.ndarray:
-    return np.asarray(Image.fromarray(img, mode="F").resize((size, size), Image.BILINEAR), np.float32)
+    return np.asarray(Image.fromarray(img, mode="F").resize((size, size), Image.Resampling.BILINEAR), np.float32)
 
 
 def normal_map(mesh: BodyMesh, name: str, under: str | None = None, fine: bool = True) -> np.ndarray:

@@ -119,7 +119,7 @@ def _seat_and_fly(p: np.ndarray, n0: np.ndarray, skin: np.ndarray, hips: np.ndar
     out = np.zeros_like(p)
     reach = 8
     for sign in (1.0, -1.0):
-        grid = np.full(rows * cols, -np.inf)
+        grid: np.ndarray = np.full(rows * cols, -np.inf)
         np.maximum.at(grid, i * cols + j, sign * (skin[sel, 2] - hips[2]))
         grid = grid.reshape(rows, cols)
         best = grid.copy()
@@ -284,7 +284,8 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
         if style.folds[0]:
             disp += _folds(frame, p + disp, style.folds, e["hips_y"] - 0.04, float(p0[:, 1].min()))
     if style.legs is not None and style.part == "Outfit_Bottom":
-        disp += _seat_and_fly(p + disp, n0, skin, hips, e["crotch"], style.lift + style.torso.ease)
+        # every bottom with legs drapes its torso too (STYLES)
+        disp += _seat_and_fly(p + disp, n0, skin, hips, e["crotch"], style.lift + style.torso.ease)  # type: ignore[union-attr]
     if style.legs is not None:
         below = 1 - smoothstep(e["crotch"] - 0.04, e["crotch"], y)
         for k, side in zip(LEGS, SIDES, strict=True):

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ..mesh import BodyMesh, vertex_normals
 
@@ -75,7 +76,7 @@ class _Mesh:
         self.pos, self.uv, self.faces = [], [], []
         self.count = 0
 
-    def add(self, pos: np.ndarray, uv: np.ndarray, faces: np.ndarray) -> None:
+    def add(self, pos: npt.ArrayLike, uv: npt.ArrayLike, faces: npt.ArrayLike) -> None:
         self.pos.append(np.asarray(pos, np.float64).reshape(-1, 3))
         self.uv.append(np.asarray(uv, np.float64).reshape(-1, 2))
         self.faces.append(np.asarray(faces, np.int64).reshape(-1, 3) + self.count)
@@ -180,15 +181,15 @@ def _top_line(upper: np.ndarray, faces: np.ndarray, ankle, ahead, across, collar
     where = {int(k): i for i, k in enumerate(ends)}
     flat = np.column_stack([(at - ankle) @ ahead, at[:, 1]])
     cur = int(ends[np.argmax(np.where(flat[:, 1] < FLOOR, flat[:, 0], -np.inf))])
-    path, seen = [flat[where[cur]]], {cur}
+    walked, seen = [flat[where[cur]]], {cur}
     while True:
-        step = [k for k in links[cur] if k not in seen]
-        if not step:
+        onward = [k for k in links[cur] if k not in seen]
+        if not onward:
             break
-        cur = max(step, key=lambda k: flat[where[k], 1])
+        cur = max(onward, key=lambda k: flat[where[k], 1])
         seen.add(cur)
-        path.append(flat[where[cur]])
-    path = np.array(path)
+        walked.append(flat[where[cur]])
+    path = np.array(walked)
     length = np.r_[0.0, np.cumsum(np.linalg.norm(np.diff(path, axis=0), axis=1))]
     front = float(flat[flat[:, 1] < FLOOR, 0].max())
     past = np.flatnonzero(path[:, 0] <= VAMP * front)
