@@ -92,3 +92,24 @@ def test_a_users_wrong_calls_are_found(tmp_path):
     assert status == 1 and len(errors) == 3, out
     assert '"register" of "Avatars"' in errors[0] and '"model" of "Avatars"' in errors[1], out
     assert 'has no attribute "registr"' in errors[2], out
+
+
+def test_no_module_is_excepted_and_every_ignore_says_its_code_and_why():
+    import re
+    import tomllib
+
+    config = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    excepted = [o["module"] for o in config.get("overrides", []) if o.get("ignore_errors")]
+    assert not excepted, f"mypy skips the findings of {excepted}: fix them instead"
+    bare = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if "# type: ignore" not in line:
+                continue
+            # a code in brackets, and a reason: a comment after it, or a comment line just above
+            coded = re.search(r"# type: ignore\[[a-z-]+(, [a-z-]+)*\]", line)
+            said = re.search(r"# type: ignore\[[^\]]+\]\s+#\s*\S", line) or lines[i - 1].strip().startswith("#")
+            if not (coded and said):
+                bare.append(f"{path.relative_to(PACKAGE.parent)}:{i + 1}: {line.strip()}")
+    assert not bare, "type: ignore without its error code and why:\n" + "\n".join(bare)

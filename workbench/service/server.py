@@ -56,7 +56,7 @@ def server_config(app, limits: ConnectionLimits | None = None) -> uvicorn.Config
                           # uvicorn annotates these as int but waits them out with asyncio (call_later, wait_for),
                           # which take seconds as a float: --read-timeout 0.5 means half a second
                           timeout_keep_alive=limits.keep_alive_timeout,  # type: ignore[arg-type]
-                          timeout_graceful_shutdown=limits.read_timeout)  # type: ignore[arg-type]
+                          timeout_graceful_shutdown=limits.read_timeout)  # type: ignore[arg-type]  # as above
 
 
 class LocalService:

@@ -42,7 +42,7 @@ def _compile(spec: EventSpec) -> _Validator:
                 return ("invalid_payload", f"payload.{name} is required for {key}.", f"payload.{name}")
         return None
 
-    validate.required = required  # type: ignore[attr-defined]
+    validate.required = required  # type: ignore[attr-defined]  # a function carries its required names as an attribute
     return validate
 
 
