@@ -81,6 +81,7 @@ def decoders() -> _Decoders:
                 ("events", Annotated[list[event], M(min_length=1, max_length=MAX_EVENTS)])],
                 forbid_unknown_fields=True)
 
+        # a type built at run time from the catalog, for msgspec: to a type checker, a type it cannot know (Any)
         event: Any = Union[tuple(event_type(spec) for spec in CATALOG.values() if not spec.free_form)]
         D = msgspec.json.Decoder
         _DECODERS = _Decoders(msgspec, D(batch_type("Batch", event)), D(batch_type("RawBatch", msgspec.Raw)),
