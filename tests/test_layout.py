@@ -47,6 +47,8 @@ LONG_MODULE_LINES = 400
 LONG_MODULES: dict[str, str] = {
     "workbench/client/_base.py": "everything Client and AsyncClient share (URLs, headers, option checks, parsing, "
                                  "retries) in one base, so the two only send (httpx's _client.py)",
+    "workbench/client/_resources.py": "one class per operation group serves Client and AsyncClient, each method with "
+                                      "its result's type per mode in overloads, beside ClientCore, which makes them",
     "workbench/client/_batches.py": "the batch sender's one pipeline: check, id, batch, send concurrently, report",
     "workbench/gltf/glb.py": "the one module that knows glTF's binary layout; the writer and the reader share its tables",
     "workbench/gltf/clips.py": "the 18 library clips, one keyframe table each",
