@@ -32,6 +32,7 @@ from .. import keep
 from ..mesh import BodyMesh
 from ..texels import texel_map
 from .garments import dressed
+from .hood import ROLL, STEPS
 from .pattern import FOLD_SIZE, FORMAT, pattern
 from .styles import STYLES
 
@@ -54,7 +55,12 @@ ROUGH_SIZE = 128
 # the colour), and at 512 px their maps took 85 KB more of an avatar whose budget had none to spare.
 RELIEF = ("sweater", "fleece", "leather")
 FOLD_PITCH = 0.055
-VERSION = 2
+# How much a gathered band's ribbing darkens it (over the band, and more in its grooves), and its end's
+# line of stitches.
+RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.08, 0.08, 0.22
+# A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
+NECKLINE_CUT = 1
+VERSION = 3
 
 
 def sheen(color: str, kind: str) -> dict:
@@ -134,9 +140,14 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
     style, pat = STYLES[name], pattern(name)
     uv = pat["uv"]
     tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[pat["vfaces"]], n)
-    # (A hood's points, after the panel's, are on no cut's band.)
+    # (A hood's points come after the panel's: its bag on no cut's band, its roll, which stands on the
+    # neckline and is the edge one sees round the neck, all band of the neckline's.)
     from_cut = np.concatenate([pat["from_cut"], np.full((int(pat["vmap"].max()) + 1 - len(pat["from_cut"]), len(style.bands)), np.inf,
-                                                        np.float32)])[pat["vmap"]]
+                                                        np.float32)])
+    if len(pat["hood_faces"]):
+        panel = len(pat["from_cut"])
+        from_cut[panel:panel + len(ROLL) * STEPS, NECKLINE_CUT] = 0.0
+    from_cut = from_cut[pat["vmap"]]
     texel = pat["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)
     seam = np.zeros((n, n), np.float32)
@@ -181,7 +192,11 @@ def shading(name: str) -> np.ndarray:
         if STYLES[name].part == "Outfit_Footwear":
             return {"shade": shade}
         rib, seam = _band_maps(name)
-        return {"shade": (shade * (1 - 0.06 * rib * (1 - _ribs(len(shade)))) * (1 - 0.12 * seam)).astype(np.float32)}
+        # A gathered band reads as one all round (a collar's ribs ran along it where the neckline crosses
+        # the texture's columns, at the shoulders and the back, and the band vanished there): its ribbing's
+        # shadow darkens it as a whole, its grooves more, and a line of stitches where it ends.
+        ribbed = 1 - rib * (RIB_SHADE + RIB_GROOVE * (1 - _ribs(len(shade))))
+        return {"shade": (shade * ribbed * (1 - STITCH_SHADE * seam)).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)["shade"]
 
