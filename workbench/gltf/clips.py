@@ -92,8 +92,8 @@ def _curl(p: Pose, side: str, amount, fingers=FINGERS, thumb_amount=None):
 # and the fan the T-pose spreads them in closes (``y``); the thumb lies in against the index finger, bent
 # a little (its ``y`` brings it in from the T-pose's splay, ``z`` turns it towards the palm).
 REST_CURL = {"Index": (14.0, 16.0, 6.0), "Middle": (17.0, 19.0, 7.0), "Ring": (20.0, 21.0, 8.0),
-             "Pinky": (23.0, 22.0, 8.0), "Thumb": (-18.0, -8.0, -6.0)}
-REST_SPREAD = {"Index": 14.0, "Middle": 5.0, "Ring": -6.0, "Pinky": -15.0, "Thumb": 15.0}
+             "Pinky": (23.0, 22.0, 8.0), "Thumb": (-6.0, -12.0, -8.0)}
+REST_SPREAD = {"Index": 14.0, "Middle": 5.0, "Ring": -6.0, "Pinky": -15.0, "Thumb": 24.0}
 # The stance the gestures were written over: arms 72 degrees down, elbows bent 12, 12 degrees of curl a
 # finger joint (the thumb's 40 % of it), no spread.
 GESTURE_CURL = 12.0

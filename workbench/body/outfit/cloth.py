@@ -57,10 +57,10 @@ RELIEF = ("sweater", "fleece", "leather")
 FOLD_PITCH = 0.055
 # How much a gathered band's ribbing darkens it (over the band, and more in its grooves), and its end's
 # line of stitches.
-RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.08, 0.08, 0.22
+RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
 # A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
 NECKLINE_CUT = 1
-VERSION = 3
+VERSION = 2
 
 
 def sheen(color: str, kind: str) -> dict:
