@@ -235,7 +235,7 @@ def test_the_preview_pose_stands_relaxed_with_loose_hands(gender, shape):
     model = Model(glb(gender, shape, lod=2))
     j = model.posed(*preview_pose(model)).joints
     for side in ("Left", "Right"):
-        def at(name: str) -> np.ndarray:
+        def at(name: str, side: str = side) -> np.ndarray:
             return np.asarray(j[side + name], np.float64)
         upper = at("ForeArm") - at("Arm")
         out = _angle(upper * [1.0, 1.0, 0.0], np.array([0.0, -1.0, 0.0]))

@@ -43,8 +43,12 @@ SHOE_SIZE = 256
 ROUGHNESS = {"jersey": 0.86, "sweater": 0.95, "fleece": 0.97, "twill": 0.82, "canvas": 0.78, "leather": 0.5}
 # A soft cloth's sheen (KHR_materials_sheen, which three.js and model-viewer draw): how bright its sheen is
 # beside the cloth's own colour, and how rough (spread) it is. Fleece's pile and a sweater's fuzz catch the
-# light at grazing angles; a jersey a little.
-SHEEN = {"jersey": (0.25, 0.5), "sweater": (0.45, 0.7), "fleece": (0.6, 0.8)}
+# light at grazing angles; a jersey a little. (A sheen lifted most of the way to white, and brighter, washed
+# a red fleece out to salmon under three.js's ACES and RoomEnvironment: a whitish film that read as plastic.)
+SHEEN = {"jersey": (0.18, 0.5), "sweater": (0.3, 0.7), "fleece": (0.4, 0.8)}
+# How far the sheen's colour is lifted from the cloth's towards white (the fibres' tips catch the light
+# a little paler than the dyed cloth).
+SHEEN_LIFT = 0.15
 # Relief of the weave (metres at full height) and of the folds.
 WEAVE_DEPTH = {"jersey": 0.0002, "sweater": 0.0012, "fleece": 0.0004, "twill": 0.0004, "canvas": 0.0002,
                "leather": 0.0003}
@@ -65,14 +69,14 @@ VERSION = 2
 
 def sheen(color: str, kind: str) -> dict:
     """The ``KHR_materials_sheen`` of a soft cloth (:data:`SHEEN`) in ``color``: its sheen the cloth's colour
-    lifted towards white, as a pile's fibres catch the light.
+    lifted a little towards white (:data:`SHEEN_LIFT`), as a pile's fibres catch the light.
 
     >>> sheen("#204080", "fleece")["sheenRoughnessFactor"]
     0.8
     """
     strength, rough = SHEEN[kind]
     c = np.array([int(color.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)], float) / 255.0
-    lifted = strength * (0.6 * c + 0.4)
+    lifted = strength * ((1 - SHEEN_LIFT) * c + SHEEN_LIFT)
     return {"sheenColorFactor": [round(float(v), 4) for v in lifted], "sheenRoughnessFactor": rough}
 
 
