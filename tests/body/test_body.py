@@ -218,6 +218,40 @@ def test_every_clip_moves_the_arms_down_from_the_t_pose_on_every_body():
                 assert drop > 0.35, (gender, shape, side, drop)
 
 
+def _angle(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.degrees(np.arccos(np.clip(a @ b / np.linalg.norm(a) / np.linalg.norm(b), -1.0, 1.0))))
+
+
+@pytest.mark.parametrize("gender,shape", [("feminine", "slim"), ("masculine", "heavy")])
+def test_the_preview_pose_stands_relaxed_with_loose_hands(gender, shape):
+    """The pose previews and the browsers show (the idle clip's first frame) is a relaxed stance, not a
+    stiff A: each upper arm 8 to 16 degrees out from the vertical seen from the front, the elbow bent 15 to
+    35 degrees; each hand hangs loose: every finger curled 40 to 100 degrees from its knuckle's line (the
+    middle and ring fingers more than the index, as a hand at rest cascades), the fan of the fingers
+    closed (index and little finger within 20 degrees), the thumb in along the index finger's bone (within
+    25 degrees), not splayed out as a claw."""
+    from workbench.render.pictures import preview_pose
+
+    model = Model(glb(gender, shape, lod=2))
+    j = model.posed(*preview_pose(model)).joints
+    for side in ("Left", "Right"):
+        def at(name: str, side: str = side) -> np.ndarray:
+            return np.asarray(j[side + name], np.float64)
+        upper = at("ForeArm") - at("Arm")
+        out = _angle(upper * [1.0, 1.0, 0.0], np.array([0.0, -1.0, 0.0]))
+        elbow = _angle(upper, at("Hand") - at("ForeArm"))
+        curl = {f: _angle(at(f"Hand{f}1") - at("Hand"), at(f"Hand{f}4") - at(f"Hand{f}3"))
+                for f in ("Index", "Middle", "Ring", "Pinky")}
+        fan = _angle(at("HandIndex2") - at("HandIndex1"), at("HandPinky2") - at("HandPinky1"))
+        thumb = _angle(at("HandThumb4") - at("HandThumb2"), at("HandIndex1") - at("Hand"))
+        seen = (side, round(out, 1), round(elbow, 1), {f: round(c) for f, c in curl.items()}, round(fan, 1),
+                round(thumb, 1))
+        assert 8.0 <= out <= 16.0 and 15.0 <= elbow <= 35.0, seen
+        assert all(40.0 <= c <= 100.0 for c in curl.values()), seen
+        assert curl["Middle"] > curl["Index"] and curl["Ring"] > curl["Index"], seen
+        assert fan <= 20.0 and thumb <= 25.0, seen
+
+
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_a_library_clip_file_stands_the_default_body_on_the_floor(gender):
     """A viewer plays the library's clip files (their Hips track is absolute) on the service's models:

@@ -161,3 +161,23 @@ def test_cloth_materials_carry_normal_and_roughness_maps(lod):
         mat = doc["materials"][prim["material"]]
         assert "normalTexture" in mat and "TANGENT" in prim["attributes"], name
         assert ("metallicRoughnessTexture" in mat["pbrMetallicRoughness"]) == (lod == 0), name
+
+
+@pytest.mark.parametrize("top", ["tee", "longsleeve", "hoodie"])
+def test_a_soft_cloths_sheen_keeps_its_colour(top):
+    """A soft top's sheen (KHR_materials_sheen, which three.js and model-viewer draw at grazing angles) is the
+    cloth's own hue, at least 75 % of its saturation and at most 45 % of its brightness: a sheen lifted most
+    of the way to white washed a red fleece out to salmon under ACES (a whitish film that read as plastic)."""
+    import colorsys
+
+    colour = "#B0202A"
+    glb = build_avatar(normalize_avatar_settings({"gender": "feminine", "outfit": {"topStyle": top, "top": colour},
+                                                  "hair": {"style": "none"}}),
+                       ModelOptions(lod=2))
+    doc, _ = read_glb(glb)
+    mesh = next(m for m in doc["meshes"] if m["name"] == "Outfit_Top")
+    material = doc["materials"][mesh["primitives"][0]["material"]]
+    sheen = material["extensions"]["KHR_materials_sheen"]["sheenColorFactor"]
+    h0, s0, v0 = colorsys.rgb_to_hsv(*(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)))
+    h, s, v = colorsys.rgb_to_hsv(*sheen)
+    assert min(abs(h - h0), 1 - abs(h - h0)) < 0.02 and s >= 0.75 * s0 and v <= 0.45 * v0, (sheen, (h0, s0, v0))

@@ -206,3 +206,44 @@ def test_no_garment_vertex_inside_the_body_in_the_idle_pose(gender, shape, top, 
         inside = (np.linalg.norm(at - _under(skin, tri, bary)[0], axis=1) < 0.02) & (off < -0.0003) & (at[:, 1] > 0.02)
         assert not inside.any(), (part, int(inside.sum()), pts[inside][:3].round(3).tolist(),
                                   np.round(off[inside][:3] * 1000, 2).tolist())
+
+
+@pytest.mark.parametrize("gender,shape", [("feminine", "heavy"), ("masculine", "slim")])
+@pytest.mark.parametrize("top", ["tee", "longsleeve", "hoodie"])
+def test_every_tops_neckline_shows_its_band_all_round(gender, shape, top):
+    """The neckline's band reads all round the neck: in each eighth of the way round it (bearings about the
+    neck's axis), the cloth's shade (its texture's, what every renderer draws; averaged over a rib's width)
+    on the band (within 6 mm of the neckline's cut, and a hood's roll, which stands on it) is at least 7 %
+    darker than on the cloth 3 to 7 cm below it. (Before, a crew neck's ribs ran along the band at the
+    shoulders and the back and it read as a raw cut there; a hoodie's roll had no band at all.)"""
+    from scipy.ndimage import uniform_filter
+
+    from workbench.body.outfit.cloth import shading
+    from workbench.body.outfit.hood import ROLL as HOOD_ROLL
+    from workbench.body.outfit.hood import STEPS
+
+    pat = pattern(top)
+    bottom = "skirt" if top == "hoodie" else "trousers"
+    style, piece = pieces(gender, shape, top, bottom, "sneakers")["Outfit_Top"]
+    shade = uniform_filter(shading(top).astype(np.float64), 5, mode="nearest")
+    n = len(shade)
+    uv = pat["uv"].astype(np.float64)
+    texel = np.clip((uv * n).astype(int), 0, n - 1)
+    at = shade[texel[:, 1], texel[:, 0]]
+    point = pat["vmap"]
+    panel = len(pat["from_cut"])
+    from_neck = np.full(len(point), np.inf)
+    on_panel = point < panel
+    from_neck[on_panel] = pat["from_cut"][point[on_panel], 1]
+    roll = (point >= panel) & (point < panel + len(HOOD_ROLL) * STEPS)
+    band = (from_neck < 0.006) | roll
+    cloth = (from_neck > 0.03) & (from_neck < 0.07)
+    neck = body_mesh(settings(gender, shape, top, bottom, "sneakers")).skeleton.pos("Neck")
+    pos = piece.positions[:len(point)].astype(np.float64)
+    sector = (np.mod(np.arctan2(pos[:, 0] - neck[0], pos[:, 2] - neck[2]) + np.pi / 8, 2 * np.pi) // (np.pi / 4)).astype(int)
+    seen = {}
+    for k in range(8):
+        b, c = band & (sector == k), cloth & (sector == k)
+        assert b.sum() >= 3 and c.sum() >= 3, (k, int(b.sum()), int(c.sum()))
+        seen[k] = round(float(at[b].mean() / at[c].mean()), 3)
+    assert max(seen.values()) <= 0.93, seen

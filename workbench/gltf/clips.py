@@ -87,12 +87,46 @@ def _curl(p: Pose, side: str, amount, fingers=FINGERS, thumb_amount=None):
             p.add(f"{side}Hand{f}{k}", z=-sign * amt * (1.0 if k > 1 or f == "Thumb" else 0.8))
 
 
-def _base(p: Pose, arm_down=72.0):
-    """The relaxed stance every clip starts from: arms down, elbows and fingers slightly bent."""
-    p.add("Arm", z=-arm_down)
-    p.add("ForeArm", y=-12.0)
-    _curl(p, "Left", 12.0)
-    _curl(p, "Right", 12.0)
+# A relaxed hand at rest (degrees per finger joint 1, 2, 3): each finger bends a little at the knuckle and
+# more at the middle joint, more from the index to the little finger (the cascade of a hand hanging loose),
+# and the fan the T-pose spreads them in closes (``y``); the thumb lies in against the index finger, bent
+# a little (its ``y`` brings it in from the T-pose's splay, ``z`` turns it towards the palm).
+REST_CURL = {"Index": (14.0, 16.0, 6.0), "Middle": (17.0, 19.0, 7.0), "Ring": (20.0, 21.0, 8.0),
+             "Pinky": (23.0, 22.0, 8.0), "Thumb": (-6.0, -12.0, -8.0)}
+REST_SPREAD = {"Index": 14.0, "Middle": 5.0, "Ring": -6.0, "Pinky": -15.0, "Thumb": 24.0}
+# The stance the gestures were written over: arms 72 degrees down, elbows bent 12, 12 degrees of curl a
+# finger joint (the thumb's 40 % of it), no spread.
+GESTURE_CURL = 12.0
+GESTURE_ARM_DOWN, GESTURE_ELBOW = 72.0, 12.0
+REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
+
+
+def _rest_hand(p: Pose, side: str, weight=1.0) -> None:
+    """``weight`` of the relaxed hand (``REST_CURL``, ``REST_SPREAD``) on ``side``."""
+    sign = 1.0 if side == "Left" else -1.0
+    for f, bends in REST_CURL.items():
+        for k, bend in enumerate(bends, 1):
+            p.add(f"{side}Hand{f}{k}", z=-sign * bend * weight, y=sign * REST_SPREAD[f] * weight if k == 1 else 0.0)
+
+
+def _gesture_hand(p: Pose, side: str, e) -> None:
+    """Trade the relaxed stance of ``side``'s arm and hand for the one the gestures are written over, by
+    ``e`` (0 to 1): a gesture reaches the same pose at full weight whatever the rest (angles add per axis)."""
+    e = np.asarray(e, float)
+    _rest_hand(p, side, -e)
+    _curl(p, side, GESTURE_CURL * e)
+    sign = 1.0 if side == "Left" else -1.0
+    p.add(f"{side}Arm", z=sign * (REST_ARM_DOWN - GESTURE_ARM_DOWN) * e, x=REST_ARM_FORWARD * e)
+    p.add(f"{side}ForeArm", y=sign * (REST_ELBOW - GESTURE_ELBOW) * e)
+
+
+def _base(p: Pose):
+    """The relaxed stance every clip starts from: arms down a little way out from the sides and a little
+    forward, elbows bent a little, the hands hanging loose (``REST_CURL``, ``REST_SPREAD``)."""
+    p.add("Arm", z=-REST_ARM_DOWN, x=-REST_ARM_FORWARD)
+    p.add("ForeArm", y=-REST_ELBOW)
+    _rest_hand(p, "Left")
+    _rest_hand(p, "Right")
 
 
 def _idle(p, t, fem):
@@ -214,6 +248,7 @@ def _wave(p, t, fem):
     p.right("Arm", z=97 * e, y=-15 * e)          # raise the right arm above the shoulder
     p.right("ForeArm", z=75 * e + 22 * wave, y=12 * e)
     p.right("Hand", z=10 * wave)
+    _gesture_hand(p, "Right", e)
     _curl(p, "Right", -12 * e)                    # open the hand
     p.add("Head", y=-6 * e, z=3 * e)
     p.add("Spine1", z=3 * e)
@@ -226,6 +261,8 @@ def _clap(p, t, fem):
     p.add("Arm", z=22 * e, y=-(35.5 if fem else 38) * e - 10 * beat, x=-28 * e)
     p.add("ForeArm", y=-58 * e)
     p.add("Hand", x=-70 * e)
+    _gesture_hand(p, "Left", e)
+    _gesture_hand(p, "Right", e)
     _curl(p, "Left", -10 * e)
     _curl(p, "Right", -10 * e)
     p.add("Head", x=4 * e)
@@ -249,6 +286,7 @@ def _point(p, t, fem):
     e = _env(t, 0.0, 0.4, 1.6, 2.0)
     p.right("Arm", z=67 * e, y=-86 * e)          # up to shoulder height and forward
     p.right("ForeArm", y=12 * e)                 # straighten the elbow
+    _gesture_hand(p, "Right", e)
     for f, amt in (("Middle", 85), ("Ring", 90), ("Pinky", 80)):
         for k in (1, 2, 3):
             p.right(f"Hand{f}{k}", z=-amt * e)
@@ -263,6 +301,7 @@ def _thumbs_up(p, t, fem):
     e = _env(t, 0.0, 0.4, 1.6, 2.0)
     p.right("Arm", z=10 * e, x=-30 * e)
     p.right("ForeArm", y=-95 * e, x=-70 * e)
+    _gesture_hand(p, "Right", e)
     for f in ("Index", "Middle", "Ring", "Pinky"):
         for k in (1, 2, 3):
             p.right(f"Hand{f}{k}", z=-85 * e)
@@ -276,6 +315,8 @@ def _shrug(p, t, fem):
     p.add("Shoulder", z=16 * e)
     p.add("Arm", z=10 * e, y=-15 * e)
     p.add("ForeArm", y=-62 * e, x=-70 * e)
+    _gesture_hand(p, "Left", e)
+    _gesture_hand(p, "Right", e)
     _curl(p, "Left", -10 * e)
     _curl(p, "Right", -10 * e)
     p.add("Head", z=8 * e, x=-4 * e)

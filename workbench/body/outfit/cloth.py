@@ -32,6 +32,7 @@ from .. import keep
 from ..mesh import BodyMesh
 from ..texels import texel_map
 from .garments import dressed
+from .hood import ROLL, STEPS
 from .pattern import FOLD_SIZE, FORMAT, pattern
 from .styles import STYLES
 
@@ -42,8 +43,12 @@ SHOE_SIZE = 256
 ROUGHNESS = {"jersey": 0.86, "sweater": 0.95, "fleece": 0.97, "twill": 0.82, "canvas": 0.78, "leather": 0.5}
 # A soft cloth's sheen (KHR_materials_sheen, which three.js and model-viewer draw): how bright its sheen is
 # beside the cloth's own colour, and how rough (spread) it is. Fleece's pile and a sweater's fuzz catch the
-# light at grazing angles; a jersey a little.
-SHEEN = {"jersey": (0.25, 0.5), "sweater": (0.45, 0.7), "fleece": (0.6, 0.8)}
+# light at grazing angles; a jersey a little. (A sheen lifted most of the way to white, and brighter, washed
+# a red fleece out to salmon under three.js's ACES and RoomEnvironment: a whitish film that read as plastic.)
+SHEEN = {"jersey": (0.18, 0.5), "sweater": (0.3, 0.7), "fleece": (0.4, 0.8)}
+# How far the sheen's colour is lifted from the cloth's towards white (the fibres' tips catch the light
+# a little paler than the dyed cloth).
+SHEEN_LIFT = 0.15
 # Relief of the weave (metres at full height) and of the folds.
 WEAVE_DEPTH = {"jersey": 0.0002, "sweater": 0.0012, "fleece": 0.0004, "twill": 0.0004, "canvas": 0.0002,
                "leather": 0.0003}
@@ -54,19 +59,24 @@ ROUGH_SIZE = 128
 # the colour), and at 512 px their maps took 85 KB more of an avatar whose budget had none to spare.
 RELIEF = ("sweater", "fleece", "leather")
 FOLD_PITCH = 0.055
+# How much a gathered band's ribbing darkens it (over the band, and more in its grooves), and its end's
+# line of stitches.
+RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
+# A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
+NECKLINE_CUT = 1
 VERSION = 2
 
 
 def sheen(color: str, kind: str) -> dict:
     """The ``KHR_materials_sheen`` of a soft cloth (:data:`SHEEN`) in ``color``: its sheen the cloth's colour
-    lifted towards white, as a pile's fibres catch the light.
+    lifted a little towards white (:data:`SHEEN_LIFT`), as a pile's fibres catch the light.
 
     >>> sheen("#204080", "fleece")["sheenRoughnessFactor"]
     0.8
     """
     strength, rough = SHEEN[kind]
     c = np.array([int(color.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)], float) / 255.0
-    lifted = strength * (0.6 * c + 0.4)
+    lifted = strength * ((1 - SHEEN_LIFT) * c + SHEEN_LIFT)
     return {"sheenColorFactor": [round(float(v), 4) for v in lifted], "sheenRoughnessFactor": rough}
 
 
@@ -134,9 +144,14 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
     style, pat = STYLES[name], pattern(name)
     uv = pat["uv"]
     tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[pat["vfaces"]], n)
-    # (A hood's points, after the panel's, are on no cut's band.)
+    # (A hood's points come after the panel's: its bag on no cut's band, its roll, which stands on the
+    # neckline and is the edge one sees round the neck, all band of the neckline's.)
     from_cut = np.concatenate([pat["from_cut"], np.full((int(pat["vmap"].max()) + 1 - len(pat["from_cut"]), len(style.bands)), np.inf,
-                                                        np.float32)])[pat["vmap"]]
+                                                        np.float32)])
+    if len(pat["hood_faces"]):
+        panel = len(pat["from_cut"])
+        from_cut[panel:panel + len(ROLL) * STEPS, NECKLINE_CUT] = 0.0
+    from_cut = from_cut[pat["vmap"]]
     texel = pat["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)
     seam = np.zeros((n, n), np.float32)
@@ -181,7 +196,11 @@ def shading(name: str) -> np.ndarray:
         if STYLES[name].part == "Outfit_Footwear":
             return {"shade": shade}
         rib, seam = _band_maps(name)
-        return {"shade": (shade * (1 - 0.06 * rib * (1 - _ribs(len(shade)))) * (1 - 0.12 * seam)).astype(np.float32)}
+        # A gathered band reads as one all round (a collar's ribs ran along it where the neckline crosses
+        # the texture's columns, at the shoulders and the back, and the band vanished there): its ribbing's
+        # shadow darkens it as a whole, its grooves more, and a line of stitches where it ends.
+        ribbed = 1 - rib * (RIB_SHADE + RIB_GROOVE * (1 - _ribs(len(shade))))
+        return {"shade": (shade * ribbed * (1 - STITCH_SHADE * seam)).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)["shade"]
 
