@@ -108,8 +108,8 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     return Groom(cards, wisps, [])
 
 
-# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them) and beside the face; the azimuth (degrees from the
-# face) within which hair that starts to fall there falls in front of the shoulders.
+# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them) and beside the face;
+# the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
 SHOULDER_ROOM = 0.006
 CHEEK_ROOM = 0.012
 FRONT = 95.0
