@@ -22,6 +22,11 @@ from workbench.render.scene import Clip, Model
 ACROSS = np.linspace(0.6, 0.8, 3)
 
 
+def _over(p: np.ndarray, x: float, z: float) -> np.ndarray:
+    """Which points ``p`` are within a centimetre across and 3 cm front to back of the vertical at (x, z)."""
+    return (np.abs(p[:, 0] - x) < 0.01) & (np.abs(p[:, 2] - z) < 0.03)
+
+
 @cache
 def _shoulder_gaps(top: str, gender: str, shape: str) -> np.ndarray:
     """Metres from the top of each shoulder up to the lowest long hair over it (the highest point of the top
@@ -40,9 +45,8 @@ def _shoulder_gaps(top: str, gender: str, shape: str) -> np.ndarray:
         arm = np.asarray(posed.joints[f"{side}Arm"], float)
         for f in ACROSS:
             x = neck[0] + (arm[0] - neck[0]) * f
-            near = lambda p: (np.abs(p[:, 0] - x) < 0.01) & (np.abs(p[:, 2] - arm[2]) < 0.03)  # noqa: E731
-            top_y = under[near(under), 1].max()
-            over = hair[near(hair) & (hair[:, 1] > top_y - 0.005), 1]
+            top_y = under[_over(under, x, arm[2]), 1].max()
+            over = hair[_over(hair, x, arm[2]) & (hair[:, 1] > top_y - 0.005), 1]
             if len(over):
                 gaps.append(over.min() - top_y)
     return np.array(gaps)
