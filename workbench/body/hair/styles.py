@@ -176,9 +176,9 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
         return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
-    # Parting into the front and back locks down to the shoulders' joints, so the hair lies on the shoulders as
-    # it parts (parted by 5 cm above them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder - 0.01, clearance, rng.uniform(0.004, 0.012, S))
+    # Parting into the front and back locks down to a centimetre over the shoulders' joints, so the hair lies on the
+    # shoulders as it parts (parted 5 cm over them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
