@@ -113,6 +113,11 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
                     clump_columns(rng, S), 0.35)
     wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
+    # ...none at the sideburns: there they stood past the cheek's outline, fine strands seen edge-on that the
+    # browsers' studio lit white (flecks at the temples).
+    rel = wisps.pts[:, 0] - head.centre
+    burn_az = np.abs(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])))
+    wisps = wisps.take(~((burn_az > 60.0) & (burn_az < 100.0)))
     return Groom(cards, wisps, [])
 
 
