@@ -66,8 +66,6 @@ SHORT_WHORL = (180.0, 28.0)
 SHORT_PART = -0.035
 SHORT_LENGTH = (0.075, 0.035)
 SHORT_VOLUME = (0.010, 0.004)
-# How much shorter the sideburns' strands are than the sides'.
-SIDEBURN = 0.55
 
 
 def _short_field(head: Head):
@@ -93,13 +91,11 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
     top = smoothstep(65.0, 35.0, root_pol)
     field = _short_field(head)
-    # The sideburns (in front of the ears, low on the head): short and flat to the temple. Grown as the sides,
-    # their tips hung past the cheek's outline, lifted over the ear by the head envelope (which holds the
-    # ears), and the backdrop showed between them: white flecks at the temples.
+    # The sideburns (in front of the ears, low on the head) lie flatter to the temple: lifted as the sides, their
+    # tips stood off the cheek's outline and the backdrop showed between them (white flecks at the temples).
     root_az = np.abs(np.degrees(np.arctan2(roots[:, 0], roots[:, 2])))
     burn = smoothstep(55.0, 70.0, root_az) * smoothstep(105.0, 92.0, root_az) * smoothstep(62.0, 76.0, root_pol)
-    length = ((SHORT_LENGTH[1] + (SHORT_LENGTH[0] - SHORT_LENGTH[1]) * top) * rng.uniform(0.8, 1.2, S)
-              * (1 - SIDEBURN * burn))
+    length = (SHORT_LENGTH[1] + (SHORT_LENGTH[0] - SHORT_LENGTH[1]) * top) * rng.uniform(0.8, 1.2, S)
     lift = rng.uniform(0.0, 0.003, S) * (1 - burn)
     full = (SHORT_VOLUME[1] + (SHORT_VOLUME[0] - SHORT_VOLUME[1]) * top) * (1 - 0.7 * burn)
 
