@@ -419,10 +419,16 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             spec += rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v   # ndh ** 8, along the contour
         spec *= ao
         tint = zero
+        sr = sg = sb = one
         if mat_aniso[d] > 0:   # hair: a band across the strands in place of the round highlight
             spec, tint = _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx / lh, hy / lh, hz / lh,
                                            ndl_raw, mat_aniso[d] * gloss, ao)
             room = sheen * ao   # (a card seen edge-on is no grazing surface: its strands are round)
+            # ...its white band half in the strand's own hue and as bright as the strand under it: white over dark
+            # or mid hair, smooth over the cards, drew a grey haze (over the temples, a grey band at the hairline)
+            top = max(cr, cg, cb, np.float32(1e-6))
+            sr, sg, sb = half + half * cr / top, half + half * cg / top, half + half * cb / top
+            spec *= min(np.float32(0.25) + top * np.float32(2), one)
         spec += room
         if mat_glass[d] and ca > np.float32(0.02):
             # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
@@ -446,9 +452,9 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                 fres = np.float32(0.05) + np.float32(0.1) * g5
                 mirror = np.float32(0.45)
             spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon) * ao * mirror
-        rgb[i, 0] = cr * lr * exposure + spec + tint * cr + mat_emissive[d, 0]
-        rgb[i, 1] = cg * lg * exposure + spec + tint * cg + mat_emissive[d, 1]
-        rgb[i, 2] = cb * lb * exposure + spec + tint * cb + mat_emissive[d, 2]
+        rgb[i, 0] = cr * lr * exposure + spec * sr + tint * cr + mat_emissive[d, 0]
+        rgb[i, 1] = cg * lg * exposure + spec * sg + tint * cg + mat_emissive[d, 1]
+        rgb[i, 2] = cb * lb * exposure + spec * sb + tint * cb + mat_emissive[d, 2]
         alpha[i] = ca
     return rgb, alpha
 

@@ -91,9 +91,13 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
     top = smoothstep(65.0, 35.0, root_pol)
     field = _short_field(head)
+    # The sideburns (in front of the ears, low on the head) lie flatter to the temple: lifted as the sides, their
+    # tips stood off the cheek's outline and the backdrop showed between them (white flecks at the temples).
+    root_az = np.abs(np.degrees(np.arctan2(roots[:, 0], roots[:, 2])))
+    burn = smoothstep(55.0, 70.0, root_az) * smoothstep(105.0, 92.0, root_az) * smoothstep(62.0, 76.0, root_pol)
     length = (SHORT_LENGTH[1] + (SHORT_LENGTH[0] - SHORT_LENGTH[1]) * top) * rng.uniform(0.8, 1.2, S)
-    lift = rng.uniform(0.0, 0.003, S)
-    full = SHORT_VOLUME[1] + (SHORT_VOLUME[0] - SHORT_VOLUME[1]) * top
+    lift = rng.uniform(0.0, 0.003, S) * (1 - burn)
+    full = (SHORT_VOLUME[1] + (SHORT_VOLUME[0] - SHORT_VOLUME[1]) * top) * (1 - 0.7 * burn)
 
     def height(s, d, i):
         # Rising off the scalp over the first 2 cm, the tips lying back down towards it.
@@ -105,12 +109,17 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
                     clump_columns(rng, S), 0.35)
     wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
+    # ...none at the sideburns: there they stood past the cheek's outline, fine strands seen edge-on that the
+    # browsers' studio lit white (flecks at the temples).
+    rel = wisps.pts[:, 0] - head.centre
+    burn_az = np.abs(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])))
+    wisps = wisps.take(~((burn_az > 60.0) & (burn_az < 100.0)))
     return Groom(cards, wisps, [])
 
 
-# Long hair: extra room (metres) over the shoulders and beside the face; the azimuth (degrees from the
-# face) within which hair that starts to fall there falls in front of the shoulders.
-SHOULDER_ROOM = 0.025
+# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them) and beside the face;
+# the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
+SHOULDER_ROOM = 0.006
 CHEEK_ROOM = 0.012
 FRONT = 95.0
 
@@ -168,7 +177,9 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
         return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.05, clearance, rng.uniform(0.004, 0.012, S))
+    # Parting into the front and back locks down to a centimetre over the shoulders' joints, so the hair lies on the
+    # shoulders as it parts (parted 5 cm over them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))

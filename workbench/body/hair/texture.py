@@ -110,7 +110,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     v = (np.arange(rows) + 0.5) / rows
     # Between the strands the hair inside the clump, in shade; less so towards the tip, where it thins.
     # (A curl's ribbon shows its face at every turn: dark gaps drew it striped, black clusters in grey hair.)
-    gap = 0.78 if curly else 0.55
+    # (Straight hair's at 0.68: darker, with the strands' own spread of shades, it drew wood grain.)
+    gap = 0.78 if curly else 0.68
     lit = np.repeat((tone * (gap + (0.8 - gap) * _smooth(0.6, 1.0, v)))[:, None], cw, 1).astype(np.float32)
     mid = cw / 2
     if wisp:
@@ -127,7 +128,10 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     _strand(a, lit, v, np.full(rows, mid), core, 1.0, np.full(rows, 0.6 * tone))
     # The strands: more near the middle; the farther from it, the sooner a strand ends; all gather in
     # a little towards the middle as they near the clump's tip.
-    for _k in range(64):
+    # Straight hair: more strands, finer, nearer one shade and straighter (64 strands of up to 3 texels, an
+    # eighth of them dark and each wandering by up to 1.6 texels, read as wood grain at a portrait's size).
+    fine = not curly
+    for _k in range(96 if fine else 64):
         side = rng.uniform(-1, 1)
         side = np.sign(side) * abs(side) ** 1.15
         longest = 1.0 - spread[0] * abs(side) ** 1.5
@@ -135,15 +139,16 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
         start = rng.random() ** 3 * 0.06                      # roots staggered: no straight edge at v = 0
         gather = 1 - 0.3 * (spread[1] / 0.45) * _smooth(0.35, 1.0, v)
         period, phase = rng.uniform(80, 260), rng.random() * 6.3
-        x = mid + side * (mid - 2.5) * gather + rng.uniform(0.3, 1.6) * np.sin(v * rows / period + phase)
+        x = mid + side * (mid - 2.5) * gather + rng.uniform(0.2, 0.9 if fine else 1.6) * np.sin(v * rows / period + phase)
         if curly:
             x = x + rng.uniform(0.8, 1.8) * np.sin(v * rows / rng.uniform(5, 11) + phase)
-        w = rng.uniform(0.6, 1.5)
+        w = rng.uniform(0.5, 1.1) if fine else rng.uniform(0.6, 1.5)
         half = w * np.clip((end - v) / 0.1, 0, 1) ** 0.6 * np.clip((v - start) / 0.03, 0, 1) * (v < end)
-        dark = rng.random() < 0.12
-        shade = (rng.uniform(0.62, 0.78) if dark else rng.uniform(0.84, 1.14)) * tone
+        dark = rng.random() < (0.07 if fine else 0.12)
+        shade = ((rng.uniform(0.72, 0.84) if dark else rng.uniform(0.88, 1.08)) if fine else
+                 (rng.uniform(0.62, 0.78) if dark else rng.uniform(0.84, 1.14))) * tone
         # A strand's own slow variation of shade along it.
-        along = 1 + 0.1 * np.sin(v * rows / rng.uniform(40, 120) + phase)
+        along = 1 + (0.05 if fine else 0.1) * np.sin(v * rows / rng.uniform(40, 120) + phase)
         _strand(a, lit, v, x, half, 1.0, shade * along)
     # (Curls keep their strands in the alpha: a coil is short frizz, and the curls' hairline is their ends.)
     return (a if curly else _outline(rng, v, cw, spread)), lit
