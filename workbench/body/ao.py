@@ -47,7 +47,7 @@ FORMAT = 1
 # little over half the room's light, and its colour (:data:`workbench.body.skin.THROAT`) keeps it dark.
 # With the lining smooth its walls still mirrored the room (grey sides of a lit box, blind review B): rough now,
 # and denied more of the room's light from a centimetre in, so the inside darkens towards the throat.
-LINING_DARK = 0.7
+LINING_DARK = 0.6
 
 
 def _smoothstep(e0, e1, x):

@@ -63,6 +63,8 @@ GUM = (0.70, 0.36, 0.37)
 # tooth's side.
 GAP = (0.30, 0.25, 0.22)
 GAP_SOFT = 0.45
+# The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
+GAP_EDGE = (0.1, 0.06, 0.06)
 TONGUE = (0.66, 0.32, 0.34)
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
 # (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
@@ -243,11 +245,14 @@ def _layout():
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = np.clip(1 - np.abs(v - edge) / OUTER / 0.12, 0, 1)[..., None] ** 2
-        shade = np.array(GAP, np.float32) * (1 - corner) + dark_gap * corner
+        shade = np.array(GAP, np.float32) * (1 - corner) + np.array(GAP_EDGE, np.float32) * corner
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
         c = c * lit
         colour[outer] = c[outer]
-        rough[outer] = (ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum)[outer]
+        # (Rough towards the back: the molars' smooth enamel, seen edge-on at the mouth's sides, mirrored the room as
+        # the grey walls of a lit box in the browsers, blind review B.)
+        back = _smoothstep(0.2, 0.5, u)
+        rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
         # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
         occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(0.15, 0.5, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
         deep[outer] = (0.92 * _smoothstep(0.2, 0.55, u))[outer]
