@@ -10,14 +10,13 @@ from functools import cache
 
 import numpy as np
 import pytest
+from helpers import random_settings
 from scipy.spatial import cKDTree
 
 from workbench.body.face import ARKIT, SHAPES, VISEMES
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
-
-from helpers import random_settings
 
 FACES = {"feminine": {"gender": "feminine"}, "masculine": {"gender": "masculine", "bodyShape": "heavy"},
          "narrow": {"gender": "feminine", "bodyShape": "slim",

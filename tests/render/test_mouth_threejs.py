@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from workbench.render.raster import Lights, draw
 from workbench.render.scene import Material, Model, load_clip

@@ -235,7 +235,7 @@ def _layout():
     rough = np.full((n, n), ROUGH_INNER, np.float32)
     occ = np.ones((n, n), np.float32)
     deep = np.zeros((n, n), np.float32)
-    gum_c, dark_gap = np.array(GUM, np.float32), np.array(DEEP, np.float32)
+    gum_c = np.array(GUM, np.float32)
     for widths, lo, hi, edge, seed, gum_at, lit in ((UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, 0.66, 1.0),
                                                     (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, 0.5,
                                                      LOWER_SHADE)):

@@ -41,8 +41,17 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
-from .details import (EVERY_FACE, FACE_CONTROLS, FACE_DETAILS, FACE_VARIETY, LIP_CAP, REST_FACE, shape_details, sides,
-                      signed)
+from .details import (
+    EVERY_FACE,
+    FACE_CONTROLS,
+    FACE_DETAILS,
+    FACE_VARIETY,
+    LIP_CAP,
+    REST_FACE,
+    shape_details,
+    sides,
+    signed,
+)
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
