@@ -45,7 +45,9 @@ FORMAT = 1
 # (three.js with RoomEnvironment and ACES, model-viewer) drew an open mouth pitch black: it scales all of a
 # room's light by this, where our renderer's key light is only halved. At 0.45 the back of the mouth gets a
 # little over half the room's light, and its colour (:data:`workbench.body.skin.THROAT`) keeps it dark.
-LINING_DARK = 0.45
+# With the lining smooth its walls still mirrored the room (grey sides of a lit box, blind review B): rough now,
+# and denied more of the room's light from a centimetre in, so the inside darkens towards the throat.
+LINING_DARK = 0.6
 
 
 def _smoothstep(e0, e1, x):
@@ -152,7 +154,7 @@ def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:
     # The mouth's lining, a pouch the voxels see as open skin: dark from a few millimetres behind the lips (a
     # viewer scales its room's light and reflections by this; left open, the inside of an open mouth showed the
     # room as a grey, chrome-like wall in model-viewer).
-    ao *= (1 - LINING_DARK * _smoothstep(0.002, 0.015, lining_depth(mesh))).astype(np.float32)
+    ao *= (1 - LINING_DARK * _smoothstep(0.003, 0.03, lining_depth(mesh))).astype(np.float32)
     tmap = body_texels(mesh, size)
     values = ao[tris]                                   # (F, 3) corner values
     img = np.einsum("hwk,hwk->hw", tmap.bary, values[tmap.triangle])

@@ -48,8 +48,8 @@ SHAPE_DETAILS = {
 FEMININE_MUSCLE = 0.45
 # MakeHuman face modifier targets per gender, and for every face (the same convention).
 FACE_DETAILS = {
-    "feminine": {"chin/chin-width-decr": 0.4, "chin/chin-prominent-decr": 0.2, "head/head-oval": 0.4,
-                 "mouth/mouth-upperlip-volume-incr": 0.2, "mouth/mouth-lowerlip-volume-incr": 0.15,
+    "feminine": {"chin/chin-width-decr": 0.4, "head/head-oval": 0.4,
+                 "mouth/mouth-upperlip-volume-incr": 0.1, "mouth/mouth-lowerlip-volume-incr": 0.05,
                  "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.5, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
@@ -60,8 +60,12 @@ FACE_DETAILS = {
 }
 # Every face: the mouth's corners lifted a little, and the lips a little taller so they meet (the base
 # mesh's lips part by 2 mm, and the teeth showed through as a white line on dark skin).
+# (The lower lip's height at 0.8 drew the skin under the lower lip's middle 5 mm down, a V-shaped pouch in blind
+# review B: 0.35. A receding feminine chin and fuller feminine lips put the lips 4 to 6 mm in front of the line from
+# the nose's tip to the chin, a pout past the nose in a three-quarter view: the chin is left, the lips a little
+# fuller only; tests/body/test_face_profile.py.)
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
-              "mouth/mouth-lowerlip-height-incr": 0.8}
+              "mouth/mouth-lowerlip-height-incr": 0.35}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
 # white speck (the face shapes add to this rest face as to any other); a third of ``eyeWide`` lifts the upper
@@ -74,6 +78,10 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 # and weights at +1 and at -1 (in between, linearly; 0 none), within the reach of MakeHuman's own sliders: a jaw
 # 14 mm wider or narrower at each angle, cheekbones 8 mm, the nose's wings 4 mm, the eyes' opening 3 mm, each
 # lip 3 mm fuller or thinner.
+# lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
+# a three-quarter view); and the most of each lip's fullness a face's controls and variety give together.
+LIP_FULL = 0.6
+LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.6, "mouth/mouth-lowerlip-volume-incr": 0.4}
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 1.0, "chin/chin-width-incr": 0.5},
                  {"chin/chin-bones-decr": 1.0, "chin/chin-width-decr": 0.5}),
@@ -82,7 +90,7 @@ FACE_CONTROLS = {
     "noseWidth": ({"nose/nose-scale-horiz-incr": 1.0, "nose/nose-flaring-incr": 0.6},
                   {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5}),
     "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.0}, {"eyes/{s}-eye-scale-decr": 1.0}),
-    "lipFullness": ({"mouth/mouth-upperlip-volume-incr": 1.0, "mouth/mouth-lowerlip-volume-incr": 1.0},
+    "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}),
 }
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far

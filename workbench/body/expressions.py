@@ -24,13 +24,23 @@ import numpy as np
 __all__ = ["SYNTHETIC", "extra_shapes"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
-SYNTHETIC = ("tongueUp", "smileOpen")
+SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
 # ``smileOpen``, the mouth of ``mouthSmile``: the units' smile with the lips parted on the upper teeth (closed,
 # the smile pressed the lips flat and read as a smirk in the blind review), as one shape smoothed where the sum
 # folds a triangle over (:func:`_unfold`: lifting the upper lip that far rolled its border under the skin above,
 # a doubled lip).
+# (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
+# parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
 SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 0.8, "mouthUpperUpRight": 0.8,
-              "mouthLowerDownLeft": 0.65, "mouthLowerDownRight": 0.65, "jawOpen": 0.1}
+              "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.14}
+# ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
+# cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
+# 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
+# LID_CLEAR in front of it, the push spread over LID_RINGS rings of the skin round it.
+SMILE_EYES = {"cheekSquintL": 0.8, "eyeSquintL": 0.5}          # (L: both sides, as in workbench.body.face)
+LID_CLEAR = 0.0004
+LID_RINGS = 3
+LID_FACING = -0.6
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down).
 CHEEK_RAISE = (0.0, 0.0065, 0.003)
@@ -177,6 +187,65 @@ def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta
 
 
 
+def _eyeball(points: np.ndarray) -> tuple[np.ndarray, float]:
+    """The sphere (centre, radius) nearest an eye's vertices (least squares; the cornea's bulge aside, within
+    0.6 mm of them)."""
+    a = np.column_stack([2 * points, np.ones(len(points))])
+    x = np.linalg.lstsq(a, (points * points).sum(1), rcond=None)[0]
+    return x[:3], float(np.sqrt(x[3] + x[:3] @ x[:3]))
+
+
+def _in_front(p: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
+    """How far each point lies in front of (+z) the sphere's front surface at its x, y (large off the sphere)."""
+    rho2 = (p[:, 0] - centre[0]) ** 2 + (p[:, 1] - centre[1]) ** 2
+    return np.where(rho2 < radius * radius, p[:, 2] - centre[2] - np.sqrt(np.maximum(radius * radius - rho2, 0)),
+                    np.nan)
+
+
+def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+          triangles: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """``smileLids`` (see :data:`LID_CLEAR`): the skin ``smile`` (the whole of mouthSmile's sum but this) moves from
+    in front of an eyeball to less than LID_CLEAR in front of it pushed forward to LID_CLEAR, the push spread over
+    the skin round it (never less than each vertex needs). Only the skin one sees, facing forward over the eyeball:
+    the lids' inner faces and the socket round the eyeball's sides lie behind its front, unseen."""
+    push = np.zeros(len(positions), np.float64)
+    centres = []
+    moved = positions[body].astype(np.float64)
+    at = np.searchsorted(smile[0], body)
+    hit = (at < len(smile[0])) & (smile[0][np.minimum(at, len(smile[0]) - 1)] == body)
+    moved[hit] += smile[1][at[hit]]
+    for side in "lr":
+        centre, radius = _eyeball(positions[groups[f"helper-{side}-eye"]].astype(np.float64))
+        centres.append(centre)
+        before = _in_front(positions[body].astype(np.float64), centre, radius)
+        after = _in_front(moved, centre, radius)
+        with np.errstate(invalid="ignore"):
+            target = np.minimum(before, LID_CLEAR)      # (skin nearer than that at rest: as near as at rest)
+            need = (before > 0) & (after < target) & (normals[body, 2] > LID_FACING)
+        push[body[need]] = np.maximum(push[body[need]], target[need] - after[need])
+    if triangles is not None and push.any():
+        from scipy.sparse import coo_matrix
+
+        # (On the skin round the eyes only, numbered anew: the whole body's rings cost 30 ms of a model.)
+        first = positions[triangles[:, 0]]
+        near = triangles[np.min([np.linalg.norm(first - c, axis=1) for c in centres], axis=0) < 0.035]
+        verts, local = np.unique(near, return_inverse=True)
+        local = local.reshape(-1, 3)
+        rows = local[:, [0, 1, 2, 1, 2, 0]].reshape(-1)
+        cols = local[:, [1, 2, 0, 0, 1, 2]].reshape(-1)
+        ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(verts),) * 2).tocsr()
+        ring.data[:] = 1.0
+        count = np.maximum(np.asarray(ring.sum(1)).ravel(), 1)
+        need = p = push[verts]
+        for _ in range(LID_RINGS):
+            p = np.maximum(need, (p + ring @ p) / (1 + count))
+        push[verts] = p
+    keep = np.flatnonzero(push > 1e-6)
+    delta = np.zeros((len(keep), 3), np.float32)
+    delta[:, 2] = push[keep]
+    return keep.astype(np.int32), delta
+
+
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p = positions[tongue].astype(np.float64)
     back = float(p[:, 2].max()) - p[:, 2]
@@ -211,6 +280,11 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     for (at, d), w in zip(parts, SMILE_OPEN.values(), strict=True):
         delta[np.searchsorted(idx, at)] += np.float32(w) * d
     out["smileOpen"] = (idx, delta) if triangles is None else _unfold(positions, triangles, idx, delta)
+    smile = out["smileOpen"]
+    for name, w in SMILE_EYES.items():
+        for side in ("Left", "Right"):
+            smile = _plus(smile, (units[name[:-1] + side][0], np.float32(w) * units[name[:-1] + side][1]))
+    out["smileLids"] = _lids(positions, normals, groups, body, smile, triangles)
     for idx, delta in out.values():
         idx.setflags(write=False)
         delta.setflags(write=False)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .expressions import SYNTHETIC
+from .expressions import SMILE_EYES, SYNTHETIC
 from .lod import Piece
 from .mesh import dense_morph_deltas
 
@@ -67,7 +67,7 @@ COMBINED: dict[str, dict[str, float]] = {
     "viseme_O": {"jawOpen": 0.4, "mouthFunnel": 0.8, "mouthPucker": 0.5},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
     "mouthOpen": {"jawOpen": 1.0},
-    "mouthSmile": {"smileOpen": 1.0, "cheekSquintL": 0.8, "eyeSquintL": 0.5},
+    "mouthSmile": {"smileOpen": 1.0, "smileLids": 1.0, **SMILE_EYES},
     "eyesClosed": {"eyeBlinkL": 1.0},
     "eyesLookUp": {"eyeLookUpL": 1.0},
     "eyesLookDown": {"eyeLookDownL": 1.0},

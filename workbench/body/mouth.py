@@ -59,6 +59,12 @@ ENAMEL = (0.93, 0.90, 0.84)
 ENAMEL_ROOT = (0.88, 0.82, 0.70)
 ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
+# Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red), over GAP_SOFT mm of each
+# tooth's side.
+GAP = (0.30, 0.25, 0.22)
+GAP_SOFT = 0.45
+# The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
+GAP_EDGE = (0.1, 0.06, 0.06)
 TONGUE = (0.66, 0.32, 0.34)
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
 # (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
@@ -72,7 +78,8 @@ OCC_LEAST = 0.4
 # white they glowed as a crescent under the upper teeth.
 LOWER_SHADE = 0.78
 # Roughness: wet enamel, gums, tongue, and the teeth's unlit inner faces.
-ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.5, 0.7
+# (A tongue at 0.5 mirrored the browsers' room as a grey sheen over its pink: the lit floor of a box.)
+ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.75, 0.85
 # The arch narrowed towards its back (at TEETH_DEPTH behind the front teeth, by TEETH_NARROW of its width; the
 # front teeth stay). The upper teeth lowered, so an open mouth shows their edges under the upper lip as a
 # relaxed open mouth does (2 to 3 mm) and the closed lips still cover them, the upper incisors a little in front
@@ -198,10 +205,11 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: float):
     start = np.concatenate([[0.0], edges[:-1]])[k]
     t = (u - start) / (edges[k] - start)                        # across the tooth, 0 to 1
     mm = np.minimum(t, 1 - t) * np.asarray(widths, np.float32)[k]   # from the tooth's nearer side
-    # The gaps: a hairline along the tooth, opening into a V towards the biting edge (rounded corners).
+    # The gaps: a soft line along the tooth, opening into a V towards the biting edge (rounded corners). Dark
+    # enough to part the teeth in a 512 px close-up (hairlines merged them into one white slab), narrow enough to
+    # keep them one row (1.6 mm of dark red between two teeth read as pegs with red gaps in blind review B).
     corner = np.clip(1 - e / 0.12, 0, 1) ** 2
-    # (Wide and dark enough to part the teeth in a 512 px close-up: hairlines merged them into one white slab.)
-    gap = _smoothstep(0.2 + 0.8 * corner + 0.6, 0.2 + 0.8 * corner - 0.1, mm) * (0.6 + 0.4 * corner)
+    gap = _smoothstep(GAP_SOFT + 0.8 * corner, -0.1 + 0.8 * corner, mm) * (0.75 + 0.25 * corner)
     # The gum line: scalloped, higher over each tooth's middle than between two teeth; the lower row's lower on
     # the tooth (its gums show under the lower teeth in an open mouth).
     gum = _smoothstep(0.0, 0.06, e - (gum_at + 0.18 * np.sin(np.pi * t)))
@@ -227,7 +235,7 @@ def _layout():
     rough = np.full((n, n), ROUGH_INNER, np.float32)
     occ = np.ones((n, n), np.float32)
     deep = np.zeros((n, n), np.float32)
-    gum_c, dark_gap = np.array(GUM, np.float32), np.array(DEEP, np.float32)
+    gum_c = np.array(GUM, np.float32)
     for widths, lo, hi, edge, seed, gum_at, lit in ((UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, 0.66, 1.0),
                                                     (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, 0.5,
                                                      LOWER_SHADE)):
@@ -235,10 +243,16 @@ def _layout():
         e = np.abs(v - edge) / OUTER
         c, gum, gap = _teeth(widths, u, e, seed, gum_at)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
-        c = c * (1 - 0.85 * gap[..., None]) + dark_gap * 0.85 * gap[..., None]
+        # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
+        corner = np.clip(1 - np.abs(v - edge) / OUTER / 0.12, 0, 1)[..., None] ** 2
+        shade = np.array(GAP, np.float32) * (1 - corner) + np.array(GAP_EDGE, np.float32) * corner
+        c = c * (1 - gap[..., None]) + shade * gap[..., None]
         c = c * lit
         colour[outer] = c[outer]
-        rough[outer] = (ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum)[outer]
+        # (Rough towards the back: the molars' smooth enamel, seen edge-on at the mouth's sides, mirrored the room as
+        # the grey walls of a lit box in the browsers, blind review B.)
+        back = _smoothstep(0.2, 0.5, u)
+        rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
         # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
         occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(0.15, 0.5, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
         deep[outer] = (0.92 * _smoothstep(0.2, 0.55, u))[outer]

@@ -31,10 +31,12 @@ __all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "skin_n
 
 NORMAL_SIZE = 1024
 ROUGH_SIZE = 512
-FORMAT = 2
-# Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1), in this order.
+FORMAT = 3
+# Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1), in this order. The
+# mouth's lining rough: wet and smooth (0.3), its walls mirrored the room as grey sides of a lit box in the
+# browsers (blind review B); a mouth's inside is in its own shadow, which no viewer casts.
 BODY = 0.6
-ROUGHNESS = {"face": 0.64, "flush": 0.7, "tzone": 0.5, "lips": 0.42, "mouth": 0.3, "brows": 0.85}
+ROUGHNESS = {"face": 0.64, "flush": 0.7, "tzone": 0.5, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
 # The skin's specular factor (KHR_materials_specular): a dielectric's reflectance of 4 % at normal incidence
 # times this, 2.8 %, skin's (its index of refraction is about 1.4, not glTF's default 1.5). The room's
 # reflection was half of what a deep tone showed, which read as lacquer.

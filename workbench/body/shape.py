@@ -41,7 +41,17 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
-from .details import EVERY_FACE, FACE_CONTROLS, FACE_DETAILS, FACE_VARIETY, REST_FACE, shape_details, sides, signed
+from .details import (
+    EVERY_FACE,
+    FACE_CONTROLS,
+    FACE_DETAILS,
+    FACE_VARIETY,
+    LIP_CAP,
+    REST_FACE,
+    shape_details,
+    sides,
+    signed,
+)
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -145,6 +155,9 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     controls = settings.get("face") or {}
     for name, (plus, minus) in FACE_CONTROLS.items():
         add(signed(plus, minus, float(controls.get(name, 0.0))))
+    for name, cap in LIP_CAP.items():
+        if name in out:
+            out[name] = min(out[name], cap)
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)
 
 

@@ -36,6 +36,8 @@ __all__ = ["Samples", "raster", "shade", "coverage", "resolve", "NO_LIMIT", "NO_
 NO_LIMIT = np.zeros(0, np.float32)
 NO_TEST = np.zeros(0, np.bool_)
 NO_TRI = np.zeros(0, np.int32)
+#: ``resolve`` lays blended surfaces over in display values, about linear light to this power's inverse (sRGB's).
+BLEND_GAMMA = 2.2
 
 
 @dataclass
@@ -570,6 +572,7 @@ def resolve(slot, rgb, gslot, grgb, galpha, g2slot, g2rgb, g2alpha):
     out = np.zeros((n, 4), np.float32)
     one = np.float32(1)
     inv = one / np.float32(K)
+    enc, dec = np.float32(1 / BLEND_GAMMA), np.float32(BLEND_GAMMA)
     for i in range(n):
         r = g_ = b = a = np.float32(0)
         for k in range(K):
@@ -578,6 +581,11 @@ def resolve(slot, rgb, gslot, grgb, galpha, g2slot, g2rgb, g2alpha):
                 cr, cg, cb, ca = rgb[s, 0], rgb[s, 1], rgb[s, 2], one
             else:
                 cr = cg = cb = ca = np.float32(0)
+            blended = g2slot[i, k] >= 0 or gslot[i, k] >= 0
+            if blended:
+                # laid over in display values, as a browser's canvas blends (three.js and model-viewer encode each
+                # fragment before blending): in linear light a brow's soft dark hairs over skin came out pale
+                cr, cg, cb = max(cr, np.float32(0)) ** enc, max(cg, np.float32(0)) ** enc, max(cb, np.float32(0)) ** enc
             for layer in range(2):
                 s = g2slot[i, k] if layer == 0 else gslot[i, k]
                 if s >= 0:
@@ -585,10 +593,13 @@ def resolve(slot, rgb, gslot, grgb, galpha, g2slot, g2rgb, g2alpha):
                     sr = g2rgb[s, 0] if layer == 0 else grgb[s, 0]
                     sg = g2rgb[s, 1] if layer == 0 else grgb[s, 1]
                     sb = g2rgb[s, 2] if layer == 0 else grgb[s, 2]
+                    sr, sg, sb = max(sr, np.float32(0)) ** enc, max(sg, np.float32(0)) ** enc, max(sb, np.float32(0)) ** enc
                     cr = sr * ga + cr * (one - ga)
                     cg = sg * ga + cg * (one - ga)
                     cb = sb * ga + cb * (one - ga)
                     ca = ga + ca * (one - ga)
+            if blended and ca > np.float32(0):     # (premultiplied: back to linear light as the straight colour)
+                cr, cg, cb = (cr / ca) ** dec * ca, (cg / ca) ** dec * ca, (cb / ca) ** dec * ca
             r += cr
             g_ += cg
             b += cb

@@ -96,6 +96,8 @@ SPLIT_SAMPLES = 200_000    # (a 512 px picture has 1 million samples)
 # A blended fragment whose alpha is below this draws nothing: it is dropped, so it hides no blended
 # surface behind it (a clear texel of a hair card over the scalp shell).
 BLEND_CUTOFF = 0.5 / 255
+# Blended materials whose alpha is the coverage of hairs (named so by workbench.gltf.avatar), never glass.
+COVERAGE = ("Eyebrows", "Eyelashes")
 # _opaque_triangles' blocks of texels.
 BLOCK = 8
 
@@ -357,9 +359,11 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
         lambda: (Samples.empty(B * K), _shading_tables(draws, V, lights, camera, size, ss)),
         lambda: (sure(mask_mat), sure(blend_mat), blended_layers()))
     tables["positions"] = pv.astype(np.float32)    # view space: normal maps' tangent frames
-    # (Glass: a blended surface of one alpha, a lens; not hair's wisps, whose alpha is their coverage.)
-    tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" and not d.material.anisotropy for d in draws]
-                                   or [False])
+    # (Glass: a blended surface of one alpha, a lens; not hair's wisps, the brows' or the lashes' hairs, whose
+    # alpha is their coverage: a browser scales their reflection by it, and a lens's whole reflection laid over a
+    # brow's soft edge drew it pale grey, paler than in the browsers.)
+    tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" and not d.material.anisotropy
+                                    and not d.material.name.startswith(COVERAGE) for d in draws] or [False])
     tables["mat_spec"] = np.array([d.material.specular for d in draws] or [1.0], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
