@@ -302,13 +302,10 @@ def _codes(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
             dictionaries.append(d)
         which.append(seen[same])
     joined = pa.concat_arrays(dictionaries) if len(dictionaries) > 1 else dictionaries[0]
-    if joined.null_count:  # a null among the values (not a lake's): Arrow's own unification
-        unified = column.unify_dictionaries()
-        return unified.chunk(0).dictionary, np.concatenate(
-            [_values(pa.chunked_array([c]), -1).astype(np.int32, copy=False) for c in unified.chunks])
     encoded = pc.dictionary_encode(joined)
-    # where each distinct dictionary's values went; a last -1 for the null rows' fill
-    to = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    # where each distinct dictionary's values went (a null value: a missing row, as Arrow reads one chunk); a last
+    # -1 for the null rows' fill
+    to = _values(pa.chunked_array([encoded.indices]), -1).astype(np.int32, copy=False)
     starts = np.cumsum([0] + [len(d) for d in dictionaries])
     maps = [np.append(to[a:b], np.int32(-1)) for a, b in zip(starts[:-1], starts[1:], strict=True)]
     codes = np.empty(len(column), dtype=np.int32)
