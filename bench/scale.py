@@ -52,7 +52,9 @@ table and code drawn again (the goal: within 1 s after the first answer, at 1M e
 With ``--repeats N`` (N > 1) each question runs N times on each side, in pairs (DuckDB and each
 Dask side; which goes first alternates from pair to pair), after one untimed run of each side (the
 same warm-up for both: the lake's files in the page cache); the figures are each side's median and
-the median of the pairs' ratios, with their range. On a shared machine a single run swings twofold.
+the median of the pairs' ratios, with their range. On a shared machine a single run swings twofold. Each run also
+reports the CPU time of its whole process (``time.process_time``, every thread) over the same timed part, and the
+median of the pairs' CPU ratios: on a loaded machine a run's wall time is mostly waiting for a core.
 
 Lakes made here are deleted at the end unless ``--keep``.
 """
@@ -179,14 +181,14 @@ def child_dask(lake: str, workers: int, plain: bool) -> dict:
     # millisecond in any order, so the event id is not needed
     cols = ["sessionId", "key", "timestamp"]
     with TreeSampler(os.getpid()) as mem:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         if plain:
             events = dd.read_parquet(lake, columns=cols)  # a plain dataset: no bucket promise, so a shuffle
         else:
             events = read_events(lake, columns=cols)
         f = funnel(sessionize(events, gap=GAP, client=client), STEPS, within=WITHIN, by="visit", client=client)
-        seconds = time.perf_counter() - t
-    out = {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "funnel": f["count"].tolist(),
+        seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
+    out = {"seconds": seconds, "cpu": cpu, "peak_rss_mb": mem.peak / 2**20, "funnel": f["count"].tolist(),
            "partitions": events.npartitions}
     _close(cluster, client)
     return out
@@ -202,7 +204,7 @@ def child_duckdb(lake: str, threads: int) -> dict:
     con = duckdb.connect()
     con.execute(f"SET threads = {int(threads)}")
     con.execute("SET preserve_insertion_order = false")
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     # 1. a visit starts at a session's first event and after a pause longer than the gap.
     #    Sessions are keyed by an integer (hash), as the Dask side works on integer codes;
     #    the running sum uses the default RANGE frame, so events with equal times share a
@@ -228,10 +230,10 @@ def child_duckdb(lake: str, threads: int) -> dict:
             WHERE e.t - c.t0 <= {within_ms}""")
     counts = [con.execute(f"SELECT count(*) FROM (SELECT DISTINCT sid, vn FROM c{j})").fetchone()[0]
               for j in range(len(STEPS))]
-    seconds = time.perf_counter() - t
+    seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     import resource
 
-    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    return {"seconds": seconds, "cpu": cpu, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "funnel": counts, "threads": threads}
 
 
@@ -242,7 +244,7 @@ def child_question(lake: str, workers: int, question: str) -> dict:
 
     cluster, client = _cluster(workers)
     with TreeSampler(os.getpid()) as mem:
-        t = time.perf_counter()
+        t, cpu = time.perf_counter(), time.process_time()
         if question == "retention":
             table = retention(read_events(lake, columns=["visitorId", "key", "timestamp"]), start_key="viewer_loaded",
                               by="visitorId", periods=RETENTION_DAYS, client=client)
@@ -251,9 +253,9 @@ def child_question(lake: str, workers: int, question: str) -> dict:
             top = paths(read_events(lake, columns=["sessionId", "key", "timestamp", "id"]), start="viewer_loaded",
                         steps=PATH_STEPS, by="sessionId", exclude=["heartbeat"], top=20, client=client)
             answer = [[p, int(c)] for p, c in zip(top["path"], top["count"], strict=True)]
-        seconds = time.perf_counter() - t
+        seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
     _close(cluster, client)
-    return {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "answer": answer}
+    return {"seconds": seconds, "cpu": cpu, "peak_rss_mb": mem.peak / 2**20, "answer": answer}
 
 
 def child_duckdb_question(lake: str, threads: int, question: str) -> dict:
@@ -265,7 +267,7 @@ def child_duckdb_question(lake: str, threads: int, question: str) -> dict:
     con = duckdb.connect()
     con.execute(f"SET threads = {int(threads)}")
     con.execute("SET preserve_insertion_order = false")
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     if question == "retention":
         rows = con.execute(f"""
             WITH e AS (SELECT hash(visitorId) AS vid, CAST(key AS VARCHAR) AS key, epoch_ms(timestamp) AS t
@@ -289,8 +291,8 @@ def child_duckdb_question(lake: str, threads: int, question: str) -> dict:
                   WHERE i BETWEEN i0 AND i0 + {PATH_STEPS - 1} GROUP BY sid)
             SELECT path, count(*) AS c FROM p GROUP BY 1 ORDER BY c DESC, path LIMIT 20""").fetchall()
         answer = [[p, int(c)] for p, c in rows]
-    seconds = time.perf_counter() - t
-    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
+    return {"seconds": seconds, "cpu": cpu, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "answer": answer}
 
 
@@ -305,9 +307,9 @@ def child_new(lake: str, workers: int, question: str) -> dict:
 
     cluster, client = _cluster(workers)
     with TreeSampler(os.getpid()) as mem:
-        seconds, answer = ours(lake, question, client)
+        seconds, cpu, answer = ours(lake, question, client)
     _close(cluster, client)
-    return {"seconds": seconds, "peak_rss_mb": mem.peak / 2**20, "answer": answer}
+    return {"seconds": seconds, "cpu": cpu, "peak_rss_mb": mem.peak / 2**20, "answer": answer}
 
 
 def child_duckdb_new(lake: str, threads: int, question: str) -> dict:
@@ -315,8 +317,8 @@ def child_duckdb_new(lake: str, threads: int, question: str) -> dict:
 
     from scale_new import duckdb_answer
 
-    seconds, answer = duckdb_answer(lake, question, threads)
-    return {"seconds": seconds, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    seconds, cpu, answer = duckdb_answer(lake, question, threads)
+    return {"seconds": seconds, "cpu": cpu, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "answer": answer}
 
 
@@ -429,7 +431,7 @@ def _repeated(lake: Path, n: int, questions: list[str], sides: dict[str, int], w
     for question in [q for q in ("retention", "paths", "funnel", *NEW) if q in questions]:
         for side, side_workers in sides.items():
             duck(question), ours(question, side_workers)          # the warm-up, untimed
-            d_s, o_s = [], []
+            d_s, o_s, d_c, o_c = [], [], [], []
             for k in range(repeats):
                 pair = [lambda question=question: duck(question),
                         lambda question=question, side_workers=side_workers: ours(question, side_workers)]
@@ -440,13 +442,21 @@ def _repeated(lake: Path, n: int, questions: list[str], sides: dict[str, int], w
                     raise SystemExit(f"Dask ({side}) and DuckDB disagree on {question}:\n{answer(o)}\n{answer(d)}")
                 d_s.append(d["seconds"])
                 o_s.append(o["seconds"])
+                d_c.append(d["cpu"])
+                o_c.append(o["cpu"])
             ratios = [o / d for o, d in zip(o_s, d_s, strict=True)]
+            # CPU seconds of each side's whole process (every thread) over the same timed part: on a machine shared
+            # with other jobs, wall time is mostly waiting for a core, CPU time what each side asked of it
+            cpu_ratios = [o / d for o, d in zip(o_c, d_c, strict=True)]
             print(f"  {question:9s} ({side:7s}) x{repeats}: ours median {statistics.median(o_s):7.2f} s, duckdb median "
                   f"{statistics.median(d_s):7.2f} s, ratio median {statistics.median(ratios):.2f} "
-                  f"(range {min(ratios):.2f} to {max(ratios):.2f}; goal <= 1.0)   answers agree: True"
+                  f"(range {min(ratios):.2f} to {max(ratios):.2f}; goal <= 1.0)   CPU ours {statistics.median(o_c):.2f} s,"
+                  f" duckdb {statistics.median(d_c):.2f} s, ratio median {statistics.median(cpu_ratios):.2f} "
+                  f"(range {min(cpu_ratios):.2f} to {max(cpu_ratios):.2f})   answers agree: True"
                   f"   runs ours {', '.join(f'{x:.2f}' for x in o_s)} | duckdb {', '.join(f'{x:.2f}' for x in d_s)}",
                   flush=True)
             row[f"{question}_{side}_ratio"] = statistics.median(ratios)
+            row[f"{question}_{side}_cpu_ratio"] = statistics.median(cpu_ratios)
     return row
 
 

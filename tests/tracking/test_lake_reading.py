@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from workbench.tracking import analysis as A
-from workbench.tracking.analysis.common import tie_order
+from workbench.tracking.analysis.common import stable_order, tie_order
 from workbench.tracking.analysis.dispatch import columns_of
 from workbench.tracking.lake import LakeWriter, promises_unique_ids, read_events, write_synth_lake
 from workbench.tracking.schema import from_records
@@ -124,3 +124,17 @@ def test_tie_order_puts_events_of_one_millisecond_in_id_order(tied):
     t = np.repeat(np.arange(2), tied // 2)
     order = tie_order(g, t, np.arange(tied), frame)
     assert order.tolist() == sorted(range(tied), key=lambda i: (t[i], ids[i]))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_stable_order_is_lexsorts_permutation(seed):
+    # packed into one key and sorted by numpy's default sort, runs of equal keys mended; in time order already, the
+    # position packed instead: the same permutation as np.lexsort's stable one in every case
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 5_000))
+    major = rng.integers(-3, int(rng.integers(1, 300)), n)
+    minor = rng.integers(-2, int(rng.integers(1, 40)), n) * (10**15 if seed % 3 == 0 else 1)
+    for m in (minor, np.sort(minor)):
+        assert (stable_order(major, m) == np.lexsort((m, major))).all()
+    wide = np.array([0, 2**62, 0, 5]), np.array([3, 1, 3, 2**62])  # too wide to pack: lexsort itself
+    assert (stable_order(*wide) == np.lexsort(wide[::-1])).all()

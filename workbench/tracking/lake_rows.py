@@ -246,11 +246,11 @@ def _earliest(column: pa.ChunkedArray, t: np.ndarray, ok) -> np.ndarray:
 
 
 def frame_of(table: pa.Table, unique: bool = False):
-    """``table.to_pandas()``, the same frame, with each dictionary column made a categorical from the table's unified
-    dictionary and its indices: pyarrow's own conversion of a visitor column of 73,000 values took four times as long.
-    ``unique``: the caller knows each chunk's dictionary holds no value twice (a workbench lake's, made by
-    ``pyarrow.compute.dictionary_encode``), so pandas need not check it (hashing 73,000 visitor ids again took a
-    third of the conversion).
+    """``table.to_pandas()``, the same frame, with each dictionary column made a categorical from one dictionary of
+    its chunks' values (:func:`_codes`) and their indices: pyarrow's own conversion of a visitor column of 73,000
+    values took four times as long. ``unique``: the caller knows each chunk's dictionary holds no value twice (a
+    workbench lake's, made by ``pyarrow.compute.dictionary_encode``), so pandas need not check the categories
+    (hashing 73,000 visitor ids again took a third of the conversion).
 
     >>> t = pa.table({"k": pa.chunked_array([pa.array(["a", None]).dictionary_encode(),
     ...                                      pa.array(["b", "a"]).dictionary_encode()])})
@@ -259,16 +259,59 @@ def frame_of(table: pa.Table, unique: bool = False):
     """
     import pandas as pd
 
-    table = table.unify_dictionaries()
     out = {}
     for name, column in zip(table.column_names, table.columns, strict=True):
         if not pa.types.is_dictionary(column.type) or not column.num_chunks:
             out[name] = column.to_pandas()
             continue
-        codes = np.concatenate([_values(pa.chunked_array([c]), -1).astype(np.int32, copy=False)
-                                for c in column.chunks])
-        categories = pd.Index(column.chunk(0).dictionary.to_pandas())
+        values, codes = _codes(column)
+        categories = pd.Index(values.to_pandas())
         fast = getattr(pd.CategoricalDtype, "_from_fastpath", None) if unique else None
         dtype = fast(categories, ordered=False) if fast else pd.CategoricalDtype(categories, ordered=False)
-        out[name] = pd.Categorical.from_codes(codes, dtype=dtype, validate=False)  # Arrow's indices are in range
+        out[name] = pd.Categorical.from_codes(codes, dtype=dtype, validate=False)  # the indices are in range
     return pd.DataFrame(out, columns=table.column_names, copy=False)
+
+
+def _codes(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
+    """A dictionary column's values, each once, in the order ``ChunkedArray.unify_dictionaries`` gives (first seen,
+    chunk after chunk), and every row's index into them (int32, -1 for a null).
+
+    The chunks of one file share its dictionary (the batches a scan reads of it, the rows picked of each): each
+    distinct dictionary is hashed once, not once per chunk (Arrow's unification hashed the 10M lake's 35 day
+    files' visitor ids once for each of their 105 chunks, as long as reading the files).
+
+    >>> d = pa.array(["x", "y"])
+    >>> column = pa.chunked_array([pa.DictionaryArray.from_arrays(pa.array([1, None]), d),
+    ...                            pa.DictionaryArray.from_arrays(pa.array([0, 1]), d),
+    ...                            pa.DictionaryArray.from_arrays(pa.array([0]), pa.array(["z", "x"]))])
+    >>> values, codes = _codes(column)
+    >>> values.to_pylist(), codes.tolist()
+    (['x', 'y', 'z'], [1, -1, 0, 1, 2])
+    >>> values.equals(column.unify_dictionaries().chunk(0).dictionary)
+    True
+    """
+    import pyarrow.compute as pc
+
+    seen: dict[tuple, int] = {}
+    dictionaries, which = [], []
+    for chunk in column.chunks:
+        d = chunk.dictionary
+        same = (d.offset, len(d), *(b.address if b is not None else 0 for b in d.buffers()))
+        if same not in seen:
+            seen[same] = len(dictionaries)
+            dictionaries.append(d)
+        which.append(seen[same])
+    joined = pa.concat_arrays(dictionaries) if len(dictionaries) > 1 else dictionaries[0]
+    encoded = pc.dictionary_encode(joined)
+    # where each distinct dictionary's values went (a null value: a missing row, as Arrow reads one chunk); a last
+    # -1 for the null rows' fill
+    to = _values(pa.chunked_array([encoded.indices]), -1).astype(np.int32, copy=False)
+    starts = np.cumsum([0] + [len(d) for d in dictionaries])
+    maps = [np.append(to[a:b], np.int32(-1)) for a, b in zip(starts[:-1], starts[1:], strict=True)]
+    codes = np.empty(len(column), dtype=np.int32)
+    at = 0
+    for chunk, k in zip(column.chunks, which, strict=True):
+        n = len(chunk)
+        np.take(maps[k], _values(pa.chunked_array([chunk]), len(maps[k]) - 1), out=codes[at:at + n])
+        at += n
+    return encoded.dictionary, codes

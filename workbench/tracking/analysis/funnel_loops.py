@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .common import stable_order
 from .times import NAT
 
 ORDERS = ("ordered", "strict", "any")
@@ -61,7 +62,7 @@ class Chains:
 def _sorted(g_all: np.ndarray, k_all: np.ndarray, t_all: np.ndarray, rows: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The rows ordered by (group, time), ties in input order, with each run's first and last position."""
-    order = rows[np.lexsort((t_all[rows], g_all[rows]))]
+    order = rows[stable_order(g_all[rows], t_all[rows])]
     g, t, k = g_all[order], t_all[order], k_all[order]
     n = len(order)
     pos = np.arange(n)

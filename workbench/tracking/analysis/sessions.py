@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .common import check_columns, codes, first_events, payload_field
+from .common import check_columns, codes, first_events, payload_field, stable_order
 from .dispatch import as_dicts, by_group, columns_of, field_columns, pandas_or_dask, remember
 from .times import duration, ns
 
@@ -81,8 +81,8 @@ def sessionize(df: pd.DataFrame, gap: str | pd.Timedelta = "30min", by: str = "s
     group_codes, uniques = codes(out[by])
     valid = (group_codes >= 0) & (t != np.iinfo(np.int64).min)
     rows = np.flatnonzero(valid)
-    # 1. order by (group, time); lexsort is stable, so ties keep input order
-    order = rows[np.lexsort((t[rows], group_codes[rows]))]
+    # 1. order by (group, time), ties in input order
+    order = rows[stable_order(group_codes[rows], t[rows])]
     c, ts = group_codes[order], t[order]
     # 2. a visit starts at a new group or after a pause longer than gap
     new_group = np.empty(len(order), dtype=bool)
