@@ -293,7 +293,8 @@ def _codes(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     import pyarrow.compute as pc
 
     seen: dict[tuple, int] = {}
-    dictionaries, which = [], []
+    dictionaries: list[pa.Array] = []
+    which: list[int] = []
     for chunk in column.chunks:
         d = chunk.dictionary
         same = (d.offset, len(d), *(b.address if b is not None else 0 for b in d.buffers()))
