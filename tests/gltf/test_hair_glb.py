@@ -101,6 +101,9 @@ def test_lashes_are_thin_dark_cards_of_their_own_colour():
     assert a[drawn][:, :3].mean() < 40                   # dark
 
 
+# slow: an avatar per style and option through the Node validator; the quick loop validates one avatar over HTTP
+# (tests/service/test_models_and_previews_http.py::test_validator_clean_over_http).
+@pytest.mark.slow
 @pytest.mark.skipif(not validator_available(), reason="the gltf-validator npm package is missing "
                     "(shared/tools/validate-glb installs it)")
 def test_every_style_and_option_validates():
