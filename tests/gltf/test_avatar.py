@@ -280,6 +280,9 @@ def test_animations_named_and_on_own_skeleton():
     assert peaks[0] / peaks[1] > 1.25
 
 
+# slow: 24 avatars; the quick loop keeps test_deterministic_bytes (webp, a merged mesh, an atlas and every clip at
+# LOD 1) and the atlas tests above.
+@pytest.mark.slow
 def test_every_option_combination_builds():
     for fmt in (None, "png", "webp"):
         for merge in (False, True):

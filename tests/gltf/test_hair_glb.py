@@ -120,6 +120,9 @@ def test_every_style_and_option_validates():
     assert not bad, bad[:3]
 
 
+# slow: 24 avatars; the quick loop keeps the same bytes of one avatar with every option in
+# tests/gltf/test_avatar.py::test_deterministic_bytes.
+@pytest.mark.slow
 def test_same_settings_same_bytes():
     for style in STYLES:
         for lod in (0, 2):
