@@ -380,6 +380,8 @@ def test_five_fingers_skinned_to_their_joints():
         assert after < 0.8 * before, f
 
 
+# slow: every combination at LOD 0; the quick loop keeps tests/gltf/test_avatar.py::test_triangle_budget_and_lod_ratios
+@pytest.mark.slow
 def test_lod0_stays_within_its_triangle_budget_for_every_combination():
     """The MakeHuman body, its face meshes, the hair's cards, the clothes and glasses stay within LOD 0's
     budget for every gender, body shape, hair style and kind of glasses, in the default outfit and the largest
