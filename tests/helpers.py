@@ -124,6 +124,21 @@ def busy_cpu():
             p.wait()
 
 
+def cli_in_process(capsys, *args: str) -> subprocess.CompletedProcess:
+    """``workbench ARGS`` by the command's own ``main`` in this process, as its console script calls it: what it
+    prints and its status, without a new interpreter (a second or more of CPU each) for a command refused before
+    any work starts (a usage error, a value out of range, --version). Tests of the command's own process run it."""
+    from workbench.cli import main
+
+    capsys.readouterr()
+    try:
+        status = main(list(args))
+    except SystemExit as e:  # argparse's own errors, --version
+        status = e.code
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["workbench", *args], status, out, err)
+
+
 # The widget of notebook 01's ModelExplorer, reduced: an Output cleared and filled while its own cell runs (the
 # cell that stalled nbclient, issue 29).
 EXPLORER = '''

@@ -24,8 +24,9 @@ DEEPEST = 0.012
 LONG_SHARE = 0.005
 
 
-@pytest.mark.parametrize("gender,shape", [("feminine", "average"), ("masculine", "athletic")])
-@pytest.mark.parametrize("style", STYLES)
+# The quick loop keeps one style on one body (short, feminine); every other pair is slow.
+@pytest.mark.parametrize("gender,shape", [("feminine", "average"), pytest.param("masculine", "athletic", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("style", [pytest.param(s, marks=() if s == "short" else pytest.mark.slow) for s in STYLES])
 def test_every_clip_plays_with_the_hair_outside_the_body(style, gender, shape):
     s = normalize_avatar_settings({"gender": gender, "bodyShape": shape, "hair": {"style": style}})
     model = Model(build_avatar(s, ModelOptions(animations=ANIMATIONS)), max_texture=1)

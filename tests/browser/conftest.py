@@ -183,6 +183,35 @@ def save_artifact(tmp_path: Path, name: str, png: bytes) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def notebook_apps(tmp_path_factory):
+    """``notebook_apps(app)``: the session's JupyterLab (``"lab"``) or Notebook 7 (``"notebook"``), started when
+    a module first asks for it and stopped at the session's end (``jupyter_lab``). A server starts in seconds of
+    CPU; one per app and worker serves every module, each in a folder of its own
+    (``viewer_page.notebook_server``), its kernels shut down when the module ends."""
+    with contextlib.ExitStack() as stack:
+        started: dict[str, dict] = {}
+
+        def get(app: str) -> dict:
+            if app not in started:
+                work = tmp_path_factory.mktemp(f"jupyter-{app}")
+                (work / "notebooks").mkdir()
+                started[app] = stack.enter_context(jupyter_lab(work, work / "notebooks", app=app))
+            return started[app]
+
+        yield get
+
+
+def shut_kernels(server: dict, folder: str) -> None:
+    """Shut down the kernels of the notebooks the server has open under ``folder`` (relative to its root): a
+    module's kernels end with it, as they did when each module had its own server."""
+    headers = {"Authorization": f"token {server['token']}"}
+    with contextlib.suppress(httpx.HTTPError):
+        for session in httpx.get(f"{server['url']}/api/sessions", headers=headers, timeout=30).json():
+            if session.get("path", "").startswith(folder + "/"):
+                httpx.delete(f"{server['url']}/api/sessions/{session['id']}", headers=headers, timeout=60)
+
+
 @contextlib.contextmanager
 def jupyter_lab(work: Path, root: Path, app: str = "lab"):
     """``jupyter lab`` (or Notebook 7, ``app="notebook"``) headless on a free loopback port with token

@@ -114,8 +114,8 @@ return all.length === 1 && all[0].wbViewer !== last && all[0].dataset.ready === 
 
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
-def page(request, tmp_path_factory):
-    with notebook_server(tmp_path_factory, request.param, "close.ipynb", CELLS) as server, \
+def page(request, notebook_apps):
+    with notebook_server(notebook_apps, request.param, "close.ipynb", CELLS) as server, \
             notebook_browser(server, "close.ipynb", run_all=False, performance_log=True,
                              extra_args=("--js-flags=--expose-gc",)) as browser:
         # Counting contexts from the page's first script on: the notebook loaded again.

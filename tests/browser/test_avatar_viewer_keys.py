@@ -63,8 +63,8 @@ return [cells, (() => {%s})()];""" % NOTEBOOK_STATE
 
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
-def page(request, tmp_path_factory):
-    with notebook_server(tmp_path_factory, request.param, "keys.ipynb", CELLS) as server, \
+def page(request, notebook_apps):
+    with notebook_server(notebook_apps, request.param, "keys.ipynb", CELLS) as server, \
             notebook_browser(server, "keys.ipynb") as browser:
         until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0 && d.clip === 'walk'", "the avatar drawn", 180)
         until(browser, 1, "d.ready === '1' && d.frameId", "the kernel-frame viewer", 120)

@@ -23,7 +23,16 @@ from urllib.parse import urlsplit
 import pytest
 
 from .conftest import save_artifact, start_chrome, wait
-from .viewer_page import canvas_pixels, changed, kernel, notebook_cells, notebook_server, poll_kernel, until
+from .viewer_page import (
+    canvas_pixels,
+    changed,
+    kernel,
+    notebook_cells,
+    notebook_server,
+    notebook_url,
+    poll_kernel,
+    until,
+)
 
 DRAG_PX = 80
 # An element wholly inside the window (arguments[0]): where a scroll put it, before a picture is taken of it.
@@ -46,10 +55,10 @@ pair = AvatarViewer.compare("arkit.glb", "arkit.glb", labels=("left side", "righ
 pair"""
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
-def app(request, tmp_path_factory):
+def app(request, notebook_apps):
     from helpers import arkit_glb
 
-    with notebook_server(tmp_path_factory, request.param, "viewer.ipynb", [AVATAR_CELL, MORPH_CELL, COMPARE_CELL],
+    with notebook_server(notebook_apps, request.param, "viewer.ipynb", [AVATAR_CELL, MORPH_CELL, COMPARE_CELL],
                          files={"arkit.glb": arkit_glb()}) as server:
         yield server
 
@@ -75,8 +84,7 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     browser, name = logged_browser, app["app"]
     browser.get("about:blank")
     browser.get_log("performance")  # Chromium's own start page: not the notebook's traffic
-    path = "lab/tree" if name == "lab" else "notebooks"
-    browser.get(f"{app['url']}/{path}/viewer.ipynb?token={app['token']}")
+    browser.get(notebook_url(app, "viewer.ipynb"))
     wait(browser, "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
                   "return nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel"
                   " && nb.sessionContext.session.kernel.status === 'idle';", 120, "the notebook's kernel")

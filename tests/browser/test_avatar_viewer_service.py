@@ -52,8 +52,8 @@ step();"""
 
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
-def page(request, tmp_path_factory):
-    with notebook_server(tmp_path_factory, request.param, "view.ipynb", [CELL]) as server, \
+def page(request, notebook_apps):
+    with notebook_server(notebook_apps, request.param, "view.ipynb", [CELL]) as server, \
             notebook_browser(server, "view.ipynb") as browser:
         until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0 && d.clip === ''", "model.view()'s first frame", 300)
         browser.execute_script("document.querySelector('.wb-avatar-viewer canvas').scrollIntoView({block: 'center'})")

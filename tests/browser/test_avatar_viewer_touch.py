@@ -17,15 +17,12 @@ from __future__ import annotations
 import base64
 import io
 
-import nbformat
 import numpy as np
 import pytest
 from PIL import Image
 
-from workbench.widgets.viewer import bundle_path
-
-from .conftest import jupyter_lab, save_artifact, start_chrome, wait
-from .viewer_page import canvas_pixels, changed, poll_kernel, until
+from .conftest import save_artifact, wait
+from .viewer_page import canvas_pixels, changed, notebook_browser, notebook_server, poll_kernel, until
 
 CELL = """\
 from workbench.gltf import build_avatar
@@ -39,23 +36,9 @@ viewer"""
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
-    if bundle_path() is None:
-        pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
-    work = tmp_path_factory.mktemp("viewer-touch")
-    root = work / "notebooks"
-    root.mkdir()
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, root / "touch.ipynb")
-    with jupyter_lab(work, root) as server, start_chrome(work / "profile") as browser:
-        browser.set_window_size(1280, 1000)
-        browser.set_script_timeout(120)
-        browser.get(f"{server['url']}/lab/tree/touch.ipynb?token={server['token']}")
-        wait(browser, "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
-                      "return nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel"
-                      " && nb.sessionContext.session.kernel.status === 'idle';", 120, "the notebook's kernel")
-        browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+def page(notebook_apps):
+    with notebook_server(notebook_apps, "lab", "touch.ipynb", [CELL]) as server, \
+            notebook_browser(server, "touch.ipynb") as browser:
         until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0", "the avatar's first WebGL frame", 180)
         browser.execute_script("document.querySelector('.wb-avatar-viewer canvas').scrollIntoView({block: 'center'})")
         yield browser

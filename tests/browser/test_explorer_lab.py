@@ -8,10 +8,12 @@ Screenshots go under the test's tmp folder (and to ``$WORKBENCH_BROWSER_ARTIFACT
 from __future__ import annotations
 
 import base64
+import tempfile
+from pathlib import Path
 
 import pytest
 
-from .conftest import jupyter_lab, save_artifact, start_chrome, wait
+from .conftest import save_artifact, shut_kernels, start_chrome, wait
 from .viewer_page import kernel, notebook_cells, open_notebook, write_notebook
 
 pytestmark = pytest.mark.slow
@@ -28,13 +30,14 @@ CHART = ("const i = document.querySelector('.wb-explorer .wb-explorer-chart');"
 
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
-def app(request, tmp_path_factory):
-    work = tmp_path_factory.mktemp(f"explorer-{request.param}")
-    root = work / "notebooks"
-    root.mkdir()
-    write_notebook(root, "explore.ipynb", [CELL, "1 + 1"])
-    with jupyter_lab(work, root, app=request.param) as server:
-        yield server
+def app(request, notebook_apps):
+    server = notebook_apps(request.param)
+    folder = Path(tempfile.mkdtemp(prefix="explore-", dir=server["root"]))
+    write_notebook(folder, "explore.ipynb", [CELL, "1 + 1"])
+    try:
+        yield {**server, "root": folder, "dir": folder.name}
+    finally:
+        shut_kernels(server, folder.name)
 
 
 def chart_after(browser, revision: int, what: str, question: str | None = None) -> dict:

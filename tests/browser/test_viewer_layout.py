@@ -56,8 +56,8 @@ IN_WINDOW = "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 &
 
 
 @pytest.fixture(scope="module", params=["lab", "notebook"])
-def page(request, tmp_path_factory):
-    with notebook_server(tmp_path_factory, request.param, "layout.ipynb", CELLS) as server, \
+def page(request, notebook_apps):
+    with notebook_server(notebook_apps, request.param, "layout.ipynb", CELLS) as server, \
             notebook_browser(server, "layout.ipynb") as browser:
         until(browser, 0, "d.ready === '1' && parseInt(d.morphTargets) > 50", "the avatar with its face shapes", 240)
         until(browser, 2, "d.ready === '1' && parseInt(d.frames) > 0", "the comparison's right view", 240)

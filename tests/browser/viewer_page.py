@@ -9,6 +9,7 @@ import base64
 import contextlib
 import io
 import json
+import tempfile
 import time
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from PIL import Image
 
 from workbench.widgets.frontend import bundle_path
 
-from .conftest import jupyter_lab, run_async, start_chrome, wait
+from .conftest import run_async, shut_kernels, start_chrome, wait
 
 # The viewers' state as the page shows it.
 VIEWERS = "return Array.from(document.querySelectorAll('.wb-avatar-viewer')).map(v => ({...v.dataset}));"
@@ -36,26 +37,37 @@ def write_notebook(root, name: str, cells: list[str]) -> None:
 
 
 @contextlib.contextmanager
-def notebook_server(tmp_path_factory, app: str, name: str, cells: list[str], files: dict | None = None):
-    """JupyterLab (``app="lab"``) or Notebook 7 (``"notebook"``) serving the notebook ``name`` of ``cells``
-    and ``files`` ({name: bytes}) beside it; yields the server (conftest.jupyter_lab). Skips where the
-    viewer's bundle is not built."""
+def notebook_server(notebook_apps, app: str, name: str, cells: list[str], files: dict | None = None):
+    """The session's JupyterLab (``app="lab"``) or Notebook 7 (``"notebook"``, conftest.notebook_apps) serving
+    the notebook ``name`` of ``cells`` and ``files`` ({name: bytes}) beside it, in a folder of the caller's own;
+    yields the server with ``root`` that folder and ``dir`` its path in the server (``notebook_url``). The
+    notebook's kernels are shut down on leaving. Skips where the viewer's bundle is not built."""
     if bundle_path() is None:
         pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build, or pip install -e .)")
-    work = tmp_path_factory.mktemp(f"{Path(name).stem}-{app}")
-    root = work / "notebooks"
-    root.mkdir()
+    server = notebook_apps(app)
+    folder = Path(tempfile.mkdtemp(prefix=f"{Path(name).stem}-", dir=server["root"]))
     for file, data in (files or {}).items():
-        (root / file).write_bytes(data)
-    write_notebook(root, name, cells)
-    with jupyter_lab(work, root, app=app) as server:
-        yield server
+        (folder / file).write_bytes(data)
+    write_notebook(folder, name, cells)
+    try:
+        yield {**server, "root": folder, "dir": folder.name}
+    finally:
+        shut_kernels(server, folder.name)
+
+
+def notebook_url(server: dict, name: str) -> str:
+    """The page of notebook ``name`` of a ``notebook_server`` folder (or of a server's root) in its app. In
+    JupyterLab a workspace of the folder's own: a workspace restores the notebooks an earlier module left open."""
+    where = f"{server['dir']}/{name}" if server.get("dir") else name
+    path = (f"lab/workspaces/{server['dir']}/tree" if server.get("dir") else "lab/tree") if server["app"] == "lab" else "notebooks"
+    return f"{server['url']}/{path}/{where}?token={server['token']}"
 
 
 @contextlib.contextmanager
 def notebook_browser(server: dict, name: str, run_all: bool = True, **chrome):
     """A Chromium of its own (``chrome``: start_chrome's options) with the notebook open, its cells run."""
-    with start_chrome(Path(server["root"]).parent / "profile", **chrome) as browser:
+    folder = Path(server["root"])  # a profile beside the server's root, not in it
+    with start_chrome(folder.parent.parent / f"profile-{folder.name}", **chrome) as browser:
         browser.set_window_size(1280, 1000)
         browser.set_script_timeout(180)
         open_notebook(browser, server, name, run_all=run_all)
@@ -64,8 +76,7 @@ def notebook_browser(server: dict, name: str, run_all: bool = True, **chrome):
 
 def open_notebook(browser, server: dict, name: str, run_all: bool = True) -> None:
     """Open ``name`` in the server's app (JupyterLab or Notebook 7), wait for its kernel, run every cell."""
-    path = "lab/tree" if server["app"] == "lab" else "notebooks"
-    browser.get(f"{server['url']}/{path}/{name}?token={server['token']}")
+    browser.get(notebook_url(server, name))
     wait(browser, KERNEL_IDLE, 120, "the notebook's kernel")
     if run_all:
         browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")

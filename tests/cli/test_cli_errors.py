@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from conftest import ROOT, free_port
+from helpers import cli_in_process
 
 from workbench.cli import build_parser
 
@@ -36,9 +37,9 @@ MISTAKES = [
 
 
 @pytest.mark.parametrize("args,words", MISTAKES, ids=[" ".join(a[:2]) + f"-{i}" for i, (a, _) in enumerate(MISTAKES)])
-def test_each_mistake_is_one_or_two_lines_and_no_traceback(tmp_path, args, words):
+def test_each_mistake_is_one_or_two_lines_and_no_traceback(tmp_path, capsys, args, words):
     port = free_port()  # nothing listens there
-    out = run(*[a.format(tmp=tmp_path, port=port) for a in args])
+    out = cli_in_process(capsys, *[a.format(tmp=tmp_path, port=port) for a in args])
     text = out.stderr.strip()
     assert out.returncode != 0, out
     assert "Traceback" not in out.stderr + out.stdout, out.stderr
@@ -56,8 +57,8 @@ def test_token_create_with_init_makes_the_folder(tmp_path):
     assert again.returncode == 0, again
 
 
-def test_version():
-    out = run("--version")
+def test_version(capsys):
+    out = cli_in_process(capsys, "--version")
     assert out.returncode == 0 and out.stdout.startswith("workbench ") and out.stdout.split()[1][0].isdigit()
 
 

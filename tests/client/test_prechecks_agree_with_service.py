@@ -174,6 +174,7 @@ def download_agrees(server: ServerProcess, operation: str, suffix: str, options:
           accepted_statuses={404})
 
 
+@pytest.mark.slow  # a hundred requests each; the quick loop keeps the preview options' and the examples below
 @SETTINGS
 @hypothesis.given(options=MODEL_OPTIONS)
 def test_model_options_agree(prop_server, options):
@@ -186,6 +187,7 @@ def test_preview_options_agree(prop_server, options):
     download_agrees(prop_server, "preview", "png", options)
 
 
+@pytest.mark.slow  # a hundred requests each; the quick loop keeps the preview options' and the examples below
 @SETTINGS
 @hypothesis.given(gender=text_like(*opts.GENDERS), name=text_like("walk", "strafe_left", "dance"))
 def test_animation_paths_agree(prop_server, gender, name):
@@ -199,6 +201,7 @@ def test_animation_paths_agree(prop_server, gender, name):
           accepted_statuses={200})
 
 
+@pytest.mark.slow  # a hundred requests each; the quick loop keeps the preview options' and the examples below
 @SETTINGS
 @hypothesis.given(settings=AVATAR_SETTINGS)
 def test_avatar_settings_agree(prop_server, settings):
@@ -219,6 +222,7 @@ def cancelled_space(prop_server):
     return sid
 
 
+@pytest.mark.slow  # a hundred requests each; the quick loop keeps the preview options' and the examples below
 @SETTINGS
 @hypothesis.given(success=st.booleans(), message=st.one_of(st.text(max_size=20), st.text(min_size=995, max_size=1005), st.none()))
 def test_finish_upload_fields_agree(prop_server, cancelled_space, success, message):
@@ -240,6 +244,7 @@ EVENTS = st.one_of(st.lists(st.fixed_dictionaries({"key": st.sampled_from(["hear
                    st.text(max_size=3), st.none(), st.integers(), st.dictionaries(st.text(max_size=2), st.integers(), max_size=1))
 
 
+@pytest.mark.slow  # a hundred requests each; the quick loop keeps the preview options' and the examples below
 @SETTINGS
 @hypothesis.given(session_id=st.one_of(st.text(max_size=130), st.text(min_size=126, max_size=130), st.integers(), st.none()),
                   events=EVENTS)

@@ -163,7 +163,7 @@ def test_merge_mesh_one_node_one_primitive_per_material():
         assert sorted(p["material"] for p in prims) == list(range(materials))
 
 
-@pytest.mark.parametrize("size", [64, 512, 2048])
+@pytest.mark.parametrize("size", [64, 512, pytest.param(2048, marks=pytest.mark.slow)])  # the quick loop keeps 64 and 512
 def test_atlas_packs_opaque_and_transparent_separately(size):
     # The default has hair (its cards alpha-tested, MASK, and its fringe blended: two materials on the
     # transparent atlas, which the lashes, brows and glasses join); every atlas also has the detail maps (the
@@ -280,6 +280,9 @@ def test_animations_named_and_on_own_skeleton():
     assert peaks[0] / peaks[1] > 1.25
 
 
+# slow: 24 avatars; the quick loop keeps test_deterministic_bytes (webp, a merged mesh, an atlas and every clip at
+# LOD 1) and the atlas tests above.
+@pytest.mark.slow
 def test_every_option_combination_builds():
     for fmt in (None, "png", "webp"):
         for merge in (False, True):

@@ -101,6 +101,9 @@ def test_lashes_are_thin_dark_cards_of_their_own_colour():
     assert a[drawn][:, :3].mean() < 40                   # dark
 
 
+# slow: an avatar per style and option through the Node validator; the quick loop validates one avatar over HTTP
+# (tests/service/test_models_and_previews_http.py::test_validator_clean_over_http).
+@pytest.mark.slow
 @pytest.mark.skipif(not validator_available(), reason="the gltf-validator npm package is missing "
                     "(shared/tools/validate-glb installs it)")
 def test_every_style_and_option_validates():
@@ -117,6 +120,9 @@ def test_every_style_and_option_validates():
     assert not bad, bad[:3]
 
 
+# slow: 24 avatars; the quick loop keeps the same bytes of one avatar with every option in
+# tests/gltf/test_avatar.py::test_deterministic_bytes.
+@pytest.mark.slow
 def test_same_settings_same_bytes():
     for style in STYLES:
         for lod in (0, 2):

@@ -35,6 +35,9 @@ def cases():
                                                                         "shoeStyle": SHOE_STYLES[n]}}, options
 
 
+# slow: an avatar per cut through the Node validator; the quick loop validates the default clothes over HTTP
+# (tests/service/test_models_and_previews_http.py::test_validator_clean_over_http).
+@pytest.mark.slow
 @pytest.mark.skipif(not validator_available(), reason="node or the gltf-validator npm package is missing: run "
                     "shared/tools/validate-glb once")
 def test_every_cut_of_clothes_validates_without_errors_or_warnings():

@@ -55,6 +55,9 @@ MATRIX = [
 ]
 
 
+# slow: every avatar and library clip through the Node validator; the quick loop validates one avatar over HTTP
+# (tests/service/test_models_and_previews_http.py::test_validator_clean_over_http) and a broken file below.
+@pytest.mark.slow
 @needs_validator
 def test_avatars_and_library_have_no_validator_errors():
     files = [build_avatar(normalize_avatar_settings(AVATARS[a]), o) for a, o in MATRIX]

@@ -12,6 +12,7 @@ import sys
 import httpx
 import pytest
 from conftest import DATA, ROOT, free_port
+from helpers import cli_in_process
 
 
 def run_cli(*args, timeout=120, **env):
@@ -40,10 +41,10 @@ def test_analyze_with_a_bad_or_dead_scheduler(address, words):
     assert words in short_failure(done, 2)
 
 
-def test_analyze_names_the_file_and_line_that_is_not_json_lines(tmp_path):
+def test_analyze_names_the_file_and_line_that_is_not_json_lines(tmp_path, capsys):
     bad = tmp_path / "events.jsonl"
     bad.write_text('{"sessionId": "s", "key": "heartbeat", "timestamp": 1790000000000}\n[1, 2]\n')
-    err = short_failure(run_cli("analyze", str(bad), "--scheduler", "threads"), 2)
+    err = short_failure(cli_in_process(capsys, "analyze", str(bad), "--scheduler", "threads"), 2)
     assert f"{bad}: line 2 is not a JSON object" in err and "Expecting" not in err
 
 
@@ -57,8 +58,9 @@ def test_a_corrupt_database_is_named_not_called_a_bug(tmp_path):
 @pytest.mark.parametrize("option, value", [("--read-timeout", "0"), ("--read-timeout", "nan"), ("--read-timeout", "inf"),
                                            ("--body-timeout", "-1"), ("--keep-alive-timeout", "nan"),
                                            ("--max-connections", "0"), ("--max-connections", "-5")])
-def test_serve_refuses_limits_that_make_no_sense(tmp_path, option, value):
-    err = short_failure(run_cli("serve", "--port", "0", "--data-dir", str(tmp_path / "d"), option, value, timeout=60), 2)
+def test_serve_refuses_limits_that_make_no_sense(tmp_path, capsys, option, value):
+    # in process: refused before anything starts (a server started by mistake would hang the test until its timeout)
+    err = short_failure(cli_in_process(capsys, "serve", "--port", "0", "--data-dir", str(tmp_path / "d"), option, value), 2)
     assert option in err
     assert not (tmp_path / "d").exists()  # refused before anything was made
 

@@ -274,7 +274,8 @@ def _clip(name, glb):
 # Slow by nature (about 30 s: 18 clips x 6 frames x 2 avatars, each posed whole at LOD 0):
 # the extremes only, the slimmest feminine and the heaviest masculine build, whose hems and
 # waists differ most; every build passed the same check at 7 frames per clip when written.
-@pytest.mark.parametrize("name", ANIMATIONS)
+# The quick loop keeps the idle clip; the others are slow.
+@pytest.mark.parametrize("name", [pytest.param(a, marks=() if a == "idle" else pytest.mark.slow) for a in ANIMATIONS])
 def test_no_trousers_through_the_shirt_in_any_clip(name):
     from workbench.gltf.clips import DURATIONS
     times = DURATIONS[name] * np.arange(6) / 6
@@ -379,6 +380,8 @@ def test_five_fingers_skinned_to_their_joints():
         assert after < 0.8 * before, f
 
 
+# slow: every combination at LOD 0; the quick loop keeps tests/gltf/test_avatar.py::test_triangle_budget_and_lod_ratios
+@pytest.mark.slow
 def test_lod0_stays_within_its_triangle_budget_for_every_combination():
     """The MakeHuman body, its face meshes, the hair's cards, the clothes and glasses stay within LOD 0's
     budget for every gender, body shape, hair style and kind of glasses, in the default outfit and the largest

@@ -104,6 +104,9 @@ print("png", hashlib.sha256(render_preview(glb, parse_preview_options({"size": "
 """
 
 
+# slow: new interpreters compile the body cache again (docs/testing.md); the quick loop keeps the fingerprint and
+# cache-entry tests above, in this process.
+@pytest.mark.slow
 def test_a_cold_machine_makes_the_same_bytes_as_a_warm_one(tmp_path):
     import os
     import subprocess

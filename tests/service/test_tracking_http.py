@@ -210,6 +210,9 @@ def test_sender_retries_through_5xx(client):
 
 # ---------------------------------------------------------------- durability
 
+# slow: a load of concurrent senders against a service killed and started again; the quick loop keeps
+# tests/service/test_service_http.py::test_kill9_and_restart_lose_nothing.
+@pytest.mark.slow
 def test_kill9_during_concurrent_sending_loses_nothing_acknowledged(tmp_path):
     srv = ServerProcess(tmp_path / "data").start()
     try:

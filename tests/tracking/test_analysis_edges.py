@@ -338,7 +338,7 @@ QUESTIONS = {
 }
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])  # the quick loop keeps one lake
 def test_pandas_equals_dask_on_random_lakes_bucketed_and_round_robin(tmp_path, seed):
     pdf, lakes = _lakes(tmp_path, seed)
     for name, question in QUESTIONS.items():
@@ -366,7 +366,8 @@ print("cohorts", len(table))
 """
 
 
-@pytest.mark.parametrize("limit", [30_000_000, 0])
+# A new interpreter each; the quick loop keeps the script on a machine too large for it in process (0).
+@pytest.mark.parametrize("limit", [pytest.param(30_000_000, marks=pytest.mark.slow), 0])
 def test_a_plain_script_without_a_main_guard_answers_once(tmp_path, limit):
     import os
     import subprocess

@@ -17,6 +17,10 @@ from workbench.tracking.lake import SESSION_PART, VISITOR_PART, read_events, wri
 
 N_EVENTS = 250_000
 
+# slow: a lake of 250,000 events on a Dask cluster; the quick loop keeps pandas against Dask on a small random lake
+# (tests/tracking/test_analysis_edges.py::test_pandas_equals_dask_on_random_lakes_bucketed_and_round_robin[1]).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def lake(tmp_path_factory):

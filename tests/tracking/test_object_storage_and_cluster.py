@@ -122,6 +122,7 @@ def dask_cluster(tmp_path_factory):
             p.wait(30)
 
 
+@pytest.mark.slow  # a scheduler and workers as processes of their own; the quick loop keeps the in-process cluster's tests
 def test_the_analysis_runs_on_a_scheduler_and_workers_started_from_the_command_line(dask_cluster, tmp_path,
                                                                                     monkeypatch):
     from distributed import Client, get_task_stream
