@@ -45,7 +45,6 @@ def test_hanging_strands_bend_round_the_shoulders(style):
         assert most <= MOST_BEND[style], (style, s["bodyShape"], s["outfit"]["topStyle"], float(most))
 
 
-
 @cache
 def _curls() -> dict:
     s = normalize_avatar_settings({"gender": "feminine", "hair": {"style": "curly", "color": "#E6CFA0"}})
