@@ -40,6 +40,19 @@ REFERENCE = {"gender": "feminine"}
 # it went out level along it in one step: a card on edge, a plank); and how steeply it settles back in once
 # past it (an azimuth turned off a shoulder: never drawing in, it hung on out there, a board).
 DRAPE, SETTLE = 1.5, 0.6
+# Those two rules alone bent a strand at a point where it met a shoulder and where it left it (56 degrees: up
+# the drape's slope and level again; a bob's tips 56), each card at its own height: a stair-stepped outline at
+# the shoulders, planks over the back and a hood. So a hanging strand's distance out is rounded: kept over the
+# parabolas ``need - ROUND * dy**2`` under every point it must clear (metres per square metre), smoothed
+# :data:`PASSES` times ([1, 2, 1] along the strand, never under what it needs), but lifted at most :data:`LIFT`
+# metres off where the two rules put it (more lifted long hair 4 to 6 cm off the shoulders' tops).
+ROUND = 10.0
+PASSES = 4
+LIFT = 0.01
+# Its azimuths (kept from the reference body, where a strand swung 10 to 15 degrees round a shoulder in one
+# step) are smoothed so too, but not over a shoulder's top (within SIDE degrees of the side, higher than BELOW
+# metres under the shoulders' landmark), where moving a strand sideways lifted it off the shoulder.
+SIDE, BELOW = 25.0, 0.03
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
@@ -105,14 +118,17 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) 
     S, K = h.shape
     pts = head.on_head(d.reshape(-1, 3), h.reshape(-1)).reshape(S, K, 3)
     if fall.any():
-        az = get("az").astype(np.float64)
         y = _y_map(get("y").astype(np.float64), get("marks"), marks)
+        az = get("az").astype(np.float64)
+        off_shoulder = fall & ((y < marks[1] - BELOW) | (np.abs(np.abs(az) - 90) > SIDE))
+        az = _smoothed(np.degrees(np.unwrap(np.radians(az), axis=1)), off_shoulder)
         need = head.reach(az.reshape(-1), y.reshape(-1)).reshape(S, K) + get("clr")
         # Where a strand starts to fall: the horizontal distance of its last point on the head.
         start = np.hypot(pts[..., 0] - head.centre[0], pts[..., 2] - head.centre[2])
         last_on = ~fall & np.roll(fall, -1, axis=1)
         last_on[:, -1] = False
-        rho = settled(np.where(fall, need, np.where(last_on, start, 0.0)), y, fall)
+        floor = np.where(fall, need, np.where(last_on, start, 0.0))
+        rho = np.minimum(settled(floor, y, fall), settled(floor, y, fall, rounded=False) + LIFT)
         a = np.radians(az)
         hanging = np.stack([head.centre[0] + rho * np.sin(a), y, head.centre[2] + rho * np.cos(a)], -1)
         pts = np.where(fall[..., None], hanging, pts)
@@ -121,16 +137,42 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) 
                    float(get("taper")), across.astype(np.float64) if np.any(across) else None)
 
 
-def settled(need: np.ndarray, y: np.ndarray, fall: np.ndarray) -> np.ndarray:
+def settled(need: np.ndarray, y: np.ndarray, fall: np.ndarray, rounded: bool = True) -> np.ndarray:
     """Distances (S, K) from the vertical through the skull's centre of strands whose points need at least
     ``need`` (S, K) at heights ``y``, ``fall`` where they hang: each hanging point out towards what the
     points below it need at most :data:`DRAPE` per metre above them, and in from the point above it at most
     :data:`SETTLE` per metre down (hair drapes over a shoulder, and past it settles back in as it falls).
 
+    ``rounded``: also over the parabolas round each point's need (:data:`ROUND`) and smoothed (:data:`PASSES`).
+
     >>> y = np.array([[0.0, -0.1, -0.2, -0.3]])
-    >>> settled(np.array([[0.1, 0.1, 0.3, 0.05]]), y, np.ones((1, 4), bool)).round(2).tolist()
-    [[0.1, 0.15, 0.3, 0.24]]
+    >>> out = settled(np.array([[0.1, 0.1, 0.3, 0.05]]), y, np.ones((1, 4), bool))
+    >>> out.round(2).tolist(), bool(np.all(out >= [0.1, 0.1, 0.3, 0.05]))
+    ([[0.1, 0.2, 0.3, 0.24]], True)
     """
+    if not rounded:
+        return _sloped(need, y, fall)
+    both = fall[:, :, None] & fall[:, None, :]
+    over = np.where(both, need[:, None, :] - ROUND * (y[:, :, None] - y[:, None, :]) ** 2, -np.inf).max(2)
+    floor = np.where(fall, np.maximum(need, over), need)
+    out = _sloped(floor, y, fall)
+    for _ in range(PASSES):
+        out = _sloped(np.maximum(_smoothed(out, fall, 1), floor), y, fall)
+    return out
+
+
+def _smoothed(v: np.ndarray, fall: np.ndarray, passes: int = PASSES) -> np.ndarray:
+    """``v`` (S, K) smoothed ``passes`` times by [1, 2, 1] / 4 along each strand where three points in a row hang."""
+    v = np.array(v, float)
+    mid = fall[:, 1:-1] & fall[:, :-2] & fall[:, 2:]
+    for _ in range(passes):
+        v[:, 1:-1] = np.where(mid, (v[:, :-2] + 2 * v[:, 1:-1] + v[:, 2:]) / 4, v[:, 1:-1])
+    return v
+
+
+def _sloped(need: np.ndarray, y: np.ndarray, fall: np.ndarray) -> np.ndarray:
+    """``need`` raised so no hanging point rises out faster than :data:`DRAPE` or settles in faster than
+    :data:`SETTLE` per metre down."""
     out = np.array(need, float)
     for k in range(out.shape[1] - 2, -1, -1):
         rise = out[:, k + 1] - DRAPE * np.maximum(y[:, k] - y[:, k + 1], 0.0)

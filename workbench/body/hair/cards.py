@@ -2,7 +2,7 @@
 
 A card follows its strand's points; its width lies across the strand in the surface the hair forms
 (across = strand direction x volume normal), narrowing towards the tip. Its shading normals are the
-card's own facing (:func:`facing`; a coil's twisting ribbon: each triangle's own), not the volume's
+card's own facing (:func:`facing`; a coil's twisting ribbon too, turning round the coil), not the volume's
 nor leaning out at its edges: a normal that leans off its card faces away from a viewer who sees the
 card's front at a slant, and three.js's anisotropic highlight turns such pixels black. ``u`` runs
 across the card inside its atlas column, ``v`` from the root (0) to the tip (1).
@@ -155,15 +155,10 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
         pos[push, 0] = head.centre[0] + rel[push, 0] * (need[push] / np.maximum(rho[push], 1e-9))
         pos[push, 2] = head.centre[2] + rel[push, 2] * (need[push] / np.maximum(rho[push], 1e-9))
     joints, weights = skin(mesh, head, pos, np.repeat(hang.reshape(-1), 2))
-    if s.across is not None:
-        # A ribbon laid along given directions twists (a coil's turns): its quads are far from flat, and
-        # only each triangle's own normal faces every viewer who sees its front.
-        c = tris.reshape(-1)
-        normals = np.repeat(face_normals(pos, tris), 3, 0)
-        pos, uv, joints, weights = pos[c], uv[c], joints[c], weights[c]
-        tris = np.arange(len(c), dtype=np.int64).reshape(-1, 3)
-    else:
-        normals = lean(facing(pos, tris, normals), normals, LEAN)
+    # (A ribbon laid along given directions, a coil's, twists a quarter turn a quad: its vertices' shared
+    # normals turn round the coil with it, so it shades as a round strand; each triangle's own normal drew
+    # flat flakes, and in light hair a white band of those facing the light.)
+    normals = lean(facing(pos, tris, normals), normals, LEAN)
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))
 

@@ -20,8 +20,8 @@ ROUGHNESS = {"short": 0.65, "long": 0.6, "bun": 0.6, "curly": 0.75, "ponytail": 
 # (strength, rotation): the direction of stretched roughness is the cards' u, across the strands (their TANGENT,
 # smoothed over the hair: workbench.gltf.maps.strand_tangents). Half strength: in three.js's studio a stronger
 # stretch spread the room's reflection over dark hair as a grey wash.
-# Curls have none: their strands turn every way within a pixel, and scatter light so (no band, no TANGENT
-# to write for their many flat-shaded vertices).
+# Curls have none: their strands turn every way within a pixel, and scatter light so (no band; their coils shade
+# round by their shared normals, workbench.body.hair.cards).
 ANISOTROPY = {"short": (0.45, 0.0), "long": (0.5, 0.0), "bun": (0.5, 0.0), "curly": None, "ponytail": (0.5, 0.0),
               "bob": (0.5, 0.0)}
 # KHR_materials_specular's factor: a fibre's reflection is weaker than a smooth dielectric's.
