@@ -14,7 +14,10 @@ from .decoders import decoders
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
 _CANONICAL_STRICT = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
-_EXPONENT = re.compile(rb"[0-9]e[-+]?[0-9]")
+# Where msgspec's float text differs from json's (repr's): an exponent (json "1e+16", msgspec "1e16"), and a
+# number under 1e-4 that msgspec writes out in full where repr switches to an exponent (msgspec "0.00001",
+# json "1e-05"). A match elsewhere (inside a string) only sends the value to json, which is always right.
+_EXPONENT = re.compile(rb"[0-9]e[-+]?[0-9]|(?<![0-9.])0\.0000")
 
 
 def canonical_json(value: Any, *, default_str: bool = True, decoded: bool = False) -> str:
@@ -34,6 +37,8 @@ def canonical_json(value: Any, *, default_str: bool = True, decoded: bool = Fals
     True
     >>> canonical_json({"x": 1e16})
     '{"x":1e+16}'
+    >>> canonical_json({"x": 6.103515625e-05}, decoded=True)
+    '{"x":6.103515625e-05}'
     """
     d = decoders()
     try:
