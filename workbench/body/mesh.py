@@ -15,7 +15,7 @@ give it: :func:`workbench.body.shape.face_weights`) shape the body; results are 
 >>> settings = normalize_avatar_settings({"gender": "feminine", "height": 171.5})
 >>> m = body_mesh(settings)
 >>> round(float(m.positions[m.groups["body"], 1].max()), 4), len(m.skeleton.names), len(morph_deltas(settings))
-(1.715, 65, 54)
+(1.715, 65, 55)
 """
 
 from __future__ import annotations
