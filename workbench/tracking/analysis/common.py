@@ -271,12 +271,16 @@ def warn_unseen(field: str, parameter: str, function: str, columns: Iterable[Any
                   f"{hint}", UserWarning, stacklevel=3)
 
 
-def unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def unique_pairs(a: np.ndarray, b: np.ndarray, counts: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The distinct (a, b) pairs of two integer arrays, sorted by a then b, and how often each occurs: the two
     packed into one int64 and sorted once (``np.unique(..., axis=0)`` sorts rows as records, ten times slower).
+    With ``counts=False`` the third array is empty and, where the possible pairs are few enough, each is marked in
+    one byte, not counted in eight (a table of visitors by days: an eighth of the fresh pages).
 
     >>> [x.tolist() for x in unique_pairs(np.array([2, 1, 2, 1]), np.array([5, 7, 5, -3]))]
     [[1, 1, 2], [-3, 7, 5], [1, 1, 2]]
+    >>> [x.tolist() for x in unique_pairs(np.array([2, 1, 2, 1]), np.array([5, 7, 5, -3]), counts=False)]
+    [[1, 1, 2], [-3, 7, 5], []]
     >>> [x.tolist() for x in unique_pairs(np.array([2**61, 0, 2**61]), np.array([9, 2**40, 9]))]  # too wide to pack
     [[0, 2305843009213693952], [1099511627776, 9], [1, 2]]
     """
@@ -291,7 +295,11 @@ def unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     span = int(b.max()) - b0 + 1
     key = (a - a0) * span + (b - b0)
     cells = (int(a.max()) - a0 + 1) * span
-    if cells <= 4 * len(key) + 4096:  # few enough possible pairs to count them all: no sort (5 times faster)
+    if not counts and cells <= 8 * len(key) + 4096:  # a byte per possible pair: no larger than the keys
+        seen = np.zeros(cells, dtype=bool)
+        seen[key] = True
+        key, n = np.flatnonzero(seen), np.empty(0, np.int64)
+    elif cells <= 4 * len(key) + 4096:  # few enough possible pairs to count them all: no sort (5 times faster)
         n = np.bincount(key, minlength=cells)
         key = np.flatnonzero(n)
         n = n[key]

@@ -37,7 +37,7 @@ import pandas as pd
 
 from .common import check_columns, check_event_keys, codes, first_events, unique_pairs
 from .dispatch import columns_of, pandas_or_dask, partials
-from .times import MAX_PERIODS, NAT, duration, floor_period, instant, ms_ticks, wall_clock
+from .times import MAX_PERIODS, NAT, duration, floor_period, instant, ms_ticks, period_number, wall_clock
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
@@ -68,8 +68,7 @@ def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str
     hit = ok & (k == {n: i for i, n in enumerate(names)}.get(event, -2))
     # periods numbered from the origin of their calendar (small integers pack into one sort key)
     origin = int(floor_period(np.array([0]), period)[0])
-    number = (floor_period(wall_clock(t[hit] * 10**6, tz), period) - origin) // period
-    units, numbers, _ = unique_pairs(g[hit], number)
+    units, numbers, _ = unique_pairs(g[hit], period_number(t[hit], period, tz), counts=False)
     out = units, numbers * period + origin, first, last
     if not seen:
         return out
