@@ -66,7 +66,8 @@ NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
 # At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
 UNFOLD_ROUNDS = 60
-# How many rings round a fold the smoothing may reach (a few millimetres: further, it smeared the whole smile).
+# How many rings round a fold the smoothing may reach (a few millimetres: further, it smeared the whole smile; 8
+# left a fold or two beside the corners the smile now keeps closed).
 UNFOLD_REACH = 12
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
