@@ -214,7 +214,7 @@ def test_a_smile_meets_at_the_corners(face):
     """In mouthSmile the lips part over the teeth only: beside the teeth, towards the corners, they meet, and the
     mouth's lining shows in at most 600 pixels of this close-up (about 8 mm²; 8.7 pixels a millimetre). The lips
     parted over the whole width, the lining a black triangle at each corner, a grimace in blind review C: 1,800 to
-    3,400 pixels on main, 0 to 360 now."""
+    3,400 pixels on main, 80 to 500 now."""
     s = normalize_avatar_settings({**SMILE_FACES[face], "hair": {"style": "none"}})
     lit, masks = closeup(build_avatar(s, ModelOptions(lod=0, animations=("idle",))), s["gender"], {"mouthSmile": 1.0})
     cols = np.flatnonzero(masks["teeth"].any(0))

@@ -36,8 +36,9 @@ SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft
 # The corners of ``smileOpen`` kept closed (:func:`_closed_corners`): the lips parted on the teeth over the whole
 # width, so at each corner the cavity showed as a black triangle (blind review C: "a grimace"). Every vertex within
 # about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
-# by the share exp(-(d / CORNER_SEAL)^2): there the lips stay as at rest, meeting, and part only towards the middle.
-CORNER_SEAL = 0.015
+# by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
+# (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk).
+CORNER_SEAL = 0.012
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
@@ -165,7 +166,7 @@ def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarr
     for c in _inner_corners(positions, triangles):
         d = np.linalg.norm(positions[body] - positions[c], axis=1) / (CORNER_SEAL * unit)
         near = body[d < 3.0]
-        w = np.exp(-d[d < 3.0] ** 2)[:, None]
+        w = np.exp(-d[d < 3.0] ** 4)[:, None]
         out[near] += w * (full[c] - full[near])
     keep = np.flatnonzero(np.abs(out).max(1) > 0)
     return keep.astype(np.int32), out[keep].astype(np.float32)
