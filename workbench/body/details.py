@@ -49,7 +49,7 @@ FEMININE_MUSCLE = 0.45
 # MakeHuman face modifier targets per gender, and for every face (the same convention).
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "head/head-oval": 0.4,
-                 "mouth/mouth-upperlip-volume-incr": 0.1, "mouth/mouth-lowerlip-volume-incr": 0.05,
+                 "mouth/mouth-upperlip-volume-incr": 0.1, "mouth/mouth-lowerlip-volume-decr": 0.1,
                  "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.5, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
@@ -79,9 +79,12 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 # 14 mm wider or narrower at each angle, cheekbones 8 mm, the nose's wings 4 mm, the eyes' opening 3 mm, each
 # lip 3 mm fuller or thinner.
 # lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
-# a three-quarter view); and the most of each lip's fullness a face's controls and variety give together.
-LIP_FULL = 0.6
-LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.6, "mouth/mouth-lowerlip-volume-incr": 0.4}
+# a three-quarter view); and the most of each lip's fullness a face's controls and variety give together. (0.6 and
+# a lower lip to 0.4, with the feminine faces' fuller lips, read as pouting "duck lips" on every light-skinned
+# feminine face in blind review C: the lower lip to 0.3 here and thinned a little on feminine faces. +1 still moves
+# the lips 1.5 mm, tests/service/test_face_settings_http.py.)
+LIP_FULL = 0.55
+LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.3}
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 1.0, "chin/chin-width-incr": 0.5},
                  {"chin/chin-bones-decr": 1.0, "chin/chin-width-decr": 0.5}),

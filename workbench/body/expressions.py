@@ -33,6 +33,12 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
 SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 0.8, "mouthUpperUpRight": 0.8,
               "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.14}
+# The corners of ``smileOpen`` kept closed (:func:`_closed_corners`): the lips parted on the teeth over the whole
+# width, so at each corner the cavity showed as a black triangle (blind review C: "a grimace"). Every vertex within
+# about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
+# by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
+# (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk).
+CORNER_SEAL = 0.012
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
@@ -47,7 +53,7 @@ CHEEK_RAISE = (0.0, 0.0065, 0.003)
 CHEEK_RADIUS = 0.021
 # The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius. (3 mm up
 # read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
-CORNER_LIFT = (0.0, 0.0055, -0.004)
+CORNER_LIFT = (0.0, 0.0065, -0.004)
 CORNER_RADIUS = 0.009
 CHEEK_AT = (0.008, -0.03)
 # The nasolabial fold: the cheek's skin beside the line from the nose's wing to past the mouth's corner pushed
@@ -61,8 +67,9 @@ NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
 # At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
 UNFOLD_ROUNDS = 60
-# How many rings round a fold the smoothing may reach (a few millimetres: further, it smeared the whole smile).
-UNFOLD_REACH = 8
+# How many rings round a fold the smoothing may reach (a few millimetres: further, it smeared the whole smile; 8
+# left a fold or two beside the corners the smile now keeps closed).
+UNFOLD_REACH = 12
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
 # The tongue tip's lift in ``tongueUp`` (metres), fading to nothing TONGUE_REACH back from the tip.
@@ -134,6 +141,35 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
     w *= (normals[body, 2] > 0.5) & (p[:, 2] > corner[2] - 0.02 * unit)       # (not the nose's wing)
     keep = np.flatnonzero(w > 0.02)
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
+
+
+def _inner_corners(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """The vertex indices of the mouth's two corners: the ends (least and most x) of the lips' inner edge, where the
+    mouth's lining (``triangles`` being the body's face group) meets the outer skin."""
+    from .mouth import _island
+
+    inside = np.zeros(len(triangles), bool)
+    inside[_island()[0]] = True
+    edge = np.intersect1d(triangles[inside].ravel(), triangles[~inside].ravel())
+    x = positions[edge, 0]
+    return edge[[np.argmin(x), np.argmax(x)]]
+
+
+def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, idx: np.ndarray,
+                    delta: np.ndarray, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """A shape (sorted ``idx``, ``delta``) with the skin round each of the mouth's corners moved as the corner
+    moves (see :data:`CORNER_SEAL`), so lips that meet there at rest still meet. Only the skin (``body``'s
+    vertices): the teeth and tongue follow the jaw."""
+    full = np.zeros((len(positions), 3), np.float64)
+    full[idx] = delta
+    out = full.copy()
+    for c in _inner_corners(positions, triangles):
+        d = np.linalg.norm(positions[body] - positions[c], axis=1) / (CORNER_SEAL * unit)
+        near = body[d < 3.0]
+        w = np.exp(-d[d < 3.0] ** 4)[:, None]
+        out[near] += w * (full[c] - full[near])
+    keep = np.flatnonzero(np.abs(out).max(1) > 0)
+    return keep.astype(np.int32), out[keep].astype(np.float32)
 
 
 def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray,
@@ -279,7 +315,9 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     delta = np.zeros((len(idx), 3), np.float32)
     for (at, d), w in zip(parts, SMILE_OPEN.values(), strict=True):
         delta[np.searchsorted(idx, at)] += np.float32(w) * d
-    out["smileOpen"] = (idx, delta) if triangles is None else _unfold(positions, triangles, idx, delta)
+    if triangles is not None:
+        idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
+    out["smileOpen"] = idx, delta
     smile = out["smileOpen"]
     for name, w in SMILE_EYES.items():
         for side in ("Left", "Right"):

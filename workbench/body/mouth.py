@@ -70,7 +70,8 @@ TONGUE = (0.66, 0.32, 0.34)
 # (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
 # a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
 # back teeth show as a speck at a closed mouth's corner, tests/render/test_mouth_renders.py).
-DEEP = (0.15, 0.03, 0.035)
+# (Less saturated than the (0.15, 0.03, 0.035) a blind review called blood red, and no lighter.)
+DEEP = (0.10, 0.035, 0.04)
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4

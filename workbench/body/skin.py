@@ -50,8 +50,11 @@ LIP_EDGE = 0.0024
 # dark of an open mouth is its own shadow, which no viewer casts: a viewer lit by its room alone (three.js with
 # RoomEnvironment and ACES) drew the old (0.30, 0.07, 0.08) and (0.10, 0.025, 0.03) pitch black; this reads as a
 # dark red graded to the back there and in our renderer (tests/render/test_mouth_renders.py).
-LINING = (0.42, 0.10, 0.11)
-THROAT = (0.24, 0.05, 0.06)
+# ((0.42, 0.10, 0.11) and (0.24, 0.05, 0.06) read as saturated blood red in our renderer in blind review C: a
+# little less saturated, the throat a little darker. Far less saturated, the lining and tongue read as a lit grey
+# wall under ACES again, tests/render/test_mouth_threejs.py.)
+LINING = (0.40, 0.14, 0.15)
+THROAT = (0.23, 0.07, 0.08)
 
 
 def _smoothstep(e0, e1, x):
