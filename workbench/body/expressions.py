@@ -146,7 +146,7 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
 def _inner_corners(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """The vertex indices of the mouth's two corners: the ends (least and most x) of the lips' inner edge, where the
     mouth's lining (``triangles`` being the body's face group) meets the outer skin."""
-    from .mouth import _island
+    from .lining import island as _island
 
     inside = np.zeros(len(triangles), bool)
     inside[_island()[0]] = True
@@ -164,7 +164,9 @@ def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarr
     full[idx] = delta
     out = full.copy()
     for c in _inner_corners(positions, triangles):
-        d = np.linalg.norm(positions[body] - positions[c], axis=1) / (CORNER_SEAL * unit)
+        # in float64: numpy's vectorised float32 exp rounds otherwise than its plain loop, and a model must be the
+        # same bytes on every CPU (contract section 14; tests/gltf/test_same_bytes_on_other_cpus.py)
+        d = np.linalg.norm(positions[body].astype(np.float64) - positions[c], axis=1) / (CORNER_SEAL * unit)
         near = body[d < 3.0]
         w = np.exp(-d[d < 3.0] ** 4)[:, None]
         out[near] += w * (full[c] - full[near])

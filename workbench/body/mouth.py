@@ -35,6 +35,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
 
@@ -113,44 +114,6 @@ def lining_depth(mesh: BodyMesh) -> np.ndarray:
     """Per vertex of ``mesh``, metres behind the lips' inner edge (0 for vertices off the lining and at
     the lips, growing to about 6 cm at the back of the mouth)."""
     return _lining(mesh)[1]
-
-
-@lru_cache(maxsize=1)
-def _island() -> tuple[np.ndarray, np.ndarray]:
-    """The lining's triangles (into the body's face group) and vertices: MakeHuman's topology, so one answer
-    for every body, found once per machine on the base mesh and kept (a body's own search took 0.1 s of each
-    first preview)."""
-    from . import keep
-
-    kept = keep.kept("mouth-lining", lambda: dict(zip(("triangles", "vertices"), _find_island(), strict=True)),
-                     {"triangles": (None,), "vertices": (None,)})
-    return kept["triangles"], kept["vertices"]
-
-
-def _find_island() -> tuple[np.ndarray, np.ndarray]:
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    from . import compile as cc
-    from .mesh import topology
-
-    tris_all, _, uv_ids_all, groups, face_groups = topology()
-    faces = face_groups["body"]
-    uv_ids = uv_ids_all[faces]
-    n = int(uv_ids.max()) + 1
-    rows = uv_ids[:, [0, 1, 2]].reshape(-1)
-    cols = uv_ids[:, [1, 2, 0]].reshape(-1)
-    _, label = connected_components(coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)), directed=False)
-    island = label[uv_ids[:, 0]]
-    # The lining's island: the one holding the point 3 cm behind the mouth's centre (base.obj is in decimetres,
-    # its middle at x = 0).
-    base = cc.compiled()["base"].astype(np.float64)
-    tris = tris_all[faces]
-    centres = base[tris].mean(1)
-    teeth = base[groups["helper-upper-teeth"]]
-    inside = np.array([0.0, teeth[:, 1].min(), teeth[:, 2].max() - 0.3])
-    lining = np.flatnonzero(island == island[np.argmin(np.linalg.norm(centres - inside, axis=1))]).astype(np.int64)
-    return lining, np.unique(tris[lining]).astype(np.int64)
 
 
 def _lining(mesh: BodyMesh) -> tuple[np.ndarray, np.ndarray]:

@@ -35,11 +35,11 @@ from workbench.service import spec
 from workbench.service.backend import Backend
 from workbench.service.content import etag_of
 from workbench.service.cors import CorsByPath
+from workbench.service.drain import FinishSmallBodies
 from workbench.service.errors import ServiceError
 from workbench.service.guards import LocalGuard
 from workbench.service.http import (
     Answer,
-    FinishSmallBodies,
     RequestContext,
     authorization,
     beacon_token,
@@ -402,8 +402,7 @@ def create_app(backend: Backend, cors_origins: tuple[str, ...] = ("*",), allowed
     """The ASGI app over ``backend`` (serve it with uvicorn, or pass it to httpx.ASGITransport).
     ``cors_origins``: the origins whose pages may call the endpoints that take a token (contract section 12);
     ``allowed_hosts``: names answered besides loopback ones (contract section 14, :mod:`workbench.service.guards`)."""
-    # Outermost first: a small body read before any early answer (so the connection stays open), CORS headers and
-    # X-Request-Id on every answer, the guards' refusals included.
+    # Outermost first: a small body read before an early answer, CORS and X-Request-Id on every answer (refusals too).
     app = Starlette(routes=ROUTES, middleware=[Middleware(FinishSmallBodies), Middleware(CorsByPath, origins=tuple(cors_origins)), Middleware(RequestContext),
                                                Middleware(LocalGuard, allowed_hosts=tuple(allowed_hosts))],
                     # Starlette calls each handler with an exception of its key's class only, which its types cannot say
