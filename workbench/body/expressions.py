@@ -174,13 +174,23 @@ def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarr
     return keep.astype(np.int32), out[keep].astype(np.float32)
 
 
+def _rings(tris: np.ndarray, n: int):
+    """Each of ``n`` vertices' neighbours along ``tris``' edges (a 0/1 sparse matrix) and how many it has."""
+    from scipy.sparse import coo_matrix
+
+    rows = tris[:, [0, 1, 2, 1, 2, 0]].reshape(-1)
+    cols = tris[:, [1, 2, 0, 0, 1, 2]].reshape(-1)
+    ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)).tocsr()
+    ring.data[:] = 1.0
+    return ring, np.asarray(ring.sum(1)).ravel()
+
+
 def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray,
             rounds: int = UNFOLD_ROUNDS) -> tuple[np.ndarray, np.ndarray]:
     """A shape (sorted ``idx``, ``delta``) with its deltas smoothed (each vertex's the mean of its own and its
     neighbours') round the triangles it turns over (about a right angle or more from their rest facing), until none
     is: the units' smile draws the corner 8 mm out and 15 mm up, which folded the cheek beside the corner over
     itself (a hard crease and a doubled lip at full weight)."""
-    from scipy.sparse import coo_matrix
 
     moved = np.zeros(len(positions), bool)
     moved[idx] = True
@@ -201,11 +211,7 @@ def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta
     # (Only where the shape moves the skin a millimetre or more can it fold a triangle over: the rest is not looked at.)
     shown &= (np.linalg.norm(full, axis=1)[tris] > 0.001).any(1)
     seen, rest = tris[shown], rest[shown]
-    rows = tris[:, [0, 1, 2, 1, 2, 0]].reshape(-1)
-    cols = tris[:, [1, 2, 0, 0, 1, 2]].reshape(-1)
-    ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(verts),) * 2).tocsr()
-    ring.data[:] = 1.0
-    count = np.asarray(ring.sum(1)).ravel()
+    ring, count = _rings(tris, len(verts))
     region = np.zeros(len(verts), bool)
     grown = 0
     for _ in range(rounds):
@@ -262,18 +268,13 @@ def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, 
             need = (before > 0) & (after < target) & (normals[body, 2] > LID_FACING)
         push[body[need]] = np.maximum(push[body[need]], target[need] - after[need])
     if triangles is not None and push.any():
-        from scipy.sparse import coo_matrix
 
         # (On the skin round the eyes only, numbered anew: the whole body's rings cost 30 ms of a model.)
         first = positions[triangles[:, 0]]
         near = triangles[np.min([np.linalg.norm(first - c, axis=1) for c in centres], axis=0) < 0.035]
         verts, local = np.unique(near, return_inverse=True)
-        local = local.reshape(-1, 3)
-        rows = local[:, [0, 1, 2, 1, 2, 0]].reshape(-1)
-        cols = local[:, [1, 2, 0, 0, 1, 2]].reshape(-1)
-        ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(verts),) * 2).tocsr()
-        ring.data[:] = 1.0
-        count = np.maximum(np.asarray(ring.sum(1)).ravel(), 1)
+        ring, count = _rings(local.reshape(-1, 3), len(verts))
+        count = np.maximum(count, 1)
         need = p = push[verts]
         for _ in range(LID_RINGS):
             p = np.maximum(need, (p + ring @ p) / (1 + count))
