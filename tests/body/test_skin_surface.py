@@ -182,3 +182,15 @@ def test_pores_tilt_the_normals_a_few_degrees(gender):
     face = tilt.reshape(-1)[at[w > 0.9]]
     assert tilt.max() < 6, tilt.max()
     assert 0.3 < face.mean() < 3, face.mean()
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_the_shiny_t_zone_fades_out(gender):
+    """The T-zone (forehead and nose: the skin's smoothest, its roughness map's lowest outside the lips) fades
+    into the face round its edges: the face's front was a hard cut in depth, so the shine ended in a step
+    across the temples and at the nose's bridge and tip (262 and 215 neighbouring texel pairs differing by
+    over half the mask's range; now a few, where its UV island meets another)."""
+    f = skin.features(gender, skin.SKIN_SIZE)
+    m = pores._mask(f, "tzone", skin.SKIN_SIZE)
+    steps = (np.abs(np.diff(m, axis=0)) > 0.5).sum() + (np.abs(np.diff(m, axis=1)) > 0.5).sum()
+    assert steps < 20, steps

@@ -6,13 +6,18 @@ Each scene is a small GLB written here, so the test sees exactly one effect.
 """
 
 import io
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from PIL import Image
+from scipy.ndimage import binary_erosion
 
 from workbench.gltf.glb import GlbWriter
 from workbench.render import render
+from workbench.render.framing import frame
+from workbench.render.raster import Lights, draw
+from workbench.render.scene import Model
 from workbench.render.stage import Stage
 from workbench.render.testing import tiny_rig_glb
 
@@ -36,12 +41,12 @@ def _png(value: int) -> bytes:
     return buf.getvalue()
 
 
-def sphere_glb(*, occlusion: int | None = None, name="Clay", morph: bool = False) -> bytes:
+def sphere_glb(*, occlusion: int | None = None, name="Clay", morph: bool = False, roughness: float = 0.8) -> bytes:
     """A grey sphere; ``occlusion`` an occlusion texture of that value; ``morph`` one target 'lift'
     that moves the sphere up by one radius."""
     pos, nrm, uv, tris = _sphere()
     w = GlbWriter()
-    mat = w.material(name, (0.6, 0.6, 0.6, 1.0), roughness=0.8)
+    mat = w.material(name, (0.6, 0.6, 0.6, 1.0), roughness=roughness)
     if occlusion is not None:
         w.doc["materials"][mat]["occlusionTexture"] = {"index": w.texture(_png(occlusion), "image/png")}
     prim = w.primitive(positions=pos, normals=nrm, uv=uv, indices=tris, material=mat)
@@ -86,6 +91,21 @@ def test_skin_wraps_light_past_the_terminator_warmly():
     edge = (clay[..., 3] > 250) & (np.arange(96)[None, :] > 70)
     gain = skin[..., :3][edge].mean(0) - clay[..., :3][edge].mean(0)
     assert gain[0] > 3 and gain[0] > gain[2], gain
+
+
+def test_skin_sheen_fades_in_over_the_rim_lights_terminator():
+    """The rim light's sheen on skin fades in where the rim light begins to reach: it began at full strength on
+    its terminator (the half-vector still meets the surface there), which drew a bright patch with a hard side
+    over foreheads (blind review D). A smooth skin sphere lit by the rig's rim light alone, seen from the front:
+    the largest brightness step between neighbouring pixels inside its silhouette (measured 13 levels; 25 with
+    the sheen cut in)."""
+    posed = Model(sphere_glb(name="Skin", roughness=0.45)).posed()
+    img = draw(posed, frame(posed, "full"), 160, lights=replace(Lights(), key=0, fill=0)).astype(float)
+    lum = img[..., :3] @ [0.2126, 0.7152, 0.0722]
+    inside = binary_erosion(img[..., 3] > 250, iterations=4)
+    across = np.abs(np.diff(lum, axis=1))[inside[:, 1:] & inside[:, :-1]]
+    down = np.abs(np.diff(lum, axis=0))[inside[1:] & inside[:-1]]
+    assert max(across.max(), down.max()) < 18, (across.max(), down.max())
 
 
 def test_contact_shadow_under_the_feet_only_in_front_of_the_backdrop():

@@ -418,7 +418,10 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             r2 = min(max((nx * hx2 + ny * hy2 + nz * hz2) / lh2, zero), one)
             r2 *= r2
             r2 *= r2
-            spec += rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v   # ndh ** 8, along the contour
+            # (faded in over the rim light's terminator: the half-vector still meets the skin there, and the
+            # sheen cut in at full strength drew a bright patch with a hard side over foreheads, blind review D)
+            fade = min(ndr * np.float32(4), one)
+            spec += rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v * fade   # ndh ** 8, along the contour
         spec *= ao
         tint = zero
         sr = sg = sb = one
