@@ -90,17 +90,28 @@ def test_brows_at_every_level_of_detail_and_bald(lod):
     assert s.materials.set_index("name").loc["Eyebrows", "alphaMode"] == "BLEND"
 
 
-@pytest.mark.parametrize("hair", ["#2B1B10", "#E6CFA0", "#B03A2E", "#FFFFFF", "#3050D0"])
-def test_brow_colour_is_the_hairs_darker_and_less_saturated(hair):
-    def hls(c):
-        return colorsys.rgb_to_hls(*(int(c.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)))
+def hls(c):
+    return colorsys.rgb_to_hls(*(int(c.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)))
 
+
+@pytest.mark.parametrize("hair", ["#2B1B10", "#E6CFA0", "#B03A2E", "#FFFFFF", "#8A5A2B"])
+def test_brow_colour_is_the_hairs_darker_and_less_saturated(hair):
     h0, l0, s0 = hls(hair)
     h1, l1, s1 = hls(brow_color(hair))
     assert l1 < l0 or l0 < 0.05
     assert s1 <= s0 + 1e-9
     if s0 > 0.2:
         assert abs(h1 - h0) < 0.02                     # the same hue
+
+
+@pytest.mark.parametrize("hair", ["#3050D0", "#33C060", "#9040C0", "#E040A0", "#20B0B0"])
+def test_dyed_hair_keeps_natural_brows(hair):
+    """Hair dyed a hue no hair grows (blue, green, violet, pink, teal) gets brows of a muted brown, as light as
+    that hair's would be (blind review D: green brows on a bald head); main drew them in the dye's hue."""
+    h0, l0, s0 = hls(hair)
+    h1, l1, s1 = hls(brow_color(hair))
+    assert 10 / 360 < h1 < 45 / 360, h1 * 360
+    assert s1 <= 0.26 and l1 < l0
 
 
 def test_pale_hair_brows_read_as_filled_brows_on_pale_skin():

@@ -11,8 +11,9 @@ its shape at a distance; alpha soft (the material blends: no jagged cut-out). Th
 (:mod:`.skin`): a rounded head above the eye's inner corner, an arch over the outer edge of the iris, a
 tapering tail; feminine brows arch higher and are finer, masculine ones lower, flatter and thicker.
 
-The colour (:func:`brow_color`) is the hair's, darker and less saturated, as brows are; a bald head keeps
-the hair colour of its settings for them (every head has brows).
+The colour (:func:`brow_color`) is the hair's, darker and less saturated, as brows are (a muted brown under
+hair dyed green, blue or violet); a bald head keeps the hair colour of its settings for them (every head has
+brows).
 
 >>> brow_color("#2B1B10")
 '#1E1610'
@@ -66,6 +67,11 @@ SHAPES = {"feminine": Shape(-0.020, 0.011, 0.029, 0.0180, 0.0042, 0.0078, 540),
 SPAN = 1.7
 
 
+# Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
+# drawn in this brown's hue.
+DYED_FROM, DYED_TO, BROWN_HUE = 55.0, 350.0, 25.0
+
+
 def brow_color(hair: str) -> str:
     """The brows' colour for a hair colour ('#RRGGBB'): darker and less saturated; light hair's brows darker
     still (a blond's brows are a light brown, white hair's a mid grey: at 0.47 of lightness they read on pale
@@ -74,8 +80,14 @@ def brow_color(hair: str) -> str:
     r, g, b = (int(c[i:i + 2], 16) / 255 for i in (0, 2, 4))
     h, light, s = colorsys.rgb_to_hls(r, g, b)
     light = min(light * 0.78, 0.12 + 0.3 * light)
-    r, g, b = colorsys.hls_to_rgb(h, light, s * 0.7)
-    return "#" + "".join(f"{round(v * 255):02X}" for v in (r, g, b))
+    brow = np.array(colorsys.hls_to_rgb(h, light, s * 0.7))
+    # Hair dyed a colour no hair grows (green, blue, violet, pink: a hue outside red to yellow, saturated) keeps
+    # natural brows, a muted brown as light as the rest: green brows on a bald head read as paint (blind review D).
+    # The change ramps in over 20 degrees of hue and with saturation, so no hair colour is a step.
+    outside = max(0.0, (h * 360 - DYED_FROM) if h * 360 < 180 else (DYED_TO - h * 360))
+    t = min(outside / 20, 1.0) * min(max((s - 0.15) / 0.2, 0.0), 1.0)
+    brow += t * (np.array(colorsys.hls_to_rgb(BROWN_HUE / 360, light, min(s * 0.7, 0.25))) - brow)
+    return "#" + "".join(f"{round(v * 255):02X}" for v in brow)
 
 
 def _frame(mesh: BodyMesh):
