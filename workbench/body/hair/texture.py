@@ -57,7 +57,7 @@ ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.75, 0.1
 # How a clump's strands end (:func:`_clump`'s ``spread``): a bob is cut nearly blunt, long hair tapers.
 SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "short": (0.38, 0.45)}
 # How far (in v) a clump card widens from its root (:func:`_outline`).
-ROOT_TAPER = 0.12
+ROOT_TAPER = 0.08
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 
 
@@ -168,7 +168,7 @@ def _outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float]) -> np.nda
     u = np.clip((v - start) / (end - start), 0.0, 1.0)
     half = (mid - 1.5) * (1 - u ** 1.6) ** 0.8 * (1 - 0.06 * (1 + np.sin(v * 23.0 + rng.random() * 6.3)) * u)
     # ...and narrow at its root: a card's root end lying over others is a point, not a straight step.
-    half = half * (0.15 + 0.85 * _smooth(0.0, ROOT_TAPER, v))
+    half = half * (0.25 + 0.75 * _smooth(0.0, ROOT_TAPER, v))
     x = mid + 0.8 * np.sin(v * 9.0 + rng.random() * 6.3) * u
     cols = np.arange(cw) + 0.5
     return np.clip(half[:, None] + 0.5 - np.abs(cols[None, :] - x[:, None]), 0.0, 1.0).astype(np.float32)
@@ -235,7 +235,7 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     fine = np.clip((ends - h) / 0.04, 0, 1) ** 1.5                 # a strand tapering over its last rows
     on = 1.0
     faint = 1 - 0.55 * _smooth(FILL_TO, TIP_TO, h)                  # the last hairs fine and faint
-    strands = fine * on * 0.9 * faint
+    strands = fine * on * (0.9 - 0.3 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint
     # The fill's edge wanders round the head (a sum of slow waves over the layer's columns).
     k = np.arange(1, 9)
     waves = (np.sin(np.outer(x[0] / w * 2 * np.pi, k * 3) + rng.random(8) * 6.3) / k).sum(1) / 1.6
@@ -251,6 +251,9 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
         blob = np.sin(x * 0.9 + 2.0 * np.sin(y / 23.0)) * np.sin(y / 17.0 + 1.7 * np.sin(x * 0.45))
         hair = hair * (0.8 + 0.25 * blob)
         root = root * (0.85 + 0.2 * blob)
+    # Where the fill thins, its shade is the strands' (a dark fill between light strands there drew dark
+    # specks along the hairline, a texel each).
+    root = root + (hair - root) * _smooth(FILL_TO - 0.05, FILL_TO + 0.05, h)
     shade = (hair * strands + root * fill * (1 - strands)) / np.maximum(alpha, 1e-3)
     shade = np.where(alpha > 1e-3, shade, hair)
     return shade.astype(np.float32), alpha.astype(np.float32)
