@@ -249,8 +249,11 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     if curly:
         # Coils seen end on: a mottle of light tufts over their shade, a few millimetres across.
         blob = np.sin(x * 0.9 + 2.0 * np.sin(y / 23.0)) * np.sin(y / 17.0 + 1.7 * np.sin(x * 0.45))
-        hair = hair * (0.8 + 0.25 * blob)
-        root = root * (0.85 + 0.2 * blob)
+        # ...in the coils' shade to the hairline: the layer's vertex colours lighten it from 0.82 hairlines
+        # (pieces.edge), and, lit, its band past the coils read as a pale smooth cap.
+        deep = 1 - 0.5 * _smooth(0.8, 1.0, h)
+        hair = hair * (0.8 + 0.25 * blob) * deep
+        root = root * (0.85 + 0.2 * blob) * deep
     # Where the fill thins, its shade is the strands' (a dark fill between light strands there drew dark
     # specks along the hairline, a texel each).
     root = root + (hair - root) * _smooth(FILL_TO - 0.05, FILL_TO + 0.05, h)
