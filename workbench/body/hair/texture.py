@@ -251,9 +251,10 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
         blob = np.sin(x * 0.9 + 2.0 * np.sin(y / 23.0)) * np.sin(y / 17.0 + 1.7 * np.sin(x * 0.45))
         # ...in the coils' shade to the hairline: the layer's vertex colours lighten it from 0.82 hairlines
         # (pieces.edge), and, lit, its band past the coils read as a pale smooth cap.
-        deep = 1 - 0.5 * _smooth(0.8, 1.0, h)
-        hair = hair * (0.8 + 0.25 * blob) * deep
-        root = root * (0.85 + 0.2 * blob) * deep
+        # Its last single hairs past the fill in their own light (darkened too, they were specks on the skin).
+        deep = 1 - 0.45 * _smooth(0.8, 0.97, h) * _smooth(1.1, 0.98, h)
+        hair = hair * (0.86 + 0.14 * blob) * deep
+        root = root * (0.9 + 0.1 * blob) * deep
     # Where the fill thins, its shade is the strands' (a dark fill between light strands there drew dark
     # specks along the hairline, a texel each).
     root = root + (hair - root) * _smooth(FILL_TO - 0.05, FILL_TO + 0.05, h)
