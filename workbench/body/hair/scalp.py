@@ -30,7 +30,7 @@ from .texture import TIP_TO, V_END, shell_u
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
 LIFT = (0.004, 0.0008)
 # Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
-BAND = 0.84
+BAND = 0.88
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:

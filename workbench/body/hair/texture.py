@@ -43,8 +43,8 @@ CLUMPS = 6
 # The scalp layer's rows, in units of the style's hairline (0 the crown, 1 the hairline): the roots'
 # shade is opaque to FILL_TO and gone at FILL_END; strands end one by one between TIP_FROM and TIP_TO;
 # the layer runs on, clear, to V_END (v = 1).
-FILL_TO, FILL_END = 0.9, 1.1
-TIP_FROM, TIP_TO, V_END = 0.93, 1.2, 1.40
+FILL_TO, FILL_END = 0.94, 1.1
+TIP_FROM, TIP_TO, V_END = 0.93, 1.15, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
 # Steps from the root's colour to the tip's.
@@ -218,28 +218,30 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     they go (their alpha falls with their distance past the fill, so the last ones are faint single hairs)."""
     n = SIZE
     w = n // 2
-    y, x = np.mgrid[0:n, 0:w].astype(np.float32)
+    # (float64: numpy's vectorised float32 sin rounds otherwise on other CPUs)
+    y, x = np.mgrid[0:n, 0:w].astype(np.float64)
     h = (y + 0.5) / n * V_END                                     # hairlines from the crown
     # (Curly: kinks of under a texel; a wave of a texel and a half a few millimetres long drew stripes
     # across the forehead.)
     wave = (0.6 if curly else 0.7) * np.sin(y / (9.0 if curly else 37.0) + x * (2.1 if curly else 0.7))
     strand = np.floor(x + wave).astype(np.int64) % w
-    tone = rng.random(w).astype(np.float32)
+    tone = rng.random(w)
     pair = np.repeat(rng.random(w // 2), 2)[:w]
     # Ends: most near TIP_FROM, fewer and fewer towards TIP_TO (the hairline's density falls off).
-    draw = (0.6 * pair + 0.4 * rng.random(w)).astype(np.float32) ** 1.25
+    draw = (0.6 * pair + 0.4 * rng.random(w)) ** 1.25
     # Every other texel's strand ends well inside the fill, each at its own row: where all of them had ended
     # at TIP_FROM the roots' shade showed between the rest at once, a dark line along the hairline.
-    inner = 0.55 + (TIP_FROM - 0.55) * rng.random(w).astype(np.float32)
+    inner = 0.55 + (TIP_FROM - 0.55) * rng.random(w)
     ends = np.where(np.arange(w) % 2 == 0, TIP_FROM + (TIP_TO - TIP_FROM) * draw, inner)[strand]
     fine = np.clip((ends - h) / 0.04, 0, 1) ** 1.5                 # a strand tapering over its last rows
     on = 1.0
     faint = 1 - 0.55 * _smooth(FILL_TO, TIP_TO, h)                  # the last hairs fine and faint
-    strands = fine * on * (0.9 - 0.3 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint
+    strands = fine * on * (0.9 - 0.45 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint
     # The fill's edge wanders round the head (a sum of slow waves over the layer's columns).
-    k = np.arange(1, 9)
-    waves = (np.sin(np.outer(x[0] / w * 2 * np.pi, k * 3) + rng.random(8) * 6.3) / k).sum(1) / 1.6
-    at = (0.035 * waves).astype(np.float32)[None, :]
+    # (Slow ones only: a wave a few centimetres long drew notches in the hairline.)
+    k = np.arange(1, 7)
+    waves = (np.sin(np.outer(x[0] / w * 2 * np.pi, k * 3) + rng.random(6) * 6.3) / k ** 1.5).sum(1) / 1.6
+    at = 0.03 * waves[None, :]
     fill = _smooth(FILL_END + at, FILL_TO + at, h)
     alpha = strands + fill * (1 - strands)
     # (Roots' shade and strands near one another: at 0.5 against 0.87 the texels where strands had ended
