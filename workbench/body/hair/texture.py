@@ -213,9 +213,9 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     and fainter the farther out; curly hair's short and kinked over a mottled shade (coils seen end on).
 
     The hairline is a gradient of density, not a line: the fill's own edge wanders (a few hundredths of a
-    hairline, over a few centimetres round the head) and thins over a fifth of a hairline (a tenth drew a
-    line a viewer read as a cut, the strands past it as a row of teeth), and the strands past it fade as
-    they go (their alpha falls with their distance past the fill, so the last ones are faint single hairs)."""
+    hairline, slowly round the head) and thins over a sixth of a hairline (over a tenth, seen with the row of
+    strands past it, it read as a cut and a row of teeth), and the strands past it fade as they go (their
+    alpha falls with their distance past the fill, so the last ones are faint single hairs)."""
     n = SIZE
     w = n // 2
     # (float64: numpy's vectorised float32 sin rounds otherwise on other CPUs)
@@ -234,9 +234,8 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     inner = 0.55 + (TIP_FROM - 0.55) * rng.random(w)
     ends = np.where(np.arange(w) % 2 == 0, TIP_FROM + (TIP_TO - TIP_FROM) * draw, inner)[strand]
     fine = np.clip((ends - h) / 0.04, 0, 1) ** 1.5                 # a strand tapering over its last rows
-    on = 1.0
     faint = 1 - 0.55 * _smooth(FILL_TO, TIP_TO, h)                  # the last hairs fine and faint
-    strands = fine * on * (0.9 - 0.45 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint
+    strands = fine * (0.9 - 0.45 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint
     # The fill's edge wanders round the head (a sum of slow waves over the layer's columns).
     # (Slow ones only: a wave a few centimetres long drew notches in the hairline.)
     k = np.arange(1, 7)
