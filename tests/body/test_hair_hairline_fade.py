@@ -25,12 +25,12 @@ SIZE = 512
 SKINS = ("#F2D3BE", "#5A3522")
 GREEN = "#1FBF3A"           # the brows follow the hair's colour: green, they are found on the bald head
 # Most forehead columns fade: the scalp layer's fade of the hairline cut 35 to 73 % of them (short, long,
-# curly; both genders), where it thinned over a tenth of a hairline; over a fifth, none but in long hair
-# (17 and 24 %: a card's edge at the temple, or a wisp crossing the fade, is a column's cut too).
+# curly; both genders), where it thinned over a tenth of a hairline; over a sixth, 0 to 16 % (a card's edge at
+# the temple, or a wisp crossing the fade, is a column's cut too).
 CUT_SHARE = 0.3
 # Curly hair's layer between the coils and the skin hardly lighter than the coils over it (1.35 and 1.4 times
-# as light where the layer's vertex colours lit it from well inside the hairline: a pale cap band; 1.07 and
-# 1.18 in the coils' shade).
+# as light where the layer's vertex colours lit it from well inside the hairline: a pale cap band; 0.95 in the
+# coils' shade).
 BAND_LIGHT = 1.25
 
 
