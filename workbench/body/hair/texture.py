@@ -43,8 +43,8 @@ CLUMPS = 6
 # The scalp layer's rows, in units of the style's hairline (0 the crown, 1 the hairline): the roots'
 # shade is opaque to FILL_TO and gone at FILL_END; strands end one by one between TIP_FROM and TIP_TO;
 # the layer runs on, clear, to V_END (v = 1).
-FILL_TO, FILL_END = 0.9, 1.0
-TIP_FROM, TIP_TO, V_END = 0.93, 1.08, 1.40
+FILL_TO, FILL_END = 0.94, 1.1
+TIP_FROM, TIP_TO, V_END = 0.93, 1.15, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
 # Steps from the root's colour to the tip's.
@@ -57,7 +57,7 @@ ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.75, 0.1
 # How a clump's strands end (:func:`_clump`'s ``spread``): a bob is cut nearly blunt, long hair tapers.
 SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "short": (0.38, 0.45)}
 # How far (in v) a clump card widens from its root (:func:`_outline`).
-ROOT_TAPER = 0.05
+ROOT_TAPER = 0.08
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 
 
@@ -168,7 +168,7 @@ def _outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float]) -> np.nda
     u = np.clip((v - start) / (end - start), 0.0, 1.0)
     half = (mid - 1.5) * (1 - u ** 1.6) ** 0.8 * (1 - 0.06 * (1 + np.sin(v * 23.0 + rng.random() * 6.3)) * u)
     # ...and narrow at its root: a card's root end lying over others is a point, not a straight step.
-    half = half * (0.3 + 0.7 * _smooth(0.0, ROOT_TAPER, v))
+    half = half * (0.25 + 0.75 * _smooth(0.0, ROOT_TAPER, v))
     x = mid + 0.8 * np.sin(v * 9.0 + rng.random() * 6.3) * u
     cols = np.arange(cw) + 0.5
     return np.clip(half[:, None] + 0.5 - np.abs(cols[None, :] - x[:, None]), 0.0, 1.0).astype(np.float32)
@@ -208,28 +208,57 @@ def _draw(style: str) -> dict[str, np.ndarray]:
 
 
 def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The scalp layer's half (see the module's text): the roots' shade, opaque to FILL_TO and fading
-    to FILL_END, under strands a texel wide (lighter: the hair's colour) that end one by one between
-    TIP_FROM and TIP_TO, fewer the farther out (each ends at a draw from a falling density, in pairs,
-    a little clumped), each tapering over its last few rows; curly hair's kinked."""
+    """The scalp layer's half (see the module's text): the roots' shade, opaque to about FILL_TO and thinning
+    out by FILL_END, under strands (the hair's colour) that end one by one between TIP_FROM and TIP_TO, fewer
+    and fainter the farther out; curly hair's short and kinked over a mottled shade (coils seen end on).
+
+    The hairline is a gradient of density, not a line: the fill's own edge wanders (a few hundredths of a
+    hairline, slowly round the head) and thins over a sixth of a hairline (over a tenth, seen with the row of
+    strands past it, it read as a cut and a row of teeth), and the strands past it fade as they go (their
+    alpha falls with their distance past the fill, so the last ones are faint single hairs)."""
     n = SIZE
     w = n // 2
-    y, x = np.mgrid[0:n, 0:w].astype(np.float32)
+    # (float64: numpy's vectorised float32 sin rounds otherwise on other CPUs)
+    y, x = np.mgrid[0:n, 0:w].astype(np.float64)
     h = (y + 0.5) / n * V_END                                     # hairlines from the crown
-    wave = (1.5 if curly else 0.7) * np.sin(y / (6.0 if curly else 37.0) + x * 0.7)
+    # (Curly: kinks of under a texel; a wave of a texel and a half a few millimetres long drew stripes
+    # across the forehead.)
+    wave = (0.6 if curly else 0.7) * np.sin(y / (9.0 if curly else 37.0) + x * (2.1 if curly else 0.7))
     strand = np.floor(x + wave).astype(np.int64) % w
-    tone = rng.random(w).astype(np.float32)
+    tone = rng.random(w)
     pair = np.repeat(rng.random(w // 2), 2)[:w]
     # Ends: most near TIP_FROM, fewer and fewer towards TIP_TO (the hairline's density falls off).
-    draw = (0.6 * pair + 0.4 * rng.random(w)).astype(np.float32) ** 1.25
-    ends = TIP_FROM + (TIP_TO - TIP_FROM) * draw[strand]
+    draw = (0.6 * pair + 0.4 * rng.random(w)) ** 1.25
+    # Every other texel's strand ends well inside the fill, each at its own row: where all of them had ended
+    # at TIP_FROM the roots' shade showed between the rest at once, a dark line along the hairline.
+    inner = 0.55 + (TIP_FROM - 0.55) * rng.random(w)
+    ends = np.where(np.arange(w) % 2 == 0, TIP_FROM + (TIP_TO - TIP_FROM) * draw, inner)[strand]
     fine = np.clip((ends - h) / 0.04, 0, 1) ** 1.5                 # a strand tapering over its last rows
-    on = (strand % 2 == 0) | (h < TIP_FROM)                         # past the fill, every other texel a hair
-    strands = fine * on * 0.9
-    fill = _smooth(FILL_END, FILL_TO, h)
+    faint = 1 - 0.55 * _smooth(FILL_TO, TIP_TO, h)                  # the last hairs fine and faint
+    strands = fine * (0.9 - 0.45 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint
+    # The fill's edge wanders round the head (a sum of slow waves over the layer's columns).
+    # (Slow ones only: a wave a few centimetres long drew notches in the hairline.)
+    k = np.arange(1, 7)
+    waves = (np.sin(np.outer(x[0] / w * 2 * np.pi, k * 3) + rng.random(6) * 6.3) / k ** 1.5).sum(1) / 1.6
+    at = 0.03 * waves[None, :]
+    fill = _smooth(FILL_END + at, FILL_TO + at, h)
     alpha = strands + fill * (1 - strands)
-    root = (0.5 + 0.12 * tone[strand]) * (0.94 + 0.06 * np.sin(x * 0.9 + y / 53.0))
-    hair = 0.72 + 0.3 * tone[strand]
+    # (Roots' shade and strands near one another: at 0.5 against 0.87 the texels where strands had ended
+    # drew a checker of dark and light blocks, each texel a few millimetres wide round the head.)
+    root = (0.64 + 0.1 * tone[strand]) * (0.94 + 0.06 * np.sin(x * 0.9 + y / 53.0))
+    hair = 0.74 + 0.22 * tone[strand]
+    if curly:
+        # Coils seen end on: a mottle of light tufts over their shade, a few millimetres across.
+        blob = np.sin(x * 0.9 + 2.0 * np.sin(y / 23.0)) * np.sin(y / 17.0 + 1.7 * np.sin(x * 0.45))
+        # ...in the coils' shade to the hairline: the layer's vertex colours lighten it from 0.82 hairlines
+        # (pieces.edge), and, lit, its band past the coils read as a pale smooth cap.
+        # Its last single hairs past the fill in their own light (darkened too, they were specks on the skin).
+        deep = 1 - 0.45 * _smooth(0.8, 0.97, h) * _smooth(1.1, 0.98, h)
+        hair = hair * (0.86 + 0.14 * blob) * deep
+        root = root * (0.9 + 0.1 * blob) * deep
+    # Where the fill thins, its shade is the strands' (a dark fill between light strands there drew dark
+    # specks along the hairline, a texel each).
+    root = root + (hair - root) * _smooth(FILL_TO - 0.05, FILL_TO + 0.05, h)
     shade = (hair * strands + root * fill * (1 - strands)) / np.maximum(alpha, 1e-3)
     shade = np.where(alpha > 1e-3, shade, hair)
     return shade.astype(np.float32), alpha.astype(np.float32)
