@@ -66,7 +66,7 @@ GAP = (0.30, 0.25, 0.22)
 GAP_SOFT = 0.45
 # The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
 GAP_EDGE = (0.1, 0.06, 0.06)
-TONGUE = (0.6, 0.33, 0.34)
+TONGUE = (0.66, 0.32, 0.34)
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
 # (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
 # a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
