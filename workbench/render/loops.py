@@ -38,6 +38,12 @@ NO_TEST = np.zeros(0, np.bool_)
 NO_TRI = np.zeros(0, np.int32)
 #: ``resolve`` lays blended surfaces over in display values, about linear light to this power's inverse (sRGB's).
 BLEND_GAMMA = 2.2
+#: The key light (and the skin's warm wrap of it) fades out as the baked occlusion falls from CAVE_LIT to CAVE_DARK:
+#: only the inside of a mouth is occluded that deeply (workbench.body.ao: its lining at 0.4 of the light and less),
+#: and no shadow of the lips reaches it otherwise.
+CAVE_DARK, CAVE_LIT = np.float32(0.3), np.float32(0.7)
+#: How much of its colour's saturation the deepest of a mouth loses (to the bounced light's grey).
+CAVE_GREY = np.float32(0.9)
 
 
 @dataclass
@@ -368,7 +374,10 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             gloss *= mat_spec[d]
         # three lights fixed to the world, an ambient from sky and ground
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
-        ndl = max(ndl_raw, zero) * (half + half * ao)
+        # (where the occlusion is deepest, inside a mouth, the lips shade it from the key as a shadow would: lit by
+        # the key, with the skin's warm wrap, its lining drew a saturated blood red in blind review C)
+        cave = min(max((ao - CAVE_DARK) * (one / (CAVE_LIT - CAVE_DARK)), zero), one)
+        ndl = max(ndl_raw, zero) * (half + half * ao) * (half + half * cave)
         ndf = max(nx * light_dirs[1, 0] + ny * light_dirs[1, 1] + nz * light_dirs[1, 2], zero) * ao
         ndr = max(nx * light_dirs[2, 0] + ny * light_dirs[2, 1] + nz * light_dirs[2, 2], zero) * ao
         amb = (ground + (sky - ground) * (half + half * (nx * light_dirs[3, 0] + ny * light_dirs[3, 1]
@@ -377,13 +386,23 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         lg = amb + ndl * light_rgb[0, 1]
         lb = amb + ndl * light_rgb[0, 2]
         skin = mat_skin[d]
+        extra = zero
         if skin:
             if wrap > 0:  # wrapped diffuse past the terminator, tinted warm: light that entered the skin nearby
-                extra = (min(max((ndl_raw + wrap) / (one + wrap), zero), one) - max(ndl_raw, zero)) * ao
+                extra = (min(max((ndl_raw + wrap) / (one + wrap), zero), one) - max(ndl_raw, zero)) * ao * cave
                 extra = max(extra, zero)
                 lr += extra * light_rgb[0, 0] * light_rgb[2, 0]
                 lg += extra * light_rgb[0, 1] * light_rgb[2, 1]
                 lb += extra * light_rgb[0, 2] * light_rgb[2, 2]
+            if cave < one:
+                # ...and what of the key reaches it is light bounced between teeth, tongue and lining, greyer than the
+                # lining's own red (the key's share of the light taken at the colour's grey, CAVE_GREY of the way)
+                grey = (cr + cg + cb) * np.float32(1 / 3)
+                mix = CAVE_GREY * (one - cave)
+                key = ndl + extra
+                lr += key * light_rgb[0, 0] * mix * (grey / max(cr, np.float32(1e-6)) - one)
+                lg += key * light_rgb[0, 1] * mix * (grey / max(cg, np.float32(1e-6)) - one)
+                lb += key * light_rgb[0, 2] * mix * (grey / max(cb, np.float32(1e-6)) - one)
             lr += ndf * fill  # a cool fill on warm skin reads as grey, most on dark skin
             lg += ndf * fill
             lb += ndf * fill

@@ -1,0 +1,22 @@
+"""The inside of an open mouth in our renderer (issue 46, blind review C: "the cavity is saturated blood red"): the
+lining seen between the lips, lit by our studio, keeps little of its red's saturation where it is deepest (the key
+light and the skin's warm wrap fade out with the baked occlusion, workbench.render.loops.CAVE_DARK)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_mouth_renders import avatar, closeup
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+@pytest.mark.parametrize("tone", ["#FFE0C4", "#5E3F2B"])
+def test_the_open_mouth_is_not_blood_red_in_ours(gender, tone):
+    """The lining's mean saturation ((max - min) / max per pixel) under 0.8 and its mean red under 35 of 255 in a
+    mouthOpen close-up: on main 0.92 to 0.94 and 54 to 58 (a pure red, (55, 4, 6)); now 0.71 to 0.75 and 18 to 24.
+    (three.js's room-lit cavity keeps its own test, test_mouth_renders.py.)"""
+    lit, masks = closeup(avatar(gender, tone=tone), gender, {"mouthOpen": 1.0})
+    inside = lit[masks["lining"] & ~masks["teeth"]]
+    assert len(inside) > 2000
+    saturation = ((inside.max(1) - inside.min(1)) / np.maximum(inside.max(1), 1)).mean()
+    assert saturation < 0.8 and inside[:, 0].mean() < 35, (saturation, inside.mean(0))
