@@ -52,12 +52,20 @@ workbench.connect().avatars.registr({})
 '''
 
 
-def run_mypy(tmp_path: Path, source: str) -> tuple[str, int]:
+@pytest.fixture(scope="module")
+def mypy_cache(tmp_path_factory) -> Path:
+    """One mypy cache for this module's runs: the first analyses the package and what it imports (pandas,
+    httpx, numpy: seconds of CPU, tens of them on a busy machine), the next reads that from the cache and
+    checks only its own script, as a user's second run does."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def run_mypy(tmp_path: Path, source: str, cache: Path) -> tuple[str, int]:
     script = tmp_path / "user_script.py"
     script.write_text(textwrap.dedent(source), encoding="utf-8")
     # --config-file= (empty): a user's defaults, not this project's pyproject.toml; --strict as a careful user runs it
     stdout, stderr, status = mypy_api.run([str(script), "--strict", "--config-file=", "--cache-dir",
-                                           str(tmp_path / "cache"), "--no-error-summary"])
+                                           str(cache), "--no-error-summary"])
     assert not stderr, stderr
     return stdout, status
 
@@ -66,8 +74,8 @@ def test_the_package_ships_py_typed():
     assert (PACKAGE / "py.typed").is_file()
 
 
-def test_a_users_script_sees_the_real_types(tmp_path):
-    out, status = run_mypy(tmp_path, SCRIPT)
+def test_a_users_script_sees_the_real_types(tmp_path, mypy_cache):
+    out, status = run_mypy(tmp_path, SCRIPT, mypy_cache)
     revealed = [line.split("Revealed type is ", 1)[1].strip('"') for line in out.splitlines() if "Revealed type" in line]
     assert revealed == [
         "workbench.client.results.Registration",
@@ -86,8 +94,8 @@ def test_a_users_script_sees_the_real_types(tmp_path):
     assert not errors, out
 
 
-def test_a_users_wrong_calls_are_found(tmp_path):
-    out, status = run_mypy(tmp_path, BROKEN)
+def test_a_users_wrong_calls_are_found(tmp_path, mypy_cache):
+    out, status = run_mypy(tmp_path, BROKEN, mypy_cache)
     errors = [line for line in out.splitlines() if ": error:" in line]
     assert status == 1 and len(errors) == 3, out
     assert '"register" of "Avatars"' in errors[0] and '"model" of "Avatars"' in errors[1], out

@@ -14,7 +14,7 @@ import base64
 import pytest
 
 from .conftest import save_artifact, wait
-from .viewer_page import notebook_browser, notebook_server, until
+from .viewer_page import APPS, IN_LAB, notebook_browser, notebook_server, until
 
 pytestmark = pytest.mark.slow
 
@@ -55,7 +55,7 @@ return out;"""
 IN_WINDOW = "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight;"
 
 
-@pytest.fixture(scope="module", params=["lab", "notebook"])
+@pytest.fixture(scope="module", params=APPS)
 def page(request, notebook_apps):
     with notebook_server(notebook_apps, request.param, "layout.ipynb", CELLS) as server, \
             notebook_browser(server, "layout.ipynb") as browser:
@@ -126,6 +126,7 @@ const tick = () => {
 requestAnimationFrame(tick);"""
 
 
+@IN_LAB  # the viewer's own drawing (core.js), the same in Notebook 7's shell
 def test_moving_frames_are_lighter_and_the_still_after_them_sharp(page):
     """Issue 48's frame rate, as a mechanism (the figures are bench/viewer.py's): on a software GPU a drag
     draws its frames with fewer pixels, and once the view rests it is drawn again at full resolution."""

@@ -2,11 +2,13 @@
 the viewer's output shows the picture the page drew (the output's ``image/png``), not "Error displaying
 widget: model not found"; running its cell again gives a live viewer.
 
-The first server runs the notebook, waits until the page has sent its picture (the output then holds
-it, ``workbench/widgets/still.py``), saves and stops. The second server, on the same folder and with
-the same user's notebook signatures (so the notebook is trusted, as it is for the person who saved it),
-opens it without running anything. The picture comes from the Lab extension in
-``js/viewer/jupyter/labextensions/`` (``conftest.jupyter_lab`` puts it on the Jupyter path, as the
+A first server (Notebook 7) runs the notebook, waits until the page has sent its picture (the output then
+holds it, ``workbench/widgets/still.py``), saves and stops, once for the module: running and saving are the
+notebook's and the widget's code, the same in JupyterLab (whose saving of a viewer's picture
+test_avatar_viewer_service.py shows). A new server of each app, on a copy of that folder and with the same
+user's notebook signatures (so the notebook is trusted, as it is for the person who saved it), opens it
+without running anything: what differs by app is the Lab extension in ``js/viewer/jupyter/labextensions/``
+loading in each shell and drawing the picture (``conftest.jupyter_lab`` puts it on the Jupyter path, as the
 package's install does).
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -23,7 +26,7 @@ from PIL import Image
 from workbench.widgets.frontend import bundle_path
 
 from .conftest import jupyter_lab, save_artifact, start_chrome, wait
-from .viewer_page import KERNEL_IDLE, until, write_notebook
+from .viewer_page import APPS, KERNEL_IDLE, until, write_notebook
 
 pytestmark = pytest.mark.slow
 
@@ -49,56 +52,70 @@ def open_in(browser, server, run: bool) -> None:
         browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
 
 
-@pytest.mark.parametrize("app", ["lab", "notebook"])
-def test_a_reopened_notebook_shows_the_viewers_picture_and_a_live_viewer_when_run_again(app, tmp_path_factory, tmp_path):
+@pytest.fixture(scope="module")
+def chrome(tmp_path_factory):
+    with start_chrome(tmp_path_factory.mktemp("reopen-profile")) as browser:
+        browser.set_window_size(1280, 1000)
+        browser.set_script_timeout(120)
+        yield browser
+
+
+@pytest.fixture(scope="module")
+def saved(chrome, tmp_path_factory):
+    """The folder of the notebook run in Notebook 7 until its page sent its picture, saved, its server stopped."""
     from helpers import arkit_glb
 
     if bundle_path() is None:
         pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build)")
-    base = tmp_path_factory.mktemp(f"reopen-{app}")
+    base = tmp_path_factory.mktemp("reopen-first")
     root = base / "notebooks"
     root.mkdir()
     (root / "arkit.glb").write_bytes(arkit_glb())
     write_notebook(root, NAME, CELLS)
-    with start_chrome(base / "profile") as browser:
-        browser.set_window_size(1280, 1000)
-        browser.set_script_timeout(120)
-        # -- the first session: run, let the page send its picture, save ------------------------------
-        (base / "first").mkdir()
-        with jupyter_lab(base / "first", root, app=app) as server:
-            open_in(browser, server, run=True)
-            until(browser, 0, "parseInt(d.pictureSent || 0) > 0", "the page's picture sent to the kernel", 120)
-            # The kernel puts it in the output (update_display_data): the saved notebook holds what the page drew.
-            wait(browser, "const m = window.jupyterapp.shell.currentWidget.content.model.cells.get(0);"
-                          "const o = m.outputs.get(0); return o && o.data['image/png'] && o.data['image/png'].length;",
-                 60, "the picture in the output")
-            wait(browser, KERNEL_IDLE, 60, "the kernel idle")
-            browser.execute_script("window.jupyterapp.commands.execute('docmanager:save')")
-            wait(browser, "return !window.jupyterapp.shell.currentWidget.context.model.dirty", 60, "the notebook saved")
-        saved = json.loads((root / NAME).read_text(encoding="utf-8"))
-        output = saved["cells"][0]["outputs"][0]
-        assert "application/vnd.jupyter.widget-view+json" in output["data"], output["data"].keys()
-        png = base64.b64decode(output["data"]["image/png"])
-        picture = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
-        assert picture.std() > 5, "the saved picture is blank"
+    browser = chrome
+    with jupyter_lab(base, root, app="notebook") as server:
+        open_in(browser, server, run=True)
+        until(browser, 0, "parseInt(d.pictureSent || 0) > 0", "the page's picture sent to the kernel", 120)
+        # The kernel puts it in the output (update_display_data): the saved notebook holds what the page drew.
+        wait(browser, "const m = window.jupyterapp.shell.currentWidget.content.model.cells.get(0);"
+                      "const o = m.outputs.get(0); return o && o.data['image/png'] && o.data['image/png'].length;",
+             60, "the picture in the output")
+        wait(browser, KERNEL_IDLE, 60, "the kernel idle")
+        browser.execute_script("window.jupyterapp.commands.execute('docmanager:save')")
+        wait(browser, "return !window.jupyterapp.shell.currentWidget.context.model.dirty", 60, "the notebook saved")
+    return root
 
-        # -- a new server, the notebook opened as it was saved ---------------------------------------------
-        (base / "second").mkdir()
-        with jupyter_lab(base / "second", root, app=app) as server:
-            open_in(browser, server, run=False)
-            shown = wait(browser, f"const o = (() => {{ {OUTPUT} }})(); return o && !o.loading && (o.picture || o.text) && o;",
-                         60, "the saved output drawn")
-            save_artifact(tmp_path, f"reopened_{app}.png", base64.b64decode(browser.get_screenshot_as_base64()))
-            assert "Error displaying widget" not in shown["text"], shown["text"]
-            assert shown["picture"] and base64.b64decode(shown["picture"].split(",", 1)[1]) == png, \
-                "the output does not show the saved picture"
-            errors = [e["message"] for e in browser.get_log("browser") if "model not found" in e["message"]]
-            # -- its cell run again: a live viewer in its place ---------------------------------------------
-            browser.execute_script("window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0;"
-                                   "window.jupyterapp.commands.execute('notebook:run-cell')")
-            until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0", "the live viewer's first frame", 120)
-            live = browser.execute_script(f"return (() => {{ {OUTPUT} }})()")
-            assert live["viewer"] and not live["picture"], live
-            assert len(browser.find_elements("css selector", ".wb-avatar-viewer")) == 1
+
+@pytest.mark.parametrize("app", APPS)
+def test_a_reopened_notebook_shows_the_viewers_picture_and_a_live_viewer_when_run_again(app, chrome, saved, tmp_path_factory,
+                                                                                       tmp_path):
+    browser = chrome
+    base = tmp_path_factory.mktemp(f"reopen-{app}")
+    root = base / "notebooks"
+    shutil.copytree(saved, root)  # a copy of its own: this test runs the cell again, and Lab saves on its own
+    saved_nb = json.loads((root / NAME).read_text(encoding="utf-8"))
+    output = saved_nb["cells"][0]["outputs"][0]
+    assert "application/vnd.jupyter.widget-view+json" in output["data"], output["data"].keys()
+    png = base64.b64decode(output["data"]["image/png"])
+    picture = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    assert picture.std() > 5, "the saved picture is blank"
+
+    # -- a new server, the notebook opened as it was saved ---------------------------------------------
+    with jupyter_lab(base, root, app=app) as server:
+        open_in(browser, server, run=False)
+        shown = wait(browser, f"const o = (() => {{ {OUTPUT} }})(); return o && !o.loading && (o.picture || o.text) && o;",
+                     60, "the saved output drawn")
+        save_artifact(tmp_path, f"reopened_{app}.png", base64.b64decode(browser.get_screenshot_as_base64()))
+        assert "Error displaying widget" not in shown["text"], shown["text"]
+        assert shown["picture"] and base64.b64decode(shown["picture"].split(",", 1)[1]) == png, \
+            "the output does not show the saved picture"
+        errors = [e["message"] for e in browser.get_log("browser") if "model not found" in e["message"]]
+        # -- its cell run again: a live viewer in its place ---------------------------------------------
+        browser.execute_script("window.jupyterapp.shell.currentWidget.content.activeCellIndex = 0;"
+                               "window.jupyterapp.commands.execute('notebook:run-cell')")
+        until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0", "the live viewer's first frame", 120)
+        live = browser.execute_script(f"return (() => {{ {OUTPUT} }})()")
+        assert live["viewer"] and not live["picture"], live
+        assert len(browser.find_elements("css selector", ".wb-avatar-viewer")) == 1
     # jupyterlab-manager still logs that it found no model (console.error); the page shows no error.
     print(f"\n{app}: reopened output {shown['text'][:60]!r}; console: {errors[:1]}")

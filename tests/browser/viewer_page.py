@@ -29,6 +29,15 @@ KERNEL_IDLE = ("const nb = window.jupyterapp && window.jupyterapp.shell.currentW
                " && nb.sessionContext.session.kernel.status === 'idle';")
 
 
+# The two apps a viewer test opens. Notebook 7 is JupyterLab's own notebook, output area and widget manager in
+# another shell: what the viewer does inside an output (closing, redrawing, fetching, saving its picture) is the
+# same code in both and is proven once, in JupyterLab (``IN_LAB``); what the shells do differently is proven in
+# both: the viewer drawing and answering a person, keys kept from the shortcuts (Notebook 7 checks them in the
+# capture phase), where the parts sit in the page, and the outputs extension loading in each.
+APPS = ["lab", "notebook"]
+IN_LAB = pytest.mark.parametrize("page", ["lab"], indirect=True)  # on a test of a module whose ``page`` takes APPS
+
+
 def write_notebook(root, name: str, cells: list[str]) -> None:
     """``root/name`` with ``cells`` as its code cells, for the python3 kernel."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])

@@ -17,7 +17,7 @@ from workbench.body import compile as cc
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 
-pytestmark = pytest.mark.slow  # a service per test compiles the body cache again (a load: tens of seconds of CPU each)
+pytestmark = pytest.mark.slow  # services that compile the body cache again (a load: tens of seconds of CPU each)
 
 FIRST = {"gender": "feminine", "height": 162}
 SECOND = {"gender": "masculine", "bodyShape": "heavy", "height": 191}
@@ -91,9 +91,34 @@ def _kept_skin_truncated(compiled, body):
         path.write_bytes(path.read_bytes()[:1000])
 
 
-@pytest.mark.parametrize("harm", [_out_of_range, _nan, _wrong_key, _kept_texels_out_of_range, _kept_skin_truncated])
-def test_a_wrong_cache_is_compiled_again_and_the_models_are_the_same(harm, good, own_cache, tmp_path):
+# Each wrong compiled body is refused, and says why, by the check every process runs as it loads the folder
+# (compile._checked_load, which the service's first model calls): here in this process, where a refusal costs a
+# read, not a compile. What a refusal leads to (the folder compiled again under a service, the same models) is
+# the same code for every reason, shown once below with a refused body and both kinds of wrong kept arrays.
+BODY_HARMS = {_out_of_range: "indices outside", _nan: "not finite", _wrong_key: "its index names"}
+
+
+@pytest.mark.parametrize("harm", list(BODY_HARMS))
+def test_a_wrong_compiled_body_is_refused_saying_why(harm, own_cache, caplog):
     harm(*own_cache)
+    cc.forget()
+    try:
+        with caplog.at_level("WARNING", logger="workbench.body"):
+            assert cc._checked_load() is None
+    finally:
+        cc.forget()   # (the next test of this worker loads the real cache again)
+    assert f"{BODY_HARMS[harm]}" in caplog.text and "compiling it again" in caplog.text, caplog.text
+
+
+def test_a_wrong_cache_is_compiled_again_under_a_service_and_the_models_are_the_same(good, own_cache, tmp_path):
+    """A refused body, out-of-range texels and truncated skins at once: each file is checked on its own as it is
+    read (a body's refusal stops at its first fault, hence one body harm here and each above), each is made
+    again saying so, and the model is the same bytes."""
+    compiled, _ = own_cache
+    kept = sorted(p.name for p in [*compiled.glob(f"texels-body-*{keep.KEPT_SUFFIX}"), *compiled.glob(f"skin-*{keep.KEPT_SUFFIX}")])
+    assert any(n.startswith("texels-") for n in kept) and any(n.startswith("skin-") for n in kept), kept
+    for harm in (_out_of_range, _kept_texels_out_of_range, _kept_skin_truncated):
+        harm(*own_cache)
     server = ServerProcess(tmp_path / "data").start()
     try:
         r = model(server, FIRST)
@@ -102,7 +127,10 @@ def test_a_wrong_cache_is_compiled_again_and_the_models_are_the_same(harm, good,
     finally:
         server.stop()
     log = (tmp_path / f"serve-{server.port}.log").read_text(errors="replace")
-    assert "again" in log   # the log says what was wrong and that it was made again
+    # the log says what was wrong and that it was made again: the body, and every kept file the model read
+    assert "compiling it again" in log, log[-2000:]
+    remade = [n for n in kept if f"{n} are unreadable or wrong" in log]
+    assert any(n.startswith("texels-") for n in remade) and any(n.startswith("skin-") for n in remade), (kept, log[-3000:])
 
 
 def test_a_cache_file_truncated_under_a_running_service_does_not_kill_it(good, own_cache, tmp_path):

@@ -15,7 +15,7 @@ import pytest
 from conftest import ROOT, ServerProcess
 
 from workbench.runner.execute import CELL_TIMEOUT
-from workbench.runner.tour import OPERATIONS, run_check, run_notebook, run_tour
+from workbench.runner.tour import OPERATIONS, run_check, run_notebook
 
 pytestmark = pytest.mark.slow  # notebooks run through `workbench check` and the tour
 
@@ -101,16 +101,6 @@ def test_without_control_api_cells_skip_visibly(deployment, tmp_path, monkeypatc
     run = run_notebook(ROOT / "notebooks" / "05_space_templates.ipynb", tmp_path, env)
     assert run.ok, run.error
     assert run.skipped_local >= 3
-
-
-def test_tour_writes_a_report(tmp_path):
-    nb_dir = tmp_path / "nb"
-    nb_dir.mkdir()
-    shutil.copy(ROOT / "notebooks" / "00_quickstart.ipynb", nb_dir)
-    (tmp_path / "data").mkdir()
-    assert run_tour(tmp_path / "tour", notebooks=nb_dir) == 0
-    index = (tmp_path / "tour" / "index.html").read_text()
-    assert "00_quickstart.html" in index and "pass" in index and "1 of 1 notebooks passed" in index
 
 
 def test_check_stops_in_seconds_on_a_setup_problem(deployment, tmp_path, capsys):

@@ -79,6 +79,9 @@ def test_a_param_runs_the_same_notebook_with_another_value(tmp_path):
     assert "injected-parameters" in ran.cells[1].metadata["tags"]
     assert ran.cells[-1].outputs[0]["text"] == "size is 512\n"
     assert "size is 512" in (tmp_path / "out" / "p.html").read_text()
+    # The report's index: the notebook passed, linked to its page.
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "p.html" in index and "pass" in index and "1 of 1 notebooks passed" in index
 
 
 def test_a_changed_picture_fails_with_its_difference_image_in_the_junit_report(tmp_path):
