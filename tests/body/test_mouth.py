@@ -14,6 +14,7 @@ from helpers import random_settings
 from scipy.spatial import cKDTree
 
 from workbench.body.face import ARKIT, SHAPES, VISEMES
+from workbench.body.mouth import mouth_texture
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
@@ -318,3 +319,13 @@ def test_the_smile_keeps_the_lower_lids_over_the_eyeballs(face):
             front = np.hypot(*(rest[:, :2] - centre[:2]).T) < 0.9 * radius
             through = (before > 0) & front & (rest[:, 2] > centre[2]) & (after < -3e-4)
         assert not through.any(), np.round(after[through] * 1000, 2)
+
+
+def test_the_teeth_are_white_up_to_the_gum():
+    """The enamel's texels (the texture's brightest) are a warm white up to the gum line: nine in ten under 0.15
+    saturation (the root's yellower enamel, 0.20 and over in the tenth nearest the gum, made a smile's teeth,
+    which show up to the gum, read as yellow beside the open mouth's white in blind review D)."""
+    t = mouth_texture().astype(float) / 255
+    bright = t.max(2) > 0.7
+    saturation = (t.max(2) - t.min(2)) / t.max(2)
+    assert np.percentile(saturation[bright], 90) < 0.15, np.percentile(saturation[bright], 90)
