@@ -122,6 +122,10 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 SHOULDER_ROOM = 0.006
 CHEEK_ROOM = 0.012
 FRONT = 95.0
+# The least azimuth (degrees) hair falling down the back turns to, and how high over the shoulders' joints (metres)
+# the front and back locks have parted: parted lower or turned less far back, the hair behind the ears came down
+# over the shoulders' tips (the body reaches 19 cm out there) and hung out there in wings behind them.
+BACK, PART = 146.0, 0.05
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -158,7 +162,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         a = np.abs(az)
         front = a < FRONT
         goal = np.where(front, 16.0 + 26.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 5.0 * spread[i],
-                        134.0 + 46.0 * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
+                        BACK + (180.0 - BACK) * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
         return np.sign(az + 1e-9) * goal
 
     def end(az, i):
@@ -177,9 +181,9 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
         return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
-    # Parting into the front and back locks down to a centimetre over the shoulders' joints, so the hair lies on the
-    # shoulders as it parts (parted 5 cm over them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S))
+    # Parting into the front and back locks down to PART over the shoulders' joints (parted a centimetre over them,
+    # the hair behind the ears came down over the shoulders' tips, and at the arms' back hung out in wings).
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + PART, clearance, rng.uniform(0.004, 0.012, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
