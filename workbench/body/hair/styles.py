@@ -122,10 +122,9 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 SHOULDER_ROOM = 0.006
 CHEEK_ROOM = 0.012
 FRONT = 95.0
-# The least azimuth (degrees) hair falling down the back turns to, and how high over the shoulders' joints (metres)
-# the front and back locks have parted: parted lower or turned less far back, the hair behind the ears came down
-# over the shoulders' tips (the body reaches 19 cm out there) and hung out there in wings behind them.
-BACK, PART = 146.0, 0.05
+# The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
+# ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
+BACK = 146.0
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -181,9 +180,9 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
         return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
-    # Parting into the front and back locks down to PART over the shoulders' joints (parted a centimetre over them,
-    # the hair behind the ears came down over the shoulders' tips, and at the arms' back hung out in wings).
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + PART, clearance, rng.uniform(0.004, 0.012, S))
+    # Parting into the front and back locks down to a centimetre over the shoulders' joints, so the hair lies on the
+    # shoulders as it parts (parted 5 cm over them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
@@ -306,6 +305,9 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 BOB_PART = 0.025
 BOB_END = (0.105, 0.07)
 BOB_VOLUME = (0.01, 0.012)
+# Degrees from the face past which a bob's strands follow the head in under it to the nape rather than fall from its
+# widest (hanging straight from there, the body envelope under it, the back stood off the nape as a shell).
+BOB_NAPE = 115.0
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -343,8 +345,16 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def clearance(az, y, i):
         return base[i]
 
-    fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
+    # Behind the ears the hair does not fall from the head's widest but follows the head in under it to the nape.
+    fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S),
+                hold=lambda az, i: np.abs(az) > BOB_NAPE)
+
+    def limit(d, i):
+        y = c[1] + head.envelope(d) * d[:, 1]
+        return y <= end(np.degrees(np.arctan2(d[:, 0], d[:, 2])), i)
+
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, limit=limit,
+                          points=12 if lod == 0 else 9)
     # (A bob's ends are cut nearly blunt: its cards narrow little at the tip.)
     cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)
     wisps = edge_wisps(head, "bob", rng, 80 if lod == 0 else 50, 0.025,
