@@ -307,7 +307,7 @@ BOB_END = (0.105, 0.07)
 BOB_VOLUME = (0.01, 0.012)
 # Degrees from the face past which a bob's strands follow the head in under it to the nape rather than fall from its
 # widest (hanging straight from there, the body envelope under it, the back stood off the nape as a shell).
-BOB_NAPE = 115.0
+BOB_NAPE, BOB_NAPE_POLAR = 115.0, 128.0
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -350,8 +350,10 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
                 hold=lambda az, i: np.abs(az) > BOB_NAPE)
 
     def limit(d, i):
+        # (and no further round under the head than BOB_NAPE_POLAR: there the head envelope is the neck's, which a
+        # heavy body's trapezius rises through)
         y = c[1] + head.envelope(d) * d[:, 1]
-        return y <= end(np.degrees(np.arctan2(d[:, 0], d[:, 2])), i)
+        return (y <= end(np.degrees(np.arctan2(d[:, 0], d[:, 2])), i)) | (d[:, 1] < np.cos(np.radians(BOB_NAPE_POLAR)))
 
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, limit=limit,
                           points=12 if lod == 0 else 9)
