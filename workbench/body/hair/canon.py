@@ -31,8 +31,8 @@ import numpy as np
 
 from .. import keep
 from ..mesh import BodyMesh
-from .groom import Groom, Strands, beside
-from .head import COL, ROW, Head, _bilinear, head_of
+from .groom import Groom, Strands
+from .head import Head, head_of
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises
@@ -56,17 +56,6 @@ SIDE, BELOW = 25.0, 0.03
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
-def under(head: Head, az: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """What hanging hair at azimuths ``az`` and heights ``y`` keeps its clearance over: the body envelope, and the
-    head's outline beside the jaw and the nape (a strand drawn in under the head's widest kept its clearance over
-    the neck alone, and on a heavier jaw went into it)."""
-    out = head.reach(az, y)
-    near = y > head.centre[1] - 2 * head.radius
-    if near.any():
-        out[near] = np.maximum(out[near], beside(head, az[near], y[near]))
-    return out
-
-
 def _landmarks(mesh: BodyMesh, head: Head) -> np.ndarray:
     """(skull's centre, shoulders, soles) heights, for mapping falling hair between bodies."""
     sk = mesh.skeleton
@@ -87,7 +76,7 @@ def _bind(s: Strands, head: Head, marks: np.ndarray) -> dict[str, np.ndarray]:
     h = r - head.envelope(d.reshape(-1, 3)).reshape(S, K)
     az = np.degrees(np.arctan2(rel[..., 0], rel[..., 2]))
     flat = np.hypot(rel[..., 0], rel[..., 2])
-    clr = flat - under(head, az.reshape(-1), s.pts[..., 1].reshape(-1)).reshape(S, K)
+    clr = flat - head.reach(az.reshape(-1), s.pts[..., 1].reshape(-1)).reshape(S, K)
     return {"d": d.astype(np.float32), "h": h.astype(np.float32), "fall": s.hanging,
             "az": az.astype(np.float32), "y": s.pts[..., 1].astype(np.float32), "clr": clr.astype(np.float32),
             "nrm": s.nrm.astype(np.float32),
@@ -133,7 +122,7 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) 
         az = get("az").astype(np.float64)
         off_shoulder = fall & ((y < marks[1] - BELOW) | (np.abs(np.abs(az) - 90) > SIDE))
         az = _smoothed(np.degrees(np.unwrap(np.radians(az), axis=1)), off_shoulder)
-        need = under(head, az.reshape(-1), y.reshape(-1)).reshape(S, K) + get("clr")
+        need = head.reach(az.reshape(-1), y.reshape(-1)).reshape(S, K) + get("clr")
         # Where a strand starts to fall: the horizontal distance of its last point on the head.
         start = np.hypot(pts[..., 0] - head.centre[0], pts[..., 2] - head.centre[2])
         last_on = ~fall & np.roll(fall, -1, axis=1)
@@ -146,25 +135,6 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) 
     across = get("across")
     return Strands(pts, get("nrm").astype(np.float64), fall, get("width").astype(np.float64), get("column"),
                    float(get("taper")), across.astype(np.float64) if np.any(across) else None)
-
-
-def _off_the_neck(s: Strands, head: Head, room: float = 0.012) -> Strands:
-    """``s`` with its points on the head below the skull's centre kept ``room`` metres outside the skin under them (the
-    body's outermost vertex there, not run down from above): a bob's back follows the head in to the nape, and on a
-    heavy body the neck's and the trapezius' skin, outside the head envelope, rose through it."""
-    rel = s.pts - head.centre
-    az = np.degrees(np.arctan2(rel[..., 0], rel[..., 2]))
-    raw = np.concatenate([head.body_raw, head.body_raw[:, :1]], 1)
-    skin = _bilinear(raw, (head.body_top - s.pts[..., 1]) / ROW, (az + 180) / COL) + room
-    rho = np.hypot(rel[..., 0], rel[..., 2])
-    low = ~s.hanging & (rel[..., 1] < 0) & (rho < skin)
-    if not low.any():
-        return s
-    k = np.where(low, skin / np.maximum(rho, 1e-9), 1.0)
-    pts = s.pts.copy()
-    pts[..., 0] = head.centre[0] + rel[..., 0] * k
-    pts[..., 2] = head.centre[2] + rel[..., 2] * k
-    return Strands(pts, s.nrm, s.hanging, s.width, s.column, s.taper, s.across)
 
 
 def settled(need: np.ndarray, y: np.ndarray, fall: np.ndarray, rounded: bool = True) -> np.ndarray:
@@ -223,8 +193,6 @@ def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Gr
     extra = [_fit(kept, n, head, marks) for n in names if n.startswith("extra")]
     fringe = _fit(kept, "fringe", head, marks) if "fringe" in names else None
     main = _fit(kept, "cards", head, marks)
-    if style == "bob":
-        main = _off_the_neck(main, head)
     if main.hanging.any():
         from .cards import order
 

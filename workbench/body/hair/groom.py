@@ -74,9 +74,7 @@ class Fall:
     """How strands fall once below the skull's centre. ``end(az, i)`` and ``target(az, i)``: for strands
     ``i`` starting to fall at azimuth ``az`` (degrees), the height each ends at and the azimuth it turns
     to, from ``turn_y`` down to ``part_y``; ``clearance(az, y, i)`` metres over the body envelope;
-    ``sway`` (S,) metres of sideways wave; ``settle`` metres a strand draws in per metre down past what it
-    passed over (to what it must clear: the body envelope, and the head's below its centre); ``hold(az, i)``
-    True for strands that never fall but follow the head down (a bob's at the nape)."""
+    ``sway`` (S,) metres of sideways wave."""
 
     end: Callable[[np.ndarray, np.ndarray], np.ndarray]
     target: Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -84,8 +82,6 @@ class Fall:
     part_y: float
     clearance: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
     sway: np.ndarray
-    settle: float = SETTLE
-    hold: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
 
 
 @dataclass
@@ -220,8 +216,6 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
         # Step falling.
         if fall is not None:
             start = on & (d[:, 1] < 0)
-            if fall.hold is not None:
-                start &= ~fall.hold(np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.arange(S))
             if start.any():
                 q = p[start] - head.centre
                 az[start] = np.degrees(np.arctan2(q[:, 0], q[:, 2]))
@@ -241,38 +235,11 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
                 az[f] = a + np.degrees(wave / np.maximum(rho[f], 0.05))
                 # Out over what it passes, and in again past it as it falls (held out where it had passed a
                 # shoulder, a strand turned to the back or the chest hung a shoulder's width out: a wing).
-                # (Drawing in, it keeps off the jaw and the nape as well as the neck.)
-                need = np.maximum(head.reach(az[f], y[f]), beside(head, az[f], y[f]))
-                need += fall.clearance(az[f], y[f], np.flatnonzero(f))
-                rho[f] = np.maximum(rho[f] - fall.settle * step, need)
+                need = head.reach(az[f], y[f]) + fall.clearance(az[f], y[f], np.flatnonzero(f))
+                rho[f] = np.maximum(rho[f] - SETTLE * step, need)
     stop = np.where(np.isfinite(stop), stop, (len(path) - 1) * step)
     pts, nrm, hanging = _resample(path, normal, fell, np.minimum(stop, (len(path) - 1) * step), step, points)
     return pts, nrm, hanging > 0.5
-
-
-def beside(head: Head, az: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The head envelope's distance from the vertical through its centre at azimuths ``az`` (degrees) and heights
-    ``y`` below the centre (the jaw, the nape; 0 below the head), from its outline under each azimuth.
-
-    >>> from workbench.options import normalize_avatar_settings
-    >>> from workbench.body.mesh import body_mesh
-    >>> from .head import head_of
-    >>> h = head_of(body_mesh(normalize_avatar_settings({"gender": "feminine"})))
-    >>> r = beside(h, np.array([90.0, 90.0]), h.centre[1] - np.array([0.02, 0.5]))
-    >>> bool(0.05 < r[0] < 0.12), float(r[1])
-    (True, 0.0)
-    """
-    polar = np.linspace(90.0, 180.0, 31)
-    d = directions(np.repeat(az, len(polar)), np.tile(polar, len(az)))
-    r = head.envelope(d).reshape(len(az), len(polar))
-    height = head.centre[1] + r * np.cos(np.radians(polar))       # falling with the polar angle
-    out = r * np.sin(np.radians(polar))
-    below = height < y[:, None]
-    i = np.clip(np.argmax(below, axis=1), 1, len(polar) - 1)
-    rows = np.arange(len(az))
-    h0, h1 = height[rows, i - 1], height[rows, i]
-    t = np.clip((h0 - y) / np.maximum(h0 - h1, 1e-9), 0, 1)
-    return np.where(below.any(1), out[rows, i - 1] * (1 - t) + out[rows, i] * t, 0.0)
 
 
 def _turn(fall: Fall, y: np.ndarray) -> np.ndarray:

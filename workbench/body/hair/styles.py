@@ -305,9 +305,6 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 BOB_PART = 0.025
 BOB_END = (0.105, 0.07)
 BOB_VOLUME = (0.01, 0.012)
-# Degrees from the face past which a bob's strands follow the head in under it to the nape rather than fall from its
-# widest (hanging straight from there, the body envelope under it, the back stood off the nape as a shell).
-BOB_NAPE, BOB_NAPE_POLAR = 115.0, 128.0
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -345,18 +342,8 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def clearance(az, y, i):
         return base[i]
 
-    # Behind the ears the hair does not fall from the head's widest but follows the head in under it to the nape.
-    fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S),
-                hold=lambda az, i: np.abs(az) > BOB_NAPE)
-
-    def limit(d, i):
-        # (and no further round under the head than BOB_NAPE_POLAR: there the head envelope is the neck's, which a
-        # heavy body's trapezius rises through)
-        y = c[1] + head.envelope(d) * d[:, 1]
-        return (y <= end(np.degrees(np.arctan2(d[:, 0], d[:, 2])), i)) | (d[:, 1] < np.cos(np.radians(BOB_NAPE_POLAR)))
-
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, limit=limit,
-                          points=12 if lod == 0 else 9)
+    fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
     # (A bob's ends are cut nearly blunt: its cards narrow little at the tip.)
     cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)
     wisps = edge_wisps(head, "bob", rng, 80 if lod == 0 else 50, 0.025,
