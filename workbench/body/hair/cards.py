@@ -32,13 +32,15 @@ import numpy as np
 from ..compile import top_four
 from ..lod import Piece
 from ..mesh import BodyMesh
-from .head import Head
+from .head import Head, smoothstep
 from .texture import column_u
 
 # The least height (metres) of a card's vertex over the head envelope.
 CLEAR = 0.0015
 # How much of the arms' weights hanging hair takes from the skin it lies on.
 ARM_SHARE = 0.25
+# Metres over the shoulders' joints by which hanging hair takes none of the arms' weights.
+ARM_ABOVE = 0.04
 # Metres below the skull's centre over which hanging hair goes from the head's weights to the skin's
 # it hangs over.
 HANG = 0.03
@@ -112,7 +114,12 @@ def skin(mesh: BodyMesh, head: Head, positions: np.ndarray, hanging: np.ndarray)
         # the skin inwards (the shoulder's crease), more the farther they are from it; without it a
         # shrug lifts the shoulders' skin through the hair.
         # (In front, none: there a lock lying on the chest swung out with the arm coming down.)
-        share = np.where(np.abs(az) < 75, 0.0, ARM_SHARE)[:, None]
+        # ...and none higher than the shoulders' joints: the hair is fitted round the arms as they hang (the
+        # clips' pose, not the bind pose's T), so lowering the arms carried hair over the shoulders by its share
+        # of them, out and up, 6 cm at the level of the jaw (flaps beside the neck).
+        sk = mesh.skeleton
+        joint_y = (sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2
+        share = (np.where(np.abs(az) < 75, 0.0, ARM_SHARE) * smoothstep(joint_y + ARM_ABOVE, joint_y, positions[:, 1]))[:, None]
         w = np.where(np.isin(j, ARM_JOINTS(mesh)), share * w, w)
         w = w / np.maximum(w.sum(1, keepdims=True), 1e-9)
         np.add.at(dense, (np.repeat(rows, 4), j.reshape(-1).astype(np.int64)), (w * low[:, None]).reshape(-1))

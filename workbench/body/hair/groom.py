@@ -39,6 +39,7 @@ LEFT = np.array([1.0, 0.0, 0.0])
 GOLDEN = np.pi * (3 - np.sqrt(5))
 STEP = 0.008              # metres per growth step
 POINTS = 12               # points per strand after resampling (the card's rows)
+SETTLE = 0.6              # metres a falling strand draws in per metre down, past what it passed over
 
 
 def fibonacci(n: int, seed: int | None = None, jitter: float = 0.35) -> np.ndarray:
@@ -232,7 +233,10 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
                 a = az0[f] + _wrap(target[f] - az0[f]) * turn
                 wave = fall.sway[f] * np.sin((y0[f] - y[f]) * 19.0 + az0[f]) * np.clip((y0[f] - y[f]) / 0.1, 0, 1)
                 az[f] = a + np.degrees(wave / np.maximum(rho[f], 0.05))
-                rho[f] = np.maximum(rho[f], head.reach(az[f], y[f]) + fall.clearance(az[f], y[f], np.flatnonzero(f)))
+                # Out over what it passes, and in again past it as it falls (held out where it had passed a
+                # shoulder, a strand turned to the back or the chest hung a shoulder's width out: a wing).
+                need = head.reach(az[f], y[f]) + fall.clearance(az[f], y[f], np.flatnonzero(f))
+                rho[f] = np.maximum(rho[f] - SETTLE * step, need)
     stop = np.where(np.isfinite(stop), stop, (len(path) - 1) * step)
     pts, nrm, hanging = _resample(path, normal, fell, np.minimum(stop, (len(path) - 1) * step), step, points)
     return pts, nrm, hanging > 0.5

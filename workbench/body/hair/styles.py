@@ -122,6 +122,9 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 SHOULDER_ROOM = 0.006
 CHEEK_ROOM = 0.012
 FRONT = 95.0
+# The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
+# ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
+BACK = 146.0
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -158,7 +161,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         a = np.abs(az)
         front = a < FRONT
         goal = np.where(front, 16.0 + 26.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 5.0 * spread[i],
-                        134.0 + 46.0 * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
+                        BACK + (180.0 - BACK) * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
         return np.sign(az + 1e-9) * goal
 
     def end(az, i):
