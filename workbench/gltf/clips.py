@@ -91,14 +91,17 @@ def _curl(p: Pose, side: str, amount, fingers=FINGERS, thumb_amount=None):
 # more at the middle joint, more from the index to the little finger (the cascade of a hand hanging loose),
 # and the fan the T-pose spreads them in closes (``y``); the thumb lies in against the index finger, bent
 # a little (its ``y`` brings it in from the T-pose's splay, ``z`` turns it towards the palm).
-REST_CURL = {"Index": (14.0, 16.0, 6.0), "Middle": (17.0, 19.0, 7.0), "Ring": (20.0, 21.0, 8.0),
-             "Pinky": (23.0, 22.0, 8.0), "Thumb": (-6.0, -12.0, -8.0)}
-REST_SPREAD = {"Index": 14.0, "Middle": 5.0, "Ring": -6.0, "Pinky": -15.0, "Thumb": 24.0}
+REST_CURL = {"Index": (8.0, 20.0, 12.0), "Middle": (13.0, 27.0, 14.0), "Ring": (19.0, 33.0, 16.0),
+             "Pinky": (30.0, 42.0, 20.0), "Thumb": (-6.0, -12.0, -8.0)}
+REST_SPREAD = {"Index": 17.0, "Middle": 6.0, "Ring": -8.0, "Pinky": -19.0, "Thumb": 24.0}
 # The stance the gestures were written over: arms 72 degrees down, elbows bent 12, 12 degrees of curl a
 # finger joint (the thumb's 40 % of it), no spread.
 GESTURE_CURL = 12.0
 GESTURE_ARM_DOWN, GESTURE_ELBOW = 72.0, 12.0
-REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
+REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 84.0, 8.0, 28.0
+# The idle cycle's start (seconds into its 4 s weight shift: 0.45 s, 60 % of the way onto the left leg) and
+# how far its legs come in (degrees each).
+IDLE_LEAN, IDLE_STANCE = 0.45, 2.5
 
 
 def _rest_hand(p: Pose, side: str, weight=1.0) -> None:
@@ -132,8 +135,12 @@ def _base(p: Pose):
 def _idle(p, t, fem):
     # Two breaths per cycle (chest rises, shoulders lift) over one slow weight shift: the
     # hips slide towards one leg and tilt, the other knee relaxes, the spine and head
-    # counter the tilt so the eyes stay level, and the arms hang back with the shift.
-    breath = np.sin(2 * np.pi * t / 2.0)
+    # counter the tilt so the eyes stay level, and the arms hang back with the shift. The cycle starts
+    # ``IDLE_LEAN`` into it, so its first frame (the pose every preview shows) stands with the weight a
+    # little on the left leg and the right knee eased, not square on both feet; the legs come in a little
+    # from the base mesh's wide stance (``IDLE_STANCE`` degrees each, the feet turned back level).
+    t = t + IDLE_LEAN
+    breath = np.sin(2 * np.pi * (t - IDLE_LEAN) / 2.0)
     p.add("Spine1", x=-2.5 * breath)
     p.add("Spine2", x=-2.0 * breath)
     p.add("Shoulder", z=2.5 * breath)
@@ -146,6 +153,8 @@ def _idle(p, t, fem):
     # The legs undo the hip tilt so the feet stay on the floor; the unloaded knee bends.
     p.add("LeftUpLeg", z=-3.5 * shift * hip)
     p.add("RightUpLeg", z=-3.5 * shift * hip)
+    p.add("UpLeg", z=-IDLE_STANCE)
+    p.add("Foot", z=IDLE_STANCE)
     relax_r = np.maximum(shift, 0) ** 1.5
     relax_l = np.maximum(-shift, 0) ** 1.5
     p.add("RightUpLeg", x=-7 * relax_r)
