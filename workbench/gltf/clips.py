@@ -98,10 +98,14 @@ REST_SPREAD = {"Index": 17.0, "Middle": 6.0, "Ring": -8.0, "Pinky": -19.0, "Thum
 # finger joint (the thumb's 40 % of it), no spread.
 GESTURE_CURL = 12.0
 GESTURE_ARM_DOWN, GESTURE_ELBOW = 72.0, 12.0
-REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 84.0, 8.0, 28.0
-# The idle cycle's start (seconds into its 4 s weight shift: 0.45 s, 60 % of the way onto the left leg) and
-# how far its legs come in (degrees each).
+REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
+# The idle cycle's start (seconds into its 4 s weight shift: 0.45 s, 60 % of the way onto the left leg), how
+# far its legs come in (degrees each), and how much closer its arms hang than the rest every other clip
+# swings from (degrees down, forward and of elbow: in idle the upper arms fall 7 degrees from the vertical;
+# the rest's 13 read as a stiff A in the previews, and a run's or a jump's arms swing from it clear of the
+# clothes), the shoulders lifted a little so their tops do not fall with the arms.
 IDLE_LEAN, IDLE_STANCE = 0.45, 2.5
+IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 8.0, 2.0
 
 
 def _rest_hand(p: Pose, side: str, weight=1.0) -> None:
@@ -168,6 +172,9 @@ def _idle(p, t, fem):
     p.add("Head", y=5 * np.sin(2 * np.pi * t / 4.0 + 1.0), z=-0.5 * shift, x=-1.0 * breath)
     p.add("Arm", x=3 * np.sin(2 * np.pi * t / 4.0 + 0.5), z=1.5 * breath)
     p.add("ForeArm", y=-3 * (0.5 + 0.5 * breath))
+    p.add("Arm", z=-IDLE_ARM_DOWN, x=-IDLE_ARM_FORWARD)
+    p.add("ForeArm", y=-IDLE_ELBOW)
+    p.add("Shoulder", z=IDLE_SHRUG)
 
 
 def _gait(p, t, fem, period, leg, knee, arm, elbow, lean, bob, run=False):
