@@ -91,14 +91,21 @@ def _curl(p: Pose, side: str, amount, fingers=FINGERS, thumb_amount=None):
 # more at the middle joint, more from the index to the little finger (the cascade of a hand hanging loose),
 # and the fan the T-pose spreads them in closes (``y``); the thumb lies in against the index finger, bent
 # a little (its ``y`` brings it in from the T-pose's splay, ``z`` turns it towards the palm).
-REST_CURL = {"Index": (14.0, 16.0, 6.0), "Middle": (17.0, 19.0, 7.0), "Ring": (20.0, 21.0, 8.0),
-             "Pinky": (23.0, 22.0, 8.0), "Thumb": (-6.0, -12.0, -8.0)}
-REST_SPREAD = {"Index": 14.0, "Middle": 5.0, "Ring": -6.0, "Pinky": -15.0, "Thumb": 24.0}
+REST_CURL = {"Index": (8.0, 20.0, 12.0), "Middle": (13.0, 27.0, 14.0), "Ring": (19.0, 33.0, 16.0),
+             "Pinky": (30.0, 42.0, 20.0), "Thumb": (-6.0, -12.0, -8.0)}
+REST_SPREAD = {"Index": 17.0, "Middle": 6.0, "Ring": -8.0, "Pinky": -19.0, "Thumb": 24.0}
 # The stance the gestures were written over: arms 72 degrees down, elbows bent 12, 12 degrees of curl a
 # finger joint (the thumb's 40 % of it), no spread.
 GESTURE_CURL = 12.0
 GESTURE_ARM_DOWN, GESTURE_ELBOW = 72.0, 12.0
 REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
+# The idle cycle's start (seconds into its 4 s weight shift: 3.55 s, 65 % of the way onto the right leg), how
+# far its legs come in (degrees each), and how much closer its arms hang than the rest every other clip
+# swings from (degrees down, forward and of elbow: in idle the upper arms fall 7 degrees from the vertical;
+# the rest's 13 read as a stiff A in the previews, and a run's or a jump's arms swing from it clear of the
+# clothes), the shoulders lifted a little so their tops do not fall with the arms.
+IDLE_LEAN, IDLE_STANCE = 3.55, 2.5
+IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 8.0, 2.0
 
 
 def _rest_hand(p: Pose, side: str, weight=1.0) -> None:
@@ -132,13 +139,17 @@ def _base(p: Pose):
 def _idle(p, t, fem):
     # Two breaths per cycle (chest rises, shoulders lift) over one slow weight shift: the
     # hips slide towards one leg and tilt, the other knee relaxes, the spine and head
-    # counter the tilt so the eyes stay level, and the arms hang back with the shift.
+    # counter the tilt so the eyes stay level, and the arms hang back with the shift. The shift starts
+    # ``IDLE_LEAN`` into its cycle, so the first frame (the pose every preview shows) stands with the weight
+    # a little on the right leg and the left knee eased, not square on both feet (the head's and the hips'
+    # turns keep their phase: the portraits' face as before); the legs come in a little from the base
+    # mesh's wide stance (``IDLE_STANCE`` degrees each, the feet turned back level).
     breath = np.sin(2 * np.pi * t / 2.0)
     p.add("Spine1", x=-2.5 * breath)
     p.add("Spine2", x=-2.0 * breath)
     p.add("Shoulder", z=2.5 * breath)
     p.add("Neck", x=1.5 * breath)
-    shift = np.sin(2 * np.pi * t / 4.0)          # +1: weight on the left leg
+    shift = np.sin(2 * np.pi * (t + IDLE_LEAN) / 4.0)          # +1: weight on the left leg
     hip = 1.3 if fem else 1.0
     p.hips[:, 0] = 0.018 * shift * hip
     p.hips[:, 1] = -0.006 * np.abs(shift)        # the relaxed knee lowers the hips a touch
@@ -146,6 +157,8 @@ def _idle(p, t, fem):
     # The legs undo the hip tilt so the feet stay on the floor; the unloaded knee bends.
     p.add("LeftUpLeg", z=-3.5 * shift * hip)
     p.add("RightUpLeg", z=-3.5 * shift * hip)
+    p.add("UpLeg", z=-IDLE_STANCE)
+    p.add("Foot", z=IDLE_STANCE)
     relax_r = np.maximum(shift, 0) ** 1.5
     relax_l = np.maximum(-shift, 0) ** 1.5
     p.add("RightUpLeg", x=-7 * relax_r)
@@ -156,9 +169,12 @@ def _idle(p, t, fem):
     p.add("LeftFoot", x=-5 * relax_l)
     p.add("Spine1", z=-2.0 * shift * hip)
     p.add("Spine2", z=-1.0 * shift * hip)
-    p.add("Head", y=5 * np.sin(2 * np.pi * t / 4.0 + 1.0), z=-0.5 * shift, x=-1.0 * breath)
+    p.add("Head", y=5 * np.sin(2 * np.pi * t / 4.0 + 1.0), z=-0.5 * shift * hip, x=-1.0 * breath)   # (eyes level)
     p.add("Arm", x=3 * np.sin(2 * np.pi * t / 4.0 + 0.5), z=1.5 * breath)
     p.add("ForeArm", y=-3 * (0.5 + 0.5 * breath))
+    p.add("Arm", z=-IDLE_ARM_DOWN, x=-IDLE_ARM_FORWARD)
+    p.add("ForeArm", y=-IDLE_ELBOW)
+    p.add("Shoulder", z=IDLE_SHRUG)
 
 
 def _gait(p, t, fem, period, leg, knee, arm, elbow, lean, bob, run=False):

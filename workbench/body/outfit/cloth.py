@@ -64,7 +64,7 @@ FOLD_PITCH = 0.055
 RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
 # A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
 NECKLINE_CUT = 1
-VERSION = 2
+VERSION = 3
 
 
 def sheen(color: str, kind: str) -> dict:

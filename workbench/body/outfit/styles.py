@@ -165,10 +165,12 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           _top(0.50, lambda e: e["arm"] + 0.42 * (e["elbow"] - e["arm"])),
           torso=TEE, arms=Drape(slope=-0.12, span=0.8, ease=0.012),
           bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025),
+    # (A knit sweater's hem is a ribbed band gathered to the hips, the knit bloused over it: a turned hem
+    # hanging as the cloth above it read as a hard-edged tube.)
     Style("longsleeve", "Outfit_Top", "helper-tights", "sweater", 0.007,
           _top(0.50, lambda e: e["wrist"] - 0.025),
           torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=0.02, span=0.8, ease=0.004),
-          bands=((0.018, False), (0.014, True), (0.04, True)), margin=0.035),
+          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035),
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
           torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(slope=-0.02, span=0.9, ease=0.010),
@@ -181,10 +183,12 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.3 * (e["crotch"] - e["knee"])),
           torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.0, span=0.9, ease=0.008),
           bands=((0.035, True), (0.02, False)), margin=0.04),
+    # (A skirt flares less than a cone from its waist and falls in a few deep folds: 11 shallow ones on a
+    # flare of 22 cm a metre read as a rigid lampshade.)
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
-          torso=Drape(slope=-0.22, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(11, 0.028), loose=2.5),
+          torso=Drape(slope=-0.14, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(7, 0.06), loose=2.5),
     Style("sneakers", "Outfit_Footwear", "helper-tights", "canvas", 0.006, _shoes(-0.004, 0.024), margin=0.02,
           bands=((0.012, True),), edge=0.006),
     Style("boots", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes(0.125, 0.0), margin=0.02,
