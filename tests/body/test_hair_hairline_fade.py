@@ -23,7 +23,10 @@ from workbench.render.scene import Model
 
 SIZE = 512
 SKINS = ("#F2D3BE", "#5A3522")
-GREEN = "#1FBF3A"           # the brows follow the hair's colour: green, they are found on the bald head
+GREEN = "#1FBF3A"
+# The brows follow the hair's colour (a dyed hue's as a muted brown): the bald head drawn with this dark hair
+# too, they are where the two bald pictures differ.
+DARK = "#2B1B10"
 # Most forehead columns fade: the scalp layer's fade of the hairline cut 35 to 73 % of them (short, long,
 # curly; both genders), where it thinned over a tenth of a hairline; over a sixth, 0 to 16 % (a card's edge at
 # the temple, or a wisp crossing the fade, is a column's cut too).
@@ -34,8 +37,8 @@ CUT_SHARE = 0.3
 BAND_LIGHT = 1.25
 
 
-def _picture(style: str, gender: str, skin: str, cam=None):
-    s = normalize_avatar_settings({"gender": gender, "hair": {"style": style, "color": GREEN}, "skinTone": skin})
+def _picture(style: str, gender: str, skin: str, cam=None, hair: str = GREEN):
+    s = normalize_avatar_settings({"gender": gender, "hair": {"style": style, "color": hair}, "skinTone": skin})
     posed = _posed(Model(build_avatar(s, ModelOptions())), "preview")
     cam = cam or frame(posed, "portrait")
     return draw(posed, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float), cam
@@ -52,7 +55,8 @@ def coverage(style: str, gender: str) -> tuple[np.ndarray, np.ndarray, int]:
     skins = (bald_light - bald_deep).sum(-1)
     with np.errstate(invalid="ignore"):
         cov = np.clip(1 - (light - deep).sum(-1) / np.where(np.abs(skins) > 30, skins, np.nan), 0, 1)
-    brows = int(np.nonzero(((bald_light[..., 1] - bald_light[..., 0]) > 20).any(1))[0].min())
+    dark_brows, _ = _picture("none", gender, SKINS[0], cam, hair=DARK)
+    brows = int(np.nonzero((np.abs(bald_light - dark_brows).sum(-1) > 30).any(1))[0].min())
     return cov, light, brows
 
 
