@@ -112,20 +112,26 @@ def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
             return _read_rows(item, rows)
         return _bucket_frame(item, lambda path: _read_file(fs, path, list(columns)),
                              lambda table: frame_of(table, unique=True))
-    table = _scan(files, columns, rows)
-    # a workbench lake's dictionaries hold each value once per file (lake.compact): categoricals without a hash
-    df = frame_of(table, unique=True)
+    if rows is not None:
+        df = _picked_frame([files], columns, rows)
+    else:
+        # a workbench lake's dictionaries hold each value once per file (lake.compact): categoricals without a hash
+        df = frame_of(_scan(files, columns), unique=True)
     df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
     if unique_ids:
         df.attrs["unique_ids"] = True
     return df
 
 
-def _scan(files: list[str], columns: Sequence[str], rows: tuple | None = None) -> pa.Table:
+def _scan(files: list[str], columns: Sequence[str]) -> pa.Table:
     """Local lake files as one table in :data:`~workbench.tracking.lake.READ_SCHEMA` (a column a file lacks is
-    null), file after file, each in time order; with ``rows`` (:func:`_picked`'s) only the rows it picks of each
-    batch the scan reads: a batch's arrays are freed before the next is read, so the whole bucket's columns are
-    never in memory at once (fresh pages cost 5 to 25 microseconds each on this loaded machine)."""
+    null), file after file, each in time order."""
+
+    return _dataset(files, columns).to_table(columns=list(columns), use_threads=True)
+
+
+def _dataset(files: list[str], columns: Sequence[str]):
+    """The local ``files`` as one Arrow dataset of ``columns`` in READ_SCHEMA's types, strings as dictionaries."""
     import pyarrow.dataset as ds
 
     from .lake import READ_SCHEMA
@@ -133,27 +139,79 @@ def _scan(files: list[str], columns: Sequence[str], rows: tuple | None = None) -
     schema = pa.schema([READ_SCHEMA.field(c) for c in columns])
     strings = [c for c in columns if pa.types.is_dictionary(READ_SCHEMA.field(c).type)]
     fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": strings})
-    dataset = ds.dataset(files, format=fmt, schema=schema)
-    if rows is None:
-        return dataset.to_table(columns=list(columns), use_threads=True)
-    # each batch's ends and first rows per unit are a superset of each file's: the kernel's answer is the same
-    # a few batches read ahead, enough to keep Arrow's threads decoding while this one picks: Arrow's default (4
-    # files of 16 batches) held a hundred megabytes of fresh pages on the 10M lake, each page a fault
-    batches = dataset.to_batches(columns=list(columns), use_threads=True, batch_readahead=4, fragment_readahead=2)
-    picked = [_picked(pa.Table.from_batches([b]), *rows) for b in batches if b.num_rows]
-    return pa.concat_tables(picked) if picked else schema.empty_table()
+    return ds.dataset(files, format=fmt, schema=schema)
 
 
-def picked(items: list, columns: Sequence[str], rows: tuple):
+def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, closed: str | None = None):
+    """The rows :func:`_positions` picks of the local files of ``groups`` (lists of files: a lake's buckets), as one
+    pandas frame of ``columns``, made from numpy without an Arrow table between: of each batch the scan reads (its
+    arrays freed before the next is read, so a bucket's columns are never in memory whole), the dictionary columns'
+    indices and the times' ticks at the rows picked, and at the end each dictionary column's categorical from its
+    batches' dictionaries hashed once each (:func:`_unified`). ``closed`` names a dictionary column none of whose
+    values lies in two groups (a lake's visitors, bucketed whole): its dictionaries are hashed group by group,
+    tables a fifth the size of the whole lake's (the 10M lake's 473,000 visitor ids in 30 ms, not 65).
+
+    A few batches are read ahead, enough to keep Arrow's threads decoding while this one picks: Arrow's default (4
+    files of 16 batches) held a hundred megabytes of fresh pages on the 10M lake, each page a fault."""
+    import pyarrow.dataset as ds
+
+    files = [f for g in groups for f in g]
+    group_of = {f: i for i, g in enumerate(groups) for f in g}
+    dataset = _dataset(files, columns)
+    scanner = ds.Scanner.from_dataset(dataset, columns=list(columns), use_threads=True, batch_readahead=4,
+                                      fragment_readahead=2)
+    pieces: list[list] = [[] for _ in columns]
+    for tagged in scanner.scan_batches():
+        batch = tagged.record_batch
+        if not batch.num_rows:
+            continue
+        at = _positions(batch, *rows)
+        group = group_of.get(tagged.fragment.path, -1)
+        for piece, array in zip(pieces, batch.columns, strict=True):
+            piece.append(_piece(array, at, group))
+    if not pieces[0]:
+        return frame_of(dataset.schema.empty_table(), unique=True)
+    import pandas as pd
+
+    out = {}
+    for name, field, piece in zip(columns, dataset.schema, pieces, strict=True):
+        if pa.types.is_dictionary(field.type):
+            indices, dictionaries, group = zip(*piece, strict=True)
+            values, codes = _unified(list(indices), list(dictionaries), list(group) if name == closed else None)
+            out[name] = _categorical(values, codes)
+        elif pa.types.is_timestamp(field.type):  # ticks, NaT as int64's least: pandas' own representation
+            ticks = np.concatenate(piece).view(f"M8[{field.type.unit}]")
+            tz = field.type.tz
+            out[name] = pd.array(ticks, dtype=pd.DatetimeTZDtype(field.type.unit, tz)) if tz else ticks
+        else:
+            out[name] = pa.chunked_array(piece, field.type).to_pandas()
+    return pd.DataFrame(out, columns=list(columns), copy=False)
+
+
+def _piece(array: pa.Array, at: np.ndarray, group: int):
+    """The rows ``at`` of one batch's column, as :func:`_picked_frame` gathers them: a dictionary column's indices
+    (a null as the dictionary's length), its dictionary and the batch's group; times as int64 ticks (NaT for a null);
+    any other column as Arrow's."""
+    if pa.types.is_dictionary(array.type):
+        n = len(array.dictionary)
+        return _numbers(array.indices, n)[at], array.dictionary, group
+    if pa.types.is_timestamp(array.type):
+        return _numbers(array.view(pa.int64()), np.iinfo(np.int64).min)[at]
+    return array.take(pa.array(at))
+
+
+def picked(items: list, columns: Sequence[str], rows: tuple, closed: str | None = None):
     """The rows :func:`narrowed` keeps of every bucket of ``items``, as one pandas frame: one scan of all the files,
     its batches decoded on Arrow's threads while this one picks each (the rows kept are a third of a lake's for
-    one event, so the question's kernel runs once on them, no bucket split between threads holding one lock)."""
+    one event, so the question's kernel runs once on them, no bucket split between threads holding one lock).
+    ``closed``: a column whose every value lies in one bucket (the caller knows it from the lake's note), hashed
+    bucket by bucket (:func:`_picked_frame`)."""
     fs = items[0][2]
     if "file" not in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,)):
         import pandas as pd
 
         return pd.concat([bucket(item, columns, rows) for item in items], ignore_index=True)
-    frame = frame_of(_scan([f for item in items for f in item[1]], columns, rows), unique=True)
+    frame = _picked_frame([list(item[1]) for item in items], columns, rows, closed)
     frame.attrs["unique_ids"] = True  # rows are narrowed only for a lake that promises it
     return frame
 
@@ -180,36 +238,52 @@ def _read_rows(item: tuple, rows: tuple):
                          lambda table: frame_of(table, unique=True))
 
 
-def _values(column: pa.ChunkedArray, fill) -> np.ndarray:
-    """A column of integers (or their dictionary indices, or times as their ticks) as numpy, nulls as ``fill``."""
-    array = column.combine_chunks()
-    if pa.types.is_dictionary(array.type):
-        array = array.indices
-    elif pa.types.is_timestamp(array.type):
-        array = array.cast(pa.int64())
+def _array(column) -> pa.Array:
+    """A table's column (chunks) or a batch's (one array) as one array."""
+    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+
+
+def _numbers(array: pa.Array, fill) -> np.ndarray:
+    """An integer array as numpy, nulls as ``fill`` (uncopied when it has none)."""
     if array.null_count:
         array = array.fill_null(fill)
     return array.to_numpy(zero_copy_only=False)
 
 
-def _set(table: pa.Table, names: Sequence[str]) -> np.ndarray | bool:
+def _values(column, fill) -> np.ndarray:
+    """A column of integers (or their dictionary indices, or times as their ticks) as numpy, nulls as ``fill``."""
+    array = _array(column)
+    if pa.types.is_dictionary(array.type):
+        array = array.indices
+    elif pa.types.is_timestamp(array.type):
+        array = array.view(pa.int64())  # the same buffers: no cast
+    return _numbers(array, fill)
+
+
+def _set(table, names: Sequence[str]) -> np.ndarray | bool:
     """Whether each row has every column of ``names`` set (True for all when none has a null)."""
     out: np.ndarray | bool = True
     for name in names:
         column = table.column(name)
         if column.null_count:
-            out = out & column.is_valid().to_numpy(zero_copy_only=False)
+            out = out & _array(column).is_valid().to_numpy(zero_copy_only=False)
     return out
 
 
 def _picked(table: pa.Table, key: str, keys: tuple, ends_of: tuple, firsts_of: str | None = None) -> pa.Table:
-    """The rows of ``table`` whose ``key`` is one of ``keys``, its earliest and latest (by ``ends_of[0]``) among
-    the rows whose ``ends_of`` columns are all set, and with ``firsts_of`` the earliest row of each of that column's
-    values (the rows at its earliest time, all of them when several share it)."""
-    column = table.column(key).combine_chunks()
+    """The rows of ``table`` :func:`_positions` picks."""
+    return table.take(_positions(table, key, keys, ends_of, firsts_of))
+
+
+def _positions(table, key: str, keys: tuple, ends_of: tuple, firsts_of: str | None = None) -> np.ndarray:
+    """The positions, in order, of the rows of ``table`` (a table or a batch) whose ``key`` is one of ``keys``, its
+    earliest and latest (by ``ends_of[0]``) among the rows whose ``ends_of`` columns are all set, and with
+    ``firsts_of`` the earliest row of each of that column's values (the rows at its earliest time, all of them when
+    several share it)."""
+    column = _array(table.column(key))
     if pa.types.is_dictionary(column.type):  # the keys' indices in the file's dictionary: no string compared per row
         hit = np.array([v in keys for v in column.dictionary.to_pylist()] + [False])
-        indices = _values(table.column(key), len(hit) - 1)
+        indices = _values(column, len(hit) - 1)
         if np.count_nonzero(hit) <= 4:  # a comparison per key asked: a third of the time of a lookup per row
             keep = np.zeros(len(indices), dtype=bool)
             for code in np.flatnonzero(hit):
@@ -229,15 +303,15 @@ def _picked(table: pa.Table, key: str, keys: tuple, ends_of: tuple, firsts_of: s
         keep[first] = keep[last] = True
         if firsts_of is not None:
             keep |= _earliest(table.column(firsts_of), t, ok)
-    return table.take(np.flatnonzero(keep))
+    return np.flatnonzero(keep)
 
 
 def _earliest(column: pa.ChunkedArray, t: np.ndarray, ok) -> np.ndarray:
     """Whether each row is at the earliest time ``t`` of its value of ``column`` (rows not ``ok`` never are)."""
-    array = column.combine_chunks()
+    array = _array(column)
     if not pa.types.is_dictionary(array.type):
         array = array.dictionary_encode()
-    values = _values(pa.chunked_array([array]), len(array.dictionary))
+    values = _values(array, len(array.dictionary))
     big = np.iinfo(np.int64).max
     lowest = np.full(len(array.dictionary) + 1, big, dtype=np.int64)
     tt = np.where(ok, t, big)
@@ -264,12 +338,19 @@ def frame_of(table: pa.Table, unique: bool = False):
         if not pa.types.is_dictionary(column.type) or not column.num_chunks:
             out[name] = column.to_pandas()
             continue
-        values, codes = _codes(column)
-        categories = pd.Index(values.to_pandas())
-        fast = getattr(pd.CategoricalDtype, "_from_fastpath", None) if unique else None
-        dtype = fast(categories, ordered=False) if fast else pd.CategoricalDtype(categories, ordered=False)
-        out[name] = pd.Categorical.from_codes(codes, dtype=dtype, validate=False)  # the indices are in range
+        out[name] = _categorical(*_codes(column), unique=unique)
     return pd.DataFrame(out, columns=table.column_names, copy=False)
+
+
+def _categorical(values: pa.Array, codes: np.ndarray, unique: bool = True):
+    """A pandas categorical of ``codes`` into ``values``; ``unique``: the caller knows no value is there twice, so
+    pandas need not hash them to check."""
+    import pandas as pd
+
+    categories = pd.Index(values.to_pandas())
+    fast = getattr(pd.CategoricalDtype, "_from_fastpath", None) if unique else None
+    dtype = fast(categories, ordered=False) if fast else pd.CategoricalDtype(categories, ordered=False)
+    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)  # the indices are in range
 
 
 def _codes(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
@@ -290,29 +371,56 @@ def _codes(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     >>> values.equals(column.unify_dictionaries().chunk(0).dictionary)
     True
     """
+    chunks = column.chunks
+    return _unified([_values(c, len(c.dictionary)) for c in chunks], [c.dictionary for c in chunks])
+
+
+def _unified(indices: list[np.ndarray], dictionaries: list[pa.Array], groups: list[int] | None = None
+             ) -> tuple[pa.Array, np.ndarray]:
+    """Pieces of a dictionary column (each piece's ``indices``, a null as its dictionary's length, into its
+    ``dictionaries``) as :func:`_codes` gives them: the values, each once, first seen first, and every row's index
+    into them. Each distinct dictionary is hashed once; with ``groups`` (each piece's), the dictionaries of one
+    group with those of that group only: the caller knows no value lies in two groups (then, the groups coming one
+    after another, the values are in the same order as hashed all together).
+
+    >>> values, codes = _unified([np.array([0, 2]), np.array([1])], [pa.array(["a", "b"])] * 2, [0, 0])
+    >>> values.to_pylist(), codes.tolist()
+    (['a', 'b'], [0, -1, 1])
+    """
     import pyarrow.compute as pc
 
     seen: dict[tuple, int] = {}
-    dictionaries: list[pa.Array] = []
+    distinct: list[pa.Array] = []
     which: list[int] = []
-    for chunk in column.chunks:
-        d = chunk.dictionary
-        same = (d.offset, len(d), *(b.address if b is not None else 0 for b in d.buffers()))
+    of: list[int] = []  # each distinct dictionary's group
+    for d, group in zip(dictionaries, groups or [0] * len(dictionaries), strict=True):
+        same = (group, d.offset, len(d), *(b.address if b is not None else 0 for b in d.buffers()))
         if same not in seen:
-            seen[same] = len(dictionaries)
-            dictionaries.append(d)
+            seen[same] = len(distinct)
+            distinct.append(d)
+            of.append(group)
         which.append(seen[same])
-    joined = pa.concat_arrays(dictionaries) if len(dictionaries) > 1 else dictionaries[0]
-    encoded = pc.dictionary_encode(joined)
-    # where each distinct dictionary's values went (a null value: a missing row, as Arrow reads one chunk); a last
-    # -1 for the null rows' fill
-    to = _values(pa.chunked_array([encoded.indices]), -1).astype(np.int32, copy=False)
-    starts = np.cumsum([0] + [len(d) for d in dictionaries])
-    maps = [np.append(to[a:b], np.int32(-1)) for a, b in zip(starts[:-1], starts[1:], strict=True)]
-    codes = np.empty(len(column), dtype=np.int32)
+    # each group's dictionaries hashed together; a smaller hash table stays in the cache (a group's values follow
+    # the previous group's)
+    maps: list[np.ndarray] = [np.empty(0, np.int32)] * len(distinct)
+    values: list[pa.Array] = []
+    offset = 0
+    for group in dict.fromkeys(of):
+        members = [i for i, g in enumerate(of) if g == group]
+        joined = pa.concat_arrays([distinct[i] for i in members])
+        encoded = pc.dictionary_encode(joined)
+        # where each dictionary's values went (a null value: a missing row, as Arrow reads one chunk); a last -1
+        # for the null rows' fill
+        to = _values(encoded.indices, -1 - offset).astype(np.int32, copy=False) + np.int32(offset)
+        start = 0
+        for i in members:
+            maps[i] = np.append(to[start:start + len(distinct[i])], np.int32(-1))
+            start += len(distinct[i])
+        values.append(encoded.dictionary)
+        offset += len(encoded.dictionary)
+    codes = np.empty(sum(len(i) for i in indices), dtype=np.int32)
     at = 0
-    for chunk, k in zip(column.chunks, which, strict=True):
-        n = len(chunk)
-        np.take(maps[k], _values(pa.chunked_array([chunk]), len(maps[k]) - 1), out=codes[at:at + n])
-        at += n
-    return encoded.dictionary, codes
+    for piece, k in zip(indices, which, strict=True):
+        np.take(maps[k], piece, out=codes[at:at + len(piece)])
+        at += len(piece)
+    return (pa.concat_arrays(values) if len(values) > 1 else values[0]), codes
