@@ -284,7 +284,8 @@ def unique_pairs(a: np.ndarray, b: np.ndarray, counts: bool = True) -> tuple[np.
     >>> [x.tolist() for x in unique_pairs(np.array([2**61, 0, 2**61]), np.array([9, 2**40, 9]))]  # too wide to pack
     [[0, 2305843009213693952], [1099511627776, 9], [1, 2]]
     """
-    a, b = np.asarray(a), np.asarray(b)
+    a, b = np.asarray(a), np.asarray(b, dtype=np.int64)
+    a = a if a.dtype.kind in "iu" else a.astype(np.int64)  # integers as they are: an int32 unit code is widened once
     if not len(a):
         return a.astype(np.int64), b.astype(np.int64), np.empty(0, np.int64)
     a_values = b_values = None
