@@ -151,53 +151,72 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, 
     values lies in two groups (a lake's visitors, bucketed whole): its dictionaries are hashed group by group,
     tables a fifth the size of the whole lake's (the 10M lake's 473,000 visitor ids in 30 ms, not 65).
 
-    A few batches are read ahead, enough to keep Arrow's threads decoding while this one picks: Arrow's default (4
-    files of 16 batches) held a hundred megabytes of fresh pages on the 10M lake, each page a fault."""
+    The rows picked are written straight into one array per column as large as the files' rows (their footers):
+    only the pages written are ever mapped, and no piece per batch is kept and copied again (at 10M events, 50 MB
+    of fresh pages fewer: a third of a question's CPU time in a fresh process is the kernel mapping pages). A few
+    batches are read ahead, enough to keep Arrow's threads decoding while this one picks: Arrow's default (4 files
+    of 16 batches) held a hundred megabytes of fresh pages on the 10M lake, each page a fault."""
     import pyarrow.dataset as ds
 
     files = [f for g in groups for f in g]
     group_of = {f: i for i, g in enumerate(groups) for f in g}
     dataset = _dataset(files, columns)
+    capacity = sum(fragment.count_rows() for fragment in dataset.get_fragments())
+    kinds = ["dictionary" if pa.types.is_dictionary(f.type) else "time" if pa.types.is_timestamp(f.type) else "other"
+             for f in dataset.schema]
+    outs = [np.empty(capacity, np.int32 if k == "dictionary" else np.int64) if k != "other" else [] for k in kinds]
+    segments: list[tuple] = []  # (rows picked, dictionaries of the batch's dictionary columns, group)
+    n = 0
     scanner = ds.Scanner.from_dataset(dataset, columns=list(columns), use_threads=True, batch_readahead=4,
                                       fragment_readahead=2)
-    pieces: list[list] = [[] for _ in columns]
     for tagged in scanner.scan_batches():
         batch = tagged.record_batch
         if not batch.num_rows:
             continue
         at = _positions(batch, *rows)
-        group = group_of.get(tagged.fragment.path, -1)
-        for piece, array in zip(pieces, batch.columns, strict=True):
-            piece.append(_piece(array, at, group))
-    if not pieces[0]:
+        dictionaries = []
+        for kind, out, array in zip(kinds, outs, batch.columns, strict=True):
+            if kind == "dictionary":  # the file's indices (a null as the dictionary's length), mapped at the end
+                np.take(_numbers(array.indices, len(array.dictionary)), at, out=out[n:n + len(at)])
+                dictionaries.append(array.dictionary)
+            elif kind == "time":  # ticks, NaT as int64's least: pandas' own representation
+                np.take(_numbers(array.view(pa.int64()), np.iinfo(np.int64).min), at, out=out[n:n + len(at)])
+            else:
+                out.append(array.take(pa.array(at)))
+        segments.append((len(at), dictionaries, group_of.get(tagged.fragment.path, -1)))
+        n += len(at)
+    if not segments:
         return frame_of(dataset.schema.empty_table(), unique=True)
     import pandas as pd
 
-    out = {}
-    for name, field, piece in zip(columns, dataset.schema, pieces, strict=True):
-        if pa.types.is_dictionary(field.type):
-            indices, dictionaries, group = zip(*piece, strict=True)
-            values, codes = _unified(list(indices), list(dictionaries), list(group) if name == closed else None)
-            out[name] = _categorical(values, codes)
-        elif pa.types.is_timestamp(field.type):  # ticks, NaT as int64's least: pandas' own representation
-            ticks = np.concatenate(piece).view(f"M8[{field.type.unit}]")
-            tz = field.type.tz
-            out[name] = pd.array(ticks, dtype=pd.DatetimeTZDtype(field.type.unit, tz)) if tz else ticks
+    frame = {}
+    ends = np.cumsum([0] + [s[0] for s in segments])
+    d = 0  # which of each segment's dictionaries
+    for name, field, kind, out in zip(columns, dataset.schema, kinds, outs, strict=True):
+        if kind == "dictionary":
+            pieces = [out[a:b] for a, b in zip(ends[:-1], ends[1:], strict=True)]
+            groups_of = [s[2] for s in segments] if name == closed else None
+            # each piece's indices made codes in place
+            values, codes = _unified(pieces, [s[1][d] for s in segments], groups_of, out=out[:n])
+            frame[name] = _categorical(values, codes)
+            d += 1
+        elif kind == "time":
+            frame[name] = _times(out[:n], field.type)
         else:
-            out[name] = pa.chunked_array(piece, field.type).to_pandas()
-    return pd.DataFrame(out, columns=list(columns), copy=False)
+            frame[name] = pa.chunked_array(out, field.type).to_pandas()
+    return pd.DataFrame(frame, columns=list(columns), copy=False)
 
 
-def _piece(array: pa.Array, at: np.ndarray, group: int):
-    """The rows ``at`` of one batch's column, as :func:`_picked_frame` gathers them: a dictionary column's indices
-    (a null as the dictionary's length), its dictionary and the batch's group; times as int64 ticks (NaT for a null);
-    any other column as Arrow's."""
-    if pa.types.is_dictionary(array.type):
-        n = len(array.dictionary)
-        return _numbers(array.indices, n)[at], array.dictionary, group
-    if pa.types.is_timestamp(array.type):
-        return _numbers(array.view(pa.int64()), np.iinfo(np.int64).min)[at]
-    return array.take(pa.array(at))
+def _times(ticks: np.ndarray, type_: pa.DataType):
+    """Int64 ticks of an Arrow timestamp type as pandas' datetimes of its unit and zone, uncopied where pandas allows."""
+    import pandas as pd
+
+    values = ticks.view(f"M8[{type_.unit}]")
+    if not type_.tz:
+        return values
+    dtype = pd.DatetimeTZDtype(type_.unit, type_.tz)
+    simple = getattr(pd.arrays.DatetimeArray, "_simple_new", None)  # pandas' own constructor: no copy, no check
+    return simple(values, dtype=dtype) if simple is not None else pd.array(values, dtype=dtype)
 
 
 def picked(items: list, columns: Sequence[str], rows: tuple, closed: str | None = None):
@@ -378,11 +397,12 @@ def _codes(column: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     return _unified([_values(c, len(c.dictionary)) for c in chunks], [c.dictionary for c in chunks])
 
 
-def _unified(indices: list[np.ndarray], dictionaries: list[pa.Array], groups: list[int] | None = None
-             ) -> tuple[pa.Array, np.ndarray]:
+def _unified(indices: list[np.ndarray], dictionaries: list[pa.Array], groups: list[int] | None = None,
+             out: np.ndarray | None = None) -> tuple[pa.Array, np.ndarray]:
     """Pieces of a dictionary column (each piece's ``indices``, a null as its dictionary's length, into its
     ``dictionaries``) as :func:`_codes` gives them: the values, each once, first seen first, and every row's index
-    into them. Each distinct dictionary is hashed once; with ``groups`` (each piece's), the dictionaries of one
+    into them (in ``out``, int32, when given: it may be the pieces' own memory, one after another). Each distinct
+    dictionary is hashed once; with ``groups`` (each piece's), the dictionaries of one
     group with those of that group only: the caller knows no value lies in two groups (then, the groups coming one
     after another, the values are in the same order as hashed all together).
 
@@ -421,7 +441,7 @@ def _unified(indices: list[np.ndarray], dictionaries: list[pa.Array], groups: li
             start += len(distinct[i])
         values.append(encoded.dictionary)
         offset += len(encoded.dictionary)
-    codes = np.empty(sum(len(i) for i in indices), dtype=np.int32)
+    codes = np.empty(sum(len(i) for i in indices), dtype=np.int32) if out is None else out
     at = 0
     for piece, k in zip(indices, which, strict=True):
         np.take(maps[k], piece, out=codes[at:at + len(piece)])
