@@ -126,7 +126,6 @@ def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
 def _scan(files: list[str], columns: Sequence[str]) -> pa.Table:
     """Local lake files as one table in :data:`~workbench.tracking.lake.READ_SCHEMA` (a column a file lacks is
     null), file after file, each in time order."""
-
     return _dataset(files, columns).to_table(columns=list(columns), use_threads=True)
 
 
@@ -173,6 +172,7 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, 
         batch = tagged.record_batch
         if not batch.num_rows:
             continue
+        # each batch's ends and first rows per unit are a superset of each file's: the kernel's answer is the same
         at = _positions(batch, *rows)
         dictionaries = []
         for kind, out, array in zip(kinds, outs, batch.columns, strict=True):
