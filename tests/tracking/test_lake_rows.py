@@ -183,3 +183,22 @@ def test_frame_of_with_chunks_sharing_a_dictionary_equals_arrows_own_conversion(
     table = pa.table({"visitorId": pa.chunked_array([chunks[0], with_null])})
     read = frame_of(table)["visitorId"]
     assert read.astype(object).where(read.notna(), None).tolist() == ["v3", "v1", None, "v9", None, "v9"]
+
+
+@pytest.mark.parametrize("firsts", [None, "visitorId"])
+def test_rows_picked_into_numpy_and_hashed_bucket_by_bucket_equal_arrows_tables(lakes, firsts):
+    # lake_rows.picked writes each batch's rows straight into numpy and, for a column whose values lie each in one
+    # bucket (a lake's visitors), hashes the dictionaries bucket by bucket: the same frame, categories in the same
+    # order and the same codes, as Arrow's tables of the rows picked of each file, converted whole
+    from workbench.tracking.lake_rows import _picked, _scan, lake_items, picked
+
+    lake = lakes[0]
+    items = lake_items(read_events(lake, columns=COLUMNS))
+    assert len(items) > 1  # several buckets, several files each
+    rows = ("key", ("interaction_start",), ENDS, firsts)
+    tables = [_picked(_scan([f], COLUMNS), *rows) for item in items for f in item[1]]
+    expected = frame_of(pa.concat_tables(tables))
+    for closed in (None, "visitorId"):
+        got = picked(items, COLUMNS, rows, closed=closed)
+        pd.testing.assert_frame_equal(got, expected, obj=f"closed={closed}")
+        assert got["visitorId"].cat.categories.tolist() == expected["visitorId"].cat.categories.tolist()

@@ -220,7 +220,7 @@ def partials(ddf: dd.DataFrame, kernel: Callable[..., pd.DataFrame], *args: Any,
 
         with plain_pages():
             if narrow is not None:  # every bucket's few rows in one frame: one scan, one kernel
-                return one(picked(items, read, narrow))
+                return one(picked(items, read, narrow, closed=by if _closed(items, by, None) else None))
             if not _closed(items, by, step):
                 return one(whole(items, read))
             if len(items) == 1:

@@ -66,14 +66,16 @@ def active_periods(frame: pd.DataFrame, event: str, by: str, key: str, time: str
     first, last = (int(x) for x in wall_clock(np.where(ends == NAT, NAT, ends * 10**6), tz)) if ok.any() else (NAT, NAT)
     k, names = codes(frame[key], wide=False)
     hit = ok & (k == {n: i for i, n in enumerate(names)}.get(event, -2))
-    # periods numbered from the origin of their calendar (small integers pack into one sort key)
+    # periods numbered from the origin of their calendar (small integers pack into one sort key), in the copy of
+    # the times of the hits (a fresh array fewer)
     origin = int(floor_period(np.array([0]), period)[0])
-    units, numbers, _ = unique_pairs(g[hit], period_number(t[hit], period, tz), counts=False)
+    units, numbers, _ = unique_pairs(g[hit], period_number(t[hit], period, tz, scratch=True), counts=False)
     out = units, numbers * period + origin, first, last
     if not seen:
         return out
     earliest = np.full(int(g.max(initial=-1)) + 1, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(earliest, g[ok], t[ok])
+    everyone = ok.all()  # a lake's narrowed rows: no copies of the units and times
+    np.minimum.at(earliest, g if everyone else g[ok], t if everyone else t[ok])
     met = earliest != np.iinfo(np.int64).max
     earliest[met] = floor_period(wall_clock(earliest[met] * 10**6, tz), period)
     return (*out, earliest)

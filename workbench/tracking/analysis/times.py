@@ -207,12 +207,13 @@ def floor_period(t: np.ndarray, p: int) -> np.ndarray:
     return (t - origin) // p * p + origin
 
 
-def period_number(t_ms: np.ndarray, p: int, tz: str | None) -> np.ndarray:
+def period_number(t_ms: np.ndarray, p: int, tz: str | None, scratch: bool = False) -> np.ndarray:
     """The calendar period of ``p`` ns (:func:`floor_period`'s, in the wall clock of ``tz``) of each UTC time in
     whole milliseconds, numbered from the period holding the epoch's wall-clock midnight (``floor_period`` of 0):
     ``(floor_period(wall_clock(t_ms * 10**6, tz), p) - floor_period(0, p)) // p``, the same integers. Without a
     zone and with a period of whole milliseconds the milliseconds are divided as they are: two event-sized
-    arrays instead of eight (each a fresh one, its pages faulted in).
+    arrays instead of eight (each a fresh one, its pages faulted in); with ``scratch`` (``t_ms`` is the caller's
+    own copy, free to overwrite) in ``t_ms`` itself: none.
 
     >>> t = np.array([0, 86_399_999, 86_400_000, 5 * 86_400_000 - 1, 11 * 86_400_000], dtype=np.int64)
     >>> week = 7 * 86_400 * 10**9
@@ -221,7 +222,7 @@ def period_number(t_ms: np.ndarray, p: int, tz: str | None) -> np.ndarray:
     """
     origin = MONDAY if p > 86_400_000_000_000 else 0
     if tz is None and p % 1_000_000 == 0:
-        number = t_ms - origin // 1_000_000  # a new array; then in place
+        number = np.subtract(t_ms, origin // 1_000_000, out=t_ms if scratch else None)  # then in place
         number //= p // 1_000_000
         number -= (0 - origin) // p
         return number
