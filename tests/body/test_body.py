@@ -252,7 +252,7 @@ def test_the_preview_pose_stands_relaxed_with_loose_hands(gender, shape):
         palm = np.cross(at(side + "HandMiddle1") - at(side + "Hand"), at(side + "HandIndex1") - at(side + "HandPinky1"))
         palm /= np.linalg.norm(palm)
 
-        def flat(v: np.ndarray) -> np.ndarray:
+        def flat(v: np.ndarray, palm: np.ndarray = palm) -> np.ndarray:
             return v - (v @ palm) * palm
         fan = _angle(flat(at(side + "HandIndex2") - at(side + "HandIndex1")),
                      flat(at(side + "HandPinky2") - at(side + "HandPinky1")))
@@ -260,7 +260,7 @@ def test_the_preview_pose_stands_relaxed_with_loose_hands(gender, shape):
         seen = (side, round(out, 1), round(elbow, 1), [round(c) for c in curl], round(fan, 1), round(thumb, 1))
         assert 3.0 <= out <= 10.0 and 20.0 <= elbow <= 40.0, seen
         assert all(40.0 <= c <= 110.0 for c in curl), seen
-        assert all(a < b for a, b in zip(curl, curl[1:])) and curl[3] - curl[0] >= 15.0, seen
+        assert all(a < b for a, b in zip(curl[:-1], curl[1:], strict=True)) and curl[3] - curl[0] >= 15.0, seen
         assert fan <= 20.0 and thumb <= 25.0, seen
     knee = {side: _angle(at(side + "Leg") - at(side + "UpLeg"), at(side + "Foot") - at(side + "Leg"))
             for side in ("Left", "Right")}

@@ -19,6 +19,7 @@ read, another source) gives None, and the question reads it whole.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -163,7 +164,9 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, 
     capacity = sum(fragment.count_rows() for fragment in dataset.get_fragments())
     kinds = ["dictionary" if pa.types.is_dictionary(f.type) else "time" if pa.types.is_timestamp(f.type) else "other"
              for f in dataset.schema]
-    outs = [np.empty(capacity, np.int32 if k == "dictionary" else np.int64) if k != "other" else [] for k in kinds]
+    # per column: an array written in place (dictionary indices, times) or a list of Arrow pieces (the others)
+    outs: list[Any] = [np.empty(capacity, np.int32 if k == "dictionary" else np.int64) if k != "other" else []
+                       for k in kinds]
     segments: list[tuple] = []  # (rows picked, dictionaries of the batch's dictionary columns, group)
     n = 0
     scanner = ds.Scanner.from_dataset(dataset, columns=list(columns), use_threads=True, batch_readahead=4,
