@@ -327,5 +327,5 @@ def test_the_teeth_are_white_up_to_the_gum():
     which show up to the gum, read as yellow beside the open mouth's white in blind review D)."""
     t = mouth_texture().astype(float) / 255
     bright = t.max(2) > 0.7
-    saturation = (t.max(2) - t.min(2)) / t.max(2)
+    saturation = (t.max(2) - t.min(2)) / np.maximum(t.max(2), 1e-6)
     assert np.percentile(saturation[bright], 90) < 0.15, np.percentile(saturation[bright], 90)
