@@ -59,16 +59,20 @@ def _reported(out, done):
     assert "not a picture that can be decoded" in failed["a_bad_picture"] and not failed["b_fine"]
 
 
-def test_a_notebook_whose_last_picture_cannot_be_decoded_fails_alone_in_the_tour(broken_picture_notebooks, tmp_path):
+# (the command's main in this process, helpers.cli_in_process: the same top-level handling of what goes wrong, and
+# what it prints on the same stdout and stderr, without a new interpreter importing the package, a second or more)
+def test_a_notebook_whose_last_picture_cannot_be_decoded_fails_alone_in_the_tour(broken_picture_notebooks, tmp_path,
+                                                                                 capsys):
     out = tmp_path / "tour"
-    _reported(out, workbench("tour", "--notebooks", str(broken_picture_notebooks), "--out", str(out)))
+    _reported(out, cli_in_process(capsys, "tour", "--notebooks", str(broken_picture_notebooks), "--out", str(out)))
 
 
 def test_a_notebook_whose_last_picture_cannot_be_decoded_fails_alone_in_check(broken_picture_notebooks, tmp_path,
-                                                                              server):
+                                                                              server, capsys):
     out = tmp_path / "check"
-    done = workbench("check", "--notebooks", str(broken_picture_notebooks), "--out", str(out), "--base-url",
-                     server.base_url, "--avatar-base-url", server.avatar_base_url, "--token", server.token)
+    done = cli_in_process(capsys, "check", "--notebooks", str(broken_picture_notebooks), "--out", str(out),
+                          "--base-url", server.base_url, "--avatar-base-url", server.avatar_base_url,
+                          "--token", server.token)
     _reported(out, done)
 
 
