@@ -123,9 +123,15 @@ def _compiled_by_fifo(compiled, body):
 
 
 @pytest.mark.slow   # a service of its own, and the arrays made again
-@pytest.mark.parametrize("harm", [_kept_by_fifo, _kept_by_dev_zero, _compiled_by_fifo])
-def test_kept_arrays_replaced_by_a_fifo_or_dev_zero_are_made_again(harm, good, own_cache, tmp_path):  # noqa: F811
-    harm(*own_cache)
+def test_kept_arrays_replaced_by_a_fifo_or_dev_zero_are_made_again(good, own_cache, tmp_path):  # noqa: F811
+    """Kept skins a FIFO, kept texels a link to /dev/zero and the compiled body's quads a FIFO, at once: each file
+    is opened on its own as it is read (files.NotOurs), so one service shows each refused and made again, as
+    test_hostile_compiled_cache.py's wrong cache does (a service apiece cost a start and a compile each)."""
+    compiled, body = own_cache
+    kept = sorted([*compiled.glob(f"skin-*{keep.KEPT_SUFFIX}"), *compiled.glob(f"texels-body-*{keep.KEPT_SUFFIX}")])
+    assert any(p.name.startswith("skin-") for p in kept) and any(p.name.startswith("texels-") for p in kept), kept
+    for harm in (_kept_by_fifo, _kept_by_dev_zero, _compiled_by_fifo):
+        harm(*own_cache)
     server = ServerProcess(tmp_path / "data").start()
     try:
         r = model(server, FIRST)   # every model and preview request hung behind a FIFO, past 60 s
@@ -136,4 +142,11 @@ def test_kept_arrays_replaced_by_a_fifo_or_dev_zero_are_made_again(harm, good, o
     finally:
         server.stop()
     log = (tmp_path / f"serve-{server.port}.log").read_text(errors="replace")
-    assert "again" in log and "not a regular file" in log, log[-2000:]
+    assert f"{body / 'quads.npy'}: it is a FIFO, not a regular file" in log and "compiling it again" in log, log[-3000:]
+    # every kept file the model read (its own gender's skin, the body's texels) refused as what it is and made again
+    refused = [p for p in kept if f"the kept arrays {p} are unreadable or wrong" in log]
+    assert any(p.name.startswith("skin-") for p in refused) and any(p.name.startswith("texels-") for p in refused), \
+        (kept, log[-3000:])
+    for path in refused:
+        what = "a FIFO" if path.name.startswith("skin-") else "a symbolic link"
+        assert f"{path}: it is {what}, not a regular file" in log, (path, log[-3000:])

@@ -13,7 +13,7 @@ import nbformat
 import psutil
 import pytest
 from conftest import ROOT
-from helpers import wait_for
+from helpers import cli_in_process, wait_for
 from hostile_server import HostileServer, response
 
 pytestmark = pytest.mark.slow  # hostile notebooks run through the tour and check (kernels)
@@ -59,16 +59,20 @@ def _reported(out, done):
     assert "not a picture that can be decoded" in failed["a_bad_picture"] and not failed["b_fine"]
 
 
-def test_a_notebook_whose_last_picture_cannot_be_decoded_fails_alone_in_the_tour(broken_picture_notebooks, tmp_path):
+# (the command's main in this process, helpers.cli_in_process: the same top-level handling of what goes wrong, and
+# what it prints on the same stdout and stderr, without a new interpreter importing the package, a second or more)
+def test_a_notebook_whose_last_picture_cannot_be_decoded_fails_alone_in_the_tour(broken_picture_notebooks, tmp_path,
+                                                                                 capsys):
     out = tmp_path / "tour"
-    _reported(out, workbench("tour", "--notebooks", str(broken_picture_notebooks), "--out", str(out)))
+    _reported(out, cli_in_process(capsys, "tour", "--notebooks", str(broken_picture_notebooks), "--out", str(out)))
 
 
 def test_a_notebook_whose_last_picture_cannot_be_decoded_fails_alone_in_check(broken_picture_notebooks, tmp_path,
-                                                                              server):
+                                                                              server, capsys):
     out = tmp_path / "check"
-    done = workbench("check", "--notebooks", str(broken_picture_notebooks), "--out", str(out), "--base-url",
-                     server.base_url, "--avatar-base-url", server.avatar_base_url, "--token", server.token)
+    done = cli_in_process(capsys, "check", "--notebooks", str(broken_picture_notebooks), "--out", str(out),
+                          "--base-url", server.base_url, "--avatar-base-url", server.avatar_base_url,
+                          "--token", server.token)
     _reported(out, done)
 
 
@@ -107,15 +111,17 @@ def test_a_cells_output_is_capped_and_its_setsid_child_ends_with_the_run(tmp_pat
 ESCAPES = "\x1b]0;owned\x07\x1b[2J\x1b[31m"
 
 
-def test_an_export_refusal_with_terminal_escapes_is_printed_inert(tmp_path):
+# (the command's main in this process, helpers.cli_in_process: it prints what it prints to the same stderr, and each
+# command ends at the server's refusal, so a new interpreter, over a second of CPU, proved nothing more)
+def test_an_export_refusal_with_terminal_escapes_is_printed_inert(tmp_path, capsys):
     body = json.dumps({"status": "error", "error": {"code": "bad", "message": f"no{ESCAPES}pe"}}).encode()
     with HostileServer(lambda *a: response(400, body)) as srv:
-        done = workbench("export", "--out", str(tmp_path / "lake"), "--local-url", srv.root + "/_local", timeout=60)
+        done = cli_in_process(capsys, "export", "--out", str(tmp_path / "lake"), "--local-url", srv.root + "/_local")
     assert done.returncode == 1 and "\x1b" not in done.stderr and "\x07" not in done.stderr
     assert "no\\x1b]0;owned\\x07" in done.stderr
 
 
-def test_a_probe_code_with_terminal_escapes_is_printed_inert(tmp_path):
+def test_a_probe_code_with_terminal_escapes_is_printed_inert(tmp_path, capsys):
     folder = tmp_path / "notebooks"
     folder.mkdir()
     notebook(folder, "d_any", "x = 1")
@@ -126,7 +132,7 @@ def test_a_probe_code_with_terminal_escapes_is_printed_inert(tmp_path):
         return response(200, animations) if path.endswith("/animations") else response(401, refused)
 
     with HostileServer(answer) as srv:
-        done = workbench("check", "--notebooks", str(folder), "--out", str(tmp_path / "out"), "--base-url",
-                         srv.root + "/api", "--avatar-base-url", srv.root + "/avatars", "--token", "wb_x", timeout=60)
+        done = cli_in_process(capsys, "check", "--notebooks", str(folder), "--out", str(tmp_path / "out"), "--base-url",
+                              srv.root + "/api", "--avatar-base-url", srv.root + "/avatars", "--token", "wb_x")
     printed = done.stdout + done.stderr
     assert done.returncode == 3 and "nope" in printed and "\x1b" not in printed and "\x07" not in printed

@@ -6,13 +6,10 @@ The browser tests (tests/browser/) show the same rules working in Chromium; thes
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import httpx
 import pytest
-from conftest import ROOT, ServerProcess
-from helpers import auth
+from conftest import ServerProcess
+from helpers import auth, cli_in_process
 
 PAGE = "http://127.0.0.1:5173"          # a page's origin: another port than the service's
 SHOP = "https://shop.example"
@@ -178,9 +175,8 @@ def test_token_endpoints_follow_cors_origins(strict_server):
     assert r.status_code == 405 and "access-control-allow-origin" not in r.headers
 
 
-def test_cors_origins_are_checked_by_the_command():
-    r = subprocess.run([sys.executable, "-m", "workbench.cli", "serve", "--cors-origins", "shop.example"],
-                       capture_output=True, text=True, env={"PYTHONPATH": str(ROOT)}, timeout=60)
+def test_cors_origins_are_checked_by_the_command(capsys):
+    r = cli_in_process(capsys, "serve", "--cors-origins", "shop.example")   # refused before anything starts
     assert r.returncode == 2
     assert "--cors-origins: 'shop.example' is not an origin" in r.stderr
 

@@ -11,12 +11,11 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 
 import httpx
 import pytest
-from conftest import ROOT, ServerProcess
+from conftest import ServerProcess
+from helpers import cli_in_process
 
 from workbench.service import Backend, create_app
 
@@ -97,7 +96,7 @@ def test_loopback_hosts_are_answered(target, host):
     assert r.status_code == 200, r.text
 
 
-def test_allowed_hosts_adds_names_and_the_cli_checks_them(tmp_path):
+def test_allowed_hosts_adds_names_and_the_cli_checks_them(tmp_path, capsys):
     srv = ServerProcess(tmp_path / "data", args=("--allowed-hosts", "wb.lan,.corp.example")).start()
     try:
         for host, status in [("wb.lan", 200), ("wb.lan:8080", 200), ("a.corp.example", 200), ("corp.example", 200),
@@ -105,8 +104,7 @@ def test_allowed_hosts_adds_names_and_the_cli_checks_them(tmp_path):
             assert httpx.get(srv.local_url + "/health", headers={"Host": host}).status_code == status, host
     finally:
         srv.stop()
-    out = subprocess.run([sys.executable, "-m", "workbench.cli", "serve", "--allowed-hosts", "http://wb.lan"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    out = cli_in_process(capsys, "serve", "--allowed-hosts", "http://wb.lan")   # refused before anything starts
     assert out.returncode == 2 and "--allowed-hosts" in out.stderr and "Traceback" not in out.stderr, out.stderr
 
 
