@@ -36,7 +36,7 @@ from .hood import ROLL, STEPS
 from .pattern import FOLD_SIZE, FORMAT, pattern
 from .styles import STYLES
 
-__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SHEEN", "sheen", "weave", "shading", "normal_map", "roughness_map"]
+__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SHEEN", "sheen", "weave", "band_distances", "shading", "normal_map", "roughness_map"]
 
 CLOTH_SIZE = 512
 SHOE_SIZE = 256
@@ -64,6 +64,8 @@ FOLD_PITCH = 0.055
 RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
 # A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
 NECKLINE_CUT = 1
+# How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
+BAND_BLUR = 6.0
 VERSION = 3
 
 
@@ -118,10 +120,12 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         heather = _noise(n, (96, 96), 35) * 0.05 + _noise(n, (24, 24), 38) * 0.03
         return {"shade": 0.88 + 0.14 * knit - 0.06 * channel + slub * 0.5 + heather, "height": knit}
     if kind == "fleece":
-        # Fleece: a brushed pile, no stitch to see; soft mottling at several sizes and a fine fuzz.
-        pile = _noise(n, (48, 48), 39) * 0.05 + _noise(n, (128, 128), 40) * 0.035
-        fuzz = (np.random.default_rng(41).random((n, n)).astype(np.float32) - 0.5) * 0.03
-        return {"shade": 0.95 + pile + fuzz + slub * 0.3, "height": np.clip(pile * 6 + 0.5, 0, 1)}
+        # Fleece: a brushed pile, no stitch to see; a fine mottling and a fuzz, its relief the fine pile's
+        # only (mottling 3 cm across, in the shade and as relief, read as blotches: review D).
+        pile = _noise(n, (48, 48), 39) * 0.012 + _noise(n, (128, 128), 40) * 0.03
+        fuzz = (np.random.default_rng(41).random((n, n)).astype(np.float32) - 0.5) * 0.04
+        fine = _noise(n, (256, 256), 40)
+        return {"shade": 0.95 + pile + fuzz + slub * 0.1, "height": np.clip(fine * 0.35 + fuzz * 5 + 0.5, 0, 1)}
     # Cotton twill: a fine diagonal at low contrast and a soft, larger mottling; high-contrast stripes
     # read as brushed metal under the key light.
     twill = ((x + y) % 6 < 3).astype(np.float32)
@@ -139,8 +143,10 @@ def weave(kind: str) -> tuple[np.ndarray, np.ndarray]:
     return kept["shade"], kept["height"]
 
 
-def _bands(name: str, n: int) -> dict[str, np.ndarray]:
-    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends)."""
+def band_distances(name: str, n: int) -> list[tuple[float, bool, np.ndarray]]:
+    """Per band of style ``name`` (:attr:`~workbench.body.outfit.styles.Style.bands`, those with a width):
+    its width, whether it is gathered, and per texel of an ``n`` px texture the distance (metres) from its
+    cut, smoothed (:func:`_smoothed`); a band ends where the distance reaches its width."""
     style, pat = STYLES[name], pattern(name)
     uv = pat["uv"]
     tex = texel_map(np.column_stack([uv[:, 0], 1 - uv[:, 1]])[pat["vfaces"]], n)
@@ -153,16 +159,34 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
         from_cut[panel:panel + len(ROLL) * STEPS, NECKLINE_CUT] = 0.0
     from_cut = from_cut[pat["vmap"]]
     texel = pat["uv_scale"] / n            # metres per texel
+    return [(width, tight, _smoothed(tex.paint_vertices(pat["vfaces"], np.minimum(from_cut[:, k:k + 1], 1.0))[..., 0],
+                                     tex.covered, texel))
+            for k, (width, tight) in enumerate(style.bands) if width > 0]
+
+
+def _bands(name: str, n: int) -> dict[str, np.ndarray]:
+    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends)."""
+    texel = pattern(name)["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)
     seam = np.zeros((n, n), np.float32)
-    for k, (width, tight) in enumerate(style.bands):
-        if width <= 0:
-            continue
-        d = tex.paint_vertices(pat["vfaces"], np.minimum(from_cut[:, k:k + 1], 1.0))[..., 0]
+    for width, tight, d in band_distances(name, n):
         if tight:
             rib = np.maximum(rib, np.clip((width - d) / texel, 0, 1))
         seam = np.maximum(seam, np.clip(1.2 - np.abs(d - width) / texel, 0, 1))
     return {"rib": rib, "seam": seam}
+
+
+def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
+    """A distance from a cut, painted per texel, averaged over :data:`BAND_BLUR` texels (the covered ones
+    only): painted straight from the vertices, its level lines zigzagged from triangle to triangle, and a
+    band's end and its stitches read as a sawtooth (review D)."""
+    w = covered.astype(np.float32)
+    near = gaussian_filter(w, BAND_BLUR, mode="nearest")
+    blurred = gaussian_filter(d * w, BAND_BLUR, mode="nearest") / np.maximum(near, 1e-6)
+    # (The texels round the islands keep their nearest covered texel's value, for the mipmaps; and where
+    # the distance jumps, a hood's roll, all band, beside its bag, none, it is kept as it was.)
+    keep = covered & (near > 0.05) & (np.abs(blurred - d) < 2 * BAND_BLUR * texel)
+    return np.where(keep, blurred, d).astype(np.float32)
 
 
 @lru_cache(maxsize=8)

@@ -202,11 +202,17 @@ def over(p: np.ndarray, mesh: BodyMesh, under: tuple[np.ndarray, np.ndarray], we
         p = _over_rings(p, mesh, under[0], weight, gap)
     near = np.flatnonzero((p[:, 1] > under[0][:, 1].min()) & (p[:, 1] < under[0][:, 1].max() + 0.02))
     if len(near):
-        dist, k = cKDTree(under[0]).query(p[near])
+        # Without rings (trouser legs over shoes), each point clears its nearest samples within 2 cm, not the
+        # nearest alone: a leg's points stand centimetres apart, and a shoe's bow between them poked through.
+        dist, k = cKDTree(under[0]).query(p[near], k=1 if rings else 16, distance_upper_bound=0.05)
+        dist, k = dist.reshape(len(near), -1), k.reshape(len(near), -1)
+        found = k < len(under[0])
+        k = np.where(found, k, 0)
         normal = under[1][k]
-        short = gap - np.einsum("nc,nc->n", p[near] - under[0][k], normal)
-        facing = np.maximum(np.einsum("nc,nc->n", normals[near], normal), 0.5)
-        move = np.minimum(np.maximum(short, 0) / facing, 0.03) * weight[near] * (dist < 0.05)
+        short = gap - np.einsum("nkc,nkc->nk", p[near][:, None] - under[0][k], normal)
+        facing = np.maximum(np.einsum("nc,nkc->nk", normals[near], normal), 0.5)
+        reach = found & ((dist < 0.02) | (np.arange(k.shape[1]) == 0))
+        move = (np.where(reach, np.minimum(np.maximum(short, 0) / facing, 0.03), 0.0).max(1)) * weight[near]
         p[near] += move[:, None] * normals[near]
     return p
 

@@ -58,11 +58,13 @@ class Dressed:
     many of the piece's vertices and triangles are its outside (``shell``; the finished edges' rolls and
     facings follow them)."""
 
-    def __init__(self, piece: Piece, ease: np.ndarray, points: np.ndarray, shell: tuple[int, int] | None = None):
+    def __init__(self, piece: Piece, ease: np.ndarray, points: np.ndarray, shell: tuple[int, int] | None = None,
+                 extra: tuple[np.ndarray, np.ndarray] | None = None):
         self.piece = piece
         self.ease = ease
         self.points = points
         self.shell = shell or (len(piece.positions), piece.triangles)
+        self.extra = extra
 
     def samples(self) -> tuple[np.ndarray, np.ndarray]:
         """Points on the garment's outside (its vertices and its triangles' centres, not its facings, which
@@ -72,6 +74,8 @@ class Dressed:
         for values in (self.piece.positions.astype(np.float64), self.piece.normals.astype(np.float64)):
             values = values[:vertices]
             out.append(np.concatenate([values, values[self.piece.indices[:triangles]].mean(1)]))
+        if self.extra is not None:
+            out = [np.concatenate([o, e]) for o, e in zip(out, self.extra, strict=True)]
         out[1] /= np.maximum(np.linalg.norm(out[1], axis=1, keepdims=True), 1e-12)
         return out[0], out[1]
 
@@ -116,9 +120,10 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
                   np.concatenate([pat["vfaces"], pat["edge_faces"]]).astype(np.int64),
                   np.concatenate([pat["joints"][v], pat["edge_joints"]]),
                   np.concatenate([pat["weights"][v], pat["edge_weights"]]), np.full(len(v) + len(src), -1, np.int64))
+    extra = None
     if style.part == "Outfit_Footwear":
-        piece = _with_shoe(piece, mesh, q, pat, name)
-    out = Dressed(piece, ease[v].astype(np.float32), q, (len(v), len(pat["vfaces"])))
+        piece, extra = _with_shoe(piece, mesh, q, pat, name)
+    out = Dressed(piece, ease[v].astype(np.float32), q, (len(v), len(pat["vfaces"])), extra)
     with _LOCK:
         _CACHE[key] = out
         while len(_CACHE) > CACHED:
@@ -126,15 +131,24 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
     return out
 
 
-def _with_shoe(piece: Piece, mesh: BodyMesh, q: np.ndarray, pat: dict, name: str) -> Piece:
-    """The upper ``piece`` with its sole, tongue and laces (:mod:`.shoes`), skinned as the upper's nearest points."""
+def _with_shoe(piece: Piece, mesh: BodyMesh, q: np.ndarray, pat: dict, name: str) -> tuple[Piece, tuple]:
+    """The upper ``piece`` with its sole, tongue and laces (:mod:`.shoes`), skinned as the upper's nearest
+    points; and those parts as samples for what covers them (their points, and as normals the way out from
+    the shin's axis: a lace's ribbon faces either way). Trouser legs fall over them too: over the upper
+    alone, the tongue's top and the bow, which stand above the collar, poked through the legs (review D)."""
     pos, nrm, uv, faces, nearest = shoes.extras(mesh, q, pat["faces"], name, float(q[:, 1].max()))
     n = len(piece.positions)
+    out = np.zeros_like(pos)
+    for side in ("Left", "Right"):
+        ankle = mesh.skeleton.pos(side + "Foot").astype(np.float64)
+        mine = (pos[:, 0] - float(mesh.skeleton.pos("Hips")[0])) * (ankle[0] - float(mesh.skeleton.pos("Hips")[0])) > 0
+        out[mine, 0], out[mine, 2] = pos[mine, 0] - ankle[0], pos[mine, 2] - ankle[2]
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
     return Piece(np.concatenate([piece.positions, pos.astype(np.float32)]),
                  np.concatenate([piece.normals, nrm.astype(np.float32)]),
                  np.concatenate([piece.uv, uv.astype(np.float32)]), np.concatenate([piece.indices, faces + n]),
                  np.concatenate([piece.joints, pat["joints"][nearest]]), np.concatenate([piece.weights, pat["weights"][nearest]]),
-                 np.full(n + len(pos), -1, np.int64))
+                 np.full(n + len(pos), -1, np.int64)), (pos, out)
 
 
 def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers", shoes: str = "sneakers") -> dict[str, Piece]:

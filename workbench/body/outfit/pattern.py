@@ -54,6 +54,11 @@ SNAP = 0.001
 REFINE = 1
 # The hood's ease, for its folds (it lies loose).
 HOOD_EASE = 0.015
+# A top's gathered cuffs (its third cut, a long sleeve's) hide the skin only this much further in than its
+# other rims: in the idle pose the wrist turns in the cuff and the cut skin's edge showed below it as a notch
+# (review D).
+CUFF_DEPTH = 0.03
+SLEEVE_CUT = 2
 
 
 def reference() -> BodyMesh:
@@ -158,7 +163,7 @@ def _from_cuts(points: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, fi
 
 
 def _hidden(style: Style, mesh: BodyMesh, points: np.ndarray, faces: np.ndarray, rim: np.ndarray,
-            adjacency: sp.csr_matrix) -> np.ndarray:
+            adjacency: sp.csr_matrix, from_cut: np.ndarray) -> np.ndarray:
     """Body vertices (a mask over the mesh) under the draped garment: behind the nearest point of it, within
     10 cm, where that point is at least ``margin`` from the garment's rims along the cloth, and the style's
     ``loose`` times its distance from the skin."""
@@ -173,7 +178,10 @@ def _hidden(style: Style, mesh: BodyMesh, points: np.ndarray, faces: np.ndarray,
     out = np.zeros(len(mesh.positions), bool)
     # Deeper under loose cloth: looking up under a flared skirt's hem or a loose sleeve shows the skin that
     # far in, and the cut's edge (whole triangles) showed as a sawtooth there.
-    out[body] = inside & (dist < 0.10) & (from_rim[q] >= np.maximum(style.margin, style.loose * dist))
+    deep = from_rim[q] >= np.maximum(style.margin, style.loose * dist)
+    if style.part == "Outfit_Top" and from_cut.shape[1] > SLEEVE_CUT and style.bands[SLEEVE_CUT][1]:
+        deep &= from_cut[q, SLEEVE_CUT] >= style.margin + CUFF_DEPTH
+    out[body] = inside & (dist < 0.10) & deep
     return out
 
 
@@ -299,7 +307,7 @@ def _build(name: str) -> dict[str, np.ndarray]:
     all_rim[open_edges(all_faces).reshape(-1)] = True
     panel.update({"near": body[tree.query(q[:n], k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
                   "uv": uv.astype(np.float32), "vfaces": vfaces.astype(np.int32), "uv_scale": np.array(scale),
-                  "hidden": _hidden(style, mesh, q, all_faces, all_rim, all_adjacency),
+                  "hidden": _hidden(style, mesh, q, all_faces, all_rim, all_adjacency, every_cut),
                   "hood_line": line.astype(np.int32) if len(tri) else np.zeros(0, np.int32), "hood_tri": tri.astype(np.int32), "hood_bary": bary, "hood_offset": offset,
                   "hood_near": body[tree.query(q[n:], k=3)[1]].reshape(-1, 3),
                   "hood_faces": hood_faces.astype(np.int32)})
