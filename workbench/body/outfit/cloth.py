@@ -158,7 +158,7 @@ def band_distances(name: str, n: int) -> list[tuple[float, bool, np.ndarray]]:
         panel = len(pat["from_cut"])
         from_cut[panel:panel + len(ROLL) * STEPS, NECKLINE_CUT] = 0.0
     from_cut = from_cut[pat["vmap"]]
-    texel = pat["uv_scale"] / n            # metres per texel
+    texel = float(pat["uv_scale"]) / n            # metres per texel
     return [(width, tight, _smoothed(tex.paint_vertices(pat["vfaces"], np.minimum(from_cut[:, k:k + 1], 1.0))[..., 0],
                                      tex.covered, texel))
             for k, (width, tight) in enumerate(style.bands) if width > 0]
