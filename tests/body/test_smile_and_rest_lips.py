@@ -42,11 +42,12 @@ def smile(settings: dict) -> dict[str, float]:
 
 @pytest.mark.parametrize("settings", FACES, ids=lambda s: "-".join(s.values()))
 def test_a_smile_squints_and_raises_the_cheeks(settings):
-    """The lower lids rise 3.2 mm or more (the eyes narrow) and the skin under the eyes comes forward 0.9 mm or more
-    on average (the cheeks round). On main: 2.6 to 2.8 mm of lid and -0.3 to 0.4 mm of cheek, a smile with still eyes
-    read as a grimace; now 3.4 to 3.7 and 1.1 to 2.2."""
+    """The lower lids rise 2.9 mm or more (the eyes narrow) and the skin under the eyes comes forward 0.9 mm or more
+    on average (the cheeks round). Before: 2.6 to 2.8 mm of lid and -0.3 to 0.4 mm of cheek, a smile with still eyes
+    read as a grimace; 3.4 to 3.7 at eyeSquint 0.8, which showed white specks of eyeball under the lids of large
+    eyes (blind review E); now 3.0 and more at 0.65."""
     got = smile(settings)
-    assert got["lid"] >= 3.2 and got["cheek"] >= 0.9, got
+    assert got["lid"] >= 2.9 and got["cheek"] >= 0.9, got
 
 
 @pytest.mark.parametrize("settings", FACES, ids=lambda s: "-".join(s.values()))

@@ -44,8 +44,9 @@ CORNER_SEAL = 0.012
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
 # LID_CLEAR in front of it, the push spread over LID_RINGS rings of the skin round it.
 # (eyeSquint at 0.5 lifted the lower lids 2.6 mm: still eyes over a smiling mouth, a grimace in blind review C; at 0.8
-# 3.4 mm. The lid's skin then needs LID_CLEAR 1.2 mm: at 0.4 mm a speck of the eyeball showed through a fold under it.)
-SMILE_EYES = {"cheekSquintL": 0.8, "eyeSquintL": 0.8}          # (L: both sides, as in workbench.body.face)
+# 3.4 mm. The lid's skin then needs LID_CLEAR 1.2 mm: at 0.4 mm a speck of the eyeball showed through a fold under it.
+# At 0.8 the large eyes of a narrow face showed white specks under both lower lids in blind review E: 0.65, 3.0 mm.)
+SMILE_EYES = {"cheekSquintL": 0.8, "eyeSquintL": 0.65}          # (L: both sides, as in workbench.body.face)
 LID_CLEAR = 0.0012
 LID_RINGS = 3
 LID_FACING = -0.6
