@@ -156,9 +156,11 @@ def test_regenerate_auth_404_and_start(server):
     again = httpx.post(url, headers=auth(server)).json()["data"]
     rec = httpx.get(f"{server.local_url}/viewers/{vt}").json()["data"]
     # While the job runs a second request returns it; once it ended (its files written) a new one starts.
-    # (The record's job is the newest: on a busy machine the first can end and the second start before it is read.)
+    # (The record's job is the newest: on a busy machine the first can end and the second start before it is read,
+    # and the second end too, its files then named by it: a viewer's jobs run one at a time, so the files of a
+    # later job say the first had ended. Seen beside four CPU-bound processes.)
     ended = {f["jobId"] for f in rec["files"].values()}
-    assert again["jobId"] == d["jobId"] or d["jobId"] in ended, (again, rec)
+    assert again["jobId"] == d["jobId"] or d["jobId"] in ended or again["jobId"] in ended, (again, rec)
 
 
 def test_other_accounts_viewer_is_404(server):
