@@ -175,6 +175,26 @@ def notebook_of(cells: list[str]):
     return nb
 
 
+def tagged_notebook(cells):
+    """A python3 notebook of (kind, source, tags) cells: ``kind`` "md" a markdown cell, anything else code."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    for kind, source, tags in cells:
+        cell = nbformat.v4.new_markdown_cell(source) if kind == "md" else nbformat.v4.new_code_cell(source)
+        cell.metadata["tags"] = tags
+        nb.cells.append(cell)
+    return nb
+
+
+def worst_outside(points: np.ndarray, outer, near: np.ndarray) -> float:
+    """The largest offset of ``points`` in front of the garment ``outer`` (a posed Draw), each measured
+    against the tangent plane it is most behind among its ``near`` garment vertices (-1 for no points)."""
+    out = np.einsum("nkc,nkc->nk", points[:, None] - outer.positions[near], outer.normals[near]).min(1)
+    return float(out.max()) if len(out) else -1.0
+
+
 @functools.cache
 def body_of(gender: str = "feminine", shape: str = "average", height: float | None = None):
     """The MakeHuman body for these settings, made once per test process (the body and hair tests share it)."""

@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from helpers import worst_outside
 from scipy.spatial import cKDTree
 
 from workbench.body.outfit.pattern import pattern
@@ -63,13 +64,6 @@ def covered(inner, outer, shell: int | None = None) -> tuple[np.ndarray, np.ndar
     behind = np.einsum("nc,nc->n", inner.positions - outer.positions[k[:, 0]], outer.normals[k[:, 0]]) < 0
     keep = np.flatnonzero(behind & (dist[:, 0] < 0.06) & deep[k[:, 0]])
     return keep, k[keep]
-
-
-def worst_outside(points: np.ndarray, outer, near: np.ndarray) -> float:
-    """The largest offset of ``points`` in front of the garment ``outer`` (a posed Draw), each measured
-    against the tangent plane it is most behind among its ``near`` garment vertices."""
-    out = np.einsum("nkc,nkc->nk", points[:, None] - outer.positions[near], outer.normals[near]).min(1)
-    return float(out.max()) if len(out) else -1.0
 
 
 @pytest.mark.parametrize("top,bottom,gender,shape", CUTS)

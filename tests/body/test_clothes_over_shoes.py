@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from helpers import worst_outside
 from scipy.spatial import cKDTree
 
 from workbench.body.outfit.pattern import pattern
@@ -47,11 +48,6 @@ def under_the_hem(legs, shoe) -> tuple[np.ndarray, np.ndarray]:
     dist, k = cKDTree(leg).query(at, k=3)
     keep = np.flatnonzero(high & (dist[:, 0] < 0.05))
     return keep, k[keep]
-
-
-def worst_outside(points: np.ndarray, outer, near: np.ndarray) -> float:
-    out = np.einsum("nkc,nkc->nk", points[:, None] - outer.positions[near], outer.normals[near]).min(1)
-    return float(out.max()) if len(out) else -1.0
 
 
 @pytest.mark.parametrize("gender,shape,height,shoes", CASES)

@@ -13,6 +13,7 @@ import json
 import nbformat
 import pytest
 from conftest import ROOT, ServerProcess
+from helpers import tagged_notebook
 
 from workbench.runner.execute import CELL_TIMEOUT
 from workbench.runner.tour import OPERATIONS, run_check, run_notebook
@@ -79,12 +80,7 @@ CHECKED = {
 
 
 def _write_notebook(path, cells) -> None:
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    for kind, source, tags in cells:
-        cell = nbformat.v4.new_markdown_cell(source) if kind == "md" else nbformat.v4.new_code_cell(source)
-        cell.metadata["tags"] = tags
-        nb.cells.append(cell)
+    nb = tagged_notebook(cells)
     nbformat.write(nb, path)
 
 

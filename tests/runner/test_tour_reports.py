@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from conftest import ROOT
-from helpers import cli_in_process
+from helpers import cli_in_process, tagged_notebook
 from PIL import Image
 
 from workbench.runner.nbcheck.params import ParameterError, declared, parse_params
@@ -38,12 +38,7 @@ def _notebook(folder: Path, name: str, cells: list[tuple[str, str, list[str]]], 
 
     from workbench.runner.kernels import async_manager
 
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    for kind, source, tags in cells:
-        cell = nbformat.v4.new_markdown_cell(source) if kind == "md" else nbformat.v4.new_code_cell(source)
-        cell.metadata["tags"] = tags
-        nb.cells.append(cell)
+    nb = tagged_notebook(cells)
     if executed:
         NotebookClient(nb, kernel_name="python3", allow_errors=True, kernel_manager_class=async_manager()).execute()
     folder.mkdir(parents=True, exist_ok=True)
