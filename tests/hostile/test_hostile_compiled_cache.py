@@ -44,9 +44,12 @@ def own_cache(good, tmp_path, monkeypatch):
     compiled.mkdir(parents=True)
     (cache / assets.WHEEL_NAME).symlink_to(wheel)
     shutil.copytree(body, compiled / body.name)
-    # (this code's kept arrays only: a machine that ran other versions keeps theirs for a day, gigabytes)
+    # This code's kept arrays only (a machine that ran other versions keeps theirs for a day, gigabytes), linked,
+    # not copied: six services here would copy hundreds of megabytes each (a CI machine ran out of disk). The
+    # service replaces a wrong kept file by a rename (keep.write_arrays), never writing through the link; a
+    # harm below that cuts a file short unlinks it first.
     for kept in body.parent.glob(f"*-{keep.code_digest()}{keep.KEPT_SUFFIX}"):
-        shutil.copyfile(kept, compiled / kept.name)
+        (compiled / kept.name).symlink_to(kept)
     monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(cache))
     return compiled, compiled / body.name
 
@@ -88,7 +91,9 @@ def _kept_texels_out_of_range(compiled, body):
 
 def _kept_skin_truncated(compiled, body):
     for path in compiled.glob(f"skin-*{keep.KEPT_SUFFIX}"):
-        path.write_bytes(path.read_bytes()[:1000])
+        head = path.read_bytes()[:1000]
+        path.unlink()            # (a link to the real cache: cut short a file of the test's own)
+        path.write_bytes(head)
 
 
 # Each wrong compiled body is refused, and says why, by the check every process runs as it loads the folder

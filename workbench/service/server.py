@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import atexit
 import errno
 import functools
 import gc
@@ -82,6 +83,8 @@ class LocalService:
               dev_token: str | None = None, generate_library: bool = True) -> LocalService:
         owns = data_dir is None
         data_dir = Path(tempfile.mkdtemp(prefix="workbench-")) if data_dir is None else Path(data_dir)
+        if owns:   # a folder of its own goes when the process ends, stopped or not (a notebook's kernel, say)
+            atexit.register(shutil.rmtree, data_dir, ignore_errors=True)
         backend = Backend(data_dir, dev_token=dev_token, generate_library=generate_library)
         svc = cls(backend, free_socket(host, port), owns)
         svc._thread.start()
