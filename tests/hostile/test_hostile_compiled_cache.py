@@ -4,6 +4,7 @@ loaded is checked and compiled again when wrong, and a file truncated while the 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import httpx
@@ -44,12 +45,16 @@ def own_cache(good, tmp_path, monkeypatch):
     compiled.mkdir(parents=True)
     (cache / assets.WHEEL_NAME).symlink_to(wheel)
     shutil.copytree(body, compiled / body.name)
-    # This code's kept arrays only (a machine that ran other versions keeps theirs for a day, gigabytes), linked,
-    # not copied: six services here would copy hundreds of megabytes each (a CI machine ran out of disk). The
-    # service replaces a wrong kept file by a rename (keep.write_arrays), never writing through the link; a
-    # harm below that cuts a file short unlinks it first.
+    # This code's kept arrays only (a machine that ran other versions keeps theirs for a day, gigabytes), hard
+    # linked, not copied: six services here would copy hundreds of megabytes each (a CI machine ran out of disk),
+    # and a symbolic link is refused as not the cache's own (workbench.files). The service replaces a wrong kept
+    # file by a rename (keep.write_arrays), never writing into the shared file; a harm below that cuts a file
+    # short unlinks it first.
     for kept in body.parent.glob(f"*-{keep.code_digest()}{keep.KEPT_SUFFIX}"):
-        (compiled / kept.name).symlink_to(kept)
+        try:
+            os.link(kept, compiled / kept.name)
+        except OSError:   # another file system: a copy
+            shutil.copyfile(kept, compiled / kept.name)
     monkeypatch.setenv("WORKBENCH_ASSETS_DIR", str(cache))
     return compiled, compiled / body.name
 
@@ -92,7 +97,7 @@ def _kept_texels_out_of_range(compiled, body):
 def _kept_skin_truncated(compiled, body):
     for path in compiled.glob(f"skin-*{keep.KEPT_SUFFIX}"):
         head = path.read_bytes()[:1000]
-        path.unlink()            # (a link to the real cache: cut short a file of the test's own)
+        path.unlink()            # (a link to the real cache's file: cut short one of the test's own)
         path.write_bytes(head)
 
 
