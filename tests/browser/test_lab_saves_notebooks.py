@@ -13,12 +13,14 @@ from __future__ import annotations
 import difflib
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
-from .conftest import jupyter_lab, wait
+from .conftest import shut_kernels, wait
+from .viewer_page import notebook_url
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -92,25 +94,28 @@ const done = arguments[arguments.length - 1];
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    work = tmp_path_factory.mktemp("lab-save")
-    root = work / "notebooks"
-    root.mkdir()
+def lab(notebook_apps):
+    """The session's JupyterLab serving copies of the notebooks, their scripts and jupytext.toml in a folder of this
+    module's own (jupytext reads the configuration from a notebook's folder up)."""
+    server = notebook_apps("lab")
+    root = Path(tempfile.mkdtemp(prefix="lab-save-", dir=server["root"]))
     for script in SCRIPTS:
         for path in (script, script.with_suffix(".ipynb")):
             shutil.copy2(path, root / path.name)
     shutil.copy2(NOTEBOOKS / "jupytext.toml", root / "jupytext.toml")
-    with jupyter_lab(work, root) as lab:
-        yield lab
+    try:
+        yield {**server, "root": root, "dir": root.name}
+    finally:
+        shut_kernels(server, root.name)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
 def test_a_notebook_opened_and_saved_in_jupyterlab_is_unchanged(browser, lab, script):
     name = script.with_suffix(".ipynb").name
-    browser.get(f"{lab['url']}/lab/tree/{name}?token={lab['token']}")
+    browser.get(notebook_url(lab, name))
     wait(browser, "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
                   "const k = nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel;"
-                  f"return k && k.status === 'idle' && nb.context.path === {name!r};", 180, f"{name} with an idle kernel")
+                  f"return k && k.status === 'idle' && nb.context.path === {lab['dir'] + '/' + name!r};", 180, f"{name} with an idle kernel")
     out = browser.execute_async_script(OPEN_AND_SAVE)
     assert "error" not in out, out.get("error")
     assert out["dirty"] is False
