@@ -9,7 +9,6 @@ import base64
 import contextlib
 import io
 import json
-import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -95,7 +94,7 @@ def notebook_browser(server: dict, name: str, run_all: bool = True, shared=None,
                      **chrome):
     """A Chromium with the notebook open, its cells run: ``shared`` (the session's, conftest.browser) where the
     module needs nothing of its own, else one of its own (``chrome``: start_chrome's options, a performance log
-    say), its profile removed when it quits. A shared one is left on a blank page at its window size and script
+    say). A shared one is left on a blank page at its window size and script
     timeout again (a Chromium start cost a module about 2 s of CPU and tens of MB of profile). ``first_script``
     runs in every page of its own Chromium before the page's own scripts, from the notebook's first load on."""
     if shared is not None and not chrome and first_script is None:
@@ -104,17 +103,13 @@ def notebook_browser(server: dict, name: str, run_all: bool = True, shared=None,
             yield shared
         return
     folder = Path(server["root"])  # a profile beside the server's root, not in it
-    profile = folder.parent.parent / f"profile-{folder.name}"
-    try:
-        with start_chrome(profile, **chrome) as browser:
-            browser.set_window_size(1280, 1000)
-            browser.set_script_timeout(180)
-            if first_script:
-                browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": first_script})
-            open_notebook(browser, server, name, run_all=run_all)
-            yield browser
-    finally:
-        shutil.rmtree(profile, ignore_errors=True)
+    with start_chrome(folder.parent.parent / f"profile-{folder.name}", **chrome) as browser:
+        browser.set_window_size(1280, 1000)
+        browser.set_script_timeout(180)
+        if first_script:
+            browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": first_script})
+        open_notebook(browser, server, name, run_all=run_all)
+        yield browser
 
 
 def open_notebook(browser, server: dict, name: str, run_all: bool = True) -> None:
