@@ -94,14 +94,20 @@ class ServerProcess:
             "-c", f"import sys; sys.setswitchinterval({self.switch_interval!r}); from workbench.cli import main; sys.exit(main())"]
         self.proc = subprocess.Popen([sys.executable, *run, "serve", "--port", str(self.port),
                                       "--data-dir", str(self.data_dir), *self.args], env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        # 120 s: a start takes 2 s quiet; at load 33 (the whole suite beside other work on two cores) one took
+        # past the 30 s this was, and a module's every test erred. A service that exits fails at once.
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and self.proc.poll() is None:
             try:
-                if httpx.get(self.local_url + "/health", timeout=1).status_code == 200:
+                if httpx.get(self.local_url + "/health", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.05)
-        raise RuntimeError("workbench serve did not come up")
+        self.proc.kill()
+        self.proc.wait(10)
+        self.log.close()
+        raise RuntimeError("workbench serve did not come up: "
+                           + (self.data_dir.parent / f"serve-{self.port}.log").read_text(errors="replace")[-2000:])
 
     def kill9(self) -> None:
         self.proc.send_signal(signal.SIGKILL)

@@ -56,7 +56,10 @@ def chrome_options(chromium: str, profile: str, extra: tuple[str, ...] = ()):
             # (bench/RESULTS.md, issue 26 round three).
             "--disable-gpu-compositing",
             "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-            "--disable-dev-shm-usage", "--force-device-scale-factor=1", *extra]
+            "--disable-dev-shm-usage", "--force-device-scale-factor=1",
+            # The HTTP cache bounded: the models a test loads (GLBs of megabytes, loaded once) filled a session's
+            # profile with 100 MB a worker; 64 MB keeps JupyterLab's and the pages' scripts, which are loaded again.
+            "--disk-cache-size=67108864", *extra]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")  # Chromium refuses to start its sandbox as root
     for a in args:
@@ -67,7 +70,8 @@ def chrome_options(chromium: str, profile: str, extra: tuple[str, ...] = ()):
 
 @contextlib.contextmanager
 def start_chrome(profile: Path, *, performance_log: bool = False, extra_args: tuple[str, ...] = ()):
-    """A headless Chromium with its own profile folder, quit on leaving (the test skips where there is none);
+    """A headless Chromium with its own profile folder, quit on leaving and its profile removed (a failed run keeps
+    its tests' folders, and a profile says nothing of why it failed; the test skips where there is no Chromium);
     ``performance_log`` also records the page's network traffic; ``extra_args`` are more command-line flags."""
     chromium, driver_path = find_browser()
     if chromium is None or driver_path is None:
@@ -78,12 +82,15 @@ def start_chrome(profile: Path, *, performance_log: bool = False, extra_args: tu
     options = chrome_options(chromium, str(profile), extra_args)
     if performance_log:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(60)
     try:
-        yield driver
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+        driver.set_page_load_timeout(60)
+        try:
+            yield driver
+        finally:
+            driver.quit()
     finally:
-        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ import pytest
 from helpers import wait_for
 
 from .conftest import wait
-from .viewer_page import KERNEL_IDLE, kernel, notebook_browser, notebook_server, poll_kernel, received_bytes
+from .viewer_page import kernel, notebook_browser, notebook_server, poll_kernel, received_bytes
 
 CELLS = ["""\
 from workbench.gltf import build_avatar
@@ -119,12 +119,9 @@ return all.length === 1 && all[0].wbViewer !== last && all[0].dataset.ready === 
 @pytest.fixture(scope="module", params=["lab"])
 def page(request, notebook_apps):
     with notebook_server(notebook_apps, request.param, "close.ipynb", CELLS) as server, \
-            notebook_browser(server, "close.ipynb", run_all=False, performance_log=True,
+            notebook_browser(server, "close.ipynb", run_all=False, performance_log=True, first_script=COUNT_CONTEXTS,
                              extra_args=("--js-flags=--expose-gc",)) as browser:
-        # Counting contexts from the page's first script on: the notebook loaded again.
-        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_CONTEXTS})
-        browser.refresh()
-        wait(browser, KERNEL_IDLE, 120, "the notebook's kernel")
+        # Contexts and listeners counted from the page's first script on (the notebook is not loaded twice)
         yield browser, request.param
 
 

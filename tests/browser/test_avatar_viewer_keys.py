@@ -65,12 +65,12 @@ return [cells, (() => {%s})()];""" % NOTEBOOK_STATE
 
 
 @pytest.fixture(scope="module", params=APPS)
-def page(request, notebook_apps):
+def page(request, notebook_apps, browser):
     with notebook_server(notebook_apps, request.param, "keys.ipynb", CELLS) as server, \
-            notebook_browser(server, "keys.ipynb") as browser:
-        until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0 && d.clip === 'walk'", "the avatar drawn", 180)
-        until(browser, 1, "d.ready === '1' && d.frameId", "the kernel-frame viewer", 120)
-        yield browser, request.param
+            notebook_browser(server, "keys.ipynb", shared=browser) as page_browser:
+        until(page_browser, 0, "d.ready === '1' && parseInt(d.frames) > 0 && d.clip === 'walk'", "the avatar drawn", 180)
+        until(page_browser, 1, "d.ready === '1' && d.frameId", "the kernel-frame viewer", 120)
+        yield page_browser, request.param
 
 
 def focus_on(browser, viewer, selector):

@@ -55,12 +55,12 @@ step();"""
 # the kernel's, the same in Notebook 7 (viewer_page.APPS), whose own saving of a viewer's picture
 # test_viewer_reopened.py shows.
 @pytest.fixture(scope="module", params=["lab"])
-def page(request, notebook_apps):
+def page(request, notebook_apps, browser):
     with notebook_server(notebook_apps, request.param, "view.ipynb", [CELL]) as server, \
-            notebook_browser(server, "view.ipynb") as browser:
-        until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0 && d.clip === ''", "model.view()'s first frame", 300)
-        browser.execute_script("document.querySelector('.wb-avatar-viewer canvas').scrollIntoView({block: 'center'})")
-        yield browser, server, server["root"]
+            notebook_browser(server, "view.ipynb", shared=browser) as page_browser:
+        until(page_browser, 0, "d.ready === '1' && parseInt(d.frames) > 0 && d.clip === ''", "model.view()'s first frame", 300)
+        page_browser.execute_script("document.querySelector('.wb-avatar-viewer canvas').scrollIntoView({block: 'center'})")
+        yield page_browser, server, server["root"]
 
 
 def test_model_view_moves_at_the_lighter_level_it_fetched_itself(page):

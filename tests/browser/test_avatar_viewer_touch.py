@@ -36,12 +36,12 @@ viewer"""
 
 
 @pytest.fixture(scope="module")
-def page(notebook_apps):
+def page(notebook_apps, browser):
     with notebook_server(notebook_apps, "lab", "touch.ipynb", [CELL]) as server, \
-            notebook_browser(server, "touch.ipynb") as browser:
-        until(browser, 0, "d.ready === '1' && parseInt(d.frames) > 0", "the avatar's first WebGL frame", 180)
-        browser.execute_script("document.querySelector('.wb-avatar-viewer canvas').scrollIntoView({block: 'center'})")
-        yield browser
+            notebook_browser(server, "touch.ipynb", shared=browser) as page_browser:
+        until(page_browser, 0, "d.ready === '1' && parseInt(d.frames) > 0", "the avatar's first WebGL frame", 180)
+        page_browser.execute_script("document.querySelector('.wb-avatar-viewer canvas').scrollIntoView({block: 'center'})")
+        yield page_browser
 
 
 def canvas_size(dataset) -> tuple[int, int]:

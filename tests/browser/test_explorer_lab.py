@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import save_artifact, shut_kernels, start_chrome, wait
-from .viewer_page import kernel, notebook_cells, open_notebook, write_notebook
+from .conftest import save_artifact, shut_kernels, wait
+from .viewer_page import borrowed, kernel, notebook_cells, open_notebook, write_notebook
 
 pytestmark = pytest.mark.slow
 
@@ -49,14 +49,12 @@ def shot(browser, tmp_path, app, name):
     save_artifact(tmp_path, f"explorer_{app}_{name}.png", base64.b64decode(browser.get_screenshot_as_base64()))
 
 
-def test_a_control_redraws_the_chart_and_keys_stay_in_the_explorer(app, tmp_path):
+def test_a_control_redraws_the_chart_and_keys_stay_in_the_explorer(app, tmp_path, browser):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
-    with start_chrome(tmp_path / "profile") as browser:
-        browser.set_window_size(1400, 1200)
-        browser.set_script_timeout(180)
+    with borrowed(browser, 1400, 1200, 180):
         open_notebook(browser, app, "explore.ipynb")
         first = wait(browser, CHART, 300, "the explorer's first chart")
         assert first["question"] == "funnel" and first["src"].startswith("data:image/png;base64,")

@@ -56,13 +56,13 @@ IN_WINDOW = "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 &
 
 
 @pytest.fixture(scope="module", params=APPS)
-def page(request, notebook_apps):
+def page(request, notebook_apps, browser):
     with notebook_server(notebook_apps, request.param, "layout.ipynb", CELLS) as server, \
-            notebook_browser(server, "layout.ipynb") as browser:
-        until(browser, 0, "d.ready === '1' && parseInt(d.morphTargets) > 50", "the avatar with its face shapes", 240)
-        until(browser, 2, "d.ready === '1' && parseInt(d.frames) > 0", "the comparison's right view", 240)
-        first = browser.execute_script(SIDEWAYS, browser.find_elements("css selector", ".wb-avatar-viewer")[2])
-        yield browser, request.param, first
+            notebook_browser(server, "layout.ipynb", shared=browser) as page_browser:
+        until(page_browser, 0, "d.ready === '1' && parseInt(d.morphTargets) > 50", "the avatar with its face shapes", 240)
+        until(page_browser, 2, "d.ready === '1' && parseInt(d.frames) > 0", "the comparison's right view", 240)
+        first = page_browser.execute_script(SIDEWAYS, page_browser.find_elements("css selector", ".wb-avatar-viewer")[2])
+        yield page_browser, request.param, first
 
 
 def test_the_face_stays_in_view_while_a_face_slider_moves(page, tmp_path):

@@ -25,8 +25,8 @@ from PIL import Image
 
 from workbench.widgets.frontend import bundle_path
 
-from .conftest import jupyter_lab, save_artifact, start_chrome, wait
-from .viewer_page import APPS, KERNEL_IDLE, until, write_notebook
+from .conftest import jupyter_lab, save_artifact, wait
+from .viewer_page import APPS, KERNEL_IDLE, borrowed, until, write_notebook
 
 pytestmark = pytest.mark.slow
 
@@ -53,10 +53,8 @@ def open_in(browser, server, run: bool) -> None:
 
 
 @pytest.fixture(scope="module")
-def chrome(tmp_path_factory):
-    with start_chrome(tmp_path_factory.mktemp("reopen-profile")) as browser:
-        browser.set_window_size(1280, 1000)
-        browser.set_script_timeout(120)
+def chrome(browser):
+    with borrowed(browser, 1280, 1000, 120):
         yield browser
 
 

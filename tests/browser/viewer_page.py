@@ -73,12 +73,41 @@ def notebook_url(server: dict, name: str) -> str:
 
 
 @contextlib.contextmanager
-def notebook_browser(server: dict, name: str, run_all: bool = True, **chrome):
-    """A Chromium of its own (``chrome``: start_chrome's options) with the notebook open, its cells run."""
+def borrowed(browser, width: int, height: int, script_timeout: float):
+    """The session's Chromium (conftest.browser) at this window size and script timeout, given back on a blank
+    page at its own: a module or test that needs no Chromium of its own (a performance log, flags) borrows it.
+    The console's log is read empty first, so the borrower's ``get_log("browser")`` holds its own pages' only."""
+    size, timeout = browser.get_window_size(), browser.timeouts.script
+    browser.get_log("browser")
+    browser.set_window_size(width, height)
+    browser.set_script_timeout(script_timeout)
+    try:
+        yield browser
+    finally:
+        browser.get("about:blank")
+        browser.set_window_size(size["width"], size["height"])
+        browser.set_script_timeout(timeout)
+
+
+@contextlib.contextmanager
+def notebook_browser(server: dict, name: str, run_all: bool = True, shared=None, first_script: str | None = None,
+                     **chrome):
+    """A Chromium with the notebook open, its cells run: ``shared`` (the session's, conftest.browser) where the
+    module needs nothing of its own, else one of its own (``chrome``: start_chrome's options, a performance log
+    say). A shared one is left on a blank page at its window size and script
+    timeout again (a Chromium start cost a module about 2 s of CPU and tens of MB of profile). ``first_script``
+    runs in every page of its own Chromium before the page's own scripts, from the notebook's first load on."""
+    if shared is not None and not chrome and first_script is None:
+        with borrowed(shared, 1280, 1000, 180):
+            open_notebook(shared, server, name, run_all=run_all)
+            yield shared
+        return
     folder = Path(server["root"])  # a profile beside the server's root, not in it
     with start_chrome(folder.parent.parent / f"profile-{folder.name}", **chrome) as browser:
         browser.set_window_size(1280, 1000)
         browser.set_script_timeout(180)
+        if first_script:
+            browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": first_script})
         open_notebook(browser, server, name, run_all=run_all)
         yield browser
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -129,6 +130,7 @@ def bulk_server(tmp_path_factory):
         yield srv
     finally:
         srv.stop()
+        shutil.rmtree(data, ignore_errors=True)   # hundreds of MB of events: gone with the module, not at the run's end
 
 
 @pytest.mark.slow  # a load: millions of events written, 100 MB and more streamed
