@@ -39,7 +39,7 @@ PUPIL = 0.13
 # How much of the texture's half width one eyeball radius spans (the rest is sclera).
 SPAN = 0.95
 # The sclera's albedo (sRGB) and the iris when the settings give none (contract section 4's default).
-SCLERA = (0.89, 0.87, 0.83)
+SCLERA = (0.86, 0.84, 0.8)
 # The most saturated an iris is drawn (HSV saturation; the settings' eyeColor keeps its hue and value).
 MAX_SATURATION = 0.45
 DEFAULT_IRIS = "#5B3A1E"

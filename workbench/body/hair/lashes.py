@@ -31,7 +31,7 @@ from ..lod import Piece
 from ..mesh import BodyMesh
 from ..strokes import draw
 
-LASH_COLOR = (0.09, 0.065, 0.05)
+LASH_COLOR = (0.06, 0.045, 0.035)
 # Where the lashes' roots sit down the band (v), and the lower lid's wet rim: its middle, half width (in v) and
 # alpha, and its colour (sRGB: a moist pink-beige, lighter than any skin's shade round it at its size).
 LINE = 0.06
@@ -111,7 +111,7 @@ def _draw_lashes() -> np.ndarray:
     alpha = cover
     # The upper lid's lash line: dark and dense along the lid's edge (the roots, packed two and three deep),
     # fading into the lashes; the lower lid's thinner.
-    upper = np.clip(1 - (v - LINE) / 0.08, 0, 1)[:, None]
+    upper = np.clip(1.6 - (v - LINE) / 0.09, 0, 1)[:, None]
     lower = np.clip(1 - (v - LINE) / 0.03, 0, 1)[:, None] * 0.8
     alpha[:, w // 2:] = np.maximum(alpha[:, w // 2:], upper)
     alpha[:, :w // 2] = np.maximum(alpha[:, :w // 2], lower)
