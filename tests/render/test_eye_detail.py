@@ -5,17 +5,22 @@ that darken the lid's edge, and a wet rim on the lower lid."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 
 import numpy as np
+import pytest
 from helpers import random_settings
 
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.raster import Lights, draw
-from workbench.render.scene import Clip, Material, Model
+from workbench.render.scene import Clip, Material, Model, load_clip
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SIZE = 1024
 UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
@@ -107,23 +112,26 @@ def test_the_iris_is_a_real_eyes_size_for_its_opening():
 
 
 def test_the_upper_lid_shades_the_eye():
-    """No renderer here casts the lid's shadow, so the eye's texture carries it: unlit, the visible sclera's top
-    third is at most 0.8 of its bottom third's brightness on every eye (before, a flat white to the lid: up to 1.0,
-    a staring eye)."""
+    """No renderer here casts the lid's shadow, so the eye's texture carries it: unlit, in each column of the white
+    either side of the iris, its top third is on average at most 0.75 of its bottom third's brightness (before, a
+    flat white to the lid: 0.99, a staring eye)."""
     ratios = []
     for glb in heads()[:4]:
         img, mask = portrait(glb)
         lum = img.mean(-1)
         for eye in per_eye(mask):
-            ey, _ = np.nonzero(eye)
-            top, bottom = ey.min(), ey.max()
-            third = (bottom - top) / 3
-            sclera = eye & (img.max(-1) >= IRIS_DARK * np.percentile(img.max(-1)[eye], 95))
-            rows = np.arange(SIZE)[:, None]
-            upper = sclera & (rows < top + third)
-            lower = sclera & (rows > bottom - third)
-            ratios.append(lum[upper].mean() / lum[lower].mean())
-    assert max(ratios) <= 0.8, np.round(ratios, 3)
+            ix = np.nonzero(eye & (img.max(-1) < IRIS_DARK * np.percentile(img.max(-1)[eye], 95)))[1]
+            ey, ex = np.nonzero(eye)
+            upper, lower = [], []
+            for x in np.unique(ex[np.abs(ex - np.median(ix)) > np.ptp(ix) / 2 + 6]):   # clear of the iris's rim
+                col = np.sort(ey[ex == x])
+                third = len(col) // 3
+                if third:
+                    upper += lum[col[:third], x].tolist()
+                    lower += lum[col[-third:], x].tolist()
+            if upper:             # (an eye narrowed to its iris's width has no white either side to measure)
+                ratios.append(np.mean(upper) / np.mean(lower))
+    assert len(ratios) >= 6 and np.mean(ratios) <= 0.75, np.round(ratios, 3)
 
 
 def lid_edges(glb: bytes) -> tuple[list[float], list[float]]:
@@ -131,7 +139,14 @@ def lid_edges(glb: bytes) -> tuple[list[float], list[float]]:
     3 px at 1024, where its lashes root) over the skin's 20 to 30 px above it, and just below the opening's bottom
     edge (the lower lid's rim) over the skin 20 to 30 px below it; over the middle half of the eye's width."""
     img, mask = portrait(glb, lit=True)
-    lum = img @ np.array([0.2126, 0.7152, 0.0722])
+    return edge_ratios(img @ np.array([0.2126, 0.7152, 0.0722]), mask, SIZE)
+
+
+def edge_ratios(lum: np.ndarray, mask: np.ndarray, size: int) -> tuple[list[float], list[float]]:
+    """:func:`lid_edges`' measures of a picture's luminance ``lum`` with the eyes' ``mask``, ``size`` px (the
+    distances scaled from 1024's)."""
+    k = size / 1024
+    near, skin0, skin1 = max(1, round(3 * k)), round(20 * k), round(30 * k)
     upper, lower = [], []
     for eye in per_eye(mask):
         ey, ex = np.nonzero(eye)
@@ -142,10 +157,10 @@ def lid_edges(glb: bytes) -> tuple[list[float], list[float]]:
             if len(col) == 0:
                 continue
             t, b = col.min(), col.max()
-            edge += lum[t - 3:t, x].tolist()
-            skin += lum[t - 30:t - 20, x].tolist()
-            rim += lum[b + 1:b + 3, x].tolist()
-            below += lum[b + 20:b + 30, x].tolist()
+            edge += lum[t - near:t, x].tolist()
+            skin += lum[t - skin1:t - skin0, x].tolist()
+            rim += lum[b + 1:b + 1 + max(1, round(2 * k)), x].tolist()
+            below += lum[b + skin0:b + skin1, x].tolist()
         upper.append(float(np.mean(edge) / np.mean(skin)))
         lower.append(float(np.mean(rim) / np.mean(below)))
     return upper, lower
@@ -164,3 +179,29 @@ def test_the_lower_lid_has_a_light_rim():
     (before, the lower lashes' dark root line, 0.63 on average: an eyeliner on every face)."""
     ratios = [r for glb in heads()[:4] for r in lid_edges(glb)[1]]
     assert np.mean(ratios) >= 0.72, np.round(ratios, 3)
+
+
+@pytest.mark.slow
+def test_the_upper_lashes_read_in_threejs(monkeypatch):
+    """The lash line as a typical three.js page draws the review sheets' portraits (ACES filmic, RoomEnvironment,
+    512 px; the eyes found with our renderer's drawing from the same camera): just above the opening at most 0.6 of
+    the skin's brightness above it on average (before, 0.78: the lashes a grey haze once the browser's mipmaps
+    averaged them)."""
+    sys.path[:0] = [str(ROOT / "data")]
+    import make_review_sheets as sheets
+
+    monkeypatch.setattr(sheets, "VIEWS", (("portrait", "portrait", 0.0, None),))
+    drawn = random_settings(4, seed=4646)[:2]
+    avatars = [sheets.Avatar({**s, "glasses": "none", "hair": {**s["hair"], "style": "short"}}) for s in drawn]
+    shots = sheets.shoot_threejs(avatars, 512, "typical")
+    ratios = []
+    for a, (shot,) in zip(avatars, shots, strict=True):
+        model = Model(a.glb)
+        posed = model.posed(load_clip(a.glb), 0.0)
+        flat = [replace(d, uv=None, material=Material(color=WHITE if d.mesh_name == "Eyes" else BLACK, specular=0.0,
+                                                      double_sided=d.material.double_sided))
+                for d in posed.draws if d.mesh_name != "Eyelashes"]
+        mask = draw(replace(posed, draws=flat), a.cameras[0][1], 512, lights=UNLIT)[..., 0] > 127
+        lum = (np.asarray(shot.convert("RGB")).astype(np.float64) / 255) @ np.array([0.2126, 0.7152, 0.0722])
+        ratios += edge_ratios(lum, mask, 512)[0]
+    assert np.mean(ratios) <= 0.6, np.round(ratios, 3)

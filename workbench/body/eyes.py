@@ -46,10 +46,12 @@ DEFAULT_IRIS = "#5B3A1E"
 # The eyes' wet surface: a clear coat (KHR_materials_clearcoat) over the texture, mirror-smooth, so three.js and
 # model-viewer show the room in it as a real eye's film of tears does.
 CLEARCOAT = (1.0, 0.04)
-# The upper lid's shade on the eye (no renderer here casts it): below the lid's edge, which rests about 0.27 of the
-# eyeball's radius above its centre, the eye darkens to 1 - LID_SHADE[2] from LID_SHADE[0] up to LID_SHADE[1]
-# (a flat white sclera up to the lid read as a staring eye, and one lit to its top as a sticker; blind review E).
-LID_SHADE = (-0.12, 0.34, 0.6)
+# The upper lid's shade on the eye (no renderer here casts it): the lid's edge at rest arcs over the eye at
+# LID[0] - LID[1] * x ** 2 eyeball radii above its centre (x across, from the front), and the eye darkens towards
+# it over LID_SHADE[0] radii, to 1 - LID_SHADE[1] at the edge (a flat white sclera up to the lid read as a staring
+# eye, and one lit to its top as a sticker; blind review E).
+LID = (0.34, 0.7)
+LID_SHADE = (0.36, 0.6)
 # The catchlights (centre x, y down, in eyeball radii from the front; radius; strength): the key light's window up
 # and to the figure's right of the pupil as seen, over the pupil's edge where it shows most, and a faint second.
 GLINTS = ((-0.1, -0.12, 0.065, 1.0), (0.15, 0.1, 0.03, 0.45))
@@ -111,8 +113,8 @@ def _layers() -> tuple[np.ndarray, np.ndarray]:
         img = img * (1 - pupil) + np.float32(0.015) * pupil
         # The upper lid's shade, over the iris as over the sclera (the catchlights, a reflection, lie over it),
         # and a little at the lower lid.
-        up = -y / SPAN
-        img = img * (1 - LID_SHADE[2] * _smoothstep(LID_SHADE[0], LID_SHADE[1], up)
+        up, lid = -y / SPAN, LID[0] - LID[1] * (x / SPAN) ** 2
+        img = img * (1 - LID_SHADE[1] * _smoothstep(lid - LID_SHADE[0], lid, up)
                      - 0.12 * _smoothstep(-0.15, -0.32, up))[..., None]
         for cx, cy, rad, k in GLINTS:
             d = np.sqrt((x / SPAN - cx) ** 2 + (y / SPAN - cy) ** 2)
