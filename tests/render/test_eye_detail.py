@@ -184,9 +184,9 @@ def test_the_lower_lid_has_a_light_rim():
 @pytest.mark.slow
 def test_the_upper_lashes_read_in_threejs(monkeypatch):
     """The lash line as a typical three.js page draws the review sheets' portraits (ACES filmic, RoomEnvironment,
-    512 px; the eyes found with our renderer's drawing from the same camera): just above the opening at most 0.6 of
-    the skin's brightness above it on average (before, 0.78: the lashes a grey haze once the browser's mipmaps
-    averaged them)."""
+    512 px; the eyes found with our renderer's drawing from the same camera): just above the opening at most 0.45 of
+    the skin's brightness above it on average (before, 0.68: thin lashes a grey haze once the browser's mipmaps
+    averaged them, their room reflection greying them further; now about 0.22)."""
     sys.path[:0] = [str(ROOT / "data")]
     import make_review_sheets as sheets
 
@@ -204,4 +204,4 @@ def test_the_upper_lashes_read_in_threejs(monkeypatch):
         mask = draw(replace(posed, draws=flat), a.cameras[0][1], 512, lights=UNLIT)[..., 0] > 127
         lum = (np.asarray(shot.convert("RGB")).astype(np.float64) / 255) @ np.array([0.2126, 0.7152, 0.0722])
         ratios += edge_ratios(lum, mask, 512)[0]
-    assert np.mean(ratios) <= 0.6, np.round(ratios, 3)
+    assert np.mean(ratios) <= 0.45, np.round(ratios, 3)

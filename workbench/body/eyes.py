@@ -6,9 +6,10 @@ instead (the iris centred on the eye's forward axis). A planar projection is exa
 interpolation across flat triangles, so the iris stays round however coarse the sphere is.
 
 The texture is the settings' ``eyeColor`` in the iris (no more saturated than :data:`MAX_SATURATION`; radial
-fibres, a lighter collarette round the pupil, darker towards its rim), a dark limbal ring, a clean warm-white sclera a little greyer and warmer towards its edge
-(a grey one read as a dull eye under the lids' shade), and a catchlight up on the key light's side, so the
-eyes look alive at 128 px. Its layers are drawn once (:func:`_layers`); a colour is one multiply-add. The
+fibres, a lighter collarette round the pupil, darker towards its rim), a dark limbal ring, an off-white sclera a
+little greyer and warmer towards its edge and its corners, the upper lid's shade over the top of the eye
+(:data:`LID_SHADE`: no renderer here casts it), and a catchlight up on the key light's side over the pupil's
+edge, so the eyes look alive at 128 px. Its layers are drawn once (:func:`_layers`); a colour is one multiply-add. The
 material's clear coat (:data:`CLEARCOAT`) is the eye's wet film in viewers that draw it.
 
 >>> img = eye_texture()

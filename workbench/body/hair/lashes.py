@@ -8,7 +8,8 @@ draws single lashes on that (:mod:`workbench.body.strokes`): a dark lash line at
 curling out towards the outer corner, shorter at the corners, each tapering to a fine tip that fades out
 (its alpha the share of a texel it covers). The material blends them (``BLEND``): cut out at an alpha
 threshold (``MASK``) they were hard black spikes, jagged in model-viewer. The lower lids' lashes (the left
-half of the texture) are shorter and fewer. Their colour is their own, near-black brown, whatever the hair's.
+half of the texture) are shorter and fewer, with the lid's wet rim (:data:`WET`) between them and the eye.
+Their colour is their own, near-black brown, whatever the hair's.
 
 >>> t = lash_texture()
 >>> t.shape, int(t[..., 3].max()), int(t[-1, :, 3].max())
