@@ -14,11 +14,12 @@ import numpy as np
 import pytest
 from helpers import random_settings
 
+from workbench.body import eyes
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.raster import Lights, draw
-from workbench.render.scene import Clip, Material, Model, load_clip
+from workbench.render.scene import Clip, Material, Model, Texture, load_clip
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,28 +27,36 @@ SIZE = 1024
 UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 WHITE = np.array([1, 1, 1, 1], np.float32)
 BLACK = np.array([0, 0, 0, 1], np.float32)
-# Unlit, a black iris is this dark as a share of the eye's lightest white, the sclera in the lid's shade lighter.
-IRIS_DARK = 0.15
 
 
 @cache
 def heads() -> list[bytes]:
     """Four seeded random heads, two more at the eyeSize control's ends (no glasses, the short cut where a style
-    another helper is still making was drawn; an iris of black, so the iris is told from the sclera by value)."""
+    another helper is still making was drawn)."""
     out = []
     drawn = random_settings(4, seed=4646)
     drawn += [{**drawn[0], "face": {**drawn[0]["face"], "eyeSize": e}} for e in (-1.0, 1.0)]
     for s in drawn:
         hair = {**s["hair"], "style": "short" if s["hair"]["style"] in ("ponytail", "bob") else s["hair"]["style"]}
-        settings = {**s, "glasses": "none", "hair": hair, "eyeColor": "#000000"}
+        settings = {**s, "glasses": "none", "hair": hair}
         out.append(build_avatar(normalize_avatar_settings(settings), ModelOptions(animations=("idle",))))
     return out
 
 
+def iris_disc() -> Texture:
+    """An eye texture of the iris alone (where :mod:`workbench.body.eyes` draws it, out to its limbal ring): white
+    in it, black round it, so a picture tells the iris from the sclera whatever shade lies over either."""
+    n = eyes.EYE_SIZE
+    y, x = (np.mgrid[0:n, 0:n] + 0.5) / n * 2 - 1
+    inside = np.hypot(x, y) / eyes.SPAN < eyes.IRIS
+    return Texture(np.where(inside, 0xFFFFFFFF, 0xFF000000).astype(np.uint32).ravel(), n, n, False)
+
+
 @cache
-def portrait(glb: bytes, lit: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def portrait(glb: bytes, lit: bool = False, iris: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(RGB float 0..1, the Eyes mesh's mask) of the rest face's portrait, SIZE px: lit by the previews' lights, or
-    unlit with every mesh but the eyes (and the lashes, when lit) drawn black, so the eyes' texture shows as it is."""
+    unlit with every mesh but the eyes (and the lashes, when lit) drawn black, so the eyes' texture shows as it is
+    (or, with ``iris``, :func:`iris_disc` in its place)."""
     model = Model(glb)
     posed = model.posed(Clip(model), 0.0)
     cam = frame(posed, "portrait")
@@ -62,7 +71,9 @@ def portrait(glb: bytes, lit: bool = False) -> tuple[np.ndarray, np.ndarray]:
     if lit:
         img = draw(posed, cam, SIZE)
     else:
-        draws = [d if d.mesh_name == "Eyes" else flat(BLACK)(d) for d in posed.draws if d.mesh_name != "Eyelashes"]
+        disc = iris_disc() if iris else None
+        draws = [(replace(d, material=replace(d.material, texture=disc, specular=0.0)) if disc else d)
+                 if d.mesh_name == "Eyes" else flat(BLACK)(d) for d in posed.draws if d.mesh_name != "Eyelashes"]
         img = draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)
     return img[..., :3].astype(np.float64) / 255, mask
 
@@ -81,10 +92,10 @@ def iris_measures(glb: bytes) -> list[dict[str, float]]:
     """Per eye, as shares of the iris's width (the lids never cover its sides): the visible iris's height, the
     opening's height through the iris's middle, the white above and below the iris there; and the iris's width over
     the opening's."""
-    img, mask = portrait(glb)
+    img, mask = portrait(glb, iris=True)
     out = []
     for eye in per_eye(mask):
-        iris = eye & (img.max(-1) < IRIS_DARK * np.percentile(img.max(-1)[eye], 95))
+        iris = eye & (img.max(-1) > 0.5 * img.max(-1)[eye].max())
         iy, ix = np.nonzero(iris)
         ey, ex = np.nonzero(eye)
         cx = float(np.median(ix))
@@ -118,9 +129,10 @@ def test_the_upper_lid_shades_the_eye():
     ratios = []
     for glb in heads()[:4]:
         img, mask = portrait(glb)
+        disc = portrait(glb, iris=True)[0].max(-1)
         lum = img.mean(-1)
         for eye in per_eye(mask):
-            ix = np.nonzero(eye & (img.max(-1) < IRIS_DARK * np.percentile(img.max(-1)[eye], 95)))[1]
+            ix = np.nonzero(eye & (disc > 0.5 * disc[eye].max()))[1]
             ey, ex = np.nonzero(eye)
             upper, lower = [], []
             for x in np.unique(ex[np.abs(ex - np.median(ix)) > np.ptp(ix) / 2 + 6]):   # clear of the iris's rim
