@@ -6,9 +6,10 @@ instead (the iris centred on the eye's forward axis). A planar projection is exa
 interpolation across flat triangles, so the iris stays round however coarse the sphere is.
 
 The texture is the settings' ``eyeColor`` in the iris (no more saturated than :data:`MAX_SATURATION`; radial
-fibres, a lighter collarette round the pupil, darker towards its rim), a dark limbal ring, a clean warm-white sclera a little greyer and warmer towards its edge
-(a grey one read as a dull eye under the lids' shade), and a catchlight up on the key light's side, so the
-eyes look alive at 128 px. Its layers are drawn once (:func:`_layers`); a colour is one multiply-add. The
+fibres, a lighter collarette round the pupil, darker towards its rim), a dark limbal ring, an off-white sclera a
+little greyer and warmer towards its edge and its corners, the upper lid's shade over the top of the eye
+(:data:`LID_SHADE`: no renderer here casts it), and a catchlight up on the key light's side over the pupil's
+edge, so the eyes look alive at 128 px. Its layers are drawn once (:func:`_layers`); a colour is one multiply-add. The
 material's clear coat (:data:`CLEARCOAT`) is the eye's wet film in viewers that draw it.
 
 >>> img = eye_texture()
@@ -30,19 +31,31 @@ import numpy as np
 __all__ = ["EYE_SIZE", "IRIS", "CLEARCOAT", "eye_texture", "eye_uvs", "with_eye_uvs"]
 
 EYE_SIZE = 256
-# Radii as shares of the eyeball's radius (an adult iris is 11.7 mm across on a 24 mm eyeball).
-IRIS = 0.47
-PUPIL = 0.19
+# Radii as shares of the eyeball's radius: an adult's iris is 11.7 mm across, and MakeHuman's eyeball is larger than
+# a real one's 24 mm (its radius 15 to 16 mm), so the iris is 0.38 of it, 11.7 mm at the default eyeSize (at a real
+# eyeball's share, 0.49, it was 14.5 mm, filling 0.73 of the eye's opening across and hidden by the lids over 0.4 of
+# its height: a doll's iris, squinting). The pupil a third of the iris across, as in room light.
+IRIS = 0.38
+PUPIL = 0.13
 # How much of the texture's half width one eyeball radius spans (the rest is sclera).
 SPAN = 0.95
 # The sclera's albedo (sRGB) and the iris when the settings give none (contract section 4's default).
-SCLERA = (0.96, 0.95, 0.93)
+SCLERA = (0.86, 0.84, 0.8)
 # The most saturated an iris is drawn (HSV saturation; the settings' eyeColor keeps its hue and value).
 MAX_SATURATION = 0.45
 DEFAULT_IRIS = "#5B3A1E"
 # The eyes' wet surface: a clear coat (KHR_materials_clearcoat) over the texture, mirror-smooth, so three.js and
 # model-viewer show the room in it as a real eye's film of tears does.
 CLEARCOAT = (1.0, 0.04)
+# The upper lid's shade on the eye (no renderer here casts it): the lid's edge at rest arcs over the eye at
+# LID[0] - LID[1] * x ** 2 eyeball radii above its centre (x across, from the front), and the eye darkens towards
+# it over LID_SHADE[0] radii, to 1 - LID_SHADE[1] at the edge (a flat white sclera up to the lid read as a staring
+# eye, and one lit to its top as a sticker; blind review E).
+LID = (0.34, 0.7)
+LID_SHADE = (0.36, 0.6)
+# The catchlights (centre x, y down, in eyeball radii from the front; radius; strength): the key light's window up
+# and to the figure's right of the pupil as seen, over the pupil's edge where it shows most, and a faint second.
+GLINTS = ((-0.1, -0.12, 0.065, 1.0), (0.15, 0.1, 0.03, 0.45))
 
 
 def eye_uvs(positions: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
@@ -77,6 +90,10 @@ def _layers() -> tuple[np.ndarray, np.ndarray]:
     sclera[:] = np.array(SCLERA, np.float32)
     sclera *= (1 - 0.1 * _smoothstep(0.55, 1.0, r))[..., None]
     sclera += np.array([0.04, -0.01, -0.02], np.float32) * _smoothstep(0.65, 1.0, r)[..., None]
+    # ...and towards the corners, where the eyeball turns away under the lids, greyer and a little pink.
+    side = _smoothstep(0.3, 0.85, np.abs(x) / SPAN)[..., None]
+    sclera *= 1 - 0.22 * side
+    sclera += np.array([0.03, -0.01, -0.01], np.float32) * side
     # Iris: radial fibres (a random phase per angle bin) over a ring that is darker at the rim and lighter
     # round the pupil (the collarette), as the colour's own shade.
     fibres = rng.random(180).astype(np.float32)
@@ -95,7 +112,12 @@ def _layers() -> tuple[np.ndarray, np.ndarray]:
         img = img * (1 - np.exp(-((r - IRIS) / 0.035) ** 2) * 0.82)[..., None]
         pupil = _smoothstep(PUPIL, PUPIL - 0.025, r)[..., None]
         img = img * (1 - pupil) + np.float32(0.015) * pupil
-        for cx, cy, rad, k in ((-0.16, -0.17, 0.075, 1.0), (0.17, 0.13, 0.035, 0.45)):
+        # The upper lid's shade, over the iris as over the sclera (the catchlights, a reflection, lie over it),
+        # and a little at the lower lid.
+        up, lid = -y / SPAN, LID[0] - LID[1] * (x / SPAN) ** 2
+        img = img * (1 - LID_SHADE[1] * _smoothstep(lid - LID_SHADE[0], lid, up)
+                     - 0.12 * _smoothstep(-0.15, -0.32, up))[..., None]
+        for cx, cy, rad, k in GLINTS:
             d = np.sqrt((x / SPAN - cx) ** 2 + (y / SPAN - cy) ** 2)
             glint = (_smoothstep(rad, rad * 0.55, d) * k)[..., None]
             img = img * (1 - glint) + glint

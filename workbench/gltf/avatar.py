@@ -76,8 +76,10 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=0.1,
                      extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),
                                              "clearcoatRoughnessFactor": float(eyes.CLEARCOAT[1])}}),
-        # Thin dark lashes of their own colour, tapered, blended (workbench.body.hair.lashes).
-        "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.6, double=True),
+        # Thin dark lashes of their own colour, tapered, blended (workbench.body.hair.lashes); little reflection (the
+        # room's, at a third of a dielectric's, greyed them in three.js: a faint lash line at portrait size).
+        "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.8, double=True,
+                          specular=0.3),
         # Hairs on a shell over each brow, blended (workbench.body.brows); every head has them, a bald one too.
         "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], settings["gender"]), blend=True,
                          roughness=0.8),

@@ -8,7 +8,8 @@ draws single lashes on that (:mod:`workbench.body.strokes`): a dark lash line at
 curling out towards the outer corner, shorter at the corners, each tapering to a fine tip that fades out
 (its alpha the share of a texel it covers). The material blends them (``BLEND``): cut out at an alpha
 threshold (``MASK``) they were hard black spikes, jagged in model-viewer. The lower lids' lashes (the left
-half of the texture) are shorter and fewer. Their colour is their own, near-black brown, whatever the hair's.
+half of the texture) are shorter and fewer, with the lid's wet rim (:data:`WET`) between them and the eye.
+Their colour is their own, near-black brown, whatever the hair's.
 
 >>> t = lash_texture()
 >>> t.shape, int(t[..., 3].max()), int(t[-1, :, 3].max())
@@ -31,7 +32,12 @@ from ..lod import Piece
 from ..mesh import BodyMesh
 from ..strokes import draw
 
-LASH_COLOR = (0.09, 0.065, 0.05)
+LASH_COLOR = (0.06, 0.045, 0.035)
+# Where the lashes' roots sit down the band (v), and the lower lid's wet rim: its middle, half width (in v) and
+# alpha, and its colour (sRGB: a moist pink-beige, lighter than any skin's shade round it at its size).
+LINE = 0.06
+RIM = (0.025, 0.035, 0.7)
+WET = (0.86, 0.68, 0.64)
 # (group, eye, upper lid): the lash bands of base.obj.
 BANDS = (("helper-l-eyelashes-1", "helper-l-eye", False), ("helper-l-eyelashes-2", "helper-l-eye", True),
          ("helper-r-eyelashes-1", "helper-r-eye", False), ("helper-r-eyelashes-2", "helper-r-eye", True))
@@ -85,27 +91,41 @@ def _draw_lashes() -> np.ndarray:
     h, w = LASH_SIZE
     rng = np.random.default_rng(71)
     strokes = []
-    for half, count, reach in ((0, 40, 0.5), (1, 80, 0.92)):
+    # (half, lashes, reach as a share of the band, root width in texels): the upper lids' many, long and thick
+    # enough to show as a dark frame over the eye at portrait size, the lower lids' few and short. (80 upper
+    # lashes 1.1 to 1.5 texels wide read as nothing over the eye in a 512 px portrait, blind review E: "no lashes".)
+    for half, count, reach, width in ((0, 44, 0.45, 1.5), (1, 150, 0.95, 2.3)):
         x0, hw = half * w // 2, w // 2
         for k in range(count):
-            u = (k + 0.5 + 0.6 * (rng.random() - 0.5)) / count
-            corner = np.sin(np.pi * np.clip(u, 0, 1)) ** 0.6
-            length = reach * (0.5 + 0.5 * corner) * rng.uniform(0.8, 1.05) * h
+            u = (k + 0.5 + 0.8 * (rng.random() - 0.5)) / count
+            # Longest a little past the middle, towards the outer corner, as a lid's lashes grow.
+            corner = np.sin(np.pi * np.clip(u, 0, 1) ** 0.8) ** 0.6
+            length = reach * (0.45 + 0.55 * corner) * rng.uniform(0.75, 1.05) * h
             lean = ((u - 0.3) * 0.5 + rng.normal(0, 0.06)) * length      # towards the outer corner
-            root = np.array([x0 + 2 + u * (hw - 4), 0.05 * h])
+            root = np.array([x0 + 2 + u * (hw - 4), LINE * h])
             tip = root + np.array([lean, length])
             # Curled: the middle bends off the straight line, so the lash arcs as it leaves the lid.
-            bend = root + 0.5 * (tip - root) + np.array([0.15 * lean, -0.08 * length])
-            strokes.append((root, bend, tip, rng.uniform(1.1, 1.5) * w / 256, 0.25, 1.0))
+            bend = root + 0.5 * (tip - root) + np.array([0.15 * lean, -0.1 * length])
+            strokes.append((root, bend, tip, rng.uniform(0.8, 1.2) * width * w / 256, 0.3, 1.0))
     cover, _ = draw((h, w), strokes, samples=16)
-    # The lash line: dark and dense along the lid's edge, fading into the lashes.
     v = (np.arange(h) + 0.5) / h
-    line = np.clip(1 - (v - 0.04) / 0.05, 0, 1)[:, None] * 0.95
-    alpha = np.maximum(cover, line)
+    alpha = cover
+    # The upper lid's lash line: dark and dense along the lid's edge (the roots, packed two and three deep),
+    # fading into the lashes; the lower lid's thinner.
+    upper = np.clip(1.6 - (v - LINE) / 0.09, 0, 1)[:, None]
+    lower = np.clip(1 - (v - LINE) / 0.03, 0, 1)[:, None] * 0.8
+    alpha[:, w // 2:] = np.maximum(alpha[:, w // 2:], upper)
+    alpha[:, :w // 2] = np.maximum(alpha[:, :w // 2], lower)
+    rgb = np.broadcast_to(np.asarray(LASH_COLOR, np.float32), (h, w, 3)).copy()
+    # The lower lid's wet rim (the waterline, and the tear film on it catching the light): a thin light line
+    # between the eye and the lower lashes, so the lid has an edge, not skin running into the eyeball.
+    rim = np.clip(1 - np.abs(v - RIM[0]) / RIM[1], 0, 1)[:, None]
+    low = np.s_[:, :w // 2]
+    rgb[low] = rgb[low] * (1 - rim[..., None]) + np.asarray(WET, np.float32) * rim[..., None]
+    alpha[low] = np.maximum(alpha[low] * (1 - rim), rim * RIM[2])
     alpha[:, [0, 1, w // 2 - 2, w // 2 - 1, w // 2, w // 2 + 1, w - 2, w - 1]] = 0.0
     alpha[-2:, :] = 0.0
     out = np.zeros((h, w, 4), np.uint8)
-    # One colour (a lash's shade does not show at its size, and a flat colour compresses to nothing).
-    out[..., :3] = np.clip(np.asarray(LASH_COLOR) * 255 + 0.5, 0, 255).astype(np.uint8)
+    out[..., :3] = np.clip(rgb * 255 + 0.5, 0, 255).astype(np.uint8)
     out[..., 3] = np.clip(alpha * 255 + 0.5, 0, 255)
     return out
