@@ -355,10 +355,12 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # did not show at portrait size: "no colour variation", blind review E.)
     L0 = float(_lab(base)[0])
     pale = float(np.clip((L0 - 12) / 72, 0, 1))     # 0 on the deepest tone of the range, 1 on the palest
-    toward(shifted(base, -1.5, 2.5 + 6.0 * pale, -0.5), "warm", 0.9)
-    toward(shifted(base, -1.5, 2.5 + 5.5 * pale, -1.0), "flush", 0.85 if feminine else 0.7)
-    toward(shifted(base, -6.0, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
-    toward(shifted(base, -3.5 - 1.5 * (1 - pale), 1.5, -2.5), "undereye", 0.8)
+    # (Darkening by fewer L* on a deep tone: a step of 3 L* there is a quarter of its light, and the face's mean
+    # fell below the tone, tests/render/test_skin_light.py.)
+    toward(shifted(base, -1.0 * pale, 2.5 + 6.0 * pale, -0.5), "warm", 0.9)
+    toward(shifted(base, -1.0 * pale, 3.0 + 6.5 * pale, -1.0), "flush", 0.85 if feminine else 0.75)
+    toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
+    toward(shifted(base, -2.0 - 1.5 * pale, 1.5, -2.5), "undereye", 0.8)
     # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).
     light = rgb(albedo_for("#EDC2A8")).astype(np.float32)
     lift = 0.25 + 0.45 * (1 - min(lum / 0.6, 1.0))
@@ -369,8 +371,9 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # deep tone deeper and browner (less red added, more darkness). Never below 55% of the tone. (Multiplied per
     # channel towards red, a pale tone's lips were 20 L* darker and 20 a* redder than its skin: "an
     # over-saturated salmon, the same on every face", blind review E.)
-    k = 1.0 if feminine else 0.75
-    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale) * k, (2.5 + 8.5 * pale) * k, -(2.0 + 1.5 * (1 - pale)) * k),
+    k = 1.0 if feminine else 0.85
+    # (Less yellow, not only redder: a rose, not a salmon.)
+    lip = np.maximum(shifted(base, -(4.0 + 7.5 * pale) * k, (2.5 + 10.0 * pale) * k, -(3.0 + 0.5 * (1 - pale)) * k),
                      base * 0.55)
     toward(lip, "lips", 0.9)
     toward(shifted(lip, -3.0, 0.5), "upperlip", 0.6)
