@@ -96,9 +96,10 @@ def _draw_roughness(gender: str, size: int) -> np.ndarray:
 
     f = features(gender, SKIN_SIZE)
     step = SKIN_SIZE // size
+
     # (Each texel the mean of the block it covers: one of the block's texels sat half a texel off, across a seam too.)
     def dense(name: str) -> np.ndarray:
-        return f[name].reshape(size, step, size, step).astype(np.float32).mean(axis=(1, 3)) / 127.5 - 1
+        return np.asarray(f[name]).reshape(size, step, size, step).astype(np.float32).mean(axis=(1, 3)) / 127.5 - 1
 
     # The skin's mottling over the body; over the face (no seams there, more texels a millimetre) its finer grain.
     # (Only where the face's mask is full: the seam under the jaw is at its fading edge.)

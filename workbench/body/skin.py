@@ -304,7 +304,8 @@ def features(gender: str, size: int = SKIN_SIZE) -> dict[str, np.ndarray | tuple
 
     def draw() -> dict[str, np.ndarray]:
         drawn = _draw_features(gender, size)
-        stored = {k: np.round(np.clip(drawn[k] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8) for k in DENSE}
+        stored: dict[str, np.ndarray] = {k: np.round(np.clip(drawn[k] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8)
+                                         for k in DENSE}
         for k in sparse:
             w = np.round(np.clip(drawn[k], 0, 1) * 255).astype(np.uint8).reshape(-1)
             at = np.flatnonzero(w).astype(np.int32)
