@@ -53,13 +53,13 @@ def steps(tone: str, gender: str) -> dict[str, np.ndarray]:
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_lips_are_close_to_the_skin_on_every_tone(gender):
-    """On every tone the lips are 2.5 to 12.5 L* darker than the face, 1.5 to 13 a* redder, and no more than 9
+    """On every tone the lips are 2.5 to 12.5 L* darker than the face, 1.5 to 16 a* redder, and no more than 12
     units of chroma above it (the pale feminine lips were 20 L* darker, 22 a* redder and 21 chroma above)."""
     for tone in (PALE, "#E0AC8A", MID, "#8D5524", DEEP, "#3B2416"):
         s = steps(tone, gender)
         dL, da, _ = s["lips"]
         chroma = np.hypot(*(s["face"][1:] + s["lips"][1:])) - np.hypot(*s["face"][1:])
-        assert -12.5 < dL < -2.5 and 1.5 < da < 13 and chroma < 9, (tone, s["lips"].round(1), round(chroma, 1))
+        assert -12.5 < dL < -2.5 and 1.5 < da < 16 and chroma < 12, (tone, s["lips"].round(1), round(chroma, 1))
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

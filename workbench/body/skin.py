@@ -372,13 +372,12 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # deep tone deeper and browner (less red added, more darkness). Never below 55% of the tone. (Multiplied per
     # channel towards red, a pale tone's lips were 20 L* darker and 20 a* redder than its skin: "an
     # over-saturated salmon, the same on every face", blind review E.)
-    k = 1.0 if feminine else 0.85
-    # (Less yellow, not only redder: a rose, not a salmon.)
-    lip = np.maximum(shifted(base, -(4.0 + 7.5 * pale) * k, (2.5 + 10.0 * pale) * k, -(3.0 + 0.5 * (1 - pale)) * k),
-                     base * 0.55)
+    # (Less yellow, not only redder: a rose, not a salmon. As much on a masculine face: less merged with the skin in
+    # blind review A.)
+    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale), 2.5 + 13.0 * pale, -(3.0 + 0.5 * (1 - pale))), base * 0.55)
     toward(lip, "lips", 0.9)
-    toward(shifted(lip, -3.0, 0.5), "upperlip", 0.6)
-    toward(np.maximum(shifted(lip, -(3.0 + 4.0 * pale), 1.0), base * 0.5), "lipline", 0.6)
+    toward(lip * np.array([0.91, 0.88, 0.89]), "upperlip", 0.6)
+    toward(np.maximum(lip * np.array([0.80, 0.72, 0.73]), base * 0.5), "lipline", 0.7)
     toward(base * np.array([0.80, 0.74, 0.75]), "corners", 0.5)
     toward(base * np.array([0.93, 0.90, 0.90]), "philtrum", 0.5)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
