@@ -59,8 +59,10 @@ def test_the_lips_have_a_border_line_and_a_darker_upper_lip(gender, tone):
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 @pytest.mark.parametrize("tone", PALE)
 def test_pale_lips_stand_apart_from_the_skin(gender, tone):
-    """On the palest tones the lips are redder than the skin round them by a fifth or more (red over green; a
-    masculine face's were 15 % redder on main and merged with the skin in the review; now 22 %)."""
+    """On the palest tones the lips are redder than the skin round them by 15 % or more (red over green; a
+    masculine face's were 15 % redder once and merged with the skin in blind review A; at 22 % they read as "an
+    over-saturated salmon" in blind review E: 16 to 17 % now, and how far from the skin in CIELAB,
+    tests/body/test_skin_colour.py)."""
     r, img = regions(gender), texture(tone, gender)
     redness = lambda s: float((img[s, 0] / np.maximum(img[s, 1], 1)).mean())
-    assert redness(r["upper"] | r["lower"]) > 1.2 * redness(r["skin"])
+    assert redness(r["upper"] | r["lower"]) > 1.15 * redness(r["skin"])

@@ -13,7 +13,8 @@ smooth between the triangles. Both maps are on MakeHuman's UVs, drawn once per g
 - :func:`skin_roughness` (``ROUGH_SIZE``): the body's ``BODY`` roughness; the face a little more matte and
   the cheeks most (``face``, ``flush``), the T-zone (forehead, nose) shinier, the lips and the mouth's wet
   lining shinier still, the brows rough as hair. Smooth regions only, from masks drawn on the body itself,
-  so the two sides of a UV seam get one roughness.
+  so the two sides of a UV seam get one roughness; each region's value wanders by ``ROUGH_VARY`` with the skin's
+  grain, every centimetre or so.
 
 >>> ROUGHNESS["lips"] < ROUGHNESS["tzone"] < BODY < ROUGHNESS["face"] < ROUGHNESS["flush"] < ROUGHNESS["brows"]
 True
@@ -31,7 +32,7 @@ __all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "skin_n
 
 NORMAL_SIZE = 1024
 ROUGH_SIZE = 512
-FORMAT = 3
+FORMAT = 4
 # Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1), in this order. The
 # mouth's lining rough: wet and smooth (0.3), its walls mirrored the room as grey sides of a lit box in the
 # browsers (blind review B); a mouth's inside is in its own shadow, which no viewer casts.
@@ -41,6 +42,10 @@ ROUGHNESS = {"face": 0.64, "flush": 0.7, "tzone": 0.5, "lips": 0.42, "mouth": 0.
 # times this, 2.8 %, skin's (its index of refraction is about 1.4, not glTF's default 1.5). The room's
 # reflection was half of what a deep tone showed, which read as lacquer.
 SPECULAR = 0.7
+# How far the roughness wanders about each region's value, with the skin's grain (:func:`workbench.body.skin.features`,
+# drawn in space: one value on both sides of a UV seam): a little oilier or drier from place to place, as real skin is; one roughness per
+# region drew each region's highlight as even as plastic's (blind review E).
+ROUGH_VARY = 0.06
 # The bumps' height (texels of height per texel of slope) on the face's front and elsewhere.
 PORE_FACE, PORE_BODY = 0.03, 0.02
 
@@ -91,10 +96,20 @@ def _draw_roughness(gender: str, size: int) -> np.ndarray:
 
     f = features(gender, SKIN_SIZE)
     step = SKIN_SIZE // size
-    r = np.full((size, size), BODY, np.float32)
+
+    # (Each texel the mean of the block it covers: one of the block's texels sat half a texel off, across a seam too.)
+    def dense(name: str) -> np.ndarray:
+        return np.asarray(f[name]).reshape(size, step, size, step).astype(np.float32).mean(axis=(1, 3)) / 127.5 - 1
+
+    # The skin's mottling over the body; over the face (no seams there, more texels a millimetre) its finer grain.
+    # (Only where the face's mask is full: the seam under the jaw is at its fading edge.)
+    face = np.clip(_mask(f, "face", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3)) * 3 - 2, 0, 1)
+    # (Half as far on the body: more, and the UV seams round the neck, where a texel spans 5 mm, showed as a step.)
+    grain = ROUGH_VARY * (0.5 * dense("mottle") * (1 - face) + dense("grain") * face)
+    r = BODY + grain
     for name, value in ROUGHNESS.items():
         m = _mask(f, name, SKIN_SIZE)[::step, ::step]
-        r += (value - r) * m
+        r += (value + grain - r) * m
     return np.clip(np.round(r * 255), 0, 255).astype(np.uint8)
 
 

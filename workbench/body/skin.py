@@ -40,9 +40,10 @@ __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 10
+FORMAT = 11
+DENSE = ("mottle", "grain")     # noise over the whole texture, kept dense; every other mask sparse
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle",
-         "lipline", "upperlip", "corners", "philtrum")
+         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain")
 # Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
 LIP_EDGE = 0.0024
 # The mouth's lining (albedo, sRGB): a red, as the inside of a mouth is, darker at the back of the mouth (THROAT),
@@ -60,6 +61,46 @@ THROAT = (0.23, 0.07, 0.08)
 def _smoothstep(e0, e1, x):
     t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
     return t * t * (3 - 2 * t)
+
+
+# CIELAB (D65) of sRGB colours in 0..1 and back: the lips and the face's colours are the skin's moved by steps a person
+# sees alike on every tone (a lightness and a redness), not multiplied per channel (which drew a pale tone's lips
+# a saturated salmon twice as chromatic as its skin, and a deep tone's barely apart from it).
+_XYZ = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+_WHITE = np.array([0.9505, 1.0, 1.089])
+
+
+def _lab(c) -> np.ndarray:
+    """sRGB (3,) in 0..1 -> CIELAB (3,).
+
+    >>> [round(float(v), 1) for v in _lab(_from_lab(np.array([60.0, 12.0, 18.0])))]
+    [60.0, 12.0, 18.0]
+    """
+    from ..options.colour import srgb_to_linear
+
+    xyz = _XYZ @ srgb_to_linear(np.asarray(c, np.float64)) / _WHITE
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def _from_lab(lab) -> np.ndarray:
+    """CIELAB (3,) -> sRGB (3,) in 0..1 (clipped)."""
+    from ..options.colour import linear_to_srgb
+
+    L, a, b = lab
+    fy = (L + 16) / 116
+    f = np.array([fy + a / 500, fy, fy - b / 200])
+    xyz = np.where(f > 6 / 29, f ** 3, 3 * (6 / 29) ** 2 * (f - 4 / 29)) * _WHITE
+    return np.asarray(linear_to_srgb(np.linalg.solve(_XYZ, xyz)), np.float64)
+
+
+def shifted(base, dL: float = 0.0, da: float = 0.0, db: float = 0.0) -> np.ndarray:
+    """sRGB ``base`` (3,) moved by (dL, da, db) in CIELAB.
+
+    >>> shifted(np.array([0.8, 0.6, 0.5]), dL=-10).round(2).tolist()
+    [0.69, 0.5, 0.4]
+    """
+    return _from_lab(_lab(base) + np.array([dL, da, db]))
 
 
 def _noise(size: int, cells: int, seed: int) -> np.ndarray:
@@ -206,6 +247,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     # and highest there, which read as a worried face.)
     brows = np.zeros_like(x)
     lids = np.zeros_like(x)
+    undereye = np.zeros_like(x)
     strands = _noise(size, size // 6, 71) * 0.5 + _noise(size, size // 3, 72) * 0.5
     start, peak, end = -0.020, 0.011, 0.029                     # along the brow, from the eye's centre
     base_h, lift = (0.0180, 0.0042) if feminine else (0.0165, 0.0020)
@@ -227,14 +269,22 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
         r = np.sqrt((x - eye[0]) ** 2 + ((y - eye[1]) * 1.3) ** 2) / unit
         crease = _smoothstep(0.024, 0.017, r) * _smoothstep(eye[1] - 0.004 * unit, eye[1] + 0.006 * unit, y)
         lids = np.maximum(lids, crease * front)
+        # Under the lower lid, darker (the thin skin there shows the vessels under it): a crescent from the inner
+        # corner outward, strongest at the inner half, 12 to 18 mm below the eye's centre.
+        ux, uy = (x - eye[0]) * side / unit + 0.003, (y - eye[1]) / unit + 0.0135
+        under = np.exp(-((ux / 0.016) ** 2 + (uy / (0.0055 + 0.002 * np.clip(-ux / 0.016, 0, 1))) ** 2))
+        undereye = np.maximum(undereye, under * front)
     out["brows"] = np.clip(brows * (0.8 + 0.35 * strands), 0, 1)
     out["lids"] = lids
+    out["undereye"] = undereye
 
     # Palms and soles (the T-pose's palms face down), and nails on the backs of the finger tips.
     down = _smoothstep(0.15, 0.65, -N[..., 1])
     out["palms"] = np.clip(H * down + F * _smoothstep(0.5, 0.85, -N[..., 1]) * (y < 0.025), 0, 1)
     out["nails"] = np.clip(T * 1.6 - 0.6, 0, 1) * _smoothstep(0.4, 0.8, N[..., 1])
     out["mottle"] = _noise3(P, 0.04, 73) * 0.6 + _noise3(P, 0.012, 74) * 0.4
+    # Finer, for the roughness (:mod:`.pores`): skin a little oilier or drier every centimetre or so.
+    out["grain"] = _noise3(P, 0.016, 75) * 0.6 + _noise3(P, 0.008, 76) * 0.4
     # The mouth's lining: lip-coloured where it meets the lips, dark red from a few millimetres in.
     lining = np.zeros(len(faces), np.float32)
     lining[lining_triangles(m)] = 1
@@ -247,14 +297,15 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
 
 @lru_cache(maxsize=4)
 def features(gender: str, size: int = SKIN_SIZE) -> dict[str, np.ndarray | tuple[np.ndarray, np.ndarray]]:
-    """The masks of step 1, from the cache or drawn: ``mottle`` dense uint8 (size * size,), 0..255 for -1..1;
+    """The masks of step 1, from the cache or drawn: ``mottle`` and ``grain`` dense uint8 (size * size,), 0..255 for -1..1;
     every other mask sparse, as (flat texel indices int32, weights float32 in 0..1) where it is not 0
     (they cover a few percent of the texture, so mixing them costs little)."""
-    sparse = [k for k in MASKS if k != "mottle"]
+    sparse = [k for k in MASKS if k not in DENSE]
 
     def draw() -> dict[str, np.ndarray]:
         drawn = _draw_features(gender, size)
-        stored: dict[str, np.ndarray] = {"mottle": np.round(np.clip(drawn["mottle"] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8)}
+        stored: dict[str, np.ndarray] = {k: np.round(np.clip(drawn[k] * 0.5 + 0.5, 0, 1) * 255).astype(np.uint8)
+                                         for k in DENSE}
         for k in sparse:
             w = np.round(np.clip(drawn[k], 0, 1) * 255).astype(np.uint8).reshape(-1)
             at = np.flatnonzero(w).astype(np.int32)
@@ -267,12 +318,13 @@ def features(gender: str, size: int = SKIN_SIZE) -> dict[str, np.ndarray | tuple
             if len(at) != len(data[k + "_w"]) or (at.size and (int(at.min()) < 0 or int(at.max()) >= size * size)):
                 raise ValueError(f"{k}_at holds texels outside the {size} px texture")
 
-    shapes = {"mottle": (size, size), **{f"{k}_{part}": (None,) for k in sparse for part in ("at", "w")}}
+    shapes = {**{k: (size, size) for k in DENSE}, **{f"{k}_{part}": (None,) for k in sparse for part in ("at", "w")}}
     # Kept uncompressed (keep.kept): loading is then a copy, 20 ms against 300.
     data = keep.kept(f"skin-{gender}-{size}-v{FORMAT}", draw, shapes, in_range)
     out: dict[str, np.ndarray | tuple[np.ndarray, np.ndarray]] = {
         k: (data[k + "_at"], data[k + "_w"].astype(np.float32) / np.float32(255)) for k in sparse}
-    out["mottle"] = data["mottle"].reshape(-1)
+    for k in DENSE:
+        out[k] = data[k].reshape(-1)
     return out
 
 
@@ -290,7 +342,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # Mottling: value and a little redness, a few percent (more reads as dirt on light skin). Through
     # a table of its 256 levels: one gather instead of float arithmetic over every texel (8x faster).
     m = np.arange(256, dtype=np.float32)[:, None] / np.float32(127.5) - 1
-    table = base * (1 + np.float32(0.035) * m) + np.array([0.010, -0.003, -0.005], np.float32) * m
+    table = base * (1 + np.float32(0.04) * m) + np.array([0.012, -0.004, -0.006], np.float32) * m
     img = np.take(_to_u8(table), f["mottle"], axis=0)   # take: 4 ms against 13 for indexing
 
     def toward(color, name, strength=1.0):
@@ -298,25 +350,34 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
         t = (w * np.float32(strength))[:, None]
         img[at] = _to_u8(img[at] * (np.float32(1 / 255) * (1 - t)) + np.asarray(color, np.float32) * t)
 
-    # Warm areas and the cheek flush: multiplied towards red (a flush, not a grey shadow).
-    toward(base * np.array([1.05, 0.88, 0.86]), "warm", 0.4)
-    toward(base * np.array([1.05, 0.88, 0.88]), "flush", 0.3 if feminine else 0.2)   # (0.45 read as blusher)
-    toward(base * np.array([0.88, 0.80, 0.82]), "lids", 0.5 if feminine else 0.35)
+    # What a face's colour varies by, as CIELAB steps from the skin: redder cheeks, nose tip and ears (blood close
+    # under thin skin), darker under the eyes and in the lids' crease. Redness shows less on deeper skin (melanin
+    # covers it) and the hollows' darkening more, as on real faces. (The old per-channel flush, 2 to 3 a* units,
+    # did not show at portrait size: "no colour variation", blind review E.)
+    L0 = float(_lab(base)[0])
+    pale = float(np.clip((L0 - 12) / 72, 0, 1))     # 0 on the deepest tone of the range, 1 on the palest
+    # (Darkening by fewer L* on a deep tone: a step of 3 L* there is a quarter of its light, and the face's mean
+    # fell below the tone, tests/render/test_skin_light.py.)
+    toward(shifted(base, -1.0 * pale, 2.5 + 6.0 * pale, -0.5), "warm", 0.9)
+    toward(shifted(base, -1.0 * pale, 3.0 + 6.5 * pale, -1.0), "flush", 0.85 if feminine else 0.75)
+    toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
+    toward(shifted(base, -2.0 - 1.5 * pale, 1.5, -2.5), "undereye", 0.8)
     # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).
     light = rgb(albedo_for("#EDC2A8")).astype(np.float32)
     lift = 0.25 + 0.45 * (1 - min(lum / 0.6, 1.0))
     # (Very light skin is already lighter than that: its palms only turn a little pinker, not darker.)
     toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
     toward(base + (rgb(albedo_for("#F2D1C7")) - base) * (lift + 0.15), "nails", 0.8)
-    # Lips: darker and redder than the skin around them, never below 55% of the tone; near the skin's own
-    # colour, as bare lips are (a stronger pink read as a sticker on light tones).
-    lip = base * (np.array([0.90, 0.68, 0.68]) if feminine else np.array([0.93, 0.78, 0.76]))
-    lip = np.maximum(lip + np.array([0.03, 0.0, 0.012]) * (lum > 0.3), base * 0.55)
-    # (Pale lips read as the skin: on light tones they are a little redder still.)
-    lip = lip * np.array([1.0, 0.94, 0.95]) ** (lum > 0.45)
-    toward(lip, "lips", 0.85 if feminine else 0.7)
-    toward(lip * np.array([0.92, 0.88, 0.90]), "upperlip", 0.6)
-    toward(np.maximum(lip * np.array([0.78, 0.66, 0.68]), base * 0.5), "lipline", 0.7)
+    # Lips: a little darker and redder than the skin and a little less yellow, close to it as bare lips are; on a
+    # deep tone deeper and browner (less red added, more darkness). Never below 55% of the tone. (Multiplied per
+    # channel towards red, a pale tone's lips were 20 L* darker and 20 a* redder than its skin: "an
+    # over-saturated salmon, the same on every face", blind review E.)
+    # (Less yellow, not only redder: a rose, not a salmon. As much on a masculine face: less merged with the skin in
+    # blind review A.)
+    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale), 2.5 + 13.0 * pale, -(3.0 + 0.5 * (1 - pale))), base * 0.55)
+    toward(lip, "lips", 0.9)
+    toward(lip * np.array([0.91, 0.88, 0.89]), "upperlip", 0.6)
+    toward(np.maximum(lip * np.array([0.80, 0.72, 0.73]), base * 0.5), "lipline", 0.7)
     toward(base * np.array([0.80, 0.74, 0.75]), "corners", 0.5)
     toward(base * np.array([0.93, 0.90, 0.90]), "philtrum", 0.5)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
