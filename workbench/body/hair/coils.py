@@ -4,8 +4,10 @@
   far off the head (the hair's volume), and round it two coils wind half a turn apart (a clump of
   two spirals). A coil's card lies along the axis (a ribbon wound like a spring), narrower than the
   coil's pitch, so the coils behind and the dark roots show between its turns; its normals lean out
-  with the coil, so each turn shades round. In front the clumps rise and go back over the head (no
-  curl falls over the forehead); at the sides and back they fall a little.
+  with the coil, so each turn shades round. In front the clumps stand up and go back over the head (no
+  curl falls over the forehead), the steeper the nearer the hairline; at the sides and back they fall a
+  little. Under them (LOD 0) a layer of short tight coils over the whole scalp, those at the hairline lying
+  out over the scalp layer's fading edge; every root stops at its own share of the hairline (a broken one).
 - **The bun**: at the back of the crown, where the sleek strands of the ``bun`` style end
   (:func:`bun_axis`, :func:`bun_base_angle`), the gathered hair twisted into a rope and wound on
   itself (:func:`bun_coil`): a spiral from the bun's rim in to its top, each turn higher than the
@@ -139,13 +141,6 @@ def _coils(head: Head, roots: np.ndarray, rng, field, length: np.ndarray, rise: 
     return Strands(axis + radius[..., None] * ring, shade, hang, rng.uniform(*width, S), clump_columns(rng, S), 0.25, t)
 
 
-def _merge(parts: list[Strands]) -> Strands:
-    """Strands of one taper with as many points each, as one."""
-    return Strands(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("pts", "nrm", "hanging", "width",  # type: ignore[arg-type, call-arg]
-                                                                              "column")), parts[0].taper,
-                   np.concatenate([p.across for p in parts]))  # type: ignore[misc]
-
-
 def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     """Curly hair's clumps of coils (see the module's text)."""
     rng = np.random.default_rng(64)
@@ -171,10 +166,12 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # In front the clumps stand up over the forehead, steeper and shorter the nearer the hairline (lying back
     # flat and cut short there, they left the front of the head a smooth painted cap); a rounded outline.
     stand = front * edge
-    rise = rng.uniform(0.85, 1.15, S) * (0.75 * (1 - 0.3 * low) + 0.35 * front + 1.1 * stand)
-    length = rng.uniform(0.045, 0.06, S) * (1 - 0.2 * low) * (1 - 0.45 * stand)
+    # (and fuller at the sides, shorter at the crown: a rounded mass, not a crest)
+    crest = smoothstep(35.0, 5.0, pol)
+    rise = rng.uniform(0.85, 1.15, S) * (0.8 * (1 - 0.1 * low) + 0.3 * front + 0.7 * stand)
+    length = rng.uniform(0.045, 0.06, S) * (1 - 0.1 * low) * (1 - 0.45 * stand) * (1 - 0.2 * crest)
     outer = _coils(head, roots, rng, field, length, rise, COIL_POINTS[lod], PITCH, COIL, (0.009, 0.012))
-    parts = [outer]
+    parts = []
     if INNER_ROOTS[lod]:
         # Under them, short tight coils between their roots over the whole scalp, to its broken edge: the
         # hair's depth (where the scalp layer showed between the clumps, a smooth shell).
@@ -192,11 +189,9 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
                             rng.uniform(0.016, 0.026, n) * (1 - 0.3 * rim),
                             rng.uniform(0.5, 0.8, n) * (1 + ahead) * (1 - 0.4 * rim), COIL_POINTS[lod],
                             INNER_PITCH, INNER_COIL, (0.008, 0.011)))
-    # (inner coils first: the cards are sorted inner first once grown, canon.fitted)
-    cards = _merge(parts[::-1])
     wisps = edge_wisps(head, "curly", rng, 60 if lod == 0 else 30, 0.015,
                        lambda s, d, p, i: tangent(d, crown - d) + UP * 0.5)
-    return Groom(cards, wisps, [])
+    return Groom(outer, wisps, parts)
 
 
 def _inside(d: np.ndarray, share: np.ndarray) -> np.ndarray:

@@ -66,10 +66,8 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     below = hair.positions[:, 1] < head.centre[1]
     light = shade(head, hair.positions, below, DEPTH[style]).astype(np.float32)
     out = {"Hair": merge([inside, replace(hair, colors=np.repeat(light[:, None], 3, 1))])}
-    # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps. (Curls have
-    # none: their coils grow to a broken hairline over the layer's edge; the band's fading alpha over the skin
-    # showed between them and the brow as a pale grey strip, review E.)
-    fringe = [band] if style != "curly" else []
+    # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
+    fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):
         fringe.append(cards.piece(mesh, head, g.fringe, sort=False))
     out["Hair_Fringe"] = merge(fringe)
