@@ -27,8 +27,8 @@ from workbench.render.scene import Model
 SIZE = 384
 # Columns either side over which the outline's running median is taken (about 2.5 cm at the head).
 WINDOW = 15
-# Per mille of the picture, at least (main before review E's pass: short 0.14 to 0.35, curly 5.0 to 6.5; now 0.76 to
-# 1.3 and 7.9 to 8.8).
+# Per mille of the picture, at least (main before review E's pass: short 0.14 to 0.35, curly 5.0 to 6.5; now 0.73 to
+# 0.97 and 7.9 to 8.8).
 ROUGH = {"short": 0.6, "curly": 7.3}
 
 

@@ -69,7 +69,7 @@ SHORT_VOLUME = (0.010, 0.004)
 # Its tufts per level of detail, the most a tuft's tips lift (metres), and the range of the share of the
 # hairline each strand stops at.
 SHORT_TUFTS = (60, 45)
-SHORT_TUFT_LIFT = 0.016
+SHORT_TUFT_LIFT = 0.013
 SHORT_HAIRLINE = (0.96, 1.04)
 
 
