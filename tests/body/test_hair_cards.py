@@ -60,8 +60,8 @@ def test_every_style_is_cards_in_layers_over_the_scalp(style):
         centre = cards_of(piece, len(inside.positions), S, K)
         assert np.allclose(centre, g.cards.pts, atol=0.02)      # the first cards of Hair are these strands
     else:
-        # A coil's twisting ribbon is written flat shaded: three vertices a triangle, two a quad.
-        corners = piece.positions[len(inside.positions): len(inside.positions) + S * (K - 1) * 6]
+        # A coil's twisting ribbon: two vertices a row (its normals shared along it), the inner coils after it.
+        corners = piece.positions[len(inside.positions): len(inside.positions) + S * K * 2]
         assert np.allclose(corners.reshape(S, -1, 3).mean(1), g.cards.pts.mean(1), atol=0.02)
     h = heights(g.cards.pts, head_of(m))
     on_head = ~g.cards.hanging

@@ -96,8 +96,10 @@ SPLIT_SAMPLES = 200_000    # (a 512 px picture has 1 million samples)
 # A blended fragment whose alpha is below this draws nothing: it is dropped, so it hides no blended
 # surface behind it (a clear texel of a hair card over the scalp shell).
 BLEND_CUTOFF = 0.5 / 255
-# Blended materials whose alpha is the coverage of hairs (named so by workbench.gltf.avatar), never glass.
-COVERAGE = ("Eyebrows", "Eyelashes")
+# Blended materials whose alpha is the coverage of hairs (named so by workbench.gltf.avatar), never glass. (Curly
+# hair's fringe has no anisotropy: taken for glass, its scalp band's clear texels reflected at full strength over
+# the brow, a pale grey strip ending in a white line, review E.)
+COVERAGE = ("Eyebrows", "Eyelashes", "Hair")
 # _opaque_triangles' blocks of texels.
 BLOCK = 8
 

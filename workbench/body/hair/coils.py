@@ -4,8 +4,10 @@
   far off the head (the hair's volume), and round it two coils wind half a turn apart (a clump of
   two spirals). A coil's card lies along the axis (a ribbon wound like a spring), narrower than the
   coil's pitch, so the coils behind and the dark roots show between its turns; its normals lean out
-  with the coil, so each turn shades round. In front the clumps rise and go back over the head (no
-  curl falls over the forehead); at the sides and back they fall a little.
+  with the coil, so each turn shades round. In front the clumps stand up and go back over the head (no
+  curl falls over the forehead), the steeper the nearer the hairline; at the sides and back they fall a
+  little. Under them (LOD 0) a layer of short tight coils over the whole scalp, those at the hairline lying
+  out over the scalp layer's fading edge; every root stops at its own share of the hairline (a broken one).
 - **The bun**: at the back of the crown, where the sleek strands of the ``bun`` style end
   (:func:`bun_axis`, :func:`bun_base_angle`), the gathered hair twisted into a rope and wound on
   itself (:func:`bun_coil`): a spiral from the bun's rim in to its top, each turn higher than the
@@ -27,7 +29,7 @@ import numpy as np
 
 from ..mesh import BodyMesh
 from .groom import UP, Groom, Strands, clump_columns, edge_wisps, grow, scalp_roots, tangent
-from .head import Head, directions, smoothstep
+from .head import Head, directions, hairline, smoothstep
 
 # The bun: its axis (degrees: azimuth from the face, polar from the crown), its radius (of the head's)
 # and the turns its rope makes.
@@ -37,10 +39,15 @@ BUN_TURNS = 2.3
 # Curly: roots over the sphere per level of detail, coils per clump and points per coil per level,
 # pitch and radius (metres).
 CURLY_ROOTS = (720, 330)
-CURLY_COILS = (1, 1)
 COIL_POINTS = (16, 14)
 PITCH = (0.013, 0.019)
 COIL = (0.0045, 0.0075)
+# ...and the inner layer's roots (none at LOD 1: its budget), pitch and radius.
+INNER_ROOTS = (560, 0)
+INNER_PITCH = (0.008, 0.011)
+INNER_COIL = (0.003, 0.0045)
+# The share of the style's hairline each root is kept inside, drawn per root from this range.
+HAIRLINE_REACH = (0.9, 1.06)
 
 
 def bun_axis(head: Head) -> np.ndarray:
@@ -111,55 +118,83 @@ def bun_coil(head: Head, rng, cards: int = 7, points: int = 72) -> Strands:
     return Strands(pts, nrm, np.zeros(pts.shape[:2], bool), widths, clump_columns(rng, len(pts)), 0.2)
 
 
+def _coils(head: Head, roots: np.ndarray, rng, field, length: np.ndarray, rise: np.ndarray, points: int,
+           pitch: tuple[float, float], coil: tuple[float, float], width: tuple[float, float]) -> Strands:
+    """A coil round each clump's axis: the axis grown from ``roots`` along ``field`` for ``length`` (S,)
+    metres, rising ``rise`` (S,) metres off the head per metre along it; the coil's ``pitch``, its
+    radius (``coil``) and its card's ``width`` drawn per clump from those ranges (metres)."""
+    S = len(roots)
+    axis, nrm, hang = grow(head, roots, field, length, height=lambda s, d, i: 0.004 + rise[i] * s, points=points)
+    t = np.gradient(axis, axis=1)
+    t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
+    n1 = nrm - t * np.sum(nrm * t, axis=2, keepdims=True)
+    n1 /= np.maximum(np.linalg.norm(n1, axis=2, keepdims=True), 1e-12)
+    n2 = np.cross(t, n1)
+    turns = length / rng.uniform(*pitch, S)
+    s = np.linspace(0, 1, points)
+    # The coil opens out of the root over its first turn (so it does not dip into the scalp).
+    radius = rng.uniform(*coil, S)[:, None] * (1 - 0.3 * s)[None, :] * np.clip(s[None, :] * turns[:, None], 0, 1)
+    theta = rng.uniform(0, 2 * np.pi, S)[:, None] + 2 * np.pi * turns[:, None] * s[None, :]
+    ring = np.cos(theta)[..., None] * n1 + np.sin(theta)[..., None] * n2
+    shade = nrm + 0.6 * ring
+    shade /= np.linalg.norm(shade, axis=2, keepdims=True)
+    return Strands(axis + radius[..., None] * ring, shade, hang, rng.uniform(*width, S), clump_columns(rng, S), 0.25, t)
+
+
 def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     """Curly hair's clumps of coils (see the module's text)."""
     rng = np.random.default_rng(64)
-    roots = scalp_roots(head, "curly", CURLY_ROOTS[lod], 64, inside=0.95)
+    # Each root kept inside its own hairline (the style's, times a share drawn per root): a broken hairline,
+    # coils to its edge (kept inside 95 % of it, the curls stood back from a bare band of the scalp layer: a cap).
+    roots = scalp_roots(head, "curly", CURLY_ROOTS[lod], 64, inside=HAIRLINE_REACH[1])
+    roots = roots[_inside(roots, rng.uniform(*HAIRLINE_REACH, len(roots)))]
     S = len(roots)
     crown = directions(np.array([180.0]), np.array([15.0]))[0]
     az = np.degrees(np.arctan2(roots[:, 0], roots[:, 2]))
     pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
     front = smoothstep(75.0, 40.0, np.abs(az)) * smoothstep(70.0, 40.0, pol)
     low = smoothstep(55.0, 100.0, pol)
+    edge = smoothstep(0.75, 0.95, pol / hairline("curly", az))          # near the hairline
 
     def field(s, d, p, i):
-        # Mostly out from the head (the height below does that); along the head, back from the face
-        # in front, a little down at the sides and back.
+        # Mostly out from the head (the rise does that); along the head, up and back from the face in
+        # front, a little down at the sides and back.
         back = (tangent(d, crown - d) + UP * 0.2) * (0.4 * front[i])[:, None]
         out = (tangent(d, d - crown) * 0.5 - UP * (0.6 * low[i])[:, None]) * (1 - front[i])[:, None]
         return back + out
 
-    volume = rng.uniform(0.85, 1.15, S) * (1 - 0.3 * low)
-
-    def height(s, d, i):
-        return 0.004 + 0.75 * s * volume[i]
-
-    # Shorter at the hairline in front (no curl over the forehead), a rounded outline elsewhere.
-    length = rng.uniform(0.045, 0.06, S) * (1 - 0.2 * low) * (1 - 0.35 * front * smoothstep(30.0, 45.0, pol))
-    K = COIL_POINTS[lod]
-    axis, nrm, hang = grow(head, roots, field, length, height=height, points=K)
-    t = np.gradient(axis, axis=1)
-    t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
-    n1 = nrm - t * np.sum(nrm * t, axis=2, keepdims=True)
-    n1 /= np.maximum(np.linalg.norm(n1, axis=2, keepdims=True), 1e-12)
-    n2 = np.cross(t, n1)
-    pitch = rng.uniform(*PITCH, S)
-    turns = length / pitch
-    s = np.linspace(0, 1, K)
-    # The coil opens out of the root over its first turn (so it does not dip into the scalp).
-    radius = rng.uniform(*COIL, S)[:, None] * (1 - 0.3 * s)[None, :] * np.clip(s[None, :] * turns[:, None], 0, 1)
+    # In front the clumps stand up over the forehead, steeper and shorter the nearer the hairline (lying back
+    # flat and cut short there, they left the front of the head a smooth painted cap); a rounded outline.
+    stand = front * edge
+    # (and fuller at the sides, shorter at the crown: a rounded mass, not a crest)
+    crest = smoothstep(35.0, 5.0, pol)
+    rise = rng.uniform(0.85, 1.15, S) * (0.8 * (1 - 0.1 * low) + 0.3 * front + 0.7 * stand)
+    length = rng.uniform(0.045, 0.06, S) * (1 - 0.1 * low) * (1 - 0.45 * stand) * (1 - 0.2 * crest)
+    outer = _coils(head, roots, rng, field, length, rise, COIL_POINTS[lod], PITCH, COIL, (0.009, 0.012))
     parts = []
-    for phase in (0.0, np.pi)[:CURLY_COILS[lod]]:
-        theta = rng.uniform(0, 2 * np.pi, S)[:, None] + phase + 2 * np.pi * turns[:, None] * s[None, :]
-        ring = np.cos(theta)[..., None] * n1 + np.sin(theta)[..., None] * n2
-        pts = axis + radius[..., None] * ring
-        shade = nrm + 0.6 * ring
-        shade /= np.linalg.norm(shade, axis=2, keepdims=True)
-        parts.append(Strands(pts, shade, hang, rng.uniform(0.009, 0.012, S), clump_columns(rng, S), 0.25, t))
-    # the first five fields, from the generator (the checker cannot count it)
-    cards = Strands(*(np.concatenate([getattr(p, f) for p in parts]) for f in ("pts", "nrm", "hanging", "width",  # type: ignore[arg-type, call-arg]
-                                                                               "column")), 0.25,
-                    np.concatenate([p.across for p in parts]))
+    if INNER_ROOTS[lod]:
+        # Under them, short tight coils between their roots over the whole scalp, to its broken edge: the
+        # hair's depth (where the scalp layer showed between the clumps, a smooth shell).
+        inner = scalp_roots(head, "curly", INNER_ROOTS[lod], 640, inside=HAIRLINE_REACH[1])
+        inner = inner[_inside(inner, rng.uniform(*HAIRLINE_REACH, len(inner)))]
+        n = len(inner)
+        # In front they stand up and back, but those at the hairline lie out over it, low and short: the
+        # hairline is their curls over the scalp layer's fading edge (the coils behind them rise away from
+        # it, and seen from the front the layer's edge showed between them and the skin, a pale band).
+        i_az = np.degrees(np.arctan2(inner[:, 0], inner[:, 2]))
+        rim = smoothstep(0.82, 0.96, np.degrees(np.arccos(np.clip(inner[:, 1], -1, 1))) / hairline("curly", i_az))
+        ahead = smoothstep(-0.2, 0.3, inner[:, 2]) * (1 - rim)
+        parts.append(_coils(head, inner, rng, lambda s, d, p, i: (tangent(d, d - crown) - UP * 0.3) * (1 - ahead[i, None])
+                            + (tangent(d, crown - d) + UP) * ahead[i, None],
+                            rng.uniform(0.016, 0.026, n) * (1 - 0.3 * rim),
+                            rng.uniform(0.5, 0.8, n) * (1 + ahead) * (1 - 0.4 * rim), COIL_POINTS[lod],
+                            INNER_PITCH, INNER_COIL, (0.008, 0.011)))
     wisps = edge_wisps(head, "curly", rng, 60 if lod == 0 else 30, 0.015,
                        lambda s, d, p, i: tangent(d, crown - d) + UP * 0.5)
-    return Groom(cards, wisps, [])
+    return Groom(outer, wisps, parts)
+
+
+def _inside(d: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """Which unit directions ``d`` lie inside ``share`` (per direction) of curly hair's hairline."""
+    az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+    return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) < hairline("curly", az) * share

@@ -35,8 +35,8 @@ import numpy as np
 
 from ..mesh import BodyMesh
 from . import coils
-from .groom import LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, grow, hairline_limit, scalp_roots, tangent
-from .head import Head, directions, head_of, smoothstep
+from .groom import LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, fibonacci, grow, scalp_roots, tangent
+from .head import Head, directions, hairline, head_of, smoothstep
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
 ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
@@ -66,6 +66,11 @@ SHORT_WHORL = (180.0, 28.0)
 SHORT_PART = -0.035
 SHORT_LENGTH = (0.075, 0.035)
 SHORT_VOLUME = (0.010, 0.004)
+# Its tufts per level of detail, the most a tuft's tips lift (metres), and the range of the share of the
+# hairline each strand stops at.
+SHORT_TUFTS = (60, 45)
+SHORT_TUFT_LIFT = 0.013
+SHORT_HAIRLINE = (0.96, 1.04)
 
 
 def _short_field(head: Head):
@@ -98,14 +103,33 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     length = (SHORT_LENGTH[1] + (SHORT_LENGTH[0] - SHORT_LENGTH[1]) * top) * rng.uniform(0.8, 1.2, S)
     lift = rng.uniform(0.0, 0.003, S) * (1 - burn)
     full = (SHORT_VOLUME[1] + (SHORT_VOLUME[0] - SHORT_VOLUME[1]) * top) * (1 - 0.7 * burn)
+    # Tufts: neighbouring strands share a tuft's own lift of their tips and its own turn off the comb, so the top
+    # is piecey and its outline breaks up (every strand lying back down at one height drew a smooth helmet).
+    centres = fibonacci(SHORT_TUFTS[lod], 67)
+    tuft = np.argmax(roots @ centres.T, axis=1)
+    # (and each strand's own, less: single pieces standing out of a tuft)
+    up = (rng.uniform(0.0, 1.0, len(centres))[tuft] ** 1.5 + 0.6 * rng.uniform(0.0, 1.0, S) ** 2) * SHORT_TUFT_LIFT * top * (1 - burn)
+    turn = rng.normal(size=(len(centres), 3))[tuft] * 0.35 * top[:, None]
 
     def height(s, d, i):
-        # Rising off the scalp over the first 2 cm, the tips lying back down towards it.
+        # Rising off the scalp over the first 2 cm, the tips lying back down towards it (but a tuft's lifting).
         rise = 1 - (1 - np.minimum(s / 0.02, 1)) ** 2
-        return emerge(s, 0.0025 + lift[i]) + full[i] * rise * (1 - 0.6 * np.minimum(s / length[i], 1) ** 2)
+        along = np.minimum(s / length[i], 1)
+        return (emerge(s, 0.0025 + lift[i]) + full[i] * rise * (1 - 0.6 * along ** 2)
+                + up[i] * smoothstep(0.3, 1.0, along))
 
-    pts, nrm, hang = grow(head, roots, field, length, height=height, points=7,
-                          limit=hairline_limit("short", 1.0, 1.0))
+    comb = field
+
+    def tufted(s, d, p, i):
+        return comb(s, d, p, i) + turn[i]
+
+    # Each strand stops at its own share of the hairline: a broken hairline, not one cut.
+    reach = rng.uniform(*SHORT_HAIRLINE, S)
+
+    def limit(d, i):
+        return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) > hairline("short", np.degrees(np.arctan2(d[:, 0], d[:, 2]))) * reach[i]
+
+    pts, nrm, hang = grow(head, roots, tufted, length, height=height, points=7, limit=limit)
     cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
                     clump_columns(rng, S), 0.35)
     wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
