@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SYNTHETIC", "extra_shapes"]
+__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
 SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
@@ -31,14 +31,17 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
 # a doubled lip).
 # (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
-SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 0.8, "mouthUpperUpRight": 0.8,
-              "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.14}
+SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 1.0, "mouthUpperUpRight": 1.0,
+              "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
+# The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by
+# workbench.body.mesh) at these weights.
+THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}
 # The corners of ``smileOpen`` kept closed (:func:`_closed_corners`): the lips parted on the teeth over the whole
 # width, so at each corner the cavity showed as a black triangle (blind review C: "a grimace"). Every vertex within
 # about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
 # by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
 # (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk).
-CORNER_SEAL = 0.012
+CORNER_SEAL = 0.2
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
@@ -73,10 +76,7 @@ FOLD_WIDTH = 0.012
 NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
 # At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
-UNFOLD_ROUNDS = 60
-# How many rings round a fold the smoothing may reach (a few millimetres: further, it smeared the whole smile; 8
-# left a fold or two beside the corners the smile now keeps closed).
-UNFOLD_REACH = 12
+UNFOLD_ROUNDS = 40
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
 # The tongue tip's lift in ``tongueUp`` (metres), fading to nothing TONGUE_REACH back from the tip.
@@ -172,10 +172,12 @@ def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarr
     full = np.zeros((len(positions), 3), np.float64)
     full[idx] = delta
     out = full.copy()
-    for c in _inner_corners(positions, triangles):
+    corners = _inner_corners(positions, triangles)
+    seal = CORNER_SEAL * float(np.linalg.norm(positions[corners[0]] - positions[corners[1]]))
+    for c in corners:
         # in float64: numpy's vectorised float32 exp rounds otherwise than its plain loop, and a model must be the
         # same bytes on every CPU (contract section 14; tests/gltf/test_same_bytes_on_other_cpus.py)
-        d = np.linalg.norm(positions[body].astype(np.float64) - positions[c], axis=1) / (CORNER_SEAL * unit)
+        d = np.linalg.norm(positions[body].astype(np.float64) - positions[c], axis=1) / seal
         near = body[d < 3.0]
         w = np.exp(-d[d < 3.0] ** 4)[:, None]
         out[near] += w * (full[c] - full[near])
@@ -196,15 +198,22 @@ def _rings(tris: np.ndarray, n: int):
 
 def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray,
             rounds: int = UNFOLD_ROUNDS) -> tuple[np.ndarray, np.ndarray]:
-    """A shape (sorted ``idx``, ``delta``) with its deltas smoothed (each vertex's the mean of its own and its
-    neighbours') round the triangles it turns over (about a right angle or more from their rest facing), until none
-    is: the units' smile draws the corner 8 mm out and 15 mm up, which folded the cheek beside the corner over
-    itself (a hard crease and a doubled lip at full weight)."""
+    """A shape (sorted ``idx``, ``delta``) with the skin round each triangle it turns over (about a right angle or
+    more from its rest facing) smoothed where the shape puts it (each vertex moved to the mean of its own and its
+    neighbours' places), a round at a time until none is: the units' smile draws the corner 8 mm out and 15 mm up,
+    and lifting the upper lip rolls its border under the skin above (a hard crease and a doubled lip at full
+    weight). Only the folded triangles' corners and a ring round them move: smoothing the shape's deltas instead,
+    over a dozen rings for as many rounds as a fold stayed, spread the lips' own lift and drop onto the skin round
+    them, and the smile closed over the teeth on narrow mouths (blind review E)."""
+    from .lining import island as _island
 
     moved = np.zeros(len(positions), bool)
     moved[idx] = True
-    # On the vertices of the triangles the shape touches only, numbered anew (a few thousand of the body's).
-    near = triangles[moved[triangles].any(1)]
+    # On the vertices of the triangles the shape touches only, numbered anew (a few thousand of the body's), and
+    # not the mouth's lining (through it each lip's vertices neighbour the other's).
+    skin = np.ones(len(triangles), bool)
+    skin[_island()[0]] = False
+    near = triangles[moved[triangles].any(1) & skin]
     verts = np.union1d(near, idx)            # (with the shape's own vertices off the skin: the teeth, the tongue)
     tris = np.searchsorted(verts, near)
     pos = positions[verts].astype(np.float64)
@@ -221,23 +230,17 @@ def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta
     shown &= (np.linalg.norm(full, axis=1)[tris] > 0.001).any(1)
     seen, rest = tris[shown], rest[shown]
     ring, count = _rings(tris, len(verts))
-    region = np.zeros(len(verts), bool)
-    grown = 0
     for _ in range(rounds):
         flipped = (facing(pos + full, seen) * rest).sum(1) < 0
         if not flipped.any():
             break
-        # The folded triangles' corners, and a ring more round what was smoothed before each round a fold stays
-        # (a lip's border lifted 4 mm past the skin above it needs its lift spread over more than a ring or two).
+        region = np.zeros(len(verts), bool)
         region[seen[flipped].ravel()] = True
-        if grown < UNFOLD_REACH:
-            region |= (ring @ region.astype(np.float64)) > 0
-            grown += 1
-        at = np.flatnonzero(region)
-        full[at] = ((full + ring @ full) / (1 + count)[:, None])[at]
+        at = np.flatnonzero(region | ((ring @ region.astype(np.float64)) > 0))
+        q = pos + full
+        full[at] = ((q + ring @ q) / (1 + count)[:, None])[at] - pos[at]
     keep = np.flatnonzero(np.abs(full).max(1) > 0)
     return verts[keep].astype(np.int32), full[keep].astype(np.float32)
-
 
 
 def _eyeball(points: np.ndarray) -> tuple[np.ndarray, float]:
@@ -304,7 +307,7 @@ def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict,
-                 triangles: np.ndarray | None = None) -> dict:
+                 triangles: np.ndarray | None = None, lips: dict | None = None) -> dict:
     """The smile's shapes with their cheek raise, and :data:`SYNTHETIC`'s, for a body (T-pose ``positions`` and
     ``normals``, metres; its vertex ``groups``) whose face units are ``units`` (name -> sorted vertex indices,
     deltas): name -> (sorted vertex indices int32, deltas float32), to replace or stand beside ``units``'.
@@ -330,6 +333,9 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     delta = np.zeros((len(idx), 3), np.float32)
     for (at, d), w in zip(parts, SMILE_OPEN.values(), strict=True):
         delta[np.searchsorted(idx, at)] += np.float32(w) * d
+    for name, w in THIN_LIPS.items():
+        if lips and name in lips:
+            idx, delta = _plus((idx, delta), (lips[name][0], np.float32(w) * lips[name][1]))
     if triangles is not None:
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
     for name, (at, d) in bulges.items():
