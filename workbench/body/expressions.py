@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
+__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "recessed_lips"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
 SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
@@ -56,6 +56,16 @@ LID_FACING = -0.6
 # The mouth's lining within LINING_FREE of the lips' inner edges moves as the smile's shapes move it; further in, as
 # the skin nearest it (:func:`_lining`).
 LINING_FREE = 0.006
+# The mouth set back at rest (:func:`recessed_lips`): MakeHuman's lips stood 1 to 4 mm in front of the line from the
+# nose's tip to the chin and read as pouted, "pushed forward as if pursed" on every face in blind review E. All that
+# lies within LIPS_WIDE of the mouth's width either side of its middle and LIPS_TALL above and below a point LIPS_LOW
+# under the corners (a Gaussian's radii: the lower lip pouted most) moves back LIPS_BACK at the middle for a mouth
+# LIPS_WIDTH wide (in proportion for others), the back of the head not at all.
+LIPS_BACK = 0.003
+LIPS_WIDTH = 0.047
+LIPS_WIDE = 0.6
+LIPS_TALL = 0.016
+LIPS_LOW = 0.004
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down).
 CHEEK_RAISE = (0.0, 0.0065, 0.003)
@@ -327,6 +337,29 @@ def _lining(positions: np.ndarray, triangles: np.ndarray, smile: tuple[np.ndarra
     move = w[:, None] * (full[nearest] - full[inner]) * (0.0, 1.0, 0.0)
     keep = np.flatnonzero(np.abs(move).max(1) > 1e-6)
     return inner[keep].astype(np.int32), move[keep].astype(np.float32)
+
+
+def recessed_lips(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+    """The body's T-pose ``positions`` with the mouth set back (see :data:`LIPS_BACK`; ``triangles``: the body's face
+    group), as a new float32 array: the lips, the skin round them and everything behind them (the lining, the teeth,
+    the tongue) move back together, so the mouth inside is as before.
+
+    >>> from workbench.body.mesh import body_mesh
+    >>> from workbench.options import normalize_avatar_settings
+    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+    >>> moved = recessed_lips(m.positions, m.triangles[m.face_groups["body"]]) - m.positions
+    >>> round(float(-moved[:, 2].min()) * 1000, 1), float(np.abs(moved[:, :2]).max())
+    (2.7, 0.0)
+    """
+    p = positions.astype(np.float64)
+    corners = p[_inner_corners(positions, triangles)]
+    width = float(np.linalg.norm(corners[0] - corners[1]))
+    centre = corners.mean(0) + (0.0, -LIPS_LOW, 0.0)
+    d2 = ((p[:, 0] - centre[0]) / (LIPS_WIDE * width)) ** 2 + ((p[:, 1] - centre[1]) / LIPS_TALL) ** 2
+    w = np.exp(-d2) * _smoothstep(centre[2] - 0.07, centre[2] - 0.05, p[:, 2])
+    out = positions.copy()
+    out[:, 2] = (p[:, 2] - LIPS_BACK * width / LIPS_WIDTH * w).astype(np.float32)
+    return out
 
 
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
