@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "recessed_lips"]
+__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
 SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
@@ -40,8 +40,9 @@ THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volu
 # width, so at each corner the cavity showed as a black triangle (blind review C: "a grimace"). Every vertex within
 # about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
 # by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
-# (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk).
-CORNER_SEAL = 0.2
+# (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk; 15 mm, not 12: the lips
+# thinned and parted wider since blind review E opened the corners again).
+CORNER_SEAL = 0.015
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
@@ -55,17 +56,7 @@ LID_RINGS = 3
 LID_FACING = -0.6
 # The mouth's lining within LINING_FREE of the lips' inner edges moves as the smile's shapes move it; further in, as
 # the skin nearest it (:func:`_lining`).
-LINING_FREE = 0.006
-# The mouth set back at rest (:func:`recessed_lips`): MakeHuman's lips stood 1 to 4 mm in front of the line from the
-# nose's tip to the chin and read as pouted, "pushed forward as if pursed" on every face in blind review E. All that
-# lies within LIPS_WIDE of the mouth's width either side of its middle and LIPS_TALL above and below a point LIPS_LOW
-# under the corners (a Gaussian's radii: the lower lip pouted most) moves back LIPS_BACK at the middle for a mouth
-# LIPS_WIDTH wide (in proportion for others), the back of the head not at all.
-LIPS_BACK = 0.003
-LIPS_WIDTH = 0.047
-LIPS_WIDE = 0.6
-LIPS_TALL = 0.016
-LIPS_LOW = 0.004
+LINING_FREE = 0.012
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down).
 CHEEK_RAISE = (0.0, 0.0065, 0.003)
@@ -185,9 +176,8 @@ def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarr
     full = np.zeros((len(positions), 3), np.float64)
     full[idx] = delta
     out = full.copy()
-    corners = _inner_corners(positions, triangles)
-    seal = CORNER_SEAL * float(np.linalg.norm(positions[corners[0]] - positions[corners[1]]))
-    for c in corners:
+    seal = CORNER_SEAL * unit
+    for c in _inner_corners(positions, triangles):
         # in float64: numpy's vectorised float32 exp rounds otherwise than its plain loop, and a model must be the
         # same bytes on every CPU (contract section 14; tests/gltf/test_same_bytes_on_other_cpus.py)
         d = np.linalg.norm(positions[body].astype(np.float64) - positions[c], axis=1) / seal
@@ -337,29 +327,6 @@ def _lining(positions: np.ndarray, triangles: np.ndarray, smile: tuple[np.ndarra
     move = w[:, None] * (full[nearest] - full[inner]) * (0.0, 1.0, 0.0)
     keep = np.flatnonzero(np.abs(move).max(1) > 1e-6)
     return inner[keep].astype(np.int32), move[keep].astype(np.float32)
-
-
-def recessed_lips(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
-    """The body's T-pose ``positions`` with the mouth set back (see :data:`LIPS_BACK`; ``triangles``: the body's face
-    group), as a new float32 array: the lips, the skin round them and everything behind them (the lining, the teeth,
-    the tongue) move back together, so the mouth inside is as before.
-
-    >>> from workbench.body.mesh import body_mesh
-    >>> from workbench.options import normalize_avatar_settings
-    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
-    >>> moved = recessed_lips(m.positions, m.triangles[m.face_groups["body"]]) - m.positions
-    >>> round(float(-moved[:, 2].min()) * 1000, 1), float(np.abs(moved[:, :2]).max())
-    (2.7, 0.0)
-    """
-    p = positions.astype(np.float64)
-    corners = p[_inner_corners(positions, triangles)]
-    width = float(np.linalg.norm(corners[0] - corners[1]))
-    centre = corners.mean(0) + (0.0, -LIPS_LOW, 0.0)
-    d2 = ((p[:, 0] - centre[0]) / (LIPS_WIDE * width)) ** 2 + ((p[:, 1] - centre[1]) / LIPS_TALL) ** 2
-    w = np.exp(-d2) * _smoothstep(centre[2] - 0.07, centre[2] - 0.05, p[:, 2])
-    out = positions.copy()
-    out[:, 2] = (p[:, 2] - LIPS_BACK * width / LIPS_WIDTH * w).astype(np.float32)
-    return out
 
 
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

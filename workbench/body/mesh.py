@@ -32,7 +32,7 @@ from . import compile as cc
 from . import rig as rg
 from . import shape as sh
 from .details import REST_FACE
-from .expressions import THIN_LIPS, extra_shapes, recessed_lips
+from .expressions import THIN_LIPS, extra_shapes
 from .topology import topology
 
 
@@ -149,7 +149,7 @@ def _body(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> B
     origin = np.array([posed[0, 0], verts[body, 1].min(), posed[0, 2]])
     stature = verts[body, 1].max() - origin[1]
     k = (height_cm / 100.0) / stature        # metres per decimetre of base.obj, with the exact-height scale
-    positions = recessed_lips(((verts - origin) * k).astype(np.float32), tris[face_groups["body"]])
+    positions = ((verts - origin) * k).astype(np.float32)
     world = (posed - origin) * k
     # Mixamo's HeadTop_End marks the crown: on the skull's top (the rig's tail sits a little above it).
     world[rg.INDEX["HeadTop_End"], 1] = height_cm / 100.0
