@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SYNTHETIC", "extra_shapes"]
+__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
 SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
@@ -31,14 +31,18 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
 # a doubled lip).
 # (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
-SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 0.8, "mouthUpperUpRight": 0.8,
-              "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.14}
+SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 1.0, "mouthUpperUpRight": 1.0,
+              "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
+# The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by
+# workbench.body.mesh) at these weights.
+THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}
 # The corners of ``smileOpen`` kept closed (:func:`_closed_corners`): the lips parted on the teeth over the whole
 # width, so at each corner the cavity showed as a black triangle (blind review C: "a grimace"). Every vertex within
 # about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
 # by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
-# (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk).
-CORNER_SEAL = 0.012
+# (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk; 15 mm, not 12: the lips
+# thinned and parted wider since blind review E opened the corners again).
+CORNER_SEAL = 0.015
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
@@ -50,6 +54,9 @@ SMILE_EYES = {"cheekSquintL": 0.8, "eyeSquintL": 0.65}          # (L: both sides
 LID_CLEAR = 0.0012
 LID_RINGS = 3
 LID_FACING = -0.6
+# The mouth's lining within LINING_FREE of the lips' inner edges moves as the smile's shapes move it; further in, as
+# the skin nearest it (:func:`_lining`).
+LINING_FREE = 0.012
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down).
 CHEEK_RAISE = (0.0, 0.0065, 0.003)
@@ -73,10 +80,7 @@ FOLD_WIDTH = 0.012
 NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
 # At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
-UNFOLD_ROUNDS = 60
-# How many rings round a fold the smoothing may reach (a few millimetres: further, it smeared the whole smile; 8
-# left a fold or two beside the corners the smile now keeps closed).
-UNFOLD_REACH = 12
+UNFOLD_ROUNDS = 40
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
 # The tongue tip's lift in ``tongueUp`` (metres), fading to nothing TONGUE_REACH back from the tip.
@@ -172,10 +176,11 @@ def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarr
     full = np.zeros((len(positions), 3), np.float64)
     full[idx] = delta
     out = full.copy()
+    seal = CORNER_SEAL * unit
     for c in _inner_corners(positions, triangles):
         # in float64: numpy's vectorised float32 exp rounds otherwise than its plain loop, and a model must be the
         # same bytes on every CPU (contract section 14; tests/gltf/test_same_bytes_on_other_cpus.py)
-        d = np.linalg.norm(positions[body].astype(np.float64) - positions[c], axis=1) / (CORNER_SEAL * unit)
+        d = np.linalg.norm(positions[body].astype(np.float64) - positions[c], axis=1) / seal
         near = body[d < 3.0]
         w = np.exp(-d[d < 3.0] ** 4)[:, None]
         out[near] += w * (full[c] - full[near])
@@ -196,15 +201,22 @@ def _rings(tris: np.ndarray, n: int):
 
 def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray,
             rounds: int = UNFOLD_ROUNDS) -> tuple[np.ndarray, np.ndarray]:
-    """A shape (sorted ``idx``, ``delta``) with its deltas smoothed (each vertex's the mean of its own and its
-    neighbours') round the triangles it turns over (about a right angle or more from their rest facing), until none
-    is: the units' smile draws the corner 8 mm out and 15 mm up, which folded the cheek beside the corner over
-    itself (a hard crease and a doubled lip at full weight)."""
+    """A shape (sorted ``idx``, ``delta``) with the skin round each triangle it turns over (about a right angle or
+    more from its rest facing) smoothed where the shape puts it (each vertex moved to the mean of its own and its
+    neighbours' places), a round at a time until none is: the units' smile draws the corner 8 mm out and 15 mm up,
+    and lifting the upper lip rolls its border under the skin above (a hard crease and a doubled lip at full
+    weight). Only the folded triangles' corners and a ring round them move: smoothing the shape's deltas instead,
+    over a dozen rings for as many rounds as a fold stayed, spread the lips' own lift and drop onto the skin round
+    them, and the smile closed over the teeth on narrow mouths (blind review E)."""
+    from .lining import island as _island
 
     moved = np.zeros(len(positions), bool)
     moved[idx] = True
-    # On the vertices of the triangles the shape touches only, numbered anew (a few thousand of the body's).
-    near = triangles[moved[triangles].any(1)]
+    # On the vertices of the triangles the shape touches only, numbered anew (a few thousand of the body's), and
+    # not the mouth's lining (through it each lip's vertices neighbour the other's).
+    skin = np.ones(len(triangles), bool)
+    skin[_island()[0]] = False
+    near = triangles[moved[triangles].any(1) & skin]
     verts = np.union1d(near, idx)            # (with the shape's own vertices off the skin: the teeth, the tongue)
     tris = np.searchsorted(verts, near)
     pos = positions[verts].astype(np.float64)
@@ -221,23 +233,17 @@ def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta
     shown &= (np.linalg.norm(full, axis=1)[tris] > 0.001).any(1)
     seen, rest = tris[shown], rest[shown]
     ring, count = _rings(tris, len(verts))
-    region = np.zeros(len(verts), bool)
-    grown = 0
     for _ in range(rounds):
         flipped = (facing(pos + full, seen) * rest).sum(1) < 0
         if not flipped.any():
             break
-        # The folded triangles' corners, and a ring more round what was smoothed before each round a fold stays
-        # (a lip's border lifted 4 mm past the skin above it needs its lift spread over more than a ring or two).
+        region = np.zeros(len(verts), bool)
         region[seen[flipped].ravel()] = True
-        if grown < UNFOLD_REACH:
-            region |= (ring @ region.astype(np.float64)) > 0
-            grown += 1
-        at = np.flatnonzero(region)
-        full[at] = ((full + ring @ full) / (1 + count)[:, None])[at]
+        at = np.flatnonzero(region | ((ring @ region.astype(np.float64)) > 0))
+        q = pos + full
+        full[at] = ((q + ring @ q) / (1 + count)[:, None])[at] - pos[at]
     keep = np.flatnonzero(np.abs(full).max(1) > 0)
     return verts[keep].astype(np.int32), full[keep].astype(np.float32)
-
 
 
 def _eyeball(points: np.ndarray) -> tuple[np.ndarray, float]:
@@ -294,6 +300,35 @@ def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, 
     return keep.astype(np.int32), delta
 
 
+def _lining(positions: np.ndarray, triangles: np.ndarray, smile: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray,
+                                                                                                    np.ndarray]:
+    """What keeps the mouth's lining behind the cheeks in ``smile`` (a shape, sorted ``idx``, ``delta``): each lining
+    vertex more than LINING_FREE from the lips' inner edges moved as the skin nearest it moves (by the share
+    ``w``, all of it from LINING_FREE * 2 on). The squint's and smile's cheek raise draw the cheek's skin up 9 mm
+    and the lining behind it 4 mm: on a gaunt face, where the lining lies 3 to 4 mm behind the cheek, it came
+    through as a dark slit beside the mouth (blind review E)."""
+    from scipy.spatial import cKDTree
+
+    from .lining import island as _island
+
+    lining = np.zeros(len(triangles), bool)
+    lining[_island()[0]] = True
+    inner = np.unique(triangles[lining].ravel())
+    edge = np.intersect1d(inner, triangles[~lining].ravel())
+    skin = np.setdiff1d(np.unique(triangles[~lining].ravel()), inner)
+    p = positions.astype(np.float64)
+    reach = np.linalg.norm(p[inner] - p[edge].mean(0), axis=1).max() + LINING_FREE
+    skin = skin[np.linalg.norm(p[skin] - p[edge].mean(0), axis=1) < reach]
+    full = np.zeros((len(positions), 3), np.float64)
+    full[smile[0]] = smile[1]
+    w = _smoothstep(LINING_FREE, 2 * LINING_FREE, cKDTree(p[edge]).query(p[inner])[0])
+    nearest = skin[cKDTree(p[skin]).query(p[inner])[1]]
+    # (Up and down only: drawn in and back with the cheek as well, the lining met the back teeth.)
+    move = w[:, None] * (full[nearest] - full[inner]) * (0.0, 1.0, 0.0)
+    keep = np.flatnonzero(np.abs(move).max(1) > 1e-6)
+    return inner[keep].astype(np.int32), move[keep].astype(np.float32)
+
+
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p = positions[tongue].astype(np.float64)
     back = float(p[:, 2].max()) - p[:, 2]
@@ -304,7 +339,7 @@ def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict,
-                 triangles: np.ndarray | None = None) -> dict:
+                 triangles: np.ndarray | None = None, lips: dict | None = None) -> dict:
     """The smile's shapes with their cheek raise, and :data:`SYNTHETIC`'s, for a body (T-pose ``positions`` and
     ``normals``, metres; its vertex ``groups``) whose face units are ``units`` (name -> sorted vertex indices,
     deltas): name -> (sorted vertex indices int32, deltas float32), to replace or stand beside ``units``'.
@@ -330,6 +365,9 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     delta = np.zeros((len(idx), 3), np.float32)
     for (at, d), w in zip(parts, SMILE_OPEN.values(), strict=True):
         delta[np.searchsorted(idx, at)] += np.float32(w) * d
+    for name, w in THIN_LIPS.items():
+        if lips and name in lips:
+            idx, delta = _plus((idx, delta), (lips[name][0], np.float32(w) * lips[name][1]))
     if triangles is not None:
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
     for name, (at, d) in bulges.items():
@@ -339,7 +377,16 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     for name, w in SMILE_EYES.items():
         for side in ("Left", "Right"):
             smile = _plus(smile, (units[name[:-1] + side][0], np.float32(w) * units[name[:-1] + side][1]))
-    out["smileLids"] = _lids(positions, normals, groups, body, smile, triangles)
+    # smileLids: what mouthSmile's whole sum needs besides its parts: that sum unfolded (the squint's and the cheek's
+    # raise folded the skin under the eyes), kept in front of the eyeballs, and the mouth's lining behind the cheeks.
+    fixed = _unfold(positions, triangles, *smile) if triangles is not None else smile
+    fixed = _plus(fixed, _lids(positions, normals, groups, body, fixed, triangles))
+    if triangles is not None:       # (the lids' push folded a triangle or two under the eyes of a gaunt face)
+        fixed = _unfold(positions, triangles, *fixed)
+        fixed = _plus(fixed, _lids(positions, normals, groups, body, fixed, triangles))
+    if triangles is not None:
+        fixed = _plus(fixed, _lining(positions, triangles, fixed))
+    out["smileLids"] = _plus(fixed, (smile[0], -smile[1]))
     for idx, delta in out.values():
         idx.setflags(write=False)
         delta.setflags(write=False)

@@ -32,7 +32,7 @@ from . import compile as cc
 from . import rig as rg
 from . import shape as sh
 from .details import REST_FACE
-from .expressions import extra_shapes
+from .expressions import THIN_LIPS, extra_shapes
 from .topology import topology
 
 
@@ -234,9 +234,9 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     data = cc.compiled()
     m = _body(gender, body_shape, height_cm, face)
     rotations = _a_pose(gender, body_shape, height_cm, face)[3]
-    out = {}
+    out, lips = {}, {}
     for name in data["target_names"]:
-        if not name.startswith("face/"):
+        if not name.startswith("face/") and name not in THIN_LIPS:
             continue
         idx, delta = cc.target(data, str(name))
         order = np.argsort(idx, kind="stable")   # sorted indices: callers look vertices up by bisection
@@ -246,14 +246,17 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         idx = idx.astype(np.int32)
         idx.setflags(write=False)
         moved.setflags(write=False)
-        out[str(name)[5:]] = (idx, moved)
+        if name in THIN_LIPS:
+            lips[str(name)] = (idx, moved)
+        else:
+            out[str(name)[5:]] = (idx, moved)
     # A blink closes the lids from the rest face's (details.REST_FACE opens them by a share of eyeWide).
     for side in ("Left", "Right"):
         share = REST_FACE.get(f"face/eyeWide{side}", 0.0)
         if share:
             out[f"eyeBlink{side}"] = _less(out[f"eyeBlink{side}"], out[f"eyeWide{side}"], share)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
-    out.update(extra_shapes(m.positions, m.normals, m.groups, out, m.triangles[m.face_groups["body"]]))
+    out.update(extra_shapes(m.positions, m.normals, m.groups, out, m.triangles[m.face_groups["body"]], lips))
     return out
 
 
