@@ -38,10 +38,10 @@ SHAPE_DETAILS = {
     "heavy": {"torso/measure-waist-circ-incr": 1.0, "torso/measure-hips-circ-incr": 0.7,
               "torso/measure-bust-circ-incr": 0.3, "torso/torso-scale-depth-incr": 0.3,
               "stomach/stomach-pregnant-incr": 0.45, "buttocks/buttocks-volume-incr": 0.4,
-              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.6,
+              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.3,
               "arms/{s}-upperarm-fat-incr": 1.0, "arms/{s}-lowerarm-fat-incr": 0.6,
-              "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.7,
-              "cheek/{s}-cheek-volume-incr": 0.4},
+              "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.45,
+              "cheek/{s}-cheek-volume-incr": 0.5},
 }
 # A feminine athletic build is toned, not a bodybuilder's (issue 36): its muscle modifiers at this share,
 # no V shape (its muscle macro is lower too, workbench.body.shape.GENDERED_MACROS).
@@ -92,15 +92,22 @@ LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
            "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.85}
 FACE_CONTROLS = {
-    "jawWidth": ({"chin/chin-bones-incr": 1.0, "chin/chin-width-incr": 0.5},
-                 {"chin/chin-bones-decr": 1.0, "chin/chin-width-decr": 0.5}),
-    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.0, "cheek/{s}-cheek-volume-incr": 0.3},
-                   {"cheek/{s}-cheek-bones-decr": 1.0, "cheek/{s}-cheek-volume-decr": 0.3}),
-    "noseWidth": ({"nose/nose-scale-horiz-incr": 1.0, "nose/nose-flaring-incr": 0.6},
-                  {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5}),
-    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.0}, {"eyes/{s}-eye-scale-decr": 1.0}),
+    "jawWidth": ({"chin/chin-bones-incr": 1.0, "chin/chin-width-incr": 0.7},
+                 {"chin/chin-bones-decr": 1.2, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.5}),
+    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.4, "cheek/{s}-cheek-volume-incr": 0.3, "cheek/{s}-cheek-trans-up": 0.5},
+                   {"cheek/{s}-cheek-bones-decr": 1.2, "cheek/{s}-cheek-volume-decr": 0.3}),
+    "noseWidth": ({"nose/nose-scale-horiz-incr": 1.5, "nose/nose-flaring-incr": 0.8, "nose/nose-point-width-incr": 0.7},
+                  {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5, "nose/nose-point-width-decr": 0.4}),
+    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 1.3}),
     "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}),
+    "noseLength": ({"nose/nose-scale-vert-incr": 1.2, "nose/nose-point-down": 0.25, "nose/nose-hump-incr": 0.2},
+                   {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
+    "chinLength": ({"chin/chin-height-incr": 0.5, "chin/chin-prominent-incr": 0.3},
+                   {"chin/chin-height-decr": 0.7, "chin/chin-prominent-decr": 0.3}),
+    "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.45, "eyebrows/eyebrows-trans-down": 0.4},
+                  {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
+    "eyeSpacing": ({"eyes/{s}-eye-trans-out": 1.0}, {"eyes/{s}-eye-trans-in": 1.0}),
 }
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but
@@ -111,8 +118,8 @@ FACE_VARIETY = {
     "noseBridge": ({"nose/nose-hump-incr": 1.0}, {"nose/nose-hump-decr": 1.0}, 0.5),
     "noseTip": ({"nose/nose-point-up": 1.0}, {"nose/nose-point-down": 1.0}, 0.5),
     "eyeSpacing": ({"eyes/{s}-eye-trans-out": 1.0}, {"eyes/{s}-eye-trans-in": 1.0}, 0.35),
-    "eyeTilt": ({"eyes/{s}-eye-corner2-up": 1.0}, {"eyes/{s}-eye-corner2-down": 1.0}, 0.5),
-    "mouthWidth": ({"mouth/mouth-scale-horiz-incr": 1.0}, {"mouth/mouth-scale-horiz-decr": 1.0}, 0.35),
+    "eyeTilt": ({"eyes/{s}-eye-corner2-up": 1.0}, {"eyes/{s}-eye-corner2-down": 1.0}, 0.6),
+    "mouthWidth": ({"mouth/mouth-scale-horiz-incr": 1.0}, {"mouth/mouth-scale-horiz-decr": 1.0}, 0.45),
     "chinHeight": ({"chin/chin-height-incr": 1.0}, {"chin/chin-height-decr": 1.0}, 0.35),
     "chinForward": ({"chin/chin-prominent-incr": 1.0}, {"chin/chin-prominent-decr": 1.0}, 0.4),
     "jawAngle": ({"chin/chin-bones-incr": 1.0}, {"chin/chin-bones-decr": 1.0}, 0.35),
@@ -121,10 +128,20 @@ FACE_VARIETY = {
                   {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}, 0.2),
     "cheekBones": ({"cheek/{s}-cheek-bones-incr": 1.0}, {"cheek/{s}-cheek-bones-decr": 1.0}, 0.35),
     "browHeight": ({"eyebrows/eyebrows-trans-up": 1.0}, {"eyebrows/eyebrows-trans-down": 1.0}, 0.35),
-    "browAngle": ({"eyebrows/eyebrows-angle-up": 1.0}, {"eyebrows/eyebrows-angle-down": 1.0}, 0.4),
+    "browAngle": ({"eyebrows/eyebrows-angle-up": 1.0}, {"eyebrows/eyebrows-angle-down": 1.0}, 0.5),
     "cheekFull": ({"cheek/{s}-cheek-volume-incr": 1.0}, {"cheek/{s}-cheek-volume-decr": 1.0}, 0.35),
-    "earSize": ({"ears/{s}-ear-scale-incr": 1.0}, {"ears/{s}-ear-scale-decr": 1.0}, 0.35),
+    "earSize": ({"ears/{s}-ear-scale-incr": 1.0}, {"ears/{s}-ear-scale-decr": 1.0}, 0.5),
     "upperLip": ({"mouth/mouth-cupidsbow-incr": 1.0}, {"mouth/mouth-cupidsbow-decr": 1.0}, 0.5),
+}
+# More features (blind review E: "every avatar has the same base face"): the nose's depth and profile, the eyes'
+# inner corners, the temples and the cheekbones' height. Drawn from a stream of their own (workbench.body.shape),
+# so the features above keep their values on every face.
+MORE_VARIETY = {
+    "noseDepth": ({"nose/nose-scale-depth-incr": 1.0}, {"nose/nose-scale-depth-decr": 1.0}, 0.35),
+    "noseCurve": ({"nose/nose-curve-convex": 1.0}, {"nose/nose-curve-concave": 1.0}, 0.5),
+    "eyeFold": ({"eyes/{s}-eye-epicanthus-in": 1.0}, {"eyes/{s}-eye-epicanthus-out": 1.0}, 0.5),
+    "temples": ({"forehead/forehead-temple-incr": 1.0}, {"forehead/forehead-temple-decr": 1.0}, 0.4),
+    "cheekHeight": ({"cheek/{s}-cheek-trans-up": 1.0}, {"cheek/{s}-cheek-trans-down": 1.0}, 0.4),
 }
 
 
@@ -160,5 +177,5 @@ def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted: the shapes', the faces',
     the face controls' and the faces' variety's."""
     tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE,
-              *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in FACE_VARIETY.values() for t in v[:2]))
+              *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
     return sorted({n for t in tables for n in sides(t)})

@@ -47,6 +47,7 @@ from .details import (
     FACE_DETAILS,
     FACE_VARIETY,
     LIP_CAP,
+    MORE_VARIETY,
     REST_FACE,
     shape_details,
     sides,
@@ -146,12 +147,13 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
 
     x = _variety_inputs(settings)
     if x is not None:
-        rng = np.random.default_rng(46)
-        rates = rng.normal(0.0, VARIETY_RATE, (len(FACE_VARIETY), len(x)))
-        phases = rng.random(len(FACE_VARIETY))
-        waves = np.sin(2 * np.pi * (rates @ x + phases))
-        for (plus, minus, reach), v in zip(FACE_VARIETY.values(), waves, strict=True):
-            add(signed(plus, minus, reach * float(v)))
+        for table, seed in ((FACE_VARIETY, 46), (MORE_VARIETY, 47)):
+            rng = np.random.default_rng(seed)
+            rates = rng.normal(0.0, VARIETY_RATE, (len(table), len(x)))
+            phases = rng.random(len(table))
+            waves = np.sin(2 * np.pi * (rates @ x + phases))
+            for (plus, minus, reach), v in zip(table.values(), waves, strict=True):
+                add(signed(plus, minus, reach * float(v)))
     controls = settings.get("face") or {}
     for name, (plus, minus) in FACE_CONTROLS.items():
         add(signed(plus, minus, float(controls.get(name, 0.0))))
