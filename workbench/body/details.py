@@ -91,21 +91,27 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
            "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.85}
+# The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
+# control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
+# of 0.7 hung over the upper lip).
+FEATURE_CAP = {"nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
+               "chin/chin-height-decr": 0.8, "eyes/l-eye-trans-in": 1.0, "eyes/r-eye-trans-in": 1.0,
+               "eyes/l-eye-trans-out": 1.0, "eyes/r-eye-trans-out": 1.0}
 FACE_CONTROLS = {
-    "jawWidth": ({"chin/chin-bones-incr": 1.0, "chin/chin-width-incr": 0.7},
+    "jawWidth": ({"chin/chin-bones-incr": 0.8, "chin/chin-width-incr": 0.8},
                  {"chin/chin-bones-decr": 1.2, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.5}),
-    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.4, "cheek/{s}-cheek-volume-incr": 0.3, "cheek/{s}-cheek-trans-up": 0.5},
+    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 0.8, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
                    {"cheek/{s}-cheek-bones-decr": 1.2, "cheek/{s}-cheek-volume-decr": 0.3}),
-    "noseWidth": ({"nose/nose-scale-horiz-incr": 1.5, "nose/nose-flaring-incr": 0.8, "nose/nose-point-width-incr": 0.7},
+    "noseWidth": ({"nose/nose-scale-horiz-incr": 1.3, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
                   {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5, "nose/nose-point-width-decr": 0.4}),
-    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 1.3}),
+    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 1.1}),
     "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}),
-    "noseLength": ({"nose/nose-scale-vert-incr": 1.2, "nose/nose-point-down": 0.25, "nose/nose-hump-incr": 0.2},
+    "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
                    {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
     "chinLength": ({"chin/chin-height-incr": 0.5, "chin/chin-prominent-incr": 0.3},
-                   {"chin/chin-height-decr": 0.7, "chin/chin-prominent-decr": 0.3}),
-    "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.45, "eyebrows/eyebrows-trans-down": 0.4},
+                   {"chin/chin-height-decr": 0.7}),
+    "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
     "eyeSpacing": ({"eyes/{s}-eye-trans-out": 1.0}, {"eyes/{s}-eye-trans-in": 1.0}),
 }
@@ -137,7 +143,6 @@ FACE_VARIETY = {
 # inner corners, the temples and the cheekbones' height. Drawn from a stream of their own (workbench.body.shape),
 # so the features above keep their values on every face.
 MORE_VARIETY = {
-    "noseDepth": ({"nose/nose-scale-depth-incr": 1.0}, {"nose/nose-scale-depth-decr": 1.0}, 0.35),
     "noseCurve": ({"nose/nose-curve-convex": 1.0}, {"nose/nose-curve-concave": 1.0}, 0.5),
     "eyeFold": ({"eyes/{s}-eye-epicanthus-in": 1.0}, {"eyes/{s}-eye-epicanthus-out": 1.0}, 0.5),
     "temples": ({"forehead/forehead-temple-incr": 1.0}, {"forehead/forehead-temple-decr": 1.0}, 0.4),

@@ -46,6 +46,7 @@ from .details import (
     FACE_CONTROLS,
     FACE_DETAILS,
     FACE_VARIETY,
+    FEATURE_CAP,
     LIP_CAP,
     MORE_VARIETY,
     REST_FACE,
@@ -157,7 +158,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     controls = settings.get("face") or {}
     for name, (plus, minus) in FACE_CONTROLS.items():
         add(signed(plus, minus, float(controls.get(name, 0.0))))
-    for name, cap in LIP_CAP.items():
+    for name, cap in (*LIP_CAP.items(), *FEATURE_CAP.items()):
         if name in out:
             out[name] = min(out[name], cap)
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)
