@@ -18,7 +18,8 @@ from __future__ import annotations
 # ``-decr`` target at 0.3). A name with ``{s}`` stands for both sides (``l`` and ``r``). Each shape
 # reaches the face too (fuller cheeks, a rounder head and a double chin on heavy; hollower cheeks and a
 # leaner head on slim; a leaner, firmer face on athletic), since the macro targets leave a young adult's
-# head alone.
+# head alone. (Heavy's double chin at 0.6 and head fat at 0.7 ran from the jaw into the neck as one blob in blind
+# review E: 0.3 and 0.45, the cheeks a little fuller instead; tests/body/test_face_variety.py.)
 SHAPE_DETAILS = {
     "slim": {"torso/measure-waist-circ-decr": 0.5, "torso/measure-hips-circ-decr": 0.35,
              "torso/torso-scale-depth-decr": 0.3, "torso/torso-scale-horiz-decr": 0.15,
@@ -78,9 +79,13 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 
 
 # The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets
-# and weights at +1 and at -1 (in between, linearly; 0 none), within the reach of MakeHuman's own sliders: a jaw
-# 14 mm wider or narrower at each angle, cheekbones 8 mm, the nose's wings 4 mm, the eyes' opening 3 mm, each
-# lip 3 mm fuller or thinner.
+# and weights at +1 and at -1 (in between, linearly; 0 none): at or a little past MakeHuman's own sliders' ends, so
+# that the ends show at portrait size (blind review E: "every avatar has the same base face"), and no further (each
+# end looked at alone, and with every other control at an end too): the jaw's sides 10 mm wider or narrower (a
+# heart-shaped face at -1; the angles dropped no more than before, a hard shelf along the jaw), cheekbones 6 mm and a little higher, the nose's wings 4 mm and its tip, the eyes'
+# opening 3.5 mm, each lip 3 mm fuller or thinner, the nose 4 mm longer (rising, its base kept clear of the lip) or
+# shorter, the chin 10 mm longer or 6 mm shorter, the brows 6 mm further forward or back, each eye 4.6 mm further
+# from or nearer to the other.
 # lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
 # a three-quarter view); and the most of each lip's fullness a face's controls and variety give together. (0.6 and
 # a lower lip to 0.4, with the feminine faces' fuller lips, read as pouting "duck lips" on every light-skinned
@@ -93,12 +98,12 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
            "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.85}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
-# of 0.7 hung over the upper lip).
+# of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw).
 FEATURE_CAP = {"nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
-               "chin/chin-height-decr": 0.8, "eyes/l-eye-trans-in": 1.0, "eyes/r-eye-trans-in": 1.0,
+               "chin/chin-height-decr": 0.6, "chin/chin-bones-incr": 0.6, "eyes/l-eye-trans-in": 1.0, "eyes/r-eye-trans-in": 1.0,
                "eyes/l-eye-trans-out": 1.0, "eyes/r-eye-trans-out": 1.0}
 FACE_CONTROLS = {
-    "jawWidth": ({"chin/chin-bones-incr": 0.8, "chin/chin-width-incr": 0.8},
+    "jawWidth": ({"chin/chin-bones-incr": 0.5, "chin/chin-width-incr": 0.8},
                  {"chin/chin-bones-decr": 1.2, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.5}),
     "cheekbones": ({"cheek/{s}-cheek-bones-incr": 0.8, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
                    {"cheek/{s}-cheek-bones-decr": 1.2, "cheek/{s}-cheek-volume-decr": 0.3}),
@@ -110,7 +115,7 @@ FACE_CONTROLS = {
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
                    {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
     "chinLength": ({"chin/chin-height-incr": 0.5, "chin/chin-prominent-incr": 0.3},
-                   {"chin/chin-height-decr": 0.7}),
+                   {"chin/chin-height-decr": 0.6}),
     "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
     "eyeSpacing": ({"eyes/{s}-eye-trans-out": 1.0}, {"eyes/{s}-eye-trans-in": 1.0}),

@@ -25,9 +25,10 @@ lips and a slimmer nose for feminine), since the macro targets change a young ad
 through the ethnic blend, too little to tell the two apart at a glance; and every face gets the mouth's
 corners lifted a little (MakeHuman's base mouth turns down, which reads as sad) and lips that meet.
 Each face also has features of its own (:func:`face_weights`): the settings' face controls (jaw width,
-cheekbones, nose width, eye size, lip fullness) and small offsets of a dozen more of MakeHuman's face
-modifiers (nose, eyes, mouth, jaw, chin, cheeks, brows, ears) drawn smoothly from the settings that describe
-the person, so two avatars of one gender and build are two people.
+cheekbones, nose width, eye size, lip fullness, nose length, chin length, brow ridge, eye spacing) and small
+offsets of some twenty more of MakeHuman's face modifiers (nose, eyes, mouth, jaw, chin, cheeks, temples, brows,
+ears) drawn smoothly from the settings that describe the person, so two avatars of one gender and build are two
+people.
 Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
 proportions), then one uniform scale makes the height exact (:mod:`workbench.body.mesh`).
 
@@ -129,7 +130,8 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
     controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`) and the face's variety
     (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
-    same settings, the same face; settings that differ, a face that differs). Settings without those fields
+    same settings, the same face; settings that differ, a face that differs), each target then held to its cap
+    (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`). Settings without those fields
     (a reference body's ``{"gender", "bodyShape", "height"}``) get a face without variety. Weights are
     rounded to 1e-4, so they key caches exactly.
 
