@@ -158,12 +158,16 @@ def test_eye_color_colours_the_iris(models):
     assert green[1] > green[0] and green[1] > green[2]
 
 
-def test_the_face_reaches_the_preview(models):
-    """The previews are drawn from the same body: a wide jaw and big eyes change the portrait."""
+@pytest.mark.parametrize("face", [{"jawWidth": 1, "eyeSize": 1},
+                                  {"noseLength": 1, "chinLength": 1, "browRidge": 1, "eyeSpacing": 1}])
+def test_the_face_reaches_the_preview(models, face):
+    """The previews are drawn from the same body: a wide jaw and big eyes change the portrait, and so do a long
+    nose and chin, a forward brow and wide-set eyes."""
     models("base", BASE)
-    models("preview", {**BASE, "face": {"jawWidth": 1, "eyeSize": 1}})
+    label = "preview:" + ",".join(face)
+    models(label, {**BASE, "face": face})
     a, b = (np.asarray(Image.open(io.BytesIO(models.cache[k + ":preview"])).convert("RGB"), float)
-            for k in ("base", "preview"))
+            for k in ("base", label))
     assert a.shape == b.shape and (np.abs(a - b).max(2) > 24).sum() > 200
 
 
