@@ -84,8 +84,7 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 # end looked at alone, and with every other control at an end too): the jaw's sides 10 mm wider or narrower (a
 # heart-shaped face at -1; the angles dropped no more than before, a hard shelf along the jaw), cheekbones 6 mm and a little higher, the nose's wings 4 mm and its tip, the eyes'
 # opening 3.5 mm, each lip 3 mm fuller or thinner, the nose 4 mm longer (rising, its base kept clear of the lip) or
-# shorter, the chin 10 mm longer or 5 mm shorter, the brows 6 mm further forward or back, each eye 4.6 mm further
-# from or nearer to the other.
+# shorter, the chin 10 mm longer or 5 mm shorter, the brows 6 mm further forward or back.
 # lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
 # a three-quarter view); and the most of each lip's fullness a face's controls and variety give together. (0.6 and
 # a lower lip to 0.4, with the feminine faces' fuller lips, read as pouting "duck lips" on every light-skinned
@@ -100,8 +99,7 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw).
 FEATURE_CAP = {"nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
-               "chin/chin-height-decr": 0.5, "chin/chin-bones-incr": 0.4, "eyes/l-eye-trans-in": 1.0,
-               "eyes/r-eye-trans-in": 1.0, "eyes/l-eye-trans-out": 1.0, "eyes/r-eye-trans-out": 1.0}
+               "chin/chin-height-decr": 0.5, "chin/chin-bones-incr": 0.4}
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.8},
                  {"chin/chin-bones-decr": 1.2, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.5}),
@@ -115,10 +113,9 @@ FACE_CONTROLS = {
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
                    {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
     "chinLength": ({"chin/chin-height-incr": 0.5, "chin/chin-prominent-incr": 0.3},
-                   {"chin/chin-height-decr": 0.5}),
+                   {"chin/chin-height-decr": 0.5, "chin/chin-prominent-incr": 0.2}),
     "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
-    "eyeSpacing": ({"eyes/{s}-eye-trans-out": 1.0}, {"eyes/{s}-eye-trans-in": 1.0}),
 }
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but

@@ -25,7 +25,7 @@ lips and a slimmer nose for feminine), since the macro targets change a young ad
 through the ethnic blend, too little to tell the two apart at a glance; and every face gets the mouth's
 corners lifted a little (MakeHuman's base mouth turns down, which reads as sad) and lips that meet.
 Each face also has features of its own (:func:`face_weights`): the settings' face controls (jaw width,
-cheekbones, nose width, eye size, lip fullness, nose length, chin length, brow ridge, eye spacing) and small
+cheekbones, nose width, eye size, lip fullness, nose length, chin length, brow ridge) and small
 offsets of some twenty more of MakeHuman's face modifiers (nose, eyes, mouth, jaw, chin, cheeks, temples, brows,
 ears) drawn smoothly from the settings that describe the person, so two avatars of one gender and build are two
 people.
