@@ -79,7 +79,7 @@ def faces() -> list[tuple[np.ndarray, np.ndarray]]:
 def test_random_faces_differ_from_each_other(faces):
     """Two faces' own features (each minus its build's face) differ by 5.8 mm or more at the 95th percentile of the
     head's vertices for most pairs (the median pair; now 6.1), 3.3 mm for the closest pair (now 3.8). Before (main
-    2fe9fff's face controls and variety), 5.4 and 2.9 mm: the same face at portrait size."""
+    b259fb1's face controls and variety), 5.4 and 2.9 mm: the same face at portrait size."""
     data = cc.compiled()
     base = data["base"]
     eyes = base[cc.group(data, "helper-l-eye")].mean(0)
