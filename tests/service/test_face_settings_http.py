@@ -1,7 +1,7 @@
 """The face's settings over HTTP (contract section 4): ``eyeColor`` colours the iris and each face control
-(``face.jawWidth``, ``cheekbones``, ``noseWidth``, ``eyeSize``, ``lipFullness``) shapes the head the way its name
-says, in the model and in the preview; the skeleton stays the body's below the neck; naming the defaults gives
-the default's bytes; a bad value is 400 naming the field and registers nothing. Two people of one gender and
+(``face.jawWidth``, ``cheekbones``, ``noseWidth``, ``eyeSize``, ``lipFullness``, ``noseLength``, ``chinLength``,
+``browRidge``) shapes the head the way its name says, in the model and in the preview; the skeleton
+stays the body's below the neck; naming the defaults gives the default's bytes; a bad value is 400 naming the field and registers nothing. Two people of one gender and
 build with other colours and heights get faces of their own (issue 46: the slim feminine head was the same
 woman on four avatars)."""
 
@@ -58,6 +58,8 @@ def parts(glb: bytes) -> dict:
 
 
 BAD = [({"face": {"jawWidth": 2}}, "face.jawWidth"), ({"face": {"noseWidth": "wide"}}, "face.noseWidth"),
+       ({"face": {"noseLength": 1.5}}, "face.noseLength"), ({"face": {"chinLength": None}}, "face.chinLength"),
+       ({"face": {"browRidge": "high"}}, "face.browRidge"),
        ({"face": {"eyeSize": -1.5}}, "face.eyeSize"), ({"face": {"chin": 1}}, "face.chin"),
        ({"face": [0.5]}, "face"), ({"eyeColor": "blue"}, "eyeColor"), ({"eyeColor": "#12345"}, "eyeColor")]
 
@@ -95,7 +97,7 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
     """At +1 and at -1 each control moves the head's vertices at least a millimetre and a half, only above
     the neck, and the way its name says, opposite ways for opposite signs: the jaw's angles and the
     cheekbones out to the sides, the nose's wings out, the eyes' lids apart (the upper up, the lower down),
-    the lips forward and apart."""
+    the lips forward and apart, the nose's top and bottom apart, the chin down, the brows forward."""
     results = {}
     for sign in (1, -1):
         new, old, mid, eyes = _moved(f"{control}{sign:+d}", models, {**BASE, "face": {control: sign}})
@@ -104,14 +106,19 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
         moved = size > 2e-4
         assert size.max() > 0.0015, (control, sign, size.max())
         eye_y = eyes[:, 1].mean()
-        assert old[moved, 1].min() > eye_y - 0.16, control           # nothing below the neck moves
+        # nothing below the neck moves (a longer chin draws the skin under it down to the neck's top, 16.3 cm)
+        assert old[moved, 1].min() > eye_y - (0.17 if control == "chinLength" else 0.16), control
         p, dm = old[moved], d[moved]
         if control in ("jawWidth", "cheekbones", "noseWidth"):
             along = _outward(p, dm, mid)
         elif control == "eyeSize":
             near = np.abs(p[:, 1] - eye_y) < 0.02
             along = np.sign(p[near, 1] - eye_y) * dm[near, 1]
-        else:                                                        # lips: forward
+        elif control == "noseLength":                                # the nose's root and base apart
+            along = np.sign(p[:, 1] - p[:, 1].mean()) * dm[:, 1]
+        elif control == "chinLength":                                # the chin down
+            along = -dm[:, 1]
+        else:                                                        # lips and brows: forward
             along = dm[:, 2]
         results[sign] = float(np.mean(along))
     assert results[1] > 0 > results[-1], (control, results)
@@ -150,12 +157,16 @@ def test_eye_color_colours_the_iris(models):
     assert green[1] > green[0] and green[1] > green[2]
 
 
-def test_the_face_reaches_the_preview(models):
-    """The previews are drawn from the same body: a wide jaw and big eyes change the portrait."""
+@pytest.mark.parametrize("face", [{"jawWidth": 1, "eyeSize": 1},
+                                  {"noseLength": 1, "chinLength": 1, "browRidge": 1}])
+def test_the_face_reaches_the_preview(models, face):
+    """The previews are drawn from the same body: a wide jaw and big eyes change the portrait, and so do a long
+    nose and chin and a forward brow."""
     models("base", BASE)
-    models("preview", {**BASE, "face": {"jawWidth": 1, "eyeSize": 1}})
+    label = "preview:" + ",".join(face)
+    models(label, {**BASE, "face": face})
     a, b = (np.asarray(Image.open(io.BytesIO(models.cache[k + ":preview"])).convert("RGB"), float)
-            for k in ("base", "preview"))
+            for k in ("base", label))
     assert a.shape == b.shape and (np.abs(a - b).max(2) > 24).sum() > 200
 
 

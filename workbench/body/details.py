@@ -18,7 +18,8 @@ from __future__ import annotations
 # ``-decr`` target at 0.3). A name with ``{s}`` stands for both sides (``l`` and ``r``). Each shape
 # reaches the face too (fuller cheeks, a rounder head and a double chin on heavy; hollower cheeks and a
 # leaner head on slim; a leaner, firmer face on athletic), since the macro targets leave a young adult's
-# head alone.
+# head alone. (Heavy's double chin at 0.6 and head fat at 0.7 ran from the jaw into the neck as one blob in blind
+# review E: 0.3 and 0.45, the cheeks a little fuller instead; tests/body/test_face_variety.py.)
 SHAPE_DETAILS = {
     "slim": {"torso/measure-waist-circ-decr": 0.5, "torso/measure-hips-circ-decr": 0.35,
              "torso/torso-scale-depth-decr": 0.3, "torso/torso-scale-horiz-decr": 0.15,
@@ -38,10 +39,10 @@ SHAPE_DETAILS = {
     "heavy": {"torso/measure-waist-circ-incr": 1.0, "torso/measure-hips-circ-incr": 0.7,
               "torso/measure-bust-circ-incr": 0.3, "torso/torso-scale-depth-incr": 0.3,
               "stomach/stomach-pregnant-incr": 0.45, "buttocks/buttocks-volume-incr": 0.4,
-              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.6,
+              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.3,
               "arms/{s}-upperarm-fat-incr": 1.0, "arms/{s}-lowerarm-fat-incr": 0.6,
-              "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.7,
-              "cheek/{s}-cheek-volume-incr": 0.4},
+              "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.45,
+              "cheek/{s}-cheek-volume-incr": 0.5},
 }
 # A feminine athletic build is toned, not a bodybuilder's (issue 36): its muscle modifiers at this share,
 # no V shape (its muscle macro is lower too, workbench.body.shape.GENDERED_MACROS).
@@ -78,9 +79,12 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 
 
 # The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets
-# and weights at +1 and at -1 (in between, linearly; 0 none), within the reach of MakeHuman's own sliders: a jaw
-# 14 mm wider or narrower at each angle, cheekbones 8 mm, the nose's wings 4 mm, the eyes' opening 3 mm, each
-# lip 3 mm fuller or thinner.
+# and weights at +1 and at -1 (in between, linearly; 0 none): at or a little past MakeHuman's own sliders' ends, so
+# that the ends show at portrait size (blind review E: "every avatar has the same base face"), and no further (each
+# end looked at alone, and with every other control at an end too): the jaw's sides 10 mm wider or narrower (a
+# heart-shaped face at -1; the angles dropped no more than before, a hard shelf along the jaw), cheekbones 6 mm and a little higher, the nose's wings 4 mm and its tip, the eyes'
+# opening 3.5 mm, each lip 3 mm fuller or thinner, the nose 4 mm longer (rising, its base kept clear of the lip) or
+# shorter, the chin 10 mm longer or 5 mm shorter, the brows 6 mm further forward or back.
 # lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
 # a three-quarter view); and the most of each lip's fullness a face's controls and variety give together. (0.6 and
 # a lower lip to 0.4, with the feminine faces' fuller lips, read as pouting "duck lips" on every light-skinned
@@ -91,16 +95,27 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
            "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.85}
+# The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
+# control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
+# of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw).
+FEATURE_CAP = {"nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
+               "chin/chin-height-decr": 0.5, "chin/chin-bones-incr": 0.4}
 FACE_CONTROLS = {
-    "jawWidth": ({"chin/chin-bones-incr": 1.0, "chin/chin-width-incr": 0.5},
-                 {"chin/chin-bones-decr": 1.0, "chin/chin-width-decr": 0.5}),
-    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.0, "cheek/{s}-cheek-volume-incr": 0.3},
-                   {"cheek/{s}-cheek-bones-decr": 1.0, "cheek/{s}-cheek-volume-decr": 0.3}),
-    "noseWidth": ({"nose/nose-scale-horiz-incr": 1.0, "nose/nose-flaring-incr": 0.6},
-                  {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5}),
-    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.0}, {"eyes/{s}-eye-scale-decr": 1.0}),
+    "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.8},
+                 {"chin/chin-bones-decr": 1.2, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.5}),
+    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 0.8, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
+                   {"cheek/{s}-cheek-bones-decr": 1.2, "cheek/{s}-cheek-volume-decr": 0.3}),
+    "noseWidth": ({"nose/nose-scale-horiz-incr": 1.3, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
+                  {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5, "nose/nose-point-width-decr": 0.4}),
+    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 1.1}),
     "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}),
+    "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
+                   {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
+    "chinLength": ({"chin/chin-height-incr": 0.5, "chin/chin-prominent-incr": 0.3},
+                   {"chin/chin-height-decr": 0.5, "chin/chin-prominent-incr": 0.2}),
+    "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
+                  {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
 }
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but
@@ -111,8 +126,8 @@ FACE_VARIETY = {
     "noseBridge": ({"nose/nose-hump-incr": 1.0}, {"nose/nose-hump-decr": 1.0}, 0.5),
     "noseTip": ({"nose/nose-point-up": 1.0}, {"nose/nose-point-down": 1.0}, 0.5),
     "eyeSpacing": ({"eyes/{s}-eye-trans-out": 1.0}, {"eyes/{s}-eye-trans-in": 1.0}, 0.35),
-    "eyeTilt": ({"eyes/{s}-eye-corner2-up": 1.0}, {"eyes/{s}-eye-corner2-down": 1.0}, 0.5),
-    "mouthWidth": ({"mouth/mouth-scale-horiz-incr": 1.0}, {"mouth/mouth-scale-horiz-decr": 1.0}, 0.35),
+    "eyeTilt": ({"eyes/{s}-eye-corner2-up": 1.0}, {"eyes/{s}-eye-corner2-down": 1.0}, 0.6),
+    "mouthWidth": ({"mouth/mouth-scale-horiz-incr": 1.0}, {"mouth/mouth-scale-horiz-decr": 1.0}, 0.45),
     "chinHeight": ({"chin/chin-height-incr": 1.0}, {"chin/chin-height-decr": 1.0}, 0.35),
     "chinForward": ({"chin/chin-prominent-incr": 1.0}, {"chin/chin-prominent-decr": 1.0}, 0.4),
     "jawAngle": ({"chin/chin-bones-incr": 1.0}, {"chin/chin-bones-decr": 1.0}, 0.35),
@@ -121,10 +136,19 @@ FACE_VARIETY = {
                   {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}, 0.2),
     "cheekBones": ({"cheek/{s}-cheek-bones-incr": 1.0}, {"cheek/{s}-cheek-bones-decr": 1.0}, 0.35),
     "browHeight": ({"eyebrows/eyebrows-trans-up": 1.0}, {"eyebrows/eyebrows-trans-down": 1.0}, 0.35),
-    "browAngle": ({"eyebrows/eyebrows-angle-up": 1.0}, {"eyebrows/eyebrows-angle-down": 1.0}, 0.4),
+    "browAngle": ({"eyebrows/eyebrows-angle-up": 1.0}, {"eyebrows/eyebrows-angle-down": 1.0}, 0.5),
     "cheekFull": ({"cheek/{s}-cheek-volume-incr": 1.0}, {"cheek/{s}-cheek-volume-decr": 1.0}, 0.35),
-    "earSize": ({"ears/{s}-ear-scale-incr": 1.0}, {"ears/{s}-ear-scale-decr": 1.0}, 0.35),
+    "earSize": ({"ears/{s}-ear-scale-incr": 1.0}, {"ears/{s}-ear-scale-decr": 1.0}, 0.5),
     "upperLip": ({"mouth/mouth-cupidsbow-incr": 1.0}, {"mouth/mouth-cupidsbow-decr": 1.0}, 0.5),
+}
+# More features (blind review E: "every avatar has the same base face"): the nose's depth and profile, the eyes'
+# inner corners, the temples and the cheekbones' height. Drawn from a stream of their own (workbench.body.shape),
+# so the features above keep their values on every face.
+MORE_VARIETY = {
+    "noseCurve": ({"nose/nose-curve-convex": 1.0}, {"nose/nose-curve-concave": 1.0}, 0.5),
+    "eyeFold": ({"eyes/{s}-eye-epicanthus-in": 1.0}, {"eyes/{s}-eye-epicanthus-out": 1.0}, 0.5),
+    "temples": ({"forehead/forehead-temple-incr": 1.0}, {"forehead/forehead-temple-decr": 1.0}, 0.4),
+    "cheekHeight": ({"cheek/{s}-cheek-trans-up": 1.0}, {"cheek/{s}-cheek-trans-down": 1.0}, 0.4),
 }
 
 
@@ -160,5 +184,5 @@ def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted: the shapes', the faces',
     the face controls' and the faces' variety's."""
     tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE,
-              *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in FACE_VARIETY.values() for t in v[:2]))
+              *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
     return sorted({n for t in tables for n in sides(t)})

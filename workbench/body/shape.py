@@ -25,9 +25,10 @@ lips and a slimmer nose for feminine), since the macro targets change a young ad
 through the ethnic blend, too little to tell the two apart at a glance; and every face gets the mouth's
 corners lifted a little (MakeHuman's base mouth turns down, which reads as sad) and lips that meet.
 Each face also has features of its own (:func:`face_weights`): the settings' face controls (jaw width,
-cheekbones, nose width, eye size, lip fullness) and small offsets of a dozen more of MakeHuman's face
-modifiers (nose, eyes, mouth, jaw, chin, cheeks, brows, ears) drawn smoothly from the settings that describe
-the person, so two avatars of one gender and build are two people.
+cheekbones, nose width, eye size, lip fullness, nose length, chin length, brow ridge) and small
+offsets of some twenty more of MakeHuman's face modifiers (nose, eyes, mouth, jaw, chin, cheeks, temples, brows,
+ears) drawn smoothly from the settings that describe the person, so two avatars of one gender and build are two
+people.
 Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
 proportions), then one uniform scale makes the height exact (:mod:`workbench.body.mesh`).
 
@@ -46,7 +47,9 @@ from .details import (
     FACE_CONTROLS,
     FACE_DETAILS,
     FACE_VARIETY,
+    FEATURE_CAP,
     LIP_CAP,
+    MORE_VARIETY,
     REST_FACE,
     shape_details,
     sides,
@@ -127,14 +130,15 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
     controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`) and the face's variety
     (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
-    same settings, the same face; settings that differ, a face that differs). Settings without those fields
+    same settings, the same face; settings that differ, a face that differs), each target then held to its cap
+    (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`). Settings without those fields
     (a reference body's ``{"gender", "bodyShape", "height"}``) get a face without variety. Weights are
     rounded to 1e-4, so they key caches exactly.
 
     >>> from workbench.options import normalize_avatar_settings
     >>> a = dict(face_weights(normalize_avatar_settings({"gender": "feminine", "face": {"eyeSize": 1}})))
     >>> a["eyes/l-eye-scale-incr"], "eyes/l-eye-scale-decr" in a
-    (1.0, False)
+    (1.4, False)
     >>> face_weights({"gender": "feminine", "bodyShape": "average", "height": 166.0})
     ()
     """
@@ -146,16 +150,17 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
 
     x = _variety_inputs(settings)
     if x is not None:
-        rng = np.random.default_rng(46)
-        rates = rng.normal(0.0, VARIETY_RATE, (len(FACE_VARIETY), len(x)))
-        phases = rng.random(len(FACE_VARIETY))
-        waves = np.sin(2 * np.pi * (rates @ x + phases))
-        for (plus, minus, reach), v in zip(FACE_VARIETY.values(), waves, strict=True):
-            add(signed(plus, minus, reach * float(v)))
+        for table, seed in ((FACE_VARIETY, 46), (MORE_VARIETY, 47)):
+            rng = np.random.default_rng(seed)
+            rates = rng.normal(0.0, VARIETY_RATE, (len(table), len(x)))
+            phases = rng.random(len(table))
+            waves = np.sin(2 * np.pi * (rates @ x + phases))
+            for (plus, minus, reach), v in zip(table.values(), waves, strict=True):
+                add(signed(plus, minus, reach * float(v)))
     controls = settings.get("face") or {}
     for name, (plus, minus) in FACE_CONTROLS.items():
         add(signed(plus, minus, float(controls.get(name, 0.0))))
-    for name, cap in LIP_CAP.items():
+    for name, cap in (*LIP_CAP.items(), *FEATURE_CAP.items()):
         if name in out:
             out[name] = min(out[name], cap)
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)

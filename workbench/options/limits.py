@@ -12,7 +12,8 @@ TOP_STYLES = ("tee", "longsleeve", "hoodie")
 BOTTOM_STYLES = ("trousers", "shorts", "skirt")
 SHOE_STYLES = ("sneakers", "boots")
 # The face shape controls (contract section 4): each from -1 to 1, 0 the neutral face of the body.
-FACE_CONTROLS = ("jawWidth", "cheekbones", "noseWidth", "eyeSize", "lipFullness")
+FACE_CONTROLS = ("jawWidth", "cheekbones", "noseWidth", "eyeSize", "lipFullness", "noseLength", "chinLength",
+                 "browRidge")
 LOCOMOTION = ("idle", "walk", "run", "jump", "strafe_left", "strafe_right", "turn_left", "turn_right")
 GESTURES = ("wave", "clap", "nod", "head_shake", "point", "thumbs_up", "shrug", "talk", "bow", "dance")
 ANIMATIONS = tuple(sorted(LOCOMOTION + GESTURES))
