@@ -214,6 +214,6 @@ def _unified(indices: list[np.ndarray], dictionaries: list[pa.Array], groups: li
     codes = np.empty(sum(len(i) for i in indices), dtype=np.int32) if out is None else out
     at = 0
     for piece, k in zip(indices, which, strict=True):
-        np.take(maps[k], piece, out=codes[at:at + len(piece)])
+        np.take(maps[k], piece, out=codes[at:at + len(piece)], mode="clip")
         at += len(piece)
     return (pa.concat_arrays(values) if len(values) > 1 else values[0]), codes
