@@ -66,6 +66,29 @@ def test_lifecycle_counts_days_in_the_zone_given():
 # Stickiness
 # ------------------------------------------------------------------------------------------------
 
+def test_active_pairs_marked_slice_by_slice_are_unique_pairs(monkeypatch):
+    """lifecycle's and stickiness's (unit, period) pairs, marked a slice at a time, are ``unique_pairs`` of the hits:
+    slices that cut a unit's rows, missing units and times, hits left out, days, weeks and hours."""
+    import sys
+
+    from workbench.tracking.analysis.common import unique_pairs
+    from workbench.tracking.analysis.times import NAT, period_number
+
+    lifecycle_module = sys.modules["workbench.tracking.analysis.lifecycle"]
+    monkeypatch.setattr(lifecycle_module, "_CHUNK", 1000)  # many slices on a small table
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        n = int(rng.integers(1, 5000))
+        g = rng.integers(-1, int(rng.integers(1, 800)), n).astype(np.int32)
+        t = rng.integers(1_790_000_000_000, 1_790_000_000_000 + int(rng.integers(1, 30)) * 86_400_000, n)
+        t[rng.random(n) < 0.02] = NAT
+        hit = (g >= 0) & (t != NAT) & (rng.random(n) < 0.7)
+        for p in (86_400 * 10**9, 7 * 86_400 * 10**9, 3_600 * 10**9):
+            got = lifecycle_module._pairs(g, t, hit, p, None)
+            want = unique_pairs(g[hit], period_number(t[hit], p, None), counts=False)[:2]
+            assert [x.tolist() for x in got] == [x.tolist() for x in want]
+
+
 def test_stickiness_by_hand_with_window_edges():
     df = events([("a", "interaction_start", "2026-11-02T00:00:00Z"), ("a", "interaction_start", "2026-11-02T09:00:00Z"),
                  ("a", "interaction_start", "2026-11-03T09:00:00Z"),                 # a: 2 days of the week

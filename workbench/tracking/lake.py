@@ -485,13 +485,46 @@ def rows_of(ddf) -> int | None:
 
 
 def _footer_rows(fs, files: Iterable[str]) -> int:
-    """Rows of Parquet files from their footers alone (no data read)."""
+    """Rows of Parquet files from their footers alone (no data read); a local file's count is kept for
+    :func:`file_rows`."""
     local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
     rows = 0
     for f in files:
         with contextlib.nullcontext(f) if local else fs.open(f, "rb") as source:
-            rows += pq.ParquetFile(source).metadata.num_rows
+            n = pq.ParquetFile(source).metadata.num_rows
+        if local:
+            _FILE_ROWS[f] = (_signature(f), n)
+        rows += n
     return rows
+
+
+#: Rows of the local lake files read_events counted, by path: (the file's size and time of change, rows).
+_FILE_ROWS: dict[str, tuple[tuple[int, int], int]] = {}
+
+
+def _signature(path: str) -> tuple[int, int]:
+    stat = os.stat(path)
+    return stat.st_size, stat.st_mtime_ns
+
+
+def file_rows(path: str) -> int | None:
+    """The rows of a local lake file :func:`read_events` counted from its footer, if it has not changed since (else
+    None): a question that reads the file again need not open its footer a second time (at 1M events, 7 footers
+    took 4 to 7 ms of CPU, a tenth of a question).
+
+    >>> import tempfile, pathlib
+    >>> lake = write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 100, seed=1)
+    >>> _ = read_events(lake)
+    >>> file_rows(lake_files(lake)[0][0]) > 0, file_rows("/no/such/file.parquet")
+    (True, None)
+    """
+    kept = _FILE_ROWS.get(path)
+    if kept is None:
+        return None
+    try:
+        return kept[1] if _signature(path) == kept[0] else None
+    except OSError:
+        return None
 
 
 def _noted(ddf, rows: int):

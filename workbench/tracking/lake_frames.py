@@ -127,10 +127,15 @@ def frame_of(table: pa.Table, unique: bool = False):
 
     out = {}
     for name, column in zip(table.column_names, table.columns, strict=True):
-        if not pa.types.is_dictionary(column.type) or not column.num_chunks:
+        if pa.types.is_timestamp(column.type) and column.num_chunks:
+            # the chunks' ticks joined once and viewed as pandas' datetimes: Arrow's conversion joined them, then
+            # pandas localized a copy to the zone (at 1M events 3 to 4 ms and 8 MB of fresh pages)
+            ticks = [_numbers(chunk.view(pa.int64()), np.iinfo(np.int64).min) for chunk in column.chunks]
+            out[name] = _times(np.concatenate(ticks), column.type)  # a new array of numpy's own: writable
+        elif not pa.types.is_dictionary(column.type) or not column.num_chunks:
             out[name] = column.to_pandas()
-            continue
-        out[name] = _categorical(*_codes(column), unique=unique)
+        else:
+            out[name] = _categorical(*_codes(column), unique=unique)
     return pd.DataFrame(out, columns=table.column_names, copy=False)
 
 
@@ -214,6 +219,6 @@ def _unified(indices: list[np.ndarray], dictionaries: list[pa.Array], groups: li
     codes = np.empty(sum(len(i) for i in indices), dtype=np.int32) if out is None else out
     at = 0
     for piece, k in zip(indices, which, strict=True):
-        np.take(maps[k], piece, out=codes[at:at + len(piece)])
+        np.take(maps[k], piece, out=codes[at:at + len(piece)], mode="clip")
         at += len(piece)
     return (pa.concat_arrays(values) if len(values) > 1 else values[0]), codes

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from .lake import _BUCKETS, _bucket_frame, _meta, _read_file
+from .lake import _BUCKETS, _bucket_frame, _meta, _read_file, file_rows
 from .lake_frames import _categorical, _numbers, _picked, _positions, _times, _unified, frame_of
 
 __all__ = ["narrowed", "frame_of", "lake_items", "bucket", "picked", "whole", "selected"]
@@ -162,7 +162,8 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, 
     files = [f for g in groups for f in g]
     group_of = {f: i for i, g in enumerate(groups) for f in g}
     dataset = _dataset(files, columns)
-    capacity = sum(fragment.count_rows() for fragment in dataset.get_fragments())
+    # read_events' count of each file's rows, else its footer again
+    capacity = sum(_or(file_rows(fragment.path), fragment.count_rows) for fragment in dataset.get_fragments())
     kinds = ["dictionary" if pa.types.is_dictionary(f.type) else "time" if pa.types.is_timestamp(f.type) else "other"
              for f in dataset.schema]
     # per column: an array written in place (dictionary indices, times) or a list of Arrow pieces (the others)
@@ -181,10 +182,10 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, 
         dictionaries = []
         for kind, out, array in zip(kinds, outs, batch.columns, strict=True):
             if kind == "dictionary":  # the file's indices (a null as the dictionary's length), mapped at the end
-                np.take(_numbers(array.indices, len(array.dictionary)), at, out=out[n:n + len(at)])
+                np.take(_numbers(array.indices, len(array.dictionary)), at, out=out[n:n + len(at)], mode="clip")
                 dictionaries.append(array.dictionary)
             elif kind == "time":  # ticks, NaT as int64's least: pandas' own representation
-                np.take(_numbers(array.view(pa.int64()), np.iinfo(np.int64).min), at, out=out[n:n + len(at)])
+                np.take(_numbers(array.view(pa.int64()), np.iinfo(np.int64).min), at, out=out[n:n + len(at)], mode="clip")
             else:
                 out.append(array.take(pa.array(at)))
         segments.append((len(at), dictionaries, group_of.get(tagged.fragment.path, -1)))
@@ -209,6 +210,10 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, 
         else:
             frame[name] = pa.chunked_array(out, field.type).to_pandas()
     return pd.DataFrame(frame, columns=list(columns), copy=False)
+
+
+def _or(value: int | None, count) -> int:
+    return value if value is not None else count()
 
 
 def picked(items: list, columns: Sequence[str], rows: tuple, closed: str | None = None):

@@ -161,7 +161,8 @@ def _returns(g: np.ndarray, k: np.ndarray, t: np.ndarray, n_groups: int, *, star
     n_buffer, cell_buffer = (np.empty(min(len(g), _BLOCK), dtype=np.int64) for _ in range(2))
     for b, ok in zip(blocks, looked, strict=True):  # returns: at or after the entity's first start
         m = len(g[b])
-        n = np.take(t0, g[b], out=n_buffer[:m])  # each event's entity's first start
+        # each event's entity's first start ("wrap": the same values as the default, without its copy of the output)
+        n = np.take(t0, g[b], out=n_buffer[:m], mode="wrap")
         ok &= t[b] >= n  # an entity without a start has t0 = never: nothing is after it
         if back != _ANY:
             ok &= k[b] == back
