@@ -65,11 +65,13 @@ def test_heavy_is_clearly_heavier_and_slim_clearly_slimmer(gender):
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_faces_follow_the_body(gender):
-    """A heavy body has a fuller face (8 % wider at the mouth, 12 % under it, a double chin) and a slim one a
+    """A heavy body has a fuller face (4 % wider at the mouth, 8 % under it, a double chin) and a slim one a
     leaner face (narrower at the mouth and 3 % narrower under it) than an average body of the same height.
-    (Under the mouth: 32 % for her, 14 % for him, whose average jaw is already square, body/details.py.)"""
+    (Under the mouth: 22 % for her, 10 % for him, whose average jaw is already square, body/details.py. Until blind
+    review E, 8 % and 12 %: its heavy face's jowls were "a blob that runs from jaw into neck", and the double
+    chin and the head's fat were halved, the cheeks a little fuller instead: 5 and 8 % at the mouth now.)"""
     avg, heavy, slim = (measures(gender, s) for s in ("average", "heavy", "slim"))
-    assert heavy["cheeks"] > 1.08 * avg["cheeks"] and heavy["jaw"] > 1.12 * avg["jaw"]
+    assert heavy["cheeks"] > 1.04 * avg["cheeks"] and heavy["jaw"] > 1.08 * avg["jaw"]
     assert slim["cheeks"] < 0.99 * avg["cheeks"] and slim["jaw"] < 0.975 * avg["jaw"]
 
 
