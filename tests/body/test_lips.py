@@ -52,7 +52,9 @@ def test_the_lips_have_a_border_line_and_a_darker_upper_lip(gender, tone):
     r, img = regions(gender), texture(tone, gender)
     lum = img @ Y
     assert min(r["upper"].sum(), r["lower"].sum(), r["border"].sum()) > 30
-    assert lum[r["border"]].mean() < 0.98 * lum[r["upper"]].mean()
+    # (0.98 until skin7 drew deep tones' lips nearer the skin, a quarter of the lightness step: 0.9805 on the deepest
+    # masculine face with the merged faces of that round)
+    assert lum[r["border"]].mean() < 0.99 * lum[r["upper"]].mean()
     assert lum[r["upper"]].mean() < 0.93 * lum[r["lower"]].mean()
 
 
