@@ -31,8 +31,9 @@ import numpy as np
 
 from .. import keep
 from ..mesh import BodyMesh
-from .groom import Groom, Strands
+from .groom import Groom, Strands, tucked
 from .head import Head, head_of
+from .styles import TUCK
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises
@@ -198,4 +199,6 @@ def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Gr
 
         # Hanging hair draped on this body lies at other heights than on the reference: inner first again.
         main = main.take(order(main.pts, head))
+    if style in TUCK:
+        main = tucked(main, head, *TUCK[style])
     return Groom(main, fringe, extra)

@@ -35,7 +35,8 @@ import numpy as np
 
 from ..mesh import BodyMesh
 from . import coils
-from .groom import LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, grow, hairline_limit, scalp_roots, tangent
+from .groom import (LEFT, UP, Fall, Groom, Strands, clump_columns, clumped, edge_wisps, grow, hairline_limit, scalp_roots,
+                    tangent)
 from .head import Head, directions, head_of, smoothstep
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
@@ -117,6 +118,11 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     return Groom(cards, wisps, [])
 
 
+# Metres a parted style's strands rise off the head per metre from their roots, to their volume: lying close
+# along the parting (rising 0.25 to 0.3, the two sides stood a centimetre up within 3 cm of it, and the top's
+# outline dipped between them: a notch at the crown).
+RISE = 0.1
+
 # Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them) and beside the face;
 # the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
 SHOULDER_ROOM = 0.006
@@ -150,7 +156,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     lift = rng.uniform(0.0, 0.003, S)
 
     def height(s, d, i):
-        return emerge(s, 0.003 + lift[i]) + np.minimum(0.25 * s, 0.003 + 0.006 * outer[i])
+        return emerge(s, 0.003 + lift[i]) + np.minimum(RISE * s, 0.003 + 0.006 * outer[i])
 
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
@@ -187,8 +193,8 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
     wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * wide * (1.5 if lod else 1.0),
-                    clump_columns(rng, S), 0.4)
+    cards = clumped(Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * wide * (1.5 if lod else 1.0),
+                            clump_columns(rng, S), 0.4), head, *CLUMP["long"], 62)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
                         lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
     return Groom(cards, wisps, [])
@@ -329,7 +335,7 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     lift = rng.uniform(0.0, 0.003, S)
 
     def height(s, d, i):
-        return emerge(s, 0.003 + lift[i]) + np.minimum(0.3 * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i]))
+        return emerge(s, 0.003 + lift[i]) + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i]))
 
     jitter = rng.uniform(-0.006, 0.006, S)
 
@@ -345,11 +351,17 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
     # (A bob's ends are cut nearly blunt: its cards narrow little at the tip.)
-    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)
+    cards = clumped(Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S),
+                            0.15), head, *CLUMP["bob"], 66)
     wisps = edge_wisps(head, "bob", rng, 80 if lod == 0 else 50, 0.025,
                        lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
     return Groom(cards, wisps, [])
 
+
+# Hanging hair drawn into locks (:func:`.groom.clumped`): one guide strand in so many, and how far towards it.
+CLUMP = {"long": (6, 0.5), "bob": (5, 0.45)}
+# A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
+TUCK = {"bob": (0.035, 0.012, 0.004)}
 
 STYLES = ("short", "long", "bun", "curly", "ponytail", "bob")
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
