@@ -40,7 +40,7 @@ from .groom import (LEFT, UP, Fall, Groom, Strands, clump_columns, clumped, edge
 from .head import Head, directions, head_of, smoothstep
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
+ROOTS = {"short": (1500, 640), "long": (1450, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
 
 
 # Where a card's root starts (metres over the head: under the scalp layer, which stands a few
@@ -121,13 +121,16 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 # Metres a parted style's strands rise off the head per metre from their roots, to their volume: lying close
 # along the parting (rising 0.25 to 0.3, the two sides stood a centimetre up within 3 cm of it, and the top's
 # outline dipped between them: a notch at the crown).
-RISE = 0.1
+RISE = 0.08
 
 # Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them) and beside the face;
 # the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
 SHOULDER_ROOM = 0.006
 CHEEK_ROOM = 0.012
 FRONT = 95.0
+# Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
+# wide, ribbons read as slabs), fewer and wider at LOD 1.
+LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
 BACK = 146.0
@@ -156,7 +159,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     lift = rng.uniform(0.0, 0.003, S)
 
     def height(s, d, i):
-        return emerge(s, 0.003 + lift[i]) + np.minimum(RISE * s, 0.003 + 0.006 * outer[i])
+        return emerge(s, 0.003 + lift[i]) + np.minimum(RISE * s, 0.003 + 0.004 * outer[i])
 
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
@@ -175,7 +178,8 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         back = smoothstep(100.0, 180.0, goal)
         return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.11 * ends[i] + 0.03 * outer[i]
 
-    base = 0.008 + 0.014 * outer + rng.uniform(0, 0.005, S)
+    # (Layers 2.7 cm deep, seen edge-on beside the face, were a fan of slabs: 1.8 cm.)
+    base = 0.008 + 0.010 * outer + rng.uniform(0, 0.004, S)
 
     def clearance(az, y, i):
         # More room over the shoulders, which rise into the hair when an arm is raised; and beside the
@@ -193,7 +197,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
     wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
-    cards = clumped(Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * wide * (1.5 if lod else 1.0),
+    cards = clumped(Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide,
                             clump_columns(rng, S), 0.4), head, *CLUMP["long"], 62)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
                         lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
