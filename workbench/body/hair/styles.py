@@ -123,9 +123,10 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 # outline dipped between them: a notch at the crown).
 RISE = 0.08
 
-# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them) and beside the face;
+# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them; 6 mm, with narrower cards, left
+# it 2.5 cm over them) and beside the face;
 # the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
-SHOULDER_ROOM = 0.006
+SHOULDER_ROOM = 0.004
 CHEEK_ROOM = 0.012
 FRONT = 95.0
 # Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
@@ -178,8 +179,8 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         back = smoothstep(100.0, 180.0, goal)
         return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.11 * ends[i] + 0.03 * outer[i]
 
-    # (Layers 2.7 cm deep, seen edge-on beside the face, were a fan of slabs: 1.8 cm.)
-    base = 0.008 + 0.010 * outer + rng.uniform(0, 0.004, S)
+    # (Layers 2.7 cm deep, seen edge-on beside the face, were a fan of slabs: 2.2 cm, the inner one nearer.)
+    base = 0.006 + 0.012 * outer + rng.uniform(0, 0.004, S)
 
     def clearance(az, y, i):
         # More room over the shoulders, which rise into the hair when an arm is raised; and beside the
