@@ -289,7 +289,7 @@ def clumped(s: Strands, head: Head, every: int, strength: float, seed: int) -> S
     rel = s.pts - head.centre
     az = np.unwrap(np.arctan2(rel[..., 0], rel[..., 2]), axis=1)
     rho = np.hypot(rel[..., 0], rel[..., 2])
-    low = hang.any(1)
+    low = np.asarray(hang.any(1), bool)
     if low.sum() < every:
         return s
     # Each hanging strand's place: where its hanging points are on average (azimuth on a circle and height).

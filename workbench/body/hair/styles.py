@@ -35,8 +35,20 @@ import numpy as np
 
 from ..mesh import BodyMesh
 from . import coils
-from .groom import (LEFT, UP, Fall, Groom, Strands, clump_columns, clumped, edge_wisps, grow, hairline_limit, scalp_roots,
-                    tangent)
+from .groom import (
+    LEFT,
+    UP,
+    Fall,
+    Groom,
+    Strands,
+    clump_columns,
+    clumped,
+    edge_wisps,
+    grow,
+    hairline_limit,
+    scalp_roots,
+    tangent,
+)
 from .head import Head, directions, head_of, smoothstep
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
