@@ -152,6 +152,7 @@ BACK = 146.0
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(62)
     roots = scalp_roots(head, "long", ROOTS["long"][lod], 62)
+    roots = roots[~((smoothstep(0.3, 0.6, roots[:, 2]) > 0.5) & (np.arange(len(roots)) % 4 == 0))] if lod == 0 else roots
     S = len(roots)
     c = head.centre
     crown = directions(np.array([180.0]), np.array([14.0]))[0]
@@ -170,9 +171,12 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
 
     lift = rng.uniform(0.0, 0.003, S)
+    # (Over the forehead as steeply as before: lying lower there, the cards' edges cut the hairline's fade.)
+    brow = smoothstep(0.3, 0.6, roots[:, 2])
+    rise = RISE + (0.25 - RISE) * brow
 
     def height(s, d, i):
-        return emerge(s, 0.003 + lift[i]) + np.minimum(RISE * s, 0.003 + 0.004 * outer[i])
+        return emerge(s, 0.003 + lift[i]) + np.minimum(rise[i] * s, 0.003 + (0.004 + 0.002 * brow[i]) * outer[i])
 
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
@@ -210,6 +214,9 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
     wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
+    # ...and those over the forehead as wide and as few as before (each card's edge crossing the hairline's fade
+    # cuts it).
+    wide = wide * (1 + 0.32 * brow) if lod == 0 else wide
     cards = clumped(Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide,
                             clump_columns(rng, S), 0.4), head, *CLUMP["long"], 62)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
