@@ -152,7 +152,7 @@ BACK = 146.0
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(62)
     roots = scalp_roots(head, "long", ROOTS["long"][lod], 62)
-    roots = roots[~((smoothstep(0.3, 0.6, roots[:, 2]) > 0.5) & (np.arange(len(roots)) % 4 == 0))] if lod == 0 else roots
+    roots = roots[~((smoothstep(0.3, 0.6, roots[:, 2]) > 0.5) & (np.arange(len(roots)) % 6 == 0))] if lod == 0 else roots
     S = len(roots)
     c = head.centre
     crown = directions(np.array([180.0]), np.array([14.0]))[0]
@@ -216,7 +216,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
     # ...and those over the forehead as wide and as few as before (each card's edge crossing the hairline's fade
     # cuts it).
-    wide = wide * (1 + 0.32 * brow) if lod == 0 else wide
+    wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
     cards = clumped(Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide,
                             clump_columns(rng, S), 0.4), head, *CLUMP["long"], 62)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
