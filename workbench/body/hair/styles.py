@@ -35,20 +35,7 @@ import numpy as np
 
 from ..mesh import BodyMesh
 from . import coils
-from .groom import (
-    LEFT,
-    UP,
-    Fall,
-    Groom,
-    Strands,
-    clump_columns,
-    clumped,
-    edge_wisps,
-    grow,
-    hairline_limit,
-    scalp_roots,
-    tangent,
-)
+from .groom import LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, grow, hairline_limit, scalp_roots, tangent
 from .head import Head, directions, head_of, smoothstep
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
@@ -217,8 +204,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # ...and those over the forehead as wide and as few as before (each card's edge crossing the hairline's fade
     # cuts it).
     wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
-    cards = clumped(Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide,
-                            clump_columns(rng, S), 0.4), head, *CLUMP["long"], 62)
+    cards = Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide, clump_columns(rng, S), 0.4)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
                         lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
     return Groom(cards, wisps, [])
@@ -375,15 +361,15 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
     # (A bob's ends are cut nearly blunt: its cards narrow little at the tip.)
-    cards = clumped(Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S),
-                            0.15), head, *CLUMP["bob"], 66)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)
     wisps = edge_wisps(head, "bob", rng, 80 if lod == 0 else 50, 0.025,
                        lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
     return Groom(cards, wisps, [])
 
 
-# Hanging hair drawn into locks (:func:`.groom.clumped`): one guide strand in so many, and how far towards it.
-CLUMP = {"long": (6, 0.5), "bob": (5, 0.45)}
+# Hanging hair drawn into locks (:func:`.groom.clumped`, on the grown groom): one guide strand in so many, how far
+# towards it, the guides' seed.
+CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
 # A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
 TUCK = {"bob": (0.035, 0.012, 0.004)}
 
