@@ -31,8 +31,9 @@ import numpy as np
 
 from .. import keep
 from ..mesh import BodyMesh
-from .groom import Groom, Strands
+from .groom import Groom, Strands, clumped, tucked
 from .head import Head, head_of
+from .styles import CLUMP, TUCK
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises
@@ -95,6 +96,8 @@ def _make(style: str, lod: int) -> dict[str, np.ndarray]:
     head = head_of(mesh)
     marks = _landmarks(mesh, head)
     g = groom(mesh, style, lod)
+    if style in CLUMP:
+        g = Groom(clumped(g.cards, head, *CLUMP[style]), g.fringe, g.extra)
     out: dict[str, np.ndarray] = {}
     parts = [("cards", g.cards)] + [(f"extra{k}", e) for k, e in enumerate(g.extra)]
     if g.fringe is not None:
@@ -198,4 +201,6 @@ def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Gr
 
         # Hanging hair draped on this body lies at other heights than on the reference: inner first again.
         main = main.take(order(main.pts, head))
+    if style in TUCK:
+        main = tucked(main, head, *TUCK[style])
     return Groom(main, fringe, extra)

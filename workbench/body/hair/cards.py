@@ -49,6 +49,11 @@ HANG = 0.03
 # one surface (leaning none, each card's highlight was its own: the hair shone in flakes), little enough
 # that only a card seen within that angle of edge-on can turn a normal away from the viewer.
 LEAN = 25.0
+# Degrees hanging cards turn round their strands, each its own way up to this (from none where they start to hang
+# over their first TWIST_OVER metres down): all lying in the hair's surface, those beside the face were seen
+# edge-on from the front, a fan of lines and gaps (slabs); turned, some show their faces from every side.
+TWIST = 35.0
+TWIST_OVER = 0.06
 
 
 def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
@@ -141,8 +146,9 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     inner cards first (``sort=False``: they come so already)."""
     s = strands.take(order(strands.pts, head)) if sort else strands
     S, K, _ = s.pts.shape
-    pos, tris, normals, uv = ribbons(s.pts, s.nrm, s.width, s.column, s.taper, s.across)
     hang = s.hanging
+    across = s.across if s.across is not None or not hang.any() else twisted(s.pts, s.nrm, hang)
+    pos, tris, normals, uv = ribbons(s.pts, s.nrm, s.width, s.column, s.taper, across)
     # A flat card's edges leave the curved surface its middle follows: those on the head are kept
     # out of the head envelope.
     rel = pos - head.centre
@@ -169,6 +175,29 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))
 
+
+def twisted(pts: np.ndarray, nrm: np.ndarray, hanging: np.ndarray) -> np.ndarray:
+    """The directions (S, K, 3) cards along strands ``pts`` lie across: in the hair's surface (normals ``nrm``),
+    hanging points turned round the strand by up to :data:`TWIST` degrees, each card its own way.
+
+    >>> pts = np.zeros((2, 3, 3)); pts[:, :, 1] = [0.0, -0.1, -0.2]
+    >>> nrm = np.zeros((2, 3, 3)); nrm[..., 2] = 1
+    >>> a = twisted(pts, nrm, np.ones((2, 3), bool))
+    >>> a[:, 0].round(3).tolist(), bool(abs(a[0, 2, 2]) > 0.3)
+    ([[-1.0, 0.0, 0.0], [-1.0, 0.0, 0.0]], True)
+    """
+    t = np.gradient(pts, axis=1)
+    t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
+    flat = np.cross(t, nrm)
+    flat /= np.maximum(np.linalg.norm(flat, axis=2, keepdims=True), 1e-12)
+    up = np.cross(flat, t)
+    S = len(pts)
+    # Each card its own angle, evenly spread from -TWIST to TWIST (the golden ratio's multiples: no two alike).
+    angle = np.radians(TWIST) * (2 * ((np.arange(S) * 0.6180339887) % 1.0) - 1)
+    drop = np.maximum.accumulate(np.where(hanging, pts[..., 1].max(1, keepdims=True) - pts[..., 1], 0.0), axis=1)
+    start = np.where(hanging.any(1), np.where(hanging, drop, np.inf).min(1), 0.0)
+    turn = angle[:, None] * smoothstep(0.0, TWIST_OVER, drop - start[:, None]) * hanging
+    return flat * np.cos(turn)[..., None] + up * np.sin(turn)[..., None]
 
 
 def lean(own: np.ndarray, volume: np.ndarray, most: float) -> np.ndarray:

@@ -264,3 +264,85 @@ def _resample(path: np.ndarray, normal: np.ndarray, fell: np.ndarray, stop: np.n
     nrm = normal[i, cols] * (1 - w) + normal[nxt, cols] * w
     nrm /= np.maximum(np.linalg.norm(nrm, axis=2, keepdims=True), 1e-12)
     return pts, nrm, fell[i, cols] * (1 - w[..., 0]) + fell[nxt, cols] * w[..., 0]
+
+
+def clumped(s: Strands, head: Head, every: int, strength: float, seed: int) -> Strands:
+    """``s`` with its hanging points drawn round the head towards those of a clump's guide (one strand in
+    ``every``, each strand's nearest by its hanging points), by up to ``strength`` of their azimuths' gap at
+    the tip (from none where it starts to hang): wide flat cards side by side read as a slab, with its
+    cards' edges and its ends' gaps in a row; drawn into locks they part into clumps with shade between.
+    Only the azimuth moves: each card keeps its height and its distance out (its layer), so no two cards
+    of a lock lie in one surface.
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> from workbench.body.mesh import body_mesh
+    >>> from .styles import groom
+    >>> from .head import head_of
+    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+    >>> g = groom(m, "bob", 1)
+    >>> c = clumped(g.cards, head_of(m), 6, 0.5, 0)
+    >>> bool(np.allclose(c.pts[~c.hanging], g.cards.pts[~g.cards.hanging]))
+    True
+    """
+    S, K, _ = s.pts.shape
+    hang = s.hanging
+    rel = s.pts - head.centre
+    az = np.unwrap(np.arctan2(rel[..., 0], rel[..., 2]), axis=1)
+    rho = np.hypot(rel[..., 0], rel[..., 2])
+    low = np.asarray(hang.any(1), bool)
+    if low.sum() < every:
+        return s
+    # Each hanging strand's place: where its hanging points are on average (azimuth on a circle and height).
+    w = hang.astype(float)
+    count = np.maximum(w.sum(1), 1)
+    mean_az = np.arctan2((np.sin(az) * w).sum(1), (np.cos(az) * w).sum(1))
+    mean_y = (s.pts[..., 1] * w).sum(1) / count
+    where = np.column_stack([np.sin(mean_az) * 0.12, np.cos(mean_az) * 0.12, mean_y])
+    rng = np.random.default_rng(seed)
+    cand = np.flatnonzero(low)
+    guides = np.sort(rng.choice(cand, max(1, len(cand) // every), replace=False))
+    near = guides[np.argmin(np.linalg.norm(where[:, None] - where[guides][None], axis=2), axis=1)]
+    # How far along its hanging part each point is (0 where it starts to hang, 1 at its tip).
+    along = np.cumsum(w, axis=1) / count[:, None]
+    pull = strength * (along * (2 - along)) * hang
+    gap = np.angle(np.exp(1j * (mean_az[near][:, None] - mean_az[:, None])))       # the locks' azimuths
+    gap = np.where(low[:, None], gap, 0.0)
+    a = az + pull * gap
+    pts = s.pts.copy()
+    pts[..., 0] = np.where(hang, head.centre[0] + rho * np.sin(a), pts[..., 0])
+    pts[..., 2] = np.where(hang, head.centre[2] + rho * np.cos(a), pts[..., 2])
+    nrm = s.nrm.copy()
+    nrm[..., 0] = np.where(hang, np.sin(a), nrm[..., 0])
+    nrm[..., 2] = np.where(hang, np.cos(a), nrm[..., 2])
+    return Strands(pts, nrm, hang, s.width, s.column, s.taper, s.across)
+
+
+def tucked(s: Strands, head: Head, length: float, inward: float, up: float) -> Strands:
+    """``s`` with the last ``length`` metres of each hanging strand turned in under the hair, towards the
+    vertical through the skull's centre by up to ``inward`` metres and up by ``up`` at the tip (a bob's ends
+    turned under): seen from behind or the side its lower edge is where the cards bend, each card's full
+    width, not their pointed tips side by side (a comb's teeth).
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> from workbench.body.mesh import body_mesh
+    >>> from .styles import groom
+    >>> from .head import head_of
+    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+    >>> h = head_of(m)
+    >>> g = groom(m, "bob", 1).cards
+    >>> t = tucked(g, h, 0.03, 0.01, 0.005)
+    >>> rho = lambda p: np.hypot(*(p - h.centre)[..., [0, 2]].T)
+    >>> bool(np.all(rho(t.pts[:, -1]) <= rho(g.pts[:, -1]) + 1e-9))
+    True
+    """
+    seg = np.linalg.norm(np.diff(s.pts, axis=1), axis=2)
+    from_tip = np.concatenate([np.cumsum(seg[:, ::-1], axis=1)[:, ::-1], np.zeros((len(seg), 1))], axis=1)
+    k = smoothstep(length, 0.0, from_tip) ** 2 * s.hanging
+    rel = s.pts - head.centre
+    rho = np.hypot(rel[..., 0], rel[..., 2])
+    scale = np.maximum(rho - inward * k, 0.0) / np.maximum(rho, 1e-9)
+    pts = s.pts.copy()
+    pts[..., 0] = head.centre[0] + rel[..., 0] * scale
+    pts[..., 2] = head.centre[2] + rel[..., 2] * scale
+    pts[..., 1] += up * k
+    return Strands(pts, s.nrm, s.hanging, s.width, s.column, s.taper, s.across)

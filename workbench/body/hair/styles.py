@@ -39,7 +39,7 @@ from .groom import LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, fi
 from .head import Head, directions, hairline, head_of, smoothstep
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1500, 640), "long": (1100, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
+ROOTS = {"short": (1500, 640), "long": (1450, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
 
 
 # Where a card's root starts (metres over the head: under the scalp layer, which stands a few
@@ -141,11 +141,20 @@ def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     return Groom(cards, wisps, [])
 
 
-# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them) and beside the face;
+# Metres a parted style's strands rise off the head per metre from their roots, to their volume: lying close
+# along the parting (rising 0.25 to 0.3, the two sides stood a centimetre up within 3 cm of it, and the top's
+# outline dipped between them: a notch at the crown).
+RISE = 0.08
+
+# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them; 6 mm, with narrower cards, left
+# it 2.5 cm over them) and beside the face;
 # the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
-SHOULDER_ROOM = 0.006
+SHOULDER_ROOM = 0.004
 CHEEK_ROOM = 0.012
 FRONT = 95.0
+# Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
+# wide, ribbons read as slabs), fewer and wider at LOD 1.
+LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
 BACK = 146.0
@@ -154,6 +163,7 @@ BACK = 146.0
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(62)
     roots = scalp_roots(head, "long", ROOTS["long"][lod], 62)
+    roots = roots[~((smoothstep(0.3, 0.6, roots[:, 2]) > 0.5) & (np.arange(len(roots)) % 6 == 0))] if lod == 0 else roots
     S = len(roots)
     c = head.centre
     crown = directions(np.array([180.0]), np.array([14.0]))[0]
@@ -172,9 +182,12 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
 
     lift = rng.uniform(0.0, 0.003, S)
+    # (Over the forehead as steeply as before: lying lower there, the cards' edges cut the hairline's fade.)
+    brow = smoothstep(0.3, 0.6, roots[:, 2])
+    rise = RISE + (0.25 - RISE) * brow
 
     def height(s, d, i):
-        return emerge(s, 0.003 + lift[i]) + np.minimum(0.25 * s, 0.003 + 0.006 * outer[i])
+        return emerge(s, 0.003 + lift[i]) + np.minimum(rise[i] * s, 0.003 + (0.004 + 0.002 * brow[i]) * outer[i])
 
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
@@ -193,7 +206,8 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         back = smoothstep(100.0, 180.0, goal)
         return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.11 * ends[i] + 0.03 * outer[i]
 
-    base = 0.008 + 0.014 * outer + rng.uniform(0, 0.005, S)
+    # (Layers 2.7 cm deep, seen edge-on beside the face, were a fan of slabs: 2.2 cm, the inner one nearer.)
+    base = 0.006 + 0.012 * outer + rng.uniform(0, 0.004, S)
 
     def clearance(az, y, i):
         # More room over the shoulders, which rise into the hair when an arm is raised; and beside the
@@ -211,8 +225,10 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
     wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
-    cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * wide * (1.5 if lod else 1.0),
-                    clump_columns(rng, S), 0.4)
+    # ...and those over the forehead as wide and as few as before (each card's edge crossing the hairline's fade
+    # cuts it).
+    wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
+    cards = Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide, clump_columns(rng, S), 0.4)
     wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
                         lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
     return Groom(cards, wisps, [])
@@ -353,7 +369,7 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     lift = rng.uniform(0.0, 0.003, S)
 
     def height(s, d, i):
-        return emerge(s, 0.003 + lift[i]) + np.minimum(0.3 * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i]))
+        return emerge(s, 0.003 + lift[i]) + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i]))
 
     jitter = rng.uniform(-0.006, 0.006, S)
 
@@ -374,6 +390,12 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
                        lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
     return Groom(cards, wisps, [])
 
+
+# Hanging hair drawn into locks (:func:`.groom.clumped`, on the grown groom): one guide strand in so many, how far
+# towards it, the guides' seed.
+CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
+# A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
+TUCK = {"bob": (0.035, 0.012, 0.004)}
 
 STYLES = ("short", "long", "bun", "curly", "ponytail", "bob")
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about

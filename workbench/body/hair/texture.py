@@ -56,6 +56,9 @@ ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.75, 0.1
         "curly": (0.75, 0.3, 0.08), "ponytail": (0.72, 0.1, 0.12), "bob": (0.72, 0.15, 0.1)}
 # How a clump's strands end (:func:`_clump`'s ``spread``): a bob is cut nearly blunt, long hair tapers.
 SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "short": (0.38, 0.45)}
+# How far (in v) a clump's outline narrows to its point, where not its spread's (:func:`_outline`): a bob's
+# over its last centimetre (over its last 16 %, 3 cm of a bob's card, every card ended in a tooth: a comb).
+POINT = {"bob": 0.04}
 # How far (in v) a clump card widens from its root (:func:`_outline`).
 ROOT_TAPER = 0.08
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
@@ -103,7 +106,8 @@ def _strand(out_a, out_l, v, x, half, alpha, lit):
         out_a[rr, cc] = a[over] + out_a[rr, cc] * (1 - a[over])
 
 
-def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread: tuple[float, float] = (0.38, 0.45)):
+def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread: tuple[float, float] = (0.38, 0.45),
+           point: float | None = None):
     """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
     strands at the clump's sides end than those in its middle, and how much each strand's length varies."""
     a = np.zeros((rows, cw), np.float32)
@@ -151,10 +155,10 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
         along = 1 + (0.05 if fine else 0.1) * np.sin(v * rows / rng.uniform(40, 120) + phase)
         _strand(a, lit, v, x, half, 1.0, shade * along)
     # (Curls keep their strands in the alpha: a coil is short frizz, and the curls' hairline is their ends.)
-    return (a if curly else _outline(rng, v, cw, spread)), lit
+    return (a if curly else _outline(rng, v, cw, spread, point)), lit
 
 
-def _outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float]) -> np.ndarray:
+def _outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float], point: float | None = None) -> np.ndarray:
     """A clump's alpha (rows, cw): its outline alone, opaque inside, a texel's soft edge, narrowing to a point
     over its last stretch (a bob's short: cut nearly blunt); its strands are in its colour only.
 
@@ -164,7 +168,7 @@ def _outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float]) -> np.nda
     An outline keeps its shape under both: a card ends in one point."""
     mid = cw / 2
     end = rng.uniform(0.93, 1.0)
-    start = end - (0.08 + 0.6 * spread[0])
+    start = end - (0.08 + 0.6 * spread[0] if point is None else point)
     u = np.clip((v - start) / (end - start), 0.0, 1.0)
     half = (mid - 1.5) * (1 - u ** 1.6) ** 0.8 * (1 - 0.06 * (1 + np.sin(v * 23.0 + rng.random() * 6.3)) * u)
     # ...and narrow at its root: a card's root end lying over others is a point, not a straight step.
@@ -185,7 +189,8 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     cw = n // 2 // COLUMNS
     v = ((np.arange(n) + 0.5) / n)[:, None]
     for c in range(COLUMNS):
-        a, lit = _clump(rng, n, cw, curly, rng.uniform(0.9, 1.06), c >= CLUMPS, SPREAD.get(style, SPREAD["long"]))
+        a, lit = _clump(rng, n, cw, curly, rng.uniform(0.9, 1.06), c >= CLUMPS, SPREAD.get(style, SPREAD["long"]),
+                        POINT.get(style))
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
         root, reach, tip_light = ROOT[style]
         lit = lit * (root + (1 - root) * _smooth(0.0, reach, v)) * (1 + tip_light * _smooth(0.45, 1.0, v))
