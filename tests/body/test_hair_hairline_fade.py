@@ -29,8 +29,10 @@ GREEN = "#1FBF3A"
 DARK = "#2B1B10"
 # Most forehead columns fade: the scalp layer's fade of the hairline cut 35 to 73 % of them (short, long,
 # curly; both genders), where it thinned over a tenth of a hairline; over a sixth, 0 to 16 % (a card's edge at
-# the temple, or a wisp crossing the fade, is a column's cut too).
-CUT_SHARE = 0.3
+# the temple, or a wisp crossing the fade, is a column's cut too). Long hair's narrower locks over the forehead (blind
+# review E's round, with that round's faces) cross the fade more often: 0.31 on the feminine head, hence 0.32, under
+# the least of the cut hairlines' (0.35) still.
+CUT_SHARE = 0.32
 # Curly hair's layer between the coils and the skin hardly lighter than the coils over it (1.35 and 1.4 times
 # as light where the layer's vertex colours lit it from well inside the hairline: a pale cap band; 0.95 in the
 # coils' shade).
