@@ -53,9 +53,10 @@ def _shoulder_gaps(top: str, gender: str, shape: str) -> np.ndarray:
 
 
 # The old hair (parted 5 cm above the shoulders) measured 2.8 and 3.8 cm; the bounds sit between that and what the
-# new hair measures in the relaxed preview pose (2.2 and 2.9 cm: the pose's lowered arms lift a shoulder's top).
+# new hair measures in the relaxed preview pose (2.2 and 2.9 cm: the pose's lowered arms lift a shoulder's top; the
+# heavy body 3.14 cm with review E's round's narrower locks and lighter jowls, hence 3.3 cm, under the old 3.8).
 @pytest.mark.parametrize("top,gender,shape,most", [("longsleeve", "feminine", "average", 0.025),
-                                                   ("tee", "masculine", "heavy", 0.031)])
+                                                   ("tee", "masculine", "heavy", 0.033)])
 def test_long_hair_lies_on_the_shoulders(top, gender, shape, most):
     gaps = _shoulder_gaps(top, gender, shape)
     assert len(gaps) >= 6, gaps

@@ -387,7 +387,9 @@ def test_lod0_stays_within_its_triangle_budget_for_every_combination():
     budget for every gender, body shape, hair style and kind of glasses, in the default outfit and the largest
     (a hoodie, a skirt and boots) (geometry only, no GLB written).
     (Cards made long hair and curls about 11,000 triangles: 46,000, where the shells' stand-in hair kept
-    to 40,000; the clothes' finished edges, the hood, the skirt's folds and laced shoes add up to 3,000.)"""
+    to 40,000; the clothes' finished edges, the hood, the skirt's folds and laced shoes add up to 3,000. Blind
+    review E's passes: long hair in narrower locks, 13,200 -> 16,900, curls over an inner layer, 8,300 -> 15,300:
+    52,400 at most, hence 54,000; the GLB with every clip stays under the issue's 6 MB.)"""
     from workbench.gltf.meshes import triangle_count
     from workbench.options import GLASSES, HAIR_STYLES
     largest = {"topStyle": "hoodie", "bottomStyle": "skirt", "shoeStyle": "boots"}
@@ -395,4 +397,4 @@ def test_lod0_stays_within_its_triangle_budget_for_every_combination():
                                                         "glasses": gl, "outfit": o}), 0)
               for g in ("feminine", "masculine") for b in BODY_SHAPES for h in HAIR_STYLES for gl in GLASSES
               for o in ({}, largest)]
-    assert 20_000 <= min(counts) and max(counts) < 50_000
+    assert 20_000 <= min(counts) and max(counts) < 54_000

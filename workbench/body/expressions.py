@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .eyes import eyeball_sphere, in_front_of_sphere
+
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
@@ -249,21 +251,6 @@ def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta
     return verts[keep].astype(np.int32), full[keep].astype(np.float32)
 
 
-def _eyeball(points: np.ndarray) -> tuple[np.ndarray, float]:
-    """The sphere (centre, radius) nearest an eye's vertices (least squares; the cornea's bulge aside, within
-    0.6 mm of them)."""
-    a = np.column_stack([2 * points, np.ones(len(points))])
-    x = np.linalg.lstsq(a, (points * points).sum(1), rcond=None)[0]
-    return x[:3], float(np.sqrt(x[3] + x[:3] @ x[:3]))
-
-
-def _in_front(p: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
-    """How far each point lies in front of (+z) the sphere's front surface at its x, y (large off the sphere)."""
-    rho2 = (p[:, 0] - centre[0]) ** 2 + (p[:, 1] - centre[1]) ** 2
-    return np.where(rho2 < radius * radius, p[:, 2] - centre[2] - np.sqrt(np.maximum(radius * radius - rho2, 0)),
-                    np.nan)
-
-
 def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
           triangles: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """``smileLids`` (see :data:`LID_CLEAR`): the skin ``smile`` (the whole of mouthSmile's sum but this) moves from
@@ -277,10 +264,10 @@ def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, 
     hit = (at < len(smile[0])) & (smile[0][np.minimum(at, len(smile[0]) - 1)] == body)
     moved[hit] += smile[1][at[hit]]
     for side in "lr":
-        centre, radius = _eyeball(positions[groups[f"helper-{side}-eye"]].astype(np.float64))
+        centre, radius = eyeball_sphere(positions[groups[f"helper-{side}-eye"]].astype(np.float64))
         centres.append(centre)
-        before = _in_front(positions[body].astype(np.float64), centre, radius)
-        after = _in_front(moved, centre, radius)
+        before = in_front_of_sphere(positions[body].astype(np.float64), centre, radius)
+        after = in_front_of_sphere(moved, centre, radius)
         with np.errstate(invalid="ignore"):
             target = np.minimum(before, LID_CLEAR)      # (skin nearer than that at rest: as near as at rest)
             need = (before > 0) & (after < target) & (normals[body, 2] > LID_FACING)

@@ -33,7 +33,12 @@ from .. import keep
 from ..mesh import BodyMesh
 from .groom import Groom, Strands, clumped, tucked
 from .head import Head, head_of
-from .styles import CLUMP, TUCK
+
+# Hanging hair drawn into locks (:func:`.groom.clumped`, on the grown groom): one guide strand in so many, how far
+# towards it, the guides' seed.
+CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
+# A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
+TUCK = {"bob": (0.035, 0.012, 0.004)}
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises

@@ -43,7 +43,7 @@ COIL_POINTS = (16, 14)
 PITCH = (0.013, 0.019)
 COIL = (0.0045, 0.0075)
 # ...and the inner layer's roots (none at LOD 1: its budget), pitch and radius.
-INNER_ROOTS = (560, 0)
+INNER_ROOTS = (480, 0)
 INNER_PITCH = (0.008, 0.011)
 INNER_COIL = (0.003, 0.0045)
 # The share of the style's hairline each root is kept inside, drawn per root from this range.

@@ -346,3 +346,21 @@ def tucked(s: Strands, head: Head, length: float, inward: float, up: float) -> S
     pts[..., 2] = head.centre[2] + rel[..., 2] * scale
     pts[..., 1] += up * k
     return Strands(pts, s.nrm, s.hanging, s.width, s.column, s.taper, s.across)
+
+
+# Where a card's root starts (metres over the head: under the scalp layer, which stands a few
+# millimetres off the skin inside the hairline) and over what length of strand it rises to its height.
+ROOT_HEIGHT, EMERGE = 0.003, 0.015
+
+
+def emerge(s: np.ndarray, height) -> np.ndarray:
+    """``height`` reached from :data:`ROOT_HEIGHT` over the first :data:`EMERGE` metres of a strand: a
+    card's root end starts under the scalp layer and comes out of it (a root end standing at the card's
+    height showed as a blunt step, a row of bricks along the hairline)."""
+    return ROOT_HEIGHT + (height - ROOT_HEIGHT) * smoothstep(0.0, EMERGE, s)
+
+
+def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndarray:
+    """Away from a whorl at unit ``whorl``, turning round it close to it (so no strand stands up there)."""
+    near = smoothstep(0.97, 0.995, d @ whorl)[:, None]
+    return tangent(d, d - whorl) * (1 - 0.7 * near) + swirl * near * np.cross(whorl, d)

@@ -33,8 +33,12 @@ from .canon import fitted
 from .head import smoothstep
 from .occlusion import shade
 from .scalp import shell, split
-from .styles import DEPTH, STYLES
+from .styles import STYLES
 from .texture import V_END
+
+# Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
+# the hair's thickness.
+DEPTH = {"short": 0.008, "long": 0.012, "bun": 0.007, "curly": 0.02, "ponytail": 0.01, "bob": 0.012}
 
 LOD1_BUDGET = 5000
 # The scalp layer's vertex colour deep inside the hairline (what shows between cards is in their shade).

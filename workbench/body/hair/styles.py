@@ -35,29 +35,25 @@ import numpy as np
 
 from ..mesh import BodyMesh
 from . import coils
-from .groom import LEFT, UP, Fall, Groom, Strands, clump_columns, edge_wisps, fibonacci, grow, scalp_roots, tangent
+from .groom import (
+    LEFT,
+    UP,
+    Fall,
+    Groom,
+    Strands,
+    clump_columns,
+    edge_wisps,
+    emerge,
+    fibonacci,
+    grow,
+    scalp_roots,
+    tangent,
+    whorl_field,
+)
 from .head import Head, directions, hairline, head_of, smoothstep
 
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1500, 640), "long": (1450, 440), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
-
-
-# Where a card's root starts (metres over the head: under the scalp layer, which stands a few
-# millimetres off the skin inside the hairline) and over what length of strand it rises to its height.
-ROOT_HEIGHT, EMERGE = 0.003, 0.015
-
-
-def emerge(s: np.ndarray, height) -> np.ndarray:
-    """``height`` reached from :data:`ROOT_HEIGHT` over the first :data:`EMERGE` metres of a strand: a
-    card's root end starts under the scalp layer and comes out of it (a root end standing at the card's
-    height showed as a blunt step, a row of bricks along the hairline)."""
-    return ROOT_HEIGHT + (height - ROOT_HEIGHT) * smoothstep(0.0, EMERGE, s)
-
-
-def whorl_field(whorl: np.ndarray, d: np.ndarray, swirl: float = 1.0) -> np.ndarray:
-    """Away from a whorl at unit ``whorl``, turning round it close to it (so no strand stands up there)."""
-    near = smoothstep(0.97, 0.995, d @ whorl)[:, None]
-    return tangent(d, d - whorl) * (1 - 0.7 * near) + swirl * near * np.cross(whorl, d)
+ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
 
 
 # Short: the whorl, where the top's side parting runs (x from the skull's centre, metres), the
@@ -391,16 +387,7 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     return Groom(cards, wisps, [])
 
 
-# Hanging hair drawn into locks (:func:`.groom.clumped`, on the grown groom): one guide strand in so many, how far
-# towards it, the guides' seed.
-CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
-# A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
-TUCK = {"bob": (0.035, 0.012, 0.004)}
-
 STYLES = ("short", "long", "bun", "curly", "ponytail", "bob")
-# Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
-# the hair's thickness.
-DEPTH = {"short": 0.008, "long": 0.012, "bun": 0.007, "curly": 0.02, "ponytail": 0.01, "bob": 0.012}
 
 
 def groom(mesh: BodyMesh, style: str, lod: int) -> Groom:
