@@ -575,3 +575,19 @@ def rim_loops(p, skip: np.ndarray | None = None) -> list[np.ndarray]:
         if len(loop) >= 8 and (skip is None or skip[loop].mean() < 0.5):
             loops.append(p.positions[loop].astype(np.float64))
     return loops
+
+
+def smile_deltas(settings: dict):
+    """(body mesh, mouthSmile's summed deltas per vertex in float64) of ``settings`` (not normalised): the
+    shape as a viewer shows it at weight 1, the units of workbench.body.face.COMBINED added."""
+    from workbench.body.face import combination
+    from workbench.body.mesh import body_mesh, morph_deltas
+    from workbench.options import normalize_avatar_settings
+
+    s = normalize_avatar_settings(settings)
+    m, shapes = body_mesh(s), morph_deltas(s)
+    full = np.zeros((len(m.positions), 3))
+    for name, w in combination("mouthSmile").items():
+        idx, d = shapes[name]
+        full[idx] += w * d
+    return m, full

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import random_settings, smile_deltas
 
-from workbench.body.face import combination
-from workbench.body.mesh import body_mesh, morph_deltas
+from workbench.body.mesh import body_mesh
 from workbench.body.skin import lip_corners
 from workbench.options import normalize_avatar_settings
 
@@ -19,12 +18,7 @@ FACES = [{"gender": "feminine"}, {"gender": "masculine"}, {"gender": "masculine"
 def smile(settings: dict) -> dict[str, float]:
     """mm, both sides' mean: the lower lid's rise (the skin 4 to 12 mm under the eye's centre, in front of it) and
     the cheek's rise (15 to 40 mm under it) in mouthSmile, and how far that cheek comes forward ("forward")."""
-    s = normalize_avatar_settings(settings)
-    m, shapes = body_mesh(s), morph_deltas(s)
-    full = np.zeros((len(m.positions), 3))
-    for name, w in combination("mouthSmile").items():
-        idx, d = shapes[name]
-        full[idx] += w * d
+    m, full = smile_deltas(settings)
     body = np.asarray(m.groups["body"])
     q = m.positions[body].astype(np.float64)
     front = m.normals[body, 2] > 0.3

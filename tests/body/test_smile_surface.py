@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import random_settings, smile_deltas
 
-from workbench.body.face import combination
 from workbench.body.lining import island
-from workbench.body.mesh import body_mesh, morph_deltas
 from workbench.body.mouth import UPPER_DOWN, UPPER_ROOTS
-from workbench.options import normalize_avatar_settings
 
 # Review E's avatar 9 (a narrow, gaunt masculine face: the slit and the specks), and random bodies of a seed of our
 # own (every face control drawn).
@@ -23,12 +20,7 @@ BODIES = [random_settings(12, 4606)[9]] + random_settings(4, 4677)
 
 def smiled(settings: dict):
     """(body mesh, its skin's triangles, rest positions, positions in mouthSmile), float64."""
-    s = normalize_avatar_settings(settings)
-    m, shapes = body_mesh(s), morph_deltas(s)
-    full = np.zeros((len(m.positions), 3))
-    for name, w in combination("mouthSmile").items():
-        idx, d = shapes[name]
-        full[idx] += w * d
+    m, full = smile_deltas(settings)
     p = m.positions.astype(np.float64)
     return m, m.triangles[m.face_groups["body"]], p, p + full
 
