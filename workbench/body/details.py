@@ -54,7 +54,9 @@ FEMININE_MUSCLE = 0.45
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "head/head-oval": 0.4,
                  "mouth/mouth-upperlip-volume-decr": 0.25, "mouth/mouth-lowerlip-volume-decr": 0.25,
-                 "mouth/mouth-scale-horiz-incr": 0.75, "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
+                 "mouth/mouth-scale-horiz-incr": 0.45, "mouth/mouth-upperlip-width-incr": 0.5,
+                 "mouth/mouth-lowerlip-width-incr": 0.5,
+                 "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.5, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
                   "head/head-square": 0.5, "forehead/forehead-nubian-incr": 0.25,
@@ -69,7 +71,7 @@ FACE_DETAILS = {
 # the nose's tip to the chin, a pout past the nose in a three-quarter view: the chin is left, the lips a little
 # fuller only; tests/body/test_face_profile.py.)
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
-              "mouth/mouth-lowerlip-height-incr": 0.35, "mouth/mouth-trans-backward": 0.35,
+              "mouth/mouth-lowerlip-height-incr": 0.35,
               "mouth/mouth-lowerlip-volume-decr": 0.3}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
