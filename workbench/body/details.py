@@ -62,7 +62,8 @@ FACE_DETAILS = {
                   "head/head-square": 0.5, "forehead/forehead-nubian-incr": 0.25,
                   "eyebrows/eyebrows-trans-forward": 0.5, "eyebrows/eyebrows-trans-down": 0.2,
                   "nose/nose-scale-horiz-incr": 0.2, "nose/nose-volume-incr": 0.3,
-                  "mouth/mouth-upperlip-volume-decr": 0.2, "neck/measure-neck-circ-incr": 0.4},
+                  "mouth/mouth-upperlip-volume-decr": 0.2, "mouth/mouth-upperlip-width-incr": 0.4,
+                  "mouth/mouth-lowerlip-width-incr": 0.4, "neck/measure-neck-circ-incr": 0.4},
 }
 # Every face: the mouth's corners lifted a little, and the lips a little taller so they meet (the base
 # mesh's lips part by 2 mm, and the teeth showed through as a white line on dark skin).
@@ -72,7 +73,7 @@ FACE_DETAILS = {
 # fuller only; tests/body/test_face_profile.py.)
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
               "mouth/mouth-lowerlip-height-incr": 0.35,
-              "mouth/mouth-lowerlip-volume-decr": 0.3}
+              "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
 # white speck (the face shapes add to this rest face as to any other); a third of ``eyeWide`` lifts the upper
@@ -97,11 +98,11 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 # before: at lipFullness -1 thinner still, viseme_O folded the lips' skin over, tests/body/test_mouth.py.)
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
-           "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.6}
+           "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.4}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw).
-FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.25, "nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
+FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.15, "nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
                "chin/chin-height-decr": 0.5, "chin/chin-bones-incr": 0.4}
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.8},
