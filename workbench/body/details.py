@@ -84,13 +84,12 @@ FACE_DETAILS = {
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
               "mouth/mouth-lowerlip-height-incr": 0.35,
               "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6}
-# ARKit face units (faceunits01) in every rest face: 0.2 of ``mouthClose`` seals the corners of the
+# ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
-# white speck (the face shapes add to this rest face as to any other: at 0.15 the wider feminine mouth's smile
-# parted 950 pixels of lining beside the teeth in tests/render/test_mouth_renders.py's close-up, 660 now); a third
-# of ``eyeWide`` lifts the upper lids off the irises' tops (the base mesh's lids rest low: every face looked sleepy or squinting), and each
+# white speck (the face shapes add to this rest face as to any other); a third of ``eyeWide`` lifts the upper
+# lids off the irises' tops (the base mesh's lids rest low: every face looked sleepy or squinting), and each
 # blink closes from there (workbench.body.mesh takes that share of eyeWide off eyeBlink).
-REST_FACE = {"face/mouthClose": 0.2, "face/eyeWideLeft": 0.33, "face/eyeWideRight": 0.33}
+REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRight": 0.33}
 
 
 # The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets
