@@ -86,7 +86,8 @@ EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr":
               "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
-# white speck (the face shapes add to this rest face as to any other); a third of ``eyeWide`` lifts the upper
+# white speck (the face shapes add to this rest face as to any other; 0.2, to seal the widened mouth's smile beside
+# the teeth, pushed the lower lip out past the upper and hid the open mouth's upper teeth); a third of ``eyeWide`` lifts the upper
 # lids off the irises' tops (the base mesh's lids rest low: every face looked sleepy or squinting), and each
 # blink closes from there (workbench.body.mesh takes that share of eyeWide off eyeBlink).
 REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRight": 0.33}
