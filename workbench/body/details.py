@@ -50,29 +50,44 @@ FEMININE_MUSCLE = 0.45
 # MakeHuman face modifier targets per gender, and for every face (the same convention). (Feminine lips a little
 # fuller than the base read as pouting "duck lips" on every light feminine face in blind review C, the upper lip 1.6 mm
 # behind the nose-tip-to-chin line: a little thinner than the base now, 3 mm or more behind it;
-# tests/body/test_smile_and_rest_lips.py.)
+# tests/body/test_smile_and_rest_lips.py.) Both genders' mouths wider (the feminine one by the mouth's width and the
+# lips', the masculine one by the lips' only): MakeHuman's feminine mouth is 0.67 to 0.71 of the eyes' distance wide,
+# a rosebud that read as a kiss, "duck lips", on every feminine face in blind review F (a person's is about 0.83:
+# Farkas' 50 to 55 mm over the pupils' 61 to 63); now 0.76 to 0.93 over random faces. The mouth's own width moves
+# the teeth out with the corners, the lips' width does not (at 0.75 of the mouth's width the upper canines reached
+# the corners' skin in jawOpen); tests/body/test_resting_lips.py.
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "head/head-oval": 0.4,
                  "mouth/mouth-upperlip-volume-decr": 0.25, "mouth/mouth-lowerlip-volume-decr": 0.25,
+                 "mouth/mouth-scale-horiz-incr": 0.4, "mouth/mouth-upperlip-width-incr": 0.5,
+                 "mouth/mouth-lowerlip-width-incr": 0.5,
                  "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.5, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
                   "head/head-square": 0.5, "forehead/forehead-nubian-incr": 0.25,
                   "eyebrows/eyebrows-trans-forward": 0.5, "eyebrows/eyebrows-trans-down": 0.2,
                   "nose/nose-scale-horiz-incr": 0.2, "nose/nose-volume-incr": 0.3,
-                  "mouth/mouth-upperlip-volume-decr": 0.2, "neck/measure-neck-circ-incr": 0.4},
+                  "mouth/mouth-upperlip-volume-decr": 0.2, "mouth/mouth-upperlip-width-incr": 0.4,
+                  "mouth/mouth-lowerlip-width-incr": 0.4, "neck/measure-neck-circ-incr": 0.4},
 }
 # Every face: the mouth's corners lifted a little, and the lips a little taller so they meet (the base
 # mesh's lips part by 2 mm, and the teeth showed through as a white line on dark skin).
 # (The lower lip's height at 0.8 drew the skin under the lower lip's middle 5 mm down, a V-shaped pouch in blind
 # review B: 0.35. A receding feminine chin and fuller feminine lips put the lips 4 to 6 mm in front of the line from
 # the nose's tip to the chin, a pout past the nose in a three-quarter view: the chin is left, the lips a little
-# fuller only; tests/body/test_face_profile.py.)
+# fuller only; tests/body/test_face_profile.py.) The lower lip thinner (0.5 of MakeHuman's lower lip volume off, 1 mm
+# at its front): it stood as far forward as the upper lip or further on a third of the faces, a pushed-out lower lip
+# in blind review F's three-quarter portraits, where a relaxed lower lip rests a little behind the upper (LIP_CAP
+# keeps the thinnest lips as before). The philtrum's groove 1.5 mm deeper (it read as a flat, filled-in upper lip).
+# (Setting the whole mouth back, with MakeHuman's mouth-trans-backward, moves the teeth back but not the mouth's
+# lining: mouthSmile's upper teeth came out through the lining, tests/body/test_mouth.py.)
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
-              "mouth/mouth-lowerlip-height-incr": 0.35}
+              "mouth/mouth-lowerlip-height-incr": 0.35,
+              "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
-# white speck (the face shapes add to this rest face as to any other); a third of ``eyeWide`` lifts the upper
+# white speck (the face shapes add to this rest face as to any other; 0.2, to seal the widened mouth's smile beside
+# the teeth, pushed the lower lip out past the upper and hid the open mouth's upper teeth); a third of ``eyeWide`` lifts the upper
 # lids off the irises' tops (the base mesh's lids rest low: every face looked sleepy or squinting), and each
 # blink closes from there (workbench.body.mesh takes that share of eyeWide off eyeBlink).
 REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRight": 0.33}
@@ -91,14 +106,18 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 # feminine face in blind review C: the lower lip to 0.3 here and thinned a little on feminine faces. +1 still moves
 # the lips 1.5 mm, tests/service/test_face_settings_http.py. Still pouting in blind review C: the lower lip to
 # 0.25, the faces' own lip variety 0.2. The thinnest lips, with the feminine faces' own thinning, no thinner than
-# before: at lipFullness -1 thinner still, viseme_O folded the lips' skin over, tests/body/test_mouth.py.)
+# before: at lipFullness -1 thinner still, viseme_O folded the lips' skin over, tests/body/test_mouth.py; the lower
+# lip's 0.85 less EVERY_FACE's 0.5.)
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
-           "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.85}
+           "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.35}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
-# of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw).
-FEATURE_CAP = {"nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
+# of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;
+# the narrowest mouths of the faces' variety a pout, the widest with the feminine faces' widening 0.96 of the eyes'
+# distance).
+FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.15, "mouth/mouth-scale-horiz-incr": 0.25,
+               "nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
                "chin/chin-height-decr": 0.5, "chin/chin-bones-incr": 0.4}
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.8},
