@@ -69,14 +69,15 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], brows.brow_color(hair["color"]),
                                                           settings["gender"]),
-                     blend=False, roughness=pores.BODY, specular=pores.SPECULAR,
+                     blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=pores.skin_roughness(settings["gender"]),
                      specular_map=pores.skin_specular(settings["gender"])),
         # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
-        "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=0.1,
+        "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=eyes.ROUGHNESS,
                      extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),
-                                             "clearcoatRoughnessFactor": float(eyes.CLEARCOAT[1])}}),
+                                             "clearcoatRoughnessFactor": float(eyes.CLEARCOAT[1])},
+                                 "KHR_materials_ior": {"ior": eyes.IOR}}),
         # Thin dark lashes of their own colour, tapered, blended (workbench.body.hair.lashes); little reflection (the
         # room's, at a third of a dielectric's, greyed them in three.js: a faint lash line at portrait size).
         "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.8, double=True,

@@ -120,21 +120,27 @@ def neutral_inverse(rgb: np.ndarray) -> np.ndarray:
     return c + offset
 
 
-def shown_in_studio(albedo: ArrayLike) -> np.ndarray:
+def shown_in_studio(albedo: ArrayLike, reflect: float = 1.0) -> np.ndarray:
     """The mean sRGB colour (0..1) a skin of linear ``albedo`` (3,) shows over a portrait in the reference
-    studio (steps 3, 2 and 1)."""
+    studio (steps 3, 2 and 1); ``reflect``: its reflections as a share of those :data:`STUDIO` was measured with
+    (a specular factor over 0.7: ``KHR_materials_specular`` scales the room's reflection in it)."""
     k, s = np.asarray(STUDIO).T
-    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + s[:, None]
+    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + reflect * s[:, None]
     mean: np.ndarray = linear_to_srgb(neutral(lit)).mean(axis=0)   # numpy's stubs give .mean() as Any
     return mean
 
 
-def albedo_for(color: str) -> str:
+def albedo_for(color: str, reflect: float = 1.0) -> str:
     """The albedo ('#RRGGBB', sRGB-encoded as glTF's base colour) that shows ``color`` in the reference studio;
-    a tone brighter than the brightest albedo (:data:`MAX_ALBEDO`) can show comes as near as it can."""
+    a tone brighter than the brightest albedo (:data:`MAX_ALBEDO`) can show comes as near as it can. ``reflect``:
+    the skin's reflections as a share of :data:`STUDIO`'s (:func:`shown_in_studio`); less reflection, more albedo.
+
+    >>> albedo_for("#3B2416"), albedo_for("#3B2416", reflect=0.65)
+    ('#2F1909', '#36241B')
+    """
     want = srgb_to_linear(hex_rgb(color))
     albedo = np.clip(want / 1.4, 1e-4, MAX_ALBEDO)
     for _ in range(40):   # each channel scaled by how far its mean is from the tone (linear light)
-        got = srgb_to_linear(shown_in_studio(albedo))
+        got = srgb_to_linear(shown_in_studio(albedo, reflect))
         albedo = np.clip(albedo * (np.maximum(want, 1e-4) / np.maximum(got, 1e-4)) ** 0.8, 0.0, MAX_ALBEDO)
     return to_hex(linear_to_srgb(albedo))
