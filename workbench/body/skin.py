@@ -368,7 +368,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     toward(shifted(base, -1.0 * pale, 2.5 + 6.0 * pale, -0.5), "warm", 0.9)
     # The cheeks' flush spread wide and faint, broken by the mottling, and warm on a deep tone (no bluer: a darker,
     # redder and bluer disc read as a bruise on darker skin, and as round rouge on every tone, blind review F).
-    toward(shifted(base, -0.5 * pale, 3.5 + 7.0 * pale, 1.0 - 2.0 * pale), "flush", 0.62 if feminine else 0.6,
+    toward(shifted(base, -0.5 * pale, 3.5 + 7.0 * pale, 2.0 - 3.0 * pale), "flush", 0.62 if feminine else 0.6,
            soften=0.45, broken=0.35)
     toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
     toward(shifted(base, -2.0 - 1.5 * pale, 1.5, -2.5), "undereye", 0.8)
