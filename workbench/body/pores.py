@@ -48,12 +48,6 @@ ROUGHNESS = {"face": 0.64, "flush": 0.7, "tzone": 0.56, "lips": 0.42, "mouth": 0
 # times this, 2.8 %, skin's (its index of refraction is about 1.4, not glTF's default 1.5). The room's
 # reflection was half of what a deep tone showed, which read as lacquer.
 SPECULAR = 0.7
-# A deep tone's reflections, as a share of SPECULAR's: from DEEP_SHINE[0] at L* DEEP_SHINE[1] and below up to all of
-# them at L* DEEP_SHINE[2] (a mid tone's). Where the skin's own light is a fraction of a pale tone's the room's even
-# reflection on forehead, nose and cheekbones is half of what shows: three.js drew it as an oily grey sheen (blind
-# review F). The albedo makes up the light (workbench.options.colour.albedo_for's ``reflect``), so the tone shown
-# stays the one asked for.
-DEEP_SHINE = (0.65, 20.0, 55.0)
 # How far the roughness wanders about each region's value, with the skin's grain (:func:`workbench.body.skin.features`,
 # drawn in space: one value on both sides of a UV seam): a little oilier or drier from place to place, as real skin is; one roughness per
 # region drew each region's highlight as even as plastic's (blind review E).
@@ -64,17 +58,14 @@ PORE_FACE, PORE_BODY = 0.03, 0.02
 
 def specular(tone: str) -> float:
     """The skin's specular factor (``KHR_materials_specular``) for ``tone`` ('#RRGGBB', the colour shown): SPECULAR,
-    less on a deep tone (:data:`DEEP_SHINE`).
+    less on a deep tone (:func:`workbench.options.colour.skin_reflect`).
 
     >>> specular("#C68642"), specular("#3B2416")
-    (0.7, 0.455)
+    (0.7, 0.595)
     """
-    from ..options.colour import hex_rgb, srgb_to_linear
+    from ..options.colour import skin_reflect
 
-    y = float(srgb_to_linear(hex_rgb(tone)) @ np.array([0.2126, 0.7152, 0.0722]))
-    lightness = 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
-    least, deep, mid = DEEP_SHINE
-    return round(SPECULAR * (least + (1 - least) * float(np.clip((lightness - deep) / (mid - deep), 0, 1))), 4)
+    return round(SPECULAR * skin_reflect(tone), 4)
 
 
 def _mask(f: dict, name: str, size: int) -> np.ndarray:

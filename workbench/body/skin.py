@@ -30,9 +30,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..options.colour import albedo_for
+from ..options.colour import albedo_for, skin_reflect
 from ..options.colour import hex_rgb as rgb
-from . import keep, pores
+from . import keep
 from .mouth import lining_depth, lining_triangles
 from .texels import texel_map
 
@@ -336,8 +336,7 @@ def _to_u8(img: np.ndarray) -> np.ndarray:
 def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB') with brows in ``brow_color``."""
     f = features(gender, size)
-    # (The albedo that shows the tone with this skin's reflections: less on a deep tone, workbench.body.pores.)
-    base = rgb(albedo_for(tone, pores.specular(tone) / pores.SPECULAR)).astype(np.float32)
+    base = rgb(albedo_for(tone, skin_reflect(tone))).astype(np.float32)    # (less reflection on a deep tone, more albedo)
     lum = float(rgb(tone).astype(np.float32) @ np.array([0.2126, 0.7152, 0.0722], np.float32))   # as seen
     feminine = gender == "feminine"
     # Mottling: value and a little redness, a few percent (more reads as dirt on light skin). Through
@@ -347,8 +346,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     img = np.take(_to_u8(table), f["mottle"], axis=0)   # take: 4 ms against 13 for indexing
 
     def toward(color, name, strength=1.0, soften=1.0, broken=0.0):
-        # soften: the mask's weights to this power (under 1: wider, its edge further out and fainter); broken: by how
-        # much the skin's mottling breaks the colour up (no even disc of it).
+        # soften: the mask's weights to this power (under 1: wider, fainter edge); broken: how much the mottling breaks it.
         at, w = f[name]
         if soften != 1.0:
             w = w ** np.float32(soften)
@@ -366,8 +364,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # (Darkening by fewer L* on a deep tone: a step of 3 L* there is a quarter of its light, and the face's mean
     # fell below the tone, tests/render/test_skin_light.py.)
     toward(shifted(base, -1.0 * pale, 2.5 + 6.0 * pale, -0.5), "warm", 0.9)
-    # The cheeks' flush spread wide and faint, broken by the mottling, and warm on a deep tone (no bluer: a darker,
-    # redder and bluer disc read as a bruise on darker skin, and as round rouge on every tone, blind review F).
+    # The cheeks' flush wide, faint, broken by the mottling, warm on a deep tone (a bluer disc: bruises, blind review F).
     toward(shifted(base, -0.5 * pale, 3.5 + 7.0 * pale, 2.0 - 3.0 * pale), "flush", 0.62 if feminine else 0.6,
            soften=0.45, broken=0.35)
     toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
