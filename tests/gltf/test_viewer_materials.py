@@ -87,6 +87,20 @@ def test_the_teeth_reflect_at_the_front_and_not_deep_in(model):
     assert mouth.mouth_specular()[5, 2] == 255
 
 
+def test_the_front_teeth_are_white_not_cream(model):
+    """The upper front teeth's colour in the GLB's Teeth texture (their outer faces, the biting half, the first tenth
+    of the arch: the incisors, median over the texels): at most 6 b* yellow (8.5 before: cream in model-viewer) and
+    lighter than L* 85."""
+    doc, binary = model
+    mat = _material(doc, "Teeth")
+    img = _image(doc, binary, mat["pbrMetallicRoughness"]["baseColorTexture"]["index"])[..., :3].astype(float) / 255
+    n = img.shape[0]
+    rows = slice(int(n * mouth.UPPER_EDGE / 2), int(n * mouth.UPPER_EDGE) - 1)
+    px = img[rows, int(0.02 * n):int(0.12 * n)].reshape(-1, 3)
+    lab = skin._lab(np.median(px, 0))
+    assert lab[2] <= 6 and lab[0] > 85, lab
+
+
 def test_a_deep_tone_reflects_less_of_the_room_and_shows_its_tone(model):
     """In the reference studio the room's reflection is under 55 % of the light a portrait of the deepest tone shows
     (63 % before: an oily grey sheen in three.js; 54 % now), a mid tone's skin keeps skin's 2.8 % reflectance, and the mean

@@ -57,8 +57,9 @@ LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
-ENAMEL = (0.93, 0.90, 0.84)
-ENAMEL_ROOT = (0.90, 0.86, 0.79)
+# (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
+ENAMEL = (0.92, 0.91, 0.875)
+ENAMEL_ROOT = (0.89, 0.87, 0.83)
 ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
 # Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red), over GAP_SOFT mm of each
