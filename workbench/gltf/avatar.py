@@ -280,6 +280,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         if raw is None:   # the clothes' normal and roughness maps wait for a file: a first preview's document goes without
             for part, extra in _cloth_maps(settings, options.lod).items():
                 mats[part] = {**mats[part], **extra}
+        else:             # and the specular textures (our renderer reads the factor only)
+            mats = {n: {k: v for k, v in m.items() if k != "specular_map"} for n, m in mats.items()}
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
