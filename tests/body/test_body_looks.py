@@ -49,7 +49,9 @@ def test_skin_texture_keeps_the_tone_and_marks_the_face(tone):
     covered = ao.body_texels(body_of(), skin.SKIN_SIZE).covered.reshape(-1)
     flat = img.reshape(-1, 3)
     # The body as a whole is the albedo that shows the tone (lips, palms and brows are small).
-    albedo = _hex(albedo_for(tone))
+    from workbench.body import pores
+
+    albedo = _hex(albedo_for(tone, pores.specular(tone) / pores.SPECULAR))   # (a deep tone reflects less, pores)
     assert np.abs(flat[covered].mean(0) - albedo).max() < 8
     lips = f["lips"][0][f["lips"][1] > 0.9]
     # Lips: redder than the skin (red over green rises) and darker, but not below 55% of the tone.

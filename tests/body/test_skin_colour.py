@@ -109,3 +109,21 @@ def test_roughness_wanders_within_each_region(gender):
         face[f[k][0]] = False
     face = face.reshape(skin.SKIN_SIZE, skin.SKIN_SIZE)[::step, ::step].reshape(-1)
     assert r[face].std() >= 0.012, r[face].std()
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_the_cheeks_flush_is_soft_and_warm_not_a_bruise(gender):
+    """Blind review F: "blush in round patches that look like bruises on darker skin". On the cheeks, the flush is no
+    darker and no bluer than the face on a deep or mid tone (within 0.8 L* and 0.6 b*: a bruise is darker, redder and
+    bluer; the lids' and under-eye masks meet the cheeks' edge), and it fades
+    over a wide edge: where its mask is at half weight, the redness is at least 0.6 of its core's (half of it
+    before: a disc with a hard rim) and, on the pale tone, at most 7 a* at its core (low strength)."""
+    for tone in (DEEP, "#8D5524", MID):
+        dL, _, db = steps(tone, gender)["flush"]
+        assert dL >= -0.8 and db >= -0.6, (tone, dL, db)
+    img = skin.skin_texture(PALE, "#2B1B10", gender).reshape(-1, 3).astype(float) / 255
+    face = steps(PALE, gender)["face"]
+    at, w = skin.features(gender)["flush"]
+    core = _lab(img[at[w > 0.9]].mean(0))[1] - face[1]
+    ring = _lab(img[at[(w > 0.45) & (w < 0.55)]].mean(0))[1] - face[1]
+    assert ring >= 0.6 * core and core <= 7, (ring, core)

@@ -115,6 +115,8 @@ def test_default_layout_one_skinned_mesh_per_part():
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"], strict=True))
     assert mimes.pop("Hair") == "image/png" and mimes.pop("Eyelashes") == "image/png"
     assert mimes.pop("Eyebrows") == "image/png"
+    # (The skin's and the teeth's specular strength, in alpha: PNG.)
+    assert mimes.pop("Skin_Specular") == "image/png" and mimes.pop("Teeth_Specular") == "image/png"
     assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 17
     doc, _ = doc_of(build_avatar(DEFAULT, ModelOptions()))
     skin = next(m for m in doc["materials"] if m["name"] == "Skin")
@@ -168,9 +170,10 @@ def test_atlas_packs_opaque_and_transparent_separately(size):
     # The default has hair (its cards alpha-tested, MASK, and its fringe blended: two materials on the
     # transparent atlas, which the lashes, brows and glasses join); every atlas also has the detail maps (the
     # body's and teeth's occlusion, the skin's normal and roughness maps, the teeth's roughness) packed like
-    # the opaque atlas, and the glasses' roughness map like the transparent one.
-    for settings, modes, maps in ((DEFAULT, ["OPAQUE", "MASK", "BLEND"], 3), (GLASSES, ["OPAQUE", "MASK", "BLEND"], 4),
-                                  (NO_HAIR, ["OPAQUE", "BLEND"], 3)):           # (the lashes and brows blend)
+    # the opaque atlas, and the glasses' roughness map like the transparent one; and the skin's and teeth's
+    # specular strength (the opaque atlas's materials' own factors elsewhere).
+    for settings, modes, maps in ((DEFAULT, ["OPAQUE", "MASK", "BLEND"], 4), (GLASSES, ["OPAQUE", "MASK", "BLEND"], 5),
+                                  (NO_HAIR, ["OPAQUE", "BLEND"], 4)):           # (the lashes and brows blend)
         glb = build_avatar(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
         s = inspect(glb)
         assert len(s.textures) == 2 + maps
@@ -214,13 +217,16 @@ def test_texture_formats(fmt, opaque, transparent):
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"], strict=True))
     assert mimes.pop("Glasses") == transparent and mimes.pop("Hair") == transparent
     assert mimes.pop("Eyelashes") == transparent and mimes.pop("Eyebrows") == transparent
+    # (A specular texture's strength is its alpha: KHR_materials_specular's specularTexture.)
+    assert mimes.pop("Skin_Specular") == transparent and mimes.pop("Teeth_Specular") == transparent
     assert set(mimes.values()) == {opaque}
     sizes = dict(zip(s.textures["name"], zip(s.textures["width"], s.textures["height"], strict=True), strict=True))
     assert "Skin" in sizes and sizes["Top"] == (512, 512)
     doc, _ = doc_of(glb)
     # The eyes' wet film, the skin's reflectance, hair's highlight and the soft cloths' sheen ask through optional
     # extensions; only WebP is required.
-    optional = {"KHR_materials_clearcoat", "KHR_materials_anisotropy", "KHR_materials_specular", "KHR_materials_sheen"}
+    optional = {"KHR_materials_clearcoat", "KHR_materials_anisotropy", "KHR_materials_specular", "KHR_materials_sheen",
+                "KHR_materials_ior"}
     if fmt == "webp":
         assert doc["extensionsUsed"][0] == "EXT_texture_webp" and set(doc["extensionsUsed"][1:]) == optional
         assert doc["extensionsRequired"] == ["EXT_texture_webp"]

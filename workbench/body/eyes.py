@@ -10,7 +10,7 @@ fibres, a lighter collarette round the pupil, darker towards its rim), a dark li
 little greyer and warmer towards its edge and its corners, the upper lid's shade over the top of the eye
 (:data:`LID_SHADE`: no renderer here casts it), and a catchlight up on the key light's side over the pupil's
 edge, so the eyes look alive at 128 px. Its layers are drawn once (:func:`_layers`); a colour is one multiply-add. The
-material's clear coat (:data:`CLEARCOAT`) is the eye's wet film in viewers that draw it.
+material's faint clear coat (:data:`CLEARCOAT`) is the eye's wet film in viewers that draw it.
 
 >>> img = eye_texture()
 >>> img.shape, img.dtype.name
@@ -28,7 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["EYE_SIZE", "IRIS", "CLEARCOAT", "eye_texture", "eye_uvs", "with_eye_uvs"]
+__all__ = ["EYE_SIZE", "IRIS", "CLEARCOAT", "ROUGHNESS", "IOR", "eye_texture", "eye_uvs", "with_eye_uvs"]
 
 EYE_SIZE = 256
 # Radii as shares of the eyeball's radius: an adult's iris is 11.7 mm across, and MakeHuman's eyeball is larger than
@@ -40,13 +40,22 @@ PUPIL = 0.13
 # How much of the texture's half width one eyeball radius spans (the rest is sclera).
 SPAN = 0.95
 # The sclera's albedo (sRGB) and the iris when the settings give none (contract section 4's default).
-SCLERA = (0.86, 0.84, 0.8)
+# (A touch below white: three.js's room, unshadowed by the lids, lit (0.86, 0.84, 0.8) to a glowing white under ACES,
+# blind review F.)
+SCLERA = (0.81, 0.79, 0.75)
 # The most saturated an iris is drawn (HSV saturation; the settings' eyeColor keeps its hue and value).
 MAX_SATURATION = 0.45
 DEFAULT_IRIS = "#5B3A1E"
-# The eyes' wet surface: a clear coat (KHR_materials_clearcoat) over the texture, mirror-smooth, so three.js and
-# model-viewer show the room in it as a real eye's film of tears does.
-CLEARCOAT = (1.0, 0.04)
+# The eyes' wet surface: a faint, mirror-smooth clear coat (KHR_materials_clearcoat), and under it an eyeball that
+# reflects nothing at normal incidence (KHR_materials_ior 1.0) and is a little rough. Any stronger mirror showed
+# three.js's and model-viewer's room (its ceiling light most) as a big white window over the pupil under ACES, the
+# film's and the eyeball's reflections both saturating to white at any strength from a third of a dielectric's
+# (blind review F, "the highlight covers the pupil"): the painted catchlights (GLINTS) are the small highlight, the
+# coat a faint sheen of the room. Our renderer reads neither extension, and its highlight is the same for a roughness
+# from 0 to 0.37.
+CLEARCOAT = (0.15, 0.05)
+ROUGHNESS = 0.3
+IOR = 1.0
 # The upper lid's shade on the eye (no renderer here casts it): the lid's edge at rest arcs over the eye at
 # LID[0] - LID[1] * x ** 2 eyeball radii above its centre (x across, from the front), and the eye darkens towards
 # it over LID_SHADE[0] radii, to 1 - LID_SHADE[1] at the edge (a flat white sclera up to the lid read as a staring
@@ -55,7 +64,7 @@ LID = (0.34, 0.7)
 LID_SHADE = (0.36, 0.6)
 # The catchlights (centre x, y down, in eyeball radii from the front; radius; strength): the key light's window up
 # and to the figure's right of the pupil as seen, over the pupil's edge where it shows most, and a faint second.
-GLINTS = ((-0.1, -0.12, 0.065, 1.0), (0.15, 0.1, 0.03, 0.45))
+GLINTS = ((-0.1, -0.12, 0.05, 1.0), (0.15, 0.1, 0.025, 0.4))
 
 
 def eye_uvs(positions: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:

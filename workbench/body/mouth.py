@@ -39,8 +39,8 @@ from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
 
-__all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "fitted_teeth",
-           "MOUTH_SIZE"]
+__all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
+           "fitted_teeth", "MOUTH_SIZE"]
 
 MOUTH_SIZE = 128
 # The texture's rows (v). Upper teeth: the outer face from the gum (0) down to the biting edge (UPPER_EDGE), then
@@ -57,8 +57,9 @@ LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
-ENAMEL = (0.93, 0.90, 0.84)
-ENAMEL_ROOT = (0.90, 0.86, 0.79)
+# (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
+ENAMEL = (0.92, 0.91, 0.875)
+ENAMEL_ROOT = (0.89, 0.87, 0.83)
 ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
 # Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red), over GAP_SOFT mm of each
@@ -278,6 +279,24 @@ def mouth_roughness() -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=1)
+def mouth_specular() -> np.ndarray:
+    """How strong the teeth and tongue's reflections are (0..255, ``KHR_materials_specular``'s texture) on the same
+    layout: full on the front teeth, none as deep in the mouth as each texel lies (the back teeth, the teeth's inner
+    faces, the tongue's back). three.js and model-viewer light an open mouth's inside with their whole room: its
+    reflection there, brightest at the grazing angles a mouth's inside is seen at, was a grey haze over the tongue
+    and the back of the mouth (blind review F); the baked occlusion scales it, but not to nothing.
+
+    >>> spec = mouth_specular()
+    >>> int(spec[5, 2]), int(spec[-2, 64]) < 20
+    (255, True)
+    """
+    deep = _layout()[3]
+    out = np.round((1 - _smoothstep(0.2, 0.7, deep)) * 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
+
 def prepare() -> None:
     """Make what every mouth shares (the lining's triangles, the textures) before a first avatar needs them
     (:mod:`workbench.body.warm`)."""
@@ -285,6 +304,7 @@ def prepare() -> None:
     mouth_texture()
     mouth_occlusion()
     mouth_roughness()
+    mouth_specular()
 
 
 def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:

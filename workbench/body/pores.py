@@ -14,7 +14,10 @@ smooth between the triangles. Both maps are on MakeHuman's UVs, drawn once per g
   the cheeks most (``face``, ``flush``), the T-zone (forehead, nose) shinier, the lips and the mouth's wet
   lining shinier still, the brows rough as hair. Smooth regions only, from masks drawn on the body itself,
   so the two sides of a UV seam get one roughness; each region's value wanders by ``ROUGH_VARY`` with the skin's
-  grain, every centimetre or so.
+  grain, every centimetre or so;
+- :func:`skin_specular` (``ROUGH_SIZE``): how strong the skin's reflections are (``KHR_materials_specular``'s
+  texture, times :data:`SPECULAR`): full on the skin, none on the mouth's lining from a few millimetres behind the
+  lips, where a viewer's room mirrored in it (at grazing angles most) drew a grey haze over an open mouth.
 
 >>> ROUGHNESS["lips"] < ROUGHNESS["tzone"] < BODY < ROUGHNESS["face"] < ROUGHNESS["flush"] < ROUGHNESS["brows"]
 True
@@ -28,16 +31,19 @@ import numpy as np
 
 from . import keep
 
-__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "skin_normal", "skin_roughness"]
+__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "specular", "skin_normal", "skin_roughness",
+           "skin_specular"]
 
 NORMAL_SIZE = 1024
 ROUGH_SIZE = 512
-FORMAT = 4
+FORMAT = 5
 # Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1), in this order. The
 # mouth's lining rough: wet and smooth (0.3), its walls mirrored the room as grey sides of a lit box in the
 # browsers (blind review B); a mouth's inside is in its own shadow, which no viewer casts.
 BODY = 0.6
-ROUGHNESS = {"face": 0.64, "flush": 0.7, "tzone": 0.5, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
+# (The T-zone at 0.5 put a sharp grey sheen of the room on a deep tone's forehead and nose in three.js: "oily",
+# blind review F.)
+ROUGHNESS = {"face": 0.64, "flush": 0.7, "tzone": 0.56, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
 # The skin's specular factor (KHR_materials_specular): a dielectric's reflectance of 4 % at normal incidence
 # times this, 2.8 %, skin's (its index of refraction is about 1.4, not glTF's default 1.5). The room's
 # reflection was half of what a deep tone showed, which read as lacquer.
@@ -48,6 +54,18 @@ SPECULAR = 0.7
 ROUGH_VARY = 0.06
 # The bumps' height (texels of height per texel of slope) on the face's front and elsewhere.
 PORE_FACE, PORE_BODY = 0.03, 0.02
+
+
+def specular(tone: str) -> float:
+    """The skin's specular factor (``KHR_materials_specular``) for ``tone`` ('#RRGGBB', the colour shown): SPECULAR,
+    less on a deep tone (:func:`workbench.options.colour.skin_reflect`).
+
+    >>> specular("#C68642"), specular("#3B2416")
+    (0.7, 0.595)
+    """
+    from ..options.colour import skin_reflect
+
+    return round(SPECULAR * skin_reflect(tone), 4)
 
 
 def _mask(f: dict, name: str, size: int) -> np.ndarray:
@@ -117,3 +135,28 @@ def _draw_roughness(gender: str, size: int) -> np.ndarray:
 def skin_roughness(gender: str, size: int = ROUGH_SIZE) -> np.ndarray:
     """The skin's roughness map (size, size) uint8 (0 smooth .. 255 rough) on MakeHuman's UVs."""
     return keep.kept(f"skin-rough-{gender}-{size}-v{FORMAT}", lambda: {"r": _draw_roughness(gender, size)})["r"]
+
+
+def _draw_specular(gender: str, size: int) -> np.ndarray:
+    from .skin import SKIN_SIZE, features
+
+    step = SKIN_SIZE // size
+    # The lining's mask is 0.4 where it meets the lips and 1 from 2 cm in (workbench.body.skin): its reflections
+    # kept at the lips' wet inner edge, none deeper (each texel the mean of its block).
+    mouth = _mask(features(gender, SKIN_SIZE), "mouth", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3))
+    spec = 1 - np.clip((mouth - 0.4) / 0.5, 0, 1) ** 0.5
+    return np.clip(np.round(spec * 255), 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=2)
+def skin_specular(gender: str, size: int = ROUGH_SIZE) -> np.ndarray:
+    """The skin's specular map (size, size) uint8 (0 no reflection .. 255 :data:`SPECULAR`'s) on MakeHuman's UVs.
+
+    >>> from .skin import SKIN_SIZE, features
+    >>> spec = skin_specular("feminine")
+    >>> at, w = features("feminine")["throat"]
+    >>> int(spec.max()), int(np.median(spec.reshape(-1)[np.unique((at[w > 0.9] // SKIN_SIZE // 2) * ROUGH_SIZE
+    ...                                                             + at[w > 0.9] % SKIN_SIZE // 2)]))
+    (255, 0)
+    """
+    return keep.kept(f"skin-spec-{gender}-{size}-v{FORMAT}", lambda: {"s": _draw_specular(gender, size)})["s"]

@@ -30,7 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..options.colour import albedo_for
+from ..options.colour import albedo_for, skin_reflect
 from ..options.colour import hex_rgb as rgb
 from . import keep
 from .mouth import lining_depth, lining_triangles
@@ -336,7 +336,7 @@ def _to_u8(img: np.ndarray) -> np.ndarray:
 def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB') with brows in ``brow_color``."""
     f = features(gender, size)
-    base = rgb(albedo_for(tone)).astype(np.float32)
+    base = rgb(albedo_for(tone, skin_reflect(tone))).astype(np.float32)    # (less reflection on a deep tone, more albedo)
     lum = float(rgb(tone).astype(np.float32) @ np.array([0.2126, 0.7152, 0.0722], np.float32))   # as seen
     feminine = gender == "feminine"
     # Mottling: value and a little redness, a few percent (more reads as dirt on light skin). Through
@@ -345,9 +345,14 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     table = base * (1 + np.float32(0.04) * m) + np.array([0.012, -0.004, -0.006], np.float32) * m
     img = np.take(_to_u8(table), f["mottle"], axis=0)   # take: 4 ms against 13 for indexing
 
-    def toward(color, name, strength=1.0):
+    def toward(color, name, strength=1.0, soften=1.0, broken=0.0):
+        # soften: the mask's weights to this power (under 1: wider, fainter edge); broken: how much the mottling breaks it.
         at, w = f[name]
-        t = (w * np.float32(strength))[:, None]
+        if soften != 1.0:
+            w = w ** np.float32(soften)
+        if broken:
+            w = w * (1 + np.float32(broken) * (f["mottle"][at].astype(np.float32) / np.float32(127.5) - 1))
+        t = (np.clip(w, 0, 1) * np.float32(strength))[:, None]
         img[at] = _to_u8(img[at] * (np.float32(1 / 255) * (1 - t)) + np.asarray(color, np.float32) * t)
 
     # What a face's colour varies by, as CIELAB steps from the skin: redder cheeks, nose tip and ears (blood close
@@ -359,7 +364,9 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # (Darkening by fewer L* on a deep tone: a step of 3 L* there is a quarter of its light, and the face's mean
     # fell below the tone, tests/render/test_skin_light.py.)
     toward(shifted(base, -1.0 * pale, 2.5 + 6.0 * pale, -0.5), "warm", 0.9)
-    toward(shifted(base, -1.0 * pale, 3.0 + 6.5 * pale, -1.0), "flush", 0.85 if feminine else 0.75)
+    # The cheeks' flush wide, faint, broken by the mottling, warm on a deep tone (a bluer disc: bruises, blind review F).
+    toward(shifted(base, -0.5 * pale, 3.5 + 7.0 * pale, 2.0 - 3.0 * pale), "flush", 0.62 if feminine else 0.6,
+           soften=0.45, broken=0.35)
     toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
     toward(shifted(base, -2.0 - 1.5 * pale, 1.5, -2.5), "undereye", 0.8)
     # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).

@@ -62,20 +62,22 @@ PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
 def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     """Per mesh this avatar may have: material name, texture image, transparency (``blend``, or ``mask``:
     alpha cut at 0.5), PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``:
-    :mod:`workbench.gltf.maps`). The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and
+    :mod:`workbench.gltf.maps`; ``specular_map``: none inside the mouth). The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and
     2; the clothes' maps are :func:`_cloth_maps`'. Made from the settings alone (the hair's and the glasses'
     when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
     out = {
         "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], brows.brow_color(hair["color"]),
                                                           settings["gender"]),
-                     blend=False, roughness=pores.BODY, specular=pores.SPECULAR,
+                     blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
-                     roughness_map=pores.skin_roughness(settings["gender"])),
+                     roughness_map=pores.skin_roughness(settings["gender"]),
+                     specular_map=pores.skin_specular(settings["gender"])),
         # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
-        "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=0.1,
+        "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=eyes.ROUGHNESS,
                      extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),
-                                             "clearcoatRoughnessFactor": float(eyes.CLEARCOAT[1])}}),
+                                             "clearcoatRoughnessFactor": float(eyes.CLEARCOAT[1])},
+                                 "KHR_materials_ior": {"ior": eyes.IOR}}),
         # Thin dark lashes of their own colour, tapered, blended (workbench.body.hair.lashes); little reflection (the
         # room's, at a third of a dielectric's, greyed them in three.js: a faint lash line at portrait size).
         "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.8, double=True,
@@ -85,7 +87,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                          roughness=0.8),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
-                      occlusion=mouth.mouth_occlusion(), roughness_map=mouth.mouth_roughness()),
+                      occlusion=mouth.mouth_occlusion(), roughness_map=mouth.mouth_roughness(),
+                      specular_map=mouth.mouth_specular()),
     }
     out.update(_clothes(settings))
     if hair["style"] != "none":
@@ -277,6 +280,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         if raw is None:   # the clothes' normal and roughness maps wait for a file: a first preview's document goes without
             for part, extra in _cloth_maps(settings, options.lod).items():
                 mats[part] = {**mats[part], **extra}
+        else:             # and the specular textures (our renderer reads the factor only)
+            mats = {n: {k: v for k, v in m.items() if k != "specular_map"} for n, m in mats.items()}
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
@@ -303,7 +308,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             # Occlusion, normal and roughness maps packed the same way (neutral where a material has none).
             detail.append(maps.packed_maps([mats[n] for n in unique], options.texture_atlas_size))
         texs = _write_textures(w, images, options.texture_format, raw)
-        detail_tex = [{k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, False)], options.texture_format, raw)[0]
+        detail_tex = [{k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, maps.transparent(k))],
+                                          options.texture_format, raw)[0]
                        for k, img in packed.items()} for (label, _, _), packed in zip(images, detail, strict=True)]
         # A material per class and alpha mode: opaque; alpha-tested (hair's cards, lashes); blended
         # (glasses, hair's fringe), the last two on the transparent atlas.
@@ -334,7 +340,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                     for n, t in zip(names, texs, strict=True)}
         for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
             maps.write_maps(w, material[n], mats[n],
-                            lambda name, img: _write_textures(w, [(name, img, False)], options.texture_format, raw)[0])
+                            lambda name, img, alpha: _write_textures(w, [(name, img, alpha)], options.texture_format,
+                                                                     raw)[0])
 
     # 2. The skin: pure-translation inverse bind matrices (the rest pose has no rotations).
     ibm = np.tile(np.eye(4, dtype=np.float32), (len(joint_nodes), 1, 1))

@@ -8,7 +8,11 @@ A material description (``workbench.gltf.avatar``'s ``_materials``) may carry, o
   128 is 0);
 - ``roughness_map``: (H, W) uint8 roughness (0 smooth .. 255 rough), written as the green channel of
   ``metallicRoughnessTexture`` (blue, the metalness, 0), with ``roughnessFactor`` 1 so the map is the
-  roughness itself.
+  roughness itself;
+- ``specular_map``: (H, W) uint8 strength of the reflections (0 none .. 255 the material's ``specularFactor``),
+  written as the alpha channel of ``KHR_materials_specular``'s ``specularTexture`` (an RGBA image: PNG, or WebP
+  with ``textureFormat=webp``; three.js and model-viewer read it, F90 included, so no grazing sheen is left where
+  it is 0: the inside of a mouth).
 
 :func:`write_maps` writes a material's own maps; with a texture atlas, :func:`packed_maps` packs each kind
 for all the atlas's materials the way their colours were packed, a neutral value (white occlusion, a
@@ -35,7 +39,13 @@ from .textures import resize
 __all__ = ["KINDS", "present", "stored", "attach", "write_maps", "packed_maps", "tangents", "add_tangents"]
 
 # Map kind -> the texture's name suffix in the file.
-KINDS = {"occlusion": "Occlusion", "normal": "Normal", "roughness_map": "Roughness"}
+KINDS = {"occlusion": "Occlusion", "normal": "Normal", "roughness_map": "Roughness", "specular_map": "Specular"}
+SPECULAR = "KHR_materials_specular"
+
+
+def transparent(kind: str) -> bool:
+    """Whether a map of ``kind`` is stored with an alpha channel (a specular map's strength is its alpha)."""
+    return kind == "specular_map"
 
 
 def present(mats: list[dict]) -> list[str]:
@@ -43,9 +53,10 @@ def present(mats: list[dict]) -> list[str]:
     return [k for k in KINDS if any(k in m for m in mats)]
 
 
-def stored(mat: dict, kind: str) -> np.ndarray:
-    """The (H, W, 3) image the file stores for ``mat``'s map ``kind``, or the neutral one where ``mat`` has
-    none (the size of its colour image)."""
+def stored(mat: dict, kind: str, scaled: bool = False) -> np.ndarray:
+    """The (H, W, 3) image (a specular map's (H, W, 4)) the file stores for ``mat``'s map ``kind``, or the neutral
+    one where ``mat`` has none (the size of its colour image). ``scaled``: a specular map times the material's own
+    factor (an atlas's material, shared, has a factor of 1)."""
     shape = mat["image"].shape[:2]
     if kind == "roughness_map":
         rough = mat.get("roughness_map")
@@ -53,6 +64,16 @@ def stored(mat: dict, kind: str) -> np.ndarray:
             rough = np.full(shape, int(round(mat["roughness"] * 255)), np.uint8)
         rough = np.asarray(rough, np.uint8)
         return np.stack([rough, rough, np.zeros_like(rough)], axis=2)
+    if kind == "specular_map":
+        # (As a texture: its colour white, the strength in alpha; the neutral one the material's own factor.)
+        factor = min(1.0 if mat.get("specular") is None else mat["specular"], 1.0)
+        spec = mat.get("specular_map")
+        if spec is None:
+            spec = np.full(shape, int(round(factor * 255)), np.uint8)
+        elif scaled:
+            spec = np.round(np.asarray(spec, np.float32) * np.float32(factor)).astype(np.uint8)
+        spec = np.asarray(spec, np.uint8)
+        return np.concatenate([np.full(spec.shape + (3,), 255, np.uint8), spec[..., None]], axis=2)
     if kind in mat:
         return np.asarray(mat[kind], np.uint8)
     neutral = {"occlusion": (255, 255, 255), "normal": (128, 128, 255)}[kind]
@@ -69,18 +90,25 @@ def attach(w, material: int, textures: dict[str, int]) -> None:
     if "roughness_map" in textures:
         m["pbrMetallicRoughness"]["metallicRoughnessTexture"] = {"index": textures["roughness_map"]}
         m["pbrMetallicRoughness"]["roughnessFactor"] = 1.0
+    if "specular_map" in textures:
+        m.setdefault("extensions", {}).setdefault(SPECULAR, {"specularFactor": 1.0})["specularTexture"] = {
+            "index": textures["specular_map"]}
+        w.use_extension(SPECULAR)
 
 
 def write_maps(w, material: int, mat: dict, write_texture) -> None:
-    """Write ``mat``'s own maps as textures (``write_texture(name, image) -> texture index``) and attach them."""
-    attach(w, material, {k: write_texture(f"{mat['name']}_{KINDS[k]}", stored(mat, k)) for k in present([mat])})
+    """Write ``mat``'s own maps as textures (``write_texture(name, image, transparent) -> texture index``) and
+    attach them."""
+    attach(w, material, {k: write_texture(f"{mat['name']}_{KINDS[k]}", stored(mat, k), transparent(k))
+                         for k in present([mat])})
 
 
 def packed_maps(mats: list[dict], size: int) -> dict[str, np.ndarray]:
     """Per kind any of ``mats`` carries, the atlas of that kind: each material's map (or the neutral one) at its
     colour image's size, packed as :func:`workbench.gltf.atlas.pack` packed the colours (same order, same
     places)."""
-    return {k: pack([resize(np.ascontiguousarray(stored(m, k)), m["image"].shape[1::-1]) for m in mats], size)[0]
+    return {k: pack([resize(np.ascontiguousarray(stored(m, k, scaled=True)), m["image"].shape[1::-1]) for m in mats],
+                    size)[0]
             for k in present(mats)}
 
 

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["srgb_to_linear", "linear_to_srgb", "neutral", "neutral_inverse", "albedo_for", "shown_in_studio",
-           "hex_rgb", "to_hex", "STUDIO"]
+           "hex_rgb", "to_hex", "skin_reflect", "STUDIO"]
 
 # Khronos PBR Neutral's constants (its specification, and three.js's NeutralToneMapping).
 START_COMPRESSION = 0.8 - 0.04
@@ -47,6 +47,13 @@ STUDIO = ((0.626, 0.0183), (0.811, 0.0171), (0.934, 0.0162), (1.023, 0.0180), (1
           (1.792, 0.0405), (1.896, 0.0507), (2.034, 0.0630), (2.140, 0.0602))
 # The brightest albedo a skin is given (snow is about 0.9; nothing lit reaches the tone of #FFFFFF).
 MAX_ALBEDO = 0.9
+# A deep tone's skin reflects less of the room than STUDIO's skin: DEEP_SHINE[0] of it at L* DEEP_SHINE[1] and below,
+# all of it from L* DEEP_SHINE[2] (a mid tone). Where the skin's own light is a fraction of a pale tone's, the room's
+# even reflection on forehead, nose and cheekbones was 63 % of what the deepest tone showed: an oily grey sheen in
+# three.js (blind review F). Its albedo makes up the light (albedo_for's ``reflect``): the tone shown stays the one
+# asked for. (At 0.8 our renderer's rim light no longer outlined a deep tone's contour: its highlight is a
+# reflection, tests/render/test_skin_light.py.)
+DEEP_SHINE = (0.85, 20.0, 55.0)
 
 
 def to_hex(rgb: Iterable[float]) -> str:
@@ -120,21 +127,39 @@ def neutral_inverse(rgb: np.ndarray) -> np.ndarray:
     return c + offset
 
 
-def shown_in_studio(albedo: ArrayLike) -> np.ndarray:
+def shown_in_studio(albedo: ArrayLike, reflect: float = 1.0) -> np.ndarray:
     """The mean sRGB colour (0..1) a skin of linear ``albedo`` (3,) shows over a portrait in the reference
-    studio (steps 3, 2 and 1)."""
+    studio (steps 3, 2 and 1); ``reflect``: its reflections as a share of those :data:`STUDIO` was measured with
+    (a specular factor over 0.7: ``KHR_materials_specular`` scales the room's reflection in it)."""
     k, s = np.asarray(STUDIO).T
-    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + s[:, None]
+    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + reflect * s[:, None]
     mean: np.ndarray = linear_to_srgb(neutral(lit)).mean(axis=0)   # numpy's stubs give .mean() as Any
     return mean
 
 
-def albedo_for(color: str) -> str:
+def skin_reflect(tone: str) -> float:
+    """The share of :data:`STUDIO`'s reflection a skin of ``tone`` (the colour shown) reflects (:data:`DEEP_SHINE`).
+
+    >>> skin_reflect("#C68642"), skin_reflect("#3B2416")
+    (1.0, 0.85)
+    """
+    y = float(srgb_to_linear(hex_rgb(tone)) @ np.array([0.2126, 0.7152, 0.0722]))
+    lightness = 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
+    least, deep, mid = DEEP_SHINE
+    return round(least + (1 - least) * float(np.clip((lightness - deep) / (mid - deep), 0, 1)), 4)
+
+
+def albedo_for(color: str, reflect: float = 1.0) -> str:
     """The albedo ('#RRGGBB', sRGB-encoded as glTF's base colour) that shows ``color`` in the reference studio;
-    a tone brighter than the brightest albedo (:data:`MAX_ALBEDO`) can show comes as near as it can."""
+    a tone brighter than the brightest albedo (:data:`MAX_ALBEDO`) can show comes as near as it can. ``reflect``:
+    the skin's reflections as a share of :data:`STUDIO`'s (:func:`shown_in_studio`); less reflection, more albedo.
+
+    >>> albedo_for("#3B2416"), albedo_for("#3B2416", reflect=0.65)
+    ('#2F1909', '#36241B')
+    """
     want = srgb_to_linear(hex_rgb(color))
     albedo = np.clip(want / 1.4, 1e-4, MAX_ALBEDO)
     for _ in range(40):   # each channel scaled by how far its mean is from the tone (linear light)
-        got = srgb_to_linear(shown_in_studio(albedo))
+        got = srgb_to_linear(shown_in_studio(albedo, reflect))
         albedo = np.clip(albedo * (np.maximum(want, 1e-4) / np.maximum(got, 1e-4)) ** 0.8, 0.0, MAX_ALBEDO)
     return to_hex(linear_to_srgb(albedo))
