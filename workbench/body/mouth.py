@@ -74,6 +74,12 @@ TONGUE = (0.66, 0.32, 0.34)
 # back teeth show as a speck at a closed mouth's corner, tests/render/test_mouth_renders.py).
 # (Less saturated than the (0.15, 0.03, 0.035) a blind review called blood red, and no lighter.)
 DEEP = (0.10, 0.035, 0.04)
+# Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
+# enamel), from the first share to the second: the upper row's from the first premolar (a smile shows the upper
+# teeth to there, the canines' and premolars' faces turned forward by the corners drawn back; dark from the lateral
+# incisor, as the lower row is, the canines showed as dark gaps beside two or four white teeth, "missing teeth" in
+# blind review F); the lower row's, in the lower lip's shade and seen in an open mouth only, from the lateral incisor.
+SHADOW_FROM = {"upper": (0.4, 0.72), "lower": (0.2, 0.55)}
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
@@ -201,9 +207,9 @@ def _layout():
     occ = np.ones((n, n), np.float32)
     deep = np.zeros((n, n), np.float32)
     gum_c = np.array(GUM, np.float32)
-    for widths, lo, hi, edge, seed, gum_at, lit in ((UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, 0.66, 1.0),
-                                                    (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, 0.5,
-                                                     LOWER_SHADE)):
+    for widths, lo, hi, edge, seed, gum_at, lit, (s0, s1) in (
+            (UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, 0.66, 1.0, SHADOW_FROM["upper"]),
+            (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, 0.5, LOWER_SHADE, SHADOW_FROM["lower"])):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
         c, gum, gap = _teeth(widths, u, e, seed, gum_at)
@@ -216,11 +222,11 @@ def _layout():
         colour[outer] = c[outer]
         # (Rough towards the back: the molars' smooth enamel, seen edge-on at the mouth's sides, mirrored the room as
         # the grey walls of a lit box in the browsers, blind review B.)
-        back = _smoothstep(0.2, 0.5, u)
+        back = _smoothstep(s0, s1 - 0.05, u)
         rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
         # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
-        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(0.15, 0.5, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
-        deep[outer] = (0.92 * _smoothstep(0.2, 0.55, u))[outer]
+        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
+        deep[outer] = (0.92 * _smoothstep(s0, s1, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
         inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
         e_in = np.abs(v - edge) / INNER
