@@ -33,7 +33,8 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
 # a doubled lip).
 # (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
-SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 1.0, "mouthUpperUpRight": 1.0,
+UPPER_UP = 0.65          # (mouthUpperUp's weight: see UPPER_MIDDLE)
+SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": UPPER_UP, "mouthUpperUpRight": UPPER_UP,
               "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
 # The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by
 # workbench.body.mesh) at these weights.
@@ -44,7 +45,7 @@ THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volu
 # by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
 # (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk; 15 mm, not 12: the lips
 # thinned and parted wider since blind review E opened the corners again).
-CORNER_SEAL = 0.008
+CORNER_SEAL = 0.012
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
@@ -72,7 +73,7 @@ CHEEK_RADIUS = 0.021
 CHEEK_BULGE = (0.0, 0.0, 0.0045)
 # The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius. (3 mm up
 # read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
-CORNER_LIFT = (0.0, 0.0065, -0.004)
+CORNER_LIFT = (0.0, 0.0065, -0.007)
 CORNER_RADIUS = 0.009
 CHEEK_AT = (0.008, -0.03)
 # The nasolabial fold: the cheek's skin beside the line from the nose's wing to past the mouth's corner pushed
@@ -84,6 +85,18 @@ FOLD_SHARP = 0.0025
 FOLD_WIDTH = 0.012
 NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
+# The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
+# the face's middle, fading out REACH above the lips' meeting line (:func:`_upper_middle`): mouthUpperUp lifts the
+# lip's sides, not its middle, and at full weight drew a sneer (the gums over the canines, the middle teeth half
+# covered: blind review F); at UPPER_UP the sides show the canines to their gum line, and the middle, lifted as far,
+# a row of teeth as tall across the mouth's width.
+UPPER_MIDDLE = (0.0, 0.0025, 0.0)
+UPPER_MIDDLE_RADIUS = 0.009
+UPPER_MIDDLE_REACH = 0.02
+# The tubercle, the upper lip's middle hanging below the lips' meeting line, lifted as much again (metres up) over a
+# Gaussian TUBERCLE_RADIUS across: lifted only with the rest of the lip's middle it hung into the teeth as a pink V.
+TUBERCLE_UP = (0.0, 0.002, 0.0)
+TUBERCLE_RADIUS = 0.005
 # At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
 UNFOLD_ROUNDS = 40
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
@@ -159,6 +172,27 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
     w *= (normals[body, 2] > 0.5) & (p[:, 2] > corner[2] - 0.02 * unit)       # (not the nose's wing)
     keep = np.flatnonzero(w > 0.02)
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
+
+
+def _upper_middle(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+                  mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The upper lip's middle lifted (see :data:`UPPER_MIDDLE`): the skin ``smile`` (the lips' sum, sorted ``idx``,
+    ``delta``) lifts, from the lips' meeting line (the mouth's corners' height) up to UPPER_MIDDLE_REACH above it,
+    most at the face's middle. (The lower lip, which the smile draws down, does not move.)"""
+    corners = positions[_inner_corners(positions, triangles)].astype(np.float64)
+    line = float(corners[:, 1].mean())
+    lifts = np.zeros(len(positions), bool)
+    lifts[smile[0][smile[1][:, 1] > 0]] = True
+    p = positions[body].astype(np.float64)
+    w = np.exp(-((p[:, 0] - mid_x) / (UPPER_MIDDLE_RADIUS * unit)) ** 2) * lifts[body] \
+        * _smoothstep(line + UPPER_MIDDLE_REACH * unit, line + 0.4 * UPPER_MIDDLE_REACH * unit, p[:, 1]) \
+        * (p[:, 1] > line - 0.004 * unit) * (p[:, 2] > corners[:, 2].mean() - 0.002 * unit)
+    # The lip's tubercle (its middle's lowest part, below the meeting line) lifted further, to the rest's line.
+    tubercle = np.exp(-((p[:, 0] - mid_x) / (TUBERCLE_RADIUS * unit)) ** 2) * lifts[body] \
+        * _smoothstep(line + 0.001 * unit, line - 0.003 * unit, p[:, 1]) * (p[:, 2] > corners[:, 2].mean() - 0.002 * unit)
+    delta = w[:, None] * np.asarray(UPPER_MIDDLE) + tubercle[:, None] * np.asarray(TUBERCLE_UP)
+    keep = np.flatnonzero(np.abs(delta).max(1) > 0.02 * UPPER_MIDDLE[1])
+    return body[keep].astype(np.int32), (delta[keep] * unit).astype(np.float32)
 
 
 def _inner_corners(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
@@ -359,6 +393,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         if lips and name in lips:
             idx, delta = _plus((idx, delta), (lips[name][0], np.float32(w) * lips[name][1]))
     if triangles is not None:
+        idx, delta = _plus((idx, delta), _upper_middle(positions, triangles, body, (idx, delta), mid_x, unit))
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
     for name, (at, d) in bulges.items():
         idx, delta = _plus((idx, delta), (at, np.float32(SMILE_OPEN[name]) * d))
