@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .eyes import eyeball_sphere, in_front_of_sphere
+from .lip_lift import upper_middle
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
@@ -33,7 +34,7 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
 # a doubled lip).
 # (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
-UPPER_UP = 0.65          # (mouthUpperUp's weight: see UPPER_MIDDLE)
+UPPER_UP = 0.65          # (mouthUpperUp's weight: see workbench.body.lip_lift)
 SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": UPPER_UP, "mouthUpperUpRight": UPPER_UP,
               "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
 # The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by
@@ -85,18 +86,6 @@ FOLD_SHARP = 0.0025
 FOLD_WIDTH = 0.012
 NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
-# The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
-# the face's middle, fading out REACH above the lips' meeting line (:func:`_upper_middle`): mouthUpperUp lifts the
-# lip's sides, not its middle, and at full weight drew a sneer (the gums over the canines, the middle teeth half
-# covered: blind review F); at UPPER_UP the sides show the canines to their gum line, and the middle, lifted as far,
-# a row of teeth as tall across the mouth's width.
-UPPER_MIDDLE = (0.0, 0.0025, 0.0)
-UPPER_MIDDLE_RADIUS = 0.009
-UPPER_MIDDLE_REACH = 0.02
-# The tubercle, the upper lip's middle hanging below the lips' meeting line, lifted as much again (metres up) over a
-# Gaussian TUBERCLE_RADIUS across: lifted only with the rest of the lip's middle it hung into the teeth as a pink V.
-TUBERCLE_UP = (0.0, 0.002, 0.0)
-TUBERCLE_RADIUS = 0.005
 # At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
 UNFOLD_ROUNDS = 40
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
@@ -172,27 +161,6 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
     w *= (normals[body, 2] > 0.5) & (p[:, 2] > corner[2] - 0.02 * unit)       # (not the nose's wing)
     keep = np.flatnonzero(w > 0.02)
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
-
-
-def _upper_middle(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
-                  mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
-    """The upper lip's middle lifted (see :data:`UPPER_MIDDLE`): the skin ``smile`` (the lips' sum, sorted ``idx``,
-    ``delta``) lifts, from the lips' meeting line (the mouth's corners' height) up to UPPER_MIDDLE_REACH above it,
-    most at the face's middle. (The lower lip, which the smile draws down, does not move.)"""
-    corners = positions[_inner_corners(positions, triangles)].astype(np.float64)
-    line = float(corners[:, 1].mean())
-    lifts = np.zeros(len(positions), bool)
-    lifts[smile[0][smile[1][:, 1] > 0]] = True
-    p = positions[body].astype(np.float64)
-    w = np.exp(-((p[:, 0] - mid_x) / (UPPER_MIDDLE_RADIUS * unit)) ** 2) * lifts[body] \
-        * _smoothstep(line + UPPER_MIDDLE_REACH * unit, line + 0.4 * UPPER_MIDDLE_REACH * unit, p[:, 1]) \
-        * (p[:, 1] > line - 0.004 * unit) * (p[:, 2] > corners[:, 2].mean() - 0.002 * unit)
-    # The lip's tubercle (its middle's lowest part, below the meeting line) lifted further, to the rest's line.
-    tubercle = np.exp(-((p[:, 0] - mid_x) / (TUBERCLE_RADIUS * unit)) ** 2) * lifts[body] \
-        * _smoothstep(line + 0.001 * unit, line - 0.003 * unit, p[:, 1]) * (p[:, 2] > corners[:, 2].mean() - 0.002 * unit)
-    delta = w[:, None] * np.asarray(UPPER_MIDDLE) + tubercle[:, None] * np.asarray(TUBERCLE_UP)
-    keep = np.flatnonzero(np.abs(delta).max(1) > 0.02 * UPPER_MIDDLE[1])
-    return body[keep].astype(np.int32), (delta[keep] * unit).astype(np.float32)
 
 
 def _inner_corners(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
@@ -393,7 +361,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         if lips and name in lips:
             idx, delta = _plus((idx, delta), (lips[name][0], np.float32(w) * lips[name][1]))
     if triangles is not None:
-        idx, delta = _plus((idx, delta), _upper_middle(positions, triangles, body, (idx, delta), mid_x, unit))
+        corners = positions[_inner_corners(positions, triangles)].astype(np.float64)
+        idx, delta = _plus((idx, delta), upper_middle(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
     for name, (at, d) in bulges.items():
         idx, delta = _plus((idx, delta), (at, np.float32(SMILE_OPEN[name]) * d))
