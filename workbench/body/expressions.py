@@ -34,7 +34,7 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
 # a doubled lip).
 # (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
-UPPER_UP = 0.65          # (mouthUpperUp's weight: see workbench.body.lip_lift)
+UPPER_UP = 0.5           # (mouthUpperUp's weight: see workbench.body.lip_lift)
 SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": UPPER_UP, "mouthUpperUpRight": UPPER_UP,
               "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
 # The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by

@@ -40,7 +40,7 @@ def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, s
     p = positions[body].astype(np.float64)
     w = np.exp(-((p[:, 0] - mid_x) / (UPPER_MIDDLE_RADIUS * unit)) ** 2) * lifts[body] \
         * _smoothstep(line + UPPER_MIDDLE_REACH * unit, line + 0.4 * UPPER_MIDDLE_REACH * unit, p[:, 1]) \
-        * (p[:, 1] > line - 0.004 * unit) * (p[:, 2] > corners[:, 2].mean() - 0.002 * unit)
+        * (p[:, 2] > corners[:, 2].mean() - 0.002 * unit)
     # The lip's tubercle (its middle's lowest part, below the meeting line) lifted further, to the rest's line.
     tubercle = np.exp(-((p[:, 0] - mid_x) / (TUBERCLE_RADIUS * unit)) ** 2) * lifts[body] \
         * _smoothstep(line + 0.001 * unit, line - 0.003 * unit, p[:, 1]) * (p[:, 2] > corners[:, 2].mean() - 0.002 * unit)

@@ -77,7 +77,7 @@ DEEP = (0.10, 0.035, 0.04)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F).
-UPPER_GUM = (0.76, 0.1)
+UPPER_GUM = (0.82, 0.06)
 LOWER_GUM = (0.5, 0.18)
 # Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
 # enamel), from the first share to the second: the upper row's from the first premolar (a smile shows the upper
