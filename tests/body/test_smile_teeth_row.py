@@ -1,5 +1,6 @@
-"""mouthSmile shows a row of white upper teeth across the mouth (issue 46, blind review F: "only 2-4 upper teeth
-show, with dark gaps between them, so #1 and #10 look like they are missing teeth"). Measured on the body mesh
+"""mouthSmile shows a row of white upper teeth across the mouth, its corners drawn up and back (issue 46, blind
+review F: "the corners barely rise, and the lips squash sideways into a sneer or pout. Only 2-4 upper teeth show,
+with dark gaps between them, so #1 and #10 look like they are missing teeth"). Measured on the body mesh
 (metres, facing +z), mouthSmile's sum of shapes (workbench.body.face.COMBINED) and the Teeth mesh as the model
 draws it (workbench.body.mouth.fitted_teeth, its texture): across the smiling mouth from corner to corner, in 2 mm
 columns, the brightest texel of the upper teeth that no skin covers seen from the front."""
@@ -97,3 +98,14 @@ def test_the_smile_shows_a_row_of_white_upper_teeth(row):
     white = np.flatnonzero(cols >= WHITE)
     span = (white[-1] - white[0] + 1) * COLUMN / width
     assert span >= 0.57 and (cols[white[0]:white[-1] + 1] >= WHITE).all(), (round(span, 2), np.round(cols, 1))
+
+
+@pytest.mark.parametrize("settings", BODIES[:3], ids=lambda s: s["gender"])
+def test_the_smile_draws_the_corners_up_and_back(settings):
+    """The mouth's corners (the ends of the lips' inner edge) rise 10 mm or more and come back 8.7 mm or more in
+    mouthSmile, as the smile's muscle pulls them along the cheek. On main 11.4 to 12.6 mm up but 7.9 to 8.6 back
+    (with the lips sealed 15 mm from each corner, a flat line pushed sideways: "a sneer or pout"); now 10.8 to 12.1
+    up, 8.8 to 10.1 back."""
+    m, full = smile_deltas(settings)
+    corners = full[_inner_corners(m.positions.astype(np.float64), m.triangles[m.face_groups["body"]])] * 1000
+    assert (corners[:, 1] >= 10).all() and (corners[:, 2] <= -8.7).all(), np.round(corners, 1)
