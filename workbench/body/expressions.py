@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .eyes import eyeball_sphere, in_front_of_sphere
+from .lip_lift import upper_middle
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
@@ -33,7 +34,8 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
 # a doubled lip).
 # (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
-SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": 1.0, "mouthUpperUpRight": 1.0,
+UPPER_UP = 0.5           # (mouthUpperUp's weight: see workbench.body.lip_lift)
+SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": UPPER_UP, "mouthUpperUpRight": UPPER_UP,
               "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
 # The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by
 # workbench.body.mesh) at these weights.
@@ -44,7 +46,7 @@ THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volu
 # by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
 # (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk; 15 mm, not 12: the lips
 # thinned and parted wider since blind review E opened the corners again).
-CORNER_SEAL = 0.015
+CORNER_SEAL = 0.012
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
@@ -72,7 +74,7 @@ CHEEK_RADIUS = 0.021
 CHEEK_BULGE = (0.0, 0.0, 0.0045)
 # The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius. (3 mm up
 # read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
-CORNER_LIFT = (0.0, 0.0065, -0.004)
+CORNER_LIFT = (0.0, 0.0065, -0.007)
 CORNER_RADIUS = 0.009
 CHEEK_AT = (0.008, -0.03)
 # The nasolabial fold: the cheek's skin beside the line from the nose's wing to past the mouth's corner pushed
@@ -359,6 +361,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         if lips and name in lips:
             idx, delta = _plus((idx, delta), (lips[name][0], np.float32(w) * lips[name][1]))
     if triangles is not None:
+        corners = positions[_inner_corners(positions, triangles)].astype(np.float64)
+        idx, delta = _plus((idx, delta), upper_middle(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
     for name, (at, d) in bulges.items():
         idx, delta = _plus((idx, delta), (at, np.float32(SMILE_OPEN[name]) * d))

@@ -75,6 +75,17 @@ TONGUE = (0.66, 0.32, 0.34)
 # back teeth show as a speck at a closed mouth's corner, tests/render/test_mouth_renders.py).
 # (Less saturated than the (0.15, 0.03, 0.035) a blind review called blood red, and no lighter.)
 DEEP = (0.10, 0.035, 0.04)
+# Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
+# tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
+# pink points between the teeth and the gum over their tops as red gaps in blind review F).
+UPPER_GUM = (0.82, 0.06)
+LOWER_GUM = (0.5, 0.18)
+# Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
+# enamel), from the first share to the second: the upper row's from the first premolar (a smile shows the upper
+# teeth to there, the canines' and premolars' faces turned forward by the corners drawn back; dark from the lateral
+# incisor, as the lower row is, the canines showed as dark gaps beside two or four white teeth, "missing teeth" in
+# blind review F); the lower row's, in the lower lip's shade and seen in an open mouth only, from the lateral incisor.
+SHADOW_FROM = {"upper": (0.34, 0.52), "lower": (0.2, 0.55)}
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
@@ -163,7 +174,7 @@ def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
     return np.clip(h if upper else 1 - h, 0.0, 1.0)
 
 
-def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: float):
+def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float]):
     """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, and how
     deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap)."""
     edges = np.cumsum(widths) / sum(widths)
@@ -178,7 +189,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: float):
     gap = _smoothstep(GAP_SOFT + 0.8 * corner, -0.1 + 0.8 * corner, mm) * (0.75 + 0.25 * corner)
     # The gum line: scalloped, higher over each tooth's middle than between two teeth; the lower row's lower on
     # the tooth (its gums show under the lower teeth in an open mouth).
-    gum = _smoothstep(0.0, 0.06, e - (gum_at + 0.18 * np.sin(np.pi * t)))
+    gum = _smoothstep(0.0, 0.06, e - (gum_at[0] + gum_at[1] * np.sin(np.pi * t)))
     # Each tooth a little rounded (darker towards its sides, as a curved face turns from the light) and its own
     # shade of white.
     shade = (1 + 0.08 * (np.random.default_rng(seed).random(len(widths)) - 0.5)[k]) \
@@ -202,9 +213,9 @@ def _layout():
     occ = np.ones((n, n), np.float32)
     deep = np.zeros((n, n), np.float32)
     gum_c = np.array(GUM, np.float32)
-    for widths, lo, hi, edge, seed, gum_at, lit in ((UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, 0.66, 1.0),
-                                                    (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, 0.5,
-                                                     LOWER_SHADE)):
+    for widths, lo, hi, edge, seed, gum_at, lit, (s0, s1) in (
+            (UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, UPPER_GUM, 1.0, SHADOW_FROM["upper"]),
+            (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, LOWER_GUM, LOWER_SHADE, SHADOW_FROM["lower"])):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
         c, gum, gap = _teeth(widths, u, e, seed, gum_at)
@@ -217,11 +228,11 @@ def _layout():
         colour[outer] = c[outer]
         # (Rough towards the back: the molars' smooth enamel, seen edge-on at the mouth's sides, mirrored the room as
         # the grey walls of a lit box in the browsers, blind review B.)
-        back = _smoothstep(0.2, 0.5, u)
+        back = _smoothstep(s0, s1 - 0.05, u)
         rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
         # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
-        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(0.15, 0.5, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
-        deep[outer] = (0.92 * _smoothstep(0.2, 0.55, u))[outer]
+        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
+        deep[outer] = (0.92 * _smoothstep(s0, s1, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
         inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
         e_in = np.abs(v - edge) / INNER
