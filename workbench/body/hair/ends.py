@@ -4,10 +4,11 @@ Alpha-tested cards end where their alpha crosses the cut: one hard edge, the sam
 cards, cut nearly blunt (pointed, side by side, they read as a comb), drew its hem as one chopped, stepped
 line, and the whole bob as a shell (blind review F: "one rigid shell ... with chopped, stepped ends"). Real
 ends thin out: past the last of the hair's mass a few fine hairs go on, the farther the fewer. So from
-cards whose tips hang, a share of them (:data:`ENDS`) send a strand from inside their last centimetres (the root
-hidden under the card's opaque middle) past their tips by :data:`REACH`, in the wisps' columns of the atlas
-(a few fine strands, half transparent) and drawn blended with the fringe: the hem goes from hair to none
-over a centimetre or two of thinning strands instead of at one cut.
+cards whose tips hang, a share of them (:data:`ENDS`) send a strand from inside their last centimetres (its
+root hidden under the card's opaque middle) on past their tips by up to two or three centimetres, each its own
+length, narrowing nearly to a point, in a clump column's solid body (:data:`V_RANGE`) and drawn blended with the
+fringe (soft edges; no cut): the hem goes from hair to none over a centimetre or two of tapered ends of their own
+lengths instead of at one cut.
 
 The strands go on the way the card's tip points, turned down (a bob's ends turned under point in towards
 the neck: followed, they entered it in a nod), and never in nearer the body's axis than the tip.
@@ -18,7 +19,7 @@ the neck: followed, they entered it in a nod), and never in nearer the body's ax
 >>> from .head import head_of
 >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
 >>> w = end_wisps(fitted(m, "bob", 1).cards, head_of(m), "bob", 1)
->>> w.pts.shape[1:], bool(w.hanging.all()), bool(len(w.pts) > 50)
+>>> w.pts.shape[1:], bool(w.hanging.all()), bool(len(w.pts) > 20)
 ((4, 3), True, True)
 """
 
