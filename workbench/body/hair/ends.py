@@ -30,10 +30,11 @@ import numpy as np
 from .groom import UP, Strands, clump_columns
 from .head import Head
 
-# Per style: the share of its hanging cards that send a strand on past their tips at LOD 0 and at LOD 1 (long
-# hair's LOD 1 is at its triangle budget, pieces.LOD1_BUDGET), how far past (metres, the longest), and from how
-# far inside the tip it starts (metres along the card).
-ENDS = {"bob": (0.6, 0.3, 0.022, 0.018), "long": (0.35, 0.0, 0.03, 0.025)}
+# Per style: the share of its hanging cards that send a strand on past their tips at LOD 0 and at LOD 1, how far
+# past (metres, the longest), and from how far inside the tip it starts (metres along the card). (Long hair's tips
+# already taper over a third of their cards; and its LOD 1 is at its triangle budget, pieces.LOD1_BUDGET, with the
+# default avatar's LOD 1 / LOD 0 ratio at 0.45: ends at LOD 0 alone put it at 0.445.)
+ENDS = {"bob": (0.6, 0.3, 0.022, 0.018)}
 # The strands' widths (metres at their roots), how much they narrow to their tips (nearly to a point: the clump
 # columns they show are cut nearly blunt in a bob's atlas), their points (rows) and the stretch of a clump
 # column they show (``v``, before its own tip: its body, solid, the strands in its colour). (The atlas's wisp
