@@ -30,6 +30,7 @@ from ..mesh import BodyMesh
 from . import cards
 from .bake import baked, hair_head
 from .canon import fitted
+from .ends import V_RANGE, end_wisps
 from .head import smoothstep
 from .occlusion import shade
 from .scalp import shell, split
@@ -74,6 +75,13 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):
         fringe.append(cards.piece(mesh, head, g.fringe, sort=False))
+    # ...and past hanging cards' tips, fine strands that thin the ends out (:mod:`.ends`), in the hair's shade there.
+    ends = end_wisps(g.cards, head, style, lod)
+    if len(ends.pts):
+        tips = cards.piece(mesh, head, ends)
+        tips.uv[:, 1] = V_RANGE[0] + (V_RANGE[1] - V_RANGE[0]) * tips.uv[:, 1]
+        light = shade(head, tips.positions, np.ones(len(tips.positions), bool), DEPTH[style]).astype(np.float32)
+        fringe.append(replace(tips, colors=np.repeat(light[:, None], 3, 1)))
     out["Hair_Fringe"] = merge(fringe)
     return out
 
