@@ -93,7 +93,7 @@ def _curl(p: Pose, side: str, amount, fingers=FINGERS, thumb_amount=None):
 # a little (its ``y`` brings it in from the T-pose's splay, ``z`` turns it towards the palm).
 REST_CURL = {"Index": (8.0, 20.0, 12.0), "Middle": (13.0, 27.0, 14.0), "Ring": (19.0, 33.0, 16.0),
              "Pinky": (26.0, 40.0, 20.0), "Thumb": (-6.0, -12.0, -8.0)}
-REST_SPREAD = {"Index": 26.0, "Middle": 9.0, "Ring": -12.0, "Pinky": -34.0, "Thumb": 24.0}
+REST_SPREAD = {"Index": 30.0, "Middle": 11.0, "Ring": -16.0, "Pinky": -42.0, "Thumb": 24.0}
 # The stance the gestures were written over: arms 72 degrees down, elbows bent 12, 12 degrees of curl a
 # finger joint (the thumb's 40 % of it), no spread.
 GESTURE_CURL = 12.0
@@ -104,9 +104,9 @@ REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
 # swings from (degrees down, forward and of elbow: in idle the upper arms fall 7 degrees from the vertical;
 # the rest's 13 read as a stiff A in the previews, and a run's or a jump's arms swing from it clear of the
 # clothes), the shoulders lifted a little so their tops do not fall with the arms.
-IDLE_LEAN, IDLE_STANCE = 3.0, 4.5
+IDLE_LEAN, IDLE_STANCE = 3.0, 3.5
 IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 14.0, 2.0
-IDLE_EASE, IDLE_HIP_SLIDE, IDLE_HIP_TILT, IDLE_KNEE = -0.2, 0.05, 5.0, 20.0
+IDLE_EASE, IDLE_HIP_SLIDE, IDLE_HIP_TILT, IDLE_KNEE = -0.2, 0.05, 5.0, 14.0
 IDLE_ARM_FREE, IDLE_ELBOW_FREE = 5.0, 10.0
 
 
@@ -142,7 +142,7 @@ def _idle(p, t, fem):
     # Two breaths per cycle (chest rises, shoulders lift) over one slow weight shift. The avatar stands in
     # contrapposto and eases out of it and back: the weight on the right leg (``shift`` -1 at the first frame,
     # the pose every preview shows, to ``IDLE_EASE`` at its least), the hips slid over the right foot
-    # (``IDLE_HIP_SLIDE``) and tilted up on that side, the left knee eased forward, the spine and shoulders
+    # (``IDLE_HIP_SLIDE``) and tilted up on that side, the left knee eased, the spine and shoulders
     # tilted against the hips (the right shoulder dropped) and the head back level. The legs come in under
     # the hips from the base mesh's wide stance (``IDLE_STANCE`` degrees each, the feet turned back level),
     # and lean so the feet stay where they stand while the hips slide. The head's and the hips' turns keep
@@ -170,10 +170,12 @@ def _idle(p, t, fem):
     p.add("Foot", z=IDLE_STANCE)
     relax_r = np.maximum(shift, 0) ** 1.5
     relax_l = np.maximum(-shift, 0) ** 1.5
+    # The eased knee bends with its thigh nearly still (a thigh swung forward split a skirt's back between
+    # the legs), the foot tipped back level.
     for side, relax in (("Right", relax_r), ("Left", relax_l)):
-        p.add(side + "UpLeg", x=-IDLE_KNEE * 0.55 * relax)
+        p.add(side + "UpLeg", x=-IDLE_KNEE * 0.1 * relax)
         p.add(side + "Leg", x=IDLE_KNEE * relax)
-        p.add(side + "Foot", x=-IDLE_KNEE * 0.45 * relax)
+        p.add(side + "Foot", x=-IDLE_KNEE * 0.9 * relax)
     p.add("Spine", z=-0.9 * IDLE_HIP_TILT * shift * hip)
     p.add("Spine1", z=-0.6 * IDLE_HIP_TILT * shift * hip)
     p.add("Spine2", z=-0.5 * IDLE_HIP_TILT * shift * hip)
