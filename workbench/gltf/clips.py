@@ -99,11 +99,15 @@ REST_SPREAD = {"Index": 30.0, "Middle": 11.0, "Ring": -16.0, "Pinky": -42.0, "Th
 GESTURE_CURL = 12.0
 GESTURE_ARM_DOWN, GESTURE_ELBOW = 72.0, 12.0
 REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
-# The idle cycle's start (seconds into its 4 s weight shift: 3.55 s, 65 % of the way onto the right leg), how
+# The idle cycle's start (seconds into its 4 s weight shift: 3 s, the first frame fully on the right leg), how
 # far its legs come in (degrees each), and how much closer its arms hang than the rest every other clip
 # swings from (degrees down, forward and of elbow: in idle the upper arms fall 7 degrees from the vertical;
 # the rest's 13 read as a stiff A in the previews, and a run's or a jump's arms swing from it clear of the
-# clothes), the shoulders lifted a little so their tops do not fall with the arms.
+# clothes), the shoulders lifted a little so their tops do not fall with the arms. The contrapposto: how far
+# the weight eases back towards the middle (``shift`` from -1 to this), the hips' slide (in hip heights) and
+# tilt (degrees) and the eased knee's bend at full weight on the other leg, and the free side's arm (degrees
+# forward, of elbow). Review F still saw "the same stiff A-pose, no shift of weight" in a first frame with the
+# hips tilted 2.3 degrees and slid 1.5 cm.
 IDLE_LEAN, IDLE_STANCE = 3.0, 3.5
 IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 14.0, 2.0
 IDLE_EASE, IDLE_HIP_SLIDE, IDLE_HIP_TILT, IDLE_KNEE = -0.2, 0.05, 5.0, 14.0
