@@ -92,20 +92,26 @@ def _curl(p: Pose, side: str, amount, fingers=FINGERS, thumb_amount=None):
 # and the fan the T-pose spreads them in closes (``y``); the thumb lies in against the index finger, bent
 # a little (its ``y`` brings it in from the T-pose's splay, ``z`` turns it towards the palm).
 REST_CURL = {"Index": (8.0, 20.0, 12.0), "Middle": (13.0, 27.0, 14.0), "Ring": (19.0, 33.0, 16.0),
-             "Pinky": (30.0, 42.0, 20.0), "Thumb": (-6.0, -12.0, -8.0)}
-REST_SPREAD = {"Index": 17.0, "Middle": 6.0, "Ring": -8.0, "Pinky": -19.0, "Thumb": 24.0}
+             "Pinky": (26.0, 40.0, 20.0), "Thumb": (-6.0, -12.0, -8.0)}
+REST_SPREAD = {"Index": 30.0, "Middle": 11.0, "Ring": -16.0, "Pinky": -42.0, "Thumb": 24.0}
 # The stance the gestures were written over: arms 72 degrees down, elbows bent 12, 12 degrees of curl a
 # finger joint (the thumb's 40 % of it), no spread.
 GESTURE_CURL = 12.0
 GESTURE_ARM_DOWN, GESTURE_ELBOW = 72.0, 12.0
 REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
-# The idle cycle's start (seconds into its 4 s weight shift: 3.55 s, 65 % of the way onto the right leg), how
+# The idle cycle's start (seconds into its 4 s weight shift: 3 s, the first frame fully on the right leg), how
 # far its legs come in (degrees each), and how much closer its arms hang than the rest every other clip
 # swings from (degrees down, forward and of elbow: in idle the upper arms fall 7 degrees from the vertical;
 # the rest's 13 read as a stiff A in the previews, and a run's or a jump's arms swing from it clear of the
-# clothes), the shoulders lifted a little so their tops do not fall with the arms.
-IDLE_LEAN, IDLE_STANCE = 3.55, 2.5
-IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 8.0, 2.0
+# clothes), the shoulders lifted a little so their tops do not fall with the arms. The contrapposto: how far
+# the weight eases back towards the middle (``shift`` from -1 to this), the hips' slide (in hip heights) and
+# tilt (degrees) and the eased knee's bend at full weight on the other leg, and the free side's arm (degrees
+# forward, of elbow). Review F still saw "the same stiff A-pose, no shift of weight" in a first frame with the
+# hips tilted 2.3 degrees and slid 1.5 cm.
+IDLE_LEAN, IDLE_STANCE = 3.0, 3.5
+IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 14.0, 2.0
+IDLE_EASE, IDLE_HIP_SLIDE, IDLE_HIP_TILT, IDLE_KNEE = -0.2, 0.05, 5.0, 14.0
+IDLE_ARM_FREE, IDLE_ELBOW_FREE = 5.0, 10.0
 
 
 def _rest_hand(p: Pose, side: str, weight=1.0) -> None:
@@ -137,44 +143,59 @@ def _base(p: Pose):
 
 
 def _idle(p, t, fem):
-    # Two breaths per cycle (chest rises, shoulders lift) over one slow weight shift: the
-    # hips slide towards one leg and tilt, the other knee relaxes, the spine and head
-    # counter the tilt so the eyes stay level, and the arms hang back with the shift. The shift starts
-    # ``IDLE_LEAN`` into its cycle, so the first frame (the pose every preview shows) stands with the weight
-    # a little on the right leg and the left knee eased, not square on both feet (the head's and the hips'
-    # turns keep their phase: the portraits' face as before); the legs come in a little from the base
-    # mesh's wide stance (``IDLE_STANCE`` degrees each, the feet turned back level).
+    # Two breaths per cycle (chest rises, shoulders lift) over one slow weight shift. The avatar stands in
+    # contrapposto and eases out of it and back: the weight on the right leg (``shift`` -1 at the first frame,
+    # the pose every preview shows, to ``IDLE_EASE`` at its least), the hips slid over the right foot
+    # (``IDLE_HIP_SLIDE``) and tilted up on that side, the left knee eased, the spine and shoulders
+    # tilted against the hips (the right shoulder dropped) and the head back level. The legs come in under
+    # the hips from the base mesh's wide stance (``IDLE_STANCE`` degrees each, the feet turned back level),
+    # and lean so the feet stay where they stand while the hips slide. The head's and the hips' turns keep
+    # their phase (the portraits' face as before).
     breath = np.sin(2 * np.pi * t / 2.0)
     p.add("Spine1", x=-2.5 * breath)
     p.add("Spine2", x=-2.0 * breath)
     p.add("Shoulder", z=2.5 * breath)
     p.add("Neck", x=1.5 * breath)
-    shift = np.sin(2 * np.pi * (t + IDLE_LEAN) / 4.0)          # +1: weight on the left leg
+    ease = (1 + IDLE_EASE) / 2
+    shift = -ease + (1 - ease) * np.sin(2 * np.pi * (t + IDLE_LEAN) / 4.0)     # -1: weight on the right leg
     hip = 1.3 if fem else 1.0
-    p.hips[:, 0] = 0.018 * shift * hip
-    p.hips[:, 1] = -0.006 * np.abs(shift)        # the relaxed knee lowers the hips a touch
-    p.add("Hips", z=3.5 * shift * hip, y=3.0 * np.sin(2 * np.pi * t / 4.0 + 0.6))
-    # The legs undo the hip tilt so the feet stay on the floor; the unloaded knee bends.
-    p.add("LeftUpLeg", z=-3.5 * shift * hip)
-    p.add("RightUpLeg", z=-3.5 * shift * hip)
+    slide = IDLE_HIP_SLIDE * shift * hip
+    p.hips[:, 0] = slide
+    p.hips[:, 1] = -0.008 * np.abs(shift)        # the eased knee lowers the hips a touch
+    p.add("Hips", z=IDLE_HIP_TILT * shift * hip, y=3.0 * np.sin(2 * np.pi * t / 4.0 + 0.6))
+    # The legs undo the hip tilt and lean against the slide (the leg's length about 0.95 of the hip
+    # height), so the feet stay on the floor where they stood; the eased knee bends.
+    lean = np.degrees(np.arcsin(slide / 0.95))
+    p.add("LeftUpLeg", z=-IDLE_HIP_TILT * shift * hip - lean)
+    p.add("RightUpLeg", z=-IDLE_HIP_TILT * shift * hip - lean)
+    p.add("LeftFoot", z=lean)
+    p.add("RightFoot", z=lean)
     p.add("UpLeg", z=-IDLE_STANCE)
     p.add("Foot", z=IDLE_STANCE)
     relax_r = np.maximum(shift, 0) ** 1.5
     relax_l = np.maximum(-shift, 0) ** 1.5
-    p.add("RightUpLeg", x=-7 * relax_r)
-    p.add("RightLeg", x=12 * relax_r)
-    p.add("RightFoot", x=-5 * relax_r)
-    p.add("LeftUpLeg", x=-7 * relax_l)
-    p.add("LeftLeg", x=12 * relax_l)
-    p.add("LeftFoot", x=-5 * relax_l)
-    p.add("Spine1", z=-2.0 * shift * hip)
-    p.add("Spine2", z=-1.0 * shift * hip)
-    p.add("Head", y=5 * np.sin(2 * np.pi * t / 4.0 + 1.0), z=-0.5 * shift * hip, x=-1.0 * breath)   # (eyes level)
+    # The eased knee bends with its thigh nearly still (a thigh swung forward split a skirt's back between
+    # the legs), the foot tipped back level.
+    for side, relax in (("Right", relax_r), ("Left", relax_l)):
+        p.add(side + "UpLeg", x=-IDLE_KNEE * 0.1 * relax)
+        p.add(side + "Leg", x=IDLE_KNEE * relax)
+        p.add(side + "Foot", x=-IDLE_KNEE * 0.9 * relax)
+    p.add("Spine", z=-0.9 * IDLE_HIP_TILT * shift * hip)
+    p.add("Spine1", z=-0.6 * IDLE_HIP_TILT * shift * hip)
+    p.add("Spine2", z=-0.5 * IDLE_HIP_TILT * shift * hip)
+    p.add("Neck", z=0.5 * IDLE_HIP_TILT * shift * hip)
+    p.add("Head", y=5 * np.sin(2 * np.pi * t / 4.0 + 1.0), z=0.4 * IDLE_HIP_TILT * shift * hip,
+          x=-1.0 * breath)   # (eyes level)
     p.add("Arm", x=3 * np.sin(2 * np.pi * t / 4.0 + 0.5), z=1.5 * breath)
     p.add("ForeArm", y=-3 * (0.5 + 0.5 * breath))
     p.add("Arm", z=-IDLE_ARM_DOWN, x=-IDLE_ARM_FORWARD)
     p.add("ForeArm", y=-IDLE_ELBOW)
     p.add("Shoulder", z=IDLE_SHRUG)
+    # The arms differ a little: the free side's hangs a touch forward with its elbow eased more.
+    p.add("LeftArm", x=-IDLE_ARM_FREE * relax_l)
+    p.add("LeftForeArm", y=-IDLE_ELBOW_FREE * relax_l)
+    p.add("RightArm", x=IDLE_ARM_FREE * relax_r)
+    p.add("RightForeArm", y=IDLE_ELBOW_FREE * relax_r)
 
 
 def _gait(p, t, fem, period, leg, knee, arm, elbow, lean, bob, run=False):

@@ -4,9 +4,9 @@ per body, what makes it read as a shoe: a sole all round, a padded tongue and cr
 :func:`extras` builds, per foot, in the foot's own frame (along it from the heel to the toes, across it,
 up; from the skeleton's foot joints):
 
-1. The sole: the footprint's outline (the upper's lowest points, farthest out at each bearing round the
-   foot's middle, smoothed), :data:`WELT` out from the upper, swept through a rounded profile from the
-   floor to the sole's height, and a cap under it. The foot stands in it (the feet rest on the floor: the
+1. The sole: the footprint's outline (the convex hull of the upper's lowest points round the foot's
+   middle), :data:`WELT` out from the upper (:data:`HEEL_WELT` more at the heel), swept through a rounded
+   profile from the floor to the sole's height, and a cap under it. The foot stands in it (the feet rest on the floor: the
    avatar's height is measured from them). Boots' soles are thicker and dark, their bottoms rising under
    the arch, so a heel shows.
 2. The tongue: a padded strip along the top of the foot from the vamp to above the collar, following the
@@ -37,6 +37,9 @@ UV = {"upper": (0.0, 0.78), "sole": (0.8, 0.9), "lace": (0.92, 0.98)}
 UPPER = UV["upper"][1]
 # How far the sole stands out from the upper (metres).
 WELT = 0.004
+# And more at the heel's back, where the upper's lowest rows bulge past the sole's rounded top: with the
+# welt alone they showed through it in teeth (metres).
+HEEL_WELT = 0.004
 # The footprint: points of the upper this low count (metres above the floor).
 FLOOR = 0.03
 
@@ -103,10 +106,28 @@ def _frame(mesh: BodyMesh, side: str):
     return ankle, ahead, across
 
 
-def _smooth_ring(values: np.ndarray, rounds: int) -> np.ndarray:
-    for _ in range(rounds):
-        values = (np.roll(values, 1, 0) + 2 * values + np.roll(values, -1, 0)) / 4
-    return values
+def _hull_reach(points: np.ndarray, bare: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """How far the footprint reaches from its middle at each bearing ``at`` (radians from across the foot
+    towards its toes): the convex hull of ``points`` (across, ahead; each ``bare`` further out from the
+    middle), so the sole hugs the upper all round. (The farthest point per bearing, widened by a bearing
+    each way and smoothed, stood the sole off the upper at the toes' and the heel's corners, where the
+    reach changes fast with the bearing: a platform round every shoe, "clunky" in review F.)
+
+    >>> square = np.array([[1.0, 1.0], [-1.0, 1.0], [-1.0, -1.0], [1.0, -1.0]])
+    >>> np.round(_hull_reach(square, np.zeros(4), np.array([0.0, np.pi / 4])), 6).tolist()
+    [1.0, 1.414214]
+    """
+    from scipy.spatial import ConvexHull
+
+    length = np.maximum(np.hypot(points[:, 0], points[:, 1]), 1e-12)
+    pts = points * ((length + bare) / length)[:, None]
+    hull = ConvexHull(pts)
+    normal, offset = hull.equations[:, :2], hull.equations[:, 2]       # normal . x + offset <= 0 inside
+    way = np.column_stack([np.cos(at), np.sin(at)])
+    facing = way @ normal.T                                             # (bearings, edges)
+    with np.errstate(divide="ignore"):
+        reach = np.where(facing > 1e-12, -offset[None, :] / facing, np.inf)
+    return reach.min(axis=1)
 
 
 def _sole(out: _Mesh, upper: np.ndarray, skin: np.ndarray, ankle, ahead, across, shoe: Shoe, u0: float) -> None:
@@ -118,18 +139,9 @@ def _sole(out: _Mesh, upper: np.ndarray, skin: np.ndarray, ankle, ahead, across,
     rel = low - centre
     bare = np.zeros(len(low))
     bare[len(low) - int((skin[:, 1] < shoe.sole + 0.004).sum()):] = 0.006
-    a, c = rel @ ahead, rel @ across
-    bearing = np.arctan2(a, c)
-    reach = np.hypot(a, c) + bare
     at = np.linspace(-np.pi, np.pi, BEARINGS, endpoint=False)
-    bins = np.round((bearing + np.pi) / (2 * np.pi) * BEARINGS).astype(np.int64) % BEARINGS
-    far = np.zeros(BEARINGS)
-    np.maximum.at(far, bins, reach)
-    has = far > 0
-    far = np.interp(at, np.r_[at[has] - 2 * np.pi, at[has], at[has] + 2 * np.pi], np.tile(far[has], 3))
-    # (Widened by a bin each way before smoothing: smoothed alone, the peaks fell inside the upper.)
-    far = np.maximum(np.maximum(far, np.roll(far, 1)), np.roll(far, -1))
-    far = _smooth_ring(np.maximum(_smooth_ring(far, 3), far), 3) + WELT
+    far = _hull_reach(np.column_stack([rel @ across, rel @ ahead]), bare, at)
+    far += WELT + HEEL_WELT * np.maximum(-np.sin(at), 0) ** 2
     way = np.cos(at)[:, None] * across + np.sin(at)[:, None] * ahead
     # Along the foot (0 the heel, 1 the toe) for the heel's arch.
     along = far * np.sin(at)
