@@ -23,6 +23,7 @@ import time
 
 import httpx
 import numpy as np
+import pytest
 
 from workbench.gltf.glb import ARRAY_BUFFER, GlbWriter
 
@@ -591,3 +592,29 @@ def smile_deltas(settings: dict):
         idx, d = shapes[name]
         full[idx] += w * d
     return m, full
+
+
+def sweep(cases) -> list:
+    """``cases`` (tuples of a parametrized test's values) as ``pytest.param``s, all of them run by the whole suite,
+    the quick loop (``-m "not slow"``) keeping the few that hold every value of every place at least once: each
+    style, body, height or level of detail is proven there, their every pairing in the whole suite (docs/testing.md,
+    "prove a property once at the size that proves it"). The few are chosen greedily, each the first case holding
+    the most values not yet held, so the same on every pytest-xdist worker.
+
+    >>> [(p.values, [m.name for m in p.marks]) for p in sweep([("a", 1), ("a", 2), ("b", 1), ("b", 2)])]
+    [(('a', 1), []), (('a', 2), ['slow']), (('b', 1), ['slow']), (('b', 2), [])]
+    >>> [p.values for p in sweep(itertools.product("xyz", (0, 1))) if not p.marks]
+    [('x', 0), ('y', 1), ('z', 0)]
+    """
+    cases = [tuple(c) for c in cases]
+    quick: set[int] = set()
+    held: list[set] = [set() for _ in cases[0]]
+    while True:
+        gains = [sum(v not in h for v, h in zip(c, held, strict=True)) for c in cases]
+        best = max(range(len(cases)), key=lambda i: (gains[i], -i))
+        if gains[best] == 0:
+            break
+        quick.add(best)
+        for v, h in zip(cases[best], held, strict=True):
+            h.add(v)
+    return [pytest.param(*c, marks=() if i in quick else pytest.mark.slow) for i, c in enumerate(cases)]

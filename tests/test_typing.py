@@ -74,6 +74,10 @@ def test_the_package_ships_py_typed():
     assert (PACKAGE / "py.typed").is_file()
 
 
+# slow: mypy --strict analysing the package and what it imports (pandas, numpy, httpx) costs about 30 s of CPU, the
+# quick loop's largest single test; the whole suite runs both. In the inner cycle `ruff check && mypy` (the README,
+# .ci/run before the tests) checks the same annotations over the package; this test adds that a user's checker sees them.
+@pytest.mark.slow
 def test_a_users_script_sees_the_real_types(tmp_path, mypy_cache):
     out, status = run_mypy(tmp_path, SCRIPT, mypy_cache)
     revealed = [line.split("Revealed type is ", 1)[1].strip('"') for line in out.splitlines() if "Revealed type" in line]
@@ -94,6 +98,7 @@ def test_a_users_script_sees_the_real_types(tmp_path, mypy_cache):
     assert not errors, out
 
 
+@pytest.mark.slow  # the same mypy run's second half (above)
 def test_a_users_wrong_calls_are_found(tmp_path, mypy_cache):
     out, status = run_mypy(tmp_path, BROKEN, mypy_cache)
     errors = [line for line in out.splitlines() if ": error:" in line]

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-from helpers import worst_outside
+from helpers import sweep, worst_outside
 from scipy.spatial import cKDTree
 
 from workbench.body.outfit.pattern import pattern
@@ -66,7 +66,8 @@ def covered(inner, outer, shell: int | None = None) -> tuple[np.ndarray, np.ndar
     return keep, k[keep]
 
 
-@pytest.mark.parametrize("top,bottom,gender,shape", CUTS)
+# Every top, bottom and body in the quick loop, every cut in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("top,bottom,gender,shape", sweep(CUTS))
 def test_no_skin_or_bottom_through_the_clothes_in_any_clip(top, bottom, gender, shape):
     m = model(top, bottom, gender, shape)
     rest = {d.mesh_name: d for d in m.posed().draws}

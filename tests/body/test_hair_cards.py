@@ -7,11 +7,12 @@ Measured on the pieces (:func:`workbench.body.hair.hair_pieces`) where a number 
 picture; the renders are in ``test_hair_hairline.py``.
 """
 
+import itertools
 from functools import cache
 
 import numpy as np
 import pytest
-from helpers import body_of
+from helpers import body_of, sweep
 
 from workbench.body import hair
 from workbench.body.hair import canon
@@ -163,9 +164,8 @@ def skin_radius(m, centre):
     return np.max([np.roll(padded[1 + dy: 182 + dy], dx, 1) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], axis=0)
 
 
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-@pytest.mark.parametrize("shape", BODY_SHAPES)
-@pytest.mark.parametrize("height", [150, 200])
+# Every height, shape and gender in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("height,shape,gender", sweep(itertools.product([150, 200], BODY_SHAPES, ["feminine", "masculine"])))
 def test_every_style_fits_every_head(gender, shape, height):
     """No card vertex on the head is inside it (each is farther from the skull's centre than the skin
     in its direction, within a degree), the cards reach the hairline but not the face, and the

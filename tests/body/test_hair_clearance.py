@@ -15,6 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from helpers import sweep
 from scipy.spatial import cKDTree
 
 from workbench.gltf import build_avatar
@@ -81,7 +82,8 @@ CASES = ([(style, top, "feminine", "average") for style in STYLES for top in TOP
          + [(style, top, "masculine", "heavy") for style in HANGING for top in ("longsleeve", "hoodie")])
 
 
-@pytest.mark.parametrize("style,top,gender,shape", CASES)
+# Every style, top and body in the quick loop, every case in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("style,top,gender,shape", sweep(CASES))
 def test_no_hair_inside_the_body_or_under_the_top_in_the_idle_pose(style, top, gender, shape):
     hair, skin, normals, cloth, tris = idle(style, top, gender, shape)
     assert len(hair) > 1000

@@ -13,10 +13,12 @@ least 0.8) above it. Then:
 - **a fade**: the hair's edge is not a cut, its coverage rises over more than a pixel on average.
 """
 
+import itertools
 from functools import cache
 
 import numpy as np
 import pytest
+from helpers import sweep
 
 from workbench.gltf import build_avatar
 from workbench.options import HAIR_STYLES, ModelOptions, normalize_avatar_settings
@@ -71,9 +73,8 @@ def hairline(h, start):
     return rows, (median - line).max(), np.array(gaps), np.array(fades)
 
 
-@pytest.mark.parametrize("lod", [0, 1, 2])
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-@pytest.mark.parametrize("style", STYLES)
+# Every style, body and level of detail in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("style,gender,lod", sweep(itertools.product(STYLES, ["feminine", "masculine"], [0, 1, 2])))
 def test_the_hairline_has_no_notch_and_no_gap(style, gender, lod):
     h, brows = hairness(style, gender, lod)
     rows, notch, gaps, fades = hairline(h, brows - 4)

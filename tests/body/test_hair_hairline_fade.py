@@ -9,10 +9,12 @@ Down each forehead column from the lowest row of full hair, a cut is the coverag
 over two rows; a fade spreads it over many.
 """
 
+import itertools
 from functools import cache
 
 import numpy as np
 import pytest
+from helpers import sweep
 
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
@@ -77,8 +79,8 @@ def cut_share(cov: np.ndarray, brows: int) -> float:
     return float(np.mean([(seg[:-2] - seg[2:]).max() >= 0.5 for _, _, seg in hairline_columns(cov, brows)]))
 
 
-@pytest.mark.parametrize("gender", ["masculine", "feminine"])
-@pytest.mark.parametrize("style", ["short", "long", "curly"])
+# Every style and gender in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("style,gender", sweep(itertools.product(["short", "long", "curly"], ["masculine", "feminine"])))
 def test_the_hairline_fades_into_the_skin(style, gender):
     cov, _, brows = coverage(style, gender)
     assert cut_share(cov, brows) <= CUT_SHARE, (style, gender, cut_share(cov, brows))

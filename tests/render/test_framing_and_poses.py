@@ -10,6 +10,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from helpers import sweep
 from PIL import Image
 
 from workbench.body.mesh import body_mesh
@@ -336,7 +337,8 @@ def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
     return int((inside & (np.abs(both[..., :3] - shirt[..., :3]).max(-1) > 30)).sum())
 
 
-@pytest.mark.parametrize("gender,shape", [(g, s) for g in ("feminine", "masculine") for s in BODY_SHAPES])
+# Every gender and shape in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("gender,shape", sweep((g, s) for g in ("feminine", "masculine") for s in BODY_SHAPES))
 def test_no_skin_through_the_shirt_on_the_back_in_the_idle_clip(gender, shape):
     """Seen from behind and from either back quarter through the idle clip, no skin shows through the shirt.
     The lead saw a skin-coloured patch over the masculine right shoulder blade on the hair sheet

@@ -7,11 +7,13 @@ pixel shows (the Teeth mesh; the body's lining of the mouth, found through its t
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from functools import cache, lru_cache
 
 import numpy as np
 import pytest
+from helpers import sweep
 
 from workbench.body.skin import SKIN_SIZE, features
 from workbench.gltf import build_avatar
@@ -67,9 +69,8 @@ def pictures(glb: bytes, gender: str, morphs=None):
     return lit, masks
 
 
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-@pytest.mark.parametrize("shape", BODY_SHAPES)
-@pytest.mark.parametrize("height", [None, 150, 205])
+# Every height, shape and gender in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("height,shape,gender", sweep(itertools.product([None, 150, 205], BODY_SHAPES, ["feminine", "masculine"])))
 def test_no_tooth_shows_with_the_mouth_closed(gender, shape, height):
     """No tooth shows in a 512 px portrait at rest on the darkest tone (white specks showed at the mouth's
     corners before). At most 3 pixels of the Teeth mesh, and those the dark red of the back of a mouth
