@@ -34,9 +34,10 @@ from ..texels import texel_map
 from .garments import dressed
 from .hood import ROLL, STEPS
 from .pattern import FOLD_SIZE, FORMAT, pattern
+from .seams import FAR
 from .styles import STYLES
 
-__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SHEEN", "sheen", "weave", "band_distances", "shading", "normal_map", "roughness_map"]
+__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SHEEN", "sheen", "weave", "band_distances", "seam_distances", "shading", "normal_map", "roughness_map"]
 
 CLOTH_SIZE = 512
 SHOE_SIZE = 256
@@ -62,11 +63,14 @@ FOLD_PITCH = 0.055
 # How much a gathered band's ribbing darkens it (over the band, and more in its grooves), and its end's
 # line of stitches.
 RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
+# A seam's groove (its shadow), the light on its pressed allowance beside it, and how deep the groove sinks in
+# the normal maps of the cloths that have them (metres).
+SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
 # A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
 NECKLINE_CUT = 1
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 3
+VERSION = 4
 
 
 def sheen(color: str, kind: str) -> dict:
@@ -164,8 +168,21 @@ def band_distances(name: str, n: int) -> list[tuple[float, bool, np.ndarray]]:
             for k, (width, tight) in enumerate(style.bands) if width > 0]
 
 
+def seam_distances(name: str, n: int) -> np.ndarray:
+    """Per texel of an ``n`` px texture of style ``name``, the distance (metres) to the nearest of its seams and
+    pockets' lines (:mod:`.seams`; :data:`~.seams.FAR` where none runs)."""
+    pat = pattern(name)
+    if not pat["seams"].shape[1]:
+        return np.full((n, n), FAR, np.float32)
+    tex = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], n)
+    d = np.abs(tex.paint_vertices(pat["vfaces"], pat["seams"][pat["vmap"]]))
+    return np.where(tex.covered, d.min(-1), FAR).astype(np.float32)
+
+
 def _bands(name: str, n: int) -> dict[str, np.ndarray]:
-    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends)."""
+    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends), ``sewn``: a
+    seam's groove (1 on its line), ``ridge`` (its allowance, pressed to one side) and ``topstitch`` (its
+    line of stitches)."""
     texel = pattern(name)["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)
     seam = np.zeros((n, n), np.float32)
@@ -173,7 +190,12 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
         if tight:
             rib = np.maximum(rib, np.clip((width - d) / texel, 0, 1))
         seam = np.maximum(seam, np.clip(1.2 - np.abs(d - width) / texel, 0, 1))
-    return {"rib": rib, "seam": seam}
+    d = seam_distances(name, n) / texel
+    # (Lines of a few texels, wide enough to read at a full figure's size, 4-5 mm a pixel.)
+    sewn = np.clip(1.6 - d, 0, 1)
+    ridge = np.clip(1 - np.abs(d - 2.6), 0, 1)
+    topstitch = np.clip(1 - np.abs(d - 4.2) / 0.8, 0, 1)
+    return {"rib": rib, "seam": seam, "sewn": sewn, "ridge": ridge, "topstitch": topstitch}
 
 
 def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
@@ -190,9 +212,8 @@ def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _band_maps(name: str) -> tuple[np.ndarray, np.ndarray]:
-    kept = keep.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
-    return kept["rib"], kept["seam"]
+def _band_maps(name: str) -> dict[str, np.ndarray]:
+    return keep.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
 
 
 @lru_cache(maxsize=8)
@@ -219,12 +240,14 @@ def shading(name: str) -> np.ndarray:
         shade, _ = weave(STYLES[name].kind)
         if STYLES[name].part == "Outfit_Footwear":
             return {"shade": shade}
-        rib, seam = _band_maps(name)
+        bands = _band_maps(name)
+        rib, seam = bands["rib"], bands["seam"]
         # A gathered band reads as one all round (a collar's ribs ran along it where the neckline crosses
         # the texture's columns, at the shoulders and the back, and the band vanished there): its ribbing's
         # shadow darkens it as a whole, its grooves more, and a line of stitches where it ends.
         ribbed = 1 - rib * (RIB_SHADE + RIB_GROOVE * (1 - _ribs(len(shade))))
-        return {"shade": (shade * ribbed * (1 - STITCH_SHADE * seam)).astype(np.float32)}
+        sewn = (1 - SEWN_SHADE * bands["sewn"]) * (1 + RIDGE_LIGHT * bands["ridge"]) * (1 - STITCH_SHADE * bands["topstitch"])
+        return {"shade": (shade * ribbed * sewn * (1 - STITCH_SHADE * seam)).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)["shade"]
 
@@ -263,10 +286,13 @@ def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
     def make():
         style, pat = STYLES[name], pattern(name)
         relief = weave(style.kind)[1]
+        depth = relief * WEAVE_DEPTH[style.kind]
         if style.part != "Outfit_Footwear":
-            rib, _ = _band_maps(name)
+            bands = _band_maps(name)
+            rib = bands["rib"]
             relief = relief * (1 - rib) + rib * _ribs(len(relief))
-        wy, wx = np.gradient(relief * WEAVE_DEPTH[style.kind], float(pat["uv_scale"]) / len(relief))
+            depth = relief * WEAVE_DEPTH[style.kind] + SEAM_DEPTH * (bands["ridge"] - bands["sewn"])
+        wy, wx = np.gradient(depth, float(pat["uv_scale"]) / len(relief))
         return {"x": wx.astype(np.float32), "y": wy.astype(np.float32)}
 
     kept = keep.kept(f"cloth-slopes-{name}-v{VERSION}.{FORMAT}", make)

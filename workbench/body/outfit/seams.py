@@ -1,0 +1,117 @@
+"""Where a garment's panels are sewn together, and its pockets: lines on the cloth that no body changes.
+
+A garment is cut from a few flat panels and sewn (a tee's front and back at its sides and shoulders, its
+sleeves into their armholes; a pair of trousers' legs at their out- and inseams and down the middle, front
+and back; a hood's two halves down its back), with pockets stitched on or set in. Without those lines a
+saturated cloth reads as a dipped plastic shell (review F: "no seams, prints, trims or layers").
+
+:func:`seams` gives, per point of the reference drape, a signed distance (metres along the cloth, near
+enough) to each of the style's lines (:data:`LINES`): the line is its zero, and ``FAR`` where the line does
+not run. :func:`workbench.body.outfit.cloth.shading` paints them on the garment's UVs and draws each as a
+sewn seam (a groove, its allowance's ridge beside it and a line of topstitching) and
+:func:`~workbench.body.outfit.cloth.normal_map` sinks the groove where the cloth has a relief.
+
+- ``side``: the front panel meets the back where the torso (each leg) is widest front to back's middle:
+  down the sides, over the tops of the shoulders to the neckline, along each sleeve's underside (and its
+  top, a drop shoulder's seam), down each trouser leg outside and in;
+- ``armhole``: round each shoulder, where the sleeve is set in (a little down the arm on a hoodie: a
+  dropped shoulder);
+- ``centre``: down the middle of the front and back (the trousers' fly and seat, the skirt's back) and of
+  the hood;
+- ``pocket``: a hoodie's kangaroo pocket (a trapezium on the front above the hem's band), a pair of
+  trousers' or shorts' slanted front pockets and patch pockets on the seat.
+
+>>> sorted(LINES["hoodie"]), LINES["skirt"]
+(['armhole', 'centre', 'pocket', 'side'], ('side', 'centre'))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["LINES", "FAR", "seams"]
+
+# The lines each style has, in the order :func:`seams` gives their columns.
+LINES = {"tee": ("side", "armhole"), "longsleeve": ("side", "armhole"), "hoodie": ("side", "armhole", "centre", "pocket"),
+         "trousers": ("side", "centre", "pocket"), "shorts": ("side", "centre", "pocket"), "skirt": ("side", "centre")}
+FAR = 1.0
+# How far down the arm past the shoulder joint each top's sleeve is set in (metres): a hoodie's shoulder drops.
+DROP = {"tee": 0.0, "longsleeve": 0.0, "hoodie": 0.035}
+# A kangaroo pocket: its height above the hem's band, its half-width at the bottom and the top (metres).
+KANGAROO = (0.17, 0.16, 0.115)
+
+
+def _middle(y: np.ndarray, z: np.ndarray, step: float = 0.02) -> np.ndarray:
+    """Per point, the middle of the depth (z) of the points at its height (bins of ``step``): where the
+    front panel meets the back."""
+    k = np.round(y / step).astype(np.int64)
+    k -= k.min()
+    lo = np.full(k.max() + 1, np.inf)
+    hi = np.full(k.max() + 1, -np.inf)
+    np.minimum.at(lo, k, z)
+    np.maximum.at(hi, k, z)
+    return (lo[k] + hi[k]) / 2
+
+
+def _box(x: np.ndarray, y: np.ndarray, bottom: float, top: float, half: tuple[float, float]) -> np.ndarray:
+    """A signed distance (near enough) to a trapezium's outline standing on ``bottom``, ``half`` its
+    half-widths at the bottom and the top, centred on x = 0."""
+    t = np.clip((y - bottom) / (top - bottom), 0, 1)
+    return np.maximum.reduce([np.abs(x) - (half[0] + (half[1] - half[0]) * t), y - top, bottom - y])
+
+
+def seams(name: str, e: dict, q: np.ndarray, part: np.ndarray, hood: int = 0) -> np.ndarray:
+    """(len(q), len(LINES[name])) float32: each point's signed distance to each line of style ``name`` on the
+    reference drape ``q`` (its landmarks ``e``, :func:`~workbench.body.outfit.styles.landmarks`, with ``hem``,
+    ``hem_band``, ``waist``: the first cut's height and band, ``arm_z``: the shoulder joint's depth); ``part``: each
+    point's panel (0 the torso; a top's 1 and 2 its sleeves, a bottom's its legs), the last ``hood`` points the
+    hood's."""
+    n = len(q)
+    if name not in LINES:                    # (shoes: their stitching is drawn with their leather)
+        return np.zeros((n, 0), np.float32)
+    x, y, z = q[:, 0] - e["neck_x"], q[:, 1], q[:, 2]
+    body = np.arange(n) < n - hood
+    out = np.full((n, len(LINES[name])), FAR)
+    top = name in DROP
+    for k, line in enumerate(LINES[name]):
+        f = np.full(n, FAR)
+        if line == "side":
+            for p in np.unique(part[body]):
+                mine = body & (part == p)
+                if top and p > 0:
+                    # A sleeve: along its underside (and top) at the arm's own depth.
+                    f[mine] = z[mine] - e["arm_z"]
+                else:
+                    f[mine] = z[mine] - _middle(y[mine], z[mine])
+        elif line == "armhole":
+            shoulder = abs(e["arm"] - e["neck_x"]) + DROP[name]
+            f = np.where(body & (y > e["shoulder_y"] - 0.3), np.abs(x) - shoulder, FAR)
+        elif line == "centre":
+            if hood:
+                f[~body] = x[~body]
+            elif name == "skirt":
+                f = np.where(z < e["neck_cz"] - 0.05, x, FAR)
+            else:
+                f = np.where(body & (y > e["crotch"] - 0.03), x, FAR)
+        elif line == "pocket" and top:
+            # The kangaroo pocket's outline on the front, standing on the hem's band.
+            bottom = e["hem"] + e["hem_band"]
+            front = body & (part == 0) & (z > _middle(y, z) + 0.03)
+            f = np.where(front, _box(x, y, bottom, bottom + KANGAROO[0], KANGAROO[1:]), FAR)
+        elif line == "pocket":
+            waist = e["waist"]          # (a bottom's first cut is its waist)
+            front = body & (z > _middle(y, z) + 0.03)
+            back = body & (z < _middle(y, z) - 0.03)
+            # The front pockets' slanted openings: from the waistband 9 cm either side of the middle down to
+            # the side 13 cm below it (a distance to that line, on the front's outer part only).
+            a, b = np.array([0.09, waist]), np.array([0.16, waist - 0.13])
+            ab = (b - a) / np.linalg.norm(b - a)
+            rel = np.column_stack([np.abs(x), y]) - a
+            slant = rel[:, 0] * ab[1] - rel[:, 1] * ab[0]
+            along = rel @ ab
+            slant = np.where((along > 0) & (along < np.linalg.norm(b - a) + 0.02), slant, FAR)
+            # The patch pockets on the seat: 13 cm wide, 14 tall, their tops 7 cm under the waistband.
+            patch = _box(np.abs(x) - 0.085, y, waist - 0.21, waist - 0.07, (0.065, 0.07))
+            f = np.where(front, slant, np.where(back, patch, FAR))
+        out[:, k] = f
+    return np.clip(out, -FAR, FAR).astype(np.float32)
