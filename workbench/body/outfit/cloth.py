@@ -169,13 +169,21 @@ def band_distances(name: str, n: int) -> list[tuple[float, bool, np.ndarray]]:
 
 
 def seam_distances(name: str, n: int) -> np.ndarray:
-    """Per texel of an ``n`` px texture of style ``name``, the distance (metres) to the nearest of its seams and
-    pockets' lines (:mod:`.seams`; :data:`~.seams.FAR` where none runs)."""
+    """Per texel of an ``n`` px texture of style ``name``, the distance (metres along the cloth, the fields of
+    :mod:`.seams` over their slope there) to the nearest of its seams and pockets' lines (:data:`~.seams.FAR`
+    where none runs)."""
     pat = pattern(name)
     if not pat["seams"].shape[1]:
         return np.full((n, n), FAR, np.float32)
     tex = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], n)
-    d = np.abs(tex.paint_vertices(pat["vfaces"], pat["seams"][pat["vmap"]]))
+    painted = tex.paint_vertices(pat["vfaces"], pat["seams"][pat["vmap"]])
+    lines = painted.shape[-1] // 2
+    f = painted[..., :lines]
+    # (Per texel of the texture: where the surface turns away from the field's direction, under the arm, a
+    # field of metres changed slowly across the cloth and its line spread into a blot.)
+    gy, gx = np.gradient(f, axis=(0, 1))
+    slope = np.hypot(gx, gy) / (float(pat["uv_scale"]) / n)
+    d = np.where(painted[..., lines:] > 0.5, np.abs(f) / np.clip(slope, 0.3, 3.0), FAR)
     return np.where(tex.covered, d.min(-1), FAR).astype(np.float32)
 
 
@@ -212,8 +220,14 @@ def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _band_maps(name: str) -> dict[str, np.ndarray]:
+def _kept_bands(name: str) -> dict[str, np.ndarray]:
     return keep.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
+
+
+def _band_maps(name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(rib, seam) of :func:`_bands`."""
+    kept = _kept_bands(name)
+    return kept["rib"], kept["seam"]
 
 
 @lru_cache(maxsize=8)
@@ -240,7 +254,7 @@ def shading(name: str) -> np.ndarray:
         shade, _ = weave(STYLES[name].kind)
         if STYLES[name].part == "Outfit_Footwear":
             return {"shade": shade}
-        bands = _band_maps(name)
+        bands = _kept_bands(name)
         rib, seam = bands["rib"], bands["seam"]
         # A gathered band reads as one all round (a collar's ribs ran along it where the neckline crosses
         # the texture's columns, at the shoulders and the back, and the band vanished there): its ribbing's
@@ -288,7 +302,7 @@ def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
         relief = weave(style.kind)[1]
         depth = relief * WEAVE_DEPTH[style.kind]
         if style.part != "Outfit_Footwear":
-            bands = _band_maps(name)
+            bands = _kept_bands(name)
             rib = bands["rib"]
             relief = relief * (1 - rib) + rib * _ribs(len(relief))
             depth = relief * WEAVE_DEPTH[style.kind] + SEAM_DEPTH * (bands["ridge"] - bands["sewn"])

@@ -6,8 +6,7 @@ and back; a hood's two halves down its back), with pockets stitched on or set in
 saturated cloth reads as a dipped plastic shell (review F: "no seams, prints, trims or layers").
 
 :func:`seams` gives, per point of the reference drape, a signed distance (metres along the cloth, near
-enough) to each of the style's lines (:data:`LINES`): the line is its zero, and ``FAR`` where the line does
-not run. :func:`workbench.body.outfit.cloth.shading` paints them on the garment's UVs and draws each as a
+enough) to each of the style's lines (:data:`LINES`): the line is its zero where the line runs (a mask). :func:`workbench.body.outfit.cloth.shading` paints them on the garment's UVs and draws each as a
 sewn seam (a groove, its allowance's ridge beside it and a line of topstitching) and
 :func:`~workbench.body.outfit.cloth.normal_map` sinks the groove where the cloth has a relief.
 
@@ -61,57 +60,52 @@ def _box(x: np.ndarray, y: np.ndarray, bottom: float, top: float, half: tuple[fl
 
 
 def seams(name: str, e: dict, q: np.ndarray, part: np.ndarray, hood: int = 0) -> np.ndarray:
-    """(len(q), len(LINES[name])) float32: each point's signed distance to each line of style ``name`` on the
+    """(len(q), 2 * len(LINES[name])) float32: each point's signed distance to each line of style ``name`` on the
     reference drape ``q`` (its landmarks ``e``, :func:`~workbench.body.outfit.styles.landmarks`, with ``hem``,
     ``hem_band``, ``waist``: the first cut's height and band, ``arm_z``: the shoulder joint's depth); ``part``: each
     point's panel (0 the torso; a top's 1 and 2 its sleeves, a bottom's its legs), the last ``hood`` points the
-    hood's."""
+    hood's; then per line 1 where it runs, 0 elsewhere. (The distances are not cut off where a line ends: painted
+    across a triangle from a point on the line's side to one past its end, a jump to a far value crossed zero
+    there and drew a line where none runs, a stray seam across the back where the armholes' field ended.)"""
     n = len(q)
     if name not in LINES:                    # (shoes: their stitching is drawn with their leather)
         return np.zeros((n, 0), np.float32)
     x, y, z = q[:, 0] - e["neck_x"], q[:, 1], q[:, 2]
     body = np.arange(n) < n - hood
-    out = np.full((n, len(LINES[name])), FAR)
+    lines = LINES[name]
+    out = np.zeros((n, 2 * len(lines)))
     top = name in DROP
-    for k, line in enumerate(LINES[name]):
-        f = np.full(n, FAR)
+    for k, line in enumerate(lines):
+        f, m = np.zeros(n), body.copy()
         if line == "side":
             for p in np.unique(part[body]):
                 mine = body & (part == p)
-                if top and p > 0:
-                    # A sleeve: along its underside (and top) at the arm's own depth.
-                    f[mine] = z[mine] - e["arm_z"]
-                else:
-                    f[mine] = z[mine] - _middle(y[mine], z[mine])
+                # (A sleeve: along its underside, and its top, at the arm's own depth.)
+                f[mine] = z[mine] - (e["arm_z"] if top and p > 0 else _middle(y[mine], z[mine]))
         elif line == "armhole":
-            shoulder = abs(e["arm"] - e["neck_x"]) + DROP[name]
-            f = np.where(body & (y > e["shoulder_y"] - 0.3), np.abs(x) - shoulder, FAR)
+            f, m = np.abs(x) - (abs(e["arm"] - e["neck_x"]) + DROP[name]), body & (y > e["shoulder_y"] - 0.3)
         elif line == "centre":
-            if hood:
-                f[~body] = x[~body]
-            elif name == "skirt":
-                f = np.where(z < e["neck_cz"] - 0.05, x, FAR)
-            else:
-                f = np.where(body & (y > e["crotch"] - 0.03), x, FAR)
+            f = x
+            m = ~body if hood else (body if name == "skirt" else body & (y > e["crotch"] - 0.03))
         elif line == "pocket" and top:
             # The kangaroo pocket's outline on the front, standing on the hem's band.
             bottom = e["hem"] + e["hem_band"]
-            front = body & (part == 0) & (z > _middle(y, z) + 0.03)
-            f = np.where(front, _box(x, y, bottom, bottom + KANGAROO[0], KANGAROO[1:]), FAR)
+            f = _box(x, y, bottom, bottom + KANGAROO[0], KANGAROO[1:])
+            m = body & (part == 0) & (z > _middle(y, z) + 0.03)
         elif line == "pocket":
             waist = e["waist"]          # (a bottom's first cut is its waist)
             front = body & (z > _middle(y, z) + 0.03)
-            back = body & (z < _middle(y, z) - 0.03)
             # The front pockets' slanted openings: from the waistband 9 cm either side of the middle down to
-            # the side 13 cm below it (a distance to that line, on the front's outer part only).
+            # the side 13 cm below it (a distance to that line, along that stretch of it).
             a, b = np.array([0.09, waist]), np.array([0.16, waist - 0.13])
             ab = (b - a) / np.linalg.norm(b - a)
             rel = np.column_stack([np.abs(x), y]) - a
-            slant = rel[:, 0] * ab[1] - rel[:, 1] * ab[0]
             along = rel @ ab
-            slant = np.where((along > 0) & (along < np.linalg.norm(b - a) + 0.02), slant, FAR)
+            slant = rel[:, 0] * ab[1] - rel[:, 1] * ab[0]
             # The patch pockets on the seat: 13 cm wide, 14 tall, their tops 7 cm under the waistband.
             patch = _box(np.abs(x) - 0.085, y, waist - 0.21, waist - 0.07, (0.065, 0.07))
-            f = np.where(front, slant, np.where(back, patch, FAR))
-        out[:, k] = f
-    return np.clip(out, -FAR, FAR).astype(np.float32)
+            f = np.where(front, slant, patch)
+            m = body & np.where(front, (along > 0) & (along < np.linalg.norm(b - a) + 0.02),
+                                z < _middle(y, z) - 0.03)
+        out[:, k], out[:, len(lines) + k] = np.clip(f, -FAR, FAR), m
+    return out.astype(np.float32)
