@@ -18,26 +18,34 @@ sewn seam (a groove, its allowance's ridge beside it and a line of topstitching)
 - ``centre``: down the middle of the front and back (the trousers' fly and seat, the skirt's back) and of
   the hood;
 - ``pocket``: a hoodie's kangaroo pocket (a trapezium on the front above the hem's band), a pair of
-  trousers' or shorts' slanted front pockets and patch pockets on the seat.
+  trousers' or shorts' slanted front pockets and patch pockets on the seat;
+- ``cord``, ``aglet``: a hoodie's drawstrings hanging down the chest from the neckline's V, and their tips
+  (:data:`TRIMS`: drawn as cords in a trim's colour, not sewn).
 
 >>> sorted(LINES["hoodie"]), LINES["skirt"]
-(['armhole', 'centre', 'pocket', 'side'], ('side', 'centre'))
+(['aglet', 'armhole', 'centre', 'cord', 'pocket', 'side'], ('side', 'centre'))
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LINES", "FAR", "seams"]
+__all__ = ["LINES", "TRIMS", "FAR", "seams"]
 
 # The lines each style has, in the order :func:`seams` gives their columns.
-LINES = {"tee": ("side", "armhole"), "longsleeve": ("side", "armhole"), "hoodie": ("side", "armhole", "centre", "pocket"),
+LINES = {"tee": ("side", "armhole"), "longsleeve": ("side", "armhole"),
+         "hoodie": ("side", "armhole", "centre", "pocket", "cord", "aglet"),
          "trousers": ("side", "centre", "pocket"), "shorts": ("side", "centre", "pocket"), "skirt": ("side", "centre")}
 FAR = 1.0
 # How far down the arm past the shoulder joint each top's sleeve is set in (metres): a hoodie's shoulder drops.
 DROP = {"tee": 0.0, "longsleeve": 0.0, "hoodie": 0.035}
 # A kangaroo pocket: its height above the hem's band, its half-width at the bottom and the top (metres).
 KANGAROO = (0.17, 0.16, 0.115)
+# A hoodie's drawstrings: how far either side of the middle they hang, from how far under the neck's base
+# (where they leave the hood's channel at the neckline's V), how long, and their aglets' length (metres).
+CORD = (0.032, 0.05, 0.2, 0.025)
+# Lines that are not seams: trims drawn in their own colour (workbench.body.outfit.cloth.trim).
+TRIMS = ("cord", "aglet")
 
 
 def _middle(y: np.ndarray, z: np.ndarray, step: float = 0.02) -> np.ndarray:
@@ -92,6 +100,13 @@ def seams(name: str, e: dict, q: np.ndarray, part: np.ndarray, hood: int = 0) ->
             bottom = e["hem"] + e["hem_band"]
             f = _box(x, y, bottom, bottom + KANGAROO[0], KANGAROO[1:])
             m = body & (part == 0) & (z > _middle(y, z) + 0.03)
+        elif line in TRIMS:
+            # Each drawstring's middle line down the chest, the aglet its last few centimetres.
+            top_y = e["neck_base"] - CORD[1]
+            end = top_y - CORD[2]
+            f = np.abs(x) - CORD[0]
+            along = (y < top_y) & (y > end) & ((y < end + CORD[3]) == (line == "aglet"))
+            m = body & (part == 0) & (z > _middle(y, z) + 0.03) & along
         elif line == "pocket":
             waist = e["waist"]          # (a bottom's first cut is its waist)
             front = body & (z > _middle(y, z) + 0.03)
