@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from workbench.body.mesh import body_mesh
 from scipy.spatial import cKDTree
 
+from workbench.body.mesh import body_mesh
 from workbench.body.outfit.cloth import CLOTH_SIZE, seam_distances, shading, trim
 from workbench.body.outfit.drape import Frame
 from workbench.body.outfit.garments import dressed

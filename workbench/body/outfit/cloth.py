@@ -34,8 +34,8 @@ from ..texels import texel_map
 from .garments import dressed
 from .hood import ROLL, STEPS
 from .pattern import FOLD_SIZE, FORMAT, pattern
-from .seams import FAR, LINES, TRIMS
 from .styles import STYLES
+from .trims import HEATHER, flecks, seam_distances, sewing, trim_colour
 
 __all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SHEEN", "sheen", "weave", "band_distances", "seam_distances", "shading", "trim", "trim_colour", "normal_map", "roughness_map"]
 
@@ -66,13 +66,9 @@ RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
 # A seam's groove (its shadow), the light on its pressed allowance beside it, and how deep the groove sinks in
 # the normal maps of the cloths that have them (metres).
 SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
-# A drawstring's width (metres) and how dark its shadow on the cloth; the contrast thread's share of a
-# topstitch's colour; a trim's colour: the cloth's lifted towards an undyed cotton.
-CORD_WIDTH, CORD_SHADOW, THREAD = 0.008, 0.25, 0.45
-UNDYED, TRIM_LIFT = (0.93, 0.91, 0.86), 0.58
-# A knit's heather (the trim's colour in its paler fibres, :func:`_flecks`): a cotton jersey, a sweater's
-# and a fleece's yarn spun with a few undyed fibres, so a saturated dye reads as yarn, not as a coat of paint.
-HEATHER = {"jersey": 0.35, "sweater": 0.38, "fleece": 0.22}
+# How dark a drawstring's shadow on the cloth; the contrast thread's share of a topstitch's colour (its
+# colour: .trims.trim_colour).
+CORD_SHADOW, THREAD = 0.25, 0.45
 # A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
 NECKLINE_CUT = 1
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
@@ -175,41 +171,9 @@ def band_distances(name: str, n: int) -> list[tuple[float, bool, np.ndarray]]:
             for k, (width, tight) in enumerate(style.bands) if width > 0]
 
 
-def seam_distances(name: str, n: int) -> np.ndarray:
-    """Per texel of an ``n`` px texture of style ``name``, the distance (metres along the cloth) to the nearest
-    of its seams and pockets' lines (:data:`~.seams.FAR` where none runs; its trims left out).
-
-    >>> d = seam_distances("skirt", 64)
-    >>> d.shape, bool(d.min() < 0.01)
-    ((64, 64), True)
-    """
-    d = _line_distances(name, n)
-    sewn = [k for k, line in enumerate(LINES.get(name, ())) if line not in TRIMS]
-    return d[..., sewn].min(-1) if sewn else np.full((n, n), FAR, np.float32)
-
-
-def _line_distances(name: str, n: int) -> np.ndarray:
-    """(n, n, lines): per texel the distance (metres along the cloth: the fields of :mod:`.seams` over their
-    slope there) to each of style ``name``'s lines (:data:`~.seams.FAR` where it does not run)."""
-    pat = pattern(name)
-    if not pat["seams"].shape[1]:
-        return np.full((n, n, 1), FAR, np.float32)
-    tex = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], n)
-    painted = tex.paint_vertices(pat["vfaces"], pat["seams"][pat["vmap"]])
-    lines = painted.shape[-1] // 2
-    f = painted[..., :lines]
-    # (Per texel of the texture: where the surface turns away from the field's direction, under the arm, a
-    # field of metres changed slowly across the cloth and its line spread into a blot.)
-    gy, gx = np.gradient(f, axis=(0, 1))
-    slope = np.hypot(gx, gy) / (float(pat["uv_scale"]) / n)
-    d = np.where(painted[..., lines:] > 0.5, np.abs(f) / np.clip(slope, 0.3, 3.0), FAR)
-    return np.where(tex.covered[..., None], d, FAR).astype(np.float32)
-
-
 def _bands(name: str, n: int) -> dict[str, np.ndarray]:
-    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends), ``sewn``: a
-    seam's groove (1 on its line), ``ridge`` (its allowance, pressed to one side) and ``topstitch`` (its
-    line of stitches)."""
+    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends), and the seams
+    and trims of :func:`.trims.sewing`."""
     texel = pattern(name)["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)
     seam = np.zeros((n, n), np.float32)
@@ -217,21 +181,7 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
         if tight:
             rib = np.maximum(rib, np.clip((width - d) / texel, 0, 1))
         seam = np.maximum(seam, np.clip(1.2 - np.abs(d - width) / texel, 0, 1))
-    d = seam_distances(name, n) / texel
-    # (Lines of a few texels, wide enough to read at a full figure's size, 4-5 mm a pixel.)
-    sewn = np.clip(1.6 - d, 0, 1)
-    ridge = np.clip(1 - np.abs(d - 2.6), 0, 1)
-    topstitch = np.clip(1 - np.abs(d - 4.2) / 0.8, 0, 1)
-    out = {"rib": rib, "seam": seam, "sewn": sewn, "ridge": ridge, "topstitch": topstitch}
-    lines = LINES.get(name, ())
-    every = _line_distances(name, n) / texel
-    for trim in TRIMS:
-        d = every[..., lines.index(trim)] if trim in lines else np.full((n, n), np.inf, np.float32)
-        # A cord's round: 1 on its middle line, 0 at its edge (CORD_WIDTH); its shadow on the cloth beside it.
-        out[trim] = np.sqrt(np.clip(1 - (d * texel / (CORD_WIDTH / 2)) ** 2, 0, 1))
-    near = np.minimum(out["cord"], 1) + out["aglet"]
-    out["cord_shadow"] = np.clip(gaussian_filter(near, 2.0) * 1.5 - near, 0, 1)
-    return {k: v.astype(np.float32) for k, v in out.items()}
+    return {"rib": rib, "seam": seam, **sewing(name, n)}
 
 
 def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
@@ -299,36 +249,19 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
         trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, THREAD * bands["topstitch"])
         return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"])).astype(np.float32),
-                "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * _flecks(len(shade))).astype(np.float32)}
+                "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * flecks(len(shade))).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)
 
 
-def _flecks(n: int) -> np.ndarray:
-    """A heather's paler fibres, 0 to 1: short streaks along the texture's rows (the yarn's run), about one
-    texel in eight (fixed noise)."""
-    streak = gaussian_filter(np.random.default_rng(45).random((n, n)).astype(np.float32), (0.6, 2.0), mode="wrap")
-    return np.clip((streak - np.quantile(streak, 0.87)) / 0.03, 0, 1)
-
-
 def trim(name: str) -> np.ndarray:
     """Style ``name``'s trims on its UVs, (n, n) float32: how far each texel takes a trim's colour
-    (:func:`trim_colour`) instead of the cloth's: 1 on a hoodie's drawstrings, :data:`THREAD` on the seams'
+    (:func:`.trims.trim_colour`) instead of the cloth's: 1 on a hoodie's drawstrings, :data:`THREAD` on the seams'
     topstitching (a contrast thread: the seams show on a dark cloth too, and a saturated cloth is broken by a
     paler line, as dyed cloth sewn with undyed thread is), a knit's heather's paler fibres (:data:`HEATHER`);
     0 for shoes."""
     maps = _shading_maps(name)
     return maps["trim"] if "trim" in maps else np.zeros_like(maps["shade"])
-
-
-def trim_colour(color: np.ndarray) -> np.ndarray:
-    """A trim's colour (sRGB 0..1) on a cloth of ``color``: the cloth's lifted towards an undyed cotton
-    (:data:`UNDYED`) by :data:`TRIM_LIFT`.
-
-    >>> trim_colour(np.array([0.0, 0.5, 0.0], np.float32)).round(3).tolist()
-    [0.542, 0.75, 0.516]
-    """
-    return (color * (1 - TRIM_LIFT) + np.asarray(UNDYED, np.float32) * TRIM_LIFT).astype(np.float32)
 
 
 def _encode_normals(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
