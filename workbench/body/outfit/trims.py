@@ -22,7 +22,7 @@ CORD_WIDTH = 0.008
 UNDYED, TRIM_LIFT = (0.93, 0.91, 0.86), 0.58
 # A knit's heather (the trim's colour in its paler fibres, :func:`_flecks`): a cotton jersey, a sweater's
 # and a fleece's yarn spun with a few undyed fibres, so a saturated dye reads as yarn, not as a coat of paint.
-HEATHER = {"jersey": 0.35, "sweater": 0.38, "fleece": 0.22}
+HEATHER = {"jersey": 0.2, "sweater": 0.3, "fleece": 0.18}
 
 
 def seam_distances(name: str, n: int) -> np.ndarray:
