@@ -35,8 +35,9 @@ from .garments import dressed
 from .hood import ROLL, STEPS
 from .pattern import FOLD_SIZE, FORMAT, pattern
 from .styles import STYLES
+from .trims import HEATHER, flecks, seam_distances, sewing, trim_colour
 
-__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SHEEN", "sheen", "weave", "band_distances", "shading", "normal_map", "roughness_map"]
+__all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SHEEN", "sheen", "weave", "band_distances", "seam_distances", "shading", "trim", "trim_colour", "normal_map", "roughness_map"]
 
 CLOTH_SIZE = 512
 SHOE_SIZE = 256
@@ -62,11 +63,17 @@ FOLD_PITCH = 0.055
 # How much a gathered band's ribbing darkens it (over the band, and more in its grooves), and its end's
 # line of stitches.
 RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
+# A seam's groove (its shadow), the light on its pressed allowance beside it, and how deep the groove sinks in
+# the normal maps of the cloths that have them (metres).
+SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
+# How dark a drawstring's shadow on the cloth; the contrast thread's share of a topstitch's colour (its
+# colour: .trims.trim_colour).
+CORD_SHADOW, THREAD = 0.06, 0.45
 # A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
 NECKLINE_CUT = 1
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 3
+VERSION = 4
 
 
 def sheen(color: str, kind: str) -> dict:
@@ -165,7 +172,8 @@ def band_distances(name: str, n: int) -> list[tuple[float, bool, np.ndarray]]:
 
 
 def _bands(name: str, n: int) -> dict[str, np.ndarray]:
-    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends)."""
+    """Per texel: ``rib`` (1 in a gathered band), ``seam`` (1 on the stitches where a band ends), and the seams
+    and trims of :func:`.trims.sewing`."""
     texel = pattern(name)["uv_scale"] / n            # metres per texel
     rib = np.zeros((n, n), np.float32)
     seam = np.zeros((n, n), np.float32)
@@ -173,7 +181,7 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
         if tight:
             rib = np.maximum(rib, np.clip((width - d) / texel, 0, 1))
         seam = np.maximum(seam, np.clip(1.2 - np.abs(d - width) / texel, 0, 1))
-    return {"rib": rib, "seam": seam}
+    return {"rib": rib, "seam": seam, **sewing(name, n)}
 
 
 def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
@@ -190,8 +198,13 @@ def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
+def _kept_bands(name: str) -> dict[str, np.ndarray]:
+    return keep.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
+
+
 def _band_maps(name: str) -> tuple[np.ndarray, np.ndarray]:
-    kept = keep.kept(f"cloth-bands-{name}-v{VERSION}.{FORMAT}", lambda: _bands(name, CLOTH_SIZE))
+    """(rib, seam) of :func:`_bands`."""
+    kept = _kept_bands(name)
     return kept["rib"], kept["seam"]
 
 
@@ -211,22 +224,44 @@ def _ribs(n: int) -> np.ndarray:
     return (np.sin(np.arange(n, dtype=np.float32) * (np.pi / 2.5)) > 0).astype(np.float32)[None, :]
 
 
-@lru_cache(maxsize=8)
 def shading(name: str) -> np.ndarray:
     """Style ``name``'s light and shade on its UVs, (n, n) float32 (the shoes: their leather grain); kept
     per machine (one file to read in a new process, not the weave's and the bands')."""
+    return _shading_maps(name)["shade"]
+
+
+@lru_cache(maxsize=8)
+def _shading_maps(name: str) -> dict[str, np.ndarray]:
     def make():
         shade, _ = weave(STYLES[name].kind)
         if STYLES[name].part == "Outfit_Footwear":
             return {"shade": shade}
-        rib, seam = _band_maps(name)
+        bands = _kept_bands(name)
+        rib, seam = bands["rib"], bands["seam"]
         # A gathered band reads as one all round (a collar's ribs ran along it where the neckline crosses
         # the texture's columns, at the shoulders and the back, and the band vanished there): its ribbing's
         # shadow darkens it as a whole, its grooves more, and a line of stitches where it ends.
         ribbed = 1 - rib * (RIB_SHADE + RIB_GROOVE * (1 - _ribs(len(shade))))
-        return {"shade": (shade * ribbed * (1 - STITCH_SHADE * seam)).astype(np.float32)}
+        sewn = (1 - SEWN_SHADE * bands["sewn"]) * (1 + RIDGE_LIGHT * bands["ridge"])
+        cord = (bands["cord"] > 0) | (bands["aglet"] > 0)
+        # A cord's round lit from above its middle, its aglet a dull plastic, its shadow on the cloth.
+        round_ = np.where(cord, 0.72 + 0.33 * (bands["cord"] + bands["aglet"]), 1.0) * (1 - 0.4 * (bands["aglet"] > 0))
+        shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
+        trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, THREAD * bands["topstitch"])
+        return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"])).astype(np.float32),
+                "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * flecks(len(shade))).astype(np.float32)}
 
-    return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)["shade"]
+    return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)
+
+
+def trim(name: str) -> np.ndarray:
+    """Style ``name``'s trims on its UVs, (n, n) float32: how far each texel takes a trim's colour
+    (:func:`.trims.trim_colour`) instead of the cloth's: 1 on a hoodie's drawstrings, :data:`THREAD` on the seams'
+    topstitching (a contrast thread: the seams show on a dark cloth too, and a saturated cloth is broken by a
+    paler line, as dyed cloth sewn with undyed thread is), a knit's heather's paler fibres (:data:`HEATHER`);
+    0 for shoes."""
+    maps = _shading_maps(name)
+    return maps["trim"] if "trim" in maps else np.zeros_like(maps["shade"])
 
 
 def _encode_normals(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
@@ -263,10 +298,13 @@ def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
     def make():
         style, pat = STYLES[name], pattern(name)
         relief = weave(style.kind)[1]
+        depth = relief * WEAVE_DEPTH[style.kind]
         if style.part != "Outfit_Footwear":
-            rib, _ = _band_maps(name)
+            bands = _kept_bands(name)
+            rib = bands["rib"]
             relief = relief * (1 - rib) + rib * _ribs(len(relief))
-        wy, wx = np.gradient(relief * WEAVE_DEPTH[style.kind], float(pat["uv_scale"]) / len(relief))
+            depth = relief * WEAVE_DEPTH[style.kind] + SEAM_DEPTH * (bands["ridge"] - bands["sewn"])
+        wy, wx = np.gradient(depth, float(pat["uv_scale"]) / len(relief))
         return {"x": wx.astype(np.float32), "y": wy.astype(np.float32)}
 
     kept = keep.kept(f"cloth-slopes-{name}-v{VERSION}.{FORMAT}", make)

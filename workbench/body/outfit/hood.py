@@ -38,11 +38,13 @@ __all__ = ["ROLL", "BAG", "STEPS", "END", "hood", "hood_ring", "worn"]
 ROLL = np.array([[0.002, 0.0], [0.003, 0.010], [0.006, 0.020], [0.012, 0.027], [0.020, 0.028], [0.027, 0.024],
                  [0.032, 0.016]])
 # The bag (share of the hood's depth down the hoodie from the roll's foot, how far it stands off the hoodie).
-BAG = np.array([[0.06, 0.016], [0.2, 0.015], [0.38, 0.014], [0.56, 0.011], [0.74, 0.008], [0.88, 0.006],
-                [0.96, 0.004], [1.0, 0.0015]])
+# (A bag 1.6 cm thick at most and 20 cm deep lay on the back as a faint pad: the hood read as a rolled collar,
+# review F. A hood's two layers of fleece and the air in its crown stand 3 cm off the back.)
+BAG = np.array([[0.06, 0.026], [0.2, 0.029], [0.38, 0.027], [0.56, 0.022], [0.74, 0.016], [0.88, 0.010],
+                [0.96, 0.005], [1.0, 0.0015]])
 # The hood's depth down the back at its middle and at the sides (metres, along the hoodie: down the back,
 # out along the shoulders).
-BACK, SIDE = 0.2, 0.05
+BACK, SIDE = 0.25, 0.06
 STEPS = 45
 END = 4.0
 # Over what share of each half of the hood its roll tapers to nothing at its end (where the ends cross).

@@ -39,6 +39,7 @@ from .drape import Frame
 from .edges import RINGS, facing_binding, finished, rolls
 from .fit import ARMS, LEGS, base_points, fitted, gathered
 from .hood import _nearest_on, hood, hood_ring, worn
+from .seams import seams
 from .shoes import UPPER
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
@@ -47,7 +48,7 @@ __all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "pattern", "reference", "region_o
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
-FORMAT = 28
+FORMAT = 31
 FOLD_SIZE = 256
 # A cut passes through a vertex this close to its line rather than leave a sliver beside it.
 SNAP = 0.001
@@ -305,12 +306,16 @@ def _build(name: str) -> dict[str, np.ndarray]:
     panel["edge_joints"], panel["edge_weights"] = top_four(edge_weights.astype(np.float32))
     all_rim = np.zeros(len(q), bool)
     all_rim[open_edges(all_faces).reshape(-1)] = True
+    # (The seams' landmarks: the hem's and the waist's heights on this drape, the arm's depth.)
+    hem = float(np.median(p[from_cut[:, 0] == 0, 1])) if len(from_cut) and (from_cut[:, 0] == 0).any() else 0.0
+    sewn = seams(name, dict(e, hem=hem, hem_band=style.bands[0][0] if style.bands else 0.0, waist=hem,
+                            arm_z=float(mesh.skeleton.pos("LeftArm")[2])), q, part, len(q) - n)
     panel.update({"near": body[tree.query(q[:n], k=3)[1]], "joints": joints, "weights": w, "vmap": vmap,
                   "uv": uv.astype(np.float32), "vfaces": vfaces.astype(np.int32), "uv_scale": np.array(scale),
                   "hidden": _hidden(style, mesh, q, all_faces, all_rim, all_adjacency, every_cut),
                   "hood_line": line.astype(np.int32) if len(tri) else np.zeros(0, np.int32), "hood_tri": tri.astype(np.int32), "hood_bary": bary, "hood_offset": offset,
                   "hood_near": body[tree.query(q[n:], k=3)[1]].reshape(-1, 3),
-                  "hood_faces": hood_faces.astype(np.int32)})
+                  "hood_faces": hood_faces.astype(np.int32), "seams": sewn})
     return panel
 
 

@@ -160,6 +160,10 @@ def _shoes(collar: float, heel: float):
 
 
 TEE = Drape(slope=0.18, span=1.2, ease=0.004, grow=0.04)
+# A long sleeve tapers from the armhole to the cuff as the arm does: hung from the shoulder's ring, a sleeve
+# that could not come in (slope 0 or less) kept the shoulder's 9 cm radius down to the cuff, which gathered it
+# back to the wrist, and it ballooned (review F: 4.7 cm off a forearm, 1.2 cm off the upper arm).
+SLEEVE = Drape(slope=0.22, span=0.8, ease=0.005)
 STYLES: dict[str, Style] = {s.name: s for s in (
     Style("tee", "Outfit_Top", "helper-tights", "jersey", 0.008,
           _top(0.50, lambda e: e["arm"] + 0.42 * (e["elbow"] - e["arm"])),
@@ -169,11 +173,11 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     # hanging as the cloth above it read as a hard-edged tube.)
     Style("longsleeve", "Outfit_Top", "helper-tights", "sweater", 0.007,
           _top(0.50, lambda e: e["wrist"] - 0.025),
-          torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=0.02, span=0.8, ease=0.004),
+          torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=SLEEVE,
           bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035),
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
-          torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(slope=-0.02, span=0.9, ease=0.010),
+          torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(SLEEVE.slope, span=0.9, ease=0.008),
           bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
           _bottom(WAISTBAND, lambda e: e["ankle"] + 0.03),
