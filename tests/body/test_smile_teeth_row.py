@@ -93,11 +93,14 @@ def test_the_smile_shows_a_row_of_white_upper_teeth(row):
     from corner to corner, with no 2 mm column between the outermost two without a white tooth (no dark gap). On
     main 0.46 to 0.48 (0.59 on one random face): the lips sealed over 15 mm from each corner, the canines painted
     in the mouth's shadow and the upper lip's middle hanging over the front teeth, two to four white teeth beside
-    dark ones; now 0.60 to 0.62."""
+    dark ones; now 0.60 to 0.62. (0.57 until the resting mouth was widened to a person's, blind review F's "duck
+    lips": the same row of teeth is a smaller share of the wider mouth, 0.553 and 0.569 on review F's #1 and #10,
+    0.59 to 0.61 on the three others; beside the row the lips meet, skin and not dark teeth, and the smile's
+    close-ups show no dark gap at the corners.)"""
     cols, width = row
     white = np.flatnonzero(cols >= WHITE)
     span = (white[-1] - white[0] + 1) * COLUMN / width
-    assert span >= 0.57 and (cols[white[0]:white[-1] + 1] >= WHITE).all(), (round(span, 2), np.round(cols, 1))
+    assert span >= 0.55 and (cols[white[0]:white[-1] + 1] >= WHITE).all(), (round(span, 2), np.round(cols, 1))
 
 
 @pytest.mark.parametrize("settings", BODIES[:3], ids=lambda s: s["gender"])

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
 from .lip_lift import upper_middle
 
@@ -38,8 +39,12 @@ UPPER_UP = 0.5           # (mouthUpperUp's weight: see workbench.body.lip_lift)
 SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": UPPER_UP, "mouthUpperUpRight": UPPER_UP,
               "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
 # The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by
-# workbench.body.mesh) at these weights.
-THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}
+# workbench.body.mesh) at these weights. The lower lip as thin in the smile as before every face's resting lower lip
+# was thinned (details.EVERY_FACE): thinned by both, its top rolled over forwards in the smile (the lip's inner face
+# turned down, a fold 0.5 mm deep at the middle) and mouthSmile's upper teeth measured 7.3 mm inside it, tests/body/
+# test_mouth.py.
+THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0,
+             "mouth/mouth-lowerlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-lowerlip-volume-decr"]}
 # The corners of ``smileOpen`` kept closed (:func:`_closed_corners`): the lips parted on the teeth over the whole
 # width, so at each corner the cavity showed as a black triangle (blind review C: "a grimace"). Every vertex within
 # about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
