@@ -166,7 +166,8 @@ def baked(mesh: BodyMesh, style: str, top: str | None = None,
     (light levels, tip steps and alpha, as :func:`.texture.pattern`)."""
     head = hair_head(mesh, top, bottom)
     g = fitted(mesh, style, 0, head)
-    hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s, sort=False) for s in [g.cards, *g.extra]])
+    hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s, sort=False,
+                                                                     spread=cards.SPREAD.get(style, 1.0)) for s in [g.cards, *g.extra]])
     az, q, r = _chart(head, hair.positions.astype(np.float64))
     q_max = float(q.max()) + 0.005
     rows = int(np.clip(np.ceil(q_max / ROW), 8, 48))

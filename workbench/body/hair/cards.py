@@ -54,13 +54,17 @@ LEAN = 25.0
 # edge-on from the front, a fan of lines and gaps (slabs); turned, some show their faces from every side.
 TWIST = 35.0
 TWIST_OVER = 0.06
+# How many times wider a style's hanging cards grow as the hair spreads out round the shoulders
+# (:func:`spread_widths`; long hair's curtain, its cards as wide over the shoulders as at the nape, showed the
+# backdrop between them there and between their splayed ends).
+SPREAD = {"long": 1.8}
 
 
 def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
             taper: float = 0.45, across: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Cards along strands ``pts`` (S, K, 3) with volume normals ``nrm`` (S, K, 3): (positions (S*K*2, 3),
-    triangles (S*(K-1)*2, 3), normals, UVs). ``width`` (S,) at the root, narrowing by ``taper`` at
-    the tip; ``column`` (S,) the atlas column of each card; ``across`` (S, K, 3) where the width lies
+    triangles (S*(K-1)*2, 3), normals, UVs). ``width`` (S,) at the root (or (S, K) along each strand),
+    narrowing by ``taper`` at the tip; ``column`` (S,) the atlas column of each card; ``across`` (S, K, 3) where the width lies
     (default: across the strand, in the surface the normals describe)."""
     S, K, _ = pts.shape
     if across is None:
@@ -69,7 +73,7 @@ def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndar
         across = np.cross(t, nrm)
     across = across / np.maximum(np.linalg.norm(across, axis=2, keepdims=True), 1e-12)
     s = np.linspace(0, 1, K)
-    w = width[:, None] * (1 - taper * s ** 1.5)[None, :] * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
+    w = (width if width.ndim == 2 else width[:, None]) * (1 - taper * s ** 1.5)[None, :] * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
     half = (w / 2)[..., None] * across
     pos = np.stack([pts - half, pts + half], 2)                       # (S, K, 2, 3)
     n = np.stack([nrm, nrm], 2)
@@ -141,14 +145,16 @@ def order(pts: np.ndarray, head: Head) -> np.ndarray:
     return np.lexsort((np.arange(S), np.round(height, 5)))
 
 
-def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
+def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float = 1.0) -> Piece:
     """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
-    inner cards first (``sort=False``: they come so already)."""
+    inner cards first (``sort=False``: they come so already); hanging cards widening as they spread, up to
+    ``spread`` times (:func:`spread_widths`)."""
     s = strands.take(order(strands.pts, head)) if sort else strands
     S, K, _ = s.pts.shape
     hang = s.hanging
     across = s.across if s.across is not None or not hang.any() else twisted(s.pts, s.nrm, hang)
-    pos, tris, normals, uv = ribbons(s.pts, s.nrm, s.width, s.column, s.taper, across)
+    width = spread_widths(s.pts, hang, head, s.width, spread) if spread > 1 else s.width
+    pos, tris, normals, uv = ribbons(s.pts, s.nrm, width, s.column, s.taper, across)
     # A flat card's edges leave the curved surface its middle follows: those on the head are kept
     # out of the head envelope.
     rel = pos - head.centre
@@ -174,6 +180,26 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True) -> Piece:
     normals = lean(facing(pos, tris, normals), normals, LEAN)
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))
+
+
+def spread_widths(pts: np.ndarray, hanging: np.ndarray, head: Head, width: np.ndarray, most: float) -> np.ndarray:
+    """Widths (S, K) of cards along strands ``pts`` that keep hanging hair closed as it spreads: each hanging
+    point's width times how much farther it is from the vertical through the skull's centre than where its
+    strand starts to hang, up to ``most`` times (a curtain turning out over the shoulders, or round a chest,
+    spreads over a wider round than at the nape: its cards, as wide there as at the nape, parted, and the
+    backdrop showed between them and between their splayed ends).
+
+    >>> from types import SimpleNamespace
+    >>> pts = np.zeros((1, 4, 3)); pts[0, :, 2] = [0.05, 0.08, 0.12, 0.3]
+    >>> w = spread_widths(pts, np.array([[False, True, True, True]]), SimpleNamespace(centre=np.zeros(3)),
+    ...                   np.array([0.01]), 2.0)
+    >>> w.round(3).tolist()
+    [[0.01, 0.01, 0.015, 0.02]]
+    """
+    rho = np.hypot(pts[..., 0] - head.centre[0], pts[..., 2] - head.centre[2])
+    first = np.where(hanging, rho, np.inf).min(1, keepdims=True)      # (the nape's round: the nearest in)
+    grow = np.where(hanging, np.clip(rho / np.maximum(first, 1e-9), 1.0, most), 1.0)
+    return width[:, None] * grow
 
 
 def twisted(pts: np.ndarray, nrm: np.ndarray, hanging: np.ndarray) -> np.ndarray:

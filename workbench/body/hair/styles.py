@@ -225,9 +225,13 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # cuts it).
     wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
     cards = Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide, clump_columns(rng, S), 0.4)
-    wisps = edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.03,
-                        lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
-    return Groom(cards, wisps, [])
+    # The hairline's fine strands: short, at the face lying out over the forehead and a little aside (3 cm, swept
+    # sideways, they drew an arc of strokes on the skin under the hair's edge: a drawn-on hairline); else down, out.
+    def wisp(s, d, p, i):
+        face, out = smoothstep(0.2, 0.5, d[:, 2])[:, None], LEFT * np.where(d[:, :1] > 0, 1.0, -1.0)
+        return (out - UP * 0.5) * (1 - face) + (out * 0.6 - UP) * face
+
+    return Groom(cards, edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.014, wisp), [])
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
