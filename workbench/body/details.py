@@ -98,22 +98,29 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw).
-FEATURE_CAP = {"nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
-               "chin/chin-height-decr": 0.5, "chin/chin-bones-incr": 0.4}
+# (Blind review F: "the faces are too long and narrow, with tall chins and boxy jaws", "the noses are pinched, with
+# very dark nostril holes". chin-height-incr at 1 drops the chin 20 mm: at 0.6 a face's chin could reach 12 mm
+# below its build's, its length from the nose's root to the chin 19 mm more, past any ordinary face. Now 0.35, the
+# jaw's width past MakeHuman's slider held to 0.6, the cheekbones' narrowing to 0.9, the chin's jut to 0.5, the nose's
+# narrowing to 0.8 and its wings' pinch to 0.3: tests/body/test_face_proportions.py.)
+FEATURE_CAP = {"nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.35,
+               "chin/chin-height-decr": 0.9, "chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6,
+               "chin/chin-prominent-incr": 0.5, "cheek/{s}-cheek-bones-decr": 0.9, "nose/nose-scale-horiz-decr": 0.8,
+               "nose/nose-flaring-decr": 0.3}
 FACE_CONTROLS = {
-    "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.8},
+    "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6},
                  {"chin/chin-bones-decr": 1.2, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.5}),
-    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 0.8, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
-                   {"cheek/{s}-cheek-bones-decr": 1.2, "cheek/{s}-cheek-volume-decr": 0.3}),
+    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.0, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
+                   {"cheek/{s}-cheek-bones-decr": 0.8, "cheek/{s}-cheek-volume-decr": 0.3}),
     "noseWidth": ({"nose/nose-scale-horiz-incr": 1.3, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
-                  {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5, "nose/nose-point-width-decr": 0.4}),
-    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 1.1}),
+                  {"nose/nose-scale-horiz-decr": 0.7, "nose/nose-flaring-decr": 0.3, "nose/nose-point-width-decr": 0.3}),
+    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 0.6}),
     "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}),
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
                    {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
-    "chinLength": ({"chin/chin-height-incr": 0.5, "chin/chin-prominent-incr": 0.3},
-                   {"chin/chin-height-decr": 0.5, "chin/chin-prominent-incr": 0.2}),
+    "chinLength": ({"chin/chin-height-incr": 0.3, "chin/chin-prominent-incr": 0.3},
+                   {"chin/chin-height-decr": 0.9, "chin/chin-prominent-incr": 0.2}),
     "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
 }
@@ -137,7 +144,7 @@ FACE_VARIETY = {
     "cheekBones": ({"cheek/{s}-cheek-bones-incr": 1.0}, {"cheek/{s}-cheek-bones-decr": 1.0}, 0.35),
     "browHeight": ({"eyebrows/eyebrows-trans-up": 1.0}, {"eyebrows/eyebrows-trans-down": 1.0}, 0.35),
     "browAngle": ({"eyebrows/eyebrows-angle-up": 1.0}, {"eyebrows/eyebrows-angle-down": 1.0}, 0.5),
-    "cheekFull": ({"cheek/{s}-cheek-volume-incr": 1.0}, {"cheek/{s}-cheek-volume-decr": 1.0}, 0.35),
+    "cheekFull": ({"cheek/{s}-cheek-volume-incr": 1.0}, {"cheek/{s}-cheek-volume-decr": 1.0}, 0.45),
     "earSize": ({"ears/{s}-ear-scale-incr": 1.0}, {"ears/{s}-ear-scale-decr": 1.0}, 0.5),
     "upperLip": ({"mouth/mouth-cupidsbow-incr": 1.0}, {"mouth/mouth-cupidsbow-decr": 1.0}, 0.5),
 }

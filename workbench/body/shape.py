@@ -160,7 +160,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     controls = settings.get("face") or {}
     for name, (plus, minus) in FACE_CONTROLS.items():
         add(signed(plus, minus, float(controls.get(name, 0.0))))
-    for name, cap in (*LIP_CAP.items(), *FEATURE_CAP.items()):
+    for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
         if name in out:
             out[name] = min(out[name], cap)
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)
