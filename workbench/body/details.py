@@ -84,7 +84,8 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 # end looked at alone, and with every other control at an end too): the jaw's sides 10 mm wider or narrower (a
 # heart-shaped face at -1; the angles dropped no more than before, a hard shelf along the jaw), cheekbones 6 mm and a little higher, the nose's wings 4 mm and its tip, the eyes'
 # opening 3.5 mm, each lip 3 mm fuller or thinner, the nose 4 mm longer (rising, its base kept clear of the lip) or
-# shorter, the chin 10 mm longer or 5 mm shorter, the brows 6 mm further forward or back.
+# shorter, the chin 6 mm longer or 9 mm shorter (10 mm longer read as a long face in blind review F), the brows 6 mm
+# further forward or back.
 # lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
 # a three-quarter view); and the most of each lip's fullness a face's controls and variety give together. (0.6 and
 # a lower lip to 0.4, with the feminine faces' fuller lips, read as pouting "duck lips" on every light-skinned
