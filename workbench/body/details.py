@@ -76,6 +76,20 @@ EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr":
 # lids off the irises' tops (the base mesh's lids rest low: every face looked sleepy or squinting), and each
 # blink closes from there (workbench.body.mesh takes that share of eyeWide off eyeBlink).
 REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRight": 0.33}
+# ... and a masculine face's lids opened further: the male base mesh's upper lids rest 2.7 mm lower than the female's
+# (1.9 mm over the eye's centre at a third of eyeWide, over a third of the iris hidden: every masculine face looked
+# sleepy, "small and lifeless" eyes in blind review F); at 0.8 the lid covers the iris's top by 2.3 mm, the feminine
+# lid by 1 mm (tests/body/test_eye_opening.py).
+EYES_WIDE = {"feminine": 0.33, "masculine": 0.8}
+
+
+def rest_face(gender: str) -> dict[str, float]:
+    """The face units of ``gender``'s rest face: :data:`REST_FACE` with its lids opened by :data:`EYES_WIDE`.
+
+    >>> rest_face("masculine")["face/eyeWideLeft"], rest_face("feminine") == REST_FACE
+    (0.8, True)
+    """
+    return {**REST_FACE, "face/eyeWideLeft": EYES_WIDE[gender], "face/eyeWideRight": EYES_WIDE[gender]}
 
 
 # The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets

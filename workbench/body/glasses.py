@@ -60,9 +60,9 @@ LOOKS = {
 CENTRE_OUT = 0.001
 # ... and how far below it (the pupil sits above a lens's middle, the rim's top below the brow).
 CENTRE_DOWN = 0.001
-# The least gap between the rim's top and the brows' lower edge, and between the lens's top and the upper
-# lashes' tips (metres, for eyes 58.5 mm apart): where the brows are low the lens is shorter (:func:`_height`).
-GAP, LASH_ROOM = 0.0022, 0.0005
+# The least gap between the rim's top and the brows' lower edge, and between the lens's top and the upper lid's
+# margin over the pupil (metres, for eyes 58.5 mm apart): where the brows are low the lens is shorter (:func:`_height`).
+GAP, LID_ROOM = 0.0022, 0.002
 # Lens half-width and half-height (metres, for eyes 58.5 mm apart), the rim's width and the frame's depth.
 LENS = (0.0245, 0.0155)
 # The least lens half-width, as a share of LENS's, when a narrow head makes the frame narrower.
@@ -165,13 +165,17 @@ def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.nda
 def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float) -> tuple[float, float]:
     """The lenses' half-height and how far their centres lie below the eyes' (metres): :data:`LENS`'s and
     :data:`CENTRE_DOWN`, the top lowered where the rim would come within :data:`GAP` of the brows' lower
-    edge over the lens's width (brows on the rim read as fused to it: review F), yet kept :data:`LASH_ROOM`
-    over the upper lashes' tips (the lens frames the open eye); the bottom stays."""
+    edge over the lens's width (brows on the rim read as fused to it: review F), yet kept :data:`LID_ROOM`
+    over the upper lid's margin (the lens frames the open eye; the lashes' tips may pass behind the rim); the
+    bottom stays."""
     bottom = -(CENTRE_DOWN + LENS[1]) * unit
     reach = np.linspace(CENTRE_OUT - LENS[0] - RIM, CENTRE_OUT + LENS[0] + RIM, 41)
     brows = float(np.nanmin(brow_bottom(gender, reach))) * unit
-    lashes = max(float(mesh.positions[mesh.groups[f"helper-{s}-eyelashes-2"], 1].max()) - eyes[s][1] for s in "lr")
-    top = min((LENS[1] - CENTRE_DOWN) * unit, max(brows - (RIM + GAP) * unit, lashes + LASH_ROOM * unit))
+    lid = 0.0
+    for s, eye in eyes.items():
+        lashes = mesh.positions[mesh.groups[f"helper-{s}-eyelashes-2"]].astype(np.float64)
+        lid = max(lid, float(lashes[np.abs(lashes[:, 0] - eye[0]) < 0.003 * unit, 1].min()) - eye[1])
+    top = min((LENS[1] - CENTRE_DOWN) * unit, max(brows - (RIM + GAP) * unit, lid + LID_ROOM * unit))
     return (top - bottom) / 2, -(top + bottom) / 2
 
 
