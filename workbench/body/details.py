@@ -50,14 +50,15 @@ FEMININE_MUSCLE = 0.45
 # MakeHuman face modifier targets per gender, and for every face (the same convention). (Feminine lips a little
 # fuller than the base read as pouting "duck lips" on every light feminine face in blind review C, the upper lip 1.6 mm
 # behind the nose-tip-to-chin line: a little thinner than the base now, 3 mm or more behind it;
-# tests/body/test_smile_and_rest_lips.py.)
+# tests/body/test_smile_and_rest_lips.py.) (A masculine head square and its chin wide at 0.5 each drew boxy jaws, the
+# jaw 0.76 of the cheekbones' width where men's is about 0.71 (Farkas): 0.25 each, 0.74; tests/body/test_face_proportions.py.)
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "head/head-oval": 0.4,
                  "mouth/mouth-upperlip-volume-decr": 0.25, "mouth/mouth-lowerlip-volume-decr": 0.25,
                  "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
-    "masculine": {"chin/chin-width-incr": 0.5, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
-                  "head/head-square": 0.5, "forehead/forehead-nubian-incr": 0.25,
+    "masculine": {"chin/chin-width-incr": 0.25, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
+                  "head/head-square": 0.25, "forehead/forehead-nubian-incr": 0.25,
                   "eyebrows/eyebrows-trans-forward": 0.5, "eyebrows/eyebrows-trans-down": 0.2,
                   "nose/nose-scale-horiz-incr": 0.2, "nose/nose-volume-incr": 0.3,
                   "mouth/mouth-upperlip-volume-decr": 0.2, "neck/measure-neck-circ-incr": 0.4},
