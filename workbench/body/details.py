@@ -51,14 +51,15 @@ FEMININE_MUSCLE = 0.45
 # fuller than the base read as pouting "duck lips" on every light feminine face in blind review C, the upper lip 1.6 mm
 # behind the nose-tip-to-chin line: a little thinner than the base now, 3 mm or more behind it;
 # tests/body/test_smile_and_rest_lips.py.) (A masculine head square and its chin wide at 0.5 each drew boxy jaws, the
-# jaw 0.76 of the cheekbones' width where men's is about 0.71 (Farkas): 0.25 each, 0.74; tests/body/test_face_proportions.py.)
+# jaw's angles 0.775 of the cheekbones' width where a man's are about 0.71 (Farkas): the square 0.3 (0.25 drew the lips
+# in over the teeth in viseme_RR, tests/body/test_mouth.py), 0.754; the chin 0.25; tests/body/test_face_proportions.py.)
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "head/head-oval": 0.4,
                  "mouth/mouth-upperlip-volume-decr": 0.25, "mouth/mouth-lowerlip-volume-decr": 0.25,
                  "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.25, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
-                  "head/head-square": 0.25, "forehead/forehead-nubian-incr": 0.25,
+                  "head/head-square": 0.3, "forehead/forehead-nubian-incr": 0.25,
                   "eyebrows/eyebrows-trans-forward": 0.5, "eyebrows/eyebrows-trans-down": 0.2,
                   "nose/nose-scale-horiz-incr": 0.2, "nose/nose-volume-incr": 0.3,
                   "mouth/mouth-upperlip-volume-decr": 0.2, "neck/measure-neck-circ-incr": 0.4},
@@ -79,9 +80,10 @@ EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr":
 REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRight": 0.33}
 # ... and a masculine face's lids opened further: the male base mesh's upper lids rest 2.7 mm lower than the female's
 # (1.9 mm over the eye's centre at a third of eyeWide, over a third of the iris hidden: every masculine face looked
-# sleepy, "small and lifeless" eyes in blind review F); at 0.8 the lid covers the iris's top by 2.3 mm, the feminine
-# lid by 1 mm (tests/body/test_eye_opening.py).
-EYES_WIDE = {"feminine": 0.33, "masculine": 0.8}
+# sleepy, "small and lifeless" eyes in blind review F); at 0.7 the lid covers the iris's top by 2.7 mm, the feminine
+# lid by 1 mm (at 0.8 the widest eyes of random faces stared: tests/render/test_eye_look.py;
+# tests/body/test_eye_opening.py).
+EYES_WIDE = {"feminine": 0.33, "masculine": 0.7}
 
 
 def rest_face(gender: str) -> dict[str, float]:
