@@ -90,7 +90,7 @@ def rest_face(gender: str) -> dict[str, float]:
     """The face units of ``gender``'s rest face: :data:`REST_FACE` with its lids opened by :data:`EYES_WIDE`.
 
     >>> rest_face("masculine")["face/eyeWideLeft"], rest_face("feminine") == REST_FACE
-    (0.8, True)
+    (0.7, True)
     """
     return {**REST_FACE, "face/eyeWideLeft": EYES_WIDE[gender], "face/eyeWideRight": EYES_WIDE[gender]}
 
@@ -101,7 +101,9 @@ def rest_face(gender: str) -> dict[str, float]:
 # end looked at alone, and with every other control at an end too): the jaw's sides 10 mm wider or narrower (a
 # heart-shaped face at -1; the angles dropped no more than before, a hard shelf along the jaw), cheekbones 6 mm and a little higher, the nose's wings 4 mm and its tip, the eyes'
 # opening 3.5 mm, each lip 3 mm fuller or thinner, the nose 4 mm longer (rising, its base kept clear of the lip) or
-# shorter, the chin 6 mm longer or 9 mm shorter (10 mm longer read as a long face in blind review F), the brows 6 mm
+# shorter, the chin 6 mm longer or 9 mm shorter (10 mm longer read as a long face in blind review F; a short chin
+# juts a little, 0.35 of MakeHuman's jut: at 0.2 the shortest chins drew the nose-to-chin line back past the resting
+# lips, tests/body/test_smile_and_rest_lips.py), the brows 6 mm
 # further forward or back.
 # lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
 # a three-quarter view); and the most of each lip's fullness a face's controls and variety give together. (0.6 and
@@ -138,7 +140,7 @@ FACE_CONTROLS = {
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
                    {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
     "chinLength": ({"chin/chin-height-incr": 0.3, "chin/chin-prominent-incr": 0.3},
-                   {"chin/chin-height-decr": 0.9, "chin/chin-prominent-incr": 0.2}),
+                   {"chin/chin-height-decr": 0.9, "chin/chin-prominent-incr": 0.35}),
     "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
 }

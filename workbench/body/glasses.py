@@ -8,7 +8,8 @@ or the nose bridge would touch it; the front wraps round the face (each lens tur
 degrees, its outer side back), so no lens stands out past the face seen from the side or at three
 quarters; the bridge dips back to rest 2.5 mm off the nose. The frame fits the head: its lenses narrow
 (to :data:`NARROWEST` of their size) where the head is narrow, so the frame's ends stay inside the head's
-outline seen from the front, its rims' tops below the brows; the hinges stand on the skin at the temples
+outline seen from the front, its rims' tops below the brows (each lens shorter where the brows are low, its top
+kept over the upper lid: :func:`_height`); the hinges stand on the skin at the temples
 (an end piece from each rim out to its hinge, as frames have), and each temple runs from its hinge back
 along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
 earpiece is (:func:`_temple`), lying on the skull the whole way (the skull's width found by rays across
