@@ -16,10 +16,10 @@ from workbench.options import BODY_SHAPES
 BODIES = [(g, s, h) for g in ("feminine", "masculine") for s in BODY_SHAPES for h in (None, 150, 205)]
 
 
-def parts(m):
+def parts(m, gender):
     """The glasses' lens vertices, the fan centres of the two lenses, and the two temples' vertices (the
-    frame strips behind the lenses' rims)."""
-    g = glasses_piece(m)
+    frame strips behind the lenses' rims), on ``m`` of ``gender`` (its brows' shape)."""
+    g = glasses_piece(m, gender)
     p = g.positions.astype(float)
     lens = np.all(np.isclose(g.uv, LENS_UV), axis=1)
     mid = (m.positions[m.groups["helper-l-eye"]].mean(0) + m.positions[m.groups["helper-r-eye"]].mean(0)) / 2
@@ -43,7 +43,7 @@ def test_temples_rest_on_the_sides_of_the_head(gender, shape, height):
     inside it (at most 0.3 mm, the skin's own facets); before, the temples stood 1 to 2 cm off the head at
     the ears."""
     m = body_of(gender, shape, height)
-    _, mid, temples = parts(m)
+    _, mid, temples = parts(m, gender)
     for side, t in temples.items():
         d = signed_distance(m, t)
         assert d.min() > -0.0003, (side, d.min())
@@ -55,32 +55,35 @@ def test_temples_rest_on_the_sides_of_the_head(gender, shape, height):
 
 @pytest.mark.parametrize("gender,shape,height", BODIES[::3])
 def test_lenses_on_the_eyes_clear_of_the_skin(gender, shape, height):
-    """Each lens centred on its eye (within 3 mm), its middle 10 to 20 mm in front of the cornea, every lens
+    """Each lens centred on its eye across (within 3 mm) and up to 6 mm under it, its middle 10 to 20 mm in front of the cornea, every lens
     point at least 1.5 mm off the skin (2.5 mm in its fitting); the bridge's middle resting on the nose (within 4 mm of the skin)."""
     m = body_of(gender, shape, height)
-    lens, mid, _ = parts(m)
+    lens, mid, _ = parts(m, gender)
     for s in "lr":
         eye = m.positions[m.groups[f"helper-{s}-eye"]].astype(float)
         centre = eye.mean(0)
         mine = lens[np.sign(lens[:, 0] - mid[0]) == np.sign(centre[0] - mid[0])]
-        assert np.abs(mine[:, :2].mean(0) - centre[:2]).max() < 0.003
+        assert abs(mine[:, 0].mean() - centre[0]) < 0.003
+        # (Up and down the eye sits at or above the lens's middle, by up to 6 mm where low brows shorten the lens.)
+        assert -0.001 < centre[1] - mine[:, 1].mean() < 0.006
         middle = mine[np.argmin(np.linalg.norm(mine[:, :2] - mine[:, :2].mean(0), axis=1))]
         assert 0.010 < middle[2] - eye[:, 2].max() < 0.020
     assert signed_distance(m, lens).min() > 0.0015
-    g = glasses_piece(m).positions.astype(float)
+    g = glasses_piece(m, gender).positions.astype(float)
     body = m.positions[m.groups["body"]].astype(float)
-    bridge = g[(np.abs(g[:, 0] - mid[0]) < 0.002) & (np.abs(g[:, 1] - mid[1]) < 0.015)]
+    # (The bridge's middle section, at the middle: the rims' inner sides come within 2 mm of it on wide heads.)
+    bridge = g[(np.abs(g[:, 0] - mid[0]) < 0.0005) & (np.abs(g[:, 1] - mid[1]) < 0.015)]
     nose = body[(np.abs(body[:, 0] - mid[0]) < 0.004) & (np.abs(body[:, 1] - bridge[:, 1].mean()) < 0.004)]
     assert 0.0 < bridge[:, 2].min() - nose[:, 2].max() < 0.004
 
 
-def far_lens_past_the_face(m, yaw_deg: float, res: float = 0.0005) -> float:
+def far_lens_past_the_face(m, gender, yaw_deg: float, res: float = 0.0005) -> float:
     """How far (metres) the far lens reaches past the head's far outline, row by row, seen from straight ahead
     with the head turned by ``yaw_deg`` (the render's turn: positive takes the avatar's left away)."""
     pos = m.positions.astype(float)
     tris = m.triangles[m.face_groups["body"]]
     head = tris[(pos[tris][:, :, 1] > m.skeleton.pos("Neck")[1]).all(1)]
-    lens, mid, _ = parts(m)
+    lens, mid, _ = parts(m, gender)
     far = lens[np.sign(lens[:, 0] - mid[0]) == np.sign(yaw_deg)]
     a = np.radians(yaw_deg)
     turn = np.array([[np.cos(a), 0, np.sin(a)], [0, 1, 0], [-np.sin(a), 0, np.cos(a)]])
@@ -106,9 +109,9 @@ def test_the_far_lens_keeps_close_to_the_face_at_three_quarters(gender, shape):
     flat front before reached 14.5 to 16 mm (now 8.5 to 10), and at 20 degrees 7.5 to 9.5 mm (now 2.5 to 4.5)."""
     m = body_of(gender, shape)
     for yaw in (30, -30):
-        assert far_lens_past_the_face(m, yaw) < 0.011, yaw
+        assert far_lens_past_the_face(m, gender, yaw) < 0.011, yaw
     for yaw in (20, -20):
-        assert far_lens_past_the_face(m, yaw) < 0.005, yaw
+        assert far_lens_past_the_face(m, gender, yaw) < 0.005, yaw
 
 
 def ear_rim(m, side: float) -> np.ndarray:
@@ -127,7 +130,7 @@ def test_the_arms_reach_the_ears_and_bend_down_behind_them(gender, shape, height
     hinges by at least 1.5 cm, within 3.5 cm of the ear: bent down behind the ear, as an earpiece is. Before,
     the temples ran straight back at the hinges' height and ended in the air past the skull."""
     m = body_of(gender, shape, height)
-    _, mid, temples = parts(m)
+    _, mid, temples = parts(m, gender)
     for side, t in temples.items():
         rim = ear_rim(m, side)
         centre = rim.mean(0)
@@ -144,11 +147,11 @@ def test_the_rims_have_depth_round_the_lenses(gender, shape, height):
     frame reaches at least 1 mm forward of the lens (its front stands proud of it) and 2 mm behind it, measured
     along the lens's own normal; before, the rim's front lay in the lens's plane, a flat ring."""
     m = body_of(gender, shape, height)
-    g = glasses_piece(m)
+    g = glasses_piece(m, gender)
     p = g.positions.astype(float)
     lens = np.all(np.isclose(g.uv, LENS_UV), axis=1)
     frame = p[np.all(np.isclose(g.uv, FRAME_UV), axis=1)]
-    _, mid, _ = parts(m)
+    _, mid, _ = parts(m, gender)
     for side in (1, -1):
         mine = lens & (np.sign(p[:, 0] - mid[0]) == side)
         # The lens's plane: its points' best fit (their centre, the direction of least spread, facing forward).

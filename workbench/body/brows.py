@@ -35,7 +35,7 @@ from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 from .strokes import draw
 
-__all__ = ["BROW_SIZE", "LIFT", "brow_color", "brow_piece", "brow_texture"]
+__all__ = ["BROW_SIZE", "LIFT", "brow_bottom", "brow_color", "brow_piece", "brow_texture"]
 
 # The texture: (rows, columns); u along the brow, v across it (row 0 its top).
 BROW_SIZE = (64, 256)
@@ -65,6 +65,9 @@ SHAPES = {"feminine": Shape(-0.020, 0.011, 0.029, 0.0180, 0.0042, 0.0078, 540),
           "masculine": Shape(-0.021, 0.010, 0.029, 0.0165, 0.0020, 0.0100, 640)}
 # The texture's v spans this many head thicknesses, the brow in its middle (room for hairs that lean out).
 SPAN = 1.7
+# Where the brow's lower edge is seen, in half thicknesses under its line: its lowest roots (one) and the
+# soft cover's fringe past them (see :func:`_draw_hairs`).
+EDGE = 1.15
 
 
 # Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
@@ -98,15 +101,41 @@ def _frame(mesh: BodyMesh):
     return eyes, mid_x, unit
 
 
+def _line(shape: Shape, bx: np.ndarray) -> np.ndarray:
+    """The brow's line (the middle of its thickness) over the eye's centre at ``bx`` (reference metres)."""
+    rise = np.sin(0.5 * np.pi * np.clip((bx - shape.start) / (shape.peak - shape.start), 0, 1))
+    fall = np.clip((bx - shape.peak) / (shape.end - shape.peak), 0, 1)
+    return shape.height + shape.lift * np.where(bx <= shape.peak, rise, 1 - 1.25 * fall ** 1.5)
+
+
+def _half_thick(shape: Shape, s: np.ndarray | float, scale: float) -> np.ndarray:
+    """The brow's half thickness at ``s`` along it (0 its head, 1 its tail's end) in millimetres times ``scale``:
+    thinning to the tail, the head's first eighth a little thinner (its rounded end)."""
+    return (shape.thick * 1000 / 2 * (1 - 0.72 * np.clip(s, 0, 1) ** 1.2) * scale
+            * (0.75 + 0.25 * np.clip(np.asarray(s) / 0.12, 0, 1)))
+
+
 def _coordinates(shape: Shape, bx: np.ndarray, by: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(u, v) of points at ``bx`` (along, towards the temple) and ``by`` (up) from the eye's centre, in the
     reference face's metres: u 0 at the head to 1 at the tail's end, v 0.5 on the brow's line."""
-    rise = np.sin(0.5 * np.pi * np.clip((bx - shape.start) / (shape.peak - shape.start), 0, 1))
-    fall = np.clip((bx - shape.peak) / (shape.end - shape.peak), 0, 1)
-    centre = shape.height + shape.lift * np.where(bx <= shape.peak, rise, 1 - 1.25 * fall ** 1.5)
     u = (bx - shape.start) / (shape.end - shape.start)
-    v = 0.5 + (by - centre) / (SPAN * shape.thick)
+    v = 0.5 + (by - _line(shape, bx)) / (SPAN * shape.thick)
     return u, v
+
+
+def brow_bottom(gender: str, bx: np.ndarray) -> np.ndarray:
+    """The brows' lower edge seen from the front: its height over the eye's centre (reference metres, as the
+    brow's own: scale by the eyes' spacing) at ``bx`` (along, towards the temple), where the hairs' roots and
+    the cover under them end (NaN past the brow's ends). What :mod:`.glasses` keeps its rims under.
+
+    >>> b = brow_bottom("masculine", np.array([-0.03, -0.02, 0.0, 0.025]))
+    >>> bool(np.isnan(b[0])), bool(0.010 < b[1] < b[2] < 0.016)
+    (True, True)
+    """
+    shape = SHAPES[gender]
+    s = (bx - shape.start) / (shape.end - shape.start)
+    edge = _line(shape, bx) - _half_thick(shape, s, 0.001) * EDGE
+    return np.where((s >= 0) & (s <= 1), edge, np.nan)
 
 
 def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
@@ -158,7 +187,7 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     y0 = h / 2
 
     def half_thick(s):                                     # the brow's half thickness (texels) at s along it
-        return shape.thick * 1000 / 2 * (1 - 0.72 * np.clip(s, 0, 1) ** 1.2) * px_v * (0.75 + 0.25 * np.clip(s / 0.12, 0, 1))
+        return _half_thick(shape, s, px_v)
 
     strokes = []
     for _k in range(shape.hairs):

@@ -55,7 +55,9 @@ FEMININE_MUSCLE = 0.45
 # a rosebud that read as a kiss, "duck lips", on every feminine face in blind review F (a person's is about 0.83:
 # Farkas' 50 to 55 mm over the pupils' 61 to 63); now 0.76 to 0.93 over random faces. The mouth's own width moves
 # the teeth out with the corners, the lips' width does not (at 0.75 of the mouth's width the upper canines reached
-# the corners' skin in jawOpen); tests/body/test_resting_lips.py.
+# the corners' skin in jawOpen); tests/body/test_resting_lips.py. (A masculine head square and its chin wide at 0.5 each drew boxy jaws, the
+# jaw's angles 0.775 of the cheekbones' width where a man's are about 0.71 (Farkas): the square 0.3 (0.25 drew the lips
+# in over the teeth in viseme_RR, tests/body/test_mouth.py), 0.754; the chin 0.25; tests/body/test_face_proportions.py.)
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "head/head-oval": 0.4,
                  "mouth/mouth-upperlip-volume-decr": 0.25, "mouth/mouth-lowerlip-volume-decr": 0.25,
@@ -63,8 +65,8 @@ FACE_DETAILS = {
                  "mouth/mouth-lowerlip-width-incr": 0.5,
                  "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
-    "masculine": {"chin/chin-width-incr": 0.5, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
-                  "head/head-square": 0.5, "forehead/forehead-nubian-incr": 0.25,
+    "masculine": {"chin/chin-width-incr": 0.25, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
+                  "head/head-square": 0.3, "forehead/forehead-nubian-incr": 0.25,
                   "eyebrows/eyebrows-trans-forward": 0.5, "eyebrows/eyebrows-trans-down": 0.2,
                   "nose/nose-scale-horiz-incr": 0.2, "nose/nose-volume-incr": 0.3,
                   "mouth/mouth-upperlip-volume-decr": 0.2, "mouth/mouth-upperlip-width-incr": 0.4,
@@ -91,6 +93,21 @@ EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr":
 # lids off the irises' tops (the base mesh's lids rest low: every face looked sleepy or squinting), and each
 # blink closes from there (workbench.body.mesh takes that share of eyeWide off eyeBlink).
 REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRight": 0.33}
+# ... and a masculine face's lids opened further: the male base mesh's upper lids rest 2.7 mm lower than the female's
+# (1.9 mm over the eye's centre at a third of eyeWide, over a third of the iris hidden: every masculine face looked
+# sleepy, "small and lifeless" eyes in blind review F); at 0.7 the lid covers the iris's top by 2.7 mm, the feminine
+# lid by 1 mm (at 0.8 the widest eyes of random faces stared: tests/render/test_eye_look.py;
+# tests/body/test_eye_opening.py).
+EYES_WIDE = {"feminine": 0.33, "masculine": 0.7}
+
+
+def rest_face(gender: str) -> dict[str, float]:
+    """The face units of ``gender``'s rest face: :data:`REST_FACE` with its lids opened by :data:`EYES_WIDE`.
+
+    >>> rest_face("masculine")["face/eyeWideLeft"], rest_face("feminine") == REST_FACE
+    (0.7, True)
+    """
+    return {**REST_FACE, "face/eyeWideLeft": EYES_WIDE[gender], "face/eyeWideRight": EYES_WIDE[gender]}
 
 
 # The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets
@@ -99,7 +116,10 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 # end looked at alone, and with every other control at an end too): the jaw's sides 10 mm wider or narrower (a
 # heart-shaped face at -1; the angles dropped no more than before, a hard shelf along the jaw), cheekbones 6 mm and a little higher, the nose's wings 4 mm and its tip, the eyes'
 # opening 3.5 mm, each lip 3 mm fuller or thinner, the nose 4 mm longer (rising, its base kept clear of the lip) or
-# shorter, the chin 10 mm longer or 5 mm shorter, the brows 6 mm further forward or back.
+# shorter, the chin 6 mm longer or 9 mm shorter (10 mm longer read as a long face in blind review F; a short chin
+# juts a little, 0.35 of MakeHuman's jut: at 0.2 the shortest chins drew the nose-to-chin line back past the resting
+# lips, tests/body/test_smile_and_rest_lips.py), the brows 6 mm
+# further forward or back.
 # lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
 # a three-quarter view); and the most of each lip's fullness a face's controls and variety give together. (0.6 and
 # a lower lip to 0.4, with the feminine faces' fuller lips, read as pouting "duck lips" on every light-skinned
@@ -116,23 +136,30 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;
 # the narrowest mouths of the faces' variety a pout, the widest with the feminine faces' widening 0.96 of the eyes'
 # distance).
+# (Blind review F: "the faces are too long and narrow, with tall chins and boxy jaws", "the noses are pinched, with
+# very dark nostril holes". chin-height-incr at 1 drops the chin 20 mm: at 0.6 a face's chin could reach 12 mm
+# below its build's, its length from the nose's root to the chin 19 mm more, past any ordinary face. Now 0.35, the
+# jaw's width past MakeHuman's slider held to 0.6, the cheekbones' narrowing to 0.9, the chin's jut to 0.5, the nose's
+# narrowing to 0.8 and its wings' pinch to 0.3: tests/body/test_face_proportions.py.)
 FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.15, "mouth/mouth-scale-horiz-incr": 0.25,
-               "nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.6,
-               "chin/chin-height-decr": 0.5, "chin/chin-bones-incr": 0.4}
+               "nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.35,
+               "chin/chin-height-decr": 0.9, "chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6,
+               "chin/chin-prominent-incr": 0.5, "cheek/{s}-cheek-bones-decr": 0.9, "nose/nose-scale-horiz-decr": 0.8,
+               "nose/nose-flaring-decr": 0.3}
 FACE_CONTROLS = {
-    "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.8},
+    "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6},
                  {"chin/chin-bones-decr": 1.2, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.5}),
-    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 0.8, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
-                   {"cheek/{s}-cheek-bones-decr": 1.2, "cheek/{s}-cheek-volume-decr": 0.3}),
+    "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.0, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
+                   {"cheek/{s}-cheek-bones-decr": 0.8, "cheek/{s}-cheek-volume-decr": 0.3}),
     "noseWidth": ({"nose/nose-scale-horiz-incr": 1.3, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
-                  {"nose/nose-scale-horiz-decr": 1.0, "nose/nose-flaring-decr": 0.5, "nose/nose-point-width-decr": 0.4}),
-    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 1.1}),
+                  {"nose/nose-scale-horiz-decr": 0.7, "nose/nose-flaring-decr": 0.3, "nose/nose-point-width-decr": 0.3}),
+    "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 0.6}),
     "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}),
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
                    {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
-    "chinLength": ({"chin/chin-height-incr": 0.5, "chin/chin-prominent-incr": 0.3},
-                   {"chin/chin-height-decr": 0.5, "chin/chin-prominent-incr": 0.2}),
+    "chinLength": ({"chin/chin-height-incr": 0.3, "chin/chin-prominent-incr": 0.3},
+                   {"chin/chin-height-decr": 0.9, "chin/chin-prominent-incr": 0.35}),
     "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
 }
@@ -156,7 +183,7 @@ FACE_VARIETY = {
     "cheekBones": ({"cheek/{s}-cheek-bones-incr": 1.0}, {"cheek/{s}-cheek-bones-decr": 1.0}, 0.35),
     "browHeight": ({"eyebrows/eyebrows-trans-up": 1.0}, {"eyebrows/eyebrows-trans-down": 1.0}, 0.35),
     "browAngle": ({"eyebrows/eyebrows-angle-up": 1.0}, {"eyebrows/eyebrows-angle-down": 1.0}, 0.5),
-    "cheekFull": ({"cheek/{s}-cheek-volume-incr": 1.0}, {"cheek/{s}-cheek-volume-decr": 1.0}, 0.35),
+    "cheekFull": ({"cheek/{s}-cheek-volume-incr": 1.0}, {"cheek/{s}-cheek-volume-decr": 1.0}, 0.45),
     "earSize": ({"ears/{s}-ear-scale-incr": 1.0}, {"ears/{s}-ear-scale-decr": 1.0}, 0.5),
     "upperLip": ({"mouth/mouth-cupidsbow-incr": 1.0}, {"mouth/mouth-cupidsbow-decr": 1.0}, 0.5),
 }

@@ -8,7 +8,8 @@ or the nose bridge would touch it; the front wraps round the face (each lens tur
 degrees, its outer side back), so no lens stands out past the face seen from the side or at three
 quarters; the bridge dips back to rest 2.5 mm off the nose. The frame fits the head: its lenses narrow
 (to :data:`NARROWEST` of their size) where the head is narrow, so the frame's ends stay inside the head's
-outline seen from the front, its rims' tops below the brows; the hinges stand on the skin at the temples
+outline seen from the front, its rims' tops below the brows (each lens shorter where the brows are low, its top
+kept over the upper lid: :func:`_height`); the hinges stand on the skin at the temples
 (an end piece from each rim out to its hinge, as frames have), and each temple runs from its hinge back
 along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
 earpiece is (:func:`_temple`), lying on the skull the whole way (the skull's width found by rays across
@@ -27,7 +28,7 @@ not mirror-smooth either.
 
 >>> from workbench.options import normalize_avatar_settings           # doctest: +SKIP
 >>> from workbench.body.mesh import body_mesh                         # doctest: +SKIP
->>> glasses_piece(body_mesh(normalize_avatar_settings({"gender": "feminine"}))).triangles > 100   # doctest: +SKIP
+>>> glasses_piece(body_mesh(normalize_avatar_settings({"gender": "feminine"})), "feminine").triangles > 100   # doctest: +SKIP
 True
 """
 
@@ -37,6 +38,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .brows import brow_bottom
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 
@@ -59,6 +61,9 @@ LOOKS = {
 CENTRE_OUT = 0.001
 # ... and how far below it (the pupil sits above a lens's middle, the rim's top below the brow).
 CENTRE_DOWN = 0.001
+# The least gap between the rim's top and the brows' lower edge, and between the lens's top and the upper lid's
+# margin over the pupil (metres, for eyes 58.5 mm apart): where the brows are low the lens is shorter (:func:`_height`).
+GAP, LID_ROOM = 0.0022, 0.002
 # Lens half-width and half-height (metres, for eyes 58.5 mm apart), the rim's width and the frame's depth.
 LENS = (0.0245, 0.0155)
 # The least lens half-width, as a share of LENS's, when a narrow head makes the frame narrower.
@@ -158,7 +163,24 @@ def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.nda
     return out
 
 
-def _fit(mesh: BodyMesh) -> dict:
+def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float) -> tuple[float, float]:
+    """The lenses' half-height and how far their centres lie below the eyes' (metres): :data:`LENS`'s and
+    :data:`CENTRE_DOWN`, the top lowered where the rim would come within :data:`GAP` of the brows' lower
+    edge over the lens's width (brows on the rim read as fused to it: review F), yet kept :data:`LID_ROOM`
+    over the upper lid's margin (the lens frames the open eye; the lashes' tips may pass behind the rim); the
+    bottom stays."""
+    bottom = -(CENTRE_DOWN + LENS[1]) * unit
+    reach = np.linspace(CENTRE_OUT - LENS[0] - RIM, CENTRE_OUT + LENS[0] + RIM, 41)
+    brows = float(np.nanmin(brow_bottom(gender, reach))) * unit
+    lid = 0.0
+    for s, eye in eyes.items():
+        lashes = mesh.positions[mesh.groups[f"helper-{s}-eyelashes-2"]].astype(np.float64)
+        lid = max(lid, float(lashes[np.abs(lashes[:, 0] - eye[0]) < 0.003 * unit, 1].min()) - eye[1])
+    top = min((LENS[1] - CENTRE_DOWN) * unit, max(brows - (RIM + GAP) * unit, lid + LID_ROOM * unit))
+    return (top - bottom) / 2, -(top + bottom) / 2
+
+
+def _fit(mesh: BodyMesh, gender: str) -> dict:
     """Where the glasses go on this body: eye centres, lens size and plane, nose, ears (metres)."""
     pos_all = mesh.positions.astype(np.float64)
     eye_pts = {s: pos_all[mesh.groups[f"helper-{s}-eye"]] for s in "lr"}
@@ -172,10 +194,11 @@ def _fit(mesh: BodyMesh) -> dict:
     skull = pos_all[tris[(np.abs(pos_all[tris][:, :, 1] - mid[1]) < 0.08).all(1)]]
     # The lenses as LENS (scaled with the eyes' spacing), narrower where the head is narrow: the frame's
     # front INSIDE the head's outline seen from the front (a frame wider than the head read as a borrowed
-    # pair), the head's width measured over the 6 cm behind the corneas at the hinges' height.
-    b = LENS[1] * unit
+    # pair), the head's width measured over the 6 cm behind the corneas at a full lens's hinges' height (a
+    # lens shortened under low brows keeps the width: the head is wider lower down, and the rims met at the nose).
+    b, down = _height(mesh, gender, eyes, unit)
     depth = cornea - np.linspace(0.0, 0.06, 13) * unit
-    temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * b), depth).max())
+    temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * LENS[1] * unit), depth).max())
                   for side in (1.0, -1.0))
     room = temples - abs(eyes["l"][0] - mid[0]) - (CENTRE_OUT + RIM + END_PIECE + INSIDE) * unit
     a = float(np.clip(room, NARROWEST * LENS[0] * unit, LENS[0] * unit)) if temples > 0 else LENS[0] * unit
@@ -190,7 +213,7 @@ def _fit(mesh: BodyMesh) -> dict:
     rim = _curved(_superellipse(SEGMENTS, a + RIM * unit, b + RIM * unit), unit)
     for _s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
-        spots = rim @ _wrap(side).T + np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - CENTRE_DOWN * unit, 0.0])
+        spots = rim @ _wrap(side).T + np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - down, 0.0])
         for q in spots:
             near = head[(np.abs(head[:, 0] - q[0]) < 0.0025 * unit) & (np.abs(head[:, 1] - q[1]) < 0.0025 * unit)]
             if len(near):
@@ -198,7 +221,7 @@ def _fit(mesh: BodyMesh) -> dict:
     # The hinges' height: the rim's outer top corner.
     hinge_y = mid[1] + b * 0.55
     ears = {s: pos_all[idx].mean(0) for s, idx in _ear_cores().items()}
-    return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "b": b, "z": z, "cornea": cornea,
+    return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "b": b, "down": down, "z": z, "cornea": cornea,
             "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull,
             "hinge_y": hinge_y, "ears": ears}
 
@@ -322,9 +345,9 @@ def glasses_roughness(kind: str) -> np.ndarray:
     return out
 
 
-def glasses_piece(mesh: BodyMesh) -> Piece:
-    """The ``Glasses`` mesh for this body."""
-    f = _fit(mesh)
+def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
+    """The ``Glasses`` mesh for this body of ``gender`` (its brows' shape)."""
+    f = _fit(mesh, gender)
     eyes, mid, unit, a, b, z = f["eyes"], f["mid"], f["unit"], f["a"], f["b"], f["z"]
 
     pos: list[np.ndarray] = []
@@ -344,7 +367,7 @@ def glasses_piece(mesh: BodyMesh) -> Piece:
     lenses = []    # (first vertex, count, centre, side) of each lens
     for s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
-        c = np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - CENTRE_DOWN * unit, z])
+        c = np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - f["down"], z])
         # Lens (a fan), the rim's front face, its outer wall going back, all counter-clockwise from the front.
         # The front wraps round the face: each lens turned WRAP about its own centre's vertical axis, its
         # outer side back (a flat front left the far lens standing out past the face in three-quarter view).

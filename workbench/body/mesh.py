@@ -31,7 +31,7 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
-from .details import REST_FACE
+from .details import rest_face
 from .expressions import THIN_LIPS, extra_shapes
 from .topology import topology
 
@@ -250,9 +250,9 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
             lips[str(name)] = (idx, moved)
         else:
             out[str(name)[5:]] = (idx, moved)
-    # A blink closes the lids from the rest face's (details.REST_FACE opens them by a share of eyeWide).
+    # A blink closes the lids from the rest face's (details.rest_face opens them by a share of eyeWide).
     for side in ("Left", "Right"):
-        share = REST_FACE.get(f"face/eyeWide{side}", 0.0)
+        share = rest_face(gender).get(f"face/eyeWide{side}", 0.0)
         if share:
             out[f"eyeBlink{side}"] = _less(out[f"eyeBlink{side}"], out[f"eyeWide{side}"], share)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).

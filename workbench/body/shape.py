@@ -50,7 +50,7 @@ from .details import (
     FEATURE_CAP,
     LIP_CAP,
     MORE_VARIETY,
-    REST_FACE,
+    rest_face,
     shape_details,
     sides,
     signed,
@@ -82,7 +82,7 @@ def detail_weights(gender: str, body_shape: str) -> dict[str, float]:
     >>> detail_weights("masculine", "heavy")["torso/measure-waist-circ-incr"]
     1.0
     """
-    out: dict[str, float] = dict(REST_FACE)
+    out: dict[str, float] = rest_face(gender)
     for table in (shape_details(gender, body_shape), FACE_DETAILS[gender], EVERY_FACE):
         for name, w in sides(table).items():
             out[name] = out.get(name, 0.0) + w
@@ -160,7 +160,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     controls = settings.get("face") or {}
     for name, (plus, minus) in FACE_CONTROLS.items():
         add(signed(plus, minus, float(controls.get(name, 0.0))))
-    for name, cap in (*LIP_CAP.items(), *FEATURE_CAP.items()):
+    for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
         if name in out:
             out[name] = min(out[name], cap)
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)

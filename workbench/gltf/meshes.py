@@ -89,7 +89,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out.update(hair_pieces(mesh, hair, 0, top, bottom))
     out.update(outfit_pieces(mesh, top, bottom, shoes))
     if glasses:
-        out["Glasses"] = glasses_piece(mesh)
+        out["Glasses"] = glasses_piece(mesh, gender)
     return {n: out[n] for n in MESH_ORDER if n in out}
 
 
