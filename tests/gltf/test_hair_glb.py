@@ -63,9 +63,10 @@ def test_the_highlight_runs_across_the_strands_in_three_js_terms():
         assert 0 < ext["KHR_materials_anisotropy"]["anisotropyStrength"] <= 1
         assert ext["KHR_materials_anisotropy"].get("anisotropyRotation", 0) == 0
         assert 0 < ext["KHR_materials_specular"]["specularFactor"] < 1
-    # (and the eyes' clear coat, the soft cloths' sheen, KHR_materials_sheen, the outfit's)
+    # (and the eyes' clear coat and index of refraction, KHR_materials_ior: no reflection head-on under the clear
+    # coat, and the soft cloths' sheen, KHR_materials_sheen, the outfit's)
     assert set(doc["extensionsUsed"]) == {"KHR_materials_anisotropy", "KHR_materials_specular", "KHR_materials_clearcoat",
-                                         "KHR_materials_sheen"}
+                                         "KHR_materials_sheen", "KHR_materials_ior"}
     assert "extensionsRequired" not in doc
     # u runs across a card: along a card (its first rows, after the scalp shell) u stays, v grows.
     uv = read_accessor(doc, binary, hair_mesh(doc)["primitives"][0]["attributes"]["TEXCOORD_0"])

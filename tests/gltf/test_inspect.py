@@ -42,9 +42,9 @@ def test_tables_and_totals(glb):
     assert s.animations.set_index("name").loc["walk", "duration_s"] == pytest.approx(1.1)
     assert len(s.skeleton) == 65 and s.skeleton[0] == "Hips"
     assert s.byte_length == len(glb)
-    # the eyes' wet film, the hair's highlight, the skin's and hair's reflectance, the soft cloths' sheen
-    assert sorted(s.extensions_used) == ["KHR_materials_anisotropy", "KHR_materials_clearcoat", "KHR_materials_sheen",
-                                         "KHR_materials_specular"]
+    # the eyes' wet film and their index of refraction, the hair's highlight, the skin's and hair's reflectance, the soft cloths' sheen
+    assert sorted(s.extensions_used) == ["KHR_materials_anisotropy", "KHR_materials_clearcoat", "KHR_materials_ior",
+                                         "KHR_materials_sheen", "KHR_materials_specular"]
     assert "Armature" in list(s.nodes["name"])
 
 
@@ -65,5 +65,6 @@ def test_compare_one_row_per_label(glb):
     assert table.loc["clip", "triangles"] == 0 and table.loc["clip", "animations"] == 1
     # skin (colour, occlusion, normal, roughness), eyes, lashes, brows, teeth (colour, occlusion, roughness), hair,
     # top, bottom, shoes (colour and folds' normal map each: LOD 2 has no weave or roughness map), glasses
-    # (colour, roughness)
-    assert table.loc["avatar", "textures"] == 19
+    # (colour, roughness), and the skin's and the teeth's specular maps (the mouth's inside reflects no room in a
+    # glTF viewer: KHR_materials_specular's specularTexture)
+    assert table.loc["avatar", "textures"] == 21
