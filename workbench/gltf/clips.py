@@ -109,9 +109,9 @@ REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
 # forward, of elbow). Review F still saw "the same stiff A-pose, no shift of weight" in a first frame with the
 # hips tilted 2.3 degrees and slid 1.5 cm.
 IDLE_LEAN, IDLE_STANCE = 3.0, 3.5
-IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 14.0, 2.0
+IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 11.0, 2.0
 IDLE_EASE, IDLE_HIP_SLIDE, IDLE_HIP_TILT, IDLE_KNEE = -0.2, 0.05, 5.0, 14.0
-IDLE_ARM_FREE, IDLE_ELBOW_FREE = 5.0, 10.0
+IDLE_ARM_FREE, IDLE_ELBOW_FREE = 5.0, 6.5
 
 
 def _rest_hand(p: Pose, side: str, weight=1.0) -> None:
@@ -191,6 +191,12 @@ def _idle(p, t, fem):
     p.add("Arm", z=-IDLE_ARM_DOWN, x=-IDLE_ARM_FORWARD)
     p.add("ForeArm", y=-IDLE_ELBOW)
     p.add("Shoulder", z=IDLE_SHRUG)
+    # The arms hang from the shoulders whatever the torso's tilt: each upper arm turns back by the roll the
+    # hips and spine give the shoulders (the same way on both sides), else the raised side's arm stood out
+    # 15 degrees from the vertical and the dropped side's fell in against the hip (1 degree).
+    roll = (IDLE_HIP_TILT - 2.0 * IDLE_HIP_TILT) * shift * hip
+    p.add("LeftArm", z=-roll)
+    p.add("RightArm", z=-roll)
     # The arms differ a little: the free side's hangs a touch forward with its elbow eased more.
     p.add("LeftArm", x=-IDLE_ARM_FREE * relax_l)
     p.add("LeftForeArm", y=-IDLE_ELBOW_FREE * relax_l)
