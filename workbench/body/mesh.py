@@ -31,7 +31,7 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
-from .details import rest_face
+from .details import REST_FACE, rest_face
 from .expressions import THIN_LIPS, extra_shapes
 from .topology import topology
 
@@ -255,6 +255,11 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         share = rest_face(gender).get(f"face/eyeWide{side}", 0.0)
         if share:
             out[f"eyeBlink{side}"] = _less(out[f"eyeBlink{side}"], out[f"eyeWide{side}"], share)
+        # ... and a squint from the lids the smile was made on (REST_FACE's): lids opened further at rest (a
+        # masculine face's) folded the lower lid's skin under the smile's squint (tests/body/test_smile_surface.py)
+        more = share - REST_FACE.get(f"face/eyeWide{side}", 0.0)
+        if more > 0:
+            out[f"eyeSquint{side}"] = _less(out[f"eyeSquint{side}"], out[f"eyeWide{side}"], more)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
     out.update(extra_shapes(m.positions, m.normals, m.groups, out, m.triangles[m.face_groups["body"]], lips))
     return out
