@@ -27,8 +27,12 @@ SIZE = 512
 SKINS = ("#F2D3BE", "#5A3522")
 GREEN = "#1FBF3A"
 # The brows follow the hair's colour (a dyed hue's as a muted brown): the bald head drawn with this dark hair
-# too, they are where the two bald pictures differ.
+# too, they are where the two bald pictures differ: the first row where ten pixels or more do (a masculine
+# face's stubble shadow follows the hair's colour too, a pixel or three a row on the head's outline from its
+# crown down: since pose8's idle turned the head, one at the crown, 100 rows above the brows, left no
+# forehead to measure).
 DARK = "#2B1B10"
+BROW_PIXELS = 10
 # Most forehead columns fade: the scalp layer's fade of the hairline cut 35 to 73 % of them (short, long,
 # curly; both genders), where it thinned over a tenth of a hairline; over a sixth, 0 to 16 % (a card's edge at
 # the temple, or a wisp crossing the fade, is a column's cut too). Long hair's narrower locks over the forehead (blind
@@ -60,7 +64,7 @@ def coverage(style: str, gender: str) -> tuple[np.ndarray, np.ndarray, int]:
     with np.errstate(invalid="ignore"):
         cov = np.clip(1 - (light - deep).sum(-1) / np.where(np.abs(skins) > 30, skins, np.nan), 0, 1)
     dark_brows, _ = _picture("none", gender, SKINS[0], cam, hair=DARK)
-    brows = int(np.nonzero((np.abs(bald_light - dark_brows).sum(-1) > 30).any(1))[0].min())
+    brows = int(np.nonzero((np.abs(bald_light - dark_brows).sum(-1) > 30).sum(1) >= BROW_PIXELS)[0].min())
     return cov, light, brows
 
 
