@@ -48,6 +48,13 @@ FORMAT = 1
 # With the lining smooth its walls still mirrored the room (grey sides of a lit box, blind review B): rough now,
 # and denied more of the room's light from a centimetre in, so the inside darkens towards the throat.
 LINING_DARK = 0.6
+# The head's hollows, from the head filled solid in HEAD_VOXEL cells: per scale (offset out along the normal and
+# half-width of the box, in cells), the share of the box inside the head above what a flat stretch of skin has,
+# at HOLLOW_GAIN, denies that much of the room's light, down to 1 - HOLLOW_DARK.
+HEAD_VOXEL = 0.004
+HOLLOW_SCALES = ((2, 2, 0.5), (4, 4, 0.5))
+HOLLOW_GAIN = 12.0
+HOLLOW_DARK = 0.45
 
 
 def _smoothstep(e0, e1, x):
@@ -88,6 +95,118 @@ def vertex_occlusion(positions: np.ndarray, normals: np.ndarray, surface: np.nda
         out += weight * counts / (2 * r + 1) ** 3
     # An open, flat stretch of skin reads ~0.1 here (the surface crosses the far box); a fold several times that.
     return np.clip(1.1 - out * 2.0, 0.5, 1.0)
+
+
+@njit(cache=True, nogil=True)
+def _shell(corners: np.ndarray, lo: np.ndarray, cell: float, shape: np.ndarray) -> np.ndarray:
+    """The cells (``shape``, ``cell`` wide from ``lo``) that triangles ``corners`` (F, 3, 3) pass through: points
+    on each at most 0.7 of a cell apart, so the shell has no gap a face-to-face flood could pass."""
+    grid = np.zeros((shape[0], shape[1], shape[2]), np.uint8)
+    for f in range(corners.shape[0]):
+        a, b, c = corners[f, 0], corners[f, 1], corners[f, 2]
+        longest = max(np.sqrt(((a - b) ** 2).sum()), np.sqrt(((b - c) ** 2).sum()), np.sqrt(((c - a) ** 2).sum()))
+        k = max(int(np.ceil(longest / (0.7 * cell))), 1)
+        for i in range(k + 1):
+            for j in range(k + 1 - i):
+                u, v = i / k, j / k
+                x = int((a[0] + u * (b[0] - a[0]) + v * (c[0] - a[0]) - lo[0]) / cell)
+                y = int((a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]) - lo[1]) / cell)
+                z = int((a[2] + u * (b[2] - a[2]) + v * (c[2] - a[2]) - lo[2]) / cell)
+                if 0 <= x < shape[0] and 0 <= y < shape[1] and 0 <= z < shape[2]:
+                    grid[x, y, z] = 1
+    return grid
+
+
+@njit(cache=True, nogil=True)
+def _solid(shell: np.ndarray) -> np.ndarray:
+    """2 inside the closed ``shell``, 1 on it (a cell the surface crosses is about half inside), 0 outside: a
+    face-to-face flood from the grid's sides, top, front and back, but not its floor, where the neck is cut (its
+    inside reaches the floor and is not outside)."""
+    nx, ny, nz = shell.shape
+    out = shell.copy()                      # 1: shell or reached from outside, then flipped for the outside
+    stack = np.empty((nx * ny * nz, 3), np.int32)
+    top = 0
+    for i in range(nx):
+        for j in range(ny):
+            for k in range(nz):
+                if (i == 0 or i == nx - 1 or j == ny - 1 or k == 0 or k == nz - 1) and out[i, j, k] == 0:
+                    out[i, j, k] = 2
+                    stack[top, 0], stack[top, 1], stack[top, 2] = i, j, k
+                    top += 1
+    while top > 0:
+        top -= 1
+        i, j, k = stack[top, 0], stack[top, 1], stack[top, 2]
+        for di, dj, dk in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)):
+            a, b, c = i + di, j + dj, k + dk
+            if 0 <= a < nx and 0 <= b < ny and 0 <= c < nz and out[a, b, c] == 0:
+                out[a, b, c] = 2
+                stack[top, 0], stack[top, 1], stack[top, 2] = a, b, c
+                top += 1
+    for i in range(nx):
+        for j in range(ny):
+            for k in range(nz):
+                out[i, j, k] = 0 if out[i, j, k] == 2 else 2 - shell[i, j, k]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _box_share(table: np.ndarray, at: np.ndarray, half: int) -> np.ndarray:
+    """The share of the head in the (2 half + 1)^3 box round each point ``at`` (n, 3, in cells), trilinear
+    between the boxes round the 8 cell centres about it (no steps where a point crosses a cell); ``table``: the
+    solid's summed-volume table (2 a cell inside, 1 on the surface)."""
+    nx, ny, nz = table.shape[0] - 1, table.shape[1] - 1, table.shape[2] - 1
+    out = np.zeros(at.shape[0])
+    vol = (2 * half + 1) ** 3
+    for p in range(at.shape[0]):
+        fx, fy, fz = at[p, 0] - 0.5, at[p, 1] - 0.5, at[p, 2] - 0.5
+        x0, y0, z0 = int(np.floor(fx)), int(np.floor(fy)), int(np.floor(fz))
+        s = 0.0
+        for cx in range(2):
+            wx = (fx - x0) if cx else (1 - (fx - x0))
+            for cy in range(2):
+                wy = (fy - y0) if cy else (1 - (fy - y0))
+                for cz in range(2):
+                    wz = (fz - z0) if cz else (1 - (fz - z0))
+                    i, j, k = x0 + cx, y0 + cy, z0 + cz
+                    a0, a1 = min(max(i - half, 0), nx), min(max(i + half + 1, 0), nx)
+                    b0, b1 = min(max(j - half, 0), ny), min(max(j + half + 1, 0), ny)
+                    c0, c1 = min(max(k - half, 0), nz), min(max(k + half + 1, 0), nz)
+                    n = (table[a1, b1, c1] - table[a0, b1, c1] - table[a1, b0, c1] - table[a1, b1, c0]
+                         + table[a0, b0, c1] + table[a0, b1, c0] + table[a1, b0, c0] - table[a0, b0, c0])
+                    s += wx * wy * wz * n
+        out[p] = s / (2 * vol)
+    return out
+
+
+def head_occlusion(mesh: BodyMesh) -> np.ndarray:
+    """The head's hollows as occlusion per vertex of ``mesh`` (1 open), the head and neck only (above the neck's
+    joint less 3 cm, fading in over the neck)."""
+    names = mesh.skeleton.names
+    neck = float(mesh.skeleton.world[names.index("Neck")][1])
+    floor = neck - 0.03
+    pos = mesh.positions.astype(np.float64)
+    # (the T-pose's shoulders reach the neck's height: the head's part of the body within 13 cm of its middle)
+    near = (pos[:, 1] > floor) & (np.abs(pos[:, 0] - mesh.skeleton.world[names.index("Neck")][0]) < 0.13)
+    tris = np.concatenate([mesh.triangles[mesh.face_groups[g]] for g in ("body", "helper-l-eye", "helper-r-eye")])
+    tris = tris[near[tris].any(1)]
+    corners = pos[tris]
+    lo = corners.reshape(-1, 3).min(0) - HEAD_VOXEL
+    lo[1] = floor
+    shape = np.floor((corners.reshape(-1, 3).max(0) - lo) / HEAD_VOXEL).astype(np.int64) + 2
+    solid = _solid(_shell(corners, lo, HEAD_VOXEL, shape))
+    table = np.zeros(tuple(shape + 1), np.int32)
+    table[1:, 1:, 1:] = solid.cumsum(0, dtype=np.int32).cumsum(1).cumsum(2)
+    head = mesh.groups["body"][near[mesh.groups["body"]]]
+    at, normal = pos[head], mesh.normals[head].astype(np.float64)
+    dark = np.zeros(len(head))
+    for out, half, weight in HOLLOW_SCALES:
+        share = _box_share(table, (at + normal * out * HEAD_VOXEL - lo) / HEAD_VOXEL, half)
+        flat = max(half + 0.5 - out, 0) / (2 * half + 1)     # a flat stretch of skin's share
+        dark += weight * np.maximum(share - flat, 0)
+    fade = _smoothstep(neck - 0.02, neck + 0.02, at[:, 1])
+    result = np.ones(len(pos))
+    result[head] = 1 - HOLLOW_DARK * np.clip(HOLLOW_GAIN * dark, 0, 1) * fade
+    return result
 
 
 def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
@@ -149,6 +268,8 @@ def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:
     ao[body] = vertex_occlusion(pos, mesh.normals[body].astype(np.float64), pos)
     tris = mesh.triangles[mesh.face_groups["body"]]
     neighbours, count = _adjacency(tris, len(ao))
+    # (the lower of the two, not their product: the nostrils, dark already, stay as they were)
+    ao = np.minimum(ao, head_occlusion(mesh)).astype(np.float32)
     for _ in range(SMOOTHING):
         ao = np.where(count > 0, 0.5 * ao + 0.5 * (neighbours @ ao) / np.maximum(count, 1), ao).astype(np.float32)
     # The mouth's lining, a pouch the voxels see as open skin: dark from a few millimetres behind the lips (a

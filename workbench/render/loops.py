@@ -41,7 +41,7 @@ BLEND_GAMMA = 2.2
 #: The key light (and the skin's warm wrap of it) fades out as the baked occlusion falls from CAVE_LIT to CAVE_DARK:
 #: only the inside of a mouth is occluded that deeply (workbench.body.ao: its lining at 0.4 of the light and less),
 #: and no shadow of the lips reaches it otherwise.
-CAVE_DARK, CAVE_LIT = np.float32(0.3), np.float32(0.7)
+CAVE_DARK, CAVE_LIT = np.float32(0.3), np.float32(0.55)
 #: How much of its colour's saturation the deepest of a mouth loses (to the bounced light's grey).
 CAVE_GREY = np.float32(0.9)
 
