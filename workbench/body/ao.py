@@ -109,9 +109,9 @@ def _shell(corners: np.ndarray, lo: np.ndarray, cell: float, shape: np.ndarray) 
         for i in range(k + 1):
             for j in range(k + 1 - i):
                 u, v = i / k, j / k
-                x = int((a[0] + u * (b[0] - a[0]) + v * (c[0] - a[0]) - lo[0]) / cell)
-                y = int((a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]) - lo[1]) / cell)
-                z = int((a[2] + u * (b[2] - a[2]) + v * (c[2] - a[2]) - lo[2]) / cell)
+                x = int(np.floor((a[0] + u * (b[0] - a[0]) + v * (c[0] - a[0]) - lo[0]) / cell))
+                y = int(np.floor((a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]) - lo[1]) / cell))
+                z = int(np.floor((a[2] + u * (b[2] - a[2]) + v * (c[2] - a[2]) - lo[2]) / cell))
                 if 0 <= x < shape[0] and 0 <= y < shape[1] and 0 <= z < shape[2]:
                     grid[x, y, z] = 1
     return grid
