@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from helpers import face_hollows, random_settings
+
 from workbench.body import ao
 from workbench.body.mesh import body_mesh
 from workbench.options import normalize_avatar_settings

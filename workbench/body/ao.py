@@ -52,9 +52,9 @@ LINING_DARK = 0.6
 # half-width of the box, in cells), the share of the box inside the head above what a flat stretch of skin has,
 # at HOLLOW_GAIN, denies that much of the room's light, down to 1 - HOLLOW_DARK.
 HEAD_VOXEL = 0.004
-HOLLOW_SCALES = ((2, 2, 0.5), (4, 4, 0.5))
+HOLLOW_SCALES = ((2, 2, 0.4), (4, 4, 0.4), (8, 8, 0.25))
 HOLLOW_GAIN = 12.0
-HOLLOW_DARK = 0.45
+HOLLOW_DARK = 0.42
 
 
 def _smoothstep(e0, e1, x):
