@@ -49,12 +49,15 @@ FORMAT = 1
 # and denied more of the room's light from a centimetre in, so the inside darkens towards the throat.
 LINING_DARK = 0.6
 # The head's hollows, from the head filled solid in HEAD_VOXEL cells: per scale (offset out along the normal and
-# half-width of the box, in cells), the share of the box inside the head above what a flat stretch of skin has,
-# at HOLLOW_GAIN, denies that much of the room's light, down to 1 - HOLLOW_DARK.
+# half-width of the box, in cells, and weight), the share of the box inside the head beyond HOLLOW_OPEN more than a
+# flat stretch of skin has, at HOLLOW_GAIN, denies that much of the room's light, down to 1 - HOLLOW_DARK. (The
+# margin keeps a cheek, 0.02 over flat at most, as lit as before: our previews' face lost a tenth of its light
+# without it.)
 HEAD_VOXEL = 0.004
 HOLLOW_SCALES = ((2, 2, 0.4), (4, 4, 0.4), (8, 8, 0.25))
-HOLLOW_GAIN = 12.0
-HOLLOW_DARK = 0.42
+HOLLOW_OPEN = 0.03
+HOLLOW_GAIN = 20.0
+HOLLOW_DARK = 0.38
 
 
 def _smoothstep(e0, e1, x):
@@ -178,9 +181,10 @@ def _box_share(table: np.ndarray, at: np.ndarray, half: int) -> np.ndarray:
     return out
 
 
-def head_occlusion(mesh: BodyMesh) -> np.ndarray:
+def head_occlusion(mesh: BodyMesh, neighbours, count: np.ndarray) -> np.ndarray:
     """The head's hollows as occlusion per vertex of ``mesh`` (1 open), the head and neck only (above the neck's
-    joint less 3 cm, fading in over the neck)."""
+    joint less 3 cm, fading in over the neck); ``neighbours`` and ``count``: the vertices' neighbour matrix and
+    neighbour counts (:func:`_adjacency`)."""
     names = mesh.skeleton.names
     neck = float(mesh.skeleton.world[names.index("Neck")][1])
     floor = neck - 0.03
@@ -202,10 +206,17 @@ def head_occlusion(mesh: BodyMesh) -> np.ndarray:
     for out, half, weight in HOLLOW_SCALES:
         share = _box_share(table, (at + normal * out * HEAD_VOXEL - lo) / HEAD_VOXEL, half)
         flat = max(half + 0.5 - out, 0) / (2 * half + 1)     # a flat stretch of skin's share
-        dark += weight * np.maximum(share - flat, 0)
+        dark += weight * np.maximum(share - flat - HOLLOW_OPEN, 0)
     fade = _smoothstep(neck - 0.02, neck + 0.02, at[:, 1])
     result = np.ones(len(pos))
     result[head] = 1 - HOLLOW_DARK * np.clip(HOLLOW_GAIN * dark, 0, 1) * fade
+    # Not the mouth's lining (LINING_DARK darkens it already, towards the throat: inside the head it read as a
+    # hollow, and the room-lit open mouth went from dark red to black) ...
+    result = 1 - (1 - result) * (1 - _smoothstep(0.0, 0.003, lining_depth(mesh)))
+    # ... and softened over the mesh first (the box sums step where a vertex crosses a cell: texels either side of
+    # the seam under the jaw disagreed by over 6 levels)
+    for _ in range(SMOOTHING):
+        result = np.where(count > 0, 0.5 * result + 0.5 * (neighbours @ result) / np.maximum(count, 1), result)
     return result
 
 
@@ -269,7 +280,7 @@ def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:
     tris = mesh.triangles[mesh.face_groups["body"]]
     neighbours, count = _adjacency(tris, len(ao))
     # (the lower of the two, not their product: the nostrils, dark already, stay as they were)
-    ao = np.minimum(ao, head_occlusion(mesh)).astype(np.float32)
+    ao = np.minimum(ao, head_occlusion(mesh, neighbours, count)).astype(np.float32)
     for _ in range(SMOOTHING):
         ao = np.where(count > 0, 0.5 * ao + 0.5 * (neighbours @ ao) / np.maximum(count, 1), ao).astype(np.float32)
     # The mouth's lining, a pouch the voxels see as open skin: dark from a few millimetres behind the lips (a
