@@ -249,10 +249,14 @@ def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
 
 def prepare(triangles: np.ndarray, count: int) -> None:
     """Make ready what every body's occlusion shares (:mod:`workbench.body.warm`): the neighbour matrix of
-    the body's ``triangles`` over ``count`` vertices, and the compiled loop loaded with a body's argument types."""
+    the body's ``triangles`` over ``count`` vertices, and the compiled loops loaded with a body's argument types."""
     _adjacency(triangles, count)
     point = np.zeros((1, 3))
     vertex_occlusion(point, point + (0.0, 1.0, 0.0), point)
+    # (the head's compiled loops too, with a body's argument types: loading each from numba's cache in a service's
+    # first request cost tens of milliseconds)
+    solid = _solid(_shell(np.zeros((1, 3, 3)), np.zeros(3), HEAD_VOXEL, np.full(3, 2, np.int64)))
+    _box_share(np.zeros((3, 3, 3), np.int32) + solid[:1, :1, :1].astype(np.int32), point, 1)
 
 
 _TEXELS: dict[int, TexelMap] = {}
