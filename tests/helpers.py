@@ -618,3 +618,26 @@ def sweep(cases) -> list:
         for v, h in zip(cases[best], held, strict=True):
             h.add(v)
     return [pytest.param(*c, marks=() if i in quick else pytest.mark.slow) for i, c in enumerate(cases)]
+
+def face_hollows(mesh, radius: float = 0.006) -> dict[str, np.ndarray]:
+    """Body vertex indices of ``mesh`` (a T-pose :class:`~workbench.body.mesh.BodyMesh`) at a face's open skin and
+    its hollows, both sides: ``cheek`` (3.5 cm under the eye), ``socket`` (between the eye and the nose's bridge),
+    ``alar`` (beside the nostril's wing); each the front layer of the body within ``radius`` of the point seen
+    from the front, found from the eyeballs' centres and the nose's tip."""
+    pos = mesh.positions.astype(np.float64)
+    body = np.asarray(mesh.groups["body"])
+    p = pos[body]
+    eyes = [pos[mesh.groups[g]].mean(0) for g in ("helper-l-eye", "helper-r-eye")]
+    mid = (eyes[0] + eyes[1]) / 2
+    front = p[:, 2] > mid[2] - 0.04
+    ridge = front & (np.abs(p[:, 0] - mid[0]) < 0.012) & (p[:, 1] < mid[1] - 0.01) & (p[:, 1] > mid[1] - 0.07)
+    tip = p[ridge][np.argmax(p[ridge][:, 2])]
+
+    def at(x: float, y: float) -> np.ndarray:
+        disc = front & (np.hypot(p[:, 0] - x, p[:, 1] - y) < radius)
+        return body[disc & (p[:, 2] > p[disc, 2].max() - 0.005)]
+
+    where = {"cheek": lambda e, side: (e[0] + 0.006 * side, e[1] - 0.035),
+             "socket": lambda e, side: (e[0] + (mid[0] - e[0]) * 0.55, e[1] + 0.002),
+             "alar": lambda e, side: (mid[0] + 0.021 * side, tip[1] - 0.006)}
+    return {name: np.concatenate([at(*f(e, np.sign(e[0] - mid[0]))) for e in eyes]) for name, f in where.items()}

@@ -189,6 +189,9 @@ export class Viewer {
     const renderer = this.renderer = new THREE.WebGLRenderer({ antialias: !this.software, alpha: false });
     renderer.setPixelRatio(window.devicePixelRatio || 1);
     renderer.outputColorSpace = THREE.SRGBColorSpace;
+    // Khronos PBR Neutral, the tone mapping the contract's colours are shown under (section 5): a light skin keeps
+    // its hue where it is brightest (no tone mapping clipped it channel by channel; ACES filmic greys it, review F #5).
+    renderer.toneMapping = THREE.NeutralToneMapping;
     this.canvas = renderer.domElement;
     this.canvas.className = "wb-av-canvas";
     this.stage.prepend(this.canvas);

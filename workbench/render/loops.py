@@ -42,6 +42,9 @@ BLEND_GAMMA = 2.2
 #: only the inside of a mouth is occluded that deeply (workbench.body.ao: its lining at 0.4 of the light and less),
 #: and no shadow of the lips reaches it otherwise.
 CAVE_DARK, CAVE_LIT = np.float32(0.3), np.float32(0.7)
+#: ... on the skin from CAVE_LIT_SKIN: its occlusion holds the face's hollows too, down to 0.62 (workbench.body.ao's
+#: HOLLOW_DARK), skin in shade, not a cave (from 0.7, a socket's key light greyed and faded: a grey ring round the eyes).
+CAVE_LIT_SKIN = np.float32(0.62)
 #: How much of its colour's saturation the deepest of a mouth loses (to the bounced light's grey).
 CAVE_GREY = np.float32(0.9)
 
@@ -376,7 +379,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
         # (where the occlusion is deepest, inside a mouth, the lips shade it from the key as a shadow would: lit by
         # the key, with the skin's warm wrap, its lining drew a saturated blood red in blind review C)
-        cave = min(max((ao - CAVE_DARK) * (one / (CAVE_LIT - CAVE_DARK)), zero), one)
+        lit_at = CAVE_LIT_SKIN if mat_skin[d] else CAVE_LIT
+        cave = min(max((ao - CAVE_DARK) * (one / (lit_at - CAVE_DARK)), zero), one)
         ndl = max(ndl_raw, zero) * (half + half * ao) * (half + half * cave)
         ndf = max(nx * light_dirs[1, 0] + ny * light_dirs[1, 1] + nz * light_dirs[1, 2], zero) * ao
         ndr = max(nx * light_dirs[2, 0] + ny * light_dirs[2, 1] + nz * light_dirs[2, 2], zero) * ao
