@@ -251,8 +251,9 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         else:
             out[str(name)[5:]] = (idx, moved)
     # A blink closes the lids from the rest face's (details.rest_face opens them by a share of eyeWide).
+    rest = rest_face(gender)
     for side in ("Left", "Right"):
-        share = rest_face(gender).get(f"face/eyeWide{side}", 0.0)
+        share = rest.get(f"face/eyeWide{side}", 0.0)
         if share:
             out[f"eyeBlink{side}"] = _less(out[f"eyeBlink{side}"], out[f"eyeWide{side}"], share)
         # ... and a squint from the lids the smile was made on (REST_FACE's): lids opened further at rest (a
