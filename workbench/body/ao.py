@@ -90,22 +90,23 @@ def _box_counts(grid: np.ndarray, at: np.ndarray, r: int) -> np.ndarray:
 def vertex_occlusion(positions: np.ndarray, normals: np.ndarray, surface: np.ndarray) -> np.ndarray:
     """Step 1: occlusion per vertex in 0..1 (1 open) of ``positions``/``normals``, the occluders
     being the points ``surface`` (the body's vertices)."""
-    # The cells laid out alike either side of the surface's middle (a body's midline: its two sides mirror each
-    # other) and each point looked up in the cell that holds it, as the surface was marked. (Rounding there
-    # looked up the cell half a cell right of, above and in front of each point, and a grid from the surface's
-    # corner fell unevenly about the midline: the avatar's left came out 0.06 lighter than its right, a seam
-    # down the chin in blind review G #9; tests/body/test_chin_seam.py.)
-    mid = (surface.min(0) + surface.max(0)) / 2
-    cells = np.ceil(((surface.max(0) - surface.min(0)) / 2 + 0.12) / VOXEL).astype(np.int64)
-    lo = mid - (cells + 0.5) * VOXEL
-    shape = tuple(2 * cells + 1)
+    # The cells laid out alike either side of the surface's middle across (a body's midline: its two sides mirror
+    # each other), each point looked up in the cell that holds it across, and half a cell above and in front of it,
+    # as the distances and the levels below were tuned with. (Rounding across looked up the cell half a cell to the
+    # avatar's left, from a grid laid from the surface's corner: the left of the face came out 0.05 lighter than
+    # its right, a seam down the chin in blind review G #9; tests/body/test_chin_seam.py.)
+    lo = surface.min(0) - 0.12
+    mid = (surface.min(0)[0] + surface.max(0)[0]) / 2
+    across = int(np.ceil((mid - lo[0]) / VOXEL))
+    lo[0] = mid - (across + 0.5) * VOXEL
+    shape = (2 * across + 1, *np.ceil((surface.max(0)[1:] + 0.12 - lo[1:]) / VOXEL).astype(int) + 1)
     grid = np.zeros(shape, np.uint8)
     idx = np.clip(np.floor((surface - lo) / VOXEL).astype(np.int64), 0, np.array(shape) - 1)
     grid[idx[:, 0], idx[:, 1], idx[:, 2]] = 1     # occupied or not: dense meshes do not occlude more
     out = np.zeros(len(positions))
     for dist, r, weight in ((0.015, 1, 0.5), (0.04, 3, 0.5)):
         p = positions + normals * dist
-        i = np.clip(np.floor((p - lo) / VOXEL).astype(np.int64), 0, np.array(shape) - 1)
+        i = np.clip(np.floor((p - lo) / VOXEL + (0.0, 0.5, 0.5)).astype(np.int64), 0, np.array(shape) - 1)
         counts = _box_counts(grid, i, r)
         out += weight * counts / (2 * r + 1) ** 3
     # An open, flat stretch of skin reads ~0.1 here (the surface crosses the far box); a fold several times that.
