@@ -50,6 +50,7 @@ from .details import (
     FEATURE_CAP,
     LIP_CAP,
     MORE_VARIETY,
+    WITH_BUILD_CAP,
     rest_face,
     shape_details,
     sides,
@@ -131,7 +132,8 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`) and the face's variety
     (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
     same settings, the same face; settings that differ, a face that differs), each target then held to its cap
-    (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`). Settings without those fields
+    (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`, and with the build's share
+    :data:`~workbench.body.details.WITH_BUILD_CAP`). Settings without those fields
     (a reference body's ``{"gender", "bodyShape", "height"}``) get a face without variety. Weights are
     rounded to 1e-4, so they key caches exactly.
 
@@ -163,6 +165,11 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
         if name in out:
             out[name] = min(out[name], cap)
+    if "gender" in settings and "bodyShape" in settings:    # (and with the build's own share, WITH_BUILD_CAP)
+        build = detail_weights(settings["gender"], settings["bodyShape"])
+        for name, cap in sides(WITH_BUILD_CAP).items():
+            if name in out:
+                out[name] = min(out[name], max(cap - build.get(name, 0.0), 0.0))
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)
 
 
