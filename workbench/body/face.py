@@ -17,7 +17,7 @@ whether or not a shape moves it.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -122,14 +122,16 @@ FACE_MESHES = {
 # The shapes whose targets turn the skin's normals too (glTF's NORMAL deltas beside POSITION): the smile's. With
 # positions alone every viewer shades a morphed face with its rest normals, so the smile's cheek raise, bulge and
 # nasolabial fold (workbench.body.expressions) moved the skin but lit it as the rest face: "the cheeks don't lift
-# and the fold doesn't deepen", blind review G. (The other shapes move the lips and lids, whose shading changes
-# little; their normals would cost 0.4 MB of the LOD 0 budget.)
+# and the fold doesn't deepen", blind review G. These cost 0.11 MB of a model; every shape's normals 0.9 MB, past the
+# 6 MB LOD 0 budget with every clip (the curly hair's model is 5.4 MB), and the others move the lips, lids and jaw,
+# whose light changes less.
 SHADED = ("cheekSquintLeft", "cheekSquintRight", "eyeSquintLeft", "eyeSquintRight", "mouthSmileLeft",
           "mouthSmileRight", "mouthSmile")
 # A normal turned by less than this (the delta's length, about a degree) is stored as unturned.
 MIN_TURN = 0.02
 
 
+@cache
 def _parts_of(name: str) -> dict[str, float]:
     return {name: 1.0} if name in ARKIT else {p: w for p, w in zip(PARTS, _weights()[SHAPES.index(name) - len(ARKIT)],
                                                                    strict=True) if w}
@@ -146,15 +148,28 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     skin = np.zeros(len(m.positions), bool)
     skin[m.groups["body"]] = True
     touched = np.flatnonzero(where >= 0)
-    out = {}
+    deltas = {}
     for name in SHADED:
-        moved = m.positions.astype(np.float64)
+        d = np.zeros((len(touched), 3))
         for part, w in _parts_of(name).items():
-            moved[touched] += w * table[PARTS.index(part)].astype(np.float64)
-        turn = _vertex_normals(moved, m.triangles) - m.normals
-        keep = skin & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
+            d += w * table[PARTS.index(part)].astype(np.float64)
+        deltas[name] = d
+    # Only the triangles round what the shapes move (a normal turns where a triangle on its vertex moves), and every
+    # triangle on those triangles' vertices, so theirs sum in full.
+    moving = np.zeros(len(m.positions), bool)
+    moving[touched[np.any([np.any(d != 0, axis=1) for d in deltas.values()], axis=0)]] = True
+    near = np.zeros(len(m.positions), bool)
+    near[m.triangles[moving[m.triangles].any(1)].ravel()] = True
+    tris = m.triangles[near[m.triangles].any(1)]
+    rest = _vertex_normals(m.positions, tris)
+    out = {}
+    for name, d in deltas.items():
+        moved = m.positions.astype(np.float64)
+        moved[touched] += d
+        turn = _vertex_normals(moved, tris) - rest
+        keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
         turn[~keep] = 0.0
-        out[name] = (keep, turn.astype(np.float32))
+        out[name] = (keep, turn)
     return out
 
 
