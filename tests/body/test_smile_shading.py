@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from helpers import random_settings
 
+from workbench.body.mouth import MOUTH_SIZE, UPPER_EDGE, UPPER_TEETH, mouth_texture
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions
@@ -131,3 +132,16 @@ def test_the_smile_raises_the_cheeks_and_lids_and_shows_the_fold(k):
     its normals turned 5.6 to 18.8 degrees; on main the same but for the turn, 0 degrees."""
     got = smile(k)
     assert got["lid"] >= 2.5 and got["cheek"] >= 4.0 and got["fold"] >= 0.0 and got["turn"] >= 4.0, got
+
+
+def test_the_upper_teeth_edges_curve_up_from_the_middle():
+    """The upper teeth's biting edges in their texture (the lowest texel brighter than 120 of 255, down each tooth's
+    middle): the lateral incisors' and the canines' 2 texels (about a millimetre) or more above the middle incisors',
+    so a smile's row of teeth curves up towards the corners with the lower lip. On main all three ended on the same
+    row: one straight white strip across every smile ("an identical white strip of upper teeth", blind review G)."""
+    img = mouth_texture().astype(np.float64).mean(2)
+    edges = np.cumsum(UPPER_TEETH) / sum(UPPER_TEETH)
+    middles = (np.concatenate([[0.0], edges[:-1]]) + edges) / 2
+    last = [int(np.flatnonzero(img[:int(UPPER_EDGE * MOUTH_SIZE) + 1, int(m * MOUTH_SIZE)] > 120).max())
+            for m in middles[:3]]
+    assert last[0] - max(last[1:]) >= 2, last
