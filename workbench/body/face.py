@@ -17,11 +17,14 @@ whether or not a shape moves it.
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+
 import numpy as np
 
 from .expressions import SMILE_EYES, SYNTHETIC
 from .lod import Piece
-from .mesh import dense_morph_deltas
+from .mesh import body_key, body_of, dense_morph_deltas, dense_morph_deltas_of
+from .mesh import vertex_normals as _vertex_normals
 
 ARKIT = (
     "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "cheekPuff",
@@ -116,11 +119,67 @@ FACE_MESHES = {
 }
 
 
-def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, np.ndarray]] | None:
+# The shapes whose targets turn the skin's normals too (glTF's NORMAL deltas beside POSITION): the smile's. With
+# positions alone every viewer shades a morphed face with its rest normals, so the smile's cheek raise, bulge and
+# nasolabial fold (workbench.body.expressions) moved the skin but lit it as the rest face: "the cheeks don't lift
+# and the fold doesn't deepen", blind review G. These cost 0.11 MB of a model; every shape's normals 0.9 MB, past the
+# 6 MB LOD 0 budget with every clip (the curly hair's model is 5.4 MB), and the others move the lips, lids and jaw,
+# whose light changes less.
+SHADED = ("cheekSquintLeft", "cheekSquintRight", "eyeSquintLeft", "eyeSquintRight", "mouthSmileLeft",
+          "mouthSmileRight", "mouthSmile")
+# A normal turned by less than this (the delta's length, about a degree) is stored as unturned.
+MIN_TURN = 0.02
+
+
+@cache
+def _parts_of(name: str) -> dict[str, float]:
+    return {name: 1.0} if name in ARKIT else {p: w for p, w in zip(PARTS, _weights()[SHAPES.index(name) - len(ARKIT)],
+                                                                   strict=True) if w}
+
+
+@lru_cache(maxsize=4)
+def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """:data:`SHADED`'s normal deltas on the body mesh for a :func:`~workbench.body.mesh.body_key`: name ->
+    (V,) whether each body-mesh vertex's normal turns, (V, 3) float32 the delta (the shape's normals at full weight,
+    recomputed as the body's own are, less the rest's), on the skin's vertices only (the eyes and teeth turn with
+    their own shapes)."""
+    m = body_of(key)
+    where, table = dense_morph_deltas_of(key, PARTS)
+    skin = np.zeros(len(m.positions), bool)
+    skin[m.groups["body"]] = True
+    touched = np.flatnonzero(where >= 0)
+    deltas = {}
+    for name in SHADED:
+        d = np.zeros((len(touched), 3))
+        for part, w in _parts_of(name).items():
+            d += w * table[PARTS.index(part)].astype(np.float64)
+        deltas[name] = d
+    # Only the triangles round what the shapes move (a normal turns where a triangle on its vertex moves), and every
+    # triangle on those triangles' vertices, so theirs sum in full.
+    moving = np.zeros(len(m.positions), bool)
+    moving[touched[np.any([np.any(d != 0, axis=1) for d in deltas.values()], axis=0)]] = True
+    near = np.zeros(len(m.positions), bool)
+    near[m.triangles[moving[m.triangles].any(1)].ravel()] = True
+    tris = m.triangles[near[m.triangles].any(1)]
+    rest = _vertex_normals(m.positions, tris)
+    out = {}
+    for name, d in deltas.items():
+        moved = m.positions.astype(np.float64)
+        moved[touched] += d
+        turn = _vertex_normals(moved, tris) - rest
+        keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
+        turn[~keep] = 0.0
+        out[name] = (keep, turn)
+    return out
+
+
+def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, ...]] | None:
     """Per shape in :data:`SHAPES` order, (vertex indices into ``p``, deltas) of the vertices it
     moves (possibly none); None when no shape moves any vertex of ``p`` (the piece carries no morphs).
     Vertices with ``source < 0`` (made here, not from the base mesh) never move; nor do those a shape moves
     by less than :data:`MIN_DELTA` (a seventh of each shape's stored vertices, at the edges of what it moves).
+    A shape of :data:`SHADED` adds (vertex indices, normal deltas) of the skin's vertices whose normals it turns
+    by :data:`MIN_TURN` or more.
     """
     where, table = dense_morph_deltas(settings, PARTS)
     rows = np.where(p.source >= 0, where[np.maximum(p.source, 0)], -1)
@@ -140,4 +199,11 @@ def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, np.ndarray]
             extra[k] += row[a] * parts[a]
     deltas = np.concatenate([arkit, extra])
     moving = np.einsum("snc,snc->sn", deltas, deltas) >= MIN_DELTA ** 2
-    return [(known[moving[k]], deltas[k, moving[k]]) for k in range(len(SHAPES))]
+    out: list[tuple[np.ndarray, ...]] = [(known[moving[k]], deltas[k, moving[k]]) for k in range(len(SHAPES))]
+    turned = _turned(body_key(settings))
+    ours = np.flatnonzero(p.source >= 0)
+    for name, (keep, turn) in turned.items():
+        at = ours[keep[p.source[ours]]]
+        if len(at):
+            out[SHAPES.index(name)] += (at, turn[p.source[at]])
+    return out

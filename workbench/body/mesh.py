@@ -307,6 +307,11 @@ def dense_morph_deltas(settings: dict, names: tuple[str, ...]) -> tuple[np.ndarr
     return _dense_morphs(*_key(settings), tuple(names))
 
 
+def dense_morph_deltas_of(key: tuple[str, str, float, tuple], names: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`dense_morph_deltas` for a :func:`body_key` (a cache keyed by the body's key can call it)."""
+    return _dense_morphs(*key, tuple(names))
+
+
 def morph_deltas(settings: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The 52 ARKit face shapes (``eyeBlinkLeft`` ... ``tongueOut``, sorted by name; the smile's with its cheek
     raise) and :data:`~workbench.body.expressions.SYNTHETIC`'s for this body:

@@ -54,6 +54,12 @@ OUTER, INNER = 0.2, 0.1
 # are narrower than the upper ones.
 UPPER_TEETH = (8.5, 6.5, 7.5, 7.0, 6.5, 10.0, 9.5)
 LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
+# The upper row's biting edges as a smile shows them: the middle incisors longest, each tooth back from them shorter
+# by this share of the row's height (the mouth's dark below it), the canine pointed (shorter by CANINE_POINT more at
+# its sides), so the row's edge curves up towards the corners with the lower lip. (One straight edge across every
+# row of teeth read as "an identical white strip", a grimace, in blind review G.)
+UPPER_ARC = (0.0, 0.1, 0.08, 0.16, 0.18, 0.2, 0.2)
+CANINE_POINT = 0.1
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
@@ -174,9 +180,10 @@ def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
     return np.clip(h if upper else 1 - h, 0.0, 1.0)
 
 
-def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float]):
+def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
     """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, and how
-    deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap)."""
+    deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap; 1 too below a tooth's
+    edge where ``arc``, per tooth, shortens it: see :data:`UPPER_ARC`)."""
     edges = np.cumsum(widths) / sum(widths)
     k = np.minimum(np.searchsorted(edges, u), len(widths) - 1)
     start = np.concatenate([[0.0], edges[:-1]])[k]
@@ -187,6 +194,9 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     # keep them one row (1.6 mm of dark red between two teeth read as pegs with red gaps in blind review B).
     corner = np.clip(1 - e / 0.12, 0, 1) ** 2
     gap = _smoothstep(GAP_SOFT + 0.8 * corner, -0.1 + 0.8 * corner, mm) * (0.75 + 0.25 * corner)
+    if arc is not None:
+        cut = np.asarray(arc, np.float32)[k] + CANINE_POINT * (k == 2) * np.abs(2 * t - 1)
+        gap = np.maximum(gap, _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))
     # The gum line: scalloped, higher over each tooth's middle than between two teeth; the lower row's lower on
     # the tooth (its gums show under the lower teeth in an open mouth).
     gum = _smoothstep(0.0, 0.06, e - (gum_at[0] + gum_at[1] * np.sin(np.pi * t)))
@@ -213,12 +223,13 @@ def _layout():
     occ = np.ones((n, n), np.float32)
     deep = np.zeros((n, n), np.float32)
     gum_c = np.array(GUM, np.float32)
-    for widths, lo, hi, edge, seed, gum_at, lit, (s0, s1) in (
-            (UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, UPPER_GUM, 1.0, SHADOW_FROM["upper"]),
-            (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, LOWER_GUM, LOWER_SHADE, SHADOW_FROM["lower"])):
+    for widths, lo, hi, edge, seed, gum_at, lit, (s0, s1), arc in (
+            (UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, UPPER_GUM, 1.0, SHADOW_FROM["upper"], UPPER_ARC),
+            (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, LOWER_GUM, LOWER_SHADE, SHADOW_FROM["lower"],
+             None)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
-        c, gum, gap = _teeth(widths, u, e, seed, gum_at)
+        c, gum, gap = _teeth(widths, u, e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = np.clip(1 - np.abs(v - edge) / OUTER / 0.12, 0, 1)[..., None] ** 2

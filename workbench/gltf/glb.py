@@ -268,7 +268,8 @@ class GlbWriter:
         """Write a triangle list's vertex attributes and indices; return the primitive (for :meth:`mesh`).
 
         Floats are stored as float32, ``joints`` as uint8 (up to 256 joints), POSITION with min/max.
-        ``targets``: morph targets, each (vertex rows, position deltas), stored sparse. ``colors``
+        ``targets``: morph targets, each (vertex rows, position deltas), stored sparse, or (vertex rows, position
+        deltas, rows, normal deltas) for a target that turns normals too. ``colors``
         (N, 3) 0..1: COLOR_0 as normalized bytes, RGBA with alpha 1 (a vertex attribute's elements are
         4-byte aligned).
         """
@@ -289,9 +290,15 @@ class GlbWriter:
             prim["material"] = material
         prim["mode"] = 4
         if targets is not None:
-            prim["targets"] = [{"POSITION": self.sparse_accessor(len(positions), rows, values)}
-                               for rows, values in targets]
+            prim["targets"] = [self._target(len(positions), *t) for t in targets]
         return prim
+
+    def _target(self, count: int, rows, values, normal_rows=None, normals=None) -> dict:
+        """A morph target: its POSITION deltas, and NORMAL deltas where given (``normal_rows``, ``normals``)."""
+        target = {"POSITION": self.sparse_accessor(count, rows, values)}
+        if normal_rows is not None:
+            target["NORMAL"] = self.sparse_accessor(count, normal_rows, normals)
+        return target
 
     def mesh(self, name: str, primitives: list[dict], *, target_names=None) -> int:
         """A mesh; with ``target_names`` (its primitives' morph targets, in order) their default
