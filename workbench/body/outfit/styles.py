@@ -69,6 +69,9 @@ class Style:
     edge: float = 0.003
     # Folds round the torso's axis (a skirt's): how many round it and how deep at the hem (metres).
     folds: tuple[int, float] = (0, 0.0)
+    # How far a top's shoulders and the tops of its sleeves are held to the skin as a gathered band is (1: a
+    # knit's set-in shoulder, which follows the shoulder's slope to the arm; 0: they hang as the rest).
+    hug: float = 0.0
     extras: tuple[str, ...] = field(default=())
 
 
@@ -173,8 +176,8 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     # hanging as the cloth above it read as a hard-edged tube.)
     Style("longsleeve", "Outfit_Top", "helper-tights", "sweater", 0.007,
           _top(0.50, lambda e: e["wrist"] - 0.025),
-          torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=SLEEVE,
-          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035),
+          torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=1.0, span=0.8, ease=0.005),
+          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0),
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
           torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(SLEEVE.slope, span=0.9, ease=0.008),
@@ -192,7 +195,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
           torso=Drape(slope=-0.14, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(7, 0.06), loose=2.5),
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(7, 0.10), loose=2.5),
     Style("sneakers", "Outfit_Footwear", "helper-tights", "canvas", 0.006, _shoes(-0.004, 0.024), margin=0.02,
           bands=((0.012, True),), edge=0.006),
     Style("boots", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes(0.125, 0.0), margin=0.02,
