@@ -123,9 +123,9 @@ def sample(surface: np.ndarray, s0: float, step: float, s: np.ndarray, phi: np.n
 
 
 def membrane(positions: np.ndarray, normals: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray,
-             rounds: int = 24, rate: float = 0.5) -> np.ndarray:
-    """Points moved ``rounds`` times out along their base ``normals`` by ``rate`` of the way to their
-    neighbours' mean where that lies outside them (never in: so never closer to the body than the drape
+             rounds: int = 24, rate: float | np.ndarray = 0.5) -> np.ndarray:
+    """Points moved ``rounds`` times out along their base ``normals`` by ``rate`` (one, or one a point) of the way
+    to their neighbours' mean where that lies outside them (never in: so never closer to the body than the drape
     put them); rims stay (step 3: their points' neighbours all lie to one side; moved to their neighbours along the
     rim, a hem's points in the seat's crease on a masculine body were dragged back into it)."""
     p = positions.copy()
@@ -138,11 +138,11 @@ def membrane(positions: np.ndarray, normals: np.ndarray, adjacency: sp.csr_matri
     return p
 
 
-def snug(positions: np.ndarray, mesh: BodyMesh, near: np.ndarray, gap: float, weight: np.ndarray,
+def snug(positions: np.ndarray, mesh: BodyMesh, near: np.ndarray, gap: float | np.ndarray, weight: np.ndarray,
          adjacency: sp.csr_matrix) -> np.ndarray:
-    """Points drawn in towards the skin under them, to ``gap`` off it, by ``weight`` (1 in a gathered band:
-    a crew neck's collar, a cuff, a waistband, which hug the body where the helper and the drape left them
-    standing a centimetre or two off it), along the normal of the nearest of their ``near`` body vertices;
+    """Points drawn in towards the skin under them, to ``gap`` (one, or one a point) off it, by ``weight`` (1 in
+    a gathered band: a crew neck's collar, a cuff, a waistband, which hug the body where the helper and the drape
+    left them standing a centimetre or two off it), along the normal of the nearest of their ``near`` body vertices;
     the moves averaged with the neighbours' a few times, so the band's edge of influence has no step.
 
     >>> from types import SimpleNamespace

@@ -38,7 +38,8 @@ from .drape import (
 )
 from .styles import Drape, Style, landmarks
 
-__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "shoulders", "over", "base_points", "reach", "smooth_rims"]
+__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "shoulders", "over", "base_points", "reach",
+           "smooth_rims"]
 
 # The parts of the body, by index into a panel's ``shares`` columns (workbench.body.outfit.pattern).
 TORSO, NECK, ARMS, LEGS = 0, 1, (2, 3), (4, 5)
@@ -49,6 +50,11 @@ SNUG = 0.005
 # How far round the upper arm a knit's sleeve is held to it (:func:`shoulders`): most of the way, as a set-in
 # sleeve's top is cut to the arm (hung from the shoulder's ring, it stood 1.7 cm off the upper arm: puffed).
 UPPER_ARM = 1.0
+# ... and how far off the skin they are held (metres): at a band's SNUG, the idle pose's arm turned down
+# brought a heavy body's shoulder a millimetre through the cloth.
+HUG = 0.007
+# A skirt's folds start this far below the hips (metres): under a top's hem they stepped it.
+FOLDS_FROM = 0.08
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
 # groove a centimetre wide (the spine's) no longer face each other.
 NORMAL_ROUNDS = 8
@@ -342,10 +348,13 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     # the neck read as a raw cut).
     # So do a knit's shoulders and the tops of its sleeves (Style.hug): standing the lift and the ease off the
     # helper there, the cloth bridged from the trapezius to the deltoid, a pad (review G).
-    hold = np.maximum(held, style.hug * shoulders(e, p0)) if style.hug else held
-    lift = style.lift * (1 - hold) + SNUG * hold
+    hug = style.hug * shoulders(e, p0) if style.hug else np.zeros(len(p))
+    hold = np.maximum(held, hug)
+    # (A shoulder's cloth a little further off than a band's: the idle pose turns the arm down under it.)
+    gap = np.where(hug > held, HUG, SNUG)
+    lift = style.lift * (1 - hold) + gap * hold
     if hold.any():
-        p = snug(p, mesh, panel["near"], SNUG, hold, adjacency)
+        p = snug(p, mesh, panel["near"], gap, hold, adjacency)
     if under is not None:
         torso = style.part == "Outfit_Top"
         pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
@@ -361,9 +370,9 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     p = clear_of_the_skin(p, mesh, panel["near"], lift, adjacency)
     p = untangle(p, panel["faces"], rims, n0)
     # Last, the membrane again (it only moves out): the rims smoothed as lines after the pushes above.
-    p = membrane(p, n0, adjacency, panel["rim"], rounds=6, rate=0.5 * (1 - hold))
+    p = membrane(p, n0, adjacency, panel["rim"], rounds=6, rate=0.5 * (1 - hug))
     if style.folds[0]:
         # The folds last: the membrane moves each point out to its neighbours' mean, and filled their troughs
         # (the hem's rim, which it leaves, waved 7 cm, the cloth 10 cm above it under 3: a cone in pictures).
-        p = p + _folds(upright, p, style.folds, e["hips_y"] - 0.04, float(p0[:, 1].min()))
+        p = p + _folds(upright, p, style.folds, e["hips_y"] - FOLDS_FROM, float(p0[:, 1].min()))
     return p
