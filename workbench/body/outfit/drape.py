@@ -138,11 +138,11 @@ def membrane(positions: np.ndarray, normals: np.ndarray, adjacency: sp.csr_matri
     return p
 
 
-def snug(positions: np.ndarray, mesh: BodyMesh, near: np.ndarray, gap: float | np.ndarray, weight: np.ndarray,
+def snug(positions: np.ndarray, mesh: BodyMesh, near: np.ndarray, gap: float, weight: np.ndarray,
          adjacency: sp.csr_matrix) -> np.ndarray:
-    """Points drawn in towards the skin under them, to ``gap`` (one, or one a point) off it, by ``weight`` (1 in
-    a gathered band: a crew neck's collar, a cuff, a waistband, which hug the body where the helper and the drape
-    left them standing a centimetre or two off it), along the normal of the nearest of their ``near`` body vertices;
+    """Points drawn in towards the skin under them, to ``gap`` off it, by ``weight`` (1 in a gathered band:
+    a crew neck's collar, a cuff, a waistband, which hug the body where the helper and the drape left them
+    standing a centimetre or two off it), along the normal of the nearest of their ``near`` body vertices;
     the moves averaged with the neighbours' a few times, so the band's edge of influence has no step.
 
     >>> from types import SimpleNamespace

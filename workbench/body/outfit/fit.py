@@ -50,9 +50,6 @@ SNUG = 0.005
 # How far round the upper arm a knit's sleeve is held to it (:func:`shoulders`): most of the way, as a set-in
 # sleeve's top is cut to the arm (hung from the shoulder's ring, it stood 1.7 cm off the upper arm: puffed).
 UPPER_ARM = 1.0
-# ... and how far off the skin they are held (metres): at a band's SNUG, the idle pose's arm turned down
-# brought a heavy body's shoulder a millimetre through the cloth.
-HUG = 0.007
 # A skirt's folds start this far below the hips (metres): under a top's hem they stepped it.
 FOLDS_FROM = 0.08
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
@@ -189,17 +186,20 @@ def smooth_rims(p: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, rounds
 
 def shoulders(e: dict, p: np.ndarray) -> np.ndarray:
     """Per point of a top (``p`` on the helper), how far it lies on the shoulders: 1 over their tops (above the
-    armpit's height, fading out over the 4 cm below the arm's joint) from the neck out, :data:`UPPER_ARM` round
-    the upper arm past the arm's joint, both fading out 12 to 18 cm along the arm: where a set-in sleeve's
-    cloth lies on the body, following the shoulder's slope down to the arm.
+    armpit's height, fading out over the 4 cm below the arm's joint) from 7 cm past the neck's side out (fading in
+    over the 4 cm before: the trapezius beside the neck rises in the idle pose, and came through cloth held there),
+    :data:`UPPER_ARM` round the upper arm past the arm's joint, both fading out 12 to 18 cm along the arm: where a
+    set-in sleeve's cloth lies on the body, following the shoulder's slope down to the arm.
 
-    >>> e = {"neck_x": 0.0, "arm": 0.18, "shoulder_y": 1.4}
-    >>> shoulders(e, np.array([[0.12, 1.42, 0.0], [0.12, 1.3, 0.05], [0.26, 1.35, 0.0], [0.4, 1.4, 0.0]])).round(2).tolist()
-    [1.0, 0.0, 0.6, 0.0]
+    >>> e = {"neck_x": 0.0, "neck_rx": 0.06, "arm": 0.18, "shoulder_y": 1.4}
+    >>> p = np.array([[0.14, 1.42, 0.0], [0.08, 1.45, 0.0], [0.12, 1.3, 0.05], [0.26, 1.35, 0.0], [0.4, 1.4, 0.0]])
+    >>> shoulders(e, p).round(2).tolist()
+    [1.0, 0.0, 0.0, 1.0, 0.0]
     """
     across = np.abs(p[:, 0] - e["neck_x"])
     out = abs(e["arm"] - e["neck_x"])
-    tops = smoothstep(e["shoulder_y"] - 0.07, e["shoulder_y"] - 0.03, p[:, 1])
+    tops = (smoothstep(e["shoulder_y"] - 0.07, e["shoulder_y"] - 0.03, p[:, 1])
+            * smoothstep(e["neck_rx"] + 0.03, e["neck_rx"] + 0.07, across))
     arm = UPPER_ARM * smoothstep(out, out + 0.04, across)
     return np.maximum(tops, arm) * (1 - smoothstep(out + 0.12, out + 0.18, across))
 
@@ -350,11 +350,9 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     # helper there, the cloth bridged from the trapezius to the deltoid, a pad (review G).
     hug = style.hug * shoulders(e, p0) if style.hug else np.zeros(len(p))
     hold = np.maximum(held, hug)
-    # (A shoulder's cloth a little further off than a band's: the idle pose turns the arm down under it.)
-    gap = np.where(hug > held, HUG, SNUG)
-    lift = style.lift * (1 - hold) + gap * hold
+    lift = style.lift * (1 - hold) + SNUG * hold
     if hold.any():
-        p = snug(p, mesh, panel["near"], gap, hold, adjacency)
+        p = snug(p, mesh, panel["near"], SNUG, hold, adjacency)
     if under is not None:
         torso = style.part == "Outfit_Top"
         pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
