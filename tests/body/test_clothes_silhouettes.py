@@ -9,9 +9,11 @@ garment is fitted to its body in the T-pose the drape works in:
   but 3 to 4 cm 10 cm above it, whose troughs the membrane filled: a cone in every picture.)
 - A knit's shoulders follow the shoulder's slope: the cloth over the shoulders' tops (above the arm's joint,
   from 7 cm past the neck's side to 3 cm past the joint) stands at most :data:`SHOULDER_GAP` off the skin's
-  surface (90th percentile). (Main's bridged from the trapezius to the deltoid: a pad.)
+  surface (90th percentile). (Main's stood 1.3 to 1.7 cm off these bodies, bridging from the trapezius to the
+  deltoid: a pad; held to the skin, 0.8 to 1.26.)
 - Its upper arm is the arm's, a little eased: the sleeve's median radius round the shoulder-to-wrist axis, 15 %
-  of the way down it, at most :data:`UPPER_ARM` times the skin's there.
+  of the way down it, at most :data:`UPPER_ARM` times the skin's there (main's 1.18 to 1.45: hung from the
+  shoulder's ring; held, 1.03 to 1.17).
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from workbench.body.outfit.styles import landmarks
 from workbench.options import normalize_avatar_settings
 
 HEM_FOLDS, ABOVE_FOLDS = 0.09, 0.06
-SHOULDER_GAP = 0.5
-UPPER_ARM = 9.0
+SHOULDER_GAP = 0.0128
+UPPER_ARM = 1.175
 BEARINGS = 128
 SETTINGS = random_settings(3, 4646)
 
@@ -108,5 +110,4 @@ def test_a_sweaters_shoulders_and_upper_arms_follow_the_body(bodies, k):
         assert tops.sum() > 8 and sleeve.sum() > 5 and skin.sum() > 8
         seen[side] = (round(float(np.percentile(gap[tops], 90)), 4),
                       round(float(np.median(r[sleeve]) / np.median(rb[skin])), 3))
-    print(seen)
     assert all(g <= SHOULDER_GAP and ratio <= UPPER_ARM for g, ratio in seen.values()), seen

@@ -365,7 +365,9 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
             out = np.maximum(out, (adjacency @ out) / degree)
         p = p + out[:, None] * n0
     p = smooth_rims(p, adjacency, panel["rim"])
-    p = clear_of_the_skin(p, mesh, panel["near"], lift, adjacency)
+    # (Where the shoulders are held, clear of the skin by half as much: measured along each of the three nearest
+    # skin vertices' normals, which part round the deltoid, the full gap pushed them 4 mm back out.)
+    p = clear_of_the_skin(p, mesh, panel["near"], lift * (1 - 0.5 * hug), adjacency)
     p = untangle(p, panel["faces"], rims, n0)
     # Last, the membrane again (it only moves out): the rims smoothed as lines after the pushes above.
     p = membrane(p, n0, adjacency, panel["rim"], rounds=6, rate=0.5 * (1 - hug))
