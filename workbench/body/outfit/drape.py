@@ -123,9 +123,9 @@ def sample(surface: np.ndarray, s0: float, step: float, s: np.ndarray, phi: np.n
 
 
 def membrane(positions: np.ndarray, normals: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray,
-             rounds: int = 24, rate: float = 0.5) -> np.ndarray:
-    """Points moved ``rounds`` times out along their base ``normals`` by ``rate`` of the way to their
-    neighbours' mean where that lies outside them (never in: so never closer to the body than the drape
+             rounds: int = 24, rate: float | np.ndarray = 0.5) -> np.ndarray:
+    """Points moved ``rounds`` times out along their base ``normals`` by ``rate`` (one, or one a point) of the way
+    to their neighbours' mean where that lies outside them (never in: so never closer to the body than the drape
     put them); rims stay (step 3: their points' neighbours all lie to one side; moved to their neighbours along the
     rim, a hem's points in the seat's crease on a masculine body were dragged back into it)."""
     p = positions.copy()

@@ -38,7 +38,8 @@ from .drape import (
 )
 from .styles import Drape, Style, landmarks
 
-__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "over", "base_points", "reach", "smooth_rims"]
+__all__ = ["TORSO", "NECK", "ARMS", "LEGS", "fitted", "gathered", "shoulders", "over", "base_points", "reach",
+           "smooth_rims"]
 
 # The parts of the body, by index into a panel's ``shares`` columns (workbench.body.outfit.pattern).
 TORSO, NECK, ARMS, LEGS = 0, 1, (2, 3), (4, 5)
@@ -46,6 +47,11 @@ SIDES = ("Left", "Right")
 MAX_REACH = 6
 # How far a gathered band stands off the skin (metres; its finished edge stands proud of that).
 SNUG = 0.005
+# How far round the upper arm a knit's sleeve is held to it (:func:`shoulders`): most of the way, as a set-in
+# sleeve's top is cut to the arm (hung from the shoulder's ring, it stood 1.7 cm off the upper arm: puffed).
+UPPER_ARM = 1.0
+# A skirt's folds start this far below the hips (metres): under a top's hem they stepped it.
+FOLDS_FROM = 0.08
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
 # groove a centimetre wide (the spine's) no longer face each other.
 NORMAL_ROUNDS = 8
@@ -96,7 +102,7 @@ def _folds(frame: Frame, p: np.ndarray, folds: tuple[int, float], start: float, 
     s, phi, r, radial = frame.local(p)
     k = np.arange(1, 4)[:, None]
     waver = (np.array([[0.35], [0.15], [0.08]]) * np.sin(k * phi + np.array([[0.7], [2.1], [4.0]]))).sum(0)
-    wave = (0.5 + 0.5 * np.cos(count * phi + 2.0 * waver)) ** 0.6
+    wave = (0.5 + 0.5 * np.cos(count * phi + 2.0 * waver)) ** 0.8
     grow = smoothstep(0.0, 1.0, (start - p[:, 1]) / max(start - hem, 1e-6))
     amount = depth * grow * wave * (1 + 0.3 * np.sin(3 * phi + 1.3))
     return amount[:, None] * radial
@@ -176,6 +182,26 @@ def smooth_rims(p: np.ndarray, adjacency: sp.csr_matrix, rim: np.ndarray, rounds
     count = np.asarray(to_rim.sum(1)).ravel()[:, None]
     follow = np.where((count > 0) & ~rim[:, None], 0.5 * (to_rim @ move) / np.maximum(count, 1), 0.0)
     return q + follow
+
+
+def shoulders(e: dict, p: np.ndarray) -> np.ndarray:
+    """Per point of a top (``p`` on the helper), how far it lies on the shoulders: 1 over their tops (above the
+    armpit's height, fading out over the 4 cm below the arm's joint) from 7 cm past the neck's side out (fading in
+    over the 4 cm before: the trapezius beside the neck rises in the idle pose, and came through cloth held there),
+    :data:`UPPER_ARM` round the upper arm past the arm's joint, both fading out 12 to 18 cm along the arm: where a
+    set-in sleeve's cloth lies on the body, following the shoulder's slope down to the arm.
+
+    >>> e = {"neck_x": 0.0, "neck_rx": 0.06, "arm": 0.18, "shoulder_y": 1.4}
+    >>> p = np.array([[0.14, 1.42, 0.0], [0.08, 1.45, 0.0], [0.12, 1.3, 0.05], [0.26, 1.35, 0.0], [0.4, 1.4, 0.0]])
+    >>> shoulders(e, p).round(2).tolist()
+    [1.0, 0.0, 0.0, 1.0, 0.0]
+    """
+    across = np.abs(p[:, 0] - e["neck_x"])
+    out = abs(e["arm"] - e["neck_x"])
+    tops = (smoothstep(e["shoulder_y"] - 0.07, e["shoulder_y"] - 0.03, p[:, 1])
+            * smoothstep(e["neck_rx"] + 0.03, e["neck_rx"] + 0.07, across))
+    arm = UPPER_ARM * smoothstep(out, out + 0.04, across)
+    return np.maximum(tops, arm) * (1 - smoothstep(out + 0.12, out + 0.18, across))
 
 
 def gathered(style: Style, panel: dict) -> np.ndarray:
@@ -273,8 +299,9 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     y = p[:, 1]
     held = gathered(style, panel)
     disp = np.zeros_like(p)
+    upright = Frame([hips[0], 0.0, hips[2] + 0.02], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0])
     if style.torso is not None:
-        frame = Frame([hips[0], 0.0, hips[2] + 0.02], [0.0, -1.0, 0.0], [0.0, 0.0, 1.0])
+        frame = upright
         if style.part == "Outfit_Top":
             top, bottom = e["shoulder_y"] - 0.01, float(p0[:, 1].min()) - 0.05
             weight = (1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] - shares[:, NECK]) * smoothstep(0.0, 0.04, top - y)
@@ -287,8 +314,6 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
         near = skin[(part == TORSO) | (part == LEGS[0]) | (part == LEGS[1])]
         surface = _ring_surface(frame, near, -top, -bottom, 0.015, 64, style.torso)
         disp += _push(frame, surface, -top, 0.015, style.torso, p, weight, style.lift, held)
-        if style.folds[0]:
-            disp += _folds(frame, p + disp, style.folds, e["hips_y"] - 0.04, float(p0[:, 1].min()))
     if style.legs is not None and style.part == "Outfit_Bottom":
         # every bottom with legs drapes its torso too (STYLES)
         disp += _seat_and_fly(p + disp, n0, skin, hips, e["crotch"], style.lift + style.torso.ease)  # type: ignore[union-attr]
@@ -321,9 +346,13 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
     # Gathered bands hug the body (a crew neck's collar, cuffs, a waistband): the helper stands a centimetre
     # off the skin round the neck and the lift and drape added as much again (a neckline standing 2 cm off
     # the neck read as a raw cut).
-    lift = style.lift * (1 - held) + SNUG * held
-    if held.any():
-        p = snug(p, mesh, panel["near"], SNUG, held, adjacency)
+    # So do a knit's shoulders and the tops of its sleeves (Style.hug): standing the lift and the ease off the
+    # helper there, the cloth bridged from the trapezius to the deltoid, a pad (review G).
+    hug = style.hug * shoulders(e, p0) if style.hug else np.zeros(len(p))
+    hold = np.maximum(held, hug)
+    lift = style.lift * (1 - hold) + SNUG * hold
+    if hold.any():
+        p = snug(p, mesh, panel["near"], SNUG, hold, adjacency)
     if under is not None:
         torso = style.part == "Outfit_Top"
         pushed = over(p, mesh, under, 1 - shares[:, ARMS[0]] - shares[:, ARMS[1]] if torso else np.ones(len(p)),
@@ -336,7 +365,14 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
             out = np.maximum(out, (adjacency @ out) / degree)
         p = p + out[:, None] * n0
     p = smooth_rims(p, adjacency, panel["rim"])
-    p = clear_of_the_skin(p, mesh, panel["near"], lift, adjacency)
+    # (Where the shoulders are held, clear of the skin by half as much: measured along each of the three nearest
+    # skin vertices' normals, which part round the deltoid, the full gap pushed them 4 mm back out.)
+    p = clear_of_the_skin(p, mesh, panel["near"], lift * (1 - 0.5 * hug), adjacency)
     p = untangle(p, panel["faces"], rims, n0)
     # Last, the membrane again (it only moves out): the rims smoothed as lines after the pushes above.
-    return membrane(p, n0, adjacency, panel["rim"], rounds=6)
+    p = membrane(p, n0, adjacency, panel["rim"], rounds=6, rate=0.5 * (1 - hug))
+    if style.folds[0]:
+        # The folds last: the membrane moves each point out to its neighbours' mean, and filled their troughs
+        # (the hem's rim, which it leaves, waved 7 cm, the cloth 10 cm above it under 3: a cone in pictures).
+        p = p + _folds(upright, p, style.folds, e["hips_y"] - FOLDS_FROM, float(p0[:, 1].min()))
+    return p

@@ -37,7 +37,7 @@ from ..mesh import BodyMesh, body_mesh, vertex_normals
 from .clip import clip, keep_inside, open_edges, refine
 from .drape import Frame
 from .edges import RINGS, facing_binding, finished, rolls
-from .fit import ARMS, LEGS, base_points, fitted, gathered
+from .fit import ARMS, LEGS, base_points, fitted, gathered, shoulders
 from .hood import _nearest_on, hood, hood_ring, worn
 from .seams import seams
 from .shoes import UPPER
@@ -251,7 +251,11 @@ def _build(name: str) -> dict[str, np.ndarray]:
     # vertices, a crew neck's collar beside the neck took the neck's and the shoulder's weights half and
     # half, and the trapezius under it, which the idle pose drags 4 cm out with the shoulder, came through
     # it). Not a waistband: moving as the belly did in a jump, it came out from under the top's hem.
-    snug = np.flatnonzero((gathered(style, panel) > 0.5) & (style.part == "Outfit_Top"))
+    # (And a knit's shoulders, which lie on the skin as a band does, from where they are drawn a fifth of the way
+    # to it, workbench.body.outfit.fit.shoulders: with the cloth's own weights a heavy body's shoulder came
+    # a millimetre through them in the idle pose.)
+    hugged = (gathered(style, panel) > 0.5) | (style.hug * shoulders(e, base[0]) > 0.2)
+    snug = np.flatnonzero(hugged & (style.part == "Outfit_Top"))
     if len(snug):
         skin_tris = mesh.triangles[mesh.face_groups["body"]].astype(np.int64)
         tri_of, bary_of = _nearest_on(mesh.positions.astype(np.float64), skin_tris, q[snug])

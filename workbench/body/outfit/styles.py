@@ -69,6 +69,9 @@ class Style:
     edge: float = 0.003
     # Folds round the torso's axis (a skirt's): how many round it and how deep at the hem (metres).
     folds: tuple[int, float] = (0, 0.0)
+    # How far a top's shoulders and the tops of its sleeves are held to the skin as a gathered band is (1: a
+    # knit's set-in shoulder, which follows the shoulder's slope to the arm; 0: they hang as the rest).
+    hug: float = 0.0
     extras: tuple[str, ...] = field(default=())
 
 
@@ -170,11 +173,13 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           torso=TEE, arms=Drape(slope=-0.12, span=0.8, ease=0.012),
           bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025),
     # (A knit sweater's hem is a ribbed band gathered to the hips, the knit bloused over it: a turned hem
-    # hanging as the cloth above it read as a hard-edged tube.)
+    # hanging as the cloth above it read as a hard-edged tube. Its sleeve comes in after the deltoid as the arm
+    # does, and its shoulders lie on the body: hung from the shoulder's ring at a fleece's slope, it stood 1.2
+    # to 1.45 times the upper arm's radius, puffed; bridged from the trapezius to the deltoid, a pad. Review G.)
     Style("longsleeve", "Outfit_Top", "helper-tights", "sweater", 0.007,
           _top(0.50, lambda e: e["wrist"] - 0.025),
-          torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=SLEEVE,
-          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035),
+          torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=1.0, span=0.8, ease=0.005),
+          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0),
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
           torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(SLEEVE.slope, span=0.9, ease=0.008),
@@ -188,11 +193,12 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.0, span=0.9, ease=0.008),
           bands=((0.035, True), (0.02, False)), margin=0.04),
     # (A skirt flares less than a cone from its waist and falls in a few deep folds: 11 shallow ones on a
-    # flare of 22 cm a metre read as a rigid lampshade.)
+    # flare of 22 cm a metre read as a rigid lampshade. The folds flare it: the cone under them only 6 cm a metre,
+    # the folds 10 cm deep at the hem, so the hem's outline waves rather than the cone growing.)
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
-          torso=Drape(slope=-0.14, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(7, 0.06), loose=2.5),
+          torso=Drape(slope=-0.06, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(7, 0.10), loose=2.5),
     Style("sneakers", "Outfit_Footwear", "helper-tights", "canvas", 0.006, _shoes(-0.004, 0.024), margin=0.02,
           bands=((0.012, True),), edge=0.006),
     Style("boots", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes(0.125, 0.0), margin=0.02,

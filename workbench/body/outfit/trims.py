@@ -21,8 +21,10 @@ __all__ = ["CORD_WIDTH", "HEATHER", "UNDYED", "TRIM_LIFT", "seam_distances", "se
 CORD_WIDTH = 0.008
 UNDYED, TRIM_LIFT = (0.93, 0.91, 0.86), 0.58
 # A knit's heather (the trim's colour in its paler fibres, :func:`_flecks`): a cotton jersey, a sweater's
-# and a fleece's yarn spun with a few undyed fibres, so a saturated dye reads as yarn, not as a coat of paint.
-HEATHER = {"jersey": 0.2, "sweater": 0.3, "fleece": 0.18}
+# and a fleece's yarn spun with a few undyed fibres, so a saturated dye reads as yarn, not as a coat of paint;
+# a twill's undyed weft showing between the dyed warp's ribs, as a denim's does (review G: a lime or mint
+# twill read as a neon plastic, "close to neon").
+HEATHER = {"jersey": 0.2, "sweater": 0.3, "fleece": 0.18, "twill": 0.3}
 
 
 def seam_distances(name: str, n: int) -> np.ndarray:
