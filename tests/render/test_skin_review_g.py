@@ -91,6 +91,38 @@ def test_light_skin_nostrils_are_a_soft_shade(close_ups):
         assert nostrils.sum() > 40 and cheek.sum() > 40, (tone, int(nostrils.sum()), int(cheek.sum()))
         lum = _linear(lit) @ np.array([0.2126, 0.7152, 0.0722])
         ratios.append(float(lum[nostrils].mean() / lum[cheek].mean()))
-    print(ratios)
     assert min(ratios) >= 0.3, ratios
     assert np.mean(ratios) >= 0.36, ratios
+
+
+def _redness(img: np.ndarray, at: np.ndarray) -> float:
+    """CIELAB a* of the texture ``img``'s mean colour over the flat texel indices ``at``."""
+    return float(skin._lab(img.reshape(-1, 3)[at].astype(np.float64).mean(0) / 255.0)[1])
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_the_flush_stays_off_the_jaw(gender):
+    """Review G #10's pale tone: the skin texture's redness (CIELAB a*) on the cheek's outer, lower part (4 to 5.5 cm
+    to either side of the face's middle, up to 3 cm over the mouth's corners: where a narrow jaw's face shapes push
+    the cheek out into a lump) at most 1 over the bare skin's (the neck's front); the flush's heart, under the eye,
+    keeps at least 4 (measured, feminine and masculine: main 2.0 and 2.3 on the lump's place, 5.6 and 4.9 under the
+    eye; now 0.7 and 0.9, 5.7 and 5.0)."""
+    m = skin._reference(gender)
+    faces = m.face_groups["body"]
+    tmap = body_texels(m, skin.SKIN_SIZE)
+    P = tmap.paint_vertices(m.triangles[faces], m.positions)
+    x, y, z = P[..., 0].ravel(), P[..., 1].ravel(), P[..., 2].ravel()
+    covered = tmap.covered.ravel()
+    eye_l = m.positions[m.groups["helper-l-eye"]].mean(0)
+    eye_r = m.positions[m.groups["helper-r-eye"]].mean(0)
+    corner_l, corner_r = skin.lip_corners(m)
+    mid, slit = (eye_l[0] + eye_r[0]) / 2, (corner_l[1] + corner_r[1]) / 2
+    face = covered & (z > eye_l[2] - 0.09)
+    jaw = np.flatnonzero(face & (np.abs(x - mid) > 0.04) & (np.abs(x - mid) < 0.055) & (y > slit) & (y < slit + 0.03))
+    cheek = np.flatnonzero(face & (np.hypot(np.abs(x - mid) - abs(eye_l[0] - mid), y - eye_l[1] + 0.03) < 0.008))
+    neck = np.flatnonzero(covered & (np.abs(x - mid) < 0.02) & (y < slit - 0.08) & (y > slit - 0.11) & (z > eye_l[2] - 0.06))
+    assert min(len(jaw), len(cheek), len(neck)) > 50, (len(jaw), len(cheek), len(neck))
+    img = skin.skin_texture("#D9A88E", "#251F1E", gender)
+    bare = _redness(img, neck)
+    assert _redness(img, jaw) - bare <= 1.0
+    assert _redness(img, cheek) - bare >= 4.0
