@@ -60,7 +60,6 @@ def close_ups():
     out = []
     for gender, tone, face in LIGHT:
         settings = {"gender": gender, "skinTone": tone, "face": face, "hair": {"style": "none"}, "glasses": "none"}
-        avatar = sheets.Avatar.__new__(sheets.Avatar)
         glb = sheets._glb(settings)
         _, cam = sheets.mouth_camera(glb)
         posed = Model(glb).posed(load_clip(glb), 0.0)
@@ -77,22 +76,21 @@ def close_ups():
         draws = [replace(d, material=replace(white, texture=mask) if d.mesh_name == "Body" else black)
                  for d in posed.draws]
         m = draw(replace(posed, draws=draws), cam, SIZE, ss=1, lights=UNLIT)
-        del avatar
         out.append((tone, lit, m[..., 0] > 200, m[..., 1] > 200))
     return out
 
 
 def test_light_skin_nostrils_are_a_soft_shade(close_ups):
-    """The nostrils' mean luminance (linear) over the cheek's, on each of review G's three light tones, at least 0.3
-    and 0.36 over the three (measured: main 0.20 to 0.29, 0.25 over the three: pitch-black holes at a portrait's
-    size; now 0.33 to 0.43, 0.38)."""
+    """The nostrils' mean luminance (linear) over the cheek's, on each of review G's three light tones, at least 0.33
+    and 0.38 over the three (measured: main 0.27 to 0.36, 0.31 over the three: pitch-black holes at a portrait's
+    size; now 0.36 to 0.48, 0.41)."""
     ratios = []
     for tone, lit, nostrils, cheek in close_ups:
         assert nostrils.sum() > 40 and cheek.sum() > 40, (tone, int(nostrils.sum()), int(cheek.sum()))
         lum = _linear(lit) @ np.array([0.2126, 0.7152, 0.0722])
         ratios.append(float(lum[nostrils].mean() / lum[cheek].mean()))
-    assert min(ratios) >= 0.3, ratios
-    assert np.mean(ratios) >= 0.36, ratios
+    assert min(ratios) >= 0.33, ratios
+    assert np.mean(ratios) >= 0.38, ratios
 
 
 def _redness(img: np.ndarray, at: np.ndarray) -> float:
@@ -102,11 +100,11 @@ def _redness(img: np.ndarray, at: np.ndarray) -> float:
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_the_flush_stays_off_the_jaw(gender):
-    """Review G #10's pale tone: the skin texture's redness (CIELAB a*) on the cheek's outer, lower part (4 to 5.5 cm
-    to either side of the face's middle, up to 3 cm over the mouth's corners: where a narrow jaw's face shapes push
-    the cheek out into a lump) at most 1 over the bare skin's (the neck's front); the flush's heart, under the eye,
-    keeps at least 4 (measured, feminine and masculine: main 2.0 and 2.3 on the lump's place, 5.6 and 4.9 under the
-    eye; now 0.7 and 0.9, 5.7 and 5.0)."""
+    """Review G #10's pale tone: the skin texture's redness (CIELAB a*) on the cheek's outer part at the mouth's height
+    (4 to 5.5 cm to either side of the face's middle, 1 cm under to 1.5 cm over the mouth's corners: where a narrow
+    jaw's face shapes push the cheek out into a lump) at most 0.3 over the bare skin's (the neck's front); the flush's
+    heart, under the eye, keeps at least 4 (measured, feminine and masculine: main 0.55 and 1.16 on the lump's place,
+    5.6 and 4.9 under the eye; now -0.18 and -0.01, 5.5 and 4.8)."""
     m = skin._reference(gender)
     faces = m.face_groups["body"]
     tmap = body_texels(m, skin.SKIN_SIZE)
@@ -118,11 +116,11 @@ def test_the_flush_stays_off_the_jaw(gender):
     corner_l, corner_r = skin.lip_corners(m)
     mid, slit = (eye_l[0] + eye_r[0]) / 2, (corner_l[1] + corner_r[1]) / 2
     face = covered & (z > eye_l[2] - 0.09)
-    jaw = np.flatnonzero(face & (np.abs(x - mid) > 0.04) & (np.abs(x - mid) < 0.055) & (y > slit) & (y < slit + 0.03))
+    jaw = np.flatnonzero(face & (np.abs(x - mid) > 0.04) & (np.abs(x - mid) < 0.055) & (y > slit - 0.01) & (y < slit + 0.015))
     cheek = np.flatnonzero(face & (np.hypot(np.abs(x - mid) - abs(eye_l[0] - mid), y - eye_l[1] + 0.03) < 0.008))
     neck = np.flatnonzero(covered & (np.abs(x - mid) < 0.02) & (y < slit - 0.08) & (y > slit - 0.11) & (z > eye_l[2] - 0.06))
     assert min(len(jaw), len(cheek), len(neck)) > 50, (len(jaw), len(cheek), len(neck))
     img = skin.skin_texture("#D9A88E", "#251F1E", gender)
     bare = _redness(img, neck)
-    assert _redness(img, jaw) - bare <= 1.0
+    assert _redness(img, jaw) - bare <= 0.3
     assert _redness(img, cheek) - bare >= 4.0

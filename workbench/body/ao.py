@@ -69,7 +69,7 @@ HOLLOW_DARK = 0.38
 # Above the face's hollows' floor (1 - HOLLOW_DARK), so the nostrils are a soft shade, as a real nose's are in
 # daylight; texels lighter than this (the nose's wings and the crease beside them) are left as they are.
 NOSTRIL_FLOOR = 0.9
-NOSTRIL_BALL = 0.02
+NOSTRIL_BALL = 0.016
 
 
 def _smoothstep(e0, e1, x):

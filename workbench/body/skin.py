@@ -219,10 +219,10 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     # Cheek flush below and outside each eye; warmth on the nose tip and the ears.
     flush = np.zeros_like(x)
     for eye, side in ((eye_l, 1.0), (eye_r, -1.0)):
-        # (On the cheek's apple, under the eye: centred 4 mm further out and lower, its outer tail lay where a
-        # narrow jaw's face shapes push the cheek out into a lump, and drew a red patch on it, blind review G #10.)
-        c = eye + np.array([side * 0.006, -0.028, 0.0]) * unit
-        d2 = ((x - c[0]) ** 2 + ((y - c[1]) * 1.2) ** 2) / (0.022 * unit) ** 2
+        # (2.6 cm wide, its outer tail lay where a narrow jaw's face shapes push the cheek out into a lump, and drew a
+        # red patch on it, blind review G #10.)
+        c = eye + np.array([side * 0.010, -0.032, 0.0]) * unit
+        d2 = (((x - c[0]) * 1.15) ** 2 + ((y - c[1]) * 1.2) ** 2) / (0.022 * unit) ** 2
         flush = np.maximum(flush, np.exp(-d2))
     # (Only on the cheek's front, and gone by the mouth's height: its soft tail reached the jaw's side, lit from the
     # side there, which drew a red blotch at the jaw of pale tones, worst under ACES, blind review G.)
