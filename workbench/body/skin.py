@@ -216,16 +216,12 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
         * _smoothstep(0.015 * unit, 0.008 * unit, above)
     out["philtrum"] = groove * front
 
-    # Cheek flush below and outside each eye; warmth on the nose tip and the ears.
+    # Cheek flush below and outside each eye, on the cheek's front, gone by the mouth's height (2.6 cm wide, its tail lay
+    # where narrow jaws' face shapes make a lump: a red blotch, blind review G); warmth on the nose tip and the ears.
     flush = np.zeros_like(x)
     for eye, side in ((eye_l, 1.0), (eye_r, -1.0)):
-        # (2.6 cm wide, its outer tail lay where a narrow jaw's face shapes push the cheek out into a lump, and drew a
-        # red patch on it, blind review G #10.)
         c = eye + np.array([side * 0.010, -0.032, 0.0]) * unit
-        d2 = (((x - c[0]) * 1.15) ** 2 + ((y - c[1]) * 1.2) ** 2) / (0.022 * unit) ** 2
-        flush = np.maximum(flush, np.exp(-d2))
-    # (Only on the cheek's front, and gone by the mouth's height: its soft tail reached the jaw's side, lit from the
-    # side there, which drew a red blotch at the jaw of pale tones, worst under ACES, blind review G.)
+        flush = np.maximum(flush, np.exp(-(((x - c[0]) * 1.15) ** 2 + ((y - c[1]) * 1.2) ** 2) / (0.022 * unit) ** 2))
     out["flush"] = flush * front * _smoothstep(0.0, 0.4, N[..., 2]) * _smoothstep(slit + 0.004 * unit, slit + 0.024 * unit, y)
     nose = np.array([mid_x, eye_l[1] - 0.035 * unit])
     nose_tip = np.exp(-(((x - nose[0]) ** 2 + (y - nose[1]) ** 2) / (0.010 * unit) ** 2)) * front
