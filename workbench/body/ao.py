@@ -63,6 +63,13 @@ HOLLOW_SCALES = ((2, 2, 0.4), (4, 4, 0.4), (8, 8, 0.25))
 HOLLOW_OPEN = 0.03
 HOLLOW_GAIN = 20.0
 HOLLOW_DARK = 0.38
+# The nostrils' holes are lit at least this much (a ball of NOSTRIL_BALL metres, full within its first half, round the
+# nose's underside): the voxels' floor, 0.5, drew them as pitch-black holes on light skin in every renderer (blind review
+# G: ours turns the key light off below CAVE_LIT_SKIN, 0.62, and a viewer lit by its room scales all of it by this).
+# Above the face's hollows' floor (1 - HOLLOW_DARK), so the nostrils are a soft shade, as a real nose's are in
+# daylight; texels lighter than this (the nose's wings and the crease beside them) are left as they are.
+NOSTRIL_FLOOR = 0.9
+NOSTRIL_BALL = 0.016
 
 
 def _smoothstep(e0, e1, x):
@@ -233,6 +240,25 @@ def head_occlusion(mesh: BodyMesh, neighbours, count: np.ndarray) -> np.ndarray:
     return result
 
 
+def nostrils(mesh: BodyMesh) -> np.ndarray:
+    """Per vertex of ``mesh`` (a T-pose body) 1 in the nostrils, 0 from :data:`NOSTRIL_BALL` away: a ball round a point
+    8 mm under and 12 mm behind the nose's tip, the tip being the front-most skin on the face's middle between the
+    eyes and 7 cm under them."""
+    pos = mesh.positions.astype(np.float64)
+    body = mesh.groups["body"]
+    p = pos[body]
+    mid = (pos[mesh.groups["helper-l-eye"]].mean(0) + pos[mesh.groups["helper-r-eye"]].mean(0)) / 2
+    ridge = (p[:, 2] > mid[2] - 0.04) & (np.abs(p[:, 0] - mid[0]) < 0.012) & (p[:, 1] < mid[1] - 0.01) \
+        & (p[:, 1] > mid[1] - 0.07)
+    out = np.zeros(len(pos))
+    if not ridge.any():
+        return out
+    tip = p[ridge][np.argmax(p[ridge][:, 2])]
+    d = np.linalg.norm(p - (tip + np.array([0.0, -0.008, -0.012])), axis=1)
+    out[body] = _smoothstep(NOSTRIL_BALL, 0.5 * NOSTRIL_BALL, d)
+    return out
+
+
 def body_texels(mesh: BodyMesh, size: int = AO_SIZE) -> TexelMap:
     """The texel map of the body's UVs at ``size`` (the same for every body: MakeHuman's layout), drawn
     from ``mesh`` once per machine and kept (:func:`~workbench.body.keep.kept`, weights as float16).
@@ -296,10 +322,11 @@ def occlusion_texture(mesh: BodyMesh, size: int = AO_SIZE) -> np.ndarray:
     ao[body] = vertex_occlusion(pos, mesh.normals[body].astype(np.float64), pos)
     tris = mesh.triangles[mesh.face_groups["body"]]
     neighbours, count = _adjacency(tris, len(ao))
-    # (the lower of the two, not their product: the nostrils, dark already, stay as they were)
+    # (the lower of the two, not their product: the nostrils, dark already, are not darkened twice)
     ao = np.minimum(ao, head_occlusion(mesh, neighbours, count)).astype(np.float32)
     for _ in range(SMOOTHING):
         ao = np.where(count > 0, 0.5 * ao + 0.5 * (neighbours @ ao) / np.maximum(count, 1), ao).astype(np.float32)
+    ao += ((np.maximum(ao, NOSTRIL_FLOOR) - ao) * nostrils(mesh)).astype(np.float32)
     # The mouth's lining, a pouch the voxels see as open skin: dark from a few millimetres behind the lips (a
     # viewer scales its room's light and reflections by this; left open, the inside of an open mouth showed the
     # room as a grey, chrome-like wall in model-viewer).

@@ -73,16 +73,27 @@ EDGE = 1.15
 # Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
 # drawn in this brown's hue.
 DYED_FROM, DYED_TO, BROWN_HUE = 55.0, 350.0, 25.0
+# The brows' lightness (HLS) at most this share of the skin's (:func:`brow_color`): on pale skin above any brow's.
+SKIN_CONTRAST = 0.55
 
 
-def brow_color(hair: str) -> str:
+def brow_color(hair: str, skin: str | None = None) -> str:
     """The brows' colour for a hair colour ('#RRGGBB'): darker and less saturated; light hair's brows darker
     still (a blond's brows are a light brown, white hair's a mid grey: at 0.47 of lightness they read on pale
-    skin as pencil dust, so light hair's brows stop at 0.35)."""
+    skin as pencil dust, so light hair's brows stop at 0.35). With the skin's tone (``skin``), never lighter than
+    :data:`SKIN_CONTRAST` of its lightness: a deep tone's brows are darker than the skin, as real brows are (the
+    hair's brown on #50352A skin was the skin's own value, and the brows disappeared, blind review G).
+
+    >>> brow_color("#3D5390"), brow_color("#3D5390", "#50352A"), brow_color("#3D5390", "#EBB99F")
+    ('#4D3B2E', '#2A2019', '#4D3B2E')
+    """
     c = hair.lstrip("#")
     r, g, b = (int(c[i:i + 2], 16) / 255 for i in (0, 2, 4))
     h, light, s = colorsys.rgb_to_hls(r, g, b)
     light = min(light * 0.78, 0.12 + 0.3 * light)
+    if skin is not None:
+        k = skin.lstrip("#")
+        light = min(light, SKIN_CONTRAST * colorsys.rgb_to_hls(*(int(k[i:i + 2], 16) / 255 for i in (0, 2, 4)))[1])
     brow = np.array(colorsys.hls_to_rgb(h, light, s * 0.7))
     # Hair dyed a colour no hair grows (green, blue, violet, pink: a hue outside red to yellow, saturated) keeps
     # natural brows, a muted brown as light as the rest: green brows on a bald head read as paint (blind review D).
@@ -223,10 +234,11 @@ def prepare() -> None:
 
 
 @lru_cache(maxsize=16)
-def brow_texture(hair: str, gender: str) -> np.ndarray:
-    """RGBA (BROW_SIZE + (4,)) uint8: the brows' hairs in :func:`brow_color` of ``hair``, alpha their cover."""
+def brow_texture(hair: str, gender: str, skin: str | None = None) -> np.ndarray:
+    """RGBA (BROW_SIZE + (4,)) uint8: the brows' hairs in :func:`brow_color` of ``hair`` (on ``skin``), alpha their
+    cover."""
     cover, shade = _hairs(gender)
-    c = brow_color(hair).lstrip("#")
+    c = brow_color(hair, skin).lstrip("#")
     rgb = np.array([int(c[i:i + 2], 16) for i in (0, 2, 4)], np.float32) / 255
     out = np.empty(BROW_SIZE + (4,), np.uint8)
     out[..., :3] = np.clip(rgb * shade[..., None] * 255 + 0.5, 0, 255)

@@ -36,7 +36,7 @@ __all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "specul
 
 NORMAL_SIZE = 1024
 ROUGH_SIZE = 512
-FORMAT = 5
+FORMAT = 6
 # Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1), in this order. The
 # mouth's lining rough: wet and smooth (0.3), its walls mirrored the room as grey sides of a lit box in the
 # browsers (blind review B); a mouth's inside is in its own shadow, which no viewer casts.

@@ -67,7 +67,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
     out = {
-        "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], brows.brow_color(hair["color"]),
+        "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], brows.brow_color(hair["color"], settings["skinTone"]),
                                                           settings["gender"]),
                      blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
@@ -83,7 +83,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.8, double=True,
                           specular=0.3),
         # Hairs on a shell over each brow, blended (workbench.body.brows); every head has them, a bald one too.
-        "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], settings["gender"]), blend=True,
+        "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], settings["gender"], settings["skinTone"]),
+                         blend=True,
                          roughness=0.8),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,

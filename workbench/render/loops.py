@@ -479,7 +479,16 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                 # its edges seen side-on not lit up (a temple behind the ear, 2 mm thick, showed as a white hook)
                 fres = np.float32(0.05) + np.float32(0.1) * g5
                 mirror = np.float32(0.45)
-            spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon) * ao * mirror
+            # (and the key's and the fill's soft boxes mirrored as bright patches where the reflected ray meets them: a
+            # lens that only graded from ceiling to floor read as a flat grey plastic, blind review G)
+            rx, ry, rz = 2 * ndv * nx - dx, 2 * ndv * ny - dy, 2 * ndv * nz - dz
+            boxes = np.float32(0.0)
+            if ca < np.float32(0.999):
+                for k, level in ((0, np.float32(7.0)), (1, np.float32(3.5))):
+                    c = rx * light_dirs[k, 0] + ry * light_dirs[k, 1] + rz * light_dirs[k, 2]
+                    t = min(max((c - np.float32(0.94)) / np.float32(0.035), zero), one)
+                    boxes += level * t * t * (3 - 2 * t)
+            spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon + boxes) * ao * mirror
         rgb[i, 0] = cr * lr * exposure + spec * sr + tint * cr + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec * sg + tint * cg + mat_emissive[d, 1]
         rgb[i, 2] = cb * lb * exposure + spec * sb + tint * cb + mat_emissive[d, 2]
