@@ -85,7 +85,9 @@ FACE_DETAILS = {
 # lining: mouthSmile's upper teeth came out through the lining, tests/body/test_mouth.py.)
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
               "mouth/mouth-lowerlip-height-incr": 0.35,
-              "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6}
+              "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6,
+              "mouth/mouth-upperlip-volume-decr": 0.15, "mouth/mouth-scale-vert-decr": 0.3,
+              "mouth/mouth-cupidsbow-incr": 0.3, "nose/nose-scale-depth-incr": 0.4}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
 # white speck (the face shapes add to this rest face as to any other; 0.2, to seal the widened mouth's smile beside
@@ -130,7 +132,7 @@ def rest_face(gender: str) -> dict[str, float]:
 # lip's 0.85 less EVERY_FACE's 0.5.)
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
-           "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.35}
+           "mouth/mouth-upperlip-volume-decr": 0.6, "mouth/mouth-lowerlip-volume-decr": 0.35}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;
