@@ -96,7 +96,7 @@ def above_the_border(gender: str) -> tuple[np.ndarray, np.ndarray]:
 def test_a_light_line_edges_the_upper_lip(gender, tone):
     """The skin just above the upper lip's border is lighter than the skin above it (the white roll that edges a real
     vermilion: blind review G found "no vermilion edge"). On main within 0.5 % of it (the lip's colour faded out
-    into the skin); now 5 to 13 % lighter."""
+    into the skin); now 3 to 10 % lighter."""
     rim, above = above_the_border(gender)
     lum = texture(tone, gender) @ Y
     assert min(len(rim), len(above)) >= 20

@@ -40,7 +40,7 @@ __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 12
+FORMAT = 13
 DENSE = ("mottle", "grain")     # noise over the whole texture, kept dense; every other mask sparse
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle",
          "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll")
@@ -206,7 +206,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     border = np.where(dy >= 0, np.exp(-((dy - top + 0.2 * edge) / (0.7 * edge)) ** 2),
                       np.exp(-((-dy - bottom + 0.8 * edge) / (1.1 * edge)) ** 2))
     out["lipline"] = border * _smoothstep(1.0, 0.7, u) * near * (0.55 + 0.45 * (dy >= 0))
-    out["liproll"] = np.exp(-((dy - top - 1.1 * edge) / (0.55 * edge)) ** 2) * (dy >= 0) * _smoothstep(1.0, 0.6, u) * near
+    out["liproll"] = np.exp(-((dy - top - 1.35 * edge) / (0.6 * edge)) ** 2) * (dy >= 0) * _smoothstep(1.0, 0.6, u) * near
     out["upperlip"] = out["lips"] * _smoothstep(-0.0015 * unit, 0.0015 * unit, dy)
     corners = np.zeros_like(x)
     for c in (corner_l, corner_r):
@@ -384,7 +384,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     toward(lip, "lips", 0.9)
     toward(lip * np.array([0.91, 0.88, 0.89]), "upperlip", 0.6)
     toward(np.maximum(lip * np.array([0.80, 0.72, 0.73]), base * 0.5), "lipline", 0.7)
-    toward(shifted(base, 3.0 + 3.0 * pale, -1.5, 0.5), "liproll", 0.7)
+    toward(shifted(base, 3.0 + 3.0 * pale, -1.5, 0.5), "liproll", 0.6)
     toward(base * np.array([0.80, 0.74, 0.75]), "corners", 0.5)
     toward(base * np.array([0.93, 0.90, 0.90]), "philtrum", 0.5)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
