@@ -83,9 +83,17 @@ FACE_DETAILS = {
 # keeps the thinnest lips as before). The philtrum's groove 1.5 mm deeper (it read as a flat, filled-in upper lip).
 # (Setting the whole mouth back, with MakeHuman's mouth-trans-backward, moves the teeth back but not the mouth's
 # lining: mouthSmile's upper teeth came out through the lining, tests/body/test_mouth.py.)
+# Still "a duck-lip pout, lips inflated and pushed forward, nearly at the nose tip's line, no cupid's bow" in blind
+# review G: the mouth 0.3 of MakeHuman's vertical scale shorter (lips less tall), the upper lip 0.15 thinner with a
+# cupid's bow, and the nose's tip 0.4 of its depth further forward: the upper lip's front 14 mm behind the nose's tip
+# on average (10.3 before, 12 to 18 a person's) and 3.6 mm forward of the philtrum (4.25; some 3 a person's),
+# tests/body/test_lip_profile.py. (Setting the lips back instead, by MakeHuman's mouth depth or mouth-trans-backward,
+# stretched the lips' inner triangles: the smile and viseme_O/CH turned lip skin over, tests/body/test_mouth.py.)
 EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
               "mouth/mouth-lowerlip-height-incr": 0.35,
-              "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6}
+              "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6,
+              "mouth/mouth-upperlip-volume-decr": 0.15, "mouth/mouth-scale-vert-decr": 0.3,
+              "mouth/mouth-cupidsbow-incr": 0.3, "nose/nose-scale-depth-incr": 0.4}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
 # white speck (the face shapes add to this rest face as to any other; 0.2, to seal the widened mouth's smile beside
@@ -127,10 +135,10 @@ def rest_face(gender: str) -> dict[str, float]:
 # the lips 1.5 mm, tests/service/test_face_settings_http.py. Still pouting in blind review C: the lower lip to
 # 0.25, the faces' own lip variety 0.2. The thinnest lips, with the feminine faces' own thinning, no thinner than
 # before: at lipFullness -1 thinner still, viseme_O folded the lips' skin over, tests/body/test_mouth.py; the lower
-# lip's 0.85 less EVERY_FACE's 0.5.)
+# lip's 0.85 less EVERY_FACE's 0.5, the upper's 0.75 less EVERY_FACE's 0.15.)
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
-           "mouth/mouth-upperlip-volume-decr": 0.75, "mouth/mouth-lowerlip-volume-decr": 0.35}
+           "mouth/mouth-upperlip-volume-decr": 0.6, "mouth/mouth-lowerlip-volume-decr": 0.35}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;

@@ -42,8 +42,8 @@ SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft
 # workbench.body.mesh) at these weights. The lower lip as thin in the smile as before every face's resting lower lip
 # was thinned (details.EVERY_FACE): thinned by both, its top rolled over forwards in the smile (the lip's inner face
 # turned down, a fold 0.5 mm deep at the middle) and mouthSmile's upper teeth measured 7.3 mm inside it, tests/body/
-# test_mouth.py.
-THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0,
+# test_mouth.py. (The upper lip likewise, since review G's rest face thinned it too.)
+THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-upperlip-volume-decr"],
              "mouth/mouth-lowerlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-lowerlip-volume-decr"]}
 # The corners of ``smileOpen`` kept closed (:func:`_closed_corners`): the lips parted on the teeth over the whole
 # width, so at each corner the cavity showed as a black triangle (blind review C: "a grimace"). Every vertex within

@@ -44,7 +44,9 @@ ARKIT = (
 # the upper teeth; ``smileOpen``: the smile with parted lips, unfolded). Tuned by eye on both genders in close-ups (docs/face_rig.md gives the reasoning per sound):
 # each its own shape, aa wide open and wider than mouthOpen's relaxed drop, O and U rounded and pushed forward,
 # E and I spread over the teeth, PP pressed shut, FF the lower lip under the upper teeth, TH the tongue's tip
-# between the teeth. A lip-sync library blends towards these, often at less than full weight.
+# between the teeth. A lip-sync library blends towards these, often at less than full weight. (O less funnelled and
+# a little less open than it was: on blind review G's shorter resting mouth its funnel turned the lower lip's
+# underside over on the narrow face, tests/body/test_mouth.py.)
 COMBINED: dict[str, dict[str, float]] = {
     "viseme_sil": {},
     "viseme_PP": {"mouthPressL": 0.8, "mouthRollLower": 0.45, "mouthRollUpper": 0.35, "mouthClose": 0.1},
@@ -67,7 +69,7 @@ COMBINED: dict[str, dict[str, float]] = {
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
                  "mouthLowerDownL": 0.45},
-    "viseme_O": {"jawOpen": 0.4, "mouthFunnel": 0.8, "mouthPucker": 0.5},
+    "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.6, "mouthPucker": 0.6},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
     "mouthOpen": {"jawOpen": 1.0},
     "mouthSmile": {"smileOpen": 1.0, "smileLids": 1.0, **SMILE_EYES},

@@ -40,10 +40,10 @@ __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners"]
 
 SKIN_SIZE = 1024
 # Bump when the masks change: the cached file is then drawn again.
-FORMAT = 12
+FORMAT = 14
 DENSE = ("mottle", "grain")     # noise over the whole texture, kept dense; every other mask sparse
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle",
-         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain")
+         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll")
 # Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
 LIP_EDGE = 0.0024
 # The mouth's lining (albedo, sRGB): a red, as the inside of a mouth is, darker at the back of the mouth (THROAT),
@@ -200,12 +200,13 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     near = _smoothstep(corner_l[2] - 0.016 * unit, corner_l[2] - 0.008 * unit, z)
     out["lips"] = inside * _smoothstep(0.97, 0.62, u) * near
     # What makes a mouth read as drawn, not a swelling (the blind review's "sausage lips"): a darker line along the
-    # vermilion's border (a narrow band just inside its ramp), the upper lip darker than the lower (it faces
-    # down), a shadow at each corner, and the philtrum's groove from the cupid's bow up to the nose.
-    # (The face has about 0.7 texels a mm: the line is drawn 2 to 3 mm wide, or it falls between texels.)
+    # vermilion's border (a narrow band just inside its ramp) and a lighter one just outside the upper border (the
+    # skin's white roll: "no vermilion edge", blind review G), the upper lip darker than the lower (it faces down), a
+    # shadow at each corner, the philtrum's groove. (About 0.7 texels a mm: lines 2 to 3 mm wide, or they fall between.)
     border = np.where(dy >= 0, np.exp(-((dy - top + 0.2 * edge) / (0.7 * edge)) ** 2),
                       np.exp(-((-dy - bottom + 0.8 * edge) / (1.1 * edge)) ** 2))
     out["lipline"] = border * _smoothstep(1.0, 0.7, u) * near * (0.55 + 0.45 * (dy >= 0))
+    out["liproll"] = np.exp(-((dy - top - 1.35 * edge) / (0.6 * edge)) ** 2) * (dy >= 0) * _smoothstep(1.0, 0.6, u) * near
     out["upperlip"] = out["lips"] * _smoothstep(-0.0015 * unit, 0.0015 * unit, dy)
     corners = np.zeros_like(x)
     for c in (corner_l, corner_r):
@@ -376,15 +377,14 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
     toward(base + (rgb(albedo_for("#F2D1C7")) - base) * (lift + 0.15), "nails", 0.8)
     # Lips: a little darker and redder than the skin and a little less yellow, close to it as bare lips are; on a
-    # deep tone deeper and browner (less red added, more darkness). Never below 55% of the tone. (Multiplied per
-    # channel towards red, a pale tone's lips were 20 L* darker and 20 a* redder than its skin: "an
-    # over-saturated salmon, the same on every face", blind review E.)
-    # (Less yellow, not only redder: a rose, not a salmon. As much on a masculine face: less merged with the skin in
-    # blind review A.)
+    # deep tone deeper and browner (less red added, more darkness). Never below 55% of the tone. (Multiplied per channel
+    # towards red, a pale tone's lips were 20 L* darker and 20 a* redder: "an over-saturated salmon", blind review E.)
+    # (Less yellow, not only redder: a rose, not a salmon. As much on a masculine face: less merged with the skin, A.)
     lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale), 2.5 + 13.0 * pale, -(3.0 + 0.5 * (1 - pale))), base * 0.55)
     toward(lip, "lips", 0.9)
     toward(lip * np.array([0.91, 0.88, 0.89]), "upperlip", 0.6)
     toward(np.maximum(lip * np.array([0.80, 0.72, 0.73]), base * 0.5), "lipline", 0.7)
+    toward(shifted(base, 3.0 + 3.0 * pale, -1.5, 0.5), "liproll", 0.6)
     toward(base * np.array([0.80, 0.74, 0.75]), "corners", 0.5)
     toward(base * np.array([0.93, 0.90, 0.90]), "philtrum", 0.5)
     # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
