@@ -67,8 +67,9 @@ HOLLOW_DARK = 0.38
 # nose's underside): the voxels' floor, 0.5, drew them as pitch-black holes on light skin in every renderer (blind review
 # G: ours turns the key light off below CAVE_LIT_SKIN, 0.62, and a viewer lit by its room scales all of it by this).
 # Above the face's hollows' floor (1 - HOLLOW_DARK), so the nostrils are a soft shade, as a real nose's are in
-# daylight; texels lighter than this (the nose's wings and the crease beside them) are left as they are.
-NOSTRIL_FLOOR = 0.9
+# daylight; texels lighter than this (the nose's wings and the crease beside them) are left as they are. (0.9 until
+# every face's nose tip came forward with lips set back from it: its shadow took the nostrils to 0.34 of the cheek.)
+NOSTRIL_FLOOR = 0.95
 NOSTRIL_BALL = 0.016
 
 
