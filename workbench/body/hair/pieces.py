@@ -35,7 +35,7 @@ from .head import smoothstep
 from .occlusion import shade
 from .scalp import shell, split
 from .styles import STYLES
-from .texture import V_END
+from .texture import SLEEK, V_END
 
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
 # the hair's thickness.
@@ -47,6 +47,9 @@ SCALP_SHADE = 0.8
 # ...under curls, its share of that: the depth between the coils (at 0.6, in grey hair, the layer showed in
 # the curls' gaps and at the hairline as a smooth pale band, a cap).
 CURLY_SHADE = 0.6
+# ...under hair pulled back sleek (texture.SLEEK), whose cards lie flat side by side: the cards' own light (in
+# their shade the layer drew a dark stripe where the cards of either side part, dark wedges between their points).
+SLEEK_SHADE = 0.97
 # Where (in hairlines from the crown) the layer goes from that shade to the hair's own light: over the single
 # hairs past its opaque fill (texture.FILL_END), where they fade into the skin.
 EDGE = (0.94, 1.04)
@@ -101,7 +104,7 @@ def _scalp_shade(p: Piece, style: str) -> Piece:
     hairs past it lighter). Under
     curls, which leave it in view between them, darker: the depth between the coils (in light hair, in
     the hair's colour, it read as scalp)."""
-    deep = SCALP_SHADE * (CURLY_SHADE if style == "curly" else 1.0)
+    deep = SLEEK_SHADE if style in SLEEK else SCALP_SHADE * (CURLY_SHADE if style == "curly" else 1.0)
     # To its hairline in the shade of the cards' roots over it, only its last single hairs fading into the
     # skin past it in the hair's own light (lit so from well inside the hairline, it showed between the
     # cards as a flat pale strip at the temple, and under light curls as a smooth white band, a cap).

@@ -62,6 +62,11 @@ POINT = {"bob": 0.04}
 # How far (in v) a clump card widens from its root (:func:`_outline`).
 ROOT_TAPER = 0.08
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
+# Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
+# the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
+# roots' dark shade it showed between the cards' points as dark wedges (brushstrokes) and, where the cards
+# of either side part, as a dark stripe.
+SLEEK = ("bun", "ponytail")
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -197,7 +202,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
         tip[:, c * cw:(c + 1) * cw] = _smooth(0.3, 1.0, v) * min(1.0, tip_light * 10)
-    shade, cut = _shell(rng, curly)
+    shade, cut = _shell(rng, curly, style in SLEEK)
     light[:, n // 2:] = shade
     alpha[:, n // 2:] = cut
     # Pairs of columns averaged (the light weighted by alpha, so clear texels do not darken an edge).
@@ -212,7 +217,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
             "alpha": np.clip(alpha * 255 + 0.5, 0, 255).astype("<u4") << 24}
 
 
-def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
+def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The scalp layer's half (see the module's text): the roots' shade, opaque to about FILL_TO and thinning
     out by FILL_END, under strands (the hair's colour) that end one by one between TIP_FROM and TIP_TO, fewer
     and fainter the farther out; curly hair's short and kinked over a mottled shade (coils seen end on).
@@ -264,6 +269,8 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     # Where the fill thins, its shade is the strands' (a dark fill between light strands there drew dark
     # specks along the hairline, a texel each).
     root = root + (hair - root) * _smooth(FILL_TO - 0.05, FILL_TO + 0.05, h)
+    if sleek:
+        root = 0.96 * hair * (0.94 + 0.06 * np.sin(x * 0.9 + y / 53.0))
     shade = (hair * strands + root * fill * (1 - strands)) / np.maximum(alpha, 1e-3)
     shade = np.where(alpha > 1e-3, shade, hair)
     return shade.astype(np.float32), alpha.astype(np.float32)
