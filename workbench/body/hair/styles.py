@@ -52,6 +52,9 @@ from .groom import (
 )
 from .head import Head, directions, hairline, head_of, smoothstep
 
+# Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
+# centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
+SLEEK_ROOTS = 0.96
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
 ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
 
@@ -255,7 +258,7 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
 
 def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(63)
-    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63)
+    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63, SLEEK_ROOTS)
     cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
     # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
@@ -305,7 +308,7 @@ def _tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(65)
-    roots = scalp_roots(head, "ponytail", ROOTS["ponytail"][lod], 65)
+    roots = scalp_roots(head, "ponytail", ROOTS["ponytail"][lod], 65, SLEEK_ROOTS)
     tie_d, tie = _tie(head)
     sleek = _gathered(head, roots, rng, lod, tie_d, np.cos(np.arctan2(TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0])))
     # The tail: rings of cards round its centreline, each twisting a little and ending at its own length.
