@@ -56,7 +56,9 @@ from .head import Head, directions, hairline, head_of, smoothstep
 # centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
 SLEEK_ROOTS = 0.96
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
+# (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
+# ears: the same cards' triangles as before over the larger area.)
+ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail": (970, 420), "bob": (1100, 460)}
 
 
 # Short: the whorl, where the top's side parting runs (x from the skull's centre, metres), the

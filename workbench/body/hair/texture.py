@@ -66,8 +66,12 @@ ROOT_TAPER = 0.08
 # Straight hair's locks per clump card and their range of light (:func:`_clump`); each card's own light
 # (its tone) within TONE: at 0.9 to 1.06 neighbouring cards were patches of two shades.
 LOCKS = 3
-LOCK_LIGHT = (0.86, 1.1)
+LOCK_LIGHT = (0.9, 1.08)
 TONE = (0.96, 1.03)
+# ...and, within a lock, each straight strand's light (a lock's strands near one shade: their spread is at the
+# locks' scale, which mipmaps keep, not a texel's) and that of the hair between them (GAP).
+STRAND = (0.97, 1.02)
+GAP = 0.8
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 # Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
 # the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
@@ -127,7 +131,7 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     # Between the strands the hair inside the clump, in shade; less so towards the tip, where it thins.
     # (A curl's ribbon shows its face at every turn: dark gaps drew it striped, black clusters in grey hair.)
     # (Straight hair's at 0.68: darker, with the strands' own spread of shades, it drew wood grain.)
-    gap = 0.78 if curly else 0.68
+    gap = 0.78 if curly else GAP
     lit = np.repeat((tone * (gap + (0.8 - gap) * _smooth(0.6, 1.0, v)))[:, None], cw, 1).astype(np.float32)
     mid = cw / 2
     if wisp:
@@ -169,8 +173,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
             x = x + rng.uniform(0.8, 1.8) * np.sin(v * rows / rng.uniform(5, 11) + phase)
         w = rng.uniform(0.5, 1.1) if fine else rng.uniform(0.6, 1.5)
         half = w * np.clip((end - v) / 0.1, 0, 1) ** 0.6 * np.clip((v - start) / 0.03, 0, 1) * (v < end)
-        dark = rng.random() < (0.07 if fine else 0.12)
-        shade = ((rng.uniform(0.8, 0.88) if dark else rng.uniform(0.95, 1.04)) * lights[lock] if fine else
+        dark = rng.random() < (0.04 if fine else 0.12)
+        shade = ((rng.uniform(0.8, 0.88) if dark else rng.uniform(*STRAND)) * lights[lock] if fine else
                  (rng.uniform(0.62, 0.78) if dark else rng.uniform(0.84, 1.14))) * tone
         # A strand's own slow variation of shade along it.
         along = 1 + (0.05 if fine else 0.1) * np.sin(v * rows / rng.uniform(40, 120) + phase)
