@@ -44,19 +44,25 @@ CLOTH_ROOM = 0.004
 
 # Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
-# front of the ear, a line over the ear clear of its rim, down behind the ear to the nape. Hair pulled back
-# (bun, ponytail) comes down to the ear's root: lying a few millimetres off the skull and stopping 74 degrees
-# from the crown, a centimetre over the ear's rim, it left a notch of background between itself and the ear,
-# a white sliver above each ear in front views.
+# front of the ear, a line over the ear clear of its rim, down behind the ear to the nape.
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
 HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
     "curly": np.array([46, 45, 44, 43, 47, 57, 78, 88, 82, 74, 74, 84, 100, 112, 116, 117], float),
-    "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 100, 112, 115, 116], float),
+    "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
-    "ponytail": np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 100, 112, 115, 116], float),
+    "ponytail": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
     "bob": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
+
+
+# Where a style's cards root, where not at its hairline (at these azimuths, in the same degrees): hair pulled back
+# (bun, ponytail) roots down to the ear's root over the ear. Lying a few millimetres off the skull and stopping at
+# the hairline, a centimetre over the ear's rim, it left a notch of background between itself and the ear, a white
+# sliver above each ear in front views. (The scalp layer keeps the hairline: brought down to the ear, its
+# fading band lay over the ear's rim, and shone white in a browser's room light.)
+ROOTLINE = {"bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 100, 112, 115, 116], float)}
+ROOTLINE["ponytail"] = ROOTLINE["bun"]
 
 
 def smoothstep(e0, e1, x):
@@ -76,6 +82,16 @@ def hairline(style: str, azimuth: np.ndarray) -> np.ndarray:
     48.0
     """
     return np.interp(np.abs(azimuth), HAIRLINE_AT, HAIRLINE[style])
+
+
+def rootline(style: str, azimuth: np.ndarray) -> np.ndarray:
+    """Where the cards of ``style`` root to, polar degrees from the crown, at ``azimuth`` degrees from the face:
+    :data:`ROOTLINE`, else its hairline.
+
+    >>> float(rootline("bun", np.array([94.0]))[0]), float(hairline("bun", np.array([94.0]))[0])
+    (86.0, 74.0)
+    """
+    return np.interp(np.abs(azimuth), HAIRLINE_AT, ROOTLINE[style]) if style in ROOTLINE else hairline(style, azimuth)
 
 
 def directions(azimuth, polar) -> np.ndarray:

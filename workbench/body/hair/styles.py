@@ -55,6 +55,9 @@ from .head import Head, directions, hairline, head_of, smoothstep
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
 # centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
 SLEEK_ROOTS = 0.96
+# ...and sends no wisps out over the ears (azimuths, degrees from the face, either side): lying out over the ear's
+# rim against the backdrop, they drew a white fleck above each ear in a browser's room light.
+EAR_WISPS = (80.0, 118.0)
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
 # (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
 # ears: the same cards' triangles as before over the larger area.)
@@ -264,7 +267,7 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
     # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
-    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012)
+    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, skip=EAR_WISPS)
     return Groom(cards, wisps, [wraps])
 
 
@@ -341,7 +344,7 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     wrap = line[j] + (radius[j] + 0.002) * ring
     band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),
                    clump_columns(rng, 1), 0.1, np.repeat(t[j][None, None], 18, 1))
-    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012)
+    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, skip=EAR_WISPS)
     return Groom(sleek, wisps, [tail, band])
 
 
