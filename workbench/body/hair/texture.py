@@ -6,7 +6,8 @@ averaged in pairs of columns, so strands a texel or two wide keep their edges sm
 - ``u`` 0 to 0.5: :data:`COLUMNS` card columns, one card's texture each, ``v`` from the root (0) to
   the tip (1). The first :data:`CLUMPS` are clumps for the alpha-tested cards: a darker core (the
   hair inside the clump, which keeps a mipmapped alpha over the cut) under about eighty strands, each
-  its own shade, width and length; the strands gather towards the clump's middle as they go and the
+  its own width and length, straight ones gathered in :data:`LOCKS` locks of a shade each (which a
+  browser's mipmaps keep); the strands gather towards the clump's middle as they go and the
   middle ones reach farthest, so a clump ends in a point of single strands (no blunt cut-out end).
   The last ones are wisps for the blended fringe: a few fine strands, half transparent. ``curly``
   draws frizzy strands.
