@@ -69,7 +69,10 @@ def test_long_hair_lies_on_the_shoulders(top, gender, shape, most):
 @pytest.mark.parametrize("style", ["long", "bob", "ponytail", "short", "bun"])
 def test_straight_hair_clumps_are_fine_strands_of_near_one_shade(style):
     """The light's spread across each clump's opaque inside (its edges left out), relative to its mean, over
-    the middle of its length: 0.14 to 0.15 when it read as wood grain."""
+    the middle of its length: 0.14 to 0.15 when it read as wood grain; 0.09 to 0.1 after. Measured about the
+    row's own mean over five texels: the grain is a texel's scale (a clump's locks, a few texels wide each and
+    kept by a browser's mipmaps, test_hair_review_g, are not grain); 0.08 to 0.09 on the code that passed at
+    0.11 before the locks."""
     p = pattern(style)
     light, alpha = p["light"].astype(float), (p["alpha"] >> 24).astype(float)
     cw = light.shape[1] // 2 // COLUMNS
@@ -79,6 +82,7 @@ def test_straight_hair_clumps_are_fine_strands_of_near_one_shade(style):
         for r in range(int(0.25 * len(lit)), int(0.6 * len(lit)), 8):
             row = lit[r][a[r] >= 250][3:-3]
             if len(row) > 8:
-                spread.append(row.std() / row.mean())
+                local = np.convolve(np.pad(row, 2, mode="edge"), np.ones(5) / 5, "valid")
+                spread.append((row - local).std() / row.mean())
     assert len(spread) > 100
-    assert np.median(spread) < 0.11, float(np.median(spread))
+    assert np.median(spread) < 0.1, float(np.median(spread))

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .head import Head, directions, hairline, smoothstep
+from .head import Head, directions, hairline, rootline, smoothstep
 from .texture import CLUMPS, COLUMNS
 
 UP = np.array([0.0, 1.0, 0.0])
@@ -123,11 +123,11 @@ def wisp_columns(rng, n: int) -> np.ndarray:
 
 def scalp_roots(head: Head, style: str, count: int, seed: int, inside: float = 0.92) -> np.ndarray:
     """Directions of ``count`` roots spread over the sphere, those inside ``inside`` times the style's
-    hairline (so the cards' root ends lie over the scalp layer where it is opaque: at the hairline the
-    layer's own strands fade into the skin)."""
+    hairline (its :func:`~.head.rootline`; so the cards' root ends lie over the scalp layer where it is
+    opaque: at the hairline the layer's own strands fade into the skin)."""
     d = fibonacci(count, seed)
     az, pol = np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-    return d[pol < hairline(style, az) * inside]
+    return d[pol < rootline(style, az) * inside]
 
 
 def hairline_limit(style: str, front: float, back: float):
@@ -140,16 +140,19 @@ def hairline_limit(style: str, front: float, back: float):
     return limit
 
 
-def edge_wisps(head: Head, style: str, rng, count: int, length: float, field=None, points: int = 5) -> Strands:
+def edge_wisps(head: Head, style: str, rng, count: int, length: float, field=None, points: int = 5,
+               skip: tuple[float, float] | None = None) -> Strands:
     """Fine strands rooted in a band just inside the hairline and lying out over it (away from the
-    crown, unless a style's ``field`` says otherwise): the blended fringe that softens the hairline."""
+    crown, unless a style's ``field`` says otherwise): the blended fringe that softens the hairline;
+    none rooted between the azimuths ``skip`` (degrees from the face, either side)."""
     az = rng.uniform(-180, 180, count)
     pol = hairline(style, az) * rng.uniform(0.93, 1.0, count)
     d = directions(az, pol)
     lengths = length * rng.uniform(0.6, 1.2, count)
+    keep = np.ones(count, bool) if skip is None else (np.abs(az) < skip[0]) | (np.abs(az) > skip[1])
     field = field or (lambda s, d, p, i: tangent(d, d - UP))
-    pts, nrm, hang = grow(head, d, field, lengths, height=lambda s, d, i: 0.001 + 0.02 * s, points=points)
-    return Strands(pts, nrm, hang, rng.uniform(0.004, 0.008, count), wisp_columns(rng, count), 0.3)
+    pts, nrm, hang = grow(head, d[keep], field, lengths[keep], height=lambda s, d, i: 0.001 + 0.02 * s, points=points)
+    return Strands(pts, nrm, hang, rng.uniform(0.004, 0.008, count)[keep], wisp_columns(rng, count)[keep], 0.3)
 
 
 def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fall: Fall | None = None,

@@ -56,6 +56,15 @@ HAIRLINE = {
 }
 
 
+# Where a style's cards root, where not at its hairline (at these azimuths, in the same degrees): hair pulled back
+# (bun, ponytail) roots down to the ear's root over the ear. Lying a few millimetres off the skull and stopping at
+# the hairline, a centimetre over the ear's rim, it left a notch of background between itself and the ear, a white
+# sliver above each ear in front views. (The scalp layer keeps the hairline: brought down to the ear, its
+# fading band lay over the ear's rim, and shone white in a browser's room light.)
+ROOTLINE = {"bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 100, 112, 115, 116], float)}
+ROOTLINE["ponytail"] = ROOTLINE["bun"]
+
+
 def smoothstep(e0, e1, x):
     """0 below ``e0``, 1 above ``e1`` (either order), smooth between.
 
@@ -73,6 +82,16 @@ def hairline(style: str, azimuth: np.ndarray) -> np.ndarray:
     48.0
     """
     return np.interp(np.abs(azimuth), HAIRLINE_AT, HAIRLINE[style])
+
+
+def rootline(style: str, azimuth: np.ndarray) -> np.ndarray:
+    """Where the cards of ``style`` root to, polar degrees from the crown, at ``azimuth`` degrees from the face:
+    :data:`ROOTLINE`, else its hairline.
+
+    >>> float(rootline("bun", np.array([94.0]))[0]), float(hairline("bun", np.array([94.0]))[0])
+    (86.0, 74.0)
+    """
+    return np.interp(np.abs(azimuth), HAIRLINE_AT, ROOTLINE[style]) if style in ROOTLINE else hairline(style, azimuth)
 
 
 def directions(azimuth, polar) -> np.ndarray:

@@ -6,8 +6,8 @@ one colour; a vertex colour darkening each card vertex by its depth below the ha
 gives the volume back in every viewer (three.js multiplies the base colour by ``COLOR_0``).
 
 The outer surface: on the head, over directions from the skull's centre (:data:`CELL` degree cells),
-the farthest card vertex; hanging past the head, over (azimuth, height) cells, the farthest from the
-vertical through the centre; each grid spread to its neighbours (a cell's farthest takes its
+the highest card vertex over the head envelope; hanging past the head, over (azimuth, height) cells,
+the farthest from the vertical through the centre; each grid spread to its neighbours (a cell's farthest takes its
 neighbours' farthest, so a gap between locks does not make a cell shallow). A vertex's depth is that
 surface's distance less its own; its colour ``1 - DARK * smoothstep(0, DEPTH, depth)``.
 
@@ -55,6 +55,10 @@ def shade(head: Head, positions: np.ndarray, hanging: np.ndarray, depth: float) 
     if on.any():
         r = np.linalg.norm(rel[on], axis=1)
         pol = np.degrees(np.arccos(np.clip(rel[on, 1] / np.maximum(r, 1e-12), -1, 1)))
+        # Heights over the head envelope, not radii: over the cells a spread reaches (30 degrees) the head's own
+        # radius changes by a centimetre, and every card of sleek hair on the side of the head read as a
+        # centimetre under the hair nearer the crown: all in their darkest shade, dark brushstrokes.
+        r = r - head.envelope(rel[on] / np.maximum(r, 1e-12)[:, None])
         row = np.minimum((pol / CELL).astype(np.int64), int(180 / CELL) - 1)
         grid = np.full((int(180 / CELL), cols), -np.inf)
         np.maximum.at(grid, (row, col[on]), r)

@@ -35,7 +35,7 @@ from .head import smoothstep
 from .occlusion import shade
 from .scalp import shell, split
 from .styles import STYLES
-from .texture import V_END
+from .texture import SLEEK, V_END
 
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
 # the hair's thickness.
@@ -47,6 +47,10 @@ SCALP_SHADE = 0.8
 # ...under curls, its share of that: the depth between the coils (at 0.6, in grey hair, the layer showed in
 # the curls' gaps and at the hairline as a smooth pale band, a cap).
 CURLY_SHADE = 0.6
+# ...under hair pulled back sleek (texture.SLEEK), whose cards lie flat side by side, inside its hairline: the
+# cards' own light (in
+# their shade the layer drew a dark stripe where the cards of either side part, dark wedges between their points).
+SLEEK_SHADE = 0.97
 # Where (in hairlines from the crown) the layer goes from that shade to the hair's own light: over the single
 # hairs past its opaque fill (texture.FILL_END), where they fade into the skin.
 EDGE = (0.94, 1.04)
@@ -67,10 +71,12 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     inside, band = (_scalp_shade(p, style) for p in split(shell(mesh, head, style)))
     # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
     # vertex shaded by its depth in the hair (:mod:`.occlusion`).
-    hair = merge([cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0)) for s in [g.cards, *g.extra]])
-    below = hair.positions[:, 1] < head.centre[1]
-    light = shade(head, hair.positions, below, DEPTH[style]).astype(np.float32)
-    out = {"Hair": merge([inside, replace(hair, colors=np.repeat(light[:, None], 3, 1))])}
+    parts = [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0)) for s in [g.cards, *g.extra]]
+    # Hair pulled back is shaded apart from its bun or tail: under the outer surface they made (a bun stands
+    # 4 cm over the head), the sleek cards round them lay "deep", a dark ring where the cards meet the bun.
+    groups = [[p] for p in parts] if style in SLEEK else [parts]
+    hair = merge([_shaded(head, merge(group), style) for group in groups])
+    out = {"Hair": merge([inside, hair])}
     # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
     fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):
@@ -84,6 +90,13 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         fringe.append(replace(tips, colors=np.repeat(light[:, None], 3, 1)))
     out["Hair_Fringe"] = merge(fringe)
     return out
+
+
+def _shaded(head, hair: Piece, style: str) -> Piece:
+    """``hair`` with each vertex coloured by its depth in it (:mod:`.occlusion`)."""
+    below = hair.positions[:, 1] < head.centre[1]
+    light = shade(head, hair.positions, below, DEPTH[style]).astype(np.float32)
+    return replace(hair, colors=np.repeat(light[:, None], 3, 1))
 
 
 def edge(style: str) -> tuple[float, float]:
@@ -102,8 +115,12 @@ def _scalp_shade(p: Piece, style: str) -> Piece:
     curls, which leave it in view between them, darker: the depth between the coils (in light hair, in
     the hair's colour, it read as scalp)."""
     deep = SCALP_SHADE * (CURLY_SHADE if style == "curly" else 1.0)
+    at = p.uv[:, 1] * V_END
+    if style in SLEEK:
+        # (...from a little inside the hairline: in the cards' light to it, it was a pale strip at the temple.)
+        deep = deep + (SLEEK_SHADE - deep) * smoothstep(edge(style)[0] - 0.06, edge(style)[0] - 0.16, at)
     # To its hairline in the shade of the cards' roots over it, only its last single hairs fading into the
     # skin past it in the hair's own light (lit so from well inside the hairline, it showed between the
     # cards as a flat pale strip at the temple, and under light curls as a smooth white band, a cap).
-    light = deep + (1 - deep) * smoothstep(*edge(style), p.uv[:, 1] * V_END)
+    light = deep + (1 - deep) * smoothstep(*edge(style), at)
     return replace(p, colors=np.repeat(light[:, None], 3, 1).astype(np.float32))

@@ -25,10 +25,13 @@ import numpy as np
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from .head import Head, hairline, head_triangles, smoothstep
-from .texture import TIP_TO, V_END, shell_u
+from .texture import SLEEK, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
 LIFT = (0.004, 0.0008)
+# ...under hair pulled back sleek (texture.SLEEK), whose cards lie two or three millimetres over the head: at
+# 4 mm the layer lay over them on the top of the head, and drew it as a painted cap with no strands.
+SLEEK_LIFT = (0.0012, 0.0008)
 # Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
 BAND = 0.88
 
@@ -55,7 +58,8 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     pos = mesh.positions[source].astype(np.float64)
     nrm = mesh.normals[source].astype(np.float64)
     indices = inverse.reshape(-1, 3).astype(np.int64)
-    lift = LIFT[1] + (LIFT[0] - LIFT[1]) * smoothstep(TIP_TO, 0.7, vv)
+    top, end = SLEEK_LIFT if style in SLEEK else LIFT
+    lift = end + (top - end) * smoothstep(TIP_TO, 0.7, vv)
     positions = (pos + nrm * lift[:, None]).astype(np.float32)
     uv = np.column_stack([shell_u(uu), vv / V_END]).astype(np.float32)
     # Normals on the skin vertices themselves, so the copies at the back seam share theirs (no line).

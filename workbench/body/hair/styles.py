@@ -52,8 +52,16 @@ from .groom import (
 )
 from .head import Head, directions, hairline, head_of, smoothstep
 
+# Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
+# centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
+SLEEK_ROOTS = 0.96
+# ...and sends no wisps out over the ears (azimuths, degrees from the face, either side): lying out over the ear's
+# rim against the backdrop, they drew a white fleck above each ear in a browser's room light.
+EAR_WISPS = (80.0, 118.0)
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
-ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (1100, 480), "ponytail": (1100, 480), "bob": (1100, 460)}
+# (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
+# ears: the same cards' triangles as before over the larger area.)
+ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail": (970, 420), "bob": (1100, 460)}
 
 
 # Short: the whorl, where the top's side parting runs (x from the skull's centre, metres), the
@@ -255,11 +263,11 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
 
 def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(63)
-    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63)
+    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63, SLEEK_ROOTS)
     cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
     # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
-    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012)
+    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, skip=EAR_WISPS)
     return Groom(cards, wisps, [wraps])
 
 
@@ -305,7 +313,7 @@ def _tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(65)
-    roots = scalp_roots(head, "ponytail", ROOTS["ponytail"][lod], 65)
+    roots = scalp_roots(head, "ponytail", ROOTS["ponytail"][lod], 65, SLEEK_ROOTS)
     tie_d, tie = _tie(head)
     sleek = _gathered(head, roots, rng, lod, tie_d, np.cos(np.arctan2(TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0])))
     # The tail: rings of cards round its centreline, each twisting a little and ending at its own length.
@@ -336,7 +344,7 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     wrap = line[j] + (radius[j] + 0.002) * ring
     band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),
                    clump_columns(rng, 1), 0.1, np.repeat(t[j][None, None], 18, 1))
-    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012)
+    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, skip=EAR_WISPS)
     return Groom(sleek, wisps, [tail, band])
 
 

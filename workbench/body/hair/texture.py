@@ -6,7 +6,8 @@ averaged in pairs of columns, so strands a texel or two wide keep their edges sm
 - ``u`` 0 to 0.5: :data:`COLUMNS` card columns, one card's texture each, ``v`` from the root (0) to
   the tip (1). The first :data:`CLUMPS` are clumps for the alpha-tested cards: a darker core (the
   hair inside the clump, which keeps a mipmapped alpha over the cut) under about eighty strands, each
-  its own shade, width and length; the strands gather towards the clump's middle as they go and the
+  its own width and length, straight ones gathered in :data:`LOCKS` locks of a shade each (which a
+  browser's mipmaps keep); the strands gather towards the clump's middle as they go and the
   middle ones reach farthest, so a clump ends in a point of single strands (no blunt cut-out end).
   The last ones are wisps for the blended fringe: a few fine strands, half transparent. ``curly``
   draws frizzy strands.
@@ -52,8 +53,10 @@ TIPS = 8
 # Root to tip per style: how dark the root is (its light level's share), how far (in v, root 0 to tip 1)
 # its shade reaches (a few centimetres of the style's length), and how much lighter the tip is. Short
 # hair's cards lie over each other's roots: a strong change along each card drew every card as a scale.
-ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.75, 0.15, 0.06),
-        "curly": (0.75, 0.3, 0.08), "ponytail": (0.72, 0.1, 0.12), "bob": (0.72, 0.15, 0.1)}
+# Hair pulled back (bun, ponytail) is seen from the front along its cards: dark roots drew each card's root end
+# as a bar, a row of them along the hairline (cornrows).
+ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.92, 0.15, 0.06),
+        "curly": (0.75, 0.3, 0.08), "ponytail": (0.92, 0.1, 0.12), "bob": (0.72, 0.15, 0.1)}
 # How a clump's strands end (:func:`_clump`'s ``spread``): a bob is cut nearly blunt, long hair tapers.
 SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "short": (0.38, 0.45)}
 # How far (in v) a clump's outline narrows to its point, where not its spread's (:func:`_outline`): a bob's
@@ -61,7 +64,21 @@ SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "s
 POINT = {"bob": 0.04}
 # How far (in v) a clump card widens from its root (:func:`_outline`).
 ROOT_TAPER = 0.08
+# Straight hair's locks per clump card and their range of light (:func:`_clump`); each card's own light
+# (its tone) within TONE: at 0.9 to 1.06 neighbouring cards were patches of two shades.
+LOCKS = 3
+LOCK_LIGHT = (0.9, 1.08)
+TONE = (0.96, 1.03)
+# ...and, within a lock, each straight strand's light (a lock's strands near one shade: their spread is at the
+# locks' scale, which mipmaps keep, not a texel's) and that of the hair between them (GAP).
+STRAND = (0.97, 1.02)
+GAP = 0.8
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
+# Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
+# the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
+# roots' dark shade it showed between the cards' points as dark wedges (brushstrokes) and, where the cards
+# of either side part, as a dark stripe.
+SLEEK = ("bun", "ponytail")
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -115,7 +132,7 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     # Between the strands the hair inside the clump, in shade; less so towards the tip, where it thins.
     # (A curl's ribbon shows its face at every turn: dark gaps drew it striped, black clusters in grey hair.)
     # (Straight hair's at 0.68: darker, with the strands' own spread of shades, it drew wood grain.)
-    gap = 0.78 if curly else 0.68
+    gap = 0.78 if curly else GAP
     lit = np.repeat((tone * (gap + (0.8 - gap) * _smooth(0.6, 1.0, v)))[:, None], cw, 1).astype(np.float32)
     mid = cw / 2
     if wisp:
@@ -135,9 +152,18 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     # Straight hair: more strands, finer, nearer one shade and straighter (64 strands of up to 3 texels, an
     # eighth of them dark and each wandering by up to 1.6 texels, read as wood grain at a portrait's size).
     fine = not curly
+    # Straight hair's strands lie in LOCKS locks side by side, each a shade of its own (LOCK_LIGHT) and its
+    # strands near one shade within it: a card is a few locks running root to tip. (Strands alone, of
+    # one spread of shades, averaged to a flat colour at the mipmap levels a browser draws a card at, a
+    # texel for eight across: each card a smooth flake, grey "feathers", a bob's blocks.)
+    centres = (np.arange(LOCKS) + 0.5) / LOCKS * 2 - 1 + rng.uniform(-0.08, 0.08, LOCKS)
+    lights = rng.permutation(np.linspace(*LOCK_LIGHT, LOCKS)) * rng.uniform(0.97, 1.03, LOCKS)
     for _k in range(96 if fine else 64):
+        lock = int(rng.integers(LOCKS))
         side = rng.uniform(-1, 1)
         side = np.sign(side) * abs(side) ** 1.15
+        if fine:
+            side = float(np.clip(centres[lock] + rng.normal(0.0, 0.55 / LOCKS), -1, 1))
         longest = 1.0 - spread[0] * abs(side) ** 1.5
         end = longest * (1 - spread[1] * rng.random() ** 1.5)
         start = rng.random() ** 3 * 0.06                      # roots staggered: no straight edge at v = 0
@@ -148,8 +174,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
             x = x + rng.uniform(0.8, 1.8) * np.sin(v * rows / rng.uniform(5, 11) + phase)
         w = rng.uniform(0.5, 1.1) if fine else rng.uniform(0.6, 1.5)
         half = w * np.clip((end - v) / 0.1, 0, 1) ** 0.6 * np.clip((v - start) / 0.03, 0, 1) * (v < end)
-        dark = rng.random() < (0.07 if fine else 0.12)
-        shade = ((rng.uniform(0.72, 0.84) if dark else rng.uniform(0.88, 1.08)) if fine else
+        dark = rng.random() < (0.04 if fine else 0.12)
+        shade = ((rng.uniform(0.8, 0.88) if dark else rng.uniform(*STRAND)) * lights[lock] if fine else
                  (rng.uniform(0.62, 0.78) if dark else rng.uniform(0.84, 1.14))) * tone
         # A strand's own slow variation of shade along it.
         along = 1 + (0.05 if fine else 0.1) * np.sin(v * rows / rng.uniform(40, 120) + phase)
@@ -189,7 +215,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     cw = n // 2 // COLUMNS
     v = ((np.arange(n) + 0.5) / n)[:, None]
     for c in range(COLUMNS):
-        a, lit = _clump(rng, n, cw, curly, rng.uniform(0.9, 1.06), c >= CLUMPS, SPREAD.get(style, SPREAD["long"]),
+        a, lit = _clump(rng, n, cw, curly, rng.uniform(*TONE), c >= CLUMPS, SPREAD.get(style, SPREAD["long"]),
                         POINT.get(style))
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
         root, reach, tip_light = ROOT[style]
@@ -197,7 +223,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
         tip[:, c * cw:(c + 1) * cw] = _smooth(0.3, 1.0, v) * min(1.0, tip_light * 10)
-    shade, cut = _shell(rng, curly)
+    shade, cut = _shell(rng, curly, style in SLEEK)
     light[:, n // 2:] = shade
     alpha[:, n // 2:] = cut
     # Pairs of columns averaged (the light weighted by alpha, so clear texels do not darken an edge).
@@ -212,7 +238,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
             "alpha": np.clip(alpha * 255 + 0.5, 0, 255).astype("<u4") << 24}
 
 
-def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
+def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The scalp layer's half (see the module's text): the roots' shade, opaque to about FILL_TO and thinning
     out by FILL_END, under strands (the hair's colour) that end one by one between TIP_FROM and TIP_TO, fewer
     and fainter the farther out; curly hair's short and kinked over a mottled shade (coils seen end on).
@@ -264,6 +290,10 @@ def _shell(rng, curly: bool) -> tuple[np.ndarray, np.ndarray]:
     # Where the fill thins, its shade is the strands' (a dark fill between light strands there drew dark
     # specks along the hairline, a texel each).
     root = root + (hair - root) * _smooth(FILL_TO - 0.05, FILL_TO + 0.05, h)
+    if sleek:
+        # (...from a little inside the hairline: the roots' shade stays where the layer fades into the skin.)
+        lit = 1.08 * hair * (0.94 + 0.06 * np.sin(x * 0.9 + y / 53.0))
+        root = root + (lit - root) * _smooth(FILL_TO - 0.06, FILL_TO - 0.16, h)
     shade = (hair * strands + root * fill * (1 - strands)) / np.maximum(alpha, 1e-3)
     shade = np.where(alpha > 1e-3, shade, hair)
     return shade.astype(np.float32), alpha.astype(np.float32)
