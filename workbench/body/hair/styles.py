@@ -154,6 +154,11 @@ LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
 BACK = 146.0
+# Metres over the shoulders' joints by which hair falling down the back has turned to its azimuth there: turned by
+# a centimetre over them, as the locks in front are, it came down over the shoulders' back corners (the shoulder
+# blades, a hood) still beside the neck, and was held out there, a sheet from the jaw to the shoulder's corner
+# (blind review G: "card planes stick out sideways over the shoulders like wings").
+BACK_PART = 0.09
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -216,7 +221,10 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     # Parting into the front and back locks down to a centimetre over the shoulders' joints, so the hair lies on the
     # shoulders as it parts (parted 5 cm over them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S))
+    def part_at(az, i):
+        return np.where(np.abs(target(az, i)) > FRONT, shoulder + BACK_PART, shoulder + 0.01)
+
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
