@@ -158,7 +158,10 @@ BACK = 146.0
 # a centimetre over them, as the locks in front are, it came down over the shoulders' back corners (the shoulder
 # blades, a hood) still beside the neck, and was held out there, a sheet from the jaw to the shoulder's corner
 # (blind review G: "card planes stick out sideways over the shoulders like wings").
-BACK_PART = 0.09
+BACK_PART = 0.12
+# ...from this many of the skull's radii under its centre (where the locks in front start to turn, 0.9, left
+# it 3 cm to turn in: a kink).
+BACK_TURN = 0.4
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -222,7 +225,9 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # Parting into the front and back locks down to a centimetre over the shoulders' joints, so the hair lies on the
     # shoulders as it parts (parted 5 cm over them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
     def part_at(az, i):
-        return np.where(np.abs(target(az, i)) > FRONT, shoulder + BACK_PART, shoulder + 0.01)
+        back = np.abs(target(az, i)) > FRONT
+        return (np.where(back, c[1] - BACK_TURN * head.radius, c[1] - 0.9 * head.radius),
+                np.where(back, shoulder + BACK_PART, shoulder + 0.01))
 
     fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
