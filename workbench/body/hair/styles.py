@@ -151,6 +151,10 @@ FRONT = 95.0
 # Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
 # wide, ribbons read as slabs), fewer and wider at LOD 1.
 LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
+# ...and their points (rows) per level of detail: at LOD 0 two rows fewer than the 16 it had (segments of 4 cm, not
+# 3.5, along a fall that is nearly straight; over the head they chord its curve by 2 mm), which pays for the
+# fine strands thinning out its ends (:data:`.ends.ENDS`) within its LOD 1 / LOD 0 ratio.
+LONG_POINTS = (14, 12)
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
 BACK = 146.0
@@ -230,7 +234,7 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
                 np.where(back, shoulder + BACK_PART, shoulder + 0.01))
 
     fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod])
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
     wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
