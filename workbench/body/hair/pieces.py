@@ -67,7 +67,9 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     inside, band = (_scalp_shade(p, style) for p in split(shell(mesh, head, style)))
     # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
     # vertex shaded by its depth in the hair (:mod:`.occlusion`).
-    hair = merge([cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0)) for s in [g.cards, *g.extra]])
+    crown = (style, cards.CROWN[style]) if style in cards.CROWN else None
+    hair = merge([cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0), crown=crown)
+                  for s in [g.cards, *g.extra]])
     below = hair.positions[:, 1] < head.centre[1]
     light = shade(head, hair.positions, below, DEPTH[style]).astype(np.float32)
     out = {"Hair": merge([inside, replace(hair, colors=np.repeat(light[:, None], 3, 1))])}
