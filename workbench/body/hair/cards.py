@@ -213,7 +213,7 @@ def spread_widths(pts: np.ndarray, hanging: np.ndarray, head: Head, width: np.nd
 def crown_widths(pts: np.ndarray, hanging: np.ndarray, head: Head, width: np.ndarray, style: str,
                  most: float) -> np.ndarray:
     """Widths (S, K) of cards along strands ``pts``: ``most`` times ``width`` (S,) or (S, K) at points on the head well
-    inside ``style``'s hairline (under 0.75 of its polar angle from the crown), as they were from 0.95 of it out and
+    inside ``style``'s hairline (under 0.65 of its polar angle from the crown), as they were from 0.85 of it out and
     where they hang (a card's edge crossing the hairline's fade cuts it).
 
     >>> from types import SimpleNamespace
@@ -225,7 +225,7 @@ def crown_widths(pts: np.ndarray, hanging: np.ndarray, head: Head, width: np.nda
     rel = pts - head.centre
     az = np.degrees(np.arctan2(rel[..., 0], rel[..., 2]))
     pol = np.degrees(np.arccos(np.clip(rel[..., 1] / np.maximum(np.linalg.norm(rel, axis=-1), 1e-12), -1, 1)))
-    inside = smoothstep(0.95, 0.75, pol / hairline(style, az)) * ~hanging
+    inside = smoothstep(0.85, 0.65, pol / hairline(style, az)) * ~hanging
     return (width if width.ndim == 2 else width[:, None]) * (1 + (most - 1) * inside)
 
 

@@ -151,10 +151,11 @@ FRONT = 95.0
 # Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
 # wide, ribbons read as slabs), fewer and wider at LOD 1.
 LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
-# ...and their points (rows) per level of detail: at LOD 0 two rows fewer than the 16 it had (segments of 4 cm, not
-# 3.5, along a fall that is nearly straight; over the head they chord its curve by 2 mm), which pays for the
-# fine strands thinning out its ends (:data:`.ends.ENDS`) within its LOD 1 / LOD 0 ratio.
-LONG_POINTS = (14, 12)
+# ...and their points (rows) per level of detail: at LOD 0 a row fewer than the 16 it had (segments of 3.7 cm, not
+# 3.5, along a fall that is nearly straight), which pays for the fine strands thinning out its ends
+# (:data:`.ends.ENDS`) within its LOD 1 / LOD 0 ratio (two fewer cut the hairline's fade: its roots' rise sampled
+# coarser over the forehead, test_hair_hairline_fade).
+LONG_POINTS = (15, 12)
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
 BACK = 146.0
