@@ -32,7 +32,7 @@ from .head import Head
 
 # Per style: the share of its hanging cards that send a strand on past their tips at LOD 0 and at LOD 1, how far
 # past (metres, the longest), and from how far inside the tip it starts (metres along the card). (Long hair's LOD 1
-# is at its triangle budget, pieces.LOD1_BUDGET: its ends at LOD 0 alone, paid for by two rows fewer along its cards
+# is at its triangle budget, pieces.LOD1_BUDGET: its ends at LOD 0 alone, paid for by fewer rows along its cards
 # there (a row fewer, styles.LONG_POINTS). Its cards' tips, each cut where its alpha crosses, drew its hem as a row of hard points;
 # blind review G: "hard straight cut edges ... Should be: tapered alpha strands".)
 ENDS = {"bob": (0.6, 0.3, 0.022, 0.018), "long": (0.35, 0.0, 0.035, 0.02)}
