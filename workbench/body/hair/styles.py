@@ -151,22 +151,15 @@ FRONT = 95.0
 # Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
 # wide, ribbons read as slabs), fewer and wider at LOD 1.
 LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
-# ...and their points (rows) per level of detail: at LOD 0 a row fewer than the 16 it had (segments of 3.7 cm, not
-# 3.5, along a fall that is nearly straight), which pays for the fine strands thinning out its ends
-# (:data:`.ends.ENDS`) within its LOD 1 / LOD 0 ratio (two fewer cut the hairline's fade: its roots' rise sampled
-# coarser over the forehead, test_hair_hairline_fade).
+# ...its rows per level of detail (LOD 0 one fewer than 16, paying for :data:`.ends.ENDS`; 14 cut the hairline's fade).
 LONG_POINTS = (15, 12)
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
 BACK = 146.0
-# Metres over the shoulders' joints by which hair falling down the back has turned to its azimuth there: turned by
-# a centimetre over them, as the locks in front are, it came down over the shoulders' back corners (the shoulder
-# blades, a hood) still beside the neck, and was held out there, a sheet from the jaw to the shoulder's corner
-# (blind review G: "card planes stick out sideways over the shoulders like wings").
-BACK_PART = 0.12
-# ...from this many of the skull's radii under its centre (where the locks in front start to turn, 0.9, left
-# it 3 cm to turn in: a kink).
-BACK_TURN = 0.4
+# Hair falling down the back turns to its azimuth from BACK_TURN skull radii under the skull's centre to BACK_PART
+# metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
+# shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
+BACK_TURN, BACK_PART = 0.4, 0.12
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -227,12 +220,11 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
         return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
-    # Parting into the front and back locks down to a centimetre over the shoulders' joints, so the hair lies on the
-    # shoulders as it parts (parted 5 cm over them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
+    # The front locks part down to a centimetre over the shoulders' joints, lying on them as they part (parted 5 cm
+    # over them, they left the shoulders' tops bare, 3 to 5 cm under the hair); the back's higher (BACK_PART).
     def part_at(az, i):
         back = np.abs(target(az, i)) > FRONT
-        return (np.where(back, c[1] - BACK_TURN * head.radius, c[1] - 0.9 * head.radius),
-                np.where(back, shoulder + BACK_PART, shoulder + 0.01))
+        return c[1] - np.where(back, BACK_TURN, 0.9) * head.radius, shoulder + np.where(back, BACK_PART, 0.01)
 
     fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod])
