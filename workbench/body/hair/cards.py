@@ -32,7 +32,7 @@ import numpy as np
 from ..compile import top_four
 from ..lod import Piece
 from ..mesh import BodyMesh
-from .head import Head, smoothstep
+from .head import Head, hairline, smoothstep
 from .texture import column_u
 
 # The least height (metres) of a card's vertex over the head envelope.
@@ -58,6 +58,10 @@ TWIST_OVER = 0.06
 # (:func:`spread_widths`; long hair's curtain, its cards as wide over the shoulders as at the nape, showed the
 # backdrop between them there and between their splayed ends).
 SPREAD = {"long": 1.8}
+# How many times wider a style's cards are over the head, inside its hairline (:func:`crown_widths`; long hair's cards,
+# as narrow there as where they hang, left gaps over the crown and the sides through which its inner cards showed in
+# their shade, darker, and the cards' ends: blind review G's "blocky patches" on the crown).
+CROWN = {"long": 1.45}
 
 
 def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
@@ -145,15 +149,19 @@ def order(pts: np.ndarray, head: Head) -> np.ndarray:
     return np.lexsort((np.arange(S), np.round(height, 5)))
 
 
-def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float = 1.0) -> Piece:
+def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float = 1.0,
+          crown: tuple[str, float] | None = None) -> Piece:
     """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
     inner cards first (``sort=False``: they come so already); hanging cards widening as they spread, up to
-    ``spread`` times (:func:`spread_widths`)."""
+    ``spread`` times (:func:`spread_widths`); ``crown`` (a style and a factor): wider over the head inside the
+    style's hairline (:func:`crown_widths`)."""
     s = strands.take(order(strands.pts, head)) if sort else strands
     S, K, _ = s.pts.shape
     hang = s.hanging
     across = s.across if s.across is not None or not hang.any() else twisted(s.pts, s.nrm, hang)
     width = spread_widths(s.pts, hang, head, s.width, spread) if spread > 1 else s.width
+    if crown is not None:
+        width = crown_widths(s.pts, hang, head, width, *crown)
     pos, tris, normals, uv = ribbons(s.pts, s.nrm, width, s.column, s.taper, across)
     # A flat card's edges leave the curved surface its middle follows: those on the head are kept
     # out of the head envelope.
@@ -200,6 +208,25 @@ def spread_widths(pts: np.ndarray, hanging: np.ndarray, head: Head, width: np.nd
     first = np.where(hanging, rho, np.inf).min(1, keepdims=True)      # (the nape's round: the nearest in)
     grow = np.where(hanging, np.clip(rho / np.maximum(first, 1e-9), 1.0, most), 1.0)
     return width[:, None] * grow
+
+
+def crown_widths(pts: np.ndarray, hanging: np.ndarray, head: Head, width: np.ndarray, style: str,
+                 most: float) -> np.ndarray:
+    """Widths (S, K) of cards along strands ``pts``: ``most`` times ``width`` (S,) or (S, K) at points on the head well
+    inside ``style``'s hairline (under 0.65 of its polar angle from the crown), as they were from 0.85 of it out and
+    where they hang (a card's edge crossing the hairline's fade cuts it).
+
+    >>> from types import SimpleNamespace
+    >>> pts = np.array([[[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]])
+    >>> crown_widths(pts, np.zeros((1, 2), bool), SimpleNamespace(centre=np.zeros(3)), np.array([0.01]), "long",
+    ...              1.5).round(3).tolist()
+    [[0.015, 0.01]]
+    """
+    rel = pts - head.centre
+    az = np.degrees(np.arctan2(rel[..., 0], rel[..., 2]))
+    pol = np.degrees(np.arccos(np.clip(rel[..., 1] / np.maximum(np.linalg.norm(rel, axis=-1), 1e-12), -1, 1)))
+    inside = smoothstep(0.85, 0.65, pol / hairline(style, az)) * ~hanging
+    return (width if width.ndim == 2 else width[:, None]) * (1 + (most - 1) * inside)
 
 
 def twisted(pts: np.ndarray, nrm: np.ndarray, hanging: np.ndarray) -> np.ndarray:

@@ -31,10 +31,11 @@ from .groom import UP, Strands, clump_columns
 from .head import Head
 
 # Per style: the share of its hanging cards that send a strand on past their tips at LOD 0 and at LOD 1, how far
-# past (metres, the longest), and from how far inside the tip it starts (metres along the card). (Long hair's tips
-# already taper over a third of their cards; and its LOD 1 is at its triangle budget, pieces.LOD1_BUDGET, with the
-# default avatar's LOD 1 / LOD 0 ratio at 0.45: ends at LOD 0 alone put it at 0.445.)
-ENDS = {"bob": (0.6, 0.3, 0.022, 0.018)}
+# past (metres, the longest), and from how far inside the tip it starts (metres along the card). (Long hair's LOD 1
+# is at its triangle budget, pieces.LOD1_BUDGET: its ends at LOD 0 alone, paid for by fewer rows along its cards
+# there (a row fewer, styles.LONG_POINTS). Its cards' tips, each cut where its alpha crosses, drew its hem as a row of hard points;
+# blind review G: "hard straight cut edges ... Should be: tapered alpha strands".)
+ENDS = {"bob": (0.6, 0.3, 0.022, 0.018), "long": (0.35, 0.0, 0.035, 0.02)}
 # The strands' widths (metres at their roots), how much they narrow to their tips (nearly to a point: the clump
 # columns they show are cut nearly blunt in a bob's atlas), their points (rows) and the stretch of a clump
 # column they show (``v``, before its own tip: its body, solid, the strands in its colour). (The atlas's wisp

@@ -73,8 +73,8 @@ def tangent(d: np.ndarray, v: np.ndarray) -> np.ndarray:
 class Fall:
     """How strands fall once below the skull's centre. ``end(az, i)`` and ``target(az, i)``: for strands
     ``i`` starting to fall at azimuth ``az`` (degrees), the height each ends at and the azimuth it turns
-    to, from ``turn_y`` down to ``part_y``; ``clearance(az, y, i)`` metres over the body envelope;
-    ``sway`` (S,) metres of sideways wave."""
+    to, from ``turn_y`` down to ``part_y`` (or, given ``part_at(az, i)``, between each strand's own two heights);
+    ``clearance(az, y, i)`` metres over the body envelope; ``sway`` (S,) metres of sideways wave."""
 
     end: Callable[[np.ndarray, np.ndarray], np.ndarray]
     target: Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -82,6 +82,7 @@ class Fall:
     part_y: float
     clearance: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
     sway: np.ndarray
+    part_at: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None
 
 
 @dataclass
@@ -185,6 +186,8 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
     y0 = np.zeros(S)
     end = np.full(S, -np.inf)
     target = np.zeros(S)
+    turn_y = np.full(S, fall.turn_y if fall is not None else 0.0)
+    part_y = np.full(S, fall.part_y if fall is not None else 0.0)
     for k in range(steps):
         s = np.full(S, k * step)
         on = ~falling
@@ -228,11 +231,13 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
                 i_start = np.flatnonzero(start)
                 end[start] = fall.end(az0[start], i_start)
                 target[start] = fall.target(az0[start], i_start)
+                if fall.part_at is not None:
+                    turn_y[start], part_y[start] = fall.part_at(az0[start], i_start)
                 falling |= start
             f = falling
             if f.any():
                 y[f] -= step
-                turn = _turn(fall, y[f])
+                turn = _turn(turn_y[f], part_y[f], y[f])
                 a = az0[f] + _wrap(target[f] - az0[f]) * turn
                 wave = fall.sway[f] * np.sin((y0[f] - y[f]) * 19.0 + az0[f]) * np.clip((y0[f] - y[f]) / 0.1, 0, 1)
                 az[f] = a + np.degrees(wave / np.maximum(rho[f], 0.05))
@@ -245,8 +250,8 @@ def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fa
     return pts, nrm, hanging > 0.5
 
 
-def _turn(fall: Fall, y: np.ndarray) -> np.ndarray:
-    t = np.clip((fall.turn_y - y) / max(fall.turn_y - fall.part_y, 1e-6), 0, 1)
+def _turn(turn_y: np.ndarray, part_y: np.ndarray, y: np.ndarray) -> np.ndarray:
+    t = np.clip((turn_y - y) / np.maximum(turn_y - part_y, 1e-6), 0, 1)
     return t * t * (3 - 2 * t)
 
 

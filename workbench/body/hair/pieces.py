@@ -71,7 +71,9 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     inside, band = (_scalp_shade(p, style) for p in split(shell(mesh, head, style)))
     # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
     # vertex shaded by its depth in the hair (:mod:`.occlusion`).
-    parts = [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0)) for s in [g.cards, *g.extra]]
+    crown = (style, cards.CROWN[style]) if style in cards.CROWN else None
+    parts = [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0), crown=crown)
+             for s in [g.cards, *g.extra]]
     # Hair pulled back is shaded apart from its bun or tail: under the outer surface they made (a bun stands
     # 4 cm over the head), the sleek cards round them lay "deep", a dark ring where the cards meet the bun.
     groups = [[p] for p in parts] if style in SLEEK else [parts]

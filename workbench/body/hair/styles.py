@@ -44,13 +44,12 @@ from .groom import (
     clump_columns,
     edge_wisps,
     emerge,
-    fibonacci,
     grow,
     scalp_roots,
     tangent,
-    whorl_field,
 )
-from .head import Head, directions, hairline, head_of, smoothstep
+from .head import Head, directions, head_of, smoothstep
+from .short import short_groom
 
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
 # centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
@@ -62,87 +61,6 @@ EAR_WISPS = (80.0, 118.0)
 # (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
 # ears: the same cards' triangles as before over the larger area.)
 ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail": (970, 420), "bob": (1100, 460)}
-
-
-# Short: the whorl, where the top's side parting runs (x from the skull's centre, metres), the
-# lengths (top, sides) and the heights over the head (top, sides) in metres.
-SHORT_WHORL = (180.0, 28.0)
-SHORT_PART = -0.035
-SHORT_LENGTH = (0.075, 0.035)
-SHORT_VOLUME = (0.010, 0.004)
-# Its tufts per level of detail, the most a tuft's tips lift (metres), and the range of the share of the
-# hairline each strand stops at.
-SHORT_TUFTS = (60, 45)
-SHORT_TUFT_LIFT = 0.013
-SHORT_HAIRLINE = (0.96, 1.04)
-
-
-def _short_field(head: Head):
-    whorl = directions(np.array([SHORT_WHORL[0]]), np.array([SHORT_WHORL[1]]))[0]
-    back = np.array([0.0, 0.0, -1.0])
-
-    def field(s, d, p, i=None):
-        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-        top = smoothstep(62.0, 40.0, pol)[:, None]
-        ahead = smoothstep(-0.3, 0.2, d[:, 2])[:, None]                     # in front of the crown
-        side = np.where(p[:, :1] - head.centre[0] > SHORT_PART, 1.0, -1.0)
-        sweep = 0.55 * side * LEFT + back                                  # the top combed back and over
-        down = -UP + 0.5 * back                                            # the sides combed down and back
-        base = whorl_field(whorl, d)
-        return base * (1 - top * ahead) * 0.6 + sweep * top * ahead + down * (1 - top)
-    return field
-
-
-def _short(mesh: BodyMesh, head: Head, lod: int) -> Groom:
-    rng = np.random.default_rng(61)
-    roots = scalp_roots(head, "short", ROOTS["short"][lod], 61)
-    S = len(roots)
-    root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
-    top = smoothstep(65.0, 35.0, root_pol)
-    field = _short_field(head)
-    # The sideburns (in front of the ears, low on the head) lie flatter to the temple: lifted as the sides, their
-    # tips stood off the cheek's outline and the backdrop showed between them (white flecks at the temples).
-    root_az = np.abs(np.degrees(np.arctan2(roots[:, 0], roots[:, 2])))
-    burn = smoothstep(55.0, 70.0, root_az) * smoothstep(105.0, 92.0, root_az) * smoothstep(62.0, 76.0, root_pol)
-    length = (SHORT_LENGTH[1] + (SHORT_LENGTH[0] - SHORT_LENGTH[1]) * top) * rng.uniform(0.8, 1.2, S)
-    lift = rng.uniform(0.0, 0.003, S) * (1 - burn)
-    full = (SHORT_VOLUME[1] + (SHORT_VOLUME[0] - SHORT_VOLUME[1]) * top) * (1 - 0.7 * burn)
-    # Tufts: neighbouring strands share a tuft's own lift of their tips and its own turn off the comb, so the top
-    # is piecey and its outline breaks up (every strand lying back down at one height drew a smooth helmet).
-    centres = fibonacci(SHORT_TUFTS[lod], 67)
-    tuft = np.argmax(roots @ centres.T, axis=1)
-    # (and each strand's own, less: single pieces standing out of a tuft)
-    up = (rng.uniform(0.0, 1.0, len(centres))[tuft] ** 1.5 + 0.6 * rng.uniform(0.0, 1.0, S) ** 2) * SHORT_TUFT_LIFT * top * (1 - burn)
-    turn = rng.normal(size=(len(centres), 3))[tuft] * 0.35 * top[:, None]
-
-    def height(s, d, i):
-        # Rising off the scalp over the first 2 cm, the tips lying back down towards it (but a tuft's lifting).
-        rise = 1 - (1 - np.minimum(s / 0.02, 1)) ** 2
-        along = np.minimum(s / length[i], 1)
-        return (emerge(s, 0.0025 + lift[i]) + full[i] * rise * (1 - 0.6 * along ** 2)
-                + up[i] * smoothstep(0.3, 1.0, along))
-
-    comb = field
-
-    def tufted(s, d, p, i):
-        return comb(s, d, p, i) + turn[i]
-
-    # Each strand stops at its own share of the hairline: a broken hairline, not one cut.
-    reach = rng.uniform(*SHORT_HAIRLINE, S)
-
-    def limit(d, i):
-        return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) > hairline("short", np.degrees(np.arctan2(d[:, 0], d[:, 2]))) * reach[i]
-
-    pts, nrm, hang = grow(head, roots, tufted, length, height=height, points=7, limit=limit)
-    cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
-                    clump_columns(rng, S), 0.35)
-    wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
-    # ...none at the sideburns: there they stood past the cheek's outline, fine strands seen edge-on that the
-    # browsers' studio lit white (flecks at the temples).
-    rel = wisps.pts[:, 0] - head.centre
-    burn_az = np.abs(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])))
-    wisps = wisps.take(~((burn_az > 60.0) & (burn_az < 100.0)))
-    return Groom(cards, wisps, [])
 
 
 # Metres a parted style's strands rise off the head per metre from their roots, to their volume: lying close
@@ -159,9 +77,15 @@ FRONT = 95.0
 # Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
 # wide, ribbons read as slabs), fewer and wider at LOD 1.
 LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
+# ...its rows per level of detail (LOD 0 one fewer than 16, paying for :data:`.ends.ENDS`; 14 cut the hairline's fade).
+LONG_POINTS = (15, 12)
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
 BACK = 146.0
+# Hair falling down the back turns to its azimuth from BACK_TURN skull radii under the skull's centre to BACK_PART
+# metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
+# shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
+BACK_TURN, BACK_PART = 0.4, 0.12
 
 
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -222,10 +146,14 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
         return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
-    # Parting into the front and back locks down to a centimetre over the shoulders' joints, so the hair lies on the
-    # shoulders as it parts (parted 5 cm over them, it left the shoulders' tops bare, the hair 3 to 5 cm over them).
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S))
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=16 if lod == 0 else 12)
+    # The front locks part down to a centimetre over the shoulders' joints, lying on them as they part (parted 5 cm
+    # over them, they left the shoulders' tops bare, 3 to 5 cm under the hair); the back's higher (BACK_PART).
+    def part_at(az, i):
+        back = np.abs(target(az, i)) > FRONT
+        return c[1] - np.where(back, BACK_TURN, 0.9) * head.radius, shoulder + np.where(back, BACK_PART, 0.01)
+
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod])
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
     wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
@@ -407,6 +335,8 @@ def groom(mesh: BodyMesh, style: str, lod: int) -> Groom:
     head = head_of(mesh)
     if style == "curly":
         return coils.curly(mesh, head, lod)
+    if style == "short":
+        return short_groom(mesh, head, lod, ROOTS["short"][lod])
     if style in STYLES:
-        return {"short": _short, "long": _long, "bun": _bun, "ponytail": _ponytail, "bob": _bob}[style](mesh, head, lod)
+        return {"long": _long, "bun": _bun, "ponytail": _ponytail, "bob": _bob}[style](mesh, head, lod)
     raise ValueError(f"hair: unknown style {style!r}")

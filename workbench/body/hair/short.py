@@ -1,0 +1,105 @@
+"""The ``short`` style's groom: a crop combed from a crown whorl, the top combed back and over to the figure's left,
+the sides and back down; longer and fuller on top, ending at the hairline in front, in tufts (:func:`short_groom`,
+which :func:`.styles.groom` calls).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..mesh import BodyMesh
+from .groom import (
+    LEFT,
+    UP,
+    Groom,
+    Strands,
+    clump_columns,
+    edge_wisps,
+    emerge,
+    fibonacci,
+    grow,
+    scalp_roots,
+    whorl_field,
+)
+from .head import Head, directions, hairline, smoothstep
+
+# Short: the whorl, where the top's side parting runs (x from the skull's centre, metres), the
+# lengths (top, sides) and the heights over the head (top, sides) in metres.
+SHORT_WHORL = (180.0, 28.0)
+SHORT_PART = -0.035
+SHORT_LENGTH = (0.075, 0.035)
+SHORT_VOLUME = (0.010, 0.004)
+# Its tufts per level of detail, the most a tuft's tips lift (metres), and the range of the share of the
+# hairline each strand stops at.
+SHORT_TUFTS = (60, 45)
+SHORT_TUFT_LIFT = 0.013
+SHORT_HAIRLINE = (0.96, 1.04)
+
+
+def _short_field(head: Head):
+    whorl = directions(np.array([SHORT_WHORL[0]]), np.array([SHORT_WHORL[1]]))[0]
+    back = np.array([0.0, 0.0, -1.0])
+
+    def field(s, d, p, i=None):
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        top = smoothstep(62.0, 40.0, pol)[:, None]
+        ahead = smoothstep(-0.3, 0.2, d[:, 2])[:, None]                     # in front of the crown
+        side = np.where(p[:, :1] - head.centre[0] > SHORT_PART, 1.0, -1.0)
+        sweep = 0.55 * side * LEFT + back                                  # the top combed back and over
+        down = -UP + 0.5 * back                                            # the sides combed down and back
+        base = whorl_field(whorl, d)
+        return base * (1 - top * ahead) * 0.6 + sweep * top * ahead + down * (1 - top)
+    return field
+
+
+def short_groom(mesh: BodyMesh, head: Head, lod: int, roots_count: int) -> Groom:
+    """The ``short`` style's groom at level of detail ``lod`` from ``roots_count`` roots over the sphere."""
+    rng = np.random.default_rng(61)
+    roots = scalp_roots(head, "short", roots_count, 61)
+    S = len(roots)
+    root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
+    top = smoothstep(65.0, 35.0, root_pol)
+    field = _short_field(head)
+    # The sideburns (in front of the ears, low on the head) lie flatter to the temple: lifted as the sides, their
+    # tips stood off the cheek's outline and the backdrop showed between them (white flecks at the temples).
+    root_az = np.abs(np.degrees(np.arctan2(roots[:, 0], roots[:, 2])))
+    burn = smoothstep(55.0, 70.0, root_az) * smoothstep(105.0, 92.0, root_az) * smoothstep(62.0, 76.0, root_pol)
+    length = (SHORT_LENGTH[1] + (SHORT_LENGTH[0] - SHORT_LENGTH[1]) * top) * rng.uniform(0.8, 1.2, S)
+    lift = rng.uniform(0.0, 0.003, S) * (1 - burn)
+    full = (SHORT_VOLUME[1] + (SHORT_VOLUME[0] - SHORT_VOLUME[1]) * top) * (1 - 0.7 * burn)
+    # Tufts: neighbouring strands share a tuft's own lift of their tips and its own turn off the comb, so the top
+    # is piecey and its outline breaks up (every strand lying back down at one height drew a smooth helmet).
+    centres = fibonacci(SHORT_TUFTS[lod], 67)
+    tuft = np.argmax(roots @ centres.T, axis=1)
+    # (and each strand's own, less: single pieces standing out of a tuft)
+    up = (rng.uniform(0.0, 1.0, len(centres))[tuft] ** 1.5 + 0.6 * rng.uniform(0.0, 1.0, S) ** 2) * SHORT_TUFT_LIFT * top * (1 - burn)
+    turn = rng.normal(size=(len(centres), 3))[tuft] * 0.35 * top[:, None]
+
+    def height(s, d, i):
+        # Rising off the scalp over the first 2 cm, the tips lying back down towards it (but a tuft's lifting).
+        rise = 1 - (1 - np.minimum(s / 0.02, 1)) ** 2
+        along = np.minimum(s / length[i], 1)
+        return (emerge(s, 0.0025 + lift[i]) + full[i] * rise * (1 - 0.6 * along ** 2)
+                + up[i] * smoothstep(0.3, 1.0, along))
+
+    comb = field
+
+    def tufted(s, d, p, i):
+        return comb(s, d, p, i) + turn[i]
+
+    # Each strand stops at its own share of the hairline: a broken hairline, not one cut.
+    reach = rng.uniform(*SHORT_HAIRLINE, S)
+
+    def limit(d, i):
+        return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) > hairline("short", np.degrees(np.arctan2(d[:, 0], d[:, 2]))) * reach[i]
+
+    pts, nrm, hang = grow(head, roots, tufted, length, height=height, points=7, limit=limit)
+    cards = Strands(pts, nrm, hang, rng.uniform(0.011, 0.016, S) * (1 + 0.2 * top) * (1.4 if lod else 1.0),
+                    clump_columns(rng, S), 0.35)
+    wisps = edge_wisps(head, "short", rng, 160 if lod == 0 else 100, 0.012)
+    # ...none at the sideburns: there they stood past the cheek's outline, fine strands seen edge-on that the
+    # browsers' studio lit white (flecks at the temples).
+    rel = wisps.pts[:, 0] - head.centre
+    burn_az = np.abs(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])))
+    wisps = wisps.take(~((burn_az > 60.0) & (burn_az < 100.0)))
+    return Groom(cards, wisps, [])
