@@ -136,12 +136,29 @@ def lining_depth(mesh: BodyMesh) -> np.ndarray:
 
 
 def _lining(mesh: BodyMesh) -> tuple[np.ndarray, np.ndarray]:
+    from scipy.spatial import cKDTree
+
     lining, verts = _island()
     depth = np.zeros(len(mesh.positions), np.float32)
-    z = mesh.positions[verts, 2]
-    depth[verts] = np.maximum(float(z.max()) - z, 0.0)
+    # The distance from the nearest vertex of the lips' inner edge, not the depth behind the lips' front: the
+    # corners lie 15 mm behind the middle, so measured from the front the lining met the lips there already dark (a
+    # hard step from lit lip to dark red, drawn as the black polygons of the corners' triangles in blind review G).
+    p = mesh.positions[verts].astype(np.float64)
+    depth[verts] = cKDTree(p[np.isin(verts, _edge())]).query(p)[0]
     depth.setflags(write=False)
     return lining, depth
+
+
+@lru_cache(maxsize=1)
+def _edge() -> np.ndarray:
+    """The lining's vertices on the lips' inner edge (shared with the skin's triangles): MakeHuman's topology."""
+    from .topology import topology
+
+    tris_all, _, _, _, face_groups = topology()
+    tris = tris_all[face_groups["body"]]
+    inside = np.zeros(len(tris), bool)
+    inside[_island()[0]] = True
+    return np.intersect1d(tris[inside], tris[~inside])
 
 
 def _smoothstep(e0, e1, x):
