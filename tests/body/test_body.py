@@ -7,10 +7,12 @@ file, and on :func:`workbench.body.mesh.body_mesh` (the interface the looks are 
 
 from __future__ import annotations
 
+import itertools
 from functools import cache
 
 import numpy as np
 import pytest
+from helpers import sweep
 
 from workbench.body import assets
 
@@ -205,17 +207,17 @@ def test_skin_weights_come_from_the_rig_with_face_helpers_on_the_head():
             assert (lead == m.skeleton.index[f"RightHand{f}{k}"]).sum() >= 20, (f, k)
 
 
-def test_every_clip_moves_the_arms_down_from_the_t_pose_on_every_body():
+# Every shape and gender in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("gender,shape", sweep(itertools.product(("feminine", "masculine"), BODY_SHAPES)))
+def test_every_clip_moves_the_arms_down_from_the_t_pose_on_every_body(gender, shape):
     """The clips assume our T-pose: in idle the hands hang at the thighs, on every shape and gender."""
-    for gender in ("feminine", "masculine"):
-        for shape in BODY_SHAPES:
-            model = Model(glb(gender, shape, lod=2))
-            from workbench.render.pictures import _closest_gender_clip
-            clip = _closest_gender_clip(model, "idle")
-            posed = model.posed(clip, 0.0).joints
-            for side in ("Left", "Right"):
-                drop = posed[f"{side}Arm"][1] - posed[f"{side}Hand"][1]
-                assert drop > 0.35, (gender, shape, side, drop)
+    from workbench.render.pictures import _closest_gender_clip
+
+    model = Model(glb(gender, shape, lod=2))
+    posed = model.posed(_closest_gender_clip(model, "idle"), 0.0).joints
+    for side in ("Left", "Right"):
+        drop = posed[f"{side}Arm"][1] - posed[f"{side}Hand"][1]
+        assert drop > 0.35, (gender, shape, side, drop)
 
 
 def _angle(a: np.ndarray, b: np.ndarray) -> float:

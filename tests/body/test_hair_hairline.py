@@ -40,15 +40,22 @@ def settings(style, gender):
 
 
 @cache
-def hairness(style, gender, lod):
-    """(h, the row of the brows' top) for the front portrait's camera of the bald avatar."""
-    haired = _posed(Model(build_avatar(settings(style, gender), ModelOptions(lod=lod))), "preview")
+def bald_portrait(gender, lod):
+    """(the front portrait's camera of the bald avatar, its picture): one per body and level, whichever style is
+    drawn against it."""
     bald = _posed(Model(build_avatar(settings("none", gender), ModelOptions(lod=lod))), "preview")
     # Framed on the bald head: the hairline at the scale of a face, however much room the hair's volume
     # takes in its own portrait.
     cam = frame(bald, "portrait")
+    return cam, draw(bald, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float)
+
+
+@cache
+def hairness(style, gender, lod):
+    """(h, the row of the brows' top) for the front portrait's camera of the bald avatar."""
+    haired = _posed(Model(build_avatar(settings(style, gender), ModelOptions(lod=lod))), "preview")
+    cam, b = bald_portrait(gender, lod)
     a = draw(haired, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float)
-    b = draw(bald, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float)
     brows = np.nonzero(((b[..., 1] - b[..., 0]) > 20).any(1))[0]          # the green brows of the bald head
     return np.clip(np.abs(a - b).sum(-1) / 120, 0, 1), int(brows.min())
 

@@ -53,18 +53,25 @@ def _picture(style: str, gender: str, skin: str, cam=None, hair: str = GREEN):
 
 
 @cache
+def bald(gender: str) -> tuple[np.ndarray, object, int]:
+    """(the bald head's light skin's picture less its deep skin's, the portrait's camera framed on it, the row of
+    the brows' top): one per body, whichever style is measured against it."""
+    bald_light, cam = _picture("none", gender, SKINS[0])
+    bald_deep, _ = _picture("none", gender, SKINS[1], cam)
+    dark_brows, _ = _picture("none", gender, SKINS[0], cam, hair=DARK)
+    brows = int(np.nonzero((np.abs(bald_light - dark_brows).sum(-1) > 30).sum(1) >= BROW_PIXELS)[0].min())
+    return (bald_light - bald_deep).sum(-1), cam, brows
+
+
+@cache
 def coverage(style: str, gender: str) -> tuple[np.ndarray, np.ndarray, int]:
     """(the hair's coverage per pixel (NaN where the skins do not tell), the haired picture over the light
     skin, the row of the brows' top), framed on the bald head."""
-    bald_light, cam = _picture("none", gender, SKINS[0])
-    bald_deep, _ = _picture("none", gender, SKINS[1], cam)
+    skins, cam, brows = bald(gender)
     light, _ = _picture(style, gender, SKINS[0], cam)
     deep, _ = _picture(style, gender, SKINS[1], cam)
-    skins = (bald_light - bald_deep).sum(-1)
     with np.errstate(invalid="ignore"):
         cov = np.clip(1 - (light - deep).sum(-1) / np.where(np.abs(skins) > 30, skins, np.nan), 0, 1)
-    dark_brows, _ = _picture("none", gender, SKINS[0], cam, hair=DARK)
-    brows = int(np.nonzero((np.abs(bald_light - dark_brows).sum(-1) > 30).sum(1) >= BROW_PIXELS)[0].min())
     return cov, light, brows
 
 

@@ -53,15 +53,22 @@ def hairness(k: int, style: str, yaw: float, cards: bool = False) -> np.ndarray:
     haired = _posed(Model(build_avatar(settings(k, style), ModelOptions())), "preview")
     if cards:
         haired.draws = [d for d in haired.draws if d.material.name != "Hair_Fringe"]
-    bald = _posed(Model(build_avatar(settings(k, "none"), ModelOptions())), "preview")
-    pivot = _pivot(bald)
-    haired, bald = _turned(haired, yaw, pivot), _turned(bald, yaw, pivot)
-    cam = frame(bald, "portrait")
-    a = draw(haired, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float)
-    b = draw(bald, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float)
-    body = draw(bald, cam, SIZE)[..., 3] > 0
+    pivot, cam, b, body = bald(k, yaw)
+    a = draw(_turned(haired, yaw, pivot), cam, SIZE, background=(255, 255, 255))[..., :3].astype(float)
     h = np.clip(np.abs(a - b).sum(-1) / 120, 0, 1)
     return np.where(body & (h < 0.5), np.nan, h)
+
+
+@cache
+def bald(k: int, yaw: float):
+    """(the pivot the portrait turns about, its camera, the bald body's picture, where the bald body is drawn) for
+    body ``k`` turned by ``yaw``: one per body and view, whichever style :func:`hairness` draws against it."""
+    posed = _posed(Model(build_avatar(settings(k, "none"), ModelOptions())), "preview")
+    pivot = _pivot(posed)
+    posed = _turned(posed, yaw, pivot)
+    cam = frame(posed, "portrait")
+    return (pivot, cam, draw(posed, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float),
+            draw(posed, cam, SIZE)[..., 3] > 0)
 
 
 def teeth(h: np.ndarray) -> float:

@@ -90,14 +90,20 @@ def test_a_picture_from_the_page_is_a_bounded_png(viewer):
     assert viewer.snapshot().size == (32, 32)  # the kernel's still, not the page's claim
 
 
+# Each state made when its test runs: made at collection, they cost every pytest-xdist worker half a second of CPU
+# and a hundred megabytes, held all the run, in runs that leave them out too.
+HUGE_STATES = {"a-million-weights": lambda: {"weights": {f"shape{i}": 0.5 for i in range(1_000_000)}},
+               "a-million-numbers": lambda: {"target": [0.0] * 1_000_000},
+               "ten-million-characters": lambda: {"clip": "x" * 10_000_000},
+               "a-list-for-a-colour": lambda: {"background": ["#000000"] * 1_000_000}}
+
+
 @pytest.mark.timeout(60)   # a million weights held the kernel past 60 s before they were refused
-@pytest.mark.parametrize("state", [{"weights": {f"shape{i}": 0.5 for i in range(1_000_000)}},
-                                   {"target": [0.0] * 1_000_000}, {"clip": "x" * 10_000_000},
-                                   {"background": ["#000000"] * 1_000_000}],
-                         ids=["a-million-weights", "a-million-numbers", "ten-million-characters", "a-list-for-a-colour"])
-def test_every_trait_the_page_sets_is_bounded_and_the_page_told(viewer, state, monkeypatch):
+@pytest.mark.parametrize("huge", HUGE_STATES)
+def test_every_trait_the_page_sets_is_bounded_and_the_page_told(viewer, huge, monkeypatch):
     """Issue 45, item 5: each refused at its size, before traitlets walks it, with a message to the page naming it;
     the rest of the message is taken."""
+    state = HUGE_STATES[huge]()
     said = []
     monkeypatch.setattr(viewer, "send", lambda content, buffers=None: said.append(content))
     [(name, value)] = state.items()

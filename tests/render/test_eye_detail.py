@@ -52,22 +52,29 @@ def iris_disc() -> Texture:
     return Texture(np.where(inside, 0xFFFFFFFF, 0xFF000000).astype(np.uint32).ravel(), n, n, False)
 
 
+def flat(colour):
+    return lambda d: replace(d, uv=None, material=Material(color=colour, double_sided=d.material.double_sided,
+                                                              specular=0.0))
+
+
+@cache
+def posed_mask(glb: bytes):
+    """(the rest face posed, its portrait's camera, the Eyes mesh's mask in it): one per head, whichever of
+    :func:`portrait`'s pictures the tests ask of it (the mask is the same in each)."""
+    model = Model(glb)
+    posed = model.posed(Clip(model), 0.0)
+    cam = frame(posed, "portrait")
+    mask_draws = [(flat(WHITE) if d.mesh_name == "Eyes" else flat(BLACK))(d) for d in posed.draws
+                  if d.mesh_name != "Eyelashes"]
+    return posed, cam, draw(replace(posed, draws=mask_draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
+
+
 @cache
 def portrait(glb: bytes, lit: bool = False, iris: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(RGB float 0..1, the Eyes mesh's mask) of the rest face's portrait, SIZE px: lit by the previews' lights, or
     unlit with every mesh but the eyes (and the lashes, when lit) drawn black, so the eyes' texture shows as it is
     (or, with ``iris``, :func:`iris_disc` in its place)."""
-    model = Model(glb)
-    posed = model.posed(Clip(model), 0.0)
-    cam = frame(posed, "portrait")
-
-    def flat(colour):
-        return lambda d: replace(d, uv=None, material=Material(color=colour, double_sided=d.material.double_sided,
-                                                                  specular=0.0))
-
-    mask_draws = [(flat(WHITE) if d.mesh_name == "Eyes" else flat(BLACK))(d) for d in posed.draws
-                  if d.mesh_name != "Eyelashes"]
-    mask = draw(replace(posed, draws=mask_draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
+    posed, cam, mask = posed_mask(glb)
     if lit:
         img = draw(posed, cam, SIZE)
     else:

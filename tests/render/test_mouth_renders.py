@@ -92,14 +92,16 @@ def test_no_tooth_shows_at_lod_1(gender):
     assert masks["teeth"].sum() <= 5
 
 
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-@pytest.mark.parametrize("morphs,teeth", [({"jawOpen": 1.0}, True), ({"jawOpen": 0.5}, False),
-                                          ({"viseme_aa": 1.0}, True), ({"mouthOpen": 1.0}, True)])
-def test_an_open_mouth_is_dark_with_a_tongue_and_teeth(gender, morphs, teeth):
+# Each opening and body in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("morph,weight,teeth,gender", sweep(
+    (*opening, gender) for opening, gender in itertools.product(
+        [("jawOpen", 1.0, True), ("jawOpen", 0.5, False), ("viseme_aa", 1.0, True), ("mouthOpen", 1.0, True)],
+        ["feminine", "masculine"])))
+def test_an_open_mouth_is_dark_with_a_tongue_and_teeth(gender, morph, weight, teeth):
     """The opening (teeth, tongue and lining seen between the lips): on the lightest tone, most of it far
     darker than the face's skin (a flat pale block before; now a fifth of it), with a pink tongue, and
     the lower teeth's white edge once the jaw is well open (half open, the lower lip still hides them)."""
-    lit, masks = pictures(avatar(gender, tone="#FFE0C4"), gender, morphs)
+    lit, masks = pictures(avatar(gender, tone="#FFE0C4"), gender, {morph: weight})
     opening = masks["teeth"] | masks["lining"]
     assert opening.sum() > 400
     lum = lit @ np.array([0.2126, 0.7152, 0.0722])
@@ -143,8 +145,9 @@ def _teeth_map(glb: bytes, morphs: dict):
     return lit, upper
 
 
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-@pytest.mark.parametrize("shape", ["jawOpen", "viseme_aa", "mouthOpen", "viseme_E"])
+# Each opening and body in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("shape,gender", sweep(itertools.product(["jawOpen", "viseme_aa", "mouthOpen", "viseme_E"],
+                                                                 ["feminine", "masculine"])))
 def test_an_open_mouth_shows_the_upper_teeth(gender, shape):
     """With the mouth open the upper teeth's edges show under the upper lip, white (MakeHuman's sat behind the
     lip: an open mouth had no upper teeth), on the darkest tone, at 512 px."""
@@ -189,8 +192,8 @@ def closeup(glb: bytes, gender: str, morphs: dict, lights: Lights | None = None)
     return lit[..., :3].astype(float), masks
 
 
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-@pytest.mark.parametrize("tone", ["#FFE0C4", DARK_TONE])
+# Each tone and body in the quick loop, both pairings of each in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("tone,gender", sweep(itertools.product(["#FFE0C4", DARK_TONE], ["feminine", "masculine"])))
 def test_a_room_lit_open_mouth_is_dark_red_not_black(gender, tone):
     """Lit by the room alone, the inside of an open mouth (its lining, not the teeth or tongue) is a dark red: red
     well over green and blue, and not black. three.js (ACES, RoomEnvironment) drew it pitch black, the lining's
