@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.gltf import build_avatar, validate_many, validator_available
 from workbench.body.hair.texture import SLEEK
+from workbench.gltf import build_avatar, validate_many, validator_available
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import HAIR_STYLES, ModelOptions, normalize_avatar_settings
 
