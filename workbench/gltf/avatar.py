@@ -56,7 +56,7 @@ ANISOTROPY = "KHR_materials_anisotropy"
 SPECULAR = "KHR_materials_specular"
 CLEARCOAT = "KHR_materials_clearcoat"
 # Parts written as a further primitive of another part's mesh (contract section 5's mesh names).
-PRIMITIVE_OF = {"Hair_Fringe": "Hair"}
+PRIMITIVE_OF = {"Hair_Sleek": "Hair", "Hair_Fringe": "Hair"}
 
 
 def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
@@ -101,6 +101,9 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                                   settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
         out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
         out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
+        # A sleek style's cards lying on the scalp, single-sided: their backs turned over the outline drew a dark
+        # stripe there (workbench.body.hair.pieces.lying).
+        out["Hair_Sleek"] = dict(name="Hair_Sleek", blend=False, mask=True, **look)
     if settings["glasses"] != "none":
         out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
                               roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
@@ -315,14 +318,17 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         # A material per class and alpha mode: opaque; alpha-tested (hair's cards, lashes); blended
         # (glasses, hair's fringe), the last two on the transparent atlas.
         material = {}
-        for label, mode in (("Atlas_Opaque", "OPAQUE"), ("Atlas_Masked", "MASK"), ("Atlas_Transparent", "BLEND")):
-            group = [n for n in names if _mode(mats[n]) == mode]
+        # (A masked one drawn single-sided of its own: a sleek style's cards lying on the scalp.)
+        for label, mode, double in (("Atlas_Opaque", "OPAQUE", True), ("Atlas_Masked", "MASK", True),
+                                    ("Atlas_Masked_Single", "MASK", False), ("Atlas_Transparent", "BLEND", False)):
+            group = [n for n in names if _mode(mats[n]) == mode
+                     and (mode != "MASK" or mats[n].get("double", False) == double)]
             if not group:
                 continue
             aniso = {mats[n].get("anisotropy") for n in group}
             spec = {mats[n].get("specular") for n in group}
             at = texture_of[group[0]]
-            index = _material(w, label, texs[at], mode == "BLEND", 0.7, double=mode != "BLEND",
+            index = _material(w, label, texs[at], mode == "BLEND", 0.7, double=double,
                               mask=mode == "MASK", anisotropy=aniso.pop() if len(aniso) == 1 else None,
                               specular=spec.pop() if len(spec) == 1 else None)
             maps.attach(w, index, detail_tex[at])
@@ -367,7 +373,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                 continue
             targets = piece_morphs(settings, pieces[n]) if with_morphs else None
             prims = [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)]
-            # The hair's blended fringe: a second primitive of Hair, drawn after its cards.
+            # The hair's sleek cards (single-sided) and its blended fringe: further primitives of Hair, drawn after
+            # its cards.
             prims += [_write_primitive(w, pieces[m], material[m], None, tangents=raw is None)
                       for m, of in PRIMITIVE_OF.items() if of == n and m in pieces]
             mesh = w.mesh(n, prims, target_names=SHAPES if targets else None)

@@ -40,10 +40,11 @@ from ..body.mouth import fitted_teeth
 from ..body.outfit import hidden_skin, outfit_pieces
 from ..skeleton import Skeleton
 
-MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Hair_Fringe", "Outfit_Top",
+MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Hair_Sleek", "Hair_Fringe", "Outfit_Top",
               "Outfit_Bottom", "Outfit_Footwear", "Glasses")
-# The hair's parts: made per level of detail by the hair itself, never decimated.
-HAIR_PARTS = ("Hair", "Hair_Fringe")
+# The hair's parts: made per level of detail by the hair itself, never decimated (Hair_Sleek: a sleek style's
+# cards lying on the scalp, drawn single-sided: workbench.body.hair.pieces.lying).
+HAIR_PARTS = ("Hair", "Hair_Sleek", "Hair_Fringe")
 # Small meshes every level keeps whole (a decimated brow shell lost its shape; the glasses' frame its rims).
 KEPT = ("Glasses", "Eyebrows")
 LOD_RATIOS = {0: 1.0, 1: 0.5, 2: 0.25}
@@ -75,7 +76,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     if lod:
         out = {name: (p if name in KEPT else decimate(p, LOD_RATIOS[lod]))
                for name, p in _parts(key, 0).items() if name not in HAIR_PARTS}
-        out.update(hair_pieces(mesh, hair, lod, top, bottom))
+        out.update(hair_pieces(mesh, hair, lod, top, bottom, sleek=True))
         return {n: out[n] for n in MESH_ORDER if n in out}
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
     body = mesh.face_groups["body"]
@@ -86,7 +87,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out["Eyes"] = with_eye_uvs(mesh, out["Eyes"])
     out["Eyelashes"] = with_lash_uvs(mesh, out["Eyelashes"])
     out["Eyebrows"] = brow_piece(mesh, gender)
-    out.update(hair_pieces(mesh, hair, 0, top, bottom))
+    out.update(hair_pieces(mesh, hair, 0, top, bottom, sleek=True))
     out.update(outfit_pieces(mesh, top, bottom, shoes))
     if glasses:
         out["Glasses"] = glasses_piece(mesh, gender)

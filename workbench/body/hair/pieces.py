@@ -31,7 +31,7 @@ from . import cards
 from .bake import baked, hair_head
 from .canon import fitted
 from .ends import V_RANGE, end_wisps
-from .head import smoothstep
+from .head import Head, smoothstep
 from .occlusion import shade
 from .scalp import shell, split
 from .styles import STYLES
@@ -51,15 +51,19 @@ CURLY_SHADE = 0.6
 # cards' own light (in
 # their shade the layer drew a dark stripe where the cards of either side part, dark wedges between their points).
 SLEEK_SHADE = 0.97
+# Metres over the head's envelope within which a sleek style's card triangle lies on the scalp (its cards lie within
+# 8 mm; the bun's wraps stand 4 cm over it, the tail hangs clear): those go in a single-sided part, ``Hair_Sleek``.
+LIE = 0.01
 # Where (in hairlines from the crown) the layer goes from that shade to the hair's own light: over the single
 # hairs past its opaque fill (texture.FILL_END), where they fade into the skin.
 EDGE = (0.94, 1.04)
 
 
 def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
-                bottom: str = "trousers") -> dict[str, Piece]:
+                bottom: str = "trousers", sleek: bool = False) -> dict[str, Piece]:
     """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for ``"none"``), hanging over the
-    top of style ``top`` (worn over ``bottom``) where one is given."""
+    top of style ``top`` (worn over ``bottom``) where one is given; with ``sleek``, a style pulled back
+    (texture.SLEEK) below LOD 2 has its cards that lie on the scalp apart in ``Hair_Sleek`` (:func:`lying`)."""
     if style == "none":
         return {}
     if style not in STYLES:
@@ -91,7 +95,44 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         light = shade(head, tips.positions, np.ones(len(tips.positions), bool), DEPTH[style]).astype(np.float32)
         fringe.append(replace(tips, colors=np.repeat(light[:, None], 3, 1)))
     out["Hair_Fringe"] = merge(fringe)
+    if sleek and style in SLEEK:
+        out["Hair"], out["Hair_Sleek"] = lying(out["Hair"], head)
     return out
+
+
+def lying(hair: Piece, head: Head) -> tuple[Piece, Piece]:
+    """``hair`` without, then with only, its cards' triangles that lie on the scalp (all three vertices within
+    :data:`LIE` of ``head``'s envelope, facing out of it): a GLB draws those single-sided. Double-sided, where
+    the sleek cards turn over the head's outline in a three-quarter view from behind, their backs (normals into
+    the head, unlit) showed as a dark stripe along it (caps10; every renderer, three.js's and ours).
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> from workbench.body.mesh import body_mesh
+    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+    >>> rest, lie = hair_pieces(m, "bun", 0, sleek=True)["Hair"], hair_pieces(m, "bun", 0, sleek=True)["Hair_Sleek"]
+    >>> rest.triangles + lie.triangles == hair_pieces(m, "bun", 0)["Hair"].triangles, lie.triangles > rest.triangles
+    (True, True)
+    """
+    pos = hair.positions.astype(np.float64)
+    tris = hair.indices
+    rel = pos - head.centre
+    r = np.linalg.norm(rel, axis=1)
+    height = r - head.envelope(rel / r[:, None])
+    p0, p1, p2 = (pos[tris[:, k]] for k in range(3))
+    out = np.einsum("ij,ij->i", np.cross(p1 - p0, p2 - p0), (p0 + p1 + p2) / 3 - head.centre) > 0
+    card = (hair.uv[tris, 0] < 0.5).all(1)      # the cards (the atlas's left half), not the scalp shell
+    on = card & out & (height[tris].max(1) < LIE)
+    return _subset(hair, ~on), _subset(hair, on)
+
+
+def _subset(p: Piece, keep: np.ndarray) -> Piece:
+    """``p`` with only its triangles ``keep`` (a mask) and the vertices they use, in their order."""
+    used = np.unique(p.indices[keep])
+    at = np.full(len(p.positions), -1, np.int64)
+    at[used] = np.arange(len(used))
+    return replace(p, positions=p.positions[used], normals=p.normals[used], uv=p.uv[used], indices=at[p.indices[keep]],
+                   joints=p.joints[used], weights=p.weights[used], source=p.source[used],
+                   colors=None if p.colors is None else p.colors[used])
 
 
 def _shaded(head, hair: Piece, style: str) -> Piece:
