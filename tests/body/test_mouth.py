@@ -195,14 +195,14 @@ def _opening(face: str, shape: str) -> float:
 
 @pytest.mark.parametrize("face", ["feminine", "masculine"])
 def test_the_visemes_have_their_sounds_shapes(face):
-    """aa is wide open and wider than mouthOpen's drop (which opens further); O and U push the lips forward
+    """aa is wide open, wider than mouthOpen's drop and parted further; O and U push the lips forward
     and draw the corners in; E and I spread them; PP and FF part the lips less than the rest face does."""
     width0, z0 = _corners(face, None)
     width, forward = {}, {}
     for s in ("viseme_aa", "mouthOpen", "viseme_O", "viseme_U", "viseme_E", "viseme_I"):
         width[s], forward[s] = _corners(face, s)
     assert width["viseme_aa"] > width["mouthOpen"] + 0.003
-    assert _opening(face, "mouthOpen") > 0.02 and _opening(face, "viseme_aa") > 0.012
+    assert _opening(face, "mouthOpen") > 0.015 and _opening(face, "viseme_aa") > _opening(face, "mouthOpen") + 0.004
     for s in ("viseme_O", "viseme_U"):
         assert width[s] < width0 - 0.004 and forward[s] > z0 + 0.002, s
     for s in ("viseme_E", "viseme_I"):

@@ -42,11 +42,14 @@ ARKIT = (
 # The visemes and extra shapes as weighted sums of ARKit shapes (``L``/``R`` in a name: both sides at that
 # weight) and of :data:`~workbench.body.expressions.SYNTHETIC`'s (``tongueUp``: the tongue's front lifted to
 # the upper teeth; ``smileOpen``: the smile with parted lips, unfolded). Tuned by eye on both genders in close-ups (docs/face_rig.md gives the reasoning per sound):
-# each its own shape, aa wide open and wider than mouthOpen's relaxed drop, O and U rounded and pushed forward,
+# each its own shape, aa wider and deeper than mouthOpen's relaxed drop, O and U rounded and pushed forward,
 # E and I spread over the teeth, PP pressed shut, FF the lower lip under the upper teeth, TH the tongue's tip
 # between the teeth. A lip-sync library blends towards these, often at less than full weight. (O less funnelled and
 # a little less open than it was: on blind review G's shorter resting mouth its funnel turned the lower lip's
-# underside over on the narrow face, tests/body/test_mouth.py.)
+# underside over on the narrow face, tests/body/test_mouth.py.) mouthOpen and aa roll both lips in over the teeth
+# (mouthRoll) and lift the upper lip off the incisors (mouthUpperUp): with the jaw alone the lips stayed thick round a
+# void, the upper teeth hidden ("rubber rings", blind review H); jawOpen past 0.85 with them drove the upper lip's
+# sides into the canines (tests/body/test_mouth.py), so aa drops 0.85 and mouthOpen 0.75.
 COMBINED: dict[str, dict[str, float]] = {
     "viseme_sil": {},
     "viseme_PP": {"mouthPressL": 0.8, "mouthRollLower": 0.45, "mouthRollUpper": 0.35, "mouthClose": 0.1},
@@ -64,14 +67,15 @@ COMBINED: dict[str, dict[str, float]] = {
     "viseme_nn": {"jawOpen": 0.12, "tongueUp": 0.9, "mouthStretchL": 0.05, "mouthUpperUpL": 0.1,
                   "mouthLowerDownL": 0.05},
     "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.45, "mouthPucker": 0.35, "mouthUpperUpL": 0.2},
-    "viseme_aa": {"jawOpen": 0.7, "mouthStretchL": 0.35, "mouthUpperUpL": 0.35, "mouthLowerDownL": 0.35},
+    "viseme_aa": {"jawOpen": 0.85, "mouthStretchL": 0.45, "mouthUpperUpL": 0.6, "mouthLowerDownL": 0.3,
+                  "mouthRollUpper": 0.35, "mouthRollLower": 0.45},
     "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.55, "mouthSmileL": 0.25, "mouthLowerDownL": 0.35,
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
                  "mouthLowerDownL": 0.45},
     "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.6, "mouthPucker": 0.6},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
-    "mouthOpen": {"jawOpen": 1.0},
+    "mouthOpen": {"jawOpen": 0.75, "mouthRollUpper": 0.55, "mouthRollLower": 0.6, "mouthUpperUpL": 0.45},
     "mouthSmile": {"smileOpen": 1.0, "smileLids": 1.0, **SMILE_EYES},
     "eyesClosed": {"eyeBlinkL": 1.0},
     "eyesLookUp": {"eyeLookUpL": 1.0},
