@@ -54,10 +54,9 @@ OUTER, INNER = 0.2, 0.1
 # are narrower than the upper ones.
 UPPER_TEETH = (8.5, 6.5, 7.5, 7.0, 6.5, 10.0, 9.5)
 LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
-# The upper row's biting edges as a smile shows them: the middle incisors longest, each tooth back from them shorter
-# by this share of the row's height (the mouth's dark below it), the canine pointed (shorter by CANINE_POINT more at
-# its sides), so the row's edge curves up towards the corners with the lower lip. (One straight edge across every
-# row of teeth read as "an identical white strip", a grimace, in blind review G.)
+# The upper row's biting edges as a smile shows them: the middle incisors longest, each tooth back shorter by this share
+# of the row's height, the canine pointed (CANINE_POINT more at its sides): the edge curves up to the corners with the
+# lower lip (one straight edge read as "an identical white strip", a grimace, in blind review G).
 UPPER_ARC = (0.0, 0.1, 0.08, 0.16, 0.18, 0.2, 0.2)
 CANINE_POINT = 0.1
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
@@ -130,19 +129,17 @@ def lining_triangles(mesh: BodyMesh) -> np.ndarray:
 
 
 def lining_depth(mesh: BodyMesh) -> np.ndarray:
-    """Per vertex of ``mesh``, metres behind the lips' inner edge (0 for vertices off the lining and at
-    the lips, growing to about 6 cm at the back of the mouth)."""
+    """Per vertex of ``mesh``, metres from the lips' inner edge (0 for vertices off the lining and at
+    the lips, growing to about 11 cm at the back of the mouth)."""
     return _lining(mesh)[1]
 
 
 def _lining(mesh: BodyMesh) -> tuple[np.ndarray, np.ndarray]:
     from scipy.spatial import cKDTree
-
     lining, verts = _island()
     depth = np.zeros(len(mesh.positions), np.float32)
-    # The distance from the nearest vertex of the lips' inner edge, not the depth behind the lips' front: the
-    # corners lie 15 mm behind the middle, so measured from the front the lining met the lips there already dark (a
-    # hard step from lit lip to dark red, drawn as the black polygons of the corners' triangles in blind review G).
+    # From the lips' inner edge, not the depth behind the lips' front: the corners lie 15 mm behind the middle, so the
+    # lining met the lips there already dark (the corners' black polygons in blind review G).
     p = mesh.positions[verts].astype(np.float64)
     depth[verts] = cKDTree(p[np.isin(verts, _edge())]).query(p)[0]
     depth.setflags(write=False)
@@ -153,7 +150,6 @@ def _lining(mesh: BodyMesh) -> tuple[np.ndarray, np.ndarray]:
 def _edge() -> np.ndarray:
     """The lining's vertices on the lips' inner edge (shared with the skin's triangles): MakeHuman's topology."""
     from .topology import topology
-
     tris_all, _, _, _, face_groups = topology()
     tris = tris_all[face_groups["body"]]
     inside = np.zeros(len(tris), bool)
