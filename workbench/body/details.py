@@ -58,8 +58,14 @@ FEMININE_MUSCLE = 0.45
 # the corners' skin in jawOpen); tests/body/test_resting_lips.py. (A masculine head square and its chin wide at 0.5 each drew boxy jaws, the
 # jaw's angles 0.775 of the cheekbones' width where a man's are about 0.71 (Farkas): the square 0.3 (0.25 drew the lips
 # in over the teeth in viseme_RR, tests/body/test_mouth.py), 0.754; the chin 0.25; tests/body/test_face_proportions.py.)
+# The feminine chin 0.4 of MakeHuman's prominence forward: blind review H's "duck lips" were lips standing out past a
+# receding chin with no fold under the lower lip (in profile the lips lay 3.6 and 3.4 mm, up to 5.7, in front of the
+# line from the nose's base to the chin, where Legan and Burstone's adults' upper lip lies 3 +- 1 mm and lower 2 +- 1);
+# now 3.1 and 2.5. (Thinning the lips further instead folded the lower lip in the smile and pushed the lower lip level
+# with the upper; less mouthClose at rest turned lip skin over in viseme_CH and I: tests/body/test_mouth.py,
+# test_resting_lips.py; tests/body/test_lip_profile.py.)
 FACE_DETAILS = {
-    "feminine": {"chin/chin-width-decr": 0.4, "head/head-oval": 0.4,
+    "feminine": {"chin/chin-width-decr": 0.4, "chin/chin-prominent-incr": 0.4, "head/head-oval": 0.4,
                  "mouth/mouth-upperlip-volume-decr": 0.25, "mouth/mouth-lowerlip-volume-decr": 0.25,
                  "mouth/mouth-scale-horiz-incr": 0.4, "mouth/mouth-upperlip-width-incr": 0.5,
                  "mouth/mouth-lowerlip-width-incr": 0.5,
