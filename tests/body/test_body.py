@@ -151,10 +151,12 @@ def test_gender_reaches_the_face():
     assert masc["brow"] > fem["brow"] + 0.05, (fem, masc)
 
 
-@pytest.mark.parametrize("gender,lift_mm", [("feminine", 3.3), ("masculine", 5.0)])
+@pytest.mark.parametrize("gender,lift_mm", [("feminine", 3.2), ("masculine", 5.0)])
 def test_mouth_corners_are_lifted_at_rest(gender, lift_mm):
     """The mouth's corners (the vertices mouthSmile moves most) sit higher over the upper teeth's edge
-    than on MakeHuman's base face (2.7 and 4.3 mm), whose down-turned corners read as sad."""
+    than on MakeHuman's base face (2.7 and 4.3 mm), whose down-turned corners read as sad. (Feminine 3.3 until
+    every mouth came 0.3 of MakeHuman's vertical scale shorter against review G's pout: 3.27 mm; the corners'
+    lift at 0.4 instead of 0.35 thickened the open mouth's lips, tests/render/test_open_mouth_lips.py.)"""
     s = settings(gender=gender)
     m, shapes = body_mesh(s), morph_deltas(s)
     # The corner: the vertex mouthSmileRight moves most, and its mirror image (mouthSmileLeft's own most-moved

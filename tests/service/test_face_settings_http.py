@@ -104,7 +104,10 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
         d = new - old
         size = np.linalg.norm(d, axis=1)
         moved = size > 2e-4
-        assert size.max() > 0.0015, (control, sign, size.max())
+        # (lipFullness at -1 a millimetre and a fifth: 1.31 mm since every face's upper lip is 0.15 thinner at rest
+        # (blind review G's pout), while the thinnest lips stay where viseme_O folds them (details.LIP_CAP), so -1
+        # has that much less room; +1 moves them as before)
+        assert size.max() > (0.0012 if (control, sign) == ("lipFullness", -1) else 0.0015), (control, sign, size.max())
         eye_y = eyes[:, 1].mean()
         # nothing below the neck moves (a longer chin draws the skin under it down to the neck's top, 16.3 cm)
         assert old[moved, 1].min() > eye_y - (0.17 if control == "chinLength" else 0.16), control
