@@ -80,7 +80,7 @@ WAISTBAND = 0.53
 # The neckline (per cut): how far below the neck's base it dips at the front's middle (a crew neck's scoop, a
 # hoodie's deeper V where the hood's sides cross), and how far out from the neck's base it runs at the sides
 # and back (metres on the reference body).
-NECK = {"crew": (0.045, 0.010), "hood": (0.06, 0.014)}
+NECK = {"crew": (0.045, 0.010), "hood": (0.03, 0.014)}
 # ... and how far above the neck's base it runs at the back's middle: the base dips there between the
 # trapezius' ridges, and a neckline following it read as a V from behind.
 NECK_BACK = 0.012
@@ -182,8 +182,8 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0),
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
-          torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(SLEEVE.slope, span=0.9, ease=0.008),
-          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004),
+          torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(0.6, span=0.9, ease=0.008),
+          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004, hug=0.75),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
           _bottom(WAISTBAND, lambda e: e["ankle"] + 0.03),
           torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.07, span=0.9, ease=0.004, grow=0.012),
