@@ -52,10 +52,10 @@ SNUG = 0.005
 UPPER_ARM = 1.0
 # A skirt's folds start this far below the hips (metres): under a top's hem they stepped it.
 FOLDS_FROM = 0.08
-# The folds' phase round the skirt (radians): each middle, the front's and the back's, on a fold's flank. (At 0 a
-# trough, the folds' narrowest part, fell on the back's middle, where the cone is already narrowest between the
-# seat's halves: a V-notch in the back hem, review H; a crest there put a trough on the front's middle.)
-FOLD_PHASE = 4.45
+# The folds' phase round the skirt (radians): with an even count, a crest on the front's middle and one on the
+# back's (the phase the waver leaves between them split evenly). With 7 a trough, the folds' narrowest part, fell on
+# the back's middle, where the cone is already narrowest over the seat's cleft: a V-notch in the back hem (review H).
+FOLD_PHASE = -0.26
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
 # groove a centimetre wide (the spine's) no longer face each other.
 NORMAL_ROUNDS = 8
