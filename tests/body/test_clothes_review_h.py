@@ -60,7 +60,7 @@ def test_a_hoodie_is_relaxed_over_the_shoulders_and_upper_arms(bodies, k):
         sb, _, rb, _ = frame.local(body)
         sleeve = (np.abs(s - at) < 0.02) & (pat["shares"][:, share] > 0.9)
         skin = (np.abs(sb - at) < 0.02) & (rb < 0.1) & (np.sign(arm[0]) * (body[:, 0] - arm[0]) > 0)
-        assert tops.sum() > 8 and sleeve.sum() > 5 and skin.sum() > 8
+        assert tops.sum() > 5 and sleeve.sum() > 5 and skin.sum() > 8
         seen[side] = (round(float(np.percentile(gap[tops], 90)), 4),
                       round(float(np.median(r[sleeve]) / np.median(rb[skin])), 3))
     assert all(SHOULDER_GAP[0] <= g <= SHOULDER_GAP[1] and ratio <= UPPER_ARM for g, ratio in seen.values()), seen
