@@ -182,7 +182,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0),
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
-          torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(0.6, span=0.9, ease=0.008),
+          torso=Drape(slope=0.2, span=1.3, ease=0.006, grow=0.03), arms=Drape(1.0, span=0.9, ease=0.008),
           bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004, hug=0.75),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
           _bottom(WAISTBAND, lambda e: e["ankle"] + 0.03),
