@@ -170,7 +170,7 @@ SLEEVE = Drape(slope=0.22, span=0.8, ease=0.005)
 STYLES: dict[str, Style] = {s.name: s for s in (
     Style("tee", "Outfit_Top", "helper-tights", "jersey", 0.008,
           _top(0.50, lambda e: e["arm"] + 0.42 * (e["elbow"] - e["arm"])),
-          torso=TEE, arms=Drape(slope=-0.12, span=0.8, ease=0.012),
+          torso=TEE, arms=Drape(slope=0.3, span=0.8, ease=0.01), hug=0.7,
           bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025),
     # (A knit sweater's hem is a ribbed band gathered to the hips, the knit bloused over it: a turned hem
     # hanging as the cloth above it read as a hard-edged tube. Its sleeve comes in after the deltoid as the arm
