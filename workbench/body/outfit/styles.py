@@ -185,7 +185,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0),
     # (A fleece hoodie is relaxed, not a balloon: its shoulders and upper sleeves held towards the body as a
     # sweater's are, three quarters of the way (1.1 to 1.45 cm off the shoulders' tops, was 1.7 to 2.1), its sleeve
-    # coming in after the deltoid and its body below the chest; hung as before, review H's "balloon hoodie".)
+    # coming in after the deltoid and its body below the chest: review H's "balloon hoodie".)
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
           torso=Drape(slope=0.2, span=1.3, ease=0.006, grow=0.03), arms=Drape(1.0, span=0.9, ease=0.008),
