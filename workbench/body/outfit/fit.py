@@ -52,6 +52,10 @@ SNUG = 0.005
 UPPER_ARM = 1.0
 # A skirt's folds start this far below the hips (metres): under a top's hem they stepped it.
 FOLDS_FROM = 0.08
+# The folds' phase round the skirt (radians): with an even count, a crest on the front's middle and one on the
+# back's (the phase the waver leaves between them split evenly). With 7 a trough, the folds' narrowest part, fell on
+# the back's middle, where the cone is already narrowest over the seat's cleft: a V-notch in the back hem (review H).
+FOLD_PHASE = -0.26
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
 # groove a centimetre wide (the spine's) no longer face each other.
 NORMAL_ROUNDS = 8
@@ -102,7 +106,7 @@ def _folds(frame: Frame, p: np.ndarray, folds: tuple[int, float], start: float, 
     s, phi, r, radial = frame.local(p)
     k = np.arange(1, 4)[:, None]
     waver = (np.array([[0.35], [0.15], [0.08]]) * np.sin(k * phi + np.array([[0.7], [2.1], [4.0]]))).sum(0)
-    wave = (0.5 + 0.5 * np.cos(count * phi + 2.0 * waver)) ** 0.8
+    wave = (0.5 + 0.5 * np.cos(count * phi + 2.0 * waver + FOLD_PHASE)) ** 0.8
     grow = smoothstep(0.0, 1.0, (start - p[:, 1]) / max(start - hem, 1e-6))
     amount = depth * grow * wave * (1 + 0.3 * np.sin(3 * phi + 1.3))
     return amount[:, None] * radial

@@ -77,10 +77,11 @@ class Style:
 
 # Heights as fractions of the stature (the reference body's landmarks scale with it).
 WAISTBAND = 0.53
-# The neckline (per cut): how far below the neck's base it dips at the front's middle (a crew neck's scoop, a
-# hoodie's deeper V where the hood's sides cross), and how far out from the neck's base it runs at the sides
+# The neckline (per cut): how far below the neck's base it dips at the front's middle (a crew neck's scoop; a
+# hoodie's shallower, its hood's front rising over it: at 6 cm the drape pulled it 6 to 10 cm down into a V that
+# bared the chest, review H), and how far out from the neck's base it runs at the sides
 # and back (metres on the reference body).
-NECK = {"crew": (0.045, 0.010), "hood": (0.06, 0.014)}
+NECK = {"crew": (0.045, 0.010), "hood": (0.03, 0.014)}
 # ... and how far above the neck's base it runs at the back's middle: the base dips there between the
 # trapezius' ridges, and a neckline following it read as a V from behind.
 NECK_BACK = 0.012
@@ -168,9 +169,11 @@ TEE = Drape(slope=0.18, span=1.2, ease=0.004, grow=0.04)
 # back to the wrist, and it ballooned (review F: 4.7 cm off a forearm, 1.2 cm off the upper arm).
 SLEEVE = Drape(slope=0.22, span=0.8, ease=0.005)
 STYLES: dict[str, Style] = {s.name: s for s in (
+    # (A tee's cap sleeve follows the arm a centimetre off and its shoulders lie towards the body: flaring from the
+    # shoulder's ring it stood 3 to 4.4 cm off the upper arm, review H's "shapeless box".)
     Style("tee", "Outfit_Top", "helper-tights", "jersey", 0.008,
           _top(0.50, lambda e: e["arm"] + 0.42 * (e["elbow"] - e["arm"])),
-          torso=TEE, arms=Drape(slope=-0.12, span=0.8, ease=0.012),
+          torso=TEE, arms=Drape(slope=0.3, span=0.8, ease=0.01), hug=0.7,
           bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025),
     # (A knit sweater's hem is a ribbed band gathered to the hips, the knit bloused over it: a turned hem
     # hanging as the cloth above it read as a hard-edged tube. Its sleeve comes in after the deltoid as the arm
@@ -180,10 +183,13 @@ STYLES: dict[str, Style] = {s.name: s for s in (
           _top(0.50, lambda e: e["wrist"] - 0.025),
           torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=1.0, span=0.8, ease=0.005),
           bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0),
+    # (A fleece hoodie is relaxed, not a balloon: its shoulders and upper sleeves held towards the body as a
+    # sweater's are, three quarters of the way (1.1 to 1.45 cm off the shoulders' tops, was 1.7 to 2.1), its sleeve
+    # coming in after the deltoid and its body below the chest: review H's "balloon hoodie".)
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
-          torso=Drape(slope=0.12, span=1.3, ease=0.008, grow=0.05), arms=Drape(SLEEVE.slope, span=0.9, ease=0.008),
-          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004),
+          torso=Drape(slope=0.2, span=1.3, ease=0.006, grow=0.03), arms=Drape(1.0, span=0.9, ease=0.008),
+          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004, hug=0.75),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
           _bottom(WAISTBAND, lambda e: e["ankle"] + 0.03),
           torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.07, span=0.9, ease=0.004, grow=0.012),
@@ -198,7 +204,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
           torso=Drape(slope=-0.06, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(7, 0.10), loose=2.5),
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(8, 0.10), loose=2.5),
     Style("sneakers", "Outfit_Footwear", "helper-tights", "canvas", 0.006, _shoes(-0.004, 0.024), margin=0.02,
           bands=((0.012, True),), edge=0.006),
     Style("boots", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes(0.125, 0.0), margin=0.02,
