@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from helpers import random_settings
 from scipy.spatial import cKDTree
+from test_face_hollows import texels_at
 
 from workbench.body import ao
 from workbench.body import compile as cc
@@ -37,14 +38,8 @@ def lower_face() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _read(mesh, img: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """The texture at the vertices ``ids`` (each at a corner's UV; v up, rows down as glTF reads them), 0..1."""
-    tris = mesh.triangles[mesh.face_groups["body"]]
-    uv = np.zeros((len(mesh.positions), 2))
-    uv[tris.ravel()] = mesh.triangle_uvs[mesh.face_groups["body"]].reshape(-1, 2)
-    size = img.shape[0]
-    x = np.clip((uv[ids, 0] * size).astype(int), 0, size - 1)
-    y = np.clip(((1 - uv[ids, 1]) * size).astype(int), 0, size - 1)
-    return img[y, x, 0] / 255.0
+    """The texture's red channel at the vertices ``ids``, 0..1."""
+    return texels_at(mesh, img, ids)[:, 0] / 255.0
 
 
 @pytest.fixture(scope="module")

@@ -29,10 +29,14 @@ def folds(gender: str, shape: str, style: str, under: str | None, cut: int) -> t
     mesh = body_mesh(normalize_avatar_settings({"gender": gender, "bodyShape": shape}))
     pat = pattern(style)
     q = garments.dressed(mesh, style, under).points[:len(pat["from_cut"])]
-    rim = q[pat["from_cut"][:, cut] < 1e-6]
-    hips = mesh.skeleton.pos("Hips")
-    phi = np.arctan2(rim[:, 0] - hips[0], rim[:, 2] - hips[2] - 0.02)
-    r = np.hypot(rim[:, 0] - hips[0], rim[:, 2] - hips[2] - 0.02)
+    return ring_waves(q[pat["from_cut"][:, cut] < 1e-6], mesh.skeleton.pos("Hips"))
+
+
+def ring_waves(points: np.ndarray, hips: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A ring of ``points``' radius round the vertical axis 2 cm in front of ``hips`` (the skirt's drape's) at
+    :data:`BEARINGS` bearings, and that less its first four harmonics (the body's round, oval, belly and seat)."""
+    phi = np.arctan2(points[:, 0] - hips[0], points[:, 2] - hips[2] - 0.02)
+    r = np.hypot(points[:, 0] - hips[0], points[:, 2] - hips[2] - 0.02)
     order = np.argsort(phi)
     radius = np.interp(np.linspace(-np.pi, np.pi, BEARINGS, endpoint=False), phi[order], r[order], period=2 * np.pi)
     f = np.fft.rfft(radius)

@@ -20,11 +20,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import random_settings
-from scipy.spatial import cKDTree
-from test_clothes_silhouettes import _skin_surface
+from test_clothes_silhouettes import shoulder_fit
 
 from workbench.body.mesh import body_mesh
-from workbench.body.outfit.drape import Frame
 from workbench.body.outfit.garments import dressed
 from workbench.body.outfit.pattern import pattern
 from workbench.body.outfit.styles import landmarks
@@ -45,27 +43,7 @@ def bodies():
 @pytest.mark.parametrize("top", sorted(UPPER_ARM))
 @pytest.mark.parametrize("k", range(len(SETTINGS)))
 def test_a_tops_fit_is_relaxed_over_the_shoulders_and_upper_arms(bodies, k, top):
-    mesh = bodies[k]
-    pat = pattern(top)
-    q = dressed(mesh, top, "trousers").points[:len(pat["shares"])]
-    e = landmarks(mesh)
-    sk = mesh.skeleton
-    body = mesh.positions[mesh.groups["body"]].astype(np.float64)
-    gap = cKDTree(_skin_surface(mesh)).query(q)[0]
-    seen = {}
-    for side, share in (("Left", 2), ("Right", 3)):
-        arm, hand = sk.pos(side + "Arm").astype(np.float64), sk.pos(side + "Hand").astype(np.float64)
-        across = np.sign(arm[0] - e["neck_x"]) * (q[:, 0] - e["neck_x"])
-        tops = (across > e["neck_rx"] + 0.07) & (across < abs(arm[0] - e["neck_x"]) + 0.03) & (q[:, 1] > arm[1])
-        frame = Frame(arm, hand - arm, [0.0, 0.0, 1.0])
-        at = 0.15 * np.linalg.norm(hand - arm)
-        s, _, r, _ = frame.local(q)
-        sb, _, rb, _ = frame.local(body)
-        sleeve = (np.abs(s - at) < 0.02) & (pat["shares"][:, share] > 0.9)
-        skin = (np.abs(sb - at) < 0.02) & (rb < 0.1) & (np.sign(arm[0]) * (body[:, 0] - arm[0]) > 0)
-        assert tops.sum() > 5 and sleeve.sum() > 5 and skin.sum() > 8
-        seen[side] = (round(float(np.percentile(gap[tops], 90)), 4),
-                      round(float(np.median(r[sleeve]) / np.median(rb[skin])), 3))
+    seen = shoulder_fit(bodies[k], top, 5)
     assert all(SHOULDER_GAP[0] <= g <= SHOULDER_GAP[1] and ratio <= UPPER_ARM[top] for g, ratio in seen.values()), seen
 
 

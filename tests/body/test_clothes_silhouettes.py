@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from helpers import random_settings
 from scipy.spatial import cKDTree
+from test_clothes_hang import ring_waves
 
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit.drape import Frame
@@ -33,7 +34,6 @@ from workbench.options import normalize_avatar_settings
 HEM_FOLDS, ABOVE_FOLDS = 0.09, 0.06
 SHOULDER_GAP = 0.0128
 UPPER_ARM = 1.175
-BEARINGS = 128
 SETTINGS = random_settings(3, 4646)
 
 
@@ -45,13 +45,7 @@ def bodies():
 def _folds(points: np.ndarray, hips: np.ndarray) -> float:
     """The spread (metres) of a ring of ``points``' radius round the vertical axis through ``hips``, less its
     first four harmonics."""
-    phi = np.arctan2(points[:, 0] - hips[0], points[:, 2] - hips[2] - 0.02)
-    r = np.hypot(points[:, 0] - hips[0], points[:, 2] - hips[2] - 0.02)
-    order = np.argsort(phi)
-    radius = np.interp(np.linspace(-np.pi, np.pi, BEARINGS, endpoint=False), phi[order], r[order], period=2 * np.pi)
-    f = np.fft.rfft(radius)
-    f[:5] = 0
-    return float(np.ptp(np.fft.irfft(f, BEARINGS)))
+    return float(np.ptp(ring_waves(points, hips)[1]))
 
 
 def _section(points: np.ndarray, faces: np.ndarray, y: float) -> np.ndarray:
@@ -87,11 +81,13 @@ def test_a_skirt_falls_in_folds_deepening_to_its_hem(bodies, k):
     assert at_hem >= HEM_FOLDS and above >= ABOVE_FOLDS and at_hem > above, seen
 
 
-@pytest.mark.parametrize("k", range(len(SETTINGS)))
-def test_a_sweaters_shoulders_and_upper_arms_follow_the_body(bodies, k):
-    mesh = bodies[k]
-    pat = pattern("longsleeve")
-    q = dressed(mesh, "longsleeve", "trousers").points[:len(pat["shares"])]
+def shoulder_fit(mesh, top: str, least: int) -> dict[str, tuple[float, float]]:
+    """Per side, the ``top``'s fit (over trousers) as blind reviews G and H judged it: the 90th percentile of the
+    cloth's distance off the skin over the shoulder's top (above the arm's joint, from 7 cm past the neck's side to
+    3 cm past the joint; at least ``least`` points), and the sleeve's median radius over the skin's round the
+    shoulder-to-wrist axis 15 % of the way down it."""
+    pat = pattern(top)
+    q = dressed(mesh, top, "trousers").points[:len(pat["shares"])]
     e = landmarks(mesh)
     sk = mesh.skeleton
     body = mesh.positions[mesh.groups["body"]].astype(np.float64)
@@ -107,7 +103,13 @@ def test_a_sweaters_shoulders_and_upper_arms_follow_the_body(bodies, k):
         sb, _, rb, _ = frame.local(body)
         sleeve = (np.abs(s - at) < 0.02) & (pat["shares"][:, share] > 0.9)
         skin = (np.abs(sb - at) < 0.02) & (rb < 0.1) & (np.sign(arm[0]) * (body[:, 0] - arm[0]) > 0)
-        assert tops.sum() > 8 and sleeve.sum() > 5 and skin.sum() > 8
+        assert tops.sum() > least and sleeve.sum() > 5 and skin.sum() > 8
         seen[side] = (round(float(np.percentile(gap[tops], 90)), 4),
                       round(float(np.median(r[sleeve]) / np.median(rb[skin])), 3))
+    return seen
+
+
+@pytest.mark.parametrize("k", range(len(SETTINGS)))
+def test_a_sweaters_shoulders_and_upper_arms_follow_the_body(bodies, k):
+    seen = shoulder_fit(bodies[k], "longsleeve", 8)
     assert all(g <= SHOULDER_GAP and ratio <= UPPER_ARM for g, ratio in seen.values()), seen

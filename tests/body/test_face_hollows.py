@@ -29,15 +29,20 @@ def faces():
     return out
 
 
-def _read(mesh, img: np.ndarray, ids: np.ndarray) -> float:
-    """The texture's mean at the vertices ``ids`` (each at a corner's UV; v up, rows down as glTF reads them)."""
+def texels_at(mesh, img: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The texture ``img`` at the vertices ``ids`` (each at a corner's UV; v up, rows down as glTF reads them)."""
     tris = mesh.triangles[mesh.face_groups["body"]]
     uv = np.zeros((len(mesh.positions), 2))
     uv[tris.ravel()] = mesh.triangle_uvs[mesh.face_groups["body"]].reshape(-1, 2)
     size = img.shape[0]
     x = np.clip((uv[ids, 0] * size).astype(int), 0, size - 1)
     y = np.clip(((1 - uv[ids, 1]) * size).astype(int), 0, size - 1)
-    return float(img[y, x].mean())
+    return img[y, x]
+
+
+def _read(mesh, img: np.ndarray, ids: np.ndarray) -> float:
+    """The texture's mean at the vertices ``ids``."""
+    return float(texels_at(mesh, img, ids).mean())
 
 
 def test_the_hollows_are_darker_than_the_cheek(faces):
