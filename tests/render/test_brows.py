@@ -90,6 +90,19 @@ def test_brows_at_every_level_of_detail_and_bald(lod):
     assert s.materials.set_index("name").loc["Eyebrows", "alphaMode"] == "BLEND"
 
 
+def brow_cores(eyes: np.ndarray, brows: np.ndarray, share: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per brow (the picture's halves either side of the eyes' middle), the pixels of its middle 1/``share`` of its
+    length, and the forehead's pixels just above the whole brow over the same columns."""
+    columns = np.arange(SIZE)[None, :]
+    mid = np.nonzero(eyes)[1].mean()
+    out = []
+    for half in (columns < mid, columns >= mid):
+        by, bx = np.nonzero(brows & half)
+        core = brows & half & (np.abs(columns - bx.mean()) < np.ptp(bx) / (2 * share))
+        out.append((core, np.roll(core, -int(np.ptp(by) + 6), axis=0) & ~brows))
+    return out
+
+
 def hls(c):
     return colorsys.rgb_to_hls(*(int(c.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)))
 
@@ -121,14 +134,7 @@ def test_pale_hair_brows_read_as_filled_brows_on_pale_skin():
     lit, m = portrait_masks(avatar("feminine", "none", "#C5C0B9", "#F2D7CB"))
     eyes, brows = m["Eyes"], m["Eyebrows"]
     lum = lit @ np.array([0.2126, 0.7152, 0.0722])
-    columns = np.arange(SIZE)[None, :]
-    mid = np.nonzero(eyes)[1].mean()
-    dark = []
-    for half in (columns < mid, columns >= mid):
-        by, bx = np.nonzero(brows & half)
-        core = brows & half & (np.abs(columns - bx.mean()) < np.ptp(bx) / 4)
-        above = np.roll(core, -int(np.ptp(by) + 6), axis=0) & ~brows
-        dark.append((lum[core] < np.median(lum[above]) - 15).mean())
+    dark = [(lum[core] < np.median(lum[above]) - 15).mean() for core, above in brow_cores(eyes, brows, 2)]
     assert min(dark) >= 0.55 and np.mean(dark) >= 0.65, np.round(dark, 2)
 
 
@@ -162,12 +168,5 @@ def test_brows_read_on_deep_skin():
     eyes, brows = m["Eyes"], m["Eyebrows"]
     c = lit / 255.0
     lum = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4) @ np.array([0.2126, 0.7152, 0.0722])
-    columns = np.arange(SIZE)[None, :]
-    mid = np.nonzero(eyes)[1].mean()
-    ratios = []
-    for half in (columns < mid, columns >= mid):
-        by, bx = np.nonzero(brows & half)
-        core = brows & half & (np.abs(columns - bx.mean()) < np.ptp(bx) / 6)
-        above = np.roll(core, -int(np.ptp(by) + 6), axis=0) & ~brows
-        ratios.append(float(np.median(lum[core & ~eyes]) / np.median(lum[above])))
+    ratios = [float(np.median(lum[core & ~eyes]) / np.median(lum[above])) for core, above in brow_cores(eyes, brows, 3)]
     assert max(ratios) <= 0.5, ratios
