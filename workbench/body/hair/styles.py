@@ -312,7 +312,7 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     def height(s, d, i):
         pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-        front = smoothstep(0.35, 0.65, d[:, 2]) * smoothstep(30.0, 50.0, pol)
+        front = smoothstep(0.1, 0.4, d[:, 2]) * smoothstep(30.0, 50.0, pol)
         return (emerge(s, 0.003 + lift[i] * (1 - front))
                 + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i])) * (1 - BOB_BROW * front))
 
