@@ -282,10 +282,11 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 BOB_PART = 0.025
 BOB_END = (0.105, 0.07)
 BOB_VOLUME = (0.01, 0.012)
-# ...its volume over the forehead (a share of BOB_VOLUME[0] taken off there): swept aside from the parting over the
-# hairline at its full volume, the front cards stood 9 to 14 mm off the forehead's skin, a lid whose underside (the
-# inner cards, the scalp layer) showed under it: blind review H's "slab at the parting is stepped and shows a darker
-# layer underneath".
+# ...its volume over the forehead and the temples (a share of BOB_VOLUME[0] taken off there, and the cards' own lift):
+# swept aside from the parting along the hairline at its full volume, the front cards stood 9 to 14 mm off the skin, a
+# lid whose underside (the inner cards, the scalp layer) showed under it: blind review H's "slab at the parting is
+# stepped and shows a darker layer underneath". (Only over the forehead, within 0.35 of the face's direction, a lid
+# still stood over the temple.)
 BOB_BROW = 0.8
 
 
