@@ -72,7 +72,9 @@ def test_the_ends_go_on_past_hanging_tips_by_lengths_of_their_own(style, lod):
         # ...and a bob's go on below its hem (the lowest card tip within 2 cm round the head) by varied lengths.
         near = np.linalg.norm(ends.pts[:, -1][:, None, [0, 2]] - tips[None, :, [0, 2]], axis=2) < 0.02
         below = np.where(near, tips[None, :, 1], np.inf).min(1) - ends.pts[:, -1, 1]
-        assert np.median(below) > 0.005 and np.std(below) > 0.3 * np.median(below), (np.median(below), np.std(below))
+        # (0.004, was 0.005: main's median was 5.1 mm; the bob lying lower over the forehead (review H) moved its front
+        # strands' tips by a share of the growth step (8 mm), to 4.6 mm at LOD 0, the ends as long as before.)
+        assert np.median(below) > 0.004 and np.std(below) > 0.3 * np.median(below), (np.median(below), np.std(below))
     # ...blended, in the fringe, and there in the avatar's pieces.
     fringe = hair_pieces(mesh, style, lod)["Hair_Fringe"]
     assert fringe.positions[:, 1].min() < tips[:, 1].min() - 0.005

@@ -127,6 +127,17 @@ def test_dyed_hair_keeps_natural_brows(hair):
     assert s1 <= 0.26 and l1 < l0
 
 
+@pytest.mark.parametrize("hair", ["#736314", "#8C7A1E", "#9A8A30", "#6B6B20", "#808000"])
+def test_yellow_hair_brows_are_brown_not_olive(hair):
+    """Mustard and olive hair (blind review H, #10's #736314 bob: "the eyebrows pick up a green-yellow tint") gets
+    brows of a brown's hue (under 38 degrees) and saturation (at most 0.33), darker than the hair; main kept its
+    hue (50 degrees: darkened, olive) at 0.49."""
+    h0, l0, s0 = hls(hair)
+    for skin in (None, "#7A553A", "#F0C8B0"):
+        h1, l1, s1 = hls(brow_color(hair, skin))
+        assert 20 / 360 < h1 < 38 / 360 and s1 <= 0.33 and l1 < l0, (skin, h1 * 360, s1)
+
+
 def test_pale_hair_brows_read_as_filled_brows_on_pale_skin():
     """Grey hair on pale skin (review 46a, S1#4: brows as sparse grey specks like pencil dust): over the middle
     half of each brow's length, at least 55 % of its pixels are 15 levels or more darker than the forehead above

@@ -73,6 +73,10 @@ EDGE = 1.15
 # Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
 # drawn in this brown's hue.
 DYED_FROM, DYED_TO, BROWN_HUE = 55.0, 350.0, 25.0
+# Dark yellow is olive: brows of a yellow hair (mustard, olive blond) turn to a brown's hue (YELLOW_HUE) and at most
+# YELLOW_SATURATION, ramping in from YELLOW_FROM to YELLOW_TO degrees of hue (a #736314 bob's brows, its hue darkened,
+# were a green-yellow khaki: blind review H, #10). A golden blond's (40 degrees) keep its hue.
+YELLOW_FROM, YELLOW_TO, YELLOW_HUE, YELLOW_SATURATION = 41.0, 52.0, 32.0, 0.3
 # The brows' lightness (HLS) at most this share of the skin's (:func:`brow_color`): on pale skin above any brow's.
 SKIN_CONTRAST = 0.55
 
@@ -94,7 +98,9 @@ def brow_color(hair: str, skin: str | None = None) -> str:
     if skin is not None:
         k = skin.lstrip("#")
         light = min(light, SKIN_CONTRAST * colorsys.rgb_to_hls(*(int(k[i:i + 2], 16) / 255 for i in (0, 2, 4)))[1])
-    brow = np.array(colorsys.hls_to_rgb(h, light, s * 0.7))
+    yellow = _ramp(YELLOW_FROM, YELLOW_TO, h * 360) if h * 360 < 180 else 0.0
+    sat = s * 0.7 + yellow * (min(s * 0.7, YELLOW_SATURATION) - s * 0.7)
+    brow = np.array(colorsys.hls_to_rgb((h * 360 + yellow * (YELLOW_HUE - h * 360)) / 360, light, sat))
     # Hair dyed a colour no hair grows (green, blue, violet, pink: a hue outside red to yellow, saturated) keeps
     # natural brows, a muted brown as light as the rest: green brows on a bald head read as paint (blind review D).
     # The change ramps in over 20 degrees of hue and with saturation, so no hair colour is a step.
@@ -102,6 +108,11 @@ def brow_color(hair: str, skin: str | None = None) -> str:
     t = min(outside / 20, 1.0) * min(max((s - 0.15) / 0.2, 0.0), 1.0)
     brow += t * (np.array(colorsys.hls_to_rgb(BROWN_HUE / 360, light, min(s * 0.7, 0.25))) - brow)
     return "#" + "".join(f"{round(v * 255):02X}" for v in brow)
+
+
+def _ramp(e0: float, e1: float, x: float) -> float:
+    t = min(max((x - e0) / (e1 - e0), 0.0), 1.0)
+    return t * t * (3 - 2 * t)
 
 
 def _frame(mesh: BodyMesh):

@@ -69,10 +69,11 @@ ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail
 RISE = 0.08
 
 # Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them; 6 mm, with narrower cards, left
-# it 2.5 cm over them) and beside the face;
+# it 2.5 cm over them) and beside the face (none: its layers' own depth, 0.6 to 2.2 cm, frames the face; with 1.2 cm
+# more the innermost hung 2.1 to 2.5 cm off the cheek, and background showed between hair and cheek, blind review H);
 # the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
 SHOULDER_ROOM = 0.004
-CHEEK_ROOM = 0.012
+CHEEK_ROOM = 0.0
 FRONT = 95.0
 # Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
 # wide, ribbons read as slabs), fewer and wider at LOD 1.
@@ -281,6 +282,12 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 BOB_PART = 0.025
 BOB_END = (0.105, 0.07)
 BOB_VOLUME = (0.01, 0.012)
+# ...its volume over the forehead and the temples (a share of BOB_VOLUME[0] taken off there, and the cards' own lift):
+# swept aside from the parting along the hairline at its full volume, the front cards stood 9 to 14 mm off the skin, a
+# lid whose underside (the inner cards, the scalp layer) showed under it: blind review H's "slab at the parting is
+# stepped and shows a darker layer underneath". (Only over the forehead, within 0.35 of the face's direction, a lid
+# still stood over the temple.)
+BOB_BROW = 0.8
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -305,7 +312,10 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     lift = rng.uniform(0.0, 0.003, S)
 
     def height(s, d, i):
-        return emerge(s, 0.003 + lift[i]) + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i]))
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        front = smoothstep(0.1, 0.4, d[:, 2]) * smoothstep(30.0, 50.0, pol)
+        return (emerge(s, 0.003 + lift[i] * (1 - front))
+                + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i])) * (1 - BOB_BROW * front))
 
     jitter = rng.uniform(-0.006, 0.006, S)
 
