@@ -12,11 +12,14 @@ from test_mouth_renders import avatar, closeup
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 @pytest.mark.parametrize("tone", ["#FFE0C4", "#5E3F2B"])
 def test_the_open_mouth_is_not_blood_red_in_ours(gender, tone):
-    """The lining's mean saturation ((max - min) / max per pixel) under 0.8 and its mean red under 35 of 255 in a
-    mouthOpen close-up: on main 0.92 to 0.94 and 54 to 58 (a pure red, (55, 4, 6)); now 0.71 to 0.75 and 18 to 24.
-    (three.js's room-lit cavity keeps its own test, test_mouth_renders.py.)"""
+    """The lining's mean saturation ((max - min) / max per pixel) under 0.7 and its mean red under 60 of 255 in a
+    mouthOpen close-up: on main 0.92 to 0.94 and 54 to 58 (a pure red, (55, 4, 6)); then 0.71 to 0.75 and 18 to 24,
+    a near black that three.js drew pitch black (blind review H); now (mouth13: a red-brown lining, lighter at the
+    back, tests/body/test_mouth_cavity_light.py) 0.56 to 0.60 and 40 to 49, a dark red-brown (the bound on red moved
+    from 35: it stood against blood red, which the saturation now bounds tighter). (three.js's room-lit cavity keeps
+    its own test, test_mouth_renders.py.)"""
     lit, masks = closeup(avatar(gender, tone=tone), gender, {"mouthOpen": 1.0})
     inside = lit[masks["lining"] & ~masks["teeth"]]
     assert len(inside) > 2000
     saturation = ((inside.max(1) - inside.min(1)) / np.maximum(inside.max(1), 1)).mean()
-    assert saturation < 0.8 and inside[:, 0].mean() < 35, (saturation, inside.mean(0))
+    assert saturation < 0.7 and inside[:, 0].mean() < 60, (saturation, inside.mean(0))

@@ -101,6 +101,16 @@ def test_the_upper_incisors_show_under_the_lip(face):
 
 
 @pytest.mark.parametrize("face", FACES)
+def test_the_upper_incisors_fill_the_top_of_the_opening(face):
+    """Review H's "upper teeth mostly hidden" after open12 (mouth13): the upper lip lifted off the incisors (mouthUpperUp
+    0.9 and 1.0), so their faces fill over three tenths of mouthOpen's opening and over a fifth of aa's taller one
+    (main: 0.20 and 0.21 of mouthOpen's, 0.17 and 0.18 of aa's; now 0.40 and 0.39, 0.24 and 0.25)."""
+    m = measures(face)
+    assert m["mouthOpen"]["upper"] > 0.3 * m["mouthOpen"]["opening"], m["mouthOpen"]
+    assert m["viseme_aa"]["upper"] > 0.22 * m["viseme_aa"]["opening"], m["viseme_aa"]
+
+
+@pytest.mark.parametrize("face", FACES)
 def test_aa_drops_the_jaw_further_and_wider_than_mouth_open(face):
     """aa's opening is taller and wider than mouthOpen's (main's aa was a smaller copy: 104-111 pixels tall against
     mouthOpen's 136-143)."""

@@ -51,8 +51,9 @@ FORMAT = 1
 # room's light by this, where our renderer's key light is only halved. At 0.45 the back of the mouth gets a
 # little over half the room's light, and its colour (:data:`workbench.body.skin.THROAT`) keeps it dark.
 # With the lining smooth its walls still mirrored the room (grey sides of a lit box, blind review B): rough now,
-# and denied more of the room's light from a centimetre in, so the inside darkens towards the throat.
-LINING_DARK = 0.6
+# and denied more of the room's light from a centimetre in, so the inside darkens towards the throat. (0.6 and the old
+# throat colour drew pitch black in three.js, blind review H: tests/body/test_mouth_cavity_light.py.)
+LINING_DARK = 0.5
 # The head's hollows, from the head filled solid in HEAD_VOXEL cells: per scale (offset out along the normal and
 # half-width of the box, in cells, and weight), the share of the box inside the head beyond HOLLOW_OPEN more than a
 # flat stretch of skin has, at HOLLOW_GAIN, denies that much of the room's light, down to 1 - HOLLOW_DARK. (The

@@ -67,9 +67,9 @@ ENAMEL = (0.92, 0.91, 0.875)
 ENAMEL_ROOT = (0.89, 0.87, 0.83)
 ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
-# Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red), over GAP_SOFT mm of each
-# tooth's side.
-GAP = (0.30, 0.25, 0.22)
+# Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red, nor black: (0.30, 0.25, 0.22) drew
+# "piano keys" in blind review H), over GAP_SOFT mm of each tooth's side.
+GAP = (0.42, 0.37, 0.34)
 GAP_SOFT = 0.45
 # The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
 GAP_EDGE = (0.1, 0.06, 0.06)
@@ -78,8 +78,8 @@ TONGUE = (0.66, 0.32, 0.34)
 # (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
 # a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
 # back teeth show as a speck at a closed mouth's corner, tests/render/test_mouth_renders.py).
-# (Less saturated than the (0.15, 0.03, 0.035) a blind review called blood red, and no lighter.)
-DEEP = (0.10, 0.035, 0.04)
+# (Less saturated than the (0.15, 0.03, 0.035) a blind review called blood red; the lining's red-brown throat's.)
+DEEP = (0.13, 0.06, 0.06)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F).
@@ -213,10 +213,10 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     # The gum line: scalloped, higher over each tooth's middle than between two teeth; the lower row's lower on
     # the tooth (its gums show under the lower teeth in an open mouth).
     gum = _smoothstep(0.0, 0.06, e - (gum_at[0] + gum_at[1] * np.sin(np.pi * t)))
-    # Each tooth a little rounded (darker towards its sides, as a curved face turns from the light) and its own
-    # shade of white.
+    # Each tooth rounded (darker towards its sides, as a curved face turns from the light: flat to its gap line, a row
+    # read as one white block, blind review H) and its own shade of white.
     shade = (1 + 0.08 * (np.random.default_rng(seed).random(len(widths)) - 0.5)[k]) \
-        * (1 - 0.22 * (1 - np.sin(np.pi * t)) ** 2)
+        * (1 - 0.35 * (1 - np.sin(np.pi * t)) ** 1.5)
     enamel = np.array(ENAMEL, np.float32)
     root = _smoothstep(0.35, 0.75, e)[..., None]
     tip = _smoothstep(0.06, 0.0, e)[..., None]
@@ -255,7 +255,7 @@ def _layout():
         back = _smoothstep(s0, s1 - 0.05, u)
         rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
         # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
-        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - 0.4 * gap) * (1 - 0.15 * gum))[outer]
+        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - 0.25 * gap) * (1 - 0.15 * gum))[outer]
         deep[outer] = (0.92 * _smoothstep(s0, s1, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
         inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)

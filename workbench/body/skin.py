@@ -46,16 +46,13 @@ MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "t
          "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll")
 # Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
 LIP_EDGE = 0.0024
-# The mouth's lining (albedo, sRGB): a red, as the inside of a mouth is, darker at the back of the mouth (THROAT),
-# where little light reaches: a viewer's lights do reach it, unshadowed. Lighter than a mouth looks, since the
-# dark of an open mouth is its own shadow, which no viewer casts: a viewer lit by its room alone (three.js with
-# RoomEnvironment and ACES) drew the old (0.30, 0.07, 0.08) and (0.10, 0.025, 0.03) pitch black; this reads as a
-# dark red graded to the back there and in our renderer (tests/render/test_mouth_renders.py).
-# ((0.42, 0.10, 0.11) and (0.24, 0.05, 0.06) read as saturated blood red in our renderer in blind review C: a
-# little less saturated, the throat a little darker. Far less saturated, the lining and tongue read as a lit grey
-# wall under ACES again, tests/render/test_mouth_threejs.py.)
-LINING = (0.40, 0.14, 0.15)
-THROAT = (0.23, 0.07, 0.08)
+# The mouth's lining (albedo, sRGB): a red-brown, darker at the back of the mouth (THROAT), where little light reaches:
+# a viewer's lights reach it unshadowed, so lighter than a mouth looks (its dark is its own shadow, which no viewer
+# casts). (0.30, 0.07, 0.08) and (0.10, 0.025, 0.03), then (0.40, 0.14, 0.15) and (0.23, 0.07, 0.08), drew pitch black in
+# three.js (RoomEnvironment, ACES) and a pure red in model-viewer (blind review H; tests/body/test_mouth_cavity_light.py);
+# (0.42, 0.10, 0.11) read as blood red in ours (review C); far less saturated, a lit grey wall under ACES (review B).
+LINING = (0.42, 0.22, 0.21)
+THROAT = (0.30, 0.155, 0.145)
 
 
 def _smoothstep(e0, e1, x):
