@@ -36,8 +36,8 @@ def test_token_create_makes_a_scoped_token_the_server_accepts(tmp_path):
                           headers={"Authorization": f"Bearer {dev}"}).status_code == 201
     finally:
         srv.stop()
-    again = run("token", "create", "--data-dir", str(data))
-    assert "shown once" not in again.stdout and again.stdout.strip().startswith("wb_")
+    again = run("token", "create", "--data-dir", str(data))   # the folder --init made now has a database
+    assert again.returncode == 0 and "shown once" not in again.stdout and again.stdout.strip().startswith("wb_"), again
 
 
 def test_synth_writes_jsonl(tmp_path):

@@ -50,13 +50,6 @@ def test_each_mistake_is_one_or_two_lines_and_no_traceback(tmp_path, capsys, arg
         assert w in text, (w, text)
 
 
-def test_token_create_with_init_makes_the_folder(tmp_path):
-    out = run("token", "create", "--data-dir", str(tmp_path / "new"), "--init")
-    assert out.returncode == 0 and out.stdout.strip().splitlines()[-1].startswith("wb_"), out
-    again = run("token", "create", "--data-dir", str(tmp_path / "new"))  # now it has a database
-    assert again.returncode == 0, again
-
-
 def test_version(capsys):
     out = cli_in_process(capsys, "--version")
     assert out.returncode == 0 and out.stdout.startswith("workbench ") and out.stdout.split()[1][0].isdigit()

@@ -54,26 +54,30 @@ def test_the_token_endpoints_of_cors_are_the_rows_with_a_scope():
         assert token_path(example_path(o.route)) == bool(o.scope), o.name
 
 
-def test_every_interface_operation_answers_a_fault_armed_by_its_name(tmp_path):
+def test_every_interface_operation_answers_a_fault_armed_by_its_name(server):
     """The names faults are armed by are the table's: each operation's route, sent a valid request,
-    answers the fault armed under its name, and the next call is its own again. (A service of its own:
-    a fault left armed would answer another test's request.)"""
+    answers the fault armed under its name, and the next call is its own again. (The worker's service: each
+    fault armed answers once and is spent here; should a check fail with one still armed, it is spent before
+    the test ends, so no other test's request meets it.)"""
     import httpx
-    from conftest import ServerProcess
 
     assert "tracking.send_batch" in faults.HTTP_FAULT_OPERATIONS
-    srv = ServerProcess(tmp_path / "data").start()
+    srv = server
+    ask: dict = {}
     try:
         for o in spec.INTERFACE:
-            armed = httpx.post(srv.local_url + "/faults", json={"operation": o.name, "count": 1, "status": 418})
-            assert armed.status_code == 201, (o.name, armed.text)
             ask = dict(method=o.method, url=srv.root + example_path(o.route),
                        headers={"Authorization": f"Bearer {srv.token}"}, timeout=60, **VALID.get(o.name, {}))
+            armed = httpx.post(srv.local_url + "/faults", json={"operation": o.name, "count": 1, "status": 418})
+            assert armed.status_code == 201, (o.name, armed.text)
             r = httpx.request(**ask)
             assert r.status_code == 418 and r.json()["error"]["code"] == "injected_fault", (o.name, r.status_code, r.text)
             assert httpx.request(**ask).status_code != 418, o.name
-    finally:
-        srv.stop()
+    except BaseException:
+        for _ in range(2):   # a fault left armed by a failed check answers its operation's next request
+            if not ask or httpx.request(**ask).status_code != 418:
+                break
+        raise
 
 
 def client_operation_names() -> set[str]:
