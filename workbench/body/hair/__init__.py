@@ -3,7 +3,9 @@
 from .lashes import lash_texture, with_lash_uvs
 from .look import material
 from .pieces import LOD1_BUDGET, hair_pieces
+from .shaved import shaved
 from .styles import STYLES
 from .texture import hair_texture
 
-__all__ = ["LOD1_BUDGET", "STYLES", "hair_pieces", "hair_texture", "lash_texture", "material", "with_lash_uvs"]
+__all__ = ["LOD1_BUDGET", "STYLES", "hair_pieces", "hair_texture", "lash_texture", "material", "shaved",
+           "with_lash_uvs"]
