@@ -28,8 +28,8 @@ from helpers import random_settings
 
 from workbench.body.hair import canon, hair_pieces, shaved
 from workbench.body.hair.bake import hair_head
+from workbench.body.hair.bald import scalp_mask
 from workbench.body.hair.head import hairline
-from workbench.body.hair.shaved import scalp_mask
 from workbench.body.mesh import body_mesh
 from workbench.body.skin import skin_texture
 from workbench.options import normalize_avatar_settings
@@ -126,7 +126,7 @@ def test_a_bald_scalp_shows_a_shaved_heads_stubble(gender):
     skin = skin_texture(tone, hair, gender).reshape(-1, 3).astype(float)
     bald = shaved(tone, hair, gender, hair).reshape(-1, 3).astype(float)
     at, w = scalp_mask(gender, 1024)
-    scalp = at[w > 0.5]
+    scalp = at[w > 128]
     lum = np.array([0.2126, 0.7152, 0.0722])
     darker = 1 - (bald[scalp] @ lum).mean() / (skin[scalp] @ lum).mean()
     assert darker >= LEAST_SCALP_SHADOW, darker

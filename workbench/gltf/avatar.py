@@ -67,7 +67,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
     brow = brows.brow_color(hair["color"], settings["skinTone"])
-    # (A bald head's scalp shaved, with stubble: workbench.body.hair.shaved.)
+    # (A bald head's scalp shaved, with stubble: workbench.body.hair.bald.)
     body = (skin.skin_texture(settings["skinTone"], brow, settings["gender"]) if hair["style"] != "none"
             else hair_look.shaved(settings["skinTone"], brow, settings["gender"], hair["color"]))
     out = {

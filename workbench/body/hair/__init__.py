@@ -1,9 +1,9 @@
 """Hair grown from the scalp as strands swept into cards, with its texture (see :mod:`.pieces`)."""
 
+from .bald import shaved
 from .lashes import lash_texture, with_lash_uvs
 from .look import material
 from .pieces import LOD1_BUDGET, hair_pieces
-from .shaved import shaved
 from .styles import STYLES
 from .texture import hair_texture
 

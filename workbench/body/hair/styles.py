@@ -211,13 +211,20 @@ def _sleek_roots(head: Head, style: str, lod: int, seed: int) -> np.ndarray:
     return d[pol >= SLEEK_FROM * rootline(style, az)]
 
 
+def _combed(toward: np.ndarray):
+    """The field of a pulled-back style's wisps at its hairline: back over its edge towards ``toward`` with the rest.
+    Lying out over the forehead, away from the crown, they were stray strokes on the skin under the hair's edge,
+    lit lighter than the hair (blind review H's "stray hair-coloured blobs along the hairline")."""
+    return lambda s, d, p, i: tangent(d, toward - d)
+
+
 def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(63)
     roots = _sleek_roots(head, "bun", lod, 63)
     cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
-    # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
-    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, skip=EAR_WISPS)
+    # Short baby hairs at the hairline, combed back with the rest (:func:`_combed`).
+    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, _combed(coils.bun_axis(head)), skip=EAR_WISPS)
     return Groom(cards, wisps, [wraps])
 
 
@@ -306,7 +313,7 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     wrap = line[j] + (radius[j] + 0.002) * ring
     band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),
                    clump_columns(rng, 1), 0.1, np.repeat(t[j][None, None], 18, 1))
-    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, skip=EAR_WISPS)
+    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, _combed(tie_d), skip=EAR_WISPS)
     return Groom(sleek, wisps, [tail, band])
 
 

@@ -70,9 +70,10 @@ def _draw(gender: str, size: int) -> dict[str, np.ndarray]:
 
 @lru_cache(maxsize=4)
 def scalp_mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(flat texel indices, weights 0..1) of the scalp's stubble on a ``size`` px skin texture of ``gender``."""
+    """(flat texel indices, weights 0..255 uint8) of the scalp's stubble on a ``size`` px skin texture of
+    ``gender``."""
     data = keep.kept(f"scalp-{gender}-{size}", lambda: _draw(gender, size), {"at": (None,), "w": (None,)})
-    return data["at"], data["w"].astype(np.float32) / np.float32(255)
+    return data["at"], data["w"]
 
 
 @lru_cache(maxsize=16)
@@ -83,15 +84,19 @@ def shaved(tone: str, brow_color: str, gender: str, hair_color: str) -> np.ndarr
 
     skin = skin_texture(tone, brow_color, gender)
     at, w = scalp_mask(gender, skin.shape[0])
-    hair = rgb(hair_color).astype(np.float32)
+    hair = rgb(hair_color)
     # Light hair's stubble hardly shows; dark hair's is a shadow a little blue-grey (skin seen through dark stubble).
-    strength = np.float32(STUBBLE * (1 - 0.8 * float(hair.max())))
+    strength = STUBBLE * (1 - 0.8 * float(hair.max()))
+    # Per channel, weight (0..255) and skin level (0..255): the level drawn (a table: three gathers over the scalp's
+    # texels, not float arithmetic over them).
+    level = np.arange(256, dtype=np.float64)[None, None, :]
+    t = np.arange(256, dtype=np.float64)[None, :, None] / 255 * strength
+    under = np.minimum(level * 0.55 + hair[:, None, None] * 255 * 0.25 + np.array([0.0, 2.0, 6.0])[:, None, None], level)
+    table = np.clip(level * (1 - t) + under * t + 0.5, 0, 255).astype(np.uint8)          # (3, 256, 256)
     flat = skin.reshape(-1, 3)
     out = flat.copy()
-    tone_at = np.minimum(flat[at].astype(np.float32) * np.float32(0.55) + hair * np.float32(255 * 0.25)
-                         + np.array([0.0, 2.0, 6.0], np.float32), flat[at])
-    t = (w * strength)[:, None]
-    out[at] = np.clip(flat[at] * (1 - t) + tone_at * t + 0.5, 0, 255).astype(np.uint8)
+    values = flat[at]
+    out[at] = np.stack([table[c, w, values[:, c]] for c in range(3)], 1)
     image = out.reshape(skin.shape)
     image.setflags(write=False)
     return image
