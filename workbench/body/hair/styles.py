@@ -55,8 +55,9 @@ from .short import short_groom
 # centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
 SLEEK_ROOTS = 0.96
 # ...and sends no wisps out over the ears (azimuths, degrees from the face, either side): lying out over the ear's
-# rim against the backdrop, they drew a white fleck above each ear in a browser's room light.
-EAR_WISPS = (80.0, 118.0)
+# rim against the backdrop, they drew a white fleck above each ear in a browser's room light. (Combed back, those
+# rooted at the sideburn, from 66 degrees, cross over the ear's rim.)
+EAR_WISPS = (66.0, 118.0)
 # ...from this share of it out (none nearer the crown, which the cards from the hairline cover on their way back):
 # rooted all over the cap, a card's pointed root end and the cards ending short of the gathered part were short
 # strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
