@@ -11,11 +11,13 @@ over two rows; a fade spreads it over many.
 
 import itertools
 from functools import cache
+from unittest.mock import patch
 
 import numpy as np
 import pytest
 from helpers import sweep
 
+from workbench.body.hair import bald as bald_scalp
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
@@ -56,9 +58,13 @@ def _picture(style: str, gender: str, skin: str, cam=None, hair: str = GREEN):
 def bald(gender: str) -> tuple[np.ndarray, object, int]:
     """(the bald head's light skin's picture less its deep skin's, the portrait's camera framed on it, the row of
     the brows' top): one per body, whichever style is measured against it."""
-    bald_light, cam = _picture("none", gender, SKINS[0])
-    bald_deep, _ = _picture("none", gender, SKINS[1], cam)
-    dark_brows, _ = _picture("none", gender, SKINS[0], cam, hair=DARK)
+    # (Without a shaved scalp's stubble, workbench.body.hair.bald: the skin alone, as it is under the hair.)
+    with patch.object(bald_scalp, "STUBBLE", 0.0):
+        bald_scalp.shaved.cache_clear()
+        bald_light, cam = _picture("none", gender, SKINS[0])
+        bald_deep, _ = _picture("none", gender, SKINS[1], cam)
+        dark_brows, _ = _picture("none", gender, SKINS[0], cam, hair=DARK)
+    bald_scalp.shaved.cache_clear()
     brows = int(np.nonzero((np.abs(bald_light - dark_brows).sum(-1) > 30).sum(1) >= BROW_PIXELS)[0].min())
     return (bald_light - bald_deep).sum(-1), cam, brows
 

@@ -66,9 +66,12 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     2; the clothes' maps are :func:`_cloth_maps`'. Made from the settings alone (the hair's and the glasses'
     when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
+    brow = brows.brow_color(hair["color"], settings["skinTone"])
+    # (A bald head's scalp shaved, with stubble: workbench.body.hair.bald.)
+    body = (skin.skin_texture(settings["skinTone"], brow, settings["gender"]) if hair["style"] != "none"
+            else hair_look.shaved(settings["skinTone"], brow, settings["gender"], hair["color"]))
     out = {
-        "Body": dict(name="Skin", image=skin.skin_texture(settings["skinTone"], brows.brow_color(hair["color"], settings["skinTone"]),
-                                                          settings["gender"]),
+        "Body": dict(name="Skin", image=body,
                      blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=pores.skin_roughness(settings["gender"]),

@@ -1,9 +1,11 @@
 """Hair grown from the scalp as strands swept into cards, with its texture (see :mod:`.pieces`)."""
 
+from .bald import shaved
 from .lashes import lash_texture, with_lash_uvs
 from .look import material
 from .pieces import LOD1_BUDGET, hair_pieces
 from .styles import STYLES
 from .texture import hair_texture
 
-__all__ = ["LOD1_BUDGET", "STYLES", "hair_pieces", "hair_texture", "lash_texture", "material", "with_lash_uvs"]
+__all__ = ["LOD1_BUDGET", "STYLES", "hair_pieces", "hair_texture", "lash_texture", "material", "shaved",
+           "with_lash_uvs"]

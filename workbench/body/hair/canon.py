@@ -20,7 +20,7 @@ to body). The cards are stored inner first, as :func:`.cards.order` sorts them.
 >>> m = body_mesh(normalize_avatar_settings({"gender": "masculine", "height": 190}))
 >>> g = fitted(m, "bun", 1)
 >>> g.cards.pts.shape[1], bool(len(g.extra))
-(10, True)
+(12, True)
 """
 
 from __future__ import annotations

@@ -150,11 +150,11 @@ def order(pts: np.ndarray, head: Head) -> np.ndarray:
 
 
 def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float = 1.0,
-          crown: tuple[str, float] | None = None) -> Piece:
+          crown: tuple[str, float] | None = None, hug: bool = False) -> Piece:
     """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
     inner cards first (``sort=False``: they come so already); hanging cards widening as they spread, up to
     ``spread`` times (:func:`spread_widths`); ``crown`` (a style and a factor): wider over the head inside the
-    style's hairline (:func:`crown_widths`)."""
+    style's hairline (:func:`crown_widths`); ``hug``: cards on the head bent across to lie on it (:func:`hugged`)."""
     s = strands.take(order(strands.pts, head)) if sort else strands
     S, K, _ = s.pts.shape
     hang = s.hanging
@@ -172,6 +172,8 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     hanging = np.repeat(hang.reshape(-1), 2)
     low = (r < floor) & ~hanging
     pos[low] = head.centre + d[low] * floor[low, None]
+    if hug:
+        pos = hugged(pos, s.pts, hanging, head)
     # ...and those hanging out of the body envelope (over a hollow, such as where the neck meets the
     # shoulders, a flat card's edges dip below the surface its middle follows).
     if hanging.any():
@@ -188,6 +190,32 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     normals = lean(facing(pos, tris, normals), normals, LEAN)
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))
+
+
+def hugged(pos: np.ndarray, pts: np.ndarray, hanging: np.ndarray, head: Head) -> np.ndarray:
+    """Card vertices ``pos`` (S*K*2, 3; two a row of strands ``pts`` (S, K, 3)) on the head at their row's middle's
+    height over the head envelope, so a card lying on the head curves across with it. Flat, a sleek style's cards
+    (2 cm wide, lying 2 to 5 mm over the head) stood 8 to 10 mm off it at one edge over the temples, tilted 20
+    degrees by the envelope's floor under the other edge: seen edge-on round the outline, each card a tooth
+    (blind review H's "saw-toothed crown").
+
+    >>> from types import SimpleNamespace
+    >>> head = SimpleNamespace(centre=np.zeros(3), envelope=lambda d, highest=False: np.full(len(d), 0.1))
+    >>> pts = np.array([[[0.0, 0.103, 0.0]]]); pos = np.array([[-0.02, 0.104, 0.0], [0.02, 0.107, 0.0]])
+    >>> np.linalg.norm(hugged(pos, pts, np.zeros(2, bool), head), axis=1).round(4).tolist()
+    [0.103, 0.103]
+    """
+    rel = pts.reshape(-1, 3) - head.centre
+    r = np.linalg.norm(rel, axis=1)
+    height = np.maximum(r - head.envelope(rel / np.maximum(r, 1e-12)[:, None]), CLEAR)
+    out = pos - head.centre
+    dist = np.linalg.norm(out, axis=1)
+    d = out / np.maximum(dist, 1e-12)[:, None]
+    on = ~hanging
+    # (never under the envelope's floor, as every card: the bilinear envelope dips under the skin between its cells)
+    at = np.maximum(head.envelope(d[on]) + np.repeat(height, 2)[on], head.envelope(d[on], highest=True) + CLEAR)
+    out[on] = d[on] * at[:, None]
+    return head.centre + out
 
 
 def spread_widths(pts: np.ndarray, hanging: np.ndarray, head: Head, width: np.ndarray, most: float) -> np.ndarray:

@@ -32,9 +32,9 @@ from .groom import UP, Groom, Strands, clump_columns, edge_wisps, grow, scalp_ro
 from .head import Head, directions, hairline, smoothstep
 
 # The bun: its axis (degrees: azimuth from the face, polar from the crown), its radius (of the head's)
-# and the turns its rope makes.
+# and the turns its rope makes. (At 0.36 of the head's radius it was "a small ball": blind review H.)
 BUN_AT = (180.0, 60.0)
-BUN_RADIUS = 0.36
+BUN_RADIUS = 0.42
 BUN_TURNS = 2.3
 # Curly: roots over the sphere per level of detail, coils per clump and points per coil per level,
 # pitch and radius (metres).

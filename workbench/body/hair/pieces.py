@@ -32,7 +32,7 @@ from .bake import baked, hair_head
 from .canon import fitted
 from .ends import V_RANGE, end_wisps
 from .head import Head, smoothstep
-from .occlusion import shade
+from .occlusion import shade, tube
 from .scalp import shell, split
 from .styles import STYLES
 from .texture import SLEEK, V_END
@@ -40,6 +40,9 @@ from .texture import SLEEK, V_END
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
 # the hair's thickness.
 DEPTH = {"short": 0.008, "long": 0.012, "bun": 0.007, "curly": 0.02, "ponytail": 0.01, "bob": 0.012}
+# ...and under a ponytail's tail's own outside (occlusion.tube): its radius (its cards, twisted round it, stand
+# a centimetre in and out of it).
+TUBE_DEPTH = 0.03
 
 LOD1_BUDGET = 5000
 # The scalp layer's vertex colour deep inside the hairline (what shows between cards is in their shade).
@@ -76,12 +79,17 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
     # vertex shaded by its depth in the hair (:mod:`.occlusion`).
     crown = (style, cards.CROWN[style]) if style in cards.CROWN else None
-    parts = [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0), crown=crown)
-             for s in [g.cards, *g.extra]]
+    # (A sleek style's cards, lying on the head, curve across with it: cards.hugged.)
+    parts = [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0), crown=crown,
+                         hug=style in SLEEK and s is g.cards) for s in [g.cards, *g.extra]]
     # Hair pulled back is shaded apart from its bun or tail: under the outer surface they made (a bun stands
     # 4 cm over the head), the sleek cards round them lay "deep", a dark ring where the cards meet the bun.
     groups = [[p] for p in parts] if style in SLEEK else [parts]
-    hair = merge([_shaded(head, merge(group), style) for group in groups])
+    if style == "ponytail":
+        # (The tail and the lock round its tie shaded in the tail's own round: occlusion.tube.)
+        light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)
+        groups, tail = groups[:1], replace(merge(parts[1:]), colors=np.repeat(light[:, None], 3, 1))
+    hair = merge([_shaded(head, merge(group), style) for group in groups] + ([tail] if style == "ponytail" else []))
     out = {"Hair": merge([inside, hair])}
     # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
     fringe = [band]

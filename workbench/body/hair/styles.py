@@ -48,15 +48,24 @@ from .groom import (
     scalp_roots,
     tangent,
 )
-from .head import Head, directions, head_of, smoothstep
+from .head import Head, directions, head_of, rootline, smoothstep
 from .short import short_groom
 
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
 # centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
 SLEEK_ROOTS = 0.96
 # ...and sends no wisps out over the ears (azimuths, degrees from the face, either side): lying out over the ear's
-# rim against the backdrop, they drew a white fleck above each ear in a browser's room light.
-EAR_WISPS = (80.0, 118.0)
+# rim against the backdrop, they drew a white fleck above each ear in a browser's room light. (Combed back, those
+# rooted at the sideburn, from 66 degrees, cross over the ear's rim.)
+EAR_WISPS = (66.0, 118.0)
+# ...from this share of it out (none nearer the crown, which the cards from the hairline cover on their way back):
+# rooted all over the cap, a card's pointed root end and the cards ending short of the gathered part were short
+# strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
+SLEEK_FROM = 0.55
+# ...and the depth (metres) their cards' layers spread over, from 2 mm over the head.
+SLEEK_LAYERS = 0.003
+# ...their rows per level of detail.
+SLEEK_POINTS = (16, 12)
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
 # (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
 # ears: the same cards' triangles as before over the larger area.)
@@ -180,23 +189,44 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     def field(s, d, p, i):
         return tangent(d, toward - d)
 
-    lift = rng.uniform(0.0, 0.002, S)
+    # Each card at its own height all along (its layer): rising off the head along its first centimetres, as other
+    # styles' cards do, each crossed those it passed over, and the two cut through each other in triangles of either
+    # one's shade (blocky patches all over the cap; with a card's edges at its middle's height, cards.hugged, two
+    # cards at their own heights never meet).
+    lift = rng.uniform(0.0, SLEEK_LAYERS, S)
 
     def height(s, d, i):
-        return emerge(s, 0.002 + 0.5 * lift[i]) + np.minimum(0.05 * s, 0.002)
+        return 0.002 + lift[i] + 0.0 * s
 
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=10,
+    # (Rows 1.5 cm apart: 2.5 cm apart, each quad's chord dipped 0.8 mm under the head's curve, through the card
+    # under it.)
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=SLEEK_POINTS[lod],
                           limit=lambda d, i: d @ toward > reach)
     return Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
 
 
+def _sleek_roots(head: Head, style: str, lod: int, seed: int) -> np.ndarray:
+    """The roots of hair pulled back: in a band inside the hairline, from :data:`SLEEK_FROM` to :data:`SLEEK_ROOTS`
+    of its rootline."""
+    d = scalp_roots(head, style, ROOTS[style][lod], seed, SLEEK_ROOTS)
+    az, pol = np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+    return d[pol >= SLEEK_FROM * rootline(style, az)]
+
+
+def _combed(toward: np.ndarray):
+    """The field of a pulled-back style's wisps at its hairline: back over its edge towards ``toward`` with the rest.
+    Lying out over the forehead, away from the crown, they were stray strokes on the skin under the hair's edge,
+    lit lighter than the hair (blind review H's "stray hair-coloured blobs along the hairline")."""
+    return lambda s, d, p, i: tangent(d, toward - d)
+
+
 def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(63)
-    roots = scalp_roots(head, "bun", ROOTS["bun"][lod], 63, SLEEK_ROOTS)
+    roots = _sleek_roots(head, "bun", lod, 63)
     cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
-    # Short baby hairs lying out over the hairline (pulled-back hair leaves them at its edge).
-    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, skip=EAR_WISPS)
+    # Short baby hairs at the hairline, combed back with the rest (:func:`_combed`).
+    wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, _combed(coils.bun_axis(head)), skip=EAR_WISPS)
     return Groom(cards, wisps, [wraps])
 
 
@@ -205,7 +235,9 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 # (a share of its length).
 TIE_AT = (180.0, 84.0)
 TAIL = 0.3
-TAIL_RADIUS = (0.011, 0.026, 0.012)
+TAIL_RADIUS = (0.012, 0.032, 0.013)
+# The tail's crossed cards through its middle.
+CROSSED = 3
 
 
 def _tie(head: Head) -> tuple[np.ndarray, np.ndarray]:
@@ -242,7 +274,7 @@ def _tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(65)
-    roots = scalp_roots(head, "ponytail", ROOTS["ponytail"][lod], 65, SLEEK_ROOTS)
+    roots = _sleek_roots(head, "ponytail", lod, 65)
     tie_d, tie = _tie(head)
     sleek = _gathered(head, roots, rng, lod, tie_d, np.cos(np.arctan2(TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0])))
     # The tail: rings of cards round its centreline, each twisting a little and ending at its own length.
@@ -263,6 +295,16 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
             tail_pts.append(line[j] + (radius[j] * depth)[:, None] * ring)
             tail_nrm.append(ring)
             widths.append(2 * np.pi * TAIL_RADIUS[1] * depth / count * 1.6)
+    # ...and through its middle crossed cards, planes through the centreline at even angles: a tail seen from any
+    # side has hair across its whole width, not a tube's two walls (review H: "one flat strip").
+    for k in range(CROSSED):
+        u = np.linspace(0.1, rng.uniform(0.85, 0.95), K)
+        j = np.minimum(np.round(u * (len(line) - 1)).astype(np.int64), len(line) - 1)
+        phi = np.pi * (k + 0.5) / CROSSED + 0.4 * u
+        ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
+        tail_pts.append(line[j])
+        tail_nrm.append(ring)
+        widths.append(1.6 * TAIL_RADIUS[1])
     tails, normals = np.array(tail_pts), np.array(tail_nrm)
     below = tails[..., 1] < head.centre[1]
     tail = Strands(tails, normals, below, np.array(widths) * (1.2 if lod else 1.0), clump_columns(rng, len(tails)), 0.3)
@@ -273,7 +315,7 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     wrap = line[j] + (radius[j] + 0.002) * ring
     band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),
                    clump_columns(rng, 1), 0.1, np.repeat(t[j][None, None], 18, 1))
-    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, skip=EAR_WISPS)
+    wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, _combed(tie_d), skip=EAR_WISPS)
     return Groom(sleek, wisps, [tail, band])
 
 

@@ -1,0 +1,102 @@
+"""A bald head's scalp (style ``none``): a shaved head, not an egg. Blind review H: "Clean, but it is an egg: no
+stubble, no scalp tone change, no hairline shadow."
+
+Over the skin texture (:func:`workbench.body.skin.skin_texture`), inside the ``short`` style's hairline (the line
+hair would grow to), the skin is drawn a little towards the settings' hair colour, as the stubble of shaved hair
+shows through it: a faint shadow that thickens from the hairline inwards (no line: it fades over the last tenth of
+a hairline) and is broken into stubble dots a millimetre apart (:data:`DOTS` per metre, drawn in space, so the
+UV islands' seams do not show). How far: :data:`STUBBLE`, less on light hair, whose stubble hardly shows.
+
+1. :func:`scalp_mask`, once per gender on the reference body (kept, ``keep.kept``): the texels inside the
+   hairline and their weights (the shadow's fade times the dots).
+2. :func:`shaved`, per skin texture and hair colour: those texels drawn towards the stubble's colour.
+
+>>> from workbench.body.skin import skin_texture
+>>> skin = skin_texture("#8D5524", "#2B1B10", "masculine")
+>>> out = shaved("#8D5524", "#2B1B10", "masculine", "#2B1B10")
+>>> out.shape == skin.shape, bool((out != skin).any()), bool((out <= skin).all())
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .. import keep
+from ..mesh import BodyMesh
+from ..texels import texel_map
+from .head import hairline, head_of, head_triangles, smoothstep
+from .texture import rgb
+
+# The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
+STUBBLE = 0.6
+# Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them.
+DOTS = 650.0
+BETWEEN = 0.55
+# Where the shadow fades (in hairlines from the crown): from none past the hairline to full inside it.
+FADE = (1.04, 0.9)
+
+
+def _reference(gender: str) -> BodyMesh:
+    from ...options import normalize_avatar_settings
+    from ..mesh import body_mesh
+
+    return body_mesh(normalize_avatar_settings({"gender": gender, "bodyShape": "average"}))
+
+
+def _draw(gender: str, size: int) -> dict[str, np.ndarray]:
+    m = _reference(gender)
+    h = head_of(m)
+    faces = m.face_groups["body"]
+    tris = m.triangles[faces]
+    tmap = texel_map(m.triangle_uvs[faces], size)
+    # Per vertex: how far inside the hairline (only the head's and neck's skin; 0 elsewhere).
+    inside = np.zeros(len(m.positions), np.float32)
+    used = np.unique(head_triangles(m))
+    az, pol = h.angles(m.positions[used].astype(np.float64))
+    inside[used] = smoothstep(FADE[0], FADE[1], pol / hairline("short", az))
+    w = tmap.paint_vertices(tris, inside[:, None])[..., 0]
+    # The stubble dots, on the texels' points in space (float64: the same bytes on every CPU).
+    p = tmap.paint_vertices(tris, m.positions).astype(np.float64) * DOTS
+    cell = np.sin(p[..., 0] * 1.7 + np.sin(p[..., 1] * 2.3)) * np.sin(p[..., 1] * 1.9 + np.sin(p[..., 2] * 2.1)) \
+        * np.sin(p[..., 2] * 2.2 + np.sin(p[..., 0] * 1.3))
+    dots = BETWEEN + (1 - BETWEEN) * smoothstep(0.05, 0.4, cell)
+    weight = (w * dots).reshape(-1)
+    at = np.flatnonzero(weight > 1 / 255).astype(np.int32)
+    return {"at": at, "w": np.round(weight[at] * 255).astype(np.uint8)}
+
+
+@lru_cache(maxsize=4)
+def scalp_mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(flat texel indices, weights 0..255 uint8) of the scalp's stubble on a ``size`` px skin texture of
+    ``gender``."""
+    data = keep.kept(f"scalp-{gender}-{size}", lambda: _draw(gender, size), {"at": (None,), "w": (None,)})
+    return data["at"], data["w"]
+
+
+@lru_cache(maxsize=16)
+def shaved(tone: str, brow_color: str, gender: str, hair_color: str) -> np.ndarray:
+    """The skin texture (:func:`workbench.body.skin.skin_texture` of ``tone``, ``brow_color`` and ``gender``) of a
+    shaved head, its scalp's stubble in ``hair_color`` (read-only)."""
+    from ..skin import skin_texture
+
+    skin = skin_texture(tone, brow_color, gender)
+    at, w = scalp_mask(gender, skin.shape[0])
+    hair = rgb(hair_color)
+    # Light hair's stubble hardly shows; dark hair's is a shadow a little blue-grey (skin seen through dark stubble).
+    strength = STUBBLE * (1 - 0.8 * float(hair.max()))
+    # Per channel, weight (0..255) and skin level (0..255): the level drawn (a table: three gathers over the scalp's
+    # texels, not float arithmetic over them).
+    level = np.arange(256, dtype=np.float64)[None, None, :]
+    t = np.arange(256, dtype=np.float64)[None, :, None] / 255 * strength
+    under = np.minimum(level * 0.55 + hair[:, None, None] * 255 * 0.25 + np.array([0.0, 2.0, 6.0])[:, None, None], level)
+    table = np.clip(level * (1 - t) + under * t + 0.5, 0, 255).astype(np.uint8)          # (3, 256, 256)
+    flat = skin.reshape(-1, 3)
+    out = flat.copy()
+    values = flat[at]
+    out[at] = np.stack([table[c, w, values[:, c]] for c in range(3)], 1)
+    image = out.reshape(skin.shape)
+    image.setflags(write=False)
+    return image
