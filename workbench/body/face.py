@@ -73,7 +73,7 @@ COMBINED: dict[str, dict[str, float]] = {
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
                  "mouthLowerDownL": 0.45},
-    "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.6, "mouthPucker": 0.6},
+    "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.5, "mouthPucker": 0.6},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
     "mouthOpen": {"jawOpen": 0.75, "mouthRollUpper": 0.55, "mouthRollLower": 0.6, "mouthUpperUpL": 0.45},
     "mouthSmile": {"smileOpen": 1.0, "smileLids": 1.0, **SMILE_EYES},
