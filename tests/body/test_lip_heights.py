@@ -56,3 +56,30 @@ def test_the_shorter_lips_still_meet(heights):
     """The lips still meet on the face's middle: the notch between them at most 2 mm behind the lips' fronts (parted
     lips would show the teeth's white line; main 0.0 to 1.1 mm, now 0.0 to 1.2)."""
     assert heights[:, 2].max() <= 2.0, np.round(heights[:, 2], 1)
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_the_painted_lips_end_where_the_shape_does(gender):
+    """The skin texture's upper lip (its lips mask 0.5 or more, on the face's middle) ends within 0.75 mm of the shape's
+    upper border (workbench.body.lip_heights) on the reference face the masks are drawn on, as its lower lip within
+    1.5 mm (a softer border, turning under). With main's fixed heights (10.5 and 12.5 mm feminine, 8.5 and 10.5
+    masculine) over this branch's shorter lips the upper lip's paint ended 2.5 mm (masculine 1.1) above the shape's,
+    lip colour on the skin: fuller lips than the shape ("overfilled", blind review H); now 0.1 and 0.1 mm (the lower
+    lips' 0.3 and 0.5)."""
+    from workbench.body.lip_heights import lip_borders
+    from workbench.body.skin import SKIN_SIZE, _reference, features
+    from workbench.body.texels import texel_map
+
+    m = _reference(gender)
+    tris = m.triangles[m.face_groups["body"]]
+    p = texel_map(m.triangle_uvs[m.face_groups["body"]], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
+    left, right = lip_corners(m)
+    mid = (left + right) / 2
+    lips = np.zeros(SKIN_SIZE * SKIN_SIZE)
+    at, w = features(gender)["lips"]
+    lips[at] = w
+    middle = (np.abs(p[:, 0] - mid[0]) < 0.0015) & (p[:, 2] > left[2] - 0.004) & (lips >= 0.5)
+    painted_top, painted_bottom = (p[middle, 1].max() - mid[1]) * 1000, (mid[1] - p[middle, 1].min()) * 1000
+    top, bottom = (v * 1000 for v in lip_borders(m.positions, tris, (left, right)))
+    assert abs(painted_top - top) <= 0.75, (painted_top, top)
+    assert abs(painted_bottom - bottom) <= 1.5, (painted_bottom, bottom)
