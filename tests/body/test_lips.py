@@ -99,5 +99,7 @@ def test_a_light_line_edges_the_upper_lip(gender, tone):
     into the skin); now 3 to 10 % lighter."""
     rim, above = above_the_border(gender)
     lum = texture(tone, gender) @ Y
-    assert min(len(rim), len(above)) >= 20
+    # (At least 18 texels each: 20 before the masculine face's upper lip was made 1.7 mm shorter, review H's
+    # "overfilled" lips (workbench.body.details.EVERY_FACE), which left 19 in its rim band.)
+    assert min(len(rim), len(above)) >= 18
     assert lum[rim].mean() > 1.02 * lum[above].mean(), (lum[rim].mean() / lum[above].mean())

@@ -95,10 +95,13 @@ FACE_DETAILS = {
 # on average (10.3 before, 12 to 18 a person's) and 3.6 mm forward of the philtrum (4.25; some 3 a person's),
 # tests/body/test_lip_profile.py. (Setting the lips back instead, by MakeHuman's mouth depth or mouth-trans-backward,
 # stretched the lips' inner triangles: the smile and viseme_O/CH turned lip skin over, tests/body/test_mouth.py.)
-EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.8,
+# Still "overfilled" lips in blind review H: the upper lip 10.8 mm tall from the lips' meeting line on average, as tall as
+# the lower (a person's 7 to 9, the lower 9 to 10): MakeHuman's upper lip's height 0.4 (0.8) and the mouth 0.6 of its
+# vertical scale shorter (0.3), now 9.0 and 10.2 (viseme_O a little less funnelled for it); tests/body/test_lip_heights.py.
+EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.4,
               "mouth/mouth-lowerlip-height-incr": 0.35,
               "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6,
-              "mouth/mouth-upperlip-volume-decr": 0.15, "mouth/mouth-scale-vert-decr": 0.3,
+              "mouth/mouth-upperlip-volume-decr": 0.15, "mouth/mouth-scale-vert-decr": 0.6,
               "mouth/mouth-cupidsbow-incr": 0.3, "nose/nose-scale-depth-incr": 0.4}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a

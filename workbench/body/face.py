@@ -46,7 +46,8 @@ ARKIT = (
 # E and I spread over the teeth, PP pressed shut, FF the lower lip under the upper teeth, TH the tongue's tip
 # between the teeth. A lip-sync library blends towards these, often at less than full weight. (O less funnelled and
 # a little less open than it was: on blind review G's shorter resting mouth its funnel turned the lower lip's
-# underside over on the narrow face, tests/body/test_mouth.py.) mouthOpen and aa roll both lips in over the teeth
+# underside over on the narrow face, tests/body/test_mouth.py; funnel 0.5, not 0.6, on review H's shorter lips.)
+# mouthOpen and aa roll both lips in over the teeth
 # (mouthRoll) and lift the upper lip off the incisors (mouthUpperUp): with the jaw alone the lips stayed thick round a
 # void, the upper teeth hidden ("rubber rings", blind review H); jawOpen past 0.85 with them drove the upper lip's
 # sides into the canines (tests/body/test_mouth.py), so aa drops 0.85 and mouthOpen 0.65. Both lift the upper lip 0.9
@@ -75,7 +76,7 @@ COMBINED: dict[str, dict[str, float]] = {
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
                  "mouthLowerDownL": 0.45},
-    "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.6, "mouthPucker": 0.6},
+    "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.5, "mouthPucker": 0.6},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
     "mouthOpen": {"jawOpen": 0.65, "mouthRollUpper": 0.45, "mouthRollLower": 0.7, "mouthUpperUpL": 0.9},
     "mouthSmile": {"smileOpen": 1.0, "smileLids": 1.0, **SMILE_EYES},

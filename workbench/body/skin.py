@@ -32,15 +32,14 @@ import numpy as np
 
 from ..options.colour import albedo_for, skin_reflect
 from ..options.colour import hex_rgb as rgb
-from . import keep
+from . import keep, lip_heights
 from .mouth import lining_depth, lining_triangles
 from .texels import texel_map
 
 __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners"]
 
 SKIN_SIZE = 1024
-# Bump when the masks change: the cached file is then drawn again.
-FORMAT = 14
+FORMAT = 15    # bumped when the masks change: the cached file is then drawn again
 DENSE = ("mottle", "grain")     # noise over the whole texture, kept dense; every other mask sparse
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle",
          "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll")
@@ -186,8 +185,9 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     half = (corner_l[0] - corner_r[0]) / 2
     u = np.clip(np.abs(x - centre) / half, 0, 1.5)
     bow = 0.0016 * unit * np.exp(-((np.abs(x - centre) - 0.0055 * unit) / (0.004 * unit)) ** 2)
-    top = (0.0105 if feminine else 0.0085) * unit * np.sqrt(np.clip(1 - u ** 2.2, 0, 1)) + bow
-    bottom = (0.0125 if feminine else 0.0105) * unit * np.clip(1 - u ** 2.5, 0, 1) ** 0.6
+    # (Each border where the lip's roll turns back, :mod:`.lip_heights`; fixed heights painted lip on skin.)
+    upper, lower = lip_heights.lip_borders(m.positions, tris, (corner_l, corner_r))
+    top, bottom = upper * np.sqrt(np.clip(1 - u ** 2.2, 0, 1)) + bow, lower * np.clip(1 - u ** 2.5, 0, 1) ** 0.6
     dy = y - slit
     edge = LIP_EDGE * unit
     # (The lower lip's border is softer, as on a real mouth, and it turns under: in height, its ramp is
