@@ -1,0 +1,214 @@
+"""The stances an avatar's ``pose`` setting picks (contract section 4), each a held frame written as a clip.
+
+``relaxed`` is the first frame of the library's idle clip (``clips._idle`` at 0 s: contrapposto, the weight on the
+right leg, the arms hanging loose), the stance every preview showed before the setting. The others start from it
+and change the arms (and for ``hands_on_hips`` the legs and chest):
+
+- ``hand_on_hip``: the contrapposto kept, the right hand on the raised right hip, its elbow out to the side;
+- ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands on
+  the hips with the elbows out;
+- ``hands_clasped``: the contrapposto kept, the hands held loosely one over the other in front of the belly.
+
+Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
+Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
+and each keeps the arms on the outside of the body's silhouette where a garment of any cut stays clear of them.
+Arms folded across the chest were left out: the forearms would lie on the chest through a hoodie's fleece or a
+tee's jersey depending on the cut, which a held frame written once per gender cannot follow.
+
+A stance is a :class:`~workbench.gltf.clips.Clip` of two equal keys (0 and 1 s: three.js and model-viewer play a
+clip of one key as one of no length), on the gender's skeleton like the library clips; ``build_avatar`` writes
+it first among the model's animations, named ``pose`` (contract section 5).
+
+>>> c = stance("hand_on_hip", "feminine")
+>>> c.name, c.duration, len(c.times)
+('pose', 1.0, 2)
+>>> bool(np.array_equal(stance("relaxed", "masculine").rotations["LeftArm"][0], clip("idle", "masculine").rotations["LeftArm"][0]))
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ..options import POSES
+from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
+from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, clip, euler_to_quat
+
+STANCE_CLIP = "pose"
+# (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
+# the arm holding a hand on the hip: the upper arm 55 degrees down from the T and swung back, the elbow bent in
+# the body's frontal plane so the forearm comes back in to the hip, the wrist bent back so the palm lies on it.
+HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, 10.0, 38.0)}
+# Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
+# the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
+# margin (metres). The arm's two angles in the frontal plane (``Arm`` and ``ForeArm`` z) are solved for it.
+HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.13, 0.035
+SOLVE_ARM = np.arange(-75.0, -19.0, 1.0)
+SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
+# The hands clasped in front: the upper arms hang forward a little and in, the elbows bent so the forearms
+# cross in front of the belly, the hands turned in to meet.
+CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, -20.0, 30.0)},
+             "Right": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, -20.0, 30.0)}}
+# Where the clasped hands' wrists go, per body: this far above the Hips joint (hip heights), in front of the
+# foremost of the body and its clothes within this span of it, each wrist (hip heights out, metres forward):
+# the right hand lies over the left.
+CLASP_UP, CLASP_SPAN = 0.02, 0.08
+CLASP_AT = {"Left": (0.03, 0.035), "Right": (-0.03, 0.06)}
+CLASP_ARM_X = np.arange(-40.0, 1.0, 2.0)
+CLASP_ARM_Z = np.arange(-90.0, -59.0, 2.0)
+CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 2.0)
+# The power stance: each leg out this far from the idle's (degrees), the chest lifted, the chin up.
+POWER_LEG, POWER_CHEST, POWER_CHIN = 1.5, 3.0, 3.0
+
+
+def _set(p: Pose, side: str, joint: str, angles: tuple[float, float, float]) -> None:
+    """Replace ``side`` ``joint``'s angles by ``angles`` written for the left side (mirrored for the right)."""
+    x, y, z = angles
+    s = 1.0 if side == "Left" else -1.0
+    p.angles[side + joint] = np.tile([x, s * y, s * z], (p.f, 1))
+
+
+def _hand_on_hip(p: Pose, side: str) -> None:
+    for joint, angles in HIP_ARM.items():
+        _set(p, side, joint, angles)
+    for f in FINGERS:                                # the fingers lie nearly straight on the hip
+        for k in (1, 2, 3):
+            p.angles.pop(f"{side}Hand{f}{k}", None)
+    _rest_hand(p, side, 0.45)
+
+
+def _power(p: Pose) -> None:
+    """The idle frame's weight shift undone: the hips level and centred, both knees straight, the feet set wider."""
+    for joint in ("Hips", "Spine", "Spine1", "Spine2", "Neck", "Head", "LeftUpLeg", "RightUpLeg", "LeftLeg",
+                  "RightLeg", "LeftFoot", "RightFoot"):
+        p.angles.pop(joint, None)
+    p.hips[:] = 0.0
+    p.add("UpLeg", z=POWER_LEG - IDLE_STANCE)
+    p.add("Foot", z=IDLE_STANCE - POWER_LEG)
+    p.add("Spine1", x=-POWER_CHEST)
+    p.add("Head", x=-POWER_CHIN)
+    for side in ("Left", "Right"):
+        _hand_on_hip(p, side)
+
+
+def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
+    """Stance ``name`` fitted to one body: a hand on the hip lands on the outside of ``pieces`` (name -> mesh
+    piece at rest, the body and its clothes), clasped hands in front of them, whatever their width.
+
+    >>> from workbench.gltf.meshes import avatar_skeleton, parts
+    >>> s = {"gender": "feminine", "height": 166.0, "bodyShape": "heavy"}
+    >>> c = fitted_stance("hands_on_hips", avatar_skeleton(s), parts(s))
+    >>> c.name, bool(np.allclose(c.rotations["LeftArm"], stance("hands_on_hips", "feminine").rotations["LeftArm"]))
+    ('pose', False)
+    """
+    p = _pose(name, rig.gender)
+    h = rig.hip_height
+    pts = np.concatenate([np.asarray(pieces[n].positions) for n in ("Body", "Outfit_Top", "Outfit_Bottom")
+                          if n in pieces])
+    pts = pts[np.abs(pts[:, 0]) < 0.4 * h]              # the torso and legs (the T-pose's arms reach further out)
+    y0 = rig.world[0, 1]
+    if name in ("hand_on_hip", "hands_on_hips"):
+        band = pts[(pts[:, 1] > y0 + (HIP_WRIST_UP - HIP_HAND_SPAN) * h) & (pts[:, 1] < y0 + HIP_WRIST_UP * h)]
+        for side in ("Right",) if name == "hand_on_hip" else ("Left", "Right"):
+            s = 1.0 if side == "Left" else -1.0
+            half = float(np.max(s * band[:, 0]))
+            target = np.array([s * (half + HIP_CLEAR), HIP_WRIST_UP * h, np.nan])
+            _solve(p, side, rig, target, [0.0], SOLVE_ARM, SOLVE_FOREARM)
+    elif name == "hands_clasped":
+        band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
+                   & (np.abs(pts[:, 0]) < 0.12 * h)]
+        front = float(np.max(band[:, 2])) - rig.world[0, 2]
+        for side, (dx, dz) in CLASP_AT.items():
+            target = np.array([dx * h, CLASP_UP * h, front + dz])
+            _solve(p, side, rig, target, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
+    return _clip(p)
+
+
+def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, arm_x, arm_z, fore_z) -> None:
+    """Set ``side``'s ``Arm`` x and z and ``ForeArm`` z (written for the left side, from the grids given) to
+    those that bring its wrist nearest ``target`` (in the Hips' frame from the Hips joint; NaN: any)."""
+    s = 1.0 if side == "Left" else -1.0
+    chain = _chain_to(p, rig, side + "Arm")
+    hips_r, hips_p = chain["Hips"]
+    arm_r, shoulder_p = chain[side + "Shoulder"]
+    arm_p = shoulder_p + arm_r @ rig.local[rig.index[side + "Arm"]]
+    ya = p.angles[side + "Arm"][0, 1]
+    xf, yf, _ = p.angles[side + "ForeArm"][0]
+    X, A, F = np.meshgrid(np.asarray(arm_x, float), np.asarray(arm_z, float), np.asarray(fore_z, float),
+                          indexing="ij")
+    qa = euler_to_quat(np.stack([X, np.full(X.shape, ya), s * A], -1)[..., None, :])[..., 0, :]
+    qf = euler_to_quat(np.stack([np.full(F.shape, xf), np.full(F.shape, yf), s * F], -1)[..., None, :])[..., 0, :]
+    ra = arm_r @ _matrix(qa)
+    elbow = arm_p + ra @ rig.local[rig.index[side + "ForeArm"]]
+    wrist = elbow + (ra @ _matrix(qf)) @ rig.local[rig.index[side + "Hand"]]
+    local = (wrist - hips_p) @ hips_r                                 # into the Hips' frame
+    err = np.sqrt(np.nansum((local - target) ** 2 * ~np.isnan(target), axis=-1))
+    i = np.unravel_index(int(np.argmin(err)), err.shape)
+    p.angles[side + "Arm"][:, 0] = X[i]
+    p.angles[side + "Arm"][:, 2] = s * A[i]
+    p.angles[side + "ForeArm"][:, 2] = s * F[i]
+
+
+def _matrix(q: np.ndarray) -> np.ndarray:
+    """(..., 4) quaternions x, y, z, w -> (..., 3, 3) rotation matrices."""
+    x, y, z, w = np.moveaxis(q, -1, 0)
+    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
+
+
+def _chain_to(p: Pose, rig: Skeleton, joint: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each joint's world rotation and position from the Hips down to ``joint``'s parent, in the pose's first
+    frame (rotations in the parent's frame over identity rest rotations, as the clips are written)."""
+    path = []
+    k = rig.parents[rig.index[joint]]
+    while k >= 0:
+        path.append(k)
+        k = rig.parents[k]
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    r, pos = np.eye(3), rig.local[0] + p.hips[0] * rig.hip_height
+    for k in reversed(path):
+        n = rig.names[k]
+        if k:
+            pos = pos + r @ rig.local[k]
+        if n in p.angles:
+            r = r @ _matrix(euler_to_quat(p.angles[n][:1])[0])
+        out[n] = (r, pos)
+    return out
+
+
+@lru_cache(maxsize=16)
+def stance(name: str, gender: str) -> Clip:
+    """The keyframes of stance ``name`` for ``gender`` on an average body (pure and cached): a clip named
+    :data:`STANCE_CLIP`."""
+    return _clip(_pose(name, gender))
+
+
+def _pose(name: str, gender: str) -> Pose:
+    if name not in POSES:
+        raise ValueError(f"stance: {name!r} is not a pose; allowed: {', '.join(POSES)}")
+    p = Pose(2)
+    _base(p)
+    _idle(p, np.zeros(2), gender == "feminine")
+    if name == "hand_on_hip":
+        _hand_on_hip(p, "Right")
+    elif name == "hands_on_hips":
+        _power(p)
+    elif name == "hands_clasped":
+        for side, joints in CLASP_ARM.items():
+            for joint, angles in joints.items():
+                _set(p, side, joint, angles)
+    return p
+
+
+def _clip(p: Pose) -> Clip:
+    joints = [j for j in JOINT_NAMES if j in p.angles]
+    quats = euler_to_quat(np.stack([p.angles[j] for j in joints]))
+    quats.setflags(write=False)
+    hips = p.hips.copy()
+    hips.setflags(write=False)
+    t = np.array([0.0, 1.0])
+    t.setflags(write=False)
+    return Clip(STANCE_CLIP, 1.0, t, {j: quats[k] for k, j in enumerate(joints)}, hips)
