@@ -31,6 +31,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from scipy.spatial import cKDTree
 
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
@@ -40,23 +41,28 @@ STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
 # the arm holding a hand on the hip: the upper arm 55 degrees down from the T and swung back, the elbow bent in
 # the body's frontal plane so the forearm comes back in to the hip, the wrist bent back so the palm lies on it.
-HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, 10.0, 38.0)}
+HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -35.0, 30.0)}
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
 # the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
 # margin (metres). The arm's two angles in the frontal plane (``Arm`` and ``ForeArm`` z) are solved for it.
-HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.13, 0.035
+HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.045
+HIP_THUMB = (0.0, 30.0, 25.0)
+HANG_OUT = 15.0
+# The forearm's bone (elbow to wrist, sampled at these fractions) at least this far from the trunk's surface at rest
+# (its flesh and a sleeve around it); the trunk: whatever lies this far and more below the shoulder joints.
+FOREARM_AT, FOREARM_CLEAR, ARMPIT = (0.0, 0.35, 0.7, 1.0), 0.055, 0.1
 SOLVE_ARM = np.arange(-75.0, -19.0, 1.0)
 SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 # The hands clasped in front: the upper arms hang forward a little and in, the elbows bent so the forearms
 # cross in front of the belly, the hands turned in to meet.
-CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, -20.0, 30.0)},
-             "Right": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, -20.0, 30.0)}}
+CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)},
+             "Right": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)}}
 # Where the clasped hands' wrists go, per body: this far above the Hips joint (hip heights), in front of the
 # foremost of the body and its clothes within this span of it, each wrist (hip heights out, metres forward):
 # the right hand lies over the left.
 CLASP_UP, CLASP_SPAN = 0.02, 0.08
-CLASP_AT = {"Left": (0.03, 0.035), "Right": (-0.03, 0.06)}
-CLASP_ARM_X = np.arange(-40.0, 1.0, 2.0)
+CLASP_AT = {"Left": (0.03, 0.06), "Right": (-0.03, 0.085)}
+CLASP_ARM_X = np.arange(-60.0, 1.0, 2.0)
 CLASP_ARM_Z = np.arange(-90.0, -59.0, 2.0)
 CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 2.0)
 # The power stance: each leg out this far from the idle's (degrees), the chest lifted, the chin up.
@@ -77,6 +83,7 @@ def _hand_on_hip(p: Pose, side: str) -> None:
         for k in (1, 2, 3):
             p.angles.pop(f"{side}Hand{f}{k}", None)
     _rest_hand(p, side, 0.45)
+    _set(p, side, "HandThumb1", HIP_THUMB)           # the thumb out from the palm, off the hip's back
 
 
 def _power(p: Pose) -> None:
@@ -107,7 +114,8 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
     h = rig.hip_height
     pts = np.concatenate([np.asarray(pieces[n].positions) for n in ("Body", "Outfit_Top", "Outfit_Bottom")
                           if n in pieces])
-    pts = pts[np.abs(pts[:, 0]) < 0.4 * h]              # the torso and legs (the T-pose's arms reach further out)
+    pts = pts[pts[:, 1] < rig.pos("LeftArm")[1] - ARMPIT]     # the trunk and legs (the T-pose's arms are above)
+    trunk = cKDTree(pts[::3] - rig.world[0])                   # from the Hips joint, in its frame
     y0 = rig.world[0, 1]
     if name in ("hand_on_hip", "hands_on_hips"):
         band = pts[(pts[:, 1] > y0 + (HIP_WRIST_UP - HIP_HAND_SPAN) * h) & (pts[:, 1] < y0 + HIP_WRIST_UP * h)]
@@ -115,20 +123,28 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             s = 1.0 if side == "Left" else -1.0
             half = float(np.max(s * band[:, 0]))
             target = np.array([s * (half + HIP_CLEAR), HIP_WRIST_UP * h, np.nan])
-            _solve(p, side, rig, target, [0.0], SOLVE_ARM, SOLVE_FOREARM)
+            _solve(p, side, rig, target, trunk, [0.0], SOLVE_ARM, SOLVE_FOREARM)
+        if name == "hand_on_hip":
+            # The other arm hangs as in the idle frame, out from the side a degree at a time until it is clear of
+            # the waist (the idle's elbow grazes a slim body's waist).
+            x, _, z = p.angles["LeftArm"][0]
+            f = p.angles["LeftForeArm"][0, 2]
+            _solve(p, "Left", rig, np.full(3, np.nan), trunk, [x], z + np.arange(0.0, HANG_OUT + 1), [f])
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
         front = float(np.max(band[:, 2])) - rig.world[0, 2]
         for side, (dx, dz) in CLASP_AT.items():
             target = np.array([dx * h, CLASP_UP * h, front + dz])
-            _solve(p, side, rig, target, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
+            _solve(p, side, rig, target, trunk, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
     return _clip(p)
 
 
-def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, arm_x, arm_z, fore_z) -> None:
+def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree, arm_x, arm_z, fore_z) -> None:
     """Set ``side``'s ``Arm`` x and z and ``ForeArm`` z (written for the left side, from the grids given) to
-    those that bring its wrist nearest ``target`` (in the Hips' frame from the Hips joint; NaN: any)."""
+    those that bring its wrist nearest ``target`` (in the Hips' frame from the Hips joint; NaN: any) with the
+    forearm's bone :data:`FOREARM_CLEAR` or more from every point of ``trunk`` (the trunk at rest, from the Hips
+    joint: it turns with the Hips), else those that keep it furthest off."""
     s = 1.0 if side == "Left" else -1.0
     chain = _chain_to(p, rig, side + "Arm")
     hips_r, hips_p = chain["Hips"]
@@ -144,8 +160,19 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, arm_x, arm_z, 
     elbow = arm_p + ra @ rig.local[rig.index[side + "ForeArm"]]
     wrist = elbow + (ra @ _matrix(qf)) @ rig.local[rig.index[side + "Hand"]]
     local = (wrist - hips_p) @ hips_r                                 # into the Hips' frame
-    err = np.sqrt(np.nansum((local - target) ** 2 * ~np.isnan(target), axis=-1))
-    i = np.unravel_index(int(np.argmin(err)), err.shape)
+    err = np.sqrt(np.nansum((local - target) ** 2 * ~np.isnan(target), axis=-1)).reshape(-1)
+    bone = np.stack([(elbow - hips_p) @ hips_r + f * (local - (elbow - hips_p) @ hips_r) for f in FOREARM_AT], -2)
+    bone = bone.reshape(-1, len(FOREARM_AT), 3)
+    best, best_gap = 0, -1.0
+    for chunk in np.array_split(np.argsort(err, kind="stable"), max(1, err.size // 512)):
+        gap = trunk.query(bone[chunk].reshape(-1, 3))[0].reshape(len(chunk), -1).min(1)
+        if gap.max() > best_gap:
+            best, best_gap = int(chunk[int(np.argmax(gap))]), float(gap.max())
+        ok = np.flatnonzero(gap >= FOREARM_CLEAR)
+        if len(ok):
+            best = int(chunk[ok[0]])
+            break
+    i = np.unravel_index(best, X.shape)
     p.angles[side + "Arm"][:, 0] = X[i]
     p.angles[side + "Arm"][:, 2] = s * A[i]
     p.angles[side + "ForeArm"][:, 2] = s * F[i]
