@@ -2,7 +2,8 @@
 through the trunk or its clothes, no skin through the clothes, the hands where the stance puts them.
 
 Measured on the GLB as a viewer poses it (its first animation, ``pose``, at 0 s). The limbs are the vertices
-that lie out along the arms in the T-pose, past the middle of the upper arm (the skin and a sleeve's outside);
+that lie out along the arms in the T-pose, past three quarters of the upper arm (the underarm meets the side
+in any stance) (the skin and a sleeve's outside);
 the trunk is what lies below the armpits between them (the skin, the top's and the bottom's outsides: their
 first ``pattern`` vertices, not the facings turned in at the hems). Each limb vertex within 3 cm of the trunk's
 surface (sampled at its triangles, each with its posed face normal) must not lie behind it by more than
@@ -64,7 +65,7 @@ def limbs_in_trunk(m: Model, top: str, bottom: str) -> dict[str, float]:
     limb = []
     for name in ("Body", "Outfit_Top"):
         x = np.abs(r[name].positions[:, 0])
-        on = x > arm_x + upper / 2
+        on = x > arm_x + 0.75 * upper
         if shells[name] is not None:
             on[shells[name]:] = False
         limb.append(p[name].positions[on].astype(np.float64))

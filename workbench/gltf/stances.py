@@ -41,16 +41,19 @@ STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
 # the arm holding a hand on the hip: the upper arm 55 degrees down from the T and swung back, the elbow bent in
 # the body's frontal plane so the forearm comes back in to the hip, the wrist bent back so the palm lies on it.
-HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -35.0, 30.0)}
+HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -10.0, 50.0)}
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
 # the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
 # margin (metres). The arm's two angles in the frontal plane (``Arm`` and ``ForeArm`` z) are solved for it.
-HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.045
+HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
 HIP_THUMB = (0.0, 30.0, 25.0)
 HANG_OUT = 15.0
-# The forearm's bone (elbow to wrist, sampled at these fractions) at least this far from the trunk's surface at rest
-# (its flesh and a sleeve around it); the trunk: whatever lies this far and more below the shoulder joints.
-FOREARM_AT, FOREARM_CLEAR, ARMPIT = (0.0, 0.35, 0.7, 1.0), 0.055, 0.1
+# The forearm's bone (elbow to wrist, sampled at these fractions) off the trunk's surface at rest by its own flesh's
+# or sleeve's reach and this margin; the hand's middle (from the wrist towards its middle finger's last joint, at
+# these fractions) by this much (half its thickness and a margin); the trunk: whatever lies this far and more below
+# the shoulder joints.
+FOREARM_AT, FOREARM_MARGIN, ARMPIT = (0.0, 0.35, 0.7, 1.0), 0.025, 0.1
+HAND_AT, HAND_CLEAR = (0.5, 1.0), 0.035
 SOLVE_ARM = np.arange(-75.0, -19.0, 1.0)
 SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 # The hands clasped in front: the upper arms hang forward a little and in, the elbows bent so the forearms
@@ -116,6 +119,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
                           if n in pieces])
     pts = pts[pts[:, 1] < rig.pos("LeftArm")[1] - ARMPIT]     # the trunk and legs (the T-pose's arms are above)
     trunk = cKDTree(pts[::3] - rig.world[0])                   # from the Hips joint, in its frame
+    clear = _forearm_radius(rig, pieces) + FOREARM_MARGIN
     y0 = rig.world[0, 1]
     if name in ("hand_on_hip", "hands_on_hips"):
         band = pts[(pts[:, 1] > y0 + (HIP_WRIST_UP - HIP_HAND_SPAN) * h) & (pts[:, 1] < y0 + HIP_WRIST_UP * h)]
@@ -123,28 +127,40 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             s = 1.0 if side == "Left" else -1.0
             half = float(np.max(s * band[:, 0]))
             target = np.array([s * (half + HIP_CLEAR), HIP_WRIST_UP * h, np.nan])
-            _solve(p, side, rig, target, trunk, [0.0], SOLVE_ARM, SOLVE_FOREARM)
+            _solve(p, side, rig, target, trunk, clear, [0.0], SOLVE_ARM, SOLVE_FOREARM)
         if name == "hand_on_hip":
             # The other arm hangs as in the idle frame, out from the side a degree at a time until it is clear of
             # the waist (the idle's elbow grazes a slim body's waist).
             x, _, z = p.angles["LeftArm"][0]
             f = p.angles["LeftForeArm"][0, 2]
-            _solve(p, "Left", rig, np.full(3, np.nan), trunk, [x], z + np.arange(0.0, HANG_OUT + 1), [f])
+            _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear, [x], z + np.arange(0.0, HANG_OUT + 1), [f])
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
         front = float(np.max(band[:, 2])) - rig.world[0, 2]
         for side, (dx, dz) in CLASP_AT.items():
             target = np.array([dx * h, CLASP_UP * h, front + dz])
-            _solve(p, side, rig, target, trunk, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
+            _solve(p, side, rig, target, trunk, clear, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
     return _clip(p)
 
 
-def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree, arm_x, arm_z, fore_z) -> None:
+def _forearm_radius(rig: Skeleton, pieces) -> float:
+    """How far the forearm's flesh or sleeve reaches from its bone, at rest (the T-pose: the left forearm along
+    +x): the 95th percentile over the skin and the top between the elbow and the wrist."""
+    elbow, wrist = rig.pos("LeftForeArm"), rig.pos("LeftHand")
+    pts = np.concatenate([np.asarray(pieces[n].positions) for n in ("Body", "Outfit_Top") if n in pieces])
+    on = (pts[:, 0] > elbow[0] + 0.02) & (pts[:, 0] < wrist[0] - 0.02)
+    radial = np.hypot(pts[on, 1] - elbow[1], pts[on, 2] - elbow[2])
+    radial = radial[radial < 0.15]                                   # (the T-pose's arm: nothing else is out there)
+    return float(np.percentile(radial, 95)) if len(radial) else 0.04
+
+
+def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree, clear: float, arm_x, arm_z,
+           fore_z) -> None:
     """Set ``side``'s ``Arm`` x and z and ``ForeArm`` z (written for the left side, from the grids given) to
     those that bring its wrist nearest ``target`` (in the Hips' frame from the Hips joint; NaN: any) with the
-    forearm's bone :data:`FOREARM_CLEAR` or more from every point of ``trunk`` (the trunk at rest, from the Hips
-    joint: it turns with the Hips), else those that keep it furthest off."""
+    forearm's bone ``clear`` or more from every point of ``trunk`` (the trunk at rest, from the Hips joint: it
+    turns with the Hips) and the hand's :data:`HAND_CLEAR`, else those that keep them furthest off."""
     s = 1.0 if side == "Left" else -1.0
     chain = _chain_to(p, rig, side + "Arm")
     hips_r, hips_p = chain["Hips"]
@@ -161,14 +177,18 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
     wrist = elbow + (ra @ _matrix(qf)) @ rig.local[rig.index[side + "Hand"]]
     local = (wrist - hips_p) @ hips_r                                 # into the Hips' frame
     err = np.sqrt(np.nansum((local - target) ** 2 * ~np.isnan(target), axis=-1)).reshape(-1)
-    bone = np.stack([(elbow - hips_p) @ hips_r + f * (local - (elbow - hips_p) @ hips_r) for f in FOREARM_AT], -2)
-    bone = bone.reshape(-1, len(FOREARM_AT), 3)
-    best, best_gap = 0, -1.0
+    qh = euler_to_quat(p.angles[side + "Hand"][:1])[0] if side + "Hand" in p.angles else np.array([0, 0, 0, 1.0])
+    reach = (ra @ _matrix(qf) @ _matrix(qh)) @ (rig.pos(side + "HandMiddle3") - rig.pos(side + "Hand"))
+    at = [(elbow - hips_p) @ hips_r + f * (local - (elbow - hips_p) @ hips_r) for f in FOREARM_AT]
+    at += [(wrist + f * reach - hips_p) @ hips_r for f in HAND_AT]
+    bone = np.stack(at, -2).reshape(-1, len(at), 3)
+    need = np.array([clear] * len(FOREARM_AT) + [HAND_CLEAR] * len(HAND_AT))
+    best, best_gap = 0, -np.inf
     for chunk in np.array_split(np.argsort(err, kind="stable"), max(1, err.size // 512)):
-        gap = trunk.query(bone[chunk].reshape(-1, 3))[0].reshape(len(chunk), -1).min(1)
+        gap = (trunk.query(bone[chunk].reshape(-1, 3))[0].reshape(len(chunk), -1) - need).min(1)
         if gap.max() > best_gap:
             best, best_gap = int(chunk[int(np.argmax(gap))]), float(gap.max())
-        ok = np.flatnonzero(gap >= FOREARM_CLEAR)
+        ok = np.flatnonzero(gap >= 0)
         if len(ok):
             best = int(chunk[ok[0]])
             break
