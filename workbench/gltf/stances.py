@@ -65,9 +65,9 @@ CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "H
 # the right hand lies over the left.
 CLASP_UP, CLASP_SPAN = 0.02, 0.08
 CLASP_AT = {"Left": (0.03, 0.06), "Right": (-0.03, 0.085)}
-CLASP_ARM_X = np.arange(-60.0, 1.0, 2.0)
-CLASP_ARM_Z = np.arange(-90.0, -59.0, 2.0)
-CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 2.0)
+CLASP_ARM_X = np.arange(-60.0, 1.0, 3.0)
+CLASP_ARM_Z = np.arange(-90.0, -59.0, 3.0)
+CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
 # The power stance: each leg out this far from the idle's (degrees), the chest lifted, the chin up.
 POWER_LEG, POWER_CHEST, POWER_CHIN = 1.5, 3.0, 3.0
 
@@ -118,7 +118,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
     pts = np.concatenate([np.asarray(pieces[n].positions) for n in ("Body", "Outfit_Top", "Outfit_Bottom")
                           if n in pieces])
     pts = pts[pts[:, 1] < rig.pos("LeftArm")[1] - ARMPIT]     # the trunk and legs (the T-pose's arms are above)
-    trunk = cKDTree(pts[::3] - rig.world[0])                   # from the Hips joint, in its frame
+    trunk = cKDTree(pts - rig.world[0])                         # from the Hips joint, in its frame
     clear = _forearm_radius(rig, pieces) + FOREARM_MARGIN
     y0 = rig.world[0, 1]
     if name in ("hand_on_hip", "hands_on_hips"):
