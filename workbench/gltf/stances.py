@@ -22,6 +22,7 @@ it first among the model's animations, named ``pose`` (contract section 5).
 >>> c = stance("hand_on_hip", "feminine")
 >>> c.name, c.duration, len(c.times)
 ('pose', 1.0, 2)
+>>> from workbench.gltf.clips import clip
 >>> bool(np.array_equal(stance("relaxed", "masculine").rotations["LeftArm"][0], clip("idle", "masculine").rotations["LeftArm"][0]))
 True
 """
@@ -35,16 +36,18 @@ from scipy.spatial import cKDTree
 
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
-from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, clip, euler_to_quat
+from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
-# the arm holding a hand on the hip: the upper arm 55 degrees down from the T and swung back, the elbow bent in
-# the body's frontal plane so the forearm comes back in to the hip, the wrist bent back so the palm lies on it.
+# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist bent back 50 degrees so the
+# fingers point down and a little forward along the hip (fingers straight forward reached round its front
+# into the belly); the ``Arm`` and ``ForeArm`` z (the elbow out, the forearm back in) are solved per body.
 HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -10.0, 50.0)}
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
 # the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
-# margin (metres). The arm's two angles in the frontal plane (``Arm`` and ``ForeArm`` z) are solved for it.
+# margin (metres). The thumb turned out from the palm (curled, it went into the hip's back). The other arm of
+# ``hand_on_hip`` hangs as in the idle frame, out from the side by up to this many degrees until it is clear.
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
 HIP_THUMB = (0.0, 30.0, 25.0)
 HANG_OUT = 15.0
@@ -56,8 +59,8 @@ FOREARM_AT, FOREARM_MARGIN, ARMPIT = (0.0, 0.35, 0.7, 1.0), 0.025, 0.1
 HAND_AT, HAND_CLEAR = (0.5, 1.0), 0.035
 SOLVE_ARM = np.arange(-75.0, -19.0, 1.0)
 SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
-# The hands clasped in front: the upper arms hang forward a little and in, the elbows bent so the forearms
-# cross in front of the belly, the hands turned in to meet.
+# The hands clasped in front: the elbows bent 45 degrees forward, the hands turned a little in to meet; the
+# upper arms' swing forward and in and the elbows' bend in the frontal plane are solved per body.
 CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)},
              "Right": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)}}
 # Where the clasped hands' wrists go, per body: this far above the Hips joint (hip heights), in front of the
@@ -68,7 +71,8 @@ CLASP_AT = {"Left": (0.03, 0.06), "Right": (-0.03, 0.085)}
 CLASP_ARM_X = np.arange(-60.0, 1.0, 3.0)
 CLASP_ARM_Z = np.arange(-90.0, -59.0, 3.0)
 CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
-# The power stance: each leg out this far from the idle's (degrees), the chest lifted, the chin up.
+# The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
+# mesh's wide stance), the chest lifted, the chin up (degrees).
 POWER_LEG, POWER_CHEST, POWER_CHIN = 1.5, 3.0, 3.0
 
 
@@ -108,7 +112,8 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
     piece at rest, the body and its clothes), clasped hands in front of them, whatever their width.
 
     >>> from workbench.gltf.meshes import avatar_skeleton, parts
-    >>> s = {"gender": "feminine", "height": 166.0, "bodyShape": "heavy"}
+    >>> from workbench.options import normalize_avatar_settings
+    >>> s = normalize_avatar_settings({"gender": "feminine", "bodyShape": "heavy"})
     >>> c = fitted_stance("hands_on_hips", avatar_skeleton(s), parts(s))
     >>> c.name, bool(np.allclose(c.rotations["LeftArm"], stance("hands_on_hips", "feminine").rotations["LeftArm"]))
     ('pose', False)
@@ -129,8 +134,8 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             target = np.array([s * (half + HIP_CLEAR), HIP_WRIST_UP * h, np.nan])
             _solve(p, side, rig, target, trunk, clear, [0.0], SOLVE_ARM, SOLVE_FOREARM)
         if name == "hand_on_hip":
-            # The other arm hangs as in the idle frame, out from the side a degree at a time until it is clear of
-            # the waist (the idle's elbow grazes a slim body's waist).
+            # The other arm out from the side a degree at a time until it is clear of the waist (the idle's elbow
+            # comes 1.6 cm into a slim body's tee at the waist).
             x, _, z = p.angles["LeftArm"][0]
             f = p.angles["LeftForeArm"][0, 2]
             _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear, [x], z + np.arange(0.0, HANG_OUT + 1), [f])
