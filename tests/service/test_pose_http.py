@@ -52,7 +52,8 @@ def test_each_stance_changes_the_preview_and_leads_the_models_animations(server)
     settings = {"gender": "feminine", "height": 168, "outfit": {"topStyle": "longsleeve"}}
     default = register(server, settings)
     named = register(server, {**settings, "pose": "relaxed"})
-    assert httpx.get(default["previewUrl"] + "?size=64").content == httpx.get(named["previewUrl"] + "?size=64").content
+    assert (httpx.get(default["previewUrl"] + "?size=64", timeout=300).content
+            == httpx.get(named["previewUrl"] + "?size=64", timeout=300).content)
     glb = httpx.get(default["modelUrl"] + "?lod=2", timeout=300).content
     assert glb == httpx.get(named["modelUrl"] + "?lod=2", timeout=300).content
     assert "animations" not in read_glb(glb)[0]

@@ -40,10 +40,10 @@ from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_q
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
-# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist bent back 50 degrees so the
-# fingers point down and a little forward along the hip (fingers straight forward reached round its front
-# into the belly); the ``Arm`` and ``ForeArm`` z (the elbow out, the forearm back in) are solved per body.
-HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -10.0, 50.0)}
+# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist turned so the fingers point
+# forward and down along the hip (the solver keeps their tips off it); the ``Arm`` and ``ForeArm`` z (the elbow
+# out, the forearm back in) are solved per body.
+HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -30.0, 35.0)}
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
 # the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
 # margin (metres). The thumb turned out from the palm (curled, it went into the hip's back). The other arm of
@@ -51,6 +51,9 @@ HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
 HIP_THUMB = (0.0, 30.0, 25.0)
 HANG_OUT = 15.0
+# That arm hangs straighter and less forward than the idle's free arm (its elbow 15 degrees less bent, 5 degrees
+# back: the idle's reads as reaching forward in the three-quarter view), its forearm's flesh this far off.
+HANG_BACK, HANG_STRAIGHTEN, HANG_MARGIN, HANG_HAND = 5.0, 15.0, 0.005, 0.02
 # The forearm's bone (elbow to wrist, sampled at these fractions) off the trunk's surface at rest by its own flesh's
 # or sleeve's reach and this margin; the hand's middle (from the wrist towards its middle finger's last joint, at
 # these fractions) by this much (half its thickness and a margin); the trunk: whatever lies this far and more below
@@ -136,9 +139,12 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
         if name == "hand_on_hip":
             # The other arm out from the side a degree at a time until it is clear of the waist (the idle's elbow
             # comes 1.6 cm into a slim body's tee at the waist).
+            p.angles["LeftArm"][:, 0] += HANG_BACK
+            p.angles["LeftForeArm"][:, 1] += HANG_STRAIGHTEN
             x, _, z = p.angles["LeftArm"][0]
             f = p.angles["LeftForeArm"][0, 2]
-            _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear, [x], z + np.arange(0.0, HANG_OUT + 1), [f])
+            _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear - FOREARM_MARGIN + HANG_MARGIN, [x],
+                   z + np.arange(0.0, HANG_OUT + 1), [f], hand_clear=HANG_HAND)
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
@@ -161,11 +167,11 @@ def _forearm_radius(rig: Skeleton, pieces) -> float:
 
 
 def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree, clear: float, arm_x, arm_z,
-           fore_z) -> None:
+           fore_z, hand_clear: float | None = None) -> None:
     """Set ``side``'s ``Arm`` x and z and ``ForeArm`` z (written for the left side, from the grids given) to
     those that bring its wrist nearest ``target`` (in the Hips' frame from the Hips joint; NaN: any) with the
     forearm's bone ``clear`` or more from every point of ``trunk`` (the trunk at rest, from the Hips joint: it
-    turns with the Hips) and the hand's :data:`HAND_CLEAR`, else those that keep them furthest off."""
+    turns with the Hips) and the hand's ``hand_clear`` (:data:`HAND_CLEAR`), else those that keep them furthest off."""
     s = 1.0 if side == "Left" else -1.0
     chain = _chain_to(p, rig, side + "Arm")
     hips_r, hips_p = chain["Hips"]
@@ -187,7 +193,7 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
     at = [(elbow - hips_p) @ hips_r + f * (local - (elbow - hips_p) @ hips_r) for f in FOREARM_AT]
     at += [(wrist + f * reach - hips_p) @ hips_r for f in HAND_AT]
     bone = np.stack(at, -2).reshape(-1, len(at), 3)
-    need = np.array([clear] * len(FOREARM_AT) + [HAND_CLEAR] * len(HAND_AT))
+    need = np.array([clear] * len(FOREARM_AT) + [HAND_CLEAR if hand_clear is None else hand_clear] * len(HAND_AT))
     best, best_gap = 0, -np.inf
     for chunk in np.array_split(np.argsort(err, kind="stable"), max(1, err.size // 512)):
         gap = (trunk.query(bone[chunk].reshape(-1, 3))[0].reshape(len(chunk), -1) - need).min(1)
