@@ -43,7 +43,7 @@ STANCE_CLIP = "pose"
 # the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist turned so the fingers point
 # forward and down along the hip (the solver keeps their tips off it); the ``Arm`` and ``ForeArm`` z (the elbow
 # out, the forearm back in) are solved per body.
-HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -30.0, 35.0)}
+HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -20.0, 42.0)}
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
 # the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
 # margin (metres). The thumb turned out from the palm (curled, it went into the hip's back). The other arm of
@@ -59,7 +59,7 @@ HANG_BACK, HANG_STRAIGHTEN, HANG_MARGIN, HANG_HAND = 5.0, 15.0, 0.005, 0.02
 # these fractions) by this much (half its thickness and a margin); the trunk: whatever lies this far and more below
 # the shoulder joints.
 FOREARM_AT, FOREARM_MARGIN, ARMPIT = (0.0, 0.35, 0.7, 1.0), 0.025, 0.1
-HAND_AT, HAND_CLEAR = (0.5, 1.0), 0.035
+HAND_AT, HAND_CLEAR = (0.5, 1.0), 0.04
 SOLVE_ARM = np.arange(-75.0, -19.0, 1.0)
 SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 # The hands clasped in front: the elbows bent 45 degrees forward, the hands turned a little in to meet; the
