@@ -53,7 +53,7 @@ HIP_THUMB = (0.0, 30.0, 25.0)
 HANG_OUT = 15.0
 # That arm hangs straighter and less forward than the idle's free arm (its elbow 15 degrees less bent, 5 degrees
 # back: the idle's reads as reaching forward in the three-quarter view), its forearm's flesh this far off.
-HANG_BACK, HANG_STRAIGHTEN, HANG_MARGIN, HANG_HAND = 5.0, 15.0, 0.005, 0.02
+HANG_BACK, HANG_STRAIGHTEN, HANG_MARGIN, HANG_HAND = 5.0, 15.0, 0.012, 0.028
 # The forearm's bone (elbow to wrist, sampled at these fractions) off the trunk's surface at rest by its own flesh's
 # or sleeve's reach and this margin; the hand's middle (from the wrist towards its middle finger's last joint, at
 # these fractions) by this much (half its thickness and a margin); the trunk: whatever lies this far and more below
