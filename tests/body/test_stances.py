@@ -155,3 +155,10 @@ def test_the_check_sees_a_hand_through_the_hip():
     finally:
         stances.HIP_CLEAR, stances.HAND_CLEAR, stances.FOREARM_MARGIN = kept
     assert max(limbs_in_trunk(m, "tee", "trousers").values()) > DEPTH
+
+
+def test_a_stance_is_the_same_bytes_every_time():
+    """Same settings, same model: the solved angles are picked in a fixed order (a stable sort of the grid)."""
+    settings = normalize_avatar_settings({"gender": "feminine", "bodyShape": "heavy", "pose": "hands_clasped",
+                                          "outfit": {"topStyle": "hoodie"}})
+    assert build_avatar(settings, ModelOptions(lod=2)) == build_avatar(dict(settings), ModelOptions(lod=2))
