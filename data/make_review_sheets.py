@@ -17,8 +17,9 @@ project's venv) writes into ``OUT_DIR``:
 
 The avatars are ``helpers.random_settings(count, seed)`` (``tests/helpers.py``): every field of the service's
 settings schema drawn (fields added later too), skin tones from light to deep, mostly natural hair and eye
-colours, clothes any colour. Each avatar is its LOD 0 model with its idle clip, standing in the clip's first
-frame in every renderer, seen by the cameras the service's previews frame (the close-ups: the mouth at the
+colours, clothes any colour, stances too. Each avatar is its LOD 0 model with its idle clip, standing in its
+first clip's first frame in every renderer (its stance: the ``pose`` clip the model carries first when its
+``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the close-ups: the mouth at the
 centre, 12 cm across); a face shape is set as the model's default morph weight (glTF's ``mesh.weights``,
 which every viewer reads), so the three renderers draw the same file. An avatar that fails to build (a
 setting a body does not support yet) is skipped with a message. The browsers need Chromium, chromedriver,

@@ -501,8 +501,10 @@ REALISTIC = {"skinTone": _skin_tone, "hair.color": _hair_colour, "eyeColor": _ey
 
 
 # Face controls added after seeds were chosen for tests and review sheets (issue 46, review E), drawn from a stream
-# of their own: each seed's avatars keep every other value they had.
+# of their own: each seed's avatars keep every other value they had. The same for the stance (``pose``, review H),
+# whose cycle is shuffled by a stream of its own, so the face controls keep theirs too.
 OWN_STREAM = ("face.noseLength", "face.chinLength", "face.browRidge")
+OWN_CYCLE = ("pose",)
 
 
 def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
@@ -530,7 +532,7 @@ def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
             if "enum" in sub:
                 if key not in cycles:
                     values = list(sub["enum"]) * (count // len(sub["enum"]) + 1)
-                    rng.shuffle(values)
+                    (np.random.default_rng([seed, 46, OWN_CYCLE.index(key)]) if key in OWN_CYCLE else rng).shuffle(values)
                     cycles[key] = values
                 out[name] = cycles[key][k]
             elif key in REALISTIC:

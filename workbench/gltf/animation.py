@@ -26,9 +26,10 @@ from .glb import GlbWriter
 
 
 def add_animations(w: GlbWriter, rig: Skeleton, names, joint_nodes: list[int]) -> None:
-    """Append one animation per clip name, retargeted to ``rig`` (Hips offsets scale with it)."""
+    """Append one animation per clip (a library name, or a :class:`~workbench.gltf.clips.Clip` such as an avatar's
+    stance), retargeted to ``rig`` (Hips offsets scale with it)."""
     for name in names:
-        c = clip(name, rig.gender)
+        c = clip(name, rig.gender) if isinstance(name, str) else name
         times = w.accessor(c.times.astype(np.float32).reshape(-1, 1), "SCALAR", minmax=True)
         hips = rig.local[0][None, :] + c.hips_offset * rig.hip_height
         channels = [(joint_nodes[0], "translation", times, w.accessor(hips.astype(np.float32), "VEC3"), "LINEAR")]
@@ -36,7 +37,7 @@ def add_animations(w: GlbWriter, rig: Skeleton, names, joint_nodes: list[int]) -
             qf = q.astype(np.float32)
             qf /= np.linalg.norm(qf, axis=1, keepdims=True)
             channels.append((joint_nodes[rig.index[joint]], "rotation", times, w.accessor(qf, "VEC4"), "LINEAR"))
-        w.animation(name, channels)
+        w.animation(c.name, channels)
 
 
 def build_animation(gender: str, name: str) -> bytes:

@@ -12,7 +12,8 @@ brackets):
   class with an atlas).
 - ``texture_atlas_size`` [None]: opaque textures packed into one N x N atlas, the transparent one into
   a second; UVs remapped into each texture's rectangle.
-- ``animations`` [()]: those library clips, on this avatar's own skeleton.
+- ``animations`` [()]: those library clips, on this avatar's own skeleton; an avatar whose ``pose`` is not
+  ``relaxed`` carries its stance first (``stances``: a clip named ``pose``) whatever the option.
 
 Morph targets: at LOD 0 and 1 every mesh the face shapes move (Body, Eyes, Eyelashes, Eyebrows, Teeth)
 carries all of them (:data:`workbench.body.face.SHAPES`: the 52 ARKit shapes, the visemes, the extras)
@@ -40,7 +41,7 @@ from ..body.face import SHAPES, piece_morphs
 from ..body.lod import Piece, merge, uv_into
 from ..body.mesh import body_mesh
 from ..body.outfit import cloth
-from ..options import ANIMATIONS, GENDERS, ModelOptions
+from ..options import ANIMATIONS, DEFAULT_POSE, GENDERS, ModelOptions
 from . import maps
 from . import textures as tx
 from .animation import add_animations
@@ -49,6 +50,7 @@ from .atlas import pack
 from .clips import clip
 from .glb import GlbWriter
 from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
+from .stances import fitted_stance
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
@@ -385,7 +387,10 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
 
     w.scene([0] + mesh_nodes, settings.get("name") or "Avatar")
 
-    # 4. Animations, retargeted to this skeleton.
-    if options.animations:
-        add_animations(w, rig, options.animations, joint_nodes)
+    # 4. Animations, retargeted to this skeleton: first the avatar's stance when it is not the idle's (a page shows
+    # the first clip at 0 s), then the library clips asked for.
+    pose = settings.get("pose", DEFAULT_POSE)
+    clips = ([fitted_stance(pose, rig, meshes)] if pose != DEFAULT_POSE else []) + list(options.animations)
+    if clips:
+        add_animations(w, rig, clips, joint_nodes)
     return w

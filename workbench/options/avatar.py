@@ -17,6 +17,7 @@ from .limits import (
     DEFAULT_HAIR,
     DEFAULT_HEIGHT,
     DEFAULT_OUTFIT,
+    DEFAULT_POSE,
     DEFAULT_SKIN,
     FACE_CONTROLS,
     FACE_RANGE,
@@ -25,6 +26,7 @@ from .limits import (
     HAIR_STYLES,
     HEIGHT_CM,
     NAME_CHARS,
+    POSES,
     SHOE_STYLES,
     TOP_STYLES,
 )
@@ -42,7 +44,7 @@ def normalize_avatar_settings(body: Any) -> dict[str, Any]:
     problems: list[Problem] = []
     if not isinstance(body, dict):
         raise InvalidOptions([Problem("body", "wrong_type", f"must be a JSON object; got {json_type(body)}")])
-    allowed = ("gender", "bodyShape", "height", "skinTone", "eyeColor", "face", "hair", "outfit", "glasses", "name")
+    allowed = ("gender", "bodyShape", "height", "skinTone", "eyeColor", "face", "hair", "outfit", "glasses", "pose", "name")
     for k in body:
         if k not in allowed:
             problems.append(Problem(k, "unknown_field", f"is not an avatar setting; allowed: {', '.join(allowed)}"))
@@ -92,6 +94,7 @@ def normalize_avatar_settings(body: Any) -> dict[str, Any]:
                     outfit[part] = check_enum(problems, f"outfit.{part}", o[part], styles)
 
     glasses = check_enum(problems, "glasses", body.get("glasses", "none"), GLASSES)
+    pose = check_enum(problems, "pose", body.get("pose", DEFAULT_POSE), POSES)
 
     name = None
     if "name" in body:
@@ -115,6 +118,7 @@ def normalize_avatar_settings(body: Any) -> dict[str, Any]:
         "hair": hair,
         "outfit": outfit,
         "glasses": glasses,
+        "pose": pose,
         "name": name,
     }
 

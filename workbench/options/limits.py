@@ -11,6 +11,8 @@ GLASSES = ("none", "clear", "sunglasses")
 TOP_STYLES = ("tee", "longsleeve", "hoodie")
 BOTTOM_STYLES = ("trousers", "shorts", "skirt")
 SHOE_STYLES = ("sneakers", "boots")
+# The stance a preview shows (contract section 4): the first the relaxed idle stance every avatar had before.
+POSES = ("relaxed", "hand_on_hip", "hands_on_hips", "hands_clasped")
 # The face shape controls (contract section 4): each from -1 to 1, 0 the neutral face of the body.
 FACE_CONTROLS = ("jawWidth", "cheekbones", "noseWidth", "eyeSize", "lipFullness", "noseLength", "chinLength",
                  "browRidge")
@@ -27,6 +29,7 @@ DEFAULT_SKIN = "#C68642"
 DEFAULT_HAIR = {"style": "short", "color": "#2B1B10"}
 DEFAULT_OUTFIT = {"top": "#3B5B8C", "bottom": "#2F2F36", "shoes": "#1E1E1E", "topStyle": "tee", "bottomStyle": "trousers",
                   "shoeStyle": "sneakers"}
+DEFAULT_POSE = "relaxed"
 DEFAULT_EYE = "#5B3A1E"              # a mid brown iris
 DEFAULT_FACE = {k: 0.0 for k in FACE_CONTROLS}
 SETTINGS_MAX_BYTES = 64 * 1024

@@ -15,6 +15,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from workbench.gltf.png import png_bytes
+from workbench.gltf.stances import STANCE_CLIP
 
 from .framing import frame, frame_sequence
 from .raster import draw, ground_shadow, warm_loops
@@ -81,8 +82,9 @@ def _posed_clip(model: Model, clip_src) -> Clip:
 
 
 def preview_pose(model: Model):
-    """The pose previews and turntables show: the library's idle clip at 0 s for a model with
-    the library's skeleton (its joint names), else None (the bind pose).
+    """The pose previews and turntables show: the model's own stance (its animation named ``pose``, contract
+    section 5: an avatar whose ``pose`` setting is not ``relaxed``) at 0 s, else the library's idle clip at 0 s
+    for a model with the library's skeleton (its joint names), else None (the bind pose).
 
     >>> from workbench.regeneration.product import build_product_glb
     >>> preview_pose(Model(build_product_glb("x"))) is None
@@ -92,6 +94,9 @@ def preview_pose(model: Model):
 
     if not set(JOINT_NAMES) <= {model.names[i] for i in model.joint_nodes}:
         return None
+    names = [a.get("name") for a in model.doc.get("animations", [])]
+    if STANCE_CLIP in names:
+        return (Clip(model, names.index(STANCE_CLIP)), 0.0)
     return (_closest_gender_clip(model, "idle"), 0.0)
 
 

@@ -264,7 +264,11 @@ class Content:
             # the clip by name, the same as the library's file and read once per process (the service's
             # start reads both idles), so a first preview neither waits for the library to be written nor
             # reads and parses its file.
-            return render_preview(glb, options, pose=(f"{settings['gender']}/idle", 0.0), images=images)
+            # An avatar with a stance of its own (its ``pose`` setting) carries it in the model as the clip ``pose``,
+            # which the preview's default pose stands in.
+            relaxed = settings.get("pose", opts.DEFAULT_POSE) == opts.DEFAULT_POSE
+            return render_preview(glb, options, pose=(f"{settings['gender']}/idle", 0.0) if relaxed else "preview",
+                                  images=images)
 
         return self._cached(path, make, "preview_generation_failed", "Preview rendering")
 

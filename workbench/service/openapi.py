@@ -182,6 +182,7 @@ def _schemas() -> dict:
                 "bottomStyle": {"enum": list(opts.BOTTOM_STYLES), "default": opts.DEFAULT_OUTFIT["bottomStyle"]},
                 "shoeStyle": {"enum": list(opts.SHOE_STYLES), "default": opts.DEFAULT_OUTFIT["shoeStyle"]}}},
             "glasses": {"enum": list(opts.GLASSES), "default": "none"},
+            "pose": {"enum": list(opts.POSES), "default": opts.DEFAULT_POSE},
             "name": {"type": "string", "minLength": opts.NAME_CHARS[0], "maxLength": opts.NAME_CHARS[1],
                      "pattern": _NO_CONTROL}}},
         "Registration": {"type": "object", "required": ["modelId", "modelUrl", "previewUrl"], "properties": {

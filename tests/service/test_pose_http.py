@@ -1,0 +1,67 @@
+"""The avatar's stance over HTTP (contract section 4, ``pose``): accepted, defaulted to ``relaxed`` (the idle
+clip's first frame every preview showed before), described in /openapi.json; each other stance changes the
+preview (both cameras) and is carried in the model as its first animation, ``pose`` (contract section 5); a bad
+value is answered 400 naming the field and the allowed values, and registers nothing."""
+
+from __future__ import annotations
+
+import io
+
+import httpx
+import numpy as np
+import pytest
+from helpers import assert_error, auth
+from PIL import Image
+
+from workbench.gltf.glb import read_glb
+from workbench.options import POSES
+
+
+def register(server, settings: dict) -> dict:
+    r = httpx.post(server.avatar_base_url + "/avatar", json=settings, headers=auth(server), timeout=120)
+    assert r.status_code == 201, r.text
+    return r.json()["data"]
+
+
+def alpha(url: str, camera: str) -> np.ndarray:
+    r = httpx.get(url + f"?size=128&camera={camera}", timeout=300)
+    assert r.status_code == 200, r.text
+    return np.asarray(Image.open(io.BytesIO(r.content)))[..., 3] > 127
+
+
+@pytest.mark.parametrize("value", ["power-stance", "Relaxed", 3, None, ["relaxed"]])
+def test_a_bad_pose_is_400_naming_the_field_and_the_values_and_registers_nothing(server, value):
+    before = httpx.get(server.local_url + "/health").json()["data"]["counts"]["avatars"]
+    body = assert_error(httpx.post(server.avatar_base_url + "/avatar", json={"gender": "feminine", "pose": value},
+                                   headers=auth(server)), 400, "invalid_settings", "pose")
+    detail = next(d for d in body["error"]["details"] if d["field"] == "pose")
+    assert all(p in detail["message"] for p in POSES), detail
+    assert httpx.get(server.local_url + "/health").json()["data"]["counts"]["avatars"] == before
+
+
+def test_openapi_describes_the_poses_and_the_default(server):
+    spec = httpx.get(server.root + "/openapi.json").json()
+    assert spec["components"]["schemas"]["AvatarSettings"]["properties"]["pose"] == {
+        "enum": list(POSES), "default": "relaxed"}
+
+
+def test_each_stance_changes_the_preview_and_leads_the_models_animations(server):
+    """Naming ``relaxed`` gives the default's preview and model byte for byte, and a model with no clips; every
+    other stance moves the silhouette in the full-body preview (the arms: a few hundred of 128 x 128 pixels) and
+    the portrait's (the shoulders: dozens), and its model's first animation is ``pose``, before the clips asked for."""
+    settings = {"gender": "feminine", "height": 168, "outfit": {"topStyle": "longsleeve"}}
+    default = register(server, settings)
+    named = register(server, {**settings, "pose": "relaxed"})
+    assert (httpx.get(default["previewUrl"] + "?size=64", timeout=300).content
+            == httpx.get(named["previewUrl"] + "?size=64", timeout=300).content)
+    glb = httpx.get(default["modelUrl"] + "?lod=2", timeout=300).content
+    assert glb == httpx.get(named["modelUrl"] + "?lod=2", timeout=300).content
+    assert "animations" not in read_glb(glb)[0]
+    full, portrait = alpha(default["previewUrl"], "full"), alpha(default["previewUrl"], "portrait")
+    for pose in POSES[1:]:
+        d = register(server, {**settings, "pose": pose})
+        moved = int(np.sum(alpha(d["previewUrl"], "full") != full))
+        assert moved > 200, (pose, moved)
+        assert np.sum(alpha(d["previewUrl"], "portrait") != portrait) > 40, pose
+        doc, _ = read_glb(httpx.get(d["modelUrl"] + "?lod=2&animations=wave", timeout=300).content)
+        assert [a["name"] for a in doc["animations"]] == ["pose", "wave"], pose

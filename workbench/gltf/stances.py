@@ -1,0 +1,272 @@
+"""The stances an avatar's ``pose`` setting picks (contract section 4), each a held frame written as a clip.
+
+``relaxed`` is the first frame of the library's idle clip (``clips._idle`` at 0 s: contrapposto, the weight on the
+right leg, the arms hanging loose), the stance every preview showed before the setting. The others start from it
+and change the arms (and for ``hands_on_hips`` the legs and chest):
+
+- ``hand_on_hip``: the contrapposto kept, the right hand on the raised right hip, its elbow out to the side;
+- ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands on
+  the hips with the elbows out;
+- ``hands_clasped``: the contrapposto kept, the hands held loosely one over the other in front of the belly.
+
+Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
+Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
+and each keeps the arms on the outside of the body's silhouette where a garment of any cut stays clear of them.
+Arms folded across the chest were left out: the forearms would lie on the chest through a hoodie's fleece or a
+tee's jersey depending on the cut, which a held frame written once per gender cannot follow.
+
+A stance is a :class:`~workbench.gltf.clips.Clip` of two equal keys (0 and 1 s: three.js and model-viewer play a
+clip of one key as one of no length), on the gender's skeleton like the library clips; ``build_avatar`` writes
+it first among the model's animations, named ``pose`` (contract section 5).
+
+>>> c = stance("hand_on_hip", "feminine")
+>>> c.name, c.duration, len(c.times)
+('pose', 1.0, 2)
+>>> from workbench.gltf.clips import clip
+>>> bool(np.array_equal(stance("relaxed", "masculine").rotations["LeftArm"][0], clip("idle", "masculine").rotations["LeftArm"][0]))
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from ..options import POSES
+from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
+from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
+
+STANCE_CLIP = "pose"
+# (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
+# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist turned so the fingers point
+# forward and down along the hip (the solver keeps their tips off it); the ``Arm`` and ``ForeArm`` z (the elbow
+# out, the forearm back in) are solved per body.
+HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -20.0, 42.0)}
+# Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
+# the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
+# margin (metres). The thumb turned out from the palm (curled, it went into the hip's back). The other arm of
+# ``hand_on_hip`` hangs as in the idle frame, out from the side by up to this many degrees until it is clear.
+HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
+HIP_THUMB = (0.0, 30.0, 25.0)
+HANG_OUT = 15.0
+# That arm hangs straighter and less forward than the idle's free arm (its elbow 15 degrees less bent, 5 degrees
+# back: the idle's reads as reaching forward in the three-quarter view), its forearm's flesh this far off.
+HANG_BACK, HANG_STRAIGHTEN, HANG_MARGIN, HANG_HAND = 5.0, 15.0, 0.012, 0.028
+# The forearm's bone (elbow to wrist, sampled at these fractions) off the trunk's surface at rest by its own flesh's
+# or sleeve's reach and this margin; the hand's middle (from the wrist towards its middle finger's last joint, at
+# these fractions) by this much (half its thickness and a margin); the trunk: whatever lies this far and more below
+# the shoulder joints.
+FOREARM_AT, FOREARM_MARGIN, ARMPIT = (0.0, 0.35, 0.7, 1.0), 0.025, 0.1
+HAND_AT, HAND_CLEAR = (0.5, 1.0), 0.04
+SOLVE_ARM = np.arange(-75.0, -19.0, 1.0)
+SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
+# The hands clasped in front: the elbows bent 45 degrees forward, the hands turned a little in to meet; the
+# upper arms' swing forward and in and the elbows' bend in the frontal plane are solved per body.
+CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)},
+             "Right": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)}}
+# Where the clasped hands' wrists go, per body: this far above the Hips joint (hip heights), in front of the
+# foremost of the body and its clothes within this span of it, each wrist (hip heights out, metres forward):
+# the right hand lies over the left.
+CLASP_UP, CLASP_SPAN = 0.02, 0.08
+CLASP_AT = {"Left": (0.03, 0.06), "Right": (-0.03, 0.085)}
+CLASP_ARM_X = np.arange(-60.0, 1.0, 3.0)
+CLASP_ARM_Z = np.arange(-90.0, -59.0, 3.0)
+CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
+# The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
+# mesh's wide stance), the chest lifted, the chin up (degrees).
+POWER_LEG, POWER_CHEST, POWER_CHIN = 1.5, 3.0, 3.0
+
+
+def _set(p: Pose, side: str, joint: str, angles: tuple[float, float, float]) -> None:
+    """Replace ``side`` ``joint``'s angles by ``angles`` written for the left side (mirrored for the right)."""
+    x, y, z = angles
+    s = 1.0 if side == "Left" else -1.0
+    p.angles[side + joint] = np.tile([x, s * y, s * z], (p.f, 1))
+
+
+def _hand_on_hip(p: Pose, side: str) -> None:
+    for joint, angles in HIP_ARM.items():
+        _set(p, side, joint, angles)
+    for f in FINGERS:                                # the fingers lie nearly straight on the hip
+        for k in (1, 2, 3):
+            p.angles.pop(f"{side}Hand{f}{k}", None)
+    _rest_hand(p, side, 0.45)
+    _set(p, side, "HandThumb1", HIP_THUMB)           # the thumb out from the palm, off the hip's back
+
+
+def _power(p: Pose) -> None:
+    """The idle frame's weight shift undone: the hips level and centred, both knees straight, the feet set wider."""
+    for joint in ("Hips", "Spine", "Spine1", "Spine2", "Neck", "Head", "LeftUpLeg", "RightUpLeg", "LeftLeg",
+                  "RightLeg", "LeftFoot", "RightFoot"):
+        p.angles.pop(joint, None)
+    p.hips[:] = 0.0
+    p.add("UpLeg", z=POWER_LEG - IDLE_STANCE)
+    p.add("Foot", z=IDLE_STANCE - POWER_LEG)
+    p.add("Spine1", x=-POWER_CHEST)
+    p.add("Head", x=-POWER_CHIN)
+    for side in ("Left", "Right"):
+        _hand_on_hip(p, side)
+
+
+def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
+    """Stance ``name`` fitted to one body: a hand on the hip lands on the outside of ``pieces`` (name -> mesh
+    piece at rest, the body and its clothes), clasped hands in front of them, whatever their width.
+
+    >>> from workbench.gltf.meshes import avatar_skeleton, parts
+    >>> from workbench.options import normalize_avatar_settings
+    >>> s = normalize_avatar_settings({"gender": "feminine", "bodyShape": "heavy"})
+    >>> c = fitted_stance("hands_on_hips", avatar_skeleton(s), parts(s))
+    >>> c.name, bool(np.allclose(c.rotations["LeftArm"], stance("hands_on_hips", "feminine").rotations["LeftArm"]))
+    ('pose', False)
+    """
+    p = _pose(name, rig.gender)
+    h = rig.hip_height
+    pts = np.concatenate([np.asarray(pieces[n].positions) for n in ("Body", "Outfit_Top", "Outfit_Bottom")
+                          if n in pieces])
+    pts = pts[pts[:, 1] < rig.pos("LeftArm")[1] - ARMPIT]     # the trunk and legs (the T-pose's arms are above)
+    trunk = cKDTree(pts - rig.world[0])                         # from the Hips joint, in its frame
+    clear = _forearm_radius(rig, pieces) + FOREARM_MARGIN
+    y0 = rig.world[0, 1]
+    if name in ("hand_on_hip", "hands_on_hips"):
+        band = pts[(pts[:, 1] > y0 + (HIP_WRIST_UP - HIP_HAND_SPAN) * h) & (pts[:, 1] < y0 + HIP_WRIST_UP * h)]
+        for side in ("Right",) if name == "hand_on_hip" else ("Left", "Right"):
+            s = 1.0 if side == "Left" else -1.0
+            half = float(np.max(s * band[:, 0]))
+            target = np.array([s * (half + HIP_CLEAR), HIP_WRIST_UP * h, np.nan])
+            _solve(p, side, rig, target, trunk, clear, [0.0], SOLVE_ARM, SOLVE_FOREARM)
+        if name == "hand_on_hip":
+            # The other arm out from the side a degree at a time until it is clear of the waist (the idle's elbow
+            # comes 1.6 cm into a slim body's tee at the waist).
+            p.angles["LeftArm"][:, 0] += HANG_BACK
+            p.angles["LeftForeArm"][:, 1] += HANG_STRAIGHTEN
+            x, _, z = p.angles["LeftArm"][0]
+            f = p.angles["LeftForeArm"][0, 2]
+            _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear - FOREARM_MARGIN + HANG_MARGIN, [x],
+                   z + np.arange(0.0, HANG_OUT + 1), [f], hand_clear=HANG_HAND)
+    elif name == "hands_clasped":
+        band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
+                   & (np.abs(pts[:, 0]) < 0.12 * h)]
+        front = float(np.max(band[:, 2])) - rig.world[0, 2]
+        for side, (dx, dz) in CLASP_AT.items():
+            target = np.array([dx * h, CLASP_UP * h, front + dz])
+            _solve(p, side, rig, target, trunk, clear, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
+    return _clip(p)
+
+
+def _forearm_radius(rig: Skeleton, pieces) -> float:
+    """How far the forearm's flesh or sleeve reaches from its bone, at rest (the T-pose: the left forearm along
+    +x): the 95th percentile over the skin and the top between the elbow and the wrist."""
+    elbow, wrist = rig.pos("LeftForeArm"), rig.pos("LeftHand")
+    pts = np.concatenate([np.asarray(pieces[n].positions) for n in ("Body", "Outfit_Top") if n in pieces])
+    on = (pts[:, 0] > elbow[0] + 0.02) & (pts[:, 0] < wrist[0] - 0.02)
+    radial = np.hypot(pts[on, 1] - elbow[1], pts[on, 2] - elbow[2])
+    radial = radial[radial < 0.15]                                   # (the T-pose's arm: nothing else is out there)
+    return float(np.percentile(radial, 95)) if len(radial) else 0.04
+
+
+def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree, clear: float, arm_x, arm_z,
+           fore_z, hand_clear: float | None = None) -> None:
+    """Set ``side``'s ``Arm`` x and z and ``ForeArm`` z (written for the left side, from the grids given) to
+    those that bring its wrist nearest ``target`` (in the Hips' frame from the Hips joint; NaN: any) with the
+    forearm's bone ``clear`` or more from every point of ``trunk`` (the trunk at rest, from the Hips joint: it
+    turns with the Hips) and the hand's ``hand_clear`` (:data:`HAND_CLEAR`), else those that keep them furthest off."""
+    s = 1.0 if side == "Left" else -1.0
+    chain = _chain_to(p, rig, side + "Arm")
+    hips_r, hips_p = chain["Hips"]
+    arm_r, shoulder_p = chain[side + "Shoulder"]
+    arm_p = shoulder_p + arm_r @ rig.local[rig.index[side + "Arm"]]
+    ya = p.angles[side + "Arm"][0, 1]
+    xf, yf, _ = p.angles[side + "ForeArm"][0]
+    X, A, F = np.meshgrid(np.asarray(arm_x, float), np.asarray(arm_z, float), np.asarray(fore_z, float),
+                          indexing="ij")
+    qa = euler_to_quat(np.stack([X, np.full(X.shape, ya), s * A], -1)[..., None, :])[..., 0, :]
+    qf = euler_to_quat(np.stack([np.full(F.shape, xf), np.full(F.shape, yf), s * F], -1)[..., None, :])[..., 0, :]
+    ra = arm_r @ _matrix(qa)
+    elbow = arm_p + ra @ rig.local[rig.index[side + "ForeArm"]]
+    wrist = elbow + (ra @ _matrix(qf)) @ rig.local[rig.index[side + "Hand"]]
+    local = (wrist - hips_p) @ hips_r                                 # into the Hips' frame
+    err = np.sqrt(np.nansum((local - target) ** 2 * ~np.isnan(target), axis=-1)).reshape(-1)
+    qh = euler_to_quat(p.angles[side + "Hand"][:1])[0] if side + "Hand" in p.angles else np.array([0, 0, 0, 1.0])
+    reach = (ra @ _matrix(qf) @ _matrix(qh)) @ (rig.pos(side + "HandMiddle3") - rig.pos(side + "Hand"))
+    at = [(elbow - hips_p) @ hips_r + f * (local - (elbow - hips_p) @ hips_r) for f in FOREARM_AT]
+    at += [(wrist + f * reach - hips_p) @ hips_r for f in HAND_AT]
+    bone = np.stack(at, -2).reshape(-1, len(at), 3)
+    need = np.array([clear] * len(FOREARM_AT) + [HAND_CLEAR if hand_clear is None else hand_clear] * len(HAND_AT))
+    best, best_gap = 0, -np.inf
+    for chunk in np.array_split(np.argsort(err, kind="stable"), max(1, err.size // 512)):
+        gap = (trunk.query(bone[chunk].reshape(-1, 3))[0].reshape(len(chunk), -1) - need).min(1)
+        if gap.max() > best_gap:
+            best, best_gap = int(chunk[int(np.argmax(gap))]), float(gap.max())
+        ok = np.flatnonzero(gap >= 0)
+        if len(ok):
+            best = int(chunk[ok[0]])
+            break
+    i = np.unravel_index(best, X.shape)
+    p.angles[side + "Arm"][:, 0] = X[i]
+    p.angles[side + "Arm"][:, 2] = s * A[i]
+    p.angles[side + "ForeArm"][:, 2] = s * F[i]
+
+
+def _matrix(q: np.ndarray) -> np.ndarray:
+    """(..., 4) quaternions x, y, z, w -> (..., 3, 3) rotation matrices."""
+    x, y, z, w = np.moveaxis(q, -1, 0)
+    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
+
+
+def _chain_to(p: Pose, rig: Skeleton, joint: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Each joint's world rotation and position from the Hips down to ``joint``'s parent, in the pose's first
+    frame (rotations in the parent's frame over identity rest rotations, as the clips are written)."""
+    path = []
+    k = rig.parents[rig.index[joint]]
+    while k >= 0:
+        path.append(k)
+        k = rig.parents[k]
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    r, pos = np.eye(3), rig.local[0] + p.hips[0] * rig.hip_height
+    for k in reversed(path):
+        n = rig.names[k]
+        if k:
+            pos = pos + r @ rig.local[k]
+        if n in p.angles:
+            r = r @ _matrix(euler_to_quat(p.angles[n][:1])[0])
+        out[n] = (r, pos)
+    return out
+
+
+@lru_cache(maxsize=16)
+def stance(name: str, gender: str) -> Clip:
+    """The keyframes of stance ``name`` for ``gender`` on an average body (pure and cached): a clip named
+    :data:`STANCE_CLIP`."""
+    return _clip(_pose(name, gender))
+
+
+def _pose(name: str, gender: str) -> Pose:
+    if name not in POSES:
+        raise ValueError(f"stance: {name!r} is not a pose; allowed: {', '.join(POSES)}")
+    p = Pose(2)
+    _base(p)
+    _idle(p, np.zeros(2), gender == "feminine")
+    if name == "hand_on_hip":
+        _hand_on_hip(p, "Right")
+    elif name == "hands_on_hips":
+        _power(p)
+    elif name == "hands_clasped":
+        for side, joints in CLASP_ARM.items():
+            for joint, angles in joints.items():
+                _set(p, side, joint, angles)
+    return p
+
+
+def _clip(p: Pose) -> Clip:
+    joints = [j for j in JOINT_NAMES if j in p.angles]
+    quats = euler_to_quat(np.stack([p.angles[j] for j in joints]))
+    quats.setflags(write=False)
+    hips = p.hips.copy()
+    hips.setflags(write=False)
+    t = np.array([0.0, 1.0])
+    t.setflags(write=False)
+    return Clip(STANCE_CLIP, 1.0, t, {j: quats[k] for k, j in enumerate(joints)}, hips)
