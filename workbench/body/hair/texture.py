@@ -44,7 +44,11 @@ CLUMPS = 6
 # The scalp layer's rows, in units of the style's hairline (0 the crown, 1 the hairline): the roots'
 # shade is opaque to FILL_TO and gone at FILL_END; strands end one by one between TIP_FROM and TIP_TO;
 # the layer runs on, clear, to V_END (v = 1).
-FILL_TO, FILL_END = 0.94, 1.1
+# The fill's fade is the hairline (low, and only slow changes round the head, past the cards' root ends at 0.83 to
+# 0.95): its single strands end inside it. A texel of the layer is 2 mm round the head, so a strand past the fill was a
+# bar that wide; a browser's mipmaps (a texel in v is a tenth of a millimetre, the level chosen by it) drew
+# each bar's end as a hard step, a spiky brown comb on the forehead under the cards (review I, defect 5).
+FILL_TO, FILL_END = 0.9, 1.04
 TIP_FROM, TIP_TO, V_END = 0.93, 1.15, 1.40
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
@@ -266,7 +270,7 @@ def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarra
     ends = np.where(np.arange(w) % 2 == 0, TIP_FROM + (TIP_TO - TIP_FROM) * draw, inner)[strand]
     fine = np.clip((ends - h) / 0.04, 0, 1) ** 1.5                 # a strand tapering over its last rows
     faint = 1 - 0.55 * _smooth(FILL_TO, TIP_TO, h)                  # the last hairs fine and faint
-    strands = fine * (0.9 - 0.45 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint
+    strands = fine * (0.9 - 0.45 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint * _smooth(FILL_TO, FILL_TO - 0.06, h)
     # The fill's edge wanders round the head (a sum of slow waves over the layer's columns).
     # (Slow ones only: a wave a few centimetres long drew notches in the hairline.)
     k = np.arange(1, 7)
