@@ -35,7 +35,7 @@ from .head import Head, smoothstep
 from .occlusion import shade, tube
 from .scalp import shell, split
 from .styles import STYLES
-from .texture import SLEEK, V_END
+from .texture import SLEEK, V_END, WISP_ROWS
 
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
 # the hair's thickness.
@@ -94,7 +94,9 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
     fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):
-        fringe.append(cards.piece(mesh, head, g.fringe, sort=False))
+        wisps = cards.piece(mesh, head, g.fringe, sort=False)
+        wisps.uv[:, 1] /= WISP_ROWS        # (the wisp columns' first rows: texture.WISP_ROWS)
+        fringe.append(wisps)
     # ...and past hanging cards' tips, fine strands that thin the ends out (:mod:`.ends`), in the hair's shade there.
     ends = end_wisps(g.cards, head, style, lod)
     if len(ends.pts):

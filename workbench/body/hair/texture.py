@@ -44,8 +44,22 @@ CLUMPS = 6
 # The scalp layer's rows, in units of the style's hairline (0 the crown, 1 the hairline): the roots'
 # shade is opaque to FILL_TO and gone at FILL_END; strands end one by one between TIP_FROM and TIP_TO;
 # the layer runs on, clear, to V_END (v = 1).
+# The fill's fade is the hairline (slow changes only round the head): the layer's single strands end inside it. A
+# texel of the layer is 2 mm round the head, so a strand past the fill was a bar that wide, with a hard end in a
+# browser's mipmaps (review I, defect 5).
 FILL_TO, FILL_END = 0.94, 1.1
 TIP_FROM, TIP_TO, V_END = 0.93, 1.15, 1.40
+# The fringe's wisps (the last columns): their strands' opacity times the first figure, fading out from the second
+# share of their length to the tip. A wisp card is a few millimetres across and a centimetre or two long, the whole
+# column's height: a browser draws it from its mipmaps' smallest levels, where its strands average to one flat
+# translucent bar. At full opacity those bars were a hard brown comb on the forehead (review I, defect 5); faint
+# and fading, a soft shadow of the hairline.
+WISP_FADE = (0.55, 0.15)
+# ...drawn over the first 1/WISP_ROWS of their column (a wisp card's ``v`` runs over that): over the whole column, a
+# centimetre's card took a thousand rows, some seventy a pixel, and a browser drew it from its mipmaps' smallest
+# levels, whose texels span columns: each wisp took the alpha and dark roots' shade of the clumps and the scalp layer
+# beside it, a flat brown bar (review I's comb on the forehead, three.js and model-viewer).
+WISP_ROWS = 8
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
 # Steps from the root's colour to the tip's.
@@ -142,7 +156,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
             half = rng.uniform(0.5, 0.9) * np.clip((end - v) / 0.15, 0, 1) ** 0.8 * (v < end)
             x = x0 + rng.uniform(-3, 3) * v + (1.6 if curly else 0.4) * np.sin(v * rows / rng.uniform(5, 11) + rng.random() * 6)
             _strand(a, lit, v, x, half, rng.uniform(0.6, 0.85), np.full(rows, rng.uniform(0.85, 1.1) * tone))
-        return a, lit
+        # Fainter and fading from root to tip (:data:`WISP_FADE`).
+        return a * (WISP_FADE[0] * (1 - _smooth(WISP_FADE[1], 1.0, v)))[:, None], lit
     # The core: the hair inside the clump, dark, tapering to the middle before the strands end.
     reach = rng.uniform(0.78, 0.86) + 0.3 * (0.45 - spread[1])
     core = 0.7 * (mid - 2) * (1 - _smooth(0.3, reach, v)) ** 0.7
@@ -215,14 +230,18 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     cw = n // 2 // COLUMNS
     v = ((np.arange(n) + 0.5) / n)[:, None]
     for c in range(COLUMNS):
-        a, lit = _clump(rng, n, cw, curly, rng.uniform(*TONE), c >= CLUMPS, SPREAD.get(style, SPREAD["long"]),
-                        POINT.get(style))
+        wisp = c >= CLUMPS
+        a, lit = _clump(rng, n // WISP_ROWS if wisp else n, cw, curly, rng.uniform(*TONE), wisp,
+                        SPREAD.get(style, SPREAD["long"]), POINT.get(style))
+        if wisp:        # (the column's first rows: WISP_ROWS)
+            a, lit = np.pad(a, ((0, n - len(a)), (0, 0))), np.pad(lit, ((0, n - len(lit)), (0, 0)), mode="edge")
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
         root, reach, tip_light = ROOT[style]
-        lit = lit * (root + (1 - root) * _smooth(0.0, reach, v)) * (1 + tip_light * _smooth(0.45, 1.0, v))
+        at = np.minimum(v * WISP_ROWS, 1.0) if wisp else v
+        lit = lit * (root + (1 - root) * _smooth(0.0, reach, at)) * (1 + tip_light * _smooth(0.45, 1.0, at))
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
-        tip[:, c * cw:(c + 1) * cw] = _smooth(0.3, 1.0, v) * min(1.0, tip_light * 10)
+        tip[:, c * cw:(c + 1) * cw] = _smooth(0.3, 1.0, at) * min(1.0, tip_light * 10)
     shade, cut = _shell(rng, curly, style in SLEEK)
     light[:, n // 2:] = shade
     alpha[:, n // 2:] = cut
@@ -266,7 +285,7 @@ def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarra
     ends = np.where(np.arange(w) % 2 == 0, TIP_FROM + (TIP_TO - TIP_FROM) * draw, inner)[strand]
     fine = np.clip((ends - h) / 0.04, 0, 1) ** 1.5                 # a strand tapering over its last rows
     faint = 1 - 0.55 * _smooth(FILL_TO, TIP_TO, h)                  # the last hairs fine and faint
-    strands = fine * (0.9 - 0.45 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint
+    strands = fine * (0.9 - 0.45 * _smooth(TIP_FROM - 0.04, TIP_FROM, h)) * faint * _smooth(FILL_TO, FILL_TO - 0.06, h)
     # The fill's edge wanders round the head (a sum of slow waves over the layer's columns).
     # (Slow ones only: a wave a few centimetres long drew notches in the hairline.)
     k = np.arange(1, 7)
