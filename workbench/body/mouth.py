@@ -38,6 +38,7 @@ import numpy as np
 from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
+from .teeth_arch import arched
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
            "fitted_teeth", "MOUTH_SIZE"]
@@ -104,9 +105,7 @@ ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.75, 0.85
 # front teeth stay). The upper teeth lowered, so an open mouth shows their edges under the upper lip as a
 # relaxed open mouth does (2 to 3 mm) and the closed lips still cover them, the upper incisors a little in front
 # of the lower ones (an overbite).
-TEETH_NARROW = 0.35
-TEETH_DEPTH = 0.02
-UPPER_DOWN = 0.0065
+TEETH_NARROW, TEETH_DEPTH, UPPER_DOWN = 0.35, 0.02, 0.0065
 # The share of each row's height kept from its biting edge (the roots and gums shortened).
 LOWER_ROOTS = 0.65
 UPPER_ROOTS = 0.8
@@ -363,6 +362,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     pos[lower, 1] = edge - LOWER_ROOTS * (edge - pos[lower, 1])
     edge = float(pos[upper, 1].min())
     pos[upper, 1] = edge + UPPER_ROOTS * (pos[upper, 1] - edge)
+    pos[upper] = arched(pos[upper], mid, front)          # (its flat front bent: the canines back and higher)
     q = pos[tongue]
     q[:, 0] = mid + TONGUE_NARROW * (q[:, 0] - mid)
     tip = float(q[:, 2].max())

@@ -1,0 +1,44 @@
+"""The upper teeth's front bent into an arch (:func:`arched`, for :func:`workbench.body.mouth.fitted_teeth`).
+
+MakeHuman's upper row is coarse: its front is one flat face from the middle line to the lateral incisors (a
+vertex at the middle, the next 9 mm out), its biting edge level, so a smile showed "one flat slab of upper teeth"
+(blind review I). Bent, each of its vertices goes back by the square of its distance out from the middle (the
+whole of it from :data:`ARCH_HALF` out), and its biting edge rises from the lateral incisors out (:data:`ARC_FROM`;
+raised from the middle, the incisors' edges left too little enamel under the lip of an open mouth, tests/render/
+test_mouth_renders.py): the canines farther back and higher than the middle incisors, the edge curving up to the
+corners with the lower lip (a smile's arc), the gum line where it was (the side teeth shorter, as they are).
+Only the front bends (fading out :data:`ARCH_DEEP` behind it): the back teeth keep their place in the lining.
+
+>>> import numpy as np
+>>> row = np.array([[0.0, 0.0, 0.0], [0.009, 0.0, 0.0], [0.017, 0.0, -0.007], [0.009, 0.01, 0.0]])
+>>> bent = arched(row, mid=0.0, front=0.0)
+>>> np.round(bent * 1000, 2).tolist()
+[[0.0, 0.0, 0.0], [9.0, 0.0, -0.84], [17.0, 2.0, -8.25], [9.0, 10.0, -0.84]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["ARCH_BACK", "ARC_UP", "arched"]
+
+# Metres: how far out from the middle the bend is whole, how far back and up it takes the biting edge there, where
+# out from the middle the edge starts rising, and how deep behind the front the bend fades out.
+ARCH_HALF = 0.017
+ARCH_BACK = 0.003
+ARC_UP = 0.002
+ARC_FROM = 0.009
+ARCH_DEEP = 0.012
+
+
+def arched(row: np.ndarray, mid: float, front: float) -> np.ndarray:
+    """The upper row's positions ``row`` (metres, facing +z; its middle line at x ``mid``, its front at z ``front``)
+    bent into an arch (see the module), a new array."""
+    out = np.array(row, np.float64)
+    s = np.clip(np.abs(out[:, 0] - mid) / ARCH_HALF, 0.0, 1.0)
+    edge, top = float(out[:, 1].min()), float(out[:, 1].max())
+    to_gum = np.clip((out[:, 1] - edge) / max(top - edge, 1e-9), 0.0, 1.0)
+    rise = np.clip((np.abs(out[:, 0] - mid) - ARC_FROM) / (ARCH_HALF - ARC_FROM), 0.0, 1.0) ** 2
+    out[:, 1] += ARC_UP * rise * (1.0 - to_gum)
+    out[:, 2] -= ARCH_BACK * s ** 2 * np.clip(1.0 - (front - out[:, 2]) / ARCH_DEEP, 0.0, 1.0)
+    return out
