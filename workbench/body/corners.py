@@ -3,8 +3,8 @@
 At each corner of the mouth MakeHuman's base mesh packs triangles of a tenth of a square millimetre. The base lays
 them flat, but the macro targets (a feminine build at any weight, a slim masculine one) and the face's modifiers move
 neighbouring vertices there by different amounts, and a few turn over: a triangle whose normal faces into the head
-among skin facing out. A viewer that antialiases by samples (three.js, model-viewer) shades the pixel over one with
-a sample lit from behind: a dark 1-px speck at the corner (blind reviews H and I, issue 46). :func:`unfolded` finds
+among skin facing out, lit from behind and pulling its vertices' normals inwards (issue 46; not the 1-px specks
+reviews H and I saw on the chin and cheeks: those stay, drawn the same without these folds). :func:`unfolded` finds
 the turned triangles (:func:`turned`) within :data:`RADIUS` of each corner and moves their vertices towards their
 skin neighbours' mean until none is left: a fraction of a millimetre, where the lips meet.
 

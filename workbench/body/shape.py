@@ -209,5 +209,5 @@ def shaped(gender: str, body_shape: str, height_cm: float,
     weights = macro_weights(gender, body_shape, h)
     for name, w in face:
         weights[name] = weights.get(name, 0.0) + w
-    # The targets turn over a few tiny triangles where the lips meet (dark specks in three.js): unturned.
+    # The targets turn over a few tiny triangles where the lips meet (facing into the head): unturned.
     return unfolded(_apply(data, weights)), h
