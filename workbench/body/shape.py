@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
+from .corners import unfolded
 from .details import (
     EVERY_FACE,
     FACE_CONTROLS,
@@ -208,4 +209,5 @@ def shaped(gender: str, body_shape: str, height_cm: float,
     weights = macro_weights(gender, body_shape, h)
     for name, w in face:
         weights[name] = weights.get(name, 0.0) + w
-    return _apply(data, weights), h
+    # The targets turn over a few tiny triangles where the lips meet (facing into the head): unturned.
+    return unfolded(_apply(data, weights)), h
