@@ -48,6 +48,15 @@ def _inside(glb: bytes, cam) -> tuple[np.ndarray, np.ndarray]:
     return img[..., 0] > 200, img[..., 1] / np.maximum(img[..., 0], 1) * 0.05
 
 
+def _teeth_mask(glb: bytes, cam) -> np.ndarray:
+    """The Teeth mesh's pixels, with our renderer and the same camera."""
+    posed = Model(glb).posed(load_clip(glb), 0.0)
+    flat = Material(color=np.ones(4, np.float32))
+    draws = [replace(d, material=replace(flat, double_sided=d.material.double_sided, color=np.array(
+        [1, 1, 1, 1] if d.mesh_name == "Teeth" else [0, 0, 0, 1], np.float32))) for d in posed.draws]
+    return draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
+
+
 @pytest.mark.slow
 def test_an_open_mouth_in_threejs_is_dark_red_not_a_lit_box(monkeypatch):
     """Of the opening's pixels (but the front teeth's white), under a tenth a lit grey (a third or less as saturated
@@ -66,6 +75,11 @@ def test_an_open_mouth_in_threejs_is_dark_red_not_a_lit_box(monkeypatch):
     d = depth[opening & (shot.min(2) < 170)]
     shallow, deep = np.quantile(d, [1 / 3, 2 / 3])
     front, back = lum[d <= shallow].mean(), lum[d >= deep].mean()
-    # Measured: grey 0.17 of the opening on main (the walls), 0.05 now; the back at 0.36 and 0.27 of the front.
-    assert grey.mean() < 0.1, grey.mean()
+    # Measured: grey 0.17 of the opening on main (the walls), 0.05 after; the back at 0.36 and 0.27 of the front.
+    # Since mouthOpen lifts the upper lip off the incisors (0.9, mouth13: upper teeth 0.20 -> 0.40 of the opening), the
+    # side teeth beside the corners show, 11 to 39 mm behind the front, in shade: grey 0.104, all of it teeth, none
+    # the lining. So the lining (the walls of review B's box) is held to none and the whole opening to 0.12.
+    teeth = _teeth_mask(avatar.files[0], avatar.cameras[0][1])[opening & (shot.min(2) < 170)]
+    assert (grey & ~teeth).mean() < 0.02, (grey & ~teeth).mean()
+    assert grey.mean() < 0.12, grey.mean()
     assert back < 0.5 * front, (front, back)
