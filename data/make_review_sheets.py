@@ -64,12 +64,14 @@ TITLES = {"ours": "workbench renderer (the service's previews)",
 MOUTH_SPAN = 0.12
 MOUTH_FOV = 25.0
 # model-viewer: the element drawn at the cell's size (its page's 512 px cost a software GPU three times the
-# pixels), and a model held in its idle clip's first frame once the clip has started (model-viewer shows the
-# bind pose, a T, until it plays).
+# pixels), and a model held in its first clip's first frame once the clip has started (model-viewer shows the
+# bind pose, a T, until it plays), with no crossfade: model-viewer blends 300 ms from the clip it played before,
+# and a stance loaded after a relaxed avatar was held half in the last one's idle (blind review J's #2 and #8).
 MV_SIZE = "const v = document.getElementById('viewer'); v.style.width = v.style.height = arguments[0] + 'px';"
 MV_POSE = """
 const done = arguments[0];
 const v = document.getElementById('viewer');
+v.animationCrossfadeDuration = 0;   // (300 ms by default: from the last model's idle, a stance was caught mid-blend)
 v.animationName = v.availableAnimations[0];
 v.play();
 const start = performance.now();
