@@ -14,7 +14,7 @@ are a mesh of their own the field would leave behind) and the lips (the corners 
 
 >>> cheek_raise_mm, tongue_lift_mm = round(CHEEK_RAISE[1] * 1000, 1), round(TONGUE_LIFT * 1000, 1)
 >>> cheek_raise_mm, tongue_lift_mm
-(7.5, 3.0)
+(6.5, 3.0)
 """
 
 from __future__ import annotations
@@ -70,13 +70,15 @@ LID_FACING = -0.6
 # the skin nearest it (:func:`_lining`).
 LINING_FREE = 0.012
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
-# and where its middle lies from the eye's centre (out, down). (6.5 mm up: "the cheeks barely rise", review I.)
-CHEEK_RAISE = (0.0, 0.0075, 0.003)
+# and where its middle lies from the eye's centre (out, down). (7.5 mm up with a 5.5 mm bulge, against review I's "the
+# cheeks barely rise", made the nasolabial fold's valley shallower than at rest on two faces after the other lip changes
+# of that pass, test_smile_shading, and review J saw the smile's cheeks as lumpy and creased: back to 6.5 and 4.5.)
+CHEEK_RAISE = (0.0, 0.0065, 0.003)
 CHEEK_RADIUS = 0.021
 # The cheek's bulge (metres forward at the middle of the same field), added after the smile's unfolding
 # (:func:`_unfold`): smoothed with the corner's folds, the raise's own forward push was lost (the cheek slid up along
 # its own surface, 0.2 mm forward on average: flat in blind review D; 4.5 mm, review I; 6.5 flattened the fold).
-CHEEK_BULGE = (0.0, 0.0, 0.0055)
+CHEEK_BULGE = (0.0, 0.0, 0.0045)
 # The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius. (3 mm up
 # read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
 CORNER_LIFT = (0.0, 0.0065, -0.007)
