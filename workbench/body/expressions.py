@@ -70,9 +70,7 @@ LID_FACING = -0.6
 # the skin nearest it (:func:`_lining`).
 LINING_FREE = 0.012
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
-# and where its middle lies from the eye's centre (out, down). (7.5 mm up with a 5.5 mm bulge, against review I's "the
-# cheeks barely rise", made the nasolabial fold's valley shallower than at rest on two faces after the other lip changes
-# of that pass, test_smile_shading, and review J saw the smile's cheeks as lumpy and creased: back to 6.5 and 4.5.)
+# and where its middle lies from the eye's centre (out, down). (7.5 up, 5.5 out made the fold shallower: test_smile_shading.)
 CHEEK_RAISE = (0.0, 0.0065, 0.003)
 CHEEK_RADIUS = 0.021
 # The cheek's bulge (metres forward at the middle of the same field), added after the smile's unfolding
