@@ -67,10 +67,10 @@ def test_the_painted_lips_end_where_the_shape_does(gender):
     lip colour on the skin: fuller lips than the shape ("overfilled", blind review H); now 0.1 and 0.1 mm (the lower
     lips' 0.3 and 0.5)."""
     from workbench.body.lip_heights import lip_borders
-    from workbench.body.skin import SKIN_SIZE, _reference, features
+    from workbench.body.skin import SKIN_SIZE, features, reference_body
     from workbench.body.texels import texel_map
 
-    m = _reference(gender)
+    m = reference_body(gender)
     tris = m.triangles[m.face_groups["body"]]
     p = texel_map(m.triangle_uvs[m.face_groups["body"]], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
     left, right = lip_corners(m)

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from helpers import random_settings
 
+from workbench.body import lip_heights
 from workbench.body.mesh import BodyMesh, body_mesh
 from workbench.body.skin import lip_corners
 from workbench.options import normalize_avatar_settings
@@ -38,25 +39,9 @@ def midline(m: BodyMesh, x0: float) -> np.ndarray:
 
 
 def front(m: BodyMesh, x0: float, ys: np.ndarray) -> np.ndarray:
-    """The skin's most forward z at each height in ys on the plane x = x0 (NaN where none): each triangle the plane
-    cuts gives a segment, so the profile is continuous where the cut points alone lie centimetres apart."""
-    p = m.positions.astype(np.float64)[m.triangles[np.asarray(m.face_groups["body"])]]
-    d = p[..., 0] - x0
-    ends = []
-    for a, b in ((0, 1), (1, 2), (2, 0)):
-        s = d[:, a] * d[:, b] < 0
-        f = np.where(s, d[:, a] / np.where(s, d[:, a] - d[:, b], 1.0), 0.0)[:, None]
-        ends.append(np.where(s[:, None], p[:, a] + f * (p[:, b] - p[:, a]), np.nan)[:, 1:])
-    cut = np.stack(ends, 1)
-    cut = cut[(~np.isnan(cut[..., 0])).sum(1) == 2]
-    seg = np.take_along_axis(cut, np.argsort(np.isnan(cut[..., 0]), axis=1, kind="stable")[..., None], 1)[:, :2]
-    y0, y1, z0, z1 = seg[:, 0, 0], seg[:, 1, 0], seg[:, 0, 1], seg[:, 1, 1]
-    out = np.full(len(ys), np.nan)
-    for i, y in enumerate(ys):
-        s = (np.minimum(y0, y1) <= y) & (np.maximum(y0, y1) > y)
-        if s.any():
-            out[i] = (z0[s] + (y - y0[s]) / (y1[s] - y0[s]) * (z1[s] - z0[s])).max()
-    return out
+    """The skin's most forward z at each height in ys on the plane x = x0 (NaN where none): the body's skin cut as the
+    skin texture's lip heights cut it (:func:`workbench.body.lip_heights.front`)."""
+    return lip_heights.front(m.positions, m.triangles[np.asarray(m.face_groups["body"])], x0, ys)
 
 
 def lip_protrusion(m: BodyMesh) -> tuple[float, float]:

@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from workbench.body.skin import SKIN_SIZE, _reference, features, lip_corners, skin_texture
+from workbench.body.skin import SKIN_SIZE, features, lip_corners, reference_body, skin_texture
 from workbench.body.texels import texel_map
 
 Y = np.array([0.2126, 0.7152, 0.0722])
@@ -22,7 +22,7 @@ def regions(gender: str) -> dict[str, np.ndarray]:
     """Flat texel masks on the lips' middle half: the upper and lower lip (the lips' mask nearly full, 2 mm or more
     from the slit), the upper lip's border (the mask's ramp, 4 mm or more above the slit), and the skin round the
     mouth (no lip, no lining, within 2.5 cm of the slit)."""
-    m = _reference(gender)
+    m = reference_body(gender)
     faces = m.face_groups["body"]
     tris = m.triangles[faces]
     p = texel_map(m.triangle_uvs[faces], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
@@ -76,7 +76,7 @@ def above_the_border(gender: str) -> tuple[np.ndarray, np.ndarray]:
     (the lips' mask 0.5 or more), and 6 to 12 mm from it, by where each texel lies on the reference face."""
     from scipy.spatial import cKDTree
 
-    m = _reference(gender)
+    m = reference_body(gender)
     faces = m.face_groups["body"]
     p = texel_map(m.triangle_uvs[faces], SKIN_SIZE).paint_vertices(m.triangles[faces], m.positions).reshape(-1, 3)
     left, right = lip_corners(m)

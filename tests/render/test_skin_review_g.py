@@ -106,7 +106,7 @@ def test_the_flush_stays_off_the_jaw(gender):
     jaw's face shapes push the cheek out into a lump) at most 0.3 over the bare skin's (the neck's front); the flush's
     heart, under the eye, keeps at least 4 (measured, feminine and masculine: main 0.55 and 1.16 on the lump's place,
     5.6 and 4.9 under the eye; now -0.18 and -0.01, 5.5 and 4.8)."""
-    m = skin._reference(gender)
+    m = skin.reference_body(gender)
     faces = m.face_groups["body"]
     tmap = body_texels(m, skin.SKIN_SIZE)
     P = tmap.paint_vertices(m.triangles[faces], m.positions)

@@ -36,7 +36,7 @@ from . import keep, lip_heights
 from .mouth import lining_depth, lining_triangles
 from .texels import texel_map
 
-__all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners"]
+__all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners", "reference_body"]
 
 SKIN_SIZE = 1024
 FORMAT = 15    # bumped when the masks change: the cached file is then drawn again
@@ -138,7 +138,8 @@ def lip_corners(m) -> tuple[np.ndarray, np.ndarray]:
     return p[np.argmax(p[:, 0])], p[np.argmin(p[:, 0])]
 
 
-def _reference(gender: str):
+def reference_body(gender: str):
+    """The body every texture mask of ``gender`` is drawn on (an average build; the masks follow the mesh's UVs)."""
     from ..options import normalize_avatar_settings
     from .mesh import body_mesh
 
@@ -147,7 +148,7 @@ def _reference(gender: str):
 
 def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     """Step 1: the masks (size, size) in 0..1 for one gender."""
-    m = _reference(gender)
+    m = reference_body(gender)
     faces = m.face_groups["body"]
     tris = m.triangles[faces]
     tmap = texel_map(m.triangle_uvs[faces], size)

@@ -25,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import keep
-from ..mesh import BodyMesh
+from ..skin import reference_body, skin_texture
 from ..texels import texel_map
 from .head import hairline, head_of, head_triangles, smoothstep
 from .texture import rgb
@@ -39,15 +39,8 @@ BETWEEN = 0.55
 FADE = (1.04, 0.9)
 
 
-def _reference(gender: str) -> BodyMesh:
-    from ...options import normalize_avatar_settings
-    from ..mesh import body_mesh
-
-    return body_mesh(normalize_avatar_settings({"gender": gender, "bodyShape": "average"}))
-
-
 def _draw(gender: str, size: int) -> dict[str, np.ndarray]:
-    m = _reference(gender)
+    m = reference_body(gender)
     h = head_of(m)
     faces = m.face_groups["body"]
     tris = m.triangles[faces]
@@ -80,8 +73,6 @@ def scalp_mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
 def shaved(tone: str, brow_color: str, gender: str, hair_color: str) -> np.ndarray:
     """The skin texture (:func:`workbench.body.skin.skin_texture` of ``tone``, ``brow_color`` and ``gender``) of a
     shaved head, its scalp's stubble in ``hair_color`` (read-only)."""
-    from ..skin import skin_texture
-
     skin = skin_texture(tone, brow_color, gender)
     at, w = scalp_mask(gender, skin.shape[0])
     hair = rgb(hair_color)
