@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import compile as cc
+from ..options.limits import DEFAULT_HEIGHT, HEIGHT_CM
 from .corners import unfolded
 from .details import (
     EVERY_FACE,
@@ -49,6 +50,7 @@ from .details import (
     FACE_DETAILS,
     FACE_VARIETY,
     FEATURE_CAP,
+    HEAD_GROWTH,
     LIP_CAP,
     MORE_VARIETY,
     WITH_BUILD_CAP,
@@ -174,6 +176,17 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)
 
 
+def head_growth(gender: str, height_cm: float) -> dict[str, float]:
+    """The head scale targets a body of ``height_cm`` takes beyond its build's (:data:`~workbench.body.details.HEAD_GROWTH`
+    at 210 cm, a share of it by the height over ``gender``'s default height; none at or under the default).
+
+    >>> head_growth("feminine", 166.0), head_growth("masculine", 194.0)["head/head-scale-vert-incr"]
+    ({}, 0.225)
+    """
+    share = (height_cm - DEFAULT_HEIGHT[gender]) / (HEIGHT_CM[1] - DEFAULT_HEIGHT[gender])
+    return {k: round(w * min(share, 1.0), 6) for k, w in HEAD_GROWTH.items()} if share > 0 else {}
+
+
 def _apply(data: dict, weights: dict[str, float], column: slice = slice(None)) -> np.ndarray:
     verts = data["base"][:, column].astype(np.float64)
     for name in sorted(weights):   # a fixed order: the same settings give the same bits
@@ -200,13 +213,14 @@ def shaped(gender: str, body_shape: str, height_cm: float,
     """
     data = cc.compiled()
     target = height_cm / 10.0
-    s = {h: _stature(data, macro_weights(gender, body_shape, h)) for h in (0.0, 0.5, 1.0)}
+    grown = head_growth(gender, height_cm)
+    s = {h: _stature(data, {**macro_weights(gender, body_shape, h), **grown}) for h in (0.0, 0.5, 1.0)}
     if target < s[0.5]:
         h = 0.5 - 0.5 * (s[0.5] - target) / (s[0.5] - s[0.0])
     else:
         h = 0.5 + 0.5 * (target - s[0.5]) / (s[1.0] - s[0.5])
     h = round(min(1.0, max(0.0, h)), 6)
-    weights = macro_weights(gender, body_shape, h)
+    weights = {**macro_weights(gender, body_shape, h), **grown}
     for name, w in face:
         weights[name] = weights.get(name, 0.0) + w
     # The targets turn over a few tiny triangles where the lips meet (facing into the head): unturned.
