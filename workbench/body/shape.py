@@ -30,7 +30,8 @@ offsets of some twenty more of MakeHuman's face modifiers (nose, eyes, mouth, ja
 ears) drawn smoothly from the settings that describe the person, so two avatars of one gender and build are two
 people.
 Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
-proportions), then one uniform scale makes the height exact (:mod:`workbench.body.mesh`).
+proportions; past the gender's default height with a larger head, :func:`head_growth`), then one uniform scale makes
+the height exact (:mod:`workbench.body.mesh`).
 
 >>> w = macro_weights("feminine", "average", 0.5)
 >>> w["universal-female-young-averagemuscle-averageweight"], round(sum(v for k, v in w.items() if k.startswith("universal")), 6)
@@ -41,8 +42,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import compile as cc
 from ..options.limits import DEFAULT_HEIGHT, HEIGHT_CM
+from . import compile as cc
 from .corners import unfolded
 from .details import (
     EVERY_FACE,
@@ -181,7 +182,7 @@ def head_growth(gender: str, height_cm: float) -> dict[str, float]:
     at 210 cm, a share of it by the height over ``gender``'s default height; none at or under the default).
 
     >>> head_growth("feminine", 166.0), head_growth("masculine", 194.0)["head/head-scale-vert-incr"]
-    ({}, 0.225)
+    ({}, 0.25)
     """
     share = (height_cm - DEFAULT_HEIGHT[gender]) / (HEIGHT_CM[1] - DEFAULT_HEIGHT[gender])
     return {k: round(w * min(share, 1.0), 6) for k, w in HEAD_GROWTH.items()} if share > 0 else {}
