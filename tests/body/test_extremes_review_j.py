@@ -72,8 +72,8 @@ def chin_share(gender: str, body_shape: str, face: dict) -> float:
                          sweep(itertools.product(GENDERS, SHAPES, (140.0, None, 190.0, 210.0))))
 def test_no_small_head_on_a_big_body(gender, body_shape, height):
     """Every build at 140 cm, its default height, 190 and 210 cm stands 7 to 8.4 heads tall. Before, MakeHuman's tall
-    bodies kept nearly a short one's head: 8.9 heads at 210 cm (feminine; masculine 8.5), a small head on a big body;
-    now 8.3 (8.0). (7.1 to 7.6 at 140 cm, 8.3 and 7.9 at the defaults, as before.)"""
+    bodies kept nearly a short one's head: 8.9 heads at 210 cm (feminine; masculine 8.5) and 8.7 at 190, a small head on
+    a big body; now 8.1 (7.8) and 8.3 (8.1). (7.1 to 7.6 at 140 cm, 8.3 and 7.9 at the defaults, as before.)"""
     n = heads_tall(gender, body_shape, height)
     assert HEADS[0] <= n <= HEADS[1], round(n, 2)
 
@@ -81,7 +81,7 @@ def test_no_small_head_on_a_big_body(gender, body_shape, height):
 def test_the_head_grows_with_height_only_past_the_default():
     """A body at its default height or under keeps its head (the default avatar keeps its bytes); past it the head
     grows with the body: at 210 cm a body stands no more than 0.1 head taller than at its default height (before, 0.6:
-    8.9 heads against 8.3 on the feminine average build, 8.5 against 7.9 on the masculine; now 8.3 and 8.0)."""
+    8.9 heads against 8.3 on the feminine average build, 8.5 against 7.9 on the masculine; now 8.1 and 7.9)."""
     from workbench.body.shape import head_growth
 
     for gender in GENDERS:
