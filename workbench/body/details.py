@@ -127,6 +127,15 @@ def rest_face(gender: str) -> dict[str, float]:
     return {**REST_FACE, "face/eyeWideLeft": EYES_WIDE[gender], "face/eyeWideRight": EYES_WIDE[gender]}
 
 
+# Blind review J (#9): "a small head on a big body". MakeHuman's tallest bodies keep nearly a short one's head: from the
+# default height to 210 cm the head grew by 11 %, the body by 26 %, and a 210 cm avatar stood 8.9 heads tall (feminine;
+# 8.5 masculine) where the default stands 8.3 and 7.9 and people's proportions run about 7 to 8 heads (a head looks
+# small on a body past them, at the portraits' and the full views' size alike). A body taller than its gender's default
+# height gets a larger head, MakeHuman's head scale targets at this weight at 210 cm (in between, slowly at first:
+# workbench.body.shape.head_growth; none at or under the default, whose bodies keep their bytes): 8.1 and 7.8 heads at
+# 210 cm now, 8.3 and 8.1 at 190 (tests/body/test_extremes_review_j.py). The width and depth a little less than the
+# height: MakeHuman's width target moves the head's sides half as far again as the eyes.
+HEAD_GROWTH = {"head/head-scale-vert-incr": 0.6, "head/head-scale-horiz-incr": 0.45, "head/head-scale-depth-incr": 0.5}
 # The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets
 # and weights at +1 and at -1 (in between, linearly; 0 none): at or a little past MakeHuman's own sliders' ends, so
 # that the ends show at portrait size (blind review E: "every avatar has the same base face"), and no further (each
@@ -171,10 +180,13 @@ FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.15, "mouth/mouth-scale-horiz-in
 # cheekbones target pushes a patch 4 cm across 8 mm out sideways, and a slim or athletic build takes 0.3 of it already:
 # with cheekbones at 0.6 on a slim narrow-jawed face (1.25 in all) the patch stood out below the ears as an angular lump,
 # wider than the jaw under it, on blind review G's S3#10 and S3#11 (#3); tests/body/test_jaw_line.py.
-WITH_BUILD_CAP = {"cheek/{s}-cheek-bones-incr": 0.5}
+# The chin's narrowing likewise: jawWidth -1's 0.7 on a feminine face's own 0.4 drew the chin to 0.48 of the jaw's width
+# at its angles (a person's chin some 0.55 to 0.7 of it), a V "pointy chin" in blind review J (#9): 0.8 in all, 0.55 now
+# (tests/body/test_extremes_review_j.py).
+WITH_BUILD_CAP = {"cheek/{s}-cheek-bones-incr": 0.5, "chin/chin-width-decr": 0.6}
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6},
-                 {"chin/chin-bones-decr": 0.6, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.5}),
+                 {"chin/chin-bones-decr": 0.6, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.3}),
     "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.0, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
                    {"cheek/{s}-cheek-bones-decr": 0.8, "cheek/{s}-cheek-volume-decr": 0.3}),
     "noseWidth": ({"nose/nose-scale-horiz-incr": 1.3, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
@@ -255,6 +267,6 @@ def shape_details(gender: str, body_shape: str) -> dict[str, float]:
 def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted: the shapes', the faces',
     the face controls' and the faces' variety's."""
-    tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE,
+    tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE, HEAD_GROWTH,
               *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
     return sorted({n for t in tables for n in sides(t)})

@@ -30,7 +30,8 @@ offsets of some twenty more of MakeHuman's face modifiers (nose, eyes, mouth, ja
 ears) drawn smoothly from the settings that describe the person, so two avatars of one gender and build are two
 people.
 Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
-proportions), then one uniform scale makes the height exact (:mod:`workbench.body.mesh`).
+proportions; past the gender's default height with a larger head, :func:`head_growth`), then one uniform scale makes
+the height exact (:mod:`workbench.body.mesh`).
 
 >>> w = macro_weights("feminine", "average", 0.5)
 >>> w["universal-female-young-averagemuscle-averageweight"], round(sum(v for k, v in w.items() if k.startswith("universal")), 6)
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..options.limits import DEFAULT_HEIGHT, HEIGHT_CM
 from . import compile as cc
 from .corners import unfolded
 from .details import (
@@ -49,6 +51,7 @@ from .details import (
     FACE_DETAILS,
     FACE_VARIETY,
     FEATURE_CAP,
+    HEAD_GROWTH,
     LIP_CAP,
     MORE_VARIETY,
     WITH_BUILD_CAP,
@@ -174,6 +177,18 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)
 
 
+def head_growth(gender: str, height_cm: float) -> dict[str, float]:
+    """The head scale targets a body of ``height_cm`` takes beyond its build's (:data:`~workbench.body.details.HEAD_GROWTH`
+    at 210 cm; in between, by the height's share of the way there from ``gender``'s default height to the power 1.5,
+    so slowly at first; none at or under the default).
+
+    >>> head_growth("feminine", 166.0), head_growth("masculine", 194.0)["head/head-scale-vert-incr"]
+    ({}, 0.212132)
+    """
+    share = (height_cm - DEFAULT_HEIGHT[gender]) / (HEIGHT_CM[1] - DEFAULT_HEIGHT[gender])
+    return {k: round(w * min(share, 1.0) ** 1.5, 6) for k, w in HEAD_GROWTH.items()} if share > 0 else {}
+
+
 def _apply(data: dict, weights: dict[str, float], column: slice = slice(None)) -> np.ndarray:
     verts = data["base"][:, column].astype(np.float64)
     for name in sorted(weights):   # a fixed order: the same settings give the same bits
@@ -200,13 +215,14 @@ def shaped(gender: str, body_shape: str, height_cm: float,
     """
     data = cc.compiled()
     target = height_cm / 10.0
-    s = {h: _stature(data, macro_weights(gender, body_shape, h)) for h in (0.0, 0.5, 1.0)}
+    grown = head_growth(gender, height_cm)
+    s = {h: _stature(data, {**macro_weights(gender, body_shape, h), **grown}) for h in (0.0, 0.5, 1.0)}
     if target < s[0.5]:
         h = 0.5 - 0.5 * (s[0.5] - target) / (s[0.5] - s[0.0])
     else:
         h = 0.5 + 0.5 * (target - s[0.5]) / (s[1.0] - s[0.5])
     h = round(min(1.0, max(0.0, h)), 6)
-    weights = macro_weights(gender, body_shape, h)
+    weights = {**macro_weights(gender, body_shape, h), **grown}
     for name, w in face:
         weights[name] = weights.get(name, 0.0) + w
     # The targets turn over a few tiny triangles where the lips meet (facing into the head): unturned.
