@@ -298,7 +298,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     joint_nodes = write_armature(w, rig)
 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
-    pieces = {n: hair_look.lit(p, settings["hair"]["color"]) if n.startswith("Hair") else p for n, p in meshes.items()}
+    hair = settings["hair"]
+    pieces = {n: hair_look.lit(p, hair["color"], hair["style"]) if n.startswith("Hair") else p for n, p in meshes.items()}
     if options.texture_atlas_size:
         images: list[tuple[str, np.ndarray, bool]] = []
         detail: list[dict[str, np.ndarray]] = []

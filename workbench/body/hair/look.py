@@ -48,17 +48,18 @@ def _baked_texture(mesh, style: str, color: str, top: str | None, bottom: str):
     return tint(baked(mesh, style, top, bottom)[1], color)
 
 
-def lit(piece: Piece, color: str) -> Piece:
-    """A hair part (``Hair``, ``Hair_Sleek``, ``Hair_Fringe``) in ``color``: its vertex colours (each vertex's depth
-    in the hair, :mod:`.occlusion`, and the scalp layer's shade) darkening less in light hair (:func:`.texture.scatter`).
+def lit(piece: Piece, color: str, style: str) -> Piece:
+    """A hair part (``Hair``, ``Hair_Sleek``, ``Hair_Fringe``) of ``style`` in ``color``: its vertex colours (each
+    vertex's depth in the hair, :mod:`.occlusion`, and the scalp layer's shade) darkening less in light hair
+    (:func:`.texture.scatter`).
 
     >>> import numpy as np
     >>> p = Piece(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((2, 2)), np.zeros((0, 3), np.int64), np.zeros((2, 4)),
     ...           np.zeros((2, 4)), np.zeros(2, np.int64), colors=np.full((2, 3), 0.5, np.float32))
-    >>> lit(p, "#2B1B10") is p, round(float(lit(p, "#FFFFFF").colors[0, 0]), 2)
+    >>> lit(p, "#2B1B10", "long") is p, round(float(lit(p, "#FFFFFF", "long").colors[0, 0]), 2)
     (True, 0.85)
     """
-    lift = scatter(color)
+    lift = scatter(color, style)
     if piece.colors is None or lift <= 0:
         return piece
     return replace(piece, colors=(1 - (1 - piece.colors) * (1 - lift)).astype(np.float32))
