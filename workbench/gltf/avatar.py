@@ -298,7 +298,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     joint_nodes = write_armature(w, rig)
 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
-    pieces = dict(meshes)
+    hair = settings["hair"]
+    pieces = {n: hair_look.lit(p, hair["color"], hair["style"]) if n.startswith("Hair") else p for n, p in meshes.items()}
     if options.texture_atlas_size:
         images: list[tuple[str, np.ndarray, bool]] = []
         detail: list[dict[str, np.ndarray]] = []
@@ -311,7 +312,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             atlas, rects = pack([mats[n]["image"] for n in unique], options.texture_atlas_size)
             rect_of = {id(mats[n]["image"]): r for n, r in zip(unique, rects, strict=True)}
             for n in group:
-                pieces[n] = uv_into(meshes[n], rect_of[id(mats[n]["image"])])
+                pieces[n] = uv_into(pieces[n], rect_of[id(mats[n]["image"])])
                 texture_of[n] = len(images)
             images.append((label, atlas, blend))
             # Occlusion, normal and roughness maps packed the same way (neutral where a material has none).

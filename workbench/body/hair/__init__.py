@@ -2,10 +2,10 @@
 
 from .bald import shaved
 from .lashes import lash_texture, with_lash_uvs
-from .look import material
+from .look import lit, material
 from .pieces import LOD1_BUDGET, hair_pieces
 from .styles import STYLES
 from .texture import hair_texture
 
-__all__ = ["LOD1_BUDGET", "STYLES", "hair_pieces", "hair_texture", "lash_texture", "material", "shaved",
+__all__ = ["LOD1_BUDGET", "STYLES", "hair_pieces", "hair_texture", "lash_texture", "lit", "material", "shaved",
            "with_lash_uvs"]

@@ -51,14 +51,21 @@ DRAPE, SETTLE = 1.5, 0.6
 # the shoulders, planks over the back and a hood. So a hanging strand's distance out is rounded: kept over the
 # parabolas ``need - ROUND * dy**2`` under every point it must clear (metres per square metre), smoothed
 # :data:`PASSES` times ([1, 2, 1] along the strand, never under what it needs), but lifted at most :data:`LIFT`
-# metres off where the two rules put it (more lifted long hair 4 to 6 cm off the shoulders' tops).
+# metres off where the two rules put it (more lifted long hair 4 to 6 cm off the shoulders' tops); long hair's cards
+# LONG_LIFT (at 1 cm, 5 % of its hanging points still bent 30 degrees and more at once, at a hood and the shoulders:
+# blind review J's "jagged cape").
 ROUND = 10.0
 PASSES = 4
 LIFT = 0.01
+LONG_LIFT = 0.015
 # Its azimuths (kept from the reference body, where a strand swung 10 to 15 degrees round a shoulder in one
 # step) are smoothed so too, but not over a shoulder's top (within SIDE degrees of the side, higher than BELOW
 # metres under the shoulders' landmark), where moving a strand sideways lifted it off the shoulder.
 SIDE, BELOW = 25.0, 0.03
+# ...nor higher than ABOVE metres over it. (Held unsmoothed up to the jaw, the front locks swung from beside the ear
+# to the chest 10 to 14 degrees in one step there: a corner in every lock at the jaw, the straight-edged lapels of
+# blind review J's "flat, jagged cape over a hoodie".)
+ABOVE = 0.06
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
@@ -120,7 +127,7 @@ def canonical(style: str, lod: int) -> dict[str, np.ndarray]:
     return keep.kept(f"hair-groom-{style}-{lod}", lambda: _make(style, lod))
 
 
-def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) -> Strands:
+def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray, lift: float = LIFT) -> Strands:
     get = lambda f: kept[f"{name}.{f}"]      # noqa: E731
     d, h, fall = get("d").astype(np.float64), get("h").astype(np.float64), get("fall")
     S, K = h.shape
@@ -128,7 +135,7 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) 
     if fall.any():
         y = _y_map(get("y").astype(np.float64), get("marks"), marks)
         az = get("az").astype(np.float64)
-        off_shoulder = fall & ((y < marks[1] - BELOW) | (np.abs(np.abs(az) - 90) > SIDE))
+        off_shoulder = fall & ((y < marks[1] - BELOW) | (y > marks[1] + ABOVE) | (np.abs(np.abs(az) - 90) > SIDE))
         az = _smoothed(np.degrees(np.unwrap(np.radians(az), axis=1)), off_shoulder)
         need = head.reach(az.reshape(-1), y.reshape(-1)).reshape(S, K) + get("clr")
         # Where a strand starts to fall: the horizontal distance of its last point on the head.
@@ -136,7 +143,7 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray) 
         last_on = ~fall & np.roll(fall, -1, axis=1)
         last_on[:, -1] = False
         floor = np.where(fall, need, np.where(last_on, start, 0.0))
-        rho = np.minimum(settled(floor, y, fall), settled(floor, y, fall, rounded=False) + LIFT)
+        rho = np.minimum(settled(floor, y, fall), settled(floor, y, fall, rounded=False) + lift)
         a = np.radians(az)
         hanging = np.stack([head.centre[0] + rho * np.sin(a), y, head.centre[2] + rho * np.cos(a)], -1)
         pts = np.where(fall[..., None], hanging, pts)
@@ -200,7 +207,7 @@ def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Gr
     names = sorted({k.split(".")[0] for k in kept})
     extra = [_fit(kept, n, head, marks) for n in names if n.startswith("extra")]
     fringe = _fit(kept, "fringe", head, marks) if "fringe" in names else None
-    main = _fit(kept, "cards", head, marks)
+    main = _fit(kept, "cards", head, marks, LONG_LIFT if style == "long" else LIFT)
     if main.hanging.any():
         from .cards import order
 

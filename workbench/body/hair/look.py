@@ -13,8 +13,13 @@ lights in grey). Curls scatter light every way: theirs is rougher and not anisot
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
+
+from ..lod import Piece
 from .head import per_body
-from .texture import hair_texture, tint
+from .texture import hair_texture, scatter, tint
 
 ROUGHNESS = {"short": 0.65, "long": 0.6, "bun": 0.6, "curly": 0.75, "ponytail": 0.6, "bob": 0.6}
 # (strength, rotation): the direction of stretched roughness is the cards' u, across the strands (their TANGENT,
@@ -41,3 +46,20 @@ def _baked_texture(mesh, style: str, color: str, top: str | None, bottom: str):
     from .bake import baked
 
     return tint(baked(mesh, style, top, bottom)[1], color)
+
+
+def lit(piece: Piece, color: str, style: str) -> Piece:
+    """A hair part (``Hair``, ``Hair_Sleek``, ``Hair_Fringe``) of ``style`` in ``color``: its vertex colours (each
+    vertex's depth in the hair, :mod:`.occlusion`, and the scalp layer's shade) darkening less in light hair
+    (:func:`.texture.scatter`).
+
+    >>> import numpy as np
+    >>> p = Piece(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((2, 2)), np.zeros((0, 3), np.int64), np.zeros((2, 4)),
+    ...           np.zeros((2, 4)), np.zeros(2, np.int64), colors=np.full((2, 3), 0.5, np.float32))
+    >>> lit(p, "#2B1B10", "long") is p, round(float(lit(p, "#FFFFFF", "long").colors[0, 0]), 2)
+    (True, 0.85)
+    """
+    lift = scatter(color, style)
+    if piece.colors is None or lift <= 0:
+        return piece
+    return replace(piece, colors=(1 - (1 - piece.colors) * (1 - lift)).astype(np.float32))

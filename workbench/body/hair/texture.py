@@ -87,6 +87,17 @@ TONE = (0.96, 1.03)
 # locks' scale, which mipmaps keep, not a texel's) and that of the hair between them (GAP).
 STRAND = (0.97, 1.02)
 GAP = 0.8
+# Light hair scatters the light it takes in on through the strands under the outer ones (a fibre's albedo: white
+# hair's inside is lit by it, black hair's is dark): the under-layers' shade (the scalp layer's roots here, the
+# cards' depth in their vertex colours, :func:`.look.lit`) loses this share of its darkness at most, from a colour's
+# lightness (sRGB, luma) SCATTER_FROM (dark and brown hair keep theirs) to SCATTER_FULL. Darkened as dark hair's,
+# a white bob's scalp layer and inner cards drew a grey cap inside it (blind review J).
+SCATTER = 0.7
+SCATTER_FROM, SCATTER_FULL = 0.4, 0.85
+# ...in the styles whose layers hang in sheets (curls keep their depth between the coils, CURLY_SHADE in .pieces: lifted
+# so, grey curls went flat, with a pale band at the hairline; short and pulled-back hair, seen over the scalp, keep
+# theirs).
+SCATTERED = ("long", "bob")
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 # Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
 # the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
@@ -339,10 +350,31 @@ def tip_color(base: np.ndarray) -> np.ndarray:
     return np.clip(base ** 0.78 * np.array([1.04, 1.0, 0.93]), 0, 1)
 
 
+def scatter(color: str, style: str) -> float:
+    """The share of the under-layers' shade that light hair of ``color`` in ``style`` loses (:data:`SCATTER`): 0 for
+    dark and mid-brown hair, and for styles not in :data:`SCATTERED`.
+
+    >>> scatter("#2B1B10", "bob"), round(scatter("#D4D1CE", "bob"), 2), scatter("#D4D1CE", "curly")
+    (0.0, 0.69, 0.0)
+    """
+    if style not in SCATTERED:
+        return 0.0
+    level = float(rgb(color) @ np.array([0.2126, 0.7152, 0.0722]))
+    return SCATTER * float(_smooth(SCATTER_FROM, SCATTER_FULL, level))
+
+
 @lru_cache(maxsize=32)
 def hair_texture(color: str, style: str) -> np.ndarray:
-    """RGBA (HEIGHT, WIDTH, 4) uint8: the atlas for ``style`` in ``color`` (read-only)."""
-    return tint(pattern(style), color)
+    """RGBA (HEIGHT, WIDTH, 4) uint8: the atlas for ``style`` in ``color`` (read-only); in light hair the scalp
+    layer's roots' shade lifted by :func:`scatter`."""
+    p, lift = pattern(style), scatter(color, style)
+    if lift > 0:
+        light = p["light"].copy()
+        shell = light[:, WIDTH // 2:].astype(np.float64)
+        full = 255 / LIGHT_MAX
+        light[:, WIDTH // 2:] = np.where(shell < full, shell + (full - shell) * lift, shell).round().astype(light.dtype)
+        p = dict(p, light=light)
+    return tint(p, color)
 
 
 def tint(p: dict[str, np.ndarray], color: str) -> np.ndarray:
