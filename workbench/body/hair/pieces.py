@@ -33,7 +33,7 @@ from .canon import fitted
 from .ends import V_RANGE, end_wisps
 from .head import Head, smoothstep
 from .occlusion import shade, tube
-from .scalp import shell, split
+from .scalp import shell, split, underlay
 from .styles import STYLES
 from .texture import SLEEK, V_END, WISP_ROWS
 
@@ -76,6 +76,9 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     head = hair_head(mesh, top, bottom)
     g = fitted(mesh, style, lod, head)
     inside, band = (_scalp_shade(p, style) for p in split(shell(mesh, head, style)))
+    if style in SLEEK:
+        # (...under the blended band of hair pulled back, an alpha-tested copy of its opaque part: scalp.underlay)
+        inside = merge([inside, underlay(band)])
     # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
     # vertex shaded by its depth in the hair (:mod:`.occlusion`).
     crown = (style, cards.CROWN[style]) if style in cards.CROWN else None

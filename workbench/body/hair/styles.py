@@ -54,10 +54,10 @@ from .short import short_groom
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
 # centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
 SLEEK_ROOTS = 0.96
-# ...and sends no wisps out over the ears (azimuths, degrees from the face, either side): lying out over the ear's
-# rim against the backdrop, they drew a white fleck above each ear in a browser's room light. (Combed back, those
-# rooted at the sideburn, from 66 degrees, cross over the ear's rim.)
-EAR_WISPS = (66.0, 118.0)
+# ...and sends no wisps out over the ears nor behind them (azimuths, degrees from the face, either side): over the ear's
+# rim they drew white flecks in a browser's room light (rooted from 66 degrees); over the nape, combed up over the scalp
+# layer's band two crossed, and ours (two blended layers a pixel) dropped the band: skin flecks (review J; was 118).
+EAR_WISPS = (66.0, 181.0)
 # ...from this share of it out (none nearer the crown, which the cards from the hairline cover on their way back):
 # rooted all over the cap, a card's pointed root end and the cards ending short of the gathered part were short
 # strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
