@@ -20,7 +20,7 @@ from scipy import ndimage
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
-from workbench.render.pictures import _posed, _pivot, _turned
+from workbench.render.pictures import _pivot, _posed, _turned
 from workbench.render.raster import draw
 from workbench.render.scene import Model
 
