@@ -76,9 +76,6 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     head = hair_head(mesh, top, bottom)
     g = fitted(mesh, style, lod, head)
     inside, band = (_scalp_shade(p, style) for p in split(shell(mesh, head, style)))
-    if style in SLEEK:
-        # (...under the blended band of hair pulled back, an alpha-tested copy of its opaque part: scalp.underlay)
-        inside = merge([inside, underlay(band)])
     # Alpha-tested, inner first: the scalp shell inside the hairline (opaque), then the cards, each
     # vertex shaded by its depth in the hair (:mod:`.occlusion`).
     crown = (style, cards.CROWN[style]) if style in cards.CROWN else None
@@ -93,7 +90,9 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)
         groups, tail = groups[:1], replace(merge(parts[1:]), colors=np.repeat(light[:, None], 3, 1))
     hair = merge([_shaded(head, merge(group), style) for group in groups] + ([tail] if style == "ponytail" else []))
-    out = {"Hair": merge([inside, hair])}
+    # (...and under the blended band of hair pulled back an alpha-tested copy of its opaque part, scalp.underlay: last,
+    # as alpha-tested triangles draw in any order)
+    out = {"Hair": merge([inside, hair] + ([underlay(band)] if style in SLEEK else []))}
     # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
     fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):
