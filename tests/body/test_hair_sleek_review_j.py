@@ -8,6 +8,10 @@ skin-coloured flecks, a stiff ponytail"), each measured where it comes from:
   behind the ears now (``styles.EAR_WISPS``), and under the band an alpha-tested copy of its opaque part
   (:func:`workbench.body.hair.scalp.underlay`) keeps the hair's shade whatever is drawn over it: the hair's coverage (from the avatar drawn over a light and a deep skin) has holes in at
   most :data:`MOST_HOLES` of the hair's area (on main 0.04 to 0.3 %, 0 to 0.01 % now).
+- *A stiff ponytail*: the tail hung straight down the middle of the back (the median of its lowest fifth within
+  a millimetre of the skull's mid-plane) and ended nearly as wide as it was at its fullest (its last fifth 0.7
+  to 0.73 times as wide, now 0.48 to 0.55; sway now 3 to 4.5 cm), a rigid tube. It sways aside (:data:`LEAST_SWAY`) and thins to a point
+  (:data:`MOST_END_WIDTH` of its widest), measured on its cards fitted to random bodies (``canon.fitted``).
 """
 
 from functools import cache
@@ -17,6 +21,9 @@ import pytest
 from helpers import random_settings
 from scipy import ndimage
 
+from workbench.body.hair.bake import hair_head
+from workbench.body.hair.canon import fitted
+from workbench.body.mesh import body_mesh
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
@@ -30,6 +37,8 @@ DARK = "#2A1A10"
 # Views from behind (degrees of yaw): the nape and the hairline behind the ears.
 YAWS = (150.0, 210.0)
 MOST_HOLES = 0.0003
+LEAST_SWAY = 0.015
+MOST_END_WIDTH = 0.6
 
 
 def _settings(k: int, style: str, skin: str) -> dict:
@@ -65,3 +74,30 @@ def test_no_skin_shows_through_the_sleek_hair_from_behind(style, k):
         share, area = holes(coverage(k, style, yaw))
         assert area > 2000
         assert share <= MOST_HOLES, (yaw, share)
+
+
+def _tail(k: int):
+    """The ponytail's tail cards' points (N, 3) fitted to random body ``k`` (over its top), and its head."""
+    s = _settings(k, "ponytail", SKINS[0])
+    mesh = body_mesh(s)
+    head = hair_head(mesh, s["outfit"]["topStyle"], s["outfit"]["bottomStyle"])
+    return fitted(mesh, "ponytail", 0, head).extra[0].pts.reshape(-1, 3), head
+
+
+def widths(pts: np.ndarray, rows: int = 10) -> np.ndarray:
+    """The tail's width down its length: in ``rows`` bands of height from its top, twice the 90th percentile of its
+    points' distances from the band's middle."""
+    drop = pts[:, 1].max() - pts[:, 1]
+    band = np.minimum((drop / drop.max() * rows).astype(int), rows - 1)
+    return np.array([2 * np.percentile(np.linalg.norm(pts[band == b] - pts[band == b].mean(0), axis=1), 90)
+                     for b in range(rows)])
+
+
+@pytest.mark.parametrize("k", [0, 1, 2, 3])
+def test_the_ponytail_sways_and_thins_to_a_point(k):
+    pts, head = _tail(k)
+    drop = pts[:, 1].max() - pts[:, 1]
+    low = drop > 0.8 * drop.max()
+    assert abs(np.median(pts[low, 0]) - head.centre[0]) >= LEAST_SWAY, float(np.median(pts[low, 0]) - head.centre[0])
+    w = widths(pts)
+    assert w[-1] + w[-2] <= MOST_END_WIDTH * 2 * w.max(), (w / w.max()).round(2).tolist()

@@ -28,7 +28,7 @@ from .head import Head, directions, smoothstep
 # far below the tie it is fullest (a share of its length).
 TIE_AT = (180.0, 84.0)
 TAIL = 0.3
-TAIL_RADIUS = (0.012, 0.032, 0.006)
+TAIL_RADIUS = (0.012, 0.032, 0.004)
 # The tail's crossed cards through its middle.
 CROSSED = 3
 # How far (metres) the tail's end sways to the figure's left of where it would hang, growing from a fifth of the
@@ -55,7 +55,7 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     d, at = tie(head)
     u = np.linspace(0, 1, points)
     lo, full, end = TAIL_RADIUS
-    radius = lo + (full - lo) * smoothstep(0.0, 0.3, u) - (full - end) * smoothstep(0.55, 1.0, u)
+    radius = lo + (full - lo) * smoothstep(0.0, 0.3, u) - (full - end) * smoothstep(0.4, 1.0, u) ** 0.8
     step = TAIL / (points - 1)
     line = [at]
     out = d - UP * (d @ UP)
@@ -91,11 +91,10 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
     def rows(u):
         return np.minimum(np.round(u * (len(line) - 1)).astype(np.int64), len(line) - 1)
 
-    # Rings of cards round its centreline, each twisting a little and ending at its own length (the outer ring's
-    # from 0.75 of the length: its end thins to single strands).
+    # Rings of cards round its centreline, each twisting a little and ending at its own length.
     for depth, count in ((0.55, 8 if lod == 0 else 5), (1.0, 18 if lod == 0 else 11)):
         for k in range(count):
-            u = np.linspace(0, rng.uniform(0.75, 1.0) if depth == 1.0 else rng.uniform(0.6, 0.85), K)
+            u = np.linspace(0, rng.uniform(0.85, 1.0) if depth == 1.0 else rng.uniform(0.65, 0.9), K)
             j = rows(u)
             phi = 2 * np.pi * (k + rng.uniform(-0.3, 0.3)) / count + 0.6 * u
             ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
@@ -114,7 +113,7 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
         widths.append(1.6 * TAIL_RADIUS[1])
     # ...and a few loose strands leaving its outside and drifting off it.
     for _ in range(LOOSE[lod]):
-        u = np.linspace(rng.uniform(0.2, 0.4), rng.uniform(0.75, 0.97), K)
+        u = np.linspace(rng.uniform(0.2, 0.4), rng.uniform(0.6, 0.85), K)
         j = rows(u)
         phi = rng.uniform(0, 2 * np.pi) + 0.5 * u
         ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
