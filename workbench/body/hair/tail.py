@@ -38,9 +38,10 @@ SWAY = 0.025
 # neck, a stick held out), and how far in (towards the body, per unit down) it then goes, to lie a centimetre off it.
 TURN, IN = 0.22, 0.2
 # Loose strands off the tail per level of detail: narrow cards leaving its outside from a quarter of the way down,
-# drifting up to LOOSE_OUT metres out from it.
+# drifting up to LOOSE_OUT metres out from it (2 cm out, they were the tail's outside in occlusion.tube, and the
+# rest lay "deep" under them: test_hair_caps_review_h's median light 0.53).
 LOOSE = (5, 3)
-LOOSE_OUT = 0.02
+LOOSE_OUT = 0.008
 
 
 def tie(head: Head) -> tuple[np.ndarray, np.ndarray]:
