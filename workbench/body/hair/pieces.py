@@ -33,7 +33,7 @@ from .canon import fitted
 from .ends import V_RANGE, end_wisps
 from .head import Head, smoothstep
 from .occlusion import shade, tube
-from .scalp import shell, split
+from .scalp import shell, split, underlay
 from .styles import STYLES
 from .texture import SLEEK, V_END, WISP_ROWS
 
@@ -90,7 +90,9 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)
         groups, tail = groups[:1], replace(merge(parts[1:]), colors=np.repeat(light[:, None], 3, 1))
     hair = merge([_shaded(head, merge(group), style) for group in groups] + ([tail] if style == "ponytail" else []))
-    out = {"Hair": merge([inside, hair])}
+    # (...and under the blended band of hair pulled back an alpha-tested copy of its opaque part, scalp.underlay: last,
+    # as alpha-tested triangles draw in any order)
+    out = {"Hair": merge([inside, hair] + ([underlay(band)] if style in SLEEK else []))}
     # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
     fringe = [band]
     if g.fringe is not None and len(g.fringe.pts):

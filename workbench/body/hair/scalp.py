@@ -20,12 +20,14 @@ True
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from .head import Head, hairline, head_triangles, smoothstep
-from .texture import SLEEK, TIP_TO, V_END, shell_u
+from .texture import FILL_END, FILL_TO, SLEEK, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
 LIFT = (0.004, 0.0008)
@@ -34,6 +36,10 @@ LIFT = (0.004, 0.0008)
 SLEEK_LIFT = (0.0012, 0.0008)
 # Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
 BAND = 0.88
+# Under hair pulled back sleek, an alpha-tested copy of the band's opaque part (:func:`underlay`): so much lower
+# (metres) than the band, and its texture's rows stretched so much that its cut (the fill's alpha 0.5, at
+# (FILL_TO + FILL_END) / 2 less the fill's wander of 0.03) lies inside the band's opaque fill (0.87 to 0.91).
+UNDER = (0.0003, 1.07)
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -76,6 +82,31 @@ def split(p: Piece, v_from: float | None = None) -> tuple[Piece, Piece]:
     seamless (both opaque there)."""
     band = (p.uv[p.indices, 1] * V_END >= (BAND if v_from is None else v_from)).any(1)
     return _subset(p, ~band), _subset(p, band)
+
+
+def underlay(band: Piece) -> Piece:
+    """An alpha-tested copy of the band's opaque part (its triangles with a corner inside the fill, :data:`UNDER`
+    lower, its cut inside the band's opaque fill), drawn under the blended band of hair pulled back sleek. The
+    hairline's wisps, combed back, lie over the band: where two cross, a renderer that keeps the two nearest blended
+    fragments (ours) dropped the band under them, and the skin showed through the wisps in strand-shaped flecks
+    (blind review J's "skin-coloured flecks").
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> from workbench.body.mesh import body_mesh
+    >>> from .head import head_of
+    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+    >>> band = split(shell(m, head_of(m), "bun"))[1]
+    >>> u = underlay(band)
+    >>> 0 < u.triangles < band.triangles, bool(u.uv[:, 1].max() <= 1.0)
+    (True, True)
+    """
+    opaque = (band.uv[band.indices, 1] * V_END < FILL_TO).any(1)
+    out = _subset(band, opaque)
+    colors = None if band.colors is None else band.colors[np.unique(band.indices[opaque])]
+    drop, stretch = UNDER
+    assert (FILL_TO + FILL_END) / 2 - 0.03 > stretch * 0.86   # (its cut inside the fill: see UNDER)
+    return replace(out, colors=colors, positions=(out.positions - out.normals * drop).astype(np.float32),
+                   uv=np.column_stack([out.uv[:, 0], np.minimum(out.uv[:, 1] * stretch, 1.0)]).astype(np.float32))
 
 
 def _subset(p: Piece, keep: np.ndarray) -> Piece:

@@ -10,9 +10,9 @@ and how high they stand, as guide strands (:mod:`.groom`) ready to be swept into
 - ``bun``: every strand combed sleek towards the bun at the back of the crown (:mod:`.coils` winds
   the bun itself, a rope of hair coiled on itself).
 - ``curly``: :mod:`.coils`.
-- ``ponytail``: every strand combed sleek to a tie at the back of the head (:data:`TIE_AT`); from it a tail
-  of cards in two rings round its centreline, which goes out from the head and turns down to hang over
-  the upper back, fullest a third of the way down; a lock wound round the tie hides it.
+- ``ponytail``: every strand combed sleek to a tie at the back of the head; from it a tail (:mod:`.tail`)
+  that turns down to hang over the upper back, swaying aside, fullest a third of the way down and thinning
+  to a point; a lock wound round the tie hides it.
 - ``bob``: a side parting; the hair falls round the head to the jaw in front and a little shorter at the
   nape, with volume at the sides, its ends cut nearly blunt.
 
@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..mesh import BodyMesh
-from . import coils
+from . import coils, tail
 from .groom import (
     LEFT,
     UP,
@@ -54,10 +54,10 @@ from .short import short_groom
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
 # centimetre and more behind the hairline, and the scalp layer showed in front of them as a smooth rim, a cap's.
 SLEEK_ROOTS = 0.96
-# ...and sends no wisps out over the ears (azimuths, degrees from the face, either side): lying out over the ear's
-# rim against the backdrop, they drew a white fleck above each ear in a browser's room light. (Combed back, those
-# rooted at the sideburn, from 66 degrees, cross over the ear's rim.)
-EAR_WISPS = (66.0, 118.0)
+# ...and sends no wisps out over the ears nor behind them (azimuths, degrees from the face, either side): over the ear's
+# rim they drew white flecks in a browser's room light (rooted from 66 degrees); over the nape, combed up over the scalp
+# layer's band two crossed, and ours (two blended layers a pixel) dropped the band: skin flecks (review J; was 118).
+EAR_WISPS = (66.0, 181.0)
 # ...from this share of it out (none nearer the crown, which the cards from the hairline cover on their way back):
 # rooted all over the cap, a card's pointed root end and the cards ending short of the gathered part were short
 # strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
@@ -230,93 +230,15 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     return Groom(cards, wisps, [wraps])
 
 
-# The ponytail: where it is tied (degrees: azimuth from the face, polar from the crown), the tail's length
-# (metres), its radius at the tie, at its fullest and at its end, and how far below the tie it is fullest
-# (a share of its length).
-TIE_AT = (180.0, 84.0)
-TAIL = 0.3
-TAIL_RADIUS = (0.012, 0.032, 0.013)
-# The tail's crossed cards through its middle.
-CROSSED = 3
-
-
-def _tie(head: Head) -> tuple[np.ndarray, np.ndarray]:
-    """The ponytail's tie: its direction from the skull's centre and its point (on the hair there)."""
-    d = directions(np.array([TIE_AT[0]]), np.array([TIE_AT[1]]))[0]
-    return d, head.centre + d * (head.envelope(d[None])[0] + 0.008)
-
-
-def _tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
-    """The tail's centreline (points, 3) from the tie, and its radius there: out from the head and down,
-    turning to hang, kept off the body envelope by its radius and a centimetre."""
-    d, tie = _tie(head)
-    u = np.linspace(0, 1, points)
-    lo, full, end = TAIL_RADIUS
-    radius = lo + (full - lo) * smoothstep(0.0, 0.3, u) - (full - end) * smoothstep(0.6, 1.0, u)
-    step = TAIL / (points - 1)
-    line = [tie]
-    out = d - UP * (d @ UP)
-    out /= np.linalg.norm(out)
-    for k in range(1, points):
-        # From out and a little down at the tie to straight down within a third of the length.
-        bend = smoothstep(0.0, 0.35, u[k])
-        heading = out * (0.7 * (1 - bend) - 0.25 * bend) - UP * (0.6 + 0.4 * bend)
-        p = line[-1] + step * heading / np.linalg.norm(heading)
-        rel = p - head.centre
-        az = np.degrees(np.arctan2(rel[0], rel[2]))
-        rho = np.hypot(rel[0], rel[2])
-        need = float(head.reach(np.array([az]), np.array([p[1]]))[0]) + radius[k] + 0.01
-        if rho < need and p[1] < head.centre[1]:
-            p = head.centre + np.array([need * np.sin(np.radians(az)), rel[1], need * np.cos(np.radians(az))])
-        line.append(p)
-    return np.array(line), radius
-
-
 def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(65)
     roots = _sleek_roots(head, "ponytail", lod, 65)
-    tie_d, tie = _tie(head)
-    sleek = _gathered(head, roots, rng, lod, tie_d, np.cos(np.arctan2(TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0])))
-    # The tail: rings of cards round its centreline, each twisting a little and ending at its own length.
-    K = 16 if lod == 0 else 11
-    line, radius = _tail_line(head, 60)
-    t = np.gradient(line, axis=0)
-    t /= np.linalg.norm(t, axis=1, keepdims=True)
-    e1 = np.cross(t, LEFT)
-    e1 /= np.linalg.norm(e1, axis=1, keepdims=True)
-    e2 = np.cross(t, e1)
-    tail_pts, tail_nrm, widths = [], [], []
-    for depth, count in ((0.55, 8 if lod == 0 else 5), (1.0, 18 if lod == 0 else 11)):
-        for k in range(count):
-            u = np.linspace(0, rng.uniform(0.82, 1.0) if depth == 1.0 else rng.uniform(0.7, 0.85), K)
-            j = np.minimum(np.round(u * (len(line) - 1)).astype(np.int64), len(line) - 1)
-            phi = 2 * np.pi * (k + rng.uniform(-0.3, 0.3)) / count + 0.6 * u
-            ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
-            tail_pts.append(line[j] + (radius[j] * depth)[:, None] * ring)
-            tail_nrm.append(ring)
-            widths.append(2 * np.pi * TAIL_RADIUS[1] * depth / count * 1.6)
-    # ...and through its middle crossed cards, planes through the centreline at even angles: a tail seen from any
-    # side has hair across its whole width, not a tube's two walls (review H: "one flat strip").
-    for k in range(CROSSED):
-        u = np.linspace(0.1, rng.uniform(0.85, 0.95), K)
-        j = np.minimum(np.round(u * (len(line) - 1)).astype(np.int64), len(line) - 1)
-        phi = np.pi * (k + 0.5) / CROSSED + 0.4 * u
-        ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
-        tail_pts.append(line[j])
-        tail_nrm.append(ring)
-        widths.append(1.6 * TAIL_RADIUS[1])
-    tails, normals = np.array(tail_pts), np.array(tail_nrm)
-    below = tails[..., 1] < head.centre[1]
-    tail = Strands(tails, normals, below, np.array(widths) * (1.2 if lod else 1.0), clump_columns(rng, len(tails)), 0.3)
-    # A lock wound round the tie, hiding it.
-    turns = np.linspace(0, 2 * np.pi * 1.1, 18)
-    j = 1  # type: ignore[assignment]  # one row of the tail's line, where the arrays above took many
-    ring = np.cos(turns)[:, None] * e1[j] + np.sin(turns)[:, None] * e2[j]
-    wrap = line[j] + (radius[j] + 0.002) * ring
-    band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),
-                   clump_columns(rng, 1), 0.1, np.repeat(t[j][None, None], 18, 1))
+    tie_d = tail.tie(head)[0]
+    reach = np.cos(np.arctan2(tail.TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0]))
+    sleek = _gathered(head, roots, rng, lod, tie_d, reach)
+    cards, band = tail.tail(head, rng, lod)
     wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, _combed(tie_d), skip=EAR_WISPS)
-    return Groom(sleek, wisps, [tail, band])
+    return Groom(sleek, wisps, [cards, band])
 
 
 # The bob: its parting (metres to the figure's left of the skull's centre), where it ends (metres below the
