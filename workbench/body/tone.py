@@ -12,13 +12,13 @@ chromatic as its skin, and a deep tone's barely apart from it).
   on a pale tone; tests/body/test_deep_skin_review_j.py);
 - :func:`teeth_exposure`: the teeth and gums' colour, in linear light, as a share of the mouth texture's
   (:func:`workbench.body.mouth.mouth_texture`): 1 beside a light or mid skin, less beside a deep one, so the enamel
-  is the off-white of real teeth (L* 78 to 82 measured), not the 92 L* a pale face's teeth are drawn at, which glared
-  as a white strip in a deep face (blind review J).
+  is the off-white of real teeth (shade guides measure L* 70 to 85), not the 92 L* a pale face's teeth are drawn at,
+  which glared as a white strip in a deep face (blind review J).
 
 >>> [round(float(v), 1) for v in lab(from_lab(np.array([60.0, 12.0, 18.0])))]
 [60.0, 12.0, 18.0]
 >>> teeth_exposure("#C68642"), teeth_exposure("#2A1A14")
-(1.0, 0.68)
+(1.0, 0.6)
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 
 from ..options.colour import hex_rgb, linear_to_srgb, srgb_to_linear
 
-__all__ = ["lab", "from_lab", "shifted", "paleness", "lip_colour", "teeth_exposure", "TEETH_L"]
+__all__ = ["lab", "from_lab", "shifted", "paleness", "lip_colour", "teeth_exposure", "LIP_PARTS", "TEETH_L"]
 
 _XYZ = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
 _WHITE = np.array([0.9505, 1.0, 1.089])
@@ -66,16 +66,25 @@ def paleness(base) -> float:
     return float(np.clip((lab(base)[0] - 12) / 72, 0, 1))
 
 
-def lip_colour(base, upper: bool = False) -> np.ndarray:
+# Each part of the lips' colour as a share of the lips' (per channel): the upper lip (it faces down) and the line along
+# the vermilion's border; on the deepest tone a tenth less (its pigment; the line stays darker than the upper lip).
+LIP_PARTS = {"lips": (1.0, 1.0, 1.0), "upper": (0.91, 0.88, 0.89), "line": (0.80, 0.72, 0.73)}
+
+
+def lip_colour(base, part: str = "lips") -> np.ndarray:
     """The lips' albedo (sRGB (3,)) on a skin of albedo ``base``: a little darker and redder than the skin and a little
     less yellow, close to it as bare lips are (a rose, not a salmon); on a deep tone darker by fewer L*, less red
     added, and violet-brown (less yellow by up to 7 b*, from mid-brown tones down). Never below 55% of the skin.
-    ``upper``: the upper lip's (it faces down: darker; on a deep tone darker still, as its pigment is)."""
+    ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
     pale = paleness(base)
     deep = float(np.clip((0.5 - pale) / 0.45, 0, 1))     # 0 from mid-brown tones up, 1 on the deepest
+    base = np.asarray(base)
     lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale) + 0.5 * deep, 2.5 + 13.0 * pale + 2.5 * deep,
-                             -(3.0 + 0.5 * (1 - pale)) - 3.5 * deep), np.asarray(base) * 0.55)
-    return lip * (np.array([0.91, 0.88, 0.89]) - 0.1 * deep) if upper else lip
+                             -(3.0 + 0.5 * (1 - pale)) - 3.5 * deep), base * 0.55)
+    if part == "lips":
+        return lip
+    out = lip * (np.array(LIP_PARTS[part]) - 0.1 * deep)
+    return np.maximum(out, base * (0.5 - 0.05 * deep)) if part == "line" else out
 
 
 def teeth_exposure(tone: str) -> float:
