@@ -35,7 +35,7 @@ from .head import Head
 # is at its triangle budget, pieces.LOD1_BUDGET: its ends at LOD 0 alone, paid for by fewer rows along its cards
 # there (a row fewer, styles.LONG_POINTS). Its cards' tips, each cut where its alpha crosses, drew its hem as a row of hard points;
 # blind review G: "hard straight cut edges ... Should be: tapered alpha strands".)
-ENDS = {"bob": (0.6, 0.3, 0.013, 0.018), "long": (0.35, 0.0, 0.035, 0.02)}
+ENDS = {"bob": (0.6, 0.3, 0.022, 0.018), "long": (0.35, 0.0, 0.035, 0.02)}
 # The strands' widths (metres at their roots), how much they narrow to their tips (nearly to a point: the clump
 # columns they show are cut nearly blunt in a bob's atlas), their points (rows) and the stretch of a clump
 # column they show (``v``, before its own tip: its body, solid, the strands in its colour). (The atlas's wisp
