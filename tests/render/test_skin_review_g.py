@@ -16,6 +16,7 @@ from helpers import face_hollows
 from workbench.body import skin
 from workbench.body.ao import body_texels
 from workbench.body.mesh import body_mesh
+from workbench.body.tone import lab
 from workbench.options import normalize_avatar_settings
 from workbench.render.pictures import SUPERSAMPLE
 from workbench.render.raster import Lights, draw
@@ -96,7 +97,7 @@ def test_light_skin_nostrils_are_a_soft_shade(close_ups):
 
 def _redness(img: np.ndarray, at: np.ndarray) -> float:
     """CIELAB a* of the texture ``img``'s mean colour over the flat texel indices ``at``."""
-    return float(skin._lab(img.reshape(-1, 3)[at].astype(np.float64).mean(0) / 255.0)[1])
+    return float(lab(img.reshape(-1, 3)[at].astype(np.float64).mean(0) / 255.0)[1])
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

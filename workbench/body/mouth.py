@@ -38,7 +38,7 @@ import numpy as np
 from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
-from .teeth_arch import arched
+from .teeth_arch import along, arched
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
            "fitted_teeth", "MOUTH_SIZE"]
@@ -161,24 +161,6 @@ def _smoothstep(e0, e1, x):
     return t * t * (3 - 2 * t)
 
 
-def _arch(pos: np.ndarray, mid: float, front: float) -> np.ndarray:
-    """Each of a tooth row's vertices' place along its arch: 0 between the front teeth, 1 at the back (the outer
-    contour's arc length, seen from above, from the middle)."""
-    zc = front - 0.035
-    phi = np.arctan2(np.abs(pos[:, 0] - mid), pos[:, 2] - zc)
-    r = np.hypot(pos[:, 0] - mid, pos[:, 2] - zc)
-    bins = np.linspace(0.0, float(phi.max()) + 1e-9, 13)
-    at = np.clip(np.digitize(phi, bins) - 1, 0, len(bins) - 2)
-    reach = np.array([r[at == k].max() if (at == k).any() else np.nan for k in range(len(bins) - 1)])
-    ok = ~np.isnan(reach)
-    centres = (bins[:-1] + bins[1:]) / 2
-    angles = np.concatenate([[0.0], centres[ok]])
-    radii = np.concatenate([[reach[ok][0]], reach[ok]])
-    xy = np.column_stack([radii * np.sin(angles), radii * np.cos(angles)])
-    length = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(xy, axis=0), axis=1))])
-    return np.clip(np.interp(phi, angles, length) / max(float(length[-1]), 1e-9), 0.0, 1.0)
-
-
 def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
     """0 at a tooth row's biting edge to 1 at its gum, by the row's lowest and highest points at each place along
     the arch (the row is not level: its back rises)."""
@@ -275,12 +257,18 @@ def _layout():
     return colour, rough, occ, deep
 
 
-@lru_cache(maxsize=1)
-def mouth_texture() -> np.ndarray:
+@lru_cache(maxsize=8)
+def mouth_texture(exposure: float = 1.0) -> np.ndarray:
     """The teeth, gums and tongue's texture (MOUTH_SIZE, MOUTH_SIZE, 3) uint8 for :func:`fitted_teeth`: the colour
     turned to the mouth's dark red as deep in it as each texel lies (a viewer's direct light reaches into an
-    open mouth; only the baked colour keeps its back dark)."""
+    open mouth; only the baked colour keeps its back dark); the teeth and gums' times ``exposure`` in linear light
+    (:func:`workbench.body.tone.teeth_exposure`: under 1 beside a deep skin)."""
+    from ..options.colour import linear_to_srgb, srgb_to_linear
+
     colour, _, _, deep = _layout()
+    teeth = slice(0, int(TONGUE_V * MOUTH_SIZE))
+    colour = colour.copy()
+    colour[teeth] = linear_to_srgb(srgb_to_linear(colour[teeth]) * exposure)
     img = colour * (1 - deep[..., None]) + np.array(DEEP, np.float32) * deep[..., None]
     out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
@@ -377,7 +365,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     uv = np.zeros((len(pos), 2), np.float32)
     for mine, up in ((upper, True), (lower, False)):
         r = pos[mine]
-        u = _arch(r, mid, front)
+        u = along(r, mid, front)
         e = _from_edge(u, r[:, 1], up)
         # The inner faces: those whose normal points back into the arch, not the biting edges (which face down or
         # up). Out of the arch is, seen from above, away from its front's centre of curve (ARCH_BEND behind the

@@ -35,6 +35,7 @@ from ..options.colour import hex_rgb as rgb
 from . import keep, lip_heights
 from .mouth import lining_depth, lining_triangles
 from .texels import texel_map
+from .tone import lip_colour, paleness, shifted
 
 __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners", "reference_body"]
 
@@ -57,46 +58,6 @@ THROAT = (0.30, 0.155, 0.145)
 def _smoothstep(e0, e1, x):
     t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
     return t * t * (3 - 2 * t)
-
-
-# CIELAB (D65) of sRGB colours in 0..1 and back: the lips and the face's colours are the skin's moved by steps a person
-# sees alike on every tone (a lightness and a redness), not multiplied per channel (which drew a pale tone's lips
-# a saturated salmon twice as chromatic as its skin, and a deep tone's barely apart from it).
-_XYZ = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
-_WHITE = np.array([0.9505, 1.0, 1.089])
-
-
-def _lab(c) -> np.ndarray:
-    """sRGB (3,) in 0..1 -> CIELAB (3,).
-
-    >>> [round(float(v), 1) for v in _lab(_from_lab(np.array([60.0, 12.0, 18.0])))]
-    [60.0, 12.0, 18.0]
-    """
-    from ..options.colour import srgb_to_linear
-
-    xyz = _XYZ @ srgb_to_linear(np.asarray(c, np.float64)) / _WHITE
-    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
-    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
-
-
-def _from_lab(lab) -> np.ndarray:
-    """CIELAB (3,) -> sRGB (3,) in 0..1 (clipped)."""
-    from ..options.colour import linear_to_srgb
-
-    L, a, b = lab
-    fy = (L + 16) / 116
-    f = np.array([fy + a / 500, fy, fy - b / 200])
-    xyz = np.where(f > 6 / 29, f ** 3, 3 * (6 / 29) ** 2 * (f - 4 / 29)) * _WHITE
-    return np.asarray(linear_to_srgb(np.linalg.solve(_XYZ, xyz)), np.float64)
-
-
-def shifted(base, dL: float = 0.0, da: float = 0.0, db: float = 0.0) -> np.ndarray:
-    """sRGB ``base`` (3,) moved by (dL, da, db) in CIELAB.
-
-    >>> shifted(np.array([0.8, 0.6, 0.5]), dL=-10).round(2).tolist()
-    [0.69, 0.5, 0.4]
-    """
-    return _from_lab(_lab(base) + np.array([dL, da, db]))
 
 
 def _noise(size: int, cells: int, seed: int) -> np.ndarray:
@@ -358,8 +319,7 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # under thin skin), darker under the eyes and in the lids' crease. Redness shows less on deeper skin (melanin
     # covers it) and the hollows' darkening more, as on real faces. (The old per-channel flush, 2 to 3 a* units,
     # did not show at portrait size: "no colour variation", blind review E.)
-    L0 = float(_lab(base)[0])
-    pale = float(np.clip((L0 - 12) / 72, 0, 1))     # 0 on the deepest tone of the range, 1 on the palest
+    pale = paleness(base)     # 0 on the deepest tone of the range, 1 on the palest
     # (Darkening by fewer L* on a deep tone: a step of 3 L* there is a quarter of its light, and the face's mean
     # fell below the tone, tests/render/test_skin_light.py.)
     toward(shifted(base, -1.0 * pale, 2.5 + 6.0 * pale, -0.5), "warm", 0.9)
@@ -374,14 +334,13 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     # (Very light skin is already lighter than that: its palms only turn a little pinker, not darker.)
     toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
     toward(base + (rgb(albedo_for("#F2D1C7")) - base) * (lift + 0.15), "nails", 0.8)
-    # Lips: a little darker and redder than the skin and a little less yellow, close to it as bare lips are; on a
-    # deep tone deeper and browner (less red added, more darkness). Never below 55% of the tone. (Multiplied per channel
-    # towards red, a pale tone's lips were 20 L* darker and 20 a* redder: "an over-saturated salmon", blind review E.)
-    # (Less yellow, not only redder: a rose, not a salmon. As much on a masculine face: less merged with the skin, A.)
-    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale), 2.5 + 13.0 * pale, -(3.0 + 0.5 * (1 - pale))), base * 0.55)
+    # Lips (:func:`.tone.lip_colour`): a rose on a pale tone, violet-brown on a deep one. (Multiplied per channel towards
+    # red, a pale tone's lips were 20 L* darker and 20 a* redder: "an over-saturated salmon", blind review E; moved by
+    # lightness alone, a deep tone's were the skin's value, J.) As much on a masculine face (less merged, A).
+    lip = lip_colour(base)
     toward(lip, "lips", 0.9)
-    toward(lip * np.array([0.91, 0.88, 0.89]), "upperlip", 0.6)
-    toward(np.maximum(lip * np.array([0.80, 0.72, 0.73]), base * 0.5), "lipline", 0.7)
+    toward(lip_colour(base, "upper"), "upperlip", 0.6)
+    toward(lip_colour(base, "line"), "lipline", 0.7)
     toward(shifted(base, 3.0 + 3.0 * pale, -1.5, 0.5), "liproll", 0.6)
     toward(base * np.array([0.80, 0.74, 0.75]), "corners", 0.5)
     toward(base * np.array([0.93, 0.90, 0.90]), "philtrum", 0.5)

@@ -1,4 +1,5 @@
-"""The upper teeth's front bent into an arch (:func:`arched`, for :func:`workbench.body.mouth.fitted_teeth`).
+"""The upper teeth's arch: its front bent (:func:`arched`) and each vertex's place along it (:func:`along`), for
+:func:`workbench.body.mouth.fitted_teeth`.
 
 MakeHuman's upper row is coarse: its front is one flat face from the middle line to the lateral incisors (a
 vertex at the middle, the next 9 mm out), its biting edge level, so a smile showed "one flat slab of upper teeth"
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ARCH_BACK", "ARC_UP", "arched"]
+__all__ = ["ARCH_BACK", "ARC_UP", "along", "arched"]
 
 # Metres: how far out from the middle the bend is whole, how far back and up it takes the biting edge there, where
 # out from the middle the edge starts rising, and how deep behind the front the bend fades out.
@@ -42,3 +43,21 @@ def arched(row: np.ndarray, mid: float, front: float) -> np.ndarray:
     out[:, 1] += ARC_UP * rise * (1.0 - to_gum)
     out[:, 2] -= ARCH_BACK * s ** 2 * np.clip(1.0 - (front - out[:, 2]) / ARCH_DEEP, 0.0, 1.0)
     return out
+
+
+def along(pos: np.ndarray, mid: float, front: float) -> np.ndarray:
+    """Each of a tooth row's vertices' place along its arch: 0 between the front teeth, 1 at the back (the outer
+    contour's arc length, seen from above, from the middle)."""
+    zc = front - 0.035
+    phi = np.arctan2(np.abs(pos[:, 0] - mid), pos[:, 2] - zc)
+    r = np.hypot(pos[:, 0] - mid, pos[:, 2] - zc)
+    bins = np.linspace(0.0, float(phi.max()) + 1e-9, 13)
+    at = np.clip(np.digitize(phi, bins) - 1, 0, len(bins) - 2)
+    reach = np.array([r[at == k].max() if (at == k).any() else np.nan for k in range(len(bins) - 1)])
+    ok = ~np.isnan(reach)
+    centres = (bins[:-1] + bins[1:]) / 2
+    angles = np.concatenate([[0.0], centres[ok]])
+    radii = np.concatenate([[reach[ok][0]], reach[ok]])
+    xy = np.column_stack([radii * np.sin(angles), radii * np.cos(angles)])
+    length = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(xy, axis=0), axis=1))])
+    return np.clip(np.interp(phi, angles, length) / max(float(length[-1]), 1e-9), 0.0, 1.0)

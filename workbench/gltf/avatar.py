@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import threads
-from ..body import ao, brows, eyes, glasses, mouth, outfit, pores, skin
+from ..body import ao, brows, eyes, glasses, mouth, outfit, pores, skin, tone
 from ..body import hair as hair_look
 from ..body import warm as body_warm
 from ..body.compile import compiled
@@ -91,8 +91,9 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], settings["gender"], settings["skinTone"]),
                          blend=True,
                          roughness=0.8),
-        # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth).
-        "Teeth": dict(name="Teeth", image=mouth.mouth_texture(), blend=False, roughness=0.35,
+        # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth), off-white by a deep skin.
+        "Teeth": dict(name="Teeth", image=mouth.mouth_texture(tone.teeth_exposure(settings["skinTone"])), blend=False,
+                      roughness=0.35,
                       occlusion=mouth.mouth_occlusion(), roughness_map=mouth.mouth_roughness(),
                       specular_map=mouth.mouth_specular()),
     }

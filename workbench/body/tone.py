@@ -1,0 +1,99 @@
+"""How a face's colours follow its skin tone: CIELAB steps from the skin, the lips' colour, the teeth's lightness.
+
+The lips and the face's colours are the skin's moved by steps a person sees alike on every tone (a lightness and a
+redness, :func:`shifted`), not multiplied per channel (which drew a pale tone's lips a saturated salmon twice as
+chromatic as its skin, and a deep tone's barely apart from it).
+
+- :func:`lip_colour`: the lips' albedo for a skin's albedo. On a pale tone a rose, darker and redder than the skin; on
+  a deep tone darker and violet-brown (less yellow, a little redder: real deep-skinned lips are a plum brown against
+  a golden or red brown skin). Lips moved only by lightness there all but vanished: a deep tone's shown colour is
+  the skin's reflection of the room as much as its albedo, and a step of 4 L* in albedo was 4 L* shown, the lips
+  "the same value as the skin" in blind review J (CIELAB distance 4 to 6.6 shown on #2A1A14 to #3B2219 against 17.5
+  on a pale tone; tests/body/test_deep_skin_review_j.py);
+- :func:`teeth_exposure`: the teeth and gums' colour, in linear light, as a share of the mouth texture's
+  (:func:`workbench.body.mouth.mouth_texture`): 1 beside a light or mid skin, less beside a deep one, so the enamel
+  is the off-white of real teeth (shade guides measure L* 70 to 85), not the 92 L* a pale face's teeth are drawn at,
+  which glared as a white strip in a deep face (blind review J). (At L* 75 an open mouth's upper teeth under the lip
+  read grey in our renderer, tests/render/test_mouth_renders.py.)
+
+>>> [round(float(v), 1) for v in lab(from_lab(np.array([60.0, 12.0, 18.0])))]
+[60.0, 12.0, 18.0]
+>>> teeth_exposure("#C68642"), teeth_exposure("#2A1A14")
+(1.0, 0.7)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..options.colour import hex_rgb, linear_to_srgb, srgb_to_linear
+
+__all__ = ["lab", "from_lab", "shifted", "paleness", "lip_colour", "teeth_exposure", "LIP_PARTS", "TEETH_L"]
+
+_XYZ = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+_WHITE = np.array([0.9505, 1.0, 1.089])
+# The enamel's lightness (CIELAB L*, the mouth texture's front teeth) beside a skin shown at L* TEETH_L[1] and
+# lighter (the texture as drawn), and beside one at TEETH_L[3] and deeper (TEETH_L[2]), in between by the skin's L*.
+TEETH_L = (92.0, 55.0, 80.0, 15.0)
+
+
+def lab(c) -> np.ndarray:
+    """sRGB (3,) in 0..1 -> CIELAB (D65) (3,)."""
+    xyz = _XYZ @ srgb_to_linear(np.asarray(c, np.float64)) / _WHITE
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def from_lab(c) -> np.ndarray:
+    """CIELAB (3,) -> sRGB (3,) in 0..1 (clipped)."""
+    L, a, b = c
+    fy = (L + 16) / 116
+    f = np.array([fy + a / 500, fy, fy - b / 200])
+    xyz = np.where(f > 6 / 29, f ** 3, 3 * (6 / 29) ** 2 * (f - 4 / 29)) * _WHITE
+    return np.asarray(linear_to_srgb(np.linalg.solve(_XYZ, xyz)), np.float64)
+
+
+def shifted(base, dL: float = 0.0, da: float = 0.0, db: float = 0.0) -> np.ndarray:
+    """sRGB ``base`` (3,) moved by (dL, da, db) in CIELAB.
+
+    >>> shifted(np.array([0.8, 0.6, 0.5]), dL=-10).round(2).tolist()
+    [0.69, 0.5, 0.4]
+    """
+    return from_lab(lab(base) + np.array([dL, da, db]))
+
+
+def paleness(base) -> float:
+    """0 on the deepest skin albedo of the range (sRGB ``base``, L* 12 or less) to 1 on the palest (L* 84 and over)."""
+    return float(np.clip((lab(base)[0] - 12) / 72, 0, 1))
+
+
+# Each part of the lips' colour as a share of the lips' (per channel): the upper lip (it faces down) and the line along
+# the vermilion's border; on the deepest tone a tenth less (its pigment; the line stays darker than the upper lip).
+LIP_PARTS = {"lips": (1.0, 1.0, 1.0), "upper": (0.91, 0.88, 0.89), "line": (0.80, 0.72, 0.73)}
+
+
+def lip_colour(base, part: str = "lips") -> np.ndarray:
+    """The lips' albedo (sRGB (3,)) on a skin of albedo ``base``: a little darker and redder than the skin and a little
+    less yellow, close to it as bare lips are (a rose, not a salmon); on a deep tone darker by fewer L*, less red
+    added, and violet-brown (less yellow by up to 7 b*, from mid-brown tones down). Never below 55% of the skin.
+    ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
+    pale = paleness(base)
+    deep = float(np.clip((0.5 - pale) / 0.45, 0, 1))     # 0 from mid-brown tones up, 1 on the deepest
+    base = np.asarray(base)
+    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale) + 0.5 * deep, 2.5 + 13.0 * pale + 2.5 * deep,
+                             -(3.0 + 0.5 * (1 - pale)) - 3.5 * deep), base * 0.55)
+    if part == "lips":
+        return lip
+    out = lip * (np.array(LIP_PARTS[part]) - 0.1 * deep)
+    return np.maximum(out, base * (0.5 - 0.05 * deep)) if part == "line" else out
+
+
+def teeth_exposure(tone: str) -> float:
+    """The teeth and gums' colour as a share (linear light) of the mouth texture's beside a skin shown as ``tone``
+    ('#RRGGBB'): 1 from skins at L* ``TEETH_L[1]`` up, the enamel at L* ``TEETH_L[2]`` beside the deepest."""
+    hi, from_l, lo, deepest = TEETH_L
+    y = float(srgb_to_linear(hex_rgb(tone)) @ _XYZ[1])
+    skin_l = 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
+    t = float(np.clip((from_l - skin_l) / (from_l - deepest), 0, 1))
+    want = hi + (lo - hi) * t * t * (3 - 2 * t)
+    return round(float(((want + 16) / 116) ** 3 / ((hi + 16) / 116) ** 3), 2)
