@@ -346,7 +346,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         bulges[name] = _cheek(positions, normals, body, eyes[s], mid_x, unit, CHEEK_BULGE)
         out[name] = _plus(out[name], bulges[name])
         if triangles is not None:
-            out[name] = soften(positions, triangles, *out[name], still)
+            out[name] = _unfold(positions, triangles, *soften(positions, triangles, *out[name], still))
     out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
     parts = [smiles.get(name, units[name]) for name in SMILE_OPEN]
     idx = np.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)

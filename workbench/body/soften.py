@@ -31,6 +31,7 @@ SPREAD = 2
 # tests/body/test_smile_and_rest_lips.py).
 LIPS_STILL = 0.006
 LIDS_STILL = (0.014, 0.012)
+MIDDLE_STILL = 0.014
 
 
 def rings(tris: np.ndarray, n: int):
@@ -62,7 +63,8 @@ def still_skin(positions: np.ndarray, triangles: np.ndarray, eyes: list[np.ndarr
     p = positions.astype(np.float64)
     lips = cKDTree(p[lip_edge(triangles)]).query(p)[0] < LIPS_STILL * unit
     lids = np.min([np.linalg.norm((p[:, :2] - e[:2]) / LIDS_STILL, axis=1) for e in eyes], axis=0) < unit
-    return lips | lids
+    middle = np.abs(p[:, 0] - (eyes[0][0] + eyes[1][0]) / 2) < MIDDLE_STILL * unit
+    return lips | lids | middle
 
 
 def _edges(tris: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
