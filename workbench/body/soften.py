@@ -10,7 +10,7 @@ pillow cheek edges up to the eyes", blind review J). :func:`soften` finds the ed
 them, a round at a time, so each field's step becomes a ramp over a few rings: the fold stays a valley, soft.
 
 >>> CREASE, SOFTEN_ROUNDS
-(25.0, 30)
+(25.0, 60)
 """
 
 from __future__ import annotations
