@@ -15,6 +15,8 @@ them, a round at a time, so each field's step becomes a ramp over a few rings: t
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["CREASE", "SOFTEN_ROUNDS", "lip_edge", "rings", "soften", "still_skin"]
@@ -78,11 +80,13 @@ def _edges(tris: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return face[pair], face[pair + 1], e[pair]
 
 
-def _bend(p: np.ndarray, tris: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Degrees between the facings of triangles ``a`` and ``b`` (indices into ``tris``) at places ``p``."""
+def _cosines(p: np.ndarray, tris: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The cosines of the angles between the facings of triangles ``a`` and ``b`` (indices into ``tris``) at places
+    ``p``. (Compared as cosines, not as angles: numpy's vectorised arccos rounds by the CPU it runs on, and a model
+    must be the same bytes on every CPU, contract section 14.)"""
     f = np.cross(p[tris[:, 1]] - p[tris[:, 0]], p[tris[:, 2]] - p[tris[:, 0]])
     f /= np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-20)
-    return np.degrees(np.arccos(np.clip(np.einsum("nc,nc->n", f[a], f[b]), -1.0, 1.0)))
+    return np.clip(np.einsum("nc,nc->n", f[a], f[b]), -1.0, 1.0)
 
 
 def soften(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray, still: np.ndarray,
@@ -106,10 +110,14 @@ def soften(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta:
     free = ~still[verts]
     keep = shown[a] & shown[b] & free[tris[a]].all(1) & free[tris[b]].all(1)
     a, b = a[keep], b[keep]
-    rest = _bend(pos, tris, a, b)
+    # An edge is creased where its cosine in the shape is below that of its rest angle plus CREASE (never, for a rest
+    # angle within CREASE of a half turn).
+    rest = _cosines(pos, tris, a, b)
+    c, s = math.cos(math.radians(CREASE)), math.sin(math.radians(CREASE))
+    limit = np.where(rest > -c, rest * c - np.sqrt(1.0 - rest * rest) * s, -2.0)
     ring, count = rings(tris, len(verts))
     for _ in range(rounds):
-        creased = _bend(pos + full, tris, a, b) - rest > CREASE
+        creased = _cosines(pos + full, tris, a, b) < limit
         if not creased.any():
             break
         region = np.zeros(len(verts), bool)
