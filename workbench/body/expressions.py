@@ -24,6 +24,7 @@ import numpy as np
 from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
 from .lip_lift import upper_middle
+from .soften import lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
@@ -88,8 +89,8 @@ CHEEK_AT = (0.008, -0.03)
 # (out from the face's middle, down from the eyes) to FOLD_END from the mouth's corner (out, down). (2.5 mm forward
 # showed as a faint line once the smile's normals turned with it, workbench.body.face.SHADED: 4.5 mm, a fold.)
 FOLD_PUSH = (0.0, 0.002, 0.0045)
-FOLD_SHARP = 0.0025
-FOLD_WIDTH = 0.012
+FOLD_SHARP = 0.008
+FOLD_WIDTH = 0.02
 NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
 # At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
@@ -124,7 +125,8 @@ def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np
     near_eye = np.hypot(p[:, 0] - eye[0], p[:, 1] - eye[1]) / unit
     w = np.exp(-d * d) * _smoothstep(0.014, 0.022, near_eye)
     # Only the face's front on this side (not the ear, the nose's far side or the inside of the mouth).
-    w *= (normals[body, 2] > 0.2) & (p[:, 2] > eye[2] - 0.03 * unit) & ((p[:, 0] - mid_x) * side > 0.004 * unit)
+    w *= _smoothstep(0.2, 0.5, normals[body, 2]) * _smoothstep(eye[2] - 0.035 * unit, eye[2] - 0.025 * unit, p[:, 2]) \
+        * _smoothstep(0.004 * unit, 0.014 * unit, (p[:, 0] - mid_x) * side)
     if push[2] > push[1]:    # the bulge: faded out over the cheek's turn (its steep skin folded over, cut sharp)
         w *= _smoothstep(0.2, 0.7, normals[body, 2]) * _smoothstep(0.004 * unit, 0.012 * unit, (p[:, 0] - mid_x) * side)
     keep = np.flatnonzero(w > 0.02)
@@ -162,9 +164,9 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
         out = -out
     sd = off @ out
     along = np.linalg.norm(off - sd[:, None] * out, axis=1)   # beyond the line's ends
-    w = _smoothstep(0.0, FOLD_SHARP * unit, sd) * _smoothstep(FOLD_WIDTH * unit, 0.3 * FOLD_WIDTH * unit, sd) \
-        * _smoothstep(0.006 * unit, 0.0, along)
-    w *= (normals[body, 2] > 0.5) & (p[:, 2] > corner[2] - 0.02 * unit)       # (not the nose's wing)
+    w = _smoothstep(0.0, FOLD_SHARP * unit, sd) * _smoothstep(FOLD_WIDTH * unit, 0.45 * FOLD_WIDTH * unit, sd) \
+        * _smoothstep(0.008 * unit, 0.0, along)
+    w *= _smoothstep(0.4, 0.7, normals[body, 2]) * _smoothstep(corner[2] - 0.025 * unit, corner[2] - 0.015 * unit, p[:, 2])
     keep = np.flatnonzero(w > 0.02)
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
 
@@ -172,11 +174,7 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
 def _inner_corners(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """The vertex indices of the mouth's two corners: the ends (least and most x) of the lips' inner edge, where the
     mouth's lining (``triangles`` being the body's face group) meets the outer skin."""
-    from .lining import island as _island
-
-    inside = np.zeros(len(triangles), bool)
-    inside[_island()[0]] = True
-    edge = np.intersect1d(triangles[inside].ravel(), triangles[~inside].ravel())
+    edge = lip_edge(triangles)
     x = positions[edge, 0]
     return edge[[np.argmin(x), np.argmax(x)]]
 
@@ -199,17 +197,6 @@ def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarr
         out[near] += w * (full[c] - full[near])
     keep = np.flatnonzero(np.abs(out).max(1) > 0)
     return keep.astype(np.int32), out[keep].astype(np.float32)
-
-
-def _rings(tris: np.ndarray, n: int):
-    """Each of ``n`` vertices' neighbours along ``tris``' edges (a 0/1 sparse matrix) and how many it has."""
-    from scipy.sparse import coo_matrix
-
-    rows = tris[:, [0, 1, 2, 1, 2, 0]].reshape(-1)
-    cols = tris[:, [1, 2, 0, 0, 1, 2]].reshape(-1)
-    ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)).tocsr()
-    ring.data[:] = 1.0
-    return ring, np.asarray(ring.sum(1)).ravel()
 
 
 def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray,
@@ -245,7 +232,7 @@ def _unfold(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta
     # (Only where the shape moves the skin a millimetre or more can it fold a triangle over: the rest is not looked at.)
     shown &= (np.linalg.norm(full, axis=1)[tris] > 0.001).any(1)
     seen, rest = tris[shown], rest[shown]
-    ring, count = _rings(tris, len(verts))
+    ring, count = rings(tris, len(verts))
     for _ in range(rounds):
         flipped = (facing(pos + full, seen) * rest).sum(1) < 0
         if not flipped.any():
@@ -286,7 +273,7 @@ def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, 
         first = positions[triangles[:, 0]]
         near = triangles[np.min([np.linalg.norm(first - c, axis=1) for c in centres], axis=0) < 0.035]
         verts, local = np.unique(near, return_inverse=True)
-        ring, count = _rings(local.reshape(-1, 3), len(verts))
+        ring, count = rings(local.reshape(-1, 3), len(verts))
         count = np.maximum(count, 1)
         need = p = push[verts]
         for _ in range(LID_RINGS):
@@ -347,6 +334,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / EYES_APART
     body = np.asarray(groups["body"])
     out, smiles, bulges = {}, {}, {}
+    still = still_skin(positions, triangles, list(eyes.values()), unit) if triangles is not None else np.zeros(0, bool)
     for name, s in (("mouthSmileLeft", "l"), ("mouthSmileRight", "r")):
         corner = positions[units[name][0][np.argmax(np.linalg.norm(units[name][1], axis=1))]].astype(np.float64)
         out[name] = _plus(_plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
@@ -357,6 +345,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         smiles[name] = out[name]
         bulges[name] = _cheek(positions, normals, body, eyes[s], mid_x, unit, CHEEK_BULGE)
         out[name] = _plus(out[name], bulges[name])
+        if triangles is not None:
+            out[name] = _unfold(positions, triangles, *soften(positions, triangles, *out[name], still))
     out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
     parts = [smiles.get(name, units[name]) for name in SMILE_OPEN]
     idx = np.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)
@@ -379,7 +369,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
             smile = _plus(smile, (units[name[:-1] + side][0], np.float32(w) * units[name[:-1] + side][1]))
     # smileLids: what mouthSmile's whole sum needs besides its parts: that sum unfolded (the squint's and the cheek's
     # raise folded the skin under the eyes), kept in front of the eyeballs, and the mouth's lining behind the cheeks.
-    fixed = _unfold(positions, triangles, *smile) if triangles is not None else smile
+    fixed = _unfold(positions, triangles, *soften(positions, triangles, *smile, still)) if triangles is not None \
+        else smile
     push = _lids(positions, normals, groups, body, fixed, triangles)
     fixed = _plus(fixed, push)
     # The lids' push folded a triangle or two under the eyes of a gaunt face, and unfolded once and pushed again it

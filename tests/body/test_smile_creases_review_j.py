@@ -1,0 +1,68 @@
+"""The smile's cheeks without hard creases (issue 46, blind review J's worst defect: "hard creases from the nostrils
+to the jaw"; "lumpy pillow cheek edges up to the eyes"). A crease is an edge of the skin the smile bends much more
+than at rest: its two triangles' angle in the smile less their angle at rest. Measured on the body mesh (metres,
+facing +z) and the smile's shapes at full weight (mouthSmile's sum, workbench.body.face.COMBINED, and the ARKit
+mouthSmileLeft), over review J's faces and random ones of another seed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import random_settings, smile_deltas
+
+from workbench.body.lining import island
+from workbench.body.mesh import morph_deltas
+from workbench.options import normalize_avatar_settings
+
+# Review J's #1 and #3 (seed 4620, its 12 faces: the creases its reviewer named) and a face of another seed (4662).
+FACES = [random_settings(12, 4620)[k] for k in (0, 2)] + [random_settings(2, 4662)[1]]
+
+
+def _facing(p: np.ndarray, tris: np.ndarray, f: np.ndarray) -> np.ndarray:
+    n = np.cross(p[tris[f, 1]] - p[tris[f, 0]], p[tris[f, 2]] - p[tris[f, 0]])
+    return n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-20)
+
+
+def creases(settings: dict, shape: str) -> np.ndarray:
+    """Degrees, per edge of the cheeks' skin: how much more ``shape`` at full weight bends it than the rest face
+    does. The cheeks: skin facing forward at rest, from 10 mm under the eyes' middles down, out past 12 mm from the
+    face's middle line, 8 mm or more from the lips' inner edge (the lips' own shape aside)."""
+    m, full = smile_deltas(settings)
+    if shape != "mouthSmile":
+        idx, d = morph_deltas(normalize_avatar_settings(settings))[shape]
+        full = np.zeros_like(full)
+        full[idx] = d
+    p = m.positions.astype(np.float64)
+    tris = m.triangles[m.face_groups["body"]]
+    lining = np.zeros(len(tris), bool)
+    lining[island()[0]] = True
+    lips = np.intersect1d(tris[lining].ravel(), tris[~lining].ravel())
+    e = np.sort(np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]]), axis=1)
+    face = np.tile(np.arange(len(tris)), 3)
+    key = e[:, 0].astype(np.int64) * len(p) + e[:, 1]
+    order = np.argsort(key, kind="stable")
+    key, face, e = key[order], face[order], e[order]
+    pair = np.flatnonzero(key[1:] == key[:-1])
+    a, b, e = face[pair], face[pair + 1], e[pair]
+    ra, rb = _facing(p, tris, a), _facing(p, tris, b)
+    sa, sb = _facing(p + full, tris, a), _facing(p + full, tris, b)
+    bend = np.degrees(np.arccos(np.clip((sa * sb).sum(1), -1, 1)) - np.arccos(np.clip((ra * rb).sum(1), -1, 1)))
+    mid = p[e].mean(1)
+    eyes = np.array([p[m.groups[f"helper-{s}-eye"]].mean(0) for s in "lr"])
+    middle = eyes[:, 0].mean()
+    from_lips = np.min(np.linalg.norm(mid[:, None, :] - p[lips][None], axis=2), axis=1)
+    cheeks = (ra[:, 2] > 0.3) & (rb[:, 2] > 0.3) & (np.abs(mid[:, 0] - middle) > 0.012) \
+        & (mid[:, 2] > eyes[0, 2] - 0.03) & (mid[:, 1] < eyes[:, 1].mean() - 0.010) & (from_lips > 0.008)
+    return bend[cheeks]
+
+
+@pytest.mark.parametrize("shape", ["mouthSmile", "mouthSmileLeft"])
+@pytest.mark.parametrize("settings", FACES, ids=lambda s: f"{s['gender']}-{s['bodyShape']}")
+def test_the_smile_bends_the_cheeks_without_creases(settings, shape):
+    """On the cheeks, 12 or fewer edges bent 30 degrees or more past their rest bend by the smile: its raise, fold
+    and corner ramp over a few rings of the skin (workbench.body.soften). On main mouthSmile bent 27 to 44 edges that
+    far on these faces (the worst 86 to 121 degrees: the fold's 4.5 mm step taken by one edge, the cheek's raise cut
+    off under the eye and beside the nose) and mouthSmileLeft 20 (the worst 57 to 105); now mouthSmile 5 to 8 (the
+    worst 33 to 43, at the lower lids' and the lips' edges, which soften leaves as drawn) and mouthSmileLeft 2 to 3 (the worst 39 to 77)."""
+    bend = creases(settings, shape)
+    assert (bend > 30).sum() <= 12, (int((bend > 30).sum()), round(float(bend.max()), 1))

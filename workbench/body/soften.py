@@ -1,0 +1,130 @@
+"""Creases a face shape bends into the skin, smoothed out (:func:`soften`).
+
+The smile's shapes (:mod:`.expressions`) sum fields drawn at different radii on a coarse mesh (the base mesh's
+cheek is 4 to 6 mm between vertices): the units' smile draws the corner 8 mm out and 15 mm up and leaves the skin
+beyond it, the cheek's raise lifts 6.5 mm under a lid that stays, the nasolabial fold pushes the cheek forward
+beside a lip that does not. Where two such fields meet, a single edge took the difference: two triangles bent
+50 to 140 degrees more than at rest, drawn as a hard line ("hard creases from the nostrils to the jaw; lumpy
+pillow cheek edges up to the eyes", blind review J). :func:`soften` finds the edges a shape bends by more than
+:data:`CREASE` beyond their rest bend and evens the shape's deltas (not the face's own form) over the skin round
+them, a round at a time, so each field's step becomes a ramp over a few rings: the fold stays a valley, soft.
+
+>>> CREASE, SOFTEN_ROUNDS
+(25.0, 60)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["CREASE", "SOFTEN_ROUNDS", "lip_edge", "rings", "soften", "still_skin"]
+
+# An edge a shape bends by more than this (degrees, its two triangles' angle in the shape less at rest) is a crease.
+CREASE = 25.0
+# At most this many rounds of evening a shape's deltas round its creases.
+SOFTEN_ROUNDS = 60
+# The rings round a crease's triangles evened with them.
+SPREAD = 2
+# What :func:`still_skin` leaves as drawn (metres for the reference face): the lips, within LIPS_STILL of their inner
+# edge (evened, the smile's parted lips closed over the teeth: tests/body/test_smile_surface.py), and the lower lids,
+# within an ellipse LIDS_STILL (across, down) round each eye's middle (evened, the squint's lids rose 0.2 mm less:
+# tests/body/test_smile_and_rest_lips.py).
+LIPS_STILL = 0.006
+LIDS_STILL = (0.014, 0.012)
+MIDDLE_STILL = 0.014
+
+
+def rings(tris: np.ndarray, n: int):
+    """Each of ``n`` vertices' neighbours along ``tris``' edges (a 0/1 sparse matrix) and how many it has."""
+    from scipy.sparse import coo_matrix
+
+    rows = tris[:, [0, 1, 2, 1, 2, 0]].reshape(-1)
+    cols = tris[:, [1, 2, 0, 0, 1, 2]].reshape(-1)
+    ring = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)).tocsr()
+    ring.data[:] = 1.0
+    return ring, np.asarray(ring.sum(1)).ravel()
+
+
+def lip_edge(triangles: np.ndarray) -> np.ndarray:
+    """The vertices of the lips' inner edge, where the mouth's lining (``triangles`` being the body's face group)
+    meets the outer skin."""
+    from .lining import island
+
+    inside = np.zeros(len(triangles), bool)
+    inside[island()[0]] = True
+    return np.intersect1d(triangles[inside].ravel(), triangles[~inside].ravel())
+
+
+def still_skin(positions: np.ndarray, triangles: np.ndarray, eyes: list[np.ndarray], unit: float) -> np.ndarray:
+    """Per vertex of ``positions``, whether :func:`soften` leaves it as a shape draws it (see :data:`LIPS_STILL`),
+    for a face whose eyes' middles are ``eyes`` and whose size is ``unit`` times the reference face's."""
+    from scipy.spatial import cKDTree
+
+    p = positions.astype(np.float64)
+    lips = cKDTree(p[lip_edge(triangles)]).query(p)[0] < LIPS_STILL * unit
+    lids = np.min([np.linalg.norm((p[:, :2] - e[:2]) / LIDS_STILL, axis=1) for e in eyes], axis=0) < unit
+    middle = np.abs(p[:, 0] - (eyes[0][0] + eyes[1][0]) / 2) < MIDDLE_STILL * unit
+    return lips | lids | middle
+
+
+def _edges(tris: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The edges ``tris`` share two at a time: (first triangle, second triangle, the edge's two vertices)."""
+    e = np.sort(np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]]), axis=1)
+    face = np.tile(np.arange(len(tris)), 3)
+    key = e[:, 0].astype(np.int64) * n + e[:, 1]
+    order = np.argsort(key, kind="stable")
+    key, face, e = key[order], face[order], e[order]
+    pair = np.flatnonzero(key[1:] == key[:-1])
+    return face[pair], face[pair + 1], e[pair]
+
+
+def _cosines(p: np.ndarray, tris: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The cosines of the angles between the facings of triangles ``a`` and ``b`` (indices into ``tris``) at places
+    ``p``. (Compared as cosines, not as angles: numpy's vectorised arccos rounds by the CPU it runs on, and a model
+    must be the same bytes on every CPU, contract section 14.)"""
+    f = np.cross(p[tris[:, 1]] - p[tris[:, 0]], p[tris[:, 2]] - p[tris[:, 0]])
+    f /= np.maximum(np.linalg.norm(f, axis=1, keepdims=True), 1e-20)
+    return np.clip(np.einsum("nc,nc->n", f[a], f[b]), -1.0, 1.0)
+
+
+def soften(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta: np.ndarray, still: np.ndarray,
+           rounds: int = SOFTEN_ROUNDS) -> tuple[np.ndarray, np.ndarray]:
+    """A shape (sorted ``idx``, ``delta``) with its creases (see :data:`CREASE`) on the skin one sees (facing
+    forward at rest) evened out: each round, the deltas of the creased edges' triangles' vertices and a ring round
+    them each become the mean of their own and their neighbours', until no crease is left or ``rounds`` are done.
+    The vertices ``still`` marks (a bool per vertex of ``positions``: the lips, whose shape is drawn as it is)
+    keep their deltas."""
+    moved = np.zeros(len(positions), bool)
+    moved[idx] = True
+    near = triangles[moved[triangles].any(1)]
+    verts = np.union1d(near, idx)
+    tris = np.searchsorted(verts, near)
+    pos = positions[verts].astype(np.float64)
+    full = np.zeros((len(verts), 3), np.float64)
+    full[np.searchsorted(verts, idx)] = delta
+    face = np.cross(pos[tris[:, 1]] - pos[tris[:, 0]], pos[tris[:, 2]] - pos[tris[:, 0]])
+    shown = face[:, 2] > 0.3 * np.linalg.norm(face, axis=1)
+    a, b, _ = _edges(tris, len(verts))
+    free = ~still[verts]
+    keep = shown[a] & shown[b] & free[tris[a]].all(1) & free[tris[b]].all(1)
+    a, b = a[keep], b[keep]
+    # An edge is creased where its cosine in the shape is below that of its rest angle plus CREASE (never, for a rest
+    # angle within CREASE of a half turn).
+    rest = _cosines(pos, tris, a, b)
+    c, s = math.cos(math.radians(CREASE)), math.sin(math.radians(CREASE))
+    limit = np.where(rest > -c, rest * c - np.sqrt(1.0 - rest * rest) * s, -2.0)
+    ring, count = rings(tris, len(verts))
+    for _ in range(rounds):
+        creased = _cosines(pos + full, tris, a, b) < limit
+        if not creased.any():
+            break
+        region = np.zeros(len(verts), bool)
+        region[tris[np.concatenate([a[creased], b[creased]])].ravel()] = True
+        for _ in range(SPREAD):
+            region |= (ring @ region.astype(np.float64)) > 0
+        at = np.flatnonzero(region & free)
+        full[at] = ((full + ring @ full) / (1 + count)[:, None])[at]
+    keep = np.flatnonzero(np.abs(full).max(1) > 0)
+    return verts[keep].astype(np.int32), full[keep].astype(np.float32)
