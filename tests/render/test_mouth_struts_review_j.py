@@ -81,8 +81,10 @@ def struts(masks: dict[str, np.ndarray]) -> float:
 @pytest.mark.parametrize("shape", ["mouthOpen", "viseme_aa"])
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_no_lining_shows_between_the_tongue_and_the_lower_teeth(gender, shape):
-    """The lining beside the tongue (see :func:`struts`) under 12 % of the tongue's pixels; on main 17 to 41 % (two
-    red bars from the lower lip up beside the tongue; 28 and 41 % on the feminine body), now 1 to 9 %."""
+    """The lining beside the tongue (see :func:`struts`) under 8 % of the tongue's pixels: on main 17 to 41 % (two
+    red bars from the lower lip up beside the tongue; 28 and 41 % on the feminine body), now 0.3 to 5.5 %. (Over
+    review J's twelve random avatars, seed 4620: on main 20 % in mouthOpen and 34 % in viseme_aa on average, up to 48 %;
+    now 2.8 and 3.9 %, up to 11 %.)"""
     masks = parts_map(gender, shape)
     assert masks["tongue"].sum() > 2000
-    assert struts(masks) < 0.12, struts(masks)
+    assert struts(masks) < 0.08, struts(masks)
