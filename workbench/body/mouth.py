@@ -12,8 +12,8 @@ opening, so:
   alone (three.js with RoomEnvironment) still shows a dark red, not a black hole;
 - the Teeth mesh (teeth and tongue) is fitted to the mouth (:func:`fitted_teeth`): MakeHuman's arch is
   wider than the lips, so it narrows towards the back; the upper teeth sit lower, so an open mouth shows
-  their edges under the upper lip; the tongue, which stood above the lower teeth and filled the opening,
-  is narrower, flatter and set low behind the lower front teeth;
+  their edges under the upper lip; the tongue, which stood above the lower teeth and filled the opening, is
+  as wide as the lower arch, flatter and set low behind the lower front teeth;
 - it gets UVs of its own into a small texture (:func:`mouth_texture`, with :func:`mouth_occlusion` and
   :func:`mouth_roughness` on the same layout): the teeth tooth by tooth along their arch (u) from the biting
   edge to a scalloped gum line (v), their inner faces apart and dark; the tongue across (u) and from its tip
@@ -111,11 +111,11 @@ LOWER_ROOTS = 0.65
 UPPER_ROOTS = 0.8
 # How far behind the front teeth the arch's front curve is centred (metres).
 ARCH_BEND = 0.02
-# MakeHuman's tongue stands above the lower teeth and fills an open mouth from side to side: a flat slab in every
-# open mouth. It is made narrower and flatter, its back lowered, and set down behind the lower front teeth (its
-# top TONGUE_BELOW under their edges, its tip TONGUE_BEHIND behind their front), so an open mouth shows the
-# upper teeth, the dark inside and the tongue low in it, as a mouth does. (Metres and shares.)
-TONGUE_NARROW = 0.86
+# MakeHuman's tongue stands above the lower teeth: it is made flatter, its back lowered, and set down behind the lower
+# front teeth (its top TONGUE_BELOW under their edges, its tip TONGUE_BEHIND behind their front). Its width: TONGUE_WIDE's
+# first share of it at the back, the second at its tip, over its third (m) from the tip, so its sides lie against the
+# lower teeth (narrowed to 0.86, the lining's floor showed beside it as two red struts, blind review J).
+TONGUE_WIDE = (1.16, 1.3, 0.025)
 TONGUE_FLAT = 0.6
 TONGUE_BELOW = 0.0025
 TONGUE_BEHIND = 0.005
@@ -352,8 +352,8 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     pos[upper, 1] = edge + UPPER_ROOTS * (pos[upper, 1] - edge)
     pos[upper] = arched(pos[upper], mid, front)          # (its flat front bent: the canines back and higher)
     q = pos[tongue]
-    q[:, 0] = mid + TONGUE_NARROW * (q[:, 0] - mid)
     tip = float(q[:, 2].max())
+    q[:, 0] = mid + np.interp(tip - q[:, 2], (0.0, TONGUE_WIDE[2]), TONGUE_WIDE[1::-1]) * (q[:, 0] - mid)
     # Flatter, and its back lowered: from its tip's height at the tip to 0.3 of it at TONGUE_LENGTH back.
     bottom = float(q[:, 1].min())
     flat = TONGUE_FLAT * (1 - 0.7 * np.clip((tip - q[:, 2]) / TONGUE_LENGTH, 0, 1))
