@@ -75,9 +75,10 @@ def feathered(name: str) -> tuple[np.ndarray, np.ndarray]:
         done |= new
         ring = new
     count = np.maximum(np.asarray(m.sum(1)).ravel(), 1)[:, None]
-    for _ in range(PASSES):
-        full = np.where(done[:, None], (1 - PULL) * full + PULL * (m @ full) / count, 0.0)
-    full *= (delta * delta).sum() / (full[idx] * delta).sum()     # the region's motion along its deltas kept
+    for _ in range(PASSES):     # the vertices that move less than their neighbours raised towards them, never lowered
+        smooth = (1 - PULL) * full + PULL * (m @ full) / count
+        raise_ = done & (np.linalg.norm(smooth, axis=1) > np.linalg.norm(full, axis=1))
+        full = np.where(raise_[:, None], smooth, full)
     out = np.nonzero(done)[0]
     out_delta = full[out].astype(delta.dtype)
     out.setflags(write=False)
