@@ -1,12 +1,12 @@
-"""No hard crease beside the nose (blind reviews I and J: "a hard dark wedge beside the nose", faces that look
-crooked).
+"""No hard crease beside the nose (blind reviews I and J: "a hard dark wedge beside the nose", faces that look crooked).
 
 MakeHuman's nose scale and flare targets move the nose's wings while the cheek's vertices a few millimetres away stay,
 and some of the nostril's rim moves less than the wing above it: a short narrow nose (a face's controls and its
 variety together) bent the skin at the wing's base by 111 degrees more than its build's plain face, a crease our
-renderer shaded as a dark wedge (random face 4621 #1), at the sliders' ends up to 158. workbench.body.feather fades those targets' motion out over a
-few rings of vertices. Measured on the shaped body (the same vertices on every body): the largest dihedral angle
-between neighbouring triangles within 25 mm of the wings' bases, over its build's plain face's at the same edge."""
+renderer shaded as a dark wedge (random face 4621 #1), at the sliders' ends up to 158. workbench.body.feather fades
+those targets' motion out over a few rings of vertices and raises the rim towards the wing. Measured on the shaped
+body (the same vertices on every body): the largest dihedral angle between neighbouring triangles within 25 mm of the
+wings' bases, over its build's plain face's at the same edge."""
 
 from __future__ import annotations
 
@@ -63,14 +63,14 @@ def added_bend(settings: dict) -> float:
 
 def test_the_reviewed_face_has_no_crease():
     """Random face 4621 #1 (noseWidth -0.9, noseLength -0.5 with a short narrow nose of its own): at most 70 degrees
-    (main 110.6; now 62.1)."""
+    (main 110.6; now 67.2)."""
     assert added_bend(random_settings(8, 4621)[0]) <= 70.0
 
 
 @pytest.mark.parametrize(("gender", "build", "width", "length"), sweep(CASES))
 def test_nose_sliders_add_no_crease(gender, build, width, length):
-    """Every build at the nose sliders' ends: no more than 55 degrees over the plain face (now 21 to 53; main 33 to
+    """Every build at the nose sliders' ends: no more than 52 degrees over the plain face (now 31 to 48; main 33 to
     158, the most a heavy masculine face at noseWidth 1 and noseLength -1, whose wing's base turned over)."""
     face = {"noseWidth": width, "noseLength": length}
     bend = added_bend({"gender": gender, "bodyShape": build, "face": face})
-    assert bend <= 55.0, (gender, build, face, round(bend, 1))
+    assert bend <= 52.0, (gender, build, face, round(bend, 1))

@@ -1,14 +1,17 @@
 """The nose's modifier targets feathered past their regions' borders.
 
-MakeHuman's nose targets move the nose's wings and move nothing a vertex further out: ``nose-scale-horiz-decr``
-takes the wing's base (the vertices at the alar crease) 4.3 mm in and ``nose-scale-vert-decr`` 6.7 mm up while the
-cheek's vertex beside it, 3 to 4 mm away, stays. At the weights a face's controls and variety give (a short, narrow
-nose: 0.8 and 0.95) the skin between them bent by up to 110 degrees more than on the build's plain face, a crease our
-renderer drew as a hard dark wedge beside the nose, on one side more than the other (blind reviews I and J: "a hard
-dark patch beside the nose that makes the face look crooked"). :func:`feathered` carries each nose target's motion
-:data:`RINGS` rings of vertices out past its region with a falloff to nothing (each ring the mean of its inner
-neighbours' deltas, scaled so the motion fades linearly), so the cheek beside the wing follows a little and the skin
-bends over a few millimetres; the region's own vertices keep their deltas (the nose moves as far as before).
+MakeHuman's nose targets move the nose's wings and move nothing a vertex further out: ``nose-scale-horiz-decr`` takes
+the wing's base (the vertices at the alar crease) 4.3 mm in and ``nose-scale-vert-decr`` 6.7 mm up while the cheek's
+vertex beside it, 3 to 4 mm away, stays. At the weights a face's controls and variety give (a short, narrow nose: 0.8
+and 0.95) the skin between them bent by up to 110 degrees more than on the build's plain face, a crease our renderer
+drew as a hard dark wedge beside the nose, on one side more than the other (blind reviews I and J: "a hard dark patch
+beside the nose that makes the face look crooked"). Inside the region too the nostril's rim moves less than the wing
+above it (0.6 mm against 3.8 for ``nose-scale-horiz-decr``), and at a short narrow nose's weights the wing's base
+crossed over it. :func:`feathered` carries each of these targets' motion :data:`RINGS` rings of vertices out past its
+region with a falloff to nothing (each ring the mean of its inner neighbours' deltas, scaled so the motion fades
+linearly), then raises every vertex that moves less than its neighbours towards their mean (:data:`PASSES` times, by
+:data:`PULL`), never lowering one: the cheek beside the wing and the nostril's rim follow the wing, and the target's
+furthest-moved vertices (the nose's width and length the face controls set) keep their motion exactly.
 tests/body/test_nose_border.py measures it.
 
 >>> idx, delta = feathered("nose/nose-scale-horiz-decr")
@@ -28,11 +31,12 @@ from . import compile as cc
 
 __all__ = ["FEATHERED", "RINGS", "feathered"]
 
-# The targets feathered: MakeHuman's nose scales, whose regions end at the alar crease (the smaller nose modifiers,
-# the tip's, the hump's, the wings' flare, lost a fifth to a third of their motion to the smoothing and bend little).
+# The targets feathered: MakeHuman's nose scales and the wings' flare, whose regions end at the alar crease (the bends
+# of tests/body/test_nose_border.py came from them; the tip's and the hump's targets bend the skin little alone).
 FEATHERED = ("nose/nose-flaring-decr", "nose/nose-flaring-incr", "nose/nose-scale-horiz-decr",
              "nose/nose-scale-horiz-incr", "nose/nose-scale-vert-decr", "nose/nose-scale-vert-incr")
-# How many rings of vertices past a region's border its motion fades over (about 3 mm each beside the wing).
+# How many rings of vertices past a region's border its motion fades over (about 3 mm each beside the wing), and the
+# raising passes and how far each moves a vertex towards its neighbours' mean.
 RINGS = 3
 PASSES = 10
 PULL = 0.5
@@ -55,7 +59,8 @@ def _neighbours():
 def feathered(name: str) -> tuple[np.ndarray, np.ndarray]:
     """Target ``name``'s (vertex indices, deltas in decimetres): :func:`~workbench.body.compile.target`'s, and for a
     :data:`FEATHERED` target its motion carried :data:`RINGS` rings past the region with a linear falloff (ring k at
-    (RINGS + 1 - k) / (RINGS + 2 - k) of the mean of its neighbours in ring k - 1). Read-only arrays."""
+    (RINGS + 1 - k) / (RINGS + 2 - k) of the mean of its neighbours in ring k - 1), then its vertices that move less
+    than their neighbours raised towards them. Read-only arrays."""
     d = cc.compiled()
     idx, delta = cc.target(d, name)
     if name not in FEATHERED:
