@@ -6,17 +6,17 @@ chord; over the skull (9 cm radius) a 6.4 cm chord dips up to 6 mm under the cur
 millimetres between the cards' layers. Neighbouring cards, whose rows fall at other places along them, so cut
 through each other across the strands once a row: seen from behind, a block of one card's shade, then the other's
 (taking the depth shading, :mod:`workbench.body.hair.occlusion`, out left the blocks as they were). Now the rows are
-2.5 times closer on the head (:data:`workbench.body.hair.styles.LONG_DENSE`, 19 rows).
+2.5 times closer on the head than where it hangs (:data:`workbench.body.hair.styles.LONG_DENSE`; as many rows).
 
 Measured two ways, on review J's #10 (seed 4620, long dark hair over a hoodie):
 
 - the cards' rows on the head (long hair fitted to the body, :func:`~workbench.body.hair.canon.fitted`): how far each
-  row's middle dips under its two ends' height over the head envelope. On main the 90th percentile 2.9 mm; now 0.7 mm
-  (the most 2.5 mm), at most :data:`MOST_DIP`;
+  row's middle dips under its two ends' height over the head envelope. On main the 90th percentile 2.9 mm; now 1.1 mm
+  (the most 3.4 mm), at most :data:`MOST_DIP`;
 - the service's preview (the portrait, :func:`workbench.render.render`) from behind and at three quarters behind:
   the share of the crown's pixels (a band from 3 to 18 % of the picture under the hair's top) on an edge across the
   strands (brightness changing by more than :data:`STEP` levels over two pixels down, and over twice as much as
-  across). On main 0.041 and 0.038; now 0.021 and 0.017, at most :data:`MOST_EDGES`.
+  across). On main 0.041 and 0.038; now 0.021 and 0.020, at most :data:`MOST_EDGES`.
 """
 
 from functools import cache

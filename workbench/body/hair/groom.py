@@ -280,7 +280,7 @@ def _resample(path: np.ndarray, normal: np.ndarray, fell: np.ndarray, stop: np.n
     """Each strand's first ``stop`` metres as ``points`` points along it (linear between steps): evenly, or ``dense``
     times closer where it lies on the head (a row is a chord: 6.4 cm long over the skull it dips 6 mm under the curve,
     more than the layers' gaps, and neighbouring cards cut through each other across the strands: blind review J's
-    checker on long hair's crown; 2.7 cm long, 1 mm)."""
+    checker on long hair's crown)."""
     S = path.shape[1]
     f = stop[:, None] * np.linspace(0, 1, points)[None, :] / step        # (S, points) fractional steps
     if dense != 1.0 and len(path) > 1:

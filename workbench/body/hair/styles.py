@@ -89,10 +89,10 @@ FRONT = 95.0
 # wide, ribbons read as slabs), fewer and wider at LOD 1.
 LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
 # ...its rows per level of detail (LOD 0 one fewer than 16, paying for :data:`.ends.ENDS`; 14 cut the hairline's fade).
-LONG_POINTS = (19, 12)
-# ...and how many times closer together its rows are on the head than where it hangs (:func:`.groom._resample`): 15
-# rows evenly, 6.4 cm apart, their chords cut through the neighbouring cards' over the crown (blind review J's checker
-# patches); 19, 2.7 cm apart on the head, 6.6 cm hanging.
+LONG_POINTS = (15, 12)
+# ...and how many times closer together its rows are on the head than where it hangs (:func:`.groom._resample`): evenly,
+# 6.4 cm apart, their chords cut through the neighbouring cards' over the crown (blind review J's checker patches).
+# (No more rows: LOD 1 keeps half of LOD 0's triangles within 5 points, docs/contract.md; with long hair, 0.45.)
 LONG_DENSE = (2.5, 1.0)
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
