@@ -95,7 +95,8 @@ def _bind(s: Strands, head: Head, marks: np.ndarray) -> dict[str, np.ndarray]:
             "nrm": s.nrm.astype(np.float32),
             "across": (s.across if s.across is not None else np.zeros_like(s.pts)).astype(np.float32),
             "width": s.width.astype(np.float32), "column": s.column.astype(np.int64),
-            "taper": np.array(s.taper, np.float32), "marks": marks}
+            "taper": np.array(s.taper, np.float32), "marks": marks,
+            **({} if s.along is None else {"along": s.along.astype(np.float32)})}
 
 
 def _make(style: str, lod: int) -> dict[str, np.ndarray]:
@@ -149,7 +150,8 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray, 
         pts = np.where(fall[..., None], hanging, pts)
     across = get("across")
     return Strands(pts, get("nrm").astype(np.float64), fall, get("width").astype(np.float64), get("column"),
-                   float(get("taper")), across.astype(np.float64) if np.any(across) else None)
+                   float(get("taper")), across.astype(np.float64) if np.any(across) else None,
+                   kept[f"{name}.along"].astype(np.float64) if f"{name}.along" in kept else None)
 
 
 def settled(need: np.ndarray, y: np.ndarray, fall: np.ndarray, rounded: bool = True) -> np.ndarray:

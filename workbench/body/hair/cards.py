@@ -65,19 +65,21 @@ CROWN = {"long": 1.45}
 
 
 def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
-            taper: float = 0.45, across: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            taper: float = 0.45, across: np.ndarray | None = None,
+            along: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Cards along strands ``pts`` (S, K, 3) with volume normals ``nrm`` (S, K, 3): (positions (S*K*2, 3),
     triangles (S*(K-1)*2, 3), normals, UVs). ``width`` (S,) at the root (or (S, K) along each strand),
     narrowing by ``taper`` at the tip; ``column`` (S,) the atlas column of each card; ``across`` (S, K, 3) where the width lies
-    (default: across the strand, in the surface the normals describe)."""
+    (default: across the strand, in the surface the normals describe); ``along`` (S, K) how far along its strand
+    each point is, 0 to 1 (its ``v`` and its taper; default: evenly)."""
     S, K, _ = pts.shape
     if across is None:
         t = np.gradient(pts, axis=1)
         t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
         across = np.cross(t, nrm)
     across = across / np.maximum(np.linalg.norm(across, axis=2, keepdims=True), 1e-12)
-    s = np.linspace(0, 1, K)
-    w = (width if width.ndim == 2 else width[:, None]) * (1 - taper * s ** 1.5)[None, :] * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
+    s = np.linspace(0, 1, K)[None, :] if along is None else along
+    w = (width if width.ndim == 2 else width[:, None]) * (1 - taper * s ** 1.5) * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
     half = (w / 2)[..., None] * across
     pos = np.stack([pts - half, pts + half], 2)                       # (S, K, 2, 3)
     n = np.stack([nrm, nrm], 2)
@@ -85,7 +87,7 @@ def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndar
     uv = np.empty((S, K, 2, 2))
     uv[:, :, 0, 0] = u0[:, None]
     uv[:, :, 1, 0] = u1[:, None]
-    uv[:, :, :, 1] = s[None, :, None]
+    uv[:, :, :, 1] = s[..., None]
     base = (np.arange(S)[:, None] * K + np.arange(K - 1)[None, :]) * 2             # (S, K-1)
     a, b, c, d = base, base + 1, base + 2, base + 3                                 # left/right, row k and k+1
     # Each quad wound so its front faces the way its shading normal points: a viewer that lights a
@@ -162,7 +164,7 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     width = spread_widths(s.pts, hang, head, s.width, spread) if spread > 1 else s.width
     if crown is not None:
         width = crown_widths(s.pts, hang, head, width, *crown)
-    pos, tris, normals, uv = ribbons(s.pts, s.nrm, width, s.column, s.taper, across)
+    pos, tris, normals, uv = ribbons(s.pts, s.nrm, width, s.column, s.taper, across, s.along)
     # A flat card's edges leave the curved surface its middle follows: those on the head are kept
     # out of the head envelope.
     rel = pos - head.centre

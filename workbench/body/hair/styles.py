@@ -41,6 +41,7 @@ from .groom import (
     Fall,
     Groom,
     Strands,
+    arc,
     clump_columns,
     edge_wisps,
     emerge,
@@ -89,6 +90,10 @@ FRONT = 95.0
 LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
 # ...its rows per level of detail (LOD 0 one fewer than 16, paying for :data:`.ends.ENDS`; 14 cut the hairline's fade).
 LONG_POINTS = (15, 12)
+# ...and how many times closer together its rows are on the head than where it hangs (:func:`.groom._resample`): evenly,
+# 6.4 cm apart, their chords cut through the neighbouring cards' over the crown (blind review J's checker patches).
+# (No more rows: LOD 1 keeps half of LOD 0's triangles within 5 points, docs/contract.md; with long hair, 0.45.)
+LONG_DENSE = (2.5, 1.0)
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
 # ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
 BACK = 146.0
@@ -163,14 +168,16 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return c[1] - np.where(back, BACK_TURN, 0.9) * head.radius, shoulder + np.where(back, BACK_PART, 0.01)
 
     fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod])
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod],
+                          dense=LONG_DENSE[lod])
     # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
     wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
     # ...and those over the forehead as wide and as few as before (each card's edge crossing the hairline's fade
     # cuts it).
     wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
-    cards = Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide, clump_columns(rng, S), 0.4)
+    cards = Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide, clump_columns(rng, S), 0.4,
+                    along=arc(pts) if LONG_DENSE[lod] != 1.0 else None)
     # The hairline's fine strands: short, at the face lying out over the forehead and a little aside (3 cm, swept
     # sideways, they drew an arc of strokes on the skin under the hair's edge: a drawn-on hairline); else down, out.
     def wisp(s, d, p, i):
