@@ -64,6 +64,12 @@ EAR_WISPS = (66.0, 181.0)
 SLEEK_FROM = 0.55
 # ...and the depth (metres) their cards' layers spread over, from 2 mm over the head.
 SLEEK_LAYERS = 0.003
+# ...and the volume (metres) they stand up by over the top of the head, from none at the first figure (the direction's
+# height, the cosine of its angle from the vertical) to all at the second: lying the same few millimetres over the
+# head everywhere, the hair's outline was the skull's, a shell (blind review J's "painted helmet"). The same at every
+# point for every card, so the cards keep their layers (each over the same ones all along: no two cross).
+SLEEK_VOLUME = 0.004
+SLEEK_TOP = (0.45, 0.95)
 # ...their rows per level of detail.
 SLEEK_POINTS = (16, 12)
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
@@ -196,7 +202,7 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     lift = rng.uniform(0.0, SLEEK_LAYERS, S)
 
     def height(s, d, i):
-        return 0.002 + lift[i] + 0.0 * s
+        return 0.002 + lift[i] + SLEEK_VOLUME * smoothstep(*SLEEK_TOP, d[:, 1]) + 0.0 * s
 
     # (Rows 1.5 cm apart: 2.5 cm apart, each quad's chord dipped 0.8 mm under the head's curve, through the card
     # under it.)
