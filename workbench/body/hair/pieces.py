@@ -35,7 +35,6 @@ from .head import Head, smoothstep
 from .occlusion import shade, tube
 from .scalp import shell, split, underlay
 from .styles import STYLES
-from .sleek import combed
 from .texture import SLEEK, V_END, WISP_ROWS
 
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
@@ -90,11 +89,7 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         # (The tail and the lock round its tie shaded in the tail's own round: occlusion.tube.)
         light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)
         groups, tail = groups[:1], replace(merge(parts[1:]), colors=np.repeat(light[:, None], 3, 1))
-    shaded = [_shaded(head, merge(group), style) for group in groups]
-    if style in SLEEK:
-        # (the sleek cards in locks of their own light along the comb: sleek.combed)
-        shaded[0] = combed(shaded[0], g.cards.pts[:, 0], head)
-    hair = merge(shaded + ([tail] if style == "ponytail" else []))
+    hair = merge([_shaded(head, merge(group), style) for group in groups] + ([tail] if style == "ponytail" else []))
     # (...and under the blended band of hair pulled back an alpha-tested copy of its opaque part, scalp.underlay: last,
     # as alpha-tested triangles draw in any order)
     out = {"Hair": merge([inside, hair] + ([underlay(band)] if style in SLEEK else []))}

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..mesh import BodyMesh
-from . import coils, tail
+from . import coils, sleek, tail
 from .groom import (
     LEFT,
     UP,
@@ -63,13 +63,7 @@ EAR_WISPS = (66.0, 181.0)
 # strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
 SLEEK_FROM = 0.55
 # ...and the depth (metres) their cards' layers spread over, from 2 mm over the head.
-SLEEK_LAYERS = 0.003
-# ...and the volume (metres) they stand up by over the top of the head, from none at the first figure (the direction's
-# height, the cosine of its angle from the vertical) to all at the second: lying the same few millimetres over the
-# head everywhere, the hair's outline was the skull's, a shell (blind review J's "painted helmet"). The same at every
-# point for every card, so the cards keep their layers (each over the same ones all along: no two cross).
-SLEEK_VOLUME = 0.004
-SLEEK_TOP = (0.45, 0.95)
+SLEEK_LAYERS = 0.005
 # ...their rows per level of detail.
 SLEEK_POINTS = (16, 12)
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
@@ -199,10 +193,11 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     # styles' cards do, each crossed those it passed over, and the two cut through each other in triangles of either
     # one's shade (blocky patches all over the cap; with a card's edges at its middle's height, cards.hugged, two
     # cards at their own heights never meet).
-    lift = rng.uniform(0.0, SLEEK_LAYERS, S)
+    # (...each at its lock's height, mostly: sleek.heights)
+    lift = SLEEK_LAYERS * sleek.heights(head.centre + roots * head.envelope(roots)[:, None], head, rng.uniform(0, 1, S))
 
     def height(s, d, i):
-        return 0.002 + lift[i] + SLEEK_VOLUME * smoothstep(*SLEEK_TOP, d[:, 1]) + 0.0 * s
+        return 0.002 + lift[i] + 0.0 * s
 
     # (Rows 1.5 cm apart: 2.5 cm apart, each quad's chord dipped 0.8 mm under the head's curve, through the card
     # under it.)
