@@ -62,7 +62,8 @@ EAR_WISPS = (66.0, 181.0)
 # rooted all over the cap, a card's pointed root end and the cards ending short of the gathered part were short
 # strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
 SLEEK_FROM = 0.55
-# ...and the depth (metres) their cards' layers spread over, from 2 mm over the head.
+# ...and the depth (metres) their cards' layers spread over, from 2 mm over the head: 5 mm (was 3), the locks'
+# heights (sleek.heights) a few millimetres apart, so their shade under the hair's outside (occlusion) tells them apart.
 SLEEK_LAYERS = 0.005
 # ...their rows per level of detail.
 SLEEK_POINTS = (16, 12)
