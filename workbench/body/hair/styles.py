@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..mesh import BodyMesh
-from . import coils, tail
+from . import coils, sleek, tail
 from .groom import (
     LEFT,
     UP,
@@ -63,8 +63,9 @@ EAR_WISPS = (66.0, 181.0)
 # rooted all over the cap, a card's pointed root end and the cards ending short of the gathered part were short
 # strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
 SLEEK_FROM = 0.55
-# ...and the depth (metres) their cards' layers spread over, from 2 mm over the head.
-SLEEK_LAYERS = 0.003
+# ...and the depth (metres) their cards' layers spread over, from 2 mm over the head: 5 mm (was 3), the locks'
+# heights (sleek.heights) a few millimetres apart, so their shade under the hair's outside (occlusion) tells them apart.
+SLEEK_LAYERS = 0.005
 # ...their rows per level of detail.
 SLEEK_POINTS = (16, 12)
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
@@ -200,7 +201,8 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     # styles' cards do, each crossed those it passed over, and the two cut through each other in triangles of either
     # one's shade (blocky patches all over the cap; with a card's edges at its middle's height, cards.hugged, two
     # cards at their own heights never meet).
-    lift = rng.uniform(0.0, SLEEK_LAYERS, S)
+    # (...each at its lock's height, mostly: sleek.heights)
+    lift = SLEEK_LAYERS * sleek.heights(head.centre + roots * head.envelope(roots)[:, None], head, rng.uniform(0, 1, S))
 
     def height(s, d, i):
         return 0.002 + lift[i] + 0.0 * s
