@@ -93,15 +93,15 @@ def test_proportions_follow_height_units_and_axes(gender, height):
 
 
 def test_genders_and_body_shapes_change_proportions_not_names():
-    # At LOD 0: a decimated mesh keeps too few vertices in a 4 cm band to measure a width from them. With a 64 px
-    # atlas: the joints and the garment's vertices are the same bytes as the full textures' build (only the UVs
-    # and materials move into an atlas), at half a build's CPU (0.26 s against 0.55 s), seven bodies.
+    # At LOD 0: a decimated mesh keeps too few vertices in a 4 cm band to measure a width from them. (Default
+    # textures, not a small atlas: the textures are cached by colour and these bodies share theirs, while an atlas
+    # resizes every texture into it again on every build.)
     shoulders, waists = {}, {}
     # The seven bodies the asserts below compare (a feminine athletic body is compared with none: not built).
     for gender, shape in [(g, b) for g in ("masculine", "feminine") for b in BODY_SHAPES
                           if (g, b) != ("feminine", "athletic")]:
         doc, binary = doc_of(build_avatar(normalize_avatar_settings(
-            {"gender": gender, "bodyShape": shape, "height": 170}), ModelOptions(lod=0, texture_atlas_size=64)))
+            {"gender": gender, "bodyShape": shape, "height": 170}), ModelOptions(lod=0)))
         w = _world_positions(doc)
         shoulders[gender, shape] = w["LeftArm"][0]
         body = [m for m in doc["meshes"] if m["name"] == "Outfit_Top"][0]
