@@ -104,7 +104,11 @@ def test_clothes_hang_across_the_hollows():
     assert depth(trousers, seat, -1) > depth(trousers, seat, -1, x=0.05) - 0.015
 
 
-@pytest.mark.parametrize("gender,shape", [("feminine", "slim"), ("feminine", "heavy"), ("masculine", "average")])
+# The quick loop keeps the slim body, the widest gap between the thighs a skirt must hang across (trousers' gap from
+# the front at 256 px: 20 px slim, 18 masculine average, 14 heavy); the heavy and the masculine bodies run in the
+# whole suite.
+@pytest.mark.parametrize("gender,shape", [("feminine", "slim"), pytest.param("feminine", "heavy", marks=pytest.mark.slow),
+                                          pytest.param("masculine", "average", marks=pytest.mark.slow)])
 def test_a_skirt_has_no_gap_between_the_thighs(gender, shape):
     """Seen from the front and from behind in the preview's pose, the skirt's silhouette is one span
     across on every row from just under the crotch down to its hem: it hangs across the gap between the

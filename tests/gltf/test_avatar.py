@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from functools import cache
 
 import numpy as np
 import pytest
@@ -27,12 +28,31 @@ NO_HAIR = normalize_avatar_settings({"gender": "feminine", "hair": {"style": "no
 BALD = normalize_avatar_settings({"gender": "masculine", "hair": {"style": "none"}, "glasses": "clear"})
 
 
+SETTINGS = {"DEFAULT": DEFAULT, "GLASSES": GLASSES, "NO_HAIR": NO_HAIR, "BALD": BALD}
+
+
+@cache
+def built(name: str, options: ModelOptions) -> bytes:
+    """The GLB of ``SETTINGS[name]`` under ``options``, built once for the module: build_avatar is pure (same
+    settings and options, same bytes: test_deterministic_bytes builds afresh to prove it), and the tests here
+    only read the bytes, so the default avatar built for its layout is the one its elbow, glasses and size are
+    read from, not eight builds of it."""
+    return build_avatar(SETTINGS[name], options)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _forget_builds():
+    """The module's builds (about 4 MB each) are let go when its last test ends."""
+    yield
+    built.cache_clear()
+
+
 def doc_of(glb: bytes) -> tuple[dict, bytes]:
     return read_glb(glb)
 
 
 def test_skeleton_has_the_65_mixamo_joints_under_armature():
-    doc, _ = doc_of(build_avatar(DEFAULT, ModelOptions(lod=2)))
+    doc, _ = doc_of(built("DEFAULT", ModelOptions(lod=2)))
     names = [doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]]
     assert len(names) == 65
     assert sorted(names) == sorted(EXPECTED_JOINTS)
@@ -73,18 +93,21 @@ def test_proportions_follow_height_units_and_axes(gender, height):
 
 
 def test_genders_and_body_shapes_change_proportions_not_names():
-    # At LOD 0: a decimated mesh keeps too few vertices in a 4 cm band to measure a width from them.
+    # At LOD 0: a decimated mesh keeps too few vertices in a 4 cm band to measure a width from them. (Default
+    # textures, not a small atlas: the textures are cached by colour and these bodies share theirs, while an atlas
+    # resizes every texture into it again on every build.)
     shoulders, waists = {}, {}
-    for gender in ("masculine", "feminine"):
-        for shape in BODY_SHAPES:
-            doc, binary = doc_of(build_avatar(normalize_avatar_settings(
-                {"gender": gender, "bodyShape": shape, "height": 170}), ModelOptions(lod=0)))
-            w = _world_positions(doc)
-            shoulders[gender, shape] = w["LeftArm"][0]
-            body = [m for m in doc["meshes"] if m["name"] == "Outfit_Top"][0]
-            pos = read_accessor(doc, binary, body["primitives"][0]["attributes"]["POSITION"])
-            band = pos[np.abs(pos[:, 1] - 0.62 * 1.7) < 0.02]
-            waists[gender, shape] = band[:, 0].max() - band[:, 0].min()
+    # The seven bodies the asserts below compare (a feminine athletic body is compared with none: not built).
+    for gender, shape in [(g, b) for g in ("masculine", "feminine") for b in BODY_SHAPES
+                          if (g, b) != ("feminine", "athletic")]:
+        doc, binary = doc_of(build_avatar(normalize_avatar_settings(
+            {"gender": gender, "bodyShape": shape, "height": 170}), ModelOptions(lod=0)))
+        w = _world_positions(doc)
+        shoulders[gender, shape] = w["LeftArm"][0]
+        body = [m for m in doc["meshes"] if m["name"] == "Outfit_Top"][0]
+        pos = read_accessor(doc, binary, body["primitives"][0]["attributes"]["POSITION"])
+        band = pos[np.abs(pos[:, 1] - 0.62 * 1.7) < 0.02]
+        waists[gender, shape] = band[:, 0].max() - band[:, 0].min()
     assert shoulders["masculine", "average"] > shoulders["feminine", "average"]
     assert shoulders["masculine", "athletic"] > shoulders["masculine", "average"]
     assert waists["masculine", "heavy"] > waists["masculine", "average"] > waists["masculine", "slim"]
@@ -92,17 +115,17 @@ def test_genders_and_body_shapes_change_proportions_not_names():
 
 
 def test_triangle_budget_and_lod_ratios():
-    for settings in (DEFAULT, GLASSES, BALD):
-        t0 = inspect(build_avatar(settings, ModelOptions(lod=0))).triangles
-        t1 = inspect(build_avatar(settings, ModelOptions(lod=1))).triangles
-        t2 = inspect(build_avatar(settings, ModelOptions(lod=2, merge_mesh=True))).triangles
+    for settings in ("DEFAULT", "GLASSES", "BALD"):
+        t0 = inspect(built(settings, ModelOptions(lod=0))).triangles
+        t1 = inspect(built(settings, ModelOptions(lod=1))).triangles
+        t2 = inspect(built(settings, ModelOptions(lod=2, merge_mesh=True))).triangles
         assert t0 >= 20_000
         assert abs(t1 / t0 - 0.50) <= 0.05, (t0, t1)
         assert abs(t2 / t0 - 0.25) <= 0.05, (t0, t2)
 
 
 def test_default_layout_one_skinned_mesh_per_part():
-    s = inspect(build_avatar(DEFAULT, ModelOptions()))
+    s = inspect(built("DEFAULT", ModelOptions()))
     assert list(s.meshes["name"]) == ["Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Outfit_Top",
                                       "Outfit_Bottom", "Outfit_Footwear"]
     # Hair is two primitives: its cards cut by alpha (MASK) and its fringe blended over them.
@@ -118,7 +141,7 @@ def test_default_layout_one_skinned_mesh_per_part():
     # (The skin's and the teeth's specular strength, in alpha: PNG.)
     assert mimes.pop("Skin_Specular") == "image/png" and mimes.pop("Teeth_Specular") == "image/png"
     assert set(mimes.values()) == {"image/jpeg"} and len(mimes) == 17
-    doc, _ = doc_of(build_avatar(DEFAULT, ModelOptions()))
+    doc, _ = doc_of(built("DEFAULT", ModelOptions()))
     skin = next(m for m in doc["materials"] if m["name"] == "Skin")
     assert doc["textures"][skin["occlusionTexture"]["index"]]["name"] == "Skin_Occlusion"
     assert doc["textures"][skin["normalTexture"]["index"]]["name"] == "Skin_Normal"
@@ -128,27 +151,27 @@ def test_default_layout_one_skinned_mesh_per_part():
 
 
 def test_glasses_are_blended_and_hair_none_has_no_hair():
-    s = inspect(build_avatar(GLASSES, ModelOptions()))
+    s = inspect(built("GLASSES", ModelOptions()))
     assert "Glasses" in list(s.meshes["name"])
     glasses = s.materials.set_index("name").loc["Glasses"]
     assert glasses["alphaMode"] == "BLEND"
     tex = s.textures.set_index("name").loc["Glasses"]
     assert tex["mimeType"] == "image/png"
-    b = inspect(build_avatar(BALD, ModelOptions()))
+    b = inspect(built("BALD", ModelOptions()))
     assert "Hair" not in list(b.meshes["name"]) and "Glasses" in list(b.meshes["name"])
-    assert "Glasses" not in list(inspect(build_avatar(DEFAULT, ModelOptions())).meshes["name"])
+    assert "Glasses" not in list(inspect(built("DEFAULT", ModelOptions())).meshes["name"])
 
 
 def test_sunglasses_are_darker_than_clear_glasses():
     def lens_alpha_and_level(settings):
-        doc, binary = doc_of(build_avatar(settings, ModelOptions()))
+        doc, binary = doc_of(built(settings, ModelOptions()))
         img = [i for i in doc["images"] if i.get("name") == "Glasses"][0]
         view = doc["bufferViews"][img["bufferView"]]
         im = np.asarray(Image.open(io.BytesIO(binary[view["byteOffset"]:view["byteOffset"] + view["byteLength"]])))
         lens = im[:, im.shape[1] * 3 // 4]
         return lens[:, 3].mean(), lens[:, :3].mean()
-    sun_a, sun_l = lens_alpha_and_level(GLASSES)
-    clear_a, clear_l = lens_alpha_and_level(BALD)
+    sun_a, sun_l = lens_alpha_and_level("GLASSES")
+    clear_a, clear_l = lens_alpha_and_level("BALD")
     # Sunglasses stop the light (nearly opaque, dark); a clear lens is a nearly transparent dark film that
     # neither tints nor greys the eyes (a light tint at 16 % had laid a milky film over them).
     assert sun_a > 150 and clear_a < 40
@@ -156,8 +179,8 @@ def test_sunglasses_are_darker_than_clear_glasses():
 
 
 def test_merge_mesh_one_node_one_primitive_per_material():
-    for settings, materials in ((DEFAULT, 10), (GLASSES, 11)):
-        doc, _ = doc_of(build_avatar(settings, ModelOptions(merge_mesh=True)))
+    for settings, materials in (("DEFAULT", 10), ("GLASSES", 11)):
+        doc, _ = doc_of(built(settings, ModelOptions(merge_mesh=True)))
         assert [m["name"] for m in doc["meshes"]] == ["Avatar"]
         assert len([n for n in doc["nodes"] if "mesh" in n]) == 1
         prims = doc["meshes"][0]["primitives"]
@@ -172,16 +195,16 @@ def test_atlas_packs_opaque_and_transparent_separately(size):
     # body's and teeth's occlusion, the skin's normal and roughness maps, the teeth's roughness) packed like
     # the opaque atlas, and the glasses' roughness map like the transparent one; and the skin's and teeth's
     # specular strength (the opaque atlas's materials' own factors elsewhere).
-    for settings, modes, maps in ((DEFAULT, ["OPAQUE", "MASK", "BLEND"], 4), (GLASSES, ["OPAQUE", "MASK", "BLEND"], 5),
-                                  (NO_HAIR, ["OPAQUE", "BLEND"], 4)):           # (the lashes and brows blend)
-        glb = build_avatar(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
+    for settings, modes, maps in (("DEFAULT", ["OPAQUE", "MASK", "BLEND"], 4), ("GLASSES", ["OPAQUE", "MASK", "BLEND"], 5),
+                                  ("NO_HAIR", ["OPAQUE", "BLEND"], 4)):           # (the lashes and brows blend)
+        glb = built(settings, ModelOptions(texture_atlas_size=size, merge_mesh=True))
         s = inspect(glb)
         assert len(s.textures) == 2 + maps
         assert (s.textures["width"] == size).all() and (s.textures["height"] == size).all()
         assert list(s.materials["alphaMode"]) == modes
         assert list(s.meshes["primitives"]) == [len(modes)]
         # Every mesh's UVs moved inside the atlas, and the parts do not share a rectangle.
-        doc, binary = doc_of(build_avatar(settings, ModelOptions(texture_atlas_size=size)))
+        doc, binary = doc_of(built(settings, ModelOptions(texture_atlas_size=size)))
         boxes = []
         for m in doc["meshes"]:
             uv = read_accessor(doc, binary, m["primitives"][0]["attributes"]["TEXCOORD_0"])
@@ -199,7 +222,7 @@ def test_atlas_holds_the_original_textures():
     the Body UVs point."""
     from workbench.options.colour import albedo_for, hex_rgb
 
-    doc, binary = doc_of(build_avatar(DEFAULT, ModelOptions(texture_atlas_size=1024)))
+    doc, binary = doc_of(built("DEFAULT", ModelOptions(texture_atlas_size=1024)))
     view = doc["bufferViews"][doc["images"][0]["bufferView"]]
     atlas = np.asarray(Image.open(io.BytesIO(binary[view["byteOffset"]:view["byteOffset"] + view["byteLength"]])))
     body = [m for m in doc["meshes"] if m["name"] == "Body"][0]
@@ -212,7 +235,7 @@ def test_atlas_holds_the_original_textures():
                                                      ("png", "image/png", "image/png"),
                                                      ("webp", "image/webp", "image/webp")])
 def test_texture_formats(fmt, opaque, transparent):
-    glb = build_avatar(GLASSES, ModelOptions(texture_format=fmt))
+    glb = built("GLASSES", ModelOptions(texture_format=fmt))
     s = inspect(glb)
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"], strict=True))
     assert mimes.pop("Glasses") == transparent and mimes.pop("Hair") == transparent
@@ -237,7 +260,7 @@ def test_texture_formats(fmt, opaque, transparent):
 
 def test_weights_normalized_at_most_four_and_blended():
     for opts in (ModelOptions(), ModelOptions(merge_mesh=True, lod=1)):
-        doc, binary = doc_of(build_avatar(GLASSES, opts))
+        doc, binary = doc_of(built("GLASSES", opts))
         for m in doc["meshes"]:
             for p in m["primitives"]:
                 w = read_accessor(doc, binary, p["attributes"]["WEIGHTS_0"])
@@ -252,7 +275,7 @@ def test_weights_normalized_at_most_four_and_blended():
 
 
 def test_elbow_blends_arm_and_forearm():
-    doc, binary = doc_of(build_avatar(DEFAULT, ModelOptions()))
+    doc, binary = doc_of(built("DEFAULT", ModelOptions()))
     w = _world_positions(doc)
     body = [m for m in doc["meshes"] if m["name"] == "Body"][0]["primitives"][0]["attributes"]
     pos = read_accessor(doc, binary, body["POSITION"])
@@ -266,7 +289,7 @@ def test_elbow_blends_arm_and_forearm():
 
 
 def test_animations_named_and_on_own_skeleton():
-    s = inspect(build_avatar(GLASSES, ModelOptions(animations=GESTURES)))
+    s = inspect(built("GLASSES", ModelOptions(animations=GESTURES)))
     assert sorted(s.animations["name"]) == sorted(GESTURES)
     tall = build_avatar(normalize_avatar_settings({"gender": "masculine", "height": 200}),
                         ModelOptions(animations=("jump",)))
@@ -304,9 +327,10 @@ def test_deterministic_bytes():
     a = build_avatar(GLASSES, opts)
     b = build_avatar(dict(GLASSES), opts)
     assert a == b
-    assert build_avatar(DEFAULT, ModelOptions()) == build_avatar(normalize_avatar_settings({"gender": "masculine"}),
-                                                                   ModelOptions())
-    assert build_avatar(DEFAULT, ModelOptions()) != build_avatar(
+    # The module's default avatar (built once for the tests above) against a build afresh from settings of its own.
+    assert built("DEFAULT", ModelOptions()) == build_avatar(normalize_avatar_settings({"gender": "masculine"}),
+                                                             ModelOptions())
+    assert built("DEFAULT", ModelOptions()) != build_avatar(
         normalize_avatar_settings({"gender": "masculine", "skinTone": "#8D5524"}), ModelOptions())
 
 
@@ -318,7 +342,7 @@ def test_default_size_budget():
     # leaning off their triangles black). Issue 46's hair (finer short cards, their depth shade in COLOR_0 and
     # their strands' smoothed TANGENT, 0.2 MB more with a smaller texture) took the default to 4.0 MB, 4.9 MB
     # with every clip.
-    assert len(build_avatar(DEFAULT, ModelOptions())) < 4_200_000
+    assert len(built("DEFAULT", ModelOptions())) < 4_200_000
     curly = normalize_avatar_settings({"gender": "feminine", "hair": {"style": "curly"}, "glasses": "clear"})
     assert len(build_avatar(curly, ModelOptions(animations=ANIMATIONS))) < 6_000_000
 
