@@ -4,7 +4,7 @@ A pattern is cut once, on the reference body, and each point of it is a fixed bl
 (:mod:`.pattern`): on that body a sleeve's cut runs square round the upper arm. MakeHuman's masculine targets
 move the helper's vertices under the arm further out along it than those over the deltoid, so on a masculine
 body the same cut runs slanted, its underside 2 to 4 cm longer than its top (the hem's plane 12 to 14 degrees off
-square to the arm). Hanging at the side the slant reads as a hem cut level; with the upper arm raised to 26 degrees
+square to the arm; a tee's sleeve: a gathered cuff hugs the wrist, where the slant does not show). Hanging at the side the slant reads as a hem cut level; with the upper arm raised to 26 degrees
 below level (a power stance's elbows out) it turns the hem's plane upright: a flat panel standing out over the arm,
 the cap sleeve's top a level line from the neck, the tee a box.
 
@@ -28,16 +28,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..mesh import BodyMesh
-from .drape import Frame
+from .drape import Frame, smoothstep
+from .fit import ARMS
+from .pattern import SLEEVE_CUT
 
-__all__ = ["SLEEVE_CUT", "squared", "hem_tilt"]
+__all__ = ["SLANT", "squared", "hem_tilt"]
 
-# The cut that ends a top's sleeves (``styles._top``'s third), and how near it (metres along the cloth) a point
+# How near the sleeve's cut (:data:`~workbench.body.outfit.pattern.SLEEVE_CUT`, metres along the cloth) a point
 # counts as on its hem.
-SLEEVE_CUT = 2
 ON_HEM = 0.0005
-# The shares' columns of the left and right arm (``pattern.region_of_joints``).
-ARMS = (2, 3)
+# A hem whose furthest point lies less than this far (metres) beyond its nearest along the arm is left as cut
+# (feminine bodies, 1 to 5 mm: their cut is the reference's), one this far and more squared fully, those between
+# in part: the squaring fades in with the slant, so a body changed a little changes its sleeve a little.
+SLANT = (0.006, 0.015)
 
 
 def _frames(mesh: BodyMesh) -> list[tuple[int, Frame, float]]:
@@ -51,7 +54,7 @@ def _frames(mesh: BodyMesh) -> list[tuple[int, Frame, float]]:
 
 def squared(mesh: BodyMesh, panel: dict, p: np.ndarray) -> np.ndarray:
     """``p`` (the panel's points on ``mesh``'s helper) with each sleeve's hem square to its arm (see the
-    module's notes); ``p`` itself when the panel has no sleeve cut."""
+    module's notes); ``p`` itself when the panel has no sleeve cut or its hems slant less than :data:`SLANT`."""
     cuts = panel["from_cut"]
     if cuts.shape[1] <= SLEEVE_CUT or not np.isfinite(cuts[:, SLEEVE_CUT]).any():
         return p
@@ -66,11 +69,14 @@ def squared(mesh: BodyMesh, panel: dict, p: np.ndarray) -> np.ndarray:
         s, phi, _, _ = frame.local(p)
         order = np.argsort(phi[ring], kind="stable")
         reach = float(s[ring].max())
+        fade = smoothstep(SLANT[0], SLANT[1], reach - float(s[ring].min()))
+        if fade <= 0:
+            continue
         # The hem's reach along the arm at each bearing (periodic), and how far each point is from the joint
         # towards it.
         at = np.interp(phi, phi[ring][order], s[ring][order], period=2 * np.pi)
         toward = np.clip(s / np.maximum(at, 1e-6), 0.0, 1.0)
-        move = (reach - at) * toward * np.clip(panel["shares"][:, k], 0.0, 1.0) * side
+        move = fade * (reach - at) * toward * np.clip(panel["shares"][:, k], 0.0, 1.0) * side
         out += move[:, None] * frame.along
     return out
 
