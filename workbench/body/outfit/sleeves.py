@@ -69,7 +69,7 @@ def squared(mesh: BodyMesh, panel: dict, p: np.ndarray) -> np.ndarray:
         s, phi, _, _ = frame.local(p)
         order = np.argsort(phi[ring], kind="stable")
         reach = float(s[ring].max())
-        fade = smoothstep(SLANT[0], SLANT[1], reach - float(s[ring].min()))
+        fade = float(smoothstep(SLANT[0], SLANT[1], np.array(reach - s[ring].min())))
         if fade <= 0:
             continue
         # The hem's reach along the arm at each bearing (periodic), and how far each point is from the joint
