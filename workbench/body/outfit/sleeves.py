@@ -10,7 +10,7 @@ the cap sleeve's top a level line from the neck, the tee a box.
 
 :func:`squared` slides each sleeve point along its arm's axis so that the hem lies square to the arm at its
 furthest reach (the top lengthened, never the underside shortened: the skin the garment hides, measured on the
-reference body, stays covered), each point moved in proportion to how far it lies along the arm towards the hem
+reference body, stays covered), each point moved in proportion to how far it lies along the arm towards the hem (past :data:`FROM`)
 and how much it moves with that arm.
 
 >>> from workbench.options import normalize_avatar_settings
@@ -41,6 +41,10 @@ ON_HEM = 0.0005
 # (feminine bodies, 1 to 5 mm: their cut is the reference's), one this far and more squared fully, those between
 # in part: the squaring fades in with the slant, so a body changed a little changes its sleeve a little.
 SLANT = (0.006, 0.015)
+# The sleeve's cloth is drawn out from this fraction of the way from the arm's joint to the hem (the armhole
+# and the armpit stay where the drape puts them: drawn out from the joint, the back of a heavy body's armpit
+# came half a millimetre into the skin in the idle pose).
+FROM = 0.4
 
 
 def _frames(mesh: BodyMesh) -> list[tuple[int, Frame, float]]:
@@ -75,7 +79,7 @@ def squared(mesh: BodyMesh, panel: dict, p: np.ndarray) -> np.ndarray:
         # The hem's reach along the arm at each bearing (periodic), and how far each point is from the joint
         # towards it.
         at = np.interp(phi, phi[ring][order], s[ring][order], period=2 * np.pi)
-        toward = np.clip(s / np.maximum(at, 1e-6), 0.0, 1.0)
+        toward = np.clip((s / np.maximum(at, 1e-6) - FROM) / (1 - FROM), 0.0, 1.0)
         move = fade * (reach - at) * toward * np.clip(panel["shares"][:, k], 0.0, 1.0) * side
         out += move[:, None] * frame.along
     return out
