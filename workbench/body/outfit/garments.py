@@ -29,7 +29,8 @@ from .drape import clear_of_the_skin
 from .edges import finished
 from .fit import base_points, fitted
 from .hood import worn
-from .pattern import HOOD_EASE, pattern
+from .pattern import HOOD_EASE, SLEEVE_CUT, pattern
+from .sleeves import squared
 from .styles import STYLES
 
 __all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER", "under"]
@@ -91,6 +92,9 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
             return _CACHE[key]
     style, pat = STYLES[name], pattern(name)
     p0, n0 = base_points(mesh, pat)
+    if style.part == "Outfit_Top" and not style.bands[SLEEVE_CUT][1]:     # (a loose sleeve's hem, not a cuff)
+        p0 = squared(mesh, pat, p0)
+        n0 = vertex_normals(p0, pat["faces"]).astype(np.float64)
     below = None if under is None else dressed(mesh, under).samples()
     q = fitted(mesh, style, pat, (p0, n0), below)
     ease = np.maximum(np.linalg.norm(q - p0, axis=1) - style.lift, 0)
