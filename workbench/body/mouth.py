@@ -120,10 +120,12 @@ ARCH_BEND = 0.02
 # front teeth (its top TONGUE_BELOW under their edges, its tip TONGUE_BEHIND behind their front). Its width: TONGUE_WIDE's
 # first share of it at the back, the second at its tip, over its third (m) from the tip, so its sides lie against the
 # lower teeth (narrowed to 0.86, the lining's floor showed beside it as two red struts, blind review J).
+# (Its tip against the teeth: 2.5 mm under their edges and 5 mm behind their front left a dark line of the mouth's floor
+# between it and them in viseme_aa, blind review J.)
 TONGUE_WIDE = (1.16, 1.3, 0.025)
 TONGUE_FLAT = 0.6
-TONGUE_BELOW = 0.0025
-TONGUE_BEHIND = 0.005
+TONGUE_BELOW = 0.003
+TONGUE_BEHIND = 0.0025
 TONGUE_LENGTH = 0.055
 
 
