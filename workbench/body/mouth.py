@@ -121,11 +121,12 @@ ARCH_BEND = 0.02
 # first share of it at the back, the second at its tip, over its third (m) from the tip, so its sides lie against the
 # lower teeth (narrowed to 0.86, the lining's floor showed beside it as two red struts, blind review J).
 # (Its tip against the teeth: 2.5 mm under their edges and 5 mm behind their front left a dark line of the mouth's floor
-# between it and them in viseme_aa, blind review J.)
+# between it and them in viseme_aa, blind review J; 3 mm or more forward its tip came through the teeth at rest, and
+# 3 mm under their edges it no longer rose between them in viseme_TH: tests/body/test_mouth.py.)
 TONGUE_WIDE = (1.16, 1.3, 0.025)
 TONGUE_FLAT = 0.6
-TONGUE_BELOW = 0.003
-TONGUE_BEHIND = 0.0025
+TONGUE_BELOW = 0.0028
+TONGUE_BEHIND = 0.003
 TONGUE_LENGTH = 0.055
 
 
