@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from workbench.body import eyes, mouth, pores, skin
+from workbench.body import eyes, mouth, pores, skin, tone
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
@@ -97,7 +97,7 @@ def test_the_front_teeth_are_white_not_cream(model):
     n = img.shape[0]
     rows = slice(int(n * mouth.UPPER_EDGE / 2), int(n * mouth.UPPER_EDGE) - 1)
     px = img[rows, int(0.02 * n):int(0.12 * n)].reshape(-1, 3)
-    lab = skin._lab(np.median(px, 0))
+    lab = tone.lab(np.median(px, 0))
     assert lab[2] <= 6 and lab[0] > 85, lab
 
 

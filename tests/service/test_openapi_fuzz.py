@@ -324,7 +324,10 @@ def test_fuzz_each_operation(fuzz_schema, seen, label, examples, seed):
 
     run()
     seen[label].update(statuses)
-    assert any(200 <= s < 300 for s in statuses), f"{label} never got past the refusals: {dict(statuses)}"
+    # Past the refusals in the operation's cases so far: the quick loop's first part alone, the whole suite's first
+    # and rest parts together (the rest runs right after the first, on the same worker), as the 40 cases of one
+    # run did before the split (finish-upload's rest part alone once answered 401 19 times and 500 three times).
+    assert any(200 <= s < 300 for s in seen[label]), f"{label} never got past the refusals: {dict(seen[label])}"
 
 
 @pytest.mark.parametrize("examples,seed", STATEFUL_PARTS)
