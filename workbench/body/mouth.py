@@ -38,7 +38,7 @@ import numpy as np
 from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
-from .teeth_arch import along, arched, from_edge
+from .teeth_arch import along, arched
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
            "fitted_teeth", "MOUTH_SIZE"]
@@ -98,11 +98,6 @@ OCC_LEAST = 0.4
 # The lower teeth stand in the upper lip's and teeth's shadow (their colour and occlusion scaled): at full
 # white they glowed as a crescent under the upper teeth.
 LOWER_SHADE = 0.78
-# The lower row's inner faces: the enamel's share of its colour and how deep in the mouth's shadow they lie at the
-# front and at the back (the back its biting tops' too) (not the upper row's 0.25 and 0.7 to 0.92, which read as a red wall); where (e from the biting
-# edge) their gum band fades in.
-LOWER_INNER = (0.7, 0.2, 0.45)
-LOWER_INNER_GUM = (0.55, 0.75)
 # Roughness: wet enamel, gums, tongue, and the teeth's unlit inner faces.
 # (A tongue at 0.5 mirrored the browsers' room as a grey sheen over its pink: the lit floor of a box.)
 ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.75, 0.85
@@ -120,13 +115,10 @@ ARCH_BEND = 0.02
 # front teeth (its top TONGUE_BELOW under their edges, its tip TONGUE_BEHIND behind their front). Its width: TONGUE_WIDE's
 # first share of it at the back, the second at its tip, over its third (m) from the tip, so its sides lie against the
 # lower teeth (narrowed to 0.86, the lining's floor showed beside it as two red struts, blind review J).
-# (Its tip against the teeth: 2.5 mm under their edges and 5 mm behind their front left a dark line of the mouth's floor
-# between it and them in viseme_aa, blind review J; 3 mm or more forward its tip came through the teeth at rest, and
-# 3 mm under their edges it no longer rose between them in viseme_TH: tests/body/test_mouth.py.)
 TONGUE_WIDE = (1.16, 1.3, 0.025)
 TONGUE_FLAT = 0.6
-TONGUE_BELOW = 0.0028
-TONGUE_BEHIND = 0.003
+TONGUE_BELOW = 0.0025
+TONGUE_BEHIND = 0.005
 TONGUE_LENGTH = 0.055
 
 
@@ -167,6 +159,19 @@ def _edge() -> np.ndarray:
 def _smoothstep(e0, e1, x):
     t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
     return t * t * (3 - 2 * t)
+
+
+def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
+    """0 at a tooth row's biting edge to 1 at its gum, by the row's lowest and highest points at each place along
+    the arch (the row is not level: its back rises)."""
+    b = np.minimum((u * 8).astype(int), 7)
+    lo = np.array([y[b == k].min() if (b == k).any() else np.nan for k in range(8)])
+    hi = np.array([y[b == k].max() if (b == k).any() else np.nan for k in range(8)])
+    ok = ~np.isnan(lo)
+    x = (np.arange(8) + 0.5) / 8
+    lo, hi = np.interp(u, x[ok], lo[ok]), np.interp(u, x[ok], hi[ok])
+    h = (y - lo) / np.maximum(hi - lo, 1e-9)
+    return np.clip(h if upper else 1 - h, 0.0, 1.0)
 
 
 def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
@@ -232,20 +237,13 @@ def _layout():
         rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
         # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
         occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - 0.25 * gap) * (1 - 0.15 * gum))[outer]
-        deep[outer] = ((0.92 if edge == UPPER_EDGE else LOWER_INNER[2]) * _smoothstep(s0, s1, u))[outer]
+        deep[outer] = (0.92 * _smoothstep(s0, s1, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
         inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
         e_in = np.abs(v - edge) / INNER
         colour[inner] = (c * 0.25)[inner]
         occ[inner] = (0.2 * (1 - e_in) + OCC_LEAST)[inner]
         deep[inner] = np.maximum(0.7 + 0.3 * _smoothstep(0.0, 0.6, e_in), 0.92 * _smoothstep(0.2, 0.55, u))[inner]
-        if edge == LOWER_EDGE:
-            # The lower row's inner faces are the open mouth's side walls: enamel in shade (LOWER_INNER), darker towards
-            # the back, set in a band of gum at their base (painted the mouth's red, they were flat red-brown
-            # panels with the teeth floating above them, blind review J).
-            band = _smoothstep(*LOWER_INNER_GUM, e_in)[..., None]
-            colour[inner] = ((c * (1 - band) + gum_c * band) * LOWER_INNER[0])[inner]
-            deep[inner] = (LOWER_INNER[1] + (LOWER_INNER[2] - LOWER_INNER[1]) * _smoothstep(0.2, 0.9, u))[inner]
     # The tongue: a groove down its middle, darker at its sides, fine papillae; deeper in, the mouth's shadow.
     tongue = v >= TONGUE_V
     depth = np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1)
@@ -368,7 +366,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     for mine, up in ((upper, True), (lower, False)):
         r = pos[mine]
         u = along(r, mid, front)
-        e = from_edge(u, r[:, 1], up)
+        e = _from_edge(u, r[:, 1], up)
         # The inner faces: those whose normal points back into the arch, not the biting edges (which face down or
         # up). Out of the arch is, seen from above, away from its front's centre of curve (ARCH_BEND behind the
         # front teeth) round the front, and straight out to the side along the back teeth.
