@@ -60,7 +60,6 @@ from .details import (
     sides,
     signed,
 )
-from .feather import feathered
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -193,7 +192,7 @@ def head_growth(gender: str, height_cm: float) -> dict[str, float]:
 def _apply(data: dict, weights: dict[str, float], column: slice = slice(None)) -> np.ndarray:
     verts = data["base"][:, column].astype(np.float64)
     for name in sorted(weights):   # a fixed order: the same settings give the same bits
-        idx, delta = feathered(name)   # (the nose's targets fade out past their regions: .feather)
+        idx, delta = cc.target(data, name)
         verts[idx] += weights[name] * delta[:, column]
     return verts
 
