@@ -48,7 +48,9 @@ def test_the_upper_lip_is_no_taller_than_a_persons(heights):
     On main 10.8 mm on average and up to 13.3 (as tall as the lower lip, 10.9); now 9.1 and up to 11.5 (the lower
     10.2): MakeHuman's upper lip's height at 0.4 (0.8) and the mouth 0.6 of its vertical scale shorter (0.3)."""
     upper, lower = heights[:, 0], heights[:, 1]
-    assert upper.mean() <= 9.5 and upper.max() <= 12.0, np.round(upper, 1)
+    # (Heights are read on rows 0.25 mm apart, so a height is a multiple of 0.25 but for the rows' float rounding: the
+    # head that grows with a tall body (shape.head_growth) took the tallest to 12.0 (12.00000000000001), not past it.)
+    assert upper.mean() <= 9.5 and upper.max() <= 12.0 + 1e-9, np.round(upper, 1)
     assert upper.mean() < lower.mean() - 0.5, (upper.mean(), lower.mean())
 
 
