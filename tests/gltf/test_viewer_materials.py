@@ -20,7 +20,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from workbench.body import eyes, mouth, pores, skin, tone
+from workbench.body import eyes, mouth, pores, skin
+from workbench.body.tone import lab as cielab
+from workbench.body.tone import teeth_exposure
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
@@ -99,8 +101,8 @@ def test_the_front_teeth_are_white_not_cream(model):
     n = img.shape[0]
     rows = slice(int(n * mouth.UPPER_EDGE / 2), int(n * mouth.UPPER_EDGE) - 1)
     px = img[rows, int(0.02 * n):int(0.12 * n)].reshape(-1, 3)
-    enamel = linear_to_srgb(srgb_to_linear(np.median(px, 0)) / tone.teeth_exposure("#452A21"))
-    lab = tone.lab(enamel)
+    enamel = linear_to_srgb(srgb_to_linear(np.median(px, 0)) / teeth_exposure("#452A21"))
+    lab = cielab(enamel)
     assert lab[2] <= 6 and lab[0] > 85, lab
 
 
