@@ -19,9 +19,9 @@ from __future__ import annotations
 import itertools
 from functools import cache
 
-import numpy as np
 import pytest
 from helpers import sweep
+from test_face_proportions import target_landmark
 
 from workbench.body import compile as cc
 from workbench.body.shape import face_weights, shaped
@@ -35,21 +35,13 @@ HEADS = (7.0, 8.4)
 CHIN_KEPT = 0.85
 
 
-def _landmark(name: str, axis: int, sign: float, side: float = 0.0) -> int:
-    """The base mesh's vertex a MakeHuman target moves furthest along ``axis`` (``sign``), on one ``side`` (x's sign)
-    or on the midline."""
-    data = cc.compiled()
-    idx, delta = cc.target(data, name)
-    x = data["base"][idx, 0]
-    along = np.where(np.sign(x) == side if side else np.abs(x) < 1e-4, delta[:, axis] * sign, -np.inf)
-    return int(idx[np.argmax(along)])
-
-
 @cache
 def landmarks() -> dict[str, int]:
-    return {"menton": _landmark("chin/chin-height-incr", 1, -1),
-            "chinL": _landmark("chin/chin-width-incr", 0, 1, 1), "chinR": _landmark("chin/chin-width-incr", 0, -1, -1),
-            "jawL": _landmark("chin/chin-bones-incr", 0, 1, 1), "jawR": _landmark("chin/chin-bones-incr", 0, -1, -1)}
+    return {"menton": target_landmark("chin/chin-height-incr", 1, -1),
+            "chinL": target_landmark("chin/chin-width-incr", 0, 1, 1),
+            "chinR": target_landmark("chin/chin-width-incr", 0, -1, -1),
+            "jawL": target_landmark("chin/chin-bones-incr", 0, 1, 1),
+            "jawR": target_landmark("chin/chin-bones-incr", 0, -1, -1)}
 
 
 def heads_tall(gender: str, body_shape: str, height: float | None) -> float:

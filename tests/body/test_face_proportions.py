@@ -26,7 +26,7 @@ DRAWN = [normalize_avatar_settings({**s, "gender": BUILDS[k % 8][0], "bodyShape"
          for k, s in enumerate(random_settings(48, 4660))]
 
 
-def _landmark(name: str, axis: int, sign: float, side: float = 0.0) -> int:
+def target_landmark(name: str, axis: int, sign: float, side: float = 0.0) -> int:
     """The base mesh's vertex a MakeHuman target moves furthest along ``axis`` (``sign``), on one ``side`` (x's sign)
     or on the midline."""
     data = cc.compiled()
@@ -38,10 +38,12 @@ def _landmark(name: str, axis: int, sign: float, side: float = 0.0) -> int:
 
 @cache
 def landmarks() -> dict[str, int]:
-    return {"nasion": _landmark("nose/nose-scale-vert-incr", 1, 1), "chin": _landmark("chin/chin-height-incr", 1, -1),
-            "zyL": _landmark("cheek/l-cheek-bones-incr", 0, 1, 1), "zyR": _landmark("cheek/r-cheek-bones-incr", 0, -1, -1),
-            "noseL": _landmark("nose/nose-scale-horiz-incr", 0, 1, 1),
-            "noseR": _landmark("nose/nose-scale-horiz-incr", 0, -1, -1)}
+    return {"nasion": target_landmark("nose/nose-scale-vert-incr", 1, 1),
+            "chin": target_landmark("chin/chin-height-incr", 1, -1),
+            "zyL": target_landmark("cheek/l-cheek-bones-incr", 0, 1, 1),
+            "zyR": target_landmark("cheek/r-cheek-bones-incr", 0, -1, -1),
+            "noseL": target_landmark("nose/nose-scale-horiz-incr", 0, 1, 1),
+            "noseR": target_landmark("nose/nose-scale-horiz-incr", 0, -1, -1)}
 
 
 def proportions(p: np.ndarray) -> dict[str, float]:
@@ -95,7 +97,7 @@ def test_masculine_jaws_are_not_boxy():
     ratios = []
     for body_shape in ("slim", "average", "athletic", "heavy"):
         p = shaped("masculine", body_shape, 175.0, ())[0]
-        jaw = {s: p[_landmark("chin/chin-bones-incr", 0, s, s)][0] for s in (1.0, -1.0)}
+        jaw = {s: p[target_landmark("chin/chin-bones-incr", 0, s, s)][0] for s in (1.0, -1.0)}
         q = {k: p[v] for k, v in landmarks().items()}
         ratios.append((jaw[1.0] - jaw[-1.0]) / (q["zyL"][0] - q["zyR"][0]))
     assert np.mean(ratios) <= 0.755 and max(ratios) <= 0.78, np.round(ratios, 3)
