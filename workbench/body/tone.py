@@ -92,8 +92,7 @@ def teeth_exposure(tone: str) -> float:
     """The teeth and gums' colour as a share (linear light) of the mouth texture's beside a skin shown as ``tone``
     ('#RRGGBB'): 1 from skins at L* ``TEETH_L[1]`` up, the enamel at L* ``TEETH_L[2]`` beside the deepest."""
     hi, from_l, lo, deepest = TEETH_L
-    y = float(srgb_to_linear(hex_rgb(tone)) @ _XYZ[1])
-    skin_l = 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
+    skin_l = float(lab(hex_rgb(tone))[0])
     t = float(np.clip((from_l - skin_l) / (from_l - deepest), 0, 1))
     want = hi + (lo - hi) * t * t * (3 - 2 * t)
     return round(float(((want + 16) / 116) ** 3 / ((hi + 16) / 116) ** 3), 2)
