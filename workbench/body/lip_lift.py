@@ -7,7 +7,7 @@ canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth sh
 far here, a row of teeth as tall across the mouth's width.
 
 >>> round(UPPER_MIDDLE[1] * 1000, 1), round(TUBERCLE_UP[1] * 1000, 1), LOWER_HOLD
-(2.5, 2.0, 0.75)
+(2.5, 2.0, 0.85)
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ TUBERCLE_RADIUS = 0.005
 # half-width from the middle. The lips part on the teeth as before, the lower lip drawn thin over them: with the whole
 # drop its middle's border sank 3.6 to 4.1 mm and the chin 9 mm, a lower lip sagging into a grimace under a face
 # stretched down (blind review K: "reads as 'ee'").
-LOWER_HOLD = 0.75
-HOLD_FROM = (0.001, 0.008)
+LOWER_HOLD = 0.85
+HOLD_FROM = (0.0005, 0.006)
 HOLD_WIDE = (1.0, 1.7)
 
 
