@@ -3,11 +3,11 @@ border and the chin held where they are (:func:`lower_hold`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
-:data:`~workbench.body.expressions.UPPER_UP` the sides show the canines to their gum line, and the middle, lifted as
-far here, a row of teeth as tall across the mouth's width.
+:data:`~workbench.body.expressions.UPPER_UP` the sides show the canines to their gum line, and the middle, lifted
+here to the middle incisors' gum, a row of teeth across the mouth's width.
 
 >>> round(UPPER_MIDDLE[1] * 1000, 1), round(TUBERCLE_UP[1] * 1000, 1), LOWER_HOLD
-(2.5, 2.0, 0.85)
+(0.5, 2.0, 0.85)
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from .eyes import _smoothstep
 __all__ = ["lower_hold", "upper_middle"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
-# the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`).
-UPPER_MIDDLE = (0.0, 0.0025, 0.0)
+# the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
+# edge 0.7 to 2 mm above the upper teeth's top at the middle: a dark notch of the lining over the middle incisors,
+# blind review K's #9; 0.5 mm keeps it at or under their gum.)
+UPPER_MIDDLE = (0.0, 0.0005, 0.0)
 UPPER_MIDDLE_RADIUS = 0.009
 UPPER_MIDDLE_REACH = 0.02
 # The tubercle, the upper lip's middle hanging below the lips' meeting line, lifted as much again (metres up) over a
