@@ -1,12 +1,13 @@
-"""The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`).
+"""The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), and the lower lip's
+border and the chin held where they are (:func:`lower_hold`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
-:data:`~workbench.body.expressions.UPPER_UP` the sides show the canines to their gum line, and the middle, lifted as
-far here, a row of teeth as tall across the mouth's width.
+:data:`~workbench.body.expressions.UPPER_UP` the sides show the canines to their gum line, and the middle, lifted
+here to the middle incisors' gum, a row of teeth across the mouth's width.
 
->>> round(UPPER_MIDDLE[1] * 1000, 1), round(TUBERCLE_UP[1] * 1000, 1)
-(2.5, 2.0)
+>>> round(UPPER_MIDDLE[1] * 1000, 1), round(TUBERCLE_UP[1] * 1000, 1), LOWER_HOLD
+(0.5, 2.0, 0.85)
 """
 
 from __future__ import annotations
@@ -15,17 +16,28 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["upper_middle"]
+__all__ = ["lower_hold", "upper_middle"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
-# the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`).
-UPPER_MIDDLE = (0.0, 0.0025, 0.0)
+# the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
+# edge 0.7 to 2 mm above the upper teeth's top at the middle: a dark notch of the lining over the middle incisors,
+# blind review K's #9; 0.5 mm keeps it at or under their gum.)
+UPPER_MIDDLE = (0.0, 0.0005, 0.0)
 UPPER_MIDDLE_RADIUS = 0.009
 UPPER_MIDDLE_REACH = 0.02
 # The tubercle, the upper lip's middle hanging below the lips' meeting line, lifted as much again (metres up) over a
 # Gaussian TUBERCLE_RADIUS across: lifted only with the rest of the lip's middle it hung into the teeth as a pink V.
 TUBERCLE_UP = (0.0, 0.002, 0.0)
 TUBERCLE_RADIUS = 0.005
+# The share of ``smileOpen``'s drop (its jawOpen and mouthLowerDown) the skin below the lower lip keeps back
+# (:func:`lower_hold`): none at the lips' inner edge, all of LOWER_HOLD from HOLD_FROM below it down (the lower lip's
+# border and the chin; metres for the reference face), across the mouth's width and fading out to HOLD_WIDE times its
+# half-width from the middle. The lips part on the teeth as before, the lower lip drawn thin over them: with the whole
+# drop its middle's border sank 3.6 to 4.1 mm and the chin 9 mm, a lower lip sagging into a grimace under a face
+# stretched down (blind review K: "reads as 'ee'").
+LOWER_HOLD = 0.85
+HOLD_FROM = (0.0005, 0.006)
+HOLD_WIDE = (1.0, 1.7)
 
 
 def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -47,3 +59,25 @@ def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, s
     delta = w[:, None] * np.asarray(UPPER_MIDDLE) + tubercle[:, None] * np.asarray(TUBERCLE_UP)
     keep = np.flatnonzero(np.abs(delta).max(1) > 0.02 * UPPER_MIDDLE[1])
     return body[keep].astype(np.int32), (delta[keep] * unit).astype(np.float32)
+
+
+def lower_hold(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+               mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """What holds the lower lip's border and the chin up in ``smile`` (the lips' sum, sorted ``idx``, ``delta``; see
+    :data:`LOWER_HOLD`): each of the skin's vertices (``body``'s, the mouth's lining left to follow the jaw and teeth) below the lips' meeting line (``corners``' height: the
+    mouth's corners, the ends of the lips' inner edge) that the sum draws down, lifted by that share of its drop."""
+    from .lining import island
+
+    skin = np.setdiff1d(body, island()[1])
+    line = float(corners[:, 1].mean())
+    half = float(np.ptp(corners[:, 0])) / 2
+    drop = np.zeros(len(positions))
+    drop[smile[0]] = np.minimum(smile[1][:, 1], 0.0)
+    p = positions[skin].astype(np.float64)
+    w = LOWER_HOLD * _smoothstep(line - HOLD_FROM[0] * unit, line - HOLD_FROM[1] * unit, p[:, 1]) \
+        * _smoothstep(HOLD_WIDE[1] * half, HOLD_WIDE[0] * half, np.abs(p[:, 0] - mid_x))
+    lift = -w * drop[skin]
+    keep = np.flatnonzero(lift > 1e-6)
+    delta = np.zeros((len(keep), 3), np.float32)
+    delta[:, 1] = lift[keep]
+    return skin[keep].astype(np.int32), delta
