@@ -73,6 +73,11 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     body, hair, glasses, top, bottom, shoes = key
     gender = body[0]
     mesh = body_of(body)
+    if glasses:
+        # The glasses are a piece of their own, kept whole at every level (KEPT): the other pieces are the same
+        # avatar's without them, made once for both (the triangle budget's sweep measured each twice).
+        out = {**_parts((body, hair, False, top, bottom, shoes), lod), "Glasses": glasses_piece(mesh, gender)}
+        return {n: out[n] for n in MESH_ORDER if n in out}
     if lod:
         out = {name: (p if name in KEPT else decimate(p, LOD_RATIOS[lod]))
                for name, p in _parts(key, 0).items() if name not in HAIR_PARTS}
@@ -89,8 +94,6 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     out["Eyebrows"] = brow_piece(mesh, gender)
     out.update(hair_pieces(mesh, hair, 0, top, bottom, sleek=True))
     out.update(outfit_pieces(mesh, top, bottom, shoes))
-    if glasses:
-        out["Glasses"] = glasses_piece(mesh, gender)
     return {n: out[n] for n in MESH_ORDER if n in out}
 
 

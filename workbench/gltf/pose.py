@@ -19,12 +19,16 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from .glb import read_accessor, read_glb
 from .summary import _load
 from .tracks import pick_animation
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["bone_positions"]
 
@@ -37,6 +41,10 @@ def bone_positions(model, time_s: float | None, *, clip=None, animation: str | i
     name. Returns columns ``joint, x, y, z``: one row per joint of the model's skins in skin
     order, or per named node when the model has no skin (an animation file).
     """
+    # pandas when asked for (as workbench.tracking imports it): a service, a kernel or a CLI imports this module
+    # with the GLB writer and paid 0.4 s of CPU for pandas at every start (docs/testing.md)
+    import pandas as pd
+
     doc, binary = read_glb(_load(model))
     nodes = doc.get("nodes", [])
     names = [n.get("name", "") for n in nodes]

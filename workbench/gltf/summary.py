@@ -17,12 +17,15 @@ import html
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from PIL import Image
 
 from .glb import image_bytes, read_accessor, read_glb
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -88,6 +91,8 @@ def inspect(source) -> GlbSummary:
     >>> int(inspect(build_animation("feminine", "walk")).animations.loc[0, "channels"]) > 10
     True
     """
+    import pandas as pd  # when asked for, as in pose.bone_positions (a service's start pays nothing for it)
+
     data = _load(source)
     try:
         doc, binary = read_glb(data)
@@ -184,6 +189,8 @@ def compare(summaries: dict[str, GlbSummary]) -> pd.DataFrame:
     rows = {label: {"triangles": s.triangles, "meshes": len(s.meshes), "materials": len(s.materials),
                     "textures": len(s.textures), "animations": len(s.animations), "bytes": s.byte_length}
             for label, s in summaries.items()}
+    import pandas as pd  # when asked for, as in inspect
+
     return pd.DataFrame.from_dict(rows, orient="index",
                                   columns=["triangles", "meshes", "materials", "textures", "animations", "bytes"])
 

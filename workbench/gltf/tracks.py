@@ -8,11 +8,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from .glb import read_accessor, read_glb
 from .summary import _load
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def pick_animation(doc: dict, animation: str | int, operation: str) -> dict:
@@ -36,6 +40,8 @@ def tracks(source, animation: str | int = 0, joint: str | None = None) -> pd.Dat
     """One row per keyframe and channel: ``joint``, ``path`` (translation, rotation, scale),
     ``time`` (s) and ``x, y, z`` (+ ``w`` for rotations, quaternion xyzw), plus ``angle_deg`` for
     rotations (the rotation's angle away from the clip's first key). ``source``: bytes, path or result."""
+    import pandas as pd  # when asked for, as in pose.bone_positions
+
     doc, binary = read_glb(_load(source))
     anim = pick_animation(doc, animation, "tracks")
     nodes = doc.get("nodes", [])
