@@ -363,6 +363,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     pos[tongue] = q
 
     uv = np.zeros((len(pos), 2), np.float32)
+    outward = np.zeros((len(pos), 3))
     for mine, up in ((upper, True), (lower, False)):
         r = pos[mine]
         u = along(r, mid, front)
@@ -380,9 +381,18 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
         else:
             v = np.where(inner, LOWER_EDGE - INNER * e, LOWER_EDGE + OUTER * e)
         uv[mine] = np.column_stack([0.02 + 0.96 * u, v])
+        outward[np.flatnonzero(mine)[~inner]] = np.column_stack([radial[~inner, 0], np.zeros((~inner).sum()),
+                                                                 radial[~inner, 1]])
     q = pos[tongue]
     side = np.abs(q[:, 0] - mid) / max(float(np.abs(q[:, 0] - mid).max()), 1e-9)
     depth = np.clip((float(q[:, 2].max()) - q[:, 2]) / TONGUE_LENGTH, 0, 1)
     uv[tongue] = np.column_stack([side, TONGUE_V + (1 - TONGUE_V) * depth * 0.98 + 0.005])
     uv = np.clip(uv, 0.002, 0.998)
-    return replace(p, uv=uv).moved(pos)
+    out = replace(p, uv=uv).moved(pos)
+    # The teeth's outer faces lit as the curved row they are, each vertex's normal straight out of the arch: MakeHuman's
+    # coarse rows, their normals bent down over the biting edge, drew an open mouth's upper teeth white at the top and
+    # a grey band of facets below (blind review K).
+    normals = out.normals.copy()
+    flat = np.linalg.norm(outward, axis=1) > 0.5
+    normals[flat] = outward[flat]
+    return replace(out, normals=normals.astype(np.float32))
