@@ -74,6 +74,10 @@ GAP = (0.42, 0.37, 0.34)
 GAP_SOFT = 0.45
 # The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
 GAP_EDGE = (0.1, 0.06, 0.06)
+# The embrasures: that V, over this share of a row's height from its biting edge, as wide as this at the edge (mm) on
+# each tooth's side; each crown's corners rounded into it (over 0.12 of the height and 0.8 mm, at 128 texels, the
+# row's edge read as one straight white band with faint lines, blind review K).
+EMBRASURE = (0.35, 1.5)
 TONGUE = (0.66, 0.32, 0.34)
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
 # (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
@@ -174,6 +178,13 @@ def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
     return np.clip(h if upper else 1 - h, 0.0, 1.0)
 
 
+def _corner(e: np.ndarray) -> np.ndarray:
+    """A tooth's rounded corner at the biting edge: at ``e`` (0 at the edge, 1 at the gum) the share of
+    :data:`EMBRASURE`'s width its side lies in from the gap's line, a quarter ellipse (1 at the edge, 0 at its height)."""
+    t = np.clip(e / EMBRASURE[0], 0, 1)
+    return 1 - np.sqrt(1 - (1 - t) ** 2)
+
+
 def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
     """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, and how
     deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap; 1 too below a tooth's
@@ -186,8 +197,8 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     # The gaps: a soft line along the tooth, opening into a V towards the biting edge (rounded corners). Dark
     # enough to part the teeth in a 512 px close-up (hairlines merged them into one white slab), narrow enough to
     # keep them one row (1.6 mm of dark red between two teeth read as pegs with red gaps in blind review B).
-    corner = np.clip(1 - e / 0.12, 0, 1) ** 2
-    gap = _smoothstep(GAP_SOFT + 0.8 * corner, -0.1 + 0.8 * corner, mm) * (0.75 + 0.25 * corner)
+    corner = _corner(e)
+    gap = _smoothstep(GAP_SOFT + EMBRASURE[1] * corner, -0.1 + EMBRASURE[1] * corner, mm) * (0.75 + 0.25 * corner)
     if arc is not None:
         cut = np.asarray(arc, np.float32)[k] + CANINE_POINT * (k == 2) * np.abs(2 * t - 1)
         gap = np.maximum(gap, _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))
@@ -226,7 +237,7 @@ def _layout():
         c, gum, gap = _teeth(widths, u, e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
-        corner = np.clip(1 - np.abs(v - edge) / OUTER / 0.12, 0, 1)[..., None] ** 2
+        corner = _corner(np.abs(v - edge) / OUTER)[..., None]
         shade = np.array(GAP, np.float32) * (1 - corner) + np.array(GAP_EDGE, np.float32) * corner
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
         c = c * lit
