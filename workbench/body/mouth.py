@@ -38,7 +38,7 @@ import numpy as np
 from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
-from .teeth_arch import along, arched
+from .teeth_arch import along, arched, from_edge
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
            "fitted_teeth", "MOUTH_SIZE"]
@@ -79,6 +79,8 @@ GAP_EDGE = (0.1, 0.06, 0.06)
 # row's edge read as one straight white band with faint lines, blind review K).
 EMBRASURE = (0.35, 1.5)
 TONGUE = (0.66, 0.32, 0.34)
+# How much darker the groove down the tongue's middle is (0.22 drew "a line down its middle", blind review K).
+TONGUE_GROOVE = 0.07
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
 # (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
 # a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
@@ -124,6 +126,9 @@ TONGUE_FLAT = 0.6
 TONGUE_BELOW = 0.0025
 TONGUE_BEHIND = 0.005
 TONGUE_LENGTH = 0.055
+# Its top domed across (m): its sides this much under its middle line, by the square of the distance out (MakeHuman's,
+# made flatter, rose 0.9 mm from its sides to its middle: "a flat pink slab", blind review K).
+TONGUE_DOME = 0.003
 
 
 def lining_triangles(mesh: BodyMesh) -> np.ndarray:
@@ -163,19 +168,6 @@ def _edge() -> np.ndarray:
 def _smoothstep(e0, e1, x):
     t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
     return t * t * (3 - 2 * t)
-
-
-def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
-    """0 at a tooth row's biting edge to 1 at its gum, by the row's lowest and highest points at each place along
-    the arch (the row is not level: its back rises)."""
-    b = np.minimum((u * 8).astype(int), 7)
-    lo = np.array([y[b == k].min() if (b == k).any() else np.nan for k in range(8)])
-    hi = np.array([y[b == k].max() if (b == k).any() else np.nan for k in range(8)])
-    ok = ~np.isnan(lo)
-    x = (np.arange(8) + 0.5) / 8
-    lo, hi = np.interp(u, x[ok], lo[ok]), np.interp(u, x[ok], hi[ok])
-    h = (y - lo) / np.maximum(hi - lo, 1e-9)
-    return np.clip(h if upper else 1 - h, 0.0, 1.0)
 
 
 def _corner(e: np.ndarray) -> np.ndarray:
@@ -259,7 +251,7 @@ def _layout():
     tongue = v >= TONGUE_V
     depth = np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1)
     speck = 1 + 0.08 * (np.random.default_rng(3).random((n, n)).astype(np.float32) - 0.5)
-    t = np.array(TONGUE, np.float32) * ((1 - 0.22 * np.exp(-(u / 0.1) ** 2)) * (1 - 0.3 * _smoothstep(0.55, 1.0, u))
+    t = np.array(TONGUE, np.float32) * ((1 - TONGUE_GROOVE * np.exp(-(u / 0.12) ** 2)) * (1 - 0.3 * _smoothstep(0.55, 1.0, u))
                                         * speck)[..., None]
     colour[tongue] = t[tongue]
     rough[tongue] = ROUGH_TONGUE
@@ -369,6 +361,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     bottom = float(q[:, 1].min())
     flat = TONGUE_FLAT * (1 - 0.7 * np.clip((tip - q[:, 2]) / TONGUE_LENGTH, 0, 1))
     q[:, 1] = bottom + flat * (q[:, 1] - bottom)
+    q[:, 1] -= TONGUE_DOME * ((q[:, 0] - mid) / max(float(np.abs(q[:, 0] - mid).max()), 1e-9)) ** 2
     q += (0.0, float(pos[lower, 1].max()) - TONGUE_BELOW - float(q[:, 1].max()),
           float(pos[lower, 2].max()) - TONGUE_BEHIND - tip)
     pos[tongue] = q
@@ -378,7 +371,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     for mine, up in ((upper, True), (lower, False)):
         r = pos[mine]
         u = along(r, mid, front)
-        e = _from_edge(u, r[:, 1], up)
+        e = from_edge(u, r[:, 1], up)
         # The inner faces: those whose normal points back into the arch, not the biting edges (which face down or
         # up). Out of the arch is, seen from above, away from its front's centre of curve (ARCH_BEND behind the
         # front teeth) round the front, and straight out to the side along the back teeth.
@@ -399,11 +392,8 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     depth = np.clip((float(q[:, 2].max()) - q[:, 2]) / TONGUE_LENGTH, 0, 1)
     uv[tongue] = np.column_stack([side, TONGUE_V + (1 - TONGUE_V) * depth * 0.98 + 0.005])
     uv = np.clip(uv, 0.002, 0.998)
+    # The teeth's outer faces' normals straight out of the arch: MakeHuman's coarse rows' normals, bent down over the biting
+    # edge, drew the upper teeth white at the top over a grey band of facets (blind review K).
     out = replace(p, uv=uv).moved(pos)
-    # The teeth's outer faces lit as the curved row they are, each vertex's normal straight out of the arch: MakeHuman's
-    # coarse rows, their normals bent down over the biting edge, drew an open mouth's upper teeth white at the top and
-    # a grey band of facets below (blind review K).
-    normals = out.normals.copy()
     flat = np.linalg.norm(outward, axis=1) > 0.5
-    normals[flat] = outward[flat]
-    return replace(out, normals=normals.astype(np.float32))
+    return replace(out, normals=np.where(flat[:, None], outward, out.normals).astype(np.float32))
