@@ -114,7 +114,10 @@ def test_an_open_mouth_is_dark_with_a_tongue_and_teeth(gender, morph, weight, te
     assert pink.sum() > 100, pink.sum()
     if teeth:
         assert white.sum() > 20, white.sum()
-    assert white.sum() < 0.3 * opening.sum()
+    # (0.3 before review K: the upper teeth's lower half was a grey band of facets, their normals bent down over the
+    # biting edge, and the white was 0.17 to 0.2 of a mouthOpen portrait's opening; lit as the row they are, 0.31 to
+    # 0.33, the rest of the opening darker than before: tests/render/test_mouth_grey_review_k.py.)
+    assert white.sum() < 0.36 * opening.sum()
 
 
 def _teeth_map(glb: bytes, morphs: dict):

@@ -38,7 +38,7 @@ import numpy as np
 from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
-from .teeth_arch import along, arched
+from .teeth_arch import along, arched, from_edge
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
            "fitted_teeth", "MOUTH_SIZE"]
@@ -74,7 +74,13 @@ GAP = (0.42, 0.37, 0.34)
 GAP_SOFT = 0.45
 # The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
 GAP_EDGE = (0.1, 0.06, 0.06)
+# The embrasures: that V, over this share of a row's height from its biting edge, as wide as this at the edge (mm) on
+# each tooth's side; each crown's corners rounded into it (over 0.12 of the height and 0.8 mm, at 128 texels, the
+# row's edge read as one straight white band with faint lines, blind review K).
+EMBRASURE = (0.35, 1.5)
 TONGUE = (0.66, 0.32, 0.34)
+# How much darker the groove down the tongue's middle is (0.22 drew "a line down its middle", blind review K).
+TONGUE_GROOVE = 0.07
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
 # (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
 # a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
@@ -120,6 +126,9 @@ TONGUE_FLAT = 0.6
 TONGUE_BELOW = 0.0025
 TONGUE_BEHIND = 0.005
 TONGUE_LENGTH = 0.055
+# Its top domed across (m): its sides this much under its middle line, by the square of the distance out (MakeHuman's,
+# made flatter, rose 0.9 mm from its sides to its middle: "a flat pink slab", blind review K).
+TONGUE_DOME = 0.003
 
 
 def lining_triangles(mesh: BodyMesh) -> np.ndarray:
@@ -161,17 +170,11 @@ def _smoothstep(e0, e1, x):
     return t * t * (3 - 2 * t)
 
 
-def _from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
-    """0 at a tooth row's biting edge to 1 at its gum, by the row's lowest and highest points at each place along
-    the arch (the row is not level: its back rises)."""
-    b = np.minimum((u * 8).astype(int), 7)
-    lo = np.array([y[b == k].min() if (b == k).any() else np.nan for k in range(8)])
-    hi = np.array([y[b == k].max() if (b == k).any() else np.nan for k in range(8)])
-    ok = ~np.isnan(lo)
-    x = (np.arange(8) + 0.5) / 8
-    lo, hi = np.interp(u, x[ok], lo[ok]), np.interp(u, x[ok], hi[ok])
-    h = (y - lo) / np.maximum(hi - lo, 1e-9)
-    return np.clip(h if upper else 1 - h, 0.0, 1.0)
+def _corner(e: np.ndarray) -> np.ndarray:
+    """A tooth's rounded corner at the biting edge: at ``e`` (0 at the edge, 1 at the gum) the share of
+    :data:`EMBRASURE`'s width its side lies in from the gap's line, a quarter ellipse (1 at the edge, 0 at its height)."""
+    t = np.clip(e / EMBRASURE[0], 0, 1)
+    return 1 - np.sqrt(1 - (1 - t) ** 2)
 
 
 def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
@@ -186,8 +189,8 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     # The gaps: a soft line along the tooth, opening into a V towards the biting edge (rounded corners). Dark
     # enough to part the teeth in a 512 px close-up (hairlines merged them into one white slab), narrow enough to
     # keep them one row (1.6 mm of dark red between two teeth read as pegs with red gaps in blind review B).
-    corner = np.clip(1 - e / 0.12, 0, 1) ** 2
-    gap = _smoothstep(GAP_SOFT + 0.8 * corner, -0.1 + 0.8 * corner, mm) * (0.75 + 0.25 * corner)
+    corner = _corner(e)
+    gap = _smoothstep(GAP_SOFT + EMBRASURE[1] * corner, -0.1 + EMBRASURE[1] * corner, mm) * (0.75 + 0.25 * corner)
     if arc is not None:
         cut = np.asarray(arc, np.float32)[k] + CANINE_POINT * (k == 2) * np.abs(2 * t - 1)
         gap = np.maximum(gap, _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))
@@ -226,7 +229,7 @@ def _layout():
         c, gum, gap = _teeth(widths, u, e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
-        corner = np.clip(1 - np.abs(v - edge) / OUTER / 0.12, 0, 1)[..., None] ** 2
+        corner = _corner(np.abs(v - edge) / OUTER)[..., None]
         shade = np.array(GAP, np.float32) * (1 - corner) + np.array(GAP_EDGE, np.float32) * corner
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
         c = c * lit
@@ -248,7 +251,7 @@ def _layout():
     tongue = v >= TONGUE_V
     depth = np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1)
     speck = 1 + 0.08 * (np.random.default_rng(3).random((n, n)).astype(np.float32) - 0.5)
-    t = np.array(TONGUE, np.float32) * ((1 - 0.22 * np.exp(-(u / 0.1) ** 2)) * (1 - 0.3 * _smoothstep(0.55, 1.0, u))
+    t = np.array(TONGUE, np.float32) * ((1 - TONGUE_GROOVE * np.exp(-(u / 0.12) ** 2)) * (1 - 0.3 * _smoothstep(0.55, 1.0, u))
                                         * speck)[..., None]
     colour[tongue] = t[tongue]
     rough[tongue] = ROUGH_TONGUE
@@ -358,15 +361,17 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     bottom = float(q[:, 1].min())
     flat = TONGUE_FLAT * (1 - 0.7 * np.clip((tip - q[:, 2]) / TONGUE_LENGTH, 0, 1))
     q[:, 1] = bottom + flat * (q[:, 1] - bottom)
+    q[:, 1] -= TONGUE_DOME * ((q[:, 0] - mid) / max(float(np.abs(q[:, 0] - mid).max()), 1e-9)) ** 2
     q += (0.0, float(pos[lower, 1].max()) - TONGUE_BELOW - float(q[:, 1].max()),
           float(pos[lower, 2].max()) - TONGUE_BEHIND - tip)
     pos[tongue] = q
 
     uv = np.zeros((len(pos), 2), np.float32)
+    outward = np.zeros((len(pos), 3))
     for mine, up in ((upper, True), (lower, False)):
         r = pos[mine]
         u = along(r, mid, front)
-        e = _from_edge(u, r[:, 1], up)
+        e = from_edge(u, r[:, 1], up)
         # The inner faces: those whose normal points back into the arch, not the biting edges (which face down or
         # up). Out of the arch is, seen from above, away from its front's centre of curve (ARCH_BEND behind the
         # front teeth) round the front, and straight out to the side along the back teeth.
@@ -380,9 +385,15 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
         else:
             v = np.where(inner, LOWER_EDGE - INNER * e, LOWER_EDGE + OUTER * e)
         uv[mine] = np.column_stack([0.02 + 0.96 * u, v])
+        outward[np.flatnonzero(mine)[~inner]] = np.column_stack([radial[~inner, 0], np.zeros((~inner).sum()),
+                                                                 radial[~inner, 1]])
     q = pos[tongue]
     side = np.abs(q[:, 0] - mid) / max(float(np.abs(q[:, 0] - mid).max()), 1e-9)
     depth = np.clip((float(q[:, 2].max()) - q[:, 2]) / TONGUE_LENGTH, 0, 1)
     uv[tongue] = np.column_stack([side, TONGUE_V + (1 - TONGUE_V) * depth * 0.98 + 0.005])
     uv = np.clip(uv, 0.002, 0.998)
-    return replace(p, uv=uv).moved(pos)
+    # The teeth's outer faces' normals straight out of the arch: MakeHuman's coarse rows' normals, bent down over the biting
+    # edge, drew the upper teeth white at the top over a grey band of facets (blind review K).
+    out = replace(p, uv=uv).moved(pos)
+    flat = np.linalg.norm(outward, axis=1) > 0.5
+    return replace(out, normals=np.where(flat[:, None], outward, out.normals).astype(np.float32))

@@ -1,5 +1,5 @@
-"""The upper teeth's arch: its front bent (:func:`arched`) and each vertex's place along it (:func:`along`), for
-:func:`workbench.body.mouth.fitted_teeth`.
+"""The upper teeth's arch: its front bent (:func:`arched`), each vertex's place along it (:func:`along`) and from its
+biting edge to its gum (:func:`from_edge`), for :func:`workbench.body.mouth.fitted_teeth`.
 
 MakeHuman's upper row is coarse: its front is one flat face from the middle line to the lateral incisors (a
 vertex at the middle, the next 9 mm out), its biting edge level, so a smile showed "one flat slab of upper teeth"
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ARCH_BACK", "ARC_UP", "along", "arched"]
+__all__ = ["ARCH_BACK", "ARC_UP", "along", "arched", "from_edge"]
 
 # Metres: how far out from the middle the bend is whole, how far back and up it takes the biting edge there, where
 # out from the middle the edge starts rising, and how deep behind the front the bend fades out.
@@ -61,3 +61,16 @@ def along(pos: np.ndarray, mid: float, front: float) -> np.ndarray:
     xy = np.column_stack([radii * np.sin(angles), radii * np.cos(angles)])
     length = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(xy, axis=0), axis=1))])
     return np.clip(np.interp(phi, angles, length) / max(float(length[-1]), 1e-9), 0.0, 1.0)
+
+
+def from_edge(u: np.ndarray, y: np.ndarray, upper: bool) -> np.ndarray:
+    """0 at a tooth row's biting edge to 1 at its gum, by the row's lowest and highest points at each place along
+    the arch (the row is not level: its back rises)."""
+    b = np.minimum((u * 8).astype(int), 7)
+    lo = np.array([y[b == k].min() if (b == k).any() else np.nan for k in range(8)])
+    hi = np.array([y[b == k].max() if (b == k).any() else np.nan for k in range(8)])
+    ok = ~np.isnan(lo)
+    x = (np.arange(8) + 0.5) / 8
+    lo, hi = np.interp(u, x[ok], lo[ok]), np.interp(u, x[ok], hi[ok])
+    h = (y - lo) / np.maximum(hi - lo, 1e-9)
+    return np.clip(h if upper else 1 - h, 0.0, 1.0)

@@ -446,6 +446,12 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             fade = min(ndr * np.float32(4), one)
             spec += rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v * fade   # ndh ** 8, along the contour
         spec *= ao
+        if not skin:
+            # (and the room's reflection and the key's highlight, on what is not skin, with it: the teeth deep in an open
+            # mouth, at their baked occlusion's least, mirrored the room as lit grey facets among its dark reds, blind
+            # review K; three.js and model-viewer read the teeth's specular map, which has none there)
+            spec *= cave
+            room *= cave
         tint = zero
         sr = sg = sb = one
         if mat_aniso[d] > 0:   # hair: a band across the strands in place of the round highlight
