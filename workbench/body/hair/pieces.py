@@ -33,6 +33,7 @@ from .canon import fitted
 from .ends import V_RANGE, end_wisps
 from .head import Head, smoothstep
 from .occlusion import shade, tube
+from .outline import CARD_POINT
 from .scalp import shell, split, underlay
 from .styles import STYLES
 from .texture import SLEEK, V_END, WISP_ROWS
@@ -81,7 +82,8 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     crown = (style, cards.CROWN[style]) if style in cards.CROWN else None
     # (A sleek style's cards, lying on the head, curve across with it: cards.hugged.)
     parts = [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0), crown=crown,
-                         hug=style in SLEEK and s is g.cards) for s in [g.cards, *g.extra]]
+                         hug=style in SLEEK and s is g.cards, point=CARD_POINT.get(style) if s is g.cards else None)
+             for s in [g.cards, *g.extra]]
     # Hair pulled back is shaded apart from its bun or tail: under the outer surface they made (a bun stands
     # 4 cm over the head), the sleek cards round them lay "deep", a dark ring where the cards meet the bun.
     groups = [[p] for p in parts] if style in SLEEK else [parts]
