@@ -22,6 +22,7 @@ from helpers import random_settings
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.bake import hair_head
 from workbench.body.hair.canon import DRAPE, fitted
+from workbench.body.hair.outline import CARD_POINT
 from workbench.body.hair.pieces import SCALP_SHADE, edge
 from workbench.body.hair.texture import CLUMPS, COLUMNS, V_END, pattern
 from workbench.body.mesh import body_mesh
@@ -75,7 +76,12 @@ def test_every_clump_card_is_one_outline_that_ends_in_a_point(style):
         rows = np.flatnonzero(width)
         last = rows.max()
         assert width[rows.min(): last + 1].min() > 0, (style, c)   # no row cut out of it
-        # A point: the clump's last rows far narrower than its body.
+        # A point: the clump's last rows far narrower than its body. (Long hair's cards narrow to their points in their
+        # triangles, outline.CARD_POINT, measured as drawn at every mipmap level by test_hair_tips_review_k: its clumps
+        # keep their width to the column's end, its last rows 0.94 of the column, as its body.)
+        if style in CARD_POINT:
+            assert last == len(col) - 1 and width[last] >= 0.9 * np.median(width[rows]), (style, c)
+            continue
         assert width[last - 2: last + 1].max() <= 0.25 * np.median(width[rows]), (style, c)
 
 

@@ -29,6 +29,7 @@ from ..mesh import BodyMesh, vertex_normals
 from . import cards
 from .canon import fitted
 from .head import Head, dressed, head_of, per_body
+from .outline import CARD_POINT
 from .scalp import shell
 from .texture import pattern
 
@@ -166,8 +167,9 @@ def baked(mesh: BodyMesh, style: str, top: str | None = None,
     (light levels, tip steps and alpha, as :func:`.texture.pattern`)."""
     head = hair_head(mesh, top, bottom)
     g = fitted(mesh, style, 0, head)
-    hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s, sort=False,
-                                                                     spread=cards.SPREAD.get(style, 1.0)) for s in [g.cards, *g.extra]])
+    hair = merge([shell(mesh, head, style)] + [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0),
+                                                           point=CARD_POINT.get(style) if s is g.cards else None)
+                                               for s in [g.cards, *g.extra]])
     az, q, r = _chart(head, hair.positions.astype(np.float64))
     q_max = float(q.max()) + 0.005
     rows = int(np.clip(np.ceil(q_max / ROW), 8, 48))

@@ -33,6 +33,7 @@ from ..compile import top_four
 from ..lod import Piece
 from ..mesh import BodyMesh
 from .head import Head, hairline, smoothstep
+from .outline import pointed
 from .texture import column_u
 
 # The least height (metres) of a card's vertex over the head envelope.
@@ -66,12 +67,14 @@ CROWN = {"long": 1.45}
 
 def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndarray,
             taper: float = 0.45, across: np.ndarray | None = None,
-            along: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            along: np.ndarray | None = None,
+            point: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Cards along strands ``pts`` (S, K, 3) with volume normals ``nrm`` (S, K, 3): (positions (S*K*2, 3),
     triangles (S*(K-1)*2, 3), normals, UVs). ``width`` (S,) at the root (or (S, K) along each strand),
     narrowing by ``taper`` at the tip; ``column`` (S,) the atlas column of each card; ``across`` (S, K, 3) where the width lies
     (default: across the strand, in the surface the normals describe); ``along`` (S, K) how far along its strand
-    each point is, 0 to 1 (its ``v`` and its taper; default: evenly)."""
+    each point is, 0 to 1 (its ``v`` and its taper; default: evenly); ``point``: narrowing to a point over the last
+    stretch of each (:func:`.outline.pointed`)."""
     S, K, _ = pts.shape
     if across is None:
         t = np.gradient(pts, axis=1)
@@ -80,6 +83,8 @@ def ribbons(pts: np.ndarray, nrm: np.ndarray, width: np.ndarray, column: np.ndar
     across = across / np.maximum(np.linalg.norm(across, axis=2, keepdims=True), 1e-12)
     s = np.linspace(0, 1, K)[None, :] if along is None else along
     w = (width if width.ndim == 2 else width[:, None]) * (1 - taper * s ** 1.5) * (0.85 + 0.15 * np.sin(np.pi * np.minimum(s * 1.6, 1)))
+    if point is not None:
+        w = w * pointed(s, *point)
     half = (w / 2)[..., None] * across
     pos = np.stack([pts - half, pts + half], 2)                       # (S, K, 2, 3)
     n = np.stack([nrm, nrm], 2)
@@ -152,11 +157,12 @@ def order(pts: np.ndarray, head: Head) -> np.ndarray:
 
 
 def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float = 1.0,
-          crown: tuple[str, float] | None = None, hug: bool = False) -> Piece:
+          crown: tuple[str, float] | None = None, hug: bool = False, point: tuple[float, float] | None = None) -> Piece:
     """The cards of ``strands`` (a :class:`~.groom.Strands`) as one :class:`~workbench.body.lod.Piece`,
     inner cards first (``sort=False``: they come so already); hanging cards widening as they spread, up to
     ``spread`` times (:func:`spread_widths`); ``crown`` (a style and a factor): wider over the head inside the
-    style's hairline (:func:`crown_widths`); ``hug``: cards on the head bent across to lie on it (:func:`hugged`)."""
+    style's hairline (:func:`crown_widths`); ``hug``: cards on the head bent across to lie on it (:func:`hugged`);
+    ``point``: each card narrowing to a point at its tip (:data:`.outline.CARD_POINT`, :func:`.outline.pointed`)."""
     s = strands.take(order(strands.pts, head)) if sort else strands
     S, K, _ = s.pts.shape
     hang = s.hanging
@@ -164,7 +170,7 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     width = spread_widths(s.pts, hang, head, s.width, spread) if spread > 1 else s.width
     if crown is not None:
         width = crown_widths(s.pts, hang, head, width, *crown)
-    pos, tris, normals, uv = ribbons(s.pts, s.nrm, width, s.column, s.taper, across, s.along)
+    pos, tris, normals, uv = ribbons(s.pts, s.nrm, width, s.column, s.taper, across, s.along, point)
     # A flat card's edges leave the curved surface its middle follows: those on the head are kept
     # out of the head envelope.
     rel = pos - head.centre

@@ -33,6 +33,7 @@ from .canon import fitted
 from .ends import V_RANGE, end_wisps
 from .head import Head, smoothstep
 from .occlusion import shade, tube
+from .outline import CARD_POINT
 from .scalp import shell, split, underlay
 from .styles import STYLES
 from .texture import SLEEK, V_END, WISP_ROWS
@@ -57,6 +58,10 @@ SLEEK_SHADE = 0.97
 # Metres over the head's envelope within which a sleek style's card triangle lies on the scalp (its cards lie within
 # 8 mm; the bun's wraps stand 4 cm over it, the tail hangs clear): those go in a single-sided part, ``Hair_Sleek``.
 LIE = 0.01
+# Where a sleek style's single-sided cards are backed (:func:`backed`): between these azimuths (degrees from the face,
+# either side; the outline of views from the front, from behind and at 35 degrees from either) and within this polar
+# angle of the crown (the outline over the top). All backed, the cards took a bun's LOD 1 over its budget (LOD1_BUDGET).
+BACKED = (45.0, 135.0, 35.0)
 # Where (in hairlines from the crown) the layer goes from that shade to the hair's own light: over the single
 # hairs past its opaque fill (texture.FILL_END), where they fade into the skin.
 EDGE = (0.94, 1.04)
@@ -81,7 +86,8 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     crown = (style, cards.CROWN[style]) if style in cards.CROWN else None
     # (A sleek style's cards, lying on the head, curve across with it: cards.hugged.)
     parts = [cards.piece(mesh, head, s, sort=False, spread=cards.SPREAD.get(style, 1.0), crown=crown,
-                         hug=style in SLEEK and s is g.cards) for s in [g.cards, *g.extra]]
+                         hug=style in SLEEK and s is g.cards, point=CARD_POINT.get(style) if s is g.cards else None)
+             for s in [g.cards, *g.extra]]
     # Hair pulled back is shaded apart from its bun or tail: under the outer surface they made (a bun stands
     # 4 cm over the head), the sleek cards round them lay "deep", a dark ring where the cards meet the bun.
     groups = [[p] for p in parts] if style in SLEEK else [parts]
@@ -108,8 +114,27 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         fringe.append(replace(tips, colors=np.repeat(light[:, None], 3, 1)))
     out["Hair_Fringe"] = merge(fringe)
     if sleek and style in SLEEK:
-        out["Hair"], out["Hair_Sleek"] = lying(out["Hair"], head)
+        out["Hair"], lie = lying(out["Hair"], head)
+        out["Hair_Sleek"] = backed(lie, head)
     return out
+
+
+def backed(lie: Piece, head: Head) -> Piece:
+    """``lie`` (a sleek style's single-sided cards on the scalp) and after it a copy, wound the other way, of its
+    triangles where the previews' views see the head's outline (:data:`BACKED`): the cards' backs, lit as their fronts
+    (the same outward normals).
+
+    A view ray grazing the head at the outline passes over the cards twice, going in and coming out. Single-sided, only
+    the first crossing drew, and where it passed over a lower lock (the locks lie a few millimetres in and out,
+    :mod:`.sleek`) it drew nothing: the backdrop showed between the cards along the outline, white lines at the temples
+    in front views (blind review K). Double-sided, the second crossing drew their backs with the normals reversed
+    (into the head, unlit): a dark stripe there (caps10). A back wound of its own is drawn as a front, its normals as
+    they are."""
+    rel = lie.positions[lie.indices].mean(1).astype(np.float64) - head.centre
+    az = np.abs(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])))
+    polar = np.degrees(np.arccos(np.clip(rel[:, 1] / np.maximum(np.linalg.norm(rel, axis=1), 1e-12), -1, 1)))
+    seen = ((az >= BACKED[0]) & (az <= BACKED[1])) | (polar <= BACKED[2])
+    return replace(lie, indices=np.concatenate([lie.indices, lie.indices[seen][:, ::-1]]))
 
 
 def lying(hair: Piece, head: Head) -> tuple[Piece, Piece]:

@@ -35,6 +35,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import keep
+from .outline import POINT, clump_outline
 
 HEIGHT = 1024
 WIDTH = 512
@@ -73,11 +74,6 @@ ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.92, 0.1
         "curly": (0.75, 0.3, 0.08), "ponytail": (0.92, 0.1, 0.12), "bob": (0.72, 0.15, 0.1)}
 # How a clump's strands end (:func:`_clump`'s ``spread``): a bob is cut nearly blunt, long hair tapers.
 SPREAD = {"long": (0.38, 0.45), "bob": (0.14, 0.16), "ponytail": (0.3, 0.35), "short": (0.38, 0.45)}
-# How far (in v) a clump's outline narrows to its point, where not its spread's (:func:`_outline`): a bob's
-# over its last centimetre (over its last 16 %, 3 cm of a bob's card, every card ended in a tooth: a comb).
-POINT = {"bob": 0.04}
-# How far (in v) a clump card widens from its root (:func:`_outline`).
-ROOT_TAPER = 0.08
 # Straight hair's locks per clump card and their range of light (:func:`_clump`); each card's own light
 # (its tone) within TONE: at 0.9 to 1.06 neighbouring cards were patches of two shades.
 LOCKS = 3
@@ -207,27 +203,7 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
         along = 1 + (0.05 if fine else 0.1) * np.sin(v * rows / rng.uniform(40, 120) + phase)
         _strand(a, lit, v, x, half, 1.0, shade * along)
     # (Curls keep their strands in the alpha: a coil is short frizz, and the curls' hairline is their ends.)
-    return (a if curly else _outline(rng, v, cw, spread, point)), lit
-
-
-def _outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float], point: float | None = None) -> np.ndarray:
-    """A clump's alpha (rows, cw): its outline alone, opaque inside, a texel's soft edge, narrowing to a point
-    over its last stretch (a bob's short: cut nearly blunt); its strands are in its colour only.
-
-    Strands drawn in the alpha (a texel or two wide, gaps between) alias wherever a texel is under a pixel:
-    cut at 0.5 by a renderer without mipmaps they broke into scattered pixels, and averaged by mipmaps
-    then cut, each card's strands vanished at a different row (comb teeth; a bob's blunt ends a barcode).
-    An outline keeps its shape under both: a card ends in one point."""
-    mid = cw / 2
-    end = rng.uniform(0.93, 1.0)
-    start = end - (0.08 + 0.6 * spread[0] if point is None else point)
-    u = np.clip((v - start) / (end - start), 0.0, 1.0)
-    half = (mid - 1.5) * (1 - u ** 1.6) ** 0.8 * (1 - 0.06 * (1 + np.sin(v * 23.0 + rng.random() * 6.3)) * u)
-    # ...and narrow at its root: a card's root end lying over others is a point, not a straight step.
-    half = half * (0.25 + 0.75 * _smooth(0.0, ROOT_TAPER, v))
-    x = mid + 0.8 * np.sin(v * 9.0 + rng.random() * 6.3) * u
-    cols = np.arange(cw) + 0.5
-    return np.clip(half[:, None] + 0.5 - np.abs(cols[None, :] - x[:, None]), 0.0, 1.0).astype(np.float32)
+    return (a if curly else clump_outline(rng, v, cw, spread, point)), lit
 
 
 def _draw(style: str) -> dict[str, np.ndarray]:
