@@ -16,6 +16,9 @@ The brow over the eyes: how far the brow (the vertex MakeHuman's brow-forward ta
 front of the eyes' centres, in millimetres for eyes 58.5 mm apart (the face's own scale). A feminine build's own face
 stands it 36.7 mm forward, a masculine one's 42.9 (and 7 mm lower over the eye); browRidge's forward end and the face's
 variety on a masculine face took it to 52, a heavy ledge shading small, sunken eyes (review K's #10: 48.2, #9: 49.0).
+
+The head against the body ("head small for the body"): a body's stature over its head's height (crown to the chin's
+lowest point, as tests/body/test_extremes_review_j.py measures it) at every height from its gender's default up.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from helpers import random_settings
 
 from workbench.body import compile as cc
 from workbench.body.mesh import body_mesh, body_of
+from workbench.body.shape import shaped
 from workbench.options import normalize_avatar_settings
+from workbench.options.limits import DEFAULT_HEIGHT, HEIGHT_CM
 
 REVIEW_K = [normalize_avatar_settings(s) for s in random_settings(12, 4621)]
 NEXT = [normalize_avatar_settings(s) for s in random_settings(12, 4622)]
@@ -84,7 +89,8 @@ def jaw_outline(m, half: float = 0.03, step: float = 0.00025, jump: float = 0.00
         t = (heights[None] - v0[:, None]) / np.maximum(v1 - v0, 1e-12)[:, None]
         zz = np.where((t >= 0) & (t <= 1), z0[:, None] + t * (z1 - z0)[:, None], np.inf)
         who = np.argmin(zz, 0)
-        steps = np.flatnonzero(np.diff(zz[who, np.arange(len(heights))]) > jump)
+        with np.errstate(invalid="ignore"):     # (no surface on either side: inf less inf, not a step)
+            steps = np.flatnonzero(np.diff(zz[who, np.arange(len(heights))]) > jump)
         if len(steps):
             out[c] = v0[who[steps[0]]]
     return columns, out
@@ -168,3 +174,25 @@ def test_random_brows_do_not_hood_the_eyes():
     faces = [normalize_avatar_settings(s) for s in random_settings(60, 4700)] + NEXT
     worst = max(brow_forward(s) for s in faces)
     assert worst <= BROW_MOST, round(worst, 1)
+
+
+def heads_tall(gender: str, body_shape: str, height: float) -> float:
+    """How many of its heads a build's own body of ``height`` cm stands tall."""
+    from test_extremes_review_j import landmarks
+
+    p = shaped(gender, body_shape, height)[0]
+    body = p[cc.group(cc.compiled(), "body")]
+    return float((body[:, 1].max() - body[:, 1].min()) / (body[:, 1].max() - p[landmarks()["menton"], 1]))
+
+
+@pytest.mark.parametrize("gender", ["feminine", "masculine"])
+def test_a_taller_body_has_no_smaller_head(gender):
+    """Past its gender's default height a body stands no more heads tall than at the default (0.005 of a head for
+    rounding): on main 41a5e56 a feminine body of 172 to 180 cm stood 0.047 of a head taller than the default's 8.35,
+    masculine ones 0.02 over 8.12, the head growing slower than the body at first; now none over."""
+    default = DEFAULT_HEIGHT[gender]
+    for body_shape in ("slim", "average"):
+        at_default = heads_tall(gender, body_shape, default)
+        for height in np.arange(default + 2.0, HEIGHT_CM[1] + 0.1, 4.0):
+            n = heads_tall(gender, body_shape, float(height))
+            assert n <= at_default + 0.005, (body_shape, float(height), round(n, 3), round(at_default, 3))
