@@ -12,11 +12,6 @@ more in depth), the chin's last point. Its bend: the turn between the outline's 
 face (its gender's and body's, no controls or variety) bends it by 8 to 35 degrees at MakeHuman's 7 to 10 mm edges;
 a face's own targets added up to 10 degrees more where their patches met (workbench.body.jaw).
 
-The brow over the eyes: how far the brow (the vertex MakeHuman's brow-forward target moves furthest forward) stands in
-front of the eyes' centres, in millimetres for eyes 58.5 mm apart (the face's own scale). A feminine build's own face
-stands it 36.7 mm forward, a masculine one's 42.9 (and 7 mm lower over the eye); browRidge's forward end and the face's
-variety on a masculine face took it to 52, a heavy ledge shading small, sunken eyes (review K's #10: 48.2, #9: 49.0).
-
 The head against the body ("head small for the body"): a body's stature over its head's height (crown to the chin's
 lowest point, as tests/body/test_extremes_review_j.py measures it) at every height from its gender's default up.
 """
@@ -41,9 +36,6 @@ NEXT = [normalize_avatar_settings(s) for s in random_settings(12, 4622)]
 SPAN, FOV = 0.12, 25.0
 # The most a face's own targets may bend its jaw's outline beyond its build's (degrees).
 MORE_BEND = 5.0
-# The furthest a brow may stand in front of the eyes' centres (mm for eyes 58.5 mm apart): a masculine build's own
-# brow and 5 mm more.
-BROW_MOST = 48.0
 
 
 def _camera(m) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -142,38 +134,6 @@ def test_random_jaws_bend_as_their_builds(k):
     to 14.0; now 4.4 at most)."""
     s = (REVIEW_K + NEXT)[k]
     assert more_bend(s) <= MORE_BEND, round(more_bend(s), 1)
-
-
-@cache
-def _brow_vertex() -> int:
-    data = cc.compiled()
-    idx, delta = cc.target(data, "eyebrows/eyebrows-trans-forward")
-    return int(idx[np.argmax(delta[:, 2])])
-
-
-def brow_forward(s: dict) -> float:
-    """How far (mm, for eyes 58.5 mm apart) a face's brow stands in front of its eyes' centres."""
-    m = body_mesh(s)
-    p = m.positions.astype(np.float64)
-    left, right = (p[m.groups[f"helper-{side}-eye"]].mean(0) for side in "lr")
-    unit = float(np.linalg.norm(left - right)) / 0.0585
-    return float(p[_brow_vertex(), 2] - (left[2] + right[2]) / 2) / unit * 1000
-
-
-@pytest.mark.parametrize("k", [9, 8, 5])
-def test_review_k_brows_do_not_hood_the_eyes(k):
-    """Review K's #10, #9 and #6 (masculine faces at browRidge 0.6 to 0.8): the brow no more than :data:`BROW_MOST`
-    in front of the eyes (on main 41a5e56: 48.2, 49.0 and 47.4; now 45.8 to 47.0)."""
-    assert brow_forward(REVIEW_K[k]) <= BROW_MOST, round(brow_forward(REVIEW_K[k]), 1)
-
-
-@pytest.mark.slow
-def test_random_brows_do_not_hood_the_eyes():
-    """Sixty random faces (seed 4700) and the next draw's: no brow more than :data:`BROW_MOST` in front of the eyes (on
-    main, 52.0, 49.3 and 48.2 at most; now 47.2)."""
-    faces = [normalize_avatar_settings(s) for s in random_settings(60, 4700)] + NEXT
-    worst = max(brow_forward(s) for s in faces)
-    assert worst <= BROW_MOST, round(worst, 1)
 
 
 def heads_tall(gender: str, body_shape: str, height: float) -> float:

@@ -131,7 +131,7 @@ def rest_face(gender: str) -> dict[str, float]:
 # default height to 210 cm the head grew by 11 %, the body by 26 %, and a 210 cm avatar stood 8.9 heads tall (feminine;
 # 8.5 masculine) where the default stands 8.3 and 7.9 and people's proportions run about 7 to 8 heads (a head looks
 # small on a body past them, at the portraits' and the full views' size alike). A body taller than its gender's default
-# height gets a larger head, MakeHuman's head scale targets at this weight at 210 cm (in between, slowly at first:
+# height gets a larger head, MakeHuman's head scale targets at this weight at 210 cm (in between, in proportion:
 # workbench.body.shape.head_growth; none at or under the default, whose bodies keep their bytes): 8.1 and 7.8 heads at
 # 210 cm now, 8.2 and 8.0 at 190 (tests/body/test_extremes_review_j.py). The width and depth a little less than the
 # height: MakeHuman's width target moves the head's sides half as far again as the eyes.
@@ -183,13 +183,7 @@ FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.15, "mouth/mouth-scale-horiz-in
 # The chin's narrowing likewise: jawWidth -1's 0.7 on a feminine face's own 0.4 drew the chin to 0.48 of the jaw's width
 # at its angles (a person's chin some 0.55 to 0.7 of it), a V "pointy chin" in blind review J (#9): 0.8 in all, 0.55 now
 # (tests/body/test_extremes_review_j.py).
-# The brow likewise: a masculine face's own brow stands 6 mm further forward than a feminine one's and 7 mm lower
-# (FACE_DETAILS), and browRidge +1 with the face's own variety took it 9 mm further still, over eyes it shaded into
-# small, sunken slits (blind review K #10, a slim masculine face at browRidge 0.8: "small sunken eyes"). Held to 0.65
-# forward and 0.4 down in all: a masculine brow goes 2.5 mm further at most, a feminine one as before
-# (tests/body/test_face_review_k.py).
-WITH_BUILD_CAP = {"cheek/{s}-cheek-bones-incr": 0.5, "chin/chin-width-decr": 0.6,
-                  "eyebrows/eyebrows-trans-forward": 0.6, "eyebrows/eyebrows-trans-down": 0.4}
+WITH_BUILD_CAP = {"cheek/{s}-cheek-bones-incr": 0.5, "chin/chin-width-decr": 0.6}
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6},
                  {"chin/chin-bones-decr": 0.6, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.3}),
