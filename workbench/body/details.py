@@ -131,9 +131,9 @@ def rest_face(gender: str) -> dict[str, float]:
 # default height to 210 cm the head grew by 11 %, the body by 26 %, and a 210 cm avatar stood 8.9 heads tall (feminine;
 # 8.5 masculine) where the default stands 8.3 and 7.9 and people's proportions run about 7 to 8 heads (a head looks
 # small on a body past them, at the portraits' and the full views' size alike). A body taller than its gender's default
-# height gets a larger head, MakeHuman's head scale targets at this weight at 210 cm (in between, in proportion:
+# height gets a larger head, MakeHuman's head scale targets at this weight at 210 cm (in between, slowly at first:
 # workbench.body.shape.head_growth; none at or under the default, whose bodies keep their bytes): 8.1 and 7.8 heads at
-# 210 cm now, 8.2 and 8.0 at 190 (tests/body/test_extremes_review_j.py). The width and depth a little less than the
+# 210 cm now, 8.3 and 8.1 at 190 (tests/body/test_extremes_review_j.py). The width and depth a little less than the
 # height: MakeHuman's width target moves the head's sides half as far again as the eyes.
 HEAD_GROWTH = {"head/head-scale-vert-incr": 0.6, "head/head-scale-horiz-incr": 0.45, "head/head-scale-depth-incr": 0.5}
 # The face controls (contract section 4, settings["face"]), each from -1 to 1: per control, the modifier targets

@@ -180,16 +180,14 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
 
 def head_growth(gender: str, height_cm: float) -> dict[str, float]:
     """The head scale targets a body of ``height_cm`` takes beyond its build's (:data:`~workbench.body.details.HEAD_GROWTH`
-    at 210 cm; in between, by the height's share of the way there from ``gender``'s default height; none at or under
-    the default). (By the share to the power 1.5 until blind review K, slowly at first: a body 8 to 12 cm over the
-    default stood 0.05 of a head taller than the default, 8.39 heads, the most of any height, "a head small for the
-    body"; tests/body/test_face_review_k.py.)
+    at 210 cm; in between, by the height's share of the way there from ``gender``'s default height to the power 1.5,
+    so slowly at first; none at or under the default).
 
     >>> head_growth("feminine", 166.0), head_growth("masculine", 194.0)["head/head-scale-vert-incr"]
-    ({}, 0.3)
+    ({}, 0.212132)
     """
     share = (height_cm - DEFAULT_HEIGHT[gender]) / (HEIGHT_CM[1] - DEFAULT_HEIGHT[gender])
-    return {k: round(w * min(share, 1.0), 6) for k, w in HEAD_GROWTH.items()} if share > 0 else {}
+    return {k: round(w * min(share, 1.0) ** 1.5, 6) for k, w in HEAD_GROWTH.items()} if share > 0 else {}
 
 
 def _apply(data: dict, weights: dict[str, float], column: slice = slice(None)) -> np.ndarray:
