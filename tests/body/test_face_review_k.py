@@ -10,7 +10,7 @@ mouth): the nearest surface along the column, and where it leaves the chin for t
 more in depth), the chin's last point. Its bend: the turn between the outline's chords 1 mm long, one chord apart
 (so a corner anywhere is seen whole), within each stretch of the outline that runs on without a jump. A build's own
 face (its gender's and body's, no controls or variety) bends it by 8 to 35 degrees at MakeHuman's 7 to 10 mm edges;
-a face's own targets added up to 10 degrees more where their patches met (workbench.body.jaw).
+a face's own targets added up to 14 degrees more where their patches met (workbench.body.jaw).
 """
 
 from __future__ import annotations
