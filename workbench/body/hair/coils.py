@@ -50,6 +50,8 @@ INNER_COIL = (0.003, 0.0045)
 # tip's height over the head against a clump that rises straight (its volume's share).
 DROOP = 0.9
 DROOP_VOLUME = 0.8
+# How far the front's clumps turn aside (to the side of the face they root on) for each metre back.
+PARTED = 0.4
 # ...and the inner layer's extra roots along the front's hairline (LOD 0): how many, and over which azimuths
 # (degrees either side of the face).
 FRONT_ROOTS = (100, 70.0)
@@ -172,13 +174,15 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     low = smoothstep(55.0, 100.0, pol)
     edge = smoothstep(0.75, 0.95, pol / hairline("curly", az))          # near the hairline
 
+    # (in front, parted to either side of the middle as they go back: straight back, they stood in a crest)
+    aside = np.column_stack([np.where(roots[:, 0] < 0, -1.0, 1.0), np.zeros(S), np.zeros(S)])
     # Over the sides and back the clumps fall (gravity, along the head), from the crown's top outwards.
     fall = smoothstep(20.0, 60.0, pol) * (1 - front)
 
     def field(s, d, p, i):
         # Along the head: up and back from the face in front; elsewhere away from the crown, turning down the
         # head as it slopes (the rise lifts them off it at the root, their weight lays them along it: droop).
-        back = (tangent(d, crown - d) + UP * 0.2) * (0.4 * front[i])[:, None]
+        back = (tangent(d, crown - d) + UP * 0.2 + PARTED * tangent(d, aside[i])) * (0.4 * front[i])[:, None]
         out = (tangent(d, d - crown) * 0.5 * (1 - fall[i])[:, None] + tangent(d, -UP) * (1.5 * fall[i])[:, None]
                - UP * (0.6 * low[i])[:, None]) * (1 - front[i])[:, None]
         return back + out
