@@ -1,13 +1,16 @@
 """Hair wound round itself: curly hair's coils, and the bun's wraps.
 
-- **Curly**: clumps rooted over the scalp; each clump's axis is grown like any strand but stands
-  far off the head (the hair's volume), and round it two coils wind half a turn apart (a clump of
-  two spirals). A coil's card lies along the axis (a ribbon wound like a spring), narrower than the
-  coil's pitch, so the coils behind and the dark roots show between its turns; its normals lean out
-  with the coil, so each turn shades round. In front the clumps stand up and go back over the head (no
-  curl falls over the forehead), the steeper the nearer the hairline; at the sides and back they fall a
-  little. Under them (LOD 0) a layer of short tight coils over the whole scalp, those at the hairline lying
-  out over the scalp layer's fading edge; every root stops at its own share of the hairline (a broken one).
+- **Curly**: clumps rooted over the scalp; each clump's axis is grown like any strand, leaving the head
+  steeply at its root and bending over along it by its weight (:data:`DROOP`; rising at one slope to the
+  tip, every clump stood straight out, a fright wig: blind review K), so the hair's volume stands off the
+  head and falls, and round it two coils wind half a turn apart (a clump of two spirals). A coil's card
+  lies along the axis (a ribbon wound like a spring), narrower than the coil's pitch, so the coils behind
+  and the dark roots show between its turns; its normals lean out with the coil, so each turn shades
+  round. In front the clumps stand up and go back over the head, parting a little to either side (no curl
+  falls over the forehead), the steeper the nearer the hairline; at the sides and back they fall down the
+  head. Under them (LOD 0) a layer of short tight coils over the whole scalp, more along the front's
+  hairline, where they lie up, back and along it (grown out over the forehead, one there shone as a white
+  dot under grey curls: review K); every root stops at its own share of the hairline (a broken one).
 - **The bun**: at the back of the crown, where the sleek strands of the ``bun`` style end
   (:func:`bun_axis`, :func:`bun_base_angle`), the gathered hair twisted into a rope and wound on
   itself (:func:`bun_coil`): a spiral from the bun's rim in to its top, each turn higher than the
@@ -49,9 +52,12 @@ INNER_COIL = (0.003, 0.0045)
 # How much each clump's slope off the head falls from its root to its tip (1: the tip lies along the head), and its
 # tip's height over the head against a clump that rises straight (its volume's share).
 DROOP = 0.9
-DROOP_VOLUME = 0.8
+DROOP_VOLUME = 1.05
 # How far the front's clumps turn aside (to the side of the face they root on) for each metre back.
-PARTED = 0.4
+PARTED = 0.2
+# ...and at the crown, how much less they bend over (standing there, they break the top's outline into curls: bent
+# over as much as at the sides, it was a smooth round arc, review E's helmet; tests/render/test_hair_volume.py).
+TOP_STANDS = 0.7
 # ...and the inner layer's extra roots along the front's hairline (LOD 0): how many, and over which azimuths
 # (degrees either side of the face).
 FRONT_ROOTS = (100, 70.0)
@@ -194,7 +200,7 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     crest = smoothstep(35.0, 5.0, pol)
     # Each clump leaves its root at that slope and bends over (DROOP): rising the same slope to the tip, every clump
     # stood straight out of the head, a fright wig (blind review K). Steeper at the root for it, as full at the sides.
-    droop = DROOP * (1 - 0.2 * stand)
+    droop = DROOP * (1 - 0.2 * stand) * (1 - TOP_STANDS * smoothstep(45.0, 15.0, pol))
     rise = (rng.uniform(0.85, 1.15, S) * (0.8 * (1 - 0.1 * low) + 0.3 * front + 0.4 * stand)
             / (1 - 0.5 * droop) * DROOP_VOLUME)
     length = rng.uniform(0.045, 0.06, S) * (1 - 0.1 * low) * (1 - 0.45 * stand) * (1 - 0.2 * crest)
