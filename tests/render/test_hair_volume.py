@@ -73,8 +73,12 @@ def test_the_hairs_top_outline_breaks_up(style):
 # head's top 48 rows in each column, seen from the front), where the hair is not plainly there (it changes the
 # picture by under 40 levels), is lighter than the bald head's, on average (main: 13.5 and 17.1, its glass sheen; now
 # 2.4 and 4.5).
+# Moved from 8.0 to 12.5 by blind review K's pass (curls17): main stood at 4.4 and 6.4 there, the window filled by the
+# scalp layer's smooth band (review K's "skull cap"), in its shade darker than the curls. With curls over the front
+# hairline the window is curls, whose shaded turns fall within 40 levels of the bald head and lighter: 9.5 and 11.9,
+# no sheen (the glass sheen this caught stood at 13.5 and 17.1).
 DEEP = {"skinTone": "#452A21", "hair": {"style": "curly", "color": "#AB6A3C"}, "glasses": "none"}
-SHEEN = 8.0
+SHEEN = 12.5
 
 
 @pytest.mark.parametrize("gender", ["masculine", "feminine"])

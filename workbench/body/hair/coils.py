@@ -1,13 +1,16 @@
 """Hair wound round itself: curly hair's coils, and the bun's wraps.
 
-- **Curly**: clumps rooted over the scalp; each clump's axis is grown like any strand but stands
-  far off the head (the hair's volume), and round it two coils wind half a turn apart (a clump of
-  two spirals). A coil's card lies along the axis (a ribbon wound like a spring), narrower than the
-  coil's pitch, so the coils behind and the dark roots show between its turns; its normals lean out
-  with the coil, so each turn shades round. In front the clumps stand up and go back over the head (no
-  curl falls over the forehead), the steeper the nearer the hairline; at the sides and back they fall a
-  little. Under them (LOD 0) a layer of short tight coils over the whole scalp, those at the hairline lying
-  out over the scalp layer's fading edge; every root stops at its own share of the hairline (a broken one).
+- **Curly**: clumps rooted over the scalp; each clump's axis is grown like any strand, leaving the head
+  steeply at its root and bending over along it by its weight (:data:`DROOP`; rising at one slope to the
+  tip, every clump stood straight out, a fright wig: blind review K), so the hair's volume stands off the
+  head and falls, and round it two coils wind half a turn apart (a clump of two spirals). A coil's card
+  lies along the axis (a ribbon wound like a spring), narrower than the coil's pitch, so the coils behind
+  and the dark roots show between its turns; its normals lean out with the coil, so each turn shades
+  round. In front the clumps stand up and go back over the head, parting a little to either side (no curl
+  falls over the forehead), the steeper the nearer the hairline; at the sides and back they fall down the
+  head. Under them (LOD 0) a layer of short tight coils over the whole scalp, more along the front's
+  hairline, where they lie up, back and along it (grown out over the forehead, one there shone as a white
+  dot under grey curls: review K); every root stops at its own share of the hairline (a broken one).
 - **The bun**: at the back of the crown, where the sleek strands of the ``bun`` style end
   (:func:`bun_axis`, :func:`bun_base_angle`), the gathered hair twisted into a rope and wound on
   itself (:func:`bun_coil`): a spiral from the bun's rim in to its top, each turn higher than the
@@ -46,6 +49,20 @@ COIL = (0.0045, 0.0075)
 INNER_ROOTS = (480, 0)
 INNER_PITCH = (0.008, 0.011)
 INNER_COIL = (0.003, 0.0045)
+# How much each clump's slope off the head falls from its root to its tip (1: the tip lies along the head), and its
+# tip's height over the head against a clump that rises straight (its volume's share).
+DROOP = 0.9
+DROOP_VOLUME = 1.05
+# How far the front's clumps turn aside (to the side of the face they root on) for each metre back.
+PARTED = 0.2
+# ...and at the crown, how much less they bend over (standing there, they break the top's outline into curls: bent
+# over as much as at the sides, it was a smooth round arc, review E's helmet; tests/render/test_hair_volume.py).
+TOP_STANDS = 0.7
+# ...and the inner layer's extra roots along the front's hairline (LOD 0): how many, and over which azimuths
+# (degrees either side of the face).
+FRONT_ROOTS = (100, 70.0)
+# The inner layer's coils open over so many turns from the root (see _coils).
+OPENS = 0.4
 # The share of the style's hairline each root is kept inside, drawn per root from this range.
 HAIRLINE_REACH = (0.9, 1.06)
 
@@ -119,12 +136,17 @@ def bun_coil(head: Head, rng, cards: int = 7, points: int = 72) -> Strands:
 
 
 def _coils(head: Head, roots: np.ndarray, rng, field, length: np.ndarray, rise: np.ndarray, points: int,
-           pitch: tuple[float, float], coil: tuple[float, float], width: tuple[float, float]) -> Strands:
+           pitch: tuple[float, float], coil: tuple[float, float], width: tuple[float, float],
+           droop: np.ndarray | float = 0.0, opens: float = 1.0) -> Strands:
     """A coil round each clump's axis: the axis grown from ``roots`` along ``field`` for ``length`` (S,)
-    metres, rising ``rise`` (S,) metres off the head per metre along it; the coil's ``pitch``, its
-    radius (``coil``) and its card's ``width`` drawn per clump from those ranges (metres)."""
+    metres, rising ``rise`` (S,) metres off the head per metre along it at the root, that slope falling by
+    ``droop`` (S,) of itself to the tip (1: the tip lies along the head, the clump bent over by its weight);
+    the coil's ``pitch``, its radius (``coil``) and its card's ``width`` drawn per clump from those ranges (metres);
+    the coil opening to its radius over its first ``opens`` turns."""
     S = len(roots)
-    axis, nrm, hang = grow(head, roots, field, length, height=lambda s, d, i: 0.004 + rise[i] * s, points=points)
+    droop = np.broadcast_to(np.asarray(droop, float), (S,))
+    axis, nrm, hang = grow(head, roots, field, length, points=points,
+                           height=lambda s, d, i: 0.004 + rise[i] * s * (1 - 0.5 * droop[i] * s / length[i]))
     t = np.gradient(axis, axis=1)
     t /= np.maximum(np.linalg.norm(t, axis=2, keepdims=True), 1e-12)
     n1 = nrm - t * np.sum(nrm * t, axis=2, keepdims=True)
@@ -132,8 +154,10 @@ def _coils(head: Head, roots: np.ndarray, rng, field, length: np.ndarray, rise: 
     n2 = np.cross(t, n1)
     turns = length / rng.uniform(*pitch, S)
     s = np.linspace(0, 1, points)
-    # The coil opens out of the root over its first turn (so it does not dip into the scalp).
-    radius = rng.uniform(*coil, S)[:, None] * (1 - 0.3 * s)[None, :] * np.clip(s[None, :] * turns[:, None], 0, 1)
+    # The coil opens out of the root over its first turns (so it does not dip into the scalp; while it is closed, its
+    # card, whose width lies along the axis, is edge-on and draws nothing).
+    radius = (rng.uniform(*coil, S)[:, None] * (1 - 0.3 * s)[None, :]
+              * np.clip(s[None, :] * turns[:, None] / opens, 0, 1))
     theta = rng.uniform(0, 2 * np.pi, S)[:, None] + 2 * np.pi * turns[:, None] * s[None, :]
     ring = np.cos(theta)[..., None] * n1 + np.sin(theta)[..., None] * n2
     shade = nrm + 0.6 * ring
@@ -156,11 +180,17 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     low = smoothstep(55.0, 100.0, pol)
     edge = smoothstep(0.75, 0.95, pol / hairline("curly", az))          # near the hairline
 
+    # (in front, parted to either side of the middle as they go back: straight back, they stood in a crest)
+    aside = np.column_stack([np.where(roots[:, 0] < 0, -1.0, 1.0), np.zeros(S), np.zeros(S)])
+    # Over the sides and back the clumps fall (gravity, along the head), from the crown's top outwards.
+    fall = smoothstep(20.0, 60.0, pol) * (1 - front)
+
     def field(s, d, p, i):
-        # Mostly out from the head (the rise does that); along the head, up and back from the face in
-        # front, a little down at the sides and back.
-        back = (tangent(d, crown - d) + UP * 0.2) * (0.4 * front[i])[:, None]
-        out = (tangent(d, d - crown) * 0.5 - UP * (0.6 * low[i])[:, None]) * (1 - front[i])[:, None]
+        # Along the head: up and back from the face in front; elsewhere away from the crown, turning down the
+        # head as it slopes (the rise lifts them off it at the root, their weight lays them along it: droop).
+        back = (tangent(d, crown - d) + UP * 0.2 + PARTED * tangent(d, aside[i])) * (0.4 * front[i])[:, None]
+        out = (tangent(d, d - crown) * 0.5 * (1 - fall[i])[:, None] + tangent(d, -UP) * (1.5 * fall[i])[:, None]
+               - UP * (0.6 * low[i])[:, None]) * (1 - front[i])[:, None]
         return back + out
 
     # In front the clumps stand up over the forehead, steeper and shorter the nearer the hairline (lying back
@@ -168,27 +198,44 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     stand = front * edge
     # (and fuller at the sides, shorter at the crown: a rounded mass, not a crest)
     crest = smoothstep(35.0, 5.0, pol)
-    rise = rng.uniform(0.85, 1.15, S) * (0.8 * (1 - 0.1 * low) + 0.3 * front + 0.7 * stand)
+    # Each clump leaves its root at that slope and bends over (DROOP): rising the same slope to the tip, every clump
+    # stood straight out of the head, a fright wig (blind review K). Steeper at the root for it, as full at the sides.
+    droop = DROOP * (1 - 0.2 * stand) * (1 - TOP_STANDS * smoothstep(45.0, 15.0, pol))
+    rise = (rng.uniform(0.85, 1.15, S) * (0.8 * (1 - 0.1 * low) + 0.3 * front + 0.4 * stand)
+            / (1 - 0.5 * droop) * DROOP_VOLUME)
     length = rng.uniform(0.045, 0.06, S) * (1 - 0.1 * low) * (1 - 0.45 * stand) * (1 - 0.2 * crest)
-    outer = _coils(head, roots, rng, field, length, rise, COIL_POINTS[lod], PITCH, COIL, (0.009, 0.012))
+    outer = _coils(head, roots, rng, field, length, rise, COIL_POINTS[lod], PITCH, COIL, (0.009, 0.012), droop)
     parts = []
     if INNER_ROOTS[lod]:
         # Under them, short tight coils between their roots over the whole scalp, to its broken edge: the
-        # hair's depth (where the scalp layer showed between the clumps, a smooth shell).
+        # hair's depth (where the scalp layer showed between the clumps, a smooth shell); more along the front's
+        # hairline, where the clumps stand up off the head and the layer is seen between them from the front.
         inner = scalp_roots(head, "curly", INNER_ROOTS[lod], 640, inside=HAIRLINE_REACH[1])
         inner = inner[_inside(inner, rng.uniform(*HAIRLINE_REACH, len(inner)))]
+        f_az = rng.uniform(-FRONT_ROOTS[1], FRONT_ROOTS[1], FRONT_ROOTS[0])
+        inner = np.concatenate([inner, directions(f_az, hairline("curly", f_az) * rng.uniform(0.7, 1.03, len(f_az)))])
         n = len(inner)
-        # In front they stand up and back, but those at the hairline lie out over it, low and short: the
-        # hairline is their curls over the scalp layer's fading edge (the coils behind them rise away from
-        # it, and seen from the front the layer's edge showed between them and the skin, a pale band).
+        # In front they lie up and back over the scalp layer, those at the hairline lowest (lying out over the
+        # hairline onto the forehead, a lone coil there shone as a white dot on grey hair: blind review K); at the
+        # sides and back they fall along the head.
         i_az = np.degrees(np.arctan2(inner[:, 0], inner[:, 2]))
-        rim = smoothstep(0.82, 0.96, np.degrees(np.arccos(np.clip(inner[:, 1], -1, 1))) / hairline("curly", i_az))
-        ahead = smoothstep(-0.2, 0.3, inner[:, 2]) * (1 - rim)
-        parts.append(_coils(head, inner, rng, lambda s, d, p, i: (tangent(d, d - crown) - UP * 0.3) * (1 - ahead[i, None])
-                            + (tangent(d, crown - d) + UP) * ahead[i, None],
+        i_pol = np.degrees(np.arccos(np.clip(inner[:, 1], -1, 1)))
+        rim = smoothstep(0.82, 0.96, i_pol / hairline("curly", i_az))
+        ahead = smoothstep(-0.2, 0.3, inner[:, 2])
+        i_fall = smoothstep(20.0, 60.0, i_pol) * (1 - ahead)
+        # (those at the front's hairline turned along it, either way: lying back, each left the hairline under its
+        # root bare, the scalp layer's edge a smooth band under the curls)
+        way = rng.choice([-1.0, 1.0], n)
+
+        def i_field(s, d, p, i):
+            falls = tangent(d, d - crown) * (1 - i_fall[i, None]) + tangent(d, -UP) * (1.5 * i_fall[i, None])
+            back = (tangent(d, crown - d) + UP) * (1 - 0.7 * rim[i, None]) + np.cross(UP, d) * (way * rim)[i, None]
+            return falls * (1 - ahead[i, None]) + back * ahead[i, None]
+
+        parts.append(_coils(head, inner, rng, i_field,
                             rng.uniform(0.016, 0.026, n) * (1 - 0.3 * rim),
-                            rng.uniform(0.5, 0.8, n) * (1 + ahead) * (1 - 0.4 * rim), COIL_POINTS[lod],
-                            INNER_PITCH, INNER_COIL, (0.008, 0.011)))
+                            rng.uniform(0.5, 0.8, n) * (1 + ahead * (1 - rim)) * (1 - 0.5 * rim), COIL_POINTS[lod],
+                            INNER_PITCH, INNER_COIL, (0.008, 0.011), DROOP, OPENS))
     wisps = edge_wisps(head, "curly", rng, 60 if lod == 0 else 30, 0.015,
                        lambda s, d, p, i: tangent(d, crown - d) + UP * 0.5)
     return Groom(outer, wisps, parts)
