@@ -55,7 +55,7 @@ HIP_THUMB = (0.0, 30.0, 25.0)
 # and its clothes (their nearest vertex's tangent plane), the rest of the hand (the fingers) no nearer than the
 # first (the forearm's bone is kept clear as the other stances keep it, but for its last TOUCH_FREE of it, into the
 # wrist, whose skin the hand's is).
-TOUCH = (0.001, 0.007)
+TOUCH = (0.002, 0.008)
 TOUCH_FREE = 0.35
 # Within this of its nearest trunk point a hand point is measured along that point's normal, further by the distance.
 TOUCH_NEAR = 0.03
@@ -147,7 +147,8 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             s = 1.0 if side == "Left" else -1.0
             half = float(np.max(s * band[:, 0]))
             target = np.array([s * (half + HIP_CLEAR), HIP_WRIST_UP * h, np.nan])
-            touch = _Touch(*_hand_cloud(p, rig, pieces["Body"], side), outside)
+            sleeves = [pieces[n] for n in ("Outfit_Top",) if n in pieces]
+            touch = _Touch(*_hand_cloud(p, rig, pieces["Body"], side, sleeves), outside)
             _solve(p, side, rig, target, trunk, clear, [0.0], SOLVE_ARM, SOLVE_FOREARM, touch=touch)
         if name == "hand_on_hip":
             # The other arm out from the side a degree at a time until it is clear of the waist (the idle's elbow
@@ -206,7 +207,7 @@ def _outside(shells, below: float, origin: np.ndarray) -> tuple[cKDTree, np.ndar
     return cKDTree(p[out]), n[out]
 
 
-def _hand_cloud(p: Pose, rig: Skeleton, body, side: str) -> tuple[np.ndarray, np.ndarray]:
+def _hand_cloud(p: Pose, rig: Skeleton, body, side: str, sleeves=()) -> tuple[np.ndarray, np.ndarray]:
     """``side``'s hand skin (``body``'s vertices weighted most to the hand or its fingers) posed by ``p``'s hand and
     finger angles, from the wrist in the forearm's frame (all of its palm, every :data:`HAND_EVERY` th of the rest);
     and which are the palm (the T-pose's hand lies palm down)."""
@@ -229,6 +230,12 @@ def _hand_cloud(p: Pose, rig: Skeleton, body, side: str) -> tuple[np.ndarray, np
         wk = (w * (joints[on] == k)).sum(1)[:, None]
         hand += wk * ((v - rig.world[k]) @ rot[k].T + pos[k])
     palm = (dom[on] == ids[0]) & (np.asarray(body.normals)[on, 1] < -0.5)
+    # The forearm's skin and sleeve (weighted most to it) with it, rigidly: they may not go into the trunk either.
+    fore = np.vstack([np.asarray(q.positions, float)[np.asarray(q.joints)[np.arange(len(q.joints)),
+                                                                         np.asarray(q.weights).argmax(1)]
+                                                      == rig.index[side + "ForeArm"]] for q in (body, *sleeves)])
+    fore -= rig.world[ids[0]]
+    hand, palm = np.vstack([hand, fore]), np.r_[palm, np.zeros(len(fore), bool)]
     keep = palm | (np.arange(len(palm)) % HAND_EVERY == 0)               # the palm, and a sample of the rest
     return hand[keep], palm[keep]
 
