@@ -213,7 +213,8 @@ def _hand_cloud(p: Pose, rig: Skeleton, body, side: str, sleeves=()) -> tuple[np
     and which are the palm (the T-pose's hand lies palm down)."""
     names = [n for n in rig.names if n.startswith(side + "Hand")]
     ids = [rig.index[n] for n in names]
-    rot, pos = {}, {}
+    rot: dict[int, np.ndarray] = {}
+    pos: dict[int, np.ndarray] = {}
     for n, k in zip(names, ids, strict=True):                      # parents before children
         up = rig.parents[k]
         r0, p0 = (np.eye(3), -rig.local[k]) if k == ids[0] else (rot[up], pos[up])
