@@ -30,7 +30,6 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -51,16 +50,6 @@ HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.
 # ``hand_on_hip`` hangs as in the idle frame, out from the side by up to this many degrees until it is clear.
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
 HIP_THUMB = (0.0, 30.0, 25.0)
-# The palm of a hand on the hip touches it: its nearest skin this far (metres, TOUCH) off the outermost of the body
-# and its clothes (their nearest vertex's tangent plane), the rest of the hand (the fingers) no nearer than the
-# first (the forearm's bone is kept clear as the other stances keep it, but for its last TOUCH_FREE of it, into the
-# wrist, whose skin the hand's is).
-TOUCH = (0.002, 0.008)
-TOUCH_FREE = 0.35
-# Within this of its nearest trunk point a hand point is measured along that point's normal, further by the distance.
-TOUCH_NEAR = 0.03
-# Of the rest of the hand's skin (the fingers, the back), every this many vertices are measured.
-HAND_EVERY = 3
 HANG_OUT = 15.0
 # That arm hangs straighter and less forward than the idle's free arm (its elbow 15 degrees less bent, 5 degrees
 # back: the idle's reads as reaching forward in the three-quarter view), its forearm's flesh this far off.
@@ -134,22 +123,19 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
     """
     p = _pose(name, rig.gender)
     h = rig.hip_height
-    shells = [pieces[n] for n in ("Body", "Outfit_Top", "Outfit_Bottom") if n in pieces]
-    pts = np.concatenate([np.asarray(q.positions) for q in shells])
+    pts = np.concatenate([np.asarray(pieces[n].positions) for n in ("Body", "Outfit_Top", "Outfit_Bottom")
+                          if n in pieces])
     pts = pts[pts[:, 1] < rig.pos("LeftArm")[1] - ARMPIT]     # the trunk and legs (the T-pose's arms are above)
     trunk = cKDTree(pts - rig.world[0])                         # from the Hips joint, in its frame
     clear = _forearm_radius(rig, pieces) + FOREARM_MARGIN
     y0 = rig.world[0, 1]
     if name in ("hand_on_hip", "hands_on_hips"):
         band = pts[(pts[:, 1] > y0 + (HIP_WRIST_UP - HIP_HAND_SPAN) * h) & (pts[:, 1] < y0 + HIP_WRIST_UP * h)]
-        outside = _outside(shells, rig.pos("LeftArm")[1] - ARMPIT, rig.world[0])
         for side in ("Right",) if name == "hand_on_hip" else ("Left", "Right"):
             s = 1.0 if side == "Left" else -1.0
             half = float(np.max(s * band[:, 0]))
             target = np.array([s * (half + HIP_CLEAR), HIP_WRIST_UP * h, np.nan])
-            sleeves = [pieces[n] for n in ("Outfit_Top",) if n in pieces]
-            touch = _Touch(*_hand_cloud(p, rig, pieces["Body"], side, sleeves), outside)
-            _solve(p, side, rig, target, trunk, clear, [0.0], SOLVE_ARM, SOLVE_FOREARM, touch=touch)
+            _solve(p, side, rig, target, trunk, clear, [0.0], SOLVE_ARM, SOLVE_FOREARM)
         if name == "hand_on_hip":
             # The other arm out from the side a degree at a time until it is clear of the waist (the idle's elbow
             # comes 1.6 cm into a slim body's tee at the waist).
@@ -180,74 +166,12 @@ def _forearm_radius(rig: Skeleton, pieces) -> float:
     return float(np.percentile(radial, 95)) if len(radial) else 0.04
 
 
-class _Touch(NamedTuple):
-    """A hand to lay on the trunk: its skin's points from the wrist in the forearm's frame, which of them are its
-    palm, and the trunk's outsides (a tree of points from the Hips joint in its frame, and their normals)."""
-
-    hand: np.ndarray
-    palm: np.ndarray
-    outside: tuple[cKDTree, np.ndarray]
-
-
-def _outside(shells, below: float, origin: np.ndarray) -> tuple[cKDTree, np.ndarray]:
-    """The trunk's surface (the triangles of ``shells`` below height ``below``) sampled at each triangle's centroid
-    and three points towards its corners, from ``origin`` (the Hips joint), with the triangle's normal: those that
-    face out from the body's axis (not the facings turned in at the clothes' hems), as a tree, with the normals."""
-    pts, normals = [], []
-    for q in shells:
-        v = np.asarray(q.positions, float) - origin
-        t = q.indices[(v[q.indices, 1] < below - origin[1]).all(1)]
-        a, b, c = v[t[:, 0]], v[t[:, 1]], v[t[:, 2]]
-        n = np.cross(b - a, c - a)
-        n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
-        pts += [(a + b + c) / 3] + [(4 * x + y + z) / 6 for x, y, z in ((a, b, c), (b, c, a), (c, a, b))]
-        normals += [n] * 4
-    p, n = np.concatenate(pts), np.concatenate(normals)
-    out = n[:, 0] * p[:, 0] + n[:, 2] * p[:, 2] > 0.0
-    return cKDTree(p[out]), n[out]
-
-
-def _hand_cloud(p: Pose, rig: Skeleton, body, side: str, sleeves=()) -> tuple[np.ndarray, np.ndarray]:
-    """``side``'s hand skin (``body``'s vertices weighted most to the hand or its fingers) posed by ``p``'s hand and
-    finger angles, from the wrist in the forearm's frame (all of its palm, every :data:`HAND_EVERY` th of the rest);
-    and which are the palm (the T-pose's hand lies palm down)."""
-    names = [n for n in rig.names if n.startswith(side + "Hand")]
-    ids = [rig.index[n] for n in names]
-    rot: dict[int, np.ndarray] = {}
-    pos: dict[int, np.ndarray] = {}
-    for n, k in zip(names, ids, strict=True):                      # parents before children
-        up = rig.parents[k]
-        r0, p0 = (np.eye(3), -rig.local[k]) if k == ids[0] else (rot[up], pos[up])
-        pos[k] = p0 + r0 @ rig.local[k]
-        rot[k] = r0 @ _matrix(euler_to_quat(p.angles[n][:1])[0]) if n in p.angles else r0
-    joints, weights = np.asarray(body.joints), np.asarray(body.weights, float)
-    dom = joints[np.arange(len(joints)), weights.argmax(1)]
-    on = np.isin(dom, ids)
-    v = np.asarray(body.positions, float)[on]
-    w = np.where(np.isin(joints[on], ids), weights[on], 0.0)
-    w /= w.sum(1, keepdims=True)
-    hand = np.zeros_like(v)
-    for k in ids:
-        wk = (w * (joints[on] == k)).sum(1)[:, None]
-        hand += wk * ((v - rig.world[k]) @ rot[k].T + pos[k])
-    palm = (dom[on] == ids[0]) & (np.asarray(body.normals)[on, 1] < -0.5)
-    # The forearm's skin and sleeve (weighted most to it) with it, rigidly: they may not go into the trunk either.
-    fore = np.vstack([np.asarray(q.positions, float)[np.asarray(q.joints)[np.arange(len(q.joints)),
-                                                                         np.asarray(q.weights).argmax(1)]
-                                                      == rig.index[side + "ForeArm"]] for q in (body, *sleeves)])
-    fore -= rig.world[ids[0]]
-    hand, palm = np.vstack([hand, fore]), np.r_[palm, np.zeros(len(fore), bool)]
-    keep = palm | (np.arange(len(palm)) % HAND_EVERY == 0)               # the palm, and a sample of the rest
-    return hand[keep], palm[keep]
-
-
 def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree, clear: float, arm_x, arm_z,
-           fore_z, hand_clear: float | None = None, touch: _Touch | None = None) -> None:
+           fore_z, hand_clear: float | None = None) -> None:
     """Set ``side``'s ``Arm`` x and z and ``ForeArm`` z (written for the left side, from the grids given) to
     those that bring its wrist nearest ``target`` (in the Hips' frame from the Hips joint; NaN: any) with the
     forearm's bone ``clear`` or more from every point of ``trunk`` (the trunk at rest, from the Hips joint: it
-    turns with the Hips) and the hand's ``hand_clear`` (:data:`HAND_CLEAR`), else those that keep them furthest off;
-    with ``touch``, the hand's palm on the trunk instead (:data:`TOUCH`), the wrist's end of the forearm free."""
+    turns with the Hips) and the hand's ``hand_clear`` (:data:`HAND_CLEAR`), else those that keep them furthest off."""
     s = 1.0 if side == "Left" else -1.0
     chain = _chain_to(p, rig, side + "Arm")
     hips_r, hips_p = chain["Hips"]
@@ -270,15 +194,9 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
     at += [(wrist + f * reach - hips_p) @ hips_r for f in HAND_AT]
     bone = np.stack(at, -2).reshape(-1, len(at), 3)
     need = np.array([clear] * len(FOREARM_AT) + [HAND_CLEAR if hand_clear is None else hand_clear] * len(HAND_AT))
-    if touch is not None:                                              # the hand's skin measured instead
-        need[len(FOREARM_AT):] = -np.inf
-        need[:len(FOREARM_AT)][np.asarray(FOREARM_AT) > 1.0 - TOUCH_FREE] = -np.inf
-    turn = (ra @ _matrix(qf)).reshape(-1, 3, 3)
     best, best_gap = 0, -np.inf
     for chunk in np.array_split(np.argsort(err, kind="stable"), max(1, err.size // 512)):
         gap = (trunk.query(bone[chunk].reshape(-1, 3))[0].reshape(len(chunk), -1) - need).min(1)
-        if touch is not None:
-            gap = _touch_gap(touch, gap, (wrist.reshape(-1, 3)[chunk] - hips_p) @ hips_r, hips_r.T @ turn[chunk])
         if gap.max() > best_gap:
             best, best_gap = int(chunk[int(np.argmax(gap))]), float(gap.max())
         ok = np.flatnonzero(gap >= 0)
@@ -289,44 +207,6 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
     p.angles[side + "Arm"][:, 0] = X[i]
     p.angles[side + "Arm"][:, 2] = s * A[i]
     p.angles[side + "ForeArm"][:, 2] = s * F[i]
-
-
-def _touch_gap(touch: _Touch, gap: np.ndarray, wrist: np.ndarray, turn: np.ndarray) -> np.ndarray:
-    """``gap`` (each candidate's clearance, metres) lowered to how far its hand misses :data:`TOUCH`: its palm's
-    nearest skin further off the trunk's outsides than the second bound, or any of its skin nearer than the first;
-    worked out only where ``gap`` holds and the wrist (from the Hips joint, in its frame; ``turn``: the forearm's
-    rotation there) is within the palm's reach of the trunk (else lowered to minus the wrist's distance), the whole
-    hand only where the palm touches, in the order given up to the first that holds (those after it: -inf)."""
-    out = gap.copy()
-    todo = np.flatnonzero(gap >= 0)
-    reach = float(np.linalg.norm(touch.hand[touch.palm], axis=1).max()) + TOUCH[1]
-    far = touch.outside[0].query(wrist[todo], distance_upper_bound=reach)[0]
-    out[todo] = -np.minimum(far, 1.0)
-    todo = todo[far < reach]
-    if len(todo):
-        palm = _off(touch, wrist[todo], turn[todo], touch.hand[touch.palm]).min(1)
-        out[todo] = np.minimum(gap[todo], TOUCH[1] - palm)
-        todo = todo[palm <= TOUCH[1]]
-    for at in range(0, len(todo), 16):                                   # in order, up to the first that holds
-        part = todo[at:at + 16]
-        out[part] = np.minimum(out[part], _off(touch, wrist[part], turn[part], touch.hand).min(1) - TOUCH[0])
-        if (out[part] >= 0).any():
-            out[todo[at + 16:]] = -np.inf
-            break
-    return out
-
-
-def _off(touch: _Touch, wrist: np.ndarray, turn: np.ndarray, hand: np.ndarray) -> np.ndarray:
-    """(candidates, points): how far each of ``hand``'s points (from the wrist in the forearm's frame) lies off the
-    trunk's outsides with the wrist at ``wrist`` and the forearm turned by ``turn`` (from the Hips joint, in its
-    frame): along its nearest trunk point's normal within :data:`TOUCH_NEAR` of it, else infinity."""
-    tree, normals = touch.outside
-    skin = (wrist[:, None] + np.einsum("cij,nj->cni", turn, hand)).reshape(-1, 3)
-    d, k = tree.query(skin, distance_upper_bound=TOUCH_NEAR)
-    near = np.isfinite(d)
-    off = d.copy()                                                       # (a far point's plane is another's)
-    off[near] = np.einsum("nc,nc->n", skin[near] - tree.data[k[near]], normals[k[near]])
-    return off.reshape(len(wrist), len(hand))
 
 
 def _matrix(q: np.ndarray) -> np.ndarray:
