@@ -89,6 +89,9 @@ SEGMENTS = 40
 BASE_CURVE = 0.08
 REST = 0.0008
 END_PIECE = 0.002
+# The end piece leaves the rim this high up its outer side (in lens half-heights from its centre: the top corner)
+# and runs out to its hinge this many degrees back from straight out.
+CORNER, END_BACK = 0.8, 60.0
 # How deep under the head's outermost skin at a point the skull may lie (metres): over an ear (its
 # thickness), and elsewhere.
 LAYER, THIN = 0.02, 0.004
@@ -219,7 +222,7 @@ def _fit(mesh: BodyMesh, gender: str) -> dict:
             if len(near):
                 z = max(z, float(near[:, 2].max()) + CLEARANCE * unit - q[2])
     # The hinges' height: the rim's outer top corner.
-    hinge_y = mid[1] + b * 0.55
+    hinge_y = mid[1] + b * CORNER
     ears = {s: pos_all[idx].mean(0) for s, idx in _ear_cores().items()}
     return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "b": b, "down": down, "z": z, "cornea": cornea,
             "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull,
@@ -389,10 +392,13 @@ def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
         add(np.vstack(rings), np.vstack(bevel), FRAME_UV)
         # The hinge: level with the rim's outer top corner, as wide as the head there (at least an end piece
         # out from the rim); a bar joins them.
-        corner = turn(c + np.array([side * (a + RIM * unit), b * 0.55, -DEPTH * unit * 0.5]))
-        wide = _skull(f["skull"], mid[0], side, corner[1:2], corner[2:3])[0] + REST * unit
-        hinge = corner.copy()
-        hinge[0] = mid[0] + side * max(abs(corner[0] - mid[0]) + END_PIECE * unit, wide)
+        # It runs out and back at END_BACK degrees (straight out, it stood past the far rim at three quarters).
+        corner = turn(c + np.array([side * (a + 0.5 * RIM * unit), b * CORNER, -DEPTH * unit * 0.5]))   # (in the rim)
+        run = corner + np.outer(np.linspace(END_PIECE, 0.03, 57) * unit, [side * np.cos(np.radians(END_BACK)), 0.0,
+                                                                          -np.sin(np.radians(END_BACK))])
+        wide = _skull(f["skull"], mid[0], side, run[:, 1], run[:, 2]) + REST * unit
+        on = np.flatnonzero(side * (run[:, 0] - mid[0]) >= wide)           # (the first point on the skull)
+        hinge = run[on[0] if len(on) else -1]
         ends[s] = hinge
         bar = np.array([corner, hinge])
         add(*_bar(bar, np.array([0.0, 0.0, 1.0]), 0.0022 * unit, TEMPLE[1] * unit), FRAME_UV)
