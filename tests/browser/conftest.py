@@ -168,16 +168,40 @@ def data_url_image(url: str) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(raw)).convert("RGBA"))
 
 
+# ``wait``'s loop in the page: the check (a function body, as execute_script takes) every ``every`` ms until it gives a
+# truthy value or the call's time (ms) passes; {value}, {error} (the check threw) or null (not yet).
+_WAIT_IN_PAGE = """const done = arguments[arguments.length - 1], every = arguments[arguments.length - 3];
+const args = Array.from(arguments).slice(0, -3), end = performance.now() + arguments[arguments.length - 2];
+const check = function () { %s
+};
+const step = () => {
+  let value;
+  try { value = check.apply(null, args); } catch (e) { return done({error: String(e && e.stack || e)}); }
+  if (value) return done({value});
+  if (performance.now() >= end) return done(null);
+  setTimeout(step, every);
+};
+step();"""
+# How long one call waits in the page before Python asks again: well under every script timeout set here (30 s at least).
+WAIT_CALL_S = 5.0
+
+
 def wait(browser, script: str, timeout: float, what: str, every: float = 0.1, args: tuple = ()):
-    """The first truthy value ``script`` returns in the page (``args`` its ``arguments``), polled every ``every``
-    s; fails after ``timeout``."""
+    """The first truthy value ``script`` returns in the page (``args`` its ``arguments``), checked every ``every``
+    s; fails after ``timeout``. The checks run in the page (a timer there), a call of WebDriver every few seconds:
+    a WebDriver call per check cost about 5 ms of CPU (Python, chromedriver, the page), half a second of CPU a
+    minute at ten a second, and a loaded machine's waits last minutes."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = browser.execute_script(script, *args)
-        if value:
-            return value
-        time.sleep(every)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+    while True:
+        remaining = deadline - time.monotonic()
+        out = browser.execute_async_script(_WAIT_IN_PAGE % script, *args, every * 1000,
+                                           max(0.0, min(remaining, WAIT_CALL_S)) * 1000)
+        if out and "error" in out:
+            raise AssertionError(f"waiting for {what}, the page's check failed: {out['error']}")
+        if out:
+            return out["value"]
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 def save_artifact(tmp_path: Path, name: str, png: bytes) -> Path:

@@ -28,6 +28,7 @@ from .conftest import wait
 from .viewer_page import (
     APPS,
     IN_LAB,
+    avatar_glb,
     kernel,
     notebook_browser,
     notebook_cells,
@@ -36,13 +37,12 @@ from .viewer_page import (
     until,
 )
 
+# The masculine avatar at LOD 1 with its walk (viewer_page.avatar_glb: built once per session, beside the notebook).
 CELLS = ["""\
-from workbench.gltf import build_avatar
-from workbench.options import ModelOptions, normalize_avatar_settings
+from pathlib import Path
 from workbench.widgets import AvatarViewer
 
-viewer = AvatarViewer(build_avatar(normalize_avatar_settings({"gender": "masculine"}),
-                                   ModelOptions(lod=1, animations=("walk",))), size=260, clip="walk")
+viewer = AvatarViewer(Path("avatar.glb").read_bytes(), size=260, clip="walk")
 viewer""", """\
 from workbench.render.testing import tiny_rig_glb
 kernel_frames = AvatarViewer(tiny_rig_glb(), size=96, renderer="kernel")
@@ -66,7 +66,8 @@ return [cells, (() => {%s})()];""" % NOTEBOOK_STATE
 
 @pytest.fixture(scope="module", params=APPS)
 def page(request, notebook_apps, browser):
-    with notebook_server(notebook_apps, request.param, "keys.ipynb", CELLS) as server, \
+    with notebook_server(notebook_apps, request.param, "keys.ipynb", CELLS,
+                         files={"avatar.glb": avatar_glb("masculine", lod=1, animations=("walk",))}) as server, \
             notebook_browser(server, "keys.ipynb", shared=browser) as page_browser:
         until(page_browser, 0, "d.ready === '1' && parseInt(d.frames) > 0 && d.clip === 'walk'", "the avatar drawn", 180)
         until(page_browser, 1, "d.ready === '1' && d.frameId", "the kernel-frame viewer", 120)

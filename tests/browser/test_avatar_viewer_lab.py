@@ -24,6 +24,7 @@ import pytest
 
 from .conftest import save_artifact, start_chrome, wait
 from .viewer_page import (
+    avatar_glb,
     canvas_pixels,
     changed,
     kernel,
@@ -39,13 +40,12 @@ DRAG_PX = 80
 IN_VIEW = ("const r = arguments[0].getBoundingClientRect();"
            "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
 
+# The feminine avatar with two clips (viewer_page.avatar_glb: built once per session, written beside the notebook).
 AVATAR_CELL = """\
-from workbench.gltf import build_avatar
-from workbench.options import ModelOptions, normalize_avatar_settings
+from pathlib import Path
 from workbench.widgets import AvatarViewer
 
-viewer = AvatarViewer(build_avatar(normalize_avatar_settings({"gender": "feminine"}),
-                                   ModelOptions(animations=("walk", "wave"))), size=420)
+viewer = AvatarViewer(Path("avatar.glb").read_bytes(), size=420)
 viewer"""
 MORPH_CELL = """\
 faces = AvatarViewer("arkit.glb", size=300, label="ARKit morph targets")
@@ -59,7 +59,8 @@ def app(request, notebook_apps):
     from helpers import arkit_glb
 
     with notebook_server(notebook_apps, request.param, "viewer.ipynb", [AVATAR_CELL, MORPH_CELL, COMPARE_CELL],
-                         files={"arkit.glb": arkit_glb()}) as server:
+                         files={"arkit.glb": arkit_glb(),
+                                "avatar.glb": avatar_glb("feminine", animations=("walk", "wave"))}) as server:
         yield server
 
 

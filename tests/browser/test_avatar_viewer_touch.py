@@ -22,22 +22,23 @@ import pytest
 from PIL import Image
 
 from .conftest import save_artifact, wait
-from .viewer_page import canvas_pixels, changed, notebook_browser, notebook_server, poll_kernel, until
+from .viewer_page import avatar_glb, canvas_pixels, changed, notebook_browser, notebook_server, poll_kernel, until
 
+# The masculine avatar with its walk at LOD 0 and LOD 1 (viewer_page.avatar_glb: built once per session, written
+# beside the notebook; the keys' viewer shows the same LOD 1).
 CELL = """\
-from workbench.gltf import build_avatar
-from workbench.options import ModelOptions, normalize_avatar_settings
+from pathlib import Path
 from workbench.widgets import AvatarViewer
 
-settings = normalize_avatar_settings({"gender": "masculine"})
-viewer = AvatarViewer(build_avatar(settings, ModelOptions(animations=("walk",))),
-                      lods={1: build_avatar(settings, ModelOptions(lod=1, animations=("walk",)))}, size=400)
+viewer = AvatarViewer(Path("avatar.glb").read_bytes(), lods={1: Path("avatar_lod1.glb").read_bytes()}, size=400)
 viewer"""
+FILES = {"avatar.glb": lambda: avatar_glb("masculine", animations=("walk",)),
+         "avatar_lod1.glb": lambda: avatar_glb("masculine", lod=1, animations=("walk",))}
 
 
 @pytest.fixture(scope="module")
 def page(notebook_apps, browser):
-    with notebook_server(notebook_apps, "lab", "touch.ipynb", [CELL]) as server, \
+    with notebook_server(notebook_apps, "lab", "touch.ipynb", [CELL], files={k: f() for k, f in FILES.items()}) as server, \
             notebook_browser(server, "touch.ipynb", shared=browser) as page_browser:
         until(page_browser, 0, "d.ready === '1' && parseInt(d.frames) > 0", "the avatar's first WebGL frame", 180)
         page_browser.execute_script("document.querySelector('.wb-avatar-viewer canvas').scrollIntoView({block: 'center'})")

@@ -1,8 +1,8 @@
 """JupyterLab in headless Chromium: the notebooks run in the browser, their previews show, and the
 preview explorer widget answers a click with a new image (a live round trip through the kernel).
 
-``jupyter lab`` runs headless on a free port with token auth, over copies of the notebooks in a
-temporary folder; its kernels import the workbench from this tree and start their own local
+The session's JupyterLab (``notebook_apps``: headless on a free port with token auth) serves copies of
+the notebooks in a folder of the module's own; its kernels import the workbench from this tree and start their own local
 service (``workbench.connect()`` with no deployment named). Screenshots are written under the
 test's tmp folder (and to ``$WORKBENCH_BROWSER_ARTIFACTS`` when set) for a person to look at.
 """
@@ -11,29 +11,32 @@ from __future__ import annotations
 
 import base64
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
-from .conftest import jupyter_lab, save_artifact, wait
+from .conftest import save_artifact, shut_kernels, wait
 
 NOTEBOOKS = ROOT / "notebooks"
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    work = tmp_path_factory.mktemp("lab")
-    root = work / "notebooks"
-    root.mkdir()
+def lab(notebook_apps):
+    """The session's JupyterLab (conftest.notebook_apps) serving copies of the notebooks in a folder of the module's
+    own, with ``data`` beside them as in the repository (they read ../data: samples, the looks grid); the
+    notebooks' kernels shut down when the module ends."""
+    server = notebook_apps("lab")
+    folder = Path(tempfile.mkdtemp(prefix="notebooks-", dir=server["root"]))
+    (folder / "notebooks").mkdir()
     for name in ("00_quickstart.ipynb", "03_previews.ipynb"):
-        shutil.copy(NOTEBOOKS / name, root / name)
-    # The notebooks read ../data (samples, the before-and-after looks grid), as in the repository.
-    (work / "data").symlink_to(ROOT / "data", target_is_directory=True)
-    with jupyter_lab(work, root) as lab:
-        yield lab
-
-
+        shutil.copy(NOTEBOOKS / name, folder / "notebooks" / name)
+    (folder / "data").symlink_to(ROOT / "data", target_is_directory=True)
+    try:
+        yield {**server, "dir": f"{folder.name}/notebooks", "workspace": folder.name}
+    finally:
+        shut_kernels(server, folder.name)
 
 
 def shot(browser, tmp_path, name: str) -> Path:
@@ -61,8 +64,10 @@ return [...nb.node.querySelectorAll('.jp-OutputArea-output img')].map(i => [i.na
 
 
 def run_notebook(browser, lab, name: str, tmp_path) -> dict:
-    browser.get(f"{lab['url']}/lab/tree/{name}?token={lab['token']}")
-    wait(browser, "const s = (function(){" + CELL_STATE + "})(); return s && s.path === '" + name + "' && s.kernel === 'idle';",
+    # In a workspace of the module's own: the session's default workspace would reopen other modules' notebooks.
+    path = f"{lab['dir']}/{name}"
+    browser.get(f"{lab['url']}/lab/workspaces/{lab['workspace']}/tree/{path}?token={lab['token']}")
+    wait(browser, "const s = (function(){" + CELL_STATE + "})(); return s && s.path === '" + path + "' && s.kernel === 'idle';",
          120, f"{name} to open with an idle kernel")
     # Clear the saved outputs first: every image and execution count checked below comes from this run.
     browser.execute_script("return window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")

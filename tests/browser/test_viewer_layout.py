@@ -14,16 +14,16 @@ import base64
 import pytest
 
 from .conftest import save_artifact, wait
-from .viewer_page import APPS, IN_LAB, notebook_browser, notebook_server, until
+from .viewer_page import APPS, IN_LAB, avatar_glb, notebook_browser, notebook_server, until
 
 pytestmark = pytest.mark.slow
 
+# The feminine avatar at LOD 0 (viewer_page.avatar_glb: built once per session, written beside the notebook).
 CELLS = ["""\
-from workbench.gltf import build_avatar
-from workbench.options import ModelOptions, normalize_avatar_settings
+from pathlib import Path
 from workbench.widgets import AvatarViewer
 
-glb = build_avatar(normalize_avatar_settings({"gender": "feminine"}), ModelOptions())
+glb = Path("avatar.glb").read_bytes()
 viewer = AvatarViewer(glb)
 viewer""", """\
 AvatarViewer.compare(glb, glb, labels=("LOD 0", "the same"), size=320, yaw=-30)"""]
@@ -57,7 +57,8 @@ IN_WINDOW = "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 &
 
 @pytest.fixture(scope="module", params=APPS)
 def page(request, notebook_apps, browser):
-    with notebook_server(notebook_apps, request.param, "layout.ipynb", CELLS) as server, \
+    with notebook_server(notebook_apps, request.param, "layout.ipynb", CELLS,
+                         files={"avatar.glb": avatar_glb("feminine")}) as server, \
             notebook_browser(server, "layout.ipynb", shared=browser) as page_browser:
         until(page_browser, 0, "d.ready === '1' && parseInt(d.morphTargets) > 50", "the avatar with its face shapes", 240)
         until(page_browser, 2, "d.ready === '1' && parseInt(d.frames) > 0", "the comparison's right view", 240)

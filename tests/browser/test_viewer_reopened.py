@@ -1,15 +1,18 @@
-"""A notebook saved with a viewer and opened again in a new Jupyter server, in JupyterLab and Notebook 7:
+"""A notebook saved with a viewer and opened again with no kernel holding its widgets, in JupyterLab and Notebook 7:
 the viewer's output shows the picture the page drew (the output's ``image/png``), not "Error displaying
 widget: model not found"; running its cell again gives a live viewer.
 
-A first server (Notebook 7) runs the notebook, waits until the page has sent its picture (the output then
-holds it, ``workbench/widgets/still.py``), saves and stops, once for the module: running and saving are the
-notebook's and the widget's code, the same in JupyterLab (whose saving of a viewer's picture
-test_avatar_viewer_service.py shows). A new server of each app, on a copy of that folder and with the same
-user's notebook signatures (so the notebook is trusted, as it is for the person who saved it), opens it
-without running anything: what differs by app is the Lab extension in ``js/viewer/jupyter/labextensions/``
-loading in each shell and drawing the picture (``conftest.jupyter_lab`` puts it on the Jupyter path, as the
-package's install does).
+The session's Notebook 7 (conftest.notebook_apps) runs the notebook, waits until the page has sent its picture (the
+output then holds it, ``workbench/widgets/still.py``), saves it and shuts its kernel down, once for the module:
+running and saving are the notebook's and the widget's code, the same in JupyterLab (whose saving of a viewer's
+picture test_avatar_viewer_service.py shows). Each app's session server then opens a copy of that folder, in a
+folder of its own, without running anything: a page loaded afresh and a kernel started afresh, so no widget model
+exists anywhere, as when a person opens a saved notebook on another day (the servers share the user's notebook
+signatures, so the notebook is trusted, as it is for the person who saved it). What differs by app is the Lab
+extension in ``js/viewer/jupyter/labextensions/`` loading in each shell and drawing the picture
+(``conftest.jupyter_lab`` puts it on the Jupyter path, as the package's install does). (Until 29 November each
+opening started a Jupyter server of its own, three a module: a server costs about 3 s of CPU to start, and a server
+keeps nothing of a notebook's widgets that its kernel does not.)
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import base64
 import io
 import json
 import shutil
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,8 +30,8 @@ from PIL import Image
 
 from workbench.widgets.frontend import bundle_path
 
-from .conftest import jupyter_lab, save_artifact, wait
-from .viewer_page import APPS, KERNEL_IDLE, borrowed, until, write_notebook
+from .conftest import save_artifact, shut_kernels, wait
+from .viewer_page import APPS, KERNEL_IDLE, borrowed, notebook_url, until, write_notebook
 
 pytestmark = pytest.mark.slow
 
@@ -44,9 +49,8 @@ return {text: out.textContent.trim(), viewer: !!out.querySelector('.wb-avatar-vi
         picture: img ? img.src : null, loading: /Loading widget/.test(out.textContent)};"""
 
 
-def open_in(browser, server, run: bool) -> None:
-    path = "lab/tree" if server["app"] == "lab" else "notebooks"
-    browser.get(f"{server['url']}/{path}/{NAME}?token={server['token']}")
+def open_in(browser, server, folder: str, run: bool) -> None:
+    browser.get(notebook_url({**server, "dir": folder}, NAME))
     wait(browser, KERNEL_IDLE, 120, "the notebook's kernel")
     if run:
         browser.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
@@ -59,20 +63,19 @@ def chrome(browser):
 
 
 @pytest.fixture(scope="module")
-def saved(chrome, tmp_path_factory):
-    """The folder of the notebook run in Notebook 7 until its page sent its picture, saved, its server stopped."""
+def saved(chrome, notebook_apps):
+    """The folder of the notebook run in Notebook 7 until its page sent its picture, saved, its kernel shut down."""
     from helpers import arkit_glb
 
     if bundle_path() is None:
         pytest.skip("the viewer's three.js bundle is not built (npm ci && npm run build)")
-    base = tmp_path_factory.mktemp("reopen-first")
-    root = base / "notebooks"
-    root.mkdir()
+    server = notebook_apps("notebook")
+    root = Path(tempfile.mkdtemp(prefix="reopen-first-", dir=server["root"]))
     (root / "arkit.glb").write_bytes(arkit_glb())
     write_notebook(root, NAME, CELLS)
     browser = chrome
-    with jupyter_lab(base, root, app="notebook") as server:
-        open_in(browser, server, run=True)
+    try:
+        open_in(browser, server, root.name, run=True)
         until(browser, 0, "parseInt(d.pictureSent || 0) > 0", "the page's picture sent to the kernel", 120)
         # The kernel puts it in the output (update_display_data): the saved notebook holds what the page drew.
         wait(browser, "const m = window.jupyterapp.shell.currentWidget.content.model.cells.get(0);"
@@ -81,16 +84,19 @@ def saved(chrome, tmp_path_factory):
         wait(browser, KERNEL_IDLE, 60, "the kernel idle")
         browser.execute_script("window.jupyterapp.commands.execute('docmanager:save')")
         wait(browser, "return !window.jupyterapp.shell.currentWidget.context.model.dirty", 60, "the notebook saved")
+        browser.get("about:blank")
+    finally:
+        shut_kernels(server, root.name)
     return root
 
 
 @pytest.mark.parametrize("app", APPS)
-def test_a_reopened_notebook_shows_the_viewers_picture_and_a_live_viewer_when_run_again(app, chrome, saved, tmp_path_factory,
+def test_a_reopened_notebook_shows_the_viewers_picture_and_a_live_viewer_when_run_again(app, chrome, saved, notebook_apps,
                                                                                        tmp_path):
     browser = chrome
-    base = tmp_path_factory.mktemp(f"reopen-{app}")
-    root = base / "notebooks"
-    shutil.copytree(saved, root)  # a copy of its own: this test runs the cell again, and Lab saves on its own
+    server = notebook_apps(app)
+    root = Path(tempfile.mkdtemp(prefix=f"reopen-{app}-", dir=server["root"]))
+    shutil.copytree(saved, root, dirs_exist_ok=True)  # a copy of its own: this test runs the cell again, and Lab saves on its own
     saved_nb = json.loads((root / NAME).read_text(encoding="utf-8"))
     output = saved_nb["cells"][0]["outputs"][0]
     assert "application/vnd.jupyter.widget-view+json" in output["data"], output["data"].keys()
@@ -98,9 +104,9 @@ def test_a_reopened_notebook_shows_the_viewers_picture_and_a_live_viewer_when_ru
     picture = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
     assert picture.std() > 5, "the saved picture is blank"
 
-    # -- a new server, the notebook opened as it was saved ---------------------------------------------
-    with jupyter_lab(base, root, app=app) as server:
-        open_in(browser, server, run=False)
+    # -- the notebook opened as it was saved, in a fresh page with a fresh kernel -----------------------
+    try:
+        open_in(browser, server, root.name, run=False)
         shown = wait(browser, f"const o = (() => {{ {OUTPUT} }})(); return o && !o.loading && (o.picture || o.text) && o;",
                      60, "the saved output drawn")
         save_artifact(tmp_path, f"reopened_{app}.png", base64.b64decode(browser.get_screenshot_as_base64()))
@@ -115,5 +121,8 @@ def test_a_reopened_notebook_shows_the_viewers_picture_and_a_live_viewer_when_ru
         live = browser.execute_script(f"return (() => {{ {OUTPUT} }})()")
         assert live["viewer"] and not live["picture"], live
         assert len(browser.find_elements("css selector", ".wb-avatar-viewer")) == 1
+    finally:
+        browser.get("about:blank")
+        shut_kernels(server, root.name)
     # jupyterlab-manager still logs that it found no model (console.error); the page shows no error.
     print(f"\n{app}: reopened output {shown['text'][:60]!r}; console: {errors[:1]}")
