@@ -186,6 +186,11 @@ step();"""
 WAIT_CALL_S = 5.0
 
 
+class WaitTimeout(AssertionError):
+    """:func:`wait`'s condition not met within its time (a page whose check throws fails with a plain
+    AssertionError, so a caller that tolerates a timeout still sees a broken check)."""
+
+
 def wait(browser, script: str, timeout: float, what: str, every: float = 0.1, args: tuple = ()):
     """The first truthy value ``script`` returns in the page (``args`` its ``arguments``), checked every ``every``
     s; fails after ``timeout``. The checks run in the page (a timer there), a call of WebDriver every few seconds:
@@ -201,7 +206,7 @@ def wait(browser, script: str, timeout: float, what: str, every: float = 0.1, ar
         if out:
             return out["value"]
         if time.monotonic() >= deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+            raise WaitTimeout(f"timed out after {timeout:.0f} s waiting for {what}")
 
 
 def save_artifact(tmp_path: Path, name: str, png: bytes) -> Path:

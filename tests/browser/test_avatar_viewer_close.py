@@ -28,7 +28,7 @@ import contextlib
 import pytest
 from helpers import wait_for
 
-from .conftest import wait
+from .conftest import WaitTimeout, wait
 from .viewer_page import avatar_glb, kernel, notebook_browser, notebook_server, poll_kernel, received_bytes
 
 # The feminine avatar with its walk (viewer_page.avatar_glb: built once per session, written beside the notebook).
@@ -134,7 +134,7 @@ def measure(browser) -> dict:
     the viewers opened that are still alive."""
     # A closed viewer's context is lost and its element gone a moment after it closes: waited for (a bound,
     # not a check: the numbers below say what stayed if they never come).
-    with contextlib.suppress(AssertionError):
+    with contextlib.suppress(WaitTimeout):
         wait(browser, "const c = window.__wbContexts; return c.made === c.lost && !document.querySelector('.wb-avatar-viewer');",
              30, "the closed viewers' contexts lost")
     # And let go a moment after: a frame already asked for, or the moving frames' pace timer (js/viewer), holds
