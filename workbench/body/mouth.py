@@ -392,8 +392,9 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     depth = np.clip((float(q[:, 2].max()) - q[:, 2]) / TONGUE_LENGTH, 0, 1)
     uv[tongue] = np.column_stack([side, TONGUE_V + (1 - TONGUE_V) * depth * 0.98 + 0.005])
     uv = np.clip(uv, 0.002, 0.998)
-    # The teeth's outer faces' normals straight out of the arch: MakeHuman's coarse rows' normals, bent down over the biting
-    # edge, drew the upper teeth white at the top over a grey band of facets (blind review K).
+    # The normals of every tooth vertex not on an inner face (the outer faces, the biting edges and the rows' tops) straight
+    # out of the arch: MakeHuman's coarse rows' normals, bent down over the biting edge, drew the upper teeth white at the
+    # top over a grey band of facets (blind review K).
     out = replace(p, uv=uv).moved(pos)
     flat = np.linalg.norm(outward, axis=1) > 0.5
     return replace(out, normals=np.where(flat[:, None], outward, out.normals).astype(np.float32))
