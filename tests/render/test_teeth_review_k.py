@@ -2,8 +2,8 @@
 faint vertical lines hint at teeth; the tongue a flat pink slab with a line down its middle"), measured in our
 renderer's front close-up of the mouth (test_mouth_renders.closeup's camera) and on the fitted Teeth mesh:
 
-- each upper front tooth's crown rounded into a dark V (an embrasure) at the biting edge, so the row's edge is scalloped;
-- the tongue domed across, its middle above its sides, and no dark groove down its middle.
+each upper front tooth's crown rounded into a dark V (an embrasure) at the biting edge, so the row's edge is scalloped
+(the tongue's dome and groove are test_tongue_review_k's).
 
 Which pixels show which part of the teeth is read from a drawing of the Teeth mesh's own texture coordinates
 (workbench.body.mouth's layout: u along the arch, v from the gum down to the upper row's biting edge)."""

@@ -4,17 +4,12 @@ on the avatar's own Teeth mesh (its tongue: the texture's rows from TONGUE_V) an
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from test_mouth_renders import avatar
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "render"))
-from test_mouth_renders import avatar  # noqa: E402
-
-from workbench.body import mouth  # noqa: E402
-from workbench.render.scene import Clip, Model  # noqa: E402
+from workbench.body import mouth
+from workbench.render.scene import Clip, Model
 
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 
