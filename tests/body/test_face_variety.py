@@ -77,12 +77,11 @@ def faces() -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def test_random_faces_differ_from_each_other(faces):
-    """Two faces' own features (each minus its build's face) differ by 5.45 mm or more at the 95th percentile of the
-    head's vertices for most pairs (the median pair; now 5.48), 3.3 mm for the closest pair (now 3.6). Before (main
+    """Two faces' own features (each minus its build's face) differ by 5.5 mm or more at the 95th percentile of the
+    head's vertices for most pairs (the median pair; now 5.57), 3.3 mm for the closest pair (now 3.7). Before (main
     b259fb1's face controls and variety), 5.4 and 2.9 mm: the same face at portrait size. (5.8 until blind review G:
     0.3 mm of the median was jaws' angles 12 mm back and cheekbones 10 mm out, lumps below the ears, now held;
-    tests/body/test_jaw_line.py. 5.45 since blind review K: 5.48, the median's 0.09 mm the steps a face's targets drew
-    along the jaw's lower border, evened now, workbench.body.jaw; tests/body/test_face_review_k.py.)"""
+    tests/body/test_jaw_line.py.)"""
     data = cc.compiled()
     base = data["base"]
     eyes = base[cc.group(data, "helper-l-eye")].mean(0)
@@ -91,7 +90,7 @@ def test_random_faces_differ_from_each_other(faces):
     own = [(a - b)[head] * 100 for a, b in faces]
     pairs = [np.percentile(np.linalg.norm(own[i] - own[j], axis=1), 95)
              for i in range(len(own)) for j in range(i + 1, len(own))]
-    assert np.median(pairs) >= 5.45 and min(pairs) >= 3.3, (np.round(np.median(pairs), 2), np.round(min(pairs), 2))
+    assert np.median(pairs) >= 5.5 and min(pairs) >= 3.3, (np.round(np.median(pairs), 2), np.round(min(pairs), 2))
 
 
 # The least range (mm) of each feature over the twelve faces. Before (main b259fb1): nose width 14.1, nose length 9.2,

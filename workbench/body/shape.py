@@ -60,7 +60,6 @@ from .details import (
     sides,
     signed,
 )
-from .jaw import evened
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -212,8 +211,7 @@ def shaped(gender: str, body_shape: str, height_cm: float,
     Stature is linear in the height macro on each side of 0.5, so the macro giving ``height_cm`` is
     found from the statures at 0, 0.5 and 1 (then clamped: heights past MakeHuman's range keep its
     extreme proportions and are reached by the exact scale afterwards). The face's targets join only the
-    last step: they move the head by millimetres, which the exact scale takes up; their sum is evened along the jaw
-    (:func:`workbench.body.jaw.evened`), so their patches' edges do not step the jaw's outline.
+    last step: they move the head by millimetres, which the exact scale takes up.
     """
     data = cc.compiled()
     target = height_cm / 10.0
@@ -224,12 +222,8 @@ def shaped(gender: str, body_shape: str, height_cm: float,
     else:
         h = 0.5 + 0.5 * (target - s[0.5]) / (s[1.0] - s[0.5])
     h = round(min(1.0, max(0.0, h)), 6)
-    verts = _apply(data, {**macro_weights(gender, body_shape, h), **grown})
-    if face:    # the face's own targets, their sum evened along the jaw (workbench.body.jaw)
-        own = np.zeros_like(verts)
-        for name, w in face:    # (sorted: face_weights' order)
-            idx, delta = cc.target(data, name)
-            own[idx] += w * delta
-        verts += evened(own)
+    weights = {**macro_weights(gender, body_shape, h), **grown}
+    for name, w in face:
+        weights[name] = weights.get(name, 0.0) + w
     # The targets turn over a few tiny triangles where the lips meet (facing into the head): unturned.
-    return unfolded(verts), h
+    return unfolded(_apply(data, weights)), h
