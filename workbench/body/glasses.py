@@ -9,8 +9,8 @@ degrees, its outer side back), so no lens stands out past the face seen from the
 quarters; the bridge dips back to rest 2.5 mm off the nose. The frame fits the head: its lenses narrow
 (to :data:`NARROWEST` of their size) where the head is narrow, so the frame's ends stay inside the head's
 outline seen from the front, its rims' tops below the brows (each lens shorter where the brows are low, its top
-kept over the upper lid: :func:`_height`); the hinges stand on the skin at the temples
-(an end piece from each rim out to its hinge, as frames have), and each temple runs from its hinge back
+kept over the upper lid: :func:`_height`); the hinges stand beside the head, level with the face's front
+(an end piece from each rim's top outer corner back to its hinge, as frames have), and each temple runs from its hinge back
 along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
 earpiece is (:func:`_temple`), lying on the skull the whole way (the skull's width found by rays across
 the head, under the ear where it stands off: :func:`_skull`), a bar of :data:`TEMPLE`'s section. The ears
