@@ -9,8 +9,8 @@ degrees, its outer side back), so no lens stands out past the face seen from the
 quarters; the bridge dips back to rest 2.5 mm off the nose. The frame fits the head: its lenses narrow
 (to :data:`NARROWEST` of their size) where the head is narrow, so the frame's ends stay inside the head's
 outline seen from the front, its rims' tops below the brows (each lens shorter where the brows are low, its top
-kept over the upper lid: :func:`_height`); the hinges stand on the skin at the temples
-(an end piece from each rim out to its hinge, as frames have), and each temple runs from its hinge back
+kept over the upper lid: :func:`_height`); the hinges stand beside the head, level with the face's front
+(an end piece from each rim's top outer corner back to its hinge, as frames have), and each temple runs from its hinge back
 along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
 earpiece is (:func:`_temple`), lying on the skull the whole way (the skull's width found by rays across
 the head, under the ear where it stands off: :func:`_skull`), a bar of :data:`TEMPLE`'s section. The ears
@@ -221,12 +221,9 @@ def _fit(mesh: BodyMesh, gender: str) -> dict:
             near = head[(np.abs(head[:, 0] - q[0]) < 0.0025 * unit) & (np.abs(head[:, 1] - q[1]) < 0.0025 * unit)]
             if len(near):
                 z = max(z, float(near[:, 2].max()) + CLEARANCE * unit - q[2])
-    # The hinges' height: the rim's outer top corner.
-    hinge_y = mid[1] + b * CORNER
     ears = {s: pos_all[idx].mean(0) for s, idx in _ear_cores().items()}
     return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "b": b, "down": down, "z": z, "cornea": cornea,
-            "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull,
-            "hinge_y": hinge_y, "ears": ears}
+            "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull, "ears": ears}
 
 
 def _temple(f: dict, side: float, hinge: np.ndarray, ear: np.ndarray, steps: int = 20) -> np.ndarray:
@@ -390,15 +387,15 @@ def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
         bevel += [np.column_stack([r * n + (k + 1) % n, ((r + 1) % m) * n + k, ((r + 1) % m) * n + (k + 1) % n])
                   for r in range(m)]
         add(np.vstack(rings), np.vstack(bevel), FRAME_UV)
-        # The hinge: level with the rim's outer top corner, as wide as the head there (at least an end piece
-        # out from the rim); a bar joins them.
-        # It runs out and back at END_BACK degrees (straight out, it stood past the far rim at three quarters).
+        # The hinge: level with the rim's outer top corner, out and back from it at END_BACK degrees (straight
+        # out, it stood past the far rim at three quarters) to the first point beside the head (its ray meets the
+        # skin: in front of the face it meets none), at least as wide as the head there; a bar joins them.
         corner = turn(c + np.array([side * (a + 0.5 * RIM * unit), b * CORNER, -DEPTH * unit * 0.5]))   # (in the rim)
         run = corner + np.outer(np.linspace(END_PIECE, 0.03, 57) * unit, [side * np.cos(np.radians(END_BACK)), 0.0,
                                                                           -np.sin(np.radians(END_BACK))])
-        wide = _skull(f["skull"], mid[0], side, run[:, 1], run[:, 2]) + REST * unit
-        on = np.flatnonzero(side * (run[:, 0] - mid[0]) >= wide)           # (the first point on the skull)
-        hinge = run[on[0] if len(on) else -1]
+        raw = _skull(f["skull"], mid[0], side, run[:, 1], run[:, 2])
+        at = int(np.argmax(raw > 0)) if raw.any() else -1
+        hinge = run[at] + [side * max(0.0, raw[at] + REST * unit - side * (run[at, 0] - mid[0])), 0.0, 0.0]
         ends[s] = hinge
         bar = np.array([corner, hinge])
         add(*_bar(bar, np.array([0.0, 0.0, 1.0]), 0.0022 * unit, TEMPLE[1] * unit), FRAME_UV)
