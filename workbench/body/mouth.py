@@ -86,7 +86,10 @@ TONGUE_GROOVE = 0.07
 # a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
 # back teeth show as a speck at a closed mouth's corner, tests/render/test_mouth_renders.py).
 # (Less saturated than the (0.15, 0.03, 0.035) a blind review called blood red; the lining's red-brown throat's.)
-DEEP = (0.13, 0.06, 0.06)
+# (At (0.13, 0.06, 0.06), under half the throat's colour, the back teeth's side walls and the tongue's back drew black
+# angular wedges over the lining's dark red, blind review L: now the throat's red-brown a little darker, in its shade;
+# tests/render/test_cavity_wedges_review_l.py.)
+DEEP = (0.24, 0.11, 0.10)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F).
