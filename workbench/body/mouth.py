@@ -81,12 +81,12 @@ EMBRASURE = (0.35, 1.5)
 TONGUE = (0.66, 0.32, 0.34)
 # How much darker the groove down the tongue's middle is (0.22 drew "a line down its middle", blind review K).
 TONGUE_GROOVE = 0.07
-# The back of the mouth, in its own shadow: what the teeth and tongue turn to from the front towards the throat
-# (the lining's :data:`workbench.body.skin.THROAT` in shade; with their least occlusion, OCC_LEAST, a dark red in
-# a viewer lit by its room alone, where (0.11, 0.025, 0.03) at a tenth of the light was black; no lighter, or the
-# back teeth show as a speck at a closed mouth's corner, tests/render/test_mouth_renders.py).
-# (Less saturated than the (0.15, 0.03, 0.035) a blind review called blood red; the lining's red-brown throat's.)
-DEEP = (0.13, 0.06, 0.06)
+# The back of the mouth, in its own shadow: what the teeth and tongue turn to towards the throat: the lining's
+# :data:`workbench.body.skin.THROAT` a little darker (at (0.13, 0.06, 0.06), under half of it, the back teeth's walls and
+# the tongue's back drew black wedges on the lining's dark red, blind review L: tests/render/test_cavity_wedges_review_l.py;
+# not the (0.15, 0.03, 0.035) called blood red; no lighter, or the back teeth show as a speck at a closed mouth's corner,
+# tests/render/test_mouth_renders.py; with their least occlusion, OCC_LEAST, a dark red in a room-lit viewer).
+DEEP = (0.24, 0.11, 0.10)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F).
