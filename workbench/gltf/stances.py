@@ -2,7 +2,8 @@
 
 ``relaxed`` is the first frame of the library's idle clip (``clips._idle`` at 0 s: contrapposto, the weight on the
 right leg, the arms hanging loose), the stance every preview showed before the setting. The others start from it
-and change the arms (and for ``hands_on_hips`` the legs and chest):
+and change the arms (and for ``hands_on_hips`` the legs and chest), the head turned to face straight ahead
+(:func:`_face_forward`):
 
 - ``hand_on_hip``: the contrapposto kept, the right hand on the raised right hip, its elbow out to the side;
 - ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands on
