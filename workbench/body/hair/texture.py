@@ -86,20 +86,14 @@ GAP = 0.8
 # Light hair scatters the light it takes in on through the strands under the outer ones (a fibre's albedo: white
 # hair's inside is lit by it, black hair's is dark): the under-layers' shade (the scalp layer's roots here, the
 # cards' depth in their vertex colours, :func:`.look.lit`) loses this share of its darkness at most, from a colour's
-# lightness (sRGB, luma) SCATTER_FROM (dark hair keeps its, a mid brown nearly) to SCATTER_FULL. Darkened as dark hair's,
-# a white bob's scalp layer and inner cards drew a grey cap inside it (blind review J). The same share of a colour's
-# light is more of its lightness the lighter it is: from 0.4, a mid grey's (#8B8986, luma 0.54) darkest under-layers
-# fell 23 L* below it (a black's 5), a black under-layer at its crown and back (blind review L's worst); from 0.15,
-# every colour's fall 17 L* at most (tests/body/test_hair_underlayer_review_l.py).
+# lightness (sRGB, luma) SCATTER_FROM (dark and brown hair keep theirs) to SCATTER_FULL. Darkened as dark hair's,
+# a white bob's scalp layer and inner cards drew a grey cap inside it (blind review J).
 SCATTER = 0.7
-SCATTER_FROM, SCATTER_FULL = 0.15, 0.85
+SCATTER_FROM, SCATTER_FULL = 0.4, 0.85
 # ...in the styles whose layers hang in sheets (curls keep their depth between the coils, CURLY_SHADE in .pieces: lifted
 # so, grey curls went flat, with a pale band at the hairline; short and pulled-back hair, seen over the scalp, keep
 # theirs).
 SCATTERED = ("long", "bob")
-# ...and the cards' own roots and dark strands in the atlas (the crown's under-layer, as the cards lie over each
-# other's roots) lose this share of that: lifted as the scalp layer, white hair's strands went one flat sheet.
-CARD_SCATTER = 0.4
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 # Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
 # the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
@@ -334,10 +328,10 @@ def tip_color(base: np.ndarray) -> np.ndarray:
 
 def scatter(color: str, style: str) -> float:
     """The share of the under-layers' shade that light hair of ``color`` in ``style`` loses (:data:`SCATTER`): 0 for
-    dark hair, and for styles not in :data:`SCATTERED`.
+    dark and mid-brown hair, and for styles not in :data:`SCATTERED`.
 
     >>> scatter("#2B1B10", "bob"), round(scatter("#D4D1CE", "bob"), 2), scatter("#D4D1CE", "curly")
-    (0.0, 0.7, 0.0)
+    (0.0, 0.69, 0.0)
     """
     if style not in SCATTERED:
         return 0.0
@@ -348,14 +342,13 @@ def scatter(color: str, style: str) -> float:
 @lru_cache(maxsize=32)
 def hair_texture(color: str, style: str) -> np.ndarray:
     """RGBA (HEIGHT, WIDTH, 4) uint8: the atlas for ``style`` in ``color`` (read-only); in light hair the scalp
-    layer's roots' shade lifted by :func:`scatter`, and the cards' shades by :data:`CARD_SCATTER` of that."""
+    layer's roots' shade lifted by :func:`scatter`."""
     p, lift = pattern(style), scatter(color, style)
     if lift > 0:
-        level = p["light"].astype(np.float64)
+        light = p["light"].copy()
+        shell = light[:, WIDTH // 2:].astype(np.float64)
         full = 255 / LIGHT_MAX
-        share = np.full(level.shape[1], lift)
-        share[:WIDTH // 2] *= CARD_SCATTER
-        light = np.where(level < full, level + (full - level) * share, level).round().astype(p["light"].dtype)
+        light[:, WIDTH // 2:] = np.where(shell < full, shell + (full - shell) * lift, shell).round().astype(light.dtype)
         p = dict(p, light=light)
     return tint(p, color)
 
