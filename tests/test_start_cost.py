@@ -1,7 +1,9 @@
 """What a new interpreter pays to start the service: the suite starts one for every ``workbench serve``, CLI command
 and kernel it runs, so an import every start makes is paid a hundred times a run. pandas (0.4 s of CPU an import) is
 imported where a table is asked for, never by the modules ``workbench serve`` loads: a service's start took 1.50 s of
-CPU with it and 0.96 s without (docs/testing.md, suite17). Read from the source, not by starting an interpreter."""
+CPU with it and 0.96 s without (docs/testing.md, suite17). Read from the source, not by starting an interpreter: the
+imports a module makes when it is loaded (its top level), followed through the package; an import inside a function
+the start calls is not seen here."""
 
 from __future__ import annotations
 
