@@ -167,9 +167,9 @@ def test_an_open_mouth_shows_the_upper_teeth(gender, shape):
 ROOM = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 
 
-def closeup(glb: bytes, gender: str, morphs: dict, lights: Lights | None = None):
-    """The mouth at 512 px, about 6 cm across, seen from the front (in the idle pose, ``morphs`` applied), and masks of
-    the Teeth mesh and of the body's lining of the mouth in it."""
+def mouth_view(glb: bytes, morphs: dict):
+    """(the idle pose with ``morphs`` applied, the camera of :func:`closeup`): 28 cm in front of the rest pose's teeth,
+    12 degrees of view."""
     from workbench.render.framing import look_at
     from workbench.render.raster import Camera
 
@@ -178,7 +178,13 @@ def closeup(glb: bytes, gender: str, morphs: dict, lights: Lights | None = None)
     posed = model.posed(Clip(model), 0.0, morphs=morphs)
     teeth = np.concatenate([d.positions for d in rest.draws if d.mesh_name == "Teeth"])
     c = np.array([teeth[:, 0].mean(), teeth[:, 1].mean(), teeth[:, 2].max() + 0.01])
-    cam = Camera(view=look_at(c + [0, 0, 0.28], c), fov_deg=12.0, near=0.01)
+    return posed, Camera(view=look_at(c + [0, 0, 0.28], c), fov_deg=12.0, near=0.01)
+
+
+def closeup(glb: bytes, gender: str, morphs: dict, lights: Lights | None = None):
+    """The mouth at 512 px, about 6 cm across, seen from the front (in the idle pose, ``morphs`` applied), and masks of
+    the Teeth mesh and of the body's lining of the mouth in it."""
+    posed, cam = mouth_view(glb, morphs)
     lit = draw(posed, cam, SIZE, background=(236, 238, 242), **({"lights": lights} if lights else {}))
     flat = Material(color=np.ones(4, np.float32))
     masks = {}

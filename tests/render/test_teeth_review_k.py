@@ -14,12 +14,11 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from test_mouth_renders import UNLIT, avatar, closeup
+from test_mouth_renders import UNLIT, avatar, closeup, mouth_view
 
 from workbench.body import mouth
-from workbench.render.framing import look_at
-from workbench.render.raster import Camera, draw
-from workbench.render.scene import Clip, Material, Model
+from workbench.render.raster import draw
+from workbench.render.scene import Material
 
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 SIZE = 512
@@ -29,12 +28,7 @@ EDGE_ROWS = 6
 def uv_map(glb: bytes, morphs: dict) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel of :func:`closeup`'s picture: the Teeth mesh's (u, v) where it shows (NaN elsewhere), drawn unlit with
     its texture coordinates as vertex colours (blue marks the mesh, and divides out the renderer's scale)."""
-    model = Model(glb)
-    rest = model.posed(Clip(model), 0.0)
-    posed = model.posed(Clip(model), 0.0, morphs=morphs)
-    teeth = np.concatenate([d.positions for d in rest.draws if d.mesh_name == "Teeth"])
-    c = np.array([teeth[:, 0].mean(), teeth[:, 1].mean(), teeth[:, 2].max() + 0.01])
-    cam = Camera(view=look_at(c + [0, 0, 0.28], c), fov_deg=12.0, near=0.01)
+    posed, cam = mouth_view(glb, morphs)
     flat = Material(color=np.ones(4, np.float32))
     draws = []
     for d in posed.draws:
