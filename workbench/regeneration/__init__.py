@@ -11,11 +11,28 @@ and validated with ``workbench.gltf.validate``.
 ['glb', 'preview', 'usdz']
 """
 
-from .bundle import build_space_bundle, space_effects
-from .product import build_product_glb
-from .regenerate import regenerate_product, regenerate_space
-from .space import build_space_scene
-from .usdz import glb_to_usdz
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .bundle import build_space_bundle, space_effects
+    from .product import build_product_glb
+    from .regenerate import regenerate_product, regenerate_space
+    from .space import build_space_scene
+    from .usdz import glb_to_usdz
+
+# Each name from the module that holds it, imported when first asked for: the service's job runner imports
+# ``workbench.regeneration.worker`` at every start, and these modules bring the avatar build (numba, scipy).
+_WHERE = {"build_space_bundle": "bundle", "space_effects": "bundle", "build_product_glb": "product",
+          "regenerate_product": "regenerate", "regenerate_space": "regenerate", "build_space_scene": "space",
+          "glb_to_usdz": "usdz"}
+
+
+def __getattr__(name: str) -> object:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "build_product_glb",
