@@ -225,4 +225,4 @@ def test_six_viewers_opened_and_closed_leave_nothing_behind(page):
     removals = [m for m in console if "removeChild" in m or "NotFoundError" in m]
     assert not removals, removals[:3]
     # And the kernel let go of every viewer: closed from code, its output cleared, its cell run again.
-    poll_kernel(browser, OPEN_VIEWERS, lambda out: out == "0", tries=40)
+    poll_kernel(browser, OPEN_VIEWERS, lambda out: out == "0")
