@@ -159,7 +159,7 @@ def test_a_software_gpu_poses_on_the_cpu_exactly_as_three_js_and_moves_at_lod_1(
     from .conftest import data_url_image
 
     browser = page
-    ready = until(browser, 0, "d.movingLod === '1'", "LOD 1 for the moving view", 60)
+    ready = until(browser, 0, "d.movingLod === '1'", "LOD 1 for the moving view")  # until's 120 s (60 before suite19): a build
     assert browser.execute_script("return document.querySelector('.wb-avatar-viewer').wbViewer.software") is True
     assert ready["renderer"] == "webgl"
     # Mid-stride, the jaw open, the face filling the view: skinning and morph targets both at work.
