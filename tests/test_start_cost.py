@@ -15,6 +15,11 @@ from test_layout import modules
 # What a start of `workbench serve` imports: the command and the service.
 STARTS = ("workbench.cli", "workbench.service")
 LATER = ("pandas",)   # imported inside the functions that return tables
+# The avatar build's numerical libraries (numba 0.5 s, scipy's sparse and spatial 0.5 s each of a start's import
+# time): imported by the first job or request that builds, not by a start (workbench.regeneration's names load
+# when asked for; the job runner imports only its worker). A start of workbench serve: 1.25 s of CPU with them,
+# 0.55 s without (suite19, three each).
+BUILD = ("numba", "scipy")
 
 
 def _type_checking(node: ast.stmt) -> bool:
@@ -63,9 +68,16 @@ def start_imports(starts=STARTS) -> set[str]:
 
 def test_a_service_start_imports_no_pandas():
     imported = start_imports()
-    assert {"workbench.service.app", "workbench.gltf.avatar", "numpy"} <= imported  # the walk reaches them
+    assert {"workbench.service.app", "workbench.service.bodies", "numpy"} <= imported  # the walk reaches them
     late = sorted(m for m in imported if m.split(".")[0] in LATER)
     assert not late, f"a start of workbench serve imports {late}: import it inside the function that needs it"
+
+
+def test_a_service_start_imports_no_numba_or_scipy():
+    imported = start_imports()
+    assert "workbench.regeneration.worker" in imported  # the job runner's worker, imported at the start
+    late = sorted(m for m in imported if m.split(".")[0] in BUILD)
+    assert not late, f"a start of workbench serve imports {late}: import it where a body or a picture is built"
 
 
 def test_the_walk_sees_an_import_at_module_level():

@@ -287,7 +287,9 @@ def jupyter_lab(work: Path, root: Path, app: str = "lab"):
         cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
+        # 180 s for a loaded CI machine (90 before suite19): a Jupyter server's start is seconds of CPU, and at load 20
+        # a worker's share of two cores is a tenth.
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 raise RuntimeError(f"jupyter {app} exited: {(work / 'lab.log').read_text()[-2000:]}")
@@ -297,7 +299,7 @@ def jupyter_lab(work: Path, root: Path, app: str = "lab"):
             except httpx.HTTPError:
                 time.sleep(0.3)
         else:
-            raise RuntimeError(f"jupyter {app} did not come up in 90 s")
+            raise RuntimeError(f"jupyter {app} did not come up in 180 s")
         yield {"url": url, "token": token, "root": root, "log": work / "lab.log", "app": app}
     finally:
         proc.terminate()

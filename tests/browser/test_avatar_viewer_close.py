@@ -1,5 +1,5 @@
-"""A closed AvatarViewer lets go of everything: nine viewers opened and
-closed in turn (three each way: the widget closed from code, the output cleared, the cell run again) leave the page's
+"""A closed AvatarViewer lets go of everything: six viewers opened and
+closed in turn (two each way: the widget closed from code, the output cleared, the cell run again) leave the page's
 heap and DOM nodes where they were, no listener of the viewer's code alive, no viewer object alive,
 no WebGL context alive and no warning about too many, nothing logged about an element Lab could not
 remove, and no viewer left open in the kernel; the page holds one copy of the model's GLB, so a viewer
@@ -40,9 +40,11 @@ glb = Path("avatar.glb").read_bytes()
 print(len(glb))""", """\
 v = AvatarViewer(glb, size=300, clip="walk", playing=True)
 v"""]
-# Nine: each way of closing three times. One viewer kept cost 18 MB and 720 DOM nodes (issue 39) and every
-# check below is exact or far under one viewer's cost, so a leak of one shows at any count; twenty proved no more.
-OPENS = 9
+# Six: each way of closing twice. One viewer kept cost 18 MB and 720 DOM nodes (issue 39) and every check below
+# is exact or far under one viewer's cost, so a leak of one shows at any count; twenty proved no more, nor nine
+# (suite19: three cycles fewer, about a third of the test's time). Twice a way, not once: a leak that comes
+# one cycle in two or three (issue 48's element Lab failed to remove: 9 cycles in 22) still meets each way twice.
+OPENS = 6
 # The viewers the kernel still holds open (ipywidgets keeps every open widget).
 OPEN_VIEWERS = ("from ipywidgets.widgets.widget import _instances; from workbench.widgets import AvatarViewer;"
                 "print(sum(isinstance(w, AvatarViewer) for w in list(_instances.values())))")
@@ -136,7 +138,7 @@ def measure(browser) -> dict:
     # not a check: the numbers below say what stayed if they never come).
     with contextlib.suppress(WaitTimeout):
         wait(browser, "const c = window.__wbContexts; return c.made === c.lost && !document.querySelector('.wb-avatar-viewer');",
-             30, "the closed viewers' contexts lost")
+             60, "the closed viewers' contexts lost")  # 60 s for a loaded CI machine (30 before suite19)
     # And let go a moment after: a frame already asked for, or the moving frames' pace timer (js/viewer), holds
     # a closed viewer until it fires, which a loaded machine can put past the first collection. Collected until
     # no opened viewer is alive, within a bound (a leak stays past it, and the numbers below say so).
@@ -145,7 +147,7 @@ def measure(browser) -> dict:
             browser.execute_cdp_cmd("HeapProfiler.collectGarbage", {})
         return browser.execute_script("return window.__wbOpened.filter(r => r.deref()).length") == 0
 
-    wait_for(collected, timeout=30, every=0.5)
+    wait_for(collected, timeout=60, every=0.5)  # 60 s for a loaded CI machine (30 before suite19)
     heap = browser.execute_cdp_cmd("Runtime.getHeapUsage", {})
     counters = browser.execute_cdp_cmd("Memory.getDOMCounters", {})
     contexts = browser.execute_script("return window.__wbContexts")
@@ -182,7 +184,7 @@ def close_viewer(browser, way: str):
         wait(browser, "return document.querySelectorAll('.wb-avatar-viewer').length === 0", 60, f"the viewer gone ({way})")
 
 
-def test_nine_viewers_opened_and_closed_leave_nothing_behind(page):
+def test_six_viewers_opened_and_closed_leave_nothing_behind(page):
     browser, app = page
     browser.execute_script(RUN_CELL, 0, "notebook:run-cell")
     glb_size = int(wait(browser, "const o = document.querySelector('.jp-OutputArea-output pre');"
@@ -223,4 +225,4 @@ def test_nine_viewers_opened_and_closed_leave_nothing_behind(page):
     removals = [m for m in console if "removeChild" in m or "NotFoundError" in m]
     assert not removals, removals[:3]
     # And the kernel let go of every viewer: closed from code, its output cleared, its cell run again.
-    poll_kernel(browser, OPEN_VIEWERS, lambda out: out == "0", tries=40)
+    poll_kernel(browser, OPEN_VIEWERS, lambda out: out == "0")

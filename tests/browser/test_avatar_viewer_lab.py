@@ -83,6 +83,11 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     from selenium.webdriver.support.ui import Select
 
     browser, name = logged_browser, app["app"]
+    # What the viewer does with its own controls, a slider and code's changes (the shadow's toggle, the morph viewer,
+    # the kernel moving the page, a joint's name on hover) is the same code in both shells: proven once, in JupyterLab
+    # (viewer_page.APPS). Notebook 7 draws, is dragged, panned and zoomed, plays a clip, keeps its keys from the
+    # shortcuts, lays out compare() and asks no other host.
+    in_lab = name == "lab"
     browser.get("about:blank")
     browser.get_log("performance")  # Chromium's own start page: not the notebook's traffic
     browser.get(notebook_url(app, "viewer.ipynb"))
@@ -162,14 +167,15 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     assert float(wrapped["time"]) < 0.05, wrapped["time"]
 
     # -- the ground shadow's toggle ------------------------------------------------------------------
-    with_shadow = canvas_pixels(browser, 0)
-    drawn = until(browser, 0, "true", "the frame count")["frames"]
-    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
-    until(browser, 0, f"d.shadow === 'false' && parseInt(d.frames) > {drawn}", "a frame drawn with the shadow off")
-    assert changed(with_shadow, canvas_pixels(browser, 0)) > 0.001, "the ground shadow did not go"
-    poll_kernel(browser, "print(viewer.shadow)", lambda out: out == "False")
-    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
-    until(browser, 0, "d.shadow === 'true'", "the shadow back")
+    if in_lab:
+        with_shadow = canvas_pixels(browser, 0)
+        drawn = until(browser, 0, "true", "the frame count")["frames"]
+        browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
+        until(browser, 0, f"d.shadow === 'false' && parseInt(d.frames) > {drawn}", "a frame drawn with the shadow off")
+        assert changed(with_shadow, canvas_pixels(browser, 0)) > 0.001, "the ground shadow did not go"
+        poll_kernel(browser, "print(viewer.shadow)", lambda out: out == "False")
+        browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
+        until(browser, 0, "d.shadow === 'true'", "the shadow back")
 
     # -- keys typed in the viewer are the viewer's; the notebook does not change ---------------------
     browser.execute_script("arguments[0].focus()", browser.find_elements("css selector", ".wb-avatar-viewer")[0])
@@ -182,24 +188,25 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     assert notebook_cells(browser) == before_cells, "a key typed in the viewer changed the notebook"
 
     # -- the morph viewer: a slider and a preset ------------------------------------------------------------
-    faces = browser.find_elements("css selector", ".wb-avatar-viewer")[1]
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].querySelector('details').open = true;", faces)
-    jaw = faces.find_element("css selector", "input.wb-av-morph[data-name='jawOpen']")
-    wait(browser, "return arguments[0].getBoundingClientRect().width > 0", 30, "the open morph sliders", every=0.05,
-         args=(jaw,))
-    rest = canvas_pixels(browser, 1)
-    drawn = until(browser, 1, "true", "the frame count")["frames"]
-    ActionChains(browser).move_to_element_with_offset(jaw, int(jaw.size["width"] * 0.4), 0).click().perform()
-    until(browser, 1, f"JSON.parse(d.morphs || '{{}}').jawOpen > 0.5 && parseInt(d.frames) > {drawn}",
-          "a frame drawn with the jawOpen slider moved")
-    assert changed(rest, canvas_pixels(browser, 1)) > 0.002, "moving jawOpen did not change the picture"
-    weights = poll_kernel(browser, "import json; print(json.dumps(faces.weights))", lambda out: "jawOpen" in out)
-    weights = json.loads(weights)
-    assert set(weights) == {"jawOpen"} and weights["jawOpen"] > 0.5
-    shot(browser, tmp_path, name, "morph")
-    faces.find_element("css selector", ".wb-av-preset-smile").click()
-    until(browser, 1, "JSON.parse(d.morphs || '{}').mouthSmileLeft > 0.7", "the smile preset")
-    assert not faces.find_element("css selector", ".wb-av-preset-blink").get_attribute("disabled")
+    if in_lab:
+        faces = browser.find_elements("css selector", ".wb-avatar-viewer")[1]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].querySelector('details').open = true;", faces)
+        jaw = faces.find_element("css selector", "input.wb-av-morph[data-name='jawOpen']")
+        wait(browser, "return arguments[0].getBoundingClientRect().width > 0", 30, "the open morph sliders", every=0.05,
+             args=(jaw,))
+        rest = canvas_pixels(browser, 1)
+        drawn = until(browser, 1, "true", "the frame count")["frames"]
+        ActionChains(browser).move_to_element_with_offset(jaw, int(jaw.size["width"] * 0.4), 0).click().perform()
+        until(browser, 1, f"JSON.parse(d.morphs || '{{}}').jawOpen > 0.5 && parseInt(d.frames) > {drawn}",
+              "a frame drawn with the jawOpen slider moved")
+        assert changed(rest, canvas_pixels(browser, 1)) > 0.002, "moving jawOpen did not change the picture"
+        weights = poll_kernel(browser, "import json; print(json.dumps(faces.weights))", lambda out: "jawOpen" in out)
+        weights = json.loads(weights)
+        assert set(weights) == {"jawOpen"} and weights["jawOpen"] > 0.5
+        shot(browser, tmp_path, name, "morph")
+        faces.find_element("css selector", ".wb-av-preset-smile").click()
+        until(browser, 1, "JSON.parse(d.morphs || '{}').mouthSmileLeft > 0.7", "the smile preset")
+        assert not faces.find_element("css selector", ".wb-av-preset-blink").get_attribute("disabled")
 
     # -- compare(): two labelled views in the cell's width, one camera in the page ----------------------
     left, right = browser.find_elements("css selector", ".wb-avatar-viewer")[2:4]
@@ -218,22 +225,23 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     assert float(led["yaw"]) != 0
 
     # -- code moves the page: a three-quarter view mid-stride, and the skeleton (README's screenshot) -------
-    main = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
-    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", main)
-    kernel(browser, "viewer.yaw, viewer.elevation, viewer.time = -35.0, 8.0, 0.4")
-    until(browser, 0, "Math.abs(parseFloat(d.yaw) + 35) < 0.5 && Math.abs(parseFloat(d.elevation) - 8) < 0.5"
-                      " && Math.abs(parseFloat(d.time) - 0.4) < 0.01", "the page following the kernel's camera and time")
-    main.find_element("css selector", ".wb-av-skeleton").click()
-    settled = int(until(browser, 0, "d.skeleton === 'true'", "the skeleton").get("pictureSent") or 0)
-    until(browser, 0, f"parseInt(d.pictureSent || 0) > {settled}", "the settled, full-resolution view")
-    # Hovering a joint names it: the pointer goes where the page projects the LeftHand bone.
-    x, y = browser.execute_script("""const v = arguments[0].wbViewer, r = v.canvas.getBoundingClientRect();
-        const p = v.bones.find(b => b.name === 'LeftHand').getWorldPosition(v.camera.position.clone()).project(v.camera);
-        return [(p.x + 1) / 2 * r.width - r.width / 2, (1 - p.y) / 2 * r.height - r.height / 2];""", main)
-    ActionChains(browser).move_to_element_with_offset(main.find_element("css selector", "canvas"), int(x), int(y)).perform()
-    until(browser, 0, "d.hoverBone === 'LeftHand'", "the bone's name on hover")
-    assert main.find_element("css selector", ".wb-av-tip").text == "LeftHand"
-    shot(browser, tmp_path, name, "skeleton")
+    if in_lab:
+        main = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", main)
+        kernel(browser, "viewer.yaw, viewer.elevation, viewer.time = -35.0, 8.0, 0.4")
+        until(browser, 0, "Math.abs(parseFloat(d.yaw) + 35) < 0.5 && Math.abs(parseFloat(d.elevation) - 8) < 0.5"
+                          " && Math.abs(parseFloat(d.time) - 0.4) < 0.01", "the page following the kernel's camera and time")
+        main.find_element("css selector", ".wb-av-skeleton").click()
+        settled = int(until(browser, 0, "d.skeleton === 'true'", "the skeleton").get("pictureSent") or 0)
+        until(browser, 0, f"parseInt(d.pictureSent || 0) > {settled}", "the settled, full-resolution view")
+        # Hovering a joint names it: the pointer goes where the page projects the LeftHand bone.
+        x, y = browser.execute_script("""const v = arguments[0].wbViewer, r = v.canvas.getBoundingClientRect();
+            const p = v.bones.find(b => b.name === 'LeftHand').getWorldPosition(v.camera.position.clone()).project(v.camera);
+            return [(p.x + 1) / 2 * r.width - r.width / 2, (1 - p.y) / 2 * r.height - r.height / 2];""", main)
+        ActionChains(browser).move_to_element_with_offset(main.find_element("css selector", "canvas"), int(x), int(y)).perform()
+        until(browser, 0, "d.hoverBone === 'LeftHand'", "the bone's name on hover")
+        assert main.find_element("css selector", ".wb-av-tip").text == "LeftHand"
+        shot(browser, tmp_path, name, "skeleton")
 
     # -- every request went to the Jupyter server -----------------------------------------------------
     host = urlsplit(app["url"]).netloc

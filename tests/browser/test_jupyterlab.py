@@ -105,7 +105,7 @@ def test_previews_run_and_the_explorer_answers_a_click(browser, lab, tmp_path):
     return img && buttons.length ? {src: img.src, w: img.naturalWidth, h: img.naturalHeight,
                                     active: buttons.filter(b => b.classList.contains('mod-active')).map(b => b.textContent.trim())} : null;
     """
-    before = wait(browser, f"const e = (function(){{{explorer}}})(); return e && e.w > 0 && e;", 60, "the explorer's image")
+    before = wait(browser, f"const e = (function(){{{explorer}}})(); return e && e.w > 0 && e;", 120, "the explorer's image")
     assert before["active"] == ["full"] and (before["w"], before["h"]) == (256, 256)
     browser.execute_script("document.querySelector('.widget-image').scrollIntoView({block: 'center'})")
     shot(browser, tmp_path, "lab_03_explorer_before.png")

@@ -57,6 +57,13 @@ def shoot(page, args: dict) -> np.ndarray:
     return data_url_image(run_async(page, "window.studio.render", args))
 
 
+def shoot_masked(page, args: dict, *masks: str) -> list[np.ndarray]:
+    """The shot of ``args`` and, of the same posed scene, each mesh of ``masks`` as a mask (True on its pixels): one
+    parse of the model in the page for them all (a parse a shot cost seconds of a software GPU's texture uploads)."""
+    lit, *drawn = (data_url_image(url) for url in run_async(page, "window.studio.render", {**args, "masks": list(masks)}))
+    return [lit, *(mask[..., 0] > 127 for mask in drawn)]
+
+
 def lab(srgb: np.ndarray) -> np.ndarray:
     """CIELAB (D65) of sRGB colours in 0..255."""
     lin = srgb_to_linear(np.asarray(srgb, float) / 255)
@@ -80,8 +87,7 @@ def test_a_skin_tone_shows_as_asked_in_three_js_and_in_the_preview(page, server,
     rows = []
     for tone in TONES:
         args, glb = studio_args(server, {"gender": "feminine", "skinTone": tone, "hair": {"style": "short"}})
-        lit = shoot(page, args)
-        body = shoot(page, {**args, "mask": "Body"})[..., 0] > 127
+        lit, body = shoot_masked(page, args, "Body")
         ours = np.asarray(render(glb, size=SIZE, camera="portrait", pose=(glb, 0.0)))
         want = hex_rgb(tone) * 255
         three, preview = lit[body][:, :3].mean(0), ours[body][:, :3].mean(0)
@@ -100,9 +106,9 @@ def test_the_studio_lights_skin_as_the_calibration_says(page, server):
     shares of the pixels by k, are :data:`~workbench.options.colour.STUDIO`'s within a tenth in k (and the
     mean tone they predict for the default skin within 3 levels of what three.js draws)."""
     args, _ = studio_args(server, {"gender": "feminine", "hair": {"style": "short"}})
-    body = shoot(page, {**args, "mask": "Body"})[..., 0] > 127
-    probe = {a: shoot(page, {**args, "probe": {"mesh": "Body", "albedo": a}})[body][:, :3].astype(float) / 255
-             for a in (0.0, 0.3)}
+    dark, body = shoot_masked(page, {**args, "probe": {"mesh": "Body", "albedo": 0.0}}, "Body")
+    probe = {0.0: dark[body][:, :3].astype(float) / 255,
+             0.3: shoot(page, {**args, "probe": {"mesh": "Body", "albedo": 0.3}})[body][:, :3].astype(float) / 255}
     s = probe[0.0].mean(1)
     k = (probe[0.3].mean(1) - s) / 0.3
     order = np.argsort(k)
@@ -125,8 +131,7 @@ def test_sunglasses_stay_dark_and_an_open_mouth_is_dark(page, server, tmp_path):
     pivot = [float(v) for v in (pts.min(0) + pts.max(0)) / 2]
     for yaw in (35, -35):
         turned = {**args, "yaw": yaw, "pivot": pivot}
-        lit = shoot(page, turned)
-        lens = shoot(page, {**turned, "mask": "Glasses"})[..., 0] > 127
+        lit, lens = shoot_masked(page, turned, "Glasses")
         lum = lit[lens][:, :3] @ np.array([0.2126, 0.7152, 0.0722])
         print(f"\nsunglasses at {yaw}: mean {lum.mean():.1f}, 99th percentile {np.percentile(lum, 99):.1f}")
         # (The mask holds the frame too: its rims, rounded bars 4 mm deep since review A, catch the room on their
@@ -136,9 +141,7 @@ def test_sunglasses_stay_dark_and_an_open_mouth_is_dark(page, server, tmp_path):
         Image.fromarray(lit, "RGBA").save(buf, format="PNG")
         save_artifact(tmp_path, f"studio_sunglasses_{yaw}.png", buf.getvalue())
     open_ = {**args, "morphs": {"jawOpen": 1.0}}
-    lit = shoot(page, open_)
-    mouth = shoot(page, {**open_, "mask": "Teeth"})[..., 0] > 127
-    skin = shoot(page, {**open_, "mask": "Body"})[..., 0] > 127
+    lit, mouth, skin = shoot_masked(page, open_, "Teeth", "Body")
     lum = lit[..., :3] @ np.array([0.2126, 0.7152, 0.0722])
     print(f"\nopen mouth: inside {np.median(lum[mouth]):.1f}, skin {np.median(lum[skin]):.1f}")
     assert mouth.sum() > 100 and np.median(lum[mouth]) < 0.45 * np.median(lum[skin])

@@ -81,9 +81,9 @@ def saved(chrome, notebook_apps):
         wait(browser, "const m = window.jupyterapp.shell.currentWidget.content.model.cells.get(0);"
                       "const o = m.outputs.get(0); return o && o.data['image/png'] && o.data['image/png'].length;",
              60, "the picture in the output")
-        wait(browser, KERNEL_IDLE, 60, "the kernel idle")
+        wait(browser, KERNEL_IDLE, 120, "the kernel idle")  # 120 s for a loaded CI machine (60 before suite19)
         browser.execute_script("window.jupyterapp.commands.execute('docmanager:save')")
-        wait(browser, "return !window.jupyterapp.shell.currentWidget.context.model.dirty", 60, "the notebook saved")
+        wait(browser, "return !window.jupyterapp.shell.currentWidget.context.model.dirty", 120, "the notebook saved")
         browser.get("about:blank")
     finally:
         shut_kernels(server, root.name)

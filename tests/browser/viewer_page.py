@@ -170,14 +170,19 @@ def kernel(browser, code: str) -> str:
     }))""", code).strip()
 
 
-def poll_kernel(browser, code: str, ok, tries: int = 20) -> str:
-    """``kernel(code)`` until ``ok(output)``: the page sends slider values a moment after they stop."""
-    for _ in range(tries):
+def poll_kernel(browser, code: str, ok, timeout: float = 60.0) -> str:
+    """``kernel(code)`` until ``ok(output)``: the page sends slider values a moment after they stop. Bounded by
+    time, not by a count of tries: 20 tries a quarter second apart (5 s and the round trips) were a guess at how
+    late a busy machine's kernel hears the page; 60 s is for a loaded CI machine, and an answer that comes
+    returns at once."""
+    deadline = time.monotonic() + timeout
+    while True:
         out = kernel(browser, code)
         if ok(out):
             return out
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"the kernel never printed what was expected for {code!r} in {timeout:.0f} s: {out!r}")
         time.sleep(0.25)
-    raise AssertionError(f"the kernel never printed what was expected for {code!r}: {out!r}")
 
 
 def notebook_cells(browser):

@@ -17,7 +17,9 @@ const TONE = {neutral: THREE.NeutralToneMapping, aces: THREE.ACESFilmicToneMappi
 //     tone? ('neutral'), exposure? (1), mask? (a mesh name: that mesh white, the rest black, unlit),
 //     background? ([r, g, b] 0..255, default transparent),
 //     probe? ({mesh, albedo}: that mesh's base colour texture replaced by a flat linear albedo, drawn in linear
-//     light without tone mapping: how the studio lights each of its pixels)}
+//     light without tone mapping: how the studio lights each of its pixels),
+//     masks? ([mesh names]: after the shot, a mask of each of them drawn from the same posed scene, unlit as `mask`
+//     is; the call then gives [shot, ...masks], one parse of the model for them all)}
 //
 // One renderer and one pre-filtered RoomEnvironment serve every shot of the page, and a model's bytes are
 // fetched once (parsed again for each shot, which may change its materials): on a software GPU the
@@ -106,9 +108,29 @@ async function render(c) {
   view.invert().decompose(camera.position, camera.quaternion, camera.scale);
   renderer.render(scene, camera);
   const url = renderer.domElement.toDataURL('image/png');
+  const urls = [url], drawn = [];
+  for (const mask of c.masks || []) {   // as `mask` draws it: its mesh white, the rest black, unlit
+    renderer.toneMapping = THREE.NoToneMapping;
+    renderer.outputColorSpace = THREE.SRGBColorSpace;
+    scene.environment = null;
+    gltf.scene.traverse(o => {
+      if (!o.isMesh) return;
+      const owner = o.parent && o.parent.isGroup && o.parent.userData.name ? o.parent : o;
+      const name = owner.userData.name || owner.name;
+      drawn.push(o.material);
+      o.material = new THREE.MeshBasicMaterial({color: name === mask ? 0xffffff : 0x000000,
+                                                side: [].concat(o.material)[0].side});
+    });
+    renderer.render(scene, camera);
+    urls.push(renderer.domElement.toDataURL('image/png'));
+  }
   if (mixer) { mixer.stopAllAction(); mixer.uncacheRoot(gltf.scene); }
   release(gltf.scene);
-  return url;
+  for (const m of drawn.flat()) {   // the materials the masks replaced, and their textures
+    for (const t of Object.values(m)) if (t && t.isTexture) t.dispose();
+    m.dispose();
+  }
+  return c.masks ? urls : url;
 }
 
 window.studio = {render};
