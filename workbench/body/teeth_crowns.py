@@ -11,7 +11,7 @@ triangle in the gum's shade under the lip (the gingival embrasure).
 >>> [round(float(x), 2) for x in corner(np.array([0.0, 0.1, EMBRASURE[0]]))]
 [1.0, 0.3, 0.0]
 >>> [round(float(x), 2) for x in neck(np.array([0.82, 0.75, 0.6, 0.4]), 0.82)]
-[1.0, 0.36, 0.04, 0.0]
+[1.0, 0.43, 0.11, 0.0]
 """
 
 from __future__ import annotations
