@@ -11,7 +11,7 @@ triangle in the gum's shade under the lip (the gingival embrasure).
 >>> [round(float(x), 2) for x in corner(np.array([0.0, 0.1, EMBRASURE[0]]))]
 [1.0, 0.3, 0.0]
 >>> [round(float(x), 2) for x in neck(np.array([0.82, 0.75, 0.6, 0.4]), 0.82)]
-[1.0, 0.43, 0.11, 0.0]
+[1.0, 0.8, 0.42, 0.03]
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ __all__ = ["EMBRASURE", "NECK", "NECK_SHADE", "corner", "neck"]
 # row's edge read as one straight white band with faint lines, blind review K).
 EMBRASURE = (0.35, 1.5)
 # The upper crowns' necks: narrowed over this share of the row's height below the gum line (e, from the biting edge,
-# 0, to the gum, 1), by as much as this (mm) on each tooth's side at the gum line, a quarter ellipse; the triangle
+# 0, to the gum, 1), by as much as this (mm) on each tooth's side at the gum line, tapering to a wedge; the triangle
 # between two necks the gum's colour in the lip's shadow (NECK_SHADE, sRGB albedo: darker than the enamel's gap,
 # not black, not the open mouth's red).
-NECK = (0.4, 1.3)
-NECK_SHADE = (0.34, 0.26, 0.24)
+NECK = (0.45, 1.2)
+NECK_SHADE = (0.32, 0.24, 0.22)
 
 
 def corner(e: np.ndarray) -> np.ndarray:
@@ -41,7 +41,7 @@ def corner(e: np.ndarray) -> np.ndarray:
 
 def neck(e: np.ndarray, gum: float) -> np.ndarray:
     """An upper crown's neck: at ``e`` (0 at the biting edge, 1 at the gum) the share of :data:`NECK`'s width its side
-    lies in from the gap's line, a quarter ellipse, 1 at the gum line ``gum`` (and above it), 0 from NECK's height
+    lies in from the gap's line, 1 at the gum line ``gum`` (and above it), 0 from NECK's height
     below it."""
     t = np.clip((gum - e) / NECK[0], 0, 1)
-    return 1 - np.sqrt(1 - (1 - t) ** 2)
+    return (1 - t) ** 1.3
