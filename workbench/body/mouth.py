@@ -39,7 +39,7 @@ from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
 from .teeth_arch import along, arched, from_edge
-from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, neck
+from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck
 from .teeth_crowns import corner as _corner
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
@@ -181,7 +181,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     # enough to part the teeth in a 512 px close-up (hairlines merged them into one white slab), narrow enough to
     # keep them one row (1.6 mm of dark red between two teeth read as pegs with red gaps in blind review B).
     corner = _corner(e)
-    nk = neck(e, gum_at[0]) if arc is not None else 0.0 * e          # (the upper row's necks)
+    nk = neck(e, gum_at[0]) * _smoothstep(NECK_TO[1], NECK_TO[0], u) if arc is not None else 0.0 * e   # (upper necks)
     inset = EMBRASURE[1] * corner + NECK[1] * nk
     gap = _smoothstep(GAP_SOFT + inset, -0.1 + inset, mm) * (0.75 + 0.25 * np.maximum(corner, nk))
     if arc is not None:
@@ -225,7 +225,7 @@ def _layout():
         corner = _corner(np.abs(v - edge) / OUTER)[..., None]
         shade = np.array(GAP, np.float32) * (1 - corner) + np.array(GAP_EDGE, np.float32) * corner
         if arc is not None:
-            nk = neck(e, gum_at[0])[..., None]
+            nk = (neck(e, gum_at[0]) * _smoothstep(NECK_TO[1], NECK_TO[0], u))[..., None]
             shade = shade * (1 - nk) + np.array(NECK_SHADE, np.float32) * nk
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
         c = c * lit

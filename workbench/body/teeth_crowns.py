@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EMBRASURE", "NECK", "NECK_SHADE", "corner", "neck"]
+__all__ = ["EMBRASURE", "NECK", "NECK_SHADE", "NECK_TO", "corner", "neck"]
 
 # The embrasures: that V, over this share of a row's height from its biting edge, as wide as this at the edge (mm) on
 # each tooth's side; each crown's corners rounded into it (over 0.12 of the height and 0.8 mm, at 128 texels, the
@@ -28,8 +28,12 @@ EMBRASURE = (0.35, 1.5)
 # 0, to the gum, 1), by as much as this (mm) on each tooth's side at the gum line, tapering to a wedge; the triangle
 # between two necks the gum's colour in the lip's shadow (NECK_SHADE, sRGB albedo: darker than the enamel's gap,
 # not black, not the open mouth's red).
-NECK = (0.45, 1.2)
-NECK_SHADE = (0.32, 0.24, 0.22)
+NECK = (0.45, 0.6)
+# Only the incisors' necks (along the arch, u, from the middle line: whole to the first share, none from the second):
+# beyond, the lower lip covers all but the top of the canines' crowns, and a wedge at the lateral incisor's and the
+# canine's gap left a 2 mm column of the row with no white (tests/body/test_smile_teeth_row.py).
+NECK_TO = (0.2, 0.24)
+NECK_SHADE = (0.26, 0.19, 0.18)
 
 
 def corner(e: np.ndarray) -> np.ndarray:
