@@ -1,5 +1,6 @@
-"""The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), and the lower lip's
-border and the chin held where they are (:func:`lower_hold`).
+"""The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), the lower lip's
+border and the chin held where they are (:func:`lower_hold`), and the lower lip's inner edge drawn on a U
+(:func:`lower_arc`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
@@ -117,10 +118,10 @@ def _lower_edge(positions: np.ndarray, triangles: np.ndarray, q: np.ndarray, mid
     _, before = dijkstra(graph, directed=False, indices=start, return_predecessors=True)
     sides = []
     for c in corners:
-        path = [int(np.searchsorted(edge, c))]
-        while path[-1] != start and path[-1] >= 0:
-            path.append(int(before[path[-1]]))
-        path = edge[path[::-1]]
+        walk = [int(np.searchsorted(edge, c))]
+        while walk[-1] != start and walk[-1] >= 0:
+            walk.append(int(before[walk[-1]]))
+        path = edge[walk[::-1]]
         share = np.exp(-(np.linalg.norm(p[path] - p[c], axis=1) / seal) ** 4)
         sides.append(path[:int(np.argmax(share >= SEAL_FROM)) + 1])
     return sides
@@ -138,7 +139,9 @@ def lower_arc(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, sm
     for side in _lower_edge(positions, triangles, q, mid_x, seal):
         m, end = q[side[0]], q[side[-1]]
         t = (q[side, 0] - m[0]) / (end[0] - m[0])
-        xs.append(q[side, 0]), ys.append(q[side, 1]), zs.append(q[side, 2])
+        xs.append(q[side, 0])
+        ys.append(q[side, 1])
+        zs.append(q[side, 2])
         lifts.append(np.where(t < 1.0, m[1] + (end[1] - m[1]) * np.clip(t, 0, 1) ** 2 - q[side, 1], 0.0))
     x, y, z, lift = (np.concatenate(v) for v in (xs, ys, zs, lifts))
     order = np.argsort(x)
