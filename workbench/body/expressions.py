@@ -23,7 +23,7 @@ import numpy as np
 
 from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
-from .lip_lift import lower_hold, upper_middle
+from .lip_lift import lower_arc, lower_hold, upper_middle
 from .soften import lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
@@ -361,6 +361,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         idx, delta = _plus((idx, delta), upper_middle(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _plus((idx, delta), lower_hold(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
+        idx, delta = _plus((idx, delta), lower_arc(positions, triangles, body, (idx, delta), mid_x, unit,
+                                                   CORNER_SEAL * unit))
     for name, (at, d) in bulges.items():
         idx, delta = _plus((idx, delta), (at, np.float32(SMILE_OPEN[name]) * d))
     out["smileOpen"] = idx, delta

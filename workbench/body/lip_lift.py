@@ -1,5 +1,6 @@
-"""The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), and the lower lip's
-border and the chin held where they are (:func:`lower_hold`).
+"""The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), the lower lip's
+border and the chin held where they are (:func:`lower_hold`), and the lower lip's inner edge drawn on a U
+(:func:`lower_arc`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
@@ -16,7 +17,7 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["lower_hold", "upper_middle"]
+__all__ = ["lower_arc", "lower_hold", "upper_middle"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
 # the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
@@ -38,6 +39,17 @@ TUBERCLE_RADIUS = 0.005
 LOWER_HOLD = 0.85
 HOLD_FROM = (0.0005, 0.006)
 HOLD_WIDE = (1.0, 1.7)
+# The lower lip's inner edge in the smile drawn on a soft U (:func:`lower_arc`): from its middle, level, up to where
+# the corners' seal takes over (the first of its vertices that moves more as the corner than as itself, a share of
+# SEAL_FROM; workbench.body.expressions.CORNER_SEAL) on a parabola. As the smile's sum drew it, the edge ran level
+# over the middle 23 mm and climbed 10 mm in the next 8 to the sealed corners: a flat trough with hard kinks, 40 to
+# 50 degrees at each (blind review L: "the lower lip a sharp V trough with hard corners"). The lift at each width
+# carries down the lip and its inner face to ARC_REACH below the edge (metres for the reference face), all of it to
+# ARC_FULL below, so the lip's border follows its edge; the inner face to ARC_DEPTH behind the edge.
+SEAL_FROM = 0.5
+ARC_REACH = 0.022
+ARC_FULL = 0.010
+ARC_DEPTH = 0.006
 
 
 def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -81,3 +93,65 @@ def lower_hold(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smi
     delta = np.zeros((len(keep), 3), np.float32)
     delta[:, 1] = lift[keep]
     return skin[keep].astype(np.int32), delta
+
+
+def _lower_edge(positions: np.ndarray, triangles: np.ndarray, q: np.ndarray, mid_x: float, seal: float) -> list:
+    """The lower lip's open inner edge on each side: the vertices (in order from the middle) of the lips' inner edge
+    from its lowest at the face's middle (in the shape's places ``q``) towards each corner, up to and with the first
+    the corners' ``seal`` (metres) moves more as the corner than as itself (see :data:`SEAL_FROM`)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    from .soften import lip_edge
+
+    edge = lip_edge(triangles)
+    p = positions.astype(np.float64)
+    corners = edge[[np.argmin(p[edge, 0]), np.argmax(p[edge, 0])]]
+    on = np.zeros(len(positions), bool)
+    on[edge] = True
+    e = np.sort(np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]]), axis=1)
+    e = np.unique(e[on[e].all(1)], axis=0)
+    a, b = np.searchsorted(edge, e[:, 0]), np.searchsorted(edge, e[:, 1])
+    graph = coo_matrix((np.linalg.norm(p[e[:, 0]] - p[e[:, 1]], axis=1), (a, b)), shape=(len(edge),) * 2)
+    near = np.flatnonzero(np.abs(p[edge, 0] - mid_x) < 0.25 * np.ptp(p[edge, 0]) / 2)
+    start = near[np.argmin(q[edge[near], 1])]
+    _, before = dijkstra(graph, directed=False, indices=start, return_predecessors=True)
+    sides = []
+    for c in corners:
+        walk = [int(np.searchsorted(edge, c))]
+        while walk[-1] != start and walk[-1] >= 0:
+            walk.append(int(before[walk[-1]]))
+        path = edge[walk[::-1]]
+        share = np.exp(-(np.linalg.norm(p[path] - p[c], axis=1) / seal) ** 4)
+        sides.append(path[:int(np.argmax(share >= SEAL_FROM)) + 1])
+    return sides
+
+
+def lower_arc(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+              mid_x: float, unit: float, seal: float) -> tuple[np.ndarray, np.ndarray]:
+    """What draws the lower lip's inner edge in ``smile`` (sorted ``idx``, ``delta``; the body's skin ``triangles``)
+    on a soft U (see :data:`SEAL_FROM`): each of its open vertices lifted to a parabola, level at the middle, through
+    its lowest point there and the seal's first vertex at each side, and the lip below and behind lifted with it."""
+    full = np.zeros((len(positions), 3))
+    full[smile[0]] = smile[1]
+    q = positions.astype(np.float64) + full
+    xs, ys, lifts, zs = [], [], [], []
+    for side in _lower_edge(positions, triangles, q, mid_x, seal):
+        m, end = q[side[0]], q[side[-1]]
+        t = (q[side, 0] - m[0]) / (end[0] - m[0])
+        xs.append(q[side, 0])
+        ys.append(q[side, 1])
+        zs.append(q[side, 2])
+        lifts.append(np.where(t < 1.0, m[1] + (end[1] - m[1]) * np.clip(t, 0, 1) ** 2 - q[side, 1], 0.0))
+    x, y, z, lift = (np.concatenate(v) for v in (xs, ys, zs, lifts))
+    order = np.argsort(x)
+    x, y, z, lift = x[order], y[order], z[order], lift[order]
+    v = body[(q[body, 0] > x[0]) & (q[body, 0] < x[-1])]
+    below = np.interp(q[v, 0], x, y) - q[v, 1]
+    w = _smoothstep(ARC_REACH * unit, ARC_FULL * unit, below) * (below > -0.0005 * unit) \
+        * (q[v, 2] > np.interp(q[v, 0], x, z) - ARC_DEPTH * unit)
+    up = w * np.interp(q[v, 0], x, lift)
+    keep = np.flatnonzero(np.abs(up) > 1e-6)
+    delta = np.zeros((len(keep), 3), np.float32)
+    delta[:, 1] = up[keep]
+    return v[keep].astype(np.int32), delta

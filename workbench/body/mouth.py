@@ -39,6 +39,8 @@ from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
 from .teeth_arch import along, arched, from_edge
+from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck
+from .teeth_crowns import corner as _corner
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
            "fitted_teeth", "MOUTH_SIZE"]
@@ -74,10 +76,6 @@ GAP = (0.42, 0.37, 0.34)
 GAP_SOFT = 0.45
 # The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
 GAP_EDGE = (0.1, 0.06, 0.06)
-# The embrasures: that V, over this share of a row's height from its biting edge, as wide as this at the edge (mm) on
-# each tooth's side; each crown's corners rounded into it (over 0.12 of the height and 0.8 mm, at 128 texels, the
-# row's edge read as one straight white band with faint lines, blind review K).
-EMBRASURE = (0.35, 1.5)
 TONGUE = (0.66, 0.32, 0.34)
 # How much darker the groove down the tongue's middle is (0.22 drew "a line down its middle", blind review K).
 TONGUE_GROOVE = 0.07
@@ -170,13 +168,6 @@ def _smoothstep(e0, e1, x):
     return t * t * (3 - 2 * t)
 
 
-def _corner(e: np.ndarray) -> np.ndarray:
-    """A tooth's rounded corner at the biting edge: at ``e`` (0 at the edge, 1 at the gum) the share of
-    :data:`EMBRASURE`'s width its side lies in from the gap's line, a quarter ellipse (1 at the edge, 0 at its height)."""
-    t = np.clip(e / EMBRASURE[0], 0, 1)
-    return 1 - np.sqrt(1 - (1 - t) ** 2)
-
-
 def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
     """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, and how
     deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap; 1 too below a tooth's
@@ -190,7 +181,9 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     # enough to part the teeth in a 512 px close-up (hairlines merged them into one white slab), narrow enough to
     # keep them one row (1.6 mm of dark red between two teeth read as pegs with red gaps in blind review B).
     corner = _corner(e)
-    gap = _smoothstep(GAP_SOFT + EMBRASURE[1] * corner, -0.1 + EMBRASURE[1] * corner, mm) * (0.75 + 0.25 * corner)
+    nk = neck(e, gum_at[0]) * _smoothstep(NECK_TO[1], NECK_TO[0], u) if arc is not None else 0.0 * e   # (upper necks)
+    inset = EMBRASURE[1] * corner + NECK[1] * nk
+    gap = _smoothstep(GAP_SOFT + inset, -0.1 + inset, mm) * (0.75 + 0.25 * np.maximum(corner, nk))
     if arc is not None:
         cut = np.asarray(arc, np.float32)[k] + CANINE_POINT * (k == 2) * np.abs(2 * t - 1)
         gap = np.maximum(gap, _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))
@@ -231,6 +224,9 @@ def _layout():
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = _corner(np.abs(v - edge) / OUTER)[..., None]
         shade = np.array(GAP, np.float32) * (1 - corner) + np.array(GAP_EDGE, np.float32) * corner
+        if arc is not None:
+            nk = (neck(e, gum_at[0]) * _smoothstep(NECK_TO[1], NECK_TO[0], u))[..., None]
+            shade = shade * (1 - nk) + np.array(NECK_SHADE, np.float32) * nk
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
         c = c * lit
         colour[outer] = c[outer]

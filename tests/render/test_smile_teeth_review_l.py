@@ -1,0 +1,47 @@
+"""The smile's upper teeth as blind review L saw them (defect 5: "every mouthSmile: the teeth one white bar with a pink
+fringe"), in our renderer's front close-up of the mouth (test_mouth_renders.closeup: 512 px, about 6 cm across) with
+mouthSmile at full weight, on seed 4622's faces the reviewer saw (#5, light skin, and #7, dark).
+
+A smile shows the upper row from its gum about half way down to its biting edge (the lower lip covers the rest, with
+the biting edge's embrasures), so what parts the teeth there is the gap between two crowns under the gum
+(workbench.body.teeth_crowns.neck). Measured along the row: per column of the teeth's middle 70 %, the median
+luminance of the upper 40 % of the Teeth mesh's pixels in that column, as a share of the brightest such column within
+15 px (about 1.8 mm) either side; a gap is a column under 0.6 of it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import random_settings
+from scipy.ndimage import maximum_filter1d
+from test_mouth_renders import closeup
+from test_teeth_review_k import LUMA
+
+from workbench.gltf import build_avatar
+from workbench.options import ModelOptions, normalize_avatar_settings
+
+FACES = {k: random_settings(12, 4622)[k - 1] for k in (5, 7)}
+
+
+@pytest.fixture(scope="module", params=sorted(FACES), ids=lambda k: f"avatar{k}")
+def row(request) -> np.ndarray:
+    """For one face: each column's share of its neighbourhood's brightest (see the module's docstring)."""
+    s = {**FACES[request.param], "hair": {"style": "none"}, "glasses": "none"}
+    glb = build_avatar(normalize_avatar_settings(s), ModelOptions(lod=0, animations=("idle",)))
+    lit, masks = closeup(glb, s["gender"], {"mouthSmile": 1.0})
+    lum = lit @ LUMA
+    teeth = masks["teeth"]
+    cols = np.flatnonzero(teeth.sum(0) >= 8)
+    mid, span = (cols.min() + cols.max()) / 2, cols.max() - cols.min()
+    cols = cols[np.abs(cols - mid) < 0.35 * span]
+    prof = np.array([np.median(lum[ys[:max(2, int(0.4 * len(ys)))], x])
+                     for x, ys in ((x, np.flatnonzero(teeth[:, x])) for x in cols)])
+    return prof / maximum_filter1d(prof, 31)
+
+
+def test_the_smiles_upper_teeth_are_parted_by_dark_gaps(row):
+    """Dark gaps: 6 or more columns under 0.6 of their neighbourhood's brightest, and the darkest under 0.4.
+    On main 4 columns on each face, the darkest 0.46 and 0.50 (a hairline of the enamel's grey: one white bar);
+    now 8 and 28 columns, the darkest 0.28 and 0.15."""
+    dark = int((row < 0.6).sum())
+    assert dark >= 6 and row.min() < 0.4, (dark, float(row.min()))

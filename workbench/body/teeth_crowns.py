@@ -1,0 +1,51 @@
+"""The shape of each tooth's crown on the teeth's texture (:func:`workbench.body.mouth.mouth_texture`): its corners
+rounded into a V at the biting edge (:func:`corner`, the embrasures) and, on the upper row, its neck narrowed at the
+gum into a dark triangle between two crowns (:func:`neck`).
+
+A smile shows the upper row from the gum to about half way down (the lower lip covers the rest, and the biting
+edge's embrasures with it: tests/body/test_smile_review_l.py measures the window): with the crowns as wide at the gum
+as at their middle, only a hairline of the gap's grey parted them there and the row read as "one white bar with a
+pink fringe" (blind review L). A crown narrows towards its neck, and the gap between two of them opens into a
+triangle in the gum's shade under the lip (the gingival embrasure).
+
+>>> [round(float(x), 2) for x in corner(np.array([0.0, 0.1, EMBRASURE[0]]))]
+[1.0, 0.3, 0.0]
+>>> [round(float(x), 2) for x in neck(np.array([0.82, 0.75, 0.6, 0.4]), 0.82)]
+[1.0, 0.8, 0.42, 0.03]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["EMBRASURE", "NECK", "NECK_SHADE", "NECK_TO", "corner", "neck"]
+
+# The embrasures: that V, over this share of a row's height from its biting edge, as wide as this at the edge (mm) on
+# each tooth's side; each crown's corners rounded into it (over 0.12 of the height and 0.8 mm, at 128 texels, the
+# row's edge read as one straight white band with faint lines, blind review K).
+EMBRASURE = (0.35, 1.5)
+# The upper crowns' necks: narrowed over this share of the row's height below the gum line (e, from the biting edge,
+# 0, to the gum, 1), by as much as this (mm) on each tooth's side at the gum line, tapering to a wedge; the triangle
+# between two necks the gum's colour in the lip's shadow (NECK_SHADE, sRGB albedo: darker than the enamel's gap,
+# not black, not the open mouth's red).
+NECK = (0.45, 0.6)
+# Only the incisors' necks (along the arch, u, from the middle line: whole to the first share, none from the second):
+# beyond, the lower lip covers all but the top of the canines' crowns, and a wedge at the lateral incisor's and the
+# canine's gap left a 2 mm column of the row with no white (tests/body/test_smile_teeth_row.py).
+NECK_TO = (0.2, 0.24)
+NECK_SHADE = (0.26, 0.19, 0.18)
+
+
+def corner(e: np.ndarray) -> np.ndarray:
+    """A tooth's rounded corner at the biting edge: at ``e`` (0 at the edge, 1 at the gum) the share of
+    :data:`EMBRASURE`'s width its side lies in from the gap's line, a quarter ellipse (1 at the edge, 0 at its height)."""
+    t = np.clip(e / EMBRASURE[0], 0, 1)
+    return 1 - np.sqrt(1 - (1 - t) ** 2)
+
+
+def neck(e: np.ndarray, gum: float) -> np.ndarray:
+    """An upper crown's neck: at ``e`` (0 at the biting edge, 1 at the gum) the share of :data:`NECK`'s width its side
+    lies in from the gap's line, 1 at the gum line ``gum`` (and above it), 0 from NECK's height
+    below it."""
+    t = np.clip((gum - e) / NECK[0], 0, 1)
+    return (1 - t) ** 1.3
