@@ -421,10 +421,13 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             scatter = mat_scatter[d]
             if scatter > 0:
                 # hair: the light its strands pass on to each other, as much as they pass on (its albedo): the key
-                # wrapped past the terminator onto the far side and the under-layers, and more of the ambient
+                # wrapped past the terminator onto the far side and the under-layers, and more of the ambient, both
+                # filling the shade (as the surface turns to the key they fade out: lit hair keeps its light, and
+                # its edge over the skin its contrast, which a lighter lit side steepened at the hairline)
+                shaded = (one - max(ndl_raw, zero)) * scatter
                 through = (min(max((ndl_raw + hair_wrap) / (one + hair_wrap), zero), one) - max(ndl_raw, zero))
-                through = max(through * ao * scatter, zero)
-                around = amb * hair_ambient * scatter
+                through = max(through * ao * shaded, zero)
+                around = amb * hair_ambient * shaded
                 lr += through * light_rgb[0, 0] + around
                 lg += through * light_rgb[0, 1] + around
                 lb += through * light_rgb[0, 2] + around

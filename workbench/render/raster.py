@@ -643,7 +643,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
         mat_rough[k] = m.roughness
         mat_emissive[k] = m.emissive
         mat_aniso[k] = m.anisotropy if d.uv is not None else 0.0
-        if m.name.startswith("Hair"):
+        if m.name.startswith("Hair") and mat_aniso[k] > 0:     # (curls keep their depth between the coils)
             mat_scatter[k] = hair_scatter(m, lights)
         start = end
     # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling): the
