@@ -424,7 +424,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                 # wrapped past the terminator onto the far side and the under-layers, and more of the ambient, both
                 # filling the shade (as the surface turns to the key they fade out: lit hair keeps its light, and
                 # its edge over the skin its contrast, which a lighter lit side steepened at the hairline)
-                shaded = (one - max(ndl_raw, zero)) * scatter
+                shaded = max(one - np.float32(2) * max(ndl_raw, zero), zero)
+                shaded *= shaded * scatter
                 through = (min(max((ndl_raw + hair_wrap) / (one + hair_wrap), zero), one) - max(ndl_raw, zero))
                 through = max(through * ao * shaded, zero)
                 around = amb * hair_ambient * shaded

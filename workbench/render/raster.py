@@ -29,6 +29,8 @@ compiled (:mod:`workbench.render.loops`, numba), the rest is numpy over whole ar
    is smooth (its roughness). Skin (a material named ``Skin...``) wraps the key
    light past the terminator with a warm tint there, the usual cheap stand-in
    for light scattered under the skin: without it skin reads as grey clay.
+   Hair fills its shade so with the light its strands pass on, as much as
+   its albedo (``Lights.hair_wrap``): light hair's far side is not black.
 6. Blended materials (``alphaMode: BLEND``): the two nearest blended fragments
    in front of the opaque surface of each sample (clear texels dropped) are
    shaded and laid over it, the farther first.
@@ -152,14 +154,15 @@ class Lights:
     sheen_grazing: float = 0.07
     # The rim light's highlight (times ``rim`` and the material's gloss).
     rim_sheen: float = 0.4
-    # Hair (materials named ``Hair...``) scatters the light it takes in on through its strands, as much as they pass
-    # on (a fibre's albedo: a grey or blonde hair's inside is lit by it, a black hair's stays dark): the key wrapped
-    # past the terminator by ``hair_wrap`` (as the skin's, less the key's own share) and the ambient raised by
-    # ``hair_ambient`` of itself, both in full from a hair whose texture's mean albedo (linear luma) is
-    # ``hair_albedo`` and less as it is darker (:func:`hair_scatter`). Lit by the ambient alone, the far side of a
-    # mid-grey hair and its under-layers seen between the outer cards drew near black (blind review L's worst: 0.15
-    # of #9's hair more than 25 L* below its colour in the portrait at 3/4, 0.01 so; a black hair's mean unchanged,
-    # tests/render/test_hair_underlayer_review_l.py).
+    # Hair (anisotropic materials named ``Hair...``: curls keep their depth between the coils) scatters the light it
+    # takes in on through its strands, as much as they pass on (a fibre's albedo: a grey or blonde hair's inside is
+    # lit by it, a black hair's stays dark): in its shade the key wrapped past the terminator by ``hair_wrap`` (as
+    # the skin's, less the key's own share) and the ambient raised by ``hair_ambient`` of itself, both fading out as
+    # the hair turns to the key (lit hair keeps its light, and its hairline its fade over the skin), in full from a
+    # hair whose texture's mean albedo (linear luma) is ``hair_albedo`` and less as it is darker
+    # (:func:`hair_scatter`). Lit by the ambient alone, the far side of a mid-grey hair and its under-layers seen
+    # between the outer cards drew near black (blind review L's worst: 0.147 of #9's hair more than 25 L* below its
+    # colour in the portrait at 3/4, 0.009 so; a black hair's mean as it was, tests/render/test_hair_underlayer_review_l.py).
     hair_wrap: float = 1.0
     hair_ambient: float = 1.0
     hair_albedo: float = 0.25
