@@ -1,16 +1,16 @@
 """Blind review L's worst (issue 46, defect 1): seed 4622's #9, long mid-grey hair (#8B8986), showed a black
 under-layer of cards at the crown and back through the grey in the portrait at three quarters. Under a flat light
 that hair is grey all over: the black was our renderer's light on the hair's far side, which the key does not reach,
-lit by the ambient alone (a fifth of the light), where a real light hair's inside still takes the light its strands
+lit by the ambient alone (a fifth of the light: L* 25 to 33 against the grey's 57), where a real light hair's inside still takes the light its strands
 pass on (``Lights.hair_wrap`` and ``hair_ambient`` in :mod:`workbench.render.raster`, as strong as the hair's own
 albedo, :func:`workbench.render.raster.hair_scatter`, so dark hair keeps its depth).
 
 Measured on #9 as the review sheets draw it (its body, stance and long hair, LOD 0, the idle clip's first frame, the
 portrait turned 35 degrees) at :data:`SIZE` px: the hair's pixels (where an emissive green given to the hair shows,
 :func:`hair_mask`) and the share of them more than :data:`DARKER` CIE L* below the hair's own colour: main 0.147,
-now 0.008 (at most :data:`MOST_DARK`). Guards: black hair (#1A1A1A) stays dark, its mean L* at most
-:data:`BLACK_OVER` above its colour's (main 0.2 below, now 0.1 below), and a mid brown's mean stays within
-:data:`BROWN_NEAR` L* of its colour (main 3.1 below, now 1.9 below). The same picture drawn twice is the same bytes.
+now 0.009 (at most :data:`MOST_DARK`; blonde #D8B872: 0.121, now 0.013). Guards: black hair (#1A1A1A) stays dark, its mean L* at most
+:data:`BLACK_OVER` above its colour's (main 0.2 below, now too), and a mid brown's mean stays within
+:data:`BROWN_NEAR` L* of its colour (main 3.1 below, now 2.5). The same picture drawn twice is the same bytes.
 """
 
 from __future__ import annotations
