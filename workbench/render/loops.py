@@ -289,13 +289,15 @@ def _mapped_normal(nx, ny, nz, v0, v1, v2, positions, uv, texels, off, w, h, ws,
 @njit(cache=True, nogil=True)
 def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv, colors,
           mat_color, mat_tex, mat_occ, mat_occ_strength, mat_double, mat_skin, mat_gloss, mat_emissive, mat_vcol,
+          mat_scatter,
           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss,
           positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
-    double-sided, skin, gloss, emissive, has vertex colours, anisotropy strength; normal map (-1: none)
+    double-sided, skin, gloss, emissive, has vertex colours, hair's scatter (0 to 1: how much of the lights' hair wrap
+    and ambient it gets, :func:`workbench.render.raster.hair_scatter`), anisotropy strength; normal map (-1: none)
     and its scale, metallic-roughness map (-1: none) and the roughness factor, and whether it is glass
     (blended: its reflections are not thinned by its coverage, as a clear lens's are not), and its specular
     factor (KHR_materials_specular: scales its reflections, the room's too; hair's strands keep their own). Per vertex
@@ -304,7 +306,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     Textures: their texels one after another, and per texture its
     first texel, width, height, wrap modes and whether it has alpha.
     light_dirs: key, fill, rim, up in view space; light_rgb: key colour x strength, fill colour,
-    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap, sheen, grazing sheen, rim sheen.
+    skin scatter; light_scalars: fill, rim, sky, ground, exposure, skin wrap, sheen, grazing sheen, rim sheen,
+    hair wrap, hair ambient.
     """
     n = ftri.shape[0]
     rgb = np.empty((n, 3), np.float32)
@@ -314,6 +317,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     fill, rim, sky, ground, exposure, wrap = (light_scalars[0], light_scalars[1], light_scalars[2],
                                               light_scalars[3], light_scalars[4], light_scalars[5])
     sheen, grazing, rim_sheen = light_scalars[6], light_scalars[7], light_scalars[8]
+    hair_wrap, hair_ambient = light_scalars[9], light_scalars[10]
     texel = np.empty(4, np.float32)
     red = np.empty(1, np.float32)
     one, half, zero = np.float32(1), np.float32(0.5), np.float32(0)
@@ -414,6 +418,20 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             lr += ndf * (fill * light_rgb[1, 0])
             lg += ndf * (fill * light_rgb[1, 1])
             lb += ndf * (fill * light_rgb[1, 2])
+            scatter = mat_scatter[d]
+            if scatter > 0:
+                # hair: the light its strands pass on to each other, as much as they pass on (its albedo): the key
+                # wrapped past the terminator onto the far side and the under-layers, and more of the ambient, both
+                # filling the shade (as the surface turns to the key they fade out: lit hair keeps its light, and
+                # its edge over the skin its contrast, which a lighter lit side steepened at the hairline)
+                shaded = max(one - np.float32(2) * max(ndl_raw, zero), zero)
+                shaded *= shaded * scatter
+                through = (min(max((ndl_raw + hair_wrap) / (one + hair_wrap), zero), one) - max(ndl_raw, zero))
+                through = max(through * ao * shaded, zero)
+                around = amb * hair_ambient * shaded
+                lr += through * light_rgb[0, 0] + around
+                lg += through * light_rgb[0, 1] + around
+                lb += through * light_rgb[0, 2] + around
         lr += rim * ndr
         lg += rim * ndr
         lb += rim * ndr
