@@ -68,7 +68,9 @@ def test_lifecycle_counts_days_in_the_zone_given():
 
 def test_active_pairs_marked_slice_by_slice_are_unique_pairs(monkeypatch):
     """lifecycle's and stickiness's (unit, period) pairs, marked a slice at a time, are ``unique_pairs`` of the hits:
-    slices that cut a unit's rows, missing units and times, hits left out, days, weeks and hours."""
+    slices that cut a unit's rows, missing units and times, hits left out, days, weeks and hours; and the same when
+    the table of possible pairs is bounded by the ends of all rows with a unit and a time (``ends``, as
+    ``active_periods`` passes them: no reduction masked by the interleaved hits)."""
     import sys
 
     from workbench.tracking.analysis.common import unique_pairs
@@ -83,10 +85,13 @@ def test_active_pairs_marked_slice_by_slice_are_unique_pairs(monkeypatch):
         t = rng.integers(1_790_000_000_000, 1_790_000_000_000 + int(rng.integers(1, 30)) * 86_400_000, n)
         t[rng.random(n) < 0.02] = NAT
         hit = (g >= 0) & (t != NAT) & (rng.random(n) < 0.7)
+        ok = (g >= 0) & (t != NAT)
+        # active_periods' ends: the least and greatest time of the rows with a unit and a time (hits among them)
+        ends = np.array([t.min(where=ok, initial=np.iinfo(np.int64).max), t.max(where=ok, initial=NAT)])
         for p in (86_400 * 10**9, 7 * 86_400 * 10**9, 3_600 * 10**9):
-            got = lifecycle_module._pairs(g, t, hit, p, None)
             want = unique_pairs(g[hit], period_number(t[hit], p, None), counts=False)[:2]
-            assert [x.tolist() for x in got] == [x.tolist() for x in want]
+            for got in (lifecycle_module._pairs(g, t, hit, p, None), lifecycle_module._pairs(g, t, hit, p, None, ends=ends)):
+                assert [x.tolist() for x in got] == [x.tolist() for x in want]
 
 
 def test_stickiness_by_hand_with_window_edges():

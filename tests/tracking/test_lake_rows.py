@@ -202,3 +202,22 @@ def test_rows_picked_into_numpy_and_hashed_bucket_by_bucket_equal_arrows_tables(
         got = picked(items, COLUMNS, rows, closed=closed)
         pd.testing.assert_frame_equal(got, expected, obj=f"closed={closed}")
         assert got["visitorId"].cat.categories.tolist() == expected["visitorId"].cat.categories.tolist()
+
+
+def test_a_whole_bucket_read_batch_by_batch_equals_arrows_table_converted(lakes):
+    # lake_rows.bucket without rows (retention's, a funnel's read of a one-bucket lake) writes each batch's columns
+    # into the frame's own arrays: the same frame, every column (nulls in the payload's, dictionaries per file), the
+    # same categories in the same order and codes, as the files' Arrow table converted whole
+    from workbench.tracking.lake import READ_SCHEMA
+    from workbench.tracking.lake_rows import _scan, bucket, lake_items
+
+    for item in lake_items(read_events(lakes[0])):
+        for columns in (COLUMNS, list(READ_SCHEMA.names)):
+            got = bucket(item, columns)
+            expected = frame_of(_scan(list(item[1]), columns), unique=True)
+            expected.index = got.index
+            pd.testing.assert_frame_equal(got, expected)
+            for name in columns:
+                if isinstance(got[name].dtype, pd.CategoricalDtype):
+                    assert got[name].cat.categories.tolist() == expected[name].cat.categories.tolist()
+                    assert (got[name].cat.codes.to_numpy() == expected[name].cat.codes.to_numpy()).all()

@@ -73,9 +73,12 @@ def _positions(table, key: str, keys: tuple, ends_of: tuple, firsts_of: str | No
     if pa.types.is_dictionary(column.type):  # the keys' indices in the file's dictionary: no string compared per row
         hit = np.array([v in keys for v in column.dictionary.to_pylist()] + [False])
         indices = _values(column, len(hit) - 1)
-        if np.count_nonzero(hit) <= 4:  # a comparison per key asked: a third of the time of a lookup per row
+        asked = np.flatnonzero(hit)
+        if len(asked) == 1:  # one key (lifecycle's and stickiness's event): one comparison, no mask to OR into
+            keep = indices == asked[0]
+        elif len(asked) <= 4:  # a comparison per key asked: a third of the time of a lookup per row
             keep = np.zeros(len(indices), dtype=bool)
-            for code in np.flatnonzero(hit):
+            for code in asked:
                 keep |= indices == code
         else:
             keep = hit[indices]

@@ -114,11 +114,10 @@ def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
             return _read_rows(item, rows)
         return _bucket_frame(item, lambda path: _read_file(fs, path, list(columns)),
                              lambda table: frame_of(table, unique=True))
-    if rows is not None:
-        df = _picked_frame([files], columns, rows)
-    else:
-        # a workbench lake's dictionaries hold each value once per file (lake.compact): categoricals without a hash
-        df = frame_of(_scan(files, columns), unique=True)
+    # every row (rows None) or the rows picked, written batch by batch into the frame's own arrays: the frame
+    # frame_of(_scan(files, columns), unique=True) makes, without the whole Arrow table and its joined copies
+    # first (at 1M events 16 MB of fresh pages fewer: a tenth of a question's CPU time in a fresh process)
+    df = _picked_frame([files], columns, rows)
     df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
     if unique_ids:
         df.attrs["unique_ids"] = True
@@ -143,8 +142,9 @@ def _dataset(files: list[str], columns: Sequence[str]):
     return ds.dataset(files, format=fmt, schema=schema)
 
 
-def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, closed: str | None = None):
-    """The rows :func:`_positions` picks of the local files of ``groups`` (lists of files: a lake's buckets), as one
+def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple | None, closed: str | None = None):
+    """The rows :func:`_positions` picks (every row when ``rows`` is None) of the local files of ``groups`` (lists
+    of files: a lake's buckets), as one
     pandas frame of ``columns``, made from numpy without an Arrow table between: of each batch the scan reads (its
     arrays freed before the next is read, so a bucket's columns are never in memory whole), the dictionary columns'
     indices and the times' ticks at the rows picked, and at the end each dictionary column's categorical from its
@@ -178,18 +178,19 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, 
         if not batch.num_rows:
             continue
         # each batch's ends and first rows per unit are a superset of each file's: the kernel's answer is the same
-        at = _positions(batch, *rows)
+        at = _positions(batch, *rows) if rows is not None else None
+        m = len(at) if at is not None else batch.num_rows
         dictionaries = []
         for kind, out, array in zip(kinds, outs, batch.columns, strict=True):
             if kind == "dictionary":  # the file's indices (a null as the dictionary's length), mapped at the end
-                np.take(_numbers(array.indices, len(array.dictionary)), at, out=out[n:n + len(at)], mode="clip")
+                _put(_numbers(array.indices, len(array.dictionary)), at, out[n:n + m])
                 dictionaries.append(array.dictionary)
             elif kind == "time":  # ticks, NaT as int64's least: pandas' own representation
-                np.take(_numbers(array.view(pa.int64()), np.iinfo(np.int64).min), at, out=out[n:n + len(at)], mode="clip")
+                _put(_numbers(array.view(pa.int64()), np.iinfo(np.int64).min), at, out[n:n + m])
             else:
-                out.append(array.take(pa.array(at)))
-        segments.append((len(at), dictionaries, group_of.get(tagged.fragment.path, -1)))
-        n += len(at)
+                out.append(array if at is None else array.take(pa.array(at)))
+        segments.append((m, dictionaries, group_of.get(tagged.fragment.path, -1)))
+        n += m
     if not segments:
         return frame_of(dataset.schema.empty_table(), unique=True)
     import pandas as pd
@@ -210,6 +211,14 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple, 
         else:
             frame[name] = pa.chunked_array(out, field.type).to_pandas()
     return pd.DataFrame(frame, columns=list(columns), copy=False)
+
+
+def _put(values: np.ndarray, at: np.ndarray | None, out: np.ndarray) -> None:
+    """``values`` at the positions ``at`` (all of them when None) written into ``out``, which holds as many."""
+    if at is None:
+        np.copyto(out, values, casting="unsafe")  # a dictionary's indices may be narrower than int32
+    else:  # "clip": the same values as the default mode, without its copy of the output
+        np.take(values, at, out=out, mode="clip")
 
 
 def _or(value: int | None, count) -> int:
