@@ -39,7 +39,9 @@ TAIL_RADIUS = (0.011, 0.03, 0.005)
 FULL_AT = 0.2
 # The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
 # it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
-# its centreline and its own radius that share (lines 0.75 apart round a ring of six, grooves about 7 mm wide).
+# its centreline and its own radius that share (five lines 0.8 of the radius out, about 0.9 of it apart, each clump
+# 0.56 across: grooves about a centimetre wide where the tail is fullest). Six clumps with cards 1.7 times the round
+# over their count met in one ring (test_ponytail_review_l's cuts: 1 to 3 pieces).
 CLUMPS = (5, 4)
 CLUMP_CARDS = (5, 3)
 CLUMP_OFF = (0.7, 0.9)
@@ -59,8 +61,9 @@ ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
 # way down (straight down the middle of the back, it hung as a rod).
 SWAY = 0.025
 # The share of its length over which it turns from going out of the tie to hanging (0.35: it stood 4 to 6 cm off the
-# neck, a stick held out), how far in (towards the body, per unit down) it then goes, and how far (metres) its
-# outside's inner side stays off the body at least.
+# neck, a stick held out; 0.22 with 0.7 out per unit down from the tie, the bend an elbow), how far in (towards the
+# body, per unit down) it then goes, and how far (metres) its outside stays off the body at least (a centimetre, it
+# lay along the neck: review L's "glued to the nape").
 TURN, IN, GAP = 0.2, 0.12, 0.025
 # Loose strands off the tail per level of detail: narrow cards leaving a clump's outside from a quarter of the way
 # down, drifting up to LOOSE_OUT metres out from it (2 cm out, they were the tail's outside in occlusion.tube, and the
