@@ -65,6 +65,8 @@ SWAY = 0.025
 # body, per unit down) it then goes, and how far (metres) its outside stays off the body at least (a centimetre, it
 # lay along the neck: review L's "glued to the nape").
 TURN, IN, GAP = 0.2, 0.12, 0.025
+# ...pushed out where it needs to be, with the points round it less by this much per square metre along it (tail_line).
+ROUND = 8.0
 # Loose strands off the tail per level of detail: narrow cards leaving a clump's outside from a quarter of the way
 # down, drifting up to LOOSE_OUT metres out from it (2 cm out, they were the tail's outside in occlusion.tube, and the
 # rest lay "deep" under them: test_hair_caps_review_h's median light 0.53).
@@ -100,15 +102,20 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
         heading = out * (0.6 * (1 - bend) - IN * bend) - UP * (0.5 + 0.5 * bend)
         heading = heading / np.linalg.norm(heading)
         sway = SWAY * (smoothstep(0.2, 1.0, u[k]) - smoothstep(0.2, 1.0, u[k - 1]))
-        p = line[-1] + step * heading + LEFT * sway
-        rel = p - head.centre
-        az = np.degrees(np.arctan2(rel[0], rel[2]))
-        rho = np.hypot(rel[0], rel[2])
-        need = float(head.reach(np.array([az]), np.array([p[1]]))[0]) + radius[k] + GAP
-        if rho < need and p[1] < head.centre[1]:
-            p = head.centre + np.array([need * np.sin(np.radians(az)), rel[1], need * np.cos(np.radians(az))])
-        line.append(p)
-    return np.array(line), radius
+        line.append(line[-1] + step * heading + LEFT * sway)
+    # Kept off the body: each point below the skull's centre pushed out (from the vertical through it) to what it
+    # needs, and the points round it with it, less by ROUND per square metre along the line (pushed out one point at a
+    # time, the line turned 30 degrees at once where it first needed it: an elbow, the clumps' frames turning over).
+    pts = np.array(line)
+    rel = pts - head.centre
+    az = np.arctan2(rel[:, 0], rel[:, 2])
+    rho = np.hypot(rel[:, 0], rel[:, 2])
+    need = head.reach(np.degrees(az), pts[:, 1]) + radius + GAP
+    short = np.where(pts[:, 1] < head.centre[1], np.maximum(need - rho, 0.0), 0.0)
+    arc_at = np.arange(points) * step
+    push = (short[None, :] - ROUND * (arc_at[:, None] - arc_at[None, :]) ** 2).max(1).clip(0.0)
+    push *= smoothstep(0.0, 0.1, u)         # (not at the tie: from it)
+    return pts + push[:, None] * np.stack([np.sin(az), np.zeros(points), np.cos(az)], 1), radius
 
 
 def frames(line: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
