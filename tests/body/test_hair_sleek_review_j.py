@@ -37,11 +37,6 @@ DARK = "#2A1A10"
 # Views from behind (degrees of yaw): the nape and the hairline behind the ears.
 YAWS = (150.0, 210.0)
 MOST_HOLES = 0.0003
-# ...in a ponytail, whose tail hangs in the view over the neck: 0.0003 to review L, where the tail was one rope of
-# cards lying a centimetre off the neck (0 % on main); its clumps now (review L's "a solid rope", tail.CLUMPS) hang
-# 3 cm off the neck with grooves between them, and where two of them meet again lower down the neck shows through the
-# groove between, a sliver at the tail's edge (0.12 % at yaw 150, 0.01 % at 210): not the sleek hair's flecks.
-MOST_TAIL_HOLES = 0.0015
 LEAST_SWAY = 0.015
 MOST_END_WIDTH = 0.6
 
@@ -78,7 +73,7 @@ def test_no_skin_shows_through_the_sleek_hair_from_behind(style, k):
     for yaw in YAWS:
         share, area = holes(coverage(k, style, yaw))
         assert area > 2000
-        assert share <= (MOST_TAIL_HOLES if style == "ponytail" else MOST_HOLES), (yaw, share)
+        assert share <= MOST_HOLES, (yaw, share)
 
 
 def _tail(k: int):
