@@ -83,7 +83,7 @@ def tie_shades(index: int) -> tuple[np.ndarray, np.ndarray]:
         mine = np.flatnonzero(near & (sector == k))
         assert len(mine), f"#{index}: no hair round the tie's sector {k}"
         darkest.append(col[mine].min() / median)
-        if away[k] > -0.2:
+        if away[k] > 0.0:
             outermost.append(col[mine[np.argmax(dist[mine])]] / median)
     return np.array(darkest), np.array(outermost)
 

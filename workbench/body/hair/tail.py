@@ -31,7 +31,8 @@ from .head import Head, directions, smoothstep
 from .texture import shell_u
 
 # Where it is tied (degrees: azimuth from the face, polar from the crown: at 84 it was tied at the nape, and the tail
-# lay down the neck), the tail's length (metres), its radius at the tie, at its fullest and at its end, and where it
+# lay down the neck; at 68 and 70 the neck showed between the clumps seen from behind, test_hair_sleek_review_j's
+# holes 0.15 % and 0.1 %, against 0.02 % here), the tail's length (metres), its radius at the tie, at its fullest and at its end, and where it
 # is fullest (a share of its length: it flares out of the tie).
 TIE_AT = (180.0, 66.0)
 TAIL = 0.3
