@@ -36,14 +36,16 @@ from .occlusion import shade, tube
 from .outline import CARD_POINT
 from .scalp import shell, split, underlay
 from .styles import STYLES
+from .tail import tied
 from .texture import SLEEK, V_END, WISP_ROWS
 
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
 # the hair's thickness.
 DEPTH = {"short": 0.008, "long": 0.012, "bun": 0.007, "curly": 0.02, "ponytail": 0.01, "bob": 0.012}
-# ...and under a ponytail's tail's own outside (occlusion.tube): its radius (its cards, twisted round it, stand
-# a centimetre in and out of it).
-TUBE_DEPTH = 0.03
+# ...and under a ponytail's tail's own outside (occlusion.tube): about its radius and a half (its clumps, tail.CLUMPS,
+# stand apart round it with grooves between them, their inner sides open to the light through those; at its radius,
+# 0.03, the tail's median light fell to 0.52, test_hair_caps_review_h's 0.58).
+TUBE_DEPTH = 0.045
 
 LOD1_BUDGET = 5000
 # The scalp layer's vertex colour deep inside the hairline (what shows between cards is in their shade).
@@ -92,9 +94,10 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     # 4 cm over the head), the sleek cards round them lay "deep", a dark ring where the cards meet the bun.
     groups = [[p] for p in parts] if style in SLEEK else [parts]
     if style == "ponytail":
-        # (The tail and the lock round its tie shaded in the tail's own round: occlusion.tube.)
-        light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)
-        groups, tail = groups[:1], replace(merge(parts[1:]), colors=np.repeat(light[:, None], 3, 1))
+        # (The tail shaded in the tail's own round: occlusion.tube.)
+        # (...and its tie a dark band round it: tail.tied)
+        light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)[:len(parts[1].positions)]
+        groups, tail = groups[:1], merge([replace(parts[1], colors=np.repeat(light[:, None], 3, 1)), tied(parts[2])])
     hair = merge([_shaded(head, merge(group), style) for group in groups] + ([tail] if style == "ponytail" else []))
     # (...and under the blended band of hair pulled back an alpha-tested copy of its opaque part, scalp.underlay: last,
     # as alpha-tested triangles draw in any order)

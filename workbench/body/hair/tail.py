@@ -1,11 +1,14 @@
-"""The ponytail's tail: cards in two rings round a centreline from the tie, crossed cards through its middle, a few
-loose strands off it, and a lock wound round the tie (:func:`.styles.groom` combs the rest of the hair to the tie).
+"""The ponytail's tail: a few clumps of cards leaving a tie at the back of the head, and the tie (an elastic band
+round the gathered hair, in the hair's colour much darkened: :data:`TIE_SHADE`); :func:`.styles.groom` combs the
+rest of the hair to the tie.
 
-The centreline goes out from the tie and soon turns down, back in towards the neck, to hang a centimetre off
-the body (:func:`tail_line`), swaying to one side as it goes (:data:`SWAY`); the tail is fullest a third of the way
-down and thins to a point of single strands. As blind review J saw it, a tail standing 4 to 6 cm off the
-neck, straight down the middle of the back and nearly as wide at its end as at its fullest, was a rigid tube
-("a stiff ponytail").
+The centreline goes out and down from the tie and soon turns to hang, :data:`GAP` off the body (:func:`tail_line`),
+swaying to one side as it goes (:data:`SWAY`); the tail flares out just after the tie, is fullest a fifth of the way
+down and thins to the clumps' soft ends. Blind review J saw a tail standing 4 to 6 cm off the neck, straight down the
+middle of the back and nearly as wide at its end as at its fullest: a rigid tube ("a stiff ponytail"). Blind review L
+saw the next one, tied low at the nape, a centimetre off the neck and one ring of cards: "a solid rope glued to the
+nape with no hair tie". So it is tied higher (:data:`TIE_AT`), hangs clear of the nape, and is :data:`CLUMPS` clumps,
+each its own ring of cards round its own line, parted by grooves (:func:`clump_lines`).
 
 >>> from workbench.options import normalize_avatar_settings
 >>> from workbench.body.mesh import body_mesh
@@ -18,30 +21,63 @@ neck, straight down the middle of the back and nearly as wide at its end as at i
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-from .groom import LEFT, UP, Strands, clump_columns
+from ..lod import Piece
+from .groom import LEFT, UP, Strands, arc, clump_columns
 from .head import Head, directions, smoothstep
+from .texture import shell_u
 
-# Where it is tied (degrees: azimuth from the face, polar from the crown), the tail's length (metres), its radius at
-# the tie, at its fullest and at its end (at 13 mm its end was nearly as wide as its middle: a blunt tube), and how
-# far below the tie it is fullest (a share of its length).
-TIE_AT = (180.0, 84.0)
+# Where it is tied (degrees: azimuth from the face, polar from the crown: at 84 it was tied at the nape, and the tail
+# lay down the neck; at 68 and 70 the neck showed between the clumps seen from behind, test_hair_sleek_review_j's
+# holes 0.15 % and 0.1 %, against 0.02 % here), the tail's length (metres), its radius at the tie, at its fullest and at its end, and where it
+# is fullest (a share of its length: it flares out of the tie).
+TIE_AT = (180.0, 66.0)
 TAIL = 0.3
-TAIL_RADIUS = (0.012, 0.032, 0.004)
-# The tail's crossed cards through its middle.
-CROSSED = 3
+TAIL_RADIUS = (0.011, 0.03, 0.005)
+FULL_AT = 0.2
+# The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
+# it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
+# its centreline and its own radius that share (five lines 0.8 of the radius out, about 0.9 of it apart, each clump
+# 0.56 across: grooves about a centimetre wide where the tail is fullest). Six clumps with cards 1.7 times the round
+# over their count met in one ring (test_ponytail_review_l's cuts: 1 to 3 pieces).
+CLUMPS = (5, 4)
+CLUMP_CARDS = (5, 3)
+CLUMP_OFF = (0.7, 0.9)
+CLUMP_RADIUS = 0.28
+# ...at the tie, where they are gathered into one bundle that fills it, its radius that share of the tail's (at their
+# own radius there, the tie was a ring round a thin tail, the combed hair showing through it).
+TIED = 0.6
+# ...and towards the tips drawing back in by this share of their distance off the centreline (their lines as far apart
+# to the end, the tail ended as wide as it was at its fullest: test_hair_sleek_review_j).
+CLOSE = 0.35
+# ...the cards round a clump as wide as this share of the clump's round over their count (a polygon round it, closed
+# at its corners), and their rows along it (rows closer where it turns out of the tie, rows ** 1.4, drew the cards'
+# flat sides there as boxes).
+CLUMP_WIDTH = (1.0, 1.2)
+ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
 # How far (metres) the tail's end sways to the figure's left of where it would hang, growing from a fifth of the
 # way down (straight down the middle of the back, it hung as a rod).
 SWAY = 0.025
 # The share of its length over which it turns from going out of the tie to hanging (0.35: it stood 4 to 6 cm off the
-# neck, a stick held out), and how far in (towards the body, per unit down) it then goes, to lie a centimetre off it.
-TURN, IN = 0.22, 0.2
-# Loose strands off the tail per level of detail: narrow cards leaving its outside from a quarter of the way down,
-# drifting up to LOOSE_OUT metres out from it (2 cm out, they were the tail's outside in occlusion.tube, and the
+# neck, a stick held out; 0.22 with 0.7 out per unit down from the tie, the bend an elbow), how far in (towards the
+# body, per unit down) it then goes, and how far (metres) its outside stays off the body at least (a centimetre, it
+# lay along the neck: review L's "glued to the nape").
+TURN, IN, GAP = 0.2, 0.12, 0.025
+# ...pushed out where it needs to be, with the points round it less by this much per square metre along it (tail_line).
+ROUND = 8.0
+# Loose strands off the tail per level of detail: narrow cards leaving a clump's outside from a quarter of the way
+# down, drifting up to LOOSE_OUT metres out from it (2 cm out, they were the tail's outside in occlusion.tube, and the
 # rest lay "deep" under them: test_hair_caps_review_h's median light 0.53).
 LOOSE = (5, 3)
 LOOSE_OUT = 0.008
+# The tie: its width along the tail (metres), its points round it, and its shade (its vertex colour: the hair's colour
+# times this, so a dark band in any hair colour, never a colour of its own over the user's).
+TIE_WIDTH = 0.012
+TIE_POINTS = 20
+TIE_SHADE = 0.3
 
 
 def tie(head: Head) -> tuple[np.ndarray, np.ndarray]:
@@ -52,11 +88,11 @@ def tie(head: Head) -> tuple[np.ndarray, np.ndarray]:
 
 def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     """The tail's centreline (points, 3) from the tie, and its radius there: out from the head and down,
-    turning to hang and swaying aside, kept off the body envelope by its radius and a centimetre."""
+    turning to hang and swaying aside, its outside kept :data:`GAP` off the body envelope."""
     d, at = tie(head)
     u = np.linspace(0, 1, points)
     lo, full, end = TAIL_RADIUS
-    radius = lo + (full - lo) * smoothstep(0.0, 0.3, u) - (full - end) * smoothstep(0.4, 1.0, u) ** 0.8
+    radius = lo + (full - lo) * smoothstep(0.0, FULL_AT, u) - (full - end) * smoothstep(FULL_AT + 0.1, 1.0, u) ** 1.3
     step = TAIL / (points - 1)
     line = [at]
     out = d - UP * (d @ UP)
@@ -64,71 +100,114 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     for k in range(1, points):
         # From out and a little down at the tie to down and a little in within TURN of the length.
         bend = smoothstep(0.0, TURN, u[k])
-        heading = out * (0.7 * (1 - bend) - IN * bend) - UP * (0.6 + 0.4 * bend)
+        heading = out * (0.6 * (1 - bend) - IN * bend) - UP * (0.5 + 0.5 * bend)
         heading = heading / np.linalg.norm(heading)
         sway = SWAY * (smoothstep(0.2, 1.0, u[k]) - smoothstep(0.2, 1.0, u[k - 1]))
-        p = line[-1] + step * heading + LEFT * sway
-        rel = p - head.centre
-        az = np.degrees(np.arctan2(rel[0], rel[2]))
-        rho = np.hypot(rel[0], rel[2])
-        need = float(head.reach(np.array([az]), np.array([p[1]]))[0]) + radius[k] + 0.01
-        if rho < need and p[1] < head.centre[1]:
-            p = head.centre + np.array([need * np.sin(np.radians(az)), rel[1], need * np.cos(np.radians(az))])
-        line.append(p)
-    return np.array(line), radius
+        line.append(line[-1] + step * heading + LEFT * sway)
+    # Kept off the body: each point below the skull's centre pushed out (from the vertical through it) to what it
+    # needs, and the points round it with it, less by ROUND per square metre along the line (pushed out one point at a
+    # time, the line turned 30 degrees at once where it first needed it: an elbow, the clumps' frames turning over).
+    pts = np.array(line)
+    rel = pts - head.centre
+    az = np.arctan2(rel[:, 0], rel[:, 2])
+    rho = np.hypot(rel[:, 0], rel[:, 2])
+    need = head.reach(np.degrees(az), pts[:, 1]) + radius + GAP
+    short = np.where(pts[:, 1] < head.centre[1], np.maximum(need - rho, 0.0), 0.0)
+    arc_at = np.arange(points) * step
+    push = (short[None, :] - ROUND * (arc_at[:, None] - arc_at[None, :]) ** 2).max(1).clip(0.0)
+    push *= smoothstep(0.0, 0.1, u)         # (not at the tie: from it)
+    return pts + push[:, None] * np.stack([np.sin(az), np.zeros(points), np.cos(az)], 1), radius
 
 
-def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Strands]:
-    """The tail's cards (see the module's text) and the lock wound round its tie."""
-    K = 16 if lod == 0 else 11
-    line, radius = tail_line(head, 60)
+def frames(line: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Along ``line`` (N, 3): its direction and two unit vectors square to it (the first in the plane of the figure's
+    left-right axis)."""
     t = np.gradient(line, axis=0)
     t /= np.linalg.norm(t, axis=1, keepdims=True)
     e1 = np.cross(t, LEFT)
     e1 /= np.linalg.norm(e1, axis=1, keepdims=True)
-    e2 = np.cross(t, e1)
+    return t, e1, np.cross(t, e1)
+
+
+def clump_lines(line: np.ndarray, radius: np.ndarray, rng: np.random.Generator, count: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` clumps' lines (count, N, 3) round the tail's centreline ``line`` and their radii (count, N): spread
+    round a ring, each its own share of the tail's radius off it (:data:`CLUMP_OFF`) and turning a little round it as
+    it goes down, so they leave the tie together, part just after it and run apart in grooves."""
+    _, e1, e2 = frames(line)
+    u = np.linspace(0, 1, len(line))
+    phase = rng.uniform(0, 2 * np.pi)
+    lines, radii = [], []
+    for c in range(count):
+        phi = phase + 2 * np.pi * (c + rng.uniform(-0.12, 0.12)) / count + 0.5 * u
+        parted = smoothstep(0.0, FULL_AT, u)
+        off = rng.uniform(*CLUMP_OFF) * radius * (0.35 + 0.65 * parted) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
+        ring = np.cos(phi)[:, None] * e1 + np.sin(phi)[:, None] * e2
+        lines.append(line + off[:, None] * ring)
+        radii.append(radius * (TIED + (CLUMP_RADIUS - TIED) * parted) * rng.uniform(0.9, 1.15))
+    return np.array(lines), np.array(radii)
+
+
+def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Strands]:
+    """The tail's cards (see the module's text) and its tie."""
+    K = len(ROWS[lod])
+    line, radius = tail_line(head, 60)
+    t = frames(line)[0]
     pts, nrm, widths = [], [], []
 
     def rows(u):
         return np.minimum(np.round(u * (len(line) - 1)).astype(np.int64), len(line) - 1)
 
-    # Rings of cards round its centreline, each twisting a little and ending at its own length.
-    for depth, count in ((0.55, 8 if lod == 0 else 5), (1.0, 18 if lod == 0 else 11)):
-        for k in range(count):
-            u = np.linspace(0, rng.uniform(0.85, 1.0) if depth == 1.0 else rng.uniform(0.65, 0.9), K)
-            j = rows(u)
-            phi = 2 * np.pi * (k + rng.uniform(-0.3, 0.3)) / count + 0.6 * u
-            ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
-            pts.append(line[j] + (radius[j] * depth)[:, None] * ring)
+    clumps, clump_r = clump_lines(line, radius, rng, CLUMPS[lod])
+    m = CLUMP_CARDS[lod]
+    for cl, cr in zip(clumps, clump_r, strict=True):
+        _, f1, f2 = frames(cl)
+        length = rng.uniform(0.82, 1.0)
+        # Cards round the clump's line, each twisting a little and ending at its own length...
+        for k in range(m):
+            j = rows(length * rng.uniform(0.9, 1.0) * ROWS[lod])
+            phi = 2 * np.pi * (k + rng.uniform(-0.2, 0.2)) / m + 0.8 * np.linspace(0, 1, K)
+            ring = np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j]
+            pts.append(cl[j] + cr[j][:, None] * ring)
             nrm.append(ring)
-            widths.append(2 * np.pi * TAIL_RADIUS[1] * depth / count * 1.6)
-    # ...through its middle crossed cards, planes through the centreline at even angles: a tail seen from any
-    # side has hair across its whole width, not a tube's two walls (review H: "one flat strip").
-    for k in range(CROSSED):
-        u = np.linspace(0.1, rng.uniform(0.85, 0.95), K)
-        j = rows(u)
-        phi = np.pi * (k + 0.5) / CROSSED + 0.4 * u
-        ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
-        pts.append(line[j])
-        nrm.append(ring)
-        widths.append(1.6 * TAIL_RADIUS[1])
-    # ...and a few loose strands leaving its outside and drifting off it.
+            widths.append(2 * np.pi * cr[j] / m * CLUMP_WIDTH[lod])
+        # ...and one through its middle.
+        j = rows(0.03 + (length - 0.03) * ROWS[lod])
+        phi = rng.uniform(0, np.pi) + 0.5 * np.linspace(0, 1, K)
+        pts.append(cl[j])
+        nrm.append(np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j])
+        widths.append(1.6 * cr[j])
+    _, e1, e2 = frames(line)
+    # ...and a few loose strands leaving a clump's outside and drifting off it.
     for _ in range(LOOSE[lod]):
         u = np.linspace(rng.uniform(0.2, 0.4), rng.uniform(0.6, 0.85), K)
         j = rows(u)
         phi = rng.uniform(0, 2 * np.pi) + 0.5 * u
         ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
         drift = LOOSE_OUT * rng.uniform(0.5, 1.0) * np.linspace(0, 1, K) ** 1.5
-        pts.append(line[j] + (radius[j] + drift)[:, None] * ring)
+        out = radius[j] * (CLUMP_OFF[1] + CLUMP_RADIUS)
+        pts.append(line[j] + (out + drift)[:, None] * ring)
         nrm.append(ring)
-        widths.append(rng.uniform(0.005, 0.008))
+        widths.append(np.full(K, rng.uniform(0.005, 0.008)))
     tails, normals = np.array(pts), np.array(nrm)
     below = tails[..., 1] < head.centre[1]
-    cards = Strands(tails, normals, below, np.array(widths) * (1.2 if lod else 1.0), clump_columns(rng, len(tails)), 0.3)
-    # A lock wound round the tie, hiding it.
-    turns = np.linspace(0, 2 * np.pi * 1.1, 18)
+    cards = Strands(tails, normals, below, np.array(widths) * (1.2 if lod else 1.0), clump_columns(rng, len(tails)), 0.3,
+                    along=arc(tails))
+    # The tie: a band round the gathered hair just past where the combed hair meets it.
+    turns = np.linspace(0, 2 * np.pi, TIE_POINTS)
     ring = np.cos(turns)[:, None] * e1[1] + np.sin(turns)[:, None] * e2[1]
-    wrap = line[1] + (radius[1] + 0.002) * ring
-    band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([0.012]),
-                   clump_columns(rng, 1), 0.1, np.repeat(t[1][None, None], 18, 1))
+    wrap = line[1] + (radius[1] + 0.003) * ring
+    band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([TIE_WIDTH]),
+                   clump_columns(rng, 1), 0.0, np.repeat(t[1][None, None], TIE_POINTS, 1))
     return cards, band
+
+
+def tied(band: Piece) -> Piece:
+    """The tie's piece (``band``, the cards of :func:`tail`'s band) as an elastic: its texture coordinates on the
+    atlas's opaque scalp fill (no strands' cut-outs: a solid band; ``u`` round it, ``v`` across it) and its vertex
+    colour :data:`TIE_SHADE`, the hair's own colour much darkened."""
+    n = len(band.positions)
+    uv = np.empty((n, 2), np.float32)
+    uv[:, 0] = shell_u(np.repeat(np.linspace(0.3, 0.7, n // 2), 2))
+    uv[:, 1] = np.tile([0.28, 0.32], n // 2)
+    return replace(band, uv=uv, colors=np.full((n, 3), TIE_SHADE, np.float32))
