@@ -43,9 +43,18 @@ def _spread(grid: np.ndarray, periodic_cols: bool = True) -> np.ndarray:
     return out
 
 
-def shade(head: Head, positions: np.ndarray, hanging: np.ndarray, depth: float) -> np.ndarray:
+def shade(head: Head, positions: np.ndarray, hanging: np.ndarray, depth: float, flat: float = 0.0) -> np.ndarray:
     """Per vertex (N,) the light left at ``positions`` (N, 3): 1 on the hair's outer surface, down to
-    ``1 - DARK`` at ``depth`` metres under it or deeper; ``hanging`` (N,) marks vertices past the head."""
+    ``1 - DARK`` at ``depth`` metres under it or deeper; ``hanging`` (N,) marks vertices past the head, whose outermost
+    ``flat`` metres are all in the full light (their darkening starts under those).
+
+    >>> from types import SimpleNamespace
+    >>> h = SimpleNamespace(centre=np.zeros(3))
+    >>> pts = np.array([[0.1, 0.0, 0.0], [0.095, 0.0, 0.0], [0.08, 0.0, 0.0]])
+    >>> hang = np.ones(3, bool)
+    >>> shade(h, pts, hang, 0.01).round(2).tolist(), shade(h, pts, hang, 0.01, 0.006).round(2).tolist()
+    ([1.0, 0.72, 0.45], [1.0, 1.0, 0.45])
+    """
     rel = positions.astype(np.float64) - head.centre
     out = np.ones(len(rel))
     cols = int(360 / CELL)
@@ -71,7 +80,7 @@ def shade(head: Head, positions: np.ndarray, hanging: np.ndarray, depth: float) 
         grid = np.full((int(row.max()) + 1, cols), -np.inf)
         np.maximum.at(grid, (row, col[hanging]), rho)
         grid = _spread(_spread(grid))
-        out[hanging] = 1 - DARK * smoothstep(0.0, depth, grid[row, col[hanging]] - rho)
+        out[hanging] = 1 - DARK * smoothstep(flat, flat + depth, grid[row, col[hanging]] - rho)
     return out
 
 
