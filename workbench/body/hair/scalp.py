@@ -42,14 +42,15 @@ BAND = 0.88
 # lower took it 1.001 mm under the skin of a 200 cm masculine head, whose head grows with the body
 # (shape.head_growth): tests/body/test_hair_cards.py allows 1 mm; 0.2 mm keeps it 0.9 mm under.)
 UNDER = (0.0002, 1.07)
-# Under a centre parting (long hair), metres more the layer stands off the skin along the parting on top of the head:
+# Under a centre parting (long hair), metres more the layer stands off the skin along the parting on top of the head
 # (the lateral share of the direction from the skull's centre within which it is at its full height, and past which
 # none), inside this share of the hairline (full to the first, none past the second). Its cards rise up to a centimetre
 # off the head on either side of the parting, the layer only 4 mm: seen from the front the parting was a notch in the
 # head's outline, the backdrop showing in it, and the cards either side of it stood over it as dark flakes (blind
-# review L's "light gap at the crown", #4's long red hair).
-PART_LIFT = {"long": 0.005}
-PART_WIDTH = (0.05, 0.16)
+# review L's "light gap at the crown", #4's long red hair). (5 mm over a band 0.05 to 0.16 wide, the layer stood as a
+# fin: a peak in the head's outline seen from behind; 3.5 mm left 4 pixels of the notch in the front portrait.)
+PART_LIFT = {"long": 0.004}
+PART_WIDTH = (0.08, 0.3)
 PART_REACH = (0.45, 0.7)
 
 
@@ -90,10 +91,10 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
 
 def parting(rel: np.ndarray, v: np.ndarray) -> np.ndarray:
     """How much (0 to 1) of :data:`PART_LIFT` the layer takes at points ``rel`` (N, 3) from the skull's centre, ``v``
-    (N,) hairlines from the crown: all along a centre parting on top of the head, in front of the crown's back
-    (:data:`PART_WIDTH`, :data:`PART_REACH`).
+    (N,) hairlines from the crown: along the top of the head's middle, where a centre parting
+    runs (:data:`PART_WIDTH` either side of it, :data:`PART_REACH` from the crown).
 
-    >>> parting(np.array([[0.0, 0.1, 0.0], [0.05, 0.1, 0.0], [0.0, 0.1, 0.0]]), np.array([0.2, 0.2, 0.9])).tolist()
+    >>> parting(np.array([[0.0, 0.1, 0.0], [0.05, 0.05, 0.0], [0.0, 0.1, 0.0]]), np.array([0.2, 0.2, 0.9])).tolist()
     [1.0, 0.0, 0.0]
     """
     d = rel / np.maximum(np.linalg.norm(rel, axis=1, keepdims=True), 1e-12)
