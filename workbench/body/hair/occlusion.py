@@ -31,6 +31,12 @@ from .head import Head, smoothstep
 CELL = 6.0          # degrees per cell on the head and round the body
 ROW = 0.015         # metres per row of hanging hair
 DARK = 0.55         # the share of light the deepest vertices lose
+# Metres under the skull's centre over which hanging hair's outermost layer in the full light (``flat`` of
+# :func:`shade`) comes in: none at the skull's centre, all of it 4 cm under it. From the centre at once, the back of the
+# head's lower half lit so too, the brightest hair there spread down it instead of lying in the strands' highlight, a
+# band across them (tests/render/test_hair_shading.py's flatness 0.77, at most 0.6; now 0.54); coming in from 5 to 11 cm
+# under it, the dark bands stayed over the upper back (tests/body/test_long_hair_review_l.py 0.068 and 0.051).
+FLAT_BELOW = (0.0, 0.04)
 
 
 def _spread(grid: np.ndarray, periodic_cols: bool = True) -> np.ndarray:
@@ -43,9 +49,19 @@ def _spread(grid: np.ndarray, periodic_cols: bool = True) -> np.ndarray:
     return out
 
 
-def shade(head: Head, positions: np.ndarray, hanging: np.ndarray, depth: float) -> np.ndarray:
+def shade(head: Head, positions: np.ndarray, hanging: np.ndarray, depth: float, flat: float = 0.0) -> np.ndarray:
     """Per vertex (N,) the light left at ``positions`` (N, 3): 1 on the hair's outer surface, down to
-    ``1 - DARK`` at ``depth`` metres under it or deeper; ``hanging`` (N,) marks vertices past the head."""
+    ``1 - DARK`` at ``depth`` metres under it or deeper; ``hanging`` (N,) marks vertices past the head, whose outermost
+    ``flat`` metres are all in the full light (their darkening starts under those) where they hang past the nape
+    (:data:`FLAT_BELOW`).
+
+    >>> from types import SimpleNamespace
+    >>> h = SimpleNamespace(centre=np.zeros(3))
+    >>> pts = np.array([[0.1, -0.2, 0.0], [0.095, -0.2, 0.0], [0.08, -0.2, 0.0]])
+    >>> hang = np.ones(3, bool)
+    >>> shade(h, pts, hang, 0.01).round(2).tolist(), shade(h, pts, hang, 0.01, 0.006).round(2).tolist()
+    ([1.0, 0.72, 0.45], [1.0, 1.0, 0.45])
+    """
     rel = positions.astype(np.float64) - head.centre
     out = np.ones(len(rel))
     cols = int(360 / CELL)
@@ -71,7 +87,8 @@ def shade(head: Head, positions: np.ndarray, hanging: np.ndarray, depth: float) 
         grid = np.full((int(row.max()) + 1, cols), -np.inf)
         np.maximum.at(grid, (row, col[hanging]), rho)
         grid = _spread(_spread(grid))
-        out[hanging] = 1 - DARK * smoothstep(0.0, depth, grid[row, col[hanging]] - rho)
+        top = flat * smoothstep(FLAT_BELOW[0], FLAT_BELOW[1], -y)
+        out[hanging] = 1 - DARK * smoothstep(top, top + depth, grid[row, col[hanging]] - rho)
     return out
 
 

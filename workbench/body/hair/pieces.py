@@ -42,6 +42,12 @@ from .texture import SLEEK, V_END, WISP_ROWS
 # Metres under the hair's outer surface at which a card is in its deepest shade (:mod:`.occlusion`): about
 # the hair's thickness.
 DEPTH = {"short": 0.008, "long": 0.012, "bun": 0.007, "curly": 0.02, "ponytail": 0.01, "bob": 0.012}
+# ...and the outermost metres of hanging hair left in the full light, its darkening starting under them (0 where not
+# given): long hair hangs in layers 6 to 22 mm out from the body, its cards a few millimetres apart, and shaded from its
+# outer surface down each card under the outermost was its own shade, darker the deeper: seen from behind, the inner
+# cards between the outer ones drew dark bands a card wide all down the back (blind review L's "striping"; each card's
+# edge a hard line between two shades, its "flat strips"). The deepest, towards the body, keep their shade.
+FLAT = {"long": 0.01}
 # ...and under a ponytail's tail's own outside (occlusion.tube): about its radius and a half (its clumps, tail.CLUMPS,
 # stand apart round it with grooves between them, their inner sides open to the light through those; at its radius,
 # 0.03, the tail's median light fell to 0.52, test_hair_caps_review_h's 0.58).
@@ -113,7 +119,8 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     if len(ends.pts):
         tips = cards.piece(mesh, head, ends)
         tips.uv[:, 1] = V_RANGE[0] + (V_RANGE[1] - V_RANGE[0]) * tips.uv[:, 1]
-        light = shade(head, tips.positions, np.ones(len(tips.positions), bool), DEPTH[style]).astype(np.float32)
+        light = shade(head, tips.positions, np.ones(len(tips.positions), bool), DEPTH[style],
+                      FLAT.get(style, 0.0)).astype(np.float32)
         fringe.append(replace(tips, colors=np.repeat(light[:, None], 3, 1)))
     out["Hair_Fringe"] = merge(fringe)
     if sleek and style in SLEEK:
@@ -179,7 +186,7 @@ def _subset(p: Piece, keep: np.ndarray) -> Piece:
 def _shaded(head, hair: Piece, style: str) -> Piece:
     """``hair`` with each vertex coloured by its depth in it (:mod:`.occlusion`)."""
     below = hair.positions[:, 1] < head.centre[1]
-    light = shade(head, hair.positions, below, DEPTH[style]).astype(np.float32)
+    light = shade(head, hair.positions, below, DEPTH[style], FLAT.get(style, 0.0)).astype(np.float32)
     return replace(hair, colors=np.repeat(light[:, None], 3, 1))
 
 

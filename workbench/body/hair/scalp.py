@@ -42,6 +42,16 @@ BAND = 0.88
 # lower took it 1.001 mm under the skin of a 200 cm masculine head, whose head grows with the body
 # (shape.head_growth): tests/body/test_hair_cards.py allows 1 mm; 0.2 mm keeps it 0.9 mm under.)
 UNDER = (0.0002, 1.07)
+# Under a centre parting (long hair), metres more the layer stands off the skin along the parting on top of the head
+# (the lateral share of the direction from the skull's centre within which it is at its full height, and past which
+# none), inside this share of the hairline (full to the first, none past the second). Its cards rise up to a centimetre
+# off the head on either side of the parting, the layer only 4 mm: seen from the front the parting was a notch in the
+# head's outline, the backdrop showing in it, and the cards either side of it stood over it as dark flakes (blind
+# review L's "light gap at the crown", #4's long red hair). (5 mm over a band 0.05 to 0.16 wide, the layer stood as a
+# fin: a peak in the head's outline seen from behind; 3.5 mm left 4 pixels of the notch in the front portrait.)
+PART_LIFT = {"long": 0.004}
+PART_WIDTH = (0.08, 0.3)
+PART_REACH = (0.45, 0.7)
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -68,6 +78,8 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     indices = inverse.reshape(-1, 3).astype(np.int64)
     top, end = SLEEK_LIFT if style in SLEEK else LIFT
     lift = end + (top - end) * smoothstep(TIP_TO, 0.7, vv)
+    if style in PART_LIFT:
+        lift = lift + PART_LIFT[style] * parting(pos - head.centre, vv)
     positions = (pos + nrm * lift[:, None]).astype(np.float32)
     uv = np.column_stack([shell_u(uu), vv / V_END]).astype(np.float32)
     # Normals on the skin vertices themselves, so the copies at the back seam share theirs (no line).
@@ -75,6 +87,18 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     normals = vertex_normals(positions[np.unique(weld, return_index=True)[1]], weld[indices])[weld]
     return Piece(positions, normals, uv, indices, mesh.joints[source].copy(), mesh.weights[source].copy(),
                  np.full(len(positions), -1, np.int64))
+
+
+def parting(rel: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """How much (0 to 1) of :data:`PART_LIFT` the layer takes at points ``rel`` (N, 3) from the skull's centre, ``v``
+    (N,) hairlines from the crown: along the top of the head's middle, where a centre parting
+    runs (:data:`PART_WIDTH` either side of it, :data:`PART_REACH` from the crown).
+
+    >>> parting(np.array([[0.0, 0.1, 0.0], [0.05, 0.05, 0.0], [0.0, 0.1, 0.0]]), np.array([0.2, 0.2, 0.9])).tolist()
+    [1.0, 0.0, 0.0]
+    """
+    d = rel / np.maximum(np.linalg.norm(rel, axis=1, keepdims=True), 1e-12)
+    return smoothstep(PART_WIDTH[1], PART_WIDTH[0], np.abs(d[:, 0])) * smoothstep(PART_REACH[1], PART_REACH[0], v)
 
 
 def split(p: Piece, v_from: float | None = None) -> tuple[Piece, Piece]:
