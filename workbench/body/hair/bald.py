@@ -2,10 +2,14 @@
 stubble, no scalp tone change, no hairline shadow."
 
 Over the skin texture (:func:`workbench.body.skin.skin_texture`), inside the ``short`` style's hairline (the line
-hair would grow to), the skin is drawn a little towards the settings' hair colour, as the stubble of shaved hair
-shows through it: a faint shadow that thickens from the hairline inwards (no line: it fades over the last tenth of
-a hairline) and is broken into stubble dots a millimetre apart (:data:`DOTS` per metre, drawn in space, so the
-UV islands' seams do not show). How far: :data:`STUBBLE`, less on light hair, whose stubble hardly shows.
+hair would grow to), the skin is drawn towards the settings' hair colour, as the stubble of shaved hair
+shows through it: a buzz cut's stubble tone that thickens from the hairline inwards (no line: it fades over the last
+tenth of a hairline) and is broken into stubble dots a millimetre apart (:data:`DOTS` per metre, drawn in space, so
+the UV islands' seams do not show). How far: :data:`STUBBLE`, less on light hair, whose stubble hardly shows. (Blind
+review L: "buzz indistinguishable from bald": at 0.6 of a stubble a quarter the hair's colour, less by 0.8 of the
+hair's lightness, the scalp of its dark-haired shaved heads was 5 to 12 % darker than the skin, a mean delta E of 4 to
+8; now 12 to 26 %, 11 to 18, at 0.9 of a stubble 0.65 the hair's colour (half greyed), less by half the hair's lightness:
+tests/body/test_buzz_review_l.py.)
 
 1. :func:`scalp_mask`, once per gender on the reference body (kept, ``keep.kept``): the texels inside the
    hairline and their weights (the shadow's fade times the dots).
@@ -31,7 +35,12 @@ from .head import hairline, head_of, head_triangles, smoothstep
 from .texture import rgb
 
 # The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
-STUBBLE = 0.6
+STUBBLE = 0.9
+# How much less on the lightest hair (its largest channel 1), and the stubble's own colour at full strength: so much of
+# the skin's level and of the hair's.
+LIGHT_HAIR = 0.5
+UNDER = (0.3, 0.65)
+LUMA = np.array([0.2126, 0.7152, 0.0722])
 # Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them.
 DOTS = 650.0
 BETWEEN = 0.55
@@ -76,13 +85,15 @@ def shaved(tone: str, brow_color: str, gender: str, hair_color: str) -> np.ndarr
     skin = skin_texture(tone, brow_color, gender)
     at, w = scalp_mask(gender, skin.shape[0])
     hair = rgb(hair_color)
+    hair = 0.5 * hair + 0.5 * float(hair @ LUMA)     # (stubble's colour half greyed: a dyed hue shows in the hair's ends)
     # Light hair's stubble hardly shows; dark hair's is a shadow a little blue-grey (skin seen through dark stubble).
-    strength = STUBBLE * (1 - 0.8 * float(hair.max()))
+    strength = STUBBLE * (1 - LIGHT_HAIR * float(hair.max()))
     # Per channel, weight (0..255) and skin level (0..255): the level drawn (a table: three gathers over the scalp's
     # texels, not float arithmetic over them).
     level = np.arange(256, dtype=np.float64)[None, None, :]
     t = np.arange(256, dtype=np.float64)[None, :, None] / 255 * strength
-    under = np.minimum(level * 0.55 + hair[:, None, None] * 255 * 0.25 + np.array([0.0, 2.0, 6.0])[:, None, None], level)
+    under = np.minimum(level * UNDER[0] + hair[:, None, None] * 255 * UNDER[1] + np.array([0.0, 2.0, 6.0])[:, None, None],
+                       level)
     table = np.clip(level * (1 - t) + under * t + 0.5, 0, 255).astype(np.uint8)          # (3, 256, 256)
     flat = skin.reshape(-1, 3)
     out = flat.copy()
