@@ -264,6 +264,13 @@ BOB_VOLUME = (0.01, 0.012)
 # was a hard card edge with no fading row (tests/body/test_hair_hairline.py, fades 1.0 against more than 1); at 0.6
 # the forehead's lid stays within test_hair_review_h's 8 mm.
 BOB_BROW = 0.6
+# ...its sides rounded: metres more over the body at the sides (``sin(az)**2``: none at the face and the nape) from
+# :data:`BOB_ROUND`'s second figure under the skull's centre down (none as far over it). Over the head envelope alone, the sides hung as
+# two flat planes (at cheek height the hair's outer points 6 to 8 cm either side of the ear within 7 mm of one plane:
+# blind review L's "slab sides"); bulged over the ear they round into the front and the back.
+BOB_ROUND = (0.009, 0.03)
+# ...and its end heights' spread (metres either side): at 6 mm each card ended at its own height, a stair of tips.
+BOB_JITTER = 0.003
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -293,7 +300,7 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return (emerge(s, 0.003 + lift[i] * (1 - front))
                 + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i])) * (1 - BOB_BROW * front))
 
-    jitter = rng.uniform(-0.006, 0.006, S)
+    jitter = rng.uniform(-BOB_JITTER, BOB_JITTER, S)
 
     def end(az, i):
         back = smoothstep(60.0, 160.0, np.abs(az))
@@ -302,7 +309,8 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     base = 0.006 + BOB_VOLUME[1] * outer + rng.uniform(0, 0.004, S)
 
     def clearance(az, y, i):
-        return base[i]
+        below = smoothstep(c[1] + BOB_ROUND[1], c[1] - BOB_ROUND[1], y)
+        return base[i] + BOB_ROUND[0] * np.sin(np.radians(az)) ** 2 * below
 
     fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)

@@ -1,0 +1,116 @@
+"""Blind review L's bob (issue 46, defect 9, seed 4622's #2 and #10: "slab sides, spiky tips ... helmet hairline"),
+measured on those two avatars.
+
+- **Round at the cheek, curved in under the jaw**: the hair's cards (fitted to the body,
+  :func:`~workbench.body.hair.canon.fitted`) cut at cheek height (:data:`CHEEK` metres under the skull's centre) and
+  5 cm lower; at the sides (azimuths 60 to 100 degrees from the face) the outermost card per :data:`BIN` degrees; the
+  median of how much farther out it is at cheek height than 5 cm lower, at least :data:`TUCKED` metres. On main the
+  sides hung straight down over the head envelope, the ends turned under 1.2 cm: 7.4 and 5.7 mm; now bulged over the
+  ear (:data:`workbench.body.hair.styles.BOB_ROUND`) and turned under 2 cm (:data:`workbench.body.hair.canon.TUCK`):
+  16.6 and 14.4 mm.
+- **An even hem**: the service's portrait from behind (:func:`workbench.render.render`); over the neck, each column's
+  lowest hair pixel (nearer the hair's colour than the neck's); its departure from its own running median over
+  :data:`RUN` columns: spikes (runs of columns more than :data:`SPIKE` pixels under it) at most :data:`MOST_SPIKES`,
+  the 95th percentile departure at most :data:`MOST_DEPART` pixels. On main 6 and 6 spikes, 12 and 11 pixels (the
+  ends' strands 6 to 10 mm wide running up to 2.2 cm past the tips, the tips' heights 12 mm apart: teeth); now 2 and
+  1, 6 and 6 pixels (the bob's end strands 3 to 5 mm wide, at most 6 mm past, on nine cards in ten,
+  :data:`workbench.body.hair.ends.ENDS`; its tips' heights 6 mm apart, :data:`workbench.body.hair.styles.BOB_JITTER`).
+"""
+
+from functools import cache
+
+import numpy as np
+import pytest
+from helpers import random_settings
+from scipy import ndimage
+
+from workbench.body.hair.bake import hair_head
+from workbench.body.hair.canon import fitted
+from workbench.body.mesh import body_mesh
+from workbench.gltf import build_avatar
+from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
+
+AVATARS = (2, 10)
+CHEEK = 0.05
+BIN = 10.0
+TUCKED = 0.011
+BACKGROUND = (236, 238, 242)
+SIZE = 384
+RUN = 21
+SPIKE = 7
+MOST_SPIKES = 3
+MOST_DEPART = 8.0
+
+
+@cache
+def settings(index: int) -> dict:
+    s = normalize_avatar_settings(random_settings(12, 4622)[index - 1])
+    assert s["hair"]["style"] == "bob"
+    return s
+
+
+@cache
+def outer(index: int, drop: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per :data:`BIN` degrees of azimuth (from the face, the figure's left positive): the bins' middles and the
+    outermost distance (metres, from the vertical through the skull's centre) of the bob's cards ``drop`` metres
+    under the skull's centre (NaN where none)."""
+    s = settings(index)
+    mesh = body_mesh(s)
+    head = hair_head(mesh, s["outfit"]["topStyle"], s["outfit"]["bottomStyle"])
+    p = fitted(mesh, "bob", 0, head).cards.pts
+    y = head.centre[1] - drop
+    a, b = p[:, :-1], p[:, 1:]
+    cross = (a[..., 1] - y) * (b[..., 1] - y) <= 0
+    dy = a[..., 1] - b[..., 1]
+    t = (a[..., 1] - y) / np.where(np.abs(dy) > 1e-9, dy, 1.0)
+    q = (a + (b - a) * t[..., None])[cross] - head.centre
+    az, rho = np.degrees(np.arctan2(q[:, 0], q[:, 2])), np.hypot(q[:, 0], q[:, 2])
+    mids = np.arange(-180.0, 180.0, BIN) + BIN / 2
+    most = np.array([rho[np.abs(az - m) <= BIN / 2].max(initial=-1.0) for m in mids])
+    return mids, np.where(most > 0, most, np.nan)
+
+
+@pytest.mark.parametrize("index", AVATARS)
+def test_bob_sides_round_out_and_curve_in_under_the_jaw(index):
+    mids, high = outer(index, CHEEK)
+    _, low = outer(index, CHEEK + 0.05)
+    sides = (np.abs(mids) >= 60) & (np.abs(mids) <= 100)
+    inward = np.nanmedian(high[sides] - low[sides])
+    assert inward >= TUCKED, round(float(inward), 4)
+
+
+@cache
+def view(index: int, yaw: float) -> np.ndarray:
+    s = settings(index)
+    g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
+    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
+    return np.asarray(im.convert("RGB")).astype(float)
+
+
+def hem(rgb: np.ndarray) -> np.ndarray:
+    """Over the columns where the neck shows at 73 % of the picture's height: the row of each column's lowest hair
+    pixel above it (nearer the hair's colour, the median over the head's middle, than the neck's)."""
+    h, w = rgb.shape[:2]
+    neck_row = int(0.73 * h)
+    back = np.abs(rgb - np.array(BACKGROUND)).sum(2) > 40
+    cols = np.flatnonzero(back[neck_row])
+    cols = cols[(cols > cols.min() + 4) & (cols < cols.max() - 4)]
+    neck = np.median(rgb[neck_row, cols], 0)
+    hair = np.median(rgb[int(0.25 * h):int(0.4 * h), w // 2 - 20:w // 2 + 20].reshape(-1, 3), 0)
+    is_hair = back & (np.linalg.norm(rgb - hair, axis=2) < np.linalg.norm(rgb - neck, axis=2))
+    rows = np.array([np.flatnonzero(is_hair[:neck_row, c]).max(initial=0) for c in cols], float)
+    return rows
+
+
+def hem_spikes(index: int) -> tuple[int, float]:
+    rows = hem(view(index, 180.0))
+    depart = rows - ndimage.median_filter(rows, RUN, mode="nearest")
+    spikes = ndimage.label(depart > SPIKE)[1]
+    return int(spikes), float(np.percentile(np.abs(depart), 95))
+
+
+@pytest.mark.parametrize("index", AVATARS)
+def test_bob_hem_is_even_from_behind(index):
+    spikes, depart = hem_spikes(index)
+    assert spikes <= MOST_SPIKES and depart <= MOST_DEPART, (spikes, round(depart, 2))
