@@ -269,6 +269,10 @@ BOB_BROW = 0.6
 # two flat planes (at cheek height the hair's outer points 6 to 8 cm either side of the ear within 7 mm of one plane:
 # blind review L's "slab sides"); bulged over the ear they round into the front and the back.
 BOB_ROUND = (0.009, 0.03)
+# ...and no edge wisps rooted within so many degrees of the face: swept aside at the parting, where the cards part
+# over the scalp layer's blended band, wisps crossing over the band drew it dropped in ours (two blended layers a
+# pixel): skin-white streaks in the dark hair at the parting (blind review L's "white speck on #10's crown").
+BOB_FRONT = 25.0
 # ...and its end heights' spread (metres either side): at 6 mm each card ended at its own height, a stair of tips.
 BOB_JITTER = 0.003
 
@@ -317,7 +321,7 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     # (A bob's ends are cut nearly blunt: its cards narrow little at the tip.)
     cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)
     wisps = edge_wisps(head, "bob", rng, 80 if lod == 0 else 50, 0.025,
-                       lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
+                       lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5, skip=(0.0, BOB_FRONT))
     return Groom(cards, wisps, [])
 
 
