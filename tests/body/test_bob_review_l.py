@@ -21,7 +21,7 @@ measured on those two avatars.
   either side (a thin light line across dark hair; the hairline's fade runs across, not along, a row). At most
   :data:`MOST_SPECKS`. On main 10 and 17 (skin-white streaks at the parting: the bob's edge wisps there,
   blended, crossing over the scalp layer's blended band, which ours then dropped); now 1 and 4 (the bob's edge wisps
-  not rooted within :data:`workbench.body.hair.styles.BOB_FRONT` degrees of the face; the 4 left are a grey line on
+  not rooted within :data:`workbench.body.hair.styles.BOB_FRONT` degrees of the face on the parting's side; the 4 left are a grey line on
   the crown's outline, background seen between its outer cards, left as it was).
 """
 
