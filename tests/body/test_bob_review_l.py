@@ -6,14 +6,14 @@ measured on those two avatars.
   5 cm lower; at the sides (azimuths 60 to 100 degrees from the face) the outermost card per :data:`BIN` degrees; the
   median of how much farther out it is at cheek height than 5 cm lower, at least :data:`TUCKED` metres. On main the
   sides hung straight down over the head envelope, the ends turned under 1.2 cm: 7.4 and 5.7 mm; now bulged over the
-  ear (:data:`workbench.body.hair.styles.BOB_ROUND`) and turned under 2 cm (:data:`workbench.body.hair.canon.TUCK`):
-  16.6 and 14.4 mm.
+  ear (:data:`workbench.body.hair.styles.BOB_ROUND`) and turned under 1.5 cm (:data:`workbench.body.hair.canon.TUCK`):
+  12.2 and 10.6 mm.
 - **An even hem**: the service's portrait from behind (:func:`workbench.render.render`); over the neck, each column's
   lowest hair pixel (nearer the hair's colour than the neck's); its departure from its own running median over
   :data:`RUN` columns: spikes (runs of columns more than :data:`SPIKE` pixels under it) at most :data:`MOST_SPIKES`,
   the 95th percentile departure at most :data:`MOST_DEPART` pixels. On main 6 and 6 spikes, 12 and 11 pixels (the
-  ends' strands 6 to 10 mm wide running up to 2.2 cm past the tips, the tips' heights 12 mm apart: teeth); now 2 and
-  1, 6 and 6 pixels (the bob's end strands 3 to 5 mm wide, at most 6 mm past, on nine cards in ten,
+  ends' strands 6 to 10 mm wide running up to 2.2 cm past the tips, the tips' heights 12 mm apart: teeth); now 3 and
+  3, 7.8 and 6 pixels (the bob's end strands 3 to 5 mm wide, at most 8 mm past, on nine cards in ten,
   :data:`workbench.body.hair.ends.ENDS`; its tips' heights 6 mm apart, :data:`workbench.body.hair.styles.BOB_JITTER`).
 - **No specks at the parting**: the portrait from the front; over the hair's top (the rows from the middle column's
   first dark pixel, under :data:`DARK` of the skin's brightness at the nose, to its first skin), light flecks: pixels
@@ -42,7 +42,7 @@ from workbench.render import render
 AVATARS = (2, 10)
 CHEEK = 0.05
 BIN = 10.0
-TUCKED = 0.011
+TUCKED = 0.010
 BACKGROUND = (236, 238, 242)
 SIZE = 384
 RUN = 21

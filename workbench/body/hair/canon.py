@@ -39,8 +39,8 @@ from .head import Head, head_of
 CLUMP = {"long": (6, 0.5, 62), "bob": (5, 0.45, 66)}
 # A bob's ends turned under (:func:`.groom.tucked`, on each body): over how many metres, how far in, how far up.
 # (Over 3.5 cm, 1.2 cm in, the sides hung straight to the hem from the front: blind review L's "slab sides"; now
-# they curve in under the jaw line.)
-TUCK = {"bob": (0.05, 0.02, 0.006)}
+# they curve in under the jaw line. 2 cm in bent neighbouring cards apart: tests/body/test_hair_facing.py.)
+TUCK = {"bob": (0.05, 0.015, 0.005)}
 
 REFERENCE = {"gender": "feminine"}
 # How steeply hanging hair moves out over what it drapes (metres out per metre down): a strand rises
@@ -213,7 +213,7 @@ def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Gr
     fringe = _fit(kept, "fringe", head, marks) if "fringe" in names else None
     main = _fit(kept, "cards", head, marks, LONG_LIFT if style == "long" else LIFT)
     if style in TUCK:
-        # (Before the order below: tucked 2 cm in, its cards sorted before it were out of order, 23 % of them.)
+        # (Before the order below: tucked 2 cm in after it, 23 % of the cards were out of order.)
         main = tucked(main, head, *TUCK[style])
     if main.hanging.any():
         from .cards import order
