@@ -13,7 +13,7 @@ measured on those two avatars.
   :data:`RUN` columns: spikes (runs of columns more than :data:`SPIKE` pixels under it) at most :data:`MOST_SPIKES`,
   the 95th percentile departure at most :data:`MOST_DEPART` pixels. On main 6 and 6 spikes, 12 and 11 pixels (the
   ends' strands 6 to 10 mm wide running up to 2.2 cm past the tips, the tips' heights 12 mm apart: teeth); now 3 and
-  3, 7.8 and 6 pixels (the bob's end strands 3 to 5 mm wide, at most 8 mm past, on nine cards in ten,
+  3, 8 and 7 pixels (the bob's end strands 3 to 5 mm wide, at most 1 cm past, on nine cards in ten,
   :data:`workbench.body.hair.ends.ENDS`; its tips' heights 6 mm apart, :data:`workbench.body.hair.styles.BOB_JITTER`).
 - **No specks at the parting**: the portrait from the front; over the hair's top (the rows from the middle column's
   first dark pixel, under :data:`DARK` of the skin's brightness at the nose, to its first skin), light flecks: pixels
