@@ -74,7 +74,11 @@ def test_the_ends_go_on_past_hanging_tips_by_lengths_of_their_own(style, lod):
         below = np.where(near, tips[None, :, 1], np.inf).min(1) - ends.pts[:, -1, 1]
         # (0.004, was 0.005: main's median was 5.1 mm; the bob lying lower over the forehead (review H) moved its front
         # strands' tips by a share of the growth step (8 mm), to 4.6 mm at LOD 0, the ends as long as before.)
-        assert np.median(below) > 0.004 and np.std(below) > 0.3 * np.median(below), (np.median(below), np.std(below))
+        # (Was: a median over 4 mm below, spread over 0.3 of it; main's 4.6 mm. Blind review L called the bob's hem
+        # "spiky tips": its ends now 3 to 5 mm wide and at most 1 cm past their cards' tips, turned under 1.5 cm
+        # (canon.TUCK), they end about the hem, not below it: medians -2.9 and -2.2 mm at LOD 0 and 1, spread 5.3 and
+        # 5.4 mm; so at most 6 mm over the hem, each its own length.)
+        assert np.median(below) > -0.006 and np.std(below) > 0.003, (np.median(below), np.std(below))
     # ...blended, in the fringe, and there in the avatar's pieces.
     fringe = hair_pieces(mesh, style, lod)["Hair_Fringe"]
     assert fringe.positions[:, 1].min() < tips[:, 1].min() - 0.005

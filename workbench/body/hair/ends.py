@@ -35,12 +35,14 @@ from .head import Head
 # is at its triangle budget, pieces.LOD1_BUDGET: its ends at LOD 0 alone, paid for by fewer rows along its cards
 # there (a row fewer, styles.LONG_POINTS). Its cards' tips, each cut where its alpha crosses, drew its hem as a row of hard points;
 # blind review G: "hard straight cut edges ... Should be: tapered alpha strands".)
-ENDS = {"bob": (0.6, 0.3, 0.022, 0.018), "long": (0.35, 0.0, 0.035, 0.02)}
+# A bob's: many, short and fine (from 0.6 and 0.3 of its cards, 2.2 cm past from 1.8 cm inside, 6 to 10 mm wide,
+# they hung below its hem as a few dark teeth: blind review L's "spiky tips").
+ENDS = {"bob": (0.9, 0.4, 0.01, 0.008), "long": (0.35, 0.0, 0.035, 0.02)}
 # The strands' widths (metres at their roots), how much they narrow to their tips (nearly to a point: the clump
 # columns they show are cut nearly blunt in a bob's atlas), their points (rows) and the stretch of a clump
 # column they show (``v``, before its own tip: its body, solid, the strands in its colour). (The atlas's wisp
 # columns, a few strands under a texel wide, drew grey dust under the hem in ours: fine strands under a pixel.)
-WIDTH = (0.006, 0.01)
+WIDTH = {"bob": (0.003, 0.005), "long": (0.006, 0.01)}
 TAPER = 0.95
 POINTS = 4
 V_RANGE = (0.5, 0.95)
@@ -92,4 +94,4 @@ def end_wisps(cards: Strands, head: Head, style: str, lod: int, seed: int = 0) -
     out[..., 0] = head.centre[0] + rel[..., 0] * scale
     out[..., 2] = head.centre[2] + rel[..., 2] * scale
     return Strands(out, np.repeat(n_tip[:, None], POINTS, 1), np.ones((n, POINTS), bool),
-                   rng.uniform(*WIDTH, n), clump_columns(rng, n), TAPER)
+                   rng.uniform(*WIDTH[style], n), clump_columns(rng, n), TAPER)

@@ -264,6 +264,20 @@ BOB_VOLUME = (0.01, 0.012)
 # was a hard card edge with no fading row (tests/body/test_hair_hairline.py, fades 1.0 against more than 1); at 0.6
 # the forehead's lid stays within test_hair_review_h's 8 mm.
 BOB_BROW = 0.6
+# ...its sides rounded: metres more over the body at the sides (``sin(az)**2``: none at the face and the nape) from
+# :data:`BOB_ROUND`'s second figure under the skull's centre down (none as far over it). Over the head envelope alone,
+# the sides hung straight down from the temples, a plane each side but for the ear's bump (blind review L's "slab
+# sides"); bulged over the ear they round into the front and the back (and the ends, turned under more,
+# canon.TUCK, curve in under the jaw).
+BOB_ROUND = (0.009, 0.03)
+# ...and no edge wisps rooted within so many degrees of the face on the parting's side (the figure's left): there,
+# where the cards part over the scalp layer's blended band, wisps crossing the band drew it dropped in ours (two
+# blended layers a pixel): skin-white streaks in the dark hair at the parting (blind review L's "white speck on #10's
+# crown"). At LOD 0 (the previews'): dropped at LOD 1 too, its fewer cards' masculine hairline lost its fade
+# (tests/body/test_hair_hairline.py, 0.98 against more than 1).
+BOB_FRONT = 25.0
+# ...and its end heights' spread (metres either side): at 6 mm each card ended at its own height, a stair of tips.
+BOB_JITTER = 0.003
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -293,7 +307,7 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         return (emerge(s, 0.003 + lift[i] * (1 - front))
                 + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i])) * (1 - BOB_BROW * front))
 
-    jitter = rng.uniform(-0.006, 0.006, S)
+    jitter = rng.uniform(-BOB_JITTER, BOB_JITTER, S)
 
     def end(az, i):
         back = smoothstep(60.0, 160.0, np.abs(az))
@@ -302,7 +316,8 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     base = 0.006 + BOB_VOLUME[1] * outer + rng.uniform(0, 0.004, S)
 
     def clearance(az, y, i):
-        return base[i]
+        below = smoothstep(c[1] + BOB_ROUND[1], c[1] - BOB_ROUND[1], y)
+        return base[i] + BOB_ROUND[0] * np.sin(np.radians(az)) ** 2 * below
 
     fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
@@ -310,6 +325,9 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)
     wisps = edge_wisps(head, "bob", rng, 80 if lod == 0 else 50, 0.025,
                        lambda s, d, p, i: LEFT * np.where(d[:, :1] > 0, 1.0, -1.0) - UP * 0.5)
+    root = wisps.pts[:, 0] - c
+    az = np.degrees(np.arctan2(root[:, 0], root[:, 2]))
+    wisps = wisps.take((az < 0.0) | (az > BOB_FRONT) | (lod > 0))
     return Groom(cards, wisps, [])
 
 
