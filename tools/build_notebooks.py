@@ -20,7 +20,9 @@ page sends them back (a whole float is written as an integer).
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -38,6 +40,7 @@ from workbench.runner.execute import client_class
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+STATE, WIDGET_VIEW = "application/vnd.jupyter.widget-state+json", "application/vnd.jupyter.widget-view+json"
 SCRIPT_FORMAT = "py:percent"
 KERNEL = "python3"
 ENV_KEYS = ("WORKBENCH_BASE_URL", "WORKBENCH_AVATAR_BASE_URL", "WORKBENCH_TOKEN", "WORKBENCH_LOCAL_URL")
@@ -153,10 +156,44 @@ def build(script: Path, force: bool = False) -> Path:
     # Execution counts and timings vary run to run; keep outputs, drop the noise.
     for c in nb.cells:
         c.metadata.pop("execution", None)
+    without_bar_traces(nb)
     save_as_lab(cm, nb, out.name)
     checkpoints.cleanup()
     print(f"built {out.name} in {time.perf_counter() - started:.1f} s")
     return out
+
+
+def without_bar_traces(nb) -> None:
+    """Drop what a progress bar leaves in a notebook (workbench.progress: a wait that passed two seconds showed
+    a tqdm widget, emptied when the wait ended): its empty ``display_data`` output and its widgets' saved state,
+    so a notebook built on a busy machine is the one built on a quiet one. The state of widgets an output still
+    shows, and of the widgets those name (``IPY_MODEL_...``), is kept.
+
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x")])
+    >>> nb.cells[0].outputs = [nbformat.v4.new_output("display_data", data={})]
+    >>> nb.metadata["widgets"] = {STATE: {"state": {"a1": {"state": {"children": ["IPY_MODEL_b2"]}}}}}
+    >>> without_bar_traces(nb); nb.cells[0].outputs, "widgets" in nb.metadata
+    ([], False)
+    """
+    shown: list[str] = []
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        c.outputs = [o for o in c.outputs if o.output_type != "display_data" or o.get("data") or o.get("metadata")]
+        shown += [o.data[WIDGET_VIEW]["model_id"] for o in c.outputs if WIDGET_VIEW in o.get("data", {})]
+    state = nb.metadata.get("widgets", {}).get(STATE, {}).get("state", {})
+    kept: set[str] = set()
+    while shown:
+        model = shown.pop()
+        if model in kept or model not in state:
+            continue
+        kept.add(model)
+        shown += re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(state[model]))
+    if kept:
+        nb.metadata["widgets"][STATE]["state"] = {k: v for k, v in state.items() if k in kept}
+    else:
+        nb.metadata.pop("widgets", None)
 
 
 def selected(names: list[str]) -> list[Path]:

@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
-from build_notebooks import NOTEBOOKS, disagreements, read_script, scripts  # noqa: E402
+from build_notebooks import NOTEBOOKS, STATE, disagreements, read_script, scripts, without_bar_traces  # noqa: E402
 
 SCRIPTS = scripts()
 NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -44,6 +44,20 @@ def test_first_cell_says_where_to_edit(script):
     assert first.cell_type == "markdown"
     assert f"`notebooks/{script.name}`" in first.source
     assert f"`python tools/build_notebooks.py {script.stem[:2]}`" in first.source
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOK_FILES, ids=lambda p: p.stem)
+def test_no_progress_bar_left_in_a_notebook(notebook):
+    """A wait that passed two seconds while the notebook was built showed a progress bar (workbench.progress),
+    emptied when the wait ended: the build drops what it leaves (an empty output, its widgets' state), so the
+    same notebook built on a busy machine and a quiet one is the same file (before: notebook 01 kept 3 empty
+    outputs and 33 widgets' state, 03 2 and 22, 00 1 and 11, from a build on a busy machine)."""
+    nb = nbformat.read(notebook, as_version=4)
+    before = (sum(len(c.get("outputs", [])) for c in nb.cells), nb.metadata.get("widgets", {}).get(STATE, {}))
+    without_bar_traces(nb)
+    after = (sum(len(c.get("outputs", [])) for c in nb.cells), nb.metadata.get("widgets", {}).get(STATE, {}))
+    assert after[0] == before[0], f"{before[0] - after[0]} empty outputs: rebuild with tools/build_notebooks.py"
+    assert len(after[1].get("state", {})) == len(before[1].get("state", {})), "a progress bar's widgets' state"
 
 
 def test_a_change_on_either_side_is_found(tmp_path):
