@@ -69,7 +69,7 @@ def test_the_ends_go_on_past_hanging_tips_by_lengths_of_their_own(style, lod):
     length = np.linalg.norm(np.diff(ends.pts, axis=1), axis=2).sum(1)
     assert np.std(length) > 0.1 * np.mean(length), (np.mean(length), np.std(length))
     if style == "bob":
-        # ...and a bob's go on below its hem (the lowest card tip within 2 cm round the head) by varied lengths.
+        # ...and a bob's end about its hem (the lowest card tip within 2 cm round the head), each its own length.
         near = np.linalg.norm(ends.pts[:, -1][:, None, [0, 2]] - tips[None, :, [0, 2]], axis=2) < 0.02
         below = np.where(near, tips[None, :, 1], np.inf).min(1) - ends.pts[:, -1, 1]
         # (0.004, was 0.005: main's median was 5.1 mm; the bob lying lower over the forehead (review H) moved its front

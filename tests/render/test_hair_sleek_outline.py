@@ -20,10 +20,6 @@ BACKDROP = (235, 235, 235)
 # Pixels of the outline band (6 px in from the backdrop) over the head's top (its first 110 rows at 512 px) darker
 # than 0.6 of the hair's median inside: on main's code 0.16-0.18 in these views, 0.01-0.07 single-sided.
 WORST = 0.1
-# ...for a ponytail seen from the figure's left: 0.11. Tied higher since review L ("the tail glued to the nape",
-# workbench.body.hair.tail.TIE_AT), its tail leaves the head inside the band's first 110 rows, and its own shaded
-# edge there is counted with the outline (0.102 on that branch, the sleek cards' outline itself as before; main's 0.064).
-WORST_TAIL = 0.11
 
 
 def _avatar(style: str) -> bytes:
@@ -47,7 +43,7 @@ def dark_outline(im: Image.Image) -> float:
 @pytest.mark.parametrize("style,yaw", [("bun", 135), ("ponytail", 135), ("ponytail", 225)])
 def test_no_dark_stripe_along_a_sleek_heads_outline(style, yaw):
     im = render(_avatar(style), size=512, camera="portrait", yaw_deg=yaw, background=BACKDROP)
-    assert dark_outline(im) < (WORST_TAIL if (style, yaw) == ("ponytail", 135) else WORST), (style, yaw)
+    assert dark_outline(im) < WORST, (style, yaw)
 
 
 def test_the_cards_on_the_scalp_are_single_sided_the_rest_double():

@@ -9,8 +9,8 @@ Measured on #9 as the review sheets draw it (its body, stance and long hair, LOD
 portrait turned 35 degrees) at :data:`SIZE` px: the hair's pixels (where an emissive green given to the hair shows,
 :func:`hair_mask`) and the share of them more than :data:`DARKER` CIE L* below the hair's own colour: main 0.147,
 now 0.009 (at most :data:`MOST_DARK`; blonde #D8B872: 0.121, now 0.013). Guards: black hair (#1A1A1A) stays dark, its mean L* at most
-:data:`BLACK_OVER` above its colour's (main 0.2 below, now too), and a mid brown's mean stays within
-:data:`BROWN_NEAR` L* of its colour (main 3.1 below, now 2.5). The same picture drawn twice is the same bytes.
+:data:`BLACK_OVER` above its colour's (main 0.2 below; 1.6 above since long hair's outer centimetre is in the full light, long19), and a mid brown's mean stays within
+:data:`BROWN_NEAR` L* of its colour (main 3.1 below, now 1.1). The same picture drawn twice is the same bytes.
 """
 
 from __future__ import annotations

@@ -41,12 +41,4 @@ def __getattr__(name: str) -> object:
     return value
 
 
-__all__ = [
-    "build_product_glb",
-    "glb_to_usdz",
-    "build_space_scene",
-    "build_space_bundle",
-    "space_effects",
-    "regenerate_product",
-    "regenerate_space",
-]
+__all__ = [*_LAZY]
