@@ -111,8 +111,11 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         # stripe there (workbench.body.hair.pieces.lying).
         out["Hair_Sleek"] = dict(name="Hair_Sleek", blend=False, mask=True, **look)
     if settings["glasses"] != "none":
-        out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=True,
-                              roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
+        # A sunglass lens (alpha 0.996) alpha-tested, writing depth: blended, a browser drew the lashes behind it over
+        # it (blended meshes go back to front by their bounds' centres; the glasses' lies behind the eyes): review M.
+        sun = settings["glasses"] == "sunglasses"
+        out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=not sun, mask=sun,
+                              double=True, roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
     # Last, the one that needs the body (on a helper thread, the body is made meanwhile on the caller's).
     out["Body"]["occlusion"] = ao.occlusion_texture(body_mesh(settings))
     return out
@@ -322,8 +325,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         detail_tex = [{k: _write_textures(w, [(f"{label}_{maps.KINDS[k]}", img, maps.transparent(k))],
                                           options.texture_format, raw)[0]
                        for k, img in packed.items()} for (label, _, _), packed in zip(images, detail, strict=True)]
-        # A material per class and alpha mode: opaque; alpha-tested (hair's cards, lashes); blended
-        # (glasses, hair's fringe), the last two on the transparent atlas.
+        # A material per class and alpha mode: opaque; alpha-tested (hair's cards, sunglasses); blended (the rest).
         material = {}
         # (A masked one drawn single-sided of its own: a sleek style's cards lying on the scalp.)
         for label, mode, double in (("Atlas_Opaque", "OPAQUE", True), ("Atlas_Masked", "MASK", True),
@@ -332,7 +334,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                      and (mode != "MASK" or mats[n].get("double", False) == double)]
             if not group:
                 continue
-            aniso = {mats[n].get("anisotropy") for n in group}
+            aniso = {mats[n].get("anisotropy") for n in group if mode != "MASK" or n != "Glasses"}  # (the cards')
             spec = {mats[n].get("specular") for n in group}
             at = texture_of[group[0]]
             index = _material(w, label, texs[at], mode == "BLEND", 0.7, double=double,

@@ -102,6 +102,8 @@ BLEND_CUTOFF = 0.5 / 255
 # hair's fringe has no anisotropy: taken for glass, its scalp band's clear texels reflected at full strength over
 # the brow, a pale grey strip ending in a white line, review E.)
 COVERAGE = ("Eyebrows", "Eyelashes", "Hair")
+# The glasses' material (workbench.gltf.avatar): glass whatever its alpha mode (a sunglass lens is alpha-tested).
+GLASSES = "Glasses"
 # _opaque_triangles' blocks of texels.
 BLOCK = 8
 
@@ -378,7 +380,9 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     # (Glass: a blended surface of one alpha, a lens; not hair's wisps, the brows' or the lashes' hairs, whose
     # alpha is their coverage: a browser scales their reflection by it, and a lens's whole reflection laid over a
     # brow's soft edge drew it pale grey, paler than in the browsers.)
-    tables["mat_glass"] = np.array([d.material.alpha_mode == "BLEND" and not d.material.anisotropy
+    # (And the glasses alpha-tested, a sunglass lens that writes depth: workbench.gltf.avatar.)
+    tables["mat_glass"] = np.array([(d.material.alpha_mode == "BLEND" or d.material.name == GLASSES)
+                                    and not d.material.anisotropy
                                     and not d.material.name.startswith(COVERAGE) for d in draws] or [False])
     tables["mat_spec"] = np.array([d.material.specular for d in draws] or [1.0], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]
