@@ -151,13 +151,16 @@ def test_default_layout_one_skinned_mesh_per_part():
 
 
 def test_glasses_are_blended_and_hair_none_has_no_hair():
+    # Clear glasses blended; sunglasses (BLEND before review M) alpha-tested, so they write depth and a browser draws
+    # no blended lash over the lens (tests/render/test_sunglasses_review_m.py).
     s = inspect(built("GLASSES", ModelOptions()))
     assert "Glasses" in list(s.meshes["name"])
     glasses = s.materials.set_index("name").loc["Glasses"]
-    assert glasses["alphaMode"] == "BLEND"
+    assert glasses["alphaMode"] == "MASK"
     tex = s.textures.set_index("name").loc["Glasses"]
     assert tex["mimeType"] == "image/png"
     b = inspect(built("BALD", ModelOptions()))
+    assert b.materials.set_index("name").loc["Glasses"]["alphaMode"] == "BLEND"
     assert "Hair" not in list(b.meshes["name"]) and "Glasses" in list(b.meshes["name"])
     assert "Glasses" not in list(inspect(built("DEFAULT", ModelOptions())).meshes["name"])
 
