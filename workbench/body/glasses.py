@@ -22,7 +22,8 @@ half and the lens tint (with alpha) on its right, the lens and frame vertices po
 a roughness map (:func:`glasses_roughness`) on the same layout. A clear lens is a dark grey, nearly
 transparent film (3 %), smooth: the eyes show through neither dimmed nor tinted (a light tint at 16 % had
 laid a milky film over them, a near-black one at 7 % dulled them brownish) and it keeps a reflection at glancing angles (blending scales the lens's specular
-by its alpha in three.js, so the reflection shows where the Fresnel term is strong, not face on). A sunglass lens is dark and nearly opaque, and rough enough
+by its alpha in three.js, so the reflection shows where the Fresnel term is strong, not face on). A sunglass lens is dark and nearly opaque
+(alpha-tested in the GLB, :mod:`workbench.gltf.avatar`), and rough enough
 (0.35) that a studio's lights spread into a soft sheen instead of flashing white in it; the frames are
 not mirror-smooth either.
 
