@@ -253,6 +253,8 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 # The bob: its parting (metres to the figure's left of the skull's centre), where it ends (metres below the
 # skull's centre: at the jaw in front, shorter at the nape) and its volume (metres over the head and body).
 BOB_PART = 0.025
+# (The nape 3.5 cm shorter than the sides, 0.07: from behind, the neck between two flaps, blind review M's "hollow nape
+# between two flaps"; 1.5 cm shorter, the hem a shallow curve.)
 BOB_END = (0.105, 0.09)
 BOB_VOLUME = (0.01, 0.012)
 # ...its volume over the forehead and the temples (a share of BOB_VOLUME[0] taken off there, and the cards' own lift):
@@ -278,7 +280,14 @@ BOB_ROUND = (0.009, 0.03)
 BOB_FRONT = 25.0
 # ...and its end heights' spread (metres either side): at 6 mm each card ended at its own height, a stair of tips.
 BOB_JITTER = 0.003
+# ...its strands falling at the sides turned this many degrees towards the face as they fall (none at the face and the
+# nape, all from 75 to 105 degrees): falling where they left the head, the sides hung behind the ear's front, which
+# showed between the flaps and the cheek (blind review M's "the ears poke out between the flaps").
 BOB_FORWARD = 20.0
+# ...and metres more over the head at the sides (``sin(az)**2``) from 50 degrees under the crown to the skull's centre,
+# where the strands start to fall: lying close to the skull down to there, they stood out at once to clear the ear, a
+# notch of backdrop over each flap in the front and 3/4 portraits (blind review M's "gap between the cheek and the
+# hair"); swollen over the ear they round down into the flaps.
 BOB_SWELL = 0.012
 
 
