@@ -2,17 +2,18 @@
 cheek and the hair, the ears poke out between the flaps ... the back shows a hollow nape between two flaps"),
 measured in the service's portraits (:func:`workbench.render.render`) of those two avatars.
 
-- **No gap between the head and the hair**: the portrait from the front and at 3/4 (35 degrees); over the rows from the
-  silhouette's top down to :data:`LOW` of the picture's height (the mouth's level: under it the neck, narrower than the
-  hair, shows backdrop between the hair's ends as any bob's does), the backdrop's pixels between each row's leftmost
-  and rightmost drawn pixel, summed over both views: at most :data:`MOST_GAP`. On main 1094 and 1197 (the hair lay
-  on the skull down to the skull's centre and then stood out at once to clear the ear: a notch of backdrop over each
-  flap, the ear's tip showing in it); now 75 and 233 (the bob's sides swell over the ear on the head,
-  :data:`workbench.body.hair.styles.BOB_SWELL`, and fall forward over it, :data:`workbench.body.hair.styles.BOB_FORWARD`).
-- **A closed back**: the portrait from behind; the hem (each column's lowest hair pixel over the neck, as
+- **No gap between the head and the hair**: the portraits from the front and at 3/4 (35 degrees); over the rows from
+  the silhouette's top down to :data:`LOW` of the picture's height (the mouth's level: under it the neck, narrower than
+  the hair, shows backdrop between the hair's ends as any bob's does), the backdrop's pixels inside the convex hull of
+  the drawn ones, summed over both views: at most :data:`MOST_GAP`. On main 1627 and 1602 (the hair lay on the skull
+  down to the skull's centre, then stood out at once to clear the ear: a notch of backdrop over each flap, the ear's
+  top showing in it, and the flaps hung apart from the cheeks); now 676 and 697 (the bob's sides swell over the ear
+  on the head, :data:`workbench.body.hair.styles.BOB_SWELL`, and fall turned forward over it,
+  :data:`workbench.body.hair.styles.BOB_FORWARD`).
+- **A closed back**: the portrait from behind; the hem (each column's lowest hair pixel over the neck,
   :func:`test_bob_review_l.hem`); how far the middle fifth's hem (median) stands above the lowest hem of the outer
-  fifths: at most :data:`MOST_HOLLOW` pixels. On main 38 and 38 (the nape 3.5 cm shorter than the sides: the neck
-  between two flaps); now 16 and 16 (:data:`workbench.body.hair.styles.BOB_END`, 1.5 cm shorter).
+  fifths: at most :data:`MOST_HOLLOW` pixels. On main 43 and 29.5 (the nape 3.5 cm shorter than the sides: the neck
+  between two flaps); now 24 and 23 (:data:`workbench.body.hair.styles.BOB_END`, 1.5 cm shorter).
 """
 
 from functools import cache
