@@ -253,7 +253,9 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 # The bob: its parting (metres to the figure's left of the skull's centre), where it ends (metres below the
 # skull's centre: at the jaw in front, shorter at the nape) and its volume (metres over the head and body).
 BOB_PART = 0.025
-BOB_END = (0.105, 0.07)
+# (The nape 3.5 cm shorter than the sides, 0.07: from behind, the neck between two flaps, blind review M's "hollow nape
+# between two flaps"; 1.5 cm shorter, the hem a shallow curve.)
+BOB_END = (0.105, 0.09)
 BOB_VOLUME = (0.01, 0.012)
 # ...its volume over the forehead and the temples (a share of BOB_VOLUME[0] taken off there, and the cards' own lift):
 # swept aside from the parting along the hairline at its full volume, the front cards stood 9 to 14 mm off the skin, a
@@ -278,6 +280,15 @@ BOB_ROUND = (0.009, 0.03)
 BOB_FRONT = 25.0
 # ...and its end heights' spread (metres either side): at 6 mm each card ended at its own height, a stair of tips.
 BOB_JITTER = 0.003
+# ...its strands falling at the sides turned this many degrees towards the face as they fall (none at the face and the
+# nape, all from 75 to 105 degrees): falling where they left the head, the sides hung behind the ear's front, which
+# showed between the flaps and the cheek (blind review M's "the ears poke out between the flaps").
+BOB_FORWARD = 20.0
+# ...and metres more over the head at the sides (``sin(az)**2``) from 50 degrees under the crown to the skull's centre,
+# where the strands start to fall: lying close to the skull down to there, they stood out at once to clear the ear, a
+# notch of backdrop over each flap in the front and 3/4 portraits (blind review M's "gap between the cheek and the
+# hair"); swollen over the ear they round down into the flaps.
+BOB_SWELL = 0.012
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -304,7 +315,8 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def height(s, d, i):
         pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
         front = smoothstep(0.1, 0.4, d[:, 2]) * smoothstep(30.0, 50.0, pol)
-        return (emerge(s, 0.003 + lift[i] * (1 - front))
+        swell = BOB_SWELL * (d[:, 0] ** 2 / np.maximum(1 - d[:, 1] ** 2, 1e-9)) * smoothstep(50.0, 90.0, pol)
+        return (emerge(s, 0.003 + lift[i] * (1 - front) + swell)
                 + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i])) * (1 - BOB_BROW * front))
 
     jitter = rng.uniform(-BOB_JITTER, BOB_JITTER, S)
@@ -319,7 +331,11 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         below = smoothstep(c[1] + BOB_ROUND[1], c[1] - BOB_ROUND[1], y)
         return base[i] + BOB_ROUND[0] * np.sin(np.radians(az)) ** 2 * below
 
-    fall = Fall(end, lambda az, i: az, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
+    def target(az, i):
+        a = np.abs(az)
+        return np.sign(az) * (a - BOB_FORWARD * smoothstep(30.0, 75.0, a) * smoothstep(150.0, 105.0, a))
+
+    fall = Fall(end, target, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
     # (A bob's ends are cut nearly blunt: its cards narrow little at the tip.)
     cards = Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.5 if lod else 1.0), clump_columns(rng, S), 0.15)

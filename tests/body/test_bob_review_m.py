@@ -1,0 +1,82 @@
+"""Blind review M's bob (issue 46, defect 1, seed 4623's #2 and #6: "hanging shells leave a visible gap between the
+cheek and the hair, the ears poke out between the flaps ... the back shows a hollow nape between two flaps"),
+measured in the service's portraits (:func:`workbench.render.render`) of those two avatars.
+
+- **No gap between the head and the hair**: the portraits from the front and at 3/4 (35 degrees); over the rows from
+  the silhouette's top down to :data:`LOW` of the picture's height (the mouth's level: under it the neck, narrower than
+  the hair, shows backdrop between the hair's ends as any bob's does), the backdrop's pixels inside the convex hull of
+  the drawn ones, summed over both views: at most :data:`MOST_GAP`. On main 1627 and 1602 (the hair lay on the skull
+  down to the skull's centre, then stood out at once to clear the ear: a notch of backdrop over each flap, the ear's
+  top showing in it, and the flaps hung apart from the cheeks); now 676 and 697 (the bob's sides swell over the ear
+  on the head, :data:`workbench.body.hair.styles.BOB_SWELL`, and fall turned forward over it,
+  :data:`workbench.body.hair.styles.BOB_FORWARD`).
+- **A closed back**: the portrait from behind; the hem (each column's lowest hair pixel over the neck,
+  :func:`test_bob_review_l.hem`); how far the middle fifth's hem (median) stands above the lowest hem of the outer
+  fifths: at most :data:`MOST_HOLLOW` pixels. On main 43 and 29.5 (the nape 3.5 cm shorter than the sides: the neck
+  between two flaps); now 24 and 23 (:data:`workbench.body.hair.styles.BOB_END`, 1.5 cm shorter).
+"""
+
+from functools import cache
+
+import numpy as np
+import pytest
+from helpers import random_settings
+from scipy.spatial import ConvexHull, Delaunay
+from test_bob_review_l import hem
+
+from workbench.gltf import build_avatar
+from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
+
+AVATARS = (2, 6)
+BACKGROUND = (236, 238, 242)
+SIZE = 384
+LOW = 0.58
+MOST_GAP = 1000
+MOST_HOLLOW = 26
+
+
+@cache
+def settings(index: int) -> dict:
+    s = normalize_avatar_settings(random_settings(12, 4623)[index - 1])
+    assert s["hair"]["style"] == "bob"
+    return s
+
+
+@cache
+def view(index: int, yaw: float) -> np.ndarray:
+    s = settings(index)
+    g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
+    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
+    return np.asarray(im.convert("RGB")).astype(float)
+
+
+def gap(rgb: np.ndarray) -> int:
+    """Backdrop pixels inside the convex hull of the drawn pixels from the silhouette's top to :data:`LOW` of the
+    picture's height (notches in the head and hair's outline, the backdrop between hair and head)."""
+    drawn = np.abs(rgb - np.array(BACKGROUND)).sum(2) > 24
+    drawn[int(LOW * rgb.shape[0]):] = False
+    pts = np.argwhere(drawn).astype(float)
+    hull = Delaunay(pts[ConvexHull(pts).vertices])
+    inside = np.argwhere(~drawn)
+    inside = inside[inside[:, 0] < int(LOW * rgb.shape[0])]
+    return int((hull.find_simplex(inside.astype(float)) >= 0).sum())
+
+
+@pytest.mark.parametrize("index", AVATARS)
+def test_bob_hair_meets_the_head_with_no_gap(index):
+    total = gap(view(index, 0.0)) + gap(view(index, 35.0))
+    assert total <= MOST_GAP, total
+
+
+def hollow(index: int) -> float:
+    rows = hem(view(index, 180.0))
+    n = len(rows)
+    middle = np.median(rows[2 * n // 5:3 * n // 5])
+    sides = max(rows[:n // 5].max(), rows[-(n // 5):].max())
+    return float(sides - middle)
+
+
+@pytest.mark.parametrize("index", AVATARS)
+def test_bob_back_is_closed_at_the_nape(index):
+    assert hollow(index) <= MOST_HOLLOW, hollow(index)
