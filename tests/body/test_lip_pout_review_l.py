@@ -25,6 +25,15 @@ REVIEW = [random_settings(12, 4622)[i - 1] for i in (1, 5, 12)]
 SWEEP = [{**copy.deepcopy(s), "face": {**s["face"], "lipFullness": 1.0}} for s in random_settings(6, 7313)]
 
 
+# Not met on main: the change that met these (branch pout19: lipFullness's lower lip taller and both lips wider
+# instead of MakeHuman's volume targets) was taken out after the whole suite: it drew the smile's fold beside the nose
+# shallower than at rest (tests/body/test_smile_shading.py, fold -1.29 mm against >= 0), turned five skin
+# triangles over in a smile (test_smile_surface.py) and, with its lower lip height at 0.35 + 0.4 of MakeHuman's
+# target, drew the skin under the lip 4.6 mm down at lipFullness 1 (the V pouch test_face_profile.py bounds at 2.5 mm
+# on the rest face; code review of pass 19). Strict: a change that meets them shows here.
+POUT = pytest.mark.xfail(strict=True, reason="the resting pout at lipFullness 1 (review L #6): not met, see POUT")
+
+
 def corner_depth(m: BodyMesh) -> float:
     """mm the lips' most forward point on the face's middle stands ahead of the mouth's corners."""
     left, right = lip_corners(m)
@@ -57,6 +66,7 @@ def test_the_reviews_faces_are_its_full_lipped_ones():
     assert [s["skinTone"] for s in REVIEW] == ["#D39677", "#E9BAA0", "#785532"]
 
 
+@POUT
 def test_full_lips_stand_no_further_forward(full_and_neutral):
     """Full lips' fronts at most 0.3 mm further forward of the nose-base-to-chin line than the same face's at
     lipFullness 0, on average over the nine faces, and no lip 0.6 mm on any; nor the lips' front further ahead of the
@@ -70,6 +80,7 @@ def test_full_lips_stand_no_further_forward(full_and_neutral):
     assert d[:, 4].mean() <= 0.3 and d[:, 4].max() <= 0.5, np.round(d[:, 4], 2)
 
 
+@POUT
 def test_the_reviews_faces_lips_rest_nearer_the_line(full_and_neutral):
     """The review's #1, #5 and #12: each lip 4.6 mm or less forward of the nose-base-to-chin line (Legan and Burstone's
     adults: the upper lip 3 +- 1 mm, the lower 2 +- 1; the random faces' up to 5.4 and 5.3, tests/body/test_lip_profile.py).
@@ -78,6 +89,7 @@ def test_the_reviews_faces_lips_rest_nearer_the_line(full_and_neutral):
     assert full_and_neutral[:3, 0, :2].max() <= 4.6, np.round(full_and_neutral[:3, 0, :2], 1)
 
 
+@POUT
 def test_full_lips_are_taller(full_and_neutral):
     """lipFullness still makes the lips visibly fuller: the lower lip's vermilion 1 mm taller or more on average than
     the same face's at 0 and taller on every face, both lips together 0.4 mm taller or more on average (the upper lip
@@ -87,6 +99,7 @@ def test_full_lips_are_taller(full_and_neutral):
     assert d[:, 1].mean() >= 1.0 and d[:, 1].min() > 0 and d.sum(1).mean() >= 0.4, np.round(d, 2)
 
 
+@POUT
 def test_full_lips_are_wider(full_and_neutral):
     """... and a little wider, the corners drawn out into the cheeks, not in: the mouth 0.8 mm wider or more at
     lipFullness 1 than at 0 on every face. On main as wide (0.0 mm: the volume targets move no corner); now 1.1 to 1.3 mm."""

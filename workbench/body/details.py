@@ -146,13 +146,7 @@ HEAD_GROWTH = {"head/head-scale-vert-incr": 0.6, "head/head-scale-horiz-incr": 0
 # juts a little, 0.35 of MakeHuman's jut: at 0.2 the shortest chins drew the nose-to-chin line back past the resting
 # lips, tests/body/test_smile_and_rest_lips.py), the brows 6 mm
 # further forward or back.
-# lipFullness at +1: the lower lip taller, both lips 1.2 mm wider, the mouth a little shorter (the upper lip held
-# under tests/body/test_lip_heights.py's person's heights), not forward: MakeHuman's lip volume targets roll each lip
-# forward and cut its vermilion's height (at 0.55 of them +1 put the lips 0.8 and 0.9 mm further forward of the nose's
-# base to chin line, the corners 0.7 mm deeper, and the lips 0.9 and 1.8 mm shorter: the resting "duck" pout on blind
-# review L's three fullest-lipped faces); now no further forward, the lower lip 1.5 mm taller,
-# tests/body/test_lip_pout_review_l.py. Before: its volume targets' share
-# (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
+# lipFullness at +1: its targets' share (at 1.0 the lower lip stood 4.6 mm further forward, past the nose's line in
 # a three-quarter view); and the most of each lip's fullness a face's controls and variety give together. (0.6 and
 # a lower lip to 0.4, with the feminine faces' fuller lips, read as pouting "duck lips" on every light-skinned
 # feminine face in blind review C: the lower lip to 0.3 here and thinned a little on feminine faces. +1 still moves
@@ -160,8 +154,7 @@ HEAD_GROWTH = {"head/head-scale-vert-incr": 0.6, "head/head-scale-horiz-incr": 0
 # 0.25, the faces' own lip variety 0.2. The thinnest lips, with the feminine faces' own thinning, no thinner than
 # before: at lipFullness -1 thinner still, viseme_O folded the lips' skin over, tests/body/test_mouth.py; the lower
 # lip's 0.85 less EVERY_FACE's 0.5, the upper's 0.75 less EVERY_FACE's 0.15.)
-LIP_FULL = {"mouth/mouth-lowerlip-height-incr": 0.4, "mouth/mouth-scale-vert-decr": 0.25,
-            "mouth/mouth-upperlip-width-incr": 0.3, "mouth/mouth-lowerlip-width-incr": 0.3}
+LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
            "mouth/mouth-upperlip-volume-decr": 0.6, "mouth/mouth-lowerlip-volume-decr": 0.35}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
@@ -199,7 +192,7 @@ FACE_CONTROLS = {
     "noseWidth": ({"nose/nose-scale-horiz-incr": 1.3, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
                   {"nose/nose-scale-horiz-decr": 0.7, "nose/nose-flaring-decr": 0.3, "nose/nose-point-width-decr": 0.3}),
     "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 0.6}),
-    "lipFullness": (LIP_FULL,
+    "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0}),
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
                    {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
