@@ -59,8 +59,9 @@ CORNER_SEAL = 0.012
 # LID_CLEAR in front of it, the push spread over LID_RINGS rings of the skin round it.
 # (eyeSquint at 0.5 lifted the lower lids 2.6 mm: still eyes over a smiling mouth, a grimace in blind review C; at 0.8
 # 3.4 mm. The lid's skin then needs LID_CLEAR 1.2 mm: at 0.4 mm a speck of the eyeball showed through a fold under it.
-# At 0.8 the large eyes of a narrow face showed white specks under both lower lids in blind review E: 0.65, 3.0 mm.)
-SMILE_EYES = {"cheekSquintL": 0.8, "eyeSquintL": 0.65}          # (L: both sides, as in workbench.body.face)
+# At 0.8 the large eyes of a narrow face showed white specks under both lower lids in blind review E: 0.65, 3.0 mm;
+# "the eyes don't squint" in review M: 0.8 again, cheekSquint 1.0, 3.4 to 3.6 mm, the lids kept clear by smileLids.)
+SMILE_EYES = {"cheekSquintL": 1.0, "eyeSquintL": 0.8}          # (L: both sides, as in workbench.body.face)
 LID_CLEAR = 0.0012
 LID_RINGS = 3
 # At most this many rounds of unfolding mouthSmile's sum and pushing its lids clear again (:func:`extra_shapes`): each
@@ -76,8 +77,9 @@ CHEEK_RAISE = (0.0, 0.0065, 0.003)
 CHEEK_RADIUS = 0.021
 # The cheek's bulge (metres forward at the middle of the same field), added after the smile's unfolding
 # (:func:`_unfold`): smoothed with the corner's folds, the raise's own forward push was lost (the cheek slid up along
-# its own surface, 0.2 mm forward on average: flat in blind review D; 4.5 mm, review I; 6.5 flattened the fold).
-CHEEK_BULGE = (0.0, 0.0, 0.0045)
+# its own surface, 0.2 mm forward on average: flat in blind review D; 4.5 mm, review I; 6.5 flattened the fold;
+# 6 since review M, the bulge kept out of smileLids' evening).
+CHEEK_BULGE = (0.0, 0.0, 0.006)
 # The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius. (3 mm up
 # read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
 CORNER_LIFT = (0.0, 0.0065, -0.007)
@@ -87,8 +89,9 @@ CHEEK_AT = (0.008, -0.03)
 # forward and up (metres: up, forward), all of it from FOLD_SHARP beside the line outwards, none of it on the
 # line's inner side, so a crease shows where the raised cheek meets the lip's skin. Its line runs from NOSE_WING
 # (out from the face's middle, down from the eyes) to FOLD_END from the mouth's corner (out, down). (2.5 mm forward
-# showed as a faint line once the smile's normals turned with it, workbench.body.face.SHADED: 4.5 mm, a fold.)
-FOLD_PUSH = (0.0, 0.002, 0.0045)
+# showed as a faint line once the smile's normals turned with it, workbench.body.face.SHADED: 4.5 mm, a fold; 5.5
+# beside review M's larger bulge.)
+FOLD_PUSH = (0.0, 0.002, 0.0055)
 FOLD_SHARP = 0.008
 FOLD_WIDTH = 0.02
 NOSE_WING = (0.019, -0.036)
@@ -363,8 +366,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
         idx, delta = _plus((idx, delta), lower_arc(positions, triangles, body, (idx, delta), mid_x, unit,
                                                    CORNER_SEAL * unit))
-    for name, (at, d) in bulges.items():
-        idx, delta = _plus((idx, delta), (at, np.float32(SMILE_OPEN[name]) * d))
+    bulge = _plus(*((at, np.float32(SMILE_OPEN[name]) * d) for name, (at, d) in bulges.items()))
+    idx, delta = _plus((idx, delta), bulge)
     out["smileOpen"] = idx, delta
     smile = out["smileOpen"]
     for name, w in SMILE_EYES.items():
@@ -372,8 +375,11 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
             smile = _plus(smile, (units[name[:-1] + side][0], np.float32(w) * units[name[:-1] + side][1]))
     # smileLids: what mouthSmile's whole sum needs besides its parts: that sum unfolded (the squint's and the cheek's
     # raise folded the skin under the eyes), kept in front of the eyeballs, and the mouth's lining behind the cheeks.
-    fixed = _unfold(positions, triangles, *soften(positions, triangles, *smile, still)) if triangles is not None \
-        else smile
+    # (Evened without the cheeks' bulge, added back after: evened with it, the sum's creases round the lids spread
+    # the bulge and the raise flat, 6 mm of the cheek's 9.5 forward lost, "the cheeks don't lift", blind review M.)
+    fixed = smile if triangles is None else _unfold(positions, triangles, *soften(
+        positions, triangles, *_plus(soften(positions, triangles, *_plus(smile, (bulge[0], -bulge[1])), still), bulge),
+        still))
     push = _lids(positions, normals, groups, body, fixed, triangles)
     fixed = _plus(fixed, push)
     # The lids' push folded a triangle or two under the eyes of a gaunt face, and unfolded once and pushed again it
