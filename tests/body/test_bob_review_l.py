@@ -58,8 +58,9 @@ MOST_SPECKS = 6
 
 
 @cache
-def settings(index: int) -> dict:
-    s = normalize_avatar_settings(random_settings(12, 4622)[index - 1])
+def settings(index: int, seed: int = 4622) -> dict:
+    """Avatar ``index`` (1-based) of the review's draw (``seed``: review L's; review M's is 4623), a bob."""
+    s = normalize_avatar_settings(random_settings(12, seed)[index - 1])
     assert s["hair"]["style"] == "bob"
     return s
 
@@ -95,8 +96,9 @@ def test_bob_sides_round_out_and_curve_in_under_the_jaw(index):
 
 
 @cache
-def view(index: int, yaw: float) -> np.ndarray:
-    s = settings(index)
+def view(index: int, yaw: float, seed: int = 4622) -> np.ndarray:
+    """That avatar's portrait at ``yaw``, as the review sheets draw it (LOD 0, the idle's first frame), RGB floats."""
+    s = settings(index, seed)
     g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
     im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
     return np.asarray(im.convert("RGB")).astype(float)

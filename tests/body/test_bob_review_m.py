@@ -16,39 +16,16 @@ measured in the service's portraits (:func:`workbench.render.render`) of those t
   between two flaps); now 24 and 23 (:data:`workbench.body.hair.styles.BOB_END`, 1.5 cm shorter).
 """
 
-from functools import cache
-
 import numpy as np
 import pytest
-from helpers import random_settings
 from scipy.spatial import ConvexHull, Delaunay
-from test_bob_review_l import hem
+from test_bob_review_l import BACKGROUND, hem, view
 
-from workbench.gltf import build_avatar
-from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render import render
-
+SEED = 4623
 AVATARS = (2, 6)
-BACKGROUND = (236, 238, 242)
-SIZE = 384
 LOW = 0.58
 MOST_GAP = 1000
 MOST_HOLLOW = 26
-
-
-@cache
-def settings(index: int) -> dict:
-    s = normalize_avatar_settings(random_settings(12, 4623)[index - 1])
-    assert s["hair"]["style"] == "bob"
-    return s
-
-
-@cache
-def view(index: int, yaw: float) -> np.ndarray:
-    s = settings(index)
-    g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
-    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
-    return np.asarray(im.convert("RGB")).astype(float)
 
 
 def gap(rgb: np.ndarray) -> int:
@@ -65,12 +42,12 @@ def gap(rgb: np.ndarray) -> int:
 
 @pytest.mark.parametrize("index", AVATARS)
 def test_bob_hair_meets_the_head_with_no_gap(index):
-    total = gap(view(index, 0.0)) + gap(view(index, 35.0))
+    total = gap(view(index, 0.0, SEED)) + gap(view(index, 35.0, SEED))
     assert total <= MOST_GAP, total
 
 
 def hollow(index: int) -> float:
-    rows = hem(view(index, 180.0))
+    rows = hem(view(index, 180.0, SEED))
     n = len(rows)
     middle = np.median(rows[2 * n // 5:3 * n // 5])
     sides = max(rows[:n // 5].max(), rows[-(n // 5):].max())

@@ -169,9 +169,10 @@ def _smoothstep(e0, e1, x):
 
 
 def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
-    """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, and how
+    """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, how
     deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap; 1 too below a tooth's
-    edge where ``arc``, per tooth, shortens it: see :data:`UPPER_ARC`)."""
+    edge where ``arc``, per tooth, shortens it: see :data:`UPPER_ARC`), and the upper incisors' necks (where the gap's
+    shade is :data:`NECK_SHADE`; 0 on a row without ``arc``)."""
     edges = np.cumsum(widths) / sum(widths)
     k = np.minimum(np.searchsorted(edges, u), len(widths) - 1)
     start = np.concatenate([[0.0], edges[:-1]])[k]
@@ -199,7 +200,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     tip = _smoothstep(0.06, 0.0, e)[..., None]
     colour = (enamel * (1 - root) + np.array(ENAMEL_ROOT, np.float32) * root) * (1 - tip) \
         + np.array(ENAMEL_EDGE, np.float32) * tip
-    return colour * shade[..., None], gum, gap
+    return colour * shade[..., None], gum, gap, nk
 
 
 def _layout():
@@ -219,14 +220,13 @@ def _layout():
              None)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
-        c, gum, gap = _teeth(widths, u, e, seed, gum_at, arc)
+        c, gum, gap, nk = _teeth(widths, u, e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = _corner(np.abs(v - edge) / OUTER)[..., None]
         shade = np.array(GAP, np.float32) * (1 - corner) + np.array(GAP_EDGE, np.float32) * corner
         if arc is not None:
-            nk = (neck(e, gum_at[0]) * _smoothstep(NECK_TO[1], NECK_TO[0], u))[..., None]
-            shade = shade * (1 - nk) + np.array(NECK_SHADE, np.float32) * nk
+            shade = shade * (1 - nk[..., None]) + np.array(NECK_SHADE, np.float32) * nk[..., None]
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
         c = c * lit
         colour[outer] = c[outer]

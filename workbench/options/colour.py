@@ -34,7 +34,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["srgb_to_linear", "linear_to_srgb", "neutral", "neutral_inverse", "albedo_for", "shown_in_studio",
-           "hex_rgb", "to_hex", "skin_reflect", "STUDIO"]
+           "hex_rgb", "to_hex", "skin_reflect", "STUDIO", "LUMA"]
+
+# Relative luminance's weights of linear R, G, B (Rec. 709 / sRGB primaries; also used on sRGB values as a luma).
+LUMA = np.array([0.2126, 0.7152, 0.0722])
 
 # Khronos PBR Neutral's constants (its specification, and three.js's NeutralToneMapping).
 START_COMPRESSION = 0.8 - 0.04
@@ -143,7 +146,7 @@ def skin_reflect(tone: str) -> float:
     >>> skin_reflect("#C68642"), skin_reflect("#3B2416")
     (1.0, 0.85)
     """
-    y = float(srgb_to_linear(hex_rgb(tone)) @ np.array([0.2126, 0.7152, 0.0722]))
+    y = float(srgb_to_linear(hex_rgb(tone)) @ LUMA)
     lightness = 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
     least, deep, mid = DEEP_SHINE
     return round(least + (1 - least) * float(np.clip((lightness - deep) / (mid - deep), 0, 1)), 4)

@@ -69,7 +69,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from workbench import threads
-from workbench.options.colour import linear_to_srgb, srgb_to_linear
+from workbench.options.colour import LUMA, linear_to_srgb, srgb_to_linear
 
 from .loops import (
     BAND,
@@ -696,12 +696,9 @@ def hair_scatter(m: Material, lights: Lights = Lights()) -> float:
         rgba = np.ascontiguousarray(m.texture.texels[::17]).view(np.uint8).reshape(-1, 4)
         opaque = rgba[rgba[:, 3] >= 128, :3] if m.texture.has_alpha else rgba[:, :3]
         lin = _SRGB16_TO_LINEAR[opaque.astype(np.int64) * 16] if len(opaque) else np.zeros((1, 3), np.float32)
-        albedo = float(lin.astype(np.float64).mean(0) @ _LUMA)
-    albedo *= float(np.asarray(m.color[:3], np.float64) @ _LUMA)
+        albedo = float(lin.astype(np.float64).mean(0) @ LUMA)
+    albedo *= float(np.asarray(m.color[:3], np.float64) @ LUMA)
     return min(albedo / lights.hair_albedo, 1.0)
-
-
-_LUMA = np.array([0.2126, 0.7152, 0.0722])
 
 
 def _near_first(ti: np.ndarray, depth: np.ndarray, tris: np.ndarray) -> np.ndarray:

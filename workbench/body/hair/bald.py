@@ -28,6 +28,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...options.colour import LUMA
 from .. import keep
 from ..skin import reference_body, skin_texture
 from ..texels import texel_map
@@ -40,7 +41,6 @@ STUBBLE = 0.9
 # the skin's level and of the hair's.
 LIGHT_HAIR = 0.5
 UNDER = (0.3, 0.65)
-LUMA = np.array([0.2126, 0.7152, 0.0722])
 # Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them.
 DOTS = 650.0
 BETWEEN = 0.55
