@@ -162,20 +162,12 @@ def brow_bottom(gender: str, bx: np.ndarray) -> np.ndarray:
 
 def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
     """Both brows' shell for ``mesh`` (see the module's text): the body's triangles whose corners all lie in a
-    brow's box, lifted off the skin, with UVs on :func:`brow_texture` (the right brow's u mirrored).
-
-    The UVs are found on the reference body the skin's masks are drawn on (:func:`.skin.reference_body`), so the
-    hairs lie on the skin's painted brow (the ``brows`` mask, a tint under them) whatever the face's shapes: found
-    on the avatar's own skin, a brow ridge pulled down 2 mm or an eye shrunk moved the painted brow with the skin
-    and left the hairs where they were, a second, lighter band up to 6 mm off (blind review M, #1 and #2)."""
-    from .skin import reference_body
-
+    brow's box, lifted off the skin, with UVs on :func:`brow_texture` (the right brow's u mirrored)."""
     shape = SHAPES[gender]
-    ref = reference_body(gender)
-    eyes, mid_x, unit = _frame(ref)
+    eyes, mid_x, unit = _frame(mesh)
     body = mesh.face_groups["body"]
     tris = mesh.triangles[body]
-    pos = ref.positions.astype(np.float64)
+    pos = mesh.positions.astype(np.float64)
     uv = np.full((len(pos), 2), np.nan)
     for s in "lr":
         eye = eyes[s]
@@ -187,7 +179,7 @@ def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
     # Every triangle with a corner in a brow's box (the body is coarse here: 4 to 5 mm triangles), its UVs
     # clamped to the texture, whose edges are clear (so an atlas's neighbour never shows).
     inside = (uv[:, 0] > 0.0) & (uv[:, 0] < 1.0) & (uv[:, 1] > 0.0) & (uv[:, 1] < 1.0)
-    front = ref.normals[:, 2] > -0.3
+    front = mesh.normals[:, 2] > -0.3
     keep = tris[inside[tris].any(1) & (front & ~np.isnan(uv[:, 0]))[tris].all(1)]
     source, index = np.unique(keep, return_inverse=True)
     index = index.reshape(-1, 3).astype(np.int64)
