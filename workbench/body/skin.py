@@ -6,7 +6,8 @@ colour pipeline; the texture's average over the body is that albedo within a few
 where the body's own geometry says: lip colour, a cheek flush (no eyebrows: the ``Eyebrows`` mesh's hairs
 are the brows, :mod:`.brows`; the ``brows`` mask is the roughness's, :mod:`.pores`), a soft crease above the
 upper lids, warmer nose tip and ears, lighter palms, soles and nails, a faint mottling so large areas are not
-flat (drawn in space, so the UV islands' seams do not show), and the mouth's lining, lip-coloured at the lips and dark red deeper in (:mod:`.mouth`).
+flat (drawn in space, so the UV islands' seams do not show), and the mouth's lining, lip-coloured at the lips
+and dark red deeper in (:mod:`.mouth`).
 
 1. :func:`features` finds those places once per gender on a reference body (the average shape):
    every texel's point on the body comes from :func:`~workbench.body.texels.texel_map`, so the
