@@ -99,14 +99,10 @@ def test_brows_are_shaped_full_at_the_head_arched_and_tapering(gender):
         assert 0.014 < float(np.mean(centre)) < 0.026
 
 
-def test_brows_take_the_hair_colour():
-    """The skin under the brows takes their colour as a soft shadow (the hairs are the Eyebrows mesh's:
-    tests/render/test_brows.py)."""
-    f = skin.features("masculine")
-    brows = f["brows"][0][f["brows"][1] > 0.8]
-    dark = skin.skin_texture("#E0AC8A", "#1A1A1A", "masculine").reshape(-1, 3)[brows].mean()
-    light = skin.skin_texture("#E0AC8A", "#D9B26A", "masculine").reshape(-1, 3)[brows].mean()
-    assert dark < light - 15
+# (test_brows_take_the_hair_colour, which held the skin under the brows 15 levels darker with a dark brow colour than
+# with a light one, is gone with that painted shadow: drawn on the reference face, it lay beside the hairs on faces
+# whose shapes move the skin, a second band (blind review M); tests/body/test_brows_review_m.py holds the skin beside
+# the hairs unpainted, tests/render/test_brows.py the hairs' own colour and darkness.)
 
 
 @pytest.mark.parametrize("tone", ["#FFE0C4", "#C68642", "#3B2416"])

@@ -3,10 +3,11 @@
 ``skinTone`` is the colour a person should see (contract section 4), so the texture holds the albedo
 that shows it in the reference studio (:func:`workbench.options.colour.albedo_for`, the project's one
 colour pipeline; the texture's average over the body is that albedo within a few levels) and adds,
-where the body's own geometry says: lip colour, a cheek flush, eyebrows (strands, in the brow colour),
-a soft crease above the upper lids, warmer nose tip and ears, lighter palms, soles and nails, a faint
-mottling so large areas are not flat (drawn in space, so the UV islands' seams do not show), and the mouth's
-lining, lip-coloured at the lips and dark red deeper in (:mod:`.mouth`).
+where the body's own geometry says: lip colour, a cheek flush (no eyebrows: the ``Eyebrows`` mesh's hairs
+are the brows, :mod:`.brows`; the ``brows`` mask is the roughness's, :mod:`.pores`), a soft crease above the
+upper lids, warmer nose tip and ears, lighter palms, soles and nails, a faint mottling so large areas are not
+flat (drawn in space, so the UV islands' seams do not show), and the mouth's lining, lip-coloured at the lips
+and dark red deeper in (:mod:`.mouth`).
 
 1. :func:`features` finds those places once per gender on a reference body (the average shape):
    every texel's point on the body comes from :func:`~workbench.body.texels.texel_map`, so the
@@ -294,7 +295,8 @@ def _to_u8(img: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=32)
 def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
-    """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB') with brows in ``brow_color``."""
+    """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB'). ``brow_color`` no longer paints
+    anything (the brows are the ``Eyebrows`` mesh's alone, see the note at the end); the callers' signatures keep it."""
     f = features(gender, size)
     base = rgb(albedo_for(tone, skin_reflect(tone))).astype(np.float32)    # (less reflection on a deep tone, more albedo)
     lum = float(rgb(tone).astype(np.float32) @ np.array([0.2126, 0.7152, 0.0722], np.float32))   # as seen
@@ -344,10 +346,10 @@ def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE)
     toward(shifted(base, 3.0 + 3.0 * pale, -1.5, 0.5), "liproll", 0.6)
     toward(base * np.array([0.80, 0.74, 0.75]), "corners", 0.5)
     toward(base * np.array([0.93, 0.90, 0.90]), "philtrum", 0.5)
-    # Brows: the hair colour, lifted a little on dark skin so the brow still reads against it.
-    brow = np.maximum(rgb(brow_color) * 0.85, 0.05) * (1 - 0.25 * (lum < 0.2)) + base * 0.25 * (lum < 0.2)
-    # (A soft shadow only: the hairs are the Eyebrows mesh's, workbench.body.brows.)
-    toward(brow, "brows", 0.35)
+    # No brow is painted here: the Eyebrows mesh's hairs and their soft cover are the brow (workbench.body.brows). A
+    # soft shadow in the brow colour, drawn on the reference face, moved with the skin under a face's shapes (brow
+    # ridge, brow angle, eye size) while the hairs keep their place over the eyes: a second, lighter band up to 6 mm
+    # under them (blind review M, #1 and #2; tests/body/test_brows_review_m.py).
     at, _ = f["mouth"]
     img[at] = _to_u8(np.asarray(lip, np.float32))
     toward(np.array(LINING), "mouth")
