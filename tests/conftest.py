@@ -24,6 +24,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import suite_order
 import workbench
 from workbench.service import Backend, create_app
 
@@ -44,6 +45,9 @@ def pytest_configure(config):
     # hundreds of short ones fill the workers' ends, and no browser module is left to run alone at the end.
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
+    # Then the files are ordered by their recorded cost, the costliest first (tests/suite_order.py): no 100 s
+    # file is handed out last to run alone while the other workers idle.
+    config.pluginmanager.register(suite_order.Plugin(), "workbench-suite-order")
 
 
 def pytest_xdist_auto_num_workers(config):
