@@ -31,6 +31,8 @@ renderers draw at once, the browsers on a software GPU: about four minutes for 1
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import json
 import struct
 import sys
@@ -169,26 +171,39 @@ def shoot_ours(avatars: list[Avatar], cell: int, _look: str) -> list[list[Image.
     return rows
 
 
-def shoot_threejs(avatars: list[Avatar], cell: int, look: str) -> list[list[Image.Image]]:
+@contextlib.contextmanager
+def threejs_look_page():
+    """(base URL, folder, browser): look.html ready in a headless Chromium, for :func:`shoot_threejs`'s ``page``.
+    A test that shoots several avatars keeps one open (one Chromium start, one room's light, shaders compiled once)."""
     from browser.conftest import NPM_HOME
 
+    with serve({"look.html": HERE / "threejs_look" / "look.html"}, NPM_HOME / "node_modules") as page:
+        wait_ready(page[2], page[0] + "/look.html")
+        yield page
+
+
+def shoot_threejs(avatars: list[Avatar], cell: int, look: str, page=None) -> list[list[Image.Image]]:
+    """Each avatar's views in three.js with ``look``, on ``page`` (:func:`threejs_look_page`) or one of its own."""
+    if page is None:
+        with threejs_look_page() as own:
+            return shoot_threejs(avatars, cell, look, own)
+    base, site, driver = page
     rows = []
-    with serve({"look.html": HERE / "threejs_look" / "look.html"}, NPM_HOME / "node_modules") as (base, site, driver):
-        wait_ready(driver, base + "/look.html")
-        for k, a in enumerate(avatars):
-            row = []
-            for j, (glb, (pivot, cam, yaw)) in enumerate(zip(a.files, a.cameras, strict=True)):
-                name = f"a{k}.glb" if glb is a.glb else f"a{k}v{j}.glb"
-                (site / name).write_bytes(glb)
-                url = driver.execute_async_script(
-                    "const done = arguments[1]; window.shot(arguments[0]).then(done, e => done('error: ' + e));",
-                    {"model": f"{base}/{name}", "size": cell, "yaw": yaw, "pivot": [float(v) for v in pivot],
-                     "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near,
-                     "look": look})
-                row.append(failed(cell) if url.startswith("error") else on_background(png_of(url), cell))
-                if url.startswith("error"):
-                    print(f"three.js, avatar #{k + 1}, view {VIEWS[j][0]}: {url}", file=sys.stderr)
-            rows.append(row)
+    for k, a in enumerate(avatars):
+        row = []
+        for j, (glb, (pivot, cam, yaw)) in enumerate(zip(a.files, a.cameras, strict=True)):
+            # Named by its bytes: the page keeps its last model by URL, and a kept page sees many avatars' files.
+            name = hashlib.sha256(glb).hexdigest()[:16] + ".glb"
+            (site / name).write_bytes(glb)
+            url = driver.execute_async_script(
+                "const done = arguments[1]; window.shot(arguments[0]).then(done, e => done('error: ' + e));",
+                {"model": f"{base}/{name}", "size": cell, "yaw": yaw, "pivot": [float(v) for v in pivot],
+                 "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near,
+                 "look": look})
+            row.append(failed(cell) if url.startswith("error") else on_background(png_of(url), cell))
+            if url.startswith("error"):
+                print(f"three.js, avatar #{k + 1}, view {VIEWS[j][0]}: {url}", file=sys.stderr)
+        rows.append(row)
     return rows
 
 
