@@ -1,5 +1,6 @@
-"""JupyterLab in headless Chromium: the notebooks run in the browser, their previews show, and the
-preview explorer widget answers a click with a new image (a live round trip through the kernel).
+"""JupyterLab in headless Chromium: notebooks run in the browser (00_quickstart, and a small one of the kinds of
+output 03_previews shows), their previews show, and the preview explorer widget answers a click with a new image (a
+live round trip through the kernel).
 
 The session's JupyterLab (``notebook_apps``: headless on a free port with token auth) serves copies of
 the notebooks in a folder of the module's own; its kernels import the workbench from this tree and start their own local
