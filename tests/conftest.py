@@ -23,8 +23,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 import suite_order
+
 import workbench
 from workbench.service import Backend, create_app
 

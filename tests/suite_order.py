@@ -89,7 +89,9 @@ class Plugin:
         self.spent: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
 
     @pytest.hookimpl(trylast=True)  # after -m "not slow" and -k deselect: ordered by what runs
-    def pytest_collection_modifyitems(self, items):
+    def pytest_collection_modifyitems(self, config, items):
+        if getattr(config.option, "failedfirst", False) or getattr(config.option, "newfirst", False):
+            return  # --ff, --nf: the order asked for
         order(items, self.costs)
 
     def pytest_runtest_logreport(self, report):
