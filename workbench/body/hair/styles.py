@@ -107,7 +107,7 @@ BACK_TURN, BACK_PART = 0.4, 0.12
 
 # Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
 # card's end lies off it (drawn anew per card).
-HEM_WAVE, HEM_JITTER = 0.06, 0.02
+HEM_WAVE, HEM_JITTER = 0.06, 0.012
 
 
 def hem(rng: np.random.Generator):
