@@ -4,7 +4,7 @@
 - The thin cap: over the top of the head long hair's cards lay 4 mm over the head (9 at most), a shell the skull's
   shape. Now the scalp layer and the cards over it stand higher there (:func:`workbench.body.hair.scalp.dome`).
   Measured: the mean height over the head envelope of the fitted cards' points within 25 degrees of the top of the
-  head (:func:`workbench.body.hair.canon.fitted`). On main 4.3 mm; now 16.5 mm.
+  head (:func:`workbench.body.hair.canon.fitted`). On main 4.3 mm; now 15.6 mm.
 - The sawtooth: each card's end was drawn anew over 11 cm, so neighbouring cards ended up to 11 cm apart and the hem
   was a row of card-wide teeth. Now the ends follow a slow wave round the body, each card 1.2 cm off it
   (:func:`workbench.body.hair.styles.hem`). Measured: in the full-length picture (:func:`workbench.render.render`)
