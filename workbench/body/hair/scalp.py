@@ -50,6 +50,12 @@ UNDER = (0.0002, 1.07)
 # review L's "light gap at the crown", #4's long red hair). (5 mm over a band 0.05 to 0.16 wide, the layer stood as a
 # fin: a peak in the head's outline seen from behind; 3.5 mm left 4 pixels of the notch in the front portrait.)
 PART_LIFT = {"long": 0.004}
+# A style's volume at the crown: metres the layer, and the cards over it (styles), stand higher over the top of the
+# head, full within CROWN_POLAR[0] degrees of the top, none past CROWN_POLAR[1] (:func:`dome`). (Long hair lay 4 mm
+# over the skull there, 9 at most: a thin cap, blind review M. Reaching 75 degrees down, it lifted the sides too, and
+# the locks falling from them parted at the outline: backdrop between them, tests/body/test_hair_drape_review_j.py.)
+CROWN_LIFT = {"long": 0.012}
+CROWN_POLAR = (15.0, 45.0)
 PART_WIDTH = (0.08, 0.3)
 PART_REACH = (0.45, 0.7)
 
@@ -80,6 +86,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     lift = end + (top - end) * smoothstep(TIP_TO, 0.7, vv)
     if style in PART_LIFT:
         lift = lift + PART_LIFT[style] * parting(pos - head.centre, vv)
+    lift = lift + dome(style, polar[source])
     positions = (pos + nrm * lift[:, None]).astype(np.float32)
     uv = np.column_stack([shell_u(uu), vv / V_END]).astype(np.float32)
     # Normals on the skin vertices themselves, so the copies at the back seam share theirs (no line).
@@ -87,6 +94,16 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     normals = vertex_normals(positions[np.unique(weld, return_index=True)[1]], weld[indices])[weld]
     return Piece(positions, normals, uv, indices, mesh.joints[source].copy(), mesh.weights[source].copy(),
                  np.full(len(positions), -1, np.int64))
+
+
+def dome(style: str, polar: np.ndarray) -> np.ndarray:
+    """Metres more ``style``'s hair stands off the head at ``polar`` degrees from the crown: its volume there
+    (:data:`CROWN_LIFT`).
+
+    >>> dome("long", np.array([0.0, 30.0, 90.0])).round(4).tolist(), dome("short", np.array([0.0])).tolist()
+    ([0.012, 0.006, 0.0], [0.0])
+    """
+    return CROWN_LIFT.get(style, 0.0) * smoothstep(CROWN_POLAR[1], CROWN_POLAR[0], polar)
 
 
 def parting(rel: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -50,6 +50,7 @@ from .groom import (
     tangent,
 )
 from .head import Head, directions, head_of, rootline, smoothstep
+from .scalp import dome
 from .short import short_groom
 
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
@@ -104,6 +105,29 @@ BACK = 146.0
 BACK_TURN, BACK_PART = 0.4, 0.12
 
 
+# Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
+# card's end lies off it (drawn anew per card).
+HEM_WAVE, HEM_JITTER = 0.06, 0.012
+
+
+def hem(rng: np.random.Generator):
+    """A smooth wave (0 to 1) over the azimuth (degrees) where long hair ends: three slow harmonics (one to three
+    waves round the body) at phases drawn from ``rng``, so neighbouring cards end near each other.
+
+    >>> w = hem(np.random.default_rng(0))
+    >>> v = w(np.linspace(-180.0, 180.0, 361))
+    >>> bool(v.min() >= 0.0 and v.max() <= 1.0), bool(np.abs(np.diff(v)).max() < 0.05)
+    (True, True)
+    """
+    phase = rng.uniform(0, 2 * np.pi, 3)
+
+    def wave(az: np.ndarray) -> np.ndarray:
+        a = np.radians(az)
+        return 0.5 + sum(np.sin(k * a + phase[k - 1]) for k in (1, 2, 3)) / 6.0
+
+    return wave
+
+
 def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(62)
     roots = scalp_roots(head, "long", ROOTS["long"][lod], 62)
@@ -131,7 +155,10 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rise = RISE + (0.25 - RISE) * brow
 
     def height(s, d, i):
-        return emerge(s, 0.003 + lift[i]) + np.minimum(rise[i] * s, 0.003 + (0.004 + 0.002 * brow[i]) * outer[i])
+        # (Over the crown the cards stand higher, from their roots on, as the scalp layer under them: scalp.dome.)
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        return (emerge(s, 0.003 + lift[i]) + np.minimum(rise[i] * s, 0.003 + (0.004 + 0.002 * brow[i]) * outer[i])
+                + dome("long", pol))
 
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
@@ -145,10 +172,16 @@ def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
                         BACK + (180.0 - BACK) * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
         return np.sign(az + 1e-9) * goal
 
+    # The hem: a curve round the body (a U down the back) that wanders slowly over the azimuth the hair ends at
+    # (:func:`hem`), each card a little off it (HEM_JITTER). (Each card's end drawn anew over 11 cm, neighbours ended
+    # up to 11 cm apart: the hem a sawtooth of card-wide teeth, blind review M.)
+    wave = hem(np.random.default_rng(63))
+
     def end(az, i):
-        goal = np.abs(target(az, i))
-        back = smoothstep(100.0, 180.0, goal)
-        return shoulder - 0.07 - 0.15 * back ** 1.5 - 0.11 * ends[i] + 0.03 * outer[i]
+        goal = target(az, i)
+        back = smoothstep(100.0, 180.0, np.abs(goal))
+        return (shoulder - 0.07 - 0.15 * back ** 1.5 - HEM_WAVE * wave(goal) - HEM_JITTER * ends[i]
+                + 0.03 * outer[i])
 
     # (Layers 2.7 cm deep, seen edge-on beside the face, were a fan of slabs: 2.2 cm, the inner one nearer.)
     base = 0.006 + 0.012 * outer + rng.uniform(0, 0.004, S)
