@@ -23,7 +23,7 @@ import numpy as np
 
 from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
-from .lip_lift import lower_arc, lower_hold, upper_middle
+from .lip_lift import lower_arc, lower_hold, mouth_bend, upper_arc, upper_middle
 from .soften import lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
@@ -68,8 +68,7 @@ LID_RINGS = 3
 # unfolding smooths the push onto the skin round it, so the next needs less (review E's avatar 9: none by the third).
 LID_ROUNDS = 6
 LID_FACING = -0.6
-# The mouth's lining within LINING_FREE of the lips' inner edges moves as the smile's shapes move it; further in, as
-# the skin nearest it (:func:`_lining`).
+# The lining within LINING_FREE of the lips' inner edges moves as the smile does; further in, as the nearest skin (_lining).
 LINING_FREE = 0.012
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down). (7.5 up, 5.5 out made the fold shallower: test_smile_shading.)
@@ -364,8 +363,9 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         idx, delta = _plus((idx, delta), upper_middle(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _plus((idx, delta), lower_hold(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
-        idx, delta = _plus((idx, delta), lower_arc(positions, triangles, body, (idx, delta), mid_x, unit,
-                                                   CORNER_SEAL * unit))
+        for arc, seal in ((lower_arc, (CORNER_SEAL * unit,)), (upper_arc, ())):   # the lips' edges on U's
+            idx, delta = _plus((idx, delta), arc(positions, triangles, body, (idx, delta), mid_x, unit, *seal))
+        idx, delta = _plus((idx, delta), mouth_bend(positions, corners, body, mid_x, unit))
     bulge = _plus(*((at, np.float32(SMILE_OPEN[name]) * d) for name, (at, d) in bulges.items()))
     idx, delta = _plus((idx, delta), bulge)
     out["smileOpen"] = idx, delta
