@@ -1,6 +1,6 @@
 """The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), the lower lip's
 border and the chin held where they are (:func:`lower_hold`), and the lower lip's inner edge drawn on a U
-(:func:`lower_arc`).
+(:func:`lower_arc`), and the upper lip's border bent up into the corners (:func:`mouth_bend`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
@@ -17,7 +17,7 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["lower_arc", "lower_hold", "mouth_bend", "upper_arc", "upper_middle"]
+__all__ = ["lower_arc", "lower_hold", "mouth_bend", "upper_middle"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
 # the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
@@ -50,23 +50,22 @@ SEAL_FROM = 0.5
 ARC_REACH = 0.022
 ARC_FULL = 0.010
 ARC_DEPTH = 0.006
-# The upper lip's inner edge in the smile curved up into the corners (:func:`upper_arc`): lifted, where it lies
-# lower, onto the parabola from its middle (level) to UPPER_ARC of the way up to each corner, the lip above lifted with
-# it as the lower lip's with :func:`lower_arc`. As the sum drew it, the edge ran level, even dipping, over the middle
-# two thirds of the mouth's width and climbed 6 to 7 mm in the last sixth to the corners: a straight upper lip hooked
-# up at the ends, "a smirk or grimace" (blind review M).
-UPPER_ARC = 1.0
-# The whole mouth bent up into its corners (:func:`mouth_bend`): both lips and the skin round them lifted by BEND
-# (metres up at the corners, for the reference face) times the square of the share of the mouth's half-width out from
-# its middle, so the lips' line is a U and the lips part as before; full from BEND_FULL below the lower lip's edge to
-# as far above the upper's (metres), fading out over BEND_FADE more, and beyond the corners over BEND_OUT of the
-# half-width. As the sum drew it, the corners stood 7 mm above the upper lip's middle on a mouth 60 to 63 mm wide, the
-# lip line straight over the middle two thirds and hooked up at the ends (blind review M: "the lips stretch
-# sideways ... reads as a smirk or grimace").
-BEND = 0.0035
-BEND_FULL = 0.008
-BEND_FADE = 0.012
-BEND_OUT = 0.5
+# The upper lip bent up into the corners in ``mouthSmile`` (:func:`mouth_bend`, part of ``smileLids``): the skin
+# facing forward above the lips' inner edges lifted by BEND (metres up, for the reference face) times the square of
+# its share of the mouth's half-width out from the middle (smoothly less again beyond the corners, none from
+# 1 + BEND_OUT of it); none up to BEND_FROM above the corners' line (the lips' inner edges: at rest the lower lip's lies
+# above the corners), all of it from BEND_FULL to BEND_TO[0], none from BEND_TO[1] (under the nose). The upper lip's
+# border curves up into the corners and the lip thins towards them; the lips' opening, corners and teeth as they
+# were. As the sum drew it the upper lip was a band of even height, straight over the mouth and hooked up at the
+# corners (blind review M: "the lips stretch sideways, the corners barely rise ... a smirk or grimace"); added
+# after the sum's evening (workbench.body.soften), which spread 2.5 mm of 3 flat, and evened alone. (Faded out beyond
+# the corners over 0.5 or 0.8 of the half-width, or under the nose from 20 mm, it bent 13 to 18 edges of a heavy
+# face's cheeks 30 degrees or more: tests/body/test_smile_creases_review_j.py allows 12.)
+BEND = 0.005
+BEND_OUT = 0.3
+BEND_FROM = 0.002
+BEND_FULL = 0.009
+BEND_TO = (0.011, 0.016)
 
 
 def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -112,12 +111,10 @@ def lower_hold(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smi
     return skin[keep].astype(np.int32), delta
 
 
-def _lower_edge(positions: np.ndarray, triangles: np.ndarray, q: np.ndarray, mid_x: float, seal: float,
-                upper: bool = False) -> list:
+def _lower_edge(positions: np.ndarray, triangles: np.ndarray, q: np.ndarray, mid_x: float, seal: float) -> list:
     """The lower lip's open inner edge on each side: the vertices (in order from the middle) of the lips' inner edge
     from its lowest at the face's middle (in the shape's places ``q``) towards each corner, up to and with the first
-    the corners' ``seal`` (metres) moves more as the corner than as itself (see :data:`SEAL_FROM`). With ``upper``,
-    the upper lip's: from the edge's highest at the middle all the way to each corner."""
+    the corners' ``seal`` (metres) moves more as the corner than as itself (see :data:`SEAL_FROM`)."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import dijkstra
 
@@ -133,7 +130,7 @@ def _lower_edge(positions: np.ndarray, triangles: np.ndarray, q: np.ndarray, mid
     a, b = np.searchsorted(edge, e[:, 0]), np.searchsorted(edge, e[:, 1])
     graph = coo_matrix((np.linalg.norm(p[e[:, 0]] - p[e[:, 1]], axis=1), (a, b)), shape=(len(edge),) * 2)
     near = np.flatnonzero(np.abs(p[edge, 0] - mid_x) < 0.25 * np.ptp(p[edge, 0]) / 2)
-    start = near[np.argmax(q[edge[near], 1])] if upper else near[np.argmin(q[edge[near], 1])]
+    start = near[np.argmin(q[edge[near], 1])]
     _, before = dijkstra(graph, directed=False, indices=start, return_predecessors=True)
     sides = []
     for c in corners:
@@ -142,7 +139,7 @@ def _lower_edge(positions: np.ndarray, triangles: np.ndarray, q: np.ndarray, mid
             walk.append(int(before[walk[-1]]))
         path = edge[walk[::-1]]
         share = np.exp(-(np.linalg.norm(p[path] - p[c], axis=1) / seal) ** 4)
-        sides.append(path if upper else path[:int(np.argmax(share >= SEAL_FROM)) + 1])
+        sides.append(path[:int(np.argmax(share >= SEAL_FROM)) + 1])
     return sides
 
 
@@ -176,48 +173,26 @@ def lower_arc(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, sm
     return v[keep].astype(np.int32), delta
 
 
-def upper_arc(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
-              mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
-    """What curves the upper lip up into the corners in ``smile`` (sorted ``idx``, ``delta``; see :data:`UPPER_ARC`):
-    each vertex of its inner edge below the parabola from the edge's middle (level there) to each corner lifted onto
-    it, and the lip and skin above it lifted with it."""
-    full = np.zeros((len(positions), 3))
-    full[smile[0]] = smile[1]
-    q = positions.astype(np.float64) + full
-    xs, ys, lifts, zs = [], [], [], []
-    for side in _lower_edge(positions, triangles, q, mid_x, 1.0, upper=True):
-        m, end = q[side[0]], q[side[-1]]
-        t = np.clip((q[side, 0] - m[0]) / (end[0] - m[0]), 0.0, 1.0)
-        xs.append(q[side, 0])
-        ys.append(q[side, 1])
-        zs.append(q[side, 2])
-        lifts.append(np.maximum(m[1] + UPPER_ARC * (end[1] - m[1]) * t ** 2 - q[side, 1], 0.0))
-    x, y, z, lift = (np.concatenate(v) for v in (xs, ys, zs, lifts))
-    order = np.argsort(x)
-    x, y, z, lift = x[order], y[order], z[order], lift[order]
-    v = body[(q[body, 0] > x[0]) & (q[body, 0] < x[-1])]
-    above = q[v, 1] - np.interp(q[v, 0], x, y)
-    w = _smoothstep(ARC_REACH * unit, ARC_FULL * unit, above) * (above > -0.0005 * unit) \
-        * (q[v, 2] > np.interp(q[v, 0], x, z) - ARC_DEPTH * unit)
-    up = w * np.interp(q[v, 0], x, lift)
-    keep = np.flatnonzero(np.abs(up) > 1e-6)
-    delta = np.zeros((len(keep), 3), np.float32)
-    delta[:, 1] = up[keep]
-    return v[keep].astype(np.int32), delta
+def mouth_bend(positions: np.ndarray, normals: np.ndarray, triangles: np.ndarray, still: np.ndarray,
+               corners: np.ndarray, body: np.ndarray, mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The upper lip bent up into the mouth's corners (see :data:`BEND`): the skin above the lips' inner edges
+    (``body``'s vertices in front of the mouth's ``corners``, the ends of the lips' inner edge, at rest, facing
+    forward by their ``normals``: the lip's top, facing up, turned over under the lift) lifted most out at the
+    corners, none at the middle; evened where it creases the skin ``triangles`` (workbench.body.soften, the
+    ``still`` vertices as drawn)."""
+    from .soften import soften
 
-
-def mouth_bend(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, mid_x: float,
-               unit: float) -> tuple[np.ndarray, np.ndarray]:
-    """The mouth bent up into a U (see :data:`BEND`): the skin round the lips (``body``'s vertices; ``corners``: the
-    mouth's corners, the ends of the lips' inner edge, at rest) lifted most at the corners, none at the middle."""
     line = float(corners[:, 1].mean())
     half = float(np.ptp(corners[:, 0])) / 2
     p = positions[body].astype(np.float64)
     t = np.abs(p[:, 0] - mid_x) / half
-    dy = np.abs(p[:, 1] - line)
-    w = np.minimum(t, 1.0) ** 2 * _smoothstep(1.0 + BEND_OUT, 1.0, t) \
-        * _smoothstep((BEND_FULL + BEND_FADE) * unit, BEND_FULL * unit, dy)
+    above = p[:, 1] - line
+    back = corners[:, 2].mean() - p[:, 2]     # (behind the corners: the lips' inner faces, the lining)
+    w = t ** 2 * _smoothstep(1.0 + BEND_OUT, 1.0, t) * _smoothstep(0.006 * unit, 0.0, back) \
+        * _smoothstep(0.3, 0.6, normals[body, 2]) \
+        * _smoothstep(BEND_FROM * unit, BEND_FULL * unit, above) \
+        * _smoothstep(BEND_TO[1] * unit, BEND_TO[0] * unit, above)
     keep = np.flatnonzero(w > 0.02)
     delta = np.zeros((len(keep), 3), np.float32)
     delta[:, 1] = w[keep] * BEND * unit
-    return body[keep].astype(np.int32), delta
+    return soften(positions, triangles, body[keep].astype(np.int32), delta, still)
