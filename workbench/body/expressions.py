@@ -23,7 +23,7 @@ import numpy as np
 
 from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
-from .lip_lift import lower_arc, lower_hold, upper_middle
+from .lip_lift import lower_arc, lower_hold, mouth_bend, upper_middle
 from .soften import lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
@@ -68,8 +68,7 @@ LID_RINGS = 3
 # unfolding smooths the push onto the skin round it, so the next needs less (review E's avatar 9: none by the third).
 LID_ROUNDS = 6
 LID_FACING = -0.6
-# The mouth's lining within LINING_FREE of the lips' inner edges moves as the smile's shapes move it; further in, as
-# the skin nearest it (:func:`_lining`).
+# The lining within LINING_FREE of the lips' edges moves as the smile does; further in, as the nearest skin (_lining).
 LINING_FREE = 0.012
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down). (7.5 up, 5.5 out made the fold shallower: test_smile_shading.)
@@ -96,8 +95,7 @@ FOLD_SHARP = 0.008
 FOLD_WIDTH = 0.02
 NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
-# At most this many rounds of smoothing a smile where it folds a triangle over (:func:`_unfold`).
-UNFOLD_ROUNDS = 40
+UNFOLD_ROUNDS = 40    # at most this many rounds of smoothing a smile where it folds a triangle over (_unfold)
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
 # The tongue tip's lift in ``tongueUp`` (metres), fading to nothing TONGUE_REACH back from the tip.
@@ -374,12 +372,14 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         for side in ("Left", "Right"):
             smile = _plus(smile, (units[name[:-1] + side][0], np.float32(w) * units[name[:-1] + side][1]))
     # smileLids: what mouthSmile's whole sum needs besides its parts: that sum unfolded (the squint's and the cheek's
-    # raise folded the skin under the eyes), kept in front of the eyeballs, and the mouth's lining behind the cheeks.
+    # raise folded the skin under the eyes), kept in front of the eyeballs, the mouth's lining behind the cheeks and the
+    # upper lip's bend (lip_lift; evened alone, added after the sum's evening, which spread 2.5 mm of its 3 flat).
     # (Evened without the cheeks' bulge, added back after: evened with it, the sum's creases round the lids spread
     # the bulge and the raise flat, 6 mm of the cheek's 9.5 forward lost, "the cheeks don't lift", blind review M.)
-    fixed = smile if triangles is None else _unfold(positions, triangles, *soften(
+    bend = smile if triangles is None else mouth_bend(positions, normals, triangles, still, corners, body, mid_x, unit)
+    fixed = smile if triangles is None else _unfold(positions, triangles, *_plus(soften(
         positions, triangles, *_plus(soften(positions, triangles, *_plus(smile, (bulge[0], -bulge[1])), still), bulge),
-        still))
+        still), bend))
     push = _lids(positions, normals, groups, body, fixed, triangles)
     fixed = _plus(fixed, push)
     # The lids' push folded a triangle or two under the eyes of a gaunt face, and unfolded once and pushed again it

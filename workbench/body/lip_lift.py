@@ -1,6 +1,6 @@
 """The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), the lower lip's
 border and the chin held where they are (:func:`lower_hold`), and the lower lip's inner edge drawn on a U
-(:func:`lower_arc`).
+(:func:`lower_arc`), and the upper lip's border bent up into the corners (:func:`mouth_bend`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
@@ -17,7 +17,7 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["lower_arc", "lower_hold", "upper_middle"]
+__all__ = ["lower_arc", "lower_hold", "mouth_bend", "upper_middle"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
 # the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
@@ -50,6 +50,22 @@ SEAL_FROM = 0.5
 ARC_REACH = 0.022
 ARC_FULL = 0.010
 ARC_DEPTH = 0.006
+# The upper lip bent up into the corners in ``mouthSmile`` (:func:`mouth_bend`, part of ``smileLids``): the skin
+# facing forward above the lips' inner edges lifted by BEND (metres up, for the reference face) times the square of
+# its share of the mouth's half-width out from the middle (smoothly less again beyond the corners, none from
+# 1 + BEND_OUT of it); none up to BEND_FROM above the corners' line (the lips' inner edges: at rest the lower lip's lies
+# above the corners), all of it from BEND_FULL to BEND_TO[0], none from BEND_TO[1] (under the nose). The upper lip's
+# border curves up into the corners and the lip thins towards them; the lips' opening, corners and teeth as they
+# were. As the sum drew it the upper lip was a band of even height, straight over the mouth and hooked up at the
+# corners (blind review M: "the lips stretch sideways, the corners barely rise ... a smirk or grimace"); added
+# after the sum's evening (workbench.body.soften), which spread 2.5 mm of 3 flat, and evened alone. (Faded out beyond
+# the corners over 0.5 or 0.8 of the half-width, or under the nose from 20 mm, it bent 13 to 18 edges of a heavy
+# face's cheeks 30 degrees or more: tests/body/test_smile_creases_review_j.py allows 12.)
+BEND = 0.005
+BEND_OUT = 0.3
+BEND_FROM = 0.002
+BEND_FULL = 0.009
+BEND_TO = (0.011, 0.016)
 
 
 def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -155,3 +171,28 @@ def lower_arc(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, sm
     delta = np.zeros((len(keep), 3), np.float32)
     delta[:, 1] = up[keep]
     return v[keep].astype(np.int32), delta
+
+
+def mouth_bend(positions: np.ndarray, normals: np.ndarray, triangles: np.ndarray, still: np.ndarray,
+               corners: np.ndarray, body: np.ndarray, mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The upper lip bent up into the mouth's corners (see :data:`BEND`): the skin above the lips' inner edges
+    (``body``'s vertices in front of the mouth's ``corners``, the ends of the lips' inner edge, at rest, facing
+    forward by their ``normals``: the lip's top, facing up, turned over under the lift) lifted most out at the
+    corners, none at the middle; evened where it creases the skin ``triangles`` (workbench.body.soften, the
+    ``still`` vertices as drawn)."""
+    from .soften import soften
+
+    line = float(corners[:, 1].mean())
+    half = float(np.ptp(corners[:, 0])) / 2
+    p = positions[body].astype(np.float64)
+    t = np.abs(p[:, 0] - mid_x) / half
+    above = p[:, 1] - line
+    back = corners[:, 2].mean() - p[:, 2]     # (behind the corners: the lips' inner faces, the lining)
+    w = t ** 2 * _smoothstep(1.0 + BEND_OUT, 1.0, t) * _smoothstep(0.006 * unit, 0.0, back) \
+        * _smoothstep(0.3, 0.6, normals[body, 2]) \
+        * _smoothstep(BEND_FROM * unit, BEND_FULL * unit, above) \
+        * _smoothstep(BEND_TO[1] * unit, BEND_TO[0] * unit, above)
+    keep = np.flatnonzero(w > 0.02)
+    delta = np.zeros((len(keep), 3), np.float32)
+    delta[:, 1] = w[keep] * BEND * unit
+    return soften(positions, triangles, body[keep].astype(np.int32), delta, still)
