@@ -188,7 +188,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     # one spread of shades, averaged to a flat colour at the mipmap levels a browser draws a card at, a
     # texel for eight across: each card a smooth flake, grey "feathers", a bob's blocks.)
     centres = (np.arange(LOCKS) + 0.5) / LOCKS * 2 - 1 + rng.uniform(-0.08, 0.08, LOCKS)
-    lights = rng.permutation(np.linspace(*strands[3], LOCKS)) * rng.uniform(0.97, 1.03, LOCKS)
+    lock_lo, lock_hi = strands[3]
+    lights = rng.permutation(np.linspace(lock_lo, lock_hi, LOCKS)) * rng.uniform(0.97, 1.03, LOCKS)
     for _k in range(96 if fine else 64):
         lock = int(rng.integers(LOCKS))
         side = rng.uniform(-1, 1)
