@@ -17,13 +17,6 @@ shades, 5 to 15 mm wide).
 - **No glossy streaks** (the buns at 3/4): the mean of the slab-scale blur's brightness over the wider blur's past
   :data:`STREAK` (light streaks a card wide over the cap), per thousand: at most :data:`MOST_STREAKS`. On main 3.6
   and 4.2 (#4, #5); now 2.2 and 2.5.
-- **A ragged hairline** (the buns from the front, "the hairline is a hard painted edge"): each pixel's share of the
-  way from the bald picture's colour (the skin) to the cap's median colour, ``t``; over the forehead's columns
-  (:data:`FOREHEAD`) each column's hairline, the last row of the first run of ``t`` over a half from the head's top
-  down; over the band of rows round their median (:data:`BAND`), ``t`` less its blur along the row over
-  :data:`ALONG` pixels, its mean size (per cent): at least :data:`LEAST_RAGGED`. On main 4.1 and 3.2 (one smooth
-  ramp round the head); now 7.2 and 6.6 (strands ending one by one in tufts,
-  :func:`workbench.body.hair.texture._ragged`). (The ponytail #10, its orange hair over dark skin: 7.0 on main, 10.6.)
 """
 
 from functools import cache
@@ -48,21 +41,17 @@ FINE, SLAB = 1.0, 5.0
 LEAST_STRANDS = 0.8
 STREAK = 0.08
 MOST_STREAKS = 3.0
-FOREHEAD = (0.38, 0.62)
-BAND = (16, 6)
-ALONG = 6.0
-LEAST_RAGGED = 5.5
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 
 
 @cache
-def _view(index: int, style: str, yaw: float, size: int = SIZE) -> np.ndarray:
+def _view(index: int, style: str, yaw: float) -> np.ndarray:
     """Avatar ``index`` (1-based) of review M's draw with hair ``style`` (its own, or ``none``): its portrait at
     ``yaw`` as the review sheets draw it (LOD 0, the idle's first frame), RGB floats."""
     raw = random_settings(12, SEED)[index - 1]
     s = normalize_avatar_settings(dict(raw, hair=dict(raw["hair"], style=style)))
     g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
-    im = render(g, size=size, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
+    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
     return np.asarray(im.convert("RGB")).astype(float)
 
 
@@ -98,28 +87,3 @@ def test_buns_have_no_glossy_streaks_at_three_quarters(index):
     streaks = scales(index, YAWS[1])[1]
     assert streaks <= MOST_STREAKS, round(streaks, 2)
 
-
-def ragged(index: int) -> float:
-    """The hairline's detail along it (per cent) in avatar ``index``'s front portrait at 512 (see the module's text)."""
-    raw = random_settings(12, SEED)[index - 1]
-    haired, bald = _view(index, raw["hair"]["style"], 0.0, 512), _view(index, "none", 0.0, 512)
-    head = np.abs(bald - np.array(BACKGROUND)).sum(2) > 24
-    cap = np.median(haired[head & (np.abs(haired - bald).sum(2) > 60)], axis=0)
-    t = np.clip(((haired - bald) * (cap - bald)).sum(2) / np.maximum(((cap - bald) ** 2).sum(2), 1.0), 0, 1.2)
-    t[~head] = 0.0
-    columns = range(int(FOREHEAD[0] * t.shape[1]), int(FOREHEAD[1] * t.shape[1]))
-    lines = []
-    for c in columns:
-        run = ndimage.binary_opening(t[:, c] > 0.5, structure=np.ones(5))
-        hair = np.flatnonzero(run[np.argmax(head[:, c]):]) + np.argmax(head[:, c])
-        if len(hair):
-            lines.append(hair[0] + int(np.argmax(~run[hair[0]:])))
-    assert len(lines) > 0.9 * len(columns)
-    m = int(np.median(lines))
-    band = t[m - BAND[0]:m + BAND[1]]
-    return float(np.abs(band - ndimage.gaussian_filter1d(band, ALONG, axis=1))[:, columns.start:columns.stop].mean() * 100)
-
-
-@pytest.mark.parametrize("index", BUNS)
-def test_bun_hairline_is_ragged_not_painted(index):
-    assert ragged(index) >= LEAST_RAGGED, round(ragged(index), 2)

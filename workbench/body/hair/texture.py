@@ -107,8 +107,6 @@ SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob":
 # roots' dark shade it showed between the cards' points as dark wedges (brushstrokes) and, where the cards
 # of either side part, as a dark stripe.
 SLEEK = ("bun", "ponytail")
-# ...their hairline ragged (:func:`_ragged`): how far (hairlines) a strand's end, and its tuft's, moves; the seed.
-RAGGED = (0.05, 0.03, 57)
 
 
 def column_u(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -291,8 +289,6 @@ def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarra
     k = np.arange(1, 7)
     waves = (np.sin(np.outer(x[0] / w * 2 * np.pi, k * 3) + rng.random(6) * 6.3) / k ** 1.5).sum(1) / 1.6
     at = 0.03 * waves[None, :]
-    if sleek:
-        at = at + _ragged(x, strand)
     fill = _smooth(FILL_END + at, FILL_TO + at, h)
     alpha = strands + fill * (1 - strands)
     # (Roots' shade and strands near one another: at 0.5 against 0.87 the texels where strands had ended
@@ -318,17 +314,6 @@ def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarra
     shade = (hair * strands + root * fill * (1 - strands)) / np.maximum(alpha, 1e-3)
     shade = np.where(alpha > 1e-3, shade, hair)
     return shade.astype(np.float32), alpha.astype(np.float32)
-
-
-def _ragged(x: np.ndarray, strand: np.ndarray) -> np.ndarray:
-    """Hair pulled back's hairline (:data:`SLEEK`), in hairlines: the fill's edge ending strand by strand (each
-    strand's own, :data:`RAGGED`'s first figure either way) in tufts a centimetre or so wide (its second).
-    Its fade alone, one smooth ramp round the head, was "a hard painted hairline" (blind review M, defect 2)."""
-    rng = np.random.default_rng(RAGGED[2])
-    k = np.array([29, 41, 53, 67])                                  # (cycles round the head)
-    tufts = np.sin(np.outer(x[0] / x.shape[1] * 2 * np.pi, k) + rng.random(len(k)) * 6.3).sum(1) / 2.0
-    own = rng.uniform(-1, 1, (x.shape[1],))
-    return RAGGED[0] * own[strand] + RAGGED[1] * tufts[None, :]
 
 
 @lru_cache(maxsize=8)
