@@ -83,6 +83,13 @@ TONE = (0.96, 1.03)
 # locks' scale, which mipmaps keep, not a texel's) and that of the hair between them (GAP).
 STRAND = (0.97, 1.02)
 GAP = 0.8
+# ...but hair pulled back sleek (bun, ponytail) lies flat and is seen along its strands over the whole cap: its strands
+# near one shade and its locks 7 mm wide each a shade (LOCK_LIGHT), its cards drew smooth light and dark slabs, "extruded
+# strips with glossy banding ... like clay rather than hair" (blind review M, defect 2). STRANDS[style]: its strands'
+# range of light, the share of them darker (0.8 to 0.88), the light between them (GAP's) and its locks' range of light
+# (LOCK_LIGHT's): strands and their shadows a millimetre or two apart, fine streaks along the comb, over locks near one
+# shade (tests/body/test_sleek_strands_review_m.py).
+STRANDS = {"bun": ((0.82, 1.14), 0.14, 0.72, (0.95, 1.03)), "ponytail": ((0.82, 1.14), 0.14, 0.72, (0.95, 1.03))}
 # Light hair scatters the light it takes in on through the strands under the outer ones (a fibre's albedo: white
 # hair's inside is lit by it, black hair's is dark): the under-layers' shade (the scalp layer's roots here, the
 # cards' depth in their vertex colours, :func:`.look.lit`) loses this share of its darkness at most, from a colour's
@@ -145,15 +152,17 @@ def _strand(out_a, out_l, v, x, half, alpha, lit):
 
 
 def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread: tuple[float, float] = (0.38, 0.45),
-           point: float | None = None):
+           point: float | None = None, strands: tuple = (STRAND, 0.04, GAP, LOCK_LIGHT)):
     """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
-    strands at the clump's sides end than those in its middle, and how much each strand's length varies."""
+    strands at the clump's sides end than those in its middle, and how much each strand's length varies;
+    ``strands``: straight strands' (range of light, share of dark ones, light between them, their locks' range of
+    light), :data:`STRANDS`."""
     a = np.zeros((rows, cw), np.float32)
     v = (np.arange(rows) + 0.5) / rows
     # Between the strands the hair inside the clump, in shade; less so towards the tip, where it thins.
     # (A curl's ribbon shows its face at every turn: dark gaps drew it striped, black clusters in grey hair.)
     # (Straight hair's at 0.68: darker, with the strands' own spread of shades, it drew wood grain.)
-    gap = 0.78 if curly else GAP
+    gap = 0.78 if curly else strands[2]
     lit = np.repeat((tone * (gap + (0.8 - gap) * _smooth(0.6, 1.0, v)))[:, None], cw, 1).astype(np.float32)
     mid = cw / 2
     if wisp:
@@ -179,7 +188,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     # one spread of shades, averaged to a flat colour at the mipmap levels a browser draws a card at, a
     # texel for eight across: each card a smooth flake, grey "feathers", a bob's blocks.)
     centres = (np.arange(LOCKS) + 0.5) / LOCKS * 2 - 1 + rng.uniform(-0.08, 0.08, LOCKS)
-    lights = rng.permutation(np.linspace(*LOCK_LIGHT, LOCKS)) * rng.uniform(0.97, 1.03, LOCKS)
+    lock_lo, lock_hi = strands[3]
+    lights = rng.permutation(np.linspace(lock_lo, lock_hi, LOCKS)) * rng.uniform(0.97, 1.03, LOCKS)
     for _k in range(96 if fine else 64):
         lock = int(rng.integers(LOCKS))
         side = rng.uniform(-1, 1)
@@ -196,8 +206,8 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
             x = x + rng.uniform(0.8, 1.8) * np.sin(v * rows / rng.uniform(5, 11) + phase)
         w = rng.uniform(0.5, 1.1) if fine else rng.uniform(0.6, 1.5)
         half = w * np.clip((end - v) / 0.1, 0, 1) ** 0.6 * np.clip((v - start) / 0.03, 0, 1) * (v < end)
-        dark = rng.random() < (0.04 if fine else 0.12)
-        shade = ((rng.uniform(0.8, 0.88) if dark else rng.uniform(*STRAND)) * lights[lock] if fine else
+        dark = rng.random() < (strands[1] if fine else 0.12)
+        shade = ((rng.uniform(0.8, 0.88) if dark else rng.uniform(*strands[0])) * lights[lock] if fine else
                  (rng.uniform(0.62, 0.78) if dark else rng.uniform(0.84, 1.14))) * tone
         # A strand's own slow variation of shade along it.
         along = 1 + (0.05 if fine else 0.1) * np.sin(v * rows / rng.uniform(40, 120) + phase)
@@ -219,7 +229,8 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     for c in range(COLUMNS):
         wisp = c >= CLUMPS
         a, lit = _clump(rng, n // WISP_ROWS if wisp else n, cw, curly, rng.uniform(*TONE), wisp,
-                        SPREAD.get(style, SPREAD["long"]), POINT.get(style))
+                        SPREAD.get(style, SPREAD["long"]), POINT.get(style),
+                        STRANDS.get(style, (STRAND, 0.04, GAP, LOCK_LIGHT)))
         if wisp:        # (the column's first rows: WISP_ROWS)
             a, lit = np.pad(a, ((0, n - len(a)), (0, 0))), np.pad(lit, ((0, n - len(lit)), (0, 0)), mode="edge")
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
