@@ -20,7 +20,7 @@ def _drop(face: str, shape: str) -> float:
 @pytest.mark.parametrize("face", ["feminine", "masculine"])
 def test_aa_drops_the_jaw_well_past_mouth_open(face):
     """aa's lower teeth drop at least 1.5 times mouthOpen's and 4 mm more (main: jawOpen 0.85 against 0.65, 15.1 mm
-    against 11.6, 1.31 times); now (1.0 against 0.55) 17.8 against 9.8, 1.82 times."""
+    against 11.6, 1.31 times); now (1.0 against 0.6) 17.8 against 10.7, 1.67 times."""
     aa, op = _drop(face, "viseme_aa"), _drop(face, "mouthOpen")
     assert aa > 1.5 * op and aa > op + 4, (aa, op)
 
@@ -49,7 +49,7 @@ def test_the_tongue_has_a_groove_and_a_round_tip(face):
 
 def test_each_front_tooth_its_own_off_white():
     """The texture's upper incisors and canine (at each one's middle, half way from its biting edge to its gum) differ
-    in warmth (blue over red) by over 0.015 (main: 0.003 apart, one shade of white scaled; now WARMTH)."""
+    in warmth (blue over red) by over 0.015 (main: 0.003 apart, one shade of white scaled; now 0.020)."""
     img = mouth_texture().astype(float)
     edges = np.cumsum(UPPER_TEETH) / sum(UPPER_TEETH)
     middles = (np.concatenate([[0.0], edges[:-1]]) + edges)[:3] / 2
