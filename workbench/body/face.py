@@ -50,7 +50,9 @@ ARKIT = (
 # mouthOpen and aa roll both lips in over the teeth
 # (mouthRoll) and lift the upper lip off the incisors (mouthUpperUp): with the jaw alone the lips stayed thick round a
 # void, the upper teeth hidden ("rubber rings", blind review H); jawOpen past 0.85 with them drove the upper lip's
-# sides into the canines (tests/body/test_mouth.py), so aa drops 0.85 and mouthOpen 0.65. Both lift the upper lip 0.9
+# sides into the canines (tests/body/test_mouth.py); aa drops the whole jaw with the upper lip not rolled in (0.85
+# against mouthOpen's 0.65 was "nearly the same shape as open", blind review M; mouthOpen now 0.6:
+# tests/body/test_mouth_shape_review_m.py). Both lift the upper lip 0.9
 # to 1.0 (at 0.45 the incisors' faces filled a fifth of the opening, "upper teeth mostly hidden"; rolled in further, the
 # lifted lip met the lateral incisors, tests/render/test_open_mouth_lips.py).
 COMBINED: dict[str, dict[str, float]] = {
@@ -70,15 +72,15 @@ COMBINED: dict[str, dict[str, float]] = {
     "viseme_nn": {"jawOpen": 0.12, "tongueUp": 0.9, "mouthStretchL": 0.05, "mouthUpperUpL": 0.1,
                   "mouthLowerDownL": 0.05},
     "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.45, "mouthPucker": 0.35, "mouthUpperUpL": 0.2},
-    "viseme_aa": {"jawOpen": 0.85, "mouthStretchL": 0.5, "mouthUpperUpL": 1.0, "mouthLowerDownL": 0.3,
-                  "mouthRollUpper": 0.35, "mouthRollLower": 0.45},
+    "viseme_aa": {"jawOpen": 1.0, "mouthStretchL": 0.6, "mouthUpperUpL": 1.0, "mouthLowerDownL": 0.3,
+                  "mouthRollLower": 0.45},
     "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.55, "mouthSmileL": 0.25, "mouthLowerDownL": 0.35,
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
                  "mouthLowerDownL": 0.45},
     "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.5, "mouthPucker": 0.6},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
-    "mouthOpen": {"jawOpen": 0.65, "mouthRollUpper": 0.45, "mouthRollLower": 0.7, "mouthUpperUpL": 0.9},
+    "mouthOpen": {"jawOpen": 0.6, "mouthRollUpper": 0.45, "mouthRollLower": 0.7, "mouthUpperUpL": 0.9},
     "mouthSmile": {"smileOpen": 1.0, "smileLids": 1.0, **SMILE_EYES},
     "eyesClosed": {"eyeBlinkL": 1.0},
     "eyesLookUp": {"eyeLookUpL": 1.0},

@@ -27,7 +27,6 @@ opening, so:
 (True, True, True)
 """
 
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -39,8 +38,10 @@ from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
 from .teeth_arch import along, arched, from_edge
-from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck
+from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck, tints
 from .teeth_crowns import corner as _corner
+from .teeth_walls import walled
+from .tongue import shaped as tongue_shaped
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
            "fitted_teeth", "MOUTH_SIZE"]
@@ -87,9 +88,10 @@ TONGUE_GROOVE = 0.07
 DEEP = (0.24, 0.11, 0.10)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
-# pink points between the teeth and the gum over their tops as red gaps in blind review F).
+# pink points between the teeth and the gum over their tops as red gaps in blind review F; at 0.72, gum on the smile's
+# canines). The lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M).
 UPPER_GUM = (0.82, 0.06)
-LOWER_GUM = (0.5, 0.18)
+LOWER_GUM = (0.42, 0.14)
 # Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
 # enamel), from the first share to the second: the upper row's from the first premolar (a smile shows the upper
 # teeth to there, the canines' and premolars' faces turned forward by the corners drawn back; dark from the lateral
@@ -193,14 +195,13 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     gum = _smoothstep(0.0, 0.06, e - (gum_at[0] + gum_at[1] * np.sin(np.pi * t)))
     # Each tooth rounded (darker towards its sides, as a curved face turns from the light: flat to its gap line, a row
     # read as one white block, blind review H) and its own shade of white.
-    shade = (1 + 0.08 * (np.random.default_rng(seed).random(len(widths)) - 0.5)[k]) \
-        * (1 - 0.35 * (1 - np.sin(np.pi * t)) ** 1.5)
+    shade = tints(seed, len(widths))[k] * (1 - 0.35 * (1 - np.sin(np.pi * t)) ** 1.5)[..., None]
     enamel = np.array(ENAMEL, np.float32)
     root = _smoothstep(0.35, 0.75, e)[..., None]
     tip = _smoothstep(0.06, 0.0, e)[..., None]
     colour = (enamel * (1 - root) + np.array(ENAMEL_ROOT, np.float32) * root) * (1 - tip) \
         + np.array(ENAMEL_EDGE, np.float32) * tip
-    return colour * shade[..., None], gum, gap, nk
+    return colour * shade, gum, gap, nk
 
 
 def _layout():
@@ -358,12 +359,13 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     flat = TONGUE_FLAT * (1 - 0.7 * np.clip((tip - q[:, 2]) / TONGUE_LENGTH, 0, 1))
     q[:, 1] = bottom + flat * (q[:, 1] - bottom)
     q[:, 1] -= TONGUE_DOME * ((q[:, 0] - mid) / max(float(np.abs(q[:, 0] - mid).max()), 1e-9)) ** 2
+    q = tongue_shaped(q, mid)
     q += (0.0, float(pos[lower, 1].max()) - TONGUE_BELOW - float(q[:, 1].max()),
           float(pos[lower, 2].max()) - TONGUE_BEHIND - tip)
     pos[tongue] = q
 
     uv = np.zeros((len(pos), 2), np.float32)
-    outward = np.zeros((len(pos), 3))
+    outward, wall = np.zeros((len(pos), 3)), np.zeros(len(pos))     # (wall: how far in the mouth's shadow, teeth_walls)
     for mine, up in ((upper, True), (lower, False)):
         r = pos[mine]
         u = along(r, mid, front)
@@ -381,6 +383,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
         else:
             v = np.where(inner, LOWER_EDGE - INNER * e, LOWER_EDGE + OUTER * e)
         uv[mine] = np.column_stack([0.02 + 0.96 * u, v])
+        wall[mine] = np.where(inner, 1.0, _smoothstep(*SHADOW_FROM["upper" if up else "lower"], u))
         outward[np.flatnonzero(mine)[~inner]] = np.column_stack([radial[~inner, 0], np.zeros((~inner).sum()),
                                                                  radial[~inner, 1]])
     q = pos[tongue]
@@ -393,4 +396,4 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     # top over a grey band of facets (blind review K).
     out = replace(p, uv=uv).moved(pos)
     flat = np.linalg.norm(outward, axis=1) > 0.5
-    return replace(out, normals=np.where(flat[:, None], outward, out.normals).astype(np.float32))
+    return replace(out, normals=walled(np.where(flat[:, None], outward, out.normals), wall))

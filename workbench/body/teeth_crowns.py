@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EMBRASURE", "NECK", "NECK_SHADE", "NECK_TO", "corner", "neck"]
+__all__ = ["EMBRASURE", "NECK", "NECK_SHADE", "NECK_TO", "TOOTH_SHADE", "TOOTH_WARM", "corner", "neck", "tints"]
 
 # The embrasures: that V, over this share of a row's height from its biting edge, as wide as this at the edge (mm) on
 # each tooth's side; each crown's corners rounded into it (over 0.12 of the height and 0.8 mm, at 128 texels, the
@@ -34,6 +34,11 @@ NECK = (0.45, 0.6)
 # canine's gap left a 2 mm column of the row with no white (tests/body/test_smile_teeth_row.py).
 NECK_TO = (0.2, 0.24)
 NECK_SHADE = (0.26, 0.19, 0.18)
+# Each tooth's own off-white: its brightness up to this share apart from another's, and its warmth (green and blue
+# lowered by up to these shares). At 0.08 of brightness alone, the rows read as "uniform white blocks" (blind review M);
+# darker, the canines at the smile's ends fell under tests/body/test_smile_teeth_row.py's white.
+TOOTH_SHADE = 0.1
+TOOTH_WARM = (0.015, 0.05)
 
 
 def corner(e: np.ndarray) -> np.ndarray:
@@ -49,3 +54,12 @@ def neck(e: np.ndarray, gum: float) -> np.ndarray:
     below it."""
     t = np.clip((gum - e) / NECK[0], 0, 1)
     return (1 - t) ** 1.3
+
+
+def tints(seed: int, n: int) -> np.ndarray:
+    """``n`` teeth's own shades of off-white (n, 3), RGB factors on the enamel's colour, from ``seed`` (see
+    :data:`TOOTH_SHADE`)."""
+    rng = np.random.default_rng(seed)
+    bright, warm = 1 + TOOTH_SHADE * (rng.random(n) - 0.5), rng.random(n)
+    return (bright[:, None] * np.column_stack([np.ones(n), 1 - TOOTH_WARM[0] * warm, 1 - TOOTH_WARM[1] * warm])
+            ).astype(np.float32)

@@ -1,0 +1,32 @@
+"""The cavity's walls on the Teeth mesh: the back teeth's side walls and the teeth's inner faces, shaded as one smooth
+surface, for :func:`workbench.body.mouth.fitted_teeth`.
+
+MakeHuman's back teeth are a few coarse boxes; in an open mouth their walls and the rows' inner faces fill the
+cavity's sides and its top behind the upper incisors. Each facet took the key light by its own normal, so the
+cavity showed "faceted lit walls" (blind review M, tests/render/test_mouth_interior_review_m.py) where a mouth shows
+a dark, occluded hollow. Those vertices' normals are turned, as far as each lies in the mouth's shadow (``wall``: 0
+on the front teeth's outer faces, 1 on the back teeth and the inner faces), to one direction, :data:`WALL_NORMAL`:
+out of the mouth and down from the key, as the lips' shadow leaves them lit only by the room.
+
+>>> import numpy as np
+>>> n = walled(np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]), np.array([0.0, 1.0]))
+>>> np.round(n.astype(float), 2).tolist()
+[[1.0, 0.0, 0.0], [0.0, -0.5, 0.87]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["WALL_NORMAL", "walled"]
+
+#: The walls' one normal (x right, y up, z forward out of the face): out of the mouth, turned 30 degrees down
+#: (facing the key light, in front, above and to the left, they lit up as brown-red walls).
+WALL_NORMAL = (0.0, -0.5, 0.866)
+
+
+def walled(normals: np.ndarray, wall: np.ndarray) -> np.ndarray:
+    """``normals`` (N, 3) turned towards :data:`WALL_NORMAL` by ``wall`` (N, 0 to 1) and renormalised, a new array."""
+    w = np.clip(np.asarray(wall, np.float64), 0.0, 1.0)[:, None]
+    out = (1 - w) * np.asarray(normals, np.float64) + w * np.asarray(WALL_NORMAL)
+    return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)).astype(np.float32)
