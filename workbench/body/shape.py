@@ -55,6 +55,7 @@ from .details import (
     LIP_CAP,
     MORE_VARIETY,
     WITH_BUILD_CAP,
+    eased,
     rest_face,
     shape_details,
     sides,
@@ -144,7 +145,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     >>> from workbench.options import normalize_avatar_settings
     >>> a = dict(face_weights(normalize_avatar_settings({"gender": "feminine", "face": {"eyeSize": 1}})))
     >>> a["eyes/l-eye-scale-incr"], "eyes/l-eye-scale-decr" in a
-    (1.4, False)
+    (1.12, False)
     >>> face_weights({"gender": "feminine", "bodyShape": "average", "height": 166.0})
     ()
     """
@@ -163,7 +164,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
             waves = np.sin(2 * np.pi * (rates @ x + phases))
             for (plus, minus, reach), v in zip(table.values(), waves, strict=True):
                 add(signed(plus, minus, reach * float(v)))
-    controls = settings.get("face") or {}
+    controls = eased(settings.get("face") or {})
     for name, (plus, minus) in FACE_CONTROLS.items():
         add(signed(plus, minus, float(controls.get(name, 0.0))))
     for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
