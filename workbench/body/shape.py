@@ -145,7 +145,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     >>> from workbench.options import normalize_avatar_settings
     >>> a = dict(face_weights(normalize_avatar_settings({"gender": "feminine", "face": {"eyeSize": 1}})))
     >>> a["eyes/l-eye-scale-incr"], "eyes/l-eye-scale-decr" in a
-    (1.12, False)
+    (1.4, False)
     >>> face_weights({"gender": "feminine", "bodyShape": "average", "height": 166.0})
     ()
     """
