@@ -90,13 +90,19 @@ def test_random_faces_differ_from_each_other(faces):
     own = [(a - b)[head] * 100 for a, b in faces]
     pairs = [np.percentile(np.linalg.norm(own[i] - own[j], axis=1), 95)
              for i in range(len(own)) for j in range(i + 1, len(own))]
-    assert np.median(pairs) >= 5.5 and min(pairs) >= 3.3, (np.round(np.median(pairs), 2), np.round(min(pairs), 2))
+    # (5.5 until blind review M #4's clamp of the controls' ends and combinations: now 5.44, the caricatures' share of
+    # the differences gone; workbench.body.details.KNEE.)
+    assert np.median(pairs) >= 5.4 and min(pairs) >= 3.3, (np.round(np.median(pairs), 2), np.round(min(pairs), 2))
 
 
 # The least range (mm) of each feature over the twelve faces. Before (main b259fb1): nose width 14.1, nose length 9.2,
 # jaw 14, chin 10.5, brow ridge 0 (nothing moved it); now 15.9, 14.3, 28, 16.1 and 4.6. (The eyes' spacing, 5.6 on
 # both, is measured and not held: no control moves it, only the face's own variety.)
-LEAST_RANGE = {"noseWidth": 14.0, "noseLength": 13.0, "jawWidth": 20.0, "chinLength": 15.0, "browRidge": 4.0}
+# (Blind review M #4, "random face sliders produce caricatures": noseWidth's +1 widened the wings 8.8 mm, a wide flat
+# nose, and the jaw's and the nose's controls at their ends together drew boxy and gaunt faces. Clamped since
+# (workbench.body.details.KNEE, REGIONS; tests/body/test_face_caricature_review_m.py): the nose's span 14 -> 10 (now
+# 10.9; 15.9 before), the jaw's 20 -> 18 (now 18.3; 28 before).)
+LEAST_RANGE = {"noseWidth": 10.0, "noseLength": 13.0, "jawWidth": 18.0, "chinLength": 15.0, "browRidge": 4.0}
 
 
 def test_each_feature_varies_visibly(faces):

@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 # MakeHuman modifier targets per body shape with their weights (a MakeHuman slider at -0.3 is its
 # ``-decr`` target at 0.3). A name with ``{s}`` stands for both sides (``l`` and ``r``). Each shape
 # reaches the face too (fuller cheeks, a rounder head and a double chin on heavy; hollower cheeks and a
@@ -175,7 +177,7 @@ FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.15, "mouth/mouth-scale-horiz-in
                "nose/nose-scale-vert-incr": 0.8, "nose/nose-hump-incr": 0.5, "chin/chin-height-incr": 0.35,
                "chin/chin-height-decr": 0.9, "chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6,
                "chin/chin-prominent-incr": 0.5, "cheek/{s}-cheek-bones-decr": 0.9, "nose/nose-scale-horiz-decr": 0.8,
-               "nose/nose-flaring-decr": 0.3, "chin/chin-bones-decr": 0.6}
+               "nose/nose-flaring-decr": 0.3, "chin/chin-bones-decr": 0.6, "nose/nose-scale-horiz-incr": 0.9}
 # The most of a target a face's controls and variety and its build's and gender's tables give together. MakeHuman's
 # cheekbones target pushes a patch 4 cm across 8 mm out sideways, and a slim or athletic build takes 0.3 of it already:
 # with cheekbones at 0.6 on a slim narrow-jawed face (1.25 in all) the patch stood out below the ears as an angular lump,
@@ -183,13 +185,31 @@ FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.15, "mouth/mouth-scale-horiz-in
 # The chin's narrowing likewise: jawWidth -1's 0.7 on a feminine face's own 0.4 drew the chin to 0.48 of the jaw's width
 # at its angles (a person's chin some 0.55 to 0.7 of it), a V "pointy chin" in blind review J (#9): 0.8 in all, 0.55 now
 # (tests/body/test_extremes_review_j.py).
+# The cheeks' hollowing likewise (blind review M #4, #12's gaunt face: a slim build's 0.8 of MakeHuman's cheek volume off
+# with cheekbones -0.9's share and the face's own lean cheeks, 1.1 in all): 0.95 (tests/body/test_face_caricature_review_m.py).
 WITH_BUILD_CAP = {"cheek/{s}-cheek-bones-incr": 0.5, "chin/chin-width-decr": 0.6}
+# How the face controls act (blind review M #4: "random face sliders produce caricatures": #12 gaunt with hollow cheeks,
+# a pointed chin and big pursed lips, #1 a boxy jaw and a wide flat nose, #2 an elongated face with duck lips; each
+# face had five or more controls at 0.8 to 1 at once). Each control acts linearly to KNEE, then eases off (a soft knee,
+# the slope falling smoothly to a half) to CONTROL_END of its tables' weights at -1 and 1; and the controls that shape
+# one region of the face (REGIONS) push it together no further than one control at REGION_REACH of its full weights
+# (their eased values' root of summed squares held there, each kept in proportion). All at 0, nothing changes (the
+# default avatar keeps its bytes). The eyes' and brows' controls are left as they were (no caricature of theirs in the
+# review), and lipFullness too, held by LIP_CAP: easing it thinned the full lips
+# below what tests/service/test_face_settings_http.py shows at +1, and the smile's tests on random faces (cheeks, teeth)
+# moved with every lip; the lips' pout is its own defect (tests/body/test_lip_pout_review_l.py). The widest nose with it: noseWidth's targets at +1 widened the wings 8.8 mm (a
+# quarter of the nose's width; 1.3 of MakeHuman's slider, with flaring and a broad tip: #1's wide flat nose), 5.2 mm now
+# (more tip depth with it folded the smile's skin over, tests/body/test_smile_surface.py),
+# and with the faces' own wide wings no more than 0.9 of the slider (FEATURE_CAP); the narrowest cheekbones 3.9 mm in
+# from the build's (5.4 with a cheek hollowed 3.2 mm, a gaunt face; now 1.6). tests/body/test_face_caricature_review_m.py.
+KNEE, CONTROL_END, REGION_REACH = 0.6, 0.9, 1.1
+REGIONS = (("jawWidth", "cheekbones", "chinLength"), ("noseWidth", "noseLength"))
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6},
                  {"chin/chin-bones-decr": 0.6, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.3}),
     "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.0, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
-                   {"cheek/{s}-cheek-bones-decr": 0.8, "cheek/{s}-cheek-volume-decr": 0.3}),
-    "noseWidth": ({"nose/nose-scale-horiz-incr": 1.3, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
+                   {"cheek/{s}-cheek-bones-decr": 0.7, "cheek/{s}-cheek-volume-decr": 0.2}),
+    "noseWidth": ({"nose/nose-scale-horiz-incr": 0.85, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
                   {"nose/nose-scale-horiz-decr": 0.7, "nose/nose-flaring-decr": 0.3, "nose/nose-point-width-decr": 0.3}),
     "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 0.6}),
     "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
@@ -245,6 +265,27 @@ def signed(plus: dict[str, float], minus: dict[str, float], value: float) -> dic
     """
     table = plus if value > 0 else minus
     return {k: w * abs(value) for k, w in sides(table).items()} if value else {}
+
+
+def eased(controls: dict[str, float]) -> dict[str, float]:
+    """The face controls' values as they act (:data:`KNEE`, :data:`CONTROL_END`, :data:`REGIONS`): each of a region
+    eased past the knee, then each region's held to :data:`REGION_REACH` together; the others as given.
+
+    >>> eased({"eyeSize": 0.4, "noseWidth": -1.0})
+    {'eyeSize': 0.4, 'noseWidth': -0.9}
+    >>> {k: round(v, 3) for k, v in eased({"jawWidth": 1, "chinLength": -0.8, "lipFullness": -0.9}).items()}
+    {'jawWidth': 0.834, 'chinLength': -0.718, 'lipFullness': -0.9}
+    """
+    bend = (1.0 - CONTROL_END) / (1.0 - KNEE) ** 2
+    shaped = {k for region in REGIONS for k in region}
+    out = {k: math.copysign(abs(float(v)) - bend * max(abs(float(v)) - KNEE, 0.0) ** 2, float(v)) if k in shaped
+           else float(v) for k, v in controls.items()}
+    for region in REGIONS:
+        reach = math.hypot(*(out.get(k, 0.0) for k in region))
+        for k in region:
+            if k in out and reach > REGION_REACH:
+                out[k] *= REGION_REACH / reach
+    return out
 
 
 def sides(table: dict[str, float]) -> dict[str, float]:

@@ -55,6 +55,7 @@ from .details import (
     LIP_CAP,
     MORE_VARIETY,
     WITH_BUILD_CAP,
+    eased,
     rest_face,
     shape_details,
     sides,
@@ -163,7 +164,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
             waves = np.sin(2 * np.pi * (rates @ x + phases))
             for (plus, minus, reach), v in zip(table.values(), waves, strict=True):
                 add(signed(plus, minus, reach * float(v)))
-    controls = settings.get("face") or {}
+    controls = eased(settings.get("face") or {})
     for name, (plus, minus) in FACE_CONTROLS.items():
         add(signed(plus, minus, float(controls.get(name, 0.0))))
     for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
