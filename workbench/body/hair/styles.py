@@ -282,8 +282,11 @@ BOB_FRONT = 25.0
 BOB_JITTER = 0.003
 # ...its strands falling at the sides turned this many degrees towards the face as they fall (none at the face and the
 # nape, all from 75 to 105 degrees): falling where they left the head, the sides hung behind the ear's front, which
-# showed between the flaps and the cheek (blind review M's "the ears poke out between the flaps").
-BOB_FORWARD = 20.0
+# showed between the flaps and the cheek (blind review M's "the ears poke out between the flaps"). At 20 the ear's
+# front rim and lobe still showed between cheek and flap (tests/body/test_bob_ears_review_m.py, 2597 and 2340 ear
+# pixels); at 45 the flaps come in over the ear's front and round in along the jaw (1267 and 1124; the ear's top, above
+# where the strands start to fall, still shows).
+BOB_FORWARD = 45.0
 # ...and metres more over the head at the sides (``sin(az)**2``) from 50 degrees under the crown to the skull's centre,
 # where the strands start to fall: lying close to the skull down to there, they stood out at once to clear the ear, a
 # notch of backdrop over each flap in the front and 3/4 portraits (blind review M's "gap between the cheek and the
