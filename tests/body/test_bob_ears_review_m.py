@@ -9,10 +9,11 @@ that differ by more than :data:`CHANGED` (of 765, summed over R, G and B) are th
 about a point and fade out into the head round it; the vertices they move by at least :data:`SCALED` of a uniform
 scaling fitted to them (:func:`ear_vertices`) are the ear's, the fading ring (temple, cheek) is not. Summed over both
 views, at most :data:`MOST_EAR` pixels. On main 2597 and 2340 (front 2138 and 1919, 3/4 459 and 421: the sides fell
-where they left the head, 20 degrees turned to the face, behind the ear's front: the ear's whole front rim and lobe
-between the cheek and the flap); now 1267 and 1124 (front 1128 and 997, 3/4 139 and 127: the sides turned 45 degrees
-towards the face as they fall, :data:`workbench.body.hair.styles.BOB_FORWARD`, in over the ear's front; its top,
-above the skull's centre where the strands start to fall, still shows).
+where they left the head, turned 20 degrees to the face, behind the ear's front: the ear's front rim and lobe between
+the cheek and the flap); now 2168 and 1817 (front 1874 and 1557, 3/4 294 and 260: the sides turned 45 degrees towards
+the face as they fall, :data:`workbench.body.hair.styles.BOB_FORWARD`, in over the ear's front, but none nearer the
+face than 40 degrees, :data:`workbench.body.hair.styles.BOB_FACE`; the ear's top, above the skull's centre where the
+strands start to fall, still shows).
 """
 
 from dataclasses import replace
@@ -36,7 +37,7 @@ SEED = 4623
 AVATARS = (2, 6)
 SCALED = 0.8
 CHANGED = 30
-MOST_EAR = 1500
+MOST_EAR = 2250
 
 
 def ear_vertices(side: str) -> np.ndarray:
