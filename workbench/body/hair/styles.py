@@ -314,16 +314,9 @@ BOB_FRONT = 25.0
 # ...and its end heights' spread (metres either side): at 6 mm each card ended at its own height, a stair of tips.
 BOB_JITTER = 0.003
 # ...its strands falling at the sides turned this many degrees towards the face as they fall (none at the face and the
-# nape, all from 80 to 105 degrees): falling where they left the head, the sides hung behind the ear's front, which
-# showed between the flaps and the cheek (blind review M's "the ears poke out between the flaps"). At 20 (all from 75
-# degrees) the ear's front rim and lobe showed between cheek and flap (tests/body/test_bob_ears_review_m.py, 2597 and
-# 2340 ear pixels); at 45, 2168 and 1817 (the ear's top, above where the strands start to fall, still shows).
-BOB_FORWARD = 45.0
-# ...but none turned nearer the face than so many degrees (where it fell nearer, as it was), and those that fell within
-# 50 degrees of it not turned: turned 45 degrees from 30 on, the flaps' front edges came in over the cheeks to the
-# mouth's corners (tests/body/test_hair_cards.py: hair on the face) and the temples' strands notched the hairline
-# (tests/body/test_hair_hairline.py).
-BOB_FACE = 40.0
+# nape, all from 75 to 105 degrees): falling where they left the head, the sides hung behind the ear's front, which
+# showed between the flaps and the cheek (blind review M's "the ears poke out between the flaps").
+BOB_FORWARD = 20.0
 # ...and metres more over the head at the sides (``sin(az)**2``) from 50 degrees under the crown to the skull's centre,
 # where the strands start to fall: lying close to the skull down to there, they stood out at once to clear the ear, a
 # notch of backdrop over each flap in the front and 3/4 portraits (blind review M's "gap between the cheek and the
@@ -373,8 +366,7 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     def target(az, i):
         a = np.abs(az)
-        turned = a - BOB_FORWARD * smoothstep(50.0, 80.0, a) * smoothstep(150.0, 105.0, a)
-        return np.sign(az) * np.maximum(turned, np.minimum(a, BOB_FACE))
+        return np.sign(az) * (a - BOB_FORWARD * smoothstep(30.0, 75.0, a) * smoothstep(150.0, 105.0, a))
 
     fall = Fall(end, target, c[1], c[1] - 0.05, clearance, rng.uniform(0.0, 0.003, S))
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.4), height=height, fall=fall, points=12 if lod == 0 else 9)
