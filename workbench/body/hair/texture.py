@@ -61,6 +61,14 @@ WISP_FADE = (0.55, 0.15)
 # levels, whose texels span columns: each wisp took the alpha and dark roots' shade of the clumps and the scalp layer
 # beside it, a flat brown bar (review I's comb on the forehead, three.js and model-viewer).
 WISP_ROWS = 8
+# Straight hair's strands, in the card columns' light, softened across (a Gaussian of this many atlas texels, sd): its
+# finest strands were half a texel to a texel wide, wandering slowly across the texels as they go. A card seen at a
+# portrait's size spans two texels a pixel across, and a renderer reading one texel a pixel (ours: bilinear, no
+# mipmaps) caught such a strand in some rows and missed it in the next: each strand a dotted line, and the dark gaps
+# and dark strands between them short dark dashes a few pixels long (blind review M: long hair's "horizontal blocky
+# bands", the bob's "stair-stepped and streaky" texture; tests/render/test_hair_dashes.py). Softened so, a strand
+# is continuous at any place across the texels; its locks' shades (LOCKS) keep the card's strands apart.
+SOFTEN = 1.0
 # The light levels' range: a texel's level L stands for L / 255 * LIGHT_MAX times the colour.
 LIGHT_MAX = 2.0
 # Steps from the root's colour to the tip's.
@@ -216,6 +224,23 @@ def _clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread
     return (a if curly else clump_outline(rng, v, cw, spread, point)), lit
 
 
+def _soften(lit: np.ndarray, sd: float) -> np.ndarray:
+    """``lit`` (rows, width) blurred across its width by a Gaussian of ``sd`` columns (edges held).
+
+    >>> x = np.zeros((1, 9), np.float32); x[0, 4] = 1
+    >>> [round(float(v), 2) for v in _soften(x, 1.0)[0, 2:7]]
+    [0.05, 0.24, 0.4, 0.24, 0.05]
+    """
+    k = np.arange(-int(np.ceil(3 * sd)), int(np.ceil(3 * sd)) + 1)
+    w = np.exp(-0.5 * (k / sd) ** 2)
+    w /= w.sum()
+    pad = np.pad(lit, ((0, 0), (len(k) // 2, len(k) // 2)), mode="edge")
+    out = np.zeros_like(lit)
+    for i, wi in enumerate(w):
+        out += wi * pad[:, i:i + lit.shape[1]]
+    return out
+
+
 def _draw(style: str) -> dict[str, np.ndarray]:
     """The atlas's light levels, tip steps and alpha for ``style`` (see the module's layout)."""
     n = SIZE
@@ -231,6 +256,8 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         a, lit = _clump(rng, n // WISP_ROWS if wisp else n, cw, curly, rng.uniform(*TONE), wisp,
                         SPREAD.get(style, SPREAD["long"]), POINT.get(style),
                         STRANDS.get(style, (STRAND, 0.04, GAP, LOCK_LIGHT)))
+        if not (curly or wisp or style in STRANDS):   # (the sleek caps keep their fine strands)
+            lit = _soften(lit, SOFTEN * SIZE / WIDTH)
         if wisp:        # (the column's first rows: WISP_ROWS)
             a, lit = np.pad(a, ((0, n - len(a)), (0, 0))), np.pad(lit, ((0, n - len(lit)), (0, 0)), mode="edge")
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
