@@ -49,8 +49,14 @@ def _settings(k: int, style: str, skin: str) -> dict:
     return normalize_avatar_settings(dict(s, skinTone=skin, hair=dict(s["hair"], style=style, color=DARK)))
 
 
+@cache
+def _preview(k: int, style: str, skin: str):
+    """The avatar posed as the preview poses it: built, read and posed once for both views from behind."""
+    return _posed(Model(build_avatar(_settings(k, style, skin), ModelOptions())), "preview")
+
+
 def _picture(k: int, style: str, skin: str, yaw: float) -> np.ndarray:
-    posed = _posed(Model(build_avatar(_settings(k, style, skin), ModelOptions())), "preview")
+    posed = _preview(k, style, skin)
     posed = _turned(posed, yaw, _pivot(posed), 0.0)
     return draw(posed, frame(posed, "portrait"), SIZE, background=(255, 255, 255))[..., :3].astype(float)
 

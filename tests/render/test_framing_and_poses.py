@@ -322,10 +322,10 @@ def test_the_interpenetration_check_sees_trousers_over_the_shirt():
 
 
 
-def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
+def _skin_in_front_of_the_shirt(posed, yaw_deg: float) -> int:
     """Pixels of a portrait from ``yaw_deg`` (180 = from behind) where the body shows inside the shirt's
     silhouette: drawn with and without the body, the shirt's opaque pixels (2 px in from its edge) must not
-    change. The avatar stands in its own idle clip at ``t``, as the contact sheets pose it. The shirt is
+    change. ``posed`` is the avatar in its own idle clip at a time, as the contact sheets pose it. The shirt is
     drawn one-sided here: it hangs loose, and through a sleeve's opening the arm inside it shows, where
     the shirt alone shows the sleeve's inside."""
     from dataclasses import replace
@@ -334,9 +334,8 @@ def _skin_in_front_of_the_shirt(glb: bytes, t: float, yaw_deg: float) -> int:
 
     from workbench.render.pictures import _pivot, _turned
     from workbench.render.raster import draw
-    from workbench.render.scene import Posed, load_clip
+    from workbench.render.scene import Posed
 
-    posed = Model(glb).posed(load_clip(glb), t)
     posed = _turned(posed, yaw_deg, _pivot(posed))
     cam = frame(posed, "portrait")
     # The shirt's outside only: through the neck's opening the collar's facing (turned in, its outside facing in)
@@ -362,7 +361,12 @@ def test_no_skin_through_the_shirt_on_the_back_in_the_idle_clip(gender, shape):
     (162 pixels here with the shirt 8 mm off the skin)."""
     glb = build_avatar(normalize_avatar_settings({"gender": gender, "bodyShape": shape, "hair": {"style": "none"}}),
                        ModelOptions(animations=("idle",)))
-    seen = {(t, yaw): _skin_in_front_of_the_shirt(glb, t, yaw) for t in (0.0, 1.0, 2.0) for yaw in (140, 180, 220)}
+    from workbench.render.scene import load_clip
+
+    # The model read and posed once for each time, turned for each view (it was read and posed again for each).
+    model, clip = Model(glb), load_clip(glb)
+    at = {t: model.posed(clip, t) for t in (0.0, 1.0, 2.0)}
+    seen = {(t, yaw): _skin_in_front_of_the_shirt(at[t], yaw) for t in at for yaw in (140, 180, 220)}
     # A few pixels of anti-aliasing where the shirt's edge crosses its own folds.
     assert max(seen.values()) <= 5, seen
 
