@@ -35,7 +35,7 @@ NECK = (0.45, 0.6)
 NECK_TO = (0.2, 0.24)
 NECK_SHADE = (0.26, 0.19, 0.18)
 # Each tooth's own off-white: its brightness up to this share apart from another's, and its warmth (green and blue
-# lowered by up to these shares). At 0.08 of brightness alone, the rows read as "uniform white blocks" (blind review M);
+# moved by up to these shares, half cooler and half warmer than the enamel). At 0.08 of brightness alone, the rows read as "uniform white blocks" (blind review M);
 # darker, the canines at the smile's ends fell under tests/body/test_smile_teeth_row.py's white.
 TOOTH_SHADE = 0.1
 TOOTH_WARM = (0.015, 0.05)
@@ -60,6 +60,7 @@ def tints(seed: int, n: int) -> np.ndarray:
     """``n`` teeth's own shades of off-white (n, 3), RGB factors on the enamel's colour, from ``seed`` (see
     :data:`TOOTH_SHADE`)."""
     rng = np.random.default_rng(seed)
-    bright, warm = 1 + TOOTH_SHADE * (rng.random(n) - 0.5), rng.random(n)
+    # (warmth about the enamel's own: the front teeth's median stays as white as the enamel, tests/gltf's b* 6)
+    bright, warm = 1 + TOOTH_SHADE * (rng.random(n) - 0.5), rng.random(n) - 0.5
     return (bright[:, None] * np.column_stack([np.ones(n), 1 - TOOTH_WARM[0] * warm, 1 - TOOTH_WARM[1] * warm])
             ).astype(np.float32)
