@@ -97,7 +97,7 @@ GAP = 0.8
 # range of light, the share of them darker (0.8 to 0.88), the light between them (GAP's) and its locks' range of light
 # (LOCK_LIGHT's): strands and their shadows a millimetre or two apart, fine streaks along the comb, over locks near one
 # shade (tests/body/test_sleek_strands_review_m.py).
-STRANDS = {"bun": ((0.82, 1.14), 0.14, 0.72, (0.95, 1.03)), "ponytail": ((0.82, 1.14), 0.14, 0.72, (0.95, 1.03))}
+STRANDS = {"bun": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045)), "ponytail": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045))}
 # Light hair scatters the light it takes in on through the strands under the outer ones (a fibre's albedo: white
 # hair's inside is lit by it, black hair's is dark): the under-layers' shade (the scalp layer's roots here, the
 # cards' depth in their vertex colours, :func:`.look.lit`) loses this share of its darkness at most, from a colour's
