@@ -36,7 +36,7 @@ SKINS = ("#F2D3BE", "#5A3522")
 DARK = "#2A1A10"
 # Views from behind (degrees of yaw): the nape and the hairline behind the ears.
 YAWS = (150.0, 210.0)
-# (0.0003 until review M's sleek strands, texture.STRANDS: the ponytail's view from 210 degrees has 6 hole pixels of
+# (0.0003 until review M's sleek strands, clumps.STRANDS: the ponytail's view from 210 degrees has 6 hole pixels of
 # 19,450 where main has 5, 0.00031 against 0.00026: its strands' darker gaps move one pixel's coverage, estimated
 # through the display's non-linear encoding, under a half. Still under the figures before review J's fix, 0.04 to 0.3 %.)
 MOST_HOLES = 0.00035

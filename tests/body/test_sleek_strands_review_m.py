@@ -12,11 +12,12 @@ shades, 5 to 15 mm wide).
 
 - **Strands, not slabs**: the strand-scale detail's spread over the slab-scale's, the least over both views, at
   least :data:`LEAST_STRANDS`. On main 0.74, 0.69, 0.77 (#4, #5, #10: each card and its three locks of one shade
-  each, light and dark slabs); now 0.89, 0.83, 0.91 (:data:`workbench.body.hair.texture.STRANDS`: strands of their
-  own shades over darker gaps, their locks near one shade). (Review M's best hair, the curls of #8, 0.83 to 0.86.)
+  each, light and dark slabs); now 0.89, 0.83, 0.91 (:data:`workbench.body.hair.clumps.STRANDS`: strands of their
+  own shades over darker gaps, their locks near one shade; 0.87, 0.82, 0.90 with those locks' shades a little
+  apart for review G's mipmaps). (Review M's best hair, the curls of #8, 0.83 to 0.86.)
 - **No glossy streaks** (the buns at 3/4): the mean of the slab-scale blur's brightness over the wider blur's past
   :data:`STREAK` (light streaks a card wide over the cap), per thousand: at most :data:`MOST_STREAKS`. On main 3.6
-  and 4.2 (#4, #5); now 2.2 and 2.5.
+  and 4.2 (#4, #5); now 2.2 and 2.5 (2.5 and 2.8 with the locks a little apart).
 """
 
 from functools import cache

@@ -4,7 +4,7 @@ dashes (blind review M: long hair's "horizontal blocky bands", the bob's "stair-
 The straight styles' finest strands were half a texel to a texel wide in the atlas; a card at a portrait's size spans
 about two texels a pixel across, and our renderer (bilinear, no mipmaps) caught such a strand in one row and missed
 it in the next, so the gaps and dark strands between them showed as dark dashes a few pixels tall
-(:data:`workbench.body.hair.texture.SOFTEN`). Measured: in the back of the head's hair, how many dark runs 2 to 8
+(:data:`workbench.body.hair.clumps.SOFTEN`). Measured: in the back of the head's hair, how many dark runs 2 to 8
 pixels long a column has (a pixel more than 12 levels of luminance under the median of the 21 pixels over and under
 it), per thousand hair pixels. Review M's long hair (#3 of seed 4623): 12.4 on main 855111e, 5.8 softened; its bob
 (#6): 15.8 and 9.9. (What is left is mostly card crossings: a short stretch of one card through its neighbour.)
