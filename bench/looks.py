@@ -94,7 +94,7 @@ def main(repeats: int = 5) -> None:
 
     mesh = body_mesh(settings)
     show("skin texture, one new tone (1024 px)",
-         timed(lambda: (skin.skin_texture.cache_clear(), skin.skin_texture("#8D5524", "#2B1B10", "feminine")), repeats))
+         timed(lambda: (skin.skin_texture.cache_clear(), skin.skin_texture("#8D5524", "feminine")), repeats))
     show("occlusion bake, one body (512 px)", timed(lambda: ao.occlusion_texture(mesh), repeats))
     for style in ("short", "long"):
         show(f"hair mesh, {style}", timed(lambda style=style: hair.hair_piece(mesh, style), repeats))

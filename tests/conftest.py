@@ -40,13 +40,12 @@ BROWSER_TESTS = ROOT / "tests" / "browser"
 
 def pytest_configure(config):
     # pytest-xdist hands out whole files (--dist loadfile, workbench.runner.nbcheck: a notebook's cells stay
-    # on one worker), by default the files with the most tests first. Here the order collected is kept
-    # instead, and that order puts the slow files first (below): the long units start at once, the
-    # hundreds of short ones fill the workers' ends, and no browser module is left to run alone at the end.
+    # on one worker), by default the files with the most tests first. Here the order of the items is kept instead,
+    # and tests/suite_order.py (the one place for the suite's order) sorts the files by their recorded cost, the
+    # costliest first: the long units start at once, the hundreds of short ones fill the workers' ends, and no
+    # 100 s file is handed out last to run alone while the other workers idle.
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
-    # Then the files are ordered by their recorded cost, the costliest first (tests/suite_order.py): no 100 s
-    # file is handed out last to run alone while the other workers idle.
     config.pluginmanager.register(suite_order.Plugin(), "workbench-suite-order")
 
 
@@ -58,22 +57,12 @@ def pytest_xdist_auto_num_workers(config):
     return (os.cpu_count() or 1) + 1
 
 
-def _is_slow(item) -> bool:
-    path = Path(str(item.path))
-    return path.suffix == ".ipynb" or BROWSER_TESTS in path.parents or item.get_closest_marker("slow") is not None
-
-
 @pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects by the marks added here
 def pytest_collection_modifyitems(config, items):
-    """Browser tests and nbval's notebooks marked slow; the files with a slow test first, in the order
-    collected (the same on every worker, as pytest-xdist requires), each file's tests kept together."""
-    slow_files = set()
+    """Browser tests and nbval's notebooks marked slow (their order: tests/suite_order.py, after -m deselects)."""
     for item in items:
         if Path(str(item.path)).suffix == ".ipynb" or BROWSER_TESTS in Path(str(item.path)).parents:
             item.add_marker(pytest.mark.slow)
-        if _is_slow(item):
-            slow_files.add(item.path)
-    items.sort(key=lambda item: item.path not in slow_files)  # a stable sort: each file's order kept
 
 
 def free_port() -> int:

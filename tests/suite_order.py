@@ -8,8 +8,10 @@ files run beside each other at the start and the hundreds of short ones even out
 Each file's cost is read from ``tests/costs.json`` (seconds of a worker's time, its tests' setup, call and
 teardown summed: ``[the whole file, its slow tests]``, so the quick loop ``-m "not slow"`` is ordered by what it runs
 of each file). ``WORKBENCH_RECORD_COSTS=1 pytest`` writes that file again from the run (the controller sums the
-reports its workers send): record it from a whole-suite run when the costs move. A file not recorded yet (a new
-module) counts as ``NEW_SLOW`` seconds if it has a slow test selected (it starts among the long ones, as every slow
+reports its workers send): record it from a whole-suite run when the costs move. A run of ``-m "not slow"`` or
+``-m slow`` replaces only that part of each file's figure, a run of some files only theirs; a run that may leave out
+part of a file (``-k``, ``--deselect``, ``--lf``, ``--sw``, ``-x``, a test's nodeid, another ``-m``, one stopped
+early) records nothing, saying so. A file not recorded yet (a new module) counts as ``NEW_SLOW`` seconds if it has a slow test selected (it starts among the long ones, as every slow
 file did before costs were recorded), as nothing otherwise.
 """
 
@@ -17,12 +19,14 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-COSTS = Path(__file__).resolve().parent / "costs.json"
+ROOT = Path(__file__).resolve().parent.parent  # the keys of COSTS are relative to it
+COSTS = ROOT / "tests" / "costs.json"
 RECORD = "WORKBENCH_RECORD_COSTS"  # set to 1 to write COSTS from this run
 NEW_SLOW = 30.0  # seconds assumed for a slow file not yet recorded (a browser module takes 10 to 60 s of a worker)
 KEEP = 0.5  # a file under this many seconds is left out of COSTS (counts as nothing)
@@ -38,6 +42,13 @@ def scope(nodeid: str) -> str:
 
 
 def load(path: Path = COSTS) -> dict[str, list[float]]:
+    """The recorded costs at ``path``: ``{file: [whole, slow]}`` (seconds), nothing if there is no such file.
+
+    >>> load(Path("no-such-costs.json"))
+    {}
+    >>> load()["tests/body/test_body.py"][1]  # a file without slow tests
+    0.0
+    """
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
@@ -74,24 +85,77 @@ def order(items: list, costs: dict[str, list[float]]) -> None:
         whole, slow = costs[file]
         return whole if file in slow_files else whole - slow
 
-    first = {}
+    first: dict[str, int] = {}
     for n, item in enumerate(items):
         first.setdefault(scope(item.nodeid), n)
     file_cost = {f: cost(f) for f in first}
     items.sort(key=lambda item: (-file_cost[scope(item.nodeid)], first[scope(item.nodeid)]))
 
 
-class Plugin:
-    """Orders the items after ``-m``/``-k`` deselect them, and records the costs where :data:`RECORD` asks."""
+def part_run(option) -> str | None:
+    """Which part of every file it collects a run with pytest's ``option`` runs whole: ``"whole"``, ``"quick"``
+    (``-m "not slow"``), ``"slow"`` (``-m slow``), or None where it may leave out part of a file (``-k``, ``--deselect``,
+    ``--lf``, ``--sw``, ``-x``/``--maxfail``, a test's nodeid, another ``-m``).
 
-    def __init__(self) -> None:
-        self.costs = load()
+    >>> from types import SimpleNamespace as O
+    >>> part_run(O(markexpr="not slow", keyword="", file_or_dir=["tests/body"])), part_run(O(markexpr="slow"))
+    ('quick', 'slow')
+    >>> part_run(O(markexpr="", keyword="hair")), part_run(O(file_or_dir=["tests/test_x.py::test_y"]))
+    (None, None)
+    """
+    if any(getattr(option, name, None) for name in ("keyword", "deselect", "lf", "stepwise", "stepwise_skip", "maxfail")):
+        return None
+    if any("::" in str(arg) for arg in getattr(option, "file_or_dir", None) or ()):
+        return None
+    return {"": "whole", "not slow": "quick", "slow": "slow"}.get(" ".join((getattr(option, "markexpr", "") or "").split()))
+
+
+def merged(old: dict[str, list[float]], spent: dict[str, list[float]], part: str, root: Path) -> dict[str, list[float]]:
+    """``old`` costs with a run's ``spent`` seconds (``{file: [whole, slow]}``) of ``part`` (:func:`part_run`): each file
+    run gets that part replaced and keeps the other; a file not run keeps its figure; a file gone from ``root`` is dropped,
+    as is one whose whole cost falls under :data:`KEEP` without slow tests.
+
+    >>> a, b, c = "tests/conftest.py", "tests/suite_order.py", "tests/helpers.py"
+    >>> old = {a: [50.0, 40.0], b: [3.0, 0.0], "tests/test_gone.py": [9.0, 0.0]}
+    >>> merged(old, {a: [2.04, 0.0]}, "quick", ROOT)   # a's slow 40 s kept, b (not run) kept, the gone file dropped
+    {'tests/conftest.py': [42.0, 40.0], 'tests/suite_order.py': [3.0, 0.0]}
+    >>> merged(old, {a: [31.0, 31.0], c: [0.2, 0.0]}, "slow", ROOT)   # a's quick 10 s kept; c under KEEP
+    {'tests/conftest.py': [41.0, 31.0], 'tests/suite_order.py': [3.0, 0.0]}
+    >>> merged(old, {a: [45.0, 41.0], b: [0.1, 0.0]}, "whole", ROOT)   # b now under KEEP
+    {'tests/conftest.py': [45.0, 41.0]}
+    """
+    out = dict(old)
+    for file, (whole, slow) in spent.items():
+        was_whole, was_slow = old.get(file, [0.0, 0.0])
+        if part == "quick":
+            whole, slow = whole + was_slow, was_slow
+        elif part == "slow":
+            whole, slow = was_whole - was_slow + slow, slow
+        out[file] = [round(whole, 1), round(slow, 1)]
+    return {f: c for f, c in out.items() if (root / f).exists() and (c[0] >= KEEP or c[1] > 0)}
+
+
+class Plugin:
+    """Orders the items after ``-m``/``-k`` deselect them, and records the costs at ``path`` where :data:`RECORD` asks.
+
+    >>> Plugin(Path("no-such-costs.json")).costs
+    {}
+    """
+
+    def __init__(self, path: Path = COSTS) -> None:
+        self.path = path
+        self.costs = load(path)
         self.spent: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
 
     @pytest.hookimpl(trylast=True)  # after -m "not slow" and -k deselect: ordered by what runs
     def pytest_collection_modifyitems(self, config, items):
         if getattr(config.option, "failedfirst", False) or getattr(config.option, "newfirst", False):
             return  # --ff, --nf: the order asked for
+        if getattr(config.option, "stepwise", False) or getattr(config.option, "stepwise_skip", False):
+            # --sw: pytest's stepwise plugin has already dropped the tests before the last failure, in the order
+            # collected; sorted now, the tests dropped would not be those that ran and passed (tests never run
+            # would be skipped as passed). The order collected is kept, as the previous --sw run ran it.
+            return
         order(items, self.costs)
 
     def pytest_runtest_logreport(self, report):
@@ -102,9 +166,13 @@ class Plugin:
         if "slow" in report.keywords:
             spent[1] += report.duration
 
-    def pytest_sessionfinish(self, session):
+    def pytest_sessionfinish(self, session, exitstatus):
         if os.environ.get(RECORD) != "1" or hasattr(session.config, "workerinput") or not self.spent:
             return  # only the controller (or a run without workers) writes, once
-        # A run of part of the suite updates the files it ran and keeps the others' figures.
-        kept = {**load(), **{f: [round(w, 1), round(s, 1)] for f, (w, s) in self.spent.items() if w >= KEEP or s > 0}}
-        COSTS.write_text(dumps(kept), encoding="utf-8")
+        part = part_run(session.config.option)
+        if part is None or session.shouldfail or session.shouldstop or exitstatus == pytest.ExitCode.INTERRUPTED:
+            warnings.warn(f"{RECORD}: not recorded; this run may have left out part of a file (-k, --deselect, --lf, "
+                          "--sw, -x, a nodeid, an -m other than 'slow' or 'not slow', or stopped early)", stacklevel=1)
+            return
+        self.path.write_text(dumps(merged(load(self.path), self.spent, part, session.config.rootpath)),
+                             encoding="utf-8")

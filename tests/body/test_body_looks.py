@@ -44,7 +44,7 @@ def _hex(c):
 def test_skin_texture_keeps_the_tone_and_marks_the_face(tone):
     from workbench.options.colour import albedo_for
 
-    img = skin.skin_texture(tone, "#2B1B10", "feminine").astype(float)
+    img = skin.skin_texture(tone, "feminine").astype(float)
     f = skin.features("feminine")
     covered = ao.body_texels(body_of(), skin.SKIN_SIZE).covered.reshape(-1)
     flat = img.reshape(-1, 3)

@@ -5,9 +5,11 @@ reference face and carried by the skin's UVs, so a face's shapes (brow ridge, br
 the hairs: on #2 it lay up to 6 mm under them, a second band.
 
 Measured on the skin texture the avatar wears, where the hairs are not (their cover under 0.1 at the shell's UVs, over
-the shell's triangles, per slice along each brow): how much darker the skin is with the avatar's brow colour than with
-none (the tone itself as brow colour), in 8-bit luma levels. Main: #2 up to 15.8, #3 2.7 (#1 0.9); now 0 (no brow is
-painted: the hairs and their soft cover are the brow).
+the shell's triangles, per slice along each brow): how much darker that skin is than the same texture drawn with the
+``brows`` mask emptied (anything the skin paints at the brow, in any colour), in 8-bit luma levels. On ef1b4f6 (before
+054cabc): #2 up to 19.6, #3 3.0 (#1 0.1); now 0 (no brow is painted: the hairs and their soft cover are the brow).
+(Until code review 21 this compared two textures differing only in the brow colour, which the skin no longer reads:
+it could not fail.)
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ import numpy as np
 import pytest
 from helpers import random_settings
 
-from workbench.body.brows import BROW_SIZE, brow_color, brow_piece, brow_texture
+from workbench.body import skin
+from workbench.body.brows import BROW_SIZE, brow_piece, brow_texture
 from workbench.body.mesh import body_mesh
 from workbench.body.skin import SKIN_SIZE, skin_texture
 from workbench.options import normalize_avatar_settings
 
-# The most a slice's skin beside the hairs may darken with the brow colour (8-bit luma levels).
+# The most a slice's skin beside the hairs may be darker than with no brow mask (8-bit luma levels).
 BESIDE = 1.0
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 # Sample points per shell triangle's side (barycentric grid).
@@ -35,17 +38,26 @@ def _grid() -> np.ndarray:
     return np.column_stack([ab, 1 - ab.sum(1)])
 
 
+def unbrowed(tone: str, gender: str) -> np.ndarray:
+    """:func:`skin_texture` of ``tone`` drawn (not from its cache) with the skin's ``brows`` mask emptied."""
+    masks = dict(skin.features(gender))
+    at, w = masks["brows"]
+    masks["brows"] = (at, np.zeros_like(w))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(skin, "features", lambda g, size=SKIN_SIZE: masks)
+        return skin_texture.__wrapped__(tone, gender)
+
+
 def painted_beside(settings: dict) -> np.ndarray:
     """Per slice along each brow (seven a side, over the middle 80 % of its hairs), the skin texture's mean darkening
-    by the brow colour (luma levels) where the hairs' cover is under 0.1."""
+    by what is painted at the brow (luma levels) where the hairs' cover is under 0.1."""
     s = normalize_avatar_settings(settings)
     mesh, gender = body_mesh(s), s["gender"]
     shell = brow_piece(mesh, gender)
     cover = brow_texture("#2B1B10", gender)[..., 3].astype(np.float32) / 255
     tone = s["skinTone"]
-    brow = brow_color(s["hair"]["color"], tone)
-    painted = (skin_texture(tone, tone, gender).astype(np.float64) @ LUMA
-               - skin_texture(tone, brow, gender).astype(np.float64) @ LUMA)
+    painted = (unbrowed(tone, gender).astype(np.float64) @ LUMA
+               - skin_texture(tone, gender).astype(np.float64) @ LUMA)
     faces = mesh.face_groups["body"]
     body_tris = mesh.triangles[faces]
     lookup = {tuple(sorted(t)): i for i, t in enumerate(body_tris.tolist())}

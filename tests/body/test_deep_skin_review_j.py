@@ -30,7 +30,7 @@ def _region(gender: str, name: str, above: float) -> np.ndarray:
 def lip_distance(tone: str, gender: str) -> float:
     """CIELAB distance between the lips (their mask 0.9 or more: mean colour) and the face's plain skin (median), each
     as the reference studio shows that albedo."""
-    img = skin.skin_texture(tone, "#2B1B10", gender).reshape(-1, 3).astype(float) / 255
+    img = skin.skin_texture(tone, gender).reshape(-1, 3).astype(float) / 255
     f = skin.features(gender)
     plain = np.zeros(len(img), bool)
     plain[_region(gender, "face", 0.9)] = True

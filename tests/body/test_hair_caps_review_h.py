@@ -123,8 +123,8 @@ def test_the_bun_is_more_than_a_small_ball():
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_a_bald_scalp_shows_a_shaved_heads_stubble(gender):
     tone, hair = "#C79575", "#2B1B10"
-    skin = skin_texture(tone, hair, gender).reshape(-1, 3).astype(float)
-    bald = shaved(tone, hair, gender, hair).reshape(-1, 3).astype(float)
+    skin = skin_texture(tone, gender).reshape(-1, 3).astype(float)
+    bald = shaved(tone, gender, hair).reshape(-1, 3).astype(float)
     at, w = scalp_mask(gender, 1024)
     scalp = at[w > 128]
     lum = np.array([0.2126, 0.7152, 0.0722])
@@ -137,7 +137,7 @@ def test_a_bald_scalp_shows_a_shaved_heads_stubble(gender):
     rest = np.setdiff1d(np.arange(len(skin)), at)
     assert (bald[rest] == skin[rest]).all()
     # Light hair's stubble hardly shows.
-    blond = shaved(tone, hair, gender, "#E6CFA0").reshape(-1, 3).astype(float)
+    blond = shaved(tone, gender, "#E6CFA0").reshape(-1, 3).astype(float)
     assert (skin[scalp] - blond[scalp]).mean() < 0.5 * (skin[scalp] - bald[scalp]).mean()
 
 

@@ -40,7 +40,7 @@ def regions(gender: str) -> dict[str, np.ndarray]:
 
 
 def texture(tone: str, gender: str) -> np.ndarray:
-    return skin_texture(tone, "#3B2416", gender).reshape(-1, 3).astype(float)
+    return skin_texture(tone, gender).reshape(-1, 3).astype(float)
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

@@ -28,7 +28,7 @@ def test_the_back_of_the_mouth_is_dark_red_brown_not_black_nor_pure_red(gender, 
     the lining drawn (20, 1, 2) of 255 in three.js's mouthOpen close-ups, (38, 0, 1) in model-viewer's); now 0.0103 to
     0.0114 and 0.29 ((43, 13, 12) and (54, 9, 3))."""
     s = normalize_avatar_settings({"gender": gender, "skinTone": tone, "hair": {"style": "none"}})
-    colour = skin.skin_texture(s["skinTone"], "#000000", gender).reshape(-1, 3)
+    colour = skin.skin_texture(s["skinTone"], gender).reshape(-1, 3)
     occ = ao.occlusion_texture(body_mesh(s))[..., 0]
     at, w = skin.features(gender)["throat"]
     deep = at[w > 0.99]

@@ -37,7 +37,7 @@ def _region(gender: str, name: str, above: float = 0.7) -> np.ndarray:
 
 def steps(tone: str, gender: str) -> dict[str, np.ndarray]:
     """Per region, its mean CIELAB minus the face's median CIELAB (the face's skin where no feature is drawn)."""
-    img = skin.skin_texture(tone, "#2B1B10", gender).reshape(-1, 3).astype(float) / 255
+    img = skin.skin_texture(tone, gender).reshape(-1, 3).astype(float) / 255
     f = skin.features(gender)
     plain = np.zeros(len(img), bool)
     plain[_region(gender, "face", 0.9)] = True
@@ -121,7 +121,7 @@ def test_the_cheeks_flush_is_soft_and_warm_not_a_bruise(gender):
     for tone in (DEEP, "#8D5524", MID):
         dL, _, db = steps(tone, gender)["flush"]
         assert dL >= -0.8 and db >= -0.6, (tone, dL, db)
-    img = skin.skin_texture(PALE, "#2B1B10", gender).reshape(-1, 3).astype(float) / 255
+    img = skin.skin_texture(PALE, gender).reshape(-1, 3).astype(float) / 255
     face = steps(PALE, gender)["face"]
     at, w = skin.features(gender)["flush"]
     core = _lab(img[at[w > 0.9]].mean(0))[1] - face[1]

@@ -100,7 +100,7 @@ def test_no_seam_round_the_neck(gender):
     of the neck)."""
     edges = neck_seams(gender)
     assert len(edges) > 30, len(edges)            # the T at the back and the seam under the jaw
-    maps = {f"colour {t}": (skin.skin_texture(t, "#2B1B10", gender), SEAM_LEVELS["colour"]) for t in TONES}
+    maps = {f"colour {t}": (skin.skin_texture(t, gender), SEAM_LEVELS["colour"]) for t in TONES}
     maps["roughness"] = (pores.skin_roughness(gender), SEAM_LEVELS["roughness"])
     maps["occlusion"] = (ao.occlusion_texture(body_of(gender)), SEAM_LEVELS["occlusion"])
     for name, (img, levels) in maps.items():
@@ -140,7 +140,7 @@ def test_lips_edge_is_soft_and_ends_inside_the_corners(gender):
     colour at all."""
     size = skin.SKIN_SIZE
     idx, points, (left, right) = lip_texels(gender)
-    img = skin.skin_texture("#C68642", "#2B1B10", gender).reshape(-1, 3).astype(float)
+    img = skin.skin_texture("#C68642", gender).reshape(-1, 3).astype(float)
     lips_at, lips_w = skin.features(gender)["lips"]
     weight = np.zeros(size * size)
     weight[lips_at] = lips_w

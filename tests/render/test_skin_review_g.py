@@ -127,7 +127,7 @@ def test_the_flush_stays_off_the_jaw(gender):
     # old bound of 4 had been set on figures the lining lifted, so it is 3 now.)
     jaw, cheek = (i[z[i] > z[i].max() - 0.015] for i in (jaw, cheek))
     assert min(len(jaw), len(cheek), len(neck)) > 50, (len(jaw), len(cheek), len(neck))
-    img = skin.skin_texture("#D9A88E", "#251F1E", gender)
+    img = skin.skin_texture("#D9A88E", gender)
     bare = _redness(img, neck)
     assert _redness(img, jaw) - bare <= 0.3
     assert _redness(img, cheek) - bare >= 3.0, (_redness(img, cheek) - bare)

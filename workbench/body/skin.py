@@ -20,7 +20,7 @@ and dark red deeper in (:mod:`.mouth`).
    (never towards grey), palms are lifted towards a light warm tone by more on dark skin (as on
    real skin), and nothing is multiplied below 55% of the tone, so dark tones keep their colour.
 
->>> img = skin_texture("#8D5524", "#2B1B10", "feminine")          # doctest: +SKIP
+>>> img = skin_texture("#8D5524", "feminine")          # doctest: +SKIP
 >>> img.shape, img.dtype.name                                       # doctest: +SKIP
 ((1024, 1024, 3), 'uint8')
 """
@@ -294,9 +294,9 @@ def _to_u8(img: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=32)
-def skin_texture(tone: str, brow_color: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
-    """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB'). ``brow_color`` no longer paints
-    anything (the brows are the ``Eyebrows`` mesh's alone, see the note at the end); the callers' signatures keep it."""
+def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
+    """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB'), read-only. No brow is painted (the brows
+    are the ``Eyebrows`` mesh's alone, see the note after the lips), so the hair's colour is not part of it."""
     f = features(gender, size)
     base = rgb(albedo_for(tone, skin_reflect(tone))).astype(np.float32)    # (less reflection on a deep tone, more albedo)
     lum = float(rgb(tone).astype(np.float32) @ np.array([0.2126, 0.7152, 0.0722], np.float32))   # as seen

@@ -68,10 +68,9 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     2; the clothes' maps are :func:`_cloth_maps`'. Made from the settings alone (the hair's and the glasses'
     when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
-    brow = brows.brow_color(hair["color"], settings["skinTone"])
     # (A bald head's scalp shaved, with stubble: workbench.body.hair.bald.)
-    body = (skin.skin_texture(settings["skinTone"], brow, settings["gender"]) if hair["style"] != "none"
-            else hair_look.shaved(settings["skinTone"], brow, settings["gender"], hair["color"]))
+    body = (skin.skin_texture(settings["skinTone"], settings["gender"]) if hair["style"] != "none"
+            else hair_look.shaved(settings["skinTone"], settings["gender"], hair["color"]))
     out = {
         "Body": dict(name="Skin", image=body,
                      blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),

@@ -16,8 +16,8 @@ tests/body/test_buzz_review_l.py.)
 2. :func:`shaved`, per skin texture and hair colour: those texels drawn towards the stubble's colour.
 
 >>> from workbench.body.skin import skin_texture
->>> skin = skin_texture("#8D5524", "#2B1B10", "masculine")
->>> out = shaved("#8D5524", "#2B1B10", "masculine", "#2B1B10")
+>>> skin = skin_texture("#8D5524", "masculine")
+>>> out = shaved("#8D5524", "masculine", "#2B1B10")
 >>> out.shape == skin.shape, bool((out != skin).any()), bool((out <= skin).all())
 (True, True, True)
 """
@@ -79,10 +79,10 @@ def scalp_mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=16)
-def shaved(tone: str, brow_color: str, gender: str, hair_color: str) -> np.ndarray:
-    """The skin texture (:func:`workbench.body.skin.skin_texture` of ``tone``, ``brow_color`` and ``gender``) of a
+def shaved(tone: str, gender: str, hair_color: str) -> np.ndarray:
+    """The skin texture (:func:`workbench.body.skin.skin_texture` of ``tone`` and ``gender``) of a
     shaved head, its scalp's stubble in ``hair_color`` (read-only)."""
-    skin = skin_texture(tone, brow_color, gender)
+    skin = skin_texture(tone, gender)
     at, w = scalp_mask(gender, skin.shape[0])
     hair = rgb(hair_color)
     hair = 0.5 * hair + 0.5 * float(hair @ LUMA)     # (stubble's colour half greyed: a dyed hue shows in the hair's ends)
