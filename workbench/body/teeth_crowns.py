@@ -58,11 +58,11 @@ def neck(e: np.ndarray, gum: float) -> np.ndarray:
 
 def tints(seed: int, n: int) -> np.ndarray:
     """``n`` teeth's own shades of off-white (n, 3), RGB factors on the enamel's colour, from ``seed`` (see
-    :data:`TOOTH_SHADE`). Each within :data:`TOOTH_SHADE` / 2 of the enamel's brightness, its green and blue no
-    more than its red (warmer, never bluer); the same ``seed`` gives the same shades.
+    :data:`TOOTH_SHADE`). Each within :data:`TOOTH_SHADE` / 2 of the enamel's brightness, its blue within
+    ``TOOTH_WARM[1]`` / 2 of its red (some warmer, some cooler than the enamel); the same ``seed`` gives the same shades.
 
     >>> t = tints(1, 3)
-    >>> t.shape, t.dtype, bool(np.all(np.abs(t[:, 0] - 1) <= TOOTH_SHADE / 2)), bool(np.all(t[:, 1:] <= t[:, :1]))
+    >>> t.shape, t.dtype, bool(np.all(np.abs(t[:, 0] - 1) <= TOOTH_SHADE / 2)), bool(np.all(np.abs(t[:, 2] / t[:, 0] - 1) <= TOOTH_WARM[1] / 2))
     ((3, 3), dtype('float32'), True, True)
     >>> bool(np.array_equal(tints(1, 3), t)), bool(np.array_equal(tints(2, 3), t))
     (True, False)
