@@ -46,8 +46,11 @@ def load(path: Path = COSTS) -> dict[str, list[float]]:
 
     >>> load(Path("no-such-costs.json"))
     {}
-    >>> load()["tests/body/test_body.py"][1]  # a file without slow tests
-    0.0
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "costs.json").write_text('{"tests/a.py": [12.5, 0.0]}', encoding="utf-8")
+    ...     load(Path(d) / "costs.json")["tests/a.py"]  # a file without slow tests
+    [12.5, 0.0]
     """
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
