@@ -11,18 +11,15 @@ flat-shaded triangles: the mean magnitude of the luminance's gradient over it me
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 
 import numpy as np
 import pytest
 from scipy.ndimage import binary_erosion
-from test_mouth_renders import SIZE, UNLIT, avatar, closeup, mouth_view
+from test_mouth_renders import avatar, closeup, mouth_view, painted
 
 from workbench.body.mouth import LOWER_EDGE, TONGUE_V, UPPER_EDGE
 from workbench.options.colour import LUMA
-from workbench.render.raster import draw
-from workbench.render.scene import Material
 
 FACES = {"m7": ("masculine", "#3F2920"), "m11": ("masculine", "#BF916E"), "fem": ("feminine", "#FFE0C4")}
 #: How far along the arch (the texture's u) the front teeth reach: the incisors and canines.
@@ -51,15 +48,11 @@ def parts(name: str, shape: str) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     glb = avatar(gender, tone=tone)
     lit, masks = closeup(glb, gender, {shape: 1.0})
     posed, cam = mouth_view(glb, {shape: 1.0})
-    flat = Material(color=np.ones(4, np.float32))
-    draws = []
-    for d in posed.draws:
-        colors = np.zeros((len(d.positions), 4), np.float32)
-        colors[:, 3] = 1
+    def classes(d, colors):
         if d.mesh_name == "Teeth":
             colors[:, :3] = _classes(d.uv)
-        draws.append(replace(d, colors=colors, uv=None, material=replace(flat, double_sided=d.material.double_sided)))
-    cls = draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., :3] > 127
+
+    cls = painted(posed, cam, classes) > 127
     out = {"tongue": cls[..., 0] & masks["teeth"], "upper": cls[..., 1] & masks["teeth"],
            "lower": cls[..., 2] & masks["teeth"]}
     inside = (masks["teeth"] | masks["lining"]) & ~cls.any(-1)

@@ -136,16 +136,25 @@ def _teeth_map(glb: bytes, morphs: dict):
     posed = model.posed(Clip(model), 0.0, morphs=morphs)
     cam = frame(posed, "portrait")
     lit = draw(posed, cam, SIZE, background=(236, 238, 242))[..., :3].astype(float)
+    def white(d, colors):
+        if d.mesh_name == "Teeth":
+            colors[still, :3] = 1
+
+    return lit, painted(posed, cam, white)[..., 0] > 127
+
+
+def painted(posed, cam, paint) -> np.ndarray:
+    """RGB (SIZE, SIZE, 3) uint8 of ``posed`` through ``cam``, unlit and untextured, each draw in flat vertex colours:
+    ``paint(d, colors)`` fills draw ``d``'s (n, 4) RGBA (black with alpha 1 unless it paints), its sides as they were.
+    The renderer's own drawing tells which part of a mesh shows where (its depth test, its clipping)."""
     flat = Material(color=np.ones(4, np.float32))
     draws = []
     for d in posed.draws:
         colors = np.zeros((len(d.positions), 4), np.float32)
         colors[:, 3] = 1
-        if d.mesh_name == "Teeth":
-            colors[still, :3] = 1
+        paint(d, colors)
         draws.append(replace(d, colors=colors, uv=None, material=replace(flat, double_sided=d.material.double_sided)))
-    upper = draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
-    return lit, upper
+    return draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., :3]
 
 
 # Each opening and body in the quick loop, their every pairing in the whole suite (helpers.sweep).

@@ -10,15 +10,11 @@ Which pixels show which part of the teeth is read from a drawing of the Teeth me
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pytest
-from test_mouth_renders import UNLIT, avatar, closeup, mouth_view
+from test_mouth_renders import avatar, closeup, mouth_view, painted
 
 from workbench.body import mouth
-from workbench.render.raster import draw
-from workbench.render.scene import Material
 
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 SIZE = 512
@@ -29,17 +25,14 @@ def uv_map(glb: bytes, morphs: dict) -> tuple[np.ndarray, np.ndarray]:
     """Per pixel of :func:`closeup`'s picture: the Teeth mesh's (u, v) where it shows (NaN elsewhere), drawn unlit with
     its texture coordinates as vertex colours (blue marks the mesh, and divides out the renderer's scale)."""
     posed, cam = mouth_view(glb, morphs)
-    flat = Material(color=np.ones(4, np.float32))
-    draws = []
-    for d in posed.draws:
-        colours = np.zeros((len(d.positions), 4), np.float32)
-        colours[:, 3] = 1
+
+    def uvs(d, colours):
         if d.mesh_name == "Teeth":
             colours[:, :2] = d.uv
             colours[:, 2] = 1
-        draws.append(replace(d, colors=colours, material=replace(flat, double_sided=d.material.double_sided)))
+
     from workbench.options.colour import srgb_to_linear
-    img = srgb_to_linear(draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., :3] / 255.0)
+    img = srgb_to_linear(painted(posed, cam, uvs) / 255.0)
     shown = img[..., 2] > 0.2
     b = np.where(shown, img[..., 2], 1.0)
     return np.where(shown, img[..., 0] / b, np.nan), np.where(shown, img[..., 1] / b, np.nan)
