@@ -596,6 +596,18 @@ def smile_deltas(settings: dict):
     return m, full
 
 
+
+def smile_mouth(settings: dict):
+    """(body mesh, its positions at rest and smiling (float64, :func:`smile_deltas` added), the body's triangles, the
+    lips' inner edge (workbench.body.soften.lip_edge), its ends: the mouth's corners, the one at the least x first)."""
+    from workbench.body.soften import lip_edge
+
+    m, full = smile_deltas(settings)
+    p = m.positions.astype(np.float64)
+    tris = m.triangles[m.face_groups["body"]]
+    edge = lip_edge(tris)
+    return m, p, p + full, tris, edge, edge[[np.argmin(p[edge, 0]), np.argmax(p[edge, 0])]]
+
 def sweep(cases) -> list:
     """``cases`` (tuples of a parametrized test's values) as ``pytest.param``s, all of them run by the whole suite,
     the quick loop (``-m "not slow"``) keeping the few that hold every value of every place at least once: each

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings, smile_deltas
+from helpers import random_settings, smile_mouth
 
 from workbench.body.lining import island
-from workbench.body.soften import lip_edge
 
 FACES = [random_settings(12, 4623)[k - 1] for k in (2, 6, 12)]
 
@@ -23,12 +22,7 @@ def lip(request) -> dict[str, float]:
     how far the upper lip's upper part (the skin facing forward 5 to 8 mm above the corners' line at rest, in front
     of them) lies higher out towards the corners (from 0.6 to 0.9 of the mouth's half-width out from its middle)
     than at the middle (within 0.2 of it), in mm, at rest and smiling."""
-    m, full = smile_deltas(FACES[request.param])
-    p = m.positions.astype(np.float64)
-    q = p + full
-    tris = m.triangles[m.face_groups["body"]]
-    edge = lip_edge(tris)
-    ends = edge[[np.argmin(p[edge, 0]), np.argmax(p[edge, 0])]]
+    m, p, q, tris, edge, ends = smile_mouth(FACES[request.param])
     mid, half, line = p[ends, 0].mean(), np.ptp(p[ends, 0]) / 2, p[ends, 1].mean()
     skin = np.setdiff1d(np.unique(tris), island()[1])
     above = p[skin, 1] - line

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings, smile_deltas
-
-from workbench.body.soften import lip_edge
+from helpers import random_settings, smile_mouth
 
 FACES = [random_settings(12, 4622)[k - 1] for k in (1, 5, 7, 12)]
 
@@ -43,12 +41,7 @@ def _walk(edge: np.ndarray, tris: np.ndarray, p: np.ndarray, start: int, end: in
 def turns(request) -> dict[str, float]:
     """Degrees, for one face: the lower lip's inner edge's turn at its middle vertex and the largest turn at any
     other vertex of its open part, over both sides."""
-    m, full = smile_deltas(FACES[request.param])
-    p = m.positions.astype(np.float64)
-    q = p + full
-    tris = m.triangles[m.face_groups["body"]]
-    edge = lip_edge(tris)
-    corners = edge[[np.argmin(p[edge, 0]), np.argmax(p[edge, 0])]]
+    m, p, q, tris, edge, corners = smile_mouth(FACES[request.param])
     mid = p[corners, 0].mean()
     near = edge[np.abs(p[edge, 0] - mid) < 0.004]
     start = int(near[np.argmin(q[near, 1])])
