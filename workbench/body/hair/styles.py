@@ -322,6 +322,10 @@ BOB_FORWARD = 20.0
 # notch of backdrop over each flap in the front and 3/4 portraits (blind review M's "gap between the cheek and the
 # hair"); swollen over the ear they round down into the flaps.
 BOB_SWELL = 0.012
+# ...its sides drawn in to the jaw under the ear: metres less over the envelope (held at the ear's width down there) at the
+# sides (``sin(az)**2``; none behind 140 degrees, or the nape stood hollow) from the second figure under the skull's centre to
+# the third: they hung a vertical plane 3 cm off the jaw (blind review N's "hard vertical side plane"; test_bob_review_n).
+BOB_JAW = (0.016, 0.035, 0.085)
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -362,7 +366,8 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
     def clearance(az, y, i):
         below = smoothstep(c[1] + BOB_ROUND[1], c[1] - BOB_ROUND[1], y)
-        return base[i] + BOB_ROUND[0] * np.sin(np.radians(az)) ** 2 * below
+        jaw = BOB_JAW[0] * smoothstep(c[1] - BOB_JAW[1], c[1] - BOB_JAW[2], y) * smoothstep(140.0, 100.0, np.abs(az))
+        return np.maximum(base[i] + (BOB_ROUND[0] * below - jaw) * np.sin(np.radians(az)) ** 2, 0.003)
 
     def target(az, i):
         a = np.abs(az)
