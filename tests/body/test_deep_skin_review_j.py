@@ -30,6 +30,13 @@ def _region(gender: str, name: str, above: float) -> np.ndarray:
 def lip_distance(tone: str, gender: str) -> float:
     """CIELAB distance between the lips (their mask 0.9 or more: mean colour) and the face's plain skin (median), each
     as the reference studio shows that albedo."""
+    lips, face = shown_lips_and_face(tone, gender)
+    return float(np.linalg.norm(lips - face))
+
+
+def shown_lips_and_face(tone: str, gender: str) -> tuple[np.ndarray, np.ndarray]:
+    """CIELAB of the lips (their mask 0.9 or more: mean colour) and of the face's plain skin (median), each as the
+    reference studio shows that albedo (contract section 5's rule)."""
     img = skin.skin_texture(tone, gender).reshape(-1, 3).astype(float) / 255
     f = skin.features(gender)
     plain = np.zeros(len(img), bool)
@@ -40,7 +47,7 @@ def lip_distance(tone: str, gender: str) -> float:
     def shown(c: np.ndarray) -> np.ndarray:
         return _lab(shown_in_studio(srgb_to_linear(c), skin_reflect(tone)))
 
-    return float(np.linalg.norm(shown(img[_region(gender, "lips", 0.9)].mean(0)) - shown(np.median(img[plain], 0))))
+    return shown(img[_region(gender, "lips", 0.9)].mean(0)), shown(np.median(img[plain], 0))
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
