@@ -71,7 +71,7 @@ def paleness(base) -> float:
 
 # Each part of the lips' colour as a share of the lips' (per channel): the upper lip (it faces down) and the line along
 # the vermilion's border; on the deepest tone DEEP_PARTS less (its pigment), blue the most: a share taken off every
-# channel alike turned the darker parts violet on a deep lip (blind review N). The line a quarter less there: the
+# channel alike turned the darker parts violet on a deep lip (blind review N). The line 0.28 less there: the
 # border's texels mix the lip with the lighter skin round it, and the line has to stay darker than the upper lip.
 LIP_PARTS = {"lips": (1.0, 1.0, 1.0), "upper": (0.91, 0.88, 0.89), "line": (0.80, 0.72, 0.73)}
 DEEP_PARTS = {"lips": (0.0, 0.0, 0.0), "upper": (0.08, 0.08, 0.12), "line": (0.28, 0.28, 0.34)}
@@ -80,19 +80,18 @@ DEEP_PARTS = {"lips": (0.0, 0.0, 0.0), "upper": (0.08, 0.08, 0.12), "line": (0.2
 def lip_colour(base, part: str = "lips") -> np.ndarray:
     """The lips' albedo (sRGB (3,)) on a skin of albedo ``base``: a little darker and redder than the skin and a little
     less yellow, close to it as bare lips are (a rose, not a salmon); from mid-brown tones down a redder brown of the
-    skin: a little darker, more red (never the pale tone's rose: 10 a* on the deepest) and as much yellow kept (the
-    albedo's b* steps up with the red, so the hue turns red-brown, not violet). Never below 55% of the skin (20% on
-    the deepest, whose room reflection lightens it). ``part``: of :data:`LIP_PARTS` (the line never below half the
-    skin, a fifth on the deepest)."""
+    skin: a little darker, more red (never the pale tone's rose: 10.5 a* on the deepest) and most of the yellow kept
+    (the albedo's b* steps up with the red, so the hue turns red-brown, not violet). Never below 55% of the skin (50%
+    on the deepest). ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
     pale = paleness(base)
     deep = float(np.clip((0.5 - pale) / 0.45, 0, 1))     # 0 from mid-brown tones up, 1 on the deepest
     base = np.asarray(base)
-    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale) - 1.0 * deep, 2.5 + 13.0 * pale + 10.0 * deep,
-                             -(3.0 + 0.5 * (1 - pale)) + 9.0 * deep), base * (0.55 - 0.35 * deep))
+    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale) + 1.0 * deep, 2.5 + 13.0 * pale + 8.0 * deep,
+                             -(3.0 + 0.5 * (1 - pale)) + 6.0 * deep), base * (0.55 - 0.05 * deep))
     if part == "lips":
         return lip
     out = lip * (np.array(LIP_PARTS[part]) - deep * np.array(DEEP_PARTS[part]))
-    return np.maximum(out, base * (0.5 - 0.3 * deep)) if part == "line" else out
+    return np.maximum(out, base * (0.5 - 0.05 * deep)) if part == "line" else out
 
 
 def teeth_exposure(tone: str) -> float:
