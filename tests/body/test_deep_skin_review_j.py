@@ -30,6 +30,13 @@ def _region(gender: str, name: str, above: float) -> np.ndarray:
 def lip_distance(tone: str, gender: str) -> float:
     """CIELAB distance between the lips (their mask 0.9 or more: mean colour) and the face's plain skin (median), each
     as the reference studio shows that albedo."""
+    lips, face = shown_lips_and_face(tone, gender)
+    return float(np.linalg.norm(lips - face))
+
+
+def shown_lips_and_face(tone: str, gender: str) -> tuple[np.ndarray, np.ndarray]:
+    """CIELAB of the lips (their mask 0.9 or more: mean colour) and of the face's plain skin (median), each as the
+    reference studio shows that albedo (contract section 5's rule)."""
     img = skin.skin_texture(tone, gender).reshape(-1, 3).astype(float) / 255
     f = skin.features(gender)
     plain = np.zeros(len(img), bool)
@@ -40,18 +47,22 @@ def lip_distance(tone: str, gender: str) -> float:
     def shown(c: np.ndarray) -> np.ndarray:
         return _lab(shown_in_studio(srgb_to_linear(c), skin_reflect(tone)))
 
-    return float(np.linalg.norm(shown(img[_region(gender, "lips", 0.9)].mean(0)) - shown(np.median(img[plain], 0))))
+    return shown(img[_region(gender, "lips", 0.9)].mean(0)), shown(np.median(img[plain], 0))
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_deep_lips_stand_apart_from_the_skin_as_pale_ones_do(gender):
-    """On #2A1A14, #3B2219 and #4A2C20 the lips are 8.5 CIELAB units or more from the face as shown, at least half a
-    pale tone's distance (17.5). Main: 4.0, 6.6 and 8.3 (the lips darkened by 3 to 5 L* alone, "the same value as the
-    skin"); now 8.7, 10.1 and 11.7 (violet-brown, the upper lip darker)."""
+    """On #2A1A14, #3B2219 and #4A2C20 the lips are 8.5 CIELAB units or more from the face as shown (7 on the deepest),
+    at least 0.4 of a pale tone's distance (17.5; 0.48 before review N, see below). Main: 4.0, 6.6 and 8.3 (the lips darkened by 3 to 5 L* alone, "the same value as the
+    skin"); then 8.7, 10.1 and 11.7 (violet-brown, the upper lip darker). Since blind review N (defect 10: that
+    violet read as "a uniform dark plum/purple that looks bruised") the lips are a redder brown of the skin
+    (tests/body/test_lips_review_n.py): 7.3, 8.8 and 10.9. The deepest's bound moved from 8.5 to 7: its lips cannot
+    be darker (half the skin's albedo at least, tests/body/test_body_looks.py) and its distance came from the plum
+    hue; 7.3 is still nearly twice review J's 4.0."""
     pale = lip_distance(PALE, gender)
     for tone in DEEP:
         d = lip_distance(tone, gender)
-        assert d > 8.5 and d > 0.48 * pale, (tone, round(d, 1), round(pale, 1))
+        assert d > (7.0 if tone == "#2A1A14" else 8.5) and d > 0.4 * pale, (tone, round(d, 1), round(pale, 1))
 
 
 def enamel_lightness(tone: str) -> float:

@@ -336,7 +336,7 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     # (Very light skin is already lighter than that: its palms only turn a little pinker, not darker.)
     toward(np.maximum(base + (light - base) * lift, base * np.array([1.0, 0.97, 0.96])), "palms", 0.9)
     toward(base + (rgb(albedo_for("#F2D1C7")) - base) * (lift + 0.15), "nails", 0.8)
-    # Lips (:func:`.tone.lip_colour`): a rose on a pale tone, violet-brown on a deep one. (Multiplied per channel towards
+    # Lips (:func:`.tone.lip_colour`): a rose on a pale tone, a redder brown on a deep one. (Multiplied per channel towards
     # red, a pale tone's lips were 20 L* darker and 20 a* redder: "an over-saturated salmon", blind review E; moved by
     # lightness alone, a deep tone's were the skin's value, J.) As much on a masculine face (less merged, A).
     lip = lip_colour(base)

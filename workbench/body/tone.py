@@ -5,11 +5,13 @@ redness, :func:`shifted`), not multiplied per channel (which drew a pale tone's 
 chromatic as its skin, and a deep tone's barely apart from it).
 
 - :func:`lip_colour`: the lips' albedo for a skin's albedo. On a pale tone a rose, darker and redder than the skin; on
-  a deep tone darker and violet-brown (less yellow, a little redder: real deep-skinned lips are a plum brown against
-  a golden or red brown skin). Lips moved only by lightness there all but vanished: a deep tone's shown colour is
+  a deep tone darker and a redder brown of the skin (its hue turned 15 to 22 degrees towards red as shown, more
+  chroma). Lips moved only by lightness there all but vanished: a deep tone's shown colour is
   the skin's reflection of the room as much as its albedo, and a step of 4 L* in albedo was 4 L* shown, the lips
   "the same value as the skin" in blind review J (CIELAB distance 4 to 6.6 shown on #2A1A14 to #3B2219 against 17.5
-  on a pale tone; tests/body/test_deep_skin_review_j.py);
+  on a pale tone; tests/body/test_deep_skin_review_j.py); made apart by taking yellow out instead (b* near 0, a hue
+  33 to 46 degrees from the skin's), they were "a uniform dark plum/purple that looks bruised" in blind review N
+  (tests/body/test_lips_review_n.py);
 - :func:`teeth_exposure`: the teeth and gums' colour, in linear light, as a share of the mouth texture's
   (:func:`workbench.body.mouth.mouth_texture`): 1 beside a light or mid skin, less beside a deep one, so the enamel
   is the off-white of real teeth (shade guides measure L* 70 to 85), not the 92 L* a pale face's teeth are drawn at,
@@ -68,23 +70,27 @@ def paleness(base) -> float:
 
 
 # Each part of the lips' colour as a share of the lips' (per channel): the upper lip (it faces down) and the line along
-# the vermilion's border; on the deepest tone a tenth less (its pigment; the line stays darker than the upper lip).
+# the vermilion's border; on the deepest tone DEEP_PARTS less (its pigment), blue the most: a share taken off every
+# channel alike turned the darker parts violet on a deep lip (blind review N). The line 0.28 less there: the
+# border's texels mix the lip with the lighter skin round it, and the line has to stay darker than the upper lip.
 LIP_PARTS = {"lips": (1.0, 1.0, 1.0), "upper": (0.91, 0.88, 0.89), "line": (0.80, 0.72, 0.73)}
+DEEP_PARTS = {"lips": (0.0, 0.0, 0.0), "upper": (0.08, 0.08, 0.12), "line": (0.28, 0.28, 0.34)}
 
 
 def lip_colour(base, part: str = "lips") -> np.ndarray:
     """The lips' albedo (sRGB (3,)) on a skin of albedo ``base``: a little darker and redder than the skin and a little
-    less yellow, close to it as bare lips are (a rose, not a salmon); on a deep tone darker by fewer L*, less red
-    added, and violet-brown (less yellow by up to 7 b*, from mid-brown tones down). Never below 55% of the skin.
-    ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
+    less yellow, close to it as bare lips are (a rose, not a salmon); from mid-brown tones down a redder brown of the
+    skin: a little darker, more red (never the pale tone's rose: 10.5 a* on the deepest) and most of the yellow kept
+    (the albedo's b* steps up with the red, so the hue turns red-brown, not violet). Never below 55% of the skin (50%
+    on the deepest). ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
     pale = paleness(base)
     deep = float(np.clip((0.5 - pale) / 0.45, 0, 1))     # 0 from mid-brown tones up, 1 on the deepest
     base = np.asarray(base)
-    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale) + 0.5 * deep, 2.5 + 13.0 * pale + 2.5 * deep,
-                             -(3.0 + 0.5 * (1 - pale)) - 3.5 * deep), base * 0.55)
+    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale) + 1.0 * deep, 2.5 + 13.0 * pale + 8.0 * deep,
+                             -(3.0 + 0.5 * (1 - pale)) + 6.0 * deep), base * (0.55 - 0.05 * deep))
     if part == "lips":
         return lip
-    out = lip * (np.array(LIP_PARTS[part]) - 0.1 * deep)
+    out = lip * (np.array(LIP_PARTS[part]) - deep * np.array(DEEP_PARTS[part]))
     return np.maximum(out, base * (0.5 - 0.05 * deep)) if part == "line" else out
 
 
