@@ -24,7 +24,9 @@ import math
 # review E: 0.3 and 0.45, the cheeks a little fuller instead; tests/body/test_face_variety.py. Those cheeks at 0.5, with
 # the faces' own fuller cheeks on top (0.74 on blind review N's #6), puffed the lower cheeks out level with the mouth's
 # corners, which sat in a pit between them: a swollen, lumpy face with pursed lips. 0.2 now, and WITH_BUILD_CAP holds
-# a face's cheeks with its build's; tests/body/test_cheek_puff_review_n.py.)
+# a face's cheeks with its build's; tests/body/test_cheek_puff_review_n.py. The cheekbones 0.2 out for it: the cheeks'
+# volume had widened them too, and without it a heavy masculine jaw measured 0.771 of their width, boxy, where
+# tests/body/test_face_proportions.py holds 0.755 on average; 0.7515 now, 0.7508 before.)
 SHAPE_DETAILS = {
     "slim": {"torso/measure-waist-circ-decr": 0.5, "torso/measure-hips-circ-decr": 0.35,
              "torso/torso-scale-depth-decr": 0.3, "torso/torso-scale-horiz-decr": 0.15,
@@ -47,7 +49,7 @@ SHAPE_DETAILS = {
               "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.3,
               "arms/{s}-upperarm-fat-incr": 1.0, "arms/{s}-lowerarm-fat-incr": 0.6,
               "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.45,
-              "cheek/{s}-cheek-volume-incr": 0.2},
+              "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-bones-incr": 0.2},
 }
 # A feminine athletic build is toned, not a bodybuilder's (issue 36): its muscle modifiers at this share,
 # no V shape (its muscle macro is lower too, workbench.body.shape.GENDERED_MACROS).
