@@ -21,7 +21,12 @@ import math
 # reaches the face too (fuller cheeks, a rounder head and a double chin on heavy; hollower cheeks and a
 # leaner head on slim; a leaner, firmer face on athletic), since the macro targets leave a young adult's
 # head alone. (Heavy's double chin at 0.6 and head fat at 0.7 ran from the jaw into the neck as one blob in blind
-# review E: 0.3 and 0.45, the cheeks a little fuller instead; tests/body/test_face_variety.py.)
+# review E: 0.3 and 0.45, the cheeks a little fuller instead; tests/body/test_face_variety.py. Those cheeks at 0.5, with
+# the faces' own fuller cheeks on top (0.74 on blind review N's #6), puffed the lower cheeks out level with the mouth's
+# corners, which sat in a pit between them: a swollen, lumpy face with pursed lips. 0.2 now, and WITH_BUILD_CAP holds
+# a face's cheeks with its build's; tests/body/test_cheek_puff_review_n.py. The cheekbones 0.2 out for it: the cheeks'
+# volume had widened them too, and without it a heavy masculine jaw measured 0.771 of their width, boxy, where
+# tests/body/test_face_proportions.py holds 0.755 on average; 0.7515 now, 0.7508 before.)
 SHAPE_DETAILS = {
     "slim": {"torso/measure-waist-circ-decr": 0.5, "torso/measure-hips-circ-decr": 0.35,
              "torso/torso-scale-depth-decr": 0.3, "torso/torso-scale-horiz-decr": 0.15,
@@ -44,7 +49,7 @@ SHAPE_DETAILS = {
               "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.3,
               "arms/{s}-upperarm-fat-incr": 1.0, "arms/{s}-lowerarm-fat-incr": 0.6,
               "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.45,
-              "cheek/{s}-cheek-volume-incr": 0.5},
+              "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-bones-incr": 0.2},
 }
 # A feminine athletic build is toned, not a bodybuilder's (issue 36): its muscle modifiers at this share,
 # no V shape (its muscle macro is lower too, workbench.body.shape.GENDERED_MACROS).
@@ -187,7 +192,9 @@ FEATURE_CAP = {"mouth/mouth-scale-horiz-decr": 0.15, "mouth/mouth-scale-horiz-in
 # (tests/body/test_extremes_review_j.py).
 # The cheeks' hollowing likewise (blind review M #4, #12's gaunt face: a slim build's 0.8 of MakeHuman's cheek volume off
 # with cheekbones -0.9's share and the face's own lean cheeks, 1.1 in all): 0.95 (tests/body/test_face_caricature_review_m.py).
-WITH_BUILD_CAP = {"cheek/{s}-cheek-bones-incr": 0.5, "chin/chin-width-decr": 0.6}
+# The cheeks' fullness likewise (blind review N #4, #6: "lumpy and swollen, puffy cheeks, pursed protruding lips": a heavy
+# build's cheeks with the face's own fuller ones, 0.74 in all): 0.4 (the default masculine face's own 0.399 kept).
+WITH_BUILD_CAP = {"cheek/{s}-cheek-bones-incr": 0.5, "chin/chin-width-decr": 0.6, "cheek/{s}-cheek-volume-incr": 0.4}
 # How the face controls act (blind review M #4: "random face sliders produce caricatures": #12 gaunt with hollow cheeks,
 # a pointed chin and big pursed lips, #1 a boxy jaw and a wide flat nose, #2 an elongated face with duck lips; each
 # face had five or more controls at 0.8 to 1 at once). Each control acts linearly to KNEE, then eases off (a soft knee,
