@@ -16,13 +16,25 @@ out of the mouth and down from the key, as the lips' shadow leaves them lit only
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-__all__ = ["WALL_NORMAL", "walled"]
+from .lod import Piece
+
+__all__ = ["LINING_WALL", "WALL_NORMAL", "lined", "walled"]
 
 #: The walls' one normal (x right, y up, z forward out of the face): out of the mouth, turned 30 degrees down
 #: (facing the key light, in front, above and to the left, they lit up as brown-red walls).
 WALL_NORMAL = (0.0, -0.5, 0.866)
+
+
+#: The mouth's lining (the body's pouch behind the lips) turned to :data:`WALL_NORMAL` as the teeth's walls are: not at
+#: all at the lips' inner edge, wholly from this far behind it (metres, :func:`workbench.body.mouth.lining_depth`).
+#: With its own normals, MakeHuman's coarse pouch took the key light panel by panel beside the teeth's turned walls:
+#: "a boxy, faceted dark-red shell with hard trapezoid panels" in viseme_aa (blind review N, tests/render/
+#: test_mouth_cavity_review_n.py).
+LINING_WALL = (0.001, 0.006)
 
 
 def walled(normals: np.ndarray, wall: np.ndarray) -> np.ndarray:
@@ -30,3 +42,11 @@ def walled(normals: np.ndarray, wall: np.ndarray) -> np.ndarray:
     w = np.clip(np.asarray(wall, np.float64), 0.0, 1.0)[:, None]
     out = (1 - w) * np.asarray(normals, np.float64) + w * np.asarray(WALL_NORMAL)
     return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)).astype(np.float32)
+
+
+def lined(p: Piece, depth: np.ndarray) -> Piece:
+    """The body's piece ``p`` with its mouth lining's normals turned to :data:`WALL_NORMAL` by ``depth`` (per vertex of
+    ``p``, metres behind the lips' inner edge, 0 off the lining): see :data:`LINING_WALL`."""
+    d = np.asarray(depth, np.float64)
+    t = np.clip((d - LINING_WALL[0]) / (LINING_WALL[1] - LINING_WALL[0]), 0.0, 1.0)
+    return replace(p, normals=walled(p.normals, t * t * (3 - 2 * t)))
