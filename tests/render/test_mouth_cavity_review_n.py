@@ -6,13 +6,12 @@ The mouth's lining (the body's pouch behind the lips, workbench.body.mouth.linin
 with their own normals each took the key light at its own angle, a palate and side walls lit brighter than the back
 teeth's walls beside them (which workbench.body.teeth_walls turns to one normal). The lining seen in the opening,
 eroded by two pixels so no lip or tooth edge counts, is measured by the spread of its luminance (its 95th less its
-5th percentile): one smooth, dark surface has little."""
+5th percentile): one smooth surface has little; and by its mean: lit by the key it read as the reviewer's lit red
+shell, brighter than the back teeth's walls (9 to 13) beside it."""
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -32,8 +31,8 @@ FACES = {
     "n2": ("masculine", "slim", "#442F26", {"jawWidth": 0.0, "cheekbones": 0.2, "noseWidth": -0.8, "eyeSize": 0.1,
                                              "lipFullness": -0.8, "noseLength": -0.5, "chinLength": -0.8, "browRidge": 0.6}),
 }
-#: The most spread of the lining's luminance (0..255) in the opening.
-SPREAD = 6.0
+#: The most spread of the lining's luminance (0..255) in the opening, and the most of its mean.
+SPREAD, MEAN = 6.0, 18.0
 
 
 @cache
@@ -54,8 +53,10 @@ def lining(name: str, shape: str) -> np.ndarray:
 @pytest.mark.parametrize("name", FACES)
 @pytest.mark.parametrize("shape", ["viseme_aa", "mouthOpen"])
 def test_the_lining_is_one_smooth_surface(name, shape):
-    """The lining's luminance spread under SPREAD."""
+    """The lining's luminance spread under SPREAD and its mean under MEAN. On main 7.5 to 11.0 and 24.2 to 29.0 (review
+    N's #2 in mouthOpen 1.3 and 24.7); now (its normals turned as the teeth's walls are, workbench.body.teeth_walls.
+    lined) 1.2 to 4.4 and 10.4 to 13.2."""
     lum = lining(name, shape)
     assert len(lum) > 1000, len(lum)
     spread = float(np.percentile(lum, 95) - np.percentile(lum, 5))
-    assert spread < SPREAD, (spread, float(lum.mean()), float(lum.max()))
+    assert spread < SPREAD and lum.mean() < MEAN, (spread, float(lum.mean()), float(lum.max()))
