@@ -1,5 +1,6 @@
-"""The cavity's walls on the Teeth mesh: the back teeth's side walls and the teeth's inner faces, shaded as one smooth
-surface, for :func:`workbench.body.mouth.fitted_teeth`.
+"""The cavity's walls: on the Teeth mesh the back teeth's side walls and the teeth's inner faces, on the body the
+mouth's lining, shaded as one smooth surface (:func:`workbench.body.mouth.fitted_teeth`; :func:`lined` for the
+lining, :func:`workbench.gltf.meshes.parts`).
 
 MakeHuman's back teeth are a few coarse boxes; in an open mouth their walls and the rows' inner faces fill the
 cavity's sides and its top behind the upper incisors. Each facet took the key light by its own normal, so the
@@ -46,7 +47,15 @@ def walled(normals: np.ndarray, wall: np.ndarray) -> np.ndarray:
 
 def lined(p: Piece, depth: np.ndarray) -> Piece:
     """The body's piece ``p`` with its mouth lining's normals turned to :data:`WALL_NORMAL` by ``depth`` (per vertex of
-    ``p``, metres behind the lips' inner edge, 0 off the lining): see :data:`LINING_WALL`."""
+    ``p``, metres behind the lips' inner edge, 0 off the lining): see :data:`LINING_WALL`.
+
+    >>> from workbench.body.lod import Piece
+    >>> z = np.zeros((3, 3), np.float32)
+    >>> p = Piece(z, np.tile(np.float32([1, 0, 0]), (3, 1)), z[:, :2], np.zeros((1, 3), np.int64), z.astype(np.uint8),
+    ...           z, np.arange(3))
+    >>> np.round(lined(p, np.array([0.0, 0.0035, 0.01])).normals.astype(float), 2).tolist()
+    [[1.0, 0.0, 0.0], [0.71, -0.35, 0.61], [0.0, -0.5, 0.87]]
+    """
     d = np.asarray(depth, np.float64)
     t = np.clip((d - LINING_WALL[0]) / (LINING_WALL[1] - LINING_WALL[0]), 0.0, 1.0)
     return replace(p, normals=walled(p.normals, t * t * (3 - 2 * t)))
