@@ -23,7 +23,7 @@ import numpy as np
 
 from .lod import Piece
 
-__all__ = ["LINING_NORMAL", "LINING_WALL", "WALL_NORMAL", "lined", "walled"]
+__all__ = ["LINING_NORMAL", "LINING_WALL", "WALL_NORMAL", "lined", "lining_wall", "walled"]
 
 #: The walls' one normal (x right, y up, z forward out of the face): out of the mouth, turned 30 degrees down
 #: (facing the key light, in front, above and to the left, they lit up as brown-red walls).
@@ -60,6 +60,11 @@ def lined(p: Piece, depth: np.ndarray) -> Piece:
     >>> np.round(lined(p, np.array([0.0, 0.0035, 0.01])).normals.astype(float), 2).tolist()
     [[1.0, 0.0, 0.0], [0.71, 0.0, 0.71], [0.0, 0.0, 1.0]]
     """
-    d = np.asarray(depth, np.float64)
-    t = np.clip((d - LINING_WALL[0]) / (LINING_WALL[1] - LINING_WALL[0]), 0.0, 1.0)
-    return replace(p, normals=walled(p.normals, t * t * (3 - 2 * t), LINING_NORMAL))
+    return replace(p, normals=walled(p.normals, lining_wall(depth), LINING_NORMAL))
+
+
+def lining_wall(depth: np.ndarray) -> np.ndarray:
+    """How far each vertex's normal is turned to :data:`LINING_NORMAL` (0 to 1) at ``depth`` (metres behind the lips'
+    inner edge): see :data:`LINING_WALL`. (A face shape turns the rest by the rest: :mod:`workbench.body.face`.)"""
+    t = np.clip((np.asarray(depth, np.float64) - LINING_WALL[0]) / (LINING_WALL[1] - LINING_WALL[0]), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
