@@ -96,7 +96,7 @@ NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
 # mouthSmile's fold again, FOLD_AFTER of it tapered over FOLD_ENDS of the line from each end, evened alone and added
 # after the sum's evening as the lip's bend is (lip_lift.mouth_bend): the evening spread the units' smiles' fold flat, the
-# cheek 9 mm out of the line only 1.1 to 1.6 mm higher over it than at rest ("no nasolabial folds", blind review N).
+# cheek 9 mm out of the line only 1.3 to 1.9 mm higher over it than at rest ("no nasolabial folds", blind review N).
 # More of it, or untapered, creased the cheeks' skin (tests/body/test_smile_creases_review_j.py: 12 edges at 0.6).
 FOLD_AFTER, FOLD_ENDS = 0.6, 0.5
 UNFOLD_ROUNDS = 40    # at most this many rounds of smoothing a smile where it folds a triangle over (_unfold)
