@@ -60,10 +60,8 @@ HAIRLINE = {
 # (bun, ponytail) roots down to the ear's root over the ear. Lying a few millimetres off the skull and stopping at
 # the hairline, a centimetre over the ear's rim, it left a notch of background between itself and the ear, a white
 # sliver above each ear in front views. (The scalp layer keeps the hairline: brought down to the ear, its
-# fading band lay over the ear's rim, and shone white in a browser's room light.) In front of the ear no lower than its
-# top (74 and 80 degrees at azimuths 72 and 80, were 78 and 90): the cards rooted down the sideburn stood out of the
-# head's outline beside the temples as ragged points (blind review N's "white floating wisps", #2).
-ROOTLINE = {"bun": np.array([48, 47, 45, 43, 46, 56, 74, 80, 86, 86, 86, 86, 100, 112, 115, 116], float)}
+# fading band lay over the ear's rim, and shone white in a browser's room light.)
+ROOTLINE = {"bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 100, 112, 115, 116], float)}
 ROOTLINE["ponytail"] = ROOTLINE["bun"]
 
 
