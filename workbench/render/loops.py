@@ -50,9 +50,9 @@ CAVE_GREY = np.float32(0.9)
 # A lens's mirror of the studio (:func:`_lens_mirror`): the room's floor and ceiling, the reflected ray's heights
 # (its up component) over which it grades from one to the other, and the key's and the fill's soft boxes.
 LENS_GROUND = np.float32(0.05)
-LENS_SKY = np.float32(5.0)
-LENS_FLOOR = np.float32(-0.2)
-LENS_CEILING = np.float32(0.6)
+LENS_SKY = np.float32(6.0)
+LENS_FLOOR = np.float32(-0.1)
+LENS_CEILING = np.float32(0.7)
 LENS_BOXES = np.array([8.0, 3.0], np.float32)
 
 
