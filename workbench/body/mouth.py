@@ -85,7 +85,7 @@ TONGUE_GROOVE = 0.07
 # the tongue's back drew black wedges on the lining's dark red, blind review L: tests/render/test_cavity_wedges_review_l.py;
 # not the (0.15, 0.03, 0.035) called blood red; no lighter, or the back teeth show as a speck at a closed mouth's corner,
 # tests/render/test_mouth_renders.py; with their least occlusion, OCC_LEAST, a dark red in a room-lit viewer).
-DEEP = (0.24, 0.11, 0.10)
+DEEP = (0.28, 0.145, 0.135)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F; at 0.72, gum on the smile's

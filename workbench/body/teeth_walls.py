@@ -27,7 +27,7 @@ __all__ = ["LINING_NORMAL", "LINING_WALL", "WALL_NORMAL", "lined", "lining_wall"
 
 #: The walls' one normal (x right, y up, z forward out of the face): out of the mouth, turned 30 degrees down
 #: (facing the key light, in front, above and to the left, they lit up as brown-red walls).
-WALL_NORMAL = (0.0, -0.5, 0.866)
+WALL_NORMAL = (0.0, 0.0, 1.0)
 
 
 #: The mouth's lining (the body's pouch behind the lips) turned to one normal, :data:`LINING_NORMAL`, as the teeth's
