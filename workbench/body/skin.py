@@ -53,7 +53,7 @@ LIP_EDGE = 0.0024
 # three.js (RoomEnvironment, ACES) and a pure red in model-viewer (blind review H; tests/body/test_mouth_cavity_light.py);
 # (0.42, 0.10, 0.11) read as blood red in ours (review C); far less saturated, a lit grey wall under ACES (review B).
 LINING = (0.42, 0.22, 0.21)
-THROAT = (0.28, 0.145, 0.135)
+THROAT = (0.30, 0.155, 0.145)
 
 
 def _smoothstep(e0, e1, x):

@@ -25,8 +25,10 @@ from .lod import Piece
 
 __all__ = ["LINING_NORMAL", "LINING_WALL", "WALL_NORMAL", "lined", "lining_wall", "walled"]
 
-#: The walls' one normal (x right, y up, z forward out of the face): out of the mouth, turned 30 degrees down
-#: (facing the key light, in front, above and to the left, they lit up as brown-red walls).
+#: The walls' one normal (x right, y up, z forward out of the face): straight out of the mouth, as the lining's
+#: (:data:`LINING_NORMAL`). Turned 30 degrees down, they showed as dark panels hard-edged against the lining once it
+#: was turned (blind review N, tests/render/test_mouth_walls_review_n.py); with their own normals, facing the key
+#: light, they lit up as brown-red walls.
 WALL_NORMAL = (0.0, 0.0, 1.0)
 
 
