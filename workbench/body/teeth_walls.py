@@ -7,12 +7,12 @@ cavity's sides and its top behind the upper incisors. Each facet took the key li
 cavity showed "faceted lit walls" (blind review M, tests/render/test_mouth_interior_review_m.py) where a mouth shows
 a dark, occluded hollow. Those vertices' normals are turned, as far as each lies in the mouth's shadow (``wall``: 0
 on the front teeth's outer faces, 1 on the back teeth and the inner faces), to one direction, :data:`WALL_NORMAL`:
-out of the mouth and down from the key, as the lips' shadow leaves them lit only by the room.
+out of the mouth, as the lining's are, so the cavity's walls and lining read as one surface.
 
 >>> import numpy as np
 >>> n = walled(np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]), np.array([0.0, 1.0]))
 >>> np.round(n.astype(float), 2).tolist()
-[[1.0, 0.0, 0.0], [0.0, -0.5, 0.87]]
+[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
 """
 
 from __future__ import annotations
