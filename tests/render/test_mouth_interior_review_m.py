@@ -27,7 +27,10 @@ FRONT_U = 0.3
 #: The biting edges' band of the texture's rows, counted with the outer faces (v from the edge into the inner face's).
 EDGE_BAND = 0.03
 #: Per shape, the most of the cavity's mean luminance (0..255) and of its mean gradient.
-CAVITY = {"mouthOpen": (20.0, 1.3), "viseme_aa": (19.0, 0.75)}
+#: (The means' bounds moved from 20.0 and 19.0 in pass 22, blind review N: the back teeth's walls, dark panels
+#: hard-edged against the lining, are now shaded as the lining is, tests/render/test_mouth_walls_review_n.py; the
+#: cavity's mean 12.6 to 14.9 and 11.7 to 14.3 before, 17.6 to 20.2 and 16.4 to 19.0 now, the lining's own under 23.5.)
+CAVITY = {"mouthOpen": (21.5, 1.3), "viseme_aa": (20.5, 0.75)}
 #: The fewest pixels of gum on the front teeth's rows in aa.
 GUM_PIXELS = 300
 
@@ -72,7 +75,8 @@ def test_the_cavity_is_dark_and_smooth(name, shape):
     """The cavity's mean luminance and mean gradient under CAVITY's. On main 21.0 to 25.2 and 1.35 to 1.51 in
     mouthOpen, 19.7 to 23.4 and 0.95 to 1.04 in aa (the back teeth's walls and the teeth's inner faces, each facet lit
     by the key through its own normal: workbench.body.teeth_walls); now 15.4 to 17.9 and 0.93 to 1.01, 14.8 to 17.3
-    and 0.44 to 0.51."""
+    and 0.44 to 0.51; pass 22 (the walls as light as the lining): 17.6 to 20.2 and 0.93 to 1.07, 16.4 to 19.0 and 0.44 to
+    0.51."""
     lit, m = parts(name, shape)
     mask = m["cavity"]
     assert mask.sum() > 1500, mask.sum()

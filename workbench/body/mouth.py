@@ -81,11 +81,11 @@ TONGUE = (0.66, 0.32, 0.34)
 # How much darker the groove down the tongue's middle is (0.22 drew "a line down its middle", blind review K).
 TONGUE_GROOVE = 0.07
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to towards the throat: the lining's
-# :data:`workbench.body.skin.THROAT` a little darker (at (0.13, 0.06, 0.06), under half of it, the back teeth's walls and
+# :data:`workbench.body.skin.THROAT` a little darker, its hue (at (0.24, 0.11, 0.10), dark panels beside the lining, review N; at (0.13, 0.06, 0.06), under half of it, the back teeth's walls and
 # the tongue's back drew black wedges on the lining's dark red, blind review L: tests/render/test_cavity_wedges_review_l.py;
 # not the (0.15, 0.03, 0.035) called blood red; no lighter, or the back teeth show as a speck at a closed mouth's corner,
 # tests/render/test_mouth_renders.py; with their least occlusion, OCC_LEAST, a dark red in a room-lit viewer).
-DEEP = (0.24, 0.11, 0.10)
+DEEP = (0.28, 0.145, 0.135)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F; at 0.72, gum on the smile's
@@ -235,8 +235,8 @@ def _layout():
         # the grey walls of a lit box in the browsers, blind review B.)
         back = _smoothstep(s0, s1 - 0.05, u)
         rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
-        # The back teeth in the mouth's shadow; the gaps and the gum line a little occluded.
-        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - 0.25 * gap) * (1 - 0.15 * gum))[outer]
+        # The back teeth in the mouth's shadow; the front teeth's gaps and gum line a little occluded (not the back's: stripes).
+        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - (0.25 * gap + 0.15 * gum) * (1 - back)))[outer]
         deep[outer] = (0.92 * _smoothstep(s0, s1, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
         inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)

@@ -7,12 +7,12 @@ cavity's sides and its top behind the upper incisors. Each facet took the key li
 cavity showed "faceted lit walls" (blind review M, tests/render/test_mouth_interior_review_m.py) where a mouth shows
 a dark, occluded hollow. Those vertices' normals are turned, as far as each lies in the mouth's shadow (``wall``: 0
 on the front teeth's outer faces, 1 on the back teeth and the inner faces), to one direction, :data:`WALL_NORMAL`:
-out of the mouth and down from the key, as the lips' shadow leaves them lit only by the room.
+out of the mouth, as the lining's are, so the cavity's walls and lining read as one surface.
 
 >>> import numpy as np
 >>> n = walled(np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]), np.array([0.0, 1.0]))
 >>> np.round(n.astype(float), 2).tolist()
-[[1.0, 0.0, 0.0], [0.0, -0.5, 0.87]]
+[[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
 """
 
 from __future__ import annotations
@@ -25,9 +25,11 @@ from .lod import Piece
 
 __all__ = ["LINING_NORMAL", "LINING_WALL", "WALL_NORMAL", "lined", "lining_wall", "walled"]
 
-#: The walls' one normal (x right, y up, z forward out of the face): out of the mouth, turned 30 degrees down
-#: (facing the key light, in front, above and to the left, they lit up as brown-red walls).
-WALL_NORMAL = (0.0, -0.5, 0.866)
+#: The walls' one normal (x right, y up, z forward out of the face): straight out of the mouth, as the lining's
+#: (:data:`LINING_NORMAL`). Turned 30 degrees down, they showed as dark panels hard-edged against the lining once it
+#: was turned (blind review N, tests/render/test_mouth_walls_review_n.py); with their own normals, facing the key
+#: light, they lit up as brown-red walls.
+WALL_NORMAL = (0.0, 0.0, 1.0)
 
 
 #: The mouth's lining (the body's pouch behind the lips) turned to one normal, :data:`LINING_NORMAL`, as the teeth's
