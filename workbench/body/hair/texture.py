@@ -173,8 +173,11 @@ def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarra
     # (Slow ones only: a wave a few centimetres long drew notches in the hairline.)
     k = np.arange(1, 7)
     waves = (np.sin(np.outer(x[0] / w * 2 * np.pi, k * 3) + rng.random(6) * 6.3) / k ** 1.5).sum(1) / 1.6
-    at = 0.03 * waves[None, :]
-    fill = smooth((SLEEK_FILL_END if sleek else FILL_END) + at, FILL_TO + at, h)
+    # (Under sleek hair its fade is shorter, and its wander with it: the same wander over the short fade was a
+    # grain of 0.13 to 0.18 in alpha along the hairline, review I's hairline test allowing 0.1.)
+    end = SLEEK_FILL_END if sleek else FILL_END
+    at = 0.03 * (end - FILL_TO) / (FILL_END - FILL_TO) * waves[None, :]
+    fill = smooth(end + at, FILL_TO + at, h)
     alpha = strands + fill * (1 - strands)
     # (Roots' shade and strands near one another: at 0.5 against 0.87 the texels where strands had ended
     # drew a checker of dark and light blocks, each texel a few millimetres wide round the head.)
