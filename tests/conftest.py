@@ -59,12 +59,13 @@ def pytest_xdist_auto_num_workers(config):
 
 
 HOSTILE_TESTS = ROOT / "tests" / "hostile"
+OWN_SERVERS = ("ServerProcess(", "MotoServer(", "Popen(")  # what starts a server or cluster of a test's own
 
 
 def starts_its_own_service(item) -> bool:
-    """Whether ``item`` starts a process of its own that runs beside it (a ``workbench serve``, :class:`ServerProcess`,
-    or a ``subprocess.Popen``: a Dask cluster's scheduler and workers) in the test or in a fixture of its own module
-    (the session's ``server``, shared by every test of a worker, is not its own)."""
+    """Whether ``item`` starts a server or cluster of its own that runs beside it (a ``workbench serve``,
+    :class:`ServerProcess`; moto's S3 server; a ``subprocess.Popen``: a Dask cluster's scheduler and workers) in the
+    test or in a fixture of its own module (the session's ``server``, shared by every test of a worker, is not its own)."""
     funcs = [getattr(item, "function", None)]
     info = getattr(item, "_fixtureinfo", None)
     module = getattr(getattr(item, "module", None), "__name__", None)
@@ -72,7 +73,7 @@ def starts_its_own_service(item) -> bool:
         funcs += [d.func for d in defs if getattr(d.func, "__module__", None) == module]
     for f in funcs:
         try:
-            if f is not None and any(s in inspect.getsource(f) for s in ("ServerProcess(", "Popen(")):
+            if f is not None and any(s in inspect.getsource(f) for s in OWN_SERVERS):
                 return True
         except (OSError, TypeError):
             continue
@@ -83,7 +84,7 @@ def whole_suite_only(item) -> bool:
     """The kinds of test the quick loop leaves to the whole suite (one rule, docs/testing.md "The quick loop"):
     browser tests and nbval's notebooks; the regression renders of past blind reviews (``*_review_*.py``, one file
     per review and defect); the attacks on the service (tests/hostile/); and tests that start a service process of
-    their own (a service, a Dask cluster). What each area's basics need stays in the quick loop (docs/testing.md)."""
+    their own (a service, S3, a Dask cluster). What each area's basics need stays in the quick loop (docs/testing.md)."""
     path = Path(str(item.path))
     return (path.suffix == ".ipynb" or BROWSER_TESTS in path.parents or HOSTILE_TESTS in path.parents
             or "_review_" in path.name or starts_its_own_service(item))
