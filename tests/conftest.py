@@ -3,9 +3,10 @@ the suite is marked and ordered for pytest-xdist (docs/testing.md).
 
 The marker ``slow`` (registered in pyproject.toml) is on every test that drives a browser, runs notebooks
 through a kernel or puts a load on the machine; ``pytest -m "not slow"`` is the quick loop. A module says it
-with ``pytestmark = pytest.mark.slow`` (or marks its slow tests one by one); here every test under
-tests/browser/ and every notebook nbval runs gets it too, so a browser test or notebook added later is slow
-without being told.
+with ``pytestmark = pytest.mark.slow`` (or marks its slow tests one by one); here the kinds the quick loop leaves
+to the whole suite get it too (:func:`whole_suite_only`: browser tests, nbval's notebooks, past blind reviews'
+regression renders, the attacks of tests/hostile/, tests that start a service of their own), so a test of those
+kinds added later is slow without being told.
 """
 
 from __future__ import annotations
@@ -57,11 +58,43 @@ def pytest_xdist_auto_num_workers(config):
     return (os.cpu_count() or 1) + 1
 
 
+HOSTILE_TESTS = ROOT / "tests" / "hostile"
+OWN_SERVERS = ("ServerProcess(", "MotoServer(", "Popen(")  # what starts a server or cluster of a test's own
+
+
+def starts_its_own_service(item) -> bool:
+    """Whether ``item`` starts a server or cluster of its own that runs beside it (a ``workbench serve``,
+    :class:`ServerProcess`; moto's S3 server; a ``subprocess.Popen``: a Dask cluster's scheduler and workers) in the
+    test or in a fixture of its own module (the session's ``server``, shared by every test of a worker, is not its own)."""
+    funcs = [getattr(item, "function", None)]
+    info = getattr(item, "_fixtureinfo", None)
+    module = getattr(getattr(item, "module", None), "__name__", None)
+    for defs in (info.name2fixturedefs.values() if info else ()):
+        funcs += [d.func for d in defs if getattr(d.func, "__module__", None) == module]
+    for f in funcs:
+        try:
+            if f is not None and any(s in inspect.getsource(f) for s in OWN_SERVERS):
+                return True
+        except (OSError, TypeError):
+            continue
+    return False
+
+
+def whole_suite_only(item) -> bool:
+    """The kinds of test the quick loop leaves to the whole suite (one rule, docs/testing.md "The quick loop"):
+    browser tests and nbval's notebooks; the regression renders of past blind reviews (``*_review_*.py``, one file
+    per review and defect); the attacks on the service (tests/hostile/); and tests that start a service process of
+    their own (a service, S3, a Dask cluster). What each area's basics need stays in the quick loop (docs/testing.md)."""
+    path = Path(str(item.path))
+    return (path.suffix == ".ipynb" or BROWSER_TESTS in path.parents or HOSTILE_TESTS in path.parents
+            or "_review_" in path.name or starts_its_own_service(item))
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects by the marks added here
 def pytest_collection_modifyitems(config, items):
-    """Browser tests and nbval's notebooks marked slow (their order: tests/suite_order.py, after -m deselects)."""
+    """The kinds of :func:`whole_suite_only` marked slow (their order: tests/suite_order.py, after -m deselects)."""
     for item in items:
-        if Path(str(item.path)).suffix == ".ipynb" or BROWSER_TESTS in Path(str(item.path)).parents:
+        if whole_suite_only(item):
             item.add_marker(pytest.mark.slow)
 
 

@@ -3,7 +3,7 @@ draws the stubble of shaved hair over the scalp (workbench.body.hair.bald); a bu
 stubble tone in the hair's colour over the whole scalp, clearly darker than the skin, with a hairline at the temples
 and the nape. Measured on the portraits, front and back, of review L's two shaved heads (seed 4622's #3, masculine,
 hair #4B3A31 on skin #D7A485, and #8, feminine, #201D1C on #97674A), drawn with the stubble and without it (the
-skin alone, ``STUBBLE`` 0, as tests/body/test_hair_hairline_fade.py draws it), in our renderer: over the top of the
+skin alone, ``STUBBLE`` 0, as tests/body/test_hairline_fade_review_c.py draws it), in our renderer: over the top of the
 head (the scalp), the colour difference (CIE76 delta E) and how much darker the stubble is; below the hairline, the
 forehead and the neck's skin unchanged."""
 

@@ -24,7 +24,7 @@ hundred more along the front's hairline lie up, back and along it. Measured on #
   angle between each one's end (its axis over its last turns) and the way out of the head there, on average: on main
   0.61, now 0.31, at most :data:`MOST_OUT`; the way down, on average: on main 0.72, now 0.86, at least
   :data:`LEAST_DOWN`; with their tips still :data:`LEAST_VOLUME` metres over the head on average (on main 48 mm, now
-  47 mm: the curly outline review K liked on #10 kept; tests/render/test_hair_volume.py measures its breaks).
+  47 mm: the curly outline review K liked on #10 kept; tests/render/test_hair_volume_review_e.py measures its breaks).
 """
 
 from functools import cache

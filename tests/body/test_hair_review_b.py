@@ -58,7 +58,7 @@ def _shoulder_gaps(top: str, gender: str, shape: str) -> np.ndarray:
 # dropped and the other raised (per point 1.3 to 4.2 cm, was 2.2 to 4.4; the front portraits alike); 3.41 cm with
 # fixpose9's upper arms turned back by the torso's tilt (the raised shoulder's top a little higher), hence 3.5 cm,
 # under the old 3.8).
-# Review G's round (test_hair_long_g) turns the hair falling down the back behind the neck 12 cm over the shoulders'
+# Review G's round (test_hair_long_review_g) turns the hair falling down the back behind the neck 12 cm over the shoulders'
 # joints: turning over the shoulders' tops, where this measures, it was held out over their back corners in sheets
 # from the jaw (wings). What lies over the tops here now is the locks' edges, 2.2 to 6.5 cm over them (median 3.3 and
 # 3.5 cm), and over some of the six points nothing: the two reviews' asks conflict under today's drape

@@ -45,8 +45,8 @@ def _project(cam, point, size) -> tuple[float, float]:
 # Framing
 # --------------------------------------------------------------------------
 
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-@pytest.mark.parametrize("shape", BODY_SHAPES)
+# Every gender and shape in the quick loop, their every pairing in the whole suite (helpers.sweep).
+@pytest.mark.parametrize("gender,shape", sweep((g, s) for g in ("feminine", "masculine") for s in BODY_SHAPES))
 def test_portrait_is_head_and_shoulders(gender, shape):
     """Eyes 35-45% from the top, centred; the head 40-60% of the width at the eyes' row."""
     size = 256

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import random_settings, sweep
 
 from workbench.gltf.avatar import build_avatar_unencoded
 from workbench.options import ModelOptions, normalize_avatar_settings
@@ -43,7 +43,12 @@ def _figure(glb, images, camera):
     return im[..., 3] > 0, cam, model
 
 
-@pytest.mark.parametrize("k", range(COUNT))
+# The quick loop draws the few of the sheet that hold every gender, shape, glasses and hair style (helpers.sweep),
+# the whole suite all twelve.
+QUICK = sweep([(s["gender"], s["bodyShape"], s["glasses"], s["hair"]["style"]) for s in SHEET])
+
+
+@pytest.mark.parametrize("k", [pytest.param(k, marks=QUICK[k].marks) for k in range(COUNT)])
 def test_previews_frame_the_whole_avatar_with_a_margin(k):
     settings = normalize_avatar_settings(SHEET[k])
     glb, images = build_avatar_unencoded(settings, ModelOptions())

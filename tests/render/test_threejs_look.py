@@ -2,7 +2,7 @@
 ``data/threejs_look/look.html``), each place found by our renderer's drawing with the same camera. One page for the
 module (one Chromium, one room filtered, shaders compiled once for the 384 px pictures), where each of these tests
 started a Chromium and a page of its own (they were test_mouth_threejs.py, test_pale_face_threejs.py and
-test_eye_detail.py's last test).
+test_eye_detail_review_e.py's last test).
 
 - An open mouth, against blind review B's "the mouth's cavity reads as a lit box": the mouth's lining and the back
   teeth, smooth, mirrored the room as grey walls either side of the tongue. Inside the opening (the lining and the
@@ -35,7 +35,7 @@ from workbench.render.scene import Material, Model, Texture, load_clip
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT / "data")]
 import make_review_sheets as sheets  # noqa: E402
-from test_eye_detail import BLACK, WHITE, edge_ratios  # noqa: E402
+from test_eye_detail_review_e import BLACK, WHITE, edge_ratios  # noqa: E402
 
 UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 SIZE = 384

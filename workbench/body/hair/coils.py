@@ -59,7 +59,7 @@ DROOP_VOLUME = 1.05
 # How far the front's clumps turn aside (to the side of the face they root on) for each metre back.
 PARTED = 0.2
 # ...and at the crown, how much less they bend over (standing there, they break the top's outline into curls: bent
-# over as much as at the sides, it was a smooth round arc, review E's helmet; tests/render/test_hair_volume.py).
+# over as much as at the sides, it was a smooth round arc, review E's helmet; tests/render/test_hair_volume_review_e.py).
 TOP_STANDS = 0.7
 # ...and the inner layer's extra roots along the front's hairline (LOD 0): how many, and over which azimuths
 # (degrees either side of the face).
