@@ -5,8 +5,8 @@ The marker ``slow`` (registered in pyproject.toml) is on every test that drives 
 through a kernel or puts a load on the machine; ``pytest -m "not slow"`` is the quick loop. A module says it
 with ``pytestmark = pytest.mark.slow`` (or marks its slow tests one by one); here the kinds the quick loop leaves
 to the whole suite get it too (:func:`whole_suite_only`: browser tests, nbval's notebooks, past blind reviews'
-regression renders, the attacks of tests/hostile/, tests that start a service of their own), so a test of those
-kinds added later is slow without being told.
+regression renders, the attacks of tests/hostile/), so a test of those kinds added later is slow without being
+told.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import re
 import shutil
 import signal
 import socket
@@ -59,35 +60,23 @@ def pytest_xdist_auto_num_workers(config):
 
 
 HOSTILE_TESTS = ROOT / "tests" / "hostile"
-OWN_SERVERS = ("ServerProcess(", "MotoServer(", "Popen(")  # what starts a server or cluster of a test's own
-
-
-def starts_its_own_service(item) -> bool:
-    """Whether ``item`` starts a server or cluster of its own that runs beside it (a ``workbench serve``,
-    :class:`ServerProcess`; moto's S3 server; a ``subprocess.Popen``: a Dask cluster's scheduler and workers) in the
-    test or in a fixture of its own module (the session's ``server``, shared by every test of a worker, is not its own)."""
-    funcs = [getattr(item, "function", None)]
-    info = getattr(item, "_fixtureinfo", None)
-    module = getattr(getattr(item, "module", None), "__name__", None)
-    for defs in (info.name2fixturedefs.values() if info else ()):
-        funcs += [d.func for d in defs if getattr(d.func, "__module__", None) == module]
-    for f in funcs:
-        try:
-            if f is not None and any(s in inspect.getsource(f) for s in OWN_SERVERS):
-                return True
-        except (OSError, TypeError):
-            continue
-    return False
-
-
+REVIEW_FILE = re.compile(r"^test_\w+_review_[a-z]\.py$")  # a past blind review's regression renders, e.g. test_bob_review_n.py
 def whole_suite_only(item) -> bool:
     """The kinds of test the quick loop leaves to the whole suite (one rule, docs/testing.md "The quick loop"):
-    browser tests and nbval's notebooks; the regression renders of past blind reviews (``*_review_*.py``, one file
-    per review and defect); the attacks on the service (tests/hostile/); and tests that start a service process of
-    their own (a service, S3, a Dask cluster). What each area's basics need stays in the quick loop (docs/testing.md)."""
+    browser tests and nbval's notebooks; the regression renders of past blind reviews (``*_review_<letter>.py``,
+    one file per review and defect); the attacks on the service (tests/hostile/). What each area's basics need
+    stays in the quick loop (docs/testing.md); tests that start a service of their own mark their costly parts
+    slow one by one, as the fuzzer's and the pre-checks' parts do.
+
+    >>> class Item:
+    ...     def __init__(self, path): self.path = path
+    >>> [whole_suite_only(Item(ROOT / p)) for p in ("tests/body/test_bob_review_n.py", "tests/test_review_x.py",
+    ...                                               "tests/hostile/test_hostile_http.py", "tests/body/test_body.py")]
+    [True, False, True, False]
+    """
     path = Path(str(item.path))
     return (path.suffix == ".ipynb" or BROWSER_TESTS in path.parents or HOSTILE_TESTS in path.parents
-            or "_review_" in path.name or starts_its_own_service(item))
+            or REVIEW_FILE.search(path.name) is not None)
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects by the marks added here
