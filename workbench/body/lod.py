@@ -129,3 +129,20 @@ def uv_into(p: Piece, rect: tuple[float, float, float, float]) -> Piece:
     u0, v0, u1, v1 = rect
     uv = np.column_stack([u0 + p.uv[:, 0] * (u1 - u0), v0 + p.uv[:, 1] * (v1 - v0)]).astype(np.float32)
     return replace(p, uv=uv)
+
+
+def normals_of(p: Piece, whole: Piece) -> Piece:
+    """``p`` (``whole`` decimated: each of its vertices one of ``whole``'s, found by its ``source`` and ``uv``, as a
+    vertex on a uv seam is two) with ``whole``'s normals at the same vertices, where :func:`decimate` gives the
+    coarser surface's.
+
+    >>> z = np.zeros((3, 3), np.float32)
+    >>> uv = np.float32([[0, 0], [0, 0], [0.5, 0]])
+    >>> whole = Piece(z, np.eye(3, dtype=np.float32), uv, np.zeros((1, 3), np.int64), z.astype(np.uint8), z,
+    ...               np.array([4, 7, 4]))
+    >>> normals_of(replace(whole, uv=uv[[2, 0]], source=np.array([4, 4])), whole).normals.tolist()
+    [[0.0, 0.0, 1.0], [1.0, 0.0, 0.0]]
+    """
+    at = {(int(s), *map(float, t)): i for i, (s, t) in enumerate(zip(whole.source, whole.uv, strict=True))}
+    pick = [at[(int(s), *map(float, t))] for s, t in zip(p.source, p.uv, strict=True)]
+    return replace(p, normals=whole.normals[pick])

@@ -34,7 +34,7 @@ from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
 from ..body.glasses import glasses_piece
 from ..body.hair import hair_pieces, with_lash_uvs
-from ..body.lod import Piece, decimate, piece
+from ..body.lod import Piece, decimate, normals_of, piece
 from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
 from ..body.mouth import fitted_teeth, lining_depth
 from ..body.outfit import hidden_skin, outfit_pieces
@@ -80,8 +80,14 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
         out = {**_parts((body, hair, False, top, bottom, shoes), lod), "Glasses": glasses_piece(mesh, gender)}
         return {n: out[n] for n in MESH_ORDER if n in out}
     if lod:
+        whole = _parts(key, 0)
         out = {name: (p if name in KEPT else decimate(p, LOD_RATIOS[lod]))
-               for name, p in _parts(key, 0).items() if name not in HAIR_PARTS}
+               for name, p in whole.items() if name not in HAIR_PARTS}
+        # The decimated pieces' normals are the coarser surface's; the mouth's lining and teeth keep the turned
+        # normals LOD 0 gave them (teeth_walls: without, LOD 1's lining faced out of the mouth at 4 % of its deep
+        # vertices, LOD 0's at all).
+        out["Body"] = lined(out["Body"], lining_depth(mesh)[out["Body"].source])
+        out["Teeth"] = normals_of(out["Teeth"], whole["Teeth"])
         out.update(hair_pieces(mesh, hair, lod, top, bottom, sleek=True))
         return {n: out[n] for n in MESH_ORDER if n in out}
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
