@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .head import rootline, smoothstep
-
 # A card's own share of its height (the rest its lock's): all its own (random), the cards were one shade each.
 OWN = 0.1
 # The waves (cycles a turn round the head) whose sum is the locks' heights: locks 3 to 6 cm wide at the hairline.
@@ -42,25 +40,3 @@ def heights(roots: np.ndarray, head, own: np.ndarray) -> np.ndarray:
                for k, p in zip(LOCK_WAVES, phase, strict=True)) / (1.5 * len(LOCK_WAVES) ** 0.5)
     lock = 0.5 + 0.5 * np.clip(wave, -1, 1)
     return (1 - OWN) * lock + OWN * own
-
-# Cards beside the ear (from the temple to behind it: azimuths, degrees from the face, rising over the first two and
-# falling over the last two) and low on the head (from a share of their rootline to another) are this share as wide:
-# 1.4 to 2 cm wide, their lower edges stood out of the head's outline over the ear, ragged points 5 to 9 mm out beside
-# the temples in front views (blind review N's "white floating wisps at the temples", #2;
-# tests/body/test_sleek_hairline_review_n.py).
-EAR_CARDS = (55.0, 70.0, 100.0, 115.0, 0.7, 0.85, 0.5)
-
-
-def beside_ear(roots: np.ndarray) -> np.ndarray:
-    """Each sleek card's width's share (S,) from its root's direction ``roots`` (S, 3) from the skull's centre:
-    :data:`EAR_CARDS`, 1 elsewhere.
-
-    >>> beside_ear(np.array([[0.0, 1.0, 0.0], [1.0, -0.2, 0.0]])).round(2).tolist()
-    [1.0, 0.5]
-    """
-    az = np.degrees(np.arctan2(roots[:, 0], roots[:, 2]))
-    pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
-    a0, a1, a2, a3, low, full, narrow = EAR_CARDS
-    # (The bun's rootline is the ponytail's.)
-    ear = smoothstep(a0, a1, np.abs(az)) * smoothstep(a3, a2, np.abs(az)) * smoothstep(low, full, pol / rootline("ponytail", az))
-    return 1 - (1 - narrow) * ear

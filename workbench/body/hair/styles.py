@@ -240,11 +240,11 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     def height(s, d, i):
         return 0.002 + lift[i] + 0.0 * s
 
-    # (Rows 1.5 cm apart: 2.5 cm apart, each quad's chord dipped 0.8 mm under the head's curve, through the card under it.)
+    # (Rows 1.5 cm apart: 2.5 cm apart, each quad's chord dipped 0.8 mm under the head's curve, through the card
+    # under it.)
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=SLEEK_POINTS[lod],
                           limit=lambda d, i: d @ toward > reach)
-    width = rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0) * sleek.beside_ear(roots)  # (narrow by the ears)
-    return Strands(pts, nrm, hang, width, clump_columns(rng, S), 0.3)
+    return Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
 
 
 def _sleek_roots(head: Head, style: str, lod: int, seed: int) -> np.ndarray:
