@@ -7,7 +7,10 @@ outline above the ear in ragged points, the backdrop (ours) or their lit tips (t
 Measured: in the front portrait (the review's pose and camera), row by row, how far (pixels) the outline with the hair
 stands out of the outline without it (the hair's draws left out), the most over the :data:`ABOVE_EAR` rows above the
 ear (the first row past the top of the head where the hair stands out a pixel at most), each side; the mean of the
-two sides. (After helper long22's measure.) Review N's #2 and #12 (a bun on tan skin).
+two sides (after helper long22's measure). Review N's #2: on main 16 and 11 (13.5), now 10 and 6 (8); its #12, a
+bun (#635146) on tan skin (#946C4A), with the same flared point over its left ear: on main 13 and 9 (11), now 12 and 8
+(10). Now the sleek cards' edges are drawn in towards their middles where the head envelope under them rises over
+the ear's rim (:func:`workbench.body.hair.cards.tucked`). (The hair's own depth beside the head is 6 to 8 pixels.)
 """
 
 from dataclasses import replace
@@ -27,7 +30,7 @@ from workbench.render.scene import Model
 BACKGROUND = (236, 238, 242)
 SIZE = 512
 ABOVE_EAR = 40          # rows over the ear
-# The most pixels, the two temples' mean (main: #2 13.5, #12 ...).
+# The most pixels, the two temples' mean (main: #2 13.5, #12 11).
 MOST_STANDOFF = {2: 10.5, 12: 10.5}
 
 
