@@ -38,6 +38,8 @@ from .texture import column_u
 
 # The least height (metres) of a card's vertex over the head envelope.
 CLEAR = 0.0015
+# Metres the head envelope under a sleek card's edge may stand over the envelope under its middle (:func:`tucked`).
+TUCK = 0.004
 # How much of the arms' weights hanging hair takes from the skin it lies on.
 ARM_SHARE = 0.25
 # Metres over the shoulders' joints by which hanging hair takes none of the arms' weights.
@@ -171,6 +173,8 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     if crown is not None:
         width = crown_widths(s.pts, hang, head, width, *crown)
     pos, tris, normals, uv = ribbons(s.pts, s.nrm, width, s.column, s.taper, across, s.along, point)
+    if hug:
+        pos = tucked(pos, s.pts, np.repeat(hang.reshape(-1), 2), head)
     # A flat card's edges leave the curved surface its middle follows: those on the head are kept
     # out of the head envelope.
     rel = pos - head.centre
@@ -198,6 +202,40 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     normals = lean(facing(pos, tris, normals), normals, LEAN)
     return Piece(pos.astype(np.float32), normals.astype(np.float32), uv.astype(np.float32), tris, joints,
                  weights, np.full(len(pos), -1, np.int64))
+
+
+def tucked(pos: np.ndarray, pts: np.ndarray, hanging: np.ndarray, head: Head) -> np.ndarray:
+    """Card vertices ``pos`` (S*K*2, 3; two a row of strands ``pts`` (S, K, 3)) on the head drawn in towards their row's
+    middle where the head envelope under them stands more than :data:`TUCK` over the envelope under the middle (the
+    ear's rim). Kept out of the envelope there, a sleek card's lower edge over the ear's top stood a centimetre out of
+    the head's outline beside the temple in ragged points (blind review N's "white floating wisps", #2;
+    tests/body/test_sleek_temples_review_n.py).
+
+    >>> from types import SimpleNamespace
+    >>> ear = lambda d, highest=False: np.where(d[:, 1] < -0.2, 0.12, 0.1)
+    >>> head = SimpleNamespace(centre=np.zeros(3), envelope=ear)
+    >>> pts = np.array([[[0.1, 0.0, 0.0]]]); pos = np.array([[0.1, 0.04, 0.0], [0.1, -0.04, 0.0]])
+    >>> tucked(pos, pts, np.zeros(2, bool), head).round(3).tolist()
+    [[0.1, 0.04, 0.0], [0.1, -0.02, 0.0]]
+    """
+    mid = np.repeat(pts.reshape(-1, 3), 2, axis=0)
+    floor = head.envelope(_unit(mid - head.centre))
+
+    def rise(t):
+        return head.envelope(_unit(mid + t[:, None] * (pos - mid) - head.centre), highest=True) - floor
+
+    out = ~hanging & (rise(np.ones(len(pos))) > TUCK)
+    lo, hi = np.zeros(len(pos)), np.ones(len(pos))
+    for _ in range(8):
+        t = (lo + hi) / 2
+        over = rise(t) > TUCK
+        hi, lo = np.where(over, t, hi), np.where(over, lo, t)
+    t = np.where(out, lo, 1.0)
+    return mid + t[:, None] * (pos - mid)
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
 
 
 def hugged(pos: np.ndarray, pts: np.ndarray, hanging: np.ndarray, head: Head) -> np.ndarray:
