@@ -1,6 +1,7 @@
 """The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), the lower lip's
 border and the chin held where they are (:func:`lower_hold`), and the lower lip's inner edge drawn on a U
-(:func:`lower_arc`), and the upper lip's border bent up into the corners (:func:`mouth_bend`).
+(:func:`lower_arc`), the upper lip's border evened (:func:`border_even`), and the upper lip's border bent up into the
+corners (:func:`mouth_bend`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
