@@ -1,6 +1,7 @@
 """The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), the lower lip's
 border and the chin held where they are (:func:`lower_hold`), and the lower lip's inner edge drawn on a U
-(:func:`lower_arc`), and the upper lip's border bent up into the corners (:func:`mouth_bend`).
+(:func:`lower_arc`), the upper lip's border evened (:func:`border_even`), and the upper lip's border bent up into the
+corners (:func:`mouth_bend`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
@@ -17,7 +18,7 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["lower_arc", "lower_hold", "mouth_bend", "upper_middle"]
+__all__ = ["border_even", "lower_arc", "lower_hold", "mouth_bend", "upper_middle"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
 # the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
@@ -66,6 +67,23 @@ BEND_OUT = 0.3
 BEND_FROM = 0.002
 BEND_FULL = 0.009
 BEND_TO = (0.011, 0.016)
+# The upper lip's border evened in the smile (:func:`border_even`). The smile lifted the border 3.4 to 3.6 mm and the
+# skin 2 mm over it half that, and drew the lip below it 2 mm back: a crease along the border, the strip over it
+# squeezed from 2.3 mm tall to 0.7 and facing up (0.75). The border's sides sit on the crease's ridge and face forward
+# (their normals' up 0.49 at rest, 0.08 smiling, on blind review N's #12); its middle, between the tubercle in front
+# and the philtrum's foot 1.6 mm behind, faced up (0.57): a thin strip that three.js and model-viewer lit as a V-notch
+# highlight. So the skin from RAISE_BAND[0] to RAISE_BAND[2] over the border (the lip's own, lip_heights.lip_borders;
+# metres for the reference face), within RAISE_WIDE of the middle (none from 1.5 times it) and in front of the corners
+# (2 mm), lifted by RAISE, all of it from RAISE_BAND[1] up, fading out by RAISE_BAND[2]; and the face's middle
+# (within EVEN_MID of it), from EVEN_BAND[0] over the lips' meeting line to EVEN_BAND[2] over the border (all of it
+# to EVEN_BAND[1]), brought to the depth its neighbours either side (EVEN_SIDE of the middle, within 1 mm of its
+# height) have smiling: the tubercle and the philtrum's foot flattened as the stretched lip flattens them.
+RAISE = 0.002
+RAISE_BAND = (0.0005, 0.0025, 0.011)
+RAISE_WIDE = 0.008
+EVEN_MID = 0.0005
+EVEN_SIDE = (0.0012, 0.0028)
+EVEN_BAND = (0.003, 0.003, 0.008)
 
 
 def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -208,3 +226,34 @@ def mouth_bend(positions: np.ndarray, normals: np.ndarray, triangles: np.ndarray
     delta = np.zeros((len(keep), 3), np.float32)
     delta[:, 1] = w[keep] * BEND * unit
     return soften(positions, triangles, body[keep].astype(np.int32), delta, still)
+
+
+def border_even(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+                corners: np.ndarray, mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """What evens the upper lip's border in ``smile`` (the lips' sum, sorted ``idx``, ``delta``; see :data:`RAISE`):
+    the skin over the border (the skin ``triangles``' lip, lip_heights.lip_borders; ``corners``: the mouth's corners,
+    the ends of the lips' inner edge) lifted, and the face's middle brought to its sides' depth, as smiling.
+    Returns the vertices moved (of ``body``) and their deltas."""
+    from .lip_heights import lip_borders
+
+    full = np.zeros((len(positions), 3))
+    full[smile[0]] = smile[1]
+    p = positions.astype(np.float64)
+    line, front = float(corners[:, 1].mean()), float(corners[:, 2].mean()) + 0.002 * unit
+    top = line + lip_borders(positions, triangles, (corners[0], corners[1]))[0]
+    v = body[p[body, 2] > front]
+    h, off = p[v, 1] - top, np.abs(p[v, 0] - mid_x)
+    b = np.asarray(RAISE_BAND) * unit
+    full[v, 1] += RAISE * unit * _smoothstep(b[0], b[1], h) * _smoothstep(b[2], b[1], h) \
+        * _smoothstep(1.5 * RAISE_WIDE * unit, RAISE_WIDE * unit, off)
+    z = p[:, 2] + full[:, 2]
+    sides = v[(off > EVEN_SIDE[0] * unit) & (off < EVEN_SIDE[1] * unit)]
+    step = np.zeros(len(positions))
+    for a in v[(off < EVEN_MID * unit) & (p[v, 1] > line + EVEN_BAND[0] * unit) & (h < EVEN_BAND[2] * unit)]:
+        near = sides[(np.abs(p[sides, 1] - p[a, 1]) < 0.001 * unit) & (np.abs(p[sides, 2] - p[a, 2]) < 0.003 * unit)]
+        if len(near):
+            step[a] = (z[near].mean() - z[a]) * _smoothstep(EVEN_BAND[2] * unit, EVEN_BAND[1] * unit, p[a, 1] - top)
+    full[:, 2] += step
+    full[smile[0]] -= smile[1]
+    keep = np.flatnonzero(np.abs(full).max(1) > 1e-6)
+    return keep.astype(np.int32), full[keep].astype(np.float32)
