@@ -40,21 +40,19 @@ def fetch(url: str) -> bytes:
     return r.content
 
 
-def studio_args(server, settings: dict, camera: str = "portrait") -> tuple[dict, bytes]:
-    """The page's arguments for an avatar in its idle pose with the camera the workbench's preview frames."""
+def studio_args(server, settings: dict, camera: str = "portrait"):
+    """The page's arguments for an avatar in its idle pose with the camera the workbench's preview frames, its
+    GLB's bytes and that pose (:class:`workbench.render.scene.Posed`)."""
     from workbench.render.framing import frame
     from workbench.render.scene import Clip, Model
 
     url = new_avatar(server, settings)["modelUrl"] + "?animations=idle"
     glb = fetch(url)
     model = Model(glb, max_texture=1)
-    cam = frame(model.posed(Clip(model), 0.0), camera)
+    posed = model.posed(Clip(model), 0.0)
+    cam = frame(posed, camera)
     return ({"model": url, "size": SIZE, "animation": "idle", "time": 0.0,
-             "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near}, glb)
-
-
-def shoot(page, args: dict) -> np.ndarray:
-    return data_url_image(run_async(page, "window.studio.render", args))
+             "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near}, glb, posed)
 
 
 def shoot_masked(page, args: dict, *masks: str) -> list[np.ndarray]:
@@ -62,6 +60,15 @@ def shoot_masked(page, args: dict, *masks: str) -> list[np.ndarray]:
     parse of the model in the page for them all (a parse a shot cost seconds of a software GPU's texture uploads)."""
     lit, *drawn = (data_url_image(url) for url in run_async(page, "window.studio.render", {**args, "masks": list(masks)}))
     return [lit, *(mask[..., 0] > 127 for mask in drawn)]
+
+
+def shoot_all(page, args: dict, shots: list[dict]) -> list:
+    """Each of ``shots`` (overrides of ``args``) drawn from one parse of the model in the page: a shot's picture, or
+    with ``masks`` its picture and masks as :func:`shoot_masked` gives them. (Each parse uploads the model's
+    textures to the software GPU again: seconds of the GPU process's CPU.)"""
+    drawn = run_async(page, "window.studio.render", {**args, "shots": shots})
+    return [data_url_image(got) if isinstance(got, str)
+            else [data_url_image(got[0]), *(data_url_image(url)[..., 0] > 127 for url in got[1:])] for got in drawn]
 
 
 def lab(srgb: np.ndarray) -> np.ndarray:
@@ -86,7 +93,7 @@ def test_a_skin_tone_shows_as_asked_in_three_js_and_in_the_preview(page, server,
 
     rows = []
     for tone in TONES:
-        args, glb = studio_args(server, {"gender": "feminine", "skinTone": tone, "hair": {"style": "short"}})
+        args, glb, _ = studio_args(server, {"gender": "feminine", "skinTone": tone, "hair": {"style": "short"}})
         lit, body = shoot_masked(page, args, "Body")
         ours = np.asarray(render(glb, size=SIZE, camera="portrait", pose=(glb, 0.0)))
         want = hex_rgb(tone) * 255
@@ -105,10 +112,10 @@ def test_the_studio_lights_skin_as_the_calibration_says(page, server):
     """Each pixel of the skin of albedo a shows k a + s in linear light: the measured (k, s), in sixteen
     shares of the pixels by k, are :data:`~workbench.options.colour.STUDIO`'s within a tenth in k (and the
     mean tone they predict for the default skin within 3 levels of what three.js draws)."""
-    args, _ = studio_args(server, {"gender": "feminine", "hair": {"style": "short"}})
-    dark, body = shoot_masked(page, {**args, "probe": {"mesh": "Body", "albedo": 0.0}}, "Body")
-    probe = {0.0: dark[body][:, :3].astype(float) / 255,
-             0.3: shoot(page, {**args, "probe": {"mesh": "Body", "albedo": 0.3}})[body][:, :3].astype(float) / 255}
+    args, _, _ = studio_args(server, {"gender": "feminine", "hair": {"style": "short"}})
+    (dark, body), light = shoot_all(page, args, [{"probe": {"mesh": "Body", "albedo": 0.0}, "masks": ["Body"]},
+                                                 {"probe": {"mesh": "Body", "albedo": 0.3}}])
+    probe = {0.0: dark[body][:, :3].astype(float) / 255, 0.3: light[body][:, :3].astype(float) / 255}
     s = probe[0.0].mean(1)
     k = (probe[0.3].mean(1) - s) / 0.3
     order = np.argsort(k)
@@ -122,16 +129,15 @@ def test_sunglasses_stay_dark_and_an_open_mouth_is_dark(page, server, tmp_path):
     """At three quarters, a sunglass lens shows the studio's light only as a soft sheen (no pixel near white,
     where a mirror-smooth lens flashed white); with the jaw open, the mouth's inside (the Teeth mesh, the
     teeth and tongue) is far darker than the face (a flat white block before)."""
-    args, glb = studio_args(server, {"gender": "masculine", "glasses": "sunglasses", "hair": {"style": "short"},
-                                     "skinTone": "#E0AC8A"})
-    from workbench.render.scene import Clip, Model
-
-    posed = Model(glb, max_texture=1).posed(Clip(Model(glb, max_texture=1)), 0.0)
+    args, _, posed = studio_args(server, {"gender": "masculine", "glasses": "sunglasses", "hair": {"style": "short"},
+                                          "skinTone": "#E0AC8A"})
     pts = posed.points()
     pivot = [float(v) for v in (pts.min(0) + pts.max(0)) / 2]
-    for yaw in (35, -35):
-        turned = {**args, "yaw": yaw, "pivot": pivot}
-        lit, lens = shoot_masked(page, turned, "Glasses")
+    # The two turns and the open mouth from one parse of the model.
+    *turns, (opened, mouth, skin) = shoot_all(page, args, [
+        *({"yaw": yaw, "pivot": pivot, "masks": ["Glasses"]} for yaw in (35, -35)),
+        {"morphs": {"jawOpen": 1.0}, "masks": ["Teeth", "Body"]}])
+    for yaw, (lit, lens) in zip((35, -35), turns, strict=True):
         lum = lit[lens][:, :3] @ np.array([0.2126, 0.7152, 0.0722])
         print(f"\nsunglasses at {yaw}: mean {lum.mean():.1f}, 99th percentile {np.percentile(lum, 99):.1f}")
         # (The mask holds the frame too: its rims, rounded bars 4 mm deep since review A, catch the room on their
@@ -140,8 +146,7 @@ def test_sunglasses_stay_dark_and_an_open_mouth_is_dark(page, server, tmp_path):
         buf = io.BytesIO()
         Image.fromarray(lit, "RGBA").save(buf, format="PNG")
         save_artifact(tmp_path, f"studio_sunglasses_{yaw}.png", buf.getvalue())
-    open_ = {**args, "morphs": {"jawOpen": 1.0}}
-    lit, mouth, skin = shoot_masked(page, open_, "Teeth", "Body")
+    lit = opened
     lum = lit[..., :3] @ np.array([0.2126, 0.7152, 0.0722])
     print(f"\nopen mouth: inside {np.median(lum[mouth]):.1f}, skin {np.median(lum[skin]):.1f}")
     assert mouth.sum() > 100 and np.median(lum[mouth]) < 0.45 * np.median(lum[skin])

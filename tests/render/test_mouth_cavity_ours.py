@@ -17,9 +17,12 @@ def test_the_open_mouth_is_not_blood_red_in_ours(gender, tone):
     a near black that three.js drew pitch black (blind review H); now (mouth13: a red-brown lining, lighter at the
     back, tests/body/test_mouth_cavity_light.py) 0.56 to 0.60 and 40 to 49, a dark red-brown (the bound on red moved
     from 35: it stood against blood red, which the saturation now bounds tighter). (three.js's room-lit cavity keeps
-    its own test, test_mouth_renders.py.)"""
+    its own test, test_mouth_renders.py.) The saturation's bound moved from 0.7 to 0.76 in pass 22 (blind review N, "a
+    boxy, faceted dark-red shell": the lining's normals turned out of the mouth, workbench.body.teeth_walls.lined, so
+    the key no longer lights its panels one by one): now 0.73 to 0.75 and 36 to 41, darker and so a little more
+    saturated (the review asked for a darker cavity; blood red was 0.92 at a red of 55)."""
     lit, masks = closeup(avatar(gender, tone=tone), gender, {"mouthOpen": 1.0})
     inside = lit[masks["lining"] & ~masks["teeth"]]
     assert len(inside) > 2000
     saturation = ((inside.max(1) - inside.min(1)) / np.maximum(inside.max(1), 1)).mean()
-    assert saturation < 0.7 and inside[:, 0].mean() < 60, (saturation, inside.mean(0))
+    assert saturation < 0.76 and inside[:, 0].mean() < 60, (saturation, inside.mean(0))

@@ -23,6 +23,7 @@ import numpy as np
 
 from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
+from .lining import behind_cheeks
 from .lip_lift import lower_arc, lower_hold, mouth_bend, upper_middle
 from .soften import lip_edge, rings, soften, still_skin
 
@@ -68,8 +69,6 @@ LID_RINGS = 3
 # unfolding smooths the push onto the skin round it, so the next needs less (review E's avatar 9: none by the third).
 LID_ROUNDS = 6
 LID_FACING = -0.6
-# The lining within LINING_FREE of the lips' edges moves as the smile does; further in, as the nearest skin (_lining).
-LINING_FREE = 0.012
 # The cheek's raise at the middle of its field (metres: up, forward) for the reference face, the field's radius,
 # and where its middle lies from the eye's centre (out, down). (7.5 up, 5.5 out made the fold shallower: test_smile_shading.)
 CHEEK_RAISE = (0.0, 0.0065, 0.003)
@@ -95,6 +94,11 @@ FOLD_SHARP = 0.008
 FOLD_WIDTH = 0.02
 NOSE_WING = (0.019, -0.036)
 FOLD_END = (0.008, -0.012)
+# mouthSmile's fold again, FOLD_AFTER of it tapered over FOLD_ENDS of the line from each end, evened alone and added
+# after the sum's evening as the lip's bend is (lip_lift.mouth_bend): the evening spread the units' smiles' fold flat, the
+# cheek 9 mm out of the line only 1.3 to 1.9 mm higher over it than at rest ("no nasolabial folds", blind review N).
+# More of it, or untapered, creased the cheeks' skin (tests/body/test_smile_creases_review_j.py: 12 edges at 0.6).
+FOLD_AFTER, FOLD_ENDS = 0.6, 0.5
 UNFOLD_ROUNDS = 40    # at most this many rounds of smoothing a smile where it folds a triangle over (_unfold)
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
@@ -148,7 +152,7 @@ def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np
 
 
 def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, corner: np.ndarray,
-          mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+          mid_x: float, unit: float, ends: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """The nasolabial fold (see :data:`FOLD_PUSH`): the cheek beside the line from the nose's wing to past the
     mouth's corner pushed forward, the lip's side of the line not, so the smile's raised cheek meets the lip in a
     crease."""
@@ -167,6 +171,8 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
     along = np.linalg.norm(off - sd[:, None] * out, axis=1)   # beyond the line's ends
     w = _smoothstep(0.0, FOLD_SHARP * unit, sd) * _smoothstep(FOLD_WIDTH * unit, 0.45 * FOLD_WIDTH * unit, sd) \
         * _smoothstep(0.008 * unit, 0.0, along)
+    if ends:     # (tapered in from both ends of the line over ``ends`` of it: see FOLD_AFTER)
+        w *= _smoothstep(0.0, ends, t) * _smoothstep(1.0, 1.0 - ends, t)
     w *= _smoothstep(0.4, 0.7, normals[body, 2]) * _smoothstep(corner[2] - 0.025 * unit, corner[2] - 0.015 * unit, p[:, 2])
     keep = np.flatnonzero(w > 0.02)
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
@@ -286,35 +292,6 @@ def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, 
     return keep.astype(np.int32), delta
 
 
-def _lining(positions: np.ndarray, triangles: np.ndarray, smile: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray,
-                                                                                                    np.ndarray]:
-    """What keeps the mouth's lining behind the cheeks in ``smile`` (a shape, sorted ``idx``, ``delta``): each lining
-    vertex more than LINING_FREE from the lips' inner edges moved as the skin nearest it moves (by the share
-    ``w``, all of it from LINING_FREE * 2 on). The squint's and smile's cheek raise draw the cheek's skin up 9 mm
-    and the lining behind it 4 mm: on a gaunt face, where the lining lies 3 to 4 mm behind the cheek, it came
-    through as a dark slit beside the mouth (blind review E)."""
-    from scipy.spatial import cKDTree
-
-    from .lining import island as _island
-
-    lining = np.zeros(len(triangles), bool)
-    lining[_island()[0]] = True
-    inner = np.unique(triangles[lining].ravel())
-    edge = np.intersect1d(inner, triangles[~lining].ravel())
-    skin = np.setdiff1d(np.unique(triangles[~lining].ravel()), inner)
-    p = positions.astype(np.float64)
-    reach = np.linalg.norm(p[inner] - p[edge].mean(0), axis=1).max() + LINING_FREE
-    skin = skin[np.linalg.norm(p[skin] - p[edge].mean(0), axis=1) < reach]
-    full = np.zeros((len(positions), 3), np.float64)
-    full[smile[0]] = smile[1]
-    w = _smoothstep(LINING_FREE, 2 * LINING_FREE, cKDTree(p[edge]).query(p[inner])[0])
-    nearest = skin[cKDTree(p[skin]).query(p[inner])[1]]
-    # (Up and down only: drawn in and back with the cheek as well, the lining met the back teeth.)
-    move = w[:, None] * (full[nearest] - full[inner]) * (0.0, 1.0, 0.0)
-    keep = np.flatnonzero(np.abs(move).max(1) > 1e-6)
-    return inner[keep].astype(np.int32), move[keep].astype(np.float32)
-
-
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p = positions[tongue].astype(np.float64)
     back = float(p[:, 2].max()) - p[:, 2]
@@ -334,10 +311,12 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     mid_x = (eyes["l"][0] + eyes["r"][0]) / 2
     unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / EYES_APART
     body = np.asarray(groups["body"])
-    out, smiles, bulges = {}, {}, {}
+    out, smiles, bulges, folds = {}, {}, {}, {}
     still = still_skin(positions, triangles, list(eyes.values()), unit) if triangles is not None else np.zeros(0, bool)
     for name, s in (("mouthSmileLeft", "l"), ("mouthSmileRight", "r")):
         corner = positions[units[name][0][np.argmax(np.linalg.norm(units[name][1], axis=1))]].astype(np.float64)
+        at, d = _fold(positions, normals, body, eyes[s], corner, mid_x, unit, FOLD_ENDS)
+        folds[name] = at, np.float32(FOLD_AFTER) * d
         out[name] = _plus(_plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
                                 _corner(positions, body, units[name], unit)),
                           _fold(positions, normals, body, eyes[s], corner, mid_x, unit))
@@ -376,7 +355,9 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     # upper lip's bend (lip_lift; evened alone, added after the sum's evening, which spread 2.5 mm of its 3 flat).
     # (Evened without the cheeks' bulge, added back after: evened with it, the sum's creases round the lids spread
     # the bulge and the raise flat, 6 mm of the cheek's 9.5 forward lost, "the cheeks don't lift", blind review M.)
-    bend = smile if triangles is None else mouth_bend(positions, normals, triangles, still, corners, body, mid_x, unit)
+    bend = smile if triangles is None else _plus(mouth_bend(positions, normals, triangles, still, corners, body, mid_x,
+                                                            unit), soften(positions, triangles, *_plus(*folds.values()),
+                                                                          still))
     fixed = smile if triangles is None else _unfold(positions, triangles, *_plus(soften(
         positions, triangles, *_plus(soften(positions, triangles, *_plus(smile, (bulge[0], -bulge[1])), still), bulge),
         still), bend))
@@ -392,7 +373,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         push = _lids(positions, normals, groups, body, fixed, triangles)
         fixed = _plus(fixed, push)
     if triangles is not None:
-        fixed = _plus(fixed, _lining(positions, triangles, fixed))
+        fixed = _plus(fixed, behind_cheeks(positions, triangles, fixed))
     out["smileLids"] = _plus(fixed, (smile[0], -smile[1]))
     for idx, delta in out.values():
         idx.setflags(write=False)

@@ -25,6 +25,8 @@ from .expressions import SMILE_EYES, SYNTHETIC
 from .lod import Piece
 from .mesh import body_key, body_of, dense_morph_deltas, dense_morph_deltas_of
 from .mesh import vertex_normals as _vertex_normals
+from .mouth import lining_depth
+from .teeth_walls import lining_wall
 
 ARKIT = (
     "browDownLeft", "browDownRight", "browInnerUp", "browOuterUpLeft", "browOuterUpRight", "cheekPuff",
@@ -178,6 +180,8 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         moved = m.positions.astype(np.float64)
         moved[touched] += d
         turn = _vertex_normals(moved, tris) - rest
+        # (not the mouth's lining, whose normals are one direction out of the mouth: workbench.body.teeth_walls.lined)
+        turn *= (1 - lining_wall(lining_depth(m)))[:, None]
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
         turn[~keep] = 0.0
         out[name] = (keep, turn)

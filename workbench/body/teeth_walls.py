@@ -1,5 +1,6 @@
-"""The cavity's walls on the Teeth mesh: the back teeth's side walls and the teeth's inner faces, shaded as one smooth
-surface, for :func:`workbench.body.mouth.fitted_teeth`.
+"""The cavity's walls: on the Teeth mesh the back teeth's side walls and the teeth's inner faces, on the body the
+mouth's lining, shaded as one smooth surface (:func:`workbench.body.mouth.fitted_teeth`; :func:`lined` for the
+lining, :func:`workbench.gltf.meshes.parts`).
 
 MakeHuman's back teeth are a few coarse boxes; in an open mouth their walls and the rows' inner faces fill the
 cavity's sides and its top behind the upper incisors. Each facet took the key light by its own normal, so the
@@ -16,17 +17,54 @@ out of the mouth and down from the key, as the lips' shadow leaves them lit only
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
-__all__ = ["WALL_NORMAL", "walled"]
+from .lod import Piece
+
+__all__ = ["LINING_NORMAL", "LINING_WALL", "WALL_NORMAL", "lined", "lining_wall", "walled"]
 
 #: The walls' one normal (x right, y up, z forward out of the face): out of the mouth, turned 30 degrees down
 #: (facing the key light, in front, above and to the left, they lit up as brown-red walls).
 WALL_NORMAL = (0.0, -0.5, 0.866)
 
 
-def walled(normals: np.ndarray, wall: np.ndarray) -> np.ndarray:
-    """``normals`` (N, 3) turned towards :data:`WALL_NORMAL` by ``wall`` (N, 0 to 1) and renormalised, a new array."""
+#: The mouth's lining (the body's pouch behind the lips) turned to one normal, :data:`LINING_NORMAL`, as the teeth's
+#: walls are: not at all at the lips' inner edge, wholly from this far behind it (metres,
+#: :func:`workbench.body.mouth.lining_depth`). With its own normals, MakeHuman's coarse pouch took the key light panel
+#: by panel beside the teeth's turned walls: "a boxy, faceted dark-red shell with hard trapezoid panels" in viseme_aa
+#: (blind review N, tests/render/test_mouth_cavity_review_n.py). Straight out of the mouth: turned down as the teeth's
+#: walls are (WALL_NORMAL), it went near black, a saturated maroon (tests/render/test_mouth_cavity_ours.py, 0.86 to
+#: 0.89) with near-black wedges (tests/render/test_cavity_wedges_review_l.py, 0.057 of the opening).
+LINING_WALL = (0.001, 0.006)
+LINING_NORMAL = (0.0, 0.0, 1.0)
+
+
+def walled(normals: np.ndarray, wall: np.ndarray, to: tuple[float, float, float] = WALL_NORMAL) -> np.ndarray:
+    """``normals`` (N, 3) turned towards ``to`` (:data:`WALL_NORMAL`) by ``wall`` (N, 0 to 1) and renormalised, a new
+    array."""
     w = np.clip(np.asarray(wall, np.float64), 0.0, 1.0)[:, None]
-    out = (1 - w) * np.asarray(normals, np.float64) + w * np.asarray(WALL_NORMAL)
+    out = (1 - w) * np.asarray(normals, np.float64) + w * np.asarray(to)
     return (out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)).astype(np.float32)
+
+
+def lined(p: Piece, depth: np.ndarray) -> Piece:
+    """The body's piece ``p`` with its mouth lining's normals turned to :data:`LINING_NORMAL` by ``depth`` (per vertex of
+    ``p``, metres behind the lips' inner edge, 0 off the lining): see :data:`LINING_WALL`.
+
+    >>> from workbench.body.lod import Piece
+    >>> z = np.zeros((3, 3), np.float32)
+    >>> p = Piece(z, np.tile(np.float32([1, 0, 0]), (3, 1)), z[:, :2], np.zeros((1, 3), np.int64), z.astype(np.uint8),
+    ...           z, np.arange(3))
+    >>> np.round(lined(p, np.array([0.0, 0.0035, 0.01])).normals.astype(float), 2).tolist()
+    [[1.0, 0.0, 0.0], [0.71, 0.0, 0.71], [0.0, 0.0, 1.0]]
+    """
+    return replace(p, normals=walled(p.normals, lining_wall(depth), LINING_NORMAL))
+
+
+def lining_wall(depth: np.ndarray) -> np.ndarray:
+    """How far each vertex's normal is turned to :data:`LINING_NORMAL` (0 to 1) at ``depth`` (metres behind the lips'
+    inner edge): see :data:`LINING_WALL`. (A face shape turns the rest by the rest: :mod:`workbench.body.face`.)"""
+    t = np.clip((np.asarray(depth, np.float64) - LINING_WALL[0]) / (LINING_WALL[1] - LINING_WALL[0]), 0.0, 1.0)
+    return t * t * (3 - 2 * t)

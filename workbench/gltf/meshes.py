@@ -36,8 +36,9 @@ from ..body.glasses import glasses_piece
 from ..body.hair import hair_pieces, with_lash_uvs
 from ..body.lod import Piece, decimate, piece
 from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
-from ..body.mouth import fitted_teeth
+from ..body.mouth import fitted_teeth, lining_depth
 from ..body.outfit import hidden_skin, outfit_pieces
+from ..body.teeth_walls import lined
 from ..skeleton import Skeleton
 
 MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Hair_Sleek", "Hair_Fringe", "Outfit_Top",
@@ -86,6 +87,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
     body = mesh.face_groups["body"]
     out = {"Body": piece(mesh, body[~hidden_skin(top, bottom)[mesh.triangles[body]].any(1)])}
+    out["Body"] = lined(out["Body"], lining_depth(mesh)[out["Body"].source])    # (the cavity's walls, one surface)
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
     out["Teeth"] = fitted_teeth(mesh, out["Teeth"])

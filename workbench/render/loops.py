@@ -47,6 +47,13 @@ CAVE_DARK, CAVE_LIT = np.float32(0.3), np.float32(0.7)
 CAVE_LIT_SKIN = np.float32(0.62)
 #: How much of its colour's saturation the deepest of a mouth loses (to the bounced light's grey).
 CAVE_GREY = np.float32(0.9)
+# A lens's mirror of the studio (:func:`_lens_mirror`): the room's floor and ceiling, the reflected ray's heights
+# (its up component) over which it grades from one to the other, and the key's and the fill's soft boxes.
+LENS_GROUND = np.float32(0.05)
+LENS_SKY = np.float32(6.0)
+LENS_FLOOR = np.float32(-0.1)
+LENS_CEILING = np.float32(0.7)
+LENS_BOXES = np.array([8.0, 3.0], np.float32)
 
 
 @dataclass
@@ -486,38 +493,67 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
             # surface's: lenses are coated against reflections, and a full one greyed the eyes on dark skin)
             spec *= np.float32(0.4) / ca
-            # ... and the studio mirrored in it: the reflected ray's height picks a bright ceiling over a soft
-            # horizon down to a dark floor, so a lens on its curve shows a gradient (a uniform black read as
-            # paper); Fresnel's 4 % face on, more at its edges; a clear lens, whose eyes must show, a third of it
-            ndv = min(max(nx * dx + ny * dy + nz * dz, zero), one)
-            ux, uy, uz = light_dirs[3, 0], light_dirs[3, 1], light_dirs[3, 2]
-            r_up = 2 * ndv * (nx * ux + ny * uy + nz * uz) - (dx * ux + dy * uy + dz * uz)
-            horizon = min(max((r_up + np.float32(0.12)) / np.float32(0.3), zero), one)
-            horizon = horizon * horizon * (3 - 2 * horizon)
-            g5 = (one - ndv) * (one - ndv)
-            g5 = g5 * g5 * (one - ndv)
-            fres = np.float32(0.04) + np.float32(0.96) * g5
-            mirror = np.float32(0.3) + np.float32(0.7) * ca
             if ca >= np.float32(0.999):
-                # the frame, opaque in the same material: a glossy plastic (its rounded rims' tops mirror the ceiling),
-                # its edges seen side-on not lit up (a temple behind the ear, 2 mm thick, showed as a white hook)
+                # the frame, opaque in the same material: a glossy plastic whose rounded rims' tops mirror the studio's
+                # ceiling over its horizon down to the dark floor (by the reflected ray's height); its edges seen
+                # side-on not lit up (a temple behind the ear, 2 mm thick, showed as a white hook)
+                ndv = min(max(nx * dx + ny * dy + nz * dz, zero), one)
+                ux, uy, uz = light_dirs[3, 0], light_dirs[3, 1], light_dirs[3, 2]
+                r_up = 2 * ndv * (nx * ux + ny * uy + nz * uz) - (dx * ux + dy * uy + dz * uz)
+                horizon = min(max((r_up + np.float32(0.12)) / np.float32(0.3), zero), one)
+                horizon = horizon * horizon * (3 - 2 * horizon)
+                g5 = (one - ndv) * (one - ndv)
+                g5 = g5 * g5 * (one - ndv)
                 fres = np.float32(0.05) + np.float32(0.1) * g5
-                mirror = np.float32(0.45)
-            # (and the key's and the fill's soft boxes mirrored as bright patches where the reflected ray meets them: a
-            # lens that only graded from ceiling to floor read as a flat grey plastic, blind review G)
-            rx, ry, rz = 2 * ndv * nx - dx, 2 * ndv * ny - dy, 2 * ndv * nz - dz
-            boxes = np.float32(0.0)
-            if ca < np.float32(0.999):
-                for k, level in ((0, np.float32(7.0)), (1, np.float32(3.5))):
-                    c = rx * light_dirs[k, 0] + ry * light_dirs[k, 1] + rz * light_dirs[k, 2]
-                    t = min(max((c - np.float32(0.94)) / np.float32(0.035), zero), one)
-                    boxes += level * t * t * (3 - 2 * t)
-            spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon + boxes) * ao * mirror
+                spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon) * ao * np.float32(0.45)
+            else:
+                # a lens: tinted glass mirroring the studio (:func:`_lens_mirror`), the room in its tint and the
+                # lights' soft reflections white; a clear lens, whose eyes must show, a third of it
+                room_t, lights_w = _lens_mirror(nx, ny, nz, dx, dy, dz, light_dirs)
+                mirror = (np.float32(0.3) + np.float32(0.7) * ca) * ao
+                room_t *= mirror
+                lights_w *= mirror
+                top = max(cr, cg, cb, np.float32(1e-6))
+                # (the tint's hue, half-way to grey: the lens's own colour is near black, its reflection what shows)
+                tr, tg, tb = np.sqrt(cr / top), np.sqrt(cg / top), np.sqrt(cb / top)
+                white = spec + lights_w
+                spec = white + room_t
+                if spec > np.float32(1e-8):
+                    sr = (white + room_t * tr) / spec
+                    sg = (white + room_t * tg) / spec
+                    sb = (white + room_t * tb) / spec
         rgb[i, 0] = cr * lr * exposure + spec * sr + tint * cr + mat_emissive[d, 0]
         rgb[i, 1] = cg * lg * exposure + spec * sg + tint * cg + mat_emissive[d, 1]
         rgb[i, 2] = cb * lb * exposure + spec * sb + tint * cb + mat_emissive[d, 2]
         alpha[i] = ca
     return rgb, alpha
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _lens_mirror(nx, ny, nz, dx, dy, dz, light_dirs):
+    """A lens's reflection of the studio (Fresnel's 4 % face on, all of it at a grazing angle): the room (its
+    ceiling bright, its floor dark, by the reflected ray's height, graded over its whole range so the lens's curve
+    shows a smooth gradient from a lit top to a dark bottom) and the key's and the fill's soft boxes, as broad lobes
+    around where the reflected ray meets them. Returns (the room's, the lights'). Blind review N: soft boxes cut
+    at a narrow cone and a room graded over a narrow band of heights drew bright patches with hard edges, a painted
+    rectangle on a flat grey lens; blind review G: a lens graded from ceiling to floor alone read as grey plastic."""
+    one, zero = np.float32(1), np.float32(0)
+    ndv = min(max(nx * dx + ny * dy + nz * dz, zero), one)
+    rx, ry, rz = 2 * ndv * nx - dx, 2 * ndv * ny - dy, 2 * ndv * nz - dz
+    r_up = rx * light_dirs[3, 0] + ry * light_dirs[3, 1] + rz * light_dirs[3, 2]
+    s = min(max((r_up - LENS_FLOOR) / (LENS_CEILING - LENS_FLOOR), zero), one)
+    s = s * s * (3 - 2 * s)
+    s *= s   # (most of the room's light high up: its ceiling's lamps)
+    g5 = (one - ndv) * (one - ndv)
+    g5 = g5 * g5 * (one - ndv)
+    fres = np.float32(0.04) + np.float32(0.96) * g5
+    lights = zero
+    for k in range(2):
+        c = max(rx * light_dirs[k, 0] + ry * light_dirs[k, 1] + rz * light_dirs[k, 2], zero)
+        c2 = c * c
+        c4 = c2 * c2
+        lights += LENS_BOXES[k] * c4 * c4 * c4    # c ** 12: half its strength 20 degrees off
+    return fres * (LENS_GROUND + (LENS_SKY - LENS_GROUND) * s), fres * lights
 
 
 @njit(cache=True, nogil=True, inline="always")

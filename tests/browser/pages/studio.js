@@ -7,6 +7,7 @@
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+import { clone as cloneSkinned } from 'three/addons/utils/SkeletonUtils.js';
 
 const loader = new GLTFLoader();
 const TONE = {neutral: THREE.NeutralToneMapping, aces: THREE.ACESFilmicToneMapping, agx: THREE.AgXToneMapping,
@@ -19,11 +20,13 @@ const TONE = {neutral: THREE.NeutralToneMapping, aces: THREE.ACESFilmicToneMappi
 //     probe? ({mesh, albedo}: that mesh's base colour texture replaced by a flat linear albedo, drawn in linear
 //     light without tone mapping: how the studio lights each of its pixels),
 //     masks? ([mesh names]: after the shot, a mask of each of them drawn from the same posed scene, unlit as `mask`
-//     is; the call then gives [shot, ...masks], one parse of the model for them all)}
+//     is; the call then gives [shot, ...masks], one parse of the model for them all),
+//     shots? ([overrides of the keys above]: each drawn as `c` with its overrides, all from one parse of the model;
+//     the call then gives a list, a result a shot)}
 //
 // One renderer and one pre-filtered RoomEnvironment serve every shot of the page, and a model's bytes are
-// fetched once (parsed again for each shot, which may change its materials): on a software GPU the
-// environment's PMREM passes and a WebGL context each cost seconds a shot, and they are the same each time.
+// fetched once (parsed again for each call, its shots drawn from copies of that parse): on a software GPU the
+// environment's PMREM passes, a WebGL context and a parse's texture uploads each cost seconds, the same each time.
 let studio = null;
 const bytes = new Map();
 
@@ -57,6 +60,17 @@ function release(root) {
 
 async function render(c) {
   const gltf = await load(c.model);
+  // Each shot draws a copy of the parsed scene (its bones bound again): the copies share the parse's geometry and
+  // textures, uploaded to the GPU once, and change only their own materials, morph weights and placement.
+  const shots = c.shots || [{}];
+  const results = shots.map(shot => draw(cloneSkinned(gltf.scene), gltf.animations, {...c, shots: undefined, ...shot}));
+  release(gltf.scene);
+  return c.shots ? results : results[0];
+}
+
+// One shot of `root` (a copy of a parsed scene) as `render` describes; its own materials (a probe's, the
+// masks') disposed after, the parse's own left to `release`.
+function draw(root, animations, c) {
   const {renderer, env} = shared();
   renderer.setSize(c.size, c.size);
   renderer.toneMapping = c.mask || c.probe ? THREE.NoToneMapping : TONE[c.tone || 'neutral'];
@@ -67,15 +81,16 @@ async function render(c) {
   const scene = new THREE.Scene();
   if (!c.mask) scene.environment = env;
   const holder = new THREE.Group();
-  holder.add(gltf.scene);
+  holder.add(root);
   scene.add(holder);
   let mixer = null;
   if (c.animation) {   // one of the model's own clips, by name
-    mixer = new THREE.AnimationMixer(gltf.scene);
-    mixer.clipAction(gltf.animations.find(a => a.name === c.animation)).play();
+    mixer = new THREE.AnimationMixer(root);
+    mixer.clipAction(animations.find(a => a.name === c.animation)).play();
     mixer.setTime(c.time || 0);
   }
-  gltf.scene.traverse(o => {
+  const drawn = [];   // the materials this shot made or replaced: disposed after it
+  root.traverse(o => {
     if (!o.isMesh) return;
     if (o.morphTargetDictionary && c.morphs) {
       for (const [name, w] of Object.entries(c.morphs)) {
@@ -87,20 +102,22 @@ async function render(c) {
     const name = owner.userData.name || owner.name;
     if (c.probe && name === c.probe.mesh) {
       o.material = o.material.clone();
+      drawn.push(o.material);
       o.material.map = null;
       o.material.color.setRGB(c.probe.albedo, c.probe.albedo, c.probe.albedo, THREE.LinearSRGBColorSpace);
     }
     if (c.mask) {
       o.material = new THREE.MeshBasicMaterial({color: name === c.mask ? 0xffffff : 0x000000,
                                                 side: [].concat(o.material)[0].side});
+      drawn.push(o.material);
     }
   });
   if (c.yaw) {
     // The workbench turns the posed model about the vertical through its bounds' centre.
-    gltf.scene.updateMatrixWorld(true);
+    root.updateMatrixWorld(true);
     const pivot = new THREE.Vector3(...c.pivot);
     holder.position.copy(pivot);
-    gltf.scene.position.sub(pivot);
+    root.position.sub(pivot);
     holder.rotation.y = THREE.MathUtils.degToRad(c.yaw);
   }
   const camera = new THREE.PerspectiveCamera(c.fov, 1, c.near, 1000);
@@ -108,28 +125,25 @@ async function render(c) {
   view.invert().decompose(camera.position, camera.quaternion, camera.scale);
   renderer.render(scene, camera);
   const url = renderer.domElement.toDataURL('image/png');
-  const urls = [url], drawn = [];
+  const urls = [url];
   for (const mask of c.masks || []) {   // as `mask` draws it: its mesh white, the rest black, unlit
     renderer.toneMapping = THREE.NoToneMapping;
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     scene.environment = null;
-    gltf.scene.traverse(o => {
+    root.traverse(o => {
       if (!o.isMesh) return;
       const owner = o.parent && o.parent.isGroup && o.parent.userData.name ? o.parent : o;
       const name = owner.userData.name || owner.name;
-      drawn.push(o.material);
       o.material = new THREE.MeshBasicMaterial({color: name === mask ? 0xffffff : 0x000000,
                                                 side: [].concat(o.material)[0].side});
+      drawn.push(o.material);
     });
     renderer.render(scene, camera);
     urls.push(renderer.domElement.toDataURL('image/png'));
   }
-  if (mixer) { mixer.stopAllAction(); mixer.uncacheRoot(gltf.scene); }
-  release(gltf.scene);
-  for (const m of drawn.flat()) {   // the materials the masks replaced, and their textures
-    for (const t of Object.values(m)) if (t && t.isTexture) t.dispose();
-    m.dispose();
-  }
+  if (mixer) { mixer.stopAllAction(); mixer.uncacheRoot(root); }
+  holder.remove(root);
+  for (const m of drawn) m.dispose();   // a probe's copy shares the parse's textures: `release` disposes those
   return c.masks ? urls : url;
 }
 

@@ -27,7 +27,7 @@ import numpy as np
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from .head import Head, hairline, head_triangles, smoothstep
-from .texture import FILL_END, FILL_TO, SLEEK, TIP_TO, V_END, shell_u
+from .texture import FILL_TO, SLEEK, SLEEK_FILL_END, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
 LIFT = (0.004, 0.0008)
@@ -38,10 +38,13 @@ SLEEK_LIFT = (0.0012, 0.0008)
 BAND = 0.88
 # Under hair pulled back sleek, an alpha-tested copy of the band's opaque part (:func:`underlay`): so much lower
 # (metres) than the band, and its texture's rows stretched so much that its cut (the fill's alpha 0.5, at
-# (FILL_TO + FILL_END) / 2 less the fill's wander of 0.03) lies inside the band's opaque fill (0.87 to 0.91). (0.3 mm
-# lower took it 1.001 mm under the skin of a 200 cm masculine head, whose head grows with the body
-# (shape.head_growth): tests/body/test_hair_cards.py allows 1 mm; 0.2 mm keeps it 0.9 mm under.)
-UNDER = (0.0002, 1.07)
+# (FILL_TO + SLEEK_FILL_END) / 2 less the fill's wander of 0.03) lies inside the band's opaque fill. (0.3 mm lower took
+# it 1.001 mm under the skin of a 200 cm masculine head, whose head grows with the body (shape.head_growth):
+# tests/body/test_hair_cards.py allows 1 mm; 0.2 mm keeps it 0.9 mm under.) Stretched 1.02, its cut lies at 0.95
+# hairlines, as before the sleek fill's fade was shortened (texture.SLEEK_FILL_END): stretched 1.07 with it, it stopped
+# at 0.91, and skin flecks opened over the hairline where wisps cross the band (tests/body/test_hair_hairline.py's notch
+# 6 pixels on the feminine ponytail, bound 4; now 1).
+UNDER = (0.0002, 1.02)
 # Under a centre parting (long hair), metres more the layer stands off the skin along the parting on top of the head
 # (the lateral share of the direction from the skull's centre within which it is at its full height, and past which
 # none), inside this share of the hairline (full to the first, none past the second). Its cards rise up to a centimetre
@@ -152,7 +155,7 @@ def underlay(band: Piece) -> Piece:
     out = _subset(band, opaque)
     colors = None if band.colors is None else band.colors[np.unique(band.indices[opaque])]
     drop, stretch = UNDER
-    assert (FILL_TO + FILL_END) / 2 - 0.03 > stretch * 0.86   # (its cut inside the fill: see UNDER)
+    assert (FILL_TO + SLEEK_FILL_END) / 2 - 0.03 > stretch * 0.86   # (its cut inside the fill: see UNDER)
     return replace(out, colors=colors, positions=(out.positions - out.normals * drop).astype(np.float32),
                    uv=np.column_stack([out.uv[:, 0], np.minimum(out.uv[:, 1] * stretch, 1.0)]).astype(np.float32))
 

@@ -45,6 +45,11 @@ CLUMPS = 6
 # texel of the layer is 2 mm round the head, so a strand past the fill was a bar that wide, with a hard end in a
 # browser's mipmaps (review I, defect 5).
 FILL_TO, FILL_END = 0.94, 1.1
+# ...under hair pulled back sleek (SLEEK), gone by SLEEK_FILL_END: its cards lie on the scalp and no strand of the
+# layer reaches past the fill, so the fill's fade was all there was of its hairline; over 0.16 hairlines (2 cm), it was
+# a soft band of the hair's colour over the forehead (blind review N's "pink halo bleeding onto the forehead", #10's
+# #C95A7A on #F2CCB9; tests/body/test_sleek_hairline_review_n.py).
+SLEEK_FILL_END = 1.0
 TIP_FROM, TIP_TO, V_END = 0.93, 1.15, 1.40
 # ...drawn over the first 1/WISP_ROWS of their column (a wisp card's ``v`` runs over that): over the whole column, a
 # centimetre's card took a thousand rows, some seventy a pixel, and a browser drew it from its mipmaps' smallest
@@ -169,7 +174,7 @@ def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarra
     k = np.arange(1, 7)
     waves = (np.sin(np.outer(x[0] / w * 2 * np.pi, k * 3) + rng.random(6) * 6.3) / k ** 1.5).sum(1) / 1.6
     at = 0.03 * waves[None, :]
-    fill = smooth(FILL_END + at, FILL_TO + at, h)
+    fill = smooth((SLEEK_FILL_END if sleek else FILL_END) + at, FILL_TO + at, h)
     alpha = strands + fill * (1 - strands)
     # (Roots' shade and strands near one another: at 0.5 against 0.87 the texels where strands had ended
     # drew a checker of dark and light blocks, each texel a few millimetres wide round the head.)
