@@ -173,9 +173,9 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # face's lift (EVERY_FACE's 0.4: at most 0.385 here) and the lower lip is given back its height: upper to lower
 # 1.06 -> 0.79 on #7, 1.09 -> 0.97 on #12; tests/body/test_lip_rest_review_n.py. (More lower roll, 1.2, folded the
 # lower lip's profile: its front no longer turned.) The default faces take no volume forward: unchanged.
-LIP_REST = {"upper": {"face/mouthRollUpper": 0.25, "mouth/mouth-upperlip-height-incr": -0.7,
-                      "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.45},
-            "lower": {"face/mouthRollLower": 1.0, "mouth/mouth-lowerlip-height-incr": 0.75}}
+LIP_REST = {"upper": {"face/mouthRollUpper": 0.2, "mouth/mouth-upperlip-height-incr": -0.7,
+                      "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.225},
+            "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75}}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;
