@@ -269,13 +269,13 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     # workbench.body.face.combination): the expressions are made, and end, as on lips not set back; rolled at rest
     # the lips' roll added to the smile's (review E's lining beside the mouth, tests/body/test_smile_surface.py).
     out["lipsUnrolled"] = _sum(unrolled)
-    positions, normals, rest = m.positions, m.normals, None
+    positions, normals, own = m.positions, m.normals, None
     if len(out["lipsUnrolled"][0]):
-        positions, rest = m.positions.copy(), m.positions
+        positions, own = m.positions.copy(), m.positions
         positions[out["lipsUnrolled"][0]] += out["lipsUnrolled"][1]
         normals = vertex_normals(positions, m.triangles)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
-    out.update(extra_shapes(positions, normals, m.groups, out, m.triangles[m.face_groups["body"]], lips, rest))
+    out.update(extra_shapes(positions, normals, m.groups, out, m.triangles[m.face_groups["body"]], lips, own))
     return out
 
 

@@ -188,7 +188,7 @@ def lips_at_rest(face: dict[str, float]) -> dict[str, float]:
     take it off again (``lipsUnrolled``, workbench.body.mesh; workbench.body.face.combination).
 
     >>> lips_at_rest({"mouth/mouth-upperlip-volume-incr": 0.5})
-    {'face/mouthRollUpper': 0.125, 'mouth/mouth-upperlip-height-incr': -0.35, 'mouth/mouth-lowerlip-height-incr': 0.125, 'face/mouthRollLower': 0.225}
+    {'face/mouthRollUpper': 0.075, 'mouth/mouth-upperlip-height-incr': -0.25, 'mouth/mouth-lowerlip-height-incr': 0.125, 'face/mouthRollLower': 0.1125}
     >>> lips_at_rest({"mouth/mouth-upperlip-volume-decr": 0.2, "mouth/mouth-upperlip-volume-incr": 0.1})
     {}
     """
