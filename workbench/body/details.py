@@ -164,6 +164,21 @@ HEAD_GROWTH = {"head/head-scale-vert-incr": 0.6, "head/head-scale-horiz-incr": 0
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
            "mouth/mouth-upperlip-volume-decr": 0.6, "mouth/mouth-lowerlip-volume-decr": 0.35}
+# Full lips set back at rest, per unit of each lip's net MakeHuman volume forward (a face's lipFullness and lip variety,
+# after LIP_CAP, incr less decr; workbench.body.shape.lips_at_rest), and taken off again in every expression of the
+# mouth (workbench.body.mesh's lipsUnrolled: rolled at rest, the roll added to the smile's, four smile tests failed). The volume targets roll each lip forward round its middle and cut the
+# lower lip's height: a pucker, the upper lip as tall as the lower or taller, "duck lips" on the neutral portraits of
+# blind review N (#6, #7, #9, #12; a relaxed adult's upper vermilion some 0.6 to 0.8 of the lower's, Farkas). ARKit's
+# lip roll tucks each lip's middle back under (the upper lip's front 1.2 mm back on #7; the lower lip's with it, so that
+# it still rests behind the upper, tests/body/test_resting_lips.py), the upper lip's height takes back some of every
+# face's lift (EVERY_FACE's 0.4) and the lower lip is given back its height: upper to lower 1.06 -> 0.78 on #7,
+# 1.09 -> 0.97 on #12; tests/body/test_lip_rest_review_n.py. (More lower roll, 1.2, folded the lower lip's profile: its
+# front no longer turned; more than about 0.35 on the fullest lips turned a triangle beside the upper lip's corner over
+# in the smile, tests/body/test_smile_surface.py; more upper roll, 0.2, left the lower lip less than 1 mm behind the
+# upper on average, tests/body/test_resting_lips.py.) The default faces take no volume forward: unchanged.
+LIP_REST = {"upper": {"face/mouthRollUpper": 0.15, "mouth/mouth-upperlip-height-incr": -0.5,
+                      "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.225},
+            "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75}}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;

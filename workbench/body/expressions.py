@@ -29,8 +29,9 @@ from .soften import lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
-# The shapes made here that no ARKit name stands for (used inside the visemes' sums only).
-SYNTHETIC = ("tongueUp", "smileOpen", "smileLids")
+# The shapes made here that no ARKit name stands for (used inside the visemes' sums only; ``lipsUnrolled``, the lips'
+# setting back at rest taken off, is made in workbench.body.mesh).
+SYNTHETIC = ("tongueUp", "smileOpen", "smileLids", "lipsUnrolled")
 # ``smileOpen``, the mouth of ``mouthSmile``: the units' smile with the lips parted on the upper teeth (closed,
 # the smile pressed the lips flat and read as a smirk in the blind review), as one shape smoothed where the sum
 # folds a triangle over (:func:`_unfold`: lifting the upper lip that far rolled its border under the skin above,
@@ -302,11 +303,13 @@ def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict,
-                 triangles: np.ndarray | None = None, lips: dict | None = None) -> dict:
+                 triangles: np.ndarray | None = None, lips: dict | None = None, rest: np.ndarray | None = None) -> dict:
     """The smile's shapes with their cheek raise, and :data:`SYNTHETIC`'s, for a body (T-pose ``positions`` and
     ``normals``, metres; its vertex ``groups``) whose face units are ``units`` (name -> sorted vertex indices,
     deltas): name -> (sorted vertex indices int32, deltas float32), to replace or stand beside ``units``'.
-    Given the skin's ``triangles``, the smiles are smoothed where they would fold one over (:func:`_unfold`)."""
+    Given the skin's ``triangles``, the smiles are smoothed where they would fold one over (:func:`_unfold`), and
+    ``mouthSmile``'s whole sum from the body's own ``rest`` too where that differs from ``positions`` (its full lips set
+    back, taken off in the sum: workbench.body.mesh's ``lipsUnrolled``)."""
     eyes = {s: positions[groups[f"helper-{s}-eye"]].astype(np.float64).mean(0) for s in "lr"}
     mid_x = (eyes["l"][0] + eyes["r"][0]) / 2
     unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / EYES_APART
@@ -375,6 +378,12 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         fixed = _plus(fixed, push)
     if triangles is not None:
         fixed = _plus(fixed, behind_cheeks(positions, triangles, fixed))
+    if triangles is not None and rest is not None:
+        # (A triangle beside the corner that faced sideways on the lips not set back, and so was let fold, faced
+        # forward enough on the lips set back to be seen: review E's #9 in tests/body/test_smile_surface.py.)
+        at = np.flatnonzero(np.any(positions != rest, axis=1)).astype(np.int32)
+        back = (at, (positions[at] - rest[at]).astype(np.float32))
+        fixed = _plus(_unfold(rest, triangles, *_plus(fixed, back)), (back[0], -back[1]))
     out["smileLids"] = _plus(fixed, (smile[0], -smile[1]))
     for idx, delta in out.values():
         idx.setflags(write=False)

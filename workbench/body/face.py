@@ -97,17 +97,26 @@ EXTRA = tuple(n for n in COMBINED if not n.startswith("viseme_"))
 SHAPES = ARKIT + VISEMES + EXTRA
 
 
+# The shapes of the mouth, which start from the lips as MakeHuman made them: each holds all of ``lipsUnrolled`` (the
+# rest face's full lips' roll and heights taken off, workbench.body.shape.lips_at_rest; none on lips not set back).
+MOUTH = tuple(n for n in COMBINED if n.startswith("viseme_") and n != "viseme_sil") + ("mouthOpen", "mouthSmile")
+
+
 def combination(name: str) -> dict[str, float]:
     """The ARKit shapes (by their own names) and weights a viseme or extra shape is the sum of.
 
     >>> combination("eyesClosed")
     {'eyeBlinkLeft': 1.0, 'eyeBlinkRight': 1.0}
+    >>> combination("viseme_O")
+    {'jawOpen': 0.35, 'mouthFunnel': 0.5, 'mouthPucker': 0.6, 'lipsUnrolled': 1.0}
     """
     out: dict[str, float] = {}
     for key, w in COMBINED[name].items():
         for arkit in ((key[:-1] + "Left", key[:-1] + "Right") if key.endswith("L") and key not in ARKIT + SYNTHETIC
                       else (key,)):
             out[arkit] = out.get(arkit, 0.0) + w
+    if name in MOUTH:
+        out["lipsUnrolled"] = 1.0
     return out
 
 
@@ -116,7 +125,7 @@ PARTS = ARKIT + SYNTHETIC
 
 
 def _weights() -> np.ndarray:
-    """(20, 54): the visemes and extra shapes as weights of :data:`PARTS`."""
+    """(20, 55): the visemes and extra shapes as weights of :data:`PARTS`."""
     w = np.zeros((len(SHAPES) - len(ARKIT), len(PARTS)), np.float32)
     for k, name in enumerate(SHAPES[len(ARKIT):]):
         for part, weight in combination(name).items():

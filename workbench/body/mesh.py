@@ -5,7 +5,7 @@
 weights and the A-to-T re-pose (:mod:`.rig`), then metres with the soles at y = 0, the hips over the
 origin and one uniform scale that makes the stature (soles to the top of the skull, hair helper
 excluded) exactly ``height`` centimetres. :func:`morph_deltas` gives the 52 ARKit face shapes (and
-:mod:`.expressions`' ``tongueUp`` and ``smileOpen``, used inside the sums) on the same vertices and in the same space.
+:mod:`.expressions`' ``tongueUp`` and ``smileOpen``, and ``lipsUnrolled``, used inside the sums) on the same vertices and in the same space.
 
 Only ``gender``, ``bodyShape``, ``height`` and the face (its controls and the features the person's settings
 give it: :func:`workbench.body.shape.face_weights`) shape the body; results are cached per those
@@ -15,7 +15,7 @@ give it: :func:`workbench.body.shape.face_weights`) shape the body; results are 
 >>> settings = normalize_avatar_settings({"gender": "feminine", "height": 171.5})
 >>> m = body_mesh(settings)
 >>> round(float(m.positions[m.groups["body"], 1].max()), 4), len(m.skeleton.names), len(morph_deltas(settings))
-(1.715, 65, 55)
+(1.715, 65, 56)
 """
 
 from __future__ import annotations
@@ -235,8 +235,10 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     m = _body(gender, body_shape, height_cm, face)
     rotations = _a_pose(gender, body_shape, height_cm, face)[3]
     out, lips = {}, {}
+    # The lips set back at rest (workbench.body.shape.lips_at_rest), to be taken off again in every expression.
+    at_rest, unrolled = sh.lips_at_rest(dict(face)), []
     for name in data["target_names"]:
-        if not name.startswith("face/") and name not in THIN_LIPS:
+        if not name.startswith("face/") and name not in THIN_LIPS and name not in at_rest:
             continue
         idx, delta = cc.target(data, str(name))
         order = np.argsort(idx, kind="stable")   # sorted indices: callers look vertices up by bisection
@@ -246,9 +248,11 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         idx = idx.astype(np.int32)
         idx.setflags(write=False)
         moved.setflags(write=False)
+        if name in at_rest:
+            unrolled.append((idx, np.float32(-at_rest[name]) * moved))
         if name in THIN_LIPS:
             lips[str(name)] = (idx, moved)
-        else:
+        elif name.startswith("face/"):
             out[str(name)[5:]] = (idx, moved)
     # A blink closes the lids from the rest face's (details.rest_face opens them by a share of eyeWide).
     rest = rest_face(gender)
@@ -261,9 +265,33 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         more = share - REST_FACE.get(f"face/eyeWide{side}", 0.0)
         if more > 0:
             out[f"eyeSquint{side}"] = _less(out[f"eyeSquint{side}"], out[f"eyeWide{side}"], more)
+    # ``lipsUnrolled``: the rest's lips set back, taken off (every expression of the mouth holds it at weight 1,
+    # workbench.body.face.combination): the expressions are made, and end, as on lips not set back; rolled at rest
+    # the lips' roll added to the smile's (review E's lining beside the mouth, tests/body/test_smile_surface.py).
+    out["lipsUnrolled"] = _sum(unrolled)
+    positions, normals, own = m.positions, m.normals, None
+    if len(out["lipsUnrolled"][0]):
+        positions, own = m.positions.copy(), m.positions
+        positions[out["lipsUnrolled"][0]] += out["lipsUnrolled"][1]
+        normals = vertex_normals(positions, m.triangles)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
-    out.update(extra_shapes(m.positions, m.normals, m.groups, out, m.triangles[m.face_groups["body"]], lips))
+    out.update(extra_shapes(positions, normals, m.groups, out, m.triangles[m.face_groups["body"]], lips, own))
     return out
+
+
+def _sum(shapes: list) -> tuple[np.ndarray, np.ndarray]:
+    """Shapes (each (ascending vertex indices, deltas)) added, on all their vertices.
+
+    >>> idx, d = _sum([(np.array([1], np.int32), np.ones((1, 3), np.float32))] * 2)
+    >>> idx.tolist(), d[:, 0].tolist()
+    ([1], [2.0])
+    """
+    idx, delta = np.zeros(0, np.int32), np.zeros((0, 3), np.float32)
+    for shape in shapes:
+        idx, delta = _less((idx, delta), shape, -1.0)
+    idx.setflags(write=False)
+    delta.setflags(write=False)
+    return idx, delta
 
 
 def _less(shape, other, share: float):

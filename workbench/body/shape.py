@@ -53,6 +53,7 @@ from .details import (
     FEATURE_CAP,
     HEAD_GROWTH,
     LIP_CAP,
+    LIP_REST,
     MORE_VARIETY,
     WITH_BUILD_CAP,
     eased,
@@ -175,7 +176,30 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
         for name, cap in sides(WITH_BUILD_CAP).items():
             if name in out:
                 out[name] = min(out[name], max(cap - build.get(name, 0.0), 0.0))
-    return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) > 0)
+    add(lips_at_rest(out))   # (after the caps: a capped lip is set back by what it takes)
+    return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) != 0)
+
+
+def lips_at_rest(face: dict[str, float]) -> dict[str, float]:
+    """The targets that set full lips back at rest (:data:`~workbench.body.details.LIP_REST`), for a face's
+    weights ``face``: in proportion to each lip's net MakeHuman volume forward (its ``incr`` less its ``decr``: a thin lip
+    whose variety adds a little volume is not set back; none, so nothing, on the default faces). A weight may be
+    negative: less of a target the build or every face gives (their sum stays at or over 0). The face's expressions
+    take it off again (``lipsUnrolled``, workbench.body.mesh; workbench.body.face.combination).
+
+    >>> lips_at_rest({"mouth/mouth-upperlip-volume-incr": 0.5})
+    {'face/mouthRollUpper': 0.075, 'mouth/mouth-upperlip-height-incr': -0.25, 'mouth/mouth-lowerlip-height-incr': 0.125, 'face/mouthRollLower': 0.1125}
+    >>> lips_at_rest({"mouth/mouth-upperlip-volume-decr": 0.2, "mouth/mouth-upperlip-volume-incr": 0.1})
+    {}
+    """
+    up = face.get("mouth/mouth-upperlip-volume-incr", 0.0) - face.get("mouth/mouth-upperlip-volume-decr", 0.0)
+    lo = face.get("mouth/mouth-lowerlip-volume-incr", 0.0) - face.get("mouth/mouth-lowerlip-volume-decr", 0.0)
+    out: dict[str, float] = {}
+    for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo)):
+        for k, w in table.items():
+            if v > 0:
+                out[k] = round(out.get(k, 0.0) + w * v, 6)
+    return out
 
 
 def head_growth(gender: str, height_cm: float) -> dict[str, float]:
