@@ -12,10 +12,13 @@ import numpy as np
 import pytest
 from helpers import random_settings
 
-from workbench.body.mouth import MOUTH_SIZE, UPPER_EDGE, UPPER_TEETH, mouth_texture
+from workbench.body.mesh import body_of
+from workbench.body.mouth import MOUTH_SIZE, UPPER_EDGE, UPPER_TEETH, lining_depth, mouth_texture
+from workbench.body.teeth_walls import LINING_WALL
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
-from workbench.options import ModelOptions
+from workbench.gltf.meshes import _key, _parts
+from workbench.options import ModelOptions, normalize_avatar_settings
 
 FACES = random_settings(3, 4662)
 
@@ -39,6 +42,12 @@ def body(k: int) -> dict[str, np.ndarray]:
     out["eyes"] = np.array([eyes[eyes[:, 0] < mid_x].mean(0), eyes[eyes[:, 0] > mid_x].mean(0)])
     out["dn"] = read_accessor(doc, binary, target["NORMAL"]).astype(np.float64) if "NORMAL" in target \
         else np.zeros_like(out["n"])
+    # The mouth's lining (its normals turned out of the mouth on purpose, workbench.body.teeth_walls.lined), found by
+    # what it is: the Body piece's vertices (the GLB's, in order) behind the lips' inner edge.
+    key = _key(normalize_avatar_settings(settings))
+    source = _parts(key, 0)["Body"].source
+    assert len(source) == len(out["p"])
+    out["lining"] = lining_depth(body_of(key[0]))[source] > LINING_WALL[0]
     return out
 
 
@@ -74,10 +83,11 @@ def smile(k: int) -> dict[str, float]:
     rest_true = shape_normals(p, tris, p)
     skin = np.zeros(len(p), bool)
     skin[np.unique(tris)] = True
-    # (The skin whose stored normals are its shape's: not the mouth's lining, turned out of the mouth on purpose since
-    # pass 22, workbench.body.teeth_walls.lined; counted, it took the "front" skin's bands and 17.6 to 19.6 degrees off.)
-    skin &= degrees(n, rest_true) < 30
+    # (Not the mouth's lining, turned out of the mouth on purpose since pass 22: counted, it took the "front" skin's
+    # bands and 17.6 to 19.6 degrees off. Every other vertex's stored normal is its shape's.)
+    skin &= ~b["lining"]
     moved = skin & (np.linalg.norm(dp, axis=1) > 0.001) & (degrees(true, rest_true) > 5)
+    assert float(degrees(n[moved], rest_true[moved]).max()) < 30   # (a lining's turn spilling onto the face's skin)
     mid_x = float(b["eyes"][:, 0].mean())
     front = skin & (n[:, 2] > 0.3)
     side = np.sign(p[:, 0] - mid_x)
