@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import json
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -143,7 +144,12 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     # A quarter of the 1.1 s walk later (either way round its loop): two frames next to each other can
     # differ by less than the bound on a fast machine, near the stride's turn, so wait for a real step on.
     until(browser, 0, f"(t => t > 0.3 && t < 0.8)((parseFloat(d.time) - {t0} + 1.1) % 1.1)", "a later pose")
-    assert changed(a, canvas_pixels(browser, 0)) > 0.002, "the walk's pose did not move"
+    # (Polled, not read once: on a loaded machine the screenshot of ``a`` can take most of a second, so ``t0``, read
+    # after it, was up to a whole stride later than the pose it shows, and "a quarter later" the same pose again: 0.0002
+    # of the pixels changed in a whole-suite run at load 4. The walk keeps playing, so a later pose comes round.)
+    deadline = time.monotonic() + 60
+    while changed(a, canvas_pixels(browser, 0)) <= 0.002:
+        assert time.monotonic() < deadline, "the walk's pose did not move"
     Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-speed")).select_by_value("2")
     until(browser, 0, "d.speed === '2'", "speed 2x")
     # The clip's clock against the page's (frame times): at 2x the clip runs twice as fast.
