@@ -184,13 +184,14 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     near[m.triangles[moving[m.triangles].any(1)].ravel()] = True
     tris = m.triangles[near[m.triangles].any(1)]
     rest = _vertex_normals(m.positions, tris)
+    # (not the mouth's lining, whose normals are one direction out of the mouth: workbench.body.teeth_walls.lined)
+    free = (1 - lining_wall(lining_depth(m)))[:, None]
     out = {}
     for name, d in deltas.items():
         moved = m.positions.astype(np.float64)
         moved[touched] += d
         turn = _vertex_normals(moved, tris) - rest
-        # (not the mouth's lining, whose normals are one direction out of the mouth: workbench.body.teeth_walls.lined)
-        turn *= (1 - lining_wall(lining_depth(m)))[:, None]
+        turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
         turn[~keep] = 0.0
         out[name] = (keep, turn)
