@@ -55,7 +55,7 @@ SLEEK_FILL_END = 1.0
 # thins over 0.21 hairlines: there the 0.06 hairlines' fade was a cut edge down the temple to the ear at three quarters
 # (blind review O's "hard cut edge above the ear"; tests/body/test_sleek_temple_review_o.py), while the forehead,
 # where review N saw its halo, keeps it.
-SLEEK_SIDES = (45.0, 65.0)
+SLEEK_SIDES = (70.0, 90.0)
 TIP_FROM, TIP_TO, V_END = 0.93, 1.15, 1.40
 # ...drawn over the first 1/WISP_ROWS of their column (a wisp card's ``v`` runs over that): over the whole column, a
 # centimetre's card took a thousand rows, some seventy a pixel, and a browser drew it from its mipmaps' smallest
