@@ -3,9 +3,10 @@ temple with a hard cut edge above the ear" (#4, a pink bun #B5386D on light skin
 
 Hair pulled back sleek has no strand of its scalp layer past the layer's fill, so the fill's fade is its hairline:
 review N saw the fade of 0.16 hairlines as a pink halo over the forehead, and it was cut to 0.06 hairlines all round
-the head, so from the temple down to the ear the hair ended in a cut line. Now it thins over the longer fade again
-past the forehead (:data:`workbench.body.hair.texture.SLEEK_SIDES`); the forehead keeps the short one
-(tests/body/test_sleek_hairline_review_n.py).
+the head, so from the temple down to the ear the hair ended in a cut line. Now it thins over 0.21 hairlines at the
+sides of the head, 70 to 150 degrees round from the face (:data:`workbench.body.hair.texture.SLEEK_SIDES`); the
+forehead and the nape keep the short one (tests/body/test_sleek_hairline_review_n.py: its halo at 3/4 3 rows on main,
+5 now, at most 5).
 
 Measured: in review O's 3/4 portrait of #4 (:func:`workbench.render.render`, yaw 35), along each row through the
 lower half of the hair (the temple down to the ear), the pixels over which the hair's tint (red less green: from the skin's
