@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 import pandas as pd
 import pytest
+from helpers import cli_in_process
 
 from workbench.tracking import analysis as A
 from workbench.tracking.lake import VISITOR_PART, read_events, write_synth_lake
@@ -64,17 +65,20 @@ def test_a_lake_in_a_bucket_gives_the_same_answers_as_on_disk(s3, tmp_path):
     assert len(A.read_events(url, storage_options=options)) == 60_000
 
 
-def test_export_writes_the_service_events_to_a_bucket(s3, server, tmp_path):
+def test_export_writes_the_service_events_to_a_bucket(s3, server, tmp_path, capsys, monkeypatch):
     endpoint, options = s3
     vt = httpx.post(server.local_url + "/viewers", json={"kind": "product"}).json()["data"]["viewerToken"]
     events = [{"key": "viewer_loaded", "payload": {"loadTimeMs": 5 * i}, "timestamp": f"2026-11-0{1 + i % 3}T10:00:00Z",
                "id": f"obj-{i}"} for i in range(12)]
     r = httpx.post(f"{server.base_url}/viewers/{vt}/tracking-event/batch", json={"sessionId": "s-obj", "events": events})
     assert r.status_code == 200
-    env = {**os.environ, **KEYS, "AWS_ENDPOINT_URL": endpoint, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "workbench.cli", "export", "--out", "s3://lakes/exported",
-                           "--viewer", vt, "--local-url", server.local_url], env=env, capture_output=True, text=True,
-                          timeout=120)
+    # The command by its own main in this process, the bucket named by the environment as a user's shell names it
+    # (two interpreters importing pandas, pyarrow, Dask and s3fs cost about 5 s of CPU). `workbench export` in a
+    # process of its own: test_lake.py's test_export_parquet_filters_match_jsonl_and_errors_name_the_field.
+    for name, value in {**KEYS, "AWS_ENDPOINT_URL": endpoint}.items():
+        monkeypatch.setenv(name, value)
+    done = cli_in_process(capsys, "export", "--out", "s3://lakes/exported", "--viewer", vt, "--local-url",
+                          server.local_url)
     assert done.returncode == 0, done.stderr
     assert "wrote 12 events to s3://lakes/exported" in done.stdout
     lake = read_events("s3://lakes/exported", storage_options=options).compute(scheduler="sync")
@@ -82,8 +86,7 @@ def test_export_writes_the_service_events_to_a_bucket(s3, server, tmp_path):
     note = json.loads(__import__("s3fs").S3FileSystem(**options).cat_file("lakes/exported/_workbench_lake.json"))
     assert note["visitor_buckets"] and note["session_buckets"]
     # writing over it again without --overwrite is refused, and says how to replace it
-    again = subprocess.run([sys.executable, "-m", "workbench.cli", "export", "--out", "s3://lakes/exported",
-                            "--local-url", server.local_url], env=env, capture_output=True, text=True, timeout=120)
+    again = cli_in_process(capsys, "export", "--out", "s3://lakes/exported", "--local-url", server.local_url)
     assert again.returncode != 0 and "--overwrite" in again.stderr
 
 
