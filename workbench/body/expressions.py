@@ -25,7 +25,7 @@ from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
 from .lining import behind_cheeks
 from .lip_lift import border_even, lower_arc, lower_hold, mouth_bend, upper_middle
-from .soften import lip_edge, rings, soften, still_skin
+from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
@@ -316,6 +316,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     body = np.asarray(groups["body"])
     out, smiles, bulges, folds = {}, {}, {}, {}
     still = still_skin(positions, triangles, list(eyes.values()), unit) if triangles is not None else np.zeros(0, bool)
+    # (and the cheek's turn beside the mouth and jaw, evened where a shape bends it less sharply: soften.SIDE_CREASE)
+    turn = cheek_turn(positions, triangles, list(eyes.values()), unit) if triangles is not None else None
     for name, s in (("mouthSmileLeft", "l"), ("mouthSmileRight", "r")):
         corner = positions[units[name][0][np.argmax(np.linalg.norm(units[name][1], axis=1))]].astype(np.float64)
         at, d = _fold(positions, normals, body, eyes[s], corner, mid_x, unit, FOLD_ENDS)
@@ -329,7 +331,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         bulges[name] = _cheek(positions, normals, body, eyes[s], mid_x, unit, CHEEK_BULGE)
         out[name] = _plus(out[name], bulges[name])
         if triangles is not None:
-            out[name] = _unfold(positions, triangles, *soften(positions, triangles, *out[name], still))
+            out[name] = _unfold(positions, triangles, *soften(positions, triangles, *out[name], still, turn=turn))
     out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
     parts = [smiles.get(name, units[name]) for name in SMILE_OPEN]
     idx = np.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)
@@ -361,10 +363,10 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     # the bulge and the raise flat, 6 mm of the cheek's 9.5 forward lost, "the cheeks don't lift", blind review M.)
     bend = smile if triangles is None else _plus(mouth_bend(positions, normals, triangles, still, corners, body, mid_x,
                                                             unit), soften(positions, triangles, *_plus(*folds.values()),
-                                                                          still))
+                                                                          still, turn=turn))
     fixed = smile if triangles is None else _unfold(positions, triangles, *_plus(soften(
-        positions, triangles, *_plus(soften(positions, triangles, *_plus(smile, (bulge[0], -bulge[1])), still), bulge),
-        still), bend))
+        positions, triangles, *_plus(soften(positions, triangles, *_plus(smile, (bulge[0], -bulge[1])), still,
+                                            turn=turn), bulge), still, turn=turn), bend))
     push = _lids(positions, normals, groups, body, fixed, triangles)
     fixed = _plus(fixed, push)
     # The lids' push folded a triangle or two under the eyes of a gaunt face, and unfolded once and pushed again it
