@@ -10,7 +10,6 @@ border rose 3.2 to 4.1 mm over an inner edge lifted 0.5 to 2: the red upper lip 
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 from helpers import random_settings, smile_mouth
