@@ -347,7 +347,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         idx, delta = _plus((idx, delta), lower_arc(positions, triangles, body, (idx, delta), mid_x, unit,
                                                    CORNER_SEAL * unit))
         idx, delta = _plus((idx, delta), border_even(positions, triangles, body, (idx, delta), corners, mid_x, unit))
-        idx, delta = _plus((idx, delta), upper_thin(positions, triangles, body, corners, mid_x, unit))
+        idx, delta = _plus((idx, delta), upper_thin(positions, triangles, body, (idx, delta), corners, mid_x, unit))
     bulge = _plus(*((at, np.float32(SMILE_OPEN[name]) * d) for name, (at, d) in bulges.items()))
     idx, delta = _plus((idx, delta), bulge)
     out["smileOpen"] = idx, delta
