@@ -24,7 +24,7 @@ import numpy as np
 from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
 from .lining import behind_cheeks
-from .lip_lift import border_even, lower_arc, lower_hold, mouth_bend, upper_middle
+from .lip_lift import border_even, lower_arc, lower_hold, mouth_bend, upper_middle, upper_thin
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
@@ -349,6 +349,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         idx, delta = _plus((idx, delta), lower_arc(positions, triangles, body, (idx, delta), mid_x, unit,
                                                    CORNER_SEAL * unit))
         idx, delta = _plus((idx, delta), border_even(positions, triangles, body, (idx, delta), corners, mid_x, unit))
+        idx, delta = _plus((idx, delta), upper_thin(positions, triangles, body, (idx, delta), corners, mid_x, unit))
     bulge = _plus(*((at, np.float32(SMILE_OPEN[name]) * d) for name, (at, d) in bulges.items()))
     idx, delta = _plus((idx, delta), bulge)
     out["smileOpen"] = idx, delta

@@ -18,7 +18,7 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["border_even", "lower_arc", "lower_hold", "mouth_bend", "upper_middle"]
+__all__ = ["border_even", "lower_arc", "lower_hold", "mouth_bend", "upper_middle", "upper_thin"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
 # the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
@@ -84,6 +84,20 @@ RAISE_WIDE = 0.008
 EVEN_MID = 0.0005
 EVEN_SIDE = (0.0012, 0.0028)
 EVEN_BAND = (0.003, 0.003, 0.008)
+# The upper lip drawn thin and back over the teeth in the smile (:func:`upper_thin`): the skin in front of the corners
+# that the smile lifts, from the upper lip's inner edge up to its border (lip_heights.lip_borders), pressed down
+# towards that edge by THIN of the border's height over the corners, in proportion, and drawn back by THIN_BACK (metres, for the reference face), the
+# skin over the border moved as the border is, fading out by THIN_REACH above it; all of it at the middle (to THIN_WIDE[0]), none
+# from THIN_WIDE[1] of the mouth's half-width out (the corners' own seal and bend: faded from 0.5 to 1.0 of it, a triangle
+# beside a heavy face's corner turned over, tests/body/test_smile_surface.py; from 0.2 or more, two edges of its
+# cheek bent past 30 degrees, tests/body/test_smile_creases_review_j.py). The lip's inner edge and the teeth it shows
+# stay. As the sum drew it the border rose 3.2 to 4.1 mm over an inner edge lifted 0.5 to 2: the
+# red upper lip taller smiling than at rest (3.8 mm to 5.0 on blind review O's #1) and 1.3 to 2.1 mm back, "the upper
+# lip stays pursed and pushed forward ... a smirk" (review O).
+THIN = 0.35
+THIN_BACK = 0.001
+THIN_REACH = 0.008
+THIN_WIDE = (0.0, 0.85)
 
 
 def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -257,3 +271,37 @@ def border_even(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, 
     full[smile[0]] -= smile[1]
     keep = np.flatnonzero(np.abs(full).max(1) > 1e-6)
     return keep.astype(np.int32), full[keep].astype(np.float32)
+
+
+def upper_thin(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+               corners: np.ndarray, mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The upper lip thinned and drawn back over the teeth (see :data:`THIN`): the skin (``body``'s vertices in front
+    of the mouth's ``corners``, the ends of the lips' inner edge; the skin ``triangles`` give the lip's inner edge and
+    border) from the upper lip's inner edge (the edge's vertices ``smile``, the lips' sum, lifts) up to the border
+    pressed down towards that edge and back, the skin over the border moved with the border and less higher up; the
+    edge itself and the lower lip stay. Returns the vertices moved and their deltas."""
+    from .lip_heights import lip_borders
+    from .soften import lip_edge
+
+    line, front = float(corners[:, 1].mean()), float(corners[:, 2].mean()) - 0.002 * unit
+    top = line + lip_borders(positions, triangles, (corners[0], corners[1]))[0]
+    half = float(np.ptp(corners[:, 0])) / 2
+    lifts = np.zeros(len(positions), bool)
+    lifts[smile[0][smile[1][:, 1] > 0]] = True
+    edge = lip_edge(triangles)
+    edge = edge[lifts[edge]]
+    edge = edge[np.argsort(positions[edge, 0])]
+    p = positions[body].astype(np.float64)
+    inner = np.interp(p[:, 0], positions[edge, 0], positions[edge, 1])     # (the upper lip's inner edge at each x)
+    tall = np.maximum(top - inner, 0.001 * unit)
+    h = p[:, 1] - inner
+    w = _smoothstep(THIN_WIDE[1] * half, THIN_WIDE[0] * half, np.abs(p[:, 0] - mid_x)) * (p[:, 2] > front) \
+        * _smoothstep(tall + THIN_REACH * unit, tall, h) * (h > 0) * lifts[body]
+    share = np.clip(h / tall, 0.0, 1.0)
+    delta = np.zeros((len(body), 3))
+    delta[:, 1] = -THIN * (top - line) * share * w
+    # (Drawn back over the lip only: the skin over the border drawn back too, the evening of the sum spread it onto
+    # the cheeks and took 0.1 mm of a gaunt face's cheek's forward bulge, tests/body/test_smile_review_m.py.)
+    delta[:, 2] = -THIN_BACK * unit * share * w * _smoothstep(tall + 0.002 * unit, tall, h)
+    keep = np.flatnonzero(np.abs(delta).max(1) > 1e-6)
+    return body[keep].astype(np.int32), delta[keep].astype(np.float32)
