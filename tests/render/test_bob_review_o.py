@@ -11,7 +11,7 @@ luminance from one pixel to the one under it (along the strands, which fall down
 step beside it on both sides (an edge across three pixels, not a strand's end), counted per thousand hair pixels (hair:
 grey, neither the backdrop nor the skin, the hoodie or the glasses). On main e33de70: 4.8 from behind, 12.1
 at three quarters; the cards near one light across and no root-to-tip change on them
-(:data:`workbench.body.hair.clumps.EVEN`, :data:`workbench.body.hair.texture.ROOT`): 3.0 and 3.3.
+(:data:`workbench.body.hair.clumps.EVEN`, :data:`workbench.body.hair.texture.ROOT`): 3.6 and 4.3.
 
 **No light spikes at the hem.** The fine strands past the cards' tips (:mod:`workbench.body.hair.ends`) were shaded on
 their own, each the outermost hair where it hung, so in the full light under the cards' tucked ends in their shade:
@@ -19,7 +19,7 @@ a row of light icicles. Measured over the hem from behind and at three quarters:
 :data:`HEM_ROWS` rows are mostly hair, the light of its last 3 hair pixels less the median of the hair 8 to 24 pixels
 over them; the 90th percentile of that over the columns. On main 50.4 from behind and 55.0 at three quarters; shaded
 with the cards they leave (:func:`workbench.body.hair.pieces.hair_pieces`) and finer and shorter
-(:data:`workbench.body.hair.ends.ENDS`, ``WIDTH``): 30.7 and 35.2.
+(:data:`workbench.body.hair.ends.ENDS`, ``WIDTH``): 31.6 and 34.2.
 """
 
 import numpy as np
@@ -39,10 +39,10 @@ SILVER = {"gender": "masculine", "bodyShape": "athletic", "height": 154.5, "skin
                      "bottomStyle": "shorts", "shoeStyle": "boots"}, "glasses": "sunglasses", "pose": "relaxed"}
 STEP = 10.0
 # (yaw, rows, columns of the 512 px portrait: the back of the head; the crown and the side at three quarters) and
-# the most block edges per thousand hair pixels there (main 4.8 and 12.1; now 3.0 and 3.3).
+# the most block edges per thousand hair pixels there (main 4.8 and 12.1; now 3.6 and 4.3).
 VIEWS = {"back": (180.0, (40, 300), (138, 388), 4.0), "three-quarter": (35.0, (30, 170), (130, 330), 7.0)}
 # The hem's (yaw, rows, columns: over the neck from behind, under the side at three quarters) and the most its ends'
-# light over the hair above may be there (main 50.4 and 55.0; now 30.7 and 35.2).
+# light over the hair above may be there (main 50.4 and 55.0; now 31.6 and 34.2).
 HEMS = {"back": (180.0, (250, 420), (110, 400), 42.0), "three-quarter": (35.0, (250, 420), (120, 320), 42.0)}
 HEM_ROWS = 30
 
