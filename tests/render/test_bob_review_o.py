@@ -18,8 +18,8 @@ their own, each the outermost hair where it hung, so in the full light under the
 a row of light icicles. Measured over the hem from behind and at three quarters: per column whose lowest
 :data:`HEM_ROWS` rows are mostly hair, the light of its last 3 hair pixels less the median of the hair 8 to 24 pixels
 over them; the 90th percentile of that over the columns. On main 50.4 from behind and 55.0 at three quarters; shaded
-with the cards they leave (:func:`workbench.body.hair.pieces.hair_pieces`) and finer and shorter
-(:data:`workbench.body.hair.ends.ENDS`, ``WIDTH``): 31.6 and 34.2.
+with the cards they leave (:func:`workbench.body.hair.pieces.hair_pieces`) and finer
+(:data:`workbench.body.hair.ends.WIDTH`): 34.6 and 39.0.
 """
 
 import numpy as np
@@ -42,7 +42,7 @@ STEP = 10.0
 # the most block edges per thousand hair pixels there (main 4.8 and 12.1; now 3.6 and 4.3).
 VIEWS = {"back": (180.0, (40, 300), (138, 388), 4.0), "three-quarter": (35.0, (30, 170), (130, 330), 7.0)}
 # The hem's (yaw, rows, columns: over the neck from behind, under the side at three quarters) and the most its ends'
-# light over the hair above may be there (main 50.4 and 55.0; now 31.6 and 34.2).
+# light over the hair above may be there (main 50.4 and 55.0; now 34.6 and 39.0).
 HEMS = {"back": (180.0, (250, 420), (110, 400), 42.0), "three-quarter": (35.0, (250, 420), (120, 320), 42.0)}
 HEM_ROWS = 30
 
