@@ -36,6 +36,10 @@ from workbench.options import normalize_avatar_settings
 STRAIGHT = ["long", "bob", "ponytail", "short", "bun"]
 MOST_JUMP = 1.1
 LEAST_LOCKS = 0.05
+# ...but the bob's 0.03 (was 0.05; on main 0.061, now 0.034): its cards cross one another all over the head, and each
+# card's locks of its own light drew blocks of flat shade along every crossing, blind review O's "mosaic"
+# (workbench.body.hair.clumps.EVEN, tests/render/test_bob_review_o.py); its locks a narrower range of light.
+LEAST_LOCKS_BY = {"bob": 0.03}
 LEAST_SLEEK_LIGHT = 0.75
 MOST_EAR_GAP = 7.5
 
@@ -74,7 +78,7 @@ def test_a_cards_locks_survive_mipmaps(style):
             if len(row) >= 3:
                 spread.append(row.std() / row.mean())
     assert len(spread) > 100
-    assert np.median(spread) >= LEAST_LOCKS, float(np.median(spread))
+    assert np.median(spread) >= LEAST_LOCKS_BY.get(style, LEAST_LOCKS), float(np.median(spread))
 
 
 @cache

@@ -53,6 +53,16 @@ GAP = 0.8
 # locks averaged to nearly one shade at the mipmap level a browser draws it at, flakes again (test_hair_review_g's
 # spread 0.050 and 0.048, bun and ponytail, under its 0.05; now 0.055 and 0.051).
 STRANDS = {"bun": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045)), "ponytail": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045))}
+# The bob's cards cross one another all over its crown and sides (its roots spread over the whole scalp, each card falling
+# from its own), and at every crossing the card in front takes over from the one behind along a straight line: with each
+# card's dark core (0.6), the light between its strands (GAP), its locks (LOCK_LIGHT) and its tone (TONE) its own, the
+# two sides of the line differed by up to a third of the light, a block with straight edges: blind review O's "mosaic or
+# stair-step texture" (worst in silver). Its cards here are near one light across (the core's light, the gap's, the
+# locks' and the tones' ranges), so a crossing changes the fine strands more than the shade (texture.ROOT keeps its root
+# to tip change off the cards: tests/render/test_bob_review_o.py). Its locks keep 0.93 to 1.06 of the light: at 0.96 to
+# 1.04 the crossings' blocks went further (3.0 and 3.3 against 3.6 and 4.3 of that test's measure), but a card's light
+# across at a browser's mipmap levels was 0.023 of its mean, one flat shade (test_hair_review_g: now 0.034, 0.061 before).
+EVEN = {"bob": (1.0, 0.92, (0.93, 1.06), (0.99, 1.01))}
 
 
 def smooth(e0, e1, x):
@@ -88,11 +98,11 @@ def _strand(out_a, out_l, v, x, half, alpha, lit):
 
 
 def clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread: tuple[float, float] = (0.38, 0.45),
-           point: float | None = None, strands: tuple = (STRAND, 0.04, GAP, LOCK_LIGHT)):
+           point: float | None = None, strands: tuple = (STRAND, 0.04, GAP, LOCK_LIGHT), core_light: float = 0.6):
     """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
     strands at the clump's sides end than those in its middle, and how much each strand's length varies;
     ``strands``: straight strands' (range of light, share of dark ones, light between them, their locks' range of
-    light), :data:`STRANDS`."""
+    light), :data:`STRANDS`; ``core_light``: the dark core's light (:data:`EVEN`)."""
     a = np.zeros((rows, cw), np.float32)
     v = (np.arange(rows) + 0.5) / rows
     # Between the strands the hair inside the clump, in shade; less so towards the tip, where it thins.
@@ -113,7 +123,7 @@ def clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread:
     # The core: the hair inside the clump, dark, tapering to the middle before the strands end.
     reach = rng.uniform(0.78, 0.86) + 0.3 * (0.45 - spread[1])
     core = 0.7 * (mid - 2) * (1 - smooth(0.3, reach, v)) ** 0.7
-    _strand(a, lit, v, np.full(rows, mid), core, 1.0, np.full(rows, 0.6 * tone))
+    _strand(a, lit, v, np.full(rows, mid), core, 1.0, np.full(rows, core_light * tone))
     # The strands: more near the middle; the farther from it, the sooner a strand ends; all gather in
     # a little towards the middle as they near the clump's tip.
     # Straight hair: more strands, finer, nearer one shade and straighter (64 strands of up to 3 texels, an
@@ -174,8 +184,9 @@ def column(rng, style: str, rows: int, cw: int, wisp: bool, texel: float) -> tup
     light (tone) drawn from :data:`TONE`; ``texel``: the drawing's columns per atlas texel (:data:`SOFTEN`'s unit).
     Straight hair's light softened across, the sleek caps' (:data:`STRANDS`) kept as fine strands."""
     curly = style == "curly"
-    a, lit = clump(rng, rows, cw, curly, rng.uniform(*TONE), wisp, SPREAD.get(style, SPREAD["long"]), POINT.get(style),
-                   STRANDS.get(style, (STRAND, 0.04, GAP, LOCK_LIGHT)))
+    core, gap, locks, tones = EVEN.get(style, (0.6, GAP, LOCK_LIGHT, TONE))
+    a, lit = clump(rng, rows, cw, curly, rng.uniform(*tones), wisp, SPREAD.get(style, SPREAD["long"]), POINT.get(style),
+                   STRANDS.get(style, (STRAND, 0.04, gap, locks)), core)
     if not (curly or wisp or style in STRANDS):
         lit = soften(lit, SOFTEN * texel)
     return a, lit

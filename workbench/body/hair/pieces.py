@@ -119,8 +119,12 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     if len(ends.pts):
         tips = cards.piece(mesh, head, ends)
         tips.uv[:, 1] = V_RANGE[0] + (V_RANGE[1] - V_RANGE[0]) * tips.uv[:, 1]
-        light = shade(head, tips.positions, np.ones(len(tips.positions), bool), DEPTH[style],
-                      FLAT.get(style, 0.0)).astype(np.float32)
+        # (Shaded with the cards they leave, in their depth there: shaded on their own, each was the outermost hair in
+        # its cell, in the full light under the cards' tucked ends in their shade: a row of light spikes, blind review
+        # O's "spiky glitchy tips" on the silver bob.)
+        at = np.concatenate([parts[0].positions, tips.positions])
+        light = shade(head, at, at[:, 1] < head.centre[1], DEPTH[style],
+                      FLAT.get(style, 0.0))[len(parts[0].positions):].astype(np.float32)
         fringe.append(replace(tips, colors=np.repeat(light[:, None], 3, 1)))
     out["Hair_Fringe"] = merge(fringe)
     if sleek and style in SLEEK:

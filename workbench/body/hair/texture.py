@@ -73,7 +73,10 @@ TIPS = 8
 # Hair pulled back (bun, ponytail) is seen from the front along its cards: dark roots drew each card's root end
 # as a bar, a row of them along the hairline (cornrows).
 ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.92, 0.15, 0.06),
-        "curly": (0.75, 0.3, 0.08), "ponytail": (0.92, 0.1, 0.12), "bob": (0.72, 0.15, 0.1)}
+        "curly": (0.75, 0.3, 0.08), "ponytail": (0.92, 0.1, 0.12), "bob": (1.0, 0.15, 0.0)}
+# (The bob's none: its cards root all over the scalp and cross one another, so at a crossing one card's dark root met
+# another's lit length or light tip along a straight line, blocks of two shades (blind review O's "mosaic"); its depth
+# is its vertex colours', which follow the hair's surface, not each card: .occlusion, and clumps.EVEN.)
 # Light hair scatters the light it takes in on through the strands under the outer ones (a fibre's albedo: white
 # hair's inside is lit by it, black hair's is dark): the under-layers' shade (the scalp layer's roots here, the
 # cards' depth in their vertex colours, :func:`.look.lit`) loses this share of its darkness at most, from a colour's
