@@ -43,12 +43,17 @@ import pyarrow.parquet as pq
 from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
 
 __all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "unfit_values", "read_events", "lake_files", "rows_of",
-           "SESSION_PART", "VISITOR_PART", "synth_table"]
+           "SESSION_PART", "VISITOR_PART", "VISITOR_NUMBER", "synth_table", "promises_visitor_numbers"]
 
 #: Index name of a Dask frame whose partitions each hold whole sessions.
 SESSION_PART = "_session_part"
 #: Index name of a Dask frame whose partitions each hold whole visitors (``visitorId``), hence whole sessions.
 VISITOR_PART = "_visitor_part"
+#: A column beside ``visitorId`` in the files of a lake whose note says ``visitor_numbers``: each visitor's number,
+#: one per lake (0, 1, 2, ... as the writer met them; int32, null where the visitor is), so a question that only
+#: counts visitors (stickiness, lifecycle) reads integers, not strings to decode and hash. Not a column of
+#: :func:`read_events`' frames; any Parquet reader sees it (DuckDB's ``SELECT *``).
+VISITOR_NUMBER = "visitorNumber"
 _MS_PER_DAY = 86_400_000
 
 
@@ -131,9 +136,19 @@ def _start_lake(out, overwrite: bool, storage_options: dict | None = None):
     return fs, root
 
 
-def _finish(fs, root: str, unique_ids: bool = False, visitor_buckets: bool = True) -> None:
+def _finish(fs, root: str, unique_ids: bool = False, visitor_buckets: bool = True, visitor_numbers: bool = False
+            ) -> None:
     with fs.open(f"{root}/{LAKE_NOTE}", "w", encoding="utf-8") as fh:
-        fh.write(lake_note(session_buckets=True, visitor_buckets=visitor_buckets, unique_ids=unique_ids))
+        fh.write(lake_note(session_buckets=True, visitor_buckets=visitor_buckets, unique_ids=unique_ids,
+                           visitor_numbers=visitor_numbers))
+
+
+def _numbered(table: pa.Table, visitors, first: int) -> pa.Table:
+    """``table`` with its :data:`VISITOR_NUMBER` column: ``first`` + the code of each row's visitor in the
+    categorical ``visitors`` (the rows' ``visitorId``), null where it has none."""
+    codes = np.asarray(visitors.cat.codes, dtype=np.int64)
+    numbers = pa.array((codes + first).astype(np.int32), mask=codes < 0)
+    return table.append_column(pa.field(VISITOR_NUMBER, pa.int32()), numbers)
 
 
 def synth_table(df) -> pa.Table:
@@ -200,12 +215,14 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
     fs, root = _start_lake(out, overwrite, storage_options)
     tokens = _hex_ids(np.random.default_rng(seed), viewers, "vt_", 12)
     start_ms = int(pd.Timestamp(start).tz_convert("UTC").value // 1_000_000)
-    done, part = 0, 0
+    done, part, visitors = 0, 0, 0
     while done < n_events:
         n = min(chunk_events, n_events - done)
         df = _draw(np.random.default_rng([seed, part]), n, tokens, start_ms, days, flat=True,
                    experiment=experiment_ms(experiment_start))
-        table = synth_table(df)
+        # a chunk holds its visitors whole, and no other chunk holds them: numbered after the chunks before
+        table = _numbered(synth_table(df), df["visitorId"], visitors)
+        visitors += len(df["visitorId"].cat.categories)
         del df
         for date, piece in _day_slices(table):
             _write(piece, fs, f"{root}/date={date}/{PART_FORMAT.format(part)}")
@@ -213,7 +230,7 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
         part += 1
         if progress is not None:
             progress(done)
-    _finish(fs, root, unique_ids=True)  # synth numbers each session's events: its ids never repeat
+    _finish(fs, root, unique_ids=True, visitor_numbers=True)  # synth numbers each session's events: ids never repeat
     return os.fspath(out) if _is_url(out) else Path(out)
 
 
@@ -534,6 +551,8 @@ def _noted(ddf, rows: int):
 
 #: The Dask reads (by expression name) of lakes whose note promises that no event id repeats.
 _UNIQUE: set[str] = set()
+#: The same for the lakes whose note says their files number the visitors (:func:`promises_visitor_numbers`).
+_NUMBERED: set[str] = set()
 #: The bucket items of each Dask read of a lake (by expression name), for :mod:`.lake_rows` to read again narrowed.
 _BUCKETS: dict[str, list[tuple]] = {}
 
@@ -554,6 +573,20 @@ def promises_unique_ids(ddf) -> bool:
         return False
     sources = _sources(ddf)
     return bool(sources) and all(e._name in _UNIQUE for e in sources)
+
+
+def promises_visitor_numbers(ddf) -> bool:
+    """Whether every source of a Dask frame is a lake whose note says its files number the visitors
+    (:data:`VISITOR_NUMBER`); a lake written before the numbers, or any other input, does not.
+
+    >>> import tempfile, pathlib
+    >>> promises_visitor_numbers(read_events(write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 10, seed=1)))
+    True
+    """
+    if getattr(ddf, "expr", None) is None:
+        return False
+    sources = _sources(ddf)
+    return bool(sources) and all(e._name in _NUMBERED for e in sources)
 
 
 def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, storage_options: dict | None = None):
@@ -594,6 +627,8 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
             _BUCKETS.update((e._name, items) for e in _sources(ddf))
             if unique_ids:
                 _UNIQUE.update(e._name for e in _sources(ddf))
+            if note.get("visitor_numbers"):
+                _NUMBERED.update(e._name for e in _sources(ddf))
             return _noted(ddf, _footer_rows(fs, [f for n in numbers for f in parts[n]]))
         ddf = dd.read_parquet(os.fspath(path), columns=columns, dataset={"partitioning": "hive"},
                               storage_options=storage_options)

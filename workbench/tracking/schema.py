@@ -168,13 +168,18 @@ def empty_frame():
     return SCHEMA.empty_table().to_pandas()
 
 
-def lake_note(session_buckets: bool, visitor_buckets: bool = False, unique_ids: bool = False) -> str:
+def lake_note(session_buckets: bool, visitor_buckets: bool = False, unique_ids: bool = False,
+              visitor_numbers: bool = False) -> str:
     """The text of ``_workbench_lake.json``: ``session_buckets`` promises that each session's events share
     one part number; ``visitor_buckets`` that each visitor's do (a visitor's sessions with it);
-    ``unique_ids`` that no event ``id`` repeats (the analysis then skips looking for repeats)."""
+    ``unique_ids`` that no event ``id`` repeats (the analysis then skips looking for repeats); ``visitor_numbers``
+    that every file holds ``visitorNumber``, each visitor's one number in the lake (the analysis then counts
+    visitors by it)."""
     note = {"format": "workbench event lake", "schemaVersion": SCHEMA_VERSION,
             "partitioning": "date=YYYY-MM-DD (UTC day of timestamp)",
             "session_buckets": bool(session_buckets), "visitor_buckets": bool(visitor_buckets)}
     if unique_ids:
         note["unique_ids"] = True
+    if visitor_numbers:
+        note["visitor_numbers"] = True
     return json.dumps(note, indent=1, sort_keys=True) + "\n"
