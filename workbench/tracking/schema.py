@@ -35,7 +35,12 @@ Columns (:data:`SCHEMA`), one row per event:
   payloads), else null.
 
 The ``date`` partition column is the UTC day of ``timestamp``; it is in the path, not in
-the files.
+the files. A synthetic lake's files hold one more column beside ``visitorId``, not in
+:data:`SCHEMA` nor in the frames ``read_events`` makes: ``visitorNumber`` (int32,
+uncompressed), each visitor's one number in the lake (0, 1, 2, ...; null where the visitor
+is), which its note promises (``"visitor_numbers": true``): a question that only counts
+visitors (stickiness, lifecycle) reads it instead of the ids. A lake without it (written
+before it, or by :class:`~workbench.tracking.lake.LakeWriter`) is read by the ids.
 
 >>> [f.name for f in SCHEMA][:6]
 ['viewerToken', 'sessionId', 'id', 'key', 'timestamp', 'receivedAt']
