@@ -1,11 +1,11 @@
 """Visitor numbers in a lake (workbench.tracking.lake.VISITOR_NUMBER): a synthetic lake's files give each visitor one
-int32 number across its buckets and days; stickiness and lifecycle by visitor read those numbers instead of the
-visitor ids and answer exactly as pandas on the ids, as Dask in several partitions, and as the same lake written
-before the numbers (no column, no promise in the note: read by the ids, as before); anonymous rows stay anonymous."""
+int32 number across its buckets and days, the one its table (_visitor_numbers.arrow) holds; stickiness and
+lifecycle by visitor read those numbers instead of the visitor ids and answer exactly as pandas on the ids, as Dask
+in several partitions, as the same lake written before the numbers (no column: read by the ids, as before) and as
+the lake with one file dropped in by hand without them (read by the ids); anonymous rows stay anonymous."""
 
 from __future__ import annotations
 
-import json
 import shutil
 
 import numpy as np
@@ -17,7 +17,8 @@ import pytest
 
 from workbench.tracking import analysis as A
 from workbench.tracking import lake_rows
-from workbench.tracking.lake import LAKE_NOTE, VISITOR_NUMBER, lake_files, read_events, write_synth_lake
+from workbench.tracking.lake import VISITOR_NUMBER, lake_files, read_events, write_synth_lake
+from workbench.tracking.visitor_numbers import NUMBERS_FILE, read_numbers
 
 COLUMNS = ["visitorId", "key", "timestamp"]
 QUESTIONS = {
@@ -31,15 +32,13 @@ QUESTIONS = {
 }
 
 
-def _rewritten(lake, to, change, note_change):
-    """A copy of ``lake`` at ``to`` with each file's table passed through ``change`` and its note through
-    ``note_change``."""
+def _rewritten(lake, to, change, which=None):
+    """A copy of ``lake`` at ``to`` with each file's table (or only the file ``which`` of the list of all)
+    passed through ``change``."""
     shutil.copytree(lake, to)
-    for files in lake_files(to).values():
-        for f in files:
-            pq.write_table(change(pq.read_table(f)), f, compression="zstd")
-    note = to / LAKE_NOTE
-    note.write_text(json.dumps(note_change(json.loads(note.read_text()))))
+    files = [f for fs in lake_files(to).values() for f in fs]
+    for f in files if which is None else [files[which]]:
+        pq.write_table(change(pq.read_table(f)), f, compression="zstd")
     return to
 
 
@@ -60,21 +59,23 @@ def _anonymous(table: pa.Table) -> pa.Table:
 @pytest.fixture(scope="module")
 def lakes(tmp_path_factory):
     """The synthetic lake (five chunks: five buckets of whole visitors over seven days), the same lake as written
-    before the numbers, and the lake with a fifth of its sessions anonymous."""
+    before the numbers (no column, no table), the lake with one file put back by hand without the column, and the
+    lake with a fifth of its sessions anonymous."""
     root = tmp_path_factory.mktemp("visitor_numbers")
     lake = write_synth_lake(root / "numbered", 30_000, seed=5, chunk_events=7_000)
 
-    def unnoted(note):
-        return {k: v for k, v in note.items() if k != "visitor_numbers"}
+    def unnumbered(table):
+        return table.drop_columns([VISITOR_NUMBER])
 
-    old = _rewritten(lake, root / "before", lambda t: t.drop_columns([VISITOR_NUMBER]), unnoted)
-    anonymous = _rewritten(lake, root / "anonymous", _anonymous, lambda note: note)
-    return {"numbered": lake, "before the numbers": old, "anonymous": anonymous}
+    old = _rewritten(lake, root / "before", unnumbered)
+    (old / NUMBERS_FILE).unlink()
+    by_hand = _rewritten(lake, root / "by hand", unnumbered, which=7)
+    anonymous = _rewritten(lake, root / "anonymous", _anonymous)
+    return {"numbered": lake, "before the numbers": old, "one file by hand": by_hand, "anonymous": anonymous}
 
 
 def test_a_synthetic_lake_numbers_each_visitor_once_across_its_buckets_and_days(lakes):
     lake = lakes["numbered"]
-    assert json.loads((lake / LAKE_NOTE).read_text())["visitor_numbers"] is True
     files = [f for fs in lake_files(lake).values() for f in fs]
     assert len(lake_files(lake)) == 5 and len(files) > 20
     table = pa.concat_tables(pq.read_table(f, columns=["visitorId", VISITOR_NUMBER]) for f in files)
@@ -84,6 +85,10 @@ def test_a_synthetic_lake_numbers_each_visitor_once_across_its_buckets_and_days(
     # one number per visitor and one visitor per number: 0, 1, 2, ... with none skipped
     assert len(pairs) == visitors > 1_000
     assert sorted(pairs[VISITOR_NUMBER]) == list(range(visitors))
+    # the lake's table holds the same pairs, in number order
+    kept = read_numbers(lake).to_pandas()
+    assert kept[VISITOR_NUMBER].tolist() == list(range(visitors))
+    pd.testing.assert_frame_equal(pairs.sort_values(VISITOR_NUMBER).reset_index(drop=True), kept, check_dtype=False)
     # the lake's frames keep their columns: the numbers are the files' own, not read_events'
     assert VISITOR_NUMBER not in read_events(lake).columns
 
@@ -106,10 +111,11 @@ def test_stickiness_and_lifecycle_read_the_numbers_and_answer_as_by_the_ids(lake
         spread = ask(read_events(lake, columns=COLUMNS), client="sync")  # Dask, five partitions, the ids
         assert not read
         pd.testing.assert_frame_equal(spread, by_ids)
-    read.clear()
-    before = ask(read_events(lakes["before the numbers"], columns=COLUMNS))
-    assert not read  # no numbers promised: read by the ids, as before
-    pd.testing.assert_frame_equal(before, ask(read_events(lakes["numbered"], columns=COLUMNS)))
+    numbered = ask(read_events(lakes["numbered"], columns=COLUMNS))
+    for which in ("before the numbers", "one file by hand"):  # a file without the numbers: read by the ids
+        read.clear()
+        pd.testing.assert_frame_equal(ask(read_events(lakes[which], columns=COLUMNS)), numbered)
+        assert not read, which
 
 
 def test_anonymous_rows_stay_anonymous_and_a_question_by_session_reads_the_ids(lakes, monkeypatch):

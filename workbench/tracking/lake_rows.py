@@ -96,10 +96,11 @@ def selected(ddf):
     return expr
 
 
-def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
+def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None, numbered: str | None = None):
     """One bucket of a lake read (an item of :func:`lake_items`) as the pandas frame its Dask partition would be,
     read by Arrow straight, without Dask: its ``columns``, and with ``rows`` = (key column, keys, ends_of,
-    firsts_of) only the rows :func:`narrowed` keeps (a lake that promises unique ids only).
+    firsts_of) only the rows :func:`narrowed` keeps (a lake that promises unique ids only). ``numbered``: the
+    column (``visitorId``) to read as the lake's visitor numbers, from a local bucket (:func:`_picked_frame`).
 
     A local bucket's files are read by one Arrow dataset scan, their decoding spread over Arrow's own threads:
     no Python thread to start (each start waits for the new thread to be scheduled: tens of milliseconds on a
@@ -117,7 +118,7 @@ def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
     # every row (rows None) or the rows picked, written batch by batch into the frame's own arrays: the frame
     # frame_of(_scan(files, columns), unique=True) makes, without the whole Arrow table and its joined copies
     # first (at 1M events 16 MB of fresh pages fewer: a tenth of a question's CPU time in a fresh process)
-    df = _picked_frame([files], columns, rows)
+    df = _picked_frame([files], columns, rows, numbered=numbered)
     df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
     if unique_ids:
         df.attrs["unique_ids"] = True

@@ -3,6 +3,7 @@
 An *event lake* is a folder of Parquet files partitioned by day, hive style::
 
     LAKE/_workbench_lake.json              layout note (readers that do not know it ignore it)
+    LAKE/_visitor_numbers.arrow            each visitor's number in the lake (see below)
     LAKE/date=2026-11-01/part-00000.parquet
     LAKE/date=2026-11-01/part-00001.parquet
     LAKE/date=2026-11-02/part-00000.parquet
@@ -35,12 +36,14 @@ Columns (:data:`SCHEMA`), one row per event:
   payloads), else null.
 
 The ``date`` partition column is the UTC day of ``timestamp``; it is in the path, not in
-the files. A synthetic lake's files hold one more column beside ``visitorId``, not in
-:data:`SCHEMA` nor in the frames ``read_events`` makes: ``visitorNumber`` (int32,
-uncompressed), each visitor's one number in the lake (0, 1, 2, ...; null where the visitor
-is), which its note promises (``"visitor_numbers": true``): a question that only counts
-visitors (stickiness, lifecycle) reads it instead of the ids. A lake without it (written
-before it, or by :class:`~workbench.tracking.lake.LakeWriter`) is read by the ids.
+the files. Every file a workbench writer writes (``write_synth_lake``, ``LakeWriter``,
+``lake_from_parquet``, ``workbench export``) holds one more column beside ``visitorId``,
+not in :data:`SCHEMA` nor in the frames ``read_events`` makes: ``visitorNumber`` (int32,
+uncompressed), the visitor's one number in the lake (null where the visitor is), from the
+lake's table ``LAKE/_visitor_numbers.arrow`` (:mod:`~workbench.tracking.visitor_numbers`).
+A question that only counts visitors (stickiness, lifecycle) reads it instead of the ids
+when every file of the lake holds it; a lake with one file without it (written before it,
+or dropped in by hand) is read by the ids.
 
 >>> [f.name for f in SCHEMA][:6]
 ['viewerToken', 'sessionId', 'id', 'key', 'timestamp', 'receivedAt']
@@ -173,18 +176,13 @@ def empty_frame():
     return SCHEMA.empty_table().to_pandas()
 
 
-def lake_note(session_buckets: bool, visitor_buckets: bool = False, unique_ids: bool = False,
-              visitor_numbers: bool = False) -> str:
+def lake_note(session_buckets: bool, visitor_buckets: bool = False, unique_ids: bool = False) -> str:
     """The text of ``_workbench_lake.json``: ``session_buckets`` promises that each session's events share
     one part number; ``visitor_buckets`` that each visitor's do (a visitor's sessions with it);
-    ``unique_ids`` that no event ``id`` repeats (the analysis then skips looking for repeats); ``visitor_numbers``
-    that every file holds ``visitorNumber``, each visitor's one number in the lake (the analysis then counts
-    visitors by it)."""
+    ``unique_ids`` that no event ``id`` repeats (the analysis then skips looking for repeats)."""
     note = {"format": "workbench event lake", "schemaVersion": SCHEMA_VERSION,
             "partitioning": "date=YYYY-MM-DD (UTC day of timestamp)",
             "session_buckets": bool(session_buckets), "visitor_buckets": bool(visitor_buckets)}
     if unique_ids:
         note["unique_ids"] = True
-    if visitor_numbers:
-        note["visitor_numbers"] = True
     return json.dumps(note, indent=1, sort_keys=True) + "\n"
