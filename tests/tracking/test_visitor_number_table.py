@@ -138,3 +138,28 @@ def test_the_files_keep_the_lake_schema_and_the_numbers_beside_it(tmp_path):
     names = pq.read_schema(lake_files(tmp_path / "lake")[0][0]).names
     assert names == [*SCHEMA.names, VISITOR_NUMBER]
     assert list(read_events(tmp_path / "lake").columns) == SCHEMA.names
+
+
+def test_a_bucket_with_copies_of_an_event_is_read_again_by_the_ids(tmp_path, monkeypatch):
+    # one event stored twice in its session, once before its visitor was known: the bucket's numbers are read, an
+    # id repeats in it, so it is read again by the ids for the copy rule (which may order copies by the visitor's
+    # text); a session with two visitors makes the lake whole by session only, read by the ids from the start
+    rows = [{"sessionId": "s1", "visitorId": v, "id": "e1", "key": "interaction_start", "timestamp": 1_795_000_000_000}
+            for v in ("w0", None)]
+    rows += [{"sessionId": f"s{2 + d}", "visitorId": v, "id": "e2", "key": "interaction_start",
+              "timestamp": 1_795_000_000_000 + 86_400_000 * d} for d in (1, 2) for v in ("v9", "w0")[d - 1:d]]
+    events = from_records(rows)
+    with LakeWriter(tmp_path / "lake", buckets=1) as w:
+        w.write(events)
+    assert w.visitors_whole and read_numbers(tmp_path / "lake").column("visitorId").to_pylist() == ["w0", "v9"]
+    read, ids = [], []
+    numbered, again = lake_rows._numbered, lake_rows._picked_frame
+    monkeypatch.setattr(lake_rows, "_numbered", lambda codes: read.append(len(codes)) or numbered(codes))
+    monkeypatch.setattr(lake_rows, "_picked_frame", lambda *a, **k: ids.append(k.get("numbered")) or again(*a, **k))
+    for ask in (lambda d: A.stickiness(d, event="interaction_start", by="visitorId", period="1D", within="7D"),
+                lambda d: A.lifecycle(d, event="interaction_start", by="visitorId")):
+        read.clear()
+        ids.clear()
+        here = ask(read_events(tmp_path / "lake"))
+        assert read and ids == ["visitorId", None]  # the numbers, then the bucket again by the ids
+        pd.testing.assert_frame_equal(here, ask(events.to_pandas()))
