@@ -44,7 +44,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
-from .visitor_numbers import VISITOR_NUMBER, VisitorNumbers
+from .visitor_numbers import VISITOR_NUMBER, VisitorNumbers, holds_numbers_of, table_id
 
 __all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "unfit_values", "read_events", "lake_files", "rows_of",
            "SESSION_PART", "VISITOR_PART", "VISITOR_NUMBER", "synth_table", "promises_visitor_numbers"]
@@ -151,13 +151,6 @@ def _finish(fs, root: str, unique_ids: bool = False, visitor_buckets: bool = Tru
         fh.write(lake_note(session_buckets=True, visitor_buckets=visitor_buckets, unique_ids=unique_ids))
 
 
-def _numbered(table: pa.Table, numbers: VisitorNumbers) -> pa.Table:
-    """``table`` with its :data:`VISITOR_NUMBER` column from the lake's table ``numbers`` (new visitors added to
-    it), unless the lake keeps none (object storage)."""
-    column = numbers.of(table.column("visitorId"))
-    return table if column is None else table.append_column(pa.field(VISITOR_NUMBER, pa.int32()), column)
-
-
 def synth_table(df) -> pa.Table:
     """A :func:`~workbench.tracking.synth.generate` ``flat=True`` frame in the lake's schema.
 
@@ -227,7 +220,7 @@ def write_synth_lake(out: str | os.PathLike, n_events: int, *, seed: int = 0, ch
         n = min(chunk_events, n_events - done)
         df = _draw(np.random.default_rng([seed, part]), n, tokens, start_ms, days, flat=True,
                    experiment=experiment_ms(experiment_start))
-        table = _numbered(synth_table(df), numbers)
+        table = numbers.add(synth_table(df))
         del df
         for date, piece in _day_slices(table):
             _write(piece, fs, f"{root}/date={date}/{PART_FORMAT.format(part)}")
@@ -283,7 +276,7 @@ class LakeWriter:
         """Add events; they need not be sorted."""
         if not table.num_rows:
             return
-        table = _numbered(table.select(SCHEMA.names).cast(SCHEMA), self._numbers)
+        table = self._numbers.add(table.select(SCHEMA.names).cast(SCHEMA))
         bucket = self._buckets(table.column("sessionId").to_pandas(), table.column("visitorId").to_pandas())
         day = table.column("timestamp").cast(pa.int64()).to_numpy(zero_copy_only=False) // _MS_PER_DAY
         key = day * self.buckets + bucket
@@ -514,15 +507,16 @@ def _footer_rows(fs, files: Iterable[str]) -> int:
     return _footers(fs, files)[0]
 
 
-def _footers(fs, files: Iterable[str]) -> tuple[int, bool]:
-    """(rows, whether every file holds :data:`VISITOR_NUMBER`) of Parquet files, from their footers alone."""
+def _footers(fs, files: Iterable[str], lake_id: str | None = None) -> tuple[int, bool]:
+    """(rows, whether every file holds visitor numbers of the lake's table, whose id is ``lake_id``:
+    :func:`~.visitor_numbers.holds_numbers_of`) of Parquet files, from their footers alone."""
     local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
-    rows, numbered = 0, True
+    rows, numbered = 0, lake_id is not None
     for f in files:
         with contextlib.nullcontext(f) if local else fs.open(f, "rb") as source:
             metadata = pq.ParquetFile(source).metadata
         n = metadata.num_rows
-        numbered = numbered and VISITOR_NUMBER in metadata.schema.names
+        numbered = numbered and holds_numbers_of(metadata, lake_id)
         if local:
             _FILE_ROWS[f] = (_signature(f), n)
         rows += n
@@ -642,8 +636,11 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
             _BUCKETS.update((e._name, items) for e in _sources(ddf))
             if unique_ids:
                 _UNIQUE.update(e._name for e in _sources(ddf))
-            rows, numbered = _footers(fs, [f for n in numbers for f in parts[n]])
-            if numbered:  # every file, read now: one written before the numbers, or dropped in by hand, has none
+            # every file's footer, read now: one written before the numbers (or their stamps), dropped in by hand,
+            # or copied from another lake holds none of this lake's table's (whose id only a local lake has)
+            lake_id = table_id(root, fs)
+            rows, numbered = _footers(fs, [f for n in numbers for f in parts[n]], lake_id)
+            if numbered:
                 _NUMBERED.update(e._name for e in _sources(ddf))
             return _noted(ddf, rows)
         ddf = dd.read_parquet(os.fspath(path), columns=columns, dataset={"partitioning": "hive"},

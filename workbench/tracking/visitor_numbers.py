@@ -17,6 +17,14 @@ never half of one). A writer that crashes before the rename leaves the table as 
 file are simply unused. A lake in object storage (no lock, no atomic rename there) is written without numbers, and
 its questions read the ids.
 
+A number means a visitor only in the table that gave it: a file copied in from another lake (or a lake's files
+mixed with another's) holds that lake's numbers, which here name other visitors. So the table carries an id, random,
+made once when the table is created and kept by every rewrite (its schema's metadata :data:`STAMP`), and each file a
+writer numbers is stamped with it (its Parquet footer's key-value metadata :data:`STAMP`, :meth:`VisitorNumbers.add`).
+A reader trusts a file's numbers only when its stamp is the lake's table's id (:func:`holds_numbers_of`); one file
+without it, or with another, and the lake's questions read the ids (the same answer). A table deleted and made again
+gets a new id, so the files numbered by the old one are never read by the new one's numbers either.
+
 >>> import tempfile, pathlib, fsspec
 >>> root = tempfile.mkdtemp()
 >>> numbers = VisitorNumbers(fsspec.filesystem("file"), root)
@@ -26,19 +34,23 @@ its questions read the ids.
 [2, 1]
 >>> read_numbers(root).to_pydict()
 {'visitorId': ['b', 'a', 'c'], 'visitorNumber': [0, 1, 2]}
+>>> table_id(root) == numbers.table_id and len(numbers.table_id)  # a random id, made with the table
+32
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import tempfile
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["VISITOR_NUMBER", "NUMBERS_FILE", "VisitorNumbers", "read_numbers"]
+__all__ = ["VISITOR_NUMBER", "NUMBERS_FILE", "STAMP", "VisitorNumbers", "read_numbers", "table_id",
+           "holds_numbers_of"]
 
 #: The column beside ``visitorId`` in a lake's files: the visitor's number in the lake (int32; null where the
 #: visitor is). Not a column of ``read_events``' frames; any Parquet reader sees it (DuckDB's ``SELECT *``).
@@ -46,8 +58,36 @@ VISITOR_NUMBER = "visitorNumber"
 #: The lake's table of visitor numbers, at the lake's root: an Arrow IPC file (a name that Parquet datasets skip,
 #: starting with ``_``, and no glob of ``*.parquet`` meets).
 NUMBERS_FILE = "_visitor_numbers.arrow"
+#: The metadata key of the table's id: in the table's schema, and in the footer of every file numbered by it.
+STAMP = "workbench.visitor_numbers"
 _LOCK_FILE = "_visitor_numbers.lock"
 _TABLE_SCHEMA = pa.schema([pa.field("visitorId", pa.string()), pa.field(VISITOR_NUMBER, pa.int32())])
+
+
+def table_id(root: str | os.PathLike, fs: Any = None) -> str | None:
+    """The id of the table of the lake at ``root`` (of filesystem ``fs``; None: the local one): None when it has no
+    table (a lake in object storage, or written before the numbers) or a table without an id (written before the
+    ids: its files have no stamp)."""
+    if fs is not None and not _local(fs):
+        return None
+    path = os.path.join(os.fspath(root), NUMBERS_FILE)
+    if not os.path.exists(path):
+        return None
+    with pa.memory_map(path) as source:  # the file's footer: its schema, no batch read
+        return _id_of(pa.ipc.open_file(source).schema)
+
+
+def _id_of(schema: pa.Schema) -> str | None:
+    value = (schema.metadata or {}).get(STAMP.encode())
+    return value.decode("ascii") if value else None
+
+
+def holds_numbers_of(metadata: Any, lake_id: str | None) -> bool:
+    """Whether a Parquet file's footer (``pyarrow.parquet.FileMetaData``) holds visitor numbers of the table whose id
+    is ``lake_id``: the column, and the stamp of that table (not another lake's, not none)."""
+    stamp = (metadata.metadata or {}).get(STAMP.encode())
+    return (lake_id is not None and stamp is not None and stamp.decode("ascii", "replace") == lake_id
+            and VISITOR_NUMBER in metadata.schema.names)
 
 
 def read_numbers(root: str | os.PathLike) -> pa.Table:
@@ -76,6 +116,20 @@ class VisitorNumbers:
         self.path = os.path.join(root, NUMBERS_FILE)
         self._ids = None  # pandas Index of the known visitors, position = number
         self._signature: tuple | None = None  # (inode, size, time of change) of the table when read
+        #: The table's id (see the module), known once this writer has read or made the table: the stamp of the
+        #: files it numbers. Fixed for the writer's life: a table replaced by another under it is an error.
+        self.table_id: str | None = None
+
+    def add(self, table: pa.Table) -> pa.Table:
+        """``table`` with its :data:`VISITOR_NUMBER` column (:meth:`of` its ``visitorId``) and stamped with the table's
+        id (its schema's metadata :data:`STAMP`, which Parquet writes into the file's footer); ``table`` as it is
+        when the lake keeps no numbers."""
+        column = self.of(table.column("visitorId"))
+        if column is None:
+            return table
+        table = table.append_column(pa.field(VISITOR_NUMBER, pa.int32()), column)
+        stamp = str(self.table_id).encode("ascii")  # of() read or made the table: its id is known
+        return table.replace_schema_metadata({**(table.schema.metadata or {}), STAMP.encode(): stamp})
 
     def of(self, visitors: pa.Array | pa.ChunkedArray) -> pa.Array | None:
         """Each row's visitor number (int32, null where ``visitors`` is), the new visitors appended to the table
@@ -90,7 +144,7 @@ class VisitorNumbers:
         encoded = pc.dictionary_encode(column.cast(pa.string()))
         distinct = encoded.dictionary.to_numpy(zero_copy_only=False).astype(object)
         numbers = self._lookup(distinct)
-        if (numbers < 0).any():  # visitors this writer has not seen: the table on disk, under the lock
+        if (numbers < 0).any() or self.table_id is None:  # visitors not seen, or no table read: the disk's, locked
             numbers = self._append(distinct)
         indices = encoded.indices.fill_null(0).to_numpy(zero_copy_only=False)
         valid = encoded.indices.is_valid().to_numpy(zero_copy_only=False)
@@ -113,13 +167,14 @@ class VisitorNumbers:
                 self._reload()
                 numbers = self._lookup(distinct)
                 new = distinct[numbers < 0]
-                if len(new):
+                if len(new) or self.table_id is None:  # new visitors, or no table yet (or one without an id)
+                    made = self.table_id or secrets.token_hex(16)  # a new table's id: random, made once
                     known = self._ids if self._ids is not None else pd.Index([], dtype=object)
                     ids = known.append(pd.Index(new, dtype=object))
                     if len(ids) > np.iinfo(np.int32).max:
                         raise OverflowError("visitor numbers: more visitors than an int32 numbers")
-                    self._write(ids)
-                    self._ids = ids
+                    self._write(ids, made)
+                    self._ids, self.table_id = ids, made
                     numbers = self._lookup(distinct)
             finally:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
@@ -138,23 +193,29 @@ class VisitorNumbers:
 
         signature = self._stat()
         if signature is None or signature == self._signature:
-            return
+            return  # a table deleted under this writer is written again whole, by its ids and its id
         table = _read(self.path)
+        found = _id_of(table.schema)
+        if self.table_id is not None and found != self.table_id:
+            raise ValueError(f"{self.path}: the lake's visitor numbers were replaced by another table while this "
+                             "writer wrote (its files' numbers would name other visitors)")
         ids = table.column("visitorId").to_numpy(zero_copy_only=False).astype(object)
         if not np.array_equal(table.column(VISITOR_NUMBER).to_numpy(), np.arange(len(ids))):
             raise ValueError(f"{self.path}: visitor numbers are not 0, 1, 2, ... in order; the table is not this "
                              "module's")
         self._ids = pd.Index(ids, dtype=object)
         self._signature = signature
+        self.table_id = found
 
-    def _write(self, ids: Any) -> None:
+    def _write(self, ids: Any, made: str) -> None:
         """The table of ``ids`` (number = position) over the old one: a temporary file, flushed, then renamed."""
+        schema = _TABLE_SCHEMA.with_metadata({STAMP: made})
         table = pa.table({"visitorId": pa.array(np.asarray(ids, dtype=object), pa.string()),
-                          VISITOR_NUMBER: pa.array(np.arange(len(ids), dtype=np.int32))}, schema=_TABLE_SCHEMA)
+                          VISITOR_NUMBER: pa.array(np.arange(len(ids), dtype=np.int32))}, schema=schema)
         fd, temp = tempfile.mkstemp(prefix=f".{NUMBERS_FILE}.", suffix=".tmp", dir=self.root)
         try:
             with os.fdopen(fd, "wb") as fh:
-                with pa.ipc.new_file(fh, _TABLE_SCHEMA, options=pa.ipc.IpcWriteOptions(compression="zstd")) as out:
+                with pa.ipc.new_file(fh, schema, options=pa.ipc.IpcWriteOptions(compression="zstd")) as out:
                     out.write_table(table)
                 fh.flush()
                 os.fsync(fh.fileno())
