@@ -13,7 +13,9 @@ Both write every file the same way (:data:`PARQUET_OPTIONS`, :func:`compact`): z
 as sorted deltas, each dictionary column holding only the values its file uses.
 Both number the visitors too: each file holds ``visitorNumber`` beside ``visitorId``, the
 visitor's one number in the lake from the lake's table ``_visitor_numbers.arrow``
-(:mod:`~workbench.tracking.visitor_numbers`: appended under a lock, replaced atomically).
+(:mod:`~workbench.tracking.visitor_numbers`: appended under a lock, replaced atomically),
+and each file's footer is stamped with that table's id: readers trust the numbers of a file
+whose stamp is the lake's table's, and read the ids when one file's is not.
 
 :func:`read_events` opens a lake (or one Parquet or JSON-lines file) as a Dask
 DataFrame. For a lake whose note promises session buckets it makes one partition per

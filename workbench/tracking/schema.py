@@ -41,9 +41,11 @@ the files. Every file a workbench writer writes (``write_synth_lake``, ``LakeWri
 not in :data:`SCHEMA` nor in the frames ``read_events`` makes: ``visitorNumber`` (int32,
 uncompressed), the visitor's one number in the lake (null where the visitor is), from the
 lake's table ``LAKE/_visitor_numbers.arrow`` (:mod:`~workbench.tracking.visitor_numbers`).
-A question that only counts visitors (stickiness, lifecycle) reads it instead of the ids
-when every file of the lake holds it; a lake with one file without it (written before it,
-or dropped in by hand) is read by the ids.
+Each such file's footer is stamped with the id of that table (key ``workbench.visitor_numbers``).
+A question that only counts visitors (stickiness, lifecycle) reads the numbers instead of
+the ids when every file of the lake holds them stamped with the lake's table's id; a lake
+with one file without them (written before them, dropped in by hand) or stamped by another
+lake's table (a file copied from it) is read by the ids.
 
 >>> [f.name for f in SCHEMA][:6]
 ['viewerToken', 'sessionId', 'id', 'key', 'timestamp', 'receivedAt']
