@@ -21,7 +21,7 @@ from workbench.tracking import analysis as A
 from workbench.tracking import lake_rows
 from workbench.tracking.lake import VISITOR_NUMBER, LakeWriter, lake_files, read_events, write_synth_lake
 from workbench.tracking.schema import SCHEMA, from_records
-from workbench.tracking.visitor_numbers import NUMBERS_FILE, STAMP, VisitorNumbers, read_numbers, table_id
+from workbench.tracking.visitor_numbers import NUMBERS_FILE, STAMP, VisitorNumbers, lake_stamps, read_numbers
 
 COLUMNS = ["visitorId", "key", "timestamp"]
 QUESTIONS = {
@@ -58,7 +58,7 @@ def _with_a_file_of_another_lake(lake, to, work, which: int):
 
 def _unstamped(lake, to):
     """A copy of ``lake`` at ``to`` as the last pass wrote it: the numbers in every file, no stamp in any, a table
-    without an id."""
+    without stamps."""
     shutil.copytree(lake, to)
     for f in _files(to):
         table = pq.read_table(f)
@@ -67,7 +67,7 @@ def _unstamped(lake, to):
     numbers = read_numbers(to)
     with pa.OSFile(str(to / NUMBERS_FILE), "wb") as sink, pa.ipc.new_file(sink, numbers.schema.remove_metadata()) as w:
         w.write_table(numbers.replace_schema_metadata(None))
-    assert table_id(to) is None and numbers.num_rows > 100
+    assert lake_stamps(to) == frozenset() and numbers.num_rows > 100
     return to
 
 
@@ -116,7 +116,7 @@ def test_a_file_copied_from_another_lake_is_read_by_the_ids_with_their_answer(la
         pd.testing.assert_frame_equal(ask(frames, client="sync"), by_ids)
 
 
-def test_a_lake_written_before_the_stamps_is_read_by_the_ids_and_a_writer_gives_its_table_an_id(lakes, tmp_path,
+def test_a_lake_written_before_the_stamps_is_read_by_the_ids_and_a_writer_gives_its_table_stamps(lakes, tmp_path,
                                                                                                   monkeypatch):
     ask, read = QUESTIONS["stickiness"], _spy(monkeypatch)
     before = lakes["synth, written before the stamps"]
@@ -124,13 +124,13 @@ def test_a_lake_written_before_the_stamps_is_read_by_the_ids_and_a_writer_gives_
     by_ids = ask(read_events(lakes["synth"], columns=COLUMNS).compute().reset_index(drop=True))
     pd.testing.assert_frame_equal(ask(read_events(before, columns=COLUMNS)), by_ids)
     assert not read
-    # a writer meeting the table without an id gives it one and keeps its numbers; the old files stay unstamped
+    # a writer meeting the table without stamps lists them and keeps its numbers; the old files stay unstamped
     lake = shutil.copytree(before, tmp_path / "lake")
     old = read_numbers(lake)
     numbers = VisitorNumbers(fsspec.filesystem("file"), str(lake))
     first = old.column("visitorId")[0].as_py()
     assert numbers.of(pa.array([first, "someone new"])).to_pylist() == [0, old.num_rows]
-    assert table_id(lake) == numbers.table_id is not None
+    assert numbers.stamp in lake_stamps(lake) and numbers.stamp.startswith(f"{old.num_rows + 1}:")
     assert read_numbers(lake).slice(0, old.num_rows).equals(old)
     pd.testing.assert_frame_equal(ask(read_events(lake, columns=COLUMNS)), by_ids)
     assert not read
@@ -163,7 +163,7 @@ def test_an_append_by_a_second_writer_numbers_by_the_same_table_and_is_read_by_t
     before = read_numbers(lake)
     second = VisitorNumbers(fsspec.filesystem("file"), str(lake))  # another writer of the lake, its own reads
     table, old = _appended(lake, second)
-    assert second.table_id == table_id(lake) == table.schema.metadata[STAMP.encode()].decode()
+    assert table.schema.metadata[STAMP.encode()].decode() == second.stamp in lake_stamps(lake)
     numbers = dict(zip(table.column("visitorId").to_pylist(), table.column(VISITOR_NUMBER).to_pylist(), strict=True))
     kept = dict(zip(before.column("visitorId").to_pylist(), before.column(VISITOR_NUMBER).to_pylist(), strict=True))
     assert numbers.pop(old) == kept[old]  # an old visitor keeps its number
@@ -186,6 +186,13 @@ def test_a_writer_whose_table_is_replaced_by_another_stops(tmp_path):
     first = VisitorNumbers(fs, str(tmp_path))
     assert first.of(pa.array(["a", "b"])).to_pylist() == [0, 1]
     (tmp_path / NUMBERS_FILE).unlink()
-    assert VisitorNumbers(fs, str(tmp_path)).of(pa.array(["b"])).to_pylist() == [0]  # a new table, a new id
+    assert VisitorNumbers(fs, str(tmp_path)).of(pa.array(["b"])).to_pylist() == [0]  # a new table, other numbers
     with pytest.raises(ValueError, match="replaced by another table"):
         first.of(pa.array(["c"]))
+    # the same table made again the same way (its numbers and stamps the same) is no other table
+    again = VisitorNumbers(fs, str(tmp_path / "again"))
+    (tmp_path / "again").mkdir()
+    assert again.of(pa.array(["x", "y"])).to_pylist() == [0, 1]
+    (tmp_path / "again" / NUMBERS_FILE).unlink()
+    assert VisitorNumbers(fs, str(tmp_path / "again")).of(pa.array(["x", "y"])).to_pylist() == [0, 1]
+    assert again.of(pa.array(["z"])).to_pylist() == [2]

@@ -14,8 +14,9 @@ as sorted deltas, each dictionary column holding only the values its file uses.
 Both number the visitors too: each file holds ``visitorNumber`` beside ``visitorId``, the
 visitor's one number in the lake from the lake's table ``_visitor_numbers.arrow``
 (:mod:`~workbench.tracking.visitor_numbers`: appended under a lock, replaced atomically),
-and each file's footer is stamped with that table's id: readers trust the numbers of a file
-whose stamp is the lake's table's, and read the ids when one file's is not.
+and each file's footer is stamped with the state of the table its numbers came from: readers
+trust the numbers of a file whose stamp the lake's table lists, and read the ids when one
+file's is not.
 
 :func:`read_events` opens a lake (or one Parquet or JSON-lines file) as a Dask
 DataFrame. For a lake whose note promises session buckets it makes one partition per
@@ -46,7 +47,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .schema import LAKE_NOTE, PART_FORMAT, PAYLOAD_FIELDS, SCHEMA, empty_frame, lake_note, to_table
-from .visitor_numbers import VISITOR_NUMBER, VisitorNumbers, holds_numbers_of, table_id
+from .visitor_numbers import STAMP, VISITOR_NUMBER, VisitorNumbers, holds_numbers_of, lake_stamps
 
 __all__ = ["write_synth_lake", "LakeWriter", "lake_from_parquet", "unfit_values", "read_events", "lake_files", "rows_of",
            "SESSION_PART", "VISITOR_PART", "VISITOR_NUMBER", "synth_table", "promises_visitor_numbers"]
@@ -329,8 +330,9 @@ class LakeWriter:
                 self._files.append(fh)
             # within a file, keep time order (the export arrives sorted; other input may not)
             piece = pa.concat_tables(pieces)
-            if writer is None:
-                writer = self._writers[(date, b)] = pq.ParquetWriter(fh, piece.schema, **_options(piece.schema.names))
+            if writer is None:  # stamped when closed, by the table as the numbers of all its row groups left it
+                schema = piece.schema.remove_metadata()
+                writer = self._writers[(date, b)] = pq.ParquetWriter(fh, schema, **_options(schema.names))
             writer.write_table(compact(piece.sort_by([("timestamp", "ascending")])))
         self._pending.clear()
         self._pending_rows = 0
@@ -338,6 +340,8 @@ class LakeWriter:
     def close(self) -> None:
         self.flush()
         for w in self._writers.values():
+            if VISITOR_NUMBER in w.schema.names:
+                w.add_key_value_metadata({STAMP: self._numbers.stamp})
             w.close()
         for fh in self._files:
             fh.close()
@@ -509,16 +513,16 @@ def _footer_rows(fs, files: Iterable[str]) -> int:
     return _footers(fs, files)[0]
 
 
-def _footers(fs, files: Iterable[str], lake_id: str | None = None) -> tuple[int, bool]:
-    """(rows, whether every file holds visitor numbers of the lake's table, whose id is ``lake_id``:
+def _footers(fs, files: Iterable[str], stamps: frozenset[str] | None = None) -> tuple[int, bool]:
+    """(rows, whether every file holds visitor numbers of the lake's table, which lists ``stamps``:
     :func:`~.visitor_numbers.holds_numbers_of`) of Parquet files, from their footers alone."""
     local = "file" in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,))
-    rows, numbered = 0, lake_id is not None
+    rows, numbered = 0, stamps is not None
     for f in files:
         with contextlib.nullcontext(f) if local else fs.open(f, "rb") as source:
             metadata = pq.ParquetFile(source).metadata
         n = metadata.num_rows
-        numbered = numbered and holds_numbers_of(metadata, lake_id)
+        numbered = numbered and holds_numbers_of(metadata, stamps)
         if local:
             _FILE_ROWS[f] = (_signature(f), n)
         rows += n
@@ -639,9 +643,8 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
             if unique_ids:
                 _UNIQUE.update(e._name for e in _sources(ddf))
             # every file's footer, read now: one written before the numbers (or their stamps), dropped in by hand,
-            # or copied from another lake holds none of this lake's table's (whose id only a local lake has)
-            lake_id = table_id(root, fs)
-            rows, numbered = _footers(fs, [f for n in numbers for f in parts[n]], lake_id)
+            # or copied from another lake holds none of this lake's table's (which only a local lake has)
+            rows, numbered = _footers(fs, [f for n in numbers for f in parts[n]], lake_stamps(root, fs))
             if numbered:
                 _NUMBERED.update(e._name for e in _sources(ddf))
             return _noted(ddf, rows)

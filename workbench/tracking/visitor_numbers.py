@@ -18,38 +18,44 @@ file are simply unused. A lake in object storage (no lock, no atomic rename ther
 its questions read the ids.
 
 A number means a visitor only in the table that gave it: a file copied in from another lake (or a lake's files
-mixed with another's) holds that lake's numbers, which here name other visitors. So the table carries an id, random,
-made once when the table is created and kept by every rewrite (its schema's metadata :data:`STAMP`), and each file a
-writer numbers is stamped with it (its Parquet footer's key-value metadata :data:`STAMP`, :meth:`VisitorNumbers.add`).
-A reader trusts a file's numbers only when its stamp is the lake's table's id (:func:`holds_numbers_of`); one file
-without it, or with another, and the lake's questions read the ids (the same answer). A table deleted and made again
-gets a new id, so the files numbered by the old one are never read by the new one's numbers either.
+mixed with another's) holds that lake's numbers, which here may name other visitors. So every file a writer numbers
+is **stamped** (its Parquet footer's key-value metadata :data:`STAMP`) with the state of the table its numbers came
+from, ``"N:DIGEST"``: the table's length N then, and a digest chained over its appends (each append's digest hashes
+the one before and the visitors it added, in order), which names the table's first N rows exactly. The table keeps
+the stamp of each of its appends (its schema's metadata :data:`STAMP`, a JSON list), and a reader trusts a file's
+numbers only when its stamp is one of them (:func:`lake_stamps`, :func:`holds_numbers_of`): the file's numbers were
+then given by this table's first N rows. One file without a stamp, or with a stamp of another table (another lake's,
+or this lake's table deleted and made again in another order), and the lake's questions read the ids (the same
+answer). The stamps hold no time and no random part: the same writes make the same bytes, and two lakes numbered
+alike (the same synthetic lake twice) can share files, whose numbers then are right in both.
 
 >>> import tempfile, pathlib, fsspec
 >>> root = tempfile.mkdtemp()
 >>> numbers = VisitorNumbers(fsspec.filesystem("file"), root)
 >>> numbers.of(pa.array(["b", None, "a", "b"])).to_pylist()
 [0, None, 1, 0]
->>> VisitorNumbers(fsspec.filesystem("file"), root).of(pa.array(["c", "a"])).to_pylist()
+>>> second = VisitorNumbers(fsspec.filesystem("file"), root)
+>>> second.of(pa.array(["c", "a"])).to_pylist()
 [2, 1]
 >>> read_numbers(root).to_pydict()
 {'visitorId': ['b', 'a', 'c'], 'visitorNumber': [0, 1, 2]}
->>> table_id(root) == numbers.table_id and len(numbers.table_id)  # a random id, made with the table
-32
+>>> [s.split(":")[0] for s in sorted(lake_stamps(root))], numbers.stamp in lake_stamps(root), second.stamp[:2]
+(['0', '2', '3'], True, '3:')
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
-import secrets
 import tempfile
 from typing import Any
 
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["VISITOR_NUMBER", "NUMBERS_FILE", "STAMP", "VisitorNumbers", "read_numbers", "table_id",
+__all__ = ["VISITOR_NUMBER", "NUMBERS_FILE", "STAMP", "VisitorNumbers", "read_numbers", "lake_stamps",
            "holds_numbers_of"]
 
 #: The column beside ``visitorId`` in a lake's files: the visitor's number in the lake (int32; null where the
@@ -58,35 +64,54 @@ VISITOR_NUMBER = "visitorNumber"
 #: The lake's table of visitor numbers, at the lake's root: an Arrow IPC file (a name that Parquet datasets skip,
 #: starting with ``_``, and no glob of ``*.parquet`` meets).
 NUMBERS_FILE = "_visitor_numbers.arrow"
-#: The metadata key of the table's id: in the table's schema, and in the footer of every file numbered by it.
+#: The metadata key of the stamps: in each numbered file's footer its own (``"N:DIGEST"``), in the table's schema the
+#: JSON list of the stamps of its appends.
 STAMP = "workbench.visitor_numbers"
 _LOCK_FILE = "_visitor_numbers.lock"
 _TABLE_SCHEMA = pa.schema([pa.field("visitorId", pa.string()), pa.field(VISITOR_NUMBER, pa.int32())])
+#: The stamp of the empty table, the first of every table's: a file whose rows have no visitor holds no number.
+_EMPTY = "0:" + hashlib.blake2b(b"workbench visitor numbers", digest_size=16).hexdigest()
 
 
-def table_id(root: str | os.PathLike, fs: Any = None) -> str | None:
-    """The id of the table of the lake at ``root`` (of filesystem ``fs``; None: the local one): None when it has no
-    table (a lake in object storage, or written before the numbers) or a table without an id (written before the
-    ids: its files have no stamp)."""
+def _next(stamp: str, start: int, new) -> str:
+    """The stamp after ``stamp`` (of a table of ``start`` rows) once the visitors ``new`` are appended in order."""
+    added = pa.array(np.asarray(new, dtype=object), pa.string())
+    digest = hashlib.blake2b(stamp.encode("ascii"), digest_size=16)
+    for buffer in added.buffers()[1:]:  # the offsets (from 0: a fresh array) and the text: each visitor exactly
+        if buffer is not None:
+            digest.update(memoryview(buffer))
+    return f"{start + len(added)}:{digest.hexdigest()}"
+
+
+def _stamps_of(table: pa.Table) -> list[str]:
+    """The table's stamps: as it lists them, or for a table written before them one stamp of its whole length."""
+    listed = (table.schema.metadata or {}).get(STAMP.encode())
+    if listed:
+        return list(json.loads(listed))
+    ids = table.column("visitorId").to_numpy(zero_copy_only=False)
+    return [_EMPTY, _next(_EMPTY, 0, ids)] if len(ids) else [_EMPTY]
+
+
+def lake_stamps(root: str | os.PathLike, fs: Any = None) -> frozenset[str] | None:
+    """The stamps the table of the lake at ``root`` (of filesystem ``fs``; None: the local one) vouches for: the
+    files whose stamp is one of them hold its numbers. None when the lake has no table (in object storage, or
+    written before the numbers); a table written before the stamps lists one its files (unstamped) never hold."""
     if fs is not None and not _local(fs):
         return None
     path = os.path.join(os.fspath(root), NUMBERS_FILE)
     if not os.path.exists(path):
         return None
     with pa.memory_map(path) as source:  # the file's footer: its schema, no batch read
-        return _id_of(pa.ipc.open_file(source).schema)
+        listed = (pa.ipc.open_file(source).schema.metadata or {}).get(STAMP.encode())
+    return frozenset(json.loads(listed)) if listed else frozenset()
 
 
-def _id_of(schema: pa.Schema) -> str | None:
-    value = (schema.metadata or {}).get(STAMP.encode())
-    return value.decode("ascii") if value else None
-
-
-def holds_numbers_of(metadata: Any, lake_id: str | None) -> bool:
-    """Whether a Parquet file's footer (``pyarrow.parquet.FileMetaData``) holds visitor numbers of the table whose id
-    is ``lake_id``: the column, and the stamp of that table (not another lake's, not none)."""
+def holds_numbers_of(metadata: Any, stamps: frozenset[str] | None) -> bool:
+    """Whether a Parquet file's footer (``pyarrow.parquet.FileMetaData``) holds visitor numbers of the lake's table,
+    which vouches for ``stamps`` (:func:`lake_stamps`): the column, and a stamp of that table (not another's, not
+    none)."""
     stamp = (metadata.metadata or {}).get(STAMP.encode())
-    return (lake_id is not None and stamp is not None and stamp.decode("ascii", "replace") == lake_id
+    return (stamps is not None and stamp is not None and stamp.decode("ascii", "replace") in stamps
             and VISITOR_NUMBER in metadata.schema.names)
 
 
@@ -116,20 +141,23 @@ class VisitorNumbers:
         self.path = os.path.join(root, NUMBERS_FILE)
         self._ids = None  # pandas Index of the known visitors, position = number
         self._signature: tuple | None = None  # (inode, size, time of change) of the table when read
-        #: The table's id (see the module), known once this writer has read or made the table: the stamp of the
-        #: files it numbers. Fixed for the writer's life: a table replaced by another under it is an error.
-        self.table_id: str | None = None
+        self._stamps = [_EMPTY]  # the table's stamps as this writer read or wrote it last
+
+    @property
+    def stamp(self) -> str:
+        """The stamp of the table as this writer knows it (see the module): every number it gave is the table's
+        then, so it stamps every file it numbers, written or closed after it gave them."""
+        return self._stamps[-1]
 
     def add(self, table: pa.Table) -> pa.Table:
-        """``table`` with its :data:`VISITOR_NUMBER` column (:meth:`of` its ``visitorId``) and stamped with the table's
-        id (its schema's metadata :data:`STAMP`, which Parquet writes into the file's footer); ``table`` as it is
-        when the lake keeps no numbers."""
+        """``table`` with its :data:`VISITOR_NUMBER` column (:meth:`of` its ``visitorId``) and stamped (its schema's
+        metadata :data:`STAMP`, which Parquet writes into the file's footer: :attr:`stamp` after numbering it);
+        ``table`` as it is when the lake keeps no numbers."""
         column = self.of(table.column("visitorId"))
         if column is None:
             return table
         table = table.append_column(pa.field(VISITOR_NUMBER, pa.int32()), column)
-        stamp = str(self.table_id).encode("ascii")  # of() read or made the table: its id is known
-        return table.replace_schema_metadata({**(table.schema.metadata or {}), STAMP.encode(): stamp})
+        return table.replace_schema_metadata({**(table.schema.metadata or {}), STAMP.encode(): self.stamp.encode()})
 
     def of(self, visitors: pa.Array | pa.ChunkedArray) -> pa.Array | None:
         """Each row's visitor number (int32, null where ``visitors`` is), the new visitors appended to the table
@@ -144,7 +172,7 @@ class VisitorNumbers:
         encoded = pc.dictionary_encode(column.cast(pa.string()))
         distinct = encoded.dictionary.to_numpy(zero_copy_only=False).astype(object)
         numbers = self._lookup(distinct)
-        if (numbers < 0).any() or self.table_id is None:  # visitors not seen, or no table read: the disk's, locked
+        if (numbers < 0).any():  # visitors this writer has not seen: the table on disk, under the lock
             numbers = self._append(distinct)
         indices = encoded.indices.fill_null(0).to_numpy(zero_copy_only=False)
         valid = encoded.indices.is_valid().to_numpy(zero_copy_only=False)
@@ -167,14 +195,14 @@ class VisitorNumbers:
                 self._reload()
                 numbers = self._lookup(distinct)
                 new = distinct[numbers < 0]
-                if len(new) or self.table_id is None:  # new visitors, or no table yet (or one without an id)
-                    made = self.table_id or secrets.token_hex(16)  # a new table's id: random, made once
+                if len(new):
                     known = self._ids if self._ids is not None else pd.Index([], dtype=object)
                     ids = known.append(pd.Index(new, dtype=object))
                     if len(ids) > np.iinfo(np.int32).max:
                         raise OverflowError("visitor numbers: more visitors than an int32 numbers")
-                    self._write(ids, made)
-                    self._ids, self.table_id = ids, made
+                    stamps = [*self._stamps, _next(self.stamp, len(known), new)]
+                    self._write(ids, stamps)
+                    self._ids, self._stamps = ids, stamps
                     numbers = self._lookup(distinct)
             finally:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
@@ -193,10 +221,10 @@ class VisitorNumbers:
 
         signature = self._stat()
         if signature is None or signature == self._signature:
-            return  # a table deleted under this writer is written again whole, by its ids and its id
+            return  # a table deleted under this writer is written again whole, its stamps with it
         table = _read(self.path)
-        found = _id_of(table.schema)
-        if self.table_id is not None and found != self.table_id:
+        stamps = _stamps_of(table)
+        if stamps[:len(self._stamps)] != self._stamps:
             raise ValueError(f"{self.path}: the lake's visitor numbers were replaced by another table while this "
                              "writer wrote (its files' numbers would name other visitors)")
         ids = table.column("visitorId").to_numpy(zero_copy_only=False).astype(object)
@@ -205,11 +233,11 @@ class VisitorNumbers:
                              "module's")
         self._ids = pd.Index(ids, dtype=object)
         self._signature = signature
-        self.table_id = found
+        self._stamps = stamps
 
-    def _write(self, ids: Any, made: str) -> None:
+    def _write(self, ids: Any, stamps: list[str]) -> None:
         """The table of ``ids`` (number = position) over the old one: a temporary file, flushed, then renamed."""
-        schema = _TABLE_SCHEMA.with_metadata({STAMP: made})
+        schema = _TABLE_SCHEMA.with_metadata({STAMP: json.dumps(stamps)})
         table = pa.table({"visitorId": pa.array(np.asarray(ids, dtype=object), pa.string()),
                           VISITOR_NUMBER: pa.array(np.arange(len(ids), dtype=np.int32))}, schema=schema)
         fd, temp = tempfile.mkstemp(prefix=f".{NUMBERS_FILE}.", suffix=".tmp", dir=self.root)
