@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
-from .lake import _BUCKETS, _bucket_frame, _meta, _read_file, file_rows
+from .lake import _BUCKETS, VISITOR_NUMBER, _bucket_frame, _meta, _read_file, file_rows
 from .lake_frames import _categorical, _numbers, _picked, _positions, _times, _unified, frame_of
 
 __all__ = ["narrowed", "frame_of", "lake_items", "bucket", "picked", "whole", "selected"]
@@ -96,10 +96,11 @@ def selected(ddf):
     return expr
 
 
-def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
+def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None, numbered: str | None = None):
     """One bucket of a lake read (an item of :func:`lake_items`) as the pandas frame its Dask partition would be,
     read by Arrow straight, without Dask: its ``columns``, and with ``rows`` = (key column, keys, ends_of,
-    firsts_of) only the rows :func:`narrowed` keeps (a lake that promises unique ids only).
+    firsts_of) only the rows :func:`narrowed` keeps (a lake that promises unique ids only). ``numbered``: the
+    column (``visitorId``) to read as the lake's visitor numbers, from a local bucket (:func:`_picked_frame`).
 
     A local bucket's files are read by one Arrow dataset scan, their decoding spread over Arrow's own threads:
     no Python thread to start (each start waits for the new thread to be scheduled: tens of milliseconds on a
@@ -117,7 +118,7 @@ def bucket(item: tuple, columns: Sequence[str], rows: tuple | None = None):
     # every row (rows None) or the rows picked, written batch by batch into the frame's own arrays: the frame
     # frame_of(_scan(files, columns), unique=True) makes, without the whole Arrow table and its joined copies
     # first (at 1M events 16 MB of fresh pages fewer: a tenth of a question's CPU time in a fresh process)
-    df = _picked_frame([files], columns, rows)
+    df = _picked_frame([files], columns, rows, numbered=numbered)
     df.index = pd.Index(np.broadcast_to(np.int64(number), len(df)), name=index_name, copy=False)
     if unique_ids:
         df.attrs["unique_ids"] = True
@@ -136,13 +137,14 @@ def _dataset(files: list[str], columns: Sequence[str]):
 
     from .lake import READ_SCHEMA
 
-    schema = pa.schema([READ_SCHEMA.field(c) for c in columns])
-    strings = [c for c in columns if pa.types.is_dictionary(READ_SCHEMA.field(c).type)]
+    schema = pa.schema([READ_SCHEMA.field(c) if c != VISITOR_NUMBER else pa.field(c, pa.int32()) for c in columns])
+    strings = [f.name for f in schema if pa.types.is_dictionary(f.type)]
     fmt = ds.ParquetFileFormat(read_options={"dictionary_columns": strings})
     return ds.dataset(files, format=fmt, schema=schema)
 
 
-def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple | None, closed: str | None = None):
+def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple | None, closed: str | None = None,
+                  numbered: str | None = None):
     """The rows :func:`_positions` picks (every row when ``rows`` is None) of the local files of ``groups`` (lists
     of files: a lake's buckets), as one
     pandas frame of ``columns``, made from numpy without an Arrow table between: of each batch the scan reads (its
@@ -156,18 +158,31 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple |
     only the pages written are ever mapped, and no piece per batch is kept and copied again (at 10M events, 50 MB
     of fresh pages fewer: a third of a question's CPU time in a fresh process is the kernel mapping pages). A few
     batches are read ahead, enough to keep Arrow's threads decoding while this one picks: Arrow's default (4 files
-    of 16 batches) held a hundred megabytes of fresh pages on the 10M lake, each page a fault."""
+    of 16 batches) held a hundred megabytes of fresh pages on the 10M lake, each page a fault.
+
+    ``numbered`` (``visitorId``, of a lake whose files number the visitors): that column is read from the files'
+    :data:`~workbench.tracking.lake.VISITOR_NUMBER` instead, as a categorical whose codes are the numbers and
+    whose categories are the numbers too (0 to the greatest): the same units, told apart by integers the files
+    hold, with no strings decoded or hashed (at 1M events the visitor column's decoding on Arrow's threads and
+    its dictionaries' hash here were about 14 ms of stickiness's 50 ms of CPU)."""
     import pyarrow.dataset as ds
 
     files = [f for g in groups for f in g]
     group_of = {f: i for i, g in enumerate(groups) for f in g}
+    names = list(columns)  # the frame's columns
+    if numbered is not None:
+        columns = [VISITOR_NUMBER if c == numbered else c for c in columns]
+        if rows is not None:
+            key, keys, ends_of, firsts_of = rows
+            rows = (key, keys, tuple(VISITOR_NUMBER if c == numbered else c for c in ends_of),
+                    VISITOR_NUMBER if firsts_of == numbered else firsts_of)
     dataset = _dataset(files, columns)
     # read_events' count of each file's rows, else its footer again
     capacity = sum(_or(file_rows(fragment.path), fragment.count_rows) for fragment in dataset.get_fragments())
-    kinds = ["dictionary" if pa.types.is_dictionary(f.type) else "time" if pa.types.is_timestamp(f.type) else "other"
-             for f in dataset.schema]
-    # per column: an array written in place (dictionary indices, times) or a list of Arrow pieces (the others)
-    outs: list[Any] = [np.empty(capacity, np.int32 if k == "dictionary" else np.int64) if k != "other" else []
+    kinds = ["dictionary" if pa.types.is_dictionary(f.type) else "time" if pa.types.is_timestamp(f.type) else
+             "number" if f.name == VISITOR_NUMBER else "other" for f in dataset.schema]
+    # per column: an array written in place (dictionary indices, visitor numbers, times) or a list of Arrow pieces
+    outs: list[Any] = [np.empty(capacity, np.int64 if k == "time" else np.int32) if k != "other" else []
                        for k in kinds]
     segments: list[tuple] = []  # (rows picked, dictionaries of the batch's dictionary columns, group)
     n = 0
@@ -185,6 +200,8 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple |
             if kind == "dictionary":  # the file's indices (a null as the dictionary's length), mapped at the end
                 _put(_numbers(array.indices, len(array.dictionary)), at, out[n:n + m])
                 dictionaries.append(array.dictionary)
+            elif kind == "number":  # a visitor's number, a missing one as -1: the categorical's codes
+                _put(_numbers(array, -1), at, out[n:n + m])
             elif kind == "time":  # ticks, NaT as int64's least: pandas' own representation
                 _put(_numbers(array.view(pa.int64()), np.iinfo(np.int64).min), at, out[n:n + m])
             else:
@@ -192,13 +209,15 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple |
         segments.append((m, dictionaries, group_of.get(tagged.fragment.path, -1)))
         n += m
     if not segments:
-        return frame_of(dataset.schema.empty_table(), unique=True)
+        empty = frame_of(dataset.schema.empty_table(), unique=True)
+        empty.columns = names
+        return empty
     import pandas as pd
 
     frame = {}
     ends = np.cumsum([0] + [s[0] for s in segments])
     d = 0  # which of each segment's dictionaries
-    for name, field, kind, out in zip(columns, dataset.schema, kinds, outs, strict=True):
+    for name, field, kind, out in zip(names, dataset.schema, kinds, outs, strict=True):
         if kind == "dictionary":
             pieces = [out[a:b] for a, b in zip(ends[:-1], ends[1:], strict=True)]
             groups_of = [s[2] for s in segments] if name == closed else None
@@ -206,11 +225,23 @@ def _picked_frame(groups: list[list[str]], columns: Sequence[str], rows: tuple |
             values, codes = _unified(pieces, [s[1][d] for s in segments], groups_of, out=out[:n])
             frame[name] = _categorical(values, codes)
             d += 1
+        elif kind == "number":
+            frame[name] = _numbered(out[:n])
         elif kind == "time":
             frame[name] = _times(out[:n], field.type)
         else:
             frame[name] = pa.chunked_array(out, field.type).to_pandas()
-    return pd.DataFrame(frame, columns=list(columns), copy=False)
+    return pd.DataFrame(frame, columns=names, copy=False)
+
+
+def _numbered(codes: np.ndarray):
+    """Visitor numbers (-1: none) as a categorical of those codes over the categories 0 to the greatest."""
+    import pandas as pd
+
+    fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)
+    categories = pd.RangeIndex(int(codes.max(initial=-1)) + 1)
+    dtype = fast(categories, ordered=False) if fast else pd.CategoricalDtype(categories, ordered=False)
+    return pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
 
 
 def _put(values: np.ndarray, at: np.ndarray | None, out: np.ndarray) -> None:
@@ -225,18 +256,19 @@ def _or(value: int | None, count) -> int:
     return value if value is not None else count()
 
 
-def picked(items: list, columns: Sequence[str], rows: tuple, closed: str | None = None):
+def picked(items: list, columns: Sequence[str], rows: tuple, closed: str | None = None, numbered: str | None = None):
     """The rows :func:`narrowed` keeps of every bucket of ``items``, as one pandas frame: one scan of all the files,
     its batches decoded on Arrow's threads while this one picks each (the rows kept are a third of a lake's for
     one event, so the question's kernel runs once on them, no bucket split between threads holding one lock).
     ``closed``: a column whose every value lies in one bucket (the caller knows it from the lake's note), hashed
-    bucket by bucket (:func:`_picked_frame`)."""
+    bucket by bucket (:func:`_picked_frame`). ``numbered``: the column (``visitorId``) to read as the lake's
+    visitor numbers (a lake whose note promises them), for a question that only tells its units apart."""
     fs = items[0][2]
     if "file" not in (fs.protocol if isinstance(fs.protocol, (tuple, list)) else (fs.protocol,)):
         import pandas as pd
 
         return pd.concat([bucket(item, columns, rows) for item in items], ignore_index=True)
-    frame = _picked_frame([list(item[1]) for item in items], columns, rows, closed)
+    frame = _picked_frame([list(item[1]) for item in items], columns, rows, closed, numbered)
     frame.attrs["unique_ids"] = True  # rows are narrowed only for a lake that promises it
     return frame
 

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 import pandas as pd
 
 from ..cluster import IN_PROCESS_ROWS, compute, get_client
-from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, rows_of
+from ..lake import SESSION_PART, VISITOR_PART, promises_unique_ids, promises_visitor_numbers, rows_of
 from ..lake_rows import bucket, lake_items, narrowed, picked, selected, whole
 from .common import VISITOR, check_columns, first_events, payload_dict
 
@@ -199,11 +199,15 @@ def _threads() -> ThreadPoolExecutor:
 
 def partials(ddf: dd.DataFrame, kernel: Callable[..., pd.DataFrame], *args: Any, by: str, columns: list[str],
              meta: pd.DataFrame, client: Scheduler | None, time: str = "timestamp",
-             rows: tuple[Any, ...] | None = None) -> pd.DataFrame:
+             rows: tuple[Any, ...] | None = None, units_only: bool = False) -> pd.DataFrame:
     """``kernel(frame, *args)`` on every partition of whole ``by`` groups of ``ddf[columns]``, concatenated in
     partition order: in this process without Dask for a lake that fits (:func:`in_process`), else through Dask
     (:func:`by_group`, ``map_partitions``, :func:`compute`). ``rows`` = (key column, keys, ends_of, firsts_of)
-    reads only those rows of a lake that promises unique ids (:func:`~workbench.tracking.lake_rows.narrowed`)."""
+    reads only those rows of a lake that promises unique ids (:func:`~workbench.tracking.lake_rows.narrowed`).
+    ``units_only``: the kernel only tells the ``by`` units apart, never names one (its answer is counts), so a
+    narrowed read by ``visitorId`` of a lake that numbers its visitors reads their numbers instead (the same
+    units, the same answer; :func:`~workbench.tracking.lake_rows.picked`); a lake written before the numbers is
+    read by its visitor ids."""
     here = in_process(ddf, client)
     if here is not None:
         items, step = here
@@ -218,19 +222,36 @@ def partials(ddf: dd.DataFrame, kernel: Callable[..., pd.DataFrame], *args: Any,
                 frame = step.function(frame, **step.kwargs)
             return kernel(frame[columns], *args)
 
+        numbered = by if units_only and by == VISITOR and step is None and promises_visitor_numbers(ddf) else None
+
+        def read_bucket(item: Any) -> pd.DataFrame:
+            return bucket(item, read, narrow) if numbered is None else _numbered_bucket(item, read, narrow, time)
+
         with plain_pages():
             if narrow is not None:  # every bucket's few rows in one frame: one scan, one kernel
-                return one(picked(items, read, narrow, closed=by if _closed(items, by, None) else None))
+                return one(picked(items, read, narrow, closed=by if _closed(items, by, None) else None,
+                                  numbered=numbered))
             if not _closed(items, by, step):
                 return one(whole(items, read))
             if len(items) == 1:
-                return one(bucket(items[0], read, narrow))
-            done = list(_threads().map(lambda item: one(bucket(item, read, narrow)), items))
+                return one(read_bucket(items[0]))
+            done = list(_threads().map(lambda item: one(read_bucket(item)), items))
             return pd.concat(done, ignore_index=True)
     few = narrowed(ddf, columns, rows[0], rows[1], rows[2], firsts_of=rows[3]) if rows is not None else None
     part = by_group(ddf[columns] if few is None else few, by, time=time)
     (partial,) = compute(part.map_partitions(kernel, *args, meta=meta), client=client)
     return partial
+
+
+def _numbered_bucket(item: Any, read: list[str], narrow: tuple | None, time: str) -> pd.DataFrame:
+    """One bucket with its visitors read as the lake's numbers, when no event id repeats in it (the frame then
+    says so, and the kernel's :func:`~.common.first_events` takes it as it is); a bucket with copies of an event
+    is read again by the visitor ids, whose text the copy rule may need to choose between copies."""
+    frame = bucket(item, read, narrow, numbered=VISITOR)
+    if frame.attrs.get("unique_ids") or first_events(frame, time=time) is frame:
+        frame.attrs["unique_ids"] = True
+        return frame
+    return bucket(item, read, narrow)
 
 
 def session_closed(ddf: dd.DataFrame) -> bool:

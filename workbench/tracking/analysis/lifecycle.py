@@ -212,7 +212,7 @@ def _lifecycle_dask(ddf: dd.DataFrame, *, event: str, period: str | pd.Timedelta
     # from a lake, only the event's rows, each file's ends and (PostHog's new) each unit's first event of each file
     partial = partials(ddf, _partial, event, by, key, time, p, tz, definition, by=by, meta=meta, client=client,
                        columns=columns_of(ddf, by, key, time, ties=False), time=time,
-                       rows=(key, (event,), (time, by), by if definition == "posthog" else None))
+                       rows=(key, (event,), (time, by), by if definition == "posthog" else None), units_only=True)
     return _table(partial, p, tz)
 
 

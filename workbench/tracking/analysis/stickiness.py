@@ -109,7 +109,7 @@ def _stickiness_dask(ddf: dd.DataFrame, *, event: str, period: str | pd.Timedelt
     meta = pd.DataFrame({c: pd.Series([], dtype=d) for c, d in _PARTIAL.items()})
     # from a lake, only the event's rows and each file's ends
     partial = partials(ddf, _partial, event, by, key, time, p, w, tz, by=by, meta=meta, client=client,
-                       columns=columns_of(ddf, by, key, time, ties=False), time=time, rows=(key, (event,), (time, by), None))
+                       columns=columns_of(ddf, by, key, time, ties=False), time=time, rows=(key, (event,), (time, by), None), units_only=True)
     return _table(partial, p, w, tz)
 
 
