@@ -62,7 +62,7 @@ LOOKS = {
     # Metal (glasses_frames.METAL): gold wire round a clear lens; silver wire round a brown lens graded from dark
     # at its top to light at its bottom (glasses_frames.GRADIENT grades the alpha given here).
     "round": ((0.83, 0.66, 0.36), (0.18, 0.19, 0.20), 0.03, 0.28, 0.04),
-    "aviator": ((0.78, 0.79, 0.80), (0.20, 0.13, 0.07), 0.9, 0.25, 0.1),
+    "aviator": ((0.52, 0.53, 0.55), (0.30, 0.19, 0.09), 0.9, 0.25, 0.35),
 }
 # How far out from each eye's centre its lens is centred (frames sit a little wider than the eyes).
 CENTRE_OUT = 0.001
@@ -179,7 +179,7 @@ def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float, fr: Frame = CL
     :data:`CENTRE_DOWN`, the top lowered where the rim would come within :data:`GAP` of the brows' lower
     edge over the lens's width (brows on the rim read as fused to it: review F), yet kept :data:`LID_ROOM`
     over the upper lid's margin (the lens frames the open eye; the lashes' tips may pass behind the rim); the
-    bottom stays."""
+    bottom stays (but for a frame's ``least`` height)."""
     bottom = -(CENTRE_DOWN + fr.lens[1]) * unit
     reach = np.linspace(CENTRE_OUT - fr.lens[0] - fr.rim, CENTRE_OUT + fr.lens[0] + fr.rim, 41)
     brows = float(np.nanmin(brow_bottom(gender, reach))) * unit
@@ -188,6 +188,8 @@ def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float, fr: Frame = CL
         lashes = mesh.positions[mesh.groups[f"helper-{s}-eyelashes-2"]].astype(np.float64)
         lid = max(lid, float(lashes[np.abs(lashes[:, 0] - eye[0]) < 0.003 * unit, 1].min()) - eye[1])
     top = min((fr.lens[1] - CENTRE_DOWN) * unit, max(brows - (fr.rim + GAP) * unit, lid + LID_ROOM * unit))
+    if fr.least:   # (a round or teardrop lens keeps its shape, lower on the face)
+        bottom = min(bottom, top - 2 * fr.least * fr.lens[1] * unit)
     return (top - bottom) / 2, -(top + bottom) / 2
 
 
@@ -333,7 +335,7 @@ def glasses_texture(kind: str) -> np.ndarray:
     img[:, n // 2:, 3] = alpha if alpha > 0.9 else alpha * (1.05 - 0.1 * y[..., 0])
     if kind in GRADIENT:   # (a graded lens: its top dark, fading down it; lens_v maps the lens on 0.1..0.9)
         (a0, s0), (a1, s1) = GRADIENT[kind]
-        t = np.clip((y - 0.1) / 0.8, 0.0, 1.0)
+        t = np.clip((y - 0.1) / 0.8, 0.0, 1.0) ** 1.5
         img[:, n // 2:, :3] = np.array(lens) * (s0 + (s1 - s0) * t)
         img[:, n // 2:, 3] = a0 + (a1 - a0) * t[..., 0]
     out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)

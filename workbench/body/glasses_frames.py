@@ -38,7 +38,9 @@ class Frame:
     and depth, its section (``bevel``: a closed loop, (out from the lens's edge in rims, forward of the lens in
     depths)), how high up its outer side the end piece leaves it (in lens half-heights), the temple's section
     (height, thickness), the end piece's height, the bridge's height (in rims), and whether it has nose pads and a
-    brow bar (a double bridge)."""
+    brow bar (a double bridge); ``least``: the least half-height, a share of ``lens``'s, a lens shortened under low
+    brows keeps (its bottom lowered: a round lens squashed flat, an aviator's teardrop cut to a slab, read as
+    neither), 0 none (the classic lens keeps its bottom and shortens)."""
 
     name: str
     lens: tuple[float, float]
@@ -51,6 +53,7 @@ class Frame:
     bridge: float
     pads: bool = False
     brow_bar: bool = False
+    least: float = 0.0
 
 
 # The first frame (rounded rectangles of acetate, 3.2 mm rims): its figures are the ones glasses.py had.
@@ -63,14 +66,20 @@ WIRE = ((0.0, -0.2), (0.0, 0.2), (0.3, 0.5), (0.7, 0.5), (1.0, 0.2), (1.0, -0.2)
 FRAMES = {
     "classic": CLASSIC,
     "round": Frame("round", (0.0215, 0.0195), 0.0013, 0.0013, WIRE, 0.35, (0.0016, 0.0011), 0.0016, 1.0,
-                   pads=True),
-    "aviator": Frame("aviator", (0.0265, 0.0205), 0.0013, 0.0013, WIRE, 0.6, (0.0016, 0.0011), 0.0016, 1.0,
-                     pads=True, brow_bar=True),
+                   pads=True, least=0.85),
+    "aviator": Frame("aviator", (0.0265, 0.021), 0.0013, 0.0013, WIRE, 0.6, (0.0016, 0.0011), 0.0016, 1.0,
+                     pads=True, brow_bar=True, least=0.8),
 }
 # Which looks are metal (their frame metallic in the GLB: glTF's metalness, the blue of the roughness map), and
 # which lenses are graded (alpha and shade from the top of the lens to its bottom).
 METAL = {"round": 1.0, "aviator": 1.0}
-GRADIENT = {"aviator": ((0.93, 0.8), (0.42, 1.25))}   # (alpha, shade) at the lens's top, then at its bottom
+GRADIENT = {"aviator": ((0.97, 0.45), (0.35, 0.75))}   # (alpha, shade) at the lens's top, then at its bottom
+
+
+# An aviator's right lens (its outer side +x) in half-widths and half-heights: a near-straight top, the outer side
+# rounding down into a deep bottom, deepest outside the middle, and the inner side running up and in to the nose.
+TEARDROP = ((1.0, 0.42), (0.9, 0.78), (0.3, 0.84), (-0.5, 0.8), (-0.95, 0.66), (-1.0, 0.3), (-0.85, -0.25),
+            (-0.45, -0.78), (0.1, -1.0), (0.62, -0.9), (0.95, -0.35))
 
 
 def frame_of(kind: str) -> Frame:
@@ -97,15 +106,15 @@ def outline(frame: Frame, n: int, a: float, b: float, side: float, classic) -> n
     c, s = np.cos(t), np.sin(t)
     if frame.name == "round":
         return np.column_stack([a * c, b * s])
-    # The aviator: the top a superellipse (flat), the bottom a rounder curve that drops further on the outer side.
-    x = a * np.sign(c) * np.abs(c) ** (2 / 3.2)
-    out = side * c     # 1 at the outer end, -1 at the inner
-    top = b * 0.78 * np.sign(s) * np.abs(s) ** (2 / 3.2)
-    bottom = -b * np.abs(s) ** 0.85 * (1.08 + 0.16 * out) * (0.55 + 0.45 * np.abs(s) ** 0.3)
-    y = np.where(s >= 0, top, bottom)
-    # (The drop shifted outwards: the lowest point under the outer half.)
-    x = x + side * 0.12 * a * np.clip(-s, 0, None) ** 2
-    return np.column_stack([x, y + 0.11 * b])
+    # The aviator: TEARDROP's outline (smoothed), its radius read along each direction from the centre.
+    ctrl = np.array(TEARDROP, np.float64)
+    for _ in range(3):   # (Chaikin's corner cutting, closed)
+        nxt = np.roll(ctrl, -1, axis=0)
+        ctrl = np.column_stack([0.75 * ctrl + 0.25 * nxt, 0.25 * ctrl + 0.75 * nxt]).reshape(-1, 2)
+    angle = np.arctan2(ctrl[:, 1], side * ctrl[:, 0])
+    order = np.argsort(angle)
+    r = np.interp(np.where(t > np.pi, t - 2 * np.pi, t), angle[order], np.hypot(*ctrl.T)[order], period=2 * np.pi)
+    return np.column_stack([a * r * c, b * r * s])
 
 
 def rim_point(ring: np.ndarray, centre: np.ndarray, side: float, outer: bool, y: float) -> np.ndarray:

@@ -513,7 +513,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                     # a metal frame: little diffuse, its reflection of the studio in its own colour (a metal's
                     # Fresnel is near whole face on), the ceiling bright over the horizon, the key's highlight sharp
                     top = max(cr, cg, cb, np.float32(1e-6))
-                    shine = (np.float32(0.1) + np.float32(0.75) * horizon) * ao + spec * np.float32(4)
+                    shine = (np.float32(0.08) + np.float32(0.6) * horizon) * ao + spec * np.float32(4)
                     spec = spec * (one - metal) + shine * metal
                     sr = one + metal * (cr / top - one)
                     sg = one + metal * (cg / top - one)
