@@ -151,7 +151,7 @@ def _oval(centre: np.ndarray, facing: np.ndarray, tall: float, wide: float, thic
 
 def nose_pads(f: dict, lenses: list, bar) -> list:
     """The nose pads of a metal frame, fitted to this nose: per side an oval pad (9 by 5.5 mm, for eyes 58.5 mm
-    apart) lying on the nose's side 5 mm under the bridge, 0.6 mm off its skin, and a wire arm from the lens's
+    apart) lying on the nose's side 5 mm under the bridge, 0.6 mm off its skin (at least 0.5 mm anywhere), and a wire arm from the lens's
     inner edge to it (``bar``: :func:`workbench.body.glasses._bar`). ``lenses``: (inner rim point, side) per lens.
     Returns [(points, triangles), ...]."""
     unit, mid, head = f["unit"], f["mid"], f["head"]
@@ -171,8 +171,17 @@ def nose_pads(f: dict, lenses: list, bar) -> list:
         normal = np.array([side * -slope, 0.0, 1.0])
         normal /= np.linalg.norm(normal)
         skin = np.array([mid[0] + side * xs[4], y, front[4]])
-        centre = skin + normal * 0.0012 * unit
-        out.append(_oval(centre, normal, 0.009 * unit, 0.0055 * unit, 0.0012 * unit))
+        pad, faces = _oval(skin + normal * 0.0012 * unit, normal, 0.009 * unit, 0.0055 * unit, 0.0012 * unit)
+        # (Then out along its normal until no point of it is within 0.5 mm of the skin nearest it: the nose's side
+        # curves, and a pad laid on its slope at one height met it at its top.)
+        near = head[np.linalg.norm(head - skin, axis=1) < 0.015 * unit]
+        if len(near):
+            ahead = ((near[None, :, :] - pad[:, None, :]) @ normal)
+            close = np.linalg.norm(np.cross(near[None, :, :] - pad[:, None, :], normal), axis=2) < 0.0015 * unit
+            need = float(np.max(np.where(close, ahead, -np.inf), initial=-np.inf)) + 0.0005 * unit
+            pad = pad + normal * max(need, 0.0)
+        centre = pad[:2].mean(0)
+        out.append((pad, faces))
         arm = np.array([inner, (inner + centre) / 2 + [0.0, 0.0, 0.002 * unit], centre + normal * 0.0006 * unit])
         out.append(bar(arm, np.array([0.0, 0.0, 1.0]), 0.0009 * unit, 0.0009 * unit))
     return out
