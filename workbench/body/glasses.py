@@ -216,7 +216,7 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     room = temples - abs(eyes["l"][0] - mid[0]) - (CENTRE_OUT + fr.rim + END_PIECE + INSIDE) * unit
     a = float(np.clip(room, NARROWEST * fr.lens[0] * unit, fr.lens[0] * unit)) if temples > 0 else fr.lens[0] * unit
     dx = np.abs(head[:, 0] - mid[0])
-    bridge_y = mid[1] + 0.004 * unit
+    bridge_y = mid[1] + (0.004 - fr.bridge_drop) * unit
     # The nose under the bridge's middle (the top of its arch, 3 mm over its ends).
     nose = head[(dx < 0.004 * unit) & (np.abs(head[:, 1] - bridge_y - 0.003 * unit) < 0.004 * unit)]
     nose_z = float(nose[:, 2].max())
@@ -434,7 +434,8 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
         if fr is not CLASSIC:   # (on the rim, at that height on its outer side: a round rim has no square corner)
             ring = rings[len(rings) // 4]
             corner = rim_point(ring, c, side, True, c[1] + fr.corner * b)
-            inside.append((rim_point(ring, c, side, False, c[1]), side, rim_point(ring, c, side, False, c[1] + 0.8 * b)))
+            inner_half = ring[side * (ring[:, 0] - c[0]) < -0.5 * a]
+            inside.append((rim_point(ring, c, side, False, c[1]), side, inner_half[np.argmax(inner_half[:, 1])]))
         run = corner + np.outer(np.linspace(END_PIECE, 0.03, 57) * unit, [side * np.cos(np.radians(END_BACK)), 0.0,
                                                                           -np.sin(np.radians(END_BACK))])
         raw = _skull(f["skull"], mid[0], side, run[:, 1], run[:, 2])

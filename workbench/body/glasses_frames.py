@@ -40,7 +40,8 @@ class Frame:
     (height, thickness), the end piece's height, the bridge's height (in rims), and whether it has nose pads and a
     brow bar (a double bridge); ``least``: the least half-height, a share of ``lens``'s, a lens shortened under low
     brows keeps (its bottom lowered: a round lens squashed flat, an aviator's teardrop cut to a slab, read as
-    neither), 0 none (the classic lens keeps its bottom and shortens)."""
+    neither), 0 none (the classic lens keeps its bottom and shortens); ``bridge_drop``: how much lower than the
+    first frame's the bridge rests on the nose (metres; an aviator's, under its brow bar)."""
 
     name: str
     lens: tuple[float, float]
@@ -54,6 +55,7 @@ class Frame:
     pads: bool = False
     brow_bar: bool = False
     least: float = 0.0
+    bridge_drop: float = 0.0
 
 
 # The first frame (rounded rectangles of acetate, 3.2 mm rims): its figures are the ones glasses.py had.
@@ -68,7 +70,7 @@ FRAMES = {
     "round": Frame("round", (0.0215, 0.0195), 0.0013, 0.0013, WIRE, 0.35, (0.0016, 0.0011), 0.0016, 1.0,
                    pads=True, least=0.85),
     "aviator": Frame("aviator", (0.0265, 0.021), 0.0013, 0.0013, WIRE, 0.6, (0.0016, 0.0011), 0.0016, 1.0,
-                     pads=True, brow_bar=True, least=0.8),
+                     pads=True, brow_bar=True, least=0.8, bridge_drop=0.0035),
 }
 # Which looks are metal (their frame metallic in the GLB: glTF's metalness, the blue of the roughness map), and
 # which lenses are graded (alpha and shade from the top of the lens to its bottom).
@@ -79,7 +81,7 @@ GRADIENT = {"aviator": ((0.97, 0.45), (0.35, 0.75))}   # (alpha, shade) at the l
 # An aviator's right lens (its outer side +x) in half-widths and half-heights: a near-straight top, the outer side
 # rounding down into a deep bottom, deepest outside the middle, and the inner side running up and in to the nose.
 TEARDROP = ((1.0, 0.42), (0.9, 0.78), (0.3, 0.84), (-0.5, 0.8), (-0.95, 0.66), (-1.0, 0.3), (-0.85, -0.25),
-            (-0.45, -0.78), (0.1, -1.0), (0.62, -0.9), (0.95, -0.35))
+            (-0.45, -0.8), (0.2, -1.0), (0.68, -0.88), (0.97, -0.35))
 
 
 def frame_of(kind: str) -> Frame:
@@ -151,8 +153,8 @@ def _oval(centre: np.ndarray, facing: np.ndarray, tall: float, wide: float, thic
 
 def nose_pads(f: dict, lenses: list, bar) -> list:
     """The nose pads of a metal frame, fitted to this nose: per side an oval pad (9 by 5.5 mm, for eyes 58.5 mm
-    apart) lying on the nose's side 5 mm under the bridge, 0.6 mm off its skin (at least 0.5 mm anywhere), and a wire arm from the lens's
-    inner edge to it (``bar``: :func:`workbench.body.glasses._bar`). ``lenses``: (inner rim point, side) per lens.
+    apart) lying on the nose's side 5 mm under the bridge, 0.5 mm off its skin at its nearest, and a wire arm from
+    the lens's inner edge to it (``bar``: :func:`workbench.body.glasses._bar`). ``lenses``: (inner rim point, side) per lens.
     Returns [(points, triangles), ...]."""
     unit, mid, head = f["unit"], f["mid"], f["head"]
     y = f["bridge_y"] - 0.005 * unit
@@ -161,25 +163,30 @@ def nose_pads(f: dict, lenses: list, bar) -> list:
         band = head[(np.abs(head[:, 1] - y) < 0.0025 * unit) & (side * (head[:, 0] - mid[0]) > 0.003 * unit)
                     & (side * (head[:, 0] - mid[0]) < 0.011 * unit) & (head[:, 2] > f["nose_z"] - 0.03 * unit)]
         # The nose's side: the skin's front-most point in each slice out from the middle, the pad over the slice
-        # 6.5 mm out (its outward normal from the slope between the slices).
+        # 7 mm out.
         xs = np.linspace(0.004, 0.010, 7) * unit
         front = np.array([band[np.abs(side * (band[:, 0] - mid[0]) - x) < 0.001 * unit, 2].max(initial=-np.inf)
                           for x in xs])
         ok = np.isfinite(front)
         front = np.interp(xs, xs[ok], front[ok]) if ok.any() else np.full(len(xs), f["nose_z"] - 0.006 * unit)
-        slope = (front[-1] - front[2]) / (xs[-1] - xs[2])
-        normal = np.array([side * -slope, 0.0, 1.0])
-        normal /= np.linalg.norm(normal)
         skin = np.array([mid[0] + side * xs[4], y, front[4]])
+        # (Its face the plane of the skin within 4 mm of that point: the nose's side as it leans there.)
+        patch = head[np.linalg.norm(head - skin, axis=1) < 0.004 * unit]
+        if len(patch) >= 3:
+            normal = np.linalg.svd(patch - patch.mean(0), full_matrices=False)[2][2]
+            normal = normal if normal @ [side, 0.0, 1.0] > 0 else -normal
+        else:
+            slope = (front[-1] - front[2]) / (xs[-1] - xs[2])
+            normal = np.array([side * -slope, 0.0, 1.0]) / np.hypot(slope, 1.0)
         pad, faces = _oval(skin + normal * 0.0012 * unit, normal, 0.009 * unit, 0.0055 * unit, 0.0012 * unit)
-        # (Then out along its normal until no point of it is within 0.5 mm of the skin nearest it: the nose's side
-        # curves, and a pad laid on its slope at one height met it at its top.)
+        # (Then moved along its normal to stand 0.5 mm off the skin at its nearest: the nose's side curves, and a pad
+        # laid on its slope at one height met it at its top.)
         near = head[np.linalg.norm(head - skin, axis=1) < 0.015 * unit]
-        if len(near):
-            ahead = ((near[None, :, :] - pad[:, None, :]) @ normal)
-            close = np.linalg.norm(np.cross(near[None, :, :] - pad[:, None, :], normal), axis=2) < 0.0015 * unit
-            need = float(np.max(np.where(close, ahead, -np.inf), initial=-np.inf)) + 0.0005 * unit
-            pad = pad + normal * max(need, 0.0)
+        ahead = (near[None, :, :] - pad[:, None, :]) @ normal
+        close = np.linalg.norm(np.cross(near[None, :, :] - pad[:, None, :], normal), axis=2) < 0.0015 * unit
+        need = float(np.max(np.where(close, ahead, -np.inf), initial=-np.inf)) + 0.0005 * unit
+        if np.isfinite(need):
+            pad = pad + normal * need
         centre = pad[:2].mean(0)
         out.append((pad, faces))
         arm = np.array([inner, (inner + centre) / 2 + [0.0, 0.0, 0.002 * unit], centre + normal * 0.0006 * unit])
