@@ -14,7 +14,7 @@ exists (``glasses_piece`` takes no style, and the settings refuse them)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -29,7 +29,7 @@ HEADS = [("feminine", "slim"), ("masculine", "athletic"), ("masculine", "heavy")
 KINDS = ("round", "aviator")
 
 
-@lru_cache(maxsize=None)
+@cache
 def fitted(gender: str, shape: str, kind: str):
     """(mesh, glasses positions, lens mask, eyes, the eyes' middle) for ``kind`` on that body."""
     m = body_of(gender, shape)

@@ -40,8 +40,7 @@ from functools import lru_cache
 import numpy as np
 
 from .brows import brow_bottom
-from .glasses_frames import (CLASSIC, GRADIENT, METAL, Frame, brow_bar, frame_of, lens_v, nose_pads, outline,
-                             rim_point)
+from .glasses_frames import CLASSIC, GRADIENT, METAL, Frame, brow_bar, frame_of, lens_v, nose_pads, outline, rim_point
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 

@@ -132,7 +132,8 @@ def lens_v(points: np.ndarray, centre: np.ndarray, b: float) -> np.ndarray:
     return np.clip(0.5 - 0.4 * (points[:, 1] - centre[1]) / max(b * 1.2, 1e-9), 0.05, 0.95)
 
 
-def _oval(centre: np.ndarray, facing: np.ndarray, tall: float, wide: float, thick: float, n: int = 10):
+def _oval(centre: np.ndarray, facing: np.ndarray, tall: float, wide: float, thick: float,
+          n: int = 10) -> tuple[np.ndarray, np.ndarray]:
     """A flat oval pad (points, triangles): ``tall`` by ``wide`` across ``facing`` (the way its face looks),
     ``thick`` deep, both faces and its edge."""
     facing = facing / np.linalg.norm(facing)
@@ -151,7 +152,7 @@ def _oval(centre: np.ndarray, facing: np.ndarray, tall: float, wide: float, thic
     return pts, np.vstack(faces).astype(np.int64)
 
 
-def nose_pads(f: dict, lenses: list, bar) -> list:
+def nose_pads(f: dict, lenses: list, bar) -> list[tuple[np.ndarray, np.ndarray]]:
     """The nose pads of a metal frame, fitted to this nose: per side an oval pad (9 by 5.5 mm, for eyes 58.5 mm
     apart) lying on the nose's side 5 mm under the bridge, 0.5 mm off its skin at its nearest, and a wire arm from
     the lens's inner edge to it (``bar``: :func:`workbench.body.glasses._bar`). ``lenses``: (inner rim point, side) per lens.
@@ -194,7 +195,7 @@ def nose_pads(f: dict, lenses: list, bar) -> list:
     return out
 
 
-def brow_bar(left: np.ndarray, right: np.ndarray, unit: float, frame: Frame, bar):
+def brow_bar(left: np.ndarray, right: np.ndarray, unit: float, frame: Frame, bar) -> tuple[np.ndarray, np.ndarray]:
     """An aviator's brow bar: a straight wire between the lenses' inner top corners (``left``, ``right``), bowed
     1 mm up at its middle; (points, triangles)."""
     t = np.linspace(0.0, 1.0, 9)

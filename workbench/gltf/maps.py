@@ -33,6 +33,8 @@ normal map carries ``TANGENT``s (:func:`add_tangents`), so every viewer bends it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from .atlas import pack
@@ -83,7 +85,7 @@ def stored(mat: dict, kind: str, scaled: bool = False) -> np.ndarray:
     return np.broadcast_to(np.array(neutral, np.uint8), shape + (3,))
 
 
-def attach(w, material: int, textures: dict[str, int], mats: list[dict] = ()) -> None:
+def attach(w, material: int, textures: dict[str, int], mats: Sequence[dict] = ()) -> None:
     """Point material ``material`` of the writer ``w`` at its maps' textures (kind -> texture index); metallic
     (``metallicFactor`` 1, the map's blue the metalness) if any of ``mats`` (the material descriptions it serves)
     has a ``metal_map``."""
