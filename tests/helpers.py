@@ -504,7 +504,11 @@ REALISTIC = {"skinTone": _skin_tone, "hair.color": _hair_colour, "eyeColor": _ey
 # of their own: each seed's avatars keep every other value they had. The same for the stance (``pose``, review H),
 # whose cycle is shuffled by a stream of its own, so the face controls keep theirs too.
 OWN_STREAM = ("face.noseLength", "face.chinLength", "face.browRidge")
-OWN_CYCLE = ("pose",)
+OWN_CYCLE = ("pose", "glasses")
+# Enumerations that grew after seeds were reviewed, by how many values they had: the shared stream is drawn as
+# that many values' cycle drew it (so every other field keeps its value), their own cycle from a stream of its own
+# (OWN_CYCLE). Glasses went from 3 values to 5 (review O, defect 8: more styles, fewer sunglasses).
+GREW = {"glasses": 3}
 
 
 def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
@@ -532,6 +536,8 @@ def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
             if "enum" in sub:
                 if key not in cycles:
                     values = list(sub["enum"]) * (count // len(sub["enum"]) + 1)
+                    if key in GREW:
+                        rng.shuffle(list(sub["enum"][:GREW[key]]) * (count // GREW[key] + 1))
                     (np.random.default_rng([seed, 46, OWN_CYCLE.index(key)]) if key in OWN_CYCLE else rng).shuffle(values)
                     cycles[key] = values
                 out[name] = cycles[key][k]

@@ -4,7 +4,8 @@ the eyes look tiny behind the frame").
 Random settings (tests/helpers.py, their own seed: every face control drawn) on every build in turn, and the face
 controls' ends that move the eyes and brows most, seen from the front: the brows as drawn (their shell's triangles
 sampled, kept where the brow texture's cover shows, at least 0.3) against the glasses' frame. The frame's geometry
-is the same for every glasses style (a style changes only its look), so one piece per body is measured."""
+is the same for the clear and sunglasses styles (they differ only in their look), so one piece per body is measured
+(the round and aviator frames: tests/body/test_glasses_styles_review_o.py)."""
 
 from __future__ import annotations
 

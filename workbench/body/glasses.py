@@ -40,10 +40,11 @@ from functools import lru_cache
 import numpy as np
 
 from .brows import brow_bottom
+from .glasses_frames import CLASSIC, GRADIENT, METAL, Frame, brow_bar, frame_of, lens_v, nose_pads, outline, rim_point
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 
-__all__ = ["glasses_piece", "glasses_texture", "glasses_roughness", "LOOKS", "FRAME_UV", "LENS_UV"]
+__all__ = ["glasses_piece", "glasses_texture", "glasses_roughness", "glasses_material", "LOOKS", "FRAME_UV", "LENS_UV"]
 
 FRAME_UV = (0.25, 0.5)
 LENS_UV = (0.75, 0.5)
@@ -57,6 +58,10 @@ LOOKS = {
     # Nearly opaque: blending is in linear light, where even a few percent of the eye's white shows
     # through the dark tint as a visible grey, so the lens stops almost all of it.
     "sunglasses": ((0.06, 0.06, 0.07), (0.03, 0.035, 0.045), 0.996, 0.45, 0.35),
+    # Metal (glasses_frames.METAL): gold wire round a clear lens; silver wire round a brown lens graded from dark
+    # at its top to light at its bottom (glasses_frames.GRADIENT grades the alpha given here).
+    "round": ((0.83, 0.66, 0.36), (0.18, 0.19, 0.20), 0.03, 0.28, 0.04),
+    "aviator": ((0.52, 0.53, 0.55), (0.30, 0.19, 0.09), 0.9, 0.25, 0.35),
 }
 # How far out from each eye's centre its lens is centred (frames sit a little wider than the eyes).
 CENTRE_OUT = 0.001
@@ -65,8 +70,9 @@ CENTRE_DOWN = 0.001
 # The least gap between the rim's top and the brows' lower edge, and between the lens's top and the upper lid's
 # margin over the pupil (metres, for eyes 58.5 mm apart): where the brows are low the lens is shorter (:func:`_height`).
 GAP, LID_ROOM = 0.0022, 0.002
-# Lens half-width and half-height (metres, for eyes 58.5 mm apart), the rim's width and the frame's depth.
-LENS = (0.0245, 0.0155)
+# Lens half-width and half-height (metres, for eyes 58.5 mm apart), the rim's width and the frame's depth: the
+# classic frame's (clear, sunglasses; the other styles' in glasses_frames.FRAMES).
+LENS = CLASSIC.lens
 # The least lens half-width, as a share of LENS's, when a narrow head makes the frame narrower.
 NARROWEST = 0.82
 # How far inside the head's outline seen from the front the frame's ends stay (metres).
@@ -77,11 +83,11 @@ WRAP = 15.0
 # The eyes' surface to the lenses' back (an optician's vertex distance), and the least gap to the skin.
 VERTEX_DISTANCE = 0.012
 CLEARANCE = 0.0025
-RIM = 0.0032
-DEPTH = 0.004
+RIM = CLASSIC.rim
+DEPTH = CLASSIC.depth
 # The rim's section, a closed loop: (out from the lens's edge in rims, forward of the lens in depths): its front
 # 1.4 mm proud of the lens, its back 2.6 mm behind, rounded at the four corners.
-BEVEL = ((0.0, -0.5), (0.0, 0.2), (0.2, 0.35), (0.8, 0.35), (1.0, 0.2), (1.0, -0.5), (0.8, -0.65), (0.2, -0.65))
+BEVEL = CLASSIC.bevel
 SEGMENTS = 40
 # The temples: how far they stand off the skin where they rest on it (half their thickness, a strip has
 # none), the least end piece between a rim and its hinge, and how far back behind the eyes they reach.
@@ -92,12 +98,12 @@ REST = 0.0008
 END_PIECE = 0.002
 # The end piece leaves the rim this high up its outer side (in lens half-heights from its centre: the top corner)
 # and runs out to its hinge this many degrees back from straight out.
-CORNER, END_BACK = 0.8, 60.0
+CORNER, END_BACK = CLASSIC.corner, 60.0
 # How deep under the head's outermost skin at a point the skull may lie (metres): over an ear (its
 # thickness), and elsewhere.
 LAYER, THIN = 0.02, 0.004
 # A temple's cross-section (metres): its height and its thickness out from the head.
-TEMPLE = (0.0024, 0.0014)
+TEMPLE = CLASSIC.temple
 # The temple's path round the ear, from the ear's middle (the dense core of its bowl; metres for eyes 58.5 mm
 # apart, (up, back)): over the root of the ear's top, then down behind it to the earpiece's tip.
 OVER_EAR = ((0.028, -0.03), (0.029, -0.004), (0.024, 0.013), (0.011, 0.020), (-0.006, 0.021))
@@ -167,25 +173,27 @@ def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.nda
     return out
 
 
-def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float) -> tuple[float, float]:
+def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float, fr: Frame = CLASSIC) -> tuple[float, float]:
     """The lenses' half-height and how far their centres lie below the eyes' (metres): :data:`LENS`'s and
     :data:`CENTRE_DOWN`, the top lowered where the rim would come within :data:`GAP` of the brows' lower
     edge over the lens's width (brows on the rim read as fused to it: review F), yet kept :data:`LID_ROOM`
     over the upper lid's margin (the lens frames the open eye; the lashes' tips may pass behind the rim); the
-    bottom stays."""
-    bottom = -(CENTRE_DOWN + LENS[1]) * unit
-    reach = np.linspace(CENTRE_OUT - LENS[0] - RIM, CENTRE_OUT + LENS[0] + RIM, 41)
+    bottom stays (but for a frame's ``least`` height)."""
+    bottom = -(CENTRE_DOWN + fr.lens[1]) * unit
+    reach = np.linspace(CENTRE_OUT - fr.lens[0] - fr.rim, CENTRE_OUT + fr.lens[0] + fr.rim, 41)
     brows = float(np.nanmin(brow_bottom(gender, reach))) * unit
     lid = 0.0
     for s, eye in eyes.items():
         lashes = mesh.positions[mesh.groups[f"helper-{s}-eyelashes-2"]].astype(np.float64)
         lid = max(lid, float(lashes[np.abs(lashes[:, 0] - eye[0]) < 0.003 * unit, 1].min()) - eye[1])
-    top = min((LENS[1] - CENTRE_DOWN) * unit, max(brows - (RIM + GAP) * unit, lid + LID_ROOM * unit))
+    top = min((fr.lens[1] - CENTRE_DOWN) * unit, max(brows - (fr.rim + GAP) * unit, lid + LID_ROOM * unit))
+    if fr.least:   # (a round or teardrop lens keeps its shape, lower on the face)
+        bottom = min(bottom, top - 2 * fr.least * fr.lens[1] * unit)
     return (top - bottom) / 2, -(top + bottom) / 2
 
 
-def _fit(mesh: BodyMesh, gender: str) -> dict:
-    """Where the glasses go on this body: eye centres, lens size and plane, nose, ears (metres)."""
+def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
+    """Where the glasses of frame ``fr`` go on this body: eye centres, lens size and plane, nose, ears (metres)."""
     pos_all = mesh.positions.astype(np.float64)
     eye_pts = {s: pos_all[mesh.groups[f"helper-{s}-eye"]] for s in "lr"}
     eyes = {s: p.mean(0) for s, p in eye_pts.items()}
@@ -200,23 +208,23 @@ def _fit(mesh: BodyMesh, gender: str) -> dict:
     # front INSIDE the head's outline seen from the front (a frame wider than the head read as a borrowed
     # pair), the head's width measured over the 6 cm behind the corneas at a full lens's hinges' height (a
     # lens shortened under low brows keeps the width: the head is wider lower down, and the rims met at the nose).
-    b, down = _height(mesh, gender, eyes, unit)
+    b, down = _height(mesh, gender, eyes, unit, fr)
     depth = cornea - np.linspace(0.0, 0.06, 13) * unit
-    temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * LENS[1] * unit), depth).max())
+    temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * fr.lens[1] * unit), depth).max())
                   for side in (1.0, -1.0))
-    room = temples - abs(eyes["l"][0] - mid[0]) - (CENTRE_OUT + RIM + END_PIECE + INSIDE) * unit
-    a = float(np.clip(room, NARROWEST * LENS[0] * unit, LENS[0] * unit)) if temples > 0 else LENS[0] * unit
+    room = temples - abs(eyes["l"][0] - mid[0]) - (CENTRE_OUT + fr.rim + END_PIECE + INSIDE) * unit
+    a = float(np.clip(room, NARROWEST * fr.lens[0] * unit, fr.lens[0] * unit)) if temples > 0 else fr.lens[0] * unit
     dx = np.abs(head[:, 0] - mid[0])
-    bridge_y = mid[1] + 0.004 * unit
+    bridge_y = mid[1] + (0.004 - fr.bridge_drop) * unit
     # The nose under the bridge's middle (the top of its arch, 3 mm over its ends).
     nose = head[(dx < 0.004 * unit) & (np.abs(head[:, 1] - bridge_y - 0.003 * unit) < 0.004 * unit)]
     nose_z = float(nose[:, 2].max())
     # The lens plane: VERTEX_DISTANCE in front of the corneas, or further where any point of a rim (curved
     # and wrapped as drawn) would come within CLEARANCE of the skin behind it (brow, cheek, nose).
     z = cornea + VERTEX_DISTANCE * unit
-    rim = _curved(_superellipse(SEGMENTS, a + RIM * unit, b + RIM * unit), unit)
     for _s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
+        rim = _curved(outline(fr, SEGMENTS, a + fr.rim * unit, b + fr.rim * unit, side, _superellipse), unit)
         spots = rim @ _wrap(side).T + np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - down, 0.0])
         for q in spots:
             near = head[(np.abs(head[:, 0] - q[0]) < 0.0025 * unit) & (np.abs(head[:, 1] - q[1]) < 0.0025 * unit)]
@@ -307,7 +315,7 @@ def _look(kind: str):
     return LOOKS[kind]
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def glasses_texture(kind: str) -> np.ndarray:
     """RGBA uint8: the left half the opaque frame, the right half the lens (tinted, see-through).
 
@@ -324,12 +332,17 @@ def glasses_texture(kind: str) -> np.ndarray:
     # The lens is darker at the top, like a gradient tint.
     img[:, n // 2:, :3] = np.array(lens) * (0.9 + 0.1 * y)
     img[:, n // 2:, 3] = alpha if alpha > 0.9 else alpha * (1.05 - 0.1 * y[..., 0])
+    if kind in GRADIENT:   # (a graded lens: its top dark, fading down it; lens_v maps the lens on 0.1..0.9)
+        (a0, s0), (a1, s1) = GRADIENT[kind]
+        t = np.clip((y - 0.1) / 0.8, 0.0, 1.0) ** 1.5
+        img[:, n // 2:, :3] = np.array(lens) * (s0 + (s1 - s0) * t)
+        img[:, n // 2:, 3] = a0 + (a1 - a0) * t[..., 0]
     out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def glasses_roughness(kind: str) -> np.ndarray:
     """(128, 128) uint8 roughness on :func:`glasses_texture`'s layout: the frame's left, the lens's right.
 
@@ -346,9 +359,33 @@ def glasses_roughness(kind: str) -> np.ndarray:
     return out
 
 
-def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
-    """The ``Glasses`` mesh for this body of ``gender`` (its brows' shape)."""
-    f = _fit(mesh, gender)
+def glasses_material(kind: str) -> dict:
+    """The ``Glasses`` material's description for :mod:`workbench.gltf.avatar`: the texture and roughness map; a
+    near-opaque lens (alpha over 0.99: the sunglasses' 0.996) alpha-tested, writing depth (blended, a browser drew
+    the lashes behind it over it: blended meshes go back to front by their bounds' centres, the glasses' behind the
+    eyes: review M), any other blended; a metal frame's metalness (:data:`.glasses_frames.METAL`) as
+    ``metal_map`` on the same layout (the frame's half; :mod:`workbench.gltf.maps` writes it as the roughness
+    map's blue).
+
+    >>> m = glasses_material("round")
+    >>> m["blend"], m["mask"], int(m["metal_map"][0, 0]), int(m["metal_map"][0, -1]), "metal_map" in glasses_material("clear")
+    (True, False, 255, 0, False)
+    """
+    sun = _look(kind)[2] > 0.99
+    out = dict(name="Glasses", image=glasses_texture(kind), blend=not sun, mask=sun, double=True, roughness=0.4,
+               roughness_map=glasses_roughness(kind))
+    if kind in METAL:
+        metal = np.zeros((TEXTURE_SIZE, TEXTURE_SIZE), np.uint8)
+        metal[:, : TEXTURE_SIZE // 2] = round(METAL[kind] * 255)
+        out["metal_map"] = metal
+    return out
+
+
+def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
+    """The ``Glasses`` mesh for this body of ``gender`` (its brows' shape), in ``kind``'s frame
+    (:func:`.glasses_frames.frame_of`; a graded lens's texture v runs down it: :func:`.glasses_frames.lens_v`)."""
+    fr = frame_of(kind)
+    f = _fit(mesh, gender, fr)
     eyes, mid, unit, a, b, z = f["eyes"], f["mid"], f["unit"], f["a"], f["b"], f["z"]
 
     pos: list[np.ndarray] = []
@@ -363,8 +400,7 @@ def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
 
     n = SEGMENTS
     k = np.arange(n)
-    inner_shape = _superellipse(n, a, b)
-    ends = {}
+    ends, inside = {}, []    # (the hinges; the rims' inner points for nose pads and a brow bar)
     lenses = []    # (first vertex, count, centre, side) of each lens
     for s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
@@ -373,17 +409,19 @@ def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
         # The front wraps round the face: each lens turned WRAP about its own centre's vertical axis, its
         # outer side back (a flat front left the far lens standing out past the face in three-quarter view).
         turn = lambda p, c=c, side=side: c + (p - c) @ _wrap(side).T                                      # noqa: E731
-        inner = turn(c + _curved(inner_shape, unit))
+        inner = turn(c + _curved(outline(fr, n, a, b, side, _superellipse), unit))
         lenses.append((sum(len(p) for p in pos), n + 1, c, side))
         add(np.vstack([c, inner]), np.column_stack([np.zeros(n), 1 + k, 1 + (k + 1) % n]), LENS_UV)
+        if kind in GRADIENT:
+            uvs[-1] = np.column_stack([np.full(n + 1, LENS_UV[0]), lens_v(pos[-1], c, b)])
         # The rim: a closed, rounded section (BEVEL) swept round the lens, its front standing forward of the
         # lens and its back behind it, so it has a thickness seen from any side and its rounded edges catch the
         # light (a flat ring read as a line drawn on the face).
         rings = []
-        for out, fwd in BEVEL:
-            shape = _superellipse(n, a + out * RIM * unit, b + out * RIM * unit)
-            rings.append(turn(c + _curved(shape, unit) + np.array([0.0, 0.0, fwd * DEPTH * unit])))
-        m = len(BEVEL)
+        for out, fwd in fr.bevel:
+            shape = outline(fr, n, a + out * fr.rim * unit, b + out * fr.rim * unit, side, _superellipse)
+            rings.append(turn(c + _curved(shape, unit) + np.array([0.0, 0.0, fwd * fr.depth * unit])))
+        m = len(fr.bevel)
         bevel = [np.column_stack([r * n + k, ((r + 1) % m) * n + k, r * n + (k + 1) % n]) for r in range(m)]
         bevel += [np.column_stack([r * n + (k + 1) % n, ((r + 1) % m) * n + k, ((r + 1) % m) * n + (k + 1) % n])
                   for r in range(m)]
@@ -391,7 +429,12 @@ def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
         # The hinge: level with the rim's outer top corner, out and back from it at END_BACK degrees (straight
         # out, it stood past the far rim at three quarters) to the first point beside the head (its ray meets the
         # skin: in front of the face it meets none), at least as wide as the head there; a bar joins them.
-        corner = turn(c + np.array([side * (a + 0.5 * RIM * unit), b * CORNER, -DEPTH * unit * 0.5]))   # (in the rim)
+        corner = turn(c + np.array([side * (a + 0.5 * fr.rim * unit), b * fr.corner, -fr.depth * unit * 0.5]))  # (in the rim)
+        if fr is not CLASSIC:   # (on the rim, at that height on its outer side: a round rim has no square corner)
+            ring = rings[len(rings) // 4]
+            corner = rim_point(ring, c, side, True, c[1] + fr.corner * b)
+            inner_half = ring[side * (ring[:, 0] - c[0]) < -0.5 * a]
+            inside.append((rim_point(ring, c, side, False, c[1]), side, inner_half[np.argmax(inner_half[:, 1])]))
         run = corner + np.outer(np.linspace(END_PIECE, 0.03, 57) * unit, [side * np.cos(np.radians(END_BACK)), 0.0,
                                                                           -np.sin(np.radians(END_BACK))])
         raw = _skull(f["skull"], mid[0], side, run[:, 1], run[:, 2])
@@ -399,9 +442,9 @@ def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
         hinge = run[at] + [side * max(0.0, raw[at] + REST * unit - side * (run[at, 0] - mid[0])), 0.0, 0.0]
         ends[s] = hinge
         bar = np.array([corner, hinge])
-        add(*_bar(bar, np.array([0.0, 0.0, 1.0]), 0.0022 * unit, TEMPLE[1] * unit), FRAME_UV)
+        add(*_bar(bar, np.array([0.0, 0.0, 1.0]), fr.end_tall * unit, fr.temple[1] * unit), FRAME_UV)
     # Bridge: a slightly arched band between the rims' inner edges, dipping back at its middle to rest on the nose.
-    t = RIM * unit * 0.8
+    t = fr.rim * unit * fr.bridge
     inner_x = abs(eyes["l"][0] - mid[0]) + CENTRE_OUT * unit - a
     xs = mid[0] + np.linspace(-inner_x, inner_x, 7)
     u = (xs - mid[0]) / max(inner_x, 1e-9)
@@ -409,10 +452,15 @@ def glasses_piece(mesh: BodyMesh, gender: str) -> Piece:
     # (Its ends meet the lenses' inner edges, which the wrap brought forward.)
     front = z + 0.001 + a * np.sin(np.radians(WRAP))
     zs = front - (front - (f["nose_z"] + 0.0025 * unit)) * (1 - u ** 2)
-    add(*_bar(np.column_stack([xs, arch, zs]), np.array([0.0, 0.0, 1.0]), t, TEMPLE[1] * unit), FRAME_UV)
+    add(*_bar(np.column_stack([xs, arch, zs]), np.array([0.0, 0.0, 1.0]), t, fr.temple[1] * unit), FRAME_UV)
+    # A metal frame's nose pads on their arms, and an aviator's brow bar over the bridge (glasses_frames).
+    for part in (nose_pads(f, [(lo, side) for lo, side, _ in inside], _bar) if fr.pads else []):
+        add(*part, FRAME_UV)
+    if fr.brow_bar:
+        add(*brow_bar(inside[0][2], inside[1][2], unit, fr, _bar), FRAME_UV)
     # Temples: from the hinges back along the sides of the head and over the ears, bent down behind them
     # (:func:`_temple`), each a bar of TEMPLE's section lying on the head (its inner face on the path).
-    tall, thick = TEMPLE[0] * unit / 2, TEMPLE[1] * unit
+    tall, thick = fr.temple[0] * unit / 2, fr.temple[1] * unit
     for s, hinge in ends.items():
         side = np.sign(hinge[0] - mid[0])
         path = _temple(f, side, hinge, f["ears"][s])

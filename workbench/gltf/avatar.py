@@ -110,11 +110,9 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         # stripe there (workbench.body.hair.pieces.lying).
         out["Hair_Sleek"] = dict(name="Hair_Sleek", blend=False, mask=True, **look)
     if settings["glasses"] != "none":
-        # A sunglass lens (alpha 0.996) alpha-tested, writing depth: blended, a browser drew the lashes behind it over
-        # it (blended meshes go back to front by their bounds' centres; the glasses' lies behind the eyes): review M.
-        sun = settings["glasses"] == "sunglasses"
-        out["Glasses"] = dict(name="Glasses", image=glasses.glasses_texture(settings["glasses"]), blend=not sun, mask=sun,
-                              double=True, roughness=0.4, roughness_map=glasses.glasses_roughness(settings["glasses"]))
+        # (A sunglass lens alpha-tested, writing depth, so no lash behind it is drawn over it: review M; a metal
+        # frame metallic.)
+        out["Glasses"] = glasses.glasses_material(settings["glasses"])
     # Last, the one that needs the body (on a helper thread, the body is made meanwhile on the caller's).
     out["Body"]["occlusion"] = ao.occlusion_texture(body_mesh(settings))
     return out
@@ -339,7 +337,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             index = _material(w, label, texs[at], mode == "BLEND", 0.7, double=double,
                               mask=mode == "MASK", anisotropy=aniso.pop() if len(aniso) == 1 else None,
                               specular=spec.pop() if len(spec) == 1 else None)
-            maps.attach(w, index, detail_tex[at])
+            maps.attach(w, index, detail_tex[at], [mats[n] for n in group])
             material.update({n: index for n in group})
     else:
         # One texture per image (the hair's cards and fringe share theirs).

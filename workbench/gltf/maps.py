@@ -9,6 +9,8 @@ A material description (``workbench.gltf.avatar``'s ``_materials``) may carry, o
 - ``roughness_map``: (H, W) uint8 roughness (0 smooth .. 255 rough), written as the green channel of
   ``metallicRoughnessTexture`` (blue, the metalness, 0), with ``roughnessFactor`` 1 so the map is the
   roughness itself;
+- ``metal_map``: (H, W) uint8 metalness (0 .. 255 metal: a metal glasses frame), that texture's blue, the
+  material's ``metallicFactor`` then 1 (0 without);
 - ``specular_map``: (H, W) uint8 strength of the reflections (0 none .. 255 the material's ``specularFactor``),
   written as the alpha channel of ``KHR_materials_specular``'s ``specularTexture`` (an RGBA image: PNG, or WebP
   with ``textureFormat=webp``; three.js and model-viewer read it, F90 included, so no grazing sheen is left where
@@ -30,6 +32,8 @@ normal map carries ``TANGENT``s (:func:`add_tangents`), so every viewer bends it
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -63,7 +67,8 @@ def stored(mat: dict, kind: str, scaled: bool = False) -> np.ndarray:
         if rough is None:
             rough = np.full(shape, int(round(mat["roughness"] * 255)), np.uint8)
         rough = np.asarray(rough, np.uint8)
-        return np.stack([rough, rough, np.zeros_like(rough)], axis=2)
+        metal = mat.get("metal_map")
+        return np.stack([rough, rough, np.zeros_like(rough) if metal is None else np.asarray(metal, np.uint8)], axis=2)
     if kind == "specular_map":
         # (As a texture: its colour white, the strength in alpha; the neutral one the material's own factor.)
         factor = min(1.0 if mat.get("specular") is None else mat["specular"], 1.0)
@@ -80,9 +85,13 @@ def stored(mat: dict, kind: str, scaled: bool = False) -> np.ndarray:
     return np.broadcast_to(np.array(neutral, np.uint8), shape + (3,))
 
 
-def attach(w, material: int, textures: dict[str, int]) -> None:
-    """Point material ``material`` of the writer ``w`` at its maps' textures (kind -> texture index)."""
+def attach(w, material: int, textures: dict[str, int], mats: Sequence[dict] = ()) -> None:
+    """Point material ``material`` of the writer ``w`` at its maps' textures (kind -> texture index); metallic
+    (``metallicFactor`` 1, the map's blue the metalness) if any of ``mats`` (the material descriptions it serves)
+    has a ``metal_map``."""
     m = w.doc["materials"][material]
+    if "roughness_map" in textures and any(d.get("metal_map") is not None for d in mats):
+        m["pbrMetallicRoughness"]["metallicFactor"] = 1.0
     if "occlusion" in textures:
         m["occlusionTexture"] = {"index": textures["occlusion"]}
     if "normal" in textures:
@@ -100,7 +109,7 @@ def write_maps(w, material: int, mat: dict, write_texture) -> None:
     """Write ``mat``'s own maps as textures (``write_texture(name, image, transparent) -> texture index``) and
     attach them."""
     attach(w, material, {k: write_texture(f"{mat['name']}_{KINDS[k]}", stored(mat, k), transparent(k))
-                         for k in present([mat])})
+                         for k in present([mat])}, [mat])
 
 
 def packed_maps(mats: list[dict], size: int) -> dict[str, np.ndarray]:

@@ -33,6 +33,7 @@ from ..body.brows import brow_piece
 from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
 from ..body.glasses import glasses_piece
+from ..body.glasses_frames import shape_key
 from ..body.hair import hair_pieces, with_lash_uvs
 from ..body.lod import Piece, decimate, normals_of, piece
 from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
@@ -65,7 +66,7 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
 
 
 def _key(settings: dict) -> tuple:
-    return (body_key(settings), settings["hair"]["style"], settings["glasses"] != "none",
+    return (body_key(settings), settings["hair"]["style"], shape_key(settings["glasses"]),
             settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"], settings["outfit"]["shoeStyle"])
 
 
@@ -77,7 +78,7 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
     if glasses:
         # The glasses are a piece of their own, kept whole at every level (KEPT): the other pieces are the same
         # avatar's without them, made once for both (the triangle budget's sweep measured each twice).
-        out = {**_parts((body, hair, False, top, bottom, shoes), lod), "Glasses": glasses_piece(mesh, gender)}
+        out = {**_parts((body, hair, False, top, bottom, shoes), lod), "Glasses": glasses_piece(mesh, gender, glasses)}
         return {n: out[n] for n in MESH_ORDER if n in out}
     if lod:
         whole = _parts(key, 0)

@@ -299,7 +299,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
           mat_scatter,
           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss,
-          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec):
+          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
@@ -307,7 +307,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     and ambient it gets, :func:`workbench.render.raster.hair_scatter`), anisotropy strength; normal map (-1: none)
     and its scale, metallic-roughness map (-1: none) and the roughness factor, and whether it is glass
     (blended: its reflections are not thinned by its coverage, as a clear lens's are not), and its specular
-    factor (KHR_materials_specular: scales its reflections, the room's too; hair's strands keep their own). Per vertex
+    factor (KHR_materials_specular: scales its reflections, the room's too; hair's strands keep their own), and its
+    metallic factor (times the metallic-roughness map's blue: a metal glasses frame; none without the map). Per vertex
     (all draws): view-space normals and anisotropy directions, texture coordinates, vertex colours RGBA,
     view-space positions (a normal map's tangent frame is its triangle's, from these and the UVs).
     Textures: their texels one after another, and per texture its
@@ -381,9 +382,11 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             nx, ny, nz = _mapped_normal(nx, ny, nz, v0, v1, v2, positions, uv, texels, tex_off[x], tex_w[x], tex_h[x],
                                         tex_ws[x], tex_wt[x], tu, tv, mat_nrm_scale[d], texel)
         gloss = mat_gloss[d]
+        metal = zero
         x = mat_mr[d]
-        if x >= 0:   # roughness from the map's green channel
+        if x >= 0:   # roughness from the map's green channel (and metalness from its blue)
             _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
+            metal = mat_metal[d] * texel[2] * np.float32(1 / 255)
             gloss = min(one, max(np.float32(0.15), np.float32(1.6) * (one - mat_rough[d] * texel[1] * np.float32(1 / 255))))
             gloss *= mat_spec[d]
         # three lights fixed to the world, an ambient from sky and ground
@@ -506,6 +509,18 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                 g5 = g5 * g5 * (one - ndv)
                 fres = np.float32(0.05) + np.float32(0.1) * g5
                 spec += fres * (np.float32(0.12) + np.float32(2.2) * horizon) * ao * np.float32(0.45)
+                if metal > zero:
+                    # a metal frame: little diffuse, its reflection of the studio in its own colour (a metal's
+                    # Fresnel is near whole face on), the ceiling bright over the horizon, the key's highlight sharp
+                    top = max(cr, cg, cb, np.float32(1e-6))
+                    shine = (np.float32(0.08) + np.float32(0.6) * horizon) * ao + spec * np.float32(4)
+                    spec = spec * (one - metal) + shine * metal
+                    sr = one + metal * (cr / top - one)
+                    sg = one + metal * (cg / top - one)
+                    sb = one + metal * (cb / top - one)
+                    lr *= one - np.float32(0.75) * metal
+                    lg *= one - np.float32(0.75) * metal
+                    lb *= one - np.float32(0.75) * metal
             else:
                 # a lens: tinted glass mirroring the studio (:func:`_lens_mirror`), the room in its tint and the
                 # lights' soft reflections white; a clear lens, whose eyes must show, a third of it

@@ -132,6 +132,7 @@ class Material:
     normal_scale: float = 1.0
     metal_rough: Texture | None = None     # metallicRoughnessTexture: roughness in its green channel, linear
     metal_rough_texcoord: int = 0
+    metallic: float = 1.0                  # metallicFactor (glTF's default 1), drawn only with that map: its blue
     # KHR_materials_anisotropy: strength 0..1 and the rotation (radians) of its direction from the
     # texture's u in the tangent plane (hair: a highlight band across the strands).
     anisotropy: float = 0.0
@@ -342,6 +343,7 @@ class Model:
             normal_scale=float(nrm.get("scale", 1.0)) if nrm else 1.0,
             metal_rough=self.texture(mr["index"]) if mr else None,
             metal_rough_texcoord=mr.get("texCoord", 0) if mr else 0,
+            metallic=float(pbr.get("metallicFactor", 1.0)),
             anisotropy=float(aniso.get("anisotropyStrength", 0.0)),
             anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)),
             specular=float(specular.get("specularFactor", 1.0)))
