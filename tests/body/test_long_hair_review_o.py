@@ -16,9 +16,9 @@ sheets draw (:func:`workbench.render.render`, 512 px, the idle clip's first fram
   runs at most 10 px wide cut off from the next hair by a gap (at most 25 px, half of it backdrop), in the 3/4
   portraits. On main #10 220, #7 193; now 8 and 5.
 - The solid panel: dark hair's cards drew their shades (strands, locks, cards) 0.8 to 1.07 of the light, 3 to 4
-  levels of 255 apart in #262424; now 1.9 times that spread (:func:`workbench.body.hair.texture.contrast`). Measured:
-  the spread (sd) of the luma across the strands (less its mean over 9 px across) inside the hair, #10's front, 3/4
-  and back portraits together. On main 4.4; now 6.7.
+  levels of 255 apart in #262424; now those under their median three times as far under it
+  (:func:`workbench.body.hair.texture.contrast`). Measured: the spread (sd) of the luma across the strands (less its
+  mean over 9 px across) inside the hair, #10's front, 3/4 and back portraits together. On main 4.4; now 6.1.
 """
 
 from functools import cache
@@ -34,7 +34,7 @@ from workbench.render import render
 BACKGROUND = (236, 238, 242)
 MOST_DENT = 8.0        # pixels, either side of either front portrait (main: 11.9 to 12.6)
 MOST_FLAP = 60         # pixels, each 3/4 portrait (main: 193 and 220)
-LEAST_STRANDS = 5.8    # luma levels, #10's three portraits' mean (main: 4.4)
+LEAST_STRANDS = 5.6    # luma levels, #10's three portraits' mean (main: 4.4)
 
 
 @cache
