@@ -7,14 +7,14 @@ sheets draw (:func:`workbench.render.render`, 512 px, the idle clip's first fram
 - The step: the cards lay 3 to 9 mm over the head down to the ear and each stepped out to its layer's room (0.6 to
   2.2 cm over the body) at once where it started to fall; now they rise to it over the head's sides
   (:data:`workbench.body.hair.long.LONG_SWELL`). Measured: the outline's deepest dent (pixels) under its convex hull,
-  either side, from the hair's top down to its widest row. On main #10 12.5 and 11.9, #7 12.6 and 12.5; now 5.7 and
-  2.9, 5.9 and 4.3.
+  either side, from the hair's top down to its widest row. On main #10 12.5 and 11.9, #7 12.6 and 12.5; now 6.4 and
+  4.2, 6.3 and 4.3.
 - The stray flap: one outer card (rooted near the crown behind the ear) fell beside the neck and turned down the back
-  late, lying alone on the shoulder's back corner 1.2 cm over the others. Now hair falling down the back from beside
-  the ear turns from where it falls (:data:`workbench.body.hair.long.LONG_SIDE_TURN`) and the outer layers lie down over
-  the shoulders' back corners (:data:`workbench.body.hair.long.LONG_CORNER`). Measured: hair pixels, row by row, in
-  runs at most 10 px wide cut off from the next hair by a gap (at most 25 px, half of it backdrop), in the 3/4
-  portraits. On main #10 220, #7 193; now 8 and 5.
+  late, lying alone on the shoulder's back corner 1.2 cm over the others. Now no card of the outer layers falls down
+  the back from beside the ear (:data:`workbench.body.hair.long.LONG_LONE`) and the outer layers lie down over the
+  shoulders' back corners (:data:`workbench.body.hair.long.LONG_CORNER`). Measured: hair pixels, row by row, in runs
+  at most 10 px wide cut off from the next hair by a gap (at most 25 px, half of it backdrop), in the 3/4 portraits.
+  On main #7 193, #10 220; now 4 and 17.
 - The solid panel: dark hair's cards drew their shades (strands, locks, cards) 0.8 to 1.07 of the light, 3 to 4
   levels of 255 apart in #262424; now those under their median three times as far under it
   (:func:`workbench.body.hair.texture.contrast`). Measured: the spread (sd) of the luma across the strands (less its

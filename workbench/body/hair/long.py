@@ -60,11 +60,13 @@ LONG_SWELL = (45.0, 90.0)
 # down the back came out over the corner alone, a card standing off the hair's mass at the shoulder in the 3/4 portraits
 # (blind review O's "stray flap", #7 and #10).
 LONG_CORNER = (100.0, 125.0, 170.0, 150.0)
-# ...and hair falling down the back from beside the ear (from the first azimuth, degrees from the face, none past the
-# second) turns to the back from where it starts to fall down to the third figure (metres) higher over the shoulders:
-# turning from BACK_TURN, the fit's smoothing (canon._smoothed) left the outermost of them still beside the neck where
-# it met the shoulder's top, a card alone out over the shoulder's back corner (blind review O's "stray flap").
-LONG_SIDE_TURN = (96.0, 115.0, 0.05)
+# ...and no card of its outer layers (roots nearer the crown: their share of the outer layer's room over the second figure)
+# falls down the back from beside the ear (from FRONT to the first figure, degrees from the face, where it starts to
+# fall): each hung beside the neck down to the shoulder and turned down the back late, over the shoulder's back corner,
+# alone 1.2 cm over the inner layers there, a card standing off the hair's mass in the 3/4 portraits (blind review O's
+# "stray flap", #7 and #10). (Turned down the back from where they fell, those drew the strands' highlight along them
+# from behind, tests/render/test_hair_shading.py's band 0.91 flat against at most 0.6.)
+LONG_LONE = (112.0, 0.5)
 
 # Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
 # card's end lies off it (drawn anew per card).
@@ -122,7 +124,8 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
         h = (emerge(s, 0.003 + lift[i]) + np.minimum(rise[i] * s, 0.003 + (0.004 + 0.002 * brow[i]) * outer[i])
              + dome("long", pol))
         # ...and down the sides they stand out to their layer's room where they start to fall (LONG_SWELL).
-        return h + np.maximum(base[i] - h, 0.0) * smoothstep(*LONG_SWELL, pol)
+        sides = d[:, 0] ** 2 / np.maximum(1 - d[:, 1] ** 2, 1e-9)
+        return h + np.maximum(base[i] - h, 0.0) * smoothstep(*LONG_SWELL, pol) * sides
 
     sk = mesh.skeleton
     shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
@@ -165,10 +168,7 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
     # over them, they left the shoulders' tops bare, 3 to 5 cm under the hair); the back's higher (BACK_PART).
     def part_at(az, i):
         back = np.abs(target(az, i)) > FRONT
-        # (...and those falling beside the ear from the moment they fall, higher: LONG_SIDE_TURN)
-        side = smoothstep(LONG_SIDE_TURN[1], LONG_SIDE_TURN[0], np.abs(az)) * back
-        return (c[1] - np.where(back, BACK_TURN * (1 - side), 0.9) * head.radius,
-                shoulder + np.where(back, BACK_PART + LONG_SIDE_TURN[2] * side, 0.01))
+        return c[1] - np.where(back, BACK_TURN, 0.9) * head.radius, shoulder + np.where(back, BACK_PART, 0.01)
 
     fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod],
@@ -181,6 +181,10 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
     wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
     cards = Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide, clump_columns(rng, S), 0.4,
                     along=arc(pts) if LONG_DENSE[lod] != 1.0 else None)
+    # (...but none of the outer layers falling down the back from beside the ear: LONG_LONE)
+    first = pts[np.arange(S), np.argmax(hang, axis=1)] - c
+    fell_at = np.abs(np.degrees(np.arctan2(first[:, 0], first[:, 2])))
+    cards = cards.take(~((fell_at > FRONT) & (fell_at < LONG_LONE[0]) & (outer > LONG_LONE[1]) & hang.any(1)))
     # The hairline's fine strands: short, at the face lying out over the forehead and a little aside (3 cm, swept
     # sideways, they drew an arc of strokes on the skin under the hair's edge: a drawn-on hairline); else down, out.
     def wisp(s, d, p, i):
