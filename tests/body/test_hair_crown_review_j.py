@@ -6,7 +6,7 @@ chord; over the skull (9 cm radius) a 6.4 cm chord dips up to 6 mm under the cur
 millimetres between the cards' layers. Neighbouring cards, whose rows fall at other places along them, so cut
 through each other across the strands once a row: seen from behind, a block of one card's shade, then the other's
 (taking the depth shading, :mod:`workbench.body.hair.occlusion`, out left the blocks as they were). Now the rows are
-2.5 times closer on the head than where it hangs (:data:`workbench.body.hair.styles.LONG_DENSE`; as many rows).
+2.5 times closer on the head than where it hangs (:data:`workbench.body.hair.long.LONG_DENSE`; as many rows).
 
 Measured two ways, on review J's #10 (seed 4620, long dark hair over a hoodie):
 

@@ -27,7 +27,7 @@ from workbench.options import normalize_avatar_settings
 
 SEED = 4611
 CHEEK = (50.0, 75.0)
-# (15 mm until long hair's rows lay 2.5 times closer on the head than where it hangs, styles.LONG_DENSE, blind review
+# (15 mm until long hair's rows lay 2.5 times closer on the head than where it hangs, long.LONG_DENSE, blind review
 # J's crown checker: the hanging rows sparser, body 1's lowest band stood 15.5 mm off its cheek; 2.0 and 2.2 kept 15
 # but opened backdrop slivers past test_hair_drape_review_j's bound, 2.35 and 2.4 both. 16 mm, still 2.1-2.5 cm before.)
 MOST_CHEEK_GAP = 0.016

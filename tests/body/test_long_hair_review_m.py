@@ -7,7 +7,7 @@
   head (:func:`workbench.body.hair.canon.fitted`). On main 4.3 mm; now 15.6 mm.
 - The sawtooth: each card's end was drawn anew over 11 cm, so neighbouring cards ended up to 11 cm apart and the hem
   was a row of card-wide teeth. Now the ends follow a slow wave round the body, each card 1.2 cm off it
-  (:func:`workbench.body.hair.styles.hem`). Measured: in the full-length picture (:func:`workbench.render.render`)
+  (:func:`workbench.body.hair.long.hem`). Measured: in the full-length picture (:func:`workbench.render.render`)
   from behind and at 145 degrees, the lowest hair pixel down each column across the hem (the columns whose hair
   reaches within 60 pixels of the lowest), less itself smoothed over 6 pixels: its spread (pixels). On main 6.7
   and 6.4 (6.5 together); now 4.0 and 3.9 (4.0).

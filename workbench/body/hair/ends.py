@@ -33,7 +33,7 @@ from .head import Head
 # Per style: the share of its hanging cards that send a strand on past their tips at LOD 0 and at LOD 1, how far
 # past (metres, the longest), and from how far inside the tip it starts (metres along the card). (Long hair's LOD 1
 # is at its triangle budget, pieces.LOD1_BUDGET: its ends at LOD 0 alone, paid for by fewer rows along its cards
-# there (a row fewer, styles.LONG_POINTS). Its cards' tips, each cut where its alpha crosses, drew its hem as a row of hard points;
+# there (a row fewer, long.LONG_POINTS). Its cards' tips, each cut where its alpha crosses, drew its hem as a row of hard points;
 # blind review G: "hard straight cut edges ... Should be: tapered alpha strands".)
 # A bob's: many, short and fine (from 0.6 and 0.3 of its cards, 2.2 cm past from 1.8 cm inside, 6 to 10 mm wide,
 # they hung below its hem as a few dark teeth: blind review L's "spiky tips"; 1 cm past, 3 to 5 mm wide, light icicles

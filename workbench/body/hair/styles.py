@@ -3,10 +3,9 @@ and how high they stand, as guide strands (:mod:`.groom`) ready to be swept into
 
 - ``short``: a crop combed from a crown whorl, the top combed back and over to the figure's left,
   the sides and back down; longer and fuller on top, ending at the hairline in front.
-- ``long``: a centre parting; from it the hair goes to either side over the head and ears, falls
-  below them, and parts at the shoulders: what grew in front of the ears falls in front of the
-  shoulders onto the chest, the rest down the back in a U; in layers (roots nearer the crown lie
-  outside and fall longer).
+- ``long``: :mod:`.long`, a centre parting; from it the hair goes to either side over the head and
+  ears, falls below them, and parts at the shoulders (the front locks onto the chest, the rest down
+  the back in a U), in layers.
 - ``bun``: every strand combed sleek towards the bun at the back of the crown (:mod:`.coils` winds
   the bun itself, a rope of hair coiled on itself).
 - ``curly``: :mod:`.coils`.
@@ -41,7 +40,6 @@ from .groom import (
     Fall,
     Groom,
     Strands,
-    arc,
     clump_columns,
     edge_wisps,
     emerge,
@@ -50,7 +48,7 @@ from .groom import (
     tangent,
 )
 from .head import Head, directions, head_of, rootline, smoothstep
-from .scalp import dome
+from .long import RISE, long_groom
 from .short import short_groom
 
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
@@ -73,152 +71,6 @@ SLEEK_POINTS = (16, 12)
 # (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
 # ears: the same cards' triangles as before over the larger area.)
 ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail": (970, 420), "bob": (1100, 460)}
-
-
-# Metres a parted style's strands rise off the head per metre from their roots, to their volume: lying close
-# along the parting (rising 0.25 to 0.3, the two sides stood a centimetre up within 3 cm of it, and the top's
-# outline dipped between them: a notch at the crown).
-RISE = 0.08
-
-# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them; 6 mm, with narrower cards, left
-# it 2.5 cm over them) and beside the face (none: its layers' own depth, 0.6 to 2.2 cm, frames the face; with 1.2 cm
-# more the innermost hung 2.1 to 2.5 cm off the cheek, and background showed between hair and cheek, blind review H);
-# the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
-SHOULDER_ROOM = 0.004
-CHEEK_ROOM = 0.0
-FRONT = 95.0
-# Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
-# wide, ribbons read as slabs), fewer and wider at LOD 1.
-LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
-# ...its rows per level of detail (LOD 0 one fewer than 16, paying for :data:`.ends.ENDS`; 14 cut the hairline's fade).
-LONG_POINTS = (15, 12)
-# ...and how many times closer together its rows are on the head than where it hangs (:func:`.groom._resample`): evenly,
-# 6.4 cm apart, their chords cut through the neighbouring cards' over the crown (blind review J's checker patches).
-# (No more rows: LOD 1 keeps half of LOD 0's triangles within 5 points, docs/contract.md; with long hair, 0.45.)
-LONG_DENSE = (2.5, 1.0)
-# The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
-# ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
-BACK = 146.0
-# Hair falling down the back turns to its azimuth from BACK_TURN skull radii under the skull's centre to BACK_PART
-# metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
-# shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
-BACK_TURN, BACK_PART = 0.4, 0.12
-
-
-# Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
-# card's end lies off it (drawn anew per card).
-HEM_WAVE, HEM_JITTER = 0.06, 0.012
-
-
-def hem(rng: np.random.Generator):
-    """A smooth wave (0 to 1) over the azimuth (degrees) where long hair ends: three slow harmonics (one to three
-    waves round the body) at phases drawn from ``rng``, so neighbouring cards end near each other.
-
-    >>> w = hem(np.random.default_rng(0))
-    >>> v = w(np.linspace(-180.0, 180.0, 361))
-    >>> bool(v.min() >= 0.0 and v.max() <= 1.0), bool(np.abs(np.diff(v)).max() < 0.05)
-    (True, True)
-    """
-    phase = rng.uniform(0, 2 * np.pi, 3)
-
-    def wave(az: np.ndarray) -> np.ndarray:
-        a = np.radians(az)
-        return 0.5 + sum(np.sin(k * a + phase[k - 1]) for k in (1, 2, 3)) / 6.0
-
-    return wave
-
-
-def _long(mesh: BodyMesh, head: Head, lod: int) -> Groom:
-    rng = np.random.default_rng(62)
-    roots = scalp_roots(head, "long", ROOTS["long"][lod], 62)
-    roots = roots[~((smoothstep(0.3, 0.6, roots[:, 2]) > 0.5) & (np.arange(len(roots)) % 6 == 0))] if lod == 0 else roots
-    S = len(roots)
-    c = head.centre
-    crown = directions(np.array([180.0]), np.array([14.0]))[0]
-    side = np.where(roots[:, 0] > 0, 1.0, -1.0)
-    root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
-    ahead = smoothstep(-0.15, 0.1, roots[:, 2])                 # in front of the crown: the parting's side
-    outer = smoothstep(80.0, 10.0, root_pol)                    # roots near the crown lie outside
-
-    def field(s, d, p, i):
-        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-        # Over the forehead the hair is swept aside and back from the face, not let fall on it.
-        face = (smoothstep(0.35, 0.65, d[:, 2]) * smoothstep(30.0, 50.0, pol))[:, None]
-        down = smoothstep(35.0, 85.0, pol)[:, None] * (1 - face)
-        part = (side[i] * ahead[i])[:, None] * LEFT * (1 - down)
-        aside = side[i][:, None] * LEFT * 2.0 - np.array([0.0, 0.0, 0.6])
-        return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
-
-    lift = rng.uniform(0.0, 0.003, S)
-    # (Over the forehead as steeply as before: lying lower there, the cards' edges cut the hairline's fade.)
-    brow = smoothstep(0.3, 0.6, roots[:, 2])
-    rise = RISE + (0.25 - RISE) * brow
-
-    def height(s, d, i):
-        # (Over the crown the cards stand higher, from their roots on, as the scalp layer under them: scalp.dome.)
-        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-        return (emerge(s, 0.003 + lift[i]) + np.minimum(rise[i] * s, 0.003 + (0.004 + 0.002 * brow[i]) * outer[i])
-                + dome("long", pol))
-
-    sk = mesh.skeleton
-    shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
-    ends = rng.uniform(0, 1, S)
-    spread = rng.uniform(-1, 1, S)
-
-    def target(az, i):
-        a = np.abs(az)
-        front = a < FRONT
-        goal = np.where(front, 16.0 + 26.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 5.0 * spread[i],
-                        BACK + (180.0 - BACK) * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
-        return np.sign(az + 1e-9) * goal
-
-    # The hem: a curve round the body (a U down the back) that wanders slowly over the azimuth the hair ends at
-    # (:func:`hem`), each card a little off it (HEM_JITTER). (Each card's end drawn anew over 11 cm, neighbours ended
-    # up to 11 cm apart: the hem a sawtooth of card-wide teeth, blind review M.)
-    wave = hem(np.random.default_rng(63))
-
-    def end(az, i):
-        goal = target(az, i)
-        back = smoothstep(100.0, 180.0, np.abs(goal))
-        return (shoulder - 0.07 - 0.15 * back ** 1.5 - HEM_WAVE * wave(goal) - HEM_JITTER * ends[i]
-                + 0.03 * outer[i])
-
-    # (Layers 2.7 cm deep, seen edge-on beside the face, were a fan of slabs: 2.2 cm, the inner one nearer.)
-    base = 0.006 + 0.012 * outer + rng.uniform(0, 0.004, S)
-
-    def clearance(az, y, i):
-        # More room over the shoulders, which rise into the hair when an arm is raised; and beside the
-        # face, where the hair frames it with some volume (not a ribbon lying on the cheek).
-        a = np.abs(az)
-        side = smoothstep(20.0, 45.0, a) * smoothstep(150.0, 130.0, a)
-        near = smoothstep(shoulder - 0.12, shoulder - 0.02, y) * smoothstep(shoulder + 0.14, shoulder + 0.04, y)
-        cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
-        return base[i] + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
-
-    # The front locks part down to a centimetre over the shoulders' joints, lying on them as they part (parted 5 cm
-    # over them, they left the shoulders' tops bare, 3 to 5 cm under the hair); the back's higher (BACK_PART).
-    def part_at(az, i):
-        back = np.abs(target(az, i)) > FRONT
-        return c[1] - np.where(back, BACK_TURN, 0.9) * head.radius, shoulder + np.where(back, BACK_PART, 0.01)
-
-    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
-    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod],
-                          dense=LONG_DENSE[lod])
-    # What falls in front of the shoulders comes from few roots: those cards are wider.
-    end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
-    wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
-    # ...and those over the forehead as wide and as few as before (each card's edge crossing the hairline's fade
-    # cuts it).
-    wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
-    cards = Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide, clump_columns(rng, S), 0.4,
-                    along=arc(pts) if LONG_DENSE[lod] != 1.0 else None)
-    # The hairline's fine strands: short, at the face lying out over the forehead and a little aside (3 cm, swept
-    # sideways, they drew an arc of strokes on the skin under the hair's edge: a drawn-on hairline); else down, out.
-    def wisp(s, d, p, i):
-        face, out = smoothstep(0.2, 0.5, d[:, 2])[:, None], LEFT * np.where(d[:, :1] > 0, 1.0, -1.0)
-        return (out - UP * 0.5) * (1 - face) + (out * 0.6 - UP) * face
-
-    return Groom(cards, edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.014, wisp), [])
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
@@ -396,5 +248,7 @@ def groom(mesh: BodyMesh, style: str, lod: int) -> Groom:
     if style == "short":
         return short_groom(mesh, head, lod, ROOTS["short"][lod])
     if style in STYLES:
-        return {"long": _long, "bun": _bun, "ponytail": _ponytail, "bob": _bob}[style](mesh, head, lod)
+        if style == "long":
+            return long_groom(mesh, head, lod, ROOTS["long"][lod])
+        return {"bun": _bun, "ponytail": _ponytail, "bob": _bob}[style](mesh, head, lod)
     raise ValueError(f"hair: unknown style {style!r}")

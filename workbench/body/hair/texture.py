@@ -88,6 +88,14 @@ SCATTER_FROM, SCATTER_FULL = 0.4, 0.85
 # so, grey curls went flat, with a pale band at the hairline; short and pulled-back hair, seen over the scalp, keep
 # theirs).
 SCATTERED = ("long", "bob")
+# Dark hair's cards draw their shades darker than their median (their strands', locks' and cards' darker ones) this many
+# times as far under it (the first figure) in sRGB luma up to the second figure, none from the third: their spread, 0.8
+# to 1.07 of the light, in hair as dark as #262424 is 3 to 4 levels of 255 apart in sRGB, and long black hair read as one
+# solid panel (blind review O's "solid black curtain", #10; tests/body/test_long_hair_review_o.py). (Spread both ways,
+# 1.9 times, black hair's mean stood lighter than its colour, tests/render/test_hair_underlayer_review_l.py, its
+# brightest strands drew over the highlight's band, test_hair_shading, and brown hair's strands were dashes,
+# test_hair_dashes.)
+DARK_CONTRAST = {"long": (3.0, 0.15, 0.3)}
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 # Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
 # the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
@@ -259,11 +267,32 @@ def scatter(color: str, style: str) -> float:
     return SCATTER * float(smooth(SCATTER_FROM, SCATTER_FULL, level))
 
 
+def contrast(color: str, style: str) -> float:
+    """How many times as far under their median dark hair of ``color`` in ``style`` draws its cards' darker shades
+    (:data:`DARK_CONTRAST`): 1 for light and mid-brown hair and for styles not in it.
+
+    >>> round(contrast("#262424", "long"), 2), contrast("#B89A6A", "long"), contrast("#262424", "bob")
+    (3.0, 1.0, 1.0)
+    """
+    if style not in DARK_CONTRAST:
+        return 1.0
+    most, dark, light = DARK_CONTRAST[style]
+    level = float(rgb(color) @ np.array([0.2126, 0.7152, 0.0722]))
+    return 1.0 + (most - 1.0) * float(smooth(light, dark, level))
+
+
 @lru_cache(maxsize=32)
 def hair_texture(color: str, style: str) -> np.ndarray:
     """RGBA (HEIGHT, WIDTH, 4) uint8: the atlas for ``style`` in ``color`` (read-only); in light hair the scalp
-    layer's roots' shade lifted by :func:`scatter`."""
-    p, lift = pattern(style), scatter(color, style)
+    layer's roots' shade lifted by :func:`scatter`, in dark hair the cards' darker shades deepened by :func:`contrast`."""
+    p, lift, spread = pattern(style), scatter(color, style), contrast(color, style)
+    if spread > 1:
+        light = p["light"].copy()
+        cards = light[:, :WIDTH // 2].astype(np.float64)
+        mid = float(np.median(cards[(p["alpha"][:, :WIDTH // 2] >> 24) > 128]))
+        light[:, :WIDTH // 2] = np.clip(mid + np.minimum(cards - mid, 0) * spread + np.maximum(cards - mid, 0), 0,
+                                        255).round().astype(light.dtype)
+        p = dict(p, light=light)
     if lift > 0:
         light = p["light"].copy()
         shell = light[:, WIDTH // 2:].astype(np.float64)

@@ -1,0 +1,194 @@
+"""Long hair's groom (:func:`.styles.groom`'s ``long``): a centre parting; from it the hair goes to either side over
+the head and ears, falls below them, and parts at the shoulders: what grew in front of the ears falls in front of the
+shoulders onto the chest, the rest down the back in a U; in layers (roots nearer the crown lie outside and fall longer).
+
+>>> from workbench.options import normalize_avatar_settings
+>>> from workbench.body.mesh import body_mesh
+>>> from workbench.body.hair.head import head_of
+>>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+>>> g = long_groom(m, head_of(m), 1, 490)
+>>> g.cards.pts.shape[1], bool(g.cards.hanging.any())
+(12, True)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..mesh import BodyMesh
+from .groom import LEFT, UP, Fall, Groom, Strands, arc, clump_columns, edge_wisps, emerge, grow, scalp_roots, tangent
+from .head import Head, directions, smoothstep
+from .scalp import dome
+
+# Metres a parted style's strands rise off the head per metre from their roots, to their volume: lying close
+# along the parting (rising 0.25 to 0.3, the two sides stood a centimetre up within 3 cm of it, and the top's
+# outline dipped between them: a notch at the crown).
+RISE = 0.08
+
+# Long hair: extra room (metres) over the shoulders (a little: 2.5 cm held it off them; 6 mm, with narrower cards, left
+# it 2.5 cm over them) and beside the face (none: its layers' own depth, 0.6 to 2.2 cm, frames the face; with 1.2 cm
+# more the innermost hung 2.1 to 2.5 cm off the cheek, and background showed between hair and cheek, blind review H);
+# the azimuth (degrees from the face) within which hair that starts to fall there falls in front of the shoulders.
+SHOULDER_ROOM = 0.004
+CHEEK_ROOM = 0.0
+FRONT = 95.0
+# Long hair's cards' widths (metres at the root) per level of detail: narrow strands at LOD 0 (1.4 to 2 cm
+# wide, ribbons read as slabs), fewer and wider at LOD 1.
+LONG_WIDTH = ((0.0105, 0.015), (0.021, 0.03))
+# ...its rows per level of detail (LOD 0 one fewer than 16, paying for :data:`.ends.ENDS`; 14 cut the hairline's fade).
+LONG_POINTS = (15, 12)
+# ...and how many times closer together its rows are on the head than where it hangs (:func:`.groom._resample`): evenly,
+# 6.4 cm apart, their chords cut through the neighbouring cards' over the crown (blind review J's checker patches).
+# (No more rows: LOD 1 keeps half of LOD 0's triangles within 5 points, docs/contract.md; with long hair, 0.45.)
+LONG_DENSE = (2.5, 1.0)
+# The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
+# ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
+BACK = 146.0
+# Hair falling down the back turns to its azimuth from BACK_TURN skull radii under the skull's centre to BACK_PART
+# metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
+# shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
+BACK_TURN, BACK_PART = 0.4, 0.12
+
+
+# Long hair's cards over the head rise to their layer's room over the body (``base`` in :func:`_long`, 0.6 to 2.2 cm) from
+# the first polar angle (degrees from the top) to the second, where they start to fall: lying 3 to 9 mm over the head down
+# to there, each stepped out by the rest at once over the ear, a notch in the outline at ear level from the front
+# (blind review O's "rectangular step", #10; tests/body/test_long_hair_review_o.py).
+LONG_SWELL = (45.0, 90.0)
+# ...and over the shoulders' back corners (azimuths, degrees from the face: in from the first two, out from the last two)
+# from the head down to under the shoulders' joints its outer layers lie down on the inner ones: hanging beside the ear, the outer strands (1.2 cm further out) that turn
+# down the back came out over the corner alone, a card standing off the hair's mass at the shoulder in the 3/4 portraits
+# (blind review O's "stray flap", #7 and #10).
+LONG_CORNER = (100.0, 125.0, 170.0, 150.0)
+# ...and no card of its outer layers (roots nearer the crown: their share of the outer layer's room over the second figure)
+# falls down the back from beside the ear (from FRONT to the first figure, degrees from the face, where it starts to
+# fall): each hung beside the neck down to the shoulder and turned down the back late, over the shoulder's back corner,
+# alone 1.2 cm over the inner layers there, a card standing off the hair's mass in the 3/4 portraits (blind review O's
+# "stray flap", #7 and #10). (Turned down the back from where they fell, those drew the strands' highlight along them
+# from behind, tests/render/test_hair_shading.py's band 0.91 flat against at most 0.6.)
+LONG_LONE = (112.0, 0.5)
+
+# Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
+# card's end lies off it (drawn anew per card).
+HEM_WAVE, HEM_JITTER = 0.06, 0.012
+
+
+def hem(rng: np.random.Generator):
+    """A smooth wave (0 to 1) over the azimuth (degrees) where long hair ends: three slow harmonics (one to three
+    waves round the body) at phases drawn from ``rng``, so neighbouring cards end near each other.
+
+    >>> w = hem(np.random.default_rng(0))
+    >>> v = w(np.linspace(-180.0, 180.0, 361))
+    >>> bool(v.min() >= 0.0 and v.max() <= 1.0), bool(np.abs(np.diff(v)).max() < 0.05)
+    (True, True)
+    """
+    phase = rng.uniform(0, 2 * np.pi, 3)
+
+    def wave(az: np.ndarray) -> np.ndarray:
+        a = np.radians(az)
+        return 0.5 + sum(np.sin(k * a + phase[k - 1]) for k in (1, 2, 3)) / 6.0
+
+    return wave
+
+
+def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
+    """Long hair's groom at ``lod`` from ``count`` roots over the whole sphere (see :mod:`.styles`)."""
+    rng = np.random.default_rng(62)
+    roots = scalp_roots(head, "long", count, 62)
+    roots = roots[~((smoothstep(0.3, 0.6, roots[:, 2]) > 0.5) & (np.arange(len(roots)) % 6 == 0))] if lod == 0 else roots
+    S = len(roots)
+    c = head.centre
+    crown = directions(np.array([180.0]), np.array([14.0]))[0]
+    side = np.where(roots[:, 0] > 0, 1.0, -1.0)
+    root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
+    ahead = smoothstep(-0.15, 0.1, roots[:, 2])                 # in front of the crown: the parting's side
+    outer = smoothstep(80.0, 10.0, root_pol)                    # roots near the crown lie outside
+
+    def field(s, d, p, i):
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        # Over the forehead the hair is swept aside and back from the face, not let fall on it.
+        face = (smoothstep(0.35, 0.65, d[:, 2]) * smoothstep(30.0, 50.0, pol))[:, None]
+        down = smoothstep(35.0, 85.0, pol)[:, None] * (1 - face)
+        part = (side[i] * ahead[i])[:, None] * LEFT * (1 - down)
+        aside = side[i][:, None] * LEFT * 2.0 - np.array([0.0, 0.0, 0.6])
+        return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
+
+    lift = rng.uniform(0.0, 0.003, S)
+    # (Over the forehead as steeply as before: lying lower there, the cards' edges cut the hairline's fade.)
+    brow = smoothstep(0.3, 0.6, roots[:, 2])
+    rise = RISE + (0.25 - RISE) * brow
+
+    def height(s, d, i):
+        # (Over the crown the cards stand higher, from their roots on, as the scalp layer under them: scalp.dome.)
+        pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        h = (emerge(s, 0.003 + lift[i]) + np.minimum(rise[i] * s, 0.003 + (0.004 + 0.002 * brow[i]) * outer[i])
+             + dome("long", pol))
+        # ...and down the sides they stand out to their layer's room where they start to fall (LONG_SWELL).
+        sides = d[:, 0] ** 2 / np.maximum(1 - d[:, 1] ** 2, 1e-9)
+        return h + np.maximum(base[i] - h, 0.0) * smoothstep(*LONG_SWELL, pol) * sides
+
+    sk = mesh.skeleton
+    shoulder = float((sk.pos("LeftArm")[1] + sk.pos("RightArm")[1]) / 2)
+    ends = rng.uniform(0, 1, S)
+    spread = rng.uniform(-1, 1, S)
+
+    def target(az, i):
+        a = np.abs(az)
+        front = a < FRONT
+        goal = np.where(front, 16.0 + 26.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 5.0 * spread[i],
+                        BACK + (180.0 - BACK) * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
+        return np.sign(az + 1e-9) * goal
+
+    # The hem: a curve round the body (a U down the back) that wanders slowly over the azimuth the hair ends at
+    # (:func:`hem`), each card a little off it (HEM_JITTER). (Each card's end drawn anew over 11 cm, neighbours ended
+    # up to 11 cm apart: the hem a sawtooth of card-wide teeth, blind review M.)
+    wave = hem(np.random.default_rng(63))
+
+    def end(az, i):
+        goal = target(az, i)
+        back = smoothstep(100.0, 180.0, np.abs(goal))
+        return (shoulder - 0.07 - 0.15 * back ** 1.5 - HEM_WAVE * wave(goal) - HEM_JITTER * ends[i]
+                + 0.03 * outer[i])
+
+    # (Layers 2.7 cm deep, seen edge-on beside the face, were a fan of slabs: 2.2 cm, the inner one nearer.)
+    base = 0.006 + 0.012 * outer + rng.uniform(0, 0.004, S)
+
+    def clearance(az, y, i):
+        # More room over the shoulders, which rise into the hair when an arm is raised; and beside the
+        # face, where the hair frames it with some volume (not a ribbon lying on the cheek).
+        a = np.abs(az)
+        side = smoothstep(20.0, 45.0, a) * smoothstep(150.0, 130.0, a)
+        near = smoothstep(shoulder - 0.12, shoulder - 0.02, y) * smoothstep(shoulder + 0.14, shoulder + 0.04, y)
+        cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
+        # (Over the shoulders' back corners the outer layers lie down on the inner: LONG_CORNER.)
+        corner = smoothstep(*LONG_CORNER[:2], a) * smoothstep(*LONG_CORNER[2:], a) * smoothstep(shoulder - 0.12, shoulder - 0.04, y)
+        return base[i] - (base[i] - 0.006) * corner + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
+
+    # The front locks part down to a centimetre over the shoulders' joints, lying on them as they part (parted 5 cm
+    # over them, they left the shoulders' tops bare, 3 to 5 cm under the hair); the back's higher (BACK_PART).
+    def part_at(az, i):
+        back = np.abs(target(az, i)) > FRONT
+        return c[1] - np.where(back, BACK_TURN, 0.9) * head.radius, shoulder + np.where(back, BACK_PART, 0.01)
+
+    fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
+    pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod],
+                          dense=LONG_DENSE[lod])
+    # What falls in front of the shoulders comes from few roots: those cards are wider.
+    end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
+    wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
+    # ...and those over the forehead as wide and as few as before (each card's edge crossing the hairline's fade
+    # cuts it).
+    wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
+    cards = Strands(pts, nrm, hang, rng.uniform(*LONG_WIDTH[lod], S) * wide, clump_columns(rng, S), 0.4,
+                    along=arc(pts) if LONG_DENSE[lod] != 1.0 else None)
+    # (...but none of the outer layers falling down the back from beside the ear: LONG_LONE)
+    first = pts[np.arange(S), np.argmax(hang, axis=1)] - c
+    fell_at = np.abs(np.degrees(np.arctan2(first[:, 0], first[:, 2])))
+    cards = cards.take(~((fell_at > FRONT) & (fell_at < LONG_LONE[0]) & (outer > LONG_LONE[1]) & hang.any(1)))
+    # The hairline's fine strands: short, at the face lying out over the forehead and a little aside (3 cm, swept
+    # sideways, they drew an arc of strokes on the skin under the hair's edge: a drawn-on hairline); else down, out.
+    def wisp(s, d, p, i):
+        face, out = smoothstep(0.2, 0.5, d[:, 2])[:, None], LEFT * np.where(d[:, :1] > 0, 1.0, -1.0)
+        return (out - UP * 0.5) * (1 - face) + (out * 0.6 - UP) * face
+
+    return Groom(cards, edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.014, wisp), [])
