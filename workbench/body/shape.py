@@ -195,7 +195,7 @@ def lips_at_rest(face: dict[str, float]) -> dict[str, float]:
     up = face.get("mouth/mouth-upperlip-volume-incr", 0.0) - face.get("mouth/mouth-upperlip-volume-decr", 0.0)
     lo = face.get("mouth/mouth-lowerlip-volume-incr", 0.0) - face.get("mouth/mouth-lowerlip-volume-decr", 0.0)
     out: dict[str, float] = {}
-    for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo)):
+    for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo), (LIP_REST["every"], 1.0)):
         for k, w in table.items():
             if v > 0:
                 out[k] = round(out.get(k, 0.0) + w * v, 6)
