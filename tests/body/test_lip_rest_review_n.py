@@ -72,7 +72,7 @@ def test_the_reviews_lips_sit_back(review):
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_the_default_faces_lips_are_as_they_were(gender):
     """The default avatars take no lip volume forward, so no setting back (workbench.body.shape.lips_at_rest): their
-    faces' weights hold no lip roll and their bodies keep their bytes."""
+    faces' weights hold no lip roll (their lips are widened at rest since review O, tests/body/test_mouth_width_review_o.py)."""
     face = dict(face_weights(normalize_avatar_settings({"gender": gender})))
     assert "mouth/mouth-upperlip-volume-incr" not in face and not any(k.startswith("face/") for k in face), face
 
@@ -80,8 +80,10 @@ def test_the_default_faces_lips_are_as_they_were(gender):
 @pytest.mark.parametrize("i", [7, 12])
 def test_the_mouths_expressions_start_from_lips_not_set_back(i):
     """Every expression of the mouth (the visemes but sil, mouthOpen, mouthSmile) holds all of ``lipsUnrolled``, which
-    takes the rest's setting back off: the rest face with it is the face whose lips were not set back, to 0.2 mm (0.13:
-    the skeleton's joints, placed on the shaped body, move a little with the lips)
+    takes the rest's setting back off: the rest face with it is the face whose lips were not set back, to 0.75 mm (0.2
+    until review O's lips widened at rest, LIP_REST["every"]: 0.13 then, the skeleton's joints, placed on the shaped
+    body, moving a little with the lips; now 0.68 and 0.67 mm at the mouth's corners only, where workbench.body.corners
+    unfolds the wider rest's turned triangles, not a linear target's sum)
     (rolled at rest, the lips' roll added to the smile's: review E's lining beside the mouth, review K's parting 6.7 mm,
     review L's lower lip turned 59.5 degrees at its sides). On main no such shape: the expressions on the rest's lips."""
     s = normalize_avatar_settings(REVIEW[i])
@@ -93,5 +95,5 @@ def test_the_mouths_expressions_start_from_lips_not_set_back(i):
     idx, delta = morph_deltas(s)["lipsUnrolled"]
     unrolled = body_mesh(s).positions.astype(np.float64)
     unrolled[idx] += delta
-    assert len(idx) and np.abs(unrolled - plain.positions).max() < 2e-4, np.abs(unrolled - plain.positions).max()
+    assert len(idx) and np.abs(unrolled - plain.positions).max() < 7.5e-4, np.abs(unrolled - plain.positions).max()
     assert all(combination(n).get("lipsUnrolled") == 1.0 for n in MOUTH) and "viseme_sil" not in MOUTH

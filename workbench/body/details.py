@@ -175,10 +175,18 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # 1.09 -> 0.97 on #12; tests/body/test_lip_rest_review_n.py. (More lower roll, 1.2, folded the lower lip's profile: its
 # front no longer turned; more than about 0.35 on the fullest lips turned a triangle beside the upper lip's corner over
 # in the smile, tests/body/test_smile_surface.py; more upper roll, 0.2, left the lower lip less than 1 mm behind the
-# upper on average, tests/body/test_resting_lips.py.) The default faces take no volume forward: unchanged.
+# upper on average, tests/body/test_resting_lips.py.) The default faces take no volume forward: no roll.
+# Every face's lips wider at rest ("every", the lips' own width: the mouth's would move the teeth out with the corners;
+# the less the wider the face's own mouth, none at its widest, where mouths reached 0.98 of the pupils' distance,
+# tests/body/test_resting_lips.py), taken off in the expressions with the rest: blind review O's neutral portraits still read as pursed, a kiss (#1, #3,
+# #9, #10, #11, lipFullness 0 to 0.7), their mouths 0.77 to 0.91 of the pupils' distance wide (0.82 on average; the
+# default faces' 0.85 and 0.81), a short oval of lip between deep corners, where a relaxed adult's corners sit under
+# the irises' inner edges, some 0.85 to 0.95 of it (Farkas' 50 to 55 mm mouths over 61 to 64 mm between the pupils); now 0.83 to 0.91 (0.85);
+# tests/body/test_mouth_width_review_o.py.
 LIP_REST = {"upper": {"face/mouthRollUpper": 0.15, "mouth/mouth-upperlip-height-incr": -0.5,
                       "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.225},
-            "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75}}
+            "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75},
+            "every": {"mouth/mouth-upperlip-width-incr": 0.7, "mouth/mouth-lowerlip-width-incr": 0.7}}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;

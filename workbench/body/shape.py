@@ -183,19 +183,28 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
 def lips_at_rest(face: dict[str, float]) -> dict[str, float]:
     """The targets that set full lips back at rest (:data:`~workbench.body.details.LIP_REST`), for a face's
     weights ``face``: in proportion to each lip's net MakeHuman volume forward (its ``incr`` less its ``decr``: a thin lip
-    whose variety adds a little volume is not set back; none, so nothing, on the default faces). A weight may be
-    negative: less of a target the build or every face gives (their sum stays at or over 0). The face's expressions
-    take it off again (``lipsUnrolled``, workbench.body.mesh; workbench.body.face.combination).
+    whose variety adds a little volume is not set back; none on the default faces); and every face's lips wider
+    (``LIP_REST["every"]``, less on a mouth its variety widens; none on a face without features, a reference body's,
+    whose masks the skin is painted by). A weight may be negative: less of a target the build or every face gives
+    (their sum stays at or over 0). The face's expressions take it off again (``lipsUnrolled``, workbench.body.mesh;
+    workbench.body.face.combination).
 
-    >>> lips_at_rest({"mouth/mouth-upperlip-volume-incr": 0.5})
-    {'face/mouthRollUpper': 0.075, 'mouth/mouth-upperlip-height-incr': -0.25, 'mouth/mouth-lowerlip-height-incr': 0.125, 'face/mouthRollLower': 0.1125}
+    >>> lips_at_rest({"mouth/mouth-upperlip-volume-incr": 0.5})["face/mouthRollUpper"]
+    0.075
     >>> lips_at_rest({"mouth/mouth-upperlip-volume-decr": 0.2, "mouth/mouth-upperlip-volume-incr": 0.1})
-    {}
+    {'mouth/mouth-upperlip-width-incr': 0.4375, 'mouth/mouth-lowerlip-width-incr': 0.4375}
+    >>> lips_at_rest({"mouth/mouth-scale-horiz-incr": 0.25}), lips_at_rest({})
+    ({}, {})
     """
+    if not face:
+        return {}
     up = face.get("mouth/mouth-upperlip-volume-incr", 0.0) - face.get("mouth/mouth-upperlip-volume-decr", 0.0)
     lo = face.get("mouth/mouth-lowerlip-volume-incr", 0.0) - face.get("mouth/mouth-lowerlip-volume-decr", 0.0)
     out: dict[str, float] = {}
-    for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo)):
+    # (every face's lips widened, the less the wider its mouth already: none at FEATURE_CAP's widest)
+    wide = face.get("mouth/mouth-scale-horiz-incr", 0.0) - face.get("mouth/mouth-scale-horiz-decr", 0.0)
+    share = min(max((FEATURE_CAP["mouth/mouth-scale-horiz-incr"] - wide) / 0.4, 0.0), 1.0)
+    for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo), (LIP_REST["every"], share)):
         for k, w in table.items():
             if v > 0:
                 out[k] = round(out.get(k, 0.0) + w * v, 6)
