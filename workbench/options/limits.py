@@ -6,7 +6,7 @@
 
 GENDERS = ("masculine", "feminine")
 BODY_SHAPES = ("slim", "average", "athletic", "heavy")
-HAIR_STYLES = ("none", "short", "long", "bun", "curly", "ponytail", "bob")
+HAIR_STYLES = ("none", "short", "long", "bun", "curly", "ponytail", "bob", "buzz")
 GLASSES = ("none", "clear", "sunglasses")
 TOP_STYLES = ("tee", "longsleeve", "hoodie")
 BOTTOM_STYLES = ("trousers", "shorts", "skirt")

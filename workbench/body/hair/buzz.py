@@ -1,0 +1,84 @@
+"""A buzz cut (style ``buzz``): hair clipped to a few millimetres, drawn on the scalp alone, no cards (issue 46, blind
+review O: "Buzz: none, not in the sample"; its best-rated heads were the bald one's clean scalp and the curls).
+
+Over the skin texture, inside the ``short`` style's hairline (the line hair grows to), the skin is covered by the
+settings' hair colour, as densely as clipped hair covers a scalp (:data:`COVER`, the scalp a little through it), in a
+fine grain (:data:`GRAIN` per metre, drawn in space: no seam where the UV islands meet), the colour a little deeper
+than the hair's own (:data:`ROOT`: short hair shows its shaded roots, not its lit lengths). The hairline is soft: the
+cover fades over :data:`FADE` of a hairline, its edge broken by the grain (:data:`RAGGED`), not a drawn line. The
+bald head's stubble (``none``, :mod:`.bald`) is the same mask, lighter (a skin tone drawn towards a greyed stubble);
+a buzz cut is the hair's own colour.
+
+The styles painted on the scalp alone (:data:`PAINTED`) have no ``Hair`` mesh at any level of detail, so they cost
+no triangles; :func:`scalp_skin` is the body's skin texture for every style.
+
+>>> from workbench.body.skin import skin_texture
+>>> skin = skin_texture("#8D5524", "masculine")
+>>> out = buzzed("#8D5524", "masculine", "#2B1B10")
+>>> out.shape == skin.shape, bool((out != skin).any()), bool((out <= skin).all())
+(True, True, True)
+>>> scalp_skin("#8D5524", "masculine", "long", "#2B1B10") is skin
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from .. import keep
+from ..skin import skin_texture
+from .bald import draw_mask, shaved
+from .texture import rgb
+
+# Styles drawn on the scalp's skin, with no hair mesh: ``none`` (a shaved head's stubble) and ``buzz``.
+PAINTED = ("none", "buzz")
+# How much of the scalp the clipped hair covers (the rest is the skin through it).
+COVER = 0.93
+# The clipped hair's colour: so much of the hair's (its roots in their own shade).
+ROOT = 0.8
+# Grain cells per metre (about a millimetre apart) and the cover between them (dense: a pile, not dots).
+GRAIN = 900.0
+BETWEEN = 0.78
+# Where the cover fades (in hairlines from the crown): from none just past the hairline to full a tenth inside it;
+# and how far the grain moves the fade's weights (a broken edge).
+FADE = (1.03, 0.9)
+RAGGED = 0.6
+
+
+def _mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(flat texel indices, weights 0..255 uint8) of the buzz cut's cover on a ``size`` px skin texture."""
+    data = keep.kept(f"buzz-{gender}-{size}", lambda: draw_mask(gender, size, FADE, GRAIN, BETWEEN, RAGGED),
+                     {"at": (None,), "w": (None,)})
+    return data["at"], data["w"]
+
+
+@lru_cache(maxsize=16)
+def buzzed(tone: str, gender: str, hair_color: str) -> np.ndarray:
+    """The skin texture (:func:`workbench.body.skin.skin_texture` of ``tone`` and ``gender``) of a head with its
+    hair clipped short, in ``hair_color`` (read-only)."""
+    skin = skin_texture(tone, gender)
+    at, w = _mask(gender, skin.shape[0])
+    hair = rgb(hair_color) * 255 * ROOT
+    # Per channel, weight (0..255) and skin level (0..255): the level drawn (a table, as bald.shaved's).
+    level = np.arange(256, dtype=np.float64)[None, None, :]
+    t = np.arange(256, dtype=np.float64)[None, :, None] / 255 * COVER
+    table = np.clip(level * (1 - t) + hair[:, None, None] * t + 0.5, 0, 255).astype(np.uint8)          # (3, 256, 256)
+    flat = skin.reshape(-1, 3)
+    out = flat.copy()
+    values = flat[at]
+    out[at] = np.stack([table[c, w, values[:, c]] for c in range(3)], 1)
+    image = out.reshape(skin.shape)
+    image.setflags(write=False)
+    return image
+
+
+def scalp_skin(tone: str, gender: str, style: str, hair_color: str) -> np.ndarray:
+    """The body's skin texture for hair ``style``: a shaved head's stubble (``none``), a buzz cut's cover
+    (``buzz``), else the skin alone (the hair's mesh covers the scalp)."""
+    if style == "none":
+        return shaved(tone, gender, hair_color)
+    if style == "buzz":
+        return buzzed(tone, gender, hair_color)
+    return skin_texture(tone, gender)
