@@ -75,7 +75,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                      blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=pores.skin_roughness(settings["gender"]),
-                     specular_map=pores.skin_specular(settings["gender"])),
+                     specular_map=hair_look.scalp_specular(settings["gender"], hair["style"])),
         # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=eyes.ROUGHNESS,
                      extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),

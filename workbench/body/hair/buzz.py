@@ -27,8 +27,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import keep
-from ..skin import skin_texture
+from .. import keep, pores
+from ..skin import SKIN_SIZE, skin_texture
 from .bald import draw_mask, shaved
 from .texture import rgb
 
@@ -45,6 +45,8 @@ BETWEEN = 0.78
 # and how far the grain moves the fade's weights (a broken edge).
 FADE = (1.03, 0.9)
 RAGGED = 0.6
+# The share of the skin's reflection (its specular map) left under the cover.
+MATTE = 0.35
 
 
 def _mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -72,6 +74,25 @@ def buzzed(tone: str, gender: str, hair_color: str) -> np.ndarray:
     image = out.reshape(skin.shape)
     image.setflags(write=False)
     return image
+
+
+@lru_cache(maxsize=2)
+def scalp_specular(gender: str, style: str) -> np.ndarray:
+    """The skin's specular map (:func:`workbench.body.pores.skin_specular`) under hair ``style``: a buzz cut's cover
+    reflects :data:`MATTE` of the skin's sheen (clipped hair scatters the light: with the skin's, a deep-toned buzz
+    cut shone as a bare scalp does), the rest as the skin's."""
+    spec = pores.skin_specular(gender)
+    if style != "buzz":
+        return spec
+    size = spec.shape[0]
+    at, w = _mask(gender, SKIN_SIZE)
+    cover = np.zeros(SKIN_SIZE * SKIN_SIZE)
+    cover[at] = w / 255.0
+    step = SKIN_SIZE // size
+    cover = cover.reshape(size, step, size, step).mean(axis=(1, 3))
+    out = np.round(spec * (1 - (1 - MATTE) * np.clip(cover / BETWEEN, 0, 1))).astype(np.uint8)
+    out.setflags(write=False)
+    return out
 
 
 def scalp_skin(tone: str, gender: str, style: str, hair_color: str) -> np.ndarray:
