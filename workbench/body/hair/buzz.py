@@ -38,9 +38,10 @@ PAINTED = ("none", "buzz")
 COVER = 0.93
 # The clipped hair's colour: so much of the hair's (its roots in their own shade).
 ROOT = 0.8
-# Grain cells per metre (about a millimetre apart) and the cover between them (dense: a pile, not dots).
+# Grain cells per metre (about a millimetre apart) and the cover between them (most of the scalp: the cells are
+# sparse, so dense hair is the cover between them; at 0.78, three quarters of the way to the hair on most of it).
 GRAIN = 900.0
-BETWEEN = 0.78
+BETWEEN = 0.9
 # Where the cover fades (in hairlines from the crown): from none just past the hairline to full a tenth inside it;
 # and how far the grain moves the fade's weights (a broken edge).
 FADE = (1.03, 0.9)
