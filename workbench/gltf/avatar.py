@@ -74,7 +74,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         "Body": dict(name="Skin", image=body,
                      blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
-                     roughness_map=pores.skin_roughness(settings["gender"]),
+                     roughness_map=hair_look.scalp_roughness(settings["gender"], hair["style"]),
                      specular_map=hair_look.scalp_specular(settings["gender"], hair["style"])),
         # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=eyes.ROUGHNESS,

@@ -48,6 +48,8 @@ FADE = (1.03, 0.9)
 RAGGED = 0.6
 # The share of the skin's reflection (its specular map) left under the cover.
 MATTE = 0.35
+# ...and its least roughness (0..1).
+ROUGH = 0.85
 
 
 def _mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -78,6 +80,16 @@ def buzzed(tone: str, gender: str, hair_color: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=2)
+def _cover(gender: str, size: int) -> np.ndarray:
+    """The buzz cut's cover (0..1, the grain's cells and the fade) over a ``size`` px map of the body."""
+    at, w = _mask(gender, SKIN_SIZE)
+    cover = np.zeros(SKIN_SIZE * SKIN_SIZE)
+    cover[at] = w / 255.0
+    step = SKIN_SIZE // size
+    return np.clip(cover.reshape(size, step, size, step).mean(axis=(1, 3)) / BETWEEN, 0, 1)
+
+
+@lru_cache(maxsize=2)
 def scalp_specular(gender: str, style: str) -> np.ndarray:
     """The skin's specular map (:func:`workbench.body.pores.skin_specular`) under hair ``style``: a buzz cut's cover
     reflects :data:`MATTE` of the skin's sheen (clipped hair scatters the light: with the skin's, a deep-toned buzz
@@ -85,13 +97,21 @@ def scalp_specular(gender: str, style: str) -> np.ndarray:
     spec = pores.skin_specular(gender)
     if style != "buzz":
         return spec
-    size = spec.shape[0]
-    at, w = _mask(gender, SKIN_SIZE)
-    cover = np.zeros(SKIN_SIZE * SKIN_SIZE)
-    cover[at] = w / 255.0
-    step = SKIN_SIZE // size
-    cover = cover.reshape(size, step, size, step).mean(axis=(1, 3))
-    out = np.round(spec * (1 - (1 - MATTE) * np.clip(cover / BETWEEN, 0, 1))).astype(np.uint8)
+    out = np.round(spec * (1 - (1 - MATTE) * _cover(gender, spec.shape[0]))).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=2)
+def scalp_roughness(gender: str, style: str) -> np.ndarray:
+    """The skin's roughness map (:func:`workbench.body.pores.skin_roughness`) under hair ``style``: a buzz cut's
+    cover at least :data:`ROUGH` (in a browser's room light, at the skin's 0.6, a black buzz cut on deep skin
+    shone in a broad band over the crown, a bare scalp's)."""
+    rough = pores.skin_roughness(gender)
+    if style != "buzz":
+        return rough
+    cover = _cover(gender, rough.shape[0])
+    out = np.round(rough + (np.maximum(rough, ROUGH * 255) - rough) * cover).astype(np.uint8)
     out.setflags(write=False)
     return out
 
