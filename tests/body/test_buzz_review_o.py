@@ -134,3 +134,33 @@ def test_buzz_is_neither_the_bald_head_nor_the_crop(yaw):
     luma = np.array([0.2126, 0.7152, 0.0722])
     assert (bald[rows][head] @ luma).mean() - (buzz[rows][head] @ luma).mean() > 25
     assert abs(top(buzz) - t) <= 1 and top(crop) < t - 2, (top(buzz), t, top(crop))
+
+
+@pytest.mark.parametrize("gender", ["masculine", "feminine"])
+def test_buzz_is_matte_where_it_covers(gender):
+    """Clipped hair scatters the light: over the cover the skin's roughness goes to 0.85 at least and its reflection
+    to a third (in three.js a black buzz cut on deep skin shone in a broad band, a bare scalp's); elsewhere the
+    skin's maps are as they were."""
+    from workbench.body import pores
+    from workbench.body.hair.buzz import scalp_roughness, scalp_specular
+
+    rough, spec = scalp_roughness(gender, "buzz"), scalp_specular(gender, "buzz")
+    skin_rough, skin_spec = pores.skin_roughness(gender), pores.skin_specular(gender)
+    at, w = buzzed_cover(gender, rough.shape[0])
+    # (0.85 over most of it; a little less at the fade's inner edge, where the cover begins to thin.)
+    assert at.sum() > 500 and np.median(rough[at]) >= 0.85 * 255 - 1 and rough[at].min() >= 0.8 * 255, rough[at].min()
+    assert np.median(spec[at] / np.maximum(skin_spec[at], 1)) <= 0.36
+    assert (rough[w == 0] == skin_rough[w == 0]).all() and (spec[w == 0] == skin_spec[w == 0]).all()
+    assert scalp_roughness(gender, "short") is skin_rough
+
+
+def buzzed_cover(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """(texels covered all but fully, the most cover) on a ``size`` px map, each texel a block of the texture's: how
+    far the buzzed skin texture went from the skin towards the clipped hair's colour (0.8 of the hair's)."""
+    skin = skin_texture(TONE, gender).astype(float)
+    hair = buzzed(TONE, gender, HAIR).astype(float)
+    target = np.array([int(HAIR[i:i + 2], 16) for i in (1, 3, 5)], float) * 0.8
+    moved = np.abs(hair - skin).sum(-1) / np.maximum(np.abs(target - skin).sum(-1), 1.0)
+    step = skin.shape[0] // size
+    blocks = moved.reshape(size, step, size, step)
+    return blocks.min(axis=(1, 3)) > 0.8 * COVER, blocks.max(axis=(1, 3))
