@@ -16,7 +16,7 @@ project's venv) writes into ``OUT_DIR``:
   the views and what each renderer is, and any avatar skipped (with why).
 
 The avatars are ``helpers.random_settings(count, seed)`` (``tests/helpers.py``): every field of the service's
-settings schema drawn (fields added later too), skin tones from light to deep, mostly natural hair and eye
+settings schema drawn (fields and values added later too: ``with_added``), skin tones from light to deep, mostly natural hair and eye
 colours, clothes any colour, stances too. Each avatar is its LOD 0 model with its idle clip, standing in its
 first clip's first frame in every renderer (its stance: the ``pose`` clip the model carries first when its
 ``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the close-ups: the mouth at the
@@ -250,7 +250,7 @@ def main(out: Path, count: int, seed: int, per_sheet: int, cell: int, renderers:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     avatars, indices, skipped = [], [], []
-    for k, s in enumerate(random_settings(count, seed)):
+    for k, s in enumerate(random_settings(count, seed, with_added=True)):
         try:
             avatars.append(Avatar(s))
             indices.append(k + 1)

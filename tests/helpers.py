@@ -505,18 +505,40 @@ REALISTIC = {"skinTone": _skin_tone, "hair.color": _hair_colour, "eyeColor": _ey
 # whose cycle is shuffled by a stream of its own, so the face controls keep theirs too.
 OWN_STREAM = ("face.noseLength", "face.chinLength", "face.browRidge")
 OWN_CYCLE = ("pose", "glasses")
-# Enumerations that grew after seeds were reviewed, by how many values they had: the shared stream is drawn as
-# that many values' cycle drew it (so every other field keeps its value), their own cycle from a stream of its own
-# (OWN_CYCLE). Glasses went from 3 values to 5 (review O, defect 8: more styles, fewer sunglasses).
+# Enumerations that grew after seeds were reviewed, two ways. GREW (by how many values they had): the shared stream is
+# drawn as that many values' cycle drew it (so every other field keeps its value), their own cycle from a stream of its
+# own (OWN_CYCLE), every value drawn: glasses went from 3 values to 5 (review O, defect 8: more styles, fewer
+# sunglasses). ADDED: values added to an enumeration whose draws tests are pinned to (a review's avatars by seed and
+# number: 18 files picked other avatars when the hair's cycle held ``buzz``): the cycle is shuffled from the values
+# before them, so every field keeps its draw; with ``added``, each takes, by a stream of its own, the place of a value
+# drawn more than once among the first ``count`` (none where ``count`` is under the values' number): the review
+# sheets' draw (data/make_review_sheets.py), so a blind review sees them.
 GREW = {"glasses": 3}
+ADDED = {"hair.style": ("buzz",)}
 
 
-def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
+def _with_added(values: list, added: tuple, count: int, rng: np.random.Generator) -> list:
+    """``values`` (a shuffled cycle) with each of ``added`` in the place of a repeat among the first ``count``
+    (:data:`ADDED`), drawn by ``rng``; as they are when ``count`` is under the number of all the values.
+
+    >>> _with_added(["a", "b", "a", "c"], ("z",), 4, np.random.default_rng(0))
+    ['a', 'b', 'z', 'c']
+    """
+    if not added or count < len(set(values)) + len(added):
+        return values
+    out = list(values)
+    for value in added:
+        repeats = [k for k in range(count) if out[:count].index(out[k]) != k]
+        out[repeats[int(rng.integers(len(repeats)))]] = value
+    return out
+
+
+def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -> list[dict]:
     """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields and values
     added later are drawn too): enumerations in shuffled cycles (each allowed value at least once when ``count``
     reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
     colours, which are drawn as people have them (:data:`REALISTIC`: skin light to deep, mostly natural hair,
-    natural eyes). Same seed, same settings.
+    natural eyes). Same seed, same settings. Values added to an enumeration later (:data:`ADDED`) only ``with_added``.
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
@@ -535,11 +557,14 @@ def random_settings(count: int = 12, seed: int = 36) -> list[dict]:
             key = f"{path}{name}"
             if "enum" in sub:
                 if key not in cycles:
-                    values = list(sub["enum"]) * (count // len(sub["enum"]) + 1)
+                    added = ADDED.get(key, ())
+                    first = [v for v in sub["enum"] if v not in added]
+                    values = first * (count // len(first) + 1)
                     if key in GREW:
                         rng.shuffle(list(sub["enum"][:GREW[key]]) * (count // GREW[key] + 1))
                     (np.random.default_rng([seed, 46, OWN_CYCLE.index(key)]) if key in OWN_CYCLE else rng).shuffle(values)
-                    cycles[key] = values
+                    cycles[key] = (_with_added(values, added, count, np.random.default_rng([seed, 47, len(cycles)]))
+                                   if with_added else values)
                 out[name] = cycles[key][k]
             elif key in REALISTIC:
                 out[name] = REALISTIC[key](rng)

@@ -12,10 +12,11 @@ from scipy.spatial import cKDTree
 
 from workbench.body import hair
 from workbench.body.hair import cards, look
+from workbench.body.hair.buzz import PAINTED
 from workbench.body.hair.cards import face_normals
 from workbench.options import HAIR_STYLES
 
-STYLES = [s for s in HAIR_STYLES if s != "none"]
+STYLES = [s for s in HAIR_STYLES if s not in PAINTED]   # (styles with hair cards; a buzz cut is painted: test_buzz_review_o)
 
 
 def corner_angles(piece) -> np.ndarray:

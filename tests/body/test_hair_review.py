@@ -21,6 +21,7 @@ from helpers import random_settings
 
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.bake import hair_head
+from workbench.body.hair.buzz import PAINTED
 from workbench.body.hair.canon import DRAPE, fitted
 from workbench.body.hair.outline import CARD_POINT
 from workbench.body.hair.pieces import SCALP_SHADE, edge
@@ -28,7 +29,7 @@ from workbench.body.hair.texture import CLUMPS, COLUMNS, V_END, pattern
 from workbench.body.mesh import body_mesh
 from workbench.options import HAIR_STYLES, TOP_STYLES, normalize_avatar_settings
 
-STYLES = [s for s in HAIR_STYLES if s != "none"]
+STYLES = [s for s in HAIR_STYLES if s not in PAINTED]   # (styles with hair cards; a buzz cut is painted: test_buzz_review_o)
 # Metres out a hanging point may move besides DRAPE per metre down (a strand's sway, resampling).
 SWAY = 0.003
 

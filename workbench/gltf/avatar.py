@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import threads
-from ..body import ao, brows, eyes, glasses, mouth, outfit, pores, skin, tone
+from ..body import ao, brows, eyes, glasses, mouth, outfit, pores, tone
 from ..body import hair as hair_look
 from ..body import warm as body_warm
 from ..body.compile import compiled
@@ -68,15 +68,14 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     2; the clothes' maps are :func:`_cloth_maps`'. Made from the settings alone (the hair's and the glasses'
     when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
-    # (A bald head's scalp shaved, with stubble: workbench.body.hair.bald.)
-    body = (skin.skin_texture(settings["skinTone"], settings["gender"]) if hair["style"] != "none"
-            else hair_look.shaved(settings["skinTone"], settings["gender"], hair["color"]))
+    # (A bald head's scalp shaved, with stubble, a buzz cut's covered: workbench.body.hair.bald, .buzz.)
+    body = hair_look.scalp_skin(settings["skinTone"], settings["gender"], hair["style"], hair["color"])
     out = {
         "Body": dict(name="Skin", image=body,
                      blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
-                     roughness_map=pores.skin_roughness(settings["gender"]),
-                     specular_map=pores.skin_specular(settings["gender"])),
+                     roughness_map=hair_look.scalp_roughness(settings["gender"], hair["style"]),
+                     specular_map=hair_look.scalp_specular(settings["gender"], hair["style"])),
         # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=eyes.ROUGHNESS,
                      extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),
@@ -97,7 +96,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                       specular_map=mouth.mouth_specular()),
     }
     out.update(_clothes(settings))
-    if hair["style"] != "none":
+    if hair["style"] not in hair_look.PAINTED:
         # Cards cut by alpha (an inner pass that writes depth) and a blended fringe, one texture; the
         # highlight runs across the strands (KHR_materials_anisotropy along the cards' u).
         # (Only LOD 2's baked texture reads the body: asking for it here, on the helper, made a second

@@ -6,7 +6,7 @@
 
 GENDERS = ("masculine", "feminine")
 BODY_SHAPES = ("slim", "average", "athletic", "heavy")
-HAIR_STYLES = ("none", "short", "long", "bun", "curly", "ponytail", "bob")
+HAIR_STYLES = ("none", "short", "long", "bun", "curly", "ponytail", "bob", "buzz")
 # (Styles added after the first three go last: tests/helpers.random_settings keeps earlier draws.)
 GLASSES = ("none", "clear", "sunglasses", "round", "aviator")
 TOP_STYLES = ("tee", "longsleeve", "hoodie")

@@ -48,7 +48,11 @@ BETWEEN = 0.55
 FADE = (1.04, 0.9)
 
 
-def _draw(gender: str, size: int) -> dict[str, np.ndarray]:
+def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per_m: float = DOTS,
+          between: float = BETWEEN, ragged: float = 0.0) -> dict[str, np.ndarray]:
+    """The scalp's texels inside the ``short`` hairline and their weights: fading from ``fade[0]`` to ``fade[1]``
+    hairlines, broken into dots (``dots_per_m`` per metre; ``between``: the weight between them); with ``ragged``,
+    the fade's weights moved by the dots (up to half ``ragged`` mid-fade), a broken edge rather than a drawn line."""
     m = reference_body(gender)
     h = head_of(m)
     faces = m.face_groups["body"]
@@ -58,13 +62,17 @@ def _draw(gender: str, size: int) -> dict[str, np.ndarray]:
     inside = np.zeros(len(m.positions), np.float32)
     used = np.unique(head_triangles(m))
     az, pol = h.angles(m.positions[used].astype(np.float64))
-    inside[used] = smoothstep(FADE[0], FADE[1], pol / hairline("short", az))
+    inside[used] = smoothstep(fade[0], fade[1], pol / hairline("short", az))
     w = tmap.paint_vertices(tris, inside[:, None])[..., 0]
     # The stubble dots, on the texels' points in space (float64: the same bytes on every CPU).
-    p = tmap.paint_vertices(tris, m.positions).astype(np.float64) * DOTS
+    p = tmap.paint_vertices(tris, m.positions).astype(np.float64) * dots_per_m
     cell = np.sin(p[..., 0] * 1.7 + np.sin(p[..., 1] * 2.3)) * np.sin(p[..., 1] * 1.9 + np.sin(p[..., 2] * 2.1)) \
         * np.sin(p[..., 2] * 2.2 + np.sin(p[..., 0] * 1.3))
-    dots = BETWEEN + (1 - BETWEEN) * smoothstep(0.05, 0.4, cell)
+    grain = smoothstep(0.05, 0.4, cell)
+    if ragged:
+        # (Only within the fade: none where it is 0 or 1.)
+        w = np.clip(w + ragged * (grain - 0.5) * 4 * w * (1 - w), 0.0, 1.0)
+    dots = between + (1 - between) * grain
     weight = (w * dots).reshape(-1)
     at = np.flatnonzero(weight > 1 / 255).astype(np.int32)
     return {"at": at, "w": np.round(weight[at] * 255).astype(np.uint8)}
@@ -74,7 +82,7 @@ def _draw(gender: str, size: int) -> dict[str, np.ndarray]:
 def scalp_mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     """(flat texel indices, weights 0..255 uint8) of the scalp's stubble on a ``size`` px skin texture of
     ``gender``."""
-    data = keep.kept(f"scalp-{gender}-{size}", lambda: _draw(gender, size), {"at": (None,), "w": (None,)})
+    data = keep.kept(f"scalp-{gender}-{size}", lambda: draw_mask(gender, size), {"at": (None,), "w": (None,)})
     return data["at"], data["w"]
 
 

@@ -29,6 +29,7 @@ from ..lod import Piece, merge
 from ..mesh import BodyMesh
 from . import cards
 from .bake import baked, hair_head
+from .buzz import PAINTED
 from .canon import fitted
 from .ends import V_RANGE, end_wisps
 from .head import Head, smoothstep
@@ -77,10 +78,10 @@ EDGE = (0.94, 1.04)
 
 def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
                 bottom: str = "trousers", sleek: bool = False) -> dict[str, Piece]:
-    """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for ``"none"``), hanging over the
+    """``{"Hair": ..., "Hair_Fringe": ...}`` for ``style`` at ``lod`` (empty for a style painted on the scalp, :data:`.buzz.PAINTED`), hanging over the
     top of style ``top`` (worn over ``bottom``) where one is given; with ``sleek``, a style pulled back
     (texture.SLEEK) below LOD 2 has its cards that lie on the scalp apart in ``Hair_Sleek`` (:func:`lying`)."""
-    if style == "none":
+    if style in PAINTED:
         return {}
     if style not in STYLES:
         raise ValueError(f"hair: unknown style {style!r}")
