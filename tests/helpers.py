@@ -534,8 +534,8 @@ def _with_added(values: list, added: tuple, count: int, rng: np.random.Generator
 
 
 def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -> list[dict]:
-    """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields and values
-    added later are drawn too): enumerations in shuffled cycles (each allowed value at least once when ``count``
+    """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields added later
+    are drawn too, and values added later but those of :data:`ADDED`, drawn only ``with_added``): enumerations in shuffled cycles (each allowed value at least once when ``count``
     reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
     colours, which are drawn as people have them (:data:`REALISTIC`: skin light to deep, mostly natural hair,
     natural eyes). Same seed, same settings. Values added to an enumeration later (:data:`ADDED`) only ``with_added``.
@@ -543,6 +543,9 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
     (True, ['feminine', 'masculine'])
+    >>> from workbench.options.limits import HAIR_STYLES
+    >>> sorted({s["hair"]["style"] for s in random_settings(12, seed=1, with_added=True)}) == sorted(HAIR_STYLES)
+    True
     """
     from workbench.service.openapi import build_openapi
 

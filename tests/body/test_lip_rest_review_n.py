@@ -70,7 +70,7 @@ def test_the_reviews_lips_sit_back(review):
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
-def test_the_default_faces_lips_are_as_they_were(gender):
+def test_the_default_faces_take_no_lip_roll(gender):
     """The default avatars take no lip volume forward, so no setting back (workbench.body.shape.lips_at_rest): their
     faces' weights hold no lip roll (their lips are widened at rest since review O, tests/body/test_mouth_width_review_o.py)."""
     face = dict(face_weights(normalize_avatar_settings({"gender": gender})))

@@ -13,7 +13,7 @@ kept over the upper lid: :func:`_height`); the hinges stand beside the head, lev
 (an end piece from each rim's top outer corner back to its hinge, as frames have), and each temple runs from its hinge back
 along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
 earpiece is (:func:`_temple`), lying on the skull the whole way (the skull's width found by rays across
-the head, under the ear where it stands off: :func:`_skull`), a bar of :data:`TEMPLE`'s section. The ears
+the head, under the ear where it stands off: :func:`_skull`), a bar of its frame's temple section. The ears
 are found once on the reference body (the densest vertices on the side of the head: the ear's bowl) and
 are the same vertices on every body (:func:`_ear_cores`). The whole piece is skinned to ``Head`` and takes no face morphs.
 
@@ -70,10 +70,9 @@ CENTRE_DOWN = 0.001
 # The least gap between the rim's top and the brows' lower edge, and between the lens's top and the upper lid's
 # margin over the pupil (metres, for eyes 58.5 mm apart): where the brows are low the lens is shorter (:func:`_height`).
 GAP, LID_ROOM = 0.0022, 0.002
-# Lens half-width and half-height (metres, for eyes 58.5 mm apart), the rim's width and the frame's depth: the
-# classic frame's (clear, sunglasses; the other styles' in glasses_frames.FRAMES).
-LENS = CLASSIC.lens
-# The least lens half-width, as a share of LENS's, when a narrow head makes the frame narrower.
+# Each style's lens half-width and half-height (metres, for eyes 58.5 mm apart), rim, depth, rim section, corner
+# and temple section are its frame's (glasses_frames.CLASSIC for clear and sunglasses, FRAMES for the others).
+# The least lens half-width, as a share of the frame's, when a narrow head makes the frame narrower.
 NARROWEST = 0.82
 # How far inside the head's outline seen from the front the frame's ends stay (metres).
 INSIDE = 0.004
@@ -83,11 +82,6 @@ WRAP = 15.0
 # The eyes' surface to the lenses' back (an optician's vertex distance), and the least gap to the skin.
 VERTEX_DISTANCE = 0.012
 CLEARANCE = 0.0025
-RIM = CLASSIC.rim
-DEPTH = CLASSIC.depth
-# The rim's section, a closed loop: (out from the lens's edge in rims, forward of the lens in depths): its front
-# 1.4 mm proud of the lens, its back 2.6 mm behind, rounded at the four corners.
-BEVEL = CLASSIC.bevel
 SEGMENTS = 40
 # The temples: how far they stand off the skin where they rest on it (half their thickness, a strip has
 # none), the least end piece between a rim and its hinge, and how far back behind the eyes they reach.
@@ -98,12 +92,10 @@ REST = 0.0008
 END_PIECE = 0.002
 # The end piece leaves the rim this high up its outer side (in lens half-heights from its centre: the top corner)
 # and runs out to its hinge this many degrees back from straight out.
-CORNER, END_BACK = CLASSIC.corner, 60.0
+END_BACK = 60.0
 # How deep under the head's outermost skin at a point the skull may lie (metres): over an ear (its
 # thickness), and elsewhere.
 LAYER, THIN = 0.02, 0.004
-# A temple's cross-section (metres): its height and its thickness out from the head.
-TEMPLE = CLASSIC.temple
 # The temple's path round the ear, from the ear's middle (the dense core of its bowl; metres for eyes 58.5 mm
 # apart, (up, back)): over the root of the ear's top, then down behind it to the earpiece's tip.
 OVER_EAR = ((0.028, -0.03), (0.029, -0.004), (0.024, 0.013), (0.011, 0.020), (-0.006, 0.021))
@@ -174,7 +166,7 @@ def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.nda
 
 
 def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float, fr: Frame = CLASSIC) -> tuple[float, float]:
-    """The lenses' half-height and how far their centres lie below the eyes' (metres): :data:`LENS`'s and
+    """The lenses' half-height and how far their centres lie below the eyes' (metres): the frame's lens and
     :data:`CENTRE_DOWN`, the top lowered where the rim would come within :data:`GAP` of the brows' lower
     edge over the lens's width (brows on the rim read as fused to it: review F), yet kept :data:`LID_ROOM`
     over the upper lid's margin (the lens frames the open eye; the lashes' tips may pass behind the rim); the
@@ -204,7 +196,7 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     head = body[body[:, 1] > mesh.skeleton.pos("Neck")[1]]
     tris = mesh.triangles[mesh.face_groups["body"]]
     skull = pos_all[tris[(np.abs(pos_all[tris][:, :, 1] - mid[1]) < 0.08).all(1)]]
-    # The lenses as LENS (scaled with the eyes' spacing), narrower where the head is narrow: the frame's
+    # The lenses as the frame's (scaled with the eyes' spacing), narrower where the head is narrow: the frame's
     # front INSIDE the head's outline seen from the front (a frame wider than the head read as a borrowed
     # pair), the head's width measured over the 6 cm behind the corneas at a full lens's hinges' height (a
     # lens shortened under low brows keeps the width: the head is wider lower down, and the rims met at the nose).
@@ -414,7 +406,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
         add(np.vstack([c, inner]), np.column_stack([np.zeros(n), 1 + k, 1 + (k + 1) % n]), LENS_UV)
         if kind in GRADIENT:
             uvs[-1] = np.column_stack([np.full(n + 1, LENS_UV[0]), lens_v(pos[-1], c, b)])
-        # The rim: a closed, rounded section (BEVEL) swept round the lens, its front standing forward of the
+        # The rim: a closed, rounded section (the frame's bevel) swept round the lens, its front standing forward of the
         # lens and its back behind it, so it has a thickness seen from any side and its rounded edges catch the
         # light (a flat ring read as a line drawn on the face).
         rings = []
@@ -459,7 +451,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     if fr.brow_bar:
         add(*brow_bar(inside[0][2], inside[1][2], unit, fr, _bar), FRAME_UV)
     # Temples: from the hinges back along the sides of the head and over the ears, bent down behind them
-    # (:func:`_temple`), each a bar of TEMPLE's section lying on the head (its inner face on the path).
+    # (:func:`_temple`), each a bar of the frame's temple section lying on the head (its inner face on the path).
     tall, thick = fr.temple[0] * unit / 2, fr.temple[1] * unit
     for s, hinge in ends.items():
         side = np.sign(hinge[0] - mid[0])
