@@ -106,9 +106,6 @@ async function inspectModels(cases) {
 // (default 1) the canvas is that many times larger and not multisampled: one sample at the centre
 // of each of a pixel's samples x samples cells, the grid the workbench renderer supersamples on
 // (the browser's own 4x MSAA puts its samples elsewhere, which moves an edge pixel's coverage).
-// With `msaa` too, the same scene is drawn again at `size` with 4x MSAA into a render target of the
-// same context and both pictures come back, [grid, msaa]: one context, one upload of the model's
-// textures and one compile of its programs for the two (a context each cost the software GPU both again).
 async function silhouette(c) {
   const gltf = await load(c.model);
   const samples = c.samples || 1;
@@ -135,32 +132,12 @@ async function silhouette(c) {
   const view = new THREE.Matrix4().fromArray(c.view).transpose();   // row-major in, column-major here
   view.invert().decompose(camera.position, camera.quaternion, camera.scale);
   renderer.render(scene, camera);
-  let url = renderer.domElement.toDataURL('image/png');
-  if (c.msaa) url = [url, drawnWithMsaa(renderer, scene, camera, c.size)];
+  const url = renderer.domElement.toDataURL('image/png');
   if (mixer) { mixer.stopAllAction(); mixer.uncacheRoot(gltf.scene); }
   scene.remove(gltf.scene);
   renderer.domElement.remove();
   renderer.dispose();
   return url;
-}
-
-// The scene drawn at size x size into a 4x multisampled render target, read back (rows bottom-up, so
-// flipped) and returned as a PNG data URL.
-function drawnWithMsaa(renderer, scene, camera, size) {
-  const target = new THREE.WebGLRenderTarget(size, size, {samples: 4});
-  renderer.setRenderTarget(target);
-  renderer.clear();
-  renderer.render(scene, camera);
-  const pixels = new Uint8Array(size * size * 4);
-  renderer.readRenderTargetPixels(target, 0, 0, size, size, pixels);
-  renderer.setRenderTarget(null);
-  target.dispose();
-  const canvas = document.createElement('canvas');
-  canvas.width = canvas.height = size;
-  const ctx = canvas.getContext('2d'), image = ctx.createImageData(size, size), row = size * 4;
-  for (let y = 0; y < size; y++) image.data.set(pixels.subarray((size - 1 - y) * row, (size - y) * row), y * row);
-  ctx.putImageData(image, 0, 0);
-  return canvas.toDataURL('image/png');
 }
 
 window.workbench = {inspectModels, silhouette, describe};
