@@ -93,11 +93,29 @@ def start_chrome(profile: Path, *, performance_log: bool = False, extra_args: tu
         shutil.rmtree(profile, ignore_errors=True)
 
 
+_SESSION_BROWSER: list = []  # the session's Chromium once started (``browser``), for ``blank_after_module``
+
+
 @pytest.fixture(scope="session")
 def browser(tmp_path_factory):
     with start_chrome(tmp_path_factory.mktemp("chromium-profile")) as driver:
         driver.set_script_timeout(240)
-        yield driver
+        _SESSION_BROWSER.append(driver)
+        try:
+            yield driver
+        finally:
+            _SESSION_BROWSER.clear()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def blank_after_module():
+    """The session's Chromium left on ``about:blank`` when a module's tests are done, not on the module's page for
+    the rest of the worker's run: a page left drawing (test_model_viewer's playing clip, model-viewer at 512 px)
+    kept SwiftShader drawing it frame after frame on the CPU, unseen, through whatever files the worker ran next
+    (suite24: docs/testing.md). Each module loads its own page, so none reads what an earlier one left."""
+    yield
+    for driver in _SESSION_BROWSER:
+        driver.get("about:blank")
 
 
 @pytest.fixture(scope="session")
