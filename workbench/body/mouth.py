@@ -37,7 +37,7 @@ import numpy as np
 from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
-from .teeth_arch import along, arched, from_edge
+from .teeth_arch import ARCH_UV, along, arched, from_edge
 from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck, tints
 from .teeth_crowns import corner as _corner
 from .teeth_walls import walled
@@ -221,7 +221,7 @@ def _layout():
              None)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
-        c, gum, gap, nk = _teeth(widths, u, e, seed, gum_at, arc)
+        c, gum, gap, nk = _teeth(widths, (u - ARCH_UV[0]) / ARCH_UV[1], e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = _corner(np.abs(v - edge) / OUTER)[..., None]
@@ -382,7 +382,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
             v = np.where(inner, UPPER_EDGE + INNER * e, UPPER_EDGE - OUTER * e)
         else:
             v = np.where(inner, LOWER_EDGE - INNER * e, LOWER_EDGE + OUTER * e)
-        uv[mine] = np.column_stack([0.02 + 0.96 * u, v])
+        uv[mine] = np.column_stack([ARCH_UV[0] + ARCH_UV[1] * u, v])
         wall[mine] = np.where(inner, 1.0, _smoothstep(*SHADOW_FROM["upper" if up else "lower"], u))
         outward[np.flatnonzero(mine)[~inner]] = np.column_stack([radial[~inner, 0], np.zeros((~inner).sum()),
                                                                  radial[~inner, 1]])
