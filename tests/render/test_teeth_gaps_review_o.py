@@ -63,7 +63,7 @@ def middle_dip(name: str, shape: str) -> float:
 @pytest.mark.parametrize("name,shape", sweep([(n, s) for n in FACES for s in ("viseme_aa", "mouthOpen")]))
 def test_the_front_incisors_are_two_teeth(name, shape):
     """The middle line's dip over DIP. On main 10.9 (#7, mouthOpen) to 14.8 (#9, mouthOpen), a faint line; now (the
-    texture's teeth drawn on the UVs' map of the arch, workbench.body.teeth_arch.ARCH_UV, teeth_arch.from_middle) 88.3 to 100.5, as deep as the
-    lateral incisors' gaps."""
+    middle's gap drawn where the UVs put the middle line, workbench.body.teeth_arch.from_middle) 88.3 to 100.5, as
+    deep as the lateral incisors' gaps."""
     dip = middle_dip(name, shape)
     assert dip > DIP, dip
