@@ -37,7 +37,7 @@ import numpy as np
 from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
-from .teeth_arch import along, arched, from_edge
+from .teeth_arch import ARCH_UV, along, arched, from_edge, from_middle
 from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck, tints
 from .teeth_crowns import corner as _corner
 from .teeth_walls import walled
@@ -180,6 +180,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     start = np.concatenate([[0.0], edges[:-1]])[k]
     t = (u - start) / (edges[k] - start)                        # across the tooth, 0 to 1
     mm = np.minimum(t, 1 - t) * np.asarray(widths, np.float32)[k]   # from the tooth's nearer side
+    mm = np.where((k == 0) & (t < 0.5), from_middle(u, sum(widths)), mm)
     # The gaps: a soft line along the tooth, opening into a V towards the biting edge (rounded corners). Dark
     # enough to part the teeth in a 512 px close-up (hairlines merged them into one white slab), narrow enough to
     # keep them one row (1.6 mm of dark red between two teeth read as pegs with red gaps in blind review B).
@@ -283,7 +284,7 @@ def mouth_occlusion() -> np.ndarray:
     black it out.
 
     >>> occ = mouth_occlusion()
-    >>> int(occ[5, 2, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
+    >>> int(occ[5, 8, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
     (True, True)
     """
     occ = _layout()[2]
@@ -382,7 +383,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
             v = np.where(inner, UPPER_EDGE + INNER * e, UPPER_EDGE - OUTER * e)
         else:
             v = np.where(inner, LOWER_EDGE - INNER * e, LOWER_EDGE + OUTER * e)
-        uv[mine] = np.column_stack([0.02 + 0.96 * u, v])
+        uv[mine] = np.column_stack([ARCH_UV[0] + ARCH_UV[1] * u, v])
         wall[mine] = np.where(inner, 1.0, _smoothstep(*SHADOW_FROM["upper" if up else "lower"], u))
         outward[np.flatnonzero(mine)[~inner]] = np.column_stack([radial[~inner, 0], np.zeros((~inner).sum()),
                                                                  radial[~inner, 1]])

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ARCH_BACK", "ARC_UP", "along", "arched", "from_edge"]
+__all__ = ["ARCH_BACK", "ARCH_UV", "ARC_UP", "along", "arched", "from_edge", "from_middle"]
 
 # Metres: how far out from the middle the bend is whole, how far back and up it takes the biting edge there, where
 # out from the middle the edge starts rising, and how deep behind the front the bend fades out.
@@ -30,6 +30,12 @@ ARCH_BACK = 0.003
 ARC_UP = 0.002
 ARC_FROM = 0.009
 ARCH_DEEP = 0.012
+# Where a row's place along the arch (:func:`along`, 0 to 1) lies on the teeth's texture (u): from the first share,
+# over the second. The texture's teeth are drawn on the same map: drawn on u itself, every gap lay up to 0.8 mm off the
+# geometry's and the middle line's, at u 0.02, was never sampled: the front incisors read as "one white block" with
+# "only faint divisions" (blind review O, tests/render/test_teeth_gaps_review_o.py); now the middle's gap is drawn on
+# this map (:func:`from_middle`), the others where they were (the smile's canines are measured there).
+ARCH_UV = (0.02, 0.96)
 
 
 def arched(row: np.ndarray, mid: float, front: float) -> np.ndarray:
@@ -43,6 +49,16 @@ def arched(row: np.ndarray, mid: float, front: float) -> np.ndarray:
     out[:, 1] += ARC_UP * rise * (1.0 - to_gum)
     out[:, 2] -= ARCH_BACK * s ** 2 * np.clip(1.0 - (front - out[:, 2]) / ARCH_DEEP, 0.0, 1.0)
     return out
+
+
+def from_middle(u: np.ndarray, length: float) -> np.ndarray:
+    """How far (mm) from the row's middle line the arch's place lies at the texture's ``u`` (:data:`ARCH_UV`), for a
+    row ``length`` mm long along its half arch: 0 up to the middle line's u.
+
+    >>> from_middle(np.array([0.0, 0.02, 0.116]), 48.0).round(2).tolist()
+    [0.0, 0.0, 4.8]
+    """
+    return np.maximum(u - ARCH_UV[0], 0.0) / ARCH_UV[1] * length
 
 
 def along(pos: np.ndarray, mid: float, front: float) -> np.ndarray:
