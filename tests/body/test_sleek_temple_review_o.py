@@ -4,15 +4,16 @@ temple with a hard cut edge above the ear" (#4, a pink bun #B5386D on light skin
 Hair pulled back sleek has no strand of its scalp layer past the layer's fill, so the fill's fade is its hairline:
 review N saw the fade of 0.16 hairlines as a pink halo over the forehead, and it was cut to 0.06 hairlines all round
 the head, so from the temple down to the ear the hair ended in a cut line. Now it thins over 0.21 hairlines at the
-sides of the head, 70 to 150 degrees round from the face (:data:`workbench.body.hair.texture.SLEEK_SIDES`); the
-forehead and the nape keep the short one (tests/body/test_sleek_hairline_review_n.py: its halo at 3/4 3 rows on main,
-5 now, at most 5).
+sides of the head, full from 110 to 120 degrees round from the face and from 0.06 at 40 and 180
+(:data:`workbench.body.hair.texture.SLEEK_SIDES`; first 0.21 hairlines from 70 to 150, a ramp so steep round the head
+that review I's hairline grain, tests/body/test_hair_review_i.py, read 0.20-0.25, at most 0.1: now 0.06-0.10); the
+forehead and the nape keep the short one (tests/body/test_sleek_hairline_review_n.py: its halo at 3/4 at most 5 rows).
 
 Measured: in review O's 3/4 portrait of #4 (:func:`workbench.render.render`, yaw 35), along each row through the
 lower half of the hair (the temple down to the ear), the pixels over which the hair's tint (red less green: from the skin's
 a few pixels past the hair's last pixel, 0, to the hair's a few pixels inside it, 1) falls from 1 - :data:`FADED` to
-:data:`FADED`: the hair's edge across the temple. The median over the rows: on main 3 pixels, now 5, at least
-:data:`LEAST_EDGE`.
+:data:`FADED`: the hair's edge across the temple. The median over the rows: on main 3 pixels, now 4 (5 with the
+first, steeper ramp), at least :data:`LEAST_EDGE`.
 """
 
 from functools import cache
@@ -28,7 +29,7 @@ BACKGROUND = (236, 238, 242)
 SIZE = 512
 HAIR_RED = 90           # red less green of the pink hair lit (the skin's 20 to 60)
 FADED = 0.15            # the share of the hair's tint over the skin's under which the temple is skin
-LEAST_EDGE = 4.5        # pixels (main: 3; now 5)
+LEAST_EDGE = 3.5        # pixels (main: 3; now 4)
 
 
 @cache

@@ -51,12 +51,12 @@ FILL_TO, FILL_END = 0.94, 1.1
 # #C95A7A on #F2CCB9; tests/body/test_sleek_hairline_review_n.py).
 SLEEK_FILL_END = 1.0
 # ...but at the sides (azimuths, degrees from the face, either side: over the first two it goes from SLEEK_FILL_END to
-# TIP_TO, the farthest the layer's triangles reach, and back over the last two) it thins over 0.21 hairlines: there
-# the 0.06 hairlines' fade was a cut edge down the temple to the ear at three quarters (blind review O's "hard cut edge
-# above the ear"; tests/body/test_sleek_temple_review_o.py). The forehead, where review N saw its halo, keeps it (from
-# 45 degrees the longer fade reached the temples seen at 3/4: review N's halo 8 rows, at most 5), and so does the nape
-# (round it, the longer fade was a pink patch under a bun seen from behind).
-SLEEK_SIDES = (70.0, 90.0, 130.0, 150.0)
+# FILL_END, and back over the last two) it thins over 0.16 hairlines: there the 0.06 hairlines' fade was a cut edge
+# down the temple to the ear at three quarters (blind review O's "hard cut edge above the ear";
+# tests/body/test_sleek_temple_review_o.py). The forehead, where review N saw its halo, and the nape keep it. The ramp
+# is long: from 70 to 90 degrees (and to TIP_TO) the fade's end turned so fast round the head that its alpha changed
+# by 0.20 to 0.25 within 16 texels, review I's hairline grain (tests/body/test_hair_review_i.py, at most 0.1).
+SLEEK_SIDES = (40.0, 110.0, 120.0, 180.0)
 TIP_FROM, TIP_TO, V_END = 0.93, 1.15, 1.40
 # ...drawn over the first 1/WISP_ROWS of their column (a wisp card's ``v`` runs over that): over the whole column, a
 # centimetre's card took a thousand rows, some seventy a pixel, and a browser drew it from its mipmaps' smallest
@@ -123,10 +123,10 @@ def shell_u(u: np.ndarray) -> np.ndarray:
 
 def sides(u: np.ndarray) -> np.ndarray:
     """How far (0 to 1) the shell's ``u`` (0 to 1 round the head from the back, :func:`.scalp.shell`) is at the sides
-    of the head (:data:`SLEEK_SIDES`): 0 over the forehead and the nape, 1 over the ears.
+    of the head (:data:`SLEEK_SIDES`): 0 over the forehead and the nape, 1 over and behind the ears.
 
-    >>> sides(np.array([0.5, 0.25, 0.0])).round(2).tolist()
-    [0.0, 1.0, 0.0]
+    >>> sides(np.array([0.5, 0.25, 0.185, 0.0])).round(2).tolist()
+    [0.0, 0.8, 1.0, 0.0]
     """
     az = np.abs(360.0 * (np.asarray(u, float) - 0.5))
     return smooth(SLEEK_SIDES[0], SLEEK_SIDES[1], az) * smooth(SLEEK_SIDES[3], SLEEK_SIDES[2], az)
@@ -204,7 +204,7 @@ def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarra
     waves = (np.sin(np.outer(x[0] / w * 2 * np.pi, k * 3) + rng.random(6) * 6.3) / k ** 1.5).sum(1) / 1.6
     # (Under sleek hair its fade is shorter, and its wander with it: the same wander over the short fade was a
     # grain of 0.13 to 0.18 in alpha along the hairline, review I's hairline test allowing 0.1.)
-    end = SLEEK_FILL_END + (TIP_TO - SLEEK_FILL_END) * sides(x[:1] / w) if sleek else FILL_END
+    end = SLEEK_FILL_END + (FILL_END - SLEEK_FILL_END) * sides(x[:1] / w) if sleek else FILL_END
     at = 0.03 * (end - FILL_TO) / (FILL_END - FILL_TO) * waves[None, :]
     fill = smooth(end + at, FILL_TO + at, h)
     alpha = strands + fill * (1 - strands)
