@@ -186,14 +186,15 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     # (A fleece hoodie is relaxed, not a balloon: its shoulders and upper sleeves held towards the body as a
     # sweater's are, three quarters of the way (1.1 to 1.45 cm off the shoulders' tops, was 1.7 to 2.1), its sleeve
     # coming in after the deltoid and its body below the chest: review H's "balloon hoodie".)
-    # (Review O's "Michelin-bulky" hoodie, #3: at a 1.2 cm lift, 8 mm of ease on the arm and shoulders held three
-    # quarters of the way, its upper sleeve stood 1.35 to 1.41 times an athletic arm's radius, 1.8 cm of air
-    # round it. A fleece's pile is 3 to 4 mm and a relaxed hoodie's bicep some 20 % over the arm's girth: at 9 mm,
-    # 6 mm and held nine tenths of the way, 1.22 times, its shoulders still 1 to 1.3 cm off, a sweater's 0.8 to 1.2.)
-    Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.009,
+    # (Review O's "Michelin-bulky" hoodie, #3: at 8 mm of ease on the arm and its shoulders held three quarters of the
+    # way, its upper sleeve stood 1.35 to 1.41 times an athletic arm's radius, 1.8 cm of air round it. A relaxed
+    # hoodie's bicep is some 20 % over the arm's girth: held as a sweater's set-in shoulder is, with 5 mm of ease,
+    # 1.12 to 1.17 times, its shoulders' tops 0.8 to 1.2 cm off, as a sweater's; the torso keeps its fleece's ease.
+    # Held nine tenths of the way the sleeve was 1.28 again: a band's neighbours are averaged unless fully held.)
+    Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.012,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
-          torso=Drape(slope=0.2, span=1.3, ease=0.006, grow=0.03), arms=Drape(1.0, span=0.9, ease=0.006),
-          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004, hug=0.9),
+          torso=Drape(slope=0.2, span=1.3, ease=0.006, grow=0.03), arms=Drape(1.0, span=0.9, ease=0.005),
+          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004, hug=1.0),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
           _bottom(WAISTBAND, lambda e: e["ankle"] + 0.03),
           torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.07, span=0.9, ease=0.004, grow=0.012),
