@@ -189,7 +189,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     # (Review O's "Michelin-bulky" hoodie, #3: at 8 mm of ease on the arm and its shoulders held three quarters of the
     # way, its upper sleeve stood 1.35 to 1.41 times an athletic arm's radius, 1.8 cm of air round it. A relaxed
     # hoodie's bicep is some 20 % over the arm's girth: held as a sweater's set-in shoulder is, with 5 mm of ease,
-    # 1.12 to 1.17 times, its shoulders' tops 0.8 to 1.2 cm off, as a sweater's; the torso keeps its fleece's ease
+    # 1.13 to 1.24 times on #3, its shoulders' tops 0.8 to 1.1 cm off, as a sweater's; the torso keeps its fleece's ease
     # (its lift 1.3 cm, was 1.2: at 1.2 with the shoulders held, the neckline's band at the front lost its shade
     # against the chest, 0.934 > 0.93 in test_clothes_edges; at 0.9 to 1.0 a hem's point spiked over the seat).
     # Held nine tenths of the way the sleeve was 1.28 again: a band's neighbours are averaged unless fully held.)
