@@ -73,7 +73,11 @@ CORD_SHADOW, THREAD = 0.06, 0.45
 NECKLINE_CUT = 1
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 4
+VERSION = 5
+# A heather's share of paler texels (:func:`_heather`): one in eight, each a sixth of the way to undyed cotton on a
+# sweater, drew specks 4 to 5 % of a dark cloth's brightness (review O); spread over two in five, each paler by a
+# third as much.
+FLECKS = 0.4
 
 
 def sheen(color: str, kind: str) -> dict:
@@ -130,7 +134,8 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         # Fleece: a brushed pile, no stitch to see; a fine mottling and a fuzz, its relief the fine pile's
         # only (mottling 3 cm across, in the shade and as relief, read as blotches: review D).
         pile = _noise(n, (48, 48), 39) * 0.012 + _noise(n, (128, 128), 40) * 0.03
-        fuzz = (np.random.default_rng(41).random((n, n)).astype(np.float32) - 0.5) * 0.04
+        # (Its fuzz, one random texel from the next, at half the 4 % it was: review O's "speckle noise".)
+        fuzz = (np.random.default_rng(41).random((n, n)).astype(np.float32) - 0.5) * 0.02
         fine = _noise(n, (256, 256), 40)
         return {"shade": 0.95 + pile + fuzz + slub * 0.1, "height": np.clip(fine * 0.35 + fuzz * 5 + 0.5, 0, 1)}
     # Cotton twill: a fine diagonal at low contrast and a soft, larger mottling; high-contrast stripes
@@ -249,9 +254,17 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
         trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, THREAD * bands["topstitch"])
         return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"])).astype(np.float32),
-                "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * flecks(len(shade))).astype(np.float32)}
+                "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * _heather(len(shade))).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)
+
+
+def _heather(n: int) -> np.ndarray:
+    """A heather's paler fibres (:func:`.trims.flecks`) in :data:`FLECKS` of the texels, each paler by as much less
+    as keeps their mean: the same paling over the cloth (a saturated dye still reads as yarn, review G), a fraction
+    of the random specks (review O: "speckle-noise fabric textures ... look like a randomiser")."""
+    few, many = flecks(n), flecks(n, FLECKS)
+    return (many * (float(few.mean()) / float(many.mean()))).astype(np.float32)
 
 
 def trim(name: str) -> np.ndarray:

@@ -77,11 +77,11 @@ def sewing(name: str, n: int) -> dict[str, np.ndarray]:
     return {k: v.astype(np.float32) for k, v in out.items()}
 
 
-def flecks(n: int) -> np.ndarray:
-    """A heather's paler fibres, 0 to 1: short streaks along the texture's rows (the yarn's run), about one
-    texel in eight (fixed noise)."""
+def flecks(n: int, share: float = 0.13) -> np.ndarray:
+    """A heather's paler fibres, 0 to 1: short streaks along the texture's rows (the yarn's run), about
+    ``share`` of the texels (fixed noise)."""
     streak = gaussian_filter(np.random.default_rng(45).random((n, n)).astype(np.float32), (0.6, 2.0), mode="wrap")
-    return np.clip((streak - np.quantile(streak, 0.87)) / 0.03, 0, 1)
+    return np.clip((streak - np.quantile(streak, 1 - share)) / 0.03, 0, 1)
 
 
 def trim_colour(color: np.ndarray) -> np.ndarray:
