@@ -10,9 +10,9 @@ of light over shade down the parting: a plate.
 Measured over the crown (rows 44 to 72 of the portrait: from the top of the head down to the forehead's hairline):
 the median light of the hair (:func:`test_bob_review_o.hair`) on the large side (columns 240 to 296) less the median
 on the small side (columns 306 to 350, past the parting at about 300), over the large side's. On main 0776b2f: 0.24
-(169 against 128 levels; on review O's #12, brown, 0.35, and on seed 4626's bob 0.31). The small side's front cards
-not pushed aside (:data:`workbench.body.hair.styles.BOB_PUSH`): they come forward from the parting, lit like the band,
-and turn aside over the forehead, a narrow shaded line left along the parting: 0.04 (#12 0.06, seed 4626's -0.01).
+(169 against 128 levels; on review O's #12, brown, 0.35, and on seed 4626's bob 0.31). The small side's front cards by
+the parting not pushed aside (:data:`workbench.body.hair.styles.BOB_PUSH`): they come forward from the parting, lit like the band,
+and turn aside over the forehead, a narrow shaded line left along the parting: 0.075 (#12 0.08, seed 4626's -0.05).
 """
 
 import numpy as np
@@ -24,7 +24,7 @@ from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 
 ROWS, LARGE, SMALL = (44, 72), (240, 296), (306, 350)
-# The most the small side may be darker than the large side there, a share of its light (main 0.24; now 0.04).
+# The most the small side may be darker than the large side there, a share of its light (main 0.24; now 0.075).
 MOST = 0.12
 
 
