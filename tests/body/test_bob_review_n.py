@@ -27,7 +27,11 @@ from workbench.options import normalize_avatar_settings
 AVATARS = ((4624, 3), (4623, 6), (4622, 10))
 EAR = 0.03
 JAW = 0.08
-DRAWN_IN = 0.0095
+# (9.5 mm until part23: review O's plate at the parting, the small side's front cards by the parting no longer pushed
+# aside there, :data:`workbench.body.hair.styles.BOB_PUSH`, come forward and fall by the face, a card farther out at
+# the jaw on review L's #10: 10.2 -> 9.3 mm; the other two unchanged, 13.4 and 18.7 mm; L's #10 was 3.0 mm
+# before review N's BOB_JAW.)
+DRAWN_IN = 0.009
 
 
 @cache

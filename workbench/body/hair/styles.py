@@ -178,6 +178,13 @@ BOB_SWELL = 0.012
 # sides (``sin(az)**2``; none behind 140 degrees, or the nape stood hollow) from the second figure under the skull's centre to
 # the third: they hung a vertical plane 3 cm off the jaw (blind review N's "hard vertical side plane"; test_bob_review_n).
 BOB_JAW = (0.016, 0.035, 0.085)
+# ...and how hard its front cards are pushed aside from the parting (``LEFT`` to either side): on the small side (the
+# figure's left) none from the parting to the first figure past it (metres), all as far as the second; the second
+# figure on either side. Pushed alike, the small side's front cards by the parting dropped at once down to the temple,
+# facing aside in the shade, beside the large side's swept band facing up in the light: a light flat plate with a
+# straight edge down the parting (blind review O's worst defect; test_bob_parting_review_o). Not pushed, they come
+# forward from the parting first, lit like the band, and turn aside over the forehead (the field's ``face``).
+BOB_PUSH = ((0.005, 0.03), 1.4)
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -197,8 +204,9 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         down = smoothstep(35.0, 80.0, pol)[:, None] * (1 - face)
         part = (side[i] * ahead[i])[:, None] * LEFT * (1 - down)
         aside = side[i][:, None] * LEFT * 2.0 - np.array([0.0, 0.0, 0.5])
-        return part * 1.4 + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
+        return part * push[i][:, None] + tangent(d, d - crown) * (1 - down) * 0.6 - UP * (0.2 + down) + aside * face
 
+    push = np.where(side > 0, smoothstep(*BOB_PUSH[0], roots[:, 0] * head.radius - BOB_PART), 1.0) * BOB_PUSH[1]
     lift = rng.uniform(0.0, 0.003, S)
 
     def height(s, d, i):
