@@ -73,9 +73,14 @@ def test_a_table_that_cannot_be_read_sends_the_lake_to_the_ids(synth, tmp_path, 
     lake = shutil.copytree(source, tmp_path / "lake")
     table = lake / NUMBERS_FILE
     read = _spy(monkeypatch)
-    for damage in ("truncated", "empty", "unreadable"):
+    for damage in ("truncated", "empty", "unreadable", "a folder"):
+        if table.is_dir():
+            table.rmdir()
         shutil.copyfile(source / NUMBERS_FILE, table)
-        if damage == "truncated":
+        if damage == "a folder":  # what cannot be opened as a file, whoever reads (root reads a file of mode 000)
+            table.unlink()
+            table.mkdir()
+        elif damage == "truncated":
             table.write_bytes(table.read_bytes()[: table.stat().st_size // 2])
         elif damage == "empty":
             table.write_bytes(b"")
@@ -87,7 +92,8 @@ def test_a_table_that_cannot_be_read_sends_the_lake_to_the_ids(synth, tmp_path, 
         read.clear()
         pd.testing.assert_frame_equal(ASK(read_events(lake, columns=COLUMNS)), by_ids)
         assert not read, f"{damage}: the lake was read by numbers"
-        table.chmod(0o644)
+        if not table.is_dir():
+            table.chmod(0o644)
 
 
 def test_a_fresh_table_has_the_mode_of_the_lakes_files(synth):

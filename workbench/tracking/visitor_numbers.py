@@ -68,6 +68,10 @@ NUMBERS_FILE = "_visitor_numbers.arrow"
 #: JSON list of the stamps of its appends.
 STAMP = "workbench.visitor_numbers"
 _LOCK_FILE = "_visitor_numbers.lock"
+#: The process's umask, read once: the table gets the mode every other file of the lake gets (0644 under 022). The
+#: lock file is made with it too; a reader never opens it, a writer of another user needs to write it.
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 _TABLE_SCHEMA = pa.schema([pa.field("visitorId", pa.string()), pa.field(VISITOR_NUMBER, pa.int32())])
 #: The stamp of the empty table, the first of every table's: a file whose rows have no visitor holds no number.
 _EMPTY = "0:" + hashlib.blake2b(b"workbench visitor numbers", digest_size=16).hexdigest()
@@ -95,15 +99,19 @@ def _stamps_of(table: pa.Table) -> list[str]:
 def lake_stamps(root: str | os.PathLike, fs: Any = None) -> frozenset[str] | None:
     """The stamps the table of the lake at ``root`` (of filesystem ``fs``; None: the local one) vouches for: the
     files whose stamp is one of them hold its numbers. None when the lake has no table (in object storage, or
-    written before the numbers); a table written before the stamps lists one its files (unstamped) never hold."""
+    written before the numbers) or one that cannot be read (truncated, empty, not readable by this user): its
+    questions then read the ids. A table written before the stamps lists one its files (unstamped) never hold."""
     if fs is not None and not _local(fs):
         return None
     path = os.path.join(os.fspath(root), NUMBERS_FILE)
     if not os.path.exists(path):
         return None
-    with pa.memory_map(path) as source:  # the file's footer: its schema, no batch read
-        listed = (pa.ipc.open_file(source).schema.metadata or {}).get(STAMP.encode())
-    return frozenset(json.loads(listed)) if listed else frozenset()
+    try:
+        with pa.memory_map(path) as source:  # the file's footer: its schema, no batch read
+            listed = (pa.ipc.open_file(source).schema.metadata or {}).get(STAMP.encode())
+        return frozenset(json.loads(listed)) if listed else frozenset()
+    except (OSError, pa.ArrowException, ValueError):  # unreadable, truncated, empty, not a table: read by the ids
+        return None
 
 
 def holds_numbers_of(metadata: Any, stamps: frozenset[str] | None) -> bool:
@@ -242,6 +250,7 @@ class VisitorNumbers:
                           VISITOR_NUMBER: pa.array(np.arange(len(ids), dtype=np.int32))}, schema=schema)
         fd, temp = tempfile.mkstemp(prefix=f".{NUMBERS_FILE}.", suffix=".tmp", dir=self.root)
         try:
+            os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp's 0600 would hide the table from those who read the lake
             with os.fdopen(fd, "wb") as fh:
                 with pa.ipc.new_file(fh, schema, options=pa.ipc.IpcWriteOptions(compression="zstd")) as out:
                     out.write_table(table)
