@@ -22,7 +22,15 @@ from workbench.tracking import lake_rows
 from workbench.tracking.lake import LakeWriter, lake_files, lake_from_parquet, read_events
 from workbench.tracking.schema import SCHEMA, from_records
 from workbench.tracking.visitor_numbers import (
-    _EMPTY, NUMBERS_FILE, STAMP, VISITOR_NUMBER, VisitorNumbers, _next, lake_stamps, read_numbers)
+    _EMPTY,
+    NUMBERS_FILE,
+    STAMP,
+    VISITOR_NUMBER,
+    VisitorNumbers,
+    _next,
+    lake_stamps,
+    read_numbers,
+)
 
 
 def _events(n: int, seed: int) -> pa.Table:

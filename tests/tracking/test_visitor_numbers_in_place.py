@@ -15,11 +15,10 @@ import stat
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from test_visitor_number_stamps import COLUMNS, QUESTIONS, _files, _spy, _with_a_file_of_another_lake
 
 from workbench.tracking.lake import VISITOR_NUMBER, read_events, write_synth_lake
 from workbench.tracking.visitor_numbers import NUMBERS_FILE, lake_stamps
-
-from test_visitor_number_stamps import COLUMNS, QUESTIONS, _files, _spy, _with_a_file_of_another_lake
 
 ASK = QUESTIONS["stickiness"]
 

@@ -147,7 +147,10 @@ class VisitorNumbers:
         self.enabled = _local(fs)
         self.root = root
         self.path = os.path.join(root, NUMBERS_FILE)
-        self._ids = None  # pandas Index of the known visitors, position = number
+        # the known visitors: their numbers by id (a dict grown by each append, never rebuilt: a pandas Index made
+        # again per append cost time quadratic in the appends, code review 23 M2) and their ids in number order
+        self._known: dict[str, int] = {}
+        self._ids: list[pa.Array] = []
         self._signature: tuple | None = None  # (inode, size, time of change) of the table when read
         self._stamps = [_EMPTY]  # the table's stamps as this writer read or wrote it last
 
@@ -188,14 +191,11 @@ class VisitorNumbers:
         return pa.array(rows.astype(np.int32), mask=~valid)
 
     def _lookup(self, distinct: np.ndarray) -> np.ndarray:
-        if self._ids is None:
-            return np.full(len(distinct), -1, dtype=np.int64)
-        return self._ids.get_indexer(distinct)
+        known = self._known
+        return np.fromiter((known.get(v, -1) for v in distinct), dtype=np.int64, count=len(distinct))
 
     def _append(self, distinct: np.ndarray) -> np.ndarray:
         import fcntl
-
-        import pandas as pd
 
         with open(os.path.join(self.root, _LOCK_FILE), "a+b") as lock:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # released on close, or by the system if this process dies
@@ -204,13 +204,14 @@ class VisitorNumbers:
                 numbers = self._lookup(distinct)
                 new = distinct[numbers < 0]
                 if len(new):
-                    known = self._ids if self._ids is not None else pd.Index([], dtype=object)
-                    ids = known.append(pd.Index(new, dtype=object))
-                    if len(ids) > np.iinfo(np.int32).max:
+                    start = len(self._known)
+                    if start + len(new) > np.iinfo(np.int32).max:
                         raise OverflowError("visitor numbers: more visitors than an int32 numbers")
-                    stamps = [*self._stamps, _next(self.stamp, len(known), new)]
+                    stamps = [*self._stamps, _next(self.stamp, start, new)]
+                    ids = [*self._ids, pa.array(new, pa.string())]
                     self._write(ids, stamps)
                     self._ids, self._stamps = ids, stamps
+                    self._known.update(zip(new.tolist(), range(start, start + len(new)), strict=True))
                     numbers = self._lookup(distinct)
             finally:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
@@ -225,7 +226,6 @@ class VisitorNumbers:
 
     def _reload(self) -> None:
         """The table as on disk, unless it is the one this writer read or wrote last."""
-        import pandas as pd
 
         signature = self._stat()
         if signature is None or signature == self._signature:
@@ -235,19 +235,23 @@ class VisitorNumbers:
         if stamps[:len(self._stamps)] != self._stamps:
             raise ValueError(f"{self.path}: the lake's visitor numbers were replaced by another table while this "
                              "writer wrote (its files' numbers would name other visitors)")
-        ids = table.column("visitorId").to_numpy(zero_copy_only=False).astype(object)
-        if not np.array_equal(table.column(VISITOR_NUMBER).to_numpy(), np.arange(len(ids))):
+        if not np.array_equal(table.column(VISITOR_NUMBER).to_numpy(), np.arange(table.num_rows)):
             raise ValueError(f"{self.path}: visitor numbers are not 0, 1, 2, ... in order; the table is not this "
                              "module's")
-        self._ids = pd.Index(ids, dtype=object)
+        start = len(self._known)  # the table holds this writer's rows first (its stamps checked): add the rest
+        added = table.column("visitorId").slice(start)
+        self._known.update(zip(added.to_numpy(zero_copy_only=False).tolist(), range(start, table.num_rows),
+                               strict=True))
+        self._ids = [*self._ids, *added.chunks]
         self._signature = signature
         self._stamps = stamps
 
-    def _write(self, ids: Any, stamps: list[str]) -> None:
+    def _write(self, ids: list[pa.Array], stamps: list[str]) -> None:
         """The table of ``ids`` (number = position) over the old one: a temporary file, flushed, then renamed."""
         schema = _TABLE_SCHEMA.with_metadata({STAMP: json.dumps(stamps)})
-        table = pa.table({"visitorId": pa.array(np.asarray(ids, dtype=object), pa.string()),
-                          VISITOR_NUMBER: pa.array(np.arange(len(ids), dtype=np.int32))}, schema=schema)
+        column = pa.chunked_array(ids, pa.string())
+        table = pa.table({"visitorId": column, VISITOR_NUMBER: pa.array(np.arange(len(column), dtype=np.int32))},
+                         schema=schema)
         fd, temp = tempfile.mkstemp(prefix=f".{NUMBERS_FILE}.", suffix=".tmp", dir=self.root)
         try:
             os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp's 0600 would hide the table from those who read the lake
