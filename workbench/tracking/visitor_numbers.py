@@ -100,7 +100,20 @@ def lake_stamps(root: str | os.PathLike, fs: Any = None) -> frozenset[str] | Non
     """The stamps the table of the lake at ``root`` (of filesystem ``fs``; None: the local one) vouches for: the
     files whose stamp is one of them hold its numbers. None when the lake has no table (in object storage, or
     written before the numbers) or one that cannot be read (truncated, empty, not readable by this user): its
-    questions then read the ids. A table written before the stamps lists one its files (unstamped) never hold."""
+    questions then read the ids. A table written before the stamps lists one its files (unstamped) never hold.
+
+    >>> import tempfile, pathlib, fsspec
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> lake_stamps(root), sorted(lake_stamps(root) or ["-"])
+    (None, ['-'])
+    >>> numbers = VisitorNumbers(fsspec.filesystem("file"), str(root))
+    >>> _ = numbers.of(pa.array(["a"]))
+    >>> numbers.stamp in lake_stamps(root), len(lake_stamps(root))
+    (True, 2)
+    >>> _ = (root / NUMBERS_FILE).write_bytes(b"half a table")
+    >>> lake_stamps(root) is None
+    True
+    """
     if fs is not None and not _local(fs):
         return None
     path = os.path.join(os.fspath(root), NUMBERS_FILE)
@@ -117,14 +130,35 @@ def lake_stamps(root: str | os.PathLike, fs: Any = None) -> frozenset[str] | Non
 def holds_numbers_of(metadata: Any, stamps: frozenset[str] | None) -> bool:
     """Whether a Parquet file's footer (``pyarrow.parquet.FileMetaData``) holds visitor numbers of the lake's table,
     which vouches for ``stamps`` (:func:`lake_stamps`): the column, and a stamp of that table (not another's, not
-    none)."""
+    none).
+
+    >>> import io, pyarrow.parquet as pq
+    >>> def footer(stamp):
+    ...     sink = io.BytesIO()
+    ...     table = pa.table({VISITOR_NUMBER: pa.array([0], pa.int32())})
+    ...     pq.write_table(table.replace_schema_metadata({STAMP: stamp}), sink)
+    ...     return pq.ParquetFile(io.BytesIO(sink.getvalue())).metadata
+    >>> holds_numbers_of(footer("1:ab"), frozenset({"1:ab"})), holds_numbers_of(footer("1:cd"), frozenset({"1:ab"}))
+    (True, False)
+    >>> holds_numbers_of(footer("1:ab"), None)
+    False
+    """
     stamp = (metadata.metadata or {}).get(STAMP.encode())
     return (stamps is not None and stamp is not None and stamp.decode("ascii", "replace") in stamps
             and VISITOR_NUMBER in metadata.schema.names)
 
 
 def read_numbers(root: str | os.PathLike) -> pa.Table:
-    """The table of a local lake at ``root`` (empty when it numbers no visitor yet)."""
+    """The table of a local lake at ``root`` (empty when it numbers no visitor yet).
+
+    >>> import tempfile, fsspec
+    >>> root = tempfile.mkdtemp()
+    >>> read_numbers(root).num_rows
+    0
+    >>> _ = VisitorNumbers(fsspec.filesystem("file"), root).of(pa.array(["x", "y", "x"]))
+    >>> read_numbers(root).to_pydict()
+    {'visitorId': ['x', 'y'], 'visitorNumber': [0, 1]}
+    """
     path = os.path.join(os.fspath(root), NUMBERS_FILE)
     return _read(path) if os.path.exists(path) else _TABLE_SCHEMA.empty_table()
 
