@@ -97,24 +97,27 @@ def test_lake_from_parquet_numbers_the_visitors_and_the_questions_read_them(tmp_
 
 
 def _number(args):
-    root, names = args
+    root, names, start = args
     numbers = VisitorNumbers(fsspec.filesystem("file"), root)
     got = []
-    for lo in range(0, len(names), 40):  # many small appends, each under the lock
-        chunk = names[lo:lo + 40]
+    start.wait()  # all four at once: spawned workers start a second apart, longer than one's appends take
+    for lo in range(0, len(names), 8):  # many small appends, each under the lock
+        chunk = names[lo:lo + 8]
         got.extend(zip(chunk, numbers.of(pa.array(chunk)).to_pylist(), strict=True))
     return got, numbers.stamp
 
 
 def test_writers_numbering_at_once_give_each_visitor_one_number_and_no_number_twice(tmp_path):
     rng = np.random.default_rng(3)
-    jobs = [(str(tmp_path), [f"v{i}" for i in rng.permutation(600)[:400]]) for _ in range(4)]  # overlapping
-    with multiprocessing.get_context("spawn").Pool(4) as pool:
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, context.Pool(4) as pool:
+        start = manager.Barrier(4)
+        jobs = [(str(tmp_path), [f"v{i}" for i in rng.permutation(600)[:400]], start) for _ in range(4)]  # overlapping
         results = pool.map(_number, jobs)
     table = read_numbers(tmp_path).to_pandas()
     assert table[VISITOR_NUMBER].tolist() == list(range(len(table)))
     assert table["visitorId"].is_unique
-    assert set(table["visitorId"]) == {v for _, names in jobs for v in names}
+    assert set(table["visitorId"]) == {v for _, names, _ in jobs for v in names}
     final = dict(zip(table["visitorId"], table[VISITOR_NUMBER], strict=True))
     for got, _ in results:  # what each writer stored is the table's number
         assert all(final[v] == n for v, n in got)
