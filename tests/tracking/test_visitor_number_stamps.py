@@ -1,8 +1,8 @@
-"""A lake's visitor numbers are trusted only from its own table: every file a writer numbers is stamped with the id
-of the lake's table (workbench.tracking.visitor_numbers.STAMP), and stickiness and lifecycle by visitor read the
-numbers only when every file's stamp is the lake's table's id. A file copied in from another lake (the same rows,
+"""A lake's visitor numbers are trusted only from its own table: every file a writer numbers is stamped with the state
+of the lake's table its numbers came from (workbench.tracking.visitor_numbers.STAMP), and stickiness and lifecycle by
+visitor read the numbers only when every file's stamp is one its table lists. A file copied in from another lake (the same rows,
 numbered by that lake's table) is read by the ids, and the answers are those of the ids on pandas and on Dask in
-several partitions; so is a lake written before the stamps (numbers, no stamp, a table without an id). A second
+several partitions; so is a lake written before the stamps (numbers, no stamp, a table that lists no stamps). A second
 writer appending to a lake numbers by the same table (old visitors keep their numbers, new ones come after), stamps
 its file the same, and the lake is still read by the numbers."""
 

@@ -5,6 +5,8 @@ numbers to one; a writer that fails before its rename leaves the table whole and
 
 from __future__ import annotations
 
+import itertools
+import json
 import multiprocessing
 import os
 
@@ -19,7 +21,16 @@ from workbench.tracking import analysis as A
 from workbench.tracking import lake_rows
 from workbench.tracking.lake import LakeWriter, lake_files, lake_from_parquet, read_events
 from workbench.tracking.schema import SCHEMA, from_records
-from workbench.tracking.visitor_numbers import NUMBERS_FILE, VISITOR_NUMBER, VisitorNumbers, read_numbers
+from workbench.tracking.visitor_numbers import (
+    _EMPTY,
+    NUMBERS_FILE,
+    STAMP,
+    VISITOR_NUMBER,
+    VisitorNumbers,
+    _next,
+    lake_stamps,
+    read_numbers,
+)
 
 
 def _events(n: int, seed: int) -> pa.Table:
@@ -86,27 +97,42 @@ def test_lake_from_parquet_numbers_the_visitors_and_the_questions_read_them(tmp_
 
 
 def _number(args):
-    root, names = args
+    root, names, start = args
     numbers = VisitorNumbers(fsspec.filesystem("file"), root)
     got = []
-    for lo in range(0, len(names), 40):  # many small appends, each under the lock
-        chunk = names[lo:lo + 40]
+    start.wait()  # all four at once: spawned workers start a second apart, longer than one's appends take
+    for lo in range(0, len(names), 8):  # many small appends, each under the lock
+        chunk = names[lo:lo + 8]
         got.extend(zip(chunk, numbers.of(pa.array(chunk)).to_pylist(), strict=True))
-    return got
+    return got, numbers.stamp
 
 
 def test_writers_numbering_at_once_give_each_visitor_one_number_and_no_number_twice(tmp_path):
     rng = np.random.default_rng(3)
-    jobs = [(str(tmp_path), [f"v{i}" for i in rng.permutation(600)[:400]]) for _ in range(4)]  # overlapping
-    with multiprocessing.get_context("spawn").Pool(4) as pool:
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager, context.Pool(4) as pool:
+        start = manager.Barrier(4)
+        jobs = [(str(tmp_path), [f"v{i}" for i in rng.permutation(600)[:400]], start) for _ in range(4)]  # overlapping
         results = pool.map(_number, jobs)
     table = read_numbers(tmp_path).to_pandas()
     assert table[VISITOR_NUMBER].tolist() == list(range(len(table)))
     assert table["visitorId"].is_unique
-    assert set(table["visitorId"]) == {v for _, names in jobs for v in names}
+    assert set(table["visitorId"]) == {v for _, names, _ in jobs for v in names}
     final = dict(zip(table["visitorId"], table[VISITOR_NUMBER], strict=True))
-    for got in results:  # what each writer stored is the table's number
+    for got, _ in results:  # what each writer stored is the table's number
         assert all(final[v] == n for v, n in got)
+    # the stamps, which readers trust (code review 23, M3): each writer's last one listed by the table, so a file it
+    # stamped is read by its numbers; and the list one chain, each stamp recomputed from the rows the one before left
+    listed = json.loads(read_numbers(tmp_path).schema.metadata[STAMP.encode()])
+    assert {stamp for _, stamp in results} <= lake_stamps(tmp_path) == set(listed)
+    ends = [int(s.split(":")[0]) for s in listed]
+    assert ends[0] == 0 and ends == sorted(set(ends)) and ends[-1] == len(table)
+    ids = table["visitorId"].to_numpy(dtype=object)
+    chain = [_EMPTY]
+    for lo, hi in itertools.pairwise(ends):
+        chain.append(_next(chain[-1], lo, ids[lo:hi]))
+    assert chain == listed
+    assert len(listed) > 10  # many appends of many writers, not one
 
 
 def test_a_writer_failing_before_its_rename_leaves_the_table_whole(tmp_path, monkeypatch):

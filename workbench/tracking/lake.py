@@ -565,8 +565,11 @@ def _noted(ddf, rows: int):
 
 #: The Dask reads (by expression name) of lakes whose note promises that no event id repeats.
 _UNIQUE: set[str] = set()
-#: The same for the lakes every file of which holds the visitor numbers (:func:`promises_visitor_numbers`).
-_NUMBERED: set[str] = set()
+#: The verdict of the last read of each lake (by expression name) on its visitor numbers
+#: (:func:`promises_visitor_numbers`): whether every file held them, and each file's (path, size, time of change)
+#: then. Stored on every read, True or False: the name is a token of the paths, not of the files' contents, so a file
+#: replaced at its own path gives the same name, and a changed signature voids the verdict.
+_NUMBERED: dict[str, tuple[bool, tuple[tuple[str, tuple[int, int]], ...]]] = {}
 #: The bucket items of each Dask read of a lake (by expression name), for :mod:`.lake_rows` to read again narrowed.
 _BUCKETS: dict[str, list[tuple]] = {}
 
@@ -601,7 +604,17 @@ def promises_visitor_numbers(ddf) -> bool:
     if getattr(ddf, "expr", None) is None:
         return False
     sources = _sources(ddf)
-    return bool(sources) and all(e._name in _NUMBERED for e in sources)
+    return bool(sources) and all(_still_numbered(_NUMBERED.get(e._name)) for e in sources)
+
+
+def _still_numbered(verdict: tuple | None) -> bool:
+    """Whether a read's verdict (:data:`_NUMBERED`) said numbered and none of its files changed since."""
+    if verdict is None or not verdict[0]:
+        return False
+    try:
+        return all(_signature(f) == signature for f, signature in verdict[1])
+    except OSError:
+        return False
 
 
 def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, storage_options: dict | None = None):
@@ -644,9 +657,10 @@ def read_events(path: str | os.PathLike, columns: Iterable[str] | None = None, s
                 _UNIQUE.update(e._name for e in _sources(ddf))
             # every file's footer, read now: one written before the numbers (or their stamps), dropped in by hand,
             # or copied from another lake holds none of this lake's table's (which only a local lake has)
-            rows, numbered = _footers(fs, [f for n in numbers for f in parts[n]], lake_stamps(root, fs))
-            if numbered:
-                _NUMBERED.update(e._name for e in _sources(ddf))
+            files = [f for n in numbers for f in parts[n]]
+            rows, numbered = _footers(fs, files, lake_stamps(root, fs))
+            signatures = tuple((f, _FILE_ROWS[f][0]) for f in files) if numbered else ()
+            _NUMBERED.update((e._name, (numbered, signatures)) for e in _sources(ddf))
             return _noted(ddf, rows)
         ddf = dd.read_parquet(os.fspath(path), columns=columns, dataset={"partitioning": "hive"},
                               storage_options=storage_options)

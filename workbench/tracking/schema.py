@@ -4,6 +4,7 @@ An *event lake* is a folder of Parquet files partitioned by day, hive style::
 
     LAKE/_workbench_lake.json              layout note (readers that do not know it ignore it)
     LAKE/_visitor_numbers.arrow            each visitor's number in the lake (see below)
+    LAKE/_visitor_numbers.lock             the lock its writers take to append to it (no reader opens it)
     LAKE/date=2026-11-01/part-00000.parquet
     LAKE/date=2026-11-01/part-00001.parquet
     LAKE/date=2026-11-02/part-00000.parquet
@@ -41,9 +42,10 @@ the files. Every file a workbench writer writes (``write_synth_lake``, ``LakeWri
 not in :data:`SCHEMA` nor in the frames ``read_events`` makes: ``visitorNumber`` (int32,
 uncompressed), the visitor's one number in the lake (null where the visitor is), from the
 lake's table ``LAKE/_visitor_numbers.arrow`` (:mod:`~workbench.tracking.visitor_numbers`).
-Each such file's footer is stamped with the id of that table (key ``workbench.visitor_numbers``).
+Each such file's footer holds a stamp (key ``workbench.visitor_numbers``): the state of that
+table its numbers came from, one of the stamps the table lists.
 A question that only counts visitors (stickiness, lifecycle) reads the numbers instead of
-the ids when every file of the lake holds them stamped with the lake's table's id; a lake
+the ids when every file of the lake holds them with a stamp its table lists; a lake
 with one file without them (written before them, dropped in by hand) or stamped by another
 lake's table (a file copied from it) is read by the ids.
 

@@ -68,6 +68,10 @@ NUMBERS_FILE = "_visitor_numbers.arrow"
 #: JSON list of the stamps of its appends.
 STAMP = "workbench.visitor_numbers"
 _LOCK_FILE = "_visitor_numbers.lock"
+#: The process's umask, read once: the table gets the mode every other file of the lake gets (0644 under 022). The
+#: lock file is made with it too; a reader never opens it, a writer of another user needs to write it.
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
 _TABLE_SCHEMA = pa.schema([pa.field("visitorId", pa.string()), pa.field(VISITOR_NUMBER, pa.int32())])
 #: The stamp of the empty table, the first of every table's: a file whose rows have no visitor holds no number.
 _EMPTY = "0:" + hashlib.blake2b(b"workbench visitor numbers", digest_size=16).hexdigest()
@@ -95,28 +99,66 @@ def _stamps_of(table: pa.Table) -> list[str]:
 def lake_stamps(root: str | os.PathLike, fs: Any = None) -> frozenset[str] | None:
     """The stamps the table of the lake at ``root`` (of filesystem ``fs``; None: the local one) vouches for: the
     files whose stamp is one of them hold its numbers. None when the lake has no table (in object storage, or
-    written before the numbers); a table written before the stamps lists one its files (unstamped) never hold."""
+    written before the numbers) or one that cannot be read (truncated, empty, not readable by this user): its
+    questions then read the ids. A table written before the stamps lists one its files (unstamped) never hold.
+
+    >>> import tempfile, pathlib, fsspec
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> lake_stamps(root), sorted(lake_stamps(root) or ["-"])
+    (None, ['-'])
+    >>> numbers = VisitorNumbers(fsspec.filesystem("file"), str(root))
+    >>> _ = numbers.of(pa.array(["a"]))
+    >>> numbers.stamp in lake_stamps(root), len(lake_stamps(root))
+    (True, 2)
+    >>> _ = (root / NUMBERS_FILE).write_bytes(b"half a table")
+    >>> lake_stamps(root) is None
+    True
+    """
     if fs is not None and not _local(fs):
         return None
     path = os.path.join(os.fspath(root), NUMBERS_FILE)
     if not os.path.exists(path):
         return None
-    with pa.memory_map(path) as source:  # the file's footer: its schema, no batch read
-        listed = (pa.ipc.open_file(source).schema.metadata or {}).get(STAMP.encode())
-    return frozenset(json.loads(listed)) if listed else frozenset()
+    try:
+        with pa.memory_map(path) as source:  # the file's footer: its schema, no batch read
+            listed = (pa.ipc.open_file(source).schema.metadata or {}).get(STAMP.encode())
+        return frozenset(json.loads(listed)) if listed else frozenset()
+    except (OSError, pa.ArrowException, ValueError):  # unreadable, truncated, empty, not a table: read by the ids
+        return None
 
 
 def holds_numbers_of(metadata: Any, stamps: frozenset[str] | None) -> bool:
     """Whether a Parquet file's footer (``pyarrow.parquet.FileMetaData``) holds visitor numbers of the lake's table,
     which vouches for ``stamps`` (:func:`lake_stamps`): the column, and a stamp of that table (not another's, not
-    none)."""
+    none).
+
+    >>> import io, pyarrow.parquet as pq
+    >>> def footer(stamp):
+    ...     sink = io.BytesIO()
+    ...     table = pa.table({VISITOR_NUMBER: pa.array([0], pa.int32())})
+    ...     pq.write_table(table.replace_schema_metadata({STAMP: stamp}), sink)
+    ...     return pq.ParquetFile(io.BytesIO(sink.getvalue())).metadata
+    >>> holds_numbers_of(footer("1:ab"), frozenset({"1:ab"})), holds_numbers_of(footer("1:cd"), frozenset({"1:ab"}))
+    (True, False)
+    >>> holds_numbers_of(footer("1:ab"), None)
+    False
+    """
     stamp = (metadata.metadata or {}).get(STAMP.encode())
     return (stamps is not None and stamp is not None and stamp.decode("ascii", "replace") in stamps
             and VISITOR_NUMBER in metadata.schema.names)
 
 
 def read_numbers(root: str | os.PathLike) -> pa.Table:
-    """The table of a local lake at ``root`` (empty when it numbers no visitor yet)."""
+    """The table of a local lake at ``root`` (empty when it numbers no visitor yet).
+
+    >>> import tempfile, fsspec
+    >>> root = tempfile.mkdtemp()
+    >>> read_numbers(root).num_rows
+    0
+    >>> _ = VisitorNumbers(fsspec.filesystem("file"), root).of(pa.array(["x", "y", "x"]))
+    >>> read_numbers(root).to_pydict()
+    {'visitorId': ['x', 'y'], 'visitorNumber': [0, 1]}
+    """
     path = os.path.join(os.fspath(root), NUMBERS_FILE)
     return _read(path) if os.path.exists(path) else _TABLE_SCHEMA.empty_table()
 
@@ -139,7 +181,10 @@ class VisitorNumbers:
         self.enabled = _local(fs)
         self.root = root
         self.path = os.path.join(root, NUMBERS_FILE)
-        self._ids = None  # pandas Index of the known visitors, position = number
+        # the known visitors: their numbers by id (a dict grown by each append, never rebuilt: a pandas Index made
+        # again per append cost time quadratic in the appends, code review 23 M2) and their ids in number order
+        self._known: dict[str, int] = {}
+        self._ids: list[pa.Array] = []
         self._signature: tuple | None = None  # (inode, size, time of change) of the table when read
         self._stamps = [_EMPTY]  # the table's stamps as this writer read or wrote it last
 
@@ -180,14 +225,11 @@ class VisitorNumbers:
         return pa.array(rows.astype(np.int32), mask=~valid)
 
     def _lookup(self, distinct: np.ndarray) -> np.ndarray:
-        if self._ids is None:
-            return np.full(len(distinct), -1, dtype=np.int64)
-        return self._ids.get_indexer(distinct)
+        known = self._known
+        return np.fromiter((known.get(v, -1) for v in distinct), dtype=np.int64, count=len(distinct))
 
     def _append(self, distinct: np.ndarray) -> np.ndarray:
         import fcntl
-
-        import pandas as pd
 
         with open(os.path.join(self.root, _LOCK_FILE), "a+b") as lock:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX)  # released on close, or by the system if this process dies
@@ -196,13 +238,14 @@ class VisitorNumbers:
                 numbers = self._lookup(distinct)
                 new = distinct[numbers < 0]
                 if len(new):
-                    known = self._ids if self._ids is not None else pd.Index([], dtype=object)
-                    ids = known.append(pd.Index(new, dtype=object))
-                    if len(ids) > np.iinfo(np.int32).max:
+                    start = len(self._known)
+                    if start + len(new) > np.iinfo(np.int32).max:
                         raise OverflowError("visitor numbers: more visitors than an int32 numbers")
-                    stamps = [*self._stamps, _next(self.stamp, len(known), new)]
+                    stamps = [*self._stamps, _next(self.stamp, start, new)]
+                    ids = [*self._ids, pa.array(new, pa.string())]
                     self._write(ids, stamps)
                     self._ids, self._stamps = ids, stamps
+                    self._known.update(zip(new.tolist(), range(start, start + len(new)), strict=True))
                     numbers = self._lookup(distinct)
             finally:
                 fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
@@ -217,7 +260,6 @@ class VisitorNumbers:
 
     def _reload(self) -> None:
         """The table as on disk, unless it is the one this writer read or wrote last."""
-        import pandas as pd
 
         signature = self._stat()
         if signature is None or signature == self._signature:
@@ -227,21 +269,26 @@ class VisitorNumbers:
         if stamps[:len(self._stamps)] != self._stamps:
             raise ValueError(f"{self.path}: the lake's visitor numbers were replaced by another table while this "
                              "writer wrote (its files' numbers would name other visitors)")
-        ids = table.column("visitorId").to_numpy(zero_copy_only=False).astype(object)
-        if not np.array_equal(table.column(VISITOR_NUMBER).to_numpy(), np.arange(len(ids))):
+        if not np.array_equal(table.column(VISITOR_NUMBER).to_numpy(), np.arange(table.num_rows)):
             raise ValueError(f"{self.path}: visitor numbers are not 0, 1, 2, ... in order; the table is not this "
                              "module's")
-        self._ids = pd.Index(ids, dtype=object)
+        start = len(self._known)  # the table holds this writer's rows first (its stamps checked): add the rest
+        added = table.column("visitorId").slice(start)
+        self._known.update(zip(added.to_numpy(zero_copy_only=False).tolist(), range(start, table.num_rows),
+                               strict=True))
+        self._ids = [*self._ids, *added.chunks]
         self._signature = signature
         self._stamps = stamps
 
-    def _write(self, ids: Any, stamps: list[str]) -> None:
+    def _write(self, ids: list[pa.Array], stamps: list[str]) -> None:
         """The table of ``ids`` (number = position) over the old one: a temporary file, flushed, then renamed."""
         schema = _TABLE_SCHEMA.with_metadata({STAMP: json.dumps(stamps)})
-        table = pa.table({"visitorId": pa.array(np.asarray(ids, dtype=object), pa.string()),
-                          VISITOR_NUMBER: pa.array(np.arange(len(ids), dtype=np.int32))}, schema=schema)
+        column = pa.chunked_array(ids, pa.string())
+        table = pa.table({"visitorId": column, VISITOR_NUMBER: pa.array(np.arange(len(column), dtype=np.int32))},
+                         schema=schema)
         fd, temp = tempfile.mkstemp(prefix=f".{NUMBERS_FILE}.", suffix=".tmp", dir=self.root)
         try:
+            os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp's 0600 would hide the table from those who read the lake
             with os.fdopen(fd, "wb") as fh:
                 with pa.ipc.new_file(fh, schema, options=pa.ipc.IpcWriteOptions(compression="zstd")) as out:
                     out.write_table(table)
