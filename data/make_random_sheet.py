@@ -12,7 +12,7 @@ run from the repository with ``PYTHONPATH=.`` and the project's venv) writes one
   (the browser tests' page ``tests/browser/pages/model-viewer.html`` and ``mv-studio.js``, with the npm
   packages ``tools/install_test_tools.py`` installs in ``~/.cache/workbench-browser``).
 
-The avatars are ``helpers.random_settings(12, seed=36)`` (``tests/helpers.py``): a seeded draw over every
+The avatars are ``helpers.random_settings(12, seed=36, with_added=True)`` (``tests/helpers.py``): a seeded draw over every
 allowed value of every field of the service's own settings schema, no hand picking, the same draw the
 framing test (``tests/render/test_random_sheet_framing.py``) checks. Each row is one avatar, labelled with its
 settings; the columns are the portrait, the full figure, and the full figure from behind, each with the camera
@@ -191,7 +191,7 @@ SHOOT = {"ours": shoot_ours, "threejs": shoot_threejs, "modelviewer": shoot_mode
 def main(out_dir: Path, which: tuple[str, ...] = RENDERERS) -> None:
     from helpers import random_settings
 
-    settings = random_settings(COUNT, SEED)
+    settings = random_settings(COUNT, SEED, with_added=True)
     labels = [label(k, s) for k, s in enumerate(settings)]
     glbs = [_glb(s) for s in settings]
     for name in which:

@@ -131,6 +131,10 @@ def lip_texels(gender: str):
     return np.flatnonzero(near & covered), p, (left, right)
 
 
+# How far past the mouth's corners the lips' fade may reach (metres), and its most weight there (see below).
+STRETCH, FADE_PAST = 0.0015, 0.08
+
+
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_lips_edge_is_soft_and_ends_inside_the_corners(gender):
     """Between any two neighbouring texels round the mouth (both off the lining), the colour changes by at
@@ -168,13 +172,19 @@ def test_lips_edge_is_soft_and_ends_inside_the_corners(gender):
     # border is soft" too), the border's dark line now lies one texel from the skin above the lip's roll: 0.91, was
     # 0.77; the feminine 0.55.)
     assert step.max() <= (0.95 if gender == "masculine" else 0.8) * contrast, (float(step.max()), float(contrast))
-    # Past the corners (their outside, up to 1 cm beyond, within 4 mm of the mouth's line): no lip colour.
+    # Past the corners (their outside, up to 1 cm beyond, within 4 mm of the mouth's line): no lip colour, but for the
+    # last of the border's fade within STRETCH of them. (Since blind review O the lips are widened at rest,
+    # tests/body/test_mouth_width_review_o.py, and their paint drawn on the lips the expressions have: the widening
+    # moves the corner vertex 1.5 mm out and the lips beside it a little more, so the fade's last texels, weights
+    # at most 0.075 (feminine) and 0.063 (masculine), lie up to 1.2 mm past the corners; before, none past them.)
     centre = (left + right) / 2
     half = (left[0] - right[0]) / 2
     p = points[idx]
-    beyond = (np.abs(p[:, 0] - centre[0]) > half) & (np.abs(p[:, 0] - centre[0]) < half + 0.01) \
-        & (np.abs(p[:, 1] - centre[1]) < 0.004)
-    assert beyond.sum() > 20 and weight[idx[beyond]].max() == 0, (int(beyond.sum()), weight[idx[beyond]].max())
+    out = np.abs(p[:, 0] - centre[0]) - half
+    beyond = (out > 0) & (out < 0.01) & (np.abs(p[:, 1] - centre[1]) < 0.004)
+    far = beyond & (out > STRETCH)
+    assert beyond.sum() > 20 and weight[idx[far]].max() == 0, (int(far.sum()), weight[idx[far]].max())
+    assert weight[idx[beyond]].max() <= FADE_PAST, float(weight[idx[beyond]].max())
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

@@ -22,7 +22,7 @@ SIZE = 160
 MARGIN = 0.02   # of the picture, at least, between the figure and the edges it must not touch
 
 
-SHEET = random_settings(COUNT, SEED)
+SHEET = random_settings(COUNT, SEED, with_added=True)   # (as the sheet draws it: every value, buzz too)
 
 
 def test_the_draw_covers_every_allowed_value():
