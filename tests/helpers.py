@@ -213,6 +213,17 @@ def assert_error(resp, status, code, field=None):
     return {"status": "error", "error": error_of(resp, status, code, field)}
 
 
+def assert_refused_value(server, settings: dict, field: str, allowed) -> None:
+    """POST /avatar with ``settings`` is a 400 ``invalid_settings`` naming ``field`` with every one of ``allowed`` in
+    its message, and registers nothing (the service's count of avatars unchanged)."""
+    before = httpx.get(server.local_url + "/health").json()["data"]["counts"]["avatars"]
+    body = assert_error(httpx.post(server.avatar_base_url + "/avatar", json=settings, headers=auth(server)), 400,
+                        "invalid_settings", field)
+    detail = next(d for d in body["error"]["details"] if d["field"] == field)
+    assert all(v in detail["message"] for v in allowed), detail
+    assert httpx.get(server.local_url + "/health").json()["data"]["counts"]["avatars"] == before
+
+
 def make_space(server, kind="glb", filename=None, data=None, account="dev"):
     """A new space template through the control API, with ``data`` uploaded as ``filename`` when given."""
     sid = httpx.post(server.local_url + "/spaces", json={"kind": kind, "account": account}).json()["data"]["spaceTemplateId"]
@@ -628,6 +639,41 @@ def smile_deltas(settings: dict):
         idx, d = shapes[name]
         full[idx] += w * d
     return m, full
+
+
+def smile_edge_bends(m, full: np.ndarray) -> dict:
+    """Per edge of the body's skin shared by two triangles (the mouth's lining left out), a shape's bend: ``bend``
+    (degrees: how much more the shape ``full`` (deltas per vertex) bends it than the rest face does), ``rest_z`` (how
+    far forward the less forward-facing of its two triangles faces at rest), ``mid`` (its middle, metres), and the
+    face's landmarks to select a region with: ``eyes`` (the two eyes' centres), ``middle`` (the face's middle line's
+    x) and ``from_lips`` (each edge's distance from the lips' inner edge). The measure of the smile's creases
+    (tests/body/test_smile_creases_review_j.py) and of its seam on the cheek's turn (test_cheek_seam_review_o.py)."""
+    from workbench.body.lining import island
+
+    def facing(pos: np.ndarray, f: np.ndarray) -> np.ndarray:
+        n = np.cross(pos[tris[f, 1]] - pos[tris[f, 0]], pos[tris[f, 2]] - pos[tris[f, 0]])
+        return n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-20)
+
+    p = m.positions.astype(np.float64)
+    tris = m.triangles[m.face_groups["body"]]
+    lining = np.zeros(len(tris), bool)
+    lining[island()[0]] = True
+    lips = np.intersect1d(tris[lining].ravel(), tris[~lining].ravel())
+    e = np.sort(np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]]), axis=1)
+    face = np.tile(np.arange(len(tris)), 3)
+    key = e[:, 0].astype(np.int64) * len(p) + e[:, 1]
+    order = np.argsort(key, kind="stable")
+    key, face, e = key[order], face[order], e[order]
+    pair = np.flatnonzero(key[1:] == key[:-1])
+    a, b, e = face[pair], face[pair + 1], e[pair]
+    ra, rb = facing(p, a), facing(p, b)
+    sa, sb = facing(p + full, a), facing(p + full, b)
+    bend = np.degrees(np.arccos(np.clip((sa * sb).sum(1), -1, 1)) - np.arccos(np.clip((ra * rb).sum(1), -1, 1)))
+    mid = p[e].mean(1)
+    eyes = np.array([p[m.groups[f"helper-{s}-eye"]].mean(0) for s in "lr"])
+    return {"bend": bend, "rest_z": np.minimum(ra[:, 2], rb[:, 2]), "mid": mid, "eyes": eyes,
+            "middle": eyes[:, 0].mean(),
+            "from_lips": np.min(np.linalg.norm(mid[:, None, :] - p[lips][None], axis=2), axis=1)}
 
 
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings, smile_deltas
-
-from workbench.body.lining import island
+from helpers import random_settings, smile_deltas, smile_edge_bends
 
 # Review O's #8 (masculine slim, cheekbones -0.8, jawWidth -0.9) and #1, and #8 with cheekbones and jawWidth at
 # (+1, +1) and (-1, +1) (jawWidth, cheekbones).
@@ -23,40 +21,17 @@ FACES = {"O8": _O[7], "O1": _O[0],
          "O8-narrow-jaw": {**_O[7], "face": {**_O[7]["face"], "jawWidth": -1.0, "cheekbones": 1.0}}}
 
 
-def _facing(p: np.ndarray, tris: np.ndarray, f: np.ndarray) -> np.ndarray:
-    n = np.cross(p[tris[f, 1]] - p[tris[f, 0]], p[tris[f, 2]] - p[tris[f, 0]])
-    return n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-20)
-
-
 def turn_bends(settings: dict) -> np.ndarray:
     """Degrees, per edge of the cheek's turn: how much more mouthSmile at full weight bends it than the rest face does.
     The cheek's turn: skin whose two triangles face forward by more than 0 and one by 0.3 or less at rest, out past the
     eye's middle from the face's middle line, from 10 mm under the eyes' middles down, no more than 30 mm behind the
     eyes' middles, 8 mm or more from the lips' inner edge."""
     m, full = smile_deltas(settings)
-    p = m.positions.astype(np.float64)
-    tris = m.triangles[m.face_groups["body"]]
-    lining = np.zeros(len(tris), bool)
-    lining[island()[0]] = True
-    lips = np.intersect1d(tris[lining].ravel(), tris[~lining].ravel())
-    e = np.sort(np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]]), axis=1)
-    face = np.tile(np.arange(len(tris)), 3)
-    key = e[:, 0].astype(np.int64) * len(p) + e[:, 1]
-    order = np.argsort(key, kind="stable")
-    key, face, e = key[order], face[order], e[order]
-    pair = np.flatnonzero(key[1:] == key[:-1])
-    a, b, e = face[pair], face[pair + 1], e[pair]
-    ra, rb = _facing(p, tris, a), _facing(p, tris, b)
-    sa, sb = _facing(p + full, tris, a), _facing(p + full, tris, b)
-    bend = np.degrees(np.arccos(np.clip((sa * sb).sum(1), -1, 1)) - np.arccos(np.clip((ra * rb).sum(1), -1, 1)))
-    mid = p[e].mean(1)
-    eyes = np.array([p[m.groups[f"helper-{s}-eye"]].mean(0) for s in "lr"])
-    middle = eyes[:, 0].mean()
-    from_lips = np.min(np.linalg.norm(mid[:, None, :] - p[lips][None], axis=2), axis=1)
-    facing = np.minimum(ra[:, 2], rb[:, 2])
-    turn = (facing > 0) & (facing <= 0.3) & (np.abs(mid[:, 0] - middle) > abs(eyes[0, 0] - middle)) \
-        & (mid[:, 2] > eyes[0, 2] - 0.03) & (mid[:, 1] < eyes[:, 1].mean() - 0.010) & (from_lips > 0.008)
-    return bend[turn]
+    c = smile_edge_bends(m, full)
+    mid, eyes, middle = c["mid"], c["eyes"], c["middle"]
+    turn = (c["rest_z"] > 0) & (c["rest_z"] <= 0.3) & (np.abs(mid[:, 0] - middle) > abs(eyes[0, 0] - middle)) \
+        & (mid[:, 2] > eyes[0, 2] - 0.03) & (mid[:, 1] < eyes[:, 1].mean() - 0.010) & (c["from_lips"] > 0.008)
+    return c["bend"][turn]
 
 
 @pytest.mark.parametrize("name", list(FACES))

@@ -8,19 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings, smile_deltas
+from helpers import random_settings, smile_deltas, smile_edge_bends
 
-from workbench.body.lining import island
 from workbench.body.mesh import morph_deltas
 from workbench.options import normalize_avatar_settings
 
 # Review J's #1 and #3 (seed 4620, its 12 faces: the creases its reviewer named) and a face of another seed (4662).
 FACES = [random_settings(12, 4620)[k] for k in (0, 2)] + [random_settings(2, 4662)[1]]
-
-
-def _facing(p: np.ndarray, tris: np.ndarray, f: np.ndarray) -> np.ndarray:
-    n = np.cross(p[tris[f, 1]] - p[tris[f, 0]], p[tris[f, 2]] - p[tris[f, 0]])
-    return n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-20)
 
 
 def creases(settings: dict, shape: str) -> np.ndarray:
@@ -32,28 +26,11 @@ def creases(settings: dict, shape: str) -> np.ndarray:
         idx, d = morph_deltas(normalize_avatar_settings(settings))[shape]
         full = np.zeros_like(full)
         full[idx] = d
-    p = m.positions.astype(np.float64)
-    tris = m.triangles[m.face_groups["body"]]
-    lining = np.zeros(len(tris), bool)
-    lining[island()[0]] = True
-    lips = np.intersect1d(tris[lining].ravel(), tris[~lining].ravel())
-    e = np.sort(np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]]), axis=1)
-    face = np.tile(np.arange(len(tris)), 3)
-    key = e[:, 0].astype(np.int64) * len(p) + e[:, 1]
-    order = np.argsort(key, kind="stable")
-    key, face, e = key[order], face[order], e[order]
-    pair = np.flatnonzero(key[1:] == key[:-1])
-    a, b, e = face[pair], face[pair + 1], e[pair]
-    ra, rb = _facing(p, tris, a), _facing(p, tris, b)
-    sa, sb = _facing(p + full, tris, a), _facing(p + full, tris, b)
-    bend = np.degrees(np.arccos(np.clip((sa * sb).sum(1), -1, 1)) - np.arccos(np.clip((ra * rb).sum(1), -1, 1)))
-    mid = p[e].mean(1)
-    eyes = np.array([p[m.groups[f"helper-{s}-eye"]].mean(0) for s in "lr"])
-    middle = eyes[:, 0].mean()
-    from_lips = np.min(np.linalg.norm(mid[:, None, :] - p[lips][None], axis=2), axis=1)
-    cheeks = (ra[:, 2] > 0.3) & (rb[:, 2] > 0.3) & (np.abs(mid[:, 0] - middle) > 0.012) \
-        & (mid[:, 2] > eyes[0, 2] - 0.03) & (mid[:, 1] < eyes[:, 1].mean() - 0.010) & (from_lips > 0.008)
-    return bend[cheeks]
+    c = smile_edge_bends(m, full)
+    mid, eyes, middle = c["mid"], c["eyes"], c["middle"]
+    cheeks = (c["rest_z"] > 0.3) & (np.abs(mid[:, 0] - middle) > 0.012) \
+        & (mid[:, 2] > eyes[0, 2] - 0.03) & (mid[:, 1] < eyes[:, 1].mean() - 0.010) & (c["from_lips"] > 0.008)
+    return c["bend"][cheeks]
 
 
 @pytest.mark.parametrize("shape", ["mouthSmile", "mouthSmileLeft"])

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 from urllib.parse import urlsplit
 
 import pytest
+from helpers import wait_for
 
 from .conftest import save_artifact, start_chrome, wait
 from .viewer_page import (
@@ -147,9 +147,7 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     # (Polled, not read once: on a loaded machine the screenshot of ``a`` can take most of a second, so ``t0``, read
     # after it, was up to a whole stride later than the pose it shows, and "a quarter later" the same pose again: 0.0002
     # of the pixels changed in a whole-suite run at load 4. The walk keeps playing, so a later pose comes round.)
-    deadline = time.monotonic() + 60
-    while changed(a, canvas_pixels(browser, 0)) <= 0.002:
-        assert time.monotonic() < deadline, "the walk's pose did not move"
+    assert wait_for(lambda: changed(a, canvas_pixels(browser, 0)) > 0.002, timeout=60), "the walk's pose did not move"
     Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-speed")).select_by_value("2")
     until(browser, 0, "d.speed === '2'", "speed 2x")
     # The clip's clock against the page's (frame times): at 2x the clip runs twice as fast.

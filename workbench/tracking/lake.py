@@ -586,10 +586,15 @@ def promises_unique_ids(ddf) -> bool:
     >>> promises_unique_ids(read_events(write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 10, seed=1)))
     True
     """
+    return _every_source(ddf, _UNIQUE.__contains__)
+
+
+def _every_source(ddf, holds) -> bool:
+    """Whether ``ddf`` is a Dask frame of lake reads and ``holds`` (of a read's expression name) for each of them."""
     if getattr(ddf, "expr", None) is None:
         return False
     sources = _sources(ddf)
-    return bool(sources) and all(e._name in _UNIQUE for e in sources)
+    return bool(sources) and all(holds(e._name) for e in sources)
 
 
 def promises_visitor_numbers(ddf) -> bool:
@@ -601,10 +606,7 @@ def promises_visitor_numbers(ddf) -> bool:
     >>> promises_visitor_numbers(read_events(write_synth_lake(pathlib.Path(tempfile.mkdtemp()) / "l", 10, seed=1)))
     True
     """
-    if getattr(ddf, "expr", None) is None:
-        return False
-    sources = _sources(ddf)
-    return bool(sources) and all(_still_numbered(_NUMBERED.get(e._name)) for e in sources)
+    return _every_source(ddf, lambda name: _still_numbered(_NUMBERED.get(name)))
 
 
 def _still_numbered(verdict: tuple | None) -> bool:

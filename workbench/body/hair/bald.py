@@ -103,6 +103,17 @@ def shaved(tone: str, gender: str, hair_color: str) -> np.ndarray:
     under = np.minimum(level * UNDER[0] + hair[:, None, None] * 255 * UNDER[1] + np.array([0.0, 2.0, 6.0])[:, None, None],
                        level)
     table = np.clip(level * (1 - t) + under * t + 0.5, 0, 255).astype(np.uint8)          # (3, 256, 256)
+    return painted(skin, at, w, table)
+
+
+def painted(skin: np.ndarray, at: np.ndarray, w: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """``skin`` (an (n, n, 3) uint8 texture) with its texels ``at`` (flat indices) drawn by ``table`` (per channel,
+    weight 0..255 and skin level 0..255: the level drawn) at their weights ``w`` (read-only).
+
+    >>> table = np.zeros((3, 256, 256), np.uint8)
+    >>> painted(np.full((2, 2, 3), 9, np.uint8), np.array([3]), np.array([255]), table)[1, 1].tolist()
+    [0, 0, 0]
+    """
     flat = skin.reshape(-1, 3)
     out = flat.copy()
     values = flat[at]

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import keep, pores
 from ..skin import SKIN_SIZE, skin_texture
-from .bald import draw_mask, shaved
+from .bald import draw_mask, painted, shaved
 from .texture import rgb
 
 # Styles drawn on the scalp's skin, with no hair mesh: ``none`` (a shaved head's stubble) and ``buzz``.
@@ -70,13 +70,7 @@ def buzzed(tone: str, gender: str, hair_color: str) -> np.ndarray:
     level = np.arange(256, dtype=np.float64)[None, None, :]
     t = np.arange(256, dtype=np.float64)[None, :, None] / 255 * COVER
     table = np.clip(level * (1 - t) + hair[:, None, None] * t + 0.5, 0, 255).astype(np.uint8)          # (3, 256, 256)
-    flat = skin.reshape(-1, 3)
-    out = flat.copy()
-    values = flat[at]
-    out[at] = np.stack([table[c, w, values[:, c]] for c in range(3)], 1)
-    image = out.reshape(skin.shape)
-    image.setflags(write=False)
-    return image
+    return painted(skin, at, w, table)
 
 
 @lru_cache(maxsize=2)
