@@ -34,8 +34,10 @@ REVIEW_P = {12: "#EFD0C3", 2: "#60402F", 4: "#5A4031", 9: "#3E2A1D"}
 MID = "#C09263"
 SIZE = 384
 UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
-# (name, share of the skin's reflection kept, share of the specular colour in the tone's hue)
-VARIANTS = (("now", 1.0, 0.0), ("reflection x0.4", 0.4, 0.0), ("warm specular", 1.0, 0.7))
+# (name, share of the skin's reflection kept, share of the specular colour in the tone's hue, albedo re-solved):
+# "no reflection" is the same frame with the specular at 0 (the reflection's share of what is shown).
+VARIANTS = (("now", 1.0, 0.0, True), ("no reflection", 0.0, 0.0, False), ("reflection x0.4", 0.4, 0.0, True),
+            ("warm specular", 1.0, 0.7, True))
 
 
 def lab(linear: np.ndarray) -> tuple[float, float, float]:
@@ -63,13 +65,14 @@ def _albedo(tone: str, reflect: float, tint: np.ndarray) -> np.ndarray:
     return albedo
 
 
-def traded(glb: bytes, tone: str, keep: float, warm: float) -> bytes:
+def traded(glb: bytes, tone: str, keep: float, warm: float, resolve: bool = True) -> bytes:
     """``glb`` with the skin's reflection at ``keep`` of its own and its specular colour ``warm`` of the way to the
-    tone's hue (luminance 1), the skin's ``baseColorFactor`` scaling its albedo to hold the Neutral mean."""
+    tone's hue (luminance 1), the skin's ``baseColorFactor`` scaling its albedo to hold the Neutral mean (unless not
+    ``resolve``)."""
     t = colour.srgb_to_linear(colour.hex_rgb(tone))
     tint = (1 - warm) + warm * t / float(t @ colour.LUMA)
     reflect = colour.skin_reflect(tone)
-    scale = _albedo(tone, reflect * keep, tint) / _albedo(tone, reflect, np.ones(3))
+    scale = _albedo(tone, reflect * keep, tint) / _albedo(tone, reflect, np.ones(3)) if resolve else np.ones(3)
     doc, binary = read_glb(glb)
     for m in doc["materials"]:
         if m.get("name") == "Skin":
@@ -112,8 +115,8 @@ def main(out: Path, tones: list[str]) -> None:
             avatar = sheets.Avatar(settings)
             tone = settings["skinTone"]
             masks, glb = body_masks(avatar), avatar.glb
-            for variant, keep, warm in VARIANTS:
-                avatar.files = [traded(glb, tone, keep, warm)] * len(sheets.VIEWS)
+            for variant, keep, warm, resolve in VARIANTS:
+                avatar.files = [traded(glb, tone, keep, warm, resolve)] * len(sheets.VIEWS)
                 for look in ("studio", "typical"):
                     for (view, *_), im, mask in zip(sheets.VIEWS, sheets.shoot_threejs([avatar], SIZE, look, page)[0],
                                                     masks, strict=True):
