@@ -254,7 +254,7 @@ def _layout():
     colour[tongue] = t[tongue]
     rough[tongue] = ROUGH_TONGUE
     occ[tongue] = (0.5 * (1 - _smoothstep(0.0, 0.5, depth)) + OCC_LEAST)[tongue]
-    deep[tongue] = (0.35 + 0.65 * _smoothstep(0.05, 0.6, depth))[tongue]
+    deep[tongue] = (0.35 + 0.65 * _smoothstep(0.05, 0.6, np.hypot(depth, 0.6 * u)))[tongue]
     return colour, rough, occ, deep
 
 
