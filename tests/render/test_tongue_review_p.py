@@ -6,10 +6,7 @@ review P's #4 and #10 (their bodies, faces and tones) and the default feminine f
 mesh's rows from TONGUE_V (workbench.body.mouth's layout) through the renderer's own drawing; its lit part (the pink;
 deeper in, the texture turns it to the mouth's dark) those over LIT_SHARE of its brightest. Column by column, the top
 of the lit part's outline: a slab's runs level to its ends, an arc's falls away from its middle. Its fall 0.75 of the
-way out from the middle to either end, as a share of the half width (a circle's: 0.34), the lesser of the two sides.
-
-Its back (dark, in the mouth's shadow, seen over the lit front against the cavity): on the avatar's Teeth mesh at
-rest, how far its sides lie under its middle."""
+way out from the middle to either end, as a share of the half width (a circle's: 0.34), the lesser of the two sides."""
 
 from __future__ import annotations
 
@@ -21,13 +18,13 @@ import numpy as np
 import pytest
 from helpers import random_settings
 from scipy.ndimage import label
-from test_mouth_renders import SIZE, avatar, painted
+from test_mouth_renders import SIZE, painted
 
 from workbench.body.mouth import TONGUE_V
 from workbench.options.colour import LUMA
 from workbench.render.pictures import SUPERSAMPLE
 from workbench.render.raster import draw
-from workbench.render.scene import Clip, Model, load_clip
+from workbench.render.scene import Model, load_clip
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Review P's #4 and #10 (seed 4626, as the sheets drew them; their hair, glasses and stance left out: none of them
@@ -35,8 +32,6 @@ ROOT = Path(__file__).resolve().parents[2]
 FACES = {**{f"p{k}": random_settings(12, 4626, with_added=True)[k - 1] for k in (4, 10)}, "fem": {"gender": "feminine"}}
 #: The least fall of the lit part's top outline 0.75 of the way out, as a share of the tongue's half width.
 LIT = 0.105
-#: The least height (mm) of the tongue's back's middle over its sides.
-BACK_DOME = 4.0
 #: Where the tongue counts as lit: over this share of its brightest (99th percentile) luminance.
 LIT_SHARE = 0.5
 
@@ -83,25 +78,5 @@ def lit_fall(name: str) -> float:
 def test_the_tongue_lit_front_is_an_arc(name):
     """The fall over LIT. On main 0.082 to 0.093 (a level top edge to its rounded ends: the pink of a slab's front,
     turning dark at one distance behind the tip across the whole width); now 0.112 to 0.144 (dark from the tip's middle
-    out, workbench.body.mouth's tongue shadow)."""
+    out, workbench.body.tongue.LIT_REACH)."""
     assert lit_fall(name) > LIT, lit_fall(name)
-
-
-def back_dome(gender: str) -> float:
-    """Millimetres from the top of the tongue's back's sides (0.6 to 0.9 of its half width out) up to the top of its
-    middle (within a quarter of it), 35 to 55 mm behind its tip, at rest."""
-    model = Model(avatar(gender))
-    d = next(d for d in model.posed(Clip(model), 0.0).draws if d.mesh_name == "Teeth")
-    p = d.positions[d.uv[:, 1] >= TONGUE_V].astype(float) * 1000
-    mid = (p[:, 0].min() + p[:, 0].max()) / 2
-    back, out = p[:, 2].max() - p[:, 2], np.abs(p[:, 0] - mid)
-    cut = (back > 35) & (back < 55)
-    half = out[cut].max()
-    return float(p[cut & (out < 0.25 * half), 1].max() - p[cut & (out > 0.6 * half) & (out < 0.9 * half), 1].max())
-
-
-@pytest.mark.parametrize("gender", ["feminine", "masculine"])
-def test_the_tongue_back_is_rounded(gender):
-    """The back's dome over BACK_DOME. On main 2.4 mm (MakeHuman's back cut level across: seen in the opening, a flat
-    top edge over upright sides, the reviewer's box); now 5.3 (workbench.body.tongue.BACK_ROUND)."""
-    assert back_dome(gender) > BACK_DOME, back_dome(gender)
