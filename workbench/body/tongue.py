@@ -18,7 +18,7 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["GROOVE", "LIT_REACH", "TIP_ROUND", "TONGUE", "TONGUE_GROOVE", "painted", "shaped"]
+__all__ = ["BACK_DARK", "GROOVE", "LIT_REACH", "TIP_ROUND", "TONGUE", "TONGUE_GROOVE", "painted", "shaped"]
 
 #: Its colour (sRGB albedo), a deeper pink than the gums.
 TONGUE = (0.66, 0.32, 0.34)
@@ -30,6 +30,11 @@ TONGUE_GROOVE = 0.07
 #: ended on one straight line across, level to its rounded ends: "a rectangular slab tongue with square corners",
 #: blind review P (tests/render/test_tongue_review_p.py).
 LIT_REACH = (0.05, 0.6, 0.6)
+#: Its back darker than the mouth's shadow (:data:`workbench.body.mouth.DEEP`): from BACK_DARK[0] to BACK_DARK[1] of its
+#: length from the tip, its colour to BACK_DARK[2] of that shadow's. Its back faces up into the key light: painted the
+#: shadow alone it drew 26 to 28 of luminance beside the lining's 17 to 22 in viseme_aa, a lit box over the lit front
+#: (blind review P's "rectangular slab", tests/render/test_tongue_review_p.py).
+BACK_DARK = (0.3, 0.6, 0.7)
 
 #: The groove (metres): its depth at the middle line of the tongue's top, its half width (a Gaussian's), and how far
 #: back from the tip it fades out.
@@ -63,4 +68,7 @@ def painted(u: np.ndarray, depth: np.ndarray, least: float) -> tuple[np.ndarray,
     colour = np.array(TONGUE, np.float32) * shade[..., None]
     occ = 0.5 * (1 - _smoothstep(0.0, 0.5, depth)) + least
     deep = 0.35 + 0.65 * _smoothstep(LIT_REACH[0], LIT_REACH[1], np.hypot(depth, LIT_REACH[2] * u))
-    return colour, occ, deep
+    # (The texture mixes the colour with the shadow by ``deep``: a black colour under ``deep`` BACK_DARK[2] leaves that
+    # share of the shadow; ``deep`` stays over 0.7, where the back's reflections are none: mouth.mouth_specular.)
+    back = _smoothstep(BACK_DARK[0], BACK_DARK[1], depth)
+    return colour * (1 - back)[..., None], occ, deep * (1 - back) + BACK_DARK[2] * back
