@@ -41,6 +41,7 @@ from .teeth_arch import ARCH_UV, along, arched, from_edge, from_middle
 from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck, tints
 from .teeth_crowns import corner as _corner
 from .teeth_walls import walled
+from .tongue import painted as tongue_painted
 from .tongue import shaped as tongue_shaped
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
@@ -77,9 +78,6 @@ GAP = (0.42, 0.37, 0.34)
 GAP_SOFT = 0.45
 # The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
 GAP_EDGE = (0.1, 0.06, 0.06)
-TONGUE = (0.66, 0.32, 0.34)
-# How much darker the groove down the tongue's middle is (0.22 drew "a line down its middle", blind review K).
-TONGUE_GROOVE = 0.07
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to towards the throat: the lining's
 # :data:`workbench.body.skin.THROAT` a little darker, its hue (at (0.24, 0.11, 0.10), dark panels beside the lining, review N; at (0.13, 0.06, 0.06), under half of it, the back teeth's walls and
 # the tongue's back drew black wedges on the lining's dark red, blind review L: tests/render/test_cavity_wedges_review_l.py;
@@ -245,16 +243,11 @@ def _layout():
         colour[inner] = (c * 0.25)[inner]
         occ[inner] = (0.2 * (1 - e_in) + OCC_LEAST)[inner]
         deep[inner] = np.maximum(0.7 + 0.3 * _smoothstep(0.0, 0.6, e_in), 0.92 * _smoothstep(0.2, 0.55, u))[inner]
-    # The tongue: a groove down its middle, darker at its sides, fine papillae; deeper in, the mouth's shadow.
+    # The tongue (:func:`.tongue.painted`): a groove down its middle, darker at its sides; deeper in, the mouth's shadow.
     tongue = v >= TONGUE_V
-    depth = np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1)
-    speck = 1 + 0.08 * (np.random.default_rng(3).random((n, n)).astype(np.float32) - 0.5)
-    t = np.array(TONGUE, np.float32) * ((1 - TONGUE_GROOVE * np.exp(-(u / 0.12) ** 2)) * (1 - 0.3 * _smoothstep(0.55, 1.0, u))
-                                        * speck)[..., None]
-    colour[tongue] = t[tongue]
+    t_colour, t_occ, t_deep = tongue_painted(u, np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1), OCC_LEAST)
+    colour[tongue], occ[tongue], deep[tongue] = t_colour[tongue], t_occ[tongue], t_deep[tongue]
     rough[tongue] = ROUGH_TONGUE
-    occ[tongue] = (0.5 * (1 - _smoothstep(0.0, 0.5, depth)) + OCC_LEAST)[tongue]
-    deep[tongue] = (0.35 + 0.65 * _smoothstep(0.05, 0.6, depth))[tongue]
     return colour, rough, occ, deep
 
 
