@@ -32,7 +32,7 @@ from .. import keep
 from ..mesh import BodyMesh
 from ..texels import texel_map
 from .garments import dressed
-from .hood import ROLL, STEPS
+from .hood import ROLL, SHADE, STEPS
 from .pattern import FOLD_SIZE, FORMAT, pattern
 from .styles import STYLES
 from .trims import HEATHER, flecks, seam_distances, sewing, trim_colour
@@ -186,7 +186,21 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
         if tight:
             rib = np.maximum(rib, np.clip((width - d) / texel, 0, 1))
         seam = np.maximum(seam, np.clip(1.2 - np.abs(d - width) / texel, 0, 1))
-    return {"rib": rib, "seam": seam, **sewing(name, n)}
+    return {"rib": rib, "seam": seam, "hood": _hood_light(name, n), **sewing(name, n)}
+
+
+def _hood_light(name: str, n: int) -> np.ndarray:
+    """Per texel, how much of the room's light reaches a hood's cloth (:data:`.hood.SHADE` by row: its opening's
+    inside and its fold's underside in shade, painted as occlusion is, so every viewer shows the hood's volume);
+    1 off the hood and on a style without one."""
+    pat = pattern(name)
+    light = np.ones(int(pat["vmap"].max()) + 1, np.float32)
+    if len(pat["hood_faces"]):
+        panel = len(pat["from_cut"])
+        light[panel:panel + len(SHADE) * STEPS] = np.repeat(SHADE, STEPS)
+    tex = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], n)
+    painted = tex.paint_vertices(pat["vfaces"], light[pat["vmap"]][:, None])[..., 0]
+    return np.where(tex.covered, painted, 1.0).astype(np.float32)
 
 
 def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
@@ -253,7 +267,7 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         round_ = np.where(cord, 0.72 + 0.33 * (bands["cord"] + bands["aglet"]), 1.0) * (1 - 0.4 * (bands["aglet"] > 0))
         shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
         trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, THREAD * bands["topstitch"])
-        return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"])).astype(np.float32),
+        return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"]) * bands["hood"]).astype(np.float32),
                 "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * _heather(len(shade))).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)

@@ -22,8 +22,8 @@ back) over the neckline's back and sides:
    (barycentrics) and its offset in the triangle's own frame (along its first edge, across it, along its
    normal), the ``.mhclo`` binding with a whole offset.
 
->>> ROLL.shape[1], BAG.shape[1]
-(2, 2)
+>>> ROLL.shape[1], BAG.shape[1], len(SHADE) == len(ROLL) + len(BAG)
+(2, 2, True)
 """
 
 from __future__ import annotations
@@ -31,17 +31,26 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-__all__ = ["ROLL", "BAG", "STEPS", "END", "hood", "hood_ring", "worn"]
+__all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "hood", "hood_ring", "worn"]
 
 # The roll (out from the neckline, up from it; metres at the back's middle): from the seam up the neck's
-# side of the roll, over its top (the opening's edge) and down its outside.
-ROLL = np.array([[0.002, 0.0], [0.003, 0.010], [0.006, 0.020], [0.012, 0.027], [0.020, 0.028], [0.027, 0.024],
-                 [0.032, 0.016]])
-# The bag (share of the hood's depth down the hoodie from the roll's foot, how far it stands off the hoodie).
-# (A bag 1.6 cm thick at most and 20 cm deep lay on the back as a faint pad: the hood read as a rolled collar,
-# review F. A hood's two layers of fleece and the air in its crown stand 3 cm off the back.)
-BAG = np.array([[0.06, 0.026], [0.2, 0.029], [0.38, 0.027], [0.56, 0.022], [0.74, 0.016], [0.88, 0.010],
-                [0.96, 0.005], [1.0, 0.0015]])
+# side of the roll, over its top (the opening's rim) and down its outside into the hood's open mouth, the
+# hollow between the rim and the bag's crown where one sees into the hood (review P: "the hood is only
+# painted onto a flat back": a roll 2.8 cm tall whose outside ran straight onto the bag showed no opening).
+ROLL = np.array([[0.002, 0.0], [0.003, 0.012], [0.006, 0.024], [0.011, 0.032], [0.018, 0.034], [0.024, 0.029],
+                 [0.027, 0.020], [0.031, 0.013], [0.036, 0.010]])
+# The bag (share of the hood's depth down the hoodie from the roll's foot, how far it stands off the hoodie):
+# rising from the hollow to its crown, two layers of fleece and the air between them 5 cm off the back of the
+# neck, thinning down the back to a rounded fold, its lower edge, that turns under onto the hoodie.
+# (A bag 1.6 cm thick at most lay on the back as a faint pad, review F; one 2.9 cm thick at most, whose edge
+# sloped away over 5 cm, read as painted on, review P.)
+BAG = np.array([[0.04, 0.030], [0.12, 0.045], [0.24, 0.052], [0.40, 0.049], [0.56, 0.043], [0.72, 0.036],
+                [0.84, 0.030], [0.92, 0.024], [0.97, 0.014], [1.0, 0.002]])
+# How much of the room's light reaches each row (ROLL's, then BAG's), painted into the cloth's shade
+# (workbench.body.outfit.cloth): the roll's neck side and the hollow inside the opening in shade, the bag's
+# crown in full light, its fold's underside darker towards the hoodie it turns onto.
+SHADE = np.array([0.62, 0.7, 0.82, 0.95, 1.0, 0.97, 0.8, 0.6, 0.5,
+                  0.62, 0.85, 0.97, 1.0, 1.0, 1.0, 1.0, 0.94, 0.8, 0.64])
 # The hood's depth down the back at its middle and at the sides (metres, along the hoodie: down the back,
 # out along the shoulders).
 BACK, SIDE = 0.25, 0.06
