@@ -33,8 +33,8 @@ from .. import keep
 from ..mesh import BodyMesh
 from ..texels import texel_map
 from .garments import dressed
-from .hood import ROLL, SHADE, STEPS
-from .pattern import FOLD_SIZE, FORMAT, pattern, reference
+from .hood import ROLL, SHADE, STEPS, bearings
+from .pattern import FOLD_SIZE, FORMAT, NECKLINE_CUT, pattern, reference
 from .styles import STYLES
 from .trims import HEATHER, flecks, seam_distances, sewing, trim_colour
 
@@ -72,8 +72,6 @@ SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
 # How dark a drawstring's shadow on the cloth; the contrast thread's share of a topstitch's colour (its
 # colour: .trims.trim_colour).
 CORD_SHADOW, THREAD = 0.06, 0.45
-# A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
-NECKLINE_CUT = 1
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
 VERSION = 5
@@ -206,10 +204,10 @@ def _hood_light(name: str, n: int) -> np.ndarray:
     light[panel:panel + len(SHADE) * STEPS] = np.repeat(SHADE, STEPS)
     painted = tex.paint_vertices(pat["vfaces"], light[pat["vmap"]][:, None])[..., 0]
     # The fold's edge (the bag's last row) on the reference drape, sampled every few millimetres, each sample
-    # casting as much shadow as the fold stands tall there (none where the hood tapers to its ends).
+    # casting as much shadow as the fold stands tall there behind the neck (none on the shoulders).
     q = dressed(reference(), name).points
     rows = q[panel + (len(SHADE) - 3) * STEPS:panel + len(SHADE) * STEPS].reshape(3, STEPS, 3)
-    tall = np.clip(np.linalg.norm(rows[0] - rows[2], axis=1) / 0.012, 0, 1)
+    tall = np.clip(np.linalg.norm(rows[0] - rows[2], axis=1) / 0.012, 0, 1) * np.clip(-np.cos(bearings()), 0, 1)
     t = np.linspace(0, STEPS - 1, 16 * STEPS)
     edge = np.stack([np.interp(t, np.arange(STEPS), rows[2][:, c]) for c in range(3)], 1)
     texels = np.einsum("hwk,hwkc->hwc", tex.bary, q[pat["vmap"]][pat["vfaces"]][tex.triangle])

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-__all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "hood", "hood_ring", "worn"]
+__all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "bearings", "hood", "hood_ring", "worn"]
 
 # The roll (out from the neckline, up from it; metres at the back's middle): from the seam up the neck's
 # side of the roll, over its top (the opening's rim) and down its outside into the hood's open mouth, the
@@ -96,6 +96,11 @@ def _frames(points: np.ndarray, tri: np.ndarray, bary: np.ndarray):
     return foot, np.stack([e1, np.cross(n, e1), n], 1)
 
 
+def bearings() -> np.ndarray:
+    """The hood's :data:`STEPS` bearings round the neck (radians, 0 at the front)."""
+    return np.linspace(np.radians(END), np.radians(360 - END), STEPS)
+
+
 def _rows(line: np.ndarray, neck: tuple[float, float]) -> tuple[np.ndarray, ...]:
     """Steps 1 and 2 on the neckline's points ``line``: (the roll's rows (ROLL, STEPS, 3), the foot of the bag
     and the way it lies (STEPS, 3 each), its depth and its size by bearing)."""
@@ -103,7 +108,7 @@ def _rows(line: np.ndarray, neck: tuple[float, float]) -> tuple[np.ndarray, ...]
     bearing = np.mod(np.arctan2(rel[:, 0], rel[:, 1]), 2 * np.pi)     # 0 at the front, pi at the back
     order = np.argsort(bearing)
     bearing, radius, height = bearing[order], np.hypot(*rel[order].T), line[order, 1]
-    at = np.linspace(np.radians(END), np.radians(360 - END), STEPS)
+    at = bearings()
     wrap = np.concatenate([bearing - 2 * np.pi, bearing, bearing + 2 * np.pi])
     r = np.interp(at, wrap, np.tile(radius, 3))
     y = np.interp(at, wrap, np.tile(height, 3))
@@ -134,7 +139,7 @@ def hood_ring(line: np.ndarray, neck: tuple[float, float]) -> np.ndarray:
     nearest it in bearing: the point whose skin weights the roll standing there takes."""
     rel = line[:, [0, 2]] - np.asarray(neck)
     bearing = np.mod(np.arctan2(rel[:, 0], rel[:, 1]), 2 * np.pi)
-    at = np.linspace(np.radians(END), np.radians(360 - END), STEPS)
+    at = bearings()
     return np.abs(np.angle(np.exp(1j * (at[:, None] - bearing[None, :])))).argmin(1)
 
 
@@ -148,7 +153,9 @@ def hood(points: np.ndarray, faces: np.ndarray, neckline: np.ndarray, neck: tupl
     flat = np.concatenate([foot + (b[0] * depth)[:, None] * way for b in BAG])
     tri, bary = _nearest_on(points, faces, flat)
     on, axes = _frames(points, tri, bary)
-    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(np.maximum(size, 0.25), len(BAG)) + 0.0015
+    # (Full thickness behind the neck, 0.6 of it along the shoulders, where long hair falls over it to the front.)
+    thick = np.maximum(size, 0.25) * (0.6 + 0.4 * np.clip(-np.cos(bearings()), 0, 1))
+    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(thick, len(BAG)) + 0.0015
     bag = on + stand[:, None] * axes[:, 2]
     # 3. Bound to their nearest triangles, with their whole offsets in those triangles' frames.
     tri, bary = _nearest_on(points, faces, bag)
