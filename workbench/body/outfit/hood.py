@@ -2,8 +2,11 @@
 sides of the neck, coming forward to the neckline's V at the front, where its two ends cross; behind, the
 hood's bag lies on the upper back, deepest at the back's middle, its outline tucked down onto the hoodie.
 
-Seen from the front it frames the neck (a collar's roll, no more than 3 cm tall); from behind it is a
-rounded pad on the shoulder blades. It is a closed surface: it rises from a seam along the hoodie's
+Seen from the front it frames the neck (a collar's roll, 3.4 cm tall at most); from behind it is a bag of
+fleece on the shoulder blades, 5 cm thick below the neck, its opening a hollow between the roll's rim and the
+bag's crown, its lower edge a rounded fold (review P: "the hood is only painted onto a flat back"). Its
+shade by row (:data:`SHADE`: the opening's inside, the fold's underside) and the shadow its fold casts on the
+hoodie are painted into the cloth's shade (:mod:`.cloth`), so every viewer shows them. It is a closed surface: it rises from a seam along the hoodie's
 neckline and comes down onto the hoodie along its outline, so no raw edge of it shows. (The first hood was
 a pad lying on the shoulders whose two ends stood off them: two horns seen from the front.)
 
