@@ -3,7 +3,7 @@ sides of the neck, coming forward to the neckline's V at the front, where its tw
 hood's bag lies on the upper back, deepest at the back's middle, its outline tucked down onto the hoodie.
 
 Seen from the front it frames the neck (a collar's roll, 3.4 cm tall at most); from behind it is a bag of
-fleece on the shoulder blades, 5 cm thick below the neck, its opening a hollow between the roll's rim and the
+fleece on the shoulder blades, 4 cm thick below the neck, its opening a hollow between the roll's rim and the
 bag's crown, its lower edge a rounded fold (review P: "the hood is only painted onto a flat back"). Its
 shade by row (:data:`SHADE`: the opening's inside, the fold's underside) and the shadow its fold casts on the
 hoodie are painted into the cloth's shade (:mod:`.cloth`), so every viewer shows them. It is a closed surface: it rises from a seam along the hoodie's
@@ -43,11 +43,12 @@ __all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "bearings", "hood", "hood_rin
 ROLL = np.array([[0.002, 0.0], [0.003, 0.012], [0.006, 0.024], [0.011, 0.032], [0.018, 0.034], [0.024, 0.029],
                  [0.027, 0.020], [0.031, 0.013], [0.036, 0.010]])
 # The bag (share of the hood's depth down the hoodie from the roll's foot, how far it stands off the hoodie):
-# rising from the hollow to its crown, two layers of fleece and the air between them 5 cm off the back of the
-# neck, thinning down the back to a rounded fold, its lower edge, that turns under onto the hoodie.
+# rising from the hollow to its crown, two layers of fleece and the air between them 4.2 cm off the back of
+# the neck, thinning down the back to a rounded fold, its lower edge, that turns under onto the hoodie.
 # (A bag 1.6 cm thick at most lay on the back as a faint pad, review F; one 2.9 cm thick at most, whose edge
-# sloped away over 5 cm, read as painted on, review P.)
-BAG = np.array([[0.04, 0.030], [0.12, 0.045], [0.24, 0.052], [0.40, 0.049], [0.56, 0.043], [0.72, 0.036],
+# sloped away over 5 cm, read as painted on, review P; at 5.2 cm long hair lying over it bent in corners,
+# tests/body/test_hair_drape_review_j.py.)
+BAG = np.array([[0.04, 0.026], [0.12, 0.036], [0.24, 0.042], [0.40, 0.042], [0.56, 0.039], [0.72, 0.034],
                 [0.84, 0.030], [0.92, 0.024], [0.97, 0.014], [1.0, 0.002]])
 # How much of the room's light reaches each row (ROLL's, then BAG's), painted into the cloth's shade
 # (workbench.body.outfit.cloth): the roll's neck side and the hollow inside the opening in shade, the bag's
