@@ -38,7 +38,7 @@ from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
 from .teeth_arch import ARCH_UV, along, arched, from_edge, from_middle
-from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck, tints
+from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, faint, neck, tints
 from .teeth_crowns import corner as _corner
 from .teeth_walls import walled
 from .tongue import shaped as tongue_shaped
@@ -190,7 +190,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     gap = _smoothstep(GAP_SOFT + inset, -0.1 + inset, mm) * (0.75 + 0.25 * np.maximum(corner, nk))
     if arc is not None:
         cut = np.asarray(arc, np.float32)[k] + CANINE_POINT * (k == 2) * np.abs(2 * t - 1)
-        gap = np.maximum(gap, _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))
+        gap = np.maximum(gap * faint(e), _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))   # (faint: a smile's band)
     # The gum line: scalloped, higher over each tooth's middle than between two teeth; the lower row's lower on
     # the tooth (its gums show under the lower teeth in an open mouth).
     gum = _smoothstep(0.0, 0.06, e - (gum_at[0] + gum_at[1] * np.sin(np.pi * t)))
