@@ -38,7 +38,7 @@ from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
 from .teeth_arch import ARCH_UV, along, arched, from_edge, from_middle
-from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck, tints
+from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, faint, neck, tints
 from .teeth_crowns import corner as _corner
 from .teeth_walls import walled
 from .tongue import painted as tongue_painted
@@ -87,8 +87,9 @@ DEEP = (0.28, 0.145, 0.135)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F; at 0.72, gum on the smile's
-# canines). The lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M).
-UPPER_GUM = (0.82, 0.06)
+# canines; at 0.82, a pink band over a smile's teeth, blind review P, tests/render/test_smile_gaps_review_p.py). The
+# lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M).
+UPPER_GUM = (0.9, 0.05)
 LOWER_GUM = (0.42, 0.14)
 # Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
 # enamel), from the first share to the second: the upper row's from the first premolar (a smile shows the upper
@@ -99,8 +100,7 @@ SHADOW_FROM = {"upper": (0.34, 0.52), "lower": (0.2, 0.55)}
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
-# The lower teeth stand in the upper lip's and teeth's shadow (their colour and occlusion scaled): at full
-# white they glowed as a crescent under the upper teeth.
+# The lower teeth in the upper lip's and teeth's shadow (colour, occlusion scaled): at full white, a glowing crescent.
 LOWER_SHADE = 0.78
 # Roughness: wet enamel, gums, tongue, and the teeth's unlit inner faces.
 # (A tongue at 0.5 mirrored the browsers' room as a grey sheen over its pink: the lit floor of a box.)
@@ -188,7 +188,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     gap = _smoothstep(GAP_SOFT + inset, -0.1 + inset, mm) * (0.75 + 0.25 * np.maximum(corner, nk))
     if arc is not None:
         cut = np.asarray(arc, np.float32)[k] + CANINE_POINT * (k == 2) * np.abs(2 * t - 1)
-        gap = np.maximum(gap, _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))
+        gap = np.maximum(gap * faint(e), _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))   # (a smile's band)
     # The gum line: scalloped, higher over each tooth's middle than between two teeth; the lower row's lower on
     # the tooth (its gums show under the lower teeth in an open mouth).
     gum = _smoothstep(0.0, 0.06, e - (gum_at[0] + gum_at[1] * np.sin(np.pi * t)))
