@@ -59,12 +59,13 @@ def test_full_lips_keep_a_persons_proportion():
     assert ratio.mean() <= 0.8 and ratio.max() <= 0.9, np.round(ratio, 2)
 
 
-@REST
 def test_the_reviews_lips_sit_back(review):
     """The review's faces' upper lips no further forward of the nose-base-to-chin line than 4.2 mm (Legan and
     Burstone's adults 3 +- 1 mm) and 3.0 on average. On main 2.43, 4.45, 4.67, 2.34 (3.48 on average); now 2.00, 3.77,
     4.11, 2.17 (3.01): the lip's middle rolled back and tucked under (mouthRollUpper, workbench.body.shape.lips_at_rest).
-    The lower lips with them: on main 1.45, 3.55, 4.08, 1.50, now 1.00, 2.88, 3.69, 1.22."""
+    The lower lips with them: on main 1.45, 3.55, 4.08, 1.50, now 1.00, 2.88, 3.69, 1.22. Met since pass 24 (blind
+    review P's defect 6, a masculine face's lips drawn back at rest, LIP_REST["masculine"]): #9 (masculine) 2.62 and
+    2.08, the upper lips 2.03, 3.78, 2.62, 2.19 (2.66 on average); an expected failure until then."""
     upper = np.array([f[0] for f in review.values()])
     assert upper.max() <= 4.2 and upper.mean() <= 3.0, np.round(upper, 2)
 
@@ -72,9 +73,13 @@ def test_the_reviews_lips_sit_back(review):
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_the_default_faces_take_no_lip_roll(gender):
     """The default avatars take no lip volume forward, so no setting back (workbench.body.shape.lips_at_rest): their
-    faces' weights hold no lip roll (their lips are widened at rest since review O, tests/body/test_mouth_width_review_o.py)."""
+    faces' weights hold no lip roll (their lips are widened at rest since review O, tests/body/test_mouth_width_review_o.py;
+    the masculine face's drawn back by ARKit's pucker since review P, LIP_REST["masculine"],
+    tests/body/test_lip_rest_review_p.py: before it no "face/" weight at all, now none but that)."""
     face = dict(face_weights(normalize_avatar_settings({"gender": gender})))
-    assert "mouth/mouth-upperlip-volume-incr" not in face and not any(k.startswith("face/") for k in face), face
+    arkit = {k for k in face if k.startswith("face/")}
+    assert "mouth/mouth-upperlip-volume-incr" not in face and arkit <= {"face/mouthPucker"}, face
+    assert (gender == "masculine") == (face.get("face/mouthPucker", 0.0) < 0), face
 
 
 @pytest.mark.parametrize("i", [7, 12])
