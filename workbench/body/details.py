@@ -189,7 +189,9 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # nose-tip-to-chin line (Ricketts' E-line: adults' 2 to 4 mm behind it), "duck lips" in three-quarter view (blind
 # review P's #6: #5, #6, #8, #11, #12). A negative pucker draws the lips' middles back and their corners out, flat
 # over the teeth; taken off in the expressions with the rest's other setting back (lipsUnrolled). (-0.3 left the
-# lower lip of review P's #11 under 1 mm past the line.) tests/body/test_lip_rest_review_p.py.
+# lower lip of review P's #11 under 1 mm past the line. Not on a heavy build: its full cheeks beside the corners drawn
+# out bumped, review N's heavy #9 0.89 -> 1.03 mm, tests/body/test_cheek_puff_review_n.py; the rolls instead of the
+# pucker folded jawOpen's and viseme_U's skin, tests/body/test_mouth.py.) tests/body/test_lip_rest_review_p.py.
 LIP_REST = {"upper": {"face/mouthRollUpper": 0.15, "mouth/mouth-upperlip-height-incr": -0.5,
                       "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.225},
             "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75},
