@@ -74,7 +74,7 @@ LONG_LONE = (112.0, 0.5)
 # azimuths from the third figure to the fourth (degrees from the face). All cards at one depth, hanging from the
 # nape the back was one flat sheet in the full light (blind review P, #12: "flat sheets"); lying deeper between the
 # clumps, the hair there is in their shade (:mod:`.occlusion`).
-BACK_CLUMP = (0.035, 22.0, (0.2, 0.08), (125.0, 145.0))
+BACK_CLUMP = (0.025, 22.0, (0.2, 0.08), (125.0, 145.0))
 
 # Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
 # card's end lies off it (drawn anew per card).
@@ -104,7 +104,7 @@ def back_clump(a: np.ndarray, dy: np.ndarray) -> np.ndarray:
     metres over the shoulders' joints has for its clump: most at a clump's middle, none between clumps.
 
     >>> back_clump(np.array([180.0, 180.0 - BACK_CLUMP[1] / 2, 180.0, 90.0]), np.array([-0.1, -0.1, 0.3, -0.1])).round(3).tolist()
-    [0.035, 0.0, 0.0, 0.0]
+    [0.025, 0.0, 0.0, 0.0]
     """
     depth, apart, (y0, y1), (a0, a1) = BACK_CLUMP
     mid = (0.5 + 0.5 * np.cos(2 * np.pi * (np.abs(a) - 180.0) / apart)) ** 2
