@@ -123,12 +123,9 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         return {"shade": 0.96 + slub * 0.4 + _noise(n, (64, 64), 35) * 0.02 + fine + 0.01 * wale,
                 "height": 0.5 * wale + 0.5 * np.clip(fine * 20 + 0.5, 0, 1)}
     if kind == "sweater":
-        # A knitted sweater: columns of V stitches 8 texels (1.9 cm) wide and 6 rows (1.4 cm) tall, each V
-        # two slanted loops, the purl channel between the columns dark; a heathered yarn. Drawn smooth (each
-        # loop a soft ridge, the channel a soft groove, blurred a little): stitches 6 texels wide with
-        # hard-edged two-texel loops and a one-texel channel drew most of their contrast at a texel, and a
-        # portrait magnifies a texel to 2 to 3 px, so they read as noise (review P: "noisy, low-resolution
-        # knit textures").
+        # A knitted sweater: columns of V stitches (KNIT) 1.9 cm wide, 1.4 cm tall, each V two slanted loops
+        # (soft ridges), a soft dark channel between the columns; a heathered yarn. Hard-edged 6 x 5 stitches
+        # put their contrast at a texel, 2 to 3 px in a portrait: noise (review P: "noisy ... knit textures").
         cx = ((x + 0.5) % KNIT[0]) / KNIT[0]
         cy = ((y + 0.5) % KNIT[1]) / KNIT[1]
         arm = np.abs(2 * cx - 1)                     # 1 at a column's edges, 0 at its middle
