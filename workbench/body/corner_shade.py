@@ -10,7 +10,7 @@ the distance from the corner) so the fold's shade spreads over the millimetres a
 positions stay as they are.
 
 >>> round(SOFT_RADIUS * 1000, 1), SOFT_ROUNDS
-(11.0, 2)
+(14.0, 3)
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ __all__ = ["SOFT_RADIUS", "SOFT_ROUNDS", "soft_corners"]
 
 # The radius (metres on the reference face) round each mouth corner over which the smile's normals are evened: all of
 # the evening to half of it, none from SOFT_RADIUS on (a smooth falloff between).
-SOFT_RADIUS = 0.011
+SOFT_RADIUS = 0.014
 # How many rounds of evening, and the radius (metres on the reference face) of the ball each normal is evened over.
-SOFT_ROUNDS = 2
+SOFT_ROUNDS = 3
 SOFT_BALL = 0.003
 
 
