@@ -5,9 +5,9 @@ hard, dark, knife-cut creases").
 corner 8 mm out and up: the lips' meeting line there is pulled into a fold a fraction of a millimetre across, and the
 smile's normals (:data:`workbench.body.face.SHADED`), recomputed from that fold, turn from facing up to facing down within
 a vertex or two. Every viewer then drew it as a line one or two pixels wide, as dark as the mouth's inside, running out
-to each corner. :func:`soft_corners` evens those normals over the skin round each corner (a few rings, weighted by
-the distance from the corner) so the fold's shade spreads over the millimetres a real one does; the shape's
-positions stay as they are.
+to each corner. :func:`soft_corners` evens those normals along the lips' meeting line near each corner
+(:func:`seam_share`), each towards the mean of the skin's within a 3 mm ball, so the fold's shade spreads over the
+millimetres a real one does; the shape's positions stay as they are (tests/render/test_smile_corners_review_p.py).
 
 >>> round(SOFT_RADIUS * 1000, 1), SOFT_ROUNDS
 (14.0, 3)
