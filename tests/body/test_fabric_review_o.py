@@ -11,7 +11,9 @@ sweater stitches 8 texels wide, not 6) and the rest, the random speckle:
 - the weaves stay apart: the regular part's spread (of the brightness less its blur over :data:`STITCH` texels, the
   scale of a sweater's stitch; 1.5 texels, as for the speckle, until review P drew the sweater's stitches 8 texels
   wide and smooth, not 6 with hard one-texel edges that read as noise; main's figures at 3 texels:
-  sweater 0.061, twill 0.026, jersey 0.0052, fleece 0.0018; now sweater 0.056) orders them as before (a sweater's knit over a twill's diagonal
+  sweater 0.061, twill 0.026, jersey 0.0052, fleece 0.0018; now sweater 0.056; at the old 1.5 texels the new
+  sweater gives 0.038 against the twill's 0.024, 1.58 times, under APART: the measure moved with the stitch it
+  measures, the bound did not) orders them as before (a sweater's knit over a twill's diagonal
   over a jersey's wales over a fleece's none), each at least :data:`APART` times the next.
 """
 

@@ -3,8 +3,9 @@
 nbval's plugin, loaded in every pytest process (xdist's controller and each worker), imports nbformat, which
 imports jsonschema, which imports ``rfc3987_syntax`` where it is installed (JupyterLab's jupyter_events brings
 it): a Lark Earley grammar built at import, 1.4 s of CPU in each process (of nbval's 1.9 s), for the ``iri``
-format checks a test run never makes unless a schema asks for them. :func:`defer_iri_grammar`, called where
-this package's pytest plugin is loaded (before nbval's, through pyproject's ``-p``), puts a stand-in of that
+format checks a test run never makes unless a schema asks for them. :func:`defer_iri_grammar`, called by
+:mod:`workbench.runner.nbcheck.iri_plugin` (loaded only by this repository's own runs, pyproject's ``-p``, before
+nbval's entry point; never an entry point itself, so other projects' pytest runs keep the real module), puts a stand-in of that
 module in ``sys.modules`` whose ``is_valid_syntax`` imports the real one on its first call and answers as it
 does; any other public name read from the stand-in loads it too. Nothing else is changed: a check of an IRI
 is the real grammar's.
@@ -43,8 +44,14 @@ def _is_valid_syntax(term: str, value: str) -> bool:
     return bool(_real().is_valid_syntax(term, value))
 
 
+#: What the import system asks a module for when it meets it in ``sys.modules`` (not a use of the module): the
+#: stand-in answers these itself; any other name (``__all__``, ``__version__``, a function) loads the real module.
+_IMPORT_PROBES = frozenset({"__path__", "__loader__", "__package__", "__spec__", "__file__", "__cached__",
+                            "__builtins__", "__wrapped__"})
+
+
 def _module_getattr(name: str) -> object:
-    if name.startswith("__"):   # (the import system asks for __path__ and the like: not a use of the module)
+    if name in _IMPORT_PROBES:
         raise AttributeError(name)
     return getattr(_real(), name)
 
@@ -52,10 +59,17 @@ def _module_getattr(name: str) -> object:
 def defer_iri_grammar() -> bool:
     """Put the stand-in in ``sys.modules``; True if it was put there (False where the module is loaded already
     or not installed)."""
-    if IRI_MODULE in sys.modules or importlib.util.find_spec(IRI_MODULE) is None:
+    if IRI_MODULE in sys.modules:
+        return False
+    spec = importlib.util.find_spec(IRI_MODULE)
+    # Not installed, or installed without the grammar library it imports (jsonschema then leaves the iri check out,
+    # which a stand-in must not change into an error at the first check): nothing deferred.
+    if spec is None or importlib.util.find_spec("lark") is None:
         return False
     stand_in = types.ModuleType(IRI_MODULE, "A stand-in: the real module is imported on the first IRI checked "
                                             "(workbench.runner.nbcheck.iri).")
-    vars(stand_in).update(_deferred=True, is_valid_syntax=_is_valid_syntax, __getattr__=_module_getattr)
+    # the real module's spec and file: importlib.util.find_spec and tools that read __file__ see the module it defers
+    vars(stand_in).update(_deferred=True, is_valid_syntax=_is_valid_syntax, __getattr__=_module_getattr,
+                          __spec__=spec, __file__=spec.origin)
     sys.modules[IRI_MODULE] = stand_in
     return True
