@@ -100,9 +100,9 @@ def bridge(rings: np.ndarray, reach: int) -> np.ndarray:
     return out
 
 
-def hang(rings: np.ndarray, slope: float, step: float) -> np.ndarray:
+def hang(rings: np.ndarray, slope: float | np.ndarray, step: float) -> np.ndarray:
     """Rings (first row highest up the fall) with cloth hanging from every ring above: at most ``slope``
-    in per metre of fall (negative: flaring out)."""
+    in per metre of fall (negative: flaring out; one for all bearings or one a bearing)."""
     fall = step * np.arange(len(rings))[:, None]
     return np.maximum.accumulate(rings + slope * fall, axis=0) - slope * fall
 

@@ -82,7 +82,7 @@ def _ring_surface(frame: Frame, points: np.ndarray, s0: float, s1: float, step: 
     # hollows filled, at a fraction of the cost of every pair of bearings across the span at once.
     for _ in range(int(np.ceil(k / MAX_REACH))):
         rings = bridge(rings, min(k, MAX_REACH))
-    return np.stack([hang(rings, drape.slope, step), rings])
+    return np.stack([hang(rings, drape.slopes(bearings), step), rings])
 
 
 def _push(frame: Frame, surface: np.ndarray, s0: float, step: float, drape: Drape, p: np.ndarray,

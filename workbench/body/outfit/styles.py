@@ -9,7 +9,10 @@ a distance out along the arm, the neckline a line round the base of the neck) an
 - ``torso`` / ``legs`` / ``arms``: the drape round each part of the body (``workbench.body.outfit.drape``):
   how steeply cloth may come back in below where it rests (``slope``, per metre of fall; negative
   flares out, as a skirt's A-line), how far round it bridges hollows (``span``, radians), and its ease,
-  ``ease`` near where it rests growing to ``ease + grow`` a metre below (a tee looser at its hem);
+  ``ease`` near where it rests growing to ``ease + grow`` a metre below (a tee looser at its hem), and
+  ``sides``, if given, the slope at the sides (bearings square to the front), blending to ``slope`` at the
+  front and back as the bearing's sine squared (a tee's side seams come in from the armpit to the waist
+  while its front falls from the chest);
 - ``kind``: the cloth (``jersey``, ``sweater``, ``fleece``, ``twill``, ``leather``), which picks its weave and
   maps;
 - ``bands``: along each cut, a band (a hem, a ribbed collar or cuff, a waistband): its width and whether it
@@ -39,6 +42,18 @@ class Drape:
     span: float = 1.0
     ease: float = 0.004
     grow: float = 0.0
+    sides: float | None = None
+
+    def slopes(self, bearings: int) -> float | np.ndarray:
+        """The slope at each of ``bearings`` evenly spaced bearings (the first the front), or the one slope.
+
+        >>> Drape(slope=0.2, sides=0.6).slopes(4).round(2).tolist()
+        [0.2, 0.6, 0.2, 0.6]
+        """
+        if self.sides is None:
+            return self.slope
+        sin2 = np.sin(np.arange(bearings) * (2 * np.pi / bearings)) ** 2
+        return self.slope + (self.sides - self.slope) * sin2
 
 
 @dataclass(frozen=True)
@@ -163,7 +178,11 @@ def _shoes(collar: float, heel: float):
     return cuts
 
 
-TEE = Drape(slope=0.18, span=1.2, ease=0.004, grow=0.04)
+# (A tee's sides come in 70 cm a metre from the armpit, its front and back 18: hung at 18 everywhere from the ring at
+# the armpits, out at the shoulder joint on an athletic body, its sides fell straight to the hem, 11 cm off the
+# waist on each side of review P's #6, "stiff boxes"; now 2 to 3.5 cm on every body, test_tee_taper_review_p.
+# At 50 cm a metre #6 kept 6 cm, at 60 4.4.)
+TEE = Drape(slope=0.18, span=1.2, ease=0.004, grow=0.04, sides=0.7)
 # A long sleeve tapers from the armhole to the cuff as the arm does: hung from the shoulder's ring, a sleeve
 # that could not come in (slope 0 or less) kept the shoulder's 9 cm radius down to the cuff, which gathered it
 # back to the wrist, and it ballooned (review F: 4.7 cm off a forearm, 1.2 cm off the upper arm).
