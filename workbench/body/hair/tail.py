@@ -45,8 +45,8 @@ FULL_AT = 0.2
 # over their count met in one ring (test_ponytail_review_l's cuts: 1 to 3 pieces).
 CLUMPS = (5, 4)
 CLUMP_CARDS = (5, 3)
-CLUMP_OFF = (0.7, 0.9)
-CLUMP_RADIUS = 0.28
+CLUMP_OFF = (0.3, 0.45)
+CLUMP_RADIUS = 0.5
 # ...at the tie, where they are gathered into one bundle that fills it, its radius that share of the tail's (at their
 # own radius there, the tie was a ring round a thin tail, the combed hair showing through it).
 TIED = 0.6
@@ -72,7 +72,7 @@ ROUND = 8.0
 # down, drifting up to LOOSE_OUT metres out from it (2 cm out, they were the tail's outside in occlusion.tube, and the
 # rest lay "deep" under them: test_hair_caps_review_h's median light 0.53).
 LOOSE = (5, 3)
-LOOSE_OUT = 0.008
+LOOSE_OUT = 0.004
 # The tie: its width along the tail (metres), its points round it, and its shade (its vertex colour: the hair's colour
 # times this, so a dark band in any hair colour, never a colour of its own over the user's).
 TIE_WIDTH = 0.012
