@@ -8,7 +8,9 @@ down and thins to the clumps' soft ends. Blind review J saw a tail standing 4 to
 middle of the back and nearly as wide at its end as at its fullest: a rigid tube ("a stiff ponytail"). Blind review L
 saw the next one, tied low at the nape, a centimetre off the neck and one ring of cards: "a solid rope glued to the
 nape with no hair tie". So it is tied higher (:data:`TIE_AT`), hangs clear of the nape, and is :data:`CLUMPS` clumps,
-each its own ring of cards round its own line, parted by grooves (:func:`clump_lines`).
+each its own ring of cards round its own line (:func:`clump_lines`). Parted by grooves a centimetre wide, blind review
+Q saw them from behind as "2-3 thin rope strands (reads as braids or dreadlocks)": they lie close and overlap, one
+gathered tail with the clumps' rings one over another in it.
 
 >>> from workbench.options import normalize_avatar_settings
 >>> from workbench.body.mesh import body_mesh
@@ -40,19 +42,20 @@ TAIL_RADIUS = (0.011, 0.03, 0.005)
 FULL_AT = 0.2
 # The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
 # it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
-# its centreline and its own radius that share (five lines 0.8 of the radius out, about 0.9 of it apart, each clump
-# 0.56 across: grooves about a centimetre wide where the tail is fullest). Six clumps with cards 1.7 times the round
-# over their count met in one ring (test_ponytail_review_l's cuts: 1 to 3 pieces).
+# its centreline and its own radius that share. Five lines 0.7 to 0.9 of the radius out, each clump 0.56 across, left
+# grooves about a centimetre wide where the tail is fullest: 2 to 4 strands with the back showing between them seen from
+# behind (test_tail_review_q); 0.3 to 0.45 out and each 1.0 across, they overlap, one tail 4.6 to 7 cm wide.
 CLUMPS = (5, 4)
 CLUMP_CARDS = (5, 3)
-CLUMP_OFF = (0.7, 0.9)
-CLUMP_RADIUS = 0.28
+CLUMP_OFF = (0.3, 0.45)
+CLUMP_RADIUS = 0.5
 # ...at the tie, where they are gathered into one bundle that fills it, its radius that share of the tail's (at their
 # own radius there, the tie was a ring round a thin tail, the combed hair showing through it).
 TIED = 0.6
-# ...and towards the tips drawing back in by this share of their distance off the centreline (their lines as far apart
-# to the end, the tail ended as wide as it was at its fullest: test_hair_sleek_review_j).
-CLOSE = 0.35
+# ...and towards the tips drawing back in, and thinning, by this share of their distance off the centreline and of
+# their radius (their lines as far apart to the end, the tail ended as wide as it was at its fullest:
+# test_hair_sleek_review_j; 0.35 of the distance alone, when the clumps lay close, left it 0.64 as wide).
+CLOSE = 0.45
 # ...the cards round a clump as wide as this share of the clump's round over their count (a polygon round it, closed
 # at its corners), and their rows along it (rows closer where it turns out of the tie, rows ** 1.4, drew the cards'
 # flat sides there as boxes).
@@ -70,9 +73,10 @@ TURN, IN, GAP = 0.2, 0.12, 0.025
 ROUND = 8.0
 # Loose strands off the tail per level of detail: narrow cards leaving a clump's outside from a quarter of the way
 # down, drifting up to LOOSE_OUT metres out from it (2 cm out, they were the tail's outside in occlusion.tube, and the
-# rest lay "deep" under them: test_hair_caps_review_h's median light 0.53).
+# rest lay "deep" under them: test_hair_caps_review_h's median light 0.53; 8 mm out, off the gathered tail, strands
+# of their own seen from behind).
 LOOSE = (5, 3)
-LOOSE_OUT = 0.008
+LOOSE_OUT = 0.004
 # The tie: its width along the tail (metres), its points round it, and its shade (its vertex colour: the hair's colour
 # times this, so a dark band in any hair colour, never a colour of its own over the user's).
 TIE_WIDTH = 0.012
@@ -144,7 +148,8 @@ def clump_lines(line: np.ndarray, radius: np.ndarray, rng: np.random.Generator, 
         off = rng.uniform(*CLUMP_OFF) * radius * (0.35 + 0.65 * parted) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
         ring = np.cos(phi)[:, None] * e1 + np.sin(phi)[:, None] * e2
         lines.append(line + off[:, None] * ring)
-        radii.append(radius * (TIED + (CLUMP_RADIUS - TIED) * parted) * rng.uniform(0.9, 1.15))
+        radii.append(radius * (TIED + (CLUMP_RADIUS - TIED) * parted) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
+                     * rng.uniform(0.9, 1.15))
     return np.array(lines), np.array(radii)
 
 
