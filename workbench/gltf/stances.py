@@ -38,6 +38,7 @@ from scipy.spatial import cKDTree
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
 from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
+from .reach import frames, rest_hand, trunk
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
@@ -51,6 +52,8 @@ HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.
 # ``hand_on_hip`` hangs as in the idle frame, out from the side by up to this many degrees until it is clear.
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
 HIP_THUMB = (0.0, 30.0, 25.0)
+# The palm's centre rests on the widest of the hip this far above the Hips joint, within this band (hip heights).
+HIP_PALM_UP, HIP_PALM_BAND = 0.03, 0.015
 HANG_OUT = 15.0
 # That arm hangs straighter and less forward than the idle's free arm (its elbow 15 degrees less bent, 5 degrees
 # back: the idle's reads as reaching forward in the three-quarter view), its forearm's flesh this far off.
@@ -146,6 +149,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             f = p.angles["LeftForeArm"][0, 2]
             _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear - FOREARM_MARGIN + HANG_MARGIN, [x],
                    z + np.arange(0.0, HANG_OUT + 1), [f], hand_clear=HANG_HAND)
+        _rest_on_hips(p, rig, pieces, ("Right",) if name == "hand_on_hip" else ("Left", "Right"))
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
@@ -154,6 +158,20 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             target = np.array([dx * h, CLASP_UP * h, front + dz])
             _solve(p, side, rig, target, trunk, clear, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
     return _clip(p)
+
+
+def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides) -> None:
+    """From the grid's solution, each hand of ``sides`` brought to rest on the side of the hip (blind review P #2:
+    they hung 1 to 16 cm beside it): its palm's centre on the widest of the posed body and clothes at
+    :data:`HIP_PALM_UP` hip heights above the Hips joint (:func:`~workbench.gltf.reach.rest_hand`)."""
+    rot, pos = frames(p, rig)
+    surface = trunk(rig, pieces, rot, pos)
+    pts = surface[0].data
+    y = pos[0, 1] + HIP_PALM_UP * rig.hip_height
+    band = pts[np.abs(pts[:, 1] - y) < HIP_PALM_BAND * rig.hip_height]
+    for side in sides:
+        s = 1.0 if side == "Left" else -1.0
+        rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(s * band[:, 0]))])
 
 
 def _forearm_radius(rig: Skeleton, pieces) -> float:
