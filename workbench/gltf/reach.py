@@ -25,8 +25,13 @@ from .clips import Pose, euler_to_quat
 
 # The surface the hand rests on: the hand's and forearm's points this far (metres) outside it at least; the palm's
 # nearest tenth this far off (the contact); the trunk: whatever lies ARMPIT below the shoulder joints and inside them.
-CLEAR, CONTACT, ARMPIT, NEAREST = 0.003, 0.004, 0.1, 4
-# The hand's points: every STEP th vertex of the skin past the wrist; the palm's side lies this far below the
+CLEAR, CONTACT, ARMPIT, NEAREST = 0.008, 0.010, 0.1, 4
+# The surface the solver looks at: within this far of the palm's target (metres; the forearm's and hand's length).
+REACH = 0.45
+# A solution rests on the surface when the palm's nearest tenth is within this of CONTACT and no point is more than
+# this inside CLEAR (metres).
+SETTLED = 0.003
+# The hand's points: every STEP th vertex of the skin past the wrist (of the forearm's, every other); the palm's side lies this far below the
 # wrist's axis in the T-pose (metres). The forearm's: the skin and the top from this far past the elbow.
 STEP, PALM_SIDE, ELBOW_OFF = 3, 0.006, 0.03
 # The joints turned and how far from the grid's solution (degrees): (joint, axis) pairs written for the left side.
@@ -104,7 +109,7 @@ def _arm_points(rig: Skeleton, pieces, side: str, rot: np.ndarray, pos: np.ndarr
     for n in ("Body", "Outfit_Top"):
         if n in pieces:
             x = np.asarray(pieces[n].positions)[:, 0]
-            keep = np.flatnonzero((s * x > s * elbow[0] + ELBOW_OFF) & (s * x < s * wrist[0]))[::STEP]
+            keep = np.flatnonzero((s * x > s * elbow[0] + ELBOW_OFF) & (s * x < s * wrist[0]))[::2 * STEP]
             fore.append((posed(pieces[n], rig, rot, pos, keep)[0] - pos[ifa]) @ rot[ifa])
     return hand, palm, np.concatenate(fore)
 
@@ -118,7 +123,8 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
     s = 1.0 if side == "Left" else -1.0
     rot, pos = frames(p, rig)
     hand, palm, fore = _arm_points(rig, pieces, side, rot, pos)
-    tree, normals = surface
+    near = surface[0].query_ball_point(target, REACH)            # the surface within the arm's reach of the target
+    tree, normals = cKDTree(surface[0].data[near]), surface[1][near]
     ia = rig.index[side + "Arm"]
     parent_r, arm_p = rot[rig.parents[ia]], pos[ia]
     local_f, local_h = rig.local[rig.index[side + "ForeArm"]], rig.local[rig.index[side + "Hand"]]
@@ -155,9 +161,16 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
                 + W_TARGET * float(np.sum((h[palm].mean(0) - target) ** 2))
                 + W_FLAT * float(np.mean(np.clip(dh[palm], 0.0, 0.05))) ** 2 * 10 + W_TURN * float(v @ v))
 
-    tries = [minimize(cost, LIMIT * np.asarray(x0), method="Powell", bounds=list(zip(-LIMIT, LIMIT)),
-                      options={"xtol": 0.2, "ftol": 1e-7, "maxfev": 1500}) for x0 in STARTS]
-    best = min(tries, key=lambda r: (r.fun, len(tries)))
+    best = None
+    for x0 in STARTS:                   # the next start only while the best so far does not rest on the surface
+        r = minimize(cost, LIMIT * np.asarray(x0), method="Powell", bounds=list(zip(-LIMIT, LIMIT)),
+                     options={"xtol": 0.5, "ftol": 1e-6, "maxfev": 800})
+        best = r if best is None or r.fun < best.fun else best
+        h, f = place(best.x)
+        dh = signed(h)
+        if (np.sort(dh[palm])[:n_near].mean() <= CONTACT + SETTLED
+                and min(dh.min(), signed(np.asarray(f)).min()) >= CLEAR - SETTLED):
+            break
     for j, a in angles(best.x).items():
         p.angles[side + j][:] = a
     return float(signed(place(best.x)[0])[palm].min())
