@@ -16,7 +16,7 @@ its clothes' surface below the armpits, posed once (the arm does not move it).
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import OptimizeResult, minimize
 from scipy.spatial import cKDTree
 
 from ..body.rig import skin
@@ -25,7 +25,7 @@ from .clips import Pose, euler_to_quat
 
 # The surface the hand rests on: the hand's and forearm's points this far (metres) outside it at least; the palm's
 # nearest tenth this far off (the contact); the trunk: whatever lies ARMPIT below the shoulder joints and inside them.
-CLEAR, CONTACT, ARMPIT, NEAREST = 0.008, 0.010, 0.1, 4
+CLEAR, CONTACT, ARMPIT = 0.005, 0.006, 0.1
 # The surface the solver looks at: within this far of the palm's target (metres; the forearm's and hand's length).
 REACH = 0.45
 # A solution rests on the surface when the palm's nearest tenth is within this of CONTACT and no point is more than
@@ -42,7 +42,7 @@ LIMIT = np.array([35.0, 35.0, 40.0, 40.0, 35.0, 35.0, 35.0])
 STARTS = ((0.0,) * 7, (0.3, 0.0, 0.0, 0.0, 0.3, 0.0, 0.0), (-0.3, 0.0, 0.0, 0.0, 0.3, 0.0, 0.0))
 # The cost's weights: penetration (per point, squared metres), the contact, the palm's centre to its target, the
 # palm lying flat (its mean distance), and the turn away from the grid's solution (per squared degree).
-W_IN, W_CONTACT, W_TARGET, W_FLAT, W_TURN = 4e4, 3e3, 3e2, 20.0, 2e-5
+W_IN, W_CONTACT, W_TARGET, W_FLAT, W_TURN = 4e4, 3e3, 3e2, 2e2, 2e-5
 
 
 def frames(p: Pose, rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
@@ -133,7 +133,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
 
     def angles(v):
         out = {j: a.copy() for j, a in start.items()}
-        for (j, axis), dv in zip(FREE, v):
+        for (j, axis), dv in zip(FREE, v, strict=True):
             out[j][axis] += mirror[axis] * dv
         return out
 
@@ -146,9 +146,9 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
         wrist = elbow + rf @ local_h
         return wrist + hand @ (rf @ matrix(q[2])).T, elbow + fore @ rf.T
 
-    def signed(q):           # the most outside of the nearest points' planes (a hem's facings turn in)
-        _, k = tree.query(q, NEAREST)
-        return np.einsum("nkc,nkc->nk", q[:, None] - tree.data[k], normals[k]).max(1)
+    def signed(q):           # along the nearest point's normal
+        _, k = tree.query(q)
+        return np.einsum("nc,nc->n", q - tree.data[k], normals[k])
 
     n_near = max(3, int(palm.sum()) // 10)
 
@@ -159,11 +159,11 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
         near = np.sort(dh[palm])[:n_near]
         return (W_IN * float(inside @ inside) + W_CONTACT * float(np.mean(near) - CONTACT) ** 2
                 + W_TARGET * float(np.sum((h[palm].mean(0) - target) ** 2))
-                + W_FLAT * float(np.mean(np.clip(dh[palm], 0.0, 0.05))) ** 2 * 10 + W_TURN * float(v @ v))
+                + W_FLAT * float(np.mean(np.clip(dh[palm], 0.0, 0.05))) ** 2 + W_TURN * float(v @ v))
 
-    best = None
+    best: OptimizeResult | None = None
     for x0 in STARTS:                   # the next start only while the best so far does not rest on the surface
-        r = minimize(cost, LIMIT * np.asarray(x0), method="Powell", bounds=list(zip(-LIMIT, LIMIT)),
+        r = minimize(cost, LIMIT * np.asarray(x0), method="Powell", bounds=list(zip(-LIMIT, LIMIT, strict=True)),
                      options={"xtol": 0.5, "ftol": 1e-6, "maxfev": 800})
         best = r if best is None or r.fun < best.fun else best
         h, f = place(best.x)
@@ -171,6 +171,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
         if (np.sort(dh[palm])[:n_near].mean() <= CONTACT + SETTLED
                 and min(dh.min(), signed(np.asarray(f)).min()) >= CLEAR - SETTLED):
             break
+    assert best is not None
     for j, a in angles(best.x).items():
         p.angles[side + j][:] = a
     return float(signed(place(best.x)[0])[palm].min())

@@ -38,7 +38,7 @@ from scipy.spatial import cKDTree
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
 from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
-from .reach import frames, rest_hand, trunk
+from .reach import frames, matrix, rest_hand, trunk
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
@@ -202,13 +202,13 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
                           indexing="ij")
     qa = euler_to_quat(np.stack([X, np.full(X.shape, ya), s * A], -1)[..., None, :])[..., 0, :]
     qf = euler_to_quat(np.stack([np.full(F.shape, xf), np.full(F.shape, yf), s * F], -1)[..., None, :])[..., 0, :]
-    ra = arm_r @ _matrix(qa)
+    ra = arm_r @ matrix(qa)
     elbow = arm_p + ra @ rig.local[rig.index[side + "ForeArm"]]
-    wrist = elbow + (ra @ _matrix(qf)) @ rig.local[rig.index[side + "Hand"]]
+    wrist = elbow + (ra @ matrix(qf)) @ rig.local[rig.index[side + "Hand"]]
     local = (wrist - hips_p) @ hips_r                                 # into the Hips' frame
     err = np.sqrt(np.nansum((local - target) ** 2 * ~np.isnan(target), axis=-1)).reshape(-1)
     qh = euler_to_quat(p.angles[side + "Hand"][:1])[0] if side + "Hand" in p.angles else np.array([0, 0, 0, 1.0])
-    reach = (ra @ _matrix(qf) @ _matrix(qh)) @ (rig.pos(side + "HandMiddle3") - rig.pos(side + "Hand"))
+    reach = (ra @ matrix(qf) @ matrix(qh)) @ (rig.pos(side + "HandMiddle3") - rig.pos(side + "Hand"))
     at = [(elbow - hips_p) @ hips_r + f * (local - (elbow - hips_p) @ hips_r) for f in FOREARM_AT]
     at += [(wrist + f * reach - hips_p) @ hips_r for f in HAND_AT]
     bone = np.stack(at, -2).reshape(-1, len(at), 3)
@@ -228,14 +228,6 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
     p.angles[side + "ForeArm"][:, 2] = s * F[i]
 
 
-def _matrix(q: np.ndarray) -> np.ndarray:
-    """(..., 4) quaternions x, y, z, w -> (..., 3, 3) rotation matrices."""
-    x, y, z, w = np.moveaxis(q, -1, 0)
-    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
-                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
-                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
-
-
 def _chain_to(p: Pose, rig: Skeleton, joint: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Each joint's world rotation and position from the Hips down to ``joint``'s parent, in the pose's first
     frame (rotations in the parent's frame over identity rest rotations, as the clips are written)."""
@@ -251,7 +243,7 @@ def _chain_to(p: Pose, rig: Skeleton, joint: str) -> dict[str, tuple[np.ndarray,
         if k:
             pos = pos + r @ rig.local[k]
         if n in p.angles:
-            r = r @ _matrix(euler_to_quat(p.angles[n][:1])[0])
+            r = r @ matrix(euler_to_quat(p.angles[n][:1])[0])
         out[n] = (r, pos)
     return out
 
