@@ -32,8 +32,9 @@ REACH = 0.45
 # this inside CLEAR (metres).
 SETTLED = 0.003
 # The hand's points: every STEP th vertex of the skin past the wrist (of the forearm's, every other); the palm's side lies this far below the
-# wrist's axis in the T-pose (metres). The forearm's: the skin and the top from this far past the elbow.
-STEP, PALM_SIDE, ELBOW_OFF = 3, 0.006, 0.03
+# wrist's axis in the T-pose (metres). The forearm's: the skin and the top from this fraction of the upper arm
+# before the elbow (where test_stances.limbs_in_trunk starts the limb).
+STEP, PALM_SIDE, ELBOW_OFF = 3, 0.006, 0.3
 # The joints turned and how far from the grid's solution (degrees): (joint, axis) pairs written for the left side.
 FREE = (("Arm", 0), ("Arm", 2), ("ForeArm", 1), ("ForeArm", 2), ("Hand", 0), ("Hand", 1), ("Hand", 2))
 LIMIT = np.array([35.0, 35.0, 40.0, 40.0, 35.0, 35.0, 35.0])
@@ -95,23 +96,37 @@ def trunk(rig: Skeleton, pieces, rot: np.ndarray, pos: np.ndarray) -> tuple[cKDT
     return cKDTree(np.concatenate(pts)), np.concatenate(normals)
 
 
-def _arm_points(rig: Skeleton, pieces, side: str, rot: np.ndarray, pos: np.ndarray):
-    """``side``'s hand (skin past the wrist, every :data:`STEP` th vertex) in its bone's frame, which of them are on
-    the palm's side, and its forearm (skin and sleeve past the elbow) in the forearm's frame."""
+def _arm_points(rig: Skeleton, pieces, side: str):
+    """``side``'s hand (skin past the wrist, every :data:`STEP` th vertex) and forearm (skin and sleeve from
+    :data:`ELBOW_OFF` of the upper arm before the elbow, every other of those) for skinning: each point's joints, weights and rest offsets from them; and which of
+    the hand's points are on the palm's side."""
     s = 1.0 if side == "Left" else -1.0
-    ih, ifa = rig.index[side + "Hand"], rig.index[side + "ForeArm"]
-    wrist, elbow = rig.pos(side + "Hand"), rig.pos(side + "ForeArm")
-    body = np.asarray(pieces["Body"].positions)
-    on = np.flatnonzero(s * body[:, 0] > s * wrist[0])[::STEP]
-    hand = (posed(pieces["Body"], rig, rot, pos, on)[0] - pos[ih]) @ rot[ih]
-    palm = body[on, 1] < wrist[1] - PALM_SIDE
-    fore = []
-    for n in ("Body", "Outfit_Top"):
-        if n in pieces:
-            x = np.asarray(pieces[n].positions)[:, 0]
-            keep = np.flatnonzero((s * x > s * elbow[0] + ELBOW_OFF) & (s * x < s * wrist[0]))[::2 * STEP]
-            fore.append((posed(pieces[n], rig, rot, pos, keep)[0] - pos[ifa]) @ rot[ifa])
-    return hand, palm, np.concatenate(fore)
+    wrist, elbow, shoulder = rig.pos(side + "Hand"), rig.pos(side + "ForeArm"), rig.pos(side + "Arm")
+    out = []
+    for names, lo, hi, step in ((("Body",), wrist[0], s * np.inf, STEP),
+                                (("Body", "Outfit_Top"), elbow[0] - ELBOW_OFF * (elbow[0] - shoulder[0]), wrist[0],
+                                 2 * STEP)):
+        js, ws, offs, ys = [], [], [], []
+        for n in names:
+            if n in pieces:
+                x = np.asarray(pieces[n].positions, np.float64)
+                keep = np.flatnonzero((s * x[:, 0] > s * lo) & (s * x[:, 0] < s * hi))[::step]
+                j = np.asarray(pieces[n].joints)[keep].astype(np.int64)
+                js.append(j)
+                ws.append(np.asarray(pieces[n].weights, np.float64)[keep])
+                offs.append(x[keep, None, :] - rig.world[j])
+                ys.append(x[keep, 1])
+        out.append((np.concatenate(js), np.concatenate(ws), np.concatenate(offs), np.concatenate(ys)))
+    return out[0][:3], out[0][3] < wrist[1] - PALM_SIDE, out[1][:3]
+
+
+def _subtree(rig: Skeleton, root: int) -> list[int]:
+    """``root`` and every joint under it, parents before children."""
+    inside = {root}
+    for k in range(root + 1, len(rig.names)):
+        if rig.parents[k] in inside:
+            inside.add(k)
+    return sorted(inside)
 
 
 def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree, np.ndarray],
@@ -121,13 +136,14 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
     posed body) and no point of the hand or the forearm within :data:`CLEAR` of the inside; return the palm's
     nearest distance to the surface (metres)."""
     s = 1.0 if side == "Left" else -1.0
-    rot, pos = frames(p, rig)
-    hand, palm, fore = _arm_points(rig, pieces, side, rot, pos)
+    rot0, pos0 = frames(p, rig)
+    hand, palm, fore = _arm_points(rig, pieces, side)
     near = surface[0].query_ball_point(target, REACH)            # the surface within the arm's reach of the target
     tree, normals = cKDTree(surface[0].data[near]), surface[1][near]
-    ia = rig.index[side + "Arm"]
-    parent_r, arm_p = rot[rig.parents[ia]], pos[ia]
-    local_f, local_h = rig.local[rig.index[side + "ForeArm"]], rig.local[rig.index[side + "Hand"]]
+    sub = _subtree(rig, rig.index[side + "Arm"])
+    moved = {rig.index[side + j]: j for j in ("Arm", "ForeArm", "Hand")}
+    fixed = {k: matrix(euler_to_quat(p.angles[rig.names[k]][:1])[0]) if rig.names[k] in p.angles else np.eye(3)
+             for k in sub}
     start = {j: p.angles[side + j][0].copy() for j in ("Arm", "ForeArm", "Hand")}
     mirror = np.array([1.0, s, s])
 
@@ -137,20 +153,22 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
             out[j][axis] += mirror[axis] * dv
         return out
 
-    def place(v):
+    def place(v):             # the hand's and the forearm's points skinned as the viewer skins them
         a = angles(v)
-        q = euler_to_quat(np.stack([a["Arm"], a["ForeArm"], a["Hand"]]))
-        ra = parent_r @ matrix(q[0])
-        rf = ra @ matrix(q[1])
-        elbow = arm_p + ra @ local_f
-        wrist = elbow + rf @ local_h
-        return wrist + hand @ (rf @ matrix(q[2])).T, elbow + fore @ rf.T
+        turn = dict(zip(moved, matrix(euler_to_quat(np.stack([a[j] for j in moved.values()]))), strict=True))
+        rot, pos = rot0.copy(), pos0.copy()
+        for k in sub:
+            par = rig.parents[k]
+            rot[k] = rot[par] @ turn.get(k, fixed[k])
+            pos[k] = pos[par] + rot[par] @ rig.local[k]
+        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in (hand, fore)]
 
     def signed(q):           # along the nearest point's normal
         _, k = tree.query(q)
         return np.einsum("nc,nc->n", q - tree.data[k], normals[k])
 
     n_near = max(3, int(palm.sum()) // 10)
+    assert len(palm) == len(hand[0])
 
     def cost(v):
         h, f = place(v)
