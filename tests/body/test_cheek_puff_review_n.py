@@ -91,9 +91,11 @@ def test_heavy_cheeks_fall_back_from_the_mouths_corners(heavy_faces):
 def test_the_default_faces_keep_their_cheeks():
     """The default feminine and masculine faces (average builds, whose faces' cheeks the cap leaves as they were): the
     cheek 6.22 and 2.85 mm behind the corners, as on main. (4.67 and 2.00 before review O's wider resting mouth,
-    tests/body/test_mouth_width_review_o.py: its corners sit farther out, where the cheek stands farther back.)"""
+    tests/body/test_mouth_width_review_o.py: its corners sit farther out, where the cheek stands farther back. The
+    masculine 2.85 -> 2.79 since review P's lips drawn back at rest, workbench.body.details.LIP_REST["masculine"]: ARKit's
+    pucker at -0.25 takes its corners a little back with the lips.)"""
     got = [cheek_behind({"gender": g}) for g in ("feminine", "masculine")]
-    assert np.allclose(got, [6.22, 2.85], atol=0.01), np.round(got, 3)
+    assert np.allclose(got, [6.22, 2.79], atol=0.01), np.round(got, 3)
 
 
 def test_heavy_faces_are_no_lumpier_than_the_defaults(bumpy):
@@ -102,5 +104,8 @@ def test_heavy_faces_are_no_lumpier_than_the_defaults(bumpy):
     1.106, 1.18 on average (up to 1.45); then 1.051 and 0.962, 1.10 on average (up to 1.28). Review O's wider resting
     mouth (tests/body/test_mouth_width_review_o.py) moved the corners, and with them the band measured, out: 1.084 and
     0.956, 1.14 on average (up to 1.39); the bounds 1.08 and 1.13 moved to 1.09 and 1.15 with it, still under main's
-    1.143 and 1.18 before review N."""
-    assert bumpy[:2].max() <= 1.09 and bumpy.mean() <= 1.15, np.round(bumpy, 3)
+    1.143 and 1.18 before review N. Review P's masculine lips drawn back at rest (LIP_REST["masculine"], not on a heavy
+    build: no face here changed, #9 0.886 mm as before) made the default masculine face's own spread smaller, 0.927 ->
+    0.881 mm, so each masculine face's ratio 1.05 times higher: #6 1.084 and #9 1.005, 1.16 on average; the mean's bound
+    1.15 -> 1.17 with it (each face's own spread unchanged)."""
+    assert bumpy[:2].max() <= 1.09 and bumpy.mean() <= 1.17, np.round(bumpy, 3)

@@ -133,7 +133,11 @@ def chin_drop(settings: dict) -> float:
 def test_a_heavy_chin_keeps_its_line(gender):
     """On two faces per gender, the heavy body's chin drops at most 4.5 mm more than the same face's at an average
     weight over the 3 cm behind it (now 3.9 at most). Before, 7.2 mm more on the masculine default face (MakeHuman's
-    double chin at 0.6 and head fat at 0.7: the blob from jaw to neck of review E's S2#3), 4.4 on the feminine."""
+    double chin at 0.6 and head fat at 0.7: the blob from jaw to neck of review E's S2#3), 4.4 on the feminine.
+    (Review P's masculine lips drawn back at rest, workbench.body.details.LIP_REST["masculine"], not on a heavy build,
+    take an average masculine face's chin up to 0.65 mm back with them: the default's drop 28.87 -> 27.83 mm, the heavy
+    one's as before, 32.74, its excess 3.87 -> 4.90; the bound 4.5 -> 5.0 for a masculine face, 4.5 kept for the
+    feminine.)"""
     people = [{"gender": gender}] + [{**s, "gender": gender, "face": {}} for s in random_settings(1, 4651)]
     excess = [chin_drop({**p, "bodyShape": "heavy"}) - chin_drop({**p, "bodyShape": "average"}) for p in people]
-    assert max(excess) <= 4.5, np.round(excess, 1)
+    assert max(excess) <= (5.0 if gender == "masculine" else 4.5), np.round(excess, 1)

@@ -58,6 +58,11 @@ def temple_edge() -> tuple[float, int]:
             continue
         tint = (red[y, last - 10: last + 24] - skin) / (inside - skin)
         end = int(np.flatnonzero(tint < FADED).min())
+        # (...and hair all along the window inside it: where the flap's lowest tip lies on the temple, review P's
+        # styles.SLEEK_EDGE, a row's hair can be narrower than it, skin at its start, end 0; one row of 75 on #4, whose
+        # median stays 4 pixels)
+        if end == 0:
+            continue
         widths.append(end - int(np.flatnonzero(tint[:end] > 1 - FADED).max()))
     return float(np.median(widths)), len(widths)
 

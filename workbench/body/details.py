@@ -183,10 +183,20 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # default faces' 0.85 and 0.81), a short oval of lip between deep corners, where a relaxed adult's corners sit under
 # the irises' inner edges, some 0.85 to 0.95 of it (Farkas' 50 to 55 mm mouths over 61 to 64 mm between the pupils); now 0.83 to 0.91 (0.85);
 # tests/body/test_mouth_width_review_o.py.
+# A masculine face's lips drawn back at rest too ("masculine", ARKit's pucker taken off, as much as "every" widens them):
+# the masculine base's lips stand furthest forward, the default masculine face's upper and lower lip 4.8 and 4.7 mm past
+# the line from under the nose to the chin (Legan and Burstone's adults 3 +- 1 and 2 +- 1) and its lower lip past the
+# nose-tip-to-chin line (Ricketts' E-line: adults' 2 to 4 mm behind it), "duck lips" in three-quarter view (blind
+# review P's #6: #5, #6, #8, #11, #12). A negative pucker draws the lips' middles back and their corners out, flat
+# over the teeth; taken off in the expressions with the rest's other setting back (lipsUnrolled). (-0.3 left the
+# lower lip of review P's #11 under 1 mm past the line. Not on a heavy build: its full cheeks beside the corners drawn
+# out bumped, review N's heavy #9 0.89 -> 1.03 mm, tests/body/test_cheek_puff_review_n.py; the rolls instead of the
+# pucker folded jawOpen's and viseme_U's skin, tests/body/test_mouth.py.) tests/body/test_lip_rest_review_p.py.
 LIP_REST = {"upper": {"face/mouthRollUpper": 0.15, "mouth/mouth-upperlip-height-incr": -0.5,
                       "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.225},
             "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75},
-            "every": {"mouth/mouth-upperlip-width-incr": 0.7, "mouth/mouth-lowerlip-width-incr": 0.7}}
+            "every": {"mouth/mouth-upperlip-width-incr": 0.7, "mouth/mouth-lowerlip-width-incr": 0.7},
+            "masculine": {"face/mouthPucker": -0.25}}
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;

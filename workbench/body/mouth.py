@@ -38,9 +38,10 @@ from .lining import island as _island
 from .lod import Piece
 from .mesh import BodyMesh
 from .teeth_arch import ARCH_UV, along, arched, from_edge, from_middle
-from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, neck, tints
+from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, faint, neck, tints
 from .teeth_crowns import corner as _corner
 from .teeth_walls import walled
+from .tongue import painted as tongue_painted
 from .tongue import shaped as tongue_shaped
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
@@ -77,9 +78,6 @@ GAP = (0.42, 0.37, 0.34)
 GAP_SOFT = 0.45
 # The V between two teeth at their biting edge: the dark behind them, near black (DEEP's red read as red gaps).
 GAP_EDGE = (0.1, 0.06, 0.06)
-TONGUE = (0.66, 0.32, 0.34)
-# How much darker the groove down the tongue's middle is (0.22 drew "a line down its middle", blind review K).
-TONGUE_GROOVE = 0.07
 # The back of the mouth, in its own shadow: what the teeth and tongue turn to towards the throat: the lining's
 # :data:`workbench.body.skin.THROAT` a little darker, its hue (at (0.24, 0.11, 0.10), dark panels beside the lining, review N; at (0.13, 0.06, 0.06), under half of it, the back teeth's walls and
 # the tongue's back drew black wedges on the lining's dark red, blind review L: tests/render/test_cavity_wedges_review_l.py;
@@ -89,8 +87,9 @@ DEEP = (0.28, 0.145, 0.135)
 # Each row's gum line (e from the biting edge, 0, to the gum, 1): between two teeth, and how much higher over a
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F; at 0.72, gum on the smile's
-# canines). The lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M).
-UPPER_GUM = (0.82, 0.06)
+# canines; at 0.82, a pink band over a smile's teeth, blind review P, tests/render/test_smile_gaps_review_p.py). The
+# lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M).
+UPPER_GUM = (0.9, 0.05)
 LOWER_GUM = (0.42, 0.14)
 # Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
 # enamel), from the first share to the second: the upper row's from the first premolar (a smile shows the upper
@@ -101,8 +100,7 @@ SHADOW_FROM = {"upper": (0.34, 0.52), "lower": (0.2, 0.55)}
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
-# The lower teeth stand in the upper lip's and teeth's shadow (their colour and occlusion scaled): at full
-# white they glowed as a crescent under the upper teeth.
+# The lower teeth in the upper lip's and teeth's shadow (colour, occlusion scaled): at full white, a glowing crescent.
 LOWER_SHADE = 0.78
 # Roughness: wet enamel, gums, tongue, and the teeth's unlit inner faces.
 # (A tongue at 0.5 mirrored the browsers' room as a grey sheen over its pink: the lit floor of a box.)
@@ -190,7 +188,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     gap = _smoothstep(GAP_SOFT + inset, -0.1 + inset, mm) * (0.75 + 0.25 * np.maximum(corner, nk))
     if arc is not None:
         cut = np.asarray(arc, np.float32)[k] + CANINE_POINT * (k == 2) * np.abs(2 * t - 1)
-        gap = np.maximum(gap, _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))
+        gap = np.maximum(gap * faint(e), _smoothstep(cut + 0.015, cut - 0.01, e) * (cut > 0))   # (a smile's band)
     # The gum line: scalloped, higher over each tooth's middle than between two teeth; the lower row's lower on
     # the tooth (its gums show under the lower teeth in an open mouth).
     gum = _smoothstep(0.0, 0.06, e - (gum_at[0] + gum_at[1] * np.sin(np.pi * t)))
@@ -245,16 +243,11 @@ def _layout():
         colour[inner] = (c * 0.25)[inner]
         occ[inner] = (0.2 * (1 - e_in) + OCC_LEAST)[inner]
         deep[inner] = np.maximum(0.7 + 0.3 * _smoothstep(0.0, 0.6, e_in), 0.92 * _smoothstep(0.2, 0.55, u))[inner]
-    # The tongue: a groove down its middle, darker at its sides, fine papillae; deeper in, the mouth's shadow.
+    # The tongue (:func:`.tongue.painted`): a groove down its middle, darker at its sides; deeper in, the mouth's shadow.
     tongue = v >= TONGUE_V
-    depth = np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1)
-    speck = 1 + 0.08 * (np.random.default_rng(3).random((n, n)).astype(np.float32) - 0.5)
-    t = np.array(TONGUE, np.float32) * ((1 - TONGUE_GROOVE * np.exp(-(u / 0.12) ** 2)) * (1 - 0.3 * _smoothstep(0.55, 1.0, u))
-                                        * speck)[..., None]
-    colour[tongue] = t[tongue]
+    t_colour, t_occ, t_deep = tongue_painted(u, np.clip((v - TONGUE_V) / (1 - TONGUE_V), 0, 1), OCC_LEAST)
+    colour[tongue], occ[tongue], deep[tongue] = t_colour[tongue], t_occ[tongue], t_deep[tongue]
     rough[tongue] = ROUGH_TONGUE
-    occ[tongue] = (0.5 * (1 - _smoothstep(0.0, 0.5, depth)) + OCC_LEAST)[tongue]
-    deep[tongue] = (0.35 + 0.65 * _smoothstep(0.05, 0.6, depth))[tongue]
     return colour, rough, occ, deep
 
 

@@ -176,16 +176,18 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
         for name, cap in sides(WITH_BUILD_CAP).items():
             if name in out:
                 out[name] = min(out[name], max(cap - build.get(name, 0.0), 0.0))
-    add(lips_at_rest(out))   # (after the caps: a capped lip is set back by what it takes)
+    # (after the caps: a capped lip is set back by what it takes)
+    add(lips_at_rest(out, (settings.get("gender", ""), settings.get("bodyShape", ""))))
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) != 0)
 
 
-def lips_at_rest(face: dict[str, float]) -> dict[str, float]:
+def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> dict[str, float]:
     """The targets that set full lips back at rest (:data:`~workbench.body.details.LIP_REST`), for a face's
     weights ``face``: in proportion to each lip's net MakeHuman volume forward (its ``incr`` less its ``decr``: a thin lip
     whose variety adds a little volume is not set back; none on the default faces); and every face's lips wider
     (``LIP_REST["every"]``, less on a mouth its variety widens; none on a face without features, a reference body's,
-    whose masks the skin is painted by). A weight may be negative: less of a target the build or every face gives
+    whose masks the skin is painted by); a masculine face's lips drawn back too (``LIP_REST["masculine"]``, as much as
+    its lips are widened, given its ``body``'s (gender, build), but a heavy build's). A weight may be negative: less of a target the build or every face gives
     (their sum stays at or over 0). The face's expressions take it off again (``lipsUnrolled``, workbench.body.mesh;
     workbench.body.face.combination).
 
@@ -195,6 +197,8 @@ def lips_at_rest(face: dict[str, float]) -> dict[str, float]:
     {'mouth/mouth-upperlip-width-incr': 0.4375, 'mouth/mouth-lowerlip-width-incr': 0.4375}
     >>> lips_at_rest({"mouth/mouth-scale-horiz-incr": 0.25}), lips_at_rest({})
     ({}, {})
+    >>> lips_at_rest({"mouth/mouth-scale-horiz-incr": 0.1}, ("masculine", "average"))["face/mouthPucker"]
+    -0.09375
     """
     if not face:
         return {}
@@ -204,7 +208,9 @@ def lips_at_rest(face: dict[str, float]) -> dict[str, float]:
     # (every face's lips widened, the less the wider its mouth already: none at FEATURE_CAP's widest)
     wide = face.get("mouth/mouth-scale-horiz-incr", 0.0) - face.get("mouth/mouth-scale-horiz-decr", 0.0)
     share = min(max((FEATURE_CAP["mouth/mouth-scale-horiz-incr"] - wide) / 0.4, 0.0), 1.0)
-    for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo), (LIP_REST["every"], share)):
+    manly = share if body[0] == "masculine" and body[1] != "heavy" else 0.0
+    for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo), (LIP_REST["every"], share),
+                     (LIP_REST["masculine"], manly)):
         for k, w in table.items():
             if v > 0:
                 out[k] = round(out.get(k, 0.0) + w * v, 6)

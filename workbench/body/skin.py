@@ -110,7 +110,7 @@ def reference_body(gender: str):
 
     key = body_key(normalize_avatar_settings({"gender": gender, "bodyShape": "average"}))
     face = dict(key[3])
-    for k, w in lips_at_rest(face).items():
+    for k, w in lips_at_rest(face, (gender, "average")).items():
         face[k] = round(face.get(k, 0.0) - w, 4)
     return body_of((*key[:3], tuple((k, w) for k, w in sorted(face.items()) if w != 0)))
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EMBRASURE", "NECK", "NECK_SHADE", "NECK_TO", "TOOTH_SHADE", "TOOTH_WARM", "corner", "neck", "tints"]
+__all__ = ["EMBRASURE", "GAP_FAINT", "NECK", "NECK_SHADE", "NECK_TO", "TOOTH_SHADE", "TOOTH_WARM", "corner", "faint", "neck",
+           "tints"]
 
 # The embrasures: that V, over this share of a row's height from its biting edge, as wide as this at the edge (mm) on
 # each tooth's side; each crown's corners rounded into it (over 0.12 of the height and 0.8 mm, at 128 texels, the
@@ -28,12 +29,19 @@ EMBRASURE = (0.35, 1.5)
 # 0, to the gum, 1), by as much as this (mm) on each tooth's side at the gum line, tapering to a wedge; the triangle
 # between two necks the gum's colour in the lip's shadow (NECK_SHADE, sRGB albedo: darker than the enamel's gap,
 # not black, not the open mouth's red).
-NECK = (0.45, 0.6)
+NECK = (0.45, 0.2)
 # Only the incisors' necks (along the arch, u, from the middle line: whole to the first share, none from the second):
 # beyond, the lower lip covers all but the top of the canines' crowns, and a wedge at the lateral incisor's and the
 # canine's gap left a 2 mm column of the row with no white (tests/body/test_smile_teeth_row.py).
 NECK_TO = (0.2, 0.24)
-NECK_SHADE = (0.26, 0.19, 0.18)
+NECK_SHADE = (0.42, 0.33, 0.31)
+# The upper row's gaps fainter from the first share of its height (e, 0 at the biting edge, 1 at the gum) to the
+# second, by the third: a smile shows the row from its gum half way down, and at a sheet's size its gaps (with the
+# necks', :data:`NECK`) read as near-black bars, "a picket-fence of teeth" (blind review P,
+# tests/render/test_smile_gaps_review_p.py). An open mouth shows the part below, where the gaps keep their depth
+# (tests/render/test_teeth_gaps_review_o.py). (Fainter still, by half, the smile's row read as one white bar at a
+# 6 cm close-up, blind review L's measure, tests/render/test_smile_teeth_review_l.py.)
+GAP_FAINT = (0.4, 0.6, 0.4)
 # Each tooth's own off-white: its brightness up to this share apart from another's, and its warmth (green and blue
 # moved by up to these shares, half cooler and half warmer than the enamel). At 0.08 of brightness alone, the rows read as "uniform white blocks" (blind review M);
 # darker, the canines at the smile's ends fell under tests/body/test_smile_teeth_row.py's white.
@@ -46,6 +54,16 @@ def corner(e: np.ndarray) -> np.ndarray:
     :data:`EMBRASURE`'s width its side lies in from the gap's line, a quarter ellipse (1 at the edge, 0 at its height)."""
     t = np.clip(e / EMBRASURE[0], 0, 1)
     return 1 - np.sqrt(1 - (1 - t) ** 2)
+
+
+def faint(e: np.ndarray) -> np.ndarray:
+    """How much of an upper gap's depth is kept at ``e`` (0 at the biting edge, 1 at the gum): see :data:`GAP_FAINT`.
+
+    >>> faint(np.array([0.0, 0.4, 0.5, 0.6, 1.0])).round(2).tolist()
+    [1.0, 1.0, 0.8, 0.6, 0.6]
+    """
+    t = np.clip((e - GAP_FAINT[0]) / (GAP_FAINT[1] - GAP_FAINT[0]), 0, 1)
+    return 1 - GAP_FAINT[2] * t * t * (3 - 2 * t)
 
 
 def neck(e: np.ndarray, gum: float) -> np.ndarray:

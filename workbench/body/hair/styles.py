@@ -65,6 +65,12 @@ SLEEK_FROM = 0.55
 # ...and the depth (metres) their cards' layers spread over, from 2 mm over the head: 5 mm (was 3), the locks'
 # heights (sleek.heights) a few millimetres apart, so their shade under the hair's outside (occlusion) tells them apart.
 SLEEK_LAYERS = 0.005
+# ...but at the sides they come down to the scalp layer (to the first figure's metres over the head) at the rootline,
+# from the second figure's degrees over it, between the azimuths (degrees from the face) of the third and fourth and of
+# the sixth and fifth figures: at their layers' height to their lower edge, the flaps over the temples ended 5 to 7 mm
+# off the skin, and the front portrait showed the backdrop under them, above the ears (blind review P's #4, "hair
+# flaps stand off the temples with a light sliver of background"; tests/body/test_sleek_flaps_review_p.py).
+SLEEK_EDGE = (0.0015, 24.0, 45.0, 65.0, 125.0, 145.0)
 # ...their rows per level of detail.
 SLEEK_POINTS = (16, 12)
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
@@ -74,7 +80,7 @@ ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
-              reach: float) -> Strands:
+              reach: float, style: str) -> Strands:
     """Hair pulled back sleek towards the direction ``toward`` from the head's centre (a bun's base, a ponytail's
     tie), lying close over the scalp and stopping where it meets the gathered part (``d @ toward > reach``)."""
     S = len(roots)
@@ -90,7 +96,13 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     lift = SLEEK_LAYERS * sleek.heights(head.centre + roots * head.envelope(roots)[:, None], head, rng.uniform(0, 1, S))
 
     def height(s, d, i):
-        return 0.002 + lift[i] + 0.0 * s
+        # (...down to the scalp layer at the sides' rootline: SLEEK_EDGE)
+        az, pol = np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+        a = np.abs(az)
+        flush = (smoothstep(SLEEK_EDGE[1], 0.0, rootline(style, az) - pol)
+                 * smoothstep(SLEEK_EDGE[2], SLEEK_EDGE[3], a) * smoothstep(SLEEK_EDGE[5], SLEEK_EDGE[4], a))
+        h = 0.002 + lift[i] + 0.0 * s
+        return h - (h - SLEEK_EDGE[0]) * flush
 
     # (Rows 1.5 cm apart: 2.5 cm apart, each quad's chord dipped 0.8 mm under the head's curve, through the card
     # under it.)
@@ -117,7 +129,7 @@ def _combed(toward: np.ndarray):
 def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(63)
     roots = _sleek_roots(head, "bun", lod, 63)
-    cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
+    cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)), "bun")
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
     # Short baby hairs at the hairline, combed back with the rest (:func:`_combed`).
     wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, _combed(coils.bun_axis(head)), skip=EAR_WISPS)
@@ -129,7 +141,7 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     roots = _sleek_roots(head, "ponytail", lod, 65)
     tie_d = tail.tie(head)[0]
     reach = np.cos(np.arctan2(tail.TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0]))
-    sleek = _gathered(head, roots, rng, lod, tie_d, reach)
+    sleek = _gathered(head, roots, rng, lod, tie_d, reach, "ponytail")
     cards, band = tail.tail(head, rng, lod)
     wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, _combed(tie_d), skip=EAR_WISPS)
     return Groom(sleek, wisps, [cards, band])

@@ -78,10 +78,11 @@ ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.92, 0.1
 # another's lit length or light tip along a straight line, blocks of two shades (blind review O's "mosaic"); its depth
 # is its vertex colours', which follow the hair's surface, not each card: .occlusion, and clumps.EVEN.)
 # Light hair scatters the light it takes in on through the strands under the outer ones (a fibre's albedo: white
-# hair's inside is lit by it, black hair's is dark): the under-layers' shade (the scalp layer's roots here, the
-# cards' depth in their vertex colours, :func:`.look.lit`) loses this share of its darkness at most, from a colour's
-# lightness (sRGB, luma) SCATTER_FROM (dark and brown hair keep theirs) to SCATTER_FULL. Darkened as dark hair's,
-# a white bob's scalp layer and inner cards drew a grey cap inside it (blind review J).
+# hair's inside is lit by it, black hair's is dark): the under-layers' shade (the scalp layer's roots and the cards'
+# roots' shade, ROOT, here, the cards' depth in their vertex colours, :func:`.look.lit`) loses this share of its
+# darkness at most, from a colour's lightness (sRGB, luma) SCATTER_FROM (dark and brown hair keep theirs) to
+# SCATTER_FULL. Darkened as dark hair's, a white bob's scalp layer and inner cards drew a grey cap inside it (blind
+# review J).
 SCATTER = 0.7
 SCATTER_FROM, SCATTER_FULL = 0.4, 0.85
 # ...in the styles whose layers hang in sheets (curls keep their depth between the coils, CURLY_SHADE in .pieces: lifted
@@ -132,6 +133,25 @@ def sides(u: np.ndarray) -> np.ndarray:
     return smooth(SLEEK_SIDES[0], SLEEK_SIDES[1], az) * smooth(SLEEK_SIDES[3], SLEEK_SIDES[2], az)
 
 
+def root_shade(style: str, at: np.ndarray) -> np.ndarray:
+    """The share of a card texel's light its root's shade leaves it (:data:`ROOT`) at ``at`` (0 at the root, 1 at
+    the tip).
+
+    >>> root_shade("long", np.array([0.0, 0.05, 0.5])).round(2).tolist()
+    [0.72, 0.86, 1.0]
+    """
+    root, reach, _ = ROOT[style]
+    return root + (1 - root) * smooth(0.0, reach, at)
+
+
+def _card_at(rows: int) -> np.ndarray:
+    """(rows, WIDTH // 2): where along its card (0 root, 1 tip) each texel of the atlas's card half lies (a wisp
+    column's card runs over its first 1/WISP_ROWS, :data:`WISP_ROWS`)."""
+    v = (np.arange(rows) + 0.5) / rows
+    wisp = (np.arange(WIDTH // 2) // (WIDTH // 2 // COLUMNS)) >= CLUMPS
+    return np.where(wisp[None, :], np.minimum(v * WISP_ROWS, 1.0)[:, None], v[:, None])
+
+
 def _draw(style: str) -> dict[str, np.ndarray]:
     """The atlas's light levels, tip steps and alpha for ``style`` (see the module's layout)."""
     n = SIZE
@@ -148,9 +168,9 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         if wisp:        # (the column's first rows: WISP_ROWS)
             a, lit = np.pad(a, ((0, n - len(a)), (0, 0))), np.pad(lit, ((0, n - len(lit)), (0, 0)), mode="edge")
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
-        root, reach, tip_light = ROOT[style]
+        tip_light = ROOT[style][2]
         at = np.minimum(v * WISP_ROWS, 1.0) if wisp else v
-        lit = lit * (root + (1 - root) * smooth(0.0, reach, at)) * (1 + tip_light * smooth(0.45, 1.0, at))
+        lit = lit * root_shade(style, at) * (1 + tip_light * smooth(0.45, 1.0, at))
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
         tip[:, c * cw:(c + 1) * cw] = smooth(0.3, 1.0, at) * min(1.0, tip_light * 10)
@@ -298,6 +318,11 @@ def hair_texture(color: str, style: str) -> np.ndarray:
         shell = light[:, WIDTH // 2:].astype(np.float64)
         full = 255 / LIGHT_MAX
         light[:, WIDTH // 2:] = np.where(shell < full, shell + (full - shell) * lift, shell).round().astype(light.dtype)
+        # ...and the cards' roots' shade as much (ROOT): in its full shade, long blonde hair's roots where they lie open
+        # along the parting drew dark wedges over the crown (blind review P's "sawtooth tears", #12, every renderer).
+        old = root_shade(style, _card_at(len(light)))
+        cards = light[:, :WIDTH // 2] * ((1 - (1 - old) * (1 - lift)) / old)
+        light[:, :WIDTH // 2] = np.clip(cards, 0, 255).round().astype(light.dtype)
         p = dict(p, light=light)
     return tint(p, color)
 

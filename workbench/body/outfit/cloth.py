@@ -27,13 +27,14 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image
 from scipy.ndimage import gaussian_filter
+from scipy.spatial import cKDTree
 
 from .. import keep
 from ..mesh import BodyMesh
 from ..texels import texel_map
 from .garments import dressed
-from .hood import ROLL, STEPS
-from .pattern import FOLD_SIZE, FORMAT, pattern
+from .hood import ROLL, SHADE, STEPS, bearings
+from .pattern import FOLD_SIZE, FORMAT, NECKLINE_CUT, pattern, reference
 from .styles import STYLES
 from .trims import HEATHER, flecks, seam_distances, sewing, trim_colour
 
@@ -63,17 +64,19 @@ FOLD_PITCH = 0.055
 # How much a gathered band's ribbing darkens it (over the band, and more in its grooves), and its end's
 # line of stitches.
 RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
+# The shadow a lying hood's fold casts on the hoodie: its depth at the fold's edge, its width (metres).
+CAST, CAST_WIDTH = 0.45, 0.02
 # A seam's groove (its shadow), the light on its pressed allowance beside it, and how deep the groove sinks in
 # the normal maps of the cloths that have them (metres).
 SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
 # How dark a drawstring's shadow on the cloth; the contrast thread's share of a topstitch's colour (its
 # colour: .trims.trim_colour).
 CORD_SHADOW, THREAD = 0.06, 0.45
-# A top's cuts in order (workbench.body.outfit.styles): the hem, the neckline, the sleeves' ends.
-NECKLINE_CUT = 1
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 5
+VERSION = 6
+# A sweater's stitch: its width and height in texels.
+KNIT = (8, 6)
 # A heather's share of paler texels (:func:`_heather`): one in eight, each a sixth of the way to undyed cotton on a
 # sweater, drew specks 4 to 5 % of a dark cloth's brightness (review O); spread over two in five, each paler by a
 # third as much.
@@ -120,16 +123,18 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         return {"shade": 0.96 + slub * 0.4 + _noise(n, (64, 64), 35) * 0.02 + fine + 0.01 * wale,
                 "height": 0.5 * wale + 0.5 * np.clip(fine * 20 + 0.5, 0, 1)}
     if kind == "sweater":
-        # A knitted sweater: columns of V stitches 6 texels (1.5 cm) wide and 5 rows (1.2 cm) tall, each V
-        # two slanted loops, the purl channel between the columns dark; a heathered yarn.
-        cx = (x % 6) / 6.0
-        cy = (y % 5) / 5.0
+        # A knitted sweater: columns of V stitches (KNIT) 1.9 cm wide, 1.4 cm tall, each V two slanted loops
+        # (soft ridges), a soft dark channel between the columns; a heathered yarn. Hard-edged 6 x 5 stitches
+        # put their contrast at a texel, 2 to 3 px in a portrait: noise (review P: "noisy ... knit textures").
+        cx = ((x + 0.5) % KNIT[0]) / KNIT[0]
+        cy = ((y + 0.5) % KNIT[1]) / KNIT[1]
         arm = np.abs(2 * cx - 1)                     # 1 at a column's edges, 0 at its middle
-        loop = np.clip(1.0 - np.abs(cy - (1 - arm) * 0.8 - 0.1) * 2.2, 0, 1) * (arm > 0.12)
-        channel = (arm > 0.84).astype(np.float32)
-        knit = np.clip(loop * (1 - channel), 0, 1)
-        heather = _noise(n, (96, 96), 35) * 0.05 + _noise(n, (24, 24), 38) * 0.03
-        return {"shade": 0.88 + 0.14 * knit - 0.06 * channel + slub * 0.5 + heather, "height": knit}
+        off = (cy - (1 - arm) * 0.7 - 0.15 + 0.5) % 1.0 - 0.5
+        channel = np.exp(-(((1 - arm) / 0.25) ** 2))
+        knit = gaussian_filter(np.exp(-((off / 0.2) ** 2)) * (1 - channel) * np.ones_like(x), 0.6, mode="wrap")
+        channel = gaussian_filter(channel * np.ones_like(y), 0.6, mode="wrap")
+        heather = _noise(n, (96, 96), 35) * 0.04 + _noise(n, (24, 24), 38) * 0.03
+        return {"shade": 0.93 + 0.12 * knit - 0.15 * channel + slub * 0.5 + heather, "height": knit}
     if kind == "fleece":
         # Fleece: a brushed pile, no stitch to see; a fine mottling and a fuzz, its relief the fine pile's
         # only (mottling 3 cm across, in the shade and as relief, read as blotches: review D).
@@ -186,7 +191,35 @@ def _bands(name: str, n: int) -> dict[str, np.ndarray]:
         if tight:
             rib = np.maximum(rib, np.clip((width - d) / texel, 0, 1))
         seam = np.maximum(seam, np.clip(1.2 - np.abs(d - width) / texel, 0, 1))
-    return {"rib": rib, "seam": seam, **sewing(name, n)}
+    return {"rib": rib, "seam": seam, "hood": _hood_light(name, n), **sewing(name, n)}
+
+
+def _hood_light(name: str, n: int) -> np.ndarray:
+    """Per texel, how much of the room's light reaches a hood's cloth and the hoodie under it: the hood's rows
+    by :data:`.hood.SHADE` (its opening's inside and its fold's underside in shade), and the shadow its fold
+    casts on the hoodie (:data:`CAST` at the fold's edge, over :data:`CAST_WIDTH` metres, on the reference
+    body's drape), painted as occlusion is, so every viewer shows the hood's volume; 1 without a hood."""
+    pat = pattern(name)
+    light = np.ones(int(pat["vmap"].max()) + 1, np.float32)
+    tex = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], n)
+    if not len(pat["hood_faces"]):
+        return np.ones((n, n), np.float32)
+    panel = len(pat["from_cut"])
+    light[panel:panel + len(SHADE) * STEPS] = np.repeat(SHADE, STEPS)
+    painted = tex.paint_vertices(pat["vfaces"], light[pat["vmap"]][:, None])[..., 0]
+    # The fold's edge (the bag's last row) on the reference drape, sampled every few millimetres, each sample
+    # casting as much shadow as the fold stands tall there behind the neck (none on the shoulders).
+    q = dressed(reference(), name).points
+    rows = q[panel + (len(SHADE) - 3) * STEPS:panel + len(SHADE) * STEPS].reshape(3, STEPS, 3)
+    tall = np.clip(np.linalg.norm(rows[0] - rows[2], axis=1) / 0.012, 0, 1) * np.clip(-np.cos(bearings()), 0, 1)
+    t = np.linspace(0, STEPS - 1, 16 * STEPS)
+    edge = np.stack([np.interp(t, np.arange(STEPS), rows[2][:, c]) for c in range(3)], 1)
+    texels = np.einsum("hwk,hwkc->hwc", tex.bary, q[pat["vmap"]][pat["vfaces"]][tex.triangle])
+    d, near = cKDTree(edge).query(texels.reshape(-1, 3))
+    cast = CAST * np.interp(t, np.arange(STEPS), tall)[near] * np.exp(-(d / CAST_WIDTH) ** 2)
+    on_panel = (tex.triangle < len(pat["faces"])).ravel()
+    painted = painted * (1 - np.where(on_panel, cast, 0.0)).reshape(n, n)
+    return np.where(tex.covered, painted, 1.0).astype(np.float32)
 
 
 def _smoothed(d: np.ndarray, covered: np.ndarray, texel: float) -> np.ndarray:
@@ -253,7 +286,7 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         round_ = np.where(cord, 0.72 + 0.33 * (bands["cord"] + bands["aglet"]), 1.0) * (1 - 0.4 * (bands["aglet"] > 0))
         shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
         trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, THREAD * bands["topstitch"])
-        return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"])).astype(np.float32),
+        return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"]) * bands["hood"]).astype(np.float32),
                 "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * _heather(len(shade))).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)

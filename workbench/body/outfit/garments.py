@@ -26,10 +26,10 @@ from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
 from . import shoes
 from .drape import clear_of_the_skin
-from .edges import finished
+from .edges import finished, smooth_rim
 from .fit import base_points, fitted
 from .hood import worn
-from .pattern import HOOD_EASE, SLEEVE_CUT, pattern
+from .pattern import HOOD_EASE, NECKLINE_CUT, SLEEVE_CUT, pattern
 from .sleeves import squared
 from .styles import STYLES
 
@@ -113,6 +113,8 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
         ease = np.concatenate([ease, np.full(len(hood_at), HOOD_EASE)])
     faces = np.concatenate([pat["faces"], pat["hood_faces"]])
     from_cut = np.concatenate([pat["from_cut"], np.full((len(q) - len(pat["from_cut"]), pat["from_cut"].shape[1]), np.inf)])
+    if style.part == "Outfit_Top":
+        q = smooth_rim(q, vertex_normals(q, faces).astype(np.float64), pat, NECKLINE_CUT)
     q, edge_at, edge_normal = finished(q, vertex_normals(q, faces).astype(np.float64), pat, style.bands, style.edge,
                                        from_cut)
     normals = vertex_normals(q, faces)

@@ -2,8 +2,11 @@
 sides of the neck, coming forward to the neckline's V at the front, where its two ends cross; behind, the
 hood's bag lies on the upper back, deepest at the back's middle, its outline tucked down onto the hoodie.
 
-Seen from the front it frames the neck (a collar's roll, no more than 3 cm tall); from behind it is a
-rounded pad on the shoulder blades. It is a closed surface: it rises from a seam along the hoodie's
+Seen from the front it frames the neck (a collar's roll, 3.4 cm tall at most); from behind it is a bag of
+fleece on the shoulder blades, 4 cm thick below the neck, its opening a hollow between the roll's rim and the
+bag's crown, its lower edge a rounded fold (review P: "the hood is only painted onto a flat back"). Its
+shade by row (:data:`SHADE`: the opening's inside, the fold's underside) and the shadow its fold casts on the
+hoodie are painted into the cloth's shade (:mod:`.cloth`), so every viewer shows them. It is a closed surface: it rises from a seam along the hoodie's
 neckline and comes down onto the hoodie along its outline, so no raw edge of it shows. (The first hood was
 a pad lying on the shoulders whose two ends stood off them: two horns seen from the front.)
 
@@ -22,8 +25,8 @@ back) over the neckline's back and sides:
    (barycentrics) and its offset in the triangle's own frame (along its first edge, across it, along its
    normal), the ``.mhclo`` binding with a whole offset.
 
->>> ROLL.shape[1], BAG.shape[1]
-(2, 2)
+>>> ROLL.shape[1], BAG.shape[1], len(SHADE) == len(ROLL) + len(BAG)
+(2, 2, True)
 """
 
 from __future__ import annotations
@@ -31,17 +34,27 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-__all__ = ["ROLL", "BAG", "STEPS", "END", "hood", "hood_ring", "worn"]
+__all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "bearings", "hood", "hood_ring", "worn"]
 
 # The roll (out from the neckline, up from it; metres at the back's middle): from the seam up the neck's
-# side of the roll, over its top (the opening's edge) and down its outside.
-ROLL = np.array([[0.002, 0.0], [0.003, 0.010], [0.006, 0.020], [0.012, 0.027], [0.020, 0.028], [0.027, 0.024],
-                 [0.032, 0.016]])
-# The bag (share of the hood's depth down the hoodie from the roll's foot, how far it stands off the hoodie).
-# (A bag 1.6 cm thick at most and 20 cm deep lay on the back as a faint pad: the hood read as a rolled collar,
-# review F. A hood's two layers of fleece and the air in its crown stand 3 cm off the back.)
-BAG = np.array([[0.06, 0.026], [0.2, 0.029], [0.38, 0.027], [0.56, 0.022], [0.74, 0.016], [0.88, 0.010],
-                [0.96, 0.005], [1.0, 0.0015]])
+# side of the roll, over its top (the opening's rim) and down its outside into the hood's open mouth, the
+# hollow between the rim and the bag's crown where one sees into the hood (review P: "the hood is only
+# painted onto a flat back": a roll 2.8 cm tall whose outside ran straight onto the bag showed no opening).
+ROLL = np.array([[0.002, 0.0], [0.003, 0.012], [0.006, 0.024], [0.011, 0.032], [0.018, 0.034], [0.024, 0.029],
+                 [0.027, 0.020], [0.031, 0.013], [0.036, 0.010]])
+# The bag (share of the hood's depth down the hoodie from the roll's foot, how far it stands off the hoodie):
+# rising from the hollow to its crown, two layers of fleece and the air between them 4.2 cm off the back of
+# the neck, thinning down the back to a rounded fold, its lower edge, that turns under onto the hoodie.
+# (A bag 1.6 cm thick at most lay on the back as a faint pad, review F; one 2.9 cm thick at most, whose edge
+# sloped away over 5 cm, read as painted on, review P; at 5.2 cm long hair lying over it bent in corners,
+# tests/body/test_hair_drape_review_j.py.)
+BAG = np.array([[0.04, 0.026], [0.12, 0.036], [0.24, 0.042], [0.40, 0.042], [0.56, 0.039], [0.72, 0.034],
+                [0.84, 0.030], [0.92, 0.024], [0.97, 0.014], [1.0, 0.002]])
+# How much of the room's light reaches each row (ROLL's, then BAG's), painted into the cloth's shade
+# (workbench.body.outfit.cloth): the roll's neck side and the hollow inside the opening in shade, the bag's
+# crown in full light, its fold's underside darker towards the hoodie it turns onto.
+SHADE = np.array([0.62, 0.7, 0.82, 0.95, 1.0, 0.97, 0.8, 0.6, 0.5,
+                  0.62, 0.85, 0.97, 1.0, 1.0, 1.0, 1.0, 0.94, 0.8, 0.64])
 # The hood's depth down the back at its middle and at the sides (metres, along the hoodie: down the back,
 # out along the shoulders).
 BACK, SIDE = 0.25, 0.06
@@ -87,6 +100,11 @@ def _frames(points: np.ndarray, tri: np.ndarray, bary: np.ndarray):
     return foot, np.stack([e1, np.cross(n, e1), n], 1)
 
 
+def bearings() -> np.ndarray:
+    """The hood's :data:`STEPS` bearings round the neck (radians, 0 at the front)."""
+    return np.linspace(np.radians(END), np.radians(360 - END), STEPS)
+
+
 def _rows(line: np.ndarray, neck: tuple[float, float]) -> tuple[np.ndarray, ...]:
     """Steps 1 and 2 on the neckline's points ``line``: (the roll's rows (ROLL, STEPS, 3), the foot of the bag
     and the way it lies (STEPS, 3 each), its depth and its size by bearing)."""
@@ -94,7 +112,7 @@ def _rows(line: np.ndarray, neck: tuple[float, float]) -> tuple[np.ndarray, ...]
     bearing = np.mod(np.arctan2(rel[:, 0], rel[:, 1]), 2 * np.pi)     # 0 at the front, pi at the back
     order = np.argsort(bearing)
     bearing, radius, height = bearing[order], np.hypot(*rel[order].T), line[order, 1]
-    at = np.linspace(np.radians(END), np.radians(360 - END), STEPS)
+    at = bearings()
     wrap = np.concatenate([bearing - 2 * np.pi, bearing, bearing + 2 * np.pi])
     r = np.interp(at, wrap, np.tile(radius, 3))
     y = np.interp(at, wrap, np.tile(height, 3))
@@ -125,7 +143,7 @@ def hood_ring(line: np.ndarray, neck: tuple[float, float]) -> np.ndarray:
     nearest it in bearing: the point whose skin weights the roll standing there takes."""
     rel = line[:, [0, 2]] - np.asarray(neck)
     bearing = np.mod(np.arctan2(rel[:, 0], rel[:, 1]), 2 * np.pi)
-    at = np.linspace(np.radians(END), np.radians(360 - END), STEPS)
+    at = bearings()
     return np.abs(np.angle(np.exp(1j * (at[:, None] - bearing[None, :])))).argmin(1)
 
 
@@ -139,7 +157,9 @@ def hood(points: np.ndarray, faces: np.ndarray, neckline: np.ndarray, neck: tupl
     flat = np.concatenate([foot + (b[0] * depth)[:, None] * way for b in BAG])
     tri, bary = _nearest_on(points, faces, flat)
     on, axes = _frames(points, tri, bary)
-    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(np.maximum(size, 0.25), len(BAG)) + 0.0015
+    # (Full thickness behind the neck, 0.6 of it along the shoulders, where long hair falls over it to the front.)
+    thick = np.maximum(size, 0.25) * (0.6 + 0.4 * np.clip(-np.cos(bearings()), 0, 1))
+    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(thick, len(BAG)) + 0.0015
     bag = on + stand[:, None] * axes[:, 2]
     # 3. Bound to their nearest triangles, with their whole offsets in those triangles' frames.
     tri, bary = _nearest_on(points, faces, bag)

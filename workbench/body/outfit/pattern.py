@@ -60,6 +60,8 @@ HOOD_EASE = 0.015
 # (review D).
 CUFF_DEPTH = 0.03
 SLEEVE_CUT = 2
+# ... and its neckline's (a top's cuts in order, workbench.body.outfit.styles: the hem, the neckline, the sleeves' ends).
+NECKLINE_CUT = 1
 
 
 def reference() -> BodyMesh:
