@@ -40,6 +40,7 @@ from ..body.compile import compiled
 from ..body.face import SHAPES, piece_morphs
 from ..body.lod import Piece, merge, uv_into
 from ..body.mesh import body_mesh
+from ..body.outfit.pattern import pattern
 from ..body.outfit import cloth
 from ..options import ANIMATIONS, DEFAULT_POSE, GENDERS, ModelOptions
 from . import maps
@@ -390,7 +391,10 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     # 4. Animations, retargeted to this skeleton: first the avatar's stance when it is not the idle's (a page shows
     # the first clip at 0 s), then the library clips asked for.
     pose = settings.get("pose", DEFAULT_POSE)
-    clips = ([fitted_stance(pose, rig, meshes)] if pose != DEFAULT_POSE else []) + list(options.animations)
+    o = settings["outfit"]
+    shells = {n: len(pattern(o[style])["vmap"]) for n, style in (("Outfit_Top", "topStyle"), ("Outfit_Bottom", "bottomStyle"))
+              if n in meshes}
+    clips = ([fitted_stance(pose, rig, meshes, shells)] if pose != DEFAULT_POSE else []) + list(options.animations)
     if clips:
         add_animations(w, rig, clips, joint_nodes)
     return w

@@ -26,6 +26,8 @@ from .clips import Pose, euler_to_quat
 # The surface the hand rests on: the hand's and forearm's points this far (metres) outside it at least; the palm's
 # nearest tenth this far off (the contact); the trunk: whatever lies ARMPIT below the shoulder joints and inside them.
 CLEAR, CONTACT, ARMPIT = 0.005, 0.006, 0.1
+# A point's depth is read on a surface's nearest sample within this far of it (metres; test_stances.NEAR).
+NEAR = 0.03
 # The surface the solver looks at: within this far of the palm's target (metres; the forearm's and hand's length).
 REACH = 0.45
 # A solution rests on the surface when the palm's nearest tenth is within this of CONTACT and no point is more than
@@ -84,16 +86,45 @@ def below_arms(rest: np.ndarray, shoulder: np.ndarray) -> np.ndarray:
     return (y < shoulder[1] - ARMPIT) & ((np.abs(rest[:, 0]) < abs(shoulder[0])) | (y < shoulder[1] - 2 * ARMPIT))
 
 
-def trunk(rig: Skeleton, pieces, rot: np.ndarray, pos: np.ndarray) -> tuple[cKDTree, np.ndarray]:
-    """The body's and its clothes' surface below the arms (:func:`below_arms`), posed: a tree of its points and
-    their normals."""
-    pts, normals = [], []
-    for n in ("Body", "Outfit_Top", "Outfit_Bottom"):
-        if n in pieces:
-            a, b = posed(pieces[n], rig, rot, pos, below_arms(np.asarray(pieces[n].positions), rig.pos("LeftArm")))
-            pts.append(a)
-            normals.append(b)
-    return cKDTree(np.concatenate(pts)), np.concatenate(normals)
+def samples(at: np.ndarray, tris: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points on the triangles ``tris`` of the posed points ``at`` (each centroid and three points towards its
+    corners, as tests/body/test_stances samples a surface), each with its triangle's unit normal."""
+    a, b, c = (at[tris[:, k]] for k in range(3))
+    n = np.cross(b - a, c - a)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
+    pts = [(a + b + c) / 3] + [(4 * p + q + r) / 6 for p, q, r in ((a, b, c), (b, c, a), (c, a, b))]
+    return np.concatenate(pts), np.tile(n, (4, 1))
+
+
+class Surface:
+    """The posed body's and clothes' surfaces a hand rests on and keeps out of, sampled on their triangles as
+    tests/body/test_stances and test_hands_review_p measure them (the garments' outsides only: their first
+    ``shells[name]`` vertices, not the facings turned in at the hems, whose normals face in or past the edge).
+
+    ``points``, ``normals``: every surface below the arms (:func:`below_arms`) together, the one the palm rests
+    on; ``each``: per surface (the body, the top, the bottom) what lies below the armpits between the shoulder
+    joints, each point's depth read on its own surface's nearest sample (a hand below a tee's hem reads that
+    hem's normal, whatever lies nearer on the skirt)."""
+
+    def __init__(self, rig: Skeleton, pieces, rot: np.ndarray, pos: np.ndarray, shells=None):
+        shoulder = rig.pos("LeftArm")
+        pts, normals, self.each = [], [], []
+        for n in ("Body", "Outfit_Top", "Outfit_Bottom"):
+            if n not in pieces:
+                continue
+            rest = np.asarray(pieces[n].positions, np.float64)
+            shell = np.arange(len(rest)) < (shells or {}).get(n, len(rest))
+            tris = np.asarray(pieces[n].indices).reshape(-1, 3)
+            at = posed(pieces[n], rig, rot, pos)[0]
+            for keep, out in ((below_arms(rest, shoulder), None),
+                              ((rest[:, 1] < shoulder[1] - ARMPIT) & (np.abs(rest[:, 0]) < abs(shoulder[0])), 1)):
+                a, b = samples(at, tris[(keep & shell)[tris].all(1)])
+                if out is None:
+                    pts.append(a)
+                    normals.append(b)
+                else:
+                    self.each.append((a, b))
+        self.points, self.normals = np.concatenate(pts), np.concatenate(normals)
 
 
 def _arm_points(rig: Skeleton, pieces, side: str):
@@ -129,17 +160,18 @@ def _subtree(rig: Skeleton, root: int) -> list[int]:
     return sorted(inside)
 
 
-def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree, np.ndarray],
-              target: np.ndarray) -> float:
+def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, target: np.ndarray) -> float:
     """Turn ``side``'s arm (the :data:`FREE` angles, within :data:`LIMIT` of the pose's) so that its palm rests
-    on ``surface`` (a tree of posed points and their normals) with its centre nearest ``target`` (world, the
+    on ``surface`` (:class:`Surface`) with its centre nearest ``target`` (world, the
     posed body) and no point of the hand or the forearm within :data:`CLEAR` of the inside; return the palm's
     nearest distance to the surface (metres)."""
     s = 1.0 if side == "Left" else -1.0
     rot0, pos0 = frames(p, rig)
     hand, palm, fore = _arm_points(rig, pieces, side)
-    near = surface[0].query_ball_point(target, REACH)            # the surface within the arm's reach of the target
-    tree, normals = cKDTree(surface[0].data[near]), surface[1][near]
+    # The surfaces within the arm's reach of the target: all together (the palm's rest) and each on its own.
+    trees = [(cKDTree(a[m]), b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
+             for m in [np.linalg.norm(a - target, axis=1) < REACH]]
+    tree, normals = trees[0]
     sub = _subtree(rig, rig.index[side + "Arm"])
     moved = {rig.index[side + j]: j for j in ("Arm", "ForeArm", "Hand")}
     fixed = {k: matrix(euler_to_quat(p.angles[rig.names[k]][:1])[0]) if rig.names[k] in p.angles else np.eye(3)
@@ -163,17 +195,25 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
             pos[k] = pos[par] + rot[par] @ rig.local[k]
         return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in (hand, fore)]
 
-    def signed(q):           # along the nearest point's normal
+    def signed(q):           # along the nearest sample's normal, all surfaces together
         _, k = tree.query(q)
         return np.einsum("nc,nc->n", q - tree.data[k], normals[k])
+
+    def depth(q):            # the least of each surface's reading within NEAR (as the tests read it)
+        out = np.full(len(q), np.inf)
+        for t, nt in trees:
+            d, k = t.query(q, distance_upper_bound=NEAR)
+            hit = np.isfinite(d)
+            out[hit] = np.minimum(out[hit], np.einsum("nc,nc->n", q[hit] - t.data[k[hit]], nt[k[hit]]))
+        return out
 
     n_near = max(3, int(palm.sum()) // 10)
     assert len(palm) == len(hand[0])
 
     def cost(v):
         h, f = place(v)
-        dh, df = signed(h), signed(np.asarray(f))
-        inside = np.concatenate([np.minimum(dh - CLEAR, 0.0), np.minimum(df - CLEAR, 0.0)])
+        dh = signed(h)
+        inside = np.minimum(depth(np.concatenate([h, f])) - CLEAR, 0.0)
         near = np.sort(dh[palm])[:n_near]
         return (W_IN * float(inside @ inside) + W_CONTACT * float(np.mean(near) - CONTACT) ** 2
                 + W_TARGET * float(np.sum((h[palm].mean(0) - target) ** 2))
@@ -187,7 +227,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: tuple[cKDTree,
         h, f = place(best.x)
         dh = signed(h)
         if (np.sort(dh[palm])[:n_near].mean() <= CONTACT + SETTLED
-                and min(dh.min(), signed(np.asarray(f)).min()) >= CLEAR - SETTLED):
+                and depth(np.concatenate([h, f])).min() >= CLEAR - SETTLED):
             break
     assert best is not None
     for j, a in angles(best.x).items():

@@ -38,7 +38,7 @@ from scipy.spatial import cKDTree
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
 from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
-from .reach import frames, matrix, rest_hand, trunk
+from .reach import Surface, frames, matrix, rest_hand
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
@@ -114,9 +114,10 @@ def _power(p: Pose) -> None:
         _hand_on_hip(p, side)
 
 
-def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
+def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | None = None) -> Clip:
     """Stance ``name`` fitted to one body: a hand on the hip lands on the outside of ``pieces`` (name -> mesh
-    piece at rest, the body and its clothes), clasped hands in front of them, whatever their width.
+    piece at rest, the body and its clothes; ``shells``: how many of a garment's first vertices are its outside),
+    clasped hands in front of them, whatever their width.
 
     >>> from workbench.gltf.meshes import avatar_skeleton, parts
     >>> from workbench.options import normalize_avatar_settings
@@ -149,7 +150,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             f = p.angles["LeftForeArm"][0, 2]
             _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear - FOREARM_MARGIN + HANG_MARGIN, [x],
                    z + np.arange(0.0, HANG_OUT + 1), [f], hand_clear=HANG_HAND)
-        _rest_on_hips(p, rig, pieces, ("Right",) if name == "hand_on_hip" else ("Left", "Right"))
+        _rest_on_hips(p, rig, pieces, ("Right",) if name == "hand_on_hip" else ("Left", "Right"), shells)
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
@@ -160,13 +161,13 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
     return _clip(p)
 
 
-def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides) -> None:
+def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
     """From the grid's solution, each hand of ``sides`` brought to rest on the side of the hip (blind review P #2:
     they hung 1 to 16 cm beside it): its palm's centre on the widest of the posed body and clothes at
     :data:`HIP_PALM_UP` hip heights above the Hips joint (:func:`~workbench.gltf.reach.rest_hand`)."""
     rot, pos = frames(p, rig)
-    surface = trunk(rig, pieces, rot, pos)
-    pts = surface[0].data
+    surface = Surface(rig, pieces, rot, pos, shells)
+    pts = surface.points
     y = pos[0, 1] + HIP_PALM_UP * rig.hip_height
     band = pts[np.abs(pts[:, 1] - y) < HIP_PALM_BAND * rig.hip_height]
     for side in sides:
