@@ -26,6 +26,10 @@ from .clips import Pose, euler_to_quat
 # The surface the hand rests on: the hand's and forearm's points this far (metres) outside it at least; the palm's
 # nearest tenth this far off (the contact); the trunk: whatever lies ARMPIT below the shoulder joints and inside them.
 CLEAR, CONTACT, ARMPIT = 0.005, 0.006, 0.1
+# The skin under a sleeve: behind the cloth by this much at least (metres); read as the tests read it, within COVER of
+# the cloth's nearest outside vertex, that one RIM from its edges; the cloth's normal skinned as its point moved
+# NORMAL_STEP along it.
+SLEEVE_IN, COVER, RIM, NORMAL_STEP = 0.0, 0.06, 0.015, 0.01
 # A point's depth is read on a surface's nearest sample within this far of it (metres; test_stances.NEAR).
 NEAR = 0.03
 # The surface the solver looks at: within this far of the palm's target (metres; the forearm's and hand's length).
@@ -151,6 +155,46 @@ def _arm_points(rig: Skeleton, pieces, side: str):
     return out[0][:3], out[0][3] < wrist[1] - PALM_SIDE, out[1][:3]
 
 
+def _rims_off(at: np.ndarray, tris: np.ndarray, margin: float) -> np.ndarray:
+    """Per vertex of a mesh (points ``at``, triangles ``tris``): at least ``margin`` from every vertex on its open
+    edges (welded by position), as tests/body/test_clothes_in_clips reads a garment's edges."""
+    _, first, weld = np.unique(np.round(at, 6), axis=0, return_index=True, return_inverse=True)
+    t = first[weld.reshape(-1)][tris]
+    edges = np.sort(np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]]), axis=1)
+    pairs, count = np.unique(edges, axis=0, return_counts=True)
+    return cKDTree(at[np.unique(pairs[count == 1])]).query(at)[0] >= margin
+
+
+def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str):
+    """The skin a sleeve covers from half the forearm to the wrist and beyond (the body's vertices behind the
+    nearest of the top's outside, within :data:`COVER` of it, that one :data:`RIM` or more from the cloth's
+    edges, as tests/body/test_clothes_in_clips reads the skin under a garment) with their 3 nearest of the top's
+    outside: for skinning, the skin's points, the cloth's (n, 3) and the cloth's moved out along its normals by
+    :data:`NORMAL_STEP`, together (each point's joints, weights and rest offsets); None without such skin."""
+    if "Outfit_Top" not in pieces:
+        return None
+    s = 1.0 if side == "Left" else -1.0
+    top, body = pieces["Outfit_Top"], pieces["Body"]
+    cloth = np.asarray(top.positions, np.float64)
+    shell = len(cloth) if shell is None else shell
+    skin_at = np.asarray(body.positions, np.float64)
+    mid = 0.5 * (rig.pos(side + "ForeArm")[0] + rig.pos(side + "Hand")[0])
+    arm = np.flatnonzero(s * skin_at[:, 0] > s * mid)
+    dist, k = cKDTree(cloth[:shell]).query(skin_at[arm], k=3)
+    normal = np.asarray(top.normals, np.float64)
+    deep = _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell]
+    behind = np.einsum("nc,nc->n", skin_at[arm] - cloth[k[:, 0]], normal[k[:, 0]]) < 0
+    keep = behind & (dist[:, 0] < COVER) & deep[k[:, 0]]
+    if not keep.any():
+        return None
+    arm, k = arm[keep], k[keep].reshape(-1)
+    at = np.concatenate([skin_at[arm], cloth[k], cloth[k] + NORMAL_STEP * normal[k]])
+    j = np.concatenate([np.asarray(body.joints)[arm], np.asarray(top.joints)[k], np.asarray(top.joints)[k]])
+    w = np.concatenate([np.asarray(body.weights)[arm], np.asarray(top.weights)[k], np.asarray(top.weights)[k]])
+    j = j.astype(np.int64)
+    return j, w.astype(np.float64), at[:, None, :] - rig.world[j]
+
+
 def _subtree(rig: Skeleton, root: int) -> list[int]:
     """``root`` and every joint under it, parents before children."""
     inside = {root}
@@ -160,14 +204,18 @@ def _subtree(rig: Skeleton, root: int) -> list[int]:
     return sorted(inside)
 
 
-def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, target: np.ndarray) -> float:
+def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, target: np.ndarray,
+              shell: int | None = None) -> float:
     """Turn ``side``'s arm (the :data:`FREE` angles, within :data:`LIMIT` of the pose's) so that its palm rests
     on ``surface`` (:class:`Surface`) with its centre nearest ``target`` (world, the
-    posed body) and no point of the hand or the forearm within :data:`CLEAR` of the inside; return the palm's
-    nearest distance to the surface (metres)."""
+    posed body), no point of the hand or the forearm within :data:`CLEAR` of the inside and the skin a sleeve
+    covers (:func:`_sleeve`; the top's first ``shell`` vertices its outside) behind it; return the palm's nearest
+    distance to the surface (metres)."""
     s = 1.0 if side == "Left" else -1.0
     rot0, pos0 = frames(p, rig)
     hand, palm, fore = _arm_points(rig, pieces, side)
+    sleeve = _sleeve(rig, pieces, shell, side)
+    sets = (hand, fore) if sleeve is None else (hand, fore, sleeve)
     # The surfaces within the arm's reach of the target: all together (the palm's rest) and each on its own.
     trees = [(cKDTree(a[m]), b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
              for m in [np.linalg.norm(a - target, axis=1) < REACH]]
@@ -193,7 +241,14 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
             par = rig.parents[k]
             rot[k] = rot[par] @ turn.get(k, fixed[k])
             pos[k] = pos[par] + rot[par] @ rig.local[k]
-        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in (hand, fore)]
+        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in sets]
+
+    def through(at):         # how far the sleeve's skin stands out of the cloth (each on its 3 nearest's planes)
+        n = len(at) // 7
+        cloth = at[n:4 * n].reshape(n, 3, 3)
+        normal = at[4 * n:].reshape(n, 3, 3) - cloth
+        normal /= np.maximum(np.linalg.norm(normal, axis=2, keepdims=True), 1e-12)
+        return np.einsum("nkc,nkc->nk", at[:n, None] - cloth, normal).min(1)
 
     def signed(q):           # along the nearest sample's normal, all surfaces together
         _, k = tree.query(q)
@@ -211,9 +266,12 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     assert len(palm) == len(hand[0])
 
     def cost(v):
-        h, f = place(v)
+        h, f, *cuff = place(v)
         dh = signed(h)
         inside = np.minimum(depth(np.concatenate([h, f])) - CLEAR, 0.0)
+        if cuff:
+            out = np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)
+            inside = np.concatenate([inside, out])
         near = np.sort(dh[palm])[:n_near]
         return (W_IN * float(inside @ inside) + W_CONTACT * float(np.mean(near) - CONTACT) ** 2
                 + W_TARGET * float(np.sum((h[palm].mean(0) - target) ** 2))
@@ -224,10 +282,11 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         r = minimize(cost, LIMIT * np.asarray(x0), method="Powell", bounds=list(zip(-LIMIT, LIMIT, strict=True)),
                      options={"xtol": 0.5, "ftol": 1e-6, "maxfev": 800})
         best = r if best is None or r.fun < best.fun else best
-        h, f = place(best.x)
+        h, f, *cuff = place(best.x)
         dh = signed(h)
         if (np.sort(dh[palm])[:n_near].mean() <= CONTACT + SETTLED
-                and depth(np.concatenate([h, f])).min() >= CLEAR - SETTLED):
+                and depth(np.concatenate([h, f])).min() >= CLEAR - SETTLED
+                and (not cuff or through(cuff[0]).max() <= SETTLED - SLEEVE_IN)):
             break
     assert best is not None
     for j, a in angles(best.x).items():

@@ -172,7 +172,7 @@ def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
     band = pts[np.abs(pts[:, 1] - y) < HIP_PALM_BAND * rig.hip_height]
     for side in sides:
         s = 1.0 if side == "Left" else -1.0
-        rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(s * band[:, 0]))])
+        rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(s * band[:, 0]))], (shells or {}).get("Outfit_Top"))
 
 
 def _forearm_radius(rig: Skeleton, pieces) -> float:
