@@ -40,7 +40,6 @@ from ..body.compile import compiled
 from ..body.face import SHAPES, piece_morphs
 from ..body.lod import Piece, merge, uv_into
 from ..body.mesh import body_mesh
-from ..body.outfit.pattern import pattern
 from ..body.outfit import cloth
 from ..options import ANIMATIONS, DEFAULT_POSE, GENDERS, ModelOptions
 from . import maps
@@ -51,7 +50,7 @@ from .atlas import pack
 from .clips import clip
 from .glb import GlbWriter
 from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
-from .stances import fitted_stance
+from .stances import fitted_stance, outsides
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
@@ -391,10 +390,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     # 4. Animations, retargeted to this skeleton: first the avatar's stance when it is not the idle's (a page shows
     # the first clip at 0 s), then the library clips asked for.
     pose = settings.get("pose", DEFAULT_POSE)
-    o = settings["outfit"]
-    shells = {n: len(pattern(o[style])["vmap"]) for n, style in (("Outfit_Top", "topStyle"), ("Outfit_Bottom", "bottomStyle"))
-              if n in meshes}
-    clips = ([fitted_stance(pose, rig, meshes, shells)] if pose != DEFAULT_POSE else []) + list(options.animations)
+    clips = ([fitted_stance(pose, rig, meshes, outsides(settings["outfit"], meshes))] if pose != DEFAULT_POSE else [])
+    clips += list(options.animations)
     if clips:
         add_animations(w, rig, clips, joint_nodes)
     return w

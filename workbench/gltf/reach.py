@@ -16,7 +16,7 @@ its clothes' surface below the armpits, posed once (the arm does not move it).
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import OptimizeResult, minimize
+from scipy.optimize import minimize
 from scipy.spatial import cKDTree
 
 from ..body.rig import skin
@@ -36,8 +36,7 @@ FAR = 0.05
 NEAR = 0.03
 # The surface the solver looks at: within this far of the palm's target (metres; the forearm's and hand's length).
 REACH = 0.45
-# A solution rests on the surface when the palm's nearest tenth is within this of CONTACT and no point is more than
-# this inside CLEAR (metres).
+# A solution is clear when no point is more than this inside CLEAR (metres).
 SETTLED = 0.003
 # The hand's points: every STEP th vertex of the skin past the wrist (of the forearm's, every other); the palm's side lies this far below the
 # wrist's axis in the T-pose (metres). The forearm's: the skin and the top from this fraction of the upper arm
@@ -46,13 +45,12 @@ STEP, PALM_SIDE, ELBOW_OFF = 6, 0.006, 0.3
 # The joints turned and how far from the grid's solution (degrees): (joint, axis) pairs written for the left side.
 FREE = (("Arm", 0), ("Arm", 2), ("ForeArm", 1), ("ForeArm", 2), ("Hand", 0), ("Hand", 1), ("Hand", 2))
 LIMIT = np.array([35.0, 35.0, 40.0, 40.0, 35.0, 35.0, 35.0])
-# Where the solver starts (fractions of LIMIT): the grid's solution, and the arm swung forward or back with the
-# wrist turned in (a local search stops at the first hollow: the best of the three is kept).
-# (Pass 25: the palm seldom settled, so every hand paid for all three; the grid's start was the best or within a
-# tenth of it on 5 of 8 hands of the masculine builds, and the others cost 1.3 s of CPU a build: only it is kept.)
-STARTS = ((0.0,) * 7,)
-# The solver's stop: a step this small (degrees) or this many evaluations of the cost.
-XTOL, MAXFEV = 1.0, 400
+# The solver starts from the grid's solution (pass 24 tried two more starts, the arm swung forward and back, kept
+# the best: the palm seldom settled, so every hand paid for all three, and the grid's start was the best or within a
+# tenth of it on 5 of 8 hands of the masculine builds, for 1.3 s more CPU a build). It stops at a step this small
+# (degrees) or this many evaluations of the cost on the coarse sample (STEP), then, if a vertex between the sample's
+# is not clear, at POLISH more on every other vertex.
+XTOL, MAXFEV, POLISH = 1.0, 400, 100
 # The cost's weights: penetration (per point, squared metres), the contact, the palm's centre to its target, the
 # palm lying flat (its mean distance), and the turn away from the grid's solution (per squared degree).
 W_IN, W_CONTACT, W_TARGET, W_FLAT, W_TURN = 4e4, 3e3, 3e2, 2e2, 2e-5
@@ -137,21 +135,21 @@ class Surface:
         self.points, self.normals = np.concatenate(pts), np.concatenate(normals)
 
 
-def _arm_points(rig: Skeleton, pieces, side: str):
-    """``side``'s hand (skin past the wrist, every :data:`STEP` th vertex) and forearm (skin and sleeve from
-    :data:`ELBOW_OFF` of the upper arm before the elbow, every other of those) for skinning: each point's joints, weights and rest offsets from them; and which of
-    the hand's points are on the palm's side."""
+def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
+    """``side``'s hand (skin past the wrist, every ``step`` th vertex) and forearm (skin and sleeve from
+    :data:`ELBOW_OFF` of the upper arm before the elbow, every ``fore_step`` th) for skinning: each point's joints,
+    weights and rest offsets from them; and which of the hand's points are on the palm's side."""
     s = 1.0 if side == "Left" else -1.0
     wrist, elbow, shoulder = rig.pos(side + "Hand"), rig.pos(side + "ForeArm"), rig.pos(side + "Arm")
     out = []
-    for names, lo, hi, step in ((("Body",), wrist[0], s * np.inf, STEP),
-                                (("Body", "Outfit_Top"), elbow[0] - ELBOW_OFF * (elbow[0] - shoulder[0]), wrist[0],
-                                 2 * STEP)):
+    for names, lo, hi, every in ((("Body",), wrist[0], s * np.inf, step),
+                                 (("Body", "Outfit_Top"), elbow[0] - ELBOW_OFF * (elbow[0] - shoulder[0]), wrist[0],
+                                  fore_step)):
         js, ws, offs, ys = [], [], [], []
         for n in names:
             if n in pieces:
                 x = np.asarray(pieces[n].positions, np.float64)
-                keep = np.flatnonzero((s * x[:, 0] > s * lo) & (s * x[:, 0] < s * hi))[::step]
+                keep = np.flatnonzero((s * x[:, 0] > s * lo) & (s * x[:, 0] < s * hi))[::every]
                 j = np.asarray(pieces[n].joints)[keep].astype(np.int64)
                 js.append(j)
                 ws.append(np.asarray(pieces[n].weights, np.float64)[keep])
@@ -219,9 +217,9 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     distance to the surface (metres)."""
     s = 1.0 if side == "Left" else -1.0
     rot0, pos0 = frames(p, rig)
-    hand, palm, fore = _arm_points(rig, pieces, side)
     sleeve = _sleeve(rig, pieces, shell, side)
-    sets = (hand, fore) if sleeve is None else (hand, fore, sleeve)
+    coarse, fine = ([*_arm_points(rig, pieces, side, *steps), *([] if sleeve is None else [sleeve])]
+                    for steps in ((STEP, 2 * STEP), (2, 2)))
     # The surfaces within the arm's reach of the target: all together (the palm's rest) and each on its own.
     trees = [(cKDTree(a[m]), b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
              for m in [np.linalg.norm(a - target, axis=1) < REACH]]
@@ -239,7 +237,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
             out[j][axis] += mirror[axis] * dv
         return out
 
-    def place(v):             # the hand's and the forearm's points skinned as the viewer skins them
+    def place(v, sets):       # the hand's and the forearm's points skinned as the viewer skins them
         a = angles(v)
         turn = dict(zip(moved, matrix(euler_to_quat(np.stack([a[j] for j in moved.values()]))), strict=True))
         rot, pos = rot0.copy(), pos0.copy()
@@ -247,7 +245,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
             par = rig.parents[k]
             rot[k] = rot[par] @ turn.get(k, fixed[k])
             pos[k] = pos[par] + rot[par] @ rig.local[k]
-        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in sets]
+        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in sets[:1] + sets[2:]]
 
     def through(at):         # how far the sleeve's skin stands out of the cloth (each on its 3 nearest's planes)
         n = len(at) // 7
@@ -271,35 +269,34 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
             out[hit] = np.minimum(out[hit], np.einsum("nc,nc->n", q[hit] - t.data[k[hit]], nt[k[hit]]))
         return out
 
-    n_near = max(3, int(palm.sum()) // 10)
-    assert len(palm) == len(hand[0])
-
-    def cost(v):
-        h, f, *cuff = place(v)
+    def cost(v, sets):
+        h, f, *cuff = place(v, sets)
+        palm = sets[1]
         dh = signed(h[palm])
         inside = np.minimum(depth(np.concatenate([h, f])) - CLEAR, 0.0)
         if cuff:
-            out = np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)
-            inside = np.concatenate([inside, out])
+            inside = np.concatenate([inside, np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)])
+        n_near = max(3, int(palm.sum()) // 10)
         near = np.partition(dh, n_near)[:n_near]
         return (W_IN * float(inside @ inside) + W_CONTACT * float(np.mean(near) - CONTACT) ** 2
                 + W_TARGET * float(np.sum((h[palm].mean(0) - target) ** 2))
                 + W_FLAT * float(np.mean(np.clip(dh, 0.0, FAR))) ** 2 + W_TURN * float(v @ v))
 
-    best: OptimizeResult | None = None
-    for x0 in STARTS:                   # the next start only while the best so far does not rest on the surface
-        r = minimize(cost, LIMIT * np.asarray(x0), method="Powell", bounds=list(zip(-LIMIT, LIMIT, strict=True)),
-                     options={"xtol": XTOL, "ftol": 1e-6, "maxfev": MAXFEV})
-        best = r if best is None or r.fun < best.fun else best
-        h, f, *cuff = place(best.x)
-        if (np.partition(signed(h[palm]), n_near)[:n_near].mean() <= CONTACT + SETTLED
-                and depth(np.concatenate([h, f])).min() >= CLEAR - SETTLED
-                and (not cuff or through(cuff[0]).max() <= SETTLED - SLEEVE_IN)):
-            break
-    assert best is not None
-    for j, a in angles(best.x).items():
+    def clear(v, sets):      # every point outside (and the sleeve's skin under it) within SETTLED
+        h, f, *cuff = place(v, sets)
+        return (depth(np.concatenate([h, f])).min() >= CLEAR - SETTLED
+                and (not cuff or through(cuff[0]).max() <= SETTLED - SLEEVE_IN))
+
+    bounds = list(zip(-LIMIT, LIMIT, strict=True))
+    x = minimize(cost, np.zeros(len(FREE)), (coarse,), method="Powell", bounds=bounds,
+                 options={"xtol": XTOL, "ftol": 1e-6, "maxfev": MAXFEV}).x
+    if not clear(x, fine):           # a vertex between the coarse sample's: on with every vertex, a little way
+        x = minimize(cost, x, (fine,), method="Powell", bounds=bounds,
+                     options={"xtol": XTOL, "ftol": 1e-6, "maxfev": POLISH}).x
+    for j, a in angles(x).items():
         p.angles[side + j][:] = a
-    return float(signed(place(best.x)[0][palm]).min())
+    h = place(x, fine)[0]
+    return float(signed(h[fine[1]]).min())
 
 
 def matrix(q: np.ndarray) -> np.ndarray:

@@ -35,6 +35,7 @@ from functools import lru_cache
 import numpy as np
 from scipy.spatial import cKDTree
 
+from ..body.outfit.pattern import pattern
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
 from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
@@ -159,6 +160,13 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
             target = np.array([dx * h, CLASP_UP * h, front + dz])
             _solve(p, side, rig, target, trunk, clear, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
     return _clip(p)
+
+
+def outsides(outfit: dict, pieces) -> dict[str, int]:
+    """How many of each garment's first vertices are its outside (the pattern's; after them its rolled edges and
+    the facings turned in), for the garments ``pieces`` holds of ``outfit`` (the settings' ``outfit``)."""
+    return {n: len(pattern(outfit[style])["vmap"]) for n, style in (("Outfit_Top", "topStyle"),
+                                                                     ("Outfit_Bottom", "bottomStyle")) if n in pieces}
 
 
 def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
