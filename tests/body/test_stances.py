@@ -87,15 +87,11 @@ def limbs_in_trunk(m: Model, top: str, bottom: str) -> dict[str, float]:
 # A known fault: a hoodie's ribbed cuff hugs the wrist, and a wrist bent back or turned (the hand on the hip, the
 # clasped hands) brings the wrist's skin 3 to 13 mm through it on these bodies (a straighter wrist, 28 degrees for
 # 42, still left 9 mm: the cuff's rows follow the forearm only). Strict: each fails as soon as its fault is fixed.
-CUFF = {("hand_on_hip", "hoodie", "trousers", "feminine", "heavy"), ("hand_on_hip", "hoodie", "skirt", "feminine", "average"),
+# Pass 25: the palm-on-the-hip solve (workbench.gltf.reach) keeps the skin a sleeve covers behind it as this test
+# reads it, which took ("hand_on_hip", "hoodie", "trousers", "feminine", "heavy") out of the set.
+CUFF = {("hand_on_hip", "hoodie", "skirt", "feminine", "average"),
         ("hands_on_hips", "hoodie", "shorts", "feminine", "average"),
-        ("hands_clasped", "hoodie", "trousers", "feminine", "average"),
-        # pass 24 (workbench.gltf.reach turns the wrist to lay the palm on the hip): 4.7 mm through the cuff, 0 on main
-        ("hand_on_hip", "hoodie", "shorts", "masculine", "slim")}
-# Pass 24's palm-on-the-hip solve (workbench.gltf.reach) leaves this case's arm 10.5 mm into the tee's side (0 on
-# main; its own measure, on the vertices it skins, sees it 5 mm clear: not found in time). A known regression, strict:
-# it fails as soon as the arm is clear again. Review P's test_hands_review_p holds the hands' contact.
-REACH_DEEP = {("hands_on_hips", "tee", "skirt", "masculine", "slim")}
+        ("hands_clasped", "hoodie", "trousers", "feminine", "average")}
 
 
 @pytest.mark.parametrize("pose,top,bottom,gender,shape", sweep(CASES))
@@ -103,7 +99,7 @@ def test_no_arm_through_the_trunk_and_no_skin_through_the_clothes(pose, top, bot
     m = model(pose, top, bottom, gender, shape)
     assert [a.get("name") for a in m.doc["animations"]] == ["pose"]
     depths = limbs_in_trunk(m, top, bottom)
-    assert (max(depths.values()) > DEPTH) == ((pose, top, bottom, gender, shape) in REACH_DEEP), depths
+    assert max(depths.values()) <= DEPTH, depths
     rest = {d.mesh_name: d for d in m.posed().draws}
     draws = {d.mesh_name: d for d in m.posed(*preview_pose(m)).draws}
     bad = []
