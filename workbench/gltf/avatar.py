@@ -50,7 +50,7 @@ from .atlas import pack
 from .clips import clip
 from .glb import GlbWriter
 from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts
-from .stances import fitted_stance
+from .stances import fitted_stance, outsides
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
 MORPH_LODS = (0, 1)
@@ -390,7 +390,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     # 4. Animations, retargeted to this skeleton: first the avatar's stance when it is not the idle's (a page shows
     # the first clip at 0 s), then the library clips asked for.
     pose = settings.get("pose", DEFAULT_POSE)
-    clips = ([fitted_stance(pose, rig, meshes)] if pose != DEFAULT_POSE else []) + list(options.animations)
+    stance = [fitted_stance(pose, rig, meshes, outsides(settings["outfit"], meshes))] if pose != DEFAULT_POSE else []
+    clips = stance + list(options.animations)
     if clips:
         add_animations(w, rig, clips, joint_nodes)
     return w

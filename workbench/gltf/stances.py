@@ -35,9 +35,11 @@ from functools import lru_cache
 import numpy as np
 from scipy.spatial import cKDTree
 
+from ..body.outfit.pattern import pattern
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
 from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
+from .reach import Surface, frames, matrix, rest_hand
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
@@ -51,6 +53,8 @@ HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.
 # ``hand_on_hip`` hangs as in the idle frame, out from the side by up to this many degrees until it is clear.
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
 HIP_THUMB = (0.0, 30.0, 25.0)
+# The palm's centre rests on the widest of the hip this far above the Hips joint, within this band (hip heights).
+HIP_PALM_UP, HIP_PALM_BAND = 0.03, 0.015
 HANG_OUT = 15.0
 # That arm hangs straighter and less forward than the idle's free arm (its elbow 15 degrees less bent, 5 degrees
 # back: the idle's reads as reaching forward in the three-quarter view), its forearm's flesh this far off.
@@ -111,9 +115,10 @@ def _power(p: Pose) -> None:
         _hand_on_hip(p, side)
 
 
-def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
+def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | None = None) -> Clip:
     """Stance ``name`` fitted to one body: a hand on the hip lands on the outside of ``pieces`` (name -> mesh
-    piece at rest, the body and its clothes), clasped hands in front of them, whatever their width.
+    piece at rest, the body and its clothes; ``shells``: how many of a garment's first vertices are its outside),
+    clasped hands in front of them, whatever their width.
 
     >>> from workbench.gltf.meshes import avatar_skeleton, parts
     >>> from workbench.options import normalize_avatar_settings
@@ -146,6 +151,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             f = p.angles["LeftForeArm"][0, 2]
             _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear - FOREARM_MARGIN + HANG_MARGIN, [x],
                    z + np.arange(0.0, HANG_OUT + 1), [f], hand_clear=HANG_HAND)
+        _rest_on_hips(p, rig, pieces, ("Right",) if name == "hand_on_hip" else ("Left", "Right"), shells)
     elif name == "hands_clasped":
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
@@ -154,6 +160,27 @@ def fitted_stance(name: str, rig: Skeleton, pieces) -> Clip:
             target = np.array([dx * h, CLASP_UP * h, front + dz])
             _solve(p, side, rig, target, trunk, clear, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
     return _clip(p)
+
+
+def outsides(outfit: dict, pieces) -> dict[str, int]:
+    """How many of each garment's first vertices are its outside (the pattern's; after them its rolled edges and
+    the facings turned in), for the garments ``pieces`` holds of ``outfit`` (the settings' ``outfit``)."""
+    return {n: len(pattern(outfit[style])["vmap"]) for n, style in (("Outfit_Top", "topStyle"),
+                                                                     ("Outfit_Bottom", "bottomStyle")) if n in pieces}
+
+
+def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
+    """From the grid's solution, each hand of ``sides`` brought to rest on the side of the hip (blind review P #2:
+    they hung 1 to 16 cm beside it): its palm's centre on the widest of the posed body and clothes at
+    :data:`HIP_PALM_UP` hip heights above the Hips joint (:func:`~workbench.gltf.reach.rest_hand`)."""
+    rot, pos = frames(p, rig)
+    surface = Surface(rig, pieces, rot, pos, shells)
+    pts = surface.points
+    y = pos[0, 1] + HIP_PALM_UP * rig.hip_height
+    band = pts[np.abs(pts[:, 1] - y) < HIP_PALM_BAND * rig.hip_height]
+    for side in sides:
+        s = 1.0 if side == "Left" else -1.0
+        rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(s * band[:, 0]))], (shells or {}).get("Outfit_Top"))
 
 
 def _forearm_radius(rig: Skeleton, pieces) -> float:
@@ -184,13 +211,13 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
                           indexing="ij")
     qa = euler_to_quat(np.stack([X, np.full(X.shape, ya), s * A], -1)[..., None, :])[..., 0, :]
     qf = euler_to_quat(np.stack([np.full(F.shape, xf), np.full(F.shape, yf), s * F], -1)[..., None, :])[..., 0, :]
-    ra = arm_r @ _matrix(qa)
+    ra = arm_r @ matrix(qa)
     elbow = arm_p + ra @ rig.local[rig.index[side + "ForeArm"]]
-    wrist = elbow + (ra @ _matrix(qf)) @ rig.local[rig.index[side + "Hand"]]
+    wrist = elbow + (ra @ matrix(qf)) @ rig.local[rig.index[side + "Hand"]]
     local = (wrist - hips_p) @ hips_r                                 # into the Hips' frame
     err = np.sqrt(np.nansum((local - target) ** 2 * ~np.isnan(target), axis=-1)).reshape(-1)
     qh = euler_to_quat(p.angles[side + "Hand"][:1])[0] if side + "Hand" in p.angles else np.array([0, 0, 0, 1.0])
-    reach = (ra @ _matrix(qf) @ _matrix(qh)) @ (rig.pos(side + "HandMiddle3") - rig.pos(side + "Hand"))
+    reach = (ra @ matrix(qf) @ matrix(qh)) @ (rig.pos(side + "HandMiddle3") - rig.pos(side + "Hand"))
     at = [(elbow - hips_p) @ hips_r + f * (local - (elbow - hips_p) @ hips_r) for f in FOREARM_AT]
     at += [(wrist + f * reach - hips_p) @ hips_r for f in HAND_AT]
     bone = np.stack(at, -2).reshape(-1, len(at), 3)
@@ -210,14 +237,6 @@ def _solve(p: Pose, side: str, rig: Skeleton, target: np.ndarray, trunk: cKDTree
     p.angles[side + "ForeArm"][:, 2] = s * F[i]
 
 
-def _matrix(q: np.ndarray) -> np.ndarray:
-    """(..., 4) quaternions x, y, z, w -> (..., 3, 3) rotation matrices."""
-    x, y, z, w = np.moveaxis(q, -1, 0)
-    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
-                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
-                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
-
-
 def _chain_to(p: Pose, rig: Skeleton, joint: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Each joint's world rotation and position from the Hips down to ``joint``'s parent, in the pose's first
     frame (rotations in the parent's frame over identity rest rotations, as the clips are written)."""
@@ -233,7 +252,7 @@ def _chain_to(p: Pose, rig: Skeleton, joint: str) -> dict[str, tuple[np.ndarray,
         if k:
             pos = pos + r @ rig.local[k]
         if n in p.angles:
-            r = r @ _matrix(euler_to_quat(p.angles[n][:1])[0])
+            r = r @ matrix(euler_to_quat(p.angles[n][:1])[0])
         out[n] = (r, pos)
     return out
 

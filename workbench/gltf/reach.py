@@ -1,0 +1,308 @@
+"""A hand brought to rest on the body: a small inverse kinematics of the arm over the posed body's surface.
+
+The stances' grid (:func:`~workbench.gltf.stances.fitted_stance`) turns the upper arm and the elbow about one axis
+each and keeps the hand's bone a margin off the trunk, which left a hand on the hip 1 to 16 cm off it (blind reviews
+O #10 and P #2: "the hands hang beside the hips, wrists limp, not touching the body"). :func:`rest_hand` starts
+from that solution and turns the upper arm (forward swing and out), the elbow (bend and the forearm's twist) and
+the wrist (three angles) so that the palm's side of the hand lies on a target of the body's surface, posed by the
+stance's own first frame as a viewer poses it (linear blend skinning of the rest mesh, :func:`workbench.body.rig.skin`),
+with every point of the hand and the forearm a hair outside it.
+
+The hand's and the forearm's points are taken from the mesh posed by the stance's first frame (the fingers curled as
+the stance curls them) and carried rigidly by their bones as the solver turns the arm; the trunk is the body's and
+its clothes' surface below the armpits, posed once (the arm does not move it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.spatial import cKDTree
+
+from ..body.rig import skin
+from ..skeleton import Skeleton
+from .clips import Pose, euler_to_quat
+
+# The surface the hand rests on: the hand's and forearm's points this far (metres) outside it at least; the palm's
+# nearest tenth this far off (the contact); the trunk: whatever lies ARMPIT below the shoulder joints and inside them.
+CLEAR, CONTACT, ARMPIT = 0.005, 0.006, 0.1
+# The skin under a sleeve: behind the cloth by this much at least (metres); read as the tests read it, within COVER of
+# the cloth's nearest outside vertex, that one RIM from its edges; the cloth's normal skinned as its point moved
+# NORMAL_STEP along it.
+SLEEVE_IN, COVER, RIM, NORMAL_STEP = 0.0, 0.06, 0.015, 0.01
+# The palm's distance read this far at most (metres; its flatness is read up to it).
+FAR = 0.05
+# A point's depth is read on a surface's nearest sample within this far of it (metres; test_stances.NEAR).
+NEAR = 0.03
+# The surface the solver looks at: within this far of the palm's target (metres; the forearm's and hand's length).
+REACH = 0.45
+# A solution is clear when no point is more than this inside CLEAR (metres).
+SETTLED = 0.003
+# The hand's points: every STEP th vertex of the skin past the wrist (of the forearm's, every other); the palm's side lies this far below the
+# wrist's axis in the T-pose (metres). The forearm's: the skin and the top from this fraction of the upper arm
+# before the elbow (where test_stances.limbs_in_trunk starts the limb).
+STEP, PALM_SIDE, ELBOW_OFF = 6, 0.006, 0.3
+# The joints turned and how far from the grid's solution (degrees): (joint, axis) pairs written for the left side.
+FREE = (("Arm", 0), ("Arm", 2), ("ForeArm", 1), ("ForeArm", 2), ("Hand", 0), ("Hand", 1), ("Hand", 2))
+LIMIT = np.array([35.0, 35.0, 40.0, 40.0, 35.0, 35.0, 35.0])
+# The solver starts from the grid's solution (pass 24 tried two more starts, the arm swung forward and back, kept
+# the best: the palm seldom settled, so every hand paid for all three, and the grid's start was the best or within a
+# tenth of it on 5 of 8 hands of the masculine builds, for 1.3 s more CPU a build). It stops at a step this small
+# (degrees) or this many evaluations of the cost on the coarse sample (STEP), then, if a vertex between the sample's
+# is not clear, at POLISH more on every vertex of the hand and every other of the forearm (every other of the hand
+# left a fingertip 8.3 mm into a longsleeve hem).
+XTOL, MAXFEV, POLISH = 1.0, 400, 100
+# The cost's weights: penetration (per point, squared metres), the contact, the palm's centre to its target, the
+# palm lying flat (its mean distance), and the turn away from the grid's solution (per squared degree).
+W_IN, W_CONTACT, W_TARGET, W_FLAT, W_TURN = 4e4, 3e3, 3e2, 2e2, 2e-5
+
+
+def frames(p: Pose, rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
+    """Every joint's world rotation and position in the pose's first frame (rotations in the parent's frame over
+    identity rest rotations, as the clips are written and a viewer plays them)."""
+    rot = np.zeros((len(rig.names), 3, 3))
+    pos = np.zeros((len(rig.names), 3))
+    for k, n in enumerate(rig.names):                            # (parents precede children)
+        r = matrix(euler_to_quat(p.angles[n][:1])[0]) if n in p.angles else np.eye(3)
+        parent = rig.parents[k]
+        if parent < 0:
+            rot[k], pos[k] = r, rig.local[0] + p.hips[0] * rig.hip_height
+        else:
+            rot[k], pos[k] = rot[parent] @ r, pos[parent] + rot[parent] @ rig.local[k]
+    return rot, pos
+
+
+def posed(piece, rig: Skeleton, rot: np.ndarray, pos: np.ndarray, keep=None) -> tuple[np.ndarray, np.ndarray]:
+    """``piece``'s vertices (``keep`` of them) skinned by the frames ``rot``, ``pos`` and their unit normals."""
+    keep = slice(None) if keep is None else keep
+    at = np.asarray(piece.positions, np.float64)[keep]
+    n = np.asarray(piece.normals, np.float64)[keep]
+    j, w = np.asarray(piece.joints)[keep], np.asarray(piece.weights)[keep]
+    a = skin(at, rig.world, pos, rot, j, w)
+    b = skin(at + 0.01 * n, rig.world, pos, rot, j, w)
+    return a, (b - a) / np.maximum(np.linalg.norm(b - a, axis=1), 1e-9)[:, None]
+
+
+def below_arms(rest: np.ndarray, shoulder: np.ndarray) -> np.ndarray:
+    """Which of the T-pose's points ``rest`` are the trunk's and the legs' (not an arm's), the left shoulder joint
+    at ``shoulder``: below the armpits, and between the shoulders near them (a heavy body's hips reach out past
+    the shoulder joints; the T-pose's arms lie out at the shoulders' height).
+
+    >>> below_arms(np.array([[0.2, 0.8, 0.0], [0.2, 1.2, 0.0], [0.1, 1.2, 0.0]]), np.array([0.15, 1.32, 0.0])).tolist()
+    [True, False, True]
+    """
+    y = rest[:, 1]
+    return (y < shoulder[1] - ARMPIT) & ((np.abs(rest[:, 0]) < abs(shoulder[0])) | (y < shoulder[1] - 2 * ARMPIT))
+
+
+def samples(at: np.ndarray, tris: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points on the triangles ``tris`` of the posed points ``at`` (each centroid and three points towards its
+    corners, as tests/body/test_stances samples a surface), each with its triangle's unit normal."""
+    a, b, c = (at[tris[:, k]] for k in range(3))
+    n = np.cross(b - a, c - a)
+    n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
+    pts = [(a + b + c) / 3] + [(4 * p + q + r) / 6 for p, q, r in ((a, b, c), (b, c, a), (c, a, b))]
+    return np.concatenate(pts), np.tile(n, (4, 1))
+
+
+class Surface:
+    """The posed body's and clothes' surfaces a hand rests on and keeps out of, sampled on their triangles as
+    tests/body/test_stances and test_hands_review_p measure them (the garments' outsides only: their first
+    ``shells[name]`` vertices, not the facings turned in at the hems, whose normals face in or past the edge).
+
+    ``points``, ``normals``: every surface below the arms (:func:`below_arms`) together, the one the palm rests
+    on; ``each``: per surface (the body, the top, the bottom) what lies below the armpits between the shoulder
+    joints, each point's depth read on its own surface's nearest sample (a hand below a tee's hem reads that
+    hem's normal, whatever lies nearer on the skirt)."""
+
+    def __init__(self, rig: Skeleton, pieces, rot: np.ndarray, pos: np.ndarray, shells=None):
+        shoulder = rig.pos("LeftArm")
+        pts, normals, self.each = [], [], []
+        for n in ("Body", "Outfit_Top", "Outfit_Bottom"):
+            if n not in pieces:
+                continue
+            rest = np.asarray(pieces[n].positions, np.float64)
+            shell = np.arange(len(rest)) < (shells or {}).get(n, len(rest))
+            tris = np.asarray(pieces[n].indices).reshape(-1, 3)
+            at = posed(pieces[n], rig, rot, pos)[0]
+            for keep, out in ((below_arms(rest, shoulder), None),
+                              ((rest[:, 1] < shoulder[1] - ARMPIT) & (np.abs(rest[:, 0]) < abs(shoulder[0])), 1)):
+                a, b = samples(at, tris[(keep & shell)[tris].all(1)])
+                if out is None:
+                    pts.append(a)
+                    normals.append(b)
+                else:
+                    self.each.append((a, b))
+        self.points, self.normals = np.concatenate(pts), np.concatenate(normals)
+
+
+def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
+    """``side``'s hand (skin past the wrist, every ``step`` th vertex) and forearm (skin and sleeve from
+    :data:`ELBOW_OFF` of the upper arm before the elbow, every ``fore_step`` th) for skinning: each point's joints,
+    weights and rest offsets from them; and which of the hand's points are on the palm's side."""
+    s = 1.0 if side == "Left" else -1.0
+    wrist, elbow, shoulder = rig.pos(side + "Hand"), rig.pos(side + "ForeArm"), rig.pos(side + "Arm")
+    out = []
+    for names, lo, hi, every in ((("Body",), wrist[0], s * np.inf, step),
+                                 (("Body", "Outfit_Top"), elbow[0] - ELBOW_OFF * (elbow[0] - shoulder[0]), wrist[0],
+                                  fore_step)):
+        js, ws, offs, ys = [], [], [], []
+        for n in names:
+            if n in pieces:
+                x = np.asarray(pieces[n].positions, np.float64)
+                keep = np.flatnonzero((s * x[:, 0] > s * lo) & (s * x[:, 0] < s * hi))[::every]
+                j = np.asarray(pieces[n].joints)[keep].astype(np.int64)
+                js.append(j)
+                ws.append(np.asarray(pieces[n].weights, np.float64)[keep])
+                offs.append(x[keep, None, :] - rig.world[j])
+                ys.append(x[keep, 1])
+        out.append((np.concatenate(js), np.concatenate(ws), np.concatenate(offs), np.concatenate(ys)))
+    return out[0][:3], out[0][3] < wrist[1] - PALM_SIDE, out[1][:3]
+
+
+def _rims_off(at: np.ndarray, tris: np.ndarray, margin: float) -> np.ndarray:
+    """Per vertex of a mesh (points ``at``, triangles ``tris``): at least ``margin`` from every vertex on its open
+    edges (welded by position), as tests/body/test_clothes_in_clips reads a garment's edges."""
+    _, first, weld = np.unique(np.round(at, 6), axis=0, return_index=True, return_inverse=True)
+    t = first[weld.reshape(-1)][tris]
+    edges = np.sort(np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]]), axis=1)
+    pairs, count = np.unique(edges, axis=0, return_counts=True)
+    return cKDTree(at[np.unique(pairs[count == 1])]).query(at)[0] >= margin
+
+
+def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str):
+    """The skin a sleeve covers from half the forearm to the wrist and beyond (the body's vertices behind the
+    nearest of the top's outside, within :data:`COVER` of it, that one :data:`RIM` or more from the cloth's
+    edges, as tests/body/test_clothes_in_clips reads the skin under a garment) with their 3 nearest of the top's
+    outside: for skinning, the skin's points, the cloth's (n, 3) and the cloth's moved out along its normals by
+    :data:`NORMAL_STEP`, together (each point's joints, weights and rest offsets); None without such skin."""
+    if "Outfit_Top" not in pieces:
+        return None
+    s = 1.0 if side == "Left" else -1.0
+    top, body = pieces["Outfit_Top"], pieces["Body"]
+    cloth = np.asarray(top.positions, np.float64)
+    shell = len(cloth) if shell is None else shell
+    skin_at = np.asarray(body.positions, np.float64)
+    mid = 0.5 * (rig.pos(side + "ForeArm")[0] + rig.pos(side + "Hand")[0])
+    arm = np.flatnonzero(s * skin_at[:, 0] > s * mid)
+    dist, k = cKDTree(cloth[:shell]).query(skin_at[arm], k=3)
+    normal = np.asarray(top.normals, np.float64)
+    deep = _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell]
+    behind = np.einsum("nc,nc->n", skin_at[arm] - cloth[k[:, 0]], normal[k[:, 0]]) < 0
+    keep = behind & (dist[:, 0] < COVER) & deep[k[:, 0]]
+    if not keep.any():
+        return None
+    arm, k = arm[keep], k[keep].reshape(-1)
+    at = np.concatenate([skin_at[arm], cloth[k], cloth[k] + NORMAL_STEP * normal[k]])
+    j = np.concatenate([np.asarray(body.joints)[arm], np.asarray(top.joints)[k], np.asarray(top.joints)[k]])
+    w = np.concatenate([np.asarray(body.weights)[arm], np.asarray(top.weights)[k], np.asarray(top.weights)[k]])
+    j = j.astype(np.int64)
+    return j, w.astype(np.float64), at[:, None, :] - rig.world[j]
+
+
+def _subtree(rig: Skeleton, root: int) -> list[int]:
+    """``root`` and every joint under it, parents before children."""
+    inside = {root}
+    for k in range(root + 1, len(rig.names)):
+        if rig.parents[k] in inside:
+            inside.add(k)
+    return sorted(inside)
+
+
+def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, target: np.ndarray,
+              shell: int | None = None) -> float:
+    """Turn ``side``'s arm (the :data:`FREE` angles, within :data:`LIMIT` of the pose's) so that its palm rests
+    on ``surface`` (:class:`Surface`) with its centre nearest ``target`` (world, the
+    posed body), no point of the hand or the forearm within :data:`CLEAR` of the inside and the skin a sleeve
+    covers (:func:`_sleeve`; the top's first ``shell`` vertices its outside) behind it; return the palm's nearest
+    distance to the surface (metres)."""
+    s = 1.0 if side == "Left" else -1.0
+    rot0, pos0 = frames(p, rig)
+    sleeve = _sleeve(rig, pieces, shell, side)
+    coarse, fine = ([*_arm_points(rig, pieces, side, *steps), *([] if sleeve is None else [sleeve])]
+                    for steps in ((STEP, 2 * STEP), (1, 2)))
+    # The surfaces within the arm's reach of the target: all together (the palm's rest) and each on its own.
+    trees = [(cKDTree(a[m]), b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
+             for m in [np.linalg.norm(a - target, axis=1) < REACH]]
+    tree, normals = trees[0]
+    sub = _subtree(rig, rig.index[side + "Arm"])
+    moved = {rig.index[side + j]: j for j in ("Arm", "ForeArm", "Hand")}
+    fixed = {k: matrix(euler_to_quat(p.angles[rig.names[k]][:1])[0]) if rig.names[k] in p.angles else np.eye(3)
+             for k in sub}
+    start = {j: p.angles[side + j][0].copy() for j in ("Arm", "ForeArm", "Hand")}
+    mirror = np.array([1.0, s, s])
+
+    def angles(v):
+        out = {j: a.copy() for j, a in start.items()}
+        for (j, axis), dv in zip(FREE, v, strict=True):
+            out[j][axis] += mirror[axis] * dv
+        return out
+
+    def place(v, sets):       # the hand's and the forearm's points skinned as the viewer skins them
+        a = angles(v)
+        turn = dict(zip(moved, matrix(euler_to_quat(np.stack([a[j] for j in moved.values()]))), strict=True))
+        rot, pos = rot0.copy(), pos0.copy()
+        for k in sub:
+            par = rig.parents[k]
+            rot[k] = rot[par] @ turn.get(k, fixed[k])
+            pos[k] = pos[par] + rot[par] @ rig.local[k]
+        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in sets[:1] + sets[2:]]
+
+    def through(at):         # how far the sleeve's skin stands out of the cloth (each on its 3 nearest's planes)
+        n = len(at) // 7
+        cloth = at[n:4 * n].reshape(n, 3, 3)
+        normal = at[4 * n:].reshape(n, 3, 3) - cloth
+        normal /= np.maximum(np.linalg.norm(normal, axis=2, keepdims=True), 1e-12)
+        return np.einsum("nkc,nkc->nk", at[:n, None] - cloth, normal).min(1)
+
+    def signed(q):           # along the nearest sample's normal, all surfaces together (FAR for those further off)
+        d, k = tree.query(q, distance_upper_bound=FAR)
+        hit = np.isfinite(d)
+        out = np.full(len(q), FAR)
+        out[hit] = np.einsum("nc,nc->n", q[hit] - tree.data[k[hit]], normals[k[hit]])
+        return out
+
+    def depth(q):            # the least of each surface's reading within NEAR (as the tests read it)
+        out = np.full(len(q), np.inf)
+        for t, nt in trees:
+            d, k = t.query(q, distance_upper_bound=NEAR)
+            hit = np.isfinite(d)
+            out[hit] = np.minimum(out[hit], np.einsum("nc,nc->n", q[hit] - t.data[k[hit]], nt[k[hit]]))
+        return out
+
+    def cost(v, sets):
+        h, f, *cuff = place(v, sets)
+        palm = sets[1]
+        dh = signed(h[palm])
+        inside = np.minimum(depth(np.concatenate([h, f])) - CLEAR, 0.0)
+        if cuff:
+            inside = np.concatenate([inside, np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)])
+        n_near = max(3, int(palm.sum()) // 10)
+        near = np.partition(dh, n_near)[:n_near]
+        return (W_IN * float(inside @ inside) + W_CONTACT * float(np.mean(near) - CONTACT) ** 2
+                + W_TARGET * float(np.sum((h[palm].mean(0) - target) ** 2))
+                + W_FLAT * float(np.mean(np.clip(dh, 0.0, FAR))) ** 2 + W_TURN * float(v @ v))
+
+    def clear(v, sets):      # every point outside (and the sleeve's skin under it) within SETTLED
+        h, f, *cuff = place(v, sets)
+        return (depth(np.concatenate([h, f])).min() >= CLEAR - SETTLED
+                and (not cuff or through(cuff[0]).max() <= SETTLED - SLEEVE_IN))
+
+    bounds = list(zip(-LIMIT, LIMIT, strict=True))
+    x = minimize(cost, np.zeros(len(FREE)), (coarse,), method="Powell", bounds=bounds,
+                 options={"xtol": XTOL, "ftol": 1e-6, "maxfev": MAXFEV}).x
+    if not clear(x, fine):           # a vertex between the coarse sample's: on with every vertex, a little way
+        x = minimize(cost, x, (fine,), method="Powell", bounds=bounds,
+                     options={"xtol": XTOL, "ftol": 1e-6, "maxfev": POLISH}).x
+    for j, a in angles(x).items():
+        p.angles[side + j][:] = a
+    h = place(x, fine)[0]
+    return float(signed(h[fine[1]]).min())
+
+
+def matrix(q: np.ndarray) -> np.ndarray:
+    """(..., 4) quaternions x, y, z, w -> (..., 3, 3) rotation matrices."""
+    x, y, z, w = np.moveaxis(q, -1, 0)
+    return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+                     np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+                     np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
