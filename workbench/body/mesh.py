@@ -33,6 +33,7 @@ from . import rig as rg
 from . import shape as sh
 from .details import REST_FACE, rest_face
 from .expressions import THIN_LIPS, extra_shapes
+from .cheeks import cheek_skin, even_cheeks
 from .topology import topology
 
 
@@ -132,8 +133,17 @@ def _a_pose(gender: str, body_shape: str, height_cm: float,
             face: tuple = ()) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
     """The shaped A-pose vertices, the height macro, the joints on them and the rotations to the T-pose."""
     verts, height_macro = sh.shaped(gender, body_shape, height_cm, face)
+    verts = _evened(verts)
     joints = rg.joint_positions(verts)
     return verts, height_macro, joints, rg.t_pose_rotations(joints)
+
+
+def _evened(verts: np.ndarray) -> np.ndarray:
+    """The shaped vertices with the cheeks' rest shape evened (:mod:`.cheeks`)."""
+    tris, _, _, groups, face_groups = topology()
+    eyes = [verts[groups[f"helper-{s}-eye"]].mean(0) for s in "lr"]
+    skin = cheek_skin(verts, groups["body"], tris[face_groups["body"]], eyes)
+    return even_cheeks(verts, cc.compiled()["base"].astype(np.float64), tris, skin)
 
 
 @lru_cache(maxsize=32)
