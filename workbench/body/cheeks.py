@@ -26,8 +26,9 @@ ROUNDS = 20
 # line by FROM_MIDDLE to OUT, down from the eyes' middles by BELOW to DOWN, no more than BEHIND behind them.
 CHEEK = (0.020, 0.075, 0.020, 0.085, 0.060)
 FROM_MIDDLE, OUT, BELOW, DOWN, BEHIND = CHEEK
-# The lips keep their offsets within this distance of their inner edge (metres).
-LIPS_CLEAR = 0.004
+# The lips keep their offsets within this distance of their inner edge (metres; at 4 mm the corners turned over
+# in the smile and visemes, tests/body/test_mouth_corners.py).
+LIPS_CLEAR = 0.010
 # The rest shape's units: decimetres (MakeHuman's base mesh).
 UNIT = 10.0
 

@@ -31,9 +31,9 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
+from .cheeks import cheek_skin, even_cheeks
 from .details import REST_FACE, rest_face
 from .expressions import THIN_LIPS, extra_shapes
-from .cheeks import cheek_skin, even_cheeks
 from .topology import topology
 
 
