@@ -11,6 +11,7 @@ must match. No module imports another part's private module (``_name``).
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -76,11 +77,19 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
 
 
+@functools.cache
+def parsed(path: Path) -> tuple[str, ast.Module]:
+    """A module's text and syntax tree, read once a process: five checks here read every module of the package,
+    and each parsing them again cost 1.3 s of CPU (docs/testing.md)."""
+    text = path.read_text(encoding="utf-8")
+    return text, ast.parse(text, str(path))
+
+
 def imports(name: str, path: Path, known: set[str]) -> list[tuple[int, str]]:
     """(line, module) for every import of a workbench module in ``path``, relative ones resolved."""
     is_package = path.name == "__init__.py"
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(parsed(path)[1]):
         if isinstance(node, ast.Import):
             out += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -171,7 +180,9 @@ def test_imports_between_packages_run_one_way():
 
 # ---------------------------------------------------------------- circles, and modules' length
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
+    """Which module of the package imports which (made once a process; the checks only read it)."""
     mods = modules()
     known = set(mods)
     return {m: {t for _, t in imports(m, p, known) if t in known and t != m} for m, p in mods.items()}
@@ -257,8 +268,8 @@ def test_the_service_http_modules_import_one_way():
 def module_lines(path: Path) -> int:
     """A module's lines, each import statement counted as one: ruff's import order (pyproject.toml) writes one name a
     line once an import is longer than a line, which is no more code."""
-    text = path.read_text(encoding="utf-8")
-    folded = sum(node.end_lineno - node.lineno for node in ast.walk(ast.parse(text))
+    text, tree = parsed(path)
+    folded = sum(node.end_lineno - node.lineno for node in ast.walk(tree)
                  if isinstance(node, (ast.Import, ast.ImportFrom)) and node.end_lineno is not None)
     return text.count("\n") - folded
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from helpers import random_settings
 
+from workbench.body.corner_shade import seam_share
 from workbench.body.mesh import body_of
 from workbench.body.mouth import MOUTH_SIZE, UPPER_EDGE, UPPER_TEETH, lining_depth, mouth_texture
 from workbench.body.teeth_walls import LINING_WALL
@@ -48,6 +49,7 @@ def body(k: int) -> dict[str, np.ndarray]:
     source = _parts(key, 0)["Body"].source
     assert len(source) == len(out["p"])
     out["lining"] = lining_depth(body_of(key[0]))[source] > LINING_WALL[0]
+    out["seam"] = seam_share(body_of(key[0]))[source] > 0
     return out
 
 
@@ -86,7 +88,9 @@ def smile(k: int) -> dict[str, float]:
     # (Not the mouth's lining, turned out of the mouth on purpose since pass 22: counted, it took the "front" skin's
     # bands and 17.6 to 19.6 degrees off. Every other vertex's stored normal is its shape's.)
     skin &= ~b["lining"]
-    moved = skin & (np.linalg.norm(dp, axis=1) > 0.001) & (degrees(true, rest_true) > 5)
+    # (Nor, for "off", the lips' meeting line at the corners, evened on purpose since review P (workbench.body.
+    # corner_shade: a soft fold, not the knife-cut line its own normals drew): counted, 5.5 to 6.9 degrees off.)
+    moved = skin & ~b["seam"] & (np.linalg.norm(dp, axis=1) > 0.001) & (degrees(true, rest_true) > 5)
     assert float(degrees(n[moved], rest_true[moved]).max()) < 30   # (a lining's turn spilling onto the face's skin)
     mid_x = float(b["eyes"][:, 0].mean())
     front = skin & (n[:, 2] > 0.3)

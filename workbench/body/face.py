@@ -21,11 +21,12 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from .expressions import SMILE_EYES, SYNTHETIC
+from .corner_shade import SOFT_BALL, seam_share, soft_corners
+from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC
 from .lod import Piece
 from .mesh import body_key, body_of, dense_morph_deltas, dense_morph_deltas_of
 from .mesh import vertex_normals as _vertex_normals
-from .mouth import lining_depth
+from .mouth import lining_depth, lining_triangles
 from .teeth_walls import lining_wall
 
 ARKIT = (
@@ -186,11 +187,22 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     rest = _vertex_normals(m.positions, tris)
     # (not the mouth's lining, whose normals are one direction out of the mouth: workbench.body.teeth_walls.lined)
     free = (1 - lining_wall(lining_depth(m)))[:, None]
+    # (The smile's normals evened along the lips' meeting line at the corners, over the skin alone:
+    # workbench.body.corner_shade.)
+    body_tris = m.triangles[m.face_groups["body"]]
+    lining = np.zeros(len(body_tris), bool)
+    lining[lining_triangles(m)] = True
+    share = seam_share(m)
+    ball = SOFT_BALL * float(np.linalg.norm(m.positions[m.groups["helper-l-eye"]].mean(0)
+                                            - m.positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
     out = {}
     for name, d in deltas.items():
         moved = m.positions.astype(np.float64)
         moved[touched] += d
-        turn = _vertex_normals(moved, tris) - rest
+        normals = _vertex_normals(moved, tris)
+        if name.startswith("mouthSmile"):
+            normals = soft_corners(m.positions, body_tris[~lining], normals, share, ball)
+        turn = normals - rest
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
         turn[~keep] = 0.0

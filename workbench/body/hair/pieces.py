@@ -27,7 +27,7 @@ import numpy as np
 
 from ..lod import Piece, merge
 from ..mesh import BodyMesh
-from . import cards
+from . import cards, coils
 from .bake import baked, hair_head
 from .buzz import PAINTED
 from .canon import fitted
@@ -105,7 +105,8 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         # (...and its tie a dark band round it: tail.tied)
         light = tube(merge(parts[1:]).positions, TUBE_DEPTH).astype(np.float32)[:len(parts[1].positions)]
         groups, tail = groups[:1], merge([replace(parts[1], colors=np.repeat(light[:, None], 3, 1)), tied(parts[2])])
-    hair = merge([_shaded(head, merge(group), style) for group in groups] + ([tail] if style == "ponytail" else []))
+    hair = merge([_shaded(head, merge(group), style, bun=style == "bun" and k == 0) for k, group in enumerate(groups)]
+                 + ([tail] if style == "ponytail" else []))
     # (...and under the blended band of hair pulled back an alpha-tested copy of its opaque part, scalp.underlay: last,
     # as alpha-tested triangles draw in any order)
     out = {"Hair": merge([inside, hair] + ([underlay(band)] if style in SLEEK else []))}
@@ -188,10 +189,14 @@ def _subset(p: Piece, keep: np.ndarray) -> Piece:
                    colors=None if p.colors is None else p.colors[used])
 
 
-def _shaded(head, hair: Piece, style: str) -> Piece:
-    """``hair`` with each vertex coloured by its depth in it (:mod:`.occlusion`)."""
+def _shaded(head, hair: Piece, style: str, bun: bool = False) -> Piece:
+    """``hair`` with each vertex coloured by its depth in it (:mod:`.occlusion`), and (``bun``: the sleek cards
+    round a bun) by the bun's shade round its base (:func:`.coils.bun_shade`)."""
     below = hair.positions[:, 1] < head.centre[1]
-    light = shade(head, hair.positions, below, DEPTH[style], FLAT.get(style, 0.0)).astype(np.float32)
+    light = shade(head, hair.positions, below, DEPTH[style], FLAT.get(style, 0.0))
+    if bun:
+        light = light * coils.bun_shade(head, hair.positions)
+    light = light.astype(np.float32)
     return replace(hair, colors=np.repeat(light[:, None], 3, 1))
 
 

@@ -74,7 +74,9 @@ SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
 CORD_SHADOW, THREAD = 0.06, 0.45
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 5
+VERSION = 6
+# A sweater's stitch: its width and height in texels.
+KNIT = (8, 6)
 # A heather's share of paler texels (:func:`_heather`): one in eight, each a sixth of the way to undyed cotton on a
 # sweater, drew specks 4 to 5 % of a dark cloth's brightness (review O); spread over two in five, each paler by a
 # third as much.
@@ -121,16 +123,18 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         return {"shade": 0.96 + slub * 0.4 + _noise(n, (64, 64), 35) * 0.02 + fine + 0.01 * wale,
                 "height": 0.5 * wale + 0.5 * np.clip(fine * 20 + 0.5, 0, 1)}
     if kind == "sweater":
-        # A knitted sweater: columns of V stitches 6 texels (1.5 cm) wide and 5 rows (1.2 cm) tall, each V
-        # two slanted loops, the purl channel between the columns dark; a heathered yarn.
-        cx = (x % 6) / 6.0
-        cy = (y % 5) / 5.0
+        # A knitted sweater: columns of V stitches (KNIT) 1.9 cm wide, 1.4 cm tall, each V two slanted loops
+        # (soft ridges), a soft dark channel between the columns; a heathered yarn. Hard-edged 6 x 5 stitches
+        # put their contrast at a texel, 2 to 3 px in a portrait: noise (review P: "noisy ... knit textures").
+        cx = ((x + 0.5) % KNIT[0]) / KNIT[0]
+        cy = ((y + 0.5) % KNIT[1]) / KNIT[1]
         arm = np.abs(2 * cx - 1)                     # 1 at a column's edges, 0 at its middle
-        loop = np.clip(1.0 - np.abs(cy - (1 - arm) * 0.8 - 0.1) * 2.2, 0, 1) * (arm > 0.12)
-        channel = (arm > 0.84).astype(np.float32)
-        knit = np.clip(loop * (1 - channel), 0, 1)
-        heather = _noise(n, (96, 96), 35) * 0.05 + _noise(n, (24, 24), 38) * 0.03
-        return {"shade": 0.88 + 0.14 * knit - 0.06 * channel + slub * 0.5 + heather, "height": knit}
+        off = (cy - (1 - arm) * 0.7 - 0.15 + 0.5) % 1.0 - 0.5
+        channel = np.exp(-(((1 - arm) / 0.25) ** 2))
+        knit = gaussian_filter(np.exp(-((off / 0.2) ** 2)) * (1 - channel) * np.ones_like(x), 0.6, mode="wrap")
+        channel = gaussian_filter(channel * np.ones_like(y), 0.6, mode="wrap")
+        heather = _noise(n, (96, 96), 35) * 0.04 + _noise(n, (24, 24), 38) * 0.03
+        return {"shade": 0.93 + 0.12 * knit - 0.15 * channel + slub * 0.5 + heather, "height": knit}
     if kind == "fleece":
         # Fleece: a brushed pile, no stitch to see; a fine mottling and a fuzz, its relief the fine pile's
         # only (mottling 3 cm across, in the shade and as relief, read as blotches: review D).

@@ -52,7 +52,12 @@ import pytest
 
 from workbench.runner.nbcheck.cells import CHECK_TAGS, PNG, cell_tolerance, compare_cell, number
 from workbench.runner.nbcheck.images import Tolerance
+from workbench.runner.nbcheck.iri import defer_iri_grammar
 from workbench.runner.nbcheck.masks import sanitize_cfg
+
+# Before nbval's plugin (an entry point, loaded after pyproject's ``-p`` of this one) imports jsonschema: its IRI
+# grammar is built on the first IRI checked, not in every pytest process (1.4 s of CPU each, docs/testing.md).
+defer_iri_grammar()
 
 NBVAL_ITEM_ATTRS = ("cell", "test_outputs", "options")
 
