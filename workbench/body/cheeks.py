@@ -4,62 +4,95 @@ MakeHuman's targets, summed for a slim build and a narrow face (its least weight
 move the cheek's vertices by different amounts a vertex apart: the front of the cheek from the nose's wing past
 the mouth's corner to the jaw turned sharply sideways and then ran on flat to the jaw, a flat, lit patch bounded
 by a crease, drawn as a hard, lighter band down the cheek (issue 46, blind review P's #7: "the face is gaunt and
-faceted, with a hard, lighter vertical band down the viewer-left cheek from glasses to jaw"). :func:`even_cheeks`
+faceted, with a hard, lighter vertical band down the viewer-left cheek from glasses to jaw"). :func:`even_offsets`
 evens the targets' offsets from the base mesh (not the base mesh's own form) over the cheek, :data:`ROUNDS` rounds
-of moving each offset half way to its neighbours' mean, so the cheek turns evenly from the nose to the ear. The lips
-(within :data:`LIPS_CLEAR` of their inner edge) and the nose (within :data:`FROM_MIDDLE` of the face's middle) keep
-their offsets. tests/body/test_cheek_band_review_p.py.
+of moving each offset part way to its neighbours' mean (half way, times the vertex's :func:`cheek_weights`), so the
+cheek turns evenly from the nose to the ear. The weights are the base mesh's (one linear operator for every face:
+the mouth's ``lipsUnrolled`` shape is evened by it too, so it takes off exactly what the rest's lips added); they
+fade in from the region's edges, and keep off the lips and the skin beside the mouth's corners (where a heavy face's
+cheek falls back from the corner and the smile lifts the cheekbone: tests/body/test_cheek_puff_review_n.py,
+test_smile_review_m.py). tests/body/test_cheek_band_review_p.py.
 
->>> ROUNDS, CHEEK
-(20, (0.02, 0.075, 0.02, 0.085, 0.06))
+>>> ROUNDS, CHEEK, CLEAR
+(20, (0.02, 0.075, 0.02, 0.085, 0.06), (0.017, 0.026))
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
-__all__ = ["CHEEK", "ROUNDS", "cheek_skin", "even_cheeks"]
+from . import compile as cc
+from .topology import topology
+
+__all__ = ["CHEEK", "CLEAR", "ROUNDS", "cheek_weights", "even_cheeks", "even_offsets"]
 
 # Rounds of evening the offsets.
 ROUNDS = 20
-# The cheek evened (metres on the reference face, whose eyes' middles are the origin): out from the face's middle
-# line by FROM_MIDDLE to OUT, down from the eyes' middles by BELOW to DOWN, no more than BEHIND behind them.
+# The cheek evened (metres on the base mesh, whose eyes' middles are the origin): out from the face's middle line
+# by FROM_MIDDLE to OUT, down from the eyes' middles by BELOW to DOWN, no more than BEHIND behind them.
 CHEEK = (0.020, 0.075, 0.020, 0.085, 0.060)
 FROM_MIDDLE, OUT, BELOW, DOWN, BEHIND = CHEEK
-# The lips keep their offsets within this distance of their inner edge (metres; at 4 mm the corners turned over
-# in the smile and visemes, tests/body/test_mouth_corners.py).
-LIPS_CLEAR = 0.010
+# The weights rise from 0 at the region's edges to 1 this far in (metres; from the top edge, under the cheekbone
+# the smile lifts, TOP_FADE).
+FADE, TOP_FADE = 0.006, 0.020
+# The lips and the skin beside the mouth's corners keep their offsets: the weights are 0 within CLEAR[0] of the
+# lips' inner edge and 1 beyond CLEAR[1] (metres, the height counted twice: the band beside the nose's wing 12 mm
+# above the corner is evened, the cheek 12 mm out from the corner at its height kept).
+CLEAR = (0.017, 0.026)
 # The rest shape's units: decimetres (MakeHuman's base mesh).
 UNIT = 10.0
 
 
-def cheek_skin(verts: np.ndarray, body: np.ndarray, face_tris: np.ndarray, eyes: list[np.ndarray]) -> np.ndarray:
-    """Per vertex of ``verts`` (decimetres), whether it is the cheek's skin :func:`even_cheeks` evens: of ``body``
-    (vertex indices), inside :data:`CHEEK` round the middle of ``eyes`` and clear of the lips (``face_tris``, the
-    body's face group)."""
+def _rise(x: np.ndarray, start: float, end: float) -> np.ndarray:
+    """0 at ``start``, 1 at ``end``, smoothly between.
+
+    >>> _rise(np.array([0.0, 0.5, 2.0]), 0.0, 1.0).tolist()
+    [0.0, 0.5, 1.0]
+    """
+    t = np.clip((x - start) / (end - start), 0.0, 1.0)
+    return t * t * (3 - 2 * t)
+
+
+@lru_cache(maxsize=1)
+def cheek_weights() -> np.ndarray:
+    """Per vertex of the base mesh, how much :func:`even_offsets` evens its offset (0 to 1; read-only)."""
     from scipy.spatial import cKDTree
 
     from .soften import lip_edge
 
-    mid = (eyes[0] + eyes[1]) / 2
-    dx = np.abs(verts[:, 0] - mid[0]) / UNIT
-    dy = (mid[1] - verts[:, 1]) / UNIT
-    dz = (mid[2] - verts[:, 2]) / UNIT
-    inside = np.zeros(len(verts), bool)
-    inside[body] = True
-    inside &= (dx > FROM_MIDDLE) & (dx < OUT) & (dy > BELOW) & (dy < DOWN) & (dz < BEHIND)
-    lips = cKDTree(verts[lip_edge(face_tris)]).query(verts)[0] / UNIT < LIPS_CLEAR
-    return inside & ~lips
+    tris, _, _, groups, face_groups = topology()
+    base = cc.compiled()["base"].astype(np.float64)
+    mid = (base[groups["helper-l-eye"]].mean(0) + base[groups["helper-r-eye"]].mean(0)) / 2
+    dx = np.abs(base[:, 0] - mid[0]) / UNIT
+    dy = (mid[1] - base[:, 1]) / UNIT
+    dz = (mid[2] - base[:, 2]) / UNIT
+    w = (_rise(dx, FROM_MIDDLE, FROM_MIDDLE + FADE) * _rise(-dx, -OUT, -OUT + FADE)
+         * _rise(dy, BELOW, BELOW + TOP_FADE) * _rise(-dy, -DOWN, -DOWN + FADE) * _rise(-dz, -BEHIND, -BEHIND + FADE))
+    lips = base[lip_edge(tris[face_groups["body"]])] / UNIT
+    w *= _rise(cKDTree(lips * [1, 2, 1]).query(base / UNIT * [1, 2, 1])[0], *CLEAR)
+    out = np.zeros(len(base))
+    out[groups["body"]] = w[groups["body"]]
+    out.setflags(write=False)
+    return out
 
 
-def even_cheeks(verts: np.ndarray, base: np.ndarray, tris: np.ndarray, cheek: np.ndarray) -> np.ndarray:
-    """``verts`` with the offsets from ``base`` of the ``cheek`` vertices (:func:`cheek_skin`) evened along
-    ``tris``' edges over :data:`ROUNDS` rounds; the other vertices' offsets stay, and hold the evened ones' edge."""
+def even_offsets(off: np.ndarray, tris: np.ndarray) -> np.ndarray:
+    """Offsets from the base mesh (one row per vertex) evened over the cheek along ``tris``' edges: :data:`ROUNDS`
+    rounds of moving each part way to its neighbours' mean (:func:`cheek_weights`); linear in ``off``."""
     from .soften import rings
 
-    ring, count = rings(tris, len(verts))
-    off = verts - base
-    at = np.flatnonzero(cheek)
+    w = cheek_weights()
+    ring, count = rings(tris, len(off))
+    at = np.flatnonzero(w)
+    step = (0.5 * w[at] / np.maximum(count[at], 1))[:, None]
+    off = np.array(off, np.float64)
     for _ in range(ROUNDS):
-        off[at] = 0.5 * off[at] + 0.5 * (ring @ off)[at] / np.maximum(count[at], 1)[:, None]
-    return base + off
+        off[at] += step * (ring @ off)[at] - 0.5 * w[at, None] * off[at]
+    return off
+
+
+def even_cheeks(verts: np.ndarray, base: np.ndarray, tris: np.ndarray) -> np.ndarray:
+    """``verts`` with their offsets from ``base`` evened over the cheek (:func:`even_offsets`)."""
+    return base + even_offsets(verts - base, tris)

@@ -31,7 +31,7 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
-from .cheeks import cheek_skin, even_cheeks
+from .cheeks import even_cheeks, even_offsets
 from .details import REST_FACE, rest_face
 from .expressions import THIN_LIPS, extra_shapes
 from .topology import topology
@@ -140,10 +140,7 @@ def _a_pose(gender: str, body_shape: str, height_cm: float,
 
 def _evened(verts: np.ndarray) -> np.ndarray:
     """The shaped vertices with the cheeks' rest shape evened (:mod:`.cheeks`)."""
-    tris, _, _, groups, face_groups = topology()
-    eyes = [verts[groups[f"helper-{s}-eye"]].mean(0) for s in "lr"]
-    skin = cheek_skin(verts, groups["body"], tris[face_groups["body"]], eyes)
-    return even_cheeks(verts, cc.compiled()["base"].astype(np.float64), tris, skin)
+    return even_cheeks(verts, cc.compiled()["base"].astype(np.float64), topology()[0])
 
 
 @lru_cache(maxsize=32)
@@ -246,20 +243,23 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     rotations = _a_pose(gender, body_shape, height_cm, face)[3]
     out, lips = {}, {}
     # The lips set back at rest (workbench.body.shape.lips_at_rest), to be taken off again in every expression.
-    at_rest, unrolled = sh.lips_at_rest(dict(face), (gender, body_shape)), []
+    at_rest = sh.lips_at_rest(dict(face), (gender, body_shape))
+    unrolled = np.zeros((len(m.positions), 3))
     for name in data["target_names"]:
         if not name.startswith("face/") and name not in THIN_LIPS and name not in at_rest:
             continue
         idx, delta = cc.target(data, str(name))
         order = np.argsort(idx, kind="stable")   # sorted indices: callers look vertices up by bisection
         idx, delta = idx[order], delta[order]
+        if name in at_rest:
+            unrolled[idx] -= at_rest[name] * delta.astype(np.float64)
+        if name not in THIN_LIPS and not name.startswith("face/"):
+            continue
         turn = rg.blend_rotations(rotations, m.joints[idx], m.weights[idx])
         moved = (np.einsum("nij,nj->ni", turn, delta.astype(np.float64)) * m.scale).astype(np.float32)
         idx = idx.astype(np.int32)
         idx.setflags(write=False)
         moved.setflags(write=False)
-        if name in at_rest:
-            unrolled.append((idx, np.float32(-at_rest[name]) * moved))
         if name in THIN_LIPS:
             lips[str(name)] = (idx, moved)
         elif name.startswith("face/"):
@@ -278,7 +278,8 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     # ``lipsUnrolled``: the rest's lips set back, taken off (every expression of the mouth holds it at weight 1,
     # workbench.body.face.combination): the expressions are made, and end, as on lips not set back; rolled at rest
     # the lips' roll added to the smile's (review E's lining beside the mouth, tests/body/test_smile_surface.py).
-    out["lipsUnrolled"] = _sum(unrolled)
+    # Taken off the rest's evened cheeks too (workbench.body.cheeks: evened as the rest's offsets are, in the A-pose).
+    out["lipsUnrolled"] = _turned(even_offsets(unrolled, m.triangles), rotations, m)
     positions, normals, own = m.positions, m.normals, None
     if len(out["lipsUnrolled"][0]):
         positions, own = m.positions.copy(), m.positions
@@ -287,6 +288,17 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
     out.update(extra_shapes(positions, normals, m.groups, out, m.triangles[m.face_groups["body"]], lips, own))
     return out
+
+
+def _turned(delta: np.ndarray, rotations: np.ndarray, m: BodyMesh) -> tuple[np.ndarray, np.ndarray]:
+    """A-pose moves (one row per vertex, decimetres) as a shape on the body ``m`` (its moving vertices, ascending,
+    and their moves turned as the skin and scaled)."""
+    idx = np.flatnonzero(np.abs(delta).max(1) > 0).astype(np.int32)
+    turn = rg.blend_rotations(rotations, m.joints[idx], m.weights[idx])
+    moved = (np.einsum("nij,nj->ni", turn, delta[idx]) * m.scale).astype(np.float32)
+    idx.setflags(write=False)
+    moved.setflags(write=False)
+    return idx, moved
 
 
 def _sum(shapes: list) -> tuple[np.ndarray, np.ndarray]:
