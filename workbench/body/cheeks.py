@@ -14,12 +14,10 @@ cheek falls back from the corner and the smile lifts the cheekbone: tests/body/t
 test_smile_review_m.py). tests/body/test_cheek_band_review_p.py.
 
 >>> ROUNDS, CHEEK, CLEAR
-(20, (0.02, 0.075, 0.02, 0.085, 0.06), (0.017, 0.026))
+(20, (0.02, 0.075, 0.03, 0.085, 0.06), (0.022, 0.032))
 """
 
 from __future__ import annotations
-
-from functools import lru_cache
 
 import numpy as np
 
@@ -32,7 +30,7 @@ __all__ = ["CHEEK", "CLEAR", "ROUNDS", "cheek_weights", "even_cheeks", "even_off
 ROUNDS = 20
 # The cheek evened (metres on the base mesh, whose eyes' middles are the origin): out from the face's middle line
 # by FROM_MIDDLE to OUT, down from the eyes' middles by BELOW to DOWN, no more than BEHIND behind them.
-CHEEK = (0.020, 0.075, 0.020, 0.085, 0.060)
+CHEEK = (0.020, 0.075, 0.030, 0.085, 0.060)
 FROM_MIDDLE, OUT, BELOW, DOWN, BEHIND = CHEEK
 # The weights rise from 0 at the region's edges to 1 this far in (metres; from the top edge, under the cheekbone
 # the smile lifts, TOP_FADE).
@@ -40,9 +38,12 @@ FADE, TOP_FADE = 0.006, 0.020
 # The lips and the skin beside the mouth's corners keep their offsets: the weights are 0 within CLEAR[0] of the
 # lips' inner edge and 1 beyond CLEAR[1] (metres, the height counted twice: the band beside the nose's wing 12 mm
 # above the corner is evened, the cheek 12 mm out from the corner at its height kept).
-CLEAR = (0.017, 0.026)
+CLEAR = (0.022, 0.032)
+TALL = 3.0
 # The rest shape's units: decimetres (MakeHuman's base mesh).
 UNIT = 10.0
+# The reference face's eyes apart (metres; workbench.body.expressions.EYES_APART).
+EYES_APART = 0.0585
 
 
 def _rise(x: np.ndarray, start: float, end: float) -> np.ndarray:
@@ -55,35 +56,33 @@ def _rise(x: np.ndarray, start: float, end: float) -> np.ndarray:
     return t * t * (3 - 2 * t)
 
 
-@lru_cache(maxsize=1)
-def cheek_weights() -> np.ndarray:
-    """Per vertex of the base mesh, how much :func:`even_offsets` evens its offset (0 to 1; read-only)."""
+def cheek_weights(verts: np.ndarray) -> np.ndarray:
+    """Per vertex of the shaped mesh ``verts`` (decimetres, A-pose), how much :func:`even_offsets` evens its offset
+    (0 to 1): the region and clearances in metres on the reference face, scaled with the face (its eyes apart)."""
     from scipy.spatial import cKDTree
 
     from .soften import lip_edge
 
     tris, _, _, groups, face_groups = topology()
-    base = cc.compiled()["base"].astype(np.float64)
-    mid = (base[groups["helper-l-eye"]].mean(0) + base[groups["helper-r-eye"]].mean(0)) / 2
-    dx = np.abs(base[:, 0] - mid[0]) / UNIT
-    dy = (mid[1] - base[:, 1]) / UNIT
-    dz = (mid[2] - base[:, 2]) / UNIT
+    eyes = [verts[groups[f"helper-{s}-eye"]].mean(0) for s in "lr"]
+    scale = float(np.linalg.norm(eyes[0] - eyes[1])) / UNIT / EYES_APART
+    at = verts / UNIT / scale
+    mid = (eyes[0] + eyes[1]) / 2 / UNIT / scale
+    dx, dy, dz = np.abs(at[:, 0] - mid[0]), mid[1] - at[:, 1], mid[2] - at[:, 2]
     w = (_rise(dx, FROM_MIDDLE, FROM_MIDDLE + FADE) * _rise(-dx, -OUT, -OUT + FADE)
          * _rise(dy, BELOW, BELOW + TOP_FADE) * _rise(-dy, -DOWN, -DOWN + FADE) * _rise(-dz, -BEHIND, -BEHIND + FADE))
-    lips = base[lip_edge(tris[face_groups["body"]])] / UNIT
-    w *= _rise(cKDTree(lips * [1, 2, 1]).query(base / UNIT * [1, 2, 1])[0], *CLEAR)
-    out = np.zeros(len(base))
+    tall = np.array([1.0, TALL, 1.0])
+    w *= _rise(cKDTree(at[lip_edge(tris[face_groups["body"]])] * tall).query(at * tall)[0], *CLEAR)
+    out = np.zeros(len(verts))
     out[groups["body"]] = w[groups["body"]]
-    out.setflags(write=False)
     return out
 
 
-def even_offsets(off: np.ndarray, tris: np.ndarray) -> np.ndarray:
+def even_offsets(off: np.ndarray, tris: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Offsets from the base mesh (one row per vertex) evened over the cheek along ``tris``' edges: :data:`ROUNDS`
-    rounds of moving each part way to its neighbours' mean (:func:`cheek_weights`); linear in ``off``."""
+    rounds of moving each part way to its neighbours' mean, by ``w`` (:func:`cheek_weights`); linear in ``off``."""
     from .soften import rings
 
-    w = cheek_weights()
     ring, count = rings(tris, len(off))
     at = np.flatnonzero(w)
     step = (0.5 * w[at] / np.maximum(count[at], 1))[:, None]
@@ -93,6 +92,7 @@ def even_offsets(off: np.ndarray, tris: np.ndarray) -> np.ndarray:
     return off
 
 
-def even_cheeks(verts: np.ndarray, base: np.ndarray, tris: np.ndarray) -> np.ndarray:
-    """``verts`` with their offsets from ``base`` evened over the cheek (:func:`even_offsets`)."""
-    return base + even_offsets(verts - base, tris)
+def even_cheeks(verts: np.ndarray, default: np.ndarray, tris: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``verts`` with their offsets from ``default`` (the default face's shaped vertices) evened over the cheek by
+    ``w`` (:func:`even_offsets`): the default face keeps its cheeks."""
+    return default + even_offsets(verts - default, tris, w)

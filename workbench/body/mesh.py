@@ -31,7 +31,7 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
-from .cheeks import even_cheeks, even_offsets
+from .cheeks import cheek_weights, even_cheeks, even_offsets
 from .details import REST_FACE, rest_face
 from .expressions import THIN_LIPS, extra_shapes
 from .topology import topology
@@ -130,24 +130,22 @@ def _normals(p: np.ndarray, triangles: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def _a_pose(gender: str, body_shape: str, height_cm: float,
-            face: tuple = ()) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
-    """The shaped A-pose vertices, the height macro, the joints on them and the rotations to the T-pose."""
-    verts, height_macro = sh.shaped(gender, body_shape, height_cm, face)
-    verts = _evened(verts)
+            face: tuple = ()) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, np.ndarray]:
+    """The shaped A-pose vertices (the cheeks' rest shape evened, :mod:`.cheeks`), the height macro, the joints on
+    them, the rotations to the T-pose and the cheeks' evening weights."""
+    verts, height_macro = _shaped(gender, body_shape, height_cm, face)
+    default = _shaped(*_default_key(gender))[0]
+    weights = cheek_weights(default)
+    verts = even_cheeks(verts, default, topology()[0], weights)
     joints = rg.joint_positions(verts)
-    return verts, height_macro, joints, rg.t_pose_rotations(joints)
-
-
-def _evened(verts: np.ndarray) -> np.ndarray:
-    """The shaped vertices with the cheeks' rest shape evened (:mod:`.cheeks`)."""
-    return even_cheeks(verts, cc.compiled()["base"].astype(np.float64), topology()[0])
+    return verts, height_macro, joints, rg.t_pose_rotations(joints), weights
 
 
 @lru_cache(maxsize=32)
 def _body(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> BodyMesh:
     data = cc.compiled()
     tris, tri_uvs, tri_uv_ids, groups, face_groups = topology()
-    verts, height_macro, joints, rotations = _a_pose(gender, body_shape, height_cm, face)
+    verts, height_macro, joints, rotations, _ = _a_pose(gender, body_shape, height_cm, face)
     skin_j, skin_w = rg.skin_weights()
     posed = rg.posed_joints(joints, rotations)
     verts = rg.skin(verts, joints, posed, rotations, skin_j, skin_w)
@@ -168,6 +166,21 @@ def _body(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> B
         arr.setflags(write=False)
     return BodyMesh(skeleton, positions, normals, tris, tri_uvs, groups, face_groups, skin_j, skin_w,
                     height_macro, float(k), tri_uv_ids, face)
+
+
+@lru_cache(maxsize=4)
+def _shaped(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> tuple[np.ndarray, float]:
+    """:func:`workbench.body.shape.shaped`, cached (read-only)."""
+    verts, height_macro = sh.shaped(gender, body_shape, height_cm, face)
+    verts.setflags(write=False)
+    return verts, height_macro
+
+
+def _default_key(gender: str) -> tuple[str, str, float, tuple]:
+    """The :func:`body_key` of the default settings for ``gender`` (whose cheeks :mod:`.cheeks` evens others' by)."""
+    from ..options import normalize_avatar_settings
+
+    return body_key(normalize_avatar_settings({"gender": gender}))
 
 
 def cut(positions: np.ndarray, triangles: np.ndarray, axis: int, value: float) -> np.ndarray:
@@ -240,7 +253,7 @@ def body_mesh(settings: dict) -> BodyMesh:
 def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     data = cc.compiled()
     m = _body(gender, body_shape, height_cm, face)
-    rotations = _a_pose(gender, body_shape, height_cm, face)[3]
+    _, _, _, rotations, weights = _a_pose(gender, body_shape, height_cm, face)
     out, lips = {}, {}
     # The lips set back at rest (workbench.body.shape.lips_at_rest), to be taken off again in every expression.
     at_rest = sh.lips_at_rest(dict(face), (gender, body_shape))
@@ -279,7 +292,7 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     # workbench.body.face.combination): the expressions are made, and end, as on lips not set back; rolled at rest
     # the lips' roll added to the smile's (review E's lining beside the mouth, tests/body/test_smile_surface.py).
     # Taken off the rest's evened cheeks too (workbench.body.cheeks: evened as the rest's offsets are, in the A-pose).
-    out["lipsUnrolled"] = _turned(even_offsets(unrolled, m.triangles), rotations, m)
+    out["lipsUnrolled"] = _turned(even_offsets(unrolled, m.triangles, weights), rotations, m)
     positions, normals, own = m.positions, m.normals, None
     if len(out["lipsUnrolled"][0]):
         positions, own = m.positions.copy(), m.positions
