@@ -2,7 +2,7 @@
 mouthOpen and mouthSmile (all renderers). The face is gaunt and faceted, with a hard, lighter vertical band down the
 viewer-left cheek from glasses to jaw"). The band is there at rest: MakeHuman's targets for a slim, narrow face turn
 the cheek sharply sideways just out from the mouth's corner and leave it flat from there to the jaw, a flat, lit patch
-bounded by a crease (workbench.body.cheeks evens the targets' offsets over the cheek). Measured on the rest body mesh
+bounded by a crease (workbench.body.cheeks evens the offsets from the default face over the cheek). Measured on the rest body mesh
 (metres, facing +z) along horizontal lines across the viewer-left cheek, at the mouth's corner's height and 12 mm
 above it (beside the nose's wing), from 2 mm out past the corner to 30 mm out: the facing's turn to the side (yaw,
 degrees, of the smooth vertex normals where the line meets the front of the skin, every 0.5 mm). An evenly curving
@@ -74,8 +74,9 @@ def profiles(request):
 def test_the_cheek_turns_evenly_to_the_side(profiles):
     """Beside the nose's wing, out from the groove, the facing turns back toward the front by 3 degrees or less: no
     fold bounding a flat patch. On main (before) 19.3 degrees on P9, 20.5 on P12, 10.7 on P11, 22.7 on O8, 1.8 and
-    1.3 on the default feminine and masculine faces; now 0.0, 0.1, 0.0, 0.0, 0.0 and 0.0. (At the mouth's corner's
-    height the fold lies within workbench.body.cheeks.LIPS_CLEAR of the lips, left as it is: 18.2, 12.1, 4.4, 18.1,
-    11.3 and 7.8 on main, 12.1, 21.1, 2.6, 8.7, 14.0 and 7.0 now.)"""
+    1.3 on the default feminine and masculine faces; now 0.0, 0.0, 1.0, 2.6, 1.8 and 1.3 (the default faces are what
+    workbench.body.cheeks evens the others' offsets from: unchanged). (At the mouth's corner's height the fold lies
+    within workbench.body.cheeks.CLEAR of the lips, evened less: 18.2, 12.1, 4.4, 18.1, 11.3 and 7.8 on main, 12.0,
+    13.4, 1.7, 5.1, 11.3 and 7.8 now.)"""
     name, prof = profiles
     assert fall_back(prof["nose"]) <= 3.0, (name, round(fall_back(prof["nose"]), 1), round(fall_back(prof["mouth"]), 1))
