@@ -5,8 +5,9 @@ the cheek sharply sideways just out from the mouth's corner and leave it flat fr
 bounded by a crease (workbench.body.cheeks evens the offsets from the default face over the cheek). Measured on the
 rest body mesh (metres, facing +z) along horizontal lines across the viewer-left cheek, at the mouth's corner's
 height and 12 mm above it (beside the nose's wing), from 2 mm out past the corner to 30 mm out: the facing's turn to
-the side (yaw, degrees, of the smooth vertex normals where the line meets the front of the skin, every 0.5 mm). An evenly curving
-cheek turns further to the side the further out one goes; a fold turns it past the flat patch's facing and back.
+the side (yaw, degrees, of the smooth vertex normals where the line meets the front of the skin, every 0.5 mm). An
+evenly curving cheek turns further to the side the further out one goes; a fold turns it past the flat patch's
+facing and back.
 Faces: review P's #9 (feminine slim), #12 (feminine slim), #11 (masculine slim), review O's #8 (masculine slim) and
 the default feminine and masculine faces."""
 
