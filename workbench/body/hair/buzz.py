@@ -40,12 +40,13 @@ COVER = 0.93
 ROOT = 0.8
 # Grain cells per metre (about a millimetre apart) and the cover between them (most of the scalp: the cells are
 # sparse, so dense hair is the cover between them; at 0.78, three quarters of the way to the hair on most of it).
-GRAIN = 900.0
-BETWEEN = 0.9
+GRAIN = 700.0
+BETWEEN = 0.45
+FINE = 1800.0
 # Where the cover fades (in hairlines from the crown): from none just past the hairline to full a tenth inside it;
 # and how far the grain moves the fade's weights (a broken edge).
-FADE = (1.03, 0.9)
-RAGGED = 0.6
+FADE = (1.05, 0.7)
+RAGGED = 0.8
 # The share of the skin's reflection (its specular map) left under the cover.
 MATTE = 0.35
 # ...and its least roughness (0..1).
@@ -54,7 +55,7 @@ ROUGH = 0.85
 
 def _mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     """(flat texel indices, weights 0..255 uint8) of the buzz cut's cover on a ``size`` px skin texture."""
-    data = keep.kept(f"buzz-{gender}-{size}", lambda: draw_mask(gender, size, FADE, GRAIN, BETWEEN, RAGGED),
+    data = keep.kept(f"buzz-{gender}-{size}", lambda: draw_mask(gender, size, FADE, GRAIN, BETWEEN, RAGGED, FINE),
                      {"at": (None,), "w": (None,)})
     return data["at"], data["w"]
 
