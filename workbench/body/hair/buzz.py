@@ -43,9 +43,11 @@ ROOT = 0.8
 GRAIN = 700.0
 BETWEEN = 0.45
 FINE = 1800.0
+# How much of the gaps between the hairs the crown fills (denser there, thinning towards the hairline).
+CROWN = 0.3
 # Where the cover fades (in hairlines from the crown): from none just past the hairline to full a tenth inside it;
 # and how far the grain moves the fade's weights (a broken edge).
-FADE = (1.05, 0.7)
+FADE = (1.05, 0.8)
 RAGGED = 0.8
 # The share of the skin's reflection (its specular map) left under the cover.
 MATTE = 0.35
@@ -55,7 +57,8 @@ ROUGH = 0.85
 
 def _mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     """(flat texel indices, weights 0..255 uint8) of the buzz cut's cover on a ``size`` px skin texture."""
-    data = keep.kept(f"buzz-{gender}-{size}", lambda: draw_mask(gender, size, FADE, GRAIN, BETWEEN, RAGGED, FINE),
+    data = keep.kept(f"buzz-{gender}-{size}", lambda: draw_mask(gender, size, FADE, GRAIN, BETWEEN, RAGGED, FINE,
+                                                                           CROWN),
                      {"at": (None,), "w": (None,)})
     return data["at"], data["w"]
 
