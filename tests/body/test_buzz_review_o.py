@@ -99,13 +99,15 @@ def cover_by_share(gender: str) -> tuple[np.ndarray, np.ndarray]:
 @pytest.mark.parametrize("gender", ["masculine", "feminine"])
 def test_buzz_covers_the_scalp_to_its_hairline_and_fades_there(gender):
     share, cover = cover_by_share(gender)
-    inside, edge, outside = share < 0.88, (share > 0.94) & (share < 1.0), share > 1.05
-    # No skin gap: every scalp vertex inside the hairline is covered more than half way (a texel's
-    # rounding), most of them all but fully (the cover between the grain's cells).
-    assert inside.sum() > 150 and cover[inside].min() > 0.55 and np.median(cover[inside]) > 0.8 * COVER, \
+    inside, edge, outside = share < 0.68, (share > 0.85) & (share < 1.0), share > 1.05
+    # No skin gap: every scalp vertex inside the fade has hair over it, the skin showing between the hairs (review Q,
+    # "a flat swim cap": the bounds were share < 0.88, min > 0.55, median > 0.8 COVER (0.74), the cover all but full;
+    # now the fade reaches 0.8 of a hairline and the skin shows between the hairs: min 0.57, median 0.62-0.63).
+    assert inside.sum() > 80 and cover[inside].min() > 0.5 and np.median(cover[inside]) > 0.55, \
         (inside.sum(), np.sort(cover[inside])[:5], np.median(cover[inside]))
-    # A fade, not a line: at the hairline's last 6 %, the cover is partial on most vertices.
-    partial = (cover[edge] > 0.05) & (cover[edge] < 0.85)
+    # A fade, not a line: at the hairline's last 15 %, the cover is partial on most vertices (was the last 6 % with
+    # partial from 0.05: the fade is now wider, fainter at its outer end; 0.77-0.79 of them).
+    partial = (cover[edge] > 0.03) & (cover[edge] < 0.85)
     assert edge.sum() > 20 and partial.mean() > 0.5, (edge.sum(), partial.mean())
     # ...and none past it (the forehead and the neck keep their skin; a texel's bleed at most).
     assert np.quantile(cover[outside], 0.99) < 0.01 and cover[outside].max() < 0.1, cover[outside].max()
@@ -132,7 +134,9 @@ def test_buzz_is_neither_the_bald_head_nor_the_crop(yaw):
     rows = slice(t, t + 24)
     head = np.abs(bald[rows] - 255).sum(-1) > 30
     luma = np.array([0.2126, 0.7152, 0.0722])
-    assert (bald[rows][head] @ luma).mean() - (buzz[rows][head] @ luma).mean() > 25
+    # (Was > 25, main's buzz 39 darker at yaw 0: review Q's "flat swim cap" made it a grain of hairs with the skin
+    # between them and a wider fade, 18 darker at yaw 0; still hair, not the bald head's stubble.)
+    assert (bald[rows][head] @ luma).mean() - (buzz[rows][head] @ luma).mean() > 15
     assert abs(top(buzz) - t) <= 1 and top(crop) < t - 2, (top(buzz), t, top(crop))
 
 
@@ -155,7 +159,7 @@ def test_buzz_is_matte_where_it_covers(gender):
 
 
 def buzzed_cover(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(texels covered all but fully, the most cover) on a ``size`` px map, each texel a block of the texture's: how
+    """(texels covered half way or more, the most cover) on a ``size`` px map, each texel a block of the texture's: how
     far the buzzed skin texture went from the skin towards the clipped hair's colour (0.8 of the hair's)."""
     skin = skin_texture(TONE, gender).astype(float)
     hair = buzzed(TONE, gender, HAIR).astype(float)
@@ -163,4 +167,6 @@ def buzzed_cover(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     moved = np.abs(hair - skin).sum(-1) / np.maximum(np.abs(target - skin).sum(-1), 1.0)
     step = skin.shape[0] // size
     blocks = moved.reshape(size, step, size, step)
-    return blocks.min(axis=(1, 3)) > 0.8 * COVER, blocks.max(axis=(1, 3))
+    # (Mean over the block, was its least > 0.8 COVER: the cover is now a grain of hairs with the skin between them,
+    # so few blocks are covered all through; 23000-25300 texels at a mean > half COVER.)
+    return blocks.mean(axis=(1, 3)) > 0.5 * COVER, blocks.max(axis=(1, 3))

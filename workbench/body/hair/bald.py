@@ -49,10 +49,13 @@ FADE = (1.04, 0.9)
 
 
 def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per_m: float = DOTS,
-          between: float = BETWEEN, ragged: float = 0.0) -> dict[str, np.ndarray]:
+          between: float = BETWEEN, ragged: float = 0.0, fine: float = 0.0,
+              crown: float = 0.0) -> dict[str, np.ndarray]:
     """The scalp's texels inside the ``short`` hairline and their weights: fading from ``fade[0]`` to ``fade[1]``
     hairlines, broken into dots (``dots_per_m`` per metre; ``between``: the weight between them); with ``ragged``,
-    the fade's weights moved by the dots (up to half ``ragged`` mid-fade), a broken edge rather than a drawn line."""
+    the fade's weights moved by the dots (up to half ``ragged`` mid-fade), a broken edge rather than a drawn line;
+    with ``fine`` (per metre), the dots half made of a second, finer grain (short hairs between the clumps); with
+    ``crown``, the gaps between the dots filled so much where the fade is full (hair denser on the crown)."""
     m = reference_body(gender)
     h = head_of(m)
     faces = m.face_groups["body"]
@@ -69,10 +72,17 @@ def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per
     cell = np.sin(p[..., 0] * 1.7 + np.sin(p[..., 1] * 2.3)) * np.sin(p[..., 1] * 1.9 + np.sin(p[..., 2] * 2.1)) \
         * np.sin(p[..., 2] * 2.2 + np.sin(p[..., 0] * 1.3))
     grain = smoothstep(0.05, 0.4, cell)
+    if fine:
+        q = p * (fine / dots_per_m)
+        hairs = np.sin(q[..., 0] * 2.1 + np.sin(q[..., 2] * 1.7)) * np.sin(q[..., 1] * 1.8 + np.sin(q[..., 0] * 2.4)) \
+            * np.sin(q[..., 2] * 1.9 + np.sin(q[..., 1] * 1.5))
+        grain = 0.5 * grain + 0.5 * smoothstep(-0.1, 0.3, hairs)
     if ragged:
         # (Only within the fade: none where it is 0 or 1.)
         w = np.clip(w + ragged * (grain - 0.5) * 4 * w * (1 - w), 0.0, 1.0)
     dots = between + (1 - between) * grain
+    if crown:
+        dots = dots + (1 - dots) * crown * w * w
     weight = (w * dots).reshape(-1)
     at = np.flatnonzero(weight > 1 / 255).astype(np.int32)
     return {"at": at, "w": np.round(weight[at] * 255).astype(np.uint8)}

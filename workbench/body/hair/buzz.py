@@ -3,7 +3,9 @@ review O: "Buzz: none, not in the sample"; its best-rated heads were the bald on
 
 Over the skin texture, inside the ``short`` style's hairline (the line hair grows to), the skin is covered by the
 settings' hair colour, as densely as clipped hair covers a scalp (:data:`COVER`, the scalp a little through it), in a
-fine grain (:data:`GRAIN` per metre, drawn in space: no seam where the UV islands meet), the colour a little deeper
+grain of clumps (:data:`GRAIN` per metre, drawn in space: no seam where the UV islands meet) and short hairs between
+them (:data:`FINE`), the skin showing between them (:data:`BETWEEN`; :data:`CROWN`: fewer gaps on the crown; blind
+review Q: "a flat, untextured orange shell like a swim cap": the cover had been all but full), the colour a little deeper
 than the hair's own (:data:`ROOT`: short hair shows its shaded roots, not its lit lengths). The hairline is soft: the
 cover fades over :data:`FADE` of a hairline, its edge broken by the grain (:data:`RAGGED`), not a drawn line. The
 bald head's stubble (``none``, :mod:`.bald`) is the same mask, lighter (a skin tone drawn towards a greyed stubble);
@@ -38,14 +40,17 @@ PAINTED = ("none", "buzz")
 COVER = 0.93
 # The clipped hair's colour: so much of the hair's (its roots in their own shade).
 ROOT = 0.8
-# Grain cells per metre (about a millimetre apart) and the cover between them (most of the scalp: the cells are
-# sparse, so dense hair is the cover between them; at 0.78, three quarters of the way to the hair on most of it).
-GRAIN = 900.0
-BETWEEN = 0.9
-# Where the cover fades (in hairlines from the crown): from none just past the hairline to full a tenth inside it;
+# Grain cells per metre (clumps some 5 mm apart), the cover between them (the skin shows there: 0.9 drew a flat cap)
+# and the short hairs' finer grain per metre.
+GRAIN = 700.0
+BETWEEN = 0.45
+FINE = 1800.0
+# How much of the gaps between the hairs the crown fills (denser there, thinning towards the hairline).
+CROWN = 0.3
+# Where the cover fades (in hairlines from the crown): from none just past the hairline to full a fifth inside it;
 # and how far the grain moves the fade's weights (a broken edge).
-FADE = (1.03, 0.9)
-RAGGED = 0.6
+FADE = (1.05, 0.8)
+RAGGED = 0.8
 # The share of the skin's reflection (its specular map) left under the cover.
 MATTE = 0.35
 # ...and its least roughness (0..1).
@@ -54,7 +59,8 @@ ROUGH = 0.85
 
 def _mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     """(flat texel indices, weights 0..255 uint8) of the buzz cut's cover on a ``size`` px skin texture."""
-    data = keep.kept(f"buzz-{gender}-{size}", lambda: draw_mask(gender, size, FADE, GRAIN, BETWEEN, RAGGED),
+    data = keep.kept(f"buzz-{gender}-{size}", lambda: draw_mask(gender, size, FADE, GRAIN, BETWEEN, RAGGED, FINE,
+                                                                           CROWN),
                      {"at": (None,), "w": (None,)})
     return data["at"], data["w"]
 
