@@ -50,7 +50,7 @@ def met(origins: np.ndarray, ways: np.ndarray, hair, tex: np.ndarray) -> np.ndar
     a, e1, e2 = pos[tris[:, 0]], pos[tris[:, 1]] - pos[tris[:, 0]], pos[tris[:, 2]] - pos[tris[:, 0]]
     H, W = tex.shape[:2]
     out = np.zeros(len(origins), bool)
-    for k, (o, w) in enumerate(zip(origins, ways)):
+    for k, (o, w) in enumerate(zip(origins, ways, strict=True)):
         pv = np.cross(w[None], e2)
         det = np.einsum("ij,ij->i", e1, pv)
         ok = np.abs(det) > 1e-12

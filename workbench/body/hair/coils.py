@@ -74,9 +74,9 @@ FRONT_ROOTS = (100, 70.0)
 # The inner layer's coils open over so many turns from the root (see _coils).
 OPENS = 0.4
 # Where (degrees from the face) the front's clumps, standing up and going back, give way to clumps falling down the
-# head: from 40 degrees, all fallen at this one. (At 75, the temples' clumps stood up and back like the forehead's,
-# over a hairline there set back as high as the forehead's: a tuft on top of the head over bare temples, blind review
-# Q's #3 and #10; tests/body/test_curls_temple_review_q.py.)
+# head: from 40 degrees, all fallen at this one. (At 75, the temples' clumps stood up and back like the
+# forehead's, over a hairline there set back as high as the forehead's: a tuft on top of the head over bare temples,
+# blind review Q's #3 and #10; tests/body/test_curls_temple_review_q.py.)
 TEMPLE = 62.0
 # The share of the style's hairline each root is kept inside, drawn per root from this range.
 HAIRLINE_REACH = (0.9, 1.06)
