@@ -41,11 +41,7 @@ from workbench.body.lod import merge
 from workbench.body.mesh import body_mesh
 from workbench.options import normalize_avatar_settings
 
-# (3.0 before review Q's pass, curly26: the curly hairline now comes down at the temple's corner, 45 degrees from the
-# crown 36 degrees from the face and 54 at 50, where it was 43 and 47, and the inner coils lying along it there end at
-# most 3.37 degrees past it, 38 degrees from the face, the temple's side, not over the forehead; within 30 degrees of
-# the face at most 2.7.)
-MOST_PAST = 3.5
+MOST_PAST = 3.0
 MOST_BAND = 0.4
 MOST_OUT = 0.35
 LEAST_DOWN = 0.8

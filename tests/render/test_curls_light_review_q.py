@@ -7,8 +7,9 @@ curls (a hair material without anisotropy) were left out of it, so a light curl'
 Measured on #10 as the review sheets draw it (its body, stance and curls, LOD 0, the idle clip's first frame, the
 portrait from the front) at :data:`SIZE` px: the hair's pixels (where an emissive green given to the hair shows) and
 the share of them more than :data:`DARKER` CIE L* below their median: main 0.033, now 0.007 (at most
-:data:`MOST_DARK`; 25 L* below: 0.063, now 0.033; the median 53.9 L*, now 57.4). Curls take
-``Lights.curl_scatter`` (0.6) of straight hair's scatter, so the coils keep some depth between them. Guard: black
+:data:`MOST_DARK`; 25 L* below: 0.063, now 0.029; the median 53.9 L*, now 56.7). Curls take ``Lights.curl_scatter``
+(0.6) of straight hair's scatter times that scatter again (white curls 0.6, brown ones little), so the coils keep
+depth between them. Guard: black
 curls stay dark (their mean L* 5.7 on main and now, at most :data:`BLACK_MOST`: a black hair's albedo gets none).
 """
 

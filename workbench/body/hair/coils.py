@@ -73,11 +73,6 @@ TOP_STANDS = 0.7
 FRONT_ROOTS = (100, 70.0)
 # The inner layer's coils open over so many turns from the root (see _coils).
 OPENS = 0.4
-# Where (degrees from the face) the front's clumps, standing up and going back, give way to clumps falling down the
-# head: from 40 degrees, all fallen at this one. (At 75, the temples' clumps stood up and back like the
-# forehead's, over a hairline there set back as high as the forehead's: a tuft on top of the head over bare temples,
-# blind review Q's #3 and #10; tests/body/test_curls_temple_review_q.py.)
-TEMPLE = 62.0
 # The share of the style's hairline each root is kept inside, drawn per root from this range.
 HAIRLINE_REACH = (0.9, 1.06)
 
@@ -200,7 +195,7 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     crown = directions(np.array([180.0]), np.array([15.0]))[0]
     az = np.degrees(np.arctan2(roots[:, 0], roots[:, 2]))
     pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
-    front = smoothstep(TEMPLE, 40.0, np.abs(az)) * smoothstep(70.0, 40.0, pol)
+    front = smoothstep(75.0, 40.0, np.abs(az)) * smoothstep(70.0, 40.0, pol)
     low = smoothstep(55.0, 100.0, pol)
     edge = smoothstep(0.75, 0.95, pol / hairline("curly", az))          # near the hairline
 
