@@ -168,6 +168,13 @@ class Lights:
     hair_wrap: float = 1.0
     hair_ambient: float = 1.0
     hair_albedo: float = 0.25
+    # ...and curls' share of it (a hair material without anisotropy): without any, a white curl's far side and the
+    # coils under the outer ones, lit by the ambient alone, drew dark grey and black blotches in the white (blind
+    # review Q's #10: 0.033 of its hair's pixels 30 L* under their median, see tests/render/test_curls_light_review_q.py);
+    # less than straight hair's, and times its own share again (white curls 0.6 of it, brown ones little), so the
+    # coils keep the depth between them that reads as curls (with 0.6 of it flat, light brown curls over a deep
+    # forehead drew 12.6 grey levels over the bald head, test_hair_volume_review_e's sheen, at most 12.5).
+    curl_scatter: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -652,8 +659,9 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
         mat_rough[k] = m.roughness
         mat_emissive[k] = m.emissive
         mat_aniso[k] = m.anisotropy if d.uv is not None else 0.0
-        if m.name.startswith("Hair") and mat_aniso[k] > 0:     # (curls keep their depth between the coils)
-            mat_scatter[k] = hair_scatter(m, lights)
+        if m.name.startswith("Hair"):     # (curls, without anisotropy, less, and the less the darker: see curl_scatter)
+            through = hair_scatter(m, lights)
+            mat_scatter[k] = through * (1.0 if mat_aniso[k] > 0 else lights.curl_scatter * through)
         start = end
     # Every texture's texels in one array (a typed list of arrays cost its first call 0.4 s of compiling): the
     # model's own buffer where they all share one (workbench.render.scene.Texture), else a copy of them all.
