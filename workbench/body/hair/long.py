@@ -68,14 +68,6 @@ LONG_CORNER = (100.0, 125.0, 170.0, 150.0)
 # from behind, tests/render/test_hair_shading.py's band 0.91 flat against at most 0.6.)
 LONG_LONE = (112.0, 0.5)
 
-# Long hair down the back in clumps: each card's room over the body there (:func:`long_groom`'s ``clearance``) the more
-# the nearer it hangs to a clump's middle, clumps the second figure (degrees of azimuth) apart centred on the spine,
-# from nothing at the first of the heights (metres over the shoulders' joints) to all of it at the second, over the
-# azimuths from the third figure to the fourth (degrees from the face). All cards at one depth, hanging from the
-# nape the back was one flat sheet in the full light (blind review P, #12: "flat sheets"); lying deeper between the
-# clumps, the hair there is in their shade (:mod:`.occlusion`).
-BACK_CLUMP = (0.025, 22.0, (0.2, 0.08), (125.0, 145.0))
-
 # Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
 # card's end lies off it (drawn anew per card).
 HEM_WAVE, HEM_JITTER = 0.06, 0.012
@@ -97,18 +89,6 @@ def hem(rng: np.random.Generator):
         return 0.5 + sum(np.sin(k * a + phase[k - 1]) for k in (1, 2, 3)) / 6.0
 
     return wave
-
-
-def back_clump(a: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    """Metres of room (:data:`BACK_CLUMP`) a card hanging at azimuth ``a`` (degrees from the face, either side) ``dy``
-    metres over the shoulders' joints has for its clump: most at a clump's middle, none between clumps.
-
-    >>> back_clump(np.array([180.0, 180.0 - BACK_CLUMP[1] / 2, 180.0, 90.0]), np.array([-0.1, -0.1, 0.3, -0.1])).round(3).tolist()
-    [0.025, 0.0, 0.0, 0.0]
-    """
-    depth, apart, (y0, y1), (a0, a1) = BACK_CLUMP
-    mid = (0.5 + 0.5 * np.cos(2 * np.pi * (np.abs(a) - 180.0) / apart)) ** 2
-    return depth * mid * smoothstep(y0, y1, dy) * smoothstep(a0, a1, np.abs(a))
 
 
 def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
@@ -182,8 +162,7 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
         cheek = smoothstep(30.0, 60.0, a) * smoothstep(130.0, 100.0, a) * smoothstep(shoulder + 0.02, shoulder + 0.1, y)
         # (Over the shoulders' back corners the outer layers lie down on the inner: LONG_CORNER.)
         corner = smoothstep(*LONG_CORNER[:2], a) * smoothstep(*LONG_CORNER[2:], a) * smoothstep(shoulder - 0.12, shoulder - 0.04, y)
-        return (base[i] - (base[i] - 0.006) * corner + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
-                + back_clump(a, y - shoulder))
+        return base[i] - (base[i] - 0.006) * corner + SHOULDER_ROOM * side * near + CHEEK_ROOM * cheek
 
     # The front locks part down to a centimetre over the shoulders' joints, lying on them as they part (parted 5 cm
     # over them, they left the shoulders' tops bare, 3 to 5 cm under the hair); the back's higher (BACK_PART).
