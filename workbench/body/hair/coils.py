@@ -44,7 +44,8 @@ BUN_TURNS = 2.3
 # out from it. Unshaded there, the cards rising to the bun's base faced the light and were the lightest hair on the
 # head: a pale smooth band under the bun, 10 % of the cap's pixels in three.js's room light 1.3 times its median and
 # more, #4's back (blind review P's "light, patchy 'bald' spots"; tests/render/test_bun_light_review_p.py). (Shaded
-# as deep hair under the bun's outer surface, the same cards drew a dark ring: pieces.py shades them apart. Its reach 0.2 rad, not 0.3: at 0.3 the sleek cards as a whole fell under review G's least light (median 0.717 against 0.75, bun cases).)
+# as deep hair under the bun's outer surface, the same cards drew a dark ring: pieces.py shades them apart. Its reach
+# 0.2 rad, not 0.3: at 0.3 the sleek cards as a whole fell under review G's least light, median 0.717 against 0.75.)
 BUN_SHADE = (0.3, 0.2)
 # Curly: roots over the sphere per level of detail, coils per clump and points per coil per level,
 # pitch and radius (metres).
