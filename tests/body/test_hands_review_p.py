@@ -10,8 +10,8 @@ normal, within ``test_stances.NEAR``). A hand resting on the hip: the gap :data:
 there) and 0.3 to 1.2 mm on 3 (one 11 mm deep); pass 24's solve (:func:`workbench.gltf.reach.rest_hand`, the
 arm's seven angles solved over the posed trunk): 2.4 to 9.4 mm on 12 cases, every depth 2.2 mm or less, and 10.6
 to 19.4 mm on 6; pass 25's (the surfaces read as test_stances reads them, the sleeve's skin kept under it): 2.6 to
-7.4 mm on 16 cases, every depth 0, and 13.8 and 17.1 mm on the 2 of :data:`APART` (main's 15 failing cases: 13
-fixed).
+7.4 mm on 16 cases, every depth 0, and 13.8 and 17.1 mm on 2; with tee25's tee (in at the waist) one more apart,
+30.8 mm: 15 rest, the 3 of :data:`APART` do not.
 """
 
 from __future__ import annotations
@@ -34,7 +34,10 @@ GAP, DEPTH = 0.010, 0.006
 # meets the waist before the palm reaches the widest of the hip. Known faults, strict: each fails as soon as its hand
 # rests on the hip.
 APART = {("hand_on_hip", "longsleeve", "trousers", "masculine", "heavy"),           # 17.1
-         ("hands_on_hips", "longsleeve", "skirt", "feminine", "slim")}              # 13.8, 5.6
+         ("hands_on_hips", "longsleeve", "skirt", "feminine", "slim"),              # 13.8, 5.6
+         # tee25's tee comes in at the waist: the left hand stops 30.8 mm off it (the right 4.7), where the solve
+         # against hands24's boxier tee rested on it (found by the lead's run of the merged code; main: off by more)
+         ("hands_on_hips", "tee", "skirt", "masculine", "athletic")}                 # 30.8
 HANDS = {"hand_on_hip": ("Right",), "hands_on_hips": ("Left", "Right")}
 CASES = [(pose, top, bottom, *BUILDS[(i + 2 * j + k) % len(BUILDS)]) for k, pose in enumerate(HANDS)
          for i, top in enumerate(TOP_STYLES) for j, bottom in enumerate(BOTTOM_STYLES)]
