@@ -31,7 +31,6 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
-from .cheeks import cheek_weights, even_cheeks, even_offsets
 from .details import REST_FACE, rest_face
 from .expressions import THIN_LIPS, extra_shapes
 from .topology import topology
@@ -130,22 +129,18 @@ def _normals(p: np.ndarray, triangles: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=4)
 def _a_pose(gender: str, body_shape: str, height_cm: float,
-            face: tuple = ()) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, np.ndarray]:
-    """The shaped A-pose vertices (the cheeks' rest shape evened, :mod:`.cheeks`), the height macro, the joints on
-    them, the rotations to the T-pose and the cheeks' evening weights."""
-    verts, height_macro = _shaped(gender, body_shape, height_cm, face)
-    default = _shaped(*_default_key(gender))[0]
-    weights = cheek_weights(default)
-    verts = even_cheeks(verts, default, topology()[0], weights)
+            face: tuple = ()) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """The shaped A-pose vertices, the height macro, the joints on them and the rotations to the T-pose."""
+    verts, height_macro = sh.shaped(gender, body_shape, height_cm, face)
     joints = rg.joint_positions(verts)
-    return verts, height_macro, joints, rg.t_pose_rotations(joints), weights
+    return verts, height_macro, joints, rg.t_pose_rotations(joints)
 
 
 @lru_cache(maxsize=32)
 def _body(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> BodyMesh:
     data = cc.compiled()
     tris, tri_uvs, tri_uv_ids, groups, face_groups = topology()
-    verts, height_macro, joints, rotations, _ = _a_pose(gender, body_shape, height_cm, face)
+    verts, height_macro, joints, rotations = _a_pose(gender, body_shape, height_cm, face)
     skin_j, skin_w = rg.skin_weights()
     posed = rg.posed_joints(joints, rotations)
     verts = rg.skin(verts, joints, posed, rotations, skin_j, skin_w)
@@ -166,21 +161,6 @@ def _body(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> B
         arr.setflags(write=False)
     return BodyMesh(skeleton, positions, normals, tris, tri_uvs, groups, face_groups, skin_j, skin_w,
                     height_macro, float(k), tri_uv_ids, face)
-
-
-@lru_cache(maxsize=4)
-def _shaped(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> tuple[np.ndarray, float]:
-    """:func:`workbench.body.shape.shaped`, cached (read-only)."""
-    verts, height_macro = sh.shaped(gender, body_shape, height_cm, face)
-    verts.setflags(write=False)
-    return verts, height_macro
-
-
-def _default_key(gender: str) -> tuple[str, str, float, tuple]:
-    """The :func:`body_key` of the default settings for ``gender`` (whose cheeks :mod:`.cheeks` evens others' by)."""
-    from ..options import normalize_avatar_settings
-
-    return body_key(normalize_avatar_settings({"gender": gender}))
 
 
 def cut(positions: np.ndarray, triangles: np.ndarray, axis: int, value: float) -> np.ndarray:
@@ -253,26 +233,23 @@ def body_mesh(settings: dict) -> BodyMesh:
 def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     data = cc.compiled()
     m = _body(gender, body_shape, height_cm, face)
-    _, _, _, rotations, weights = _a_pose(gender, body_shape, height_cm, face)
+    rotations = _a_pose(gender, body_shape, height_cm, face)[3]
     out, lips = {}, {}
     # The lips set back at rest (workbench.body.shape.lips_at_rest), to be taken off again in every expression.
-    at_rest = sh.lips_at_rest(dict(face), (gender, body_shape))
-    unrolled = np.zeros((len(m.positions), 3))
+    at_rest, unrolled = sh.lips_at_rest(dict(face), (gender, body_shape)), []
     for name in data["target_names"]:
         if not name.startswith("face/") and name not in THIN_LIPS and name not in at_rest:
             continue
         idx, delta = cc.target(data, str(name))
         order = np.argsort(idx, kind="stable")   # sorted indices: callers look vertices up by bisection
         idx, delta = idx[order], delta[order]
-        if name in at_rest:
-            unrolled[idx] -= at_rest[name] * delta.astype(np.float64)
-        if name not in THIN_LIPS and not name.startswith("face/"):
-            continue
         turn = rg.blend_rotations(rotations, m.joints[idx], m.weights[idx])
         moved = (np.einsum("nij,nj->ni", turn, delta.astype(np.float64)) * m.scale).astype(np.float32)
         idx = idx.astype(np.int32)
         idx.setflags(write=False)
         moved.setflags(write=False)
+        if name in at_rest:
+            unrolled.append((idx, np.float32(-at_rest[name]) * moved))
         if name in THIN_LIPS:
             lips[str(name)] = (idx, moved)
         elif name.startswith("face/"):
@@ -291,8 +268,7 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     # ``lipsUnrolled``: the rest's lips set back, taken off (every expression of the mouth holds it at weight 1,
     # workbench.body.face.combination): the expressions are made, and end, as on lips not set back; rolled at rest
     # the lips' roll added to the smile's (review E's lining beside the mouth, tests/body/test_smile_surface.py).
-    # Taken off the rest's evened cheeks too (workbench.body.cheeks: evened as the rest's offsets are, in the A-pose).
-    out["lipsUnrolled"] = _turned(even_offsets(unrolled, m.triangles, weights), rotations, m)
+    out["lipsUnrolled"] = _sum(unrolled)
     positions, normals, own = m.positions, m.normals, None
     if len(out["lipsUnrolled"][0]):
         positions, own = m.positions.copy(), m.positions
@@ -301,17 +277,6 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
     out.update(extra_shapes(positions, normals, m.groups, out, m.triangles[m.face_groups["body"]], lips, own))
     return out
-
-
-def _turned(delta: np.ndarray, rotations: np.ndarray, m: BodyMesh) -> tuple[np.ndarray, np.ndarray]:
-    """A-pose moves (one row per vertex, decimetres) as a shape on the body ``m`` (its moving vertices, ascending,
-    and their moves turned as the skin and scaled)."""
-    idx = np.flatnonzero(np.abs(delta).max(1) > 0).astype(np.int32)
-    turn = rg.blend_rotations(rotations, m.joints[idx], m.weights[idx])
-    moved = (np.einsum("nij,nj->ni", turn, delta[idx]) * m.scale).astype(np.float32)
-    idx.setflags(write=False)
-    moved.setflags(write=False)
-    return idx, moved
 
 
 def _sum(shapes: list) -> tuple[np.ndarray, np.ndarray]:
