@@ -44,16 +44,22 @@ def front(m: BodyMesh, x0: float, ys: np.ndarray) -> np.ndarray:
     return lip_heights.front(m.positions, m.triangles[np.asarray(m.face_groups["body"])], x0, ys)
 
 
+def midline_profile(m: BodyMesh) -> np.ndarray:
+    """The face's profile beside its midline, (N, 2): height from the mouth's corners and the front's depth, every
+    half millimetre from 60 mm below them to 60 mm above where the front is met."""
+    left, right = lip_corners(m)
+    mid = (left + right) / 2
+    ys = np.arange(-0.06, 0.06, 0.0005)
+    e = np.stack([ys, front(m, float(mid[0]) + 0.0007, ys + mid[1])], 1)
+    return e[~np.isnan(e[:, 1])]
+
+
 def lip_protrusion(m: BodyMesh) -> tuple[float, float]:
     """(mm the upper lip's front stands forward of the line from subnasale to the soft chin's pogonion, mm the lower
     lip's). Subnasale: the corner of the profile between the upper lip's front and the nose's tip (the point furthest
     behind the line joining them); pogonion: the chin's most forward point 24 to 42 mm below the mouth's corners (a
     receding chin has no bump: then the top of that span)."""
-    left, right = lip_corners(m)
-    mid = (left + right) / 2
-    ys = np.arange(-0.06, 0.06, 0.0005)
-    e = np.stack([ys, front(m, float(mid[0]) + 0.0007, ys + mid[1])], 1)
-    e = e[~np.isnan(e[:, 1])]
+    e = midline_profile(m)
     y, z = e[:, 0], e[:, 1]
 
     def most(sel: np.ndarray, pick) -> np.ndarray:

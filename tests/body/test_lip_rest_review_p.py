@@ -13,10 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers import random_settings
-from test_lip_profile import front, lip_protrusion
+from test_lip_profile import lip_protrusion, midline_profile
 
 from workbench.body.mesh import BodyMesh, body_mesh
-from workbench.body.skin import lip_corners
 from workbench.options import normalize_avatar_settings
 
 _P = random_settings(12, 4626, with_added=True)
@@ -26,11 +25,7 @@ MASCULINE = {"default": {"gender": "masculine"}, "P6": _P[5], "P11": _P[10]}
 def e_line(m: BodyMesh) -> tuple[float, float]:
     """(mm the upper lip's front stands forward of the line from the nose's tip to the soft chin's pogonion, mm the
     lower lip's; negative behind it), found as :func:`test_lip_profile.lip_protrusion` finds them."""
-    left, right = lip_corners(m)
-    mid = (left + right) / 2
-    ys = np.arange(-0.06, 0.06, 0.0005)
-    e = np.stack([ys, front(m, float(mid[0]) + 0.0007, ys + mid[1])], 1)
-    e = e[~np.isnan(e[:, 1])]
+    e = midline_profile(m)
     y, z = e[:, 0], e[:, 1]
 
     def most(sel: np.ndarray) -> np.ndarray:

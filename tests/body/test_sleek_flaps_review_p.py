@@ -14,6 +14,7 @@ and 6.63. Now 3.03 and 3.86; 3.11 and 4.04.
 
 import numpy as np
 import pytest
+from helpers import random_settings
 from scipy.spatial import cKDTree
 
 from workbench.body.hair.head import head_of, rootline
@@ -22,64 +23,7 @@ from workbench.body.mesh import body_mesh
 from workbench.options import normalize_avatar_settings
 
 # Review P's #4 and #7 (key4626.json): the bun on a short athletic masculine body and on a heavy feminine one.
-BUNS = {
-    "#4": {
-        "gender": "masculine",
-        "bodyShape": "athletic",
-        "height": 146.4,
-        "skinTone": "#5A4031",
-        "eyeColor": "#4B7E99",
-        "face": {
-            "jawWidth": -0.3,
-            "cheekbones": 0.1,
-            "noseWidth": 0.2,
-            "eyeSize": 0.6,
-            "lipFullness": 0.6,
-            "noseLength": 0.3,
-            "chinLength": -0.7,
-            "browRidge": 0.6,
-        },
-        "hair": {"style": "bun", "color": "#5E4939"},
-        "outfit": {
-            "top": "#407C9A",
-            "bottom": "#861D16",
-            "shoes": "#14DDB0",
-            "topStyle": "longsleeve",
-            "bottomStyle": "shorts",
-            "shoeStyle": "sneakers",
-        },
-        "glasses": "none",
-        "pose": "hands_on_hips",
-    },
-    "#7": {
-        "gender": "feminine",
-        "bodyShape": "heavy",
-        "height": 171.9,
-        "skinTone": "#9F7753",
-        "eyeColor": "#868686",
-        "face": {
-            "jawWidth": -0.6,
-            "cheekbones": 0.3,
-            "noseWidth": -0.4,
-            "eyeSize": 0.2,
-            "lipFullness": 0.1,
-            "noseLength": -0.2,
-            "chinLength": -0.2,
-            "browRidge": -0.0,
-        },
-        "hair": {"style": "bun", "color": "#614D3D"},
-        "outfit": {
-            "top": "#964404",
-            "bottom": "#71CEE5",
-            "shoes": "#171BAC",
-            "topStyle": "tee",
-            "bottomStyle": "trousers",
-            "shoeStyle": "sneakers",
-        },
-        "glasses": "aviator",
-        "pose": "hands_on_hips",
-    },
-}
+BUNS = {f"#{k}": random_settings(12, 4626, with_added=True)[k - 1] for k in (4, 7)}
 # The most (metres) for the median and the 90th percentile (main 4.78 and 5.86 mm on #4, 4.91 and 6.63 on #7).
 MOST = (0.0037, 0.0046)
 

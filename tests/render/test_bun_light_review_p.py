@@ -17,6 +17,7 @@ import struct
 
 import numpy as np
 import pytest
+from helpers import random_settings
 from scipy.ndimage import distance_transform_edt
 
 from workbench.gltf.avatar import build_avatar
@@ -30,64 +31,7 @@ LIGHTER = 1.3
 # The worst view's share of the ring's pixels much lighter than the cards' median (main: 0.45).
 BOUND = 0.32
 
-BUNS = {
-    "#4": {
-        "gender": "masculine",
-        "bodyShape": "athletic",
-        "height": 146.4,
-        "skinTone": "#5A4031",
-        "eyeColor": "#4B7E99",
-        "face": {
-            "jawWidth": -0.3,
-            "cheekbones": 0.1,
-            "noseWidth": 0.2,
-            "eyeSize": 0.6,
-            "lipFullness": 0.6,
-            "noseLength": 0.3,
-            "chinLength": -0.7,
-            "browRidge": 0.6,
-        },
-        "hair": {"style": "bun", "color": "#5E4939"},
-        "outfit": {
-            "top": "#407C9A",
-            "bottom": "#861D16",
-            "shoes": "#14DDB0",
-            "topStyle": "longsleeve",
-            "bottomStyle": "shorts",
-            "shoeStyle": "sneakers",
-        },
-        "glasses": "none",
-        "pose": "hands_on_hips",
-    },
-    "#7": {
-        "gender": "feminine",
-        "bodyShape": "heavy",
-        "height": 171.9,
-        "skinTone": "#9F7753",
-        "eyeColor": "#868686",
-        "face": {
-            "jawWidth": -0.6,
-            "cheekbones": 0.3,
-            "noseWidth": -0.4,
-            "eyeSize": 0.2,
-            "lipFullness": 0.1,
-            "noseLength": -0.2,
-            "chinLength": -0.2,
-            "browRidge": -0.0,
-        },
-        "hair": {"style": "bun", "color": "#614D3D"},
-        "outfit": {
-            "top": "#964404",
-            "bottom": "#71CEE5",
-            "shoes": "#171BAC",
-            "topStyle": "tee",
-            "bottomStyle": "trousers",
-            "shoeStyle": "sneakers",
-        },
-        "glasses": "aviator",
-        "pose": "hands_on_hips",
-    },
-}
+BUNS = {f"#{k}": random_settings(12, 4626, with_added=True)[k - 1] for k in (4, 7)}
 
 
 def _recoloured(glb: bytes, colours: dict[str, list[float]]) -> bytes:

@@ -15,11 +15,11 @@ curls stay dark (their mean L* 5.7 on main and now, at most :data:`BLACK_MOST`: 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 
 import numpy as np
 from helpers import random_settings
+from test_hair_underlayer_review_l import BACKDROP, SIZE, hair_pixels, lightness
 
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
@@ -32,16 +32,6 @@ WHITE, BLACK = "#C6C6C6", "#1A1A1A"
 DARKER = 30.0
 MOST_DARK = 0.015
 BLACK_MOST = 8.0
-SIZE = 256
-BACKDROP = (236, 238, 242)
-LUMA = np.array([0.2126, 0.7152, 0.0722])
-
-
-def lightness(srgb8: np.ndarray) -> np.ndarray:
-    """CIE L* of 8-bit sRGB colours (..., 3)."""
-    c = np.asarray(srgb8, np.float64) / 255.0
-    y = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4) @ LUMA
-    return np.where(y > 216 / 24389, 116 * np.cbrt(y) - 16, y * 24389 / 27)
 
 
 @cache
@@ -64,12 +54,8 @@ def picture(color: str) -> np.ndarray:
 
 @cache
 def hair_mask() -> np.ndarray:
-    """The pixels the hair covers: where an emissive green given to the hair's materials saturates the green."""
-    posed, cam = view(WHITE)
-    glowing = replace(posed, draws=[replace(d, material=replace(d.material, emissive=np.array([0, 64, 0], np.float32)))
-                                    if d.material.name.startswith("Hair") else d for d in posed.draws])
-    lit = draw(glowing, cam, SIZE, background=BACKDROP)[..., :3]
-    return (lit[..., 1] == 255) & (picture(WHITE)[..., 1] < 255)
+    """The pixels the hair covers (test_hair_underlayer_review_l.hair_pixels)."""
+    return hair_pixels(*view(WHITE), picture(WHITE))
 
 
 def dark_share(color: str) -> float:

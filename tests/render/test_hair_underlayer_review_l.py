@@ -67,15 +67,18 @@ def picture(color: str) -> np.ndarray:
     return draw(posed, cam, SIZE, background=BACKDROP)[..., :3]
 
 
-@cache
-def hair_mask() -> np.ndarray:
-    """The pixels the hair covers: where an emissive green given to the hair's materials saturates the green (the
-    geometry is the same in every colour)."""
-    posed, cam = view(GREY)
+def hair_pixels(posed, cam, lit: np.ndarray) -> np.ndarray:
+    """The pixels of ``lit`` (the view ``posed``, ``cam`` drawn at :data:`SIZE`) the hair covers: where an emissive
+    green given to the hair's materials saturates the green."""
     glowing = replace(posed, draws=[replace(d, material=replace(d.material, emissive=np.array([0, 64, 0], np.float32)))
                                     if d.material.name.startswith("Hair") else d for d in posed.draws])
-    lit = draw(glowing, cam, SIZE, background=BACKDROP)[..., :3]
-    return (lit[..., 1] == 255) & (picture(GREY)[..., 1] < 255)
+    return (draw(glowing, cam, SIZE, background=BACKDROP)[..., 1] == 255) & (lit[..., 1] < 255)
+
+
+@cache
+def hair_mask() -> np.ndarray:
+    """The pixels the hair covers (the geometry is the same in every colour)."""
+    return hair_pixels(*view(GREY), picture(GREY))
 
 
 def dark_share(color: str) -> float:

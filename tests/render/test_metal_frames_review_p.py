@@ -18,92 +18,13 @@ import json
 
 import numpy as np
 import pytest
+from helpers import random_settings
 from scipy import ndimage
 from test_glasses_look import LUM, glasses_portrait
 
 # Review P's #2, #7, #9 (silver aviators) and #11 (gold round), /work/wt/briefs/key4626.json.
-AVATARS = {
-    2: {
-        "gender": "masculine",
-        "bodyShape": "athletic",
-        "height": 187.2,
-        "skinTone": "#60402F",
-        "eyeColor": "#38799D",
-        "face": {
-            "jawWidth": 0.6,
-            "cheekbones": 0.2,
-            "noseWidth": -0.7,
-            "eyeSize": -0.5,
-            "lipFullness": -0.2,
-            "noseLength": -1.0,
-            "chinLength": -0.4,
-            "browRidge": 0.1,
-        },
-        "hair": {"style": "none", "color": "#221E1D"},
-        "glasses": "aviator",
-        "pose": "hand_on_hip",
-    },
-    7: {
-        "gender": "feminine",
-        "bodyShape": "heavy",
-        "height": 171.9,
-        "skinTone": "#9F7753",
-        "eyeColor": "#868686",
-        "face": {
-            "jawWidth": -0.6,
-            "cheekbones": 0.3,
-            "noseWidth": -0.4,
-            "eyeSize": 0.2,
-            "lipFullness": 0.1,
-            "noseLength": -0.2,
-            "chinLength": -0.2,
-            "browRidge": -0.0,
-        },
-        "hair": {"style": "bun", "color": "#614D3D"},
-        "glasses": "aviator",
-        "pose": "hands_on_hips",
-    },
-    9: {
-        "gender": "feminine",
-        "bodyShape": "slim",
-        "height": 175.1,
-        "skinTone": "#3E2A1D",
-        "eyeColor": "#533523",
-        "face": {
-            "jawWidth": -0.5,
-            "cheekbones": -0.5,
-            "noseWidth": -0.8,
-            "eyeSize": -0.5,
-            "lipFullness": 0.3,
-            "noseLength": -0.7,
-            "chinLength": -0.5,
-            "browRidge": -0.6,
-        },
-        "hair": {"style": "curly", "color": "#201D1C"},
-        "glasses": "aviator",
-        "pose": "hands_clasped",
-    },
-    11: {
-        "gender": "masculine",
-        "bodyShape": "slim",
-        "height": 197.1,
-        "skinTone": "#AB8163",
-        "eyeColor": "#766C47",
-        "face": {
-            "jawWidth": 0.2,
-            "cheekbones": -0.5,
-            "noseWidth": 0.8,
-            "eyeSize": 0.9,
-            "lipFullness": 0.4,
-            "noseLength": -0.8,
-            "chinLength": -0.0,
-            "browRidge": 0.5,
-        },
-        "hair": {"style": "buzz", "color": "#352A26"},
-        "glasses": "round",
-        "pose": "relaxed",
-    },
-}
+AVATARS = {k: {f: v for f, v in random_settings(12, 4626, with_added=True)[k - 1].items() if f != "outfit"}
+           for k in (2, 7, 9, 11)}   # (drawn without their clothes, as the test always drew them)
 
 
 def settings(index: int) -> str:
