@@ -96,8 +96,9 @@ EVEN_BAND = (0.003, 0.003, 0.008)
 # lip stays pursed and pushed forward ... a smirk" (review O).
 # How far: down to THIN_KEEP of the red lip's height at the middle on the face the expressions start from (the
 # resting lips' roll taken off, lipsUnrolled), never more than THIN of the border's height over the corners. THIN
-# alone took every face's by the same share of that height, which left 0.44 to 0.76 of the rest's red (a third of it as the mouth's close-up sees it, 3.3 px of 9.9 on blind review Q's #2): "the upper
-# lip flattens into a thin wavy moustache line" (review Q, #2, #7, #12).
+# alone took every face's by the same share of that height, which left 0.44 to 0.76 of the rest's red (a third of
+# it as the mouth's close-up sees it, 3.3 px of 9.9 on blind review Q's #2): "the upper lip flattens into a thin
+# wavy moustache line" (review Q, #2, #7, #12).
 THIN = 0.35
 THIN_KEEP = 0.55
 THIN_BACK = 0.001
