@@ -94,7 +94,13 @@ EVEN_BAND = (0.003, 0.003, 0.008)
 # stay. As the sum drew it the border rose 3.2 to 4.1 mm over an inner edge lifted 0.5 to 2: the
 # red upper lip taller smiling than at rest (3.8 mm to 5.0 on blind review O's #1) and 1.3 to 2.1 mm back, "the upper
 # lip stays pursed and pushed forward ... a smirk" (review O).
+# How far: down to THIN_KEEP of the red lip's height at the middle on the face the expressions start from (the
+# resting lips' roll taken off, lipsUnrolled), never more than THIN of the border's height over the corners. THIN
+# alone took every face's by the same share of that height, which left 0.44 to 0.76 of the rest's red (a third of
+# it as the mouth's close-up sees it, 3.3 px of 9.9 on blind review Q's #2): "the upper lip flattens into a thin
+# wavy moustache line" (review Q, #2, #7, #12).
 THIN = 0.35
+THIN_KEEP = 0.55
 THIN_BACK = 0.001
 THIN_REACH = 0.008
 THIN_WIDE = (0.0, 0.85)
@@ -288,8 +294,8 @@ def upper_thin(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
     half = float(np.ptp(corners[:, 0])) / 2
     lifts = np.zeros(len(positions), bool)
     lifts[smile[0][smile[1][:, 1] > 0]] = True
-    edge = lip_edge(triangles)
-    edge = edge[lifts[edge]]
+    every = lip_edge(triangles)
+    edge = every[lifts[every]]
     edge = edge[np.argsort(positions[edge, 0])]
     p = positions[body].astype(np.float64)
     inner = np.interp(p[:, 0], positions[edge, 0], positions[edge, 1])     # (the upper lip's inner edge at each x)
@@ -299,9 +305,29 @@ def upper_thin(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
         * _smoothstep(tall + THIN_REACH * unit, tall, h) * (h > 0) * lifts[body]
     share = np.clip(h / tall, 0.0, 1.0)
     delta = np.zeros((len(body), 3))
-    delta[:, 1] = -THIN * (top - line) * share * w
+    delta[:, 1] = -_thinned(positions, body, smile, every, (mid_x, line, top, front), unit) * share * w
     # (Drawn back over the lip only: the skin over the border drawn back too, the evening of the sum spread it onto
     # the cheeks and took 0.1 mm of a gaunt face's cheek's forward bulge, tests/body/test_smile_review_m.py.)
     delta[:, 2] = -THIN_BACK * unit * share * w * _smoothstep(tall + 0.002 * unit, tall, h)
     keep = np.flatnonzero(np.abs(delta).max(1) > 1e-6)
     return body[keep].astype(np.int32), delta[keep].astype(np.float32)
+
+
+def _thinned(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray], edge: np.ndarray,
+             at: tuple[float, float, float, float], unit: float) -> float:
+    """Metres :func:`upper_thin` presses the border down by at the middle: what takes the red upper lip (from the
+    top of the lips' inner ``edge`` within 3 mm of the middle to the border, the skin in front of the corners within
+    4 mm of the middle and 1.5 mm of the border's height ``at`` = (middle's x, corners' height, border's height,
+    front)) from its height with the ``smile``'s sum to :data:`THIN_KEEP` of its height at rest, at most :data:`THIN`
+    of the border's height over the corners, never less than nothing."""
+    mid_x, line, top, front = at
+    moved = positions.astype(np.float64)
+    moved[smile[0]] += smile[1]
+    p = positions[body]
+    border = body[(np.abs(p[:, 0] - mid_x) < 0.004 * unit) & (p[:, 2] > front) & (np.abs(p[:, 1] - top) < 0.0015 * unit)]
+    inner = edge[np.abs(positions[edge, 0] - mid_x) < 0.003 * unit]
+    if not len(border) or not len(inner):
+        return THIN * (top - line)
+    rest = positions[border, 1].mean() - positions[inner, 1].max()
+    smiling = moved[border, 1].mean() - moved[inner, 1].max()
+    return float(np.clip(smiling - THIN_KEEP * rest, 0.0, THIN * (top - line)))
