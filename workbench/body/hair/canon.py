@@ -207,18 +207,29 @@ def bridged(rho: np.ndarray, y: np.ndarray, on: np.ndarray) -> np.ndarray:
     peak = np.argmax(np.where(on, rho, -np.inf), axis=1)
     use = on & (k >= first[:, None]) & (k <= peak[:, None])
     t = -y
+    # The hull's corners, strand by strand at once (a monotone chain: each used point in turn, after dropping the
+    # last corners that lie on or under the line from the one before them to it).
+    row = np.arange(S)
+    corner, n = np.zeros((S, K), np.int64), np.zeros(S, np.int64)
+    for j in range(K):
+        for _ in range(K):
+            a, b = corner[row, np.maximum(n - 2, 0)], corner[row, np.maximum(n - 1, 0)]
+            under = ((rho[:, j] - rho[row, a]) * (t[row, b] - t[row, a])
+                     - (rho[row, b] - rho[row, a]) * (t[:, j] - t[row, a])) >= 0
+            drop = use[:, j] & (n >= 2) & under
+            if not drop.any():
+                break
+            n = n - drop
+        corner[row[use[:, j]], n[use[:, j]]] = j
+        n = n + use[:, j]
+    # ...and between each two corners, the chord.
     out = rho.copy()
-    # Every chord between two used points i < j, evaluated at the points between them (K is small: 12 to 16).
-    for i in range(K - 1):
-        for j in range(i + 1, K):
-            ok = use[:, i] & use[:, j]
-            if not ok.any():
-                continue
-            span = np.maximum(t[:, j] - t[:, i], 1e-9)
-            mid = slice(i + 1, j)
-            w = (t[:, mid] - t[:, i:i + 1]) / span[:, None]
-            chord = rho[:, i:i + 1] * (1 - w) + rho[:, j:j + 1] * w
-            out[:, mid] = np.where(ok[:, None] & use[:, mid], np.maximum(out[:, mid], chord), out[:, mid])
+    for m in range(K - 1):
+        a, b = corner[:, m], corner[:, m + 1]
+        w = (t - t[row, a][:, None]) / np.maximum(t[row, b] - t[row, a], 1e-9)[:, None]
+        chord = rho[row, a][:, None] + (rho[row, b] - rho[row, a])[:, None] * w
+        inside = use & (m + 1 < n)[:, None] & (k > a[:, None]) & (k < b[:, None])
+        out = np.where(inside, np.maximum(out, chord), out)
     return out
 
 
