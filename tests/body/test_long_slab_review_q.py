@@ -10,7 +10,7 @@ Measured in the three-quarter portraits the review's sheets draw (:func:`workben
 the idle clip's first frame): the hair's outline behind the head (per row its leftmost pixel nearer the hair's colour
 than the top's, not the backdrop), from 80 rows under the hair's top down to row :data:`CHIN` (about the chin), taken
 as the mean of each :data:`STEP` rows; its largest turn (degrees) between neighbouring segments. On main #4 31.0 and
-#5 21.1 degrees; now 11.6 and 11.0.
+#5 21.1 degrees; now 11.6 and 11.4.
 """
 
 from functools import cache
