@@ -157,7 +157,7 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray, 
         rho = np.minimum(settled(floor, y, fall), settled(floor, y, fall, rounded=False) + lift)
         if bridge:
             back = smoothstep(*BRIDGE, np.abs(az))
-            go = (back > 0).any(1)       # (the strands down the back only: the chords cost 2 to 4 ms for all)
+            go = (back > 0).any(1)       # (the strands down the back only)
             rho[go] += back[go] * (bridged(rho[go], y[go], (fall | last_on)[go]) - rho[go])
         a = np.radians(az)
         hanging = np.stack([head.centre[0] + rho * np.sin(a), y, head.centre[2] + rho * np.cos(a)], -1)
