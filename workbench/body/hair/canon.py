@@ -32,7 +32,7 @@ import numpy as np
 from .. import keep
 from ..mesh import BodyMesh
 from .groom import Groom, Strands, clumped, tucked
-from .head import Head, head_of
+from .head import Head, head_of, smoothstep
 
 # Hanging hair drawn into locks (:func:`.groom.clumped`, on the grown groom): one guide strand in so many, how far
 # towards it, the guides' seed.
@@ -68,6 +68,13 @@ SIDE, BELOW = 25.0, 0.03
 # to the chest 10 to 14 degrees in one step there: a corner in every lock at the jaw, the straight-edged lapels of
 # blind review J's "flat, jagged cape over a hoodie".)
 ABOVE = 0.06
+# Long hair hanging down the back (from the first figure's azimuth, degrees from the face, fully from the second) is
+# stretched from where it leaves the head to the furthest out it must lie over (a hood, the shoulder blades) along
+# the straight lines of its profile's upper hull (:func:`bridged`), as hair falls from the back of the skull and lies
+# on what is under it: hugging the nape and then rising over a hoodie's hood at the drape's slope (1.5), its outline
+# behind the head had a corner at the nape and one at the hood, a straight 56-degree edge between them (blind review
+# Q's "flat angular slab juts out behind the head", #4's three-quarter portrait).
+BRIDGE = (100.0, 140.0)
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
@@ -130,7 +137,8 @@ def canonical(style: str, lod: int) -> dict[str, np.ndarray]:
     return keep.kept(f"hair-groom-{style}-{lod}", lambda: _make(style, lod))
 
 
-def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray, lift: float = LIFT) -> Strands:
+def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray, lift: float = LIFT,
+         bridge: bool = False) -> Strands:
     get = lambda f: kept[f"{name}.{f}"]      # noqa: E731
     d, h, fall = get("d").astype(np.float64), get("h").astype(np.float64), get("fall")
     S, K = h.shape
@@ -147,6 +155,10 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray, 
         last_on[:, -1] = False
         floor = np.where(fall, need, np.where(last_on, start, 0.0))
         rho = np.minimum(settled(floor, y, fall), settled(floor, y, fall, rounded=False) + lift)
+        if bridge:
+            back = smoothstep(*BRIDGE, np.abs(az))
+            go = (back > 0).any(1)       # (the strands down the back only)
+            rho[go] += back[go] * (bridged(rho[go], y[go], (fall | last_on)[go]) - rho[go])
         a = np.radians(az)
         hanging = np.stack([head.centre[0] + rho * np.sin(a), y, head.centre[2] + rho * np.cos(a)], -1)
         pts = np.where(fall[..., None], hanging, pts)
@@ -177,6 +189,47 @@ def settled(need: np.ndarray, y: np.ndarray, fall: np.ndarray, rounded: bool = T
     out = _sloped(floor, y, fall)
     for _ in range(PASSES):
         out = _sloped(np.maximum(_smoothed(out, fall, 1), floor), y, fall)
+    return out
+
+
+def bridged(rho: np.ndarray, y: np.ndarray, on: np.ndarray) -> np.ndarray:
+    """``rho`` (S, K: distances out at heights ``y``, falling along each strand) raised, from each strand's first
+    point ``on`` down to its furthest out, to the upper hull of those points: straight lines from point to point
+    that leave none of them outside, as a cloth stretched over them; elsewhere as it is.
+
+    >>> r = bridged(np.array([[0.10, 0.09, 0.09, 0.15, 0.16, 0.12]]), -np.arange(6.0)[None] / 10, np.ones((1, 6), bool))
+    >>> r.round(3).tolist()
+    [[0.1, 0.117, 0.133, 0.15, 0.16, 0.12]]
+    """
+    S, K = rho.shape
+    k = np.arange(K)
+    first = np.argmax(on, axis=1)
+    peak = np.argmax(np.where(on, rho, -np.inf), axis=1)
+    use = on & (k >= first[:, None]) & (k <= peak[:, None])
+    t = -y
+    # The hull's corners, strand by strand at once (a monotone chain: each used point in turn, after dropping the
+    # last corners that lie on or under the line from the one before them to it).
+    row = np.arange(S)
+    corner, n = np.zeros((S, K), np.int64), np.zeros(S, np.int64)
+    for j in range(K):
+        for _ in range(K):
+            a, b = corner[row, np.maximum(n - 2, 0)], corner[row, np.maximum(n - 1, 0)]
+            under = ((rho[:, j] - rho[row, a]) * (t[row, b] - t[row, a])
+                     - (rho[row, b] - rho[row, a]) * (t[:, j] - t[row, a])) >= 0
+            drop = use[:, j] & (n >= 2) & under
+            if not drop.any():
+                break
+            n = n - drop
+        corner[row[use[:, j]], n[use[:, j]]] = j
+        n = n + use[:, j]
+    # ...and between each two corners, the chord.
+    out = rho.copy()
+    for m in range(K - 1):
+        a, b = corner[:, m], corner[:, m + 1]
+        w = (t - t[row, a][:, None]) / np.maximum(t[row, b] - t[row, a], 1e-9)[:, None]
+        chord = rho[row, a][:, None] + (rho[row, b] - rho[row, a])[:, None] * w
+        inside = use & (m + 1 < n)[:, None] & (k > a[:, None]) & (k < b[:, None])
+        out = np.where(inside, np.maximum(out, chord), out)
     return out
 
 
@@ -211,7 +264,7 @@ def fitted(mesh: BodyMesh, style: str, lod: int, head: Head | None = None) -> Gr
     names = sorted({k.split(".")[0] for k in kept})
     extra = [_fit(kept, n, head, marks) for n in names if n.startswith("extra")]
     fringe = _fit(kept, "fringe", head, marks) if "fringe" in names else None
-    main = _fit(kept, "cards", head, marks, LONG_LIFT if style == "long" else LIFT)
+    main = _fit(kept, "cards", head, marks, LONG_LIFT if style == "long" else LIFT, bridge=style == "long")
     if style in TUCK:
         # (Before the order below: tucked 2 cm in after it, 23 % of the cards were out of order.)
         main = tucked(main, head, *TUCK[style])
