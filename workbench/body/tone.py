@@ -11,7 +11,8 @@ chromatic as its skin, and a deep tone's barely apart from it).
   "the same value as the skin" in blind review J (CIELAB distance 4 to 6.6 shown on #2A1A14 to #3B2219 against 17.5
   on a pale tone; tests/body/test_deep_skin_review_j.py); made apart by taking yellow out instead (b* near 0, a hue
   33 to 46 degrees from the skin's), they were "a uniform dark plum/purple that looks bruised" in blind review N
-  (tests/body/test_lips_review_n.py);
+  (tests/body/test_lips_review_n.py); with 8 a* over a mid-brown's, "saturated lipstick-red" in blind review Q
+  (now 5: :data:`DEEP_RED`);
 - :func:`teeth_exposure`: the teeth and gums' colour, in linear light, as a share of the mouth texture's
   (:func:`workbench.body.mouth.mouth_texture`): 1 beside a light or mid skin, less beside a deep one, so the enamel
   is the off-white of real teeth (shade guides measure L* 70 to 85), not the 92 L* a pale face's teeth are drawn at,
@@ -75,19 +76,26 @@ def paleness(base) -> float:
 # border's texels mix the lip with the lighter skin round it, and the line has to stay darker than the upper lip.
 LIP_PARTS = {"lips": (1.0, 1.0, 1.0), "upper": (0.91, 0.88, 0.89), "line": (0.80, 0.72, 0.73)}
 DEEP_PARTS = {"lips": (0.0, 0.0, 0.0), "upper": (0.08, 0.08, 0.12), "line": (0.28, 0.28, 0.34)}
+# The a* and b* a deep tone's lips add over a mid-brown's (times ``deep``, 0 to 1). Blind review Q saw 8 and 6 (with 1 L*
+# lighter) as "saturated lipstick-red" on #7, #8 and #10 (tones #442B23, #4F3828, #3E281F): their lips 8.0 to 9.4 C*
+# over the face as the studio shows them, a pale tone's 4.5; now 4.9 to 6.3, the hue as before, the lips still redder
+# and darker than the face (tests/render/test_lip_colour_review_q.py). Less red (4) took the deepest tones' lips nearer
+# the skin than blind review J's (tests/body/test_deep_skin_review_j.py); darker lips would stand them apart instead,
+# but a deep tone's are at their floor (half the skin) already.
+DEEP_RED, DEEP_YELLOW = 5.0, 4.0
 
 
 def lip_colour(base, part: str = "lips") -> np.ndarray:
     """The lips' albedo (sRGB (3,)) on a skin of albedo ``base``: a little darker and redder than the skin and a little
     less yellow, close to it as bare lips are (a rose, not a salmon); from mid-brown tones down a redder brown of the
-    skin: a little darker, more red (never the pale tone's rose: 10.5 a* on the deepest) and most of the yellow kept
+    skin: a little darker, a little more red (never the pale tone's rose) and most of the yellow kept
     (the albedo's b* steps up with the red, so the hue turns red-brown, not violet). Never below 55% of the skin (50%
     on the deepest). ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
     pale = paleness(base)
     deep = float(np.clip((0.5 - pale) / 0.45, 0, 1))     # 0 from mid-brown tones up, 1 on the deepest
     base = np.asarray(base)
-    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale) + 1.0 * deep, 2.5 + 13.0 * pale + 8.0 * deep,
-                             -(3.0 + 0.5 * (1 - pale)) + 6.0 * deep), base * (0.55 - 0.05 * deep))
+    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale), 2.5 + 13.0 * pale + DEEP_RED * deep,
+                             -(3.0 + 0.5 * (1 - pale)) + DEEP_YELLOW * deep), base * (0.55 - 0.05 * deep))
     if part == "lips":
         return lip
     out = lip * (np.array(LIP_PARTS[part]) - deep * np.array(DEEP_PARTS[part]))
