@@ -11,13 +11,20 @@ blue, not dark) within :data:`BAND` pixels of the backdrop, the share (per thous
 :data:`MARGIN` of the hair's median light. On main 872e5f5: 383 at three quarters, 139 from the front; the cards over
 the head drawn single-sided and wound both ways, lit as their fronts (:func:`workbench.body.hair.pieces.over_head`):
 58 and 4.
+
+**A crown with volume.** The bob's cards lay 4 mm over the skull at the top of the head (its sides 15 to 25 mm out):
+"the top is flat, with no volume". Measured on the model (its LOD 0 hair, both parts), the median height over the
+head's envelope of the hair's vertices within :data:`CROWN` degrees of the top: on main 3.6 to 3.9 mm on three bodies;
+with a crown dome as long hair's (:func:`workbench.body.hair.scalp.dome`, 1 cm): 13.3 to 13.6 mm.
 """
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import body_of, random_settings
 from scipy import ndimage
 
+from workbench.body.hair import hair_pieces
+from workbench.body.hair.head import head_of
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
@@ -26,6 +33,9 @@ BACKDROP = (236, 238, 242)
 TOP, BAND, MARGIN = 140, 10, 0.8
 # yaw (degrees) -> the most dark rim per thousand of the rim's hair pixels (main 383 and 139; now 58 and 4).
 VIEWS = {35.0: 150.0, 0.0: 50.0}
+# Degrees from the top of the head, and the least median height (metres) of the hair there (main 0.0036-0.0039, now
+# 0.0133-0.0136).
+CROWN, HIGH = 20.0, 0.009
 
 
 def dark_rim(rgb: np.ndarray) -> float:
@@ -63,3 +73,15 @@ def test_the_measure_finds_a_dark_rim():
     assert dark_rim(rgb) == 0
     rgb[40:60, 40:100] = (140, 118, 80)                 # a darker flap at its top left
     assert dark_rim(rgb) > 100
+
+
+@pytest.mark.parametrize("body", [("masculine", "slim", 166.4), ("feminine", "average", None)])
+def test_the_bobs_crown_has_volume(body):
+    mesh = body_of(*body)
+    head = head_of(mesh)
+    pos = np.concatenate([p.positions for p in hair_pieces(mesh, "bob", 0, sleek=True).values()]).astype(float)
+    rel = pos - head.centre
+    r = np.linalg.norm(rel, axis=1)
+    top = rel[:, 1] / r > np.cos(np.radians(CROWN))
+    height = r[top] - head.envelope(rel[top] / r[top, None])
+    assert top.sum() > 100 and np.median(height) > HIGH, round(float(np.median(height)), 4)
