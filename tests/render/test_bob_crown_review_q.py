@@ -31,7 +31,7 @@ from workbench.render import render
 
 BACKDROP = (236, 238, 242)
 TOP, BAND, MARGIN = 140, 10, 0.8
-# yaw (degrees) -> the most dark rim per thousand of the rim's hair pixels (main 383 and 139; now 58 and 4).
+# yaw (degrees) -> the most dark rim per thousand of the rim's hair pixels (main 383 and 139; now 73 and 8).
 VIEWS = {35.0: 150.0, 0.0: 50.0}
 # Degrees from the top of the head, and the least median height (metres) of the hair there (main 0.0036-0.0039, now
 # 0.0133-0.0136).
