@@ -10,12 +10,12 @@ three.js too). Measured in the portrait's upper :data:`TOP` rows: of the hair's 
 blue, not dark) within :data:`BAND` pixels of the backdrop, the share (per thousand) darker than
 :data:`MARGIN` of the hair's median light. On main 872e5f5: 383 at three quarters, 139 from the front; the cards over
 the head drawn single-sided and wound both ways, lit as their fronts (:func:`workbench.body.hair.pieces.over_head`):
-58 and 4.
+58 and 4; with the crown raised (below) 69 and 8.5.
 
 **A crown with volume.** The bob's cards lay 4 mm over the skull at the top of the head (its sides 15 to 25 mm out):
 "the top is flat, with no volume". Measured on the model (its LOD 0 hair, both parts), the median height over the
 head's envelope of the hair's vertices within :data:`CROWN` degrees of the top: on main 3.6 to 3.9 mm on three bodies;
-with a crown dome as long hair's (:func:`workbench.body.hair.scalp.dome`, 1 cm): 13.3 to 13.6 mm.
+with a crown dome as long hair's (:func:`workbench.body.hair.scalp.dome`, 8 mm): 11.4 to 11.7 mm.
 """
 
 import numpy as np
@@ -31,10 +31,10 @@ from workbench.render import render
 
 BACKDROP = (236, 238, 242)
 TOP, BAND, MARGIN = 140, 10, 0.8
-# yaw (degrees) -> the most dark rim per thousand of the rim's hair pixels (main 383 and 139; now 73 and 8).
+# yaw (degrees) -> the most dark rim per thousand of the rim's hair pixels (main 383 and 139; now 69 and 8.5).
 VIEWS = {35.0: 150.0, 0.0: 50.0}
 # Degrees from the top of the head, and the least median height (metres) of the hair there (main 0.0036-0.0039, now
-# 0.0133-0.0136).
+# 0.0114-0.0117).
 CROWN, HIGH = 20.0, 0.009
 
 
