@@ -106,7 +106,7 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
         out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
         # A sleek style's cards lying on the scalp, single-sided: their backs turned over the outline drew a dark
-        # stripe there (workbench.body.hair.pieces.lying).
+        # stripe there (workbench.body.hair.pieces.lying; the bob's over the head too, pieces.over_head).
         out["Hair_Sleek"] = dict(name="Hair_Sleek", blend=False, mask=True, **look)
     if settings["glasses"] != "none":
         # (A sunglass lens alpha-tested, writing depth, so no lash behind it is drawn over it: review M; a metal

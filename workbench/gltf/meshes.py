@@ -45,7 +45,8 @@ from ..skeleton import Skeleton
 MESH_ORDER = ("Body", "Eyes", "Eyelashes", "Eyebrows", "Teeth", "Hair", "Hair_Sleek", "Hair_Fringe", "Outfit_Top",
               "Outfit_Bottom", "Outfit_Footwear", "Glasses")
 # The hair's parts: made per level of detail by the hair itself, never decimated (Hair_Sleek: a sleek style's
-# cards lying on the scalp, drawn single-sided: workbench.body.hair.pieces.lying).
+# cards lying on the scalp, drawn single-sided: workbench.body.hair.pieces.lying; the bob's cards over the head, wound
+# both ways: pieces.over_head).
 HAIR_PARTS = ("Hair", "Hair_Sleek", "Hair_Fringe")
 # Small meshes every level keeps whole (a decimated brow shell lost its shape; the glasses' frame its rims).
 KEPT = ("Glasses", "Eyebrows")

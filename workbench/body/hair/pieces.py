@@ -71,6 +71,13 @@ LIE = 0.01
 # either side; the outline of views from the front, from behind and at 35 degrees from either) and within this polar
 # angle of the crown (the outline over the top). All backed, the cards took a bun's LOD 1 over its budget (LOD1_BUDGET).
 BACKED = (45.0, 135.0, 35.0)
+# Styles whose cards over the head are drawn with both faces lit as the front (:func:`over_head`): the bob's cards
+# root all over the scalp, each at its own height, and where a view ray grazing the head's outline passed between
+# the outermost cards near it, it met an outer card's back beyond the outline. Double-sided, that back was drawn with
+# its normal turned into the head, unlit (and in three.js): a dark flap standing over the crown's outline at three
+# quarters (blind review Q's defect 6; tests/render/test_bob_crown_review_q.py). Wound both ways in a single-sided
+# part (``Hair_Sleek``), the back is lit as the front, with the same outward normals.
+TWO_SIDED = ("bob",)
 # Where (in hairlines from the crown) the layer goes from that shade to the hair's own light: over the single
 # hairs past its opaque fill (texture.FILL_END), where they fade into the skin.
 EDGE = (0.94, 1.04)
@@ -132,7 +139,34 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
     if sleek and style in SLEEK:
         out["Hair"], lie = lying(out["Hair"], head)
         out["Hair_Sleek"] = backed(lie, head)
+    elif sleek and style in TWO_SIDED:
+        out["Hair"], over = over_head(out["Hair"], head)
+        out["Hair_Sleek"] = replace(over, indices=np.concatenate([over.indices, over.indices[:, ::-1]]))
     return out
+
+
+def over_head(hair: Piece, head: Head) -> tuple[Piece, Piece]:
+    """``hair`` without, then with only, its cards' triangles over the head (every vertex higher than the skull's
+    centre) where the previews' views see the head's outline (:data:`BACKED`): a GLB draws those single-sided, each
+    wound both ways (:data:`TWO_SIDED`).
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> from workbench.body.mesh import body_mesh
+    >>> from .head import head_of
+    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+    >>> rest, over = over_head(hair_pieces(m, "bob", 0)["Hair"], head_of(m))
+    >>> 1000 < over.triangles < rest.triangles
+    True
+    """
+    pos = hair.positions.astype(np.float64)
+    tris = hair.indices
+    rel = pos[tris].mean(1) - head.centre
+    az = np.abs(np.degrees(np.arctan2(rel[:, 0], rel[:, 2])))
+    polar = np.degrees(np.arccos(np.clip(rel[:, 1] / np.maximum(np.linalg.norm(rel, axis=1), 1e-12), -1, 1)))
+    seen = ((az >= BACKED[0]) & (az <= BACKED[1])) | (polar <= BACKED[2])
+    card = (hair.uv[tris, 0] < 0.5).all(1)      # the cards (the atlas's left half), not the scalp shell
+    on = card & seen & (pos[tris, 1] > head.centre[1]).all(1)
+    return _subset(hair, ~on), _subset(hair, on)
 
 
 def backed(lie: Piece, head: Head) -> Piece:

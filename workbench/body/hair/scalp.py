@@ -61,8 +61,10 @@ PART_LIFT = {"long": 0.004}
 # slivers 0.0040 on body 2, bound 0.003), black long hair's mean stood 2.7 L* over its colour (bound 2,
 # tests/render/test_hair_underlayer_review_l.py) and the strands' highlight 0.609 flat (bound 0.6, test_hair_shading);
 # from 12 to 50: 0.0023, 1.9 and 0.476, the crown 15.3 mm over the head. These figures move unevenly with the falloff:
-# 10 to 55 gave 0.0024, 2.5, 0.602.)
-CROWN_LIFT = {"long": 0.012}
+# 10 to 55 gave 0.0024, 2.5, 0.602.) The bob's cards lay 4 mm over the skull at the top, its sides 15 to 25 mm out: "the
+# top is flat, with no volume" (blind review Q's #7; tests/render/test_bob_crown_review_q.py, now 11.5 mm; at 1 cm, 13.5
+# mm, review M's #6's nape 27 pixels hollow from behind against test_bob_review_m's 26, main 22: now 22.5).
+CROWN_LIFT = {"long": 0.012, "bob": 0.008}
 CROWN_POLAR = (12.0, 50.0)
 PART_WIDTH = (0.08, 0.3)
 PART_REACH = (0.45, 0.7)

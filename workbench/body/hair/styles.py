@@ -49,6 +49,7 @@ from .groom import (
 )
 from .head import Head, directions, head_of, rootline, smoothstep
 from .long import RISE, long_groom
+from .scalp import dome
 from .short import short_groom
 
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
@@ -225,8 +226,11 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
         front = smoothstep(0.1, 0.4, d[:, 2]) * smoothstep(30.0, 50.0, pol)
         swell = BOB_SWELL * (d[:, 0] ** 2 / np.maximum(1 - d[:, 1] ** 2, 1e-9)) * smoothstep(50.0, 90.0, pol)
+        # (...and over the crown higher, from their roots on, as the scalp layer under them: scalp.dome; over the
+        # forehead no higher than the rest of the front band, test_hair_review_h's 8 mm.)
         return (emerge(s, 0.003 + lift[i] * (1 - front) + swell)
-                + np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i])) * (1 - BOB_BROW * front))
+                + (np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i])) + dome("bob", pol))
+                * (1 - BOB_BROW * front))
 
     jitter = rng.uniform(-BOB_JITTER, BOB_JITTER, S)
 
