@@ -20,9 +20,11 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+import built
 import httpx
 import pytest
 import suite_order
@@ -49,6 +51,20 @@ def pytest_configure(config):
     if hasattr(config.option, "loadscopereorder"):
         config.option.loadscopereorder = False
     config.pluginmanager.register(suite_order.Plugin(), "workbench-suite-order")
+    # The run's shared builds (tests/built.py): one folder, made by the first pytest process (xdist's controller,
+    # before it starts the workers, which inherit the variable) and removed by it at the end.
+    if built.FOLDER_VAR not in os.environ:
+        _made_glbs.append(tempfile.mkdtemp(prefix="workbench-glbs-"))
+        os.environ[built.FOLDER_VAR] = _made_glbs[0]
+
+
+_made_glbs: list[str] = []   # the shared builds' folder, where this process made it
+
+
+def pytest_unconfigure(config):
+    for folder in _made_glbs:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(built.FOLDER_VAR, None)
 
 
 def pytest_xdist_auto_num_workers(config):

@@ -11,13 +11,14 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.buzz import COVER, buzzed
 from workbench.body.hair.head import hairline, head_of, head_triangles
 from workbench.body.mesh import body_mesh
 from workbench.body.skin import reference_body, skin_texture
-from workbench.gltf import build_avatar, validate_many, validator_available
+from workbench.gltf import validate_many, validator_available
 from workbench.gltf.glb import read_glb
 from workbench.gltf.meshes import triangle_count
 from workbench.options import HAIR_STYLES, ModelOptions, normalize_avatar_settings

@@ -43,7 +43,8 @@ def test_review_l_5_is_the_reviewed_avatar():
 def _posed_face(settings: dict) -> tuple[float, float]:
     """(degrees the eyes' line turns about the vertical, mm the nose's tip lies right of the eyes' middle, +x the
     body's left: the viewer's right) in the model's first frame, as every preview and viewer stands it."""
-    from workbench.gltf import build_avatar
+    from built import built as build_avatar  # one build per run (tests/built.py)
+
     from workbench.options import ModelOptions
     from workbench.render.scene import Model, load_clip
 

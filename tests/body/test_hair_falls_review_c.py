@@ -17,11 +17,11 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy.spatial import cKDTree
 
 from workbench.body.mesh import body_mesh
-from workbench.gltf import build_avatar
 from workbench.options import TOP_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Clip, Model
 

@@ -14,10 +14,10 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 
 from workbench.body.hair import hair_texture
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Model
 

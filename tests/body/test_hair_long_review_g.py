@@ -14,9 +14,9 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings, sweep
 
-from workbench.gltf import build_avatar
 from workbench.options import BODY_SHAPES, TOP_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Clip, Model
 

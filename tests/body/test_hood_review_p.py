@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from scipy.spatial import cKDTree
 
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit.garments import dressed
 from workbench.body.outfit.hood import BAG, ROLL, STEPS
 from workbench.body.outfit.pattern import pattern
-from workbench.gltf.avatar import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import render
 

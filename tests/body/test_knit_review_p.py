@@ -18,9 +18,9 @@ from __future__ import annotations
 import functools
 
 import numpy as np
+from built import built as build_avatar  # one build per run (tests/built.py)
 from scipy.ndimage import binary_erosion, gaussian_filter
 
-from workbench.gltf.avatar import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import render
 

@@ -21,10 +21,10 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions
 from workbench.render import render
 

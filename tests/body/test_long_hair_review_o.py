@@ -24,10 +24,10 @@ sheets draw (:func:`workbench.render.render`, 512 px, the idle clip's first fram
 from functools import cache
 
 import numpy as np
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions
 from workbench.render import render
 

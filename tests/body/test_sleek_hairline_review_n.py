@@ -15,9 +15,9 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions
 from workbench.render import render
 

@@ -19,9 +19,9 @@ first, steeper ramp), at least :data:`LEAST_EDGE`.
 from functools import cache
 
 import numpy as np
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions
 from workbench.render import render
 

@@ -15,12 +15,12 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit.fit import base_points
 from workbench.body.outfit.pattern import SLEEVE_CUT, pattern
 from workbench.body.outfit.sleeves import ON_HEM, hem_tilt, squared
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model

@@ -21,11 +21,11 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import body_of, sweep
 
 from workbench.body.outfit.fit import ARMS
 from workbench.body.outfit.pattern import pattern
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model

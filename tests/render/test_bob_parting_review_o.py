@@ -17,9 +17,9 @@ and turn aside over the forehead, a narrow shaded line left along the parting: 0
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from test_bob_review_o import BACKDROP, SILVER, hair
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 

@@ -24,8 +24,8 @@ with the cards they leave (:func:`workbench.body.hair.pieces.hair_pieces`) and f
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 

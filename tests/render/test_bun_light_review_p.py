@@ -17,10 +17,10 @@ import struct
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy.ndimage import distance_transform_edt
 
-from workbench.gltf.avatar import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 

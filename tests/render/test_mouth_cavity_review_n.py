@@ -15,10 +15,10 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from scipy.ndimage import binary_erosion
 from test_mouth_renders import closeup
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.options.colour import LUMA
 

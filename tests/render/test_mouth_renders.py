@@ -13,10 +13,10 @@ from functools import cache, lru_cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import sweep
 
 from workbench.body.skin import SKIN_SIZE, features
-from workbench.gltf import build_avatar
 from workbench.options import BODY_SHAPES, ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.raster import Lights, draw

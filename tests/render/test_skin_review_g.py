@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from built import sheet_glb
 from helpers import face_hollows
 
 from workbench.body import skin
@@ -61,7 +62,7 @@ def close_ups():
     out = []
     for gender, tone, face in LIGHT:
         settings = {"gender": gender, "skinTone": tone, "face": face, "hair": {"style": "none"}, "glasses": "none"}
-        glb = sheets._glb(settings)
+        glb = sheet_glb(settings)  # sheets._glb(settings), built once per run
         _, cam = sheets.mouth_camera(glb)
         posed = Model(glb).posed(load_clip(glb), 0.0)
         lit = draw(posed, cam, SIZE, ss=SUPERSAMPLE)[..., :3].astype(float)

@@ -18,10 +18,10 @@ from dataclasses import replace
 from functools import cache
 
 import numpy as np
+from built import built as build_avatar  # one build per run (tests/built.py)
 from scipy import ndimage
 from test_glasses_look import LUM, UNLIT
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.raster import draw

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy.ndimage import median_filter
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.options.colour import LUMA
 from workbench.render.pictures import SUPERSAMPLE

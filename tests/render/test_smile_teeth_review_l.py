@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy.ndimage import maximum_filter1d
 from test_mouth_renders import closeup
 from test_teeth_review_k import LUMA
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 
 FACES = {k: random_settings(12, 4622)[k - 1] for k in (5, 7)}

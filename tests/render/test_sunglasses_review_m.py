@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+from built import built as build_avatar  # one build per run (tests/built.py)
 
-from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame

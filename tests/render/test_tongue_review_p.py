@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from built import sheet_glb
 from helpers import random_settings
 from scipy.ndimage import binary_erosion, label
 from test_mouth_renders import SIZE, painted
@@ -49,7 +50,7 @@ def tongue(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     import make_review_sheets as sheets
 
     s = {**FACES[name], "hair": {"style": "none"}, "glasses": "none", "pose": "relaxed"}
-    glb = sheets.with_weights(sheets._glb(s), {"viseme_aa": 1.0})
+    glb = sheets.with_weights(sheet_glb(s), {"viseme_aa": 1.0})  # sheets._glb(s), built once per run
     _, cam = sheets.mouth_camera(glb)
     posed = Model(glb).posed(load_clip(glb), 0.0)
     lit = draw(posed, cam, SIZE, ss=SUPERSAMPLE)[..., :3].astype(float)
