@@ -71,14 +71,15 @@ PARTED = 0.2
 TOP_STANDS = 0.7
 # ...and the inner layer's extra roots along the front's hairline (LOD 0): how many, and over which azimuths
 # (degrees either side of the face).
-FRONT_ROOTS = (100, 70.0)
+FRONT_ROOTS = (80, 55.0)
 # The inner layer's coils open over so many turns from the root (see _coils).
 OPENS = 0.4
 # The share of the style's hairline each root is kept inside, drawn per root from this range.
 HAIRLINE_REACH = (0.9, 1.06)
 # The temples' curls (:func:`temple_coils`): roots over the sphere per level of detail (those in the band between the
 # clumps' rootline and the hairline kept), the azimuths (degrees from the face) they root over, and their length.
-TEMPLE_ROOTS = (1500, 1500)
+TEMPLE_ROOTS = (1300, 1500)
+TEMPLE_POINTS = (12, 14)
 TEMPLE_AZ = (40.0, 125.0)
 TEMPLE_LENGTH = (0.03, 0.045)
 
@@ -290,7 +291,7 @@ def temple_coils(head: Head, lod: int) -> Strands:
     # (shorter nearer the face: over the temple's front, down to the brow's end and no further)
     length = rng.uniform(*TEMPLE_LENGTH, S) * (0.6 + 0.4 * smoothstep(45.0, 70.0, np.abs(az)))
     rise = rng.uniform(0.85, 1.15, S) * 0.9
-    return _coils(head, roots, rng, field, length, rise, COIL_POINTS[lod], PITCH, COIL, (0.009, 0.012), DROOP)
+    return _coils(head, roots, rng, field, length, rise, TEMPLE_POINTS[lod], PITCH, COIL, (0.009, 0.012), DROOP)
 
 
 def _inside(d: np.ndarray, share: np.ndarray) -> np.ndarray:
