@@ -57,7 +57,7 @@ COIL = (0.0045, 0.0075)
 # pass) beside FRONT_ROOTS' 100 along the hairline: with 480 a heavy masculine curly avatar's LOD 0 grew to 53,194
 # triangles, its LOD 1 (22,770) 0.43 of it, past the contract's 50 % within 5 points; with 220, 0.45 and no look lost
 # at a portrait's size (the outer clumps cover the scalp's inner coils; test_curls_review_k's figures hold).
-INNER_ROOTS = (220, 0)
+INNER_ROOTS = (170, 0)
 INNER_PITCH = (0.008, 0.011)
 INNER_COIL = (0.003, 0.0045)
 # How much each clump's slope off the head falls from its root to its tip (1: the tip lies along the head), and its
@@ -71,7 +71,7 @@ PARTED = 0.2
 TOP_STANDS = 0.7
 # ...and the inner layer's extra roots along the front's hairline (LOD 0): how many, and over which azimuths
 # (degrees either side of the face).
-FRONT_ROOTS = (80, 55.0)
+FRONT_ROOTS = (100, 70.0)
 # The inner layer's coils open over so many turns from the root (see _coils).
 OPENS = 0.4
 # The share of the style's hairline each root is kept inside, drawn per root from this range.
@@ -80,7 +80,7 @@ HAIRLINE_REACH = (0.9, 1.06)
 # clumps' rootline and the hairline kept), the azimuths (degrees from the face) they root over, and their length.
 TEMPLE_ROOTS = (1300, 1500)
 TEMPLE_POINTS = (12, 14)
-TEMPLE_AZ = (40.0, 125.0)
+TEMPLE_AZ = (48.0, 125.0)
 TEMPLE_LENGTH = (0.03, 0.045)
 
 
