@@ -44,14 +44,12 @@ def pictures(n: int, yaw: float) -> tuple[np.ndarray, np.ndarray, dict[str, np.n
     points in the picture ((N, 2) pixels, those on the head's side towards the camera)."""
     drawn = random_settings(12, 4627, with_added=True)[n - 1]
     s = normalize_avatar_settings(drawn)
-    grey = []
-    for hair in (drawn["hair"], {"style": "none"}):
-        glb = build_avatar(normalize_avatar_settings(dict(drawn, hair=hair)), ModelOptions(animations=()))
-        posed = Model(glb).posed()
-        pivot = _pivot(posed)
-        posed = _turned(posed, yaw, pivot)
-        cam = frame(posed, "portrait") if not grey else cam
-        grey.append(draw(posed, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float).mean(-1))
+    both = [Model(build_avatar(normalize_avatar_settings(dict(drawn, hair=hair)), ModelOptions(animations=()))).posed()
+            for hair in (drawn["hair"], {"style": "none"})]
+    pivot = _pivot(both[0])                       # (both turned about the same axis, drawn by the same camera)
+    both = [_turned(posed, yaw, pivot) for posed in both]
+    cam = frame(both[0], "portrait")
+    grey = [draw(posed, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float).mean(-1) for posed in both]
     head = head_of(body_mesh(s))
     a = np.radians(yaw)
     R = np.array([[np.cos(a), 0, np.sin(a)], [0, 1, 0], [-np.sin(a), 0, np.cos(a)]])
