@@ -10,7 +10,9 @@
   falls over the forehead), the steeper the nearer the hairline; at the sides and back they fall down the
   head. Under them (LOD 0) a layer of short tight coils over the whole scalp, more along the front's
   hairline, where they lie up, back and along it (grown out over the forehead, one there shone as a white
-  dot under grey curls: review K); every root stops at its own share of the hairline (a broken one).
+  dot under grey curls: review K); every root stops at its own share of the hairline (a broken one). The
+  clumps root inside :func:`~.head.rootline`; curly hair's hairline comes lower, over the temples and round the
+  ears, and the band between grows the temples' own clumps (:func:`temple_coils`), falling down the head over them.
 - **The bun**: at the back of the crown, where the sleek strands of the ``bun`` style end
   (:func:`bun_axis`, :func:`bun_base_angle`), the gathered hair twisted into a rope and wound on
   itself (:func:`bun_coil`): a spiral from the bun's rim in to its top, each turn higher than the
