@@ -142,12 +142,14 @@ def test_the_chain_of_detail():
         assert tris[0] > tris[1] > tris[2] > 800, (style, tris)
         assert set(pieces(style, 2)) == {"Hair"}
         for gender, shape in (("feminine", "average"), ("masculine", "heavy"), ("masculine", "slim")):
-            assert sum(p.triangles for p in pieces(style, 1, gender, shape).values()) <= hair.LOD1_BUDGET
+            # (Curly hair's own, hair.LOD1_BUDGETS, since blind review Q's pass (curly27): 5,000 before, against which
+            # a curly avatar's LOD 1 was 0.43 of its LOD 0, past the contract's half within 5 points; its LOD 1 now 7,480.)
+            assert sum(p.triangles for p in pieces(style, 1, gender, shape).values()) <= hair.lod1_budget(style)
             # As the model builds them: a sleek style's cards on the scalp apart, backed at the outline; the bob's
             # over the head wound both ways (pieces.TWO_SIDED).
             if style in SLEEK or style == "bob":
                 backed = hair.hair_pieces(body_of(gender, shape), style, 1, sleek=True)
-                assert sum(p.triangles for p in backed.values()) <= hair.LOD1_BUDGET, (style, gender, shape)
+                assert sum(p.triangles for p in backed.values()) <= hair.lod1_budget(style), (style, gender, shape)
         image = hair.material("#6B4A2B", style, body_of(), 2)["image"]
         assert image.shape == (512, 512, 4) and 0.2 < (image[..., 3] > 127).mean() < 0.95
 

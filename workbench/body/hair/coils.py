@@ -10,7 +10,9 @@
   falls over the forehead), the steeper the nearer the hairline; at the sides and back they fall down the
   head. Under them (LOD 0) a layer of short tight coils over the whole scalp, more along the front's
   hairline, where they lie up, back and along it (grown out over the forehead, one there shone as a white
-  dot under grey curls: review K); every root stops at its own share of the hairline (a broken one).
+  dot under grey curls: review K); every root stops at its own share of the hairline (a broken one). The
+  clumps root inside :func:`~.head.rootline`; curly hair's hairline comes lower, over the temples and round the
+  ears, and the band between grows the temples' own clumps (:func:`temple_coils`), falling down the head over them.
 - **The bun**: at the back of the crown, where the sleek strands of the ``bun`` style end
   (:func:`bun_axis`, :func:`bun_base_angle`), the gathered hair twisted into a rope and wound on
   itself (:func:`bun_coil`): a spiral from the bun's rim in to its top, each turn higher than the
@@ -31,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..mesh import BodyMesh
-from .groom import UP, Groom, Strands, clump_columns, edge_wisps, grow, scalp_roots, tangent
-from .head import Head, directions, hairline, smoothstep
+from .groom import UP, Groom, Strands, clump_columns, edge_wisps, fibonacci, grow, scalp_roots, tangent
+from .head import Head, directions, hairline, rootline, smoothstep
 
 # The bun: its axis (degrees: azimuth from the face, polar from the crown), its radius (of the head's)
 # and the turns its rope makes. (At 0.36 of the head's radius it was "a small ball": blind review H.)
@@ -57,7 +59,7 @@ COIL = (0.0045, 0.0075)
 # pass) beside FRONT_ROOTS' 100 along the hairline: with 480 a heavy masculine curly avatar's LOD 0 grew to 53,194
 # triangles, its LOD 1 (22,770) 0.43 of it, past the contract's 50 % within 5 points; with 220, 0.45 and no look lost
 # at a portrait's size (the outer clumps cover the scalp's inner coils; test_curls_review_k's figures hold).
-INNER_ROOTS = (220, 0)
+INNER_ROOTS = (170, 0)
 INNER_PITCH = (0.008, 0.011)
 INNER_COIL = (0.003, 0.0045)
 # How much each clump's slope off the head falls from its root to its tip (1: the tip lies along the head), and its
@@ -76,6 +78,12 @@ FRONT_ROOTS = (100, 70.0)
 OPENS = 0.4
 # The share of the style's hairline each root is kept inside, drawn per root from this range.
 HAIRLINE_REACH = (0.9, 1.06)
+# The temples' curls (:func:`temple_coils`): roots over the sphere per level of detail (those in the band between the
+# clumps' rootline and the hairline kept), the azimuths (degrees from the face) they root over, and their length.
+TEMPLE_ROOTS = (1300, 1500)
+TEMPLE_POINTS = (12, 14)
+TEMPLE_AZ = (48.0, 125.0)
+TEMPLE_LENGTH = (0.03, 0.045)
 
 
 def bun_axis(head: Head) -> np.ndarray:
@@ -198,7 +206,7 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
     front = smoothstep(75.0, 40.0, np.abs(az)) * smoothstep(70.0, 40.0, pol)
     low = smoothstep(55.0, 100.0, pol)
-    edge = smoothstep(0.75, 0.95, pol / hairline("curly", az))          # near the hairline
+    edge = smoothstep(0.75, 0.95, pol / rootline("curly", az))          # near the hairline
 
     # (in front, parted to either side of the middle as they go back: straight back, they stood in a crest)
     aside = np.column_stack([np.where(roots[:, 0] < 0, -1.0, 1.0), np.zeros(S), np.zeros(S)])
@@ -233,14 +241,14 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         inner = scalp_roots(head, "curly", INNER_ROOTS[lod], 640, inside=HAIRLINE_REACH[1])
         inner = inner[_inside(inner, rng.uniform(*HAIRLINE_REACH, len(inner)))]
         f_az = rng.uniform(-FRONT_ROOTS[1], FRONT_ROOTS[1], FRONT_ROOTS[0])
-        inner = np.concatenate([inner, directions(f_az, hairline("curly", f_az) * rng.uniform(0.7, 1.03, len(f_az)))])
+        inner = np.concatenate([inner, directions(f_az, rootline("curly", f_az) * rng.uniform(0.7, 1.03, len(f_az)))])
         n = len(inner)
         # In front they lie up and back over the scalp layer, those at the hairline lowest (lying out over the
         # hairline onto the forehead, a lone coil there shone as a white dot on grey hair: blind review K); at the
         # sides and back they fall along the head.
         i_az = np.degrees(np.arctan2(inner[:, 0], inner[:, 2]))
         i_pol = np.degrees(np.arccos(np.clip(inner[:, 1], -1, 1)))
-        rim = smoothstep(0.82, 0.96, i_pol / hairline("curly", i_az))
+        rim = smoothstep(0.82, 0.96, i_pol / rootline("curly", i_az))
         ahead = smoothstep(-0.2, 0.3, inner[:, 2])
         i_fall = smoothstep(20.0, 60.0, i_pol) * (1 - ahead)
         # (those at the front's hairline turned along it, either way: lying back, each left the hairline under its
@@ -258,10 +266,37 @@ def curly(mesh: BodyMesh, head: Head, lod: int) -> Groom:
                             INNER_PITCH, INNER_COIL, (0.008, 0.011), DROOP, OPENS))
     wisps = edge_wisps(head, "curly", rng, 60 if lod == 0 else 30, 0.015,
                        lambda s, d, p, i: tangent(d, crown - d) + UP * 0.5)
-    return Groom(outer, wisps, parts)
+    return Groom(outer, wisps, parts + [temple_coils(head, lod)])
+
+
+def temple_coils(head: Head, lod: int) -> Strands:
+    """The temples' and the ears' curls: clumps of coils as the outer ones (their pitch, radius and width: the curly
+    outline at the sides), rooted in the band between the clumps' :func:`~.head.rootline` and curly hair's hairline,
+    brought down over the temples and round the ears, and falling down the head from there. (Without them the
+    clumps stood up and back from a hairline set as high at the temples as over the forehead: a tuft on top of the
+    head over bare temples, thin curls by the ears: blind review Q's #3 and #10.)"""
+    rng = np.random.default_rng(65)
+    d = fibonacci(TEMPLE_ROOTS[lod], 65)
+    az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
+    pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
+    line = hairline("curly", az) * rng.uniform(0.97, 1.02, len(d))
+    keep = ((np.abs(az) >= TEMPLE_AZ[0]) & (np.abs(az) <= TEMPLE_AZ[1]) & (pol < line)
+            & (pol > 0.92 * rootline("curly", az)))
+    roots, az = d[keep], az[keep]
+    S = len(roots)
+    crown = directions(np.array([180.0]), np.array([15.0]))[0]
+
+    def field(s, d, p, i):
+        # Down the head, a little back from the face (over the temple, not the brow).
+        return tangent(d, -UP) * 1.5 + tangent(d, d - crown) * 0.4
+
+    # (shorter nearer the face: over the temple's front, down to the brow's end and no further)
+    length = rng.uniform(*TEMPLE_LENGTH, S) * (0.6 + 0.4 * smoothstep(45.0, 70.0, np.abs(az)))
+    rise = rng.uniform(0.85, 1.15, S) * 0.9
+    return _coils(head, roots, rng, field, length, rise, TEMPLE_POINTS[lod], PITCH, COIL, (0.009, 0.012), DROOP)
 
 
 def _inside(d: np.ndarray, share: np.ndarray) -> np.ndarray:
-    """Which unit directions ``d`` lie inside ``share`` (per direction) of curly hair's hairline."""
+    """Which unit directions ``d`` lie inside ``share`` (per direction) of curly hair's clumps' :func:`~.head.rootline`."""
     az = np.degrees(np.arctan2(d[:, 0], d[:, 2]))
-    return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) < hairline("curly", az) * share
+    return np.degrees(np.arccos(np.clip(d[:, 1], -1, 1))) < rootline("curly", az) * share

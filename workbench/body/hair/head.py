@@ -48,7 +48,7 @@ CLOTH_ROOM = 0.004
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
 HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
-    "curly": np.array([46, 45, 44, 43, 47, 57, 78, 88, 82, 74, 74, 84, 100, 112, 116, 117], float),
+    "curly": np.array([46, 45, 44, 44, 58, 74, 90, 98, 96, 88, 86, 90, 100, 112, 116, 117], float),
     "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
     "ponytail": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
@@ -63,6 +63,11 @@ HAIRLINE = {
 # fading band lay over the ear's rim, and shone white in a browser's room light.)
 ROOTLINE = {"bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 100, 112, 115, 116], float)}
 ROOTLINE["ponytail"] = ROOTLINE["bun"]
+# Curly hair's clumps root where they did before its hairline came down over the temples and round the ears (blind
+# review Q: "bare temples ... near the ears thin and sparse"); the band between is the temples' own falling curls
+# (:func:`.coils.temple_coils`). (Lowered for every clump, the temples' clumps stood up and back as the forehead's, or
+# fell as smooth clumps: the top's curly outline lost, test_hair_volume_review_e.)
+ROOTLINE["curly"] = np.array([46, 45, 44, 43, 47, 57, 78, 88, 82, 74, 74, 84, 100, 112, 116, 117], float)
 
 
 def smoothstep(e0, e1, x):
