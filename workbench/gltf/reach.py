@@ -225,28 +225,19 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     trees = [(cKDTree(a[m]), b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
              for m in [np.linalg.norm(a - target, axis=1) < REACH]]
     tree, normals = trees[0]
-    sub = _subtree(rig, rig.index[side + "Arm"])
-    moved = {rig.index[side + j]: j for j in ("Arm", "ForeArm", "Hand")}
-    fixed = {k: matrix(euler_to_quat(p.angles[rig.names[k]][:1])[0]) if rig.names[k] in p.angles else np.eye(3)
-             for k in sub}
-    start = {j: p.angles[side + j][0].copy() for j in ("Arm", "ForeArm", "Hand")}
+    moved = [rig.index[side + j] for j in ("Arm", "ForeArm", "Hand")]
+    coarse, fine = (_Rigid(rig, rot0, pos0, moved, sets) for sets in (coarse, fine))
+    start = np.stack([p.angles[side + j][0] for j in ("Arm", "ForeArm", "Hand")])
     mirror = np.array([1.0, s, s])
+    rows, cols = np.array([FREE_JOINT[j] for j, _ in FREE]), np.array([axis for _, axis in FREE])
 
-    def angles(v):
-        out = {j: a.copy() for j, a in start.items()}
-        for (j, axis), dv in zip(FREE, v, strict=True):
-            out[j][axis] += mirror[axis] * dv
+    def angles(v):           # (3, 3) degrees: the arm's, the forearm's and the hand's
+        out = start.copy()
+        out[rows, cols] += mirror[cols] * v
         return out
 
     def place(v, sets):       # the hand's and the forearm's points skinned as the viewer skins them
-        a = angles(v)
-        turn = dict(zip(moved, matrix(euler_to_quat(np.stack([a[j] for j in moved.values()]))), strict=True))
-        rot, pos = rot0.copy(), pos0.copy()
-        for k in sub:
-            par = rig.parents[k]
-            rot[k] = rot[par] @ turn.get(k, fixed[k])
-            pos[k] = pos[par] + rot[par] @ rig.local[k]
-        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in sets[:1] + sets[2:]]
+        return sets.place(euler_matrix(angles(v)))
 
     def through(at):         # how far the sleeve's skin stands out of the cloth (each on its 3 nearest's planes)
         n = len(at) // 7
@@ -255,37 +246,42 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         normal /= np.maximum(np.linalg.norm(normal, axis=2, keepdims=True), 1e-12)
         return np.einsum("nkc,nkc->nk", at[:n, None] - cloth, normal).min(1)
 
-    def signed(q):           # along the nearest sample's normal, all surfaces together (FAR for those further off)
-        d, k = tree.query(q, distance_upper_bound=FAR)
+    def signed(q, bound=FAR):  # along the nearest sample's normal, all surfaces together, and how far that sample is
+        d, k = tree.query(q, distance_upper_bound=bound)
         hit = np.isfinite(d)
-        out = np.full(len(q), FAR)
+        out = np.full(len(q), FAR if bound == FAR else np.inf)
         out[hit] = np.einsum("nc,nc->n", q[hit] - tree.data[k[hit]], normals[k[hit]])
-        return out
+        return out, d          # (FAR where none is within FAR; with bound NEAR, inf where none within it)
 
-    def depth(q):            # the least of each surface's reading within NEAR (as the tests read it)
-        out = np.full(len(q), np.inf)
-        for t, nt in trees:
+    def depth(q, first):     # the least of each surface's reading within NEAR (as the tests read it), the first's given
+        out = first.copy()
+        for t, nt in trees[1:]:
             d, k = t.query(q, distance_upper_bound=NEAR)
             hit = np.isfinite(d)
             out[hit] = np.minimum(out[hit], np.einsum("nc,nc->n", q[hit] - t.data[k[hit]], nt[k[hit]]))
         return out
 
+    def readings(h, f, palm):  # the palm's signed distances (read once for both) and every point's depth
+        dh, d = signed(h[palm])
+        rest = np.concatenate([h[~palm], f])
+        first = np.concatenate([np.where(d < NEAR, dh, np.inf), signed(rest, NEAR)[0]])
+        return dh, depth(np.concatenate([h[palm], rest]), first)
+
     def cost(v, sets):
         h, f, *cuff = place(v, sets)
-        palm = sets[1]
-        dh = signed(h[palm])
-        inside = np.minimum(depth(np.concatenate([h, f])) - CLEAR, 0.0)
+        dh, inside = readings(h, f, sets.palm)
+        inside = np.minimum(inside - CLEAR, 0.0)
         if cuff:
             inside = np.concatenate([inside, np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)])
-        n_near = max(3, int(palm.sum()) // 10)
+        n_near = max(3, len(dh) // 10)
         near = np.partition(dh, n_near)[:n_near]
         return (W_IN * float(inside @ inside) + W_CONTACT * float(np.mean(near) - CONTACT) ** 2
-                + W_TARGET * float(np.sum((h[palm].mean(0) - target) ** 2))
+                + W_TARGET * float(np.sum((h[sets.palm].mean(0) - target) ** 2))
                 + W_FLAT * float(np.mean(np.clip(dh, 0.0, FAR))) ** 2 + W_TURN * float(v @ v))
 
     def clear(v, sets):      # every point outside (and the sleeve's skin under it) within SETTLED
         h, f, *cuff = place(v, sets)
-        return (depth(np.concatenate([h, f])).min() >= CLEAR - SETTLED
+        return (readings(h, f, sets.palm)[1].min() >= CLEAR - SETTLED
                 and (not cuff or through(cuff[0]).max() <= SETTLED - SLEEVE_IN))
 
     bounds = list(zip(-LIMIT, LIMIT, strict=True))
@@ -294,10 +290,74 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     if not clear(x, fine):           # a vertex between the coarse sample's: on with every vertex, a little way
         x = minimize(cost, x, (fine,), method="Powell", bounds=bounds,
                      options={"xtol": XTOL, "ftol": 1e-6, "maxfev": POLISH}).x
-    for j, a in angles(x).items():
+    for j, a in zip(("Arm", "ForeArm", "Hand"), angles(x), strict=True):
         p.angles[side + j][:] = a
     h = place(x, fine)[0]
-    return float(signed(h[fine[1]]).min())
+    return float(signed(h[fine.palm])[0].min())
+
+
+class _Rigid:
+    """Points skinned to the arm's bones (:func:`_arm_points`, :func:`_sleeve`: each point's joints, weights and
+    rest offsets), split by the three bones the solver turns: every joint under the upper arm moves rigidly with
+    the nearest of them at or above it (the fingers' turns stay the pose's), so a point's skinned place is its part
+    on the joints outside the arm (fixed) plus, per moved bone, that bone's rotation of the point's weighted offset
+    in the bone's frame and its weight times the bone's place: three small products a step, not a skinning of
+    every influence (the same linear blend skinning; the bits may differ in the last place)."""
+
+    def __init__(self, rig: Skeleton, rot0: np.ndarray, pos0: np.ndarray, moved: list[int], sets):
+        self.rig, self.rot0, self.pos0, self.moved = rig, rot0, pos0, moved
+        group = {}
+        for k in _subtree(rig, moved[0]):
+            group[k] = k if k in moved else group[rig.parents[k]]
+        # per joint: its frame in its moved bone's (for joints outside the arm: its world frame, group -1)
+        g = np.full(len(rig.names), -1)
+        rel, off = rot0.copy(), pos0.copy()
+        for k, m in group.items():
+            g[k] = moved.index(m)
+            rel[k], off[k] = rot0[m].T @ rot0[k], rot0[m].T @ (pos0[k] - pos0[m])
+        self.palm = sets[1]
+        self.sets = []
+        for j, w, o in sets[:1] + sets[2:]:
+            at = w[..., None] * (off[j] + np.einsum("nkij,nkj->nki", rel[j], o))      # (n, k, 3)
+            gj = g[j]
+            fixed = np.where((gj < 0)[..., None], at, 0.0).sum(1)
+            local = np.stack([np.where((gj == b)[..., None], at, 0.0).sum(1) for b in range(3)])
+            weight = np.stack([np.where(gj == b, w, 0.0).sum(1) for b in range(3)])
+            self.sets.append((fixed, local, weight))
+
+    def place(self, turns: np.ndarray) -> list[np.ndarray]:
+        """Each set's points with the moved bones turned by ``turns`` (3, 3, 3) in their parents' frames."""
+        rig, moved = self.rig, self.moved
+        par = rig.parents[moved[0]]
+        rot, pos = self.rot0[par] @ turns[0], self.pos0[moved[0]].copy()
+        rots, poss = [rot], [pos]
+        for m, t in zip(moved[1:], turns[1:], strict=True):
+            pos = pos + rot @ rig.local[m]
+            rot = rot @ t
+            rots.append(rot)
+            poss.append(pos)
+        return [fixed + sum(local[b] @ rots[b].T + weight[b][:, None] * poss[b] for b in range(3))
+                for fixed, local, weight in self.sets]
+
+
+# The row of each turned joint in the solver's (3, 3) angles.
+FREE_JOINT = {"Arm": 0, "ForeArm": 1, "Hand": 2}
+
+
+def euler_matrix(deg: np.ndarray) -> np.ndarray:
+    """(..., 3) degrees -> (..., 3, 3) rotation matrices, z applied first, then x, then y (as
+    :func:`workbench.gltf.clips.euler_to_quat` turns them).
+
+    >>> from .clips import euler_to_quat
+    >>> a = np.array([[10.0, -40.0, 75.0], [0.0, 0.0, 0.0]])
+    >>> bool(np.allclose(euler_matrix(a), matrix(euler_to_quat(a[:, None])[:, 0]), atol=1e-12))
+    True
+    """
+    x, y, z = np.moveaxis(np.radians(deg), -1, 0)
+    cx, sx, cy, sy, cz, sz = np.cos(x), np.sin(x), np.cos(y), np.sin(y), np.cos(z), np.sin(z)
+    return np.stack([np.stack([cy * cz + sy * sx * sz, sy * sx * cz - cy * sz, sy * cx], -1),
+                     np.stack([cx * sz, cx * cz, -sx], -1),
+                     np.stack([cy * sx * sz - sy * cz, sy * sz + cy * sx * cz, cy * cx], -1)], -2)
 
 
 def matrix(q: np.ndarray) -> np.ndarray:
