@@ -236,9 +236,6 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         out[rows, cols] += mirror[cols] * v
         return out
 
-    def place(v, sets):       # the hand's and the forearm's points skinned as the viewer skins them
-        return sets.place(euler_matrix(angles(v)))
-
     def through(at):         # how far the sleeve's skin stands out of the cloth (each on its 3 nearest's planes)
         n = len(at) // 7
         cloth = at[n:4 * n].reshape(n, 3, 3)
@@ -246,43 +243,40 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         normal /= np.maximum(np.linalg.norm(normal, axis=2, keepdims=True), 1e-12)
         return np.einsum("nkc,nkc->nk", at[:n, None] - cloth, normal).min(1)
 
-    def signed(q, bound=FAR):  # along the nearest sample's normal, all surfaces together, and how far that sample is
+    def signed(q, bound):    # along the nearest sample's normal (all surfaces together), and how far that sample is
         d, k = tree.query(q, distance_upper_bound=bound)
         hit = np.isfinite(d)
         out = np.full(len(q), FAR if bound == FAR else np.inf)
         out[hit] = np.einsum("nc,nc->n", q[hit] - tree.data[k[hit]], normals[k[hit]])
-        return out, d          # (FAR where none is within FAR; with bound NEAR, inf where none within it)
+        return out, d        # (FAR where none is within FAR; with bound NEAR, inf where none within it)
 
-    def depth(q, first):     # the least of each surface's reading within NEAR (as the tests read it), the first's given
-        out = first.copy()
+    def readings(at, sets):  # the palm's signed distances (FAR beyond) and every hand's and forearm's point's depth
+        palm, arm = at[:sets.palm], at[sets.palm:sets.arm]
+        dh, d = signed(palm, FAR)
+        out = np.concatenate([np.where(d < NEAR, dh, np.inf), signed(arm, NEAR)[0]])
+        q = at[:sets.arm]    # the least of each surface's reading within NEAR (as the tests read it)
         for t, nt in trees[1:]:
             d, k = t.query(q, distance_upper_bound=NEAR)
             hit = np.isfinite(d)
             out[hit] = np.minimum(out[hit], np.einsum("nc,nc->n", q[hit] - t.data[k[hit]], nt[k[hit]]))
-        return out
-
-    def readings(h, f, palm):  # the palm's signed distances (read once for both) and every point's depth
-        dh, d = signed(h[palm])
-        rest = np.concatenate([h[~palm], f])
-        first = np.concatenate([np.where(d < NEAR, dh, np.inf), signed(rest, NEAR)[0]])
-        return dh, depth(np.concatenate([h[palm], rest]), first)
+        return dh, out
 
     def cost(v, sets):
-        h, f, *cuff = place(v, sets)
-        dh, inside = readings(h, f, sets.palm)
+        at = sets.place(euler_matrix(angles(v)))
+        dh, inside = readings(at, sets)
         inside = np.minimum(inside - CLEAR, 0.0)
-        if cuff:
-            inside = np.concatenate([inside, np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)])
+        if len(at) > sets.arm:
+            inside = np.concatenate([inside, np.maximum(through(at[sets.arm:]) + SLEEVE_IN, 0.0)])
         n_near = max(3, len(dh) // 10)
         near = np.partition(dh, n_near)[:n_near]
         return (W_IN * float(inside @ inside) + W_CONTACT * float(np.mean(near) - CONTACT) ** 2
-                + W_TARGET * float(np.sum((h[sets.palm].mean(0) - target) ** 2))
+                + W_TARGET * float(np.sum((at[:sets.palm].mean(0) - target) ** 2))
                 + W_FLAT * float(np.mean(np.clip(dh, 0.0, FAR))) ** 2 + W_TURN * float(v @ v))
 
     def clear(v, sets):      # every point outside (and the sleeve's skin under it) within SETTLED
-        h, f, *cuff = place(v, sets)
-        return (readings(h, f, sets.palm)[1].min() >= CLEAR - SETTLED
-                and (not cuff or through(cuff[0]).max() <= SETTLED - SLEEVE_IN))
+        at = sets.place(euler_matrix(angles(v)))
+        return (readings(at, sets)[1].min() >= CLEAR - SETTLED
+                and (len(at) == sets.arm or through(at[sets.arm:]).max() <= SETTLED - SLEEVE_IN))
 
     bounds = list(zip(-LIMIT, LIMIT, strict=True))
     x = minimize(cost, np.zeros(len(FREE)), (coarse,), method="Powell", bounds=bounds,
@@ -292,8 +286,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
                      options={"xtol": XTOL, "ftol": 1e-6, "maxfev": POLISH}).x
     for j, a in zip(("Arm", "ForeArm", "Hand"), angles(x), strict=True):
         p.angles[side + j][:] = a
-    h = place(x, fine)[0]
-    return float(signed(h[fine.palm])[0].min())
+    return float(signed(fine.place(euler_matrix(angles(x)))[:fine.palm], FAR)[0].min())
 
 
 class _Rigid:
@@ -301,8 +294,9 @@ class _Rigid:
     rest offsets), split by the three bones the solver turns: every joint under the upper arm moves rigidly with
     the nearest of them at or above it (the fingers' turns stay the pose's), so a point's skinned place is its part
     on the joints outside the arm (fixed) plus, per moved bone, that bone's rotation of the point's weighted offset
-    in the bone's frame and its weight times the bone's place: three small products a step, not a skinning of
-    every influence (the same linear blend skinning; the bits may differ in the last place)."""
+    in the bone's frame and its weight times the bone's place: one product a step, not a skinning of every
+    influence (the same linear blend skinning; the bits may differ in the last place). The points in one array:
+    the palm's side of the hand (``[:palm]``), the rest of the hand and the forearm (to ``arm``), the sleeve's."""
 
     def __init__(self, rig: Skeleton, rot0: np.ndarray, pos0: np.ndarray, moved: list[int], sets):
         self.rig, self.rot0, self.pos0, self.moved = rig, rot0, pos0, moved
@@ -315,29 +309,28 @@ class _Rigid:
         for k, m in group.items():
             g[k] = moved.index(m)
             rel[k], off[k] = rot0[m].T @ rot0[k], rot0[m].T @ (pos0[k] - pos0[m])
-        self.palm = sets[1]
-        self.sets = []
-        for j, w, o in sets[:1] + sets[2:]:
-            at = w[..., None] * (off[j] + np.einsum("nkij,nkj->nki", rel[j], o))      # (n, k, 3)
-            gj = g[j]
-            fixed = np.where((gj < 0)[..., None], at, 0.0).sum(1)
-            local = np.stack([np.where((gj == b)[..., None], at, 0.0).sum(1) for b in range(3)])
-            weight = np.stack([np.where(gj == b, w, 0.0).sum(1) for b in range(3)])
-            self.sets.append((fixed, local, weight))
+        (hj, hw, ho), palm, *rest = sets
+        order = [(hj[palm], hw[palm], ho[palm]), (hj[~palm], hw[~palm], ho[~palm]), *rest]
+        j, w, o = (np.concatenate(x) for x in zip(*order, strict=True))
+        self.palm, self.arm = int(palm.sum()), len(hj) + len(rest[0][0])
+        at = w[..., None] * (off[j] + np.einsum("nkij,nkj->nki", rel[j], o))      # (n, k, 3)
+        self.fixed = np.where((g[j] < 0)[..., None], at, 0.0).sum(1)
+        # per point: the weighted offsets in each moved bone's frame, then each bone's weight: times (rotations'
+        # transposes, places) stacked
+        self.local = np.concatenate([np.where((g[j] == b)[..., None], at, 0.0).sum(1) for b in range(3)]
+                                    + [np.stack([np.where(g[j] == b, w, 0.0).sum(1) for b in range(3)], 1)], 1)
 
-    def place(self, turns: np.ndarray) -> list[np.ndarray]:
-        """Each set's points with the moved bones turned by ``turns`` (3, 3, 3) in their parents' frames."""
+    def place(self, turns: np.ndarray) -> np.ndarray:
+        """The points with the moved bones turned by ``turns`` (3, 3, 3) in their parents' frames."""
         rig, moved = self.rig, self.moved
-        par = rig.parents[moved[0]]
-        rot, pos = self.rot0[par] @ turns[0], self.pos0[moved[0]].copy()
-        rots, poss = [rot], [pos]
+        rot, pos = self.rot0[rig.parents[moved[0]]] @ turns[0], self.pos0[moved[0]]
+        rots, poss = [rot.T], [pos]
         for m, t in zip(moved[1:], turns[1:], strict=True):
             pos = pos + rot @ rig.local[m]
             rot = rot @ t
-            rots.append(rot)
+            rots.append(rot.T)
             poss.append(pos)
-        return [fixed + sum(local[b] @ rots[b].T + weight[b][:, None] * poss[b] for b in range(3))
-                for fixed, local, weight in self.sets]
+        return self.fixed + self.local @ np.concatenate([*rots, np.stack(poss)])
 
 
 # The row of each turned joint in the solver's (3, 3) angles.
