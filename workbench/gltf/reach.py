@@ -134,6 +134,13 @@ class Surface:
                 else:
                     self.each.append((a, b))
         self.points, self.normals = np.concatenate(pts), np.concatenate(normals)
+        # The top's outside (a tree of it) and which of its vertices lie RIM or more from its edges: both hands' sleeves
+        self.cloth = None
+        if "Outfit_Top" in pieces:
+            top = pieces["Outfit_Top"]
+            cloth = np.asarray(top.positions, np.float64)
+            shell = (shells or {}).get("Outfit_Top") or len(cloth)
+            self.cloth = (cKDTree(cloth[:shell]), _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell])
 
 
 def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
@@ -170,12 +177,13 @@ def _rims_off(at: np.ndarray, tris: np.ndarray, margin: float) -> np.ndarray:
     return cKDTree(at[np.unique(pairs[count == 1])]).query(at)[0] >= margin
 
 
-def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str):
+def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str, cloth_of=None):
     """The skin a sleeve covers from half the forearm to the wrist and beyond (the body's vertices behind the
     nearest of the top's outside, within :data:`COVER` of it, that one :data:`RIM` or more from the cloth's
     edges, as tests/body/test_clothes_in_clips reads the skin under a garment) with their 3 nearest of the top's
     outside: for skinning, the skin's points, the cloth's (n, 3) and the cloth's moved out along its normals by
-    :data:`NORMAL_STEP`, together (each point's joints, weights and rest offsets); None without such skin."""
+    :data:`NORMAL_STEP`, together (each point's joints, weights and rest offsets); None without such skin.
+    ``cloth_of``: the top's outside's tree and its vertices off the rims (:attr:`Surface.cloth`) if made already."""
     if "Outfit_Top" not in pieces:
         return None
     s = 1.0 if side == "Left" else -1.0
@@ -185,9 +193,9 @@ def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str):
     skin_at = np.asarray(body.positions, np.float64)
     mid = 0.5 * (rig.pos(side + "ForeArm")[0] + rig.pos(side + "Hand")[0])
     arm = np.flatnonzero(s * skin_at[:, 0] > s * mid)
-    dist, k = cKDTree(cloth[:shell]).query(skin_at[arm], k=3)
+    tree, deep = cloth_of or (cKDTree(cloth[:shell]), _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell])
+    dist, k = tree.query(skin_at[arm], k=3)
     normal = np.asarray(top.normals, np.float64)
-    deep = _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell]
     behind = np.einsum("nc,nc->n", skin_at[arm] - cloth[k[:, 0]], normal[k[:, 0]]) < 0
     keep = behind & (dist[:, 0] < COVER) & deep[k[:, 0]]
     if not keep.any():
@@ -218,7 +226,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     distance to the surface (metres)."""
     s = 1.0 if side == "Left" else -1.0
     rot0, pos0 = frames(p, rig)
-    sleeve = _sleeve(rig, pieces, shell, side)
+    sleeve = _sleeve(rig, pieces, shell, side, surface.cloth)
     coarse, fine = ([*_arm_points(rig, pieces, side, *steps), *([] if sleeve is None else [sleeve])]
                     for steps in ((STEP, 2 * STEP), (1, 2)))
     # The surfaces within the arm's reach of the target: all together (the palm's rest) and each on its own.
