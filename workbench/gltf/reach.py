@@ -230,9 +230,10 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     coarse, fine = ([*_arm_points(rig, pieces, side, *steps), *([] if sleeve is None else [sleeve])]
                     for steps in ((STEP, 2 * STEP), (1, 2)))
     # The surfaces within the arm's reach of the target: all together (the palm's rest) and each on its own.
-    trees = [(cKDTree(a[m]), b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
+    # (Each sample's point and normal with a last row of zeros: a query's miss reads that row and is set aside.)
+    trees = [(cKDTree(a[m]), np.vstack([a[m], np.zeros(3)]), np.vstack([b[m], np.zeros(3)]))
+             for a, b in [(surface.points, surface.normals), *surface.each]
              for m in [np.linalg.norm(a - target, axis=1) < REACH]]
-    tree, normals = trees[0]
     moved = [rig.index[side + j] for j in ("Arm", "ForeArm", "Hand")]
     coarse, fine = (_Rigid(rig, rot0, pos0, moved, sets) for sets in (coarse, fine))
     start = np.stack([p.angles[side + j][0] for j in ("Arm", "ForeArm", "Hand")])
@@ -251,23 +252,20 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         normal /= np.maximum(np.linalg.norm(normal, axis=2, keepdims=True), 1e-12)
         return np.einsum("nkc,nkc->nk", at[:n, None] - cloth, normal).min(1)
 
-    def signed(q, bound):    # along the nearest sample's normal (all surfaces together), and how far that sample is
-        d, k = tree.query(q, distance_upper_bound=bound)
-        hit = np.isfinite(d)
-        out = np.full(len(q), FAR if bound == FAR else np.inf)
-        out[hit] = np.einsum("nc,nc->n", q[hit] - tree.data[k[hit]], normals[k[hit]])
-        return out, d        # (FAR where none is within FAR; with bound NEAR, inf where none within it)
+    def plane(q, bound, surface=0):  # along the nearest sample's normal (inf where none within bound)
+        t, data, normal = trees[surface]
+        d, k = t.query(q, distance_upper_bound=bound)
+        return np.where(d < np.inf, np.einsum("nc,nc->n", q - data[k], normal[k]), np.inf), d
 
     def readings(at, sets):  # the palm's signed distances (FAR beyond) and every hand's and forearm's point's depth
-        palm, arm = at[:sets.palm], at[sets.palm:sets.arm]
-        dh, d = signed(palm, FAR)
-        out = np.concatenate([np.where(d < NEAR, dh, np.inf), signed(arm, NEAR)[0]])
-        q = at[:sets.arm]    # the least of each surface's reading within NEAR (as the tests read it)
-        for t, nt in trees[1:]:
-            d, k = t.query(q, distance_upper_bound=NEAR)
-            hit = np.isfinite(d)
-            out[hit] = np.minimum(out[hit], np.einsum("nc,nc->n", q[hit] - t.data[k[hit]], nt[k[hit]]))
-        return dh, out
+        dh, d = plane(at[:sets.palm], FAR)    # (all surfaces together; the least of each's within NEAR as well)
+        arm, d_arm = plane(at[sets.palm:sets.arm], NEAR)
+        out = np.concatenate([np.where(d < NEAR, dh, np.inf), arm])
+        # Each surface's samples are some of all's: a point with none of all's within NEAR has none of each's.
+        near = np.flatnonzero(np.concatenate([d, d_arm]) < NEAR)
+        for k in range(1, len(trees)):
+            out[near] = np.minimum(out[near], plane(at[near], NEAR, k)[0])
+        return np.minimum(dh, FAR), out
 
     def cost(v, sets):
         at = sets.place(euler_matrix(angles(v)))
@@ -294,7 +292,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
                      options={"xtol": XTOL, "ftol": 1e-6, "maxfev": POLISH}).x
     for j, a in zip(("Arm", "ForeArm", "Hand"), angles(x), strict=True):
         p.angles[side + j][:] = a
-    return float(signed(fine.place(euler_matrix(angles(x)))[:fine.palm], FAR)[0].min())
+    return float(np.minimum(plane(fine.place(euler_matrix(angles(x)))[:fine.palm], FAR)[0], FAR).min())
 
 
 class _Rigid:
