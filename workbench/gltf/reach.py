@@ -234,16 +234,28 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     trees = [(cKDTree(a[m]), np.vstack([a[m], np.zeros(3)]), np.vstack([b[m], np.zeros(3)]))
              for a, b in [(surface.points, surface.normals), *surface.each]
              for m in [np.linalg.norm(a - target, axis=1) < REACH]]
-    moved = [rig.index[side + j] for j in ("Arm", "ForeArm", "Hand")]
-    coarse, fine = (_Rigid(rig, rot0, pos0, moved, sets) for sets in (coarse, fine))
-    start = np.stack([p.angles[side + j][0] for j in ("Arm", "ForeArm", "Hand")])
+    sub = _subtree(rig, rig.index[side + "Arm"])
+    moved = {rig.index[side + j]: j for j in ("Arm", "ForeArm", "Hand")}
+    fixed = {k: matrix(euler_to_quat(p.angles[rig.names[k]][:1])[0]) if rig.names[k] in p.angles else np.eye(3)
+             for k in sub}
+    start = {j: p.angles[side + j][0].copy() for j in ("Arm", "ForeArm", "Hand")}
     mirror = np.array([1.0, s, s])
-    rows, cols = np.array([FREE_JOINT[j] for j, _ in FREE]), np.array([axis for _, axis in FREE])
 
-    def angles(v):           # (3, 3) degrees: the arm's, the forearm's and the hand's
-        out = start.copy()
-        out[rows, cols] += mirror[cols] * v
+    def angles(v):
+        out = {j: a.copy() for j, a in start.items()}
+        for (j, axis), dv in zip(FREE, v, strict=True):
+            out[j][axis] += mirror[axis] * dv
         return out
+
+    def place(v, sets):       # the hand's and the forearm's points skinned as the viewer skins them
+        a = angles(v)
+        turn = dict(zip(moved, matrix(euler_to_quat(np.stack([a[j] for j in moved.values()]))), strict=True))
+        rot, pos = rot0.copy(), pos0.copy()
+        for k in sub:
+            par = rig.parents[k]
+            rot[k] = rot[par] @ turn.get(k, fixed[k])
+            pos[k] = pos[par] + rot[par] @ rig.local[k]
+        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in sets[:1] + sets[2:]]
 
     def through(at):         # how far the sleeve's skin stands out of the cloth (each on its 3 nearest's planes)
         n = len(at) // 7
@@ -257,32 +269,39 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         d, k = t.query(q, distance_upper_bound=bound)
         return np.where(d < np.inf, np.einsum("nc,nc->n", q - data[k], normal[k]), np.inf), d
 
-    def readings(at, sets):  # the palm's signed distances (FAR beyond) and every hand's and forearm's point's depth
-        dh, d = plane(at[:sets.palm], FAR)    # (all surfaces together; the least of each's within NEAR as well)
-        arm, d_arm = plane(at[sets.palm:sets.arm], NEAR)
-        out = np.concatenate([np.where(d < NEAR, dh, np.inf), arm])
-        # Each surface's samples are some of all's: a point with none of all's within NEAR has none of each's.
-        near = np.flatnonzero(np.concatenate([d, d_arm]) < NEAR)
+    def readings(h, f, palm):  # the palm's signed distances (FAR beyond) and every point's depth (h's, then f's)
+        # The least of each surface's reading within NEAR (as the tests read it): all surfaces together first (the
+        # palm's read once, within FAR, for its contact too); each surface's samples are some of all's, so a point
+        # with none of all's within NEAR has none of each's and is not looked up there.
+        dh, d = plane(h[palm], FAR)
+        q = np.concatenate([h, f])
+        out, near = np.empty(len(q)), np.empty(len(q), bool)
+        out[:len(h)][palm], near[:len(h)][palm] = np.where(d < NEAR, dh, np.inf), d < NEAR
+        rest = np.concatenate([np.flatnonzero(~palm), np.arange(len(h), len(q))])
+        out[rest], d = plane(q[rest], NEAR)
+        near[rest] = d < NEAR
+        near = np.flatnonzero(near)
         for k in range(1, len(trees)):
-            out[near] = np.minimum(out[near], plane(at[near], NEAR, k)[0])
+            out[near] = np.minimum(out[near], plane(q[near], NEAR, k)[0])
         return np.minimum(dh, FAR), out
 
     def cost(v, sets):
-        at = sets.place(euler_matrix(angles(v)))
-        dh, inside = readings(at, sets)
-        inside = np.minimum(inside - CLEAR, 0.0)
-        if len(at) > sets.arm:
-            inside = np.concatenate([inside, np.maximum(through(at[sets.arm:]) + SLEEVE_IN, 0.0)])
-        n_near = max(3, len(dh) // 10)
+        h, f, *cuff = place(v, sets)
+        palm = sets[1]
+        dh, depth = readings(h, f, palm)
+        inside = np.minimum(depth - CLEAR, 0.0)
+        if cuff:
+            inside = np.concatenate([inside, np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)])
+        n_near = max(3, int(palm.sum()) // 10)
         near = np.partition(dh, n_near)[:n_near]
         return (W_IN * float(inside @ inside) + W_CONTACT * float(np.mean(near) - CONTACT) ** 2
-                + W_TARGET * float(np.sum((at[:sets.palm].mean(0) - target) ** 2))
+                + W_TARGET * float(np.sum((h[palm].mean(0) - target) ** 2))
                 + W_FLAT * float(np.mean(np.clip(dh, 0.0, FAR))) ** 2 + W_TURN * float(v @ v))
 
     def clear(v, sets):      # every point outside (and the sleeve's skin under it) within SETTLED
-        at = sets.place(euler_matrix(angles(v)))
-        return (readings(at, sets)[1].min() >= CLEAR - SETTLED
-                and (len(at) == sets.arm or through(at[sets.arm:]).max() <= SETTLED - SLEEVE_IN))
+        h, f, *cuff = place(v, sets)
+        return (readings(h, f, sets[1])[1].min() >= CLEAR - SETTLED
+                and (not cuff or through(cuff[0]).max() <= SETTLED - SLEEVE_IN))
 
     bounds = list(zip(-LIMIT, LIMIT, strict=True))
     x = minimize(cost, np.zeros(len(FREE)), (coarse,), method="Powell", bounds=bounds,
@@ -290,73 +309,10 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     if not clear(x, fine):           # a vertex between the coarse sample's: on with every vertex, a little way
         x = minimize(cost, x, (fine,), method="Powell", bounds=bounds,
                      options={"xtol": XTOL, "ftol": 1e-6, "maxfev": POLISH}).x
-    for j, a in zip(("Arm", "ForeArm", "Hand"), angles(x), strict=True):
+    for j, a in angles(x).items():
         p.angles[side + j][:] = a
-    return float(np.minimum(plane(fine.place(euler_matrix(angles(x)))[:fine.palm], FAR)[0], FAR).min())
-
-
-class _Rigid:
-    """Points skinned to the arm's bones (:func:`_arm_points`, :func:`_sleeve`: each point's joints, weights and
-    rest offsets), split by the three bones the solver turns: every joint under the upper arm moves rigidly with
-    the nearest of them at or above it (the fingers' turns stay the pose's), so a point's skinned place is its part
-    on the joints outside the arm (fixed) plus, per moved bone, that bone's rotation of the point's weighted offset
-    in the bone's frame and its weight times the bone's place: one product a step, not a skinning of every
-    influence (the same linear blend skinning; the bits may differ in the last place). The points in one array:
-    the palm's side of the hand (``[:palm]``), the rest of the hand and the forearm (to ``arm``), the sleeve's."""
-
-    def __init__(self, rig: Skeleton, rot0: np.ndarray, pos0: np.ndarray, moved: list[int], sets):
-        self.rig, self.rot0, self.pos0, self.moved = rig, rot0, pos0, moved
-        group = {}
-        for k in _subtree(rig, moved[0]):
-            group[k] = k if k in moved else group[rig.parents[k]]
-        # per joint: its frame in its moved bone's (for joints outside the arm: its world frame, group -1)
-        g = np.full(len(rig.names), -1)
-        rel, off = rot0.copy(), pos0.copy()
-        for k, m in group.items():
-            g[k] = moved.index(m)
-            rel[k], off[k] = rot0[m].T @ rot0[k], rot0[m].T @ (pos0[k] - pos0[m])
-        (hj, hw, ho), palm, *rest = sets
-        order = [(hj[palm], hw[palm], ho[palm]), (hj[~palm], hw[~palm], ho[~palm]), *rest]
-        j, w, o = (np.concatenate(x) for x in zip(*order, strict=True))
-        self.palm, self.arm = int(palm.sum()), len(hj) + len(rest[0][0])
-        at = w[..., None] * (off[j] + np.einsum("nkij,nkj->nki", rel[j], o))      # (n, k, 3)
-        self.fixed = np.where((g[j] < 0)[..., None], at, 0.0).sum(1)
-        # per point: the weighted offsets in each moved bone's frame, then each bone's weight: times (rotations'
-        # transposes, places) stacked
-        self.local = np.concatenate([np.where((g[j] == b)[..., None], at, 0.0).sum(1) for b in range(3)]
-                                    + [np.stack([np.where(g[j] == b, w, 0.0).sum(1) for b in range(3)], 1)], 1)
-
-    def place(self, turns: np.ndarray) -> np.ndarray:
-        """The points with the moved bones turned by ``turns`` (3, 3, 3) in their parents' frames."""
-        rig, moved = self.rig, self.moved
-        rot, pos = self.rot0[rig.parents[moved[0]]] @ turns[0], self.pos0[moved[0]]
-        rots, poss = [rot.T], [pos]
-        for m, t in zip(moved[1:], turns[1:], strict=True):
-            pos = pos + rot @ rig.local[m]
-            rot = rot @ t
-            rots.append(rot.T)
-            poss.append(pos)
-        return self.fixed + self.local @ np.concatenate([*rots, np.stack(poss)])
-
-
-# The row of each turned joint in the solver's (3, 3) angles.
-FREE_JOINT = {"Arm": 0, "ForeArm": 1, "Hand": 2}
-
-
-def euler_matrix(deg: np.ndarray) -> np.ndarray:
-    """(..., 3) degrees -> (..., 3, 3) rotation matrices, z applied first, then x, then y (as
-    :func:`workbench.gltf.clips.euler_to_quat` turns them).
-
-    >>> from .clips import euler_to_quat
-    >>> a = np.array([[10.0, -40.0, 75.0], [0.0, 0.0, 0.0]])
-    >>> bool(np.allclose(euler_matrix(a), matrix(euler_to_quat(a[:, None])[:, 0]), atol=1e-12))
-    True
-    """
-    x, y, z = np.moveaxis(np.radians(deg), -1, 0)
-    cx, sx, cy, sy, cz, sz = np.cos(x), np.sin(x), np.cos(y), np.sin(y), np.cos(z), np.sin(z)
-    return np.stack([np.stack([cy * cz + sy * sx * sz, sy * sx * cz - cy * sz, sy * cx], -1),
-                     np.stack([cx * sz, cx * cz, -sx], -1),
-                     np.stack([cy * sx * sz - sy * cz, sy * sz + cy * sx * cz, cy * cx], -1)], -2)
+    h = place(x, fine)[0]
+    return float(np.minimum(plane(h[fine[1]], FAR)[0], FAR).min())
 
 
 def matrix(q: np.ndarray) -> np.ndarray:
