@@ -16,6 +16,7 @@ its clothes' surface below the armpits, posed once (the arm does not move it).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from scipy.optimize import minimize
 from scipy.spatial import cKDTree
 
@@ -146,7 +147,7 @@ class Surface:
 def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
     """``side``'s hand (skin past the wrist, every ``step`` th vertex) and forearm (skin and sleeve from
     :data:`ELBOW_OFF` of the upper arm before the elbow, every ``fore_step`` th) for skinning: each point's joints,
-    weights and rest offsets from them; and which of the hand's points are on the palm's side."""
+    weights and rest places; and which of the hand's points are on the palm's side."""
     s = 1.0 if side == "Left" else -1.0
     wrist, elbow, shoulder = rig.pos(side + "Hand"), rig.pos(side + "ForeArm"), rig.pos(side + "Arm")
     out = []
@@ -161,7 +162,7 @@ def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
                 j = np.asarray(pieces[n].joints)[keep].astype(np.int64)
                 js.append(j)
                 ws.append(np.asarray(pieces[n].weights, np.float64)[keep])
-                offs.append(x[keep, None, :] - rig.world[j])
+                offs.append(x[keep])
                 ys.append(x[keep, 1])
         out.append((np.concatenate(js), np.concatenate(ws), np.concatenate(offs), np.concatenate(ys)))
     return out[0][:3], out[0][3] < wrist[1] - PALM_SIDE, out[1][:3]
@@ -182,7 +183,7 @@ def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str, cloth_of=None):
     nearest of the top's outside, within :data:`COVER` of it, that one :data:`RIM` or more from the cloth's
     edges, as tests/body/test_clothes_in_clips reads the skin under a garment) with their 3 nearest of the top's
     outside: for skinning, the skin's points, the cloth's (n, 3) and the cloth's moved out along its normals by
-    :data:`NORMAL_STEP`, together (each point's joints, weights and rest offsets); None without such skin.
+    :data:`NORMAL_STEP`, together (each point's joints, weights and rest place); None without such skin.
     ``cloth_of``: the top's outside's tree and its vertices off the rims (:attr:`Surface.cloth`) if made already."""
     if "Outfit_Top" not in pieces:
         return None
@@ -205,7 +206,7 @@ def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str, cloth_of=None):
     j = np.concatenate([np.asarray(body.joints)[arm], np.asarray(top.joints)[k], np.asarray(top.joints)[k]])
     w = np.concatenate([np.asarray(body.weights)[arm], np.asarray(top.weights)[k], np.asarray(top.weights)[k]])
     j = j.astype(np.int64)
-    return j, w.astype(np.float64), at[:, None, :] - rig.world[j]
+    return j, w.astype(np.float64), at
 
 
 def _subtree(rig: Skeleton, root: int) -> list[int]:
@@ -249,13 +250,13 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
 
     def place(v, sets):       # the hand's and the forearm's points skinned as the viewer skins them
         a = angles(v)
-        turn = dict(zip(moved, matrix(euler_to_quat(np.stack([a[j] for j in moved.values()]))), strict=True))
+        turn = dict(zip(moved, turns(np.stack([a[j] for j in moved.values()])), strict=True))
         rot, pos = rot0.copy(), pos0.copy()
         for k in sub:
             par = rig.parents[k]
             rot[k] = rot[par] @ turn.get(k, fixed[k])
             pos[k] = pos[par] + rot[par] @ rig.local[k]
-        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in sets[:1] + sets[2:]]
+        return [skin(at, rig.world, pos, rot, j, w) for j, w, at in sets[:1] + sets[2:]]
 
     def through(at):         # how far the sleeve's skin stands out of the cloth (each on its 3 nearest's planes)
         n = len(at) // 7
@@ -321,3 +322,32 @@ def matrix(q: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
                      np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
                      np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
+
+
+@njit(cache=True, nogil=True)
+def turns(deg: np.ndarray) -> np.ndarray:
+    """(n, 3) degrees -> (n, 3, 3) rotation matrices: ``matrix(euler_to_quat(deg))`` to the last bit (the same
+    operations in the same order: z applied first, then x, then y; a quaternion's sign, which euler_to_quat turns
+    between consecutive rows, does not reach the matrix), without numpy's calls on arrays of three.
+
+    >>> a = np.array([[10.0, -40.0, 75.0], [0.0, 0.0, 0.0], [-170.5, 33.3, 181.0]])
+    >>> bool((turns(a) == matrix(euler_to_quat(a))).all())
+    True
+    """
+    out = np.empty((deg.shape[0], 3, 3))
+    for r in range(deg.shape[0]):
+        h = np.radians(deg[r]) / 2
+        s, c = np.sin(h), np.cos(h)
+        q = np.array([0.0, 0.0, s[2], c[2]])                         # z, then x (x * z), then y (y * that)
+        for a in (np.array([s[0], 0.0, 0.0, c[0]]), np.array([0.0, s[1], 0.0, c[1]])):
+            ax, ay, az, aw = a
+            bx, by, bz, bw = q
+            q = np.array([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                          aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz])
+        x, y, z, w = q
+        n = np.sqrt(x * x + y * y + z * z + w * w)
+        x, y, z, w = x / n, y / n, z / n, w / n
+        out[r, 0, 0], out[r, 0, 1], out[r, 0, 2] = 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)
+        out[r, 1, 0], out[r, 1, 1], out[r, 1, 2] = 2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)
+        out[r, 2, 0], out[r, 2, 1], out[r, 2, 2] = 2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
+    return out
