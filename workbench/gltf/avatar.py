@@ -42,7 +42,7 @@ from ..body.lod import Piece, merge, uv_into
 from ..body.mesh import body_mesh
 from ..body.outfit import cloth
 from ..options import ANIMATIONS, DEFAULT_POSE, GENDERS, ModelOptions
-from . import maps
+from . import maps, reach
 from . import textures as tx
 from .animation import add_animations
 from .armature import write_armature
@@ -220,14 +220,15 @@ def _empty_targets() -> list[tuple[np.ndarray, np.ndarray]]:
 
 def warm_up() -> None:
     """Make ready what every avatar's build shares (a service's start, through ``workbench.render.warm_up``):
-    the body's (:func:`workbench.body.warm.warm_up`), the cloth tint's compiled loop, and the keyframes of
-    every library clip for both genders (0.1 s and 2.5 MB; a model with every clip spent 55 ms making
-    them). Later calls are cheap.
+    the body's (:func:`workbench.body.warm.warm_up`), the compiled loops (the cloth tint's, the hip palm's
+    turns), and the keyframes of every library clip for both genders (0.1 s and 2.5 MB; a model with every
+    clip spent 55 ms making them). Later calls are cheap.
 
     >>> warm_up()
     """
     body_warm.warm_up()
     tx.warm_up()
+    reach.turns(np.zeros((3, 3)))
     for gender in GENDERS:
         for name in ANIMATIONS:
             clip(name, gender)

@@ -16,6 +16,7 @@ its clothes' surface below the armpits, posed once (the arm does not move it).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 from scipy.optimize import minimize
 from scipy.spatial import cKDTree
 
@@ -134,12 +135,19 @@ class Surface:
                 else:
                     self.each.append((a, b))
         self.points, self.normals = np.concatenate(pts), np.concatenate(normals)
+        # The top's outside (a tree of it) and which of its vertices lie RIM or more from its edges: both hands' sleeves
+        self.cloth = None
+        if "Outfit_Top" in pieces:
+            top = pieces["Outfit_Top"]
+            cloth = np.asarray(top.positions, np.float64)
+            shell = (shells or {}).get("Outfit_Top") or len(cloth)
+            self.cloth = (cKDTree(cloth[:shell]), _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell])
 
 
 def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
     """``side``'s hand (skin past the wrist, every ``step`` th vertex) and forearm (skin and sleeve from
     :data:`ELBOW_OFF` of the upper arm before the elbow, every ``fore_step`` th) for skinning: each point's joints,
-    weights and rest offsets from them; and which of the hand's points are on the palm's side."""
+    weights and rest places; and which of the hand's points are on the palm's side."""
     s = 1.0 if side == "Left" else -1.0
     wrist, elbow, shoulder = rig.pos(side + "Hand"), rig.pos(side + "ForeArm"), rig.pos(side + "Arm")
     out = []
@@ -154,7 +162,7 @@ def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
                 j = np.asarray(pieces[n].joints)[keep].astype(np.int64)
                 js.append(j)
                 ws.append(np.asarray(pieces[n].weights, np.float64)[keep])
-                offs.append(x[keep, None, :] - rig.world[j])
+                offs.append(x[keep])
                 ys.append(x[keep, 1])
         out.append((np.concatenate(js), np.concatenate(ws), np.concatenate(offs), np.concatenate(ys)))
     return out[0][:3], out[0][3] < wrist[1] - PALM_SIDE, out[1][:3]
@@ -170,12 +178,13 @@ def _rims_off(at: np.ndarray, tris: np.ndarray, margin: float) -> np.ndarray:
     return cKDTree(at[np.unique(pairs[count == 1])]).query(at)[0] >= margin
 
 
-def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str):
+def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str, cloth_of=None):
     """The skin a sleeve covers from half the forearm to the wrist and beyond (the body's vertices behind the
     nearest of the top's outside, within :data:`COVER` of it, that one :data:`RIM` or more from the cloth's
     edges, as tests/body/test_clothes_in_clips reads the skin under a garment) with their 3 nearest of the top's
     outside: for skinning, the skin's points, the cloth's (n, 3) and the cloth's moved out along its normals by
-    :data:`NORMAL_STEP`, together (each point's joints, weights and rest offsets); None without such skin."""
+    :data:`NORMAL_STEP`, together (each point's joints, weights and rest place); None without such skin.
+    ``cloth_of``: the top's outside's tree and its vertices off the rims (:attr:`Surface.cloth`) if made already."""
     if "Outfit_Top" not in pieces:
         return None
     s = 1.0 if side == "Left" else -1.0
@@ -185,9 +194,9 @@ def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str):
     skin_at = np.asarray(body.positions, np.float64)
     mid = 0.5 * (rig.pos(side + "ForeArm")[0] + rig.pos(side + "Hand")[0])
     arm = np.flatnonzero(s * skin_at[:, 0] > s * mid)
-    dist, k = cKDTree(cloth[:shell]).query(skin_at[arm], k=3)
+    tree, deep = cloth_of or (cKDTree(cloth[:shell]), _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell])
+    dist, k = tree.query(skin_at[arm], k=3)
     normal = np.asarray(top.normals, np.float64)
-    deep = _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell]
     behind = np.einsum("nc,nc->n", skin_at[arm] - cloth[k[:, 0]], normal[k[:, 0]]) < 0
     keep = behind & (dist[:, 0] < COVER) & deep[k[:, 0]]
     if not keep.any():
@@ -197,7 +206,7 @@ def _sleeve(rig: Skeleton, pieces, shell: int | None, side: str):
     j = np.concatenate([np.asarray(body.joints)[arm], np.asarray(top.joints)[k], np.asarray(top.joints)[k]])
     w = np.concatenate([np.asarray(body.weights)[arm], np.asarray(top.weights)[k], np.asarray(top.weights)[k]])
     j = j.astype(np.int64)
-    return j, w.astype(np.float64), at[:, None, :] - rig.world[j]
+    return j, w.astype(np.float64), at
 
 
 def _subtree(rig: Skeleton, root: int) -> list[int]:
@@ -218,13 +227,14 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     distance to the surface (metres)."""
     s = 1.0 if side == "Left" else -1.0
     rot0, pos0 = frames(p, rig)
-    sleeve = _sleeve(rig, pieces, shell, side)
+    sleeve = _sleeve(rig, pieces, shell, side, surface.cloth)
     coarse, fine = ([*_arm_points(rig, pieces, side, *steps), *([] if sleeve is None else [sleeve])]
                     for steps in ((STEP, 2 * STEP), (1, 2)))
     # The surfaces within the arm's reach of the target: all together (the palm's rest) and each on its own.
-    trees = [(cKDTree(a[m]), b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
+    # (Each sample's point and normal with a last row of zeros: a query's miss reads that row and is set aside.)
+    trees = [(cKDTree(a[m]), np.vstack([a[m], np.zeros(3)]), np.vstack([b[m], np.zeros(3)]))
+             for a, b in [(surface.points, surface.normals), *surface.each]
              for m in [np.linalg.norm(a - target, axis=1) < REACH]]
-    tree, normals = trees[0]
     sub = _subtree(rig, rig.index[side + "Arm"])
     moved = {rig.index[side + j]: j for j in ("Arm", "ForeArm", "Hand")}
     fixed = {k: matrix(euler_to_quat(p.angles[rig.names[k]][:1])[0]) if rig.names[k] in p.angles else np.eye(3)
@@ -240,13 +250,13 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
 
     def place(v, sets):       # the hand's and the forearm's points skinned as the viewer skins them
         a = angles(v)
-        turn = dict(zip(moved, matrix(euler_to_quat(np.stack([a[j] for j in moved.values()]))), strict=True))
+        turn = dict(zip(moved, turns(np.stack([a[j] for j in moved.values()])), strict=True))
         rot, pos = rot0.copy(), pos0.copy()
         for k in sub:
             par = rig.parents[k]
             rot[k] = rot[par] @ turn.get(k, fixed[k])
             pos[k] = pos[par] + rot[par] @ rig.local[k]
-        return [np.einsum("nk,nkc->nc", w, pos[j] + np.einsum("nkij,nkj->nki", rot[j], o)) for j, w, o in sets[:1] + sets[2:]]
+        return [skin(at, rig.world, pos, rot, j, w) for j, w, at in sets[:1] + sets[2:]]
 
     def through(at):         # how far the sleeve's skin stands out of the cloth (each on its 3 nearest's planes)
         n = len(at) // 7
@@ -255,26 +265,32 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         normal /= np.maximum(np.linalg.norm(normal, axis=2, keepdims=True), 1e-12)
         return np.einsum("nkc,nkc->nk", at[:n, None] - cloth, normal).min(1)
 
-    def signed(q):           # along the nearest sample's normal, all surfaces together (FAR for those further off)
-        d, k = tree.query(q, distance_upper_bound=FAR)
-        hit = np.isfinite(d)
-        out = np.full(len(q), FAR)
-        out[hit] = np.einsum("nc,nc->n", q[hit] - tree.data[k[hit]], normals[k[hit]])
-        return out
+    def plane(q, bound, surface=0):  # along the nearest sample's normal (inf where none within bound)
+        t, data, normal = trees[surface]
+        d, k = t.query(q, distance_upper_bound=bound)
+        return np.where(d < np.inf, np.einsum("nc,nc->n", q - data[k], normal[k]), np.inf), d
 
-    def depth(q):            # the least of each surface's reading within NEAR (as the tests read it)
-        out = np.full(len(q), np.inf)
-        for t, nt in trees:
-            d, k = t.query(q, distance_upper_bound=NEAR)
-            hit = np.isfinite(d)
-            out[hit] = np.minimum(out[hit], np.einsum("nc,nc->n", q[hit] - t.data[k[hit]], nt[k[hit]]))
-        return out
+    def readings(h, f, palm):  # the palm's signed distances (FAR beyond) and every point's depth (h's, then f's)
+        # The least of each surface's reading within NEAR (as the tests read it): all surfaces together first (the
+        # palm's read once, within FAR, for its contact too); each surface's samples are some of all's, so a point
+        # with none of all's within NEAR has none of each's and is not looked up there.
+        dh, d = plane(h[palm], FAR)
+        q = np.concatenate([h, f])
+        out, near = np.empty(len(q)), np.empty(len(q), bool)
+        out[:len(h)][palm], near[:len(h)][palm] = np.where(d < NEAR, dh, np.inf), d < NEAR
+        rest = np.concatenate([np.flatnonzero(~palm), np.arange(len(h), len(q))])
+        out[rest], d = plane(q[rest], NEAR)
+        near[rest] = d < NEAR
+        near = np.flatnonzero(near)
+        for k in range(1, len(trees)):
+            out[near] = np.minimum(out[near], plane(q[near], NEAR, k)[0])
+        return np.minimum(dh, FAR), out
 
     def cost(v, sets):
         h, f, *cuff = place(v, sets)
         palm = sets[1]
-        dh = signed(h[palm])
-        inside = np.minimum(depth(np.concatenate([h, f])) - CLEAR, 0.0)
+        dh, depth = readings(h, f, palm)
+        inside = np.minimum(depth - CLEAR, 0.0)
         if cuff:
             inside = np.concatenate([inside, np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)])
         n_near = max(3, int(palm.sum()) // 10)
@@ -285,7 +301,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
 
     def clear(v, sets):      # every point outside (and the sleeve's skin under it) within SETTLED
         h, f, *cuff = place(v, sets)
-        return (depth(np.concatenate([h, f])).min() >= CLEAR - SETTLED
+        return (readings(h, f, sets[1])[1].min() >= CLEAR - SETTLED
                 and (not cuff or through(cuff[0]).max() <= SETTLED - SLEEVE_IN))
 
     bounds = list(zip(-LIMIT, LIMIT, strict=True))
@@ -297,7 +313,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     for j, a in angles(x).items():
         p.angles[side + j][:] = a
     h = place(x, fine)[0]
-    return float(signed(h[fine[1]]).min())
+    return float(np.minimum(plane(h[fine[1]], FAR)[0], FAR).min())
 
 
 def matrix(q: np.ndarray) -> np.ndarray:
@@ -306,3 +322,32 @@ def matrix(q: np.ndarray) -> np.ndarray:
     return np.stack([np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
                      np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
                      np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1)], -2)
+
+
+@njit(cache=True, nogil=True)
+def turns(deg: np.ndarray) -> np.ndarray:
+    """(n, 3) degrees -> (n, 3, 3) rotation matrices: ``matrix(euler_to_quat(deg))`` to the last bit (the same
+    operations in the same order: z applied first, then x, then y; a quaternion's sign, which euler_to_quat turns
+    between consecutive rows, does not reach the matrix), without numpy's calls on arrays of three.
+
+    >>> a = np.array([[10.0, -40.0, 75.0], [0.0, 0.0, 0.0], [-170.5, 33.3, 181.0]])
+    >>> bool((turns(a) == matrix(euler_to_quat(a))).all())
+    True
+    """
+    out = np.empty((deg.shape[0], 3, 3))
+    for r in range(deg.shape[0]):
+        h = np.radians(deg[r]) / 2
+        s, c = np.sin(h), np.cos(h)
+        q = np.array([0.0, 0.0, s[2], c[2]])                         # z, then x (x * z), then y (y * that)
+        for a in (np.array([s[0], 0.0, 0.0, c[0]]), np.array([0.0, s[1], 0.0, c[1]])):
+            ax, ay, az, aw = a
+            bx, by, bz, bw = q
+            q = np.array([aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
+                          aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz])
+        x, y, z, w = q
+        n = np.sqrt(x * x + y * y + z * z + w * w)
+        x, y, z, w = x / n, y / n, z / n, w / n
+        out[r, 0, 0], out[r, 0, 1], out[r, 0, 2] = 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)
+        out[r, 1, 0], out[r, 1, 1], out[r, 1, 2] = 2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)
+        out[r, 2, 0], out[r, 2, 1], out[r, 2, 2] = 2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)
+    return out
