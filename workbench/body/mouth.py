@@ -112,10 +112,6 @@ ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.75, 0.85
 TEETH_NARROW, TEETH_DEPTH, UPPER_DOWN = 0.35, 0.02, 0.0065
 # The share of each row's height kept from its biting edge (the roots and gums shortened).
 LOWER_ROOTS = 0.65
-# The lower row raised (metres) behind the upper incisors: under the open jaw's lower lip it showed 12 to 15 px of enamel
-# at a sheet's close-up against the upper row's 28 to 32 in viseme_aa and none in mouthOpen, "tiny, like baby teeth"
-# (blind review Q, tests/render/test_open_mouth_review_q.py). The closed lips and the upper incisors still cover it.
-LOWER_UP = 0.0025
 UPPER_ROOTS = 0.8
 # How far behind the front teeth the arch's front curve is centred (metres).
 ARCH_BEND = 0.02
@@ -267,9 +263,9 @@ def mouth_texture(exposure: float = 1.0) -> np.ndarray:
     teeth = slice(0, int(TONGUE_V * MOUTH_SIZE))
     colour = colour.copy()
     colour[teeth] = linear_to_srgb(srgb_to_linear(colour[teeth]) * exposure)
-    shadow = np.ones((MOUTH_SIZE, MOUTH_SIZE), np.float32)
-    shadow[teeth] = throat((np.arange(MOUTH_SIZE, dtype=np.float32) + 0.5) / MOUTH_SIZE)[None, :]   # (not the tongue's)
-    img = colour * (1 - deep[..., None]) + (shadow[..., None] * np.array(DEEP, np.float32)) * deep[..., None]
+    shadow = np.ones((MOUTH_SIZE, MOUTH_SIZE, 3), np.float32)
+    shadow[teeth] = throat((np.arange(MOUTH_SIZE) + 0.5) / MOUTH_SIZE)       # (the teeth's rows, not the tongue's)
+    img = colour * (1 - deep[..., None]) + shadow * np.array(DEEP, np.float32) * deep[..., None]
     out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out
@@ -347,7 +343,7 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
     # where an open jaw pushed it through the lining into the chin, and its upper row's top met the upper lip's
     # inside where the lip rises (viseme_I).
     edge = float(pos[lower, 1].max())
-    pos[lower, 1] = edge - LOWER_ROOTS * (edge - pos[lower, 1]) + LOWER_UP
+    pos[lower, 1] = edge - LOWER_ROOTS * (edge - pos[lower, 1])
     edge = float(pos[upper, 1].min())
     pos[upper, 1] = edge + UPPER_ROOTS * (pos[upper, 1] - edge)
     pos[upper] = arched(pos[upper], mid, front)          # (its flat front bent: the canines back and higher)
