@@ -77,7 +77,8 @@ def wall_grade(k: int, shape: str) -> tuple[float, float]:
 def test_the_side_walls_darken_towards_the_throat(k, shape):
     """The side walls' back under DARK luminance and under GRADE of their front's. On main (one DEEP over the whole
     back) 15.5 to 21.3, 0.50 to 0.92 of the front (the lining beside them about 22): lighter flat panels; now
-    (workbench.body.teeth_walls.THROAT_GRADE) 8.6 to 10.9, 0.25 to 0.53."""
+    (workbench.body.teeth_walls.THROAT_GRADE, the lining past 3 cm with them, workbench.body.skin.GULLET) 9.6 to 12.3,
+    0.35 to 0.63."""
     back, front = wall_grade(k, shape)
     assert back < DARK, (back, front)
     assert back < GRADE * front, (back, front)
