@@ -40,7 +40,7 @@ from .mesh import BodyMesh
 from .teeth_arch import ARCH_UV, along, arched, from_edge, from_middle
 from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, faint, neck, tints
 from .teeth_crowns import corner as _corner
-from .teeth_walls import walled
+from .teeth_walls import throat, walled
 from .tongue import painted as tongue_painted
 from .tongue import shaped as tongue_shaped
 
@@ -263,7 +263,9 @@ def mouth_texture(exposure: float = 1.0) -> np.ndarray:
     teeth = slice(0, int(TONGUE_V * MOUTH_SIZE))
     colour = colour.copy()
     colour[teeth] = linear_to_srgb(srgb_to_linear(colour[teeth]) * exposure)
-    img = colour * (1 - deep[..., None]) + np.array(DEEP, np.float32) * deep[..., None]
+    shadow = np.ones((MOUTH_SIZE, MOUTH_SIZE, 3), np.float32)
+    shadow[teeth] = throat((np.arange(MOUTH_SIZE) + 0.5) / MOUTH_SIZE)       # (the teeth's rows, not the tongue's)
+    img = colour * (1 - deep[..., None]) + shadow * np.array(DEEP, np.float32) * deep[..., None]
     out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out

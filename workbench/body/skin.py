@@ -41,10 +41,10 @@ from .tone import lip_colour, paleness, shifted
 __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners", "reference_body"]
 
 SKIN_SIZE = 1024
-FORMAT = 15    # bumped when the masks change: the cached file is then drawn again
+FORMAT = 16    # bumped when the masks change: the cached file is then drawn again
 DENSE = ("mottle", "grain")     # noise over the whole texture, kept dense; every other mask sparse
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle",
-         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll")
+         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll", "gullet")
 # Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
 LIP_EDGE = 0.0024
 # The mouth's lining (albedo, sRGB): a red-brown, darker at the back of the mouth (THROAT), where little light reaches:
@@ -54,6 +54,13 @@ LIP_EDGE = 0.0024
 # (0.42, 0.10, 0.11) read as blood red in ours (review C); far less saturated, a lit grey wall under ACES (review B).
 LINING = (0.42, 0.22, 0.21)
 THROAT = (0.30, 0.155, 0.145)
+# Deeper still, the throat darkens from GULLET[0] to GULLET[1] (metres behind the lips' inner edge) to GULLET[2] of THROAT
+# (RGB), as the back teeth's walls beside it do (workbench.body.teeth_walls.THROAT_GRADE), so the walls darken towards the
+# throat with no step against it (tests/render/test_mouth_walls_review_n.py): "a darker graded throat", blind review Q
+# (tests/render/test_open_mouth_review_q.py). Its red alone: darkened in its own hue, the lining read a more saturated
+# red (tests/render/test_mouth_cavity_ours.py, 0.77 to 0.82 against 0.76) and too dark under a room's light alone
+# (tests/body/test_mouth_cavity_light.py).
+GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
 
 
 def _smoothstep(e0, e1, x):
@@ -260,6 +267,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     out["mouth"] = lining[tmap.triangle] * (0.4 + 0.6 * _smoothstep(0.002, 0.02, depth))
     out["lips"] = out["lips"] * (1 - lining[tmap.triangle])     # (the lining starts from the lips' colour itself)
     out["throat"] = lining[tmap.triangle] * _smoothstep(0.008, 0.035, depth)
+    out["gullet"] = lining[tmap.triangle] * _smoothstep(*GULLET[:2], depth)
     return out
 
 
@@ -361,6 +369,7 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     img[at] = _to_u8(np.asarray(lip, np.float32))
     toward(np.array(LINING), "mouth")
     toward(np.array(THROAT), "throat")
+    toward(np.array(THROAT) * np.array(GULLET[2]), "gullet")
     img = img.reshape(size, size, 3)
     img.setflags(write=False)
     return img

@@ -23,7 +23,7 @@ import numpy as np
 
 from .lod import Piece
 
-__all__ = ["LINING_NORMAL", "LINING_WALL", "WALL_NORMAL", "lined", "lining_wall", "walled"]
+__all__ = ["LINING_NORMAL", "LINING_WALL", "THROAT_GRADE", "THROAT_RED", "WALL_NORMAL", "lined", "lining_wall", "throat", "walled"]
 
 #: The walls' one normal (x right, y up, z forward out of the face): straight out of the mouth, as the lining's
 #: (:data:`LINING_NORMAL`). Turned 30 degrees down, they showed as dark panels hard-edged against the lining once it
@@ -70,3 +70,27 @@ def lining_wall(depth: np.ndarray) -> np.ndarray:
     inner edge): see :data:`LINING_WALL`. (A face shape turns the rest by the rest: :mod:`workbench.body.face`.)"""
     t = np.clip((np.asarray(depth, np.float64) - LINING_WALL[0]) / (LINING_WALL[1] - LINING_WALL[0]), 0.0, 1.0)
     return t * t * (3 - 2 * t)
+
+
+#: The throat's grade on the teeth's texture (:func:`workbench.body.mouth.mouth_texture`): along the rows (u, the arch
+#: from the front teeth to the last molar) the mouth's shadow (:data:`workbench.body.mouth.DEEP`) darkens from
+#: THROAT_GRADE[0] to THROAT_GRADE[1] by THROAT_GRADE[2] of itself, in its own hue. One DEEP over the whole back, the lower
+#: molars, tilted up beside the tongue by an open jaw and facing the key light, stood as "flat lighter wall panels" of
+#: "a boxy dark-red cavity" beside the tongue's darker back (blind review Q, defect 5,
+#: tests/render/test_open_mouth_review_q.py). Painted one lighter grey-red instead (branch aa25), they drew a grey-brown
+#: slab in three.js.
+THROAT_GRADE = (0.4, 0.9, 0.6)
+#: The share of THROAT_GRADE's darkening the red channel takes: the back a deeper red, not black (its red under 24 of 255
+#: lit, the walls drew near-black wedges, tests/render/test_cavity_wedges_review_l.py).
+THROAT_RED = 0.5
+
+
+def throat(u: np.ndarray) -> np.ndarray:
+    """Per texel at arch place ``u`` (n,), the share (n, 3) of the mouth's shadow's RGB it keeps (see :data:`THROAT_GRADE`).
+
+    >>> throat(np.array([0.0, 0.65, 1.0])).astype(float).round(2).tolist()
+    [[1.0, 1.0, 1.0], [0.85, 0.7, 0.7], [0.7, 0.4, 0.4]]
+    """
+    t = np.clip((np.asarray(u, np.float64) - THROAT_GRADE[0]) / (THROAT_GRADE[1] - THROAT_GRADE[0]), 0.0, 1.0)
+    dark = THROAT_GRADE[2] * t * t * (3 - 2 * t)
+    return (1 - dark[:, None] * np.array([THROAT_RED, 1.0, 1.0])).astype(np.float32)
