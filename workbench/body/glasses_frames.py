@@ -66,7 +66,7 @@ CLASSIC = Frame("classic", (0.0245, 0.0155), 0.0032, 0.004,
 # A wire's round section (an octagon WIRE_MM across), for the metal frames.
 WIRE_MM = 0.0018
 # How much of its lens's facing a wire's normals take (:func:`eased`).
-EASE = 1.0
+EASE = 2.5
 WIRE = ((0.0, -0.2), (0.0, 0.2), (0.3, 0.5), (0.7, 0.5), (1.0, 0.2), (1.0, -0.2), (0.7, -0.5), (0.3, -0.5))
 FRAMES = {
     "classic": CLASSIC,
