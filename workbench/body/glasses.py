@@ -40,8 +40,20 @@ from functools import lru_cache
 import numpy as np
 
 from .brows import brow_bottom
-from .glasses_frames import (CLASSIC, GRADIENT, METAL, WIRE, Frame, brow_bar, eased, frame_of, lens_v, nose_pads, outline,
-                             rim_point)
+from .glasses_frames import (
+    CLASSIC,
+    GRADIENT,
+    METAL,
+    WIRE,
+    Frame,
+    brow_bar,
+    eased,
+    frame_of,
+    lens_v,
+    nose_pads,
+    outline,
+    rim_point,
+)
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 
