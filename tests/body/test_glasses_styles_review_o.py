@@ -100,6 +100,6 @@ def test_each_style_is_the_shape_it_is_named_for(gender, shape):
         assert np.all(signed_distance(m, pads) < 0.0035), kind
         if kind == "clear":
             continue
-        # (A brow bar: frame over the middle 4 mm or more over the bridge's arch; a single bridge spans 1.3 mm.)
+        # (A brow bar: frame over the middle 4 mm or more over the bridge's arch; a single bridge spans 1.8 mm.)
         top = frame[np.abs(frame[:, 0] - mid[0]) < 0.002, 1]
         assert (np.ptp(top) > 0.004) == (kind == "aviator"), (kind, np.ptp(top))

@@ -40,7 +40,20 @@ from functools import lru_cache
 import numpy as np
 
 from .brows import brow_bottom
-from .glasses_frames import CLASSIC, GRADIENT, METAL, Frame, brow_bar, frame_of, lens_v, nose_pads, outline, rim_point
+from .glasses_frames import (
+    CLASSIC,
+    GRADIENT,
+    METAL,
+    WIRE,
+    Frame,
+    brow_bar,
+    eased,
+    frame_of,
+    lens_v,
+    nose_pads,
+    outline,
+    rim_point,
+)
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 
@@ -394,6 +407,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     k = np.arange(n)
     ends, inside = {}, []    # (the hinges; the rims' inner points for nose pads and a brow bar)
     lenses = []    # (first vertex, count, centre, side) of each lens
+    wires = []     # (first vertex, count, facing) of each wire rim
     for s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
         c = np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - f["down"], z])
@@ -418,6 +432,8 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
         bevel += [np.column_stack([r * n + (k + 1) % n, ((r + 1) % m) * n + k, ((r + 1) % m) * n + (k + 1) % n])
                   for r in range(m)]
         add(np.vstack(rings), np.vstack(bevel), FRAME_UV)
+        if fr.bevel is WIRE:   # (a wire rim's normals eased towards its lens's facing: glasses_frames.eased)
+            wires.append((sum(len(p) for p in pos) - m * n, m * n, _wrap(side) @ [0.0, 0.0, 1.0]))
         # The hinge: level with the rim's outer top corner, out and back from it at END_BACK degrees (straight
         # out, it stood past the far rim at three quarters) to the first point beside the head (its ray meets the
         # skin: in front of the face it meets none), at least as wide as the head there; a bar joins them.
@@ -488,6 +504,8 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
         r = BASE_CURVE * unit
         nrm = np.column_stack([local[:, 0] / r, local[:, 1] / (3 * r), np.ones(size)]) @ _wrap(side).T
         normals[start:start + size] = nrm / np.linalg.norm(nrm, axis=1, keepdims=True)
+    for start, size, facing in wires:
+        normals[start:start + size] = eased(normals[start:start + size], facing)
     joints = np.zeros((count, 4), np.uint8)
     joints[:, 0] = mesh.skeleton.index["Head"]
     weights = np.zeros((count, 4), np.float32)

@@ -4,7 +4,7 @@ product of its own, read by :mod:`.glasses`, which fits any of them to the head 
 Blind review O (defect 8, variety 4/10): 5 of 12 avatars wore the same black rectangular sunglasses; "offer at
 least 3-4 glasses styles". Two more, each a different product at portrait size, not a recolour:
 
-- ``round``: a thin gold wire frame (1.3 mm rims, metallic) round lenses of clear glass, an arched bridge and
+- ``round``: a thin gold wire frame (1.8 mm rims, metallic) round lenses of clear glass, an arched bridge and
   nose pads on wire arms, as a panto / "windsor" metal frame: round where the first frame is a rounded
   rectangle, a thin bright line where it is a thick dark one;
 - ``aviator``: a thin silver wire frame with teardrop lenses (deepest at their outer lower corner), a double
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["Frame", "CLASSIC", "FRAMES", "frame_of", "shape_key", "outline", "METAL", "GRADIENT", "lens_v", "rim_point", "nose_pads",
-           "brow_bar"]
+           "brow_bar", "WIRE", "eased"]
 
 
 @dataclass(frozen=True)
@@ -63,13 +63,18 @@ CLASSIC = Frame("classic", (0.0245, 0.0155), 0.0032, 0.004,
                 ((0.0, -0.5), (0.0, 0.2), (0.2, 0.35), (0.8, 0.35), (1.0, 0.2), (1.0, -0.5), (0.8, -0.65),
                  (0.2, -0.65)),
                 0.8, (0.0024, 0.0014), 0.0022, 0.8)
-# A wire's round section (an octagon 1.3 mm across), for the metal frames.
+# A wire's round section (an octagon WIRE_WIDTH across, metres), for the metal frames: 1.3 mm drew one pixel wide in
+# the review sheets' 288 px portraits, broken into beads (blind review Q); 1.8 mm, still a thin wire beside the
+# classic frame's 3.2 mm rims.
+WIRE_WIDTH = 0.0018
+# How much of its lens's facing a wire's normals take (:func:`eased`).
+EASE = 2.5
 WIRE = ((0.0, -0.2), (0.0, 0.2), (0.3, 0.5), (0.7, 0.5), (1.0, 0.2), (1.0, -0.2), (0.7, -0.5), (0.3, -0.5))
 FRAMES = {
     "classic": CLASSIC,
-    "round": Frame("round", (0.0215, 0.0195), 0.0013, 0.0013, WIRE, 0.35, (0.0016, 0.0011), 0.0016, 1.0,
+    "round": Frame("round", (0.0215, 0.0195), WIRE_WIDTH, WIRE_WIDTH, WIRE, 0.35, (0.0016, 0.0011), 0.0016, 1.0,
                    pads=True, least=0.85),
-    "aviator": Frame("aviator", (0.0265, 0.021), 0.0013, 0.0013, WIRE, 0.6, (0.0016, 0.0011), 0.0016, 1.0,
+    "aviator": Frame("aviator", (0.0265, 0.021), WIRE_WIDTH, WIRE_WIDTH, WIRE, 0.6, (0.0016, 0.0011), 0.0016, 1.0,
                      pads=True, brow_bar=True, least=0.8, bridge_drop=0.0035),
 }
 # Which looks are metal (their frame metallic in the GLB: glTF's metalness, the blue of the roughness map), and
@@ -82,6 +87,20 @@ GRADIENT = {"aviator": ((0.97, 0.45), (0.35, 0.75))}   # (alpha, shade) at the l
 # rounding down into a deep bottom, deepest outside the middle, and the inner side running up and in to the nose.
 TEARDROP = ((1.0, 0.42), (0.9, 0.78), (0.3, 0.84), (-0.5, 0.8), (-0.95, 0.66), (-1.0, 0.3), (-0.85, -0.25),
             (-0.45, -0.8), (0.2, -1.0), (0.68, -0.88), (0.97, -0.35))
+
+
+def eased(normals: np.ndarray, facing: np.ndarray, share: float = EASE) -> np.ndarray:
+    """A wire's vertex ``normals`` (n, 3) eased towards ``facing`` (its lens's front) by ``share`` of it, unit length.
+    A wire a pixel or two across turned its normal through half a circle within that pixel, mirroring the studio's
+    ceiling on its top and its floor underneath: each pixel caught one or the other by where its samples fell, a
+    line of bright and dark beads (blind review Q: "dotted, aliased lines"). Eased, its front mirrors the walls
+    and its top and bottom less of the ceiling and the floor: what a pixel's samples average to, a line.
+
+    >>> eased(np.array([[0.0, 1.0, 0.0]]), np.array([0.0, 0.0, 1.0]), 1.0).round(3).tolist()
+    [[0.0, 0.707, 0.707]]
+    """
+    out = normals + share * np.asarray(facing, normals.dtype)
+    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
 
 
 def frame_of(kind: str) -> Frame:
