@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from workbench.body.hair.buzz import PAINTED
+from workbench.body.hair.pieces import TWO_SIDED
 from workbench.body.hair.texture import SLEEK
 from workbench.gltf import build_avatar, validate_many, validator_available
 from workbench.gltf.glb import read_accessor, read_glb
@@ -57,8 +58,9 @@ def test_cards_alpha_tested_and_a_blended_fringe_ordered_inside_out(style):
     prims = hair_mesh(doc)["primitives"]
     modes = [doc["materials"][p["material"]].get("alphaMode") for p in prims]
     # (Hair pulled back has its cards lying on the scalp apart, single-sided, between: tests/render/
-    # test_hair_sleek_outline.py.)
-    assert modes == (["MASK", "MASK", "BLEND"] if style in SLEEK else ["MASK", "BLEND"])
+    # test_hair_sleek_outline.py; the bob's cards over the head too, wound both ways since review Q's pass:
+    # hair.pieces.TWO_SIDED, tests/render/test_bob_crown_review_q.py.)
+    assert modes == (["MASK", "MASK", "BLEND"] if style in SLEEK or style in TWO_SIDED else ["MASK", "BLEND"])
     cards, fringe = (doc["materials"][p["material"]] for p in (prims[0], prims[-1]))
     prims = [prims[0], prims[-1]]
     assert cards["alphaCutoff"] == 0.5 and cards["doubleSided"] and fringe["doubleSided"]
