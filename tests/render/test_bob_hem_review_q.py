@@ -82,6 +82,6 @@ def test_the_measure_sees_straw():
     mask[10:80, 20:180] = True
     assert straw(mask) == 0.0
     rng = np.random.default_rng(0)
-    for j in range(60, 140, 2):
-        mask[80:80 + int(rng.integers(6, 20)), j] = True
+    for j in range(60, 140, 5):                          # spikes two columns wide, the neck between them
+        mask[80:80 + int(rng.integers(6, 20)), j:j + 2] = True
     assert straw(mask) > MOST
