@@ -39,8 +39,8 @@ from .head import Head
 # they hung below its hem as a few dark teeth: blind review L's "spiky tips"; 1 cm past, 3 to 5 mm wide, light icicles
 # in silver hair, blind review O's "spiky glitchy tips": 2 to 3.5 mm wide, tests/render/test_bob_review_o.py; 1 cm
 # past, fanned apart, thin spikes of their own lengths with the neck between them, straw: blind review Q's "straw-like,
-# ragged ends", 4 mm past, tests/render/test_bob_hem_review_q.py).
-ENDS = {"bob": (0.9, 0.4, 0.004, 0.008), "long": (0.35, 0.0, 0.035, 0.02)}
+# ragged ends", 6 mm past, tests/render/test_bob_hem_review_q.py).
+ENDS = {"bob": (0.9, 0.4, 0.006, 0.008), "long": (0.35, 0.0, 0.035, 0.02)}
 # The strands' widths (metres at their roots), how much they narrow to their tips (nearly to a point: the clump
 # columns they show are cut nearly blunt in a bob's atlas), their points (rows) and the stretch of a clump
 # column they show (``v``, before its own tip: its body, solid, the strands in its colour). (The atlas's wisp
