@@ -24,8 +24,9 @@ from .head import smoothstep
 
 # How far (in v) a clump's outline narrows to its point, where not its spread's (:func:`clump_outline`): a bob's
 # over its last few millimetres (over its last 16 %, 3 cm of a bob's card, every card ended in a tooth: a comb; over
-# 4 %, 8 mm, still a row of teeth under the hem: blind review Q's "straw-like" ends, test_bob_hem_review_q).
-POINT = {"bob": 0.02}
+# 4 %, 8 mm, still a row of teeth under the hem: blind review Q's "straw-like" ends, test_bob_hem_review_q; over 2 %
+# its last rows were no point in the atlas, test_hair_review's clump outlines).
+POINT = {"bob": 0.03}
 # Where (in v) a clump's outline ends, each column at its own place between the two figures: a bob is cut to a line, so
 # its columns end within 1 % of their cards' lengths (over long hair's 7 %, 1.3 cm of a bob's card, its cards' tips
 # hung at their own lengths: with its end strands, blind review Q's "straw-like, ragged ends"; test_bob_hem_review_q).
