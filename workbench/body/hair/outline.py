@@ -28,8 +28,10 @@ from .head import smoothstep
 # its last rows were no point in the atlas, test_hair_review's clump outlines).
 POINT = {"bob": 0.03}
 # Where (in v) a clump's outline ends, each column at its own place between the two figures: a bob is cut to a line, so
-# its columns end within 1 % of their cards' lengths (over long hair's 7 %, 1.3 cm of a bob's card, its cards' tips
+# its columns end within 1.5 % of their cards' lengths (over long hair's 7 %, 1.3 cm of a bob's card, its cards' tips
 # hung at their own lengths: with its end strands, blind review Q's "straw-like, ragged ends"; test_bob_hem_review_q).
+# (Ending at 0.99 to 1.0, their points drawn out to the cards' tips, the tucked ends' points hung side by side:
+# test_hair_review_e's teeth 0.117 against 0.1.)
 END = {"bob": (0.975, 0.99)}
 # The styles whose cards narrow to their points in their triangles instead (:func:`pointed`): over how much of their
 # length (from the tip) and to what share of their width at the tip (the alpha's outline narrowed over 0.31 of long
