@@ -81,4 +81,7 @@ def test_the_ends_go_on_past_hanging_tips_by_lengths_of_their_own(style, lod):
         assert np.median(below) > -0.006 and np.std(below) > 0.003, (np.median(below), np.std(below))
     # ...blended, in the fringe, and there in the avatar's pieces.
     fringe = hair_pieces(mesh, style, lod)["Hair_Fringe"]
-    assert fringe.positions[:, 1].min() < tips[:, 1].min() - 0.005
+    # (Below the lowest tip by 5 mm; by 0.4 of the style's reach where that is less: the bob's ends run 6 mm past their
+    # tips since blind review Q called 1 cm of them "straw-like, ragged ends" (tests/render/test_bob_hem_review_q.py),
+    # 3.9 and 2.8 mm under its lowest tip at LOD 0 and 1, main's 1 cm ends more. Long hair's bound stays 5 mm.)
+    assert fringe.positions[:, 1].min() < tips[:, 1].min() - min(0.005, 0.4 * ENDS[style][2])

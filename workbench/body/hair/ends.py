@@ -37,14 +37,19 @@ from .head import Head
 # blind review G: "hard straight cut edges ... Should be: tapered alpha strands".)
 # A bob's: many, short and fine (from 0.6 and 0.3 of its cards, 2.2 cm past from 1.8 cm inside, 6 to 10 mm wide,
 # they hung below its hem as a few dark teeth: blind review L's "spiky tips"; 1 cm past, 3 to 5 mm wide, light icicles
-# in silver hair, blind review O's "spiky glitchy tips": 2 to 3.5 mm wide, tests/render/test_bob_review_o.py).
-ENDS = {"bob": (0.9, 0.4, 0.01, 0.008), "long": (0.35, 0.0, 0.035, 0.02)}
+# in silver hair, blind review O's "spiky glitchy tips": 2 to 3.5 mm wide, tests/render/test_bob_review_o.py; 1 cm
+# past, fanned apart, thin spikes of their own lengths with the neck between them, straw: blind review Q's "straw-like,
+# ragged ends", 6 mm past, tests/render/test_bob_hem_review_q.py).
+ENDS = {"bob": (0.9, 0.4, 0.006, 0.008), "long": (0.35, 0.0, 0.035, 0.02)}
 # The strands' widths (metres at their roots), how much they narrow to their tips (nearly to a point: the clump
 # columns they show are cut nearly blunt in a bob's atlas), their points (rows) and the stretch of a clump
 # column they show (``v``, before its own tip: its body, solid, the strands in its colour). (The atlas's wisp
 # columns, a few strands under a texel wide, drew grey dust under the hem in ours: fine strands under a pixel.)
 WIDTH = {"bob": (0.002, 0.0035), "long": (0.006, 0.01)}
 TAPER = 0.95
+# How far aside (a share of the way down) each strand may turn off its card: a bob's hardly (at 0.25, its strands fanned
+# apart past the hem, straw: blind review Q's "straw-like, ragged ends"; test_bob_hem_review_q).
+FAN = {"bob": 0.08, "long": 0.25}
 POINTS = 4
 V_RANGE = (0.5, 0.95)
 
@@ -78,7 +83,7 @@ def end_wisps(cards: Strands, head: Head, style: str, lod: int, seed: int = 0) -
     # On past the tip, the tip's way turned down, each strand spread a little off it and its own length.
     tip_way = pts[:, -1] - pts[:, -2]
     tip_way /= np.maximum(np.linalg.norm(tip_way, axis=1, keepdims=True), 1e-12)
-    way = tip_way * 0.5 - UP + side * rng.uniform(-0.25, 0.25, n)[:, None]
+    way = tip_way * 0.5 - UP + side * rng.uniform(-FAN[style], FAN[style], n)[:, None]
     way /= np.linalg.norm(way, axis=1, keepdims=True)
     length = start + reach * rng.uniform(0.45, 1.0, n)
     s = np.linspace(0, 1, POINTS)[None, :, None] * length[:, None, None]

@@ -23,8 +23,16 @@ import numpy as np
 from .head import smoothstep
 
 # How far (in v) a clump's outline narrows to its point, where not its spread's (:func:`clump_outline`): a bob's
-# over its last centimetre (over its last 16 %, 3 cm of a bob's card, every card ended in a tooth: a comb).
-POINT = {"bob": 0.04}
+# over its last few millimetres (over its last 16 %, 3 cm of a bob's card, every card ended in a tooth: a comb; over
+# 4 %, 8 mm, still a row of teeth under the hem: blind review Q's "straw-like" ends, test_bob_hem_review_q; over 2 %
+# its last rows were no point in the atlas, test_hair_review's clump outlines).
+POINT = {"bob": 0.03}
+# Where (in v) a clump's outline ends, each column at its own place between the two figures: a bob is cut to a line, so
+# its columns end within 1.5 % of their cards' lengths (over long hair's 7 %, 1.3 cm of a bob's card, its cards' tips
+# hung at their own lengths: with its end strands, blind review Q's "straw-like, ragged ends"; test_bob_hem_review_q).
+# (Ending at 0.99 to 1.0, their points drawn out to the cards' tips, the tucked ends' points hung side by side:
+# test_hair_review_e's teeth 0.117 against 0.1.)
+END = {"bob": (0.975, 0.99)}
 # The styles whose cards narrow to their points in their triangles instead (:func:`pointed`): over how much of their
 # length (from the tip) and to what share of their width at the tip (the alpha's outline narrowed over 0.31 of long
 # hair's cards: 0.08 plus 0.6 of its spread's 0.38). Their clumps keep their width to the column's end (POINT 0).
@@ -43,17 +51,19 @@ def narrowing(u: np.ndarray) -> np.ndarray:
     return (1 - u ** 1.6) ** 0.8
 
 
-def clump_outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float], point: float | None = None) -> np.ndarray:
+def clump_outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float], point: float | None = None,
+                  end_at: tuple[float, float] = (0.93, 1.0)) -> np.ndarray:
     """A clump's alpha (rows, cw): its outline alone, opaque inside, a texel's soft edge, narrowing to a point
     over its last stretch (``point`` of ``v``, else by its ``spread``; a bob's short: cut nearly blunt; none at 0, the
-    card's triangles narrowing instead); its strands are in its colour only.
+    card's triangles narrowing instead), ending at its own ``v`` within ``end_at`` (:data:`END`); its strands are in
+    its colour only.
 
     Strands drawn in the alpha (a texel or two wide, gaps between) alias wherever a texel is under a pixel:
     cut at 0.5 by a renderer without mipmaps they broke into scattered pixels, and averaged by mipmaps
     then cut, each card's strands vanished at a different row (comb teeth; a bob's blunt ends a barcode).
     An outline keeps its shape under both down to a level a few texels across a column (see the module's text)."""
     mid = cw / 2
-    end = rng.uniform(0.93, 1.0)
+    end = rng.uniform(*end_at)
     start = end - (0.08 + 0.6 * spread[0] if point is None else point)
     u = np.clip((v - start) / (end - start), 0.0, 1.0) if end > start else np.zeros_like(v)
     half = (mid - 1.5) * narrowing(u) * (1 - 0.06 * (1 + np.sin(v * 23.0 + rng.random() * 6.3)) * u)
