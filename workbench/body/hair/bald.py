@@ -11,7 +11,7 @@ hair's lightness, the scalp of its dark-haired shaved heads was 5 to 12 % darker
 8; now 12 to 26 %, 11 to 18, at 0.9 of a stubble 0.65 the hair's colour (half greyed), less by half the hair's lightness:
 tests/body/test_buzz_review_l.py. Blind review R: a teal-haired shaved head's scalp "an opaque olive skullcap with a
 hard rim, like a helmet": the stubble's colour is now the skin's hue at the hair's lightness, nine tenths of it
-(:data:`GREY`), the skin showing between its dots, the fade some three times wider: tests/body/test_bald_review_r.py.)
+(:data:`GREY`), a little darker, the fade some three times wider and broken: tests/body/test_bald_review_r.py.)
 
 1. :func:`scalp_mask`, once per gender on the reference body (kept, ``keep.kept``): the texels inside the
    hairline and their weights (the shadow's fade times the dots).
@@ -38,19 +38,18 @@ from .head import hairline, head_of, head_triangles, smoothstep
 from .texture import rgb
 
 # The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
-STUBBLE = 1.0
+STUBBLE = 0.9
 # How much less on the lightest hair (its largest channel 1), and the stubble's own colour at full strength: so much of
 # the skin's level and of the hair's.
 LIGHT_HAIR = 0.5
-UNDER = (0.22, 0.65)
+UNDER = (0.22, 0.65)      # (0.3 of the skin's level: with the colour in the skin's hue, the stubble too faint)
 # How much of the stubble's colour is the skin's hue at the hair's lightness (the rest the hair's own): stubble is the
 # hairs' dark roots in the skin, not a dyed colour (blind review R, #11, teal hair #005A52 on skin #987049: at the
 # hair's colour half greyed, "an opaque olive skullcap ... in a colour unrelated to the brows").
 GREY = 0.9
-# Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them (the skin shows
-# there: 0.55 read as a painted cap).
+# Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them.
 DOTS = 650.0
-BETWEEN = 0.45
+BETWEEN = 0.55
 # Where the shadow fades (in hairlines from the crown): from none a little past the hairline to full a fifth inside it
 # (over 1.04 to 0.9 it was a helmet's rim), its edge broken by the dots (RAGGED).
 FADE = (1.12, 0.8)
