@@ -3,13 +3,15 @@ stubble, no scalp tone change, no hairline shadow."
 
 Over the skin texture (:func:`workbench.body.skin.skin_texture`), inside the ``short`` style's hairline (the line
 hair would grow to), the skin is drawn towards the settings' hair colour, as the stubble of shaved hair
-shows through it: a buzz cut's stubble tone that thickens from the hairline inwards (no line: it fades over the last
-tenth of a hairline) and is broken into stubble dots a millimetre apart (:data:`DOTS` per metre, drawn in space, so
+shows through it: a buzz cut's stubble tone that thickens from the hairline inwards (no line: it fades over a third
+of a hairline, its edge broken by the dots) and is broken into stubble dots a millimetre apart (:data:`DOTS` per metre, drawn in space, so
 the UV islands' seams do not show). How far: :data:`STUBBLE`, less on light hair, whose stubble hardly shows. (Blind
 review L: "buzz indistinguishable from bald": at 0.6 of a stubble a quarter the hair's colour, less by 0.8 of the
 hair's lightness, the scalp of its dark-haired shaved heads was 5 to 12 % darker than the skin, a mean delta E of 4 to
 8; now 12 to 26 %, 11 to 18, at 0.9 of a stubble 0.65 the hair's colour (half greyed), less by half the hair's lightness:
-tests/body/test_buzz_review_l.py.)
+tests/body/test_buzz_review_l.py. Blind review R: a teal-haired shaved head's scalp "an opaque olive skullcap with a
+hard rim, like a helmet": the stubble's colour is now the skin's hue at the hair's lightness, nine tenths of it
+(:data:`GREY`), a little darker, the fade some three times wider and broken: tests/body/test_bald_review_r.py.)
 
 1. :func:`scalp_mask`, once per gender on the reference body (kept, ``keep.kept``): the texels inside the
    hairline and their weights (the shadow's fade times the dots).
@@ -40,12 +42,18 @@ STUBBLE = 0.9
 # How much less on the lightest hair (its largest channel 1), and the stubble's own colour at full strength: so much of
 # the skin's level and of the hair's.
 LIGHT_HAIR = 0.5
-UNDER = (0.3, 0.65)
+UNDER = (0.22, 0.65)      # (0.3 of the skin's level: with the colour in the skin's hue, the stubble too faint)
+# How much of the stubble's colour is the skin's hue at the hair's lightness (the rest the hair's own): stubble is the
+# hairs' dark roots in the skin, not a dyed colour (blind review R, #11, teal hair #005A52 on skin #987049: at the
+# hair's colour half greyed, "an opaque olive skullcap ... in a colour unrelated to the brows").
+GREY = 0.9
 # Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them.
 DOTS = 650.0
 BETWEEN = 0.55
-# Where the shadow fades (in hairlines from the crown): from none past the hairline to full inside it.
-FADE = (1.04, 0.9)
+# Where the shadow fades (in hairlines from the crown): from none a little past the hairline to full a fifth inside it
+# (over 1.04 to 0.9 it was a helmet's rim), its edge broken by the dots (RAGGED).
+FADE = (1.12, 0.8)
+RAGGED = 0.8
 
 
 def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per_m: float = DOTS,
@@ -92,7 +100,8 @@ def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per
 def scalp_mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
     """(flat texel indices, weights 0..255 uint8) of the scalp's stubble on a ``size`` px skin texture of
     ``gender``."""
-    data = keep.kept(f"scalp-{gender}-{size}", lambda: draw_mask(gender, size), {"at": (None,), "w": (None,)})
+    data = keep.kept(f"scalp-{gender}-{size}", lambda: draw_mask(gender, size, ragged=RAGGED),
+                     {"at": (None,), "w": (None,)})
     return data["at"], data["w"]
 
 
@@ -103,7 +112,9 @@ def shaved(tone: str, gender: str, hair_color: str) -> np.ndarray:
     skin = skin_texture(tone, gender)
     at, w = scalp_mask(gender, skin.shape[0])
     hair = rgb(hair_color)
-    hair = 0.5 * hair + 0.5 * float(hair @ LUMA)     # (stubble's colour half greyed: a dyed hue shows in the hair's ends)
+    skin_rgb = rgb(tone)
+    in_skin = skin_rgb * float(hair @ LUMA) / max(float(skin_rgb @ LUMA), 1e-3)
+    hair = (1 - GREY) * hair + GREY * np.minimum(in_skin, 1.0)     # (a dyed hue is in the hair's ends, not its roots)
     # Light hair's stubble hardly shows; dark hair's is a shadow a little blue-grey (skin seen through dark stubble).
     strength = STUBBLE * (1 - LIGHT_HAIR * float(hair.max()))
     # Per channel, weight (0..255) and skin level (0..255): the level drawn (a table: three gathers over the scalp's
