@@ -67,13 +67,15 @@ def built(settings: dict, options: ModelOptions) -> bytes:
     if glb is None:
         glb = build_avatar(settings, options)
         if path is not None:
+            tmp = None
             try:
                 fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
                 with os.fdopen(fd, "wb") as f:
                     f.write(glb)
                 os.replace(tmp, path)   # whole or not at all: a worker reading it meanwhile sees none
-            except OSError:
-                pass
+            except OSError:   # (a full disk: the run goes on building; no part left behind)
+                if tmp is not None:
+                    Path(tmp).unlink(missing_ok=True)
     _kept[key] = glb
     while len(_kept) > KEEP:
         _kept.popitem(last=False)

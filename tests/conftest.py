@@ -54,6 +54,13 @@ def pytest_configure(config):
     # The run's shared builds (tests/built.py): one folder, made by the first pytest process (xdist's controller,
     # before it starts the workers, which inherit the variable) and removed by it at the end.
     if built.FOLDER_VAR not in os.environ:
+        # A run killed before its end (SIGKILL, a CI timeout) leaves its folder: those a day old go here.
+        for old in Path(tempfile.gettempdir()).glob("workbench-glbs-*"):
+            try:
+                if time.time() - old.stat().st_mtime > 86400:
+                    shutil.rmtree(old, ignore_errors=True)
+            except OSError:   # (another run's, removed meanwhile)
+                pass
         _made_glbs.append(tempfile.mkdtemp(prefix="workbench-glbs-"))
         os.environ[built.FOLDER_VAR] = _made_glbs[0]
 
