@@ -10,18 +10,13 @@ heads (seed 4627's #2, #644939 on #E6BDAB, and #12, #7D4535 on #8D6945), that th
 
 from __future__ import annotations
 
+import json
 from functools import cache
-from unittest.mock import patch
 
 import numpy as np
 import pytest
 from helpers import random_settings
-from test_buzz_review_l import lab
-
-from workbench.body.hair import bald as bald_scalp
-from workbench.gltf import build_avatar
-from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render import render
+from test_buzz_review_l import lab, stubble_portrait
 
 SIZE = 512
 BACKGROUND = (255, 255, 255)
@@ -43,16 +38,9 @@ def test_the_heads_are_reviews_own():
     assert {HEADS["Q2"]["hair"]["style"], HEADS["Q12"]["hair"]["style"]} == {"none"}
 
 
-@cache
 def portrait(name: str, yaw: float, stubble: bool) -> np.ndarray:
     """RGB (float) of HEADS[name]'s portrait at ``yaw``, with its scalp's stubble or the skin alone."""
-    s = normalize_avatar_settings({**HEADS[name], "glasses": "none"})
-    with patch.object(bald_scalp, "STUBBLE", bald_scalp.STUBBLE if stubble else 0.0):
-        bald_scalp.shaved.cache_clear()
-        glb = build_avatar(s, ModelOptions(animations=("idle",)))
-    bald_scalp.shaved.cache_clear()
-    image = render(glb, size=SIZE, camera="portrait", background=BACKGROUND, yaw_deg=yaw, pose=(glb, 0.0))
-    return np.asarray(image)[..., :3].astype(float)
+    return stubble_portrait(json.dumps(HEADS[name], sort_keys=True), yaw, stubble, SIZE)
 
 
 @cache

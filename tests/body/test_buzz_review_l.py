@@ -9,6 +9,7 @@ forehead and the neck's skin unchanged."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from unittest.mock import patch
 
@@ -41,15 +42,21 @@ def lab(rgb: np.ndarray) -> np.ndarray:
 
 
 @cache
-def portrait(index: int, yaw: float, stubble: bool) -> np.ndarray:
-    """RGB (float) of SHAVED[index]'s portrait at ``yaw``, with its scalp's stubble or the skin alone."""
-    s = normalize_avatar_settings({**SHAVED[index], "glasses": "none"})
+def stubble_portrait(settings: str, yaw: float, stubble: bool, size: int) -> np.ndarray:
+    """RGB (float) of the portrait of ``settings`` (JSON; drawn without glasses) at ``yaw`` and ``size`` px, with its
+    scalp's stubble or the skin alone (``STUBBLE`` 0)."""
+    s = normalize_avatar_settings({**json.loads(settings), "glasses": "none"})
     with patch.object(bald_scalp, "STUBBLE", bald_scalp.STUBBLE if stubble else 0.0):
         bald_scalp.shaved.cache_clear()
         glb = build_avatar(s, ModelOptions(animations=("idle",)))
     bald_scalp.shaved.cache_clear()
-    image = render(glb, size=SIZE, camera="portrait", background=BACKGROUND, yaw_deg=yaw, pose=(glb, 0.0))
+    image = render(glb, size=size, camera="portrait", background=BACKGROUND, yaw_deg=yaw, pose=(glb, 0.0))
     return np.asarray(image)[..., :3].astype(float)
+
+
+def portrait(index: int, yaw: float, stubble: bool) -> np.ndarray:
+    """RGB (float) of SHAVED[index]'s portrait at ``yaw``, with its scalp's stubble or the skin alone."""
+    return stubble_portrait(json.dumps(SHAVED[index], sort_keys=True), yaw, stubble, SIZE)
 
 
 def scalp(index: int, yaw: float) -> tuple[np.ndarray, np.ndarray]:

@@ -18,15 +18,10 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
-from test_hair_underlayer_review_l import BACKDROP, SIZE, hair_pixels, lightness
+from test_hair_underlayer_review_l import BACKDROP, SIZE, hair_pixels, lightness, posed_portrait
 
-from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render.framing import frame
-from workbench.render.pictures import _pivot, _posed, _turned
 from workbench.render.raster import draw
-from workbench.render.scene import Model
 
 WHITE, BLACK = "#C6C6C6", "#1A1A1A"
 DARKER = 30.0
@@ -39,11 +34,7 @@ def view(color: str, yaw: float = 0.0):
     """#10 in curls of ``color``, posed as the review sheets stand it, framed for the portrait."""
     ten = random_settings(12, 4627)[9]
     assert ten["hair"]["style"] == "curly"
-    glb = build_avatar(normalize_avatar_settings(dict(ten, hair={"style": "curly", "color": color})),
-                       ModelOptions(animations=("idle",)))
-    posed = _posed(Model(glb, max_texture=2 * SIZE), (glb, 0.0))
-    posed = _turned(posed, yaw, _pivot(posed))
-    return posed, frame(posed, "portrait")
+    return posed_portrait(dict(ten, hair={"style": "curly", "color": color}), yaw)
 
 
 @cache

@@ -50,15 +50,20 @@ def own(color: str) -> float:
     return float(lightness(np.array([int(color[i:i + 2], 16) for i in (1, 3, 5)])))
 
 
+def posed_portrait(settings: dict, yaw: float):
+    """``settings``' avatar posed as the review sheets stand it (the idle clip's first frame), turned by ``yaw``
+    degrees and framed for the portrait: (posed, camera)."""
+    glb = build_avatar(normalize_avatar_settings(settings), ModelOptions(animations=("idle",)))
+    posed = _posed(Model(glb, max_texture=2 * SIZE), (glb, 0.0))
+    posed = _turned(posed, yaw, _pivot(posed))
+    return posed, frame(posed, "portrait")
+
+
 @cache
 def view(color: str):
     """#9 in hair of ``color``, posed as the review sheets stand it, turned and framed for the portrait at 3/4."""
     nine = random_settings(12, 4622)[8]        # review L's #9: long hair, #8B8986
-    glb = build_avatar(normalize_avatar_settings(dict(nine, hair={"style": "long", "color": color})),
-                       ModelOptions(animations=("idle",)))
-    posed = _posed(Model(glb, max_texture=2 * SIZE), (glb, 0.0))
-    posed = _turned(posed, YAW, _pivot(posed))
-    return posed, frame(posed, "portrait")
+    return posed_portrait(dict(nine, hair={"style": "long", "color": color}), YAW)
 
 
 @cache
