@@ -25,6 +25,7 @@ from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
 from .lining import behind_cheeks
 from .lip_lift import border_even, lower_arc, lower_hold, mouth_bend, upper_middle, upper_thin
+from .smile_lids import upper_lids_kept
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
@@ -387,7 +388,9 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         at = np.flatnonzero(np.any(positions != rest, axis=1)).astype(np.int32)
         back = (at, (positions[at] - rest[at]).astype(np.float32))
         fixed = _plus(_unfold(rest, triangles, *_plus(fixed, back)), (back[0], -back[1]))
-    out["smileLids"] = _plus(fixed, (smile[0], -smile[1]))
+    # (and the squint's drop taken off the upper lids: workbench.body.smile_lids)
+    out["smileLids"] = _plus(_plus(fixed, (smile[0], -smile[1])),
+                             upper_lids_kept(positions, groups, units, SMILE_EYES["eyeSquintL"], unit))
     for idx, delta in out.values():
         idx.setflags(write=False)
         delta.setflags(write=False)

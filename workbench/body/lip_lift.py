@@ -40,6 +40,15 @@ TUBERCLE_RADIUS = 0.005
 LOWER_HOLD = 0.85
 HOLD_FROM = (0.0005, 0.006)
 HOLD_WIDE = (1.0, 1.7)
+# Below the lower lip's border (all of it from CHIN_FROM[1] under the lips' meeting line, none above CHIN_FROM[0];
+# metres for the reference face) the chin, the jaw and the skin under them keep back LOWER_HOLD of the drop across
+# the whole jaw, not only within HOLD_WIDE: held in the middle only, the chin's middle stayed while the jaw beside it
+# dropped 3.4 mm with jawOpen, and the smile bent the skin 25 to 40 mm under the lips (the chin's underside, the
+# jaw's line) up to 14 degrees more than at rest: "a faceted double chin, a stepped jawline, a hard chin crease" on
+# heavy jaws with short chins (blind review R's #11, #4, #2; tests/body/test_smile_jaw_review_r.py). (Holding the
+# jaw's swing back too, 4.6 mm at the chin, turned a triangle over beside a heavy face's corner through the smile's
+# evening: tests/body/test_smile_surface.py.)
+CHIN_FROM = (0.008, 0.025)
 # The lower lip's inner edge in the smile drawn on a soft U (:func:`lower_arc`): from its middle, level, up to where
 # the corners' seal takes over (the first of its vertices that moves more as the corner than as itself, a share of
 # SEAL_FROM; workbench.body.expressions.CORNER_SEAL) on a parabola. As the smile's sum drew it, the edge ran level
@@ -142,7 +151,8 @@ def lower_hold(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smi
     p = positions[skin].astype(np.float64)
     w = LOWER_HOLD * _smoothstep(line - HOLD_FROM[0] * unit, line - HOLD_FROM[1] * unit, p[:, 1]) \
         * _smoothstep(HOLD_WIDE[1] * half, HOLD_WIDE[0] * half, np.abs(p[:, 0] - mid_x))
-    lift = -w * drop[skin]
+    chin = LOWER_HOLD * _smoothstep(line - CHIN_FROM[0] * unit, line - CHIN_FROM[1] * unit, p[:, 1])
+    lift = -np.maximum(w, chin) * drop[skin]
     keep = np.flatnonzero(lift > 1e-6)
     delta = np.zeros((len(keep), 3), np.float32)
     delta[:, 1] = lift[keep]
