@@ -44,7 +44,7 @@ from .shoes import UPPER
 from .styles import STYLES, Style, landmarks
 from .unwrap import Island, pack, unwrap
 
-__all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "pattern", "reference", "region_of_joints"]
+__all__ = ["REFERENCE", "FORMAT", "FOLD_SIZE", "pattern", "reference", "region_of_joints", "across_the_middle"]
 
 REFERENCE = {"gender": "feminine", "bodyShape": "average", "height": 166.0}
 # Bump when what a pattern holds or how it is made changes: kept patterns are then made again.
@@ -108,6 +108,30 @@ def _borrowed(mesh: BodyMesh, tree: cKDTree, body: np.ndarray, points: np.ndarra
     src = body[near]
     return _dense(mesh.joints[src].reshape(len(points), -1),
                   (mesh.weights[src] * share[..., None]).reshape(len(points), -1), columns, width)
+
+
+def across_the_middle(weights: np.ndarray, x: np.ndarray, width: float) -> np.ndarray:
+    """Dense skin ``weights`` (points x joints) with each pair of left and right leg joints' weights shared out
+    across the midline: a point ``x`` metres to the left of it (+x) keeps the pair's sum, split between the two by
+    a smoothstep over ``width`` either side (0: as they are). See ``Style.across``.
+
+    >>> w = np.zeros((3, len(JOINT_NAMES)))
+    >>> w[:, JOINT_NAMES.index("Hips")] = 0.5
+    >>> w[:, JOINT_NAMES.index("RightUpLeg")] = 0.5
+    >>> out = across_the_middle(w, np.array([-0.1, 0.0, 0.1]), 0.06)
+    >>> [round(float(v), 2) for v in out[:, JOINT_NAMES.index("LeftUpLeg")]], out.sum(1).tolist()
+    ([0.0, 0.25, 0.5], [1.0, 1.0, 1.0])
+    """
+    if width <= 0:
+        return weights
+    t = np.clip((x / width + 1) / 2, 0, 1)
+    left = t * t * (3 - 2 * t)
+    out = weights.copy()
+    for bone in ("UpLeg", "Leg"):
+        i, j = JOINT_NAMES.index("Left" + bone), JOINT_NAMES.index("Right" + bone)
+        pair = weights[:, i] + weights[:, j]
+        out[:, i], out[:, j] = pair * left, pair * (1 - left)
+    return out
 
 
 def _smoothed(values: np.ndarray, adjacency: sp.csr_matrix, rate: np.ndarray, rounds: int) -> np.ndarray:
@@ -276,7 +300,8 @@ def _build(name: str) -> dict[str, np.ndarray]:
     # under it does keeps the shoulder inside it when the arm goes up.
     arms = np.concatenate([shares[:, ARMS[0]] + shares[:, ARMS[1]], np.zeros(len(q) - len(shares))])
     rate = np.clip(ease / 0.02, 0.1, 0.8) * (1 - 0.9 * np.clip(arms, 0, 1))
-    dense = _smoothed(weights, all_adjacency, rate, style.smooth)
+    dense = across_the_middle(_smoothed(weights, all_adjacency, rate, style.smooth), q[:, 0] - float(mesh.skeleton.pos("Hips")[0]),
+                              style.across)
     joints, w = top_four(dense.astype(np.float32))
     vmap, uv_m, vfaces, vertex_piece = unwrap(q, all_faces, part, islands)
     vertex_island = part[vmap]
