@@ -87,8 +87,8 @@ class Style:
     # How far a top's shoulders and the tops of its sleeves are held to the skin as a gathered band is (1: a
     # knit's set-in shoulder, which follows the shoulder's slope to the arm; 0: they hang as the rest).
     hug: float = 0.0
-    # How far either side of the body's midline (metres) the cloth's left and right leg weights are blended into
-    # each other (0: as the skin under it has them). Over the seat's cleft the skin turns from one thigh's weights
+    # How far either side of the back's middle (metres) the cloth's left and right leg weights are evened out
+    # (0: as the skin under it has them; workbench.body.outfit.pattern.across_the_middle). Over the seat's cleft the skin turns from one thigh's weights
     # to the other's within a centimetre, so a top's hem or a skirt bridging it moved in two halves when the
     # stance set the thighs apart: a step 2.3 cm high in a sweater's back hem, a seam down a skirt's back (review R).
     across: float = 0.0
@@ -192,8 +192,9 @@ TEE = Drape(slope=0.18, span=1.2, ease=0.004, grow=0.04, sides=0.7)
 # that could not come in (slope 0 or less) kept the shoulder's 9 cm radius down to the cuff, which gathered it
 # back to the wrist, and it ballooned (review F: 4.7 cm off a forearm, 1.2 cm off the upper arm).
 SLEEVE = Drape(slope=0.22, span=0.8, ease=0.005)
-# How far either side of the midline a top's or a skirt's leg weights blend (``Style.across``, metres).
-ACROSS = 0.06
+# How far either side of the back's middle a top's leg weights are evened out (``Style.across``, metres). A skirt's
+# 7 cm: at 8 a thigh came 2.1 mm through it in the run (test_clothes_in_clips); evened out at the front too, 8 cm. At 6 cm review R's #9 and #3 kept a rise of 0.6 m a metre at the back (test_hem_step_review_r).
+ACROSS = 0.1
 STYLES: dict[str, Style] = {s.name: s for s in (
     # (A tee's cap sleeve follows the arm a centimetre off and its shoulders lie towards the body: flaring from the
     # shoulder's ring it stood 3 to 4.4 cm off the upper arm, review H's "shapeless box".)
@@ -238,7 +239,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
           torso=Drape(slope=-0.06, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(8, 0.10), loose=2.5, across=ACROSS),
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(8, 0.10), loose=2.5, across=0.07),
     Style("sneakers", "Outfit_Footwear", "helper-tights", "canvas", 0.006, _shoes(-0.004, 0.024), margin=0.02,
           bands=((0.012, True),), edge=0.006),
     Style("boots", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes(0.125, 0.0), margin=0.02,
