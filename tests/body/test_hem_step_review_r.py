@@ -18,9 +18,9 @@ from functools import cache
 
 import numpy as np
 import pytest
-from scipy.spatial import cKDTree
 from built import sheet_glb
 from helpers import random_settings
+from scipy.spatial import cKDTree
 
 from workbench.body.outfit.pattern import pattern
 from workbench.render.scene import Model, load_clip
