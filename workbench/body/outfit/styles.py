@@ -87,6 +87,11 @@ class Style:
     # How far a top's shoulders and the tops of its sleeves are held to the skin as a gathered band is (1: a
     # knit's set-in shoulder, which follows the shoulder's slope to the arm; 0: they hang as the rest).
     hug: float = 0.0
+    # How far either side of the back's middle (metres) the cloth's left and right leg weights are evened out
+    # (0: as the skin under it has them; workbench.body.outfit.pattern.across_the_middle). Over the seat's cleft the skin turns from one thigh's weights
+    # to the other's within a centimetre, so a top's hem or a skirt bridging it moved in two halves when the
+    # stance set the thighs apart: a step 2.3 cm high in a sweater's back hem, a seam down a skirt's back (review R).
+    across: float = 0.0
     extras: tuple[str, ...] = field(default=())
 
 
@@ -187,13 +192,16 @@ TEE = Drape(slope=0.18, span=1.2, ease=0.004, grow=0.04, sides=0.7)
 # that could not come in (slope 0 or less) kept the shoulder's 9 cm radius down to the cuff, which gathered it
 # back to the wrist, and it ballooned (review F: 4.7 cm off a forearm, 1.2 cm off the upper arm).
 SLEEVE = Drape(slope=0.22, span=0.8, ease=0.005)
+# How far either side of the back's middle a top's leg weights are evened out (``Style.across``, metres). A skirt's
+# 7 cm: at 8 a thigh came 2.1 mm through it in the run (test_clothes_in_clips); evened out at the front too, 8 cm. At 6 cm review R's #9 and #3 kept a rise of 0.6 m a metre at the back (test_hem_step_review_r).
+ACROSS = 0.1
 STYLES: dict[str, Style] = {s.name: s for s in (
     # (A tee's cap sleeve follows the arm a centimetre off and its shoulders lie towards the body: flaring from the
     # shoulder's ring it stood 3 to 4.4 cm off the upper arm, review H's "shapeless box".)
     Style("tee", "Outfit_Top", "helper-tights", "jersey", 0.008,
           _top(0.50, lambda e: e["arm"] + 0.42 * (e["elbow"] - e["arm"])),
           torso=TEE, arms=Drape(slope=0.3, span=0.8, ease=0.01), hug=0.7,
-          bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025),
+          bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025, across=ACROSS),
     # (A knit sweater's hem is a ribbed band gathered to the hips, the knit bloused over it: a turned hem
     # hanging as the cloth above it read as a hard-edged tube. Its sleeve comes in after the deltoid as the arm
     # does, and its shoulders lie on the body: hung from the shoulder's ring at a fleece's slope, it stood 1.2
@@ -201,7 +209,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("longsleeve", "Outfit_Top", "helper-tights", "sweater", 0.007,
           _top(0.50, lambda e: e["wrist"] - 0.025),
           torso=Drape(slope=0.22, span=1.2, ease=0.003, grow=0.03), arms=Drape(slope=1.0, span=0.8, ease=0.005),
-          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0),
+          bands=((0.045, True), (0.014, True), (0.04, True)), margin=0.035, hug=1.0, across=ACROSS),
     # (A fleece hoodie is relaxed, not a balloon: its shoulders and upper sleeves held towards the body as a
     # sweater's are, three quarters of the way (1.1 to 1.45 cm off the shoulders' tops, was 1.7 to 2.1), its sleeve
     # coming in after the deltoid and its body below the chest: review H's "balloon hoodie".)
@@ -215,7 +223,8 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("hoodie", "Outfit_Top", "helper-tights", "fleece", 0.013,
           _top(0.497, lambda e: e["wrist"] - 0.015, "hood"),
           torso=Drape(slope=0.2, span=1.3, ease=0.006, grow=0.03), arms=Drape(1.0, span=0.9, ease=0.005),
-          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004, hug=1.0),
+          bands=((0.055, True), (0.02, True), (0.06, True)), margin=0.035, extras=("hood",), edge=0.004, hug=1.0,
+          across=ACROSS),
     Style("trousers", "Outfit_Bottom", "helper-tights", "twill", 0.003,
           _bottom(WAISTBAND, lambda e: e["ankle"] + 0.03),
           torso=Drape(slope=0.3, span=1.0, ease=0.002), legs=Drape(slope=0.07, span=0.9, ease=0.004, grow=0.012),
@@ -230,7 +239,7 @@ STYLES: dict[str, Style] = {s.name: s for s in (
     Style("skirt", "Outfit_Bottom", "helper-skirt", "twill", 0.004,
           _bottom(WAISTBAND, lambda e: e["knee"] + 0.08),
           torso=Drape(slope=-0.06, span=np.pi, ease=0.004, grow=0.02), margin=0.06, smooth=1,
-          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(8, 0.10), loose=2.5),
+          bands=((0.03, True), (0.02, False)), edge=0.0025, folds=(8, 0.10), loose=2.5, across=0.07),
     Style("sneakers", "Outfit_Footwear", "helper-tights", "canvas", 0.006, _shoes(-0.004, 0.024), margin=0.02,
           bands=((0.012, True),), edge=0.006),
     Style("boots", "Outfit_Footwear", "helper-tights", "leather", 0.006, _shoes(0.125, 0.0), margin=0.02,
