@@ -1,7 +1,7 @@
 """The AvatarViewer in JupyterLab and Notebook 7, drawn by three.js and driven by a person's mouse
 and keyboard in headless Chromium (software WebGL).
 
-A notebook makes two viewers: an avatar with clips, and a small GLB whose morph targets carry
+A notebook makes two viewers: an avatar with its walk (LOD 1), and a small GLB whose morph targets carry
 ARKit names (tests/helpers.py: arkit_glb; avatars will carry the 52 shapes). The test drags on the canvas
 (orbit), shift-drags (pan), scrolls (zoom), picks a clip and checks the pose moves frame after
 frame, changes the speed, steps a frame, moves a morph slider and plays a preset, toggles the
@@ -41,7 +41,13 @@ DRAG_PX = 80
 IN_VIEW = ("const r = arguments[0].getBoundingClientRect();"
            "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
 
-# The feminine avatar with two clips (viewer_page.avatar_glb: built once per session, written beside the notebook).
+# The masculine avatar at LOD 1 with its walk (viewer_page.avatar_glb: built once per run, written beside the notebook),
+# the keys and touch tests' (test_avatar_viewer_keys.py, test_avatar_viewer_touch.py): one build for the three. What this
+# test proves (three.js drawing the viewer, the mouse, keys, sliders, clips, the shadow, compare(), code moving the
+# page, no other host asked) is the viewer's, whatever the model: LOD 1 has half LOD 0's vertices and morph deltas,
+# which the software GPU skins and shades frame after frame while the walk plays and the camera settles, and its
+# bones, clips and ground shadow are LOD 0's (suite28a; the feminine LOD 0 with a wave never shown before). LOD 0 in
+# a viewer: test_avatar_viewer_close.py (six opened and closed), test_avatar_viewer_touch.py, test_viewer_layout.py.
 AVATAR_CELL = """\
 from pathlib import Path
 from workbench.widgets import AvatarViewer
@@ -61,7 +67,7 @@ def app(request, notebook_apps):
 
     with notebook_server(notebook_apps, request.param, "viewer.ipynb", [AVATAR_CELL, MORPH_CELL, COMPARE_CELL],
                          files={"arkit.glb": arkit_glb(),
-                                "avatar.glb": avatar_glb("feminine", animations=("walk", "wave"))}) as server:
+                                "avatar.glb": avatar_glb("masculine", lod=1, animations=("walk",))}) as server:
         yield server
 
 
