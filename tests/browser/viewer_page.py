@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import functools
 import io
 import json
 import tempfile
@@ -39,17 +38,18 @@ APPS = ["lab", "notebook"]
 IN_LAB = pytest.mark.parametrize("page", ["lab"], indirect=True)  # on a test of a module whose ``page`` takes APPS
 
 
-@functools.cache
 def avatar_glb(gender: str, **options) -> bytes:
-    """The GLB of the ``gender``'s default avatar with ``ModelOptions(**options)``, built once per session (a worker)
-    in the test process and written beside a module's notebook (``notebook_server``'s ``files``): the viewer tests are
-    of the viewer, not of the build, and a kernel building it cold cost about 6 s of CPU each time (imports, the
-    body's shaping, textures), seven kernels a session. The same bytes as a kernel's build (builds are
-    deterministic: tests/gltf)."""
-    from workbench.gltf import build_avatar
+    """The GLB of the ``gender``'s default avatar with ``ModelOptions(**options)``, built once per run in the test
+    process and written beside a module's notebook (``notebook_server``'s ``files``): the viewer tests are of the
+    viewer, not of the build, and a kernel building it cold cost about 6 s of CPU each time (imports, the body's
+    shaping, textures), seven kernels a session. ``built.built``: one build a run, shared by its workers (a file on
+    another worker reads what the first built; suite28a), where ``functools.cache`` made one a worker. The same bytes
+    as a kernel's build (builds are deterministic: tests/gltf)."""
+    from built import built
+
     from workbench.options import ModelOptions, normalize_avatar_settings
 
-    return build_avatar(normalize_avatar_settings({"gender": gender}), ModelOptions(**options))
+    return built(normalize_avatar_settings({"gender": gender}), ModelOptions(**options))
 
 
 def write_notebook(root, name: str, cells: list[str]) -> None:
