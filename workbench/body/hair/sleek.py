@@ -40,3 +40,15 @@ def heights(roots: np.ndarray, head, own: np.ndarray) -> np.ndarray:
                for k, p in zip(LOCK_WAVES, phase, strict=True)) / (1.5 * len(LOCK_WAVES) ** 0.5)
     lock = 0.5 + 0.5 * np.clip(wave, -1, 1)
     return (1 - OWN) * lock + OWN * own
+
+
+# Metres a card rooted at the hairline lies over one rooted furthest back (:func:`stacked`), risen to over the first
+# RISE metres from its root (at its root it lies on the scalp, as before: tests/body/test_sleek_flaps_review_p.py).
+STACK = 0.0025
+RISE = 0.015
+
+
+def stacked(at: np.ndarray, start: float, end: float) -> np.ndarray:
+    """Each card's extra height (metres) by where its root is ``at`` (a share of its rootline, from ``start`` to
+    ``end``): combed back, the hair from the hairline lies over the hair rooted behind it."""
+    return STACK * np.clip((at - start) / (end - start), 0.0, 1.0)
