@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-# A card's own share of its height (the rest its lock's): all its own (random), the cards were one shade each.
-OWN = 0.1
+# A card's own share of its height (the rest its lock's): all its own (random), the cards were one shade each; at 0.1
+# (0.5 mm) neighbouring cards of a lock lay at one height and cut through each other (a flat card's middle lies 0.4 mm
+# under its edges), in patches of either one's strands with straight edges: blind review R's "rectangular dashes"
+# (tests/render/test_sleek_dashes_review_r.py). At 0.3, a millimetre of the 3.5 (styles.SLEEK_LAYERS): 3 % of light.
+OWN = 0.3
 # The waves (cycles a turn round the head) whose sum is the locks' heights: locks 3 to 6 cm wide at the hairline.
 LOCK_WAVES = (5, 8, 13)
 SEED = 46
@@ -43,12 +46,19 @@ def heights(roots: np.ndarray, head, own: np.ndarray) -> np.ndarray:
 
 
 # Metres a card rooted at the hairline lies over one rooted furthest back (:func:`stacked`), risen to over the first
-# RISE metres from its root (at its root it lies on the scalp, as before: tests/body/test_sleek_flaps_review_p.py).
+# RISE metres from its root (at its root it lies at its lock's height, as before; and none where the sides come down to
+# the scalp, styles.SLEEK_EDGE: tests/body/test_sleek_flaps_review_p.py). Without it a card rooted at the back of the
+# cap lay over the cards combed back over it as often as under them: its root end a blunt stroke on top of them, and
+# cards of near one height crossing cut through each other (blind review R's "dashes").
 STACK = 0.0025
 RISE = 0.015
 
 
 def stacked(at: np.ndarray, start: float, end: float) -> np.ndarray:
     """Each card's extra height (metres) by where its root is ``at`` (a share of its rootline, from ``start`` to
-    ``end``): combed back, the hair from the hairline lies over the hair rooted behind it."""
+    ``end``): combed back, the hair from the hairline lies over the hair rooted behind it.
+
+    >>> (stacked(np.array([0.5, 0.75, 1.0]), 0.5, 1.0) * 1000).round(2).tolist()
+    [0.0, 1.25, 2.5]
+    """
     return STACK * np.clip((at - start) / (end - start), 0.0, 1.0)

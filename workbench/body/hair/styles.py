@@ -64,7 +64,9 @@ EAR_WISPS = (66.0, 181.0)
 # strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
 SLEEK_FROM = 0.55
 # ...and the depth (metres) their cards' layers spread over, from 2 mm over the head: 5 mm (was 3), the locks'
-# heights (sleek.heights) a few millimetres apart, so their shade under the hair's outside (occlusion) tells them apart.
+# heights (sleek.heights) a few millimetres apart, so their shade under the hair's outside (occlusion) tells them apart;
+# 3.5 mm since the cards also stack by their roots (sleek.stacked, 2.5 mm more): at 5 mm with them the hair stood a
+# pixel further out of the temples (tests/body/test_sleek_temples_review_n.py's #12, 11 against its 10.5).
 SLEEK_LAYERS = 0.0035
 # ...but at the sides they come down to the scalp layer (to the first figure's metres over the head) at the rootline,
 # from the second figure's degrees over it, between the azimuths (degrees from the face) of the third and fourth and of
