@@ -24,7 +24,7 @@ import numpy as np
 # A card's own share of its height (the rest its lock's): all its own (random), the cards were one shade each; at 0.1
 # (0.5 mm) neighbouring cards of a lock lay at one height and cut through each other (a flat card's middle lies 0.4 mm
 # under its edges), in patches of either one's strands with straight edges: blind review R's "rectangular dashes"
-# (tests/render/test_sleek_dashes_review_r.py). At 0.3, a millimetre of the 3.5 (styles.SLEEK_LAYERS): 3 % of light.
+# (tests/render/test_sleek_dashes_review_r.py). At 0.3, a millimetre of the 3 (styles.SLEEK_LAYERS): 3 % of light.
 OWN = 0.3
 # The waves (cycles a turn round the head) whose sum is the locks' heights: locks 3 to 6 cm wide at the hairline.
 LOCK_WAVES = (5, 8, 13)
@@ -45,13 +45,12 @@ def heights(roots: np.ndarray, head, own: np.ndarray) -> np.ndarray:
     return (1 - OWN) * lock + OWN * own
 
 
-# Metres a card rooted at the hairline lies over one rooted furthest back (:func:`stacked`), risen to over the first
-# RISE metres from its root (at its root it lies at its lock's height, as before; and none where the sides come down to
-# the scalp, styles.SLEEK_EDGE: tests/body/test_sleek_flaps_review_p.py). Without it a card rooted at the back of the
-# cap lay over the cards combed back over it as often as under them: its root end a blunt stroke on top of them, and
-# cards of near one height crossing cut through each other (blind review R's "dashes").
-STACK = 0.0025
-RISE = 0.015
+# Metres a card rooted at the hairline lies over one rooted furthest back (:func:`stacked`), all along it (risen to
+# from its root, each card crossed those it passed over, review H's test_hair_caps_review_h), none where the sides come
+# down to the scalp (styles.SLEEK_EDGE: tests/body/test_sleek_flaps_review_p.py). Without it a card rooted at the back
+# of the cap lay over the cards combed back over it as often as under them: its root end a blunt stroke on top of them,
+# and cards of near one height crossing cut through each other (blind review R's "dashes").
+STACK = 0.002
 
 
 def stacked(at: np.ndarray, start: float, end: float) -> np.ndarray:
