@@ -58,6 +58,6 @@ def stacked(at: np.ndarray, start: float, end: float) -> np.ndarray:
     ``end``): combed back, the hair from the hairline lies over the hair rooted behind it.
 
     >>> (stacked(np.array([0.5, 0.75, 1.0]), 0.5, 1.0) * 1000).round(2).tolist()
-    [0.0, 1.25, 2.5]
+    [0.0, 1.0, 2.0]
     """
     return STACK * np.clip((at - start) / (end - start), 0.0, 1.0)
