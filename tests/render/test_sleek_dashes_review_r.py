@@ -14,9 +14,9 @@ avatar with its own hair colour differs from the same avatar with the hair in :d
 from their edge): the fine shade (the luma less its blur over :data:`BLUR` pixels, over the hair alone) correlated
 with itself :data:`ALONG` pixels either way along the strands (their direction from the shade's structure tensor over
 :data:`ORIENT` pixels). Long strands along the comb keep the correlation; dashes lose it within a few pixels.
-On main 4d4e57b: #1 0.475, #5 0.668; now 0.539 and 0.713 (bounds between). (The ponytail #4's cap has the same
-change, 0.615 -> 0.66 over the hair past its bald head at 3/4, but its view takes in the tail, whose shape is another
-pass's: not measured here.)
+On main 4d4e57b: #1 0.475, #5 0.668; now 0.523 and 0.705 (bounds between). (The ponytail #4's cap has the same
+change, 0.615 -> 0.654 over its hair at 3/4 masked against its bald head, but that view takes in the tail, whose shape
+is another pass's: not measured here.)
 """
 
 from functools import cache
