@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-# A card's own share of its height (the rest its lock's): all its own (random), the cards were one shade each.
-OWN = 0.1
+# A card's own share of its height (the rest its lock's): all its own (random), the cards were one shade each; at 0.1
+# (0.5 mm) neighbouring cards of a lock lay at one height and cut through each other (a flat card's middle lies 0.4 mm
+# under its edges), in patches of either one's strands with straight edges: blind review R's "rectangular dashes"
+# (tests/render/test_sleek_dashes_review_r.py). At 0.3, a millimetre of the 3 (styles.SLEEK_LAYERS): 3 % of light.
+OWN = 0.3
 # The waves (cycles a turn round the head) whose sum is the locks' heights: locks 3 to 6 cm wide at the hairline.
 LOCK_WAVES = (5, 8, 13)
 SEED = 46
@@ -40,3 +43,21 @@ def heights(roots: np.ndarray, head, own: np.ndarray) -> np.ndarray:
                for k, p in zip(LOCK_WAVES, phase, strict=True)) / (1.5 * len(LOCK_WAVES) ** 0.5)
     lock = 0.5 + 0.5 * np.clip(wave, -1, 1)
     return (1 - OWN) * lock + OWN * own
+
+
+# Metres a card rooted at the hairline lies over one rooted furthest back (:func:`stacked`), all along it (risen to
+# from its root, each card crossed those it passed over, review H's test_hair_caps_review_h), none where the sides come
+# down to the scalp (styles.SLEEK_EDGE: tests/body/test_sleek_flaps_review_p.py). Without it a card rooted at the back
+# of the cap lay over the cards combed back over it as often as under them: its root end a blunt stroke on top of them,
+# and cards of near one height crossing cut through each other (blind review R's "dashes").
+STACK = 0.002
+
+
+def stacked(at: np.ndarray, start: float, end: float) -> np.ndarray:
+    """Each card's extra height (metres) by where its root is ``at`` (a share of its rootline, from ``start`` to
+    ``end``): combed back, the hair from the hairline lies over the hair rooted behind it.
+
+    >>> (stacked(np.array([0.5, 0.75, 1.0]), 0.5, 1.0) * 1000).round(2).tolist()
+    [0.0, 1.0, 2.0]
+    """
+    return STACK * np.clip((at - start) / (end - start), 0.0, 1.0)

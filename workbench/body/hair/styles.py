@@ -64,8 +64,11 @@ EAR_WISPS = (66.0, 181.0)
 # strokes of their own shades all over it (blind review H's "blocky brush-stroke texture").
 SLEEK_FROM = 0.55
 # ...and the depth (metres) their cards' layers spread over, from 2 mm over the head: 5 mm (was 3), the locks'
-# heights (sleek.heights) a few millimetres apart, so their shade under the hair's outside (occlusion) tells them apart.
-SLEEK_LAYERS = 0.005
+# heights (sleek.heights) a few millimetres apart, so their shade under the hair's outside (occlusion) tells them apart;
+# 3 mm since the cards also stack by their roots (sleek.stacked, 2 mm more), the hair's depth as before: at 5 mm with
+# 3 more the hair stood a pixel further out of the temples (tests/body/test_sleek_temples_review_n.py's #12, 11 against
+# its 10.5), the temples' cards over review H's 6.2 mm and the cards' median light under review G's 0.75.
+SLEEK_LAYERS = 0.003
 # ...but at the sides they come down to the scalp layer (to the first figure's metres over the head) at the rootline,
 # from the second figure's degrees over it, between the azimuths (degrees from the face) of the third and fourth and of
 # the sixth and fifth figures: at their layers' height to their lower edge, the flaps over the temples ended 5 to 7 mm
@@ -95,6 +98,9 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     # cards at their own heights never meet).
     # (...each at its lock's height, mostly: sleek.heights)
     lift = SLEEK_LAYERS * sleek.heights(head.centre + roots * head.envelope(roots)[:, None], head, rng.uniform(0, 1, S))
+    # (...over those rooted behind them: sleek.stacked)
+    az0, pol0 = np.degrees(np.arctan2(roots[:, 0], roots[:, 2])), np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
+    stack = sleek.stacked(pol0 / rootline(style, az0), SLEEK_FROM, SLEEK_ROOTS)
 
     def height(s, d, i):
         # (...down to the scalp layer at the sides' rootline: SLEEK_EDGE)
@@ -102,7 +108,8 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
         a = np.abs(az)
         flush = (smoothstep(SLEEK_EDGE[1], 0.0, rootline(style, az) - pol)
                  * smoothstep(SLEEK_EDGE[2], SLEEK_EDGE[3], a) * smoothstep(SLEEK_EDGE[5], SLEEK_EDGE[4], a))
-        h = 0.002 + lift[i] + 0.0 * s
+        # (...its stack, sleek.stacked, gone where the sides lie on the scalp)
+        h = 0.002 + lift[i] + stack[i] * (1 - flush) + 0.0 * s
         return h - (h - SLEEK_EDGE[0]) * flush
 
     # (Rows 1.5 cm apart: 2.5 cm apart, each quad's chord dipped 0.8 mm under the head's curve, through the card
