@@ -58,9 +58,14 @@ VIEWS = (("front", "full", 0.0, None), ("three-quarter", "full", 35.0, None), ("
          ("mouthOpen", "mouth", 0.0, "mouthOpen"), ("viseme_aa", "mouth", 0.0, "viseme_aa"),
          ("mouthSmile", "mouth", 0.0, "mouthSmile"))
 RENDERERS = ("ours", "threejs", "modelviewer")
+# The three.js look the sheets draw: issue 46 judges three.js under ACES filmic with RoomEnvironment, on the
+# project's page (look.html's "aces": its exposure, rim lights and contact shadow; "typical" is the bare room).
+THREEJS_LOOK = "aces"
 TITLES = {"ours": "workbench renderer (the service's previews)",
           "threejs": {"typical": "three.js, a typical page (ACES filmic, RoomEnvironment)",
-                      "project": "three.js, the project's page (PBR Neutral, RoomEnvironment, rim lights)"},
+                      "project": "three.js, the project's page (PBR Neutral, RoomEnvironment, rim lights)",
+                      "aces": "three.js, the project's page under ACES filmic (RoomEnvironment, rim lights, "
+                              "contact shadow)"},
           "modelviewer": "model-viewer 4, default neutral environment and tone mapping"}
 # The mouth close-up: 12 cm across at the mouth, the previews' portrait field of view.
 MOUTH_SPAN = 0.12
@@ -182,11 +187,13 @@ def threejs_look_page():
         yield page
 
 
-def shoot_threejs(avatars: list[Avatar], cell: int, look: str, page=None) -> list[list[Image.Image]]:
-    """Each avatar's views in three.js with ``look``, on ``page`` (:func:`threejs_look_page`) or one of its own."""
+def shoot_threejs(avatars: list[Avatar], cell: int, look: str, page=None, tune: dict | None = None
+                  ) -> list[list[Image.Image]]:
+    """Each avatar's views in three.js with ``look``, on ``page`` (:func:`threejs_look_page`) or one of its own;
+    ``tune``: values that replace the look's (``exposure``, ``env``, ``rig``, ``shadow``: a trial's)."""
     if page is None:
         with threejs_look_page() as own:
-            return shoot_threejs(avatars, cell, look, own)
+            return shoot_threejs(avatars, cell, look, own, tune)
     base, site, driver = page
     rows = []
     for k, a in enumerate(avatars):
@@ -199,7 +206,7 @@ def shoot_threejs(avatars: list[Avatar], cell: int, look: str, page=None) -> lis
                 "const done = arguments[1]; window.shot(arguments[0]).then(done, e => done('error: ' + e));",
                 {"model": f"{base}/{name}", "size": cell, "yaw": yaw, "pivot": [float(v) for v in pivot],
                  "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near,
-                 "look": look})
+                 "look": look, "tune": tune or {}})
             row.append(failed(cell) if url.startswith("error") else on_background(png_of(url), cell))
             if url.startswith("error"):
                 print(f"three.js, avatar #{k + 1}, view {VIEWS[j][0]}: {url}", file=sys.stderr)
@@ -300,7 +307,7 @@ if __name__ == "__main__":
     p.add_argument("--per-sheet", type=int, default=4)
     p.add_argument("--cell", type=int, default=288)
     p.add_argument("--renderers", default=",".join(RENDERERS))
-    p.add_argument("--threejs-look", choices=("typical", "project"), default="typical")
+    p.add_argument("--threejs-look", choices=("aces", "typical", "project"), default=THREEJS_LOOK)
     a = p.parse_args()
     chosen = tuple(r for r in a.renderers.split(",") if r)
     unknown = set(chosen) - set(RENDERERS)
