@@ -1,16 +1,17 @@
 """Sheets of avatars drawn at random, for blind reviewers (issue 46: "judge from pictures you did not pick").
 
 ``python data/make_review_sheets.py OUT_DIR [--count 12] [--seed 46] [--per-sheet 4] [--cell 288]
-[--renderers ours,threejs,modelviewer] [--threejs-look typical]`` (from the repository, ``PYTHONPATH=.``, the
+[--renderers ours,threejs,modelviewer] [--threejs-look aces]`` (from the repository, ``PYTHONPATH=.``, the
 project's venv) writes into ``OUT_DIR``:
 
 - ``sheet-NN-RENDERER.png``: ``--per-sheet`` avatars a sheet, one row each, labelled with an index number only
   (``#1``, ``#2``...: nothing that tells a setting), in eight views: the full figure from the front, at three
   quarters and from behind, the portrait from the front and at three quarters, and close-ups of the mouth in
   ``mouthOpen``, ``viseme_aa`` and ``mouthSmile``. One sheet per renderer: ``ours`` (the service's previews,
-  :func:`workbench.render.render`), ``threejs`` (a typical three.js page: ACES filmic at exposure 1 and
-  ``RoomEnvironment``, ``data/threejs_look/look.html``'s ``typical`` look; ``--threejs-look project`` draws
-  the project's own page instead) and ``modelviewer`` (``<model-viewer>`` in its default neutral environment
+  :func:`workbench.render.render`), ``threejs`` (the project's three.js page under ACES filmic and
+  ``RoomEnvironment``, ``data/threejs_look/look.html``'s ``aces`` look: the room at 0.6, a warm key and two rim
+  lights, exposure 0.8, a contact shadow; ``--threejs-look typical`` draws a bare typical page, ACES at exposure 1
+  in the room alone, and ``project`` the project's PBR Neutral page) and ``modelviewer`` (``<model-viewer>`` in its default neutral environment
   and tone mapping, ``tests/browser/pages/model-viewer.html``);
 - ``key.json``, for whoever reads the ratings, not for the reviewers: each index's settings, sheet and row,
   the views and what each renderer is, and any avatar skipped (with why).
@@ -58,9 +59,16 @@ VIEWS = (("front", "full", 0.0, None), ("three-quarter", "full", 35.0, None), ("
          ("mouthOpen", "mouth", 0.0, "mouthOpen"), ("viseme_aa", "mouth", 0.0, "viseme_aa"),
          ("mouthSmile", "mouth", 0.0, "mouthSmile"))
 RENDERERS = ("ours", "threejs", "modelviewer")
+# The three.js look the sheets draw: issue 46 judges three.js under ACES filmic with RoomEnvironment as a typical
+# product page draws it (look.html's "typical": the bare room at exposure 1, what every blind review saw), so that the
+# sheets' three.js column measures the asset rather than our lighting; "aces" is the project's rig for ACES pages
+# (its exposure, key and rim lights, contact shadow), "project" the project's own page (PBR Neutral).
+THREEJS_LOOK = "typical"
 TITLES = {"ours": "workbench renderer (the service's previews)",
           "threejs": {"typical": "three.js, a typical page (ACES filmic, RoomEnvironment)",
-                      "project": "three.js, the project's page (PBR Neutral, RoomEnvironment, rim lights)"},
+                      "project": "three.js, the project's page (PBR Neutral, RoomEnvironment, rim lights)",
+                      "aces": "three.js, the project's page under ACES filmic (RoomEnvironment, rim lights, "
+                              "contact shadow)"},
           "modelviewer": "model-viewer 4, default neutral environment and tone mapping"}
 # The mouth close-up: 12 cm across at the mouth, the previews' portrait field of view.
 MOUTH_SPAN = 0.12
@@ -182,11 +190,13 @@ def threejs_look_page():
         yield page
 
 
-def shoot_threejs(avatars: list[Avatar], cell: int, look: str, page=None) -> list[list[Image.Image]]:
-    """Each avatar's views in three.js with ``look``, on ``page`` (:func:`threejs_look_page`) or one of its own."""
+def shoot_threejs(avatars: list[Avatar], cell: int, look: str, page=None, tune: dict | None = None
+                  ) -> list[list[Image.Image]]:
+    """Each avatar's views in three.js with ``look``, on ``page`` (:func:`threejs_look_page`) or one of its own;
+    ``tune``: values that replace the look's (``exposure``, ``env``, ``rig``, ``shadow``: a trial's)."""
     if page is None:
         with threejs_look_page() as own:
-            return shoot_threejs(avatars, cell, look, own)
+            return shoot_threejs(avatars, cell, look, own, tune)
     base, site, driver = page
     rows = []
     for k, a in enumerate(avatars):
@@ -199,7 +209,7 @@ def shoot_threejs(avatars: list[Avatar], cell: int, look: str, page=None) -> lis
                 "const done = arguments[1]; window.shot(arguments[0]).then(done, e => done('error: ' + e));",
                 {"model": f"{base}/{name}", "size": cell, "yaw": yaw, "pivot": [float(v) for v in pivot],
                  "view": [float(v) for v in cam.view.reshape(-1)], "fov": cam.fov_deg, "near": cam.near,
-                 "look": look})
+                 "look": look, "tune": tune or {}})
             row.append(failed(cell) if url.startswith("error") else on_background(png_of(url), cell))
             if url.startswith("error"):
                 print(f"three.js, avatar #{k + 1}, view {VIEWS[j][0]}: {url}", file=sys.stderr)
@@ -300,7 +310,7 @@ if __name__ == "__main__":
     p.add_argument("--per-sheet", type=int, default=4)
     p.add_argument("--cell", type=int, default=288)
     p.add_argument("--renderers", default=",".join(RENDERERS))
-    p.add_argument("--threejs-look", choices=("typical", "project"), default="typical")
+    p.add_argument("--threejs-look", choices=("aces", "typical", "project"), default=THREEJS_LOOK)
     a = p.parse_args()
     chosen = tuple(r for r in a.renderers.split(",") if r)
     unknown = set(chosen) - set(RENDERERS)
