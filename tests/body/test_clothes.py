@@ -8,12 +8,12 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import rim_loops, sweep
 
 from workbench.body.mesh import body_mesh
 from workbench.body.outfit import BOTTOMS, TOPS, hidden_skin, outfit_pieces
 from workbench.body.outfit.pattern import pattern
-from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
 

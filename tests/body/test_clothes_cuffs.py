@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from scipy.spatial import cKDTree
 
 from workbench.body.outfit.pattern import SLEEVE_CUT, pattern
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model

@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import rim_loops
 from scipy.spatial import cKDTree
 
@@ -25,7 +26,6 @@ from workbench.body.mesh import body_mesh
 from workbench.body.outfit import STYLES, outfit_pieces
 from workbench.body.outfit.edges import ROLL
 from workbench.body.outfit.pattern import pattern
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 
 BODIES = [("feminine", "slim"), ("feminine", "heavy"), ("masculine", "average"), ("masculine", "heavy")]

@@ -19,11 +19,11 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import sweep, worst_outside
 from scipy.spatial import cKDTree
 
 from workbench.body.outfit.pattern import pattern
-from workbench.gltf import build_avatar
 from workbench.gltf.clips import DURATIONS
 from workbench.options import ANIMATIONS, BOTTOM_STYLES, TOP_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Model

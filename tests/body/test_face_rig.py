@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 
 from workbench.body.face import ARKIT, COMBINED, EXTRA, SHAPES, VISEMES, combination
-from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
 

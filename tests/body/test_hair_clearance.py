@@ -18,11 +18,11 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import sweep
 from scipy.spatial import cKDTree
 
 from workbench.body.hair.buzz import PAINTED
-from workbench.gltf import build_avatar
 from workbench.options import HAIR_STYLES, TOP_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Clip, Model
 

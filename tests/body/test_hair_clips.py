@@ -12,10 +12,10 @@ ends), as long hair: a nodding head brings the neck to a vertex or two of them (
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from scipy.spatial import cKDTree
 
 from workbench.body.hair.buzz import PAINTED
-from workbench.gltf import build_avatar
 from workbench.options import ANIMATIONS, HAIR_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Clip, Model
 

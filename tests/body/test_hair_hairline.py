@@ -19,6 +19,7 @@ from unittest.mock import patch
 
 import numpy as np
 import pytest
+from built import built  # one build per run (tests/built.py)
 from helpers import sweep
 
 from workbench.body.hair import bald as bald_scalp
@@ -51,7 +52,7 @@ def bald_portrait(gender, lod):
     # fades 0.46 to 0.99 against a skin-hued stubble for the masculine bun and ponytail, bound 1.0.)
     with patch.object(bald_scalp, "GREY", 0.5):
         bald_scalp.shaved.cache_clear()
-        glb = build_avatar(settings("none", gender), ModelOptions(lod=lod))
+        glb = build_avatar(settings("none", gender), ModelOptions(lod=lod))   # under a patch: its own build
     bald_scalp.shaved.cache_clear()
     bald = _posed(Model(glb), "preview")
     # Framed on the bald head: the hairline at the scale of a face, however much room the hair's volume
@@ -63,7 +64,7 @@ def bald_portrait(gender, lod):
 @cache
 def hairness(style, gender, lod):
     """(h, the row of the brows' top) for the front portrait's camera of the bald avatar."""
-    haired = _posed(Model(build_avatar(settings(style, gender), ModelOptions(lod=lod))), "preview")
+    haired = _posed(Model(built(settings(style, gender), ModelOptions(lod=lod))), "preview")
     cam, b = bald_portrait(gender, lod)
     a = draw(haired, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float)
     brows = np.nonzero(((b[..., 1] - b[..., 0]) > 20).any(1))[0]          # the green brows of the bald head
@@ -118,7 +119,7 @@ def test_a_cut_edge_would_fail():
 def test_portraits_keep_a_margin_over_the_hair(style):
     """Front and back portraits leave the top rows clear: the hair, curls and bun included, is framed
     with a margin."""
-    glb = build_avatar(settings(style, "masculine"), ModelOptions())
+    glb = built(settings(style, "masculine"), ModelOptions())
     for yaw in (0, 180):
         alpha = np.asarray(render(glb, size=256, camera="portrait", yaw_deg=yaw))[..., 3]
         assert (alpha[: int(256 * 0.02)] == 0).all(), (style, yaw)

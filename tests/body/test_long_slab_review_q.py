@@ -16,9 +16,9 @@ as the mean of each :data:`STEP` rows; its largest turn (degrees) between neighb
 from functools import cache
 
 import numpy as np
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions
 from workbench.render import render
 

@@ -10,12 +10,12 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy.spatial import cKDTree
 
 from workbench.body.face import ARKIT, SHAPES, VISEMES
 from workbench.body.mouth import mouth_texture
-from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
 

@@ -10,13 +10,13 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 
 from workbench.body.corner_shade import seam_share
 from workbench.body.mesh import body_of
 from workbench.body.mouth import MOUTH_SIZE, UPPER_EDGE, UPPER_TEETH, lining_depth, mouth_texture
 from workbench.body.teeth_walls import LINING_WALL
-from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.gltf.meshes import _key, _parts
 from workbench.options import ModelOptions, normalize_avatar_settings

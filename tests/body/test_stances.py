@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from built import built  # one build per run (tests/built.py)
 from helpers import random_settings, sweep, worst_outside
 from scipy.spatial import cKDTree
 from test_clothes_in_clips import BUILDS, TOLERANCE, covered
@@ -33,11 +34,17 @@ CASES = [(pose, top, bottom, *BUILDS[(i + j + k) % len(BUILDS)]) for k, pose in 
          for i, top in enumerate(TOP_STYLES) for j, bottom in enumerate(BOTTOM_STYLES)]
 
 
+def stance_settings(pose, top, bottom, gender, shape) -> dict:
+    """A case's settings: no hair, the top and bottom in the stance ``pose``."""
+    return normalize_avatar_settings({"gender": gender, "bodyShape": shape, "hair": {"style": "none"},
+                                      "outfit": {"topStyle": top, "bottomStyle": bottom}, "pose": pose})
+
+
 @lru_cache(maxsize=2)
 def model(pose, top, bottom, gender, shape) -> Model:
-    settings = normalize_avatar_settings({"gender": gender, "bodyShape": shape, "hair": {"style": "none"},
-                                          "outfit": {"topStyle": top, "bottomStyle": bottom}, "pose": pose})
-    return Model(build_avatar(settings, ModelOptions()))
+    """The case's avatar, built once per run (tests/built.py: test_hands_review_p and test_tee_taper_review_p build
+    some of the same stances)."""
+    return Model(built(stance_settings(pose, top, bottom, gender, shape), ModelOptions()))
 
 
 def _samples(d, keep: np.ndarray):
@@ -120,7 +127,7 @@ SEEDED = [s for s in random_settings(12, 4613) if s["pose"] != "relaxed"][:8]
 
 def _seeded_depths(s: dict) -> tuple[str, dict[str, float]]:
     settings = normalize_avatar_settings({**s, "hair": {"style": "none"}})
-    m = Model(build_avatar(settings, ModelOptions()))
+    m = Model(built(settings, ModelOptions()))
     return settings["pose"], limbs_in_trunk(m, settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
 
 
@@ -155,7 +162,7 @@ def test_the_check_sees_a_hand_through_the_hip():
     try:
         stances.HIP_CLEAR, stances.HAND_CLEAR, stances.FOREARM_MARGIN, reach.CLEAR, reach.CONTACT = \
             -0.03, -1.0, -1.0, -0.03, -0.03
-        m = model.__wrapped__(*case)
+        m = Model(build_avatar(stance_settings(*case), ModelOptions()))   # built under the patch, never shared
     finally:
         stances.HIP_CLEAR, stances.HAND_CLEAR, stances.FOREARM_MARGIN, reach.CLEAR, reach.CONTACT = kept
     assert max(limbs_in_trunk(m, "tee", "trousers").values()) > DEPTH

@@ -20,12 +20,12 @@ with a crown dome as long hair's (:func:`workbench.body.hair.scalp.dome`, 8 mm):
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import body_of, random_settings
 from scipy import ndimage
 
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.head import head_of
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 

@@ -14,9 +14,9 @@ its end strands 6 mm past and hardly fanned (:data:`workbench.body.hair.ends.END
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 

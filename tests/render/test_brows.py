@@ -10,9 +10,10 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 
 from workbench.body.brows import brow_color
-from workbench.gltf import build_avatar, inspect
+from workbench.gltf import inspect
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.raster import Lights, draw

@@ -14,11 +14,11 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 
 from workbench.body.hair.head import directions, head_of
 from workbench.body.mesh import body_mesh
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.pictures import _pivot, _turned

@@ -4,8 +4,8 @@ the blended scalp shell over the skin), clear blended texels dropped, and the an
 """
 
 import numpy as np
+from built import built as build_avatar  # one build per run (tests/built.py)
 
-from workbench.gltf import build_avatar
 from workbench.gltf.glb import pack_glb, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render

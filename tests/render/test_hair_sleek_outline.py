@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from PIL import Image
 from scipy.ndimage import binary_erosion
 
-from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render

@@ -7,9 +7,9 @@ was under a pixel; cards cut as outlines end in points.
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from scipy import ndimage
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render import render
 

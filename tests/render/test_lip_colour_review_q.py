@@ -14,12 +14,12 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from test_mouth_renders import UNLIT
 
 from workbench.body.skin import SKIN_SIZE, features
 from workbench.body.tone import lab
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import look_at
 from workbench.render.raster import Camera, draw

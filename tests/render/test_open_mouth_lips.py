@@ -13,12 +13,12 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from test_mouth_renders import UNLIT, lining_texture
 
 from workbench.body.face import SHAPES
 from workbench.body.skin import SKIN_SIZE, features
-from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import look_at

@@ -15,12 +15,12 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from test_mouth_renders import painted
 from test_smile_gaps_review_p import mouth_camera, with_weights
 
 from workbench.body.mouth import TONGUE_V
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.options.colour import LUMA
 from workbench.render.pictures import SUPERSAMPLE

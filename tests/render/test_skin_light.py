@@ -13,9 +13,9 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from scipy.ndimage import binary_erosion
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.options.colour import hex_rgb, srgb_to_linear
 from workbench.render.framing import frame

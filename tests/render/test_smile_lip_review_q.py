@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings, smile_mouth
 from scipy.spatial import cKDTree
 
 from workbench.body.lip_heights import lip_borders
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Model, load_clip
 
