@@ -149,8 +149,8 @@ def test_the_figure_stands_on_a_shadow(six):
 @pytest.mark.slow
 def test_hair_edges_are_not_black_under_the_rig(look_page, monkeypatch):
     """Review R's #2 (a bob, whose cards carry KHR_materials_anisotropy), portrait: no pixel of the hair black
-    (luminance under 12 of 255). three.js's anisotropic specular under a directional light from behind gave NaN on
-    the cards' edges: 1,082 black hair pixels under this look's rig without the page's guard (1,079 on main's
+    (luminance under 12 of 255). three.js r183's anisotropic specular (the browser tests' three.js; r184 guards it)
+    under a directional light from behind gave NaN on the cards' edges: 1,082 black hair pixels under this look's rig without the page's guard (1,079 on main's
     "project" look, its rim lights; none in the bare room, main's review look); now 0."""
     monkeypatch.setattr(sheets, "VIEWS", (("portrait", "portrait", 0.0, None),))
     avatar = sheets.Avatar(random_settings(12, 4628, with_added=True)[1])
