@@ -1,16 +1,16 @@
-"""The ponytail's tail: layers of cards leaving a tie at the back of the head, and the tie (an elastic band
+"""The ponytail's tail: a few clumps of cards leaving a tie at the back of the head, and the tie (an elastic band
 round the gathered hair, in the hair's colour much darkened: :data:`TIE_SHADE`); :func:`.styles.groom` combs the
 rest of the hair to the tie.
 
 The centreline goes out and down from the tie and soon turns to hang, :data:`GAP` off the body (:func:`tail_line`),
 swaying to one side as it goes (:data:`SWAY`); the tail flares out just after the tie, is fullest a fifth of the way
-down and thins to its cards' soft, layered ends. Blind review J saw a tail standing 4 to 6 cm off the neck, straight down the
+down and thins to the clumps' soft ends. Blind review J saw a tail standing 4 to 6 cm off the neck, straight down the
 middle of the back and nearly as wide at its end as at its fullest: a rigid tube ("a stiff ponytail"). Blind review L
 saw the next one, tied low at the nape, a centimetre off the neck and one ring of cards: "a solid rope glued to the
-nape with no hair tie". So it is tied higher (:data:`TIE_AT`) and hangs clear of the nape. Its clumps, each a ring of
-cards round its own line, parted by grooves, read from behind as "2-3 thin rope strands" (blind review Q); gathered to
-overlap, their cards faced every way and the tail read as "one flat, wide ribbon" (blind review R). So its cards are
-fanned round the tail's own line in :data:`LAYERS`, each facing out from it: one round, layered bundle.
+nape with no hair tie". So it is tied higher (:data:`TIE_AT`), hangs clear of the nape, and is :data:`CLUMPS` clumps,
+each its own ring of cards round its own line (:func:`clump_lines`). Parted by grooves a centimetre wide, blind review
+Q saw them from behind as "2-3 thin rope strands (reads as braids or dreadlocks)": they lie close and overlap, one
+gathered tail with the clumps' rings one over another in it.
 
 >>> from workbench.options import normalize_avatar_settings
 >>> from workbench.body.mesh import body_mesh
@@ -40,21 +40,20 @@ TIE_AT = (180.0, 66.0)
 TAIL = 0.3
 TAIL_RADIUS = (0.011, 0.03, 0.005)
 FULL_AT = 0.2
-# The tail's cards fanned round its own line in layers (blind review R saw the last tail's clumps, each a ring of cards
-# round its own line, as "one flat, wide ribbon" at 3/4 and from behind: under half their area faced out of the tail,
-# test_tail_round_review_r, so it shaded as one flat strip): per level of detail, each layer's share of the tail's radius and its cards round it. Each card
+# The tail's cards fanned round its own line in layers (blind review R saw the clumps, each a ring of cards round its
+# own line, as "one flat, wide ribbon" at 3/4 and from behind: the clumps' cards faced every way, so the tail shaded as
+# one flat strip): per level of detail, each layer's share of the tail's radius and its cards round it. Each card
 # faces out from the tail's line (its normal the tail's own round), so the tail shades as one round bundle; the
 # layers' cards turned between one another, the inner ones fill the outer ones' gaps.
 LAYERS = (((1.0, 11), (0.7, 8), (0.42, 5)), ((1.0, 8), (0.6, 5)))
-# ...each card as wide as this share of its layer's round over its count (a polygon round it, overlapping at its corners:
-# at 1.15 to 1.5 the back showed through gaps 3 mm wide seen from behind, test_tail_review_q's separate pieces), and its
-# rows along the tail (rows closer where it turns out of the tie, rows ** 1.4, drew the cards' flat sides there
+# ...each card as wide as this share of its layer's round over its count (a polygon round it, closed at its corners),
+# and its rows along the tail (rows closer where it turns out of the tie, rows ** 1.4, drew the cards' flat sides there
 # as boxes).
 CARD_WIDTH = (1.8, 1.6)
 ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
 # ...each card's own length (a share of the tail's: layered ends, not one cut), the most it stands off its layer (a
 # share of its radius, changing slowly along it: locks, not a smooth tube) and the turn it makes round the tail's line
-# over its length (radians; each layer's cards alike: turning apart, at 0.6, they opened those gaps).
+# over its length (radians).
 LENGTH = (0.72, 1.0)
 LOCK = 0.06
 TWIST = 0.35
@@ -76,7 +75,7 @@ SWAY = 0.025
 TURN, IN, GAP = 0.2, 0.12, 0.025
 # ...pushed out where it needs to be, with the points round it less by this much per square metre along it (tail_line).
 ROUND = 8.0
-# Loose strands off the tail per level of detail: narrow cards leaving its outside from a quarter of the way
+# Loose strands off the tail per level of detail: narrow cards leaving a clump's outside from a quarter of the way
 # down, drifting up to LOOSE_OUT metres out from it (2 cm out, they were the tail's outside in occlusion.tube, and the
 # rest lay "deep" under them: test_hair_caps_review_h's median light 0.53; 8 mm out, off the gathered tail, strands
 # of their own seen from behind).
