@@ -40,31 +40,27 @@ TIE_AT = (180.0, 66.0)
 TAIL = 0.3
 TAIL_RADIUS = (0.011, 0.03, 0.005)
 FULL_AT = 0.2
-# The tail's cards fanned round its own line in layers (blind review R saw the clumps, each a ring of cards round its
-# own line, as "one flat, wide ribbon" at 3/4 and from behind: the clumps' cards faced every way, so the tail shaded as
-# one flat strip): per level of detail, each layer's share of the tail's radius and its cards round it. Each card
-# faces out from the tail's line (its normal the tail's own round), so the tail shades as one round bundle; the
-# layers' cards turned between one another, the inner ones fill the outer ones' gaps.
-LAYERS = (((1.0, 11), (0.7, 8), (0.42, 5)), ((1.0, 8), (0.6, 5)))
-# ...each card as wide as this share of its layer's round over its count (a polygon round it, closed at its corners),
-# and its rows along the tail (rows closer where it turns out of the tie, rows ** 1.4, drew the cards' flat sides there
-# as boxes).
-CARD_WIDTH = (1.8, 1.6)
+# The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
+# it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
+# its centreline and its own radius that share. Five lines 0.7 to 0.9 of the radius out, each clump 0.56 across, left
+# grooves about a centimetre wide where the tail is fullest: 2 to 4 strands with the back showing between them seen from
+# behind (test_tail_review_q); 0.3 to 0.45 out and each 1.0 across, they overlap, one tail 4.6 to 7 cm wide.
+CLUMPS = (5, 4)
+CLUMP_CARDS = (5, 3)
+CLUMP_OFF = (0.3, 0.45)
+CLUMP_RADIUS = 0.5
+# ...at the tie, where they are gathered into one bundle that fills it, its radius that share of the tail's (at their
+# own radius there, the tie was a ring round a thin tail, the combed hair showing through it).
+TIED = 0.6
+# ...and towards the tips drawing back in, and thinning, by this share of their distance off the centreline and of
+# their radius (their lines as far apart to the end, the tail ended as wide as it was at its fullest:
+# test_hair_sleek_review_j; 0.35 of the distance alone, when the clumps lay close, left it 0.64 as wide).
+CLOSE = 0.45
+# ...the cards round a clump as wide as this share of the clump's round over their count (a polygon round it, closed
+# at its corners), and their rows along it (rows closer where it turns out of the tie, rows ** 1.4, drew the cards'
+# flat sides there as boxes).
+CLUMP_WIDTH = (1.0, 1.2)
 ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
-# ...each card's own length (a share of the tail's: layered ends, not one cut), the most it stands off its layer (a
-# share of its radius, changing slowly along it: locks, not a smooth tube) and the turn it makes round the tail's line
-# over its length (radians).
-LENGTH = (0.72, 1.0)
-LOCK = 0.06
-TWIST = 0.35
-# Cards through the middle per level of detail (so the tail seen edge on to a layer's card has hair across its width).
-CROSSED = (2, 1)
-# ...at the tie, the layers gathered into one bundle that fills it, their radii that share of their own (at a third of
-# it, the tie was a ring round a thin tail, the combed hair showing through it).
-TIED = 0.75
-# ...and towards the tips drawing in, by this share of their radius (the layers as far out to the end, the tail ended
-# as wide as it was at its fullest: test_hair_sleek_review_j).
-CLOSE = 0.6
 # How far (metres) the tail's end sways to the figure's left of where it would hang, growing from a fifth of the
 # way down (straight down the middle of the back, it hung as a rod).
 SWAY = 0.025
@@ -137,66 +133,71 @@ def frames(line: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t, e1, np.cross(t, e1)
 
 
-def layer_radius(radius: np.ndarray, share: float) -> np.ndarray:
-    """A layer's radius (N,) along the tail whose own radius is ``radius`` (N,): ``share`` of it, gathered at the
-    tie (:data:`TIED`) and drawn in towards the tips (:data:`CLOSE`).
-
-    >>> r = layer_radius(np.full(5, 0.03), 1.0)
-    >>> bool(r[0] < r[1]), bool(r[-1] < r[2])
-    (True, True)
-    """
-    u = np.linspace(0, 1, len(radius))
-    parted = smoothstep(0.0, FULL_AT, u)
-    return radius * share * (TIED + (1 - TIED) * parted) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
+def clump_lines(line: np.ndarray, radius: np.ndarray, rng: np.random.Generator, count: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` clumps' lines (count, N, 3) round the tail's centreline ``line`` and their radii (count, N): spread
+    round a ring, each its own share of the tail's radius off it (:data:`CLUMP_OFF`) and turning a little round it as
+    it goes down, so they leave the tie together, part just after it and run apart in grooves."""
+    _, e1, e2 = frames(line)
+    u = np.linspace(0, 1, len(line))
+    phase = rng.uniform(0, 2 * np.pi)
+    lines, radii = [], []
+    for c in range(count):
+        phi = phase + 2 * np.pi * (c + rng.uniform(-0.12, 0.12)) / count + 0.5 * u
+        parted = smoothstep(0.0, FULL_AT, u)
+        off = rng.uniform(*CLUMP_OFF) * radius * (0.35 + 0.65 * parted) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
+        ring = np.cos(phi)[:, None] * e1 + np.sin(phi)[:, None] * e2
+        lines.append(line + off[:, None] * ring)
+        radii.append(radius * (TIED + (CLUMP_RADIUS - TIED) * parted) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
+                     * rng.uniform(0.9, 1.15))
+    return np.array(lines), np.array(radii)
 
 
 def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Strands]:
     """The tail's cards (see the module's text) and its tie."""
     K = len(ROWS[lod])
     line, radius = tail_line(head, 60)
-    t, e1, e2 = frames(line)
+    t = frames(line)[0]
     pts, nrm, widths = [], [], []
 
     def rows(u):
         return np.minimum(np.round(u * (len(line) - 1)).astype(np.int64), len(line) - 1)
 
-    # Layers of cards round the tail's line, outer first, each card facing out from it, turning a little round it,
-    # standing off its layer in a slowly changing lock and ending at its own length...
-    phase = rng.uniform(0, 2 * np.pi)
-    for n, (share, count) in enumerate(LAYERS[lod]):
-        r = layer_radius(radius, share)
-        twist = TWIST * rng.uniform(0.8, 1.0)          # (one per layer: cards turning apart opened gaps)
-        for k in range(count):
-            j = rows(rng.uniform(*LENGTH) * ROWS[lod])
-            s = ROWS[lod]
-            phi = (phase + 2 * np.pi * (k + 0.5 * n + rng.uniform(-0.15, 0.15)) / count
-                   + twist * s)
-            lock = 1 - LOCK * np.cos(rng.uniform(0, 2 * np.pi) + rng.uniform(2.0, 4.0) * s) * smoothstep(0.0, 0.3, s)
-            ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
-            pts.append(line[j] + (r[j] * lock)[:, None] * ring)
+    clumps, clump_r = clump_lines(line, radius, rng, CLUMPS[lod])
+    m = CLUMP_CARDS[lod]
+    for cl, cr in zip(clumps, clump_r, strict=True):
+        _, f1, f2 = frames(cl)
+        length = rng.uniform(0.82, 1.0)
+        # Cards round the clump's line, each twisting a little and ending at its own length...
+        for k in range(m):
+            j = rows(length * rng.uniform(0.9, 1.0) * ROWS[lod])
+            phi = 2 * np.pi * (k + rng.uniform(-0.2, 0.2)) / m + 0.8 * np.linspace(0, 1, K)
+            ring = np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j]
+            pts.append(cl[j] + cr[j][:, None] * ring)
             nrm.append(ring)
-            widths.append(2 * np.pi * r[j] / count * CARD_WIDTH[lod])
-    # ...cards through its middle...
-    for k in range(CROSSED[lod]):
-        j = rows(0.03 + (rng.uniform(0.85, 1.0) - 0.03) * ROWS[lod])
-        phi = np.pi * (k + rng.uniform(0, 1)) / CROSSED[lod] + 0.5 * ROWS[lod]
-        pts.append(line[j])
-        nrm.append(np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j])
-        widths.append(1.6 * radius[j] * LAYERS[lod][-1][0])
-    # ...and a few loose strands leaving its outside and drifting off it.
-    outer = layer_radius(radius, 0.85 * LAYERS[lod][0][0])      # (drifting out to the outer layer)
+            widths.append(2 * np.pi * cr[j] / m * CLUMP_WIDTH[lod])
+        # ...and one through its middle.
+        j = rows(0.03 + (length - 0.03) * ROWS[lod])
+        phi = rng.uniform(0, np.pi) + 0.5 * np.linspace(0, 1, K)
+        pts.append(cl[j])
+        nrm.append(np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j])
+        widths.append(1.6 * cr[j])
+    _, e1, e2 = frames(line)
+    # ...and a few loose strands leaving a clump's outside and drifting off it.
     for _ in range(LOOSE[lod]):
         u = np.linspace(rng.uniform(0.2, 0.4), rng.uniform(0.6, 0.85), K)
         j = rows(u)
         phi = rng.uniform(0, 2 * np.pi) + 0.5 * u
         ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
         drift = LOOSE_OUT * rng.uniform(0.5, 1.0) * np.linspace(0, 1, K) ** 1.5
-        pts.append(line[j] + (outer[j] + drift)[:, None] * ring)
+        out = radius[j] * (CLUMP_OFF[1] + CLUMP_RADIUS)
+        pts.append(line[j] + (out + drift)[:, None] * ring)
         nrm.append(ring)
         widths.append(np.full(K, rng.uniform(0.005, 0.008)))
     tails, normals = np.array(pts), np.array(nrm)
     below = tails[..., 1] < head.centre[1]
-    cards = Strands(tails, normals, below, np.array(widths), clump_columns(rng, len(tails)), 0.3, along=arc(tails))
+    cards = Strands(tails, normals, below, np.array(widths) * (1.2 if lod else 1.0), clump_columns(rng, len(tails)), 0.3,
+                    along=arc(tails))
     # The tie: a band round the gathered hair just past where the combed hair meets it.
     turns = np.linspace(0, 2 * np.pi, TIE_POINTS)
     ring = np.cos(turns)[:, None] * e1[1] + np.sin(turns)[:, None] * e2[1]
