@@ -35,6 +35,7 @@ from .. import keep
 from ..skin import reference_body, skin_texture
 from ..texels import texel_map
 from .head import hairline, head_of, head_triangles, smoothstep
+from .scalp import FRONT, FRONT_FADE, fronted
 from .texture import rgb
 
 # The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
@@ -54,6 +55,16 @@ BETWEEN = 0.55
 # (over 1.04 to 0.9 it was a helmet's rim), its edge broken by the dots (RAGGED).
 FADE = (1.12, 0.8)
 RAGGED = 0.8
+# Hair that is not pulled back (:data:`HAIRS_FOR`): over the forehead, where the scalp layer is held back under the
+# cards' roots (:data:`.scalp.FRONT_HOLD`), the hairline's fade is fine hairs on the skin, thinning over HAIRS (in the
+# layer's hairlines along its shaped, drawn-out line: the fade its fill had), HAIRS_SHARE at most of the skin's texels
+# drawn in the hair's roots' colour (HAIRS_ROOT of it), in two grains (HAIR_DOTS per metre, and three times finer)
+# broken into separate hairs (the rest the skin: blind review R's "flat band of dyed scalp").
+HAIRS_FOR = ("short", "long", "bob")
+HAIRS = (1.08, 0.9)
+HAIRS_SHARE = 0.7
+HAIRS_ROOT = 0.75
+HAIR_DOTS = 900.0
 
 
 def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per_m: float = DOTS,
@@ -142,3 +153,51 @@ def painted(skin: np.ndarray, at: np.ndarray, w: np.ndarray, table: np.ndarray) 
     image = out.reshape(skin.shape)
     image.setflags(write=False)
     return image
+
+
+@lru_cache(maxsize=8)
+def front_mask(gender: str, size: int, style: str) -> tuple[np.ndarray, np.ndarray]:
+    """(flat texel indices, weights 0..255 uint8) of the fine hairs over the forehead (:data:`HAIRS`) of ``style`` on a
+    ``size`` px skin texture of ``gender``."""
+    def make() -> dict[str, np.ndarray]:
+        m = reference_body(gender)
+        h = head_of(m)
+        faces = m.face_groups["body"]
+        tmap = texel_map(m.triangle_uvs[faces], size)
+        # Each texel's point in space (float64: the same bytes on every CPU), its place about the skull.
+        p = tmap.paint_vertices(m.triangles[faces], m.positions).astype(np.float64).reshape(-1, 3)
+        az, pol = h.angles(p)
+        v = fronted(pol / hairline(style, az), az, FRONT_FADE[0])
+        near = np.linalg.norm(p - h.centre, axis=1) < 2 * h.radius
+        w = smoothstep(HAIRS[0], HAIRS[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)) * near
+        # Short strokes down the forehead (the way the hairs there lie): a fine grain across, a long one along them.
+        q = p * HAIR_DOTS
+        across = np.sin(q[:, 0] * 2.9 + 1.7 * np.sin(q[:, 1] * 0.4) + np.sin(q[:, 2] * 1.1))
+        along = np.sin(q[:, 1] * 0.9 + 2.3 * np.sin(q[:, 0] * 0.53) + np.sin(q[:, 2] * 0.7))
+        grain = smoothstep(0.55, 0.9, across) * smoothstep(-0.2, 0.5, along)
+        # (Fewer hairs as the fade goes, not fainter ones: the grain's threshold rises as the weight falls.)
+        weight = HAIRS_SHARE * smoothstep(1 - w, 1 - w + 0.3, grain) * (w > 0)
+        at = np.flatnonzero(weight > 1 / 255).astype(np.int32)
+        return {"at": at, "w": np.round(weight[at] * 255).astype(np.uint8)}
+
+    data = keep.kept(f"front-hairs-{gender}-{size}-{style}", make, {"at": (None,), "w": (None,)})
+    return data["at"], data["w"]
+
+
+@lru_cache(maxsize=16)
+def front_hairs(tone: str, gender: str, style: str, hair_color: str) -> np.ndarray:
+    """The skin texture of ``tone`` and ``gender`` under ``style``'s hair in ``hair_color``: fine hairs over the forehead
+    where its hairline fades (:func:`front_mask`), the skin between them (read-only).
+
+    >>> skin = skin_texture("#8D5524", "masculine")
+    >>> out = front_hairs("#8D5524", "masculine", "short", "#2B1B10")
+    >>> out.shape == skin.shape, 0 < int((out != skin).any(-1).sum()) < out.shape[0] * out.shape[1] // 50
+    (True, True)
+    """
+    skin = skin_texture(tone, gender)
+    at, w = front_mask(gender, skin.shape[0], style)
+    hair = rgb(hair_color) * HAIRS_ROOT * 255
+    level = np.arange(256, dtype=np.float64)[None, None, :]
+    t = np.arange(256, dtype=np.float64)[None, :, None] / 255
+    table = np.clip(level * (1 - t) + hair[:, None, None] * t + 0.5, 0, 255).astype(np.uint8)
+    return painted(skin, at, w, table)
