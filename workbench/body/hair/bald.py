@@ -61,7 +61,7 @@ RAGGED = 0.8
 # drawn in the hair's roots' colour (HAIRS_ROOT of it), in two grains (HAIR_DOTS per metre, and three times finer)
 # broken into separate hairs (the rest the skin: blind review R's "flat band of dyed scalp").
 HAIRS_FOR = ("short", "long", "bob")
-HAIRS = (1.08, 0.9)
+HAIRS = (1.14, 0.9)
 HAIRS_SHARE = 0.7
 HAIRS_ROOT = 0.75
 HAIR_DOTS = 900.0

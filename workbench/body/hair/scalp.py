@@ -87,7 +87,8 @@ FRONT_FADE = (1.6, 1.0)
 # over the skin, the layer's fill was a flat band of the hair's colour below the cards (blind review R: #2's bob, "a
 # green band of dyed 'scalp' on the forehead below the fringe"; #3's crop, "a flat grey band at the hairline";
 # tests/body/test_hairline_band_review_r.py).
-FRONT_HOLD = 0.15
+FRONT_HOLD = 0.1
+HOLD_WANDER = 0.07
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -100,7 +101,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     if style in SLEEK:
         v = fronted(v, azimuth, FRONT_FADE[1])
     elif style != "curly":
-        v = fronted(v, azimuth, 1.0, FRONT_HOLD)
+        v = fronted(v, azimuth, 1.0, FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0))
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
     tris = tris[keep]
     u = azimuth[tris] / 360.0 + 0.5
