@@ -87,8 +87,8 @@ FRONT_FADE = (1.6, 1.0)
 # over the skin, the layer's fill was a flat band of the hair's colour below the cards (blind review R: #2's bob, "a
 # green band of dyed 'scalp' on the forehead below the fringe"; #3's crop, "a flat grey band at the hairline";
 # tests/body/test_hairline_band_review_r.py).
-FRONT_HOLD = 0.1
-HOLD_WANDER = 0.07
+FRONT_HOLD = 0.09
+HOLD_WANDER = 0.08
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
