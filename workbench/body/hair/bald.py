@@ -58,8 +58,9 @@ RAGGED = 0.8
 # Hair that is not pulled back (:data:`HAIRS_FOR`): over the forehead, where the scalp layer is held back under the
 # cards' roots (:data:`.scalp.FRONT_HOLD`), the hairline's fade is fine hairs on the skin, thinning over HAIRS (in the
 # layer's hairlines along its shaped, drawn-out line: the fade its fill had), HAIRS_SHARE at most of the skin's texels
-# drawn in the hair's roots' colour (HAIRS_ROOT of it), in two grains (HAIR_DOTS per metre, and three times finer)
-# broken into separate hairs (the rest the skin: blind review R's "flat band of dyed scalp").
+# drawn in the hair's roots' colour (HAIRS_ROOT of it), as short strokes down the forehead (a grain of HAIR_DOTS per
+# metre across them) thinning out as the fade goes (the skin between them: blind review R's "flat band of dyed scalp"
+# was the layer's fill fading over the skin; a second tint between the strokes drew it again, a paler band).
 HAIRS_FOR = ("short", "long", "bob")
 HAIRS = (1.14, 0.9)
 HAIRS_SHARE = 0.7

@@ -86,7 +86,9 @@ FRONT_FADE = (1.6, 1.0)
 # past them is fine hairs painted on the skin (:func:`.bald.front_hairs`, along the line above, drawn out). Drawn out
 # over the skin, the layer's fill was a flat band of the hair's colour below the cards (blind review R: #2's bob, "a
 # green band of dyed 'scalp' on the forehead below the fringe"; #3's crop, "a flat grey band at the hairline";
-# tests/body/test_hairline_band_review_r.py).
+# tests/body/test_hairline_band_review_r.py; held back 0.15 all along, the cards' own edge was the hairline, ruled
+# straight: review Q's #1 spread 1 row). The hold wanders by HOLD_WANDER (a wave some 18 degrees long), so the roots'
+# shade comes down between the cards' roots in places, a broken line.
 FRONT_HOLD = 0.09
 HOLD_WANDER = 0.08
 
@@ -131,7 +133,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
                  np.full(len(positions), -1, np.int64))
 
 
-def fronted(v: np.ndarray, azimuth: np.ndarray, fade: float, hold: float = 0.0) -> np.ndarray:
+def fronted(v: np.ndarray, azimuth: np.ndarray, fade: float, hold: float | np.ndarray = 0.0) -> np.ndarray:
     """The layer's ``v`` (hairlines from the crown) at points ``v`` hairlines from the crown at ``azimuth`` degrees
     from the face, with the forehead's hairline shaped, held back ``hold`` hairlines and its fade drawn out ``fade``
     times (:data:`FRONT`); the same at the sides and back.
@@ -139,7 +141,7 @@ def fronted(v: np.ndarray, azimuth: np.ndarray, fade: float, hold: float = 0.0) 
     >>> fronted(np.array([0.5, 1.0, 1.1, 1.1]), np.array([0.0, 0.0, 0.0, 120.0]), FRONT_FADE[0]).round(3).tolist()
     [0.475, 0.946, 1.005, 1.1]
     >>> fronted(np.array([0.5, 1.0]), np.array([0.0, 0.0]), 1.0, FRONT_HOLD).round(3).tolist()
-    [0.525, 1.049]
+    [0.519, 1.038]
     """
     az = np.asarray(azimuth, float)
     weight = smoothstep(FRONT[1], FRONT[0], np.abs(az))
