@@ -35,7 +35,7 @@ from .. import keep
 from ..skin import reference_body, skin_texture
 from ..texels import texel_map
 from .head import hairline, head_of, head_triangles, smoothstep
-from .scalp import FRONT, FRONT_FADE, fronted
+from .scalp import FRONT, FRONT_FADE, HELD, fronted
 from .texture import rgb
 
 # The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
@@ -55,13 +55,13 @@ BETWEEN = 0.55
 # (over 1.04 to 0.9 it was a helmet's rim), its edge broken by the dots (RAGGED).
 FADE = (1.12, 0.8)
 RAGGED = 0.8
-# Hair that is not pulled back (:data:`HAIRS_FOR`): over the forehead, where the scalp layer is held back under the
+# Short hair and a bob (:data:`HAIRS_FOR`): over the forehead, where the scalp layer is held back under the
 # cards' roots (:data:`.scalp.FRONT_HOLD`), the hairline's fade is fine hairs on the skin, thinning over HAIRS (in the
 # layer's hairlines along its shaped, drawn-out line: the fade its fill had), HAIRS_SHARE at most of the skin's texels
 # drawn in the hair's roots' colour (HAIRS_ROOT of it), as short strokes down the forehead (a grain of HAIR_DOTS per
 # metre across them) thinning out as the fade goes (the skin between them: blind review R's "flat band of dyed scalp"
 # was the layer's fill fading over the skin; a second tint between the strokes drew it again, a paler band).
-HAIRS_FOR = ("short", "long", "bob")
+HAIRS_FOR = HELD
 HAIRS = (1.14, 0.9)
 HAIRS_SHARE = 0.7
 HAIRS_ROOT = 0.75

@@ -81,14 +81,17 @@ FRONT_PEAK = (0.05, 14.0)
 FRONT_TEMPLE = (0.03, 40.0, 14.0)
 FRONT_WANDER = 0.012
 FRONT_FADE = (1.6, 1.0)
-# ...but under hair that is not pulled back (short, long, bob) the layer's forehead line is held back by FRONT_HOLD
+# ...but under short hair and a bob (HELD) the layer's forehead line is held back by FRONT_HOLD
 # hairlines and not drawn out: its fill, the hair's roots' shade, ends under the cards' roots, and the hairline's fade
 # past them is fine hairs painted on the skin (:func:`.bald.front_hairs`, along the line above, drawn out). Drawn out
 # over the skin, the layer's fill was a flat band of the hair's colour below the cards (blind review R: #2's bob, "a
 # green band of dyed 'scalp' on the forehead below the fringe"; #3's crop, "a flat grey band at the hairline";
 # tests/body/test_hairline_band_review_r.py; held back 0.15 all along, the cards' own edge was the hairline, ruled
 # straight: review Q's #1 spread 1 row). The hold wanders by HOLD_WANDER (a wave some 18 degrees long), so the roots'
-# shade comes down between the cards' roots in places, a broken line.
+# shade comes down between the cards' roots in places, a broken line. (Long hair keeps the drawn-out fill: held, its
+# cards' edge cut across the forehead, review C's cut share 0.42 and 0.44 against its 0.32,
+# tests/body/test_hairline_fade_review_c.py.)
+HELD = ("short", "bob")
 FRONT_HOLD = 0.09
 HOLD_WANDER = 0.08
 
@@ -102,8 +105,10 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     v = polar / hairline(style, azimuth)
     if style in SLEEK:
         v = fronted(v, azimuth, FRONT_FADE[1])
-    elif style != "curly":
+    elif style in HELD:
         v = fronted(v, azimuth, 1.0, FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0))
+    elif style != "curly":
+        v = fronted(v, azimuth, FRONT_FADE[0])
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
     tris = tris[keep]
     u = azimuth[tris] / 360.0 + 0.5
