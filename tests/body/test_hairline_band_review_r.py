@@ -38,7 +38,7 @@ SIZE = 512
 COLUMNS = (0.42, 0.58)      # the forehead's middle, share of the picture's width
 ROWS = 10                   # the band under the cards, rows of the 512 px portrait (2 mm or so)
 SPAN = 6
-# The band's mean hair share at most (main: #2 0.52, #3 0.46; now 0.24 and 0.18).
+# The band's mean hair share at most (main: #2 0.52, #3 0.46; the first fine hairs 0.24 and 0.18; now 0.28 and 0.28).
 MOST = 0.3
 SPECK = 20
 MOST_SPECKS = 20        # (the first fine hairs 103 and 83, main 0 and 0, now 3 and 2)

@@ -32,8 +32,9 @@ COLUMNS = (0.40, 0.60)          # the forehead's middle, between the brows' oute
 # #1's least fade moved 10 -> 9 after blind review R (its "flat band of the hair's colour" under the crop and bob,
 # tests/body/test_hairline_band_review_r.py): the scalp layer's forehead line is held back under the cards' roots and
 # the fade past them is fine hairs on the skin (scalp.FRONT_HOLD, bald.front_hairs); a column between two of those
-# hairs fades at once, and #1's median fade measures 9 (12 before, 6 before hairline27), its spread 7 (#5, long hair, is
-# not held: as before).
+# hairs fades at once, and #1's median fade measured 9 (12 before, 6 before hairline27), its spread 7 (#5, long hair, is
+# not held: as before). Drawn as single combed hairs, fainter further down (bald.strokes), #1's fade measures 15, its
+# spread 7.
 LEAST_FADE = {1: 9.0, 5: 10.0}
 LEAST_SPREAD = 6.0
 
