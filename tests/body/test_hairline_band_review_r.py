@@ -48,7 +48,7 @@ MOST_SPECKS = 20        # (the first fine hairs 103 and 83, main 0 and 0, now 3 
 def pictures(index: int | str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(bald, haired, where the cards are) in review R's #``index``'s front portrait (a gender: that default avatar's),
     framed on the bald head."""
-    s = random_settings(12, 4628, with_added=True)[index - 1] if isinstance(index, int) else {"gender": index}
+    s: dict = random_settings(12, 4628, with_added=True)[index - 1] if isinstance(index, int) else {"gender": index}
     s = {**s, "glasses": "none"}
     bald = normalize_avatar_settings({**s, "hair": {**s.get("hair", {}), "style": "none"}})
     out, cam = [], None
@@ -56,6 +56,7 @@ def pictures(index: int | str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         posed = _posed(Model(build_avatar(settings, ModelOptions(lod=0, animations=("idle",)))), "preview")
         cam = cam or frame(posed, "portrait")
         out.append(draw(posed, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float))
+    assert cam is not None
     # The cards: where the avatar drawn with its cards alone differs from it drawn without any hair mesh.
     others = [d for d in posed.draws if not d.mesh_name.startswith("Hair")]
     cards = [replace(d, tris=d.tris[(d.uv[d.tris, 0] < 0.5).all(1)]) for d in posed.draws
