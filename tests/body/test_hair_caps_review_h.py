@@ -28,7 +28,7 @@ from helpers import random_settings
 
 from workbench.body.hair import canon, hair_pieces, shaved
 from workbench.body.hair.bake import hair_head
-from workbench.body.hair.bald import scalp_mask
+from workbench.body.hair.bald import front_mask, scalp_mask
 from workbench.body.hair.head import hairline
 from workbench.body.mesh import body_mesh
 from workbench.body.skin import skin_texture
@@ -147,4 +147,10 @@ def test_a_bald_avatars_skin_is_the_shaved_one_and_other_styles_keep_theirs():
     haired = _materials(normalize_avatar_settings(_raw(0, "short", "#2B1B10")))["Body"]["image"]
     bald = _materials(normalize_avatar_settings(_raw(0, "none", "#2B1B10")))["Body"]["image"]
     assert bald.shape == haired.shape and (bald != haired).any()
-    assert (bald <= haired).all()
+    # (Short hair's skin has fine hairs drawn where its forehead's hairline fades, blind review R, bald.front_hairs:
+    # there a bald head's stubble, which stops higher, may be the lighter; everywhere else a haired skin is the skin's
+    # own, and the shaved one is never lighter than it.)
+    hairs, _ = front_mask(_raw(0, "short")["gender"], haired.shape[0], "short")
+    rest = np.ones(haired.shape[0] * haired.shape[1], bool)
+    rest[hairs] = False
+    assert (bald.reshape(-1, 3)[rest] <= haired.reshape(-1, 3)[rest]).all()

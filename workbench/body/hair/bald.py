@@ -35,6 +35,7 @@ from .. import keep
 from ..skin import reference_body, skin_texture
 from ..texels import texel_map
 from .head import hairline, head_of, head_triangles, smoothstep
+from .scalp import FRONT, FRONT_FADE, HELD, fronted
 from .texture import rgb
 
 # The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
@@ -54,6 +55,22 @@ BETWEEN = 0.55
 # (over 1.04 to 0.9 it was a helmet's rim), its edge broken by the dots (RAGGED).
 FADE = (1.12, 0.8)
 RAGGED = 0.8
+# Short hair and a bob (:data:`HAIRS_FOR`): over the forehead, where the scalp layer is held back under the
+# cards' roots (:data:`.scalp.FRONT_HOLD`), the hairline's fade is fine hairs on the skin (:func:`strokes`), thinning
+# over HAIRS (in the layer's hairlines along its shaped, drawn-out line: the fade its fill had): single strokes a
+# texel (a millimetre) wide and HAIR_LONG texels long, combed down the forehead, rooted in HAIR_ROOTS of the texels
+# where the fade is full and fewer as it goes; a stroke's root HAIRS_SHARE of the way from the skin to the hair's
+# roots' colour (HAIRS_ROOT of it) under the hair, HAIR_LAST of that where the fade ends (nearer the skin further
+# down), its tip a third of its root. (Blind review R's "flat band of dyed scalp" was the layer's fill fading over the
+# skin; a second tint between the strokes drew it again, a paler band. Short dashes 0.7 of the way to the hair, from a
+# grain in space, read as a stipple of dark dots on the default avatar: test_hairline_band_review_r.py's specks.)
+HAIRS_FOR = HELD
+HAIRS = (1.14, 0.9)
+HAIRS_SHARE = 0.37
+HAIRS_ROOT = 0.75
+HAIR_ROOTS = 0.3
+HAIR_LONG = (3, 6)
+HAIR_LAST = 0.1
 
 
 def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per_m: float = DOTS,
@@ -142,3 +159,85 @@ def painted(skin: np.ndarray, at: np.ndarray, w: np.ndarray, table: np.ndarray) 
     image = out.reshape(skin.shape)
     image.setflags(write=False)
     return image
+
+
+@lru_cache(maxsize=8)
+def front_mask(gender: str, size: int, style: str) -> tuple[np.ndarray, np.ndarray]:
+    """(flat texel indices, weights 0..255 uint8) of the fine hairs over the forehead (:data:`HAIRS`) of ``style`` on a
+    ``size`` px skin texture of ``gender``."""
+    def make() -> dict[str, np.ndarray]:
+        m = reference_body(gender)
+        h = head_of(m)
+        faces = m.face_groups["body"]
+        tmap = texel_map(m.triangle_uvs[faces], size)
+        # Each texel's point in space (float64: the same bytes on every CPU), its place about the skull.
+        p = tmap.paint_vertices(m.triangles[faces], m.positions).astype(np.float64).reshape(-1, 3)
+        az, pol = h.angles(p)
+        v = fronted(pol / hairline(style, az), az, FRONT_FADE[0]).reshape(size, size)
+        near = (np.linalg.norm(p - h.centre, axis=1) < 2 * h.radius).reshape(size, size)
+        w = smoothstep(HAIRS[0], HAIRS[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
+        return strokes(w, v, near)
+
+    data = keep.kept(f"front-hairs-{gender}-{size}-{style}", make, {"at": (None,), "w": (None,)})
+    return data["at"], data["w"]
+
+
+def strokes(w: np.ndarray, v: np.ndarray, near: np.ndarray) -> dict[str, np.ndarray]:
+    """The fine hairs' texels and weights (``{"at": flat indices, "w": 0..255}``) on a texture where the hairline's
+    fade is ``w`` (1 under the hair, 0 past its fade) and ``v`` its hairlines from the crown, over the texels ``near``
+    the head: single strokes a texel wide and :data:`HAIR_LONG` long, running down the way ``v`` grows (combed down
+    the forehead as the cards' roots are), rooted more thinly as the fade goes (:data:`HAIR_ROOTS` of the texels where
+    it is full), each fainter towards its tip and the fainter the further down it grows (its colour nearer the skin's):
+    at a preview's size they read as a hairline thinning out, not as dots.
+
+    >>> w = np.zeros((12, 12)); w[:, :4] = 1.0
+    >>> v = np.tile(np.arange(12.0), (12, 1))
+    >>> out = strokes(w, v, np.ones((12, 12), bool))
+    >>> 4 <= int((out["at"] % 12).max()) < 4 + HAIR_LONG[1], int(out["w"].max()) <= 255 * HAIRS_SHARE
+    (True, True)
+    """
+    n = w.shape[0]
+    gy, gx = np.gradient(v)
+    length = np.hypot(gy, gx)
+    # (The way down: v's growth, one texel a step; none where it is not smooth, at an island's seam.)
+    ok = (w > 0) & near & (length > 0) & (length < 5 * np.median(length[w > 0])) if (w > 0).any() else w > 0
+    rng = np.random.default_rng(46)
+    roots = np.flatnonzero(ok.reshape(-1) & (rng.random(n * n) < HAIR_ROOTS * w.reshape(-1)))
+    ry, rx = np.divmod(roots, n)
+    dy, dx = gy[ry, rx] / length[ry, rx], gx[ry, rx] / length[ry, rx]
+    # (A little combed across, as the cards' roots lie, not ruled straight down.)
+    turn = rng.normal(0.0, 0.25, len(roots))
+    dy, dx = dy * np.cos(turn) - dx * np.sin(turn), dy * np.sin(turn) + dx * np.cos(turn)
+    long = rng.integers(HAIR_LONG[0], HAIR_LONG[1] + 1, len(roots))
+    # A hair's root: the darker the fuller the fade (nearer the skin further down); its tip a third of that.
+    root = HAIRS_SHARE * (HAIR_LAST + (1 - HAIR_LAST) * w[ry, rx])
+    out = np.zeros(n * n)
+    for k in range(HAIR_LONG[1]):
+        on = k < long
+        y = np.rint(ry[on] + dy[on] * k).astype(np.int64)
+        x = np.rint(rx[on] + dx[on] * k).astype(np.int64)
+        inside = (y >= 0) & (y < n) & (x >= 0) & (x < n)
+        at = y[inside] * n + x[inside]
+        keep_on = near.reshape(-1)[at]
+        np.maximum.at(out, at[keep_on], (root[on] * (1 - 0.65 * k / np.maximum(long[on] - 1, 1)))[inside][keep_on])
+    at = np.flatnonzero(out > 1 / 255).astype(np.int32)
+    return {"at": at, "w": np.round(out[at] * 255).astype(np.uint8)}
+
+
+@lru_cache(maxsize=16)
+def front_hairs(tone: str, gender: str, style: str, hair_color: str) -> np.ndarray:
+    """The skin texture of ``tone`` and ``gender`` under ``style``'s hair in ``hair_color``: fine hairs over the forehead
+    where its hairline fades (:func:`front_mask`), the skin between them (read-only).
+
+    >>> skin = skin_texture("#8D5524", "masculine")
+    >>> out = front_hairs("#8D5524", "masculine", "short", "#2B1B10")
+    >>> out.shape == skin.shape, 0 < int((out != skin).any(-1).sum()) < out.shape[0] * out.shape[1] // 50
+    (True, True)
+    """
+    skin = skin_texture(tone, gender)
+    at, w = front_mask(gender, skin.shape[0], style)
+    hair = rgb(hair_color) * HAIRS_ROOT * 255
+    level = np.arange(256, dtype=np.float64)[None, None, :]
+    t = np.arange(256, dtype=np.float64)[None, :, None] / 255
+    table = np.clip(level * (1 - t) + hair[:, None, None] * t + 0.5, 0, 255).astype(np.uint8)
+    return painted(skin, at, w, table)

@@ -19,7 +19,7 @@ no triangles; :func:`scalp_skin` is the body's skin texture for every style.
 >>> out = buzzed("#8D5524", "masculine", "#2B1B10")
 >>> out.shape == skin.shape, bool((out != skin).any()), bool((out <= skin).all())
 (True, True, True)
->>> scalp_skin("#8D5524", "masculine", "long", "#2B1B10") is skin
+>>> scalp_skin("#8D5524", "masculine", "curly", "#2B1B10") is skin
 True
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import keep, pores
 from ..skin import SKIN_SIZE, skin_texture
-from .bald import draw_mask, painted, shaved
+from .bald import HAIRS_FOR, draw_mask, front_hairs, painted, shaved
 from .texture import rgb
 
 # Styles drawn on the scalp's skin, with no hair mesh: ``none`` (a shaved head's stubble) and ``buzz``.
@@ -118,9 +118,12 @@ def scalp_roughness(gender: str, style: str) -> np.ndarray:
 
 def scalp_skin(tone: str, gender: str, style: str, hair_color: str) -> np.ndarray:
     """The body's skin texture for hair ``style``: a shaved head's stubble (``none``), a buzz cut's cover
-    (``buzz``), else the skin alone (the hair's mesh covers the scalp)."""
+    (``buzz``), fine hairs where the forehead's hairline fades (:data:`.bald.HAIRS_FOR`), else the skin alone (the
+    hair's mesh covers the scalp)."""
     if style == "none":
         return shaved(tone, gender, hair_color)
     if style == "buzz":
         return buzzed(tone, gender, hair_color)
+    if style in HAIRS_FOR:
+        return front_hairs(tone, gender, style, hair_color)
     return skin_texture(tone, gender)

@@ -81,6 +81,19 @@ FRONT_PEAK = (0.05, 14.0)
 FRONT_TEMPLE = (0.03, 40.0, 14.0)
 FRONT_WANDER = 0.012
 FRONT_FADE = (1.6, 1.0)
+# ...but under short hair and a bob (HELD) the layer's forehead line is held back by FRONT_HOLD
+# hairlines and not drawn out: its fill, the hair's roots' shade, ends under the cards' roots, and the hairline's fade
+# past them is fine hairs painted on the skin (:func:`.bald.front_hairs`, along the line above, drawn out). Drawn out
+# over the skin, the layer's fill was a flat band of the hair's colour below the cards (blind review R: #2's bob, "a
+# green band of dyed 'scalp' on the forehead below the fringe"; #3's crop, "a flat grey band at the hairline";
+# tests/body/test_hairline_band_review_r.py; held back 0.15 all along, the cards' own edge was the hairline, ruled
+# straight: review Q's #1 spread 1 row). The hold wanders by HOLD_WANDER (a wave some 18 degrees long), so the roots'
+# shade comes down between the cards' roots in places, a broken line. (Long hair keeps the drawn-out fill: held, its
+# cards' edge cut across the forehead, review C's cut share 0.42 and 0.44 against its 0.32,
+# tests/body/test_hairline_fade_review_c.py.)
+HELD = ("short", "bob")
+FRONT_HOLD = 0.09
+HOLD_WANDER = 0.08
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -90,8 +103,12 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     azimuth, polar = np.zeros(len(mesh.positions)), np.zeros(len(mesh.positions))
     azimuth[used], polar[used] = head.angles(mesh.positions[used].astype(np.float64))
     v = polar / hairline(style, azimuth)
-    if style != "curly":
-        v = fronted(v, azimuth, style in SLEEK)
+    if style in SLEEK:
+        v = fronted(v, azimuth, FRONT_FADE[1])
+    elif style in HELD:
+        v = fronted(v, azimuth, 1.0, FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0))
+    elif style != "curly":
+        v = fronted(v, azimuth, FRONT_FADE[0])
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
     tris = tris[keep]
     u = azimuth[tris] / 360.0 + 0.5
@@ -121,21 +138,23 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
                  np.full(len(positions), -1, np.int64))
 
 
-def fronted(v: np.ndarray, azimuth: np.ndarray, sleek: bool) -> np.ndarray:
+def fronted(v: np.ndarray, azimuth: np.ndarray, fade: float, hold: float | np.ndarray = 0.0) -> np.ndarray:
     """The layer's ``v`` (hairlines from the crown) at points ``v`` hairlines from the crown at ``azimuth`` degrees
-    from the face, with the forehead's hairline shaped and its fade drawn out (:data:`FRONT`); the same at the sides
-    and back.
+    from the face, with the forehead's hairline shaped, held back ``hold`` hairlines and its fade drawn out ``fade``
+    times (:data:`FRONT`); the same at the sides and back.
 
-    >>> fronted(np.array([0.5, 1.0, 1.1, 1.1]), np.array([0.0, 0.0, 0.0, 120.0]), False).round(3).tolist()
+    >>> fronted(np.array([0.5, 1.0, 1.1, 1.1]), np.array([0.0, 0.0, 0.0, 120.0]), FRONT_FADE[0]).round(3).tolist()
     [0.475, 0.946, 1.005, 1.1]
+    >>> fronted(np.array([0.5, 1.0]), np.array([0.0, 0.0]), 1.0, FRONT_HOLD).round(3).tolist()
+    [0.519, 1.038]
     """
     az = np.asarray(azimuth, float)
     weight = smoothstep(FRONT[1], FRONT[0], np.abs(az))
     peak = FRONT_PEAK[0] * np.exp(-0.5 * (az / FRONT_PEAK[1]) ** 2)
     temple = FRONT_TEMPLE[0] * np.exp(-0.5 * ((np.abs(az) - FRONT_TEMPLE[1]) / FRONT_TEMPLE[2]) ** 2)
     wander = FRONT_WANDER * (np.sin(np.radians(az) * 5 + 1.3) + 0.6 * np.sin(np.radians(az) * 8 + 4.1)) / 1.6
-    v = v / (1 + (peak - temple + wander) * weight)
-    stretch = 1 + (FRONT_FADE[sleek] - 1) * weight
+    v = v / (1 + (peak - temple + wander - hold) * weight)
+    stretch = 1 + (fade - 1) * weight
     return np.where(v > FILL_TO, FILL_TO + (v - FILL_TO) / stretch, v)
 
 
