@@ -76,7 +76,7 @@ COMBINED: dict[str, dict[str, float]] = {
                   "mouthLowerDownL": 0.05},
     "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.45, "mouthPucker": 0.35, "mouthUpperUpL": 0.2},
     "viseme_aa": {"jawOpen": 1.0, "mouthStretchL": 0.6, "mouthUpperUpL": 1.0, "mouthLowerDownL": 0.3,
-                  "mouthRollLower": 0.45},
+                  "mouthRollLower": 0.45, "aaRound": 1.0},
     "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.55, "mouthSmileL": 0.25, "mouthLowerDownL": 0.35,
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,

@@ -32,7 +32,8 @@ from . import compile as cc
 from . import rig as rg
 from . import shape as sh
 from .details import REST_FACE, rest_face
-from .expressions import THIN_LIPS, extra_shapes
+from .aa_round import aa_round
+from .expressions import EYES_APART, THIN_LIPS, extra_shapes
 from .topology import topology
 
 
@@ -276,6 +277,10 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         normals = vertex_normals(positions, m.triangles)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
     out.update(extra_shapes(positions, normals, m.groups, out, m.triangles[m.face_groups["body"]], lips, own))
+    # viseme_aa's lower lip rounded under the jaw's drop (workbench.body.aa_round).
+    unit = float(np.linalg.norm(positions[m.groups["helper-l-eye"]].mean(0)
+                                - positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
+    out["aaRound"] = aa_round(positions, m.triangles[m.face_groups["body"]], m.groups["body"], out["jawOpen"], unit)
     return out
 
 
