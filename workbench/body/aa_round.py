@@ -5,8 +5,8 @@ the centre ... Should be: a rounded lower lip").
 towards the corners, nearly in proportion to the distance from the middle: at full weight the lip's edge and its painted
 border ran as two straight arms from the corners to a point under the middle, a V, while the lower teeth's row under
 them stays level. :func:`aa_round` is what the lip's sides drop besides: the edge's drop taken to a superellipse
-(exponent :data:`ROUND`) through the drop at the middle and at the corners, so the lower lip is an arc over the lower
-teeth, its middle and its corners where they were. The skin and the mouth's lining under the lip's sides go down with
+(exponent :data:`ROUND`) through the drop at the middle and at the corners, the extra faded out towards the corners
+(:data:`TAPER`), so the lower lip is an arc over the lower teeth, its middle and its corners where they were. The skin and the mouth's lining under the lip's sides go down with
 it, all of it to :data:`HOLD` below the edge (the lip and its border) and none by :data:`FADE` (the chin keeps its
 place), and only what the jaw drops (the upper lip, which met the lower at rest, stays). Used in ``viseme_aa``'s sum
 only (workbench.body.face.COMBINED), at the weight its ``jawOpen`` has (1.0): mouthOpen's drop is 0.6 of it, its V
@@ -23,13 +23,15 @@ import numpy as np
 
 from .soften import lip_edge
 
-__all__ = ["FADE", "HOLD", "ROUND", "aa_round"]
+__all__ = ["FADE", "HOLD", "ROUND", "TAPER", "aa_round"]
 
-# The superellipse the lower lip's edge's drop is taken to: 2 an ellipse (1 the straight arms of a V). At 2 the sides
-# under the corners dropped 4 mm more and the opening read as a box; 1.6 an arc.
+# The superellipse the lower lip's edge's drop is taken to: 2 an ellipse (1 the straight arms of a V). 1.6 untapered
+# rounded the middle too little (the painted border's turn there 26 to 20 degrees on review R's #1) and took the lip's
+# sides under the corners 4 mm further down.
 ROUND = 2.0
-# The share of the mouth's half width from the middle where the extra drop starts to fade, and where it is gone (the
-# corners keep their place and their slope).
+# The share of the mouth's half width out from the middle where the extra drop starts to fade, and where it is gone
+# (the ellipse is upright at the corners: in full it took the lip beside them 4 to 5 mm down, a box; the corners keep
+# their place and their slope).
 TAPER = (0.55, 1.0)
 # Metres under the lower lip's edge (in the jaw's drop; the reference face's, scaled with the face) the edge's extra
 # drop is carried in full (the lip down to its painted border and a little past), and where it has faded out.

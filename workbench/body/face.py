@@ -126,7 +126,7 @@ PARTS = ARKIT + SYNTHETIC
 
 
 def _weights() -> np.ndarray:
-    """(20, 55): the visemes and extra shapes as weights of :data:`PARTS`."""
+    """(20, 57): the visemes and extra shapes as weights of :data:`PARTS`."""
     w = np.zeros((len(SHAPES) - len(ARKIT), len(PARTS)), np.float32)
     for k, name in enumerate(SHAPES[len(ARKIT):]):
         for part, weight in combination(name).items():
@@ -223,7 +223,7 @@ def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, ...]] | Non
     known = np.flatnonzero(rows >= 0)
     if not len(known):
         return None
-    parts = table[:, rows[known]]                                    # (54, N, 3)
+    parts = table[:, rows[known]]                                    # (57, N, 3)
     if not np.any(parts):
         return None
     arkit = parts[:len(ARKIT)]
