@@ -9,7 +9,7 @@ width) located on the reference body's skin (its front-most triangle at each poi
 by the same triangles and barycentric weights onto the avatar's own mesh at rest and in viseme_aa. Its turn at the
 face's middle: the angle between the chords from the middle to the border a share ``AT`` of the half width out each
 side (0 for a level arc; the two arms' of a V). jawOpen drops the lip's middle most, nearly in proportion to the
-distance from it: a V (workbench.body.aa_round rounds it)."""
+distance from it: a V (workbench.body.aa_round lifts its point to a level arc)."""
 
 from __future__ import annotations
 
@@ -30,10 +30,12 @@ FACES = {**{f"r{k}": random_settings(12, 4628, with_added=True)[k - 1] for k in 
          "fem": {"gender": "feminine"}, "masc": {"gender": "masculine"}}
 #: The shares of the half width (out from the middle) the turn is measured to.
 NEAR, FAR = 0.25, 0.5
-#: The most turn (degrees) of the border at the middle, to NEAR and to FAR of the half width. On main 25.7 / 34.8 /
-#: 36.2 / 29.5 / 32.4 to NEAR and 42.8 / 51.3 / 53.0 / 48.1 / 48.9 to FAR (#1 / #2 / #8 / feminine / masculine); now
-#: 11.3 / 18.5 / 20.3 / 14.2 / 17.4 and 18.3 / 23.3 / 24.2 / 22.8 / 23.1. At rest 0 to 6 and 8 to 13.
-MOST_NEAR, MOST_FAR = 23.0, 30.0
+#: The most turn (degrees) of the border at the middle, to NEAR of the half width. On main 25.7 / 34.8 / 36.2 / 29.5 /
+#: 32.4 (#1 / #2 / #8 / feminine / masculine); now 7.4 / 13.5 / 15.4 / 9.6 / 12.5; at rest 0 to 6.
+MOST_NEAR = 18.0
+#: To FAR of it, a guard (the rounding is of the middle, the sides as they were): main 42.8 / 51.3 / 53.0 / 48.1 / 48.9,
+#: now 33.4 / 40.6 / 42.4 / 37.9 / 38.7; at rest 8 to 13.
+MOST_FAR = 50.0
 
 
 @cache
@@ -95,9 +97,9 @@ def test_aa_lower_lip_an_arc(name):
 
 
 @pytest.mark.parametrize("name", ["r1", "r8"])
-def test_aa_lower_lip_keeps_its_middle_and_corners(name):
-    """The lip's middle and the mouth's corners drop as the rest of viseme_aa drops them (the opening's height and the
-    corners unchanged): only the lip's sides go down further."""
+def test_aa_lower_lip_keeps_its_sides_and_corners(name):
+    """Only the lip's middle moves, up, and less than 2.5 mm (the lower teeth still show under it): from half the half
+    width out and at the mouth's corners the lip is where the rest of viseme_aa puts it."""
     u, c = border(name, "viseme_aa")
     s = normalize_avatar_settings(FACES[name])
     m = body_mesh(s)
@@ -109,10 +111,9 @@ def test_aa_lower_lip_keeps_its_middle_and_corners(name):
             p[idx] += w * d
     _, where = _painted(s["gender"])
     without = np.array([(p[t] * b[:, None]).sum(0) for t, b in where])
-    mid = int(np.argmin(np.abs(u)))
-    assert abs(c[mid, 1] - without[mid, 1]) < 0.0003
+    up = c[:, 1] - without[:, 1]
+    assert up.min() > -1e-6 and 0.0005 < up.max() < 0.0025, up.round(4)
+    assert np.abs(up[np.abs(u) >= 0.5]).max() < 1e-4
     idx, d = shapes["aaRound"]
     corners = [int(np.argmin(np.linalg.norm(m.positions - k, axis=1))) for k in skin.lip_corners(m)]
-    moved = dict(zip(idx.tolist(), np.linalg.norm(d, axis=1).tolist(), strict=True))
-    assert max(moved.get(k, 0.0) for k in corners) < 1e-4
-    assert (c[:, 1] <= without[:, 1] + 1e-6).all()      # the sides only ever go down
+    assert not np.isin(corners, idx).any()
