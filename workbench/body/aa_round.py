@@ -18,7 +18,7 @@ import numpy as np
 
 from .soften import lip_edge
 
-__all__ = ["FADE", "HOLD", "ROUND", "aa_round"]
+__all__ = ["EDGE_KEEP", "FADE", "HOLD", "ROUND", "aa_round"]
 
 # The share of the mouth's half width out from the middle over which the V's point is rounded: a parabola lifts the lip
 # there, (the edge's drop at the middle less its drop here) / 2 at the middle, meeting the lip's own drop here with its
@@ -29,6 +29,11 @@ ROUND = 0.35
 # Metres under the lower lip's edge (in the jaw's drop; the reference face's, scaled with the face) the edge's extra
 # drop is carried in full (the lip down to its painted border and a little past), and where it has faded out.
 HOLD, FADE = 0.011, 0.024
+# Metres under the lip's inner edge over which the lift grows from nothing to full: the edge itself stays, so the lower
+# teeth's gum line shows under it as before (lifted with the rest, the edge covered the gum: review M's gum test,
+# tests/render/test_mouth_interior_review_m.py, 504 pixels of gum on main, 15 with the edge lifted 1.9 mm); the lip's
+# outer part and its painted border, the V the review saw, are lifted.
+EDGE_KEEP = 0.004
 # How far behind the lips' edge (metres) the mouth's lining goes down with them, fading out by twice this.
 LINING_DEPTH = 0.008
 
@@ -64,7 +69,7 @@ def aa_round(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, jaw
     below = edge_y - p[v, 1]
     share = np.clip(drop[v] / np.maximum(np.interp(tv, t, drop[lower]), 1e-6), 0.0, 1.0)
     behind = p[lower, 2].max() - p[v, 2]
-    w = (1.0 - _smooth(HOLD * unit, FADE * unit, below)) * share \
+    w = (1.0 - _smooth(HOLD * unit, FADE * unit, below)) * _smooth(0.0, EDGE_KEEP * unit, below) * share \
         * (1.0 - _smooth(LINING_DEPTH * unit, 2 * LINING_DEPTH * unit, behind))
     d = np.zeros((len(v), 3))
     d[:, 1] = e * w
