@@ -98,8 +98,9 @@ def test_aa_lower_lip_an_arc(name):
 
 @pytest.mark.parametrize("name", ["r1", "r8"])
 def test_aa_lower_lip_keeps_its_sides_and_corners(name):
-    """Only the lip's middle moves, up, and less than 2.5 mm (the lower teeth still show under it): from half the half
-    width out and at the mouth's corners the lip is where the rest of viseme_aa puts it."""
+    """Only the lip's middle moves, up, and less than 2.5 mm: from half the half width out and at the mouth's corners
+    the lip is where the rest of viseme_aa puts it. (Its inner edge stays over the lower gum line: review M's gum
+    test, tests/render/test_mouth_interior_review_m.py.)"""
     u, c = border(name, "viseme_aa")
     s = normalize_avatar_settings(FACES[name])
     m = body_mesh(s)

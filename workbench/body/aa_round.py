@@ -6,10 +6,11 @@ towards the corners, nearly in proportion to the distance from the middle: at fu
 border ran as two straight arms from the corners to a point under the middle, a V, while the lower teeth's row under
 them stays level. :func:`aa_round` rounds the point: over :data:`ROUND` of the half width out from the middle the lip
 is lifted by a parabola (a fillet: nothing and level at its ends, most at the middle), so the lower lip's middle is
-level, not a point. The skin and the mouth's lining under it go up with it, all of it to :data:`HOLD` below the edge
-(the lip and its painted border) and none by :data:`FADE` (the chin keeps its place), and only what the jaw drops (the
-upper lip, which met the lower at rest, stays). Used in ``viseme_aa``'s sum only (workbench.body.face.COMBINED), at
-the weight its ``jawOpen`` has (1.0): mouthOpen's drop is 0.6 of it, its V shallow.
+level, not a point. The lift grows from nothing at the lip's inner edge (kept over the lower gum line) to full
+:data:`EDGE_KEEP` under it and holds to :data:`HOLD` (the lip's outer part and its painted border), gone by :data:`FADE`
+(the chin keeps its place); only what the jaw drops moves (the upper lip, which met the lower at rest, stays). Used
+in ``viseme_aa``'s sum only (workbench.body.face.COMBINED), at the weight its ``jawOpen`` has (1.0): mouthOpen's drop
+is 0.6 of it, its V shallow.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _smooth(a: float, b: float, x: np.ndarray) -> np.ndarray:
 def aa_round(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, jaw: tuple[np.ndarray, np.ndarray],
              unit: float) -> tuple[np.ndarray, np.ndarray]:
     """(sorted vertex indices int32, deltas float32): the lower lip's middle lifted so that ``jaw`` (``jawOpen``'s
-    sorted indices and deltas) with it drops the lips' inner edge level at the middle, not to a point, for a body at ``positions`` (T-pose,
+    sorted indices and deltas) with it drops the lip's outer part level at the middle, not to a point, for a body at ``positions`` (T-pose,
     metres; its skin's ``triangles``, its ``body`` group's vertex indices) whose eyes are ``unit`` times the reference
     face's apart."""
     p = positions.astype(np.float64)
