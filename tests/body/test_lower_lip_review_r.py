@@ -30,8 +30,8 @@ FACES = {**{f"r{k}": random_settings(12, 4628, with_added=True)[k - 1] for k in 
          "fem": {"gender": "feminine"}, "masc": {"gender": "masculine"}}
 #: The shares of the half width (out from the middle) the turn is measured to.
 NEAR, FAR = 0.25, 0.5
-#: The most turn (degrees) of the border at the middle, to NEAR of the half width. On main 25.7 / 34.8 / 36.2 / 29.5 /
-#: 32.4 (#1 / #2 / #8 / feminine / masculine); now 7.4 / 13.5 / 15.4 / 9.6 / 12.5; at rest 0 to 6.
+#: The most turn (degrees) of the border at the middle, to NEAR of the half width. On main 25.3 / 34.8 / 36.2 / 29.1 /
+#: 32.4 (#1 / #2 / #8 / feminine / masculine); now 6.8 / 13.6 / 15.5 / 8.9 / 12.6; at rest 0 to 6.
 MOST_NEAR = 18.0
 #: To FAR of it, a guard (the rounding is of the middle, the sides as they were): main 42.8 / 51.3 / 53.0 / 48.1 / 48.9,
 #: now 33.4 / 40.6 / 42.4 / 37.9 / 38.7; at rest 8 to 13.
