@@ -31,8 +31,9 @@ from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only; ``lipsUnrolled``, the lips'
-# setting back at rest taken off, is made in workbench.body.mesh).
-SYNTHETIC = ("tongueUp", "smileOpen", "smileLids", "lipsUnrolled")
+# setting back at rest taken off, and ``aaRound``, viseme_aa's lower lip rounded (workbench.body.aa_round), are made in
+# workbench.body.mesh).
+SYNTHETIC = ("tongueUp", "smileOpen", "smileLids", "lipsUnrolled", "aaRound")
 # ``smileOpen``, the mouth of ``mouthSmile``: the units' smile with the lips parted on the upper teeth (closed,
 # the smile pressed the lips flat and read as a smirk in the blind review), as one shape smoothed where the sum
 # folds a triangle over (:func:`_unfold`: lifting the upper lip that far rolled its border under the skin above,

@@ -76,7 +76,7 @@ COMBINED: dict[str, dict[str, float]] = {
                   "mouthLowerDownL": 0.05},
     "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.45, "mouthPucker": 0.35, "mouthUpperUpL": 0.2},
     "viseme_aa": {"jawOpen": 1.0, "mouthStretchL": 0.6, "mouthUpperUpL": 1.0, "mouthLowerDownL": 0.3,
-                  "mouthRollLower": 0.45},
+                  "mouthRollLower": 0.45, "aaRound": 1.0},
     "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.55, "mouthSmileL": 0.25, "mouthLowerDownL": 0.35,
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
@@ -126,7 +126,7 @@ PARTS = ARKIT + SYNTHETIC
 
 
 def _weights() -> np.ndarray:
-    """(20, 55): the visemes and extra shapes as weights of :data:`PARTS`."""
+    """(20, 57): the visemes and extra shapes as weights of :data:`PARTS`."""
     w = np.zeros((len(SHAPES) - len(ARKIT), len(PARTS)), np.float32)
     for k, name in enumerate(SHAPES[len(ARKIT):]):
         for part, weight in combination(name).items():
@@ -223,7 +223,7 @@ def piece_morphs(settings: dict, p: Piece) -> list[tuple[np.ndarray, ...]] | Non
     known = np.flatnonzero(rows >= 0)
     if not len(known):
         return None
-    parts = table[:, rows[known]]                                    # (54, N, 3)
+    parts = table[:, rows[known]]                                    # (57, N, 3)
     if not np.any(parts):
         return None
     arkit = parts[:len(ARKIT)]

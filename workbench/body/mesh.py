@@ -5,7 +5,8 @@
 weights and the A-to-T re-pose (:mod:`.rig`), then metres with the soles at y = 0, the hips over the
 origin and one uniform scale that makes the stature (soles to the top of the skull, hair helper
 excluded) exactly ``height`` centimetres. :func:`morph_deltas` gives the 52 ARKit face shapes (and
-:mod:`.expressions`' ``tongueUp`` and ``smileOpen``, and ``lipsUnrolled``, used inside the sums) on the same vertices and in the same space.
+:mod:`.expressions`' ``tongueUp`` and ``smileOpen``, ``lipsUnrolled`` and :mod:`.aa_round`'s ``aaRound``, used inside
+the sums) on the same vertices and in the same space.
 
 Only ``gender``, ``bodyShape``, ``height`` and the face (its controls and the features the person's settings
 give it: :func:`workbench.body.shape.face_weights`) shape the body; results are cached per those
@@ -15,7 +16,7 @@ give it: :func:`workbench.body.shape.face_weights`) shape the body; results are 
 >>> settings = normalize_avatar_settings({"gender": "feminine", "height": 171.5})
 >>> m = body_mesh(settings)
 >>> round(float(m.positions[m.groups["body"], 1].max()), 4), len(m.skeleton.names), len(morph_deltas(settings))
-(1.715, 65, 56)
+(1.715, 65, 57)
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ from ..skeleton import Skeleton
 from . import compile as cc
 from . import rig as rg
 from . import shape as sh
+from .aa_round import aa_round
 from .details import REST_FACE, rest_face
-from .expressions import THIN_LIPS, extra_shapes
+from .expressions import EYES_APART, THIN_LIPS, extra_shapes
 from .topology import topology
 
 
@@ -276,6 +278,10 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
         normals = vertex_normals(positions, m.triangles)
     # The smile's cheek raise and the tongue's lift (workbench.body.expressions).
     out.update(extra_shapes(positions, normals, m.groups, out, m.triangles[m.face_groups["body"]], lips, own))
+    # viseme_aa's lower lip rounded under the jaw's drop (workbench.body.aa_round).
+    unit = float(np.linalg.norm(positions[m.groups["helper-l-eye"]].mean(0)
+                                - positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
+    out["aaRound"] = aa_round(positions, m.triangles[m.face_groups["body"]], m.groups["body"], out["jawOpen"], unit)
     return out
 
 
