@@ -32,6 +32,7 @@ import numpy as np
 from ..compile import top_four
 from ..lod import Piece
 from ..mesh import BodyMesh
+from . import sleek
 from .head import Head, hairline, smoothstep
 from .outline import pointed
 from .texture import column_u
@@ -175,6 +176,7 @@ def piece(mesh: BodyMesh, head: Head, strands, sort: bool = True, spread: float 
     pos, tris, normals, uv = ribbons(s.pts, s.nrm, width, s.column, s.taper, across, s.along, point)
     if hug:
         pos = tucked(pos, s.pts, np.repeat(hang.reshape(-1), 2), head)
+        uv = sleek.narrowed(uv, width) if width.ndim == 2 else uv
     # A flat card's edges leave the curved surface its middle follows: those on the head are kept
     # out of the head envelope.
     rel = pos - head.centre

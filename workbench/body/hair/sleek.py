@@ -61,3 +61,66 @@ def stacked(at: np.ndarray, start: float, end: float) -> np.ndarray:
     [0.0, 1.0, 2.0]
     """
     return STACK * np.clip((at - start) / (end - start), 0.0, 1.0)
+
+
+# Cards deep the sleek hair lies at most where it converges on the bun or the tie (:func:`converging`): the cards,
+# each as wide there as at its root, lay 8 to 10 deep round a bun's base (19 at a tie), 1.5 to 2.5 elsewhere; at those
+# depths the locks' heights could not part them (5 mm over 10 cards) and their flat middles (2 vertices a row: 0.4 mm
+# under their edges), so crossing cards cut through each other: the zigzags on the crown and dark patches at the nape
+# that sleek28 left of blind review R's "dashes" (tests/render/test_sleek_crown_review_r.py).
+DEEP = 3.0
+# ...the rings (degrees about the way the hair is combed) over which their depth is counted.
+RING = 2.0
+
+
+def converging(pts: np.ndarray, centre: np.ndarray, toward: np.ndarray, width: np.ndarray,
+               taper: float) -> np.ndarray:
+    """Widths (S, K) of sleek cards along strands ``pts`` (S, K, 3) combed towards ``toward`` (a unit direction from the
+    skull's ``centre``), ``width`` (S,) at their roots and narrowing by ``taper`` at their tips: each narrowed where the
+    cards converge, so that they lie at most :data:`DEEP` deep there (their widths round each ring about ``toward`` over
+    its circumference).
+
+    >>> t = np.radians(np.linspace(90, 10, 9))                       # 60 strands down the meridians to a pole
+    >>> a = np.radians(np.arange(60) * 6.0)[:, None]
+    >>> pts = 0.1 * np.stack([np.sin(t) * np.cos(a), np.sin(t) * np.sin(a), np.cos(t) + 0 * a], 2)
+    >>> w = converging(pts, np.zeros(3), np.array([0.0, 0.0, 1.0]), np.full(60, 0.02), 0.0)
+    >>> (w[0] * 1000).round(1).tolist()        # 1.9 deep at the equator, 3.8 at 30 degrees from the pole, 10 at 11
+    [20.0, 20.0, 20.0, 20.0, 20.0, 20.0, 15.7, 10.7, 6.0]
+    """
+    rel = pts - centre
+    r = np.linalg.norm(rel, axis=2)
+    cos = np.clip(np.einsum("skc,c->sk", rel, toward) / np.maximum(r, 1e-12), -1, 1)
+    theta = np.degrees(np.arccos(cos))
+    along = 1 - taper * np.linspace(0, 1, theta.shape[1])[None] ** 1.5
+    w = width[:, None] * along
+    rho = r * np.sqrt(1 - cos ** 2)                                 # (metres from the axis)
+    rings = np.arange(RING / 2, 180.0, RING)
+    # (each card's segments crossing each ring: the strands run down the rings, or across them)
+    a, b = theta[:, :-1, None], theta[:, 1:, None]
+    f = np.clip((rings - a) / np.where(b == a, 1e-9, b - a), 0, 1)
+    cross = ((a - rings) * (b - rings) < 0) | (a == rings)
+    across = ((w[:, :-1, None] * (1 - f) + w[:, 1:, None] * f) * cross).sum((0, 1))
+    around = ((rho[:, :-1, None] * (1 - f) + rho[:, 1:, None] * f) * cross).sum((0, 1))
+    n = cross.sum((0, 1))
+    on = n > 0
+    deep = across[on] / np.maximum(2 * np.pi * around[on] / n[on], 1e-9)
+    return width[:, None] * np.clip(DEEP / np.maximum(np.interp(theta, rings[on], deep), 1e-9), 0.0, 1.0)
+
+
+def narrowed(uv: np.ndarray, width: np.ndarray) -> np.ndarray:
+    """Card UVs ``uv`` (S*K*2, 2; two a row, :func:`.cards.ribbons`) of cards ``width`` (S, K) wide along their strands,
+    each row taking the middle of its card's atlas column in the share of the card's widest it is: a card narrowed
+    where the hair converges (:func:`converging`) keeps its strands' width, where all its column squeezed into it drew
+    them a third as fine, finer than a pixel at 512 px, a grain across the hair round the bun.
+
+    >>> uv = np.array([[0.0, 0.0], [0.06, 0.0], [0.0, 1.0], [0.06, 1.0]])
+    >>> narrowed(uv, np.array([[0.02, 0.01]]))[:, 0].round(3).tolist()
+    [0.0, 0.06, 0.015, 0.045]
+    """
+    S, K = width.shape
+    u = uv[:, 0].reshape(S, K, 2)
+    mid = u.mean(2, keepdims=True)
+    share = (width / np.maximum(width.max(1, keepdims=True), 1e-12))[..., None]
+    out = uv.copy()
+    out[:, 0] = (mid + (u - mid) * share).reshape(-1)
+    return out

@@ -116,7 +116,9 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     # under it.)
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=SLEEK_POINTS[lod],
                           limit=lambda d, i: d @ toward > reach)
-    return Strands(pts, nrm, hang, rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0), clump_columns(rng, S), 0.3)
+    width = rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0)
+    # (...narrowing where they converge on the bun or the tie: sleek.converging)
+    return Strands(pts, nrm, hang, sleek.converging(pts, head.centre, toward, width, 0.3), clump_columns(rng, S), 0.3)
 
 
 def _sleek_roots(head: Head, style: str, lod: int, seed: int) -> np.ndarray:

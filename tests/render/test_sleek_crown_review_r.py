@@ -1,0 +1,50 @@
+"""Blind review R's slicked buns and ponytail (issue 46, defect 2, seed 4628's #1 bun #5F4B3D, #5 bun #BA9A79, #4
+ponytail #00634C): "a clay shell with rectangular brush dashes". What sleek28 left of it: zigzag patches on the crown
+and short dark patches at the nape, where the cards converge on the bun or the tie.
+
+There the cards, each as wide as at its root, lay 8 to 10 deep round a bun's base (19 at the tie), and crossing at
+heights the locks could not part by more than a flat card's middle dips under its edges, cut through each other in
+patches of either one's strands (:data:`workbench.body.hair.sleek.DEEP`). They now narrow where they converge
+(:func:`workbench.body.hair.sleek.converging`), their strands as wide as before (:func:`workbench.body.hair.sleek.narrowed`).
+
+Measured from behind (512 px portrait) with review R's dash measure
+(:func:`test_sleek_dashes_review_r.strand_correlation`: the fine shade's correlation along the strands over the hair's
+pixels; the bun and the tail's top in it are unchanged): on main 7cee4d8 #1 0.619, #5 0.655, #4 0.773; now 0.664,
+0.682 and 0.808 (bounds between).
+"""
+
+from functools import cache
+
+import numpy as np
+import pytest
+from built import built as build_avatar  # one build per run (tests/built.py)
+from helpers import random_settings
+from scipy import ndimage
+from test_sleek_dashes_review_r import BACKGROUND, HAIR_DIFF, PROBE, SEED, SIZE, strand_correlation
+
+from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
+
+BEHIND = 180.0
+# The least correlation (main: #1 0.619, #5 0.655, #4 0.773).
+LEAST = {1: 0.64, 5: 0.67, 4: 0.79}
+
+
+@cache
+def _view(index: int, color: str | None) -> np.ndarray:
+    """Review R's avatar ``index`` (1-based) with its hair in ``color`` (None: its own) from behind, RGB floats."""
+    raw = random_settings(12, SEED, with_added=True)[index - 1]
+    s = normalize_avatar_settings(dict(raw, hair=dict(raw["hair"], color=color or raw["hair"]["color"])))
+    g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
+    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=BEHIND)
+    return np.asarray(im.convert("RGB")).astype(float)
+
+
+@pytest.mark.parametrize("index", sorted(LEAST))
+def test_sleek_crown_and_nape_run_in_strands(index):
+    assert random_settings(12, SEED, with_added=True)[index - 1]["hair"]["style"] in ("bun", "ponytail")
+    own = _view(index, None)
+    hair = ndimage.binary_opening(np.abs(own - _view(index, PROBE)).sum(2) > HAIR_DIFF)
+    assert hair.sum() > 20000, int(hair.sum())
+    c = strand_correlation(own, hair)
+    assert c >= LEAST[index], round(c, 3)
