@@ -48,6 +48,11 @@ BACK = 146.0
 # metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
 # shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
 BACK_TURN, BACK_PART = 0.4, 0.12
+# The front locks' azimuths (degrees from the face) where they hang: from the first figure (roots at the parting) to
+# the first plus the second (roots at FRONT), the third's power between, each card up to the fourth off it. (From 16
+# to 42 degrees, 5 off, the locks hung beside the neck as two strips 2.7 cm wide over the chest: blind review R's
+# "two dead-straight flat ribbons", #8; now they fall over the shoulders' fronts too, 2.2 times as wide.)
+LOCKS = (14.0, 50.0, 1.2, 8.0)
 
 
 # Long hair's cards over the head rise to their layer's room over the body (``base`` in :func:`_long`, 0.6 to 2.2 cm) from
@@ -135,7 +140,7 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
     def target(az, i):
         a = np.abs(az)
         front = a < FRONT
-        goal = np.where(front, 16.0 + 26.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 5.0 * spread[i],
+        goal = np.where(front, LOCKS[0] + LOCKS[1] * np.clip(a / FRONT, 0, 1) ** LOCKS[2] + LOCKS[3] * spread[i],
                         BACK + (180.0 - BACK) * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
         return np.sign(az + 1e-9) * goal
 
