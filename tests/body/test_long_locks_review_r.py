@@ -1,14 +1,16 @@
 """Blind review R's long hair (issue 46, defect 9; long hair rated 5 and 4): seed 4628's #8 (masculine slim 142 cm,
 #654A39, a tee), "in the front and 3/4 views the long hair is two dead-straight flat ribbons over the chest", and #9
 (feminine average 177 cm, #332924), "the side strands are flat planes". What fell in front of the shoulders hung at
-16 to 42 degrees from the face (5 degrees off per card): beside the neck, two strips about 2.7 cm wide on #8. Now the
-front locks hang from 14 to 60 degrees, 6 off per card (:data:`workbench.body.hair.long.LOCKS`), their cards 1.1 times
-as wide as the rest, not 1.4: a fuller fall that drapes over the shoulders' fronts as well as down the chest.
+16 to 42 degrees from the face by where they started to fall (5 degrees off per card): most at 30 to 50 degrees at the
+collarbones, beside the neck, two strips about 2.5 cm wide on #8. Now from 10 to 42, 3 off
+(:data:`workbench.body.hair.long.LOCKS`), spread over 10 to 50 degrees: fuller locks down the chest. (Not over the
+shoulders' fronts as the review asks: below the shoulders no hair may hang from 50 to 125 degrees, where the arms hang,
+tests/body/test_hair_cards.py, nor off the shoulders' sides, tests/body/test_hair_long_review_g.py.)
 
 Measured on the groom fitted to each body (:func:`workbench.body.hair.canon.fitted`, LOD 0, as the avatar's GLB
 carries it): every card crossing the height :data:`UNDER` metres under the shoulders' joints in front of the skull's
 centre, per side; the spread across (x, skull radii) of where they cross. On main #8 0.26 / 0.25, #9 0.42 / 0.46; now
-0.51 / 0.52 and 0.61 / 0.60.
+0.40 / 0.42 and 0.53 / 0.56.
 """
 
 from functools import cache
@@ -22,7 +24,7 @@ from workbench.body.mesh import body_mesh
 from workbench.options import normalize_avatar_settings
 
 UNDER = 0.04           # metres under the shoulders' joints: the collarbones' height, over the chest's top
-LEAST_SPREAD = 0.48    # skull radii, each side of each avatar (main: #8 0.26 / 0.25, #9 0.42 / 0.46)
+LEAST_SPREAD = 0.36    # skull radii, each side of each avatar (main: #8 0.26 / 0.25, #9 0.42 / 0.46)
 
 
 @cache
@@ -49,6 +51,6 @@ def locks(n: int) -> tuple[float, float]:
     return spread[0], spread[1]
 
 
-def test_long_hair_front_locks_fall_wide_over_the_shoulders():
+def test_long_hair_front_locks_fall_wide_down_the_chest():
     found = {n: tuple(round(v, 2) for v in locks(n)) for n in (8, 9)}
     assert all(min(v) >= LEAST_SPREAD for v in found.values()), found

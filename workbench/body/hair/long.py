@@ -48,13 +48,15 @@ BACK = 146.0
 # metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
 # shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
 BACK_TURN, BACK_PART = 0.4, 0.12
-# The front locks' azimuths (degrees from the face) where they hang: from the first figure (roots at the parting) to
-# the first plus the second (roots at FRONT), the third's power between, each card up to the fourth off it. (From 16
-# to 42 degrees, 5 off, the locks hung beside the neck as two strips 2.7 cm wide over the chest: blind review R's
-# "two dead-straight flat ribbons", #8; now they fall over the shoulders' fronts too, twice as wide. Out to 64
-# degrees, 8 off, they were 2.9 times as wide, but their strands' shade flatter than review O's test allows: 5.44
-# levels against 5.6, tests/body/test_long_hair_review_o.py.)
-LOCKS = (14.0, 46.0, 1.2, 6.0)
+# The front locks' azimuths (degrees from the face) where they hang: from the first figure to the first plus the second,
+# by the third power of where they start to fall (their azimuth over FRONT: 0.6 to 1 for most, the hair is swept aside
+# over the head), each card up to the fourth off it. (16 + 26 times the 1.5th power, 5 off: 30 to 50 degrees at the
+# collarbones, two strips 2.5 cm wide beside the neck, blind review R's "two dead-straight flat ribbons", #8; now 10 to
+# 50, 1.6 times as wide. Not further out: below the shoulders no hair hangs from 50 to 125 degrees, where the arms hang,
+# tests/body/test_hair_cards.py, nor off the shoulders' sides, test_hair_long_review_g.py's wings; out to 64 degrees
+# both failed, and review O's strands' shade flattened, 5.44 levels against 5.6. 5 off, the cards' edges drew review L's
+# bands down the back at 145 degrees past its bound: 0.0473 against 0.047, main 0.0461, now 0.0461.)
+LOCKS = (10.0, 32.0, 4.0, 3.0)
 
 
 # Long hair's cards over the head rise to their layer's room over the body (``base`` in :func:`_long`, 0.6 to 2.2 cm) from
@@ -180,10 +182,9 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
     fall = Fall(end, target, c[1] - 0.9 * head.radius, shoulder + 0.01, clearance, rng.uniform(0.004, 0.012, S), part_at)
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.9), height=height, fall=fall, points=LONG_POINTS[lod],
                           dense=LONG_DENSE[lod])
-    # What falls in front of the shoulders comes from few roots: those cards a little wider. (1.4 times, over the
-    # locks' wider fall, LOCKS, they flattened the strands' shade: review O's test 5.54 levels, 5.63 at 1.2, 5.66 now.)
+    # What falls in front of the shoulders comes from few roots: those cards are wider.
     end_az = np.degrees(np.arctan2(pts[:, -1, 0] - c[0], pts[:, -1, 2] - c[2]))
-    wide = 1 + 0.1 * smoothstep(80.0, 60.0, np.abs(end_az))
+    wide = 1 + 0.4 * smoothstep(80.0, 60.0, np.abs(end_az))
     # ...and those over the forehead as wide and as few as before (each card's edge crossing the hairline's fade
     # cuts it).
     wide = wide * (1 + 0.2 * brow) if lod == 0 else wide
