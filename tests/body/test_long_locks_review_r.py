@@ -2,7 +2,7 @@
 #654A39, a tee), "in the front and 3/4 views the long hair is two dead-straight flat ribbons over the chest", and #9
 (feminine average 177 cm, #332924), "the side strands are flat planes". What fell in front of the shoulders hung at
 16 to 42 degrees from the face by where they started to fall (5 degrees off per card): most at 30 to 50 degrees at the
-collarbones, beside the neck, two strips about 2.5 cm wide on #8. Now from 10 to 42, 3 off
+collarbones, beside the neck, two strips about 2.5 cm wide on #8. Now from 11 to 42, 3 off
 (:data:`workbench.body.hair.long.LOCKS`), spread over 10 to 50 degrees: fuller locks down the chest. (Not over the
 shoulders' fronts as the review asks: below the shoulders no hair may hang from 50 to 125 degrees, where the arms hang,
 tests/body/test_hair_cards.py, nor off the shoulders' sides, tests/body/test_hair_long_review_g.py.)
@@ -10,7 +10,7 @@ tests/body/test_hair_cards.py, nor off the shoulders' sides, tests/body/test_hai
 Measured on the groom fitted to each body (:func:`workbench.body.hair.canon.fitted`, LOD 0, as the avatar's GLB
 carries it): every card crossing the height :data:`UNDER` metres under the shoulders' joints in front of the skull's
 centre, per side; the spread across (x, skull radii) of where they cross. On main #8 0.26 / 0.25, #9 0.42 / 0.46; now
-0.40 / 0.42 and 0.53 / 0.56.
+0.39 / 0.41 and 0.52 / 0.55.
 """
 
 from functools import cache
