@@ -48,6 +48,16 @@ BACK = 146.0
 # metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
 # shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
 BACK_TURN, BACK_PART = 0.4, 0.12
+# The front locks' azimuths (degrees from the face) where they hang: from the first figure to the first plus the second,
+# by the third power of where they start to fall (their azimuth over FRONT: 0.6 to 1 for most, the hair is swept aside
+# over the head), each card up to the fourth off it. (16 + 26 times the 1.5th power, 5 off: 30 to 50 degrees at the
+# collarbones, two strips 2.5 cm wide beside the neck, blind review R's "two dead-straight flat ribbons", #8; now 10 to
+# 50, 1.6 times as wide (11 + 31 times the 4th power, 3 off). Not further out: below the shoulders no hair hangs from 50 to 125 degrees, where the arms hang,
+# tests/body/test_hair_cards.py, nor off the shoulders' sides, test_hair_long_review_g.py's wings; out to 64 degrees
+# both failed, and review O's strands' shade flattened, 5.44 levels against 5.6. 5 off, the cards' edges drew review L's
+# bands down the back at 145 degrees past its bound: 0.0473 against 0.047, main 0.0461, now 0.0462; from 10, one
+# point of a lock lay under a hoodie's neckline, tests/body/test_hair_clearance.py.)
+LOCKS = (11.0, 31.0, 4.0, 3.0)
 
 
 # Long hair's cards over the head rise to their layer's room over the body (``base`` in :func:`_long`, 0.6 to 2.2 cm) from
@@ -135,7 +145,7 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
     def target(az, i):
         a = np.abs(az)
         front = a < FRONT
-        goal = np.where(front, 16.0 + 26.0 * np.clip(a / FRONT, 0, 1) ** 1.5 + 5.0 * spread[i],
+        goal = np.where(front, LOCKS[0] + LOCKS[1] * np.clip(a / FRONT, 0, 1) ** LOCKS[2] + LOCKS[3] * spread[i],
                         BACK + (180.0 - BACK) * np.clip((a - FRONT) / (180.0 - FRONT), 0, 1))
         return np.sign(az + 1e-9) * goal
 
