@@ -13,38 +13,23 @@ pixels; the bun and the tail's top in it are unchanged): on main 7cee4d8 #1 0.61
 0.682 and 0.808 (bounds between).
 """
 
-from functools import cache
 
 import numpy as np
 import pytest
-from built import built as build_avatar  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
-from test_sleek_dashes_review_r import BACKGROUND, HAIR_DIFF, PROBE, SEED, SIZE, strand_correlation
-
-from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render import render
+from test_sleek_dashes_review_r import HAIR_DIFF, PROBE, SEED, _view, strand_correlation
 
 BEHIND = 180.0
 # The least correlation (main: #1 0.619, #5 0.655, #4 0.773).
 LEAST = {1: 0.64, 5: 0.67, 4: 0.79}
 
 
-@cache
-def _view(index: int, color: str | None) -> np.ndarray:
-    """Review R's avatar ``index`` (1-based) with its hair in ``color`` (None: its own) from behind, RGB floats."""
-    raw = random_settings(12, SEED, with_added=True)[index - 1]
-    s = normalize_avatar_settings(dict(raw, hair=dict(raw["hair"], color=color or raw["hair"]["color"])))
-    g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
-    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=BEHIND)
-    return np.asarray(im.convert("RGB")).astype(float)
-
-
 @pytest.mark.parametrize("index", sorted(LEAST))
 def test_sleek_crown_and_nape_run_in_strands(index):
     assert random_settings(12, SEED, with_added=True)[index - 1]["hair"]["style"] in ("bun", "ponytail")
-    own = _view(index, None)
-    hair = ndimage.binary_opening(np.abs(own - _view(index, PROBE)).sum(2) > HAIR_DIFF)
+    own = _view(index, None, BEHIND)
+    hair = ndimage.binary_opening(np.abs(own - _view(index, PROBE, BEHIND)).sum(2) > HAIR_DIFF)
     assert hair.sum() > 20000, int(hair.sum())
     c = strand_correlation(own, hair)
     assert c >= LEAST[index], round(c, 3)

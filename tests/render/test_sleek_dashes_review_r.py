@@ -47,12 +47,13 @@ LEAST = {1: 0.51, 5: 0.69}
 
 
 @cache
-def _view(index: int, color: str | None) -> np.ndarray:
-    """Review R's avatar ``index`` (1-based) with its hair in ``color`` (None: its own): the 3/4 portrait, RGB floats."""
+def _view(index: int, color: str | None, yaw: float = YAW) -> np.ndarray:
+    """Review R's avatar ``index`` (1-based) with its hair in ``color`` (None: its own): its portrait at ``yaw`` (the
+    3/4 one unless told), RGB floats."""
     raw = random_settings(12, SEED, with_added=True)[index - 1]
     s = normalize_avatar_settings(dict(raw, hair=dict(raw["hair"], color=color or raw["hair"]["color"])))
     g = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
-    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=YAW)
+    im = render(g, size=SIZE, camera="portrait", background=BACKGROUND, pose=(g, 0.0), yaw_deg=yaw)
     return np.asarray(im.convert("RGB")).astype(float)
 
 
