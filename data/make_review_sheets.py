@@ -1,17 +1,17 @@
 """Sheets of avatars drawn at random, for blind reviewers (issue 46: "judge from pictures you did not pick").
 
 ``python data/make_review_sheets.py OUT_DIR [--count 12] [--seed 46] [--per-sheet 4] [--cell 288]
-[--renderers ours,threejs,modelviewer] [--threejs-look aces]`` (from the repository, ``PYTHONPATH=.``, the
+[--renderers ours,threejs,modelviewer] [--threejs-look typical]`` (from the repository, ``PYTHONPATH=.``, the
 project's venv) writes into ``OUT_DIR``:
 
 - ``sheet-NN-RENDERER.png``: ``--per-sheet`` avatars a sheet, one row each, labelled with an index number only
   (``#1``, ``#2``...: nothing that tells a setting), in eight views: the full figure from the front, at three
   quarters and from behind, the portrait from the front and at three quarters, and close-ups of the mouth in
   ``mouthOpen``, ``viseme_aa`` and ``mouthSmile``. One sheet per renderer: ``ours`` (the service's previews,
-  :func:`workbench.render.render`), ``threejs`` (the project's three.js page under ACES filmic and
-  ``RoomEnvironment``, ``data/threejs_look/look.html``'s ``aces`` look: the room at 0.6, a warm key and two rim
-  lights, exposure 0.8, a contact shadow; ``--threejs-look typical`` draws a bare typical page, ACES at exposure 1
-  in the room alone, and ``project`` the project's PBR Neutral page) and ``modelviewer`` (``<model-viewer>`` in its default neutral environment
+  :func:`workbench.render.render`), ``threejs`` (a typical product page, ACES filmic at exposure 1 in
+  ``RoomEnvironment`` alone, ``data/threejs_look/look.html``'s ``typical`` look, what every blind review saw;
+  ``--threejs-look aces`` draws the project's rig for ACES pages: the room at 0.6, a warm key and two rim lights,
+  exposure 0.8, a contact shadow; ``project`` the project's PBR Neutral page) and ``modelviewer`` (``<model-viewer>`` in its default neutral environment
   and tone mapping, ``tests/browser/pages/model-viewer.html``);
 - ``key.json``, for whoever reads the ratings, not for the reviewers: each index's settings, sheet and row,
   the views and what each renderer is, and any avatar skipped (with why).

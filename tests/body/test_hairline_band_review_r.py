@@ -72,7 +72,10 @@ def under_the_cards(cards: np.ndarray) -> dict[int, int]:
     lowest = np.array([int(np.nonzero(cards[: SIZE // 2, x])[0].max(initial=0)) for x in range(SIZE)])
     # (The cards' lower outline: the lowest card pixel within SPAN columns either side, so a gap between two spikes'
     # roots, where the scalp layer shows as the hair between them, is not taken for the band.)
-    return {x: int(lowest[x - SPAN: x + SPAN + 1].max()) for x in cols}
+    edges = {x: int(lowest[x - SPAN: x + SPAN + 1].max()) for x in cols}
+    # (no column without cards: its band would be the picture's top rows, backdrop in both drawings, and pass unmeasured)
+    assert min(edges.values()) > 20, min(edges.values())
+    return edges
 
 
 def band_share(index: int) -> float:

@@ -282,6 +282,8 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     unit = float(np.linalg.norm(positions[m.groups["helper-l-eye"]].mean(0)
                                 - positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
     out["aaRound"] = aa_round(positions, m.triangles[m.face_groups["body"]], m.groups["body"], out["jawOpen"], unit)
+    for arr in out["aaRound"]:
+        arr.setflags(write=False)    # (the cached shapes are shared by every later avatar, as the others are)
     return out
 
 
