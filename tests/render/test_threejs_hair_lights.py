@@ -63,7 +63,7 @@ def test_the_viewer_bundle_is_built_from_that_threejs():
     """The bundle's three.js revision is package.json's (0.184.0: r184), the one the test below draws with."""
     pin = json.loads((ROOT / "package.json").read_text())["dependencies"]["three"]
     bundle = (ROOT / "workbench" / "widgets" / "static" / "viewer.js").read_text()
-    assert re.search(r'"%s"' % pin.split(".")[1], bundle), pin
+    assert re.search(r'__THREE__\s*=\s*"%s"' % pin.split(".")[1], bundle), pin   # the revision three.js stamps
     assert "0.5 / max( gv + gl, EPSILON )" in bundle
 
 
