@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .expressions import smoothstep
 from .soften import lip_edge
 
 __all__ = ["EDGE_KEEP", "FADE", "HOLD", "ROUND", "aa_round"]
@@ -37,11 +38,6 @@ HOLD, FADE = 0.011, 0.024
 EDGE_KEEP = 0.004
 # How far behind the lips' edge (metres) the mouth's lining goes down with them, fading out by twice this.
 LINING_DEPTH = 0.008
-
-
-def _smooth(a: float, b: float, x: np.ndarray) -> np.ndarray:
-    t = np.clip((x - a) / (b - a), 0.0, 1.0)
-    return t * t * (3.0 - 2.0 * t)
 
 
 def aa_round(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, jaw: tuple[np.ndarray, np.ndarray],
@@ -70,8 +66,8 @@ def aa_round(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, jaw
     below = edge_y - p[v, 1]
     share = np.clip(drop[v] / np.maximum(np.interp(tv, t, drop[lower]), 1e-6), 0.0, 1.0)
     behind = p[lower, 2].max() - p[v, 2]
-    w = (1.0 - _smooth(HOLD * unit, FADE * unit, below)) * _smooth(0.0, EDGE_KEEP * unit, below) * share \
-        * (1.0 - _smooth(LINING_DEPTH * unit, 2 * LINING_DEPTH * unit, behind))
+    w = (1.0 - smoothstep(HOLD * unit, FADE * unit, below)) * smoothstep(0.0, EDGE_KEEP * unit, below) * share \
+        * (1.0 - smoothstep(LINING_DEPTH * unit, 2 * LINING_DEPTH * unit, behind))
     d = np.zeros((len(v), 3))
     d[:, 1] = e * w
     keep = np.abs(d[:, 1]) > 1e-6

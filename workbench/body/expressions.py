@@ -28,7 +28,7 @@ from .lip_lift import border_even, lower_arc, lower_hold, mouth_bend, upper_midd
 from .smile_lids import upper_lids_kept
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
-__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes"]
+__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "smoothstep"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only; ``lipsUnrolled``, the lips'
 # setting back at rest taken off, and ``aaRound``, viseme_aa's lower lip rounded (workbench.body.aa_round), are made in
@@ -110,7 +110,8 @@ TONGUE_LIFT = 0.003
 TONGUE_REACH = 0.035
 
 
-def _smoothstep(e0, e1, x):
+def smoothstep(e0, e1, x):
+    """0 up to ``e0``, 1 from ``e1``, a clamped Hermite step between: ``smoothstep(0.0, 2.0, 1.0)`` is 0.5."""
     t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
     return t * t * (3 - 2 * t)
 
@@ -131,12 +132,12 @@ def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np
     p = positions[body].astype(np.float64)
     d = np.hypot(p[:, 0] - centre[0], p[:, 1] - centre[1]) / (CHEEK_RADIUS * unit)
     near_eye = np.hypot(p[:, 0] - eye[0], p[:, 1] - eye[1]) / unit
-    w = np.exp(-d * d) * _smoothstep(0.014, 0.022, near_eye)
+    w = np.exp(-d * d) * smoothstep(0.014, 0.022, near_eye)
     # Only the face's front on this side (not the ear, the nose's far side or the inside of the mouth).
-    w *= _smoothstep(0.2, 0.5, normals[body, 2]) * _smoothstep(eye[2] - 0.035 * unit, eye[2] - 0.025 * unit, p[:, 2]) \
-        * _smoothstep(0.004 * unit, 0.014 * unit, (p[:, 0] - mid_x) * side)
+    w *= smoothstep(0.2, 0.5, normals[body, 2]) * smoothstep(eye[2] - 0.035 * unit, eye[2] - 0.025 * unit, p[:, 2]) \
+        * smoothstep(0.004 * unit, 0.014 * unit, (p[:, 0] - mid_x) * side)
     if push[2] > push[1]:    # the bulge: faded out over the cheek's turn (its steep skin folded over, cut sharp)
-        w *= _smoothstep(0.2, 0.7, normals[body, 2]) * _smoothstep(0.004 * unit, 0.012 * unit, (p[:, 0] - mid_x) * side)
+        w *= smoothstep(0.2, 0.7, normals[body, 2]) * smoothstep(0.004 * unit, 0.012 * unit, (p[:, 0] - mid_x) * side)
     keep = np.flatnonzero(w > 0.02)
     delta = (w[keep, None] * np.asarray(push) * unit).astype(np.float32)
     return body[keep].astype(np.int32), delta
@@ -172,11 +173,11 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
         out = -out
     sd = off @ out
     along = np.linalg.norm(off - sd[:, None] * out, axis=1)   # beyond the line's ends
-    w = _smoothstep(0.0, FOLD_SHARP * unit, sd) * _smoothstep(FOLD_WIDTH * unit, 0.45 * FOLD_WIDTH * unit, sd) \
-        * _smoothstep(0.008 * unit, 0.0, along)
+    w = smoothstep(0.0, FOLD_SHARP * unit, sd) * smoothstep(FOLD_WIDTH * unit, 0.45 * FOLD_WIDTH * unit, sd) \
+        * smoothstep(0.008 * unit, 0.0, along)
     if ends:     # (tapered in from both ends of the line over ``ends`` of it: see FOLD_AFTER)
-        w *= _smoothstep(0.0, ends, t) * _smoothstep(1.0, 1.0 - ends, t)
-    w *= _smoothstep(0.4, 0.7, normals[body, 2]) * _smoothstep(corner[2] - 0.025 * unit, corner[2] - 0.015 * unit, p[:, 2])
+        w *= smoothstep(0.0, ends, t) * smoothstep(1.0, 1.0 - ends, t)
+    w *= smoothstep(0.4, 0.7, normals[body, 2]) * smoothstep(corner[2] - 0.025 * unit, corner[2] - 0.015 * unit, p[:, 2])
     keep = np.flatnonzero(w > 0.02)
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
 
@@ -298,7 +299,7 @@ def _lids(positions: np.ndarray, normals: np.ndarray, groups, body: np.ndarray, 
 def _tongue(positions: np.ndarray, tongue: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     p = positions[tongue].astype(np.float64)
     back = float(p[:, 2].max()) - p[:, 2]
-    lift = TONGUE_LIFT * _smoothstep(TONGUE_REACH, 0.0, back)
+    lift = TONGUE_LIFT * smoothstep(TONGUE_REACH, 0.0, back)
     delta = np.column_stack([np.zeros_like(lift), lift, 0.15 * lift]).astype(np.float32)
     order = np.argsort(tongue)
     return tongue[order].astype(np.int32), delta[order]
