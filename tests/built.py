@@ -14,6 +14,7 @@ cost, a monkeypatched part of it): those call :func:`workbench.gltf.build_avatar
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -21,6 +22,8 @@ import os
 import tempfile
 from collections import OrderedDict
 from pathlib import Path
+
+import pytest
 
 import workbench
 from workbench.gltf import build_avatar
@@ -82,8 +85,22 @@ def built(settings: dict, options: ModelOptions) -> bytes:
     return glb
 
 
-def sheet_glb(settings: dict) -> bytes:
-    """The review sheets' avatar of raw ``settings`` (data/make_looks_grid.py's ``_glb``: LOD 0, its idle clip), once per run."""
+def sheet_glb(settings: dict, lod: int = 0) -> bytes:
+    """The review sheets' avatar of raw ``settings`` (data/make_looks_grid.py's ``_glb``: LOD ``lod``, its idle clip),
+    once per run."""
     from workbench.options import normalize_avatar_settings
 
-    return built(normalize_avatar_settings(settings), ModelOptions(lod=0, animations=("idle",)))
+    return built(normalize_avatar_settings(settings), ModelOptions(lod=lod, animations=("idle",)))
+
+
+@contextlib.contextmanager
+def sheets_from_run(sheets):
+    """data/make_review_sheets' avatars (its ``_glb``, what ``sheets.Avatar`` builds) from :func:`sheet_glb` while
+    it lasts: the same bytes, built once per run and shared with the review files that build the same avatars."""
+    mp = pytest.MonkeyPatch()
+    mp.setattr(sheets, "_glb", sheet_glb)
+    try:
+        yield
+    finally:
+        mp.undo()
+

@@ -23,10 +23,10 @@ from functools import cache
 
 import numpy as np
 import pytest
+from built import built  # one build per run (tests/built.py)
 from helpers import random_settings
 from scipy.ndimage import median_filter
 
-from workbench.gltf import build_avatar
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.options.colour import LUMA
 from workbench.render.framing import frame
@@ -53,7 +53,7 @@ def pictures(index: int | str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     bald = normalize_avatar_settings({**s, "hair": {**s.get("hair", {}), "style": "none"}})
     out, cam = [], None
     for settings in (bald, normalize_avatar_settings(s)):
-        posed = _posed(Model(build_avatar(settings, ModelOptions(lod=0, animations=("idle",)))), "preview")
+        posed = _posed(Model(built(settings, ModelOptions(lod=0, animations=("idle",)))), "preview")
         cam = cam or frame(posed, "portrait")
         out.append(draw(posed, cam, SIZE, background=(255, 255, 255))[..., :3].astype(float))
     assert cam is not None

@@ -23,6 +23,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import built
 import numpy as np
 import pytest
 from helpers import random_settings
@@ -41,6 +42,13 @@ from test_threejs_look import SIZE, UNLIT, _places  # noqa: E402
 SIX = {**random_settings(12, 4628, with_added=True)[5], "glasses": "none"}
 VIEWS = (("front", "full", 0.0, None), ("portrait", "portrait", 0.0, None))
 GARMENTS = {"Outfit_Top": "top", "Outfit_Bottom": "bottom"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _avatars_of_the_run():
+    """The sheets' avatars from the run's shared builds (tests/built.py: make_looks_grid._glb's bytes, built once)."""
+    with built.sheets_from_run(sheets):
+        yield
 
 
 def lch(rgb: np.ndarray) -> tuple[float, float, float]:

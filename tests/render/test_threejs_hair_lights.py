@@ -31,6 +31,7 @@ import re
 import sys
 from pathlib import Path
 
+import built
 import numpy as np
 import pytest
 from helpers import random_settings
@@ -47,6 +48,13 @@ MODULES = ROOT / "node_modules"
 # [intensity, direction towards the light (x the figure's left, y up, z its front)]
 RIM = [[2.2, [0.9, 0.7, -1.0]], [1.6, [-0.9, 0.5, -1.0]]]
 SIDE = [[3.0, [1.0, 0.3, -0.2]]]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _avatars_of_the_run():
+    """The sheets' avatars from the run's shared builds (tests/built.py: make_looks_grid._glb's bytes, built once)."""
+    with built.sheets_from_run(sheets):
+        yield
 
 
 def bundled_three() -> Path:

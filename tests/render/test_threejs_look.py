@@ -22,6 +22,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import built
 import numpy as np
 import pytest
 from helpers import face_hollows, random_settings
@@ -42,6 +43,13 @@ SIZE = 384
 MOUTH = {"gender": "feminine", "skinTone": "#E0AC8A", "hair": {"style": "none"}, "glasses": "none"}
 PALE = {"gender": "masculine", "skinTone": "#F2CDBD", "hair": {"style": "none"}, "glasses": "none"}
 PLACES = ("cheek", "socket")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _avatars_of_the_run():
+    """The sheets' avatars from the run's shared builds (tests/built.py: make_looks_grid._glb's bytes, built once)."""
+    with built.sheets_from_run(sheets):
+        yield
 
 
 @pytest.fixture(scope="module")
