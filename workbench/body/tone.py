@@ -83,10 +83,6 @@ DEEP_PARTS = {"lips": (0.0, 0.0, 0.0), "upper": (0.08, 0.08, 0.12), "line": (0.2
 # the skin than blind review J's (tests/body/test_deep_skin_review_j.py); darker lips would stand them apart instead,
 # but a deep tone's are at their floor (half the skin) already.
 DEEP_RED, DEEP_YELLOW = 5.0, 4.0
-# The L* a deep tone's lips step down further (times ``deep``). Blind review S's deep faces (#402E26 to #46352A): lips 4.7
-# L* under the skin in albedo showed 1.5 L* under the skin round them in the portrait (their gloss and the key on their
-# curve make up the rest), "brows and lips lost" (tests/render/test_deep_face_review_s.py).
-DEEP_DARK = 4.5
 
 
 def lip_colour(base, part: str = "lips") -> np.ndarray:
@@ -98,7 +94,7 @@ def lip_colour(base, part: str = "lips") -> np.ndarray:
     pale = paleness(base)
     deep = float(np.clip((0.5 - pale) / 0.45, 0, 1))     # 0 from mid-brown tones up, 1 on the deepest
     base = np.asarray(base)
-    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale + DEEP_DARK * deep), 2.5 + 13.0 * pale + DEEP_RED * deep,
+    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale), 2.5 + 13.0 * pale + DEEP_RED * deep,
                              -(3.0 + 0.5 * (1 - pale)) + DEEP_YELLOW * deep), base * (0.55 - 0.05 * deep))
     if part == "lips":
         return lip
