@@ -31,6 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from . import keep
+from .expressions import smoothstep
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 from .strokes import draw
@@ -79,17 +80,23 @@ DYED_FROM, DYED_TO, BROWN_HUE = 55.0, 350.0, 25.0
 YELLOW_FROM, YELLOW_TO, YELLOW_HUE, YELLOW_SATURATION = 41.0, 52.0, 32.0, 0.3
 # The brows' lightness (HLS) at most this share of the skin's (:func:`brow_color`): on pale skin above any brow's.
 SKIN_CONTRAST = 0.55
+# ...and on deep skin less: DEEP_CONTRAST[0] of it on a skin of lightness DEEP_CONTRAST[1] and under, SKIN_CONTRAST from
+# DEEP_CONTRAST[2] up. At 0.55 of #412F25 (blind review S's #5) the brows showed 7.8 L* under the forehead round them,
+# "brows lost" (a pale face's black brows: 41); with the brows' reflection at the lashes' (workbench.gltf.avatar) and
+# this, 15 (tests/render/test_deep_face_review_s.py).
+DEEP_CONTRAST = (0.4, 0.2, 0.35)
 
 
 def brow_color(hair: str, skin: str | None = None) -> str:
     """The brows' colour for a hair colour ('#RRGGBB'): darker and less saturated; light hair's brows darker
     still (a blond's brows are a light brown, white hair's a mid grey: at 0.47 of lightness they read on pale
     skin as pencil dust, so light hair's brows stop at 0.35). With the skin's tone (``skin``), never lighter than
-    :data:`SKIN_CONTRAST` of its lightness: a deep tone's brows are darker than the skin, as real brows are (the
-    hair's brown on #50352A skin was the skin's own value, and the brows disappeared, blind review G).
+    :data:`SKIN_CONTRAST` of its lightness (:data:`DEEP_CONTRAST` on deep skin): a deep tone's brows are darker than the
+    skin, as real brows are (the hair's brown on #50352A skin was the skin's own value, and the brows disappeared, blind
+    review G).
 
     >>> brow_color("#3D5390"), brow_color("#3D5390", "#50352A"), brow_color("#3D5390", "#EBB99F")
-    ('#4D3B2E', '#2A2019', '#4D3B2E')
+    ('#4D3B2E', '#201913', '#4D3B2E')
     """
     c = hair.lstrip("#")
     r, g, b = (int(c[i:i + 2], 16) / 255 for i in (0, 2, 4))
@@ -97,7 +104,10 @@ def brow_color(hair: str, skin: str | None = None) -> str:
     light = min(light * 0.78, 0.12 + 0.3 * light)
     if skin is not None:
         k = skin.lstrip("#")
-        light = min(light, SKIN_CONTRAST * colorsys.rgb_to_hls(*(int(k[i:i + 2], 16) / 255 for i in (0, 2, 4)))[1])
+        skin_light = colorsys.rgb_to_hls(*(int(k[i:i + 2], 16) / 255 for i in (0, 2, 4)))[1]
+        least, deep, mid = DEEP_CONTRAST
+        share = least + (SKIN_CONTRAST - least) * float(smoothstep(deep, mid, skin_light))
+        light = min(light, share * skin_light)
     yellow = _ramp(YELLOW_FROM, YELLOW_TO, h * 360) if h * 360 < 180 else 0.0
     sat = s * 0.7 + yellow * (min(s * 0.7, YELLOW_SATURATION) - s * 0.7)
     brow = np.array(colorsys.hls_to_rgb((h * 360 + yellow * (YELLOW_HUE - h * 360)) / 360, light, sat))

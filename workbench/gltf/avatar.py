@@ -85,10 +85,11 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         # room's, at a third of a dielectric's, greyed them in three.js: a faint lash line at portrait size).
         "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.8, double=True,
                           specular=0.3),
-        # Hairs on a shell over each brow, blended (workbench.body.brows); every head has them, a bald one too.
+        # Hairs on a shell over each brow, blended (workbench.body.brows); every head has them, a bald one too. Their
+        # reflection the lashes' (a dielectric's whole greyed a deep tone's dark brows to the forehead's value: blind
+        # review S, 7.8 L* apart on #412F25).
         "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], settings["gender"], settings["skinTone"]),
-                         blend=True,
-                         roughness=0.8),
+                         blend=True, roughness=0.8, specular=0.3),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth), off-white by a deep skin.
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(tone.teeth_exposure(settings["skinTone"])), blend=False,
                       roughness=0.35,
