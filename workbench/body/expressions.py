@@ -102,6 +102,19 @@ FOLD_END = (0.008, -0.012)
 # cheek 9 mm out of the line only 1.3 to 1.9 mm higher over it than at rest ("no nasolabial folds", blind review N).
 # More of it, or untapered, creased the cheeks' skin (tests/body/test_smile_creases_review_j.py: 12 edges at 0.6).
 FOLD_AFTER, FOLD_ENDS = 0.6, 0.5
+# The apple of the cheek rounded (metres: up, forward, at the middle of a field APPLE_RADIUS wide APPLE_AT from the eye's
+# middle (out, down: 2 mm in), none of it within APPLE_CLEAR[0] of the eye's middle, all from APPLE_CLEAR[1], and fading
+# out from APPLE_BELOW[0] to APPLE_BELOW[1] under it), added with the fold after the sum's evening, and to the ARKit
+# smiles after theirs: the raise slid the whole cheek 6 to 8 mm up and the bulge, 21 mm wide, pushed it forward as one,
+# so the apple stood only 0.4 to 2.4 mm further out of the cheek round it than at rest, "a sideways stretch with no
+# cheek lift" (blind reviews Q, R, S; tests/body/test_smile_cheeks_review_s.py). (4.5 mm forward, or cleared from the
+# eye from 14 to 22 mm as the raise is, creased a heavy masculine cheek under the lower lid, test_smile_creases_review_j;
+# not faded below, it filled the fold's valley, test_smile_shading; faded by the fold's line instead, it creased it.)
+APPLE_PUSH = (0.0, 0.001, 0.0035)
+APPLE_AT = (-0.002, -0.026)
+APPLE_RADIUS = 0.014
+APPLE_CLEAR = (0.015, 0.032)
+APPLE_BELOW = (0.030, 0.045)
 UNFOLD_ROUNDS = 40    # at most this many rounds of smoothing a smile where it folds a triangle over (_unfold)
 # The eye's distance apart on the reference (feminine, average) face, the unit the fields scale by.
 EYES_APART = 0.0585
@@ -125,14 +138,17 @@ def _plus(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) ->
     return idx, out
 
 
-def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, mid_x: float,
-           unit: float, push=CHEEK_RAISE) -> tuple[np.ndarray, np.ndarray]:
+def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, mid_x: float, unit: float,
+           push=CHEEK_RAISE, at=CHEEK_AT, radius=CHEEK_RADIUS, clear=(0.014, 0.022)) -> tuple[np.ndarray, np.ndarray]:
+    """The cheek's raise (``push``, see :data:`CHEEK_RAISE`; the bulge, :data:`CHEEK_BULGE`, or the apple,
+    :data:`APPLE_PUSH`) on the side of ``eye``: a field ``radius`` wide ``at`` from the eye's middle, none of it within
+    ``clear[0]`` of that middle, all of it from ``clear[1]`` (metres for the reference face)."""
     side = np.sign(eye[0] - mid_x)
-    centre = eye[:2] + np.array([side * CHEEK_AT[0], CHEEK_AT[1]]) * unit
+    centre = eye[:2] + np.array([side * at[0], at[1]]) * unit
     p = positions[body].astype(np.float64)
-    d = np.hypot(p[:, 0] - centre[0], p[:, 1] - centre[1]) / (CHEEK_RADIUS * unit)
+    d = np.hypot(p[:, 0] - centre[0], p[:, 1] - centre[1]) / (radius * unit)
     near_eye = np.hypot(p[:, 0] - eye[0], p[:, 1] - eye[1]) / unit
-    w = np.exp(-d * d) * smoothstep(0.014, 0.022, near_eye)
+    w = np.exp(-d * d) * smoothstep(clear[0], clear[1], near_eye)
     # Only the face's front on this side (not the ear, the nose's far side or the inside of the mouth).
     w *= smoothstep(0.2, 0.5, normals[body, 2]) * smoothstep(eye[2] - 0.035 * unit, eye[2] - 0.025 * unit, p[:, 2]) \
         * smoothstep(0.004 * unit, 0.014 * unit, (p[:, 0] - mid_x) * side)
@@ -153,6 +169,15 @@ def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np
     w = np.exp(-d * d)
     keep = np.flatnonzero(w > 0.02)
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(CORNER_LIFT) * unit).astype(np.float32)
+
+
+def _apple(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, mid_x: float,
+           unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The cheek's apple rounded (see :data:`APPLE_PUSH`) on the side of ``eye``, faded out before the nasolabial fold."""
+    idx, delta = _cheek(positions, normals, body, eye, mid_x, unit, APPLE_PUSH, APPLE_AT, APPLE_RADIUS, APPLE_CLEAR)
+    y = positions[idx, 1].astype(np.float64)
+    keep = smoothstep(eye[1] - APPLE_BELOW[1] * unit, eye[1] - APPLE_BELOW[0] * unit, y)
+    return idx, (keep[:, None] * delta).astype(np.float32)
 
 
 def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, corner: np.ndarray,
@@ -324,7 +349,8 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     for name, s in (("mouthSmileLeft", "l"), ("mouthSmileRight", "r")):
         corner = positions[units[name][0][np.argmax(np.linalg.norm(units[name][1], axis=1))]].astype(np.float64)
         at, d = _fold(positions, normals, body, eyes[s], corner, mid_x, unit, FOLD_ENDS)
-        folds[name] = at, np.float32(FOLD_AFTER) * d
+        apple = _apple(positions, normals, body, eyes[s], mid_x, unit)
+        folds[name] = _plus((at, np.float32(FOLD_AFTER) * d), apple)
         out[name] = _plus(_plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
                                 _corner(positions, body, units[name], unit)),
                           _fold(positions, normals, body, eyes[s], corner, mid_x, unit))
@@ -335,6 +361,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         out[name] = _plus(out[name], bulges[name])
         if triangles is not None:
             out[name] = _unfold(positions, triangles, *soften(positions, triangles, *out[name], still, turn=turn))
+        out[name] = _plus(out[name], apple)
     out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
     parts = [smiles.get(name, units[name]) for name in SMILE_OPEN]
     idx = np.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)
