@@ -8,7 +8,8 @@ cards whose tips hang, a share of them (:data:`ENDS`) send a strand from inside 
 root hidden under the card's opaque middle) on past their tips by up to two or three centimetres, each its own
 length, narrowing nearly to a point, in a clump column's solid body (:data:`V_RANGE`) and drawn blended with the
 fringe (soft edges; no cut): the hem goes from hair to none over a centimetre or two of tapered ends of their own
-lengths instead of at one cut.
+lengths instead of at one cut. (Long hair's; a bob sends none since blind review S, which saw them as "frayed
+ends": a bob's ends are thick and blunt, :data:`ENDS`.)
 
 The strands go on the way the card's tip points, turned down (a bob's ends turned under point in towards
 the neck: followed, they entered it in a nod), and never in nearer the body's axis than the tip.
@@ -18,9 +19,11 @@ the neck: followed, they entered it in a nod), and never in nearer the body's ax
 >>> from .canon import fitted
 >>> from .head import head_of
 >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
->>> w = end_wisps(fitted(m, "bob", 1).cards, head_of(m), "bob", 1)
+>>> w = end_wisps(fitted(m, "long", 0).cards, head_of(m), "long", 0)
 >>> w.pts.shape[1:], bool(w.hanging.all()), bool(len(w.pts) > 20)
 ((4, 3), True, True)
+>>> len(end_wisps(fitted(m, "bob", 1).cards, head_of(m), "bob", 1).pts)
+0
 """
 
 from __future__ import annotations
@@ -39,8 +42,10 @@ from .head import Head
 # they hung below its hem as a few dark teeth: blind review L's "spiky tips"; 1 cm past, 3 to 5 mm wide, light icicles
 # in silver hair, blind review O's "spiky glitchy tips": 2 to 3.5 mm wide, tests/render/test_bob_review_o.py; 1 cm
 # past, fanned apart, thin spikes of their own lengths with the neck between them, straw: blind review Q's "straw-like,
-# ragged ends", 6 mm past, tests/render/test_bob_hem_review_q.py).
-ENDS = {"bob": (0.9, 0.4, 0.006, 0.008), "long": (0.35, 0.0, 0.035, 0.02)}
+# ragged ends", 6 mm past, tests/render/test_bob_hem_review_q.py). None now: from nine cards in ten, 6 mm past, they
+# still hung under the hem as a comb of see-through tips, blind review S's "frayed ends" on its lowest-rated style (a
+# bob's ends are thick and blunt; tests/render/test_bob_ends_review_s.py).
+ENDS = {"bob": (0.0, 0.0, 0.006, 0.008), "long": (0.35, 0.0, 0.035, 0.02)}
 # The strands' widths (metres at their roots), how much they narrow to their tips (nearly to a point: the clump
 # columns they show are cut nearly blunt in a bob's atlas), their points (rows) and the stretch of a clump
 # column they show (``v``, before its own tip: its body, solid, the strands in its colour). (The atlas's wisp

@@ -31,8 +31,9 @@ POINT = {"bob": 0.03}
 # its columns end within 1.5 % of their cards' lengths (over long hair's 7 %, 1.3 cm of a bob's card, its cards' tips
 # hung at their own lengths: with its end strands, blind review Q's "straw-like, ragged ends"; test_bob_hem_review_q).
 # (Ending at 0.99 to 1.0, their points drawn out to the cards' tips, the tucked ends' points hung side by side:
-# test_hair_review_e's teeth 0.117 against 0.1.)
-END = {"bob": (0.975, 0.99)}
+# test_hair_review_e's teeth 0.117 against 0.1.) From 0.985 to 0.995, within 2 mm of one another (at 0.975 to 0.99, with
+# the end strands, blind review S's "frayed ends"; tests/render/test_bob_ends_review_s.py).
+END = {"bob": (0.985, 0.995)}
 # The styles whose cards narrow to their points in their triangles instead (:func:`pointed`): over how much of their
 # length (from the tip) and to what share of their width at the tip (the alpha's outline narrowed over 0.31 of long
 # hair's cards: 0.08 plus 0.6 of its spread's 0.38). Their clumps keep their width to the column's end (POINT 0).

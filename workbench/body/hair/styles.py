@@ -161,8 +161,10 @@ def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 # skull's centre: at the jaw in front, shorter at the nape) and its volume (metres over the head and body).
 BOB_PART = 0.025
 # (The nape 3.5 cm shorter than the sides, 0.07: from behind, the neck between two flaps, blind review M's "hollow nape
-# between two flaps"; 1.5 cm shorter, the hem a shallow curve.)
-BOB_END = (0.105, 0.09)
+# between two flaps"; 1.5 cm shorter, the hem a shallow curve. 1.25 cm since its end strands went, blind review S's
+# "frayed ends": they had hung 6 mm past the nape's cards, and without them the nape stood 29 pixels over the sides from
+# behind, test_bob_review_m's 26; now 25. At 1 cm, 23, but the hem's curve flatter: test_hair_review_e's teeth 0.103.)
+BOB_END = (0.105, 0.0925)
 BOB_VOLUME = (0.01, 0.012)
 # ...its volume over the forehead and the temples (a share of BOB_VOLUME[0] taken off there, and the cards' own lift):
 # swept aside from the parting along the hairline at its full volume, the front cards stood 9 to 14 mm off the skin, a
