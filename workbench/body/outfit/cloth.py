@@ -43,12 +43,7 @@ __all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SPECULAR", "SHEEN", "sheen",
 CLOTH_SIZE = 512
 SHOE_SIZE = 256
 ROUGHNESS = {"jersey": 0.86, "sweater": 0.95, "fleece": 0.97, "twill": 0.82, "canvas": 0.78, "leather": 0.5}
-# How much of a smooth dielectric's reflection each cloth has (KHR_materials_specular's factor; leather, not listed,
-# keeps glTF's 4 %). A woven or knitted cloth is fibres, not one surface: what light its fibres catch at grazing
-# angles is its sheen (below), as in Filament's cloth model, which has no specular lobe. glTF's default 4 % on a
-# matte cloth mirrored three.js's bright room as a white veil over the dye, most at the sides; under ACES (a typical
-# page) it took a saturated cloth's colour first (blind review S's "clothes pale": #11's lime tee showed 0.73 of its
-# colour's chroma in its lit half, 0.87 without the veil).
+# KHR_materials_specular's factor: a fibre cloth's reflection is its sheen, leather keeps 4 % (docs/avatars.md, aces29).
 SPECULAR = {"jersey": 0.0, "sweater": 0.0, "fleece": 0.0, "twill": 0.0, "canvas": 0.0}
 # A soft cloth's sheen (KHR_materials_sheen, which three.js and model-viewer draw): how bright its sheen is
 # beside the cloth's own colour, and how rough (spread) it is. Fleece's pile and a sweater's fuzz catch the
