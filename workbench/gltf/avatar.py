@@ -127,12 +127,13 @@ def _worn(settings: dict) -> dict[str, tuple[str, str, str, str | None]]:
 
 
 def _clothes(settings: dict) -> dict[str, dict]:
-    """The outfit's materials: each garment's cloth in its colour, double-sided (a sleeve's inside shows)."""
+    """The outfit's materials: each garment's cloth in its colour, double-sided (a sleeve's inside shows); a fibre
+    cloth's reflection its sheen, not a smooth surface's (``cloth.SPECULAR``)."""
     out = {}
     for part, (name, color, style, _) in _worn(settings).items():
         kind = outfit.STYLES[style].kind
         out[part] = dict(name=name, image=tx.cloth_texture(color, style), blend=False,
-                         roughness=cloth.ROUGHNESS[kind], double=True)
+                         roughness=cloth.ROUGHNESS[kind], specular=cloth.SPECULAR.get(kind), double=True)
         if kind in cloth.SHEEN:
             out[part]["extensions"] = {"KHR_materials_sheen": cloth.sheen(color, kind)}
     return out
