@@ -65,7 +65,8 @@ RAGGED = 0.8
 # skin; a second tint between the strokes drew it again, a paler band. Short dashes 0.7 of the way to the hair, from a
 # grain in space, read as a stipple of dark dots on the default avatar: test_hairline_band_review_r.py's specks.)
 HAIRS_FOR = HELD
-HAIRS = (1.14, 0.9)
+HAIRS = {"short": (1.06, 0.94), "bob": (1.14, 0.9)}
+HAIRS_FADE = {"short": 1.0, "bob": FRONT_FADE[0]}
 HAIRS_SHARE = 0.37
 HAIRS_ROOT = 0.75
 HAIR_ROOTS = 0.3
@@ -90,7 +91,7 @@ def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per
     inside = np.zeros(len(m.positions), np.float32)
     used = np.unique(head_triangles(m))
     az, pol = h.angles(m.positions[used].astype(np.float64))
-    inside[used] = smoothstep(fade[0], fade[1], pol / hairline("short", az))
+    inside[used] = smoothstep(fade[0], fade[1], pol / hairline("none", az))
     w = tmap.paint_vertices(tris, inside[:, None])[..., 0]
     # The stubble dots, on the texels' points in space (float64: the same bytes on every CPU).
     p = tmap.paint_vertices(tris, m.positions).astype(np.float64) * dots_per_m
@@ -173,9 +174,9 @@ def front_mask(gender: str, size: int, style: str) -> tuple[np.ndarray, np.ndarr
         # Each texel's point in space (float64: the same bytes on every CPU), its place about the skull.
         p = tmap.paint_vertices(m.triangles[faces], m.positions).astype(np.float64).reshape(-1, 3)
         az, pol = h.angles(p)
-        v = fronted(pol / hairline(style, az), az, FRONT_FADE[0]).reshape(size, size)
+        v = fronted(pol / hairline(style, az), az, HAIRS_FADE[style]).reshape(size, size)
         near = (np.linalg.norm(p - h.centre, axis=1) < 2 * h.radius).reshape(size, size)
-        w = smoothstep(HAIRS[0], HAIRS[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
+        w = smoothstep(*HAIRS[style], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
         return strokes(w, v, near)
 
     data = keep.kept(f"front-hairs-{gender}-{size}-{style}", make, {"at": (None,), "w": (None,)})

@@ -47,7 +47,8 @@ CLOTH_ROOM = 0.004
 # front of the ear, a line over the ear clear of its rim, down behind the ear to the nape.
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
 HAIRLINE = {
-    "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
+    "short": np.array([51, 50.5, 50, 50, 53, 60, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
+    "none": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
     "curly": np.array([46, 45, 44, 44, 58, 74, 90, 98, 96, 88, 86, 90, 100, 112, 116, 117], float),
     "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
