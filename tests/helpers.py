@@ -515,6 +515,10 @@ REALISTIC = {"skinTone": _skin_tone, "hair.color": _hair_colour, "eyeColor": _ey
 # of their own: each seed's avatars keep every other value they had. The same for the stance (``pose``, review H),
 # whose cycle is shuffled by a stream of its own, so the face controls keep theirs too.
 OWN_STREAM = ("face.noseLength", "face.chinLength", "face.browRidge")
+# ... and the head's shape (review S, "one base head"), from a third stream, so the first three keep their draws too,
+# and only ``with_added`` (as :data:`ADDED`'s values): the review sheets draw them, the tests pinned to a seed's faces
+# keep theirs (without, they are left to their default, 0).
+HEAD_STREAM = ("face.headWidth", "face.foreheadHeight")
 OWN_CYCLE = ("pose", "glasses")
 # Enumerations that grew after seeds were reviewed, two ways. GREW (by how many values they had): the shared stream is
 # drawn as that many values' cycle drew it (so every other field keeps its value), their own cycle from a stream of its
@@ -549,7 +553,8 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -
     are drawn too, and values added later but those of :data:`ADDED`, drawn only ``with_added``): enumerations in shuffled cycles (each allowed value at least once when ``count``
     reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
     colours, which are drawn as people have them (:data:`REALISTIC`: skin light to deep, mostly natural hair,
-    natural eyes). Same seed, same settings. Values added to an enumeration later (:data:`ADDED`) only ``with_added``.
+    natural eyes). Same seed, same settings. Values added to an enumeration later (:data:`ADDED`) and the head's shape
+    (:data:`HEAD_STREAM`) only ``with_added``.
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
@@ -563,6 +568,7 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -
     schema = build_openapi("http://127.0.0.1")["components"]["schemas"]["AvatarSettings"]
     rng = np.random.default_rng(seed)
     later = np.random.default_rng([seed, 46])   # the fields of :data:`OWN_STREAM`
+    head = np.random.default_rng([seed, 48])    # the fields of :data:`HEAD_STREAM`
     cycles: dict[str, list] = {}
 
     def walk(props: dict, path: str, k: int) -> dict:
@@ -580,12 +586,14 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -
                     cycles[key] = (_with_added(values, added, count, np.random.default_rng([seed, 47, len(cycles)]))
                                    if with_added else values)
                 out[name] = cycles[key][k]
+            elif key in HEAD_STREAM and not with_added:
+                continue
             elif key in REALISTIC:
                 out[name] = REALISTIC[key](rng)
             elif sub.get("type") == "object":
                 out[name] = walk(sub["properties"], key + ".", k)
             else:
-                value = _draw_value(sub, later if key in OWN_STREAM else rng)
+                value = _draw_value(sub, later if key in OWN_STREAM else head if key in HEAD_STREAM else rng)
                 if value is not None:
                     out[name] = value
         return out
