@@ -197,14 +197,17 @@ def worst_outside(points: np.ndarray, outer, near: np.ndarray) -> float:
 
 
 @functools.cache
-def body_of(gender: str = "feminine", shape: str = "average", height: float | None = None):
-    """The MakeHuman body for these settings, made once per test process (the body and hair tests share it)."""
+def body_of(gender: str = "feminine", shape: str = "average", height: float | None = None, face: tuple = ()):
+    """The MakeHuman body for these settings (and ``face`` controls, as (name, value) pairs), made once per test
+    process (the body and hair tests share it)."""
     from workbench.body.mesh import body_mesh
     from workbench.options import normalize_avatar_settings
 
-    settings = {"gender": gender, "bodyShape": shape}
+    settings: dict = {"gender": gender, "bodyShape": shape}
     if height:
         settings["height"] = height
+    if face:
+        settings["face"] = dict(face)
     return body_mesh(normalize_avatar_settings(settings))
 
 

@@ -247,13 +247,15 @@ KNEE, CONTROL_END, REGION_REACH = 0.6, 0.9, 1.1
 # reviews Q and R). Every control above shapes a feature inside the face; the skull under them was every avatar's
 # gender's one head (FACE_DETAILS' oval or square), only scaled with the body: of the head's differences between
 # two random avatars of one gender (review S's draw, the heads aligned), 92 % of the variance was size, 2.7 mm RMS
-# left after it. headWidth: the head broader and rounder (MakeHuman's width and round head) or narrower and longer
-# (its width and oval head), about 5 % of the head's breadth either way, a cephalic index inside people's; foreheadHeight: the
-# forehead taller or lower from the brows to the hairline (MakeHuman's forehead height), 13 mm up or 11 mm down at
-# the crown. tests/body/test_head_variety_review_s.py.
+# left after it. headWidth: the head broader and rounder (MakeHuman's width and round head) or narrower (its width):
+# the skull over the ears some 6.5 % of its breadth either way (147 mm on the default feminine head, 156 and 137 at
+# the ends), a cephalic index inside people's. (Its oval head too at -1 ran the glasses' temples 0.7 mm into the
+# narrow feminine head's ear roots, as did more width off, tests/body/test_glasses_fit.py.) foreheadHeight: the
+# forehead taller or lower from the brows to the hairline (MakeHuman's forehead height), the crown 12 mm higher or
+# 10 mm lower over the eyes. tests/body/test_head_variety_review_s.py.
 HEAD_CONTROLS = {
     "headWidth": ({"head/head-scale-horiz-incr": 0.2, "head/head-round": 0.25},
-                  {"head/head-scale-horiz-decr": 0.6, "head/head-oval": 0.4}),
+                  {"head/head-scale-horiz-decr": 0.35}),
     "foreheadHeight": ({"forehead/forehead-scale-vert-incr": 0.35}, {"forehead/forehead-scale-vert-decr": 0.5}),
 }
 REGIONS = (("jawWidth", "cheekbones", "chinLength"), ("noseWidth", "noseLength"))
