@@ -20,7 +20,7 @@ from workbench.body import compile as cc
 from workbench.body.mesh import body_mesh
 from workbench.options import normalize_avatar_settings
 
-REVIEW_S = [normalize_avatar_settings(s) for s in random_settings(12, seed=4629, with_added=True)]
+REVIEW_S = [normalize_avatar_settings(s) for s in random_settings(12, seed=4629, with_added=True, heads=True)]
 
 
 @cache
