@@ -197,14 +197,17 @@ def worst_outside(points: np.ndarray, outer, near: np.ndarray) -> float:
 
 
 @functools.cache
-def body_of(gender: str = "feminine", shape: str = "average", height: float | None = None):
-    """The MakeHuman body for these settings, made once per test process (the body and hair tests share it)."""
+def body_of(gender: str = "feminine", shape: str = "average", height: float | None = None, face: tuple = ()):
+    """The MakeHuman body for these settings (and ``face`` controls, as (name, value) pairs), made once per test
+    process (the body and hair tests share it)."""
     from workbench.body.mesh import body_mesh
     from workbench.options import normalize_avatar_settings
 
-    settings = {"gender": gender, "bodyShape": shape}
+    settings: dict = {"gender": gender, "bodyShape": shape}
     if height:
         settings["height"] = height
+    if face:
+        settings["face"] = dict(face)
     return body_mesh(normalize_avatar_settings(settings))
 
 
@@ -515,6 +518,11 @@ REALISTIC = {"skinTone": _skin_tone, "hair.color": _hair_colour, "eyeColor": _ey
 # of their own: each seed's avatars keep every other value they had. The same for the stance (``pose``, review H),
 # whose cycle is shuffled by a stream of its own, so the face controls keep theirs too.
 OWN_STREAM = ("face.noseLength", "face.chinLength", "face.browRidge")
+# ... and the head's shape (review S, "one base head"), from a third stream, so the first three keep their draws too,
+# and only ``heads`` (left out, so at their default 0, otherwise): not ``with_added``, which reviews P to R's pinned
+# avatars were drawn with (their heads would change: review R's #3's short crop under a narrower head); the review
+# sheets from review S on opt in.
+HEAD_STREAM = ("face.headWidth", "face.foreheadHeight")
 OWN_CYCLE = ("pose", "glasses")
 # Enumerations that grew after seeds were reviewed, two ways. GREW (by how many values they had): the shared stream is
 # drawn as that many values' cycle drew it (so every other field keeps its value), their own cycle from a stream of its
@@ -544,12 +552,14 @@ def _with_added(values: list, added: tuple, count: int, rng: np.random.Generator
     return out
 
 
-def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -> list[dict]:
+def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, heads: bool = False) -> list[dict]:
     """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields added later
     are drawn too, and values added later but those of :data:`ADDED`, drawn only ``with_added``): enumerations in shuffled cycles (each allowed value at least once when ``count``
     reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
     colours, which are drawn as people have them (:data:`REALISTIC`: skin light to deep, mostly natural hair,
-    natural eyes). Same seed, same settings. Values added to an enumeration later (:data:`ADDED`) only ``with_added``.
+    natural eyes). Same seed, same settings. Values added to an enumeration later (:data:`ADDED`) only ``with_added``; the head's
+    shape (:data:`HEAD_STREAM`) only ``heads`` (the review sheets from review S on), so every draw made before keeps
+    its avatars.
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
@@ -557,12 +567,15 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -
     >>> from workbench.options.limits import HAIR_STYLES
     >>> sorted({s["hair"]["style"] for s in random_settings(12, seed=1, with_added=True)}) == sorted(HAIR_STYLES)
     True
+    >>> sorted(set(random_settings(1, seed=1, heads=True)[0]["face"]) - set(random_settings(1, seed=1)[0]["face"]))
+    ['foreheadHeight', 'headWidth']
     """
     from workbench.service.openapi import build_openapi
 
     schema = build_openapi("http://127.0.0.1")["components"]["schemas"]["AvatarSettings"]
     rng = np.random.default_rng(seed)
     later = np.random.default_rng([seed, 46])   # the fields of :data:`OWN_STREAM`
+    head = np.random.default_rng([seed, 48])    # the fields of :data:`HEAD_STREAM`
     cycles: dict[str, list] = {}
 
     def walk(props: dict, path: str, k: int) -> dict:
@@ -580,12 +593,14 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False) -
                     cycles[key] = (_with_added(values, added, count, np.random.default_rng([seed, 47, len(cycles)]))
                                    if with_added else values)
                 out[name] = cycles[key][k]
+            elif key in HEAD_STREAM and not heads:
+                continue
             elif key in REALISTIC:
                 out[name] = REALISTIC[key](rng)
             elif sub.get("type") == "object":
                 out[name] = walk(sub["properties"], key + ".", k)
             else:
-                value = _draw_value(sub, later if key in OWN_STREAM else rng)
+                value = _draw_value(sub, later if key in OWN_STREAM else head if key in HEAD_STREAM else rng)
                 if value is not None:
                     out[name] = value
         return out

@@ -42,7 +42,22 @@ def test_temples_rest_on_the_sides_of_the_head(gender, shape, height):
     """Each temple lies on the head: within 1 mm of the skin over at least 3 cm of its length, and nowhere
     inside it (at most 0.3 mm, the skin's own facets); before, the temples stood 1 to 2 cm off the head at
     the ears."""
-    m = body_of(gender, shape, height)
+    temples_rest(body_of(gender, shape, height), gender)
+
+
+# The head's own widths (face.headWidth, review S's "one base head"): the narrowest and broadest heads of each gender,
+# with the forehead's ends, the frame fitted to each.
+HEADS = [(g, (("headWidth", w), ("foreheadHeight", f))) for g in ("feminine", "masculine") for w, f in ((-1, 1), (1, -1))]
+
+
+@pytest.mark.parametrize("gender,face", HEADS)
+def test_temples_rest_on_the_narrowest_and_broadest_heads(gender, face):
+    """As on every body: the temples on the skin over 3 cm, nowhere inside it, reaching back above the ears."""
+    temples_rest(body_of(gender, face=face), gender)
+
+
+def temples_rest(m, gender: str) -> None:
+    """Each temple within 1 mm of ``m``'s skin over at least 3 cm of its length, nowhere inside it, back over the ears."""
     _, mid, temples = parts(m, gender)
     for side, t in temples.items():
         d = signed_distance(m, t)

@@ -1,7 +1,7 @@
 """The face's settings over HTTP (contract section 4): ``eyeColor`` colours the iris and each face control
 (``face.jawWidth``, ``cheekbones``, ``noseWidth``, ``eyeSize``, ``lipFullness``, ``noseLength``, ``chinLength``,
-``browRidge``) shapes the head the way its name says, in the model and in the preview; the skeleton
-stays the body's below the neck; naming the defaults gives the default's bytes; a bad value is 400 naming the field and registers nothing. Two people of one gender and
+``browRidge``, ``headWidth``, ``foreheadHeight``) shapes the head the way its name says, in the model and in the
+preview; the skeleton stays the body's below the neck; naming the defaults gives the default's bytes; a bad value is 400 naming the field and registers nothing. Two people of one gender and
 build with other colours and heights get faces of their own (issue 46: the slim feminine head was the same
 woman on four avatars)."""
 
@@ -67,7 +67,8 @@ def parts(glb: bytes) -> dict:
 
 BAD = [({"face": {"jawWidth": 2}}, "face.jawWidth"), ({"face": {"noseWidth": "wide"}}, "face.noseWidth"),
        ({"face": {"noseLength": 1.5}}, "face.noseLength"), ({"face": {"chinLength": None}}, "face.chinLength"),
-       ({"face": {"browRidge": "high"}}, "face.browRidge"),
+       ({"face": {"browRidge": "high"}}, "face.browRidge"), ({"face": {"headWidth": 1.5}}, "face.headWidth"),
+       ({"face": {"foreheadHeight": "tall"}}, "face.foreheadHeight"),
        ({"face": {"eyeSize": -1.5}}, "face.eyeSize"), ({"face": {"chin": 1}}, "face.chin"),
        ({"face": [0.5]}, "face"), ({"eyeColor": "blue"}, "eyeColor"), ({"eyeColor": "#12345"}, "eyeColor")]
 
@@ -107,25 +108,33 @@ def _outward(p, d, mid):
                                      for c in FACE_CONTROLS])
 def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
     """At +1 and at -1 each control moves the head's vertices at least a millimetre and a half, only above
-    the neck, and the way its name says, opposite ways for opposite signs: the jaw's angles and the
-    cheekbones out to the sides, the nose's wings out, the eyes' lids apart (the upper up, the lower down),
-    the lips forward and apart, the nose's top and bottom apart, the chin down, the brows forward."""
+    the neck, and the way its name says, opposite ways for opposite signs: the jaw's angles, the
+    cheekbones and the head's sides out to the sides, the nose's wings out, the eyes' lids apart (the upper up, the
+    lower down), the lips forward and apart, the nose's top and bottom apart, the chin down, the brows forward, the
+    crown up over the eyes. (A control that raises or lowers the crown, the head's own two, changes the stature, which
+    the height's exact scale takes back: below the neck the body moves by that one scale and nothing else.)"""
     results = {}
     for sign in (1, -1):
         new, old, mid, eyes = _moved(f"{control}{sign:+d}", models, {**BASE, "face": {control: sign}})
-        d = new - old
+        eye_y = eyes[:, 1].mean()
+        below = old[:, 1] < eye_y - 0.3                             # the shoulders down
+        fit = np.linalg.lstsq(np.c_[old[below], np.ones(below.sum())], new[below], rcond=None)[0]
+        rescaled = np.c_[old, np.ones(len(old))] @ fit                 # the body's one scale (the identity if none)
+        assert np.allclose(fit[:3], np.eye(3) * np.trace(fit[:3]) / 3, atol=1e-4), (control, fit)   # a scale, no more
+        d = new - rescaled
         size = np.linalg.norm(d, axis=1)
         moved = size > 2e-4
         # (lipFullness at -1 a millimetre and a fifth: 1.31 mm since every face's upper lip is 0.15 thinner at rest
         # (blind review G's pout), while the thinnest lips stay where viseme_O folds them (details.LIP_CAP), so -1
         # has that much less room; +1 moves them as before)
         assert size.max() > (0.0012 if (control, sign) == ("lipFullness", -1) else 0.0015), (control, sign, size.max())
-        eye_y = eyes[:, 1].mean()
         # nothing below the neck moves (a longer chin draws the skin under it down to the neck's top, 16.3 cm)
         assert old[moved, 1].min() > eye_y - (0.17 if control == "chinLength" else 0.16), control
         p, dm = old[moved], d[moved]
-        if control in ("jawWidth", "cheekbones", "noseWidth"):
+        if control in ("jawWidth", "cheekbones", "noseWidth", "headWidth"):
             along = _outward(p, dm, mid)
+        elif control == "foreheadHeight":                           # the crown up (the body's scale taken off)
+            along = dm[p[:, 1] > p[:, 1].max() - 0.02, 1]
         elif control == "eyeSize":
             near = np.abs(p[:, 1] - eye_y) < 0.02
             along = np.sign(p[near, 1] - eye_y) * dm[near, 1]

@@ -243,6 +243,21 @@ WITH_BUILD_CAP = {"cheek/{s}-cheek-bones-incr": 0.5, "chin/chin-width-decr": 0.6
 # and with the faces' own wide wings no more than 0.9 of the slider (FEATURE_CAP); the narrowest cheekbones 3.9 mm in
 # from the build's (5.4 with a cheek hollowed 3.2 mm, a gaunt face; now 1.6). tests/body/test_face_caricature_review_m.py.
 KNEE, CONTROL_END, REGION_REACH = 0.6, 0.9, 1.1
+# The head's own shape (blind review S: "one base head", the slim feminine head "the same woman on four avatars" in
+# reviews Q and R). Every control above shapes a feature inside the face; the skull under them was every avatar's
+# gender's one head (FACE_DETAILS' oval or square), only scaled with the body: of the head's differences between
+# two random avatars of one gender (review S's draw, the heads aligned), 92 % of the variance was size, 2.7 mm RMS
+# left after it. headWidth: the head broader and rounder (MakeHuman's width and round head) or narrower (its width):
+# the skull over the ears some 6.5 % of its breadth either way (147 mm on the default feminine head, 156 and 137 at
+# the ends), a cephalic index inside people's. (Its oval head too at -1 ran the glasses' temples 0.7 mm into the
+# narrow feminine head's ear roots, as did more width off, tests/body/test_glasses_fit.py.) foreheadHeight: the
+# forehead taller or lower from the brows to the hairline (MakeHuman's forehead height), the crown 12 mm higher or
+# 10 mm lower over the eyes. tests/body/test_head_variety_review_s.py.
+HEAD_CONTROLS = {
+    "headWidth": ({"head/head-scale-horiz-incr": 0.2, "head/head-round": 0.25},
+                  {"head/head-scale-horiz-decr": 0.35}),
+    "foreheadHeight": ({"forehead/forehead-scale-vert-incr": 0.35}, {"forehead/forehead-scale-vert-decr": 0.5}),
+}
 REGIONS = (("jawWidth", "cheekbones", "chinLength"), ("noseWidth", "noseLength"))
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6},
@@ -260,6 +275,7 @@ FACE_CONTROLS = {
                    {"chin/chin-height-decr": 0.9, "chin/chin-prominent-incr": 0.35}),
     "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
+    **HEAD_CONTROLS,
 }
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but
