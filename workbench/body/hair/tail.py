@@ -28,7 +28,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..lod import Piece
-from .cards import twisted
+from .cards import order, twisted
 from .groom import LEFT, UP, Strands, arc, clump_columns
 from .head import Head, directions, smoothstep
 from .texture import shell_u
@@ -81,7 +81,8 @@ LOOSE_OUT = 0.004
 # How far each card's shading normal leans from its own clump's round to the tail's (the share of the tail's): the
 # cards of the clumps faced every way round their own lines, so the tail shaded evenly across its width, from behind
 # "one flat slab" (blind review S), though it is nearly as deep as it is wide. Leaning out from the tail's line, the
-# tail darkens to its sides as a round bundle does; the cards lie where they did (their width's direction is kept).
+# tail darkens to its sides as a round bundle does. The cards lie where they did, across their clump's line
+# (:func:`.cards.twisted` of their own normals, given as their width's direction).
 ROUNDED = 0.75
 # The tie: its width along the tail (metres), its points round it, and its shade (its vertex colour: the hair's colour
 # times this, so a dark band in any hair colour, never a colour of its own over the user's).
@@ -222,7 +223,10 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
         widths.append(np.full(K, rng.uniform(0.005, 0.008)))
     tails, normals = np.array(pts), np.array(nrm)
     below = tails[..., 1] < head.centre[1]
-    across = twisted(tails, normals, below)
+    # (each card twisted by its place among the cards sorted inner first, as cards.piece twists them once sorted)
+    inner = order(tails, head)
+    across = np.empty_like(tails)
+    across[inner] = twisted(tails[inner], normals[inner], below[inner])
     cards = Strands(tails, rounded(tails, normals, line, radius), below, np.array(widths) * (1.2 if lod else 1.0),
                     clump_columns(rng, len(tails)), 0.3, across, arc(tails))
     # The tie: a band round the gathered hair just past where the combed hair meets it.
