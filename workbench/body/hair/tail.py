@@ -28,6 +28,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..lod import Piece
+from .cards import order, twisted
 from .groom import LEFT, UP, Strands, arc, clump_columns
 from .head import Head, directions, smoothstep
 from .texture import shell_u
@@ -77,6 +78,12 @@ ROUND = 8.0
 # of their own seen from behind).
 LOOSE = (5, 3)
 LOOSE_OUT = 0.004
+# How far each card's shading normal leans from its own clump's round to the tail's (the share of the tail's): the
+# cards of the clumps faced every way round their own lines, so the tail shaded evenly across its width, from behind
+# "one flat slab" (blind review S), though it is nearly as deep as it is wide. Leaning out from the tail's line, the
+# tail darkens to its sides as a round bundle does. The cards lie where they did, across their clump's line
+# (:func:`.cards.twisted` of their own normals, given as their width's direction).
+ROUNDED = 0.75
 # The tie: its width along the tail (metres), its points round it, and its shade (its vertex colour: the hair's colour
 # times this, so a dark band in any hair colour, never a colour of its own over the user's).
 TIE_WIDTH = 0.012
@@ -153,6 +160,26 @@ def clump_lines(line: np.ndarray, radius: np.ndarray, rng: np.random.Generator, 
     return np.array(lines), np.array(radii)
 
 
+def rounded(pts: np.ndarray, nrm: np.ndarray, line: np.ndarray, radius: np.ndarray) -> np.ndarray:
+    """The cards' shading normals: their own (``nrm``, (S, K, 3), round each clump's line) leant :data:`ROUNDED` of
+    the way to the direction out from the tail's ``line`` (N, 3; ``radius`` (N,) its radius), by less within a third
+    of its radius of that line (where that direction turns quickly), at points ``pts`` (S, K, 3).
+
+    >>> line = np.stack([np.zeros(5), -np.linspace(0, 0.2, 5), np.zeros(5)], 1)
+    >>> pts = (line + [0.03, 0, 0])[None]
+    >>> n = rounded(pts, np.tile([0.0, 0.0, 1.0], (1, 5, 1)), line, np.full(5, 0.03))
+    >>> bool(n[0, 2, 0] > 0.9), np.linalg.norm(n, axis=-1).round(6).tolist()
+    (True, [[1.0, 1.0, 1.0, 1.0, 1.0]])
+    """
+    t = frames(line)[0]
+    j = np.linalg.norm(pts[:, :, None] - line[None, None], axis=-1).argmin(2)      # (S, K) the nearest point
+    rel = pts - line[j]
+    rel -= t[j] * np.sum(rel * t[j], axis=-1, keepdims=True)
+    out = rel / np.maximum(np.linalg.norm(rel, axis=-1, keepdims=True), radius[j][..., None] / 3)
+    n = (1 - ROUNDED) * nrm + ROUNDED * out
+    return n / np.maximum(np.linalg.norm(n, axis=-1, keepdims=True), 1e-12)
+
+
 def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Strands]:
     """The tail's cards (see the module's text) and its tie."""
     K = len(ROWS[lod])
@@ -196,8 +223,12 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
         widths.append(np.full(K, rng.uniform(0.005, 0.008)))
     tails, normals = np.array(pts), np.array(nrm)
     below = tails[..., 1] < head.centre[1]
-    cards = Strands(tails, normals, below, np.array(widths) * (1.2 if lod else 1.0), clump_columns(rng, len(tails)), 0.3,
-                    along=arc(tails))
+    # (each card twisted by its place among the cards sorted inner first, as cards.piece twists them once sorted)
+    inner = order(tails, head)
+    across = np.empty_like(tails)
+    across[inner] = twisted(tails[inner], normals[inner], below[inner])
+    cards = Strands(tails, rounded(tails, normals, line, radius), below, np.array(widths) * (1.2 if lod else 1.0),
+                    clump_columns(rng, len(tails)), 0.3, across, arc(tails))
     # The tie: a band round the gathered hair just past where the combed hair meets it.
     turns = np.linspace(0, 2 * np.pi, TIE_POINTS)
     ring = np.cos(turns)[:, None] * e1[1] + np.sin(turns)[:, None] * e2[1]
