@@ -43,7 +43,8 @@ def run_widths(mask: np.ndarray) -> np.ndarray:
 
 
 def thin_ends(mask: np.ndarray) -> float:
-    """The share of the ends' hair pixels of ``mask`` in thin runs (see the module's text)."""
+    """The share of the ends' hair pixels of ``mask`` in thin runs (see the module's text); NaN where no column's
+    hair ends under :data:`BELOW` (a hem risen out of the band, or no hair found), so a bound never passes on nothing."""
     widths = run_widths(mask)
     total = thin = 0
     for j in range(mask.shape[1]):
@@ -57,7 +58,7 @@ def thin_ends(mask: np.ndarray) -> float:
         ends, w = mask[low - BAND:low + 1, j], widths[low - BAND:low + 1, j]
         total += int(ends.sum())
         thin += int((ends & (w <= THIN)).sum())
-    return thin / max(total, 1)
+    return thin / total if total else float("nan")
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +90,4 @@ def test_the_measure_sees_a_comb_of_tips():
     for j in range(22, 178, 4):                          # teeth two columns wide, the neck between them
         mask[300:300 + 6 + (j * 7) % 9, j:j + 2] = True
     assert thin_ends(mask) > max(MOST.values())
+    assert np.isnan(thin_ends(np.zeros((400, 200), bool)))          # no hair: no answer, not a blunt hem

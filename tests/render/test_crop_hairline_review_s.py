@@ -79,6 +79,7 @@ def scalp_showing(index: int) -> float:
     region = ((flagged(None) - black) > 0.5 * white) & (white > 60)
     haired, skin = drawn(posed.draws), drawn([posed.draws[i] for i in bare])
     hair = np.median(haired[region & (np.abs(haired - skin).sum(-1) > 60)], axis=0)
+    assert np.isfinite(hair).all(), "no hair drawn in the zone (a hairline risen out of it)"
     towards = hair - skin
     share = ((haired - skin) * towards).sum(-1) / np.maximum((towards ** 2).sum(-1), 1.0)
     assert region.sum() > 2000, region.sum()

@@ -121,6 +121,8 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
         fit = np.linalg.lstsq(np.c_[old[below], np.ones(below.sum())], new[below], rcond=None)[0]
         rescaled = np.c_[old, np.ones(len(old))] @ fit                 # the body's one scale (the identity if none)
         assert np.allclose(fit[:3], np.eye(3) * np.trace(fit[:3]) / 3, atol=1e-4), (control, fit)   # a scale, no more
+        if control not in ("headWidth", "foreheadHeight"):         # the face's own controls: not even a scale
+            assert np.allclose(fit, np.r_[np.eye(3), np.zeros((1, 3))], atol=1e-5), (control, fit)
         d = new - rescaled
         size = np.linalg.norm(d, axis=1)
         moved = size > 2e-4
