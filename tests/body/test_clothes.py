@@ -193,7 +193,8 @@ def test_a_soft_cloths_sheen_keeps_its_colour(top):
 def test_a_fibre_cloth_reflects_through_its_sheen_alone():
     """Every woven or knitted garment (tee, sweater, hoodie, trousers, shorts, skirt, sneakers' canvas) reflects no
     white at normal incidence (glTF's 4 % times its ``KHR_materials_specular`` factor: 0), its grazing light its
-    sheen's in its own colour where it has one (twill and canvas none: matte); leather boots keep glTF's 4 %. On main every garment reflected 4 %: a white veil of
+    sheen's in its own colour where it has one (twill and canvas none: matte); leather boots and the fleece hoodie keep
+    glTF's 4 % (the hood's folds from behind read by it in the previews: review P's hood test, 0.009 shaded against 0.07). On main every garment reflected 4 %: a white veil of
     three.js's room over the dye, which under ACES took a lime tee's lit half from 0.87 to 0.73 of its chroma
     (blind review S's #11, tests/render/test_cloth_aces_review_s.py)."""
     for top, bottom, shoes in (("tee", "trousers", "sneakers"), ("longsleeve", "skirt", "boots"),
@@ -206,4 +207,5 @@ def test_a_fibre_cloth_reflects_through_its_sheen_alone():
             material = doc["materials"][mesh["primitives"][0]["material"]]
             factor = material.get("extensions", {}).get("KHR_materials_specular", {}).get("specularFactor", 1.0)
             leather = name == "Outfit_Footwear" and shoes == "boots"
-            assert 0.04 * factor == (0.04 if leather else 0.0), (top, bottom, shoes, name, factor)
+            fleece = name == "Outfit_Top" and top == "hoodie"
+            assert 0.04 * factor == (0.04 if leather or fleece else 0.0), (top, bottom, shoes, name, factor)

@@ -43,8 +43,8 @@ __all__ = ["CLOTH_SIZE", "SHOE_SIZE", "ROUGHNESS", "SPECULAR", "SHEEN", "sheen",
 CLOTH_SIZE = 512
 SHOE_SIZE = 256
 ROUGHNESS = {"jersey": 0.86, "sweater": 0.95, "fleece": 0.97, "twill": 0.82, "canvas": 0.78, "leather": 0.5}
-# KHR_materials_specular's factor: no fibre cloth mirrors the room (knits shine by their sheen), leather 4 % (aces29).
-SPECULAR = {"jersey": 0.0, "sweater": 0.0, "fleece": 0.0, "twill": 0.0, "canvas": 0.0}
+# KHR_materials_specular's factor: jersey, knit, twill, canvas mirror no room (aces29); fleece and leather 4 %.
+SPECULAR = {"jersey": 0.0, "sweater": 0.0, "twill": 0.0, "canvas": 0.0}  # fleece 4 %: its hood's folds (review P)
 # A soft cloth's sheen (KHR_materials_sheen, which three.js and model-viewer draw): how bright its sheen is
 # beside the cloth's own colour, and how rough (spread) it is. Fleece's pile and a sweater's fuzz catch the
 # light at grazing angles; a jersey a little. (A sheen lifted most of the way to white, and brighter, washed
