@@ -1,7 +1,7 @@
 """A bald head's scalp (style ``none``): a shaved head, not an egg. Blind review H: "Clean, but it is an egg: no
 stubble, no scalp tone change, no hairline shadow."
 
-Over the skin texture (:func:`workbench.body.skin.skin_texture`), inside the hairline ``none`` (:data:`.head.HAIRLINE`: the line
+Over the skin texture (:func:`workbench.body.skin.skin_texture`), inside the ``short`` style's hairline (the line
 hair would grow to), the skin is drawn towards the settings' hair colour, as the stubble of shaved hair
 shows through it: a buzz cut's stubble tone that thickens from the hairline inwards (no line: it fades over a third
 of a hairline, its edge broken by the dots) and is broken into stubble dots a millimetre apart (:data:`DOTS` per metre, drawn in space, so
@@ -51,7 +51,6 @@ GREY = 0.9
 # Stubble dots per metre (a millimetre and a half apart) and the share of the shadow between them.
 DOTS = 650.0
 BETWEEN = 0.55
-# (The line is the crop's as it was before blind review S, :data:`.head.HAIRLINE`'s ``none``: a shaved head's.)
 # Where the shadow fades (in hairlines from the crown): from none a little past the hairline to full a fifth inside it
 # (over 1.04 to 0.9 it was a helmet's rim), its edge broken by the dots (RAGGED).
 FADE = (1.12, 0.8)
@@ -65,12 +64,8 @@ RAGGED = 0.8
 # down), its tip a third of its root. (Blind review R's "flat band of dyed scalp" was the layer's fill fading over the
 # skin; a second tint between the strokes drew it again, a paler band. Short dashes 0.7 of the way to the hair, from a
 # grain in space, read as a stipple of dark dots on the default avatar: test_hairline_band_review_r.py's specks.)
-# Per style, HAIRS and the stretch of the line they run along (HAIRS_FADE): the crop's a short edge along its own line,
-# not drawn out (over 1.14 to 0.9 of the drawn-out line, some 1.7 cm of sparse hairs on the forehead read as a crop
-# thinning, blind review S; tests/render/test_crop_hairline_review_s.py).
 HAIRS_FOR = HELD
-HAIRS = {"short": (1.06, 0.94), "bob": (1.14, 0.9)}
-HAIRS_FADE = {"short": 1.0, "bob": FRONT_FADE[0]}
+HAIRS = (1.14, 0.9)
 HAIRS_SHARE = 0.37
 HAIRS_ROOT = 0.75
 HAIR_ROOTS = 0.3
@@ -81,7 +76,7 @@ HAIR_LAST = 0.1
 def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per_m: float = DOTS,
           between: float = BETWEEN, ragged: float = 0.0, fine: float = 0.0,
               crown: float = 0.0) -> dict[str, np.ndarray]:
-    """The scalp's texels inside the hairline ``none`` (a shaved head's) and their weights: fading from ``fade[0]`` to ``fade[1]``
+    """The scalp's texels inside the ``short`` hairline and their weights: fading from ``fade[0]`` to ``fade[1]``
     hairlines, broken into dots (``dots_per_m`` per metre; ``between``: the weight between them); with ``ragged``,
     the fade's weights moved by the dots (up to half ``ragged`` mid-fade), a broken edge rather than a drawn line;
     with ``fine`` (per metre), the dots half made of a second, finer grain (short hairs between the clumps); with
@@ -95,7 +90,7 @@ def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per
     inside = np.zeros(len(m.positions), np.float32)
     used = np.unique(head_triangles(m))
     az, pol = h.angles(m.positions[used].astype(np.float64))
-    inside[used] = smoothstep(fade[0], fade[1], pol / hairline("none", az))
+    inside[used] = smoothstep(fade[0], fade[1], pol / hairline("short", az))
     w = tmap.paint_vertices(tris, inside[:, None])[..., 0]
     # The stubble dots, on the texels' points in space (float64: the same bytes on every CPU).
     p = tmap.paint_vertices(tris, m.positions).astype(np.float64) * dots_per_m
@@ -178,9 +173,9 @@ def front_mask(gender: str, size: int, style: str) -> tuple[np.ndarray, np.ndarr
         # Each texel's point in space (float64: the same bytes on every CPU), its place about the skull.
         p = tmap.paint_vertices(m.triangles[faces], m.positions).astype(np.float64).reshape(-1, 3)
         az, pol = h.angles(p)
-        v = fronted(pol / hairline(style, az), az, HAIRS_FADE[style]).reshape(size, size)
+        v = fronted(pol / hairline(style, az), az, FRONT_FADE[0]).reshape(size, size)
         near = (np.linalg.norm(p - h.centre, axis=1) < 2 * h.radius).reshape(size, size)
-        w = smoothstep(*HAIRS[style], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
+        w = smoothstep(HAIRS[0], HAIRS[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
         return strokes(w, v, near)
 
     data = keep.kept(f"front-hairs-{gender}-{size}-{style}", make, {"at": (None,), "w": (None,)})

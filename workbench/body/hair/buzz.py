@@ -1,7 +1,7 @@
 """A buzz cut (style ``buzz``): hair clipped to a few millimetres, drawn on the scalp alone, no cards (issue 46, blind
 review O: "Buzz: none, not in the sample"; its best-rated heads were the bald one's clean scalp and the curls).
 
-Over the skin texture, inside the hairline ``none`` (:data:`.head.HAIRLINE`: the line hair grows to), the skin is covered by the
+Over the skin texture, inside the ``short`` style's hairline (the line hair grows to), the skin is covered by the
 settings' hair colour, as densely as clipped hair covers a scalp (:data:`COVER`, the scalp a little through it), in a
 grain of clumps (:data:`GRAIN` per metre, drawn in space: no seam where the UV islands meet) and short hairs between
 them (:data:`FINE`), the skin showing between them (:data:`BETWEEN`; :data:`CROWN`: fewer gaps on the crown; blind

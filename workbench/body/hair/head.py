@@ -44,14 +44,10 @@ CLOTH_ROOM = 0.004
 
 # Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
-# front of the ear, a line over the ear clear of its rim, down behind the ear to the nape. The short crop's is a full
-# head's: lower over the forehead and flat to the outer brow, its temples' corners lower (at 36 to 62 degrees 43 to 56
-# had it receding: with its hold and fine hairs, blind review S's "receding ... hairline ... read as thinning hair");
-# ``none`` keeps the line a shaved head's stubble and a buzz cut grow to (:mod:`.bald`, :mod:`.buzz`), the crop's before.
+# front of the ear, a line over the ear clear of its rim, down behind the ear to the nape.
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
 HAIRLINE = {
-    "short": np.array([51, 50.5, 50, 50, 53, 60, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
-    "none": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
+    "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
     "curly": np.array([46, 45, 44, 44, 58, 74, 90, 98, 96, 88, 86, 90, 100, 112, 116, 117], float),
     "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
@@ -87,8 +83,8 @@ def smoothstep(e0, e1, x):
 def hairline(style: str, azimuth: np.ndarray) -> np.ndarray:
     """The style's hairline, polar degrees from the crown, at ``azimuth`` degrees from the face.
 
-    >>> float(hairline("short", np.array([0.0]))[0]), float(hairline("none", np.array([0.0]))[0])
-    (51.0, 48.0)
+    >>> float(hairline("short", np.array([0.0]))[0])
+    48.0
     """
     return np.interp(np.abs(azimuth), HAIRLINE_AT, HAIRLINE[style])
 

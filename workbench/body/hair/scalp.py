@@ -90,15 +90,10 @@ FRONT_FADE = (1.6, 1.0)
 # straight: review Q's #1 spread 1 row). The hold wanders by HOLD_WANDER (a wave some 18 degrees long), so the roots'
 # shade comes down between the cards' roots in places, a broken line. (Long hair keeps the drawn-out fill: held, its
 # cards' edge cut across the forehead, review C's cut share 0.42 and 0.44 against its 0.32,
-# tests/body/test_hairline_fade_review_c.py.) Per style: the hold, its wander and the fade's stretch (HELD_FADE: under 1
-# its fade is shorter). The crop's is held 0.02 (wandering by 0.08) and fades twice as fast: its cards root out to
-# its line (.short.SHORT_ROOTS), and held back 0.09 (wandering by 0.08) under cards rooted inside 0.92 of it, the
-# skin showed through the outer tenth of its hairline and at the temples, under a long band of fine hairs (blind review
-# S's "receding, see-through hairline ... read as thinning hair"; tests/render/test_crop_hairline_review_s.py).
+# tests/body/test_hairline_fade_review_c.py.)
 HELD = ("short", "bob")
-FRONT_HOLD = {"short": 0.02, "bob": 0.09}
-HOLD_WANDER = {"short": 0.08, "bob": 0.08}
-HELD_FADE = {"short": 0.5, "bob": 1.0}
+FRONT_HOLD = 0.09
+HOLD_WANDER = 0.08
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -111,8 +106,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     if style in SLEEK:
         v = fronted(v, azimuth, FRONT_FADE[1])
     elif style in HELD:
-        v = fronted(v, azimuth, HELD_FADE[style],
-                    FRONT_HOLD[style] + HOLD_WANDER[style] * np.sin(np.radians(azimuth) * 20 + 1.0))
+        v = fronted(v, azimuth, 1.0, FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0))
     elif style != "curly":
         v = fronted(v, azimuth, FRONT_FADE[0])
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
@@ -151,7 +145,7 @@ def fronted(v: np.ndarray, azimuth: np.ndarray, fade: float, hold: float | np.nd
 
     >>> fronted(np.array([0.5, 1.0, 1.1, 1.1]), np.array([0.0, 0.0, 0.0, 120.0]), FRONT_FADE[0]).round(3).tolist()
     [0.475, 0.946, 1.005, 1.1]
-    >>> fronted(np.array([0.5, 1.0]), np.array([0.0, 0.0]), 1.0, FRONT_HOLD["bob"]).round(3).tolist()
+    >>> fronted(np.array([0.5, 1.0]), np.array([0.0, 0.0]), 1.0, FRONT_HOLD).round(3).tolist()
     [0.519, 1.038]
     """
     az = np.asarray(azimuth, float)

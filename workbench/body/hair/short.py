@@ -34,11 +34,6 @@ SHORT_VOLUME = (0.010, 0.004)
 SHORT_TUFTS = (60, 45)
 SHORT_TUFT_LIFT = 0.013
 SHORT_HAIRLINE = (0.96, 1.04)
-# ...and the range of the share of it each card's root lies inside: the cards' front edge out at the line, broken (all
-# inside 0.92 of it, the skin showed between the cards' roots and the line: blind review S's "see-through hairline",
-# tests/render/test_crop_hairline_review_s.py; all inside 0.97, the line ruled straight, review Q's spread 3 rows; from
-# 0.91, a notch of 5 pixels in the feminine crop's line, tests/body/test_hair_hairline.py's bound 4).
-SHORT_ROOTS = (0.92, 0.99)
 
 
 def _short_field(head: Head):
@@ -60,10 +55,7 @@ def _short_field(head: Head):
 def short_groom(mesh: BodyMesh, head: Head, lod: int, roots_count: int) -> Groom:
     """The ``short`` style's groom at level of detail ``lod`` from ``roots_count`` roots over the sphere."""
     rng = np.random.default_rng(61)
-    roots = scalp_roots(head, "short", roots_count, 61, SHORT_ROOTS[1])
-    # (each root to its own share of the hairline: the cards' front edge broken, not one line)
-    root_az, root_pol = np.degrees(np.arctan2(roots[:, 0], roots[:, 2])), np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
-    roots = roots[root_pol < hairline("short", root_az) * np.random.default_rng(611).uniform(*SHORT_ROOTS, len(roots))]
+    roots = scalp_roots(head, "short", roots_count, 61)
     S = len(roots)
     root_pol = np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
     top = smoothstep(65.0, 35.0, root_pol)
