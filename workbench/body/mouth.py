@@ -72,9 +72,8 @@ CANINE_POINT = 0.1
 ENAMEL = (0.92, 0.91, 0.875)
 ENAMEL_ROOT = (0.89, 0.87, 0.83)
 ENAMEL_EDGE = (0.74, 0.76, 0.79)
-# How far up the row (e, from the biting edge, 0, to the gum, 1) the edge's translucent grey reaches, fading into the
-# enamel: over 0.06 at (0.86, 0.87, 0.88), the edge was a white line at a sheet's size, "one unshaded white block"
-# (blind review S, tests/render/test_teeth_shade_review_s.py).
+# How far up the row (e: biting edge 0, gum 1) the edge's translucent grey reaches into the enamel (over 0.06 at
+# (0.86, 0.87, 0.88) a white line, "one unshaded white block": review S, test_teeth_shade_review_s.py).
 EDGE_BAND = 0.16
 GUM = (0.70, 0.36, 0.37)
 # Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red, nor black: (0.30, 0.25, 0.22) drew
@@ -233,8 +232,7 @@ def _layout():
         if arc is not None:
             shade = shade * (1 - nk[..., None]) + np.array(NECK_SHADE, np.float32) * nk[..., None]
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
-        # (The lips' shade in the occlusion, not the colour: teeth_shade.)
-        baked = tooth_shade(mid, e, arc is not None)
+        baked = tooth_shade(mid, e, arc is not None)                # the lips' shade: occlusion, not colour
         c = c * lit
         colour[outer] = c[outer]
         # (Rough towards the back: the molars' smooth enamel, seen edge-on at the mouth's sides, mirrored the room as
