@@ -40,7 +40,6 @@ from .mesh import BodyMesh
 from .teeth_arch import ARCH_UV, along, arched, from_edge, from_middle
 from .teeth_crowns import EMBRASURE, NECK, NECK_SHADE, NECK_TO, faint, neck, tints
 from .teeth_crowns import corner as _corner
-from .teeth_shade import shade as tooth_shade
 from .teeth_walls import throat, walled
 from .tongue import painted as tongue_painted
 from .tongue import shaped as tongue_shaped
@@ -71,10 +70,7 @@ CANINE_POINT = 0.1
 # (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
 ENAMEL = (0.92, 0.91, 0.875)
 ENAMEL_ROOT = (0.89, 0.87, 0.83)
-ENAMEL_EDGE = (0.74, 0.76, 0.79)
-# How far up the row (e: biting edge 0, gum 1) the edge's translucent grey reaches into the enamel (over 0.06 at
-# (0.86, 0.87, 0.88) a white line, "one unshaded white block": review S, test_teeth_shade_review_s.py).
-EDGE_BAND = 0.16
+ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
 # Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red, nor black: (0.30, 0.25, 0.22) drew
 # "piano keys" in blind review H), over GAP_SOFT mm of each tooth's side.
@@ -105,7 +101,7 @@ SHADOW_FROM = {"upper": (0.34, 0.52), "lower": (0.2, 0.55)}
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
 # The lower teeth in the upper lip's and teeth's shadow (colour, occlusion scaled): at full white, a glowing crescent.
-LOWER_SHADE = 0.72
+LOWER_SHADE = 0.78
 # Roughness: wet enamel, gums, tongue, and the teeth's unlit inner faces.
 # (A tongue at 0.5 mirrored the browsers' room as a grey sheen over its pink: the lit floor of a box.)
 ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.75, 0.85
@@ -176,7 +172,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, how
     deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap; 1 too below a tooth's
     edge where ``arc``, per tooth, shortens it: see :data:`UPPER_ARC`), and the upper incisors' necks (where the gap's
-    shade is :data:`NECK_SHADE`; 0 on a row without ``arc``) and the arch's place (u) of the middle of its tooth."""
+    shade is :data:`NECK_SHADE`; 0 on a row without ``arc``)."""
     edges = np.cumsum(widths) / sum(widths)
     k = np.minimum(np.searchsorted(edges, u), len(widths) - 1)
     start = np.concatenate([[0.0], edges[:-1]])[k]
@@ -201,10 +197,10 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     shade = tints(seed, len(widths))[k] * (1 - 0.35 * (1 - np.sin(np.pi * t)) ** 1.5)[..., None]
     enamel = np.array(ENAMEL, np.float32)
     root = _smoothstep(0.35, 0.75, e)[..., None]
-    tip = _smoothstep(EDGE_BAND, 0.0, e)[..., None]
+    tip = _smoothstep(0.06, 0.0, e)[..., None]
     colour = (enamel * (1 - root) + np.array(ENAMEL_ROOT, np.float32) * root) * (1 - tip) \
         + np.array(ENAMEL_EDGE, np.float32) * tip
-    return colour * shade, gum, gap, nk, (start + edges[k]) / 2
+    return colour * shade, gum, gap, nk
 
 
 def _layout():
@@ -224,7 +220,7 @@ def _layout():
              None)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
-        c, gum, gap, nk, mid = _teeth(widths, u, e, seed, gum_at, arc)
+        c, gum, gap, nk = _teeth(widths, u, e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = _corner(np.abs(v - edge) / OUTER)[..., None]
@@ -232,7 +228,6 @@ def _layout():
         if arc is not None:
             shade = shade * (1 - nk[..., None]) + np.array(NECK_SHADE, np.float32) * nk[..., None]
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
-        baked = tooth_shade(mid, e, arc is not None)                # the lips' shade: occlusion, not colour
         c = c * lit
         colour[outer] = c[outer]
         # (Rough towards the back: the molars' smooth enamel, seen edge-on at the mouth's sides, mirrored the room as
@@ -240,7 +235,7 @@ def _layout():
         back = _smoothstep(s0, s1 - 0.05, u)
         rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
         # The back teeth in the mouth's shadow; the front teeth's gaps and gum line a little occluded (not the back's: stripes).
-        occ[outer] = (lit * baked * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - (0.25 * gap + 0.15 * gum) * (1 - back)))[outer]
+        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - (0.25 * gap + 0.15 * gum) * (1 - back)))[outer]
         deep[outer] = (0.92 * _smoothstep(s0, s1, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
         inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
@@ -284,7 +279,7 @@ def mouth_occlusion() -> np.ndarray:
     black it out.
 
     >>> occ = mouth_occlusion()
-    >>> int(occ[24, 8, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
+    >>> int(occ[5, 8, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
     (True, True)
     """
     occ = _layout()[2]

@@ -17,13 +17,12 @@ chromatic as its skin, and a deep tone's barely apart from it).
   (:func:`workbench.body.mouth.mouth_texture`): 1 beside a light or mid skin, less beside a deep one, so the enamel
   is the off-white of real teeth (shade guides measure L* 70 to 85), not the 92 L* a pale face's teeth are drawn at,
   which glared as a white strip in a deep face (blind review J). (At L* 75 an open mouth's upper teeth under the lip
-  read grey in our renderer, tests/render/test_mouth_renders.py; at 80 "one unshaded white block that glows on deep
-  skin", blind review S, tests/render/test_teeth_shade_review_s.py: 76.)
+  read grey in our renderer, tests/render/test_mouth_renders.py.)
 
 >>> [round(float(v), 1) for v in lab(from_lab(np.array([60.0, 12.0, 18.0])))]
 [60.0, 12.0, 18.0]
 >>> teeth_exposure("#C68642"), teeth_exposure("#2A1A14")
-(1.0, 0.62)
+(1.0, 0.7)
 """
 
 from __future__ import annotations
@@ -38,7 +37,7 @@ _XYZ = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.
 _WHITE = np.array([0.9505, 1.0, 1.089])
 # The enamel's lightness (CIELAB L*, the mouth texture's front teeth) beside a skin shown at L* TEETH_L[1] and
 # lighter (the texture as drawn), and beside one at TEETH_L[3] and deeper (TEETH_L[2]), in between by the skin's L*.
-TEETH_L = (92.0, 55.0, 76.0, 15.0)
+TEETH_L = (92.0, 55.0, 80.0, 15.0)
 
 
 def lab(c) -> np.ndarray:
