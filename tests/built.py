@@ -14,7 +14,6 @@ cost, a monkeypatched part of it): those call :func:`workbench.gltf.build_avatar
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import json
@@ -22,8 +21,6 @@ import os
 import tempfile
 from collections import OrderedDict
 from pathlib import Path
-
-import pytest
 
 import workbench
 from workbench.gltf import build_avatar
@@ -91,16 +88,3 @@ def sheet_glb(settings: dict, lod: int = 0) -> bytes:
     from workbench.options import normalize_avatar_settings
 
     return built(normalize_avatar_settings(settings), ModelOptions(lod=lod, animations=("idle",)))
-
-
-@contextlib.contextmanager
-def sheets_from_run(sheets):
-    """data/make_review_sheets' avatars (its ``_glb``, what ``sheets.Avatar`` builds) from :func:`sheet_glb` while
-    it lasts: the same bytes, built once per run and shared with the review files that build the same avatars."""
-    mp = pytest.MonkeyPatch()
-    mp.setattr(sheets, "_glb", sheet_glb)
-    try:
-        yield
-    finally:
-        mp.undo()
-

@@ -253,6 +253,16 @@ def small_disk(tmp_path):
 
 
 @pytest.fixture(scope="module")
+def sheets_built_once(request):
+    """For a module that draws data/make_review_sheets' avatars (its ``sheets``): their GLBs from
+    :func:`built.sheet_glb` while its tests run, the same bytes as the sheets' ``_glb``, built once per run and shared
+    with the review files that build the same avatars."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(request.module.sheets, "_glb", built.sheet_glb)
+        yield
+
+
+@pytest.fixture(scope="module")
 def viewer(server):
     """A product viewer of the session's server, one per test module."""
     from helpers import new_viewer

@@ -23,7 +23,6 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import built
 import numpy as np
 import pytest
 from helpers import random_settings
@@ -44,11 +43,8 @@ VIEWS = (("front", "full", 0.0, None), ("portrait", "portrait", 0.0, None))
 GARMENTS = {"Outfit_Top": "top", "Outfit_Bottom": "bottom"}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _avatars_of_the_run():
-    """The sheets' avatars from the run's shared builds (tests/built.py: make_looks_grid._glb's bytes, built once)."""
-    with built.sheets_from_run(sheets):
-        yield
+# The sheets' avatars from the run's shared builds (conftest.py's sheets_built_once).
+pytestmark = pytest.mark.usefixtures("sheets_built_once")
 
 
 def lch(rgb: np.ndarray) -> tuple[float, float, float]:

@@ -31,7 +31,6 @@ import re
 import sys
 from pathlib import Path
 
-import built
 import numpy as np
 import pytest
 from helpers import random_settings
@@ -50,11 +49,8 @@ RIM = [[2.2, [0.9, 0.7, -1.0]], [1.6, [-0.9, 0.5, -1.0]]]
 SIDE = [[3.0, [1.0, 0.3, -0.2]]]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _avatars_of_the_run():
-    """The sheets' avatars from the run's shared builds (tests/built.py: make_looks_grid._glb's bytes, built once)."""
-    with built.sheets_from_run(sheets):
-        yield
+# The sheets' avatars from the run's shared builds (conftest.py's sheets_built_once).
+pytestmark = pytest.mark.usefixtures("sheets_built_once")
 
 
 def bundled_three() -> Path:

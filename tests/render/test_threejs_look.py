@@ -22,7 +22,6 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import built
 import numpy as np
 import pytest
 from helpers import face_hollows, random_settings
@@ -45,11 +44,8 @@ PALE = {"gender": "masculine", "skinTone": "#F2CDBD", "hair": {"style": "none"},
 PLACES = ("cheek", "socket")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _avatars_of_the_run():
-    """The sheets' avatars from the run's shared builds (tests/built.py: make_looks_grid._glb's bytes, built once)."""
-    with built.sheets_from_run(sheets):
-        yield
+# The sheets' avatars from the run's shared builds (conftest.py's sheets_built_once).
+pytestmark = pytest.mark.usefixtures("sheets_built_once")
 
 
 @pytest.fixture(scope="module")

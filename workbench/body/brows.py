@@ -30,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..options.colour import hex_rgb
 from . import keep
 from .expressions import smoothstep
 from .lod import Piece
@@ -98,17 +99,14 @@ def brow_color(hair: str, skin: str | None = None) -> str:
     >>> brow_color("#3D5390"), brow_color("#3D5390", "#50352A"), brow_color("#3D5390", "#EBB99F")
     ('#4D3B2E', '#201913', '#4D3B2E')
     """
-    c = hair.lstrip("#")
-    r, g, b = (int(c[i:i + 2], 16) / 255 for i in (0, 2, 4))
-    h, light, s = colorsys.rgb_to_hls(r, g, b)
+    h, light, s = colorsys.rgb_to_hls(*hex_rgb(hair))
     light = min(light * 0.78, 0.12 + 0.3 * light)
     if skin is not None:
-        k = skin.lstrip("#")
-        skin_light = colorsys.rgb_to_hls(*(int(k[i:i + 2], 16) / 255 for i in (0, 2, 4)))[1]
+        skin_light = colorsys.rgb_to_hls(*hex_rgb(skin))[1]
         least, deep, mid = DEEP_CONTRAST
         share = least + (SKIN_CONTRAST - least) * float(smoothstep(deep, mid, skin_light))
         light = min(light, share * skin_light)
-    yellow = _ramp(YELLOW_FROM, YELLOW_TO, h * 360) if h * 360 < 180 else 0.0
+    yellow = float(smoothstep(YELLOW_FROM, YELLOW_TO, h * 360)) if h * 360 < 180 else 0.0
     sat = s * 0.7 + yellow * (min(s * 0.7, YELLOW_SATURATION) - s * 0.7)
     brow = np.array(colorsys.hls_to_rgb((h * 360 + yellow * (YELLOW_HUE - h * 360)) / 360, light, sat))
     # Hair dyed a colour no hair grows (green, blue, violet, pink: a hue outside red to yellow, saturated) keeps
@@ -118,11 +116,6 @@ def brow_color(hair: str, skin: str | None = None) -> str:
     t = min(outside / 20, 1.0) * min(max((s - 0.15) / 0.2, 0.0), 1.0)
     brow += t * (np.array(colorsys.hls_to_rgb(BROWN_HUE / 360, light, min(s * 0.7, 0.25))) - brow)
     return "#" + "".join(f"{round(v * 255):02X}" for v in brow)
-
-
-def _ramp(e0: float, e1: float, x: float) -> float:
-    t = min(max((x - e0) / (e1 - e0), 0.0), 1.0)
-    return t * t * (3 - 2 * t)
 
 
 def _frame(mesh: BodyMesh):

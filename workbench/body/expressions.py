@@ -86,6 +86,8 @@ CHEEK_BULGE = (0.0, 0.0, 0.006)
 CORNER_LIFT = (0.0, 0.0065, -0.007)
 CORNER_RADIUS = 0.009
 CHEEK_AT = (0.008, -0.03)
+# Where the raise starts round the eye's middle (metres for the reference face): none within 14 mm, all from 22 mm.
+CHEEK_CLEAR = (0.014, 0.022)
 # The nasolabial fold: the cheek's skin beside the line from the nose's wing to past the mouth's corner pushed
 # forward and up (metres: up, forward), all of it from FOLD_SHARP beside the line outwards, none of it on the
 # line's inner side, so a crease shows where the raised cheek meets the lip's skin. Its line runs from NOSE_WING
@@ -139,10 +141,12 @@ def _plus(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) ->
 
 
 def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, mid_x: float, unit: float,
-           push=CHEEK_RAISE, at=CHEEK_AT, radius=CHEEK_RADIUS, clear=(0.014, 0.022)) -> tuple[np.ndarray, np.ndarray]:
+           push=CHEEK_RAISE, at=CHEEK_AT, radius=CHEEK_RADIUS, clear=CHEEK_CLEAR, turn: bool = False
+           ) -> tuple[np.ndarray, np.ndarray]:
     """The cheek's raise (``push``, see :data:`CHEEK_RAISE`; the bulge, :data:`CHEEK_BULGE`, or the apple,
     :data:`APPLE_PUSH`) on the side of ``eye``: a field ``radius`` wide ``at`` from the eye's middle, none of it within
-    ``clear[0]`` of that middle, all of it from ``clear[1]`` (metres for the reference face)."""
+    ``clear[0]`` of that middle, all of it from ``clear[1]`` (metres for the reference face); with ``turn`` (a push
+    mostly forward: the bulge, the apple) faded out over the cheek's turn, whose steep skin it folded over, cut sharp."""
     side = np.sign(eye[0] - mid_x)
     centre = eye[:2] + np.array([side * at[0], at[1]]) * unit
     p = positions[body].astype(np.float64)
@@ -152,7 +156,7 @@ def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np
     # Only the face's front on this side (not the ear, the nose's far side or the inside of the mouth).
     w *= smoothstep(0.2, 0.5, normals[body, 2]) * smoothstep(eye[2] - 0.035 * unit, eye[2] - 0.025 * unit, p[:, 2]) \
         * smoothstep(0.004 * unit, 0.014 * unit, (p[:, 0] - mid_x) * side)
-    if push[2] > push[1]:    # the bulge: faded out over the cheek's turn (its steep skin folded over, cut sharp)
+    if turn:
         w *= smoothstep(0.2, 0.7, normals[body, 2]) * smoothstep(0.004 * unit, 0.012 * unit, (p[:, 0] - mid_x) * side)
     keep = np.flatnonzero(w > 0.02)
     delta = (w[keep, None] * np.asarray(push) * unit).astype(np.float32)
@@ -174,7 +178,8 @@ def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np
 def _apple(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, mid_x: float,
            unit: float) -> tuple[np.ndarray, np.ndarray]:
     """The cheek's apple rounded (see :data:`APPLE_PUSH`) on the side of ``eye``, faded out before the nasolabial fold."""
-    idx, delta = _cheek(positions, normals, body, eye, mid_x, unit, APPLE_PUSH, APPLE_AT, APPLE_RADIUS, APPLE_CLEAR)
+    idx, delta = _cheek(positions, normals, body, eye, mid_x, unit, APPLE_PUSH, APPLE_AT, APPLE_RADIUS, APPLE_CLEAR,
+                        turn=True)
     y = positions[idx, 1].astype(np.float64)
     keep = smoothstep(eye[1] - APPLE_BELOW[1] * unit, eye[1] - APPLE_BELOW[0] * unit, y)
     return idx, (keep[:, None] * delta).astype(np.float32)
@@ -357,7 +362,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         if triangles is not None:
             out[name] = _unfold(positions, triangles, *out[name])
         smiles[name] = out[name]
-        bulges[name] = _cheek(positions, normals, body, eyes[s], mid_x, unit, CHEEK_BULGE)
+        bulges[name] = _cheek(positions, normals, body, eyes[s], mid_x, unit, CHEEK_BULGE, turn=True)
         out[name] = _plus(out[name], bulges[name])
         if triangles is not None:
             out[name] = _unfold(positions, triangles, *soften(positions, triangles, *out[name], still, turn=turn))
