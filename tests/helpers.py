@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 
 from workbench.gltf.glb import ARRAY_BUFFER, GlbWriter
+from workbench.render.raster import Lights
 
 
 def auth(server, token: str | None = None) -> dict:
@@ -263,6 +264,10 @@ def event_table(rows, by: str = "sessionId"):
 
 
 # ---------------------------------------------------------------- raw sockets, and clients of a hostile server
+
+# Lights that draw every surface at its own colour (no key, fill, rim or sheen): the render tests' masks of a part
+# (a part drawn white over black) and their flat-colour pictures.
+UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 
 SECRET_TOKEN = "wb_secret_token_do_not_leak"  # the hostile tests' token: no answer, log or message may show it
 

@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 import pytest
 from helpers import random_settings, smile_mouth
-from test_smile_fold_review_n import _height
+from test_smile_fold_review_n import surface_height
 
 #: Review S's #2, #4 and #11 (seed 4629, as data/make_review_sheets.py --count 12 draws them) and the default faces.
 FACES = {**{f"#{k}": random_settings(12, 4629, with_added=True)[k - 1] for k in (2, 4, 11)},
@@ -27,8 +27,8 @@ APPLE, RING = (0.002, 0.024), 0.012
 def bump(q: np.ndarray, tris: np.ndarray, c: np.ndarray, ring: float) -> float:
     """How far the surface of positions ``q`` over ``c`` (x, y) stands in front of the mean of it ``ring`` above,
     below and to either side."""
-    around = [_height(q, tris, c + ring * np.array(v)) for v in ((0, 1), (0, -1), (1, 0), (-1, 0))]
-    return _height(q, tris, c) - float(np.mean(around))
+    around = [surface_height(q, tris, c + ring * np.array(v)) for v in ((0, 1), (0, -1), (1, 0), (-1, 0))]
+    return surface_height(q, tris, c) - float(np.mean(around))
 
 
 @cache

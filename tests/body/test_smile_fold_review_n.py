@@ -20,7 +20,7 @@ from helpers import random_settings, smile_mouth
 FACES = {f"n{k}": random_settings(12, 4624)[k - 1] for k in (3, 7, 10, 12)}
 
 
-def _height(p: np.ndarray, tris: np.ndarray, xy: np.ndarray) -> float:
+def surface_height(p: np.ndarray, tris: np.ndarray, xy: np.ndarray) -> float:
     """The front-most skin's z over ``xy`` (a ray along -z through the triangles ``tris`` of positions ``p``)."""
     a, b, c = p[tris[:, 0]], p[tris[:, 1]], p[tris[:, 2]]
     v0, v1, w = b[:, :2] - a[:, :2], c[:, :2] - a[:, :2], xy - a[:, :2]
@@ -39,7 +39,7 @@ def _step(p: np.ndarray, tris: np.ndarray, wing: np.ndarray, corner: np.ndarray,
     across = np.array([along[1], -along[0]]) / np.linalg.norm(along)
     across *= np.sign(across[0] * side)
     middle = (wing + corner) / 2
-    return _height(p, tris, middle + across * 0.009 * unit) - _height(p, tris, middle)
+    return surface_height(p, tris, middle + across * 0.009 * unit) - surface_height(p, tris, middle)
 
 
 @pytest.fixture(scope="module", params=list(FACES), ids=str)

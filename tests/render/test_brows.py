@@ -11,16 +11,16 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
+from helpers import UNLIT
 
 from workbench.body.brows import brow_color
 from workbench.gltf import inspect
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
-from workbench.render.raster import Lights, draw
+from workbench.render.raster import draw
 from workbench.render.scene import Clip, Material, Model, Texture
 
 SIZE = 512
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 HEADS = [("feminine", "none", "#2B1B10", "#E0AC8A"), ("masculine", "none", "#2B1B10", "#8D5524"),
          ("feminine", "curly", "#E6CFA0", "#F1C27D"), ("masculine", "short", "#B03A2E", "#C68642")]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
+import helpers
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
@@ -23,12 +24,12 @@ from workbench.body.tone import lab
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.options.colour import hex_rgb, linear_to_srgb, srgb_to_linear
 from workbench.render.framing import frame
-from workbench.render.raster import Lights, draw
+from workbench.render.raster import draw
 from workbench.render.scene import Material, Model, Texture, load_clip
 
 SIZE = 512
 BACKDROP = (236, 238, 242)
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0, rim_sheen=0)
+UNLIT = replace(helpers.UNLIT, rim_sheen=0)  # the shared unlit lights, with no rim sheen either
 # Review S's avatars (make_review_sheets.py --count 12 --seed 4629, its key.json).
 S = {
     5: {"gender": "feminine", "bodyShape": "average", "height": 172.2, "skinTone": "#412F25", "eyeColor": "#698D98", "face": {"jawWidth": -0.3, "cheekbones": -0.3, "noseWidth": -0.5, "eyeSize": 0.1, "lipFullness": -0.9, "noseLength": -0.1, "chinLength": -0.3, "browRidge": -0.4}, "hair": {"style": "curly", "color": "#B969AB"}, "outfit": {"top": "#104124", "bottom": "#92AAE2", "shoes": "#47D86F", "topStyle": "longsleeve", "bottomStyle": "skirt", "shoeStyle": "boots"}, "glasses": "round", "pose": "hands_on_hips"},

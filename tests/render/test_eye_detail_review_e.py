@@ -11,12 +11,12 @@ from pathlib import Path
 
 import numpy as np
 from built import built as build_avatar  # one build per run (tests/built.py)
-from helpers import random_settings
+from helpers import UNLIT, random_settings
 
 from workbench.body import eyes
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame, look_at
-from workbench.render.raster import Camera, Lights, draw
+from workbench.render.raster import Camera, draw
 from workbench.render.scene import Clip, Material, Model, Texture
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,6 @@ SIZE = 1024
 # turned to the eyes, its field narrowed): both eyes (about 270 by 50 px at 1024) and the skin 30 px above and
 # below them, which is all the tests measure, in a tenth of the pixels.
 CROP = 320
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 WHITE = np.array([1, 1, 1, 1], np.float32)
 BLACK = np.array([0, 0, 0, 1], np.float32)
 

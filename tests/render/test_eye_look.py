@@ -11,16 +11,15 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from helpers import random_settings
+from helpers import UNLIT, random_settings
 
 from workbench.body import eyes
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
-from workbench.render.raster import Lights, draw
+from workbench.render.raster import draw
 from workbench.render.scene import Clip, Material, Model
 
 SIZE = 512
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 BLINK = {"eyeBlinkLeft": 1.0, "eyeBlinkRight": 1.0}
 
 

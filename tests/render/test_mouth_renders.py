@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from helpers import sweep
+from helpers import UNLIT, sweep
 
 from workbench.body.skin import SKIN_SIZE, features
 from workbench.options import BODY_SHAPES, ModelOptions, normalize_avatar_settings
@@ -24,7 +24,6 @@ from workbench.render.scene import Clip, Material, Model, Texture
 
 SIZE = 512
 DARK_TONE = "#3B2416"           # white teeth show most on the darkest tone
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 
 
 @cache

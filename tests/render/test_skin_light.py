@@ -14,6 +14,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
+from helpers import UNLIT
 from scipy.ndimage import binary_erosion
 
 from workbench.options import ModelOptions, normalize_avatar_settings
@@ -25,7 +26,6 @@ from workbench.render.scene import Material, Model, load_clip
 SIZE = 384
 DEEP = "#3B2416"
 Y = np.array([0.2126, 0.7152, 0.0722])
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 
 
 @lru_cache(maxsize=4)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from built import sheet_glb
-from helpers import face_hollows
+from helpers import UNLIT, face_hollows
 
 from workbench.body import skin
 from workbench.body.ao import body_texels
@@ -20,11 +20,10 @@ from workbench.body.mesh import body_mesh
 from workbench.body.tone import lab
 from workbench.options import normalize_avatar_settings
 from workbench.render.pictures import SUPERSAMPLE
-from workbench.render.raster import Lights, draw
+from workbench.render.raster import draw
 from workbench.render.scene import Material, Model, Texture, load_clip
 
 ROOT = Path(__file__).resolve().parents[2]
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 SIZE = 384
 # Review G's light tones whose nostrils read as holes (#4, #6, #12: gender, tone, face), bald and without glasses.
 LIGHT = [("feminine", "#EBB99F", {"noseWidth": 0.8, "noseLength": 0.3, "cheekbones": 0.6}),

@@ -24,12 +24,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import face_hollows, random_settings
+from helpers import UNLIT, face_hollows, random_settings
 
 from workbench.body.ao import body_texels
 from workbench.body.mesh import body_mesh
 from workbench.options import normalize_avatar_settings
-from workbench.render.raster import Lights, draw
+from workbench.render.raster import draw
 from workbench.render.scene import Material, Model, Texture, load_clip
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,6 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT / "data")]
 import make_review_sheets as sheets  # noqa: E402
 from test_eye_detail_review_e import BLACK, WHITE, edge_ratios  # noqa: E402
 
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 SIZE = 384
 MOUTH = {"gender": "feminine", "skinTone": "#E0AC8A", "hair": {"style": "none"}, "glasses": "none"}
 PALE = {"gender": "masculine", "skinTone": "#F2CDBD", "hair": {"style": "none"}, "glasses": "none"}

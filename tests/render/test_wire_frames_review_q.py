@@ -24,19 +24,18 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from helpers import random_settings
+from helpers import UNLIT, random_settings
 
 from workbench.body.glasses import SEGMENTS
 from workbench.body.glasses_frames import frame_of
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.pictures import SUPERSAMPLE, _pivot, _posed, _turned
-from workbench.render.raster import Lights, draw
+from workbench.render.raster import draw
 from workbench.render.scene import Material, Model, Texture
 
 SIZE = 288   # (data/make_review_sheets.py's cell: the portraits the reviewer saw)
 BACKGROUND = (236, 238, 242)
-UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 # Review Q's #5 and #10 (/work/wt/briefs/key4627.json), silver aviators both.
 AVATARS = {k: random_settings(12, 4627, with_added=True)[k - 1] for k in (5, 10)}
 
