@@ -148,7 +148,12 @@ def mouth_camera(glb: bytes):
 def chin_bottom(body: np.ndarray, centre: np.ndarray) -> float:
     """The height (metres) of the chin's lowest front point under a mouth at ``centre`` (x, y, z) among the skin's
     points ``body``: on the face's middle line, the lowest point within 10 mm of the chin's front-most depth (the
-    underside turns back towards the neck from there)."""
+    underside turns back towards the neck from there).
+
+    >>> y = np.linspace(1.40, 1.48, 9)  # a profile: the chin's front to 1.42 m, under it 4 cm further back
+    >>> round(chin_bottom(np.c_[np.zeros(9), y, np.where(y < 1.415, 0.05, 0.09)], np.array([0.0, 1.48, 0.1])), 2)
+    1.42
+    """
     line = body[(np.abs(body[:, 0] - centre[0]) < 0.006) & (body[:, 1] < centre[1] - 0.012)
                 & (body[:, 1] > centre[1] - 0.10) & (body[:, 2] > centre[2] - 0.06)]
     front = line[:, 2].max()
@@ -161,9 +166,8 @@ def smile_camera(glb: bytes):
     :func:`mouth_camera` (the same field of view, at least :data:`MOUTH_SPAN` across), so the lower lids' squint and
     the cheeks' raise are in the picture with the lips.
 
-    >>> import make_review_sheets as sheets
-    >>> sheets.SMILE_ABOVE, sheets.SMILE_BELOW
-    (0.014, 0.008)
+    >>> round(SMILE_ABOVE * 1000), round(SMILE_BELOW * 1000)  # mm over the eyes' centres, under the chin
+    (14, 8)
     """
     from workbench.render.framing import look_at
     from workbench.render.raster import Camera
