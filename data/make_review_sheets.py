@@ -22,8 +22,9 @@ forehead, review S's "one base head": ``heads``, so a seed drawn before review S
 other heads than its reviewers saw, while the tests pinned to it keep theirs), skin tones from light to deep, mostly
 natural hair and eye colours, clothes any colour, stances too. Each avatar is its LOD 0 model with its idle clip, standing in its
 first clip's first frame in every renderer (its stance: the ``pose`` clip the model carries first when its
-``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the close-ups: the mouth at the
-centre, 12 cm across); a face shape is set as the model's default morph weight (glTF's ``mesh.weights``,
+``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the mouthOpen and
+viseme_aa close-ups: the mouth at the centre, 12 cm across; mouthSmile's: the face from over the eyes to under the
+chin, at least 12 cm across, so the smile's squint and cheeks are in it); a face shape is set as the model's default morph weight (glTF's ``mesh.weights``,
 which every viewer reads), so the three renderers draw the same file. An avatar that fails to build (a
 setting a body does not support yet) is skipped with a message. The browsers need Chromium, chromedriver,
 selenium and the npm packages ``tools/install_test_tools.py`` installs (as the browser tests do); the three
@@ -59,7 +60,7 @@ from make_random_sheet import modelviewer_page, mv_orbit  # noqa: E402
 VIEWS = (("front", "full", 0.0, None), ("three-quarter", "full", 35.0, None), ("back", "full", 180.0, None),
          ("portrait", "portrait", 0.0, None), ("portrait 3/4", "portrait", 35.0, None),
          ("mouthOpen", "mouth", 0.0, "mouthOpen"), ("viseme_aa", "mouth", 0.0, "viseme_aa"),
-         ("mouthSmile", "mouth", 0.0, "mouthSmile"))
+         ("mouthSmile", "smile", 0.0, "mouthSmile"))
 RENDERERS = ("ours", "threejs", "modelviewer")
 # The three.js look the sheets draw: issue 46 judges three.js under ACES filmic with RoomEnvironment as a typical
 # product page draws it (look.html's "typical": the bare room at exposure 1, what every blind review saw), so that the
@@ -75,6 +76,12 @@ TITLES = {"ours": "workbench renderer (the service's previews)",
 # The mouth close-up: 12 cm across at the mouth, the previews' portrait field of view.
 MOUTH_SPAN = 0.12
 MOUTH_FOV = 25.0
+# The smile's close-up (:func:`smile_camera`): the face from SMILE_ABOVE over the eyes' centres (the whole eye, both
+# lids: a smile's squint lifts the lower one) to SMILE_BELOW under the chin, the cheeks between: centred on the mouth,
+# the 12 cm frame ran through the eyes, on some faces under their centres (review T's #12), so a reviewer saw a
+# mouth stretched under a face that did not move (blind review T, defect 2). Metres; never narrower than MOUTH_SPAN.
+SMILE_ABOVE = 0.014
+SMILE_BELOW = 0.008
 # model-viewer: the element drawn at the cell's size (its page's 512 px cost a software GPU three times the
 # pixels), and a model held in its first clip's first frame once the clip has started (model-viewer shows the
 # bind pose, a T, until it plays), with no crossfade: model-viewer blends 300 ms from the clip it played before,
@@ -138,6 +145,50 @@ def mouth_camera(glb: bytes):
                                                  near=0.01)
 
 
+def chin_bottom(body: np.ndarray, centre: np.ndarray) -> float:
+    """The height (metres) of the chin's lowest front point under a mouth at ``centre`` (x, y, z) among the skin's
+    points ``body``: on the face's middle line, the lowest point within 10 mm of the chin's front-most depth (the
+    underside turns back towards the neck from there).
+
+    >>> y = np.linspace(1.40, 1.48, 9)  # a profile: the chin's front to 1.42 m, under it 4 cm further back
+    >>> round(chin_bottom(np.c_[np.zeros(9), y, np.where(y < 1.415, 0.05, 0.09)], np.array([0.0, 1.48, 0.1])), 2)
+    1.42
+    """
+    line = body[(np.abs(body[:, 0] - centre[0]) < 0.006) & (body[:, 1] < centre[1] - 0.012)
+                & (body[:, 1] > centre[1] - 0.10) & (body[:, 2] > centre[2] - 0.06)]
+    front = line[:, 2].max()
+    return float(line[line[:, 2] > front - 0.010, 1].min())
+
+
+def smile_camera(glb: bytes):
+    """(pivot, camera) for the mouthSmile close-up: the face from just over the eyes' centres to under the chin
+    (:data:`SMILE_ABOVE`, :data:`SMILE_BELOW`), the mouth across the middle, the rest face's model posed as in
+    :func:`mouth_camera` (the same field of view, at least :data:`MOUTH_SPAN` across), so the lower lids' squint and
+    the cheeks' raise are in the picture with the lips.
+
+    >>> round(SMILE_ABOVE * 1000), round(SMILE_BELOW * 1000)  # mm over the eyes' centres, under the chin
+    (14, 8)
+    """
+    from workbench.render.framing import look_at
+    from workbench.render.raster import Camera
+    from workbench.render.scene import Model, load_clip
+
+    posed = Model(glb, max_texture=1).posed(load_clip(glb), 0.0)
+    mesh = {name: np.concatenate([d.positions for d in posed.draws if d.mesh_name == name])
+            for name in ("Teeth", "Body", "Eyes")}
+    mouth = np.array([mesh["Teeth"][:, 0].mean(), mesh["Teeth"][:, 1].mean(), mesh["Teeth"][:, 2].max()])
+    top = float(mesh["Eyes"][:, 1].mean()) + SMILE_ABOVE
+    bottom = chin_bottom(mesh["Body"], mouth) - SMILE_BELOW
+    centre = np.array([mouth[0], (top + bottom) / 2, 0.0])
+    near = mesh["Body"][np.linalg.norm(mesh["Body"][:, :2] - centre[:2], axis=1) < 0.03]
+    centre[2] = float(near[:, 2].max()) if len(near) else mouth[2]
+    span = max(MOUTH_SPAN, top - bottom)
+    d = span / 2 / np.tan(np.radians(MOUTH_FOV) / 2) + 0.02
+    pts = posed.points()
+    return (pts.min(0) + pts.max(0)) / 2, Camera(view=look_at(centre + [0, 0, d], centre), fov_deg=MOUTH_FOV,
+                                                 near=0.01)
+
+
 class Avatar:
     """One avatar's files and cameras: the model, its face-shape variants and per view (pivot, camera, yaw)."""
 
@@ -145,8 +196,9 @@ class Avatar:
         self.settings = settings
         self.glb = _glb(settings)
         self.files = [self.glb if shape is None else with_weights(self.glb, {shape: 1.0}) for _, _, _, shape in VIEWS]
-        mouth = mouth_camera(self.glb)
-        self.cameras = [(*(mouth if kind == "mouth" else preview_camera(self.glb, kind, yaw)), yaw)
+        close = {"mouth": mouth_camera, "smile": smile_camera}
+        shots = {kind: close[kind](self.glb) for _, kind, _, _ in VIEWS if kind in close}
+        self.cameras = [(*(shots[kind] if kind in shots else preview_camera(self.glb, kind, yaw)), yaw)
                         for _, kind, yaw, _ in VIEWS]
 
 
@@ -172,7 +224,7 @@ def shoot_ours(avatars: list[Avatar], cell: int, _look: str) -> list[list[Image.
     for a in avatars:
         row = []
         for (_, kind, yaw, _), glb, (_, cam, _) in zip(VIEWS, a.files, a.cameras, strict=True):
-            if kind == "mouth":
+            if kind in ("mouth", "smile"):
                 posed = Model(glb, max_texture=2 * cell).posed(load_clip(glb), 0.0)
                 row.append(Image.fromarray(draw(posed, cam, cell, ss=SUPERSAMPLE, background=BACKGROUND), "RGBA"))
             else:
