@@ -10,29 +10,19 @@ deterministic, test_avatar checks it), so a test reading them measures what it m
 
 Only for tests that measure an avatar, never for those that test the build itself (its determinism, its
 cost, a monkeypatched part of it): those call :func:`workbench.gltf.build_avatar`.
-
-:func:`rendered` is :func:`workbench.render.render` likewise made once per run (suite30): the review files draw the same
-avatars in the same views (review Q's bob at three quarters in three files, the 512 px portraits over the sheets'
-backdrop in nineteen), each drawing them again. Its pixels are render's own (the renderer is deterministic), kept as
-lossless PNGs beside the builds; only for tests that measure a picture, never for those that test the renderer.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import json
 import os
 import tempfile
 from collections import OrderedDict
 from pathlib import Path
 
-import numpy as np
-from PIL import Image
-
 import workbench
-import workbench.render
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions
 
@@ -41,11 +31,7 @@ KEEP = 12
 #: The environment variable naming the run's shared folder (set by tests/conftest.py's pytest_configure).
 FOLDER_VAR = "WORKBENCH_TEST_GLBS"
 
-#: How many pictures a process keeps in memory (a 512 px RGBA picture is 1 MB).
-KEEP_PICTURES = 48
-
 _kept: OrderedDict[str, bytes] = OrderedDict()
-_pictures: OrderedDict[str, np.ndarray] = OrderedDict()
 
 
 @functools.cache
@@ -70,7 +56,8 @@ def built(settings: dict, options: ModelOptions) -> bytes:
     if key in _kept:
         _kept.move_to_end(key)
         return _kept[key]
-    path = _shared_path(key, ".glb")
+    folder = os.environ.get(FOLDER_VAR)
+    path = Path(folder) / f"{key}.glb" if folder else None
     glb = None
     if path is not None:
         try:
@@ -80,83 +67,19 @@ def built(settings: dict, options: ModelOptions) -> bytes:
     if glb is None:
         glb = build_avatar(settings, options)
         if path is not None:
-            _write_whole(path, glb)
+            tmp = None
+            try:
+                fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+                with os.fdopen(fd, "wb") as f:
+                    f.write(glb)
+                os.replace(tmp, path)   # whole or not at all: a worker reading it meanwhile sees none
+            except OSError:   # (a full disk: the run goes on building; no part left behind)
+                if tmp is not None:
+                    Path(tmp).unlink(missing_ok=True)
     _kept[key] = glb
     while len(_kept) > KEEP:
         _kept.popitem(last=False)
     return glb
-
-
-def _shared_path(key: str, suffix: str) -> Path | None:
-    folder = os.environ.get(FOLDER_VAR)
-    return Path(folder) / f"{key}{suffix}" if folder else None
-
-
-def _write_whole(path: Path, data: bytes) -> None:
-    """``data`` at ``path``, whole or not at all: a worker reading it meanwhile sees none; on a full disk the run goes
-    on drawing and building, no part left behind."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-
-
-def _plain(value):
-    """``value`` as JSON names it, bytes by their digest; None where it is not plain data (a clip, arrays)."""
-    if isinstance(value, bytes):
-        return "sha256:" + hashlib.sha256(value).hexdigest()
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (tuple, list)):
-        items = [_plain(v) for v in value]
-        return None if any(i is None and v is not None for i, v in zip(items, value, strict=True)) else items
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        items = {k: _plain(v) for k, v in value.items()}
-        return None if any(items[k] is None and value[k] is not None for k in value) else items
-    return None
-
-
-def rendered(glb: bytes, **kw) -> Image.Image:
-    """``workbench.render.render(glb, **kw)``, drawn once per run (see the module): its RGBA pixels, a new image each
-    call (a test may change its own). Arguments that are not plain data (a ``Clip``, ``images``) draw afresh.
-
-    >>> from workbench.regeneration.product import build_product_glb
-    >>> glb = build_product_glb("vase")
-    >>> a = rendered(glb, size=32, camera="full")
-    >>> (np.asarray(a) == np.asarray(workbench.render.render(glb, size=32, camera="full"))).all(), a is rendered(glb, size=32, camera="full")
-    (np.True_, False)
-    """
-    named = _plain([glb, kw])
-    if named is None:
-        return workbench.render.render(glb, **kw)
-    key = hashlib.sha256(json.dumps([named, code_digest()], sort_keys=True).encode()).hexdigest()[:24]
-    pixels = _pictures.get(key)
-    if pixels is not None:
-        _pictures.move_to_end(key)
-    else:
-        path = _shared_path(key, ".png")
-        if path is not None:
-            try:
-                with Image.open(path) as im:
-                    pixels = np.asarray(im.convert("RGBA"))
-            except OSError:
-                pixels = None
-        if pixels is None:
-            pixels = np.asarray(workbench.render.render(glb, **kw))
-            if path is not None:
-                out = io.BytesIO()
-                Image.fromarray(pixels, "RGBA").save(out, format="PNG", compress_level=1)   # lossless: the same pixels
-                _write_whole(path, out.getvalue())
-        pixels.setflags(write=False)
-        _pictures[key] = pixels
-        while len(_pictures) > KEEP_PICTURES:
-            _pictures.popitem(last=False)
-    return Image.fromarray(pixels.copy(), "RGBA")
 
 
 def sheet_glb(settings: dict, lod: int = 0) -> bytes:

@@ -41,16 +41,3 @@ def test_browser_tests_wait_for_conditions():
     found = [f"{p.relative_to(TESTS.parent)}:{n}" for p in sorted((TESTS / "browser").glob("test_*.py"))
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if sleeping.search(line)]
     assert not found, "a fixed wait in a browser test (wait for a condition instead): " + ", ".join(found)
-
-
-#: Look files that take built's builds but test the renderer itself (its framing, its sequences), so draw afresh.
-RENDERER_TESTS = {"test_framing_and_poses.py"}
-
-
-def test_look_files_share_their_drawings():
-    """A file that measures built's shared avatars draws them through ``built.rendered`` (suite30: the review files drew
-    the same avatars in the same views again and again), unless it tests the renderer itself."""
-    own = re.compile(r"^from workbench\.render import (?:.*, )?render\b", re.M)
-    found = [str(p.relative_to(TESTS.parent)) for p in SOURCES if p.name not in RENDERER_TESTS
-             and "from built import" in (text := p.read_text(encoding="utf-8")) and own.search(text)]
-    assert not found, "draws built's avatars afresh (from built import rendered as render): " + ", ".join(found)

@@ -30,7 +30,6 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 
@@ -38,6 +37,7 @@ from workbench.body.hair.bake import hair_head
 from workbench.body.hair.canon import fitted
 from workbench.body.mesh import body_mesh
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 AVATARS = (2, 10)
 CHEEK = 0.05

@@ -12,7 +12,6 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import body_of
 from PIL import Image
 
@@ -20,6 +19,7 @@ from workbench.body import ao, eyes, skin
 from workbench.body.outfit import outfit_pieces
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import BODY_SHAPES, ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 
 def settings(**kw):

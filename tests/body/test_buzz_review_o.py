@@ -12,7 +12,6 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.buzz import COVER, buzzed
@@ -24,6 +23,7 @@ from workbench.gltf.glb import read_glb
 from workbench.gltf.meshes import triangle_count
 from workbench.options import HAIR_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.options.problems import InvalidOptions
+from workbench.render import render
 from workbench.service.openapi import build_openapi
 
 TONE, HAIR = "#E0AC8A", "#3A2A1E"

@@ -20,13 +20,13 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 from built import built  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import sweep
 
 from workbench.body.hair import bald as bald_scalp
 from workbench.body.hair.buzz import PAINTED
 from workbench.gltf import build_avatar
 from workbench.options import HAIR_STYLES, ModelOptions, normalize_avatar_settings
+from workbench.render import render
 from workbench.render.framing import frame
 from workbench.render.pictures import _posed
 from workbench.render.raster import draw

@@ -17,7 +17,6 @@ from functools import cache
 
 import numpy as np
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 
@@ -25,6 +24,7 @@ from workbench.body.hair.canon import fitted
 from workbench.body.hair.head import head_of
 from workbench.body.mesh import body_mesh
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 BACKGROUND = (236, 238, 242)
 SIZE = 768

@@ -25,11 +25,11 @@ from functools import cache
 
 import numpy as np
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 
 from workbench.options import ModelOptions
+from workbench.render import render
 
 BACKGROUND = (236, 238, 242)
 MOST_DENT = 8.0        # pixels, either side of either front portrait (main: 11.9 to 12.6)

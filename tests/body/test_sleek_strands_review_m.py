@@ -25,11 +25,11 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 SEED = 4623
 BUNS, PONYTAIL = (4, 5), 10

@@ -21,13 +21,13 @@ with a crown dome as long hair's (:func:`workbench.body.hair.scalp.dome`, 8 mm):
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import body_of, random_settings
 from scipy import ndimage
 
 from workbench.body.hair import hair_pieces
 from workbench.body.hair.head import head_of
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 BACKDROP = (236, 238, 242)
 TOP, BAND, MARGIN = 140, 10, 0.8

@@ -18,11 +18,11 @@ cards' tips (:data:`workbench.body.hair.outline.END`, 0.985 to 0.995): 0.007 / 0
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 from test_bob_hem_review_q import BACKDROP, hair_mask
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 # (seed, the reviewer's #, the hair colour measured in: None for its own).
 BOBS = {"S#7": (4629, 7, "#365224"), "Q#7": (4627, 7, None), "P#3": (4626, 3, None)}

@@ -15,10 +15,10 @@ its end strands 6 mm past and hardly fanned (:data:`workbench.body.hair.ends.END
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 BACKDROP = (236, 238, 242)
 # (seed, the reviewer's #) of the bobs measured.

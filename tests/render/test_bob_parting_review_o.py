@@ -18,10 +18,10 @@ and turn aside over the forehead, a narrow shaded line left along the parting: 0
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from test_bob_review_o import BACKDROP, SILVER, hair
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 ROWS, LARGE, SMALL = (44, 72), (240, 296), (306, 350)
 # The most the small side may be darker than the large side there, a share of its light (main 0.24; now 0.075).

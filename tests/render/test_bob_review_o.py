@@ -25,9 +25,9 @@ with the cards they leave (:func:`workbench.body.hair.pieces.hair_pieces`) and f
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 BACKDROP = (236, 238, 242)
 # Review O's #3 (key4625.json): a masculine athletic body, 154.5 cm, a silver bob, sunglasses, a hoodie.

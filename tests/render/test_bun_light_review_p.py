@@ -18,11 +18,11 @@ import struct
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 from scipy.ndimage import distance_transform_edt
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 SIZE = 384
 # Pixels from the bun (at SIZE) of the ring measured, and how much lighter than the cards' median is "much lighter".

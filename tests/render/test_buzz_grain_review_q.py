@@ -21,10 +21,10 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from scipy.ndimage import label, uniform_filter
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 # Review Q's #8 (seed 4627: its face, body and glasses) and the same head light-skinned, dark-haired.

@@ -13,9 +13,9 @@ it), per thousand hair pixels. Review M's long hair (#3 of seed 4623): 12.4 on m
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 BACKDROP = (236, 238, 242)
 # Review M's #3 (long, brown) and #6 (bob, light brown), seed 4623.

@@ -22,10 +22,10 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from scipy import ndimage
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 SIZE = 512
 CLOSE = 4

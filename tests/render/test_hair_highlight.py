@@ -5,11 +5,11 @@ hue now: where it shows, the hair is nearly as saturated as without it (it was a
 
 import numpy as np
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 from test_hair_shading import strip
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 
 def test_the_strand_highlight_keeps_the_hairs_hue():

@@ -5,10 +5,10 @@ the blended scalp shell over the skin), clear blended texels dropped, and the an
 
 import numpy as np
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 
 from workbench.gltf.glb import pack_glb, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 from workbench.render.raster import Camera, draw
 from workbench.render.scene import Draw, Material, Posed, Texture
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from PIL import Image
 from scipy.ndimage import binary_erosion
 
 from workbench.gltf.glb import read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 BACKDROP = (235, 235, 235)
 # Pixels of the outline band (6 px in from the backdrop) over the head's top (its first 110 rows at 512 px) darker

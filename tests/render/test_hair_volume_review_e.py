@@ -14,11 +14,11 @@ hair are shells ... helmet-like hair; curly hair should have volume over the top
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 from helpers import random_settings
 from scipy import ndimage
 
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 from workbench.render.framing import frame
 from workbench.render.pictures import _posed
 from workbench.render.raster import draw

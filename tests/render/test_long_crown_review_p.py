@@ -15,10 +15,10 @@ the crown's median luminance. On main 23f8008: 0.0166 under 0.6 of it, 0.0466 un
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from built import rendered as render  # one drawing per run (tests/built.py)
 
 from workbench.body.hair.texture import CLUMPS, COLUMNS, WIDTH, hair_texture
 from workbench.options import ModelOptions, normalize_avatar_settings
+from workbench.render import render
 
 BACKDROP = (236, 238, 242)
 # Review P's #12 (key4626.json): a slim feminine body, 140 cm, pale skin, long blonde hair, clear glasses, a tee.
