@@ -21,6 +21,8 @@ from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model
 
+pytestmark = pytest.mark.slow                # three stance builds, each solving both hands' rest
+
 BODIES = [("masculine", "average"), ("masculine", "athletic"), ("feminine", "heavy")]
 # Each hand this near the belly at most (metres), the masculine hands this near each other.
 ON_BELLY, TOGETHER = 0.025, 0.005
