@@ -62,11 +62,13 @@ def test_deep_lips_stand_apart_from_the_skin_as_pale_ones_do(gender):
     #4F3828 and #3E281F, tests/render/test_lip_colour_review_q.py) the lips take less red (workbench.body.tone.DEEP_RED
     8 -> 5): 5.3-5.5, 6.9 and 9.0-9.3, each still over review J's 4.0, 6.6 and 8.3 and apart by their hue, which
     this distance weighs little at so low a chroma; the bounds moved from 7 / 8.5 to 5 / 6.5, and from 0.4 of a pale
-    tone's distance to 0.28 (4.9)."""
+    tone's distance to 0.28 (4.9). Since blind review T (the palest tones' lips 2.5 L* darker and 2.5 a* redder,
+    workbench.body.tone.PALE_LIP: "almost colourless" under ACES in three.js) the pale tone's distance is 20.4-20.5
+    (17.5 before), the deep ones as they were: the share moved from 0.28 to 0.25 (5.1)."""
     pale = lip_distance(PALE, gender)
     for tone in DEEP:
         d = lip_distance(tone, gender)
-        assert d > (5.0 if tone == "#2A1A14" else 6.5) and d > 0.28 * pale, (tone, round(d, 1), round(pale, 1))
+        assert d > (5.0 if tone == "#2A1A14" else 6.5) and d > 0.25 * pale, (tone, round(d, 1), round(pale, 1))
 
 
 def enamel_lightness(tone: str) -> float:

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from workbench.body import pores, skin
+from workbench.body.tone import PALE_LIP
 from workbench.options.colour import srgb_to_linear
 
 PALE, MID, DEEP = "#F2CEC1", "#C68642", "#452A21"
@@ -54,12 +55,16 @@ def steps(tone: str, gender: str) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_lips_are_close_to_the_skin_on_every_tone(gender):
     """On every tone the lips are 2.5 to 12.5 L* darker than the face, 1.5 to 16 a* redder, and no more than 12
-    units of chroma above it (the pale feminine lips were 20 L* darker, 22 a* redder and 21 chroma above)."""
+    units of chroma above it (the pale feminine lips were 20 L* darker, 22 a* redder and 21 chroma above). The
+    palest tones' by up to :data:`workbench.body.tone.PALE_LIP` more (blind review T: a pale face's lips "almost
+    colourless" under ACES in three.js; -11.9, 14.4 and 10.7 on #F2CEC1 before, now -14.1, 16.5 and 12.7)."""
     for tone in (PALE, "#E0AC8A", MID, "#8D5524", DEEP, "#3B2416"):
         s = steps(tone, gender)
         dL, da, _ = s["lips"]
         chroma = np.hypot(*(s["face"][1:] + s["lips"][1:])) - np.hypot(*s["face"][1:])
-        assert -12.5 < dL < -2.5 and 1.5 < da < 16 and chroma < 12, (tone, s["lips"].round(1), round(chroma, 1))
+        more = PALE_LIP if tone == PALE else (0.0, 0.0)
+        assert -12.5 - more[0] < dL < -2.5 and 1.5 < da < 16 + more[1] and chroma < 12 + more[1], \
+            (tone, s["lips"].round(1), round(chroma, 1))
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

@@ -57,19 +57,24 @@ def _specular(doc, binary, name: str) -> tuple[float, np.ndarray]:
 
 def test_the_mouths_lining_reflects_nothing_deep_in(model):
     """On the skin's specular texture, where the mouth's lining lies a centimetre or more in (the throat's mask), the
-    reflections are under 5 % of the skin's; over the face they are whole."""
+    reflections are under 5 % of the skin's; over the face they are whole but on the lips (0.45 of it since blind
+    review T, workbench.body.pores.LIPS_SPECULAR: the lips are part of the face's mask, whose 5th percentile was 1.0
+    before and is 0.945 with them)."""
     doc, binary = model
     _, spec = _specular(doc, binary, "Skin")
     f = skin.features("feminine")
     size = skin.SKIN_SIZE
 
-    def at(name: str, above: float) -> np.ndarray:
+    def at(name: str, above: float, without: str | None = None) -> np.ndarray:
         texels, w = f[name]
         t = texels[w > above]
+        if without:
+            t = np.setdiff1d(t, f[without][0])
         return spec[t // size * spec.shape[0] // size, t % size * spec.shape[1] // size]
 
     assert at("throat", 0.9).mean() < 0.05, at("throat", 0.9).mean()
-    face = at("face", 0.95)
+    assert abs(np.median(at("lips", 0.9)) - pores.LIPS_SPECULAR) < 0.02, np.median(at("lips", 0.9))
+    face = at("face", 0.95, without="lips")
     assert np.quantile(face, 0.05) > 0.97, np.quantile(face, 0.05)
 
 

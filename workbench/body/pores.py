@@ -17,7 +17,8 @@ smooth between the triangles. Both maps are on MakeHuman's UVs, drawn once per g
   grain, every centimetre or so;
 - :func:`skin_specular` (``ROUGH_SIZE``): how strong the skin's reflections are (``KHR_materials_specular``'s
   texture, times :data:`SPECULAR`): full on the skin, none on the mouth's lining from a few millimetres behind the
-  lips, where a viewer's room mirrored in it (at grazing angles most) drew a grey haze over an open mouth.
+  lips, where a viewer's room mirrored in it (at grazing angles most) drew a grey haze over an open mouth, and
+  :data:`LIPS_SPECULAR` of it on the lips.
 
 >>> ROUGHNESS["lips"] < ROUGHNESS["tzone"] < BODY < ROUGHNESS["face"] < ROUGHNESS["flush"] < ROUGHNESS["brows"]
 True
@@ -36,14 +37,16 @@ __all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "specul
 
 NORMAL_SIZE = 1024
 ROUGH_SIZE = 512
-FORMAT = 6
+FORMAT = 7
 # Roughness: the body's, and where a mask of the skin takes it (fully where the mask is 1), in this order. The
 # mouth's lining rough: wet and smooth (0.3), its walls mirrored the room as grey sides of a lit box in the
 # browsers (blind review B); a mouth's inside is in its own shadow, which no viewer casts.
 BODY = 0.6
 # (The T-zone at 0.5 put a sharp grey sheen of the room on a deep tone's forehead and nose in three.js: "oily",
 # blind review F.)
-ROUGHNESS = {"face": 0.64, "flush": 0.7, "tzone": 0.56, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
+# (Blind review T: "uniform roughness", a bald dome's "uniform sheen": the T-zone 0.56 and the cheeks 0.7 drew one
+# highlight over both; now 0.52 and 0.76, and the scalp's own value wanders by SCALP_VARY.)
+ROUGHNESS = {"scalp": BODY, "face": 0.64, "flush": 0.76, "tzone": 0.52, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
 # The skin's specular factor (KHR_materials_specular): a dielectric's reflectance of 4 % at normal incidence
 # times this, 2.8 %, skin's (its index of refraction is about 1.4, not glTF's default 1.5). The room's
 # reflection was half of what a deep tone showed, which read as lacquer.
@@ -52,6 +55,13 @@ SPECULAR = 0.7
 # drawn in space: one value on both sides of a UV seam): a little oilier or drier from place to place, as real skin is; one roughness per
 # region drew each region's highlight as even as plastic's (blind review E).
 ROUGH_VARY = 0.06
+# How far the scalp's roughness wanders with the skin's mottling (a few centimetres across): a bald head is oilier and
+# drier in patches, its highlight broken, not one even sheen over the dome (blind review T #6 and #1).
+SCALP_VARY = 0.14
+# The lips' reflection as a share of the skin's (the specular map; our previews draw the factor alone). Smooth
+# (``ROUGHNESS["lips"]``), they mirrored the bright room in three.js and model-viewer as a light veil that took the
+# lips' darker colour: blind review T's #6 (#71502F) 0.2 C* over the face on the typical three.js page, now 3.1.
+LIPS_SPECULAR = 0.45
 # The bumps' height (texels of height per texel of slope) on the face's front and elsewhere.
 PORE_FACE, PORE_BODY = 0.03, 0.02
 
@@ -123,7 +133,8 @@ def _draw_roughness(gender: str, size: int) -> np.ndarray:
     # (Only where the face's mask is full: the seam under the jaw is at its fading edge.)
     face = np.clip(_mask(f, "face", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3)) * 3 - 2, 0, 1)
     # (Half as far on the body: more, and the UV seams round the neck, where a texel spans 5 mm, showed as a step.)
-    grain = ROUGH_VARY * (0.5 * dense("mottle") * (1 - face) + dense("grain") * face)
+    scalp = _mask(f, "scalp", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3))
+    grain = ROUGH_VARY * (0.5 * dense("mottle") * (1 - face) + dense("grain") * face) + SCALP_VARY * dense("mottle") * scalp
     r = BODY + grain
     for name, value in ROUGHNESS.items():
         m = _mask(f, name, SKIN_SIZE)[::step, ::step]
@@ -143,8 +154,9 @@ def _draw_specular(gender: str, size: int) -> np.ndarray:
     step = SKIN_SIZE // size
     # The lining's mask is 0.4 where it meets the lips and 1 from 2 cm in (workbench.body.skin): its reflections
     # kept at the lips' wet inner edge, none deeper (each texel the mean of its block).
-    mouth = _mask(features(gender, SKIN_SIZE), "mouth", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3))
-    spec = 1 - np.clip((mouth - 0.4) / 0.5, 0, 1) ** 0.5
+    f = features(gender, SKIN_SIZE)
+    mouth, lips = (_mask(f, k, SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3)) for k in ("mouth", "lips"))
+    spec = (1 - np.clip((mouth - 0.4) / 0.5, 0, 1) ** 0.5) * (1 - (1 - LIPS_SPECULAR) * lips)
     return np.clip(np.round(spec * 255), 0, 255).astype(np.uint8)
 
 

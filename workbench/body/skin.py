@@ -41,10 +41,10 @@ from .tone import lip_colour, paleness, shifted
 __all__ = ["SKIN_SIZE", "features", "skin_texture", "lip_corners", "reference_body"]
 
 SKIN_SIZE = 1024
-FORMAT = 16    # bumped when the masks change: the cached file is then drawn again
+FORMAT = 17    # bumped when the masks change: the cached file is then drawn again
 DENSE = ("mottle", "grain")     # noise over the whole texture, kept dense; every other mask sparse
 MASKS = ("lips", "flush", "brows", "lids", "warm", "palms", "nails", "mouth", "throat", "face", "tzone", "mottle",
-         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll", "gullet")
+         "lipline", "upperlip", "corners", "philtrum", "undereye", "grain", "liproll", "gullet", "scalp")
 # Half the width of the lips' upper border's ramp, metres on the reference face (the face has about 0.7 texels a mm).
 LIP_EDGE = 0.0024
 # The mouth's lining (albedo, sRGB): a red-brown, darker at the back of the mouth (THROAT), where little light reaches:
@@ -61,6 +61,10 @@ THROAT = (0.30, 0.155, 0.145)
 # red (tests/render/test_mouth_cavity_ours.py, 0.77 to 0.82 against 0.76) and too dark under a room's light alone
 # (tests/body/test_mouth_cavity_light.py).
 GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
+# The a* the nose tip and ears (WARM_RED) and the cheeks' flush (FLUSH_RED) add to the skin's albedo: the first on the
+# deepest tone, plus the second times paleness (:func:`.tone.paleness`). (2.5, 6.0) and (3.5, 7.0) before blind review T.
+WARM_RED = (7.0, 1.5)
+FLUSH_RED = (3.5, 7.0)
 
 
 def _smoothstep(e0, e1, x):
@@ -214,6 +218,8 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
         * _smoothstep(0.06 * unit, 0.035 * unit, np.abs(x - mid_x))
     bridge = _smoothstep(eye_l[1] + 0.04 * unit, eye_l[1] + 0.02 * unit, y)    # the nose's line, up into the brow
     out["tzone"] = (np.maximum(nose_line * bridge, forehead) * front).astype(np.float32)
+    # The scalp: the head above the forehead's top, from 6 to 9 cm over the eyes, all round (its sheen, :mod:`.pores`).
+    out["scalp"] = (_smoothstep(eye_l[1] + 0.06 * unit, eye_l[1] + 0.09 * unit, y) * (1 - out["face"])).astype(np.float32)
 
     # Brows, shaped as real ones are: a full, rounded head just above the inner corner of the eye, rising
     # to an arch over the outer edge of the iris, then a tail tapering down and thin; on the brow ridge
@@ -339,10 +345,12 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     pale = paleness(base)     # 0 on the deepest tone of the range, 1 on the palest
     # (Darkening by fewer L* on a deep tone: a step of 3 L* there is a quarter of its light, and the face's mean
     # fell below the tone, tests/render/test_skin_light.py.)
-    toward(shifted(base, -1.0 * pale, 2.5 + 6.0 * pale, -0.5), "warm", 0.9)
+    # (From mid tones down the nose, ears and cheeks were within 2.5 to 3.5 a* of the forehead as shown, "muddy mid-tones,
+    # no redness at the nose, ears or cheeks", blind review T #6 and #1: WARM_RED and FLUSH_RED, the pale tone's as before.)
+    toward(shifted(base, -1.0 * pale, WARM_RED[0] + WARM_RED[1] * pale, -0.5), "warm", 0.9)
     # The cheeks' flush wide, faint, broken by the mottling, warm on a deep tone (a bluer disc: bruises, blind review F).
-    toward(shifted(base, -0.5 * pale, 3.5 + 7.0 * pale, 2.0 - 3.0 * pale), "flush", 0.62 if feminine else 0.6,
-           soften=0.45, broken=0.35)
+    toward(shifted(base, -0.5 * pale, FLUSH_RED[0] + FLUSH_RED[1] * pale, 2.0 - 3.0 * pale), "flush",
+           0.62 if feminine else 0.6, soften=0.45, broken=0.35)
     toward(shifted(base, -2.5 - 3.5 * pale, 1.0, -2.0), "lids", 0.6 if feminine else 0.45)
     toward(shifted(base, -2.0 - 1.5 * pale, 1.5, -2.5), "undereye", 0.8)
     # Palms, soles and nails are lighter; dark skin much more so (melanin is sparse there).

@@ -83,6 +83,11 @@ DEEP_PARTS = {"lips": (0.0, 0.0, 0.0), "upper": (0.08, 0.08, 0.12), "line": (0.2
 # the skin than blind review J's (tests/body/test_deep_skin_review_j.py); darker lips would stand them apart instead,
 # but a deep tone's are at their floor (half the skin) already.
 DEEP_RED, DEEP_YELLOW = 5.0, 4.0
+# What the palest tones' lips (paleness PALE_FROM to 1, more by the way) lose of L* and gain of a* over the rose: under a
+# typical three.js page (ACES filmic) a pale face sits on the curve's shoulder, which presses the lips' few L* and a*
+# against the skin's to "almost colourless" (blind review T #8, #ECCFC2: 5.2 C* over the face, 10.6 in our previews),
+# and lip colour is not held to the tone (contract section 5) as the skin is.
+PALE_FROM, PALE_LIP = 0.75, (2.5, 2.5)
 
 
 def lip_colour(base, part: str = "lips") -> np.ndarray:
@@ -93,8 +98,10 @@ def lip_colour(base, part: str = "lips") -> np.ndarray:
     on the deepest). ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
     pale = paleness(base)
     deep = float(np.clip((0.5 - pale) / 0.45, 0, 1))     # 0 from mid-brown tones up, 1 on the deepest
+    palest = float(np.clip((pale - PALE_FROM) / (1 - PALE_FROM), 0, 1))
     base = np.asarray(base)
-    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale), 2.5 + 13.0 * pale + DEEP_RED * deep,
+    lip = np.maximum(shifted(base, -(4.0 + 6.5 * pale + PALE_LIP[0] * palest),
+                             2.5 + 13.0 * pale + DEEP_RED * deep + PALE_LIP[1] * palest,
                              -(3.0 + 0.5 * (1 - pale)) + DEEP_YELLOW * deep), base * (0.55 - 0.05 * deep))
     if part == "lips":
         return lip
