@@ -35,10 +35,7 @@ from workbench.body.skin import skin_texture
 from workbench.options import normalize_avatar_settings
 
 MOST_TEMPLE_HEIGHT = 0.0062
-# (0.6 mm until slick30 raised the bun to 36 degrees from the crown, blind review T's #10 "the bun only shows in the
-# back view": the cards converging on it higher up, the bun's median 0.425 -> 0.610 mm (at 40 degrees 0.603), the
-# ponytail's 0.566 unchanged. Knowingly raised: review H's fault measured 1.5 mm.)
-MOST_CARD_RISE = 0.00063
+MOST_CARD_RISE = 0.0006
 CROWN = 0.5
 LEAST_TAIL_LIGHT = 0.58
 LEAST_BUN = 0.8

@@ -37,10 +37,8 @@ from .groom import UP, Groom, Strands, clump_columns, edge_wisps, fibonacci, gro
 from .head import Head, directions, hairline, rootline, smoothstep
 
 # The bun: its axis (degrees: azimuth from the face, polar from the crown), its radius (of the head's)
-# and the turns its rope makes. (At 0.36 of the head's radius it was "a small ball": blind review H. At 60 degrees
-# from the crown it sat behind the head's outline from the front: "the bun only shows in the back view", blind review
-# T's #10; tests/render/test_sleek_forehead_review_t.py.)
-BUN_AT = (180.0, 36.0)
+# and the turns its rope makes. (At 0.36 of the head's radius it was "a small ball": blind review H.)
+BUN_AT = (180.0, 60.0)
 BUN_RADIUS = 0.42
 BUN_TURNS = 2.3
 # The bun's shade over the sleek cards round its base (it hides them from the light above and behind it): their light

@@ -80,9 +80,7 @@ SLEEK_POINTS = (16, 12)
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
 # (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
 # ears: the same cards' triangles as before over the larger area.)
-# (The bun's LOD 1 fewer since it sits higher, coils.BUN_AT: its cards run further to it, 5,082 triangles on an
-# average feminine body against the budget's 5,000, tests/body/test_hair_cards.py.)
-ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 380), "ponytail": (970, 420), "bob": (1100, 460)}
+ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail": (970, 420), "bob": (1100, 460)}
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
