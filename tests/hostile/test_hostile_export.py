@@ -37,7 +37,7 @@ def old_data_server(tmp_path_factory):
 
 def test_the_parquet_export_completes_and_names_the_value_that_does_not_fit(old_data_server, tmp_path):
     srv, viewer = old_data_server
-    r = httpx.get(srv.local_url + "/tracking/events", params={"format": "parquet"})
+    r = httpx.get(srv.local_url + "/tracking/events", params={"format": "parquet"}, timeout=60)  # first answer imports pyarrow
     assert r.status_code == 200
     (tmp_path / "e.parquet").write_bytes(r.content)
     table = pq.read_table(tmp_path / "e.parquet")
