@@ -12,14 +12,16 @@ from its top."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import UNLIT, random_settings
 
-from workbench.render.scene import Model, load_clip
+from workbench.render.raster import draw
+from workbench.render.scene import Material, Model, load_clip
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
 import make_review_sheets as sheets  # noqa: E402
@@ -35,24 +37,46 @@ SMILE = [v[0] for v in sheets.VIEWS].index("mouthSmile")
 EYES, CHIN = 0.08, 0.03
 
 
+#: The picture's side (pixels) the eyes and the chin are found in; DROP: the depth (metres) the skin steps back by
+#: from one row to the next under the chin, where the neck shows behind it (the chin's underside turns back 3 to 5 cm).
+SIZE, DROP = 256, 0.015
+
+
 @cache
 def heights(name: str) -> tuple[float, float]:
-    """(the eyes' centres, the chin's bottom): each a share of the smile close-up's height from its top."""
+    """(the eyes' centres, the chin's bottom): each a share of the smile close-up's height from its top, found in the
+    picture itself, not from the camera's inputs: drawn unlit with each vertex's colour its depth, the eyes' pixels
+    (the Eyes mesh's, each side's mean row, the lower side's) and, down the picture's middle column, the lowest row
+    of the chin (the last row before the skin steps back by DROP or more to the neck)."""
     avatar = sheets.Avatar(FACES[name])
     cam = avatar.cameras[SMILE][1]
     posed = Model(avatar.glb, max_texture=1).posed(load_clip(avatar.glb), 0.0)
-    mesh = {n: np.concatenate([d.positions for d in posed.draws if d.mesh_name == n]).astype(np.float64)
-            for n in ("Eyes", "Body", "Teeth")}
-    eyes = mesh["Eyes"]
-    middle = eyes[:, 0].mean()
-    centres = [eyes[side].mean(0) for side in (eyes[:, 0] < middle, eyes[:, 0] >= middle)]
-    mouth = np.array([mesh["Teeth"][:, 0].mean(), mesh["Teeth"][:, 1].mean(), mesh["Teeth"][:, 2].max()])
-    chin = mouth.copy()
-    chin[1] = sheets.chin_bottom(mesh["Body"], mouth)
-    f = 1 / np.tan(np.radians(cam.fov_deg) / 2)
-    h = np.c_[np.array([*centres, chin]), np.ones(3)] @ cam.view.T
-    y = (1 - f * h[:, 1] / -h[:, 2]) / 2
-    return float(y[:2].max()), float(y[2])
+    z = np.concatenate([d.positions[:, 2] for d in posed.draws])
+    near, far = float(z.max()), float(z.max()) - 0.25       # the face's front and 25 cm behind it
+
+    def picture(which: str) -> np.ndarray:
+        """Each pixel's depth (0 at ``far`` .. 1 at ``near``) where mesh ``which`` shows, -1 elsewhere."""
+        draws = []
+        for d in posed.draws:
+            colors = np.zeros((len(d.positions), 4), np.float32)
+            colors[:, 3] = 1
+            if d.mesh_name == which:
+                colors[:, :3] = np.clip((d.positions[:, 2:3] - far) / (near - far), 0, 1)
+            mat = Material(color=np.ones(4, np.float32), double_sided=d.material.double_sided)
+            draws.append(replace(d, colors=colors, uv=None, material=mat))
+        rgba = draw(replace(posed, draws=draws), cam, SIZE, ss=1, background=(0, 0, 0), lights=UNLIT).astype(float)
+        return np.where(rgba[..., 1] > 0, rgba[..., 1] / 255, -1.0)
+
+    eyes = picture("Eyes") >= 0
+    rows = np.arange(SIZE)[:, None] * np.ones(SIZE)
+    sides = [eyes & (np.arange(SIZE) < SIZE // 2), eyes & (np.arange(SIZE) >= SIZE // 2)]
+    eye_row = max(float(rows[side].mean()) for side in sides)
+    body = picture("Body")
+    column = body[:, SIZE // 2]
+    steps = np.flatnonzero((column[:-1] >= 0) & (column[:-1] - column[1:] >= DROP / 0.25))
+    steps = steps[steps > SIZE // 2]
+    assert len(steps), f"{name}: no step back from the chin to the neck down the picture's middle"
+    return (eye_row + 0.5) / SIZE, (float(steps[0]) + 1) / SIZE
 
 
 @pytest.mark.parametrize("name", list(FACES))
