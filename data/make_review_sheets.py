@@ -126,67 +126,84 @@ def with_weights(glb: bytes, weights: dict[str, float]) -> bytes:
     return header + struct.pack("<II", len(text), 0x4E4F534A) + text + rest           # the JSON chunk, then the rest
 
 
-def mouth_camera(glb: bytes):
-    """(pivot, camera): the mouth at the picture's centre, :data:`MOUTH_SPAN` across, the model in the first
-    frame of its own first clip with every face shape at rest (so the three close-ups share one camera)."""
-    from workbench.render.framing import look_at
-    from workbench.render.raster import Camera
+def _rest_face(glb: bytes):
+    """The model in the first frame of its own first clip with every face shape at rest (so the close-ups of one
+    avatar share their framing whatever shape each column shows)."""
     from workbench.render.scene import Model, load_clip
 
-    posed = Model(glb, max_texture=1).posed(load_clip(glb), 0.0)
-    teeth = np.concatenate([d.positions for d in posed.draws if d.mesh_name == "Teeth"])
-    head = np.concatenate([d.positions for d in posed.draws if d.mesh_name == "Body"])
-    centre = np.array([teeth[:, 0].mean(), teeth[:, 1].mean(), 0.0])
-    near = head[np.linalg.norm(head[:, :2] - centre[:2], axis=1) < 0.03]
-    centre[2] = float(near[:, 2].max()) if len(near) else float(teeth[:, 2].max())
-    d = MOUTH_SPAN / 2 / np.tan(np.radians(MOUTH_FOV) / 2) + 0.02
+    return Model(glb, max_texture=1).posed(load_clip(glb), 0.0)
+
+
+def _mesh(posed, name: str) -> np.ndarray:
+    return np.concatenate([d.positions for d in posed.draws if d.mesh_name == name])
+
+
+def _close_up(posed, centre, span: float):
+    """(pivot, camera): a front close-up at ``centre`` (x, y; its depth the skin's front within 3 cm of it, else the
+    teeth's front), ``span`` metres across at :data:`MOUTH_FOV`, the pivot the model's bounding box's centre."""
+    from workbench.render.framing import look_at
+    from workbench.render.raster import Camera
+
+    body = _mesh(posed, "Body")
+    centre = np.array([centre[0], centre[1], 0.0])
+    near = body[np.linalg.norm(body[:, :2] - centre[:2], axis=1) < 0.03]
+    centre[2] = float(near[:, 2].max()) if len(near) else float(_mesh(posed, "Teeth")[:, 2].max())
+    d = span / 2 / np.tan(np.radians(MOUTH_FOV) / 2) + 0.02
     pts = posed.points()
     return (pts.min(0) + pts.max(0)) / 2, Camera(view=look_at(centre + [0, 0, d], centre), fov_deg=MOUTH_FOV,
                                                  near=0.01)
 
 
+def mouth_camera(glb: bytes):
+    """(pivot, camera): the mouth at the picture's centre, :data:`MOUTH_SPAN` across, the model at rest
+    (:func:`_rest_face`, so the mouth's close-ups share one camera)."""
+    posed = _rest_face(glb)
+    teeth = _mesh(posed, "Teeth")
+    return _close_up(posed, (teeth[:, 0].mean(), teeth[:, 1].mean()), MOUTH_SPAN)
+
+
+# chin_bottom: the face's middle line (metres either side of the mouth's x: a vertex or two of the base mesh across),
+# searched from under the lower lip (CHIN_FROM under the mouth: the lip's own bottom is the nearest low front point) to
+# CHIN_TO under it (past any chin, short of the chest), among points no more than CHIN_DEPTH behind the mouth (the
+# neck's front and the hair behind the head left out); the chin's front CHIN_FRONT deep (its underside turns back
+# towards the neck from there).
+MIDDLE, CHIN_FROM, CHIN_TO, CHIN_DEPTH, CHIN_FRONT = 0.006, 0.012, 0.10, 0.06, 0.010
+
+
 def chin_bottom(body: np.ndarray, centre: np.ndarray) -> float:
     """The height (metres) of the chin's lowest front point under a mouth at ``centre`` (x, y, z) among the skin's
-    points ``body``: on the face's middle line, the lowest point within 10 mm of the chin's front-most depth (the
-    underside turns back towards the neck from there).
+    points ``body``: on the face's middle line, the lowest point within CHIN_FRONT of the chin's front-most depth.
 
     >>> y = np.linspace(1.40, 1.48, 9)  # a profile: the chin's front to 1.42 m, under it 4 cm further back
     >>> round(chin_bottom(np.c_[np.zeros(9), y, np.where(y < 1.415, 0.05, 0.09)], np.array([0.0, 1.48, 0.1])), 2)
     1.42
     """
-    line = body[(np.abs(body[:, 0] - centre[0]) < 0.006) & (body[:, 1] < centre[1] - 0.012)
-                & (body[:, 1] > centre[1] - 0.10) & (body[:, 2] > centre[2] - 0.06)]
+    line = body[(np.abs(body[:, 0] - centre[0]) < MIDDLE) & (body[:, 1] < centre[1] - CHIN_FROM)
+                & (body[:, 1] > centre[1] - CHIN_TO) & (body[:, 2] > centre[2] - CHIN_DEPTH)]
     front = line[:, 2].max()
-    return float(line[line[:, 2] > front - 0.010, 1].min())
+    return float(line[line[:, 2] > front - CHIN_FRONT, 1].min())
 
 
 def smile_camera(glb: bytes):
     """(pivot, camera) for the mouthSmile close-up: the face from just over the eyes' centres to under the chin
-    (:data:`SMILE_ABOVE`, :data:`SMILE_BELOW`), the mouth across the middle, the rest face's model posed as in
+    (:data:`SMILE_ABOVE`, :data:`SMILE_BELOW`), centred halfway between those two, the model at rest as for
     :func:`mouth_camera` (the same field of view, at least :data:`MOUTH_SPAN` across), so the lower lids' squint and
     the cheeks' raise are in the picture with the lips.
 
-    >>> round(SMILE_ABOVE * 1000), round(SMILE_BELOW * 1000)  # mm over the eyes' centres, under the chin
-    (14, 8)
+    >>> y = np.linspace(1.40, 1.48, 9)  # chin_bottom's profile: the picture's bottom edge 8 mm under its chin
+    >>> round(chin_bottom(np.c_[np.zeros(9), y, np.where(y < 1.415, 0.05, 0.09)], np.array([0.0, 1.48, 0.1])) - SMILE_BELOW, 3)
+    1.412
     """
-    from workbench.render.framing import look_at
-    from workbench.render.raster import Camera
-    from workbench.render.scene import Model, load_clip
+    posed = _rest_face(glb)
+    teeth, body = _mesh(posed, "Teeth"), _mesh(posed, "Body")
+    mouth = np.array([teeth[:, 0].mean(), teeth[:, 1].mean(), teeth[:, 2].max()])
+    top = float(_mesh(posed, "Eyes")[:, 1].mean()) + SMILE_ABOVE
+    bottom = chin_bottom(body, mouth) - SMILE_BELOW
+    return _close_up(posed, (mouth[0], (top + bottom) / 2), max(MOUTH_SPAN, top - bottom))
 
-    posed = Model(glb, max_texture=1).posed(load_clip(glb), 0.0)
-    mesh = {name: np.concatenate([d.positions for d in posed.draws if d.mesh_name == name])
-            for name in ("Teeth", "Body", "Eyes")}
-    mouth = np.array([mesh["Teeth"][:, 0].mean(), mesh["Teeth"][:, 1].mean(), mesh["Teeth"][:, 2].max()])
-    top = float(mesh["Eyes"][:, 1].mean()) + SMILE_ABOVE
-    bottom = chin_bottom(mesh["Body"], mouth) - SMILE_BELOW
-    centre = np.array([mouth[0], (top + bottom) / 2, 0.0])
-    near = mesh["Body"][np.linalg.norm(mesh["Body"][:, :2] - centre[:2], axis=1) < 0.03]
-    centre[2] = float(near[:, 2].max()) if len(near) else mouth[2]
-    span = max(MOUTH_SPAN, top - bottom)
-    d = span / 2 / np.tan(np.radians(MOUTH_FOV) / 2) + 0.02
-    pts = posed.points()
-    return (pts.min(0) + pts.max(0)) / 2, Camera(view=look_at(centre + [0, 0, d], centre), fov_deg=MOUTH_FOV,
-                                                 near=0.01)
+
+# The close-ups' cameras by the views' framing (VIEWS): each avatar's own, drawn by our renderer in its rest pose.
+CLOSE_UPS = {"mouth": mouth_camera, "smile": smile_camera}
 
 
 class Avatar:
@@ -196,8 +213,7 @@ class Avatar:
         self.settings = settings
         self.glb = _glb(settings)
         self.files = [self.glb if shape is None else with_weights(self.glb, {shape: 1.0}) for _, _, _, shape in VIEWS]
-        close = {"mouth": mouth_camera, "smile": smile_camera}
-        shots = {kind: close[kind](self.glb) for _, kind, _, _ in VIEWS if kind in close}
+        shots = {kind: CLOSE_UPS[kind](self.glb) for _, kind, _, _ in VIEWS if kind in CLOSE_UPS}
         self.cameras = [(*(shots[kind] if kind in shots else preview_camera(self.glb, kind, yaw)), yaw)
                         for _, kind, yaw, _ in VIEWS]
 
@@ -224,7 +240,7 @@ def shoot_ours(avatars: list[Avatar], cell: int, _look: str) -> list[list[Image.
     for a in avatars:
         row = []
         for (_, kind, yaw, _), glb, (_, cam, _) in zip(VIEWS, a.files, a.cameras, strict=True):
-            if kind in ("mouth", "smile"):
+            if kind in CLOSE_UPS:
                 posed = Model(glb, max_texture=2 * cell).posed(load_clip(glb), 0.0)
                 row.append(Image.fromarray(draw(posed, cam, cell, ss=SUPERSAMPLE, background=BACKGROUND), "RGBA"))
             else:

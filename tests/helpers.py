@@ -269,6 +269,26 @@ def event_table(rows, by: str = "sessionId"):
 # (a part drawn white over black) and their flat-colour pictures.
 UNLIT = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
 
+
+def through(posed, cam, size: int, texture) -> np.ndarray:
+    """Where the skin shows white through ``texture`` (a mask on the skin's UVs) in ``posed`` drawn unlit by ``cam``
+    at ``size`` px, every other mesh black: a (size, size) bool mask of a part of the skin as the camera sees it."""
+    from dataclasses import replace
+
+    from workbench.render.raster import draw
+    from workbench.render.scene import Material
+
+    draws = []
+    for d in posed.draws:
+        mat = Material(color=np.ones(4, np.float32), double_sided=d.material.double_sided)
+        if d.mesh_name == "Body":
+            draws.append(replace(d, material=replace(mat, texture=texture)))
+            continue
+        colors = np.zeros((len(d.positions), 4), np.float32)
+        colors[:, 3] = 1
+        draws.append(replace(d, colors=colors, uv=None, material=mat))
+    return draw(replace(posed, draws=draws), cam, size, lights=UNLIT)[..., 0] > 127
+
 SECRET_TOKEN = "wb_secret_token_do_not_leak"  # the hostile tests' token: no answer, log or message may show it
 
 

@@ -14,20 +14,24 @@ gender: slim, average, heavy, athletic).
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from built import built
-from test_stances import limbs_in_trunk
+from test_stances import DEPTH, limbs_in_trunk
 
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "gltf"))
+from test_idle_stance import ELBOW, bend  # noqa: E402
+
 BODIES = [("masculine", "average"), ("masculine", "heavy"), ("feminine", "slim")]
 # The palm's centre at most this far in front of its thigh's middle (metres; a thigh is 14 to 20 cm deep).
 FORWARD = 0.10
-# The elbow's bend: a slight one (degrees).
-ELBOW = (8.0, 25.0)
 
 
 @pytest.fixture(scope="module", params=BODIES, ids=["-".join(b) for b in BODIES])
@@ -36,12 +40,6 @@ def avatar(request):
     settings = normalize_avatar_settings({"gender": gender, "bodyShape": shape, "hair": {"style": "none"},
                                           "outfit": {"topStyle": "tee", "bottomStyle": "trousers"}})
     return Model(built(settings, ModelOptions()))
-
-
-def bend(j: dict, side: str) -> float:
-    """How far ``side``'s elbow bends (degrees, 0: straight)."""
-    u, v = j[side + "Arm"] - j[side + "ForeArm"], j[side + "Hand"] - j[side + "ForeArm"]
-    return 180.0 - float(np.degrees(np.arccos(u @ v / np.linalg.norm(u) / np.linalg.norm(v))))
 
 
 def palms_ahead(m: Model) -> dict[str, float]:
@@ -72,10 +70,10 @@ def test_the_hands_hang_by_the_thighs_not_reaching_forward(avatar):
 
 def test_the_elbows_bend_slightly(avatar):
     j = avatar.posed(*preview_pose(avatar)).joints
-    elbows = {s: bend(j, s) for s in ("Left", "Right")}
+    elbows = {s: bend(j, f"{s}Arm", f"{s}ForeArm", f"{s}Hand") for s in ("Left", "Right")}
     assert all(ELBOW[0] < e < ELBOW[1] for e in elbows.values()), elbows
 
 
 def test_no_hand_in_the_thigh(avatar):
     depths = limbs_in_trunk(avatar, "tee", "trousers")
-    assert depths["Body"] <= 0.003 and depths["Outfit_Bottom"] <= 0.003, depths
+    assert depths["Body"] <= DEPTH and depths["Outfit_Bottom"] <= DEPTH, depths

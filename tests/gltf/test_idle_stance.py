@@ -19,6 +19,8 @@ from workbench.options import ModelOptions, normalize_avatar_settings
 
 BODIES = [("feminine", "average"), ("masculine", "heavy")]
 FINGERS = ("Index", "Middle", "Ring", "Pinky")
+#: The elbows' bend in the idle stance (degrees): a slight one, the hands by the thighs (review T).
+ELBOW = (8.0, 25.0)
 
 
 @pytest.fixture(scope="module", params=BODIES, ids=["-".join(b) for b in BODIES])
@@ -69,7 +71,7 @@ def test_the_arms_hang_relaxed(joints):
     """Upper arms near the sides, elbows bent slightly (more on the free side's; review T), the hands below the hips' joints."""
     j = joints
     elbows = {s: bend(j, f"{s}Arm", f"{s}ForeArm", f"{s}Hand") for s in ("Left", "Right")}
-    assert all(8.0 < e < 25.0 for e in elbows.values()), elbows
+    assert all(ELBOW[0] < e < ELBOW[1] for e in elbows.values()), elbows
     assert elbows["Left"] > elbows["Right"] + 5.0, elbows
     for s in ("Left", "Right"):
         down = angle(j[f"{s}ForeArm"] - j[f"{s}Arm"], np.array([0.0, -1.0, 0.0]))

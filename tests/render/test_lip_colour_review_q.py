@@ -9,21 +9,19 @@ on the shown pixels: the lips' median chroma (C*) less the plain skin's beside t
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from helpers import random_settings
-from test_mouth_renders import UNLIT
+from helpers import random_settings, through
 
 from workbench.body.skin import SKIN_SIZE, features
 from workbench.body.tone import lab
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.framing import look_at
 from workbench.render.raster import Camera, draw
-from workbench.render.scene import Clip, Material, Model, Texture
+from workbench.render.scene import Clip, Model, Texture
 
 SIZE = 256
 Q = random_settings(12, 4627, with_added=True)
@@ -61,20 +59,9 @@ def lips_and_skin(n: int) -> tuple[np.ndarray, np.ndarray]:
     cam = Camera(view=look_at(c + [0, 0, 0.3], c), fov_deg=16.0, near=0.01)
     shown = draw(posed, cam, SIZE)[..., :3]
 
-    def through(tex: Texture) -> np.ndarray:
-        draws = []
-        for d in posed.draws:
-            mat = Material(color=np.ones(4, np.float32), double_sided=d.material.double_sided)
-            if d.mesh_name == "Body":
-                draws.append(replace(d, material=replace(mat, texture=tex)))
-                continue
-            colors = np.zeros((len(d.positions), 4), np.float32)
-            colors[:, 3] = 1
-            draws.append(replace(d, colors=colors, uv=None, material=mat))
-        return draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
-
     g = s["gender"]
-    lips, plain = through(_mask(g, ("lips",))), through(_mask(g, NOT_PLAIN, keep="face"))
+    lips, plain = (through(posed, cam, SIZE, _mask(g, ("lips",))),
+                   through(posed, cam, SIZE, _mask(g, NOT_PLAIN, keep="face")))
     ys, xs = np.nonzero(lips)
     box = np.zeros_like(lips)
     h, w = np.ptp(ys), np.ptp(xs)

@@ -170,10 +170,6 @@ def test_an_open_mouth_shows_the_upper_teeth(gender, shape):
     assert upper.sum() > 30 and white.sum() > 10, (upper.sum(), white.sum())
 
 
-# A viewer lit by its room alone (three.js with RoomEnvironment, model-viewer's neutral environment): no direct
-# light, the room's light scaled by the baked occlusion, as theirs is.
-ROOM = Lights(key=0, fill=0, rim=0, sky=1, ground=1, exposure=1, sheen=0, sheen_grazing=0, skin_wrap=0)
-
 
 def mouth_view(glb: bytes, morphs: dict):
     """(the idle pose with ``morphs`` applied, the camera of :func:`closeup`): 28 cm in front of the rest pose's teeth,
@@ -216,7 +212,9 @@ def test_a_room_lit_open_mouth_is_dark_red_not_black(gender, tone):
     well over green and blue, and not black. three.js (ACES, RoomEnvironment) drew it pitch black, the lining's
     colour and baked occlusion being darker than a viewer without shadows needs (on main: a mean red of 5 to 7 of
     255 here; now 38 to 43)."""
-    lit, masks = closeup(avatar(gender, tone=tone), gender, {"mouthOpen": 1.0}, ROOM)
+    # A viewer lit by its room alone (three.js with RoomEnvironment, model-viewer's neutral environment): no direct
+    # light, the room's light scaled by the baked occlusion, as theirs is; UNLIT's lights.
+    lit, masks = closeup(avatar(gender, tone=tone), gender, {"mouthOpen": 1.0}, UNLIT)
     inside = lit[masks["lining"] & ~masks["teeth"]]
     assert len(inside) > 2000
     r, g, b = inside.mean(0)

@@ -14,7 +14,8 @@ from functools import cache
 
 import numpy as np
 import pytest
-from test_mouth_renders import UNLIT, avatar, lining_texture
+from helpers import UNLIT
+from test_mouth_renders import avatar, lining_texture
 
 from workbench.body.mouth import LOWER_EDGE, OUTER, TONGUE_V, UPPER_EDGE
 from workbench.render.framing import look_at

@@ -14,8 +14,8 @@ from functools import cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from helpers import random_settings
-from test_mouth_renders import UNLIT, lining_texture
+from helpers import UNLIT, random_settings
+from test_mouth_renders import lining_texture
 
 from workbench.body.face import SHAPES
 from workbench.body.skin import SKIN_SIZE, features

@@ -10,22 +10,19 @@ drawing of the same camera through the skin's masks (test_lip_colour_review_q's)
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import random_settings, through
 
 from workbench.body.tone import lab
-from workbench.render.raster import draw
-from workbench.render.scene import Material, Model, load_clip
+from workbench.render.scene import Model, load_clip
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT / "data")]
 import make_review_sheets as sheets  # noqa: E402
 from test_lip_colour_review_q import NOT_PLAIN, _mask  # noqa: E402
-from test_mouth_renders import UNLIT  # noqa: E402
 
 EIGHT = random_settings(12, 4630, with_added=True)[7]
 SIZE = 384
@@ -36,7 +33,7 @@ pytestmark = pytest.mark.usefixtures("sheets_built_once")
 
 
 def test_the_avatar_is_the_reviews():
-    """#8 is review T's pale tone (/work/wt/keepT/key.json)."""
+    """#8 is review T's pale tone (its sheet's seed: ``random_settings(12, 4630, with_added=True)``)."""
     assert (EIGHT["skinTone"], EIGHT["gender"]) == ("#ECCFC2", "feminine")
 
 
@@ -50,20 +47,8 @@ def test_pale_lips_keep_their_colour_under_aces(monkeypatch):
     _, cam, _ = avatar.cameras[0]
     posed = Model(glb).posed(load_clip(glb), 0.0)
 
-    def through(tex) -> np.ndarray:
-        draws = []
-        for d in posed.draws:
-            mat = Material(color=np.ones(4, np.float32), double_sided=d.material.double_sided)
-            if d.mesh_name == "Body":
-                draws.append(replace(d, material=replace(mat, texture=tex)))
-                continue
-            colors = np.zeros((len(d.positions), 4), np.float32)
-            colors[:, 3] = 1
-            draws.append(replace(d, colors=colors, uv=None, material=mat))
-        return draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., 0] > 127
-
     g = EIGHT["gender"]
-    lips, plain = through(_mask(g, ("lips",))), through(_mask(g, NOT_PLAIN, keep="face"))
+    lips, plain = through(posed, cam, SIZE, _mask(g, ("lips",))), through(posed, cam, SIZE, _mask(g, NOT_PLAIN, keep="face"))
     lip, skin = (np.median(np.array([lab(p) for p in shot[m]]), 0) for m in (lips, plain))
     step = float(np.hypot(*lip[1:]) - np.hypot(*skin[1:]))
     assert step >= 6.5, (round(step, 1), lip.round(1), skin.round(1))

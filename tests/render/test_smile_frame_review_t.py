@@ -5,21 +5,24 @@ them, and the default faces).
 The mouthSmile column's camera (the sheet's ``Avatar.cameras``) was the mouth close-up's: 12 cm across centred on the
 mouth, so its top edge ran through the eyes (under their centres on #12 and the default masculine face), and what the
 smile does to the lids (the squint lifts the lower lid 3.5 mm) and the cheeks under them was at or past its edge.
-Measured in that camera on the model at rest, first frame of its idle clip: where the eyes' centres (the Eyes mesh's,
-each side's mean) and the chin's bottom (``make_review_sheets.chin_bottom``) fall, as a share of the picture's height
-from its top."""
+Measured in that camera's own picture of the model at rest, first frame of its idle clip, independently of the camera's
+code (data/make_review_sheets.smile_camera finds the eyes by their mesh's mean and the chin by ``chin_bottom``): drawn
+unlit, each vertex coloured by its depth, the eyes where their mesh shows and the chin's lower edge where the skin
+down the picture's middle steps back to the neck; as a share of the picture's height from its top."""
 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import UNLIT, random_settings
 
-from workbench.render.scene import Model, load_clip
+from workbench.render.raster import draw
+from workbench.render.scene import Material, Model, load_clip
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
 import make_review_sheets as sheets  # noqa: E402
@@ -35,32 +38,58 @@ SMILE = [v[0] for v in sheets.VIEWS].index("mouthSmile")
 EYES, CHIN = 0.08, 0.03
 
 
+#: The picture's side (pixels) the eyes and the chin are found in; DEPTH: the depths drawn (metres behind the nearest
+#: point); DROP: the least step back (metres) from one row to the next at the chin's lower edge, where the surface
+#: turns from facing the camera to facing down (#8's 7 mm in a row half a millimetre high; elsewhere on the face
+#: under 1 mm).
+SIZE, DEPTH, DROP = 256, 0.25, 0.004
+
+
 @cache
 def heights(name: str) -> tuple[float, float]:
-    """(the eyes' centres, the chin's bottom): each a share of the smile close-up's height from its top."""
+    """(the eyes' centres, the chin's bottom): each a share of the smile close-up's height from its top, found in the
+    picture itself, not from the camera's inputs: drawn unlit with each vertex's colour its depth, the eyes' pixels
+    (the Eyes mesh's, each side's mean row, the lower side's) and, down the picture's middle column under its
+    centre, the lowest row of the chin (the row after which the skin steps back most, DROP or more, to the neck)."""
     avatar = sheets.Avatar(FACES[name])
     cam = avatar.cameras[SMILE][1]
     posed = Model(avatar.glb, max_texture=1).posed(load_clip(avatar.glb), 0.0)
-    mesh = {n: np.concatenate([d.positions for d in posed.draws if d.mesh_name == n]).astype(np.float64)
-            for n in ("Eyes", "Body", "Teeth")}
-    eyes = mesh["Eyes"]
-    middle = eyes[:, 0].mean()
-    centres = [eyes[side].mean(0) for side in (eyes[:, 0] < middle, eyes[:, 0] >= middle)]
-    mouth = np.array([mesh["Teeth"][:, 0].mean(), mesh["Teeth"][:, 1].mean(), mesh["Teeth"][:, 2].max()])
-    chin = mouth.copy()
-    chin[1] = sheets.chin_bottom(mesh["Body"], mouth)
-    f = 1 / np.tan(np.radians(cam.fov_deg) / 2)
-    h = np.c_[np.array([*centres, chin]), np.ones(3)] @ cam.view.T
-    y = (1 - f * h[:, 1] / -h[:, 2]) / 2
-    return float(y[:2].max()), float(y[2])
+    z = np.concatenate([d.positions[:, 2] for d in posed.draws])
+    near, far = float(z.max()), float(z.max()) - DEPTH
+
+    def picture(which: str, without: tuple[str, ...] = ()) -> np.ndarray:
+        """Each pixel's depth (0 at ``far`` .. 1 at ``near``) where mesh ``which`` shows, -1 elsewhere (the black of
+        the others draws as up to 0.03 unlit; the face is 0.5 or more)."""
+        draws = []
+        for d in (d for d in posed.draws if d.mesh_name not in without):
+            colors = np.zeros((len(d.positions), 4), np.float32)
+            colors[:, 3] = 1
+            if d.mesh_name == which:
+                colors[:, :3] = np.clip((d.positions[:, 2:3] - far) / (near - far), 0, 1)
+            mat = Material(color=np.ones(4, np.float32), double_sided=d.material.double_sided)
+            draws.append(replace(d, colors=colors, uv=None, material=mat))
+        rgba = draw(replace(posed, draws=draws), cam, SIZE, ss=1, background=(0, 0, 0), lights=UNLIT).astype(float)
+        return np.where(rgba[..., 1] > 0.1 * 255, rgba[..., 1] / 255, -1.0)
+
+    eyes = picture("Eyes", without=("Glasses",)) >= 0    # (#8's lenses, black here, hid its eyes)
+    rows = np.arange(SIZE)[:, None] * np.ones(SIZE)
+    sides = [eyes & (np.arange(SIZE) < SIZE // 2), eyes & (np.arange(SIZE) >= SIZE // 2)]
+    eye_row = max(float(rows[side].mean()) for side in sides)
+    body = picture("Body")
+    column = body[SIZE // 2:, SIZE // 2]
+    drop = np.where((column[:-1] >= 0) & (column[1:] >= 0), column[:-1] - column[1:], 0) * DEPTH
+    edge = int(np.argmax(drop))
+    assert drop[edge] >= DROP, f"{name}: no step back from the chin to the neck down the picture's middle"
+    return (eye_row + 0.5) / SIZE, (SIZE // 2 + edge + 1) / SIZE
 
 
 @pytest.mark.parametrize("name", list(FACES))
 def test_the_smile_close_up_holds_the_lower_lids_and_the_chin(name):
     """The eyes' centres lie EYES or more under the smile close-up's top, the chin's bottom CHIN or more over its
-    bottom. On main (the mouth's 12 cm close-up) the eyes' centres at 0.094 / 0.073 / 0.002 / 0.075 / -0.009 of the
-    height (#8 / #10 / #12 / the default feminine / masculine: #12's lower lids cut, the masculine eyes' centres
-    above the picture), the chin at 0.78 to 0.85; now 0.19 / 0.18 / 0.18 / 0.19 / 0.17, the chin at 0.87 to 0.89
-    (data/make_review_sheets.smile_camera: the same 12 cm, 2 cm higher)."""
+    bottom. In the mouth's 12 cm close-up (main's camera for this column) the eyes' centres at 0.069 / 0.006 / 0.004
+    of the height on #8 / #12 / the default masculine face (#12's lower lids cut, the masculine eyes' centres above the
+    picture: what shows of them is their lower edge), the chin at 0.79 to 0.86; now 0.17 / 0.18 / 0.17 / 0.18 / 0.16
+    (#8 / #10 / #12 / the default feminine / masculine), the chin at 0.87 to 0.91 (data/make_review_sheets.smile_camera:
+    the same 12 cm, 2 cm higher)."""
     eyes, chin = heights(name)
     assert eyes >= EYES and chin <= 1 - CHIN, (round(eyes, 3), round(chin, 3))

@@ -19,9 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from helpers import random_settings
+from helpers import UNLIT, random_settings
 from scipy.ndimage import maximum_filter1d
-from test_mouth_renders import UNLIT
 
 from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.options.colour import LUMA

@@ -46,7 +46,7 @@ BODY = 0.6
 # blind review F.)
 # (Blind review T: "uniform roughness", a bald dome's "uniform sheen": the T-zone 0.56 and the cheeks 0.7 drew one
 # highlight over both; now 0.52 and 0.76, and the scalp's own value wanders by SCALP_VARY.)
-ROUGHNESS = {"scalp": BODY, "face": 0.64, "flush": 0.76, "tzone": 0.52, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
+ROUGHNESS = {"face": 0.64, "flush": 0.76, "tzone": 0.52, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
 # The skin's specular factor (KHR_materials_specular): a dielectric's reflectance of 4 % at normal incidence
 # times this, 2.8 %, skin's (its index of refraction is about 1.4, not glTF's default 1.5). The room's
 # reflection was half of what a deep tone showed, which read as lacquer.
@@ -134,7 +134,11 @@ def _draw_roughness(gender: str, size: int) -> np.ndarray:
     face = np.clip(_mask(f, "face", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3)) * 3 - 2, 0, 1)
     # (Half as far on the body: more, and the UV seams round the neck, where a texel spans 5 mm, showed as a step.)
     scalp = _mask(f, "scalp", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3))
-    grain = ROUGH_VARY * (0.5 * dense("mottle") * (1 - face) + dense("grain") * face) + SCALP_VARY * dense("mottle") * scalp
+    # (The mottle less its mean over the scalp: there it averages about -0.16, which left a bald head 0.027 shinier
+    # than the body's BODY on average.)
+    mottle = dense("mottle")
+    patches = mottle - (mottle * scalp).sum() / max(float(scalp.sum()), 1e-6)
+    grain = ROUGH_VARY * (0.5 * mottle * (1 - face) + dense("grain") * face) + SCALP_VARY * patches * scalp
     r = BODY + grain
     for name, value in ROUGHNESS.items():
         m = _mask(f, name, SKIN_SIZE)[::step, ::step]

@@ -62,7 +62,8 @@ THROAT = (0.30, 0.155, 0.145)
 # (tests/body/test_mouth_cavity_light.py).
 GULLET = (0.03, 0.06, (0.8, 1.0, 1.0))
 # The a* the nose tip and ears (WARM_RED) and the cheeks' flush (FLUSH_RED) add to the skin's albedo: the first on the
-# deepest tone, plus the second times paleness (:func:`.tone.paleness`). (2.5, 6.0) and (3.5, 7.0) before blind review T.
+# deepest tone, plus the second times paleness (:func:`.tone.paleness`). WARM_RED was (2.5, 6.0) before blind review T;
+# the flush was kept as it was (review F's bound holds it: redness shows less on deep skin).
 WARM_RED = (7.0, 1.5)
 FLUSH_RED = (3.5, 7.0)
 
@@ -346,7 +347,8 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     # (Darkening by fewer L* on a deep tone: a step of 3 L* there is a quarter of its light, and the face's mean
     # fell below the tone, tests/render/test_skin_light.py.)
     # (From mid tones down the nose, ears and cheeks were within 2.5 to 3.5 a* of the forehead as shown, "muddy mid-tones,
-    # no redness at the nose, ears or cheeks", blind review T #6 and #1: WARM_RED and FLUSH_RED, the pale tone's as before.)
+    # no redness at the nose, ears or cheeks", blind review T #6 and #1: WARM_RED, the pale tone's as before; the cheeks'
+    # FLUSH_RED kept, held by review F's bound.)
     toward(shifted(base, -1.0 * pale, WARM_RED[0] + WARM_RED[1] * pale, -0.5), "warm", 0.9)
     # The cheeks' flush wide, faint, broken by the mottling, warm on a deep tone (a bluer disc: bruises, blind review F).
     toward(shifted(base, -0.5 * pale, FLUSH_RED[0] + FLUSH_RED[1] * pale, 2.0 - 3.0 * pale), "flush",

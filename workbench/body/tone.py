@@ -86,7 +86,9 @@ DEEP_RED, DEEP_YELLOW = 5.0, 4.0
 # What the palest tones' lips (paleness PALE_FROM to 1, more by the way) lose of L* and gain of a* over the rose: under a
 # typical three.js page (ACES filmic) a pale face sits on the curve's shoulder, which presses the lips' few L* and a*
 # against the skin's to "almost colourless" (blind review T #8, #ECCFC2: 5.2 C* over the face, 10.6 in our previews),
-# and lip colour is not held to the tone (contract section 5) as the skin is.
+# and lip colour is not held to the tone (contract section 5) as the skin is. From PALE_FROM (a skin albedo of L* 66)
+# the shift grows to full at paleness 1 (L* 84): only the light tones take it (#E0AC8A, L* 74, 46 % of it; the palest,
+# #ECCFC2 and #F2CEC1, all of it), so the mid and deep tones' lips, held by reviews N and Q, are as they were.
 PALE_FROM, PALE_LIP = 0.75, (2.5, 2.5)
 
 
@@ -94,8 +96,9 @@ def lip_colour(base, part: str = "lips") -> np.ndarray:
     """The lips' albedo (sRGB (3,)) on a skin of albedo ``base``: a little darker and redder than the skin and a little
     less yellow, close to it as bare lips are (a rose, not a salmon); from mid-brown tones down a redder brown of the
     skin: a little darker, a little more red (never the pale tone's rose) and most of the yellow kept
-    (the albedo's b* steps up with the red, so the hue turns red-brown, not violet). Never below 55% of the skin (50%
-    on the deepest). ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
+    (the albedo's b* steps up with the red, so the hue turns red-brown, not violet); on the palest tones (paleness
+    :data:`PALE_FROM` and over) up to :data:`PALE_LIP` darker and redder still, so ACES's shoulder does not wash them
+    out. Never below 55% of the skin (50% on the deepest). ``part``: of :data:`LIP_PARTS` (the line never below half the skin, 45% on the deepest)."""
     pale = paleness(base)
     deep = float(np.clip((0.5 - pale) / 0.45, 0, 1))     # 0 from mid-brown tones up, 1 on the deepest
     palest = float(np.clip((pale - PALE_FROM) / (1 - PALE_FROM), 0, 1))

@@ -203,7 +203,7 @@ def _idle(p, t, fem):
     # The arms differ a little: the free side's hangs a touch forward with its elbow eased more.
     p.add("LeftArm", x=-IDLE_ARM_FREE * relax_l)
     p.add("LeftForeArm", y=-IDLE_ELBOW_FREE * relax_l)
-    p.add("RightArm", x=IDLE_ARM_FREE * relax_r)
+    p.add("RightArm", x=-IDLE_ARM_FREE * relax_r)   # (add mirrors y and z, not x: forward is -x on both sides)
     p.add("RightForeArm", y=IDLE_ELBOW_FREE * relax_r)
 
 

@@ -72,12 +72,14 @@ SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)},
              "Right": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)}}
 # Where the clasped hands' wrists go, per body: this far above the Hips joint (hip heights), in front of the
-# foremost of the body and its clothes within this span of it, each wrist (hip heights out, metres forward):
-# the right hand lies over the left.
+# foremost of the body and its clothes within this span of it, each wrist (hip heights out, metres forward): the
+# grid's aim, the right wrist a little further forward; :func:`_rest_clasped` then rests the hands side by side.
 CLASP_UP, CLASP_SPAN = 0.02, 0.08
 CLASP_AT = {"Left": (0.03, 0.06), "Right": (-0.03, 0.085)}
-# Then each palm rests on the belly this far (hip heights) either side of the middle (:func:`_rest_clasped`).
-CLASP_MEET = 0.045
+# Then each palm rests on the belly this far (hip heights) either side of the middle (:func:`_rest_clasped`): about
+# 4 cm on a 0.9 m hip height, so the palms' centres lie a palm's width apart (8 to 9 cm) and the hands meet side by
+# side. Its points within CLASP_BAND (hip heights) up and down and sideways of each palm's place.
+CLASP_MEET, CLASP_BAND = 0.045, 0.015
 CLASP_ARM_X = np.arange(-60.0, 1.0, 3.0)
 CLASP_ARM_Z = np.arange(-90.0, -59.0, 3.0)
 CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
@@ -193,10 +195,13 @@ def _rest_clasped(p: Pose, rig: Skeleton, pieces, shells) -> None:
     surface = Surface(rig, pieces, rot, pos, shells)
     pts = surface.points
     h = rig.hip_height
-    band = pts[np.abs(pts[:, 1] - (pos[0, 1] + CLASP_UP * h)) < HIP_PALM_BAND * h]
+    band = pts[np.abs(pts[:, 1] - (pos[0, 1] + CLASP_UP * h)) < CLASP_BAND * h]
     for side in ("Left", "Right"):
         s = 1.0 if side == "Left" else -1.0
-        near = band[np.abs(band[:, 0] - pos[0, 0] - s * CLASP_MEET * h) < HIP_PALM_BAND * h]
+        near = band[np.abs(band[:, 0] - pos[0, 0] - s * CLASP_MEET * h) < CLASP_BAND * h]
+        if not len(near):
+            raise ValueError(f"stance: hands_clasped found no body or clothes where the {side.lower()} palm rests on "
+                             f"the belly ({CLASP_MEET} hip heights from the middle, {CLASP_UP} above the Hips joint)")
         rest_hand(p, side, rig, pieces, surface, near[int(np.argmax(near[:, 2]))], (shells or {}).get("Outfit_Top"))
 
 
