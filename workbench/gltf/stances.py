@@ -8,7 +8,7 @@ and change the arms (and for ``hands_on_hips`` the legs and chest), the head tur
 - ``hand_on_hip``: the contrapposto kept, the right hand on the raised right hip, its elbow out to the side;
 - ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands on
   the hips with the elbows out;
-- ``hands_clasped``: the contrapposto kept, the hands resting side by side on the belly (:func:`_rest_clasped`).
+- ``hands_clasped``: the contrapposto kept, the hands held loosely one over the other in front of the belly.
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
 Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
@@ -72,14 +72,10 @@ SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
 CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)},
              "Right": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)}}
 # Where the clasped hands' wrists go, per body: this far above the Hips joint (hip heights), in front of the
-# foremost of the body and its clothes within this span of it, each wrist (hip heights out, metres forward): the
-# grid's aim, the right wrist a little further forward; :func:`_rest_clasped` then rests the hands side by side.
+# foremost of the body and its clothes within this span of it, each wrist (hip heights out, metres forward):
+# the right hand lies over the left.
 CLASP_UP, CLASP_SPAN = 0.02, 0.08
 CLASP_AT = {"Left": (0.03, 0.06), "Right": (-0.03, 0.085)}
-# Then each palm rests on the belly this far (hip heights) either side of the middle (:func:`_rest_clasped`): about
-# 4 cm on a 0.9 m hip height, so the palms' centres lie a palm's width apart (8 to 9 cm) and the hands meet side by
-# side. Its points within CLASP_BAND (hip heights) up and down and sideways of each palm's place.
-CLASP_MEET, CLASP_BAND = 0.045, 0.015
 CLASP_ARM_X = np.arange(-60.0, 1.0, 3.0)
 CLASP_ARM_Z = np.arange(-90.0, -59.0, 3.0)
 CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
@@ -161,7 +157,6 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
         for side, (dx, dz) in CLASP_AT.items():
             target = np.array([dx * h, CLASP_UP * h, front + dz])
             _solve(p, side, rig, target, trunk, clear, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
-        _rest_clasped(p, rig, pieces, shells)
     return _clip(p)
 
 
@@ -184,25 +179,6 @@ def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
     for side in sides:
         s = 1.0 if side == "Left" else -1.0
         rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(s * band[:, 0]))], (shells or {}).get("Outfit_Top"))
-
-
-def _rest_clasped(p: Pose, rig: Skeleton, pieces, shells) -> None:
-    """From the grid's solution, the clasped hands brought to rest on the belly side by side (blind review T #9, #11:
-    they hovered 6 to 13 cm in front of it): each palm's centre on the foremost of the posed body and clothes
-    :data:`CLASP_MEET` hip heights either side of the middle, :data:`CLASP_UP` above the Hips joint
-    (:func:`~workbench.gltf.reach.rest_hand`, as :func:`_rest_on_hips` rests a hand on the hip)."""
-    rot, pos = frames(p, rig)
-    surface = Surface(rig, pieces, rot, pos, shells)
-    pts = surface.points
-    h = rig.hip_height
-    band = pts[np.abs(pts[:, 1] - (pos[0, 1] + CLASP_UP * h)) < CLASP_BAND * h]
-    for side in ("Left", "Right"):
-        s = 1.0 if side == "Left" else -1.0
-        near = band[np.abs(band[:, 0] - pos[0, 0] - s * CLASP_MEET * h) < CLASP_BAND * h]
-        if not len(near):
-            raise ValueError(f"stance: hands_clasped found no body or clothes where the {side.lower()} palm rests on "
-                             f"the belly ({CLASP_MEET} hip heights from the middle, {CLASP_UP} above the Hips joint)")
-        rest_hand(p, side, rig, pieces, surface, near[int(np.argmax(near[:, 2]))], (shells or {}).get("Outfit_Top"))
 
 
 def _forearm_radius(rig: Skeleton, pieces) -> float:
