@@ -103,18 +103,15 @@ REST_ARM_DOWN, REST_ARM_FORWARD, REST_ELBOW = 77.0, 4.0, 20.0
 # far its legs come in (degrees each), and how much closer its arms hang than the rest every other clip
 # swings from (degrees down, forward and of elbow: in idle the upper arms fall 7 degrees from the vertical;
 # the rest's 13 read as a stiff A in the previews, and a run's or a jump's arms swing from it clear of the
-# clothes; negative forward: back of the rest, so the arms hang by the thighs with the elbows bent as the rest's,
-# 21.5 and 27.5 degrees (review C's 20 to 40; review T: at 4 and 11 forward and bent, elbows 32.5 and 39 degrees,
-# the forearms 50 degrees forward, the free hand above the crotch read as reaching forward at three-quarter)),
-# the shoulders lifted a little so their tops do not fall with the arms. The contrapposto: how far
+# clothes), the shoulders lifted a little so their tops do not fall with the arms. The contrapposto: how far
 # the weight eases back towards the middle (``shift`` from -1 to this), the hips' slide (in hip heights) and
 # tilt (degrees) and the eased knee's bend at full weight on the other leg, and the free side's arm (degrees
 # forward, of elbow). Review F still saw "the same stiff A-pose, no shift of weight" in a first frame with the
 # hips tilted 2.3 degrees and slid 1.5 cm.
 IDLE_LEAN, IDLE_STANCE = 3.0, 3.5
-IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, -10.0, 0.0, 2.0
+IDLE_ARM_DOWN, IDLE_ARM_FORWARD, IDLE_ELBOW, IDLE_SHRUG = 7.0, 4.0, 11.0, 2.0
 IDLE_EASE, IDLE_HIP_SLIDE, IDLE_HIP_TILT, IDLE_KNEE = -0.2, 0.05, 5.0, 14.0
-IDLE_ARM_FREE, IDLE_ELBOW_FREE = 0.0, 6.0
+IDLE_ARM_FREE, IDLE_ELBOW_FREE = 5.0, 6.5
 
 
 def _rest_hand(p: Pose, side: str, weight=1.0) -> None:

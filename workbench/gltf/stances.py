@@ -56,9 +56,9 @@ HIP_THUMB = (0.0, 30.0, 25.0)
 # The palm's centre rests on the widest of the hip this far above the Hips joint, within this band (hip heights).
 HIP_PALM_UP, HIP_PALM_BAND = 0.03, 0.015
 HANG_OUT = 15.0
-# That arm hangs as the idle's free arm (pose30 brought the idle's own arms back and straighter: before, this arm
-# was set 5 degrees back and its elbow 15 less bent than the idle's), its forearm's flesh this far off.
-HANG_MARGIN, HANG_HAND = 0.012, 0.028
+# That arm hangs straighter and less forward than the idle's free arm (its elbow 15 degrees less bent, 5 degrees
+# back: the idle's reads as reaching forward in the three-quarter view), its forearm's flesh this far off.
+HANG_BACK, HANG_STRAIGHTEN, HANG_MARGIN, HANG_HAND = 5.0, 15.0, 0.012, 0.028
 # The forearm's bone (elbow to wrist, sampled at these fractions) off the trunk's surface at rest by its own flesh's
 # or sleeve's reach and this margin; the hand's middle (from the wrist towards its middle finger's last joint, at
 # these fractions) by this much (half its thickness and a margin); the trunk: whatever lies this far and more below
@@ -145,6 +145,8 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
         if name == "hand_on_hip":
             # The other arm out from the side a degree at a time until it is clear of the waist (the idle's elbow
             # comes 1.6 cm into a slim body's tee at the waist).
+            p.angles["LeftArm"][:, 0] += HANG_BACK
+            p.angles["LeftForeArm"][:, 1] += HANG_STRAIGHTEN
             x, _, z = p.angles["LeftArm"][0]
             f = p.angles["LeftForeArm"][0, 2]
             _solve(p, "Left", rig, np.full(3, np.nan), trunk, clear - FOREARM_MARGIN + HANG_MARGIN, [x],
