@@ -8,7 +8,7 @@ smile does to the lids (the squint lifts the lower lid 3.5 mm) and the cheeks un
 Measured in that camera's own picture of the model at rest, first frame of its idle clip, independently of the camera's
 code (data/make_review_sheets.smile_camera finds the eyes by their mesh's mean and the chin by ``chin_bottom``): drawn
 unlit, each vertex coloured by its depth, the eyes where their mesh shows and the chin's lower edge where the skin
-down the picture's middle steps back to the neck; as a share of the picture's height from its top."""
+down the picture's middle steps back to the neck or stops showing; as a share of the picture's height from its top."""
 
 from __future__ import annotations
 
@@ -43,6 +43,8 @@ EYES, CHIN = 0.08, 0.03
 #: turns from facing the camera to facing down (#8's 7 mm in a row half a millimetre high; elsewhere on the face
 #: under 1 mm).
 SIZE, DEPTH, DROP = 256, 0.25, 0.004
+#: Rows (of SIZE: about 5 mm at 12 cm across) of no skin under the chin that end it.
+GAP = 10
 
 
 @cache
@@ -50,12 +52,14 @@ def heights(name: str) -> tuple[float, float]:
     """(the eyes' centres, the chin's bottom): each a share of the smile close-up's height from its top, found in the
     picture itself, not from the camera's inputs: drawn unlit with each vertex's colour its depth, the eyes' pixels
     (the Eyes mesh's, each side's mean row, the lower side's) and, down the picture's middle column under its
-    centre, the lowest row of the chin (the row after which the skin steps back most, DROP or more, to the neck)."""
+    centre, the lowest row of the chin (the first row after which the skin steps back DROP or more, or stops showing)."""
     avatar = sheets.Avatar(FACES[name])
     cam = avatar.cameras[SMILE][1]
     posed = Model(avatar.glb, max_texture=1).posed(load_clip(avatar.glb), 0.0)
-    z = np.concatenate([d.positions[:, 2] for d in posed.draws])
-    near, far = float(z.max()), float(z.max()) - DEPTH
+    # The depths from a little in front of the eyes (the nose's tip is 2 to 3 cm ahead of them), not from the whole
+    # model's nearest point: a hand hanging forward of the face would push the face out of the range.
+    eyes_z = max(float(d.positions[:, 2].max()) for d in posed.draws if d.mesh_name == "Eyes")
+    near, far = eyes_z + 0.05, eyes_z + 0.05 - DEPTH
 
     def picture(which: str, without: tuple[str, ...] = ()) -> np.ndarray:
         """Each pixel's depth (0 at ``far`` .. 1 at ``near``) where mesh ``which`` shows, -1 elsewhere (the black of
@@ -77,10 +81,13 @@ def heights(name: str) -> tuple[float, float]:
     eye_row = max(float(rows[side].mean()) for side in sides)
     body = picture("Body")
     column = body[SIZE // 2:, SIZE // 2]
-    drop = np.where((column[:-1] >= 0) & (column[1:] >= 0), column[:-1] - column[1:], 0) * DEPTH
-    edge = int(np.argmax(drop))
-    assert drop[edge] >= DROP, f"{name}: no step back from the chin to the neck down the picture's middle"
-    return (eye_row + 0.5) / SIZE, (SIZE // 2 + edge + 1) / SIZE
+    # The chin's lower edge: the first row, down from the centre, after which the skin steps back DROP or more to the
+    # neck, or stops showing for GAP rows or more (a collar or the backdrop under the chin; the lips' parting, at the
+    # centre or just under it, shows no skin for a row or two).
+    hidden = np.array([bool((column[k + 1:k + 1 + GAP] < 0).all()) for k in range(len(column) - 1)])
+    ends = np.flatnonzero((column[:-1] >= 0) & (hidden | ((column[:-1] - column[1:]) * DEPTH >= DROP)))
+    assert len(ends), f"{name}: no lower edge of the chin down the picture's middle"
+    return (eye_row + 0.5) / SIZE, (SIZE // 2 + int(ends[0]) + 1) / SIZE
 
 
 @pytest.mark.parametrize("name", list(FACES))
