@@ -85,6 +85,14 @@ def _mask(f: dict, name: str, size: int) -> np.ndarray:
     return out.reshape(size, size)
 
 
+def _texels(f: dict, name: str, size: int) -> np.ndarray:
+    """Mask ``name`` of the skin's features at a map of ``size`` texels a side, each texel its block's mean."""
+    from .skin import SKIN_SIZE
+
+    step = SKIN_SIZE // size
+    return _mask(f, name, SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3))
+
+
 def _height(gender: str, size: int) -> np.ndarray:
     from .skin import SKIN_SIZE, _noise, features
 
@@ -131,9 +139,9 @@ def _draw_roughness(gender: str, size: int) -> np.ndarray:
 
     # The skin's mottling over the body; over the face (no seams there, more texels a millimetre) its finer grain.
     # (Only where the face's mask is full: the seam under the jaw is at its fading edge.)
-    face = np.clip(_mask(f, "face", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3)) * 3 - 2, 0, 1)
+    face = np.clip(_texels(f, "face", size) * 3 - 2, 0, 1)
     # (Half as far on the body: more, and the UV seams round the neck, where a texel spans 5 mm, showed as a step.)
-    scalp = _mask(f, "scalp", SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3))
+    scalp = _texels(f, "scalp", size)
     # (The mottle less its mean over the scalp: there it averages about -0.16, which left a bald head 0.027 shinier
     # than the body's BODY on average.)
     mottle = dense("mottle")
@@ -155,11 +163,10 @@ def skin_roughness(gender: str, size: int = ROUGH_SIZE) -> np.ndarray:
 def _draw_specular(gender: str, size: int) -> np.ndarray:
     from .skin import SKIN_SIZE, features
 
-    step = SKIN_SIZE // size
     # The lining's mask is 0.4 where it meets the lips and 1 from 2 cm in (workbench.body.skin): its reflections
     # kept at the lips' wet inner edge, none deeper (each texel the mean of its block).
     f = features(gender, SKIN_SIZE)
-    mouth, lips = (_mask(f, k, SKIN_SIZE).reshape(size, step, size, step).mean(axis=(1, 3)) for k in ("mouth", "lips"))
+    mouth, lips = _texels(f, "mouth", size), _texels(f, "lips", size)
     spec = (1 - np.clip((mouth - 0.4) / 0.5, 0, 1) ** 0.5) * (1 - (1 - LIPS_SPECULAR) * lips)
     return np.clip(np.round(spec * 255), 0, 255).astype(np.uint8)
 
