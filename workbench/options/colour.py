@@ -176,7 +176,8 @@ def skin_sheen(tone: str) -> np.ndarray:
     lin = srgb_to_linear(hex_rgb(tone))
     if lin.max() <= 0:
         return np.ones(3)
-    return np.round((lin / lin.max()) ** (DEEP_SHEEN * _deepness(tone)), 4)
+    out: np.ndarray = np.round((lin / lin.max()) ** (DEEP_SHEEN * _deepness(tone)), 4)
+    return out
 
 
 def albedo_for(color: str, reflect: ArrayLike = 1.0) -> str:
