@@ -83,7 +83,7 @@ def specular_color(tone: str) -> list[float]:
     shown): white from mid tones up, a deep tone's warm (:func:`workbench.options.colour.skin_sheen`).
 
     >>> specular_color("#C68642"), specular_color("#3D2C25")
-    ([1.0, 1.0, 1.0], [1.0, 0.6907, 0.574])
+    ([1.0, 1.0, 1.0], [1.3368, 0.9234, 0.7673])
     """
     from ..options.colour import skin_sheen
 

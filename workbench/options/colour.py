@@ -58,11 +58,12 @@ MAX_ALBEDO = 0.9
 # reflection, tests/render/test_skin_light.py.)
 DEEP_SHINE = (0.85, 20.0, 55.0)
 # The colour of a deep tone's reflection of the room (``KHR_materials_specular``'s ``specularColorFactor``): the tone's
-# own hue (linear light, its brightest channel 1) to this power at L* DEEP_SHINE[1] and below, fading to white at
-# L* DEEP_SHINE[2]. A white reflection over a skin shown at L* 20 laid a grey veil on the cheeks, chin and forehead
-# that read as "grey charcoal with a grey specular", the face "ashy" in three.js (blind review U, #10, #3D2C25); the
-# sheen of deep skin is warm (its light has passed through the skin's top layer), and the tone's mean is held by
-# the albedo as before (:func:`shown_in_studio` takes the reflection's colour).
+# own hue (linear light, over its brightest channel) to the power DEEP_SHEEN times the tone's depth squared (1 at L*
+# DEEP_SHINE[1] and under, 0 from DEEP_SHINE[2]), as bright as white (its luminance 1). A white reflection over a skin
+# shown at L* 20 laid a grey veil on the cheeks, chin and forehead that read as "grey charcoal with a grey specular",
+# the face "ashy" in three.js (blind review U, #10, #3D2C25); the sheen of deep skin is warm (its light has passed
+# through the skin's top layer), and the tone's mean is held by the albedo as before (:func:`shown_in_studio` takes
+# the reflection's colour).
 DEEP_SHEEN = 0.6
 
 
@@ -167,16 +168,17 @@ def _deepness(tone: str) -> float:
 
 
 def skin_sheen(tone: str) -> np.ndarray:
-    """The colour (linear RGB (3,), its brightest channel 1) of a skin's reflection for ``tone`` (the colour shown):
-    white from mid tones up, a deep tone's towards its own hue (:data:`DEEP_SHEEN`).
+    """The colour (linear RGB (3,), its luminance 1: as bright as white) of a skin's reflection for ``tone`` (the
+    colour shown): white from mid tones up, a deep tone's towards its own hue (:data:`DEEP_SHEEN`).
 
     >>> skin_sheen("#C68642").tolist(), skin_sheen("#3D2C25").tolist()
-    ([1.0, 1.0, 1.0], [1.0, 0.6907, 0.574])
+    ([1.0, 1.0, 1.0], [1.3368, 0.9234, 0.7673])
     """
     lin = srgb_to_linear(hex_rgb(tone))
     if lin.max() <= 0:
         return np.ones(3)
-    out: np.ndarray = np.round((lin / lin.max()) ** (DEEP_SHEEN * _deepness(tone)), 4)
+    hue = (lin / lin.max()) ** (DEEP_SHEEN * _deepness(tone) ** 2)
+    out: np.ndarray = np.round(hue / float(hue @ LUMA), 4)
     return out
 
 

@@ -478,6 +478,9 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
         rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
         room = (sheen + grazing * rim_v * rim_v * rim_v) * ao * mat_spec[d, 0]
+        # (what of the reflection is at a grazing angle, the room's and the rim light's, stays white: Fresnel's F90,
+        # uncoloured in three.js too; the material's colour tints the rest, a deep skin's warm sheen)
+        edge = grazing * rim_v * rim_v * rim_v * ao * mat_spec[d, 0]
         # the rim light's highlight on skin: a broad sheen along the contour it reaches (what a rim light mostly
         # gives skin is this reflection at a grazing angle; it outlines the deepest tone, whose diffuse it hardly
         # lifts)
@@ -490,7 +493,9 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             # (faded in over the rim light's terminator: the half-vector still meets the skin there, and the
             # sheen cut in at full strength drew a bright patch with a hard side over foreheads, blind review D)
             fade = min(ndr * np.float32(4), one)
-            spec += rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v * fade   # ndh ** 8, along the contour
+            outline = rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v * fade   # ndh ** 8, along the contour
+            spec += outline
+            edge += outline * ao
         spec *= ao
         if not skin:
             # (and the room's reflection and the key's highlight, on what is not skin, with it: the teeth deep in an open
@@ -498,6 +503,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             # review K; three.js and model-viewer read the teeth's specular map, which has none there)
             spec *= cave
             room *= cave
+            edge *= cave
         tint = zero
         sr, sg, sb = mat_spec[d, 1], mat_spec[d, 2], mat_spec[d, 3]   # (the reflection's colour)
         if mat_aniso[d] > 0:   # hair: a band across the strands in place of the round highlight
@@ -510,6 +516,9 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             sr, sg, sb = half + half * cr / top, half + half * cg / top, half + half * cb / top
             spec *= min(np.float32(0.25) + top * np.float32(2), one)
         spec += room
+        if mat_aniso[d] <= 0 and spec > np.float32(1e-8):
+            bare = min(edge / spec, one)
+            sr, sg, sb = sr + (one - sr) * bare, sg + (one - sg) * bare, sb + (one - sb) * bare
         if mat_glass[d] and ca > np.float32(0.02):
             # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
             # surface's: lenses are coated against reflections, and a full one greyed the eyes on dark skin)
