@@ -32,7 +32,7 @@ import numpy as np
 
 from . import keep
 
-__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "specular", "specular_color", "skin_normal", "skin_roughness",
+__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "specular", "skin_normal", "skin_roughness",
            "skin_specular"]
 
 NORMAL_SIZE = 1024
@@ -76,18 +76,6 @@ def specular(tone: str) -> float:
     from ..options.colour import skin_reflect
 
     return round(SPECULAR * skin_reflect(tone), 4)
-
-
-def specular_color(tone: str) -> list[float]:
-    """The skin's ``specularColorFactor`` (``KHR_materials_specular``, linear RGB) for ``tone`` ('#RRGGBB', the colour
-    shown): white from mid tones up, a deep tone's warm (:func:`workbench.options.colour.skin_sheen`).
-
-    >>> specular_color("#C68642"), specular_color("#3D2C25")
-    ([1.0, 1.0, 1.0], [1.3368, 0.9234, 0.7673])
-    """
-    from ..options.colour import skin_sheen
-
-    return [float(v) for v in skin_sheen(tone)]
 
 
 def _mask(f: dict, name: str, size: int) -> np.ndarray:

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..options.colour import albedo_for, skin_reflect, skin_sheen
+from ..options.colour import albedo_for, skin_reflect
 from ..options.colour import hex_rgb as rgb
 from . import keep, lip_heights
 from .mouth import lining_depth, lining_triangles
@@ -320,8 +320,7 @@ def skin_texture(tone: str, gender: str, size: int = SKIN_SIZE) -> np.ndarray:
     """Step 2: the (size, size, 3) uint8 skin texture of ``tone`` ('#RRGGBB'), read-only. No brow is painted (the brows
     are the ``Eyebrows`` mesh's alone, see the note after the lips), so the hair's colour is not part of it."""
     f = features(gender, size)
-    # (Less reflection on a deep tone, more albedo; its reflection warm, so its albedo a little less red.)
-    base = rgb(albedo_for(tone, skin_reflect(tone) * skin_sheen(tone))).astype(np.float32)
+    base = rgb(albedo_for(tone, skin_reflect(tone))).astype(np.float32)    # (less reflection on a deep tone, more albedo)
     lum = float(rgb(tone).astype(np.float32) @ np.array([0.2126, 0.7152, 0.0722], np.float32))   # as seen
     feminine = gender == "feminine"
     # Mottling: value and a little redness, a few percent (more reads as dirt on light skin). Through

@@ -73,7 +73,6 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     out = {
         "Body": dict(name="Skin", image=body,
                      blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
-                     specular_color=pores.specular_color(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=hair_look.scalp_roughness(settings["gender"], hair["style"]),
                      specular_map=hair_look.scalp_specular(settings["gender"], hair["style"])),
@@ -185,11 +184,10 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
 
 def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: float, double: bool = False,
               mask: bool = False, anisotropy: tuple[float, float] | None = None, specular: float | None = None,
-              extensions: dict | None = None, specular_color: list[float] | None = None) -> int:
+              extensions: dict | None = None) -> int:
     """A textured material; a transparent one (glasses) is seen from both sides; ``mask`` cuts the
     texture's alpha at 0.5 (hair's strand tips); ``anisotropy`` (strength, rotation) through
-    ``KHR_materials_anisotropy`` and ``specular`` (a factor; ``specular_color``, its colour where not white: a deep
-    skin's warm sheen) through ``KHR_materials_specular`` (hair's
+    ``KHR_materials_anisotropy`` and ``specular`` (a factor) through ``KHR_materials_specular`` (hair's
     highlight: a band across the strands, and dimmer than a smooth dielectric's, so dark hair does not
     mirror the room); ``extensions``, any other extension's payload by its name (the eyes' clear coat, a cloth's
     sheen, a lens's ior and specular). Its detail maps are :mod:`workbench.gltf.maps`'."""
@@ -203,8 +201,6 @@ def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: flo
         w.use_extension(ANISOTROPY)
     if specular is not None:
         w.doc["materials"][index].setdefault("extensions", {})[SPECULAR] = {"specularFactor": float(specular)}
-        if specular_color is not None and min(specular_color) < 1:
-            w.doc["materials"][index]["extensions"][SPECULAR]["specularColorFactor"] = [float(v) for v in specular_color]
         w.use_extension(SPECULAR)
     for ext, payload in (extensions or {}).items():   # (a cloth's sheen, a lens's ior and specular)
         w.doc["materials"][index].setdefault("extensions", {})[ext] = payload
@@ -355,7 +351,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False),
                                  mats[n].get("anisotropy"), mats[n].get("specular"),
-                                 mats[n].get("extensions"), mats[n].get("specular_color"))
+                                 mats[n].get("extensions"))
                     for n, t in zip(names, texs, strict=True)}
         for n in names:   # occlusion, normal and roughness maps (workbench.gltf.maps)
             maps.write_maps(w, material[n], mats[n],

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["srgb_to_linear", "linear_to_srgb", "neutral", "neutral_inverse", "albedo_for", "shown_in_studio",
-           "hex_rgb", "to_hex", "skin_reflect", "skin_sheen", "STUDIO", "LUMA"]
+           "hex_rgb", "to_hex", "skin_reflect", "STUDIO", "LUMA"]
 
 # Relative luminance's weights of linear R, G, B (Rec. 709 / sRGB primaries; also used on sRGB values as a luma).
 LUMA = np.array([0.2126, 0.7152, 0.0722])
@@ -57,14 +57,6 @@ MAX_ALBEDO = 0.9
 # asked for. (At 0.8 our renderer's rim light no longer outlined a deep tone's contour: its highlight is a
 # reflection, tests/render/test_skin_light.py.)
 DEEP_SHINE = (0.85, 20.0, 55.0)
-# The colour of a deep tone's reflection of the room (``KHR_materials_specular``'s ``specularColorFactor``): the tone's
-# own hue (linear light, over its brightest channel) to the power DEEP_SHEEN times the tone's depth squared (1 at L*
-# DEEP_SHINE[1] and under, 0 from DEEP_SHINE[2]), as bright as white (its luminance 1). A white reflection over a skin
-# shown at L* 20 laid a grey veil on the cheeks, chin and forehead that read as "grey charcoal with a grey specular",
-# the face "ashy" in three.js (blind review U, #10, #3D2C25); the sheen of deep skin is warm (its light has passed
-# through the skin's top layer), and the tone's mean is held by the albedo as before (:func:`shown_in_studio` takes
-# the reflection's colour).
-DEEP_SHEEN = 0.6
 
 
 def to_hex(rgb: Iterable[float]) -> str:
@@ -138,13 +130,12 @@ def neutral_inverse(rgb: np.ndarray) -> np.ndarray:
     return c + offset
 
 
-def shown_in_studio(albedo: ArrayLike, reflect: ArrayLike = 1.0) -> np.ndarray:
+def shown_in_studio(albedo: ArrayLike, reflect: float = 1.0) -> np.ndarray:
     """The mean sRGB colour (0..1) a skin of linear ``albedo`` (3,) shows over a portrait in the reference
     studio (steps 3, 2 and 1); ``reflect``: its reflections as a share of those :data:`STUDIO` was measured with
-    (a specular factor over 0.7: ``KHR_materials_specular`` scales the room's reflection in it), one share or one per
-    channel (linear RGB: a reflection's colour, :func:`skin_sheen`)."""
+    (a specular factor over 0.7: ``KHR_materials_specular`` scales the room's reflection in it)."""
     k, s = np.asarray(STUDIO).T
-    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + np.asarray(reflect, np.float64) * s[:, None]
+    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + reflect * s[:, None]
     mean: np.ndarray = linear_to_srgb(neutral(lit)).mean(axis=0)   # numpy's stubs give .mean() as Any
     return mean
 
@@ -155,38 +146,16 @@ def skin_reflect(tone: str) -> float:
     >>> skin_reflect("#C68642"), skin_reflect("#3B2416")
     (1.0, 0.85)
     """
-    least = DEEP_SHINE[0]
-    return round(least + (1 - least) * (1 - _deepness(tone)), 4)
-
-
-def _deepness(tone: str) -> float:
-    """1 on a tone (the colour shown) of L* ``DEEP_SHINE[1]`` and under, 0 from L* ``DEEP_SHINE[2]``, linear between."""
     y = float(srgb_to_linear(hex_rgb(tone)) @ LUMA)
     lightness = 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
-    _, deep, mid = DEEP_SHINE
-    return 1.0 - float(np.clip((lightness - deep) / (mid - deep), 0, 1))
+    least, deep, mid = DEEP_SHINE
+    return round(least + (1 - least) * float(np.clip((lightness - deep) / (mid - deep), 0, 1)), 4)
 
 
-def skin_sheen(tone: str) -> np.ndarray:
-    """The colour (linear RGB (3,), its luminance 1: as bright as white) of a skin's reflection for ``tone`` (the
-    colour shown): white from mid tones up, a deep tone's towards its own hue (:data:`DEEP_SHEEN`).
-
-    >>> skin_sheen("#C68642").tolist(), skin_sheen("#3D2C25").tolist()
-    ([1.0, 1.0, 1.0], [1.3368, 0.9234, 0.7673])
-    """
-    lin = srgb_to_linear(hex_rgb(tone))
-    if lin.max() <= 0:
-        return np.ones(3)
-    hue = (lin / lin.max()) ** (DEEP_SHEEN * _deepness(tone) ** 2)
-    out: np.ndarray = np.round(hue / float(hue @ LUMA), 4)
-    return out
-
-
-def albedo_for(color: str, reflect: ArrayLike = 1.0) -> str:
+def albedo_for(color: str, reflect: float = 1.0) -> str:
     """The albedo ('#RRGGBB', sRGB-encoded as glTF's base colour) that shows ``color`` in the reference studio;
     a tone brighter than the brightest albedo (:data:`MAX_ALBEDO`) can show comes as near as it can. ``reflect``:
-    the skin's reflections as a share of :data:`STUDIO`'s, one or per channel (:func:`shown_in_studio`); less
-    reflection, more albedo.
+    the skin's reflections as a share of :data:`STUDIO`'s (:func:`shown_in_studio`); less reflection, more albedo.
 
     >>> albedo_for("#3B2416"), albedo_for("#3B2416", reflect=0.65)
     ('#2F1909', '#36241B')

@@ -314,7 +314,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     and ambient it gets, :func:`workbench.render.raster.hair_scatter`), anisotropy strength; normal map (-1: none)
     and its scale, metallic-roughness map (-1: none) and the roughness factor, and whether it is glass
     (blended: its reflections are not thinned by its coverage, as a clear lens's are not), and its specular
-    factor and colour (KHR_materials_specular: scale and tint its reflections, the room's too; hair's strands keep their own), and its
+    factor (KHR_materials_specular: scales its reflections, the room's too; hair's strands keep their own), and its
     metallic factor (times the metallic-roughness map's blue: a metal glasses frame; none without the map). Per vertex
     (all draws): view-space normals and anisotropy directions, texture coordinates, vertex colours RGBA,
     view-space positions (a normal map's tangent frame is its triangle's, from these and the UVs).
@@ -397,7 +397,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             _bilinear(texels, tex_off[x], tex_w[x], tex_h[x], tex_ws[x], tex_wt[x], tu, tv, texel)
             metal = mat_metal[d] * texel[2] * np.float32(1 / 255)
             gloss = min(one, max(np.float32(0.15), np.float32(1.6) * (one - mat_rough[d] * texel[1] * np.float32(1 / 255))))
-            gloss *= mat_spec[d, 0]
+            gloss *= mat_spec[d]
         # three lights fixed to the world, an ambient from sky and ground
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
         # (where the occlusion is deepest, inside a mouth, the lips shade it from the key as a shadow would: lit by
@@ -477,10 +477,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         # the room's reflection in any dielectric, stronger at grazing angles (Fresnel), as an image-based
         # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
         rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
-        room = (sheen + grazing * rim_v * rim_v * rim_v) * ao * mat_spec[d, 0]
-        # (what of the reflection is at a grazing angle, the room's and the rim light's, stays white: Fresnel's F90,
-        # uncoloured in three.js too; the material's colour tints the rest, a deep skin's warm sheen)
-        edge = grazing * rim_v * rim_v * rim_v * ao * mat_spec[d, 0]
+        room = (sheen + grazing * rim_v * rim_v * rim_v) * ao * mat_spec[d]
         # the rim light's highlight on skin: a broad sheen along the contour it reaches (what a rim light mostly
         # gives skin is this reflection at a grazing angle; it outlines the deepest tone, whose diffuse it hardly
         # lifts)
@@ -493,9 +490,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             # (faded in over the rim light's terminator: the half-vector still meets the skin there, and the
             # sheen cut in at full strength drew a bright patch with a hard side over foreheads, blind review D)
             fade = min(ndr * np.float32(4), one)
-            outline = rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v * fade   # ndh ** 8, along the contour
-            spec += outline
-            edge += outline * ao
+            spec += rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v * fade   # ndh ** 8, along the contour
         spec *= ao
         if not skin:
             # (and the room's reflection and the key's highlight, on what is not skin, with it: the teeth deep in an open
@@ -503,9 +498,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             # review K; three.js and model-viewer read the teeth's specular map, which has none there)
             spec *= cave
             room *= cave
-            edge *= cave
         tint = zero
-        sr, sg, sb = mat_spec[d, 1], mat_spec[d, 2], mat_spec[d, 3]   # (the reflection's colour)
+        sr = sg = sb = one
         if mat_aniso[d] > 0:   # hair: a band across the strands in place of the round highlight
             spec, tint = _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx / lh, hy / lh, hz / lh,
                                            ndl_raw, mat_aniso[d] * gloss, ao)
@@ -516,9 +510,6 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             sr, sg, sb = half + half * cr / top, half + half * cg / top, half + half * cb / top
             spec *= min(np.float32(0.25) + top * np.float32(2), one)
         spec += room
-        if mat_aniso[d] <= 0 and spec > np.float32(1e-8):
-            bare = min(edge / spec, one)
-            sr, sg, sb = sr + (one - sr) * bare, sg + (one - sg) * bare, sb + (one - sb) * bare
         if mat_glass[d] and ca > np.float32(0.02):
             # laid over what is behind at its alpha, the reflection stays whole (at 0.4 of an uncoated
             # surface's: lenses are coated against reflections, and a full one greyed the eyes on dark skin)

@@ -138,7 +138,6 @@ class Material:
     anisotropy: float = 0.0
     anisotropy_rotation: float = 0.0
     specular: float = 1.0                  # KHR_materials_specular's factor (scales the highlights)
-    specular_color: tuple = (1.0, 1.0, 1.0)  # ...and its specularColorFactor (the reflections' colour, linear)
 
 
 @dataclass
@@ -347,8 +346,7 @@ class Model:
             metallic=float(pbr.get("metallicFactor", 1.0)),
             anisotropy=float(aniso.get("anisotropyStrength", 0.0)),
             anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)),
-            specular=float(specular.get("specularFactor", 1.0)),
-            specular_color=tuple(float(v) for v in specular.get("specularColorFactor", (1.0, 1.0, 1.0))))
+            specular=float(specular.get("specularFactor", 1.0)))
 
     # -- nodes ------------------------------------------------------------
     @staticmethod
