@@ -69,7 +69,7 @@ COMBINED: dict[str, dict[str, float]] = {
     "viseme_TH": {"jawOpen": 0.35, "tongueOut": 0.35, "tongueUp": 1.0, "mouthUpperUpL": 0.25,
                   "mouthLowerDownL": 0.2},
     "viseme_DD": {"jawOpen": 0.2, "tongueUp": 0.8, "mouthStretchL": 0.3, "mouthUpperUpL": 0.35,
-                  "mouthLowerDownL": 0.25},
+                  "mouthLowerDownL": 0.35},
     "viseme_kk": {"jawOpen": 0.32, "mouthStretchL": 0.3, "mouthLowerDownL": 0.2, "mouthUpperUpL": 0.1},
     "viseme_CH": {"jawOpen": 0.1, "mouthFunnel": 0.6, "mouthPucker": 0.15, "mouthUpperUpL": 0.4,
                   "mouthLowerDownL": 0.4},
