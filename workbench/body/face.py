@@ -50,14 +50,17 @@ ARKIT = (
 # between the teeth. A lip-sync library blends towards these, often at less than full weight. (O less funnelled and
 # a little less open than it was: on blind review G's shorter resting mouth its funnel turned the lower lip's
 # underside over on the narrow face, tests/body/test_mouth.py; funnel 0.5, not 0.6, on review H's shorter lips.)
-# mouthOpen and aa roll both lips in over the teeth
-# (mouthRoll) and lift the upper lip off the incisors (mouthUpperUp): with the jaw alone the lips stayed thick round a
-# void, the upper teeth hidden ("rubber rings", blind review H); jawOpen past 0.85 with them drove the upper lip's
-# sides into the canines (tests/body/test_mouth.py); aa drops the whole jaw with the upper lip not rolled in (0.85
-# against mouthOpen's 0.65 was "nearly the same shape as open", blind review M; mouthOpen now 0.6:
-# tests/body/test_mouth_shape_review_m.py). Both lift the upper lip 0.9
-# to 1.0 (at 0.45 the incisors' faces filled a fifth of the opening, "upper teeth mostly hidden"; rolled in further, the
-# lifted lip met the lateral incisors, tests/render/test_open_mouth_lips.py).
+# aa rolls the lower lip in over the teeth (mouthRoll) and lifts the upper lip off the incisors (mouthUpperUp): with the
+# jaw alone the lips stayed thick round a void, the upper teeth hidden ("rubber rings", blind review H); jawOpen past 0.85
+# with them drove the upper lip's sides into the canines (tests/body/test_mouth.py); aa drops the whole jaw with the upper
+# lip not rolled in (0.85 against mouthOpen's 0.65 was "nearly the same shape as open", blind review M:
+# tests/body/test_mouth_shape_review_m.py), and lifts the upper lip 1.0 (at 0.45 the incisors' faces filled a fifth of
+# the opening, "upper teeth mostly hidden", tests/render/test_open_mouth_lips.py). mouthOpen is a relaxed jaw drop
+# (ARKit's jawOpen): the upper lip barely moves (mouthUpperUp 0.1, rolled in 0.2), its edge a soft arc, its incisors'
+# lower 3 to 4 mm showing, the lower lip following the jaw down (mouthLowerDown 0.25, rolled in 0.5; past 0.3 it met
+# the narrow face's lower teeth) over the tongue; lifted 0.9 with both lips rolled in (0.45, 0.7) it was "a snarl with
+# denture teeth", the upper lip a rectangle 2.3 to 3.7 mm up over the whole crowns (blind review U, defect 3:
+# tests/render/test_mouth_open_relaxed_review_u.py). Its jaw 0.64, as far as aa's 1.0 leaves it 1.5 times the drop.
 COMBINED: dict[str, dict[str, float]] = {
     "viseme_sil": {},
     "viseme_PP": {"mouthPressL": 0.8, "mouthRollLower": 0.45, "mouthRollUpper": 0.35, "mouthClose": 0.1},
@@ -83,7 +86,8 @@ COMBINED: dict[str, dict[str, float]] = {
                  "mouthLowerDownL": 0.45},
     "viseme_O": {"jawOpen": 0.35, "mouthFunnel": 0.5, "mouthPucker": 0.6},
     "viseme_U": {"jawOpen": 0.1, "mouthPucker": 1.0, "mouthFunnel": 0.45},
-    "mouthOpen": {"jawOpen": 0.6, "mouthRollUpper": 0.45, "mouthRollLower": 0.7, "mouthUpperUpL": 0.9},
+    "mouthOpen": {"jawOpen": 0.64, "mouthRollUpper": 0.2, "mouthRollLower": 0.5, "mouthUpperUpL": 0.1,
+                  "mouthLowerDownL": 0.25},
     "mouthSmile": {"smileOpen": 1.0, "smileLids": 1.0, **SMILE_EYES},
     "eyesClosed": {"eyeBlinkL": 1.0},
     "eyesLookUp": {"eyeLookUpL": 1.0},
