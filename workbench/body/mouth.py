@@ -68,8 +68,14 @@ CANINE_POINT = 0.1
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
 # (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
-ENAMEL = (0.92, 0.91, 0.875)
-ENAMEL_ROOT = (0.89, 0.87, 0.83)
+ENAMEL = (0.90, 0.885, 0.85)
+# Towards the gum (from ROOT_FROM's first share of the row's height, e, to its second) the enamel thins over the
+# dentine: darker and warmer, as real teeth are at their necks. (At (0.89, 0.87, 0.83), hardly apart from the
+# enamel, the upper row read as "a flat row of identical pure-white teeth, a denture strip" in blind review U; the
+# biting half stays as white as before, tests/gltf/test_viewer_materials.py's b* 6, and the neck no yellower than
+# saturation 0.15, tests/body/test_mouth.py: at (0.80, 0.73, 0.63) a smile's teeth read as yellow, blind review D.)
+ENAMEL_ROOT = (0.83, 0.78, 0.72)
+ROOT_FROM = (0.35, 0.95)
 ENAMEL_EDGE = (0.86, 0.87, 0.88)
 GUM = (0.70, 0.36, 0.37)
 # Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red, nor black: (0.30, 0.25, 0.22) drew
@@ -101,7 +107,19 @@ SHADOW_FROM = {"upper": (0.34, 0.52), "lower": (0.2, 0.55)}
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
 # The lower teeth in the upper lip's and teeth's shadow (colour, occlusion scaled): at full white, a glowing crescent.
-LOWER_SHADE = 0.78
+# Their colour a warm shade of the enamel's, their occlusion LOWER_OCC: at 0.78 of the enamel in every channel, and
+# the key's light cut by an occlusion of 0.78 too, they drew L* 50 to 59 at C* 3 to 4 in blind review U's aa close-ups,
+# "small, grey, floating". (No warmer: tests/body/test_mouth.py's saturation 0.15 of the texture's bright texels.)
+LOWER_SHADE = (0.80, 0.78, 0.75)
+LOWER_OCC = 1.0
+# The upper row in the upper lip's shade towards its gum (from LIP_COVER's first share of the row's height, e, to the
+# gum): its colour times the second, its baked occlusion times the third. Lit alike from the biting edge to the gum,
+# the row read as a "denture strip ... no teeth AO" (blind review U, tests/render/test_teeth_review_u.py). Mostly in
+# the occlusion: a smile shows the row from the gum half way down, and darker there in colour (0.85, 0.93) its white
+# row narrowed or broke (tests/body/test_smile_teeth_row.py: 0.46 to 0.53 of the mouth's width, a canine at 0.58 of
+# white). (The corners' shade is the mouth's own, SHADOW_FROM's: darker from the canines as well, the gap after the
+# lateral incisor fell under tests/body/test_teeth_shading.py's 0.39 of the teeth's light.)
+LIP_COVER = (0.1, 0.97, 0.35)
 # Roughness: wet enamel, gums, tongue, and the teeth's unlit inner faces.
 # (A tongue at 0.5 mirrored the browsers' room as a grey sheen over its pink: the lit floor of a box.)
 ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.75, 0.85
@@ -196,11 +214,23 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     # read as one white block, blind review H) and its own shade of white.
     shade = tints(seed, len(widths))[k] * (1 - 0.35 * (1 - np.sin(np.pi * t)) ** 1.5)[..., None]
     enamel = np.array(ENAMEL, np.float32)
-    root = _smoothstep(0.35, 0.75, e)[..., None]
+    root = _smoothstep(*ROOT_FROM, e)[..., None]
     tip = _smoothstep(0.06, 0.0, e)[..., None]
     colour = (enamel * (1 - root) + np.array(ENAMEL_ROOT, np.float32) * root) * (1 - tip) \
         + np.array(ENAMEL_EDGE, np.float32) * tip
     return colour * shade, gum, gap, nk
+
+
+def covered(e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The upper row's shade under the lip at ``e`` (from the biting edge, 0, to the gum, 1): (times its colour, times
+    its baked occlusion), 1 at the biting edge (see :data:`LIP_COVER`).
+
+    >>> colour, occ = covered(np.array([0.1, 0.6, 1.0]))
+    >>> colour.round(2).tolist(), occ.round(2).tolist()
+    ([1.0, 0.98, 0.97], [1.0, 0.62, 0.35])
+    """
+    lip = _smoothstep(LIP_COVER[0], 1.0, e)
+    return 1 - (1 - LIP_COVER[1]) * lip, 1 - (1 - LIP_COVER[2]) * lip
 
 
 def _layout():
@@ -215,9 +245,9 @@ def _layout():
     deep = np.zeros((n, n), np.float32)
     gum_c = np.array(GUM, np.float32)
     for widths, lo, hi, edge, seed, gum_at, lit, (s0, s1), arc in (
-            (UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, UPPER_GUM, 1.0, SHADOW_FROM["upper"], UPPER_ARC),
-            (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, LOWER_GUM, LOWER_SHADE, SHADOW_FROM["lower"],
-             None)):
+            (UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, UPPER_GUM, (1.0, 1.0), SHADOW_FROM["upper"], UPPER_ARC),
+            (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, LOWER_GUM, (LOWER_SHADE, LOWER_OCC),
+             SHADOW_FROM["lower"], None)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
         c, gum, gap, nk = _teeth(widths, u, e, seed, gum_at, arc)
@@ -228,14 +258,15 @@ def _layout():
         if arc is not None:
             shade = shade * (1 - nk[..., None]) + np.array(NECK_SHADE, np.float32) * nk[..., None]
         c = c * (1 - gap[..., None]) + shade * gap[..., None]
-        c = c * lit
+        cover = covered(e) if arc is not None else (1.0, 1.0)
+        c = c * np.asarray(lit[0], np.float32) * np.asarray(cover[0])[..., None]
         colour[outer] = c[outer]
         # (Rough towards the back: the molars' smooth enamel, seen edge-on at the mouth's sides, mirrored the room as
         # the grey walls of a lit box in the browsers, blind review B.)
         back = _smoothstep(s0, s1 - 0.05, u)
         rough[outer] = ((ROUGH_ENAMEL * (1 - gum) + ROUGH_GUM * gum) * (1 - back) + ROUGH_INNER * back)[outer]
         # The back teeth in the mouth's shadow; the front teeth's gaps and gum line a little occluded (not the back's: stripes).
-        occ[outer] = (lit * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - (0.25 * gap + 0.15 * gum) * (1 - back)))[outer]
+        occ[outer] = (lit[1] * cover[1] * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - (0.25 * gap + 0.15 * gum) * (1 - back)))[outer]
         deep[outer] = (0.92 * _smoothstep(s0, s1, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
         inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
@@ -279,7 +310,7 @@ def mouth_occlusion() -> np.ndarray:
     black it out.
 
     >>> occ = mouth_occlusion()
-    >>> int(occ[5, 8, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
+    >>> int(occ[18, 8, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
     (True, True)
     """
     occ = _layout()[2]
