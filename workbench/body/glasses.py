@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -78,6 +79,11 @@ LOOKS = {
 }
 # How far out from each eye's centre its lens is centred (frames sit a little wider than the eyes).
 CENTRE_OUT = 0.001
+# The widest bridge: the gap between the two lenses' inner edges (metres, for eyes 58.5 mm apart; the classic frame's
+# 11.5 mm). A frame whose own lenses leave a wider one (the round frame's 17.5 mm) has them grown until they meet it
+# (:func:`_grown`): its lenses then span the eyes' spacing, from the nose out past the eyes' outer corners.
+BRIDGE = 0.0125
+TALLER = 0.6
 # ... and how far below it (the pupil sits above a lens's middle, the rim's top below the brow).
 CENTRE_DOWN = 0.001
 # The least gap between the rim's top and the brows' lower edge, and between the lens's top and the upper lid's
@@ -197,6 +203,25 @@ def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float, fr: Frame = CL
     return (top - bottom) / 2, -(top + bottom) / 2
 
 
+def _grown(fr: Frame) -> Frame:
+    """``fr`` with its lenses grown until their inner edges leave :data:`BRIDGE` between them over the nose, or as
+    it is where they already do (the classic and aviator frames); for eyes 58.5 mm apart (the fit scales it). The
+    height grows by the width's growth to the power :data:`TALLER` (a lens grown as much in height came lower on
+    the face under the brows, its nose pads' arms along the nose's side). Blind review U (defect 10): the round gold
+    frame's 43 mm lenses left a 17.5 mm bridge, and the frame read as too small for the face, its lenses narrower
+    than the eyes' spacing.
+
+    >>> from .glasses_frames import FRAMES
+    >>> _grown(CLASSIC) is CLASSIC, [round(v * 1000, 2) for v in _grown(FRAMES["round"]).lens]
+    (True, [24.0, 20.83])
+    """
+    widest = 0.0585 / 2 + CENTRE_OUT - BRIDGE / 2
+    if fr.lens[0] >= widest:
+        return fr
+    grow = widest / fr.lens[0]
+    return replace(fr, lens=(widest, fr.lens[1] * grow ** TALLER))
+
+
 def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     """Where the glasses of frame ``fr`` go on this body: eye centres, lens size and plane, nose, ears (metres)."""
     pos_all = mesh.positions.astype(np.float64)
@@ -213,6 +238,7 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     # front INSIDE the head's outline seen from the front (a frame wider than the head read as a borrowed
     # pair), the head's width measured over the 6 cm behind the corneas at a full lens's hinges' height (a
     # lens shortened under low brows keeps the width: the head is wider lower down, and the rims met at the nose).
+    fr = _grown(fr)
     b, down = _height(mesh, gender, eyes, unit, fr)
     depth = cornea - np.linspace(0.0, 0.06, 13) * unit
     temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * fr.lens[1] * unit), depth).max())
