@@ -77,6 +77,11 @@ LOOKS = {
     "round": ((0.83, 0.66, 0.36), (0.18, 0.19, 0.20), 0.03, 0.28, 0.04),
     "aviator": ((0.52, 0.53, 0.55), (0.30, 0.19, 0.09), 0.9, 0.25, 0.35),
 }
+# How strongly a see-through lens reflects (of glTF's dielectric 4 %, through ``KHR_materials_specular``'s map on the
+# lens's half): a typical three.js page's bright room mirrored in the aviator's brown lenses at full strength laid a
+# grey-white haze over the eyes (blind review U, defect 10: "the aviator lenses glare white over the eyes"); a coated
+# lens reflects about a third as much. The sunglasses keep the full reflection (dark and glossy).
+LENS_SPECULAR = 0.3
 # How far out from each eye's centre its lens is centred (frames sit a little wider than the eyes).
 CENTRE_OUT = 0.001
 # The widest bridge: the gap between the two lenses' inner edges (metres, for eyes 58.5 mm apart; the classic frame's
@@ -394,17 +399,24 @@ def glasses_material(kind: str) -> dict:
     """The ``Glasses`` material's description for :mod:`workbench.gltf.avatar`: the texture and roughness map; a
     near-opaque lens (alpha over 0.99: the sunglasses' 0.996) alpha-tested, writing depth (blended, a browser drew
     the lashes behind it over it: blended meshes go back to front by their bounds' centres, the glasses' behind the
-    eyes: review M), any other blended; a metal frame's metalness (:data:`.glasses_frames.METAL`) as
+    eyes: review M), any other blended, its lens's reflection weakened to :data:`LENS_SPECULAR` (``specular_map`` on the
+    same layout: the frame's half full, the lens's weak); a metal frame's metalness (:data:`.glasses_frames.METAL`) as
     ``metal_map`` on the same layout (the frame's half; :mod:`workbench.gltf.maps` writes it as the roughness
     map's blue).
 
     >>> m = glasses_material("round")
     >>> m["blend"], m["mask"], int(m["metal_map"][0, 0]), int(m["metal_map"][0, -1]), "metal_map" in glasses_material("clear")
     (True, False, 255, 0, False)
+    >>> int(m["specular_map"][0, 0]), int(m["specular_map"][0, -1]), "specular_map" in glasses_material("sunglasses")
+    (255, 76, False)
     """
     sun = _look(kind)[2] > 0.99
     out = dict(name="Glasses", image=glasses_texture(kind), blend=not sun, mask=sun, double=True, roughness=0.4,
                roughness_map=glasses_roughness(kind))
+    if not sun:
+        spec = np.full((TEXTURE_SIZE, TEXTURE_SIZE), 255, np.uint8)
+        spec[:, TEXTURE_SIZE // 2:] = round(LENS_SPECULAR * 255)
+        out["specular_map"] = spec
     if kind in METAL:
         metal = np.zeros((TEXTURE_SIZE, TEXTURE_SIZE), np.uint8)
         metal[:, : TEXTURE_SIZE // 2] = round(METAL[kind] * 255)
