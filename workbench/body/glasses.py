@@ -35,6 +35,7 @@ True
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -76,8 +77,18 @@ LOOKS = {
     "round": ((0.83, 0.66, 0.36), (0.18, 0.19, 0.20), 0.03, 0.28, 0.04),
     "aviator": ((0.52, 0.53, 0.55), (0.30, 0.19, 0.09), 0.9, 0.25, 0.35),
 }
+# How strongly a see-through lens reflects (of glTF's dielectric 4 %, through ``KHR_materials_specular``'s map on the
+# lens's half): a typical three.js page's bright room mirrored in the aviator's brown lenses at full strength laid a
+# grey-white haze over the eyes (blind review U, defect 10: "the aviator lenses glare white over the eyes"); a coated
+# lens reflects about a third as much. The sunglasses keep the full reflection (dark and glossy).
+LENS_SPECULAR = 0.3
 # How far out from each eye's centre its lens is centred (frames sit a little wider than the eyes).
 CENTRE_OUT = 0.001
+# The widest bridge: the gap between the two lenses' inner edges (metres, for eyes 58.5 mm apart; the classic frame's
+# 11.5 mm). A frame whose own lenses leave a wider one (the round frame's 17.5 mm) has them grown until they meet it
+# (:func:`_grown`): its lenses then span the eyes' spacing, from the nose out past the eyes' outer corners.
+BRIDGE = 0.0125
+TALLER = 0.6
 # ... and how far below it (the pupil sits above a lens's middle, the rim's top below the brow).
 CENTRE_DOWN = 0.001
 # The least gap between the rim's top and the brows' lower edge, and between the lens's top and the upper lid's
@@ -197,6 +208,25 @@ def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float, fr: Frame = CL
     return (top - bottom) / 2, -(top + bottom) / 2
 
 
+def _grown(fr: Frame) -> Frame:
+    """``fr`` with its lenses grown until their inner edges leave :data:`BRIDGE` between them over the nose, or as
+    it is where they already do (the classic and aviator frames); for eyes 58.5 mm apart (the fit scales it). The
+    height grows by the width's growth to the power :data:`TALLER` (a lens grown as much in height came lower on
+    the face under the brows, its nose pads' arms along the nose's side). Blind review U (defect 10): the round gold
+    frame's 43 mm lenses left a 17.5 mm bridge, and the frame read as too small for the face, its lenses narrower
+    than the eyes' spacing.
+
+    >>> from .glasses_frames import FRAMES
+    >>> _grown(CLASSIC) is CLASSIC, [round(v * 1000, 2) for v in _grown(FRAMES["round"]).lens]
+    (True, [24.0, 20.83])
+    """
+    widest = 0.0585 / 2 + CENTRE_OUT - BRIDGE / 2
+    if fr.lens[0] >= widest:
+        return fr
+    grow = widest / fr.lens[0]
+    return replace(fr, lens=(widest, fr.lens[1] * grow ** TALLER))
+
+
 def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     """Where the glasses of frame ``fr`` go on this body: eye centres, lens size and plane, nose, ears (metres)."""
     pos_all = mesh.positions.astype(np.float64)
@@ -213,6 +243,7 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     # front INSIDE the head's outline seen from the front (a frame wider than the head read as a borrowed
     # pair), the head's width measured over the 6 cm behind the corneas at a full lens's hinges' height (a
     # lens shortened under low brows keeps the width: the head is wider lower down, and the rims met at the nose).
+    fr = _grown(fr)
     b, down = _height(mesh, gender, eyes, unit, fr)
     depth = cornea - np.linspace(0.0, 0.06, 13) * unit
     temples = min(float(_skull(skull, mid[0], side, np.full(len(depth), mid[1] + 0.4 * fr.lens[1] * unit), depth).max())
@@ -368,17 +399,24 @@ def glasses_material(kind: str) -> dict:
     """The ``Glasses`` material's description for :mod:`workbench.gltf.avatar`: the texture and roughness map; a
     near-opaque lens (alpha over 0.99: the sunglasses' 0.996) alpha-tested, writing depth (blended, a browser drew
     the lashes behind it over it: blended meshes go back to front by their bounds' centres, the glasses' behind the
-    eyes: review M), any other blended; a metal frame's metalness (:data:`.glasses_frames.METAL`) as
+    eyes: review M), any other blended, its lens's reflection weakened to :data:`LENS_SPECULAR` (``specular_map`` on the
+    same layout: the frame's half full, the lens's weak); a metal frame's metalness (:data:`.glasses_frames.METAL`) as
     ``metal_map`` on the same layout (the frame's half; :mod:`workbench.gltf.maps` writes it as the roughness
     map's blue).
 
     >>> m = glasses_material("round")
     >>> m["blend"], m["mask"], int(m["metal_map"][0, 0]), int(m["metal_map"][0, -1]), "metal_map" in glasses_material("clear")
     (True, False, 255, 0, False)
+    >>> int(m["specular_map"][0, 0]), int(m["specular_map"][0, -1]), "specular_map" in glasses_material("sunglasses")
+    (255, 76, False)
     """
     sun = _look(kind)[2] > 0.99
     out = dict(name="Glasses", image=glasses_texture(kind), blend=not sun, mask=sun, double=True, roughness=0.4,
                roughness_map=glasses_roughness(kind))
+    if not sun:
+        spec = np.full((TEXTURE_SIZE, TEXTURE_SIZE), 255, np.uint8)
+        spec[:, TEXTURE_SIZE // 2:] = round(LENS_SPECULAR * 255)
+        out["specular_map"] = spec
     if kind in METAL:
         metal = np.zeros((TEXTURE_SIZE, TEXTURE_SIZE), np.uint8)
         metal[:, : TEXTURE_SIZE // 2] = round(METAL[kind] * 255)
