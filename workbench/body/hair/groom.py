@@ -159,6 +159,37 @@ def edge_wisps(head: Head, style: str, rng, count: int, length: float, field=Non
     return Strands(pts, nrm, hang, rng.uniform(0.004, 0.008, count)[keep], wisp_columns(rng, count)[keep], 0.3)
 
 
+def flyaways(cards: Strands, rng, count: int, span: tuple[float, float], out: float, width: tuple[float, float],
+             points: int = 8) -> Strands:
+    """Narrow locks lifted off ``count`` of ``cards`` (alpha-tested, in the clump columns): each follows its card over
+    part of ``span`` (shares of the card's length: from its first half on, over 0.6 to all of the rest) and drifts off it
+    along the card's volume normal, up to ``out`` metres (0.5 to 1 times it) by its end, ``width`` (metres, a range)
+    wide at its root. Where its card lies along the hair's outline from a view, it breaks the outline's curve.
+
+    >>> pts = np.stack([np.linspace([0.0, 0.0, 0.0], [0.0, -1.0, 0.0], 12)] * 3)
+    >>> nrm = np.broadcast_to([0.0, 0.0, 1.0], pts.shape).copy()
+    >>> c = Strands(pts, nrm, np.zeros((3, 12), bool), np.full(3, 0.01), np.zeros(3, np.int64))
+    >>> f = flyaways(c, np.random.default_rng(0), 2, (0.2, 0.6), 0.01, (0.003, 0.005), 5)
+    >>> f.pts.shape, bool(f.pts[:, 0, 2].max() < 1e-9), bool(0.005 <= f.pts[:, -1, 2].min())
+    ((2, 5, 3), True, True)
+    """
+    pick = rng.choice(len(cards.pts), size=min(count, len(cards.pts)), replace=False)
+    K = cards.pts.shape[1]
+    a = rng.uniform(span[0], span[0] + 0.5 * (span[1] - span[0]), len(pick))
+    b = a + (span[1] - a) * rng.uniform(0.6, 1.0, len(pick))
+    t = np.linspace(0.0, 1.0, points)
+    at = (a[:, None] + (b - a)[:, None] * t[None, :]) * (K - 1)
+    lo = np.minimum(np.floor(at).astype(np.int64), K - 2)
+    f = (at - lo)[..., None]
+    rows = pick[:, None]
+    pts = cards.pts[rows, lo] * (1 - f) + cards.pts[rows, lo + 1] * f
+    nrm = cards.nrm[rows, lo] * (1 - f) + cards.nrm[rows, lo + 1] * f
+    nrm /= np.linalg.norm(nrm, axis=-1, keepdims=True)
+    drift = out * rng.uniform(0.5, 1.0, len(pick))[:, None] * t[None, :] ** 1.5
+    return Strands(pts + drift[..., None] * nrm, nrm, cards.hanging[rows, lo], rng.uniform(*width, len(pick)),
+                   clump_columns(rng, len(pick)))
+
+
 def grow(head: Head, roots: np.ndarray, field, length: np.ndarray, *, height, fall: Fall | None = None,
          points: int = POINTS, limit=None, step: float = STEP, dense: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Strands from root directions ``roots`` (S, 3), resampled to ``points`` points each: (S, points, 3)

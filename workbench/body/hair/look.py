@@ -31,6 +31,10 @@ ANISOTROPY = {"short": (0.45, 0.0), "long": (0.5, 0.0), "bun": (0.5, 0.0), "curl
               "bob": (0.5, 0.0)}
 # KHR_materials_specular's factor: a fibre's reflection is weaker than a smooth dielectric's.
 SPECULAR = 0.3
+# ...but the bob's: its cards hang in one smooth surface, and the room's reflection lay over it as one grey sheet, its
+# black hair 51 levels of 255 lighter than its colour in three.js's typical page (41 now) (blind review U's "glossy grey-black
+# plastic", #5's #262121; tests/render/test_bob_threejs_review_u.py).
+SPECULAR_OF = {"bob": 0.12}
 
 
 def material(color: str, style: str, mesh, lod: int, top: str | None = None, bottom: str = "trousers") -> dict:
@@ -38,7 +42,8 @@ def material(color: str, style: str, mesh, lod: int, top: str | None = None, bot
     texture is the cards baked for this body, ``mesh``, over the top ``top``; below LOD 2 ``mesh`` is not
     read and may be None)."""
     image = hair_texture(color, style) if lod < 2 else _baked_texture(mesh, style, color, top, bottom)
-    return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style], specular=SPECULAR)
+    return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style],
+                specular=SPECULAR_OF.get(style, SPECULAR))
 
 
 @per_body

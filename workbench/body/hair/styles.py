@@ -43,6 +43,7 @@ from .groom import (
     clump_columns,
     edge_wisps,
     emerge,
+    flyaways,
     grow,
     scalp_roots,
     tangent,
@@ -209,6 +210,11 @@ BOB_JAW = (0.016, 0.035, 0.085)
 # straight edge down the parting (blind review O's worst defect; test_bob_parting_review_o). Not pushed, they come
 # forward from the parting first, lit like the band, and turn aside over the forehead (the field's ``face``).
 BOB_PUSH = ((0.005, 0.03), 1.4)
+# ...and locks lifted off it (:func:`.groom.flyaways`): so many per level of detail, off any card over the share of its
+# length in the second figure, drifting up to the third figure's metres off it, the fourth figure's metres wide: with
+# none, its outline was one smooth curve from every side, the cards' shell (blind review U's "solid black helmet ... no
+# strand breakup, flyaways"; tests/render/test_bob_strands_review_u.py).
+BOB_FLYAWAYS = ((120, 20), (0.05, 0.7), 0.006, (0.003, 0.006))
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -269,7 +275,9 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     root = wisps.pts[:, 0] - c
     az = np.degrees(np.arctan2(root[:, 0], root[:, 2]))
     wisps = wisps.take((az < 0.0) | (az > BOB_FRONT) | (lod > 0))
-    return Groom(cards, wisps, [])
+    # Locks lifted off the cards (:data:`BOB_FLYAWAYS`).
+    count, span, out, width = BOB_FLYAWAYS
+    return Groom(cards, wisps, [flyaways(cards, rng, count[lod], span, out, width)])
 
 
 STYLES = ("short", "long", "bun", "curly", "ponytail", "bob")

@@ -73,10 +73,12 @@ TIPS = 8
 # Hair pulled back (bun, ponytail) is seen from the front along its cards: dark roots drew each card's root end
 # as a bar, a row of them along the hairline (cornrows).
 ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.92, 0.15, 0.06),
-        "curly": (0.75, 0.3, 0.08), "ponytail": (0.92, 0.1, 0.12), "bob": (1.0, 0.15, 0.0)}
-# (The bob's none: its cards root all over the scalp and cross one another, so at a crossing one card's dark root met
-# another's lit length or light tip along a straight line, blocks of two shades (blind review O's "mosaic"); its depth
-# is its vertex colours', which follow the hair's surface, not each card: .occlusion, and clumps.EVEN.)
+        "curly": (0.75, 0.3, 0.08), "ponytail": (0.92, 0.1, 0.12), "bob": (1.0, 0.15, 0.06)}
+# (The bob's no dark root: its cards root all over the scalp and cross one another, so at a crossing one card's dark root
+# met another's lit length or light tip along a straight line, blocks of two shades (blind review O's "mosaic"); its
+# depth is its vertex colours', which follow the hair's surface, not each card: .occlusion, and clumps.EVEN. Its tips
+# lighter, though, 0.06 (was none): its cards end together at the hem, where few cross, and without it black hair was
+# one shade from crown to hem, blind review U's "solid black helmet"; tests/render/test_bob_strands_review_u.py.)
 # Light hair scatters the light it takes in on through the strands under the outer ones (a fibre's albedo: white
 # hair's inside is lit by it, black hair's is dark): the under-layers' shade (the scalp layer's roots and the cards'
 # roots' shade, ROOT, here, the cards' depth in their vertex colours, :func:`.look.lit`) loses this share of its
@@ -96,7 +98,10 @@ SCATTERED = ("long", "bob")
 # 1.9 times, black hair's mean stood lighter than its colour, tests/render/test_hair_underlayer_review_l.py, its
 # brightest strands drew over the highlight's band, test_hair_shading, and brown hair's strands were dashes,
 # test_hair_dashes.)
-DARK_CONTRAST = {"long": (3.0, 0.15, 0.3)}
+# The bob's as long hair's: at one, black hair's strands over their gaps were 0.106 of its light at a strand's scale from
+# behind (the curls, review U's standard, 0.169), "a solid black helmet of chunky flat panels" (blind review U, #5's
+# #262121; tests/render/test_bob_strands_review_u.py).
+DARK_CONTRAST = {"long": (3.0, 0.15, 0.3), "bob": (3.0, 0.15, 0.3)}
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 # Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
 # the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
@@ -291,7 +296,7 @@ def contrast(color: str, style: str) -> float:
     """How many times as far under their median dark hair of ``color`` in ``style`` draws its cards' darker shades
     (:data:`DARK_CONTRAST`): 1 for light and mid-brown hair and for styles not in it.
 
-    >>> round(contrast("#262424", "long"), 2), contrast("#B89A6A", "long"), contrast("#262424", "bob")
+    >>> round(contrast("#262424", "long"), 2), contrast("#B89A6A", "long"), contrast("#262424", "short")
     (3.0, 1.0, 1.0)
     """
     if style not in DARK_CONTRAST:
