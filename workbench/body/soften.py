@@ -146,13 +146,16 @@ def soften(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta:
     # An edge is creased where its cosine in the shape is below that of its rest angle plus CREASE (SIDE_CREASE on the
     # cheek's turn; never, for a rest angle within that of a half turn). (math's cosines and sines of the two angles:
     # numpy's vectorised ones may round by the CPU, and a model is the same bytes on every CPU.)
-    rest = _cosines(pos, tris, a, b)
+    # (The facings of the triangles these edges join only: the others' were worked out each round and never read.)
+    used, at_used = np.unique(np.concatenate([a, b]), return_inverse=True)
+    shared, ua, ub = tris[used], at_used[:len(a)], at_used[len(a):]
+    rest = _cosines(pos, shared, ua, ub)
     c = np.where(side, math.cos(math.radians(SIDE_CREASE)), math.cos(math.radians(CREASE)))
     s = np.where(side, math.sin(math.radians(SIDE_CREASE)), math.sin(math.radians(CREASE)))
     limit = np.where(rest > -c, rest * c - np.sqrt(1.0 - rest * rest) * s, -2.0)
     ring, count = rings(tris, len(verts))
     for _ in range(rounds):
-        creased = _cosines(pos + full, tris, a, b) < limit
+        creased = _cosines(pos + full, shared, ua, ub) < limit
         if not creased.any():
             break
         region = np.zeros(len(verts), bool)
