@@ -118,7 +118,8 @@ def parts_key(settings: dict) -> tuple:
 
     >>> from workbench.options import normalize_avatar_settings
     >>> s = normalize_avatar_settings({"gender": "feminine"})
-    >>> parts_key(s) == parts_key({**s, "skinTone": "#5A3A2A"}), parts_key(s) == parts_key({**s, "height": 150.0})
+    >>> same = {**s, "outfit": {**s["outfit"], "top": "#8C3B3B"}, "pose": "hand_on_hip"}
+    >>> parts_key(s) == parts_key(same), parts_key(s) == parts_key({**s, "height": 150.0})
     (True, False)
     """
     return _key(settings)
