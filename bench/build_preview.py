@@ -1,8 +1,8 @@
 """Benchmark: the CPU of a new avatar's build and first preview, and of its model file, against a baseline measured
 in the same process; with ``--hashes`` the bytes of each model and preview, to compare two versions of the code.
 
-Run: ``python bench/build_preview.py [--hashes]`` (from the repository, ``PYTHONPATH=.``). A warm process (one avatar
-built and drawn first: the data, the compiled loops, the clips) takes review U's 12 avatars
+Run: ``python bench/build_preview.py [--hashes]`` (from the repository, ``PYTHONPATH=.``). A warm process (the
+service's warm-up, ``workbench.gltf.avatar.warm_up``, and one avatar built and drawn) takes review U's 12 avatars
 (``helpers.random_settings(12, 4631, with_added=True, heads=True)``, docs/avatars.md's review U) and both genders'
 defaults, each a body no cache holds, and for each times with ``time.process_time`` (which a loaded machine moves less
 than wall time):
@@ -35,7 +35,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from helpers import random_settings  # noqa: E402
 
 from workbench.gltf import build_avatar  # noqa: E402
-from workbench.gltf.avatar import build_avatar_unencoded  # noqa: E402
+from workbench.gltf.avatar import build_avatar_unencoded, warm_up  # noqa: E402
 from workbench.options import DEFAULT_POSE, ModelOptions, PreviewOptions, normalize_avatar_settings  # noqa: E402
 from workbench.render import render_preview  # noqa: E402
 
@@ -68,7 +68,8 @@ def cpu(f):
 
 
 def main(hashes: bool = False) -> None:
-    first_preview(normalize_avatar_settings({"gender": "feminine", "height": 163.3}))        # warm
+    warm_up()                                        # as the service's start does: the data, compiled code, clips
+    first_preview(normalize_avatar_settings({"gender": "feminine", "height": 163.3}))
     total = {"preview": 0.0, "model": 0.0, "baseline": 0.0}
     digest = hashlib.sha256()
     for k, s in enumerate(avatars()):
