@@ -15,6 +15,8 @@ millimetres a real one does; the shape's positions stay as they are (tests/rende
 
 from __future__ import annotations
 
+from itertools import chain
+
 import numpy as np
 from scipy.spatial import cKDTree
 
@@ -71,11 +73,20 @@ def soft_corners(positions: np.ndarray, tris: np.ndarray, normals: np.ndarray, s
         return out
     # The mean over a ball of the skin round each vertex (by place, not by the mesh's rings: the corners' triangles
     # are a tenth of a square millimetre, and rings of them reach too short a way).
+    # (The balls are the rest's, the same each round: looked up once. Their means are summed a member at a time over
+    # all the balls together, in each ball's order, as ``ndarray.mean(0)`` sums one ball's rows: the same bits as the
+    # mean per vertex, which was 0.1 s of a build in Python.)
     skin = np.unique(tris)
-    tree = cKDTree(positions[skin])
+    rows = cKDTree(positions[skin]).query_ball_point(positions[near], ball)
+    count = np.fromiter(map(len, rows), np.intp, len(rows))
+    member = skin[np.fromiter(chain.from_iterable(rows), np.intp, int(count.sum()))]
+    start = np.cumsum(count) - count
     for _ in range(SOFT_ROUNDS):
-        rows = tree.query_ball_point(positions[near], ball)
-        mean = np.array([out[skin[r]].mean(0) for r in rows])
+        mean = out[member[start]]
+        for k in range(1, int(count.max())):
+            more = np.flatnonzero(count > k)
+            mean[more] += out[member[start[more] + k]]
+        mean /= count[:, None]
         out[near] += share[near][:, None] * (mean - out[near])
         out[near] /= np.maximum(np.linalg.norm(out[near], axis=1, keepdims=True), 1e-12)
     return out

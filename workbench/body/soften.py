@@ -17,6 +17,7 @@ Given the skin of the cheeks' turn (:func:`cheek_turn`), there a shape's bend pa
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -65,12 +66,29 @@ def rings(tris: np.ndarray, n: int):
 
 def lip_edge(triangles: np.ndarray) -> np.ndarray:
     """The vertices of the lips' inner edge, where the mouth's lining (``triangles`` being the body's face group)
-    meets the outer skin."""
+    meets the outer skin (read-only: kept for the next call with the same triangles, seven a body's face shapes).
+
+    >>> from workbench.body.mesh import body_mesh
+    >>> from workbench.options import normalize_avatar_settings
+    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+    >>> edge = lip_edge(m.triangles[m.face_groups["body"]])
+    >>> len(edge) > 20, edge.flags.writeable
+    (True, False)
+    """
+    t = np.ascontiguousarray(triangles)
+    return _lip_edge(t.tobytes(), t.dtype.str, t.shape)
+
+
+@lru_cache(maxsize=4)
+def _lip_edge(data: bytes, dtype: str, shape: tuple[int, ...]) -> np.ndarray:
     from .lining import island
 
+    triangles = np.frombuffer(data, dtype).reshape(shape)
     inside = np.zeros(len(triangles), bool)
     inside[island()[0]] = True
-    return np.intersect1d(triangles[inside].ravel(), triangles[~inside].ravel())
+    edge = np.intersect1d(triangles[inside].ravel(), triangles[~inside].ravel())
+    edge.setflags(write=False)
+    return edge
 
 
 def still_skin(positions: np.ndarray, triangles: np.ndarray, eyes: list[np.ndarray], unit: float) -> np.ndarray:
@@ -146,13 +164,16 @@ def soften(positions: np.ndarray, triangles: np.ndarray, idx: np.ndarray, delta:
     # An edge is creased where its cosine in the shape is below that of its rest angle plus CREASE (SIDE_CREASE on the
     # cheek's turn; never, for a rest angle within that of a half turn). (math's cosines and sines of the two angles:
     # numpy's vectorised ones may round by the CPU, and a model is the same bytes on every CPU.)
-    rest = _cosines(pos, tris, a, b)
+    # (The facings of the triangles these edges join only: the others' were worked out each round and never read.)
+    used, at_used = np.unique(np.concatenate([a, b]), return_inverse=True)
+    shared, ua, ub = tris[used], at_used[:len(a)], at_used[len(a):]
+    rest = _cosines(pos, shared, ua, ub)
     c = np.where(side, math.cos(math.radians(SIDE_CREASE)), math.cos(math.radians(CREASE)))
     s = np.where(side, math.sin(math.radians(SIDE_CREASE)), math.sin(math.radians(CREASE)))
     limit = np.where(rest > -c, rest * c - np.sqrt(1.0 - rest * rest) * s, -2.0)
     ring, count = rings(tris, len(verts))
     for _ in range(rounds):
-        creased = _cosines(pos + full, tris, a, b) < limit
+        creased = _cosines(pos + full, shared, ua, ub) < limit
         if not creased.any():
             break
         region = np.zeros(len(verts), bool)

@@ -112,6 +112,24 @@ def parts(settings: dict, lod: int = 0) -> dict[str, Piece]:
     return _parts(_key(settings), lod)
 
 
+def parts_key(settings: dict) -> tuple:
+    """Everything of ``settings`` the meshes are made from (the body's key, the hair's style, the glasses' shape,
+    the three garments' styles): two avatars with the same key have the same :func:`parts` and skeleton.
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> s = normalize_avatar_settings({"gender": "feminine"})
+    >>> same = {**s, "outfit": {**s["outfit"], "top": "#8C3B3B"}, "pose": "hand_on_hip"}
+    >>> parts_key(s) == parts_key(same), parts_key(s) == parts_key({**s, "height": 150.0})
+    (True, False)
+    """
+    return _key(settings)
+
+
+def parts_of(key: tuple, lod: int = 0) -> dict[str, Piece]:
+    """:func:`parts` for a :func:`parts_key` (a cache keyed by it can call it; treat as read-only)."""
+    return _parts(key, lod)
+
+
 def triangle_count(settings: dict, lod: int = 0) -> int:
     """All meshes' triangles at ``lod``."""
     return sum(p.triangles for p in parts(settings, lod).values())
