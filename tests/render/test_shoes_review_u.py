@@ -6,9 +6,9 @@ Measured in the sheets' full-figure front view (our renderer, the idle pose's fi
 (576 px: a shoe some 40 pixels long) on review U's #9 (pale #CBF8A1 sneakers) and #10 (#3C967D boots): each part of the
 shoe found by its band of the shoe's texture (:data:`workbench.body.outfit.shoes.UV`, the same drawing with the shoe in
 a texture of one flat label per band) and its mean colour's CIELAB L* against the upper's. On main a shoe was an upper
-of one colour: no toe cap or heel counter (0 of the shoe's pixels), #9's white sole and white laces 5.7 and 2.7 L* from
-its upper, #10's brown laces 9.3 under its teal; now a toe cap 14 to 30 L* from the upper, the sole 23 and the laces 43
-from #9's upper, the laces 20 from #10's (docs/avatars.md, shoes31).
+of one colour: no toe cap or heel counter (0 of the shoe's pixels), #9's white sole and white laces 0.5 and 6.8 L* from
+its pale upper; now a toe cap on 11 % and 8 % of #9's and #10's shoe pixels, 40.7 and 16.0 L* from the upper, #9's
+gum sole 43.7 and dark laces 83.9 from its upper (docs/avatars.md, shoes31).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def test_a_toe_cap_stands_apart_from_the_upper(n):
 
 
 def test_a_pale_sneakers_sole_and_laces_are_not_its_upper():
-    """#9's sole and laces at least 15 L* from its pale upper (main: its white sole 5.7, its white laces 2.7)."""
+    """#9's sole and laces at least 15 L* from its pale upper (main: its white sole 0.5, its white laces 6.8)."""
     shot, part = parts(9)
     upper = lightness(shot, part["upper"])
     assert abs(lightness(shot, part["sole"]) - upper) >= 15
