@@ -77,7 +77,7 @@ SOLES = {"sneakers": ((0.93, 0.92, 0.89), (0.95, 0.95, 0.94)), "boots": ((0.12, 
 GUM = (0.55, 0.38, 0.24)
 DARK_LACE = (0.14, 0.13, 0.12)
 LIGHT_UPPER, PALE_UPPER = 62.0, 78.0
-# A boot's toe cap and heel counter: its leather this much darker (L*), or lighter on a dark boot (L* under 28).
+# A boot's toe cap: its leather this much darker (L*), or lighter on a dark boot (L* under 28).
 CAP_STEP = (-20.0, 12.0)
 
 

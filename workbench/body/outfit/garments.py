@@ -126,10 +126,10 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
                   np.concatenate([pat["vfaces"], pat["edge_faces"]]).astype(np.int64),
                   np.concatenate([pat["joints"][v], pat["edge_joints"]]),
                   np.concatenate([pat["weights"][v], pat["edge_weights"]]), np.full(len(v) + len(src), -1, np.int64))
-    extra, outside = None, len(pat["vfaces"])
+    extra = None
     if style.part == "Outfit_Footwear":
-        piece, extra, outside = _with_shoe(piece, mesh, q, pat, name)
-    out = Dressed(piece, ease[v].astype(np.float32), q, (len(v), outside), extra)
+        piece, extra = _with_shoe(piece, mesh, q, pat, name)
+    out = Dressed(piece, ease[v].astype(np.float32), q, (len(v), len(pat["vfaces"])), extra)
     with _LOCK:
         _CACHE[key] = out
         while len(_CACHE) > CACHED:
@@ -137,16 +137,12 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
     return out
 
 
-def _with_shoe(piece: Piece, mesh: BodyMesh, q: np.ndarray, pat: dict, name: str) -> tuple[Piece, tuple, int]:
+def _with_shoe(piece: Piece, mesh: BodyMesh, q: np.ndarray, pat: dict, name: str) -> tuple[Piece, tuple]:
     """The upper ``piece`` with its sole, tongue and laces (:mod:`.shoes`), skinned as the upper's nearest
     points; and those parts as samples for what covers them (their points, and as normals the way out from
     the shin's axis: a lace's ribbon faces either way). Trouser legs fall over them too: over the upper
-    alone, the tongue's top and the bow, which stand above the collar, poked through the legs (review D). And how
-    many of the upper's triangles are left (its outside: those under a toe cap or heel counter go)."""
-    pos, nrm, uv, faces, nearest, hidden = shoes.extras(mesh, q, pat["faces"], name, float(q[:, 1].max()))
-    # (The upper's triangles under a toe cap or heel counter left out: pat["faces"] and the piece's first
-    # triangles are the same, in the same order.)
-    kept = np.concatenate([~hidden, np.ones(len(piece.indices) - len(hidden), bool)])
+    alone, the tongue's top and the bow, which stand above the collar, poked through the legs (review D)."""
+    pos, nrm, uv, faces, nearest = shoes.extras(mesh, q, pat["faces"], name, float(q[:, 1].max()))
     n = len(piece.positions)
     out = np.zeros_like(pos)
     for side in ("Left", "Right"):
@@ -156,9 +152,9 @@ def _with_shoe(piece: Piece, mesh: BodyMesh, q: np.ndarray, pat: dict, name: str
     out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
     return Piece(np.concatenate([piece.positions, pos.astype(np.float32)]),
                  np.concatenate([piece.normals, nrm.astype(np.float32)]),
-                 np.concatenate([piece.uv, uv.astype(np.float32)]), np.concatenate([piece.indices[kept], faces + n]),
+                 np.concatenate([piece.uv, uv.astype(np.float32)]), np.concatenate([piece.indices, faces + n]),
                  np.concatenate([piece.joints, pat["joints"][nearest]]), np.concatenate([piece.weights, pat["weights"][nearest]]),
-                 np.full(n + len(pos), -1, np.int64)), (pos, out), int((~hidden).sum())
+                 np.full(n + len(pos), -1, np.int64)), (pos, out)
 
 
 def outfit_pieces(mesh: BodyMesh, top: str = "tee", bottom: str = "trousers", shoes: str = "sneakers") -> dict[str, Piece]:

@@ -13,7 +13,7 @@ up; from the skeleton's foot joints):
    upper's top line (its highest points across the foot's middle at each station along it).
 3. The laces: flat cords from eyelets on either side of the tongue, crossing over it to the other side
    one row higher, and a bow at the top.
-4. The overlays (:data:`OVERLAYS`): a toe cap over the front of the foot and a boot's heel counter round its back,
+4. The overlay (:data:`OVERLAYS`): a toe cap over the front of the foot,
    the upper's own surface cut along a curve (:func:`.clip.clip`) and lifted :data:`OVERLAY_LIFT` off it, in
    the texture's cap band (a sneaker's rubber, a boot's darker leather): at full figure, where the whole shoe
    is some 20 pixels long, an upper of one colour read as a blob (review U, defect 10).
@@ -74,19 +74,14 @@ STATIONS = 10
 LACE = 0.0028
 # The overlays per style: each a field on the upper's points in the foot's frame (along, across from its
 # middle, up; metres), positive on the overlay, from the footprint's ends (``toe``: the toes' tip along the
-# foot, ``heel``: the heel's back). A toe cap reaching back from the toes' tip along the middle (a sneaker's
-# rubber one 4.5 cm, a boot's leather 5.5), its edge curving forward to the sole at the sides; a boot's heel
-# counter 5.5 cm forward from the heel's back at the floor, sloping up to 6 cm at the back. (A sneaker's counter
-# in its sole's rubber joined the sole into one mass seen from behind.)
+# foot, ``heel``: the heel's back). A toe cap reaching 4.5 cm back from the toes' tip along the middle, its edge
+# curving forward to the sole at the sides. (A boot's heel counter too took the largest outfit over LOD 0's
+# triangle budget; leaving out the upper's triangles under the overlays left holes whose rims zigzag, spikes in
+# test_clothes' rims.)
 OVERLAYS = {"sneakers": (lambda along, across, up, toe, heel: along - (toe - 0.045) - 10.0 * across ** 2,),
-            "boots": (lambda along, across, up, toe, heel: along - (toe - 0.055) - 10.0 * across ** 2,
-                      lambda along, across, up, toe, heel: (heel + 0.055 - 0.9 * up) - along)}
+            "boots": (lambda along, across, up, toe, heel: along - (toe - 0.045) - 10.0 * across ** 2,)}
 # How far an overlay stands off the upper (metres): its edge a step that catches the light.
 OVERLAY_LIFT = 0.0012
-# How far under the sole's top an overlay reaches (metres): below, the sole's wall hides it.
-SUNK = 0.006
-# The upper's triangles this far inside an overlay's edge (its field, metres) lie hidden under it.
-COVERED = 0.0005
 # How far every part of a shoe stands outside the skin at least (metres).
 CLEAR = 0.0015
 
@@ -303,7 +298,7 @@ def _cords(out: _Mesh, cords: list[tuple[np.ndarray, np.ndarray]], u0: float) ->
 def _laces(out: _Mesh, surface, top_share: float, shoe: Shoe, u0: float) -> None:
     lo, hi = shoe.span
     rows = np.linspace(lo, hi, shoe.rows) * top_share
-    steps = 5
+    steps = 4
     w = np.linspace(0, 1, steps)
     cords = []
     for k in range(shoe.rows - 1):
@@ -327,14 +322,11 @@ def _laces(out: _Mesh, surface, top_share: float, shoe: Shoe, u0: float) -> None
         cords.append((tail, np.repeat(n[None], 6, 0)))
     _cords(out, cords, u0)
 
-def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, across, style: str, u0: float
-              ) -> np.ndarray:
-    """The toe cap and a boot's heel counter (:data:`OVERLAYS`) over one foot's upper (its points ``upper``, its
+def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, across, style: str, u0: float) -> None:
+    """The toe cap (:data:`OVERLAYS`) over one foot's upper (its points ``upper``, its
     triangles ``faces``): the upper cut along each field's zero line, lifted :data:`OVERLAY_LIFT` along its
-    normals, in the cap's band of the texture, from :data:`SUNK` under the sole's top up (lower, the sole hides
-    it). Returns which of ``faces`` lie wholly under an overlay, at least
-    :data:`COVERED` inside its edge (nothing sees them: left out, the overlays cost a boot 170 triangles a foot
-    where copying them cost 200, and the largest outfit kept within LOD 0's budget)."""
+    normals, in the cap's band of the texture.
+    """
     from .clip import clip
 
     used = np.unique(faces)
@@ -346,11 +338,8 @@ def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, ac
     local = np.searchsorted(used, faces)
     normals = vertex_normals(upper[used], local)
     v0, v1 = UV["cap"]
-    covered = np.zeros(len(faces), bool)
     for field in OVERLAYS[style]:
-        f = field(along, side, up, toe, heel)
-        covered |= (f[local] > COVERED).all(1)
-        cut, tri = clip(upper[used], local, np.minimum(f, up - (SHOES[style].sole - SUNK)))
+        cut, tri = clip(upper[used], local, field(along, side, up, toe, heel))
         if not len(tri):
             continue
         pos, nrm = cut @ upper[used], cut @ normals
@@ -358,19 +347,16 @@ def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, ac
         t = np.clip(((pos - ankle) @ ahead - heel) / max(toe - heel, 1e-9), 0, 1)
         uv = np.column_stack([u0 + 0.02 + 0.44 * t, v0 + (v1 - v0) * np.clip(pos[:, 1] / 0.08, 0, 1)])
         out.add(pos + OVERLAY_LIFT * nrm, uv, tri)
-    return covered
 
 
 def extras(mesh: BodyMesh, upper: np.ndarray, faces: np.ndarray, style: str, collar: float):
-    """The sole, overlays, tongue and laces of both shoes on this body: (positions, normals, UVs, triangles, per
-    vertex the index of the upper's point nearest it, for its skin weights, and which of ``faces`` the overlays
-    hide). ``upper`` and ``faces``: the fitted upper's points and triangles; ``collar``: the upper's top (metres
-    above the floor)."""
+    """The sole, overlays, tongue and laces of both shoes on this body: (positions, normals, UVs, triangles, and per
+    vertex the index of the upper's point nearest it, for its skin weights). ``upper`` and ``faces``: the
+    fitted upper's points and triangles; ``collar``: the upper's top (metres above the floor)."""
     from scipy.spatial import cKDTree
 
     shoe = SHOES[style]
     out = _Mesh()
-    hidden = np.zeros(len(faces), bool)
     body = mesh.groups["body"]
     feet = body[mesh.positions[body, 1] < 0.25]
     feet_at, feet_normal = mesh.positions[feet].astype(np.float64), mesh.normals[feet].astype(np.float64)
@@ -382,8 +368,7 @@ def extras(mesh: BodyMesh, upper: np.ndarray, faces: np.ndarray, style: str, col
         skin = feet_at[(feet_at[:, 1] < 0.05) & (np.sign(feet_at[:, 0] - middle) == sign)]
         u0 = 0.5 * k
         _sole(out, upper[mine], skin, ankle, ahead, across, shoe, u0)
-        own = np.flatnonzero(mine[faces].all(1))
-        hidden[own[_overlays(out, upper, faces[own], ankle, ahead, across, style, u0)]] = True
+        _overlays(out, upper, faces[mine[faces].all(1)], ankle, ahead, across, style, u0)
         line, nrm = _top_line(upper, faces[mine[faces].all(1)], ankle, ahead, across, collar)
         surface, top_share = _tongue(out, line, nrm, across, shoe, u0)
         _laces(out, surface, top_share, shoe, u0)
@@ -399,4 +384,4 @@ def extras(mesh: BodyMesh, upper: np.ndarray, faces: np.ndarray, style: str, col
     rows = np.arange(len(pos))
     pos = pos + (np.maximum(short[rows, worst], 0) * (pos[:, 1] > 0.002))[:, None] * skin_normal[k[rows, worst]]
     nearest = cKDTree(upper).query(pos)[1]
-    return pos, vertex_normals(pos, faces), uv, faces, nearest, hidden
+    return pos, vertex_normals(pos, faces), uv, faces, nearest
