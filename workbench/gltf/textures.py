@@ -69,13 +69,46 @@ def cloth_texture(color: str, style: str) -> np.ndarray:
 
 
 # Per shoe style: its sole's colour and its laces' (sRGB 0..1): a sneaker's white rubber and white cord, a
-# boot's dark rubber and waxed brown cord.
-SOLES = {"sneakers": ((0.93, 0.92, 0.89), (0.95, 0.95, 0.94)), "boots": ((0.12, 0.105, 0.095), (0.32, 0.22, 0.14))}
+# boot's dark rubber and tan waxed cord (main's brown cord, thin and dark on a mid upper, was lost at full figure);
+# on a light upper (CIELAB L* over LIGHT_UPPER) the laces dark, and a pale sneaker's sole gum (L* over PALE_UPPER: a
+# white sole and white laces on a pale upper were one white blob, three.js's ACES taking the upper to white too:
+# review U's #9).
+SOLES = {"sneakers": ((0.93, 0.92, 0.89), (0.95, 0.95, 0.94)), "boots": ((0.12, 0.105, 0.095), (0.8, 0.7, 0.52))}
+GUM = (0.55, 0.38, 0.24)
+DARK_LACE = (0.14, 0.13, 0.12)
+LIGHT_UPPER, PALE_UPPER = 62.0, 78.0
+# A boot's toe cap: its leather this much darker (L*), or lighter on a dark boot (L* under 28).
+CAP_STEP = (-20.0, 12.0)
+
+
+def shoe_colours(base: np.ndarray, style: str) -> dict[str, np.ndarray]:
+    """A shoe's parts' colours (sRGB 0..1) for its upper's ``base``: the sole's, the laces' and the overlays'
+    (:data:`workbench.body.outfit.shoes.OVERLAYS`: a sneaker's rubber, as its sole; a boot's leather
+    :data:`CAP_STEP` from the upper's).
+
+    >>> c = shoe_colours(rgb("#CBF8A1"), "sneakers")
+    >>> [np.allclose(c[part], want) for part, want in (("sole", GUM), ("lace", DARK_LACE), ("cap", GUM))]
+    [True, True, True]
+    """
+    from ..body.tone import lab, shifted
+
+    light = float(lab(base)[0])
+    sole, lace = (np.array(c, np.float32) for c in SOLES[style])
+    if light > LIGHT_UPPER:
+        lace = np.array(DARK_LACE, np.float32)
+    if style == "sneakers":
+        if light > PALE_UPPER:
+            sole = np.array(GUM, np.float32)
+        cap = sole
+    else:
+        cap = shifted(base, dL=CAP_STEP[0] if light > 28 else CAP_STEP[1]).astype(np.float32)
+    return {"sole": sole, "lace": lace, "cap": cap}
 
 
 def _shoe_texture(base: np.ndarray, style: str) -> np.ndarray:
     """A shoe's texture in its bands (workbench.body.outfit.shoes.UV): the upper in ``base`` with its grain
-    (a stitched line round its foot), the sole's rubber, the laces' cord."""
+    (a stitched line round its foot), the sole's rubber, the laces' cord, the overlays' rubber or leather
+    (:func:`shoe_colours`)."""
     from ..body.outfit import cloth, shoes
 
     n = SHOE_SIZE
@@ -83,7 +116,8 @@ def _shoe_texture(base: np.ndarray, style: str) -> np.ndarray:
     x = np.arange(n, dtype=np.float32)[None, :]
     v = (y + 0.5) / n
     grain = cloth.shading(style)
-    sole, lace = (np.array(c, np.float32) for c in SOLES[style])
+    colours = shoe_colours(base, style)
+    sole, lace = colours["sole"], colours["lace"]
     img = base[None, None, :] * (0.9 + grain)[..., None]
     # A line of stitches a little above where the upper meets the sole.
     stitch = (np.abs(v - 0.72) < 0.005) & ((x // 5) % 2 == 0)
@@ -99,6 +133,9 @@ def _shoe_texture(base: np.ndarray, style: str) -> np.ndarray:
     band = ((v >= lo - 0.01) & (v <= hi + 0.01)).astype(np.float32)
     twist = 0.94 + 0.06 * np.sin(x * 1.3 + y * 0.7)
     img = _mix(img, lace * twist[..., None], band)
+    lo, hi = shoes.UV["cap"]
+    band = ((v >= lo - 0.01) & (v <= hi + 0.01)).astype(np.float32)
+    img = _mix(img, colours["cap"] * (0.95 + grain[..., None] * 0.6), band)
     return _to_u8(img)
 
 
