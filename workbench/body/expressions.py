@@ -40,7 +40,11 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids", "lipsUnrolled", "aaRound")
 # a doubled lip).
 # (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
-UPPER_UP = 0.5           # (mouthUpperUp's weight: see workbench.body.lip_lift)
+# (mouthUpperUp's weight: see workbench.body.lip_lift. 0.5 until review U, "a thin band of teeth between barely curved
+# lips": the upper lip's inner edge lay 1 to 3 mm down the upper incisors and level across; at 0.8 it lifts over the
+# lateral incisors and canines to their gum, now a pink band there (workbench.body.mouth.UPPER_GUM), and the opening's
+# upper edge rises from the middle outwards. At 1.0 the gum over the canines showed as a pink band.)
+UPPER_UP = 0.8
 SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": UPPER_UP, "mouthUpperUpRight": UPPER_UP,
               "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
 # The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by
@@ -55,8 +59,10 @@ THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-u
 # about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
 # by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
 # (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk; 15 mm, not 12: the lips
-# thinned and parted wider since blind review E opened the corners again).
-CORNER_SEAL = 0.012
+# thinned and parted wider since blind review E opened the corners again; 9 mm, not 12, since review U: the sealed
+# corners ended the opening 18 mm out, four teeth showing, "a smirk"; now the canines and premolars show, in the
+# mouth's shade, tests/render/test_smile_teeth_review_u.py).
+CORNER_SEAL = 0.009
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
