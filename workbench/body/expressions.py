@@ -40,11 +40,7 @@ SYNTHETIC = ("tongueUp", "smileOpen", "smileLids", "lipsUnrolled", "aaRound")
 # a doubled lip).
 # (The units' smile lifts the lower lip's middle with the corners, 6 mm: with 0.65 of mouthLowerDown the lips
 # parted by 3 mm, a sliver of teeth, in blind review B; the lower lip is held down, the jaw dropped a little more.)
-# (mouthUpperUp's weight: see workbench.body.lip_lift. 0.5 until review U, "a thin band of teeth between barely curved
-# lips": the upper lip's inner edge lay 1 to 3 mm down the upper incisors and level across; at 0.8 it lifts over the
-# lateral incisors and canines to their gum, now a pink band there (workbench.body.mouth.UPPER_GUM), and the opening's
-# upper edge rises from the middle outwards. At 1.0 the gum over the canines showed as a pink band.)
-UPPER_UP = 0.8
+UPPER_UP = 0.5           # (mouthUpperUp's weight: see workbench.body.lip_lift)
 SMILE_OPEN = {"mouthSmileLeft": 0.85, "mouthSmileRight": 0.85, "mouthUpperUpLeft": UPPER_UP, "mouthUpperUpRight": UPPER_UP,
               "mouthLowerDownLeft": 1.0, "mouthLowerDownRight": 1.0, "jawOpen": 0.18}
 # The lips stretched thin over the teeth in ``smileOpen``: MakeHuman's own lip-volume targets (passed in by

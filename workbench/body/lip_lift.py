@@ -111,7 +111,7 @@ EVEN_BAND = (0.003, 0.003, 0.008)
 # it as the mouth's close-up sees it, 3.3 px of 9.9 on blind review Q's #2): "the upper lip flattens into a thin
 # wavy moustache line" (review Q, #2, #7, #12).
 THIN = 0.35
-THIN_KEEP = 0.6
+THIN_KEEP = 0.55
 THIN_BACK = 0.001
 THIN_REACH = 0.008
 THIN_WIDE = (0.0, 0.85)
