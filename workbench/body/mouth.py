@@ -90,8 +90,8 @@ DEEP = (0.28, 0.145, 0.135)
 # canines; at 0.82, a pink band over a smile's teeth, blind review P, tests/render/test_smile_gaps_review_p.py). The
 # lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M). The upper row's gum from
 # 0.88 since its roots are no longer shortened (UPPER_ROOTS): the crown a fifth taller (7.2 mm at the middle incisors
-# was less than a social smile shows), the gum over it what a smile's lifted lip shows as a hint of pink (review U:
-# "upper teeth showing with a hint of gum").
+# was less than a social smile shows), the gum over it where a smile's lifted lip stops (review U: "upper teeth showing with a hint of gum";
+# from 0.8, 1 to 1.3 mm of gum showed over the smile's teeth, a pink band, tests/render/test_smile_gaps_review_p.py).
 UPPER_GUM = (0.88, 0.05)
 LOWER_GUM = (0.42, 0.14)
 # Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
