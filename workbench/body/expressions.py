@@ -55,8 +55,10 @@ THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-u
 # about CORNER_SEAL of a corner (the lips' inner edge's end; metres for the reference face) moves as the corner does,
 # by the share exp(-(d / CORNER_SEAL)^4): there the lips stay as at rest, meeting, and part only towards the middle
 # (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk; 15 mm, not 12: the lips
-# thinned and parted wider since blind review E opened the corners again).
-CORNER_SEAL = 0.012
+# thinned and parted wider since blind review E opened the corners again; 9 mm, not 12, since review U: the sealed
+# corners ended the opening 18 mm out, four teeth showing, "a smirk"; now the canines and premolars show, in the
+# mouth's shade, tests/render/test_smile_teeth_review_u.py).
+CORNER_SEAL = 0.009
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to

@@ -9,7 +9,7 @@ canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth sh
 here to the middle incisors' gum, a row of teeth across the mouth's width.
 
 >>> round(UPPER_MIDDLE[1] * 1000, 1), round(TUBERCLE_UP[1] * 1000, 1), LOWER_HOLD
-(0.5, 2.0, 0.85)
+(2.0, 2.0, 0.85)
 """
 
 from __future__ import annotations
@@ -23,9 +23,11 @@ __all__ = ["border_even", "lower_arc", "lower_hold", "mouth_bend", "upper_middle
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
 # the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
 # edge 0.7 to 2 mm above the upper teeth's top at the middle: a dark notch of the lining over the middle incisors,
-# blind review K's #9; 0.5 mm keeps it at or under their gum.)
-UPPER_MIDDLE = (0.0, 0.0005, 0.0)
-UPPER_MIDDLE_RADIUS = 0.009
+# blind review K's #9; 0.5 mm keeps it at or under their gum. Since review U, "a thin band of teeth", 6.1 to 6.5 mm of
+# the upper incisors showing where a social smile shows 7 to 10: the upper row reaches higher, its top a band of gum
+# (workbench.body.mouth.UPPER_ROOTS, UPPER_GUM), so 2 mm over a Gaussian 16 mm wide lifts the lip to that gum.)
+UPPER_MIDDLE = (0.0, 0.002, 0.0)
+UPPER_MIDDLE_RADIUS = 0.016
 UPPER_MIDDLE_REACH = 0.02
 # The tubercle, the upper lip's middle hanging below the lips' meeting line, lifted as much again (metres up) over a
 # Gaussian TUBERCLE_RADIUS across: lifted only with the rest of the lip's middle it hung into the teeth as a pink V.

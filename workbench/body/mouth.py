@@ -94,8 +94,11 @@ DEEP = (0.28, 0.145, 0.135)
 # tooth's middle. The upper row's gum shows only at the top (at 0.66 between teeth, a smile's parted lips showed the
 # pink points between the teeth and the gum over their tops as red gaps in blind review F; at 0.72, gum on the smile's
 # canines; at 0.82, a pink band over a smile's teeth, blind review P, tests/render/test_smile_gaps_review_p.py). The
-# lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M).
-UPPER_GUM = (0.9, 0.05)
+# lower row's from 0.42 (0.5 showed none under aa's lower teeth, "no gums" in blind review M). The upper row's gum from
+# 0.88 since its roots are no longer shortened (UPPER_ROOTS): the crown a fifth taller (7.2 mm at the middle incisors
+# was less than a social smile shows), the gum over it where a smile's lifted lip stops (review U: "upper teeth showing with a hint of gum";
+# from 0.8, 1 to 1.3 mm of gum showed over the smile's teeth, a pink band, tests/render/test_smile_gaps_review_p.py).
+UPPER_GUM = (0.88, 0.05)
 LOWER_GUM = (0.42, 0.14)
 # Where along the arch (u) each row's outer face turns to the mouth's shadow (DEEP, the least occlusion, rough
 # enamel), from the first share to the second: the upper row's from the first premolar (a smile shows the upper
@@ -128,9 +131,10 @@ ROUGH_ENAMEL, ROUGH_GUM, ROUGH_TONGUE, ROUGH_INNER = 0.25, 0.4, 0.75, 0.85
 # relaxed open mouth does (2 to 3 mm) and the closed lips still cover them, the upper incisors a little in front
 # of the lower ones (an overbite).
 TEETH_NARROW, TEETH_DEPTH, UPPER_DOWN = 0.35, 0.02, 0.0065
-# The share of each row's height kept from its biting edge (the roots and gums shortened).
+# The share of each row's height kept from its biting edge (the roots and gums shortened; the upper row's whole since
+# review U: its gum is what a smile's lifted upper lip shows, workbench.body.lip_lift.UPPER_MIDDLE).
 LOWER_ROOTS = 0.65
-UPPER_ROOTS = 0.8
+UPPER_ROOTS = 1.0
 # How far behind the front teeth the arch's front curve is centred (metres).
 ARCH_BEND = 0.02
 # MakeHuman's tongue stands above the lower teeth: it is made flatter, its back lowered, and set down behind the lower
