@@ -26,14 +26,18 @@ import math
 # corners, which sat in a pit between them: a swollen, lumpy face with pursed lips. 0.2 now, and WITH_BUILD_CAP holds
 # a face's cheeks with its build's; tests/body/test_cheek_puff_review_n.py. The cheekbones 0.2 out for it: the cheeks'
 # volume had widened them too, and without it a heavy masculine jaw measured 0.771 of their width, boxy, where
-# tests/body/test_face_proportions.py holds 0.755 on average; 0.7515 now, 0.7508 before.)
+# tests/body/test_face_proportions.py holds 0.755 on average; 0.7515 now, 0.7508 before.) A slim face's head fat and
+# cheeks 0.4 off, not 0.8: at 0.8 the cheeks sank under the cheekbones and the fold from the nose's wing to the mouth's
+# corner stood 17.9 mm deep across the face's front profile on blind review U's #11 (slim, feminine: "hollow cheeks ...
+# looks ill"), 7.9 on its #10 ("grooves like cuts"), where average builds' faces measure 2 to 4; now 7.9 and 3.7
+# (tests/body/test_slim_face_review_u.py).
 SHAPE_DETAILS = {
     "slim": {"torso/measure-waist-circ-decr": 0.5, "torso/measure-hips-circ-decr": 0.35,
              "torso/torso-scale-depth-decr": 0.3, "torso/torso-scale-horiz-decr": 0.15,
              "stomach/stomach-pregnant-decr": 0.3, "buttocks/buttocks-volume-decr": 0.3,
              "arms/{s}-upperarm-fat-decr": 0.8, "arms/{s}-lowerarm-fat-decr": 0.4,
              "legs/{s}-upperleg-fat-decr": 0.7, "legs/{s}-lowerleg-fat-decr": 0.3,
-             "neck/measure-neck-circ-decr": 0.3, "head/head-fat-decr": 0.8, "cheek/{s}-cheek-volume-decr": 0.8,
+             "neck/measure-neck-circ-decr": 0.3, "head/head-fat-decr": 0.4, "cheek/{s}-cheek-volume-decr": 0.4,
              "cheek/{s}-cheek-bones-incr": 0.3},
     "average": {},
     "athletic": {"torso/torso-vshape-incr": 0.7, "torso/torso-muscle-pectoral-incr": 0.6,
