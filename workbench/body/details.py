@@ -78,9 +78,10 @@ FEMININE_MUSCLE = 0.45
 # A feminine base of its own (blind review U: "the same square jaw, broad flat nose ... feminine faces read as middle-aged
 # men"): the feminine nose was as wide for its eyes as the masculine (0.651 of the eyes' distance at its wings, 0.647) and
 # the jaw's angles 0.650 of the cheekbones' width (0.728 masculine). Half MakeHuman's nose width off (0.3 before): 0.624;
-# the face a tenth of MakeHuman's inverted triangle (a heart shape: the jaw's angles in, the cheekbones kept): 0.645
-# (a quarter, 0.636, narrowed the smile's mouth round its teeth: a dark column between two white teeth on a random face,
-# tests/body/test_smile_teeth_row.py); the eyes a fifth of MakeHuman's scale larger. (Fuller cheeks with it, 0.15 of the cheek volume, stood the default
+# the eyes a fifth of MakeHuman's scale larger. (MakeHuman's inverted triangle, a heart shape, drew the jaw's angles in,
+# 0.636 at a quarter, but moved the smile's and the resting lips' figures by steps: a dark column between two white
+# teeth at a quarter, tests/body/test_smile_teeth_row.py; the upper lip taller than the lower and skin turned over in
+# the smile at a tenth, test_lip_rest_review_n.py and test_smile_surface.py.) (Fuller cheeks with it, 0.15 of the cheek volume, stood the default
 # feminine cheek 1.2 mm further forward beside the mouth's corners, review N's puffy cheeks,
 # tests/body/test_cheek_puff_review_n.py; MakeHuman's jaw angle target drawn in moved their width by 0.002 only.)
 # tests/body/test_feminine_face_review_u.py.
@@ -90,7 +91,7 @@ FACE_DETAILS = {
                  "mouth/mouth-scale-horiz-incr": 0.4, "mouth/mouth-upperlip-width-incr": 0.5,
                  "mouth/mouth-lowerlip-width-incr": 0.5,
                  "nose/nose-scale-horiz-decr": 0.5, "nose/nose-volume-decr": 0.3,
-                 "head/head-invertedtriangular": 0.1, "eyes/{s}-eye-scale-incr": 0.2,
+                 "eyes/{s}-eye-scale-incr": 0.2,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.25, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
                   "head/head-square": 0.3, "forehead/forehead-nubian-incr": 0.25,
