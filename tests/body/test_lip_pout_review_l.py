@@ -86,8 +86,12 @@ def test_the_reviews_faces_lips_rest_nearer_the_line(full_and_neutral):
     On main (pass 22) 2.3, 5.2 and 4.4 mm the upper lip, 1.8, 4.9 and 3.7 the lower (pout19's figures, taken out: 1.7, 4.4
     and 3.0, 0.6, 4.5 and 1.7; #5's lips at lipFullness 0 lie 4.3 and 4.4 mm forward: its own receding chin). Met since
     pass 22 (blind review N's defect 5, workbench.body.shape.lips_at_rest: full lips' middles rolled back under): 1.7,
-    4.5 and 3.1 the upper lip, 1.1, 4.2 and 2.5 the lower."""
-    assert full_and_neutral[:3, 0, :2].max() <= 4.6, np.round(full_and_neutral[:3, 0, :2], 1)
+    4.5 and 3.1 the upper lip, 1.1, 4.2 and 2.5 the lower. #5 is slim: since face31 (a slim face's cheeks 0.4 of
+    MakeHuman's volume off, not 0.8: review U's gaunt #11) its lower lip 4.18 -> 4.65 mm past the line, the upper
+    4.50 -> 4.57, though the lower lip's front stands 0.1 mm further back (136.67 -> 136.56 mm forward): its flat front's
+    most forward point moved from 0.5 to 5 mm under the lips' line, further down a line that slopes back to a receding
+    chin (the same figure for the cheeks at 0.4 to 0.7 off); the bound 4.6 -> 4.7, no more pout in its profile."""
+    assert full_and_neutral[:3, 0, :2].max() <= 4.7, np.round(full_and_neutral[:3, 0, :2], 1)
 
 
 @POUT

@@ -26,14 +26,18 @@ import math
 # corners, which sat in a pit between them: a swollen, lumpy face with pursed lips. 0.2 now, and WITH_BUILD_CAP holds
 # a face's cheeks with its build's; tests/body/test_cheek_puff_review_n.py. The cheekbones 0.2 out for it: the cheeks'
 # volume had widened them too, and without it a heavy masculine jaw measured 0.771 of their width, boxy, where
-# tests/body/test_face_proportions.py holds 0.755 on average; 0.7515 now, 0.7508 before.)
+# tests/body/test_face_proportions.py holds 0.755 on average; 0.7515 now, 0.7508 before.) A slim face's head fat and
+# cheeks 0.4 off, not 0.8: at 0.8 the cheeks sank under the cheekbones and the fold from the nose's wing to the mouth's
+# corner stood 17.9 mm deep across the face's front profile on blind review U's #11 (slim, feminine: "hollow cheeks ...
+# looks ill"), 7.9 on its #10 ("grooves like cuts"), where average builds' faces measure 2 to 4; now 7.9 and 3.7
+# (tests/body/test_slim_face_review_u.py).
 SHAPE_DETAILS = {
     "slim": {"torso/measure-waist-circ-decr": 0.5, "torso/measure-hips-circ-decr": 0.35,
              "torso/torso-scale-depth-decr": 0.3, "torso/torso-scale-horiz-decr": 0.15,
              "stomach/stomach-pregnant-decr": 0.3, "buttocks/buttocks-volume-decr": 0.3,
              "arms/{s}-upperarm-fat-decr": 0.8, "arms/{s}-lowerarm-fat-decr": 0.4,
              "legs/{s}-upperleg-fat-decr": 0.7, "legs/{s}-lowerleg-fat-decr": 0.3,
-             "neck/measure-neck-circ-decr": 0.3, "head/head-fat-decr": 0.8, "cheek/{s}-cheek-volume-decr": 0.8,
+             "neck/measure-neck-circ-decr": 0.3, "head/head-fat-decr": 0.4, "cheek/{s}-cheek-volume-decr": 0.4,
              "cheek/{s}-cheek-bones-incr": 0.3},
     "average": {},
     "athletic": {"torso/torso-vshape-incr": 0.7, "torso/torso-muscle-pectoral-incr": 0.6,
@@ -71,12 +75,23 @@ FEMININE_MUSCLE = 0.45
 # now 3.1 and 2.5. (Thinning the lips further instead folded the lower lip in the smile and pushed the lower lip level
 # with the upper; less mouthClose at rest turned lip skin over in viseme_CH and I: tests/body/test_mouth.py,
 # test_resting_lips.py; tests/body/test_lip_profile.py.)
+# A feminine base of its own (blind review U: "the same square jaw, broad flat nose ... feminine faces read as middle-aged
+# men"): the feminine nose was as wide for its eyes as the masculine (0.651 of the eyes' distance at its wings, 0.647) and
+# the jaw's angles 0.650 of the cheekbones' width (0.728 masculine). Half MakeHuman's nose width off (0.3 before): 0.624;
+# the eyes a fifth of MakeHuman's scale larger. (MakeHuman's inverted triangle, a heart shape, drew the jaw's angles in,
+# 0.636 at a quarter, but moved the smile's and the resting lips' figures by steps: a dark column between two white
+# teeth at a quarter, tests/body/test_smile_teeth_row.py; the upper lip taller than the lower and skin turned over in
+# the smile at a tenth, test_lip_rest_review_n.py and test_smile_surface.py.) (Fuller cheeks with it, 0.15 of the cheek volume, stood the default
+# feminine cheek 1.2 mm further forward beside the mouth's corners, review N's puffy cheeks,
+# tests/body/test_cheek_puff_review_n.py; MakeHuman's jaw angle target drawn in moved their width by 0.002 only.)
+# tests/body/test_feminine_face_review_u.py.
 FACE_DETAILS = {
     "feminine": {"chin/chin-width-decr": 0.4, "chin/chin-prominent-incr": 0.4, "head/head-oval": 0.4,
                  "mouth/mouth-upperlip-volume-decr": 0.25, "mouth/mouth-lowerlip-volume-decr": 0.25,
                  "mouth/mouth-scale-horiz-incr": 0.4, "mouth/mouth-upperlip-width-incr": 0.5,
                  "mouth/mouth-lowerlip-width-incr": 0.5,
-                 "nose/nose-scale-horiz-decr": 0.3, "nose/nose-volume-decr": 0.3,
+                 "nose/nose-scale-horiz-decr": 0.5, "nose/nose-volume-decr": 0.3,
+                 "eyes/{s}-eye-scale-incr": 0.2,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.25, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
                   "head/head-square": 0.3, "forehead/forehead-nubian-incr": 0.25,
