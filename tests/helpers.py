@@ -126,6 +126,26 @@ def busy_cpu():
             p.wait()
 
 
+@contextlib.contextmanager
+def stances_fitted_under(*patches: tuple[object, str, object]):
+    """Avatars built in the block fit their stances with ``patches`` ((module, name, value): the fit's constants)
+    in place. The fitted stances a build keeps (``workbench.gltf.avatar._stance``) are keyed by the settings, not by
+    these constants: emptied before the block, so its builds fit under the patch, and after it, so no later build
+    gets a stance fitted under it."""
+    from workbench.gltf import avatar
+
+    kept = [(module, name, getattr(module, name)) for module, name, _ in patches]
+    avatar._stance.cache_clear()
+    try:
+        for module, name, value in patches:
+            setattr(module, name, value)
+        yield
+    finally:
+        for module, name, value in kept:
+            setattr(module, name, value)
+        avatar._stance.cache_clear()
+
+
 def cli_in_process(capsys, *args: str) -> subprocess.CompletedProcess:
     """``workbench ARGS`` by the command's own ``main`` in this process, as its console script calls it: what it
     prints and its status, without a new interpreter (a second or more of CPU each) for a command refused before
