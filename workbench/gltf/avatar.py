@@ -243,7 +243,7 @@ def _stance(pose: str, key: PartsKey, lod: int) -> Clip:
     """Stance ``pose`` fitted to the meshes of :func:`~workbench.gltf.meshes.parts_key` ``key`` at ``lod``, made from
     the key alone (the skeleton is the key's body's, a garment's outside its style's), so an avatar's preview and
     its model, which both build it, fit it once: 0.3 to 1.3 s of CPU each, the hands' rest on the hips
-    (:func:`~workbench.gltf.reach.rest_hand`) most. (Its arrays are read-only, as the library's clips are.)"""
+    (:func:`~workbench.gltf.reach.rest_hand`) most. (Its arrays and joints' table are read-only, as the library clips'.)"""
     meshes = parts_of(key, lod)
     outfit = {"topStyle": key.top, "bottomStyle": key.bottom}
     return fitted_stance(pose, body_of(key.body).skeleton, meshes, outsides(outfit, meshes))
