@@ -126,6 +126,26 @@ def busy_cpu():
             p.wait()
 
 
+@contextlib.contextmanager
+def stances_fitted_under(*patches: tuple[object, str, object]):
+    """Avatars built in the block fit their stances with ``patches`` ((module, name, value): the fit's constants)
+    in place. The fitted stances a build keeps (``workbench.gltf.avatar._stance``) are keyed by the settings, not by
+    these constants: emptied before the block, so its builds fit under the patch, and after it, so no later build
+    gets a stance fitted under it."""
+    from workbench.gltf import avatar
+
+    kept = [(module, name, getattr(module, name)) for module, name, _ in patches]
+    avatar._stance.cache_clear()
+    try:
+        for module, name, value in patches:
+            setattr(module, name, value)
+        yield
+    finally:
+        for module, name, value in kept:
+            setattr(module, name, value)
+        avatar._stance.cache_clear()
+
+
 def cli_in_process(capsys, *args: str) -> subprocess.CompletedProcess:
     """``workbench ARGS`` by the command's own ``main`` in this process, as its console script calls it: what it
     prints and its status, without a new interpreter (a second or more of CPU each) for a command refused before
@@ -288,6 +308,76 @@ def through(posed, cam, size: int, texture) -> np.ndarray:
         colors[:, 3] = 1
         draws.append(replace(d, colors=colors, uv=None, material=mat))
     return draw(replace(posed, draws=draws), cam, size, lights=UNLIT)[..., 0] > 127
+
+
+# The mouth's close-up (tests/render's mouthOpen and viseme_aa tests): its size (px), and its camera's metres in front
+# of the teeth's front (plus 1 cm) and field of view (degrees).
+CLOSE_UP_SIZE = 384
+CLOSE_UP_DISTANCE, CLOSE_UP_FOV = 0.28, 14.0
+
+
+def skin_field(gender: str, name: str, over: float = 0.5):
+    """White where the skin texture paints feature ``name`` (:func:`workbench.body.skin.features`, its weight over
+    ``over``), black elsewhere: a renderer's texture in the skin's layout."""
+    from workbench.body.skin import SKIN_SIZE, features
+    from workbench.render.scene import Texture
+
+    at, w = features(gender)[name]
+    rgba = np.zeros((SKIN_SIZE * SKIN_SIZE, 4), np.uint8)
+    rgba[:, 3] = 255
+    rgba[at[w > over], :3] = 255
+    return Texture(rgba.view(np.uint32).reshape(-1), SKIN_SIZE, SKIN_SIZE, False, 33071, 33071)
+
+
+def close_up_masks(settings: dict, shapes: dict[str, dict[str, float] | None]) -> dict[str, dict[str, np.ndarray]]:
+    """Per label of ``shapes`` (its morph weights, None: rest), the front close-up's masks (CLOSE_UP_SIZE px square)
+    of bools: ``lips`` the vermilion, ``upper`` the upper teeth (the Teeth mesh's vertices jawOpen leaves where they
+    are), ``tongue`` the tongue (those tongueOut moves), ``open`` the opening (the Teeth mesh and the mouth's
+    lining), and the close-up's ``mm`` per pixel at the lips' depth (1 cm in front of the teeth; a 0-d array).
+    ``settings`` built without hair or glasses."""
+    from dataclasses import replace
+
+    from built import built as build_avatar  # one build per run (tests/built.py)
+
+    from workbench.body.face import SHAPES
+    from workbench.gltf.glb import read_accessor, read_glb
+    from workbench.options import ModelOptions, normalize_avatar_settings
+    from workbench.render.framing import look_at
+    from workbench.render.raster import Camera, draw
+    from workbench.render.scene import Clip, Material, Model
+
+    s = normalize_avatar_settings({**settings, "hair": {"style": "none"}, "glasses": "none"})
+    glb = build_avatar(s, ModelOptions(animations=("idle",)))
+    doc, binary = read_glb(glb)
+    prim = next(m for m in doc["meshes"] if m["name"] == "Teeth")["primitives"][0]
+    moved = {name: np.linalg.norm(read_accessor(doc, binary, prim["targets"][SHAPES.index(name)]["POSITION"]), axis=1) > 0
+             for name in ("jawOpen", "tongueOut")}
+    parts = {"upper": ~moved["jawOpen"] & ~moved["tongueOut"], "tongue": moved["tongueOut"], "open": slice(None)}
+    model = Model(glb)
+    teeth = np.concatenate([d.positions for d in model.posed(Clip(model), 0.0).draws if d.mesh_name == "Teeth"])
+    c = np.array([teeth[:, 0].mean(), teeth[:, 1].mean(), teeth[:, 2].max() + 0.01])
+    cam = Camera(view=look_at(c + [0, 0, CLOSE_UP_DISTANCE], c), fov_deg=CLOSE_UP_FOV, near=0.01)
+    fields = {"lips": skin_field(s["gender"], "lips"), "open": skin_field(s["gender"], "mouth", 0.3)}
+    out = {}
+    for label, morphs in shapes.items():
+        posed = model.posed(Clip(model), 0.0, morphs=morphs)
+        m = {"mm": np.array(2000 * CLOSE_UP_DISTANCE * np.tan(np.radians(CLOSE_UP_FOV / 2)) / CLOSE_UP_SIZE)}
+        for what in ("upper", "tongue", "lips", "open"):
+            draws = []
+            for d in posed.draws:
+                mat = Material(color=np.ones(4, np.float32), double_sided=d.material.double_sided)
+                if d.mesh_name == "Body" and what in fields:
+                    draws.append(replace(d, material=replace(mat, texture=fields[what])))
+                    continue
+                colors = np.zeros((len(d.positions), 4), np.float32)
+                colors[:, 3] = 1
+                if d.mesh_name == "Teeth" and what != "lips":
+                    colors[parts[what], :3] = 1
+                draws.append(replace(d, colors=colors, uv=None, material=mat))
+            m[what] = draw(replace(posed, draws=draws), cam, CLOSE_UP_SIZE, lights=UNLIT)[..., 0] > 127
+        out[label] = m
+    return out
+
 
 SECRET_TOKEN = "wb_secret_token_do_not_leak"  # the hostile tests' token: no answer, log or message may show it
 

@@ -17,17 +17,15 @@ from functools import cache
 
 import numpy as np
 import pytest
+from helpers import random_settings
 
+from workbench.body.expressions import EYES_APART
 from workbench.body.glasses import glasses_piece
 from workbench.body.mesh import body_mesh
 from workbench.options import normalize_avatar_settings
 
-# Review U's avatars (data/make_review_sheets.py --count 12 --seed 4631): their settings as key.json gave them.
-REVIEW_U = {
-    3: {"gender": "feminine", "bodyShape": "heavy", "height": 173.3, "skinTone": "#523727", "eyeColor": "#815F3F", "face": {"jawWidth": -0.7, "cheekbones": -0.7, "noseWidth": 0.8, "eyeSize": -0.0, "lipFullness": 0.9, "noseLength": 0.3, "chinLength": -0.3, "browRidge": -0.8, "headWidth": -0.2, "foreheadHeight": -0.5}, "hair": {"style": "curly", "color": "#AD87C8"}, "outfit": {"top": "#E70F2A", "bottom": "#62D06D", "shoes": "#53D480", "topStyle": "longsleeve", "bottomStyle": "shorts", "shoeStyle": "sneakers"}, "glasses": "round", "pose": "hands_on_hips"},
-    8: {"gender": "masculine", "bodyShape": "slim", "height": 201.5, "skinTone": "#6B4E32", "eyeColor": "#4C321E", "face": {"jawWidth": -0.9, "cheekbones": -0.3, "noseWidth": 0.9, "eyeSize": 1.0, "lipFullness": 1.0, "noseLength": 0.6, "chinLength": -0.1, "browRidge": 0.5, "headWidth": 0.4, "foreheadHeight": 0.2}, "hair": {"style": "bun", "color": "#4A3F37"}, "outfit": {"top": "#DC589B", "bottom": "#C112BC", "shoes": "#432599", "topStyle": "tee", "bottomStyle": "trousers", "shoeStyle": "sneakers"}, "glasses": "aviator", "pose": "hands_clasped"},
-    10: {"gender": "masculine", "bodyShape": "slim", "height": 183.0, "skinTone": "#3D2C25", "eyeColor": "#839297", "face": {"jawWidth": 0.4, "cheekbones": -0.7, "noseWidth": -0.7, "eyeSize": 0.8, "lipFullness": -0.8, "noseLength": 0.1, "chinLength": 0.6, "browRidge": 0.5, "headWidth": 0.9, "foreheadHeight": 0.5}, "hair": {"style": "curly", "color": "#9E5D32"}, "outfit": {"top": "#64C7EB", "bottom": "#A8FA77", "shoes": "#3C967D", "topStyle": "longsleeve", "bottomStyle": "skirt", "shoeStyle": "boots"}, "glasses": "round", "pose": "hands_clasped"},
-}
+# Review U's avatars with glasses (data/make_review_sheets.py --count 12 --seed 4631: its key.json's settings).
+REVIEW_U = {k: random_settings(12, 4631, with_added=True, heads=True)[k - 1] for k in (3, 8, 10)}
 DEFAULTS = [{"gender": g, "glasses": k} for g in ("feminine", "masculine") for k in ("clear", "round", "aviator")]
 CASES = {**{f"U#{k}": s for k, s in REVIEW_U.items()},
          **{f"{s['gender']}-{s['glasses']}": s for s in DEFAULTS}}
@@ -61,7 +59,7 @@ def test_the_lenses_span_the_eyes_from_the_nose_outwards(name):
     s = normalize_avatar_settings(CASES[name])
     m = body_mesh(s)
     unit = float(np.linalg.norm(m.positions[m.groups["helper-l-eye"]].mean(0)
-                                - m.positions[m.groups["helper-r-eye"]].mean(0))) / 0.0585
+                                - m.positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
     assert off < 0.002, f"{name}: a lens's centre {off * 1000:.1f} mm across from its eye's"
     assert bridge < 0.0135 * unit, f"{name}: the lenses {bridge * 1000:.1f} mm apart over the nose"
     assert span > 1.78, f"{name}: the lenses span {span:.2f} times the eyes' spacing"

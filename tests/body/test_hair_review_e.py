@@ -36,7 +36,7 @@ MOST_TEETH = 0.1
 MOST_NOTCH = 6
 # (0.008 until bob31: review U's locks lifted off the bob's cards, styles.BOB_FLYAWAYS, leave thin backdrop between
 # them and the hair along the sides' outline from the temple to the ear, not between the ends: body 2 from the front
-# 0.0013 on main -> 0.0119, its ends as before; /tmp/bob31/reviewE-2-front-before-after.png in that pass.)
+# 0.0013 on main -> 0.0119, its ends as before, seen in body 2's front view on main and after.)
 MOST_SLIVERS = 0.012
 WIDEST = (0.016, 0.022)
 # Bodies from review E's seed (S1#1 and S3#4 wore bobs, S3#2 long hair) and others, each in the style measured.

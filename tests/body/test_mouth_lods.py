@@ -20,7 +20,7 @@ KEY = _key(normalize_avatar_settings({"gender": "feminine"}))
 @pytest.mark.parametrize("lod", [1, 2])
 def test_the_linings_deep_vertices_face_out_of_the_mouth(lod):
     body = _parts(KEY, lod)["Body"]
-    deep = lining_depth(body_of(KEY[0]))[body.source] > 0.006
+    deep = lining_depth(body_of(KEY.body))[body.source] > 0.006
     assert deep.sum() > 50
     assert float((body.normals[deep] @ np.array(LINING_NORMAL) > 0.99).mean()) == 1.0
 

@@ -43,7 +43,7 @@ def test_the_smile_bends_the_cheeks_without_creases(settings, shape):
     worst 33 to 43, at the lower lids' and the lips' edges, which soften leaves as drawn) and mouthSmileLeft 2 to 3 (the worst 39 to 77).
     12 until smile31: review U's smile lifts the upper lip's middle 2 mm over a Gaussian 16 mm wide
     (workbench.body.lip_lift.UPPER_MIDDLE), which bends the skin beside the upper lip: mouthSmile 15 and 16 edges on
-    review J's #1 and #3, the worst 63 and 52 degrees; no crease to the eye in /tmp/smile31/c-J0.png and c-J2.png
-    (main / after, the sheets' smile close-up). Bound 12 -> 16."""
+    review J's #1 and #3, the worst 63 and 52 degrees; no crease to the eye in their smile close-ups on main and
+    after (data/make_review_sheets.py's mouthSmile camera). Bound 12 -> 16."""
     bend = creases(settings, shape)
     assert (bend > 30).sum() <= 16, (int((bend > 30).sum()), round(float(bend.max()), 1))

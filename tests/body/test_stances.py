@@ -17,12 +17,12 @@ from functools import lru_cache
 import numpy as np
 import pytest
 from built import built  # one build per run (tests/built.py)
-from helpers import random_settings, sweep, worst_outside
+from helpers import random_settings, stances_fitted_under, sweep, worst_outside
 from scipy.spatial import cKDTree
 from test_clothes_in_clips import BUILDS, TOLERANCE, covered
 
 from workbench.body.outfit.pattern import pattern
-from workbench.gltf import build_avatar
+from workbench.gltf import avatar, reach, stances
 from workbench.options import BOTTOM_STYLES, POSES, TOP_STYLES, ModelOptions, normalize_avatar_settings
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model
@@ -154,21 +154,11 @@ def test_the_check_sees_a_hand_through_the_hip():
     """The hand-on-hip wrist aimed 3 cm inside the hip with the solver's clearances off (the grid's, and the
     palm's rest on the hip, pass 24's :mod:`workbench.gltf.reach`, asked for 3 cm inside): the hand goes into the
     hip, the check fails."""
-    from workbench.gltf import avatar, reach, stances
-
     case = ("hand_on_hip", "tee", "trousers", "masculine", "average")
     assert max(limbs_in_trunk(model(*case), "tee", "trousers").values()) <= DEPTH
-    kept = stances.HIP_CLEAR, stances.HAND_CLEAR, stances.FOREARM_MARGIN, reach.CLEAR, reach.CONTACT
-    # (The fitted stances a build keeps, avatar._stance, are keyed by the settings, not by these constants: emptied
-    # before the patched build, so it fits under the patch, and after it, so no later build gets its stance.)
-    avatar._stance.cache_clear()
-    try:
-        stances.HIP_CLEAR, stances.HAND_CLEAR, stances.FOREARM_MARGIN, reach.CLEAR, reach.CONTACT = \
-            -0.03, -1.0, -1.0, -0.03, -0.03
-        m = Model(build_avatar(stance_settings(*case), ModelOptions()))   # built under the patch, never shared
-    finally:
-        stances.HIP_CLEAR, stances.HAND_CLEAR, stances.FOREARM_MARGIN, reach.CLEAR, reach.CONTACT = kept
-        avatar._stance.cache_clear()
+    with stances_fitted_under((stances, "HIP_CLEAR", -0.03), (stances, "HAND_CLEAR", -1.0),
+                              (stances, "FOREARM_MARGIN", -1.0), (reach, "CLEAR", -0.03), (reach, "CONTACT", -0.03)):
+        m = Model(avatar.build_avatar(stance_settings(*case), ModelOptions()))   # built under the patch, never shared
     assert max(limbs_in_trunk(m, "tee", "trousers").values()) > DEPTH
 
 
@@ -176,4 +166,4 @@ def test_a_stance_is_the_same_bytes_every_time():
     """Same settings, same model: the solved angles are picked in a fixed order (a stable sort of the grid)."""
     settings = normalize_avatar_settings({"gender": "feminine", "bodyShape": "heavy", "pose": "hands_clasped",
                                           "outfit": {"topStyle": "hoodie"}})
-    assert build_avatar(settings, ModelOptions(lod=2)) == build_avatar(dict(settings), ModelOptions(lod=2))
+    assert avatar.build_avatar(settings, ModelOptions(lod=2)) == avatar.build_avatar(dict(settings), ModelOptions(lod=2))

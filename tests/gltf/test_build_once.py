@@ -13,12 +13,10 @@ cut of its top (so its hand rests elsewhere) and checks its model is the bytes i
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-import workbench.gltf.stances as stances
-from workbench.gltf import avatar as avatar_module
-from workbench.gltf import build_avatar
-from workbench.gltf.avatar import build_avatar_unencoded
+from workbench.gltf import avatar, meshes, stances
 from workbench.options import ModelOptions, normalize_avatar_settings
 
 
@@ -39,10 +37,10 @@ def test_the_preview_and_the_model_fit_the_stance_once(monkeypatch):
 
     monkeypatch.setattr(stances, "rest_hand", counted)
     s = _settings(157.7)
-    build_avatar_unencoded(s, ModelOptions())
-    build_avatar(s, ModelOptions())
+    avatar.build_avatar_unencoded(s, ModelOptions())
+    avatar.build_avatar(s, ModelOptions())
     # Another avatar with the same meshes (only the top's colour differs) shares the fit too.
-    build_avatar(_settings(157.7, colour="#8C3B3B"), ModelOptions())
+    avatar.build_avatar(_settings(157.7, colour="#8C3B3B"), ModelOptions())
     assert calls == ["Right"]
 
 
@@ -50,10 +48,21 @@ def test_the_preview_and_the_model_fit_the_stance_once(monkeypatch):
 def test_a_stance_is_not_shared_with_other_meshes(other):
     s = _settings(159.3)
     t = _settings(**{"height": 159.3, **other})
-    first = build_avatar(s, ModelOptions())
-    after = build_avatar(t, ModelOptions())               # built after s: s's stance kept
-    avatar_module._stance.cache_clear()
-    alone = build_avatar(t, ModelOptions())               # built with nothing kept
+    first = avatar.build_avatar(s, ModelOptions())
+    after = avatar.build_avatar(t, ModelOptions())        # built after s: s's stance kept
+    avatar._stance.cache_clear()
+    alone = avatar.build_avatar(t, ModelOptions())        # built with nothing kept
     assert after == alone
-    assert build_avatar(s, ModelOptions()) == first
-    assert first != alone
+    assert avatar.build_avatar(s, ModelOptions()) == first
+    # The two fits differ (the models' bytes would differ by their meshes alone): a key without the top's style or
+    # the height would have handed t the stance fitted for s.
+    fits = [avatar._stance("hand_on_hip", meshes.parts_key(a), 0).rotations["RightForeArm"] for a in (s, t)]
+    assert not np.array_equal(*fits)
+
+
+def test_unnormalized_settings_with_an_unhashable_pose_say_so():
+    """The stance's cache hashes the pose: a list there is unnormalized settings (review of pass 31: it raised
+    ``TypeError: unhashable type`` past the build's check)."""
+    s = {**_settings(157.7), "pose": ["hand_on_hip"]}
+    with pytest.raises(ValueError, match="build_avatar: settings are not normalized"):
+        avatar.build_avatar(s, ModelOptions(lod=2))

@@ -14,13 +14,16 @@ import io
 import numpy as np
 import pytest
 from built import built
+from helpers import random_settings
 from PIL import Image
 
 from workbench.gltf.glb import image_bytes, read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
 
-# Review U's #8's body in the aviators that glared, and the default faces in each see-through style.
-CASES = {"U#8-body": {"gender": "masculine", "bodyShape": "slim", "height": 201.5, "glasses": "aviator"},
+# Review U's #8's body (helpers.random_settings: review U's sheets' seed) in the aviators that glared, and the
+# default faces in each see-through style.
+U8 = random_settings(12, 4631, with_added=True, heads=True)[7]
+CASES = {"U#8-body": {k: U8[k] for k in ("gender", "bodyShape", "height", "glasses")},
          **{k: {"gender": "feminine", "glasses": k} for k in ("clear", "round")}}
 
 

@@ -14,8 +14,8 @@ from functools import cache
 
 import numpy as np
 import pytest
-from helpers import random_settings
-from test_open_mouth_lips import SIZE, close_up_masks
+from helpers import CLOSE_UP_SIZE as SIZE
+from helpers import close_up_masks, random_settings
 
 REVIEW_U = random_settings(12, 4631, with_added=True, heads=True)
 FACES = {"U4": REVIEW_U[3], "U10": REVIEW_U[9], "feminine": {"gender": "feminine"}}

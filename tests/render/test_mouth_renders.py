@@ -14,9 +14,8 @@ from functools import cache, lru_cache
 import numpy as np
 import pytest
 from built import built as build_avatar  # one build per run (tests/built.py)
-from helpers import UNLIT, sweep
+from helpers import UNLIT, skin_field, sweep
 
-from workbench.body.skin import SKIN_SIZE, features
 from workbench.options import BODY_SHAPES, ModelOptions, normalize_avatar_settings
 from workbench.render.framing import frame
 from workbench.render.raster import Lights, draw
@@ -37,11 +36,7 @@ def avatar(gender: str, shape: str = "average", height: float | None = None, lod
 @lru_cache(maxsize=2)
 def lining_texture(gender: str) -> Texture:
     """White where the skin texture paints the mouth's lining, black elsewhere (the skin's layout)."""
-    at, w = features(gender)["mouth"]
-    rgba = np.zeros((SKIN_SIZE * SKIN_SIZE, 4), np.uint8)
-    rgba[:, 3] = 255
-    rgba[at[w > 0.3], :3] = 255
-    return Texture(rgba.view(np.uint32).reshape(-1), SKIN_SIZE, SKIN_SIZE, False, 33071, 33071)
+    return skin_field(gender, "mouth", 0.3)
 
 
 def pictures(glb: bytes, gender: str, morphs=None):
@@ -239,8 +234,8 @@ def test_a_smile_meets_at_the_corners(face):
     before, and 430 to 950 pixels of lining beside it, 350 to 730 before; more mouthClose at rest to seal it hid
     the open mouth's upper teeth. A judgement call for the lead. 1,000 until smile31: review U's "thin strip of teeth,
     a smirk" opened the smile to the canines, the corners sealed over 9 mm, not 12, workbench.body.expressions.
-    CORNER_SEAL: 1,369 and 1,241 on the feminine and narrow faces, dark wedges beside the canines, not a triangle,
-    /tmp/smile31/c-fem-corners.png.)"""
+    CORNER_SEAL: 1,369 and 1,241 on the feminine and narrow faces, dark wedges beside the canines, not a
+    triangle.)"""
     s = normalize_avatar_settings({**SMILE_FACES[face], "hair": {"style": "none"}})
     lit, masks = closeup(build_avatar(s, ModelOptions(lod=0, animations=("idle",))), s["gender"], {"mouthSmile": 1.0})
     cols = np.flatnonzero(masks["teeth"].any(0))

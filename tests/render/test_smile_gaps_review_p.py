@@ -36,7 +36,8 @@ FACES = {k: random_settings(12, 4626, with_added=True)[k - 1] for k in (4, 5, 7,
 CELL = 288
 #: The deepest dip allowed (levels): a faint line between two teeth, not a dark bar. (100 until smile31: review U's
 #: smile lifts the upper lip onto the gum, so the incisors' necks, the gingival embrasures, show at the row's top;
-#: 118 and 120 on #5 and #12, fine lines in /tmp/smile31/c-P.png, no picket fence.)
+#: 118 and 119.6 on #5 and #12, fine lines in their smile close-ups, data/make_review_sheets.py's mouthSmile camera,
+#: no picket fence.)
 DIP = 120.0
 #: The most pink pixels a column's top may show on average (a sheet's pixel is 0.42 mm).
 PINK = 0.4
@@ -88,7 +89,7 @@ def test_the_smiles_teeth_are_one_row_at_a_sheets_size(k):
     """The deepest gap's dip under DIP levels. On main 176 (#5), 181 (#10) and 192 (#12): near-black bars between
     the incisors (the necks' dark triangles and the gaps over the band a smile shows); now 68, 78 and 70
     (workbench.body.teeth_crowns.GAP_FAINT, narrower and lighter necks); since smile31's taller crowns shown to the
-    gum 118 and 120 on #5 and #12, #10 under 100 (bound 100 -> 120)."""
+    gum 118 and 119.6 on #5 and #12, #10 under 100 (bound 100 -> 120)."""
     dips = gap_dips(k)
     assert dips.max() < DIP, np.round(dips).tolist()
     assert dips.max() > 20, np.round(dips).tolist()       # still two teeth: a faint line parts them

@@ -86,7 +86,8 @@ def test_the_smile_shows_the_upper_incisors(name):
 
 @pytest.mark.parametrize("name", list(FACES))
 def test_the_smile_shows_teeth_to_the_canines(name):
-    """The teeth show 36.5 mm wide or more (to the canines, in the mouth's shade). On main 32.9 / 34.7 / 36.8 / 35.9 /
-    34.1 mm (#1 / #4 / #11 / the default feminine / masculine faces): the lips sealed from 18 mm out of the middle, four
-    teeth showing; now 41.4 / 39.2 / 39.6 / 40.2 / 36.7 (workbench.body.expressions.CORNER_SEAL)."""
-    assert shown(name)["wide"] >= 36.5, round(shown(name)["wide"], 1)
+    """The teeth show 36.5 mm wide or more (to the canines, in the mouth's shade); #11, 36.8 mm on main already, 38 mm
+    (36.5 would not tell main from now on its face). On main 32.9 / 34.7 / 36.8 / 35.9 / 34.1 mm (#1 / #4 / #11 /
+    the default feminine / masculine faces): the lips sealed from 18 mm out of the middle, four teeth showing; now
+    41.4 / 39.2 / 39.6 / 40.2 / 36.7 (workbench.body.expressions.CORNER_SEAL)."""
+    assert shown(name)["wide"] >= (38.0 if name == "#11" else 36.5), round(shown(name)["wide"], 1)

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..options.colour import hex_rgb
 from . import keep
-from .expressions import smoothstep
+from .expressions import EYES_APART, smoothstep
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 from .strokes import draw
@@ -44,8 +44,7 @@ BROW_SIZE = (64, 256)
 # How far off the skin the shell stands (metres): clear of the skin in every viewer's depth buffer at a
 # full figure's distance, close enough that no gap shows at a grazing angle.
 LIFT = 0.0004
-# The eyes' distance apart on the reference face (the shapes below are in its metres).
-EYES_APART = 0.0585
+# (The shapes below are in the reference face's metres: EYES_APART, the eyes' distance apart there.)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from functools import lru_cache
 import numpy as np
 
 from .brows import brow_bottom
+from .expressions import EYES_APART
 from .glasses_frames import (
     CLASSIC,
     GRADIENT,
@@ -220,7 +221,7 @@ def _grown(fr: Frame) -> Frame:
     >>> _grown(CLASSIC) is CLASSIC, [round(v * 1000, 2) for v in _grown(FRAMES["round"]).lens]
     (True, [24.0, 20.83])
     """
-    widest = 0.0585 / 2 + CENTRE_OUT - BRIDGE / 2
+    widest = EYES_APART / 2 + CENTRE_OUT - BRIDGE / 2
     if fr.lens[0] >= widest:
         return fr
     grow = widest / fr.lens[0]
@@ -233,7 +234,7 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     eye_pts = {s: pos_all[mesh.groups[f"helper-{s}-eye"]] for s in "lr"}
     eyes = {s: p.mean(0) for s, p in eye_pts.items()}
     mid = (eyes["l"] + eyes["r"]) / 2
-    unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / 0.0585
+    unit = float(np.linalg.norm(eyes["l"] - eyes["r"])) / EYES_APART
     cornea = max(float(p[:, 2].max()) for p in eye_pts.values())
     body = pos_all[mesh.groups["body"]]
     head = body[body[:, 1] > mesh.skeleton.pos("Neck")[1]]

@@ -34,6 +34,7 @@ import numpy as np
 from ..options.colour import albedo_for, skin_reflect
 from ..options.colour import hex_rgb as rgb
 from . import keep, lip_heights
+from .expressions import EYES_APART
 from .mouth import lining_depth, lining_triangles
 from .texels import texel_map
 from .tone import lip_colour, paleness, shifted
@@ -152,7 +153,7 @@ def _draw_features(gender: str, size: int) -> dict[str, np.ndarray]:
     eye_r = pos[m.groups["helper-r-eye"]].mean(0)
     corner_l, corner_r = lip_corners(m)
     mid_x = (eye_l[0] + eye_r[0]) / 2
-    unit = np.linalg.norm(eye_l - eye_r) / 0.0585      # 1 on the reference feminine face
+    unit = np.linalg.norm(eye_l - eye_r) / EYES_APART   # 1 on the reference feminine face
     # The face's front, fading over 2 cm of depth and as the skin turns away: a hard cut here drew the shiny
     # T-zone's edge as a bright patch with a hard side across the temples (blind review D).
     front = _smoothstep(eye_l[2] - 0.02 * unit, eye_l[2], z) * _smoothstep(-0.35, -0.05, N[..., 2])

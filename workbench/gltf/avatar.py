@@ -51,7 +51,7 @@ from .armature import write_armature
 from .atlas import pack
 from .clips import Clip, clip
 from .glb import GlbWriter
-from .meshes import LOD_RATIOS, MESH_ORDER, avatar_skeleton, parts, parts_key, parts_of
+from .meshes import LOD_RATIOS, MESH_ORDER, PartsKey, avatar_skeleton, parts, parts_key, parts_of
 from .stances import fitted_stance, outsides
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
@@ -239,14 +239,14 @@ def warm_up() -> None:
 
 
 @lru_cache(maxsize=8)
-def _stance(pose: str, key: tuple, lod: int) -> Clip:
+def _stance(pose: str, key: PartsKey, lod: int) -> Clip:
     """Stance ``pose`` fitted to the meshes of :func:`~workbench.gltf.meshes.parts_key` ``key`` at ``lod``, made from
     the key alone (the skeleton is the key's body's, a garment's outside its style's), so an avatar's preview and
     its model, which both build it, fit it once: 0.3 to 1.3 s of CPU each, the hands' rest on the hips
-    (:func:`~workbench.gltf.reach.rest_hand`) most. (Its arrays are read-only, as the library's clips are.)"""
+    (:func:`~workbench.gltf.reach.rest_hand`) most. (Its arrays and joints' table are read-only, as the library clips'.)"""
     meshes = parts_of(key, lod)
-    outfit = {"topStyle": key[3], "bottomStyle": key[4]}
-    return fitted_stance(pose, body_of(key[0]).skeleton, meshes, outsides(outfit, meshes))
+    outfit = {"topStyle": key.top, "bottomStyle": key.bottom}
+    return fitted_stance(pose, body_of(key.body).skeleton, meshes, outsides(outfit, meshes))
 
 
 def build_avatar(settings: dict, options: ModelOptions) -> bytes:
@@ -307,6 +307,9 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
                 mats[part] = {**mats[part], **extra}
         else:             # and the specular textures (our renderer reads the factor only)
             mats = {n: {k: v for k, v in m.items() if k != "specular_map"} for n, m in mats.items()}
+        # The avatar's stance when it is not the idle's (in here: an unhashable pose is unnormalized settings too).
+        pose = settings.get("pose", DEFAULT_POSE)
+        stance = [_stance(pose, parts_key(settings), options.lod)] if pose != DEFAULT_POSE else []
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
@@ -405,8 +408,6 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
 
     # 4. Animations, retargeted to this skeleton: first the avatar's stance when it is not the idle's (a page shows
     # the first clip at 0 s), then the library clips asked for.
-    pose = settings.get("pose", DEFAULT_POSE)
-    stance = [_stance(pose, parts_key(settings), options.lod)] if pose != DEFAULT_POSE else []
     clips = stance + list(options.animations)
     if clips:
         add_animations(w, rig, clips, joint_nodes)

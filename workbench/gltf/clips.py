@@ -18,8 +18,10 @@ their last keyframe is a copy of the first, so they end exactly where they start
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -39,7 +41,7 @@ class Clip:
     name: str
     duration: float
     times: np.ndarray                    # (F,) seconds
-    rotations: dict[str, np.ndarray]     # joint -> (F, 4) quaternions x, y, z, w
+    rotations: Mapping[str, np.ndarray]  # joint -> (F, 4) quaternions x, y, z, w (read-only: clips are cached)
     hips_offset: np.ndarray              # (F, 3) in hip heights
 
 
@@ -480,7 +482,7 @@ def clip(name: str, gender: str) -> Clip:
     if cyclic:
         quats[:, -1] = quats[:, 0]
     quats.setflags(write=False)
-    rotations = {j: quats[k] for k, j in enumerate(joints)}
+    rotations = MappingProxyType({j: quats[k] for k, j in enumerate(joints)})
     hips = p.hips
     if cyclic:
         hips[-1] = hips[0]

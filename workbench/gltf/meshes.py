@@ -26,6 +26,7 @@ but the hair, which has its own chain (fewer cards, then a baked shell: :data:`H
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -66,20 +67,32 @@ def _group_triangles(mesh: BodyMesh, *names: str) -> np.ndarray:
     return np.concatenate([mesh.face_groups[n] for n in names])
 
 
-def _key(settings: dict) -> tuple:
-    return (body_key(settings), settings["hair"]["style"], shape_key(settings["glasses"]),
-            settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"], settings["outfit"]["shoeStyle"])
+class PartsKey(NamedTuple):
+    """What an avatar's meshes are made from (hashable): :func:`~workbench.body.mesh.body_key`'s body, the hair's
+    style, the glasses' shape key (False without glasses) and the three garments' styles."""
+
+    body: tuple[str, str, float, tuple]
+    hair: str
+    glasses: str | bool
+    top: str
+    bottom: str
+    shoes: str
+
+
+def _key(settings: dict) -> PartsKey:
+    return PartsKey(body_key(settings), settings["hair"]["style"], shape_key(settings["glasses"]),
+                    settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"], settings["outfit"]["shoeStyle"])
 
 
 @lru_cache(maxsize=64)
-def _parts(key: tuple, lod: int) -> dict[str, Piece]:
+def _parts(key: PartsKey, lod: int) -> dict[str, Piece]:
     body, hair, glasses, top, bottom, shoes = key
     gender = body[0]
     mesh = body_of(body)
-    if glasses:
+    if isinstance(glasses, str):     # (shape_key: False without glasses)
         # The glasses are a piece of their own, kept whole at every level (KEPT): the other pieces are the same
         # avatar's without them, made once for both (the triangle budget's sweep measured each twice).
-        out = {**_parts((body, hair, False, top, bottom, shoes), lod), "Glasses": glasses_piece(mesh, gender, glasses)}
+        out = {**_parts(key._replace(glasses=False), lod), "Glasses": glasses_piece(mesh, gender, glasses)}
         return {n: out[n] for n in MESH_ORDER if n in out}
     if lod:
         whole = _parts(key, 0)
@@ -93,8 +106,8 @@ def _parts(key: tuple, lod: int) -> dict[str, Piece]:
         out.update(hair_pieces(mesh, hair, lod, top, bottom, sleek=True))
         return {n: out[n] for n in MESH_ORDER if n in out}
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
-    body = mesh.face_groups["body"]
-    out = {"Body": piece(mesh, body[~hidden_skin(top, bottom)[mesh.triangles[body]].any(1)])}
+    skin = mesh.face_groups["body"]
+    out = {"Body": piece(mesh, skin[~hidden_skin(top, bottom)[mesh.triangles[skin]].any(1)])}
     out["Body"] = lined(out["Body"], lining_depth(mesh)[out["Body"].source])    # (the cavity's walls, one surface)
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
@@ -112,7 +125,7 @@ def parts(settings: dict, lod: int = 0) -> dict[str, Piece]:
     return _parts(_key(settings), lod)
 
 
-def parts_key(settings: dict) -> tuple:
+def parts_key(settings: dict) -> PartsKey:
     """Everything of ``settings`` the meshes are made from (the body's key, the hair's style, the glasses' shape,
     the three garments' styles): two avatars with the same key have the same :func:`parts` and skeleton.
 
@@ -125,8 +138,14 @@ def parts_key(settings: dict) -> tuple:
     return _key(settings)
 
 
-def parts_of(key: tuple, lod: int = 0) -> dict[str, Piece]:
-    """:func:`parts` for a :func:`parts_key` (a cache keyed by it can call it; treat as read-only)."""
+def parts_of(key: PartsKey, lod: int = 0) -> dict[str, Piece]:
+    """:func:`parts` for a :func:`parts_key` (a cache keyed by it can call it; treat as read-only).
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> s = normalize_avatar_settings({"gender": "masculine"})
+    >>> parts_of(parts_key(s), 2) is parts(s, 2)
+    True
+    """
     return _parts(key, lod)
 
 

@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -300,4 +301,5 @@ def _clip(p: Pose) -> Clip:
     hips.setflags(write=False)
     t = np.array([0.0, 1.0])
     t.setflags(write=False)
-    return Clip(STANCE_CLIP, 1.0, t, {j: quats[k] for k, j in enumerate(joints)}, hips)
+    # (The clip is cached and shared between the service's threads: its joints' table is read-only as its arrays are.)
+    return Clip(STANCE_CLIP, 1.0, t, MappingProxyType({j: quats[k] for k, j in enumerate(joints)}), hips)

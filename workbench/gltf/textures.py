@@ -77,8 +77,9 @@ SOLES = {"sneakers": ((0.93, 0.92, 0.89), (0.95, 0.95, 0.94)), "boots": ((0.12, 
 GUM = (0.55, 0.38, 0.24)
 DARK_LACE = (0.14, 0.13, 0.12)
 LIGHT_UPPER, PALE_UPPER = 62.0, 78.0
-# A boot's toe cap: its leather this much darker (L*), or lighter on a dark boot (L* under 28).
+# A boot's toe cap: its leather this much darker (L*), or lighter on a dark boot (L* under DARK_BOOT).
 CAP_STEP = (-20.0, 12.0)
+DARK_BOOT = 28.0
 
 
 def shoe_colours(base: np.ndarray, style: str) -> dict[str, np.ndarray]:
@@ -101,7 +102,7 @@ def shoe_colours(base: np.ndarray, style: str) -> dict[str, np.ndarray]:
             sole = np.array(GUM, np.float32)
         cap = sole
     else:
-        cap = shifted(base, dL=CAP_STEP[0] if light > 28 else CAP_STEP[1]).astype(np.float32)
+        cap = shifted(base, dL=CAP_STEP[0] if light > DARK_BOOT else CAP_STEP[1]).astype(np.float32)
     return {"sole": sole, "lace": lace, "cap": cap}
 
 

@@ -73,13 +73,18 @@ VAMP = 0.66
 STATIONS = 10
 LACE = 0.0028
 # The overlays per style: each a field on the upper's points in the foot's frame (along, across from its
-# middle, up; metres), positive on the overlay, from the footprint's ends (``toe``: the toes' tip along the
-# foot, ``heel``: the heel's back). A toe cap reaching 4.5 cm back from the toes' tip along the middle, its edge
-# curving forward to the sole at the sides. (A boot's heel counter too took the largest outfit over LOD 0's
-# triangle budget; leaving out the upper's triangles under the overlays left holes whose rims zigzag, spikes in
-# test_clothes' rims.)
-OVERLAYS = {"sneakers": (lambda along, across, up, toe, heel: along - (toe - 0.045) - 10.0 * across ** 2,),
-            "boots": (lambda along, across, up, toe, heel: along - (toe - 0.045) - 10.0 * across ** 2,)}
+# middle; metres) and the toes' tip along the foot (``toe``), positive on the overlay. Both styles' a toe cap
+# reaching CAP_REACH back from the toes' tip along the middle, its edge curving forward to the sole at the sides.
+# (A boot's heel counter too took the largest outfit over LOD 0's triangle budget; leaving out the upper's
+# triangles under the overlays left holes whose rims zigzag, spikes in test_clothes' rims.)
+CAP_REACH = 0.045
+
+
+def _toe_cap(along: np.ndarray, across: np.ndarray, toe: float) -> np.ndarray:
+    return along - (toe - CAP_REACH) - 10.0 * across ** 2
+
+
+OVERLAYS = {"sneakers": (_toe_cap,), "boots": (_toe_cap,)}
 # How far an overlay stands off the upper (metres): its edge a step that catches the light.
 OVERLAY_LIFT = 0.0012
 # How far every part of a shoe stands outside the skin at least (metres).
@@ -322,6 +327,7 @@ def _laces(out: _Mesh, surface, top_share: float, shoe: Shoe, u0: float) -> None
         cords.append((tail, np.repeat(n[None], 6, 0)))
     _cords(out, cords, u0)
 
+
 def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, across, style: str, u0: float) -> None:
     """The toe cap (:data:`OVERLAYS`) over one foot's upper (its points ``upper``, its
     triangles ``faces``): the upper cut along each field's zero line, lifted :data:`OVERLAY_LIFT` along its
@@ -339,7 +345,7 @@ def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, ac
     normals = vertex_normals(upper[used], local)
     v0, v1 = UV["cap"]
     for field in OVERLAYS[style]:
-        cut, tri = clip(upper[used], local, field(along, side, up, toe, heel))
+        cut, tri = clip(upper[used], local, field(along, side, toe))
         if not len(tri):
             continue
         pos, nrm = cut @ upper[used], cut @ normals
