@@ -66,6 +66,12 @@ LONG_MODULES: dict[str, str] = {
     "workbench/tracking/lake.py": "the lake's writers and reader share its layout and file options",
     "workbench/body/hair/head.py": "one head's scalp grid: read from the body, dressed over a top, and cached per body",
     "workbench/body/glasses.py": "one pair fitted to one head: lenses, rims, bridge and temples share its measures",
+    "workbench/body/hair/groom.py": "guide strands' one pipeline (roots, growth over the head, the fall, resampling, "
+                                    "clumps, tucks, flyaways) on the same Strands arrays",
+    "workbench/body/mouth.py": "the mouth's one texture layout: teeth, gums, tongue and lining's colour, occlusion, "
+                               "roughness and specular read the same rows",
+    "workbench/gltf/avatar.py": "one avatar GLB built in order (materials, textures, meshes, morphs, stance, clips) "
+                                "into one writer",
     "workbench/widgets/viewer.py": "one widget: its traits, their bounds and its commands are one state with the page",
 }
 

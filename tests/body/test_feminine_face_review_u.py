@@ -36,11 +36,13 @@ def neutral(gender: str) -> np.ndarray:
 
 
 def test_feminine_faces_have_a_smaller_nose_and_keep_a_narrower_jaw():
-    """The feminine nose at most 0.635 of the eyes' distance on every build (main: 0.651 on each; now 0.624, the
-    masculine 0.647 as before). The jaw is main's, not changed here: the second check passes on main too and only
+    """The feminine nose at most 0.64 of the eyes' distance on every build (main: 0.651 on each; face31's 0.624 at
+    half MakeHuman's nose width off, 0.637 to 0.638 at 0.4 since review Q's #10, a narrow nose under silver aviators,
+    broke its wire frame at 3/4 with the half: tests/render/test_wire_frames_review_q.py; the masculine 0.647 as
+    before). The jaw is main's, not changed here: the second check passes on main too and only
     guards main's gap, the masculine faces keeping their jaws (0.728 of the cheekbones' width) and staying wider in
     the jaw than the feminine (0.650)."""
     her, his = neutral("feminine"), neutral("masculine")
-    assert her[:, 0].max() <= 0.635, np.round(her[:, 0], 3)
+    assert her[:, 0].max() <= 0.64, np.round(her[:, 0], 3)
     assert his[:, 1].mean() - her[:, 1].mean() >= 0.07 and his[:, 1].mean() >= 0.72, (
         np.round(her[:, 1], 3), np.round(his[:, 1], 3))

@@ -65,6 +65,6 @@ def test_compare_one_row_per_label(glb):
     assert table.loc["clip", "triangles"] == 0 and table.loc["clip", "animations"] == 1
     # skin (colour, occlusion, normal, roughness), eyes, lashes, brows, teeth (colour, occlusion, roughness), hair,
     # top, bottom, shoes (colour and folds' normal map each: LOD 2 has no weave or roughness map), glasses
-    # (colour, roughness), and the skin's and the teeth's specular maps (the mouth's inside reflects no room in a
-    # glTF viewer: KHR_materials_specular's specularTexture)
-    assert table.loc["avatar", "textures"] == 21
+    # (colour, roughness), and the skin's, the teeth's and the glasses' specular maps (the mouth's inside reflects no
+    # room in a glTF viewer: KHR_materials_specular's specularTexture; the see-through lenses reflect 0.3 of it)
+    assert table.loc["avatar", "textures"] == 22

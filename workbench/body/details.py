@@ -77,7 +77,8 @@ FEMININE_MUSCLE = 0.45
 # test_resting_lips.py; tests/body/test_lip_profile.py.)
 # A feminine base of its own (blind review U: "the same square jaw, broad flat nose ... feminine faces read as middle-aged
 # men"): the feminine nose was as wide for its eyes as the masculine (0.651 of the eyes' distance at its wings, 0.647) and
-# the jaw's angles 0.650 of the cheekbones' width (0.728 masculine). Half MakeHuman's nose width off (0.3 before): 0.624;
+# the jaw's angles 0.650 of the cheekbones' width (0.728 masculine). 0.4 of MakeHuman's nose width off (0.3 before): 0.637
+# (at a half 0.624, but a narrow nose's aviators then broke into dashes at 3/4, tests/render/test_wire_frames_review_q.py);
 # the eyes a fifth of MakeHuman's scale larger. (MakeHuman's inverted triangle, a heart shape, drew the jaw's angles in,
 # 0.636 at a quarter, but moved the smile's and the resting lips' figures by steps: a dark column between two white
 # teeth at a quarter, tests/body/test_smile_teeth_row.py; the upper lip taller than the lower and skin turned over in
@@ -90,7 +91,7 @@ FACE_DETAILS = {
                  "mouth/mouth-upperlip-volume-decr": 0.25, "mouth/mouth-lowerlip-volume-decr": 0.25,
                  "mouth/mouth-scale-horiz-incr": 0.4, "mouth/mouth-upperlip-width-incr": 0.5,
                  "mouth/mouth-lowerlip-width-incr": 0.5,
-                 "nose/nose-scale-horiz-decr": 0.5, "nose/nose-volume-decr": 0.3,
+                 "nose/nose-scale-horiz-decr": 0.4, "nose/nose-volume-decr": 0.3,
                  "eyes/{s}-eye-scale-incr": 0.2,
                  "neck/measure-neck-circ-decr": 0.3, "eyebrows/eyebrows-trans-up": 0.2},
     "masculine": {"chin/chin-width-incr": 0.25, "chin/chin-prominent-incr": 0.4, "chin/chin-bones-incr": 0.5,
