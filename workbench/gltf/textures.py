@@ -84,7 +84,7 @@ DARK_BOOT = 28.0
 
 def shoe_colours(base: np.ndarray, style: str) -> dict[str, np.ndarray]:
     """A shoe's parts' colours (sRGB 0..1) for its upper's ``base``: the sole's, the laces' and the overlays'
-    (:data:`workbench.body.outfit.shoes.OVERLAYS`: a sneaker's rubber, as its sole; a boot's leather
+    (the toe cap, :func:`workbench.body.outfit.shoes._toe_cap`: a sneaker's rubber, as its sole; a boot's leather
     :data:`CAP_STEP` from the upper's).
 
     >>> c = shoe_colours(rgb("#CBF8A1"), "sneakers")

@@ -13,7 +13,7 @@ up; from the skeleton's foot joints):
    upper's top line (its highest points across the foot's middle at each station along it).
 3. The laces: flat cords from eyelets on either side of the tongue, crossing over it to the other side
    one row higher, and a bow at the top.
-4. The overlay (:data:`OVERLAYS`): a toe cap over the front of the foot,
+4. The toe cap (:func:`_toe_cap`): over the front of the foot,
    the upper's own surface cut along a curve (:func:`.clip.clip`) and lifted :data:`OVERLAY_LIFT` off it, in
    the texture's cap band (a sneaker's rubber, a boot's darker leather): at full figure, where the whole shoe
    is some 20 pixels long, an upper of one colour read as a blob (review U, defect 10).
@@ -72,9 +72,9 @@ BEARINGS = 32
 VAMP = 0.66
 STATIONS = 10
 LACE = 0.0028
-# The overlays per style: each a field on the upper's points in the foot's frame (along, across from its
-# middle; metres) and the toes' tip along the foot (``toe``), positive on the overlay. Both styles' a toe cap
-# reaching CAP_REACH back from the toes' tip along the middle, its edge curving forward to the sole at the sides.
+# The toe cap (both styles'): a field on the upper's points in the foot's frame (along, across from its middle;
+# metres) and the toes' tip along the foot (``toe``), positive on the cap: reaching CAP_REACH back from the toes' tip
+# along the middle, its edge curving forward to the sole at the sides.
 # (A boot's heel counter too took the largest outfit over LOD 0's triangle budget; leaving out the upper's
 # triangles under the overlays left holes whose rims zigzag, spikes in test_clothes' rims.)
 CAP_REACH = 0.045
@@ -84,7 +84,6 @@ def _toe_cap(along: np.ndarray, across: np.ndarray, toe: float) -> np.ndarray:
     return along - (toe - CAP_REACH) - 10.0 * across ** 2
 
 
-OVERLAYS = {"sneakers": (_toe_cap,), "boots": (_toe_cap,)}
 # How far an overlay stands off the upper (metres): its edge a step that catches the light.
 OVERLAY_LIFT = 0.0012
 # How far every part of a shoe stands outside the skin at least (metres).
@@ -328,10 +327,9 @@ def _laces(out: _Mesh, surface, top_share: float, shoe: Shoe, u0: float) -> None
     _cords(out, cords, u0)
 
 
-def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, across, style: str, u0: float) -> None:
-    """The toe cap (:data:`OVERLAYS`) over one foot's upper (its points ``upper``, its
-    triangles ``faces``): the upper cut along each field's zero line, lifted :data:`OVERLAY_LIFT` along its
-    normals, in the cap's band of the texture.
+def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, across, u0: float) -> None:
+    """The toe cap over one foot's upper (its points ``upper``, its triangles ``faces``): the upper cut along
+    :func:`_toe_cap`'s zero line, lifted :data:`OVERLAY_LIFT` along its normals, in the cap's band of the texture.
     """
     from .clip import clip
 
@@ -344,19 +342,18 @@ def _overlays(out: _Mesh, upper: np.ndarray, faces: np.ndarray, ankle, ahead, ac
     local = np.searchsorted(used, faces)
     normals = vertex_normals(upper[used], local)
     v0, v1 = UV["cap"]
-    for field in OVERLAYS[style]:
-        cut, tri = clip(upper[used], local, field(along, side, toe))
-        if not len(tri):
-            continue
-        pos, nrm = cut @ upper[used], cut @ normals
-        nrm /= np.maximum(np.linalg.norm(nrm, axis=1, keepdims=True), 1e-12)
-        t = np.clip(((pos - ankle) @ ahead - heel) / max(toe - heel, 1e-9), 0, 1)
-        uv = np.column_stack([u0 + 0.02 + 0.44 * t, v0 + (v1 - v0) * np.clip(pos[:, 1] / 0.08, 0, 1)])
-        lifted = pos + OVERLAY_LIFT * nrm
-        # (Never under the floor the shoe stands on: at the sole's edge the normals point down, and a heavy body's
-        # cap stood 1.2 mm under it, tests/body/test_body_looks.py.)
-        lifted[:, 1] = np.maximum(lifted[:, 1], 0.0)
-        out.add(lifted, uv, tri)
+    cut, tri = clip(upper[used], local, _toe_cap(along, side, toe))
+    if not len(tri):
+        return
+    pos, nrm = cut @ upper[used], cut @ normals
+    nrm /= np.maximum(np.linalg.norm(nrm, axis=1, keepdims=True), 1e-12)
+    t = np.clip(((pos - ankle) @ ahead - heel) / max(toe - heel, 1e-9), 0, 1)
+    uv = np.column_stack([u0 + 0.02 + 0.44 * t, v0 + (v1 - v0) * np.clip(pos[:, 1] / 0.08, 0, 1)])
+    lifted = pos + OVERLAY_LIFT * nrm
+    # (Never under the floor the shoe stands on: at the sole's edge the normals point down, and a heavy body's
+    # cap stood 1.2 mm under it, tests/body/test_body_looks.py.)
+    lifted[:, 1] = np.maximum(lifted[:, 1], 0.0)
+    out.add(lifted, uv, tri)
 
 
 def extras(mesh: BodyMesh, upper: np.ndarray, faces: np.ndarray, style: str, collar: float):
@@ -378,7 +375,7 @@ def extras(mesh: BodyMesh, upper: np.ndarray, faces: np.ndarray, style: str, col
         skin = feet_at[(feet_at[:, 1] < 0.05) & (np.sign(feet_at[:, 0] - middle) == sign)]
         u0 = 0.5 * k
         _sole(out, upper[mine], skin, ankle, ahead, across, shoe, u0)
-        _overlays(out, upper, faces[mine[faces].all(1)], ankle, ahead, across, style, u0)
+        _overlays(out, upper, faces[mine[faces].all(1)], ankle, ahead, across, u0)
         line, nrm = _top_line(upper, faces[mine[faces].all(1)], ankle, ahead, across, collar)
         surface, top_share = _tongue(out, line, nrm, across, shoe, u0)
         _laces(out, surface, top_share, shoe, u0)
