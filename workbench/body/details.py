@@ -274,6 +274,18 @@ HEAD_CONTROLS = {
                   {"head/head-scale-horiz-decr": 0.35}),
     "foreheadHeight": ({"forehead/forehead-scale-vert-incr": 0.35}, {"forehead/forehead-scale-vert-decr": 0.5}),
 }
+# The eyes' placement (blind review V: "the same person in 12 wigs", "eye spacing and tilt"). The faces' own variety
+# moves both (FACE_VARIETY's eyeSpacing and eyeTilt) but little: over review V's twelve, the pupils' distance over the
+# face's width at the cheekbones varied by 3.2 % and 2.4 % (feminine, masculine; people's some 5 %: Farkas' 63 +- 3.5
+# mm between the pupils over 130 to 139 +- 5 across the cheekbones), the eyes' axis from the inner to the outer corner
+# by 2.6 and 1.2 degrees (people's some 3 around a few degrees up). eyeSpacing: MakeHuman's eyes moved out or in,
+# EYE_SPACING_MM. eyeTilt: the outer corners up or down, EYE_TILT_DEG. 0 is the face as before.
+# tests/body/test_eye_variety_review_v.py.
+EYE_CONTROLS = {
+    "eyeSpacing": ({"eyes/{s}-eye-trans-out": 0.7}, {"eyes/{s}-eye-trans-in": 0.9}),
+    "eyeTilt": ({"eyes/{s}-eye-corner1-up": 0.8, "eyes/{s}-eye-corner2-down": 0.6},
+                {"eyes/{s}-eye-corner1-down": 0.45, "eyes/{s}-eye-corner2-up": 0.35}),
+}
 REGIONS = (("jawWidth", "cheekbones", "chinLength"), ("noseWidth", "noseLength"))
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6},
@@ -292,6 +304,7 @@ FACE_CONTROLS = {
     "browRidge": ({"eyebrows/eyebrows-trans-forward": 0.35, "eyebrows/eyebrows-trans-down": 0.25},
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
     **HEAD_CONTROLS,
+    **EYE_CONTROLS,
 }
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but

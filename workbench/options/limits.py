@@ -15,9 +15,10 @@ SHOE_STYLES = ("sneakers", "boots")
 # The stance a preview shows (contract section 4): the first the relaxed idle stance every avatar had before.
 POSES = ("relaxed", "hand_on_hip", "hands_on_hips", "hands_clasped")
 # The face shape controls (contract section 4): each from -1 to 1, 0 the neutral face of the body. (The head's own
-# shape last, added for blind review S's "one base head": tests/helpers.random_settings keeps earlier draws.)
+# shape, added for blind review S's "one base head", then the eyes' placement, review V's "eye spacing and tilt", last:
+# tests/helpers.random_settings keeps earlier draws.)
 FACE_CONTROLS = ("jawWidth", "cheekbones", "noseWidth", "eyeSize", "lipFullness", "noseLength", "chinLength",
-                 "browRidge", "headWidth", "foreheadHeight")
+                 "browRidge", "headWidth", "foreheadHeight", "eyeSpacing", "eyeTilt")
 LOCOMOTION = ("idle", "walk", "run", "jump", "strafe_left", "strafe_right", "turn_left", "turn_right")
 GESTURES = ("wave", "clap", "nod", "head_shake", "point", "thumbs_up", "shrug", "talk", "bow", "dance")
 ANIMATIONS = tuple(sorted(LOCOMOTION + GESTURES))
