@@ -1,6 +1,6 @@
 """The face's settings over HTTP (contract section 4): ``eyeColor`` colours the iris and each face control
 (``face.jawWidth``, ``cheekbones``, ``noseWidth``, ``eyeSize``, ``lipFullness``, ``noseLength``, ``chinLength``,
-``browRidge``, ``headWidth``, ``foreheadHeight``) shapes the head the way its name says, in the model and in the
+``browRidge``, ``headWidth``, ``foreheadHeight``, ``eyeSpacing``, ``eyeTilt``) shapes the head the way its name says, in the model and in the
 preview; the skeleton stays the body's below the neck; naming the defaults gives the default's bytes; a bad value is 400 naming the field and registers nothing. Two people of one gender and
 build with other colours and heights get faces of their own (issue 46: the slim feminine head was the same
 woman on four avatars)."""
@@ -69,6 +69,7 @@ BAD = [({"face": {"jawWidth": 2}}, "face.jawWidth"), ({"face": {"noseWidth": "wi
        ({"face": {"noseLength": 1.5}}, "face.noseLength"), ({"face": {"chinLength": None}}, "face.chinLength"),
        ({"face": {"browRidge": "high"}}, "face.browRidge"), ({"face": {"headWidth": 1.5}}, "face.headWidth"),
        ({"face": {"foreheadHeight": "tall"}}, "face.foreheadHeight"),
+       ({"face": {"eyeSpacing": -1.2}}, "face.eyeSpacing"), ({"face": {"eyeTilt": "up"}}, "face.eyeTilt"),
        ({"face": {"eyeSize": -1.5}}, "face.eyeSize"), ({"face": {"chin": 1}}, "face.chin"),
        ({"face": [0.5]}, "face"), ({"eyeColor": "blue"}, "eyeColor"), ({"eyeColor": "#12345"}, "eyeColor")]
 
@@ -111,7 +112,8 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
     the neck, and the way its name says, opposite ways for opposite signs: the jaw's angles, the
     cheekbones and the head's sides out to the sides, the nose's wings out, the eyes' lids apart (the upper up, the
     lower down), the lips forward and apart, the nose's top and bottom apart, the chin down, the brows forward, the
-    crown up over the eyes. (A control that raises or lowers the crown, the head's own two, changes the stature, which
+    crown up over the eyes, the eyes' corners and lids out from the middle, the outer corners up and the inner down.
+    (A control that raises or lowers the crown, the head's own two, changes the stature, which
     the height's exact scale takes back: below the neck the body moves by that one scale and nothing else.)"""
     results = {}
     for sign in (1, -1):
@@ -129,12 +131,18 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
         # (lipFullness at -1 a millimetre and a fifth: 1.31 mm since every face's upper lip is 0.15 thinner at rest
         # (blind review G's pout), while the thinnest lips stay where viseme_O folds them (details.LIP_CAP), so -1
         # has that much less room; +1 moves them as before)
-        assert size.max() > (0.0012 if (control, sign) == ("lipFullness", -1) else 0.0015), (control, sign, size.max())
+        # (eyeTilt's eye corners a millimetre and a quarter to a half, the two corners opposite ways: the eyes' axis
+        # some 4 to 7 degrees turned, 1.26 mm at -1)
+        least = 0.0012 if (control, sign) == ("lipFullness", -1) or control == "eyeTilt" else 0.0015
+        assert size.max() > least, (control, sign, size.max())
         # nothing below the neck moves (a longer chin draws the skin under it down to the neck's top, 16.3 cm)
         assert old[moved, 1].min() > eye_y - (0.17 if control == "chinLength" else 0.16), control
         p, dm = old[moved], d[moved]
-        if control in ("jawWidth", "cheekbones", "noseWidth", "headWidth"):
+        if control in ("jawWidth", "cheekbones", "noseWidth", "headWidth", "eyeSpacing"):
             along = _outward(p, dm, mid)
+        elif control == "eyeTilt":                                   # outside the eyes' centres up, inside them down
+            centre = np.abs(eyes[:, 0] - mid).mean()
+            along = np.sign(np.abs(p[:, 0] - mid) - centre) * dm[:, 1]
         elif control == "foreheadHeight":                           # the crown up (the body's scale taken off)
             along = dm[p[:, 1] > p[:, 1].max() - 0.02, 1]
         elif control == "eyeSize":
