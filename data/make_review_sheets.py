@@ -16,11 +16,11 @@ project's venv) writes into ``OUT_DIR``:
 - ``key.json``, for whoever reads the ratings, not for the reviewers: each index's settings, sheet and row,
   the views and what each renderer is, and any avatar skipped (with why).
 
-The avatars are ``helpers.random_settings(count, seed, with_added=True, heads=True, eyes=True)`` (``tests/helpers.py``): every
+The avatars are ``helpers.random_settings(count, seed, with_added=True, heads=True, features=True)`` (``tests/helpers.py``): every
 field of the service's settings schema drawn (values added later too: ``with_added``; the head's own width and
 forehead, review S's "one base head": ``heads``, so a seed drawn before review S, e.g. review R's 4628, now shows
-other heads than its reviewers saw, while the tests pinned to it keep theirs; the eyes' spacing and tilt, review V's
-"the same person in 12 wigs": ``eyes``, likewise), skin tones from light to deep, mostly
+other heads than its reviewers saw, while the tests pinned to it keep theirs; the eyes' spacing and tilt and the nose's
+bridge, review V's "the same person in 12 wigs": ``features``, likewise), skin tones from light to deep, mostly
 natural hair and eye colours, clothes any colour, stances too. Each avatar is its LOD 0 model with its idle clip, standing in its
 first clip's first frame in every renderer (its stance: the ``pose`` clip the model carries first when its
 ``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the mouthOpen and
@@ -331,7 +331,7 @@ def main(out: Path, count: int, seed: int, per_sheet: int, cell: int, renderers:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     avatars, indices, skipped = [], [], []
-    for k, s in enumerate(random_settings(count, seed, with_added=True, heads=True, eyes=True)):
+    for k, s in enumerate(random_settings(count, seed, with_added=True, heads=True, features=True)):
         try:
             avatars.append(Avatar(s))
             indices.append(k + 1)

@@ -638,10 +638,11 @@ OWN_STREAM = ("face.noseLength", "face.chinLength", "face.browRidge")
 # avatars were drawn with (their heads would change: review R's #3's short crop under a narrower head); the review
 # sheets from review S on opt in.
 HEAD_STREAM = ("face.headWidth", "face.foreheadHeight")
-# ... and the eyes' placement (review V, "the same person in 12 wigs": eye spacing and tilt), from a fourth stream and
-# only ``eyes``, for the same reason: the tests pinned to review S to U's draws (``heads``) keep their faces; the review
+# ... and the eyes' placement and the nose's bridge (review V, "the same person in 12 wigs": "eye spacing and tilt",
+# "nose bridge"), each from a stream of its own (a field added here later leaves the others' draws), and only
+# ``features``, for the same reason: the tests pinned to review S to U's draws (``heads``) keep their faces; the review
 # sheets from review V on opt in.
-EYE_STREAM = ("face.eyeSpacing", "face.eyeTilt")
+FEATURE_STREAM = ("face.eyeSpacing", "face.eyeTilt", "face.noseBridge")
 OWN_CYCLE = ("pose", "glasses")
 # Enumerations that grew after seeds were reviewed, two ways. GREW (by how many values they had): the shared stream is
 # drawn as that many values' cycle drew it (so every other field keeps its value), their own cycle from a stream of its
@@ -672,14 +673,14 @@ def _with_added(values: list, added: tuple, count: int, rng: np.random.Generator
 
 
 def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, heads: bool = False,
-                    eyes: bool = False) -> list[dict]:
+                    features: bool = False) -> list[dict]:
     """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields added later
     are drawn too, and values added later but those of :data:`ADDED`, drawn only ``with_added``): enumerations in shuffled cycles (each allowed value at least once when ``count``
     reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
     colours, which are drawn as people have them (:data:`REALISTIC`: skin light to deep, mostly natural hair,
     natural eyes). Same seed, same settings. Values added to an enumeration later (:data:`ADDED`) only ``with_added``; the head's
     shape (:data:`HEAD_STREAM`) only ``heads`` (the review sheets from review S on), the eyes' placement
-    (:data:`EYE_STREAM`) only ``eyes`` (from review V on), so every draw made before keeps its avatars.
+    and the nose's bridge (:data:`FEATURE_STREAM`) only ``features`` (from review V on), so every draw made before keeps its avatars.
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
@@ -689,10 +690,10 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     True
     >>> sorted(set(random_settings(1, seed=1, heads=True)[0]["face"]) - set(random_settings(1, seed=1)[0]["face"]))
     ['foreheadHeight', 'headWidth']
-    >>> b = random_settings(2, seed=1, heads=True, eyes=True)
+    >>> b = random_settings(2, seed=1, heads=True, features=True)
     >>> sorted(set(b[0]["face"]) - set(random_settings(1, seed=1, heads=True)[0]["face"]))
-    ['eyeSpacing', 'eyeTilt']
-    >>> [{k: v for k, v in s["face"].items() if k not in ("eyeSpacing", "eyeTilt")} for s in b] == [
+    ['eyeSpacing', 'eyeTilt', 'noseBridge']
+    >>> [{k: v for k, v in s["face"].items() if k not in ("eyeSpacing", "eyeTilt", "noseBridge")} for s in b] == [
     ...     s["face"] for s in random_settings(2, seed=1, heads=True)]
     True
     """
@@ -702,7 +703,7 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     rng = np.random.default_rng(seed)
     later = np.random.default_rng([seed, 46])   # the fields of :data:`OWN_STREAM`
     head = np.random.default_rng([seed, 48])    # the fields of :data:`HEAD_STREAM`
-    eye = np.random.default_rng([seed, 49])     # the fields of :data:`EYE_STREAM`
+    features_ = {k: np.random.default_rng([seed, 49, n]) for n, k in enumerate(FEATURE_STREAM)}   # one stream each
     cycles: dict[str, list] = {}
 
     def walk(props: dict, path: str, k: int) -> dict:
@@ -720,14 +721,14 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
                     cycles[key] = (_with_added(values, added, count, np.random.default_rng([seed, 47, len(cycles)]))
                                    if with_added else values)
                 out[name] = cycles[key][k]
-            elif (key in HEAD_STREAM and not heads) or (key in EYE_STREAM and not eyes):
+            elif (key in HEAD_STREAM and not heads) or (key in FEATURE_STREAM and not features):
                 continue
             elif key in REALISTIC:
                 out[name] = REALISTIC[key](rng)
             elif sub.get("type") == "object":
                 out[name] = walk(sub["properties"], key + ".", k)
             else:
-                stream = later if key in OWN_STREAM else head if key in HEAD_STREAM else eye if key in EYE_STREAM else rng
+                stream = later if key in OWN_STREAM else head if key in HEAD_STREAM else features_[key] if key in FEATURE_STREAM else rng
                 value = _draw_value(sub, stream)
                 if value is not None:
                     out[name] = value

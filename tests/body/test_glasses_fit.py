@@ -75,14 +75,15 @@ def test_lenses_on_the_eyes_clear_of_the_skin(gender, shape, height):
     lenses_fit(body_of(gender, shape, height), gender)
 
 
-# The eyes' placement (face.eyeSpacing, face.eyeTilt, review V's "the same person in 12 wigs"): the eyes closest and
-# furthest apart, with their corners' ends, the frame fitted to each.
-EYES = [(g, (("eyeSpacing", w), ("eyeTilt", t))) for g in ("feminine", "masculine") for w, t in ((-1, 1), (1, -1))]
+# The eyes' placement and the nose's bridge (face.eyeSpacing, eyeTilt, noseBridge, review V's "the same person in 12
+# wigs"): the eyes closest and furthest apart, with their corners' and the bridge's ends, the frame fitted to each.
+EYES = [(g, (("eyeSpacing", w), ("eyeTilt", t), ("noseBridge", b))) for g in ("feminine", "masculine")
+        for w, t, b in ((-1, 1, -1), (1, -1, 1), (-1, -1, 1), (1, 1, -1))]
 
 
 @pytest.mark.parametrize("gender,face", EYES)
 def test_lenses_on_the_eyes_set_closest_and_furthest_apart(gender, face):
-    """As on every body: each lens centred on its eye, clear of the skin, the bridge on the nose."""
+    """As on every body: each lens centred on its eye, clear of the skin, the bridge on the nose (low or high)."""
     lenses_fit(body_of(gender, face=face), gender)
 
 

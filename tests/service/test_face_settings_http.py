@@ -1,6 +1,6 @@
 """The face's settings over HTTP (contract section 4): ``eyeColor`` colours the iris and each face control
 (``face.jawWidth``, ``cheekbones``, ``noseWidth``, ``eyeSize``, ``lipFullness``, ``noseLength``, ``chinLength``,
-``browRidge``, ``headWidth``, ``foreheadHeight``, ``eyeSpacing``, ``eyeTilt``) shapes the head the way its name says, in the model and in the
+``browRidge``, ``headWidth``, ``foreheadHeight``, ``eyeSpacing``, ``eyeTilt``, ``noseBridge``) shapes the head the way its name says, in the model and in the
 preview; the skeleton stays the body's below the neck; naming the defaults gives the default's bytes; a bad value is 400 naming the field and registers nothing. Two people of one gender and
 build with other colours and heights get faces of their own (issue 46: the slim feminine head was the same
 woman on four avatars)."""
@@ -70,6 +70,7 @@ BAD = [({"face": {"jawWidth": 2}}, "face.jawWidth"), ({"face": {"noseWidth": "wi
        ({"face": {"browRidge": "high"}}, "face.browRidge"), ({"face": {"headWidth": 1.5}}, "face.headWidth"),
        ({"face": {"foreheadHeight": "tall"}}, "face.foreheadHeight"),
        ({"face": {"eyeSpacing": -1.2}}, "face.eyeSpacing"), ({"face": {"eyeTilt": "up"}}, "face.eyeTilt"),
+       ({"face": {"noseBridge": 3}}, "face.noseBridge"),
        ({"face": {"eyeSize": -1.5}}, "face.eyeSize"), ({"face": {"chin": 1}}, "face.chin"),
        ({"face": [0.5]}, "face"), ({"eyeColor": "blue"}, "eyeColor"), ({"eyeColor": "#12345"}, "eyeColor")]
 
@@ -152,7 +153,7 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
             along = np.sign(p[:, 1] - p[:, 1].mean()) * dm[:, 1]
         elif control == "chinLength":                                # the chin down
             along = -dm[:, 1]
-        else:                                                        # lips and brows: forward
+        else:                                                        # lips, brows and the nose's bridge: forward
             along = dm[:, 2]
         results[sign] = float(np.mean(along))
     assert results[1] > 0 > results[-1], (control, results)

@@ -283,12 +283,22 @@ HEAD_CONTROLS = {
 # people's deviations. eyeTilt: the outer corners up and the inner down (MakeHuman's corner1 and corner2), or the
 # other way, the eyes' axis 0 degrees on the default feminine face (1.6 masculine) 5.4 and -4.3 at the ends (7.2 and
 # -2.9; people's some -4 to 12). 0 is the face as before (the default avatars keep their bytes). Drawn for the review
-# sheets only (tests/helpers.random_settings' ``eyes``): review V's faces 6.9 and 5.3 % and 3.7 and 3.2 degrees now;
+# sheets only (tests/helpers.random_settings' ``features``): review V's faces 6.4 and 4.4 % and 4.2 and 3.4 degrees now;
 # tests/body/test_eye_variety_review_v.py (the lenses on the eyes at the ends: tests/body/test_glasses_fit.py).
 EYE_CONTROLS = {
     "eyeSpacing": ({"eyes/{s}-eye-trans-out": 0.7}, {"eyes/{s}-eye-trans-in": 0.9}),
     "eyeTilt": ({"eyes/{s}-eye-corner1-up": 0.8, "eyes/{s}-eye-corner2-down": 0.6},
                 {"eyes/{s}-eye-corner1-down": 0.6, "eyes/{s}-eye-corner2-up": 0.45}),
+}
+# The nose's bridge (review V: "nose bridge"): noseBridge +1 a high, narrow bridge (MakeHuman's Greek nose, its root
+# raised, the root and the bridge narrower, a little hump), -1 a low, broad, flat one (the nose's root 11.6 mm in front
+# of the eyes' inner corners on the default feminine face, 14.0 and 10.2 at the ends; masculine 6.9, 9.4 and 5.3). The
+# faces' own variety moves the hump alone (FACE_VARIETY's noseBridge).
+NOSE_BRIDGE = {
+    "noseBridge": ({"nose/nose-greek-incr": 0.8, "nose/nose-width1-decr": 0.6, "nose/nose-width2-decr": 0.5,
+                    "nose/nose-hump-incr": 0.3},
+                   {"nose/nose-greek-decr": 0.8, "nose/nose-width1-incr": 0.8, "nose/nose-width2-incr": 0.6,
+                    "nose/nose-hump-decr": 0.4}),
 }
 REGIONS = (("jawWidth", "cheekbones", "chinLength"), ("noseWidth", "noseLength"))
 FACE_CONTROLS = {
@@ -309,6 +319,7 @@ FACE_CONTROLS = {
                   {"eyebrows/eyebrows-trans-backward": 0.6, "eyebrows/eyebrows-trans-up": 0.4}),
     **HEAD_CONTROLS,
     **EYE_CONTROLS,
+    **NOSE_BRIDGE,
 }
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but

@@ -15,10 +15,12 @@ SHOE_STYLES = ("sneakers", "boots")
 # The stance a preview shows (contract section 4): the first the relaxed idle stance every avatar had before.
 POSES = ("relaxed", "hand_on_hip", "hands_on_hips", "hands_clasped")
 # The face shape controls (contract section 4): each from -1 to 1, 0 the neutral face of the body. (The head's own
-# shape, added for blind review S's "one base head", then the eyes' placement, review V's "eye spacing and tilt", last:
+# shape, added for blind review S's "one base head", then the eyes' placement and the nose's bridge, review V's "eye spacing and tilt" and
+# "nose bridge", last:
 # tests/helpers.random_settings keeps earlier draws.)
 FACE_CONTROLS = ("jawWidth", "cheekbones", "noseWidth", "eyeSize", "lipFullness", "noseLength", "chinLength",
-                 "browRidge", "headWidth", "foreheadHeight", "eyeSpacing", "eyeTilt")
+                 "browRidge", "headWidth", "foreheadHeight", "eyeSpacing", "eyeTilt",
+                 "noseBridge")
 LOCOMOTION = ("idle", "walk", "run", "jump", "strafe_left", "strafe_right", "turn_left", "turn_right")
 GESTURES = ("wave", "clap", "nod", "head_shake", "point", "thumbs_up", "shrug", "talk", "bow", "dance")
 ANIMATIONS = tuple(sorted(LOCOMOTION + GESTURES))
