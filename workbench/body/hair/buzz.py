@@ -1,15 +1,19 @@
 """A buzz cut (style ``buzz``): hair clipped to a few millimetres, drawn on the scalp alone, no cards (issue 46, blind
 review O: "Buzz: none, not in the sample"; its best-rated heads were the bald one's clean scalp and the curls).
 
-Over the skin texture, inside the ``short`` style's hairline (the line hair grows to), the skin is covered by the
-settings' hair colour, as densely as clipped hair covers a scalp (:data:`COVER`, the scalp a little through it), in a
-grain of clumps (:data:`GRAIN` per metre, drawn in space: no seam where the UV islands meet) and short hairs between
-them (:data:`FINE`), the skin showing between them (:data:`BETWEEN`; :data:`CROWN`: fewer gaps on the crown; blind
-review Q: "a flat, untextured orange shell like a swim cap": the cover had been all but full), the colour a little deeper
-than the hair's own (:data:`ROOT`: short hair shows its shaded roots, not its lit lengths). The hairline is soft: the
-cover fades over :data:`FADE` of a hairline, its edge broken by the grain (:data:`RAGGED`), not a drawn line. The
-bald head's stubble (``none``, :mod:`.bald`) is the same mask, lighter (a skin tone drawn towards a greyed stubble);
-a buzz cut is the hair's own colour.
+Over the skin texture, inside the buzz cut's own hairline (``head.HAIRLINE["buzz"]``: the front at the forehead's top,
+a temple's corner down to the sideburn, over the ear, a squared nape low on the neck), two layers (:func:`draw_buzz`):
+the clipped lengths lying over the skin, so far from the skin to the hair's colour (:data:`LENGTHS`, in clumps of
+:data:`GRAIN` per metre, the skin showing through them), and over those the hairs' roots, a dot at :data:`ROOTS` of
+the texels (each texel its own draw from its point in space, :func:`follicles`: no seam where the UV islands meet)
+in the brows' colour (:func:`..brows.brow_color`: the hair darker and muted, dyed hair's roots a natural brown), so
+the head reads as hairs over skin in the brows' colour, not a tinted cap. The line is a clipper's: the cover from
+none to full over :data:`EDGE` (some 2 mm), the roots thinning there one by one. (Blind review Q: "a flat,
+untextured orange shell like a swim cap": one cover nearly full; review V, #11, grey #9A9A9A on #B18560: "a flat
+grey-beige swim cap with an airbrushed edge and no stubble": the cover, the hair at 0.8, had the skin's own
+lightness, its grain was only a hue's, and its fade ran 8 mm from a line under the crown:
+tests/render/test_buzz_stubble_review_v.py.) The bald head's stubble (``none``, :mod:`.bald`) is its own, lighter
+mask.
 
 The styles painted on the scalp alone (:data:`PAINTED`) have no ``Hair`` mesh at any level of detail, so they cost
 no triangles; :func:`scalp_skin` is the body's skin texture for every style.
@@ -51,7 +55,7 @@ ROOTS = 0.32
 ROOT = 0.8
 # Between the roots the clipped lengths lie over the skin: so much of the way from the skin to the hair's colour
 # (LENGTHS[0] to LENGTHS[1] with the clumps, GRAIN per metre, a couple of millimetres: the skin shows through).
-LENGTHS = (0.5, 0.8)
+LENGTHS = (0.55, 0.8)
 GRAIN = 1800.0
 # The lengths' colour: so much of the hair's (their lit ends; light hair stays its colour, not a grey).
 LIT = 0.95
@@ -78,7 +82,7 @@ def draw_buzz(gender: str, size: int) -> dict[str, np.ndarray]:
     w = smoothstep(EDGE[0], EDGE[1], pol / hairline("buzz", az)) * near
     draw = follicles(p, FOLLICLE)
     roots = draw < ROOTS * w
-    lengths = w * w * (LENGTHS[0] + (LENGTHS[1] - LENGTHS[0]) * clumps(p * GRAIN))
+    lengths = w * (LENGTHS[0] + (LENGTHS[1] - LENGTHS[0]) * clumps(p * GRAIN))
     at = np.flatnonzero((lengths > 1 / 255) | roots).astype(np.int32)
     return {"at": at, "lengths": np.round(lengths[at] * 255).astype(np.uint8),
             "roots": np.where(roots[at], round(255 * ROOT), 0).astype(np.uint8)}
@@ -127,12 +131,13 @@ def buzzed(tone: str, gender: str, hair_color: str) -> np.ndarray:
 
 @lru_cache(maxsize=2)
 def _cover(gender: str, size: int) -> np.ndarray:
-    """The buzz cut's cover (0..1, the grain's cells and the fade) over a ``size`` px map of the body."""
+    """The buzz cut's cover (0..1: the lengths, a root whole) over a ``size`` px map of the body, each texel its block's most
+    (the line's blocks matte too)."""
     data = _mask(gender, SKIN_SIZE)
     cover = np.zeros(SKIN_SIZE * SKIN_SIZE)
     cover[data["at"]] = np.minimum(np.maximum(data["lengths"] / LENGTHS[0], data["roots"] / ROOT) / 255.0, 1.0)
     step = SKIN_SIZE // size
-    return cover.reshape(size, step, size, step).mean(axis=(1, 3))
+    return cover.reshape(size, step, size, step).max(axis=(1, 3))
 
 
 @lru_cache(maxsize=2)
