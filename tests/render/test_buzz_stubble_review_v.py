@@ -3,15 +3,17 @@ defect 3, the worst hair style at 2.5/10: "#11 buzz cut: a flat grey-beige swim 
 stubble. It does not read as hair"; wanted "skin visible through a dense stubble/follicle texture, colour matched to
 the brows, with a crisp hairline shape at the temples and nape").
 
-Measured in the portrait (512 px and the sheets' 288 px, from the front) of review V's #11 (grey #9A9A9A on #B18560)
-and of a dark buzz on deep skin (#1C140E on #4F3828) and on pale skin (#2A1A10 on #F0D2C1). The buzz's region is
+Measured in the portrait (512 px and the sheets' 288 px, from the front) of review V's #11 (grey #9A9A9A on #B18560),
+of a dark buzz on deep skin (#1C140E on #4F3828) and on pale skin (#2A1A10 on #F0D2C1), and of a blond one (#D9B77A
+on #C89A7A: its chroma in the picture 34.7 on main, 37.2 now, the hair's own 35.8: not greyed). The buzz's region is
 found as in test_buzz_grain_review_q.py, from the same avatar with pure green hair (its green over red and blue,
 5 px mean, the part at the picture's top: #11's top is green too). Then:
 (a) the stubble: the luminance's spread about its 3 px mean inside the region's core: main's cap 0.22 (#11), 2.1
-    (deep), 16.4 (pale) at 512 px and 0.29, 0.97 at 288 px; now 17.4, 3.7, 22.9 and 6.0, 1.4 (the roots in the brows'
-    colour on a per-texel draw: #11's grey at 0.8 had been the skin's own lightness, its grain only a hue's);
-(b) the line: down the middle of the forehead, the rows from a share of 0.8 to 0.1 (15 columns' mean): main 9, 10
-    and 10 px at 512 (some 7 mm: the fade), now 5, 4 and 5 (the 5 px mean's own width in it);
+    (deep), 16.4 (pale), 0.30 (blond) at 512 px and 0.29, 0.97 at 288 px; now 17.4, 3.7, 22.9, 17.6 and 6.0, 1.4 (the
+    roots in the brows' colour on a per-texel draw: #11's grey at 0.8 had been the skin's own lightness, its grain
+    only a hue's);
+(b) the line: down the middle of the forehead, the rows from a share of 0.8 to 0.1 (15 columns' mean): main 9, 10,
+    10 and 8 px at 512 (some 7 mm: the fade), now 5, 4, 5 and 4 (the 5 px mean's own width in it);
 (c) where it is: the line's row at the middle of the forehead from the picture's top at 512 px: main 72, 69, 72, now
     93, 86, 92 (the forehead's top: the fade had left the cover's middle a third of the way up the crown).
 """
@@ -36,7 +38,7 @@ V11 = {"gender": "feminine", "bodyShape": "athletic", "height": 179.2, "skinTone
        "outfit": {"top": "#69CE4C", "bottom": "#163C6A", "shoes": "#2B55FF", "topStyle": "tee",
                   "bottomStyle": "skirt", "shoeStyle": "sneakers"}, "glasses": "none", "pose": "relaxed"}
 CASES = {"v11": (V11, "#9A9A9A"), "deep": ({**V11, "gender": "masculine", "skinTone": "#4F3828"}, "#1C140E"),
-         "pale": ({**V11, "skinTone": "#F0D2C1"}, "#2A1A10")}
+         "pale": ({**V11, "skinTone": "#F0D2C1"}, "#2A1A10"), "blond": ({**V11, "skinTone": "#C89A7A"}, "#D9B77A")}
 
 
 @cache
@@ -69,7 +71,8 @@ def measures(case: str, size: int) -> dict[str, float]:
 
 
 # (case, size): the least stubble (main's figure, this branch's).
-STUBBLE = {("v11", 512): 8.0, ("deep", 512): 3.0, ("pale", 512): 20.0, ("v11", 288): 3.0, ("deep", 288): 1.2}
+STUBBLE = {("v11", 512): 8.0, ("deep", 512): 3.0, ("pale", 512): 20.0, ("blond", 512): 8.0, ("v11", 288): 3.0,
+           ("deep", 288): 1.2}
 
 
 @pytest.mark.parametrize("case, size", list(STUBBLE))

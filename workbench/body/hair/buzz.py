@@ -131,8 +131,8 @@ def buzzed(tone: str, gender: str, hair_color: str) -> np.ndarray:
 
 @lru_cache(maxsize=2)
 def _cover(gender: str, size: int) -> np.ndarray:
-    """The buzz cut's cover (0..1: the lengths, a root whole) over a ``size`` px map of the body, each texel its block's most
-    (the line's blocks matte too)."""
+    """The buzz cut's cover (0..1: the lengths, a root whole) over a ``size`` px map of the body, each texel its
+    block's most (the line's blocks matte too)."""
     data = _mask(gender, SKIN_SIZE)
     cover = np.zeros(SKIN_SIZE * SKIN_SIZE)
     cover[data["at"]] = np.minimum(np.maximum(data["lengths"] / LENGTHS[0], data["roots"] / ROOT) / 255.0, 1.0)
