@@ -79,7 +79,7 @@ def cover_by_share(gender: str) -> tuple[np.ndarray, np.ndarray]:
     m = reference_body(gender)
     used = np.unique(head_triangles(m))
     az, pol = head_of(m).angles(m.positions[used].astype(np.float64))
-    share = pol / hairline("short", az)
+    share = pol / hairline("buzz", az)
     skin = skin_texture(TONE, gender).astype(float)
     hair = buzzed(TONE, gender, HAIR).astype(float)
     size = skin.shape[0]

@@ -8,7 +8,9 @@ over red and blue, against the region's 95th percentile, is the hair's share the
 (a) the grain: the luminance's spread about its 3 px mean, inside the region's core (share > 0.5, 4 px from its edge):
     main's cap 1.9 (#8) and 4.6, now 5.4 and 13.5;
 (b) the hairline: down the middle of the forehead, the rows from a share of 0.8 to 0.1 (15 columns' mean): main 6
-    and 5 px, now 11 and 9 (the head, some 155 mm, about 200 px wide here: 8 mm, where main's cut in 4);
+    and 5 px, now 11 and 9 (the head, some 155 mm, about 200 px wide here: 8 mm, where main's cut in 4); since
+    buzz32 (blind review V: "a flat grey-beige swim cap with an airbrushed edge"; wanted "a crisp hairline") a
+    clipper's line, 6 and 4 px, its roots thinning one by one over some 2 mm (tests/render/test_buzz_stubble_review_v.py);
 (c) the skin through the hair: one less the mean share over the region (share > 0.2): main 0.16 and 0.15, now 0.23
     and 0.22 (denser on the crown, thinning towards the hairline; denser yet and a dark buzz on light skin would
     read as the bald head's stubble: test_buzz_review_o.py). (The "standing off the skull" was the cap's edge's contrast: the buzz has no mesh, see
@@ -71,7 +73,9 @@ def test_buzz_has_a_grain_not_a_flat_cap(case):
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_buzz_hairline_fades_over_millimetres(case):
-    assert measures(case)["edge"] >= 8, measures(case)
+    # (Was >= 8, review Q's soft fade at 11 and 9 px; review V read that fade as a swim cap's airbrushed edge: the line
+    # is now a clipper's, 6 and 4 px, still no drawn line: test_buzz_stubble_review_v.py pins it at 2 to 6 px.)
+    assert measures(case)["edge"] >= 4, measures(case)
 
 
 @pytest.mark.parametrize("case", list(CASES))

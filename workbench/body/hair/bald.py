@@ -98,10 +98,7 @@ def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per
         * np.sin(p[..., 2] * 2.2 + np.sin(p[..., 0] * 1.3))
     grain = smoothstep(0.05, 0.4, cell)
     if fine:
-        q = p * (fine / dots_per_m)
-        hairs = np.sin(q[..., 0] * 2.1 + np.sin(q[..., 2] * 1.7)) * np.sin(q[..., 1] * 1.8 + np.sin(q[..., 0] * 2.4)) \
-            * np.sin(q[..., 2] * 1.9 + np.sin(q[..., 1] * 1.5))
-        grain = 0.5 * grain + 0.5 * smoothstep(-0.1, 0.3, hairs)
+        grain = 0.5 * grain + 0.5 * clumps(p * (fine / dots_per_m))
     if ragged:
         # (Only within the fade: none where it is 0 or 1.)
         w = np.clip(w + ragged * (grain - 0.5) * 4 * w * (1 - w), 0.0, 1.0)
@@ -111,6 +108,18 @@ def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per
     weight = (w * dots).reshape(-1)
     at = np.flatnonzero(weight > 1 / 255).astype(np.int32)
     return {"at": at, "w": np.round(weight[at] * 255).astype(np.uint8)}
+
+
+def clumps(q: np.ndarray) -> np.ndarray:
+    """A grain 0..1 over points ``q`` (..., 3) in its own units (some 3.5 cells a period): clumps of short hairs.
+
+    >>> g = clumps(np.random.default_rng(0).random((1000, 3)) * 20)
+    >>> bool(g.min() == 0.0), bool(g.max() == 1.0), 0.3 < float(g.mean()) < 0.6
+    (True, True, True)
+    """
+    hairs = np.sin(q[..., 0] * 2.1 + np.sin(q[..., 2] * 1.7)) * np.sin(q[..., 1] * 1.8 + np.sin(q[..., 0] * 2.4)) \
+        * np.sin(q[..., 2] * 1.9 + np.sin(q[..., 1] * 1.5))
+    return smoothstep(-0.1, 0.3, hairs)
 
 
 @lru_cache(maxsize=4)

@@ -1,15 +1,19 @@
 """A buzz cut (style ``buzz``): hair clipped to a few millimetres, drawn on the scalp alone, no cards (issue 46, blind
 review O: "Buzz: none, not in the sample"; its best-rated heads were the bald one's clean scalp and the curls).
 
-Over the skin texture, inside the ``short`` style's hairline (the line hair grows to), the skin is covered by the
-settings' hair colour, as densely as clipped hair covers a scalp (:data:`COVER`, the scalp a little through it), in a
-grain of clumps (:data:`GRAIN` per metre, drawn in space: no seam where the UV islands meet) and short hairs between
-them (:data:`FINE`), the skin showing between them (:data:`BETWEEN`; :data:`CROWN`: fewer gaps on the crown; blind
-review Q: "a flat, untextured orange shell like a swim cap": the cover had been all but full), the colour a little deeper
-than the hair's own (:data:`ROOT`: short hair shows its shaded roots, not its lit lengths). The hairline is soft: the
-cover fades over :data:`FADE` of a hairline, its edge broken by the grain (:data:`RAGGED`), not a drawn line. The
-bald head's stubble (``none``, :mod:`.bald`) is the same mask, lighter (a skin tone drawn towards a greyed stubble);
-a buzz cut is the hair's own colour.
+Over the skin texture, inside the buzz cut's own hairline (``head.HAIRLINE["buzz"]``: the front at the forehead's top,
+a temple's corner down to the sideburn, over the ear, a squared nape low on the neck), two layers (:func:`draw_buzz`):
+the clipped lengths lying over the skin, so far from the skin to the hair's colour (:data:`LENGTHS`, in clumps of
+:data:`GRAIN` per metre, the skin showing through them), and over those the hairs' roots, a dot at :data:`ROOTS` of
+the texels (each texel its own draw from its point in space, :func:`follicles`: no seam where the UV islands meet)
+in the brows' colour (:func:`..brows.brow_color`: the hair darker and muted, dyed hair's roots a natural brown), so
+the head reads as hairs over skin in the brows' colour, not a tinted cap. The line is a clipper's: the cover from
+none to full over :data:`EDGE` (some 2 mm), the roots thinning there one by one. (Blind review Q: "a flat,
+untextured orange shell like a swim cap": one cover nearly full; review V, #11, grey #9A9A9A on #B18560: "a flat
+grey-beige swim cap with an airbrushed edge and no stubble": the cover, the hair at 0.8, had the skin's own
+lightness, its grain was only a hue's, and its fade ran 8 mm from a line under the crown:
+tests/render/test_buzz_stubble_review_v.py.) The bald head's stubble (``none``, :mod:`.bald`) is its own, lighter
+mask.
 
 The styles painted on the scalp alone (:data:`PAINTED`) have no ``Hair`` mesh at any level of detail, so they cost
 no triangles; :func:`scalp_skin` is the body's skin texture for every style.
@@ -30,63 +34,110 @@ from functools import lru_cache
 import numpy as np
 
 from .. import keep, pores
-from ..skin import SKIN_SIZE, skin_texture
-from .bald import HAIRS_FOR, draw_mask, front_hairs, painted, shaved
+from ..brows import brow_color
+from ..skin import SKIN_SIZE, reference_body, skin_texture
+from ..texels import texel_map
+from .bald import HAIRS_FOR, clumps, front_hairs, painted, shaved
+from .head import hairline, head_of, smoothstep
 from .texture import rgb
 
 # Styles drawn on the scalp's skin, with no hair mesh: ``none`` (a shaved head's stubble) and ``buzz``.
 PAINTED = ("none", "buzz")
-# How much of the scalp the clipped hair covers (the rest is the skin through it).
-COVER = 0.93
-# The clipped hair's colour: so much of the hair's (its roots in their own shade).
+# The hairline (in hairlines from the crown): the cover from none at EDGE[0] to full at EDGE[1], some 2 mm on the
+# forehead: a clipper's line, not an airbrushed fade (blind review V, #11: "a flat grey-beige swim cap with an
+# airbrushed edge"; over 1.05 to 0.8 the fade was 8 mm, its middle under the crown's third of the forehead).
+EDGE = (1.02, 0.975)
+# The hairs' roots: cells of FOLLICLE metres in space (under a texel: each texel its own draw, no seam where the UV
+# islands meet), ROOTS of them a hair's root where the cover is full (fewer towards the line, each still whole: single
+# hairs at the edge, not a paler tint), drawn in the hairs' root colour (the brows', :func:`..brows.brow_color`).
+FOLLICLE = 0.0006
+ROOTS = 0.32
 ROOT = 0.8
-# Grain cells per metre (clumps some 5 mm apart), the cover between them (the skin shows there: 0.9 drew a flat cap)
-# and the short hairs' finer grain per metre.
-GRAIN = 700.0
-BETWEEN = 0.45
-FINE = 1800.0
-# How much of the gaps between the hairs the crown fills (denser there, thinning towards the hairline).
-CROWN = 0.3
-# Where the cover fades (in hairlines from the crown): from none just past the hairline to full a fifth inside it;
-# and how far the grain moves the fade's weights (a broken edge).
-FADE = (1.05, 0.8)
-RAGGED = 0.8
+# Between the roots the clipped lengths lie over the skin: so much of the way from the skin to the hair's colour
+# (LENGTHS[0] to LENGTHS[1] with the clumps, GRAIN per metre, a couple of millimetres: the skin shows through).
+LENGTHS = (0.55, 0.8)
+GRAIN = 1800.0
+# The lengths' colour: so much of the hair's (their lit ends; light hair stays its colour, not a grey).
+LIT = 0.95
+# The cover (mean, where full) by which the skin's reflection and roughness go to MATTE and ROUGH.
+COVER = 0.93
 # The share of the skin's reflection (its specular map) left under the cover.
 MATTE = 0.35
 # ...and its least roughness (0..1).
 ROUGH = 0.85
 
 
-def _mask(gender: str, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """(flat texel indices, weights 0..255 uint8) of the buzz cut's cover on a ``size`` px skin texture."""
-    data = keep.kept(f"buzz-{gender}-{size}", lambda: draw_mask(gender, size, FADE, GRAIN, BETWEEN, RAGGED, FINE,
-                                                                           CROWN),
-                     {"at": (None,), "w": (None,)})
-    return data["at"], data["w"]
+def draw_buzz(gender: str, size: int) -> dict[str, np.ndarray]:
+    """The buzz cut's layers on a ``size`` px skin texture of ``gender``: ``at`` (flat texel indices inside the
+    line), ``lengths`` (0..255: how far the clipped lengths cover the skin there) and ``roots`` (0..255: a hair's
+    root, drawn over that)."""
+    m = reference_body(gender)
+    h = head_of(m)
+    faces = m.face_groups["body"]
+    tmap = texel_map(m.triangle_uvs[faces], size)
+    # Each texel's point in space (float64: the same bytes on every CPU), its place about the skull.
+    p = tmap.paint_vertices(m.triangles[faces], m.positions).astype(np.float64).reshape(-1, 3)
+    az, pol = h.angles(p)
+    near = np.linalg.norm(p - h.centre, axis=1) < 2 * h.radius
+    w = smoothstep(EDGE[0], EDGE[1], pol / hairline("buzz", az)) * near
+    draw = follicles(p, FOLLICLE)
+    roots = draw < ROOTS * w
+    lengths = w * (LENGTHS[0] + (LENGTHS[1] - LENGTHS[0]) * clumps(p * GRAIN))
+    at = np.flatnonzero((lengths > 1 / 255) | roots).astype(np.int32)
+    return {"at": at, "lengths": np.round(lengths[at] * 255).astype(np.uint8),
+            "roots": np.where(roots[at], round(255 * ROOT), 0).astype(np.uint8)}
+
+
+def follicles(p: np.ndarray, cell: float) -> np.ndarray:
+    """A draw 0..1 per point ``p`` (N, 3, metres), the same for every point of a ``cell`` metres cube of space (an
+    integer hash: the same on every CPU).
+
+    >>> d = follicles(np.array([[0.0, 0.0, 0.0], [0.0001, 0.0, 0.0], [0.01, 0.02, -0.03]]), 0.001)
+    >>> bool(d[0] == d[1]), bool(d[0] != d[2]), bool(((d >= 0) & (d < 1)).all())
+    (True, True, True)
+    """
+    q = np.floor(p / cell).astype(np.int64).astype(np.uint64)
+    k = q[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ q[:, 1] * np.uint64(0xC2B2AE3D27D4EB4F) \
+        ^ q[:, 2] * np.uint64(0x165667B19E3779F9)
+    k ^= k >> np.uint64(31)
+    k *= np.uint64(0xBF58476D1CE4E5B9)
+    k ^= k >> np.uint64(29)
+    return (k >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+
+
+def _mask(gender: str, size: int) -> dict[str, np.ndarray]:
+    """:func:`draw_buzz`, kept (``keep.kept``)."""
+    return keep.kept(f"buzz-{gender}-{size}", lambda: draw_buzz(gender, size),
+                     {"at": (None,), "lengths": (None,), "roots": (None,)})
 
 
 @lru_cache(maxsize=16)
 def buzzed(tone: str, gender: str, hair_color: str) -> np.ndarray:
     """The skin texture (:func:`workbench.body.skin.skin_texture` of ``tone`` and ``gender``) of a head with its
-    hair clipped short, in ``hair_color`` (read-only)."""
+    hair clipped short, in ``hair_color`` (read-only): the skin under the clipped lengths (the hair's colour), the
+    hairs' roots over them in the brows' colour (darker: roots are the hair in its own shade)."""
     skin = skin_texture(tone, gender)
-    at, w = _mask(gender, skin.shape[0])
-    hair = rgb(hair_color) * 255 * ROOT
-    # Per channel, weight (0..255) and skin level (0..255): the level drawn (a table, as bald.shaved's).
+    data = _mask(gender, skin.shape[0])
     level = np.arange(256, dtype=np.float64)[None, None, :]
-    t = np.arange(256, dtype=np.float64)[None, :, None] / 255 * COVER
-    table = np.clip(level * (1 - t) + hair[:, None, None] * t + 0.5, 0, 255).astype(np.uint8)          # (3, 256, 256)
-    return painted(skin, at, w, table)
+    t = np.arange(256, dtype=np.float64)[None, :, None] / 255
+
+    def table(colour: np.ndarray) -> np.ndarray:
+        # Per channel, weight (0..255) and skin level (0..255): the level drawn (as bald.shaved's).
+        return np.clip(level * (1 - t) + colour[:, None, None] * 255 * t + 0.5, 0, 255).astype(np.uint8)
+
+    lengths = painted(skin, data["at"], data["lengths"], table(rgb(hair_color) * LIT))
+    return painted(lengths, data["at"], data["roots"], table(rgb(brow_color(hair_color, tone))))
 
 
 @lru_cache(maxsize=2)
 def _cover(gender: str, size: int) -> np.ndarray:
-    """The buzz cut's cover (0..1, the grain's cells and the fade) over a ``size`` px map of the body."""
-    at, w = _mask(gender, SKIN_SIZE)
+    """The buzz cut's cover (0..1: the lengths, a root whole) over a ``size`` px map of the body, each texel its
+    block's most (the line's blocks matte too)."""
+    data = _mask(gender, SKIN_SIZE)
     cover = np.zeros(SKIN_SIZE * SKIN_SIZE)
-    cover[at] = w / 255.0
+    cover[data["at"]] = np.minimum(np.maximum(data["lengths"] / LENGTHS[0], data["roots"] / ROOT) / 255.0, 1.0)
     step = SKIN_SIZE // size
-    return np.clip(cover.reshape(size, step, size, step).mean(axis=(1, 3)) / BETWEEN, 0, 1)
+    return cover.reshape(size, step, size, step).max(axis=(1, 3))
 
 
 @lru_cache(maxsize=2)
