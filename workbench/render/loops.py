@@ -47,6 +47,15 @@ CAVE_DARK, CAVE_LIT = np.float32(0.3), np.float32(0.7)
 CAVE_LIT_SKIN = np.float32(0.62)
 #: How much of its colour's saturation the deepest of a mouth loses (to the bounced light's grey).
 CAVE_GREY = np.float32(0.9)
+#: The Teeth material's walls (workbench.body.teeth_walls: the back teeth's outer faces and the rows' inner faces,
+#: their normals turned straight out of the mouth as the lining's are) take, as far as they lie in the cave, the
+#: lining's light: the key as its greyer bounce (CAVE_GREY) and the skin's highlight and room sheen, which the cave does
+#: not take off the lining. Lit at their own red alone, with their reflections taken off, the tone curve's toe (which
+#: takes off the least channel) drew them a pure red, about (47, 6, 3) of 255 beside the lining's (45, 21, 14): "hard-
+#: edged red polygons on the cheek walls" in aa (blind review V, tests/render/test_mouth_walls_review_v.py). A surface
+#: facing up (the tongue's top, into the key) keeps its own light, as far as its normal's up share reaches LINED_UP:
+#: with the lining's, the tongue's back drew a lit grey band over its pink front (tests/render/test_tongue_review_p.py).
+LINED_UP = np.float32(0.5)
 # A lens's mirror of the studio (:func:`_lens_mirror`): the room's floor and ceiling, the reflected ray's heights
 # (its up component) over which it grades from one to the other, and the key's and the fill's soft boxes.
 LENS_GROUND = np.float32(0.05)
@@ -402,8 +411,13 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         ndl_raw = nx * light_dirs[0, 0] + ny * light_dirs[0, 1] + nz * light_dirs[0, 2]
         # (where the occlusion is deepest, inside a mouth, the lips shade it from the key as a shadow would: lit by
         # the key, with the skin's warm wrap, its lining drew a saturated blood red in blind review C)
-        lit_at = CAVE_LIT_SKIN if mat_skin[d] else CAVE_LIT
+        skin = mat_skin[d] == 1
+        lit_at = CAVE_LIT_SKIN if skin else CAVE_LIT
         cave = min(max((ao - CAVE_DARK) * (one / (lit_at - CAVE_DARK)), zero), one)
+        lined = zero   # (the Teeth's walls: how far they take the lining's light, LINED_UP)
+        if mat_skin[d] == 2 and cave < one:
+            up = nx * light_dirs[3, 0] + ny * light_dirs[3, 1] + nz * light_dirs[3, 2]
+            lined = (one - cave) * max(one - max(up, zero) / LINED_UP, zero)
         ndl = max(ndl_raw, zero) * (half + half * ao) * (half + half * cave)
         ndf = max(nx * light_dirs[1, 0] + ny * light_dirs[1, 1] + nz * light_dirs[1, 2], zero) * ao
         ndr = max(nx * light_dirs[2, 0] + ny * light_dirs[2, 1] + nz * light_dirs[2, 2], zero) * ao
@@ -412,7 +426,6 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         lr = amb + ndl * light_rgb[0, 0]
         lg = amb + ndl * light_rgb[0, 1]
         lb = amb + ndl * light_rgb[0, 2]
-        skin = mat_skin[d]
         extra = zero
         if skin:
             if wrap > 0:  # wrapped diffuse past the terminator, tinted warm: light that entered the skin nearby
@@ -421,15 +434,16 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                 lr += extra * light_rgb[0, 0] * light_rgb[2, 0]
                 lg += extra * light_rgb[0, 1] * light_rgb[2, 1]
                 lb += extra * light_rgb[0, 2] * light_rgb[2, 2]
-            if cave < one:
-                # ...and what of the key reaches it is light bounced between teeth, tongue and lining, greyer than the
-                # lining's own red (the key's share of the light taken at the colour's grey, CAVE_GREY of the way)
-                grey = (cr + cg + cb) * np.float32(1 / 3)
-                mix = CAVE_GREY * (one - cave)
-                key = ndl + extra
-                lr += key * light_rgb[0, 0] * mix * (grey / max(cr, np.float32(1e-6)) - one)
-                lg += key * light_rgb[0, 1] * mix * (grey / max(cg, np.float32(1e-6)) - one)
-                lb += key * light_rgb[0, 2] * mix * (grey / max(cb, np.float32(1e-6)) - one)
+        if (skin and cave < one) or lined > zero:
+            # ...and what of the key reaches it is light bounced between teeth, tongue and lining, greyer than the
+            # lining's own red (the key's share of the light taken at the colour's grey, CAVE_GREY of the way)
+            grey = (cr + cg + cb) * np.float32(1 / 3)
+            mix = CAVE_GREY * ((one - cave) if skin else lined)
+            key = ndl + extra
+            lr += key * light_rgb[0, 0] * mix * (grey / max(cr, np.float32(1e-6)) - one)
+            lg += key * light_rgb[0, 1] * mix * (grey / max(cg, np.float32(1e-6)) - one)
+            lb += key * light_rgb[0, 2] * mix * (grey / max(cb, np.float32(1e-6)) - one)
+        if skin:
             lr += ndf * fill  # a cool fill on warm skin reads as grey, most on dark skin
             lg += ndf * fill
             lb += ndf * fill
@@ -498,6 +512,9 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             # review K; three.js and model-viewer read the teeth's specular map, which has none there)
             spec *= cave
             room *= cave
+            if lined > zero:   # (the walls' share of the lining's: its highlight's form, the room's sheen uncut)
+                spec += lined * n8 * n2 * n2 * (np.float32(0.2) * gloss) * ao
+                room += lined * (sheen + grazing * rim_v * rim_v * rim_v) * ao * mat_spec[d]
         tint = zero
         sr = sg = sb = one
         if mat_aniso[d] > 0:   # hair: a band across the strands in place of the round highlight
