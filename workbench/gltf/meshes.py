@@ -92,7 +92,7 @@ def _glasses(body: tuple, glasses: str) -> Piece:
     return glasses_piece(body_of(body), body[0], glasses)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=16)   # (about 2 MB each at LOD 0, most of them held by _parts' entries too)
 def _dressed(body: tuple, top: str, bottom: str, shoes: str) -> dict[str, Piece]:
     """LOD 0's pieces of the body keyed ``body`` in these clothes but the hair's, which they do not read (made once
     for every hair style; the hair's pieces read the clothes, not these pieces)."""
