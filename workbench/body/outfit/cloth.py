@@ -53,8 +53,9 @@ SHEEN = {"jersey": (0.18, 0.5), "sweater": (0.3, 0.7), "fleece": (0.4, 0.8)}
 # How far the sheen's colour is lifted from the cloth's towards white (the fibres' tips catch the light
 # a little paler than the dyed cloth).
 SHEEN_LIFT = 0.15
-# Relief of the weave (metres at full height) and of the folds.
-WEAVE_DEPTH = {"jersey": 0.0002, "sweater": 0.0012, "fleece": 0.0004, "twill": 0.0004, "canvas": 0.0002,
+# Relief of the weave (metres at full height) and of the folds (the sweater's 1.2 mm until its stitch was drawn 6 texels
+# wide, not 8: the same slope).
+WEAVE_DEPTH = {"jersey": 0.0002, "sweater": 0.0009, "fleece": 0.0004, "twill": 0.0004, "canvas": 0.0002,
                "leather": 0.0003}
 FOLD_DEPTH = 0.006
 ROUGH_SIZE = 128
@@ -76,9 +77,12 @@ SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
 CORD_SHADOW, THREAD = 0.06, 0.45
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 6
-# A sweater's stitch: its width and height in texels.
-KNIT = (8, 6)
+VERSION = 7
+# A sweater's stitch: its width and height in texels (2.4 mm each on a sweater: 14.5 by 9.6 mm), how soft its loops'
+# edges (a Gaussian's sigma, texels), and how much its loops lighten and the channels between its columns darken.
+KNIT = (6, 4)
+KNIT_SOFT = 0.7
+KNIT_CONTRAST = (0.156, 0.195)
 # A heather's share of paler texels (:func:`_heather`): one in eight, each a sixth of the way to undyed cotton on a
 # sweater, drew specks 4 to 5 % of a dark cloth's brightness (review O); spread over two in five, each paler by a
 # third as much.
@@ -125,18 +129,22 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         return {"shade": 0.96 + slub * 0.4 + _noise(n, (64, 64), 35) * 0.02 + fine + 0.01 * wale,
                 "height": 0.5 * wale + 0.5 * np.clip(fine * 20 + 0.5, 0, 1)}
     if kind == "sweater":
-        # A knitted sweater: columns of V stitches (KNIT) 1.9 cm wide, 1.4 cm tall, each V two slanted loops
+        # A knitted sweater: columns of V stitches (KNIT) 1.45 cm wide, 1 cm tall, each V two slanted loops
         # (soft ridges), a soft dark channel between the columns; a heathered yarn. Hard-edged 6 x 5 stitches
-        # put their contrast at a texel, 2 to 3 px in a portrait: noise (review P: "noisy ... knit textures").
+        # put their contrast at a texel, 2 to 3 px in a portrait: noise (review P: "noisy ... knit textures");
+        # 8 x 6 (1.9 by 1.45 cm, a jumbo yarn's) read as "a giant lizard-scale pattern at portrait distance"
+        # (review V): 6 x 4, a super bulky yarn's, its loops a little softer and their contrast a little stronger
+        # (KNIT_SOFT, KNIT_CONTRAST), so they read as a knit and not as noise (tests/body/test_knit_review_p.py).
         cx = ((x + 0.5) % KNIT[0]) / KNIT[0]
         cy = ((y + 0.5) % KNIT[1]) / KNIT[1]
         arm = np.abs(2 * cx - 1)                     # 1 at a column's edges, 0 at its middle
         off = (cy - (1 - arm) * 0.7 - 0.15 + 0.5) % 1.0 - 0.5
         channel = np.exp(-(((1 - arm) / 0.25) ** 2))
-        knit = gaussian_filter(np.exp(-((off / 0.2) ** 2)) * (1 - channel) * np.ones_like(x), 0.6, mode="wrap")
-        channel = gaussian_filter(channel * np.ones_like(y), 0.6, mode="wrap")
+        knit = gaussian_filter(np.exp(-((off / 0.2) ** 2)) * (1 - channel) * np.ones_like(x), KNIT_SOFT, mode="wrap")
+        channel = gaussian_filter(channel * np.ones_like(y), KNIT_SOFT, mode="wrap")
         heather = _noise(n, (96, 96), 35) * 0.04 + _noise(n, (24, 24), 38) * 0.03
-        return {"shade": 0.93 + 0.12 * knit - 0.15 * channel + slub * 0.5 + heather, "height": knit}
+        loops, channels = KNIT_CONTRAST
+        return {"shade": 0.93 + loops * knit - channels * channel + slub * 0.5 + heather, "height": knit}
     if kind == "fleece":
         # Fleece: a brushed pile, no stitch to see; a fine mottling and a fuzz, its relief the fine pile's
         # only (mottling 3 cm across, in the shade and as relief, read as blotches: review D).
