@@ -70,14 +70,17 @@ RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
 # The shadow a lying hood's fold casts on the hoodie: its depth at the fold's edge, its width (metres).
 CAST, CAST_WIDTH = 0.45, 0.02
 # A seam's groove (its shadow), the light on its pressed allowance beside it, and how deep the groove sinks in
-# the normal maps of the cloths that have them (metres).
+# the normal maps of the cloths that have them (metres). A jersey's overlocked seam is a slight crease, not a
+# felled one, and sewn with no topstitch beside it: 0.34, 1.2 mm and a pale thread drew a tee's sides as lines in
+# ink (review V, "dark drawn seam lines on tee sides").
 SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
+SOFT_SEAMS = {"jersey": (0.22, 0.0006, 0.0)}   # a cloth's own (groove shade, depth, topstitch's thread)
 # How dark a drawstring's shadow on the cloth; the contrast thread's share of a topstitch's colour (its
 # colour: .trims.trim_colour).
 CORD_SHADOW, THREAD = 0.06, 0.45
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 7
+VERSION = 9
 # A sweater's stitch: its width and height in texels (2.4 mm each on a sweater: 14.5 by 9.6 mm), how soft its loops'
 # edges (a Gaussian's sigma, texels), and how much its loops lighten and the channels between its columns darken.
 KNIT = (6, 4)
@@ -290,12 +293,13 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         # the texture's columns, at the shoulders and the back, and the band vanished there): its ribbing's
         # shadow darkens it as a whole, its grooves more, and a line of stitches where it ends.
         ribbed = 1 - rib * (RIB_SHADE + RIB_GROOVE * (1 - _ribs(len(shade))))
-        sewn = (1 - SEWN_SHADE * bands["sewn"]) * (1 + RIDGE_LIGHT * bands["ridge"])
+        groove, _, thread = SOFT_SEAMS.get(STYLES[name].kind, (SEWN_SHADE, SEAM_DEPTH, THREAD))
+        sewn = (1 - groove * bands["sewn"]) * (1 + RIDGE_LIGHT * bands["ridge"])
         cord = (bands["cord"] > 0) | (bands["aglet"] > 0)
         # A cord's round lit from above its middle, its aglet a dull plastic, its shadow on the cloth.
         round_ = np.where(cord, 0.72 + 0.33 * (bands["cord"] + bands["aglet"]), 1.0) * (1 - 0.4 * (bands["aglet"] > 0))
         shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
-        trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, THREAD * bands["topstitch"])
+        trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, thread * bands["topstitch"])
         return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"]) * bands["hood"]).astype(np.float32),
                 "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * _heather(len(shade))).astype(np.float32)}
 
@@ -359,7 +363,8 @@ def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
             bands = _kept_bands(name)
             rib = bands["rib"]
             relief = relief * (1 - rib) + rib * _ribs(len(relief))
-            depth = relief * WEAVE_DEPTH[style.kind] + SEAM_DEPTH * (bands["ridge"] - bands["sewn"])
+            seam = SOFT_SEAMS.get(style.kind, (SEWN_SHADE, SEAM_DEPTH, THREAD))[1]
+            depth = relief * WEAVE_DEPTH[style.kind] + seam * (bands["ridge"] - bands["sewn"])
         wy, wx = np.gradient(depth, float(pat["uv_scale"]) / len(relief))
         return {"x": wx.astype(np.float32), "y": wy.astype(np.float32)}
 
