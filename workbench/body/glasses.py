@@ -527,10 +527,10 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     add(*_bar(np.column_stack([xs, arch, zs]), np.array([0.0, 0.0, 1.0]), t, fr.temple[1] * unit), FRAME_UV)
     # A metal frame's nose pads on their arms, and an aviator's brow bar over the bridge (glasses_frames).
     pads, arms = nose_pads(f, [(lo, side) for lo, side, _ in inside], _bar) if fr.pads else ([], [])
-    for part in pads:
-        add(*part, PAD_UV)
-    for part in arms:
-        add(*part, FRAME_UV)
+    for points, faces in pads:
+        add(points, faces, PAD_UV)
+    for points, faces in arms:
+        add(points, faces, FRAME_UV)
     if fr.brow_bar:
         add(*brow_bar(inside[0][2], inside[1][2], unit, fr, _bar), FRAME_UV)
     # Temples: from the hinges back along the sides of the head and over the ears, bent down behind them

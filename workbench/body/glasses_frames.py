@@ -171,7 +171,10 @@ def _oval(centre: np.ndarray, facing: np.ndarray, tall: float, wide: float, thic
     return pts, np.vstack(faces).astype(np.int64)
 
 
-def nose_pads(f: dict, lenses: list, bar) -> tuple[list, list]:
+Parts = list[tuple[np.ndarray, np.ndarray]]   # (points, triangles) of each
+
+
+def nose_pads(f: dict, lenses: list, bar) -> tuple[Parts, Parts]:
     """The nose pads of a metal frame, fitted to this nose: per side an oval pad (9 by 5.5 mm, for eyes 58.5 mm
     apart) lying on the nose's side 5 mm under the bridge, 0.5 mm off its skin at its nearest, and a wire arm from
     the lens's inner edge to it (``bar``: :func:`workbench.body.glasses._bar`). ``lenses``: (inner rim point, side) per lens.
@@ -179,7 +182,8 @@ def nose_pads(f: dict, lenses: list, bar) -> tuple[list, list]:
     metal: :data:`workbench.body.glasses.PAD_UV`)."""
     unit, mid, head = f["unit"], f["mid"], f["head"]
     y = f["bridge_y"] - 0.005 * unit
-    pads, arms = [], []
+    pads: Parts = []
+    arms: Parts = []
     for inner, side in lenses:
         band = head[(np.abs(head[:, 1] - y) < 0.0025 * unit) & (side * (head[:, 0] - mid[0]) > 0.003 * unit)
                     & (side * (head[:, 0] - mid[0]) < 0.011 * unit) & (head[:, 2] > f["nose_z"] - 0.03 * unit)]
