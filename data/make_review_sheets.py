@@ -16,12 +16,15 @@ project's venv) writes into ``OUT_DIR``:
 - ``key.json``, for whoever reads the ratings, not for the reviewers: each index's settings, sheet and row,
   the views and what each renderer is, and any avatar skipped (with why).
 
-The avatars are ``helpers.random_settings(count, seed, with_added=True, heads=True, features=True)`` (``tests/helpers.py``): every
+The avatars are :func:`review_settings`, ``helpers.random_settings(count, seed, with_added=True, heads=True,
+features=True, palettes=True)`` (``tests/helpers.py``): every
 field of the service's settings schema drawn (values added later too: ``with_added``; the head's own width and
 forehead, review S's "one base head": ``heads``, so a seed drawn before review S, e.g. review R's 4628, now shows
 other heads than its reviewers saw, while the tests pinned to it keep theirs; the eyes' spacing and tilt and the nose's
 bridge, review V's "the same person in 12 wigs": ``features``, likewise), skin tones from light to deep, mostly
-natural hair and eye colours, clothes any colour, stances too. Each avatar is its LOD 0 model with its idle clip, standing in its
+natural hair and eye colours, clothes in colours a person would pick together (``palettes``, review V's "neon colour
+combinations": one accent and neutrals, by a stream of their own, so every other field of a seed drawn before keeps
+its value), stances too. Each avatar is its LOD 0 model with its idle clip, standing in its
 first clip's first frame in every renderer (its stance: the ``pose`` clip the model carries first when its
 ``pose`` setting is not ``relaxed``, else idle's), seen by the cameras the service's previews frame (the mouthOpen and
 viseme_aa close-ups: the mouth at the centre, 12 cm across; mouthSmile's: the face from over the eyes to under the
@@ -325,13 +328,22 @@ def sheet(rows: list[list[Image.Image]], indices: list[int], title: str) -> Imag
     return out
 
 
-def main(out: Path, count: int, seed: int, per_sheet: int, cell: int, renderers: tuple[str, ...], look: str) -> None:
+def review_settings(count: int, seed: int) -> list[dict]:
+    """The settings of the sheets' ``count`` avatars for ``seed`` (see the module's docstring).
+
+    >>> [s["outfit"]["topStyle"] for s in review_settings(2, 4632)]
+    ['longsleeve', 'tee']
+    """
     from helpers import random_settings
 
+    return random_settings(count, seed, with_added=True, heads=True, features=True, palettes=True)
+
+
+def main(out: Path, count: int, seed: int, per_sheet: int, cell: int, renderers: tuple[str, ...], look: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     avatars, indices, skipped = [], [], []
-    for k, s in enumerate(random_settings(count, seed, with_added=True, heads=True, features=True)):
+    for k, s in enumerate(review_settings(count, seed)):
         try:
             avatars.append(Avatar(s))
             indices.append(k + 1)

@@ -672,15 +672,73 @@ def _with_added(values: list, added: tuple, count: int, rng: np.random.Generator
     return out
 
 
+# Outfit colours as a person picks them (review V, defect 8: "magenta tee with pink trousers and purple shoes", wanted
+# "curated palettes (one accent colour plus neutrals)"), CIELAB (L, C, hue). Neutral tops: black, charcoal, mid grey,
+# light grey, off-white, navy, camel, olive; bottoms: black, charcoal, navy, denim (twice: the commonest trousers),
+# mid grey, stone, khaki, olive, chocolate, off-white; shoes: black, white, grey, navy, brown, tan (chroma under 30: a
+# navy or a camel is worn as a neutral). Accents, deep or muted enough to sit beside any skin: burgundy, brick red,
+# rust, mustard, forest, teal, petrol, cobalt, plum, dusty rose.
+NEUTRAL_TOPS = ((14, 1, 270), (27, 2, 260), (48, 2, 250), (72, 2, 90), (91, 5, 88), (24, 20, 268), (55, 26, 68),
+                (42, 18, 112))
+NEUTRAL_BOTTOMS = ((14, 1, 270), (27, 2, 260), (24, 20, 268), (42, 22, 255), (42, 22, 255), (48, 2, 250),
+                   (80, 8, 80), (66, 18, 85), (42, 18, 112), (28, 14, 55), (91, 5, 88))
+ACCENTS = ((32, 40, 20), (42, 52, 32), (48, 48, 50), (68, 52, 85), (35, 30, 150), (45, 30, 195), (35, 26, 225),
+           (38, 50, 285), (32, 32, 325), (62, 24, 10))
+SHOE_NEUTRALS = ((14, 1, 270), (93, 2, 90), (50, 2, 250), (24, 20, 268), (28, 14, 55), (55, 26, 68))
+NEUTRALS = {"top": NEUTRAL_TOPS, "bottom": NEUTRAL_BOTTOMS, "shoes": SHOE_NEUTRALS}
+# Where the one accent goes (top, bottom, shoes, none: an outfit all neutrals); the least lightness step between the
+# top and the bottom (so they read as two garments) and the least CIELAB distance from the skin to the top (so a
+# beige top does not run into a beige neck).
+ACCENT_PLACES = (("top", 0.55), ("bottom", 0.15), ("shoes", 0.15), (None, 0.15))
+TOP_BOTTOM_STEP = 15.0
+TOP_FROM_SKIN = 20.0
+
+
+def _jittered(lch: tuple, rng) -> str:
+    """``lch`` a little off (at most 3 L*, 3 chroma, 6 degrees of hue), so no two outfits share a colour exactly
+    and a neutral stays one (chroma under 30)."""
+    dL, dC, dh = np.clip(rng.normal(0, 1, 3), -1.5, 1.5) * (2, 2, 4)
+    return _lab_hex(lch[0] + dL, max(lch[1] + dC, 0), lch[2] + dh)
+
+
+def outfit_palette(skin: str, rng) -> dict[str, str]:
+    """The ``top``, ``bottom`` and ``shoes`` colours of one outfit that go together and with ``skin`` (#RRGGBB), drawn
+    by ``rng``: at most one accent (:data:`ACCENTS`, on the top most often), the rest neutrals (:data:`NEUTRALS`),
+    each a little jittered; the top and bottom :data:`TOP_BOTTOM_STEP` apart in lightness and
+    the top :data:`TOP_FROM_SKIN` from the skin (drawn again until they are).
+
+    >>> from workbench.body.tone import lab
+    >>> from workbench.options.colour import hex_rgb
+    >>> o = outfit_palette("#C68642", np.random.default_rng(0))
+    >>> sorted(o), sum(float(np.hypot(*lab(hex_rgb(c))[1:])) > 30 for c in o.values()) <= 1
+    (['bottom', 'shoes', 'top'], True)
+    """
+    from workbench.body.tone import lab
+    from workbench.options.colour import hex_rgb
+
+    skin_lab = lab(hex_rgb(skin))
+    p = np.array([w for _, w in ACCENT_PLACES])
+    accent = ACCENT_PLACES[rng.choice(len(p), p=p / p.sum())][0]
+    while True:
+        pools = {part: ACCENTS if part == accent else pool for part, pool in NEUTRALS.items()}
+        out = {part: _jittered(pool[rng.integers(len(pool))], rng) for part, pool in pools.items()}
+        top, bottom = lab(hex_rgb(out["top"])), lab(hex_rgb(out["bottom"]))
+        if abs(top[0] - bottom[0]) >= TOP_BOTTOM_STEP and np.linalg.norm(top - skin_lab) >= TOP_FROM_SKIN:
+            return out
+
+
 def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, heads: bool = False,
-                    features: bool = False) -> list[dict]:
+                    features: bool = False, palettes: bool = False) -> list[dict]:
     """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields added later
     are drawn too, and values added later but those of :data:`ADDED`, drawn only ``with_added``): enumerations in shuffled cycles (each allowed value at least once when ``count``
     reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
     colours, which are drawn as people have them (:data:`REALISTIC`: skin light to deep, mostly natural hair,
     natural eyes). Same seed, same settings. Values added to an enumeration later (:data:`ADDED`) only ``with_added``; the head's
     shape (:data:`HEAD_STREAM`) only ``heads`` (the review sheets from review S on), the eyes' placement
-    and the nose's bridge (:data:`FEATURE_STREAM`) only ``features`` (from review V on), so every draw made before keeps its avatars.
+    and the nose's bridge (:data:`FEATURE_STREAM`) only ``features`` (from review V on), so every draw made before keeps
+    its avatars. ``palettes`` (the review sheets from review W on): the clothes' colours are an outfit a person would
+    pick instead (:func:`outfit_palette`: one accent colour and neutrals, a top that stands off the skin), drawn by a
+    stream of their own, so every other field keeps its draw.
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
@@ -695,6 +753,9 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     ['eyeSpacing', 'eyeTilt', 'noseBridge']
     >>> [{k: v for k, v in s["face"].items() if k not in ("eyeSpacing", "eyeTilt", "noseBridge")} for s in b] == [
     ...     s["face"] for s in random_settings(2, seed=1, heads=True)]
+    True
+    >>> a, b = random_settings(2, seed=1), random_settings(2, seed=1, palettes=True)
+    >>> [{**s, "outfit": s["outfit"]["topStyle"]} for s in a] == [{**s, "outfit": s["outfit"]["topStyle"]} for s in b]
     True
     """
     from workbench.service.openapi import build_openapi
@@ -734,7 +795,11 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
                     out[name] = value
         return out
 
-    return [walk(schema["properties"], "", k) for k in range(count)]
+    drawn = [walk(schema["properties"], "", k) for k in range(count)]
+    if palettes:
+        for k, s in enumerate(drawn):
+            s["outfit"].update(outfit_palette(s["skinTone"], np.random.default_rng([seed, 49, k])))
+    return drawn
 
 
 def rim_loops(p, skip: np.ndarray | None = None) -> list[np.ndarray]:

@@ -59,10 +59,18 @@ from .glasses_frames import (
 from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 
-__all__ = ["glasses_piece", "glasses_texture", "glasses_roughness", "glasses_material", "LOOKS", "FRAME_UV", "LENS_UV"]
+__all__ = ["glasses_piece", "glasses_texture", "glasses_roughness", "glasses_material", "LOOKS", "FRAME_UV", "LENS_UV",
+           "PAD_UV"]
 
 FRAME_UV = (0.25, 0.5)
 LENS_UV = (0.75, 0.5)
+# A metal frame's nose pads: clear silicone, as real pads are, on a strip of their own at the frame half's inner edge
+# (PAD_STRIP of its width: the frame's texels at FRAME_UV stay clear of it at every mip level the renderers use). In
+# the frame's gold they read as "a gold nose-pad blob floats on the bridge in 3/4" (blind review V, defect 10).
+PAD_UV = (0.4375, 0.5)
+PAD_STRIP = 0.125
+# The pads' silicone: colour (sRGB), alpha, roughness (glossy, not metal: their texels' metalness 0).
+PAD_LOOK = ((0.72, 0.72, 0.70), 0.1, 0.3)
 TEXTURE_SIZE = 128
 # Per kind: frame colour, lens colour (sRGB), lens alpha, frame roughness, lens roughness.
 LOOKS = {
@@ -352,6 +360,15 @@ def _look(kind: str):
     return LOOKS[kind]
 
 
+def _pad_strip() -> slice:
+    """The texture's columns of the nose pads' strip (:data:`PAD_UV`), the frame half's inner :data:`PAD_STRIP`.
+
+    >>> _pad_strip()
+    slice(48, 64, None)
+    """
+    return slice(round((0.5 - PAD_STRIP) * TEXTURE_SIZE), TEXTURE_SIZE // 2)
+
+
 @lru_cache(maxsize=8)
 def glasses_texture(kind: str) -> np.ndarray:
     """RGBA uint8: the left half the opaque frame, the right half the lens (tinted, see-through).
@@ -374,6 +391,8 @@ def glasses_texture(kind: str) -> np.ndarray:
         t = np.clip((y - 0.1) / 0.8, 0.0, 1.0) ** 1.5
         img[:, n // 2:, :3] = np.array(lens) * (s0 + (s1 - s0) * t)
         img[:, n // 2:, 3] = a0 + (a1 - a0) * t[..., 0]
+    if frame_of(kind).pads:
+        img[:, _pad_strip(), :3], img[:, _pad_strip(), 3] = PAD_LOOK[0], PAD_LOOK[1]
     out = np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8)
     out.setflags(write=False)
     return out
@@ -392,6 +411,8 @@ def glasses_roughness(kind: str) -> np.ndarray:
     out = np.empty((n, n), np.uint8)
     out[:, : n // 2] = round(frame * 255)
     out[:, n // 2:] = round(lens * 255)
+    if frame_of(kind).pads:
+        out[:, _pad_strip()] = round(PAD_LOOK[2] * 255)
     out.setflags(write=False)
     return out
 
@@ -417,10 +438,14 @@ def glasses_material(kind: str) -> dict:
     if not sun:
         spec = np.full((TEXTURE_SIZE, TEXTURE_SIZE), 255, np.uint8)
         spec[:, TEXTURE_SIZE // 2:] = round(LENS_SPECULAR * 255)
+        if frame_of(kind).pads:   # (the pads' silicone reflects as a coated lens does)
+            spec[:, _pad_strip()] = round(LENS_SPECULAR * 255)
         out["specular_map"] = spec
     if kind in METAL:
         metal = np.zeros((TEXTURE_SIZE, TEXTURE_SIZE), np.uint8)
         metal[:, : TEXTURE_SIZE // 2] = round(METAL[kind] * 255)
+        if frame_of(kind).pads:
+            metal[:, _pad_strip()] = 0
         out["metal_map"] = metal
     return out
 
@@ -501,8 +526,11 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     zs = front - (front - (f["nose_z"] + 0.0025 * unit)) * (1 - u ** 2)
     add(*_bar(np.column_stack([xs, arch, zs]), np.array([0.0, 0.0, 1.0]), t, fr.temple[1] * unit), FRAME_UV)
     # A metal frame's nose pads on their arms, and an aviator's brow bar over the bridge (glasses_frames).
-    for part in (nose_pads(f, [(lo, side) for lo, side, _ in inside], _bar) if fr.pads else []):
-        add(*part, FRAME_UV)
+    pads, arms = nose_pads(f, [(lo, side) for lo, side, _ in inside], _bar) if fr.pads else ([], [])
+    for points, faces in pads:
+        add(points, faces, PAD_UV)
+    for points, faces in arms:
+        add(points, faces, FRAME_UV)
     if fr.brow_bar:
         add(*brow_bar(inside[0][2], inside[1][2], unit, fr, _bar), FRAME_UV)
     # Temples: from the hinges back along the sides of the head and over the ears, bent down behind them

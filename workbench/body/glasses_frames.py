@@ -171,14 +171,19 @@ def _oval(centre: np.ndarray, facing: np.ndarray, tall: float, wide: float, thic
     return pts, np.vstack(faces).astype(np.int64)
 
 
-def nose_pads(f: dict, lenses: list, bar) -> list[tuple[np.ndarray, np.ndarray]]:
+Parts = list[tuple[np.ndarray, np.ndarray]]   # (points, triangles) of each
+
+
+def nose_pads(f: dict, lenses: list, bar) -> tuple[Parts, Parts]:
     """The nose pads of a metal frame, fitted to this nose: per side an oval pad (9 by 5.5 mm, for eyes 58.5 mm
     apart) lying on the nose's side 5 mm under the bridge, 0.5 mm off its skin at its nearest, and a wire arm from
     the lens's inner edge to it (``bar``: :func:`workbench.body.glasses._bar`). ``lenses``: (inner rim point, side) per lens.
-    Returns [(points, triangles), ...]."""
+    Returns the pads and the arms, each [(points, triangles), ...] (the pads clear silicone, the arms the frame's
+    metal: :data:`workbench.body.glasses.PAD_UV`)."""
     unit, mid, head = f["unit"], f["mid"], f["head"]
     y = f["bridge_y"] - 0.005 * unit
-    out = []
+    pads: Parts = []
+    arms: Parts = []
     for inner, side in lenses:
         band = head[(np.abs(head[:, 1] - y) < 0.0025 * unit) & (side * (head[:, 0] - mid[0]) > 0.003 * unit)
                     & (side * (head[:, 0] - mid[0]) < 0.011 * unit) & (head[:, 2] > f["nose_z"] - 0.03 * unit)]
@@ -208,10 +213,10 @@ def nose_pads(f: dict, lenses: list, bar) -> list[tuple[np.ndarray, np.ndarray]]
         if np.isfinite(need):
             pad = pad + normal * need
         centre = pad[:2].mean(0)
-        out.append((pad, faces))
+        pads.append((pad, faces))
         arm = np.array([inner, (inner + centre) / 2 + [0.0, 0.0, 0.002 * unit], centre + normal * 0.0006 * unit])
-        out.append(bar(arm, np.array([0.0, 0.0, 1.0]), 0.0009 * unit, 0.0009 * unit))
-    return out
+        arms.append(bar(arm, np.array([0.0, 0.0, 1.0]), 0.0009 * unit, 0.0009 * unit))
+    return pads, arms
 
 
 def brow_bar(left: np.ndarray, right: np.ndarray, unit: float, frame: Frame, bar) -> tuple[np.ndarray, np.ndarray]:

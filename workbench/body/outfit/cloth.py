@@ -53,8 +53,9 @@ SHEEN = {"jersey": (0.18, 0.5), "sweater": (0.3, 0.7), "fleece": (0.4, 0.8)}
 # How far the sheen's colour is lifted from the cloth's towards white (the fibres' tips catch the light
 # a little paler than the dyed cloth).
 SHEEN_LIFT = 0.15
-# Relief of the weave (metres at full height) and of the folds.
-WEAVE_DEPTH = {"jersey": 0.0002, "sweater": 0.0012, "fleece": 0.0004, "twill": 0.0004, "canvas": 0.0002,
+# Relief of the weave (metres at full height) and of the folds (the sweater's 1.2 mm until its stitch was drawn 6 texels
+# wide, not 8: the same slope).
+WEAVE_DEPTH = {"jersey": 0.0002, "sweater": 0.0009, "fleece": 0.0004, "twill": 0.0004, "canvas": 0.0002,
                "leather": 0.0003}
 FOLD_DEPTH = 0.006
 ROUGH_SIZE = 128
@@ -69,16 +70,22 @@ RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
 # The shadow a lying hood's fold casts on the hoodie: its depth at the fold's edge, its width (metres).
 CAST, CAST_WIDTH = 0.45, 0.02
 # A seam's groove (its shadow), the light on its pressed allowance beside it, and how deep the groove sinks in
-# the normal maps of the cloths that have them (metres).
+# the normal maps of the cloths that have them (metres). A jersey's overlocked seam is a slight crease, not a
+# felled one, and sewn with no topstitch beside it: 0.34, 1.2 mm and a pale thread drew a tee's sides as lines in
+# ink (review V, "dark drawn seam lines on tee sides").
 SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
+SOFT_SEAMS = {"jersey": (0.22, 0.0006, 0.0)}   # a cloth's own (groove shade, depth, topstitch's thread)
 # How dark a drawstring's shadow on the cloth; the contrast thread's share of a topstitch's colour (its
 # colour: .trims.trim_colour).
 CORD_SHADOW, THREAD = 0.06, 0.45
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 6
-# A sweater's stitch: its width and height in texels.
-KNIT = (8, 6)
+VERSION = 9
+# A sweater's stitch: its width and height in texels (2.4 mm each on a sweater: 14.5 by 9.6 mm), how soft its loops'
+# edges (a Gaussian's sigma, texels), and how much its loops lighten and the channels between its columns darken.
+KNIT = (6, 4)
+KNIT_SOFT = 0.7
+KNIT_CONTRAST = (0.156, 0.195)
 # A heather's share of paler texels (:func:`_heather`): one in eight, each a sixth of the way to undyed cotton on a
 # sweater, drew specks 4 to 5 % of a dark cloth's brightness (review O); spread over two in five, each paler by a
 # third as much.
@@ -125,18 +132,22 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         return {"shade": 0.96 + slub * 0.4 + _noise(n, (64, 64), 35) * 0.02 + fine + 0.01 * wale,
                 "height": 0.5 * wale + 0.5 * np.clip(fine * 20 + 0.5, 0, 1)}
     if kind == "sweater":
-        # A knitted sweater: columns of V stitches (KNIT) 1.9 cm wide, 1.4 cm tall, each V two slanted loops
+        # A knitted sweater: columns of V stitches (KNIT) 1.45 cm wide, 1 cm tall, each V two slanted loops
         # (soft ridges), a soft dark channel between the columns; a heathered yarn. Hard-edged 6 x 5 stitches
-        # put their contrast at a texel, 2 to 3 px in a portrait: noise (review P: "noisy ... knit textures").
+        # put their contrast at a texel, 2 to 3 px in a portrait: noise (review P: "noisy ... knit textures");
+        # 8 x 6 (1.9 by 1.45 cm, a jumbo yarn's) read as "a giant lizard-scale pattern at portrait distance"
+        # (review V): 6 x 4, a super bulky yarn's, its loops a little softer and their contrast a little stronger
+        # (KNIT_SOFT, KNIT_CONTRAST), so they read as a knit and not as noise (tests/body/test_knit_review_p.py).
         cx = ((x + 0.5) % KNIT[0]) / KNIT[0]
         cy = ((y + 0.5) % KNIT[1]) / KNIT[1]
         arm = np.abs(2 * cx - 1)                     # 1 at a column's edges, 0 at its middle
         off = (cy - (1 - arm) * 0.7 - 0.15 + 0.5) % 1.0 - 0.5
         channel = np.exp(-(((1 - arm) / 0.25) ** 2))
-        knit = gaussian_filter(np.exp(-((off / 0.2) ** 2)) * (1 - channel) * np.ones_like(x), 0.6, mode="wrap")
-        channel = gaussian_filter(channel * np.ones_like(y), 0.6, mode="wrap")
+        knit = gaussian_filter(np.exp(-((off / 0.2) ** 2)) * (1 - channel) * np.ones_like(x), KNIT_SOFT, mode="wrap")
+        channel = gaussian_filter(channel * np.ones_like(y), KNIT_SOFT, mode="wrap")
         heather = _noise(n, (96, 96), 35) * 0.04 + _noise(n, (24, 24), 38) * 0.03
-        return {"shade": 0.93 + 0.12 * knit - 0.15 * channel + slub * 0.5 + heather, "height": knit}
+        loops, channels = KNIT_CONTRAST
+        return {"shade": 0.93 + loops * knit - channels * channel + slub * 0.5 + heather, "height": knit}
     if kind == "fleece":
         # Fleece: a brushed pile, no stitch to see; a fine mottling and a fuzz, its relief the fine pile's
         # only (mottling 3 cm across, in the shade and as relief, read as blotches: review D).
@@ -282,12 +293,13 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         # the texture's columns, at the shoulders and the back, and the band vanished there): its ribbing's
         # shadow darkens it as a whole, its grooves more, and a line of stitches where it ends.
         ribbed = 1 - rib * (RIB_SHADE + RIB_GROOVE * (1 - _ribs(len(shade))))
-        sewn = (1 - SEWN_SHADE * bands["sewn"]) * (1 + RIDGE_LIGHT * bands["ridge"])
+        groove, _, thread = SOFT_SEAMS.get(STYLES[name].kind, (SEWN_SHADE, SEAM_DEPTH, THREAD))
+        sewn = (1 - groove * bands["sewn"]) * (1 + RIDGE_LIGHT * bands["ridge"])
         cord = (bands["cord"] > 0) | (bands["aglet"] > 0)
         # A cord's round lit from above its middle, its aglet a dull plastic, its shadow on the cloth.
         round_ = np.where(cord, 0.72 + 0.33 * (bands["cord"] + bands["aglet"]), 1.0) * (1 - 0.4 * (bands["aglet"] > 0))
         shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
-        trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, THREAD * bands["topstitch"])
+        trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, thread * bands["topstitch"])
         return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"]) * bands["hood"]).astype(np.float32),
                 "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * _heather(len(shade))).astype(np.float32)}
 
@@ -351,7 +363,8 @@ def _weave_slopes(name: str) -> tuple[np.ndarray, np.ndarray]:
             bands = _kept_bands(name)
             rib = bands["rib"]
             relief = relief * (1 - rib) + rib * _ribs(len(relief))
-            depth = relief * WEAVE_DEPTH[style.kind] + SEAM_DEPTH * (bands["ridge"] - bands["sewn"])
+            seam = SOFT_SEAMS.get(style.kind, (SEWN_SHADE, SEAM_DEPTH, THREAD))[1]
+            depth = relief * WEAVE_DEPTH[style.kind] + seam * (bands["ridge"] - bands["sewn"])
         wy, wx = np.gradient(depth, float(pat["uv_scale"]) / len(relief))
         return {"x": wx.astype(np.float32), "y": wy.astype(np.float32)}
 
