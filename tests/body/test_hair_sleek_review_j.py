@@ -45,7 +45,7 @@ YAWS = (150.0, 210.0)
 MOST_HOLES = 0.00045
 LEAST_SWAY = 0.015
 # (0.6 until pony32: review V's tail hangs down the middle, its lower part lying on the garment's back and only its
-# end flicking aside, so its last two bands of height cut it slantwise: 0.65, 0.61, 0.62 and 0.63 of its widest on the
+# end flicking aside, so its last two bands of height cut it slantwise: 0.55, 0.65, 0.62 and 0.63 of its widest on the
 # four bodies; its end's radius is what it was, 5 mm, and from behind it tapers.)
 MOST_END_WIDTH = 0.66
 
