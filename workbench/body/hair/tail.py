@@ -3,8 +3,8 @@ round the gathered hair, in the hair's colour much darkened: :data:`TIE_SHADE`);
 rest of the hair to the tie.
 
 The centreline goes out and down from the tie and soon turns to hang, :data:`GAP` off the body (:func:`tail_line`),
-swaying to one side as it goes (:data:`SWAY`); the tail flares out just after the tie, is fullest a fifth of the way
-down and thins to the clumps' soft ends. Blind review J saw a tail standing 4 to 6 cm off the neck, straight down the
+down the middle of the back, its end flicking aside (:data:`FLICK`), and comes to rest on the garment (:data:`REST`);
+the tail flares out just past the tie, is fullest a fifth of the way down and thins to the clumps' soft ends. Blind review J saw a tail standing 4 to 6 cm off the neck, straight down the
 middle of the back and nearly as wide at its end as at its fullest: a rigid tube ("a stiff ponytail"). Blind review L
 saw the next one, tied low at the nape, a centimetre off the neck and one ring of cards: "a solid rope glued to the
 nape with no hair tie". So it is tied higher (:data:`TIE_AT`), hangs clear of the nape, and is :data:`CLUMPS` clumps,
@@ -17,8 +17,9 @@ gathered tail with the clumps' rings one over another in it.
 >>> from .head import head_of
 >>> h = head_of(body_mesh(normalize_avatar_settings({"gender": "feminine"})))
 >>> line, radius = tail_line(h, 60)
->>> line.shape, bool(radius[-1] < radius.max() / 3), bool(line[-1, 0] - line[0, 0] > 0.015)
-((60, 3), True, True)
+>>> middle, end = line[30, 0] - line[0, 0], line[-1, 0] - line[0, 0]
+>>> line.shape, bool(radius[-1] < radius.max() / 3), bool(abs(middle) < 0.002), bool(end > 0.015)
+((60, 3), True, True, True)
 """
 
 from __future__ import annotations
@@ -36,11 +37,15 @@ from .texture import shell_u
 # Where it is tied (degrees: azimuth from the face, polar from the crown: at 84 it was tied at the nape, and the tail
 # lay down the neck; at 68 and 70 the neck showed between the clumps seen from behind, test_hair_sleek_review_j's
 # holes 0.15 % and 0.1 %, against 0.02 % here), the tail's length (metres), its radius at the tie, at its fullest and at its end, and where it
-# is fullest (a share of its length: it flares out of the tie).
+# is fullest (a share of its length: it flares out of the tie, from FLARE; flaring from the tie itself, the tail hid the
+# tie from behind but for its top edge, and blind review V saw "no tie"). 30 cm long, it ended in the air 6 cm under the
+# collar's back, thinned to a point: review V's "a thin, flat rope ... its tip runs into the collar" (seen from behind
+# 18 mm across halfway down its drop under the neck; 34 cm long, 29 to 44 mm).
 TIE_AT = (180.0, 66.0)
-TAIL = 0.3
+TAIL = 0.34
 TAIL_RADIUS = (0.011, 0.03, 0.005)
 FULL_AT = 0.2
+FLARE = 0.07
 # The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
 # it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
 # its centreline and its own radius that share. Five lines 0.7 to 0.9 of the radius out, each clump 0.56 across, left
@@ -62,14 +67,18 @@ CLOSE = 0.45
 # flat sides there as boxes).
 CLUMP_WIDTH = (1.0, 1.2)
 ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
-# How far (metres) the tail's end sways to the figure's left of where it would hang, growing from a fifth of the
-# way down (straight down the middle of the back, it hung as a rod).
-SWAY = 0.025
 # The share of its length over which it turns from going out of the tie to hanging (0.35: it stood 4 to 6 cm off the
 # neck, a stick held out; 0.22 with 0.7 out per unit down from the tie, the bend an elbow), how far in (towards the
 # body, per unit down) it then goes, and how far (metres) its outside stays off the body at least (a centimetre, it
 # lay along the neck: review L's "glued to the nape").
+# Over REST (shares of its length) that gap comes down to REST_GAP: its lower part rests on the garment's back (it hung
+# 3 cm off it to its end, and ended at the collar's height: review V's "its tip runs into the collar").
 TURN, IN, GAP = 0.2, 0.12, 0.025
+REST, REST_GAP = (0.5, 0.85), 0.004
+# How far (metres) its end flicks to the figure's left, from FLICK_FROM of its length on (straight down the middle, a
+# rod: review J's "a stiff ponytail"; swaying so from a fifth of the way down, the whole tail leant 2.6 cm off the
+# middle of the back in the preview's pose: review V's "hangs off-centre").
+FLICK, FLICK_FROM = 0.025, 0.6
 # ...pushed out where it needs to be, with the points round it less by this much per square metre along it (tail_line).
 ROUND = 8.0
 # Loose strands off the tail per level of detail: narrow cards leaving a clump's outside from a quarter of the way
@@ -84,9 +93,14 @@ LOOSE_OUT = 0.004
 # tail darkens to its sides as a round bundle does. The cards lie where they did, across their clump's line
 # (:func:`.cards.twisted` of their own normals, given as their width's direction).
 ROUNDED = 0.75
-# The tie: its width along the tail (metres), its points round it, and its shade (its vertex colour: the hair's colour
-# times this, so a dark band in any hair colour, never a colour of its own over the user's).
-TIE_WIDTH = 0.012
+# The tie: its width along the tail (metres), how far along the tail its middle is and how far it stands off the
+# tail's radius (1.2 cm wide round the tail's start, 3 mm off, the hair flaring out of it hid all but its top edge
+# from behind: 231 to 290 square mm of it seen from behind, now 377 to 446), its points round it, and its shade (its
+# vertex colour: the hair's colour times this, so a dark band in any hair colour, never a colour of its own over the
+# user's).
+TIE_WIDTH = 0.018
+TIE_AT_LENGTH = 0.01
+TIE_STANDS = 0.004
 TIE_POINTS = 20
 TIE_SHADE = 0.3
 
@@ -99,11 +113,12 @@ def tie(head: Head) -> tuple[np.ndarray, np.ndarray]:
 
 def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     """The tail's centreline (points, 3) from the tie, and its radius there: out from the head and down,
-    turning to hang and swaying aside, its outside kept :data:`GAP` off the body envelope."""
+    turning to hang down the middle of the back, its outside kept :data:`GAP` off the body envelope and its lower
+    part come to rest :data:`REST_GAP` off it."""
     d, at = tie(head)
     u = np.linspace(0, 1, points)
     lo, full, end = TAIL_RADIUS
-    radius = lo + (full - lo) * smoothstep(0.0, FULL_AT, u) - (full - end) * smoothstep(FULL_AT + 0.1, 1.0, u) ** 1.3
+    radius = lo + (full - lo) * smoothstep(FLARE, FULL_AT, u) - (full - end) * smoothstep(FULL_AT + 0.1, 1.0, u) ** 1.3
     step = TAIL / (points - 1)
     line = [at]
     out = d - UP * (d @ UP)
@@ -113,8 +128,8 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
         bend = smoothstep(0.0, TURN, u[k])
         heading = out * (0.6 * (1 - bend) - IN * bend) - UP * (0.5 + 0.5 * bend)
         heading = heading / np.linalg.norm(heading)
-        sway = SWAY * (smoothstep(0.2, 1.0, u[k]) - smoothstep(0.2, 1.0, u[k - 1]))
-        line.append(line[-1] + step * heading + LEFT * sway)
+        flick = FLICK * (smoothstep(FLICK_FROM, 1.0, u[k]) - smoothstep(FLICK_FROM, 1.0, u[k - 1]))
+        line.append(line[-1] + step * heading + LEFT * flick)
     # Kept off the body: each point below the skull's centre pushed out (from the vertical through it) to what it
     # needs, and the points round it with it, less by ROUND per square metre along the line (pushed out one point at a
     # time, the line turned 30 degrees at once where it first needed it: an elbow, the clumps' frames turning over).
@@ -122,11 +137,13 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     rel = pts - head.centre
     az = np.arctan2(rel[:, 0], rel[:, 2])
     rho = np.hypot(rel[:, 0], rel[:, 2])
-    need = head.reach(np.degrees(az), pts[:, 1]) + radius + GAP
+    need = head.reach(np.degrees(az), pts[:, 1]) + radius + GAP + (REST_GAP - GAP) * smoothstep(*REST, u)
     short = np.where(pts[:, 1] < head.centre[1], np.maximum(need - rho, 0.0), 0.0)
     arc_at = np.arange(points) * step
     push = (short[None, :] - ROUND * (arc_at[:, None] - arc_at[None, :]) ** 2).max(1).clip(0.0)
     push *= smoothstep(0.0, 0.1, u)         # (not at the tie: from it)
+    rests = smoothstep(*REST, u)
+    push = push * (1 - rests) + np.where(pts[:, 1] < head.centre[1], need - rho, push) * rests
     return pts + push[:, None] * np.stack([np.sin(az), np.zeros(points), np.cos(az)], 1), radius
 
 
@@ -217,7 +234,7 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
         phi = rng.uniform(0, 2 * np.pi) + 0.5 * u
         ring = np.cos(phi)[:, None] * e1[j] + np.sin(phi)[:, None] * e2[j]
         drift = LOOSE_OUT * rng.uniform(0.5, 1.0) * np.linspace(0, 1, K) ** 1.5
-        out = radius[j] * (CLUMP_OFF[1] + CLUMP_RADIUS)
+        out = radius[j] * (CLUMP_OFF[0] + CLUMP_RADIUS) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
         pts.append(line[j] + (out + drift)[:, None] * ring)
         nrm.append(ring)
         widths.append(np.full(K, rng.uniform(0.005, 0.008)))
@@ -231,10 +248,11 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
                     clump_columns(rng, len(tails)), 0.3, across, arc(tails))
     # The tie: a band round the gathered hair just past where the combed hair meets it.
     turns = np.linspace(0, 2 * np.pi, TIE_POINTS)
-    ring = np.cos(turns)[:, None] * e1[1] + np.sin(turns)[:, None] * e2[1]
-    wrap = line[1] + (radius[1] + 0.003) * ring
+    k = int(round(TIE_AT_LENGTH / TAIL * (len(line) - 1)))
+    ring = np.cos(turns)[:, None] * e1[k] + np.sin(turns)[:, None] * e2[k]
+    wrap = line[k] + (radius[k] + TIE_STANDS) * ring
     band = Strands(wrap[None], ring[None], (wrap[None, :, 1] < head.centre[1]), np.array([TIE_WIDTH]),
-                   clump_columns(rng, 1), 0.0, np.repeat(t[1][None, None], TIE_POINTS, 1))
+                   clump_columns(rng, 1), 0.0, np.repeat(t[k][None, None], TIE_POINTS, 1))
     return cards, band
 
 
