@@ -5,8 +5,8 @@ right leg, the arms hanging loose), the stance every preview showed before the s
 and change the arms (and for ``hands_on_hips`` the legs and chest), the head turned to face straight ahead
 (:func:`_face_forward`):
 
-- ``hand_on_hip``: the contrapposto kept, the right hand on the raised right hip, its elbow out to the side;
-- ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands on
+- ``hand_on_hip``: the contrapposto kept, the right fist on the raised right hip, its elbow out to the side;
+- ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both fists on
   the hips with the elbows out;
 - ``hands_clasped``: the contrapposto kept, the hands held loosely one over the other in front of the belly.
 
@@ -39,21 +39,24 @@ from scipy.spatial import cKDTree
 from ..body.outfit.pattern import pattern
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
-from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
+from .clips import IDLE_STANCE, Clip, Pose, _base, _curl, _idle, _rest_hand, euler_to_quat
 from .reach import Surface, frames, matrix, rest_hand
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
-# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist turned so the fingers point
-# forward and down along the hip (the solver keeps their tips off it); the ``Arm`` and ``ForeArm`` z (the elbow
-# out, the forearm back in) are solved per body.
-HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -20.0, 42.0)}
+# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist nearly in line with it; the
+# ``Arm`` and ``ForeArm`` z (the elbow out, the forearm back in) are solved per body. The hand is a fist whose
+# knuckles rest on the hip (each finger joint curled FIST_CURL degrees over the relaxed hand, the thumb FIST_THUMB
+# in over the fingers): an open hand's palm flat on the hip's side, where the forearm comes in at 30 to 60 degrees
+# from the elbow held out, bent the wrist back that far and still left the palm 1 to 4 cm off with only the
+# fingertips touching (blind review V: "hover a few cm off the hips with broken wrists", 37 to 61 degrees).
+HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, 0.0, 5.0)}
+FIST_CURL, FIST_THUMB = 80.0, -30.0
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
 # the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
-# margin (metres). The thumb turned out from the palm (curled, it went into the hip's back). The other arm of
+# margin (metres). The other arm of
 # ``hand_on_hip`` hangs as in the idle frame, out from the side by up to this many degrees until it is clear.
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
-HIP_THUMB = (0.0, 30.0, 25.0)
 # The palm's centre rests on the widest of the hip this far above the Hips joint, within this band (hip heights).
 HIP_PALM_UP, HIP_PALM_BAND = 0.03, 0.015
 HANG_OUT = 15.0
@@ -95,11 +98,11 @@ def _set(p: Pose, side: str, joint: str, angles: tuple[float, float, float]) -> 
 def _hand_on_hip(p: Pose, side: str) -> None:
     for joint, angles in HIP_ARM.items():
         _set(p, side, joint, angles)
-    for f in FINGERS:                                # the fingers lie nearly straight on the hip
+    for f in FINGERS:                                # the relaxed hand's curl and spread replaced by a fist's
         for k in (1, 2, 3):
             p.angles.pop(f"{side}Hand{f}{k}", None)
-    _rest_hand(p, side, 0.45)
-    _set(p, side, "HandThumb1", HIP_THUMB)           # the thumb out from the palm, off the hip's back
+    _rest_hand(p, side)
+    _curl(p, side, FIST_CURL, thumb_amount=FIST_THUMB)
 
 
 def _power(p: Pose) -> None:
