@@ -8,7 +8,7 @@ and change the arms (and for ``hands_on_hips`` the legs and chest), the head tur
 - ``hand_on_hip``: the contrapposto kept, the right fist on the raised right hip, its elbow out to the side;
 - ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both fists on
   the hips with the elbows out;
-- ``hands_clasped``: the contrapposto kept, the hands held loosely one over the other in front of the belly.
+- ``hands_clasped``: the contrapposto kept, the hands resting side by side on the belly (:func:`_rest_clasped`).
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
 Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
