@@ -4,9 +4,10 @@ The stances' grid (:func:`~workbench.gltf.stances.fitted_stance`) turns the uppe
 each and keeps the hand's bone a margin off the trunk, which left a hand on the hip 1 to 16 cm off it (blind reviews
 O #10 and P #2: "the hands hang beside the hips, wrists limp, not touching the body"). :func:`rest_hand` starts
 from that solution and turns the upper arm (forward swing and out), the elbow (bend and the forearm's twist) and
-the wrist (three angles) so that the palm's side of the hand lies on a target of the body's surface, posed by the
-stance's own first frame as a viewer poses it (linear blend skinning of the rest mesh, :func:`workbench.body.rig.skin`),
-with every point of the hand and the forearm a hair outside it.
+the wrist (three angles) so that the hand (the hip stances' fist, a clasped hand) lies on a target of the body's
+surface, posed by the stance's own first frame as a viewer poses it (linear blend skinning of the rest mesh,
+:func:`workbench.body.rig.skin`), with every point of the hand and the forearm a hair outside it and the wrist near
+in line with the forearm (blind review V: "broken wrists"). ("The palm" below: the hand's points that rest, all.)
 
 The hand's and the forearm's points are taken from the mesh posed by the stance's first frame (the fingers curled as
 the stance curls them) and carried rigidly by their bones as the solver turns the arm; the trunk is the body's and
