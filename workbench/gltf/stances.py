@@ -5,10 +5,10 @@ right leg, the arms hanging loose), the stance every preview showed before the s
 and change the arms (and for ``hands_on_hips`` the legs and chest), the head turned to face straight ahead
 (:func:`_face_forward`):
 
-- ``hand_on_hip``: the contrapposto kept, the right hand on the raised right hip, its elbow out to the side;
-- ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands on
+- ``hand_on_hip``: the contrapposto kept, the right fist on the raised right hip, its elbow out to the side;
+- ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both fists on
   the hips with the elbows out;
-- ``hands_clasped``: the contrapposto kept, the hands held loosely one over the other in front of the belly.
+- ``hands_clasped``: the contrapposto kept, the hands resting side by side on the belly (:func:`_rest_clasped`).
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
 Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
@@ -39,21 +39,24 @@ from scipy.spatial import cKDTree
 from ..body.outfit.pattern import pattern
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
-from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, _rest_hand, euler_to_quat
+from .clips import IDLE_STANCE, Clip, Pose, _base, _curl, _idle, _rest_hand, euler_to_quat
 from .reach import Surface, frames, matrix, rest_hand
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
-# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist turned so the fingers point
-# forward and down along the hip (the solver keeps their tips off it); the ``Arm`` and ``ForeArm`` z (the elbow
-# out, the forearm back in) are solved per body.
-HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, -20.0, 42.0)}
+# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist nearly in line with it; the
+# ``Arm`` and ``ForeArm`` z (the elbow out, the forearm back in) are solved per body. The hand is a fist whose
+# knuckles rest on the hip (each finger joint curled FIST_CURL degrees over the relaxed hand, the thumb FIST_THUMB
+# in over the fingers): an open hand's palm flat on the hip's side, where the forearm comes in at 30 to 60 degrees
+# from the elbow held out, bent the wrist back that far and still left the palm 1 to 4 cm off with only the
+# fingertips touching (blind review V: "hover a few cm off the hips with broken wrists", 37 to 61 degrees).
+HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, 0.0, 5.0)}
+FIST_CURL, FIST_THUMB = 80.0, -30.0
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
 # the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
-# margin (metres). The thumb turned out from the palm (curled, it went into the hip's back). The other arm of
+# margin (metres). The other arm of
 # ``hand_on_hip`` hangs as in the idle frame, out from the side by up to this many degrees until it is clear.
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
-HIP_THUMB = (0.0, 30.0, 25.0)
 # The palm's centre rests on the widest of the hip this far above the Hips joint, within this band (hip heights).
 HIP_PALM_UP, HIP_PALM_BAND = 0.03, 0.015
 HANG_OUT = 15.0
@@ -77,6 +80,8 @@ CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "H
 # the right hand lies over the left.
 CLASP_UP, CLASP_SPAN = 0.02, 0.08
 CLASP_AT = {"Left": (0.03, 0.06), "Right": (-0.03, 0.085)}
+# Then each hand rests on the belly this far (hip heights) either side of the middle (:func:`_rest_clasped`).
+CLASP_MEET = 0.05
 CLASP_ARM_X = np.arange(-60.0, 1.0, 3.0)
 CLASP_ARM_Z = np.arange(-90.0, -59.0, 3.0)
 CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
@@ -95,11 +100,11 @@ def _set(p: Pose, side: str, joint: str, angles: tuple[float, float, float]) -> 
 def _hand_on_hip(p: Pose, side: str) -> None:
     for joint, angles in HIP_ARM.items():
         _set(p, side, joint, angles)
-    for f in FINGERS:                                # the fingers lie nearly straight on the hip
+    for f in FINGERS:                                # the relaxed hand's curl and spread replaced by a fist's
         for k in (1, 2, 3):
             p.angles.pop(f"{side}Hand{f}{k}", None)
-    _rest_hand(p, side, 0.45)
-    _set(p, side, "HandThumb1", HIP_THUMB)           # the thumb out from the palm, off the hip's back
+    _rest_hand(p, side)
+    _curl(p, side, FIST_CURL, thumb_amount=FIST_THUMB)
 
 
 def _power(p: Pose) -> None:
@@ -160,6 +165,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
         for side, (dx, dz) in CLASP_AT.items():
             target = np.array([dx * h, CLASP_UP * h, front + dz])
             _solve(p, side, rig, target, trunk, clear, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
+        _rest_clasped(p, rig, pieces, shells)
     return _clip(p)
 
 
@@ -182,6 +188,22 @@ def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
     for side in sides:
         s = 1.0 if side == "Left" else -1.0
         rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(s * band[:, 0]))], (shells or {}).get("Outfit_Top"))
+
+
+def _rest_clasped(p: Pose, rig: Skeleton, pieces, shells) -> None:
+    """From the grid's solution, the clasped hands brought to rest on the belly side by side (blind review V #5: the
+    far hand floated beside a heavy belly, 80 to 90 mm off it): each hand's centre on the foremost of the posed
+    body and clothes :data:`CLASP_MEET` hip heights either side of the middle, :data:`CLASP_UP` above the Hips joint
+    (:func:`~workbench.gltf.reach.rest_hand`, as :func:`_rest_on_hips` rests a hand on the hip)."""
+    rot, pos = frames(p, rig)
+    surface = Surface(rig, pieces, rot, pos, shells)
+    pts = surface.points
+    h = rig.hip_height
+    band = pts[np.abs(pts[:, 1] - (pos[0, 1] + CLASP_UP * h)) < HIP_PALM_BAND * h]
+    for side in ("Left", "Right"):
+        s = 1.0 if side == "Left" else -1.0
+        near = band[np.abs(band[:, 0] - pos[0, 0] - s * CLASP_MEET * h) < HIP_PALM_BAND * h]
+        rest_hand(p, side, rig, pieces, surface, near[int(np.argmax(near[:, 2]))], (shells or {}).get("Outfit_Top"))
 
 
 def _forearm_radius(rig: Skeleton, pieces) -> float:
