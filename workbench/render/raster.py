@@ -624,7 +624,7 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     mat_mr = np.full(D, -1, np.int32)            # metallic-roughness map, and the roughness factor it scales
     mat_rough = np.ones(D, np.float32)
     mat_double = np.zeros(D, np.bool_)
-    mat_skin = np.zeros(D, np.uint8)             # 1 skin, 2 the Teeth (their cave lit as the lining: loops.LINED)
+    mat_skin = np.zeros(D, np.uint8)             # 1 skin, 2 the Teeth (their cave lit as the lining: loops.LINED_UP)
     mat_vcol = np.zeros(D, np.bool_)
     # The highlight's strength follows the material's roughness: cloth (0.85-0.9) keeps a trace of it,
     # skin (0.6) most, glossy shoes and lenses all, so dark trousers do not read as metal.
