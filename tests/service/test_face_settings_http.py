@@ -229,3 +229,22 @@ def test_people_of_one_build_have_faces_of_their_own(models):
             differ = np.linalg.norm(heads[i] - heads[j], axis=1)
             assert np.percentile(differ, 95) > 0.02, (i, j)             # 2 % of the eyes' span: about 2 mm
     assert models("person0", people[0]) == models("base", BASE)
+
+
+# Review W's draw's #10 (seed 4633): a long nose low over a short upper lip, whose base stands further forward than
+# the lip within 12 mm of the mouth's corners. The lips' border search (workbench.body.lip_heights.borders) took the
+# nose's base for the upper lip's front, found no turn after it, and the model failed to build (IndexError): the
+# service answered the model and the preview with an error.
+LOW_NOSE = {"gender": "feminine", "bodyShape": "average", "height": 151.8, "skinTone": "#896344", "eyeColor": "#4B7D99",
+            "face": {"jawWidth": 0.1, "cheekbones": 0.8, "noseWidth": 0.1, "eyeSize": -0.9, "lipFullness": -1.0,
+                     "noseLength": 0.5, "chinLength": -0.1, "browRidge": 0.8, "headWidth": -0.4, "foreheadHeight": 0.4,
+                     "eyeSpacing": -0.3, "eyeTilt": -0.6, "noseBridge": 0.0},
+            "hair": {"style": "ponytail", "color": "#C6C2BE"},
+            "outfit": {"top": "#AD3A3D", "bottom": "#383D42", "shoes": "#9C7959", "topStyle": "tee",
+                       "bottomStyle": "skirt", "shoeStyle": "boots"}, "glasses": "clear", "pose": "relaxed"}
+
+
+def test_a_nose_low_over_a_short_upper_lip_builds_and_previews(models):
+    glb = models("low nose", LOW_NOSE)
+    assert glb[:4] == b"glTF"
+    assert Image.open(io.BytesIO(models.preview("low nose"))).size[0] > 0

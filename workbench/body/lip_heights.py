@@ -46,13 +46,31 @@ def front(positions: np.ndarray, triangles: np.ndarray, x0: float, ys: np.ndarra
 def borders(ys: np.ndarray, z: np.ndarray) -> tuple[float, float]:
     """(the upper lip's border's height, the lower lip's) on a profile ``z`` over heights ``ys`` (from the mouth's
     corners, metres): the first height above the upper lip's front (the most forward point 0 to 12 mm up) where the
-    profile has turned :data:`TURN` back, and below the lower lip's (0 to 16 mm down)."""
-    up, lo = (ys > 0) & (ys < 0.012), (ys < 0) & (ys > -0.016)
-    iu = np.flatnonzero(up)[np.nanargmax(z[up])]
-    il = np.flatnonzero(lo)[np.nanargmax(z[lo])]
-    top = iu + np.flatnonzero(z[iu:] <= z[iu] - TURN)[0]
-    bottom = il - np.flatnonzero(z[:il + 1][::-1] <= z[il] - TURN)[0]
-    return float(ys[top]), float(ys[bottom])
+    profile has turned :data:`TURN` back, and below the lower lip's (0 to 16 mm down). Where the profile does not turn
+    back after that point (a nose low over a short upper lip: its base, within 12 mm of the corners, stands further
+    forward than the lip, and a random avatar of review W's draw failed to build on it), the first height from the
+    corners out where it has turned back from its most forward point so far; failing that too, the window's end.
+
+    >>> ys = np.arange(-0.02, 0.02, 0.00025)
+    >>> z = np.where(ys > 0, -((ys - 0.004) / 0.004) ** 2, -((ys + 0.005) / 0.005) ** 2) * 0.003
+    >>> [round(v * 1000, 2) for v in borders(ys, z)]
+    [7.0, -8.75]
+    >>> z[ys > 0.0115] = 0.003              # a nose's base 11.5 mm over the corners, 3 mm before the lip's front
+    >>> [round(v * 1000, 2) for v in borders(ys, z)]
+    [7.0, -8.75]
+    """
+    def turned(part: np.ndarray, window: int) -> int:
+        """The index in ``part`` (ordered from the corners outwards) of its lip's border."""
+        front = int(np.nanargmax(part[:window]))
+        back = np.flatnonzero(part[front:] <= part[front] - TURN)
+        if back.size:
+            return front + int(back[0])
+        back = np.flatnonzero(part <= np.fmax.accumulate(part) - TURN)
+        return int(back[0]) if back.size else window - 1
+
+    up, down = np.flatnonzero(ys > 0), np.flatnonzero(ys < 0)[::-1]
+    return (float(ys[up[turned(z[up], int((ys[up] < 0.012).sum()))]]),
+            float(ys[down[turned(z[down], int((ys[down] > -0.016).sum()))]]))
 
 
 def lip_borders(positions: np.ndarray, skin_triangles: np.ndarray, corners: tuple[np.ndarray, np.ndarray]
