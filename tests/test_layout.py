@@ -66,6 +66,12 @@ LONG_MODULES: dict[str, str] = {
     "workbench/tracking/lake.py": "the lake's writers and reader share its layout and file options",
     "workbench/body/hair/head.py": "one head's scalp grid: read from the body, dressed over a top, and cached per body",
     "workbench/body/glasses.py": "one pair fitted to one head: lenses, rims, bridge and temples share its measures",
+    "workbench/body/details.py": "the MakeHuman modifier tables the shapes and faces set, read by the build and by "
+                                "the stored morphs' compile: one place for both (pass 32's eye and nose controls)",
+    "workbench/body/outfit/cloth.py": "one cloth surface pipeline (weave, bands, seams, folds, roughness) on "
+                                     "the garments' UVs, each step reading the one before",
+    "workbench/body/skin.py": "one skin texture: the tone's albedo and what the face paints over it (lips and "
+                             "their bow, flush, features), each layer placed by the same reference face",
     "workbench/body/hair/groom.py": "guide strands' one pipeline (roots, growth over the head, the fall, resampling, "
                                     "clumps, tucks, flyaways) on the same Strands arrays",
     "workbench/body/mouth.py": "the mouth's one texture layout: teeth, gums, tongue and lining's colour, occlusion, "
