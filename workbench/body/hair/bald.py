@@ -170,20 +170,27 @@ def painted(skin: np.ndarray, at: np.ndarray, w: np.ndarray, table: np.ndarray) 
     return image
 
 
+def scalp_texels(gender: str, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each texel of a ``size`` px skin texture of ``gender``: its point in space on the reference body (N, 3, float64:
+    the same bytes on every CPU), its azimuth and polar angle about the skull, and whether it lies near the head
+    (within two skull radii); what the fine hairs here and the buzz cut (:mod:`.buzz`) paint by."""
+    m = reference_body(gender)
+    h = head_of(m)
+    faces = m.face_groups["body"]
+    tmap = texel_map(m.triangle_uvs[faces], size)
+    p = tmap.paint_vertices(m.triangles[faces], m.positions).astype(np.float64).reshape(-1, 3)
+    az, pol = h.angles(p)
+    return p, az, pol, np.linalg.norm(p - h.centre, axis=1) < 2 * h.radius
+
+
 @lru_cache(maxsize=8)
 def front_mask(gender: str, size: int, style: str) -> tuple[np.ndarray, np.ndarray]:
     """(flat texel indices, weights 0..255 uint8) of the fine hairs over the forehead (:data:`HAIRS`) of ``style`` on a
     ``size`` px skin texture of ``gender``."""
     def make() -> dict[str, np.ndarray]:
-        m = reference_body(gender)
-        h = head_of(m)
-        faces = m.face_groups["body"]
-        tmap = texel_map(m.triangle_uvs[faces], size)
-        # Each texel's point in space (float64: the same bytes on every CPU), its place about the skull.
-        p = tmap.paint_vertices(m.triangles[faces], m.positions).astype(np.float64).reshape(-1, 3)
-        az, pol = h.angles(p)
+        _, az, pol, near = scalp_texels(gender, size)
         v = fronted(pol / hairline(style, az), az, FRONT_FADE[0]).reshape(size, size)
-        near = (np.linalg.norm(p - h.centre, axis=1) < 2 * h.radius).reshape(size, size)
+        near = near.reshape(size, size)
         w = smoothstep(HAIRS[0], HAIRS[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
         return strokes(w, v, near)
 

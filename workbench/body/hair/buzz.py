@@ -35,10 +35,9 @@ import numpy as np
 
 from .. import keep, pores
 from ..brows import brow_color
-from ..skin import SKIN_SIZE, reference_body, skin_texture
-from ..texels import texel_map
-from .bald import HAIRS_FOR, clumps, front_hairs, painted, shaved
-from .head import hairline, head_of, smoothstep
+from ..skin import SKIN_SIZE, skin_texture
+from .bald import HAIRS_FOR, clumps, front_hairs, painted, scalp_texels, shaved
+from .head import hairline, smoothstep
 from .texture import rgb
 
 # Styles drawn on the scalp's skin, with no hair mesh: ``none`` (a shaved head's stubble) and ``buzz``.
@@ -71,14 +70,7 @@ def draw_buzz(gender: str, size: int) -> dict[str, np.ndarray]:
     """The buzz cut's layers on a ``size`` px skin texture of ``gender``: ``at`` (flat texel indices inside the
     line), ``lengths`` (0..255: how far the clipped lengths cover the skin there) and ``roots`` (0..255: a hair's
     root, drawn over that)."""
-    m = reference_body(gender)
-    h = head_of(m)
-    faces = m.face_groups["body"]
-    tmap = texel_map(m.triangle_uvs[faces], size)
-    # Each texel's point in space (float64: the same bytes on every CPU), its place about the skull.
-    p = tmap.paint_vertices(m.triangles[faces], m.positions).astype(np.float64).reshape(-1, 3)
-    az, pol = h.angles(p)
-    near = np.linalg.norm(p - h.centre, axis=1) < 2 * h.radius
+    p, az, pol, near = scalp_texels(gender, size)
     w = smoothstep(EDGE[0], EDGE[1], pol / hairline("buzz", az)) * near
     draw = follicles(p, FOLLICLE)
     roots = draw < ROOTS * w
