@@ -45,9 +45,10 @@ CASES = [(pose, top, bottom, *BUILDS[(i + 2 * j + k) % len(BUILDS)]) for k, pose
          for i, top in enumerate(TOP_STYLES) for j, bottom in enumerate(BOTTOM_STYLES)]
 
 
-def hand_contact(m, top: str, bottom: str, sides) -> dict[str, tuple[float, float]]:
-    """Per side, the hand's gap to the trunk's surface and the hand's and forearm's depth behind it (metres) in
-    the preview pose."""
+def trunk(m, top: str, bottom: str):
+    """(the rest pose, the preview pose, the rest and posed draws of the body and clothes by mesh name, their outer
+    shells' vertex counts, a KD-tree of the trunk's surface below the arms in the preview pose, its normals): what
+    the hands' tests measure against (here and ``test_hands_review_v``)."""
     rest = m.posed()
     posed = m.posed(*preview_pose(m))
     shoulder = np.asarray(rest.joints["LeftArm"], float)
@@ -62,7 +63,13 @@ def hand_contact(m, top: str, bottom: str, sides) -> dict[str, tuple[float, floa
         a, b = _samples(p[name], keep)
         pts.append(a)
         normals.append(b)
-    tree, normal = cKDTree(np.concatenate(pts)), np.concatenate(normals)
+    return rest, posed, r, p, shells, cKDTree(np.concatenate(pts)), np.concatenate(normals)
+
+
+def hand_contact(m, top: str, bottom: str, sides) -> dict[str, tuple[float, float]]:
+    """Per side, the hand's gap to the trunk's surface and the hand's and forearm's depth behind it (metres) in
+    the preview pose."""
+    rest, _, r, p, shells, tree, normal = trunk(m, top, bottom)
     out = {}
     for side in sides:
         s = 1.0 if side == "Left" else -1.0

@@ -20,10 +20,8 @@ import pytest
 from built import built
 from helpers import random_settings
 from scipy.spatial import cKDTree
-from test_stances import _samples
+from test_hands_review_p import trunk
 
-from workbench.body.outfit.pattern import pattern
-from workbench.gltf.reach import below_arms
 from workbench.options import ModelOptions
 from workbench.render.pictures import preview_pose
 from workbench.render.scene import Model
@@ -40,19 +38,7 @@ APART = 0.005
 def knuckles_and_wrists(m: Model, top: str, bottom: str, sides) -> dict[str, tuple[float, float]]:
     """Per side, the knuckles' gap to the trunk's surface (metres) and the wrist's bend (degrees) in the preview
     pose."""
-    rest = m.posed()
-    posed = m.posed(*preview_pose(m))
-    shoulder = np.asarray(rest.joints["LeftArm"], float)
-    shells = {"Body": None, "Outfit_Top": len(pattern(top)["vmap"]), "Outfit_Bottom": len(pattern(bottom)["vmap"])}
-    r = {d.mesh_name: d for d in rest.draws if d.mesh_name in shells}
-    p = {d.mesh_name: d for d in posed.draws if d.mesh_name in shells}
-    pts = []
-    for name, shell in shells.items():
-        keep = below_arms(r[name].positions.astype(np.float64), shoulder)
-        if shell is not None:
-            keep[shell:] = False
-        pts.append(_samples(p[name], keep)[0])
-    tree = cKDTree(np.concatenate(pts))
+    rest, posed, r, p, _, tree, _ = trunk(m, top, bottom)
     out = {}
     for side in sides:
         s = 1.0 if side == "Left" else -1.0
