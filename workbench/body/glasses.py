@@ -469,7 +469,8 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
 
     n = SEGMENTS
     k = np.arange(n)
-    ends, inside = {}, []    # (the hinges; the rims' inner points for nose pads and a brow bar)
+    ends, inside, bridge_ends = {}, [], []    # (the hinges; the rims' inner points for nose pads and a brow bar;
+    #                                            a metal frame's bridge's ends)
     lenses = []    # (first vertex, count, centre, side) of each lens
     wires = []     # (first vertex, count, facing) of each wire rim
     for s, eye in eyes.items():
@@ -507,6 +508,11 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
             corner = rim_point(ring, c, side, True, c[1] + fr.corner * b)
             inner_half = ring[side * (ring[:, 0] - c[0]) < -0.5 * a]
             inside.append((rim_point(ring, c, side, False, c[1]), side, inner_half[np.argmax(inner_half[:, 1])]))
+            # (The bridge's end on this rim: a round lens's inner edge curves away from its widest point, so at
+            # the bridge's height it is further out: ended at the widest, a round frame's bridge floated between
+            # the rims, touching neither: blind review W, defect 10.)
+            low = f["bridge_y"] if fr.keyhole is None else c[1] + fr.keyhole * b
+            bridge_ends.append(rim_point(ring, c, side, False, low))
         run = corner + np.outer(np.linspace(END_PIECE, 0.03, 57) * unit, [side * np.cos(np.radians(END_BACK)), 0.0,
                                                                           -np.sin(np.radians(END_BACK))])
         raw = _skull(f["skull"], mid[0], side, run[:, 1], run[:, 2])
@@ -518,11 +524,17 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     # Bridge: a slightly arched band between the rims' inner edges, dipping back at its middle to rest on the nose.
     t = fr.rim * unit * fr.bridge
     inner_x = abs(eyes["l"][0] - mid[0]) + CENTRE_OUT * unit - a
-    xs = mid[0] + np.linspace(-inner_x, inner_x, 7)
-    u = (xs - mid[0]) / max(inner_x, 1e-9)
-    arch = f["bridge_y"] + 0.003 * unit * (1 - u ** 2)
-    # (Its ends meet the lenses' inner edges, which the wrap brought forward.)
+    # (Its ends meet the lenses' inner edges, which the wrap brought forward; a metal frame's, its rims' wire.)
     front = z + 0.001 + a * np.sin(np.radians(WRAP))
+    if bridge_ends:
+        inner_x = float(np.mean([abs(p[0] - mid[0]) for p in bridge_ends]))
+        front = float(np.mean([p[2] for p in bridge_ends]))
+    xs = mid[0] + np.linspace(-inner_x, inner_x, 7 if fr.keyhole is None else 15)
+    u = (xs - mid[0]) / max(inner_x, 1e-9)
+    top = f["bridge_y"] + 0.003 * unit
+    low = float(np.mean([p[1] for p in bridge_ends])) if bridge_ends else f["bridge_y"]
+    # (A keyhole rises round from the rims, as an arch: a parabola drew it a pointed tent.)
+    arch = low + (top - low) * ((1 - u ** 2) if fr.keyhole is None else np.sqrt(np.clip(1 - u ** 2, 0.0, 1.0)))
     zs = front - (front - (f["nose_z"] + 0.0025 * unit)) * (1 - u ** 2)
     add(*_bar(np.column_stack([xs, arch, zs]), np.array([0.0, 0.0, 1.0]), t, fr.temple[1] * unit), FRAME_UV)
     # A metal frame's nose pads on their arms, and an aviator's brow bar over the bridge (glasses_frames).

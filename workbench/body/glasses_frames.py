@@ -41,7 +41,9 @@ class Frame:
     brow bar (a double bridge); ``least``: the least half-height, a share of ``lens``'s, a lens shortened under low
     brows keeps (its bottom lowered: a round lens squashed flat, an aviator's teardrop cut to a slab, read as
     neither), 0 none (the classic lens keeps its bottom and shortens); ``bridge_drop``: how much lower than the
-    first frame's the bridge rests on the nose (metres; an aviator's, under its brow bar)."""
+    first frame's the bridge rests on the nose (metres; an aviator's, under its brow bar); ``keyhole``: how high up
+    its rims' inner sides a metal frame's bridge leaves them (in lens half-heights over the lens's centre), arching
+    up from there to rest on the nose (a panto frame's keyhole bridge), None at the bridge's own height."""
 
     name: str
     lens: tuple[float, float]
@@ -56,6 +58,7 @@ class Frame:
     brow_bar: bool = False
     least: float = 0.0
     bridge_drop: float = 0.0
+    keyhole: float | None = None
 
 
 # The first frame (rounded rectangles of acetate, 3.2 mm rims): its figures are the ones glasses.py had.
@@ -73,7 +76,7 @@ WIRE = ((0.0, -0.2), (0.0, 0.2), (0.3, 0.5), (0.7, 0.5), (1.0, 0.2), (1.0, -0.2)
 FRAMES = {
     "classic": CLASSIC,
     "round": Frame("round", (0.0215, 0.0195), WIRE_WIDTH, WIRE_WIDTH, WIRE, 0.35, (0.0016, 0.0011), 0.0016, 1.0,
-                   pads=True, least=0.85),
+                   pads=True, least=0.85, keyhole=0.3),
     "aviator": Frame("aviator", (0.0265, 0.021), WIRE_WIDTH, WIRE_WIDTH, WIRE, 0.6, (0.0016, 0.0011), 0.0016, 1.0,
                      pads=True, brow_bar=True, least=0.8, bridge_drop=0.0035),
 }
