@@ -44,6 +44,8 @@ SETTLED = 0.003
 # forearm's: the skin and the top from this fraction of the upper arm before the elbow (where
 # test_stances.limbs_in_trunk starts the limb).
 STEP, ELBOW_OFF = 6, 0.3
+# The limb tests/body/test_stances keeps out of the trunk: past this fraction of the upper arm from the shoulder.
+LIMB_FROM = 0.75
 # The joints turned and how far from the grid's solution (degrees): (joint, axis) pairs written for the left side.
 FREE = (("Arm", 0), ("Arm", 2), ("ForeArm", 1), ("ForeArm", 2), ("Hand", 0), ("Hand", 1), ("Hand", 2))
 LIMIT = np.array([35.0, 35.0, 40.0, 40.0, 35.0, 35.0, 35.0])
@@ -171,6 +173,23 @@ def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
                 ys.append(x[keep, 1])
         out.append((np.concatenate(js), np.concatenate(ws), np.concatenate(offs), np.concatenate(ys)))
     return out[0][:3], np.ones(len(out[0][3]), bool), out[1][:3]
+
+
+def arm_points(rig: Skeleton, pieces, side: str, shells=None) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``side``'s limb as tests/body/test_stances reads it: the skin's and the top's outside's (its first
+    ``shells["Outfit_Top"]`` vertices) vertices that lie out along the T-pose's arm past :data:`LIMB_FROM` of the
+    upper arm, each piece's as (joints, weights, rest places) for :func:`~workbench.body.rig.skin`."""
+    s = 1.0 if side == "Left" else -1.0
+    shoulder, elbow = rig.pos(side + "Arm"), rig.pos(side + "ForeArm")
+    start = s * shoulder[0] + LIMB_FROM * float(np.linalg.norm(elbow - shoulder))
+    out = []
+    for n in ("Body", "Outfit_Top"):
+        if n in pieces:
+            x = np.asarray(pieces[n].positions, np.float64)[:(shells or {}).get(n)]
+            keep = np.flatnonzero(s * x[:, 0] > start)
+            out.append((np.asarray(pieces[n].joints)[keep].astype(np.int64),
+                        np.asarray(pieces[n].weights, np.float64)[keep], x[keep]))
+    return out
 
 
 def _rims_off(at: np.ndarray, tris: np.ndarray, margin: float) -> np.ndarray:
