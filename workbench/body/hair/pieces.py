@@ -235,11 +235,12 @@ def lying(hair: Piece, head: Head) -> tuple[Piece, Piece]:
 
 
 def _soft_tips(hair: Piece, style: str) -> tuple[Piece, Piece]:
-    """``hair`` (the cards) without, then with only, its cards' triangles past :data:`SOFT_TIPS` of their length (none
+    """``hair`` (the cards) without (its vertices kept), then with only, its cards' triangles past :data:`SOFT_TIPS` of their length (none
     for a style not there)."""
     tris = hair.indices
     on = ((hair.uv[tris, 0] < 0.5) & (hair.uv[tris, 1] >= SOFT_TIPS.get(style, np.inf))).all(1)
-    return (_subset(hair, ~on) if on.any() else hair), _subset(hair, on)
+    # (Hair keeps every vertex, in its order: two a row of each card, its cards first, as the cards were made.)
+    return replace(hair, indices=hair.indices[~on]), _subset(hair, on)
 
 
 def _subset(p: Piece, keep: np.ndarray) -> Piece:
