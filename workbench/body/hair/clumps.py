@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .outline import END, POINT, clump_outline
+from .outline import END, FADE, POINT, clump_outline
 
 # The fringe's wisps (the last columns): their strands' opacity times the first figure, fading out from the second
 # share of their length to the tip. A wisp card is a few millimetres across and a centimetre or two long, the whole
@@ -99,10 +99,10 @@ def _strand(out_a, out_l, v, x, half, alpha, lit):
 
 def clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread: tuple[float, float] = (0.38, 0.45),
            point: float | None = None, strands: tuple = (STRAND, 0.04, GAP, LOCK_LIGHT), core_light: float = 0.6,
-           end_at: tuple[float, float] = (0.93, 1.0)):
+           end_at: tuple[float, float] = (0.93, 1.0), fade: float = 0.0):
     """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
     strands at the clump's sides end than those in its middle, and how much each strand's length varies; ``point``
-    and ``end_at``: its outline's (:func:`.outline.clump_outline`);
+    ``end_at`` and ``fade``: its outline's (:func:`.outline.clump_outline`);
     ``strands``: straight strands' (range of light, share of dark ones, light between them, their locks' range of
     light), :data:`STRANDS`; ``core_light``: the dark core's light (:data:`EVEN`)."""
     a = np.zeros((rows, cw), np.float32)
@@ -161,7 +161,7 @@ def clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread:
         along = 1 + (0.05 if fine else 0.1) * np.sin(v * rows / rng.uniform(40, 120) + phase)
         _strand(a, lit, v, x, half, 1.0, shade * along)
     # (Curls keep their strands in the alpha: a coil is short frizz, and the curls' hairline is their ends.)
-    return (a if curly else clump_outline(rng, v, cw, spread, point, end_at)), lit
+    return (a if curly else clump_outline(rng, v, cw, spread, point, end_at, fade)), lit
 
 
 def soften(lit: np.ndarray, sd: float) -> np.ndarray:
@@ -188,7 +188,8 @@ def column(rng, style: str, rows: int, cw: int, wisp: bool, texel: float) -> tup
     curly = style == "curly"
     core, gap, locks, tones = EVEN.get(style, (0.6, GAP, LOCK_LIGHT, TONE))
     a, lit = clump(rng, rows, cw, curly, rng.uniform(*tones), wisp, SPREAD.get(style, SPREAD["long"]), POINT.get(style),
-                   STRANDS.get(style, (STRAND, 0.04, gap, locks)), core, END.get(style, (0.93, 1.0)))
+                   STRANDS.get(style, (STRAND, 0.04, gap, locks)), core, END.get(style, (0.93, 1.0)),
+                   FADE.get(style, 0.0))
     if not (curly or wisp or style in STRANDS):
         lit = soften(lit, SOFTEN * texel)
     return a, lit

@@ -34,6 +34,11 @@ POINT = {"bob": 0.03}
 # test_hair_review_e's teeth 0.117 against 0.1.) From 0.985 to 0.995, within 2 mm of one another (at 0.975 to 0.99, with
 # the end strands, blind review S's "frayed ends"; tests/render/test_bob_ends_review_s.py).
 END = {"bob": (0.985, 0.995)}
+# How far (in v, before where its outline ends) a clump's alpha fades out to its tip, where given: a bob's ends drawn
+# blended (:data:`.pieces.SOFT_TIPS`) thin out over their last 1.4 cm instead of stopping at an alpha cut. Cut at 0.5,
+# its clumps' points hung as a row of hard black teeth under the hem, each card's its own (blind review W's "sawtoothed,
+# shredded card ends (alpha-test edges)"; tests/render/test_bob_tips_review_w.py).
+FADE = {"bob": 0.03}
 # The styles whose cards narrow to their points in their triangles instead (:func:`pointed`): over how much of their
 # length (from the tip) and to what share of their width at the tip (the alpha's outline narrowed over 0.31 of long
 # hair's cards: 0.08 plus 0.6 of its spread's 0.38). Their clumps keep their width to the column's end (POINT 0).
@@ -53,11 +58,11 @@ def narrowing(u: np.ndarray) -> np.ndarray:
 
 
 def clump_outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float], point: float | None = None,
-                  end_at: tuple[float, float] = (0.93, 1.0)) -> np.ndarray:
+                  end_at: tuple[float, float] = (0.93, 1.0), fade: float = 0.0) -> np.ndarray:
     """A clump's alpha (rows, cw): its outline alone, opaque inside, a texel's soft edge, narrowing to a point
     over its last stretch (``point`` of ``v``, else by its ``spread``; a bob's short: cut nearly blunt; none at 0, the
-    card's triangles narrowing instead), ending at its own ``v`` within ``end_at`` (:data:`END`); its strands are in
-    its colour only.
+    card's triangles narrowing instead), ending at its own ``v`` within ``end_at`` (:data:`END`), its alpha fading out
+    over the last ``fade`` of ``v`` before that (:data:`FADE`); its strands are in its colour only.
 
     Strands drawn in the alpha (a texel or two wide, gaps between) alias wherever a texel is under a pixel:
     cut at 0.5 by a renderer without mipmaps they broke into scattered pixels, and averaged by mipmaps
@@ -72,7 +77,10 @@ def clump_outline(rng, v: np.ndarray, cw: int, spread: tuple[float, float], poin
     half = half * (0.25 + 0.75 * smoothstep(0.0, ROOT_TAPER, v))
     x = mid + 0.8 * np.sin(v * 9.0 + rng.random() * 6.3) * u
     cols = np.arange(cw) + 0.5
-    return np.clip(half[:, None] + 0.5 - np.abs(cols[None, :] - x[:, None]), 0.0, 1.0).astype(np.float32)
+    out = np.clip(half[:, None] + 0.5 - np.abs(cols[None, :] - x[:, None]), 0.0, 1.0)
+    if fade > 0:
+        out = out * (1 - smoothstep(end - fade, end, v))[:, None]
+    return out.astype(np.float32)
 
 
 def pointed(s: np.ndarray, length: float, tip: float) -> np.ndarray:

@@ -92,6 +92,12 @@ BACKED = (45.0, 135.0, 35.0)
 # quarters (blind review Q's defect 6; tests/render/test_bob_crown_review_q.py). Wound both ways in a single-sided
 # part (``Hair_Sleek``), the back is lit as the front, with the same outward normals.
 TWO_SIDED = ("bob",)
+# Styles whose cards' tips are blended, not alpha-tested: from how far along its card (``v``) a card triangle goes to the
+# blended part (``Hair_Fringe``): a bob's last row of quads (from 0.909 of its card at LOD 0, 0.875 at LOD 1), where its
+# clumps' alpha fades out to their tips (:data:`.outline.FADE`). Cut at 0.5 there, each card ended in a hard pointed
+# tooth, the hem a saw in every renderer (blind review W's "sawtoothed, shredded card ends (alpha-test edges)";
+# tests/render/test_bob_tips_review_w.py).
+SOFT_TIPS = {"bob": 0.86}
 # Where (in hairlines from the crown) the layer goes from that shade to the hair's own light: over the single
 # hairs past its opaque fill (texture.FILL_END), where they fade into the skin.
 EDGE = (0.94, 1.04)
@@ -128,11 +134,12 @@ def hair_pieces(mesh: BodyMesh, style: str, lod: int, top: str | None = None,
         groups, tail = groups[:1], merge([replace(parts[1], colors=np.repeat(light[:, None], 3, 1)), tied(parts[2])])
     hair = merge([_shaded(head, merge(group), style, bun=style == "bun" and k == 0) for k, group in enumerate(groups)]
                  + ([tail] if style == "ponytail" else []))
+    hair, soft = _soft_tips(hair, style)
     # (...and under the blended band of hair pulled back an alpha-tested copy of its opaque part, scalp.underlay: last,
     # as alpha-tested triangles draw in any order)
     out = {"Hair": merge([inside, hair] + ([underlay(band)] if style in SLEEK else []))}
     # Blended, inner first: the shell's band at the hairline (a soft edge of alpha), then the wisps.
-    fringe = [band]
+    fringe = [band] + ([soft] if soft.triangles else [])
     if g.fringe is not None and len(g.fringe.pts):
         wisps = cards.piece(mesh, head, g.fringe, sort=False)
         wisps.uv[:, 1] /= WISP_ROWS        # (the wisp columns' first rows: texture.WISP_ROWS)
@@ -225,6 +232,15 @@ def lying(hair: Piece, head: Head) -> tuple[Piece, Piece]:
     card = (hair.uv[tris, 0] < 0.5).all(1)      # the cards (the atlas's left half), not the scalp shell
     on = card & out & (height[tris].max(1) < LIE)
     return _subset(hair, ~on), _subset(hair, on)
+
+
+def _soft_tips(hair: Piece, style: str) -> tuple[Piece, Piece]:
+    """``hair`` (the cards) without (its vertices kept), then with only, its cards' triangles past :data:`SOFT_TIPS` of their length (none
+    for a style not there)."""
+    tris = hair.indices
+    on = ((hair.uv[tris, 0] < 0.5) & (hair.uv[tris, 1] >= SOFT_TIPS.get(style, np.inf))).all(1)
+    # (Hair keeps every vertex, in its order: two a row of each card, its cards first, as the cards were made.)
+    return replace(hair, indices=hair.indices[~on]), _subset(hair, on)
 
 
 def _subset(p: Piece, keep: np.ndarray) -> Piece:
