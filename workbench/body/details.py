@@ -192,12 +192,6 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # front no longer turned; more than about 0.35 on the fullest lips turned a triangle beside the upper lip's corner over
 # in the smile, tests/body/test_smile_surface.py; more upper roll, 0.2, left the lower lip less than 1 mm behind the
 # upper on average, tests/body/test_resting_lips.py.) The default faces take no volume forward: no roll.
-# Still "pouty neutral lips ... past the nose-chin line" in blind review W (defect 4): full lips' upper lip hung 2 mm
-# under the corners' line, its front past the lower lip's (test_lip_rest_review_n.py's sweep: two lower lips read as
-# 1.75 and 2 mm tall), review N's #9 4.25 mm past the nose-base-to-chin line. More of the upper roll (0.24) with more
-# of the lower (0.35, so the lower lip stays behind the upper: 1.01 mm on average) and the lower lip's height (0.45)
-# given back: upper to lower 0.68 on average at lipFullness 1 (max 0.88), #9 4.04 mm (pout33). (0.25 upper with 0.4
-# lower turned the smile's skin over beside the corner, test_smile_surface.py's body3; 0.5 lower height the same.)
 # Every face's lips wider at rest ("every", the lips' own width: the mouth's would move the teeth out with the corners;
 # the less the wider the face's own mouth, none at its widest, where mouths reached 0.98 of the pupils' distance,
 # tests/body/test_resting_lips.py), taken off in the expressions with the rest: blind review O's neutral portraits still read as pursed, a kiss (#1, #3,
@@ -214,8 +208,8 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # lower lip of review P's #11 under 1 mm past the line. Not on a heavy build: its full cheeks beside the corners drawn
 # out bumped, review N's heavy #9 0.89 -> 1.03 mm, tests/body/test_cheek_puff_review_n.py; the rolls instead of the
 # pucker folded jawOpen's and viseme_U's skin, tests/body/test_mouth.py.) tests/body/test_lip_rest_review_p.py.
-LIP_REST = {"upper": {"face/mouthRollUpper": 0.24, "mouth/mouth-upperlip-height-incr": -0.5,
-                      "mouth/mouth-lowerlip-height-incr": 0.45, "face/mouthRollLower": 0.35},
+LIP_REST = {"upper": {"face/mouthRollUpper": 0.15, "mouth/mouth-upperlip-height-incr": -0.5,
+                      "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.225},
             "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75},
             "every": {"mouth/mouth-upperlip-width-incr": 0.7, "mouth/mouth-lowerlip-width-incr": 0.7},
             "masculine": {"face/mouthPucker": -0.25}}
