@@ -51,8 +51,10 @@ GAP = 0.8
 # (LOCK_LIGHT's): strands and their shadows a millimetre or two apart, fine streaks along the comb, over locks near one
 # shade (tests/body/test_sleek_strands_review_m.py). Those locks 0.935 to 1.045 of the light: at 0.95 to 1.03 a card's
 # locks averaged to nearly one shade at the mipmap level a browser draws it at, flakes again (test_hair_review_g's
-# spread 0.050 and 0.048, bun and ponytail, under its 0.05; now 0.055 and 0.051).
-STRANDS = {"bun": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045)), "ponytail": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045))}
+# spread 0.050 and 0.048, bun and ponytail, under its 0.05; now 0.055 and 0.051). Without the cards' dark rims
+# (:data:`COVER`) their fine detail was the strands' alone, 0.73 of the slabs' on review M's caps: a third of the strands
+# dark, 0.7 to 1.22 of the light, over gaps at 0.5 (0.804 to 0.837; review G's spread 0.061 and 0.058).
+STRANDS = {"bun": ((0.7, 1.22), 0.35, 0.5, (0.92, 1.06)), "ponytail": ((0.7, 1.22), 0.35, 0.5, (0.92, 1.06))}
 # The bob's cards cross one another all over its crown and sides (its roots spread over the whole scalp, each card falling
 # from its own), and at every crossing the card in front takes over from the one behind along a straight line: with each
 # card's dark core (0.6), the light between its strands (GAP), its locks (LOCK_LIGHT) and its tone (TONE) its own, the
@@ -65,10 +67,10 @@ STRANDS = {"bun": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045)), "ponytail": ((0.82
 EVEN = {"bob": (1.0, 0.92, (0.93, 1.06), (0.99, 1.01))}
 # Hair pulled back sleek (:data:`STRANDS`): its strands cover the card to its outline's edge, and do not gather in towards
 # its middle (the first figure: texels left clear of strands at either side; the second: how far they gather in at the
-# tip, :func:`clump`'s ``cover``), over a core in near the strands' own light (the third). With the clumps' 2.5 texels and
-# their gathering in by 0.3, a card's edges were its gaps' and core's shade alone, 0.6 to 0.72 of the light, a band a
-# texel or two wide round every card lying flat on the head: a dark outline round each card, blind review W's "carved wood
-# grain, tan stripes outlined in brown" (tests/render/test_sleek_grain_review_w.py).
+# tip, :func:`clump`'s ``cover``), over a core near the strands' own light (the third). Each sleek card comes out from
+# under the card combed over it at its root end, where its strands have not begun yet: with the clumps' dark core (0.6)
+# there and along its sides (their strands 2.5 texels in, gathering in by 0.3), every card's end and sides had a brown
+# rim, blind review W's "carved wood grain (tan stripes outlined in brown)" (tests/render/test_sleek_grain_review_w.py).
 COVER = {"bun": (0.5, 0.0, 0.85), "ponytail": (0.5, 0.0, 0.85)}
 
 
