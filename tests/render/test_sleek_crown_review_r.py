@@ -21,8 +21,12 @@ from scipy import ndimage
 from test_sleek_dashes_review_r import HAIR_DIFF, PROBE, SEED, _view, strand_correlation
 
 BEHIND = 180.0
-# The least correlation (main: #1 0.619, #5 0.655, #4 0.773).
-LEAST = {1: 0.64, 5: 0.67, 4: 0.79}
+# The least correlation (main: #1 0.619, #5 0.655, #4 0.773; crown28 0.664, 0.682, 0.808). Moved by slick33 (review W's
+# "carved wood": each sleek card's dark core showing as a brown rim round its root end and sides, workbench.body.hair.clumps
+# .COVER): the rims ran along the strands and counted as shade that runs on; with them gone and the strands' own shades
+# finer, 0.635, 0.654, 0.774, the crown and nape seen from behind in fine strands, no zigzags or dark patches back
+# (/tmp/slick33/reviewR-before-after.png).
+LEAST = {1: 0.63, 5: 0.65, 4: 0.77}
 
 
 @pytest.mark.parametrize("index", sorted(LEAST))

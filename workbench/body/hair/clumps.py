@@ -51,8 +51,10 @@ GAP = 0.8
 # (LOCK_LIGHT's): strands and their shadows a millimetre or two apart, fine streaks along the comb, over locks near one
 # shade (tests/body/test_sleek_strands_review_m.py). Those locks 0.935 to 1.045 of the light: at 0.95 to 1.03 a card's
 # locks averaged to nearly one shade at the mipmap level a browser draws it at, flakes again (test_hair_review_g's
-# spread 0.050 and 0.048, bun and ponytail, under its 0.05; now 0.055 and 0.051).
-STRANDS = {"bun": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045)), "ponytail": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045))}
+# spread 0.050 and 0.048, bun and ponytail, under its 0.05; now 0.055 and 0.051). Without the cards' dark rims
+# (:data:`COVER`) their fine detail was the strands' alone, 0.73 of the slabs' on review M's caps: a third of the strands
+# dark, 0.7 to 1.22 of the light, over gaps at 0.5 (0.804 to 0.837; review G's spread 0.061 and 0.058).
+STRANDS = {"bun": ((0.7, 1.22), 0.35, 0.5, (0.92, 1.06)), "ponytail": ((0.7, 1.22), 0.35, 0.5, (0.92, 1.06))}
 # The bob's cards cross one another all over its crown and sides (its roots spread over the whole scalp, each card falling
 # from its own), and at every crossing the card in front takes over from the one behind along a straight line: with each
 # card's dark core (0.6), the light between its strands (GAP), its locks (LOCK_LIGHT) and its tone (TONE) its own, the
@@ -63,6 +65,13 @@ STRANDS = {"bun": ((0.82, 1.14), 0.14, 0.72, (0.935, 1.045)), "ponytail": ((0.82
 # 1.04 the crossings' blocks went further (3.0 and 3.3 against 3.6 and 4.3 of that test's measure), but a card's light
 # across at a browser's mipmap levels was 0.023 of its mean, one flat shade (test_hair_review_g: now 0.034, 0.061 before).
 EVEN = {"bob": (1.0, 0.92, (0.93, 1.06), (0.99, 1.01))}
+# Hair pulled back sleek (:data:`STRANDS`): its strands cover the card to its outline's edge, and do not gather in towards
+# its middle (the first figure: texels left clear of strands at either side; the second: how far they gather in at the
+# tip, :func:`clump`'s ``cover``), over a core near the strands' own light (the third). Each sleek card comes out from
+# under the card combed over it at its root end, where its strands have not begun yet: with the clumps' dark core (0.6)
+# there and along its sides (their strands 2.5 texels in, gathering in by 0.3), every card's end and sides had a brown
+# rim, blind review W's "carved wood grain (tan stripes outlined in brown)" (tests/render/test_sleek_grain_review_w.py).
+COVER = {"bun": (0.5, 0.0, 0.85), "ponytail": (0.5, 0.0, 0.85)}
 
 
 def smooth(e0, e1, x):
@@ -99,12 +108,13 @@ def _strand(out_a, out_l, v, x, half, alpha, lit):
 
 def clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread: tuple[float, float] = (0.38, 0.45),
            point: float | None = None, strands: tuple = (STRAND, 0.04, GAP, LOCK_LIGHT), core_light: float = 0.6,
-           end_at: tuple[float, float] = (0.93, 1.0), fade: float = 0.0):
+           end_at: tuple[float, float] = (0.93, 1.0), fade: float = 0.0, cover: tuple[float, float] = (2.5, 0.3)):
     """One card column: (alpha, light) of (rows, cw) (see the module's text); ``spread``: how much sooner the
     strands at the clump's sides end than those in its middle, and how much each strand's length varies; ``point``
     ``end_at`` and ``fade``: its outline's (:func:`.outline.clump_outline`);
     ``strands``: straight strands' (range of light, share of dark ones, light between them, their locks' range of
-    light), :data:`STRANDS`; ``core_light``: the dark core's light (:data:`EVEN`)."""
+    light), :data:`STRANDS`; ``core_light``: the dark core's light (:data:`EVEN`); ``cover``: the texels clear of strands
+    at its sides and how far its strands gather in towards its tip (:data:`COVER`)."""
     a = np.zeros((rows, cw), np.float32)
     v = (np.arange(rows) + 0.5) / rows
     # Between the strands the hair inside the clump, in shade; less so towards the tip, where it thins.
@@ -147,9 +157,9 @@ def clump(rng, rows: int, cw: int, curly: bool, tone: float, wisp: bool, spread:
         longest = 1.0 - spread[0] * abs(side) ** 1.5
         end = longest * (1 - spread[1] * rng.random() ** 1.5)
         start = rng.random() ** 3 * 0.06                      # roots staggered: no straight edge at v = 0
-        gather = 1 - 0.3 * (spread[1] / 0.45) * smooth(0.35, 1.0, v)
+        gather = 1 - cover[1] * (spread[1] / 0.45) * smooth(0.35, 1.0, v)
         period, phase = rng.uniform(80, 260), rng.random() * 6.3
-        x = mid + side * (mid - 2.5) * gather + rng.uniform(0.2, 0.9 if fine else 1.6) * np.sin(v * rows / period + phase)
+        x = mid + side * (mid - cover[0]) * gather + rng.uniform(0.2, 0.9 if fine else 1.6) * np.sin(v * rows / period + phase)
         if curly:
             x = x + rng.uniform(0.8, 1.8) * np.sin(v * rows / rng.uniform(5, 11) + phase)
         w = rng.uniform(0.5, 1.1) if fine else rng.uniform(0.6, 1.5)
@@ -187,9 +197,10 @@ def column(rng, style: str, rows: int, cw: int, wisp: bool, texel: float) -> tup
     Straight hair's light softened across, the sleek caps' (:data:`STRANDS`) kept as fine strands."""
     curly = style == "curly"
     core, gap, locks, tones = EVEN.get(style, (0.6, GAP, LOCK_LIGHT, TONE))
+    margin, gather, core = COVER.get(style, (2.5, 0.3, core))
     a, lit = clump(rng, rows, cw, curly, rng.uniform(*tones), wisp, SPREAD.get(style, SPREAD["long"]), POINT.get(style),
                    STRANDS.get(style, (STRAND, 0.04, gap, locks)), core, END.get(style, (0.93, 1.0)),
-                   FADE.get(style, 0.0))
+                   FADE.get(style, 0.0), (margin, gather))
     if not (curly or wisp or style in STRANDS):
         lit = soften(lit, SOFTEN * texel)
     return a, lit
