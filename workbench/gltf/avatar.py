@@ -238,12 +238,32 @@ def warm_up() -> None:
             clip(name, gender)
 
 
+def fit_key(settings: dict, lod: int) -> PartsKey:
+    """What a stance's fit (:func:`~workbench.gltf.stances.fitted_stance`) reads of ``settings``' meshes at ``lod``: the
+    body and its clothes (the ``Body`` and ``Outfit_*`` pieces), never the hair or the glasses. At LOD 0 those pieces
+    are one object for every hair style and glasses (``workbench.gltf.meshes._dressed``), so the key leaves them out
+    and an avatar built bald, in another hair style or without its glasses fits its stance once (review R's #3, built
+    bald and with its crop by tests/body/test_hairline_band_review_r.py, fitted its clasped hands twice, 3 to 5 s of
+    CPU each; suite33). Other levels keep :func:`~workbench.gltf.meshes.parts_key` whole (their body and clothes are
+    decimated per key).
+
+    >>> from workbench.options import normalize_avatar_settings
+    >>> s = normalize_avatar_settings({"gender": "feminine", "hair": {"style": "long"}, "glasses": "round"})
+    >>> bald = normalize_avatar_settings({"gender": "feminine", "hair": {"style": "none"}})
+    >>> fit_key(s, 0) == fit_key(bald, 0), fit_key(s, 1) == fit_key(bald, 1)
+    (True, False)
+    """
+    key = parts_key(settings)
+    return key._replace(hair="none", glasses=False) if lod == 0 else key
+
+
 @lru_cache(maxsize=8)
 def _stance(pose: str, key: PartsKey, lod: int) -> Clip:
     """Stance ``pose`` fitted to the meshes of :func:`~workbench.gltf.meshes.parts_key` ``key`` at ``lod``, made from
     the key alone (the skeleton is the key's body's, a garment's outside its style's), so an avatar's preview and
     its model, which both build it, fit it once: 0.3 to 1.3 s of CPU each, the hands' rest on the hips
-    (:func:`~workbench.gltf.reach.rest_hand`) most. (Its arrays and joints' table are read-only, as the library clips'.)"""
+    (:func:`~workbench.gltf.reach.rest_hand`) most. A build asks with :func:`fit_key`'s key, so avatars that differ
+    only in what the fit does not read share it. (Its arrays and joints' table are read-only, as the library clips'.)"""
     meshes = parts_of(key, lod)
     outfit = {"topStyle": key.top, "bottomStyle": key.bottom}
     return fitted_stance(pose, body_of(key.body).skeleton, meshes, outsides(outfit, meshes))
@@ -309,7 +329,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             mats = {n: {k: v for k, v in m.items() if k != "specular_map"} for n, m in mats.items()}
         # The avatar's stance when it is not the idle's (in here: an unhashable pose is unnormalized settings too).
         pose = settings.get("pose", DEFAULT_POSE)
-        stance = [_stance(pose, parts_key(settings), options.lod)] if pose != DEFAULT_POSE else []
+        stance = [_stance(pose, fit_key(settings, options.lod), options.lod)] if pose != DEFAULT_POSE else []
     except (KeyError, TypeError) as e:
         raise ValueError(f"build_avatar: settings are not normalized avatar settings ({e!r})") from e
 
