@@ -4,8 +4,7 @@ on the hairline". Measured on #5, the default feminine body with long hair and a
 
 - The temples: the long hair's cards lay 3 to 9 mm over the head down to where they start to fall (the crown's dome
   aside), so from the front the hair's outline followed the skull's. Now they stand off the head's top and sides
-  (:data:`workbench.body.hair.long.LONG_PUFF`) and rise to their layer's room from higher up the head
-  (:data:`workbench.body.hair.long.LONG_SWELL`). Measured on the groom fitted to each body (LOD 0, as the GLB carries
+  (:data:`workbench.body.hair.long.LONG_PUFF`). Measured on the groom fitted to each body (LOD 0, as the GLB carries
   it): how far (mm) the cards' points reach out to the side past the body's (ears included) at a third of a skull
   radius over the skull's centre, the temples. On main #5 -2.1, feminine 4.3, black 0.1; now 6.8, 12.3, 8.3.
 - The specks: the hairline's fine strands (:func:`workbench.body.hair.groom.edge_wisps`) lay out over the forehead,
@@ -13,8 +12,7 @@ on the hairline". Measured on #5, the default feminine body with long hair and a
   along the hairline. Now none root at the face (:data:`workbench.body.hair.long.LONG_WISPS`). Measured in the front
   portrait (512 px) over the forehead (the skin of the avatar drawn without hair, from the hair's top down 130 rows):
   pixels of the hair (changed by it) at least 10 levels lighter than their 5 x 5 median and lighter than halfway
-  from the hair's crown to the skin under them. On main #5 33, feminine 34, black 24; now 7, 16 (one light card edge at the
-  feminine's left temple) and 5.
+  from the hair's crown to the skin under them. On main #5 33, feminine 34, black 24; now 7, 8 and 5.
 """
 
 from functools import cache
@@ -35,7 +33,7 @@ BACKGROUND = (236, 238, 242)
 CASES = ("#5", "feminine", "black")
 TEMPLE = 0.35          # skull radii over the skull's centre
 LEAST_TEMPLE = 5.0     # mm past the body, each avatar (main: -2.1, 4.3, 0.1)
-MOST_SPECKS = 20       # pixels, each avatar's front portrait (main: 33, 34, 24)
+MOST_SPECKS = 15       # pixels, each avatar's front portrait (main: 33, 34, 24)
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 
 

@@ -64,15 +64,15 @@ LOCKS = (11.0, 31.0, 4.0, 3.0)
 # the first polar angle (degrees from the top) to the second, where they start to fall: lying 3 to 9 mm over the head down
 # to there, each stepped out by the rest at once over the ear, a notch in the outline at ear level from the front
 # (blind review O's "rectangular step", #10; tests/body/test_long_hair_review_o.py).
-# (From 45 degrees, the hair's outline followed the skull's down to the ear from the front: blind review W's "no volume
-# at the temples", #5; tests/body/test_long_volume_review_w.py.)
-LONG_SWELL = (25.0, 80.0)
+LONG_SWELL = (45.0, 90.0)
 # ...and over the top and sides of the head they stand off it: the first figure's metres more, reached the second
 # figure's metres from their roots (so the roots and the hairline's fade stay on the scalp layer), from the third
 # figure's polar angle (degrees from the top) to the fourth, and gone again from the fifth to the sixth, before they
 # start to fall. With only their layer's 3 to 9 mm, the cards lay on the head as if painted on it: the temples 4 mm past
 # the ears on the default feminine body, 2 mm inside them on review W's #5 ("two flat curtains"); now 12 and 7 mm
-# past them. (From the top on, 0 degrees, the two sides stood apart over the parting: a notch of backdrop in the crown.)
+# past them (tests/body/test_long_volume_review_w.py). (From the top on, 0 degrees, the two sides stood apart over the
+# parting: a notch of backdrop in the crown. Rising to their room from 25 degrees, LONG_SWELL, as well: review L's back
+# bands 0.050 against test_long_hair_review_l's 0.047 and review J's slivers 0.0034 against 0.003.)
 # Not behind the ears (the last two figures, azimuths in degrees from the face: all of it in front of the first, none
 # behind the second): lifted there, outer cards stood off the back of the crown with backdrop under them (review O's
 # #10, 91 pixels of test_long_hair_review_o's flaps in the 3/4 portrait) and a ledge ran round the back where it ended.
