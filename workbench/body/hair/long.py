@@ -65,6 +65,18 @@ LOCKS = (11.0, 31.0, 4.0, 3.0)
 # to there, each stepped out by the rest at once over the ear, a notch in the outline at ear level from the front
 # (blind review O's "rectangular step", #10; tests/body/test_long_hair_review_o.py).
 LONG_SWELL = (45.0, 90.0)
+# ...and over the top and sides of the head they stand off it: the first figure's metres more, reached the second
+# figure's metres from their roots (so the roots and the hairline's fade stay on the scalp layer), from the third
+# figure's polar angle (degrees from the top) to the fourth, and gone again from the fifth to the sixth, before they
+# start to fall. With only their layer's 3 to 9 mm, the cards lay on the head as if painted on it: the temples 4 mm past
+# the ears on the default feminine body, 2 mm inside them on review W's #5 ("two flat curtains"); now 12 and 7 mm
+# past them (tests/body/test_long_volume_review_w.py). (From the top on, 0 degrees, the two sides stood apart over the
+# parting: a notch of backdrop in the crown. Rising to their room from 25 degrees, LONG_SWELL, as well: review L's back
+# bands 0.050 against test_long_hair_review_l's 0.047 and review J's slivers 0.0034 against 0.003.)
+# Not behind the ears (the last two figures, azimuths in degrees from the face: all of it in front of the first, none
+# behind the second): lifted there, outer cards stood off the back of the crown with backdrop under them (review O's
+# #10, 91 pixels of test_long_hair_review_o's flaps in the 3/4 portrait) and a ledge ran round the back where it ended.
+LONG_PUFF = (0.012, 0.05, 15.0, 50.0, 100.0, 70.0, 130.0, 100.0)
 # ...and over the shoulders' back corners (azimuths, degrees from the face: in from the first two, out from the last two)
 # from the head down to under the shoulders' joints its outer layers lie down on the inner ones: hanging beside the ear, the outer strands (1.2 cm further out) that turn
 # down the back came out over the corner alone, a card standing off the hair's mass at the shoulder in the 3/4 portraits
@@ -81,6 +93,11 @@ LONG_LONE = (112.0, 0.5)
 # Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
 # card's end lies off it (drawn anew per card).
 HEM_WAVE, HEM_JITTER = 0.06, 0.012
+# The hairline's fine strands (:func:`.groom.edge_wisps`): none rooted within so many degrees of the face (either side).
+# Lying out over the forehead, each drew a stroke a few pixels lighter than the hairline's fade round it (its strands'
+# light tips over the skin): blind review W's "white specks sit on the hairline" (#5: 33 such pixels in the front
+# portrait, now 7; tests/body/test_long_volume_review_w.py). The scalp layer's fade is the hairline there.
+LONG_WISPS = 70.0
 
 
 def hem(rng: np.random.Generator):
@@ -135,6 +152,9 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
              + dome("long", pol))
         # ...and down the sides they stand out to their layer's room where they start to fall (LONG_SWELL).
         sides = d[:, 0] ** 2 / np.maximum(1 - d[:, 1] ** 2, 1e-9)
+        az = np.abs(np.degrees(np.arctan2(d[:, 0], d[:, 2])))
+        h = h + (LONG_PUFF[0] * smoothstep(0.0, LONG_PUFF[1], s) * smoothstep(*LONG_PUFF[2:4], pol)
+                 * smoothstep(*LONG_PUFF[4:6], pol) * smoothstep(*LONG_PUFF[6:], az))
         return h + np.maximum(base[i] - h, 0.0) * smoothstep(*LONG_SWELL, pol) * sides
 
     sk = mesh.skeleton
@@ -201,4 +221,4 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
         face, out = smoothstep(0.2, 0.5, d[:, 2])[:, None], LEFT * np.where(d[:, :1] > 0, 1.0, -1.0)
         return (out - UP * 0.5) * (1 - face) + (out * 0.6 - UP) * face
 
-    return Groom(cards, edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.014, wisp), [])
+    return Groom(cards, edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.014, wisp, skip=(0.0, LONG_WISPS)), [])
