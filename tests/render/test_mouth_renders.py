@@ -235,13 +235,15 @@ def test_a_smile_meets_at_the_corners(face):
     the open mouth's upper teeth. A judgement call for the lead. 1,000 until smile31: review U's "thin strip of teeth,
     a smirk" opened the smile to the canines, the corners sealed over 9 mm, not 12, workbench.body.expressions.
     CORNER_SEAL: 1,369 and 1,241 on the feminine and narrow faces, dark wedges beside the canines, not a
-    triangle.)"""
+    triangle. 1,400 until smile33: review W's smile curves the lips and the opening up from the middle,
+    workbench.body.lip_lift.mouth_arc, which lifts the upper lip over the canines: 1,482 on the feminine face, the
+    same wedges a little taller, no triangle at the corners, /tmp/smile33/cmp-lining-C.png.)"""
     s = normalize_avatar_settings({**SMILE_FACES[face], "hair": {"style": "none"}})
     lit, masks = closeup(build_avatar(s, ModelOptions(lod=0, animations=("idle",))), s["gender"], {"mouthSmile": 1.0})
     cols = np.flatnonzero(masks["teeth"].any(0))
     beside = masks["lining"] & ~masks["teeth"]
     beside[:, cols.min():cols.max() + 1] = False
-    assert len(cols) > 150 and beside.sum() <= 1400, (len(cols), beside.sum())
+    assert len(cols) > 150 and beside.sum() <= 1500, (len(cols), beside.sum())
 
 
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])

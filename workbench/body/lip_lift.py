@@ -1,7 +1,8 @@
 """The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), the lower lip's
 border and the chin held where they are (:func:`lower_hold`), and the lower lip's inner edge drawn on a U
-(:func:`lower_arc`), the upper lip's border evened (:func:`border_even`), and the upper lip's border bent up into the
-corners (:func:`mouth_bend`).
+(:func:`lower_arc`), the upper lip's border evened (:func:`border_even`), the upper lip's border bent up into the
+corners (:func:`mouth_bend`), and both lips with the opening between them curved up towards the corners
+(:func:`mouth_arc`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
@@ -18,7 +19,7 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["border_even", "lower_arc", "lower_hold", "mouth_bend", "upper_middle", "upper_thin"]
+__all__ = ["border_even", "lower_arc", "lower_hold", "mouth_arc", "mouth_bend", "upper_middle", "upper_thin"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
 # the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
@@ -62,6 +63,23 @@ SEAL_FROM = 0.5
 ARC_REACH = 0.022
 ARC_FULL = 0.010
 ARC_DEPTH = 0.006
+# Both lips bent up towards the corners in ``mouthSmile`` (:func:`mouth_arc`, part of ``smileLids``): ARC_UP (metres up,
+# for the reference face) times the square of the way out from the middle, tapered off from ARC_TAPER[0] to ARC_TAPER[1] of
+# the mouth's half-width (the sealed corners keep their own lift), all of it within ARC_UP_REACH[0] under the corners' line and
+# ARC_UP_ABOVE[0] over it, none from ARC_UP_REACH[1] under and ARC_UP_ABOVE[1] over; in front of the corners and to
+# ARC_BACK behind them. The lips' opening, the teeth it shows and the lips round it curve up from the middle as one
+# band: the lower lip's edge was a U (lower_arc) and the upper lip's border bent up (mouth_bend), but the upper lip's
+# inner edge ran level over the middle two thirds of the mouth and hooked up only at the sealed corners, a flat band
+# of teeth under a straight lip, "only the lips widen ... a polite grimace" (blind review W, #1, #2, #6;
+# tests/body/test_smile_arc_review_w.py). (4 mm, or faded out 8 to 22 mm from the line, bent 25 to 31 edges of a
+# cheek 30 degrees or more, tests/body/test_smile_creases_review_j.py; faded out 16 mm over the line, 21; cut at the
+# corners, not held on past them, it turned two triangles at a corner over, tests/body/test_smile_surface.py; held on
+# at the corners, the lifted corner met the lower lip's U in a 51 to 54 degree kink, tests/body/test_smile_review_l.py.)
+ARC_UP = 0.003
+ARC_UP_REACH = (0.006, 0.030)
+ARC_UP_ABOVE = (0.006, 0.045)
+ARC_TAPER = (0.7, 1.0)
+ARC_BACK = 0.015
 # The upper lip bent up into the corners in ``mouthSmile`` (:func:`mouth_bend`, part of ``smileLids``): the skin
 # facing forward above the lips' inner edges lifted by BEND (metres up, for the reference face) times the square of
 # its share of the mouth's half-width out from the middle (smoothly less again beyond the corners, none from
@@ -343,3 +361,36 @@ def _thinned(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, n
     rest = positions[border, 1].mean() - positions[inner, 1].max()
     smiling = moved[border, 1].mean() - moved[inner, 1].max()
     return float(np.clip(smiling - THIN_KEEP * rest, 0.0, THIN * (top - line)))
+
+
+def mouth_arc(positions: np.ndarray, triangles: np.ndarray, still: np.ndarray, corners: np.ndarray, body: np.ndarray,
+              unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """Both lips bent up towards the corners (see :data:`ARC_UP`): ``body``'s vertices near the line of the mouth's
+    ``corners`` (the ends of the lips' inner edge, at rest) lifted by ARC_UP times the square of the way out from the
+    middle, none at the corners (:data:`ARC_TAPER`), evened where that creases the skin ``triangles``
+    (workbench.body.soften, the ``still`` vertices as drawn).
+    Returns the vertices moved (of ``body``) and their deltas.
+
+    Four skin vertices on the line of corners 40 mm apart (``unit`` 1 m): at the middle, halfway out, at a corner, and
+    50 mm above the line (past :data:`ARC_UP_ABOVE`): the lift grows as the square of the way out, none at the corner.
+
+    >>> p = np.array([[0, 0, 0], [.01, 0, 0], [.02, 0, 0], [.01, .05, 0]], np.float32)
+    >>> idx, delta = mouth_arc(p, np.array([[0, 1, 3], [1, 2, 3]]), np.zeros(4, bool), np.array([[-.02, 0, 0],
+    ...                        [.02, 0, 0]]), np.arange(4), 1.0)
+    >>> idx.tolist(), np.round(delta[:, 1] * 1000, 2).tolist()
+    ([1], [0.75])
+    """
+    from .soften import soften
+
+    line, mid = float(corners[:, 1].mean()), float(corners[:, 0].mean())
+    half = float(np.ptp(corners[:, 0])) / 2
+    p = positions[body].astype(np.float64)
+    t = np.abs(p[:, 0] - mid) / half
+    back = corners[:, 2].mean() - p[:, 2]
+    w = t ** 2 * _smoothstep(ARC_TAPER[1], ARC_TAPER[0], t) * _smoothstep(ARC_BACK * unit, 0.0, back) \
+        * _smoothstep(ARC_UP_REACH[1] * unit, ARC_UP_REACH[0] * unit, line - p[:, 1]) \
+        * _smoothstep(ARC_UP_ABOVE[1] * unit, ARC_UP_ABOVE[0] * unit, p[:, 1] - line)
+    keep = np.flatnonzero(w > 0.02)
+    delta = np.zeros((len(keep), 3), np.float32)
+    delta[:, 1] = w[keep] * ARC_UP * unit
+    return soften(positions, triangles, body[keep].astype(np.int32), delta, still)
