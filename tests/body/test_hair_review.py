@@ -85,13 +85,14 @@ def test_every_clump_card_is_one_outline_that_ends_in_a_point(style):
             continue
         if style in SOFT_TIPS:
             # (A style whose tips are blended, pieces.SOFT_TIPS, is seen to its alpha's last texel, fading there,
-            # outline.FADE, not cut at 0.5: its point is how much its last rows cover, the alpha summed across them.
-            # Its rows over 0.5 end 0.73 to 0.8 of its body's width since the fade, review W's defect 5; covered,
-            # its last rows 0.005 to 0.009 of its body.)
-            cover = col.sum(1).astype(float)
-            any_rows = np.flatnonzero(cover)
+            # outline.FADE, not cut at 0.5: its point is how wide its last rows are with any alpha at all. Its rows over
+            # 0.5 end 0.73 to 0.8 of its body's width since the fade, review W's defect 5; the alpha summed across
+            # its last rows, which the fade drives to nothing, passed a blunt clump too (review of pass 33: 0.039);
+            # with any alpha, a pointed clump's last rows are 0.26 of its body's width, a blunt one's 1.0.)
+            covered = (col > 0).sum(1)
+            any_rows = np.flatnonzero(covered)
             end = any_rows.max()
-            assert cover[end - 2: end + 1].max() <= 0.25 * np.median(cover[any_rows]), (style, c)
+            assert covered[end - 2: end + 1].max() <= 0.35 * np.median(covered[any_rows]), (style, c)
             continue
         assert width[last - 2: last + 1].max() <= 0.25 * np.median(width[rows]), (style, c)
 

@@ -6,7 +6,7 @@ at full weight (tests/helpers.smile_mouth).
 The lower lip's inner edge was drawn on a U (review L, workbench.body.lip_lift.lower_arc) and the upper lip's border
 bent up into the corners (review M, mouth_bend), but the upper lip's inner edge, the top of the teeth the smile shows,
 ran level over the middle two thirds of the mouth and hooked up only at the sealed corners: a flat band of teeth
-under a straight lip (workbench.body.lip_lift.upper_arc now bends it up from the middle)."""
+under a straight lip (workbench.body.lip_lift.mouth_arc now bends it up from the middle)."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def test_a_stance_is_not_shared_with_other_meshes(other):
     assert avatar.build_avatar(s, ModelOptions()) == first
     # The two fits differ (the models' bytes would differ by their meshes alone): a key without the top's style or
     # the height would have handed t the stance fitted for s.
-    fits = [avatar._stance("hand_on_hip", meshes.parts_key(a), 0).rotations["RightForeArm"] for a in (s, t)]
+    fits = [avatar._stance("hand_on_hip", avatar.fit_key(a, 0), 0).rotations["RightForeArm"] for a in (s, t)]
     assert not np.array_equal(*fits)
 
 

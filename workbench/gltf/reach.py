@@ -41,8 +41,8 @@ REACH = 0.45
 # A solution is clear when no point is more than this inside CLEAR (metres).
 SETTLED = 0.003
 # The hand's points: every STEP th vertex of the skin past the wrist (of the forearm's, every other). The
-# forearm's: the skin and the top from this fraction of the upper arm before the elbow (where
-# test_stances.limbs_in_trunk starts the limb).
+# forearm's: the skin and the top from this fraction of the upper arm before the elbow (a little before where
+# test_stances.limbs_in_trunk starts the limb, LIMB_FROM).
 STEP, ELBOW_OFF = 6, 0.3
 # The limb tests/body/test_stances keeps out of the trunk: past this fraction of the upper arm from the shoulder.
 LIMB_FROM = 0.75

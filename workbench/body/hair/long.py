@@ -73,8 +73,8 @@ LONG_SWELL = (45.0, 90.0)
 # past them (tests/body/test_long_volume_review_w.py). (From the top on, 0 degrees, the two sides stood apart over the
 # parting: a notch of backdrop in the crown. Rising to their room from 25 degrees, LONG_SWELL, as well: review L's back
 # bands 0.050 against test_long_hair_review_l's 0.047 and review J's slivers 0.0034 against 0.003.)
-# Not behind the ears (the last two figures, azimuths in degrees from the face: all of it in front of the first, none
-# behind the second): lifted there, outer cards stood off the back of the crown with backdrop under them (review O's
+# Not behind the ears (the last two figures, azimuths in degrees from the face: all of it in front of the second, none
+# behind the first): lifted there, outer cards stood off the back of the crown with backdrop under them (review O's
 # #10, 91 pixels of test_long_hair_review_o's flaps in the 3/4 portrait) and a ledge ran round the back where it ended.
 LONG_PUFF = (0.012, 0.05, 15.0, 50.0, 100.0, 70.0, 130.0, 100.0)
 # ...and over the shoulders' back corners (azimuths, degrees from the face: in from the first two, out from the last two)

@@ -35,7 +35,7 @@ POINT = {"bob": 0.03}
 # the end strands, blind review S's "frayed ends"; tests/render/test_bob_ends_review_s.py).
 END = {"bob": (0.985, 0.995)}
 # How far (in v, before where its outline ends) a clump's alpha fades out to its tip, where given: a bob's ends drawn
-# blended (:data:`.pieces.SOFT_TIPS`) thin out over their last 1.4 cm instead of stopping at an alpha cut. Cut at 0.5,
+# blended (:data:`.pieces.SOFT_TIPS`) thin out over their last 5 to 6 mm (0.03 of a 17 cm card) instead of stopping at an alpha cut. Cut at 0.5,
 # its clumps' points hung as a row of hard black teeth under the hem, each card's its own (blind review W's "sawtoothed,
 # shredded card ends (alpha-test edges)"; tests/render/test_bob_tips_review_w.py).
 FADE = {"bob": 0.03}
