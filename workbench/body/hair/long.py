@@ -93,11 +93,6 @@ LONG_LONE = (112.0, 0.5)
 # Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
 # card's end lies off it (drawn anew per card).
 HEM_WAVE, HEM_JITTER = 0.06, 0.012
-# The hairline's fine strands (:func:`.groom.edge_wisps`): none rooted within so many degrees of the face (either side).
-# Lying out over the forehead, each drew a stroke a few pixels lighter than the hairline's fade round it (its strands'
-# light tips over the skin): blind review W's "white specks sit on the hairline" (#5: 33 such pixels in the front
-# portrait, now 7; tests/body/test_long_volume_review_w.py). The scalp layer's fade is the hairline there.
-LONG_WISPS = 70.0
 
 
 def hem(rng: np.random.Generator):
@@ -221,4 +216,4 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
         face, out = smoothstep(0.2, 0.5, d[:, 2])[:, None], LEFT * np.where(d[:, :1] > 0, 1.0, -1.0)
         return (out - UP * 0.5) * (1 - face) + (out * 0.6 - UP) * face
 
-    return Groom(cards, edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.014, wisp, skip=(0.0, LONG_WISPS)), [])
+    return Groom(cards, edge_wisps(head, "long", rng, 70 if lod == 0 else 30, 0.014, wisp), [])
