@@ -29,9 +29,10 @@ def _settings(height: float, top: str = "tee", colour: str = "#3B5B8C") -> dict:
                                       "pose": "hand_on_hip", "outfit": {"topStyle": top, "top": colour}})
 
 
-def test_the_preview_and_the_model_fit_the_stance_once(monkeypatch):
-    """On main the hand's rest was solved for each build (3 calls of rest_hand for one hand on the hip); here once."""
-    calls = []
+@pytest.fixture
+def rest_hand_calls(monkeypatch) -> list:
+    """The sides (``"Right"``, ``"Left"``) ``stances.rest_hand`` is asked to solve while the test runs, in order."""
+    calls: list = []
     solve = stances.rest_hand
 
     def counted(*a, **k):
@@ -39,6 +40,12 @@ def test_the_preview_and_the_model_fit_the_stance_once(monkeypatch):
         return solve(*a, **k)
 
     monkeypatch.setattr(stances, "rest_hand", counted)
+    return calls
+
+
+def test_the_preview_and_the_model_fit_the_stance_once(rest_hand_calls):
+    """On main the hand's rest was solved for each build (3 calls of rest_hand for one hand on the hip); here once."""
+    calls = rest_hand_calls
     s = _settings(157.7)
     avatar.build_avatar_unencoded(s, ModelOptions())
     avatar.build_avatar(s, ModelOptions())
@@ -128,21 +135,14 @@ def _on_hip(style: str, glasses: str = "none") -> dict:
                                       "hair": {"style": style}, "glasses": glasses})
 
 
-def test_a_stance_is_fitted_once_whatever_the_hair_and_glasses(monkeypatch):
+def test_a_stance_is_fitted_once_whatever_the_hair_and_glasses(rest_hand_calls):
     """The fit reads the body and its clothes, neither the hair nor the glasses (workbench.gltf.avatar.fit_key): an
     avatar built bald beside its haired self with glasses (as tests/body/test_hairline_band_review_r.py measures review
     R's #3, whose two clasped hands' rests cost 3 to 5 s of CPU a build) fits its stance once at LOD 0, whichever the
     stance (the key is the meshes', not the stance's; one hand on the hip is the cheapest to fit). On main, 2 calls of
     rest_hand here (once a build); now 1. The bald model is the bytes it is with nothing kept (a key too narrow would
     have handed it another body's or garment's fit: test_a_stance_is_not_shared_with_other_meshes)."""
-    calls = []
-    solve = stances.rest_hand
-
-    def counted(*a, **k):
-        calls.append(a[1])
-        return solve(*a, **k)
-
-    monkeypatch.setattr(stances, "rest_hand", counted)
+    calls = rest_hand_calls
     avatar.build_avatar(_on_hip("curly", "round"), ModelOptions(animations=("idle",)))
     after = avatar.build_avatar(_on_hip("none"), ModelOptions(animations=("idle",)))
     assert calls == ["Right"]
