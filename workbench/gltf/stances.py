@@ -197,11 +197,12 @@ def _hang(p: Pose, side: str, rig: Skeleton, pieces, shells) -> None:
     z = p.angles[side + "Arm"][0, 2]
     s = 1.0 if side == "Left" else -1.0
     best, best_gap = 0.0, -np.inf
+    limb = arm_points(rig, pieces, side, shells)    # (its rest places: the same at every degree)
     for out in np.arange(0.0, HANG_OUT + 1):
         p.angles[side + "Arm"][:, 2] = z + s * out
         rot, pos = frames(p, rig)      # (the top's side under the arm is skinned to it in part: posed each time)
         each = [(cKDTree(a), a, b) for a, b in Surface(rig, pieces, rot, pos, shells).each if len(a)]
-        at = np.concatenate([skin(x, rig.world, pos, rot, j, w) for j, w, x in arm_points(rig, pieces, side, shells)])
+        at = np.concatenate([skin(x, rig.world, pos, rot, j, w) for j, w, x in limb])
         gap = np.inf
         for tree, a, n in each:
             d, k = tree.query(at, distance_upper_bound=NEAR)
