@@ -12,6 +12,7 @@ told.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import os
 import re
@@ -259,6 +260,44 @@ def sheets_built_once(request):
     with the review files that build the same avatars."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(request.module.sheets, "_glb", built.sheet_glb)
+        yield
+
+
+class _LookPage:
+    """data/make_review_sheets' look.html in one headless Chromium, opened by the first module that draws with it."""
+
+    def __init__(self):
+        self._stack = contextlib.ExitStack()
+        self.page = None
+
+    def open(self, threejs_look_page):
+        if self.page is None:
+            self.page = self._stack.enter_context(threejs_look_page())
+        return self.page
+
+
+@pytest.fixture(scope="session")
+def _look_page():
+    kept = _LookPage()
+    with kept._stack:
+        yield kept
+
+
+@pytest.fixture(scope="module")
+def sheets_page_once(request, _look_page):
+    """For a module that draws with data/make_review_sheets' three.js (its ``sheets``): its ``threejs_look_page``
+    (the one :func:`~make_review_sheets.shoot_threejs` opens when given no page) is the worker's one page, opened at its
+    first use and kept for the run, where each such module started a Chromium, served look.html and compiled its
+    shaders again. Each shot names its model by its bytes and sets its look, size and camera (look.html's ``shot``),
+    so a shot on the kept page is the shot on a page of its own."""
+    original = request.module.sheets.threejs_look_page
+
+    @contextlib.contextmanager
+    def kept():
+        yield _look_page.open(original)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(request.module.sheets, "threejs_look_page", kept)
         yield
 
 

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from helpers import random_settings
 from scipy import ndimage
 
@@ -23,6 +24,10 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT / "data")]
 import make_review_sheets as sheets  # noqa: E402
 from test_threejs_aces_review_r import mesh_masks  # noqa: E402
 from test_threejs_look import SIZE  # noqa: E402
+
+# The sheets' avatars from the run's shared builds and the worker's one three.js page (conftest.py's sheets_built_once,
+# sheets_page_once).
+pytestmark = pytest.mark.usefixtures("sheets_built_once", "sheets_page_once")
 
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 # The most the hair's mean luminance may stand over its colour's (main 51.3, now 40.8; 45.2 after pass 32's merges,

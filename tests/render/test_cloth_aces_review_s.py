@@ -28,6 +28,10 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT / "data")]
 import make_review_sheets as sheets  # noqa: E402
 from test_threejs_aces_review_r import SIZE, VIEWS, measure  # noqa: E402
 
+# The sheets' avatars from the run's shared builds and the worker's one three.js page (conftest.py's sheets_built_once,
+# sheets_page_once).
+pytestmark = pytest.mark.usefixtures("sheets_built_once", "sheets_page_once")
+
 # Review S's #11, without its sunglasses (they cover the cheek's top).
 ELEVEN = {**random_settings(12, 4629, with_added=True)[10], "glasses": "none"}
 

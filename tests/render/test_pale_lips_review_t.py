@@ -28,8 +28,9 @@ EIGHT = random_settings(12, 4630, with_added=True)[7]
 SIZE = 384
 MOUTH = next(v for v in sheets.VIEWS if v[0] == "mouthOpen")
 
-# The sheets' avatars from the run's shared builds (conftest.py's sheets_built_once).
-pytestmark = pytest.mark.usefixtures("sheets_built_once")
+# The sheets' avatars from the run's shared builds and the worker's one three.js page (conftest.py's sheets_built_once,
+# sheets_page_once).
+pytestmark = pytest.mark.usefixtures("sheets_built_once", "sheets_page_once")
 
 
 def test_the_avatar_is_the_reviews():

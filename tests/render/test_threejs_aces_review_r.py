@@ -43,8 +43,9 @@ VIEWS = (("front", "full", 0.0, None), ("portrait", "portrait", 0.0, None))
 GARMENTS = {"Outfit_Top": "top", "Outfit_Bottom": "bottom"}
 
 
-# The sheets' avatars from the run's shared builds (conftest.py's sheets_built_once).
-pytestmark = pytest.mark.usefixtures("sheets_built_once")
+# The sheets' avatars from the run's shared builds and the worker's one three.js page (conftest.py's sheets_built_once,
+# sheets_page_once).
+pytestmark = pytest.mark.usefixtures("sheets_built_once", "sheets_page_once")
 
 
 def lch(rgb: np.ndarray) -> tuple[float, float, float]:

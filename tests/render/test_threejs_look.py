@@ -43,8 +43,9 @@ PALE = {"gender": "masculine", "skinTone": "#F2CDBD", "hair": {"style": "none"},
 PLACES = ("cheek", "socket")
 
 
-# The sheets' avatars from the run's shared builds (conftest.py's sheets_built_once).
-pytestmark = pytest.mark.usefixtures("sheets_built_once")
+# The sheets' avatars from the run's shared builds and the worker's one three.js page (conftest.py's sheets_built_once,
+# sheets_page_once).
+pytestmark = pytest.mark.usefixtures("sheets_built_once", "sheets_page_once")
 
 
 @pytest.fixture(scope="module")
