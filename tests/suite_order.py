@@ -50,7 +50,8 @@ def scope(nodeid: str) -> str:
 # studio's colour tests 460 s of a loaded worker's wall, the JupyterLab viewer's [lab] and [notebook] 390 s.
 BROWSER = "tests/browser/"
 #: Browser files each of whose tests is a unit of its own: what they share at module scope is a page opened and
-#: avatars posted to the worker's service (no build: each test fetches its own GLBs).
+#: avatars posted to the worker's service (each test fetches the GLBs it draws; test_threejs.py's two share one, the
+#: masculine default, which each worker's service builds where they run apart).
 BY_TEST = frozenset({BROWSER + "test_studio_colour.py", BROWSER + "test_threejs.py"})
 #: The apps a browser test's module fixture is parametrized with (tests/browser/viewer_page.py's APPS): a file's tests
 #: of one app are a unit, which sets up that app's notebook only (its module fixture, a param each).
