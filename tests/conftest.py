@@ -45,7 +45,7 @@ BROWSER_TESTS = ROOT / "tests" / "browser"
 
 def pytest_configure(config):
     # pytest-xdist hands out whole files (--dist loadfile, workbench.runner.nbcheck: a notebook's cells stay
-    # on one worker), by default the files with the most tests first. Here the order of the items is kept instead,
+    # on one worker; the long browser files in parts, suite_order.unit), by default the files with the most tests first. Here the order of the items is kept instead,
     # and tests/suite_order.py (the one place for the suite's order) sorts the files by their recorded cost, the
     # costliest first: the long units start at once, the hundreds of short ones fill the workers' ends, and no
     # 100 s file is handed out last to run alone while the other workers idle.

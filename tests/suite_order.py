@@ -1,4 +1,5 @@
-"""The order pytest-xdist hands out the suite's files in: the costliest first, by each file's recorded cost.
+"""The order pytest-xdist hands out the suite's files in: the costliest first, by each file's recorded cost; and
+the few long browser files it hands out in parts (:func:`unit`).
 
 pytest-xdist (``--dist loadfile``) gives each worker a file at a time, in the order collected, a worker taking the
 next file as it finishes one. A file that costs 100 s handed out last keeps one worker busy while the others idle:
@@ -33,12 +34,54 @@ KEEP = 0.5  # a file under this many seconds is left out of COSTS (counts as not
 
 
 def scope(nodeid: str) -> str:
-    """The unit pytest-xdist's ``loadfile`` hands out: the nodeid's file part.
+    """The file of a nodeid, or of a :func:`unit` (what pytest-xdist's ``loadfile`` hands out).
 
     >>> scope("tests/body/test_body.py::test_height[feminine-140.0]"), scope("notebooks/01_avatars.ipynb::Cell 21")
     ('tests/body/test_body.py', 'notebooks/01_avatars.ipynb')
+    >>> scope("tests/browser/test_viewer_layout.py[lab]")
+    'tests/browser/test_viewer_layout.py'
     """
-    return nodeid.split("::", 1)[0]
+    file = nodeid.split("::", 1)[0]
+    return file[:file.index("[")] if file.endswith("]") and "[" in file else file
+
+
+# The browser files whose tests xdist may hand to different workers (issue 49: "a file too long for one worker split
+# so xdist can spread it"). Each ran whole on one worker, and one file's length bounded the run from below: the
+# studio's colour tests 460 s of a loaded worker's wall, the JupyterLab viewer's [lab] and [notebook] 390 s.
+BROWSER = "tests/browser/"
+#: Browser files each of whose tests is a unit of its own: what they share at module scope is a page opened and
+#: avatars posted to the worker's service (each test fetches the GLBs it draws; test_threejs.py's two share one, the
+#: masculine default, which each worker's service builds where they run apart).
+BY_TEST = frozenset({BROWSER + "test_studio_colour.py", BROWSER + "test_threejs.py"})
+#: The apps a browser test's module fixture is parametrized with (tests/browser/viewer_page.py's APPS): a file's tests
+#: of one app are a unit, which sets up that app's notebook only (its module fixture, a param each).
+APPS = ("lab", "notebook")
+
+
+def unit(nodeid: str) -> str:
+    """The unit pytest-xdist hands a worker whole (``Plugin``'s scheduler): the nodeid's file (:func:`scope`; a
+    notebook's cells run in order in one kernel), but a test of a :data:`BY_TEST` file on its own, and a browser
+    file's tests of one of :data:`APPS` together, apart from its other app's. A test's module-scoped fixtures are
+    then set up on each worker that runs one of its units (a page opened, a notebook folder in the worker's
+    session server: seconds), each test still in its own notebook or page as before.
+
+    >>> unit("tests/body/test_body.py::test_height[feminine-140.0]"), unit("notebooks/01_avatars.ipynb::Cell 21")
+    ('tests/body/test_body.py', 'notebooks/01_avatars.ipynb')
+    >>> unit("tests/browser/test_threejs.py::test_silhouette_matches_the_preview[feminine-full]")
+    'tests/browser/test_threejs.py::test_silhouette_matches_the_preview'
+    >>> unit("tests/browser/test_viewer_layout.py::test_compare_fits_the_output_area[notebook]")
+    'tests/browser/test_viewer_layout.py[notebook]'
+    >>> unit("tests/browser/test_lab_saves_notebooks.py::test_a_notebook_opened_and_saved_in_jupyterlab_is_unchanged[01_avatars]")
+    'tests/browser/test_lab_saves_notebooks.py'
+    """
+    file, _, rest = nodeid.partition("::")
+    if not file.startswith(BROWSER) or not rest:
+        return file
+    name, _, params = rest.partition("[")
+    if file in BY_TEST:
+        return f"{file}::{name}"
+    app = next((p for p in params.rstrip("]").split("-") if p in APPS), None)
+    return f"{file}[{app}]" if app else file
 
 
 def load(path: Path = COSTS) -> dict[str, list[float]]:
@@ -68,8 +111,10 @@ def dumps(costs: dict[str, list[float]]) -> str:
 
 
 def order(items: list, costs: dict[str, list[float]]) -> None:
-    """Sort ``items`` in place: files by their cost of the tests selected, the costliest first, each file's tests
-    together and in their order (a stable sort; the same on every worker, as pytest-xdist requires).
+    """Sort ``items`` in place: the units xdist hands out (:func:`unit`: files, and the parts of the browser files it
+    splits) by their cost of the tests selected, the costliest first, each unit's tests together and in their order
+    (a stable sort; the same on every worker, as pytest-xdist requires). A unit not recorded in ``costs`` but whose
+    file is (a file split since the costs were recorded) counts as its share of the file's tests of the file's cost.
 
     >>> class I:
     ...     def __init__(self, nodeid, slow=False): self.nodeid, self.slow = nodeid, slow
@@ -79,20 +124,33 @@ def order(items: list, costs: dict[str, list[float]]) -> None:
     >>> order(items, {"a.py": [5.0, 0.0], "b.py": [40.0, 39.0], "d.py": [50.0, 0.0]})
     >>> items  # d 50, c new and slow 30, a 5, b 1 (its slow tests not selected)
     [d.py::v, c.py::w, a.py::x, a.py::z, b.py::y]
+    >>> s = "tests/browser/test_studio_colour.py"
+    >>> items = [I(s + "::t1", True), I(s + "::t2", True), I(s + "::t3", True), I("e.py::u", True)]
+    >>> order(items, {s: [90.0, 90.0], s + "::t3": [50.0, 50.0], "e.py": [35.0, 35.0]})
+    >>> items  # t3 as recorded, e 35, t1 and t2 a third of the file's 90 each
+    [tests/browser/test_studio_colour.py::t3, e.py::u, tests/browser/test_studio_colour.py::t1, tests/browser/test_studio_colour.py::t2]
     """
-    slow_files = {scope(i.nodeid) for i in items if i.get_closest_marker("slow") is not None}
+    slow_units = {unit(i.nodeid) for i in items if i.get_closest_marker("slow") is not None}
+    in_file: dict[str, int] = defaultdict(int)
+    in_unit: dict[str, int] = defaultdict(int)
+    for item in items:
+        in_file[scope(item.nodeid)] += 1
+        in_unit[unit(item.nodeid)] += 1
 
-    def cost(file: str) -> float:
-        if file not in costs:
-            return NEW_SLOW if file in slow_files else 0.0
-        whole, slow = costs[file]
-        return whole if file in slow_files else whole - slow
+    def cost(u: str) -> float:
+        key, share = u, 1.0
+        if u not in costs and scope(u) in costs:
+            key, share = scope(u), in_unit[u] / in_file[scope(u)]
+        if key not in costs:
+            return NEW_SLOW if u in slow_units else 0.0
+        whole, slow = costs[key]
+        return share * (whole if u in slow_units else whole - slow)
 
     first: dict[str, int] = {}
     for n, item in enumerate(items):
-        first.setdefault(scope(item.nodeid), n)
-    file_cost = {f: cost(f) for f in first}
-    items.sort(key=lambda item: (-file_cost[scope(item.nodeid)], first[scope(item.nodeid)]))
+        first.setdefault(unit(item.nodeid), n)
+    unit_cost = {u: cost(u) for u in first}
+    items.sort(key=lambda item: (-unit_cost[unit(item.nodeid)], first[unit(item.nodeid)]))
 
 
 def part_run(option) -> str | None:
@@ -128,14 +186,14 @@ def merged(old: dict[str, list[float]], spent: dict[str, list[float]], part: str
     {'tests/conftest.py': [45.0, 41.0]}
     """
     out = dict(old)
-    for file, (whole, slow) in spent.items():
+    for file, (whole, slow) in spent.items():  # (a file, or a unit of one: :func:`unit`)
         was_whole, was_slow = old.get(file, [0.0, 0.0])
         if part == "quick":
             whole, slow = whole + was_slow, was_slow
         elif part == "slow":
             whole, slow = was_whole - was_slow + slow, slow
         out[file] = [round(whole, 1), round(slow, 1)]
-    return {f: c for f, c in out.items() if (root / f).exists() and (c[0] >= KEEP or c[1] > 0)}
+    return {f: c for f, c in out.items() if (root / scope(f)).exists() and (c[0] >= KEEP or c[1] > 0)}
 
 
 class Plugin:
@@ -161,10 +219,24 @@ class Plugin:
             return
         order(items, self.costs)
 
+    @pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own: ours for --dist loadfile
+    def pytest_xdist_make_scheduler(self, config, log):
+        """xdist's ``loadfile`` scheduler handing out :func:`unit` s, not whole files (None: xdist's own, another
+        ``--dist``)."""
+        if config.getvalue("dist") != "loadfile":
+            return None
+        from xdist.scheduler import LoadFileScheduling
+
+        class Units(LoadFileScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                return unit(nodeid)
+
+        return Units(config, log)
+
     def pytest_runtest_logreport(self, report):
         if os.environ.get(RECORD) != "1":
             return
-        spent = self.spent[scope(report.nodeid)]
+        spent = self.spent[unit(report.nodeid)]
         spent[0] += report.duration
         if "slow" in report.keywords:
             spent[1] += report.duration

@@ -74,11 +74,11 @@ def project(tmp_path):
     return tmp_path
 
 
-def pytest_run(project: Path, *args: str, record: bool = False) -> str:
+def pytest_run(project: Path, *args: str, record: bool = False, timeout: float = 120) -> str:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
            "PYTEST_ADDOPTS": "", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "WORKBENCH_RECORD_COSTS": "1" if record else "0"}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", *args],
-                          cwd=project, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
     return done.stdout + done.stderr
 
 
@@ -101,3 +101,26 @@ def test_recording_part_keeps_the_rest(project):
     out = pytest_run(project, "-m", "not slow", record=True)
     whole, slow = json.loads((project / "costs.json").read_text())["test_b.py"]
     assert slow == 40.0 and whole >= 40.6, f"test_b.py recorded [{whole}, {slow}] from a quick run\n{out}"
+
+
+def test_a_long_browser_file_is_spread_over_the_workers(project):
+    """Under ``-n 2 --dist loadfile`` the two tests of a browser file split by test (suite_order.BY_TEST) run on two
+    workers, and a browser file's ``[lab]`` and ``[notebook]`` tests on two: each file was one unit, one worker's
+    (suite34a). xdist hands each worker one unit, then one more, in the order collected (no costs recorded for these):
+    models and silhouette first, then lab and notebook. (Ten minutes' bound: three Pythons start at a loaded CI
+    machine's pace.)"""
+    browser = project / "tests" / "browser"
+    browser.mkdir(parents=True)
+    record = ("import os\nfrom pathlib import Path\n\n"
+              "def ran(name):\n    with open(Path(__file__).parent / 'workers.txt', 'a') as f:\n"
+              "        f.write(f\"{name} {os.environ['PYTEST_XDIST_WORKER']}\\n\")\n")
+    (browser / "test_threejs.py").write_text(record + "\ndef test_models():\n    ran('models')\n\n"
+                                             "def test_silhouette():\n    ran('silhouette')\n")
+    (browser / "test_viewer_layout.py").write_text(
+        record + "\nimport pytest\n\n@pytest.mark.parametrize('page', ['lab', 'notebook'])\n"
+                 "def test_face(page):\n    ran(page)\n")
+    out = pytest_run(project, "-p", "xdist.plugin", "-n", "2", "--dist", "loadfile", "tests/browser", timeout=600)
+    assert "4 passed" in out, out
+    ran = dict(line.split() for line in (browser / "workers.txt").read_text().splitlines())
+    assert set(ran) == {"models", "silhouette", "lab", "notebook"}, ran
+    assert ran["models"] != ran["silhouette"] and ran["lab"] != ran["notebook"], f"each test's worker: {ran}\n{out}"
