@@ -66,7 +66,7 @@ PRIMITIVE_OF = {"Hair_Sleek": "Hair", "Hair_Fringe": "Hair"}
 def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
     """Per mesh this avatar may have: material name, texture image, transparency (``blend``, or ``mask``:
     alpha cut at 0.5), PBR factors and any detail maps (``occlusion``, ``normal``, ``roughness_map``:
-    :mod:`workbench.gltf.maps`; ``specular_map``: none inside the mouth). The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and
+    :mod:`workbench.gltf.maps`; ``specular_map``: none inside the mouth; ``mipmaps`` False: its image sampled without smaller levels). The skin's pores are a 1024 px normal map at LOD 0, half that at LOD 1 and
     2; the clothes' maps are :func:`_cloth_maps`'. Made from the settings alone (the hair's and the glasses'
     when the settings give them), so it runs beside :func:`~workbench.gltf.meshes.parts`."""
     hair = settings["hair"]
@@ -85,13 +85,17 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                                  "KHR_materials_ior": {"ior": eyes.IOR}}),
         # Thin dark lashes of their own colour, tapered, blended (workbench.body.hair.lashes); little reflection (the
         # room's, at a third of a dielectric's, greyed them in three.js: a faint lash line at portrait size).
+        # Sampled from the full-size image alone (``mipmaps`` False): a lid's card seen end-on from the front took
+        # a browser's coarse levels, where the strands average into a soft grey band, "black smudges" in three.js
+        # (blind review X, #5 and #10; our previews sample the full image and drew strands).
         "Eyelashes": dict(name="Eyelashes", image=hair_look.lash_texture(), blend=True, roughness=0.8, double=True,
-                          specular=0.3),
+                          specular=0.3, mipmaps=False),
         # Hairs on a shell over each brow, blended (workbench.body.brows); every head has them, a bald one too. Their
         # reflection the lashes' (a dielectric's whole greyed a deep tone's dark brows to the forehead's value: blind
         # review S, 7.8 L* apart on #412F25).
+        # Their hairs likewise from the full-size image (a brow's coarse levels were one grey bar in three.js).
         "Eyebrows": dict(name="Eyebrows", image=brows.brow_texture(hair["color"], settings["gender"], settings["skinTone"]),
-                         blend=True, roughness=0.8, specular=0.3),
+                         blend=True, roughness=0.8, specular=0.3, mipmaps=False),
         # Teeth, gums and tongue: their colours by where each vertex is (workbench.body.mouth), off-white by a deep skin.
         "Teeth": dict(name="Teeth", image=mouth.mouth_texture(tone.teeth_exposure(settings["skinTone"])), blend=False,
                       roughness=0.35,
@@ -167,8 +171,9 @@ def _write_primitive(w: GlbWriter, p: Piece, material: int, targets, tangents: b
 
 
 def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fmt: str | None,
-                    raw: dict[int, np.ndarray] | None = None) -> list[int]:
-    """One image and texture per entry, all on one clamping sampler (WebP through its extension).
+                    raw: dict[int, np.ndarray] | None = None, unmipped: frozenset[str] = frozenset()) -> list[int]:
+    """One image and texture per entry, on a clamping sampler (WebP through its extension); the images named in
+    ``unmipped`` on one without mipmaps (a material's ``mipmaps`` False: the lashes' and brows' hairs).
 
     raw: instead of encoding, leave each image's bytes empty and put its pixels here by image index
     (:func:`build_avatar_unencoded`)."""
@@ -178,7 +183,7 @@ def _write_textures(w: GlbWriter, images: list[tuple[str, np.ndarray, bool]], fm
         if not transparent and img.shape[2] == 4:
             img = img[..., :3]
         out.append(w.texture(b"" if raw is not None else tx.encode(img, kind), tx.MIME[kind], name=name,
-                             repeat=False))
+                             repeat=False, mipmaps=name not in unmipped))
         if raw is not None:
             raw[len(w.doc["images"]) - 1] = img    # the image the texture just added
     return out
@@ -382,7 +387,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         first = {id(mats[n]["image"]): n for n in reversed(names)}
         written = dict(zip(first.values(), _write_textures(
             w, [(mats[n]["name"], mats[n]["image"], _transparent(mats[n])) for n in first.values()],
-            options.texture_format, raw), strict=True))
+            options.texture_format, raw, frozenset(mats[n]["name"] for n in first.values()
+                                                   if not mats[n].get("mipmaps", True))), strict=True))
         texs = [written[first[id(mats[n]["image"])]] for n in names]
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False),

@@ -210,19 +210,22 @@ class GlbWriter:
             img["name"] = name
         return self.add("images", img)
 
-    def sampler(self, *, repeat: bool = True) -> int:
-        """The (shared) trilinear sampler that repeats or clamps to the edge."""
+    def sampler(self, *, repeat: bool = True, mipmaps: bool = True) -> int:
+        """The (shared) trilinear sampler that repeats or clamps to the edge; without ``mipmaps``, bilinear from
+        the full-size image alone (a viewer then makes no smaller levels for it)."""
         wrap = _REPEAT if repeat else _CLAMP_TO_EDGE
-        sampler = {"magFilter": _LINEAR, "minFilter": _LINEAR_MIPMAP_LINEAR, "wrapS": wrap, "wrapT": wrap}
+        sampler = {"magFilter": _LINEAR, "minFilter": _LINEAR_MIPMAP_LINEAR if mipmaps else _LINEAR,
+                   "wrapS": wrap, "wrapT": wrap}
         samplers = self.doc.get("samplers", [])
         if sampler in samplers:
             return samplers.index(sampler)
         return self.add("samplers", sampler)
 
-    def texture(self, data: bytes, mime: str = "image/png", *, name: str | None = None, repeat: bool = True) -> int:
+    def texture(self, data: bytes, mime: str = "image/png", *, name: str | None = None, repeat: bool = True,
+                mipmaps: bool = True) -> int:
         """A texture of one embedded image (PNG, JPEG, or WebP through ``EXT_texture_webp``,
-        which becomes a required extension) and the shared sampler."""
-        sampler = self.sampler(repeat=repeat)
+        which becomes a required extension) and the shared sampler (:meth:`sampler`'s ``repeat`` and ``mipmaps``)."""
+        sampler = self.sampler(repeat=repeat, mipmaps=mipmaps)
         image = self.image(data, mime, name)
         tex: dict = {"sampler": sampler}
         webp = mime == "image/webp"
