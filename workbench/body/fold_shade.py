@@ -12,7 +12,7 @@ the nose's wing round the corner in any light from above, the cheek beside it li
 (tests/render/test_smile_fold_review_x.py).
 
 >>> round(GROOVE_WIDTH * 1000, 1), round(GROOVE_AT * 1000, 1)
-(3.0, -1.0)
+(4.0, -1.0)
 """
 
 from __future__ import annotations
@@ -21,23 +21,27 @@ import numpy as np
 
 from .expressions import EYES_APART, NOSE_WING, smoothstep
 
-__all__ = ["GROOVE_AT", "GROOVE_END", "GROOVE_TILT", "GROOVE_WIDTH", "groove"]
+__all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_TILT", "GROOVE_WIDTH", "groove"]
 
 # The groove's middle (metres across the fold's line, + towards the cheek: on the lip's side, where the skin turns into
 # the crease) and its half-width (a Gaussian's), on the reference face; the direction the normals on it turn to
 # (down and back: darker under every light from above and in front) and how far at its middle (the length added to a
 # unit normal before it is made unit again: 0.8, about 35 degrees off a forward-facing normal).
 GROOVE_AT = -0.001
-GROOVE_WIDTH = 0.003
+GROOVE_WIDTH = 0.004
 GROOVE_TILT = (0.0, -0.6, -0.8)
 GROOVE_DEPTH = 0.8
 # Where the line ends, from the smiling mouth's corner (metres on the reference face: out, down): beside the corner,
 # where a smile's fold passes it (expressions.FOLD_END, 8 mm out and 12 down from the corner at rest, put the groove's
 # lower half on the corner itself once the smile had drawn the corner 10 mm out: a dark wedge beside the lips).
-GROOVE_END = (0.010, -0.005)
+GROOVE_END = (0.012, -0.010)
+# None of the groove within GROOVE_CLEAR[0] of the smiling corner, all of it from GROOVE_CLEAR[1] (metres on the
+# reference face): the skin folded into the corner is shaded as a soft fold already (workbench.body.corner_shade),
+# and the groove's turn on it drew a dark blot beside the lips.
+GROOVE_CLEAR = (0.005, 0.011)
 # How much of the line's two ends (its share from each end) the groove fades in over: none at the nose's wing, and
 # none where the line runs out past the corner under the lower lip.
-GROOVE_ENDS = (0.12, 0.25)
+GROOVE_ENDS = (0.05, 0.3)
 
 
 def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.ndarray, corners: np.ndarray,
@@ -70,8 +74,9 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
         sd = (p - a) @ across
         w = np.exp(-(((sd - GROOVE_AT * unit) / (GROOVE_WIDTH * unit)) ** 2)) \
             * smoothstep(0.0, GROOVE_ENDS[0], t) * smoothstep(1.0, 1.0 - GROOVE_ENDS[1], t) \
-            * ((moved[:, 0] - mid_x) * side > 0)
+            * ((moved[:, 0] - mid_x) * side > 0) \
+            * smoothstep(GROOVE_CLEAR[0] * unit, GROOVE_CLEAR[1] * unit, np.linalg.norm(p - corner[:2], axis=1))
         turn = np.maximum(turn, w)
-    turn *= skin * smoothstep(0.4, 0.7, rest_normals[:, 2])
+    turn *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
     out = normals.astype(np.float64) + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT)
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
