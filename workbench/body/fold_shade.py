@@ -4,8 +4,9 @@ should be: cheeks raised, nasolabial folds deepened").
 ``mouthSmile`` pushes the cheek forward beside the line from the nose's wing to past the mouth's corner
 (:data:`workbench.body.expressions.FOLD_PUSH`), 2 to 3 mm higher 9 mm out of the line than on it
 (tests/body/test_smile_fold_review_n.py). The base mesh's skin there is 4 to 6 mm between vertices, so the smile's own
-normals bend over a centimetre and more: in the sheets' smile close-up the skin's lightness across the line changed by
-0.1 to 0.3 L* (review X's #2, #5, #6), the fold not seen, a real one's crease the first thing one reads of a smile.
+normals bend over a centimetre and more: in the sheets' smile close-up the cheek beside the line stood -0.7 to 1.0 L*
+lighter than the line, smiling less at rest (review X's #2, #5, #6), the fold not seen, a real one's crease the first
+thing one reads of a smile.
 :func:`groove` turns mouthSmile's normals down and back in a band along that line on its lip side, as the skin there
 turns into the crease (what a normal map does for a crease finer than its mesh): the line shows as a soft shade from
 the nose's wing round the corner in any light from above, the cheek beside it lit as before
