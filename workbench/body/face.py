@@ -22,7 +22,8 @@ from functools import cache, lru_cache
 import numpy as np
 
 from .corner_shade import SOFT_BALL, seam_share, soft_corners
-from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC
+from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC, _inner_corners
+from .fold_shade import groove
 from .lod import Piece
 from .mesh import body_key, body_of, dense_morph_deltas, dense_morph_deltas_of
 from .mesh import vertex_normals as _vertex_normals
@@ -197,6 +198,8 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     lining = np.zeros(len(body_tris), bool)
     lining[lining_triangles(m)] = True
     share = seam_share(m)
+    eyes = np.array([m.positions[m.groups[f"helper-{s}-eye"]].mean(0) for s in "rl"], np.float64)
+    corners = _inner_corners(m.positions, body_tris)
     ball = SOFT_BALL * float(np.linalg.norm(m.positions[m.groups["helper-l-eye"]].mean(0)
                                             - m.positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
     out = {}
@@ -206,6 +209,9 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         normals = _vertex_normals(moved, tris)
         if name.startswith("mouthSmile"):
             normals = soft_corners(m.positions, body_tris[~lining], normals, share, ball)
+        if name == "mouthSmile":
+            # (the nasolabial fold's crease, finer than the mesh: workbench.body.fold_shade)
+            normals = groove(moved, normals, skin, eyes, moved[corners], rest)
         turn = normals - rest
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)

@@ -1,0 +1,83 @@
+"""The smile's nasolabial fold shaded as a groove (issue 46, blind review X's defect 1: "the cheeks do not move ...
+should be: cheeks raised, nasolabial folds deepened").
+
+``mouthSmile`` pushes the cheek forward beside the line from the nose's wing to past the mouth's corner
+(:data:`workbench.body.expressions.FOLD_PUSH`), 2 to 3 mm higher 9 mm out of the line than on it
+(tests/body/test_smile_fold_review_n.py). The base mesh's skin there is 4 to 6 mm between vertices, so the smile's own
+normals bend over a centimetre and more: in the sheets' smile close-up the cheek beside the line stood -0.7 to 1.0 L*
+lighter than the line, smiling less at rest (review X's #2, #5, #6), the fold not seen, a real one's crease the first
+thing one reads of a smile.
+:func:`groove` turns mouthSmile's normals down and back in a band along that line on its lip side, as the skin there
+turns into the crease (what a normal map does for a crease finer than its mesh): the line shows as a soft shade from
+the nose's wing round the corner in any light from above, the cheek beside it lit as before
+(tests/render/test_smile_fold_review_x.py).
+
+>>> round(GROOVE_WIDTH * 1000, 1), round(GROOVE_AT * 1000, 1)
+(4.0, -1.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .expressions import EYES_APART, NOSE_WING, smoothstep
+
+__all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_TILT", "GROOVE_WIDTH", "groove"]
+
+# The groove's middle (metres across the fold's line, + towards the cheek: on the lip's side, where the skin turns into
+# the crease) and its half-width (a Gaussian's), on the reference face; the direction the normals on it turn to
+# (down and back: darker under every light from above and in front) and how far at its middle (the length added to a
+# unit normal before it is made unit again: 0.8, about 35 degrees off a forward-facing normal).
+GROOVE_AT = -0.001
+GROOVE_WIDTH = 0.004
+GROOVE_TILT = (0.0, -0.6, -0.8)
+GROOVE_DEPTH = 0.8
+# Where the line ends, from the smiling mouth's corner (metres on the reference face: out, down): beside the corner,
+# where a smile's fold passes it (expressions.FOLD_END, 8 mm out and 12 down from the corner at rest, put the groove's
+# lower half on the corner itself once the smile had drawn the corner 10 mm out: a dark wedge beside the lips).
+GROOVE_END = (0.012, -0.010)
+# None of the groove within GROOVE_CLEAR[0] of the smiling corner, all of it from GROOVE_CLEAR[1] (metres on the
+# reference face): the skin folded into the corner is shaded as a soft fold already (workbench.body.corner_shade),
+# and the groove's turn on it drew a dark blot beside the lips.
+GROOVE_CLEAR = (0.005, 0.011)
+# How much of the line's two ends (its share from each end) the groove fades in over: none at the nose's wing, and
+# none where the line runs out past the corner under the lower lip.
+GROOVE_ENDS = (0.05, 0.3)
+
+
+def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.ndarray, corners: np.ndarray,
+           rest_normals: np.ndarray) -> np.ndarray:
+    """``normals`` (V, 3, unit) of a smile whose vertices are at ``moved`` (V, 3, metres, facing +z) with the
+    nasolabial groove turned into them on the ``skin`` vertices (V, bool) that face forward at rest
+    (``rest_normals``): per side, along the line from the nose's wing (:data:`~workbench.body.expressions.NOSE_WING`
+    from that side's eye, ``eyes`` (2, 3) their middles) to :data:`GROOVE_END` beside that side's mouth corner (``corners`` (2, 3), where the smile puts them), see :data:`GROOVE_AT`. Unit length again.
+
+    >>> p = np.array([[x, y, 0.0] for y in (-0.05, -0.04, -0.03) for x in (0.03, 0.025, 0.02)])
+    >>> n = np.tile([0.0, 0.0, 1.0], (len(p), 1))
+    >>> out = groove(p, n, np.ones(len(p), bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
+    ...              np.array([[-0.025, -0.05, 0.0], [0.025, -0.05, 0.0]]), n)
+    >>> bool(out[:, 2].min() < 0.9), bool(np.allclose(np.linalg.norm(out, axis=1), 1))   # turned, unit length
+    (True, True)
+    """
+    unit = float(np.linalg.norm(eyes[0] - eyes[1])) / EYES_APART
+    mid_x = float(eyes[:, 0].mean())
+    p = moved[:, :2].astype(np.float64)
+    turn = np.zeros(len(moved))
+    for eye in eyes:
+        side = np.sign(eye[0] - mid_x)
+        corner = corners[int(np.argmin(np.abs(corners[:, 0] - eye[0])))]
+        a = np.array([mid_x + side * NOSE_WING[0] * unit, eye[1] + NOSE_WING[1] * unit])
+        b = corner[:2] + np.array([side * GROOVE_END[0], GROOVE_END[1]]) * unit
+        ab = b - a
+        t = ((p - a) @ ab) / float(ab @ ab)
+        across = np.array([ab[1], -ab[0]]) / np.linalg.norm(ab)
+        across *= np.sign(across[0] * side)            # + away from the face's middle line: towards the cheek
+        sd = (p - a) @ across
+        w = np.exp(-(((sd - GROOVE_AT * unit) / (GROOVE_WIDTH * unit)) ** 2)) \
+            * smoothstep(0.0, GROOVE_ENDS[0], t) * smoothstep(1.0, 1.0 - GROOVE_ENDS[1], t) \
+            * ((moved[:, 0] - mid_x) * side > 0) \
+            * smoothstep(GROOVE_CLEAR[0] * unit, GROOVE_CLEAR[1] * unit, np.linalg.norm(p - corner[:2], axis=1))
+        turn = np.maximum(turn, w)
+    turn *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
+    out = normals.astype(np.float64) + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT)
+    return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
