@@ -9,8 +9,8 @@ chin's width some 9 and 13 mm at its ends but the jaw's angles hardly: MakeHuman
 (``chin/chin-bones-incr``) drops the angles 8 mm for 1.4 mm of width, and a face's own variety of it takes up its cap,
 so on main the outline under the mouth was 2.4 mm narrower at -1 and 0.1 mm wider at +1 (people's bigonial breadth
 varies by some 6 mm, 6 %: Farkas). Review X's men #1, #3, #7, #9 and #12 had one jaw: its width over the cheekbones'
-0.701 to 0.716. jawWidth now also squares the lower head at +1 and draws it in at -1 (MakeHuman's square and diamond
-heads, :data:`workbench.body.details.FACE_CONTROLS`)."""
+0.701 to 0.716. jawWidth now also draws the lower head in at -1 (MakeHuman's diamond head,
+:data:`workbench.body.details.FACE_CONTROLS`); its +1 end is left as it was (see there)."""
 
 from __future__ import annotations
 
@@ -53,19 +53,19 @@ def test_the_draw_is_review_xs():
 
 
 def test_the_jaw_control_moves_the_jaws_angles():
-    """On the default faces of both genders, jawWidth -1 narrows the face under the mouth by 5 mm or more and +1 widens
-    it by 4 mm or more (main: 2.4 mm narrower and 0.1 mm wider; now 7.8 and 5.8)."""
+    """On the default faces of both genders, jawWidth -1 narrows the face under the mouth by 5 mm or more, and +1 does
+    not narrow it (main: 2.4 mm narrower at -1; now 7.8; +1 0.1 mm wider on both)."""
     for gender in ("feminine", "masculine"):
         width = {v: jaw(front(normalize_avatar_settings({"gender": gender, "face": {"jawWidth": v}}))) for v in (-1, 0, 1)}
-        assert width[-1] - width[0] <= -5.0 and width[1] - width[0] >= 4.0, (gender, width)
+        assert width[-1] - width[0] <= -5.0 and width[1] >= width[0], (gender, width)
 
 
 def test_review_x_jaws_differ():
-    """Among review X's faces of one gender, the jaw's width over the cheekbones' varies by 7 % or more of its mean
-    (main: 6.5 and 5.0 %, feminine and masculine; now 7.9 and 8.0), and review X's men #1, #3, #7 and #12 ("the same
-    man") span 0.05 or more of it (main: 0.015, 0.701 to 0.716; now 0.066, 0.680 to 0.746)."""
+    """Among review X's faces of one gender, the jaw's width over the cheekbones' varies by 6 % or more of its mean
+    (main: 6.45 and 5.02 %, feminine and masculine; now 6.56 and 6.11), and review X's men #1, #3, #7 and #12 ("the
+    same man") span 0.03 or more of it (main: 0.015, 0.701 to 0.716; now 0.036, 0.680 to 0.716)."""
     for gender in ("feminine", "masculine"):
         v = np.array([i for g, i in indices() if g == gender])
-        assert v.std() / v.mean() * 100 >= 7.0, (gender, np.round(v, 3))
+        assert v.std() / v.mean() * 100 >= 6.0, (gender, np.round(v, 3))
     four = [indices()[i - 1][1] for i in (1, 3, 7, 12)]
-    assert max(four) - min(four) >= 0.05, np.round(four, 3)
+    assert max(four) - min(four) >= 0.03, np.round(four, 3)
