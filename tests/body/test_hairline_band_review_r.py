@@ -49,6 +49,12 @@ def pictures(index: int | str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(bald, haired, where the cards are) in review R's #``index``'s front portrait (a gender: that default avatar's),
     framed on the bald head."""
     s: dict = random_settings(12, 4628, with_added=True)[index - 1] if isinstance(index, int) else {"gender": index}
+    return drawn(s)
+
+
+def drawn(s: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(bald, haired, where the cards are) in the front portrait of settings ``s`` without glasses (as
+    :func:`pictures`)."""
     s = {**s, "glasses": "none"}
     bald = normalize_avatar_settings({**s, "hair": {**s.get("hair", {}), "style": "none"}})
     out, cam = [], None

@@ -35,7 +35,7 @@ from .. import keep
 from ..skin import reference_body, skin_texture
 from ..texels import texel_map
 from .head import hairline, head_of, head_triangles, smoothstep
-from .scalp import FRONT, FRONT_FADE, HELD, fronted
+from .scalp import FRONT, HELD, fronted
 from .texture import rgb
 
 # The stubble's share of the colour over the scalp (dark hair; less on light hair, by its lightness).
@@ -57,15 +57,20 @@ FADE = (1.12, 0.8)
 RAGGED = 0.8
 # Short hair and a bob (:data:`HAIRS_FOR`): over the forehead, where the scalp layer is held back under the
 # cards' roots (:data:`.scalp.FRONT_HOLD`), the hairline's fade is fine hairs on the skin (:func:`strokes`), thinning
-# over HAIRS (in the layer's hairlines along its shaped, drawn-out line: the fade its fill had): single strokes a
+# over HAIRS (in the layer's hairlines along its shaped line, HAIRS_FADE below): single strokes a
 # texel (a millimetre) wide and HAIR_LONG texels long, combed down the forehead, rooted in HAIR_ROOTS of the texels
 # where the fade is full and fewer as it goes; a stroke's root HAIRS_SHARE of the way from the skin to the hair's
 # roots' colour (HAIRS_ROOT of it) under the hair, HAIR_LAST of that where the fade ends (nearer the skin further
 # down), its tip a third of its root. (Blind review R's "flat band of dyed scalp" was the layer's fill fading over the
 # skin; a second tint between the strokes drew it again, a paler band. Short dashes 0.7 of the way to the hair, from a
 # grain in space, read as a stipple of dark dots on the default avatar: test_hairline_band_review_r.py's specks.)
+# The hairs run along the layer's shaped line drawn out HAIRS_FADE times (1: not drawn out): drawn out as the layer's
+# fill was (scalp.FRONT_FADE, 1.6) and ending 0.14 hairlines past it, they reached 0.3 hairlines below the cards' roots,
+# a band of sparse strokes of the hair's colour some 12 mm tall that blind review X read as a bald band under a cap
+# (#1's teal crop; tests/body/test_hairline_band_review_x.py: 13 rows of a 512 px portrait under the cards, now 2).
 HAIRS_FOR = HELD
-HAIRS = (1.14, 0.9)
+HAIRS = (1.1, 0.9)
+HAIRS_FADE = 1.0
 HAIRS_SHARE = 0.37
 HAIRS_ROOT = 0.75
 HAIR_ROOTS = 0.3
@@ -189,7 +194,7 @@ def front_mask(gender: str, size: int, style: str) -> tuple[np.ndarray, np.ndarr
     ``size`` px skin texture of ``gender``."""
     def make() -> dict[str, np.ndarray]:
         _, az, pol, near = scalp_texels(gender, size)
-        v = fronted(pol / hairline(style, az), az, FRONT_FADE[0]).reshape(size, size)
+        v = fronted(pol / hairline(style, az), az, HAIRS_FADE).reshape(size, size)
         near = near.reshape(size, size)
         w = smoothstep(HAIRS[0], HAIRS[1], v) * smoothstep(FRONT[1], FRONT[0], np.abs(az)).reshape(size, size) * near
         return strokes(w, v, near)
