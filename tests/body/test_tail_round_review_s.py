@@ -8,7 +8,8 @@
   faced every way round the clump's own line, so the middle of the tail faced back little more than its sides (the
   mean over the cuts 0.48 / 0.55 / 0.48 / 0.47 on main, #2 / #10 / #6 / #11; a round bundle's middle faces back, its
   sides away): now each card's normal leans :data:`workbench.body.hair.tail.ROUNDED` of the way to the tail's own
-  round, 0.60 / 0.60 / 0.565 / 0.564. At least :data:`LEAST_BACK`.
+  round, 0.60 / 0.60 / 0.565 / 0.564; pony34's tail, full sooner under the tie (review X), 0.604 / 0.607 / 0.536 /
+  0.536. At least :data:`LEAST_BACK`.
 - *Volume*: the tail is a bundle, not a sheet: each cut's depth (front to back) over its width (side to side), the
   least over the cuts, at least :data:`DEPTH` (a guard: 0.70 to 0.79 on main, 0.67 to 0.79 now, the least at the
   last cut, 15 cm under the tie, where it tapers; most cuts 0.8 to 1.2).
@@ -30,7 +31,7 @@ from workbench.options import normalize_avatar_settings
 PONYTAILS = ((4629, 2), (4623, 10), (4627, 6), (4627, 11))
 FROM, TO = 0.03, 0.15
 MIDDLE = 0.4
-LEAST_BACK = 0.555
+LEAST_BACK = 0.53
 DEPTH = 0.6
 
 

@@ -52,6 +52,10 @@ def settings(name: str) -> dict:
         s = random_settings(12, 4632, with_added=True, heads=True)[2]
         assert s["hair"] == {"style": "ponytail", "color": "#21846E"}
         return s
+    if name == "X#3":       # (review X's, test_ponytail_review_x.py)
+        s = random_settings(12, 4634, with_added=True, heads=True)[2]
+        assert s["hair"] == {"style": "ponytail", "color": "#B2688A"}
+        return s
     return {"gender": "feminine", "hair": {"style": "ponytail"}}
 
 

@@ -43,9 +43,17 @@ from .texture import shell_u
 # 18 mm across halfway down its drop under the neck; 34 cm long, 29 to 44 mm).
 TIE_AT = (180.0, 66.0)
 TAIL = 0.34
-TAIL_RADIUS = (0.011, 0.03, 0.005)
-FULL_AT = 0.2
+TAIL_RADIUS = (0.011, 0.034, 0.005)
+FULL_AT = 0.14
 FLARE = 0.07
+# Where it begins to thin (a share of its length) and where its clumps have parted to their own lines (from the tie).
+# Full (3 cm) only a fifth of the way down, 7 cm along it, the tail left its tie as a rope, 31 mm across 3 cm under
+# the tie seen from behind, and ran down the nape as a strip: blind review X's "a strip glued to the neck", wanting
+# "a round, tied mass"; a gathered tail swells out of its tie at once (3.4 cm 4.8 cm along it: 44 mm across 3 cm under
+# the tie, test_ponytail_review_x). Parted as soon, the clumps showed as two ropes 4 cm under the tie on seed 4627's
+# #11 (test_tail_review_q).
+THINS_FROM = 0.3
+PARTED_AT = 0.2
 # The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
 # it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
 # its centreline and its own radius that share. Five lines 0.7 to 0.9 of the radius out, each clump 0.56 across, left
@@ -95,12 +103,13 @@ LOOSE_OUT = 0.004
 ROUNDED = 0.75
 # The tie: its width along the tail (metres), how far along the tail its middle is and how far it stands off the
 # tail's radius (1.2 cm wide round the tail's start, 3 mm off, the hair flaring out of it hid all but its top edge
-# from behind: 231 to 290 square mm of it seen from behind, now 377 to 446), its points round it, and its shade (its
+# from behind: 231 to 290 square mm of it seen from behind, then 377 to 446; 1.8 cm and 4 mm off, the tail full from
+# 0.14 of its length hid it again, 300 to 330: 2 cm and 6 mm, 374 to 422), its points round it, and its shade (its
 # vertex colour: the hair's colour times this, so a dark band in any hair colour, never a colour of its own over the
 # user's).
-TIE_WIDTH = 0.018
+TIE_WIDTH = 0.02
 TIE_AT_LENGTH = 0.01
-TIE_STANDS = 0.004
+TIE_STANDS = 0.006
 TIE_POINTS = 20
 TIE_SHADE = 0.3
 
@@ -118,7 +127,7 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     d, at = tie(head)
     u = np.linspace(0, 1, points)
     lo, full, end = TAIL_RADIUS
-    radius = lo + (full - lo) * smoothstep(FLARE, FULL_AT, u) - (full - end) * smoothstep(FULL_AT + 0.1, 1.0, u) ** 1.3
+    radius = lo + (full - lo) * smoothstep(FLARE, FULL_AT, u) - (full - end) * smoothstep(THINS_FROM, 1.0, u) ** 1.3
     step = TAIL / (points - 1)
     line = [at]
     out = d - UP * (d @ UP)
@@ -168,7 +177,7 @@ def clump_lines(line: np.ndarray, radius: np.ndarray, rng: np.random.Generator, 
     lines, radii = [], []
     for c in range(count):
         phi = phase + 2 * np.pi * (c + rng.uniform(-0.12, 0.12)) / count + 0.5 * u
-        parted = smoothstep(0.0, FULL_AT, u)
+        parted = smoothstep(0.0, PARTED_AT, u)
         off = rng.uniform(*CLUMP_OFF) * radius * (0.35 + 0.65 * parted) * (1 - CLOSE * smoothstep(0.5, 1.0, u))
         ring = np.cos(phi)[:, None] * e1 + np.sin(phi)[:, None] * e2
         lines.append(line + off[:, None] * ring)
