@@ -57,8 +57,9 @@ ARKIT = (
 # tests/body/test_mouth_shape_review_m.py), and lifts the upper lip 1.0 (at 0.45 the incisors' faces filled a fifth of
 # the opening, "upper teeth mostly hidden", tests/render/test_open_mouth_lips.py). Since blind review X (defect 5,
 # "aa is a scream": jaw 1.0 with the lip lifted 1.0 opened 2.2 to 2.3 times mouthOpen's opening, as tall as 0.71 to
-# 0.75 of its width) aa drops the jaw 0.7 with the upper lip lifted 0.4 and the corners drawn out 0.75: a relaxed,
-# unrounded drop, 1.5 times mouthOpen's opening and 0.40 to 0.44 as tall as wide (tests/render/test_aa_review_x.py),
+# 0.75 of its width) aa drops the jaw 0.7 with the upper lip lifted 0.5, the lower lowered 0.6 and rolled in 0.25 (its
+# gums showing, tests/render/test_mouth_interior_review_m.py) and the corners drawn out 0.75: a relaxed, unrounded
+# drop, 1.6 to 1.66 times mouthOpen's opening and 0.45 to 0.48 as tall as wide (tests/render/test_aa_review_x.py),
 # wider than mouthOpen and a little deeper (its lower teeth 12.4 mm down against 11.4). mouthOpen is a relaxed jaw drop
 # (ARKit's jawOpen): the upper lip barely moves (mouthUpperUp 0.1, rolled in 0.2), its edge a soft arc, its incisors'
 # lower 3 to 4 mm showing, the lower lip following the jaw down (mouthLowerDown 0.25, rolled in 0.5; past 0.3 it met
