@@ -19,11 +19,14 @@ def _drop(face: str, shape: str) -> float:
 
 @pytest.mark.parametrize("face", ["feminine", "masculine"])
 def test_aa_drops_the_jaw_well_past_mouth_open(face):
-    """aa's lower teeth drop at least 1.5 times mouthOpen's and 4 mm more (main: jawOpen 0.85 against 0.65, 15.1 mm
-    against 11.6, 1.31 times); now (1.0 against 0.6) 17.8 against 10.7, 1.67 times; since review U's relaxed
-    mouthOpen (jawOpen 0.64) 17.8 against 11.4, 1.56 times."""
+    """aa's lower teeth drop at least 1.08 times mouthOpen's and 0.9 mm more (main: jawOpen 0.85 against 0.65, 15.1 mm
+    against 11.6, 1.31 times); then (1.0 against 0.6) 17.8 against 10.7, 1.67 times; since review U's relaxed
+    mouthOpen (jawOpen 0.64) 17.8 against 11.4, 1.56 times (bound 1.5 times and 4 mm more). Since review X's
+    "aa is a scream" (defect 5: jawOpen 0.7 with the upper lip lifted 0.4, its opening 1.5 times mouthOpen's, not 2.3)
+    12.4 against 11.4, 1.09 times: aa differs from mouthOpen by its width and its lifted upper lip
+    (tests/render/test_open_mouth_lips.py's aa wider and taller), its jaw only a little further down."""
     aa, op = _drop(face, "viseme_aa"), _drop(face, "mouthOpen")
-    assert aa > 1.5 * op and aa > op + 4, (aa, op)
+    assert aa > 1.08 * op and aa > op + 0.9, (aa, op)
 
 
 def _tongue(face: str):

@@ -30,7 +30,11 @@ EDGE_BAND = 0.03
 #: (The means' bounds moved from 20.0 and 19.0 in pass 22, blind review N: the back teeth's walls, dark panels
 #: hard-edged against the lining, are now shaded as the lining is, tests/render/test_mouth_walls_review_n.py; the
 #: cavity's mean 12.6 to 14.9 and 11.7 to 14.3 before, 17.6 to 20.2 and 16.4 to 19.0 now, the lining's own under 23.5.)
-CAVITY = {"mouthOpen": (21.5, 1.3), "viseme_aa": (20.5, 0.75)}
+#: (aa's gradient bound moved from 0.75 in pass 34, aa34, review X's defect 5 "aa is a scream": the relaxed aa's opening
+#: is 1.5 times mouthOpen's, not 2.3, and its cavity a narrower band whose two-pixel-eroded mask keeps more of its rims
+#: (the lining's fold, the tongue's and teeth's shadowed edges): 0.86 and 0.97 on m11 and fem, under mouthOpen's own
+#: bound; no facets seen in /tmp/aa34/cmp-m11.png, cmp-fem.png.)
+CAVITY = {"mouthOpen": (21.5, 1.3), "viseme_aa": (20.5, 1.0)}
 #: The fewest pixels of gum on the front teeth's rows in aa.
 GUM_PIXELS = 300
 

@@ -41,9 +41,12 @@ def measures(face: str) -> dict[str, dict[str, float]]:
 @pytest.mark.parametrize("face", FACES)
 def test_the_lips_thin_as_the_mouth_opens(face):
     """The lips' visible height at the middle falls as aa's jaw drops (rolled in over the teeth): main's stayed as tall
-    as at rest or taller (113 and 130 pixels against 109 and 129 at rest; aa's 125 and 139)."""
+    as at rest or taller (113 and 130 pixels against 109 and 129 at rest; aa's 125 and 139). Since review X (defect 5:
+    "aa is a scream") aa drops the jaw 0.7 with the lower lip rolled in 0.25, not 1.0 and 0.45: reviewH7's lips 0.994
+    of their rest height (95.9 against 96.4; was under 0.97), so under the rest's: no taller, as main's 1.01 to 1.04
+    were."""
     m = measures(face)
-    assert m["viseme_aa"]["vermilion"] < 0.97 * m["rest"]["vermilion"], (m["viseme_aa"], m["rest"])
+    assert m["viseme_aa"]["vermilion"] < 1.0 * m["rest"]["vermilion"], (m["viseme_aa"], m["rest"])
 
 
 @pytest.mark.parametrize("face", FACES)
@@ -71,10 +74,11 @@ def test_the_upper_incisors_fill_the_top_of_the_opening(face):
     (main: 0.20 and 0.21 of mouthOpen's, 0.17 and 0.18 of aa's; now 0.40 and 0.39, 0.24 and 0.25). Since review U
     (defect 3: "the upper lip pulls up into a rectangle") mouthOpen lifts the lip 0.1, a relaxed jaw drop showing the
     incisors' lower 3 to 4 mm (test_mouth_open_relaxed_review_u.py): over 0.19 of its opening (0.43 and 0.45 lifted;
-    now 0.20 and 0.21)."""
+    now 0.20 and 0.21). Since review X (defect 5: "aa is a scream") aa lifts the lip 0.5 over a jaw dropped 0.7, an
+    opening 1.5 times mouthOpen's, not 2.3: its incisors' faces 0.209 and 0.202 of it (over a fifth, was 0.22)."""
     m = measures(face)
     assert m["mouthOpen"]["upper"] > 0.19 * m["mouthOpen"]["opening"], m["mouthOpen"]
-    assert m["viseme_aa"]["upper"] > 0.22 * m["viseme_aa"]["opening"], m["viseme_aa"]
+    assert m["viseme_aa"]["upper"] > 0.2 * m["viseme_aa"]["opening"], m["viseme_aa"]
 
 
 @pytest.mark.parametrize("face", FACES)

@@ -56,12 +56,17 @@ ARKIT = (
 # with them drove the upper lip's sides into the canines (tests/body/test_mouth.py); aa drops the whole jaw with the upper
 # lip not rolled in (0.85 against mouthOpen's 0.65 was "nearly the same shape as open", blind review M:
 # tests/body/test_mouth_shape_review_m.py), and lifts the upper lip 1.0 (at 0.45 the incisors' faces filled a fifth of
-# the opening, "upper teeth mostly hidden", tests/render/test_open_mouth_lips.py). mouthOpen is a relaxed jaw drop
+# the opening, "upper teeth mostly hidden", tests/render/test_open_mouth_lips.py). Since blind review X (defect 5,
+# "aa is a scream": jaw 1.0 with the lip lifted 1.0 opened 2.2 to 2.3 times mouthOpen's opening, as tall as 0.71 to
+# 0.75 of its width) aa drops the jaw 0.7 with the upper lip lifted 0.5, the lower lowered 0.6 and rolled in 0.25 (its
+# gums showing, tests/render/test_mouth_interior_review_m.py) and the corners drawn out 0.75: a relaxed, unrounded
+# drop, 1.6 to 1.66 times mouthOpen's opening and 0.45 to 0.48 as tall as wide (tests/render/test_aa_review_x.py),
+# wider than mouthOpen and a little deeper (its lower teeth 12.4 mm down against 11.4). mouthOpen is a relaxed jaw drop
 # (ARKit's jawOpen): the upper lip barely moves (mouthUpperUp 0.1, rolled in 0.2), its edge a soft arc, its incisors'
 # lower 3 to 4 mm showing, the lower lip following the jaw down (mouthLowerDown 0.25, rolled in 0.5; past 0.3 it met
 # the narrow face's lower teeth) over the tongue; lifted 0.9 with both lips rolled in (0.45, 0.7) it was "a snarl with
 # denture teeth", the upper lip a rectangle 2.3 to 3.7 mm up over the whole crowns (blind review U, defect 3:
-# tests/render/test_mouth_open_relaxed_review_u.py). Its jaw 0.64, as far as aa's 1.0 leaves it 1.5 times the drop.
+# tests/render/test_mouth_open_relaxed_review_u.py). Its jaw 0.64 (chosen when aa's was 1.0, 1.5 times its drop).
 COMBINED: dict[str, dict[str, float]] = {
     "viseme_sil": {},
     "viseme_PP": {"mouthPressL": 0.8, "mouthRollLower": 0.45, "mouthRollUpper": 0.35, "mouthClose": 0.1},
@@ -79,8 +84,8 @@ COMBINED: dict[str, dict[str, float]] = {
     "viseme_nn": {"jawOpen": 0.12, "tongueUp": 0.9, "mouthStretchL": 0.05, "mouthUpperUpL": 0.1,
                   "mouthLowerDownL": 0.05},
     "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.45, "mouthPucker": 0.35, "mouthUpperUpL": 0.2},
-    "viseme_aa": {"jawOpen": 1.0, "mouthStretchL": 0.6, "mouthUpperUpL": 1.0, "mouthLowerDownL": 0.3,
-                  "mouthRollLower": 0.45, "aaRound": 1.0},
+    "viseme_aa": {"jawOpen": 0.7, "mouthStretchL": 0.75, "mouthUpperUpL": 0.5, "mouthLowerDownL": 0.6,
+                  "mouthRollLower": 0.25, "aaRound": 0.7},
     "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.55, "mouthSmileL": 0.25, "mouthLowerDownL": 0.35,
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
