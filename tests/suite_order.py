@@ -53,16 +53,22 @@ BROWSER = "tests/browser/"
 #: avatars posted to the worker's service (each test fetches the GLBs it draws; test_threejs.py's two share one, the
 #: masculine default, which each worker's service builds where they run apart).
 BY_TEST = frozenset({BROWSER + "test_studio_colour.py", BROWSER + "test_threejs.py"})
-#: The apps a browser test's module fixture is parametrized with (tests/browser/viewer_page.py's APPS): a file's tests
-#: of one app are a unit, which sets up that app's notebook only (its module fixture, a param each).
+#: The apps a browser test's module fixture is parametrized with: tests/browser/viewer_page.py's APPS (not imported:
+#: that module loads the browser helpers; test_suite_order checks the two are equal).
 APPS = ("lab", "notebook")
+#: Browser files whose MODULE fixture is parametrized with the app, so a file's tests of one app are a unit that sets
+#: up that app's notebook only. Not a file whose tests take the app as their own parameter (test_viewer_reopened.py's
+#: module fixture saves a Notebook 7 picture whichever app a test runs in: split, each part would do it again).
+#: What must stay true of a file named here: its module fixtures read the app from their param and share nothing else.
+BY_APP = frozenset({BROWSER + "test_viewer_layout.py", BROWSER + "test_avatar_viewer_keys.py",
+                    BROWSER + "test_avatar_viewer_lab.py", BROWSER + "test_explorer_lab.py"})
 
 
 def unit(nodeid: str) -> str:
     """The unit pytest-xdist hands a worker whole (``Plugin``'s scheduler): the nodeid's file (:func:`scope`; a
-    notebook's cells run in order in one kernel), but a test of a :data:`BY_TEST` file on its own, and a browser
-    file's tests of one of :data:`APPS` together, apart from its other app's. A test's module-scoped fixtures are
-    then set up on each worker that runs one of its units (a page opened, a notebook folder in the worker's
+    notebook's cells run in order in one kernel), but a test of a :data:`BY_TEST` file on its own, and a
+    :data:`BY_APP` file's tests of one of :data:`APPS` together, apart from its other app's. A test's module-scoped
+    fixtures are then set up on each worker that runs one of its units (a page opened, a notebook folder in the worker's
     session server: seconds), each test still in its own notebook or page as before.
 
     >>> unit("tests/body/test_body.py::test_height[feminine-140.0]"), unit("notebooks/01_avatars.ipynb::Cell 21")
@@ -73,6 +79,8 @@ def unit(nodeid: str) -> str:
     'tests/browser/test_viewer_layout.py[notebook]'
     >>> unit("tests/browser/test_lab_saves_notebooks.py::test_a_notebook_opened_and_saved_in_jupyterlab_is_unchanged[01_avatars]")
     'tests/browser/test_lab_saves_notebooks.py'
+    >>> unit("tests/browser/test_viewer_reopened.py::test_a_reopened_viewer_shows_its_picture[lab]")
+    'tests/browser/test_viewer_reopened.py'
     """
     file, _, rest = nodeid.partition("::")
     if not file.startswith(BROWSER) or not rest:
@@ -80,6 +88,8 @@ def unit(nodeid: str) -> str:
     name, _, params = rest.partition("[")
     if file in BY_TEST:
         return f"{file}::{name}"
+    if file not in BY_APP:
+        return file
     app = next((p for p in params.rstrip("]").split("-") if p in APPS), None)
     return f"{file}[{app}]" if app else file
 

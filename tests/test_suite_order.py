@@ -11,6 +11,7 @@ share is kept, and a ``-k`` run records nothing.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -18,6 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import suite_order
 
 TESTS = Path(__file__).resolve().parent
 
@@ -46,6 +48,7 @@ import time
 from pathlib import Path
 
 import pytest
+import suite_order
 from test_a import passed
 
 def test_b1():
@@ -124,3 +127,16 @@ def test_a_long_browser_file_is_spread_over_the_workers(project):
     ran = dict(line.split() for line in (browser / "workers.txt").read_text().splitlines())
     assert set(ran) == {"models", "silhouette", "lab", "notebook"}, ran
     assert ran["models"] != ran["silhouette"] and ran["lab"] != ran["notebook"], f"each test's worker: {ran}\n{out}"
+
+
+def test_the_split_browser_files_are_what_the_split_assumes():
+    """suite_order's APPS is tests/browser/viewer_page.py's (copied, not imported: that module loads the browser
+    helpers), and every file it splits exists; test_viewer_reopened.py, whose tests take the app as their own
+    parameter beside an app-blind module fixture, is handed out whole (the code review of pass 34, finding 1)."""
+    tree = ast.parse((suite_order.ROOT / "tests" / "browser" / "viewer_page.py").read_text())
+    apps = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                and any(getattr(t, "id", None) == "APPS" for t in node.targets))
+    assert tuple(apps) == suite_order.APPS
+    assert all((suite_order.ROOT / f).is_file() for f in suite_order.BY_APP | suite_order.BY_TEST)
+    reopened = "tests/browser/test_viewer_reopened.py"
+    assert suite_order.unit(f"{reopened}::test_x[lab]") == suite_order.unit(f"{reopened}::test_x[notebook]") == reopened
