@@ -12,7 +12,7 @@ import pytest
 from helpers import random_settings, smile_deltas
 
 from workbench.body import mouth
-from workbench.body.expressions import _inner_corners
+from workbench.body.expressions import inner_corners
 from workbench.body.lining import island
 from workbench.body.lod import piece
 from workbench.gltf.meshes import _group_triangles
@@ -57,7 +57,7 @@ def teeth_row(settings: dict) -> tuple[np.ndarray, float]:
     tris = m.triangles[m.face_groups["body"]]
     lining = np.zeros(len(tris), bool)
     lining[island()[0]] = True
-    corners = q[_inner_corners(p, tris)]
+    corners = q[inner_corners(p, tris)]
     skin = tris[~lining]
     skin = skin[np.linalg.norm(q[skin].mean(1)[:, :2] - corners[:, :2].mean(0), axis=1) < 0.05]
     teeth = mouth.fitted_teeth(m, piece(m, _group_triangles(m, "helper-upper-teeth", "helper-lower-teeth",
@@ -110,5 +110,5 @@ def test_the_smile_draws_the_corners_up_and_back(settings):
     (with the lips sealed 15 mm from each corner, a flat line pushed sideways: "a sneer or pout"); now 10.8 to 12.1
     up, 8.8 to 10.1 back."""
     m, full = smile_deltas(settings)
-    corners = full[_inner_corners(m.positions.astype(np.float64), m.triangles[m.face_groups["body"]])] * 1000
+    corners = full[inner_corners(m.positions.astype(np.float64), m.triangles[m.face_groups["body"]])] * 1000
     assert (corners[:, 1] >= 10).all() and (corners[:, 2] <= -8.7).all(), np.round(corners, 1)

@@ -18,9 +18,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workbench.body.expressions import EYES_APART, NOSE_WING
+from workbench.body.expressions import EYES_APART, NOSE_WING, inner_corners
 from workbench.body.mesh import body_of
-from workbench.body.soften import lip_edge
 from workbench.gltf.meshes import _key, _parts
 from workbench.options import normalize_avatar_settings
 from workbench.render.raster import draw
@@ -36,7 +35,8 @@ FACES = {f"#{k}": sheets.review_settings(12, 4634)[k - 1] for k in (2, 5, 6)}
 SMILE = [v[0] for v in sheets.VIEWS].index("mouthSmile")
 #: The picture's side (pixels: about 0.25 mm each at the mouth); where the fold's line ends beside the smiling mouth's
 #: corner (metres out and down from it for eyes 58.5 mm apart: where a smile's fold passes the corner,
-#: workbench.body.fold_shade.GROOVE_END), and where along the line the cuts across it lie (shares of its length).
+#: the value of workbench.body.fold_shade.GROOVE_END, written out here on purpose: the test measures where a smile's
+#: fold is, not wherever the groove happens to be drawn), and where along the line the cuts across it lie (shares).
 SIZE, LINE_END, CUTS = 576, (0.012, -0.010), (0.25, 0.4, 0.55)
 
 
@@ -66,10 +66,8 @@ def cuts(name: str) -> dict[str, list[np.ndarray]]:
     cam = avatar.cameras[SMILE][1]
     key = _key(normalize_avatar_settings(FACES[name]))
     m = body_of(key[0])
-    edge = lip_edge(m.triangles[m.face_groups["body"]])
     source = _parts(key, 0)["Body"].source
-    corners = [int(np.flatnonzero(source == c)[0]) for c in edge[[np.argmin(m.positions[edge, 0]),
-                                                                    np.argmax(m.positions[edge, 0])]]]
+    corners = [int(np.flatnonzero(source == c)[0]) for c in inner_corners(m.positions, m.triangles[m.face_groups["body"]])]
     out: dict[str, list[np.ndarray]] = {}
     for state, glb in (("rest", avatar.glb), ("smile", avatar.files[SMILE])):
         posed = Model(glb, max_texture=SIZE).posed(load_clip(glb), 0.0)
@@ -111,4 +109,5 @@ def test_the_smile_shades_its_nasolabial_folds(name):
     5.44 / 0.90 and 2.85)."""
     got = steps(name)
     deeper = [s - r for s, r in zip(got["smile"], got["rest"], strict=True)]
-    assert np.mean(deeper) >= 1.2, ([round(d, 2) for d in deeper], {k: [round(v, 2) for v in s] for k, s in got.items()})
+    # Neither side lighter in the crease than at rest by more than noise (#2's side towards the key light: -0.16).
+    assert np.mean(deeper) >= 1.2 and min(deeper) >= -0.5, ([round(d, 2) for d in deeper], {k: [round(v, 2) for v in s] for k, s in got.items()})

@@ -28,7 +28,7 @@ from .lip_lift import border_even, lower_arc, lower_hold, mouth_arc, mouth_bend,
 from .smile_lids import upper_lids_kept
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
-__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "smoothstep"]
+__all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep"]
 
 # The shapes made here that no ARKit name stands for (used inside the visemes' sums only; ``lipsUnrolled``, the lips'
 # setting back at rest taken off, and ``aaRound``, viseme_aa's lower lip rounded (workbench.body.aa_round), are made in
@@ -214,9 +214,17 @@ def _fold(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.
     return body[keep].astype(np.int32), (w[keep, None] * np.asarray(FOLD_PUSH) * unit).astype(np.float32)
 
 
-def _inner_corners(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
+def inner_corners(positions: np.ndarray, triangles: np.ndarray) -> np.ndarray:
     """The vertex indices of the mouth's two corners: the ends (least and most x) of the lips' inner edge, where the
-    mouth's lining (``triangles`` being the body's face group) meets the outer skin."""
+    mouth's lining (``triangles`` being the body's face group) meets the outer skin.
+
+    >>> from workbench.body.mesh import body_mesh
+    >>> from workbench.options import normalize_avatar_settings
+    >>> m = body_mesh(normalize_avatar_settings({"gender": "feminine"}))
+    >>> left, right = m.positions[inner_corners(m.positions, m.triangles[m.face_groups["body"]])]
+    >>> bool(left[0] < 0 < right[0])
+    True
+    """
     edge = lip_edge(triangles)
     x = positions[edge, 0]
     return edge[[np.argmin(x), np.argmax(x)]]
@@ -231,7 +239,7 @@ def _closed_corners(positions: np.ndarray, triangles: np.ndarray, body: np.ndarr
     full[idx] = delta
     out = full.copy()
     seal = CORNER_SEAL * unit
-    for c in _inner_corners(positions, triangles):
+    for c in inner_corners(positions, triangles):
         # in float64: numpy's vectorised float32 exp rounds otherwise than its plain loop, and a model must be the
         # same bytes on every CPU (contract section 14; tests/gltf/test_same_bytes_on_other_cpus.py)
         d = np.linalg.norm(positions[body].astype(np.float64) - positions[c], axis=1) / seal
@@ -379,7 +387,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         if lips and name in lips:
             idx, delta = _plus((idx, delta), (lips[name][0], np.float32(w) * lips[name][1]))
     if triangles is not None:
-        corners = positions[_inner_corners(positions, triangles)].astype(np.float64)
+        corners = positions[inner_corners(positions, triangles)].astype(np.float64)
         idx, delta = _plus((idx, delta), upper_middle(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _plus((idx, delta), lower_hold(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))

@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 import numpy as np
 
 from .corner_shade import SOFT_BALL, seam_share, soft_corners
-from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC, _inner_corners
+from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC, inner_corners
 from .fold_shade import groove
 from .lod import Piece
 from .mesh import body_key, body_of, dense_morph_deltas, dense_morph_deltas_of
@@ -204,7 +204,7 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     lining[lining_triangles(m)] = True
     share = seam_share(m)
     eyes = np.array([m.positions[m.groups[f"helper-{s}-eye"]].mean(0) for s in "rl"], np.float64)
-    corners = _inner_corners(m.positions, body_tris)
+    corners = inner_corners(m.positions, body_tris)
     ball = SOFT_BALL * float(np.linalg.norm(m.positions[m.groups["helper-l-eye"]].mean(0)
                                             - m.positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
     out = {}
