@@ -25,6 +25,9 @@ sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT / "data")]
 import make_review_sheets as sheets  # noqa: E402
 from test_threejs_aces_review_r import mesh_masks  # noqa: E402
 
+# The worker's one three.js page and the run's shared builds, as the other three.js look files (suite34b).
+pytestmark = pytest.mark.usefixtures("sheets_built_once", "sheets_page_once")
+
 LUMA = np.array([0.2126, 0.7152, 0.0722])
 CELL = 288
 # The least mean detail over the lashes (main 10.1: the smudge; now 24.1).
