@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
+import pytest
 from helpers import random_settings
 from test_eye_variety_review_v import front
 
@@ -52,6 +53,7 @@ def test_the_draw_is_review_xs():
     assert [REVIEW_X[i - 1]["gender"] for i in (1, 3, 7, 12)] == ["masculine"] * 4
 
 
+@pytest.mark.xfail(strict=True, reason="variety34's diamond head at jawWidth -1 taken out at the merge: it moved review Q's #1 hairline fade (9 < 10) and #11's tail (two pieces), both jawWidth -0.7 to -0.8")
 def test_the_jaw_control_moves_the_jaws_angles():
     """On the default faces of both genders, jawWidth -1 narrows the face under the mouth by 5 mm or more (main: 2.4 mm
     narrower; now 7.8), and +1 does not narrow it (a guard: 0.1 mm wider on both, main and now)."""
@@ -60,6 +62,7 @@ def test_the_jaw_control_moves_the_jaws_angles():
         assert width[-1] - width[0] <= -5.0 and width[1] >= width[0], (gender, width)
 
 
+@pytest.mark.xfail(strict=True, reason="variety34's diamond head at jawWidth -1 taken out at the merge: it moved review Q's #1 hairline fade (9 < 10) and #11's tail (two pieces), both jawWidth -0.7 to -0.8")
 def test_review_x_jaws_differ():
     """Among review X's faces of one gender, the jaw's width over the cheekbones' varies by 6 % or more of its mean
     (main: 6.45 and 5.02 %, feminine and masculine; now 6.56 and 6.11), and review X's men #1, #3, #7 and #12 ("the

@@ -300,22 +300,10 @@ NOSE_BRIDGE = {
                    {"nose/nose-greek-decr": 0.8, "nose/nose-width1-incr": 0.8, "nose/nose-width2-incr": 0.6,
                     "nose/nose-hump-decr": 0.4}),
 }
-# The jaw's angles (blind review X: "one face for everybody", "#1, #3, #7 and #12 are the same man"): jawWidth moved
-# the chin's width 9 and 13 mm at its ends but the jaw's angles hardly, the face's outline under the mouth 2.4 mm
-# narrower at -1 and 0.1 mm wider at +1 (MakeHuman's jaw-angle target, chin-bones, drops the angles 8 mm for 1.4 mm
-# of width, and a face's own variety of it fills its cap), where people's bigonial breadth varies by some 6 mm
-# (Farkas); review X's men #1, #3, #7 and #12 had one jaw, 0.701 to 0.716 of the cheekbones' width. MakeHuman's
-# diamond head at -1 draws the jaw's angles in (it moves neither the mouth, the chin, the cheekbones nor the crown):
-# 7.8 mm narrower now, review X's jaws' width over the cheekbones' varying by 6.1 % and 6.6 % (masculine, feminine;
-# 5.0 and 6.5 before). The +1 end is left: MakeHuman's square head (0.4: 5.8 mm wider) lowers the crown 3.9 mm, so
-# the height's exact scale grew the body (a face control must not: tests/service/test_face_settings_http.py), and its
-# triangular head bumped a heavy face's cheeks beside the mouth (tests/body/test_cheek_puff_review_n.py).
-# tests/body/test_jaw_variety_review_x.py.
 REGIONS = (("jawWidth", "cheekbones", "chinLength"), ("noseWidth", "noseLength"))
 FACE_CONTROLS = {
     "jawWidth": ({"chin/chin-bones-incr": 0.4, "chin/chin-width-incr": 0.6},
-                 {"chin/chin-bones-decr": 0.6, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.3,
-                  "head/head-diamond": 0.7}),
+                 {"chin/chin-bones-decr": 0.6, "chin/chin-width-decr": 0.7, "head/head-invertedtriangular": 0.3}),
     "cheekbones": ({"cheek/{s}-cheek-bones-incr": 1.0, "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-trans-up": 0.5},
                    {"cheek/{s}-cheek-bones-decr": 0.7, "cheek/{s}-cheek-volume-decr": 0.2}),
     "noseWidth": ({"nose/nose-scale-horiz-incr": 0.85, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
