@@ -203,10 +203,10 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     lining = np.zeros(len(body_tris), bool)
     lining[lining_triangles(m)] = True
     share = seam_share(m)
-    eyes = np.array([m.positions[m.groups[f"helper-{s}-eye"]].mean(0) for s in "rl"], np.float64)
+    right, left = (m.positions[m.groups[f"helper-{s}-eye"]].mean(0) for s in "rl")
+    eyes = np.array([right, left], np.float64)
     corners = inner_corners(m.positions, body_tris)
-    ball = SOFT_BALL * float(np.linalg.norm(m.positions[m.groups["helper-l-eye"]].mean(0)
-                                            - m.positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
+    ball = SOFT_BALL * float(np.linalg.norm(left - right)) / EYES_APART
     out = {}
     for name, d in deltas.items():
         moved = m.positions.astype(np.float64)
