@@ -184,7 +184,8 @@ def part_run(option) -> str | None:
 def merged(old: dict[str, list[float]], spent: dict[str, list[float]], part: str, root: Path) -> dict[str, list[float]]:
     """``old`` costs with a run's ``spent`` seconds (``{file: [whole, slow]}``) of ``part`` (:func:`part_run`): each file
     run gets that part replaced and keeps the other; a file not run keeps its figure; a file gone from ``root`` is dropped,
-    as is one whose whole cost falls under :data:`KEEP` without slow tests.
+    as is one whose whole cost falls under :data:`KEEP` without slow tests. A ``"whole"`` run also drops the units it
+    did not run of the files it ran (a file handed out whole before :func:`unit` split it, or split before and whole now).
 
     >>> a, b, c = "tests/conftest.py", "tests/suite_order.py", "tests/helpers.py"
     >>> old = {a: [50.0, 40.0], b: [3.0, 0.0], "tests/test_gone.py": [9.0, 0.0]}
@@ -194,8 +195,13 @@ def merged(old: dict[str, list[float]], spent: dict[str, list[float]], part: str
     {'tests/conftest.py': [41.0, 31.0], 'tests/suite_order.py': [3.0, 0.0]}
     >>> merged(old, {a: [45.0, 41.0], b: [0.1, 0.0]}, "whole", ROOT)   # b now under KEEP
     {'tests/conftest.py': [45.0, 41.0]}
+    >>> merged({a: [50.0, 40.0], a + "::test_x": [9.0, 9.0]}, {a: [45.0, 41.0]}, "whole", ROOT)   # a's old unit dropped
+    {'tests/conftest.py': [45.0, 41.0]}
     """
     out = dict(old)
+    if part == "whole":
+        ran = {scope(f) for f in spent}
+        out = {f: c for f, c in out.items() if f in spent or scope(f) not in ran}
     for file, (whole, slow) in spent.items():  # (a file, or a unit of one: :func:`unit`)
         was_whole, was_slow = old.get(file, [0.0, 0.0])
         if part == "quick":
