@@ -44,6 +44,9 @@ def test_the_smile_bends_the_cheeks_without_creases(settings, shape):
     12 until smile31: review U's smile lifts the upper lip's middle 2 mm over a Gaussian 16 mm wide
     (workbench.body.lip_lift.UPPER_MIDDLE), which bends the skin beside the upper lip: mouthSmile 15 and 16 edges on
     review J's #1 and #3, the worst 63 and 52 degrees; no crease to the eye in their smile close-ups on main and
-    after (data/make_review_sheets.py's mouthSmile camera). Bound 12 -> 16."""
+    after (data/make_review_sheets.py's mouthSmile camera). Bound 12 -> 16. 16 until smile35: review X's lower lip
+    stretched thin (workbench.body.lip_lift.lower_thin, any lift of it, 1 to 3 mm) bends 18 edges on review J's #3 (main
+    16, the worst 52.4 -> 64.6 degrees); no crease to the eye in its smile close-up on main and after
+    (/tmp/smile35/cmp-J3.png). Bound 16 -> 18."""
     bend = creases(settings, shape)
-    assert (bend > 30).sum() <= 16, (int((bend > 30).sum()), round(float(bend.max()), 1))
+    assert (bend > 30).sum() <= 18, (int((bend > 30).sum()), round(float(bend.max()), 1))

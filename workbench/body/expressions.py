@@ -24,7 +24,7 @@ import numpy as np
 from .details import EVERY_FACE
 from .eyes import eyeball_sphere, in_front_of_sphere
 from .lining import behind_cheeks
-from .lip_lift import border_even, lower_arc, lower_hold, mouth_arc, mouth_bend, upper_middle, upper_thin
+from .lip_lift import border_even, lower_arc, lower_hold, lower_thin, mouth_arc, mouth_bend, upper_middle, upper_thin
 from .smile_lids import upper_lids_kept
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
@@ -404,14 +404,15 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
             smile = _plus(smile, (units[name[:-1] + side][0], np.float32(w) * units[name[:-1] + side][1]))
     # smileLids: what mouthSmile's whole sum needs besides its parts: that sum unfolded (the squint's and the cheek's
     # raise folded the skin under the eyes), kept in front of the eyeballs, the mouth's lining behind the cheeks and the
-    # upper lip's bend and the lips' arc (lip_lift; evened alone, added after the sum's evening, which spread 2.5 mm of
-    # the bend's 3 flat).
+    # upper lip's bend, the lips' arc and the lower lip's thinning (lip_lift; evened alone, added after the sum's evening,
+    # which spread 2.5 mm of the bend's 3 flat).
     # (Evened without the cheeks' bulge, added back after: evened with it, the sum's creases round the lids spread
     # the bulge and the raise flat, 6 mm of the cheek's 9.5 forward lost, "the cheeks don't lift", blind review M.)
     bend = smile if triangles is None else _plus(_plus(
         mouth_bend(positions, normals, triangles, still, corners, body, mid_x, unit),
         soften(positions, triangles, *_plus(*folds.values()), still, turn=turn)),
-        mouth_arc(positions, triangles, still, corners, body, unit))
+        _plus(mouth_arc(positions, triangles, still, corners, body, unit), soften(
+            positions, triangles, *lower_thin(positions, triangles, body, out["smileOpen"], corners, mid_x, unit), still)))
     fixed = smile if triangles is None else _unfold(positions, triangles, *_plus(soften(
         positions, triangles, *_plus(soften(positions, triangles, *_plus(smile, (bulge[0], -bulge[1])), still,
                                             turn=turn), bulge), still, turn=turn), bend))

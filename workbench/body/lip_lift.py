@@ -1,8 +1,8 @@
 """The upper lip's middle lifted in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`), the lower lip's
 border and the chin held where they are (:func:`lower_hold`), and the lower lip's inner edge drawn on a U
 (:func:`lower_arc`), the upper lip's border evened (:func:`border_even`), the upper lip's border bent up into the
-corners (:func:`mouth_bend`), and both lips with the opening between them curved up towards the corners
-(:func:`mouth_arc`).
+corners (:func:`mouth_bend`), both lips with the opening between them curved up towards the corners
+(:func:`mouth_arc`), and the lower lip stretched thin under the teeth (:func:`lower_thin`).
 
 mouthUpperUp lifts the upper lip's sides, not its middle: at full weight the smile was a sneer (the gums over the
 canines, the middle teeth half covered, blind review F: "only 2-4 upper teeth show"); at
@@ -19,7 +19,8 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["border_even", "lower_arc", "lower_hold", "mouth_arc", "mouth_bend", "upper_middle", "upper_thin"]
+__all__ = ["border_even", "lower_arc", "lower_hold", "lower_thin", "mouth_arc", "mouth_bend", "upper_middle",
+           "upper_thin"]
 
 # The upper lip's middle lifted in ``smileOpen`` (metres up, for the reference face) over a Gaussian RADIUS across
 # the face's middle, fading out REACH above the lips' meeting line (:func:`upper_middle`). (2.5 mm took the lip's inner
@@ -133,6 +134,24 @@ THIN_KEEP = 0.55
 THIN_BACK = 0.001
 THIN_REACH = 0.008
 THIN_WIDE = (0.0, 0.85)
+
+
+# The lower lip stretched thin over the teeth in ``mouthSmile`` (:func:`lower_thin`, part of ``smileLids``, evened alone
+# and added after the sum's evening as mouth_arc is): its border (lip_heights.lip_borders) lifted LOWER_UP (metres, for
+# the reference face), the lip over it less, none from LOWER_FROM of the way up from the border to the lip's inner edge
+# (its top, which the teeth show over, stays), the skin under the border lifted as the border is and less lower down,
+# none from LOWER_REACH under it; all of it at the middle, none from THIN_WIDE[1] of the mouth's half-width out (the
+# corners' seal). As the sum drew it the lip's inner edge dropped 4 to 5 mm with the jaw and mouthLowerDown while
+# lower_hold held its border, so the red lower lip showed 8.3 to 9.5 mm at the middle, 0.81 to 0.85 of its whole depth
+# under the corners' line at rest: "the lower lip stays heavy" under the teeth, where a smile stretches it thin along
+# the upper lip's curve (blind review X, defect 1; tests/body/test_smile_lower_lip_review_x.py). (Rolled in,
+# mouthRollLower 0.5 in smileOpen, its inner edge rose 1 to 2 mm over the teeth and its border stayed: as tall. Lifted
+# up to its inner edge, none only at the edge, or from 0.35 of the way, in smileOpen before the evening, the folded lip
+# unfolded lifted its edge 4 mm over the teeth, the lips parted 5.2 mm on review K's face2, test_smile_review_k's bound
+# 7; from 0.6 of the way its edge turned 23.6 degrees at the middle on review L's face3, test_smile_review_l's 20.)
+LOWER_UP = 0.003
+LOWER_REACH = 0.010
+LOWER_FROM = 0.85
 
 
 def upper_middle(positions: np.ndarray, corners: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
@@ -394,3 +413,55 @@ def mouth_arc(positions: np.ndarray, triangles: np.ndarray, still: np.ndarray, c
     delta = np.zeros((len(keep), 3), np.float32)
     delta[:, 1] = w[keep] * ARC_UP * unit
     return soften(positions, triangles, body[keep].astype(np.int32), delta, still)
+
+
+def lower_thin(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+               corners: np.ndarray, mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The lower lip stretched thin over the teeth (see :data:`LOWER_UP`): the skin (``body``'s vertices in front of the
+    mouth's ``corners``, the ends of the lips' inner edge, joined to the lower lip's inner edge; the skin ``triangles``
+    give the lip's inner edge and border) from LOWER_FROM of the way up the lower lip (the edge's vertices ``smile``,
+    the lips' sum, draws down) to its border lifted towards that edge, the skin under the border with the border and
+    less lower down; the lip's top and its edge stay. Returns the vertices moved and their deltas.
+
+    >>> round(LOWER_UP * 1000, 1), round(LOWER_REACH * 1000, 1)
+    (3.0, 10.0)
+    """
+    from .lip_heights import lip_borders
+    from .soften import lip_edge
+
+    line, front = float(corners[:, 1].mean()), float(corners[:, 2].mean()) - 0.002 * unit
+    bottom = line - lip_borders(positions, triangles, (corners[0], corners[1]))[1]
+    half = float(np.ptp(corners[:, 0])) / 2
+    drops = np.zeros(len(positions), bool)
+    drops[smile[0][smile[1][:, 1] < 0]] = True
+    every = lip_edge(triangles)
+    edge = every[drops[every]]
+    edge = edge[np.argsort(positions[edge, 0])]
+    # The lower lip and the chin: the skin in front of the corners within THIN_WIDE[1] of the half-width joined to the
+    # lower lip's inner edge (at rest the upper lip's middle hangs behind the lower lip's top, lower than its edge: it
+    # joins the lower lip at the corners only, left out here).
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from .lining import island
+
+    skin = np.ones(len(triangles), bool)
+    skin[island()[0]] = False
+    inside = np.zeros(len(positions), bool)
+    inside[body] = (np.abs(positions[body, 0] - mid_x) < THIN_WIDE[1] * half) & (positions[body, 2] > front)
+    tris = triangles[skin & inside[triangles].all(1)]
+    pairs = np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]])
+    _, label = connected_components(coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])),
+                                               shape=(len(positions),) * 2), directed=False)
+    lower = np.isin(label, label[edge[inside[edge]]]) & inside
+    body = body[lower[body]]
+    p = positions[body].astype(np.float64)
+    inner = np.interp(p[:, 0], positions[edge, 0], positions[edge, 1])     # (the lower lip's inner edge at each x)
+    tall = np.maximum(inner - bottom, 0.001 * unit)
+    h = inner - p[:, 1]
+    share = _smoothstep(LOWER_FROM * tall, tall, h) * _smoothstep(tall + LOWER_REACH * unit, tall, h)
+    w = _smoothstep(THIN_WIDE[1] * half, THIN_WIDE[0] * half, np.abs(p[:, 0] - mid_x))
+    delta = np.zeros((len(body), 3))
+    delta[:, 1] = LOWER_UP * unit * share * w
+    keep = np.flatnonzero(np.abs(delta).max(1) > 1e-6)
+    return body[keep].astype(np.int32), delta[keep].astype(np.float32)
