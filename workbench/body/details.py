@@ -121,10 +121,10 @@ FACE_DETAILS = {
 # Still "overfilled" lips in blind review H: the upper lip 10.8 mm tall from the lips' meeting line on average, as tall as
 # the lower (a person's 7 to 9, the lower 9 to 10): MakeHuman's upper lip's height 0.4 (0.8) and the mouth 0.6 of its
 # vertical scale shorter (0.3), now 9.0 and 10.2 (viseme_O a little less funnelled for it); tests/body/test_lip_heights.py.
-EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.4,
+EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.25,
               "mouth/mouth-lowerlip-height-incr": 0.35,
-              "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6,
-              "mouth/mouth-upperlip-volume-decr": 0.15, "mouth/mouth-scale-vert-decr": 0.6,
+              "mouth/mouth-lowerlip-volume-decr": 0.7, "mouth/mouth-philtrum-volume-incr": 0.6,
+              "mouth/mouth-upperlip-volume-decr": 0.3, "mouth/mouth-scale-vert-decr": 0.6,
               "mouth/mouth-cupidsbow-incr": 0.3, "nose/nose-scale-depth-incr": 0.4}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
@@ -179,7 +179,7 @@ HEAD_GROWTH = {"head/head-scale-vert-incr": 0.6, "head/head-scale-horiz-incr": 0
 # lip's 0.85 less EVERY_FACE's 0.5, the upper's 0.75 less EVERY_FACE's 0.15.)
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
-           "mouth/mouth-upperlip-volume-decr": 0.6, "mouth/mouth-lowerlip-volume-decr": 0.35}
+           "mouth/mouth-upperlip-volume-decr": 0.45, "mouth/mouth-lowerlip-volume-decr": 0.15}
 # Full lips set back at rest, per unit of each lip's net MakeHuman volume forward (a face's lipFullness and lip variety,
 # after LIP_CAP, incr less decr; workbench.body.shape.lips_at_rest), and taken off again in every expression of the
 # mouth (workbench.body.mesh's lipsUnrolled: rolled at rest, the roll added to the smile's, four smile tests failed). The volume targets roll each lip forward round its middle and cut the
@@ -310,7 +310,7 @@ FACE_CONTROLS = {
                   {"nose/nose-scale-horiz-decr": 0.7, "nose/nose-flaring-decr": 0.3, "nose/nose-point-width-decr": 0.3}),
     "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 0.6}),
     "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL,
-                     "mouth/mouth-upperlip-height-incr": 0.7, "mouth/mouth-lowerlip-height-incr": 0.2},
+                     "mouth/mouth-upperlip-height-incr": 0.45, "mouth/mouth-lowerlip-height-incr": 0.2},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0,
                      "mouth/mouth-upperlip-height-incr": -0.6, "mouth/mouth-lowerlip-height-incr": -0.3}),
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
