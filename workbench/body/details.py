@@ -121,10 +121,10 @@ FACE_DETAILS = {
 # Still "overfilled" lips in blind review H: the upper lip 10.8 mm tall from the lips' meeting line on average, as tall as
 # the lower (a person's 7 to 9, the lower 9 to 10): MakeHuman's upper lip's height 0.4 (0.8) and the mouth 0.6 of its
 # vertical scale shorter (0.3), now 9.0 and 10.2 (viseme_O a little less funnelled for it); tests/body/test_lip_heights.py.
-EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.25,
+EVERY_FACE = {"mouth/mouth-angles-up": 0.35, "mouth/mouth-upperlip-height-incr": 0.4,
               "mouth/mouth-lowerlip-height-incr": 0.35,
-              "mouth/mouth-lowerlip-volume-decr": 0.7, "mouth/mouth-philtrum-volume-incr": 0.6,
-              "mouth/mouth-upperlip-volume-decr": 0.3, "mouth/mouth-scale-vert-decr": 0.6,
+              "mouth/mouth-lowerlip-volume-decr": 0.5, "mouth/mouth-philtrum-volume-incr": 0.6,
+              "mouth/mouth-upperlip-volume-decr": 0.15, "mouth/mouth-scale-vert-decr": 0.6,
               "mouth/mouth-cupidsbow-incr": 0.3, "nose/nose-scale-depth-incr": 0.4}
 # ARKit face units (faceunits01) in every rest face: 0.15 of ``mouthClose`` seals the corners of the
 # mouth, where the lips still parted by a fraction of a millimetre and the back teeth showed through as a
@@ -177,9 +177,15 @@ HEAD_GROWTH = {"head/head-scale-vert-incr": 0.6, "head/head-scale-horiz-incr": 0
 # 0.25, the faces' own lip variety 0.2. The thinnest lips, with the feminine faces' own thinning, no thinner than
 # before: at lipFullness -1 thinner still, viseme_O folded the lips' skin over, tests/body/test_mouth.py; the lower
 # lip's 0.85 less EVERY_FACE's 0.5, the upper's 0.75 less EVERY_FACE's 0.15.)
+# lipFullness sets the lips' heights too (FACE_CONTROLS): the volume targets move no border of the painted vermilion,
+# and the rest's setting back took a full upper lip's height off (LIP_REST), so on blind review X's main its +1 end
+# painted a thinner upper lip than -1 (5.6 against 6.6 mm feminine): now 6.2 against 5.4, the lower 13.0 against 9.9
+# (tests/body/test_lip_variety_review_x.py; +1's upper height at 0.7 took random faces' upper lips past 12 mm tall,
+# tests/body/test_lip_heights.py; -1's lower height at -0.3 folded two triangles in jawOpen on the narrowest face,
+# tests/body/test_mouth.py).
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
-           "mouth/mouth-upperlip-volume-decr": 0.45, "mouth/mouth-lowerlip-volume-decr": 0.15}
+           "mouth/mouth-upperlip-volume-decr": 0.6, "mouth/mouth-lowerlip-volume-decr": 0.35}
 # Full lips set back at rest, per unit of each lip's net MakeHuman volume forward (a face's lipFullness and lip variety,
 # after LIP_CAP, incr less decr; workbench.body.shape.lips_at_rest), and taken off again in every expression of the
 # mouth (workbench.body.mesh's lipsUnrolled: rolled at rest, the roll added to the smile's, four smile tests failed). The volume targets roll each lip forward round its middle and cut the
@@ -310,9 +316,9 @@ FACE_CONTROLS = {
                   {"nose/nose-scale-horiz-decr": 0.7, "nose/nose-flaring-decr": 0.3, "nose/nose-point-width-decr": 0.3}),
     "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 0.6}),
     "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL,
-                     "mouth/mouth-upperlip-height-incr": 0.45, "mouth/mouth-lowerlip-height-incr": 0.2},
+                     "mouth/mouth-upperlip-height-incr": 0.3, "mouth/mouth-lowerlip-height-incr": 0.35},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0,
-                     "mouth/mouth-upperlip-height-incr": -0.6, "mouth/mouth-lowerlip-height-incr": -0.3}),
+                     "mouth/mouth-upperlip-height-incr": -0.6, "mouth/mouth-lowerlip-height-incr": -0.1}),
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
                    {"nose/nose-scale-vert-decr": 0.9, "nose/nose-point-up": 0.3}),
     "chinLength": ({"chin/chin-height-incr": 0.3, "chin/chin-prominent-incr": 0.3},
