@@ -177,12 +177,12 @@ HEAD_GROWTH = {"head/head-scale-vert-incr": 0.6, "head/head-scale-horiz-incr": 0
 # 0.25, the faces' own lip variety 0.2. The thinnest lips, with the feminine faces' own thinning, no thinner than
 # before: at lipFullness -1 thinner still, viseme_O folded the lips' skin over, tests/body/test_mouth.py; the lower
 # lip's 0.85 less EVERY_FACE's 0.5, the upper's 0.75 less EVERY_FACE's 0.15.)
-# lipFullness sets the lips' heights too (FACE_CONTROLS): the volume targets move no border of the painted vermilion,
-# and the rest's setting back took a full upper lip's height off (LIP_REST), so on blind review X's main its +1 end
-# painted a thinner upper lip than -1 (5.6 against 6.6 mm feminine): now 6.2 against 5.4, the lower 13.0 against 9.9
-# (tests/body/test_lip_variety_review_x.py; +1's upper height at 0.7 took random faces' upper lips past 12 mm tall,
-# tests/body/test_lip_heights.py; -1's lower height at -0.3 folded two triangles in jawOpen on the narrowest face,
-# tests/body/test_mouth.py).
+# lipFullness -1 sets the lips' heights down too (FACE_CONTROLS): the volume targets move no border of the painted
+# vermilion, and its -1 end painted a taller upper lip than the default face's (6.6 against 6.4 mm feminine) and a
+# taller one than +1's (5.6, the rest's setting back, LIP_REST): now 5.4, the lower 9.9 (10.5 by default);
+# tests/body/test_lip_variety_review_x.py. (The lower's height at -0.3 folded two triangles in jawOpen on the narrowest
+# face, tests/body/test_mouth.py; heights up at +1, 0.3 and 0.35, set review L's #5's receding-chin lips 4.8 and 4.9
+# mm past the nose-base-to-chin line, tests/body/test_lip_pout_review_l.py's 4.7.)
 LIP_FULL = 0.55
 LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volume-incr": 0.25,
            "mouth/mouth-upperlip-volume-decr": 0.6, "mouth/mouth-lowerlip-volume-decr": 0.35}
@@ -315,8 +315,7 @@ FACE_CONTROLS = {
     "noseWidth": ({"nose/nose-scale-horiz-incr": 0.85, "nose/nose-flaring-incr": 0.7, "nose/nose-point-width-incr": 0.6},
                   {"nose/nose-scale-horiz-decr": 0.7, "nose/nose-flaring-decr": 0.3, "nose/nose-point-width-decr": 0.3}),
     "eyeSize": ({"eyes/{s}-eye-scale-incr": 1.4}, {"eyes/{s}-eye-scale-decr": 0.6}),
-    "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL,
-                     "mouth/mouth-upperlip-height-incr": 0.3, "mouth/mouth-lowerlip-height-incr": 0.35},
+    "lipFullness": ({"mouth/mouth-upperlip-volume-incr": LIP_FULL, "mouth/mouth-lowerlip-volume-incr": LIP_FULL},
                     {"mouth/mouth-upperlip-volume-decr": 1.0, "mouth/mouth-lowerlip-volume-decr": 1.0,
                      "mouth/mouth-upperlip-height-incr": -0.6, "mouth/mouth-lowerlip-height-incr": -0.1}),
     "noseLength": ({"nose/nose-scale-vert-incr": 0.8, "nose/nose-trans-up": 0.6, "nose/nose-hump-incr": 0.2},
