@@ -17,7 +17,8 @@ project's venv) writes into ``OUT_DIR``:
   the views and what each renderer is, and any avatar skipped (with why).
 
 The avatars are :func:`review_settings`, ``helpers.random_settings(count, seed, with_added=True, heads=True,
-features=True, palettes=True)`` (``tests/helpers.py``): every
+features=True, palettes=True)`` (``tests/helpers.py``; from seed :data:`SPREAD_FROM` on with ``spread=True`` too, the face
+controls spread over their ranges): every
 field of the service's settings schema drawn (values added later too: ``with_added``; the head's own width and
 forehead, review S's "one base head": ``heads``, so a seed drawn before review S, e.g. review R's 4628, now shows
 other heads than its reviewers saw, while the tests pinned to it keep theirs; the eyes' spacing and tilt and the nose's
@@ -328,15 +329,23 @@ def sheet(rows: list[list[Image.Image]], indices: list[int], title: str) -> Imag
     return out
 
 
+# The first seed whose face controls are spread over their range (``random_settings``' ``spread``: review X's seed 4634
+# drew eleven of twelve noseWidth values under 0); the seeds before it, which tests pin reviews' avatars to, keep theirs.
+SPREAD_FROM = 4635
+
+
 def review_settings(count: int, seed: int) -> list[dict]:
     """The settings of the sheets' ``count`` avatars for ``seed`` (see the module's docstring).
 
     >>> [s["outfit"]["topStyle"] for s in review_settings(2, 4632)]
     ['longsleeve', 'tee']
+    >>> sorted(s["face"]["noseWidth"] for s in review_settings(4, SPREAD_FROM))
+    [-0.5, -0.2, 0.1, 0.8]
     """
     from helpers import random_settings
 
-    return random_settings(count, seed, with_added=True, heads=True, features=True, palettes=True)
+    return random_settings(count, seed, with_added=True, heads=True, features=True, palettes=True,
+                           spread=seed >= SPREAD_FROM)
 
 
 def main(out: Path, count: int, seed: int, per_sheet: int, cell: int, renderers: tuple[str, ...], look: str) -> None:

@@ -695,6 +695,24 @@ TOP_FROM_SKIN = 20.0
 # The palettes' streams: ``default_rng([seed, PALETTE_TAG, k])`` for avatar k, a tag no other stream takes (the
 # eyes' and nose's are ``[seed, 49, n]``: under 49 avatars 0 to 2 drew their outfits from the face's streams).
 PALETTE_TAG = 50
+# The face controls spread over their range (review X, defect 4: "#1, #3, #7 and #12 are the same man"; its draw, seed
+# 4634, gave eleven of twelve noses a negative noseWidth and ten of twelve lips a negative lipFullness, a uniform draw's
+# luck): with ``spread``, each control's values over the ``count`` avatars are one from each of ``count`` equal slices
+# of its range (a Latin hypercube), dealt out by a stream of its own per control (``[seed, SPREAD_TAG, n]``), so any
+# draw reaches both ends of every control and the other fields keep their values.
+SPREAD_TAG = 51
+
+
+def spread_values(count: int, low: float, high: float, rng: np.random.Generator) -> list[float]:
+    """``count`` values, one uniform in each of ``count`` equal slices of ``low`` to ``high`` (to 0.1), shuffled by
+    ``rng``.
+
+    >>> v = spread_values(12, -1.0, 1.0, np.random.default_rng(0))
+    >>> sorted(v)
+    [-0.9, -0.8, -0.7, -0.4, -0.3, -0.0, 0.0, 0.3, 0.3, 0.6, 0.7, 0.9]
+    """
+    slices = (rng.permutation(count) + rng.uniform(size=count)) / count
+    return [round(float(low + (high - low) * s), 1) for s in slices]
 
 
 def _jittered(lch: tuple, rng) -> str:
@@ -731,7 +749,7 @@ def outfit_palette(skin: str, rng) -> dict[str, str]:
 
 
 def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, heads: bool = False,
-                    features: bool = False, palettes: bool = False) -> list[dict]:
+                    features: bool = False, palettes: bool = False, spread: bool = False) -> list[dict]:
     """``count`` avatar settings, every field drawn from the service's own OpenAPI schema (so fields added later
     are drawn too, and values added later but those of :data:`ADDED`, drawn only ``with_added``): enumerations in shuffled cycles (each allowed value at least once when ``count``
     reaches their number), numbers uniform in their range, colours any #RRGGBB except the skin, hair and eye
@@ -741,7 +759,8 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     and the nose's bridge (:data:`FEATURE_STREAM`) only ``features`` (from review V on), so every draw made before keeps
     its avatars. ``palettes`` (the review sheets from review W on): the clothes' colours are an outfit a person would
     pick instead (:func:`outfit_palette`: one accent colour and neutrals, a top that stands off the skin), drawn by a
-    stream of their own, so every other field keeps its draw.
+    stream of their own, so every other field keeps its draw. ``spread`` (the review sheets from review Y on): the face
+    controls' values are spread over their range (:data:`SPREAD_TAG`, :func:`spread_values`), every other field as drawn.
 
     >>> a = random_settings(4, seed=1)
     >>> a == random_settings(4, seed=1), sorted({s["gender"] for s in a})
@@ -756,6 +775,12 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     ['eyeSpacing', 'eyeTilt', 'noseBridge']
     >>> [{k: v for k, v in s["face"].items() if k not in ("eyeSpacing", "eyeTilt", "noseBridge")} for s in b] == [
     ...     s["face"] for s in random_settings(2, seed=1, heads=True)]
+    True
+    >>> c = random_settings(12, seed=4634, with_added=True, heads=True, features=True, spread=True)
+    >>> all(min(s["face"][k] for s in c) <= -0.8 < 0.8 <= max(s["face"][k] for s in c) for k in c[0]["face"])
+    True
+    >>> [{**s, "face": 0} for s in c] == [{**s, "face": 0} for s in
+    ...     random_settings(12, seed=4634, with_added=True, heads=True, features=True)]
     True
     >>> a, b = random_settings(2, seed=1), random_settings(2, seed=1, palettes=True)
     >>> [{**s, "outfit": s["outfit"]["topStyle"]} for s in a] == [{**s, "outfit": s["outfit"]["topStyle"]} for s in b]
@@ -802,6 +827,13 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     if palettes:
         for k, s in enumerate(drawn):
             s["outfit"].update(outfit_palette(s["skinTone"], np.random.default_rng([seed, PALETTE_TAG, k])))
+    if spread:
+        face = schema["properties"]["face"]["properties"]
+        for n, name in enumerate(sorted({k for s in drawn for k in s["face"]})):
+            values = spread_values(count, face[name]["minimum"], face[name]["maximum"],
+                                   np.random.default_rng([seed, SPREAD_TAG, n]))
+            for s, v in zip(drawn, values, strict=True):
+                s["face"][name] = v
     return drawn
 
 
