@@ -43,6 +43,7 @@ from ..body.face import SHAPES, piece_morphs
 from ..body.lod import Piece, merge, uv_into
 from ..body.mesh import body_mesh, body_of
 from ..body.outfit import cloth
+from ..body.split import split_quads
 from ..options import ANIMATIONS, DEFAULT_POSE, GENDERS, ModelOptions
 from . import maps, reach
 from . import textures as tx
@@ -344,6 +345,12 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
     hair = settings["hair"]
     pieces = {n: hair_look.lit(p, hair["color"], hair["style"]) if n.startswith("Hair") else p for n, p in meshes.items()}
+    body_shapes = None
+    if options.lod in MORPH_LODS:
+        # The skin's quads split on the diagonal the face's shapes squeeze least (blind review X's specks in three.js:
+        # workbench.body.split), in a preview's model too, so that it draws the file's triangles.
+        body_shapes = piece_morphs(settings, pieces["Body"])
+        pieces["Body"] = split_quads(pieces["Body"], body_shapes or [])
     if options.texture_atlas_size:
         images: list[tuple[str, np.ndarray, bool]] = []
         detail: list[dict[str, np.ndarray]] = []
@@ -421,7 +428,7 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         for n in names:
             if n in PRIMITIVE_OF:
                 continue
-            targets = piece_morphs(settings, pieces[n]) if with_morphs else None
+            targets = None if not with_morphs else body_shapes if n == "Body" else piece_morphs(settings, pieces[n])
             prims = [_write_primitive(w, pieces[n], material[n], targets, tangents=raw is None)]
             # The hair's sleek cards (single-sided) and its blended fringe: further primitives of Hair, drawn after
             # its cards.
