@@ -133,13 +133,14 @@ def test_default_layout_one_skinned_mesh_per_part():
                                       "Outfit_Bottom", "Outfit_Footwear"]
     # Hair is two primitives: its cards cut by alpha (MASK) and its fringe blended over them.
     assert s.meshes["skinned"].all() and list(s.meshes["primitives"]) == [1, 1, 1, 1, 1, 2, 1, 1, 1]
-    # Hair's cards and fringe share one texture (PNG, for its alpha), the lashes and brows blend theirs;
+    # Hair's cards and fringe share one image (PNG, for its alpha; the fringe's texture samples it without mipmaps,
+    # tests/render/test_threejs_hairline_review_x.py), the lashes and brows blend theirs;
     # the skin's baked occlusion, pores (normal map) and roughness, the teeth's occlusion and roughness, and
     # each garment's normal and roughness maps, are textures of their own.
     assert list(s.materials["alphaMode"]) == ["OPAQUE", "OPAQUE", "BLEND", "BLEND", "OPAQUE", "MASK",
                                               "BLEND"] + ["OPAQUE"] * 3
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"], strict=True))
-    assert mimes.pop("Hair") == "image/png" and mimes.pop("Eyelashes") == "image/png"
+    assert mimes.pop("Hair") == mimes.pop("Hair_Fringe") == "image/png" and mimes.pop("Eyelashes") == "image/png"
     assert mimes.pop("Eyebrows") == "image/png"
     # (The skin's and the teeth's specular strength, in alpha: PNG.)
     assert mimes.pop("Skin_Specular") == "image/png" and mimes.pop("Teeth_Specular") == "image/png"
@@ -244,7 +245,7 @@ def test_texture_formats(fmt, opaque, transparent):
     glb = built("GLASSES", ModelOptions(texture_format=fmt))
     s = inspect(glb)
     mimes = dict(zip(s.textures["name"], s.textures["mimeType"], strict=True))
-    assert mimes.pop("Glasses") == transparent and mimes.pop("Hair") == transparent
+    assert mimes.pop("Glasses") == transparent and mimes.pop("Hair") == mimes.pop("Hair_Fringe") == transparent
     assert mimes.pop("Eyelashes") == transparent and mimes.pop("Eyebrows") == transparent
     # (A specular texture's strength is its alpha: KHR_materials_specular's specularTexture.)
     assert mimes.pop("Skin_Specular") == transparent and mimes.pop("Teeth_Specular") == transparent

@@ -64,8 +64,11 @@ def test_cards_alpha_tested_and_a_blended_fringe_ordered_inside_out(style):
     cards, fringe = (doc["materials"][p["material"]] for p in (prims[0], prims[-1]))
     prims = [prims[0], prims[-1]]
     assert cards["alphaCutoff"] == 0.5 and cards["doubleSided"] and fringe["doubleSided"]
-    # One texture for both, with alpha: strands cut out of clear texels.
-    assert cards["pbrMetallicRoughness"]["baseColorTexture"] == fringe["pbrMetallicRoughness"]["baseColorTexture"]
+    # One image for both, with alpha: strands cut out of clear texels (the fringe's texture samples it without
+    # mipmaps: tests/render/test_threejs_hairline_review_x.py).
+    textures = [doc["textures"][m["pbrMetallicRoughness"]["baseColorTexture"]["index"]] for m in (cards, fringe)]
+    assert textures[0]["source"] == textures[1]["source"]
+    assert [doc["samplers"][t["sampler"]]["minFilter"] for t in textures] == [9987, 9729]
     # The fringe's triangles come inner first: the scalp shell (the atlas's right half) before every
     # wisp (its card columns, the left half), and the wisps among themselves inner first
     # (tests/body/test_hair_cards.py): its blended layers are drawn from the scalp out.

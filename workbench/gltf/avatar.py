@@ -111,7 +111,11 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         look = hair_look.material(hair["color"], hair["style"], body_mesh(settings) if lod >= 2 else None, lod,
                                   settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
         out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
-        out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, **look)
+        # The fringe's fine strands over the forehead (and the shell's band) from the full-size image, as the lashes:
+        # a card two pixels wide took a browser's coarse levels, where its strands average into one grey stroke with
+        # the card's hard edges, "scratchy black stubble lines on the forehead" in three.js (blind review X, #10). The
+        # cards keep the image's smaller levels (a texture of their own on the same image).
+        out["Hair_Fringe"] = dict(name="Hair_Fringe", blend=True, double=True, mipmaps=False, **look)
         # A sleek style's cards lying on the scalp, single-sided: their backs turned over the outline drew a dark
         # stripe there (workbench.body.hair.pieces.lying; the bob's over the head too, pieces.over_head).
         out["Hair_Sleek"] = dict(name="Hair_Sleek", blend=False, mask=True, **look)
@@ -390,6 +394,10 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
             options.texture_format, raw, frozenset(mats[n]["name"] for n in first.values()
                                                    if not mats[n].get("mipmaps", True))), strict=True))
         texs = [written[first[id(mats[n]["image"])]] for n in names]
+        for k, n in enumerate(names):   # one image, another sampler: its own texture (the hair's fringe)
+            if mats[n].get("mipmaps", True) != mats[first[id(mats[n]["image"])]].get("mipmaps", True):
+                texs[k] = w.add("textures", {**w.doc["textures"][texs[k]], "name": mats[n]["name"],
+                                             "sampler": w.sampler(repeat=False, mipmaps=mats[n].get("mipmaps", True))})
         material = {n: _material(w, mats[n]["name"], t, mats[n]["blend"], mats[n]["roughness"],
                                  mats[n].get("double", False), mats[n].get("mask", False),
                                  mats[n].get("anisotropy"), mats[n].get("specular"),
