@@ -30,16 +30,21 @@ from .mouth import lining_depth
 
 __all__ = ["JAW_BALL", "JAW_BAND", "soft_jaw", "under_jaw"]
 
-# The jaw's underside: skin facing down by more than UNDER (its normal's y), from BELOW_EYES under the eyes' middle
-# (under the lower lip's roll, whose underside also faces down) to as far as the chin reaches, no nearer the mouth's
-# middle than MOUTH_CLEAR, no wider than JAW_HALF either side of the face's middle (not the ear lobes), and in front of
-# the ears (FRONT_OF_EARS before the eyes' depth: not the skull's base over the nape). Metres on the reference face.
+# The jaw's underside: skin facing down by more than UNDER (its normal's y), from BELOW_MOUTH under the mouth's
+# corners to BELOW_EYES under the eyes' middle (past any chin), no nearer the lips' meeting line than MOUTH_CLEAR (the
+# lower lip's roll and the skin beside the corners also face down; none of the evening within half of it),
+# no wider than JAW_HALF either side of the face's middle (not the ear lobes), and in front of the ears (FRONT_OF_EARS
+# before the eyes' depth: not the skull's base over the nape). Metres on the reference face.
 UNDER = 0.5
-BELOW_EYES = (0.06, 0.16)
+BELOW_MOUTH = 0.02
+BELOW_EYES = 0.16
 MOUTH_CLEAR = 0.03
 JAW_HALF = 0.06
 FRONT_OF_EARS = 0.09
-# All of the evening within JAW_BAND / 2 of the underside, none from JAW_BAND on; each normal evened over a ball of
+# The face's skin over the jaw's edge is evened as it turns under: none facing down by FACING[0] or less (its normal's
+# y), all from FACING[1] on.
+FACING = (0.25, 0.45)
+# The evening falls from all of it on the underside to none JAW_BAND from it; each normal evened over a ball of
 # JAW_BALL (metres on the reference face).
 JAW_BAND = 0.02
 JAW_BALL = 0.02
@@ -47,23 +52,31 @@ JAW_BALL = 0.02
 
 def under_jaw(m: BodyMesh) -> np.ndarray:
     """Per vertex of body ``m`` (rest places), how much of :func:`soft_jaw`'s evening it gets: 1 on the jaw's
-    underside (see the module's constants) and within half of :data:`JAW_BAND` of it, falling to 0 at JAW_BAND; 0
-    elsewhere. Every distance scales with the face (the eyes' distance apart)."""
+    underside (see the module's constants), falling to 0 at :data:`JAW_BAND` from it, on the skin turning under and
+    the neck's under it; 0 elsewhere. Every distance scales with the face (the eyes' distance apart)."""
     p = m.positions.astype(np.float64)
     right, left = (p[m.groups[f"helper-{s}-eye"]].mean(0) for s in "rl")
     unit = float(np.linalg.norm(left - right)) / EYES_APART
     eyes = (left + right) / 2
     skin = m.groups["body"]
     q = p[skin] - eyes
-    mouth = p[inner_corners(p, m.triangles[m.face_groups["body"]])].mean(0) - eyes
-    under = ((m.normals[skin, 1] < -UNDER) & (q[:, 1] < -BELOW_EYES[0] * unit) & (q[:, 1] > -BELOW_EYES[1] * unit)
-             & (np.abs(q[:, 0]) < JAW_HALF * unit) & (q[:, 2] > -FRONT_OF_EARS * unit)
-             & (np.linalg.norm(q - mouth, axis=1) > MOUTH_CLEAR * unit) & (lining_depth(m)[skin] == 0))
+    a, b = p[inner_corners(p, m.triangles[m.face_groups["body"]])] - eyes
+    # (each vertex's distance from the lips' meeting line, corner to corner, in MOUTH_CLEARs)
+    t = np.clip((q - a) @ (b - a) / float((b - a) @ (b - a)), 0.0, 1.0)
+    clear = np.linalg.norm(q - a - t[:, None] * (b - a), axis=1) / (MOUTH_CLEAR * unit)
+    under = ((m.normals[skin, 1] < -UNDER) & (q[:, 1] < (a[1] + b[1]) / 2 - BELOW_MOUTH * unit)
+             & (q[:, 1] > -BELOW_EYES * unit) & (np.abs(q[:, 0]) < JAW_HALF * unit)
+             & (q[:, 2] > -FRONT_OF_EARS * unit) & (clear > 1.0) & (lining_depth(m)[skin] == 0))
     share = np.zeros(len(p))
     if under.any():
-        d = cKDTree(p[skin[under]]).query(p[skin])[0] / (JAW_BAND * unit)
-        share[skin] = (1.0 - smoothstep(0.0, 1.0, d)) * smoothstep(0.5, 1.0, np.linalg.norm(q - mouth, axis=1)
-                                                                   / (MOUTH_CLEAR * unit))
+        d, nearest = cKDTree(p[skin[under]]).query(p[skin])
+        # Only the skin that turns under (facing down from FACING on) or lies under the jaw's underside (the neck's top):
+        # the face above its edge keeps its light (evened there, a heavy face's lower cheek drew a dark patch beside
+        # the mouth at three quarters).
+        lower = np.maximum(smoothstep(FACING[0], FACING[1], -m.normals[skin, 1]).astype(np.float64),
+                           p[skin, 1] < p[skin[under], 1][nearest])
+        share[skin] = ((1.0 - smoothstep(0.0, 1.0, d / (JAW_BAND * unit))) * lower
+                       * smoothstep(0.5, 1.0, clear))
     return share
 
 
