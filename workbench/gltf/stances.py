@@ -2,8 +2,8 @@
 
 ``relaxed`` is the first frame of the library's idle clip (``clips._idle`` at 0 s: contrapposto, the weight on the
 right leg, the arms hanging loose), the stance every preview showed before the setting. The others start from it
-and change the arms (and for ``hands_on_hips`` the legs and chest), the head turned to face straight ahead
-(:func:`_face_forward`):
+and change the arms (and for ``hands_on_hips`` the legs and chest), the head turned to face straight ahead and
+level (:func:`_face_forward`):
 
 - ``hand_on_hip``: the contrapposto kept, the right fist on the raised right hip, its elbow out to the side;
 - ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both fists on
@@ -89,8 +89,10 @@ CLASP_ARM_X = np.arange(-60.0, 1.0, 3.0)
 CLASP_ARM_Z = np.arange(-90.0, -59.0, 3.0)
 CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
 # The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
-# mesh's wide stance), the chest lifted, the chin up (degrees).
-POWER_LEG, POWER_CHEST, POWER_CHIN = 1.5, 3.0, 3.0
+# mesh's wide stance), the chest lifted (degrees); the head level over it (:func:`_face_forward`).
+POWER_LEG, POWER_CHEST = 1.5, 3.0
+# The joints from the Hips to the head's parent: their turns, undone at the head, leave the face level and square.
+HEAD_CHAIN = ("Hips", "Spine", "Spine1", "Spine2", "Neck")
 
 
 def _set(p: Pose, side: str, joint: str, angles: tuple[float, float, float]) -> None:
@@ -119,7 +121,6 @@ def _power(p: Pose) -> None:
     p.add("UpLeg", z=POWER_LEG - IDLE_STANCE)
     p.add("Foot", z=IDLE_STANCE - POWER_LEG)
     p.add("Spine1", x=-POWER_CHEST)
-    p.add("Head", x=-POWER_CHIN)
     for side in ("Left", "Right"):
         _hand_on_hip(p, side)
 
@@ -334,12 +335,31 @@ def _pose(name: str, gender: str) -> Pose:
 
 
 def _face_forward(p: Pose) -> None:
-    """The head turned back to face straight ahead: the idle's first frame turns it 4.2 degrees on the hips' 1.7, the
-    face 5.9 degrees to the body's left, which the portraits' frontal camera drew as the nose and mouth skewed to
-    the viewer's right and the far cheek foreshortened into a hollow (blind review L #3, a narrow face with a long
-    thin nose; tests/body/test_face_symmetry_review_l.py). The body keeps its turn."""
+    """The head turned back to face straight ahead, level: its forward axis (+z, the eyes' at rest) set along the
+    world's front through the turns of :data:`HEAD_CHAIN` (its own tilt to the side kept). The idle's first frame
+    turns it 4.2 degrees on the hips' 1.7, the face 5.9 degrees to the body's left, which the portraits' frontal
+    camera drew as the nose and mouth skewed to the viewer's right and the far cheek foreshortened into a hollow
+    (blind review L #3, a narrow face with a long thin nose; tests/body/test_face_symmetry_review_l.py); the power
+    stance's lifted chest and a chin lifted over it tipped the eyes 6 degrees up, chin up, nostrils in the mouth's
+    close-ups (blind review Y's defect 8; tests/body/test_head_level_review_y.py). The body keeps its turn and lift.
+
+    >>> p = _pose("hands_on_hips", "feminine")
+    >>> r = np.eye(3)
+    >>> for j in (*HEAD_CHAIN, "Head"):
+    ...     r = r @ matrix(euler_to_quat(p.angles[j][:1])[0]) if j in p.angles else r
+    >>> [round(float(v), 6) + 0.0 for v in r @ [0, 0, 1]]
+    [0.0, 0.0, 1.0]
+    """
+    above = np.eye(3)
+    for joint in HEAD_CHAIN:
+        if joint in p.angles:
+            above = above @ matrix(euler_to_quat(p.angles[joint][:1])[0])
+    # The head turns z first, then x, then y (euler_to_quat): its +z goes to (cos x sin y, -sin x, cos x cos y),
+    # which is to be the world's front as the neck's frame sees it.
+    gx, gy, gz = above.T @ [0.0, 0.0, 1.0]
     head = p.angles.setdefault("Head", np.zeros((p.f, 3)))
-    head[:, 1] = -p.angles.get("Hips", np.zeros((p.f, 3)))[:, 1]
+    head[:, 0] = -np.degrees(np.arcsin(np.clip(gy, -1.0, 1.0)))
+    head[:, 1] = np.degrees(np.arctan2(gx, gz))
 
 
 def _clip(p: Pose) -> Clip:
