@@ -330,8 +330,8 @@ def sheet(rows: list[list[Image.Image]], indices: list[int], title: str) -> Imag
 
 
 # The first seed whose face controls are spread over their range (``random_settings``' ``spread``: review X's seed 4634
-# drew eleven of twelve noseWidth values under 0); the seeds before it, which tests pin reviews' avatars to, keep theirs.
-SPREAD_FROM = 4635
+# drew eleven of twelve noseWidth values under 0; review Y, 4635, was drawn before it); the seeds before it, which tests pin reviews' avatars to, keep theirs.
+SPREAD_FROM = 4636
 
 
 def review_settings(count: int, seed: int) -> list[dict]:
@@ -340,7 +340,7 @@ def review_settings(count: int, seed: int) -> list[dict]:
     >>> [s["outfit"]["topStyle"] for s in review_settings(2, 4632)]
     ['longsleeve', 'tee']
     >>> sorted(s["face"]["noseWidth"] for s in review_settings(4, SPREAD_FROM))
-    [-0.5, -0.2, 0.1, 0.8]
+    [-1.0, -0.2, 0.2, 0.9]
     """
     from helpers import random_settings
 

@@ -759,7 +759,7 @@ def random_settings(count: int = 12, seed: int = 36, with_added: bool = False, h
     and the nose's bridge (:data:`FEATURE_STREAM`) only ``features`` (from review V on), so every draw made before keeps
     its avatars. ``palettes`` (the review sheets from review W on): the clothes' colours are an outfit a person would
     pick instead (:func:`outfit_palette`: one accent colour and neutrals, a top that stands off the skin), drawn by a
-    stream of their own, so every other field keeps its draw. ``spread`` (the review sheets from review Y on): the face
+    stream of their own, so every other field keeps its draw. ``spread`` (the review sheets from review Z on, seed 4636): the face
     controls' values are spread over their range (:data:`SPREAD_TAG`, :func:`spread_values`), every other field as drawn.
 
     >>> a = random_settings(4, seed=1)
