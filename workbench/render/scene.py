@@ -204,6 +204,9 @@ class Model:
         self._images = images or {}
         self._accessors: dict[int, np.ndarray] = {}
         self._textures: dict[int, Texture | None] = {}
+        # (source, wrapS, wrapT) -> the texture decoded once: two textures of one image that differ only in what this
+        # renderer does not read (a sampler's filters: the hair's cards and its fringe, one with mipmaps, one without)
+        self._decoded: dict[tuple, Texture | None] = {}
         # Textures made from pixels, and their pixels, until _fill puts them in one buffer.
         self._packing: list[tuple[Texture, np.ndarray]] = []
         self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))]
@@ -253,6 +256,11 @@ class Model:
         ext = tex.get("extensions", {})
         if "EXT_texture_webp" in ext:
             source = ext["EXT_texture_webp"].get("source", source)
+        sampler = self.doc.get("samplers", [])[tex["sampler"]] if "sampler" in tex else {}
+        key = (source, sampler.get("wrapS", 10497), sampler.get("wrapT", 10497))
+        if key in self._decoded:
+            self._textures[index] = self._decoded[key]
+            return self._decoded[key]
         result = None
         if source in self._images:
             result = self._from_array(self._images[source])
@@ -264,11 +272,9 @@ class Model:
                     result = self._decode(data)
                 except Exception:  # an unreadable image draws as its material colour
                     result = None
-        if result is not None and "sampler" in tex:
-            sampler = self.doc.get("samplers", [])[tex["sampler"]]
-            result.wrap_s = sampler.get("wrapS", 10497)
-            result.wrap_t = sampler.get("wrapT", 10497)
-        self._textures[index] = result
+        if result is not None:
+            result.wrap_s, result.wrap_t = key[1], key[2]
+        self._textures[index] = self._decoded[key] = result
         return result
 
     def _decode(self, data: bytes) -> Texture:
