@@ -42,6 +42,8 @@ def face(gender: str, lip_fullness: float = 0.0) -> BodyMesh:
     return body_mesh(normalize_avatar_settings({"gender": gender, "face": {"lipFullness": lip_fullness}}))
 
 
+@pytest.mark.xfail(strict=True, reason="face35's lip heights at lipFullness -1 taken out at pass 35's merge: smiling, the "
+                   "narrow face's lining showed beside the teeth (tests/render/test_mouth_renders.py, 1,691 px > 1,500)")
 @pytest.mark.parametrize("gender", ["feminine", "masculine"])
 def test_thin_lips_are_painted_thinner(gender):
     """At lipFullness -1 the painted upper lip 0.7 mm or more under the default face's and the lower 0.4 mm or more, and
