@@ -26,7 +26,7 @@ from scipy.spatial import cKDTree
 from .corner_shade import soft_corners
 from .expressions import EYES_APART, inner_corners, smoothstep
 from .mesh import BodyMesh
-from .mouth import lining_depth, lining_triangles
+from .mouth import lining_depth
 
 __all__ = ["JAW_BALL", "JAW_BAND", "soft_jaw", "under_jaw"]
 
@@ -95,5 +95,5 @@ def soft_jaw(m: BodyMesh, normals: np.ndarray) -> np.ndarray:
     share = under_jaw(m)
     right, left = (m.positions[m.groups[f"helper-{s}-eye"]].mean(0) for s in "rl")
     ball = JAW_BALL * float(np.linalg.norm(left - right)) / EYES_APART
-    tris = np.delete(m.triangles[m.face_groups["body"]], lining_triangles(m), axis=0)  # (the mouth's inside apart)
+    tris = m.triangles[m.face_groups["body"]]
     return soft_corners(m.positions, tris, normals, share, ball).astype(np.float32)
