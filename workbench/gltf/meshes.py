@@ -25,7 +25,6 @@ but the hair, which has its own chain (fewer cards, then a baked shell: :data:`H
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -37,7 +36,6 @@ from ..body.face import FACE_MESHES
 from ..body.glasses import glasses_piece
 from ..body.glasses_frames import shape_key
 from ..body.hair import hair_pieces, with_lash_uvs
-from ..body.jaw_shade import soft_jaw
 from ..body.lod import Piece, decimate, normals_of, piece
 from ..body.mesh import BodyMesh, body_key, body_mesh, body_of
 from ..body.mouth import fitted_teeth, lining_depth
@@ -102,8 +100,6 @@ def _dressed(body: tuple, top: str, bottom: str, shoes: str) -> dict[str, Piece]
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
     skin = mesh.face_groups["body"]
     out = {"Body": piece(mesh, skin[~hidden_skin(top, bottom)[mesh.triangles[skin]].any(1)])}
-    # (the jaw's lower edge shaded softly into the neck, no dark seam under the chin: workbench.body.jaw_shade)
-    out["Body"] = replace(out["Body"], normals=soft_jaw(mesh, mesh.normals)[out["Body"].source])
     out["Body"] = lined(out["Body"], lining_depth(mesh)[out["Body"].source])    # (the cavity's walls, one surface)
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
