@@ -56,6 +56,8 @@ LONG_MODULES: dict[str, str] = {
     "workbench/render/raster.py": "the rasterizer's seven steps share their arrays and run in order once per frame",
     "workbench/render/scene.py": "a GLB read into the renderer's arrays: accessors, nodes, skins, materials, poses",
     "workbench/render/loops.py": "numba's compiled loops inline each other and share one cache",
+    "workbench/body/lip_lift.py": "the smile's lips as one pass over the same lip frame: the upper lip's lift and "
+                                  "thinning, the mouth's arc, the lower lip's hold and thinning, applied in order",
     "workbench/body/expressions.py": "the face rig's expression shapes: each shape's fields (the cheek, its apple, "
                                      "the fold, the jaw) summed, evened and added back in one order",
     "workbench/runner/execute.py": "one notebook's run: the kernel, the cell loop, its timeouts and the widget "
