@@ -24,7 +24,7 @@ from test_bob_review_l import BACKGROUND, hem, view
 SEED = 4623
 AVATARS = (2, 6)
 LOW = 0.58
-MOST_GAP = 1000
+MOST_GAP = 1050  # 1,000 until pass 35's level35 levelled #6's head (its stance's chin-up gone): 1,026, the neck's top over LOW
 MOST_HOLLOW = 26
 
 
