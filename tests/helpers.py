@@ -232,6 +232,28 @@ def body_of(gender: str = "feminine", shape: str = "average", height: float | No
     return body_mesh(normalize_avatar_settings(settings))
 
 
+def painted_lips(m, gender: str) -> tuple[float, float]:
+    """(mm the painted upper lip reaches above the mouth's corners on the face's middle, mm the lower reaches below) of
+    body ``m``: the skin texture's ``lips`` mask (:func:`workbench.body.skin.features` of ``gender``) at a half or more,
+    carried onto ``m`` by its UVs.
+
+    >>> up, down = painted_lips(body_of("feminine"), "feminine")
+    >>> 4 < up < 9 < down < 13
+    True
+    """
+    from workbench.body.skin import SKIN_SIZE, features, lip_corners
+    from workbench.body.texels import texel_map
+
+    tris = m.triangles[m.face_groups["body"]]
+    p = texel_map(m.triangle_uvs[m.face_groups["body"]], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
+    left, right = lip_corners(m)
+    mid = (left + right) / 2
+    lips = np.zeros(SKIN_SIZE * SKIN_SIZE)
+    at, w = features(gender)["lips"]
+    lips[at] = w
+    middle = (np.abs(p[:, 0] - mid[0]) < 0.0015) & (p[:, 2] > left[2] - 0.004) & (lips >= 0.5)
+    return float(p[middle, 1].max() - mid[1]) * 1000, float(mid[1] - p[middle, 1].min()) * 1000
+
 def assert_error(resp, status, code, field=None):
     """The whole error envelope of an answer, after :func:`error_of`'s checks."""
     return {"status": "error", "error": error_of(resp, status, code, field)}

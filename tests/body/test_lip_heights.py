@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import painted_lips, random_settings
 from test_lip_profile import front
 
 from workbench.body.mesh import BodyMesh, body_mesh
@@ -69,19 +69,12 @@ def test_the_painted_lips_end_where_the_shape_does(gender):
     lip colour on the skin: fuller lips than the shape ("overfilled", blind review H); now 0.1 and 0.1 mm (the lower
     lips' 0.3 and 0.5)."""
     from workbench.body.lip_heights import lip_borders
-    from workbench.body.skin import BOW_DIP, BOW_RISE, SKIN_SIZE, features, reference_body
-    from workbench.body.texels import texel_map
+    from workbench.body.skin import BOW_DIP, BOW_RISE, reference_body
 
     m = reference_body(gender)
     tris = m.triangles[m.face_groups["body"]]
-    p = texel_map(m.triangle_uvs[m.face_groups["body"]], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
     left, right = lip_corners(m)
-    mid = (left + right) / 2
-    lips = np.zeros(SKIN_SIZE * SKIN_SIZE)
-    at, w = features(gender)["lips"]
-    lips[at] = w
-    middle = (np.abs(p[:, 0] - mid[0]) < 0.0015) & (p[:, 2] > left[2] - 0.004) & (lips >= 0.5)
-    painted_top, painted_bottom = (p[middle, 1].max() - mid[1]) * 1000, (mid[1] - p[middle, 1].min()) * 1000
+    painted_top, painted_bottom = painted_lips(m, gender)
     top, bottom = (v * 1000 for v in lip_borders(m.positions, tris, (left, right)))
     # Since pout32 the upper lip's paint is a cupid's bow (workbench.body.skin.upper_border): its middle lies the bow's
     # dip under its peaks, which stand BOW_RISE over the shape's border: 1.5 mm under the border on the face's middle

@@ -14,27 +14,11 @@ from __future__ import annotations
 
 from functools import cache
 
-import numpy as np
 import pytest
+from helpers import painted_lips
 
 from workbench.body.mesh import BodyMesh, body_mesh
-from workbench.body.skin import SKIN_SIZE, features, lip_corners
-from workbench.body.texels import texel_map
 from workbench.options import normalize_avatar_settings
-
-
-def painted_lips(m: BodyMesh, gender: str) -> tuple[float, float]:
-    """(mm the painted upper lip reaches above the mouth's corners on the face's middle, mm the lower reaches below):
-    the skin texture's ``lips`` mask at a half or more, carried onto body ``m`` by its UVs."""
-    tris = m.triangles[m.face_groups["body"]]
-    p = texel_map(m.triangle_uvs[m.face_groups["body"]], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
-    left, right = lip_corners(m)
-    mid = (left + right) / 2
-    lips = np.zeros(SKIN_SIZE * SKIN_SIZE)
-    at, w = features(gender)["lips"]
-    lips[at] = w
-    middle = (np.abs(p[:, 0] - mid[0]) < 0.0015) & (p[:, 2] > left[2] - 0.004) & (lips >= 0.5)
-    return float(p[middle, 1].max() - mid[1]) * 1000, float(mid[1] - p[middle, 1].min()) * 1000
 
 
 @cache

@@ -19,12 +19,11 @@ import numpy as np
 import pytest
 from scipy import ndimage
 
-from workbench.gltf.glb import read_glb
-
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(ROOT / "data")]
 import make_review_sheets as sheets  # noqa: E402
 from test_threejs_aces_review_r import mesh_masks  # noqa: E402
+from test_threejs_lashes_review_x import min_filters  # noqa: E402
 
 # The worker's one three.js page and the run's shared builds, as the other three.js look files (suite34b).
 pytestmark = pytest.mark.usefixtures("sheets_built_once", "sheets_page_once")
@@ -37,17 +36,6 @@ INDEX = 9
 STROKE, RUN, BAND = 8, 4, (50, 15)
 # The most strokes' total height (main 71).
 MOST = 45
-
-
-def _samplers(glb: bytes) -> dict[str, int]:
-    """Each material's base colour texture's sampler ``minFilter``, by material name."""
-    doc, _ = read_glb(glb)
-    out = {}
-    for m in doc["materials"]:
-        tex = m.get("pbrMetallicRoughness", {}).get("baseColorTexture")
-        if tex is not None:
-            out[m["name"]] = doc["samplers"][doc["textures"][tex["index"]]["sampler"]]["minFilter"]
-    return out
 
 
 def strokes(shot: np.ndarray, brows: np.ndarray) -> int:
@@ -73,7 +61,8 @@ def test_the_hairline_reads_as_hairs_in_threejs(monkeypatch):
     brows = mesh_masks(glb, cam, CELL)["Eyebrows"]
     assert brows.sum() > 200, int(brows.sum())
     shot = np.asarray(sheets.shoot_threejs([avatar], CELL, "typical")[0][0].convert("RGB"), float)
-    assert strokes(shot, brows) <= MOST, strokes(shot, brows)
+    drawn = strokes(shot, brows)
+    assert drawn <= MOST, drawn
     # The fringe's strands from the full-size image, the cards' from the smaller levels too.
-    filters = _samplers(avatar.glb)
+    filters = min_filters(avatar.glb)
     assert (filters["Hair"], filters["Hair_Fringe"]) == (9987, 9729), filters

@@ -36,7 +36,7 @@ LEAST = 18.0
 INDEX = 9
 
 
-def _minifying(glb: bytes) -> dict[str, int]:
+def min_filters(glb: bytes) -> dict[str, int]:
     """Each material's base colour texture's sampler ``minFilter``, by material name."""
     doc, _ = read_glb(glb)
     out = {}
@@ -54,7 +54,7 @@ def test_lashes_read_as_strands_in_threejs(monkeypatch):
     assert (s["skinTone"], s["hair"]) == ("#F0C4B1", {"style": "short", "color": "#503E34"}), s
     avatar = sheets.Avatar(s)
     # The lash and brow hairs from the full-size image, the skin and the rest trilinear.
-    filters = _minifying(avatar.glb)
+    filters = min_filters(avatar.glb)
     assert filters["Eyelashes"] == filters["Eyebrows"] == 9729, filters
     assert filters["Skin"] == 9987, filters
     glb, (_, cam, _) = avatar.files[0], avatar.cameras[0]
