@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -34,11 +33,11 @@ import time
 from pathlib import Path
 
 import httpx
-import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from conftest import ServerProcess  # noqa: E402  (the tests' one server factory)
+from helpers import store_events  # noqa: E402  (the tests' one way to store a lake's events)
 
 MB = 1024 * 1024
 _LAUNCHER = ("import resource, subprocess, sys; rc = subprocess.call(sys.argv[1:]); "
@@ -54,24 +53,6 @@ def measured(*args: str) -> tuple[subprocess.CompletedProcess, float]:
     if done.returncode != 0:
         raise RuntimeError(f"workbench {' '.join(args)} failed: {head[-2000:]}")
     return done, int(peak) / 1024.0
-
-
-def fill(db: Path, n: int, viewer: str = "vw_bulk") -> None:
-    """Store ``n`` synthetic events straight into the service's table (ingest over HTTP is not measured here)."""
-    from workbench.tracking.synth import generate
-
-    con = sqlite3.connect(db)
-    step = 500_000
-    for lo in range(0, n, step):
-        df = generate(min(step, n - lo), seed=lo, flat=True)
-        ms = pd.DatetimeIndex(df["timestamp"]).as_unit("ms").asi8
-        payload = df["payload.loadTimeMs"].map(lambda v: '{"loadTimeMs":%r}' % v if v == v else "{}")
-        con.executemany("INSERT INTO events (viewer_token, session_id, event_id, key, payload, ts, received_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        zip([viewer] * len(df), df["sessionId"].astype(str), df["id"].astype(str),
-                            df["key"].astype(str), payload, ms.tolist(), ms.tolist(), strict=True))
-        con.commit()
-    con.close()
 
 
 def _peak_mb(pid: int) -> float:
@@ -93,7 +74,7 @@ def bench_export(tmp: Path, stored: int) -> None:
     data.mkdir(parents=True)
     srv = ServerProcess(data).start()
     srv.stop()
-    fill(data / "workbench.db", stored)
+    store_events(data / "workbench.db", stored)
     srv = ServerProcess(data).start()
     try:
         for fmt in ("jsonl", "parquet"):   # warm: the modules a format needs are not the answer's memory

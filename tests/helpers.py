@@ -232,6 +232,27 @@ def body_of(gender: str = "feminine", shape: str = "average", height: float | No
     return body_mesh(normalize_avatar_settings(settings))
 
 
+def store_events(db, n: int, viewer: str = "vw_bulk", chunk: int = 500_000) -> None:
+    """Store ``n`` synthetic events (:func:`workbench.tracking.synth.generate`, ``chunk`` at a time, each seeded by its
+    first event's number) straight into the local service's ``events`` table in the SQLite file ``db``: a lake's worth
+    of stored events without the cost of ingest over HTTP (the lake tests and bench/lake_memory.py)."""
+    import sqlite3
+
+    import pandas as pd
+
+    from workbench.tracking.synth import generate
+
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        for lo in range(0, n, chunk):
+            df = generate(min(chunk, n - lo), seed=lo, flat=True)
+            ms = pd.DatetimeIndex(df["timestamp"]).as_unit("ms").asi8
+            payload = df["payload.loadTimeMs"].map(lambda v: '{"loadTimeMs":%r}' % v if v == v else "{}")
+            with con:
+                con.executemany("INSERT INTO events (viewer_token, session_id, event_id, key, payload, ts, received_at) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                zip([viewer] * len(df), df["sessionId"].astype(str), df["id"].astype(str),
+                                    df["key"].astype(str), payload, ms.tolist(), ms.tolist(), strict=True))
+
 def painted_lips(m, gender: str) -> tuple[float, float]:
     """(mm the painted upper lip reaches above the mouth's corners on the face's middle, mm the lower reaches below) of
     body ``m``: the skin texture's ``lips`` mask (:func:`workbench.body.skin.features` of ``gender``) at a half or more,

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
-import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import httpx
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from conftest import ROOT
+from helpers import store_events
 
 from workbench.tracking import analysis as A
 from workbench.tracking.catalog import CATALOG
@@ -95,20 +93,6 @@ STORED = 12_000  # events in the export tests' store: a dozen pages of PAGE
 PAGE = 1_000
 
 
-def _fill(db: Path, n: int, viewer: str = "vw_bulk") -> None:
-    """Store ``n`` synthetic events straight into the service's table (ingest over HTTP is not under test here)."""
-    from workbench.tracking.synth import generate
-
-    df = generate(n, seed=0, flat=True)
-    ms = pd.DatetimeIndex(df["timestamp"]).as_unit("ms").asi8
-    payload = df["payload.loadTimeMs"].map(lambda v: '{"loadTimeMs":%r}' % v if v == v else "{}")
-    with contextlib.closing(sqlite3.connect(db)) as con, con:
-        con.executemany("INSERT INTO events (viewer_token, session_id, event_id, key, payload, ts, received_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        zip([viewer] * len(df), df["sessionId"].astype(str), df["id"].astype(str),
-                            df["key"].astype(str), payload, ms.tolist(), ms.tolist(), strict=True))
-
-
 @pytest.fixture(scope="module")
 def stored_service(tmp_path_factory):
     """A local service (in this process, real HTTP on loopback, no avatar library) holding :data:`STORED` events."""
@@ -116,7 +100,7 @@ def stored_service(tmp_path_factory):
 
     svc = LocalService.start(tmp_path_factory.mktemp("stored") / "data", generate_library=False)
     try:
-        _fill(svc.backend.db.path, STORED)
+        store_events(svc.backend.db.path, STORED)
         yield svc
     finally:
         svc.stop()
