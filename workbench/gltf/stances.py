@@ -39,7 +39,7 @@ from scipy.spatial import cKDTree
 from ..body.outfit.pattern import pattern
 from ..body.rig import skin
 from ..options import POSES
-from ..skeleton import FINGERS, JOINT_NAMES, Skeleton
+from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
 from .clips import IDLE_STANCE, Clip, Pose, _base, _curl, _idle, _rest_hand, euler_to_quat
 from .reach import NEAR, Surface, arm_points, frames, matrix, rest_hand
 
@@ -91,8 +91,23 @@ CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
 # The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
 # mesh's wide stance), the chest lifted (degrees); the head level over it (:func:`_face_forward`).
 POWER_LEG, POWER_CHEST = 1.5, 3.0
+
+
+def _above(joint: str) -> tuple[str, ...]:
+    """The skeleton's joints from the Hips down to ``joint``'s parent (:data:`workbench.skeleton.JOINTS`).
+
+    >>> _above("Head")
+    ('Hips', 'Spine', 'Spine1', 'Spine2', 'Neck')
+    """
+    parent = dict(JOINTS)
+    out = []
+    while (joint := parent[joint]) is not None:
+        out.append(joint)
+    return tuple(reversed(out))
+
+
 # The joints from the Hips to the head's parent: their turns, undone at the head, leave the face level and square.
-HEAD_CHAIN = ("Hips", "Spine", "Spine1", "Spine2", "Neck")
+HEAD_CHAIN = _above("Head")
 
 
 def _set(p: Pose, side: str, joint: str, angles: tuple[float, float, float]) -> None:
