@@ -100,9 +100,11 @@ def _above(joint: str) -> tuple[str, ...]:
     ('Hips', 'Spine', 'Spine1', 'Spine2', 'Neck')
     """
     parent = dict(JOINTS)
-    out = []
-    while (joint := parent[joint]) is not None:
-        out.append(joint)
+    out: list[str] = []
+    up = parent[joint]
+    while up is not None:
+        out.append(up)
+        up = parent[up]
     return tuple(reversed(out))
 
 
