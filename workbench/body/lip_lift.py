@@ -15,6 +15,8 @@ here to the middle incisors' gum, a row of teeth across the mouth's width.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .eyes import _smoothstep
@@ -328,6 +330,33 @@ def border_even(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, 
     return keep.astype(np.int32), full[keep].astype(np.float32)
 
 
+class _Frame(NamedTuple):
+    line: float          # the mouth's corners' height
+    front: float         # 2 mm (on the reference face) behind the corners: the skin in front of it is the lips'
+    top: float           # the upper lip's border's height
+    bottom: float        # the lower lip's border's height
+    half: float          # the mouth's half-width
+    moves: np.ndarray    # (V,) bool: the vertices the smile's sum moves up (``up``) or down
+    every: np.ndarray    # the lips' inner edge's vertices
+    edge: np.ndarray     # those of them in ``moves``, from the viewer's left to right
+
+
+def _lip_frame(positions: np.ndarray, triangles: np.ndarray, corners: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+               unit: float, up: bool) -> _Frame:
+    """What :func:`upper_thin` (``up``) and :func:`lower_thin` measure the lips by (:class:`_Frame`)."""
+    from .lip_heights import lip_borders
+    from .soften import lip_edge
+
+    line, front = float(corners[:, 1].mean()), float(corners[:, 2].mean()) - 0.002 * unit
+    over, under = lip_borders(positions, triangles, (corners[0], corners[1]))
+    moves = np.zeros(len(positions), bool)
+    moves[smile[0][(smile[1][:, 1] > 0) if up else (smile[1][:, 1] < 0)]] = True
+    every = lip_edge(triangles)
+    edge = every[moves[every]]
+    return _Frame(line, front, line + over, line - under, float(np.ptp(corners[:, 0])) / 2, moves, every,
+                  edge[np.argsort(positions[edge, 0])])
+
+
 def upper_thin(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
                corners: np.ndarray, mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
     """The upper lip thinned and drawn back over the teeth (see :data:`THIN`): the skin (``body``'s vertices in front
@@ -335,17 +364,8 @@ def upper_thin(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
     border) from the upper lip's inner edge (the edge's vertices ``smile``, the lips' sum, lifts) up to the border
     pressed down towards that edge and back, the skin over the border moved with the border and less higher up; the
     edge itself and the lower lip stay. Returns the vertices moved and their deltas."""
-    from .lip_heights import lip_borders
-    from .soften import lip_edge
-
-    line, front = float(corners[:, 1].mean()), float(corners[:, 2].mean()) - 0.002 * unit
-    top = line + lip_borders(positions, triangles, (corners[0], corners[1]))[0]
-    half = float(np.ptp(corners[:, 0])) / 2
-    lifts = np.zeros(len(positions), bool)
-    lifts[smile[0][smile[1][:, 1] > 0]] = True
-    every = lip_edge(triangles)
-    edge = every[lifts[every]]
-    edge = edge[np.argsort(positions[edge, 0])]
+    f = _lip_frame(positions, triangles, corners, smile, unit, up=True)
+    line, front, top, half, lifts, every, edge = f.line, f.front, f.top, f.half, f.moves, f.every, f.edge
     p = positions[body].astype(np.float64)
     inner = np.interp(p[:, 0], positions[edge, 0], positions[edge, 1])     # (the upper lip's inner edge at each x)
     tall = np.maximum(top - inner, 0.001 * unit)
@@ -426,17 +446,8 @@ def lower_thin(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
     >>> round(LOWER_UP * 1000, 1), round(LOWER_REACH * 1000, 1)
     (3.0, 10.0)
     """
-    from .lip_heights import lip_borders
-    from .soften import lip_edge
-
-    line, front = float(corners[:, 1].mean()), float(corners[:, 2].mean()) - 0.002 * unit
-    bottom = line - lip_borders(positions, triangles, (corners[0], corners[1]))[1]
-    half = float(np.ptp(corners[:, 0])) / 2
-    drops = np.zeros(len(positions), bool)
-    drops[smile[0][smile[1][:, 1] < 0]] = True
-    every = lip_edge(triangles)
-    edge = every[drops[every]]
-    edge = edge[np.argsort(positions[edge, 0])]
+    f = _lip_frame(positions, triangles, corners, smile, unit, up=False)
+    front, bottom, half, edge = f.front, f.bottom, f.half, f.edge
     # The lower lip and the chin: the skin in front of the corners within THIN_WIDE[1] of the half-width joined to the
     # lower lip's inner edge (at rest the upper lip's middle hangs behind the lower lip's top, lower than its edge: it
     # joins the lower lip at the corners only, left out here).
