@@ -129,11 +129,32 @@ def _glb(settings: dict, lod: int = 0) -> bytes:
     return build_avatar(normalize_avatar_settings(settings), ModelOptions(lod=lod, animations=("idle",)))
 
 
+# The sheets' avatars built so far, by their settings (the last KEEP): a sheet draws each avatar several times
+# (the grid of eight in two rows and four at 512 px, the expressions sheet each look in 6 expressions and 15
+# visemes), and a build costs about as much CPU as a draw (0.3 s warm, 1.5 s for a new skin or body) or more.
+# The build is deterministic (tests/gltf/test_avatar.py), so a kept GLB is the bytes a new build would be.
+KEEP = 8
+_kept: dict[str, bytes] = {}
+
+
+def _kept_glb(settings: dict) -> bytes:
+    """:func:`_glb` of ``settings``, built once while it is among the last :data:`KEEP` asked for."""
+    import json
+
+    key = json.dumps(settings, sort_keys=True)
+    if key not in _kept:
+        _kept[key] = _glb(settings)
+    _kept[key] = _kept.pop(key)   # the newest last, so the oldest goes first
+    while len(_kept) > KEEP:
+        del _kept[next(iter(_kept))]
+    return _kept[key]
+
+
 def render_avatar(settings: dict, camera: str, size: int, **kw) -> Image.Image:
     """One avatar at LOD 0, standing in the first frame of its own idle clip."""
     from workbench.render import render
 
-    glb = _glb(settings)
+    glb = _kept_glb(settings)
     image = render(glb, size=size, camera=camera, background=BACKGROUND, pose=(glb, 0.0), **kw)
     _drawn()
     return image

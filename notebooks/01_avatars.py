@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import workbench
 from tqdm.auto import tqdm
-from workbench.gltf import compare, inspect, validate, validator_available
+from workbench.gltf import compare, inspect, validate_many, validator_available
 
 client = workbench.connect()
 
@@ -161,12 +161,14 @@ display(summaries["lod2+merged+atlas512+webp+all"].animations[["name", "duration
 # ## Validation
 #
 # Every model the service writes must pass the Khronos glTF-Validator with 0 errors. Where node and
-# the validator are installed, we run it over every variant (a second or so each; the bar counts them):
+# the validator are installed, we run it over every variant in one node process (a second or so each; the bar counts
+# them as it finishes each):
 
 # %%
 reports = None
 if validator_available():
-    reports = [validate(m.content) for m in tqdm(models.values(), desc="glTF-Validator", unit="model", leave=False)]
+    with tqdm(total=len(models), desc="glTF-Validator", unit="model", leave=False) as bar:
+        reports = validate_many([m.content for m in models.values()], on_each=lambda report: bar.update())
 
 # %% tags=["nbval-check-output"]
 if reports is not None:

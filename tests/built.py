@@ -8,23 +8,36 @@ workers share (``WORKBENCH_TEST_GLBS``, made and removed by tests/conftest.py fo
 settings, the options and the digest of the package's code. Its bytes are build_avatar's own (the build is
 deterministic, test_avatar checks it), so a test reading them measures what it measured before.
 
+Two workers asking for one build at once (the costliest files start together, and review P's avatars are in
+several of them) would each build it: a worker holds the build's lock file (``<key>.lock``, ``fcntl.flock``) while it
+looks for the GLB and builds it, so the other waits and reads it. ``WORKBENCH_BUILT_LOG=FILE`` appends a line a call
+(the worker, the key, where the GLB came from: ``kept``, ``read``, ``built``, and the build's CPU seconds), to count
+the builds of a run and the ones made twice.
+
 Only for tests that measure an avatar, never for those that test the build itself (its determinism, its
 cost, a monkeypatched part of it): those call :func:`workbench.gltf.build_avatar`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import tempfile
+import time
 from collections import OrderedDict
 from pathlib import Path
 
 import workbench
 from workbench.gltf import build_avatar
 from workbench.options import ModelOptions
+
+try:
+    import fcntl
+except ImportError:   # (no flock: Windows; two workers may then build the same avatar, as before)
+    fcntl = None  # type: ignore[assignment]
 
 #: How many GLBs a process keeps in memory (a LOD 0 avatar is about 10 MB).
 KEEP = 12
@@ -55,31 +68,66 @@ def built(settings: dict, options: ModelOptions) -> bytes:
     key = key_of(settings, options)
     if key in _kept:
         _kept.move_to_end(key)
+        _log(key, "kept")
         return _kept[key]
     folder = os.environ.get(FOLDER_VAR)
-    path = Path(folder) / f"{key}.glb" if folder else None
-    glb = None
-    if path is not None:
-        try:
-            glb = path.read_bytes()
-        except OSError:
-            glb = None
-    if glb is None:
-        glb = build_avatar(settings, options)
-        if path is not None:
-            tmp = None
+    if folder is None:
+        glb = _build(key, settings, options)
+    else:
+        path = Path(folder) / f"{key}.glb"
+        with _locked(path.with_suffix(".lock")):
             try:
-                fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
-                with os.fdopen(fd, "wb") as f:
-                    f.write(glb)
-                os.replace(tmp, path)   # whole or not at all: a worker reading it meanwhile sees none
-            except OSError:   # (a full disk: the run goes on building; no part left behind)
-                if tmp is not None:
-                    Path(tmp).unlink(missing_ok=True)
+                glb = path.read_bytes()
+                _log(key, "read")
+            except OSError:
+                glb = _build(key, settings, options)
+                _write(path, glb)
     _kept[key] = glb
     while len(_kept) > KEEP:
         _kept.popitem(last=False)
     return glb
+
+
+def _build(key: str, settings: dict, options: ModelOptions) -> bytes:
+    cpu = time.process_time()
+    glb = build_avatar(settings, options)
+    _log(key, "built", time.process_time() - cpu)
+    return glb
+
+
+@contextlib.contextmanager
+def _locked(lock: Path):
+    """Held by one process of the run at a time: the one looking for (and, not finding it, building) the GLB."""
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:   # (the folder gone or read-only: build without the lock)
+        fd = None
+    try:
+        if fd is not None and fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)   # released when the fd closes, or when a killed worker's process ends
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _write(path: Path, glb: bytes) -> None:
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".part")
+        with os.fdopen(fd, "wb") as f:
+            f.write(glb)
+        os.replace(tmp, path)   # whole or not at all: a reader without the lock sees none
+    except OSError:   # (a full disk: the run goes on building; no part left behind)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def _log(key: str, source: str, cpu: float = 0.0) -> None:
+    log = os.environ.get("WORKBENCH_BUILT_LOG")
+    if log:
+        with open(log, "a") as f:   # one short line a write: appends from several workers do not interleave
+            f.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}\t{os.getpid()}\t{key}\t{source}\t{cpu:.2f}\n")
 
 
 def sheet_glb(settings: dict, lod: int = 0) -> bytes:

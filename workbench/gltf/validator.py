@@ -22,6 +22,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,17 +34,15 @@ const fs = require('fs');
 const validator = require('gltf-validator');
 const files = JSON.parse(fs.readFileSync(0, 'utf8'));
 (async () => {
-  const out = [];
   for (const f of files) {
     try {
       const bytes = new Uint8Array(fs.readFileSync(f));
       const r = await validator.validateBytes(bytes, { uri: f.split('/').pop(), maxIssues: 200 });
-      out.push(r);
+      process.stdout.write(JSON.stringify(r) + '\n');
     } catch (e) {
-      out.push({ fatal: String(e) });
+      process.stdout.write(JSON.stringify({ fatal: String(e) }) + '\n');
     }
   }
-  process.stdout.write(JSON.stringify(out));
 })();
 """
 
@@ -95,13 +95,18 @@ def validator_available() -> bool:
     return shutil.which("node") is not None and _module_dir() is not None
 
 
-def validate_many(sources) -> list[ValidationReport]:
+def validate_many(sources, on_each: Callable[[ValidationReport], object] | None = None) -> list[ValidationReport]:
     """Validate several GLBs (bytes, paths or responses) in one node process, in order.
+
+    on_each: called with each file's report as node finishes it (a progress bar's ``update``), before the next.
 
     >>> from workbench.gltf import build_animation
     >>> files = [build_animation("masculine", n) for n in ("nod", "wave")]
-    >>> [r.ok for r in validate_many(files)] if validator_available() else [True, True]
+    >>> done = []
+    >>> [r.ok for r in validate_many(files, on_each=done.append)] if validator_available() else [True, True]
     [True, True]
+    >>> len(done) if validator_available() else 2
+    2
     """
     modules = _module_dir()
     node = shutil.which("node")
@@ -109,6 +114,7 @@ def validate_many(sources) -> list[ValidationReport]:
         raise RuntimeError("validate: gltf-validator not found; run shared/tools/validate-glb once to install it "
                            "or set GLTF_VALIDATOR_HOME")
     sources = list(sources)
+    reports: list[ValidationReport] = []
     with tempfile.TemporaryDirectory(prefix="glb-validate-") as tmp:
         paths = []
         for i, src in enumerate(sources):
@@ -119,11 +125,28 @@ def validate_many(sources) -> list[ValidationReport]:
                 p.write_bytes(_load(src))
                 paths.append(str(p))
         env = dict(os.environ, NODE_PATH=str(modules))
-        proc = subprocess.run([node, "-e", _SCRIPT], input=json.dumps(paths), capture_output=True,
-                              text=True, env=env, timeout=600)
-    if proc.returncode != 0:
-        raise RuntimeError(f"validate: node exited with {proc.returncode}: {proc.stderr.strip()[:500]}")
-    return [ValidationReport.from_raw(r) for r in json.loads(proc.stdout)]
+        with open(Path(tmp) / "stderr", "w+") as err, subprocess.Popen(
+                [node, "-e", _SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True,
+                env=env) as proc:
+            # One line a file, as node finishes it; a node that hangs is stopped after 600 s as before.
+            watchdog = threading.Timer(600, proc.kill)
+            watchdog.start()
+            try:
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write(json.dumps(paths))
+                proc.stdin.close()
+                for line in proc.stdout:
+                    reports.append(ValidationReport.from_raw(json.loads(line)))
+                    if on_each is not None:
+                        on_each(reports[-1])
+                returncode = proc.wait()
+            finally:
+                watchdog.cancel()
+            err.seek(0)
+            stderr = err.read()
+    if returncode != 0 or len(reports) != len(paths):
+        raise RuntimeError(f"validate: node exited with {returncode}: {stderr.strip()[:500]}")
+    return reports
 
 
 def validate(source) -> ValidationReport:
