@@ -11,7 +11,9 @@ thing one reads of a smile.
 turns into the crease (what a normal map does for a crease finer than its mesh): the line shows as a soft shade from
 the nose's wing round the corner, clearly on the side away from the key light (1.5 to 5.4 L* deeper than at rest on
 review X's faces) and little on the side towards it (-0.2 to 2.9), the cheek beside it lit as before
-(tests/render/test_smile_fold_review_x.py).
+(tests/render/test_smile_fold_review_x.py). Beside the nose's wing the smile's normals are lit as at rest instead
+(:data:`WING_CALM`): the skin squeezed up against the wing, turned down by the mesh and by the groove, read as "brown
+smudges either side of the nose" in blind review Y (tests/render/test_smile_nose_review_y.py).
 
 >>> round(GROOVE_WIDTH * 1000, 1), round(GROOVE_AT * 1000, 1)
 (4.0, -1.0)
@@ -23,7 +25,7 @@ import numpy as np
 
 from .expressions import EYES_APART, NOSE_WING, smoothstep
 
-__all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_TILT", "GROOVE_WIDTH", "groove"]
+__all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_TILT", "GROOVE_WIDTH", "WING_CALM", "groove"]
 
 # The groove's middle (metres across the fold's line, + towards the cheek: on the lip's side, where the skin turns into
 # the crease) and its half-width (a Gaussian's), on the reference face; the direction the normals on it turn to
@@ -41,9 +43,20 @@ GROOVE_END = (0.012, -0.010)
 # reference face): the skin folded into the corner is shaded as a soft fold already (workbench.body.corner_shade),
 # and the groove's turn on it drew a dark blot beside the lips.
 GROOVE_CLEAR = (0.005, 0.011)
-# How much of the line's two ends (its share from each end) the groove fades in over: none at the nose's wing, and
-# none where the line runs out past the corner under the lower lip.
-GROOVE_ENDS = (0.05, 0.3)
+# How much of the line's two ends (its share from each end) the groove fades in over: none at the nose's wing (and
+# little on the skin there lit as at rest, WING_CALM: at 0.05 its turn on the skin under the wing, which faces up,
+# drew a dark blot there, review Y's #9 and #10), and none where the line runs out past the corner under the lower lip.
+GROOVE_ENDS = (0.35, 0.3)
+# The skin beside the nose's wing lit as at rest (blind review Y's defect 1, "brown smudges either side of the nose",
+# its #9 and #10): the smile raises the upper lip's and the cheek's skin there 5 to 10 mm against the wing, which does
+# not rise, and the skin squeezed under the wing turns down, a pinch a vertex or two wide that the mesh (4 to 6 mm
+# between vertices) shades as a dark facet, the groove's turn on it darker still. The smile's normals go back to the
+# rest's near the line's top: all of the rest's from WING_ABOVE[1] of the line's length above the wing (none from
+# WING_ABOVE[0]) to WING_CALM[1] of it down from the wing (none from WING_CALM[0]), within WING_REACH (metres on the
+# reference face, a Gaussian's half-width) either side of the line.
+WING_CALM = (0.45, 0.2)
+WING_ABOVE = (-0.2, -0.05)
+WING_REACH = 0.012
 
 
 def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.ndarray, corners: np.ndarray,
@@ -51,19 +64,27 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     """``normals`` (V, 3, unit) of a smile whose vertices are at ``moved`` (V, 3, metres, facing +z) with the
     nasolabial groove turned into them on the ``skin`` vertices (V, bool) that face forward at rest
     (``rest_normals``): per side, along the line from the nose's wing (:data:`~workbench.body.expressions.NOSE_WING`
-    from that side's eye, ``eyes`` (2, 3) their middles) to :data:`GROOVE_END` beside that side's mouth corner (``corners`` (2, 3), where the smile puts them), see :data:`GROOVE_AT`. Unit length again.
+    from that side's eye, ``eyes`` (2, 3) their middles) to :data:`GROOVE_END` beside that side's mouth corner
+    (``corners`` (2, 3), where the smile puts them), see :data:`GROOVE_AT`; near the wing, back towards the rest's
+    (:data:`WING_CALM`). Unit length again.
 
-    >>> p = np.array([[x, y, 0.0] for y in (-0.05, -0.04, -0.03) for x in (0.03, 0.025, 0.02)])
+    >>> p = np.array([[x, y, 0.0] for y in (-0.06, -0.056, -0.052) for x in (0.03, 0.0275, 0.025)])
     >>> n = np.tile([0.0, 0.0, 1.0], (len(p), 1))
     >>> out = groove(p, n, np.ones(len(p), bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
-    ...              np.array([[-0.025, -0.05, 0.0], [0.025, -0.05, 0.0]]), n)
+    ...              np.array([[-0.025, -0.07, 0.0], [0.025, -0.07, 0.0]]), n)
     >>> bool(out[:, 2].min() < 0.9), bool(np.allclose(np.linalg.norm(out, axis=1), 1))   # turned, unit length
     (True, True)
+    >>> wing = np.array([[0.0205, -0.040, 0.0]])          # just under the nose's wing: lit as at rest, nearly
+    >>> calm = groove(wing, np.array([[0.0, -0.5, 0.866]]), np.ones(1, bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
+    ...               np.array([[-0.025, -0.07, 0.0], [0.025, -0.07, 0.0]]), np.array([[0.0, 0.0, 1.0]]))
+    >>> calm.round(2)
+    array([[ 0.  , -0.05,  1.  ]])
     """
     unit = float(np.linalg.norm(eyes[0] - eyes[1])) / EYES_APART
     mid_x = float(eyes[:, 0].mean())
     p = moved[:, :2].astype(np.float64)
     turn = np.zeros(len(moved))
+    calm = np.zeros(len(moved))
     for eye in eyes:
         side = np.sign(eye[0] - mid_x)
         corner = corners[int(np.argmin(np.abs(corners[:, 0] - eye[0])))]
@@ -79,6 +100,11 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
             * ((moved[:, 0] - mid_x) * side > 0) \
             * smoothstep(GROOVE_CLEAR[0] * unit, GROOVE_CLEAR[1] * unit, np.linalg.norm(p - corner[:2], axis=1))
         turn = np.maximum(turn, w)
+        calm = np.maximum(calm, np.exp(-((sd / (WING_REACH * unit)) ** 2)) * smoothstep(WING_CALM[0], WING_CALM[1], t)
+                          * smoothstep(*WING_ABOVE, t) * ((moved[:, 0] - mid_x) * side > 0))
     turn *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
-    out = normals.astype(np.float64) + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT)
+    calm *= skin
+    out = normals * (1 - calm)[:, None] + rest_normals * calm[:, None]
+    out = out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    out += (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT)
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
