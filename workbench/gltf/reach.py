@@ -68,10 +68,11 @@ BEND, W_BEND = 10.0, 1e-3
 
 def tree(points: np.ndarray) -> cKDTree:
     """A k-d tree of ``points`` for the solves' many nearest-sample queries within a bound: split at the middle of
-    each cell, its cells not shrunk to their points (scipy's ``balanced_tree=False, compact_nodes=False``). The same
-    answers as scipy's default tree, which splits at the median and shrinks the cells, in half the time on the
-    hands' queries (pass 36: 2.0 -> 0.9 s replaying a clasped stance's 2,800 queries; the median split costs more
-    to build and the shrunk cells, hugging the samples of a curved surface, let fewer be passed over at a bound).
+    each cell, its cells not shrunk to their points (scipy's ``balanced_tree=False, compact_nodes=False``), about
+    half the CPU of scipy's default tree (the median split, the cells shrunk) on the hands' queries (pass 36:
+    replaying a clasped stance's 2,276 recorded queries, 1.4 to 2.0 s -> 0.6 to 0.9 s; why it is slower here was not
+    looked into). The same answers, index for index, on those queries and on every stance bench/RESULTS.md's pass 36
+    hashed (a tie in distance, which no sample of a real surface has shown, could be broken the other way).
 
     >>> t = tree(np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]))
     >>> [float(d) for d in t.query(np.array([[0.9, 0.0, 0.0], [5.0, 0.0, 0.0]]), distance_upper_bound=0.5)[0]]
