@@ -16,6 +16,8 @@ its clothes' surface below the armpits, posed once (the arm does not move it).
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 from numba import njit
 from scipy.optimize import minimize
@@ -64,6 +66,21 @@ W_IN, W_CONTACT, W_TARGET, W_FLAT, W_TURN = 4e4, 3e3, 3e2, 2e2, 2e-5
 BEND, W_BEND = 10.0, 1e-3
 
 
+def tree(points: np.ndarray) -> cKDTree:
+    """A k-d tree of ``points`` for the solves' many nearest-sample queries within a bound: split at the middle of
+    each cell, its cells not shrunk to their points (scipy's ``balanced_tree=False, compact_nodes=False``), about
+    half the CPU of scipy's default tree (the median split, the cells shrunk) on the hands' queries (pass 36:
+    replaying a clasped stance's 2,276 recorded queries, 1.4 to 2.0 s -> 0.6 to 0.9 s; why it is slower here was not
+    looked into). The same answers, index for index, on those queries and on every stance bench/RESULTS.md's pass 36
+    hashed (a tie in distance, which no sample of a real surface has shown, could be broken the other way).
+
+    >>> t = tree(np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 0.0]]))
+    >>> [float(d) for d in t.query(np.array([[0.9, 0.0, 0.0], [5.0, 0.0, 0.0]]), distance_upper_bound=0.5)[0]]
+    [0.09999999999999998, inf]
+    """
+    return cKDTree(points, balanced_tree=False, compact_nodes=False)
+
+
 def frames(p: Pose, rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
     """Every joint's world rotation and position in the pose's first frame (rotations in the parent's frame over
     identity rest rotations, as the clips are written and a viewer plays them)."""
@@ -77,17 +94,6 @@ def frames(p: Pose, rig: Skeleton) -> tuple[np.ndarray, np.ndarray]:
         else:
             rot[k], pos[k] = rot[parent] @ r, pos[parent] + rot[parent] @ rig.local[k]
     return rot, pos
-
-
-def posed(piece, rig: Skeleton, rot: np.ndarray, pos: np.ndarray, keep=None) -> tuple[np.ndarray, np.ndarray]:
-    """``piece``'s vertices (``keep`` of them) skinned by the frames ``rot``, ``pos`` and their unit normals."""
-    keep = slice(None) if keep is None else keep
-    at = np.asarray(piece.positions, np.float64)[keep]
-    n = np.asarray(piece.normals, np.float64)[keep]
-    j, w = np.asarray(piece.joints)[keep], np.asarray(piece.weights)[keep]
-    a = skin(at, rig.world, pos, rot, j, w)
-    b = skin(at + 0.01 * n, rig.world, pos, rot, j, w)
-    return a, (b - a) / np.maximum(np.linalg.norm(b - a, axis=1), 1e-9)[:, None]
 
 
 def below_arms(rest: np.ndarray, shoulder: np.ndarray) -> np.ndarray:
@@ -131,7 +137,7 @@ class Surface:
             rest = np.asarray(pieces[n].positions, np.float64)
             shell = np.arange(len(rest)) < (shells or {}).get(n, len(rest))
             tris = np.asarray(pieces[n].indices).reshape(-1, 3)
-            at = posed(pieces[n], rig, rot, pos)[0]
+            at = skin(rest, rig.world, pos, rot, np.asarray(pieces[n].joints), np.asarray(pieces[n].weights))
             for keep, out in ((below_arms(rest, shoulder), None),
                               ((rest[:, 1] < shoulder[1] - ARMPIT) & (np.abs(rest[:, 0]) < abs(shoulder[0])), 1)):
                 a, b = samples(at, tris[(keep & shell)[tris].all(1)])
@@ -141,13 +147,19 @@ class Surface:
                 else:
                     self.each.append((a, b))
         self.points, self.normals = np.concatenate(pts), np.concatenate(normals)
-        # The top's outside (a tree of it) and which of its vertices lie RIM or more from its edges: both hands' sleeves
-        self.cloth = None
-        if "Outfit_Top" in pieces:
-            top = pieces["Outfit_Top"]
-            cloth = np.asarray(top.positions, np.float64)
-            shell = (shells or {}).get("Outfit_Top") or len(cloth)
-            self.cloth = (cKDTree(cloth[:shell]), _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell])
+        self._pieces, self._shells = pieces, shells
+
+    @cached_property
+    def cloth(self) -> tuple[cKDTree, np.ndarray] | None:
+        """The top's outside (a tree of it) and which of its vertices lie :data:`RIM` or more from its edges, at
+        rest: both hands' sleeves read them (:func:`_sleeve`). Made when first read: the hanging arm's surfaces
+        (``stances._hang``, one a degree) never read it."""
+        if "Outfit_Top" not in self._pieces:
+            return None
+        top = self._pieces["Outfit_Top"]
+        cloth = np.asarray(top.positions, np.float64)
+        shell = (self._shells or {}).get("Outfit_Top") or len(cloth)
+        return cKDTree(cloth[:shell]), _rims_off(cloth, np.asarray(top.indices).reshape(-1, 3), RIM)[:shell]
 
 
 def _arm_points(rig: Skeleton, pieces, side: str, step: int, fore_step: int):
@@ -242,6 +254,26 @@ def _subtree(rig: Skeleton, root: int) -> list[int]:
     return sorted(inside)
 
 
+def _levels(rig: Skeleton, sub: list[int]) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The joints ``sub`` (a subtree, parents first) by their depth under its root: per level the joints, their
+    parents and their rest offsets from them as (n, 3, 1) columns.
+
+    >>> from workbench.gltf.meshes import avatar_skeleton
+    >>> from workbench.options import normalize_avatar_settings
+    >>> rig = avatar_skeleton(normalize_avatar_settings({"gender": "feminine"}))
+    >>> [[rig.names[k] for k in ks][:2] for ks, _, _ in _levels(rig, _subtree(rig, rig.index["LeftForeArm"]))][:3]
+    [['LeftForeArm'], ['LeftHand'], ['LeftHandThumb1', 'LeftHandIndex1']]
+    """
+    depth = {sub[0]: 0}
+    for k in sub[1:]:
+        depth[k] = depth[rig.parents[k]] + 1
+    out = []
+    for d in range(max(depth.values()) + 1):
+        ks = np.array([k for k in sub if depth[k] == d])
+        out.append((ks, np.array([rig.parents[k] for k in ks]), np.asarray(rig.local, np.float64)[ks][..., None]))
+    return out
+
+
 def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, target: np.ndarray,
               shell: int | None = None) -> float:
     """Turn ``side``'s arm (the :data:`FREE` angles, within :data:`LIMIT` of the pose's) so that its palm rests
@@ -256,7 +288,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
                     for steps in ((STEP, 2 * STEP), (1, 2)))
     # The surfaces within the arm's reach of the target: all together (the palm's rest) and each on its own.
     # (Each sample's point and normal with a last row of zeros: a query's miss reads that row and is set aside.)
-    trees = [(cKDTree(a[m]), np.vstack([a[m], np.zeros(3)]), np.vstack([b[m], np.zeros(3)]))
+    trees = [(tree(a[m]), np.vstack([a[m], np.zeros(3)]), np.vstack([b[m], np.zeros(3)]))
              for a, b in [(surface.points, surface.normals), *surface.each]
              for m in [np.linalg.norm(a - target, axis=1) < REACH]]
     sub = _subtree(rig, rig.index[side + "Arm"])
@@ -274,14 +306,22 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
 
     fore_k, hand_k, knuckle_k = (rig.index[side + j] for j in ("ForeArm", "Hand", "HandMiddle1"))
 
+    # The arm's joints a level at a time (the upper arm, the forearm, the hand, each finger's joints in turn), each
+    # level's products in one stacked matmul: the same products as joint by joint (numpy's matmul of each 3 x 3),
+    # a sixth of the calls.
+    turned = np.stack([fixed.get(k, np.eye(3)) for k in range(len(rig.names))])
+    moved_k = np.array(list(moved))
+    levels = _levels(rig, sub)
+
     def place(v, sets):       # the hand's and the forearm's points skinned as the viewer skins them, and the wrist's bend
         a = angles(v)
-        turn = dict(zip(moved, turns(np.stack([a[j] for j in moved.values()])), strict=True))
+        turn = turned.copy()
+        turn[moved_k] = turns(np.stack([a[j] for j in moved.values()]))
         rot, pos = rot0.copy(), pos0.copy()
-        for k in sub:
-            par = rig.parents[k]
-            rot[k] = rot[par] @ turn.get(k, fixed[k])
-            pos[k] = pos[par] + rot[par] @ rig.local[k]
+        for ks, par, local in levels:
+            up = rot[par]
+            rot[ks] = up @ turn[ks]
+            pos[ks] = pos[par] + (up @ local)[..., 0]
         return [skin(at, rig.world, pos, rot, j, w) for j, w, at in sets[:1] + sets[2:]], \
             _angle(rot[fore_k] @ rig.local[hand_k], rot[hand_k] @ rig.local[knuckle_k])
 
@@ -350,7 +390,8 @@ def _angle(a: np.ndarray, b: np.ndarray) -> float:
     >>> round(_angle(np.array([1.0, 0.0, 0.0]), np.array([1.0, 1.0, 0.0])), 6)
     45.0
     """
-    return float(np.degrees(np.arctan2(np.linalg.norm(np.cross(a, b)), a @ b)))
+    cross = np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+    return float(np.degrees(np.arctan2(np.linalg.norm(cross), a @ b)))    # (np.cross's products, without its checks)
 
 
 def matrix(q: np.ndarray) -> np.ndarray:

@@ -41,7 +41,7 @@ from ..body.rig import skin
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
 from .clips import IDLE_STANCE, Clip, Pose, _base, _curl, _idle, _rest_hand, euler_to_quat
-from .reach import NEAR, Surface, arm_points, frames, matrix, rest_hand
+from .reach import NEAR, Surface, arm_points, frames, matrix, rest_hand, tree
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
@@ -159,7 +159,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
     pts = np.concatenate([np.asarray(pieces[n].positions) for n in ("Body", "Outfit_Top", "Outfit_Bottom")
                           if n in pieces])
     pts = pts[pts[:, 1] < rig.pos("LeftArm")[1] - ARMPIT]     # the trunk and legs (the T-pose's arms are above)
-    trunk = cKDTree(pts - rig.world[0])                         # from the Hips joint, in its frame
+    trunk = tree(pts - rig.world[0])                            # from the Hips joint, in its frame
     clear = _forearm_radius(rig, pieces) + FOREARM_MARGIN
     y0 = rig.world[0, 1]
     if name in ("hand_on_hip", "hands_on_hips"):
@@ -219,11 +219,11 @@ def _hang(p: Pose, side: str, rig: Skeleton, pieces, shells) -> None:
     for out in np.arange(0.0, HANG_OUT + 1):
         p.angles[side + "Arm"][:, 2] = z + s * out
         rot, pos = frames(p, rig)      # (the top's side under the arm is skinned to it in part: posed each time)
-        each = [(cKDTree(a), a, b) for a, b in Surface(rig, pieces, rot, pos, shells).each if len(a)]
+        each = [(tree(a), a, b) for a, b in Surface(rig, pieces, rot, pos, shells).each if len(a)]
         at = np.concatenate([skin(x, rig.world, pos, rot, j, w) for j, w, x in limb])
         gap = np.inf
-        for tree, a, n in each:
-            d, k = tree.query(at, distance_upper_bound=NEAR)
+        for near, a, n in each:
+            d, k = near.query(at, distance_upper_bound=NEAR)
             hit = np.isfinite(d)
             if hit.any():
                 gap = min(gap, float(np.einsum("nc,nc->n", at[hit] - a[k[hit]], n[k[hit]]).min()))
