@@ -62,8 +62,8 @@ LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
 # The upper row's biting edges as a smile shows them: the middle incisors longest, each tooth back shorter by this share
 # of the row's height, the canine pointed (CANINE_POINT more at its sides): the edge curves up to the corners with the
 # lower lip (one straight edge read as "an identical white strip", a grimace, in blind review G).
-UPPER_ARC = (0.0, 0.1, 0.08, 0.16, 0.18, 0.2, 0.2)
-CANINE_POINT = 0.1
+UPPER_ARC = (0.0, 0.04, 0.03, 0.12, 0.15, 0.2, 0.2)
+CANINE_POINT = 0.08
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
@@ -135,6 +135,11 @@ TEETH_NARROW, TEETH_DEPTH, UPPER_DOWN = 0.35, 0.02, 0.0065
 # review U: its gum is what a smile's lifted upper lip shows, workbench.body.lip_lift.UPPER_MIDDLE).
 LOWER_ROOTS = 0.65
 UPPER_ROOTS = 1.0
+# The share of the upper row's length along its arch (:func:`.teeth_arch.along`, from the middle line to its back) the
+# texture's teeth (UPPER_TEETH, 55.5 mm) fill: MakeHuman's row is about 80 mm long there, and drawn over all of it each
+# tooth was 1.4 times its width (the middle incisors 12 mm along the arch, 10 mm of the open mouth's width, the lateral
+# incisors on the row's turn and the canines on its side, seen edge on: "only two big incisors", blind review X).
+UPPER_SPAN = 0.7
 # How far behind the front teeth the arch's front curve is centred (metres).
 ARCH_BEND = 0.02
 # MakeHuman's tongue stands above the lower teeth: it is made flatter, its back lowered, and set down behind the lower
@@ -401,6 +406,8 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
         r = pos[mine]
         u = along(r, mid, front)
         e = from_edge(u, r[:, 1], up)
+        if up:
+            u = np.minimum(u / UPPER_SPAN, 1.0)
         # The inner faces: those whose normal points back into the arch, not the biting edges (which face down or
         # up). Out of the arch is, seen from above, away from its front's centre of curve (ARCH_BEND behind the
         # front teeth) round the front, and straight out to the side along the back teeth.
