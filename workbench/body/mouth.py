@@ -62,7 +62,7 @@ LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
 # The upper row's biting edges as a smile shows them: the middle incisors longest, each tooth back shorter by this share
 # of the row's height, the canine pointed (CANINE_POINT more at its sides): the edge curves up to the corners with the
 # lower lip (one straight edge read as "an identical white strip", a grimace, in blind review G).
-UPPER_ARC = (0.0, 0.04, 0.03, 0.12, 0.15, 0.2, 0.2)
+UPPER_ARC = (0.0, 0.04, 0.0, 0.12, 0.15, 0.2, 0.2)
 CANINE_POINT = 0.08
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer

@@ -27,7 +27,7 @@ __all__ = ["ARCH_BACK", "ARCH_UV", "ARC_UP", "along", "arched", "from_edge", "fr
 # out from the middle the edge starts rising, and how deep behind the front the bend fades out.
 ARCH_HALF = 0.017
 ARCH_BACK = 0.003
-ARC_UP = 0.0012
+ARC_UP = 0.0006
 ARC_FROM = 0.009
 ARCH_DEEP = 0.012
 # Where a row's place along the arch (:func:`along`, 0 to 1) lies on the teeth's texture (u): from the first share,
