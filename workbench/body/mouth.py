@@ -68,7 +68,9 @@ CANINE_POINT = 0.08
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
 # (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
-ENAMEL = (0.90, 0.885, 0.85)
+# (At (0.90, 0.885, 0.85) the open mouth's incisors drew 229 / 225 / 219 in our close-ups, "flat pure white", blind
+# review X: a little darker, the same hue.)
+ENAMEL = (0.87, 0.855, 0.82)
 # Towards the gum (from ROOT_FROM's first share of the row's height, e, to its second) the enamel thins over the
 # dentine: darker and warmer, as real teeth are at their necks. (At (0.89, 0.87, 0.83), hardly apart from the
 # enamel, the upper row read as "a flat row of identical pure-white teeth, a denture strip" in blind review U; the
@@ -76,7 +78,10 @@ ENAMEL = (0.90, 0.885, 0.85)
 # saturation 0.15, tests/body/test_mouth.py: at (0.80, 0.73, 0.63) a smile's teeth read as yellow, blind review D.)
 ENAMEL_ROOT = (0.83, 0.78, 0.72)
 ROOT_FROM = (0.35, 0.95)
-ENAMEL_EDGE = (0.86, 0.87, 0.88)
+# The biting edge's translucent enamel, greyer and cooler, over EDGE_CLEAR of the row's height (e): at 0.06, a
+# hairline no close-up drew (blind review X: "flat pure white").
+ENAMEL_EDGE = (0.80, 0.815, 0.83)
+EDGE_CLEAR = 0.1
 GUM = (0.70, 0.36, 0.37)
 # Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red, nor black: (0.30, 0.25, 0.22) drew
 # "piano keys" in blind review H), over GAP_SOFT mm of each tooth's side.
@@ -224,7 +229,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     shade = tints(seed, len(widths))[k] * (1 - 0.35 * (1 - np.sin(np.pi * t)) ** 1.5)[..., None]
     enamel = np.array(ENAMEL, np.float32)
     root = _smoothstep(*ROOT_FROM, e)[..., None]
-    tip = _smoothstep(0.06, 0.0, e)[..., None]
+    tip = _smoothstep(EDGE_CLEAR, 0.0, e)[..., None]
     colour = (enamel * (1 - root) + np.array(ENAMEL_ROOT, np.float32) * root) * (1 - tip) \
         + np.array(ENAMEL_EDGE, np.float32) * tip
     return colour * shade, gum, gap, nk
