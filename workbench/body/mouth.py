@@ -113,7 +113,9 @@ LOWER_GUM = (0.42, 0.14)
 # teeth to there, the canines' and premolars' faces turned forward by the corners drawn back; dark from the lateral
 # incisor, as the lower row is, the canines showed as dark gaps beside two or four white teeth, "missing teeth" in
 # blind review F); the lower row's, in the lower lip's shade and seen in an open mouth only, from the lateral incisor.
-SHADOW_FROM = {"upper": (0.34, 0.52), "lower": (0.2, 0.55)}
+# (The upper row's from 0.34 until review X: with its front teeth at their width, UPPER_SPAN, 0.42 is the first
+# premolar's front, 23 mm along the arch from the middle line, where 0.34 had been 26 mm.)
+SHADOW_FROM = {"upper": (0.42, 0.62), "lower": (0.2, 0.55)}
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
@@ -143,10 +145,13 @@ TEETH_NARROW, TEETH_DEPTH, UPPER_DOWN = 0.35, 0.02, 0.0065
 # review U: its gum is what a smile's lifted upper lip shows, workbench.body.lip_lift.UPPER_MIDDLE).
 LOWER_ROOTS = 0.65
 UPPER_ROOTS = 1.0
-# The share of the upper row's length along its arch (:func:`.teeth_arch.along`, from the middle line to its back) the
-# texture's teeth (UPPER_TEETH, 55.5 mm) fill: MakeHuman's row is about 80 mm long there, and drawn over all of it each
-# tooth was 1.4 times its width (the middle incisors 12 mm along the arch, 10 mm of the open mouth's width, the lateral
-# incisors on the row's turn and the canines on its side, seen edge on: "only two big incisors", blind review X).
+# The upper row's front teeth (the incisors and canines) drawn at this share of the width they had when the texture's
+# teeth (UPPER_TEETH, 55.5 mm) ran over all of MakeHuman's row, about 80 mm along its arch (:func:`.teeth_arch.along`)
+# from the middle line to its back: each was 1.4 times its width (the middle incisors 12 mm along the arch, 10 mm of
+# the open mouth's width, the lateral incisors on the row's turn and the canines on its side, seen edge on: "only two
+# big incisors", blind review X, tests/render/test_teeth_arch_review_x.py). The back teeth take the rest of the row
+# (all of it at this share, a smile's corner showed the last molar's shade where a premolar was,
+# tests/body/test_smile_teeth_row.py).
 UPPER_SPAN = 0.7
 # How far behind the front teeth the arch's front curve is centred (metres).
 ARCH_BEND = 0.02
@@ -414,8 +419,9 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
         r = pos[mine]
         u = along(r, mid, front)
         e = from_edge(u, r[:, 1], up)
-        if up:
-            u = np.minimum(u / UPPER_SPAN, 1.0)
+        if up:      # (the front teeth at their width, the back ones over the rest of the row)
+            knee = (sum(UPPER_TEETH[:3]) / sum(UPPER_TEETH) - ARCH_UV[0]) / ARCH_UV[1]
+            u = np.interp(u, (0.0, UPPER_SPAN * knee, 1.0), (0.0, knee, 1.0))
         # The inner faces: those whose normal points back into the arch, not the biting edges (which face down or
         # up). Out of the arch is, seen from above, away from its front's centre of curve (ARCH_BEND behind the
         # front teeth) round the front, and straight out to the side along the back teeth.
