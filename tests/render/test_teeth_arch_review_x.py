@@ -84,6 +84,6 @@ def test_an_open_mouth_shows_six_upper_teeth(k):
     """In mouthOpen each of the six front upper crowns shows over CROWN pixels. On main the middle incisors 345 to 451
     each, the lateral ones 5 to 12, the canines none; now (the teeth drawn at their width along the arch,
     workbench.body.mouth.UPPER_SPAN, the lateral incisors and canines about as long as the middle ones) the middle
-    incisors 246 to 334, the lateral ones 125 to 168, the canines 48 to 71."""
+    incisors 246 to 334, the lateral ones 125 to 169, the canines 48 to 71."""
     seen = crowns(k, "mouthOpen")
     assert min(seen[f"{t}{s}"] for t in "CLK" for s in "rl") > CROWN, seen
