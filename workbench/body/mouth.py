@@ -72,8 +72,9 @@ CANINE_POINT = 0.08
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
 # (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
 # (At (0.90, 0.885, 0.85) the open mouth's incisors drew 229 / 225 / 219 in our close-ups, "flat pure white", blind
-# review X: a little darker, the same hue.)
-ENAMEL = (0.87, 0.855, 0.82)
+# review X: a little darker, the same hue; at (0.87, 0.855, 0.82) a gap's column of a smile fell under
+# tests/body/test_smile_teeth_row.py's white, 0.598 against 0.6.)
+ENAMEL = (0.88, 0.865, 0.83)
 # Towards the gum (from ROOT_FROM's first share of the row's height, e, to its second) the enamel thins over the
 # dentine: darker and warmer, as real teeth are at their necks. (At (0.89, 0.87, 0.83), hardly apart from the
 # enamel, the upper row read as "a flat row of identical pure-white teeth, a denture strip" in blind review U; the
