@@ -114,9 +114,10 @@ LOWER_GUM = (0.42, 0.14)
 # teeth to there, the canines' and premolars' faces turned forward by the corners drawn back; dark from the lateral
 # incisor, as the lower row is, the canines showed as dark gaps beside two or four white teeth, "missing teeth" in
 # blind review F); the lower row's, in the lower lip's shade and seen in an open mouth only, from the lateral incisor.
-# (The upper row's from 0.34 until review X: with its front teeth at their width, UPPER_SPAN, 0.42 is the first
-# premolar's front, 23 mm along the arch from the middle line, where 0.34 had been 26 mm.)
-SHADOW_FROM = {"upper": (0.42, 0.62), "lower": (0.2, 0.55)}
+# (The upper row's from 0.34 until review X: with its front teeth painted at their width, UPPER_SPAN, :func:`_upper_row`,
+# the first premolar's front is at 0.31, 24 mm along the arch from the middle line, where 0.34 had been 26 mm; the
+# second share 44 mm, main's 0.52 42 mm. Both on the texture's u, the place along the arch.)
+SHADOW_FROM = {"upper": (0.31, 0.55), "lower": (0.2, 0.55)}
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
@@ -152,7 +153,8 @@ UPPER_ROOTS = 1.0
 # the open mouth's width, the lateral incisors on the row's turn and the canines on its side, seen edge on: "only two
 # big incisors", blind review X, tests/render/test_teeth_arch_review_x.py). The back teeth take the rest of the row
 # (all of it at this share, a smile's corner showed the last molar's shade where a premolar was,
-# tests/body/test_smile_teeth_row.py).
+# tests/body/test_smile_teeth_row.py). So painted in the texture (:func:`_upper_row`), the mesh's u left the place
+# along the arch.
 UPPER_SPAN = 0.7
 # How far behind the front teeth the arch's front curve is centred (metres).
 ARCH_BEND = 0.02
@@ -207,6 +209,18 @@ def _edge() -> np.ndarray:
 def _smoothstep(e0, e1, x):
     t = np.clip((x - e0) / (e1 - e0), 0.0, 1.0)
     return t * t * (3 - 2 * t)
+
+
+def _upper_row(u: np.ndarray) -> np.ndarray:
+    """Where on the upper row's painted teeth (:func:`_teeth`'s u, UPPER_TEETH over 0 to 1) the texture's ``u`` (the
+    place along the arch, :data:`.teeth_arch.ARCH_UV`) lies: the front teeth (incisors and canines) at UPPER_SPAN of
+    their width over the whole row, the back teeth over the rest. (Painted so, not by moving the mesh's texture
+    coordinates: the texture's u stays the place along the arch, as the lower row's and SHADOW_FROM's, and the
+    canines, remapped to 0.28 to 0.41 of the texture at the arch's 0.2 to 0.28, counted with the cavity in
+    tests/render/test_mouth_interior_review_m.py and with the walls in tests/render/test_mouth_walls_review_n.py.)"""
+    knee = sum(UPPER_TEETH[:3]) / sum(UPPER_TEETH)
+    at = ARCH_UV[0] + ARCH_UV[1] * UPPER_SPAN * (knee - ARCH_UV[0]) / ARCH_UV[1]
+    return np.interp(u, (ARCH_UV[0], at, ARCH_UV[0] + ARCH_UV[1]), (ARCH_UV[0], knee, ARCH_UV[0] + ARCH_UV[1]))
 
 
 def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
@@ -273,7 +287,7 @@ def _layout():
              SHADOW_FROM["lower"], None)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
-        c, gum, gap, nk = _teeth(widths, u, e, seed, gum_at, arc)
+        c, gum, gap, nk = _teeth(widths, _upper_row(u) if arc is not None else u, e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = _corner(np.abs(v - edge) / OUTER)[..., None]
@@ -420,9 +434,6 @@ def fitted_teeth(mesh: BodyMesh, p: Piece) -> Piece:
         r = pos[mine]
         u = along(r, mid, front)
         e = from_edge(u, r[:, 1], up)
-        if up:      # (the front teeth at their width, the back ones over the rest of the row)
-            knee = (sum(UPPER_TEETH[:3]) / sum(UPPER_TEETH) - ARCH_UV[0]) / ARCH_UV[1]
-            u = np.interp(u, (0.0, UPPER_SPAN * knee, 1.0), (0.0, knee, 1.0))
         # The inner faces: those whose normal points back into the arch, not the biting edges (which face down or
         # up). Out of the arch is, seen from above, away from its front's centre of curve (ARCH_BEND behind the
         # front teeth) round the front, and straight out to the side along the back teeth.
