@@ -15,7 +15,7 @@ from helpers import random_settings
 
 from workbench.body.corner_shade import seam_share
 from workbench.body.mesh import body_of
-from workbench.body.mouth import MOUTH_SIZE, UPPER_EDGE, UPPER_TEETH, lining_depth, mouth_texture
+from workbench.body.mouth import MOUTH_SIZE, UPPER_EDGE, lining_depth, mouth_texture, tooth_edges
 from workbench.body.teeth_walls import LINING_WALL
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.gltf.meshes import _key, _parts
@@ -157,8 +157,8 @@ def test_the_upper_teeth_edges_curve_up_from_the_middle():
     so a smile's row of teeth curves up towards the corners with the lower lip. On main all three ended on the same
     row: one straight white strip across every smile ("an identical white strip of upper teeth", blind review G)."""
     img = mouth_texture().astype(np.float64).mean(2)
-    edges = np.cumsum(UPPER_TEETH) / sum(UPPER_TEETH)
-    middles = (np.concatenate([[0.0], edges[:-1]]) + edges) / 2
+    edges = tooth_edges()
+    middles = (edges[:-1] + edges[1:]) / 2
     last = [int(np.flatnonzero(img[:int(UPPER_EDGE * MOUTH_SIZE) + 1, int(m * MOUTH_SIZE)] > 120).max())
             for m in middles[:3]]
     assert last[0] - max(last[1:]) >= 2, last

@@ -46,10 +46,9 @@ def labels() -> Texture:
     n = LABELS
     v = np.broadcast_to((np.arange(n) + 0.5)[:, None] / n, (n, n)).astype(np.float32)
     u = np.broadcast_to((np.arange(n) + 0.5)[None, :] / n, (n, n)).astype(np.float32)
-    w = mouth._upper_row(u)                         # (where on the painted teeth each texel lies)
-    _, gum, gap, _ = mouth._teeth(mouth.UPPER_TEETH, w, (mouth.UPPER_EDGE - v) / mouth.OUTER, 1, mouth.UPPER_GUM,
-                                  mouth.UPPER_ARC)
-    k = np.minimum(np.searchsorted(np.cumsum(mouth.UPPER_TEETH) / sum(mouth.UPPER_TEETH), w), len(mouth.UPPER_TEETH) - 1)
+    _, gum, gap, _ = mouth._teeth(mouth.UPPER_TEETH, mouth.painted_at(u), (mouth.UPPER_EDGE - v) / mouth.OUTER, 1,
+                                  mouth.UPPER_GUM, mouth.UPPER_ARC)
+    k = np.minimum(np.searchsorted(mouth.tooth_edges()[1:], u), len(mouth.UPPER_TEETH) - 1)
     rgba = np.zeros((n, n, 4), np.uint8)
     rgba[..., 3] = 255
     rgba[..., 0] = np.where((v < mouth.UPPER_EDGE) & (gum < 0.5) & (gap < 0.5), 30 * (k + 1), 0)

@@ -21,8 +21,8 @@ opening, so:
 
 >>> img = mouth_texture()
 >>> img.shape, img.dtype.name
-((128, 128, 3), 'uint8')
->>> gum, tooth, inner = img[0, 5], img[20, 5], img[28, 5]   # (the gum line higher since review P)
+((256, 256, 3), 'uint8')
+>>> gum, tooth, inner = img[0, 10], img[40, 10], img[56, 10]   # (the gum line higher since review P)
 >>> bool(gum[0] > 1.3 * gum[1]), bool(tooth.min() > 180), bool(inner.max() < 80)
 (True, True, True)
 """
@@ -45,9 +45,11 @@ from .tongue import painted as tongue_painted
 from .tongue import shaped as tongue_shaped
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
-           "fitted_teeth", "MOUTH_SIZE"]
+           "fitted_teeth", "MOUTH_SIZE", "painted_at", "tooth_edges"]
 
-MOUTH_SIZE = 128
+# (128 until review Y: with the upper front teeth painted at their width (:func:`painted_at`) a gap between two of them
+# got too few texels to stay dark, tests/body/test_mouth.py's parted teeth and tests/body/test_teeth_shading.py.)
+MOUTH_SIZE = 256
 # The texture's rows (v). Upper teeth: the outer face from the gum (0) down to the biting edge (UPPER_EDGE), then
 # the inner face up towards the palate (UPPER_EDGE + INNER). Lower teeth: the inner face (LOWER_EDGE - INNER) down
 # to the biting edge (LOWER_EDGE), then the outer face to the gum (LOWER_EDGE + OUTER). The tongue: its tip
@@ -114,7 +116,7 @@ LOWER_GUM = (0.42, 0.14)
 # teeth to there, the canines' and premolars' faces turned forward by the corners drawn back; dark from the lateral
 # incisor, as the lower row is, the canines showed as dark gaps beside two or four white teeth, "missing teeth" in
 # blind review F); the lower row's, in the lower lip's shade and seen in an open mouth only, from the lateral incisor.
-# (The upper row's from 0.34 until review X: with its front teeth painted at their width, UPPER_SPAN, :func:`_upper_row`,
+# (The upper row's from 0.34 until review X: with its front teeth painted at their width, UPPER_SPAN, :func:`painted_at`,
 # the first premolar's front is at 0.31, 24 mm along the arch from the middle line, where 0.34 had been 26 mm; the
 # second share 44 mm, main's 0.52 42 mm. Both on the texture's u, the place along the arch.)
 SHADOW_FROM = {"upper": (0.31, 0.55), "lower": (0.2, 0.55)}
@@ -153,7 +155,7 @@ UPPER_ROOTS = 1.0
 # the open mouth's width, the lateral incisors on the row's turn and the canines on its side, seen edge on: "only two
 # big incisors", blind review X, tests/render/test_teeth_arch_review_x.py). The back teeth take the rest of the row
 # (all of it at this share, a smile's corner showed the last molar's shade where a premolar was,
-# tests/body/test_smile_teeth_row.py). So painted in the texture (:func:`_upper_row`), the mesh's u left the place
+# tests/body/test_smile_teeth_row.py). So painted in the texture (:func:`painted_at`), the mesh's u left the place
 # along the arch.
 UPPER_SPAN = 0.7
 # How far behind the front teeth the arch's front curve is centred (metres).
@@ -211,16 +213,46 @@ def _smoothstep(e0, e1, x):
     return t * t * (3 - 2 * t)
 
 
-def _upper_row(u: np.ndarray) -> np.ndarray:
-    """Where on the upper row's painted teeth (:func:`_teeth`'s u, UPPER_TEETH over 0 to 1) the texture's ``u`` (the
-    place along the arch, :data:`.teeth_arch.ARCH_UV`) lies: the front teeth (incisors and canines) at UPPER_SPAN of
-    their width over the whole row, the back teeth over the rest. (Painted so, not by moving the mesh's texture
-    coordinates: the texture's u stays the place along the arch, as the lower row's and SHADOW_FROM's, and the
-    canines, remapped to 0.28 to 0.41 of the texture at the arch's 0.2 to 0.28, counted with the cavity in
-    tests/render/test_mouth_interior_review_m.py and with the walls in tests/render/test_mouth_walls_review_n.py.)"""
+def _row_knots(upper: bool) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The map between the texture's u (the place along the arch) and a row's painted teeth (its widths over 0 to 1)
+    as knots (texture u, painted share) of a line drawn piecewise; straight through for the lower row."""
+    if not upper:
+        return (0.0, 1.0), (0.0, 1.0)
     knee = sum(UPPER_TEETH[:3]) / sum(UPPER_TEETH)
-    at = ARCH_UV[0] + ARCH_UV[1] * UPPER_SPAN * (knee - ARCH_UV[0]) / ARCH_UV[1]
-    return np.interp(u, (ARCH_UV[0], at, ARCH_UV[0] + ARCH_UV[1]), (ARCH_UV[0], knee, ARCH_UV[0] + ARCH_UV[1]))
+    end = ARCH_UV[0] + ARCH_UV[1]
+    return (0.0, ARCH_UV[0], ARCH_UV[0] + UPPER_SPAN * (knee - ARCH_UV[0]), end, 1.0), (0.0, ARCH_UV[0], knee, end, 1.0)
+
+
+def painted_at(u: np.ndarray, upper: bool = True) -> np.ndarray:
+    """Where on a row's painted teeth (its widths, :data:`UPPER_TEETH` or :data:`LOWER_TEETH`, over 0 to 1) the
+    texture's ``u`` (the place along the arch, :data:`.teeth_arch.ARCH_UV`) lies: on the upper row the front teeth
+    (incisors and canines) at :data:`UPPER_SPAN` of their width over the whole row, the back teeth over the rest.
+    (Painted so, not by moving the mesh's texture coordinates: the texture's u stays the place along the arch, as the
+    lower row's and SHADOW_FROM's, and the canines, remapped to 0.28 to 0.41 of the texture at the arch's 0.2 to
+    0.28, counted with the cavity in tests/render/test_mouth_interior_review_m.py and with the walls in
+    tests/render/test_mouth_walls_review_n.py.) The one map the painter and every reader of the texture use
+    (:func:`tooth_edges`).
+
+    >>> painted_at(np.array([0.02, 0.29, 0.98])).round(3).tolist()
+    [0.02, 0.406, 0.98]
+    """
+    us, shares = _row_knots(upper)
+    return np.interp(u, us, shares)
+
+
+def tooth_edges(upper: bool = True) -> np.ndarray:
+    """The texture's u of each of a row's teeth's sides, front to back (the first 0, the front of the middle incisor;
+    then the back of each tooth): tooth k lies between ``edges[k]`` and ``edges[k + 1]``, its middle half way.
+
+    >>> edges = tooth_edges()
+    >>> len(edges), edges.round(3).tolist()[:4], round(float(edges[-1]), 3)
+    (8, [0.0, 0.113, 0.195, 0.29], 1.0)
+    >>> tooth_edges(upper=False).round(3).tolist()[:3]
+    [0.0, 0.102, 0.213]
+    """
+    widths = np.asarray(UPPER_TEETH if upper else LOWER_TEETH, np.float64)
+    us, shares = _row_knots(upper)
+    return np.interp(np.concatenate([[0.0], np.cumsum(widths) / widths.sum()]), shares, us)
 
 
 def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
@@ -287,7 +319,7 @@ def _layout():
              SHADOW_FROM["lower"], None)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
-        c, gum, gap, nk = _teeth(widths, _upper_row(u) if arc is not None else u, e, seed, gum_at, arc)
+        c, gum, gap, nk = _teeth(widths, painted_at(u, arc is not None), e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = _corner(np.abs(v - edge) / OUTER)[..., None]
@@ -347,7 +379,7 @@ def mouth_occlusion() -> np.ndarray:
     black it out.
 
     >>> occ = mouth_occlusion()
-    >>> int(occ[18, 8, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
+    >>> int(occ[36, 16, 0]) > 200, 90 < int(occ[-2, 128, 0]) < 120
     (True, True)
     """
     occ = _layout()[2]
