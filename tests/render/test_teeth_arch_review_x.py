@@ -29,10 +29,10 @@ from workbench.render.raster import draw
 from workbench.render.scene import Material, Model, Texture, load_clip
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
-from make_review_sheets import mouth_camera, review_settings, with_weights  # noqa: E402
+from make_review_sheets import mouth_camera, review_settings, smile_camera, with_weights  # noqa: E402
 
 #: Review X's avatars the reviewer named (seed 4634 as the sheets draw it).
-FACES = {k: review_settings(12, 4634)[k - 1] for k in (1, 9, 12)}
+SEED, FACES = 4634, (1, 9, 12)
 SIZE = 512
 #: The label texture's size (finer than the teeth's own, so its bilinear filtering blurs a crown's edge by little).
 LABELS = 512
@@ -56,12 +56,13 @@ def labels() -> Texture:
 
 
 @cache
-def crowns(k: int, shape: str) -> dict[str, int]:
-    """Avatar #k's upper crowns' pixels in ``shape``'s close-up, by name: C, L, K (middle and lateral incisor, canine),
-    P (first premolar), each with its side (r on the picture's left, l on its right)."""
-    s = normalize_avatar_settings({**FACES[k], "hair": {"style": "none"}, "glasses": "none"})
+def crowns(k: int, shape: str, seed: int = SEED) -> dict[str, int]:
+    """Avatar #k's (of a review's sheets drawn from ``seed``) upper crowns' pixels in ``shape``'s close-up (the
+    sheets' smile close-up for mouthSmile, their mouth close-up for the others), by name: C, L, K (middle and lateral
+    incisor, canine), P (first premolar), each with its side (r on the picture's left, l on its right)."""
+    s = normalize_avatar_settings({**review_settings(12, seed)[k - 1], "hair": {"style": "none"}, "glasses": "none"})
     glb = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
-    _, cam = mouth_camera(glb)
+    _, cam = (smile_camera if shape == "mouthSmile" else mouth_camera)(glb)
     g = with_weights(glb, {shape: 1.0})
     posed = Model(g).posed(load_clip(g), 0.0)
     flat, tex = Material(color=np.ones(4, np.float32)), labels()
@@ -79,7 +80,7 @@ def crowns(k: int, shape: str) -> dict[str, int]:
             for t, name in enumerate("CLKP") for side, on in (("r", x < centre), ("l", x >= centre))}
 
 
-@pytest.mark.parametrize("k", sorted(FACES))
+@pytest.mark.parametrize("k", FACES)
 def test_an_open_mouth_shows_six_upper_teeth(k):
     """In mouthOpen each of the six front upper crowns shows over CROWN pixels. On main the middle incisors 345 to 451
     each, the lateral ones 5 to 12, the canines none; now (the teeth drawn at their width along the arch,
