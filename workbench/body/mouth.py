@@ -64,10 +64,11 @@ LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
 # The upper row's biting edges as a smile shows them: the middle incisors longest, each tooth back shorter by this share
 # of the row's height, the canine pointed (CANINE_POINT more at its sides): the edge curves up to the corners with the
 # lower lip (one straight edge read as "an identical white strip", a grimace, in blind review G). The lateral incisors
-# a little shorter, the canines' tips level with the middle incisors' edges (at 0.1 and 0.08, 1.7 and 1.4 mm, with the
-# arch's rise, teeth_arch.ARC_UP, their edges lay behind an open mouth's upper lip: "only two big incisors", blind
-# review X, tests/render/test_teeth_arch_review_x.py).
-UPPER_ARC = (0.0, 0.04, 0.0, 0.12, 0.15, 0.2, 0.2)
+# and canines a little shorter, 0.7 mm (at 0.1 and 0.08, 1.7 and 1.4 mm, with the arch's rise, teeth_arch.ARC_UP,
+# their edges lay behind an open mouth's upper lip: "only two big incisors", blind review X,
+# tests/render/test_teeth_arch_review_x.py; level with the middle incisors, teeth35, the texture's edge was one
+# straight line again, tests/body/test_smile_shading.py).
+UPPER_ARC = (0.0, 0.04, 0.04, 0.12, 0.15, 0.2, 0.2)
 CANINE_POINT = 0.08
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
@@ -75,8 +76,9 @@ CANINE_POINT = 0.08
 # (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
 # (At (0.90, 0.885, 0.85) the open mouth's incisors drew 229 / 225 / 219 in our close-ups, "flat pure white", blind
 # review X: a little darker, the same hue; at (0.87, 0.855, 0.82) a gap's column of a smile fell under
-# tests/body/test_smile_teeth_row.py's white, 0.598 against 0.6.)
-ENAMEL = (0.88, 0.865, 0.83)
+# tests/body/test_smile_teeth_row.py's white, 0.598 against 0.6, and at (0.88, 0.865, 0.83) with the texture at 256 px,
+# whose gaps stay darker, on its 4683's second body.)
+ENAMEL = (0.89, 0.875, 0.84)
 # Towards the gum (from ROOT_FROM's first share of the row's height, e, to its second) the enamel thins over the
 # dentine: darker and warmer, as real teeth are at their necks. (At (0.89, 0.87, 0.83), hardly apart from the
 # enamel, the upper row read as "a flat row of identical pure-white teeth, a denture strip" in blind review U; the
