@@ -64,11 +64,10 @@ LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
 # The upper row's biting edges as a smile shows them: the middle incisors longest, each tooth back shorter by this share
 # of the row's height, the canine pointed (CANINE_POINT more at its sides): the edge curves up to the corners with the
 # lower lip (one straight edge read as "an identical white strip", a grimace, in blind review G). The lateral incisors
-# and canines a little shorter, 0.7 mm (at 0.1 and 0.08, 1.7 and 1.4 mm, with the arch's rise, teeth_arch.ARC_UP,
-# their edges lay behind an open mouth's upper lip: "only two big incisors", blind review X,
-# tests/render/test_teeth_arch_review_x.py; level with the middle incisors, teeth35, the texture's edge was one
-# straight line again, tests/body/test_smile_shading.py).
-UPPER_ARC = (0.0, 0.04, 0.04, 0.12, 0.15, 0.2, 0.2)
+# a little shorter, the canines' tips level with the middle incisors' edges (at 0.1 and 0.08, 1.7 and 1.4 mm, with the
+# arch's rise, teeth_arch.ARC_UP, their edges lay behind an open mouth's upper lip: "only two big incisors", blind
+# review X, tests/render/test_teeth_arch_review_x.py).
+UPPER_ARC = (0.0, 0.04, 0.0, 0.12, 0.15, 0.2, 0.2)
 CANINE_POINT = 0.08
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
