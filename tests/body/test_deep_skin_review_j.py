@@ -76,10 +76,9 @@ def enamel_lightness(tone: str) -> float:
     texture an avatar of skin ``tone`` wears."""
     settings = normalize_avatar_settings({"gender": "feminine", "skinTone": tone, "hair": {"style": "short"}, "glasses": "none"})
     img = _materials(settings)["Teeth"]["image"].astype(float) / 255
-    n, widths = mouth.MOUTH_SIZE, np.asarray(mouth.UPPER_TEETH)
+    n, edges = mouth.MOUTH_SIZE, mouth.tooth_edges()
     row = int((mouth.UPPER_EDGE - 0.5 * mouth.OUTER * 0.66) * n)
-    cols = [int((0.02 + 0.96 * (e0 + e1) / 2) * n) for e0, e1 in zip(np.r_[0, np.cumsum(widths)[:1]] / widths.sum(),
-                                                                      np.cumsum(widths)[:2] / widths.sum(), strict=True)]
+    cols = [int((edges[k] + edges[k + 1]) / 2 * n) for k in range(2)]
     return float(np.mean([_lab(img[row, c])[0] for c in cols]))
 
 

@@ -296,9 +296,8 @@ def test_the_teeth_are_parted_and_the_lower_row_in_shade():
     img = mouth.mouth_texture().astype(float) @ np.array([0.2126, 0.7152, 0.0722])
     n = mouth.MOUTH_SIZE
     # The texture's u is the place along the arch: the gaps after the first two teeth (the darkest texel within
-    # one of each), against the middles of those teeth.
-    widths = np.asarray(mouth.UPPER_TEETH)
-    edges = np.cumsum(widths) / widths.sum()
+    # one of each), against the middles of those teeth, where the painter puts them (mouth.tooth_edges).
+    edges = mouth.tooth_edges()[1:]
     row = img[int((mouth.UPPER_EDGE - 0.5 * mouth.OUTER * 0.66) * n)]          # half way up the upper teeth
     for k in range(2):
         gap = row[int(edges[k] * n) - 1:int(edges[k] * n) + 2].min()

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from test_mouth import model, teeth_parts
 
-from workbench.body.mouth import MOUTH_SIZE, OUTER, UPPER_EDGE, UPPER_TEETH, mouth_texture
+from workbench.body.mouth import MOUTH_SIZE, OUTER, UPPER_EDGE, mouth_texture, tooth_edges
 
 
 def _drop(face: str, shape: str) -> float:
@@ -55,8 +55,8 @@ def test_each_front_tooth_its_own_off_white():
     """The texture's upper incisors and canine (at each one's middle, half way from its biting edge to its gum) differ
     in warmth (blue over red) by over 0.015 (main: 0.003 apart, one shade of white scaled; now 0.020)."""
     img = mouth_texture().astype(float)
-    edges = np.cumsum(UPPER_TEETH) / sum(UPPER_TEETH)
-    middles = (np.concatenate([[0.0], edges[:-1]]) + edges)[:3] / 2
+    edges = tooth_edges()
+    middles = (edges[:-1] + edges[1:])[:3] / 2
     px = img[int((UPPER_EDGE - OUTER / 2) * MOUTH_SIZE), (middles * MOUTH_SIZE).astype(int)]
     warmth = px[:, 2] / px[:, 0]
     assert np.ptp(warmth) > 0.015, warmth

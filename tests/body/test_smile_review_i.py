@@ -38,10 +38,13 @@ def upper_edge(settings: dict) -> dict[str, tuple[float, float]]:
 @pytest.mark.parametrize("settings", FACES[:4], ids=lambda s: f"{s['gender']}-{s['bodyShape']}")
 def test_the_upper_teeth_follow_an_arch(settings):
     """The upper row's front curves back from the middle incisors (the lateral incisors' front 0.75 mm or more
-    behind theirs) and its biting edge up to the canines (1.8 mm or more higher, 5.5 mm or more back), so a smile
+    behind theirs) and its biting edge up to the canines (1.3 mm or more higher, 5.5 mm or more back), so a smile
     shows crowns along an arch, not a flat band. On main MakeHuman's row: the lateral incisors 0.2 to 0.4 mm back
     and 0.2 to 0.3 mm up (one flat face from the middle to them), the canines 0.7 to 0.9 mm up and 4.5 to 5.3 mm
-    back: "one flat slab of upper teeth" (review I); now the lateral incisors 0.9 to 1.1 mm back, the canines 2.3
-    to 2.8 mm up and 5.8 to 6.4 mm back."""
+    back: "one flat slab of upper teeth" (review I); now the lateral incisors 0.9 to 1.1 mm back, the canines 1.35
+    to 1.74 mm up and 5.8 to 6.5 mm back. (1.8 mm up until teeth36, 2.3 to 2.8: the arch rose 2 mm at the canines,
+    workbench.body.teeth_arch.ARC_UP, and with their own shortening their edges lay behind an open mouth's upper lip,
+    "only two big incisors", blind review X's defect 6, tests/render/test_teeth_arch_review_x.py; at 0.6 mm they show.
+    At 1.3 mm, the canines 0.04 of the row short, review X's open mouth lost them on #1, #9 and #12.)"""
     got = upper_edge(settings)
-    assert got["lateral"][1] >= 0.75 and got["canine"][0] >= 1.8 and got["canine"][1] >= 5.5, got
+    assert got["lateral"][1] >= 0.75 and got["canine"][0] >= 1.3 and got["canine"][1] >= 5.5, got

@@ -18,8 +18,7 @@ def _row(img: np.ndarray) -> np.ndarray:
 
 def _teeth() -> list[tuple[int, int, int]]:
     """The first two upper teeth's texel columns: (first, middle, last)."""
-    n, widths = mouth.MOUTH_SIZE, np.asarray(mouth.UPPER_TEETH)
-    edges = np.concatenate([[0.0], np.cumsum(widths) / widths.sum()])
+    n, edges = mouth.MOUTH_SIZE, mouth.tooth_edges()
     return [(int(edges[k] * n), int((edges[k] + edges[k + 1]) / 2 * n), int(edges[k + 1] * n)) for k in range(2)]
 
 

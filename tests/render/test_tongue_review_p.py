@@ -42,8 +42,10 @@ LIT = 0.095
 #: by a pixel. (26.5 until aa34, review X's defect 5 "aa is a scream": the relaxed aa drops the jaw 0.7, not 1.0, so
 #: the view sees only the back's front edge, a sliver over the lit front, not its depth: 29.5 and 27.5 on p4 and p10.
 #: Looked at in /tmp/aa34/tongue-p10.png and cmp-p4.png: no lit box over the pink front. The figure alone no longer
-#: tells main's old lit back, 27.7 to 30.8 in the taller aa, from this.)
-BACK, BACK_LUM = 0.45, 29.8
+#: tells main's old lit back, 27.7 to 30.8 in the taller aa, from this. 29.8 until teeth35, review X's defect 6: the
+#: upper canines now reach down as far as the incisors and cover the back's outer corners, so fewer of its darker
+#: pixels count: p4 29.5 -> 29.9; no lit box, /tmp/teeth35/cmp-tongue-p4.png, main over teeth35.)
+BACK, BACK_LUM = 0.45, 30.0
 #: Where the tongue counts as lit: over this share of its brightest (99th percentile) luminance.
 LIT_SHARE = 0.5
 

@@ -21,8 +21,8 @@ opening, so:
 
 >>> img = mouth_texture()
 >>> img.shape, img.dtype.name
-((128, 128, 3), 'uint8')
->>> gum, tooth, inner = img[0, 5], img[20, 5], img[28, 5]   # (the gum line higher since review P)
+((256, 256, 3), 'uint8')
+>>> gum, tooth, inner = img[0, 10], img[40, 10], img[56, 10]   # (the gum line higher since review P)
 >>> bool(gum[0] > 1.3 * gum[1]), bool(tooth.min() > 180), bool(inner.max() < 80)
 (True, True, True)
 """
@@ -45,9 +45,11 @@ from .tongue import painted as tongue_painted
 from .tongue import shaped as tongue_shaped
 
 __all__ = ["lining_triangles", "lining_depth", "mouth_texture", "mouth_occlusion", "mouth_roughness", "mouth_specular",
-           "fitted_teeth", "MOUTH_SIZE"]
+           "fitted_teeth", "MOUTH_SIZE", "painted_at", "tooth_edges"]
 
-MOUTH_SIZE = 128
+# (128 until review Y: with the upper front teeth painted at their width (:func:`painted_at`) a gap between two of them
+# got too few texels to stay dark, tests/body/test_mouth.py's parted teeth and tests/body/test_teeth_shading.py.)
+MOUTH_SIZE = 256
 # The texture's rows (v). Upper teeth: the outer face from the gum (0) down to the biting edge (UPPER_EDGE), then
 # the inner face up towards the palate (UPPER_EDGE + INNER). Lower teeth: the inner face (LOWER_EDGE - INNER) down
 # to the biting edge (LOWER_EDGE), then the outer face to the gum (LOWER_EDGE + OUTER). The tongue: its tip
@@ -61,14 +63,21 @@ UPPER_TEETH = (8.5, 6.5, 7.5, 7.0, 6.5, 10.0, 9.5)
 LOWER_TEETH = (5.5, 6.0, 7.0, 7.0, 7.0, 11.0, 10.5)
 # The upper row's biting edges as a smile shows them: the middle incisors longest, each tooth back shorter by this share
 # of the row's height, the canine pointed (CANINE_POINT more at its sides): the edge curves up to the corners with the
-# lower lip (one straight edge read as "an identical white strip", a grimace, in blind review G).
-UPPER_ARC = (0.0, 0.1, 0.08, 0.16, 0.18, 0.2, 0.2)
-CANINE_POINT = 0.1
+# lower lip (one straight edge read as "an identical white strip", a grimace, in blind review G). The lateral incisors
+# a little shorter, the canines' tips level with the middle incisors' edges (at 0.1 and 0.08, 1.7 and 1.4 mm, with the
+# arch's rise, teeth_arch.ARC_UP, their edges lay behind an open mouth's upper lip: "only two big incisors", blind
+# review X, tests/render/test_teeth_arch_review_x.py).
+UPPER_ARC = (0.0, 0.04, 0.0, 0.12, 0.15, 0.2, 0.2)
+CANINE_POINT = 0.08
 # Colours (sRGB albedo): enamel warm white, a little warmer at the gum (not yellow: a smile, which shows the
 # upper teeth up to the gum, read as yellow teeth beside the open mouth's white in blind review D) and greyer
 # (thin, translucent) at the biting edge; gums pink; the tongue a deeper pink, a groove down its middle.
 # (b* 4 and 6: at (0.93, 0.90, 0.84), b* 8, model-viewer's neutral studio showed the teeth cream, blind review F.)
-ENAMEL = (0.90, 0.885, 0.85)
+# (At (0.90, 0.885, 0.85) the open mouth's incisors drew 229 / 225 / 219 in our close-ups, "flat pure white", blind
+# review X: a little darker, the same hue; at (0.87, 0.855, 0.82) a gap's column of a smile fell under
+# tests/body/test_smile_teeth_row.py's white, 0.598 against 0.6, and at (0.88, 0.865, 0.83) with the texture at 256 px,
+# whose gaps stay darker, on its 4683's second body.)
+ENAMEL = (0.89, 0.875, 0.84)
 # Towards the gum (from ROOT_FROM's first share of the row's height, e, to its second) the enamel thins over the
 # dentine: darker and warmer, as real teeth are at their necks. (At (0.89, 0.87, 0.83), hardly apart from the
 # enamel, the upper row read as "a flat row of identical pure-white teeth, a denture strip" in blind review U; the
@@ -76,7 +85,10 @@ ENAMEL = (0.90, 0.885, 0.85)
 # saturation 0.15, tests/body/test_mouth.py: at (0.80, 0.73, 0.63) a smile's teeth read as yellow, blind review D.)
 ENAMEL_ROOT = (0.83, 0.78, 0.72)
 ROOT_FROM = (0.35, 0.95)
-ENAMEL_EDGE = (0.86, 0.87, 0.88)
+# The biting edge's translucent enamel, greyer and cooler, over EDGE_CLEAR of the row's height (e): at 0.06, a
+# hairline no close-up drew (blind review X: "flat pure white").
+ENAMEL_EDGE = (0.80, 0.815, 0.83)
+EDGE_CLEAR = 0.1
 GUM = (0.70, 0.36, 0.37)
 # Between two teeth: the enamel in its own shadow, a warm grey (not the mouth's red, nor black: (0.30, 0.25, 0.22) drew
 # "piano keys" in blind review H), over GAP_SOFT mm of each tooth's side.
@@ -105,7 +117,10 @@ LOWER_GUM = (0.42, 0.14)
 # teeth to there, the canines' and premolars' faces turned forward by the corners drawn back; dark from the lateral
 # incisor, as the lower row is, the canines showed as dark gaps beside two or four white teeth, "missing teeth" in
 # blind review F); the lower row's, in the lower lip's shade and seen in an open mouth only, from the lateral incisor.
-SHADOW_FROM = {"upper": (0.34, 0.52), "lower": (0.2, 0.55)}
+# (The upper row's from 0.34 until review X: with its front teeth painted at their width, UPPER_SPAN, :func:`painted_at`,
+# the first premolar's front is at 0.31, 24 mm along the arch from the middle line, where 0.34 had been 26 mm; the
+# second share 44 mm, main's 0.52 42 mm. Both on the texture's u, the place along the arch.)
+SHADOW_FROM = {"upper": (0.31, 0.55), "lower": (0.2, 0.55)}
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
 OCC_LEAST = 0.4
@@ -135,6 +150,15 @@ TEETH_NARROW, TEETH_DEPTH, UPPER_DOWN = 0.35, 0.02, 0.0065
 # review U: its gum is what a smile's lifted upper lip shows, workbench.body.lip_lift.UPPER_MIDDLE).
 LOWER_ROOTS = 0.65
 UPPER_ROOTS = 1.0
+# The upper row's front teeth (the incisors and canines) drawn at this share of the width they had when the texture's
+# teeth (UPPER_TEETH, 55.5 mm) ran over all of MakeHuman's row, about 80 mm along its arch (:func:`.teeth_arch.along`)
+# from the middle line to its back: each was 1.4 times its width (the middle incisors 12 mm along the arch, 10 mm of
+# the open mouth's width, the lateral incisors on the row's turn and the canines on its side, seen edge on: "only two
+# big incisors", blind review X, tests/render/test_teeth_arch_review_x.py). The back teeth take the rest of the row
+# (all of it at this share, a smile's corner showed the last molar's shade where a premolar was,
+# tests/body/test_smile_teeth_row.py). So painted in the texture (:func:`painted_at`), the mesh's u left the place
+# along the arch.
+UPPER_SPAN = 0.7
 # How far behind the front teeth the arch's front curve is centred (metres).
 ARCH_BEND = 0.02
 # MakeHuman's tongue stands above the lower teeth: it is made flatter, its back lowered, and set down behind the lower
@@ -190,6 +214,48 @@ def _smoothstep(e0, e1, x):
     return t * t * (3 - 2 * t)
 
 
+def _row_knots(upper: bool) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The map between the texture's u (the place along the arch) and a row's painted teeth (its widths over 0 to 1)
+    as knots (texture u, painted share) of a line drawn piecewise; straight through for the lower row."""
+    if not upper:
+        return (0.0, 1.0), (0.0, 1.0)
+    knee = sum(UPPER_TEETH[:3]) / sum(UPPER_TEETH)
+    end = ARCH_UV[0] + ARCH_UV[1]
+    return (0.0, ARCH_UV[0], ARCH_UV[0] + UPPER_SPAN * (knee - ARCH_UV[0]), end, 1.0), (0.0, ARCH_UV[0], knee, end, 1.0)
+
+
+def painted_at(u: np.ndarray, upper: bool = True) -> np.ndarray:
+    """Where on a row's painted teeth (its widths, :data:`UPPER_TEETH` or :data:`LOWER_TEETH`, over 0 to 1) the
+    texture's ``u`` (the place along the arch, :data:`.teeth_arch.ARCH_UV`) lies: on the upper row the front teeth
+    (incisors and canines) at :data:`UPPER_SPAN` of their width over the whole row, the back teeth over the rest.
+    (Painted so, not by moving the mesh's texture coordinates: the texture's u stays the place along the arch, as the
+    lower row's and SHADOW_FROM's, and the canines, remapped to 0.28 to 0.41 of the texture at the arch's 0.2 to
+    0.28, counted with the cavity in tests/render/test_mouth_interior_review_m.py and with the walls in
+    tests/render/test_mouth_walls_review_n.py.) The one map the painter and every reader of the texture use
+    (:func:`tooth_edges`).
+
+    >>> painted_at(np.array([0.02, 0.29, 0.98])).round(3).tolist()
+    [0.02, 0.406, 0.98]
+    """
+    us, shares = _row_knots(upper)
+    return np.interp(u, us, shares)
+
+
+def tooth_edges(upper: bool = True) -> np.ndarray:
+    """The texture's u of each of a row's teeth's sides, front to back (the first 0, the front of the middle incisor;
+    then the back of each tooth): tooth k lies between ``edges[k]`` and ``edges[k + 1]``, its middle half way.
+
+    >>> edges = tooth_edges()
+    >>> len(edges), edges.round(3).tolist()[:4], round(float(edges[-1]), 3)
+    (8, [0.0, 0.113, 0.195, 0.29], 1.0)
+    >>> tooth_edges(upper=False).round(3).tolist()[:3]
+    [0.0, 0.102, 0.213]
+    """
+    widths = np.asarray(UPPER_TEETH if upper else LOWER_TEETH, np.float64)
+    us, shares = _row_knots(upper)
+    return np.interp(np.concatenate([[0.0], np.cumsum(widths) / widths.sum()]), shares, us)
+
+
 def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float, float], arc=None):
     """The outer face of a tooth row on (u along the arch, e from the edge to the gum): colour, gum share, how
     deep in the gap between two teeth each texel lies (0 on a tooth's face, 1 in the gap; 1 too below a tooth's
@@ -219,7 +285,7 @@ def _teeth(widths, u: np.ndarray, e: np.ndarray, seed: int, gum_at: tuple[float,
     shade = tints(seed, len(widths))[k] * (1 - 0.35 * (1 - np.sin(np.pi * t)) ** 1.5)[..., None]
     enamel = np.array(ENAMEL, np.float32)
     root = _smoothstep(*ROOT_FROM, e)[..., None]
-    tip = _smoothstep(0.06, 0.0, e)[..., None]
+    tip = _smoothstep(EDGE_CLEAR, 0.0, e)[..., None]
     colour = (enamel * (1 - root) + np.array(ENAMEL_ROOT, np.float32) * root) * (1 - tip) \
         + np.array(ENAMEL_EDGE, np.float32) * tip
     return colour * shade, gum, gap, nk
@@ -254,7 +320,7 @@ def _layout():
              SHADOW_FROM["lower"], None)):
         outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
-        c, gum, gap, nk = _teeth(widths, u, e, seed, gum_at, arc)
+        c, gum, gap, nk = _teeth(widths, painted_at(u, arc is not None), e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
         # (The gap's shade: the enamel's own in shadow along the teeth, the mouth's dark only in the V at the edge.)
         corner = _corner(np.abs(v - edge) / OUTER)[..., None]
@@ -314,7 +380,7 @@ def mouth_occlusion() -> np.ndarray:
     black it out.
 
     >>> occ = mouth_occlusion()
-    >>> int(occ[18, 8, 0]) > 200, 90 < int(occ[-2, 64, 0]) < 120
+    >>> int(occ[36, 16, 0]) > 200, 90 < int(occ[-2, 128, 0]) < 120
     (True, True)
     """
     occ = _layout()[2]

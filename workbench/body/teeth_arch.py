@@ -14,7 +14,7 @@ Only the front bends (fading out :data:`ARCH_DEEP` behind it): the back teeth ke
 >>> row = np.array([[0.0, 0.0, 0.0], [0.009, 0.0, 0.0], [0.017, 0.0, -0.007], [0.009, 0.01, 0.0]])
 >>> bent = arched(row, mid=0.0, front=0.0)
 >>> np.round(bent * 1000, 2).tolist()
-[[0.0, 0.0, 0.0], [9.0, 0.0, -0.84], [17.0, 2.0, -8.25], [9.0, 10.0, -0.84]]
+[[0.0, 0.0, 0.0], [9.0, 0.0, -0.84], [17.0, 0.6, -8.25], [9.0, 10.0, -0.84]]
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ import numpy as np
 __all__ = ["ARCH_BACK", "ARCH_UV", "ARC_UP", "along", "arched", "from_edge", "from_middle"]
 
 # Metres: how far out from the middle the bend is whole, how far back and up it takes the biting edge there, where
-# out from the middle the edge starts rising, and how deep behind the front the bend fades out.
+# out from the middle the edge starts rising, and how deep behind the front the bend fades out. (ARC_UP 2 mm until
+# review X: with the lateral incisors' and canines' own shortening, UPPER_ARC, their edges rose behind the open
+# mouth's upper lip and only the middle incisors showed, tests/render/test_teeth_arch_review_x.py.)
 ARCH_HALF = 0.017
 ARCH_BACK = 0.003
-ARC_UP = 0.002
+ARC_UP = 0.0006
 ARC_FROM = 0.009
 ARCH_DEEP = 0.012
 # Where a row's place along the arch (:func:`along`, 0 to 1) lies on the teeth's texture (u): from the first share,
