@@ -75,7 +75,9 @@ PART_REACH = (0.45, 0.7)
 # past the fill (texture.FILL_TO) stretched FRONT_FADE times longer (the first figure; the second under sleek hair:
 # review N's halo at 3/4, 3 rows on main, 5 with the shape alone, 6 drawn out 1.25 times, its bound 5). Ruled straight across the forehead and fading over 2 to 4 pixels of a 512 px
 # portrait, it was blind review Q's "hard line on the forehead" (#5's long hair, #1's crop, #9's "low and flat" bun;
-# tests/body/test_hairline_shape_review_q.py). (Curly hair's: CURLY_FRONT.)
+# tests/body/test_hairline_shape_review_q.py). Curly hair's too: ruled at its coils' own line, 46 degrees from the crown, with
+# no fade drawn out, the bare forehead ran up into the curls (blind review Y's "a ring of hair around a bald dome", #12's
+# "forehead skin runs up into the hair mass", #3's "halo above the forehead"; tests/body/test_curly_hairline_review_y.py).
 FRONT = (30.0, 70.0)
 FRONT_PEAK = (0.05, 14.0)
 FRONT_TEMPLE = (0.03, 40.0, 14.0)
@@ -94,12 +96,6 @@ FRONT_FADE = (1.6, 1.0)
 HELD = ("short", "bob")
 FRONT_HOLD = 0.09
 HOLD_WANDER = 0.08
-# ...and under curly hair the layer's forehead line comes CURLY_FRONT[1] hairlines lower than the coils' (a hold below
-# none), with its fade drawn out CURLY_FRONT[0] times, so its short kinked strands (texture's curly shell) are the
-# hairline's short curls over the skin. Ruled at the coils' own line, 46 degrees from the crown, with no fade drawn out,
-# the bare forehead ran up into the curls (blind review Y's "a ring of hair around a bald dome", #12's "forehead skin
-# runs up into the hair mass", #3's "halo above the forehead"; tests/body/test_curly_hairline_review_y.py).
-CURLY_FRONT = (1.6, 0.06)
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -113,8 +109,6 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
         v = fronted(v, azimuth, FRONT_FADE[1])
     elif style in HELD:
         v = fronted(v, azimuth, 1.0, FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0))
-    elif style == "curly":
-        v = fronted(v, azimuth, CURLY_FRONT[0], -CURLY_FRONT[1])
     else:
         v = fronted(v, azimuth, FRONT_FADE[0])
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
