@@ -75,7 +75,9 @@ PART_REACH = (0.45, 0.7)
 # past the fill (texture.FILL_TO) stretched FRONT_FADE times longer (the first figure; the second under sleek hair:
 # review N's halo at 3/4, 3 rows on main, 5 with the shape alone, 6 drawn out 1.25 times, its bound 5). Ruled straight across the forehead and fading over 2 to 4 pixels of a 512 px
 # portrait, it was blind review Q's "hard line on the forehead" (#5's long hair, #1's crop, #9's "low and flat" bun;
-# tests/body/test_hairline_shape_review_q.py). Not curly hair's (its coils make its hairline).
+# tests/body/test_hairline_shape_review_q.py). Curly hair's too: ruled at its coils' own line, 46 degrees from the crown, with
+# no fade drawn out, the bare forehead ran up into the curls (blind review Y's "a ring of hair around a bald dome", #12's
+# "forehead skin runs up into the hair mass", #3's "halo above the forehead"; tests/body/test_curly_hairline_review_y.py).
 FRONT = (30.0, 70.0)
 FRONT_PEAK = (0.05, 14.0)
 FRONT_TEMPLE = (0.03, 40.0, 14.0)
@@ -107,7 +109,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
         v = fronted(v, azimuth, FRONT_FADE[1])
     elif style in HELD:
         v = fronted(v, azimuth, 1.0, FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0))
-    elif style != "curly":
+    else:
         v = fronted(v, azimuth, FRONT_FADE[0])
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
     tris = tris[keep]
