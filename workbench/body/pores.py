@@ -53,7 +53,7 @@ ROUGHNESS = {"face": 0.68, "flush": 0.8, "tzone": 0.58, "lips": 0.42, "mouth": 0
 SPECULAR = 0.7
 # The least share of SPECULAR a deep tone's factor keeps: our previews read the factor alone, and at 0.8 their rim light
 # no longer outlined a deep tone's contour (tests/render/test_skin_light.py). What a deep tone reflects less than this
-# (workbench.options.colour.skin_reflect, down to 0.6) the browsers take from the specular texture
+# (workbench.options.colour.skin_reflect, down to 0.65) the browsers take from the specular texture
 # (:func:`toned_specular`), which our previews do not read.
 FACTOR_LEAST = 0.85
 # How far the roughness wanders about each region's value, with the skin's grain (:func:`workbench.body.skin.features`,
@@ -90,7 +90,7 @@ def toned_specular(spec: np.ndarray, tone: str) -> np.ndarray:
 
     >>> m = np.full((2, 2), 255, np.uint8)
     >>> int(toned_specular(m, "#3B2416")[0, 0]), toned_specular(m, "#C68642") is m
-    (180, True)
+    (195, True)
     """
     from ..options.colour import skin_reflect
 
