@@ -42,16 +42,15 @@ def _hex(c):
 
 @pytest.mark.parametrize("tone", ["#FFE0C4", "#8D5524", "#3B2416"])
 def test_skin_texture_keeps_the_tone_and_marks_the_face(tone):
-    from workbench.options.colour import albedo_for
+    from workbench.options.colour import albedo_for, skin_reflect
 
     img = skin.skin_texture(tone, "feminine").astype(float)
     f = skin.features("feminine")
     covered = ao.body_texels(body_of(), skin.SKIN_SIZE).covered.reshape(-1)
     flat = img.reshape(-1, 3)
     # The body as a whole is the albedo that shows the tone (lips, palms and brows are small).
-    from workbench.body import pores
-
-    albedo = _hex(albedo_for(tone, pores.specular(tone) / pores.SPECULAR))   # (a deep tone reflects less, pores)
+    # (a deep tone reflects less: the specular factor and texture, workbench.body.pores)
+    albedo = _hex(albedo_for(tone, skin_reflect(tone)))
     assert np.abs(flat[covered].mean(0) - albedo).max() < 8
     lips = f["lips"][0][f["lips"][1] > 0.9]
     # Lips: redder than the skin (red over green rises) and darker, but not below 55% of the tone.

@@ -26,7 +26,15 @@ from workbench.body.tone import teeth_exposure
 from workbench.gltf import build_avatar
 from workbench.gltf.glb import read_accessor, read_glb
 from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.options.colour import STUDIO, albedo_for, hex_rgb, linear_to_srgb, shown_in_studio, srgb_to_linear
+from workbench.options.colour import (
+    STUDIO,
+    albedo_for,
+    hex_rgb,
+    linear_to_srgb,
+    shown_in_studio,
+    skin_reflect,
+    srgb_to_linear,
+)
 
 DEEPEST = "#3B2416"
 
@@ -62,6 +70,7 @@ def test_the_mouths_lining_reflects_nothing_deep_in(model):
     before and is 0.945 with them)."""
     doc, binary = model
     _, spec = _specular(doc, binary, "Skin")
+    spec = spec / spec.max()   # (as a share of the skin's own: a deep tone's texture is toned down whole, pores.toned_specular)
     f = skin.features("feminine")
     size = skin.SKIN_SIZE
 
@@ -117,7 +126,7 @@ def test_a_deep_tone_reflects_less_of_the_room_and_shows_its_tone(model):
     colour shown is still the tone asked for, within 2 levels."""
     k, s = np.asarray(STUDIO).T
     for tone in (DEEPEST, "#452A21", "#8D5524", "#C68642"):
-        reflect = pores.specular(tone) / pores.SPECULAR
+        reflect = skin_reflect(tone)   # (the browsers': the specular factor times its texture, workbench.body.pores)
         albedo = srgb_to_linear(hex_rgb(albedo_for(tone, reflect)))
         y = float(albedo @ np.array([0.2126, 0.7152, 0.0722]))
         share = reflect * s.mean() / (k.mean() * y + reflect * s.mean())
@@ -128,8 +137,10 @@ def test_a_deep_tone_reflects_less_of_the_room_and_shows_its_tone(model):
     assert pores.specular("#C68642") == pores.SPECULAR
     # The file says it: the deep tone's skin's factor, and its texture's colour the albedo that shows the tone.
     doc, binary = model
-    factor, _ = _specular(doc, binary, "Skin")
+    factor, spec = _specular(doc, binary, "Skin")
     assert factor == pores.specular("#452A21") < 0.6
+    # (The browsers' reflection, factor times texture, is skin_reflect's share of the skin's: the albedo's.)
+    assert abs(factor * spec.max() - skin_reflect("#452A21") * pores.SPECULAR) < 0.005, (factor, spec.max())
     assert _material(doc, "Skin")["pbrMetallicRoughness"]["metallicRoughnessTexture"]
 
 

@@ -32,8 +32,8 @@ import numpy as np
 
 from . import keep
 
-__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "specular", "skin_normal", "skin_roughness",
-           "skin_specular"]
+__all__ = ["NORMAL_SIZE", "ROUGH_SIZE", "BODY", "ROUGHNESS", "SPECULAR", "FACTOR_LEAST", "specular", "toned_specular",
+           "skin_normal", "skin_roughness", "skin_specular"]
 
 NORMAL_SIZE = 1024
 ROUGH_SIZE = 512
@@ -46,11 +46,16 @@ BODY = 0.6
 # blind review F.)
 # (Blind review T: "uniform roughness", a bald dome's "uniform sheen": the T-zone 0.56 and the cheeks 0.7 drew one
 # highlight over both; now 0.52 and 0.76, and the scalp's own value wanders by SCALP_VARY.)
-ROUGHNESS = {"face": 0.64, "flush": 0.76, "tzone": 0.52, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
+ROUGHNESS = {"face": 0.68, "flush": 0.8, "tzone": 0.58, "lips": 0.42, "mouth": 0.9, "brows": 0.85}
 # The skin's specular factor (KHR_materials_specular): a dielectric's reflectance of 4 % at normal incidence
 # times this, 2.8 %, skin's (its index of refraction is about 1.4, not glTF's default 1.5). The room's
 # reflection was half of what a deep tone showed, which read as lacquer.
 SPECULAR = 0.7
+# The least share of SPECULAR a deep tone's factor keeps: our previews read the factor alone, and at 0.8 their rim light
+# no longer outlined a deep tone's contour (tests/render/test_skin_light.py). What a deep tone reflects less than this
+# (workbench.options.colour.skin_reflect, down to 0.65) the browsers take from the specular texture
+# (:func:`toned_specular`), which our previews do not read.
+FACTOR_LEAST = 0.85
 # How far the roughness wanders about each region's value, with the skin's grain (:func:`workbench.body.skin.features`,
 # drawn in space: one value on both sides of a UV seam): a little oilier or drier from place to place, as real skin is; one roughness per
 # region drew each region's highlight as even as plastic's (blind review E).
@@ -68,14 +73,33 @@ PORE_FACE, PORE_BODY = 0.03, 0.02
 
 def specular(tone: str) -> float:
     """The skin's specular factor (``KHR_materials_specular``) for ``tone`` ('#RRGGBB', the colour shown): SPECULAR,
-    less on a deep tone (:func:`workbench.options.colour.skin_reflect`).
+    less on a deep tone (:func:`workbench.options.colour.skin_reflect`), never under :data:`FACTOR_LEAST` of it.
 
     >>> specular("#C68642"), specular("#3B2416")
     (0.7, 0.595)
     """
     from ..options.colour import skin_reflect
 
-    return round(SPECULAR * skin_reflect(tone), 4)
+    return round(SPECULAR * max(skin_reflect(tone), FACTOR_LEAST), 4)
+
+
+def toned_specular(spec: np.ndarray, tone: str) -> np.ndarray:
+    """The skin's specular map ``spec`` (uint8) for ``tone``: what a deep tone reflects under its factor's
+    :data:`FACTOR_LEAST` (:func:`workbench.options.colour.skin_reflect` over it), so that in the browsers factor times
+    texture is ``skin_reflect`` of SPECULAR; a mid or pale tone's map as it is.
+
+    >>> m = np.full((2, 2), 255, np.uint8)
+    >>> int(toned_specular(m, "#3B2416")[0, 0]), toned_specular(m, "#C68642") is m
+    (195, True)
+    """
+    from ..options.colour import skin_reflect
+
+    share = skin_reflect(tone) / max(skin_reflect(tone), FACTOR_LEAST)
+    if share >= 1:
+        return spec
+    out = np.round(spec * share).astype(np.uint8)
+    out.setflags(write=False)
+    return out
 
 
 def _mask(f: dict, name: str, size: int) -> np.ndarray:

@@ -77,7 +77,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                      blend=False, roughness=pores.BODY, specular=pores.specular(settings["skinTone"]),
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=hair_look.scalp_roughness(settings["gender"], hair["style"]),
-                     specular_map=hair_look.scalp_specular(settings["gender"], hair["style"])),
+                     specular_map=pores.toned_specular(hair_look.scalp_specular(settings["gender"], hair["style"]),
+                                                       settings["skinTone"])),
         # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=eyes.ROUGHNESS,
                      extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),

@@ -53,10 +53,12 @@ MAX_ALBEDO = 0.9
 # A deep tone's skin reflects less of the room than STUDIO's skin: DEEP_SHINE[0] of it at L* DEEP_SHINE[1] and below,
 # all of it from L* DEEP_SHINE[2] (a mid tone). Where the skin's own light is a fraction of a pale tone's, the room's
 # even reflection on forehead, nose and cheekbones was 63 % of what the deepest tone showed: an oily grey sheen in
-# three.js (blind review F). Its albedo makes up the light (albedo_for's ``reflect``): the tone shown stays the one
-# asked for. (At 0.8 our renderer's rim light no longer outlined a deep tone's contour: its highlight is a
-# reflection, tests/render/test_skin_light.py.)
-DEEP_SHINE = (0.85, 20.0, 55.0)
+# three.js (blind review F); at 0.85 still a grey band over a deep forehead, "oily", "lacquer" (blind review Y #10,
+# #11: 19 % of #10's T-zone 15 L* or more over its median in three.js; at 0.65, 11 %). Its albedo makes up the light
+# (albedo_for's ``reflect``): the tone shown stays the one asked for. (The browsers take the part under
+# workbench.body.pores.FACTOR_LEAST from the specular texture: our renderer reads the factor alone, and its rim
+# light's highlight is a reflection, tests/render/test_skin_light.py.)
+DEEP_SHINE = (0.65, 20.0, 55.0)
 
 
 def to_hex(rgb: Iterable[float]) -> str:
@@ -144,7 +146,7 @@ def skin_reflect(tone: str) -> float:
     """The share of :data:`STUDIO`'s reflection a skin of ``tone`` (the colour shown) reflects (:data:`DEEP_SHINE`).
 
     >>> skin_reflect("#C68642"), skin_reflect("#3B2416")
-    (1.0, 0.85)
+    (1.0, 0.65)
     """
     y = float(srgb_to_linear(hex_rgb(tone)) @ LUMA)
     lightness = 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
