@@ -53,8 +53,11 @@ GROOVE_ENDS = (0.35, 0.3)
 # between vertices) shades as a dark facet, the groove's turn on it darker still. The smile's normals go back to the
 # rest's near the line's top: all of the rest's from WING_ABOVE[1] of the line's length above the wing (none from
 # WING_ABOVE[0]) to WING_CALM[1] of it down from the wing (none from WING_CALM[0]), within WING_REACH (metres on the
-# reference face, a Gaussian's half-width) either side of the line.
-WING_CALM = (0.45, 0.2)
+# reference face, a Gaussian's half-width) either side of the line. Down to 0.3 of the line, none from 0.6 (was 0.2 and
+# 0.45: groove36b, blind review Z's "dirty moustache", the thin dark "<" groove36 left half way down the line, 0.45 to
+# 0.55 of it, where the corner's lift draws the lip's skin up and back beside the cheek pushed forward; tapering the
+# fold's push there in workbench.body.expressions did not lighten it, the crease is the units' smile's and the corner's).
+WING_CALM = (0.6, 0.3)
 WING_ABOVE = (-0.2, -0.05)
 WING_REACH = 0.012
 
