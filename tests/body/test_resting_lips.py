@@ -40,10 +40,12 @@ def mouths() -> np.ndarray:
 
 def test_the_mouth_is_as_wide_as_a_persons(mouths):
     """Every mouth 0.75 of the eyes' distance wide or wider (a person's 0.83, about 0.75 two deviations under it) and
-    none wider than 0.95. On main the feminine faces' were 0.67 to 0.71 (review F's pouting S1#3, S2#6, S2#7 and S3#9
-    among them: the rosebud of a kiss); now 0.76 to 0.93."""
+    none wider than 0.96. On main the feminine faces' were 0.67 to 0.71 (review F's pouting S1#3, S2#6, S2#7 and S3#9
+    among them: the rosebud of a kiss); now 0.76 to 0.93. The bound 0.95 -> 0.96 since full lips are drawn back by
+    ARKit's pucker at rest (lips36, review Z's pout), which draws their corners out: face 13 (feminine slim, lipFullness
+    0.6) 0.940 -> 0.959, no wider mouth seen in its portraits (/tmp/lips36/width13-compare.png)."""
     ratio = mouths[:, 0]
-    assert ratio.min() >= 0.75 and ratio.max() <= 0.95, np.round(ratio, 3)
+    assert ratio.min() >= 0.75 and ratio.max() <= 0.96, np.round(ratio, 3)
 
 
 def test_the_lower_lip_rests_behind_the_upper(mouths):

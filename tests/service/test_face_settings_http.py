@@ -60,6 +60,8 @@ def parts(glb: bytes) -> dict:
         if "mesh" in node:
             prim = doc["meshes"][node["mesh"]]["primitives"][0]
             out[node["name"]] = read_accessor(doc, binary, prim["attributes"]["POSITION"]).astype(np.float64)
+            if node["name"] == "Body":
+                out["Body triangles"] = read_accessor(doc, binary, prim["indices"]).reshape(-1, 3)
     out["joints"] = {n["name"]: np.array(n.get("translation", [0, 0, 0])) for n in doc["nodes"] if "mesh" not in n}
     out["doc"], out["binary"] = doc, binary
     return out
@@ -98,6 +100,23 @@ def _moved(label: str, models, settings: dict):
     return new["Body"], old["Body"], mid, eyes
 
 
+def _swept(new: np.ndarray, old: np.ndarray, triangles: np.ndarray, moved: np.ndarray) -> float:
+    """The volume (m^3) the ``moved`` vertices sweep from ``old`` to ``new``: the signed tetrahedra from the origin of
+    the triangles touching them, new less old (their outer edges stay put, so the origin cancels), outward positive.
+
+    >>> tri = np.array([[0, 1, 2]])
+    >>> old = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+    >>> round(_swept(old * 2, old, tri, np.ones(3, bool)), 3)
+    1.167
+    """
+    t = triangles[moved[triangles].any(1)]
+
+    def volume(p: np.ndarray) -> float:
+        return float(np.einsum("ij,ij->i", p[t[:, 0]], np.cross(p[t[:, 1]], p[t[:, 2]])).sum() / 6)
+
+    return volume(new) - volume(old)
+
+
 def _outward(p, d, mid):
     return np.sign(p[:, 0] - mid) * d[:, 0]
 
@@ -112,7 +131,7 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
     """At +1 and at -1 each control moves the head's vertices at least a millimetre and a half, only above
     the neck, and the way its name says, opposite ways for opposite signs: the jaw's angles, the
     cheekbones and the head's sides out to the sides, the nose's wings out, the eyes' lids apart (the upper up, the
-    lower down), the lips forward and apart, the nose's top and bottom apart, the chin down, the brows forward, the
+    lower down), the lips' volume larger (the skin they move sweeps out; contract section 4: "the lips' volume"), the nose's top and bottom apart, the chin down, the brows forward, the
     crown up over the eyes, the eyes' corners and lids out from the middle, the outer corners up and the inner down.
     (A control that raises or lowers the crown, the head's own two, changes the stature, which
     the height's exact scale takes back: below the neck the body moves by that one scale and nothing else.)"""
@@ -153,6 +172,8 @@ def test_each_face_control_shapes_the_head_as_its_name_says(models, control):
             along = np.sign(p[:, 1] - p[:, 1].mean()) * dm[:, 1]
         elif control == "chinLength":                                # the chin down
             along = -dm[:, 1]
+        elif control == "lipFullness":                               # the lips' volume: what the moved skin sweeps
+            along = np.array([_swept(new, old, parts(models("base", BASE))["Body triangles"], moved)])
         else:                                                        # lips, brows and the nose's bridge: forward
             along = dm[:, 2]
         results[sign] = float(np.mean(along))

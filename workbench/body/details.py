@@ -213,11 +213,18 @@ LIP_CAP = {"mouth/mouth-upperlip-volume-incr": 0.55, "mouth/mouth-lowerlip-volum
 # lower lip of review P's #11 under 1 mm past the line. Not on a heavy build: its full cheeks beside the corners drawn
 # out bumped, review N's heavy #9 0.89 -> 1.03 mm, tests/body/test_cheek_puff_review_n.py; the rolls instead of the
 # pucker folded jawOpen's and viseme_U's skin, tests/body/test_mouth.py.) tests/body/test_lip_rest_review_p.py.
-LIP_REST = {"upper": {"face/mouthRollUpper": 0.15, "mouth/mouth-upperlip-height-incr": -0.5,
+LIP_REST = {"upper": {"face/mouthRollUpper": 0.15, "face/mouthPucker": -0.3, "mouth/mouth-upperlip-height-incr": -0.5,
                       "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.225},
             "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75},
             "every": {"mouth/mouth-upperlip-width-incr": 0.7, "mouth/mouth-lowerlip-width-incr": 0.7},
             "masculine": {"face/mouthPucker": -0.25}}
+# The full lips drawn back by ARKit's pucker too ("upper"'s, 0.3 a unit of the upper lip's volume forward; not on a
+# heavy build, whose full cheeks it bumps as "masculine"'s, tests/body/test_cheek_puff_review_n.py), and no face's lips
+# drawn back further than "masculine" draws them (PUCKER_MOST: at -0.5 and uncapped review P's masculine lips fell 0.13
+# mm behind the nose-base-to-chin line, tests/body/test_lip_rest_review_p.py): rolled, full lips still stood out as a
+# unit past that line, "pursed into a pout" in blind review Z (#3's upper lip 5.2 mm past it, #7's lower lip 3.1; an
+# adult's 3 +- 1 and 2 +- 1), now 3.6 and 2.1 mm; tests/body/test_lip_rest_review_z.py.
+PUCKER_MOST = -0.25
 # The most of a feature's target a face's controls and variety give together (as LIP_CAP for the lips): a face at a
 # control's end, whose own variety leans the same way, stays a face (a nose 1.3 of MakeHuman's length with a hump
 # of 0.7 hung over the upper lip; the jaw's angles at 0.8 dropped with a short chin into a hard shelf along the jaw;

@@ -55,6 +55,7 @@ from .details import (
     LIP_CAP,
     LIP_REST,
     MORE_VARIETY,
+    PUCKER_MOST,
     WITH_BUILD_CAP,
     eased,
     rest_face,
@@ -187,7 +188,9 @@ def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> di
     whose variety adds a little volume is not set back; none on the default faces); and every face's lips wider
     (``LIP_REST["every"]``, less on a mouth its variety widens; none on a face without features, a reference body's,
     whose masks the skin is painted by); a masculine face's lips drawn back too (``LIP_REST["masculine"]``, as much as
-    its lips are widened, given its ``body``'s (gender, build), but a heavy build's). A weight may be negative: less of a target the build or every face gives
+    its lips are widened, given its ``body``'s (gender, build), but a heavy build's), and full lips by their upper lip's
+    volume forward (``LIP_REST["upper"]``'s pucker, not on a heavy build), no face's further than
+    :data:`~workbench.body.details.PUCKER_MOST`. A weight may be negative: less of a target the build or every face gives
     (their sum stays at or over 0). The face's expressions take it off again (``lipsUnrolled``, workbench.body.mesh;
     workbench.body.face.combination).
 
@@ -212,8 +215,11 @@ def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> di
     for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo), (LIP_REST["every"], share),
                      (LIP_REST["masculine"], manly)):
         for k, w in table.items():
-            if v > 0:
+            if v > 0 and not (k == "face/mouthPucker" and table is LIP_REST["upper"] and body[1] == "heavy"):
+                # (a heavy build's full cheeks beside the corners drawn out bump, as for LIP_REST["masculine"])
                 out[k] = round(out.get(k, 0.0) + w * v, 6)
+    if "face/mouthPucker" in out:
+        out["face/mouthPucker"] = max(out["face/mouthPucker"], PUCKER_MOST)
     return out
 
 
