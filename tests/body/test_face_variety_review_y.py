@@ -9,7 +9,7 @@ head's sides), in three dimensions (the nose's projection and the brow ridge are
 one gender brought onto each other by a turn, a shift and one scale. On main their landmarks lay 5.67 % of the face's size
 apart on average, 4.29 % with every face control at 0 (what each person's own features give,
 :data:`workbench.body.details.FACE_VARIETY` and ``MORE_VARIETY``); the features now add ``SHAPE_VARIETY`` (the nose's
-projection, base, nostrils and volume, the brow ridge, the eyelid's fold, the inner cheeks). The neck: its narrowest
+projection, the eyelid's fold, the inner cheeks). The neck: its narrowest
 girth between the Neck and Head joints over the head's girth a centimetre over the brows (people's some 0.58 for a
 woman, 32 over 55 cm, 0.68 for a man); #8, slim and feminine, took the slim build's thinner neck and the feminine
 face's on top (0.6 of MakeHuman's neck girth off) on top of what the slim macro targets take: 0.489 on main, a pencil
@@ -51,13 +51,13 @@ def spread(controls: bool) -> float:
 
 
 def test_review_y_faces_differ_more():
-    """Review Y's pairs of one gender lie 5.9 % of the face's size apart or more on average (main: 5.67; now 5.97)."""
-    assert spread(True) >= 5.9, round(spread(True), 3)
+    """Review Y's pairs of one gender lie 5.75 % of the face's size apart or more on average (main: 5.67; now 5.79)."""
+    assert spread(True) >= 5.75, round(spread(True), 3)
 
 
 def test_review_y_own_features_differ_more():
-    """With every face control at 0 (each person's own features alone) 4.5 % or more (main: 4.29; now 4.61)."""
-    assert spread(False) >= 4.5, round(spread(False), 3)
+    """With every face control at 0 (each person's own features alone) 4.35 % or more (main: 4.29; now 4.41)."""
+    assert spread(False) >= 4.35, round(spread(False), 3)
 
 
 def neck_to_head(settings: dict) -> float:
@@ -76,7 +76,7 @@ def neck_to_head(settings: dict) -> float:
 
 
 def test_review_y_slim_neck_is_no_pencil():
-    """#8 (slim, feminine, 143 cm): its neck 0.505 of its head's girth or more (main: 0.489; now 0.510); and a slim
+    """#8 (slim, feminine, 143 cm): its neck 0.505 of its head's girth or more (main: 0.489; now 0.514); and a slim
     build's neck still thinner than an average build's of the same gender and height (0.536)."""
     s = REVIEW_Y[7]
     assert (s["gender"], s["bodyShape"]) == ("feminine", "slim")
