@@ -21,6 +21,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+import pytest
 from helpers import random_settings
 from test_eye_variety_review_v import landmarks, procrustes
 
@@ -50,11 +51,19 @@ def spread(controls: bool) -> float:
     return float(np.mean(pairs))
 
 
+@pytest.mark.xfail(strict=True, reason="face36's SHAPE_VARIETY (the nose's projection, base, nostrils, volume, the brow "
+                   "ridge, the eyelid's fold, the inner cheeks; 5.97 / 4.61) taken out in its last minutes: it moved review "
+                   "N's default cheeks, review P's masculine lip profile, test_lip_profile's nose-tip lines, review X's #2 "
+                   "smile fold and test_hair_cards' bun on a 200 cm masculine head")
 def test_review_y_faces_differ_more():
     """Review Y's pairs of one gender lie 5.75 % of the face's size apart or more on average (main: 5.67; now 5.79)."""
     assert spread(True) >= 5.75, round(spread(True), 3)
 
 
+@pytest.mark.xfail(strict=True, reason="face36's SHAPE_VARIETY (the nose's projection, base, nostrils, volume, the brow "
+                   "ridge, the eyelid's fold, the inner cheeks; 5.97 / 4.61) taken out in its last minutes: it moved review "
+                   "N's default cheeks, review P's masculine lip profile, test_lip_profile's nose-tip lines, review X's #2 "
+                   "smile fold and test_hair_cards' bun on a 200 cm masculine head")
 def test_review_y_own_features_differ_more():
     """With every face control at 0 (each person's own features alone) 4.35 % or more (main: 4.29; now 4.41)."""
     assert spread(False) >= 4.35, round(spread(False), 3)

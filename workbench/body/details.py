@@ -363,25 +363,6 @@ MORE_VARIETY = {
     "temples": ({"forehead/forehead-temple-incr": 1.0}, {"forehead/forehead-temple-decr": 1.0}, 0.4),
     "cheekHeight": ({"cheek/{s}-cheek-trans-up": 1.0}, {"cheek/{s}-cheek-trans-down": 1.0}, 0.4),
 }
-# Still "the same mannequin face", "the same man with three wigs" in blind review Y (#3, #4, #6; wanted: the nose, the
-# eyes' shape, the brow ridge, the cheekbones). More of the features a face is known by, in a stream of their own (the
-# features above keep their values): the nose's projection (its tip 4 mm in or 1.2 out at the ends, people's some 2 mm
-# a deviation, Farkas; MakeHuman's deeper nose brings the root out with the tip, and more of it evened out review V's
-# noses' roots, tests/body/test_eye_variety_review_v.py), the eyelid's fold and the inner cheeks. Over review Y's
-# twelve, its pairs of one gender's landmarks (3D, review V's Procrustes fit) 5.67 -> 5.79 % of the face's size apart,
-# with the face controls at 0 4.29 -> 4.41; tests/body/test_face_variety_review_y.py. The nose's base, nostrils and
-# volume and the brow ridge at 0 (their rows of the stream kept): with them (5.97 and 4.61) review X's #2's smile lost
-# its nasolabial shade on one side (tests/render/test_smile_fold_review_x.py) and a bun's cards on a 200 cm masculine
-# head sank 1.1 mm into it (tests/body/test_hair_cards.py).
-SHAPE_VARIETY = {
-    "noseDepth": ({"nose/nose-scale-depth-incr": 0.4}, {"nose/nose-scale-depth-decr": 1.0}, 0.35),
-    "noseBase": ({"nose/nose-base-up": 1.0}, {"nose/nose-base-down": 1.0}, 0.0),
-    "nostrils": ({"nose/nose-nostrils-width-incr": 1.0}, {"nose/nose-nostrils-width-decr": 1.0}, 0.0),
-    "noseVolume": ({"nose/nose-volume-incr": 1.0}, {"nose/nose-volume-decr": 1.0}, 0.0),
-    "browForward": ({"eyebrows/eyebrows-trans-forward": 1.0}, {"eyebrows/eyebrows-trans-backward": 1.0}, 0.0),
-    "lidFold": ({"eyes/{s}-eye-eyefold-down": 1.0}, {"eyes/{s}-eye-eyefold-up": 1.0}, 0.5),
-    "cheekInner": ({"cheek/{s}-cheek-inner-incr": 1.0}, {"cheek/{s}-cheek-inner-decr": 1.0}, 0.5),
-}
 
 
 def signed(plus: dict[str, float], minus: dict[str, float], value: float) -> dict[str, float]:
@@ -437,5 +418,5 @@ def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted: the shapes', the faces',
     the face controls' and the faces' variety's."""
     tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE, HEAD_GROWTH,
-              *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values(), *SHAPE_VARIETY.values()) for t in v[:2]))
+              *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
     return sorted({n for t in tables for n in sides(t)})

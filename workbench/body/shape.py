@@ -26,7 +26,7 @@ through the ethnic blend, too little to tell the two apart at a glance; and ever
 corners lifted a little (MakeHuman's base mouth turns down, which reads as sad) and lips that meet.
 Each face also has features of its own (:func:`face_weights`): the settings' face controls (jaw width,
 cheekbones, nose width, eye size, lip fullness, nose length, chin length, brow ridge) and small
-offsets of some thirty more of MakeHuman's face modifiers (nose, eyes, mouth, jaw, chin, cheeks, temples, brows,
+offsets of some twenty more of MakeHuman's face modifiers (nose, eyes, mouth, jaw, chin, cheeks, temples, brows,
 ears) drawn smoothly from the settings that describe the person, so two avatars of one gender and build are two
 people.
 Height picks MakeHuman's height macro that comes closest (so a tall body has a tall body's
@@ -55,7 +55,6 @@ from .details import (
     LIP_CAP,
     LIP_REST,
     MORE_VARIETY,
-    SHAPE_VARIETY,
     WITH_BUILD_CAP,
     eased,
     rest_face,
@@ -137,8 +136,7 @@ def _variety_inputs(settings: dict) -> np.ndarray | None:
 def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
     controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`) and the face's variety
-    (:data:`~workbench.body.details.FACE_VARIETY`, ``MORE_VARIETY`` and ``SHAPE_VARIETY``, each table a stream of its
-    own), each feature a smooth wave over :data:`VARIETY_FROM` (the
+    (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
     same settings, the same face; settings that differ, a face that differs), each target then held to its cap
     (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`, and with the build's share
     :data:`~workbench.body.details.WITH_BUILD_CAP`). Settings without those fields
@@ -160,7 +158,7 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
 
     x = _variety_inputs(settings)
     if x is not None:
-        for table, seed in ((FACE_VARIETY, 46), (MORE_VARIETY, 47), (SHAPE_VARIETY, 48)):
+        for table, seed in ((FACE_VARIETY, 46), (MORE_VARIETY, 47)):
             rng = np.random.default_rng(seed)
             rates = rng.normal(0.0, VARIETY_RATE, (len(table), len(x)))
             phases = rng.random(len(table))
