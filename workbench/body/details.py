@@ -30,18 +30,14 @@ import math
 # cheeks 0.4 off, not 0.8: at 0.8 the cheeks sank under the cheekbones and the fold from the nose's wing to the mouth's
 # corner stood 17.9 mm deep across the face's front profile on blind review U's #11 (slim, feminine: "hollow cheeks ...
 # looks ill"), 7.9 on its #10 ("grooves like cuts"), where average builds' faces measure 2 to 4; now 7.9 and 3.7
-# (tests/body/test_slim_face_review_u.py). A slim build's neck no thinner than its macro targets make it (0.3 of
-# MakeHuman's neck girth off, with the feminine face's 0.3 on top: blind review Y's #8, slim and feminine, "a pencil
-# neck", its narrowest girth 0.489 of its head's a centimetre over the brows, where a woman's is some 0.58, 32 over
-# 55 cm; 0.510 now, still thinner than an average build's 0.536; tests/body/test_face_variety_review_y.py. The feminine
-# face's 0.3 kept: without it review M's ponytail #10 read as slabs, tests/body/test_sleek_strands_review_m.py.)
+# (tests/body/test_slim_face_review_u.py).
 SHAPE_DETAILS = {
     "slim": {"torso/measure-waist-circ-decr": 0.5, "torso/measure-hips-circ-decr": 0.35,
              "torso/torso-scale-depth-decr": 0.3, "torso/torso-scale-horiz-decr": 0.15,
              "stomach/stomach-pregnant-decr": 0.3, "buttocks/buttocks-volume-decr": 0.3,
              "arms/{s}-upperarm-fat-decr": 0.8, "arms/{s}-lowerarm-fat-decr": 0.4,
              "legs/{s}-upperleg-fat-decr": 0.7, "legs/{s}-lowerleg-fat-decr": 0.3,
-             "head/head-fat-decr": 0.4, "cheek/{s}-cheek-volume-decr": 0.4,
+             "neck/measure-neck-circ-decr": 0.3, "head/head-fat-decr": 0.4, "cheek/{s}-cheek-volume-decr": 0.4,
              "cheek/{s}-cheek-bones-incr": 0.3},
     "average": {},
     "athletic": {"torso/torso-vshape-incr": 0.7, "torso/torso-muscle-pectoral-incr": 0.6,
