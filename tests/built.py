@@ -104,7 +104,10 @@ def _locked(lock: Path):
         fd = None
     try:
         if fd is not None and fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)   # released when the fd closes, or when a killed worker's process ends
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)   # released when the fd closes, or when a killed worker's process ends
+            except OSError:   # (a file system without locks: build without the lock, as above)
+                pass
         yield
     finally:
         if fd is not None:

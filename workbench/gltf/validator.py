@@ -136,7 +136,11 @@ def validate_many(sources, on_each: Callable[[ValidationReport], object] | None 
                 proc.stdin.write(json.dumps(paths))
                 proc.stdin.close()
                 for line in proc.stdout:
-                    reports.append(ValidationReport.from_raw(json.loads(line)))
+                    try:
+                        raw = json.loads(line)
+                    except ValueError:
+                        raise RuntimeError(f"validate: node wrote a line that is not a report: {line[:200]!r}") from None
+                    reports.append(ValidationReport.from_raw(raw))
                     if on_each is not None:
                         on_each(reports[-1])
                 returncode = proc.wait()
@@ -145,7 +149,8 @@ def validate_many(sources, on_each: Callable[[ValidationReport], object] | None 
             err.seek(0)
             stderr = err.read()
     if returncode != 0 or len(reports) != len(paths):
-        raise RuntimeError(f"validate: node exited with {returncode}: {stderr.strip()[:500]}")
+        raise RuntimeError(f"validate: node gave {len(reports)} reports for {len(paths)} files (exit {returncode}): "
+                           f"{stderr.strip()[:500]}")
     return reports
 
 
