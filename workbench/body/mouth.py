@@ -118,8 +118,9 @@ LOWER_GUM = (0.42, 0.14)
 # incisor, as the lower row is, the canines showed as dark gaps beside two or four white teeth, "missing teeth" in
 # blind review F); the lower row's, in the lower lip's shade and seen in an open mouth only, from the lateral incisor.
 # (The upper row's from 0.34 until review X: with its front teeth painted at their width, UPPER_SPAN, :func:`painted_at`,
-# the first premolar's front is at 0.31, 24 mm along the arch from the middle line, where 0.34 had been 26 mm; the
-# second share 44 mm, main's 0.52 42 mm. Both on the texture's u, the place along the arch.)
+# the first premolar's front is at 0.29 (:func:`tooth_edges`), about 22.5 mm along the arch from the middle line, and the
+# shadow starts 0.31, some 1.7 mm into it, where 0.34 had been 26 mm; the second share 44 mm, main's 0.52 42 mm. Both
+# on the texture's u, the place along the arch.)
 SHADOW_FROM = {"upper": (0.31, 0.55), "lower": (0.2, 0.55)}
 # The least of the room's light the teeth and tongue get (their baked occlusion), at the back and on the teeth's
 # inner faces: a tenth drew them black in three.js; the colour (DEEP) keeps them dark.
@@ -229,8 +230,8 @@ def painted_at(u: np.ndarray, upper: bool = True) -> np.ndarray:
     texture's ``u`` (the place along the arch, :data:`.teeth_arch.ARCH_UV`) lies: on the upper row the front teeth
     (incisors and canines) at :data:`UPPER_SPAN` of their width over the whole row, the back teeth over the rest.
     (Painted so, not by moving the mesh's texture coordinates: the texture's u stays the place along the arch, as the
-    lower row's and SHADOW_FROM's, and the canines, remapped to 0.28 to 0.41 of the texture at the arch's 0.2 to
-    0.28, counted with the cavity in tests/render/test_mouth_interior_review_m.py and with the walls in
+    lower row's and SHADOW_FROM's, and the canines, remapped to 0.28 to 0.41 of the texture at the arch's 0.195 to
+    0.29 (:func:`tooth_edges`), counted with the cavity in tests/render/test_mouth_interior_review_m.py and with the walls in
     tests/render/test_mouth_walls_review_n.py.) The one map the painter and every reader of the texture use
     (:func:`tooth_edges`).
 

@@ -30,7 +30,8 @@ EMBRASURE = (0.35, 1.5)
 # between two necks the gum's colour in the lip's shadow (NECK_SHADE, sRGB albedo: darker than the enamel's gap,
 # not black, not the open mouth's red).
 NECK = (0.45, 0.2)
-# Only the incisors' necks (along the arch, u, from the middle line: whole to the first share, none from the second):
+# Only the incisors' necks (on the row's painted share, :func:`.mouth.painted_at`, from the middle line: whole to the first
+# share, none from the second; on the texture's u about 0.146 to 0.174):
 # beyond, the lower lip covers all but the top of the canines' crowns, and a wedge at the lateral incisor's and the
 # canine's gap left a 2 mm column of the row with no white (tests/body/test_smile_teeth_row.py).
 NECK_TO = (0.2, 0.24)
