@@ -44,7 +44,7 @@ from ..body.lod import Piece, merge, uv_into
 from ..body.mesh import body_mesh, body_of
 from ..body.outfit import cloth
 from ..options import ANIMATIONS, DEFAULT_POSE, GENDERS, ModelOptions
-from . import maps, reach
+from . import maps, rotation
 from . import textures as tx
 from .animation import add_animations
 from .armature import write_armature
@@ -242,7 +242,7 @@ def warm_up() -> None:
     """
     body_warm.warm_up()
     tx.warm_up()
-    reach.turns(np.zeros((3, 3)))
+    rotation.turns(np.zeros((3, 3)))
     for gender in GENDERS:
         for name in ANIMATIONS:
             clip(name, gender)

@@ -41,7 +41,8 @@ from ..body.rig import skin
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
 from .clips import IDLE_STANCE, Clip, Pose, _base, _curl, _idle, _rest_hand, euler_to_quat
-from .reach import NEAR, Surface, arm_points, frames, matrix, rest_hand, tree
+from .reach import NEAR, Surface, arm_points, frames, rest_hand, tree
+from .rotation import matrix
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
