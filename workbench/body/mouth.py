@@ -319,10 +319,7 @@ def _layout():
             (UPPER_TEETH, 0.0, UPPER_EDGE, UPPER_EDGE, 1, UPPER_GUM, (1.0, 1.0), SHADOW_FROM["upper"], UPPER_ARC),
             (LOWER_TEETH, LOWER_EDGE, LOWER_EDGE + OUTER, LOWER_EDGE, 2, LOWER_GUM, (LOWER_SHADE, LOWER_OCC),
              SHADOW_FROM["lower"], None)):
-        # The texel row a lower tooth's biting edge falls in is its outer face's (as at 128 px): vertices on the edge
-        # sample it, and read as the front of the tooth, lit and reflecting, not its dark inner face.
-        half = 0.5 / n if edge == lo else 0.0
-        outer = (v >= lo - half) & (v < hi)
+        outer = (v >= lo) & (v < hi)
         e = np.abs(v - edge) / OUTER
         c, gum, gap, nk = _teeth(widths, painted_at(u, arc is not None), e, seed, gum_at, arc)
         c = c * (1 - gum[..., None]) + gum_c * (0.92 + 0.08 * np.sin(np.pi * u * 40))[..., None] * gum[..., None]
@@ -343,7 +340,7 @@ def _layout():
         occ[outer] = (lit[1] * cover[1] * (1 - (1 - OCC_LEAST) * _smoothstep(s0 - 0.05, s1 - 0.05, u)) * (1 - (0.25 * gap + 0.15 * gum) * (1 - back)))[outer]
         deep[outer] = (0.92 * _smoothstep(s0, s1, u))[outer]
         # The inner faces, which look into the mouth: lit a little at the edge, dark towards the palate.
-        inner = (v >= edge - INNER) & (v < edge - half) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
+        inner = (v >= edge - INNER) & (v < edge) if edge == LOWER_EDGE else (v >= edge) & (v < edge + INNER)
         e_in = np.abs(v - edge) / INNER
         colour[inner] = (c * 0.25)[inner]
         occ[inner] = (0.2 * (1 - e_in) + OCC_LEAST)[inner]
@@ -415,6 +412,12 @@ def mouth_specular() -> np.ndarray:
     (255, True)
     """
     deep = _layout()[3]
+    edge = int(LOWER_EDGE * MOUTH_SIZE)
+    if (edge + 0.5) / MOUTH_SIZE < LOWER_EDGE:
+        # The row a lower tooth's biting edge falls in is painted as its inner face (at 256 px), but the vertices on
+        # the edge sample it: it reflects as the front's next to it, or a viewer drew the front teeth's edge dull.
+        deep = deep.copy()
+        deep[edge] = deep[edge + 1]
     out = np.round((1 - _smoothstep(0.2, 0.7, deep)) * 255).astype(np.uint8)
     out.setflags(write=False)
     return out
