@@ -50,6 +50,7 @@ from .details import (
     FACE_CONTROLS,
     FACE_DETAILS,
     FACE_VARIETY,
+    FEMININE_ENDS,
     FEATURE_CAP,
     HEAD_GROWTH,
     LIP_CAP,
@@ -167,8 +168,10 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
             for (plus, minus, reach), v in zip(table.values(), waves, strict=True):
                 add(signed(plus, minus, reach * float(v)))
     controls = eased(settings.get("face") or {})
+    feminine = settings.get("gender") == "feminine"
     for name, (plus, minus) in FACE_CONTROLS.items():
-        add(signed(plus, minus, float(controls.get(name, 0.0))))
+        # (a feminine face's strong jaw and brow its own, not a man's: FEMININE_ENDS)
+        add(signed(FEMININE_ENDS.get(name, plus) if feminine else plus, minus, float(controls.get(name, 0.0))))
     for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
         if name in out:
             out[name] = min(out[name], cap)
