@@ -50,8 +50,8 @@ from .details import (
     FACE_CONTROLS,
     FACE_DETAILS,
     FACE_VARIETY,
-    FEMININE_ENDS,
     FEATURE_CAP,
+    FEMININE_ENDS,
     HEAD_GROWTH,
     LIP_CAP,
     LIP_REST,
@@ -137,7 +137,8 @@ def _variety_inputs(settings: dict) -> np.ndarray | None:
 
 def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
-    controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`) and the face's variety
+    controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`; a feminine face's strong jaw and brow
+    :data:`~workbench.body.details.FEMININE_ENDS`) and the face's variety
     (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
     same settings, the same face; settings that differ, a face that differs), each target then held to its cap
     (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`, and with the build's share
