@@ -333,6 +333,13 @@ FACE_CONTROLS = {
     **EYE_CONTROLS,
     **NOSE_BRIDGE,
 }
+# A feminine face's +1 ends of the jaw and the brow (blind review Z: "feminine faces with the men's square jaw and heavy
+# brow"): FACE_CONTROLS' +1 tables are the masculine ends, which on a feminine face (review Z's #2, jawWidth 0.5 and
+# browRidge 0.9; #9, jawWidth 0.6) widened the chin to 0.72 of the jaw's angles' width (the default masculine face's
+# 0.67, the feminine 0.61) and stood the brow 14.6 mm ahead of the eyes' front (masculine 15.4, feminine 11.5). Hers:
+# a broader jaw that stays tapered, and a fuller brow that stays smooth. tests/body/test_feminine_face_review_z.py.
+FEMININE_ENDS = {"jawWidth": {"chin/chin-bones-incr": 0.2, "chin/chin-width-incr": 0.25},
+                 "browRidge": {"eyebrows/eyebrows-trans-forward": 0.15, "eyebrows/eyebrows-trans-down": 0.1}}
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but
 # together enough that two people of the same build do not share one face. None moves the crown (the head's
@@ -421,5 +428,5 @@ def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted: the shapes', the faces',
     the face controls' and the faces' variety's."""
     tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE, HEAD_GROWTH,
-              *(t for pair in FACE_CONTROLS.values() for t in pair), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
+              *(t for pair in FACE_CONTROLS.values() for t in pair), *FEMININE_ENDS.values(), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
     return sorted({n for t in tables for n in sides(t)})

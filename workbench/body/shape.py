@@ -51,6 +51,7 @@ from .details import (
     FACE_DETAILS,
     FACE_VARIETY,
     FEATURE_CAP,
+    FEMININE_ENDS,
     HEAD_GROWTH,
     LIP_CAP,
     LIP_REST,
@@ -136,7 +137,8 @@ def _variety_inputs(settings: dict) -> np.ndarray | None:
 
 def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
-    controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`) and the face's variety
+    controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`; a feminine face's strong jaw and brow
+    :data:`~workbench.body.details.FEMININE_ENDS`) and the face's variety
     (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
     same settings, the same face; settings that differ, a face that differs), each target then held to its cap
     (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`, and with the build's share
@@ -167,8 +169,10 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
             for (plus, minus, reach), v in zip(table.values(), waves, strict=True):
                 add(signed(plus, minus, reach * float(v)))
     controls = eased(settings.get("face") or {})
+    feminine = settings.get("gender") == "feminine"
     for name, (plus, minus) in FACE_CONTROLS.items():
-        add(signed(plus, minus, float(controls.get(name, 0.0))))
+        # (a feminine face's strong jaw and brow its own, not a man's: FEMININE_ENDS)
+        add(signed(FEMININE_ENDS.get(name, plus) if feminine else plus, minus, float(controls.get(name, 0.0))))
     for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
         if name in out:
             out[name] = min(out[name], cap)
