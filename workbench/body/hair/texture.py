@@ -72,8 +72,10 @@ TIPS = 8
 # hair's cards lie over each other's roots: a strong change along each card drew every card as a scale.
 # Hair pulled back (bun, ponytail) is seen from the front along its cards: dark roots drew each card's root end
 # as a bar, a row of them along the hairline (cornrows).
-ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.92, 0.15, 0.06),
+ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.9, 0.1, 0.12), "bun": (0.92, 0.15, 0.06),
         "curly": (0.75, 0.3, 0.08), "ponytail": (0.92, 0.1, 0.12), "bob": (1.0, 0.15, 0.06)}
+# (Long hair's roots 0.9, not 0.72: each card's darker root end, lying over another card's length on the back of the
+# head, was one edge of review Z's blocks, CROWN_EVEN below.)
 # (The bob's no dark root: its cards root all over the scalp and cross one another, so at a crossing one card's dark root
 # met another's lit length or light tip along a straight line, blocks of two shades (blind review O's "mosaic"); its
 # depth is its vertex colours', which follow the hair's surface, not each card: .occlusion, and clumps.EVEN. Its tips
@@ -102,6 +104,16 @@ SCATTERED = ("long", "bob")
 # behind (the curls, review U's standard, 0.169), "a solid black helmet of chunky flat panels" (blind review U, #5's
 # #262121; tests/render/test_bob_strands_review_u.py).
 DARK_CONTRAST = {"long": (3.0, 0.15, 0.3), "bob": (3.0, 0.15, 0.3)}
+# Long hair's cards cross one another all over the head (each falls from its own root, the crown's outermost), and where
+# one card passes over or through another the two cards' textures meet along a straight line: each card's dark core
+# between its strands, its locks' shades and its staggered roots, a card's own, made every crossing a block of another
+# shade with straight edges, rows of them down the back of the head (blind review Z's "stair-stepped card texture",
+# #6). Over the part of each card that lies on the head (to the second figure of its length, back to all its contrast by
+# the third) its light across keeps the first figure's share of its spread about the row's mean (the bob's cards are
+# even all along, clumps.EVEN); the hanging lengths, which lie side by side, keep their strands' and locks' contrast.
+# With long hair's roots at 0.9 of the light (ROOT; 0.72 before), the dark blocks over the back of the head from behind
+# 0.022 -> 0.013 of it (evened alone 0.016, the lighter roots alone 0.018; tests/render/test_long_steps_review_z.py).
+CROWN_EVEN = {"long": (0.35, 0.25, 0.45)}
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 # Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
 # the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
@@ -143,7 +155,7 @@ def root_shade(style: str, at: np.ndarray) -> np.ndarray:
     the tip).
 
     >>> root_shade("long", np.array([0.0, 0.05, 0.5])).round(2).tolist()
-    [0.72, 0.86, 1.0]
+    [0.9, 0.95, 1.0]
     """
     root, reach, _ = ROOT[style]
     return root + (1 - root) * smooth(0.0, reach, at)
@@ -155,6 +167,21 @@ def _card_at(rows: int) -> np.ndarray:
     v = (np.arange(rows) + 0.5) / rows
     wisp = (np.arange(WIDTH // 2) // (WIDTH // 2 // COLUMNS)) >= CLUMPS
     return np.where(wisp[None, :], np.minimum(v * WISP_ROWS, 1.0)[:, None], v[:, None])
+
+
+def _even_crown(lit: np.ndarray, alpha: np.ndarray, v: np.ndarray, keep: float, full: float, gone: float) -> np.ndarray:
+    """A card column's light (rows, width) with its spread across each row (about the row's mean, weighted by
+    ``alpha``) cut to ``keep`` of it from the root to ``full`` of the card's length, back to all of it by ``gone``
+    (:data:`CROWN_EVEN`).
+
+    >>> lit = np.array([[0.6, 1.0], [0.6, 1.0]]); v = np.array([0.1, 0.9])
+    >>> _even_crown(lit, np.ones((2, 2)), v, 0.5, 0.25, 0.45).round(2).tolist()
+    [[0.7, 0.9], [0.6, 1.0]]
+    """
+    weight = alpha.sum(1)
+    mean = np.where(weight > 1e-3, (lit * alpha).sum(1) / np.maximum(weight, 1e-3), lit.mean(1))[:, None]
+    cut = 1 - (1 - keep) * smooth(gone, full, v)[:, None]
+    return (mean + (lit - mean) * cut).astype(lit.dtype)
 
 
 def _draw(style: str) -> dict[str, np.ndarray]:
@@ -172,6 +199,8 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         a, lit = column(rng, style, n // WISP_ROWS if wisp else n, cw, wisp, SIZE / WIDTH)
         if wisp:        # (the column's first rows: WISP_ROWS)
             a, lit = np.pad(a, ((0, n - len(a)), (0, 0))), np.pad(lit, ((0, n - len(lit)), (0, 0)), mode="edge")
+        if style in CROWN_EVEN and not wisp:
+            lit = _even_crown(lit, a, v[:, 0], *CROWN_EVEN[style])
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
         tip_light = ROOT[style][2]
         at = np.minimum(v * WISP_ROWS, 1.0) if wisp else v

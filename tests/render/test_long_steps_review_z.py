@@ -1,0 +1,70 @@
+"""Blind review Z's long hair (issue 46, long straight 3.5/10; seed 4636's #6, masculine, #4E3B32): "long hair's
+stair-stepped card texture ... from behind", drawn by our renderer as the review's sheets draw it (LOD 0, the idle
+clip's first frame, the portrait from behind, 512 px).
+
+**The back of the head without blocks.** Long hair's cards cross one another all over the head, and where one passes
+over or through another their textures met along straight lines: each card's dark core between its strands, its locks'
+shades and its staggered roots made every crossing a dark block with straight edges, rows of them down the back of
+the head. Measured over the hair from 3 % to 45 % of the picture under its top (the head and nape; the picture's hair,
+the figure's pixels 9 pixels in from its outline): the share of its pixels under 0.78 of the luminance's median over
+21 pixels round them, in dark patches at least 3 pixels across both ways (blocks, not a strand's gap). On main
+d509ab51 0.0222; with each card's light across evened over the part of it that lies on the head
+(:data:`workbench.body.hair.texture.CROWN_EVEN`) and its root's shade lighter (``ROOT``, 0.72 -> 0.9 of the light)
+0.0126 (evened alone 0.0164, the lighter roots alone 0.0184).
+"""
+
+from functools import cache
+
+import numpy as np
+from built import built as build_avatar  # one build per run (tests/built.py)
+from scipy import ndimage
+
+from workbench.options import ModelOptions
+from workbench.render import render
+
+BACKGROUND = (236, 238, 242)
+SIZE = 512
+DARK, MEDIAN, BLOCK = 0.78, 21, 3
+MOST = 0.017           # the share of the back of the head in dark blocks (main 0.0222, now 0.0126)
+
+
+@cache
+def back() -> np.ndarray:
+    """Review Z's #6 from behind (its sheets' portrait at 180 degrees), RGB floats."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
+    from make_review_sheets import review_settings
+
+    s = review_settings(12, 4636)[5]
+    assert s["hair"] == {"style": "long", "color": "#4E3B32"}, s["hair"]
+    glb = build_avatar(s, ModelOptions(lod=0, animations=("idle",)))
+    im = render(glb, size=SIZE, camera="portrait", background=BACKGROUND, pose=(glb, 0.0), yaw_deg=180.0)
+    return np.asarray(im.convert("RGB")).astype(float)
+
+
+def dark_blocks(rgb: np.ndarray) -> float:
+    """The share of the hair over the back of the head in dark blocks (see the module's text)."""
+    luma = rgb @ np.array([0.2126, 0.7152, 0.0722])
+    on = np.abs(rgb - np.array(BACKGROUND)).sum(2) > 30
+    top = np.flatnonzero(on.any(1))[0]
+    hair = ndimage.binary_erosion(on, np.ones((9, 9)))
+    hair[:top + int(0.03 * SIZE)] = False
+    hair[top + int(0.45 * SIZE):] = False
+    dark = (luma < DARK * ndimage.median_filter(luma, size=MEDIAN)) & hair
+    blocks = ndimage.binary_opening(dark, np.ones((1, BLOCK))) & ndimage.binary_opening(dark, np.ones((BLOCK, 1)))
+    return float(blocks[hair].mean())
+
+
+def test_dark_blocks_finds_a_block():
+    # A flat field of hair with one dark 6 x 6 patch and one dark strand a pixel wide: only the patch counts.
+    rgb = np.full((SIZE, SIZE, 3), 120.0)
+    rgb[:8] = BACKGROUND
+    rgb[100:106, 200:206] = 60.0
+    rgb[100:160, 300] = 60.0
+    assert 0 < dark_blocks(rgb) * (0.42 * SIZE - 18) * (SIZE - 18) < 40
+
+
+def test_long_hair_from_behind_has_few_dark_blocks():
+    assert dark_blocks(back()) <= MOST, round(dark_blocks(back()), 4)
