@@ -72,10 +72,8 @@ TIPS = 8
 # hair's cards lie over each other's roots: a strong change along each card drew every card as a scale.
 # Hair pulled back (bun, ponytail) is seen from the front along its cards: dark roots drew each card's root end
 # as a bar, a row of them along the hairline (cornrows).
-ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.9, 0.1, 0.12), "bun": (0.92, 0.15, 0.06),
+ROOT = {"short": (0.85, 0.3, 0.03), "long": (0.72, 0.1, 0.12), "bun": (0.92, 0.15, 0.06),
         "curly": (0.75, 0.3, 0.08), "ponytail": (0.92, 0.1, 0.12), "bob": (1.0, 0.15, 0.06)}
-# (Long hair's roots 0.9, not 0.72: each card's darker root end, lying over another card's length on the back of the
-# head, was one edge of review Z's blocks, CROWN_EVEN below.)
 # (The bob's no dark root: its cards root all over the scalp and cross one another, so at a crossing one card's dark root
 # met another's lit length or light tip along a straight line, blocks of two shades (blind review O's "mosaic"); its
 # depth is its vertex colours', which follow the hair's surface, not each card: .occlusion, and clumps.EVEN. Its tips
@@ -111,8 +109,9 @@ DARK_CONTRAST = {"long": (3.0, 0.15, 0.3), "bob": (3.0, 0.15, 0.3)}
 # #6). Over the part of each card that lies on the head (to the second figure of its length, back to all its contrast by
 # the third) its light across keeps the first figure's share of its spread about the row's mean (the bob's cards are
 # even all along, clumps.EVEN); the hanging lengths, which lie side by side, keep their strands' and locks' contrast.
-# With long hair's roots at 0.9 of the light (ROOT; 0.72 before), the dark blocks over the back of the head from behind
-# 0.022 -> 0.013 of it (evened alone 0.016, the lighter roots alone 0.018; tests/render/test_long_steps_review_z.py).
+# The dark blocks over the back of the head from behind 0.022 -> 0.016 of it (tests/render/test_long_steps_review_z.py).
+# (Long hair's roots at 0.9 of the light as well, ROOT, took them to 0.013, but mid-brown roots so light left blonde's
+# no lighter than brown's, review P's tests/render/test_long_crown_review_p.py: 1.11 times against its 1.2.)
 CROWN_EVEN = {"long": (0.35, 0.25, 0.45)}
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 # Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
@@ -155,7 +154,7 @@ def root_shade(style: str, at: np.ndarray) -> np.ndarray:
     the tip).
 
     >>> root_shade("long", np.array([0.0, 0.05, 0.5])).round(2).tolist()
-    [0.9, 0.95, 1.0]
+    [0.72, 0.86, 1.0]
     """
     root, reach, _ = ROOT[style]
     return root + (1 - root) * smooth(0.0, reach, at)
