@@ -8,8 +8,8 @@ shades and its staggered roots made every crossing a dark block with straight ed
 the head. Measured over the hair from 3 % to 45 % of the picture under its top (the head and nape; the picture's hair,
 the figure's pixels 9 pixels in from its outline): the share of its pixels under 0.78 of the luminance's median over
 21 pixels round them, in dark patches at least 3 pixels across both ways (blocks, not a strand's gap). On main
-d509ab51 0.0222; with each card's light across evened over the part of it that lies on the head
-(:data:`workbench.body.hair.texture.CROWN_EVEN`) 0.0164.
+d509ab51 0.0222; with each card's light across at its locks' and core's scale evened over the part of it that lies on
+the head (:data:`workbench.body.hair.texture.CROWN_EVEN`), its strands kept, 0.0148.
 """
 
 from functools import cache
@@ -24,7 +24,7 @@ from workbench.render import render
 BACKGROUND = (236, 238, 242)
 SIZE = 512
 DARK, MEDIAN, BLOCK = 0.78, 21, 3
-MOST = 0.019           # the share of the back of the head in dark blocks (main 0.0222, now 0.0164)
+MOST = 0.018           # the share of the back of the head in dark blocks (main 0.0222, now 0.0148)
 
 
 @cache
