@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import keep
-from .clumps import column, smooth
+from .clumps import column, smooth, soften
 
 HEIGHT = 1024
 WIDTH = 512
@@ -102,6 +102,20 @@ SCATTERED = ("long", "bob")
 # behind (the curls, review U's standard, 0.169), "a solid black helmet of chunky flat panels" (blind review U, #5's
 # #262121; tests/render/test_bob_strands_review_u.py).
 DARK_CONTRAST = {"long": (3.0, 0.15, 0.3), "bob": (3.0, 0.15, 0.3)}
+# Long hair's cards cross one another all over the head (each falls from its own root, the crown's outermost), and where
+# one card passes over or through another the two cards' textures meet along a straight line: each card's dark core
+# between its strands, its locks' shades and its staggered roots, a card's own, made every crossing a block of another
+# shade with straight edges, rows of them down the back of the head (blind review Z's "stair-stepped card texture",
+# #6). Over the part of each card that lies on the head (to the second figure of its length, back to all of it by the
+# third) its light across at the locks' and core's scale (blurred across by a Gaussian of the fourth figure's columns of
+# the drawing) keeps the first figure's share of its spread about the row's mean, its strands all of theirs (the bob's
+# cards are even all along, clumps.EVEN); the hanging lengths, which lie side by side, keep their locks' contrast too.
+# The dark blocks over the back of #6's head from behind 0.0222 -> 0.0148 of it (tests/render/test_long_steps_review_z.py).
+# (The whole spread cut, to 0.45 of the card: 0.0164, but review O's dark strands 5.38 levels against its 5.6,
+# tests/body/test_long_hair_review_o.py, now 5.71. Long hair's roots at 0.9 of the light as well, ROOT, cut the blocks
+# further, 0.0126, but mid-brown roots so light left blonde's no lighter than brown's, review P's
+# tests/render/test_long_crown_review_p.py: 1.11 times against its 1.2.)
+CROWN_EVEN = {"long": (0.35, 0.2, 0.35, 4.0)}
 SEEDS = {"short": 51, "long": 52, "bun": 53, "curly": 54, "ponytail": 55, "bob": 56}
 # Hair pulled back sleek (its cards lie flat side by side, ending in points where they meet the gathered part):
 # the scalp layer's roots there in the strands' own shade, as the hair under the cards would be. In the
@@ -157,6 +171,25 @@ def _card_at(rows: int) -> np.ndarray:
     return np.where(wisp[None, :], np.minimum(v * WISP_ROWS, 1.0)[:, None], v[:, None])
 
 
+def _even_crown(lit: np.ndarray, alpha: np.ndarray, v: np.ndarray, keep: float, full: float, gone: float,
+                across: float) -> np.ndarray:
+    """A card column's light (rows, width) with its spread across each row at the locks' and core's scale (its light
+    blurred across by a Gaussian of ``across`` columns, about the row's mean, weighted by ``alpha``) cut to ``keep`` of
+    it from the root to ``full`` of the card's length, back to all of it by ``gone``; its strands (the rest) kept
+    (:data:`CROWN_EVEN`).
+
+    >>> lit = np.repeat([[0.6] * 20 + [1.0] * 20], 2, 0); lit[:, 5] += 0.1     # two locks, a light strand in one
+    >>> out = _even_crown(lit, np.ones_like(lit), np.array([0.1, 0.9]), 0.5, 0.25, 0.45, 4.0)
+    >>> out[0, [0, 4, 5, 6, 39]].round(2).tolist(), out[1, [0, 39]].round(2).tolist()
+    ([0.7, 0.7, 0.8, 0.7, 0.9], [0.6, 1.0])
+    """
+    weight = alpha.sum(1)
+    mean = np.where(weight > 1e-3, (lit * alpha).sum(1) / np.maximum(weight, 1e-3), lit.mean(1))[:, None]
+    coarse = soften(lit, across)
+    cut = (1 - keep) * smooth(gone, full, v)[:, None]
+    return (lit - (coarse - mean) * cut).astype(lit.dtype)
+
+
 def _draw(style: str) -> dict[str, np.ndarray]:
     """The atlas's light levels, tip steps and alpha for ``style`` (see the module's layout)."""
     n = SIZE
@@ -172,6 +205,8 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         a, lit = column(rng, style, n // WISP_ROWS if wisp else n, cw, wisp, SIZE / WIDTH)
         if wisp:        # (the column's first rows: WISP_ROWS)
             a, lit = np.pad(a, ((0, n - len(a)), (0, 0))), np.pad(lit, ((0, n - len(lit)), (0, 0)), mode="edge")
+        if style in CROWN_EVEN and not wisp:
+            lit = _even_crown(lit, a, v[:, 0], *CROWN_EVEN[style])
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
         tip_light = ROOT[style][2]
         at = np.minimum(v * WISP_ROWS, 1.0) if wisp else v
