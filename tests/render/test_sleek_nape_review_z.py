@@ -10,7 +10,7 @@ brows' height down :data:`DOWN`, both at the back of the head's depth), of the p
 colour over the bald skin's by more than :data:`SHOWS`, the channels' differences summed, 0 to 765), the **bare
 share**: those the style leaves within SHOWS of the bald skin. The crop's hairline behind is 126 degrees from the
 crown; the bun's and the ponytail's was 116 (their cards rooting to 0.96 of it), and from behind the bun's hair
-ended at the ears' level: on main 0.039 / 0.164 (#2 / #10; the ponytail's tail covers the nape's middle); with the
+ended at the ears' level: on main 0.041 / 0.164 (#2 / #10; the ponytail's tail covers the nape's middle); with the
 crop's line over the nape (:data:`workbench.body.hair.head.HAIRLINE`, the nape's cards from
 :data:`workbench.body.hair.styles.NAPE_LINE` down) 0.025 / 0.065. docs/avatars.md, tail37.
 """
@@ -34,7 +34,7 @@ SHOWS = 60.0
 HALF, DOWN = 0.05, 0.07
 SLEEK = {2: "ponytail", 10: "bun"}
 LIGHT, DARK = "#F2D3BE", "#2A1A10"
-# The bare share at most (see the module's text; main 0.039 / 0.164 on #2 / #10, now 0.025 / 0.065).
+# The bare share at most (see the module's text; main 0.041 / 0.164 on #2 / #10, now 0.025 / 0.065).
 MOST_BARE = 0.1
 
 
