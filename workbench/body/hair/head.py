@@ -44,7 +44,9 @@ CLOTH_ROOM = 0.004
 
 # Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
-# front of the ear, a line over the ear clear of its rim, down behind the ear to the nape.
+# front of the ear, a line over the ear clear of its rim, down behind the ear to the nape. (Hair pulled back, the bun's
+# and the ponytail's, keeps the crop's nape: it stopped 10 degrees higher, and from behind the skin showed from the
+# ears' level up to the bun, blind review Z's "bare nape"; styles.NAPE_LINE.)
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
 HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
