@@ -30,6 +30,8 @@ hairline and a few loose ones over the outer layer.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..mesh import BodyMesh
@@ -48,7 +50,7 @@ from .groom import (
     scalp_roots,
     tangent,
 )
-from .head import Head, directions, head_of, rootline, smoothstep
+from .head import HAIRLINE_AT, Head, directions, head_of, rootline, smoothstep
 from .long import RISE, long_groom
 from .scalp import dome
 from .short import short_groom
@@ -78,6 +80,15 @@ SLEEK_LAYERS = 0.003
 SLEEK_EDGE = (0.0015, 24.0, 45.0, 65.0, 125.0, 145.0)
 # ...their rows per level of detail.
 SLEEK_POINTS = (16, 12)
+# Over the nape hair pulled back roots down to the crop's hairline (head.HAIRLINE): it stopped 10 degrees higher (116
+# from the crown behind, where the crop's is 126), and from behind the skin showed from the ears' level up to the bun
+# or the tie (blind review Z's "bare nape", #2 and #10; tests/render/test_sleek_nape_review_z.py). The cards rooted
+# above the line they stopped at before (NAPE_LINE, polar degrees at head.HAIRLINE_AT) keep their random draws, and so
+# does all drawn after them (the bun's coil, the tail): the nape's cards below it draw from a stream of their own
+# (NAPE_SEED). (Drawn from the one stream, the added roots drew every tail again: review Q's #11 parted into two pieces
+# 15 cm under the tie, tests/body/test_tail_review_q.py, a draw's chance, as any other tail's.)
+NAPE_LINE = np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 100, 112, 115, 116], float)
+NAPE_SEED = 64
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
 # (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
 # ears: the same cards' triangles as before over the larger area.)
@@ -85,9 +96,10 @@ ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
-              reach: float, style: str) -> Strands:
+              reach: float, style: str, line=None) -> Strands:
     """Hair pulled back sleek towards the direction ``toward`` from the head's centre (a bun's base, a ponytail's
-    tie), lying close over the scalp and stopping where it meets the gathered part (``d @ toward > reach``)."""
+    tie), lying close over the scalp and stopping where it meets the gathered part (``d @ toward > reach``); stacked
+    by its roots' place under ``line`` (polar degrees by azimuth; the style's rootline by default)."""
     S = len(roots)
 
     def field(s, d, p, i):
@@ -101,7 +113,7 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     lift = SLEEK_LAYERS * sleek.heights(head.centre + roots * head.envelope(roots)[:, None], head, rng.uniform(0, 1, S))
     # (...over those rooted behind them: sleek.stacked)
     az0, pol0 = np.degrees(np.arctan2(roots[:, 0], roots[:, 2])), np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1)))
-    stack = sleek.stacked(pol0 / rootline(style, az0), SLEEK_FROM, SLEEK_ROOTS)
+    stack = sleek.stacked(pol0 / (line or (lambda a: rootline(style, a)))(az0), SLEEK_FROM, SLEEK_ROOTS)
 
     def height(s, d, i):
         # (...down to the scalp layer at the sides' rootline: SLEEK_EDGE)
@@ -117,17 +129,39 @@ def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int,
     # under it.)
     pts, nrm, hang = grow(head, roots, field, np.full(S, 0.3), height=height, points=SLEEK_POINTS[lod],
                           limit=lambda d, i: d @ toward > reach)
+    # (...their widths at the root: :func:`_sleek_cards` narrows them where they converge)
     width = rng.uniform(0.014, 0.02, S) * (1.3 if lod else 1.0)
-    # (...narrowing where they converge on the bun or the tie: sleek.converging)
-    return Strands(pts, nrm, hang, sleek.converging(pts, head.centre, toward, width, 0.3), clump_columns(rng, S), 0.3)
+    return Strands(pts, nrm, hang, width, clump_columns(rng, S), 0.3)
 
 
-def _sleek_roots(head: Head, style: str, lod: int, seed: int) -> np.ndarray:
-    """The roots of hair pulled back: in a band inside the hairline, from :data:`SLEEK_FROM` to :data:`SLEEK_ROOTS`
-    of its rootline."""
+def _nape_line(az: np.ndarray) -> np.ndarray:
+    return np.interp(np.abs(az), HAIRLINE_AT, NAPE_LINE)
+
+
+def _sleek_roots(head: Head, style: str, lod: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The roots of hair pulled back, in a band inside the hairline from :data:`SLEEK_FROM` of :data:`NAPE_LINE` to
+    :data:`SLEEK_ROOTS` of its rootline: (those above SLEEK_ROOTS of NAPE_LINE, those below it over the nape)."""
     d = scalp_roots(head, style, ROOTS[style][lod], seed, SLEEK_ROOTS)
     az, pol = np.degrees(np.arctan2(d[:, 0], d[:, 2])), np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
-    return d[pol >= SLEEK_FROM * rootline(style, az)]
+    line = _nape_line(az)
+    kept, above = pol >= SLEEK_FROM * line, pol < SLEEK_ROOTS * line
+    return d[kept & above], d[kept & ~above]
+
+
+def _sleek_cards(head: Head, style: str, lod: int, seed: int, rng: np.random.Generator, toward: np.ndarray,
+                 reach: float) -> Strands:
+    """The sleek cards of ``style`` combed towards ``toward`` (:func:`_gathered`): those rooted above
+    :data:`NAPE_LINE` drawn from ``rng``, the nape's below it from their own stream (:data:`NAPE_SEED`)."""
+    above, nape = _sleek_roots(head, style, lod, seed)
+    top = _gathered(head, above, rng, lod, toward, reach, style, _nape_line)
+    if not len(nape):
+        return replace(top, width=sleek.converging(top.pts, head.centre, toward, top.width, 0.3))
+    low = _gathered(head, nape, np.random.default_rng(NAPE_SEED), lod, toward, reach, style)
+    pts = np.concatenate([top.pts, low.pts])
+    # (...all narrowing where they converge on the bun or the tie, the nape's with the rest: sleek.converging)
+    return Strands(pts, np.concatenate([top.nrm, low.nrm]), np.concatenate([top.hanging, low.hanging]),
+                   sleek.converging(pts, head.centre, toward, np.concatenate([top.width, low.width]), 0.3),
+                   np.concatenate([top.column, low.column]), top.taper)
 
 
 def _combed(toward: np.ndarray):
@@ -139,8 +173,7 @@ def _combed(toward: np.ndarray):
 
 def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(63)
-    roots = _sleek_roots(head, "bun", lod, 63)
-    cards = _gathered(head, roots, rng, lod, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)), "bun")
+    cards = _sleek_cards(head, "bun", lod, 63, rng, coils.bun_axis(head), np.cos(coils.bun_base_angle(head)))
     wraps = coils.bun_coil(head, rng, 8 if lod == 0 else 5, 72 if lod == 0 else 40)
     # Short baby hairs at the hairline, combed back with the rest (:func:`_combed`).
     wisps = edge_wisps(head, "bun", rng, 110 if lod == 0 else 50, 0.012, _combed(coils.bun_axis(head)), skip=EAR_WISPS)
@@ -149,10 +182,9 @@ def _bun(mesh: BodyMesh, head: Head, lod: int) -> Groom:
 
 def _ponytail(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(65)
-    roots = _sleek_roots(head, "ponytail", lod, 65)
     tie_d = tail.tie(head)[0]
     reach = np.cos(np.arctan2(tail.TAIL_RADIUS[0] * 0.9, head.envelope(tie_d[None])[0]))
-    sleek = _gathered(head, roots, rng, lod, tie_d, reach, "ponytail")
+    sleek = _sleek_cards(head, "ponytail", lod, 65, rng, tie_d, reach)
     cards, band = tail.tail(head, rng, lod)
     wisps = edge_wisps(head, "ponytail", rng, 110 if lod == 0 else 50, 0.012, _combed(tie_d), skip=EAR_WISPS)
     return Groom(sleek, wisps, [cards, band])
