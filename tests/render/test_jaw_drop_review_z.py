@@ -25,10 +25,10 @@ FACES = {k: random_settings(12, 4636, with_added=True, heads=True, features=True
 #: CHIN_BAND[1] under the teeth's centre (under the lower lip, over the neck), its CHIN_POINTS most forward vertices.
 MIDDLE, CHIN_BAND, CHIN_POINTS = 0.006, (0.02, 0.07), 5
 #: The least aa's chin drop may be of mouthOpen's: on main 1.21 (#2, 21.3 mm against 17.6) and 1.22 (#7, 20.4 against
-#: 16.7), "no jaw drop"; now 1.38 (24.2 mm) and 1.40 (23.4 mm).
+#: 16.7), "no jaw drop"; now 1.36 (23.9 mm) and 1.39 (23.2 mm).
 CHIN = 1.3
 #: The least aa's opening may be as tall as mouthOpen's (pixel rows of the close-up): on main 1.45 (#2, 120 against 83)
-#: and 1.48 (#7, 118 against 80); now 1.70 (141) and 1.74 (139).
+#: and 1.48 (#7, 118 against 80); now 1.73 (144) and 1.80 (144).
 HEIGHT = 1.6
 
 
