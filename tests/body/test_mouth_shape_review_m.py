@@ -24,7 +24,9 @@ def test_aa_drops_the_jaw_well_past_mouth_open(face):
     mouthOpen (jawOpen 0.64) 17.8 against 11.4, 1.56 times (bound 1.5 times and 4 mm more). Since review X's
     "aa is a scream" (defect 5: jawOpen 0.7 with the upper lip lifted 0.4, its opening 1.5 times mouthOpen's, not 2.3)
     12.4 against 11.4, 1.09 times: aa differs from mouthOpen by its width and its lifted upper lip
-    (tests/render/test_open_mouth_lips.py's aa wider and taller), its jaw only a little further down."""
+    (tests/render/test_open_mouth_lips.py's aa wider and taller), its jaw only a little further down. That read as one
+    shape with no jaw drop (blind review Z): since jaw37 (jawOpen 0.85) 15.1 against 11.4, 1.33 times
+    (tests/render/test_jaw_drop_review_z.py holds the chin's drop)."""
     aa, op = _drop(face, "viseme_aa"), _drop(face, "mouthOpen")
     assert aa > 1.08 * op and aa > op + 0.9, (aa, op)
 

@@ -75,7 +75,9 @@ def test_the_upper_incisors_fill_the_top_of_the_opening(face):
     (defect 3: "the upper lip pulls up into a rectangle") mouthOpen lifts the lip 0.1, a relaxed jaw drop showing the
     incisors' lower 3 to 4 mm (test_mouth_open_relaxed_review_u.py): over 0.19 of its opening (0.43 and 0.45 lifted;
     now 0.20 and 0.21). Since review X (defect 5: "aa is a scream") aa lifts the lip 0.5 over a jaw dropped 0.7, an
-    opening 1.5 times mouthOpen's, not 2.3: its incisors' faces 0.209 and 0.202 of it (over a fifth, was 0.22)."""
+    opening 1.5 times mouthOpen's, not 2.3: its incisors' faces 0.209 and 0.202 of it (over a fifth, was 0.22). Since
+    review Z ("no jaw drop", jaw37) aa drops the jaw 0.85 and lifts the lip 0.7: 0.209 and 0.206 (lifted 0.5 over the
+    taller opening, 0.174 and 0.172)."""
     m = measures(face)
     assert m["mouthOpen"]["upper"] > 0.19 * m["mouthOpen"]["opening"], m["mouthOpen"]
     assert m["viseme_aa"]["upper"] > 0.2 * m["viseme_aa"]["opening"], m["viseme_aa"]

@@ -9,7 +9,7 @@ is lifted by a parabola (a fillet: nothing and level at its ends, most at the mi
 level, not a point. The lift grows from nothing at the lip's inner edge (kept over the lower gum line) to full
 :data:`EDGE_KEEP` under it and holds to :data:`HOLD` (the lip's outer part and its painted border), gone by :data:`FADE`
 (the chin keeps its place); only what the jaw drops moves (the upper lip, which met the lower at rest, stays). Used
-in ``viseme_aa``'s sum only (workbench.body.face.COMBINED), at the weight its ``jawOpen`` has (0.7 since review X):
+in ``viseme_aa``'s sum only (workbench.body.face.COMBINED), at the weight its ``jawOpen`` has (0.85 since review Z):
 mouthOpen's V is shallow.
 """
 

@@ -61,7 +61,13 @@ ARKIT = (
 # 0.75 of its width) aa drops the jaw 0.7 with the upper lip lifted 0.5, the lower lowered 0.6 and rolled in 0.25 (its
 # gums showing, tests/render/test_mouth_interior_review_m.py) and the corners drawn out 0.75: a relaxed, unrounded
 # drop, 1.6 to 1.66 times mouthOpen's opening and 0.45 to 0.48 as tall as wide (tests/render/test_aa_review_x.py),
-# wider than mouthOpen and a little deeper (its lower teeth 12.4 mm down against 11.4). mouthOpen is a relaxed jaw drop
+# wider than mouthOpen and a little deeper (its lower teeth 12.4 mm down against 11.4). That jaw read as mouthOpen's
+# ("mouthOpen and aa nearly the same with no jaw drop", blind review Z: the chin 15.7 to 17.2 mm down against 13.8 to
+# 14.7): aa's jaw is 0.85 (past it the upper lip's sides met the canines), the lower lip carried down by the jaw and
+# lowered 0.3 on it (at 0.2 it covered the lower gums), the upper lip lifted 0.7 (at 0.5 the incisors filled 0.17 of the
+# taller opening, review H's "upper teeth hidden"), the corners drawn out 0.95: the chin 1.36 to 1.39 times mouthOpen's
+# drop, the opening 1.7 to 1.8 times as tall and 0.54 as tall as wide (tests/render/test_jaw_drop_review_z.py).
+# mouthOpen is a relaxed jaw drop
 # (ARKit's jawOpen): the upper lip barely moves (mouthUpperUp 0.1, rolled in 0.2), its edge a soft arc, its incisors'
 # lower 3 to 4 mm showing, the lower lip following the jaw down (mouthLowerDown 0.25, rolled in 0.5; past 0.3 it met
 # the narrow face's lower teeth) over the tongue; lifted 0.9 with both lips rolled in (0.45, 0.7) it was "a snarl with
@@ -84,8 +90,8 @@ COMBINED: dict[str, dict[str, float]] = {
     "viseme_nn": {"jawOpen": 0.12, "tongueUp": 0.9, "mouthStretchL": 0.05, "mouthUpperUpL": 0.1,
                   "mouthLowerDownL": 0.05},
     "viseme_RR": {"jawOpen": 0.15, "mouthFunnel": 0.45, "mouthPucker": 0.35, "mouthUpperUpL": 0.2},
-    "viseme_aa": {"jawOpen": 0.7, "mouthStretchL": 0.75, "mouthUpperUpL": 0.5, "mouthLowerDownL": 0.6,
-                  "mouthRollLower": 0.25, "aaRound": 0.7},
+    "viseme_aa": {"jawOpen": 0.85, "mouthStretchL": 0.95, "mouthUpperUpL": 0.7, "mouthLowerDownL": 0.3,
+                  "mouthRollLower": 0.25, "aaRound": 0.85},
     "viseme_E": {"jawOpen": 0.3, "mouthStretchL": 0.55, "mouthSmileL": 0.25, "mouthLowerDownL": 0.35,
                  "mouthUpperUpL": 0.3},
     "viseme_I": {"jawOpen": 0.1, "mouthSmileL": 0.45, "mouthStretchL": 0.5, "mouthUpperUpL": 0.6,
