@@ -17,7 +17,7 @@ whether or not a shape moves it.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 
 import numpy as np
 
@@ -219,10 +219,11 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         if name.startswith("mouthSmile"):
             normals = soft_corners(m.positions, body_tris[~lining], normals, share, ball)
         if name == "mouthSmile":
-            # (lit by its broad shape, not the base mesh's facets: workbench.body.smile_smooth; then the nasolabial
-            # fold's crease, finer than the mesh: workbench.body.fold_shade)
-            normals = groove(moved, normals, skin, eyes, moved[corners], rest)
-            normals = broad_normals(normals, tris, smooth_share(m.positions, d_full, skin, eyes, lips))
+            # (the nasolabial fold's crease, finer than the mesh: workbench.body.fold_shade; lit by the smile's broad
+            # shape, not the base mesh's facets: workbench.body.smile_smooth)
+            share = smooth_share(m.positions, d_full, skin, eyes, lips)
+            normals = groove(moved, normals, skin, eyes, moved[corners], rest,
+                             even=partial(broad_normals, tris=tris, share=share))
         turn = normals - rest
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)

@@ -21,6 +21,8 @@ smudges either side of the nose" in blind review Y (tests/render/test_smile_nose
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .expressions import EYES_APART, NOSE_WING, smoothstep
@@ -63,13 +65,15 @@ WING_REACH = 0.012
 
 
 def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.ndarray, corners: np.ndarray,
-           rest_normals: np.ndarray) -> np.ndarray:
+           rest_normals: np.ndarray, even: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """``normals`` (V, 3, unit) of a smile whose vertices are at ``moved`` (V, 3, metres, facing +z) with the
     nasolabial groove turned into them on the ``skin`` vertices (V, bool) that face forward at rest
     (``rest_normals``): per side, along the line from the nose's wing (:data:`~workbench.body.expressions.NOSE_WING`
     from that side's eye, ``eyes`` (2, 3) their middles) to :data:`GROOVE_END` beside that side's mouth corner
     (``corners`` (2, 3), where the smile puts them), see :data:`GROOVE_AT`; near the wing, back towards the rest's
-    (:data:`WING_CALM`). Unit length again.
+    (:data:`WING_CALM`). Unit length again. ``even``, given, is applied to the normals with the groove turned in,
+    before the wing's calm (workbench.body.smile_smooth: the groove spread over a centimetre of the coarse mesh, and
+    the skin under the wing lit as at rest after it, not evened back towards its turned neighbours).
 
     >>> p = np.array([[x, y, 0.0] for y in (-0.06, -0.056, -0.052) for x in (0.03, 0.0275, 0.025)])
     >>> n = np.tile([0.0, 0.0, 1.0], (len(p), 1))
@@ -80,8 +84,8 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     >>> wing = np.array([[0.0205, -0.040, 0.0]])          # just under the nose's wing: lit as at rest, nearly
     >>> calm = groove(wing, np.array([[0.0, -0.5, 0.866]]), np.ones(1, bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
     ...               np.array([[-0.025, -0.07, 0.0], [0.025, -0.07, 0.0]]), np.array([[0.0, 0.0, 1.0]]))
-    >>> calm.round(2)
-    array([[ 0.  , -0.05,  1.  ]])
+    >>> (calm.round(2) + 0.0).tolist()
+    [[0.0, 0.0, 1.0]]
     """
     unit = float(np.linalg.norm(eyes[0] - eyes[1])) / EYES_APART
     mid_x = float(eyes[:, 0].mean())
@@ -107,7 +111,9 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
                           * smoothstep(*WING_ABOVE, t) * ((moved[:, 0] - mid_x) * side > 0))
     turn *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
     calm *= skin
-    out = normals * (1 - calm)[:, None] + rest_normals * calm[:, None]
-    out = out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-    out += (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT)
+    out = normals + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT)
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    if even is not None:
+        out = even(out)
+    out = out * (1 - calm)[:, None] + rest_normals * calm[:, None]
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
