@@ -35,8 +35,15 @@ __all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_TILT", "GROOVE_WID
 # unit normal before it is made unit again: 0.8, about 35 degrees off a forward-facing normal).
 GROOVE_AT = -0.001
 GROOVE_WIDTH = 0.004
+GROOVE_LIP_WIDTH = 0.007
 GROOVE_TILT = (0.0, -0.6, -0.8)
 GROOVE_DEPTH = 0.8
+# The cheek's side of the crease rolled up towards the light (metres across the line, the Gaussian's half-width, the
+# direction and how far, as the groove's): the raised cheek rounding over into the fold.
+ROLL_AT = 0.005
+ROLL_WIDTH = 0.003
+ROLL_TILT = (0.0, 1.0, 0.0)
+ROLL_DEPTH = 0.5
 # Where the line ends, from the smiling mouth's corner (metres on the reference face: out, down): beside the corner,
 # where a smile's fold passes it (expressions.FOLD_END, 8 mm out and 12 down from the corner at rest, put the groove's
 # lower half on the corner itself once the smile had drawn the corner 10 mm out: a dark wedge beside the lips).
@@ -91,6 +98,7 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     mid_x = float(eyes[:, 0].mean())
     p = moved[:, :2].astype(np.float64)
     turn = np.zeros(len(moved))
+    roll = np.zeros(len(moved))
     calm = np.zeros(len(moved))
     for eye in eyes:
         side = np.sign(eye[0] - mid_x)
@@ -102,18 +110,19 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
         across = np.array([ab[1], -ab[0]]) / np.linalg.norm(ab)
         across *= np.sign(across[0] * side)            # + away from the face's middle line: towards the cheek
         sd = (p - a) @ across
-        w = np.exp(-(((sd - GROOVE_AT * unit) / (GROOVE_WIDTH * unit)) ** 2)) \
-            * smoothstep(0.0, GROOVE_ENDS[0], t) * smoothstep(1.0, 1.0 - GROOVE_ENDS[1], t) \
+        width = np.where(sd < GROOVE_AT * unit, GROOVE_LIP_WIDTH, GROOVE_WIDTH) * unit
+        along = smoothstep(0.0, GROOVE_ENDS[0], t) * smoothstep(1.0, 1.0 - GROOVE_ENDS[1], t) \
             * ((moved[:, 0] - mid_x) * side > 0) \
             * smoothstep(GROOVE_CLEAR[0] * unit, GROOVE_CLEAR[1] * unit, np.linalg.norm(p - corner[:2], axis=1))
-        turn = np.maximum(turn, w)
+        turn = np.maximum(turn, np.exp(-(((sd - GROOVE_AT * unit) / width) ** 2)) * along)
+        roll = np.maximum(roll, np.exp(-(((sd - ROLL_AT * unit) / (ROLL_WIDTH * unit)) ** 2)) * along)
         calm = np.maximum(calm, np.exp(-((sd / (WING_REACH * unit)) ** 2)) * smoothstep(WING_CALM[0], WING_CALM[1], t)
                           * smoothstep(*WING_ABOVE, t) * ((moved[:, 0] - mid_x) * side > 0))
     turn *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
+    roll *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
     calm *= skin
-    out = normals + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT)
+    out = normals if even is None else even(normals)
+    out = out + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT) + (ROLL_DEPTH * roll)[:, None] * ROLL_TILT
     out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-    if even is not None:
-        out = even(out)
     out = out * (1 - calm)[:, None] + rest_normals * calm[:, None]
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
