@@ -27,19 +27,26 @@ import numpy as np
 
 from .expressions import EYES_APART, NOSE_WING, smoothstep
 
-__all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_TILT", "GROOVE_WIDTH", "WING_CALM", "groove"]
+__all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_LIP_WIDTH", "GROOVE_TILT", "GROOVE_WIDTH", "ROLL_AT",
+           "ROLL_DEPTH", "ROLL_TILT", "ROLL_WIDTH", "WING_CALM", "groove"]
 
 # The groove's middle (metres across the fold's line, + towards the cheek: on the lip's side, where the skin turns into
 # the crease) and its half-width (a Gaussian's), on the reference face; the direction the normals on it turn to
 # (down and back: darker under every light from above and in front) and how far at its middle (the length added to a
 # unit normal before it is made unit again: 0.8, about 35 degrees off a forward-facing normal).
+# Turned in after the smile's normals are evened (workbench.body.smile_smooth), the groove's half-width is GROOVE_WIDTH
+# on the cheek's side of its middle and GROOVE_LIP_WIDTH on the lip's: at 4 mm on both it turned one row of the coarse
+# mesh's vertices, a dark blot a vertex wide in every close-up ("a dirty moustache", blind review Z); 7 mm on both
+# darkened the cheek's side too (review X's fold step -1.25 on its #2's right, tests/render/test_smile_fold_review_x.py).
 GROOVE_AT = -0.001
 GROOVE_WIDTH = 0.004
 GROOVE_LIP_WIDTH = 0.007
 GROOVE_TILT = (0.0, -0.6, -0.8)
 GROOVE_DEPTH = 0.8
 # The cheek's side of the crease rolled up towards the light (metres across the line, the Gaussian's half-width, the
-# direction and how far, as the groove's): the raised cheek rounding over into the fold.
+# direction and how far, as the groove's): the raised cheek rounding over into the fold, lit over its shade. (Without
+# it, with the mesh's own crease evened, review X's fold step fell to 0.51 on its #2; a deeper groove instead, 1.3,
+# left 0.65 there and drew a dark comma at review Z's #9's corner.)
 ROLL_AT = 0.005
 ROLL_WIDTH = 0.003
 ROLL_TILT = (0.0, 1.0, 0.0)
@@ -78,9 +85,9 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     (``rest_normals``): per side, along the line from the nose's wing (:data:`~workbench.body.expressions.NOSE_WING`
     from that side's eye, ``eyes`` (2, 3) their middles) to :data:`GROOVE_END` beside that side's mouth corner
     (``corners`` (2, 3), where the smile puts them), see :data:`GROOVE_AT`; near the wing, back towards the rest's
-    (:data:`WING_CALM`). Unit length again. ``even``, given, is applied to the normals with the groove turned in,
-    before the wing's calm (workbench.body.smile_smooth: the groove spread over a centimetre of the coarse mesh, and
-    the skin under the wing lit as at rest after it, not evened back towards its turned neighbours).
+    (:data:`WING_CALM`); the cheek's side of the groove rolled up (:data:`ROLL_AT`). Unit length again. ``even``,
+    given, is applied to ``normals`` first (workbench.body.smile_smooth: the mesh's facets evened, then the groove
+    turned in, then the skin under the wing lit as at rest, not evened back towards its turned neighbours).
 
     >>> p = np.array([[x, y, 0.0] for y in (-0.06, -0.056, -0.052) for x in (0.03, 0.0275, 0.025)])
     >>> n = np.tile([0.0, 0.0, 1.0], (len(p), 1))

@@ -11,7 +11,8 @@ itself while its neighbours face forward, and every viewer draws it as a dark bl
 its ring's mean for :data:`ROUNDS` rounds (a reach of about a centimetre): the cheek's apple, raised and rounded, and
 the fold's valley keep their light, the blots a vertex wide go. The lips (within :data:`LIPS_CLEAR` of their inner
 edge) and the lids (within :data:`EYES_CLEAR` of the eyes' middles) keep their own: the lips' border and the squint's
-fold are lines that read. The groove turned in after it (workbench.body.fold_shade) draws the fold's crease.
+fold are lines that read. The groove turned in after it (workbench.body.fold_shade, wider on the lip's side) draws
+the fold's crease (tests/render/test_smile_blots_review_z.py).
 
 >>> ROUNDS, round(MOVED[1] * 1000, 1)
 (3, 2.0)
@@ -26,8 +27,9 @@ from .soften import rings
 
 __all__ = ["EYES_CLEAR", "LIPS_CLEAR", "MOVED", "ROUNDS", "broad_normals", "smooth_share"]
 
-# Rounds of evening each normal towards its ring's mean (one ring is 4 to 6 mm on the face). 1 left half the blots'
-# darkness on review Z's #10; 3 took them all and kept the apple's and the fold's shade; 8 drew the face as clay.
+# Rounds of evening each normal towards its ring's mean (one ring is 4 to 6 mm on the face). Tried on review Z's #3 and
+# #10 (the face's normals evened in the close-up itself): 3 took the blots and kept the apple's and the fold's broad
+# shade; 8 drew the lower face as clay.
 ROUNDS = 3
 # How far the smile moves a vertex (metres) for none of the evening (MOVED[0]) to all of it (MOVED[1]): the skin it
 # leaves in place keeps its own light, so the evening ends where the smile does.
