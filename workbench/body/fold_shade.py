@@ -46,7 +46,7 @@ GROOVE_DEPTH = 0.8
 # The cheek's side of the crease rolled up towards the light (metres across the line, the Gaussian's half-width, the
 # direction and how far, as the groove's): the raised cheek rounding over into the fold, lit over its shade. (Without
 # it, with the mesh's own crease evened, review X's fold step fell to 0.51 on its #2; a deeper groove instead, 1.3,
-# left 0.65 there and drew a dark comma at review Z's #9's corner.)
+# left 0.65 there and, with a roll of 0.35, drew a dark comma at review Z's #9's corner.)
 ROLL_AT = 0.005
 ROLL_WIDTH = 0.003
 ROLL_TILT = (0.0, 1.0, 0.0)
