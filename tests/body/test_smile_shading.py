@@ -134,10 +134,14 @@ def valley(x: np.ndarray, z: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("k", range(len(FACES)))
 def test_the_smile_is_lit_as_it_is_shaped(k):
     """Where mouthSmile turns the skin 5 degrees or more, the normals a viewer shades with (the stored ones plus the
-    target's NORMAL deltas, normalised) lie within 4 degrees of the smiling shape's own on average. On main the
-    targets had no NORMAL: 14.7 to 15.6 degrees off, the rest face's light on the smile's cheeks and fold."""
+    target's NORMAL deltas, normalised) lie within 6.5 degrees of the smiling shape's own on average. On main the
+    targets had no NORMAL: 14.7 to 15.6 degrees off, the rest face's light on the smile's cheeks and fold. (4 degrees
+    until smile37: 2.05 / 1.62 / 1.98 then, 5.70 / 5.25 / 5.77 since, by design: the smile's normals are evened over
+    the skin it moves, workbench.body.smile_smooth, its broad shape's rather than each vertex's on a mesh 4 to 6 mm
+    between vertices, whose own drew blots a vertex wide, blind review Z's "dirty moustache",
+    tests/render/test_smile_blots_review_z.py; the rest face's light, this test's defect, is still 15 degrees off.)"""
     got = smile(k)
-    assert got["off"] < 4.0, got
+    assert got["off"] < 6.5, got
 
 
 @pytest.mark.parametrize("k", range(len(FACES)))

@@ -17,7 +17,7 @@ whether or not a shape moves it.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 
 import numpy as np
 
@@ -28,6 +28,8 @@ from .lod import Piece
 from .mesh import body_key, body_of, dense_morph_deltas, dense_morph_deltas_of
 from .mesh import vertex_normals as _vertex_normals
 from .mouth import lining_depth, lining_triangles
+from .smile_smooth import broad_normals, smooth_share
+from .soften import lip_edge
 from .teeth_walls import lining_wall
 
 ARKIT = (
@@ -212,17 +214,22 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     right, left = (m.positions[m.groups[f"helper-{s}-eye"]].mean(0) for s in "rl")
     eyes = np.array([right, left], np.float64)
     corners = inner_corners(m.positions, body_tris)
+    lips = lip_edge(body_tris)
     ball = SOFT_BALL * float(np.linalg.norm(left - right)) / EYES_APART
     out = {}
     for name, d in deltas.items():
         moved = m.positions.astype(np.float64)
         moved[touched] += d
+        d_full = moved - m.positions
         normals = _vertex_normals(moved, tris)
         if name.startswith("mouthSmile"):
             normals = soft_corners(m.positions, body_tris[~lining], normals, share, ball)
         if name == "mouthSmile":
-            # (the nasolabial fold's crease, finer than the mesh: workbench.body.fold_shade)
-            normals = groove(moved, normals, skin, eyes, moved[corners], rest)
+            # (the nasolabial fold's crease, finer than the mesh: workbench.body.fold_shade; lit by the smile's broad
+            # shape, not the base mesh's facets: workbench.body.smile_smooth)
+            share = smooth_share(m.positions, d_full, skin, eyes, lips)
+            normals = groove(moved, normals, skin, eyes, moved[corners], rest,
+                             even=partial(broad_normals, tris=tris, share=share))
         turn = normals - rest
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)

@@ -21,20 +21,36 @@ smudges either side of the nose" in blind review Y (tests/render/test_smile_nose
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .expressions import EYES_APART, NOSE_WING, smoothstep
 
-__all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_TILT", "GROOVE_WIDTH", "WING_CALM", "groove"]
+__all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_LIP_WIDTH", "GROOVE_TILT", "GROOVE_WIDTH", "ROLL_AT",
+           "ROLL_DEPTH", "ROLL_TILT", "ROLL_WIDTH", "WING_CALM", "groove"]
 
 # The groove's middle (metres across the fold's line, + towards the cheek: on the lip's side, where the skin turns into
 # the crease) and its half-width (a Gaussian's), on the reference face; the direction the normals on it turn to
 # (down and back: darker under every light from above and in front) and how far at its middle (the length added to a
 # unit normal before it is made unit again: 0.8, about 35 degrees off a forward-facing normal).
+# Turned in after the smile's normals are evened (workbench.body.smile_smooth), the groove's half-width is GROOVE_WIDTH
+# on the cheek's side of its middle and GROOVE_LIP_WIDTH on the lip's: at 4 mm on both it turned one row of the coarse
+# mesh's vertices, a dark blot a vertex wide in every close-up ("a dirty moustache", blind review Z); 7 mm on both
+# darkened the cheek's side too (review X's fold step -1.25 on its #2's right, tests/render/test_smile_fold_review_x.py).
 GROOVE_AT = -0.001
 GROOVE_WIDTH = 0.004
+GROOVE_LIP_WIDTH = 0.007
 GROOVE_TILT = (0.0, -0.6, -0.8)
 GROOVE_DEPTH = 0.8
+# The cheek's side of the crease rolled up towards the light (metres across the line, the Gaussian's half-width, the
+# direction and how far, as the groove's): the raised cheek rounding over into the fold, lit over its shade. (Without
+# it, with the mesh's own crease evened, review X's fold step fell to 0.51 on its #2; a deeper groove instead, 1.3,
+# left 0.65 there and, with a roll of 0.35, drew a dark comma at review Z's #9's corner.)
+ROLL_AT = 0.005
+ROLL_WIDTH = 0.003
+ROLL_TILT = (0.0, 1.0, 0.0)
+ROLL_DEPTH = 0.5
 # Where the line ends, from the smiling mouth's corner (metres on the reference face: out, down): beside the corner,
 # where a smile's fold passes it (expressions.FOLD_END, 8 mm out and 12 down from the corner at rest, put the groove's
 # lower half on the corner itself once the smile had drawn the corner 10 mm out: a dark wedge beside the lips).
@@ -63,13 +79,15 @@ WING_REACH = 0.012
 
 
 def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.ndarray, corners: np.ndarray,
-           rest_normals: np.ndarray) -> np.ndarray:
+           rest_normals: np.ndarray, even: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """``normals`` (V, 3, unit) of a smile whose vertices are at ``moved`` (V, 3, metres, facing +z) with the
     nasolabial groove turned into them on the ``skin`` vertices (V, bool) that face forward at rest
     (``rest_normals``): per side, along the line from the nose's wing (:data:`~workbench.body.expressions.NOSE_WING`
     from that side's eye, ``eyes`` (2, 3) their middles) to :data:`GROOVE_END` beside that side's mouth corner
     (``corners`` (2, 3), where the smile puts them), see :data:`GROOVE_AT`; near the wing, back towards the rest's
-    (:data:`WING_CALM`). Unit length again.
+    (:data:`WING_CALM`); the cheek's side of the groove rolled up (:data:`ROLL_AT`). Unit length again. ``even``,
+    given, is applied to ``normals`` first (workbench.body.smile_smooth: the mesh's facets evened, then the groove
+    turned in, then the skin under the wing lit as at rest, not evened back towards its turned neighbours).
 
     >>> p = np.array([[x, y, 0.0] for y in (-0.06, -0.056, -0.052) for x in (0.03, 0.0275, 0.025)])
     >>> n = np.tile([0.0, 0.0, 1.0], (len(p), 1))
@@ -80,13 +98,14 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     >>> wing = np.array([[0.0205, -0.040, 0.0]])          # just under the nose's wing: lit as at rest, nearly
     >>> calm = groove(wing, np.array([[0.0, -0.5, 0.866]]), np.ones(1, bool), np.array([[-0.03, 0.0, 0.0], [0.03, 0.0, 0.0]]),
     ...               np.array([[-0.025, -0.07, 0.0], [0.025, -0.07, 0.0]]), np.array([[0.0, 0.0, 1.0]]))
-    >>> calm.round(2)
-    array([[ 0.  , -0.05,  1.  ]])
+    >>> (calm.round(2) + 0.0).tolist()
+    [[0.0, 0.0, 1.0]]
     """
     unit = float(np.linalg.norm(eyes[0] - eyes[1])) / EYES_APART
     mid_x = float(eyes[:, 0].mean())
     p = moved[:, :2].astype(np.float64)
     turn = np.zeros(len(moved))
+    roll = np.zeros(len(moved))
     calm = np.zeros(len(moved))
     for eye in eyes:
         side = np.sign(eye[0] - mid_x)
@@ -98,16 +117,19 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
         across = np.array([ab[1], -ab[0]]) / np.linalg.norm(ab)
         across *= np.sign(across[0] * side)            # + away from the face's middle line: towards the cheek
         sd = (p - a) @ across
-        w = np.exp(-(((sd - GROOVE_AT * unit) / (GROOVE_WIDTH * unit)) ** 2)) \
-            * smoothstep(0.0, GROOVE_ENDS[0], t) * smoothstep(1.0, 1.0 - GROOVE_ENDS[1], t) \
+        width = np.where(sd < GROOVE_AT * unit, GROOVE_LIP_WIDTH, GROOVE_WIDTH) * unit
+        along = smoothstep(0.0, GROOVE_ENDS[0], t) * smoothstep(1.0, 1.0 - GROOVE_ENDS[1], t) \
             * ((moved[:, 0] - mid_x) * side > 0) \
             * smoothstep(GROOVE_CLEAR[0] * unit, GROOVE_CLEAR[1] * unit, np.linalg.norm(p - corner[:2], axis=1))
-        turn = np.maximum(turn, w)
+        turn = np.maximum(turn, np.exp(-(((sd - GROOVE_AT * unit) / width) ** 2)) * along)
+        roll = np.maximum(roll, np.exp(-(((sd - ROLL_AT * unit) / (ROLL_WIDTH * unit)) ** 2)) * along)
         calm = np.maximum(calm, np.exp(-((sd / (WING_REACH * unit)) ** 2)) * smoothstep(WING_CALM[0], WING_CALM[1], t)
                           * smoothstep(*WING_ABOVE, t) * ((moved[:, 0] - mid_x) * side > 0))
     turn *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
+    roll *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
     calm *= skin
-    out = normals * (1 - calm)[:, None] + rest_normals * calm[:, None]
-    out = out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-    out += (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT)
+    out = normals if even is None else even(normals)
+    out = out + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT) + (ROLL_DEPTH * roll)[:, None] * ROLL_TILT
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    out = out * (1 - calm)[:, None] + rest_normals * calm[:, None]
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
