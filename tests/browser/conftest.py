@@ -11,6 +11,7 @@ import base64
 import contextlib
 import functools
 import http.server
+import importlib.util
 import io
 import json
 import os
@@ -239,19 +240,25 @@ def save_artifact(tmp_path: Path, name: str, png: bytes) -> Path:
 
 @pytest.fixture(scope="session")
 def notebook_apps(tmp_path_factory):
-    """``notebook_apps(app)``: the session's JupyterLab (``"lab"``) or Notebook 7 (``"notebook"``), started when
-    a module first asks for it and stopped at the session's end (``jupyter_lab``). A server starts in seconds of
-    CPU; one per app and worker serves every module, each in a folder of its own
-    (``viewer_page.notebook_server``), its kernels shut down when the module ends."""
+    """``notebook_apps(app)``: the session's Jupyter server as JupyterLab (``"lab"``) or Notebook 7 (``"notebook"``),
+    started when a module first asks for either and stopped at the session's end (``jupyter_lab``). One server a
+    worker serves both apps and every module, each in a folder of its own (``viewer_page.notebook_server``), its
+    kernels shut down when the module ends. (Until suite37 each app had a server of its own: a start is about 4 s of
+    CPU and 10 to 25 s of a worker at load 10. ``jupyter lab`` loads Notebook 7's server extension too, and its
+    ``/notebooks/`` pages are the ones ``jupyter notebook`` serves: the same page config but for the server's paths
+    and token, compared by hand.)"""
     with contextlib.ExitStack() as stack:
-        started: dict[str, dict] = {}
+        started: list[dict] = []
 
         def get(app: str) -> dict:
-            if app not in started:
-                work = tmp_path_factory.mktemp(f"jupyter-{app}")
+            assert app in ("lab", "notebook"), app
+            if app == "notebook" and importlib.util.find_spec("notebook") is None:
+                pytest.skip("Notebook 7 is not installed here (pip install -e '.[dev]'); the notebook test skipped")
+            if not started:
+                work = tmp_path_factory.mktemp("jupyter")
                 (work / "notebooks").mkdir()
-                started[app] = stack.enter_context(jupyter_lab(work, work / "notebooks", app=app))
-            return started[app]
+                started.append(stack.enter_context(jupyter_lab(work, work / "notebooks")))
+            return {**started[0], "app": app}
 
         yield get
 
@@ -269,7 +276,8 @@ def shut_kernels(server: dict, folder: str) -> None:
 @contextlib.contextmanager
 def jupyter_lab(work: Path, root: Path, app: str = "lab"):
     """``jupyter lab`` (or Notebook 7, ``app="notebook"``) headless on a free loopback port with token
-    auth, serving ``root``; yields {url, token, root, log, app}. Its kernels import the workbench from
+    auth, serving ``root``; yields {url, token, root, log, app}. JupyterLab's server serves Notebook 7's pages as well
+    (``/notebooks/``, its app exposed in the page as ``jupyter notebook``'s is). Its kernels import the workbench from
     this tree and start their own local service (no ``WORKBENCH_*`` variable reaches them)."""
     from conftest import ROOT, free_port
 
@@ -295,7 +303,8 @@ def jupyter_lab(work: Path, root: Path, app: str = "lab"):
         json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
     log = open(work / "lab.log", "wb")
     app_args = (["jupyterlab", "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: run commands as the menus do
-                 "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+                 "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                 "--JupyterNotebookApp.expose_app_in_browser=True"]  # the same server's Notebook 7 pages
                 if app == "lab" else ["notebook", "--JupyterNotebookApp.expose_app_in_browser=True"])
     proc = subprocess.Popen(
         [sys.executable, "-m", app_args[0], "--no-browser", "--ip=127.0.0.1", f"--port={port}",

@@ -90,10 +90,12 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     from selenium.webdriver.support.ui import Select
 
     browser, name = logged_browser, app["app"]
-    # What the viewer does with its own controls, a slider and code's changes (the shadow's toggle, the morph viewer,
-    # the kernel moving the page, a joint's name on hover) is the same code in both shells: proven once, in JupyterLab
-    # (viewer_page.APPS). Notebook 7 draws, is dragged, panned and zoomed, plays a clip, keeps its keys from the
-    # shortcuts, lays out compare() and asks no other host.
+    # What the viewer does with its own controls, a slider and code's changes (a clip's play, speed and frame step, the
+    # shadow's toggle, its own keys, the morph viewer, compare()'s shared camera, the kernel moving the page, a joint's
+    # name on hover) is the same code in both shells: proven once, in JupyterLab (viewer_page.APPS). Notebook 7 draws,
+    # takes the mouse (drag, shift-drag, wheel, double-click: events its shell could take first) and asks no other
+    # host; its keys kept from the shortcuts are test_avatar_viewer_keys.py's [notebook] (every key on every control),
+    # compare() in its output area test_viewer_layout.py's [notebook] (suite37: this part was 35 s of a worker).
     in_lab = name == "lab"
     browser.get("about:blank")
     browser.get_log("performance")  # Chromium's own start page: not the notebook's traffic
@@ -142,45 +144,46 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
     until(browser, 0, "Math.abs(parseFloat(d.zoom) - 1) < 0.01 && Math.abs(parseFloat(d.yaw)) < 0.5", "the double-click's reset")
     assert float(zoomed["zoom"]) > 1.2
 
-    # -- a clip plays: a new pose frame after frame; speed and a frame step --------------------------
-    Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-clip")).select_by_value("walk")
-    until(browser, 0, "d.clip === 'walk' && d.playing === 'true' && parseFloat(d.time) > 0.2", "the walk playing")
-    a = canvas_pixels(browser, 0)
-    t0 = float(until(browser, 0, "d.time", "the walk's time")["time"])
-    # A quarter of the 1.1 s walk later (either way round its loop): two frames next to each other can
-    # differ by less than the bound on a fast machine, near the stride's turn, so wait for a real step on.
-    until(browser, 0, f"(t => t > 0.3 && t < 0.8)((parseFloat(d.time) - {t0} + 1.1) % 1.1)", "a later pose")
-    # (Polled, not read once: on a loaded machine the screenshot of ``a`` can take most of a second, so ``t0``, read
-    # after it, was up to a whole stride later than the pose it shows, and "a quarter later" the same pose again: 0.0002
-    # of the pixels changed in a whole-suite run at load 4. The walk keeps playing, so a later pose comes round.)
-    assert wait_for(lambda: changed(a, canvas_pixels(browser, 0)) > 0.002, timeout=60), "the walk's pose did not move"
-    Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-speed")).select_by_value("2")
-    until(browser, 0, "d.speed === '2'", "speed 2x")
-    # The clip's clock against the page's (frame times): at 2x the clip runs twice as fast.
-    c0 = until(browser, 0, "d.clipClock", "the clip's clock")
-    c1 = until(browser, 0, f"parseFloat(d.clipClockAt) > {float(c0['clipClockAt'])} + 500", "half a second of play")
-    rate = (float(c1["clipClock"]) - float(c0["clipClock"])) / ((float(c1["clipClockAt"]) - float(c0["clipClockAt"])) / 1000)
-    assert 1.8 < rate < 2.2, f"clip seconds per second at 2x: {rate:.2f}"
-    shot(browser, tmp_path, name, "walk")
-    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-play").click()
-    paused = until(browser, 0, "d.playing === 'false'", "the pause")
-    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-step").click()
-    stepped = until(browser, 0, f"d.time !== '{paused['time']}'", "a frame step")
-    step = (float(stepped["time"]) - float(paused["time"])) % 1.1  # the walk loops: a step at its end wraps
-    assert abs(step - 1 / 30) < 0.02, step
-    # (the page's state reaches the kernel as a comm message after the page shows it: waited for, a busy machine
-    # delivers it later; a whole-suite run at load 9 read the kernel before the pause had arrived)
-    state = "print(viewer.clip, viewer.speed, viewer.playing)"
-    assert wait_for(lambda: kernel(browser, state) == "walk 2.0 False", timeout=60), kernel(browser, state)
-    # A step past the end of the looping walk comes round to its start.
-    kernel(browser, "viewer.time = 1.09")
-    until(browser, 0, "d.time === '1.090'", "the time set from code")
-    browser.find_element("css selector", ".wb-avatar-viewer .wb-av-step").click()
-    wrapped = until(browser, 0, "d.time !== '1.090'", "a step past the end")
-    assert float(wrapped["time"]) < 0.05, wrapped["time"]
-
-    # -- the ground shadow's toggle ------------------------------------------------------------------
+    # Notebook 7 stops here: the rest is the viewer's own code (above).
     if in_lab:
+        # -- a clip plays: a new pose frame after frame; speed and a frame step --------------------------
+        Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-clip")).select_by_value("walk")
+        until(browser, 0, "d.clip === 'walk' && d.playing === 'true' && parseFloat(d.time) > 0.2", "the walk playing")
+        a = canvas_pixels(browser, 0)
+        t0 = float(until(browser, 0, "d.time", "the walk's time")["time"])
+        # A quarter of the 1.1 s walk later (either way round its loop): two frames next to each other can
+        # differ by less than the bound on a fast machine, near the stride's turn, so wait for a real step on.
+        until(browser, 0, f"(t => t > 0.3 && t < 0.8)((parseFloat(d.time) - {t0} + 1.1) % 1.1)", "a later pose")
+        # (Polled, not read once: on a loaded machine the screenshot of ``a`` can take most of a second, so ``t0``, read
+        # after it, was up to a whole stride later than the pose it shows, and "a quarter later" the same pose again: 0.0002
+        # of the pixels changed in a whole-suite run at load 4. The walk keeps playing, so a later pose comes round.)
+        assert wait_for(lambda: changed(a, canvas_pixels(browser, 0)) > 0.002, timeout=60), "the walk's pose did not move"
+        Select(browser.find_element("css selector", ".wb-avatar-viewer .wb-av-speed")).select_by_value("2")
+        until(browser, 0, "d.speed === '2'", "speed 2x")
+        # The clip's clock against the page's (frame times): at 2x the clip runs twice as fast.
+        c0 = until(browser, 0, "d.clipClock", "the clip's clock")
+        c1 = until(browser, 0, f"parseFloat(d.clipClockAt) > {float(c0['clipClockAt'])} + 500", "half a second of play")
+        rate = (float(c1["clipClock"]) - float(c0["clipClock"])) / ((float(c1["clipClockAt"]) - float(c0["clipClockAt"])) / 1000)
+        assert 1.8 < rate < 2.2, f"clip seconds per second at 2x: {rate:.2f}"
+        shot(browser, tmp_path, name, "walk")
+        browser.find_element("css selector", ".wb-avatar-viewer .wb-av-play").click()
+        paused = until(browser, 0, "d.playing === 'false'", "the pause")
+        browser.find_element("css selector", ".wb-avatar-viewer .wb-av-step").click()
+        stepped = until(browser, 0, f"d.time !== '{paused['time']}'", "a frame step")
+        step = (float(stepped["time"]) - float(paused["time"])) % 1.1  # the walk loops: a step at its end wraps
+        assert abs(step - 1 / 30) < 0.02, step
+        # (the page's state reaches the kernel as a comm message after the page shows it: waited for, a busy machine
+        # delivers it later; a whole-suite run at load 9 read the kernel before the pause had arrived)
+        state = "print(viewer.clip, viewer.speed, viewer.playing)"
+        assert wait_for(lambda: kernel(browser, state) == "walk 2.0 False", timeout=60), kernel(browser, state)
+        # A step past the end of the looping walk comes round to its start.
+        kernel(browser, "viewer.time = 1.09")
+        until(browser, 0, "d.time === '1.090'", "the time set from code")
+        browser.find_element("css selector", ".wb-avatar-viewer .wb-av-step").click()
+        wrapped = until(browser, 0, "d.time !== '1.090'", "a step past the end")
+        assert float(wrapped["time"]) < 0.05, wrapped["time"]
+
+        # -- the ground shadow's toggle ------------------------------------------------------------------
         with_shadow = canvas_pixels(browser, 0)
         drawn = until(browser, 0, "true", "the frame count")["frames"]
         browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
@@ -190,18 +193,17 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
         browser.find_element("css selector", ".wb-avatar-viewer .wb-av-shadow").click()
         until(browser, 0, "d.shadow === 'true'", "the shadow back")
 
-    # -- keys typed in the viewer are the viewer's; the notebook does not change ---------------------
-    browser.execute_script("arguments[0].focus()", browser.find_elements("css selector", ".wb-avatar-viewer")[0])
-    for keys in ("r", "m", "y", "a", "b", "x", "c", "v", "z", "d", "d", Keys.ENTER, Keys.ESCAPE, "a", "w", "w"):
-        ActionChains(browser).send_keys(keys).perform()
-    until(browser, 0, "d.lastKey === 'w' && d.wireframe === 'false'", "the viewer's own keys (w twice: wireframe on, off)")
-    # "a" twice: auto-rotate on, off; the second change reaches the kernel a moment after the page shows it
-    poll_kernel(browser, "print(viewer.auto_rotate)", lambda out: out == "False")
-    # The page showed the last key and the kernel has answered since: a shortcut that had run would show.
-    assert notebook_cells(browser) == before_cells, "a key typed in the viewer changed the notebook"
+        # -- keys typed in the viewer are the viewer's; the notebook does not change ---------------------
+        browser.execute_script("arguments[0].focus()", browser.find_elements("css selector", ".wb-avatar-viewer")[0])
+        for keys in ("r", "m", "y", "a", "b", "x", "c", "v", "z", "d", "d", Keys.ENTER, Keys.ESCAPE, "a", "w", "w"):
+            ActionChains(browser).send_keys(keys).perform()
+        until(browser, 0, "d.lastKey === 'w' && d.wireframe === 'false'", "the viewer's own keys (w twice: wireframe on, off)")
+        # "a" twice: auto-rotate on, off; the second change reaches the kernel a moment after the page shows it
+        poll_kernel(browser, "print(viewer.auto_rotate)", lambda out: out == "False")
+        # The page showed the last key and the kernel has answered since: a shortcut that had run would show.
+        assert notebook_cells(browser) == before_cells, "a key typed in the viewer changed the notebook"
 
-    # -- the morph viewer: a slider and a preset ------------------------------------------------------------
-    if in_lab:
+        # -- the morph viewer: a slider and a preset ------------------------------------------------------------
         faces = browser.find_elements("css selector", ".wb-avatar-viewer")[1]
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].querySelector('details').open = true;", faces)
         jaw = faces.find_element("css selector", "input.wb-av-morph[data-name='jawOpen']")
@@ -221,24 +223,23 @@ def test_the_viewer_draws_with_three_js_and_answers_mouse_keys_and_sliders(logge
         until(browser, 1, "JSON.parse(d.morphs || '{}').mouthSmileLeft > 0.7", "the smile preset")
         assert not faces.find_element("css selector", ".wb-av-preset-blink").get_attribute("disabled")
 
-    # -- compare(): two labelled views in the cell's width, one camera in the page ----------------------
-    left, right = browser.find_elements("css selector", ".wb-avatar-viewer")[2:4]
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", left)
-    until(browser, 3, "d.ready === '1' && parseInt(d.frames) > 0", "the comparison's second view")
-    labels = [v.find_element("css selector", ".wb-av-label").text for v in (left, right)]
-    assert labels == ["left side", "right side"]
-    boxes = browser.execute_script("return [...arguments].map(e => e.getBoundingClientRect().toJSON())", left, right,
-                                   left.find_element("xpath", "ancestor::*[contains(@class, 'jp-OutputArea-output')][1]"))
-    assert boxes[0]["right"] <= boxes[1]["left"] and boxes[1]["right"] <= boxes[2]["right"] + 1, boxes  # side by side, no overflow
-    ActionChains(browser).move_to_element(left.find_element("css selector", "canvas")).click_and_hold() \
-        .move_by_offset(60, 0).pause(0.1).release().perform()
-    led = until(browser, 2, "Math.abs(parseFloat(d.yaw)) > 10", "the left view turned")
-    until(browser, 3, "Math.abs(parseFloat(d.yaw) - parseFloat(document.querySelectorAll('.wb-avatar-viewer')[2].dataset.yaw)) < 0.5"
-                      " && Math.abs(parseFloat(d.yaw)) > 10", "the right view following the left")
-    assert float(led["yaw"]) != 0
+        # -- compare(): two labelled views in the cell's width, one camera in the page ----------------------
+        left, right = browser.find_elements("css selector", ".wb-avatar-viewer")[2:4]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", left)
+        until(browser, 3, "d.ready === '1' && parseInt(d.frames) > 0", "the comparison's second view")
+        labels = [v.find_element("css selector", ".wb-av-label").text for v in (left, right)]
+        assert labels == ["left side", "right side"]
+        boxes = browser.execute_script("return [...arguments].map(e => e.getBoundingClientRect().toJSON())", left, right,
+                                       left.find_element("xpath", "ancestor::*[contains(@class, 'jp-OutputArea-output')][1]"))
+        assert boxes[0]["right"] <= boxes[1]["left"] and boxes[1]["right"] <= boxes[2]["right"] + 1, boxes  # side by side, no overflow
+        ActionChains(browser).move_to_element(left.find_element("css selector", "canvas")).click_and_hold() \
+            .move_by_offset(60, 0).pause(0.1).release().perform()
+        led = until(browser, 2, "Math.abs(parseFloat(d.yaw)) > 10", "the left view turned")
+        until(browser, 3, "Math.abs(parseFloat(d.yaw) - parseFloat(document.querySelectorAll('.wb-avatar-viewer')[2].dataset.yaw)) < 0.5"
+                          " && Math.abs(parseFloat(d.yaw)) > 10", "the right view following the left")
+        assert float(led["yaw"]) != 0
 
-    # -- code moves the page: a three-quarter view mid-stride, and the skeleton (README's screenshot) -------
-    if in_lab:
+        # -- code moves the page: a three-quarter view mid-stride, and the skeleton (README's screenshot) -------
         main = browser.find_elements("css selector", ".wb-avatar-viewer")[0]
         browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", main)
         kernel(browser, "viewer.yaw, viewer.elevation, viewer.time = -35.0, 8.0, 0.4")

@@ -5,10 +5,10 @@ widget: model not found"; running its cell again gives a live viewer.
 The session's Notebook 7 (conftest.notebook_apps) runs the notebook, waits until the page has sent its picture (the
 output then holds it, ``workbench/widgets/still.py``), saves it and shuts its kernel down, once for the module:
 running and saving are the notebook's and the widget's code, the same in JupyterLab (whose saving of a viewer's
-picture test_avatar_viewer_service.py shows). Each app's session server then opens a copy of that folder, in a
-folder of its own, without running anything: a page loaded afresh and a kernel started afresh, so no widget model
-exists anywhere, as when a person opens a saved notebook on another day (the servers share the user's notebook
-signatures, so the notebook is trusted, as it is for the person who saved it). What differs by app is the Lab
+picture test_avatar_viewer_service.py shows). Each app then opens a copy of that folder, in a folder of its own,
+without running anything: a page loaded afresh and a kernel started afresh, so no widget model exists anywhere, as
+when a person opens a saved notebook on another day (the session's one server serves both apps, suite37, with the
+user's notebook signatures, so the notebook is trusted, as it is for the person who saved it). What differs by app is the Lab
 extension in ``js/viewer/jupyter/labextensions/`` loading in each shell and drawing the picture
 (``conftest.jupyter_lab`` puts it on the Jupyter path, as the package's install does). (Until 29 November each
 opening started a Jupyter server of its own, three a module: a server costs about 3 s of CPU to start, and a server
