@@ -67,9 +67,10 @@ BEND, W_BEND = 10.0, 1e-3
 # fist's weights an open hand settled on its edge, the little finger or the index on the hip and the other 4 to
 # 8 cm off it, or rested with the wrist bent 16 to 35 degrees; these are the first tried (contact 1, 3, 4, 8; target
 # 1, 0.5, 0.35, 0.25; flatness 10, 40; bend 1, 5, 10, 15) that rested every hand of test_hands_review_p and _v
-# within their bounds. And it polishes (POLISH, on every vertex) when its palm rests
+# within their bounds; the sleeve's skin through its cuff OPEN_CUFF times as deep (at 1, tests/body/test_stances'
+# hoodie cases pushed it 2.2 and 7.7 mm through). And it polishes (POLISH, on every vertex) when its palm rests
 # further than REST_NEAR off (metres) or the wrist bends past REST_BEND (degrees).
-OPEN_CONTACT, OPEN_TARGET, OPEN_FLAT, OPEN_BEND = 8.0, 0.5, 10.0, 15.0
+OPEN_CONTACT, OPEN_TARGET, OPEN_FLAT, OPEN_BEND, OPEN_CUFF = 8.0, 0.5, 10.0, 15.0, 3.0
 REST_NEAR, REST_BEND = 0.008, 13.0
 
 
@@ -273,6 +274,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     fore_k, hand_k, knuckle_k = (rig.index[side + j] for j in ("ForeArm", "Hand", "HandMiddle1"))
     w_contact, w_target, w_flat, w_bend = ((W_CONTACT * OPEN_CONTACT, W_TARGET * OPEN_TARGET, W_FLAT * OPEN_FLAT,
                                             W_BEND * OPEN_BEND) if palmar else (W_CONTACT, W_TARGET, W_FLAT, W_BEND))
+    cuff_k = OPEN_CUFF if palmar else 1.0
 
     # The arm's joints a level at a time (the upper arm, the forearm, the hand, each finger's joints in turn), each
     # level's products in one stacked matmul: the same products as joint by joint (numpy's matmul of each 3 x 3),
@@ -327,7 +329,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         dh, depth = readings(h, f, palm)
         inside = np.minimum(depth - CLEAR, 0.0)
         if cuff:
-            inside = np.concatenate([inside, np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)])
+            inside = np.concatenate([inside, cuff_k * np.maximum(through(cuff[0]) + SLEEVE_IN, 0.0)])
         touch = dh[sets[1][palm] == 2]     # (the points whose contact is read: 2 in the palm's mask)
         n_near = max(3, len(touch) // 10)
         near = np.partition(touch, n_near)[:n_near]
