@@ -9,7 +9,7 @@ the hip (the least distance of each finger's last segment to the trunk's surface
 it). On main (hands32's fist, 80 degrees a finger joint over the relaxed hand: 280 to 326 degrees a finger, the tips
 out through the palm) the reach was 0.606 to 0.614 on all seven (each case fails), the farthest fingertip 24 to 87 mm
 off; with the open hand (``stances.HIP_CURL``, its palm side laid on the hip by ``reach.rest_hand``'s ``palmar``)
-0.935 to 0.939, the farthest fingertip 40 to 85 mm off: the palm and knuckles rest (``test_hands_review_v``), the
+0.935 to 0.939, the farthest fingertip 40 to 79 mm off: the palm and knuckles rest (``test_hands_review_v``), the
 fingers do not yet all lie on the hip (not held here).
 """
 
