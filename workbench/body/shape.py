@@ -45,6 +45,7 @@ import numpy as np
 from ..options.limits import DEFAULT_HEIGHT, HEIGHT_CM
 from . import compile as cc
 from .corners import unfolded
+from .lip_shape import HEIGHTS, lip_shape
 from .details import (
     EVERY_FACE,
     FACE_CONTROLS,
@@ -183,6 +184,8 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
                 out[name] = min(out[name], max(cap - build.get(name, 0.0), 0.0))
     # (after the caps: a capped lip is set back by what it takes)
     add(lips_at_rest(out, (settings.get("gender", ""), settings.get("bodyShape", ""))))
+    if x is not None:   # (each face's own lips at rest, workbench.body.lip_shape; after the rest's, which it adds to)
+        add(lip_shape(x))
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) != 0)
 
 
@@ -224,6 +227,19 @@ def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> di
                 out[k] = round(out.get(k, 0.0) + w * v, 6)
     if "face/mouthPucker" in out:
         out["face/mouthPucker"] = max(out["face/mouthPucker"], PUCKER_MOST)
+    return out
+
+
+def rest_lips(face: dict[str, float], body: tuple[str, str] = ("", "")) -> dict[str, float]:
+    """What the rest gives a face's lips and its expressions take off (``lipsUnrolled``): :func:`lips_at_rest`, with all
+    of the lips' heights the face's weights ``face`` hold (:data:`~workbench.body.lip_shape.HEIGHTS`: only the rest's,
+    its setting back and the face's own lips, workbench.body.lip_shape).
+
+    >>> rest_lips({"mouth/mouth-upperlip-height-incr": 0.2, "mouth/mouth-upperlip-volume-decr": 0.1})
+    {'mouth/mouth-upperlip-width-incr': 0.4375, 'mouth/mouth-lowerlip-width-incr': 0.4375, 'mouth/mouth-upperlip-height-incr': 0.2}
+    """
+    out = lips_at_rest(face, body)
+    out.update({k: face[k] for k in HEIGHTS if face.get(k)})
     return out
 
 
