@@ -45,7 +45,6 @@ import numpy as np
 from ..options.limits import DEFAULT_HEIGHT, HEIGHT_CM
 from . import compile as cc
 from .corners import unfolded
-from .lip_shape import HEIGHTS, lip_shape
 from .details import (
     EVERY_FACE,
     FACE_CONTROLS,
@@ -65,6 +64,7 @@ from .details import (
     sides,
     signed,
 )
+from .lip_shape import HEIGHTS, lip_shape
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
