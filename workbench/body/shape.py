@@ -140,7 +140,8 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
     controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`; a feminine face's strong jaw and brow
     :data:`~workbench.body.details.FEMININE_ENDS`) and the face's variety
-    (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
+    (:data:`~workbench.body.details.FACE_VARIETY`; its lips' heights at rest, workbench.body.lip_shape), each feature a
+    smooth wave over :data:`VARIETY_FROM` (the
     same settings, the same face; settings that differ, a face that differs), each target then held to its cap
     (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`, and with the build's share
     :data:`~workbench.body.details.WITH_BUILD_CAP`). Settings without those fields
