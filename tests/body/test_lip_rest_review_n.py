@@ -15,7 +15,7 @@ from test_lip_pout_review_l import SWEEP, figures
 
 from workbench.body.face import MOUTH, combination
 from workbench.body.mesh import body_key, body_mesh, body_of, morph_deltas
-from workbench.body.shape import face_weights, lips_at_rest
+from workbench.body.shape import face_weights, rest_lips
 from workbench.options import normalize_avatar_settings
 
 REVIEW = {i: random_settings(12, 4624)[i - 1] for i in (6, 7, 9, 12)}
@@ -44,9 +44,13 @@ def test_the_upper_lip_is_shorter_than_the_lower(review):
     """The review's faces: the upper lip's vermilion 0.8 of the lower's height or less on average, and none as tall as
     the lower. On main #6, #7, #9, #12 0.86, 1.06, 0.80, 1.09 (0.95 on average; 7.5/8.75, 8.5/8.0, 8.75/11.0, 9.25/8.5
     mm); now 0.68, 0.78, 0.67, 0.97 (0.775; 7.0/10.25, 7.75/10.0, 8.25/12.25, 9.25/9.5: #12's tall upper lip is mostly
-    its own, its net volume forward 0.105 of MakeHuman's, #7's 0.55)."""
+    its own, its net volume forward 0.105 of MakeHuman's, #7's 0.55). Since mouths37 (blind review AA: "everyone has the
+    same mouth", a thin upper lip over a thick lower one; people's lower lip some 1.0 to 2.0 of the upper) each face draws
+    its own lips' heights at rest (workbench.body.lip_shape): #12 draws lips nearer even, 0.97 -> 1.15 (9.75/8.5 mm) here,
+    where the paint a viewer reads (tests/helpers.painted_lips) keeps its lower lip 1.32 times the upper's height (6.9 and
+    9.2 mm; 1.54 on main), #7 0.74 -> 0.80, #9 0.67 -> 0.74; the bounds 0.8 -> 0.85 on average and 1.0 -> 1.2 on any face."""
     ratio = np.array([f[2] / f[3] for f in review.values()])
-    assert ratio.mean() <= 0.8 and ratio.max() < 1.0, np.round(ratio, 2)
+    assert ratio.mean() <= 0.85 and ratio.max() <= 1.2, np.round(ratio, 2)
 
 
 @REST
@@ -93,7 +97,7 @@ def test_the_mouths_expressions_start_from_lips_not_set_back(i):
     s = normalize_avatar_settings(REVIEW[i])
     key = body_key(s)
     face = dict(key[3])
-    for k, w in lips_at_rest(face).items():
+    for k, w in rest_lips(face).items():      # (the rest's setting back and, since mouths37, the face's own lips' heights)
         face[k] = round(face.get(k, 0.0) - w, 4)
     plain = body_of((*key[:3], tuple((k, w) for k, w in sorted(face.items()) if w != 0)))
     idx, delta = morph_deltas(s)["lipsUnrolled"]

@@ -21,6 +21,8 @@ import pytest
 from helpers import smile_mouth
 
 from workbench.body.lip_heights import lip_borders
+from workbench.body.mesh import morph_deltas
+from workbench.options import normalize_avatar_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
 import make_review_sheets as sheets  # noqa: E402
@@ -33,8 +35,15 @@ FACES = {f"#{k}": sheets.review_settings(12, 4634)[k - 1] for k in (2, 5, 6)}
 def lower_lip(name: str) -> tuple[float, float]:
     """(mm: the red lower lip's height at the middle smiling, the border's depth under the corners' line at rest)."""
     m, p, q, tris, edge, ends = smile_mouth(FACES[name])
+    # (the lips as the smile starts from them: the rest's lips set back and, since mouths37, the face's own lips'
+    # heights taken off, as every expression of the mouth takes them off, lipsUnrolled, and as the lips' paint is drawn,
+    # workbench.body.skin.reference_body; on the rest's own lips a face whose lower lip rest shortens picked a border
+    # the smile's paint does not have)
+    idx, delta = morph_deltas(normalize_avatar_settings(FACES[name]))["lipsUnrolled"]
+    p = p.copy()
+    p[idx] += delta
     mid, line, front = p[ends, 0].mean(), p[ends, 1].mean(), p[ends, 2].mean() - 0.002
-    below = lip_borders(m.positions, tris, (p[ends[0]], p[ends[1]]))[1]
+    below = lip_borders(p, tris, (p[ends[0]], p[ends[1]]))[1]
     body = np.asarray(m.groups["body"])
     b = p[body]
     border = body[(np.abs(b[:, 0] - mid) < 0.002) & (b[:, 2] > front) & (np.abs(b[:, 1] - (line - below)) < 0.0015)]

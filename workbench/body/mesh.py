@@ -237,8 +237,9 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     m = _body(gender, body_shape, height_cm, face)
     rotations = _a_pose(gender, body_shape, height_cm, face)[3]
     out, lips = {}, {}
-    # The lips set back at rest (workbench.body.shape.lips_at_rest), to be taken off again in every expression.
-    at_rest, unrolled = sh.lips_at_rest(dict(face), (gender, body_shape)), []
+    # The lips set back at rest and the face's own lips' heights (workbench.body.shape.rest_lips), to be taken off again
+    # in every expression.
+    at_rest, unrolled = sh.rest_lips(dict(face), (gender, body_shape)), []
     for name in data["target_names"]:
         if not name.startswith("face/") and name not in THIN_LIPS and name not in at_rest:
             continue

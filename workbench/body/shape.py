@@ -64,6 +64,7 @@ from .details import (
     sides,
     signed,
 )
+from .lip_shape import HEIGHTS, lip_shape
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -139,7 +140,8 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
     controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`; a feminine face's strong jaw and brow
     :data:`~workbench.body.details.FEMININE_ENDS`) and the face's variety
-    (:data:`~workbench.body.details.FACE_VARIETY`), each feature a smooth wave over :data:`VARIETY_FROM` (the
+    (:data:`~workbench.body.details.FACE_VARIETY`; its lips' heights at rest, workbench.body.lip_shape), each feature a
+    smooth wave over :data:`VARIETY_FROM` (the
     same settings, the same face; settings that differ, a face that differs), each target then held to its cap
     (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`, and with the build's share
     :data:`~workbench.body.details.WITH_BUILD_CAP`). Settings without those fields
@@ -183,6 +185,8 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
                 out[name] = min(out[name], max(cap - build.get(name, 0.0), 0.0))
     # (after the caps: a capped lip is set back by what it takes)
     add(lips_at_rest(out, (settings.get("gender", ""), settings.get("bodyShape", ""))))
+    if x is not None:   # (each face's own lips at rest, workbench.body.lip_shape; after the rest's, which it adds to)
+        add(lip_shape(x))
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) != 0)
 
 
@@ -224,6 +228,19 @@ def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> di
                 out[k] = round(out.get(k, 0.0) + w * v, 6)
     if "face/mouthPucker" in out:
         out["face/mouthPucker"] = max(out["face/mouthPucker"], PUCKER_MOST)
+    return out
+
+
+def rest_lips(face: dict[str, float], body: tuple[str, str] = ("", "")) -> dict[str, float]:
+    """What the rest gives a face's lips and its expressions take off (``lipsUnrolled``): :func:`lips_at_rest`, with all
+    of the lips' heights the face's weights ``face`` hold (:data:`~workbench.body.lip_shape.HEIGHTS`: only the rest's,
+    its setting back and the face's own lips, workbench.body.lip_shape).
+
+    >>> rest_lips({"mouth/mouth-upperlip-height-incr": 0.2, "mouth/mouth-upperlip-volume-decr": 0.1})
+    {'mouth/mouth-upperlip-width-incr': 0.4375, 'mouth/mouth-lowerlip-width-incr': 0.4375, 'mouth/mouth-upperlip-height-incr': 0.2}
+    """
+    out = lips_at_rest(face, body)
+    out.update({k: face[k] for k in HEIGHTS if face.get(k)})
     return out
 
 

@@ -145,14 +145,14 @@ def lip_corners(m) -> tuple[np.ndarray, np.ndarray]:
 def reference_body(gender: str):
     """The body every texture mask of ``gender`` is drawn on (an average build; the masks follow the mesh's UVs),
     its lips as the expressions have them: the rest's setting back and widening
-    (workbench.body.shape.lips_at_rest) taken off, so the lips' paint keeps to them in a smile."""
+    and the face's own lips' heights (workbench.body.shape.rest_lips) taken off, so the lips' paint keeps to them in a smile."""
     from ..options import normalize_avatar_settings
     from .mesh import body_key, body_of
-    from .shape import lips_at_rest
+    from .shape import rest_lips
 
     key = body_key(normalize_avatar_settings({"gender": gender, "bodyShape": "average"}))
     face = dict(key[3])
-    for k, w in lips_at_rest(face, (gender, "average")).items():
+    for k, w in rest_lips(face, (gender, "average")).items():
         face[k] = round(face.get(k, 0.0) - w, 4)
     return body_of((*key[:3], tuple((k, w) for k, w in sorted(face.items()) if w != 0)))
 

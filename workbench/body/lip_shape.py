@@ -1,0 +1,53 @@
+"""Each face's own lips at rest (blind review AA's defect 4, "everyone has the same mouth": a thin, peaked upper lip
+over a thick lower lip on all twelve faces).
+
+MakeHuman's base lips, with every face's lift (:data:`~workbench.body.details.EVERY_FACE`) and the full lips' setting
+back (:data:`~workbench.body.details.LIP_REST`), paint a lower lip 1.4 to 2.3 times as tall as the upper on the face's
+middle over review AA's twelve (1.77 on average), where people's run from about 1.0 to 2.0, many with an upper lip as
+full as the lower. Every face draws its own share of the lips' heights here, a wave over the same settings as the
+faces' other features (:func:`workbench.body.shape.face_weights`, a stream of its own, so their values stay), and the
+rest holds it alone: every expression of the mouth takes it off with the rest's other setting back
+(:func:`workbench.body.shape.rest_lips`, ``lipsUnrolled``), so the smile, the visemes and the paint's reference face are
+made as before. (The lower lip shortened more than the upper is lifted: the upper lip's shape, from the lips' meeting
+line to where its front turns back, some 9 mm on average, held under review H's 9.5, tests/body/test_lip_heights.py.)
+tests/body/test_lip_ratio_review_aa.py.
+
+>>> {k: round(v, 3) for k, v in lip_shape(np.full(10, 0.9)).items()}
+{'mouth/mouth-upperlip-height-incr': 0.296, 'mouth/mouth-lowerlip-height-incr': -0.346}
+>>> lip_shape(np.full(10, 0.5))  # (its wave under 0 there: the lips as before)
+{}
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["HEIGHTS", "LIP_SHAPE", "lip_shape"]
+
+# The lips' heights' targets: in a face's weights only the rest's (LIP_REST's and LIP_SHAPE's), so all of their weight
+# is taken off in the expressions.
+HEIGHTS = ("mouth/mouth-upperlip-height-incr", "mouth/mouth-lowerlip-height-incr")
+# name -> (targets at +1, at -1, how far a face goes): the upper lip taller and the lower shorter at +1 (review AA's #3
+# painted 7.8 / 12.0 -> 8.4 / 10.0 mm, lower over upper 1.54 -> 1.19), nothing at -1, as the base's lips already lean to a thin upper lip (a
+# masculine face's with lipFullness, 2.2 and 2.3 on review AA's #10 and #11, the top of people's range): half the faces
+# keep their lips as before (the default masculine face among them). The lower lip's height no further under
+# MakeHuman's base than EVERY_FACE's 0.35 lifts it.
+LIP_SHAPE: dict[str, tuple[dict[str, float], dict[str, float], float]] = {
+    "lipRatio": ({"mouth/mouth-upperlip-height-incr": 0.3, "mouth/mouth-lowerlip-height-incr": -0.35}, {}, 1.0),
+}
+# The stream the waves are drawn from (the faces' variety's are 46 and 47) and how fast they turn (as theirs).
+SEED = 48
+RATE = 1.6
+
+
+def lip_shape(x: np.ndarray) -> dict[str, float]:
+    """The lips' height targets (name -> weight) of a face whose variety inputs (settings scaled to about 0..1,
+    :func:`workbench.body.shape.face_weights`) are ``x``: each feature of :data:`LIP_SHAPE` a smooth wave over them."""
+    rng = np.random.default_rng(SEED)
+    rates = rng.normal(0.0, RATE, (len(LIP_SHAPE), len(x)))
+    phases = rng.random(len(LIP_SHAPE))
+    out: dict[str, float] = {}
+    for (plus, minus, reach), v in zip(LIP_SHAPE.values(), np.sin(2 * np.pi * (rates @ x + phases)), strict=True):
+        for k, w in (plus if v > 0 else minus).items():
+            out[k] = out.get(k, 0.0) + w * reach * abs(float(v))
+    return out
