@@ -192,7 +192,6 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
         t = ti[n]
         lookup = testing and tested[t]
         d = tri_draw[t]
-        v0, v1, v2 = tris[t, 0], tris[t, 1], tris[t, 2]
         a0, a1, a2, e0, e1, e2, c0, c1, c2, pa, pb, pc, ylo, yhi = _setup(t, tris, sx, sy, iw, H)
         fa1, fa2, fpa = np.float32(a1), np.float32(a2), np.float32(pa)
         for y in range(ylo, yhi + 1):
