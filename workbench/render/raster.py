@@ -31,9 +31,9 @@ compiled (:mod:`workbench.render.loops`, numba), the rest is numpy over whole ar
    for light scattered under the skin: without it skin reads as grey clay.
    Hair fills its shade so with the light its strands pass on, as much as
    its albedo (``Lights.hair_wrap``): light hair's far side is not black.
-6. Blended materials (``alphaMode: BLEND``): the two nearest blended fragments
-   in front of the opaque surface of each sample (clear texels dropped) are
-   shaded and laid over it, the farther first.
+6. Blended materials (``alphaMode: BLEND``): two blended fragments in front
+   of the opaque surface of each sample (clear texels dropped; of three, the
+   faintest) are shaded and laid over it, the farther first.
 7. Average each ``ss x ss`` block (premultiplied, in linear light), tone-map
    with Khronos PBR Neutral and convert to sRGB 8-bit, as three.js and
    model-viewer show a model (:mod:`workbench.options.colour`; laid over the
@@ -422,7 +422,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
                      | np.array([_vertex_alpha(d) for d in draws] or [False]) | (tables["mat_color"][:, 3] < 1))
         tested = (mask_mat & has_alpha[:len(mask_mat)])[tri_draw] & ~mask_sure
         walk(_near_first(ti[tri_mask], depth, tris), near, tested=tested)
-    # Blended surfaces: the two nearest blended fragments in front of the opaque surface, per sample, clear
+    # Blended surfaces: two blended fragments in front of the opaque surface (of three, the faintest dropped), per sample, clear
     # texels dropped (a hair's wisps over its scalp shell, a lens over them: each shows through the other).
     if tri_blend.any():
         readable = (tables["mat_tex"] >= 0) & tables["tex_alpha"][np.maximum(tables["mat_tex"], 0)]
