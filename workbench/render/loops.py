@@ -74,16 +74,19 @@ METAL_PANELS = np.array([6.0, 3.0, 3.0], np.float32)
 
 @dataclass
 class Samples:
-    """Per sample (block order): the nearest 1/w so far, its triangle (-1: none) and two barycentrics."""
+    """Per sample (block order): the nearest 1/w so far, its triangle (-1: none), two barycentrics and the
+    fragment's alpha where it was read (-1: not read; :func:`raster` reads it at most once a fragment)."""
 
     z: np.ndarray
     tri: np.ndarray
     b1: np.ndarray
     b2: np.ndarray
+    a: np.ndarray
 
     @classmethod
     def empty(cls, n: int) -> Samples:
-        return cls(np.zeros(n, np.float32), np.full(n, -1, np.int32), np.zeros(n, np.float32), np.zeros(n, np.float32))
+        return cls(np.zeros(n, np.float32), np.full(n, -1, np.int32), np.zeros(n, np.float32), np.zeros(n, np.float32),
+                   np.full(n, -1, np.float32))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -164,7 +167,7 @@ PIXEL_BAND = 8
 @njit(cache=True, nogil=True)
 def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_draw, uv, colors, mat_color, mat_tex,
            mat_vcol, mat_cutoff, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, z2, tri2, b1_2, b2_2,
-           part, parts):
+           al, al2, part, parts):
     """Draw the triangles ``ti`` (in order) into the samples: where a fragment's 1/w is at least the
     sample's ``z`` it takes the sample (z, tri, b1, b2).
 
@@ -176,6 +179,8 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
     takes them, then a second layer (z2, tri2, b1_2, b2_2; empty: none): a fragment behind the first
     layer's takes an empty second, and one that takes the first passes what it held to it; where both are
     held, the faintest of the three fragments (by that alpha) is dropped and the other two kept in depth order.
+    ``al``, ``al2``: the two layers' alphas where read (-1: not yet), so a held fragment's alpha is read once, not
+    at every fragment behind it (reading both at each third fragment doubled a long-hair portrait's CPU).
 
     ``part`` of ``parts``: only the rows of bands of :data:`BAND` rows numbered ``part`` modulo ``parts``
     (two threads draw the two parts into the same samples: each sample is one row's, so they never meet,
@@ -216,42 +221,57 @@ def raster(ti, tris, sx, sy, iw, W, H, ss, z, tri, b1, b2, limit, tested, tri_dr
                 fb1 = fa1 * cx + fs1
                 fb2 = fa2 * cx + fs2
                 a = one
-                if lookup or third:
+                if lookup:
                     a = _alpha(t, fb1, fb2, w, tris, iw, tri_draw, uv, colors, mat_color, mat_tex, mat_vcol, texels,
                                tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, texel)
-                    if lookup and a < mat_cutoff[d]:
+                    if a < mat_cutoff[d]:
                         continue
+                held = a if lookup else np.float32(-1)
                 if third:
                     # A third blended fragment where two are held: the faintest of the three dropped (kept as the
                     # two nearest, a scalp's band dropped where two faint wisps crossed over it and the skin showed
                     # through in strand-shaped tan flecks along the hairline, blind review AA's #1), the other two
                     # kept in depth order.
-                    near_a = _alpha(tri[p], b1[p], b2[p], z[p], tris, iw, tri_draw, uv, colors, mat_color, mat_tex,
-                                mat_vcol, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, texel)
-                    far_a = _alpha(tri2[p], b1_2[p], b2_2[p], z2[p], tris, iw, tri_draw, uv, colors, mat_color, mat_tex,
-                                mat_vcol, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, texel)
+                    near_a = al[p]
+                    if near_a < 0:
+                        near_a = _alpha(tri[p], b1[p], b2[p], z[p], tris, iw, tri_draw, uv, colors, mat_color, mat_tex,
+                                        mat_vcol, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, texel)
+                        al[p] = near_a
+                    far_a = al2[p]
+                    if far_a < 0:
+                        far_a = _alpha(tri2[p], b1_2[p], b2_2[p], z2[p], tris, iw, tri_draw, uv, colors, mat_color,
+                                       mat_tex, mat_vcol, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, texel)
+                        al2[p] = far_a
+                    if near_a >= one and far_a >= one:   # (no alpha is over 1: this one is the faintest, or tied)
+                        continue
+                    if not lookup:
+                        a = _alpha(t, fb1, fb2, w, tris, iw, tri_draw, uv, colors, mat_color, mat_tex, mat_vcol,
+                                   texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, texel)
+                        held = a
                     if a <= near_a and a <= far_a:
                         continue
                     if far_a > near_a:   # (the nearest the faintest: the farthest moves up, the new one sorted against it)
-                        z[p], tri[p], b1[p], b2[p] = z2[p], tri2[p], b1_2[p], b2_2[p]
+                        z[p], tri[p], b1[p], b2[p], al[p] = z2[p], tri2[p], b1_2[p], b2_2[p], al2[p]
                         second = w < z[p]
                     elif not second:   # (the farthest the faintest, the new one nearest: the nearest moves back)
-                        z2[p], tri2[p], b1_2[p], b2_2[p] = z[p], tri[p], b1[p], b2[p]
+                        z2[p], tri2[p], b1_2[p], b2_2[p], al2[p] = z[p], tri[p], b1[p], b2[p], al[p]
                     # (...and the farthest the faintest, the new one behind the nearest: the farthest's place)
                     if second:
-                        z2[p], tri2[p], b1_2[p], b2_2[p] = w, t, fb1, fb2
+                        z2[p], tri2[p], b1_2[p], b2_2[p], al2[p] = w, t, fb1, fb2, held
                     else:
-                        z[p], tri[p], b1[p], b2[p] = w, t, fb1, fb2
+                        z[p], tri[p], b1[p], b2[p], al[p] = w, t, fb1, fb2, held
                     continue
                 if second:
-                    z2[p], tri2[p], b1_2[p], b2_2[p] = w, t, fb1, fb2
+                    z2[p], tri2[p], b1_2[p], b2_2[p], al2[p] = w, t, fb1, fb2, held
                     continue
                 if layered and tri[p] >= 0:
-                    z2[p], tri2[p], b1_2[p], b2_2[p] = z[p], tri[p], b1[p], b2[p]
+                    z2[p], tri2[p], b1_2[p], b2_2[p], al2[p] = z[p], tri[p], b1[p], b2[p], al[p]
                 z[p] = w
                 tri[p] = t
                 b1[p] = fb1
                 b2[p] = fb2
+                if layered:
+                    al[p] = held
 
 
 @njit(cache=True, nogil=True)

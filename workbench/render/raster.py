@@ -398,8 +398,8 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
     textures = ["texels", "tex_off", "tex_w", "tex_h", "tex_ws", "tex_wt", "tex_alpha"]
 
     def walk(triangles, into: Samples, limit=NO_LIMIT, tested=NO_TEST, second: Samples | None = None):
-        layer = (second.z, second.tri, second.b1, second.b2) if second is not None else (NO_LIMIT, NO_TRI, NO_LIMIT,
-                                                                                        NO_LIMIT)
+        layer = (second.z, second.tri, second.b1, second.b2, into.a, second.a) if second is not None else (
+            NO_LIMIT, NO_TRI, NO_LIMIT, NO_LIMIT, NO_LIMIT, NO_LIMIT)
 
         def rows(part: int, parts: int):
             # (numba's Dispatcher.__call__ is typed with fewer arguments than a compiled loop takes)
