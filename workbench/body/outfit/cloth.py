@@ -75,7 +75,7 @@ CAST, CAST_WIDTH = 0.45, 0.02
 # ink (review V, "dark drawn seam lines on tee sides").
 SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
 SOFT_SEAMS = {"jersey": (0.22, 0.0006, 0.0),   # a cloth's own (groove shade, depth, topstitch's thread)
-              "twill": (0.24, SEAM_DEPTH, 0.3), "sweater": (0.24, SEAM_DEPTH, 0.3)}
+              "twill": (0.36, SEAM_DEPTH, 0.3), "sweater": (0.36, SEAM_DEPTH, 0.3)}
 # How far (a Gaussian's sigma, texels) a twill's and a knit's seams, the stitches at their bands' ends and their
 # topstitching are spread. Drawn 1.2 to 1.6 texels wide (3 to 4 mm), a full figure at 288 px (6 to 7 mm a pixel)
 # caught them in some pixels and missed them in the next, and they read as dark dashed lines that shimmer
