@@ -52,9 +52,9 @@ HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
     "buzz": np.array([52, 51, 50, 49, 51, 58, 78, 92, 86, 76, 80, 104, 124, 134, 136, 136], float),
     "curly": np.array([46, 45, 44, 44, 58, 74, 90, 98, 96, 88, 86, 90, 100, 112, 116, 117], float),
-    "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
+    "bun": np.array([48, 47, 45, 44, 52, 72, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
-    "ponytail": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
+    "ponytail": np.array([48, 47, 45, 44, 52, 72, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "bob": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
 
@@ -64,7 +64,7 @@ HAIRLINE = {
 # the hairline, a centimetre over the ear's rim, it left a notch of background between itself and the ear, a white
 # sliver above each ear in front views. (The scalp layer keeps the hairline: brought down to the ear, its
 # fading band lay over the ear's rim, and shone white in a browser's room light.)
-ROOTLINE = {"bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 86, 86, 86, 86, 102, 117, 123, 126], float)}
+ROOTLINE = {"bun": np.array([48, 47, 45, 44, 52, 72, 94, 102, 98, 90, 86, 86, 102, 117, 123, 126], float)}
 ROOTLINE["ponytail"] = ROOTLINE["bun"]
 # Curly hair's clumps root where they did before its hairline came down over the temples and round the ears (blind
 # review Q: "bare temples ... near the ears thin and sparse"); the band between is the temples' own falling curls
