@@ -9,9 +9,9 @@ the brows' height; down, from :data:`UP` over the brows' height to :data:`DOWN` 
 pixels within :data:`SHOWS` of the bald skin's colour (the channels' differences summed, 0 to 765), in square
 millimetres (the brows' centimetre in the picture), and its ratio to the crop's on the same head. The crop's cards
 hang over the temples and in front of the ears; the pulled-back line ran bare from the temple's corner back over the
-ear. Main (AA#7, AA#9, Z#2, Z#10): 1.03, 1.07, 1.08, 1.07 of the crop's; now the bun's and the ponytail's hairline and
-rootline come down over the temples and in front of the ears (:data:`workbench.body.hair.head.HAIRLINE`). docs/avatars.md,
-temples37.
+ear. Main (AA#7, AA#9, Z#2, Z#10): 1.03, 1.07, 1.08, 1.07 of the crop's; now 0.85, 0.83, 0.87, 0.85: the bun's and
+the ponytail's hairline (the scalp layer's edge and its wisps) comes down over the temples and in front of the ears
+(:data:`workbench.body.hair.head.HAIRLINE`). docs/avatars.md, temples37.
 """
 
 from functools import cache
