@@ -9,7 +9,8 @@ bald 5), each measured where it comes from, on seeded random bodies:
   passed over (the two cut through each other in triangles of either one's shade), and cards rooted all over the
   cap ended short of the gathered part in points of their own shades. Each card now lies at one height all along
   (two cards at their own heights never meet: spread along a card at most :data:`MOST_CARD_RISE`, on main 1.5 mm),
-  and none roots near the crown (inside :data:`CROWN` of the hairline; on main a third of them).
+  and none roots near the crown (inside :data:`CROWN` of the rootline, where the cards root to; on main a third of
+  them; of the rootline, not the hairline: temples37 brought the hairline down over the temples, not the roots).
 - *The ponytail one flat strip*: shaded as hair hanging round the body, the tail was all "under" its own farthest
   side, in its darkest shade (vertex light 0.45): a dark flat strip. Shaded in its own round, its median light is at
   least :data:`LEAST_TAIL_LIGHT` (on main 0.45); crossed cards through its middle give it hair across its width
@@ -29,7 +30,7 @@ from helpers import random_settings
 from workbench.body.hair import canon, hair_pieces, shaved
 from workbench.body.hair.bake import hair_head
 from workbench.body.hair.bald import front_mask, scalp_mask
-from workbench.body.hair.head import hairline
+from workbench.body.hair.head import rootline
 from workbench.body.mesh import body_mesh
 from workbench.body.skin import skin_texture
 from workbench.options import normalize_avatar_settings
@@ -89,7 +90,7 @@ def test_sleek_cards_lie_each_at_its_own_height_and_root_off_the_crown(style):
     az, pol, h = (a.reshape(S, K) for a in _angles_heights(cards.pts.reshape(-1, 3), head))
     rise = np.ptp(h, axis=1)
     assert np.median(rise) <= MOST_CARD_RISE, float(np.median(rise))
-    near_crown = pol[:, 0] < CROWN * hairline(style, az[:, 0])
+    near_crown = pol[:, 0] < CROWN * rootline(style, az[:, 0])
     assert near_crown.sum() == 0, int(near_crown.sum())
 
 

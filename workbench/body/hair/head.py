@@ -46,15 +46,21 @@ CLOTH_ROOM = 0.004
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
 # front of the ear, a line over the ear clear of its rim, down behind the ear to the nape. (Hair pulled back, the bun's
 # and the ponytail's, keeps the crop's nape: it stopped 10 degrees higher, and from behind the skin showed from the
-# ears' level up to the bun, blind review Z's "bare nape"; styles.NAPE_LINE.)
+# ears' level up to the bun, blind review Z's "bare nape"; styles.NAPE_LINE. It also comes down over the temples and in
+# front of the ear, 62 to 94 degrees from the face, where the crop's cards hang over the line they root to: at the
+# crop's line it ran bare from the temple's corner back over the ear, review AA's "bare temples, no sideburns, receding"
+# at 3/4, tests/render/test_sleek_temples_review_aa.py. Only the line, the scalp layer's edge and its wisps: the cards
+# root to ROOTLINE as before (rooted down there, the cards combed back from the temple stood out of the outline over the
+# ear, test_sleek_temples_review_n's 10.5 px). Lower at 50 degrees, or 68 and more at 62, the front portrait's temples at
+# LOD 1 lost their fade (test_hair_hairline).)
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
 HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
     "buzz": np.array([52, 51, 50, 49, 51, 58, 78, 92, 86, 76, 80, 104, 124, 134, 136, 136], float),
     "curly": np.array([46, 45, 44, 44, 58, 74, 90, 98, 96, 88, 86, 90, 100, 112, 116, 117], float),
-    "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
+    "bun": np.array([48, 47, 45, 43, 46, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
-    "ponytail": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
+    "ponytail": np.array([48, 47, 45, 43, 46, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "bob": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
 
