@@ -215,11 +215,13 @@ BOB_PUSH = ((0.005, 0.03), 1.4)
 # none, its outline was one smooth curve from every side, the cards' shell (blind review U's "solid black helmet ... no
 # strand breakup, flyaways"; tests/render/test_bob_strands_review_u.py).
 BOB_FLYAWAYS = ((120, 20), (0.05, 0.7), 0.006, (0.003, 0.006))
+# ...and its cards root to this share of its hairline (groom.scalp_roots' 0.92 by default).
+BOB_ROOTS = 0.96
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(66)
-    roots = scalp_roots(head, "bob", ROOTS["bob"][lod], 66)
+    roots = scalp_roots(head, "bob", ROOTS["bob"][lod], 66, BOB_ROOTS)
     S = len(roots)
     c = head.centre
     crown = directions(np.array([180.0]), np.array([14.0]))[0]
