@@ -8,11 +8,11 @@ against the same avatar drawn bald): per column, the hairline is the lowest row 
 picture differs from the bald one by more than :data:`SHOWS` (the hair's colour over the skin, not a faint tint), its
 height the columns' median in millimetres over the brows' mean height at their depth; at the **middle** (the
 forehead's middle columns, review R's) and at the **temples** (13 columns round each brow's outer end). On main
-#4 / #6 stood 56.3 / 74.3 mm over the brows at the middle and 30.9 / 36.0 at the temples (the short crop on the same
-heads 56.3 / 74.3 and 37.5 / 47.4): the bob's hairline was the crop's, receding at the temples, and its cards rooted
+#4 / #6 stood 54.5 / 71.9 mm over the brows at the middle and 24.9 / 22.1 at the temples: the bob's hairline was the
+short crop's (the crop on the same heads stands as high at the middle), receding at the temples, and its cards rooted
 inside 0.92 of it. Now the bob's hairline comes down over the forehead and fills the temples
 (:data:`workbench.body.hair.head.HAIRLINE`'s ``bob``), its cards rooted to 0.96 of it
-(:data:`workbench.body.hair.styles.BOB_ROOTS`): 47.9 / 60.1 mm and 24.6 / 28.4.
+(:data:`workbench.body.hair.styles.BOB_ROOTS`): 45.5 / 56.9 mm and 19.2 / 11.0.
 """
 
 from functools import cache
@@ -31,10 +31,10 @@ from workbench.render.stage import project
 
 SHOWS = 60.0
 BOBS = (4, 6)
-# The hairline's height over the brows' mean at most, mm, by avatar: at the middle (main 56.3 / 74.3, now 47.9 / 60.1;
+# The hairline's height over the brows' mean at most, mm, by avatar: at the middle (main 54.5 / 71.9, now 45.5 / 56.9;
 # #6's forehead is its head's tallest, foreheadHeight 1, on a 202 cm body whose head grows with it) and at the
-# temples (main 30.9 / 36.0, now 24.6 / 28.4).
-HIGHEST = {4: (52.0, 27.5), 6: (65.0, 32.0)}
+# temples (main 24.9 / 22.1, now 19.2 / 11.0).
+HIGHEST = {4: (50.0, 22.0), 6: (64.0, 16.0)}
 
 
 @cache

@@ -10,9 +10,10 @@ where the two differ by more than :data:`TINT` (the sum of the three channels' d
 move from the bald skin's (CIELAB) is set against the move to the hair's (the cards' median colour in the haired
 picture, as review R's band takes it): its **lightness share** how far its L* has gone towards the hair's, its **hue
 share** how far its a*, b* have. A fine hair of the hair's colour moves both alike; on main each stroke was the skin
-lightened in its own hue (dark hair's rule, :data:`workbench.body.hair.bald.HAIRS_SHARE` of the way to
-:data:`~workbench.body.hair.bald.HAIRS_ROOT` of the hair's colour): L* share 0.47, hue share 0.12, the fuzz 5 L* over the
-skin. Now light hair's strokes are its own colour at about the skin's lightness (:data:`~workbench.body.hair.bald.LIGHTER`).
+lightened towards its own hue (dark hair's rule, :data:`workbench.body.hair.bald.HAIRS_SHARE` of the way to
+:data:`~workbench.body.hair.bald.HAIRS_ROOT` of the hair's colour): L* share 0.44, hue share 0.42, the fuzz 5.7 L* over the
+skin. Now light hair's strokes are its own colour at about the skin's lightness (:data:`~workbench.body.hair.bald.LIGHTER`):
+L* share 0.34, hue share 0.89, 3.9 L* over the skin.
 """
 
 from dataclasses import replace
@@ -31,10 +32,10 @@ from workbench.render.raster import draw
 from workbench.render.scene import Model
 
 TINT = 12.0
-# The fuzz's hue share at least this many times its lightness share (main 0.26: pale skin; now about 1.5).
-LEAST_HUE = 1.0
-# ...and its lightness over the skin at most (L*; main 5.5, now about 3.5).
-MOST_LIGHTER = 4.5
+# The fuzz's hue share at least this many times its lightness share (main 0.95: the skin lightened; now 2.6).
+LEAST_HUE = 1.5
+# ...and its lightness over the skin at most (L*; main 5.7, now 3.9).
+MOST_LIGHTER = 4.8
 
 
 def review_aa(index: int) -> dict:

@@ -76,13 +76,15 @@ HAIRS_ROOT = 0.75
 HAIR_ROOTS = 0.3
 HAIR_LONG = (3, 6)
 HAIR_LAST = 0.1
-# ...but under hair lighter than the skin (sRGB luma, from none LIGHTER[0] over it to all LIGHTER[1] over it) a stroke is
+# ...but under hair much lighter than the skin (sRGB luma, from none LIGHTER[0] over it to all LIGHTER[1] over it) a stroke is
 # the hair's own colour darkened to LIGHTER[2] times the skin's luma (the hair's hue and chroma, as a fine hair in the
 # skin's shadow), HAIRS_LIGHT of the way from the skin (its roots' weight, HAIRS_SHARE, scaled up to it). Drawn as dark
 # hair's, HAIRS_SHARE of the way to HAIRS_ROOT of a light colour, each stroke was the skin lightened in the skin's own
 # hue, and a crop's bleached hair on a deep forehead stood over a band of pale skin-coloured fuzz 5 L* over the skin
-# (blind review AA's #11, #BA9F7C on #6B4C33; tests/body/test_crop_fuzz_review_aa.py).
-LIGHTER = (0.05, 0.2, 1.1)
+# (blind review AA's #11, #BA9F7C on #6B4C33, 0.32 over; tests/body/test_crop_fuzz_review_aa.py). (From 0.05 over, review
+# R's #3, grey #919191 on #8F6744, 0.14 over, took it too, and its band under the cards read 0.34 of the way to the
+# hair, test_hairline_band_review_r's 0.3: there the fine hairs stay dark hair's.)
+LIGHTER = (0.15, 0.3, 1.1)
 HAIRS_LIGHT = 0.85
 
 

@@ -45,6 +45,10 @@ CLOTH_ROOM = 0.004
 # Hairline polar angle (degrees from the crown) at these azimuths (degrees from the face, either
 # side): a soft widow's peak at the middle, temples receding above the outer brow, a sideburn in
 # front of the ear, a line over the ear clear of its rim, down behind the ear to the nape.
+# (The bob's forehead and temples 7 to 10 degrees lower, not receding: at the crop's line, its cards swept aside along
+# it, it drew a "helmet hairline ... bare temples ... a huge bald forehead", blind review AA's costliest defect, #4 and
+# #6 54.5 and 71.9 mm over the brows; tests/body/test_bob_hairline_review_aa.py. Its sides from the sideburn back are
+# the crop's: lower there, the flaps hung further from the jaw, test_bob_review_n.)
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
 HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
@@ -53,7 +57,7 @@ HAIRLINE = {
     "bun": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
     "ponytail": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 115, 116], float),
-    "bob": np.array([55, 54, 53, 53, 57, 65, 82, 92, 86, 76, 74, 84, 100, 112, 116, 117], float),
+    "bob": np.array([55, 54, 53, 53, 57, 65, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
 
 
