@@ -96,11 +96,6 @@ FRONT_FADE = (1.6, 1.0)
 HELD = ("short", "bob")
 FRONT_HOLD = 0.09
 HOLD_WANDER = 0.08
-# ...the bob's held back at most HOLD_MOST: its cards root nearer its lower line (styles.BOB_ROOTS), and held back as
-# far as the crop's (0.17 hairlines where the wander peaks) the layer's fill ended under them, and the skin showed
-# between two cards beside the parting as a light sliver (review L's #10, 7 specks against test_bob_review_l's 6).
-# (Held back half as far all along: 1 speck, but the fill drew review R's band again, #2's bob 0.40 against 0.3.)
-HOLD_MOST = {"bob": 0.12}
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -113,8 +108,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     if style in SLEEK:
         v = fronted(v, azimuth, FRONT_FADE[1])
     elif style in HELD:
-        v = fronted(v, azimuth, 1.0, np.minimum(FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0),
-                                                HOLD_MOST.get(style, 1.0)))
+        v = fronted(v, azimuth, 1.0, FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0))
     else:
         v = fronted(v, azimuth, FRONT_FADE[0])
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
