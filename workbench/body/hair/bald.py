@@ -76,6 +76,16 @@ HAIRS_ROOT = 0.75
 HAIR_ROOTS = 0.3
 HAIR_LONG = (3, 6)
 HAIR_LAST = 0.1
+# ...but under hair much lighter than the skin (sRGB luma, from none LIGHTER[0] over it to all LIGHTER[1] over it) a stroke is
+# the hair's own colour darkened to LIGHTER[2] times the skin's luma (the hair's hue and chroma, as a fine hair in the
+# skin's shadow), HAIRS_LIGHT of the way from the skin (its roots' weight, HAIRS_SHARE, scaled up to it). Drawn as dark
+# hair's, HAIRS_SHARE of the way to HAIRS_ROOT of a light colour, each stroke was the skin lightened in the skin's own
+# hue, and a crop's bleached hair on a deep forehead stood over a band of pale skin-coloured fuzz 5 L* over the skin
+# (blind review AA's #11, #BA9F7C on #6B4C33, 0.32 over; tests/body/test_crop_fuzz_review_aa.py). (From 0.05 over, review
+# R's #3, grey #919191 on #8F6744, 0.14 over, took it too, and its band under the cards read 0.34 of the way to the
+# hair, test_hairline_band_review_r's 0.3: there the fine hairs stay dark hair's.)
+LIGHTER = (0.15, 0.3, 1.1)
+HAIRS_LIGHT = 0.85
 
 
 def draw_mask(gender: str, size: int, fade: tuple[float, float] = FADE, dots_per_m: float = DOTS,
@@ -257,8 +267,14 @@ def front_hairs(tone: str, gender: str, style: str, hair_color: str) -> np.ndarr
     """
     skin = skin_texture(tone, gender)
     at, w = front_mask(gender, skin.shape[0], style)
-    hair = rgb(hair_color) * HAIRS_ROOT * 255
+    colour, tone_rgb = rgb(hair_color), rgb(tone)
+    over = float(colour @ LUMA) - float(tone_rgb @ LUMA)
+    light = float(smoothstep(LIGHTER[0], LIGHTER[1], over))
+    # (Light hair on a darker skin: the hair's hue at about the skin's lightness, drawn more strongly: LIGHTER.)
+    shade = min(LIGHTER[2] * float(tone_rgb @ LUMA) / max(float(colour @ LUMA), 1e-3), 1.0)
+    hair = colour * (HAIRS_ROOT + (shade - HAIRS_ROOT) * light) * 255
     level = np.arange(256, dtype=np.float64)[None, None, :]
-    t = np.arange(256, dtype=np.float64)[None, :, None] / 255
+    t = np.minimum(np.arange(256, dtype=np.float64)[None, :, None] / 255 * (1 + (HAIRS_LIGHT / HAIRS_SHARE - 1) * light),
+                   1.0)
     table = np.clip(level * (1 - t) + hair[:, None, None] * t + 0.5, 0, 255).astype(np.uint8)
     return painted(skin, at, w, table)

@@ -53,6 +53,10 @@ CLOTH_ROOM = 0.004
 # root to ROOTLINE as before (rooted down there, the cards combed back from the temple stood out of the outline over the
 # ear, test_sleek_temples_review_n's 10.5 px). Lower at 50 degrees, or 68 and more at 62, the front portrait's temples at
 # LOD 1 lost their fade (test_hair_hairline).)
+# (The bob's forehead and temples 7 to 10 degrees lower, not receding: at the crop's line, its cards swept aside along
+# it, it drew a "helmet hairline ... bare temples ... a huge bald forehead", blind review AA's costliest defect, #4 and
+# #6 54.5 and 71.9 mm over the brows; tests/body/test_bob_hairline_review_aa.py. Its sides from the sideburn back are
+# the crop's: lower there, the flaps hung further from the jaw, test_bob_review_n.)
 HAIRLINE_AT = np.array([0, 10, 22, 36, 50, 62, 72, 80, 86, 94, 104, 114, 126, 150, 165, 180], float)
 HAIRLINE = {
     "short": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 102, 117, 123, 126], float),
@@ -61,7 +65,7 @@ HAIRLINE = {
     "bun": np.array([48, 47, 45, 43, 46, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
     "long": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
     "ponytail": np.array([48, 47, 45, 43, 46, 66, 94, 102, 98, 86, 74, 84, 102, 117, 123, 126], float),
-    "bob": np.array([48, 47, 45, 43, 46, 56, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
+    "bob": np.array([55, 54, 53, 53, 57, 65, 78, 90, 84, 74, 74, 84, 100, 112, 116, 117], float),
 }
 
 

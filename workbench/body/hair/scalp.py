@@ -96,6 +96,12 @@ FRONT_FADE = (1.6, 1.0)
 HELD = ("short", "bob")
 FRONT_HOLD = 0.09
 HOLD_WANDER = 0.08
+# ...the bob's held back at most HOLD_NEAR[2] hairlines within HOLD_NEAR[1] degrees of HOLD_NEAR[0] (the parting's side
+# of the forehead, the figure's left): its cards root nearer its lower line (styles.BOB_ROOTS), and held back as far as
+# the crop's (0.17 hairlines where the wander peaks) the layer's fill ended under them there and the skin showed between
+# two cards beside the parting, a light sliver (review L's #10, 7 specks against test_bob_review_l's 6). Capped all
+# round, review L's #2 took 8 specks (main 1); held back half as far all round, review R's band came back (#2 0.40).
+HOLD_NEAR = {"bob": (20.0, 8.0, 0.12)}
 
 
 def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
@@ -108,7 +114,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     if style in SLEEK:
         v = fronted(v, azimuth, FRONT_FADE[1])
     elif style in HELD:
-        v = fronted(v, azimuth, 1.0, FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(azimuth) * 20 + 1.0))
+        v = fronted(v, azimuth, 1.0, held(style, azimuth))
     else:
         v = fronted(v, azimuth, FRONT_FADE[0])
     keep = (v[tris].max(1) <= V_END) & (v[tris].min(1) < TIP_TO)
@@ -138,6 +144,23 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     normals = vertex_normals(positions[np.unique(weld, return_index=True)[1]], weld[indices])[weld]
     return Piece(positions, normals, uv, indices, mesh.joints[source].copy(), mesh.weights[source].copy(),
                  np.full(len(positions), -1, np.int64))
+
+
+def held(style: str, azimuth: np.ndarray) -> np.ndarray:
+    """Hairlines the layer's forehead line of ``style`` (one of :data:`HELD`) is held back at ``azimuth`` degrees
+    from the face: :data:`FRONT_HOLD` wandering by :data:`HOLD_WANDER`, capped near the bob's parting
+    (:data:`HOLD_NEAR`).
+
+    >>> held("short", np.array([19.6])).round(3).tolist(), held("bob", np.array([19.6, -16.4])).round(3).tolist()
+    ([0.17], [0.12, 0.17])
+    """
+    az = np.asarray(azimuth, float)
+    hold = FRONT_HOLD + HOLD_WANDER * np.sin(np.radians(az) * 20 + 1.0)
+    if style not in HOLD_NEAR:
+        return hold
+    centre, reach, most = HOLD_NEAR[style]
+    near = smoothstep(reach, 0.5 * reach, np.abs(az - centre))
+    return hold - (hold - np.minimum(hold, most)) * near
 
 
 def fronted(v: np.ndarray, azimuth: np.ndarray, fade: float, hold: float | np.ndarray = 0.0) -> np.ndarray:

@@ -52,7 +52,7 @@ from .groom import (
 )
 from .head import HAIRLINE_AT, Head, directions, head_of, rootline, smoothstep
 from .long import RISE, long_groom
-from .scalp import dome
+from .scalp import FRONT, dome
 from .short import short_groom
 
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
@@ -92,7 +92,9 @@ NAPE_SEED = 64
 # Roots over the whole sphere (those inside a style's hairline are kept), per level of detail.
 # (Pulled back: fewer over the sphere since their roots reach SLEEK_ROOTS of a hairline that comes down to the
 # ears: the same cards' triangles as before over the larger area.)
-ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail": (970, 420), "bob": (1100, 460)}
+# (The bob's LOD 1 445, was 460: its cards rooted nearer its lower hairline over the forehead, BOB_ROOTS, took its
+# cards wound both ways to 5,027 triangles against test_hair_cards' 5,000; now 4,914.)
+ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail": (970, 420), "bob": (1100, 445)}
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
@@ -247,11 +249,19 @@ BOB_PUSH = ((0.005, 0.03), 1.4)
 # none, its outline was one smooth curve from every side, the cards' shell (blind review U's "solid black helmet ... no
 # strand breakup, flyaways"; tests/render/test_bob_strands_review_u.py).
 BOB_FLYAWAYS = ((120, 20), (0.05, 0.7), 0.006, (0.003, 0.006))
+# ...and its cards root to this share of its hairline over the forehead (scalp.FRONT's azimuths; groom.scalp_roots' 0.92
+# past them): rooted inside 0.92 and swept aside, its front cards began a centimetre behind the hairline, over the fine
+# hairs and the held-back layer (blind review AA's "hair starts far back on the skull"). (At 0.96 all round, the nape's
+# cards rooted lower and review M's #6 nape stood hollow, 27 pixels against test_bob_review_m's 26.)
+BOB_ROOTS = 0.96
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     rng = np.random.default_rng(66)
-    roots = scalp_roots(head, "bob", ROOTS["bob"][lod], 66)
+    roots = scalp_roots(head, "bob", ROOTS["bob"][lod], 66, BOB_ROOTS)
+    root_az = np.abs(np.degrees(np.arctan2(roots[:, 0], roots[:, 2])))
+    inside = 0.92 + (BOB_ROOTS - 0.92) * smoothstep(FRONT[1], FRONT[0], root_az)
+    roots = roots[np.degrees(np.arccos(np.clip(roots[:, 1], -1, 1))) < rootline("bob", root_az) * inside]
     S = len(roots)
     c = head.centre
     crown = directions(np.array([180.0]), np.array([14.0]))[0]
