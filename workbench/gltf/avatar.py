@@ -348,7 +348,9 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
 
     # 1. Textures and materials; with an atlas, UVs move into each texture's rectangle.
     hair = settings["hair"]
-    pieces = {n: hair_look.lit(p, hair["color"], hair["style"]) if n.startswith("Hair") else p for n, p in meshes.items()}
+    span = hair_look.span({n: p for n, p in meshes.items() if n.startswith("Hair")})
+    pieces = {n: hair_look.lit(p, hair["color"], hair["style"], span) if n.startswith("Hair") else p
+              for n, p in meshes.items()}
     if options.texture_atlas_size:
         images: list[tuple[str, np.ndarray, bool]] = []
         detail: list[dict[str, np.ndarray]] = []

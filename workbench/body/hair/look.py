@@ -35,6 +35,18 @@ SPECULAR = 0.3
 # black hair 51 levels of 255 lighter than its colour in three.js's typical page (41 now) (blind review U's "glossy grey-black
 # plastic", #5's #262121; tests/render/test_bob_threejs_review_u.py).
 SPECULAR_OF = {"bob": 0.12}
+# The bob's light down its mass to its ends: full from the hair's top to the first figure of its height, then falling,
+# as that share's second power, to the third figure of its light at the hem's lowest, where the ends curve under and
+# the layers lie over one another. Its depth in the hair (.occlusion) shades its under-layers, not its outer surface,
+# and light hair loses most of that (.texture.scatter): a platinum or pale blue bob drew one flat colour from crown to
+# hem, "smeared paint ... no root darkening and no AO under the layers" (blind review AA, #4 #CCB18C and #6 #7499D5;
+# tests/render/test_bob_mass_review_aa.py). Over the hair's height, not along each card: the cards cross one another
+# all over the bob (a shade along them drew blocks, blind review O's mosaic, .clumps.EVEN); kept after the scatter's
+# lift, which is for the under-layers. Steep at the ends, not a broad fall from the crown: darkened so (down to 0.6 of
+# the light from a quarter of the height), review AA's #4 spread 21 L* instead of 16.5, but the blended tips, half the
+# backdrop, stood out lighter than the darkened hair over them, review O's light spikes at the hem 49.8 against 42
+# (tests/render/test_bob_review_o.py; now 39.5, 37.6 before).
+FORM = {"bob": (0.3, 6.0, 0.4)}
 
 
 def material(color: str, style: str, mesh, lod: int, top: str | None = None, bottom: str = "trousers") -> dict:
@@ -53,10 +65,11 @@ def _baked_texture(mesh, style: str, color: str, top: str | None, bottom: str):
     return tint(baked(mesh, style, top, bottom)[1], color)
 
 
-def lit(piece: Piece, color: str, style: str) -> Piece:
+def lit(piece: Piece, color: str, style: str, span: tuple[float, float] | None = None) -> Piece:
     """A hair part (``Hair``, ``Hair_Sleek``, ``Hair_Fringe``) of ``style`` in ``color``: its vertex colours (each
     vertex's depth in the hair, :mod:`.occlusion`, and the scalp layer's shade) darkening less in light hair
-    (:func:`.texture.scatter`).
+    (:func:`.texture.scatter`); in a style with a shade over its mass (:data:`FORM`), that too, over the hair's
+    heights ``span`` (its lowest and highest, of every hair part).
 
     >>> import numpy as np
     >>> p = Piece(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((2, 2)), np.zeros((0, 3), np.int64), np.zeros((2, 4)),
@@ -65,6 +78,27 @@ def lit(piece: Piece, color: str, style: str) -> Piece:
     (True, 0.85)
     """
     lift = scatter(color, style)
-    if piece.colors is None or lift <= 0:
+    if piece.colors is None or (lift <= 0 and (style not in FORM or span is None)):
         return piece
-    return replace(piece, colors=(1 - (1 - piece.colors) * (1 - lift)).astype(np.float32))
+    colors = 1 - (1 - piece.colors) * (1 - lift)
+    if style in FORM and span is not None:
+        colors = colors * form(piece.positions[:, 1], span, style)[:, None]
+    return replace(piece, colors=colors.astype(np.float32))
+
+
+def span(parts: dict[str, Piece]) -> tuple[float, float] | None:
+    """The lowest and highest of the hair ``parts``' vertices (all of them: its shade over the mass, :data:`FORM`, runs
+    from the crown to the hem whichever part they are in), or None without any."""
+    heights = [p.positions[:, 1] for p in parts.values() if len(p.positions)]
+    return (float(min(h.min() for h in heights)), float(max(h.max() for h in heights))) if heights else None
+
+
+def form(heights: np.ndarray, span: tuple[float, float], style: str) -> np.ndarray:
+    """Per vertex the light :data:`FORM` leaves at ``heights`` over the hair's ``span`` (lowest, highest).
+
+    >>> form(np.array([1.0, 0.1, 0.0]), (0.0, 1.0), "bob").round(2).tolist()
+    [1.0, 0.76, 0.4]
+    """
+    start, power, hem = FORM[style]
+    t = (span[1] - np.asarray(heights, np.float64)) / max(span[1] - span[0], 1e-9)
+    return 1 - (1 - hem) * np.clip((t - start) / (1 - start), 0, 1) ** power
