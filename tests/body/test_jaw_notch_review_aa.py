@@ -15,8 +15,8 @@ from functools import cache
 
 import numpy as np
 import pytest
-from helpers import random_settings
 from contourpy import contour_generator
+from helpers import random_settings
 from PIL import Image, ImageDraw
 
 from workbench.body import compile as cc
