@@ -24,7 +24,9 @@ from workbench.body.shape import face_weights, shaped
 from workbench.options import normalize_avatar_settings
 from workbench.skeleton import JOINT_NAMES
 
-REVIEW_AA = {f"#{k + 1}": s for k, s in enumerate(random_settings(12, 4637))}
+# The review's draw: make_review_sheets.review_settings(12, 4637).
+REVIEW_AA = {f"#{k + 1}": s for k, s in enumerate(
+    random_settings(12, 4637, with_added=True, heads=True, features=True, palettes=True, spread=True))}
 PX, SS, YAW, ARC, NEAR = 512, 4, 35.0, 6.0, 20
 
 
@@ -82,13 +84,13 @@ def notches() -> dict[str, float]:
 
 
 def test_review_aa_jaws_have_no_notch(notches):
-    """#10, #11 and #1 (the review's) turn inward by at most 42 degrees at the crease (now 39.4, 33.2, 18.2; main
-    53.9, 55.6, 48.8)."""
-    assert max(notches[k] for k in ("#10", "#11", "#1")) <= 42.0, {k: round(v, 1) for k, v in notches.items()}
+    """#10, #11 and #1 (the review's) turn inward by at most 40 degrees at the crease (now 37.0, 33.3, 16.1; main
+    45.4, 54.2, 53.4)."""
+    assert max(notches[k] for k in ("#10", "#11", "#1")) <= 40.0, {k: round(v, 1) for k, v in notches.items()}
 
 
 def test_no_review_aa_face_has_a_notch(notches):
-    """None of review AA's twelve more than 42 degrees and 32 on average (now 16.5 to 39.4, 27.0; main 22.8 to 68.9,
-    50.7): the base mesh's corner under every face, not one face's controls."""
+    """None of review AA's twelve more than 40 degrees and 32 on average (now 16.1 to 37.0, 27.9; main 26.4 to 80.3,
+    55.0): the base mesh's corner under every face, not one face's controls."""
     turns = np.array(list(notches.values()))
-    assert turns.max() <= 42.0 and turns.mean() <= 32.0, {k: round(v, 1) for k, v in notches.items()}
+    assert turns.max() <= 40.0 and turns.mean() <= 32.0, {k: round(v, 1) for k, v in notches.items()}
