@@ -65,7 +65,6 @@ from .details import (
     signed,
 )
 from .lip_shape import HEIGHTS, lip_shape
-
 from .under_jaw import rounded_under_jaw
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
