@@ -26,7 +26,7 @@ import numpy as np
 
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
-from .head import Head, hairline, head_triangles, smoothstep
+from .head import Head, hairline, head_triangles, rootline, smoothstep
 from .texture import FILL_TO, SLEEK, SLEEK_FILL_END, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
@@ -34,6 +34,11 @@ LIFT = (0.004, 0.0008)
 # ...under hair pulled back sleek (texture.SLEEK), whose cards lie two or three millimetres over the head: at
 # 4 mm the layer lay over them on the top of the head, and drew it as a painted cap with no strands.
 SLEEK_LIFT = (0.0012, 0.0008)
+# ...and its end so much higher (metres) where its hairline comes down past where its cards root (the temples and in
+# front of the ear, head.HAIRLINE against head.ROOTLINE: full 10 degrees down and more). There the layer lies over the
+# temple's hollow beside the brow's corner, and at 0.8 mm it went 1.1 mm under the skin of a 200 cm masculine head
+# (tests/body/test_hair_cards.py allows 1 mm, its alpha-tested underlay 0.2 mm lower still); 0.4 mm more, 0.8 mm.
+SLEEK_TEMPLE_LIFT = 0.0004
 # Where (in hairlines from the crown) the shell's blended band begins: inside it, it is opaque.
 BAND = 0.88
 # Under hair pulled back sleek, an alpha-tested copy of the band's opaque part (:func:`underlay`): so much lower
@@ -134,6 +139,9 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     indices = inverse.reshape(-1, 3).astype(np.int64)
     top, end = SLEEK_LIFT if style in SLEEK else LIFT
     lift = end + (top - end) * smoothstep(TIP_TO, 0.7, vv)
+    if style in SLEEK:
+        a = azimuth[source]
+        lift = lift + SLEEK_TEMPLE_LIFT * np.clip((hairline(style, a) - rootline(style, a)) / 10.0, 0.0, 1.0)
     if style in PART_LIFT:
         lift = lift + PART_LIFT[style] * parting(pos - head.centre, vv)
     lift = lift + dome(style, polar[source])

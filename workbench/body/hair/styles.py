@@ -94,7 +94,10 @@ NAPE_SEED = 64
 # ears: the same cards' triangles as before over the larger area.)
 # (The bob's LOD 1 445, was 460: its cards rooted nearer its lower hairline over the forehead, BOB_ROOTS, took its
 # cards wound both ways to 5,027 triangles against test_hair_cards' 5,000; now 4,914.)
-ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 395), "ponytail": (970, 420), "bob": (1100, 445)}
+# (The bun's LOD 1 315, was 395, the ponytail's 380, was 420: the scalp layer's band brought down over the temples
+# (head.HAIRLINE) took their blended part 721 -> 1,169 triangles, the nape's cards (NAPE_LINE) 110 more, and backed
+# as the model builds them the bun was 5,519, the ponytail 5,105; now 4,809 and 4,873 on the feminine average.)
+ROOTS = {"short": (1500, 640), "long": (1450, 490), "bun": (975, 315), "ponytail": (970, 380), "bob": (1100, 445)}
 
 
 def _gathered(head: Head, roots: np.ndarray, rng: np.random.Generator, lod: int, toward: np.ndarray,
