@@ -65,7 +65,6 @@ from .details import (
     signed,
 )
 from .lip_shape import HEIGHTS, lip_shape
-from .under_jaw import rounded_under_jaw
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -293,6 +292,5 @@ def shaped(gender: str, body_shape: str, height_cm: float,
     weights = {**macro_weights(gender, body_shape, h), **grown}
     for name, w in face:
         weights[name] = weights.get(name, 0.0) + w
-    # The targets turn over a few tiny triangles where the lips meet (facing into the head): unturned; and the crease
-    # under the chin, a notch in the jaw's line at three quarters, rounded (under_jaw).
-    return rounded_under_jaw(unfolded(_apply(data, weights))), h
+    # The targets turn over a few tiny triangles where the lips meet (facing into the head): unturned.
+    return unfolded(_apply(data, weights)), h
