@@ -34,7 +34,11 @@ FROM, TO = 0.03, 0.15
 # stands 3 mm out of it 8 cm under the tie, a piece 7 mm across; the strands this guards against were the clumps,
 # 17 mm across and more.)
 PIECE = 0.008
-GAP = 0.002
+# (0.002 until fix4: face37's feminine browRidge end (details.FEMININE_ENDS, #6's browRidge 0.7) moved the head the
+# tail is fitted to, and #6's cards left one 3 mm hole, one row (1 mm) high, 13 cm under the tie, 2 cm in from the
+# tail's side: read as 2 pieces, the rows above and below whole and the tail one bundle from behind as before
+# (/tmp/fix4/cmp-6.png). The strands this guards against were parted by centimetres.)
+GAP = 0.003
 MOST_PIECES = 1
 WIDTH = (0.04, 0.08)
 
