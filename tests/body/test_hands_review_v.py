@@ -8,7 +8,7 @@ finger's middle joint (the palm, the knuckles and the fingers' first segments: n
 touched on main) to the trunk's surface (the skin, the top's and the bottom's outsides, as
 test_hands_review_p reads it); and the wrist's bend, the angle between the forearm (elbow to wrist) and the hand
 (wrist to the middle finger's knuckle). On main (an open hand, its fingers pointing down along the hip): gaps 7.7
-to 30.7 mm, bends 37 to 61 degrees (every case fails); with the fist on the hip (``stances.FIST_CURL``, the solve's
+to 30.7 mm, bends 37 to 61 degrees (every case fails); with the fist on the hip (hands32's ``stances.FIST_CURL``, an open hand since hands37; the solve's
 wrist term ``reach.W_BEND``): gaps 3.4 to 12.0 mm, bends 2.5 to 10.2 degrees. And #5's clasped hands, the far one
 "floating in mid-air beside a heavy belly", rested on it.
 """

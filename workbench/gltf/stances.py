@@ -5,9 +5,9 @@ right leg, the arms hanging loose), the stance every preview showed before the s
 and change the arms (and for ``hands_on_hips`` the legs and chest), the head turned to face straight ahead and
 level (:func:`_face_forward`):
 
-- ``hand_on_hip``: the contrapposto kept, the right fist on the raised right hip, its elbow out to the side;
-- ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both fists on
-  the hips with the elbows out;
+- ``hand_on_hip``: the contrapposto kept, the right hand open on the raised right hip, its elbow out to the side;
+- ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands open
+  on the hips with the elbows out;
 - ``hands_clasped``: the contrapposto kept, the hands resting side by side on the belly (:func:`_rest_clasped`).
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
@@ -40,26 +40,30 @@ from ..body.outfit.pattern import pattern
 from ..body.rig import skin
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
-from .clips import IDLE_STANCE, Clip, Pose, _base, _curl, _idle, _rest_hand, euler_to_quat
-from .reach import NEAR, Surface, arm_points, frames, rest_hand, tree
+from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, euler_to_quat
+from .limb import arm_points
+from .reach import NEAR, Surface, frames, rest_hand, tree
 from .rotation import matrix
 
 STANCE_CLIP = "pose"
 # (x, y, z) degrees, written for the left side (``clips`` conventions), which replace the idle frame's angles of
-# the arm holding a hand on the hip: the forearm swung 35 degrees forward, the wrist nearly in line with it; the
-# ``Arm`` and ``ForeArm`` z (the elbow out, the forearm back in) are solved per body. The hand is a fist whose
-# knuckles rest on the hip (each finger joint curled FIST_CURL degrees over the relaxed hand, the thumb FIST_THUMB
-# in over the fingers): an open hand's palm flat on the hip's side, where the forearm comes in at 30 to 60 degrees
-# from the elbow held out, bent the wrist back that far and still left the palm 1 to 4 cm off with only the
-# fingertips touching (blind review V: "hover a few cm off the hips with broken wrists", 37 to 61 degrees).
-HIP_ARM = {"Arm": (0.0, 0.0, -50.0), "ForeArm": (0.0, -35.0, -80.0), "Hand": (0.0, 0.0, 5.0)}
-FIST_CURL, FIST_THUMB = 80.0, -30.0
-# Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from
-# the widest of the body and its clothes over the hand's length below it by the wrist's half thickness and a
-# margin (metres).
+# the arm holding a hand on the hip: the elbow 15 degrees back, the forearm swung 60 degrees forward (it comes in
+# along the hip's front-side, not square into its side), the wrist near in line; the ``Arm`` and ``ForeArm`` z are
+# solved per body. The hand is open, its palm side laid on the hip (:func:`_rest_on_hips`): blind review Z ("fists
+# jammed into the hips") saw hands32's fist, 280 to 326 degrees of curl a finger, the fingertips out through the palm.
+HIP_ARM = {"Arm": (15.0, 0.0, -50.0), "ForeArm": (0.0, -60.0, -80.0), "Hand": (0.0, 0.0, 5.0)}
+# The open hand on the hip (degrees per finger joint 1, 2, 3; the knuckle's spread ``y``): the relaxed hand's cascade
+# (``clips.REST_CURL``, the index least) at half its curl, lying along the hip, more of the T-pose's fan kept (the
+# fingers apart), the thumb apart from the index (40 degrees against the relaxed hand's 24) round the hip's side.
+HIP_CURL = {"Index": (6.0, 10.0, 6.0), "Middle": (9.0, 14.0, 8.0), "Ring": (12.0, 18.0, 10.0),
+            "Pinky": (15.0, 22.0, 12.0), "Thumb": (-4.0, -6.0, -4.0)}
+HIP_SPREAD = {"Index": 22.0, "Middle": 6.0, "Ring": -10.0, "Pinky": -28.0, "Thumb": 40.0}
+# Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from the
+# widest of the body and clothes over the hand's length below it by the wrist's half thickness and a margin (metres).
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
-# The palm's centre rests on the widest of the hip this far above the Hips joint, within this band (hip heights).
-HIP_PALM_UP, HIP_PALM_BAND = 0.03, 0.015
+# The palm's centre rests on the hip this far above the Hips joint, within this band (hip heights), on its furthest
+# HIP_FRONT degrees round from its side to the front (where the forearm, swung forward, meets it near in line).
+HIP_PALM_UP, HIP_PALM_BAND, HIP_FRONT = 0.03, 0.015, 35.0
 # The other arm of ``hand_on_hip`` hangs at the side, straighter and less forward than the idle's free arm (its
 # elbow 15 degrees less bent, 12 degrees back: the idle's reads as reaching forward in the three-quarter view),
 # then out from the side a degree at a time, up to HANG_OUT, until every point of its forearm, sleeve and hand
@@ -123,11 +127,13 @@ def _set(p: Pose, side: str, joint: str, angles: tuple[float, float, float]) -> 
 def _hand_on_hip(p: Pose, side: str) -> None:
     for joint, angles in HIP_ARM.items():
         _set(p, side, joint, angles)
-    for f in FINGERS:                                # the relaxed hand's curl and spread replaced by a fist's
+    for f in FINGERS:                                # the relaxed hand's curl and spread replaced by the hip's
         for k in (1, 2, 3):
             p.angles.pop(f"{side}Hand{f}{k}", None)
-    _rest_hand(p, side)
-    _curl(p, side, FIST_CURL, thumb_amount=FIST_THUMB)
+    sign = 1.0 if side == "Left" else -1.0           # (the hand's joints mirrored as ``Pose.add`` mirrors them)
+    for f, bends in HIP_CURL.items():
+        for k, bend in enumerate(bends, 1):
+            p.add(f"{side}Hand{f}{k}", z=-sign * bend, y=sign * HIP_SPREAD[f] if k == 1 else 0.0)
 
 
 def _power(p: Pose) -> None:
@@ -169,7 +175,7 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
             s = 1.0 if side == "Left" else -1.0
             half = float(np.max(s * band[:, 0]))
             target = np.array([s * (half + HIP_CLEAR), HIP_WRIST_UP * h, np.nan])
-            _solve(p, side, rig, target, trunk, clear, [0.0], SOLVE_ARM, SOLVE_FOREARM)
+            _solve(p, side, rig, target, trunk, clear, [HIP_ARM["Arm"][0]], SOLVE_ARM, SOLVE_FOREARM)
         _rest_on_hips(p, rig, pieces, ("Right",) if name == "hand_on_hip" else ("Left", "Right"), shells)
         if name == "hand_on_hip":
             _hang(p, "Left", rig, pieces, shells)
@@ -192,17 +198,19 @@ def outsides(outfit: dict, pieces) -> dict[str, int]:
 
 
 def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
-    """From the grid's solution, each hand of ``sides`` brought to rest on the side of the hip (blind review P #2:
-    they hung 1 to 16 cm beside it): its palm's centre on the widest of the posed body and clothes at
-    :data:`HIP_PALM_UP` hip heights above the Hips joint (:func:`~workbench.gltf.reach.rest_hand`)."""
+    """From the grid's solution, each hand of ``sides`` laid on the hip, palm side down (blind review P #2: they hung
+    1 to 16 cm beside it; :func:`~workbench.gltf.reach.rest_hand`'s ``palmar``), its centre on the posed body and
+    clothes at :data:`HIP_PALM_UP` hip heights above the Hips joint, their furthest :data:`HIP_FRONT` round."""
     rot, pos = frames(p, rig)
     surface = Surface(rig, pieces, rot, pos, shells)
     pts = surface.points
     y = pos[0, 1] + HIP_PALM_UP * rig.hip_height
     band = pts[np.abs(pts[:, 1] - y) < HIP_PALM_BAND * rig.hip_height]
+    a = np.radians(HIP_FRONT)
     for side in sides:
         s = 1.0 if side == "Left" else -1.0
-        rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(s * band[:, 0]))], (shells or {}).get("Outfit_Top"))
+        out = s * (band[:, 0] - pos[0, 0]) * np.cos(a) + (band[:, 2] - pos[0, 2]) * np.sin(a)
+        rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(out))], (shells or {}).get("Outfit_Top"), True)
 
 
 def _hang(p: Pose, side: str, rig: Skeleton, pieces, shells) -> None:
