@@ -56,9 +56,6 @@ FOLDS_FROM = 0.08
 # back's (the phase the waver leaves between them split evenly). With 7 a trough, the folds' narrowest part, fell on
 # the back's middle, where the cone is already narrowest over the seat's cleft: a V-notch in the back hem (review H).
 FOLD_PHASE = -0.26
-# Rounds of smoothing a folded hem along itself after its folds (:func:`smooth_rims`). (6 or 12 smoothed it more but
-# moved the rim off the cloth its roll turns over: 2.6 % of a heavy masculine skirt's hem met no cloth within 1 cm.)
-HEM_ROUNDS = 3
 # Rounds of averaging the helper's normals over neighbours before the lift: enough that the walls of a
 # groove a centimetre wide (the spine's) no longer face each other.
 NORMAL_ROUNDS = 8
@@ -382,8 +379,4 @@ def fitted(mesh: BodyMesh, style: Style, panel: dict, base: tuple[np.ndarray, np
         # The folds last: the membrane moves each point out to its neighbours' mean, and filled their troughs
         # (the hem's rim, which it leaves, waved 7 cm, the cloth 10 cm above it under 3: a cone in pictures).
         p = p + _folds(upright, p, style.folds, e["hips_y"] - FOLDS_FROM, float(p0[:, 1].min()))
-        # Then the hem smoothed as a line once more: the folds push each rim point out by its own bearing and
-        # height, and the helper's rim, a few millimetres up and down from one point to the next, waved with
-        # them into a sawtooth 1 to 3 px deep in a full figure's hem (review AA: "a jagged, aliased hem").
-        p = smooth_rims(p, adjacency, panel["rim"], rounds=HEM_ROUNDS)
     return p
