@@ -106,7 +106,7 @@ def rootline(style: str, azimuth: np.ndarray) -> np.ndarray:
     """Where the cards of ``style`` root to, polar degrees from the crown, at ``azimuth`` degrees from the face:
     :data:`ROOTLINE`, else its hairline.
 
-    >>> float(rootline("bun", np.array([94.0]))[0]), float(hairline("bun", np.array([94.0]))[0])
+    >>> float(rootline("bun", np.array([104.0]))[0]), float(hairline("bun", np.array([104.0]))[0])
     (86.0, 74.0)
     """
     return np.interp(np.abs(azimuth), HAIRLINE_AT, ROOTLINE[style]) if style in ROOTLINE else hairline(style, azimuth)
