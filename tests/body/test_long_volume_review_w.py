@@ -97,9 +97,9 @@ def test_long_hair_stands_off_the_temples():
 # Known, not fixed: long33 took the hairline's fine strands off the forehead (none rooted within 70 degrees of the face),
 # which cleared these specks (33 / 34 / 24 -> 7 / 8 / 5), but review F's test_hair_long_review_f wants those strands there,
 # lying across the hairline (its "hard, drawn-on hairline"): the whole suite on the merged main failed it, and the
-# strands were put back at the stop. Strands that lie across the hairline without light tips over the skin are the fix.
-@pytest.mark.xfail(strict=True, reason="review W's light specks on the long hairline: the forehead's fine strands' tips "
-                                       "(kept for review F's soft hairline)")
+# strands were put back at the stop. (Fixed by flecks37, 2 December: the light specks were the skin showing where the
+# renderer kept the two nearest of three blended fragments, two faint strands over the scalp's band; it now drops the
+# faintest, and the strands stay for review F. The strict xfail passed, so it is a plain test again.)
 @pytest.mark.parametrize("case", CASES)
 def test_long_hair_has_no_light_specks_on_the_hairline(case):
     found = specks(portrait(case, "long"), portrait(case, "none"))
