@@ -19,15 +19,8 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import built  # one build per run (tests/built.py)
 from test_crop_fuzz_review_aa import review_aa
-from test_hairline_band_review_r import COLUMNS, SIZE, drawn
-
-from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render.framing import frame
-from workbench.render.pictures import _posed
-from workbench.render.scene import Model
-from workbench.render.stage import project
+from test_hairline_band_review_r import COLUMNS, SIZE, brows_at, drawn, hair_edge
 
 SHOWS = 60.0
 BOBS = (4, 6)
@@ -42,21 +35,13 @@ def over_the_brows(index: int) -> tuple[float, float]:
     """Millimetres (at the brows' depth) from the brows' mean height up to the hair's lower edge: (at the forehead's
     middle, at the temples)."""
     s = review_aa(index)
-    bald_settings = normalize_avatar_settings({**s, "glasses": "none", "hair": {**s["hair"], "style": "none"}})
-    posed = _posed(Model(built(bald_settings, ModelOptions(lod=0, animations=("idle",)))), "preview")
-    cam = frame(posed, "portrait")
-    brows = np.concatenate([d.positions for d in posed.draws if d.mesh_name.startswith("Eyebrow")])
-    centre = brows.mean(0)
-    (_, brow_row), (_, cm_up) = project(np.array([centre, centre + [0.0, 0.01, 0.0]]), cam, SIZE)[0]
-    ends = project(brows, cam, SIZE)[0][:, 0]
+    brow_row, cm_up, ends = brows_at(s)
     bald, haired, _ = drawn(s)
     shows = np.abs(haired - bald).sum(-1) > SHOWS
     top = int(brow_row) - 8                                # (over the brows themselves)
 
     def edge(x: int) -> int:
-        run = top - 1
-        while run - 1 >= 0 and not shows[run - 1, x]:
-            run -= 1
+        run = hair_edge(shows, top, x)
         assert run > 20, (index, x)                        # (the hair's edge in the picture, not its top)
         return run
 

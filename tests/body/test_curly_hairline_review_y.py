@@ -20,15 +20,8 @@ from functools import cache
 
 import numpy as np
 import pytest
-from built import built  # one build per run (tests/built.py)
 from helpers import random_settings
-from test_hairline_band_review_r import COLUMNS, SIZE, drawn
-
-from workbench.options import ModelOptions, normalize_avatar_settings
-from workbench.render.framing import frame
-from workbench.render.pictures import _posed
-from workbench.render.scene import Model
-from workbench.render.stage import project
+from test_hairline_band_review_r import COLUMNS, SIZE, brows_at, drawn, hair_edge
 
 SHOWS = 60.0
 CURLY = (12, 3)
@@ -46,21 +39,14 @@ def review_y(index: int) -> dict:
 def over_the_brows(index: int) -> float:
     """Millimetres (at the brows' depth) from the brows' mean height up to the hair's lower edge (see the module)."""
     s = review_y(index)
-    bald_settings = normalize_avatar_settings({**s, "glasses": "none", "hair": {**s["hair"], "style": "none"}})
-    posed = _posed(Model(built(bald_settings, ModelOptions(lod=0, animations=("idle",)))), "preview")
-    cam = frame(posed, "portrait")
-    brows = np.concatenate([d.positions for d in posed.draws if d.mesh_name.startswith("Eyebrow")])
-    centre = brows.mean(0)
-    (_, brow_row), (_, cm_up) = project(np.array([centre, centre + [0.0, 0.01, 0.0]]), cam, SIZE)[0]
+    brow_row, cm_up, _ = brows_at(s)
     bald, haired, _ = drawn(s)
     shows = np.abs(haired - bald).sum(-1) > SHOWS
     top = int(brow_row) - 8                                # (over the brows themselves)
     edges = []
     for x in range(int(SIZE * COLUMNS[0]), int(SIZE * COLUMNS[1])):
         skin = np.nonzero(~shows[:top, x])[0]              # the bare forehead's rows under the hair in this column
-        run = top - 1
-        while run - 1 >= 0 and not shows[run - 1, x]:
-            run -= 1
+        run = hair_edge(shows, top, x)
         assert len(skin) and run > 20, (index, x)
         edges.append(run)
     return float((brow_row - np.median(edges)) * 10.0 / (brow_row - cm_up))

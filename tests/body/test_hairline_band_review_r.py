@@ -33,6 +33,7 @@ from workbench.render.framing import frame
 from workbench.render.pictures import _posed
 from workbench.render.raster import draw
 from workbench.render.scene import Model
+from workbench.render.stage import project
 
 SIZE = 512
 COLUMNS = (0.42, 0.58)      # the forehead's middle, share of the picture's width
@@ -50,6 +51,27 @@ def pictures(index: int | str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     framed on the bald head."""
     s: dict = random_settings(12, 4628, with_added=True)[index - 1] if isinstance(index, int) else {"gender": index}
     return drawn(s)
+
+
+def brows_at(s: dict) -> tuple[float, float, np.ndarray]:
+    """In the front portrait of settings ``s`` as :func:`drawn` frames it (the avatar bald, without glasses): the
+    brows' mean row, the row a centimetre over it at the brows' depth, and each brow vertex's column."""
+    bald = normalize_avatar_settings({**s, "glasses": "none", "hair": {**s["hair"], "style": "none"}})
+    posed = _posed(Model(built(bald, ModelOptions(lod=0, animations=("idle",)))), "preview")
+    cam = frame(posed, "portrait")
+    brows = np.concatenate([d.positions for d in posed.draws if d.mesh_name.startswith("Eyebrow")])
+    centre = brows.mean(0)
+    (_, brow_row), (_, cm_up) = project(np.array([centre, centre + [0.0, 0.01, 0.0]]), cam, SIZE)[0]
+    return brow_row, cm_up, project(brows, cam, SIZE)[0][:, 0]
+
+
+def hair_edge(shows: np.ndarray, top: int, x: int) -> int:
+    """The hair's lower edge in column ``x`` of ``shows`` (where the hair shows): going up from row ``top`` - 1 over
+    the rows where it does not."""
+    run = top - 1
+    while run - 1 >= 0 and not shows[run - 1, x]:
+        run -= 1
+    return run
 
 
 def drawn(s: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

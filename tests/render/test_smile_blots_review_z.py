@@ -19,12 +19,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_smile_fold_review_x import LINE_END, SIZE, lightness, pixels
+from test_smile_fold_review_x import LINE_END, SIZE, corner_vertices, eye_frame, lightness, pixels
 
-from workbench.body.expressions import EYES_APART, NOSE_WING, inner_corners
-from workbench.body.mesh import body_of
-from workbench.gltf.meshes import _key, _parts
-from workbench.options import normalize_avatar_settings
+from workbench.body.fold_shade import fold_line
 from workbench.render.raster import draw
 from workbench.render.scene import Model, load_clip
 
@@ -64,31 +61,21 @@ def blots(name: str) -> list[float]:
         body = [d for d in posed.draws if d.mesh_name == "Body"]
         p, n = np.concatenate([d.positions for d in body]), np.concatenate([d.normals for d in body])
         if state == "rest":
-            eyes = sheets._mesh(posed, "Eyes")
-            mid = float(eyes[:, 0].mean())
-            eye_pair = [eyes[eyes[:, 0] < mid].mean(0), eyes[eyes[:, 0] > mid].mean(0)]
-            unit = float(np.linalg.norm(eye_pair[0] - eye_pair[1])) / EYES_APART
+            mid, eye_pair, unit = eye_frame(sheets._mesh(posed, "Eyes"))
             # (the ring's radius in pixels at the face's depth: the close-up looks straight at the mouth)
             ends = pixels(cam, np.array([eye_pair[0], eye_pair[0] + [RING * 0.001 * unit, 0.0, 0.0]]))
             ring_px = float(np.linalg.norm(ends[1] - ends[0]))
         seen[state] = p, n[:, 2], contrast(light, pixels(cam, p), ring_px)
     p, rest_z, rest_c = seen["rest"]
     _, smile_z, smile_c = seen["smile"]
-    key = _key(normalize_avatar_settings(FACES[name]))
-    m = body_of(key[0])
-    source = _parts(key, 0)["Body"].source
-    assert len(p) == len(source)
-    corners = p[[int(np.flatnonzero(source == c)[0]) for c in inner_corners(m.positions, m.triangles[m.face_groups["body"]])]]
+    at, count = corner_vertices(FACES[name])
+    assert len(p) == count
+    corners = p[at]
     out = []
     for eye in eye_pair:
-        side = float(np.sign(eye[0] - mid))
         corner = corners[int(np.argmin(np.abs(corners[:, 0] - eye[0])))]
-        wing = np.array([mid + side * NOSE_WING[0] * unit, eye[1] + NOSE_WING[1] * unit])
-        along = corner[:2] + np.array([side * LINE_END[0], LINE_END[1]]) * unit - wing
-        across = np.array([along[1], -along[0]]) / np.linalg.norm(along)
-        across *= np.sign(across[0] * side)
-        t = ((p[:, :2] - wing) @ along) / float(along @ along)
-        mm = (p[:, :2] - wing) @ across / unit * 1000
+        t, across = fold_line(p, eye, mid, unit, corner, LINE_END)
+        mm = across / unit * 1000
         patch = (t > ALONG[0]) & (t < ALONG[1]) & (np.abs(mm) < ACROSS) & (rest_z > 0.5) & (smile_z > 0.5) \
             & (p[:, 2] > eye[2])
         out.append(float(np.sort(smile_c[patch] - rest_c[patch])[:DARKEST].mean()))

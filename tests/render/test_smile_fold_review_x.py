@@ -58,25 +58,38 @@ def pixels(cam, points: np.ndarray) -> np.ndarray:
 MM = np.linspace(-8.0, 8.0, 33)
 
 
+def corner_vertices(settings: dict) -> tuple[list[int], int]:
+    """The Body part's vertices (LOD 0) at the lips' inner corners of the avatar of ``settings``, and how many vertices
+    the part has (a drawn Body's positions line up with it)."""
+    key = _key(normalize_avatar_settings(settings))
+    m = body_of(key[0])
+    source = _parts(key, 0)["Body"].source
+    return ([int(np.flatnonzero(source == c)[0]) for c in inner_corners(m.positions, m.triangles[m.face_groups["body"]])],
+            len(source))
+
+
+def eye_frame(eyes: np.ndarray) -> tuple[float, list[np.ndarray], float]:
+    """From the Eyes mesh's vertices: the face's middle (x), the two eyes' middles (the lower x first) and the face's
+    scale (1 for eyes EYES_APART apart)."""
+    mid = float(eyes[:, 0].mean())
+    pair = [eyes[eyes[:, 0] < mid].mean(0), eyes[eyes[:, 0] > mid].mean(0)]
+    return mid, pair, float(np.linalg.norm(pair[0] - pair[1])) / EYES_APART
+
+
 @cache
 def cuts(name: str) -> dict[str, list[np.ndarray]]:
     """``rest`` and ``smile``: per side, the skin's L* at MM across the fold's line, averaged over CUTS (see the
     module's docstring)."""
     avatar = sheets.Avatar(FACES[name])
     cam = avatar.cameras[SMILE][1]
-    key = _key(normalize_avatar_settings(FACES[name]))
-    m = body_of(key[0])
-    source = _parts(key, 0)["Body"].source
-    corners = [int(np.flatnonzero(source == c)[0]) for c in inner_corners(m.positions, m.triangles[m.face_groups["body"]])]
+    corners, count = corner_vertices(FACES[name])
     out: dict[str, list[np.ndarray]] = {}
     for state, glb in (("rest", avatar.glb), ("smile", avatar.files[SMILE])):
         posed = Model(glb, max_texture=SIZE).posed(load_clip(glb), 0.0)
         light = lightness(draw(posed, cam, SIZE, background=sheets.BACKGROUND)[..., :3])
         body, eyes = sheets._mesh(posed, "Body"), sheets._mesh(posed, "Eyes")
-        assert len(body) == len(source)
-        mid = float(eyes[:, 0].mean())
-        eye_pair = [eyes[eyes[:, 0] < mid].mean(0), eyes[eyes[:, 0] > mid].mean(0)]
-        unit = float(np.linalg.norm(eye_pair[0] - eye_pair[1])) / EYES_APART
+        assert len(body) == count
+        mid, eye_pair, unit = eye_frame(eyes)
         for eye in eye_pair:
             side = float(np.sign(eye[0] - mid))
             corner = body[corners[int(np.argmin([abs(body[c, 0] - eye[0]) for c in corners]))]]

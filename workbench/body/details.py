@@ -15,6 +15,9 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+
+import numpy as np
 
 # MakeHuman modifier targets per body shape with their weights (a MakeHuman slider at -0.3 is its
 # ``-decr`` target at 0.3). A name with ``{s}`` stands for both sides (``l`` and ``r``). Each shape
@@ -384,6 +387,29 @@ def signed(plus: dict[str, float], minus: dict[str, float], value: float) -> dic
     """
     table = plus if value > 0 else minus
     return {k: w * abs(value) for k, w in sides(table).items()} if value else {}
+
+
+# How fast each of a face's own features (workbench.body.shape.face_weights) turns over with the settings it is drawn
+# from: about two turns across each one's range, so two people's faces differ while a small step of a slider (a shade
+# of skin, a centimetre) changes the face little.
+VARIETY_RATE = 1.6
+
+
+def waves(table: dict[str, tuple[dict[str, float], dict[str, float], float]], seed: int,
+          x: np.ndarray) -> Iterator[dict[str, float]]:
+    """Each feature of ``table`` (name -> (targets at +1, at -1, how far a face goes)) as a face whose variety inputs
+    (settings scaled to about 0..1) are ``x`` has it: a smooth wave over them, at :data:`VARIETY_RATE`, its rates and
+    phases drawn from the stream ``seed`` (one a table, so a table's features keep their values when another changes);
+    :func:`signed`'s targets, in the table's order.
+
+    >>> list(waves({"f": ({"nose/nose-hump-incr": 1.0}, {"nose/nose-hump-decr": 1.0}, 0.5)}, 1, np.zeros(3)))
+    [{'nose/nose-hump-decr': 0.1585...}]
+    """
+    rng = np.random.default_rng(seed)
+    rates = rng.normal(0.0, VARIETY_RATE, (len(table), len(x)))
+    phases = rng.random(len(table))
+    for (plus, minus, reach), v in zip(table.values(), np.sin(2 * np.pi * (rates @ x + phases)), strict=True):
+        yield signed(plus, minus, reach * float(v))
 
 
 def eased(controls: dict[str, float]) -> dict[str, float]:

@@ -17,7 +17,7 @@ whether or not a shape moves it.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache, partial
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -220,16 +220,14 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     for name, d in deltas.items():
         moved = m.positions.astype(np.float64)
         moved[touched] += d
-        d_full = moved - m.positions
         normals = _vertex_normals(moved, tris)
         if name.startswith("mouthSmile"):
             normals = soft_corners(m.positions, body_tris[~lining], normals, share, ball)
         if name == "mouthSmile":
             # (the nasolabial fold's crease, finer than the mesh: workbench.body.fold_shade; lit by the smile's broad
             # shape, not the base mesh's facets: workbench.body.smile_smooth)
-            share = smooth_share(m.positions, d_full, skin, eyes, lips)
-            normals = groove(moved, normals, skin, eyes, moved[corners], rest,
-                             even=partial(broad_normals, tris=tris, share=share))
+            share = smooth_share(m.positions, moved - m.positions, skin, eyes, lips)
+            normals = groove(moved, broad_normals(normals, tris, share), skin, eyes, moved[corners], rest)
         turn = normals - rest
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)

@@ -21,14 +21,12 @@ smudges either side of the nose" in blind review Y (tests/render/test_smile_nose
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from .expressions import EYES_APART, NOSE_WING, smoothstep
 
 __all__ = ["GROOVE_AT", "GROOVE_CLEAR", "GROOVE_END", "GROOVE_LIP_WIDTH", "GROOVE_TILT", "GROOVE_WIDTH", "ROLL_AT",
-           "ROLL_DEPTH", "ROLL_TILT", "ROLL_WIDTH", "WING_CALM", "groove"]
+           "ROLL_DEPTH", "ROLL_TILT", "ROLL_WIDTH", "WING_CALM", "fold_line", "groove"]
 
 # The groove's middle (metres across the fold's line, + towards the cheek: on the lip's side, where the skin turns into
 # the crease) and its half-width (a Gaussian's), on the reference face; the direction the normals on it turn to
@@ -78,16 +76,37 @@ WING_ABOVE = (-0.2, -0.05)
 WING_REACH = 0.012
 
 
+def fold_line(p: np.ndarray, eye: np.ndarray, mid_x: float, unit: float, corner: np.ndarray,
+              end: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """Where the points ``p`` (N, 2+, metres, facing +z) lie against one side's nasolabial line: from under the nose's
+    wing (:data:`~workbench.body.expressions.NOSE_WING` from that side's ``eye``, the face's middle at ``mid_x``) to
+    ``end`` (out, down; times ``unit``, the face's scale) from that side's mouth ``corner``. Returns how far along it
+    (0 at the wing, 1 at the end) and how far across it (metres, + towards the cheek).
+
+    >>> t, across = fold_line(np.array([[0.019, -0.036], [0.02, -0.05]]), np.array([0.03, 0.0]), 0.0, 1.0,
+    ...                       np.array([0.025, -0.07]), (0.008, -0.012))   # under the wing; 14 mm down, lip side
+    >>> (t.round(2) + 0.0).tolist(), (across * 1000 + 0.0).round(1).tolist()
+    ([0.0, 0.28], [0.0, -3.1])
+    """
+    side = np.sign(eye[0] - mid_x)
+    a = np.array([mid_x + side * NOSE_WING[0] * unit, eye[1] + NOSE_WING[1] * unit])
+    ab = corner[:2] + np.array([side * end[0], end[1]]) * unit - a
+    across = np.array([ab[1], -ab[0]]) / np.linalg.norm(ab)
+    across *= np.sign(across[0] * side)            # + away from the face's middle line: towards the cheek
+    d = p[:, :2] - a
+    return (d @ ab) / float(ab @ ab), d @ across
+
+
 def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.ndarray, corners: np.ndarray,
-           rest_normals: np.ndarray, even: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+           rest_normals: np.ndarray) -> np.ndarray:
     """``normals`` (V, 3, unit) of a smile whose vertices are at ``moved`` (V, 3, metres, facing +z) with the
     nasolabial groove turned into them on the ``skin`` vertices (V, bool) that face forward at rest
     (``rest_normals``): per side, along the line from the nose's wing (:data:`~workbench.body.expressions.NOSE_WING`
     from that side's eye, ``eyes`` (2, 3) their middles) to :data:`GROOVE_END` beside that side's mouth corner
     (``corners`` (2, 3), where the smile puts them), see :data:`GROOVE_AT`; near the wing, back towards the rest's
-    (:data:`WING_CALM`); the cheek's side of the groove rolled up (:data:`ROLL_AT`). Unit length again. ``even``,
-    given, is applied to ``normals`` first (workbench.body.smile_smooth: the mesh's facets evened, then the groove
-    turned in, then the skin under the wing lit as at rest, not evened back towards its turned neighbours).
+    (:data:`WING_CALM`); the cheek's side of the groove rolled up (:data:`ROLL_AT`). Unit length again. (A smile's
+    ``normals`` come evened, workbench.body.smile_smooth: the groove is turned in after, and the skin under the wing lit
+    as at rest last, not evened back towards its turned neighbours.)
 
     >>> p = np.array([[x, y, 0.0] for y in (-0.06, -0.056, -0.052) for x in (0.03, 0.0275, 0.025)])
     >>> n = np.tile([0.0, 0.0, 1.0], (len(p), 1))
@@ -110,13 +129,7 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     for eye in eyes:
         side = np.sign(eye[0] - mid_x)
         corner = corners[int(np.argmin(np.abs(corners[:, 0] - eye[0])))]
-        a = np.array([mid_x + side * NOSE_WING[0] * unit, eye[1] + NOSE_WING[1] * unit])
-        b = corner[:2] + np.array([side * GROOVE_END[0], GROOVE_END[1]]) * unit
-        ab = b - a
-        t = ((p - a) @ ab) / float(ab @ ab)
-        across = np.array([ab[1], -ab[0]]) / np.linalg.norm(ab)
-        across *= np.sign(across[0] * side)            # + away from the face's middle line: towards the cheek
-        sd = (p - a) @ across
+        t, sd = fold_line(p, eye, mid_x, unit, corner, GROOVE_END)
         width = np.where(sd < GROOVE_AT * unit, GROOVE_LIP_WIDTH, GROOVE_WIDTH) * unit
         along = smoothstep(0.0, GROOVE_ENDS[0], t) * smoothstep(1.0, 1.0 - GROOVE_ENDS[1], t) \
             * ((moved[:, 0] - mid_x) * side > 0) \
@@ -128,8 +141,7 @@ def groove(moved: np.ndarray, normals: np.ndarray, skin: np.ndarray, eyes: np.nd
     turn *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
     roll *= skin * smoothstep(0.2, 0.5, rest_normals[:, 2])
     calm *= skin
-    out = normals if even is None else even(normals)
-    out = out + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT) + (ROLL_DEPTH * roll)[:, None] * ROLL_TILT
+    out = normals + (GROOVE_DEPTH * turn)[:, None] * np.asarray(GROOVE_TILT) + (ROLL_DEPTH * roll)[:, None] * ROLL_TILT
     out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
     out = out * (1 - calm)[:, None] + rest_normals * calm[:, None]
     return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .details import waves
+
 __all__ = ["HEIGHTS", "LIP_SHAPE", "lip_shape"]
 
 # The lips' heights' targets: in a face's weights only the rest's (LIP_REST's and LIP_SHAPE's), so all of their weight
@@ -35,19 +37,16 @@ HEIGHTS = ("mouth/mouth-upperlip-height-incr", "mouth/mouth-lowerlip-height-incr
 LIP_SHAPE: dict[str, tuple[dict[str, float], dict[str, float], float]] = {
     "lipRatio": ({"mouth/mouth-upperlip-height-incr": 0.3, "mouth/mouth-lowerlip-height-incr": -0.35}, {}, 1.0),
 }
-# The stream the waves are drawn from (the faces' variety's are 46 and 47) and how fast they turn (as theirs).
+# The stream the waves are drawn from (the faces' variety's are 46 and 47).
 SEED = 48
-RATE = 1.6
 
 
 def lip_shape(x: np.ndarray) -> dict[str, float]:
     """The lips' height targets (name -> weight) of a face whose variety inputs (settings scaled to about 0..1,
-    :func:`workbench.body.shape.face_weights`) are ``x``: each feature of :data:`LIP_SHAPE` a smooth wave over them."""
-    rng = np.random.default_rng(SEED)
-    rates = rng.normal(0.0, RATE, (len(LIP_SHAPE), len(x)))
-    phases = rng.random(len(LIP_SHAPE))
+    :func:`workbench.body.shape.face_weights`) are ``x``: each feature of :data:`LIP_SHAPE` a smooth wave over them
+    (:func:`~workbench.body.details.waves`)."""
     out: dict[str, float] = {}
-    for (plus, minus, reach), v in zip(LIP_SHAPE.values(), np.sin(2 * np.pi * (rates @ x + phases)), strict=True):
-        for k, w in (plus if v > 0 else minus).items():
-            out[k] = out.get(k, 0.0) + w * reach * abs(float(v))
+    for feature in waves(LIP_SHAPE, SEED, x):
+        for k, w in feature.items():
+            out[k] = out.get(k, 0.0) + w
     return out

@@ -63,6 +63,7 @@ from .details import (
     shape_details,
     sides,
     signed,
+    waves,
 )
 from .lip_shape import HEIGHTS, lip_shape
 
@@ -121,9 +122,6 @@ def macro_weights(gender: str, body_shape: str, height_macro: float) -> dict[str
 # The settings a face's variety is drawn from: those that describe the person (not the clothes, the hair's cut
 # or the glasses), each scaled to about 0..1.
 VARIETY_FROM = ("skinTone", "eyeColor", "hair.color", "height")
-# How fast each feature turns over with those settings: about two turns across each one's range, so two
-# people's faces differ while a small step of a slider (a shade of skin, a centimetre) changes the face little.
-VARIETY_RATE = 1.6
 
 
 def _variety_inputs(settings: dict) -> np.ndarray | None:
@@ -164,12 +162,8 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     x = _variety_inputs(settings)
     if x is not None:
         for table, seed in ((FACE_VARIETY, 46), (MORE_VARIETY, 47)):
-            rng = np.random.default_rng(seed)
-            rates = rng.normal(0.0, VARIETY_RATE, (len(table), len(x)))
-            phases = rng.random(len(table))
-            waves = np.sin(2 * np.pi * (rates @ x + phases))
-            for (plus, minus, reach), v in zip(table.values(), waves, strict=True):
-                add(signed(plus, minus, reach * float(v)))
+            for feature in waves(table, seed, x):
+                add(feature)
     controls = eased(settings.get("face") or {})
     feminine = settings.get("gender") == "feminine"
     for name, (plus, minus) in FACE_CONTROLS.items():
