@@ -74,7 +74,13 @@ CAST, CAST_WIDTH = 0.45, 0.02
 # felled one, and sewn with no topstitch beside it: 0.34, 1.2 mm and a pale thread drew a tee's sides as lines in
 # ink (review V, "dark drawn seam lines on tee sides").
 SEWN_SHADE, RIDGE_LIGHT, SEAM_DEPTH = 0.34, 0.06, 0.0012
-SOFT_SEAMS = {"jersey": (0.22, 0.0006, 0.0)}   # a cloth's own (groove shade, depth, topstitch's thread)
+SOFT_SEAMS = {"jersey": (0.22, 0.0006, 0.0),   # a cloth's own (groove shade, depth, topstitch's thread)
+              "twill": (0.36, SEAM_DEPTH, 0.3), "sweater": (0.36, SEAM_DEPTH, 0.3)}
+# How far (a Gaussian's sigma, texels) a twill's and a knit's seams, the stitches at their bands' ends and their
+# topstitching are spread. Drawn 1.2 to 1.6 texels wide (3 to 4 mm), a full figure at 288 px (6 to 7 mm a pixel)
+# caught them in some pixels and missed them in the next, and they read as dark dashed lines that shimmer
+# (review AA: #10's and #11's trousers, #3's sweater, the skirts' hems); spread over three texels or so, a soft line.
+SEAM_SPREAD = {"twill": 1.1, "sweater": 1.1}
 # How dark a drawstring's shadow on the cloth; the contrast thread's share of a topstitch's colour (its
 # colour: .trims.trim_colour).
 CORD_SHADOW, THREAD = 0.06, 0.45
@@ -294,6 +300,10 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         # shadow darkens it as a whole, its grooves more, and a line of stitches where it ends.
         ribbed = 1 - rib * (RIB_SHADE + RIB_GROOVE * (1 - _ribs(len(shade))))
         groove, _, thread = SOFT_SEAMS.get(STYLES[name].kind, (SEWN_SHADE, SEAM_DEPTH, THREAD))
+        spread = SEAM_SPREAD.get(STYLES[name].kind, 0.0)
+        if spread:
+            bands = {**bands, **{k: _spread(bands[k], spread) for k in ("sewn", "ridge", "topstitch")}}
+            seam = _spread(seam, spread)
         sewn = (1 - groove * bands["sewn"]) * (1 + RIDGE_LIGHT * bands["ridge"])
         cord = (bands["cord"] > 0) | (bands["aglet"] > 0)
         # A cord's round lit from above its middle, its aglet a dull plastic, its shadow on the cloth.
@@ -304,6 +314,12 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
                 "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * _heather(len(shade))).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)
+
+
+def _spread(line: np.ndarray, sigma: float) -> np.ndarray:
+    """A line of stitches spread by a Gaussian of ``sigma`` texels, as dark at its middle as the line's own mean
+    over that width would be: a softer, wider line with the same ink (:data:`SEAM_SPREAD`)."""
+    return gaussian_filter(line, sigma, mode="wrap").astype(np.float32)
 
 
 def _heather(n: int) -> np.ndarray:
