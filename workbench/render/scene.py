@@ -196,7 +196,8 @@ class Model:
     after decoding.
     """
 
-    def __init__(self, glb: bytes, *, max_texture: int = 1024, images: dict[int, np.ndarray] | None = None):
+    def __init__(self, glb: bytes, *, max_texture: int = 1024, images: dict[int, np.ndarray] | None = None,
+                 materials: bool = True):
         self.doc, self.bin = read_glb(bytes(glb))
         self.max_texture = max_texture
         # Pixels of images by index, used instead of decoding their bytes (a GLB made in this process
@@ -209,7 +210,9 @@ class Model:
         self._decoded: dict[tuple, Texture | None] = {}
         # Textures made from pixels, and their pixels, until _fill puts them in one buffer.
         self._packing: list[tuple[Texture, np.ndarray]] = []
-        self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))]
+        # materials=False: a model read for its nodes and animations only (a clip's, load_clip), whose textures
+        # would be decoded for nothing (speed38: a review test's view decoded its avatar's twice, once for the clip).
+        self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))] if materials else []
         self._fill()
         self.default_material = Material(color=np.ones(4, np.float32))
         nodes = self.doc.get("nodes", [])
@@ -565,11 +568,25 @@ class Clip:
 def load_clip(source) -> Clip:
     """A clip from GLB bytes, or by name ``"gender/name"`` from ``workbench.gltf`` (a bare name: feminine)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return Clip(Model(bytes(source), max_texture=1))
+        return _bytes_clip(bytes(source))
     if isinstance(source, str):
         gender, _, name = source.rpartition("/")
         return _library_clip(gender or "feminine", name)
     raise TypeError("render: a pose clip is GLB bytes or an animation name")
+
+
+@lru_cache(maxsize=2)
+def _bytes_clip(glb: bytes) -> Clip:
+    """A GLB's first clip, kept for the last two GLBs: the review tests and sheets pose an avatar in its own model's
+    idle clip (``pose=(glb, 0.0)``) for each of two to four views. Read-only arrays, as :func:`_library_clip`'s."""
+    return _read_only(Clip(Model(glb, max_texture=1, materials=False)))
+
+
+def _read_only(clip: Clip) -> Clip:
+    for *_, times, values in clip.channels:
+        times.setflags(write=False)
+        values.setflags(write=False)
+    return clip
 
 
 @lru_cache(maxsize=64)
@@ -579,9 +596,6 @@ def _library_clip(gender: str, name: str) -> Clip:
     read-only: every caller shares it."""
     from workbench.gltf import build_animation  # only a name needs the library
 
-    clip = Clip(Model(build_animation(gender, name), max_texture=1))
+    clip = Clip(Model(build_animation(gender, name), max_texture=1, materials=False))
     clip.source = f"{gender}/{name}"
-    for *_, times, values in clip.channels:
-        times.setflags(write=False)
-        values.setflags(write=False)
-    return clip
+    return _read_only(clip)
