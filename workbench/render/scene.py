@@ -98,7 +98,7 @@ class Texture:
         self.base: np.ndarray | None = None
         self.offset = 0
 
-    def place(self, base: np.ndarray, offset: int, ready: Future) -> None:
+    def place(self, base: np.ndarray, offset: int, ready: Future | None = None) -> None:
         """This texture's texels as ``base`` from ``offset`` on, there once ``ready`` is done."""
         self._texels, self._ready = base[offset:offset + self.width * self.height], ready
         self.base, self.offset = base, offset
@@ -214,6 +214,7 @@ class Model:
         # would be decoded for nothing (speed38: a review test's view decoded its avatar's twice, once for the clip).
         self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))] if materials else []
         self._fill()
+        self._share()
         self.default_material = Material(color=np.ones(4, np.float32))
         nodes = self.doc.get("nodes", [])
         self.parent = [-1] * len(nodes)
@@ -313,6 +314,20 @@ class Model:
         for (tex, _), (at, _) in zip(self._packing, packing, strict=True):
             tex.place(buffer, at, ready)
         self._packing = []
+
+    def _share(self) -> None:
+        """The decoded textures' texels in one buffer, as :meth:`_fill` puts those made from pixels: the shading loop
+        reads every texture from one array, and without it each frame copied them all into a new one (speed38: 10 to
+        20 ms of each view of a kept model, workbench.render.pictures). A model with both kinds keeps the copy."""
+        decoded = [t for t in self._decoded.values() if t is not None]
+        loose = list({id(t): t for t in decoded}.values())
+        if len(loose) < 2 or any(t.base is not None for t in loose):
+            return
+        buffer = np.concatenate([t.texels for t in loose])
+        at = 0
+        for t in loose:
+            t.place(buffer, at)
+            at += t.width * t.height
 
     def _texture_of(self, im: Image.Image) -> Texture:
         cap = self.max_texture
