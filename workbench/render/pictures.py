@@ -9,6 +9,8 @@ turntable, a pose from a clip, a clip's frames, a grid.
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 
 import numpy as np
@@ -144,6 +146,32 @@ def _max_texture(size: int) -> int:
     return max(64, size * SUPERSAMPLE)
 
 
+# The models last drawn, by their GLB's bytes and texture cap: a review test or sheet draws one avatar from two to
+# four sides, and each view read the GLB and decoded its textures again (speed38: about a fifth of a 512 px view's
+# CPU). A Model is not changed by posing or drawing it (posed() copies what it moves), so a kept one draws the same
+# bytes. Two: an avatar and the one compared with it; a model's decoded textures are tens of MB.
+KEEP_MODELS = 2
+_models: OrderedDict[tuple[bytes, int], Model] = OrderedDict()
+_models_lock = threading.Lock()
+
+
+def _model(glb: bytes, max_texture: int, images: dict[int, np.ndarray] | None) -> Model:
+    if images is not None:   # (unencoded textures: a service's first preview, drawn once)
+        return Model(glb, max_texture=max_texture, images=images)
+    key = (bytes(glb), max_texture)
+    with _models_lock:
+        model = _models.get(key)
+        if model is not None:
+            _models.move_to_end(key)
+            return model
+    model = Model(key[0], max_texture=max_texture)
+    with _models_lock:
+        _models[key] = model
+        while len(_models) > KEEP_MODELS:
+            _models.popitem(last=False)
+    return model
+
+
 def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
            background: tuple[int, int, int] | None = None, yaw_deg: float = 0.0, pose="preview",
            elevation_deg: float = 0.0, morphs: dict[str, float] | None = None,
@@ -170,7 +198,7 @@ def render(glb: bytes, *, size: int = 512, camera: str = "portrait",
     >>> im.getpixel((0, 0))
     (255, 255, 255, 255)
     """
-    model = Model(glb, max_texture=_max_texture(size), images=images)
+    model = _model(glb, _max_texture(size), images)
     posed = _posed(model, pose, morphs)
     posed = _turned(posed, yaw_deg, _pivot(posed), elevation_deg)
     cam = frame(posed, camera)
@@ -211,7 +239,7 @@ def turntable(glb: bytes, *, frames: int = 24, size: int = 256, camera: str = "f
     """
     if fmt not in ("gif", "png"):
         raise ValueError(f"turntable: fmt must be gif or png; got {fmt!r}")
-    model = Model(glb, max_texture=_max_texture(size))
+    model = _model(glb, _max_texture(size), None)
     posed = _posed(model, preview_pose(model) if isinstance(pose, str) and pose == "preview" else pose)
     pivot = _pivot(posed)
     angles = [360.0 * k / frames for k in range(frames)]
@@ -278,7 +306,7 @@ def pose_sequence(model_glb: bytes, clip_glb, times, *, size: int = 256, camera:
     >>> [im.size for im in pose_sequence(tiny_rig_glb(), tiny_clip_glb(), [0.0, 0.5], size=32)]
     [(32, 32), (32, 32)]
     """
-    model = Model(model_glb, max_texture=_max_texture(size))
+    model = _model(model_glb, _max_texture(size), None)
     clip = _posed_clip(model, clip_glb)
     weights = morphs if callable(morphs) else (lambda t: morphs)
     poses = [model.posed(clip, float(t), morphs=weights(float(t))) for t in times]

@@ -672,8 +672,11 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
     else:
         texels = np.concatenate([t.texels.ravel() for t in textures]) if textures else np.zeros(1, np.uint32)
         tex_off = np.cumsum([0] + sizes[:-1]).astype(np.int64) if textures else np.zeros(1, np.int64)
-    dims = np.array([[t.width, t.height, t.wrap_s, t.wrap_t, t.has_alpha] for t in textures] or [[1, 1, 0, 0, 0]],
-                    np.int32)
+    # One row per field, so each is a contiguous array whatever the count of textures: a column of a table of two or
+    # more rows is strided ('A' to numba) and of one row contiguous ('C'), and each layout was a compiled raster and
+    # shade of its own (speed38: a fresh clone's first untextured draw compiled both again, 19 s of CPU).
+    dims = np.ascontiguousarray(np.array([[t.width, t.height, t.wrap_s, t.wrap_t, t.has_alpha] for t in textures]
+                                         or [[1, 1, 0, 0, 0]], np.int32).T)
     # World-fixed lights into view space, where the normals are.
     dirs = np.stack([R @ _unit(lights.key_dir), R @ _unit(lights.fill_dir), R @ _unit(lights.rim_dir), R[:, 1]])
     rgb = np.stack([lights.key * np.asarray(lights.key_color, np.float32), np.asarray(lights.fill_color, np.float32),
@@ -685,8 +688,8 @@ def _shading_tables(draws, V, lights, camera, size, ss) -> dict:
                 uv=uv, colors=colors, mat_color=mat_color, mat_tex=mat_tex, mat_occ=mat_occ,
                 mat_occ_strength=mat_occ_strength, mat_nrm=mat_nrm, mat_nrm_scale=mat_nrm_scale, mat_mr=mat_mr,
                 mat_rough=mat_rough, mat_double=mat_double, mat_skin=mat_skin, mat_gloss=mat_gloss,
-                mat_emissive=mat_emissive, mat_vcol=mat_vcol, mat_scatter=mat_scatter, texels=texels, tex_off=tex_off, tex_w=dims[:, 0], tex_h=dims[:, 1],
-                tex_ws=dims[:, 2], tex_wt=dims[:, 3], tex_alpha=dims[:, 4].astype(np.bool_),
+                mat_emissive=mat_emissive, mat_vcol=mat_vcol, mat_scatter=mat_scatter, texels=texels, tex_off=tex_off, tex_w=dims[0], tex_h=dims[1],
+                tex_ws=dims[2], tex_wt=dims[3], tex_alpha=dims[4].astype(np.bool_),
                 srgb16=_SRGB16_TO_LINEAR, light_dirs=dirs.astype(np.float32), light_rgb=rgb.astype(np.float32),
                 light_scalars=scalars, f=np.float32(1.0 / np.tan(np.radians(camera.fov_deg) / 2)), size=size, ss=ss)
 

@@ -98,7 +98,7 @@ class Texture:
         self.base: np.ndarray | None = None
         self.offset = 0
 
-    def place(self, base: np.ndarray, offset: int, ready: Future) -> None:
+    def place(self, base: np.ndarray, offset: int, ready: Future | None = None) -> None:
         """This texture's texels as ``base`` from ``offset`` on, there once ``ready`` is done."""
         self._texels, self._ready = base[offset:offset + self.width * self.height], ready
         self.base, self.offset = base, offset
@@ -196,7 +196,8 @@ class Model:
     after decoding.
     """
 
-    def __init__(self, glb: bytes, *, max_texture: int = 1024, images: dict[int, np.ndarray] | None = None):
+    def __init__(self, glb: bytes, *, max_texture: int = 1024, images: dict[int, np.ndarray] | None = None,
+                 materials: bool = True):
         self.doc, self.bin = read_glb(bytes(glb))
         self.max_texture = max_texture
         # Pixels of images by index, used instead of decoding their bytes (a GLB made in this process
@@ -209,8 +210,11 @@ class Model:
         self._decoded: dict[tuple, Texture | None] = {}
         # Textures made from pixels, and their pixels, until _fill puts them in one buffer.
         self._packing: list[tuple[Texture, np.ndarray]] = []
-        self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))]
+        # materials=False: a model read for its nodes and animations only (a clip's, load_clip), whose textures
+        # would be decoded for nothing (speed38: a review test's view decoded its avatar's twice, once for the clip).
+        self.materials = [self._material(i) for i in range(len(self.doc.get("materials", [])))] if materials else []
         self._fill()
+        self._share()
         self.default_material = Material(color=np.ones(4, np.float32))
         nodes = self.doc.get("nodes", [])
         self.parent = [-1] * len(nodes)
@@ -310,6 +314,20 @@ class Model:
         for (tex, _), (at, _) in zip(self._packing, packing, strict=True):
             tex.place(buffer, at, ready)
         self._packing = []
+
+    def _share(self) -> None:
+        """The decoded textures' texels in one buffer, as :meth:`_fill` puts those made from pixels: the shading loop
+        reads every texture from one array, and without it each frame copied them all into a new one (speed38: 10 to
+        20 ms of each view of a kept model, workbench.render.pictures). A model with both kinds keeps the copy."""
+        decoded = [t for t in self._decoded.values() if t is not None]
+        loose = list({id(t): t for t in decoded}.values())
+        if len(loose) < 2 or any(t.base is not None for t in loose):
+            return
+        buffer = np.concatenate([t.texels for t in loose])
+        at = 0
+        for t in loose:
+            t.place(buffer, at)
+            at += t.width * t.height
 
     def _texture_of(self, im: Image.Image) -> Texture:
         cap = self.max_texture
@@ -565,11 +583,25 @@ class Clip:
 def load_clip(source) -> Clip:
     """A clip from GLB bytes, or by name ``"gender/name"`` from ``workbench.gltf`` (a bare name: feminine)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return Clip(Model(bytes(source), max_texture=1))
+        return _bytes_clip(bytes(source))
     if isinstance(source, str):
         gender, _, name = source.rpartition("/")
         return _library_clip(gender or "feminine", name)
     raise TypeError("render: a pose clip is GLB bytes or an animation name")
+
+
+@lru_cache(maxsize=2)
+def _bytes_clip(glb: bytes) -> Clip:
+    """A GLB's first clip, kept for the last two GLBs: the review tests and sheets pose an avatar in its own model's
+    idle clip (``pose=(glb, 0.0)``) for each of two to four views. Read-only arrays, as :func:`_library_clip`'s."""
+    return _read_only(Clip(Model(glb, max_texture=1, materials=False)))
+
+
+def _read_only(clip: Clip) -> Clip:
+    for *_, times, values in clip.channels:
+        times.setflags(write=False)
+        values.setflags(write=False)
+    return clip
 
 
 @lru_cache(maxsize=64)
@@ -579,9 +611,6 @@ def _library_clip(gender: str, name: str) -> Clip:
     read-only: every caller shares it."""
     from workbench.gltf import build_animation  # only a name needs the library
 
-    clip = Clip(Model(build_animation(gender, name), max_texture=1))
+    clip = Clip(Model(build_animation(gender, name), max_texture=1, materials=False))
     clip.source = f"{gender}/{name}"
-    for *_, times, values in clip.channels:
-        times.setflags(write=False)
-        values.setflags(write=False)
-    return clip
+    return _read_only(clip)
