@@ -53,7 +53,7 @@ SHAPE_DETAILS = {
     "heavy": {"torso/measure-waist-circ-incr": 1.0, "torso/measure-hips-circ-incr": 0.7,
               "torso/measure-bust-circ-incr": 0.3, "torso/torso-scale-depth-incr": 0.3,
               "stomach/stomach-pregnant-incr": 0.45, "buttocks/buttocks-volume-incr": 0.4,
-              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-incr": 0.3,
+              "neck/measure-neck-circ-incr": 0.5, "neck/neck-double-decr": 0.3,
               "arms/{s}-upperarm-fat-incr": 1.0, "arms/{s}-lowerarm-fat-incr": 0.6,
               "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.45,
               "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-bones-incr": 0.2},
