@@ -9,8 +9,8 @@ the mouth's corners' level and 45 mm under the chin: the jaw's lower border stan
 portrait's light draws as the shadow under the jaw. Where the neck's skin runs on from the jaw's with no step, the jaw
 melts into the neck. On main review AB's heavy men #1 and #5 measured 17.0 and 14.7 mm, #8 30.4 and the average
 builds' faces 30 to 38 (AB's #2 and #3): MakeHuman's double chin (``neck/neck-double-incr``, 0.3 on heavy bodies) filled
-the step. A heavy body now takes its opposite, a firm line under the chin (``details.SHAPE_DETAILS``), and keeps its
-fuller neck, cheeks and head."""
+the step. A heavy man now takes its opposite, a firm line under the chin (``details.FIRM_JAW``), and keeps his fuller
+neck, cheeks and head."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ from workbench.options import normalize_avatar_settings
 
 REVIEW_AB = random_settings(12, seed=4638, with_added=True, heads=True, features=True, palettes=True, spread=True)
 HEAVY_AB = [normalize_avatar_settings(REVIEW_AB[i - 1]) for i in (1, 5)]
-# Heavy faces of both genders at the jaw control's ends and drawn at random (their own seed), beside their builds'.
-HEAVY = [normalize_avatar_settings({**s, "bodyShape": "heavy"}) for s in random_settings(6, seed=5480)]
+# Random faces (their own seed) made heavy, each as a man and as a woman.
+HEAVY = [normalize_avatar_settings({**s, "gender": g, "bodyShape": "heavy"})
+         for s in random_settings(4, seed=5480) for g in ("masculine", "feminine")]
 MM = 0.5
 
 
@@ -117,16 +118,17 @@ def test_review_ab_heavy_jaws_stand_off_the_neck():
     assert min(steps) >= 22.0, np.round(steps, 1)
 
 
-@pytest.mark.parametrize("i", range(len(HEAVY)))
-def test_heavy_jaws_stand_off_the_neck(i):
-    """Random heavy faces of both genders: the jaw's step 20 mm or more (main 13.0 to 26.3, the men the least; now 22.9 to 39.7)."""
-    assert jaw_step(HEAVY[i]) >= 20.0, HEAVY[i]["gender"]
+@pytest.mark.parametrize("i", range(0, len(HEAVY), 2))
+def test_heavy_mens_jaws_stand_off_the_neck(i):
+    """Random faces made heavy men: the jaw's step 22 mm or more (main 13.3 to 19.3; now 23.4 to 33.1). (The same faces
+    as heavy women measure 17.0 to 27.9, as on main: not changed, see workbench.body.details.FIRM_JAW.)"""
+    assert jaw_step(HEAVY[i]) >= 22.0, HEAVY[i]["face"]
 
 
 def test_heavy_necks_stay_fuller():
     """A heavy body keeps its fuller neck (the weight's read is not traded for the jaw): under the jaw its girth 20 mm
-    or more over the same face's at an average build, both genders (main 34 to 46: the double chin filled the neck's
-    top too; now 26 to 28)."""
+    or more over the same face's at an average build (the men's main 35 to 46, the double chin filling the neck's top
+    too, now 24 to 29; the women's 36 to 39 as on main)."""
     for s in HEAVY_AB + HEAVY:
         heavy, average = neck_girth(s), neck_girth({**s, "bodyShape": "average"})
         assert heavy - average >= 20.0, (s["gender"], round(heavy, 1), round(average, 1))
