@@ -58,6 +58,13 @@ SHAPE_DETAILS = {
               "legs/{s}-upperleg-fat-incr": 0.85, "legs/{s}-lowerleg-fat-incr": 0.5, "head/head-fat-incr": 0.45,
               "cheek/{s}-cheek-volume-incr": 0.2, "cheek/{s}-cheek-bones-incr": 0.2},
 }
+# A heavy man's double chin filled the step from the jaw's lower border to the neck (blind review AB: "heavy faces go
+# straight from cheek to neck ... no jaw angle or chin"; the step 17.0 and 14.7 mm on its #1 and #5, 13 to 19 on random
+# faces made heavy men, where the same faces as heavy women measure 17 to 28 and average builds' 30 to 38): his is
+# MakeHuman's opposite, a firm line under the chin, at 0.3 (now 28.3 and 24.4, 23 to 33), his neck, head and cheeks
+# as full. (On both genders it also firmed the heavy women's jaws, whose cheeks and jaw beside the mouth then measured
+# past tests/body/test_cheek_puff_review_n.py's bumpiness bound on review N's #6.) tests/body/test_jaw_heavy_review_ab.py.
+FIRM_JAW = {"heavy": {"neck/neck-double-decr": 0.3}}
 # A feminine athletic build is toned, not a bodybuilder's (issue 36): its muscle modifiers at this share,
 # no V shape (its muscle macro is lower too, workbench.body.shape.GENDERED_MACROS).
 FEMININE_MUSCLE = 0.45
@@ -439,20 +446,24 @@ def sides(table: dict[str, float]) -> dict[str, float]:
 
 
 def shape_details(gender: str, body_shape: str) -> dict[str, float]:
-    """The modifier table of a body shape for a gender (:data:`FEMININE_MUSCLE` for a feminine one's muscle).
+    """The modifier table of a body shape for a gender (:data:`FEMININE_MUSCLE` for a feminine one's muscle, a
+    masculine one's :data:`FIRM_JAW` for its double chin).
 
     >>> shape_details("feminine", "athletic")["arms/{s}-upperarm-muscle-incr"], "torso/torso-vshape-incr" in shape_details("feminine", "athletic")
     (0.36, False)
+    >>> shape_details("masculine", "heavy")["neck/neck-double-decr"], "neck/neck-double-incr" in shape_details("masculine", "heavy")
+    (0.3, False)
     """
     table = SHAPE_DETAILS[body_shape]
     if gender != "feminine":
-        return table
+        firm = FIRM_JAW.get(body_shape)
+        return {**{k: w for k, w in table.items() if k != "neck/neck-double-incr"}, **firm} if firm else table
     return {k: round(w * FEMININE_MUSCLE, 4) if "muscle" in k else w for k, w in table.items() if "vshape" not in k}
 
 
 def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted: the shapes', the faces',
     the face controls' and the faces' variety's."""
-    tables = (*SHAPE_DETAILS.values(), *FACE_DETAILS.values(), EVERY_FACE, HEAD_GROWTH,
+    tables = (*SHAPE_DETAILS.values(), *FIRM_JAW.values(), *FACE_DETAILS.values(), EVERY_FACE, HEAD_GROWTH,
               *(t for pair in FACE_CONTROLS.values() for t in pair), *FEMININE_ENDS.values(), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
     return sorted({n for t in tables for n in sides(t)})
