@@ -24,7 +24,7 @@ import numpy as np
 
 from .details import waves
 
-__all__ = ["HEIGHTS", "LIP_SHAPE", "lip_shape"]
+__all__ = ["HEIGHTS", "LIP_SHAPE", "OUTLINE", "REST", "lip_shape"]
 
 # The lips' heights' targets: in a face's weights only the rest's (LIP_REST's and LIP_SHAPE's), so all of their weight
 # is taken off in the expressions.
@@ -39,6 +39,23 @@ LIP_SHAPE: dict[str, tuple[dict[str, float], dict[str, float], float]] = {
 }
 # The stream the waves are drawn from (the faces' variety's are 46 and 47).
 SEED = 48
+# Each face's own outline of the lips at rest (review AA's defect 4 again, lips38: the same peaked upper lip and knife
+# corners on every face), drawn from a stream of its own (OUTLINE_SEED) so LIP_SHAPE's heights keep their values. Its
+# targets are the rest's alone: a face's weights hold them under the prefix REST, and every expression takes them off
+# with the rest's others (workbench.body.shape.rest_lips), as the cupid's bow's target is a face variety's too
+# (FACE_VARIETY's upperLip, which the expressions keep). "bow": the upper lip's peaks 1.8 mm higher at +1 (MakeHuman's
+# cupid's bow, 3 mm at its full weight), at -1 the bow nearly gone (its middle up 1 mm, every face's 0.3 of the peaks
+# taken off); "philtrum": the groove over the bow 1.5 mm deeper or 1.2 mm shallower than every face's 0.6 of
+# MakeHuman's groove; "corners": the corners tucked back and a little out at +1 (0.22 of ARKit's dimple: 1 mm back), the
+# lips' ends sitting in a shadowed dimple; none at -1, where the corners stay as every face's are.
+OUTLINE: dict[str, tuple[dict[str, float], dict[str, float], float]] = {
+    "bow": ({"mouth/mouth-cupidsbow-incr": 0.45}, {"mouth/mouth-cupidsbow-decr": 1.0, "mouth/mouth-cupidsbow-incr": -0.3}, 1.0),
+    "philtrum": ({"mouth/mouth-philtrum-volume-incr": 0.6}, {"mouth/mouth-philtrum-volume-incr": -0.25}, 1.0),
+    "corners": ({"face/mouthDimpleLeft": 0.22, "face/mouthDimpleRight": 0.22}, {}, 1.0),
+}
+OUTLINE_SEED = 49
+# The prefix a target the rest alone holds takes in a face's weights (workbench.body.shape.face_weights).
+REST = "rest:"
 
 
 def lip_shape(x: np.ndarray) -> dict[str, float]:
@@ -49,4 +66,7 @@ def lip_shape(x: np.ndarray) -> dict[str, float]:
     for feature in waves(LIP_SHAPE, SEED, x):
         for k, w in feature.items():
             out[k] = out.get(k, 0.0) + w
+    for feature in waves(OUTLINE, OUTLINE_SEED, x):
+        for k, w in feature.items():
+            out[REST + k] = out.get(REST + k, 0.0) + w
     return out
