@@ -240,7 +240,8 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     out, lips = {}, {}
     # The lips set back at rest and the face's own lips' heights (workbench.body.shape.rest_lips), to be taken off again
     # in every expression.
-    at_rest, unrolled = {}, []
+    at_rest: dict[str, float] = {}
+    unrolled: list = []
     for k, w in sh.rest_lips(dict(face), (gender, body_shape)).items():   # (REST's targets are their targets)
         at_rest[k.removeprefix(REST)] = at_rest.get(k.removeprefix(REST), 0.0) + w
     for name in data["target_names"]:

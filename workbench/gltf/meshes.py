@@ -25,8 +25,8 @@ but the hair, which has its own chain (fewer cards, then a baked shell: :data:`H
 
 from __future__ import annotations
 
-from functools import lru_cache
 from dataclasses import replace
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
