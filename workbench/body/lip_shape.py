@@ -12,10 +12,12 @@ made as before. (The lower lip shortened more than the upper is lifted: the uppe
 line to where its front turns back, some 9 mm on average, held under review H's 9.5, tests/body/test_lip_heights.py.)
 tests/body/test_lip_ratio_review_aa.py.
 
->>> {k: round(v, 3) for k, v in lip_shape(np.full(10, 0.9)).items()}
+>>> {k: round(v, 3) for k, v in lip_shape(np.full(10, 0.9)).items() if not k.startswith(REST)}
 {'mouth/mouth-upperlip-height-incr': 0.296, 'mouth/mouth-lowerlip-height-incr': -0.346}
->>> lip_shape(np.full(10, 0.5))  # (its wave under 0 there: the lips as before)
-{}
+>>> {k: round(v, 3) for k, v in lip_shape(np.full(10, 0.5)).items()}  # (its heights' wave under 0 there)
+{'rest:mouth/mouth-cupidsbow-incr': 0.249, 'rest:mouth/mouth-philtrum-volume-incr': 0.519}
+
+Each face's outline at rest (lips38: review AA's hard corners and one cupid's bow): :data:`OUTLINE`, under :data:`REST`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 
 from .details import waves
 
-__all__ = ["HEIGHTS", "LIP_SHAPE", "OUTLINE", "REST", "lip_shape"]
+__all__ = ["FLAT_MOST", "HEIGHTS", "LIP_SHAPE", "OUTLINE", "REST", "lip_shape"]
 
 # The lips' heights' targets: in a face's weights only the rest's (LIP_REST's and LIP_SHAPE's), so all of their weight
 # is taken off in the expressions.
@@ -43,17 +45,22 @@ SEED = 48
 # corners on every face), drawn from a stream of its own (OUTLINE_SEED) so LIP_SHAPE's heights keep their values. Its
 # targets are the rest's alone: a face's weights hold them under the prefix REST, and every expression takes them off
 # with the rest's others (workbench.body.shape.rest_lips), as the cupid's bow's target is a face variety's too
-# (FACE_VARIETY's upperLip, which the expressions keep). "bow": the upper lip's peaks 1.8 mm higher at +1 (MakeHuman's
-# cupid's bow, 3 mm at its full weight), at -1 the bow nearly gone (its middle up 1 mm, every face's 0.3 of the peaks
-# taken off); "philtrum": the groove over the bow 1.5 mm deeper or 1.2 mm shallower than every face's 0.6 of
-# MakeHuman's groove; "corners": the corners tucked back and a little out at +1 (0.22 of ARKit's dimple: 1 mm back), the
-# lips' ends sitting in a shadowed dimple; none at -1, where the corners stay as every face's are.
+# (FACE_VARIETY's upperLip, which the expressions keep). "bow": the upper lip's peaks up to 1.35 mm higher at +1
+# (MakeHuman's cupid's bow, 3 mm at its full weight), at -1 flatter (its middle lifted, held with the face's own by
+# FLAT_MOST; taking every face's 0.3 of the peaks off instead drew the lips' meeting line down, an upper lip 12.3 mm
+# tall, tests/body/test_lip_heights.py); "philtrum": the groove over the bow up to 1.5 mm deeper than every face's 0.6
+# of MakeHuman's (shallower, the upper lip measured taller there too); "corners": the corners tucked back and a little
+# out at +1 (0.22 of ARKit's dimple: 1 mm back), the lips' ends sitting in a shadow; none at -1.
 OUTLINE: dict[str, tuple[dict[str, float], dict[str, float], float]] = {
-    "bow": ({"mouth/mouth-cupidsbow-incr": 0.45}, {"mouth/mouth-cupidsbow-decr": 1.0, "mouth/mouth-cupidsbow-incr": -0.3}, 1.0),
-    "philtrum": ({"mouth/mouth-philtrum-volume-incr": 0.6}, {"mouth/mouth-philtrum-volume-incr": -0.25}, 1.0),
+    "bow": ({"mouth/mouth-cupidsbow-incr": 0.45}, {"mouth/mouth-cupidsbow-decr": 0.5}, 1.0),
+    "philtrum": ({"mouth/mouth-philtrum-volume-incr": 0.6}, {}, 1.0),
     "corners": ({"face/mouthDimpleLeft": 0.22, "face/mouthDimpleRight": 0.22}, {}, 1.0),
 }
 OUTLINE_SEED = 49
+# The most of MakeHuman's flatter bow (cupidsbow-decr, which lifts the lip's middle) a face's variety and its outline give
+# together: at 1.0 the upper lip's middle stood 13 mm over the corners on a random face (tests/body/test_lip_heights.py
+# holds 12, a person's some 7 to 9 from the lips' meeting line).
+FLAT_MOST = 0.5
 # The prefix a target the rest alone holds takes in a face's weights (workbench.body.shape.face_weights).
 REST = "rest:"
 

@@ -65,7 +65,7 @@ from .details import (
     signed,
     waves,
 )
-from .lip_shape import HEIGHTS, REST, lip_shape
+from .lip_shape import FLAT_MOST, HEIGHTS, REST, lip_shape
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -181,6 +181,9 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     add(lips_at_rest(out, (settings.get("gender", ""), settings.get("bodyShape", ""))))
     if x is not None:   # (each face's own lips at rest, workbench.body.lip_shape; after the rest's, which it adds to)
         add(lip_shape(x))
+        flat = REST + "mouth/mouth-cupidsbow-decr"   # (held with the face's own: lip_shape.FLAT_MOST)
+        if flat in out:
+            out[flat] = min(out[flat], max(FLAT_MOST - out.get("mouth/mouth-cupidsbow-decr", 0.0), 0.0))
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) != 0)
 
 
