@@ -20,7 +20,7 @@ from itertools import chain
 import numpy as np
 from scipy.spatial import cKDTree
 
-__all__ = ["SEAM", "SOFT_BALL", "SOFT_RADIUS", "SOFT_ROUNDS", "seam_share", "soft_corners"]
+__all__ = ["REST_SHARE", "SEAM", "SOFT_BALL", "SOFT_RADIUS", "SOFT_ROUNDS", "rest_normals", "seam_share", "soft_corners"]
 
 # The radius (metres on the reference face) round each mouth corner over which the smile's normals are evened: all of
 # the evening to half of it, none from SOFT_RADIUS on (a smooth falloff between).
@@ -31,6 +31,11 @@ SOFT_BALL = 0.003
 # How far from the lips' inner edge (metres on the reference face) the normals are evened: the lips' meeting line and
 # the skin folded into it, not the corner's cheek (whose light follows its shape: tests/body/test_smile_shading.py).
 SEAM = 0.006
+# The rest face's corners too (blind review AA's defect 4, lips38: "hard pointed corners" on all twelve faces at rest):
+# MakeHuman's lips meet at each corner in a fin of tiny triangles, lit as a bright wedge under a dark line one or two
+# pixels wide that ran out to a knife point in every portrait. The rest's normals there are evened as the smile's are,
+# by this share of :func:`seam_share`, so the corner reads as a soft shaded tuck (tests/render/test_lip_corners_review_aa.py).
+REST_SHARE = 1.0
 
 
 def seam_share(m) -> np.ndarray:
@@ -90,3 +95,19 @@ def soft_corners(positions: np.ndarray, tris: np.ndarray, normals: np.ndarray, s
         out[near] += share[near][:, None] * (mean - out[near])
         out[near] /= np.maximum(np.linalg.norm(out[near], axis=1, keepdims=True), 1e-12)
     return out
+
+
+def rest_normals(m) -> np.ndarray:
+    """Body ``m``'s own normals (a BodyMesh's, V x 3) with the corners' evened (:func:`soft_corners` by
+    :data:`REST_SHARE` of :func:`seam_share`): the rest face's, which the expressions' normal deltas start from
+    (workbench.body.face) and the GLB's Body carries (workbench.gltf.meshes)."""
+    from .expressions import EYES_APART
+    from .mouth import lining_triangles
+
+    tris = m.triangles[m.face_groups["body"]]
+    lining = np.zeros(len(tris), bool)
+    lining[lining_triangles(m)] = True
+    unit = float(np.linalg.norm(m.positions[m.groups["helper-l-eye"]].mean(0)
+                                - m.positions[m.groups["helper-r-eye"]].mean(0))) / EYES_APART
+    out = soft_corners(m.positions, tris[~lining], m.normals, REST_SHARE * seam_share(m), SOFT_BALL * unit)
+    return out.astype(np.float32)

@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from .corner_shade import SOFT_BALL, seam_share, soft_corners
+from .corner_shade import SOFT_BALL, rest_normals, seam_share, soft_corners
 from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC, inner_corners
 from .fold_shade import groove
 from .lod import Piece
@@ -203,6 +203,11 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     near[m.triangles[moving[m.triangles].any(1)].ravel()] = True
     tris = m.triangles[near[m.triangles].any(1)]
     rest = _vertex_normals(m.positions, tris)
+    # (each shape's normals turn from the rest's as the GLB carries them, its mouth's corners soft: what the shape's own
+    # normals are stays, workbench.body.corner_shade.rest_normals)
+    soft, evened = rest.copy(), rest_normals(m)
+    changed = np.any(evened != m.normals, axis=1)
+    soft[changed] = evened[changed]
     # (not the mouth's lining, whose normals are one direction out of the mouth: workbench.body.teeth_walls.lined)
     free = (1 - lining_wall(lining_depth(m)))[:, None]
     # (The smile's normals evened along the lips' meeting line at the corners, over the skin alone:
@@ -228,7 +233,7 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
             # shape, not the base mesh's facets: workbench.body.smile_smooth)
             share = smooth_share(m.positions, moved - m.positions, skin, eyes, lips)
             normals = groove(moved, broad_normals(normals, tris, share), skin, eyes, moved[corners], rest)
-        turn = normals - rest
+        turn = normals - soft
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
         turn[~keep] = 0.0

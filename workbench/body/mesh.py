@@ -35,6 +35,7 @@ from . import shape as sh
 from .aa_round import aa_round
 from .details import REST_FACE, rest_face
 from .expressions import EYES_APART, THIN_LIPS, extra_shapes
+from .lip_shape import REST
 from .topology import topology
 
 
@@ -239,7 +240,10 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
     out, lips = {}, {}
     # The lips set back at rest and the face's own lips' heights (workbench.body.shape.rest_lips), to be taken off again
     # in every expression.
-    at_rest, unrolled = sh.rest_lips(dict(face), (gender, body_shape)), []
+    at_rest: dict[str, float] = {}
+    unrolled: list = []
+    for k, w in sh.rest_lips(dict(face), (gender, body_shape)).items():   # (REST's targets are their targets)
+        at_rest[k.removeprefix(REST)] = at_rest.get(k.removeprefix(REST), 0.0) + w
     for name in data["target_names"]:
         if not name.startswith("face/") and name not in THIN_LIPS and name not in at_rest:
             continue

@@ -65,7 +65,7 @@ from .details import (
     signed,
     waves,
 )
-from .lip_shape import HEIGHTS, lip_shape
+from .lip_shape import FLAT_MOST, HEIGHTS, REST, lip_shape
 
 # (muscle, weight) macro values per body shape. MakeHuman's sliders run 0 to 1 with 0.5 average;
 # these stay inside the range its targets were modelled for (no extrapolation).
@@ -181,6 +181,9 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     add(lips_at_rest(out, (settings.get("gender", ""), settings.get("bodyShape", ""))))
     if x is not None:   # (each face's own lips at rest, workbench.body.lip_shape; after the rest's, which it adds to)
         add(lip_shape(x))
+        flat = REST + "mouth/mouth-cupidsbow-decr"   # (held with the face's own: lip_shape.FLAT_MOST)
+        if flat in out:
+            out[flat] = min(out[flat], max(FLAT_MOST - out.get("mouth/mouth-cupidsbow-decr", 0.0), 0.0))
     return tuple((k, round(w, 4)) for k, w in sorted(out.items()) if round(w, 4) != 0)
 
 
@@ -234,7 +237,8 @@ def rest_lips(face: dict[str, float], body: tuple[str, str] = ("", "")) -> dict[
     {'mouth/mouth-upperlip-width-incr': 0.4375, 'mouth/mouth-lowerlip-width-incr': 0.4375, 'mouth/mouth-upperlip-height-incr': 0.2}
     """
     out = lips_at_rest(face, body)
-    out.update({k: face[k] for k in HEIGHTS if face.get(k)})
+    # (the rest's own targets, REST's, under their names with the prefix: the shape's and the mesh's readers strip it)
+    out.update({k: face[k] for k in face if (k in HEIGHTS or k.startswith(REST)) and face[k]})
     return out
 
 
@@ -285,6 +289,7 @@ def shaped(gender: str, body_shape: str, height_cm: float,
     h = round(min(1.0, max(0.0, h)), 6)
     weights = {**macro_weights(gender, body_shape, h), **grown}
     for name, w in face:
+        name = name.removeprefix(REST)   # (a target the rest alone holds, workbench.body.lip_shape.REST: the same target)
         weights[name] = weights.get(name, 0.0) + w
     # The targets turn over a few tiny triangles where the lips meet (facing into the head): unturned.
     return unfolded(_apply(data, weights)), h

@@ -25,12 +25,14 @@ but the hair, which has its own chain (fewer cards, then a baked shell: :data:`H
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 from ..body.brows import brow_piece
+from ..body.corner_shade import rest_normals
 from ..body.eyes import with_eye_uvs
 from ..body.face import FACE_MESHES
 from ..body.glasses import glasses_piece
@@ -92,6 +94,27 @@ def _glasses(body: tuple, glasses: str) -> Piece:
     return glasses_piece(body_of(body), body[0], glasses)
 
 
+@lru_cache(maxsize=16)
+def _soft_corners(body: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(the body-mesh vertices whose rest normals the mouth's soft corners turn, their normals): the body keyed ``body``
+    (workbench.body.corner_shade.rest_normals)."""
+    mesh = body_of(body)
+    normals = rest_normals(mesh)
+    turned = np.any(normals != mesh.normals, axis=1)
+    return turned, normals
+
+
+def _softened(p: Piece, body: tuple) -> Piece:
+    """The Body piece ``p`` with the rest face's soft mouth corners (:func:`_soft_corners`)."""
+    turned, normals = _soft_corners(body)
+    at = turned[p.source]
+    if not at.any():
+        return p
+    n = p.normals.copy()
+    n[at] = normals[p.source[at]]
+    return replace(p, normals=n)
+
+
 @lru_cache(maxsize=16)   # (about 2 MB each at LOD 0, most of them held by _parts' entries too)
 def _dressed(body: tuple, top: str, bottom: str, shoes: str) -> dict[str, Piece]:
     """LOD 0's pieces of the body keyed ``body`` in these clothes but the hair's, which they do not read (made once
@@ -100,7 +123,7 @@ def _dressed(body: tuple, top: str, bottom: str, shoes: str) -> dict[str, Piece]
     # The skin the clothes hide well inside their rims is left out (workbench.body.outfit.garments).
     skin = mesh.face_groups["body"]
     out = {"Body": piece(mesh, skin[~hidden_skin(top, bottom)[mesh.triangles[skin]].any(1)])}
-    out["Body"] = lined(out["Body"], lining_depth(mesh)[out["Body"].source])    # (the cavity's walls, one surface)
+    out["Body"] = lined(_softened(out["Body"], body), lining_depth(mesh)[out["Body"].source])    # (the cavity's walls)
     for name, groups in FACE_MESHES.items():
         out[name] = piece(mesh, _group_triangles(mesh, *groups))
     out["Teeth"] = fitted_teeth(mesh, out["Teeth"])
@@ -127,7 +150,7 @@ def _parts(key: PartsKey, lod: int) -> dict[str, Piece]:
         # The decimated pieces' normals are the coarser surface's; the mouth's lining and teeth keep the turned
         # normals LOD 0 gave them (teeth_walls: without, LOD 1's lining faced out of the mouth at 4 % of its deep
         # vertices, LOD 0's at all).
-        out["Body"] = lined(out["Body"], lining_depth(mesh)[out["Body"].source])
+        out["Body"] = lined(_softened(out["Body"], body), lining_depth(mesh)[out["Body"].source])
         out["Teeth"] = normals_of(out["Teeth"], whole["Teeth"])
         out.update(hair_pieces(mesh, hair, lod, top, bottom, sleek=True))
         return {n: out[n] for n in MESH_ORDER if n in out}
