@@ -241,7 +241,7 @@ def _levels(rig: Skeleton, sub: list[int]) -> list[tuple[np.ndarray, np.ndarray,
 
 
 def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, target: np.ndarray,
-              shell: int | None = None, palmar: bool = False) -> float:
+              shell: int | None = None, palmar: bool = False, pull: float = 1.0) -> float:
     """Turn ``side``'s arm (the :data:`FREE` angles, within :data:`LIMIT` of the pose's) so that its palm rests
     on ``surface`` (:class:`Surface`) with its centre nearest ``target`` (world, the
     posed body), no point of the hand or the forearm within :data:`CLEAR` of the inside and the skin a sleeve
@@ -275,6 +275,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     w_contact, w_target, w_flat, w_bend = ((W_CONTACT * OPEN_CONTACT, W_TARGET * OPEN_TARGET, W_FLAT * OPEN_FLAT,
                                             W_BEND * OPEN_BEND) if palmar else (W_CONTACT, W_TARGET, W_FLAT, W_BEND))
     cuff_k = OPEN_CUFF if palmar else 1.0
+    w_target *= pull
 
     # The arm's joints a level at a time (the upper arm, the forearm, the hand, each finger's joints in turn), each
     # level's products in one stacked matmul: the same products as joint by joint (numpy's matmul of each 3 x 3),
