@@ -11,7 +11,6 @@ left hand's posed skin joins the surface the right hand rests on and keeps out o
 from __future__ import annotations
 
 from collections.abc import Callable
-from copy import copy
 
 import numpy as np
 
@@ -37,12 +36,14 @@ CLASP_MEET = 0.03
 # The band a target is looked for in (hip heights; the hip stances' HIP_PALM_BAND).
 BAND = 0.015
 # The right hand laid over the left (:func:`_over_hand`): the grid brings its wrist this far (metres, in the Hips'
-# frame: out to the right, up, forward) from the middle of the left hand's back, and its palm's rest pulls the palm's
-# centre to that middle OVER_PULL times as hard as an open hand's on the hip (at 1 the palm settled on the left
-# hand's fingertips or knuckles, its centre 5 to 8 cm in front of the left hand's back).
+# frame: out to the right, up, forward) from the middle of the left hand's back, and its palm's rest weighs the palm's
+# centre to that middle, the contact, the wrist's bend and every point's depth OVER_PULL times as much as an open hand
+# on the hip does (its flatness and the turn away from the grid's solution as much): at 1 the palm settled on the
+# left hand's fingertips or knuckles, its centre 5 to 8 cm in front of the left hand's back; the target alone 20
+# times put a hoodie's right sleeve 3.2 to 27 mm into its side in test_stances (the depth's weight left behind);
+# the target, the depth and the bend 20 times left the hands 13 to 17 mm apart (the contact's behind).
 OVER_WRIST = np.array([-0.05, 0.015, 0.03])
 OVER_PULL = 20.0
-
 
 def rest_clasped(p: Pose, rig: Skeleton, pieces, shells, solve: Callable[[str, np.ndarray], None],
                  open_hand: Callable[[Pose, str], None]) -> None:
@@ -60,10 +61,10 @@ def rest_clasped(p: Pose, rig: Skeleton, pieces, shells, solve: Callable[[str, n
     near = band[np.abs(band[:, 0] - pos[0, 0] - CLASP_MEET * h) < BAND * h]
     top = (shells or {}).get("Outfit_Top")
     rest_hand(p, "Left", rig, pieces, surface, near[int(np.argmax(near[:, 2]))], top)
-    _over_hand(p, rig, pieces, surface, top, solve, open_hand)
+    _over_hand(p, rig, pieces, shells, solve, open_hand)
 
 
-def _over_hand(p: Pose, rig: Skeleton, pieces, surface: Surface, top: int | None, solve, open_hand) -> None:
+def _over_hand(p: Pose, rig: Skeleton, pieces, shells, solve, open_hand) -> None:
     """The right hand, opened (its curled fingers held its palm off the other hand's back), brought by the grid to
     :data:`OVER_WRIST` from the middle of the left hand's back (between the wrist and the knuckles), then rested
     there palm side down (:func:`~workbench.gltf.reach.rest_hand`'s ``palmar``) on the posed body, clothes and left
@@ -74,14 +75,17 @@ def _over_hand(p: Pose, rig: Skeleton, pieces, surface: Surface, top: int | None
     rest = np.asarray(body.positions, np.float64)
     wrist, knuckle = rig.pos("LeftHand"), rig.pos("LeftHandMiddle1")
     hand = rest[:, 0] > wrist[0]
-    at = skin(rest, rig.world, pos, rot, np.asarray(body.joints), np.asarray(body.weights))
-    tris = np.asarray(body.indices).reshape(-1, 3)
-    a, b = samples(at, tris[hand[tris].all(1)])
     palm = hand & (rest[:, 0] < knuckle[0])
     back = palm & (rest[:, 1] > np.median(rest[palm, 1]))      # (the T-pose's palm faces down: its back is up)
-    centre = at[back].mean(0)
+    joints, weights = np.asarray(body.joints), np.asarray(body.weights)
+    centre = skin(rest[back], rig.world, pos, rot, joints[back], weights[back]).mean(0)
     solve("Right", (centre - pos[0]) @ rot[0] + OVER_WRIST)
-    on = copy(surface)
-    on.points, on.normals = np.concatenate([surface.points, a]), np.concatenate([surface.normals, b])
-    on.each = [*surface.each, (a, b)]
-    rest_hand(p, "Right", rig, pieces, on, centre, top, True, OVER_PULL)
+    # The trunk posed again with the right arm across it: the top's side under the arm is skinned to the arm in part
+    # (posed with the arm hanging, a hoodie's right sleeve ended 10 mm into its side).
+    rot, pos = frames(p, rig)
+    surface = Surface(rig, pieces, rot, pos, shells)
+    tris = np.asarray(body.indices).reshape(-1, 3)
+    a, b = samples(skin(rest, rig.world, pos, rot, joints, weights), tris[hand[tris].all(1)])
+    surface.points, surface.normals = np.concatenate([surface.points, a]), np.concatenate([surface.normals, b])
+    surface.each = [*surface.each, (a, b)]
+    rest_hand(p, "Right", rig, pieces, surface, centre, (shells or {}).get("Outfit_Top"), True, OVER_PULL)
