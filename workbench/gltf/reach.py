@@ -241,13 +241,15 @@ def _levels(rig: Skeleton, sub: list[int]) -> list[tuple[np.ndarray, np.ndarray,
 
 
 def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, target: np.ndarray,
-              shell: int | None = None, palmar: bool = False) -> float:
+              shell: int | None = None, palmar: bool = False, pull: float = 1.0) -> float:
     """Turn ``side``'s arm (the :data:`FREE` angles, within :data:`LIMIT` of the pose's) so that its palm rests
     on ``surface`` (:class:`Surface`) with its centre nearest ``target`` (world, the
     posed body), no point of the hand or the forearm within :data:`CLEAR` of the inside and the skin a sleeve
     covers (:func:`_sleeve`; the top's first ``shell`` vertices its outside) behind it; return the palm's nearest
     distance to the surface (metres). ``palmar``: an open hand, its palm side resting (:func:`_palmar`, the
-    :data:`OPEN_CONTACT` weights)."""
+    :data:`OPEN_CONTACT` weights). ``pull``: the palm's centre to ``target``, the contact, the wrist's bend and the
+    depth weighed this many times as much (the flatness and the turn as they are): a hand laid on another hand
+    (:mod:`~workbench.gltf.clasp`), whose small target the palm otherwise settles beside."""
     s = 1.0 if side == "Left" else -1.0
     rot0, pos0 = frames(p, rig)
     sleeve = _sleeve(rig, pieces, shell, side, surface.cloth)
@@ -275,6 +277,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
     w_contact, w_target, w_flat, w_bend = ((W_CONTACT * OPEN_CONTACT, W_TARGET * OPEN_TARGET, W_FLAT * OPEN_FLAT,
                                             W_BEND * OPEN_BEND) if palmar else (W_CONTACT, W_TARGET, W_FLAT, W_BEND))
     cuff_k = OPEN_CUFF if palmar else 1.0
+    w_target, w_in, w_bend, w_contact = w_target * pull, W_IN * pull, w_bend * pull, w_contact * pull
 
     # The arm's joints a level at a time (the upper arm, the forearm, the hand, each finger's joints in turn), each
     # level's products in one stacked matmul: the same products as joint by joint (numpy's matmul of each 3 x 3),
@@ -333,7 +336,7 @@ def rest_hand(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, targe
         touch = dh[sets[1][palm] == 2]     # (the points whose contact is read: 2 in the palm's mask)
         n_near = max(3, len(touch) // 10)
         near = np.partition(touch, n_near)[:n_near]
-        return (W_IN * float(inside @ inside) + w_contact * float(np.mean(near) - CONTACT) ** 2
+        return (w_in * float(inside @ inside) + w_contact * float(np.mean(near) - CONTACT) ** 2
                 + w_target * float(np.sum((h[palm].mean(0) - target) ** 2))
                 + w_flat * float(np.mean(np.clip(dh, 0.0, FAR))) ** 2 + W_TURN * float(v @ v)
                 + w_bend * max(bend - BEND, 0.0) ** 2)

@@ -8,7 +8,8 @@ level (:func:`_face_forward`):
 - ``hand_on_hip``: the contrapposto kept, the right hand open on the raised right hip, its elbow out to the side;
 - ``hands_on_hips``: a power stance: the weight on both feet set a little wider, the chest up, both hands open
   on the hips with the elbows out;
-- ``hands_clasped``: the contrapposto kept, the hands resting side by side on the belly (:func:`_rest_clasped`).
+- ``hands_clasped``: the contrapposto kept, the left hand resting on the belly, the right laid over it
+  (:func:`~workbench.gltf.clasp.rest_clasped`).
 
 Why these: they are the stances avatar products and product photos use most after the relaxed one (Ready Player
 Me's render API: relaxed, power stance, standing), they read differently at a glance (the silhouette's elbows),
@@ -40,6 +41,7 @@ from ..body.outfit.pattern import pattern
 from ..body.rig import skin
 from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
+from .clasp import CLASP_ARM, CLASP_ARM_X, CLASP_ARM_Z, CLASP_AT, CLASP_FOREARM_Z, CLASP_SPAN, CLASP_UP, rest_clasped
 from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, euler_to_quat
 from .limb import arm_points
 from .reach import NEAR, Surface, frames, rest_hand, tree
@@ -79,20 +81,6 @@ FOREARM_AT, FOREARM_MARGIN, ARMPIT = (0.0, 0.35, 0.7, 1.0), 0.025, 0.1
 HAND_AT, HAND_CLEAR = (0.5, 1.0), 0.04
 SOLVE_ARM = np.arange(-75.0, -19.0, 1.0)
 SOLVE_FOREARM = np.arange(-125.0, -39.0, 1.0)
-# The hands clasped in front: the elbows bent 45 degrees forward, the hands turned a little in to meet; the
-# upper arms' swing forward and in and the elbows' bend in the frontal plane are solved per body.
-CLASP_ARM = {"Left": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)},
-             "Right": {"Arm": (0.0, 0.0, -80.0), "ForeArm": (0.0, -45.0, 0.0), "Hand": (0.0, 0.0, 15.0)}}
-# Where the clasped hands' wrists go, per body: this far above the Hips joint (hip heights), in front of the
-# foremost of the body and its clothes within this span of it, each wrist (hip heights out, metres forward):
-# the right hand lies over the left.
-CLASP_UP, CLASP_SPAN = 0.02, 0.08
-CLASP_AT = {"Left": (0.03, 0.06), "Right": (-0.03, 0.085)}
-# Then each hand rests on the belly this far (hip heights) either side of the middle (:func:`_rest_clasped`).
-CLASP_MEET = 0.05
-CLASP_ARM_X = np.arange(-60.0, 1.0, 3.0)
-CLASP_ARM_Z = np.arange(-90.0, -59.0, 3.0)
-CLASP_FOREARM_Z = np.arange(-60.0, 1.0, 3.0)
 # The power stance: each leg this much further out than the idle's (which comes in 3.5 degrees from the base
 # mesh's wide stance), the chest lifted (degrees); the head level over it (:func:`_face_forward`).
 POWER_LEG, POWER_CHEST = 1.5, 3.0
@@ -127,6 +115,12 @@ def _set(p: Pose, side: str, joint: str, angles: tuple[float, float, float]) -> 
 def _hand_on_hip(p: Pose, side: str) -> None:
     for joint, angles in HIP_ARM.items():
         _set(p, side, joint, angles)
+    _open_hand(p, side)
+
+
+def _open_hand(p: Pose, side: str) -> None:
+    """``side``'s fingers as :data:`HIP_CURL` and :data:`HIP_SPREAD` curl and spread them (the relaxed hand's
+    replaced): an open hand that lies on what it rests on."""
     for f in FINGERS:                                # the relaxed hand's curl and spread replaced by the hip's
         for k in (1, 2, 3):
             p.angles.pop(f"{side}Hand{f}{k}", None)
@@ -183,10 +177,12 @@ def fitted_stance(name: str, rig: Skeleton, pieces, shells: dict[str, int] | Non
         band = pts[(pts[:, 1] > y0 + (CLASP_UP - CLASP_SPAN) * h) & (pts[:, 1] < y0 + (CLASP_UP + CLASP_SPAN) * h)
                    & (np.abs(pts[:, 0]) < 0.12 * h)]
         front = float(np.max(band[:, 2])) - rig.world[0, 2]
-        for side, (dx, dz) in CLASP_AT.items():
-            target = np.array([dx * h, CLASP_UP * h, front + dz])
+
+        def solve(side: str, target: np.ndarray) -> None:
             _solve(p, side, rig, target, trunk, clear, CLASP_ARM_X, CLASP_ARM_Z, CLASP_FOREARM_Z)
-        _rest_clasped(p, rig, pieces, shells)
+
+        solve("Left", np.array([CLASP_AT[0] * h, CLASP_UP * h, front + CLASP_AT[1]]))
+        rest_clasped(p, rig, pieces, shells, solve, _open_hand)
     return _clip(p)
 
 
@@ -242,22 +238,6 @@ def _hang(p: Pose, side: str, rig: Skeleton, pieces, shells) -> None:
             best = out
             break
     p.angles[side + "Arm"][:, 2] = z + s * best
-
-
-def _rest_clasped(p: Pose, rig: Skeleton, pieces, shells) -> None:
-    """From the grid's solution, the clasped hands brought to rest on the belly side by side (blind review V #5: the
-    far hand floated beside a heavy belly, 80 to 90 mm off it): each hand's centre on the foremost of the posed
-    body and clothes :data:`CLASP_MEET` hip heights either side of the middle, :data:`CLASP_UP` above the Hips joint
-    (:func:`~workbench.gltf.reach.rest_hand`, as :func:`_rest_on_hips` rests a hand on the hip)."""
-    rot, pos = frames(p, rig)
-    surface = Surface(rig, pieces, rot, pos, shells)
-    pts = surface.points
-    h = rig.hip_height
-    band = pts[np.abs(pts[:, 1] - (pos[0, 1] + CLASP_UP * h)) < HIP_PALM_BAND * h]
-    for side in ("Left", "Right"):
-        s = 1.0 if side == "Left" else -1.0
-        near = band[np.abs(band[:, 0] - pos[0, 0] - s * CLASP_MEET * h) < HIP_PALM_BAND * h]
-        rest_hand(p, side, rig, pieces, surface, near[int(np.argmax(near[:, 2]))], (shells or {}).get("Outfit_Top"))
 
 
 def _forearm_radius(rig: Skeleton, pieces) -> float:
