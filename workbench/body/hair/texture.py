@@ -102,11 +102,9 @@ SCATTERED = ("long", "bob")
 # behind (the curls, review U's standard, 0.169), "a solid black helmet of chunky flat panels" (blind review U, #5's
 # #262121; tests/render/test_bob_strands_review_u.py).
 DARK_CONTRAST = {"long": (3.0, 0.15, 0.3), "bob": (3.0, 0.15, 0.3)}
-# Light hair pulled back sleek keeps its cards' spread across at their locks' scale (clumps.even_locks), all of it at the
-# third figure of the colour's sRGB luma, the first figure at the second: the locks' shades (and strands keeping their
-# places down a card) drew each card as bands 2 to 5 px wide in a portrait, meeting the askew bands of the cards they
-# cross along jagged lines, 0.9 L* in black hair, 3.7 L* in blond: blind review AB's "wood grain or crumpled paper"
-# (#1, #B39879; tests/render/test_sleek_grain_review_ab.py). (Light hair scatters light between its locks, as SCATTER.)
+# Light sleek hair keeps this share (first figure) of its cards' spread across at their locks' scale (clumps.even_locks)
+# from sRGB luma 0.6 (second), all of it from 0.3 (third): their bands, 2 to 5 px apart in a portrait, met askew ones
+# of the cards they cross in jagged lines, 3.7 L* in blond: review AB's "wood grain" (test_sleek_grain_review_ab.py).
 LIGHT_EVEN = {"bun": (0.4, 0.6, 0.3), "ponytail": (0.4, 0.6, 0.3)}
 # Long hair's cards cross one another all over the head (each falls from its own root, the crown's outermost), and where
 # one card passes over or through another the two cards' textures meet along a straight line: each card's dark core
@@ -335,8 +333,7 @@ def scatter(color: str, style: str) -> float:
 
 def contrast(color: str, style: str) -> float:
     """How many times as far under their median dark hair of ``color`` in ``style`` draws its cards' darker shades
-    (:data:`DARK_CONTRAST`), or the share of its locks' spread light sleek hair keeps (:data:`LIGHT_EVEN`): 1 for
-    mid-brown hair and for styles in neither.
+    (:data:`DARK_CONTRAST`), or the share of its locks' spread light sleek hair keeps (:data:`LIGHT_EVEN`); else 1.
 
     >>> round(contrast("#262424", "long"), 2), contrast("#B89A6A", "long"), contrast("#262424", "short")
     (3.0, 1.0, 1.0)
