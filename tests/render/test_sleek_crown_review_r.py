@@ -27,7 +27,11 @@ BEHIND = 180.0
 # finer, 0.635, 0.654, 0.774, the crown and nape seen from behind in fine strands, no zigzags or dark patches back
 # (/tmp/slick33/reviewR-before-after.png).
 # level35 (pass 35, the head level in the power stance, #5's 6 degrees less chin-up): #5 0.649, its bound 0.65 -> 0.645.
-LEAST = {1: 0.63, 5: 0.645, 4: 0.77}
+# hair38 (review AB's "wood grain" on blond sleek hair, workbench.body.hair.texture.LIGHT_EVEN): light sleek hair's locks
+# evened across to 0.4 of their spread, #5's blond #BA9A79 0.649 -> 0.590, its bound 0.645 -> 0.58: the locks' bands ran
+# on along the strands and counted as shade that runs on; from behind at 512 px the crown is softer, in fine strands, no
+# zigzags or dark patches back (/tmp/hair38/cmp-r5.png). #1 and #4 (brown, green) unchanged.
+LEAST = {1: 0.63, 5: 0.58, 4: 0.77}
 
 
 @pytest.mark.parametrize("index", sorted(LEAST))

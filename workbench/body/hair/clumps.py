@@ -191,6 +191,26 @@ def soften(lit: np.ndarray, sd: float) -> np.ndarray:
     return out
 
 
+def even_locks(light: np.ndarray, alpha: np.ndarray, keep: float, columns: int, across: float) -> np.ndarray:
+    """``light`` (rows, width) of ``columns`` card columns side by side (``alpha`` 0..1 alike), each column's spread
+    across at its locks' scale (its light blurred across by a Gaussian of ``across`` texels over its opaque texels,
+    about its row's mean) cut to ``keep`` of it; its strands (the rest) kept (:data:`.texture.LIGHT_EVEN`).
+
+    >>> lit = np.array([[60.0] * 8 + [100.0] * 8]); lit[0, 3] += 20    # two locks, a light strand in one
+    >>> even_locks(lit, np.ones_like(lit), 0.0, 1, 2.0)[0, [0, 3, 15]].round().tolist()
+    [80.0, 97.0, 81.0]
+    """
+    out = light.astype(np.float64)
+    cw = light.shape[1] // columns
+    for c in range(columns):
+        lit, a = out[:, c * cw:(c + 1) * cw], alpha[:, c * cw:(c + 1) * cw]
+        w = np.clip(a * 4, 0, 1)        # (the clear texels at a card's sides, which hold the gaps' dark, left out)
+        coarse = soften(lit * w, across) / np.maximum(soften(w, across), 1e-3)
+        mean = (lit * a).sum(1, keepdims=True) / np.maximum(a.sum(1, keepdims=True), 1e-3)
+        lit -= (coarse - mean) * (1 - keep) * (a > 0.05)
+    return out
+
+
 def column(rng, style: str, rows: int, cw: int, wisp: bool, texel: float) -> tuple[np.ndarray, np.ndarray]:
     """One card column of ``style`` (a clump, or a wisp if ``wisp``): (alpha, light) of (rows, cw), its card's own
     light (tone) drawn from :data:`TONE`; ``texel``: the drawing's columns per atlas texel (:data:`SOFTEN`'s unit).

@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import keep
-from .clumps import column, smooth, soften
+from .clumps import column, even_locks, smooth, soften
 
 HEIGHT = 1024
 WIDTH = 512
@@ -102,6 +102,10 @@ SCATTERED = ("long", "bob")
 # behind (the curls, review U's standard, 0.169), "a solid black helmet of chunky flat panels" (blind review U, #5's
 # #262121; tests/render/test_bob_strands_review_u.py).
 DARK_CONTRAST = {"long": (3.0, 0.15, 0.3), "bob": (3.0, 0.15, 0.3)}
+# Light sleek hair keeps this share (first figure) of its cards' spread across at their locks' scale (clumps.even_locks)
+# from sRGB luma 0.6 (second), all of it from 0.3 (third): their bands, 2 to 5 px apart in a portrait, met askew ones
+# of the cards they cross in jagged lines, 3.7 L* in blond: review AB's "wood grain" (test_sleek_grain_review_ab.py).
+LIGHT_EVEN = {"bun": (0.4, 0.6, 0.3), "ponytail": (0.4, 0.6, 0.3)}
 # Long hair's cards cross one another all over the head (each falls from its own root, the crown's outermost), and where
 # one card passes over or through another the two cards' textures meet along a straight line: each card's dark core
 # between its strands, its locks' shades and its staggered roots, a card's own, made every crossing a block of another
@@ -329,22 +333,27 @@ def scatter(color: str, style: str) -> float:
 
 def contrast(color: str, style: str) -> float:
     """How many times as far under their median dark hair of ``color`` in ``style`` draws its cards' darker shades
-    (:data:`DARK_CONTRAST`): 1 for light and mid-brown hair and for styles not in it.
+    (:data:`DARK_CONTRAST`), or the share of its locks' spread light sleek hair keeps (:data:`LIGHT_EVEN`); else 1.
 
     >>> round(contrast("#262424", "long"), 2), contrast("#B89A6A", "long"), contrast("#262424", "short")
     (3.0, 1.0, 1.0)
+    >>> contrast("#262424", "bun"), round(contrast("#B39879", "bun"), 2)
+    (1.0, 0.4)
     """
+    level = float(rgb(color) @ np.array([0.2126, 0.7152, 0.0722]))
+    if style in LIGHT_EVEN:
+        least, light, dark = LIGHT_EVEN[style]
+        return 1.0 - (1.0 - least) * float(smooth(dark, light, level))
     if style not in DARK_CONTRAST:
         return 1.0
     most, dark, light = DARK_CONTRAST[style]
-    level = float(rgb(color) @ np.array([0.2126, 0.7152, 0.0722]))
     return 1.0 + (most - 1.0) * float(smooth(light, dark, level))
 
 
 @lru_cache(maxsize=32)
 def hair_texture(color: str, style: str) -> np.ndarray:
     """RGBA (HEIGHT, WIDTH, 4) uint8: the atlas for ``style`` in ``color`` (read-only); in light hair the scalp
-    layer's roots' shade lifted by :func:`scatter`, in dark hair the cards' darker shades deepened by :func:`contrast`."""
+    layer's roots' shade lifted by :func:`scatter`, the cards' shades' spread set by :func:`contrast`."""
     p, lift, spread = pattern(style), scatter(color, style), contrast(color, style)
     if spread > 1:
         light = p["light"].copy()
@@ -352,6 +361,11 @@ def hair_texture(color: str, style: str) -> np.ndarray:
         mid = float(np.median(cards[(p["alpha"][:, :WIDTH // 2] >> 24) > 128]))
         light[:, :WIDTH // 2] = np.clip(mid + np.minimum(cards - mid, 0) * spread + np.maximum(cards - mid, 0), 0,
                                         255).round().astype(light.dtype)
+        p = dict(p, light=light)
+    elif spread < 1:    # (light sleek hair's locks evened: about 2 texels across, its strands kept)
+        light, clumps = p["light"].copy(), WIDTH // 2 // COLUMNS * CLUMPS
+        alpha = (p["alpha"][:, :clumps] >> 24) / 255.0
+        light[:, :clumps] = np.clip(even_locks(light[:, :clumps], alpha, spread, CLUMPS, 2.0), 0, 255).round()
         p = dict(p, light=light)
     if lift > 0:
         light = p["light"].copy()
