@@ -64,6 +64,6 @@ def test_the_smile_shows_a_band_of_teeth_to_the_canines(name):
     """14 mm out of the middle the teeth show 4.3 mm or more, and 0.55 of their height at the middle or more. On main
     (2854555c) 3.6 / 3.5 / 3.6 mm there under 8.8 / 8.0 / 7.6 at the middle (0.41 / 0.44 / 0.47; #4 / #8 / #10): a
     lens of teeth under a level upper lip; with workbench.body.smile_rise.upper_rise 5.3 / 4.6 / 4.6 under 8.8 / 8.0 /
-    7.5 (0.60 / 0.58 / 0.61)."""
+    7.5 (0.61 / 0.58 / 0.61)."""
     middle, sides = band(name)
     assert sides >= 4.3 and sides >= 0.55 * middle, (round(middle, 2), round(sides, 2), round(sides / middle, 2))

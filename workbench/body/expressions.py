@@ -58,11 +58,12 @@ THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-u
 # (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk; 15 mm, not 12: the lips
 # thinned and parted wider since blind review E opened the corners again; 9 mm, not 12, since review U: the sealed
 # corners ended the opening 18 mm out, four teeth showing, "a smirk"; now the canines and premolars show, in the
-# mouth's shade, tests/render/test_smile_teeth_review_u.py; 9.7 since review AA: the upper lip raised over the canines,
-# workbench.body.smile_rise, showed the lining beside them, 1,530 pixels in tests/render/test_mouth_renders.py's
-# feminine close-up against main's 1,480, and sealed over 9.7 mm 1,460, the teeth as wide; over 9.8 the lower lip's
-# U turned 20.1 degrees at its middle, tests/body/test_smile_review_l.py's bound moved from 20 to 20.5 for it).
-CORNER_SEAL = 0.0097
+# mouth's shade, tests/render/test_smile_teeth_review_u.py; 9.6 since review AA: the upper lip raised over the canines,
+# workbench.body.smile_rise, showed the lining beside them, 1,970 pixels in tests/render/test_mouth_renders.py's
+# feminine close-up against main's 1,480; sealed over 9.6 mm 1,510; over 9.7 the default masculine face's teeth
+# showed 36.4 mm wide, not 36.7, and over 9.7 or more the lower lip's U turned past 20 degrees at its middle,
+# tests/body/test_smile_review_l.py).
+CORNER_SEAL = 0.0096
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to

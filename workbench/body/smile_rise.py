@@ -27,7 +27,7 @@ __all__ = ["upper_rise"]
 # tests/body/test_smile_lips_review_o.py allows 0.35) to CORNER_FADE[0], none from CORNER_FADE[1] (to 0.85 or 0.95
 # the lining showed as dark wedges beside the outer teeth, 2,330 pixels in tests/render/test_mouth_renders.py's
 # feminine close-up against main's 1,480; to 0.75, with the corners sealed a little wider, workbench.body.expressions.
-# CORNER_SEAL, 1,460); all of it from the lip's inner edge up to REACH[0] above it, none from REACH[1] (the nose's base).
+# CORNER_SEAL, 1,510); all of it from the lip's inner edge up to REACH[0] above it, none from REACH[1] (the nose's base).
 RISE_SIDES = 0.003
 SIDES_FROM = (0.25, 0.6)
 CORNER_FADE = (0.45, 0.75)
