@@ -26,6 +26,7 @@ from .eyes import eyeball_sphere, in_front_of_sphere
 from .lining import behind_cheeks
 from .lip_lift import border_even, lower_arc, lower_hold, lower_thin, mouth_arc, mouth_bend, upper_middle, upper_thin
 from .smile_lids import upper_lids_kept
+from .smile_rise import upper_rise
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep"]
@@ -57,8 +58,12 @@ THIN_LIPS = {"mouth/mouth-upperlip-volume-decr": 1.0 - EVERY_FACE["mouth/mouth-u
 # (a Gaussian's long tail closed the lips over most of the teeth too: a closed-lip smirk; 15 mm, not 12: the lips
 # thinned and parted wider since blind review E opened the corners again; 9 mm, not 12, since review U: the sealed
 # corners ended the opening 18 mm out, four teeth showing, "a smirk"; now the canines and premolars show, in the
-# mouth's shade, tests/render/test_smile_teeth_review_u.py).
-CORNER_SEAL = 0.009
+# mouth's shade, tests/render/test_smile_teeth_review_u.py; 9.6 since review AA: the upper lip raised over the canines,
+# workbench.body.smile_rise, showed the lining beside them, 1,970 pixels in tests/render/test_mouth_renders.py's
+# feminine close-up against main's 1,480; sealed over 9.6 mm 1,510; over 9.7 the default masculine face's teeth
+# showed 36.4 mm wide, not 36.7, and over 9.7 or more the lower lip's U turned past 20 degrees at its middle,
+# tests/body/test_smile_review_l.py).
+CORNER_SEAL = 0.0096
 # ``smileLids``: what keeps the skin under the eyes in front of the eyeballs in ``mouthSmile`` (:func:`_lids`): its
 # cheek raise and squint (SMILE_EYES, with smileOpen) drew the lower lid's skin up onto the eyeball's bulge, up to
 # 1.3 mm behind its surface: the eyeball showed through the lower lid in blind review B. Pushed forward to
@@ -390,6 +395,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         corners = positions[inner_corners(positions, triangles)].astype(np.float64)
         idx, delta = _plus((idx, delta), upper_middle(positions, corners, body, (idx, delta), mid_x, unit))
         idx, delta = _plus((idx, delta), lower_hold(positions, corners, body, (idx, delta), mid_x, unit))
+        idx, delta = _plus((idx, delta), upper_rise(positions, triangles, body, (idx, delta), corners, mid_x, unit))
         idx, delta = _unfold(positions, triangles, *_closed_corners(positions, triangles, body, idx, delta, unit))
         idx, delta = _plus((idx, delta), lower_arc(positions, triangles, body, (idx, delta), mid_x, unit,
                                                    CORNER_SEAL * unit))

@@ -1,0 +1,88 @@
+"""The upper lip raised whole in ``mouthSmile``'s mouth (``smileOpen``, :mod:`.expressions`).
+
+The smile lifted the upper lip's inner edge at the middle only (:func:`~workbench.body.lip_lift.upper_middle`, a
+Gaussian 16 mm wide) while the lower lip's edge rose on a U to the sealed corners: the teeth showed 7 to 9 mm at the
+middle but 3.5 mm 14 mm out and 1 mm at 18 (blind review AA's #4, #8, #10), a lens of teeth under a level upper lip,
+"the upper lip pulls *down* over the teeth into a flat line ... only a thin strip of upper teeth shows" (review AA,
+defect 3; tests/render/test_smile_band_review_aa.py). In a smile the levator and zygomatic muscles raise the whole
+upper lip, most towards the canines, so the row of upper teeth shows as a band to the premolars. :func:`upper_rise`
+lifts the upper lip's sides (its inner edge to its border and the skin over it, fading out under the nose) by
+RISE_SIDES over the canines, none at the middle nor at the corners (their seal and lift are the units' own).
+
+>>> round(RISE_SIDES * 1000, 1), SIDES_FROM
+(3.0, (0.25, 0.6))
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .eyes import _smoothstep
+
+__all__ = ["upper_rise"]
+
+# The lift (metres up, for the reference face) from SIDES_FROM[1] of the mouth's half-width out (none within
+# SIDES_FROM[0]: the middle's lip is at the incisors' gum already, upper_middle; 1 mm more there, or the sides' lift
+# from 0.1 of the way out, lifted review O's #4's or #3's border 0.7 to 0.8 mm more on one side than the other,
+# tests/body/test_smile_lips_review_o.py allows 0.35) to CORNER_FADE[0], none from CORNER_FADE[1] (to 0.85 or 0.95
+# the lining showed as dark wedges beside the outer teeth, 2,330 pixels in tests/render/test_mouth_renders.py's
+# feminine close-up against main's 1,480; to 0.75, with the corners sealed a little wider, workbench.body.expressions.
+# CORNER_SEAL, 1,510); all of it from the lip's inner edge up to REACH[0] above it, none from REACH[1] (the nose's base).
+RISE_SIDES = 0.003
+SIDES_FROM = (0.25, 0.6)
+CORNER_FADE = (0.45, 0.75)
+REACH = (0.010, 0.020)
+# How far in front of the corners (metres, for the reference face) the lip's skin is taken to be: the mouth's
+# lining and the lips' inner faces behind stay with the teeth.
+FRONT = 0.002
+
+
+def upper_rise(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
+               corners: np.ndarray, mid_x: float, unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """The shape (sorted vertex indices, deltas) that raises the upper lip (see :data:`RISE_SIDES`): the skin
+    (``body``'s vertices in front of the mouth's ``corners``, the ends of the lips' inner edge) joined to the upper
+    lip's inner edge (the edge's vertices ``smile``, the lips' sum, lifts most near the face's middle) without going
+    round the corners, lifted from that edge up; ``positions`` at rest (metres), ``triangles`` the body's skin,
+    ``unit`` the face's size against the reference face's.
+
+    >>> CORNER_FADE, REACH
+    ((0.45, 0.75), (0.01, 0.02))
+    """
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    from .lining import island
+    from .soften import lip_edge
+
+    half = float(np.ptp(corners[:, 0])) / 2
+    front = float(corners[:, 2].mean()) - FRONT * unit
+    full = np.zeros(len(positions))
+    full[smile[0]] = smile[1][:, 1]
+    skin = np.ones(len(triangles), bool)
+    skin[island()[0]] = False
+    inside = np.zeros(len(positions), bool)
+    inside[body] = (np.abs(positions[body, 0] - mid_x) < CORNER_FADE[1] * half) & (positions[body, 2] > front)
+    tris = triangles[skin & inside[triangles].all(1)]
+    pairs = np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]])
+    _, label = connected_components(coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])),
+                                               shape=(len(positions),) * 2), directed=False)
+    edge = lip_edge(triangles)
+    edge = edge[inside[edge]]
+    # (the upper lip's edge: the one the smile lifts most within a quarter of the half-width of the middle; the lower
+    # lip's there drops with the jaw)
+    near = edge[np.abs(positions[edge, 0] - mid_x) < 0.25 * half]
+    top = near[np.argmax(full[near])]
+    upper = edge[label[edge] == label[top]]
+    upper = upper[np.argsort(positions[upper, 0])]
+    verts = body[inside[body] & (label[body] == label[top])]
+    p = positions[verts].astype(np.float64)
+    inner = np.interp(p[:, 0], positions[upper, 0], positions[upper, 1])
+    h = p[:, 1] - inner
+    t = np.abs(p[:, 0] - mid_x) / half
+    lift = RISE_SIDES * unit * _smoothstep(SIDES_FROM[0], SIDES_FROM[1], t) \
+        * _smoothstep(CORNER_FADE[1], CORNER_FADE[0], t) * _smoothstep(REACH[1] * unit, REACH[0] * unit, h)
+    keep = np.flatnonzero(lift > 1e-6)
+    delta = np.zeros((len(keep), 3), np.float32)
+    delta[:, 1] = lift[keep]
+    order = np.argsort(verts[keep])
+    return verts[keep][order].astype(np.int32), delta[order]
