@@ -24,7 +24,7 @@ from .texture import HEIGHT, LIGHT_MAX, V_END, WIDTH, hair_texture, pattern, rgb
 # face, none past GROUND_AZ[1]: at the sides and back the layer is what fills between the falling curls), as much as
 # the hair is lighter than the skin (none GROUND_LIGHTER[0] L* lighter or less, all from GROUND_LIGHTER[1]). In the
 # hair's colour, blond curls on a deep skin drew a flat tan band across the forehead between the curls and the skin,
-# "a headband" (blind review AB's defect 4, #5's #C8B288 on #472C1F; tests/render/test_curly_band_review_ab.py).
+# "a headband" (blind review AB's defect 4, #5's #C8B288 on #472C1F; tests/body/test_curly_band_review_ab.py).
 # Darker curls on a lighter skin keep the layer's fill (the hair's depth: review AA's tight curls, its best style).
 GROUND = (0.8, 0.96)
 GROUND_AZ = (70.0, 105.0)
