@@ -26,7 +26,7 @@ from .texture import HEIGHT, LIGHT_MAX, V_END, WIDTH, hair_texture, pattern, rgb
 # hair's colour, blond curls on a deep skin drew a flat tan band across the forehead between the curls and the skin,
 # "a headband" (blind review AB's defect 4, #5's #C8B288 on #472C1F; tests/body/test_curly_band_review_ab.py).
 # Darker curls on a lighter skin keep the layer's fill (the hair's depth: review AA's tight curls, its best style).
-GROUND = (0.8, 0.96)
+GROUND = (0.9, 1.0)
 GROUND_AZ = (70.0, 105.0)
 GROUND_LIGHTER = (10.0, 30.0)
 # ...its light there, of the bald skin's (a little shade of the coils over it)
@@ -52,7 +52,7 @@ def lighter(color: str, skin: str) -> float:
     """How many L* hair of ``color`` is lighter than a ``skin`` tone (negative: darker).
 
     >>> round(lighter("#C8B288", "#472C1F")), round(lighter("#867257", "#DAB289"))
-    (53, -26)
+    (52, -26)
     """
     return lstar(color) - lstar(skin)
 
