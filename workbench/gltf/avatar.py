@@ -110,7 +110,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
         # (Only LOD 2's baked texture reads the body: asking for it here, on the helper, made a second
         # copy of the body while the caller's thread was making the first.)
         look = hair_look.material(hair["color"], hair["style"], body_mesh(settings) if lod >= 2 else None, lod,
-                                  settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"])
+                                  settings["outfit"]["topStyle"], settings["outfit"]["bottomStyle"],
+                                  skin=settings["skinTone"])
         out["Hair"] = dict(name="Hair", blend=False, mask=True, double=True, **look)
         # The fringe's fine strands over the forehead (and the shell's band) from the full-size image, as the lashes:
         # a card two pixels wide took a browser's coarse levels, where its strands average into one grey stroke with

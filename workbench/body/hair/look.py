@@ -18,6 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..lod import Piece
+from .ground import ground_texture
 from .head import per_body
 from .texture import hair_texture, scatter, tint
 
@@ -49,11 +50,15 @@ SPECULAR_OF = {"bob": 0.12}
 FORM = {"bob": (0.3, 6.0, 0.4)}
 
 
-def material(color: str, style: str, mesh, lod: int, top: str | None = None, bottom: str = "trousers") -> dict:
+def material(color: str, style: str, mesh, lod: int, top: str | None = None, bottom: str = "trousers",
+             skin: str | None = None) -> dict:
     """``image`` (RGBA), ``roughness`` and ``anisotropy`` for ``style`` in ``color`` at ``lod`` (LOD 2's
     texture is the cards baked for this body, ``mesh``, over the top ``top``; below LOD 2 ``mesh`` is not
-    read and may be None)."""
-    image = hair_texture(color, style) if lod < 2 else _baked_texture(mesh, style, color, top, bottom)
+    read and may be None); curls lighter than the ``skin`` tone show it at their hairline (:func:`.ground.grounded`)."""
+    if lod >= 2:
+        image = _baked_texture(mesh, style, color, top, bottom)
+    else:
+        image = ground_texture(color, skin) if style == "curly" and skin is not None else hair_texture(color, style)
     return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style],
                 specular=SPECULAR_OF.get(style, SPECULAR))
 

@@ -218,7 +218,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         alpha[:, c * cw:(c + 1) * cw] = a
         light[:, c * cw:(c + 1) * cw] = lit
         tip[:, c * cw:(c + 1) * cw] = smooth(0.3, 1.0, at) * min(1.0, tip_light * 10)
-    shade, cut = _shell(rng, curly, style in SLEEK)
+    shade, cut, ground = _shell(rng, curly, style in SLEEK)
     light[:, n // 2:] = shade
     alpha[:, n // 2:] = cut
     # Pairs of columns averaged (the light weighted by alpha, so clear texels do not darken an edge).
@@ -227,16 +227,20 @@ def _draw(style: str) -> dict[str, np.ndarray]:
     light = np.where(pair > 1e-3, lit / np.maximum(pair, 1e-3), (light[:, 0::2] + light[:, 1::2]) / 2)
     alpha = pair / 2
     tip = tip[:, 0::2]
+    ground = (ground[:, 0::2] * cut[:, 0::2] + ground[:, 1::2] * cut[:, 1::2]) / np.maximum(cut[:, 0::2] + cut[:, 1::2],
+                                                                                           1e-3)
     # Alpha kept as the top byte of a little-endian RGBA word (hair_texture ors the colour in).
     return {"light": np.clip(light / LIGHT_MAX * 255 + 0.5, 0, 255).astype(np.uint8),
             "tip": np.clip(np.round(tip * (TIPS - 1)), 0, TIPS - 1).astype(np.uint8),
-            "alpha": np.clip(alpha * 255 + 0.5, 0, 255).astype("<u4") << 24}
+            "alpha": np.clip(alpha * 255 + 0.5, 0, 255).astype("<u4") << 24,
+            "ground": np.clip(ground * 255 + 0.5, 0, 255).astype(np.uint8)}
 
 
-def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The scalp layer's half (see the module's text): the roots' shade, opaque to about FILL_TO and thinning
     out by FILL_END, under strands (the hair's colour) that end one by one between TIP_FROM and TIP_TO, fewer
-    and fainter the farther out; curly hair's short and kinked over a mottled shade (coils seen end on).
+    and fainter the farther out; curly hair's short and kinked over a mottled shade (coils seen end on). Returned:
+    its light, its alpha and the share of each texel's cover that is the fill, not a strand (:func:`.ground.grounded`).
 
     The hairline is a gradient of density, not a line: the fill's own edge wanders (a few hundredths of a
     hairline, slowly round the head) and thins over a sixth of a hairline (over a tenth, seen with the row of
@@ -294,7 +298,11 @@ def _shell(rng, curly: bool, sleek: bool = False) -> tuple[np.ndarray, np.ndarra
         root = root + (lit - root) * smooth(FILL_TO - 0.06, FILL_TO - 0.16, h)
     shade = (hair * strands + root * fill * (1 - strands)) / np.maximum(alpha, 1e-3)
     shade = np.where(alpha > 1e-3, shade, hair)
-    return shade.astype(np.float32), alpha.astype(np.float32)
+    ground = fill * (1 - strands) / np.maximum(alpha, 1e-3)
+    if curly:
+        # (between the end-on coils' light tufts, where the skin shows first: grounded)
+        ground = ground * (0.75 - 0.25 * blob)
+    return shade.astype(np.float32), alpha.astype(np.float32), ground.astype(np.float32)
 
 
 @lru_cache(maxsize=8)

@@ -1,0 +1,86 @@
+"""Curls' hairline on the skin: where curls are lighter than the skin they grow from, the scalp layer's fill at the
+forehead in the skin's own colour (:func:`grounded`), so the skin shows between the first coils' roots.
+
+>>> t = ground_texture("#C8B288", "#472C1F")
+>>> t.shape, bool((t != hair_texture("#C8B288", "curly")).any()), ground_texture("#867257", "#DAB289") is hair_texture(
+...     "#867257", "curly")
+((1024, 512, 4), True, True)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from ...options.colour import albedo_for, skin_reflect, srgb_to_linear
+from .clumps import smooth
+from .pieces import CURLY_SHADE, SCALP_SHADE, edge
+from .texture import HEIGHT, LIGHT_MAX, V_END, WIDTH, hair_texture, pattern, rgb
+
+# Curls lighter than the skin they grow from (:func:`grounded`): the scalp layer's fill, seen from the front between
+# the coils' lowest edge and its own hairline, goes to the skin's colour (the skin between the first coils' roots),
+# from GROUND[0] to GROUND[1] hairlines from the crown, over the forehead (full within GROUND_AZ[0] degrees of the
+# face, none past GROUND_AZ[1]: at the sides and back the layer is what fills between the falling curls), as much as
+# the hair is lighter than the skin (none GROUND_LIGHTER[0] L* lighter or less, all from GROUND_LIGHTER[1]). In the
+# hair's colour, blond curls on a deep skin drew a flat tan band across the forehead between the curls and the skin,
+# "a headband" (blind review AB's defect 4, #5's #C8B288 on #472C1F; tests/body/test_curly_band_review_ab.py).
+# Darker curls on a lighter skin keep the layer's fill (the hair's depth: review AA's tight curls, its best style).
+GROUND = (0.9, 1.0)
+GROUND_AZ = (70.0, 105.0)
+GROUND_LIGHTER = (10.0, 30.0)
+# ...its light there, of the bald skin's (a little shade of the coils over it)
+SHADED = 0.92
+
+
+@lru_cache(maxsize=16)
+def ground_texture(color: str, skin: str) -> np.ndarray:
+    """Curly hair's atlas (:func:`.texture.hair_texture`) in ``color`` on a ``skin`` tone ('#RRGGBB'): grounded
+    (:func:`grounded`) where the hair is lighter than the skin by more than :data:`GROUND_LIGHTER`'s first figure,
+    else the atlas itself."""
+    image = hair_texture(color, "curly")
+    return grounded(image, color, skin) if lighter(color, skin) > GROUND_LIGHTER[0] else image
+
+
+def lstar(color: str) -> float:
+    """CIE L* of ``color`` ('#RRGGBB')."""
+    y = float(srgb_to_linear(rgb(color)) @ np.array([0.2126, 0.7152, 0.0722]))
+    return 116 * np.cbrt(y) - 16 if y > 0.008856 else 903.3 * y
+
+
+def lighter(color: str, skin: str) -> float:
+    """How many L* hair of ``color`` is lighter than a ``skin`` tone (negative: darker).
+
+    >>> round(lighter("#C8B288", "#472C1F")), round(lighter("#867257", "#DAB289"))
+    (52, -26)
+    """
+    return lstar(color) - lstar(skin)
+
+
+def grounded(image: np.ndarray, color: str, skin: str) -> np.ndarray:
+    """The atlas ``image`` of curls in ``color`` with the scalp layer's fill at the forehead's
+    hairline in ``skin``'s own colour (the skin's albedo, in the fill's mottle, under the layer's vertex shade), by
+    :data:`GROUND`, :data:`GROUND_AZ` and :data:`GROUND_LIGHTER`: there the skin shows between the first coils' roots;
+    the layer's kinked strands stay the hair's."""
+    p = pattern("curly")
+    h = (np.arange(HEIGHT) + 0.5) / HEIGHT * V_END
+    x = (np.arange(WIDTH // 2) + 0.5) / WIDTH
+    az = np.abs(360.0 * ((x - 1.0 / WIDTH) / (0.5 - 2.0 / WIDTH) - 0.5))        # (shell_u undone)
+    share = float(np.clip((lighter(color, skin) - GROUND_LIGHTER[0]) / (GROUND_LIGHTER[1] - GROUND_LIGHTER[0]), 0, 1))
+    w = (share * smooth(GROUND[0], GROUND[1], h)[:, None] * smooth(GROUND_AZ[1], GROUND_AZ[0], az)[None, :]
+         * p["ground"] / 255.0)
+    level = p["light"][:, WIDTH // 2:] / 255.0 * LIGHT_MAX
+    # (over the layer's vertex shade there, pieces._scalp_shade, undone: kept, the skin between the roots was a dark rim,
+    # 8.7 L* under the bald forehead's on #5, against main's tan band 12.3 over it)
+    vertex = SCALP_SHADE * CURLY_SHADE
+    vertex = vertex + (1 - vertex) * smooth(*edge("curly"), h)
+    # (the fill's mottle kept about its row's median: its level itself is the roots' deep shade, 0.4 of the hair's)
+    mottle = np.clip(level / np.maximum(np.median(level, axis=1, keepdims=True), 1e-3), 0.85, 1.1)
+    target = (rgb(albedo_for(skin, skin_reflect(skin)))[None, None, :] * mottle[..., None]
+              * (SHADED / vertex)[:, None, None] * 255)
+    out = image.copy()
+    half = out[:, WIDTH // 2:, :3].astype(np.float64)
+    out[:, WIDTH // 2:, :3] = np.clip(half + (target - half) * w[..., None] + 0.5, 0, 255).astype(np.uint8)
+    out.setflags(write=False)
+    return out
+
