@@ -32,6 +32,12 @@ BAND, BELOW, THIN = 24, 250, 3
 # P#3 0.02 -> 0.021 (2 December, pass 37, knowingly): 0.0206 since hairline37's lower bob front line met this round's
 # faces (0.0228 at its merge, bob37's darker hem brought it back; fixhair37 traced it). Pictures not yet compared.
 MOST = {"S#7": 0.02, "Q#7": 0.06, "P#3": 0.021}
+# ...at three quarters (2 December, bob38, knowingly: S#7 0.02 -> 0.023, P#3 0.021 -> 0.032): with the sides brought in
+# to the cheek (workbench.body.hair.styles.BOB_CHEEK) the far side's hair shows at 3/4 as a strip 2 to 4 px wide beside
+# the cheek from the eye down to the hem (it hung 15 mm off the cheek, a strip 10 px and more wide), and its columns'
+# runs count as thin: S#7 0.0102 -> 0.0216, P#3 0.0206 -> 0.0302; the hem itself as before (the back's bounds hold,
+# the 512 px pictures before and after looked at: no comb of tips, /tmp/bob38/ends-cmp-*.png).
+MOST_AT = {("S#7", "three-quarter"): 0.023, ("P#3", "three-quarter"): 0.032}
 
 
 def run_widths(mask: np.ndarray) -> np.ndarray:
@@ -81,7 +87,8 @@ def masks():
 @pytest.mark.parametrize("view", list(VIEWS))
 @pytest.mark.parametrize("name", list(BOBS))
 def test_the_bobs_ends_are_blunt(masks, name, view):
-    assert thin_ends(masks[name, view]) < MOST[name], round(thin_ends(masks[name, view]), 3)
+    most = MOST_AT.get((name, view), MOST[name])
+    assert thin_ends(masks[name, view]) < most, round(thin_ends(masks[name, view]), 3)
 
 
 def test_the_measure_sees_a_comb_of_tips():

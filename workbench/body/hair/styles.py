@@ -257,6 +257,12 @@ BOB_FLYAWAYS = ((120, 20), (0.05, 0.7), 0.006, (0.003, 0.006))
 # hairs and the held-back layer (blind review AA's "hair starts far back on the skull"). (At 0.96 all round, the nape's
 # cards rooted lower and review M's #6 nape stood hollow, 27 pixels against test_bob_review_m's 26.)
 BOB_ROOTS = 0.96
+# ...and in front of the ear (azimuths from the face, degrees: all from the second figure to the third, none nearer the
+# face than the first nor behind the fourth) its sides keep only the rest of this share of their clearance over the
+# body: at their full clearance (6 to 22 mm, and BOB_ROUND's swell, which is for the ear) the sides hung 11 to 18 mm off
+# the cheek and the jaw, a helmet with the backdrop between it and the cheek at 3/4 (blind review AB's #11: "standing a
+# finger's width off the cheek"; tests/body/test_bob_cheek_review_ab.py).
+BOB_CHEEK = (0.8, (20.0, 35.0, 72.0, 88.0))
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -305,7 +311,9 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
     def clearance(az, y, i):
         below = smoothstep(c[1] + BOB_ROUND[1], c[1] - BOB_ROUND[1], y)
         jaw = BOB_JAW[0] * smoothstep(c[1] - BOB_JAW[1], c[1] - BOB_JAW[2], y) * smoothstep(140.0, 100.0, np.abs(az))
-        return np.maximum(base[i] + (BOB_ROUND[0] * below - jaw) * np.sin(np.radians(az)) ** 2, 0.003)
+        a, (a0, a1, a2, a3) = np.abs(az), BOB_CHEEK[1]
+        cheek = 1 - BOB_CHEEK[0] * smoothstep(a0, a1, a) * smoothstep(a3, a2, a)
+        return np.maximum((base[i] + (BOB_ROUND[0] * below - jaw) * np.sin(np.radians(az)) ** 2) * cheek, 0.003)
 
     def target(az, i):
         a = np.abs(az)
