@@ -61,7 +61,7 @@ IOR = 1.0
 # it over LID_SHADE[0] radii, to 1 - LID_SHADE[1] at the edge (a flat white sclera up to the lid read as a staring
 # eye, and one lit to its top as a sticker; blind review E).
 LID = (0.34, 0.7)
-LID_SHADE = (0.36, 0.6)
+LID_SHADE = (0.2, 0.6)
 # The catchlights (centre x, y down, in eyeball radii from the front; radius; strength): the key light's window up
 # and to the figure's right of the pupil as seen, over the pupil's edge where it shows most, and a faint second.
 GLINTS = ((-0.1, -0.12, 0.05, 1.0), (0.15, 0.1, 0.025, 0.4))
