@@ -224,3 +224,22 @@ def column(rng, style: str, rows: int, cw: int, wisp: bool, texel: float) -> tup
     if not (curly or wisp or style in STRANDS):
         lit = soften(lit, SOFTEN * texel)
     return a, lit
+
+
+def even_crown(lit: np.ndarray, alpha: np.ndarray, v: np.ndarray, keep: float, full: float, gone: float,
+                across: float) -> np.ndarray:
+    """A card column's light (rows, width) with its spread across each row at the locks' and core's scale (its light
+    blurred across by a Gaussian of ``across`` columns, about the row's mean, weighted by ``alpha``) cut to ``keep`` of
+    it from the root to ``full`` of the card's length, back to all of it by ``gone``; its strands (the rest) kept
+    (:data:`.texture.CROWN_EVEN`).
+
+    >>> lit = np.repeat([[0.6] * 20 + [1.0] * 20], 2, 0); lit[:, 5] += 0.1     # two locks, a light strand in one
+    >>> out = even_crown(lit, np.ones_like(lit), np.array([0.1, 0.9]), 0.5, 0.25, 0.45, 4.0)
+    >>> out[0, [0, 4, 5, 6, 39]].round(2).tolist(), out[1, [0, 39]].round(2).tolist()
+    ([0.7, 0.7, 0.8, 0.7, 0.9], [0.6, 1.0])
+    """
+    weight = alpha.sum(1)
+    mean = np.where(weight > 1e-3, (lit * alpha).sum(1) / np.maximum(weight, 1e-3), lit.mean(1))[:, None]
+    coarse = soften(lit, across)
+    cut = (1 - keep) * smooth(gone, full, v)[:, None]
+    return (lit - (coarse - mean) * cut).astype(lit.dtype)

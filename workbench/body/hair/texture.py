@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from .. import keep
-from .clumps import column, even_locks, smooth, soften
+from .clumps import column, even_crown, even_locks, smooth
 
 HEIGHT = 1024
 WIDTH = 512
@@ -175,25 +175,6 @@ def _card_at(rows: int) -> np.ndarray:
     return np.where(wisp[None, :], np.minimum(v * WISP_ROWS, 1.0)[:, None], v[:, None])
 
 
-def _even_crown(lit: np.ndarray, alpha: np.ndarray, v: np.ndarray, keep: float, full: float, gone: float,
-                across: float) -> np.ndarray:
-    """A card column's light (rows, width) with its spread across each row at the locks' and core's scale (its light
-    blurred across by a Gaussian of ``across`` columns, about the row's mean, weighted by ``alpha``) cut to ``keep`` of
-    it from the root to ``full`` of the card's length, back to all of it by ``gone``; its strands (the rest) kept
-    (:data:`CROWN_EVEN`).
-
-    >>> lit = np.repeat([[0.6] * 20 + [1.0] * 20], 2, 0); lit[:, 5] += 0.1     # two locks, a light strand in one
-    >>> out = _even_crown(lit, np.ones_like(lit), np.array([0.1, 0.9]), 0.5, 0.25, 0.45, 4.0)
-    >>> out[0, [0, 4, 5, 6, 39]].round(2).tolist(), out[1, [0, 39]].round(2).tolist()
-    ([0.7, 0.7, 0.8, 0.7, 0.9], [0.6, 1.0])
-    """
-    weight = alpha.sum(1)
-    mean = np.where(weight > 1e-3, (lit * alpha).sum(1) / np.maximum(weight, 1e-3), lit.mean(1))[:, None]
-    coarse = soften(lit, across)
-    cut = (1 - keep) * smooth(gone, full, v)[:, None]
-    return (lit - (coarse - mean) * cut).astype(lit.dtype)
-
-
 def _draw(style: str) -> dict[str, np.ndarray]:
     """The atlas's light levels, tip steps and alpha for ``style`` (see the module's layout)."""
     n = SIZE
@@ -210,7 +191,7 @@ def _draw(style: str) -> dict[str, np.ndarray]:
         if wisp:        # (the column's first rows: WISP_ROWS)
             a, lit = np.pad(a, ((0, n - len(a)), (0, 0))), np.pad(lit, ((0, n - len(lit)), (0, 0)), mode="edge")
         if style in CROWN_EVEN and not wisp:
-            lit = _even_crown(lit, a, v[:, 0], *CROWN_EVEN[style])
+            lit = even_crown(lit, a, v[:, 0], *CROWN_EVEN[style])
         # Root to tip: dark at the root (the shade inside the hair), lighter towards the tip.
         tip_light = ROOT[style][2]
         at = np.minimum(v * WISP_ROWS, 1.0) if wisp else v
