@@ -21,7 +21,7 @@ from workbench.body.outfit.hood import ROLL, STEPS, bearings
 from workbench.body.outfit.pattern import pattern
 from workbench.options import normalize_avatar_settings
 
-FRONT, LYING, STANDING = 100.0, 0.014, 0.028
+FRONT, LYING, STANDING = 100.0, 0.016, 0.028
 # Review AB's hoodie wearers (seed 4638): what shapes the body and the hoodie, and what it is worn over.
 BODIES = {12: ({"gender": "feminine", "bodyShape": "average", "height": 151.7}, "skirt"),
           6: ({"gender": "feminine", "bodyShape": "athletic", "height": 207.3}, "shorts"),

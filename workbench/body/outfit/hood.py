@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-__all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "bearings", "hood", "hood_ring", "worn"]
+__all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "bearings", "folds", "hood", "hood_ring", "worn"]
 
 # The roll (out from the neckline, up from it; metres at the back's middle): from the seam up the neck's
 # side of the roll, over its top (the opening's rim) and down its outside into the hood's open mouth, the
@@ -64,7 +64,10 @@ END = 4.0
 TAPER = 0.14
 # The roll's height at the front as a share of its height at the back's middle, and how much wider it lies there
 # (its cloth laid out over the shoulders and chest): a hood down stands at the back of the neck only.
-LIE, SPREAD, TILT = 0.4, 0.5, 40.0
+LIE, SPREAD, TILT = 0.4, 0.5, 30.0
+# The bag's folds from behind: how deep (a share of its thickness at its lower edge, less up towards the neck) and
+# how many waves round the neck (4: a valley along the centre seam, a fold either side of it).
+FOLD, FOLDS = 0.3, 4
 
 
 def _nearest_on(points: np.ndarray, faces: np.ndarray, targets: np.ndarray):
@@ -151,6 +154,13 @@ def _rows(line: np.ndarray, neck: tuple[float, float]) -> tuple[np.ndarray, ...]
     return rows, foot, way, depth, size
 
 
+def folds() -> np.ndarray:
+    """The bag's soft folds down the back, (BAG rows, STEPS): its thickness there over its mean, fuller either side
+    of its centre seam, sunk along the seam and towards the shoulders, more so down the bag (review AB: "from
+    behind, the hood is a flat painted triangle", a bag of one even thickness that caught the light evenly)."""
+    return 1 - FOLD * np.outer(BAG[:, 0], np.cos(FOLDS * (bearings() - np.pi)))
+
+
 def hood_ring(line: np.ndarray, neck: tuple[float, float]) -> np.ndarray:
     """Per bearing of the hood (:data:`STEPS`), the neckline's point (an index into ``line``, its points)
     nearest it in bearing: the point whose skin weights the roll standing there takes."""
@@ -172,7 +182,7 @@ def hood(points: np.ndarray, faces: np.ndarray, neckline: np.ndarray, neck: tupl
     on, axes = _frames(points, tri, bary)
     # (Full thickness behind the neck, 0.6 of it along the shoulders, where long hair falls over it to the front.)
     thick = np.maximum(size, 0.25) * (0.6 + 0.4 * np.clip(-np.cos(bearings()), 0, 1))
-    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(thick, len(BAG)) + 0.0015
+    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(thick, len(BAG)) * folds().ravel() + 0.0015
     bag = on + stand[:, None] * axes[:, 2]
     # 3. Bound to their nearest triangles, with their whole offsets in those triangles' frames.
     tri, bary = _nearest_on(points, faces, bag)
