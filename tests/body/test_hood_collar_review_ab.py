@@ -4,14 +4,14 @@ opening's rim is; round the sides and front its edges lie on the shoulders and c
 tube standing round the neck. Measured on the fitted hoodie of review AB's hoodie wearers (seed 4638's #12, #6, #8):
 
 - in front (bearings within :data:`FRONT` degrees of the front), the roll's points stand at most :data:`LYING`
-  off the hoodie (main's 24.9-30.5 mm, a ring 2.5 cm tall round the neck; now 10.3-11.7 mm);
+  off the hoodie (main's 25.0-30.5 mm, a ring 2.5 cm tall round the neck; now 10.2-14.1 mm);
 - at the back's middle the roll still stands at least :data:`STANDING` off it (its rim round the back of the
-  neck, 3.3-3.6 cm, kept), so the hood was laid down in front, not flattened everywhere.
+  neck, 3.6 cm, kept), so the hood was laid down in front, not flattened everywhere.
 
 And "from behind, the hood is a flat painted triangle (#1 S1 r1 back, #8 S2 r4 back)": a bag of one even
 thickness, a dome highest along its centre seam, caught the light evenly. A lying hood's two halves lie in soft
 folds either side of the seam: :data:`LOBE` of the way down the bag, the bag 45 degrees either side of the
-centre stands at least :data:`FULLER` times as far off the hoodie as on the seam (main's 0.81-0.85: the dome;
+centre stands at least :data:`FULLER` times as far off the hoodie as on the seam (main's 0.84: the dome;
 now 1.22-1.24).
 """
 

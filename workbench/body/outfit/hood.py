@@ -62,9 +62,11 @@ STEPS = 45
 END = 4.0
 # Over what share of each half of the hood its roll tapers to nothing at its end (where the ends cross).
 TAPER = 0.14
-# The roll's height at the front as a share of its height at the back's middle, and how much wider it lies there
-# (its cloth laid out over the shoulders and chest): a hood down stands at the back of the neck only.
-LIE, SPREAD, TILT = 0.4, 0.5, 30.0
+# The roll's height at the front as a share of its height at the back's middle (a hood down stands at the back of
+# the neck only), and how far down from the level it lies at the front (degrees; down the shoulders' and chest's
+# slope). (Laid out 1.25 to 1.5 times as wide as well, its outer edge on the shoulder went 0.9-1.5 mm into the
+# skin in the idle pose: it moves with the neckline, the shoulder otherwise; test_clothes_edges.)
+LIE, TILT = 0.4, 30.0
 # The bag's folds from behind: how deep (a share of its thickness at its lower edge, less up towards the neck) and
 # how many waves round the neck (4: a valley along the centre seam, a fold either side of it).
 FOLD, FOLDS = 0.3, 4
@@ -137,18 +139,16 @@ def _rows(line: np.ndarray, neck: tuple[float, float]) -> tuple[np.ndarray, ...]
     roll = (0.34 + 0.66 * size) * np.sqrt(1 - (1 - np.clip((1 - u) / TAPER, 0, 1)) ** 2)
     # Round the sides and front the roll lies down on the shoulders and chest, a collar folded over rather than
     # a tube standing round the neck (review AB: "a thick glossy inflated ring that dominates the portraits",
-    # 2.2-2.5 cm off the hoodie in front): its height a share of the back's (:data:`LIE` at the front), the
-    # cloth that stood up laid outwards instead.
+    # 2.2-2.5 cm off the hoodie in front): its height a share of the back's (:data:`LIE` at the front).
     lie = LIE + (1 - LIE) * ((1 - np.cos(at)) / 2) ** 2
-    wide = 1 + SPREAD * (1 - lie) / (1 - LIE)
     back = np.clip(-np.cos(at), 0, 1)
     depth = size * (SIDE + (BACK - SIDE) * np.sqrt(back))
     # (Laid along the shoulders' and chest's slope, down from the level: laid out level it stood off them.)
     tilt = np.radians(TILT) * (1 - lie) / (1 - LIE)
     lay = np.cos(tilt)[:, None] * out - np.sin(tilt)[:, None] * up
     rise = np.sin(tilt)[:, None] * out + np.cos(tilt)[:, None] * up
-    rows = np.stack([seam + (p[0] * roll * wide)[:, None] * lay + (p[1] * roll * lie)[:, None] * rise for p in ROLL])
-    foot = seam + (ROLL[-1, 0] * roll * wide)[:, None] * lay
+    rows = np.stack([seam + (p[0] * roll)[:, None] * lay + (p[1] * roll * lie)[:, None] * rise for p in ROLL])
+    foot = seam + (ROLL[-1, 0] * roll)[:, None] * lay
     way = back[:, None] * -up + (1 - back)[:, None] * out
     way /= np.linalg.norm(way, axis=1, keepdims=True)
     return rows, foot, way, depth, size
