@@ -33,7 +33,7 @@ from .. import keep
 from ..mesh import BodyMesh
 from ..texels import texel_map
 from .garments import dressed
-from .hood import ROLL, SHADE, STEPS, bearings
+from .hood import FOLD, ROLL, SHADE, STEPS, bearings, folds
 from .pattern import FOLD_SIZE, FORMAT, NECKLINE_CUT, pattern, reference
 from .styles import STYLES
 from .trims import HEATHER, flecks, seam_distances, sewing, trim_colour
@@ -67,6 +67,8 @@ FOLD_PITCH = 0.055
 # How much a gathered band's ribbing darkens it (over the band, and more in its grooves), and its end's
 # line of stitches.
 RIB_SHADE, RIB_GROOVE, STITCH_SHADE = 0.10, 0.08, 0.22
+# How much light a lying hood's deepest fold valley loses (.hood.folds).
+FOLD_SHADE = 0.35
 # The shadow a lying hood's fold casts on the hoodie: its depth at the fold's edge, its width (metres).
 CAST, CAST_WIDTH = 0.45, 0.02
 # A seam's groove (its shadow), the light on its pressed allowance beside it, and how deep the groove sinks in
@@ -225,6 +227,8 @@ def _hood_light(name: str, n: int) -> np.ndarray:
         return np.ones((n, n), np.float32)
     panel = len(pat["from_cut"])
     light[panel:panel + len(SHADE) * STEPS] = np.repeat(SHADE, STEPS)
+    # The bag's folds' valleys in their own shade (the light the folds either side keep from them).
+    light[panel + len(ROLL) * STEPS:panel + len(SHADE) * STEPS] *= 1 - FOLD_SHADE * np.clip(1 - folds(), 0, None).ravel() / FOLD
     painted = tex.paint_vertices(pat["vfaces"], light[pat["vmap"]][:, None])[..., 0]
     # The fold's edge (the bag's last row) on the reference drape, sampled every few millimetres, each sample
     # casting as much shadow as the fold stands tall there behind the neck (none on the shoulders).

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-__all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "bearings", "hood", "hood_ring", "worn"]
+__all__ = ["ROLL", "BAG", "SHADE", "STEPS", "END", "bearings", "folds", "hood", "hood_ring", "worn"]
 
 # The roll (out from the neckline, up from it; metres at the back's middle): from the seam up the neck's
 # side of the roll, over its top (the opening's rim) and down its outside into the hood's open mouth, the
@@ -62,6 +62,14 @@ STEPS = 45
 END = 4.0
 # Over what share of each half of the hood its roll tapers to nothing at its end (where the ends cross).
 TAPER = 0.14
+# The roll's height at the front as a share of its height at the back's middle (a hood down stands at the back of
+# the neck only), and how far down from the level it lies at the front (degrees; down the shoulders' and chest's
+# slope). (Laid out 1.25 to 1.5 times as wide as well, its outer edge on the shoulder went 0.9-1.5 mm into the
+# skin in the idle pose: it moves with the neckline, the shoulder otherwise; test_clothes_edges.)
+LIE, TILT = 0.4, 30.0
+# The bag's folds from behind: how deep (a share of its thickness at its lower edge, less up towards the neck) and
+# how many waves round the neck (4: a valley along the centre seam, a fold either side of it).
+FOLD, FOLDS = 0.3, 4
 
 
 def _nearest_on(points: np.ndarray, faces: np.ndarray, targets: np.ndarray):
@@ -129,13 +137,28 @@ def _rows(line: np.ndarray, neck: tuple[float, float]) -> tuple[np.ndarray, ...]
     u = np.abs(at - np.pi) / (np.pi - np.radians(END))
     size = np.cos(np.clip(u, 0, 1) * np.pi / 2) ** 0.8
     roll = (0.34 + 0.66 * size) * np.sqrt(1 - (1 - np.clip((1 - u) / TAPER, 0, 1)) ** 2)
+    # Round the sides and front the roll lies down on the shoulders and chest, a collar folded over rather than
+    # a tube standing round the neck (review AB: "a thick glossy inflated ring that dominates the portraits",
+    # 2.2-2.5 cm off the hoodie in front): its height a share of the back's (:data:`LIE` at the front).
+    lie = LIE + (1 - LIE) * ((1 - np.cos(at)) / 2) ** 2
     back = np.clip(-np.cos(at), 0, 1)
     depth = size * (SIDE + (BACK - SIDE) * np.sqrt(back))
-    rows = np.stack([seam + (p[0] * roll)[:, None] * out + (p[1] * roll)[:, None] * up for p in ROLL])
-    foot = seam + (ROLL[-1, 0] * roll)[:, None] * out
+    # (Laid along the shoulders' and chest's slope, down from the level: laid out level it stood off them.)
+    tilt = np.radians(TILT) * (1 - lie) / (1 - LIE)
+    lay = np.cos(tilt)[:, None] * out - np.sin(tilt)[:, None] * up
+    rise = np.sin(tilt)[:, None] * out + np.cos(tilt)[:, None] * up
+    rows = np.stack([seam + (p[0] * roll)[:, None] * lay + (p[1] * roll * lie)[:, None] * rise for p in ROLL])
+    foot = seam + (ROLL[-1, 0] * roll)[:, None] * lay
     way = back[:, None] * -up + (1 - back)[:, None] * out
     way /= np.linalg.norm(way, axis=1, keepdims=True)
     return rows, foot, way, depth, size
+
+
+def folds() -> np.ndarray:
+    """The bag's soft folds down the back, (BAG rows, STEPS): its thickness there over its mean, fuller either side
+    of its centre seam, sunk along the seam and towards the shoulders, more so down the bag (review AB: "from
+    behind, the hood is a flat painted triangle", a bag of one even thickness that caught the light evenly)."""
+    return 1 - FOLD * np.outer(BAG[:, 0], np.cos(FOLDS * (bearings() - np.pi)))
 
 
 def hood_ring(line: np.ndarray, neck: tuple[float, float]) -> np.ndarray:
@@ -159,7 +182,7 @@ def hood(points: np.ndarray, faces: np.ndarray, neckline: np.ndarray, neck: tupl
     on, axes = _frames(points, tri, bary)
     # (Full thickness behind the neck, 0.6 of it along the shoulders, where long hair falls over it to the front.)
     thick = np.maximum(size, 0.25) * (0.6 + 0.4 * np.clip(-np.cos(bearings()), 0, 1))
-    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(thick, len(BAG)) + 0.0015
+    stand = np.repeat(BAG[:, 1], STEPS) * np.tile(thick, len(BAG)) * folds().ravel() + 0.0015
     bag = on + stand[:, None] * axes[:, 2]
     # 3. Bound to their nearest triangles, with their whole offsets in those triangles' frames.
     tri, bary = _nearest_on(points, faces, bag)
