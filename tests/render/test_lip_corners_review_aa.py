@@ -73,10 +73,7 @@ def corner_lines(n: int) -> tuple[float, float]:
 @pytest.mark.parametrize("n", FACES)
 def test_the_resting_corners_are_soft(n):
     """Each face's mean corner line LINE or less: on main #12 69.4 (56.9, 82.0) and #9 72.2 (60.3, 84.0); now 29.5 (19.9,
-    39.2) and 38.3 (33.3, 43.4), #1, #3, #8 20.4, 18.9, 22.1 (main 25.3, 31.6, 33.0). pout38 (blind review AB's pout)
-    rolls a heavy build's full lips back at rest (workbench.body.details.LIP_REST["heavy"]), which deepens #9's (heavy)
-    corners a little: 38.3 -> 39.5 (32.7, 46.3). (More of the lower lip's roll, 0.6, or ARKit's mouthShrugLower took it
-    past LINE, 40.3 to 44.7.)"""
+    39.2) and 38.3 (33.3, 43.4), #1, #3, #8 20.4, 18.9, 22.1 (main 25.3, 31.6, 33.0)."""
     assert np.mean(corner_lines(n)) <= LINE, [round(x, 1) for x in corner_lines(n)]
 
 

@@ -57,13 +57,9 @@ def test_mouth_open_keeps_the_lips_near_rest_height(face):
     """mouthOpen no longer thins the lips (open31, review U): a relaxed jaw drop since review U's defect 3 (its
     rolled-in lips under a lifted upper lip were "a snarl"), it leaves the upper lip at its rest height and the lower
     lip follows the jaw, so the lips' visible height stays near the rest's, at most 1.1 times it (0.91 and 0.96 when
-    rolled in; now 1.03 and 1.08), the upper incisors' edges showing (test_the_upper_incisors_show_under_the_lip).
-    Since pout38 (blind review AB's pout) a heavy build's full lips are rolled back at rest (workbench.body.details.
-    LIP_REST["heavy"], taken off in mouthOpen as before, whose lips keep their 110.1 px): the drawn face's rest shows
-    less lip, 106.1 -> 97.4 px (1.04 -> 1.13 of it); the bound 1.1 -> 1.15 knowingly (the open mouth is the same, the rest
-    thinner)."""
+    rolled in; now 1.03 and 1.08), the upper incisors' edges showing (test_the_upper_incisors_show_under_the_lip)."""
     m = measures(face)
-    assert m["mouthOpen"]["vermilion"] < 1.15 * m["rest"]["vermilion"], (m["mouthOpen"], m["rest"])
+    assert m["mouthOpen"]["vermilion"] < 1.1 * m["rest"]["vermilion"], (m["mouthOpen"], m["rest"])
 
 
 @pytest.mark.parametrize("face", FACES)

@@ -209,7 +209,7 @@ def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> di
     >>> lips_at_rest({"mouth/mouth-scale-horiz-incr": 0.1}, ("masculine", "average"))["face/mouthPucker"]
     -0.09375
     >>> lips_at_rest({"mouth/mouth-upperlip-volume-incr": 0.5}, ("masculine", "heavy"))["face/mouthRollUpper"]
-    0.3
+    0.175
     """
     if not face:
         return {}
