@@ -227,7 +227,17 @@ LIP_REST = {"upper": {"face/mouthRollUpper": 0.15, "face/mouthPucker": -0.3, "mo
                       "mouth/mouth-lowerlip-height-incr": 0.25, "face/mouthRollLower": 0.225},
             "lower": {"face/mouthRollLower": 0.6, "mouth/mouth-lowerlip-height-incr": 0.75},
             "every": {"mouth/mouth-upperlip-width-incr": 0.7, "mouth/mouth-lowerlip-width-incr": 0.7},
-            "masculine": {"face/mouthPucker": -0.25}}
+            "masculine": {"face/mouthPucker": -0.25},
+            "heavy": {"face/mouthRollUpper": 0.2, "face/mouthRollLower": 0.3}}
+# A heavy build's full lips rolled back instead ("heavy", a unit of the upper lip's volume forward, in place of "upper"'s
+# pucker, which bumps its full cheeks): they stood furthest out of all, the same pout on every face in blind review AB
+# (#1, heavy masculine at lipFullness 0.7: the upper and lower lip 5.6 and 5.4 mm past the nose-base-to-chin line, the
+# upper 5.6 mm forward of the philtrum, a "duck" lip in its 3/4 portrait); now 4.7 and 5.1, 5.1. (Upper 0.45 took #1's
+# to 3.9 and 4.4 but, with lower under 0.4, turned two triangles at a fuller heavy face's corner over into the smile,
+# tests/body/test_smile_surface.py; lower 0.4 or more moved the chin's measured line 12 to 14 mm, test_face_variety.py's
+# heavy chin, and darkened review AA #9's resting corners past tests/render/test_lip_corners_review_aa.py's 40.)
+# The pucker instead: review N's heavy #9 1.005 -> 1.12 of the
+# default's bumpiness (tests/body/test_cheek_puff_review_n.py); the rolls leave it. tests/body/test_lip_pout_review_ab.py.
 # The full lips drawn back by ARKit's pucker too ("upper"'s, 0.3 a unit of the upper lip's volume forward; not on a
 # heavy build, whose full cheeks it bumps as "masculine"'s, tests/body/test_cheek_puff_review_n.py), and no face's lips
 # drawn back further than "masculine" draws them (PUCKER_MOST: at -0.5 and uncapped review P's masculine lips fell 0.13

@@ -194,7 +194,8 @@ def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> di
     (``LIP_REST["every"]``, less on a mouth its variety widens; none on a face without features, a reference body's,
     whose masks the skin is painted by); a masculine face's lips drawn back too (``LIP_REST["masculine"]``, as much as
     its lips are widened, given its ``body``'s (gender, build), but a heavy build's), and full lips by their upper lip's
-    volume forward (``LIP_REST["upper"]``'s pucker, not on a heavy build), no face's further than
+    volume forward (``LIP_REST["upper"]``'s pucker, not on a heavy build, whose are rolled back further instead:
+    ``LIP_REST["heavy"]``), no face's further than
     :data:`~workbench.body.details.PUCKER_MOST`. A weight may be negative: less of a target the build or every face gives
     (their sum stays at or over 0). The face's expressions take it off again (``lipsUnrolled``, workbench.body.mesh;
     workbench.body.face.combination).
@@ -207,6 +208,8 @@ def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> di
     ({}, {})
     >>> lips_at_rest({"mouth/mouth-scale-horiz-incr": 0.1}, ("masculine", "average"))["face/mouthPucker"]
     -0.09375
+    >>> lips_at_rest({"mouth/mouth-upperlip-volume-incr": 0.5}, ("masculine", "heavy"))["face/mouthRollUpper"]
+    0.175
     """
     if not face:
         return {}
@@ -217,8 +220,9 @@ def lips_at_rest(face: dict[str, float], body: tuple[str, str] = ("", "")) -> di
     wide = face.get("mouth/mouth-scale-horiz-incr", 0.0) - face.get("mouth/mouth-scale-horiz-decr", 0.0)
     share = min(max((FEATURE_CAP["mouth/mouth-scale-horiz-incr"] - wide) / 0.4, 0.0), 1.0)
     manly = share if body[0] == "masculine" and body[1] != "heavy" else 0.0
+    heavy = up if body[1] == "heavy" else 0.0
     for table, v in ((LIP_REST["upper"], up), (LIP_REST["lower"], lo), (LIP_REST["every"], share),
-                     (LIP_REST["masculine"], manly)):
+                     (LIP_REST["masculine"], manly), (LIP_REST["heavy"], heavy)):
         for k, w in table.items():
             if v > 0 and not (k == "face/mouthPucker" and table is LIP_REST["upper"] and body[1] == "heavy"):
                 # (a heavy build's full cheeks beside the corners drawn out bump, as for LIP_REST["masculine"])
