@@ -262,18 +262,25 @@ def painted_lips(m, gender: str) -> tuple[float, float]:
     >>> 4 < up < 9 < down < 13
     True
     """
+    p, painted, left, mid = painted_lip_texels(m, gender)
+    middle = (np.abs(p[:, 0] - mid[0]) < 0.0015) & (p[:, 2] > left[2] - 0.004) & painted
+    return float(p[middle, 1].max() - mid[1]) * 1000, float(mid[1] - p[middle, 1].min()) * 1000
+
+
+def painted_lip_texels(m, gender: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Body ``m``'s skin texels carried onto the face by its UVs: (each texel's place (N, 3), whether the skin
+    texture's ``lips`` mask (:func:`workbench.body.skin.features` of ``gender``) is a half or more there, the mouth's
+    left corner, the corners' middle)."""
     from workbench.body.skin import SKIN_SIZE, features, lip_corners
     from workbench.body.texels import texel_map
 
     tris = m.triangles[m.face_groups["body"]]
     p = texel_map(m.triangle_uvs[m.face_groups["body"]], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
     left, right = lip_corners(m)
-    mid = (left + right) / 2
     lips = np.zeros(SKIN_SIZE * SKIN_SIZE)
     at, w = features(gender)["lips"]
     lips[at] = w
-    middle = (np.abs(p[:, 0] - mid[0]) < 0.0015) & (p[:, 2] > left[2] - 0.004) & (lips >= 0.5)
-    return float(p[middle, 1].max() - mid[1]) * 1000, float(mid[1] - p[middle, 1].min()) * 1000
+    return p, lips >= 0.5, left, (left + right) / 2
 
 def assert_error(resp, status, code, field=None):
     """The whole error envelope of an answer, after :func:`error_of`'s checks."""

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import random_settings
+from helpers import painted_lip_texels, random_settings
 
 from workbench.body.mesh import body_mesh
-from workbench.body.skin import SKIN_SIZE, features, lip_corners
-from workbench.body.texels import texel_map
 from workbench.options import normalize_avatar_settings
 
 # The review's draw: make_review_sheets.review_settings(12, 4637).
@@ -25,14 +23,8 @@ REVIEW = random_settings(12, 4637, with_added=True, heads=True, features=True, p
 
 def bow(m, gender: str) -> float:
     """mm the painted upper lip's border at the face's middle lies under its highest point 2 to 8.5 mm either side."""
-    tris = m.triangles[m.face_groups["body"]]
-    p = texel_map(m.triangle_uvs[m.face_groups["body"]], SKIN_SIZE).paint_vertices(tris, m.positions).reshape(-1, 3)
-    left, right = lip_corners(m)
-    mid = (left + right) / 2
-    lips = np.zeros(SKIN_SIZE * SKIN_SIZE)
-    at, w = features(gender)["lips"]
-    lips[at] = w
-    on = (p[:, 2] > left[2] - 0.004) & (lips >= 0.5) & (p[:, 1] > mid[1])
+    p, painted, left, mid = painted_lip_texels(m, gender)
+    on = (p[:, 2] > left[2] - 0.004) & painted & (p[:, 1] > mid[1])
 
     def top(dx: float) -> float:
         """The painted upper lip's highest point within 0.8 mm of ``dx`` (metres) from the middle."""

@@ -21,12 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers import random_settings
-from scipy.ndimage import median_filter
-
-from workbench.options.colour import LUMA
-from workbench.render.pictures import SUPERSAMPLE
-from workbench.render.raster import draw
-from workbench.render.scene import Model, load_clip
+from test_smile_corners_review_p import corner_depths
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "data"))
 import make_review_sheets as sheets  # noqa: E402
@@ -34,7 +29,6 @@ import make_review_sheets as sheets  # noqa: E402
 REVIEW = random_settings(12, 4637, with_added=True, heads=True, features=True, palettes=True, spread=True)
 #: The faces the review named (#1, #3, #8, #12) and the deepest corners on main (#9).
 FACES = (1, 3, 8, 12, 9)
-SIZE = 512
 #: The deepest line allowed a face (levels of 0..255 luminance), and over the five faces on average. On main #1, #3,
 #: #8, #12, #9: 25.3, 31.6, 33.0, 69.4, 72.2 (46.3).
 LINE, MEAN = 40.0, 30.0
@@ -45,29 +39,8 @@ pytestmark = pytest.mark.usefixtures("sheets_built_once")
 
 @cache
 def corner_lines(n: int) -> tuple[float, float]:
-    """#n's two corners' mean column depth at rest (levels; see the module), the figure's right corner first."""
-    glb = sheets._glb(REVIEW[n - 1])
-    _, cam = sheets.mouth_camera(glb)
-    body, lit = {}, None
-    for w in (1.0, 0.0):
-        g = sheets.with_weights(glb, {"mouthSmile": w})
-        posed = Model(g, max_texture=1 if w else 2 * SIZE).posed(load_clip(g), 0.0)
-        body[w] = np.concatenate([d.positions for d in posed.draws if d.mesh_name == "Body"]).astype(np.float64)
-        if not w:
-            lit = draw(posed, cam, SIZE, ss=SUPERSAMPLE)[..., :3].astype(np.float64)
-    lum = lit @ np.asarray(LUMA)
-    depth = median_filter(lum, size=17) - lum
-    moved = np.linalg.norm(body[1.0] - body[0.0], axis=1)
-    mid = float(np.median(body[0.0][moved > 0.003, 0]))
-    f = 1 / np.tan(np.radians(cam.fov_deg) / 2)
-    out = []
-    for side in (1, -1):
-        on = np.flatnonzero(np.sign(body[0.0][:, 0] - mid) == side)
-        h = np.r_[body[0.0][on[np.argmax(moved[on])]], 1.0] @ cam.view.T
-        cx, cy = int((f * h[0] / -h[2] + 1) / 2 * SIZE), int((1 - f * h[1] / -h[2]) / 2 * SIZE)
-        cols = np.arange(cx - 18, cx + 13) if cx > SIZE // 2 else np.arange(cx - 12, cx + 19)
-        out.append(float(depth[cy - 10:cy + 45][:, cols].max(0).mean()))
-    return out[0], out[1]
+    """#n's two corners' mean column depth at rest (levels; see the module; test_smile_corners_review_p.corner_depths)."""
+    return corner_depths(sheets._glb(REVIEW[n - 1]), 0.0, 18, 12, (10, 45))
 
 
 @pytest.mark.parametrize("n", FACES)

@@ -39,19 +39,20 @@ SIZE = 512
 LINE = 50.0
 
 
-@cache
-def corner_lines(k: int) -> tuple[float, float]:
-    """#k's two corners' mean column depth (levels; see the module), the figure's left corner first."""
-    s = {**FACES[k], "hair": {"style": "none"}, "glasses": "none"}
-    glb = build_avatar(normalize_avatar_settings(s), ModelOptions(lod=0, animations=("idle",)))
+def corner_depths(glb: bytes, drawn: float, inward: int, outward: int, rows: tuple[int, int]) -> tuple[float, float]:
+    """The two mouth corners' mean column depth (levels; see the module) in ``glb``'s mouth close-up drawn at
+    mouthSmile ``drawn`` (0 or 1): each corner the Body vertex mouthSmile moves furthest on that side, projected in the
+    drawn pose; over the columns from ``outward`` px outside it to ``inward`` px inside and the rows from ``rows[0]``
+    over it to ``rows[1]`` under it. The corner at +x (the picture's right) first."""
     _, cam = mouth_camera(glb)
     body, lit = {}, None
     for w in (0.0, 1.0):
         g = with_weights(glb, {"mouthSmile": w})
-        posed = Model(g, max_texture=2 * SIZE if w else 1).posed(load_clip(g), 0.0)
+        posed = Model(g, max_texture=2 * SIZE if w == drawn else 1).posed(load_clip(g), 0.0)
         body[w] = np.concatenate([d.positions for d in posed.draws if d.mesh_name == "Body"]).astype(np.float64)
-        if w:
+        if w == drawn:
             lit = draw(posed, cam, SIZE, ss=SUPERSAMPLE)[..., :3].astype(np.float64)
+    assert lit is not None
     lum = lit @ np.asarray(LUMA)
     depth = median_filter(lum, size=17) - lum
     moved = np.linalg.norm(body[1.0] - body[0.0], axis=1)
@@ -59,12 +60,20 @@ def corner_lines(k: int) -> tuple[float, float]:
     f = 1 / np.tan(np.radians(cam.fov_deg) / 2)
     out = []
     for side in (1, -1):
-        on = np.flatnonzero(np.sign(body[1.0][:, 0] - mid) == side)
-        h = np.r_[body[1.0][on[np.argmax(moved[on])]], 1.0] @ cam.view.T
+        on = np.flatnonzero(np.sign(body[drawn][:, 0] - mid) == side)
+        h = np.r_[body[drawn][on[np.argmax(moved[on])]], 1.0] @ cam.view.T
         cx, cy = int((f * h[0] / -h[2] + 1) / 2 * SIZE), int((1 - f * h[1] / -h[2]) / 2 * SIZE)
-        cols = np.arange(cx - 22, cx + 1) if cx > SIZE // 2 else np.arange(cx, cx + 23)
-        out.append(float(depth[cy - 5:cy + 35][:, cols].max(0).mean()))
+        cols = np.arange(cx - inward, cx + outward + 1) if cx > SIZE // 2 else np.arange(cx - outward, cx + inward + 1)
+        out.append(float(depth[cy - rows[0]:cy + rows[1]][:, cols].max(0).mean()))
     return out[0], out[1]
+
+
+@cache
+def corner_lines(k: int) -> tuple[float, float]:
+    """#k's two corners' mean column depth in mouthSmile (levels; see the module; :func:`corner_depths`)."""
+    s = {**FACES[k], "hair": {"style": "none"}, "glasses": "none"}
+    glb = build_avatar(normalize_avatar_settings(s), ModelOptions(lod=0, animations=("idle",)))
+    return corner_depths(glb, 1.0, 22, 0, (5, 35))
 
 
 @pytest.mark.parametrize("k", list(FACES))

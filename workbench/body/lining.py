@@ -14,7 +14,7 @@ import numpy as np
 from .eyes import _smoothstep
 from .topology import topology
 
-__all__ = ["LINING_FREE", "behind_cheeks", "island"]
+__all__ = ["LINING_FREE", "behind_cheeks", "island", "skin_pieces"]
 
 # The lining within LINING_FREE of the lips' edges moves as the smile does; further in, as the nearest skin
 # (:func:`behind_cheeks`).
@@ -83,3 +83,23 @@ def behind_cheeks(positions: np.ndarray, triangles: np.ndarray,
     move = w[:, None] * (full[nearest] - full[inner]) * (0.0, 1.0, 0.0)
     keep = np.flatnonzero(np.abs(move).max(1) > 1e-6)
     return inner[keep].astype(np.int32), move[keep].astype(np.float32)
+
+
+def skin_pieces(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, mid_x: float, width: float,
+                front: float) -> tuple[np.ndarray, np.ndarray]:
+    """The face's skin round the mouth, in pieces: (per vertex of ``positions``, whether it is one of ``body``'s within
+    ``width`` (metres) of the face's middle ``mid_x`` and in front of ``front`` (its z); per vertex, the connected piece
+    of those vertices' triangles (``triangles``, the lining's, :func:`island`, left out) it is in). The lips' inner edge
+    parts the upper lip's skin from the lower's at the middle: a lip's shape takes the piece its edge is in."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    skin = np.ones(len(triangles), bool)
+    skin[island()[0]] = False
+    inside = np.zeros(len(positions), bool)
+    inside[body] = (np.abs(positions[body, 0] - mid_x) < width) & (positions[body, 2] > front)
+    tris = triangles[skin & inside[triangles].all(1)]
+    pairs = np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]])
+    _, label = connected_components(coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])),
+                                               shape=(len(positions),) * 2), directed=False)
+    return inside, label

@@ -451,19 +451,9 @@ def lower_thin(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
     # The lower lip and the chin: the skin in front of the corners within THIN_WIDE[1] of the half-width joined to the
     # lower lip's inner edge (at rest the upper lip's middle hangs behind the lower lip's top, lower than its edge: it
     # joins the lower lip at the corners only, left out here).
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
+    from .lining import skin_pieces
 
-    from .lining import island
-
-    skin = np.ones(len(triangles), bool)
-    skin[island()[0]] = False
-    inside = np.zeros(len(positions), bool)
-    inside[body] = (np.abs(positions[body, 0] - mid_x) < THIN_WIDE[1] * half) & (positions[body, 2] > front)
-    tris = triangles[skin & inside[triangles].all(1)]
-    pairs = np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]])
-    _, label = connected_components(coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])),
-                                               shape=(len(positions),) * 2), directed=False)
+    inside, label = skin_pieces(positions, triangles, body, mid_x, THIN_WIDE[1] * half, front)
     lower = np.isin(label, label[edge[inside[edge]]]) & inside
     body = body[lower[body]]
     p = positions[body].astype(np.float64)

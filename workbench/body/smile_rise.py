@@ -48,24 +48,14 @@ def upper_rise(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, s
     >>> CORNER_FADE, REACH
     ((0.45, 0.75), (0.01, 0.02))
     """
-    from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import connected_components
-
-    from .lining import island
+    from .lining import skin_pieces
     from .soften import lip_edge
 
     half = float(np.ptp(corners[:, 0])) / 2
     front = float(corners[:, 2].mean()) - FRONT * unit
     full = np.zeros(len(positions))
     full[smile[0]] = smile[1][:, 1]
-    skin = np.ones(len(triangles), bool)
-    skin[island()[0]] = False
-    inside = np.zeros(len(positions), bool)
-    inside[body] = (np.abs(positions[body, 0] - mid_x) < CORNER_FADE[1] * half) & (positions[body, 2] > front)
-    tris = triangles[skin & inside[triangles].all(1)]
-    pairs = np.concatenate([tris[:, [0, 1]], tris[:, [1, 2]], tris[:, [2, 0]]])
-    _, label = connected_components(coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])),
-                                               shape=(len(positions),) * 2), directed=False)
+    inside, label = skin_pieces(positions, triangles, body, mid_x, CORNER_FADE[1] * half, front)
     edge = lip_edge(triangles)
     edge = edge[inside[edge]]
     # (the upper lip's edge: the one the smile lifts most within a quarter of the half-width of the middle; the lower
