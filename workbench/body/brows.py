@@ -5,9 +5,10 @@ bars. Here each brow is a patch of the body's own triangles round it (:func:`bro
 :data:`LIFT` off the skin along its normals, each vertex standing for the body vertex it copies (its skin
 weights and face shapes follow: a raised brow raises the hairs), with UVs along the brow (u, from its head
 over the inner corner of the eye to its tail) and across it (v). The texture (:func:`brow_texture`) draws
-the brow's hairs on that: short tapered strokes, upright at the head, then leaning and lying along the brow
-towards the tail, thicker and denser at the head, the tail thin; a soft cover under them so the brow keeps
-its shape at a distance; alpha soft (the material blends: no jagged cut-out). The shape follows the skin's
+the brow's hairs on that: tapered strokes in clumps, upright at the head, along the body the lower ones leaning up
+and the upper ones lying down towards the tail, lying along the tail; a soft cover under them so the brow keeps its
+shape at a distance, thinner at the head, where the hairs show one by one; alpha soft (the material blends: no jagged
+cut-out). The shape follows the skin's
 (:mod:`.skin`): a rounded head above the eye's inner corner, an arch over the outer edge of the iris, a
 tapering tail; feminine brows arch higher and are finer, masculine ones lower, flatter and thicker.
 
@@ -69,6 +70,10 @@ SPAN = 1.7
 # Where the brow's lower edge is seen, in half thicknesses under its line: its lowest roots (one) and the
 # soft cover's fringe past them (see :func:`_draw_hairs`).
 EDGE = 1.15
+# Hairs a clump (see :func:`_draw_hairs`).
+CLUMP = 5
+# The soft cover under the hairs: its most alpha, its share at the head, its shade (the hairs' own 0.6 to 1.2).
+FILL = (0.78, 0.5, 1.1)
 
 
 # Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
@@ -214,18 +219,25 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
         return _half_thick(shape, s, px_v)
 
     strokes = []
-    for _k in range(shape.hairs):
-        s = 0.03 + 0.86 * rng.random() ** 0.85             # more hairs towards the head; the tail ends short
-        across = rng.uniform(-1.0, 0.8)                    # roots from the lower edge up
-        root = np.array([s * w, y0 - across * half_thick(s)])
-        # Upright at the head, leaning towards the tail, lying along it at the end; up in the texture is -y.
-        angle = np.radians(62 - 55 * np.clip(s / 0.4, 0, 1) ** 0.8 - 12 * np.clip((s - 0.6) / 0.4, 0, 1)
-                           + rng.normal(0, 6))
-        length = (5.0 - 2.2 * s) * rng.uniform(0.75, 1.15)  # millimetres
-        direction = np.array([np.cos(angle) * px_u, -np.sin(angle) * px_v]) * length
-        bend = root + 0.55 * direction + np.array([0.0, 0.12 * abs(direction[1]) + 0.5])
-        tip = root + direction
-        strokes.append((root, bend, tip, rng.uniform(1.1, 1.5) * w / 256, 0.3, rng.uniform(0.7, 1.15)))
+    # The hairs lie in clumps of CLUMP (their roots within a millimetre, one lean, one shade): a clump is a streak a few
+    # pixels long at a portrait's size, where single hairs (a pixel or less) blurred into a fuzzy strip with no
+    # direction (blind review AC, "a fuzzy caterpillar pasted on the skin").
+    for _k in range(shape.hairs // CLUMP):
+        s0 = 0.03 + 0.86 * rng.random() ** 0.85            # more hairs towards the head; the tail ends short
+        across0 = rng.uniform(-1.0, 0.8)                   # roots from the lower edge up
+        angle0 = _lean(s0, across0) + rng.normal(0, 5)
+        length0 = _length(s0) * rng.uniform(0.8, 1.15)
+        tone = rng.uniform(0.6, 1.2)
+        for _j in range(CLUMP):
+            s = float(np.clip(s0 + rng.normal(0, 0.5) / length_mm, 0.02, 0.92))
+            across = float(np.clip(across0 + rng.normal(0, 0.12), -1.0, 0.85))
+            root = np.array([s * w, y0 - across * half_thick(s)])
+            angle = np.radians(angle0 + rng.normal(0, 4))
+            length = length0 * rng.uniform(0.8, 1.1)         # millimetres
+            direction = np.array([np.cos(angle) * px_u, -np.sin(angle) * px_v]) * length
+            bend = root + 0.55 * direction + np.array([0.0, 0.1 * abs(direction[1]) + 0.4])
+            tip = root + direction
+            strokes.append((root, bend, tip, rng.uniform(1.0, 1.35) * w / 256, 0.25, tone * rng.uniform(0.9, 1.1)))
     cover, shade = draw(BROW_SIZE, strokes)
     # A soft cover in the brow's shape under the hairs: its shape at a distance, the skin showing through a
     # little (at 0.45 the hairs, a pixel or less at a portrait's size, read as sparse specks: a brow is a filled
@@ -233,11 +245,33 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     yy, xx = (np.mgrid[0:h, 0:w] + 0.5).astype(np.float32)
     s = xx / w
     d = np.abs(yy - (y0 - 0.1 * half_thick(s))) / np.maximum(half_thick(s), 1e-3)
-    base = 0.68 * np.clip(1.25 - d, 0, 1) ** 1.3 * np.clip(s / 0.05, 0, 1) * np.clip((0.95 - s) / 0.1, 0, 1)
-    cover = np.maximum(cover * 0.9, base).astype(np.float32)
+    # Thinner at the head (FILL[1] of the body's), where the upright hairs show one by one over the skin, as a brow's
+    # head does (one even fill from head to tail was a strip pasted on), and lighter than the hairs over it (FILL[2]:
+    # the hairs' streaks show on it).
+    dense = FILL[1] + (1 - FILL[1]) * np.clip((s - 0.04) / 0.26, 0, 1)
+    base = FILL[0] * dense * np.clip(1.25 - d, 0, 1) ** 1.3 * np.clip(s / 0.05, 0, 1) * np.clip((0.95 - s) / 0.1, 0, 1)
+    hairs = cover * 0.9
+    shade = np.where(hairs >= base, shade, FILL[2]).astype(np.float32)
+    cover = np.maximum(hairs, base).astype(np.float32)
     cover[:, :1] = cover[:, -1:] = 0.0
     cover[:1, :] = cover[-1:, :] = 0.0
     return cover, shade
+
+
+def _lean(s: float, across: float) -> float:
+    """A hair's lean (degrees up from along the brow, towards the tail) at ``s`` along the brow (0 its head) and
+    ``across`` it (-1 its lower edge, 1 its upper): upright and a little outward at the head; along the body the
+    lower hairs lean up and out and the upper ones lie down and out, meeting along the brow's ridge (a brow's
+    herringbone); lying along the tail, a little down."""
+    head = float(np.clip(1 - s / 0.22, 0, 1)) ** 0.8
+    tail = float(np.clip((s - 0.62) / 0.3, 0, 1))
+    body = 7 - 10 * across
+    return head * 66 + (1 - head) * ((1 - tail) * body + tail * (-4 - 6 * across))
+
+
+def _length(s: float) -> float:
+    """A hair's length (mm) at ``s`` along the brow: short at the head, longest along the body, shorter to the tail."""
+    return 3.2 + 4.0 * float(np.clip(s / 0.3, 0, 1)) - 2.5 * float(np.clip((s - 0.6) / 0.4, 0, 1))
 
 
 def prepare() -> None:

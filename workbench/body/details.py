@@ -149,6 +149,13 @@ REST_FACE = {"face/mouthClose": 0.15, "face/eyeWideLeft": 0.33, "face/eyeWideRig
 # lid by 1 mm (at 0.8 the widest eyes of random faces stared: tests/render/test_eye_look.py;
 # tests/body/test_eye_opening.py).
 EYES_WIDE = {"feminine": 0.33, "masculine": 0.7}
+# ... and a large eye's lids kept over its iris: eyeSize's "eye-scale-incr" opens the lids faster than it grows the
+# iris, so at eyeSize 0.5 and over a feminine face's upper lid rested on or above the iris's top, none of the iris
+# under it: round irises ringed by white, a startled stare (blind review AC, #1, #3 and #9). Each unit of eyeSize over
+# 0 takes LID_FOLLOW of eyeWide off the rest's (shape.face_weights; the blink closes from there, mesh._morphs), so the
+# lid covers the iris's top by 1 to 2 mm as on the default eye (tests/body/test_eye_lids_review_ac.py); a masculine
+# face's less (its lids rest lower: at eyeSize 0.5 they still hid 0.13 of the iris's height).
+LID_FOLLOW = {"feminine": 0.45, "masculine": 0.2}
 
 
 def rest_face(gender: str) -> dict[str, float]:

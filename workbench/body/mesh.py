@@ -261,10 +261,11 @@ def _morphs(gender: str, body_shape: str, height_cm: float, face: tuple = ()) ->
             lips[str(name)] = (idx, moved)
         elif name.startswith("face/"):
             out[str(name)[5:]] = (idx, moved)
-    # A blink closes the lids from the rest face's (details.rest_face opens them by a share of eyeWide).
-    rest = rest_face(gender)
+    # A blink closes the lids from the rest face's (details.rest_face opens them by a share of eyeWide; a large eye's
+    # face takes some of it off again, details.LID_FOLLOW).
+    rest, faces = rest_face(gender), dict(face)
     for side in ("Left", "Right"):
-        share = rest.get(f"face/eyeWide{side}", 0.0)
+        share = rest.get(f"face/eyeWide{side}", 0.0) + faces.get(f"face/eyeWide{side}", 0.0)
         if share:
             out[f"eyeBlink{side}"] = _less(out[f"eyeBlink{side}"], out[f"eyeWide{side}"], share)
         # ... and a squint from the lids the smile was made on (REST_FACE's): lids opened further at rest (a

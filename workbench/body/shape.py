@@ -53,6 +53,7 @@ from .details import (
     FEATURE_CAP,
     FEMININE_ENDS,
     HEAD_GROWTH,
+    LID_FOLLOW,
     LIP_CAP,
     LIP_REST,
     MORE_VARIETY,
@@ -169,6 +170,10 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     for name, (plus, minus) in FACE_CONTROLS.items():
         # (a feminine face's strong jaw and brow its own, not a man's: FEMININE_ENDS)
         add(signed(FEMININE_ENDS.get(name, plus) if feminine else plus, minus, float(controls.get(name, 0.0))))
+    # (a large eye's upper lid lowered back over its iris's top: details.LID_FOLLOW)
+    wide = LID_FOLLOW["feminine" if feminine else "masculine"] * max(float(controls.get("eyeSize", 0.0)), 0.0)
+    if wide > 0:   # (only then: a face without features, a reference body's, stays an empty one for lips_at_rest)
+        add({"face/eyeWideLeft": -wide, "face/eyeWideRight": -wide})
     for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
         if name in out:
             out[name] = min(out[name], cap)
