@@ -37,7 +37,8 @@ LIT_REACH = (0.05, 0.6, 0.6)
 BACK_DARK = (0.3, 0.6, 0.7)
 #: Its baked occlusion at its tip, falling to the mouth's least (``least``) half way back: the tongue lies under the upper
 #: teeth and lip, which hide it from the light above (a studio's ceiling, our key). At 0.9, as open as the front teeth,
-#: its pink front drew 1.6 times the face's L* in our close-ups and 1.55 in model-viewer (three.js 1.43): "the inside of
+#: its pink front drew 0.43 to 0.48 of the upper front teeth's L* in our viseme_aa close-ups (three.js 0.41 to 0.44,
+#: model-viewer 0.37 to 0.44), the one part of the mouth's inside ours drew lighter than the browsers: "the inside of
 #: the mouth is too bright ... the tongue a flat pink slab", blind review AC (tests/render/test_mouth_depth_review_ac.py).
 TIP_OCC = 0.6
 
