@@ -137,8 +137,8 @@ def _teeth_map(glb: bytes, morphs: dict):
     return lit, painted(posed, cam, white)[..., 0] > 127
 
 
-def painted(posed, cam, paint) -> np.ndarray:
-    """RGB (SIZE, SIZE, 3) uint8 of ``posed`` through ``cam``, unlit and untextured, each draw in flat vertex colours:
+def painted(posed, cam, paint, size: int = SIZE) -> np.ndarray:
+    """RGB (size, size, 3) uint8 of ``posed`` through ``cam``, unlit and untextured, each draw in flat vertex colours:
     ``paint(d, colors)`` fills draw ``d``'s (n, 4) RGBA (black with alpha 1 unless it paints), its sides as they were.
     The renderer's own drawing tells which part of a mesh shows where (its depth test, its clipping)."""
     flat = Material(color=np.ones(4, np.float32))
@@ -148,7 +148,7 @@ def painted(posed, cam, paint) -> np.ndarray:
         colors[:, 3] = 1
         paint(d, colors)
         draws.append(replace(d, colors=colors, uv=None, material=replace(flat, double_sided=d.material.double_sided)))
-    return draw(replace(posed, draws=draws), cam, SIZE, lights=UNLIT)[..., :3]
+    return draw(replace(posed, draws=draws), cam, size, lights=UNLIT)[..., :3]
 
 
 # Each opening and body in the quick loop, their every pairing in the whole suite (helpers.sweep).

@@ -18,7 +18,7 @@ import numpy as np
 
 from .eyes import _smoothstep
 
-__all__ = ["BACK_DARK", "GROOVE", "LIT_REACH", "TIP_ROUND", "TONGUE", "TONGUE_GROOVE", "painted", "shaped"]
+__all__ = ["BACK_DARK", "GROOVE", "LIT_REACH", "TIP_OCC", "TIP_ROUND", "TONGUE", "TONGUE_GROOVE", "painted", "shaped"]
 
 #: Its colour (sRGB albedo), a deeper pink than the gums.
 TONGUE = (0.66, 0.32, 0.34)
@@ -35,6 +35,12 @@ LIT_REACH = (0.05, 0.6, 0.6)
 #: shadow alone it drew 26 to 28 of luminance beside the lining's 17 to 22 in viseme_aa, a lit box over the lit front
 #: (blind review P's "rectangular slab", tests/render/test_tongue_review_p.py).
 BACK_DARK = (0.3, 0.6, 0.7)
+#: Its baked occlusion at its tip, falling to the mouth's least (``least``) half way back: the tongue lies under the upper
+#: teeth and lip, which hide it from the light above (a studio's ceiling, our key). At 0.9, as open as the front teeth,
+#: its pink front drew 0.43 to 0.48 of the upper front teeth's L* in our viseme_aa close-ups (three.js 0.41 to 0.44,
+#: model-viewer 0.37 to 0.44), the one part of the mouth's inside ours drew lighter than the browsers: "the inside of
+#: the mouth is too bright ... the tongue a flat pink slab", blind review AC (tests/render/test_mouth_depth_review_ac.py).
+TIP_OCC = 0.6
 
 #: The groove (metres): its depth at the middle line of the tongue's top, its half width (a Gaussian's), and how far
 #: back from the tip it fades out.
@@ -66,7 +72,7 @@ def painted(u: np.ndarray, depth: np.ndarray, least: float) -> tuple[np.ndarray,
     speck = 1 + 0.08 * (np.random.default_rng(3).random(u.shape).astype(np.float32) - 0.5)
     shade = (1 - TONGUE_GROOVE * np.exp(-(u / 0.12) ** 2)) * (1 - 0.3 * _smoothstep(0.55, 1.0, u)) * speck
     colour = np.array(TONGUE, np.float32) * shade[..., None]
-    occ = 0.5 * (1 - _smoothstep(0.0, 0.5, depth)) + least
+    occ = (TIP_OCC - least) * (1 - _smoothstep(0.0, 0.5, depth)) + least
     deep = 0.35 + 0.65 * _smoothstep(LIT_REACH[0], LIT_REACH[1], np.hypot(depth, LIT_REACH[2] * u))
     # (The texture mixes the colour with the shadow by ``deep``: a black colour under ``deep`` BACK_DARK[2] leaves that
     # share of the shadow; ``deep`` stays over 0.7, where the back's reflections are none: mouth.mouth_specular.)
