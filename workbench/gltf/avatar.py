@@ -44,6 +44,7 @@ from ..body.lod import Piece, merge, uv_into
 from ..body.mesh import body_mesh, body_of
 from ..body.outfit import cloth
 from ..options import ANIMATIONS, DEFAULT_POSE, GENDERS, ModelOptions
+from ..options.colour import GLINT
 from . import maps, rotation
 from . import textures as tx
 from .animation import add_animations
@@ -78,7 +79,8 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                      normal=pores.skin_normal(settings["gender"], pores.NORMAL_SIZE >> (lod > 0)),
                      roughness_map=hair_look.scalp_roughness(settings["gender"], hair["style"]),
                      specular_map=pores.toned_specular(hair_look.scalp_specular(settings["gender"], hair["style"]),
-                                                       settings["skinTone"])),
+                                                       settings["skinTone"]),
+                     extensions={SPECULAR: {"specularColorFactor": [float(c) for c in GLINT]}}),
         # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
         "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=eyes.ROUGHNESS,
                      extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),
@@ -215,8 +217,8 @@ def _material(w: GlbWriter, name: str, texture: int, blend: bool, roughness: flo
     if specular is not None:
         w.doc["materials"][index].setdefault("extensions", {})[SPECULAR] = {"specularFactor": float(specular)}
         w.use_extension(SPECULAR)
-    for ext, payload in (extensions or {}).items():   # (a cloth's sheen, a lens's ior and specular)
-        w.doc["materials"][index].setdefault("extensions", {})[ext] = payload
+    for ext, payload in (extensions or {}).items():   # (a cloth's sheen, a lens's ior, the skin's specular colour)
+        w.doc["materials"][index].setdefault("extensions", {}).setdefault(ext, {}).update(payload)
         w.use_extension(ext)
     return index
 

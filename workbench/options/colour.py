@@ -21,9 +21,9 @@ colour pipeline of the project is:
 >>> [round(float(v), 4) for v in neutral_inverse(neutral(np.array([0.9, 0.5, 0.2])))]   # and back
 [0.9, 0.5, 0.2]
 >>> albedo_for("#C68642")                       # darker than the tone: the studio brightens it
-'#AD763D'
->>> to_hex(shown_in_studio(srgb_to_linear(hex_rgb("#AD763D"))))   # and shows it as asked (to a level: 8 bits)
-'#C68641'
+'#AD763F'
+>>> to_hex(shown_in_studio(srgb_to_linear(hex_rgb("#AD763F"))))   # and shows it as asked (to a level: 8 bits)
+'#C68642'
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 __all__ = ["srgb_to_linear", "linear_to_srgb", "neutral", "neutral_inverse", "albedo_for", "shown_in_studio",
-           "hex_rgb", "to_hex", "skin_reflect", "STUDIO", "LUMA"]
+           "hex_rgb", "to_hex", "skin_reflect", "STUDIO", "LUMA", "GLINT"]
 
 # Relative luminance's weights of linear R, G, B (Rec. 709 / sRGB primaries; also used on sRGB values as a luma).
 LUMA = np.array([0.2126, 0.7152, 0.0722])
@@ -59,6 +59,19 @@ MAX_ALBEDO = 0.9
 # workbench.body.pores.FACTOR_LEAST from the specular texture: our renderer reads the factor alone, and its rim
 # light's highlight is a reflection, tests/render/test_skin_light.py.)
 DEEP_SHINE = (0.65, 20.0, 55.0)
+# The colour of the skin's reflections (its ``KHR_materials_specular`` ``specularColorFactor``, which the previews read
+# too): warm-white, a studio's warm key and the light that enters skin's top layer and comes straight back. The
+# reflections were white, and white over a deep brown lifts its light but drops its b* about twice as fast as its a*:
+# the forehead's and nose's highlight turned 4 degrees of hue towards magenta at 0.7 of the skin's chroma, "a grey-lilac
+# specular film" (blind review AC, #4 #40281D and #8 #573B29 in the portrait; tests/render/test_skin_glint_review_ac.py).
+# The studio's reflection (:data:`STUDIO`'s ``s``) takes it in part (:data:`GLINT_F0`), so the tone shown stays the one
+# asked for (contract section 5). Near a 5500 K light's white (D65 is 6500 K).
+GLINT = (1.0, 0.9, 0.78)
+# The share of the studio's reflection on skin that is in :data:`GLINT`: three.js and model-viewer tint a dielectric's
+# reflectance face on (F0) by the specular colour, not its grazing one (F90, white), and the room's light on a
+# portrait's skin (roughness about 0.6, the surface mostly facing the camera) is F0 times the split-sum's scale plus
+# F90 times its bias, 0.04 x 0.67 against 0.038: about 0.4 of it F0's.
+GLINT_F0 = 0.4
 
 
 def to_hex(rgb: Iterable[float]) -> str:
@@ -135,9 +148,11 @@ def neutral_inverse(rgb: np.ndarray) -> np.ndarray:
 def shown_in_studio(albedo: ArrayLike, reflect: float = 1.0) -> np.ndarray:
     """The mean sRGB colour (0..1) a skin of linear ``albedo`` (3,) shows over a portrait in the reference
     studio (steps 3, 2 and 1); ``reflect``: its reflections as a share of those :data:`STUDIO` was measured with
-    (a specular factor over 0.7: ``KHR_materials_specular`` scales the room's reflection in it)."""
+    (a specular factor over 0.7: ``KHR_materials_specular`` scales the room's reflection in it), in the skin's
+    :data:`GLINT` as far as the studio tints it (:data:`GLINT_F0`)."""
     k, s = np.asarray(STUDIO).T
-    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + reflect * s[:, None]
+    tint = 1 - GLINT_F0 * (1 - np.asarray(GLINT))
+    lit = k[:, None] * np.asarray(albedo, np.float64)[None, :] + reflect * s[:, None] * tint[None, :]
     mean: np.ndarray = linear_to_srgb(neutral(lit)).mean(axis=0)   # numpy's stubs give .mean() as Any
     return mean
 
@@ -160,7 +175,7 @@ def albedo_for(color: str, reflect: float = 1.0) -> str:
     the skin's reflections as a share of :data:`STUDIO`'s (:func:`shown_in_studio`); less reflection, more albedo.
 
     >>> albedo_for("#3B2416"), albedo_for("#3B2416", reflect=0.65)
-    ('#2F1909', '#36241B')
+    ('#2F1A0F', '#36251D')
     """
     want = srgb_to_linear(hex_rgb(color))
     albedo = np.clip(want / 1.4, 1e-4, MAX_ALBEDO)

@@ -371,7 +371,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
           mat_scatter,
           mat_aniso, texels, tex_off, tex_w, tex_h, tex_ws, tex_wt, tex_alpha, srgb16,
           light_dirs, light_rgb, light_scalars, f, size, ss,
-          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal):
+          positions, mat_nrm, mat_nrm_scale, mat_mr, mat_rough, mat_glass, mat_spec, mat_metal, mat_spec_rgb):
     """Linear RGB (n, 3) and alpha (n,) of fragments (see :func:`workbench.render.raster.draw`, step 5).
 
     Per draw (material): base colour RGBA, texture and occlusion texture (-1: none), occlusion strength,
@@ -379,7 +379,8 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
     and ambient it gets, :func:`workbench.render.raster.hair_scatter`), anisotropy strength; normal map (-1: none)
     and its scale, metallic-roughness map (-1: none) and the roughness factor, and whether it is glass
     (blended: its reflections are not thinned by its coverage, as a clear lens's are not), and its specular
-    factor (KHR_materials_specular: scales its reflections, the room's too; hair's strands keep their own), and its
+    factor (KHR_materials_specular: scales its reflections, the room's too; hair's strands keep their own) and colour
+    (its specularColorFactor: the skin's warm-white, its reflections' face on; white at grazing angles), and its
     metallic factor (times the metallic-roughness map's blue: a metal glasses frame; none without the map). Per vertex
     (all draws): view-space normals and anisotropy directions, texture coordinates, vertex colours RGBA,
     view-space positions (a normal map's tangent frame is its triangle's, from these and the UVs).
@@ -548,6 +549,7 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
         # light gives it: three.js's studio lifts dark materials so, and a lens shows it as a faint sheen
         rim_v = one - min(max(nx * dx + ny * dy + nz * dz, zero), one)
         room = (sheen + grazing * rim_v * rim_v * rim_v) * ao * mat_spec[d]
+        f90 = zero   # (what of the reflections is at grazing angles: white, whatever the specular colour, as glTF's F90)
         # the rim light's highlight on skin: a broad sheen along the contour it reaches (what a rim light mostly
         # gives skin is this reflection at a grazing angle; it outlines the deepest tone, whose diffuse it hardly
         # lifts)
@@ -560,8 +562,10 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
             # (faded in over the rim light's terminator: the half-vector still meets the skin there, and the
             # sheen cut in at full strength drew a bright patch with a hard side over foreheads, blind review D)
             fade = min(ndr * np.float32(4), one)
-            spec += rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v * fade   # ndh ** 8, along the contour
+            f90 = rim * rim_sheen * r2 * r2 * gloss * rim_v * rim_v * fade   # ndh ** 8, along the contour
+            spec += f90
         spec *= ao
+        f90 *= ao
         if not skin:
             # (and the room's reflection and the key's highlight, on what is not skin, with it: the teeth deep in an open
             # mouth, at their baked occlusion's least, mirrored the room as lit grey facets among its dark reds, blind
@@ -573,6 +577,16 @@ def shade(ftri, fb1, fb2, fiw, pix, tris, iw, tri_draw, normals, aniso_dirs, uv,
                 room += lined * (sheen + grazing * rim_v * rim_v * rim_v) * ao * mat_spec[d]
         tint = zero
         sr = sg = sb = one
+        gr, gg, gb = mat_spec_rgb[d, 0], mat_spec_rgb[d, 1], mat_spec_rgb[d, 2]
+        if gr < one or gg < one or gb < one:
+            # the reflections' colour (KHR_materials_specular's, as a browser tints F0 by it): the skin's warm-white,
+            # white over a deep brown drew its highlight as a grey-lilac film (blind review AC); at grazing angles
+            # (the rim's highlight, the room's grazing sheen) white
+            f90 += grazing * rim_v * rim_v * rim_v * ao * mat_spec[d] * (one if skin else cave)
+            total = spec + room
+            if total > np.float32(1e-8):
+                w = min(f90 / total, one)
+                sr, sg, sb = w + (one - w) * gr, w + (one - w) * gg, w + (one - w) * gb
         if mat_aniso[d] > 0:   # hair: a band across the strands in place of the round highlight
             spec, tint = _strand_highlight(aniso_dirs, v0, v1, v2, w0, w1, w2, nx, ny, nz, hx / lh, hy / lh, hz / lh,
                                            ndl_raw, mat_aniso[d] * gloss, ao)

@@ -392,6 +392,7 @@ def draw(posed: Posed, camera: Camera, size: int, *, ss: int = 2,
                                     and not d.material.anisotropy
                                     and not d.material.name.startswith(COVERAGE) for d in draws] or [False])
     tables["mat_spec"] = np.array([d.material.specular for d in draws] or [1.0], np.float32)
+    tables["mat_spec_rgb"] = np.array([d.material.specular_color for d in draws] or [(1.0, 1.0, 1.0)], np.float32)
     # (Metal only through a metallic-roughness map, its blue times this: a metal glasses frame.)
     tables["mat_metal"] = np.array([d.material.metallic for d in draws] or [0.0], np.float32)
     alpha_read = ["uv", "colors", "mat_color", "mat_tex", "mat_vcol"]

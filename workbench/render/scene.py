@@ -138,6 +138,7 @@ class Material:
     anisotropy: float = 0.0
     anisotropy_rotation: float = 0.0
     specular: float = 1.0                  # KHR_materials_specular's factor (scales the highlights)
+    specular_color: tuple = (1.0, 1.0, 1.0)   # ...and its specularColorFactor (the reflections' colour: the skin's)
 
 
 @dataclass
@@ -370,7 +371,8 @@ class Model:
             metallic=float(pbr.get("metallicFactor", 1.0)),
             anisotropy=float(aniso.get("anisotropyStrength", 0.0)),
             anisotropy_rotation=float(aniso.get("anisotropyRotation", 0.0)),
-            specular=float(specular.get("specularFactor", 1.0)))
+            specular=float(specular.get("specularFactor", 1.0)),
+            specular_color=tuple(float(c) for c in specular.get("specularColorFactor", (1.0, 1.0, 1.0))))
 
     # -- nodes ------------------------------------------------------------
     @staticmethod
