@@ -46,13 +46,21 @@ TAIL = 0.34
 TAIL_RADIUS = (0.011, 0.034, 0.005)
 FULL_AT = 0.14
 FLARE = 0.07
-# Where it begins to thin (a share of its length) and where its clumps have parted to their own lines (from the tie).
+# Where it begins to thin (a share of its length) and how (its radius's thinned share, a smoothstep to this
+# power). Thinning from 0.3 of its length (** 1.3), it kept its full width to half its
+# length, 5 to 5.4 cm across and straight-sided from 5 to 16 cm under the tie seen from behind and from the side:
+# blind review AC's "hangs straight down like a paddle" in the 3/4 portrait, whose frame cuts it off there (12 and 16
+# cm under the tie 0.96 to 1.01 and 0.84 to 0.90 of its fullest); a gathered tail tapers from just under its fullest:
+# 0.81 to 0.92 and 0.62 to 0.72 (tests/render/test_ponytail_taper_review_ac.py). From 0.14 or 0.16 the cuts 15 cm
+# under the tie came out flatter than review S's guard (test_tail_round_review_s, depth over width 0.51 to 0.57).
+THINS_FROM = 0.2
+TAPER = 0.8
+# Where its clumps have parted to their own lines (a share of its length from the tie).
 # Full (3 cm) only a fifth of the way down, 7 cm along it, the tail left its tie as a rope, 31 mm across 3 cm under
 # the tie seen from behind, and ran down the nape as a strip: blind review X's "a strip glued to the neck", wanting
 # "a round, tied mass"; a gathered tail swells out of its tie at once (3.4 cm 4.8 cm along it: 44 mm across 3 cm under
 # the tie, test_ponytail_review_x). Parted as soon, the clumps showed as two ropes 4 cm under the tie on seed 4627's
 # #11 (test_tail_review_q).
-THINS_FROM = 0.3
 PARTED_AT = 0.2
 # The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
 # it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
@@ -127,7 +135,7 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     d, at = tie(head)
     u = np.linspace(0, 1, points)
     lo, full, end = TAIL_RADIUS
-    radius = lo + (full - lo) * smoothstep(FLARE, FULL_AT, u) - (full - end) * smoothstep(THINS_FROM, 1.0, u) ** 1.3
+    radius = lo + (full - lo) * smoothstep(FLARE, FULL_AT, u) - (full - end) * smoothstep(THINS_FROM, 1.0, u) ** TAPER
     step = TAIL / (points - 1)
     line = [at]
     out = d - UP * (d @ UP)
