@@ -38,7 +38,7 @@ AVATARS = ("V#3", "default")
 MOST_OFF = 0.018
 DOWN = (0.5,)
 # (0.025 until sleek39: the tail tapering from a fifth of its length, not from 0.3 of it, review AC's "paddle"
-# (tests/render/test_ponytail_taper_review_ac.py), is 39.3 mm (#3) and 23.7 mm (the default) across halfway down its
+# (tests/render/test_ponytail_taper_review_ac.py), is 40.0 mm (#3) and 24.2 mm (the default) across halfway down its
 # drop under the neck, main 45.0 / 30.8; review V's rope was 18 mm.)
 LEAST_WIDTH = 0.022
 CELL = 0.001

@@ -10,8 +10,9 @@ points on its triangles: what a camera at 3/4 sees of it lies between the two).
   its size 12 and 16 cm under the tie (:data:`UNDER`) was 1.01 and 0.90 of its fullest on #2, 0.96 and 0.84 on #11,
   0.98 and 0.90 on the default (the mean of the two 0.956 / 0.904 / 0.941): 5 to 5.4 cm across and straight-sided
   from 5 to 16 cm under the tie, then cut off by the portrait's frame, a slab. A gathered tail is fullest just out of
-  its tie and tapers steadily to its tip: now 0.92 and 0.72, 0.81 and 0.62, 0.81 and 0.67 (means 0.822 / 0.716 /
-  0.741; ``workbench.body.hair.tail.THINS_FROM`` 0.3 -> 0.2 and ``TAPER``). The mean at most :data:`MOST`.
+  its tie and tapers steadily to its tip: now 0.92 and 0.73, 0.80 and 0.61, 0.84 and 0.69 (means 0.824 / 0.707 /
+  0.763; ``workbench.body.hair.tail.THINS_FROM`` 0.3 -> 0.2, ``TAPER``, and ``SAG``, its flare swelling under the
+  tie). The mean at most :data:`MOST`.
 
 Figures (main -> now) in :func:`figures`; docs/avatars.md, sleek39.
 """

@@ -51,7 +51,7 @@ FLARE = 0.07
 # length, 5 to 5.4 cm across and straight-sided from 5 to 16 cm under the tie seen from behind and from the side:
 # blind review AC's "hangs straight down like a paddle" in the 3/4 portrait, whose frame cuts it off there (12 and 16
 # cm under the tie 0.96 to 1.01 and 0.84 to 0.90 of its fullest); a gathered tail tapers from just under its fullest:
-# 0.81 to 0.92 and 0.62 to 0.72 (tests/render/test_ponytail_taper_review_ac.py). From 0.14 or 0.16 the cuts 15 cm
+# 0.80 to 0.92 and 0.61 to 0.73 (tests/render/test_ponytail_taper_review_ac.py). From 0.14 or 0.16 the cuts 15 cm
 # under the tie came out flatter than review S's guard (test_tail_round_review_s, depth over width 0.51 to 0.57).
 THINS_FROM = 0.2
 TAPER = 0.8
@@ -91,6 +91,11 @@ ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
 # 3 cm off it to its end, and ended at the collar's height: review V's "its tip runs into the collar").
 TURN, IN, GAP = 0.2, 0.12, 0.025
 REST, REST_GAP = (0.5, 0.85), 0.004
+# The share of its flare (the radius grown since the tie) by which the line is lowered, square to it: flaring round
+# the line as it left the tie out and down, the tail's top rose as fast as the line fell and ran level out of the tie
+# for 3 to 4 cm, a square shelf at the top of the tail seen from the side and at 3/4 behind the ear (blind review
+# AC's "paddle ... no attachment volume"); lowered so, its top runs on down from the tie's and it swells under it.
+SAG = 0.8
 # How far (metres) its end flicks to the figure's left, from FLICK_FROM of its length on (straight down the middle, a
 # rod: review J's "a stiff ponytail"; swaying so from a fifth of the way down, the whole tail leant 2.6 cm off the
 # middle of the back in the preview's pose: review V's "hangs off-centre").
@@ -151,6 +156,11 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     # needs, and the points round it with it, less by ROUND per square metre along the line (pushed out one point at a
     # time, the line turned 30 degrees at once where it first needed it: an elbow, the clumps' frames turning over).
     pts = np.array(line)
+    # (its flare swelling under the tie, not over it: SAG)
+    t = np.gradient(pts, axis=0)
+    t /= np.linalg.norm(t, axis=1, keepdims=True)
+    up = UP - t * (t @ UP)[:, None]
+    pts = pts - SAG * (radius - lo)[:, None] * up
     rel = pts - head.centre
     az = np.arctan2(rel[:, 0], rel[:, 2])
     rho = np.hypot(rel[:, 0], rel[:, 2])
