@@ -104,11 +104,13 @@ def test_the_ponytails_tail_is_lit_in_its_own_round_and_full(k):
     assert np.median(light) >= LEAST_TAIL_LIGHT, float(np.median(light))
     # Full from the back and from the side: its width across (x) and its depth (z), 5 to 15 cm below the tie. (Across
     # 0.06 until pony32: the tail swayed 2.5 cm aside from a fifth of the way down, and that lean was part of its width;
-    # down the middle, as review V asks, 5.5 and 5.3 cm, as full to the eye.)
+    # down the middle, as review V asks, 5.5 and 5.3 cm, as full to the eye. Across 0.052 until sleek39: the tail
+    # tapering from a fifth of its length, not from 0.3 of it, review AC's "paddle", tests/render/
+    # test_ponytail_taper_review_ac.py: the second 4.96 cm across, its depth 5.11.)
     p = hair.positions[tail]
     tie = p[:, 1].max()
     band = p[(p[:, 1] < tie - 0.05) & (p[:, 1] > tie - 0.15)]
-    assert np.ptp(band[:, 0]) > 0.052 and np.ptp(band[:, 2]) > 0.05, (np.ptp(band[:, 0]), np.ptp(band[:, 2]))
+    assert np.ptp(band[:, 0]) > 0.048 and np.ptp(band[:, 2]) > 0.05, (np.ptp(band[:, 0]), np.ptp(band[:, 2]))
 
 
 def test_the_bun_is_more_than_a_small_ball():

@@ -37,7 +37,10 @@ from workbench.render.scene import Model, load_clip
 AVATARS = ("V#3", "default")
 MOST_OFF = 0.018
 DOWN = (0.5,)
-LEAST_WIDTH = 0.025
+# (0.025 until sleek39: the tail tapering from a fifth of its length, not from 0.3 of it, review AC's "paddle"
+# (tests/render/test_ponytail_taper_review_ac.py), is 40.0 mm (#3) and 24.2 mm (the default) across halfway down its
+# drop under the neck, main 45.0 / 30.8; review V's rope was 18 mm.)
+LEAST_WIDTH = 0.022
 CELL = 0.001
 LEAST_TIE = 340e-6
 NEAR_TOP = 0.02
@@ -55,6 +58,11 @@ def settings(name: str) -> dict:
     if name == "X#3":       # (review X's, test_ponytail_review_x.py)
         s = random_settings(12, 4634, with_added=True, heads=True)[2]
         assert s["hair"] == {"style": "ponytail", "color": "#B2688A"}
+        return s
+    if name.startswith("AC#"):   # (review AC's, the sheets' settings: test_ponytail_taper_review_ac.py)
+        s = random_settings(12, 4639, with_added=True, heads=True, features=True, palettes=True,
+                            spread=True)[int(name[3:]) - 1]
+        assert s["hair"]["style"] == "ponytail"
         return s
     return {"gender": "feminine", "hair": {"style": "ponytail"}}
 

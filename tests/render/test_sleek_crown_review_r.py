@@ -31,7 +31,11 @@ BEHIND = 180.0
 # evened across to 0.4 of their spread, #5's blond #BA9A79 0.649 -> 0.590, its bound 0.645 -> 0.58: the locks' bands ran
 # on along the strands and counted as shade that runs on; from behind at 512 px the crown is softer, in fine strands, no
 # zigzags or dark patches back (/tmp/hair38/cmp-r5.png). #1 and #4 (brown, green) unchanged.
-LEAST = {1: 0.63, 5: 0.58, 4: 0.77}
+# sleek39 (review AC's "paddle" ponytail, workbench.body.hair.tail.THINS_FROM and SAG): #4's tail tapers and swells
+# under its tie, not over it, so less of the picture from behind is tail and more the nape's converging hair: 0.773 ->
+# 0.769, its bound 0.77 -> 0.765; the crown's and nape's strands as before seen from behind (AC's #2 and #11 at 145
+# and 180 degrees, /tmp/sleek39/cmp7.png).
+LEAST = {1: 0.63, 5: 0.58, 4: 0.765}
 
 
 @pytest.mark.parametrize("index", sorted(LEAST))

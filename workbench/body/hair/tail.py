@@ -46,13 +46,21 @@ TAIL = 0.34
 TAIL_RADIUS = (0.011, 0.034, 0.005)
 FULL_AT = 0.14
 FLARE = 0.07
-# Where it begins to thin (a share of its length) and where its clumps have parted to their own lines (from the tie).
+# Where it begins to thin (a share of its length) and how (its radius's thinned share, a smoothstep to this
+# power). Thinning from 0.3 of its length (** 1.3), it kept its full width to half its
+# length, 5 to 5.4 cm across and straight-sided from 5 to 16 cm under the tie seen from behind and from the side:
+# blind review AC's "hangs straight down like a paddle" in the 3/4 portrait, whose frame cuts it off there (12 and 16
+# cm under the tie 0.96 to 1.01 and 0.84 to 0.90 of its fullest); a gathered tail tapers from just under its fullest:
+# 0.80 to 0.92 and 0.61 to 0.73 (tests/render/test_ponytail_taper_review_ac.py). From 0.14 or 0.16 the cuts 15 cm
+# under the tie came out flatter than review S's guard (test_tail_round_review_s, depth over width 0.51 to 0.57).
+THINS_FROM = 0.2
+TAPER = 0.8
+# Where its clumps have parted to their own lines (a share of its length from the tie).
 # Full (3 cm) only a fifth of the way down, 7 cm along it, the tail left its tie as a rope, 31 mm across 3 cm under
 # the tie seen from behind, and ran down the nape as a strip: blind review X's "a strip glued to the neck", wanting
 # "a round, tied mass"; a gathered tail swells out of its tie at once (3.4 cm 4.8 cm along it: 44 mm across 3 cm under
 # the tie, test_ponytail_review_x). Parted as soon, the clumps showed as two ropes 4 cm under the tie on seed 4627's
 # #11 (test_tail_review_q).
-THINS_FROM = 0.3
 PARTED_AT = 0.2
 # The clumps per level of detail; each one's cards round its line per level of detail (and one crossed card through
 # it, so a clump seen edge on still has hair across its width); each clump's line that share of the tail's radius off
@@ -83,6 +91,11 @@ ROWS = (np.linspace(0, 1, 16), np.linspace(0, 1, 11))
 # 3 cm off it to its end, and ended at the collar's height: review V's "its tip runs into the collar").
 TURN, IN, GAP = 0.2, 0.12, 0.025
 REST, REST_GAP = (0.5, 0.85), 0.004
+# The share of its flare (the radius grown since the tie) by which the line is lowered, square to it: flaring round
+# the line as it left the tie out and down, the tail's top rose as fast as the line fell and ran level out of the tie
+# for 3 to 4 cm, a square shelf at the top of the tail seen from the side and at 3/4 behind the ear (blind review
+# AC's "paddle ... no attachment volume"); lowered so, its top runs on down from the tie's and it swells under it.
+SAG = 0.8
 # How far (metres) its end flicks to the figure's left, from FLICK_FROM of its length on (straight down the middle, a
 # rod: review J's "a stiff ponytail"; swaying so from a fifth of the way down, the whole tail leant 2.6 cm off the
 # middle of the back in the preview's pose: review V's "hangs off-centre").
@@ -127,7 +140,7 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     d, at = tie(head)
     u = np.linspace(0, 1, points)
     lo, full, end = TAIL_RADIUS
-    radius = lo + (full - lo) * smoothstep(FLARE, FULL_AT, u) - (full - end) * smoothstep(THINS_FROM, 1.0, u) ** 1.3
+    radius = lo + (full - lo) * smoothstep(FLARE, FULL_AT, u) - (full - end) * smoothstep(THINS_FROM, 1.0, u) ** TAPER
     step = TAIL / (points - 1)
     line = [at]
     out = d - UP * (d @ UP)
@@ -143,6 +156,11 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     # needs, and the points round it with it, less by ROUND per square metre along the line (pushed out one point at a
     # time, the line turned 30 degrees at once where it first needed it: an elbow, the clumps' frames turning over).
     pts = np.array(line)
+    # (its flare swelling under the tie, not over it: SAG)
+    t = np.gradient(pts, axis=0)
+    t /= np.linalg.norm(t, axis=1, keepdims=True)
+    up = UP - t * (t @ UP)[:, None]
+    pts = pts - SAG * (radius - lo)[:, None] * up
     rel = pts - head.centre
     az = np.arctan2(rel[:, 0], rel[:, 2])
     rho = np.hypot(rel[:, 0], rel[:, 2])
