@@ -148,3 +148,19 @@ def test_a_control_keeps_focus_when_its_output_is_updated(page):
          f"{app}: the reset button's focus after the output was updated")
     ActionChains(browser).send_keys("w").perform()
     poll_kernel(browser, "print(viewer.wireframe * 1)", lambda out: int(out) == 1 - before)
+
+
+@IN_LAB  # the frame loop is the viewer's own code (core.js), the same in Notebook 7
+def test_a_still_viewer_stops_asking_for_frames_until_the_kernel_plays_its_clip(page):
+    """Once its view has settled, the viewer asks for no animation frame (core.js, SLEEP_AFTER_MS: a still viewer's
+    loop cost its page about 8 % of a core on a software GPU, docs/testing.md suite39); the kernel starting the walk,
+    a change whose handler asks for no frame itself (it only unpauses the clip), wakes it, and the walk plays."""
+    browser, _ = page
+    kernel(browser, "viewer.auto_rotate = False; viewer.playing = False")
+    until(browser, 0, "d.sleeping === '1' && v.wbViewer.raf === null", "the still viewer's loop asleep", 60)
+    asleep = until(browser, 0, "true", "the frame count")
+    kernel(browser, "viewer.playing = True")
+    until(browser, 0, f"d.playing === 'true' && d.time !== {asleep['time']!r} && parseInt(d.frames) > {asleep['frames']} + 2"
+                      " && !d.sleeping", "the walk playing after the kernel's change")
+    kernel(browser, "viewer.playing = False")
+    until(browser, 0, "d.sleeping === '1'", "the viewer asleep again once the walk stopped", 60)
