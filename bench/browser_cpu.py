@@ -75,8 +75,9 @@ def run(command: list[str], label: str) -> dict:
                 try:
                     p = psutil.Process(pid)
                     t = p.cpu_times()
-                    seen[(pid, p.create_time())] = (seen.get((pid, p.create_time()), ("", 0.0))[0] or kind(p),
-                                                    t.user + t.system)
+                    # Its kind read again each time: a process forked by pytest shows pytest's command line until it
+                    # execs (the Jupyter server), a zygote's child its parent's until it says its --type.
+                    seen[(pid, p.create_time())] = (kind(p), t.user + t.system)
                 except psutil.Error:
                     pass
             if proc.poll() is not None and not (group / "cgroup.procs").read_text().split():
