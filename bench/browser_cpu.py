@@ -77,7 +77,8 @@ def run(command: list[str], label: str) -> dict:
                     t = p.cpu_times()
                     # Its kind read again each time: a process forked by pytest shows pytest's command line until it
                     # execs (the Jupyter server), a zygote's child its parent's until it says its --type.
-                    seen[(pid, p.create_time())] = (kind(p), t.user + t.system)
+                    key, now = (pid, p.create_time()), kind(p)
+                    seen[key] = (seen[key][0] if now == "gone" and key in seen else now, t.user + t.system)
                 except psutil.Error:
                     pass
             if proc.poll() is not None and not (group / "cgroup.procs").read_text().split():
