@@ -33,6 +33,11 @@ const PACE_MS = [22, 36];
 const PACE_EVERY_MS = 400;  // the pace is weighed this often at most
 const SLOW_MS = 40;  // a graphics card's moving frames this far apart (under 25 a second): half the pixels
 const HEIGHT_FULLSCREEN_LESS = 140;  // the toolbars' share of the screen in fullscreen
+// Nothing drawn or moving this long (well past features/kernel.js's SETTLE_MS, which sends the settled
+// view's picture from the idle frames): the frame loop stops until something wakes it (Viewer.wake). A
+// still viewer asking for every animation frame cost its page about 8 % of a core on a software GPU
+// (docs/testing.md, suite39), for nothing, in every notebook with a viewer left open.
+const SLEEP_AFTER_MS = 1000;
 
 // Keys a focused control answers itself: the viewer leaves them to it (they never reach the notebook).
 const OWN_KEYS = {
@@ -102,6 +107,7 @@ export class Viewer {
     this.keys = new Map();
     this.ticks = [];
     this.signals = new Map();
+    this.raf = undefined;  // the next animation frame asked for; null while the loop sleeps
     this.dirty = true;
     this.poseVersion = 0;
     this.paceScale = 1;  // keepPace's correction of the moving frames' resolution
@@ -128,13 +134,17 @@ export class Viewer {
     this.place(bar);
     return bar;
   }
+  // A traitlet's change and a DOM event the viewer listens to wake the frame loop first: a tick may read
+  // what they changed (a clip's playing, a slider's time) without the handler asking for a frame.
   on(name, fn) {
-    this.model.on(`change:${name}`, fn);
-    this.onDispose(() => this.model.off(`change:${name}`, fn));
+    const woken = (...args) => { this.wake(); return fn(...args); };
+    this.model.on(`change:${name}`, woken);
+    this.onDispose(() => this.model.off(`change:${name}`, woken));
   }
   listen(target, type, fn, options) {
-    target.addEventListener(type, fn, options);
-    this.onDispose(() => target.removeEventListener(type, fn, options));
+    const woken = (...args) => { this.wake(); return fn(...args); };
+    target.addEventListener(type, woken, options);
+    this.onDispose(() => target.removeEventListener(type, woken, options));
   }
   key(keys, fn) { for (const k of [].concat(keys)) this.keys.set(k, fn); }
   tick(fn) { this.ticks.push(fn); }
@@ -153,6 +163,18 @@ export class Viewer {
   }
   onDispose(fn) { this.cleanups.push(fn); }
   redraw() { this.dirty = true; }
+  // Whatever asks for a frame (``dirty = true`` from a feature, a test or bench/viewer.py) wakes the loop.
+  get dirty() { return this._dirty; }
+  set dirty(value) {
+    this._dirty = value;
+    if (value) this.wake();
+  }
+  // The frame loop asked for again if it sleeps; its clock restarts, as after a hidden tab (no jump).
+  wake() {
+    if (this.raf !== null || this.disposed) return;
+    this.last = undefined;
+    this.raf = requestAnimationFrame(this.loop);
+  }
   posed() { this.poseVersion++; this.dirty = true; }
   say(text) {
     this.notice = text;
@@ -259,6 +281,7 @@ export class Viewer {
       if (this.root.isConnected && !this.root.contains(document.activeElement)) this.focused = null;
     }));
     this.onDispose(keepKeys(this.root, e => {
+      this.wake();
       const t = e.target, own = t !== this.root && OWN_KEYS[t.tagName];
       const act = this.keys.get(e.key) || this.keys.get(e.key.toLowerCase());
       if (act && !(own && own(e.key, t)) && !e.ctrlKey && !e.metaKey && !e.altKey) {
@@ -288,6 +311,7 @@ export class Viewer {
 
   loop(ms) {
     this.raf = requestAnimationFrame(this.loop);
+    if (this.root.dataset.sleeping) delete this.root.dataset.sleeping;
     if (this.refocus && this.root.isConnected) this.giveFocusBack();
     // Real time however slow the frames (a clip plays at its speed); a tab in the background gets
     // no frames, and its return restarts the clock rather than jumping.
@@ -309,6 +333,12 @@ export class Viewer {
       // The still view, drawn again at full resolution once a motion drawn at half has stopped (a
       // slider dragged draws only when it moves: between two moves the view is not yet still).
       if (!this.sharp && !t.moving) { this.dirty = true; this.still = true; }
+      // Nothing has moved or been drawn for a while, and no control waits for focus: sleep until woken.
+      else if (!t.moving && !this.refocus && ms - this.lastRender > SLEEP_AFTER_MS) {
+        cancelAnimationFrame(this.raf);
+        this.raf = null;
+        this.root.dataset.sleeping = "1";
+      }
       return;
     }
     this.dirty = false;

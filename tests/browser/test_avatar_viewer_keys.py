@@ -62,6 +62,12 @@ return [nb.mode, nb.activeCellIndex, document.querySelectorAll('.wb-avatar-viewe
 NOTEBOOK_AFTER = """const m = window.jupyterapp.shell.currentWidget.content.model;
 const cells = Array.from({length: m.cells.length}, (_, i) => [m.cells.get(i).type, m.cells.get(i).sharedModel.getSource()]);
 return [cells, (() => {%s})()];""" % NOTEBOOK_STATE
+# "a" is the viewer's auto-rotate as well as the notebook's "insert a cell above": a view left turning by itself draws
+# frame after frame on the software GPU through every key after it (about half the file's keys until suite39, the
+# most of its Chromium's CPU), and what keeps a key from the notebook is the focused element's own, turning or not.
+# So the turn a key started is stopped at once, page-side, as a second "a" would (the kernel hears both, in order).
+STOP_TURNING = """const v = document.querySelector('.wb-av-webgl').wbViewer;
+if (v.model.get('auto_rotate')) v.set({auto_rotate: false});"""
 
 
 @pytest.fixture(scope="module", params=APPS)
@@ -112,6 +118,8 @@ def test_no_key_typed_in_a_viewer_reaches_the_notebook(page):
                 ActionChains(browser).send_keys(key).perform()
                 after = tuple(browser.execute_script(NOTEBOOK_AFTER))
                 assert after == (cells, state), f"{app}: {key!r} typed on {what} reached the notebook: {after}"
+                if key == "a":
+                    browser.execute_script(STOP_TURNING)
     # The viewer answered its own keys on the canvas: "1" is the front view, "a" toggled auto-rotate.
     until(browser, 0, "d.lastKey", "the viewer's keys")
 
@@ -148,3 +156,19 @@ def test_a_control_keeps_focus_when_its_output_is_updated(page):
          f"{app}: the reset button's focus after the output was updated")
     ActionChains(browser).send_keys("w").perform()
     poll_kernel(browser, "print(viewer.wireframe * 1)", lambda out: int(out) == 1 - before)
+
+
+@IN_LAB  # the frame loop is the viewer's own code (core.js), the same in Notebook 7
+def test_a_still_viewer_stops_asking_for_frames_until_the_kernel_plays_its_clip(page):
+    """Once its view has settled, the viewer asks for no animation frame (core.js, SLEEP_AFTER_MS: a still viewer's
+    loop cost its page about 8 % of a core on a software GPU, docs/testing.md suite39); the kernel starting the walk,
+    a change whose handler asks for no frame itself (it only unpauses the clip), wakes it, and the walk plays."""
+    browser, _ = page
+    kernel(browser, "viewer.auto_rotate = False; viewer.playing = False")
+    until(browser, 0, "d.sleeping === '1' && v.wbViewer.raf === null", "the still viewer's loop asleep", 60)
+    asleep = until(browser, 0, "true", "the frame count")
+    kernel(browser, "viewer.playing = True")
+    until(browser, 0, f"d.playing === 'true' && d.time !== {asleep['time']!r} && parseInt(d.frames) > {asleep['frames']} + 2"
+                      " && !d.sleeping", "the walk playing after the kernel's change")
+    kernel(browser, "viewer.playing = False")
+    until(browser, 0, "d.sleeping === '1'", "the viewer asleep again once the walk stopped", 60)
