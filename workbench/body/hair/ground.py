@@ -17,7 +17,7 @@ import numpy as np
 from ...options.colour import albedo_for, skin_reflect, srgb_to_linear
 from .clumps import smooth
 from .pieces import CURLY_SHADE, SCALP_SHADE, edge
-from .texture import HEIGHT, LIGHT_MAX, V_END, WIDTH, hair_texture, pattern, rgb
+from .texture import CLUMPS, COLUMNS, HEIGHT, LIGHT_MAX, V_END, WIDTH, hair_texture, pattern, rgb
 
 # Curls lighter than the skin they grow from (:func:`grounded`): the scalp layer's fill, seen from the front between
 # the coils' lowest edge and its own hairline, goes to the skin's colour (the skin between the first coils' roots),
@@ -37,6 +37,12 @@ GROUND = (0.9, 1.0)
 GROUNDED = {"curly": GROUND, "long": (0.88, 0.98)}
 GROUND_AZ = (70.0, 105.0)
 GROUND_LIGHTER = (10.0, 30.0)
+# ...and so much (times the share above) of the alpha of long hair's blended fringe's fine wisps (groom.edge_wisps: the
+# atlas's wisp columns) taken off: lying over the white wash they did not show; on the deep skin, light single hairs,
+# they drew a stipple of white dots along the hairline in three.js at the sheets' 288 px (review AC's #4; in ours 86
+# light specks under the hairline of a 512 px portrait against main's 1 under its wash, now 39:
+# tests/body/test_long_band_review_ac.py). All of it off, the hairline was the fill's soft edge alone.
+WISPS = {"long": 0.6}
 # ...its light there, of the bald skin's (a little shade of the coils over it)
 SHADED = 0.92
 
@@ -69,7 +75,7 @@ def grounded(image: np.ndarray, color: str, skin: str, style: str = "curly") -> 
     """The atlas ``image`` of ``style`` (curls, long hair: :data:`GROUNDED`) in ``color`` with the scalp layer's fill at the forehead's
     hairline in ``skin``'s own colour (the skin's albedo, in the fill's mottle, under the layer's vertex shade), by
     :data:`GROUND`, :data:`GROUND_AZ` and :data:`GROUND_LIGHTER`: there the skin shows between the first coils' roots;
-    the layer's kinked strands stay the hair's."""
+    the layer's kinked strands stay the hair's (long hair's fringe wisps fainter: :data:`WISPS`)."""
     p = pattern(style)
     start, end = GROUNDED[style]
     h = (np.arange(HEIGHT) + 0.5) / HEIGHT * V_END
@@ -90,6 +96,9 @@ def grounded(image: np.ndarray, color: str, skin: str, style: str = "curly") -> 
     out = image.copy()
     half = out[:, WIDTH // 2:, :3].astype(np.float64)
     out[:, WIDTH // 2:, :3] = np.clip(half + (target - half) * w[..., None] + 0.5, 0, 255).astype(np.uint8)
+    if style in WISPS:
+        wisps = slice(WIDTH // 2 // COLUMNS * CLUMPS, WIDTH // 2)
+        out[:, wisps, 3] = np.round(out[:, wisps, 3] * (1 - WISPS[style] * share)).astype(np.uint8)
     out.setflags(write=False)
     return out
 
