@@ -13,6 +13,10 @@ in the hair's colour, white on the dark skin from the hairline down 13 rows. Now
 colour where the hair is lighter than the skin (:func:`workbench.body.hair.ground.grounded`, as light curls' since
 review AB), its single hairs still the hair's: 3.5 rows. Review AC's #12 (#896E52, darker than its skin #9D7350) keeps
 its fill: nothing grounded, its hairline as dark as before (its excess there negative).
+
+Grounded so, the blended fringe's fine light wisps lay on the dark skin, not on the wash, a stipple of white dots along
+the hairline in three.js: they are fainter where the fill is grounded (:data:`workbench.body.hair.ground.WISPS`), and
+the light specks under the hairline are counted (:data:`SPECK`).
 """
 
 from functools import cache
