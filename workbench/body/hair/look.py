@@ -18,7 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..lod import Piece
-from .ground import ground_texture
+from .ground import GROUNDED, ground_texture
 from .head import per_body
 from .texture import hair_texture, scatter, tint
 
@@ -58,7 +58,7 @@ def material(color: str, style: str, mesh, lod: int, top: str | None = None, bot
     if lod >= 2:
         image = _baked_texture(mesh, style, color, top, bottom)
     else:
-        image = ground_texture(color, skin) if style == "curly" and skin is not None else hair_texture(color, style)
+        image = ground_texture(color, skin, style) if style in GROUNDED and skin is not None else hair_texture(color, style)
     return dict(image=image, roughness=ROUGHNESS[style], anisotropy=ANISOTROPY[style],
                 specular=SPECULAR_OF.get(style, SPECULAR))
 
