@@ -144,9 +144,11 @@ def test_the_smile_is_lit_as_it_is_shaped(k):
     until smile37: 2.05 / 1.62 / 1.98 then, 5.70 / 5.25 / 5.77 since, by design: the smile's normals are evened over
     the skin it moves, workbench.body.smile_smooth, its broad shape's rather than each vertex's on a mesh 4 to 6 mm
     between vertices, whose own drew blots a vertex wide, blind review Z's "dirty moustache",
-    tests/render/test_smile_blots_review_z.py; the rest face's light, this test's defect, is still 15 degrees off.)"""
+    tests/render/test_smile_blots_review_z.py; the rest face's light, this test's defect, is still 15 degrees off.)
+    (6.5 until smile39: the raised apples' normals turned as a bump's, up to 50 degrees on the apple's top, on purpose,
+    workbench.body.apple_shade, review AC's "no cheek raise": 6.83 / 7.28 on faces 1 / 2 since.)"""
     got = smile(k)
-    assert got["off"] < 6.5, got
+    assert got["off"] < 7.5, got
 
 
 @pytest.mark.parametrize("k", range(len(FACES)))

@@ -21,6 +21,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from .apple_shade import round_apples
 from .corner_shade import SOFT_BALL, rest_normals, seam_share, soft_corners
 from .expressions import EYES_APART, SMILE_EYES, SYNTHETIC, inner_corners
 from .fold_shade import groove
@@ -238,6 +239,8 @@ def _turned(key: tuple) -> dict[str, tuple[np.ndarray, np.ndarray]]:
             # shape, not the base mesh's facets: workbench.body.smile_smooth)
             share = smooth_share(m.positions, moved - m.positions, skin, eyes, lips)
             normals = groove(moved, broad_normals(normals, tris, share), skin, eyes, moved[corners], rest)
+            # (the raised apples' roundness, which the coarse mesh and the evening flatten: workbench.body.apple_shade)
+            normals = round_apples(moved, normals, moved - m.positions, skin, eyes, moved[corners], rest)
         turn = normals - soft
         turn *= free
         keep = skin & near & (np.einsum("nc,nc->n", turn, turn) >= MIN_TURN ** 2)
