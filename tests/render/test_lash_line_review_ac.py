@@ -2,8 +2,8 @@
 can barely be seen ... The eyes should get ... an upper-lid shadow, visible lash cards"). Measured on review AC's own
 faces (seed 4639, the sheets' draw: #1, #3 and #8, dark to mid skin, without hair or glasses, which do not reach the
 lid) in our renderer's portrait at the sheets' 288 px cell: what the Eyelashes mesh darkens, the picture drawn with it
-against the same picture without it (CIE L*), in the columns where the upper lid's band shows (its texture's right half,
-found through the renderer's own drawing).
+against the same picture without it (the share of CIE L* taken off), over the 2 px above each column of the eye's
+opening (the Eyes mesh, found through the renderer's own drawing).
 
 A lid's lash line reads at that size as a dark line 1 to 2 px wide that thickens to the outer corner. On main the upper
 band's roots, where the texture drew its solid line (v under 0.2 of the band), lie under the lid's skin: from the front
