@@ -42,6 +42,13 @@ WET = (0.86, 0.68, 0.64)
 BANDS = (("helper-l-eyelashes-1", "helper-l-eye", False), ("helper-l-eyelashes-2", "helper-l-eye", True),
          ("helper-r-eyelashes-1", "helper-r-eye", False), ("helper-r-eyelashes-2", "helper-r-eye", True))
 BINS = 10
+# The upper lash line: solid from the roots (LINE) over UPPER_LINE[0] of the band at the inner corner, UPPER_LINE[1]
+# more at the outer (a smoothstep along the lid: a lid's line is widest at the outer corner), fading out over
+# UPPER_LINE[2]. The band's roots lie under the lid's skin: from the front it shows from about v 0.3 (the least v seen
+# per column, median 0.30 to 0.35 on review AC's faces), so the line drawn to v 0.2 before never showed, and what read
+# as the lid's edge at a 288 px portrait was the lashes' thin strokes, a broken grey hairline (blind review AC, "the
+# lashes can barely be seen": tests/render/test_lash_line_review_ac.py).
+UPPER_LINE = (0.4, 0.2, 0.1)
 # The texture's size (rows, columns): lashes a few texels wide at their roots, so their taper shows.
 LASH_SIZE = (128, 256)
 
@@ -111,8 +118,10 @@ def _draw_lashes() -> np.ndarray:
     v = (np.arange(h) + 0.5) / h
     alpha = cover
     # The upper lid's lash line: dark and dense along the lid's edge (the roots, packed two and three deep),
-    # fading into the lashes; the lower lid's thinner.
-    upper = np.clip(1.6 - (v - LINE) / 0.09, 0, 1)[:, None]
+    # fading into the lashes, and thickening from the inner corner to the outer (UPPER_LINE); the lower lid's thinner.
+    along = ((np.arange(w // 2) + 0.5) / (w // 2))[None, :]
+    solid = UPPER_LINE[0] + UPPER_LINE[1] * (3 - 2 * along) * along * along
+    upper = np.clip(1 - (v[:, None] - LINE - solid) / UPPER_LINE[2], 0, 1)
     lower = np.clip(1 - (v - LINE) / 0.03, 0, 1)[:, None] * 0.8
     alpha[:, w // 2:] = np.maximum(alpha[:, w // 2:], upper)
     alpha[:, :w // 2] = np.maximum(alpha[:, :w // 2], lower)
