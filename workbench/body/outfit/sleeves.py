@@ -47,7 +47,7 @@ SLANT = (0.006, 0.015)
 FROM = 0.4
 # A loose sleeve's flare (:func:`flared`) starts this fraction of the way from the arm's joint to the hem (below
 # the deltoid's widest: the cap stays on the shoulder) ...
-FLARE_FROM = 0.35
+FLARE_FROM = 0.6
 # ... and its underside takes this share of it (the top the whole): hanging at the side, the underside lies against
 # the ribs, and a full flare there would press into them; the top and the front and back fall free of the arm.
 UNDER_SHARE = 0.25

@@ -199,7 +199,7 @@ SLEEVE = Drape(slope=0.22, span=0.8, ease=0.005)
 # 7 cm: at 8 a thigh came 2.1 mm through it in the run (test_clothes_in_clips); evened out at the front too, 8 cm. At 6 cm review R's #9 and #3 kept a rise of 0.6 m a metre at the back (test_hem_step_review_r).
 ACROSS = 0.1
 # A tee's sleeve opens this much further off the arm at its hem than at its cap (metres, on its top; tops39).
-FLARE = 0.016
+FLARE = 0.014
 STYLES: dict[str, Style] = {s.name: s for s in (
     # (A tee's cap sleeve follows the arm a centimetre off and its shoulders lie towards the body: flaring from the
     # shoulder's ring it stood 3 to 4.4 cm off the upper arm, review H's "shapeless box".)
