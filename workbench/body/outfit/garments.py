@@ -30,7 +30,7 @@ from .edges import finished, smooth_rim
 from .fit import base_points, fitted
 from .hood import worn
 from .pattern import HOOD_EASE, NECKLINE_CUT, SLEEVE_CUT, pattern
-from .sleeves import squared
+from .sleeves import flared, squared
 from .styles import STYLES
 
 __all__ = ["Dressed", "dressed", "outfit_pieces", "hidden_skin", "UNDER", "under"]
@@ -96,7 +96,7 @@ def dressed(mesh: BodyMesh, name: str, under: str | None = None) -> Dressed:
         p0 = squared(mesh, pat, p0)
         n0 = vertex_normals(p0, pat["faces"]).astype(np.float64)
     below = None if under is None else dressed(mesh, under).samples()
-    q = fitted(mesh, style, pat, (p0, n0), below)
+    q = flared(mesh, pat, fitted(mesh, style, pat, (p0, n0), below), style.flare)
     ease = np.maximum(np.linalg.norm(q - p0, axis=1) - style.lift, 0)
     if len(pat["hood_faces"]):
         # The hood on the hoodie, then clear of the skin: its roll stands round the neck, which a heavier

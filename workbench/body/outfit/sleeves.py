@@ -32,7 +32,7 @@ from .drape import Frame, smoothstep
 from .fit import ARMS
 from .pattern import SLEEVE_CUT
 
-__all__ = ["SLANT", "squared", "hem_tilt"]
+__all__ = ["SLANT", "squared", "flared", "hem_tilt", "UNDER_SHARE", "FLARE_FROM"]
 
 # How near the sleeve's cut (:data:`~workbench.body.outfit.pattern.SLEEVE_CUT`, metres along the cloth) a point
 # counts as on its hem.
@@ -45,6 +45,12 @@ SLANT = (0.006, 0.015)
 # and the armpit stay where the drape puts them: drawn out from the joint, the back of a heavy body's armpit
 # came half a millimetre into the skin in the idle pose).
 FROM = 0.4
+# A loose sleeve's flare (:func:`flared`) starts this fraction of the way from the arm's joint to the hem (below
+# the deltoid's widest: the cap stays on the shoulder) ...
+FLARE_FROM = 0.6
+# ... and its underside takes this share of it (the top the whole): hanging at the side, the underside lies against
+# the ribs, and a full flare there would press into them; the top and the front and back fall free of the arm.
+UNDER_SHARE = 0.25
 
 
 def _frames(mesh: BodyMesh) -> list[tuple[int, Frame, float]]:
@@ -82,6 +88,35 @@ def squared(mesh: BodyMesh, panel: dict, p: np.ndarray) -> np.ndarray:
         toward = np.clip((s / np.maximum(at, 1e-6) - FROM) / (1 - FROM), 0.0, 1.0)
         move = fade * (reach - at) * toward * np.clip(panel["shares"][:, k], 0.0, 1.0) * side
         out += move[:, None] * frame.along
+    return out
+
+
+def flared(mesh: BodyMesh, panel: dict, p: np.ndarray, flare: float) -> np.ndarray:
+    """``p`` (the garment's fitted points) with each loose sleeve's cloth standing further off its arm towards the
+    hem, by up to ``flare`` metres at the hem (growing as the square of the way from :data:`FLARE_FROM` of the hem's
+    reach, so the cap and the armhole keep their fit): a sleeve hangs from the shoulder and its hem opens round the
+    arm, wider than the arm there. Fitted at a centimetre off the arm all the way down, a tee's sleeve read as a
+    rigid tube round it (review AC: "T-shirt sleeves are rigid tubes"). Out along the arm's radius only, never in,
+    the whole flare on the sleeve's top, the front and back :data:`UNDER_SHARE` plus half the rest, the underside
+    :data:`UNDER_SHARE` of it."""
+    cuts = panel["from_cut"]
+    if not flare or cuts.shape[1] <= SLEEVE_CUT or not np.isfinite(cuts[:, SLEEVE_CUT]).any():
+        return p
+    hips_x = float(mesh.skeleton.pos("Hips")[0])
+    hem = panel["rim"] & (cuts[:, SLEEVE_CUT] < ON_HEM)
+    out = p.copy()
+    for k, frame, sign in _frames(mesh):
+        side = sign * (p[:, 0] - hips_x) > 0
+        ring = np.flatnonzero(hem & side)
+        if len(ring) < 3:
+            continue
+        s, _, _, radial = frame.local(p)
+        reach = float(s[ring].mean())
+        t = np.clip((s / max(reach, 1e-6) - FLARE_FROM) / (1 - FLARE_FROM), 0.0, 1.0)
+        # (By how far the radial points up in the T-pose the sleeves are cut in: 1 on the top, -1 the underside.)
+        share = UNDER_SHARE + (1 - UNDER_SHARE) * (1 + radial[:, 1]) / 2
+        amount = flare * t * t * share * np.clip(panel["shares"][:, k], 0.0, 1.0) * side
+        out += amount[:, None] * radial
     return out
 
 

@@ -87,6 +87,9 @@ class Style:
     # How far a top's shoulders and the tops of its sleeves are held to the skin as a gathered band is (1: a
     # knit's set-in shoulder, which follows the shoulder's slope to the arm; 0: they hang as the rest).
     hug: float = 0.0
+    # How much further off the arm a loose sleeve stands at its hem than where it is set in (metres on its top,
+    # less round the underside; workbench.body.outfit.sleeves.flared): a sleeve's hem opens round the arm.
+    flare: float = 0.0
     # How far either side of the back's middle (metres) the cloth's left and right leg weights are evened out
     # (0: as the skin under it has them; workbench.body.outfit.pattern.across_the_middle). Over the seat's cleft the skin turns from one thigh's weights
     # to the other's within a centimetre, so a top's hem or a skirt bridging it moved in two halves when the
@@ -195,12 +198,14 @@ SLEEVE = Drape(slope=0.22, span=0.8, ease=0.005)
 # How far either side of the back's middle a top's leg weights are evened out (``Style.across``, metres). A skirt's
 # 7 cm: at 8 a thigh came 2.1 mm through it in the run (test_clothes_in_clips); evened out at the front too, 8 cm. At 6 cm review R's #9 and #3 kept a rise of 0.6 m a metre at the back (test_hem_step_review_r).
 ACROSS = 0.1
+# A tee's sleeve opens this much further off the arm at its hem than at its cap (metres, on its top; tops39).
+FLARE = 0.014
 STYLES: dict[str, Style] = {s.name: s for s in (
     # (A tee's cap sleeve follows the arm a centimetre off and its shoulders lie towards the body: flaring from the
     # shoulder's ring it stood 3 to 4.4 cm off the upper arm, review H's "shapeless box".)
     Style("tee", "Outfit_Top", "helper-tights", "jersey", 0.008,
           _top(0.50, lambda e: e["arm"] + 0.42 * (e["elbow"] - e["arm"])),
-          torso=TEE, arms=Drape(slope=0.3, span=0.8, ease=0.01), hug=0.7,
+          torso=TEE, arms=Drape(slope=0.3, span=0.8, ease=0.01), hug=0.7, flare=FLARE,
           bands=((0.018, False), (0.014, True), (0.016, False)), margin=0.035, edge=0.0025, across=ACROSS),
     # (A knit sweater's hem is a ribbed band gathered to the hips, the knit bloused over it: a turned hem
     # hanging as the cloth above it read as a hard-edged tube. Its sleeve comes in after the deltoid as the arm
