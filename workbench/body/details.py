@@ -483,7 +483,7 @@ def shape_details(gender: str, body_shape: str) -> dict[str, float]:
     >>> shape_details("masculine", "heavy")["neck/neck-double-decr"], "neck/neck-double-incr" in shape_details("masculine", "heavy")
     (0.3, False)
     >>> shape_details("feminine", "heavy")["neck/measure-neck-circ-incr"], shape_details("masculine", "heavy")["neck/measure-neck-circ-incr"]
-    (0.2, 0.5)
+    (0.3, 0.5)
     """
     table = SHAPE_DETAILS[body_shape]
     if gender != "feminine":
