@@ -231,6 +231,30 @@ def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.nda
     return out
 
 
+def _front(tris: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The skin's frontmost z at each (``x``, ``y``): where a ray back along z first meets the triangles ``tris``
+    ((T, 3, 3) positions); NaN where it meets none.
+
+    >>> tri = np.array([[[0.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]])
+    >>> _front(tri, np.array([0.5, 2.0]), np.array([0.25, 0.0])).tolist()
+    [0.5, nan]
+    """
+    a, b, c = tris[:, 0, :2], tris[:, 1, :2], tris[:, 2, :2]
+    v0, v1 = b - a, c - a
+    den = v0[:, 0] * v1[:, 1] - v0[:, 1] * v1[:, 0]
+    den = np.where(np.abs(den) < 1e-14, 1e-14, den)
+    out = np.full(len(x), np.nan)
+    for k in range(len(x)):
+        v2 = np.array([x[k], y[k]]) - a
+        w1 = (v2[:, 0] * v1[:, 1] - v2[:, 1] * v1[:, 0]) / den
+        w2 = (v0[:, 0] * v2[:, 1] - v0[:, 1] * v2[:, 0]) / den
+        inside = (w1 >= 0) & (w2 >= 0) & (w1 + w2 <= 1)
+        if inside.any():
+            hit = (1 - w1 - w2) * tris[:, 0, 2] + w1 * tris[:, 1, 2] + w2 * tris[:, 2, 2]
+            out[k] = hit[inside].max()
+    return out
+
+
 def _height(mesh: BodyMesh, gender: str, eyes: dict, unit: float, fr: Frame = CLASSIC) -> tuple[float, float]:
     """The lenses' half-height and how far their centres lie below the eyes' (metres): the frame's lens and
     :data:`CENTRE_DOWN`, the top lowered where the rim would come within :data:`GAP` of the brows' lower
@@ -298,16 +322,18 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     nose = head[(dx < 0.004 * unit) & (np.abs(head[:, 1] - bridge_y - 0.003 * unit) < 0.004 * unit)]
     nose_z = float(nose[:, 2].max())
     # The lens plane: VERTEX_DISTANCE in front of the corneas, or further where any point of a rim (curved
-    # and wrapped as drawn) would come within CLEARANCE of the skin behind it (brow, cheek, nose).
+    # and wrapped as drawn) would come within CLEARANCE of the skin behind it (brow, cheek, nose): the skin's own
+    # surface straight behind the point (:func:`_front`). (The frontmost skin vertex within 2.5 mm either way stood
+    # 2-4 mm proud of it on the nose's sloping sides, under the inner lower rims of large lenses: the round frames'
+    # lenses stood 18-21 mm off the corneas on review AC's #1, #6 and #9, "slightly too far out from the face".)
     z = cornea + VERTEX_DISTANCE * unit
     for _s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
         rim = _curved(outline(fr, SEGMENTS, a + fr.rim * unit, b + fr.rim * unit, side, _superellipse), unit)
         spots = rim @ _wrap(side).T + np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - down, 0.0])
-        for q in spots:
-            near = head[(np.abs(head[:, 0] - q[0]) < 0.0025 * unit) & (np.abs(head[:, 1] - q[1]) < 0.0025 * unit)]
-            if len(near):
-                z = max(z, float(near[:, 2].max()) + CLEARANCE * unit - q[2])
+        skin = _front(skull, spots[:, 0], spots[:, 1])
+        if np.isfinite(skin).any():
+            z = max(z, float(np.nanmax(skin - spots[:, 2])) + CLEARANCE * unit)
     ears = {s: (pos_all[idx].mean(0), pos_all[_ear_rims()[s]]) for s, idx in _ear_cores().items()}
     return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "b": b, "down": down, "z": z, "cornea": cornea,
             "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull, "ears": ears}
