@@ -3,19 +3,20 @@ that rest on the sides of the head.
 
 Everything is measured on the body: the lenses centre on the eyeballs (2 mm outwards, as frames
 sit) and scale with the distance between the eyes; the lens plane stands 12 mm in front of the
-corneas (an optician's vertex distance), further only where the skin behind a lens (brow, cheek)
-or the nose bridge would touch it; the front wraps round the face (each lens turned :data:`WRAP`
+corneas (an optician's vertex distance), further only where the skin straight behind a rim (brow, cheek,
+the nose's side) would touch it; the front wraps round the face (each lens turned :data:`WRAP`
 degrees, its outer side back), so no lens stands out past the face seen from the side or at three
 quarters; the bridge dips back to rest 2.5 mm off the nose. The frame fits the head: its lenses narrow
 (to :data:`NARROWEST` of their size) where the head is narrow, so the frame's ends stay inside the head's
 outline seen from the front, its rims' tops below the brows (each lens shorter where the brows are low, its top
 kept over the upper lid: :func:`_height`); the hinges stand beside the head, level with the face's front
 (an end piece from each rim's top outer corner back to its hinge, as frames have), and each temple runs from its hinge back
-along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
-earpiece is (:func:`_temple`), lying on the skull the whole way (the skull's width found by rays across
-the head, under the ear where it stands off: :func:`_skull`), a bar of its frame's temple section. The ears
-are found once on the reference body (the densest vertices on the side of the head: the ear's bowl) and
-are the same vertices on every body (:func:`_ear_cores`). The whole piece is skinned to ``Head`` and takes no face morphs.
+along the side of the head to the ear, over the ear's top resting on it and bent down close behind it, round
+the outline of the ear's rim seen from the side, as an earpiece is (:func:`_temple`), lying on the skull the
+whole way (the skull's width found by rays across the head, under the ear where it stands off: :func:`_skull`), a
+bar of its frame's temple section. The ears are found once on the reference body (the densest vertices on the side
+of the head: the ear's bowl; the vertices standing off the skull round it: its rim) and are the same vertices on
+every body (:func:`_ear_cores`, :func:`_ear_rims`). The whole piece is skinned to ``Head`` and takes no face morphs.
 
 The look (:data:`LOOKS`): the texture (:func:`glasses_texture`) holds the frame's colour on its left
 half and the lens tint (with alpha) on its right, the lens and frame vertices pointing into those, and
@@ -125,7 +126,9 @@ REST = 0.0008
 END_PIECE = 0.002
 # The end piece leaves the rim this high up its outer side (in lens half-heights from its centre: the top corner)
 # and runs out to its hinge this many degrees back from straight out.
-END_BACK = 60.0
+END_BACK = 70.0
+# (60 before the lenses came 1-4 mm nearer the face (glasses39): the hinges, met further out on the widening head,
+# then stood 0.1-0.2 mm past the far rim at three quarters, review K's arms poking forward; at 70 none does.)
 # How deep under the head's outermost skin at a point the skull may lie (metres): over an ear (its
 # thickness), and elsewhere.
 LAYER, THIN = 0.02, 0.004
@@ -135,7 +138,7 @@ LAYER, THIN = 0.02, 0.004
 # A fixed path from the bowl (up to 29 mm over it, 21 mm behind it, for eyes 58.5 mm apart) ran 4.7-4.8 mm over the
 # ear's top and 5-6 mm behind its back on review AC's #1 and #6: at three quarters the arm ended in the temple over
 # the ear instead of on it (blind review AC, defect 10).
-AROUND = (-50.0, -30.0, -15.0, 0.0, 15.0, 30.0, 45.0, 60.0, 75.0, 90.0, 105.0, 120.0, 130.0)
+AROUND = (-50.0, -30.0, -15.0, 0.0, 15.0, 30.0, 45.0, 60.0, 75.0, 90.0, 105.0, 120.0)
 # How far the arm's inner edge stays off the ear's rim (metres, for eyes 58.5 mm apart): resting on it.
 ON_EAR = 0.0006
 # A vertex belongs to the ear's rim where it stands this far out past the skull under it (metres).
@@ -340,7 +343,7 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
 
 
 def _temple(f: dict, side: float, hinge: np.ndarray, ear: tuple[np.ndarray, np.ndarray], tall: float,
-            steps: int = 24) -> np.ndarray:
+            steps: int = 40) -> np.ndarray:
     """A temple's path from ``hinge`` to behind the ear (``ear``: the middle of its bowl and its rim's points): round
     the rim's outline seen from the side (:data:`AROUND`), the arm's edge :data:`ON_EAR` off it (the path is the
     arm's middle, ``tall`` its half-height): over the ear's top, resting on it, and bent down behind it, as a
@@ -354,12 +357,9 @@ def _temple(f: dict, side: float, hinge: np.ndarray, ear: tuple[np.ndarray, np.n
     found = [(a, float(reach[np.abs(angle - a) < 15.0].max())) for a in AROUND if (np.abs(angle - a) < 15.0).any()]
     known = np.array(found)
     off = tall + ON_EAR * unit
-    ctrl = [[hinge[1], hinge[2]]]
-    for a in AROUND:
-        r = float(np.interp(a, known[:, 0], known[:, 1])) + off
-        t = np.radians(a)
-        ctrl.append([centre[1] + r * np.cos(t), centre[2] - r * np.sin(t)])
-    ctrl = np.array(ctrl)
+    turn = np.radians(AROUND)
+    r = np.interp(AROUND, known[:, 0], known[:, 1]) + off
+    ctrl = np.vstack([[hinge[1], hinge[2]], np.column_stack([centre[1] + r * np.cos(turn), centre[2] - r * np.sin(turn)])])
     # In front of the ear's top the arm runs level at its height (round the rim's front it dipped in front of the ear).
     top = 1 + int(np.argmax(ctrl[1:, 0]))
     ctrl[1:top, 0] = ctrl[top, 0]
