@@ -28,7 +28,8 @@ def fan(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, spread: dic
     """Set ``side``'s fingers' spread at the knuckle (``y``, written for the left side as ``stances`` writes it) to
     ``spread``'s, each finger as much of the change as keeps its skin (the body's vertices it moves most, skinned as
     a viewer skins them) no deeper behind ``surface`` (the posed hip the palm rests on; read on the nearest sample's
-    normal within :data:`~workbench.gltf.reach.NEAR`) than :data:`IN` or than before; return each finger's share."""
+    normal within :data:`~workbench.gltf.reach.NEAR`, on all its surfaces together and on each) than :data:`IN` or
+    than before; return each finger's share."""
     body = pieces["Body"]
     rest = np.asarray(body.positions, np.float64)
     joints, weights = np.asarray(body.joints), np.asarray(body.weights)
@@ -37,9 +38,10 @@ def fan(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, spread: dic
     sign = 1.0 if side == "Left" else -1.0
     was = {f: float(p.angles[f"{side}Hand{f}1"][0, 1]) for f in FINGERS}
     wrist = frames(p, rig)[1][rig.index[side + "Hand"]]
-    near = np.linalg.norm(surface.points - wrist, axis=1) < 0.3          # (the hip within a hand's reach)
-    pts, normals = surface.points[near], surface.normals[near]
-    hip = tree(pts)
+    # The hip within a hand's reach: all surfaces together and each on its own (a finger by a tee's hem read on the
+    # trousers' nearer samples can lie behind the tee; tests/body/test_stances reads each).
+    hips = [(tree(a[m]), a[m], b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
+            for m in [np.linalg.norm(a - wrist, axis=1) < 0.3] if m.any()]
 
     def set_to(f: str, share: float) -> None:
         p.angles[f"{side}Hand{f}1"][:, 1] = was[f] + share * (sign * spread[f] - was[f])
@@ -52,9 +54,12 @@ def fan(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, spread: dic
         out = {}
         for f in shares:
             at = skin(rest[own[f]], rig.world, pos, rot, joints[own[f]], weights[own[f]])
-            d, k = hip.query(at, distance_upper_bound=NEAR)
-            hit = np.isfinite(d)
-            out[f] = max(-float(np.einsum("nc,nc->n", at[hit] - pts[k[hit]], normals[k[hit]]).min(initial=0.0)), 0.0)
+            out[f] = 0.0
+            for hip, pts, normals in hips:
+                d, k = hip.query(at, distance_upper_bound=NEAR)
+                hit = np.isfinite(d)
+                behind = -float(np.einsum("nc,nc->n", at[hit] - pts[k[hit]], normals[k[hit]]).min(initial=0.0))
+                out[f] = max(out[f], behind)
         return out
 
     took = {f: SHARES[0] for f, d in depths(dict.fromkeys(FINGERS, SHARES[0])).items() if d <= IN}
