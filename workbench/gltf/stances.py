@@ -43,6 +43,7 @@ from ..options import POSES
 from ..skeleton import FINGERS, JOINT_NAMES, JOINTS, Skeleton
 from .clasp import CLASP_ARM, CLASP_ARM_X, CLASP_ARM_Z, CLASP_AT, CLASP_FOREARM_Z, CLASP_SPAN, CLASP_UP, rest_clasped
 from .clips import IDLE_STANCE, Clip, Pose, _base, _idle, euler_to_quat
+from .fan import fan
 from .limb import arm_points
 from .reach import NEAR, Surface, frames, rest_hand, tree
 from .rotation import matrix
@@ -55,11 +56,18 @@ STANCE_CLIP = "pose"
 # jammed into the hips") saw hands32's fist, 280 to 326 degrees of curl a finger, the fingertips out through the palm.
 HIP_ARM = {"Arm": (15.0, 0.0, -50.0), "ForeArm": (0.0, -60.0, -80.0), "Hand": (0.0, 0.0, 5.0)}
 # The open hand on the hip (degrees per finger joint 1, 2, 3; the knuckle's spread ``y``): the relaxed hand's cascade
-# (``clips.REST_CURL``, the index least) at half its curl, lying along the hip, more of the T-pose's fan kept (the
-# fingers apart), the thumb apart from the index (40 degrees against the relaxed hand's 24) round the hip's side.
+# (``clips.REST_CURL``, the index least) at half its curl, lying along the hip. Its palm is rested on the hip with the
+# fingers together (CLOSED_SPREAD: the T-pose's fan of 16, 10 and 9 degrees between neighbours at the knuckles closed
+# to 7, 4 and 10, the thumb 15 degrees off the index), then the fan is opened (HIP_SPREAD: the middle, ring and
+# little fingers turned away from the index, which lies on the hip, to 11, 7 and 8 degrees, their tips 10 to 20 mm
+# apart against 5 to 7; the thumb up to 56 degrees off the index), each finger as far as it stays out of the hip
+# (:func:`~workbench.gltf.fan.fan`). Until hands39 the closed fan was the one shown, written as if it opened the
+# fingers (its signs reversed): the "mitten-like hands" of blind review AC (defect 9). The clasped right hand keeps
+# it (laid on the other hand).
 HIP_CURL = {"Index": (6.0, 10.0, 6.0), "Middle": (9.0, 14.0, 8.0), "Ring": (12.0, 18.0, 10.0),
             "Pinky": (15.0, 22.0, 12.0), "Thumb": (-4.0, -6.0, -4.0)}
-HIP_SPREAD = {"Index": 22.0, "Middle": 6.0, "Ring": -10.0, "Pinky": -28.0, "Thumb": 40.0}
+CLOSED_SPREAD = {"Index": 22.0, "Middle": 6.0, "Ring": -10.0, "Pinky": -28.0, "Thumb": 40.0}
+HIP_SPREAD = {"Index": 22.0, "Middle": 14.0, "Ring": 10.0, "Pinky": -4.0, "Thumb": -20.0}
 # Where the wrist of a hand on the hip goes, per body: this far above the Hips joint (in hip heights), out from the
 # widest of the body and clothes over the hand's length below it by the wrist's half thickness and a margin (metres).
 HIP_WRIST_UP, HIP_HAND_SPAN, HIP_CLEAR = 0.09, 0.2, 0.055
@@ -119,15 +127,16 @@ def _hand_on_hip(p: Pose, side: str) -> None:
 
 
 def _open_hand(p: Pose, side: str) -> None:
-    """``side``'s fingers as :data:`HIP_CURL` and :data:`HIP_SPREAD` curl and spread them (the relaxed hand's
-    replaced): an open hand that lies on what it rests on."""
+    """``side``'s fingers as :data:`HIP_CURL` and :data:`CLOSED_SPREAD` curl and spread them (the relaxed hand's
+    replaced): an open hand that lies on what it rests on, its fingers together (:func:`~workbench.gltf.fan.fan` opens
+    them)."""
     for f in FINGERS:                                # the relaxed hand's curl and spread replaced by the hip's
         for k in (1, 2, 3):
             p.angles.pop(f"{side}Hand{f}{k}", None)
     sign = 1.0 if side == "Left" else -1.0           # (the hand's joints mirrored as ``Pose.add`` mirrors them)
     for f, bends in HIP_CURL.items():
         for k, bend in enumerate(bends, 1):
-            p.add(f"{side}Hand{f}{k}", z=-sign * bend, y=sign * HIP_SPREAD[f] if k == 1 else 0.0)
+            p.add(f"{side}Hand{f}{k}", z=-sign * bend, y=sign * CLOSED_SPREAD[f] if k == 1 else 0.0)
 
 
 def _power(p: Pose) -> None:
@@ -196,7 +205,8 @@ def outsides(outfit: dict, pieces) -> dict[str, int]:
 def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
     """From the grid's solution, each hand of ``sides`` laid on the hip, palm side down (blind review P #2: they hung
     1 to 16 cm beside it; :func:`~workbench.gltf.reach.rest_hand`'s ``palmar``), its centre on the posed body and
-    clothes at :data:`HIP_PALM_UP` hip heights above the Hips joint, their furthest :data:`HIP_FRONT` round."""
+    clothes at :data:`HIP_PALM_UP` hip heights above the Hips joint, their furthest :data:`HIP_FRONT` round; then
+    its fingers fanned (:func:`~workbench.gltf.fan.fan`)."""
     rot, pos = frames(p, rig)
     surface = Surface(rig, pieces, rot, pos, shells)
     pts = surface.points
@@ -207,6 +217,8 @@ def _rest_on_hips(p: Pose, rig: Skeleton, pieces, sides, shells) -> None:
         s = 1.0 if side == "Left" else -1.0
         out = s * (band[:, 0] - pos[0, 0]) * np.cos(a) + (band[:, 2] - pos[0, 2]) * np.sin(a)
         rest_hand(p, side, rig, pieces, surface, band[int(np.argmax(out))], (shells or {}).get("Outfit_Top"), True)
+    for side in sides:       # (after both rests: the right hand's solve reads the left hand's fingers, fanned or not)
+        fan(p, side, rig, pieces, surface, HIP_SPREAD)
 
 
 def _hang(p: Pose, side: str, rig: Skeleton, pieces, shells) -> None:

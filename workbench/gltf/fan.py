@@ -1,0 +1,78 @@
+"""The fingers of a hand rested on the hip fanned open (:func:`fan`), after its palm is rested with them together.
+
+Blind review AC (defect 9, #1, #3, #7, #8, #9, #11 of seed 4639: "the mitten-like hands ... with no finger
+articulation"): hands37's open hand lay on the hip with its fingers closed together (their fan 7, 4 and 10 degrees
+between neighbours at the knuckles, the T-pose's 16, 10 and 9; the thumb along the index), its middle and ring
+fingertips 5 to 7 mm apart: at the sheets' sizes one flat paddle. Its palm is still rested with them together (rested
+with the fan open, the solve settled some hands 17.5 mm off the hip or the wrist bent 19 degrees, past review V's
+bounds); then each finger is fanned out to the open hand's spread, or as much of it as keeps it out of the hip (the
+hand rests on its index edge: fanned whole, the thumb went 4 to 14 mm into the hip on AC's #3 and #11).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..body.rig import skin
+from ..skeleton import FINGERS, Skeleton
+from .clips import Pose
+from .reach import NEAR, Surface, frames, tree
+
+# The share of each finger's change of spread tried, most first (the fan's whole change, then less of it).
+SHARES = (1.0, 0.75, 0.5, 0.25, 0.0)
+# A fanned finger may lie no deeper behind the hip's surface than this (metres), or than it lay before, if deeper.
+IN = 0.001
+
+
+def fan(p: Pose, side: str, rig: Skeleton, pieces, surface: Surface, spread: dict[str, float]) -> dict[str, float]:
+    """Set ``side``'s fingers' spread at the knuckle (``y``, written for the left side as ``stances`` writes it) to
+    ``spread``'s, each finger as much of the change as keeps its skin (the body's vertices it moves most, skinned as
+    a viewer skins them) no deeper behind ``surface`` (the posed hip the palm rests on; read on the nearest sample's
+    normal within :data:`~workbench.gltf.reach.NEAR`, on all its surfaces together and on each) than :data:`IN` or
+    than before; return each finger's share."""
+    body = pieces["Body"]
+    rest = np.asarray(body.positions, np.float64)
+    joints, weights = np.asarray(body.joints), np.asarray(body.weights)
+    top = joints[np.arange(len(joints)), np.argmax(weights, axis=1)]
+    own = {f: np.flatnonzero(np.isin(top, [rig.index[f"{side}Hand{f}{k}"] for k in (1, 2, 3, 4)])) for f in FINGERS}
+    sign = 1.0 if side == "Left" else -1.0
+    was = {f: float(p.angles[f"{side}Hand{f}1"][0, 1]) for f in FINGERS}
+    wrist = frames(p, rig)[1][rig.index[side + "Hand"]]
+    # The hip within a hand's reach: all surfaces together and each on its own (a finger by a tee's hem read on the
+    # trousers' nearer samples can lie behind the tee; tests/body/test_stances reads each).
+    hips = [(tree(a[m]), a[m], b[m]) for a, b in [(surface.points, surface.normals), *surface.each]
+            for m in [np.linalg.norm(a - wrist, axis=1) < 0.3] if m.any()]
+
+    def set_to(f: str, share: float) -> None:
+        p.angles[f"{side}Hand{f}1"][:, 1] = was[f] + share * (sign * spread[f] - was[f])
+
+    def depths(shares: dict[str, float]) -> dict[str, float]:
+        """Each finger of ``shares`` set to its share (the fingers apart: one posing for all), its depth."""
+        for f, share in shares.items():
+            set_to(f, share)
+        rot, pos = frames(p, rig)
+        out = {}
+        for f in shares:
+            at = skin(rest[own[f]], rig.world, pos, rot, joints[own[f]], weights[own[f]])
+            out[f] = 0.0
+            for hip, pts, normals in hips:
+                d, k = hip.query(at, distance_upper_bound=NEAR)
+                hit = np.isfinite(d)
+                behind = -float(np.einsum("nc,nc->n", at[hit] - pts[k[hit]], normals[k[hit]]).min(initial=0.0))
+                out[f] = max(out[f], behind)
+        return out
+
+    took = {f: SHARES[0] for f, d in depths(dict.fromkeys(FINGERS, SHARES[0])).items() if d <= IN}
+    left = [f for f in FINGERS if f not in took]              # (most fingers fan whole: one posing, no more)
+    if left:
+        before = depths(dict.fromkeys(left, 0.0))
+        for share in SHARES[1:-1]:
+            for f, d in depths(dict.fromkeys(left, share)).items():
+                if d <= max(IN, before[f]):
+                    took[f] = share
+            left = [f for f in left if f not in took]
+            if not left:
+                break
+    for f in FINGERS:
+        set_to(f, took.get(f, 0.0))
+    return {f: took.get(f, 0.0) for f in FINGERS}
