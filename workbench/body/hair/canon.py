@@ -81,8 +81,9 @@ BRIDGE = (100.0, 140.0)
 # at the spine, falling to none at the first figure's azimuth (a cosine), for points from the third figure's azimuth
 # (none) to the fourth (all), from the fifth figure's metres over the shoulders' landmark (none) to the sixth
 # (all); each layer lifted by as much, so they keep their depth. (Kept at the body's clearance, the hair followed the
-# back in: its outer surface 9 to 15 mm nearer the body at the spine than over the blades on review AC's #4 and #12,
-# a dished sheet, "one flat sheet" from behind.)
+# back in: on review AC's #4 and #12 bare, its outer surface 9 to 15 mm nearer the body at the spine than over the
+# blades, a dish; over their tops, which bridge the groove, 1 to 9 mm further out over 20 cm: "one flat sheet" from
+# behind. Now 17 to 26 mm, tests/body/test_long_back_review_ac.py.)
 ROUND_BACK = (150.0, 0.012, 140.0, 150.0, 0.02, -0.04)
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
