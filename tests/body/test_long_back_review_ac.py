@@ -10,9 +10,9 @@ the build fits them, :func:`workbench.body.hair.bake.hair_head`): the hanging po
 in 1 cm columns across; per column the outer surface, the furthest behind the skull's centre. Its **rounding** is the
 middle's (within :data:`MIDDLE` of the skull's centre line) outer surface less the mean of the two outermost columns'
 each side, millimetres: over a hair mass 19 to 21 cm wide. On main review AC's #4 9.3, 5.8, 5.3, 5.3; #12 7.2, 7.0,
-4.2, 1.4; the default feminine body (long hair, its default top) 7.1, 6.2, 2.9, 4.4; now 22.9, 22.6, 19.1, 20.9; 25.6,
-20.8, 20.2, 18.2; 24.2, 18.8, 16.6, 20.6. And at the spine it stands no more than :data:`MOST_OFF` over the body
-envelope with the top (main 1.9 to 2.3 cm, now 3.7 to 4.1: the rounding's 1.2 cm and the blades' plane): not a cape.
+4.2, 1.4; the default feminine body (long hair, its default top) 7.1, 6.2, 2.9, 4.4; now 20.1, 19.8, 16.2, 17.9; 22.7,
+17.9, 17.3, 15.2; 21.3, 16.0, 13.8, 17.6. And at the spine it stands no more than :data:`MOST_OFF` over the body
+envelope with the top (main 1.9 to 2.3 cm, now 3.4 to 3.9: the rounding's 0.9 cm and the blades' plane): not a cape.
 """
 
 from functools import cache
@@ -28,8 +28,8 @@ from workbench.options import normalize_avatar_settings
 BEHIND = 140.0
 HEIGHTS = (0.06, 0.10, 0.14, 0.18)
 MIDDLE = 0.025
-LEAST_ROUNDING = 12.0   # mm, each height and avatar (main 1.4 to 9.3; now 16.6 to 25.6)
-MOST_OFF = 0.05         # metres at the spine, the outer surface over the envelope (main 0.019 to 0.023; now 0.037 to 0.041)
+LEAST_ROUNDING = 12.0   # mm, each height and avatar (main 1.4 to 9.3; now 13.8 to 22.7)
+MOST_OFF = 0.05         # metres at the spine, the outer surface over the envelope (main 0.019 to 0.023; now 0.034 to 0.039)
 
 
 @cache

@@ -78,13 +78,15 @@ BRIDGE = (100.0, 140.0)
 # ...and across the back it lies over the shoulder blades as over a rounded board, not down into the groove between
 # them: each point of it at least as far behind the skull's centre as the blades reach at its height (the furthest
 # back of the body envelope over the azimuths from the first figure to 180 degrees), plus the second figure's metres
-# at the spine, falling to none at the first figure's azimuth (a cosine), for points from the third figure's azimuth
-# (none) to the fourth (all), from the fifth figure's metres over the shoulders' landmark (none) to the sixth
-# (all); each layer lifted by as much, so they keep their depth. (Kept at the body's clearance, the hair followed the
-# back in: on review AC's #4 and #12 bare, its outer surface 9 to 15 mm nearer the body at the spine than over the
-# blades, a dish; over their tops, which bridge the groove, 1 to 9 mm further out over 20 cm: "one flat sheet" from
-# behind. Now 17 to 26 mm, tests/body/test_long_back_review_ac.py.)
-ROUND_BACK = (150.0, 0.012, 140.0, 150.0, 0.02, -0.04)
+# at the spine, falling to none at the first figure's azimuth (a quarter sine: round at the spine), for points from
+# the third figure's azimuth (none) to the fourth (all), from the fifth figure's metres over the shoulders' landmark
+# (none) to the sixth (all); each layer lifted by as much, so they keep their depth. (Kept at the body's clearance,
+# the hair followed the back in: on review AC's #4 and #12 bare, its outer surface 9 to 15 mm nearer the body at the
+# spine than over the blades, a dish; over their tops, which bridge the groove, 1 to 9 mm further out over 20 cm: "one
+# flat sheet" from behind. Now 14 to 23 mm, tests/body/test_long_back_review_ac.py. With 1.2 cm at the spine, 17 to 26
+# mm, but black long hair at 3/4 showed 2.7 L* over its colour, test_hair_underlayer_review_l's bound 2, main 1.2; with
+# 0.9 cm, 1.4.)
+ROUND_BACK = (150.0, 0.009, 140.0, 150.0, 0.02, -0.04)
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
@@ -187,7 +189,7 @@ def rounded_back(head: Head, az: np.ndarray, y: np.ndarray, shoulder: float) -> 
     >>> from types import SimpleNamespace
     >>> flat = SimpleNamespace(reach=lambda a, y: 0.1 / np.maximum(-np.cos(np.radians(a)), 0.2))
     >>> rounded_back(flat, np.array([[180.0, 160.0, 90.0]]), np.full((1, 3), -0.5), 0.0).round(4).tolist()
-    [[0.012, 0.0064, 0.0]]
+    [[0.009, 0.0048, 0.0]]
     """
     edge, bulge, w0, w1, y0, y1 = ROUND_BACK
     a = np.abs(az)
