@@ -75,6 +75,18 @@ ABOVE = 0.06
 # behind the head had a corner at the nape and one at the hood, a straight 56-degree edge between them (blind review
 # Q's "flat angular slab juts out behind the head", #4's three-quarter portrait).
 BRIDGE = (100.0, 140.0)
+# ...and across the back it lies over the shoulder blades as over a rounded board, not down into the groove between
+# them: each point of it at least as far behind the skull's centre as the blades reach at its height (the furthest
+# back of the body envelope over the azimuths from the first figure to 180 degrees), plus the second figure's metres
+# at the spine, falling to none at the first figure's azimuth (a quarter sine: round at the spine), for points from
+# the third figure's azimuth (none) to the fourth (all), from the fifth figure's metres over the shoulders' landmark
+# (none) to the sixth (all); each layer lifted by as much, so they keep their depth. (Kept at the body's clearance,
+# the hair followed the back in: on review AC's #4 and #12 bare, its outer surface 9 to 15 mm nearer the body at the
+# spine than over the blades, a dish; over their tops, which bridge the groove, 1 to 9 mm further out over 20 cm: "one
+# flat sheet" from behind. Now 14 to 23 mm, tests/body/test_long_back_review_ac.py. With 1.2 cm at the spine, 17 to 26
+# mm, but black long hair at 3/4 showed 2.7 L* over its colour, test_hair_underlayer_review_l's bound 2, main 1.2; with
+# 0.9 cm, 1.4.)
+ROUND_BACK = (150.0, 0.009, 140.0, 150.0, 0.02, -0.04)
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
@@ -159,6 +171,7 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray, 
             back = smoothstep(*BRIDGE, np.abs(az))
             go = (back > 0).any(1)       # (the strands down the back only)
             rho[go] += back[go] * (bridged(rho[go], y[go], (fall | last_on)[go]) - rho[go])
+            rho = np.where(fall, rho + rounded_back(head, az, y, marks[1]), rho)
         a = np.radians(az)
         hanging = np.stack([head.centre[0] + rho * np.sin(a), y, head.centre[2] + rho * np.cos(a)], -1)
         pts = np.where(fall[..., None], hanging, pts)
@@ -166,6 +179,29 @@ def _fit(kept: dict[str, np.ndarray], name: str, head: Head, marks: np.ndarray, 
     return Strands(pts, get("nrm").astype(np.float64), fall, get("width").astype(np.float64), get("column"),
                    float(get("taper")), across.astype(np.float64) if np.any(across) else None,
                    kept[f"{name}.along"].astype(np.float64) if f"{name}.along" in kept else None)
+
+
+def rounded_back(head: Head, az: np.ndarray, y: np.ndarray, shoulder: float) -> np.ndarray:
+    """How far (metres) hair hanging at azimuths ``az`` (degrees) and heights ``y`` moves out from the skull's vertical
+    to lie across the back as a rounded board over the shoulder blades (:data:`ROUND_BACK`), on ``head``'s body
+    envelope with its shoulders' landmark at ``shoulder``; 0 where it lies out there already, and off the back.
+
+    >>> from types import SimpleNamespace
+    >>> flat = SimpleNamespace(reach=lambda a, y: 0.1 / np.maximum(-np.cos(np.radians(a)), 0.2))
+    >>> rounded_back(flat, np.array([[180.0, 160.0, 90.0]]), np.full((1, 3), -0.5), 0.0).round(4).tolist()
+    [[0.009, 0.0048, 0.0]]
+    """
+    edge, bulge, w0, w1, y0, y1 = ROUND_BACK
+    a = np.abs(az)
+    span = np.linspace(edge, 180.0, 7)
+    # The blades: the furthest back the envelope reaches over the back's azimuths at each height (either side).
+    depth = np.max([head.reach(np.full_like(a, s * side), y) * -np.cos(np.radians(s)) for s in span for side in (-1, 1)],
+                   axis=0)
+    behind = np.maximum(-np.cos(np.radians(a)), 1e-3)
+    lift = bulge * np.sin(np.radians(90.0 * np.clip((a - edge) / (180.0 - edge), 0, 1)))
+    need = (depth + lift) / behind - head.reach(az, y)
+    weight = smoothstep(w0, w1, a) * smoothstep(shoulder + y0, shoulder + y1, y)
+    return np.maximum(need, 0.0) * weight
 
 
 def settled(need: np.ndarray, y: np.ndarray, fall: np.ndarray, rounded: bool = True) -> np.ndarray:
