@@ -36,7 +36,7 @@ FACES = {k: random_settings(12, 4639, with_added=True, heads=True, features=True
          for k in (1, 3, 8)}
 #: The most the iris's L* just under the lid may be of its L* at the eye's middle height, on average over the faces
 #: and on each: main 1.018 / 1.051 / 1.210 (#1 / #3 / #8), lighter under the lid than beside the pupil; now 0.921 /
-#: 0.967 / 0.861. (The white's, measured too, 0.815 / 0.738 / 0.922 -> 0.867 / 0.774 / 0.981: the shade fades out
+#: 0.967 / 0.861. (The white's, measured too, 0.815 / 0.738 / 0.922 -> 0.857 / 0.749 / 0.976: the shade fades out
 #: towards the corners, workbench.body.eyes.LID_SIDES, for review AB's smiling whites; not held here.)
 IRIS_UNDER, IRIS_UNDER_EACH = 0.95, 0.99
 IRIS_PX, WHITE_PX = 0xFF00FF00, 0xFF0000FF     # (packed RGBA: green, red)

@@ -77,7 +77,7 @@ LID_DROP = 0.08
 # fades out across the eye from LID_SIDES[0] to LID_SIDES[1] radii, where the lid hugs the eyeball (its shadow is
 # the overhang's, over the cornea): faded from 0.35 to 0.6 the whites' tops were as light as their bottoms, the eye
 # under no lid again (review E's "the upper lid shades the eye", tests/render/test_eye_detail_review_e.py).
-LID_SIDES = (0.45, 0.85)
+LID_SIDES = (0.5, 0.9)
 # The catchlights (centre x, y down, in eyeball radii from the front; radius; strength): the key light's window up
 # and to the figure's right of the pupil as seen, over the pupil's edge where it shows most, and a faint second.
 GLINTS = ((-0.1, -0.12, 0.05, 1.0), (0.15, 0.1, 0.025, 0.4))
