@@ -59,7 +59,7 @@ IOR = 1.0
 # The upper lid's shade on the eye (no renderer here casts it): the lid's edge at rest arcs over the eye at
 # LID[0] - LID[1] * x ** 2 eyeball radii above its centre (x across, from the front), and the eye darkens towards
 # it over LID_SHADE[0] radii, to 1 - LID_SHADE[1] at the edge (a flat white sclera up to the lid read as a staring
-# eye, and one lit to its top as a sticker; blind review E). Over 0.16 radii, about a lid's shadow's width, not 0.36:
+# eye, and one lit to its top as a sticker; blind review E). Over 0.16 radii (0.12 now, below), not 0.36:
 # the smile's squint raises the lower lid over the sclera's lit half, and with 0.36 what it left was the shade, grey
 # (blind review AB, "the squinted eyes turn grey and chrome-like": tests/render/test_smile_sclera_review_ab.py).
 LID = (0.34, 0.7)
