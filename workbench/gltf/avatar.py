@@ -52,7 +52,7 @@ from .armature import write_armature
 from .atlas import pack
 from .clips import Clip, clip
 from .glb import GlbWriter
-from .meshes import LOD_RATIOS, MESH_ORDER, PartsKey, avatar_skeleton, parts, parts_key, parts_of
+from .meshes import LOD_RATIOS, MESH_ORDER, PartsKey, avatar_skeleton, eye_lid, parts, parts_key, parts_of
 from .stances import fitted_stance, outsides
 
 # The lods that carry the face's morph targets (contract section 5: LOD 2 may carry none).
@@ -335,6 +335,8 @@ def _build(settings: dict, options: ModelOptions, *, raw: dict[int, np.ndarray] 
         else:
             rig, meshes, mats = avatar_skeleton(settings), parts(settings, options.lod), _materials(settings, options.lod)
         names = [n for n in MESH_ORDER if n in meshes]
+        # (the lid's shade on the eye where this body's lid is: it reads the body, which the materials' thread does not)
+        mats["Eyes"] = {**mats["Eyes"], "image": eyes.eye_texture(settings["eyeColor"], eye_lid(settings))}
         if raw is None:   # the clothes' normal and roughness maps wait for a file: a first preview's document goes without
             for part, extra in _cloth_maps(settings, options.lod).items():
                 mats[part] = {**mats[part], **extra}

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..body.brows import brow_piece
 from ..body.corner_shade import rest_normals
-from ..body.eyes import with_eye_uvs
+from ..body.eyes import lid_arc, with_eye_uvs
 from ..body.face import FACE_MESHES
 from ..body.glasses import glasses_piece
 from ..body.glasses_frames import shape_key
@@ -189,6 +189,17 @@ def parts_of(key: PartsKey, lod: int = 0) -> dict[str, Piece]:
     True
     """
     return _parts(key, lod)
+
+
+@lru_cache(maxsize=64)
+def _lid(body: tuple) -> tuple[float, float]:
+    return lid_arc(body_of(body))
+
+
+def eye_lid(settings: dict) -> tuple[float, float]:
+    """Where the avatar's upper lids cross its eyes (:func:`workbench.body.eyes.lid_arc`), for the eyes' texture to
+    shade the eye under them (the lid moves with eyeSize, the gender's rest and the face's variety)."""
+    return _lid(_key(settings)[0])
 
 
 def triangle_count(settings: dict, lod: int = 0) -> int:
