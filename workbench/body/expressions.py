@@ -72,7 +72,9 @@ CORNER_SEAL = 0.0096
 # (eyeSquint at 0.5 lifted the lower lids 2.6 mm: still eyes over a smiling mouth, a grimace in blind review C; at 0.8
 # 3.4 mm. The lid's skin then needs LID_CLEAR 1.2 mm: at 0.4 mm a speck of the eyeball showed through a fold under it.
 # At 0.8 the large eyes of a narrow face showed white specks under both lower lids in blind review E: 0.65, 3.0 mm;
-# "the eyes don't squint" in review M: 0.8 again, cheekSquint 1.0, 3.4 to 3.6 mm, the lids kept clear by smileLids.)
+# "the eyes don't squint" in review M: 0.8 again, cheekSquint 1.0, 3.4 to 3.6 mm, the lids kept clear by smileLids;
+# 0.55 since review AC: at 0.8 the eyes kept 0.48 to 0.56 of their rest opening, more than a smile's squint, with the
+# corners' stretch "a pained grin"; now 0.60 to 0.66, the lids 2.7 to 2.8 mm up, tests/body/test_smile_width_review_ac.py.)
 SMILE_EYES = {"cheekSquintL": 1.0, "eyeSquintL": 0.55}          # (L: both sides, as in workbench.body.face)
 LID_CLEAR = 0.0012
 LID_RINGS = 3
