@@ -325,7 +325,16 @@ export class Viewer {
       this.keepPace();
     }
     this.drewMoving = false;
-    if (!this.gltf) return;
+    if (!this.gltf) {
+      // No model yet (loading, or its load failed): nothing to draw, so the loop sleeps until setModel's
+      // first frame wakes it (code review 39: a failed load asked for frames for ever).
+      if (!this.refocus) {
+        cancelAnimationFrame(this.raf);
+        this.raf = null;
+        this.root.dataset.sleeping = "1";
+      }
+      return;
+    }
     const t = { now, dt, ms, moving: false };
     for (const tick of this.ticks) tick(t);
     if (!this.dirty) {
@@ -334,7 +343,7 @@ export class Viewer {
       // slider dragged draws only when it moves: between two moves the view is not yet still).
       if (!this.sharp && !t.moving) { this.dirty = true; this.still = true; }
       // Nothing has moved or been drawn for a while, and no control waits for focus: sleep until woken.
-      else if (!t.moving && !this.refocus && ms - this.lastRender > SLEEP_AFTER_MS) {
+      else if (!t.moving && !this.dirty && !this.refocus && ms - this.lastRender > SLEEP_AFTER_MS) {
         cancelAnimationFrame(this.raf);
         this.raf = null;
         this.root.dataset.sleeping = "1";

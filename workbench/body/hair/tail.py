@@ -156,7 +156,9 @@ def tail_line(head: Head, points: int) -> tuple[np.ndarray, np.ndarray]:
     # needs, and the points round it with it, less by ROUND per square metre along the line (pushed out one point at a
     # time, the line turned 30 degrees at once where it first needed it: an elbow, the clumps' frames turning over).
     pts = np.array(line)
-    # (its flare swelling under the tie, not over it: SAG)
+    # (its flare swelling under the tie, not over it: SAG; the push is along the part of UP across the line, not
+    # normalised, so it is some 0.6 of SAG's share of the flare where the tail leaves the tie and fades as the line
+    # turns down: code review 39, left as tuned and measured by sleek39)
     t = np.gradient(pts, axis=0)
     t /= np.linalg.norm(t, axis=1, keepdims=True)
     up = UP - t * (t @ UP)[:, None]
