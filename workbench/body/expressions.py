@@ -27,7 +27,6 @@ from .lining import behind_cheeks
 from .lip_lift import border_even, lower_arc, lower_hold, lower_thin, mouth_arc, mouth_bend, upper_middle, upper_thin
 from .smile_lids import upper_lids_kept
 from .smile_rise import upper_rise
-from .smile_width import less_sideways
 from .soften import cheek_turn, lip_edge, rings, soften, still_skin
 
 __all__ = ["SYNTHETIC", "THIN_LIPS", "extra_shapes", "inner_corners", "smoothstep"]
@@ -72,10 +71,8 @@ CORNER_SEAL = 0.0096
 # (eyeSquint at 0.5 lifted the lower lids 2.6 mm: still eyes over a smiling mouth, a grimace in blind review C; at 0.8
 # 3.4 mm. The lid's skin then needs LID_CLEAR 1.2 mm: at 0.4 mm a speck of the eyeball showed through a fold under it.
 # At 0.8 the large eyes of a narrow face showed white specks under both lower lids in blind review E: 0.65, 3.0 mm;
-# "the eyes don't squint" in review M: 0.8 again, cheekSquint 1.0, 3.4 to 3.6 mm, the lids kept clear by smileLids;
-# 0.55 since review AC: at 0.8 the eyes kept 0.48 to 0.56 of their rest opening, more than a smile's squint, with the
-# corners' stretch "a pained grin"; now 0.60 to 0.66, the lids 2.7 to 2.8 mm up, tests/body/test_smile_width_review_ac.py.)
-SMILE_EYES = {"cheekSquintL": 1.0, "eyeSquintL": 0.55}          # (L: both sides, as in workbench.body.face)
+# "the eyes don't squint" in review M: 0.8 again, cheekSquint 1.0, 3.4 to 3.6 mm, the lids kept clear by smileLids.)
+SMILE_EYES = {"cheekSquintL": 1.0, "eyeSquintL": 0.8}          # (L: both sides, as in workbench.body.face)
 LID_CLEAR = 0.0012
 LID_RINGS = 3
 # At most this many rounds of unfolding mouthSmile's sum and pushing its lids clear again (:func:`extra_shapes`): each
@@ -387,13 +384,6 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         out[name] = _plus(out[name], apple)
     out["tongueUp"] = _tongue(positions, np.asarray(groups["helper-tongue"]))
     parts = [smiles.get(name, units[name]) for name in SMILE_OPEN]
-    if triangles is not None:
-        # (the corners drawn up and back more than out: workbench.body.smile_width)
-        smiling = [i for i, name in enumerate(SMILE_OPEN) if name in smiles]
-        less = less_sideways([parts[i] for i in smiling], [SMILE_OPEN[n] for n in SMILE_OPEN if n in smiles],
-                             inner_corners(positions, triangles), positions, rest)
-        for i, shape in zip(smiling, less, strict=True):
-            parts[i] = shape
     idx = np.unique(np.concatenate([p[0] for p in parts])).astype(np.int32)
     delta = np.zeros((len(idx), 3), np.float32)
     for (at, d), w in zip(parts, SMILE_OPEN.values(), strict=True):

@@ -66,11 +66,6 @@ SEAL_FROM = 0.5
 ARC_REACH = 0.022
 ARC_FULL = 0.010
 ARC_DEPTH = 0.006
-# (The U's power: the lift grows as the way out to the seal to this power. 2, a parabola, turned the edge 24 degrees
-# at its middle vertex once the smile's corners went out 2.5 mm, not 6 (workbench.body.smile_width): the same drop
-# over a narrower mouth, a V's bottom; a flatter bottom and a steeper climb to the corners keeps a U,
-# tests/body/test_smile_review_l.py.)
-ARC_POWER = 2.5
 # Both lips bent up towards the corners in ``mouthSmile`` (:func:`mouth_arc`, part of ``smileLids``): ARC_UP (metres up,
 # for the reference face) times the square of the way out from the middle, tapered off from ARC_TAPER[0] to ARC_TAPER[1] of
 # the mouth's half-width (the sealed corners keep their own lift), all of it within ARC_UP_REACH[0] under the corners' line and
@@ -252,7 +247,7 @@ def lower_arc(positions: np.ndarray, triangles: np.ndarray, body: np.ndarray, sm
         xs.append(q[side, 0])
         ys.append(q[side, 1])
         zs.append(q[side, 2])
-        lifts.append(np.where(t < 1.0, m[1] + (end[1] - m[1]) * np.clip(t, 0, 1) ** ARC_POWER - q[side, 1], 0.0))
+        lifts.append(np.where(t < 1.0, m[1] + (end[1] - m[1]) * np.clip(t, 0, 1) ** 2 - q[side, 1], 0.0))
     x, y, z, lift = (np.concatenate(v) for v in (xs, ys, zs, lifts))
     order = np.argsort(x)
     x, y, z, lift = x[order], y[order], z[order], lift[order]
