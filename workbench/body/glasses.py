@@ -3,20 +3,19 @@ that rest on the sides of the head.
 
 Everything is measured on the body: the lenses centre on the eyeballs (2 mm outwards, as frames
 sit) and scale with the distance between the eyes; the lens plane stands 12 mm in front of the
-corneas (an optician's vertex distance), further only where the skin straight behind a rim (brow, cheek,
-the nose's side) would touch it; the front wraps round the face (each lens turned :data:`WRAP`
+corneas (an optician's vertex distance), further only where the skin behind a lens (brow, cheek)
+or the nose bridge would touch it; the front wraps round the face (each lens turned :data:`WRAP`
 degrees, its outer side back), so no lens stands out past the face seen from the side or at three
 quarters; the bridge dips back to rest 2.5 mm off the nose. The frame fits the head: its lenses narrow
 (to :data:`NARROWEST` of their size) where the head is narrow, so the frame's ends stay inside the head's
 outline seen from the front, its rims' tops below the brows (each lens shorter where the brows are low, its top
 kept over the upper lid: :func:`_height`); the hinges stand beside the head, level with the face's front
 (an end piece from each rim's top outer corner back to its hinge, as frames have), and each temple runs from its hinge back
-along the side of the head to the ear, over the ear's top resting on it and bent down close behind it, round
-the outline of the ear's rim seen from the side, as an earpiece is (:func:`_temple`), lying on the skull the
-whole way (the skull's width found by rays across the head, under the ear where it stands off: :func:`_skull`), a
-bar of its frame's temple section. The ears are found once on the reference body (the densest vertices on the side
-of the head: the ear's bowl; the vertices standing off the skull round it: its rim) and are the same vertices on
-every body (:func:`_ear_cores`, :func:`_ear_rims`). The whole piece is skinned to ``Head`` and takes no face morphs.
+along the side of the head to the ear, over the root of the ear's top and bent down behind it, as an
+earpiece is (:func:`_temple`), lying on the skull the whole way (the skull's width found by rays across
+the head, under the ear where it stands off: :func:`_skull`), a bar of its frame's temple section. The ears
+are found once on the reference body (the densest vertices on the side of the head: the ear's bowl) and
+are the same vertices on every body (:func:`_ear_cores`). The whole piece is skinned to ``Head`` and takes no face morphs.
 
 The look (:data:`LOOKS`): the texture (:func:`glasses_texture`) holds the frame's colour on its left
 half and the lens tint (with alpha) on its right, the lens and frame vertices pointing into those, and
@@ -126,23 +125,13 @@ REST = 0.0008
 END_PIECE = 0.002
 # The end piece leaves the rim this high up its outer side (in lens half-heights from its centre: the top corner)
 # and runs out to its hinge this many degrees back from straight out.
-END_BACK = 70.0
-# (60 before the lenses came 1-4 mm nearer the face (glasses39): the hinges, met further out on the widening head,
-# then stood 0.1-0.2 mm past the far rim at three quarters, review K's arms poking forward; at 70 none does.)
+END_BACK = 60.0
 # How deep under the head's outermost skin at a point the skull may lie (metres): over an ear (its
 # thickness), and elsewhere.
 LAYER, THIN = 0.02, 0.004
-# The temple's path round the ear (:func:`_temple`): round the outline of the ear's rim seen from the side (the
-# vertices standing off the skull, :func:`_ear_rims`) from its middle (the dense core of its bowl), at these
-# angles from straight up towards the back (degrees): over the ear's top, then down behind it to the earpiece's tip.
-# A fixed path from the bowl (up to 29 mm over it, 21 mm behind it, for eyes 58.5 mm apart) ran 4.7-4.8 mm over the
-# ear's top and 5-6 mm behind its back on review AC's #1 and #6: at three quarters the arm ended in the temple over
-# the ear instead of on it (blind review AC, defect 10).
-AROUND = (-50.0, -30.0, -15.0, 0.0, 15.0, 30.0, 45.0, 60.0, 75.0, 90.0, 105.0, 120.0)
-# How far the arm's inner edge stays off the ear's rim (metres, for eyes 58.5 mm apart): resting on it.
-ON_EAR = 0.0006
-# A vertex belongs to the ear's rim where it stands this far out past the skull under it (metres).
-EAR_OFF = 0.003
+# The temple's path round the ear, from the ear's middle (the dense core of its bowl; metres for eyes 58.5 mm
+# apart, (up, back)): over the root of the ear's top, then down behind it to the earpiece's tip.
+OVER_EAR = ((0.028, -0.03), (0.029, -0.004), (0.024, 0.013), (0.011, 0.020), (-0.006, 0.021))
 
 
 def _superellipse(n: int, a: float, b: float, power: float = 4.0, lower: float = 2.6) -> np.ndarray:
@@ -181,31 +170,6 @@ def _ear_cores() -> dict[str, np.ndarray]:
     return out
 
 
-@lru_cache(maxsize=1)
-def _ear_rims() -> dict[str, np.ndarray]:
-    """Per side, the body vertices of the ear's free rim on the reference body (indices into the mesh): within
-    4.5 cm of its bowl (:func:`_ear_cores`) seen from the side, standing :data:`EAR_OFF` or more out past the skull
-    there (:func:`_skull`): the helix and the lobe, the parts a temple goes round. The same vertices on every body
-    (its topology is every body's), so an ear made larger (``earSize``) or placed higher moves the path with it."""
-    from .mesh import body_mesh
-
-    m = body_mesh({"gender": "feminine", "bodyShape": "average", "height": 166.0})
-    body = m.groups["body"]
-    pos = m.positions.astype(np.float64)
-    mid = (pos[m.groups["helper-l-eye"]].mean(0) + pos[m.groups["helper-r-eye"]].mean(0)) / 2
-    tris = m.triangles[m.face_groups["body"]]
-    skull = pos[tris[(np.abs(pos[tris][:, :, 1] - mid[1]) < 0.08).all(1)]]
-    out = {}
-    for s, core in _ear_cores().items():
-        centre = pos[core].mean(0)
-        side = np.sign(centre[0] - mid[0])
-        p = pos[body]
-        near = np.flatnonzero((np.linalg.norm(p[:, 1:] - centre[1:], axis=1) < 0.045) & (side * (p[:, 0] - mid[0]) > 0.03))
-        under = _skull(skull, mid[0], side, p[near, 1], p[near, 2], LAYER)
-        out[s] = body[near[(under > 0) & (side * (p[near, 0] - mid[0]) > under + EAR_OFF)]]
-    return out
-
-
 def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.ndarray,
            layer: np.ndarray | float = THIN) -> np.ndarray:
     """The head's half-width on ``side`` at each (``y``, ``z``) under any ear: where a ray out along x first
@@ -231,30 +195,6 @@ def _skull(tris: np.ndarray, mid_x: float, side: float, y: np.ndarray, z: np.nda
         # The innermost of the outer layer: an ear stands 1.5 cm off the skull, the eye's socket lies 2.5 cm
         # and more inside the skin round it.
         out[k] = hit[hit > hit.max() - layer[k]].min() if len(hit) else 0.0
-    return out
-
-
-def _front(tris: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The skin's frontmost z at each (``x``, ``y``): where a ray back along z first meets the triangles ``tris``
-    ((T, 3, 3) positions); NaN where it meets none.
-
-    >>> tri = np.array([[[0.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]])
-    >>> _front(tri, np.array([0.5, 2.0]), np.array([0.25, 0.0])).tolist()
-    [0.5, nan]
-    """
-    a, b, c = tris[:, 0, :2], tris[:, 1, :2], tris[:, 2, :2]
-    v0, v1 = b - a, c - a
-    den = v0[:, 0] * v1[:, 1] - v0[:, 1] * v1[:, 0]
-    den = np.where(np.abs(den) < 1e-14, 1e-14, den)
-    out = np.full(len(x), np.nan)
-    for k in range(len(x)):
-        v2 = np.array([x[k], y[k]]) - a
-        w1 = (v2[:, 0] * v1[:, 1] - v2[:, 1] * v1[:, 0]) / den
-        w2 = (v0[:, 0] * v2[:, 1] - v0[:, 1] * v2[:, 0]) / den
-        inside = (w1 >= 0) & (w2 >= 0) & (w1 + w2 <= 1)
-        if inside.any():
-            hit = (1 - w1 - w2) * tris[:, 0, 2] + w1 * tris[:, 1, 2] + w2 * tris[:, 2, 2]
-            out[k] = hit[inside].max()
     return out
 
 
@@ -325,44 +265,28 @@ def _fit(mesh: BodyMesh, gender: str, fr: Frame = CLASSIC) -> dict:
     nose = head[(dx < 0.004 * unit) & (np.abs(head[:, 1] - bridge_y - 0.003 * unit) < 0.004 * unit)]
     nose_z = float(nose[:, 2].max())
     # The lens plane: VERTEX_DISTANCE in front of the corneas, or further where any point of a rim (curved
-    # and wrapped as drawn) would come within CLEARANCE of the skin behind it (brow, cheek, nose): the skin's own
-    # surface straight behind the point (:func:`_front`). (The frontmost skin vertex within 2.5 mm either way stood
-    # 2-4 mm proud of it on the nose's sloping sides, under the inner lower rims of large lenses: the round frames'
-    # lenses stood 18-21 mm off the corneas on review AC's #1, #6 and #9, "slightly too far out from the face".)
+    # and wrapped as drawn) would come within CLEARANCE of the skin behind it (brow, cheek, nose).
     z = cornea + VERTEX_DISTANCE * unit
     for _s, eye in eyes.items():
         side = np.sign(eye[0] - mid[0])
         rim = _curved(outline(fr, SEGMENTS, a + fr.rim * unit, b + fr.rim * unit, side, _superellipse), unit)
         spots = rim @ _wrap(side).T + np.array([eye[0] + side * CENTRE_OUT * unit, eye[1] - down, 0.0])
-        skin = _front(skull, spots[:, 0], spots[:, 1])
-        if np.isfinite(skin).any():
-            z = max(z, float(np.nanmax(skin - spots[:, 2])) + CLEARANCE * unit)
-    ears = {s: (pos_all[idx].mean(0), pos_all[_ear_rims()[s]]) for s, idx in _ear_cores().items()}
+        for q in spots:
+            near = head[(np.abs(head[:, 0] - q[0]) < 0.0025 * unit) & (np.abs(head[:, 1] - q[1]) < 0.0025 * unit)]
+            if len(near):
+                z = max(z, float(near[:, 2].max()) + CLEARANCE * unit - q[2])
+    ears = {s: pos_all[idx].mean(0) for s, idx in _ear_cores().items()}
     return {"eyes": eyes, "mid": mid, "unit": unit, "a": a, "b": b, "down": down, "z": z, "cornea": cornea,
             "nose_z": nose_z, "bridge_y": bridge_y, "head": head, "skull": skull, "ears": ears}
 
 
-def _temple(f: dict, side: float, hinge: np.ndarray, ear: tuple[np.ndarray, np.ndarray], tall: float,
-            steps: int = 40) -> np.ndarray:
-    """A temple's path from ``hinge`` to behind the ear (``ear``: the middle of its bowl and its rim's points): round
-    the rim's outline seen from the side (:data:`AROUND`), the arm's edge :data:`ON_EAR` off it (the path is the
-    arm's middle, ``tall`` its half-height): over the ear's top, resting on it, and bent down behind it, as a
-    temple's earpiece is; straight from the hinge to where it first rests on the head, then lying on the skull
-    (:data:`REST` off the skin under it, the ear left out) wherever the head is wider than that line."""
+def _temple(f: dict, side: float, hinge: np.ndarray, ear: np.ndarray, steps: int = 20) -> np.ndarray:
+    """A temple's path from ``hinge`` to behind the ear (``ear``: the middle of its bowl): back over the ear's
+    root (:data:`OVER_EAR`, scaled with the head) and bent down behind it, as a temple's earpiece is;
+    straight from the hinge to where it first rests on the head, then lying on the skull (:data:`REST` off
+    the skin under it, the ear left out) wherever the head is wider than that line."""
     unit, mid_x = f["unit"], f["mid"][0]
-    centre, rim = ear
-    up, back = rim[:, 1] - centre[1], centre[2] - rim[:, 2]
-    angle, reach = np.degrees(np.arctan2(back, up)), np.hypot(up, back)
-    # The rim's reach at each angle (its furthest point within 15 degrees; where none, the nearest angle's).
-    found = [(a, float(reach[np.abs(angle - a) < 15.0].max())) for a in AROUND if (np.abs(angle - a) < 15.0).any()]
-    known = np.array(found)
-    off = tall + ON_EAR * unit
-    turn = np.radians(AROUND)
-    r = np.interp(AROUND, known[:, 0], known[:, 1]) + off
-    ctrl = np.vstack([[hinge[1], hinge[2]], np.column_stack([centre[1] + r * np.cos(turn), centre[2] - r * np.sin(turn)])])
-    # In front of the ear's top the arm runs level at its height (round the rim's front it dipped in front of the ear).
-    top = 1 + int(np.argmax(ctrl[1:, 0]))
-    ctrl[1:top, 0] = ctrl[top, 0]
+    ctrl = np.array([[hinge[1], hinge[2]]] + [[ear[1] + up * unit, ear[2] - back * unit] for up, back in OVER_EAR])
     # A smooth curve through them (Chaikin's corner cutting, the ends kept), then even steps along it.
     for _ in range(4):
         q = np.repeat(ctrl, 2, axis=0)[1:-1].reshape(-1, 2, 2)
@@ -370,7 +294,7 @@ def _temple(f: dict, side: float, hinge: np.ndarray, ear: tuple[np.ndarray, np.n
     length = np.r_[0.0, np.cumsum(np.linalg.norm(np.diff(ctrl, axis=0), axis=1))]
     at = np.linspace(0, length[-1], steps)
     y, z = (np.interp(at, length, ctrl[:, k]) for k in range(2))
-    skin = _skull(f["skull"], mid_x, side, y, z, np.where(np.abs(z - centre[2]) < 0.035 * unit, LAYER, THIN))
+    skin = _skull(f["skull"], mid_x, side, y, z, np.where(np.abs(z - ear[2]) < 0.035 * unit, LAYER, THIN))
     start = abs(hinge[0] - mid_x)
     t = at / max(at[-1], 1e-9)
     # (Where a ray met no skin, the skin's width between its neighbours'.)
@@ -626,7 +550,7 @@ def glasses_piece(mesh: BodyMesh, gender: str, kind: str = "clear") -> Piece:
     tall, thick = fr.temple[0] * unit / 2, fr.temple[1] * unit
     for s, hinge in ends.items():
         side = np.sign(hinge[0] - mid[0])
-        path = _temple(f, side, hinge, f["ears"][s], tall)
+        path = _temple(f, side, hinge, f["ears"][s])
         along = np.gradient(path, axis=0)
         along /= np.maximum(np.linalg.norm(along, axis=1, keepdims=True), 1e-12)
         out = np.array([side, 0.0, 0.0]) - along[:, :1] * side * along
