@@ -99,8 +99,11 @@ def test_the_hairline_has_no_notch_and_no_gap(style, gender, lod):
     assert (rows > 0).all(), "a column of the forehead with no hair above it"
     assert notch <= NOTCH, (style, gender, lod, notch)
     assert gaps.max() <= 2 * GAP and gaps.mean() <= GAP / 2, (style, gender, lod, gaps.max(), gaps.mean())
-    if lod < 2:                                  # LOD 2's edge is its baked texture's cut
-        assert fades.mean() > 1.0, (style, gender, lod, fades.mean())
+    # (LOD 2's edge is its baked texture's cut.) The bound was 1.0 until pass 39: skin39's warm-white reflection on
+    # the skin (no hair changed) moved the difference this measure reads, the masculine ponytail at LOD 1 1.0+ -> 0.975
+    # (its hair's cards and texture the same bytes); 0.97 holds what it held, a cut edge reads 0.46.
+    if lod < 2:
+        assert fades.mean() > 0.97, (style, gender, lod, fades.mean())
 
 
 def test_a_cut_edge_would_fail():
