@@ -367,27 +367,6 @@ FACE_CONTROLS = {
 # a broader jaw that stays tapered, and a fuller brow that stays smooth. tests/body/test_feminine_face_review_z.py.
 FEMININE_ENDS = {"jawWidth": {"chin/chin-bones-incr": 0.2, "chin/chin-width-incr": 0.25},
                  "browRidge": {"eyebrows/eyebrows-trans-forward": 0.15, "eyebrows/eyebrows-trans-down": 0.1}}
-# A woman's face at every setting (blind review AC: "the same heavy, masculine face on everyone ... the women the same
-# man in a wig"; wide jaw, heavy brow, thick neck). Measured on review AC's twelve faces each built as a woman and as a
-# man (tests/body/test_feminine_face_review_ac.py), her jaw at its angles reached 0.691 of her cheekbones' width (as men
-# 0.667 to 0.770, the default woman 0.643), her neck 0.603 of her head's girth (as men 0.486 to 0.751, the default
-# woman 0.485): what set them was a man's on her too. Her cheekbones' -1 end narrows them less (FEMININE_LOWS: at the
-# man's end, under a jaw the faces' own variety widens, the jaw stood as wide as a man's for the face); her jaw's angles
-# and chin no wider than her +1 end and a little of the faces' own variety together, and her brows lowered no further
-# than 0.2 of MakeHuman's (FEMININE_CAP: a low brow close over the eyes reads as a man's); and a woman's heavy build
-# takes 0.6 of a man's thicker neck (FEMININE_BUILD; at 0.35 a heavy woman's neck was 19 mm fuller than her average
-# build's, under the 20 of tests/body/test_jaw_heavy_review_ab.py; at 0.4 and 0.5 review N's heavy #6's cheeks and jaw
-# beside the mouth measured 1.095 of the default's bumpiness, past the 1.09 of tests/body/test_cheek_puff_review_n.py,
-# a step in its measure: 1.084 at 0.6). (An athletic woman's too, at 0.6: review AC's #1 0.586 -> 0.568, but review
-# Q's #10's silver aviators then broke into gaps over 0.092 of their path in the front portrait, past the 0.07 of
-# tests/render/test_wire_frames_review_q.py: left as it was.) Jaw 0.691 -> 0.681, neck 0.603 -> 0.585.
-# (Less of a heavy build's head fat on her, 0.6, took #11's jaw to 0.668 but her face at the mouth 2.9 % wider than her
-# average build's, not the 4 % of tests/body/test_body_shapes.py's fuller heavy face.) (Her nose's +1 end at 0.6 of a man's took review AC's widest feminine nose
-# 0.343 -> 0.313 of the cheekbones but left noseWidth +1 only 2.2 mm wider than the build's, under the 3.5 mm a
-# control's end shows at portrait size, tests/body/test_face_caricature_review_m.py: not taken.)
-FEMININE_LOWS = {"cheekbones": {"cheek/{s}-cheek-bones-decr": 0.4, "cheek/{s}-cheek-volume-decr": 0.2}}
-FEMININE_CAP = {"chin/chin-bones-incr": 0.25, "chin/chin-width-incr": 0.3, "eyebrows/eyebrows-trans-down": 0.2}
-FEMININE_BUILD = {"heavy": {"neck/measure-neck-circ-incr": 0.6}}
 # The features every face varies by (workbench.body.shape.face_weights): name -> (targets at +1, at -1, how far
 # a face goes, as a share of those weights). Small each, so every face stays its gender's and body's, but
 # together enough that two people of the same build do not share one face. None moves the crown (the head's
@@ -484,28 +463,24 @@ def sides(table: dict[str, float]) -> dict[str, float]:
 
 
 def shape_details(gender: str, body_shape: str) -> dict[str, float]:
-    """The modifier table of a body shape for a gender (:data:`FEMININE_MUSCLE` for a feminine one's muscle and
-    :data:`FEMININE_BUILD` for a heavy one's neck, a masculine one's :data:`FIRM_JAW` for its double chin).
+    """The modifier table of a body shape for a gender (:data:`FEMININE_MUSCLE` for a feminine one's muscle, a
+    masculine one's :data:`FIRM_JAW` for its double chin).
 
     >>> shape_details("feminine", "athletic")["arms/{s}-upperarm-muscle-incr"], "torso/torso-vshape-incr" in shape_details("feminine", "athletic")
     (0.36, False)
     >>> shape_details("masculine", "heavy")["neck/neck-double-decr"], "neck/neck-double-incr" in shape_details("masculine", "heavy")
     (0.3, False)
-    >>> shape_details("feminine", "heavy")["neck/measure-neck-circ-incr"], shape_details("masculine", "heavy")["neck/measure-neck-circ-incr"]
-    (0.3, 0.5)
     """
     table = SHAPE_DETAILS[body_shape]
     if gender != "feminine":
         firm = FIRM_JAW.get(body_shape)
         return {**{k: w for k, w in table.items() if k != "neck/neck-double-incr"}, **firm} if firm else table
-    shares = FEMININE_BUILD.get(body_shape, {})
-    return {k: round(w * FEMININE_MUSCLE, 4) if "muscle" in k else round(w * shares.get(k, 1.0), 4)
-            for k, w in table.items() if "vshape" not in k}
+    return {k: round(w * FEMININE_MUSCLE, 4) if "muscle" in k else w for k, w in table.items() if "vshape" not in k}
 
 
 def detail_targets() -> list[str]:
     """Every modifier target a body or face may use (what ``compile`` keeps), sorted: the shapes', the faces',
     the face controls' and the faces' variety's."""
     tables = (*SHAPE_DETAILS.values(), *FIRM_JAW.values(), *FACE_DETAILS.values(), EVERY_FACE, HEAD_GROWTH,
-              *(t for pair in FACE_CONTROLS.values() for t in pair), *FEMININE_ENDS.values(), *FEMININE_LOWS.values(), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
+              *(t for pair in FACE_CONTROLS.values() for t in pair), *FEMININE_ENDS.values(), *(t for v in (*FACE_VARIETY.values(), *MORE_VARIETY.values()) for t in v[:2]))
     return sorted({n for t in tables for n in sides(t)})

@@ -51,9 +51,7 @@ from .details import (
     FACE_DETAILS,
     FACE_VARIETY,
     FEATURE_CAP,
-    FEMININE_CAP,
     FEMININE_ENDS,
-    FEMININE_LOWS,
     HEAD_GROWTH,
     LID_FOLLOW,
     LIP_CAP,
@@ -140,12 +138,11 @@ def _variety_inputs(settings: dict) -> np.ndarray | None:
 def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     """The modifier targets (name, weight), sorted, that give these settings' face its own features: the face
     controls (``settings["face"]``, :data:`~workbench.body.details.FACE_CONTROLS`; a feminine face's strong jaw and brow
-    :data:`~workbench.body.details.FEMININE_ENDS`, her narrow cheekbones :data:`~workbench.body.details.FEMININE_LOWS`)
-    and the face's variety (:data:`~workbench.body.details.FACE_VARIETY`; its lips' heights at rest, workbench.body.lip_shape), each feature a
+    :data:`~workbench.body.details.FEMININE_ENDS`) and the face's variety
+    (:data:`~workbench.body.details.FACE_VARIETY`; its lips' heights at rest, workbench.body.lip_shape), each feature a
     smooth wave over :data:`VARIETY_FROM` (the
     same settings, the same face; settings that differ, a face that differs), each target then held to its cap
-    (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`, a feminine face's
-    :data:`~workbench.body.details.FEMININE_CAP`, and with the build's share
+    (:data:`~workbench.body.details.LIP_CAP`, :data:`~workbench.body.details.FEATURE_CAP`, and with the build's share
     :data:`~workbench.body.details.WITH_BUILD_CAP`). Settings without those fields
     (a reference body's ``{"gender", "bodyShape", "height"}``) get a face without variety. Weights are
     rounded to 1e-4, so they key caches exactly.
@@ -171,14 +168,13 @@ def face_weights(settings: dict) -> tuple[tuple[str, float], ...]:
     controls = eased(settings.get("face") or {})
     feminine = settings.get("gender") == "feminine"
     for name, (plus, minus) in FACE_CONTROLS.items():
-        # (a feminine face's strong jaw and brow and her narrow cheekbones her own, not a man's: FEMININE_ENDS, _LOWS)
-        add(signed(FEMININE_ENDS.get(name, plus) if feminine else plus,
-                   FEMININE_LOWS.get(name, minus) if feminine else minus, float(controls.get(name, 0.0))))
+        # (a feminine face's strong jaw and brow its own, not a man's: FEMININE_ENDS)
+        add(signed(FEMININE_ENDS.get(name, plus) if feminine else plus, minus, float(controls.get(name, 0.0))))
     # (a large eye's upper lid lowered back over its iris's top: details.LID_FOLLOW)
     wide = LID_FOLLOW["feminine" if feminine else "masculine"] * max(float(controls.get("eyeSize", 0.0)), 0.0)
     if wide > 0:   # (only then: a face without features, a reference body's, stays an empty one for lips_at_rest)
         add({"face/eyeWideLeft": -wide, "face/eyeWideRight": -wide})
-    for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items(), *(FEMININE_CAP.items() if feminine else ())):
+    for name, cap in (*LIP_CAP.items(), *sides(FEATURE_CAP).items()):
         if name in out:
             out[name] = min(out[name], cap)
     if "gender" in settings and "bodyShape" in settings:    # (and with the build's own share, WITH_BUILD_CAP)
