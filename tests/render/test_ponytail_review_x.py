@@ -33,8 +33,8 @@ ROUND = 0.7
 BEHIND = 0.005
 
 
-def cuts(name: str) -> list[tuple[float, float]]:
-    """Per height in UNDER under the tie: (the tail's width from behind, its depth) in metres."""
+def cuts(name: str, under: tuple[float, ...] = UNDER) -> list[tuple[float, float]]:
+    """Per height in ``under`` (metres under the tie): (the tail's width from behind, its depth) in metres."""
     m = posed(name)
     _, tie_y, tie_z = m["hair"][np.abs(m["colour"] - TIE) < 0.002].mean(0)
     # Points over the hair's triangles (its vertices lie in rows 2 cm apart along the tail).
@@ -42,7 +42,7 @@ def cuts(name: str) -> list[tuple[float, float]]:
     h = np.einsum("kj,tjc->tkc", w, m["hair"][m["tris"]]).reshape(-1, 3)
     tail = h[(h[:, 1] < tie_y) & (h[:, 2] < tie_z + BEHIND)]
     out = []
-    for d in UNDER:
+    for d in under:
         c = tail[np.abs(tail[:, 1] - (tie_y - d)) < SLAB / 2]
         out.append((float(np.subtract(*np.percentile(c[:, 0], [95, 5]))),
                     float(np.subtract(*np.percentile(c[:, 2], [95, 5])))))

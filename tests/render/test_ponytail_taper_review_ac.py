@@ -19,30 +19,19 @@ Figures (main -> now) in :func:`figures`; docs/avatars.md, sleek39.
 
 import numpy as np
 import pytest
-from test_ponytail_review_v import TIE, posed
+from test_ponytail_review_x import cuts
 
 AVATARS = ("AC#2", "AC#11", "default")
-SLAB = 0.004
 # (metres under the tie: the fullest is sought over the first ones, the taper read at the last two)
 FULL = (0.03, 0.04, 0.05, 0.06, 0.07, 0.08)
 UNDER = (0.12, 0.16)
 MOST = 0.84
-# (the tail: the hair under the tie and behind this much in front of its middle, as test_ponytail_review_x's)
-BEHIND = 0.005
 
 
 def sizes(name: str, under: tuple[float, ...]) -> list[float]:
-    """Per height in ``under`` (metres under the tie): the tail's size there, the mean of its width and depth."""
-    m = posed(name)
-    _, tie_y, tie_z = m["hair"][np.abs(m["colour"] - TIE) < 0.002].mean(0)
-    w = np.array([(a, b, 1 - a - b) for a in np.linspace(0, 1, 7) for b in np.linspace(0, 1, 7) if a + b <= 1])
-    h = np.einsum("kj,tjc->tkc", w, m["hair"][m["tris"]]).reshape(-1, 3)
-    tail = h[(h[:, 1] < tie_y) & (h[:, 2] < tie_z + BEHIND)]
-    out = []
-    for d in under:
-        c = tail[np.abs(tail[:, 1] - (tie_y - d)) < SLAB / 2]
-        out.append(float(np.mean([np.subtract(*np.percentile(c[:, k], [95, 5])) for k in (0, 2)])))
-    return out
+    """Per height in ``under`` (metres under the tie): the tail's size there, the mean of its width and depth (cut as
+    test_ponytail_review_x cuts it)."""
+    return [float(np.mean(wd)) for wd in cuts(name, under)]
 
 
 def shares(name: str) -> list[float]:

@@ -62,20 +62,30 @@ def _frames(mesh: BodyMesh) -> list[tuple[int, Frame, float]]:
     return out
 
 
-def squared(mesh: BodyMesh, panel: dict, p: np.ndarray) -> np.ndarray:
-    """``p`` (the panel's points on ``mesh``'s helper) with each sleeve's hem square to its arm (see the
-    module's notes); ``p`` itself when the panel has no sleeve cut or its hems slant less than :data:`SLANT`."""
+def _hems(mesh: BodyMesh, panel: dict, p: np.ndarray):
+    """Per sleeve of ``panel`` (its points ``p``), ``(k, frame, side, ring)``: its arm's index and frame, the points on
+    its side of the body, and the indices of its hem's points (a sleeve whose hem has fewer than 3 is left out); none
+    when the panel has no sleeve cut."""
     cuts = panel["from_cut"]
     if cuts.shape[1] <= SLEEVE_CUT or not np.isfinite(cuts[:, SLEEVE_CUT]).any():
-        return p
+        return
     hips_x = float(mesh.skeleton.pos("Hips")[0])
     hem = panel["rim"] & (cuts[:, SLEEVE_CUT] < ON_HEM)
-    out = p.copy()
     for k, frame, sign in _frames(mesh):
         side = sign * (p[:, 0] - hips_x) > 0
         ring = np.flatnonzero(hem & side)
-        if len(ring) < 3:
-            continue
+        if len(ring) >= 3:
+            yield k, frame, side, ring
+
+
+def squared(mesh: BodyMesh, panel: dict, p: np.ndarray) -> np.ndarray:
+    """``p`` (the panel's points on ``mesh``'s helper) with each sleeve's hem square to its arm (see the
+    module's notes); ``p`` itself when the panel has no sleeve cut or its hems slant less than :data:`SLANT`."""
+    hems = list(_hems(mesh, panel, p))
+    if not hems:
+        return p
+    out = p.copy()
+    for k, frame, side, ring in hems:
         s, phi, _, _ = frame.local(p)
         order = np.argsort(phi[ring], kind="stable")
         reach = float(s[ring].max())
@@ -99,17 +109,10 @@ def flared(mesh: BodyMesh, panel: dict, p: np.ndarray, flare: float) -> np.ndarr
     rigid tube round it (review AC: "T-shirt sleeves are rigid tubes"). Out along the arm's radius only, never in,
     the whole flare on the sleeve's top, the front and back :data:`UNDER_SHARE` plus half the rest, the underside
     :data:`UNDER_SHARE` of it."""
-    cuts = panel["from_cut"]
-    if not flare or cuts.shape[1] <= SLEEVE_CUT or not np.isfinite(cuts[:, SLEEVE_CUT]).any():
+    if not flare:
         return p
-    hips_x = float(mesh.skeleton.pos("Hips")[0])
-    hem = panel["rim"] & (cuts[:, SLEEVE_CUT] < ON_HEM)
     out = p.copy()
-    for k, frame, sign in _frames(mesh):
-        side = sign * (p[:, 0] - hips_x) > 0
-        ring = np.flatnonzero(hem & side)
-        if len(ring) < 3:
-            continue
+    for k, frame, side, ring in _hems(mesh, panel, p):
         s, _, _, radial = frame.local(p)
         reach = float(s[ring].mean())
         t = np.clip((s / max(reach, 1e-6) - FLARE_FROM) / (1 - FLARE_FROM), 0.0, 1.0)
