@@ -81,8 +81,9 @@ def _materials(settings: dict, lod: int = 0) -> dict[str, dict]:
                      specular_map=pores.toned_specular(hair_look.scalp_specular(settings["gender"], hair["style"]),
                                                        settings["skinTone"]),
                      extensions={SPECULAR: {"specularColorFactor": [float(c) for c in GLINT]}}),
-        # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes).
-        "Eyes": dict(name="Eyes", image=eyes.eye_texture(settings["eyeColor"]), blend=False, roughness=eyes.ROUGHNESS,
+        # The iris in the settings' colour; a clear coat for the eye's wet film (workbench.body.eyes). Its image is
+        # painted by _build, where the body's lid is known (the lid's shade: eyes.eye_texture's ``lid``).
+        "Eyes": dict(name="Eyes", blend=False, roughness=eyes.ROUGHNESS,
                      extensions={CLEARCOAT: {"clearcoatFactor": float(eyes.CLEARCOAT[0]),
                                              "clearcoatRoughnessFactor": float(eyes.CLEARCOAT[1])},
                                  "KHR_materials_ior": {"ior": eyes.IOR}}),
