@@ -20,7 +20,7 @@ brows).
 '#1E1610'
 >>> t = brow_texture("#2B1B10", "feminine")
 >>> t.shape, int(t[..., 3].max()) > 200, int(t[0, 0, 3]), int(t[:, -1, 3].max())
-((64, 256, 4), True, 0, 0)
+((96, 320, 4), True, 0, 0)
 """
 
 from __future__ import annotations
@@ -41,18 +41,24 @@ from .strokes import draw
 __all__ = ["BROW_SIZE", "LIFT", "brow_bottom", "brow_color", "brow_piece", "brow_texture"]
 
 # The texture: (rows, columns); u along the brow, v across it (row 0 its top).
-BROW_SIZE = (64, 256)
+BROW_SIZE = (96, 320)
 # How far off the skin the shell stands (metres): clear of the skin in every viewer's depth buffer at a
 # full figure's distance, close enough that no gap shows at a grazing angle.
 LIFT = 0.0004
 # (The shapes below are in the reference face's metres: EYES_APART, the eyes' distance apart there.)
+# The texture's room round the brow (reference metres, each side along and across): more than a body triangle's
+# width here (4 to 5 mm), so that every triangle under the brow lies wholly inside the texture and none has a corner's
+# UV clamped (a clamped corner squeezed the texture over its triangle: a thin brow drawn on 4 mm triangles came out
+# as a band of the triangles' own straight edges).
+MARGIN = 0.0065
 
 
 @dataclass(frozen=True)
 class Shape:
-    """A brow along x from the eye's centre (metres on the reference face, + towards the temple): its head,
-    the arch's peak and the tail's end; the line's height over the eye at the head and the arch's lift; the
-    thickness at the head; the hairs' count."""
+    """A brow along x from the eye's centre (metres on the reference face, + towards the temple): its head, the
+    arch's peak and the tail's end; the head's middle height over the eye and the arch's lift; the head's height
+    (``thick``) and the tail's end's share of it (``tail``: the tail tapers to a point); the hairs' count; the soft
+    fill's most alpha under them (a thin brow's fuller, or its few texels read as a faint pencil line)."""
 
     start: float
     peak: float
@@ -60,20 +66,30 @@ class Shape:
     height: float
     lift: float
     thick: float
+    tail: float
     hairs: int
+    fill: float
 
 
-SHAPES = {"feminine": Shape(-0.020, 0.011, 0.029, 0.0180, 0.0042, 0.0078, 540),
-          "masculine": Shape(-0.021, 0.010, 0.029, 0.0165, 0.0020, 0.0100, 640)}
-# The texture's v spans this many head thicknesses, the brow in its middle (room for hairs that lean out).
-SPAN = 1.7
-# Where the brow's lower edge is seen, in half thicknesses under its line: its lowest roots (one) and the
-# soft cover's fringe past them (see :func:`_draw_hairs`).
+# Review AD (defect 6, "thick flat rectangular blocks with no taper, almost joined over the nose"; defect 2, "thick
+# brows on every avatar"): the heads were 8 mm from the face's middle (the gap between them 0.29 of the eyes' distance
+# in a portrait), the tail as tall as the head, the feminine brow as tall as the masculine one once drawn. Now the heads
+# sit over the inner corners of the eyes (a gap of 0.40 of the eyes' distance, masculine; 0.45 feminine), each brow
+# tapers from its head to a point, and the feminine brow is some half the masculine one's height, higher and more
+# arched; the masculine one low and nearly straight.
+SHAPES = {"feminine": Shape(-0.0160, 0.0120, 0.0280, 0.0182, 0.0048, 0.0046, 0.05, 380, 0.92),
+          "masculine": Shape(-0.0175, 0.0100, 0.0285, 0.0160, 0.0014, 0.0082, 0.08, 600, 0.8)}
+# The brow's lower edge keeps LOW of the height the brow loses towards its tail, its upper edge the rest: the top
+# comes down to the tail, the bottom stays nearly level (a brow's lower edge follows the eye's rim).
+LOW = 0.3
+# Where the brow's soft fill ends, in half heights from its band's middle (its roots end at one; see
+# :func:`_draw_hairs`).
 EDGE = 1.15
 # Hairs a clump (see :func:`_draw_hairs`).
 CLUMP = 5
-# The soft cover under the hairs: its most alpha, its share at the head, its shade (the hairs' own 0.6 to 1.2).
-FILL = (0.78, 0.5, 1.1)
+# The soft fill under the hairs: its share at the head's inner end (of the body's) and its shade (the hairs' own 0.6
+# to 1.2).
+FILL = (0.12, 1.1)
 
 
 # Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
@@ -131,45 +147,63 @@ def _frame(mesh: BodyMesh):
 
 
 def _line(shape: Shape, bx: np.ndarray) -> np.ndarray:
-    """The brow's line (the middle of its thickness) over the eye's centre at ``bx`` (reference metres)."""
+    """The brow's line (the middle of its head's height, carried along) over the eye's centre at ``bx`` (reference
+    metres)."""
     rise = np.sin(0.5 * np.pi * np.clip((bx - shape.start) / (shape.peak - shape.start), 0, 1))
     fall = np.clip((bx - shape.peak) / (shape.end - shape.peak), 0, 1)
     return shape.height + shape.lift * np.where(bx <= shape.peak, rise, 1 - 1.25 * fall ** 1.5)
 
 
-def _half_thick(shape: Shape, s: np.ndarray | float, scale: float) -> np.ndarray:
-    """The brow's half thickness at ``s`` along it (0 its head, 1 its tail's end) in millimetres times ``scale``:
-    thinning to the tail, the head's first eighth a little thinner (its rounded end)."""
-    return (shape.thick * 1000 / 2 * (1 - 0.72 * np.clip(s, 0, 1) ** 1.2) * scale
-            * (0.75 + 0.25 * np.clip(np.asarray(s) / 0.12, 0, 1)))
+def band(shape: Shape, s: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
+    """The brow's (lower, upper) edges at ``s`` along it (0 its head, 1 its tail's end), reference metres over its
+    line: the head's full height to the arch's peak's side, then tapering to ``shape.tail`` of it at the end, the
+    upper edge coming down most (:data:`LOW`).
+
+    >>> lo, up = band(SHAPES["masculine"], np.array([0.0, 1.0]))
+    >>> [round(float(x) * 1000, 2) for x in (up[0] - lo[0], up[1] - lo[1])], bool(lo[1] > lo[0] and up[1] < up[0])
+    ([8.2, 0.66], True)
+    """
+    t = np.clip((np.asarray(s, np.float64) - 0.12) / 0.88, 0, 1)
+    height = shape.thick * (1 - (1 - shape.tail) * t ** 1.4)
+    lower = -shape.thick / 2 + LOW * (shape.thick - height)
+    return lower, lower + height
+
+
+def texels_per_mm(shape: Shape) -> tuple[float, float]:
+    """The texture's texels per millimetre of the reference face, (along the brow, across it)."""
+    h, w = BROW_SIZE
+    return w / ((shape.end - shape.start + 2 * MARGIN) * 1000), h / ((shape.thick + 2 * MARGIN) * 1000)
 
 
 def _coordinates(shape: Shape, bx: np.ndarray, by: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(u, v) of points at ``bx`` (along, towards the temple) and ``by`` (up) from the eye's centre, in the
-    reference face's metres: u 0 at the head to 1 at the tail's end, v 0.5 on the brow's line."""
-    u = (bx - shape.start) / (shape.end - shape.start)
-    v = 0.5 + (by - _line(shape, bx)) / (SPAN * shape.thick)
+    reference face's metres: the brow from its head to its tail's end and :data:`MARGIN` round it, v 0.5 on its
+    line."""
+    u = (bx - shape.start + MARGIN) / (shape.end - shape.start + 2 * MARGIN)
+    v = 0.5 + (by - _line(shape, bx)) / (shape.thick + 2 * MARGIN)
     return u, v
 
 
 def brow_bottom(gender: str, bx: np.ndarray) -> np.ndarray:
     """The brows' lower edge seen from the front: its height over the eye's centre (reference metres, as the
-    brow's own: scale by the eyes' spacing) at ``bx`` (along, towards the temple), where the hairs' roots and
-    the cover under them end (NaN past the brow's ends). What :mod:`.glasses` keeps its rims under.
+    brow's own: scale by the eyes' spacing) at ``bx`` (along, towards the temple), where the soft fill under the
+    hairs ends (NaN past the brow's ends). What :mod:`.glasses` keeps its rims under.
 
-    >>> b = brow_bottom("masculine", np.array([-0.03, -0.02, 0.0, 0.025]))
+    >>> b = brow_bottom("masculine", np.array([-0.03, -0.017, 0.0, 0.025]))
     >>> bool(np.isnan(b[0])), bool(0.010 < b[1] < b[2] < 0.016)
     (True, True)
     """
     shape = SHAPES[gender]
     s = (bx - shape.start) / (shape.end - shape.start)
-    edge = _line(shape, bx) - _half_thick(shape, s, 0.001) * EDGE
+    lower, upper = band(shape, s)
+    edge = _line(shape, bx) + (lower + upper) / 2 - EDGE * (upper - lower) / 2
     return np.where((s >= 0) & (s <= 1), edge, np.nan)
 
 
 def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
     """Both brows' shell for ``mesh`` (see the module's text): the body's triangles whose corners all lie in a
-    brow's box, lifted off the skin, with UVs on :func:`brow_texture` (the right brow's u mirrored)."""
+    brow's texture (the brow and :data:`MARGIN` round it), lifted off the skin, with UVs on :func:`brow_texture`
+    (the right brow's u mirrored)."""
     shape = SHAPES[gender]
     eyes, mid_x, unit = _frame(mesh)
     body = mesh.face_groups["body"]
@@ -183,17 +217,17 @@ def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
                               & (pos[:, 2] > eye[2] - 0.03 * unit))
         u, v = _coordinates(shape, (pos[mine, 0] - eye[0]) * side / unit, (pos[mine, 1] - eye[1]) / unit)
         uv[mine] = np.column_stack([u, v])
-    # Every triangle with a corner in a brow's box (the body is coarse here: 4 to 5 mm triangles), its UVs
-    # clamped to the texture, whose edges are clear (so an atlas's neighbour never shows).
-    inside = (uv[:, 0] > 0.0) & (uv[:, 0] < 1.0) & (uv[:, 1] > 0.0) & (uv[:, 1] < 1.0)
+    # Whole triangles only (their UVs as they are: none clamped, see MARGIN); the texture's edges are clear, so an
+    # atlas's neighbour never shows.
+    inside = (uv[:, 0] >= 0.0) & (uv[:, 0] <= 1.0) & (uv[:, 1] >= 0.0) & (uv[:, 1] <= 1.0)
     front = mesh.normals[:, 2] > -0.3
-    keep = tris[inside[tris].any(1) & (front & ~np.isnan(uv[:, 0]))[tris].all(1)]
+    keep = tris[(inside & front)[tris].all(1)]
     source, index = np.unique(keep, return_inverse=True)
     index = index.reshape(-1, 3).astype(np.int64)
     normals = mesh.normals[source]
     positions = (mesh.positions[source] + LIFT * normals).astype(np.float32)
     # glTF's v runs down the image: the brow's top (v = 1 here) is the texture's first row.
-    tex = np.column_stack([np.clip(uv[source, 0], 0, 1), 1 - np.clip(uv[source, 1], 0, 1)]).astype(np.float32)
+    tex = np.column_stack([uv[source, 0], 1 - uv[source, 1]]).astype(np.float32)
     return Piece(positions, vertex_normals(positions, index), tex, index, mesh.joints[source],
                  mesh.weights[source], source.astype(np.int64))
 
@@ -211,47 +245,57 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     h, w = BROW_SIZE
     rng = np.random.default_rng(91 if gender == "feminine" else 92)
     length_mm = (shape.end - shape.start) * 1000
-    px_u = w / length_mm                                   # texels per millimetre along
-    px_v = h / (SPAN * shape.thick * 1000)                 # and across
-    y0 = h / 2
+    px_u, px_v = texels_per_mm(shape)
+    x0, y0 = MARGIN * 1000 * px_u, h / 2                   # the head's column and the line's row
 
-    def half_thick(s):                                     # the brow's half thickness (texels) at s along it
-        return _half_thick(shape, s, px_v)
+    def edges(s):                                          # the band's (middle, half height) at s, texels up
+        lower, upper = band(shape, s)
+        return (lower + upper) / 2 * 1000 * px_v, (upper - lower) / 2 * 1000 * px_v
 
     strokes = []
     # The hairs lie in clumps of CLUMP (their roots within a millimetre, one lean, one shade): a clump is a streak a few
     # pixels long at a portrait's size, where single hairs (a pixel or less) blurred into a fuzzy strip with no
-    # direction (blind review AC, "a fuzzy caterpillar pasted on the skin").
-    for _k in range(shape.hairs // CLUMP):
-        s0 = 0.03 + 0.86 * rng.random() ** 0.85            # more hairs towards the head; the tail ends short
+    # direction (blind review AC, "a fuzzy caterpillar pasted on the skin"). Their roots spread as the band's area
+    # does (as many a square millimetre at the head as along the body), so the tail thins with its height.
+    clumps = 0
+    while clumps < shape.hairs // CLUMP:
+        s0 = 0.01 + 0.93 * rng.random()
+        if rng.random() > float(np.diff(band(shape, s0))[0]) / shape.thick:
+            continue
+        clumps += 1
         across0 = rng.uniform(-1.0, 0.8)                   # roots from the lower edge up
         angle0 = _lean(s0, across0) + rng.normal(0, 5)
-        length0 = _length(s0) * rng.uniform(0.8, 1.15)
+        # (the head's upright hairs no longer than most of its height: they feather its top, not stand over it)
+        length0 = min(_length(s0), 0.8 * shape.thick * 1000 if s0 < 0.2 else 99) * rng.uniform(0.8, 1.15)
         tone = rng.uniform(0.6, 1.2)
         for _j in range(CLUMP):
-            s = float(np.clip(s0 + rng.normal(0, 0.5) / length_mm, 0.02, 0.92))
+            s = float(np.clip(s0 + rng.normal(0, 0.5) / length_mm, 0.0, 0.96))
             across = float(np.clip(across0 + rng.normal(0, 0.12), -1.0, 0.85))
-            root = np.array([s * w, y0 - across * half_thick(s)])
+            middle, half = edges(s)
+            root = np.array([x0 + s * length_mm * px_u, y0 - middle - across * half])
             angle = np.radians(angle0 + rng.normal(0, 4))
             length = length0 * rng.uniform(0.8, 1.1)         # millimetres
             direction = np.array([np.cos(angle) * px_u, -np.sin(angle) * px_v]) * length
             bend = root + 0.55 * direction + np.array([0.0, 0.1 * abs(direction[1]) + 0.4])
             tip = root + direction
-            strokes.append((root, bend, tip, rng.uniform(1.0, 1.35) * w / 256, 0.25, tone * rng.uniform(0.9, 1.1)))
+            strokes.append((root, bend, tip, rng.uniform(1.0, 1.35) * w / 320, 0.25, tone * rng.uniform(0.9, 1.1)))
     cover, shade = draw(BROW_SIZE, strokes)
-    # A soft cover in the brow's shape under the hairs: its shape at a distance, the skin showing through a
+    # A soft fill in the brow's shape under the hairs: its shape at a distance, the skin showing through a
     # little (at 0.45 the hairs, a pixel or less at a portrait's size, read as sparse specks: a brow is a filled
     # shape first).
     yy, xx = (np.mgrid[0:h, 0:w] + 0.5).astype(np.float32)
-    s = xx / w
-    d = np.abs(yy - (y0 - 0.1 * half_thick(s))) / np.maximum(half_thick(s), 1e-3)
-    # Thinner at the head (FILL[1] of the body's), where the upright hairs show one by one over the skin, as a brow's
-    # head does (one even fill from head to tail was a strip pasted on), and lighter than the hairs over it (FILL[2]:
-    # the hairs' streaks show on it).
-    dense = FILL[1] + (1 - FILL[1]) * np.clip((s - 0.04) / 0.26, 0, 1)
-    base = FILL[0] * dense * np.clip(1.25 - d, 0, 1) ** 1.3 * np.clip(s / 0.05, 0, 1) * np.clip((0.95 - s) / 0.1, 0, 1)
+    s = (xx - x0) / (length_mm * px_u)
+    middle, half = edges(s)
+    d = np.abs(yy - (y0 - middle)) / np.maximum(half, 1e-3)
+    # Thin at the head's inner end (FILL[0] of the body's), where the upright hairs show one by one over the skin, as a
+    # brow's head does (one even fill from head to tail was a strip pasted on), and lighter than the hairs over it
+    # (FILL[1]: the hairs' streaks show on it); its edges soft over a third of the half height (a hard edge was a
+    # sticker's), and none past the tail's point.
+    dense = FILL[0] + (1 - FILL[0]) * smoothstep(0.0, 0.32, s)
+    base = (shape.fill * dense * np.clip((EDGE - d) / 0.55, 0, 1) ** 1.5 * np.clip(s / 0.02, 0, 1)
+            * np.clip((1.0 - s) / 0.15, 0, 1))
     hairs = cover * 0.9
-    shade = np.where(hairs >= base, shade, FILL[2]).astype(np.float32)
+    shade = np.where(hairs >= base, shade, FILL[1]).astype(np.float32)
     cover = np.maximum(hairs, base).astype(np.float32)
     cover[:, :1] = cover[:, -1:] = 0.0
     cover[:1, :] = cover[-1:, :] = 0.0
@@ -262,11 +306,11 @@ def _lean(s: float, across: float) -> float:
     """A hair's lean (degrees up from along the brow, towards the tail) at ``s`` along the brow (0 its head) and
     ``across`` it (-1 its lower edge, 1 its upper): upright and a little outward at the head; along the body the
     lower hairs lean up and out and the upper ones lie down and out, meeting along the brow's ridge (a brow's
-    herringbone); lying along the tail, a little down."""
-    head = float(np.clip(1 - s / 0.22, 0, 1)) ** 0.8
-    tail = float(np.clip((s - 0.62) / 0.3, 0, 1))
+    herringbone); lying along the tail, a little down (the tail's top comes down to its point)."""
+    head = float(np.clip(1 - s / 0.2, 0, 1)) ** 0.8
+    tail = float(np.clip((s - 0.6) / 0.3, 0, 1))
     body = 7 - 10 * across
-    return head * 66 + (1 - head) * ((1 - tail) * body + tail * (-4 - 6 * across))
+    return head * 72 + (1 - head) * ((1 - tail) * body + tail * (-6 - 6 * across))
 
 
 def _length(s: float) -> float:
