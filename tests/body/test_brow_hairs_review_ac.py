@@ -23,18 +23,18 @@ HAIR = "#2B1B10"
 
 
 def ink(gender: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ink, core, s): the brow's ink on square texels of 0.2 mm, where its core is, each column's share along it."""
+    """(ink, core, s): the brow's ink on square texels of 0.2 mm, where its core is, each column's share along it (0 at
+    its head, 1 at its tail's end; the texture has room past both, :data:`~workbench.body.brows.MARGIN`)."""
     t = brows.brow_texture(HAIR, gender, SKIN).astype(np.float64) / 255
     v = t[..., 3] * (1 - t[..., :3].mean(-1))
-    h, w = v.shape
     shape = brows.SHAPES[gender]
-    px_u = w / ((shape.end - shape.start) * 1000)
-    px_v = h / (brows.SPAN * shape.thick * 1000)
+    px_u, px_v = brows.texels_per_mm(shape)
     v = ndimage.zoom(v, (5 / px_v, 5 / px_u), order=1)     # 5 texels a millimetre both ways
     rows, cols = v.shape
-    s = (np.arange(cols) + 0.5) / cols
-    half = brows._half_thick(shape, s, 5.0)
-    core = np.abs(np.arange(rows)[:, None] + 0.5 - rows / 2) < 0.5 * half[None, :]
+    s = ((np.arange(cols) + 0.5) / 5 - brows.MARGIN[0] * 1000) / ((shape.end - shape.start) * 1000)
+    lower, upper = brows.band(shape, s)                    # (metres over the texture's middle row)
+    middle, half = rows / 2 - (lower + upper) / 2 * 5000, (upper - lower) / 2 * 5000
+    core = np.abs(np.arange(rows)[:, None] + 0.5 - middle[None, :]) < 0.5 * half[None, :]
     return v, core, s
 
 

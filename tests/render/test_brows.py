@@ -62,10 +62,13 @@ def portrait_masks(glb: bytes):
 @pytest.mark.parametrize("gender,style,hair,skin", HEADS)
 def test_every_head_has_brows_above_its_eyes(gender, style, hair, skin):
     """Two brows, one over each eye (above it, within the eye's width and a half), each a strip at least
-    four times as long as it is tall, darker than the forehead just above it."""
+    four times as long as it is tall, darker than the forehead just above it. (A feminine brow is some half a masculine
+    one's height since blind review AD, tests/render/test_brow_shape_review_ad.py: its pixels are counted against half
+    the masculine bounds; the curly head's, half hidden by its curls, were 311 before and are 175.)"""
     lit, m = portrait_masks(avatar(gender, style, hair, skin))
     eyes, brows = m["Eyes"], m["Eyebrows"]
-    assert eyes.sum() > 200 and brows.sum() > 300, (eyes.sum(), brows.sum())
+    share = 0.5 if gender == "feminine" else 1.0
+    assert eyes.sum() > 200 and brows.sum() > 300 * share, (eyes.sum(), brows.sum())
     ey, ex = np.nonzero(eyes)
     mid = ex.mean()
     lum = lit @ np.array([0.2126, 0.7152, 0.0722])
@@ -74,7 +77,7 @@ def test_every_head_has_brows_above_its_eyes(gender, style, hair, skin):
         side = half[0, ex]
         eye_x, eye_y, eye_w = ex[side].mean(), ey[side].mean(), np.ptp(ex[side])
         by, bx = np.nonzero(brows & half)
-        assert len(by) > 100
+        assert len(by) > 100 * share
         assert by.max() < eye_y and abs(bx.mean() - eye_x) < 0.75 * eye_w
         assert np.ptp(bx) > 2.5 * np.ptp(by)
         # Darker than the bare forehead a brow's height above (its middle third).

@@ -20,7 +20,7 @@ brows).
 '#1E1610'
 >>> t = brow_texture("#2B1B10", "feminine")
 >>> t.shape, int(t[..., 3].max()) > 200, int(t[0, 0, 3]), int(t[:, -1, 3].max())
-((96, 320, 4), True, 0, 0)
+((128, 320, 4), True, 0, 0)
 """
 
 from __future__ import annotations
@@ -41,16 +41,16 @@ from .strokes import draw
 __all__ = ["BROW_SIZE", "LIFT", "brow_bottom", "brow_color", "brow_piece", "brow_texture"]
 
 # The texture: (rows, columns); u along the brow, v across it (row 0 its top).
-BROW_SIZE = (96, 320)
+BROW_SIZE = (128, 320)
 # How far off the skin the shell stands (metres): clear of the skin in every viewer's depth buffer at a
 # full figure's distance, close enough that no gap shows at a grazing angle.
 LIFT = 0.0004
 # (The shapes below are in the reference face's metres: EYES_APART, the eyes' distance apart there.)
-# The texture's room round the brow (reference metres, each side along and across): more than a body triangle's
-# width here (4 to 5 mm), so that every triangle under the brow lies wholly inside the texture and none has a corner's
+# The texture's room round the brow (reference metres, each end along it, each side across): more than a body
+# triangle's width here (4 to 5 mm over the brow, up to 9 mm by the nose's bridge and over the brow ridge), so that every triangle under the brow lies wholly inside the texture and none has a corner's
 # UV clamped (a clamped corner squeezed the texture over its triangle: a thin brow drawn on 4 mm triangles came out
 # as a band of the triangles' own straight edges).
-MARGIN = 0.0065
+MARGIN = (0.0095, 0.009)
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,8 @@ class Shape:
 # sit over the inner corners of the eyes (a gap of 0.40 of the eyes' distance, masculine; 0.45 feminine), each brow
 # tapers from its head to a point, and the feminine brow is some half the masculine one's height, higher and more
 # arched; the masculine one low and nearly straight.
-SHAPES = {"feminine": Shape(-0.0160, 0.0120, 0.0280, 0.0182, 0.0048, 0.0046, 0.05, 380, 0.92),
-          "masculine": Shape(-0.0175, 0.0100, 0.0285, 0.0160, 0.0014, 0.0082, 0.08, 600, 0.8)}
+SHAPES = {"feminine": Shape(-0.0160, 0.0120, 0.0280, 0.0182, 0.0048, 0.0044, 0.05, 360, 0.86),
+          "masculine": Shape(-0.0175, 0.0100, 0.0285, 0.0158, 0.0014, 0.0076, 0.08, 560, 0.8)}
 # The brow's lower edge keeps LOW of the height the brow loses towards its tail, its upper edge the rest: the top
 # comes down to the tail, the bottom stays nearly level (a brow's lower edge follows the eye's rim).
 LOW = 0.3
@@ -89,7 +89,7 @@ EDGE = 1.15
 CLUMP = 5
 # The soft fill under the hairs: its share at the head's inner end (of the body's) and its shade (the hairs' own 0.6
 # to 1.2).
-FILL = (0.12, 1.1)
+FILL = (0.3, 1.1)
 
 
 # Hair's natural hues run from red (just under 360 degrees) through orange to yellow; brows of other hues are
@@ -161,7 +161,7 @@ def band(shape: Shape, s: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
 
     >>> lo, up = band(SHAPES["masculine"], np.array([0.0, 1.0]))
     >>> [round(float(x) * 1000, 2) for x in (up[0] - lo[0], up[1] - lo[1])], bool(lo[1] > lo[0] and up[1] < up[0])
-    ([8.2, 0.66], True)
+    ([7.6, 0.61], True)
     """
     t = np.clip((np.asarray(s, np.float64) - 0.12) / 0.88, 0, 1)
     height = shape.thick * (1 - (1 - shape.tail) * t ** 1.4)
@@ -172,15 +172,15 @@ def band(shape: Shape, s: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
 def texels_per_mm(shape: Shape) -> tuple[float, float]:
     """The texture's texels per millimetre of the reference face, (along the brow, across it)."""
     h, w = BROW_SIZE
-    return w / ((shape.end - shape.start + 2 * MARGIN) * 1000), h / ((shape.thick + 2 * MARGIN) * 1000)
+    return w / ((shape.end - shape.start + 2 * MARGIN[0]) * 1000), h / ((shape.thick + 2 * MARGIN[1]) * 1000)
 
 
 def _coordinates(shape: Shape, bx: np.ndarray, by: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(u, v) of points at ``bx`` (along, towards the temple) and ``by`` (up) from the eye's centre, in the
     reference face's metres: the brow from its head to its tail's end and :data:`MARGIN` round it, v 0.5 on its
     line."""
-    u = (bx - shape.start + MARGIN) / (shape.end - shape.start + 2 * MARGIN)
-    v = 0.5 + (by - _line(shape, bx)) / (shape.thick + 2 * MARGIN)
+    u = (bx - shape.start + MARGIN[0]) / (shape.end - shape.start + 2 * MARGIN[0])
+    v = 0.5 + (by - _line(shape, bx)) / (shape.thick + 2 * MARGIN[1])
     return u, v
 
 
@@ -246,7 +246,7 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(91 if gender == "feminine" else 92)
     length_mm = (shape.end - shape.start) * 1000
     px_u, px_v = texels_per_mm(shape)
-    x0, y0 = MARGIN * 1000 * px_u, h / 2                   # the head's column and the line's row
+    x0, y0 = MARGIN[0] * 1000 * px_u, h / 2                   # the head's column and the line's row
 
     def edges(s):                                          # the band's (middle, half height) at s, texels up
         lower, upper = band(shape, s)
@@ -291,7 +291,7 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     # brow's head does (one even fill from head to tail was a strip pasted on), and lighter than the hairs over it
     # (FILL[1]: the hairs' streaks show on it); its edges soft over a third of the half height (a hard edge was a
     # sticker's), and none past the tail's point.
-    dense = FILL[0] + (1 - FILL[0]) * smoothstep(0.0, 0.32, s)
+    dense = FILL[0] + (1 - FILL[0]) * smoothstep(0.0, 0.28, s)
     base = (shape.fill * dense * np.clip((EDGE - d) / 0.55, 0, 1) ** 1.5 * np.clip(s / 0.02, 0, 1)
             * np.clip((1.0 - s) / 0.15, 0, 1))
     hairs = cover * 0.9
