@@ -32,8 +32,9 @@ def ink(gender: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     v = ndimage.zoom(v, (5 / px_v, 5 / px_u), order=1)     # 5 texels a millimetre both ways
     rows, cols = v.shape
     s = ((np.arange(cols) + 0.5) / 5 - brows.MARGIN[0] * 1000) / ((shape.end - shape.start) * 1000)
-    lower, upper = brows.band(shape, s)                    # (metres over the texture's middle row)
-    middle, half = rows / 2 - (lower + upper) / 2 * 5000, (upper - lower) / 2 * 5000
+    lower, upper = brows.band(shape, s)                    # (metres over the brow's line)
+    line = (brows.MARGIN[1] + shape.thick / 2) * 5000      # (its row, from the top)
+    middle, half = line - (lower + upper) / 2 * 5000, (upper - lower) / 2 * 5000
     core = np.abs(np.arange(rows)[:, None] + 0.5 - middle[None, :]) < 0.5 * half[None, :]
     return v, core, s
 

@@ -50,7 +50,7 @@ LIFT = 0.0004
 # triangle's width here (4 to 5 mm over the brow, up to 9 mm by the nose's bridge and over the brow ridge), so that every triangle under the brow lies wholly inside the texture and none has a corner's
 # UV clamped (a clamped corner squeezed the texture over its triangle: a thin brow drawn on 4 mm triangles came out
 # as a band of the triangles' own straight edges).
-MARGIN = (0.0095, 0.009)
+MARGIN = (0.0095, 0.009, 0.0065)
 
 
 @dataclass(frozen=True)
@@ -172,15 +172,14 @@ def band(shape: Shape, s: np.ndarray | float) -> tuple[np.ndarray, np.ndarray]:
 def texels_per_mm(shape: Shape) -> tuple[float, float]:
     """The texture's texels per millimetre of the reference face, (along the brow, across it)."""
     h, w = BROW_SIZE
-    return w / ((shape.end - shape.start + 2 * MARGIN[0]) * 1000), h / ((shape.thick + 2 * MARGIN[1]) * 1000)
+    return w / ((shape.end - shape.start + 2 * MARGIN[0]) * 1000), h / ((shape.thick + MARGIN[1] + MARGIN[2]) * 1000)
 
 
 def _coordinates(shape: Shape, bx: np.ndarray, by: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(u, v) of points at ``bx`` (along, towards the temple) and ``by`` (up) from the eye's centre, in the
-    reference face's metres: the brow from its head to its tail's end and :data:`MARGIN` round it, v 0.5 on its
-    line."""
+    reference face's metres: the brow from its head to its tail's end and :data:`MARGIN` round it."""
     u = (bx - shape.start + MARGIN[0]) / (shape.end - shape.start + 2 * MARGIN[0])
-    v = 0.5 + (by - _line(shape, bx)) / (shape.thick + 2 * MARGIN[1])
+    v = (by - _line(shape, bx) + shape.thick / 2 + MARGIN[2]) / (shape.thick + MARGIN[1] + MARGIN[2])
     return u, v
 
 
@@ -246,7 +245,7 @@ def _draw_hairs(gender: str) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(91 if gender == "feminine" else 92)
     length_mm = (shape.end - shape.start) * 1000
     px_u, px_v = texels_per_mm(shape)
-    x0, y0 = MARGIN[0] * 1000 * px_u, h / 2                   # the head's column and the line's row
+    x0, y0 = MARGIN[0] * 1000 * px_u, (MARGIN[1] + shape.thick / 2) * 1000 * px_v   # the head's column, the line's row
 
     def edges(s):                                          # the band's (middle, half height) at s, texels up
         lower, upper = band(shape, s)
