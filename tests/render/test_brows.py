@@ -88,9 +88,11 @@ def test_every_head_has_brows_above_its_eyes(gender, style, hair, skin):
 
 @pytest.mark.parametrize("lod", [0, 1, 2])
 def test_brows_at_every_level_of_detail_and_bald(lod):
+    """(Since blind review AD the shell is the triangles under the hairs alone, and a feminine brow is some half a
+    masculine one's height: 58 triangles for both, 148 before, which took in skin round the hairs.)"""
     s = inspect(avatar("feminine", "none", "#2B1B10", "#E0AC8A", lod))
     rows = s.meshes.set_index("name")
-    assert rows.loc["Eyebrows", "triangles"] > 100
+    assert rows.loc["Eyebrows", "triangles"] > 40
     assert s.materials.set_index("name").loc["Eyebrows", "alphaMode"] == "BLEND"
 
 

@@ -46,11 +46,12 @@ BROW_SIZE = (128, 320)
 # full figure's distance, close enough that no gap shows at a grazing angle.
 LIFT = 0.0004
 # (The shapes below are in the reference face's metres: EYES_APART, the eyes' distance apart there.)
-# The texture's room round the brow (reference metres, each end along it, each side across): more than a body
-# triangle's width here (4 to 5 mm over the brow, up to 9 mm by the nose's bridge and over the brow ridge), so that every triangle under the brow lies wholly inside the texture and none has a corner's
-# UV clamped (a clamped corner squeezed the texture over its triangle: a thin brow drawn on 4 mm triangles came out
-# as a band of the triangles' own straight edges).
-MARGIN = (0.0095, 0.009, 0.0065)
+# The texture's room round the brow (reference metres: each end along it, over it, under it): more than a body
+# triangle's width here (4 to 5 mm over the brow, up to 9 mm by the nose's bridge and over the brow ridge), so that
+# every triangle under the brow lies wholly inside the texture and none has a corner's UV clamped (a clamped corner
+# squeezed the texture over its triangle: a thin brow drawn on 4 mm triangles came out as a band of the triangles' own
+# straight edges).
+MARGIN = (0.0095, 0.009, 0.009)
 
 
 @dataclass(frozen=True)
@@ -221,6 +222,15 @@ def brow_piece(mesh: BodyMesh, gender: str) -> Piece:
     inside = (uv[:, 0] >= 0.0) & (uv[:, 0] <= 1.0) & (uv[:, 1] >= 0.0) & (uv[:, 1] <= 1.0)
     front = mesh.normals[:, 2] > -0.3
     keep = tris[(inside & front)[tris].all(1)]
+    # ...and of those only the ones with hairs over them (any texel under the triangle's box): the room round the
+    # brow is bare skin, and a shell over it would stand for a brow farther out than its hairs (what the hairline
+    # tests take for the brows' height: the shell's mean).
+    cover = _hairs(gender)[0]
+    h, w = BROW_SIZE
+    box = uv[keep]
+    lo = np.floor(np.column_stack([box[..., 0].min(1) * w, (1 - box[..., 1].max(1)) * h])).astype(int)
+    hi = np.ceil(np.column_stack([box[..., 0].max(1) * w, (1 - box[..., 1].min(1)) * h])).astype(int)
+    keep = keep[[bool((cover[max(a[1], 0):b[1] + 1, max(a[0], 0):b[0] + 1] > 0).any()) for a, b in zip(lo, hi, strict=True)]]
     source, index = np.unique(keep, return_inverse=True)
     index = index.reshape(-1, 3).astype(np.int64)
     normals = mesh.normals[source]
