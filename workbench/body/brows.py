@@ -1,16 +1,18 @@
 """Eyebrows of hairs: a thin shell over each brow's skin with a texture of hair strokes, on every head.
 
 The skin texture has less than one texel per millimetre on the brow, so brows painted into it were flat
-bars. Here each brow is a patch of the body's own triangles round it (:func:`brow_piece`), lifted
+bars. Here each brow is a patch of the body's own triangles under its hairs (:func:`brow_piece`), lifted
 :data:`LIFT` off the skin along its normals, each vertex standing for the body vertex it copies (its skin
 weights and face shapes follow: a raised brow raises the hairs), with UVs along the brow (u, from its head
-over the inner corner of the eye to its tail) and across it (v). The texture (:func:`brow_texture`) draws
+over the inner corner of the eye to its tail) and across it (v), the brow in the middle of its texture with room round
+it (:data:`MARGIN`: whole triangles, none of their UVs clamped). The texture (:func:`brow_texture`) draws
 the brow's hairs on that: tapered strokes in clumps, upright at the head, along the body the lower ones leaning up
-and the upper ones lying down towards the tail, lying along the tail; a soft cover under them so the brow keeps its
-shape at a distance, thinner at the head, where the hairs show one by one; alpha soft (the material blends: no jagged
-cut-out). The shape follows the skin's
-(:mod:`.skin`): a rounded head above the eye's inner corner, an arch over the outer edge of the iris, a
-tapering tail; feminine brows arch higher and are finer, masculine ones lower, flatter and thicker.
+and the upper ones lying down towards the tail, lying along the tail; a soft fill under them so the brow keeps its
+shape at a distance, thin at the head, where the hairs show one by one; alpha soft (the material blends: no jagged
+cut-out). The shape (:data:`SHAPES`, :func:`band`): a head over the eye's inner corner (a clear gap of skin between
+the two), at its full height to the arch's peak over the outer edge of the iris, then a tail tapering to a point, its
+top coming down most; feminine brows some half the masculine height, higher and more arched, masculine ones lower and
+nearly straight.
 
 The colour (:func:`brow_color`) is the hair's, darker and less saturated, as brows are (a muted brown under
 hair dyed green, blue or violet); a bald head keeps the hair colour of its settings for them (every head has
