@@ -40,7 +40,8 @@ from .lod import Piece
 from .mesh import BodyMesh, vertex_normals
 from .strokes import draw
 
-__all__ = ["BROW_SIZE", "LIFT", "brow_bottom", "brow_color", "brow_piece", "brow_texture"]
+__all__ = ["BROW_SIZE", "LIFT", "MARGIN", "SHAPES", "band", "brow_bottom", "brow_color", "brow_piece", "brow_texture",
+           "texels_per_mm"]
 
 # The texture: (rows, columns); u along the brow, v across it (row 0 its top).
 BROW_SIZE = (128, 320)
