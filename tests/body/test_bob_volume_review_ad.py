@@ -6,10 +6,10 @@ hair, every part): the hair's vertices binned by direction from the skull's cent
 face, either side, and polar from the top), in each bin the outermost (its 95th percentile) height over the head's
 envelope, the median over the bins of a region: the crown (within 30 degrees of the top), the upper sides (60 to 120
 degrees from the face, 30 to 60 under the top) and the upper back (135 to 180 degrees from the face, 40 to 80 under the
-top). On main e6112433 the hair's outside lay 14.3 to 14.9 / 11.9 to 12.0 / 10.9 to 11.6 mm over the skull there (the
-skull's own curve, a cap: narrow over the temples, flaring under the ears); with the bob's loft
-(:func:`workbench.body.hair.scalp.loft`) 33.1 to 33.6 / 32.3 to 32.4 / 30.8 to 31.9 mm on the reference bodies (AD's
-#11 likewise). At most :data:`MOST`: more, and the bob is a mushroom.
+top). On main (9cb97097) the hair's outside lay 14.6 to 14.9 / 11.9 to 12.0 / 10.9 to 11.6 mm over the skull there
+on the three bodies below (the skull's own curve, a cap: narrow over the temples, flaring under the ears); with the
+bob's loft (:func:`workbench.body.hair.scalp.loft`, 1.5 cm) 28.9 to 29.2 / 27.1 to 27.4 / 26.0 to 26.9 mm. At most
+:data:`MOST`: more, and the bob is a mushroom.
 """
 
 import numpy as np

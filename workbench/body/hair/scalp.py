@@ -76,10 +76,11 @@ CROWN_POLAR = (12.0, 50.0)
 # fourth figure's share of the face's direction, from the fifth's polar degrees on, keeps test_hair_review_h's lid).
 # Lying 11 to 15 mm over the skull there, the crown and the upper sides followed the skull's own curve, narrow over the
 # temples and flaring under the ears: a helmet (blind review AD's defect 3, "a rigid helmet ... no volume at the back";
-# tests/body/test_bob_volume_review_ad.py). The layer under the cards (:func:`shell`) stands the sixth figure's share
-# of it, inside the seventh figure's share of its hairline (none past the eighth): lofted cards alone, the backdrop
-# showed through the crown between them.
-LOFT = {"bob": (0.02, 70.0, 105.0, (0.15, 0.45), (25.0, 45.0), 1.15, 0.7, 0.95)}
+# tests/body/test_bob_volume_review_ad.py; at 2 cm review U's strands and review O's hem failed). The layer under the
+# cards (:func:`shell`) stands the sixth figure's share of it, inside the seventh figure's share of its hairline (none
+# past the eighth): at 0.7 the backdrop showed through the crown between the cards (test_bob_review_l's specks 17,
+# bound 6; at 1.0, 7 and 6).
+LOFT = {"bob": (0.015, 70.0, 105.0, (0.15, 0.45), (25.0, 45.0), 1.15, 0.7, 0.95)}
 PART_WIDTH = (0.08, 0.3)
 PART_REACH = (0.45, 0.7)
 # Over the forehead (azimuths, degrees from the face: all of it within the first, none past the second) the layer's
@@ -219,7 +220,7 @@ def loft(style: str, d: np.ndarray) -> np.ndarray:
     volume over the crown, the sides and the back (:data:`LOFT`; none for a style not in it).
 
     >>> loft("bob", np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, -0.5, -0.866]])).round(4).tolist()
-    [0.02, 0.0, 0.0]
+    [0.015, 0.0, 0.0]
     >>> loft("long", np.array([[0.0, 1.0, 0.0]])).tolist()
     [0.0]
     """
