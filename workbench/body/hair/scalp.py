@@ -78,8 +78,8 @@ CROWN_POLAR = (12.0, 50.0)
 # temples and flaring under the ears: a helmet (blind review AD's defect 3, "a rigid helmet ... no volume at the back";
 # tests/body/test_bob_volume_review_ad.py; at 2 cm review U's strands and review O's hem failed). The layer under the
 # cards (:func:`shell`) stands the sixth figure's share of it, inside the seventh figure's share of its hairline (none
-# past the eighth): at 0.7 the backdrop showed through the crown between the cards (test_bob_review_l's specks 17,
-# bound 6; at 1.0, 7 and 6).
+# past the eighth): lower, the backdrop showed through the crown between the lofted cards (test_bob_review_l's specks
+# at 0.85 16 and 12, at 1.0 5 and 9, bound 6).
 LOFT = {"bob": (0.015, 70.0, 105.0, (0.15, 0.45), (25.0, 45.0), 1.15, 0.7, 0.95)}
 PART_WIDTH = (0.08, 0.3)
 PART_REACH = (0.45, 0.7)
