@@ -38,7 +38,12 @@ LOW = 0.58
 MOST_GAP = 800
 # 26 -> 27 (2 December, pass 37, knowingly): hairline37 lowered the bob's front line (review AA's helmet hairline); merged
 # with this round's faces #6 reads 27 (fixhair37 traced it to that merge; 25 with jawline37, taken out). Pictures not yet compared.
-MOST_HOLLOW = 27
+# 27 -> 40 (bob40, knowingly: #6 27 -> 39; #2 within): the bob's loft (workbench.body.hair.scalp.LOFT) rounds its
+# sides out round the back, and from behind their lowest hair at the back's corners hangs lower than the nape's (and the
+# portrait, framed to a crown 1.5 cm higher, draws the head smaller): the hem one curve, shorter at the nape, no flaps
+# (/tmp/bob40/nape-cmp.png, main left). The nape made 1.15 cm longer to keep 27, review W's soft tips at 3/4 (0.107
+# against 0.1) and review U's strands from behind (0.114 against 0.12) failed.
+MOST_HOLLOW = 40
 
 
 def gap(rgb: np.ndarray) -> int:

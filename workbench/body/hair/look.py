@@ -37,7 +37,7 @@ SPECULAR = 0.3
 # plastic", #5's #262121; tests/render/test_bob_threejs_review_u.py).
 SPECULAR_OF = {"bob": 0.12}
 # The bob's light down its mass to its ends: full from the hair's top to the first figure of its height, then falling,
-# as that share's second power, to the third figure of its light at the hem's lowest, where the ends curve under and
+# as the rest's second figure's power, to the third figure of its light at the hem's lowest, where the ends curve under and
 # the layers lie over one another. Its depth in the hair (.occlusion) shades its under-layers, not its outer surface,
 # and light hair loses most of that (.texture.scatter): a platinum or pale blue bob drew one flat colour from crown to
 # hem, "smeared paint ... no root darkening and no AO under the layers" (blind review AA, #4 #CCB18C and #6 #7499D5;
@@ -46,8 +46,9 @@ SPECULAR_OF = {"bob": 0.12}
 # lift, which is for the under-layers. Steep at the ends, not a broad fall from the crown: darkened so (down to 0.6 of
 # the light from a quarter of the height), review AA's #4 spread 21 L* instead of 16.5, but the blended tips, half the
 # backdrop, stood out lighter than the darkened hair over them, review O's light spikes at the hem 49.8 against 42
-# (tests/render/test_bob_review_o.py; now 39.5, 37.6 before).
-FORM = {"bob": (0.3, 6.0, 0.4)}
+# (tests/render/test_bob_review_o.py; now 39.5, 37.6 before). As the fourth power since bob40's loft (.scalp.LOFT): the
+# crown 1.5 cm higher took more of the front portrait at full light, and AA's #4 spread 14.4 L* (the sixth power).
+FORM = {"bob": (0.3, 4.0, 0.4)}
 
 
 def material(color: str, style: str, mesh, lod: int, top: str | None = None, bottom: str = "trousers",
@@ -102,7 +103,7 @@ def form(heights: np.ndarray, span: tuple[float, float], style: str) -> np.ndarr
     """Per vertex the light :data:`FORM` leaves at ``heights`` over the hair's ``span`` (lowest, highest).
 
     >>> form(np.array([1.0, 0.1, 0.0]), (0.0, 1.0), "bob").round(2).tolist()
-    [1.0, 0.76, 0.4]
+    [1.0, 0.68, 0.4]
     """
     start, power, hem = FORM[style]
     t = (span[1] - np.asarray(heights, np.float64)) / max(span[1] - span[0], 1e-9)

@@ -52,7 +52,7 @@ from .groom import (
 )
 from .head import HAIRLINE_AT, Head, directions, head_of, rootline, smoothstep
 from .long import RISE, long_groom
-from .scalp import FRONT, dome
+from .scalp import FRONT, dome, loft
 from .short import short_groom
 
 # Hair pulled back sleek roots to this share of its hairline (groom.scalp_roots): from 0.92, its cards began a
@@ -263,6 +263,10 @@ BOB_ROOTS = 0.96
 # the cheek and the jaw, a helmet with the backdrop between it and the cheek at 3/4 (blind review AB's #11: "standing a
 # finger's width off the cheek"; tests/body/test_bob_cheek_review_ab.py).
 BOB_CHEEK = (0.8, (20.0, 35.0, 72.0, 88.0))
+# ...and over how many metres of each card from its root it reaches its volume over the crown (:func:`.scalp.loft`):
+# cards rooted under the lofted hair rise to it at a slant, as hair lifted at the root, not at once (a row of
+# shingles standing on end).
+LOFT_REACH = 0.03
 
 
 def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
@@ -294,9 +298,11 @@ def _bob(mesh: BodyMesh, head: Head, lod: int) -> Groom:
         pol = np.degrees(np.arccos(np.clip(d[:, 1], -1, 1)))
         front = smoothstep(0.1, 0.4, d[:, 2]) * smoothstep(30.0, 50.0, pol)
         swell = BOB_SWELL * (d[:, 0] ** 2 / np.maximum(1 - d[:, 1] ** 2, 1e-9)) * smoothstep(50.0, 90.0, pol)
+        # (...and its volume over the crown, the sides and the back: scalp.loft, reached over LOFT_REACH of each card)
+        lofted = loft("bob", d) * smoothstep(0.0, LOFT_REACH, s)
         # (...and over the crown higher, from their roots on, as the scalp layer under them: scalp.dome; over the
         # forehead no higher than the rest of the front band, test_hair_review_h's 8 mm.)
-        return (emerge(s, 0.003 + lift[i] * (1 - front) + swell)
+        return (emerge(s, 0.003 + lift[i] * (1 - front) + swell) + lofted
                 + (np.minimum(RISE * s, BOB_VOLUME[0] * (0.4 + 0.6 * outer[i])) + dome("bob", pol))
                 * (1 - BOB_BROW * front))
 
