@@ -42,8 +42,13 @@ LONG_POINTS = (15, 12)
 # (No more rows: LOD 1 keeps half of LOD 0's triangles within 5 points, docs/contract.md; with long hair, 0.45.)
 LONG_DENSE = (2.5, 1.0)
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
-# ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
-BACK = 146.0
+# ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings. At 146
+# its outer cards still came down onto the corners' backs (the envelope 18.6 cm out there on review AD's #7), bridged
+# there in a straight line from the side of the head: seen at 3/4 the hair's outline ran from the temple out past the
+# neck by 6 to 10 cm over 16 cm, a cape (blind review AD's defect 4, #7 and #8; tests/body/test_long_flare_review_ad.py).
+# At 156 the hair falls behind the head onto the back within the blades, as a head's hair does (3.4 to 4 cm on bare
+# backs; 9 over a hood, which reaches out there); from behind the fall narrows to its U (review L's bands held).
+BACK = 156.0
 # Hair falling down the back turns to its azimuth from BACK_TURN skull radii under the skull's centre to BACK_PART
 # metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
 # shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
