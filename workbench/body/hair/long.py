@@ -46,7 +46,7 @@ LONG_DENSE = (2.5, 1.0)
 # its outer cards still came down onto the corners' backs (the envelope 18.6 cm out there on review AD's #7), bridged
 # there in a straight line from the side of the head: seen at 3/4 the hair's outline ran out from beside the head by
 # 6 to 10 cm over 16 cm, a cape (blind review AD's defect 4, #7 and #8; tests/body/test_long_flare_review_ad.py). At
-# 152 it falls nearer behind the head (with LONG_NAPE: 2.9 to 4.3 cm on bare backs, 8.4 over a hood, which reaches out
+# 152 it falls nearer behind the head (with LONG_NAPE: 3.2 to 4.7 cm on bare backs, 8.5 over a hood, which reaches out
 # there itself). (156: 3.0 to 3.7, but from behind the fall narrowed to 14 cm under the shoulders, a V under a wider
 # head.)
 BACK = 152.0
@@ -84,14 +84,15 @@ LONG_SWELL = (45.0, 90.0)
 # #10, 91 pixels of test_long_hair_review_o's flaps in the 3/4 portrait) and a ledge ran round the back where it ended.
 LONG_PUFF = (0.012, 0.05, 15.0, 50.0, 100.0, 70.0, 130.0, 100.0)
 # ...behind the ears they stand off the head too (the first figure's metres, rising from the second figure's polar angle to
-# the third and gone from the fifth to the fourth), down to where they start to fall: lying 8 to 11 mm over the back of
+# the third and gone from the fifth to the fourth), down to where they start to fall: lying 8 to 12 mm over the back of
 # the skull (the crown's volume, scalp.dome, alone), the hair fell from a tight helmet out to the shoulders' backs in
-# a straight line from the temple, a cape at 3/4 (blind review AD's defect 4); now about 2 cm there. (Rising from the
+# a straight line from the temple, a cape at 3/4 (blind review AD's defect 4); now 17 to 18 mm there. (Rising from the
 # crown, 0 to 30 degrees, the cards rooted round its whorl stood up in loops over the top; from 15 to 50, as the
 # front's, the crown behind the parting dipped under the sides: a notch at the top at 3/4. Gone by 100 degrees, as
-# the front's, it ended in a ledge round the back, review O. 1.2 cm: a hoodie's hair 9.39 cm off its back, past review
-# C's 9.2, tests/body/test_hair_falls_review_c.py; 1 cm 8.16, main 9.04.)
-LONG_NAPE = (0.010, 40.0, 80.0, 120.0, 90.0)
+# the front's, it ended in a ledge round the back, review O. 1 cm: where the cards cross on the back of the head dark
+# blocks, tests/render/test_long_steps_review_z.py's Z#6 0.0202 against 0.018; 1.2 cm: a hoodie's hair 9.39 cm off its
+# back, past review C's 9.2, tests/body/test_hair_falls_review_c.py; now 8.45, main 9.04.)
+LONG_NAPE = (0.006, 40.0, 80.0, 120.0, 90.0)
 # ...and over the shoulders' back corners (azimuths, degrees from the face: in from the first two, out from the last two)
 # from the head down to under the shoulders' joints its outer layers lie down on the inner ones: hanging beside the ear, the outer strands (1.2 cm further out) that turn
 # down the back came out over the corner alone, a card standing off the hair's mass at the shoulder in the 3/4 portraits
