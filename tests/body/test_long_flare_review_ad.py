@@ -2,7 +2,7 @@
 out like a cape" (#7, #8; sheet 2, the three-quarter portraits). The hair falling down the back turned to its azimuth
 (:data:`workbench.body.hair.long.BACK`, 146 degrees) over the shoulders' back corners and lay on them, bridged in a
 straight line from the side of a head it lay 8 to 11 mm over: seen at three quarters its outline ran from the temple
-out past the neck, a cape. Now it falls nearer behind the head (152 degrees), from a head it stands about 2 cm off
+out past the neck, a cape. Now it falls nearer behind the head (152 degrees), from a head it stands 17 to 20 mm off
 behind the ears (:data:`workbench.body.hair.long.LONG_NAPE`).
 
 Measured on the cards as each body fits them (:func:`workbench.body.hair.canon.fitted`, LOD 0, over the avatar's top as
@@ -10,7 +10,7 @@ the build fits them, :func:`workbench.body.hair.bake.hair_head`), turned as the 
 avatar (:data:`YAW` degrees about the vertical): on the near side, how far across the picture the hair reaches from the
 skull's centre at :data:`HIGH` and at :data:`LOW` metres under the skull's centre (points within 2 cm of each height).
 The **flare** is the lower less the upper, centimetres. On main review AD's #7 6.5, #8 (a hoodie, its hood reaching out
-behind the neck) 9.9; review AC's #4 6.5, #12 5.8; now 4.5, 8.4, 4.3, 3.1. (No build, no drawing: about 5 s.)
+behind the neck) 9.9; review AC's #4 6.5, #12 5.8; now 4.7, 8.5, 4.4, 3.2. (No build, no drawing: about 5 s.)
 """
 
 from functools import cache
@@ -25,8 +25,8 @@ from workbench.options import normalize_avatar_settings
 
 YAW = 35.0
 HIGH, LOW = 0.04, 0.20
-MOST_FLARE = 5.0        # cm, over a top without a hood (main 5.8 to 6.5; now 3.1 to 4.5)
-MOST_FLARE_HOOD = 9.0   # cm, over a hood (main 9.9; now 8.4): the hood itself reaches out there
+MOST_FLARE = 5.0        # cm, over a top without a hood (main 5.8 to 6.5; now 3.2 to 4.7)
+MOST_FLARE_HOOD = 9.0   # cm, over a hood (main 9.9; now 8.5): the hood itself reaches out there
 
 
 @cache
