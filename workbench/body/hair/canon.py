@@ -190,7 +190,7 @@ def rounded_back(head: Head, az: np.ndarray, y: np.ndarray, shoulder: float) -> 
     >>> from types import SimpleNamespace
     >>> flat = SimpleNamespace(reach=lambda a, y: 0.1 / np.maximum(-np.cos(np.radians(a)), 0.2))
     >>> rounded_back(flat, np.array([[180.0, 160.0, 90.0]]), np.full((1, 3), -0.5), 0.0).round(4).tolist()
-    [[0.009, 0.0048, 0.0]]
+    [[0.009, 0.0034, 0.0]]
     """
     edge, bulge, w0, w1, y0, y1 = ROUND_BACK
     a = np.abs(az)
