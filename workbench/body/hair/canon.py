@@ -85,8 +85,9 @@ BRIDGE = (100.0, 140.0)
 # spine than over the blades, a dish; over their tops, which bridge the groove, 1 to 9 mm further out over 20 cm: "one
 # flat sheet" from behind. Now 14 to 23 mm, tests/body/test_long_back_review_ac.py. With 1.2 cm at the spine, 17 to 26
 # mm, but black long hair at 3/4 showed 2.7 L* over its colour, test_hair_underlayer_review_l's bound 2, main 1.2; with
-# 0.9 cm, 1.4.)
-ROUND_BACK = (150.0, 0.009, 140.0, 150.0, 0.02, -0.04)
+# 0.9 cm, 1.4.) (From 154 degrees, not 150, since long hair's fall narrowed, long.BACK 146 -> 152: from 150 the
+# outermost columns took some of the rise, its rounding 8.9 mm at one height of review AC's #12.)
+ROUND_BACK = (154.0, 0.009, 140.0, 150.0, 0.02, -0.04)
 FIELDS = ("d", "h", "fall", "az", "y", "clr", "nrm", "across", "width", "column", "taper")
 
 
@@ -189,7 +190,7 @@ def rounded_back(head: Head, az: np.ndarray, y: np.ndarray, shoulder: float) -> 
     >>> from types import SimpleNamespace
     >>> flat = SimpleNamespace(reach=lambda a, y: 0.1 / np.maximum(-np.cos(np.radians(a)), 0.2))
     >>> rounded_back(flat, np.array([[180.0, 160.0, 90.0]]), np.full((1, 3), -0.5), 0.0).round(4).tolist()
-    [[0.009, 0.0048, 0.0]]
+    [[0.009, 0.0034, 0.0]]
     """
     edge, bulge, w0, w1, y0, y1 = ROUND_BACK
     a = np.abs(az)

@@ -42,8 +42,14 @@ LONG_POINTS = (15, 12)
 # (No more rows: LOD 1 keeps half of LOD 0's triangles within 5 points, docs/contract.md; with long hair, 0.45.)
 LONG_DENSE = (2.5, 1.0)
 # The least azimuth (degrees) hair falling down the back turns to: turned less far back (134), the hair behind the
-# ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings.
-BACK = 146.0
+# ears came down over the shoulders' back corners (the body reaches 19 to 25 cm out there) and hung out in wings. At 146
+# its outer cards still came down onto the corners' backs (the envelope 18.6 cm out there on review AD's #7), bridged
+# there in a straight line from the side of the head: seen at 3/4 the hair's outline ran out from beside the head by
+# 6 to 10 cm over 16 cm, a cape (blind review AD's defect 4, #7 and #8; tests/body/test_long_flare_review_ad.py). At
+# 152 it falls nearer behind the head (with LONG_NAPE: 3.2 to 4.7 cm on bare backs, 8.5 over a hood, which reaches out
+# there itself). (156: 3.0 to 3.7, but from behind the fall narrowed to 14 cm under the shoulders, a V under a wider
+# head.)
+BACK = 152.0
 # Hair falling down the back turns to its azimuth from BACK_TURN skull radii under the skull's centre to BACK_PART
 # metres over the shoulders' joints (as the front locks, from 0.9 radii to 1 cm over them, it came down over the
 # shoulders' back corners and a hood beside the neck, held out there from the jaw: review G's "wings").
@@ -77,6 +83,16 @@ LONG_SWELL = (45.0, 90.0)
 # behind the first): lifted there, outer cards stood off the back of the crown with backdrop under them (review O's
 # #10, 91 pixels of test_long_hair_review_o's flaps in the 3/4 portrait) and a ledge ran round the back where it ended.
 LONG_PUFF = (0.012, 0.05, 15.0, 50.0, 100.0, 70.0, 130.0, 100.0)
+# ...behind the ears they stand off the head too (the first figure's metres, rising from the second figure's polar angle to
+# the third and gone from the fifth to the fourth), down to where they start to fall: lying 8 to 12 mm over the back of
+# the skull (the crown's volume, scalp.dome, alone), the hair fell from a tight helmet out to the shoulders' backs in
+# a straight line from the temple, a cape at 3/4 (blind review AD's defect 4); now 17 to 18 mm there. (Rising from the
+# crown, 0 to 30 degrees, the cards rooted round its whorl stood up in loops over the top; from 15 to 50, as the
+# front's, the crown behind the parting dipped under the sides: a notch at the top at 3/4. Gone by 100 degrees, as
+# the front's, it ended in a ledge round the back, review O. 1 cm: where the cards cross on the back of the head dark
+# blocks, tests/render/test_long_steps_review_z.py's Z#6 0.0202 against 0.018; 1.2 cm: a hoodie's hair 9.39 cm off its
+# back, past review C's 9.2, tests/body/test_hair_falls_review_c.py; now 8.45, main 9.04.)
+LONG_NAPE = (0.006, 40.0, 80.0, 120.0, 90.0)
 # ...and over the shoulders' back corners (azimuths, degrees from the face: in from the first two, out from the last two)
 # from the head down to under the shoulders' joints its outer layers lie down on the inner ones: hanging beside the ear, the outer strands (1.2 cm further out) that turn
 # down the back came out over the corner alone, a card standing off the hair's mass at the shoulder in the 3/4 portraits
@@ -93,6 +109,10 @@ LONG_LONE = (112.0, 0.5)
 # Long hair's hem: how far (metres) its slow wave over the azimuth carries the ends up and down, and how far each
 # card's end lies off it (drawn anew per card).
 HEM_WAVE, HEM_JITTER = 0.06, 0.012
+# ...laid out over the back as it hung when its hair spread from this azimuth (degrees from the face) to 180 (BACK's
+# old value: with the fall narrowed the U over 152 (156) to 180 degrees was shallower, the back's tips 1.7 (1.5) cm apart
+# in height (sd) against tests/body/test_hair_cards.py's staggered 2).
+HEM_BACK = 146.0
 
 
 def hem(rng: np.random.Generator):
@@ -148,8 +168,11 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
         # ...and down the sides they stand out to their layer's room where they start to fall (LONG_SWELL).
         sides = d[:, 0] ** 2 / np.maximum(1 - d[:, 1] ** 2, 1e-9)
         az = np.abs(np.degrees(np.arctan2(d[:, 0], d[:, 2])))
-        h = h + (LONG_PUFF[0] * smoothstep(0.0, LONG_PUFF[1], s) * smoothstep(*LONG_PUFF[2:4], pol)
-                 * smoothstep(*LONG_PUFF[4:6], pol) * smoothstep(*LONG_PUFF[6:], az))
+        # (...and behind the ears, LONG_NAPE, on down to where they fall.)
+        behind = smoothstep(*LONG_PUFF[7:5:-1], az)
+        h = h + smoothstep(0.0, LONG_PUFF[1], s) * (
+            LONG_PUFF[0] * smoothstep(*LONG_PUFF[2:4], pol) * smoothstep(*LONG_PUFF[4:6], pol) * (1 - behind)
+            + LONG_NAPE[0] * smoothstep(*LONG_NAPE[1:3], pol) * smoothstep(*LONG_NAPE[3:], pol) * behind)
         return h + np.maximum(base[i] - h, 0.0) * smoothstep(*LONG_SWELL, pol) * sides
 
     sk = mesh.skeleton
@@ -171,8 +194,12 @@ def long_groom(mesh: BodyMesh, head: Head, lod: int, count: int) -> Groom:
 
     def end(az, i):
         goal = target(az, i)
-        back = smoothstep(100.0, 180.0, np.abs(goal))
-        return (shoulder - 0.07 - 0.15 * back ** 1.5 - HEM_WAVE * wave(goal) - HEM_JITTER * ends[i]
+        # (Where the hair down the back would hang were it spread from HEM_BACK on, as before BACK narrowed it: each
+        # card ends where it did, the hem's U and its staggered lengths as they were.)
+        a = np.abs(goal)
+        a = np.where(a > FRONT, HEM_BACK + (180.0 - HEM_BACK) * np.clip((a - BACK) / (180.0 - BACK), 0, 1), a)
+        back = smoothstep(100.0, 180.0, a)
+        return (shoulder - 0.07 - 0.15 * back ** 1.5 - HEM_WAVE * wave(np.sign(goal) * a) - HEM_JITTER * ends[i]
                 + 0.03 * outer[i])
 
     # (Layers 2.7 cm deep, seen edge-on beside the face, were a fan of slabs: 2.2 cm, the inner one nearer.)
