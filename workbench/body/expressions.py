@@ -89,9 +89,15 @@ CHEEK_RADIUS = 0.021
 # 6 since review M, the bulge kept out of smileLids' evening).
 CHEEK_BULGE = (0.0, 0.0, 0.006)
 # The mouth's corner drawn further up and back than the units draw it (metres: up, back), over a radius. (3 mm up
-# read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
-CORNER_LIFT = (0.0, 0.0065, -0.007)
-CORNER_RADIUS = 0.009
+# read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm. 6.5 up and 7 back
+# over 9 mm left the corners 10.6 to 12.1 mm up in mouthSmile, 9 to 10.5 over the mouth's middle: the lips' line level
+# to the last few millimetres and hooked up only there, "corners pulled straight sideways ... a grimace", blind review
+# AD; 2 mm more over the same 9 mm reached the corner as 0.7 through the smile's evening, review R. Over 18 mm the lift
+# carries the lips' sides with the corner, 13 to 15 mm over the middle, the lips' line a U,
+# tests/body/test_smile_lift_review_ad.py; over 12 or 15 mm the lift turned the feminine face's lip corner's inner
+# face over, tests/body/test_mouth.py.)
+CORNER_LIFT = (0.0, 0.011, -0.009)
+CORNER_RADIUS = 0.018
 CHEEK_AT = (0.008, -0.03)
 # Where the raise starts round the eye's middle (metres for the reference face): none within 14 mm, all from 22 mm.
 CHEEK_CLEAR = (0.014, 0.022)

@@ -56,11 +56,16 @@ GROOVE_END = (0.012, -0.010)
 # None of the groove within GROOVE_CLEAR[0] of the smiling corner, all of it from GROOVE_CLEAR[1] (metres on the
 # reference face): the skin folded into the corner is shaded as a soft fold already (workbench.body.corner_shade),
 # and the groove's turn on it drew a dark blot beside the lips.
-GROOVE_CLEAR = (0.005, 0.011)
+# (Was 5 and 11 mm, with the lower end faded over 0.3 of the line: the groove's last third, beside and over the corner
+# where the smile bunches the skin and the mesh turns it down already, drew a dark pit either side of the mouth in
+# every close-up, "pinched dimple-pits ... reads as pain/disgust", blind review AD's costliest defect;
+# tests/render/test_smile_pits_review_ad.py.)
+GROOVE_CLEAR = (0.008, 0.016)
 # How much of the line's two ends (its share from each end) the groove fades in over: none at the nose's wing (and
 # little on the skin there lit as at rest, WING_CALM: at 0.05 its turn on the skin under the wing, which faces up,
-# drew a dark blot there, review Y's #9 and #10), and none where the line runs out past the corner under the lower lip.
-GROOVE_ENDS = (0.35, 0.3)
+# drew a dark blot there, review Y's #9 and #10), and none where the line runs out past the corner under the lower lip
+# (from half way down the line: see GROOVE_CLEAR).
+GROOVE_ENDS = (0.35, 0.5)
 # The skin beside the nose's wing lit as at rest (blind review Y's defect 1, "brown smudges either side of the nose",
 # its #9 and #10): the smile raises the upper lip's and the cheek's skin there 5 to 10 mm against the wing, which does
 # not rise, and the skin squeezed under the wing turns down, a pinch a vertex or two wide that the mesh (4 to 6 mm
