@@ -102,6 +102,11 @@ CORNER_RADIUS = 0.009
 SIDES_LIFT = 0.0045
 SIDES_RADIUS = 0.018
 SIDES_FROM = (0.4, 0.9)
+# The share of it under the mouth's line (the corners' height: the lower lip, its skin), from SIDES_BELOW under that
+# line down: the lower lip's sides lifted as far as the upper's hid the teeth beside the middle (review AA's band,
+# tests/render/test_smile_band_review_aa.py); a smile's upper lip rises off the teeth, its lower lip stretches.
+SIDES_LOWER = 0.3
+SIDES_BELOW = 0.002
 CHEEK_AT = (0.008, -0.03)
 # Where the raise starts round the eye's middle (metres for the reference face): none within 14 mm, all from 22 mm.
 CHEEK_CLEAR = (0.014, 0.022)
@@ -192,6 +197,7 @@ def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np
     sides = np.exp(-((d / (SIDES_RADIUS * unit)) ** 2)) * smoothstep(SIDES_FROM[0] * half, SIDES_FROM[1] * half,
                                                                        np.abs(p[:, 0] - mid_x))
     sides *= np.sign(p[:, 0] - mid_x) == np.sign(corner[0] - mid_x)
+    sides *= SIDES_LOWER + (1 - SIDES_LOWER) * smoothstep(corner[1] - SIDES_BELOW * unit, corner[1], p[:, 1])
     delta = w[:, None] * np.asarray(CORNER_LIFT) * unit
     delta[:, 1] += sides * SIDES_LIFT * unit
     keep = np.flatnonzero(np.maximum(w, sides) > 0.02)
