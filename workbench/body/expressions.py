@@ -103,8 +103,7 @@ SIDES_LIFT = 0.0045
 SIDES_RADIUS = 0.018
 SIDES_FROM = (0.4, 0.9)
 # The share of it under the mouth's line (the corners' height: the lower lip, its skin), from SIDES_BELOW under that
-# line down, up to SIDES_FROM[1] of the half-width out (all of it from there to the corner, which the lower lip's end
-# is sealed to): the lower lip's sides lifted as far as the upper's hid the teeth beside the middle (review AA's band,
+# line down: the lower lip's sides lifted as far as the upper's hid the teeth beside the middle (review AA's band,
 # tests/render/test_smile_band_review_aa.py); a smile's upper lip rises off the teeth, its lower lip stretches.
 SIDES_LOWER = 0.3
 SIDES_BELOW = 0.002
@@ -187,23 +186,18 @@ def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np
 
 
 def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray], mid_x: float,
-            unit: float, inner: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+            unit: float) -> tuple[np.ndarray, np.ndarray]:
     """The corner of the mouth (the vertex the units' smile moves most) lifted and drawn back, with the lips
-    and skin round it, as the smile's muscle pulls it; the lips' sides lifted with it (:data:`SIDES_LIFT`) up to the
-    lips' ``inner`` corner on that side (the end of their inner edge; without it, the units' corner)."""
+    and skin round it, as the smile's muscle pulls it; the lips' sides lifted with it (:data:`SIDES_LIFT`)."""
     corner = positions[smile[0][np.argmax(np.linalg.norm(smile[1], axis=1))]].astype(np.float64)
     p = positions[body].astype(np.float64)
     d = np.linalg.norm(p - corner, axis=1)
     w = np.exp(-((d / (CORNER_RADIUS * unit)) ** 2))
-    if inner is not None:
-        corner = inner
-        d = np.linalg.norm(p - corner, axis=1)
     half = abs(corner[0] - mid_x)
     sides = np.exp(-((d / (SIDES_RADIUS * unit)) ** 2)) * smoothstep(SIDES_FROM[0] * half, SIDES_FROM[1] * half,
                                                                        np.abs(p[:, 0] - mid_x))
     sides *= np.sign(p[:, 0] - mid_x) == np.sign(corner[0] - mid_x)
-    lower = SIDES_LOWER + (1 - SIDES_LOWER) * smoothstep(SIDES_FROM[1] * half, half, np.abs(p[:, 0] - mid_x))
-    sides *= lower + (1 - lower) * smoothstep(corner[1] - SIDES_BELOW * unit, corner[1], p[:, 1])
+    sides *= SIDES_LOWER + (1 - SIDES_LOWER) * smoothstep(corner[1] - SIDES_BELOW * unit, corner[1], p[:, 1])
     delta = w[:, None] * np.asarray(CORNER_LIFT) * unit
     delta[:, 1] += sides * SIDES_LIFT * unit
     keep = np.flatnonzero(np.maximum(w, sides) > 0.02)
@@ -394,16 +388,13 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
     still = still_skin(positions, triangles, list(eyes.values()), unit) if triangles is not None else np.zeros(0, bool)
     # (and the cheek's turn beside the mouth and jaw, evened where a shape bends it less sharply: soften.SIDE_CREASE)
     turn = cheek_turn(positions, triangles, list(eyes.values()), unit) if triangles is not None else None
-    inner = {} if triangles is None else {
-        "l" if (c[0] - mid_x) * (eyes["l"][0] - mid_x) > 0 else "r": c
-        for c in positions[inner_corners(positions, triangles)].astype(np.float64)}
     for name, s in (("mouthSmileLeft", "l"), ("mouthSmileRight", "r")):
         corner = positions[units[name][0][np.argmax(np.linalg.norm(units[name][1], axis=1))]].astype(np.float64)
         at, d = _fold(positions, normals, body, eyes[s], corner, mid_x, unit, FOLD_ENDS)
         apple = _apple(positions, normals, body, eyes[s], mid_x, unit)
         folds[name] = _plus((at, np.float32(FOLD_AFTER) * d), apple)
         out[name] = _plus(_plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
-                                _corner(positions, body, units[name], mid_x, unit, inner.get(s))),
+                                _corner(positions, body, units[name], mid_x, unit)),
                           _fold(positions, normals, body, eyes[s], corner, mid_x, unit))
         if triangles is not None:
             out[name] = _unfold(positions, triangles, *out[name])
