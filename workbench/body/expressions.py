@@ -92,21 +92,6 @@ CHEEK_BULGE = (0.0, 0.0, 0.006)
 # read as a smirk with the lips pressed flat in the blind review: a smile's corners rise 6 to 8 mm.)
 CORNER_LIFT = (0.0, 0.0065, -0.007)
 CORNER_RADIUS = 0.009
-# The lips' sides lifted with the corner (metres up at the corner, over a radius round it, none of it within
-# SIDES_FROM[0] of the mouth's half-width of its middle, all from SIDES_FROM[1]). The corner's lift alone left the
-# corners 10.6 to 12.1 mm up in mouthSmile but the lips' line level to the last few millimetres and hooked up only
-# there, "corners pulled straight sideways ... a grimace", blind review AD; 2 mm more of CORNER_LIFT over its 9 mm
-# reached the corner as 0.7 through the smile's evening (review R), and over 12 or 15 mm it turned the lip corner's
-# inner face over (tests/body/test_mouth.py). The sides' lift reaches the corner and bends the lips' line into a U
-# (tests/body/test_smile_lift_review_ad.py), and none of it at the middle, where the teeth show.
-SIDES_LIFT = 0.0045
-SIDES_RADIUS = 0.018
-SIDES_FROM = (0.4, 0.9)
-# The share of it under the mouth's line (the corners' height: the lower lip, its skin), from SIDES_BELOW under that
-# line down: the lower lip's sides lifted as far as the upper's hid the teeth beside the middle (review AA's band,
-# tests/render/test_smile_band_review_aa.py); a smile's upper lip rises off the teeth, its lower lip stretches.
-SIDES_LOWER = 0.3
-SIDES_BELOW = 0.002
 CHEEK_AT = (0.008, -0.03)
 # Where the raise starts round the eye's middle (metres for the reference face): none within 14 mm, all from 22 mm.
 CHEEK_CLEAR = (0.014, 0.022)
@@ -185,23 +170,16 @@ def _cheek(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np
     return body[keep].astype(np.int32), delta
 
 
-def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray], mid_x: float,
+def _corner(positions: np.ndarray, body: np.ndarray, smile: tuple[np.ndarray, np.ndarray],
             unit: float) -> tuple[np.ndarray, np.ndarray]:
     """The corner of the mouth (the vertex the units' smile moves most) lifted and drawn back, with the lips
-    and skin round it, as the smile's muscle pulls it; the lips' sides lifted with it (:data:`SIDES_LIFT`)."""
+    and skin round it, as the smile's muscle pulls it."""
     corner = positions[smile[0][np.argmax(np.linalg.norm(smile[1], axis=1))]].astype(np.float64)
     p = positions[body].astype(np.float64)
-    d = np.linalg.norm(p - corner, axis=1)
-    w = np.exp(-((d / (CORNER_RADIUS * unit)) ** 2))
-    half = abs(corner[0] - mid_x)
-    sides = np.exp(-((d / (SIDES_RADIUS * unit)) ** 2)) * smoothstep(SIDES_FROM[0] * half, SIDES_FROM[1] * half,
-                                                                       np.abs(p[:, 0] - mid_x))
-    sides *= np.sign(p[:, 0] - mid_x) == np.sign(corner[0] - mid_x)
-    sides *= SIDES_LOWER + (1 - SIDES_LOWER) * smoothstep(corner[1] - SIDES_BELOW * unit, corner[1], p[:, 1])
-    delta = w[:, None] * np.asarray(CORNER_LIFT) * unit
-    delta[:, 1] += sides * SIDES_LIFT * unit
-    keep = np.flatnonzero(np.maximum(w, sides) > 0.02)
-    return body[keep].astype(np.int32), delta[keep].astype(np.float32)
+    d = np.linalg.norm(p - corner, axis=1) / (CORNER_RADIUS * unit)
+    w = np.exp(-d * d)
+    keep = np.flatnonzero(w > 0.02)
+    return body[keep].astype(np.int32), (w[keep, None] * np.asarray(CORNER_LIFT) * unit).astype(np.float32)
 
 
 def _apple(positions: np.ndarray, normals: np.ndarray, body: np.ndarray, eye: np.ndarray, mid_x: float,
@@ -394,7 +372,7 @@ def extra_shapes(positions: np.ndarray, normals: np.ndarray, groups, units: dict
         apple = _apple(positions, normals, body, eyes[s], mid_x, unit)
         folds[name] = _plus((at, np.float32(FOLD_AFTER) * d), apple)
         out[name] = _plus(_plus(_plus(units[name], _cheek(positions, normals, body, eyes[s], mid_x, unit)),
-                                _corner(positions, body, units[name], mid_x, unit)),
+                                _corner(positions, body, units[name], unit)),
                           _fold(positions, normals, body, eyes[s], corner, mid_x, unit))
         if triangles is not None:
             out[name] = _unfold(positions, triangles, *out[name])
