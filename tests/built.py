@@ -11,8 +11,8 @@ deterministic, test_avatar checks it), so a test reading them measures what it m
 Two workers asking for one build at once (the costliest files start together, and review P's avatars are in
 several of them) would each build it: a worker holds the build's lock file (``<key>.lock``, ``fcntl.flock``) while it
 looks for the GLB and builds it, so the other waits and reads it. ``WORKBENCH_BUILT_LOG=FILE`` appends a line a call
-(the worker, the key, where the GLB came from: ``kept``, ``read``, ``built``, and the build's CPU seconds), to count
-the builds of a run and the ones made twice.
+(the worker, the key, where the GLB came from: ``kept``, ``read``, ``built``, the build's CPU seconds and the test asking), to
+count the builds of a run, the ones made twice and the tests that ask for the most avatars of their own.
 
 Only for tests that measure an avatar, never for those that test the build itself (its determinism, its
 cost, a monkeypatched part of it): those call :func:`workbench.gltf.build_avatar`.
@@ -130,7 +130,8 @@ def _log(key: str, source: str, cpu: float = 0.0) -> None:
     log = os.environ.get("WORKBENCH_BUILT_LOG")
     if log:
         with open(log, "a") as f:   # one short line a write: appends from several workers do not interleave
-            f.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}\t{os.getpid()}\t{key}\t{source}\t{cpu:.2f}\n")
+            test = os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0]
+            f.write(f"{os.environ.get('PYTEST_XDIST_WORKER', 'main')}\t{os.getpid()}\t{key}\t{source}\t{cpu:.2f}\t{test}\n")
 
 
 def sheet_glb(settings: dict, lod: int = 0) -> bytes:

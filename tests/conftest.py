@@ -84,10 +84,12 @@ def pytest_xdist_auto_num_workers(config):
 
 
 HOSTILE_TESTS = ROOT / "tests" / "hostile"
-REVIEW_FILE = re.compile(r"^test_\w+_review_[a-z]\.py$")  # a past blind review's regression renders, e.g. test_bob_review_n.py
+# A past blind review's regression renders, e.g. test_bob_review_n.py, test_clasp_review_aa.py (reviews after Z have two
+# letters: the one-letter pattern let 33 files of reviews AA to AC into the quick loop, about 114 worker-seconds).
+REVIEW_FILE = re.compile(r"^test_\w+_review_[a-z]{1,2}\.py$")
 def whole_suite_only(item) -> bool:
     """The kinds of test the quick loop leaves to the whole suite (one rule, docs/testing.md "The quick loop"):
-    browser tests and nbval's notebooks; the regression renders of past blind reviews (``*_review_<letter>.py``,
+    browser tests and nbval's notebooks; the regression renders of past blind reviews (``*_review_<letters>.py``,
     one file per review and defect); the attacks on the service (tests/hostile/). What each area's basics need
     stays in the quick loop (docs/testing.md); tests that start a service of their own mark their costly parts
     slow one by one, as the fuzzer's and the pre-checks' parts do.
@@ -95,8 +97,9 @@ def whole_suite_only(item) -> bool:
     >>> class Item:
     ...     def __init__(self, path): self.path = path
     >>> [whole_suite_only(Item(ROOT / p)) for p in ("tests/body/test_bob_review_n.py", "tests/test_review_x.py",
-    ...                                               "tests/hostile/test_hostile_http.py", "tests/body/test_body.py")]
-    [True, False, True, False]
+    ...                                               "tests/hostile/test_hostile_http.py", "tests/body/test_body.py",
+    ...                                               "tests/body/test_clasp_review_aa.py")]
+    [True, False, True, False, True]
     """
     path = Path(str(item.path))
     return (path.suffix == ".ipynb" or BROWSER_TESTS in path.parents or HOSTILE_TESTS in path.parents

@@ -140,6 +140,7 @@ def strict_server(tmp_path_factory):
     srv.stop()
 
 
+@pytest.mark.slow  # a service started with other options: the whole suite's; the quick loop keeps the default's CORS
 def test_token_endpoints_follow_cors_origins(strict_server):
     srv = strict_server
     vt = httpx.post(srv.local_url + "/viewers", json={"kind": "product"}, timeout=60).json()["data"]["viewerToken"]

@@ -38,6 +38,7 @@ def stream_batches(srv: ServerProcess, vt: str, worker: int, acked: list, starte
                 started.set()
 
 
+@pytest.mark.slow  # a service of its own, stopped: the whole suite's (docs/testing.md, what the quick loop proves)
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_during_a_stream_of_batches_loses_nothing_acknowledged_and_exits_0(tmp_path, sig):
     srv = ServerProcess(tmp_path / "data").start()

@@ -271,6 +271,7 @@ def test_fault_injection_answers_with_status_and_retry_after(server):
 
 # ---------------------------------------------------------------- durability
 
+@pytest.mark.slow  # a service of its own, killed and restarted: the whole suite's (docs/testing.md)
 def test_kill9_and_restart_lose_nothing(tmp_path):
     srv = ServerProcess(tmp_path / "data").start()
     try:

@@ -96,6 +96,7 @@ def test_loopback_hosts_are_answered(target, host):
     assert r.status_code == 200, r.text
 
 
+@pytest.mark.slow  # a service started with other options: the whole suite's; the quick loop keeps the default's hosts
 def test_allowed_hosts_adds_names_and_the_cli_checks_them(tmp_path, capsys):
     srv = ServerProcess(tmp_path / "data", args=("--allowed-hosts", "wb.lan,.corp.example")).start()
     try:

@@ -45,6 +45,7 @@ def s3(tmp_path_factory):
     server.stop()
 
 
+@pytest.mark.slow  # a moto S3 server of its own: the whole suite's (docs/testing.md); the quick loop reads lakes on disk
 def test_a_lake_in_a_bucket_gives_the_same_answers_as_on_disk(s3, tmp_path):
     endpoint, options = s3
     local = write_synth_lake(tmp_path / "lake", 60_000, seed=4, chunk_events=20_000)
@@ -76,6 +77,7 @@ def test_a_lake_in_a_bucket_gives_the_same_answers_as_on_disk(s3, tmp_path):
     assert len(A.read_events(url, storage_options=options)) == 60_000
 
 
+@pytest.mark.slow  # a moto S3 server of its own: the whole suite's (docs/testing.md); the quick loop reads lakes on disk
 def test_export_writes_the_service_events_to_a_bucket(s3, server, tmp_path, capsys, monkeypatch):
     endpoint, options = s3
     vt = httpx.post(server.local_url + "/viewers", json={"kind": "product"}).json()["data"]["viewerToken"]
