@@ -114,6 +114,15 @@ LOOSE_OUT = 0.004
 # tail darkens to its sides as a round bundle does. The cards lie where they did, across their clump's line
 # (:func:`.cards.twisted` of their own normals, given as their width's direction).
 ROUNDED = 0.75
+# Each clump drawn to a point over its own last share, LOCK_FROM of its length on, its radius LOCK_THIN less at its tip,
+# and its line moved out from the tail's by SPREAD of the radius it lost there (its outside where it was): at the tail's
+# radius to its end, each clump ended blunt and against its neighbours, the tail's end one square cut of parallel
+# strands, blind review AD's "a single flat slab"; now its locks part and taper. (Thinned in place, not moved out, the
+# tail halfway down its drop under the neck was 17 to 20 mm across, review V's "rope", bound 22; the clumps' lengths
+# staggered further, 0.68 or 0.8 to 1 of the tail's, its last fifth took the few longest clumps flicked aside beside the
+# short ones' tips, 0.67 to 0.7 of its widest against review J's 0.66, tests/body/test_hair_sleek_review_j.py.)
+LOCK_FROM, LOCK_THIN = 0.6, 0.8
+SPREAD = 1.0
 # The tie: its width along the tail (metres), how far along the tail its middle is and how far it stands off the
 # tail's radius (1.2 cm wide round the tail's start, 3 mm off, the hair flaring out of it hid all but its top edge
 # from behind: 231 to 290 square mm of it seen from behind, then 377 to 446; 1.8 cm and 4 mm off, the tail full from
@@ -241,20 +250,33 @@ def tail(head: Head, rng: np.random.Generator, lod: int) -> tuple[Strands, Stran
     for cl, cr in zip(clumps, clump_r, strict=True):
         _, f1, f2 = frames(cl)
         length = rng.uniform(0.82, 1.0)
+
+        def thinned(j, length=length, cr=cr):
+            # (the clump's radius along rows j, drawn to a point over its own last share: a lock's tip)
+            return cr[j] * (1 - LOCK_THIN * smoothstep(LOCK_FROM, 1.0, j / (len(line) - 1) / length))
+
+        # (...its line moved out from the tail's by the radius it lost, so its outside stays where it was: the tail
+        # as wide, its locks parting as they thin)
+        away = cl - line
+        away /= np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-9)
+
+        def parted(j, cl=cl, cr=cr, away=away):
+            return cl[j] + ((cr[j] - thinned(j)) * SPREAD)[:, None] * away[j]
+
         # Cards round the clump's line, each twisting a little and ending at its own length...
         for k in range(m):
             j = rows(length * rng.uniform(0.9, 1.0) * ROWS[lod])
             phi = 2 * np.pi * (k + rng.uniform(-0.2, 0.2)) / m + 0.8 * np.linspace(0, 1, K)
             ring = np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j]
-            pts.append(cl[j] + cr[j][:, None] * ring)
+            pts.append(parted(j) + thinned(j)[:, None] * ring)
             nrm.append(ring)
-            widths.append(2 * np.pi * cr[j] / m * CLUMP_WIDTH[lod])
+            widths.append(2 * np.pi * thinned(j) / m * CLUMP_WIDTH[lod])
         # ...and one through its middle.
         j = rows(0.03 + (length - 0.03) * ROWS[lod])
         phi = rng.uniform(0, np.pi) + 0.5 * np.linspace(0, 1, K)
-        pts.append(cl[j])
+        pts.append(parted(j))
         nrm.append(np.cos(phi)[:, None] * f1[j] + np.sin(phi)[:, None] * f2[j])
-        widths.append(1.6 * cr[j])
+        widths.append(1.6 * thinned(j))
     _, e1, e2 = frames(line)
     # ...and a few loose strands leaving a clump's outside and drifting off it.
     for _ in range(LOOSE[lod]):
