@@ -26,7 +26,7 @@ import numpy as np
 
 from ..lod import Piece
 from ..mesh import BodyMesh, vertex_normals
-from .head import Head, hairline, head_triangles, rootline, smoothstep
+from .head import Head, directions, hairline, head_triangles, rootline, smoothstep
 from .texture import FILL_TO, SLEEK, SLEEK_FILL_END, TIP_TO, V_END, shell_u
 
 # Metres off the skin at the crown (cards lie over it) and where the strands end.
@@ -157,8 +157,7 @@ def shell(mesh: BodyMesh, head: Head, style: str) -> Piece:
     lift = lift + dome(style, polar[source])
     if style in LOFT:
         share, v0, v1 = LOFT[style][5:]
-        lift = lift + share * loft(style, (pos - head.centre) / np.linalg.norm(pos - head.centre, axis=1)[:, None]
-                                   ) * smoothstep(v1, v0, vv)
+        lift = lift + share * loft(style, directions(azimuth[source], polar[source])) * smoothstep(v1, v0, vv)
     positions = (pos + nrm * lift[:, None]).astype(np.float32)
     uv = np.column_stack([shell_u(uu), vv / V_END]).astype(np.float32)
     # Normals on the skin vertices themselves, so the copies at the back seam share theirs (no line).
