@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 from PIL import Image
-from scipy.ndimage import gaussian_filter
+from scipy.ndimage import gaussian_filter, map_coordinates
 from scipy.spatial import cKDTree
 
 from .. import keep
@@ -88,12 +88,19 @@ SEAM_SPREAD = {"twill": 1.1, "sweater": 1.1}
 CORD_SHADOW, THREAD = 0.06, 0.45
 # How far (texels) a band's distance from its cut is averaged before its end and stitches are drawn.
 BAND_BLUR = 6.0
-VERSION = 9
+VERSION = 10
 # A sweater's stitch: its width and height in texels (2.4 mm each on a sweater: 14.5 by 9.6 mm), how soft its loops'
 # edges (a Gaussian's sigma, texels), and how much its loops lighten and the channels between its columns darken.
 KNIT = (6, 4)
 KNIT_SOFT = 0.7
 KNIT_CONTRAST = (0.156, 0.195)
+# A denim's diagonal rib's period (texels: it divides review O's 30 by 24 tile), how much its warp's streaks lighten and
+# darken it, their cells (down, across the texture: 8 cm by 2.4 texels), the undyed weft's share in its ribs' hollows
+# and its streaks', and the wear near its seams and hems: how much paler (the trim's share) over how far (metres).
+TWILL = 3
+WARP, WARP_THREAD, WARP_LENGTH = 0.04, 3.0, 32
+WEFT = (0.1, 0.07)
+WEAR, WEAR_WIDTH = 0.3, 0.009
 # A heather's share of paler texels (:func:`_heather`): one in eight, each a sixth of the way to undyed cotton on a
 # sweater, drew specks 4 to 5 % of a dark cloth's brightness (review O); spread over two in five, each paler by a
 # third as much.
@@ -131,13 +138,14 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         weave_ = (((x // 2) + (y // 2)) % 2).astype(np.float32)
         grain = _noise(n, (48, 48), 42) * 0.04
         return {"shade": grain + 0.03 * weave_, "height": weave_}
-    slub = _noise(n, (32, 32), 31) * 0.06
     if kind == "jersey":
-        # A tee's jersey: stitches far finer than a texel (about 2.4 mm here), so no pattern at all, only
-        # the yarn's slubs and a faint heather; its relief two-texel wales, for the normal map's sheen.
+        # A tee's cotton jersey: stitches far finer than a texel (about 2.4 mm here), so no pattern at all and no
+        # mottling: a smooth matte cloth whose light and shade are its drape's (the folds' normal map). Its yarn's
+        # slubs and a second, blotchier noise, 4 cm and 2 cm across at 2 to 5 %, drew the same coarse noise a knit and
+        # a twill had, and "a cotton tee looks knitted" (review AE); its relief two-texel wales, for the roughness.
         wale = (x % 2).astype(np.float32) * np.ones_like(y)
         fine = _noise(n, (160, 160), 36) * 0.025
-        return {"shade": 0.96 + slub * 0.4 + _noise(n, (64, 64), 35) * 0.02 + fine + 0.01 * wale,
+        return {"shade": 0.965 + fine * 0.25 + 0.01 * wale + _noise(n, (6, 6), 35) * 0.008,
                 "height": 0.5 * wale + 0.5 * np.clip(fine * 20 + 0.5, 0, 1)}
     if kind == "sweater":
         # A knitted sweater: columns of V stitches (KNIT) 1.45 cm wide, 1 cm tall, each V two slanted loops
@@ -155,7 +163,7 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         channel = gaussian_filter(channel * np.ones_like(y), KNIT_SOFT, mode="wrap")
         heather = _noise(n, (96, 96), 35) * 0.04 + _noise(n, (24, 24), 38) * 0.03
         loops, channels = KNIT_CONTRAST
-        return {"shade": 0.93 + loops * knit - channels * channel + slub * 0.5 + heather, "height": knit}
+        return {"shade": 0.93 + loops * knit - channels * channel + heather, "height": knit}
     if kind == "fleece":
         # Fleece: a brushed pile, no stitch to see; a fine mottling and a fuzz, its relief the fine pile's
         # only (mottling 3 cm across, in the shade and as relief, read as blotches: review D).
@@ -163,12 +171,49 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         # (Its fuzz, one random texel from the next, at half the 4 % it was: review O's "speckle noise".)
         fuzz = (np.random.default_rng(41).random((n, n)).astype(np.float32) - 0.5) * 0.02
         fine = _noise(n, (256, 256), 40)
+        slub = _noise(n, (32, 32), 31) * 0.06
         return {"shade": 0.95 + pile + fuzz + slub * 0.1, "height": np.clip(fine * 0.35 + fuzz * 5 + 0.5, 0, 1)}
-    # Cotton twill: a fine diagonal at low contrast and a soft, larger mottling; high-contrast stripes
-    # read as brushed metal under the key light.
-    twill = ((x + y) % 6 < 3).astype(np.float32)
-    ridge = 1 - np.abs(((x + y) % 6) / 3.0 - 1)
-    return {"shade": 0.92 + 0.05 * twill + slub * 0.5 + _noise(n, (24, 48), 32) * 0.035, "height": ridge}
+    # Denim (a cotton twill): a fine diagonal rib (3 texels, 7 mm: a renderer's mipmaps average it at a full figure,
+    # a close look shows it), the undyed weft showing in its hollows (:func:`_weft`), and per garment its warp's
+    # streaks down the cloth (:func:`_warp`). The blotchy slubs every cloth shared read as one coarse noise on all of
+    # them (review AE); high-contrast stripes read as brushed metal under the key light.
+    rib = np.cos(2 * np.pi * (x + y) / TWILL).astype(np.float32)
+    return {"shade": 0.93 + 0.035 * rib, "height": 0.5 + 0.5 * rib}
+
+
+@lru_cache(maxsize=4)
+def _warp(name: str, n: int) -> np.ndarray:
+    """A denim's warp streaks on style ``name``'s texture, (n, n) float32 of spread 1: its warp yarn's dye is uneven
+    along its length (ring-spun), so the cloth is streaked in threads :data:`WARP_THREAD` texels wide and
+    :data:`WARP_LENGTH` long down the cloth: white noise smeared along the way the cloth falls (the gradient of the
+    distance from its waist's cut, which on a flared skirt's island fans out: straight down the texture, its sides'
+    streaks ran across the skirt)."""
+    d = gaussian_filter(band_distances(name, n)[0][2], 4.0, mode="nearest")
+    gy, gx = np.gradient(d)
+    norm = np.hypot(gx, gy)
+    ok = norm > 1e-9
+    down, across = np.where(ok, gy / np.maximum(norm, 1e-9), 1.0), np.where(ok, gx / np.maximum(norm, 1e-9), 0.0)
+    noise = gaussian_filter(np.random.default_rng(47).random((n, n)).astype(np.float32), WARP_THREAD / 3, mode="wrap")
+    rows, cols = np.mgrid[0:n, 0:n].astype(np.float32)
+    total = noise.astype(np.float64)
+    for sign in (1.0, -1.0):
+        r, c = rows.copy(), cols.copy()
+        for _ in range(WARP_LENGTH // 2):
+            i, j = np.clip(np.rint(r), 0, n - 1).astype(np.intp), np.clip(np.rint(c), 0, n - 1).astype(np.intp)
+            r += sign * down[i, j]
+            c += sign * across[i, j]
+            total += map_coordinates(noise, [r, c], order=1, mode="grid-wrap")
+    out = (total - total.mean()) / total.std()
+    return out.astype(np.float32)
+
+
+def _weft(name: str, n: int) -> np.ndarray:
+    """A denim's undyed weft (0 to 1), the share of the trim's colour (:func:`.trims.trim_colour`) per texel: the
+    white weft along the diagonal's hollows, more of it where the warp's dye is pale (its streaks' light ones)."""
+    y = np.arange(n, dtype=np.float32)[:, None]
+    x = np.arange(n, dtype=np.float32)[None, :]
+    hollow = 0.5 - 0.5 * np.cos(2 * np.pi * (x + y) / TWILL)
+    return np.clip(WEFT[0] * hollow + WEFT[1] * _warp(name, n), 0, 1).astype(np.float32)
 
 
 @lru_cache(maxsize=4)
@@ -297,6 +342,8 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         shade, _ = weave(STYLES[name].kind)
         if STYLES[name].part == "Outfit_Footwear":
             return {"shade": shade}
+        if STYLES[name].kind == "twill":
+            shade = shade + WARP * _warp(name, len(shade))
         bands = _kept_bands(name)
         rib, seam = bands["rib"], bands["seam"]
         # A gathered band reads as one all round (a collar's ribs ran along it where the neckline crosses
@@ -315,7 +362,7 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         shade = np.where(cord, _noise(len(shade), (96, 96), 44) * 0.03 + 1.0, shade * ribbed * sewn * (1 - STITCH_SHADE * seam))
         trims = np.maximum(np.maximum(bands["cord"], bands["aglet"]) > 0, thread * bands["topstitch"])
         return {"shade": (shade * round_ * (1 - CORD_SHADOW * bands["cord_shadow"]) * bands["hood"]).astype(np.float32),
-                "trim": np.maximum(trims, HEATHER.get(STYLES[name].kind, 0.0) * _heather(len(shade))).astype(np.float32)}
+                "trim": np.maximum(trims, _yarn(name, len(shade))).astype(np.float32)}
 
     return keep.kept(f"cloth-shade-{name}-v{VERSION}.{FORMAT}", make)
 
@@ -324,6 +371,27 @@ def _spread(line: np.ndarray, sigma: float) -> np.ndarray:
     """A line of stitches spread by a Gaussian of ``sigma`` texels, as dark at its middle as the line's own mean
     over that width would be: a softer, wider line with the same ink (:data:`SEAM_SPREAD`)."""
     return gaussian_filter(line, sigma, mode="wrap").astype(np.float32)
+
+
+def _yarn(name: str, n: int) -> np.ndarray:
+    """The trim's share the yarn itself gives style ``name``'s cloth: a knit's heather (:data:`HEATHER`), a denim's
+    white weft (:func:`_weft`) and its wear, paler along its seams and its bands' folded edges (:func:`_wear`)."""
+    kind = STYLES[name].kind
+    if kind == "twill":
+        return np.clip(_weft(name, n) + _wear(name, n), 0, 1)
+    return HEATHER.get(kind, 0.0) * _heather(n)
+
+
+def _wear(name: str, n: int) -> np.ndarray:
+    """How much paler a denim is worn (0 to :data:`WEAR`): within :data:`WEAR_WIDTH` of its seams (their allowances
+    stand proud and rub first) and of its bands' cut edges (a hem's and a waistband's fold), broken along its warp."""
+    pat = pattern(name)
+    covered = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], n).covered
+    near = seam_distances(name, n)
+    for _, _, d in band_distances(name, n):
+        near = np.minimum(near, d)
+    worn = WEAR * np.exp(-((near / WEAR_WIDTH) ** 2)) * np.clip(0.7 + 0.3 * _warp(name, n), 0, 1)
+    return np.where(covered, worn, 0.0).astype(np.float32)
 
 
 def _heather(n: int) -> np.ndarray:
