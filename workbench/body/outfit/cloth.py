@@ -188,8 +188,9 @@ def _warp(name: str, n: int) -> np.ndarray:
     :data:`WARP_LENGTH` long down the cloth: white noise smeared along the way the cloth falls (the gradient of the
     distance from its waist's cut, which on a flared skirt's island fans out: straight down the texture, its sides'
     streaks ran across the skirt)."""
-    d = gaussian_filter(band_distances(name, n)[0][2], 4.0, mode="nearest")
-    gy, gx = np.gradient(d)
+    # (The field's slope averaged over some 3 cm: the distance's own wiggles from triangle to triangle bent the streaks
+    # into a hairy swirl.)
+    gy, gx = (gaussian_filter(g, 12.0, mode="nearest") for g in np.gradient(band_distances(name, n)[0][2]))
     norm = np.hypot(gx, gy)
     ok = norm > 1e-9
     down, across = np.where(ok, gy / np.maximum(norm, 1e-9), 1.0), np.where(ok, gx / np.maximum(norm, 1e-9), 0.0)

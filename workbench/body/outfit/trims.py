@@ -24,7 +24,7 @@ UNDYED, TRIM_LIFT = (0.93, 0.91, 0.86), 0.58
 # and a fleece's yarn spun with a few undyed fibres, so a saturated dye reads as yarn, not as a coat of paint;
 # a twill's undyed weft showing between the dyed warp's ribs, as a denim's does (review G: a lime or mint
 # twill read as a neon plastic, "close to neon").
-HEATHER = {"jersey": 0.2, "sweater": 0.3, "fleece": 0.18, "twill": 0.3}
+HEATHER = {"jersey": 0.05, "sweater": 0.3, "fleece": 0.18, "twill": 0.3}
 
 
 def seam_distances(name: str, n: int) -> np.ndarray:
