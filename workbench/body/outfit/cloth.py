@@ -1,8 +1,8 @@
 """The cloth's surface on the garments' own UVs: its weave, its bands, its folds and how rough it is.
 
-- :func:`weave`: a cloth's light and shade and its height, whatever its colour: a fine jersey (tees), a
-  knitted sweater's V stitches (long sleeves), a brushed fleece (hoodies), cotton twill (trousers, shorts,
-  skirts), leather grain (shoes).
+- :func:`weave`: a cloth's light and shade and its height, whatever its colour: a smooth jersey (tees), a
+  knitted sweater's V stitches (long sleeves), a brushed fleece (hoodies), a denim twill (trousers, shorts,
+  skirts: :mod:`.denim`, its warp's streaks, weft and wear drawn per garment), leather grain (shoes).
 - :func:`shading`: a style's weave with its bands (:attr:`~workbench.body.outfit.styles.Style.bands`):
   ribbing along a gathered band (a crew neck's collar, a hoodie's cuffs and hem), a line of stitches
   where each band ends, baked on the style's UVs through its texel map (:mod:`workbench.body.texels`).
@@ -26,12 +26,13 @@ from functools import lru_cache
 
 import numpy as np
 from PIL import Image
-from scipy.ndimage import gaussian_filter, map_coordinates
+from scipy.ndimage import gaussian_filter
 from scipy.spatial import cKDTree
 
 from .. import keep
 from ..mesh import BodyMesh
 from ..texels import texel_map
+from . import denim
 from .garments import dressed
 from .hood import FOLD, ROLL, SHADE, STEPS, bearings, folds
 from .pattern import FOLD_SIZE, FORMAT, NECKLINE_CUT, pattern, reference
@@ -94,13 +95,6 @@ VERSION = 10
 KNIT = (6, 4)
 KNIT_SOFT = 0.7
 KNIT_CONTRAST = (0.156, 0.195)
-# A denim's diagonal rib's period (texels: it divides review O's 30 by 24 tile), how much its warp's streaks lighten and
-# darken it, their cells (down, across the texture: 8 cm by 2.4 texels), the undyed weft's share in its ribs' hollows
-# and its streaks', and the wear near its seams and hems: how much paler (the trim's share) over how far (metres).
-TWILL = 3
-WARP, WARP_THREAD, WARP_LENGTH = 0.04, 3.0, 32
-WEFT = (0.1, 0.07)
-WEAR, WEAR_WIDTH = 0.3, 0.009
 # A heather's share of paler texels (:func:`_heather`): one in eight, each a sixth of the way to undyed cotton on a
 # sweater, drew specks 4 to 5 % of a dark cloth's brightness (review O); spread over two in five, each paler by a
 # third as much.
@@ -173,48 +167,15 @@ def _draw_weave(kind: str) -> dict[str, np.ndarray]:
         fine = _noise(n, (256, 256), 40)
         slub = _noise(n, (32, 32), 31) * 0.06
         return {"shade": 0.95 + pile + fuzz + slub * 0.1, "height": np.clip(fine * 0.35 + fuzz * 5 + 0.5, 0, 1)}
-    # Denim (a cotton twill): a fine diagonal rib (3 texels, 7 mm: a renderer's mipmaps average it at a full figure,
-    # a close look shows it), the undyed weft showing in its hollows (:func:`_weft`), and per garment its warp's
-    # streaks down the cloth (:func:`_warp`). The blotchy slubs every cloth shared read as one coarse noise on all of
-    # them (review AE); high-contrast stripes read as brushed metal under the key light.
-    rib = np.cos(2 * np.pi * (x + y) / TWILL).astype(np.float32)
-    return {"shade": 0.93 + 0.035 * rib, "height": 0.5 + 0.5 * rib}
+    # Denim (a cotton twill), its warp's streaks drawn per garment (:func:`_warp`). The blotchy slubs every cloth
+    # shared read as one coarse noise on all of them (review AE).
+    return denim.twill(n)
 
 
 @lru_cache(maxsize=4)
 def _warp(name: str, n: int) -> np.ndarray:
-    """A denim's warp streaks on style ``name``'s texture, (n, n) float32 of spread 1: its warp yarn's dye is uneven
-    along its length (ring-spun), so the cloth is streaked in threads :data:`WARP_THREAD` texels wide and
-    :data:`WARP_LENGTH` long down the cloth: white noise smeared along the way the cloth falls (the gradient of the
-    distance from its waist's cut, which on a flared skirt's island fans out: straight down the texture, its sides'
-    streaks ran across the skirt)."""
-    # (The field's slope averaged over some 3 cm: the distance's own wiggles from triangle to triangle bent the streaks
-    # into a hairy swirl.)
-    gy, gx = (gaussian_filter(g, 12.0, mode="nearest") for g in np.gradient(band_distances(name, n)[0][2]))
-    norm = np.hypot(gx, gy)
-    ok = norm > 1e-9
-    down, across = np.where(ok, gy / np.maximum(norm, 1e-9), 1.0), np.where(ok, gx / np.maximum(norm, 1e-9), 0.0)
-    noise = gaussian_filter(np.random.default_rng(47).random((n, n)).astype(np.float32), WARP_THREAD / 3, mode="wrap")
-    rows, cols = np.mgrid[0:n, 0:n].astype(np.float32)
-    total = noise.astype(np.float64)
-    for sign in (1.0, -1.0):
-        r, c = rows.copy(), cols.copy()
-        for _ in range(WARP_LENGTH // 2):
-            i, j = np.clip(np.rint(r), 0, n - 1).astype(np.intp), np.clip(np.rint(c), 0, n - 1).astype(np.intp)
-            r += sign * down[i, j]
-            c += sign * across[i, j]
-            total += map_coordinates(noise, [r, c], order=1, mode="grid-wrap")
-    out = (total - total.mean()) / total.std()
-    return out.astype(np.float32)
-
-
-def _weft(name: str, n: int) -> np.ndarray:
-    """A denim's undyed weft (0 to 1), the share of the trim's colour (:func:`.trims.trim_colour`) per texel: the
-    white weft along the diagonal's hollows, more of it where the warp's dye is pale (its streaks' light ones)."""
-    y = np.arange(n, dtype=np.float32)[:, None]
-    x = np.arange(n, dtype=np.float32)[None, :]
-    hollow = 0.5 - 0.5 * np.cos(2 * np.pi * (x + y) / TWILL)
-    return np.clip(WEFT[0] * hollow + WEFT[1] * _warp(name, n), 0, 1).astype(np.float32)
+    """A denim's warp streaks (:func:`.denim.streaks`) on style ``name``'s texture, along its fall from the waist."""
+    return denim.streaks(band_distances(name, n)[0][2])
 
 
 @lru_cache(maxsize=4)
@@ -344,7 +305,7 @@ def _shading_maps(name: str) -> dict[str, np.ndarray]:
         if STYLES[name].part == "Outfit_Footwear":
             return {"shade": shade}
         if STYLES[name].kind == "twill":
-            shade = shade + WARP * _warp(name, len(shade))
+            shade = shade + denim.WARP * _warp(name, len(shade))
         bands = _kept_bands(name)
         rib, seam = bands["rib"], bands["seam"]
         # A gathered band reads as one all round (a collar's ribs ran along it where the neckline crosses
@@ -376,23 +337,17 @@ def _spread(line: np.ndarray, sigma: float) -> np.ndarray:
 
 def _yarn(name: str, n: int) -> np.ndarray:
     """The trim's share the yarn itself gives style ``name``'s cloth: a knit's heather (:data:`HEATHER`), a denim's
-    white weft (:func:`_weft`) and its wear, paler along its seams and its bands' folded edges (:func:`_wear`)."""
+    white weft and its wear, paler along its seams and its bands' folded edges (:mod:`.denim`)."""
     kind = STYLES[name].kind
-    if kind == "twill":
-        return np.clip(_weft(name, n) + _wear(name, n), 0, 1)
-    return HEATHER.get(kind, 0.0) * _heather(n)
-
-
-def _wear(name: str, n: int) -> np.ndarray:
-    """How much paler a denim is worn (0 to :data:`WEAR`): within :data:`WEAR_WIDTH` of its seams (their allowances
-    stand proud and rub first) and of its bands' cut edges (a hem's and a waistband's fold), broken along its warp."""
+    if kind != "twill":
+        return HEATHER.get(kind, 0.0) * _heather(n)
     pat = pattern(name)
     covered = texel_map(np.column_stack([pat["uv"][:, 0], 1 - pat["uv"][:, 1]])[pat["vfaces"]], n).covered
     near = seam_distances(name, n)
     for _, _, d in band_distances(name, n):
         near = np.minimum(near, d)
-    worn = WEAR * np.exp(-((near / WEAR_WIDTH) ** 2)) * np.clip(0.7 + 0.3 * _warp(name, n), 0, 1)
-    return np.where(covered, worn, 0.0).astype(np.float32)
+    warp = _warp(name, n)
+    return np.clip(denim.weft(warp) + denim.wear(near, warp, covered), 0, 1)
 
 
 def _heather(n: int) -> np.ndarray:
