@@ -13,7 +13,7 @@ twill is a denim streaked down the cloth by its warp. Measured on each garment's
   times as much (main 2.2 to 3.2; now 6.8 to 7.8);
 - a denim (trousers, shorts, skirt): its texture's band from 1 to 8 texels, its slope across the way the cloth falls
   (the gradient of the distance from its waist, as :func:`~workbench.body.outfit.cloth.band_distances` gives it) at
-  least :data:`STREAKED` times its slope along it, in mean squares (main 0.74 to 0.81: no way; now 13.7 to 15.9); and its
+  least :data:`STREAKED` times its slope along it, in mean squares (main 0.74 to 0.81: no way; now 14.5 to 16.5); and its
   twill one diagonal, the fine texture's power on the rising diagonal at least :data:`ONE_WAY` times the falling one's.
 
 About 3 s, no build.

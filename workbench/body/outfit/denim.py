@@ -26,7 +26,7 @@ __all__ = ["TWILL", "WARP", "WEFT", "WEAR", "WEAR_WIDTH", "twill", "streaks", "w
 # cloth (per unit of their spread, which is clipped at WARP_CLIP: further out, single threads read as scratches), how
 # wide (texels) and long (texels: 32, about 8 cm) they are.
 TWILL = 3
-WARP, WARP_THREAD, WARP_LENGTH, WARP_CLIP = 0.04, 3.0, 32, 2.0
+WARP, WARP_THREAD, WARP_LENGTH, WARP_CLIP = 0.055, 3.0, 32, 2.0
 # The undyed weft's share of the trim's colour: in the rib's hollows, and per unit of the warp's streaks.
 WEFT = (0.1, 0.035)
 # How much paler a worn seam or folded edge is (the trim's share) and over how far from it (metres).
